@@ -1,0 +1,81 @@
+//go:build linux
+
+package pinning
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Supported reports whether this OS can pin processes.
+const Supported = true
+
+// Start starts cmd with its CPU affinity set to cpus from its first
+// instruction: the calling goroutine locks its OS thread, narrows that
+// thread's mask, starts the child (which inherits the mask, so every thread
+// its runtime ever starts is pinned and GOMAXPROCS sizes from it), then
+// restores the mask. An empty set starts cmd unpinned.
+func Start(cmd *exec.Cmd, cpus Set) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	var want unix.CPUSet
+	for _, c := range cpus {
+		want.Set(c)
+	}
+	runtime.LockOSThread()
+	var saved unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &saved); err != nil {
+		runtime.UnlockOSThread()
+		return fmt.Errorf("read CPU affinity: %w", err)
+	}
+	if err := unix.SchedSetaffinity(0, &want); err != nil {
+		runtime.UnlockOSThread()
+		return fmt.Errorf("set CPU affinity to %s: %w", cpus, err)
+	}
+	startErr := cmd.Start()
+	if err := unix.SchedSetaffinity(0, &saved); err != nil {
+		// The thread stays locked (no unlock) so the narrowed mask cannot
+		// leak into other goroutines: the runtime retires a thread whose
+		// goroutine exits while locked.
+		return fmt.Errorf("restore CPU affinity: %w", err)
+	}
+	runtime.UnlockOSThread()
+	return startErr
+}
+
+// Online returns the CPUs this process may run on (its affinity mask, which
+// on a plain machine is every online CPU).
+func Online() (Set, error) {
+	var cur unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &cur); err != nil {
+		return nil, fmt.Errorf("read CPU affinity: %w", err)
+	}
+	var s Set
+	for c := 0; c < len(cur)*64 && len(s) < cur.Count(); c++ {
+		if cur.IsSet(c) {
+			s = append(s, c)
+		}
+	}
+	return s, nil
+}
+
+// Allowed returns the Cpus_allowed_list of a thread or process, read from
+// /proc (pid may be "self" or "<pid>/task/<tid>").
+func Allowed(pid string) (Set, error) {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return Parse(strings.TrimSpace(v))
+		}
+	}
+	return nil, fmt.Errorf("/proc/%s/status: no Cpus_allowed_list", pid)
+}

@@ -1,0 +1,247 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histogram bounds: latencies are recorded in microseconds from 1 µs to
+// HistogramMax with HistogramDigits significant decimal digits. Two digits
+// keep one histogram near 20 KB, so a worker can afford four per connection
+// slot (hundreds of slots) and still merge them exactly at the end.
+const (
+	HistogramMin    = 1
+	HistogramMax    = int64(120 * time.Second / time.Microsecond)
+	HistogramDigits = 2
+)
+
+// Histogram is an HDR latency histogram in microseconds. It encodes to JSON
+// as the compressed HdrHistogram V2 format (base64), so histograms cross the
+// worker pipe and land in run.json losslessly and merge exactly.
+type Histogram struct {
+	*hdrhistogram.Histogram
+}
+
+// NewHistogram returns an empty histogram with the package bounds.
+func NewHistogram() *Histogram {
+	return &Histogram{hdrhistogram.New(HistogramMin, HistogramMax, HistogramDigits)}
+}
+
+// Record adds one duration, clamped to the histogram's bounds.
+func (h *Histogram) Record(d time.Duration) {
+	us := int64(d / time.Microsecond)
+	if us < HistogramMin {
+		us = HistogramMin
+	} else if us > HistogramMax {
+		us = HistogramMax
+	}
+	_ = h.RecordValue(us) // cannot fail: us is within bounds
+}
+
+// MarshalJSON encodes the histogram as compressed HdrHistogram V2.
+func (h *Histogram) MarshalJSON() ([]byte, error) {
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(string(b))
+}
+
+// UnmarshalJSON decodes a histogram written by MarshalJSON.
+func (h *Histogram) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("histogram: %w", err)
+	}
+	d, err := hdrhistogram.Decode([]byte(s))
+	if err != nil {
+		return fmt.Errorf("histogram: %w", err)
+	}
+	h.Histogram = d
+	return nil
+}
+
+// ErrorClass is the kind of failure of one request.
+type ErrorClass uint8
+
+// The error classes, in the order a request meets them.
+const (
+	ErrConnect ErrorClass = iota // TCP connect failed
+	ErrTLS                       // TLS handshake failed
+	ErrTimeout                   // any step ran past the request timeout
+	ErrWrite                     // writing the request failed
+	ErrRead                      // reading or parsing the response failed
+	ErrStatus                    // a response arrived with status >= 400
+	NumErrorClasses
+)
+
+var errorClassNames = [NumErrorClasses]string{"connect", "tls", "timeout", "write", "read", "status"}
+
+// String returns the class name used in output and JSON.
+func (c ErrorClass) String() string {
+	if c < NumErrorClasses {
+		return errorClassNames[c]
+	}
+	return fmt.Sprintf("class(%d)", uint8(c))
+}
+
+// ErrorCount is how often one class of error happened, with the first message seen.
+type ErrorCount struct {
+	Count uint64 `json:"count"`
+	First string `json:"first,omitempty"`
+}
+
+// Errors holds one ErrorCount per class, indexed by ErrorClass.
+type Errors [NumErrorClasses]ErrorCount
+
+// Add counts one error of class c, keeping the first message.
+func (e *Errors) Add(c ErrorClass, err error) {
+	ec := &e[c]
+	if ec.Count == 0 && err != nil {
+		ec.First = err.Error()
+	}
+	ec.Count++
+}
+
+// Total is the number of errors of every class.
+func (e *Errors) Total() uint64 {
+	var n uint64
+	for _, ec := range e {
+		n += ec.Count
+	}
+	return n
+}
+
+// MarshalJSON writes the classes that occurred as an object keyed by class name.
+func (e Errors) MarshalJSON() ([]byte, error) {
+	m := make(map[string]ErrorCount)
+	for c, ec := range e {
+		if ec.Count > 0 {
+			m[ErrorClass(c).String()] = ec
+		}
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
+func (e *Errors) UnmarshalJSON(data []byte) error {
+	var m map[string]ErrorCount
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	*e = Errors{}
+outer:
+	for name, ec := range m {
+		for c, n := range errorClassNames {
+			if n == name {
+				e[c] = ec
+				continue outer
+			}
+		}
+		return fmt.Errorf("unknown error class %q", name)
+	}
+	return nil
+}
+
+// Counts are the counters of one slot, group or run. A request counts when
+// its response completes inside the measured window; every field here obeys
+// that rule, so counts from different groups add up exactly.
+type Counts struct {
+	// Requests is the number of complete responses (any status).
+	Requests uint64 `json:"requests"`
+	// Bytes is the number of response bytes read (headers and body).
+	Bytes uint64 `json:"bytes"`
+	// Status counts responses by class: Status[1] = 1xx … Status[5] = 5xx,
+	// Status[0] = anything else.
+	Status [6]uint64 `json:"status"`
+	// Connections is the number of TCP connections opened.
+	Connections uint64 `json:"connections"`
+	// Handshakes is the number of TLS handshakes completed.
+	Handshakes uint64 `json:"handshakes"`
+	// Resumed is how many of those handshakes resumed a session.
+	Resumed uint64 `json:"resumed"`
+	// Negotiated counts handshakes by "version cipher curve", e.g.
+	// "TLS1.3 TLS_AES_128_GCM_SHA256 X25519".
+	Negotiated map[string]uint64 `json:"negotiated,omitempty"`
+	// Errors counts failed requests by class.
+	Errors Errors `json:"errors"`
+}
+
+// Add adds o into c.
+func (c *Counts) Add(o *Counts) {
+	c.Requests += o.Requests
+	c.Bytes += o.Bytes
+	for i := range c.Status {
+		c.Status[i] += o.Status[i]
+	}
+	c.Connections += o.Connections
+	c.Handshakes += o.Handshakes
+	c.Resumed += o.Resumed
+	for k, v := range o.Negotiated {
+		if c.Negotiated == nil {
+			c.Negotiated = make(map[string]uint64)
+		}
+		c.Negotiated[k] += v
+	}
+	for i := range c.Errors {
+		if c.Errors[i].Count == 0 {
+			c.Errors[i].First = o.Errors[i].First
+		}
+		c.Errors[i].Count += o.Errors[i].Count
+	}
+}
+
+// Latency holds the per-request timing histograms (microseconds).
+type Latency struct {
+	// Connect is TCP connect time (new connections only).
+	Connect *Histogram `json:"connect"`
+	// Handshake is TLS handshake time (new connections only).
+	Handshake *Histogram `json:"handshake"`
+	// TTFB is from the start of the request (before connect, for a new
+	// connection) to the first response byte.
+	TTFB *Histogram `json:"ttfb"`
+	// Total is from the start of the request (before connect, for a new
+	// connection) to the last response byte.
+	Total *Histogram `json:"total"`
+}
+
+// NewLatency returns a Latency with four empty histograms.
+func NewLatency() Latency {
+	return Latency{Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram()}
+}
+
+// Merge adds every histogram of o into l exactly.
+func (l *Latency) Merge(o *Latency) {
+	l.Connect.Merge(o.Connect.Histogram)
+	l.Handshake.Merge(o.Handshake.Histogram)
+	l.TTFB.Merge(o.TTFB.Histogram)
+	l.Total.Merge(o.Total.Histogram)
+}
+
+// Window is a measured wall-clock interval.
+type Window struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// Length is the window's duration.
+func (w Window) Length() time.Duration { return w.End.Sub(w.Start) }
+
+// Group is what one worker group measured in one window.
+type Group struct {
+	// Index is the group's position in the plan.
+	Index int `json:"index"`
+	// CPUs is the group's CPU list in taskset form ("0-9"; "" = unpinned).
+	CPUs string `json:"cpus,omitempty"`
+	// Threads and Connections echo the group's plan.
+	Threads     int `json:"threads"`
+	Connections int `json:"connections"`
+	// Window is the interval the counts cover.
+	Window Window `json:"window"`
+	Counts
+	// Latency holds the merged histograms of the group.
+	Latency Latency `json:"latency"`
+}
