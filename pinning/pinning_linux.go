@@ -79,3 +79,21 @@ func Allowed(pid string) (Set, error) {
 	}
 	return nil, fmt.Errorf("/proc/%s/status: no Cpus_allowed_list", pid)
 }
+
+// NUMANode returns the NUMA node of cpu as the kernel reports it under
+// /sys/devices/system/cpu, or -1 when the system does not say.
+func NUMANode(cpu int) int {
+	entries, err := os.ReadDir(fmt.Sprintf("/sys/devices/system/cpu/cpu%d", cpu))
+	if err != nil {
+		return -1
+	}
+	for _, e := range entries {
+		if n, ok := strings.CutPrefix(e.Name(), "node"); ok {
+			var node int
+			if _, err := fmt.Sscanf(n, "%d", &node); err == nil {
+				return node
+			}
+		}
+	}
+	return -1
+}

@@ -33,3 +33,6 @@ func Online() (Set, error) {
 
 // Allowed is not supported off Linux.
 func Allowed(pid string) (Set, error) { return nil, ErrUnsupported }
+
+// NUMANode is unknown (-1) off Linux.
+func NUMANode(cpu int) int { return -1 }

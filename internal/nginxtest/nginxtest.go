@@ -1,0 +1,324 @@
+// Package nginxtest starts a private nginx on 127.0.0.1 for tests, with its
+// own temporary configuration, certificate and access log, and parses that
+// log so tests can check kaeload's counts against the server's own record.
+//
+// Without an nginx binary the test is skipped, except under CI=true, where a
+// missing nginx is a failure: a broken install step must not hide behind
+// green skips.
+package nginxtest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/target"
+)
+
+// Config describes the nginx to start.
+type Config struct {
+	// Cert is the certificate kind (see target.CertKinds); default rsa2048.
+	Cert string
+	// CPUs pins nginx (master and workers) to these CPUs, taskset style; "" = unpinned.
+	CPUs string
+	// Protocols is ssl_protocols; default "TLSv1.2 TLSv1.3".
+	Protocols string
+	// Ciphers is ssl_ciphers (TLS 1.2 suites, OpenSSL names); "" = nginx default.
+	Ciphers string
+	// SessionReuse turns the session cache and tickets on; off by default,
+	// so every handshake must be full.
+	SessionReuse bool
+	// Env is added to nginx's environment.
+	Env map[string]string
+}
+
+// Server is a running nginx.
+type Server struct {
+	// Addr is host:port of the HTTPS listener on 127.0.0.1.
+	Addr string
+	// Dir holds the configuration, certificate, logs and document root.
+	Dir string
+	// Cmd is the nginx master process.
+	Cmd *exec.Cmd
+	// CertPEM is the server certificate, for clients that verify.
+	CertPEM []byte
+}
+
+// Line is one access-log entry.
+type Line struct {
+	Time     time.Time // $msec: when the request finished
+	Status   int
+	Reused   bool   // $ssl_session_reused == "r"
+	Protocol string // $ssl_protocol, e.g. TLSv1.3
+	Cipher   string // $ssl_cipher, OpenSSL name
+	Bytes    int    // $bytes_sent
+	Conn     uint64 // $connection serial number
+	ConnReqs int    // $connection_requests
+}
+
+// Binary returns the nginx path, skipping the test outside CI when there is
+// none and failing it under CI=true.
+func Binary(t testing.TB) string {
+	t.Helper()
+	for _, p := range []string{"nginx", "/usr/sbin/nginx"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("nginx not found but CI=true: .ci/run must install it (apt-get install -y nginx)")
+	}
+	t.Skip("nginx not installed (apt-get install -y nginx); skipping real-server test")
+	return ""
+}
+
+const confTemplate = `daemon off;
+%[5]s
+master_process on;
+worker_processes 1;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path %[1]s/tmp;
+    proxy_temp_path %[1]s/tmp;
+    fastcgi_temp_path %[1]s/tmp;
+    uwsgi_temp_path %[1]s/tmp;
+    scgi_temp_path %[1]s/tmp;
+    log_format kaeload '$msec $status $ssl_session_reused $ssl_protocol $ssl_cipher $bytes_sent $connection $connection_requests';
+    server {
+        listen 127.0.0.1:%[2]d ssl;
+        server_name localhost;
+        ssl_certificate %[1]s/cert.pem;
+        ssl_certificate_key %[1]s/key.pem;
+        ssl_protocols %[3]s;
+%[4]s
+        access_log %[1]s/access.log kaeload;
+        root %[1]s/www;
+        location / { }
+    }
+}
+`
+
+// Start writes a configuration into a temporary directory, starts nginx on a
+// free loopback port, waits until it accepts connections and stops it when
+// the test ends.
+func Start(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	bin := Binary(t)
+	if cfg.Cert == "" {
+		cfg.Cert = "rsa2048"
+	}
+	if cfg.Protocols == "" {
+		cfg.Protocols = "TLSv1.2 TLSv1.3"
+	}
+	dir := t.TempDir()
+	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"tmp", "www"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := bytes.Repeat([]byte("kaeload nginx test page\n"), 26) // ~600 bytes, like a small index.html
+	files := map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "www/index.html": index}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Run as root, nginx workers drop to "nobody", who cannot enter the
+	// test's private temporary directory: keep them as the current user.
+	userLine := ""
+	if os.Geteuid() == 0 {
+		userLine = "user root;"
+	}
+	var extra strings.Builder
+	if cfg.Ciphers != "" {
+		fmt.Fprintf(&extra, "        ssl_ciphers %s;\n        ssl_prefer_server_ciphers on;\n", cfg.Ciphers)
+	}
+	if cfg.SessionReuse {
+		extra.WriteString("        ssl_session_cache shared:SSL:1m;\n        ssl_session_tickets on;\n")
+	} else {
+		extra.WriteString("        ssl_session_cache off;\n        ssl_session_tickets off;\n")
+	}
+	var cpus pinning.Set
+	if cfg.CPUs != "" {
+		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine)
+		confPath := filepath.Join(dir, "nginx.conf")
+		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), Dir: dir, CertPEM: certPEM}
+		cmd := exec.Command(bin, "-e", filepath.Join(dir, "error.log"), "-p", dir, "-c", confPath)
+		cmd.Env = os.Environ()
+		for k, v := range cfg.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := pinning.Start(cmd, cpus); err != nil {
+			t.Fatalf("start nginx: %v", err)
+		}
+		s.Cmd = cmd
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		if err := waitListening(s.Addr, exited, 5*time.Second); err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			errLog, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+			lastErr = fmt.Errorf("nginx did not start: %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
+			if strings.Contains(lastErr.Error(), "in use") {
+				continue
+			}
+			t.Fatal(lastErr)
+		}
+		t.Cleanup(func() { s.stop(t, exited) })
+		return s
+	}
+	t.Fatal(lastErr)
+	return nil
+}
+
+func (s *Server) stop(t testing.TB, exited <-chan error) {
+	pid := s.Cmd.Process.Pid
+	_ = syscall.Kill(pid, syscall.SIGTERM) // fast shutdown of master and workers
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		t.Errorf("nginx (pid %d) did not stop within 5s of SIGTERM; killing its process group", pid)
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		<-exited
+	}
+}
+
+// PIDs returns the master's and its workers' process IDs.
+func (s *Server) PIDs() []int {
+	pids := []int{s.Cmd.Process.Pid}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", s.Cmd.Process.Pid, s.Cmd.Process.Pid))
+	if err != nil {
+		return pids
+	}
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// Log returns the access log's lines. nginx writes a line just after the
+// response leaves, so Log waits until the file has stopped growing.
+func (s *Server) Log(t testing.TB) []Line {
+	t.Helper()
+	path := filepath.Join(s.Dir, "access.log")
+	var last int64 = -1
+	for i := 0; i < 50; i++ {
+		st, err := os.Stat(path)
+		size := int64(0)
+		if err == nil {
+			size = st.Size()
+		}
+		if size == last {
+			break
+		}
+		last = size
+		time.Sleep(100 * time.Millisecond)
+	}
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []Line
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		l, err := ParseLine(sc.Text())
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, n, err)
+		}
+		lines = append(lines, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// ParseLine parses one line of the kaeload log_format.
+func ParseLine(s string) (Line, error) {
+	f := strings.Fields(s)
+	if len(f) != 8 {
+		return Line{}, fmt.Errorf("access log line %q: want 8 fields, got %d", s, len(f))
+	}
+	var l Line
+	sec, frac, _ := strings.Cut(f[0], ".")
+	secs, err1 := strconv.ParseInt(sec, 10, 64)
+	ms, err2 := strconv.ParseInt(frac, 10, 64)
+	status, err3 := strconv.Atoi(f[1])
+	bytesSent, err4 := strconv.Atoi(f[5])
+	conn, err5 := strconv.ParseUint(f[6], 10, 64)
+	reqs, err6 := strconv.Atoi(f[7])
+	for _, err := range []error{err1, err2, err3, err4, err5, err6} {
+		if err != nil {
+			return Line{}, fmt.Errorf("access log line %q: %w", s, err)
+		}
+	}
+	l.Time = time.Unix(secs, ms*int64(time.Millisecond))
+	l.Status, l.Reused, l.Protocol, l.Cipher = status, f[2] == "r", f[3], f[4]
+	l.Bytes, l.Conn, l.ConnReqs = bytesSent, conn, reqs
+	return l, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func waitListening(addr string, exited <-chan error, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return fmt.Errorf("nginx exited: %v", err)
+		default:
+		}
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("nothing listening on %s after %v", addr, timeout)
+}
