@@ -1,0 +1,389 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Ready says how to tell that the server answers.
+type Ready struct {
+	// Kind is "tcp" (connect), "tls" (full handshake) or "https" (GET URL, any status).
+	Kind string
+	// Addr is host:port for tcp and tls.
+	Addr string
+	// URL is fetched for https.
+	URL string
+	// Interval between attempts; Timeout for the whole wait.
+	Interval, Timeout time.Duration
+}
+
+// Control is the server-side half of a run: how to start, stop and check
+// the server. The zero Control does nothing (an externally managed server).
+type Control struct {
+	// Host is "local" (or "") for sh -c on this machine.
+	Host string
+	// Env is added to every command's environment (the variant's env merged
+	// over the server's, resolved by the scenario).
+	Env map[string]string
+	// Log receives every command line and its output.
+	Log io.Writer
+
+	mu     sync.Mutex
+	fg     *exec.Cmd // a start command still running in the foreground
+	fgDone chan struct{}
+}
+
+// CommandError is a server command that failed.
+type CommandError struct {
+	Step    string // "start", "stop", "reload", "probe …"
+	Command string
+	Status  string // "exit status 1", "signal: killed", "did not finish within 30s"
+	Stderr  []string
+}
+
+func (e *CommandError) Error() string {
+	msg := fmt.Sprintf("server %s command %q failed: %s", e.Step, e.Command, e.Status)
+	if len(e.Stderr) > 0 {
+		msg += "; last output:\n    " + strings.Join(e.Stderr, "\n    ")
+	}
+	return msg
+}
+
+func (c *Control) local() error {
+	if c.Host != "" && c.Host != "local" {
+		return fmt.Errorf("server host %q: only local is supported yet", c.Host)
+	}
+	return nil
+}
+
+func (c *Control) command(ctx context.Context, command string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Env = os.Environ()
+	keys := make([]string, 0, len(c.Env))
+	for k := range c.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
+	}
+	// Own process group: Stop can end the whole tree, and a Ctrl-C sent to
+	// kaeload's terminal group does not hit the server mid-teardown.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	return cmd
+}
+
+func (c *Control) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format, args...)
+	}
+}
+
+// output keeps a command's output in the log and its last lines for errors.
+type output struct {
+	log  io.Writer
+	step string
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	all  bytes.Buffer
+}
+
+func (o *output) Write(b []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.all.Write(b)
+	o.buf.Write(b)
+	for {
+		line, err := o.buf.ReadString('\n')
+		if err != nil {
+			o.buf.WriteString(line) // incomplete: keep for later
+			break
+		}
+		if o.log != nil {
+			fmt.Fprintf(o.log, "[%s] %s", o.step, line)
+		}
+	}
+	return len(b), nil
+}
+
+func (o *output) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if rest := o.buf.String(); rest != "" && o.log != nil {
+		fmt.Fprintf(o.log, "[%s] %s\n", o.step, rest)
+	}
+	o.buf.Reset()
+}
+
+func (o *output) last(n int) []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	lines := strings.Split(strings.TrimRight(o.all.String(), "\n"), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return nil
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}
+
+func (o *output) text() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.all.String()
+}
+
+// Run runs one command to completion (bounded by timeout) and returns its
+// combined output. A non-zero exit is a *CommandError.
+func (c *Control) Run(ctx context.Context, step, command string, timeout time.Duration) (string, error) {
+	if err := c.local(); err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := c.command(ctx, command)
+	out := &output{log: c.Log, step: step}
+	cmd.Stdout, cmd.Stderr = out, out
+	c.logf("[%s] $ %s\n", step, command)
+	err := cmd.Run()
+	out.flush()
+	if err != nil {
+		status := err.Error()
+		if ctx.Err() == context.DeadlineExceeded {
+			status = fmt.Sprintf("did not finish within %v", timeout)
+		}
+		return out.text(), &CommandError{Step: step, Command: command, Status: status, Stderr: out.last(5)}
+	}
+	return out.text(), nil
+}
+
+// Start runs the start command and waits until ready answers. A command
+// that exits 0 has daemonized; one that exits non-zero failed; one still
+// running when the server is ready stays in the foreground until Stop.
+// On failure nothing started is left running.
+func (c *Control) Start(ctx context.Context, command string, ready Ready) error {
+	if err := c.local(); err != nil {
+		return err
+	}
+	cmd := c.command(context.Background(), command) // lives beyond ctx; Stop ends it
+	out := &output{log: c.Log, step: "start"}
+	cmd.Stdout, cmd.Stderr = out, out
+	c.logf("[start] $ %s\n", command)
+	if err := cmd.Start(); err != nil {
+		return &CommandError{Step: "start", Command: command, Status: err.Error()}
+	}
+	done := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); out.flush(); close(done) }()
+	c.mu.Lock()
+	c.fg, c.fgDone = cmd, done
+	c.mu.Unlock()
+
+	exited := func() error {
+		c.mu.Lock()
+		c.fg, c.fgDone = nil, nil
+		c.mu.Unlock()
+		if waitErr != nil {
+			return &CommandError{Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5)}
+		}
+		return nil
+	}
+	err := WaitReady(ctx, ready, done)
+	select {
+	case <-done:
+		if e := exited(); e != nil {
+			return e
+		}
+		if errors.Is(err, errExited) { // exited 0 before ready: daemonized, keep waiting
+			err = WaitReady(ctx, ready, nil)
+		}
+	default:
+	}
+	if err != nil {
+		c.killForeground()
+		return fmt.Errorf("server start %q: %w", command, err)
+	}
+	return nil
+}
+
+// Stop runs the stop command (if any), then ends a foreground start command
+// still running (SIGTERM to its group, SIGKILL after 5 s). It always tries
+// both and reports every failure.
+func (c *Control) Stop(ctx context.Context, command string, timeout time.Duration) error {
+	var errs []error
+	if command != "" {
+		if _, err := c.Run(ctx, "stop", command, timeout); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	c.killForeground()
+	return errors.Join(errs...)
+}
+
+func (c *Control) killForeground() {
+	c.mu.Lock()
+	cmd, done := c.fg, c.fgDone
+	c.fg, c.fgDone = nil, nil
+	c.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	pgid := cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-done
+	}
+}
+
+// Foreground returns the PID of a start command still running, or 0.
+func (c *Control) Foreground() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fg == nil {
+		return 0
+	}
+	return c.fg.Process.Pid
+}
+
+var errExited = errors.New("start command exited")
+
+// WaitReady polls until the server answers as r says, r.Timeout passes or
+// ctx ends. If exited is closed first, it returns errExited.
+func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
+	if r.Interval <= 0 {
+		r.Interval = 100 * time.Millisecond
+	}
+	if r.Timeout <= 0 {
+		r.Timeout = 30 * time.Second
+	}
+	if r.Kind == "" {
+		r.Kind = "tcp"
+	}
+	deadline := time.Now().Add(r.Timeout)
+	var last error
+	for {
+		attempt := r.Interval
+		if attempt < time.Second {
+			attempt = time.Second
+		}
+		if last = probe(ctx, r, attempt); last == nil {
+			return nil
+		}
+		wait := time.NewTimer(r.Interval)
+		select {
+		case <-ctx.Done():
+			wait.Stop()
+			return ctx.Err()
+		case <-exited:
+			wait.Stop()
+			return errExited
+		case <-wait.C:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not ready after %v (%s probe): %v", r.Timeout, r.Kind, last)
+		}
+	}
+}
+
+func probe(ctx context.Context, r Ready, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	switch r.Kind {
+	case "tcp":
+		c, err := (&net.Dialer{}).DialContext(ctx, "tcp", r.Addr)
+		if err != nil {
+			return err
+		}
+		return c.Close()
+	case "tls":
+		d := &tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true}}
+		c, err := d.DialContext(ctx, "tcp", r.Addr)
+		if err != nil {
+			return err
+		}
+		return c.Close()
+	case "https":
+		tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, DisableKeepAlives: true}
+		defer tr.CloseIdleConnections()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := (&http.Client{Transport: tr}).Do(req)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return resp.Body.Close()
+	default:
+		return fmt.Errorf("unknown ready probe %q (want tcp, tls or https)", r.Kind)
+	}
+}
+
+// Probe is a command whose output carries a number, read before and after
+// each measured window (e.g. a KAE or QAT hardware request counter).
+type Probe struct {
+	Name    string
+	Command string
+	// Pattern's first capture group (or whole match) is the number; nil = the first number in the output.
+	Pattern *regexp.Regexp
+}
+
+var firstNumber = regexp.MustCompile(`[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?`)
+
+// Read runs the probe's command and returns its number.
+func (c *Control) Read(ctx context.Context, p Probe) (float64, error) {
+	out, err := c.Run(ctx, "probe "+p.Name, p.Command, 10*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	return ParseNumber(p.Pattern, out)
+}
+
+// ParseNumber extracts the probe number from output.
+func ParseNumber(re *regexp.Regexp, out string) (float64, error) {
+	if re == nil {
+		re = firstNumber
+	}
+	m := re.FindStringSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("output %q does not match %q", clip(out), re)
+	}
+	s := m[0]
+	if len(m) > 1 {
+		s = m[1]
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number (from output %q)", s, clip(out))
+	}
+	return v, nil
+}
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
