@@ -157,8 +157,11 @@ type Counts struct {
 	// Status counts responses by class: Status[1] = 1xx … Status[5] = 5xx,
 	// Status[0] = anything else.
 	Status [6]uint64 `json:"status"`
-	// Connections is the number of TCP connections opened.
-	Connections uint64 `json:"connections"`
+	// Connections is the number of TCP connections opened. Its JSON name
+	// differs from the field name because Group, which embeds Counts, has
+	// its own Connections (the planned connection count) and encoding/json
+	// would silently drop the deeper field of the same name.
+	Connections uint64 `json:"connections_opened"`
 	// Handshakes is the number of TLS handshakes completed.
 	Handshakes uint64 `json:"handshakes"`
 	// Resumed is how many of those handshakes resumed a session.

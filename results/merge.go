@@ -1,0 +1,106 @@
+package results
+
+// TotalIndex is the Group.Index of a group produced by Merge.
+const TotalIndex = -1
+
+// Merge combines the groups of one repetition into their total, exactly:
+//
+//   - Counts are added (Counts.Add); the first error message of a class is
+//     the one of the lowest-indexed group that saw that class.
+//   - Histograms are merged into fresh ones, bucket by bucket, so every
+//     percentile of the total is the percentile of all requests, never an
+//     average of per-group percentiles.
+//   - Threads and Connections are summed; CPUs is empty and Index is
+//     TotalIndex.
+//   - Window is [earliest Start, latest End] over the groups with a
+//     non-zero window. The controller gives every group the same window, so
+//     the groups' windows differ only by clock noise between processes (a
+//     few ms at most) and the hull is that window. Taking the hull, not the
+//     intersection, keeps every counted request inside the total window, so
+//     the total rate (Rate: total requests / total window length) is never
+//     overstated; with identical windows it is exact.
+//
+// Merge does not modify the groups and shares no memory with them.
+func Merge(groups []Group) Group {
+	t := Group{Index: TotalIndex, Latency: NewLatency()}
+	for i := range groups {
+		g := &groups[i]
+		t.Counts.Add(&g.Counts)
+		t.Latency.mergeFrom(&g.Latency)
+		t.Threads += g.Threads
+		t.Connections += g.Connections
+		w := g.Window
+		if w.Start.IsZero() && w.End.IsZero() {
+			continue
+		}
+		if t.Window.Start.IsZero() || w.Start.Before(t.Window.Start) {
+			t.Window.Start = w.Start
+		}
+		if t.Window.End.IsZero() || w.End.After(t.Window.End) {
+			t.Window.End = w.End
+		}
+	}
+	return t
+}
+
+// mergeFrom merges o's histograms into l's, skipping nil ones on either side.
+func (l *Latency) mergeFrom(o *Latency) {
+	pairs := [...][2]*Histogram{{l.Connect, o.Connect}, {l.Handshake, o.Handshake}, {l.TTFB, o.TTFB}, {l.Total, o.Total}}
+	for _, p := range pairs {
+		if p[0] != nil && p[0].Histogram != nil && p[1] != nil && p[1].Histogram != nil {
+			p[0].Merge(p[1].Histogram) // same bounds everywhere: nothing is dropped
+		}
+	}
+}
+
+// Rate is the group's throughput in requests per second: Requests divided
+// by the length of its own Window. It is 0 for an empty or inverted window.
+// For a total made by Merge this is total requests / [earliest Start,
+// latest End].
+func (g *Group) Rate() float64 {
+	l := g.Window.Length()
+	if l <= 0 {
+		return 0
+	}
+	return float64(g.Requests) / l.Seconds()
+}
+
+// Spread summarises how evenly the groups of one repetition performed, by
+// their rates (Group.Rate).
+type Spread struct {
+	// N is the number of groups.
+	N int
+	// Min and Max are the lowest and highest group rates (req/s), and
+	// MinIndex and MaxIndex the Group.Index of the groups that had them.
+	Min, Max           float64
+	MinIndex, MaxIndex int
+	// Mean is the mean group rate (req/s).
+	Mean float64
+	// Pct is (Max-Min)/Mean in percent; 0 when Mean is 0.
+	Pct float64
+}
+
+// GroupSpread returns the Spread of the groups' rates; the zero Spread for
+// no groups.
+func GroupSpread(groups []Group) Spread {
+	if len(groups) == 0 {
+		return Spread{}
+	}
+	s := Spread{N: len(groups)}
+	var sum float64
+	for i := range groups {
+		r := groups[i].Rate()
+		sum += r
+		if i == 0 || r < s.Min {
+			s.Min, s.MinIndex = r, groups[i].Index
+		}
+		if i == 0 || r > s.Max {
+			s.Max, s.MaxIndex = r, groups[i].Index
+		}
+	}
+	s.Mean = sum / float64(len(groups))
+	if s.Mean > 0 {
+		s.Pct = (s.Max - s.Min) / s.Mean * 100
+	}
+	return s
+}

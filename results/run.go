@@ -1,0 +1,122 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// SchemaVersion is the version of the run.json layout written by this
+// package. ReadRun rejects any other version.
+const SchemaVersion = 1
+
+// Run is everything one `kaeload run` measured: every variant, every
+// repetition, every group, with the plan that produced it. It is the
+// content of run.json.
+type Run struct {
+	// SchemaVersion is SchemaVersion when written by this package.
+	SchemaVersion int `json:"schema_version"`
+	// Name is the scenario name.
+	Name string `json:"name"`
+	// Started and Finished bound the whole run (server restarts and
+	// warm-ups included), for the record only; rates use the groups' windows.
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	// Plan is the compiled plan as encoded by the caller, so that results
+	// need not import scenarios and a stored run shows what was run.
+	Plan json.RawMessage `json:"plan,omitempty"`
+	// Baseline names the variant the others are compared with; "" means
+	// the first variant.
+	Baseline string `json:"baseline,omitempty"`
+	// Variants are in plan order.
+	Variants []Variant `json:"variants"`
+	// Interrupted is true when the run was stopped before it completed;
+	// Variants then hold only the repetitions that completed.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Warnings are conditions a reader must know about (client-bound
+	// groups, server restarts, …), one sentence each.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Variant is one server configuration and its repetitions.
+type Variant struct {
+	// Name is the variant's expanded name ("kae-soft-33").
+	Name string `json:"name"`
+	// Env is the environment the server was started with for this variant.
+	Env map[string]string `json:"env,omitempty"`
+	// Reps are the completed repetitions, in order.
+	Reps []Rep `json:"reps"`
+}
+
+// Rep is one repetition of one variant: every group measured over the same
+// window, and their exact merge.
+type Rep struct {
+	// Index is the repetition's 0-based position within its variant.
+	Index int `json:"index"`
+	// Groups are the per-group results in plan order.
+	Groups []Group `json:"groups"`
+	// Total is Merge(Groups); NewRep fills it in.
+	Total Group `json:"total"`
+}
+
+// NewRep returns the repetition with the given index and groups and its
+// Total computed by Merge.
+func NewRep(index int, groups []Group) Rep {
+	return Rep{Index: index, Groups: groups, Total: Merge(groups)}
+}
+
+// BaselineIndex returns the index in r.Variants of the baseline variant:
+// the one named by r.Baseline, or 0 when r.Baseline is empty. It is an
+// error when r.Baseline names no variant or the run has no variants.
+func (r *Run) BaselineIndex() (int, error) {
+	if len(r.Variants) == 0 {
+		return 0, fmt.Errorf("run %q has no variants", r.Name)
+	}
+	if r.Baseline == "" {
+		return 0, nil
+	}
+	for i := range r.Variants {
+		if r.Variants[i].Name == r.Baseline {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("baseline %q: no such variant in run %q", r.Baseline, r.Name)
+}
+
+// Rates returns each repetition's total rate (Rep.Total.Rate) in order:
+// the samples that Summarize and Compare work on.
+func (v *Variant) Rates() []float64 {
+	rates := make([]float64, len(v.Reps))
+	for i := range v.Reps {
+		rates[i] = v.Reps[i].Total.Rate()
+	}
+	return rates
+}
+
+// WriteJSON writes r as indented JSON, setting r.SchemaVersion to
+// SchemaVersion first.
+func WriteJSON(w io.Writer, r *Run) error {
+	r.SchemaVersion = SchemaVersion
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("encode run %q: %w", r.Name, err)
+	}
+	return nil
+}
+
+// ReadRun decodes a run written by WriteJSON. Unknown fields and schema
+// versions other than SchemaVersion are errors.
+func ReadRun(rd io.Reader) (*Run, error) {
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	var r Run
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("decode run: %w", err)
+	}
+	if r.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("decode run %q: schema version %d, want %d", r.Name, r.SchemaVersion, SchemaVersion)
+	}
+	return &r, nil
+}

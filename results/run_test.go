@@ -1,0 +1,99 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestJSONRoundTrip(t *testing.T) {
+	for name, r := range map[string]*Run{"compare": compareRun(), "interrupted": interruptedRun(), "single": singleRun()} {
+		var first bytes.Buffer
+		if err := WriteJSON(&first, r); err != nil {
+			t.Fatalf("%s: WriteJSON: %v", name, err)
+		}
+		got, err := ReadRun(bytes.NewReader(first.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: ReadRun: %v", name, err)
+		}
+		var second bytes.Buffer
+		if err := WriteJSON(&second, got); err != nil {
+			t.Fatalf("%s: WriteJSON again: %v", name, err)
+		}
+		if !bytes.Equal(first.Bytes(), second.Bytes()) {
+			t.Errorf("%s: re-encoded run differs\nfirst:\n%s\nsecond:\n%s", name, first.Bytes(), second.Bytes())
+		}
+		// Spot checks on the decoded value, beyond byte equality.
+		for vi := range r.Variants {
+			for ri := range r.Variants[vi].Reps {
+				want, have := &r.Variants[vi].Reps[ri], &got.Variants[vi].Reps[ri]
+				for gi := range want.Groups {
+					w, h := &want.Groups[gi], &have.Groups[gi]
+					if h.Counts.Connections != w.Counts.Connections || h.Connections != w.Connections {
+						t.Errorf("%s: variant %d rep %d group %d: connections opened %d planned %d, want %d %d",
+							name, vi, ri, gi, h.Counts.Connections, h.Connections, w.Counts.Connections, w.Connections)
+					}
+					if !h.Latency.Total.Equals(w.Latency.Total.Histogram) || !h.Latency.Handshake.Equals(w.Latency.Handshake.Histogram) {
+						t.Errorf("%s: variant %d rep %d group %d: histograms differ after decoding", name, vi, ri, gi)
+					}
+					if h.Errors != w.Errors || h.Window.Start.Equal(w.Window.Start) == false || h.Rate() != w.Rate() {
+						t.Errorf("%s: variant %d rep %d group %d: errors, window or rate differ after decoding", name, vi, ri, gi)
+					}
+				}
+				if have.Total.Rate() != want.Total.Rate() || !have.Total.Latency.Total.Equals(want.Total.Latency.Total.Histogram) {
+					t.Errorf("%s: variant %d rep %d: total differs after decoding", name, vi, ri)
+				}
+			}
+		}
+		if got.Interrupted != r.Interrupted || got.Baseline != r.Baseline || len(got.Warnings) != len(r.Warnings) {
+			t.Errorf("%s: run fields differ after decoding: %+v", name, got)
+		}
+	}
+}
+
+func TestReadRunRejects(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"schema version", `{"schema_version": 2, "name": "x"}`, "schema version 2, want 1"},
+		{"unknown field", `{"schema_version": 1, "name": "x", "colour": "red"}`, `unknown field "colour"`},
+		{"bad histogram", `{"schema_version": 1, "variants": [{"name": "a", "reps": [{"index": 0, "groups": [{"latency": {"total": "bm90IGEgaGlzdG9ncmFt"}}]}]}]}`, "histogram"},
+		{"unknown error class", `{"schema_version": 1, "variants": [{"name": "a", "reps": [{"index": 0, "groups": [{"errors": {"gremlins": {"count": 1}}}]}]}]}`, `unknown error class "gremlins"`},
+		{"not json", `schema_version: 1`, "decode run"},
+	}
+	for _, tt := range tests {
+		_, err := ReadRun(strings.NewReader(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: ReadRun error = %v, want it to contain %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestBaselineIndex(t *testing.T) {
+	vs := []Variant{{Name: "a"}, {Name: "b"}}
+	tests := []struct {
+		baseline string
+		variants []Variant
+		want     int
+		wantErr  string
+	}{
+		{"", vs, 0, ""},
+		{"a", vs, 0, ""},
+		{"b", vs, 1, ""},
+		{"c", vs, 0, `baseline "c": no such variant`},
+		{"", nil, 0, "has no variants"},
+	}
+	for _, tt := range tests {
+		r := Run{Name: "r", Baseline: tt.baseline, Variants: tt.variants}
+		got, err := r.BaselineIndex()
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("BaselineIndex(%q) error = %v, want %q", tt.baseline, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("BaselineIndex(%q) = %d, %v, want %d, nil", tt.baseline, got, err, tt.want)
+		}
+	}
+}

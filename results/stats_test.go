@@ -1,0 +1,184 @@
+package results
+
+import (
+	"math"
+	"testing"
+)
+
+// near reports whether got is within rel (relative) of want.
+func near(got, want, rel float64) bool {
+	if want == 0 {
+		return math.Abs(got) <= rel
+	}
+	return math.Abs(got-want) <= rel*math.Abs(want)
+}
+
+// cornishFisher975 is A&S 26.7.5 for p = 0.975, with x = Φ⁻¹(0.975).
+func cornishFisher975(df float64) float64 {
+	const x = 1.959963984540054
+	x3, x5, x7, x9 := x*x*x, x*x*x*x*x, math.Pow(x, 7), math.Pow(x, 9)
+	g1 := (x3 + x) / 4
+	g2 := (5*x5 + 16*x3 + 3*x) / 96
+	g3 := (3*x7 + 19*x5 + 17*x3 - 15*x) / 384
+	g4 := (79*x9 + 776*x7 + 1482*x5 - 1920*x3 - 945*x) / 92160
+	return x + g1/df + g2/(df*df) + g3/(df*df*df) + g4/(df*df*df*df)
+}
+
+// Reference values. Where a closed form exists it is used: for df=1 the t
+// distribution is Cauchy, so t(p) = tan(π(p-½)); for df=2,
+// t(p) = (2p-1)·√(2/(4p(1-p))). The others agree with printed tables and
+// R's qt(p, df) (2.570582, 2.364624, 2.042272) and, to 1e-12, with an
+// independent Python script that integrates the t density by Simpson's rule
+// and inverts it by bisection (no incomplete beta function involved).
+//
+// For large df the reference is the Cornish–Fisher expansion of the t
+// quantile in 1/df around the normal quantile (Abramowitz & Stegun 26.7.5),
+// whose truncation error at df ≥ 1000 is below 1e-14.
+func TestStudentTQuantile(t *testing.T) {
+	twoDF := func(p float64) float64 { return (2*p - 1) * math.Sqrt(2/(4*p*(1-p))) }
+	tests := []struct {
+		p, df, want float64
+	}{
+		{0.975, 1, math.Tan(math.Pi * (0.975 - 0.5))}, // 12.706204736174707
+		{0.975, 2, twoDF(0.975)},                      // 4.302652729749464
+		{0.995, 2, twoDF(0.995)},
+		{0.6, 2, twoDF(0.6)},
+		{0.975, 5, 2.570581835636314},
+		{0.975, 7, 2.364624251592785},
+		{0.975, 30, 2.042272456301238},
+		{0.025, 30, -2.042272456301238},
+		{0.975, 1000, cornishFisher975(1000)},
+		{0.975, 1e5, cornishFisher975(1e5)},
+		{0.975, 1e7, cornishFisher975(1e7)},
+		{0.5, 3, 0},
+	}
+	for _, tt := range tests {
+		if got := StudentTQuantile(tt.p, tt.df); !near(got, tt.want, 1e-9) {
+			t.Errorf("StudentTQuantile(%v, %v) = %.15g, want %.15g", tt.p, tt.df, got, tt.want)
+		}
+	}
+}
+
+func TestStudentTQuantileInvertsCDF(t *testing.T) {
+	for _, df := range []float64{0.5, 1, 1.7, 3, 9.904741248650831, 24.98852929023142, 120, 5000} {
+		for _, p := range []float64{1e-6, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 0.999999} {
+			x := StudentTQuantile(p, df)
+			if got := StudentTCDF(x, df); !near(got, p, 1e-10) {
+				t.Errorf("StudentTCDF(StudentTQuantile(%v, %v) = %v) = %.15g, want %v", p, df, x, got, p)
+			}
+		}
+	}
+}
+
+func TestStudentTQuantileOutOfRange(t *testing.T) {
+	for _, c := range [][2]float64{{0, 3}, {1, 3}, {-0.1, 3}, {0.5, 0}, {0.9, -1}, {math.NaN(), 3}} {
+		if got := StudentTQuantile(c[0], c[1]); !math.IsNaN(got) {
+			t.Errorf("StudentTQuantile(%v, %v) = %v, want NaN", c[0], c[1], got)
+		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	// {2,4,4,4,5,5,7,9}: mean 5, Σ(x-5)² = 32, sample sd = √(32/7);
+	// CI half width = qt(0.975, 7)·sd/√8 with qt(0.975, 7) = 2.364624251592785.
+	sd := math.Sqrt(32.0 / 7)
+	half := 2.364624251592785 * sd / math.Sqrt(8)
+	tests := []struct {
+		name string
+		xs   []float64
+		want Stats
+	}{
+		{"empty", nil, Stats{}},
+		{"one", []float64{120340}, Stats{N: 1, Mean: 120340, CI95Low: 120340, CI95High: 120340}},
+		{"eight", []float64{2, 4, 4, 4, 5, 5, 7, 9}, Stats{N: 8, Mean: 5, StdDev: sd, CI95Low: 5 - half, CI95High: 5 + half, HasCI: true}},
+		// two values a, b: sd = |a-b|/√2, half = qt(0.975, 1)·sd/√2 = 12.7062047361747·|a-b|/2.
+		{"two", []float64{100, 110}, Stats{N: 2, Mean: 105, StdDev: 10 / math.Sqrt2, CI95Low: 105 - 12.706204736174707*5, CI95High: 105 + 12.706204736174707*5, HasCI: true}},
+		{"constant", []float64{7, 7, 7}, Stats{N: 3, Mean: 7, CI95Low: 7, CI95High: 7, HasCI: true}},
+	}
+	for _, tt := range tests {
+		got := Summarize(tt.xs)
+		if got.N != tt.want.N || got.HasCI != tt.want.HasCI || !near(got.Mean, tt.want.Mean, 1e-12) ||
+			!near(got.StdDev, tt.want.StdDev, 1e-12) || !near(got.CI95Low, tt.want.CI95Low, 1e-12) || !near(got.CI95High, tt.want.CI95High, 1e-12) {
+			t.Errorf("%s: Summarize(%v) = %+v, want %+v", tt.name, tt.xs, got, tt.want)
+		}
+	}
+}
+
+// The Welch examples are the two of Wikipedia's "Welch's t-test" article
+// (A1 vs A2), which reports t = 2.46, ν = 24.99, p = 0.021 and t = 1.57,
+// ν = 9.90, p = 0.149 (rounded; signs as other minus base here). The
+// full-precision values come from the independent Simpson-rule script
+// described above: t = (m2-m1)/√(s1²/n1+s2²/n2), ν by Welch–Satterthwaite,
+// p = 2·(1-F_ν(|t|)).
+func TestCompareWelch(t *testing.T) {
+	tests := []struct {
+		name                 string
+		base, other          []float64
+		wantT, wantDF, wantP float64
+		wantSig              bool
+	}{
+		{
+			name:    "wikipedia 1",
+			base:    []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4},
+			other:   []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4},
+			wantT:   2.45535639828601,
+			wantDF:  24.98852929023142,
+			wantP:   0.02137800146286,
+			wantSig: true,
+		},
+		{
+			name:    "wikipedia 2",
+			base:    []float64{17.2, 20.9, 22.6, 18.1, 21.7, 21.4, 23.5, 24.2, 14.7, 21.8},
+			other:   []float64{21.5, 22.8, 21.0, 23.0, 21.6, 23.6, 22.5, 20.7, 23.4, 21.8, 20.7, 21.7, 21.5, 22.5, 23.6, 21.5, 22.5, 23.5, 21.5, 21.8},
+			wantT:   1.5654335235985073,
+			wantDF:  9.904741248650831,
+			wantP:   0.14884169660533,
+			wantSig: false,
+		},
+	}
+	for _, tt := range tests {
+		got := Compare(tt.base, tt.other)
+		if got.Test != TestWelch || got.Significant != tt.wantSig || !near(got.T, tt.wantT, 1e-12) ||
+			!near(got.DF, tt.wantDF, 1e-12) || !near(got.PValue, tt.wantP, 1e-9) {
+			t.Errorf("%s: Compare = %+v, want t=%v df=%v p=%v significant=%v test=%q",
+				tt.name, got, tt.wantT, tt.wantDF, tt.wantP, tt.wantSig, TestWelch)
+		}
+		// Swapping the sides flips t and the delta's sign, not p.
+		rev := Compare(tt.other, tt.base)
+		if !near(rev.T, -tt.wantT, 1e-12) || !near(rev.PValue, got.PValue, 1e-12) {
+			t.Errorf("%s reversed: Compare = %+v, want t=%v p=%v", tt.name, rev, -tt.wantT, got.PValue)
+		}
+	}
+}
+
+func TestCompareEdgeCases(t *testing.T) {
+	tests := []struct {
+		name        string
+		base, other []float64
+		want        Comparison
+	}{
+		{"n<2 other", []float64{99, 101}, []float64{150}, Comparison{DeltaPct: 50, PValue: 1, Test: TestNone}},
+		{"n<2 base", []float64{100}, []float64{150, 152}, Comparison{DeltaPct: 51, PValue: 1, Test: TestNone}},
+		{"empty", nil, nil, Comparison{PValue: 1, Test: TestNone}},
+		{"zero variance equal", []float64{5, 5}, []float64{5, 5, 5}, Comparison{PValue: 1, Test: TestWelchZeroVariance}},
+		{"zero variance different", []float64{5, 5}, []float64{6, 6}, Comparison{DeltaPct: 20, PValue: 0, Significant: true, Test: TestWelchZeroVariance}},
+	}
+	for _, tt := range tests {
+		got := Compare(tt.base, tt.other)
+		if got.Test != tt.want.Test || got.Significant != tt.want.Significant || got.PValue != tt.want.PValue ||
+			!near(got.DeltaPct, tt.want.DeltaPct, 1e-12) || got.T != 0 || got.DF != 0 {
+			t.Errorf("%s: Compare(%v, %v) = %+v, want %+v", tt.name, tt.base, tt.other, got, tt.want)
+		}
+	}
+}
+
+func TestCompareZeroBaseMean(t *testing.T) {
+	got := Compare([]float64{0, 0}, []float64{1, 2})
+	if got.DeltaPct != 0 || got.Test != TestWelch || got.DF != 1 || got.T != 3 {
+		t.Errorf("Compare([0 0], [1 2]) = %+v, want DeltaPct 0, Test %q, t 3, df 1", got, TestWelch)
+	}
+	// t = 3 with df = 1 (Cauchy): p = 2·(½ - atan(3)/π).
+	if want := 1 - 2*math.Atan(3)/math.Pi; !near(got.PValue, want, 1e-12) {
+		t.Errorf("Compare([0 0], [1 2]).PValue = %v, want %v", got.PValue, want)
+	}
+}

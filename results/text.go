@@ -1,0 +1,380 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxMessage is how many bytes of a first error message the text report shows.
+const maxMessage = 120
+
+// WriteText writes a plain-text report of r for a terminal or a CI log: no
+// colours, fixed-width columns. For every variant and repetition it shows
+// the totals (window, requests, rate, errors by class, handshakes,
+// negotiated parameters, status classes, latency percentiles) and a
+// per-group table with the total row and the spread between groups. When
+// the run has more than one variant or repetition it ends with a comparison
+// of every variant against the baseline (Run.BaselineIndex).
+//
+// It returns an error, before writing anything, when r.Baseline names no
+// variant, and any error of w.
+func WriteText(w io.Writer, r *Run) error {
+	base := 0
+	if len(r.Variants) > 0 {
+		var err error
+		if base, err = r.BaselineIndex(); err != nil {
+			return fmt.Errorf("write text report: %w", err)
+		}
+	}
+	var b bytes.Buffer
+	writeHeader(&b, r, base)
+	reps := 0
+	for i := range r.Variants {
+		writeVariant(&b, &r.Variants[i])
+		reps += len(r.Variants[i].Reps)
+	}
+	if len(r.Variants) > 1 || reps > 1 {
+		writeComparison(&b, r, base)
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write text report: %w", err)
+	}
+	return nil
+}
+
+func writeHeader(b *bytes.Buffer, r *Run, base int) {
+	fmt.Fprintf(b, "run %s\n", r.Name)
+	if !r.Started.IsZero() {
+		fmt.Fprintf(b, "started   %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
+	}
+	if !r.Finished.IsZero() {
+		fmt.Fprintf(b, "finished  %s", r.Finished.Format("2006-01-02 15:04:05 MST"))
+		if !r.Started.IsZero() {
+			fmt.Fprintf(b, " (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
+		}
+		b.WriteByte('\n')
+	}
+	if len(r.Variants) > 0 {
+		fmt.Fprintf(b, "baseline  %s\n", r.Variants[base].Name)
+	} else {
+		b.WriteString("no variants\n")
+	}
+	if r.Interrupted {
+		b.WriteString("INTERRUPTED: the run was stopped early; only completed repetitions are shown\n")
+	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(b, "WARNING: %s\n", warn)
+	}
+}
+
+func writeVariant(b *bytes.Buffer, v *Variant) {
+	fmt.Fprintf(b, "\n== variant %s\n", v.Name)
+	if len(v.Env) > 0 {
+		keys := make([]string, 0, len(v.Env))
+		for k := range v.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("env")
+		for _, k := range keys {
+			fmt.Fprintf(b, " %s=%s", k, v.Env[k])
+		}
+		b.WriteByte('\n')
+	}
+	if len(v.Reps) == 0 {
+		b.WriteString("no completed repetitions\n")
+	}
+	for i := range v.Reps {
+		writeRep(b, v.Name, &v.Reps[i])
+	}
+}
+
+func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
+	t := &rep.Total
+	fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+	kv := table{right: []bool{false, false}}
+	kv.add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
+	kv.add("requests", fmt.Sprintf("%s  (%s req/s)", commas(t.Requests), rate(t.Rate())))
+	kv.add("errors", commas(t.Errors.Total()))
+	for c := range t.Errors {
+		ec := &t.Errors[c]
+		if ec.Count == 0 {
+			continue
+		}
+		kv.add("  "+ErrorClass(c).String(), fmt.Sprintf("%s  first: %s", commas(ec.Count), message(ec.First)))
+	}
+	kv.add("handshakes", fmt.Sprintf("%s  (resumed %s)", commas(t.Handshakes), commas(t.Resumed)))
+	kv.add("connections", commas(t.Counts.Connections))
+	kv.add("status", statusLine(&t.Counts))
+	if len(t.Negotiated) == 0 {
+		kv.add("negotiated", "none")
+	}
+	kv.write(b, "")
+	if len(t.Negotiated) > 0 {
+		b.WriteString("negotiated\n")
+		nt := table{right: []bool{false, true}}
+		for _, n := range sortedNegotiated(t.Negotiated) {
+			nt.add(n.key, commas(n.count))
+		}
+		nt.write(b, "  ")
+	}
+
+	b.WriteByte('\n')
+	lt := table{header: []string{"latency ms", "p50", "p90", "p99", "p99.9", "max"}, right: []bool{false, true, true, true, true, true}}
+	for _, h := range []struct {
+		name string
+		h    *Histogram
+	}{{"connect", t.Latency.Connect}, {"handshake", t.Latency.Handshake}, {"ttfb", t.Latency.TTFB}, {"total", t.Latency.Total}} {
+		lt.add(h.name, quantileMs(h.h, 50), quantileMs(h.h, 90), quantileMs(h.h, 99), quantileMs(h.h, 99.9), maxMs(h.h))
+	}
+	lt.write(b, "")
+
+	b.WriteByte('\n')
+	gt := table{
+		header: []string{"group", "cpus", "threads", "conns", "requests", "req/s", "errors", "p99 total ms"},
+		right:  []bool{false, false, true, true, true, true, true, true},
+	}
+	groupRow := func(name string, g *Group) {
+		cpus := g.CPUs
+		if cpus == "" {
+			cpus = "-"
+		}
+		if g.Index == TotalIndex {
+			cpus = ""
+		}
+		gt.add(name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections), commas(g.Requests),
+			rate(g.Rate()), commas(g.Errors.Total()), quantileMs(g.Latency.Total, 99))
+	}
+	for i := range rep.Groups {
+		groupRow(strconv.Itoa(rep.Groups[i].Index), &rep.Groups[i])
+	}
+	groupRow("total", t)
+	gt.write(b, "")
+	if len(rep.Groups) > 1 {
+		s := GroupSpread(rep.Groups)
+		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
+			rate(s.Min), s.MinIndex, rate(s.Max), s.MaxIndex, s.Pct)
+	}
+}
+
+func writeComparison(b *bytes.Buffer, r *Run, base int) {
+	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q, Welch's t-test at p < %g\n", r.Variants[base].Name, Alpha)
+	ct := table{
+		header: []string{"variant", "n", "mean req/s", "±stddev", "95 % CI", "Δ% vs baseline", "significant", "p99 handshake ms"},
+		right:  []bool{false, true, true, true, false, true, false, true},
+	}
+	baseRates := r.Variants[base].Rates()
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		rates := v.Rates()
+		s := Summarize(rates)
+		mean, sd, ci := "-", "-", "-"
+		if s.N > 0 {
+			mean = rate(s.Mean)
+			ci = "n/a (n<2)"
+		}
+		if s.N > 1 {
+			sd = rate(s.StdDev)
+		}
+		if s.HasCI {
+			ci = rate(s.CI95Low) + " .. " + rate(s.CI95High)
+		}
+		delta, sig := "baseline", ""
+		if i != base {
+			c := Compare(baseRates, rates)
+			delta = "-"
+			if s.N > 0 && len(baseRates) > 0 {
+				delta = fmt.Sprintf("%+.2f %%", c.DeltaPct)
+			}
+			sig = significance(c)
+		}
+		hs := NewHistogram()
+		for j := range v.Reps {
+			if h := v.Reps[j].Total.Latency.Handshake; h != nil && h.Histogram != nil {
+				hs.Merge(h.Histogram)
+			}
+		}
+		ct.add(v.Name, strconv.Itoa(s.N), mean, sd, ci, delta, sig, quantileMs(hs, 99))
+	}
+	ct.write(b, "")
+}
+
+// significance renders the verdict of a comparison for the text report.
+func significance(c Comparison) string {
+	switch c.Test {
+	case TestNone:
+		return "no test (n<2)"
+	case TestWelchZeroVariance:
+		if c.Significant {
+			return "yes (zero variance)"
+		}
+		return "no (zero variance)"
+	}
+	verdict := "no"
+	if c.Significant {
+		verdict = "yes"
+	}
+	if c.PValue < 0.0001 {
+		return verdict + " (p<0.0001)"
+	}
+	return fmt.Sprintf("%s (p=%.4f)", verdict, c.PValue)
+}
+
+func statusLine(c *Counts) string {
+	var parts []string
+	for i := 1; i < len(c.Status); i++ {
+		if c.Status[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%dxx %s", i, commas(c.Status[i])))
+		}
+	}
+	if c.Status[0] > 0 {
+		parts = append(parts, "other "+commas(c.Status[0]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "  ")
+}
+
+type negotiated struct {
+	key   string
+	count uint64
+}
+
+// sortedNegotiated returns the negotiated parameter sets, most frequent first.
+func sortedNegotiated(m map[string]uint64) []negotiated {
+	ns := make([]negotiated, 0, len(m))
+	for k, v := range m {
+		ns = append(ns, negotiated{k, v})
+	}
+	sort.Slice(ns, func(i, j int) bool {
+		if ns[i].count != ns[j].count {
+			return ns[i].count > ns[j].count
+		}
+		return ns[i].key < ns[j].key
+	})
+	return ns
+}
+
+// message quotes an error message, cut to maxMessage bytes.
+func message(s string) string {
+	if s == "" {
+		return "(no message)"
+	}
+	if len(s) > maxMessage {
+		cut := maxMessage
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// quantileMs renders the q-th percentile of h (microseconds) in ms, "-" when empty.
+func quantileMs(h *Histogram, q float64) string {
+	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+		return "-"
+	}
+	return ms(h.ValueAtQuantile(q))
+}
+
+// maxMs renders the maximum of h (microseconds) in ms, "-" when empty.
+func maxMs(h *Histogram) string {
+	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+		return "-"
+	}
+	return ms(h.Max())
+}
+
+// ms renders microseconds as milliseconds with µs resolution.
+func ms(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) }
+
+// rate renders a rate with one decimal and thousands separators.
+func rate(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	dot := strings.IndexByte(s, '.')
+	out := groupDigits(s[:dot]) + s[dot:]
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// commas renders n with thousands separators.
+func commas(n uint64) string { return groupDigits(strconv.FormatUint(n, 10)) }
+
+// groupDigits inserts a comma every three digits from the right.
+func groupDigits(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	var sb strings.Builder
+	lead := len(digits) % 3
+	if lead > 0 {
+		sb.WriteString(digits[:lead])
+	}
+	for i := lead; i < len(digits); i += 3 {
+		if sb.Len() > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(digits[i : i+3])
+	}
+	return sb.String()
+}
+
+// table lays out rows in columns two spaces apart, each column left- or
+// right-aligned, without trailing spaces.
+type table struct {
+	header []string
+	right  []bool
+	rows   [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(b *bytes.Buffer, indent string) {
+	rows := t.rows
+	if t.header != nil {
+		rows = append([][]string{t.header}, rows...)
+	}
+	var widths []int
+	for _, row := range rows {
+		for i, c := range row {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var line strings.Builder
+	for _, row := range rows {
+		line.Reset()
+		line.WriteString(indent)
+		for i, c := range row {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			if i < len(t.right) && t.right[i] {
+				line.WriteString(pad + c)
+			} else {
+				line.WriteString(c + pad)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+}
