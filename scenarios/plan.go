@@ -24,6 +24,10 @@ type Plan struct {
 	Variants []Variant `json:"variants"`
 	// Baseline names the variant every other is compared with ("" = the first).
 	Baseline string `json:"baseline,omitempty"`
+	// Warnings are Compile's non-fatal findings (overlapping groups, more
+	// threads than CPUs, TLS settings that restrict nothing), each located
+	// like an error: "file:line:col: field.path: message".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Target is the server under test and the request sent to it.

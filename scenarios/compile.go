@@ -1,0 +1,752 @@
+package scenarios
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+)
+
+// Host is the machine a plan will run on, as far as Compile needs to know:
+// worker groups may only name CPUs it has, and an unpinned group's threads
+// default to its CPU count.
+type Host struct {
+	// CPUs are the CPUs this process may run on.
+	CPUs pinning.Set
+}
+
+// LocalHost describes this machine: the CPUs in this process's affinity
+// mask, or CPUs 0..runtime.NumCPU()-1 should the mask be unreadable.
+func LocalHost() Host {
+	cpus, err := pinning.Online()
+	if err != nil || len(cpus) == 0 {
+		cpus = make(pinning.Set, runtime.NumCPU())
+		for i := range cpus {
+			cpus[i] = i
+		}
+	}
+	return Host{CPUs: cpus}
+}
+
+// builtinCerts are the certificate kinds of the built-in server, a copy of
+// target.CertKinds (scenarios imports no other kaeload package but pinning).
+var builtinCerts = []string{"rsa2048", "rsa3072", "rsa4096", "ecdsa-p256"}
+
+// Defaults and limits applied by Compile.
+const (
+	// DefaultDuration is the measured window when load.duration is left out.
+	DefaultDuration = 10 * time.Second
+	// DefaultWarmup is the warm-up when load.warmup is left out.
+	DefaultWarmup = 1 * time.Second
+	// DefaultTimeout is the per-request limit when load.timeout is left out.
+	DefaultTimeout = 10 * time.Second
+	// DefaultConnections is a group's connections when not given.
+	DefaultConnections = 16
+	// MaxConnections bounds one group: one source address has fewer
+	// ephemeral ports than that towards one server address.
+	MaxConnections = 65535
+	// MaxThreads bounds one group's GOMAXPROCS.
+	MaxThreads = 4096
+	// MaxGroups bounds the worker groups (one process each).
+	MaxGroups = 1024
+	// maxCPUs mirrors pinning's bound on CPU numbers.
+	maxCPUs = 1 << 16
+)
+
+// DefaultCurves are the key-exchange groups offered when tls.curves is left
+// out: X25519 and P-256. Go's own default would add the hybrid
+// X25519MLKEM768 key share, which costs client CPU on every handshake and
+// which most servers under test do not support; list it to measure it.
+var DefaultCurves = []uint16{uint16(tls.X25519), uint16(tls.CurveP256)}
+
+// compiler collects every problem and warning while building a Plan.
+type compiler struct {
+	s     *Scenario
+	errs  []*Error
+	warns []*Error
+}
+
+// at makes an Error located at path's value, or at its nearest ancestor
+// with a known position.
+func (c *compiler) at(path, format string, args ...any) *Error {
+	e := &Error{File: c.s.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	for p := path; ; p = parentPath(p) {
+		if ps, ok := c.s.pos[p]; ok {
+			e.Line, e.Col, e.Set = ps.line, ps.col, ps.set
+			break
+		}
+		if p == "" {
+			break
+		}
+	}
+	return e
+}
+
+func (c *compiler) errorf(path, format string, args ...any) {
+	c.errs = append(c.errs, c.at(path, format, args...))
+}
+
+func (c *compiler) warnf(path, format string, args ...any) {
+	c.warns = append(c.warns, c.at(path, format, args...))
+}
+
+// parentPath strips the last key or index of a field path.
+func parentPath(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i >= 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// sortErrors orders problems as they appear in the file; --set ones last.
+func sortErrors(es []*Error) {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if (a.Line == 0) != (b.Line == 0) {
+			return b.Line == 0
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// Compile checks every value against the format and the host, applies the
+// defaults and resolves the scenario into a Plan. All problems are returned
+// at once (errors.Join of *Error, in file order), each with its position.
+// Warnings — overlapping groups, more threads than CPUs, ineffective TLS
+// 1.3 suite names — do not fail Compile; they are in Plan.Warnings.
+func (s *Scenario) Compile(h Host) (*Plan, error) {
+	c := &compiler{s: s}
+	p := &Plan{Source: s.file}
+	if s.Version != nil && *s.Version != 1 {
+		c.errorf("version", "unsupported version %d (this kaeload reads version 1)", *s.Version)
+	}
+	p.Name = c.name()
+	conn := c.connection()
+	p.Target = c.target(conn)
+	p.Load = c.load(conn, h)
+	p.Repeat = 1
+	if s.Repeat != nil {
+		if p.Repeat = *s.Repeat; p.Repeat < 1 {
+			c.errorf("repeat", "must be at least 1, got %d", p.Repeat)
+		}
+	}
+	if s.Server != nil {
+		c.errorf("server", "server control is supported in a later version of kaeload; for now start and stop the server yourself and remove server")
+	}
+	p.Variants, p.Baseline = c.variants()
+	if s.Speed != nil {
+		c.errorf("speed", "crypto micro-benchmarks are supported in a later version of kaeload; remove speed for now")
+	}
+	sortErrors(c.errs)
+	sortErrors(c.warns)
+	if len(c.errs) > 0 {
+		errs := make([]error, len(c.errs))
+		for i, e := range c.errs {
+			errs[i] = e
+		}
+		return nil, errors.Join(errs...)
+	}
+	for _, w := range c.warns {
+		p.Warnings = append(p.Warnings, w.Error())
+	}
+	return p, nil
+}
+
+// WithAddr returns a copy of p whose target dials addr: the runner calls it
+// with the built-in server's listen address once it listens. For a built-in
+// target the URL becomes "https://addr/"; the Host header and the TLS server
+// name stay "localhost", which the built-in certificate is issued for. For a
+// URL target only the dialled address changes. p is not modified.
+func (p *Plan) WithAddr(addr string) *Plan {
+	q := *p
+	q.Target.Addr = addr
+	if p.Target.Builtin != nil {
+		q.Target.URL = "https://" + addr + "/"
+	}
+	return &q
+}
+
+func (c *compiler) name() string {
+	s := c.s
+	var name string
+	if s.Name != nil {
+		name = *s.Name
+		if name == "" {
+			c.errorf("name", "must not be empty (leave it out to use the file name)")
+		}
+	} else {
+		base := filepath.Base(s.file)
+		name = strings.TrimSuffix(base, filepath.Ext(base))
+		if name == "" || name == "." || name == string(filepath.Separator) {
+			name = "scenario"
+		}
+	}
+	if strings.ContainsAny(name, "/\\") || hasControl(name) {
+		c.errorf("name", "%q may not contain slashes or control characters (it names the results directory)", name)
+	}
+	return name
+}
+
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+}
+
+func (c *compiler) connection() Connection {
+	ls := c.s.Load
+	if ls == nil || ls.Connection == nil {
+		return Close
+	}
+	switch v := Connection(*ls.Connection); v {
+	case Close, KeepAlive:
+		return v
+	}
+	c.errorf("load.connection", "want close or keep-alive, got %q", *ls.Connection)
+	return Close
+}
+
+var tokenRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+// target resolves the target section and renders the request.
+func (c *compiler) target(conn Connection) Target {
+	ts := c.s.Target
+	var t Target
+	if ts == nil {
+		c.errorf("", "target is missing (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
+		return t
+	}
+	var (
+		scheme     = "https"
+		reqURI     = "/"
+		hostHeader = "localhost"
+		hostname   = "localhost"
+	)
+	switch {
+	case ts.URL != nil && ts.Builtin != nil:
+		c.errorf("target.builtin", "give url or builtin, not both")
+	case ts.URL == nil && ts.Builtin == nil:
+		c.errorf("target", "want url (the server under test) or builtin (kaeload's own server)")
+	case ts.Builtin != nil:
+		kind := "rsa2048"
+		if ts.Builtin.Cert != nil {
+			kind = *ts.Builtin.Cert
+			if !slices.Contains(builtinCerts, kind) {
+				c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", kind, strings.Join(builtinCerts, ", "))
+			}
+		}
+		t.Builtin = &Builtin{Cert: kind}
+	default:
+		raw := *ts.URL
+		t.URL = raw
+		u, err := url.Parse(raw)
+		if err != nil {
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			c.errorf("target.url", "%q is not a URL: %v (want e.g. https://10.0.0.2:443/index.html)", raw, err)
+			break
+		}
+		scheme = strings.ToLower(u.Scheme)
+		port := u.Port()
+		switch {
+		case scheme != "https" && scheme != "http":
+			c.errorf("target.url", "want an https:// or http:// URL, got %q", raw)
+			return t
+		case u.Hostname() == "":
+			c.errorf("target.url", "%q has no host", raw)
+			return t
+		case u.User != nil:
+			c.errorf("target.url", "%q holds credentials, which are not sent; use an Authorization header", raw)
+			return t
+		case port == "":
+			port = map[string]string{"https": "443", "http": "80"}[scheme]
+		default:
+			if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+				c.errorf("target.url", "%q: port %q is not a number from 1 to 65535", raw, port)
+				return t
+			}
+		}
+		hostname = u.Hostname()
+		hostHeader = u.Host
+		reqURI = u.RequestURI()
+		t.Addr = net.JoinHostPort(hostname, port)
+	}
+	t.Method = "GET"
+	if ts.Method != nil {
+		t.Method = *ts.Method
+		if !tokenRE.MatchString(t.Method) {
+			c.errorf("target.method", "%q is not an HTTP method (want e.g. GET or POST)", t.Method)
+		}
+	}
+	var body string
+	if ts.Body != nil {
+		body = *ts.Body
+	}
+	t.Request = c.request(t.Method, reqURI, hostHeader, ts.Headers, body, conn)
+	if scheme == "http" {
+		if ts.TLS != nil {
+			c.errorf("target.tls", "TLS settings on an http:// URL (use https:// or remove tls)")
+		}
+		return t
+	}
+	t.TLS = c.tls(ts.TLS, hostname, t.Builtin != nil)
+	return t
+}
+
+// request renders the HTTP/1.1 request: request line, Host, the scenario's
+// headers in order, Connection (unless given), Content-Length, body.
+func (c *compiler) request(method, reqURI, host string, headers Pairs, body string, conn Connection) []byte {
+	seen := make(map[string]string)
+	hasConn := false
+	var lines []string
+	for _, h := range headers {
+		path := "target.headers." + h.Key
+		lk := strings.ToLower(h.Key)
+		if !tokenRE.MatchString(h.Key) {
+			c.errorf(path, "%q is not a valid header name", h.Key)
+			continue
+		}
+		if strings.ContainsAny(h.Value, "\r\n\x00") {
+			c.errorf(path, "header value may not contain CR, LF or NUL")
+			continue
+		}
+		if other, ok := seen[lk]; ok {
+			c.errorf(path, "header given twice (also as %s)", other)
+			continue
+		}
+		seen[lk] = h.Key
+		switch lk {
+		case "host":
+			host = h.Value
+			continue
+		case "content-length", "transfer-encoding":
+			c.errorf(path, "set by kaeload from body; leave it out")
+			continue
+		case "connection":
+			hasConn = true
+			if got := strings.ToLower(strings.TrimSpace(h.Value)); got != string(conn) {
+				c.errorf(path, "%q contradicts load.connection %s (leave the header out; kaeload sends Connection: %s)", h.Value, conn, conn)
+			}
+		}
+		lines = append(lines, h.Key+": "+h.Value)
+	}
+	var b strings.Builder
+	b.WriteString(method + " " + reqURI + " HTTP/1.1\r\n")
+	b.WriteString("Host: " + host + "\r\n")
+	for _, l := range lines {
+		b.WriteString(l + "\r\n")
+	}
+	if !hasConn {
+		b.WriteString("Connection: " + string(conn) + "\r\n")
+	}
+	if body != "" || method == "POST" || method == "PUT" || method == "PATCH" {
+		b.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n")
+	}
+	b.WriteString("\r\n")
+	b.WriteString(body)
+	return []byte(b.String())
+}
+
+// tls resolves target.tls for an https target.
+func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *TLS {
+	if ts == nil {
+		ts = &TLSSpec{}
+	}
+	t := &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13}
+	versionsOK := true
+	for _, v := range []struct {
+		path string
+		in   *string
+		out  *uint16
+	}{{"target.tls.min_version", ts.MinVersion, &t.MinVersion}, {"target.tls.max_version", ts.MaxVersion, &t.MaxVersion}} {
+		if v.in == nil {
+			continue
+		}
+		if n, ok := parseVersion(*v.in); ok {
+			*v.out = n
+		} else {
+			versionsOK = false
+			c.errorf(v.path, "want \"1.2\" or \"1.3\", got %q", *v.in)
+		}
+	}
+	if versionsOK && t.MinVersion > t.MaxVersion {
+		c.errorf("target.tls.min_version", "%s is above max_version %s", versionName(t.MinVersion), versionName(t.MaxVersion))
+		versionsOK = false
+	}
+
+	if ts.Ciphers != nil && len(ts.Ciphers) == 0 {
+		c.errorf("target.tls.ciphers", "empty list (leave ciphers out for Go's defaults)")
+	}
+	listed := make(map[uint16]int)
+	has12, has13 := false, false
+	for i, name := range ts.Ciphers {
+		path := fmt.Sprintf("target.tls.ciphers[%d]", i)
+		info, ok := lookupSuite(name)
+		if !ok {
+			hint := ""
+			if strings.Contains(name, ":") {
+				hint = "; write one suite per list item"
+			}
+			c.errorf(path, "unknown cipher suite %q (want a name Go implements, in OpenSSL form such as ECDHE-RSA-AES128-GCM-SHA256 or IANA form such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256%s)", name, hint)
+			continue
+		}
+		if j, dup := listed[info.id]; dup {
+			c.errorf(path, "%s is listed twice (also ciphers[%d])", name, j)
+			continue
+		}
+		listed[info.id] = i
+		switch {
+		case info.tls13:
+			if versionsOK && t.MaxVersion < tls.VersionTLS13 {
+				c.errorf(path, "%s is a TLS 1.3 suite but max_version is %s", name, versionName(t.MaxVersion))
+			}
+			has13 = true
+		default:
+			if versionsOK && t.MinVersion == tls.VersionTLS13 {
+				c.errorf(path, "%s is a TLS 1.2 suite but min_version is 1.3, so it can never be used", name)
+			}
+			if info.insecure {
+				c.warnf(path, "%s is an insecure suite, offered only because it is listed", name)
+			}
+			has12 = true
+			t.CipherSuites = append(t.CipherSuites, info.id)
+		}
+	}
+	if has13 && versionsOK && t.MaxVersion == tls.VersionTLS13 {
+		msg := "Go's crypto/tls always offers all three TLS 1.3 suites (TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256), so listing TLS 1.3 suites restricts nothing"
+		if !has12 && t.MinVersion < tls.VersionTLS13 {
+			msg += "; TLS 1.2 handshakes use Go's default suites"
+		}
+		c.warnf("target.tls.ciphers", "%s", msg)
+	}
+
+	if ts.Curves == nil {
+		t.Curves = slices.Clone(DefaultCurves)
+	} else if len(ts.Curves) == 0 {
+		c.errorf("target.tls.curves", "empty list (leave curves out for the default X25519, P-256)")
+	}
+	classic := false
+	for i, name := range ts.Curves {
+		path := fmt.Sprintf("target.tls.curves[%d]", i)
+		id, ok := curveNames[strings.ToUpper(name)]
+		if !ok {
+			c.errorf(path, "unknown curve %q (want one of %s)", name, curveList)
+			continue
+		}
+		if slices.Contains(t.Curves, uint16(id)) {
+			c.errorf(path, "%s is listed twice", name)
+			continue
+		}
+		t.Curves = append(t.Curves, uint16(id))
+	}
+	for _, id := range t.Curves {
+		classic = classic || !isHybrid(tls.CurveID(id))
+	}
+	if len(t.Curves) > 0 && !classic && versionsOK && t.MaxVersion < tls.VersionTLS13 {
+		c.errorf("target.tls.curves", "only post-quantum hybrid groups are listed, which need TLS 1.3, but max_version is %s", versionName(t.MaxVersion))
+	}
+
+	if ts.Resumption != nil {
+		t.Resumption = *ts.Resumption
+	}
+	if ts.Verify != nil {
+		t.Verify = *ts.Verify
+	}
+	if builtin && t.Verify {
+		c.errorf("target.tls.verify", "the built-in target's certificate is self-signed; verify must be false")
+	}
+	if ts.CA != nil {
+		switch {
+		case !t.Verify:
+			c.errorf("target.tls.ca", "ca is only used with verify: true")
+		default:
+			file := *ts.CA
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(c.s.dir, file)
+			}
+			pem, err := readSmallFile(file, 1<<20)
+			switch {
+			case err != nil:
+				c.errorf("target.tls.ca", "read CA file: %v", err)
+			case !x509.NewCertPool().AppendCertsFromPEM(pem):
+				c.errorf("target.tls.ca", "%s holds no PEM certificate", file)
+			default:
+				t.CAPEM = pem
+			}
+		}
+	}
+	switch {
+	case ts.ServerName != nil:
+		t.ServerName = *ts.ServerName
+		if hasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /") {
+			c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
+		}
+	default:
+		t.ServerName = hostname
+	}
+	if t.Verify && t.ServerName == "" {
+		c.errorf("target.tls.server_name", "verify needs a server name to check the certificate against")
+	}
+	return t
+}
+
+// load resolves the load section.
+func (c *compiler) load(conn Connection, h Host) Load {
+	ls := c.s.Load
+	if ls == nil {
+		ls = &LoadSpec{}
+	}
+	l := Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout}
+	if ls.Duration != nil {
+		if l.Duration = *ls.Duration; l.Duration <= 0 {
+			c.errorf("load.duration", "must be positive, got %s", l.Duration)
+		}
+	}
+	if ls.Warmup != nil {
+		if l.Warmup = *ls.Warmup; l.Warmup < 0 {
+			c.errorf("load.warmup", "must not be negative, got %s", l.Warmup)
+		}
+	}
+	if ls.Timeout != nil {
+		if l.Timeout = *ls.Timeout; l.Timeout <= 0 {
+			c.errorf("load.timeout", "must be positive, got %s", l.Timeout)
+		}
+	}
+	switch {
+	case ls.Groups != nil && ls.Layout != nil:
+		c.errorf("load.layout", "give groups or layout, not both")
+	case ls.Groups != nil:
+		if len(ls.Groups) == 0 {
+			c.errorf("load.groups", "empty list (give at least one group, or leave groups out for one unpinned group)")
+		}
+		if len(ls.Groups) > MaxGroups {
+			c.errorf("load.groups", "%d groups, more than the %d allowed (each group is one process)", len(ls.Groups), MaxGroups)
+			break
+		}
+		owner := make(map[int]int) // CPU -> first group pinned to it
+		type cpuList struct {
+			set, missing pinning.Set
+			err          error
+		}
+		parsed := make(map[string]cpuList) // groups often repeat a list
+		for i, gs := range ls.Groups {
+			path := fmt.Sprintf("load.groups[%d]", i)
+			var g Group
+			if gs.CPUs != nil {
+				cc, ok := parsed[*gs.CPUs]
+				if !ok {
+					if cc.set, cc.err = pinning.Parse(*gs.CPUs); cc.err == nil {
+						cc.missing = cc.set.Missing(h.CPUs)
+					}
+					parsed[*gs.CPUs] = cc
+				}
+				switch {
+				case cc.err != nil:
+					c.errorf(path+".cpus", "%v", cc.err)
+				case len(cc.missing) > 0:
+					c.missingCPUs(path+".cpus", "", cc.missing, h)
+				default:
+					g.CPUs = slices.Clone(cc.set)
+				}
+			}
+			def := len(g.CPUs)
+			if gs.CPUs == nil {
+				def = max(1, len(h.CPUs))
+			}
+			g.Threads = c.count(path+".threads", gs.Threads, def, MaxThreads)
+			g.Connections = c.count(path+".connections", gs.Connections, DefaultConnections, MaxConnections)
+			c.checkThreads(path+".threads", g.Threads, len(g.CPUs))
+			var shared pinning.Set
+			others := map[int]bool{}
+			for _, cpu := range g.CPUs {
+				if j, ok := owner[cpu]; ok {
+					shared = append(shared, cpu)
+					others[j] = true
+				} else {
+					owner[cpu] = i
+				}
+			}
+			if len(shared) > 0 {
+				var names []string
+				for j := range i {
+					if others[j] {
+						names = append(names, fmt.Sprintf("load.groups[%d]", j))
+					}
+				}
+				c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, strings.Join(names, ", "))
+			}
+			l.Groups = append(l.Groups, g)
+		}
+	case ls.Layout != nil:
+		l.Groups = c.layout(ls.Layout, h)
+	default:
+		l.Groups = []Group{{Threads: max(1, len(h.CPUs)), Connections: DefaultConnections}}
+	}
+	return l
+}
+
+// count resolves an optional positive count with a default and a maximum.
+func (c *compiler) count(path string, v *int, def, limit int) int {
+	if v == nil {
+		return def
+	}
+	switch n := *v; {
+	case n < 1:
+		c.errorf(path, "must be at least 1, got %d", n)
+	case n > limit:
+		c.errorf(path, "must be at most %d, got %d", limit, n)
+	}
+	return *v
+}
+
+// checkThreads warns when a pinned group has more threads than CPUs.
+func (c *compiler) checkThreads(path string, threads, cpus int) {
+	if cpus > 0 && threads > cpus {
+		c.warnf(path, "%d threads on %d CPUs: the extra threads time-share the group's CPUs", threads, cpus)
+	}
+}
+
+// missingCPUs reports CPUs the host lacks; what says what needs them.
+func (c *compiler) missingCPUs(path, what string, missing pinning.Set, h Host) {
+	verb := "does"
+	if len(missing) > 1 {
+		verb = "do"
+	}
+	has := "has " + h.CPUs.String()
+	if len(h.CPUs) == 0 {
+		has = "reports no CPUs"
+	}
+	c.errorf(path, "%sCPU %s %s not exist (this machine %s)", what, missing, verb, has)
+}
+
+// layout expands load.layout into groups.
+func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
+	const path = "load.layout"
+	ok := true
+	need := func(v *int, key, what string, min int) int {
+		switch {
+		case v == nil && min > 0:
+			c.errorf(path, "%s is missing (want %s)", key, what)
+			ok = false
+			return 0
+		case v == nil:
+			return 0
+		case *v < min || *v > maxCPUs:
+			c.errorf(path+"."+key, "must be from %d to %d, got %d", min, maxCPUs, *v)
+			ok = false
+		}
+		return *v
+	}
+	groups := need(ly.Groups, "groups", "the number of groups, e.g. 11", 1)
+	if groups > MaxGroups && groups <= maxCPUs {
+		c.errorf(path+".groups", "%d groups, more than the %d allowed (each group is one process)", groups, MaxGroups)
+		ok = false
+	}
+	per := need(ly.CPUsPerGroup, "cpus_per_group", "the CPUs in each group, e.g. 10", 1)
+	first := need(ly.FirstCPU, "first_cpu", "", 0)
+	threads := c.count(path+".threads", ly.Threads, max(per, 1), MaxThreads)
+	conns := c.count(path+".connections", ly.Connections, DefaultConnections, MaxConnections)
+	if !ok {
+		return nil
+	}
+	if end := first + groups*per; end > maxCPUs {
+		c.errorf(path, "%d groups of %d CPUs from CPU %d end at CPU %d, beyond the largest CPU number %d", groups, per, first, end-1, maxCPUs-1)
+		return nil
+	}
+	all := make(pinning.Set, groups*per)
+	for i := range all {
+		all[i] = first + i
+	}
+	if missing := all.Missing(h.CPUs); len(missing) > 0 {
+		c.missingCPUs(path, fmt.Sprintf("%d groups of %d CPUs from CPU %d need CPU %s; ", groups, per, first, all), missing, h)
+		return nil
+	}
+	c.checkThreads(path+".threads", threads, per)
+	var out []Group
+	for _, set := range pinning.Layout(groups, per, first) {
+		out = append(out, Group{CPUs: set, Threads: threads, Connections: conns})
+	}
+	return out
+}
+
+// variants resolves variants and baseline.
+func (c *compiler) variants() ([]Variant, string) {
+	s := c.s
+	if s.Variants != nil && len(s.Variants) == 0 {
+		c.errorf("variants", "empty list (leave variants out to measure one configuration)")
+	}
+	var out []Variant
+	first := make(map[string]int)
+	for i, vs := range s.Variants {
+		path := fmt.Sprintf("variants[%d]", i)
+		var v Variant
+		switch {
+		case vs.Name == nil:
+			c.errorf(path, "name is missing")
+		case *vs.Name == "":
+			c.errorf(path+".name", "must not be empty")
+		case hasControl(*vs.Name) || strings.ContainsAny(*vs.Name, "/\\"):
+			c.errorf(path+".name", "%q may not contain slashes or control characters", *vs.Name)
+		default:
+			v.Name = *vs.Name
+			if j, dup := first[v.Name]; dup {
+				c.errorf(path+".name", "%q already names variants[%d]", v.Name, j)
+			}
+			first[v.Name] = i
+		}
+		keys := make([]string, 0, len(vs.Env))
+		for k := range vs.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(vs.Env[k], 0) {
+				c.errorf(path+".env."+k, "%q is not a valid environment variable (no '=' or NUL)", k)
+				continue
+			}
+			if v.Env == nil {
+				v.Env = make(map[string]string)
+			}
+			v.Env[k] = vs.Env[k]
+		}
+		if vs.Sweep != nil {
+			c.errorf(path+".sweep", "sweeps are supported in a later version of kaeload; list the variants one by one for now")
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		out = []Variant{{Name: "default"}}
+	}
+	baseline := out[0].Name
+	if s.Baseline != nil {
+		baseline = *s.Baseline
+		if !slices.ContainsFunc(out, func(v Variant) bool { return v.Name == baseline }) {
+			names := make([]string, len(out))
+			for i, v := range out {
+				names[i] = v.Name
+			}
+			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, strings.Join(names, ", "))
+		}
+	}
+	return out, baseline
+}

@@ -1,0 +1,296 @@
+package scenarios
+
+import (
+	"crypto/tls"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+)
+
+// cpus returns the set lo..hi.
+func cpus(lo, hi int) pinning.Set {
+	var s pinning.Set
+	for c := lo; c <= hi; c++ {
+		s = append(s, c)
+	}
+	return s
+}
+
+// eightCPUs is the fake host the good scenarios compile for.
+var eightCPUs = Host{CPUs: cpus(0, 7)}
+
+func mustCompile(t *testing.T, yaml string, h Host) *Plan {
+	t.Helper()
+	s, err := Parse("t.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	p, err := s.Compile(h)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	return p
+}
+
+func defaultTLS(serverName string) *TLS {
+	return &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
+		Curves: []uint16{uint16(tls.X25519), uint16(tls.CurveP256)}, ServerName: serverName}
+}
+
+func defaultLoad(groups ...Group) Load {
+	if groups == nil {
+		groups = []Group{{Threads: 8, Connections: 16}}
+	}
+	return Load{Connection: Close, Warmup: time.Second, Duration: 10 * time.Second, Timeout: 10 * time.Second, Groups: groups}
+}
+
+var defaultVariants = []Variant{{Name: "default"}}
+
+// TestCompileGood compiles good scenarios and compares the whole Plan.
+func TestCompileGood(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want Plan
+	}{{
+		name: "minimal URL gets every default",
+		yaml: "target: {url: https://127.0.0.1:8443/}\n",
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
+				TLS:     defaultTLS("127.0.0.1")},
+			Load: defaultLoad()},
+	}, {
+		name: "builtin target has no address yet and talks to localhost",
+		yaml: "name: qs\ntarget:\n  builtin: {cert: ecdsa-p256}\n",
+		want: Plan{Name: "qs", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: Target{Builtin: &Builtin{Cert: "ecdsa-p256"}, Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+				TLS:     defaultTLS("localhost")},
+			Load: defaultLoad()},
+	}, {
+		name: "builtin cert defaults to rsa2048",
+		yaml: "target: {builtin: {}}\n",
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: Target{Builtin: &Builtin{Cert: "rsa2048"}, Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+				TLS:     defaultTLS("localhost")},
+			Load: defaultLoad()},
+	}, {
+		name: "http keep-alive POST with headers, query and default port",
+		yaml: `
+target:
+  url: http://example.test/api/v1?q=1&r=a%20b
+  method: POST
+  headers: {X-Trace: abc, Accept: "*/*"}
+  body: '{"k":1}'
+load: {connection: keep-alive, duration: 1m30s, warmup: 0, timeout: 250ms}
+repeat: 5
+`,
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 5, Variants: defaultVariants, Baseline: "default",
+			Target: Target{URL: "http://example.test/api/v1?q=1&r=a%20b", Addr: "example.test:80", Method: "POST",
+				Request: []byte("POST /api/v1?q=1&r=a%20b HTTP/1.1\r\nHost: example.test\r\nX-Trace: abc\r\nAccept: */*\r\n" +
+					"Connection: keep-alive\r\nContent-Length: 7\r\n\r\n{\"k\":1}")},
+			Load: Load{Connection: KeepAlive, Warmup: 0, Duration: 90 * time.Second, Timeout: 250 * time.Millisecond,
+				Groups: []Group{{Threads: 8, Connections: 16}}}},
+	}, {
+		name: "user's Connection: Close header and Host override are kept in place",
+		yaml: `
+target:
+  url: https://[::1]:8443/index.html
+  headers: {Host: www.test, Connection: Close}
+`,
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: Target{URL: "https://[::1]:8443/index.html", Addr: "[::1]:8443", Method: "GET",
+				Request: []byte("GET /index.html HTTP/1.1\r\nHost: www.test\r\nConnection: Close\r\n\r\n"),
+				TLS:     defaultTLS("::1")},
+			Load: defaultLoad()},
+	}, {
+		name: "TLS settings resolve to crypto/tls constants",
+		yaml: `
+target:
+  url: https://nginx.test/
+  tls:
+    min_version: TLSv1.2
+    max_version: "1.2"
+    ciphers: [ECDHE-RSA-AES128-GCM-SHA256, tls_ecdhe_ecdsa_with_aes_256_gcm_sha384]
+    curves: [P-384, secp521r1, X25519MLKEM768, X25519]
+    resumption: true
+    server_name: origin.test
+`,
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: Target{URL: "https://nginx.test/", Addr: "nginx.test:443", Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: nginx.test\r\nConnection: close\r\n\r\n"),
+				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
+					CipherSuites: []uint16{tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384},
+					Curves:       []uint16{uint16(tls.CurveP384), uint16(tls.CurveP521), uint16(tls.X25519MLKEM768), uint16(tls.X25519)},
+					Resumption:   true, ServerName: "origin.test"}},
+			Load: defaultLoad()},
+	}, {
+		name: "explicit groups: thread defaults, unpinned group, overlap and time-share warnings",
+		yaml: `
+target: {url: https://127.0.0.1:8443/}
+load:
+  groups:
+    - {cpus: "0-3", connections: 100}
+    - {cpus: "4,6", threads: 3}
+    - {connections: 2}
+    - {cpus: "3-4"}
+`,
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
+				TLS:     defaultTLS("127.0.0.1")},
+			Load: defaultLoad(
+				Group{CPUs: []int{0, 1, 2, 3}, Threads: 4, Connections: 100},
+				Group{CPUs: []int{4, 6}, Threads: 3, Connections: 16},
+				Group{Threads: 8, Connections: 2},
+				Group{CPUs: []int{3, 4}, Threads: 2, Connections: 16}),
+			Warnings: []string{
+				"t.yaml:6:30: load.groups[1].threads: 3 threads on 2 CPUs: the extra threads time-share the group's CPUs",
+				"t.yaml:8:14: load.groups[3].cpus: CPU 3-4 also in load.groups[0], load.groups[1]: overlapping groups compete for those CPUs",
+			}},
+	}, {
+		name: "layout expands to consecutive groups",
+		yaml: `
+target: {url: https://127.0.0.1:8443/}
+load:
+  layout: {groups: 3, cpus_per_group: 2, first_cpu: 2, connections: 50}
+variants:
+  - name: stock
+  - name: kae
+    env: {OPENSSL_CONF: /home/openssl.cnf, KAE_GO_SOFT_RATIO: "33"}
+baseline: kae
+`,
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
+			Variants: []Variant{{Name: "stock"}, {Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}}},
+			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
+				TLS:     defaultTLS("127.0.0.1")},
+			Load: defaultLoad(
+				Group{CPUs: []int{2, 3}, Threads: 2, Connections: 50},
+				Group{CPUs: []int{4, 5}, Threads: 2, Connections: 50},
+				Group{CPUs: []int{6, 7}, Threads: 2, Connections: 50})},
+	}, {
+		name: "TLS 1.3 suite names are accepted with a warning and restrict nothing",
+		yaml: `
+target:
+  url: https://127.0.0.1:8443/
+  tls: {ciphers: [TLS_AES_128_GCM_SHA256], curves: [X25519MLKEM768, X25519]}
+`,
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
+				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
+					Curves: []uint16{uint16(tls.X25519MLKEM768), uint16(tls.X25519)}, ServerName: "127.0.0.1"}},
+			Load: defaultLoad(),
+			Warnings: []string{"t.yaml:4:9: target.tls.ciphers: Go's crypto/tls always offers all three TLS 1.3 suites " +
+				"(TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256), so listing TLS 1.3 suites " +
+				"restricts nothing; TLS 1.2 handshakes use Go's default suites"}},
+	}, {
+		name: "anchors and merge keys share env between variants",
+		yaml: `
+target: {url: https://127.0.0.1:8443/}
+variants:
+  - name: kae
+    env: &kae {OPENSSL_CONF: /home/openssl.cnf}
+  - name: kae-soft
+    env: {<<: *kae, KAE_GO_SOFT_RATIO: "33"}
+`,
+		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
+			Variants: []Variant{{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf"}},
+				{Name: "kae-soft", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}}},
+			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
+				TLS:     defaultTLS("127.0.0.1")},
+			Load: defaultLoad()},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := mustCompile(t, tt.yaml, eightCPUs)
+			if string(got.Target.Request) != string(tt.want.Target.Request) {
+				t.Errorf("request:\ngot  %q\nwant %q", got.Target.Request, tt.want.Target.Request)
+			}
+			if !reflect.DeepEqual(got, &tt.want) {
+				g, _ := json.MarshalIndent(got, "", " ")
+				w, _ := json.MarshalIndent(&tt.want, "", " ")
+				t.Errorf("plan:\ngot  %s\nwant %s", g, w)
+			}
+		})
+	}
+}
+
+// TestCompileUnpinnedThreadsFollowHost checks the default group's threads
+// come from the Host, not from this machine.
+func TestCompileUnpinnedThreadsFollowHost(t *testing.T) {
+	for _, n := range []int{1, 3, 128} {
+		p := mustCompile(t, "target: {url: https://127.0.0.1:8443/}\n", Host{CPUs: cpus(0, n-1)})
+		if got, want := p.Load.Groups, []Group{{Threads: n, Connections: 16}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("host with %d CPUs: groups %+v, want %+v", n, got, want)
+		}
+	}
+}
+
+// TestWithAddr checks the runner's hook for the built-in server's address.
+func TestWithAddr(t *testing.T) {
+	p := mustCompile(t, "target: {builtin: {cert: rsa2048}}\n", eightCPUs)
+	q := p.WithAddr("127.0.0.1:40123")
+	if got, want := q.Target.Addr, "127.0.0.1:40123"; got != want {
+		t.Errorf("Addr = %q, want %q", got, want)
+	}
+	if got, want := q.Target.URL, "https://127.0.0.1:40123/"; got != want {
+		t.Errorf("URL = %q, want %q", got, want)
+	}
+	if got, want := q.Target.TLS.ServerName, "localhost"; got != want {
+		t.Errorf("ServerName = %q, want %q", got, want)
+	}
+	if !strings.Contains(string(q.Target.Request), "\r\nHost: localhost\r\n") {
+		t.Errorf("request %q lacks Host: localhost", q.Target.Request)
+	}
+	if p.Target.Addr != "" || p.Target.URL != "" {
+		t.Errorf("WithAddr modified the original: Addr %q URL %q", p.Target.Addr, p.Target.URL)
+	}
+}
+
+// TestCompileDoesNotModifyScenario compiles twice and gets the same plan.
+func TestCompileDoesNotModifyScenario(t *testing.T) {
+	s, err := Parse("t.yaml", []byte("target: {url: https://127.0.0.1:8443/}\nload: {layout: {groups: 2, cpus_per_group: 4}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Compile(eightCPUs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Compile(eightCPUs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("second compile differs:\n%+v\n%+v", a, b)
+	}
+}
+
+// TestPlanJSONRoundTrip checks a Plan survives the worker pipe encoding.
+func TestPlanJSONRoundTrip(t *testing.T) {
+	p := mustCompile(t, "target: {url: 'https://127.0.0.1:8443/', tls: {ciphers: [AES128-GCM-SHA256]}}\nload: {groups: [{cpus: 0-1}]}\n", eightCPUs)
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q Plan
+	if err := json.Unmarshal(b, &q); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, &q) {
+		t.Errorf("round trip:\ngot  %+v\nwant %+v", &q, p)
+	}
+	if !slices.Equal(q.Target.TLS.CipherSuites, []uint16{tls.TLS_RSA_WITH_AES_128_GCM_SHA256}) {
+		t.Errorf("cipher suites %v", q.Target.TLS.CipherSuites)
+	}
+}

@@ -1,0 +1,380 @@
+package scenarios
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is one problem in a scenario, located in its file (or in a --set
+// override) and in the field tree. Parse, Set and Compile return them, joined
+// with errors.Join when there are several.
+type Error struct {
+	// File is the scenario's file name as given to LoadFile or Parse.
+	File string
+	// Line is 1-based; 0 when the problem has no position in the file.
+	Line int
+	// Col is 1-based; 0 when the problem has no position in the file.
+	Col int
+	// Set is "path=value" when the offending value came from Set (--set).
+	Set string
+	// Path is the field path, e.g. "load.groups[1].cpus" ("" = the whole file).
+	Path string
+	// Msg says what is wrong and what was expected.
+	Msg string
+}
+
+// Error formats the problem as "file:line:col: path: message", or
+// "--set path=value: path: message" for an override; empty parts are left out.
+func (e *Error) Error() string {
+	var b strings.Builder
+	switch {
+	case e.Set != "":
+		b.WriteString("--set ")
+		b.WriteString(e.Set)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "%s:%d:%d", e.File, e.Line, e.Col)
+	default:
+		b.WriteString(e.File)
+	}
+	if e.Path != "" {
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.Path)
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// pos is where a value came from: a line and column of the file, or a --set.
+type pos struct {
+	line, col int
+	set       string
+}
+
+// maxMergeDepth bounds nested YAML merge keys ("<<: *anchor"), which may
+// otherwise refer to themselves.
+const maxMergeDepth = 8
+
+// decoder walks a yaml.Node tree into the Spec types by reflection, following
+// their yaml tags, so that unknown keys, wrong kinds and wrong scalar types
+// are reported with their position. It records the position of every value
+// it decodes under the value's field path.
+type decoder struct {
+	file   string
+	set    string // "path=value" while decoding a Set value
+	pos    map[string]pos
+	errs   []error
+	visits int // values decoded, bounded by maxVisits
+}
+
+// maxVisits bounds the values one document may decode to, so that aliases
+// referring to aliases cannot blow a small file up exponentially.
+const maxVisits = 100_000
+
+func (d *decoder) at(n *yaml.Node) pos {
+	if d.set != "" {
+		return pos{set: d.set}
+	}
+	return pos{line: n.Line, col: n.Column}
+}
+
+func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
+	p := d.at(n)
+	d.errs = append(d.errs, &Error{File: d.file, Line: p.line, Col: p.col, Set: p.set, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+var pairsType = reflect.TypeFor[Pairs]()
+
+// describeNode names a node's kind for "want X, got Y" messages.
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "null"
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "nothing"
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// resolve follows aliases to the anchored node.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// decode decodes n into v (addressable), recording positions under path.
+func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
+	if d.visits++; d.visits > maxVisits {
+		if d.visits == maxVisits+1 {
+			d.errorf(n, path, "the document expands to more than %d values (aliases repeated too often)", maxVisits)
+		}
+		return
+	}
+	use := n
+	n = resolve(n)
+	if n == nil || n.Kind == yaml.AliasNode {
+		d.errorf(use, path, "unresolvable alias")
+		return
+	}
+	t := v.Type()
+	if k := t.Kind(); isNull(n) && (k == reflect.Pointer || k == reflect.Slice || k == reflect.Map) {
+		v.SetZero() // null = left out
+		return
+	}
+	d.pos[path] = d.at(use)
+	switch {
+	case t == durationType:
+		d.duration(path, n, v)
+		return
+	case t == pairsType:
+		d.pairs(path, n, v)
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		e := reflect.New(t.Elem())
+		d.decode(path, use, e.Elem())
+		v.Set(e)
+	case reflect.Struct:
+		d.structure(path, n, v)
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			d.errorf(use, path, "want a list, got %s", describeNode(n))
+			return
+		}
+		s := reflect.MakeSlice(t, len(n.Content), len(n.Content))
+		for i, c := range n.Content {
+			d.decode(fmt.Sprintf("%s[%d]", path, i), c, s.Index(i))
+		}
+		v.Set(s)
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			d.errorf(use, path, "want a mapping, got %s", describeNode(n))
+			return
+		}
+		m := reflect.MakeMap(t)
+		for _, kv := range d.entries(path, n, 0) {
+			e := reflect.New(t.Elem()).Elem()
+			d.decode(path+"."+kv.key.Value, kv.value, e)
+			d.keyPos(path+"."+kv.key.Value, kv)
+			m.SetMapIndex(reflect.ValueOf(kv.key.Value), e)
+		}
+		v.Set(m)
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode || isNull(n) {
+			d.errorf(use, path, "want a string, got %s", describeNode(n))
+			return
+		}
+		v.SetString(n.Value)
+	case reflect.Int:
+		var i int64
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&i) != nil {
+			d.errorf(use, path, "want a whole number, got %s", describeNode(n))
+			return
+		}
+		v.SetInt(i)
+	case reflect.Bool:
+		var b bool
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
+			d.errorf(use, path, "want true or false, got %s", describeNode(n))
+			return
+		}
+		v.SetBool(b)
+	default:
+		panic("scenarios: no decoder for " + t.String())
+	}
+}
+
+func (d *decoder) duration(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind == yaml.ScalarNode {
+		if n.Tag == "!!int" && n.Value == "0" {
+			v.SetInt(0)
+			return
+		}
+		if n.Tag == "!!str" {
+			if dur, err := time.ParseDuration(n.Value); err == nil {
+				v.SetInt(int64(dur))
+				return
+			}
+		}
+	}
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
+		d.errorf(n, path, "want a duration with a unit, such as 10s, got %s", n.Value)
+		return
+	}
+	d.errorf(n, path, "want a duration such as 500ms, 10s or 1m30s, got %s", describeNode(n))
+}
+
+// entry is one key/value pair of a mapping, after merge keys are applied.
+type entry struct{ key, value *yaml.Node }
+
+// entries returns the pairs of mapping n in order, with keys checked to be
+// unique scalars and YAML merge keys ("<<: *anchor") expanded (explicit keys
+// win). Problems are recorded and the offending pairs skipped.
+func (d *decoder) entries(path string, n *yaml.Node, depth int) []entry {
+	return d.entriesSeen(path, n, depth, map[*yaml.Node]bool{n: true})
+}
+
+// entriesSeen is entries; seen holds the mappings already merged, so that
+// merging one anchor many times costs nothing (no exponential blow-up).
+func (d *decoder) entriesSeen(path string, n *yaml.Node, depth int, seen map[*yaml.Node]bool) []entry {
+	var out []entry
+	first := make(map[string]*yaml.Node)
+	var merged []entry
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := resolve(n.Content[i]), n.Content[i+1]
+		if k == nil || k.Kind != yaml.ScalarNode {
+			d.errorf(n.Content[i], path, "want a plain key, got %s", describeNode(n.Content[i]))
+			continue
+		}
+		if k.Tag == "!!merge" {
+			merged = append(merged, d.merge(path, val, depth, seen)...)
+			continue
+		}
+		if f, ok := first[k.Value]; ok {
+			d.errorf(n.Content[i], joinKey(path, k.Value), "key given twice (first at line %d)", f.Line)
+			continue
+		}
+		first[k.Value] = k
+		out = append(out, entry{k, val})
+	}
+	for _, e := range merged {
+		if _, ok := first[e.key.Value]; !ok {
+			first[e.key.Value] = e.key
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (d *decoder) merge(path string, val *yaml.Node, depth int, seen map[*yaml.Node]bool) []entry {
+	if depth >= maxMergeDepth {
+		d.errorf(val, path, "merge keys nested more than %d deep", maxMergeDepth)
+		return nil
+	}
+	m := resolve(val)
+	switch {
+	case m != nil && (m.Kind == yaml.MappingNode || m.Kind == yaml.SequenceNode) && seen[m]:
+		return nil
+	case m != nil && m.Kind == yaml.MappingNode:
+		seen[m] = true
+		return d.entriesSeen(path, m, depth+1, seen)
+	case m != nil && m.Kind == yaml.SequenceNode:
+		seen[m] = true
+		var out []entry
+		for _, c := range m.Content {
+			out = append(out, d.merge(path, c, depth, seen)...)
+		}
+		return out
+	}
+	d.errorf(val, path, "merge key << wants a mapping or a list of mappings, got %s", describeNode(m))
+	return nil
+}
+
+func joinKey(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// field is a struct field reachable by its yaml key.
+type field struct {
+	key   string
+	index int
+}
+
+// fieldsOf lists the yaml-tagged fields of struct type t in declaration order.
+func fieldsOf(t reflect.Type) []field {
+	var fs []field
+	for i := range t.NumField() {
+		tag := t.Field(i).Tag.Get("yaml")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		fs = append(fs, field{strings.Split(tag, ",")[0], i})
+	}
+	return fs
+}
+
+func keyList(fs []field) string {
+	keys := make([]string, len(fs))
+	for i, f := range fs {
+		keys[i] = f.key
+	}
+	return strings.Join(keys, ", ")
+}
+
+func lookupField(fs []field, key string) (field, bool) {
+	for _, f := range fs {
+		if f.key == key {
+			return f, true
+		}
+	}
+	return field{}, false
+}
+
+func (d *decoder) structure(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "want a mapping, got %s", describeNode(n))
+		return
+	}
+	fs := fieldsOf(v.Type())
+	for _, kv := range d.entries(path, n, 0) {
+		f, ok := lookupField(fs, kv.key.Value)
+		if !ok {
+			d.errorf(kv.key, path, "unknown key %q (valid keys: %s)", kv.key.Value, keyList(fs))
+			continue
+		}
+		if isNull(resolve(kv.value)) {
+			continue // an explicit null is the same as leaving the key out
+		}
+		d.decode(joinKey(path, f.key), kv.value, v.Field(f.index))
+		d.keyPos(joinKey(path, f.key), kv)
+	}
+}
+
+// pairs decodes a mapping of strings keeping its order (HTTP headers).
+func (d *decoder) pairs(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "want a mapping of names to values, got %s", describeNode(n))
+		return
+	}
+	ps := Pairs{}
+	for _, kv := range d.entries(path, n, 0) {
+		var p Pair
+		p.Key = kv.key.Value
+		d.decode(path+"."+p.Key, kv.value, reflect.ValueOf(&p.Value).Elem())
+		ps = append(ps, p)
+	}
+	v.Set(reflect.ValueOf(ps))
+}
+
+// keyPos locates a section (a mapping or list value) at its key, which is
+// where people look for it, rather than at its first entry.
+func (d *decoder) keyPos(path string, kv entry) {
+	if v := resolve(kv.value); v != nil && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) {
+		if _, ok := d.pos[path]; ok {
+			d.pos[path] = d.at(kv.key)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package scenarios
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzLoad feeds arbitrary bytes through Parse and Compile: they must never
+// panic, every error must be located in the file, and every plan Compile
+// accepts must satisfy the Plan's invariants and render.
+func FuzzLoad(f *testing.F) {
+	for _, glob := range []string{"testdata/scenarios/*.yaml", "../examples/*.yaml"} {
+		files, _ := filepath.Glob(glob)
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("fuzz.yaml", data)
+		if err != nil {
+			checkLocated(t, err)
+			return
+		}
+		p, err := s.Compile(bigHost)
+		if err != nil {
+			checkLocated(t, err)
+			return
+		}
+		switch {
+		case p.Repeat < 1, p.Load.Duration <= 0, p.Load.Warmup < 0, p.Load.Timeout <= 0:
+			t.Fatalf("bad load values: repeat %d %+v", p.Repeat, p.Load)
+		case len(p.Load.Groups) == 0, len(p.Variants) == 0, p.Baseline == "":
+			t.Fatalf("no groups, variants or baseline: %+v", p)
+		case p.Load.Connection != Close && p.Load.Connection != KeepAlive:
+			t.Fatalf("connection %q", p.Load.Connection)
+		case !strings.Contains(string(p.Target.Request), "\r\n\r\n"):
+			t.Fatalf("request %q has no header end", p.Target.Request)
+		case p.Target.Builtin == nil && p.Target.Addr == "":
+			t.Fatalf("URL target without address: %+v", p.Target)
+		}
+		for i, g := range p.Load.Groups {
+			if g.Threads < 1 || g.Connections < 1 || g.Connections > MaxConnections {
+				t.Fatalf("group %d: %+v", i, g)
+			}
+			for _, c := range g.CPUs {
+				if !bigHost.CPUs.Contains(c) {
+					t.Fatalf("group %d pinned to CPU %d the host lacks", i, c)
+				}
+			}
+		}
+		if p.Target.TLS != nil {
+			if p.Target.TLS.MinVersion > p.Target.TLS.MaxVersion {
+				t.Fatalf("min version above max: %+v", p.Target.TLS)
+			}
+			if _, err := p.Target.TLS.Config(); err != nil {
+				t.Fatalf("Config: %v", err)
+			}
+		}
+		p.Describe(io.Discard)
+	})
+}
+
+// checkLocated fails unless every joined error is an *Error naming the file.
+func checkLocated(t *testing.T, err error) {
+	t.Helper()
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		var se *Error
+		if !errors.As(e, &se) || se.File != "fuzz.yaml" || se.Msg == "" {
+			t.Fatalf("error not located in the file: %#v", e)
+		}
+	}
+}

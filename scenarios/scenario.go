@@ -1,0 +1,272 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Scenario is a scenario file as written: decoded, with every key known and
+// every scalar of the right type, but with no defaults applied and no values
+// checked. Set overrides fields; Compile checks everything and resolves it
+// into a Plan. A nil pointer, slice or map means the key was left out (an
+// explicit null is the same). The yaml tags are the file's keys; doc.go
+// describes each one.
+type Scenario struct {
+	// Version is the format version; only 1 exists.
+	Version *int `yaml:"version"`
+	// Name names the scenario in results; defaults to the file name without
+	// its extension.
+	Name *string `yaml:"name"`
+	// Target is the server under test and the request sent to it.
+	Target *TargetSpec `yaml:"target"`
+	// Load shapes the load: connection mode, window, worker groups.
+	Load *LoadSpec `yaml:"load"`
+	// Repeat is the number of measured windows per variant (default 1).
+	Repeat *int `yaml:"repeat"`
+	// Server is reserved for server control (a later version).
+	Server *ServerSpec `yaml:"server"`
+	// Variants are the server configurations to compare.
+	Variants []VariantSpec `yaml:"variants"`
+	// Baseline names the variant the others are compared with.
+	Baseline *string `yaml:"baseline"`
+	// Speed is reserved for crypto micro-benchmarks (a later version).
+	Speed []SpeedSpec `yaml:"speed"`
+
+	file string         // name used in messages
+	dir  string         // directory relative file names (tls.ca) are read from
+	pos  map[string]pos // where each field path's value came from
+}
+
+// TargetSpec is the scenario's target section.
+type TargetSpec struct {
+	// URL is an https:// (or http://) URL; exactly one of URL and Builtin.
+	URL *string `yaml:"url"`
+	// Builtin asks for kaeload's own HTTPS server on a free loopback port.
+	Builtin *BuiltinSpec `yaml:"builtin"`
+	// Method is the HTTP method (default GET).
+	Method *string `yaml:"method"`
+	// Headers are extra request headers, sent in the order written.
+	Headers Pairs `yaml:"headers"`
+	// Body is the request body (sent with Content-Length).
+	Body *string `yaml:"body"`
+	// TLS holds the client's handshake settings.
+	TLS *TLSSpec `yaml:"tls"`
+}
+
+// BuiltinSpec is target.builtin.
+type BuiltinSpec struct {
+	// Cert is the certificate kind: rsa2048 (default), rsa3072, rsa4096, ecdsa-p256.
+	Cert *string `yaml:"cert"`
+}
+
+// TLSSpec is target.tls.
+type TLSSpec struct {
+	// MinVersion is "1.2" (default) or "1.3".
+	MinVersion *string `yaml:"min_version"`
+	// MaxVersion is "1.2" or "1.3" (default).
+	MaxVersion *string `yaml:"max_version"`
+	// Ciphers are cipher suite names, OpenSSL or IANA spelling.
+	Ciphers []string `yaml:"ciphers"`
+	// Curves are key-exchange groups (default X25519, P-256).
+	Curves []string `yaml:"curves"`
+	// Resumption allows session resumption (default false: every handshake is full).
+	Resumption *bool `yaml:"resumption"`
+	// Verify checks the server's certificate (default false).
+	Verify *bool `yaml:"verify"`
+	// CA is a PEM file of trusted CAs for Verify, relative to the scenario file.
+	CA *string `yaml:"ca"`
+	// ServerName is the SNI and verification name (default: the URL's host).
+	ServerName *string `yaml:"server_name"`
+}
+
+// LoadSpec is the scenario's load section.
+type LoadSpec struct {
+	// Connection is "close" (default) or "keep-alive".
+	Connection *string `yaml:"connection"`
+	// Duration is the measured window (default 10s).
+	Duration *time.Duration `yaml:"duration"`
+	// Warmup precedes the window, not counted (default 1s; 0 allowed).
+	Warmup *time.Duration `yaml:"warmup"`
+	// Timeout bounds one request (default 10s).
+	Timeout *time.Duration `yaml:"timeout"`
+	// Groups lists the worker groups; at most one of Groups and Layout.
+	Groups []GroupSpec `yaml:"groups"`
+	// Layout expands a regular layout into groups.
+	Layout *LayoutSpec `yaml:"layout"`
+}
+
+// GroupSpec is one entry of load.groups.
+type GroupSpec struct {
+	// CPUs is a taskset-style CPU list ("0-9,20-29"); absent = unpinned.
+	CPUs *string `yaml:"cpus"`
+	// Threads is the group's GOMAXPROCS (default: its CPU count).
+	Threads *int `yaml:"threads"`
+	// Connections is the number of concurrent connections (default 16).
+	Connections *int `yaml:"connections"`
+}
+
+// LayoutSpec is load.layout: Groups groups of CPUsPerGroup consecutive CPUs
+// starting at FirstCPU, each with the same Threads and Connections.
+type LayoutSpec struct {
+	// Groups is the number of groups (required).
+	Groups *int `yaml:"groups"`
+	// CPUsPerGroup is the number of CPUs in each group (required).
+	CPUsPerGroup *int `yaml:"cpus_per_group"`
+	// FirstCPU is the first group's first CPU (default 0).
+	FirstCPU *int `yaml:"first_cpu"`
+	// Threads is each group's GOMAXPROCS (default CPUsPerGroup).
+	Threads *int `yaml:"threads"`
+	// Connections is each group's concurrent connections (default 16).
+	Connections *int `yaml:"connections"`
+}
+
+// VariantSpec is one entry of variants.
+type VariantSpec struct {
+	// Name identifies the variant; unique.
+	Name *string `yaml:"name"`
+	// Env is added to the server's environment.
+	Env map[string]string `yaml:"env"`
+	// Sweep is reserved for parameter sweeps (a later version).
+	Sweep map[string][]string `yaml:"sweep"`
+}
+
+// ServerSpec is the reserved server section (a later version).
+type ServerSpec struct {
+	// Host is "local" or ssh://user@host.
+	Host *string `yaml:"host"`
+	// Start is the shell command that starts the server.
+	Start *string `yaml:"start"`
+	// Stop is the shell command that stops the server.
+	Stop *string `yaml:"stop"`
+	// Ready says how to tell the server is up.
+	Ready *ReadySpec `yaml:"ready"`
+}
+
+// ReadySpec is server.ready (reserved).
+type ReadySpec struct {
+	// TCP is the host:port that accepts connections once the server is up.
+	TCP *string `yaml:"tcp"`
+	// Timeout bounds the wait.
+	Timeout *time.Duration `yaml:"timeout"`
+}
+
+// SpeedSpec is one entry of the reserved speed section.
+type SpeedSpec struct {
+	// Command is the micro-benchmark command line.
+	Command *string `yaml:"command"`
+}
+
+// Pair is one name/value entry of an ordered mapping.
+type Pair struct {
+	// Key is the entry's name.
+	Key string
+	// Value is the entry's value.
+	Value string
+}
+
+// Pairs is a YAML mapping of strings that keeps the order it was written in.
+type Pairs []Pair
+
+// maxFileSize bounds what Load reads: a scenario is a few kilobytes.
+const maxFileSize = 4 << 20
+
+// LoadFile reads and parses the scenario file at path. Errors name the
+// file, line and column: "path:line:col: field.path: message". (It is not
+// called Load because the Plan's Load type holds that name.)
+func LoadFile(path string) (*Scenario, error) {
+	data, err := readSmallFile(path, maxFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("read scenario: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// readSmallFile reads a regular file of at most limit bytes.
+func readSmallFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// Parse parses a scenario from data; name is the file name used in messages
+// (and the directory relative names such as tls.ca are read from). It reports
+// every syntax problem, unknown key and wrongly typed value at once; value
+// checks (ranges, URL, cipher names, CPUs…) are Compile's.
+func Parse(name string, data []byte) (*Scenario, error) {
+	s := &Scenario{file: name, dir: filepath.Dir(name), pos: make(map[string]pos)}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{File: name, Msg: "empty scenario (want a mapping with at least target)"}
+		}
+		return nil, syntaxError(name, data, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &Error{File: name, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document (remove the second ---)"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, syntaxError(name, data, err)
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	d := &decoder{file: name, pos: s.pos}
+	d.decode("", root, reflect.ValueOf(s).Elem())
+	if len(d.errs) > 0 {
+		return nil, errors.Join(d.errs...)
+	}
+	return s, nil
+}
+
+var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError turns a yaml.v3 error ("yaml: line 3: …") into an *Error with
+// the file name, line and column; a tab in the indentation is named as such.
+func syntaxError(name string, data []byte, err error) error {
+	msg := err.Error()
+	m := lineRE.FindStringSubmatch(msg)
+	if m == nil {
+		return &Error{File: name, Msg: "YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	}
+	line, _ := strconv.Atoi(m[1])
+	e := &Error{File: name, Line: line, Col: 1, Msg: "YAML: " + m[2]}
+	lines := strings.Split(string(data), "\n")
+	if line >= 1 && line <= len(lines) {
+		text := lines[line-1]
+		indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
+		if i := strings.IndexByte(indent, '\t'); i >= 0 {
+			e.Col = i + 1
+			e.Msg = "tab character in indentation (YAML indents with spaces only)"
+		}
+	}
+	return e
+}

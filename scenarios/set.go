@@ -1,0 +1,172 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Set overrides one field, as `--set path=value` does: path is a dotted
+// field path with list indexes ("load.duration", "target.tls.resumption",
+// "load.groups[0].connections", "variants[1].env.FOO") and value is parsed
+// as YAML, so "2s", "true", "4" and "[X25519, P-256]" all work. Missing
+// sections are created; an index equal to a list's length appends an entry.
+// An unknown key is an error listing the valid keys at that level; a value of
+// the wrong type is an error too. Values are checked further by Compile,
+// whose messages then point at the --set instead of the file. Set's own
+// errors do not repeat "--set path=value": the caller adds it.
+func (s *Scenario) Set(path, value string) error {
+	text := path + "=" + value
+	fail := func(format string, args ...any) error {
+		return &Error{Msg: fmt.Sprintf(format, args...)}
+	}
+	segs, err := splitPath(path)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var node yaml.Node
+	if err := yaml.Unmarshal([]byte(value), &node); err != nil {
+		return fail("value is not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	val := &node
+	if val.Kind == yaml.DocumentNode && len(val.Content) == 1 {
+		val = val.Content[0]
+	}
+	if value == "" || val.Kind == yaml.DocumentNode {
+		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value} // "path=" sets an empty string
+	}
+	if s.pos == nil {
+		s.pos = make(map[string]pos)
+	}
+	d := &decoder{file: s.file, set: text, pos: s.pos}
+	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
+		return fail("%v", err)
+	}
+	for _, e := range d.errs {
+		if e, ok := e.(*Error); ok {
+			e.File, e.Line, e.Col, e.Set = "", 0, 0, "" // the caller names the --set
+		}
+	}
+	return errors.Join(d.errs...)
+}
+
+// seg is one step of a field path: a key, or a list index when index >= 0.
+type seg struct {
+	key   string
+	index int
+}
+
+// splitPath parses "a.b[2].c" into segments.
+func splitPath(path string) ([]seg, error) {
+	if path == "" {
+		return nil, fmt.Errorf("empty field path")
+	}
+	var segs []seg
+	for _, part := range strings.Split(path, ".") {
+		key, rest, _ := strings.Cut(part, "[")
+		if key == "" {
+			return nil, fmt.Errorf("field path %q: empty key", path)
+		}
+		segs = append(segs, seg{key: key, index: -1})
+		for rest != "" {
+			num, after, ok := strings.Cut(rest, "]")
+			i, err := strconv.Atoi(num)
+			if !ok || err != nil || i < 0 || (after != "" && after[0] != '[') {
+				return nil, fmt.Errorf("field path %q: want an index such as [0] after %q", path, key)
+			}
+			segs = append(segs, seg{index: i})
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return segs, nil
+}
+
+// assign walks v along segs, creating what is missing, and decodes val at the end.
+func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
+	if len(segs) == 0 {
+		// Forget the positions of what is being replaced.
+		for k := range d.pos {
+			if k == path || strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[") {
+				delete(d.pos, k)
+			}
+		}
+		v.SetZero()
+		d.decode(path, val, v)
+		return nil
+	}
+	sg := segs[0]
+	t := v.Type()
+	if t.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(t.Elem()))
+			d.pos[path] = pos{set: d.set}
+		}
+		return d.assign(v.Elem(), path, segs, val)
+	}
+	switch {
+	case sg.index >= 0:
+		if t.Kind() != reflect.Slice || t == pairsType {
+			return fmt.Errorf("%s is not a list; [%d] does not apply", path, sg.index)
+		}
+		n := v.Len()
+		if sg.index > n {
+			entries := "entries"
+			if n == 1 {
+				entries = "entry"
+			}
+			return fmt.Errorf("%s has %d %s; index %d is out of range (use %d to append one)", path, n, entries, sg.index, n)
+		}
+		if sg.index == n {
+			v.Set(reflect.Append(v, reflect.Zero(t.Elem())))
+		}
+		return d.assign(v.Index(sg.index), fmt.Sprintf("%s[%d]", path, sg.index), segs[1:], val)
+	case t.Kind() == reflect.Struct:
+		fs := fieldsOf(t)
+		f, ok := lookupField(fs, sg.key)
+		if !ok {
+			where := "at the top level"
+			if path != "" {
+				where = "in " + path
+			}
+			return fmt.Errorf("unknown key %q %s (valid keys: %s)", sg.key, where, keyList(fs))
+		}
+		return d.assign(v.Field(f.index), joinKey(path, sg.key), segs[1:], val)
+	case t == pairsType:
+		if len(segs) > 1 {
+			return fmt.Errorf("%s.%s is a value, not a section", path, sg.key)
+		}
+		sub := joinKey(path, sg.key)
+		var p Pair
+		p.Key = sg.key
+		if err := d.assign(reflect.ValueOf(&p.Value).Elem(), sub, nil, val); err != nil {
+			return err
+		}
+		ps := v.Interface().(Pairs)
+		for i := range ps {
+			if ps[i].Key == sg.key {
+				ps[i] = p
+				return nil
+			}
+		}
+		v.Set(reflect.ValueOf(append(ps, p)))
+		return nil
+	case t.Kind() == reflect.Map:
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(t))
+		}
+		e := reflect.New(t.Elem()).Elem()
+		if old := v.MapIndex(reflect.ValueOf(sg.key)); old.IsValid() {
+			e.Set(old)
+		}
+		if err := d.assign(e, joinKey(path, sg.key), segs[1:], val); err != nil {
+			return err
+		}
+		v.SetMapIndex(reflect.ValueOf(sg.key), e)
+		return nil
+	}
+	return fmt.Errorf("%s is a value, not a section; %q does not apply", path, sg.key)
+}

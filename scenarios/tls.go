@@ -1,0 +1,166 @@
+package scenarios
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"strings"
+)
+
+// opensslSuites maps OpenSSL cipher names to the IANA names crypto/tls
+// uses, for every TLS 1.0–1.2 suite Go implements. (TLS 1.3 suites have one
+// name in both worlds, e.g. TLS_AES_128_GCM_SHA256.)
+var opensslSuites = map[string]string{
+	"ECDHE-ECDSA-AES128-GCM-SHA256": "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+	"ECDHE-RSA-AES128-GCM-SHA256":   "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+	"ECDHE-ECDSA-AES256-GCM-SHA384": "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+	"ECDHE-RSA-AES256-GCM-SHA384":   "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+	"ECDHE-ECDSA-CHACHA20-POLY1305": "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+	"ECDHE-RSA-CHACHA20-POLY1305":   "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+	"ECDHE-ECDSA-AES128-SHA":        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+	"ECDHE-RSA-AES128-SHA":          "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+	"ECDHE-ECDSA-AES256-SHA":        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+	"ECDHE-RSA-AES256-SHA":          "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+	"ECDHE-ECDSA-AES128-SHA256":     "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256",
+	"ECDHE-RSA-AES128-SHA256":       "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256",
+	"ECDHE-ECDSA-RC4-SHA":           "TLS_ECDHE_ECDSA_WITH_RC4_128_SHA",
+	"ECDHE-RSA-RC4-SHA":             "TLS_ECDHE_RSA_WITH_RC4_128_SHA",
+	"ECDHE-RSA-DES-CBC3-SHA":        "TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA",
+	"AES128-GCM-SHA256":             "TLS_RSA_WITH_AES_128_GCM_SHA256",
+	"AES256-GCM-SHA384":             "TLS_RSA_WITH_AES_256_GCM_SHA384",
+	"AES128-SHA":                    "TLS_RSA_WITH_AES_128_CBC_SHA",
+	"AES256-SHA":                    "TLS_RSA_WITH_AES_256_CBC_SHA",
+	"AES128-SHA256":                 "TLS_RSA_WITH_AES_128_CBC_SHA256",
+	"DES-CBC3-SHA":                  "TLS_RSA_WITH_3DES_EDE_CBC_SHA",
+	"RC4-SHA":                       "TLS_RSA_WITH_RC4_128_SHA",
+}
+
+// suiteInfo is what Compile needs to know about one cipher suite.
+type suiteInfo struct {
+	id       uint16
+	tls13    bool // a TLS 1.3 suite (not configurable in crypto/tls)
+	insecure bool // from tls.InsecureCipherSuites
+}
+
+// lookupSuite finds a suite by OpenSSL or IANA name (case-insensitive).
+func lookupSuite(name string) (suiteInfo, bool) {
+	iana := strings.ToUpper(name)
+	if n, ok := opensslSuites[iana]; ok {
+		iana = n
+	}
+	for _, list := range [][]*tls.CipherSuite{tls.CipherSuites(), tls.InsecureCipherSuites()} {
+		for _, cs := range list {
+			if cs.Name == iana {
+				return suiteInfo{
+					id:       cs.ID,
+					tls13:    len(cs.SupportedVersions) == 1 && cs.SupportedVersions[0] == tls.VersionTLS13,
+					insecure: cs.Insecure,
+				}, true
+			}
+		}
+	}
+	return suiteInfo{}, false
+}
+
+// opensslName returns the OpenSSL spelling of a suite, or its IANA name.
+func opensslName(id uint16) string {
+	iana := tls.CipherSuiteName(id)
+	for o, n := range opensslSuites {
+		if n == iana {
+			return o
+		}
+	}
+	return iana
+}
+
+// curveNames maps accepted curve names (upper-cased) to their IDs: Go's
+// names plus the OpenSSL/IETF aliases.
+var curveNames = map[string]tls.CurveID{
+	"X25519":             tls.X25519,
+	"P-256":              tls.CurveP256,
+	"P256":               tls.CurveP256,
+	"PRIME256V1":         tls.CurveP256,
+	"SECP256R1":          tls.CurveP256,
+	"P-384":              tls.CurveP384,
+	"P384":               tls.CurveP384,
+	"SECP384R1":          tls.CurveP384,
+	"P-521":              tls.CurveP521,
+	"P521":               tls.CurveP521,
+	"SECP521R1":          tls.CurveP521,
+	"X25519MLKEM768":     tls.X25519MLKEM768,
+	"SECP256R1MLKEM768":  tls.SecP256r1MLKEM768,
+	"SECP384R1MLKEM1024": tls.SecP384r1MLKEM1024,
+}
+
+// curveList is the list of canonical curve names shown in errors.
+const curveList = "X25519, P-256, P-384, P-521, X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024"
+
+// isHybrid reports whether a group is a post-quantum hybrid (TLS 1.3 only).
+func isHybrid(c tls.CurveID) bool {
+	return c == tls.X25519MLKEM768 || c == tls.SecP256r1MLKEM768 || c == tls.SecP384r1MLKEM1024
+}
+
+// curveName is the display name of a curve.
+func curveName(id uint16) string {
+	switch tls.CurveID(id) {
+	case tls.CurveP256:
+		return "P-256"
+	case tls.CurveP384:
+		return "P-384"
+	case tls.CurveP521:
+		return "P-521"
+	}
+	return tls.CurveID(id).String()
+}
+
+// versionName is "1.2" for tls.VersionTLS12 and so on.
+func versionName(v uint16) string {
+	switch v {
+	case tls.VersionTLS12:
+		return "1.2"
+	case tls.VersionTLS13:
+		return "1.3"
+	}
+	return fmt.Sprintf("0x%04x", v)
+}
+
+// parseVersion accepts "1.2", "1.3", "TLS1.2", "TLSv1.3" (any case).
+func parseVersion(s string) (uint16, bool) {
+	v := strings.ToUpper(s)
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "TLS"), "V")
+	switch v {
+	case "1.2":
+		return tls.VersionTLS12, true
+	case "1.3":
+		return tls.VersionTLS13, true
+	}
+	return 0, false
+}
+
+// Config builds the crypto/tls client configuration: versions, TLS 1.2
+// cipher suites, curves, InsecureSkipVerify = !Verify, RootCAs from CAPEM
+// and ServerName. It leaves ClientSessionCache unset: the engine sets one
+// per connection slot only when Resumption is true, so with resumption off
+// every handshake is full. Each call returns a new Config.
+func (t *TLS) Config() (*tls.Config, error) {
+	c := &tls.Config{
+		MinVersion:         t.MinVersion,
+		MaxVersion:         t.MaxVersion,
+		InsecureSkipVerify: !t.Verify,
+		ServerName:         t.ServerName,
+	}
+	if len(t.CipherSuites) > 0 {
+		c.CipherSuites = append([]uint16(nil), t.CipherSuites...)
+	}
+	for _, id := range t.Curves {
+		c.CurvePreferences = append(c.CurvePreferences, tls.CurveID(id))
+	}
+	if t.Verify && len(t.CAPEM) > 0 {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(t.CAPEM) {
+			return nil, fmt.Errorf("tls config: no PEM certificate in the CA bundle")
+		}
+		c.RootCAs = pool
+	}
+	return c, nil
+}
