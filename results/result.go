@@ -171,6 +171,25 @@ type Counts struct {
 	Negotiated map[string]uint64 `json:"negotiated,omitempty"`
 	// Errors counts failed requests by class.
 	Errors Errors `json:"errors"`
+	// Outside counts what happened outside the window. It is part of no
+	// figure; it makes kaeload's accounting checkable against the server's
+	// own log: every response the client read is in exactly one of
+	// Requests, Outside.Warmup and Outside.Late.
+	Outside Outside `json:"outside"`
+}
+
+// Outside counts the requests that ended outside the measured window.
+type Outside struct {
+	// Warmup is the number of responses completed before the window.
+	Warmup uint64 `json:"warmup"`
+	// WarmupErrors is the number of requests failed before the window.
+	WarmupErrors uint64 `json:"warmup_errors"`
+	// Late is the number of responses in flight at the window's end that
+	// completed during the drain after it.
+	Late uint64 `json:"late"`
+	// Abandoned is the number of requests in flight at the window's end
+	// that failed or were cut off by the drain limit or a cancellation.
+	Abandoned uint64 `json:"abandoned"`
 }
 
 // Add adds o into c.
@@ -195,6 +214,10 @@ func (c *Counts) Add(o *Counts) {
 		}
 		c.Errors[i].Count += o.Errors[i].Count
 	}
+	c.Outside.Warmup += o.Outside.Warmup
+	c.Outside.WarmupErrors += o.Outside.WarmupErrors
+	c.Outside.Late += o.Outside.Late
+	c.Outside.Abandoned += o.Outside.Abandoned
 }
 
 // Latency holds the per-request timing histograms (microseconds).

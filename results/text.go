@@ -113,6 +113,10 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	kv.add("handshakes", fmt.Sprintf("%s  (resumed %s)", commas(t.Handshakes), commas(t.Resumed)))
 	kv.add("connections", commas(t.Counts.Connections))
 	kv.add("status", statusLine(&t.Counts))
+	if o := t.Outside; o != (Outside{}) {
+		kv.add("not counted", fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
+			commas(o.Warmup), commas(o.WarmupErrors), commas(o.Late), commas(o.Abandoned)))
+	}
 	if len(t.Negotiated) == 0 {
 		kv.add("negotiated", "none")
 	}

@@ -25,6 +25,9 @@ import (
 type Host struct {
 	// CPUs are the CPUs this process may run on.
 	CPUs pinning.Set
+	// Planning turns "CPU does not exist" from an error into a warning, so
+	// that --dry-run can show a plan meant for a bigger machine.
+	Planning bool
 }
 
 // LocalHost describes this machine: the CPUs in this process's affinity
@@ -563,9 +566,12 @@ func (c *compiler) load(conn Connection, h Host) Load {
 				switch {
 				case cc.err != nil:
 					c.errorf(path+".cpus", "%v", cc.err)
-				case len(cc.missing) > 0:
+				case len(cc.missing) > 0 && !h.Planning:
 					c.missingCPUs(path+".cpus", "", cc.missing, h)
 				default:
+					if len(cc.missing) > 0 {
+						c.missingCPUs(path+".cpus", "", cc.missing, h)
+					}
 					g.CPUs = slices.Clone(cc.set)
 				}
 			}
@@ -636,6 +642,10 @@ func (c *compiler) missingCPUs(path, what string, missing pinning.Set, h Host) {
 	if len(h.CPUs) == 0 {
 		has = "reports no CPUs"
 	}
+	if h.Planning {
+		c.warnf(path, "%sCPU %s %s not exist (this machine %s): the run would fail here", what, missing, verb, has)
+		return
+	}
 	c.errorf(path, "%sCPU %s %s not exist (this machine %s)", what, missing, verb, has)
 }
 
@@ -679,7 +689,9 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 	}
 	if missing := all.Missing(h.CPUs); len(missing) > 0 {
 		c.missingCPUs(path, fmt.Sprintf("%d groups of %d CPUs from CPU %d need CPU %s; ", groups, per, first, all), missing, h)
-		return nil
+		if !h.Planning {
+			return nil
+		}
 	}
 	c.checkThreads(path+".threads", threads, per)
 	var out []Group

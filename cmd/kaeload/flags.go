@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// errUsage marks a command-line mistake (exit status 2).
+var errUsage = errors.New("usage")
+
+// errSilent marks an error already reported to the user (help printed).
+var errSilent = errors.New("silent")
+
+type usageErr struct{ err error }
+
+func (e usageErr) Error() string { return e.err.Error() }
+func (e usageErr) Unwrap() error { return errUsage }
+
+func usageError(err error) error { return usageErr{err} }
+
+// exitCode maps an error to the process exit status: 0 success, 2 usage or
+// invalid scenario, 130 interrupted, 1 anything else.
+func exitCode(err error) int {
+	switch {
+	case err == nil, errors.Is(err, errSilent):
+		return 0
+	case errors.Is(err, errUsage), errors.Is(err, errInvalid):
+		return 2
+	case errors.Is(err, errInterrupted):
+		return 130
+	default:
+		return 1
+	}
+}
+
+// errInvalid marks a scenario that does not load or compile.
+var errInvalid = errors.New("invalid scenario")
+
+// errInterrupted marks a run stopped by a signal.
+var errInterrupted = errors.New("interrupted")
+
+// newFlagSet returns a flag set whose --help prints synopsis, flags and text.
+func newFlagSet(name, synopsis, text string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "Usage: kaeload %s %s\n\n%s\n", name, synopsis, strings.TrimSpace(text))
+		if hasFlags(fs) {
+			fmt.Fprintln(stdout, "\nFlags:")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+	}
+	return fs
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parse parses flags that may come before or after the positional
+// arguments ("kaeload run FILE --dry-run" and "kaeload run --dry-run FILE").
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
+				return nil, errSilent
+			}
+			return nil, usageError(fmt.Errorf("%s: %w (see kaeload %s --help)", fs.Name(), err, fs.Name()))
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// setFlags collects repeated --set path=value flags.
+type setFlags [][2]string
+
+func (s *setFlags) String() string { return "" }
+
+func (s *setFlags) Set(v string) error {
+	path, value, ok := strings.Cut(v, "=")
+	if !ok || path == "" {
+		return fmt.Errorf("want path=value, e.g. load.duration=30s")
+	}
+	*s = append(*s, [2]string{path, value})
+	return nil
+}

@@ -1,0 +1,97 @@
+// Command kaeload measures HTTPS short-connection throughput: every request
+// is a new TCP connection and a full TLS handshake, driven from CPU-pinned
+// worker processes over one common window, so that TLS offload (KAE, QAT,
+// OpenSSL engines and providers) can be compared configuration against
+// configuration with statistics. Run "kaeload help" for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// First signal: stop the load, tear down, report what was measured.
+		// Second: abort at once.
+		s := <-sigs
+		fmt.Fprintf(os.Stderr, "\nkaeload: %v: stopping the load and tearing down (again to abort now)\n", s)
+		cancel()
+		<-sigs
+		fmt.Fprintln(os.Stderr, "kaeload: aborted")
+		os.Exit(130)
+	}()
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if err != nil && !errors.Is(err, errSilent) {
+		fmt.Fprintln(os.Stderr, "kaeload:", err)
+	}
+	os.Exit(exitCode(err))
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+	hidden  bool
+}
+
+func commands() []command {
+	return []command{
+		{name: "run", summary: "run a scenario: every variant × repetition, then the comparison", run: runCmd},
+		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
+		{name: "serve", summary: "start the built-in HTTPS target (no session resumption)", run: serveCmd},
+		{name: "version", summary: "print kaeload's version", run: versionCmd},
+		{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout", run: workerCmd, hidden: true},
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
+		}
+		usage(stdout)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+	}
+	usage(stderr)
+	return usageError(fmt.Errorf("unknown command %q", args[0]))
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `kaeload measures HTTPS short-connection throughput (new TCP connection and a
+full TLS handshake per request) from CPU-pinned worker groups, and compares
+server configurations with statistics.
+
+Usage: kaeload <command> [flags] [arguments]
+
+Commands:
+`)
+	for _, c := range commands() {
+		if !c.hidden {
+			fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		}
+	}
+	fmt.Fprint(w, `
+Quick start (built-in target, nothing else needed):
+  kaeload run examples/quickstart.yaml
+
+Run "kaeload <command> --help" for a command's flags.
+`)
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner"
+)
+
+func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var sets setFlags
+	fs := newFlagSet("run", "[flags] SCENARIO.yaml", `
+Runs a scenario: for every variant and repetition, one worker process per
+group — pinned to the group's CPUs like taskset — sends requests over one
+common window (warm-up not counted). With connection: close every request
+is a new TCP connection and a full TLS handshake; no session is resumed
+unless target.tls.resumption is true. Prints per-group and total req/s,
+errors by class, resumed handshakes, negotiated TLS parameters and latency
+percentiles, then the comparison of variants.
+
+Examples:
+  kaeload run examples/quickstart.yaml
+  kaeload run nginx-kae.yaml --dry-run
+  kaeload run nginx-kae.yaml --set load.duration=30s --set repeat=5
+
+Exit status: 0 done, 1 run failed, 2 bad scenario or flags, 130 interrupted
+(Ctrl-C stops the load and reports what was measured; a second Ctrl-C aborts).`, stdout)
+	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	dryRun := fs.Bool("dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
+	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError(fmt.Errorf("run: want one scenario file, got %d arguments (see kaeload run --help)", len(pos)))
+	}
+	switch *progress {
+	case "auto", "on", "plain", "off":
+	default:
+		return usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", *progress))
+	}
+	plan, err := compile(pos[0], sets, *dryRun)
+	if err != nil {
+		return err
+	}
+	if *dryRun {
+		plan.Describe(stdout) // warnings included
+		return nil
+	}
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
+	}
+	r, runErr := runner.Run(ctx, plan, runner.Options{Progress: stderr, ProgressMode: *progress, Log: stderr})
+	if r != nil {
+		if err := results.WriteText(stdout, r); err != nil {
+			return errors.Join(runErr, err)
+		}
+	}
+	if runErr != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: %v", errInterrupted, runErr)
+	}
+	return runErr
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+// compile loads a scenario, applies --set overrides and compiles it for
+// this machine (planning: CPUs it lacks are warnings, for --dry-run).
+// Every problem comes back at once, marked errInvalid.
+func compile(path string, sets setFlags, planning bool) (*scenarios.Plan, error) {
+	sc, err := scenarios.LoadFile(path)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	for _, kv := range sets {
+		if err := sc.Set(kv[0], kv[1]); err != nil {
+			return nil, invalid(fmt.Errorf("--set %s=%s: %w", kv[0], kv[1], err))
+		}
+	}
+	host := scenarios.LocalHost()
+	host.Planning = planning
+	plan, err := sc.Compile(host)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	return plan, nil
+}
+
+type invalidErr struct{ err error }
+
+func (e invalidErr) Error() string   { return e.err.Error() }
+func (e invalidErr) Unwrap() []error { return []error{e.err, errInvalid} }
+
+func invalid(err error) error { return invalidErr{err} }

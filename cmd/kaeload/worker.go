@@ -1,0 +1,20 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/kaeload/kaeload/runner"
+)
+
+// workerCmd is the hidden body of one pinned worker process. The controller
+// (locally, or through ssh) speaks newline-delimited JSON on its stdin and
+// stdout; see package runner for the protocol.
+func workerCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("worker", "", `Internal: one pinned load process driven over stdin/stdout by "kaeload run".
+Not for direct use; the protocol is documented in package runner.`, stdout)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	return runner.Worker(ctx, stdin, stdout)
+}

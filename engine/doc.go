@@ -1,0 +1,51 @@
+// Package engine is the request hot loop of one worker group: a fixed
+// number of connection slots, each one goroutine sending requests back to
+// back to one target, for one measured window.
+//
+//	e, err := engine.New(plan.Target, plan.Load, group.Connections)
+//	g := e.Run(ctx, results.Window{Start: start, End: end}) // Snapshot() meanwhile
+//
+// # One request
+//
+// In close mode every request is: TCP connect, full TLS handshake (none for
+// http:// targets), write of the pre-rendered request, read of the complete
+// response (headers and body, parsed with fasthttp), close. In keep-alive
+// mode a slot keeps its connection and opens a new one only when the server
+// closes it, says "Connection: close", or a request on it fails. Each
+// request has one deadline, its start plus Load.Timeout, which bounds the
+// connect, handshake, write and read together. Sessions are resumed only
+// with TLS.Resumption, from a one-entry cache private to the slot; without
+// it no session is ever stored, so every handshake is full. The socket is
+// closed directly, without a TLS close_notify: the response is complete.
+//
+// # Counting rules
+//
+// Run starts the slots at once; the window [Start, End) says what counts.
+//
+//   - A request counts when its response completes inside the window,
+//     whenever it started: traffic that ends before Start is warm-up.
+//   - A failed request counts as an error of its class when it fails inside
+//     the window: connect, tls, timeout (any step past the deadline,
+//     whatever error reported it), write, read.
+//   - A response with status >= 400 is a complete request (Requests,
+//     Status, Bytes, histograms) and also a status error.
+//   - The connection, handshake, resumption and negotiated parameters of a
+//     request, and its connect and handshake times, count together with the
+//     request that opened the connection: exactly when that request (or its
+//     failure) counts. So in close mode with no errors, Connections ==
+//     Handshakes == Requests.
+//   - TTFB and Total run from the request's start (before the connect, for a
+//     request that opens a connection) to the first and last response byte.
+//   - At End no new request starts. Requests in flight drain: they may
+//     complete for up to min(timeout, 1 s) after End, uncounted, as
+//     Outside.Late; those still unfinished are cut off as Outside.Abandoned.
+//     Warm-up responses are Outside.Warmup. So every response the client
+//     read is in exactly one of Requests, Outside.Warmup and Outside.Late,
+//     which is what makes the totals checkable against a server's log.
+//     Cancelling Run's context cuts everything off at the cancel time,
+//     which becomes the window's end.
+//
+// Counters and histograms are local to a slot and merged when Run ends;
+// the hot loop takes no lock and sends on no channel. Each slot publishes
+// its counted requests, errors and bytes with atomic stores for Snapshot.
+package engine

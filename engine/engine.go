@@ -1,0 +1,557 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+	"github.com/valyala/fasthttp"
+)
+
+// DefaultTimeout bounds one request when the Load gives no timeout.
+const DefaultTimeout = 10 * time.Second
+
+// readBufferSize is the per-slot response buffer; response headers must fit in it.
+const readBufferSize = 16 << 10
+
+// Snapshot is a point-in-time view of a running engine for progress display.
+// Every field follows the counting rule: only what happened inside the window.
+type Snapshot struct {
+	// Requests is the number of responses completed in the window so far.
+	Requests uint64
+	// Errors is the number of failed requests (every class, status included).
+	Errors uint64
+	// Bytes is the number of response bytes of the counted requests.
+	Bytes uint64
+}
+
+// Engine runs the request loop of one worker group: a fixed number of
+// connection slots, each one goroutine sending requests back to back.
+// An Engine is prepared once by New and may Run several windows, one at a
+// time; Snapshot may be called concurrently with Run.
+type Engine struct {
+	addr      string // host:port dialled, host resolved to an IP by New
+	request   []byte
+	head      bool // the request is a HEAD: responses have no body
+	keepAlive bool
+	timeout   time.Duration
+	slots     []*slot
+
+	// Set by Run before the slots start; read-only while they run except endNs.
+	base    time.Time    // monotonic origin of every *Ns value
+	startNs int64        // window start, nanoseconds after base
+	endNs   atomic.Int64 // window end; lowered to the cancel time on ctx cancellation
+	stopNs  atomic.Int64 // end of the drain: no request outlives it; lowered with endNs on cancellation
+}
+
+// maxDrain bounds the drain after the window: requests in flight at the
+// window's end may complete (uncounted, as Outside.Late) for at most this
+// long, or the request timeout if shorter. Letting them finish instead of
+// cutting them off means every response the server sent is read and
+// accounted for, so kaeload's totals can be checked against the server's
+// log exactly.
+const maxDrain = time.Second
+
+// New prepares an engine for one group: connections slots, each sending the
+// request of t, shaped by l (connection mode, timeout). It builds the TLS
+// client configuration from t.TLS (nil: plain http), checks t.Addr and
+// resolves its host once, so no request pays for a name lookup.
+func New(t scenarios.Target, l scenarios.Load, connections int) (*Engine, error) {
+	if connections < 1 {
+		return nil, fmt.Errorf("engine: connections must be at least 1, got %d", connections)
+	}
+	if len(t.Request) == 0 {
+		return nil, errors.New("engine: empty request")
+	}
+	host, port, err := net.SplitHostPort(t.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("engine: target address %q: %w", t.Addr, err)
+	}
+	if host == "" || port == "" {
+		return nil, fmt.Errorf("engine: target address %q: want host:port", t.Addr)
+	}
+	addr := t.Addr
+	if net.ParseIP(host) == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ips, err := net.DefaultResolver.LookupHost(ctx, host)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("engine: resolve %q: %w", host, err)
+		}
+		addr = net.JoinHostPort(ips[0], port)
+	}
+	var cfg *tls.Config
+	if t.TLS != nil {
+		if cfg, err = tlsConfig(t.TLS, host); err != nil {
+			return nil, err
+		}
+	}
+	switch l.Connection {
+	case scenarios.Close, scenarios.KeepAlive, "":
+	default:
+		return nil, fmt.Errorf("engine: unknown connection mode %q", l.Connection)
+	}
+	e := &Engine{
+		addr:      addr,
+		request:   t.Request,
+		head:      bytes.HasPrefix(t.Request, []byte("HEAD ")),
+		keepAlive: l.Connection == scenarios.KeepAlive,
+		timeout:   l.Timeout,
+	}
+	if e.timeout <= 0 {
+		e.timeout = DefaultTimeout
+	}
+	e.slots = make([]*slot, connections)
+	for i := range e.slots {
+		e.slots[i] = newSlot(e, cfg, t.TLS != nil && t.TLS.Resumption)
+	}
+	return e, nil
+}
+
+// tlsConfig builds the client configuration for one scenario TLS section
+// from scenarios.TLS.Config, adding what is the engine's to decide: no
+// session tickets unless Resumption (the per-slot cache is set by newSlot),
+// and host as the verification name when Verify is set without ServerName.
+func tlsConfig(t *scenarios.TLS, host string) (*tls.Config, error) {
+	cfg, err := t.Config()
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	cfg.SessionTicketsDisabled = !t.Resumption
+	if t.Verify && cfg.ServerName == "" {
+		cfg.ServerName = host
+	}
+	return cfg, nil
+}
+
+// Run sends requests on every slot from now until w.End and returns what was
+// counted inside w (see the package documentation for the counting rules).
+// Traffic before w.Start is warm-up. At w.End no request starts; those in
+// flight drain for up to min(timeout, 1 s), uncounted (Outside.Late and
+// Outside.Abandoned). Cancelling ctx stops the
+// slots early the same way; the result's Window.End is then the cancel time.
+// The returned Group has Window, Counts and Latency filled.
+func (e *Engine) Run(ctx context.Context, w results.Window) results.Group {
+	endNs := e.begin(w)
+	if ctx.Err() != nil {
+		e.endNs.Store(0)
+		e.stopNs.Store(0)
+	}
+	// Each slot dials under its own context, cancelled only by abort after
+	// it has ended the window, so a dial that fails because of the
+	// cancellation always fails after the end and never counts. Per-slot
+	// contexts also keep the slots from sharing a context's lock.
+	for _, s := range e.slots {
+		s.ctx, s.cancel = context.WithCancel(context.Background())
+	}
+	aborted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(aborted)
+		e.abort()
+	})
+	var wg sync.WaitGroup
+	for _, s := range e.slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.loop()
+		}()
+	}
+	wg.Wait()
+	if !stop() {
+		<-aborted
+	}
+	for _, s := range e.slots {
+		s.cancel()
+	}
+
+	g := results.Group{Window: w, Latency: results.NewLatency()}
+	if end := e.endNs.Load(); end < endNs {
+		g.Window.End = e.base.Add(time.Duration(max(end, e.startNs))).Round(0)
+	}
+	for _, s := range e.slots {
+		g.Counts.Add(&s.counts)
+		g.Latency.Merge(&s.lat)
+	}
+	return g
+}
+
+// begin prepares the engine for window w: the clock origin is now, the
+// slots' counters are cleared. It returns the window end in nanoseconds
+// after the origin.
+func (e *Engine) begin(w results.Window) int64 {
+	e.base = time.Now()
+	e.startNs = int64(w.Start.Sub(e.base))
+	endNs := int64(w.End.Sub(e.base))
+	e.endNs.Store(endNs)
+	e.stopNs.Store(endNs + int64(min(e.timeout, maxDrain)))
+	for _, s := range e.slots {
+		s.reset()
+	}
+	return endNs
+}
+
+// abort ends the window at the current time: it lowers endNs so nothing
+// after now counts, then cancels the slots' dials and pulls every open
+// connection's deadline into the past, so that whatever the slots are
+// blocked in returns at once, failing after the new end.
+func (e *Engine) abort() {
+	now := e.since()
+	for _, v := range []*atomic.Int64{&e.endNs, &e.stopNs} {
+		for {
+			end := v.Load()
+			if now >= end || v.CompareAndSwap(end, now) {
+				break
+			}
+		}
+	}
+	past := time.Unix(1, 0)
+	for _, s := range e.slots {
+		s.cancel()
+		if c := s.cur.Load(); c != nil {
+			_ = c.SetDeadline(past)
+		}
+	}
+}
+
+// Snapshot sums the slots' published counters. It is safe to call while Run
+// runs; the figures are those of the current (or last) window.
+func (e *Engine) Snapshot() Snapshot {
+	var sn Snapshot
+	for _, s := range e.slots {
+		sn.Requests += s.pub.requests.Load()
+		sn.Errors += s.pub.errors.Load()
+		sn.Bytes += s.pub.bytes.Load()
+	}
+	return sn
+}
+
+// since is the monotonic time since base in nanoseconds.
+func (e *Engine) since() int64 { return int64(time.Since(e.base)) }
+
+// counted reports whether something that ended at t (nanoseconds after base)
+// lies inside the window.
+func (e *Engine) counted(t int64) bool { return t >= e.startNs && t < e.endNs.Load() }
+
+// slot is one connection slot: everything one goroutine needs to send
+// requests back to back, owned by that goroutine alone. The only fields
+// other goroutines touch are cur (abort) and pub (Snapshot).
+type slot struct {
+	e        *Engine
+	cfg      *tls.Config // nil for plain http; a private clone per slot
+	dialer   net.Dialer
+	raw      *net.TCPConn // open connection or nil
+	conn     net.Conn     // raw, or the tls.Conn over it
+	rd       firstByteReader
+	br       *bufio.Reader
+	resp     fasthttp.Response
+	att      attempt
+	counts   results.Counts
+	lat      results.Latency
+	dials    uint64 // successful dials in every phase (warm-up, window, abandoned)
+	negKey   string // Negotiated key of the last (version, cipher, curve)
+	negVer   uint16
+	negSuite uint16
+	negCurve tls.CurveID
+
+	ctx    context.Context    // the slot's dial context in Run
+	cancel context.CancelFunc // cancels ctx; called by abort and when Run ends
+
+	cur atomic.Pointer[net.TCPConn] // published open connection, for abort
+	pub published
+}
+
+// published holds a slot's progress counters on their own cache lines, so
+// that slots storing them do not slow each other down.
+type published struct {
+	_        [64]byte
+	requests atomic.Uint64
+	errors   atomic.Uint64
+	bytes    atomic.Uint64
+	_        [64]byte
+}
+
+// attempt is the outcome of one request, accounted by slot.account.
+type attempt struct {
+	start     int64 // nanoseconds after base
+	end       int64 // when the response completed or the request failed
+	newConn   bool  // the attempt needed a new connection
+	dialed    bool  // and the TCP connect succeeded
+	handshake bool  // and the TLS handshake completed
+	resumed   bool
+	connect   time.Duration
+	tlsTime   time.Duration
+	ttfb      time.Duration
+	failed    bool
+	class     results.ErrorClass
+	err       error
+	status    int
+	bytes     uint64
+}
+
+func newSlot(e *Engine, cfg *tls.Config, resumption bool) *slot {
+	s := &slot{
+		e:      e,
+		dialer: net.Dialer{KeepAlive: -1},
+		lat:    results.NewLatency(),
+	}
+	if cfg != nil {
+		s.cfg = cfg.Clone()
+		if resumption {
+			s.cfg.ClientSessionCache = tls.NewLRUClientSessionCache(1)
+		}
+	}
+	s.br = bufio.NewReaderSize(&s.rd, readBufferSize)
+	s.rd.e = e
+	return s
+}
+
+// reset clears the counters and histograms before a window.
+func (s *slot) reset() {
+	s.counts = results.Counts{}
+	s.lat.Connect.Reset()
+	s.lat.Handshake.Reset()
+	s.lat.TTFB.Reset()
+	s.lat.Total.Reset()
+	s.dials = 0
+	s.pub.requests.Store(0)
+	s.pub.errors.Store(0)
+	s.pub.bytes.Store(0)
+}
+
+// loop sends requests until the window ends.
+func (s *slot) loop() {
+	defer s.closeConn()
+	for s.e.since() < s.e.endNs.Load() {
+		s.do(s.ctx)
+		s.account()
+	}
+}
+
+// do sends one request, opening a connection first if the slot has none,
+// and leaves the outcome in s.att. In close mode, and whenever the
+// connection cannot be reused, it closes the connection afterwards.
+func (s *slot) do(ctx context.Context) {
+	e := s.e
+	a := &s.att
+	*a = attempt{start: e.since()}
+	deadlineNs := min(a.start+int64(e.timeout), e.stopNs.Load())
+	deadline := e.base.Add(time.Duration(deadlineNs))
+
+	if s.raw == nil {
+		if !s.open(ctx, a, deadline, deadlineNs) {
+			return
+		}
+	} else if err := s.raw.SetDeadline(deadline); err != nil {
+		s.fail(a, results.ErrWrite, err, deadlineNs)
+		return
+	}
+
+	s.rd.first, s.rd.n = 0, 0
+	if _, err := s.conn.Write(e.request); err != nil {
+		s.fail(a, results.ErrWrite, err, deadlineNs)
+		return
+	}
+	s.resp.Reset()
+	s.resp.SkipBody = e.head
+	err := s.resp.Read(s.br)
+	a.end = e.since()
+	a.bytes = s.rd.n
+	if err != nil {
+		s.fail(a, results.ErrRead, err, deadlineNs)
+		return
+	}
+	a.ttfb = time.Duration(s.rd.first - a.start)
+	a.status = s.resp.StatusCode()
+	if !e.keepAlive || s.resp.ConnectionClose() {
+		s.closeConn()
+	}
+}
+
+// open dials and, for https, handshakes a new connection for attempt a.
+// It reports false (with a failed) when the connection could not be set up.
+func (s *slot) open(ctx context.Context, a *attempt, deadline time.Time, deadlineNs int64) bool {
+	e := s.e
+	a.newConn = true
+	s.dialer.Deadline = deadline
+	c, err := s.dialer.DialContext(ctx, "tcp", e.addr)
+	if err != nil {
+		s.fail(a, results.ErrConnect, err, deadlineNs)
+		return false
+	}
+	t := e.since()
+	s.dials++
+	a.dialed = true
+	a.connect = time.Duration(t - a.start)
+	raw := c.(*net.TCPConn)
+	s.raw, s.conn = raw, raw
+	// Publish the connection, then look at the drain's end: abort lowers it
+	// before it reads cur, so one of the two always sees the other.
+	s.cur.Store(raw)
+	if e.since() >= e.stopNs.Load() {
+		_ = raw.SetDeadline(time.Unix(1, 0))
+	} else if err := raw.SetDeadline(deadline); err != nil {
+		s.fail(a, results.ErrConnect, err, deadlineNs)
+		return false
+	}
+	if s.cfg != nil {
+		tc := tls.Client(raw, s.cfg)
+		// Deadlines (request timeout, window end, abort) bound the handshake;
+		// a cancellable context here would cost every handshake a registration.
+		if err := tc.HandshakeContext(context.Background()); err != nil {
+			s.fail(a, results.ErrTLS, err, deadlineNs)
+			return false
+		}
+		a.tlsTime = time.Duration(e.since() - t)
+		a.handshake = true
+		st := tc.ConnectionState()
+		a.resumed = st.DidResume
+		s.noteNegotiated(st.Version, st.CipherSuite, st.CurveID)
+		s.conn = tc
+	}
+	s.rd.c = s.conn
+	s.br.Reset(&s.rd)
+	return true
+}
+
+// noteNegotiated remembers the handshake parameters, building the
+// Negotiated key string only when they differ from the previous handshake.
+func (s *slot) noteNegotiated(ver, suite uint16, curve tls.CurveID) {
+	if s.negKey != "" && ver == s.negVer && suite == s.negSuite && curve == s.negCurve {
+		return
+	}
+	s.negVer, s.negSuite, s.negCurve = ver, suite, curve
+	curveName := "none"
+	if curve != 0 {
+		curveName = curve.String()
+	}
+	s.negKey = strings.ReplaceAll(tls.VersionName(ver), " ", "") + " " + tls.CipherSuiteName(suite) + " " + curveName
+}
+
+// fail records a failed attempt, closing the connection. A failure at or
+// after the request's deadline is a timeout whatever error reported it.
+func (s *slot) fail(a *attempt, class results.ErrorClass, err error, deadlineNs int64) {
+	if a.end == 0 {
+		a.end = s.e.since()
+	}
+	if a.end >= deadlineNs || isTimeout(err) {
+		class = results.ErrTimeout
+	}
+	a.failed, a.class, a.err = true, class, err
+	s.closeConn()
+}
+
+// isTimeout reports whether err is a deadline or timeout error.
+func isTimeout(err error) bool {
+	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// closeConn closes the slot's connection, if any. It closes the TCP socket
+// directly: the response is complete, so a TLS close_notify would only add
+// work on both sides.
+func (s *slot) closeConn() {
+	if s.raw == nil {
+		return
+	}
+	s.cur.Store(nil)
+	_ = s.raw.Close()
+	s.raw, s.conn, s.rd.c = nil, nil, nil
+}
+
+// account adds the attempt in s.att to the slot's counters if it ended
+// inside the window: a request counts when its response completes in the
+// window, a failure when it happens in the window, and the connection,
+// handshake and timings of an attempt count with it.
+func (s *slot) account() {
+	a := &s.att
+	if !s.e.counted(a.end) {
+		o := &s.counts.Outside
+		switch {
+		case a.end < s.e.startNs && a.failed:
+			o.WarmupErrors++
+		case a.end < s.e.startNs:
+			o.Warmup++
+		case a.failed:
+			o.Abandoned++
+		default:
+			o.Late++
+		}
+		return
+	}
+	c := &s.counts
+	if a.dialed {
+		c.Connections++
+		s.lat.Connect.Record(a.connect)
+	}
+	if a.handshake {
+		c.Handshakes++
+		if a.resumed {
+			c.Resumed++
+		}
+		if c.Negotiated == nil {
+			c.Negotiated = make(map[string]uint64, 1)
+		}
+		c.Negotiated[s.negKey]++
+		s.lat.Handshake.Record(a.tlsTime)
+	}
+	if a.failed {
+		c.Errors.Add(a.class, a.err)
+		s.pub.errors.Store(c.Errors.Total())
+		return
+	}
+	c.Requests++
+	c.Bytes += a.bytes
+	class := a.status / 100
+	if class < 1 || class > 5 {
+		class = 0
+	}
+	c.Status[class]++
+	if a.status >= 400 {
+		var err error
+		if c.Errors[results.ErrStatus].Count == 0 {
+			err = fmt.Errorf("status %d", a.status)
+		}
+		c.Errors.Add(results.ErrStatus, err)
+		s.pub.errors.Store(c.Errors.Total())
+	}
+	s.lat.TTFB.Record(a.ttfb)
+	s.lat.Total.Record(time.Duration(a.end - a.start))
+	s.pub.requests.Store(c.Requests)
+	s.pub.bytes.Store(c.Bytes)
+}
+
+// firstByteReader is the slot's reader over its connection: it counts the
+// bytes read and notes when the first byte of the current response arrived.
+type firstByteReader struct {
+	e     *Engine
+	c     net.Conn
+	first int64 // nanoseconds after base; 0 until the first byte
+	n     uint64
+}
+
+// Read reads from the connection, recording the first byte's arrival.
+func (r *firstByteReader) Read(p []byte) (int, error) {
+	n, err := r.c.Read(p)
+	if n > 0 {
+		if r.first == 0 {
+			r.first = r.e.since()
+		}
+		r.n += uint64(n)
+	}
+	return n, err
+}

@@ -1,0 +1,221 @@
+package runner
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+// Environment switches that turn the test binary into a worker or a
+// controller (see TestMain).
+const (
+	envWorker     = "KAELOAD_TEST_WORKER"
+	envController = "KAELOAD_TEST_CONTROLLER"
+)
+
+// TestMain lets the test binary stand in for `kaeload worker`: with
+// KAELOAD_TEST_WORKER=1 it runs Worker on stdin/stdout and exits. Other
+// values make deliberately broken workers, and KAELOAD_TEST_CONTROLLER=1
+// runs a long controller whose workers the test watches after killing it.
+func TestMain(m *testing.M) {
+	switch mode := os.Getenv(envWorker); mode {
+	case "":
+	case "1":
+		os.Exit(runTestWorker())
+	default:
+		os.Exit(brokenWorker(mode))
+	}
+	if os.Getenv(envController) == "1" {
+		os.Exit(runTestController())
+	}
+	os.Exit(m.Run())
+}
+
+func runTestWorker() int {
+	if err := Worker(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
+	return 0
+}
+
+// brokenWorker misbehaves in one of several ways.
+func brokenWorker(mode string) int {
+	switch mode {
+	case "garbage": // answers the spec with something that is not JSON
+		fmt.Fprintln(os.Stderr, "about to write garbage")
+		fmt.Println("hello, I am not a protocol line")
+		time.Sleep(10 * time.Second)
+	case "panic": // dies with a panic once it has the spec
+		_, _ = newLineReader(os.Stdin).next()
+		panic("test worker panic")
+	case "silent": // ready, then not a word after start
+		lr := newLineReader(os.Stdin)
+		_, _ = lr.next()
+		fmt.Printf(`{"type":"ready","pid":%d,"cpus":%q,"gomaxprocs":1}`+"\n", os.Getpid(), allowedSelf())
+		_, _ = lr.next()
+		_, _ = lr.next() // blocks until the controller gives up
+	case "unpinned": // widens one thread's mask, then runs the real worker
+		runtime.LockOSThread()
+		if err := widenThread(); err != nil {
+			fmt.Fprintln(os.Stderr, "widen affinity:", err)
+		}
+		return runTestWorker()
+	default:
+		fmt.Fprintf(os.Stderr, "unknown %s mode %q\n", envWorker, mode)
+	}
+	return 3
+}
+
+func allowedSelf() string {
+	s, err := pinning.Allowed("self")
+	if err != nil {
+		return ""
+	}
+	return s.String()
+}
+
+// runTestController runs a long run against the built-in target and
+// prints each worker's pid, for TestControllerKilled.
+func runTestController() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	plan := builtinPlan(30*time.Second, []int{0}, []int{1})
+	_, err := Run(ctx, plan, Options{
+		Executable: os.Args[0],
+		WorkerArgs: []string{"-test.run=^$"},
+		Env:        []string{envWorker + "=1"},
+		OnWorkerStart: func(group, pid int) {
+			fmt.Printf("pid %d\n", pid)
+		},
+		Log: os.Stderr,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "controller:", err)
+		return 1
+	}
+	return 0
+}
+
+// closeRequest is the short-connection request used throughout.
+func closeRequest(path string) []byte {
+	return []byte("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nUser-Agent: kaeload-test\r\n\r\n")
+}
+
+// plan returns a one-variant, one-repetition short-connection plan with a
+// group per CPU list (nil = unpinned), 4 connections each.
+func plan(addr string, dur time.Duration, cpus ...[]int) *scenarios.Plan {
+	p := &scenarios.Plan{
+		Name: "runner-test",
+		Target: scenarios.Target{
+			URL:     "https://" + addr + "/index.html",
+			Addr:    addr,
+			Method:  "GET",
+			Request: closeRequest("/index.html"),
+			TLS: &scenarios.TLS{
+				MinVersion: tls.VersionTLS12,
+				MaxVersion: tls.VersionTLS13,
+				Curves:     []uint16{uint16(tls.X25519), uint16(tls.CurveP256)},
+			},
+		},
+		Load: scenarios.Load{
+			Connection: scenarios.Close,
+			Warmup:     300 * time.Millisecond,
+			Duration:   dur,
+			Timeout:    2 * time.Second,
+		},
+		Repeat:   1,
+		Variants: []scenarios.Variant{{Name: "default"}},
+	}
+	for _, c := range cpus {
+		th := len(c)
+		if th == 0 {
+			th = 1
+		}
+		p.Load.Groups = append(p.Load.Groups, scenarios.Group{CPUs: c, Threads: th, Connections: 4})
+	}
+	return p
+}
+
+// builtinPlan is plan against the built-in target (RSA-2048).
+func builtinPlan(dur time.Duration, cpus ...[]int) *scenarios.Plan {
+	p := plan("", dur, cpus...)
+	p.Target.URL = ""
+	p.Target.Builtin = &scenarios.Builtin{Cert: "rsa2048"}
+	return p
+}
+
+// testOptions re-executes the test binary as the worker.
+func testOptions(t *testing.T, mode string) Options {
+	return Options{
+		Executable: os.Args[0],
+		WorkerArgs: []string{"-test.run=^$"},
+		Env:        []string{envWorker + "=" + mode},
+		Log:        &testLog{t: t},
+	}
+}
+
+// testLog sends controller and worker log lines to t.Log.
+type testLog struct{ t *testing.T }
+
+func (l *testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(b), "\n"))
+	return len(b), nil
+}
+
+// needCPUs skips a test on machines with fewer than n CPUs.
+func needCPUs(t *testing.T, n int) {
+	t.Helper()
+	if !pinning.Supported {
+		t.Skip("pinning needs Linux")
+	}
+	on, err := pinning.Online()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(on) < n || !on.Contains(0) || !on.Contains(n-1) {
+		t.Skipf("needs CPUs 0-%d, have %s", n-1, on)
+	}
+}
+
+// alive reports whether pid is a process that has not exited (a zombie
+// awaiting its reaper counts as gone).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// waitGone waits up to d for every pid to be gone and returns those left.
+func waitGone(pids []int, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	for {
+		var left []int
+		for _, p := range pids {
+			if alive(p) {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,236 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+)
+
+// stderrLines is how many of a worker's last stderr lines an error quotes.
+const stderrLines = 20
+
+// killAfter is how long a worker gets to exit after its input closes
+// before it is killed.
+const killAfter = time.Second
+
+// WorkerError is a failed worker: which group, on which CPUs, what went
+// wrong, and the last lines it wrote to stderr.
+type WorkerError struct {
+	// Group is the group's index in the plan.
+	Group int
+	// CPUs is the group's CPU list ("" = unpinned).
+	CPUs string
+	// Err says what went wrong.
+	Err error
+	// Stderr holds the worker's last stderr lines (at most 20).
+	Stderr []string
+}
+
+// Error names the group and CPUs and quotes the worker's last stderr lines.
+func (e *WorkerError) Error() string {
+	var b strings.Builder
+	cpus := e.CPUs
+	if cpus == "" {
+		cpus = "unpinned"
+	}
+	fmt.Fprintf(&b, "group %d (CPUs %s): %v", e.Group, cpus, e.Err)
+	if len(e.Stderr) > 0 {
+		b.WriteString("; last worker stderr:")
+		for _, l := range e.Stderr {
+			b.WriteString("\n    ")
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *WorkerError) Unwrap() error { return e.Err }
+
+// ring keeps the last lines written to it; it is the worker's stderr sink
+// and forwards every line to log with a prefix.
+type ring struct {
+	mu      sync.Mutex
+	lines   []string
+	partial []byte
+	log     io.Writer
+	prefix  string
+}
+
+func (r *ring) Write(b []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.partial = append(r.partial, b...)
+	for {
+		i := bytes.IndexByte(r.partial, '\n')
+		if i < 0 {
+			break
+		}
+		r.add(string(r.partial[:i]))
+		r.partial = r.partial[i+1:]
+	}
+	if len(r.partial) > 4096 { // a runaway line: keep it as a line of its own
+		r.add(string(r.partial))
+		r.partial = r.partial[:0]
+	}
+	return len(b), nil
+}
+
+func (r *ring) add(line string) {
+	if r.log != nil {
+		fmt.Fprintf(r.log, "%s%s\n", r.prefix, line)
+	}
+	if len(r.lines) == stderrLines {
+		copy(r.lines, r.lines[1:])
+		r.lines = r.lines[:stderrLines-1]
+	}
+	r.lines = append(r.lines, line)
+}
+
+// last returns the kept lines, an unterminated last line included.
+func (r *ring) last() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := append([]string(nil), r.lines...)
+	if len(r.partial) > 0 {
+		out = append(out, string(r.partial))
+	}
+	if len(out) > stderrLines {
+		out = out[len(out)-stderrLines:]
+	}
+	return out
+}
+
+// event is a line from a worker, or the end of its stream (err set).
+type event struct {
+	w   *proc
+	msg message
+	err error
+}
+
+// proc is one running worker process.
+type proc struct {
+	index  int
+	cpus   pinning.Set
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stderr *ring
+
+	quit     chan struct{} // closed when the controller stops listening
+	quitOnce sync.Once
+	exited   chan struct{} // closed after cmd.Wait returned
+	waitErr  error         // cmd.Wait's result, valid after exited
+	pid      int
+}
+
+// startProc starts one worker pinned to cpus; its stdout lines go to events
+// until stop is called. The process is always waited for: by the reader
+// goroutine once its output ends.
+func startProc(index int, cpus pinning.Set, exe string, args, env []string, log io.Writer, events chan<- event) (*proc, error) {
+	cmd := exec.Command(exe, args...)
+	cmd.Env = env
+	p := &proc{
+		index:  index,
+		cpus:   cpus,
+		cmd:    cmd,
+		stderr: &ring{log: log, prefix: fmt.Sprintf("worker %d: ", index)},
+		quit:   make(chan struct{}),
+		exited: make(chan struct{}),
+	}
+	cmd.Stderr = p.stderr
+	cmd.WaitDelay = killAfter // do not let a leaked pipe hold Wait
+	setProcAttr(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, p.fail(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, p.fail(err)
+	}
+	p.stdin = stdin
+	if err := pinning.Start(cmd, cpus); err != nil {
+		return nil, p.fail(fmt.Errorf("start worker %s: %w", exe, err))
+	}
+	p.pid = cmd.Process.Pid
+	go p.read(stdout, events)
+	return p, nil
+}
+
+// read forwards protocol lines until the stream ends or the controller
+// stops listening, then drains the rest and waits for the process.
+func (p *proc) read(stdout io.Reader, events chan<- event) {
+	lr := newLineReader(stdout)
+	for {
+		m, err := lr.next()
+		select {
+		case events <- event{w: p, msg: m, err: err}:
+		case <-p.quit:
+		}
+		if err != nil {
+			break
+		}
+	}
+	_, _ = io.Copy(io.Discard, stdout) // lets a still-writing worker reach its exit
+	p.waitErr = p.cmd.Wait()
+	close(p.exited)
+}
+
+// send writes one protocol line to the worker.
+func (p *proc) send(v any) error {
+	if err := writeMsg(p.stdin, v); err != nil {
+		return p.fail(fmt.Errorf("write to worker: %w", err))
+	}
+	return nil
+}
+
+// stopAll ends the workers: their input closes (a worker exits when it
+// does), and those still running killAfter later are killed. stopAll
+// returns once every process has been waited for.
+func stopAll(procs []*proc) {
+	for _, p := range procs {
+		p.quitOnce.Do(func() { close(p.quit) })
+		_ = p.stdin.Close()
+	}
+	over := make(chan struct{}) // closed when the grace period ends
+	t := time.AfterFunc(killAfter, func() { close(over) })
+	defer t.Stop()
+	for _, p := range procs {
+		select {
+		case <-p.exited:
+			continue
+		case <-over:
+		}
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	}
+}
+
+// exitStatus waits up to d for the process to end and describes how it did.
+func (p *proc) exitStatus(d time.Duration) string {
+	select {
+	case <-p.exited:
+	case <-time.After(d):
+		return "still running"
+	}
+	if p.waitErr == nil {
+		return "exit status 0"
+	}
+	var ee *exec.ExitError
+	if errors.As(p.waitErr, &ee) {
+		return ee.ProcessState.String()
+	}
+	return p.waitErr.Error()
+}
+
+// fail wraps err as a WorkerError for this worker.
+func (p *proc) fail(err error) *WorkerError {
+	return &WorkerError{Group: p.index, CPUs: p.cpus.String(), Err: err, Stderr: p.stderr.last()}
+}

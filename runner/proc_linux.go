@@ -1,0 +1,74 @@
+//go:build linux
+
+package runner
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/kaeload/kaeload/pinning"
+)
+
+// setProcAttr makes the kernel SIGKILL the worker when the controller
+// dies — a belt to the braces of the worker exiting when its input closes.
+// (Linux ties the signal to the thread that started the child; pinning.Start
+// keeps that thread alive after restoring its mask.) The worker gets its own
+// process group, so a Ctrl-C at the terminal reaches only the controller,
+// which then stops the workers in order.
+func setProcAttr(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	cmd.SysProcAttr.Setpgid = true
+}
+
+// raiseNoFile lifts the soft RLIMIT_NOFILE to the hard limit (children
+// inherit it) and returns the resulting soft limit.
+func raiseNoFile() (uint64, error) {
+	var r unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &r); err != nil {
+		return 0, fmt.Errorf("read open-file limit: %w", err)
+	}
+	if r.Cur < r.Max {
+		raised := r
+		raised.Cur = r.Max
+		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &raised); err == nil {
+			r = raised
+		}
+	}
+	return r.Cur, nil
+}
+
+// verifyAffinity checks that every thread of this process may run on
+// exactly the CPUs of want.
+func verifyAffinity(want pinning.Set) error {
+	tids, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return fmt.Errorf("check CPU affinity: %w", err)
+	}
+	for _, t := range tids {
+		have, err := pinning.Allowed("self/task/" + t.Name())
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue // the thread exited meanwhile
+			}
+			return fmt.Errorf("check CPU affinity: %w", err)
+		}
+		if have.String() != want.String() {
+			return fmt.Errorf("worker thread %s may run on CPUs %q, want exactly %q: it was not started pinned (start it with pinning.Start or taskset -c %s)",
+				t.Name(), have.String(), want.String(), want.String())
+		}
+	}
+	return nil
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}

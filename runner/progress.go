@@ -1,0 +1,325 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// Progress modes for Options.ProgressMode.
+const (
+	// ProgressAuto draws bars when Options.Progress is a terminal and
+	// prints plain status lines otherwise.
+	ProgressAuto = "auto"
+	// ProgressOn always draws bars.
+	ProgressOn = "on"
+	// ProgressPlain prints a status line every two seconds.
+	ProgressPlain = "plain"
+	// ProgressOff prints nothing.
+	ProgressOff = "off"
+)
+
+// plainEvery is the interval of plain status lines.
+const plainEvery = 2 * time.Second
+
+// repInfo describes the repetition being shown.
+type repInfo struct {
+	label  string    // "variant baseline rep 1/3"
+	begin  time.Time // when load (warm-up) began
+	window results.Window
+	groups []string // "group 0 [0-9]" per group
+}
+
+// live holds the latest snapshot per group, written by the controller and
+// pulled by the display on its own ticker (workers never touch the UI).
+type live struct {
+	mu    sync.Mutex
+	snaps []snapshotMsg
+	hist  [][]sample // recent samples per group, for rates
+}
+
+type sample struct {
+	at       time.Time
+	requests uint64
+}
+
+// rateSpan is how far back a live rate looks.
+const rateSpan = time.Second
+
+func newLive(groups int) *live {
+	return &live{snaps: make([]snapshotMsg, groups), hist: make([][]sample, groups)}
+}
+
+func (l *live) update(group int, s snapshotMsg, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.snaps[group] = s
+	h := append(l.hist[group], sample{at, s.Requests})
+	for len(h) > 2 && at.Sub(h[1].at) >= rateSpan {
+		h = h[1:]
+	}
+	l.hist[group] = h
+}
+
+// group returns group g's counts and its recent request rate.
+func (l *live) group(g int) (snapshotMsg, float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.snaps[g], rate(l.hist[g])
+}
+
+// total returns the summed counts and request rate of all groups.
+func (l *live) total() (snapshotMsg, float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var t snapshotMsg
+	var r float64
+	for g, s := range l.snaps {
+		t.Requests += s.Requests
+		t.Errors += s.Errors
+		t.Bytes += s.Bytes
+		r += rate(l.hist[g])
+	}
+	return t, r
+}
+
+func rate(h []sample) float64 {
+	if len(h) < 2 {
+		return 0
+	}
+	a, b := h[0], h[len(h)-1]
+	dt := b.at.Sub(a.at).Seconds()
+	if dt <= 0 {
+		return 0
+	}
+	return float64(b.requests-a.requests) / dt
+}
+
+// display shows one repetition's progress. show starts it; done stops it
+// (total is nil when the repetition failed or was cut short).
+type display interface {
+	show(r repInfo, l *live)
+	done(total *results.Group)
+}
+
+// newDisplay picks the display for mode and w. Bars drawn on the writer
+// the log also goes to print log lines above themselves.
+func newDisplay(mode string, w io.Writer, log *logSink) (display, error) {
+	if log != nil && !sameWriter(log.w, w) {
+		log = nil
+	}
+	switch mode {
+	case "", ProgressAuto:
+		if w == nil {
+			return nopDisplay{}, nil
+		}
+		if f, ok := w.(*os.File); ok && isTerminal(f) {
+			return &barDisplay{w: w, log: log}, nil
+		}
+		return &plainDisplay{w: w}, nil
+	case ProgressOn:
+		if w == nil {
+			return nopDisplay{}, nil
+		}
+		return &barDisplay{w: w, log: log}, nil
+	case ProgressPlain:
+		if w == nil {
+			return nopDisplay{}, nil
+		}
+		return &plainDisplay{w: w}, nil
+	case ProgressOff:
+		return nopDisplay{}, nil
+	}
+	return nil, fmt.Errorf("progress mode %q: want %s, %s, %s or %s", mode, ProgressAuto, ProgressOn, ProgressPlain, ProgressOff)
+}
+
+// sameWriter reports whether a and b are the same writer, without
+// panicking on writers whose type is not comparable.
+func sameWriter(a, b io.Writer) bool {
+	ta := reflect.TypeOf(a)
+	return ta != nil && ta == reflect.TypeOf(b) && ta.Comparable() && a == b
+}
+
+type nopDisplay struct{}
+
+func (nopDisplay) show(repInfo, *live) {}
+func (nopDisplay) done(*results.Group) {}
+
+// timeLeft is the time until the window ends, never negative.
+func timeLeft(r repInfo, now time.Time) time.Duration {
+	if d := r.window.End.Sub(now); d > 0 {
+		return d
+	}
+	return 0
+}
+
+// summary is the closing line of a repetition.
+func summary(label string, total *results.Group) string {
+	if total == nil {
+		return label + ": stopped"
+	}
+	secs := total.Window.Length().Seconds()
+	var rps float64
+	if secs > 0 {
+		rps = float64(total.Requests) / secs
+	}
+	return fmt.Sprintf("%s: done, %d requests in %.1f s, %.0f req/s, %d errors",
+		label, total.Requests, secs, rps, total.Errors.Total())
+}
+
+// plainDisplay prints a status line every plainEvery.
+type plainDisplay struct {
+	w     io.Writer
+	r     repInfo
+	stopc chan struct{}
+	wg    sync.WaitGroup
+}
+
+func (p *plainDisplay) show(r repInfo, l *live) {
+	p.r = r
+	p.stopc = make(chan struct{})
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(plainEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stopc:
+				return
+			case now := <-t.C:
+				s, rps := l.total()
+				phase := ""
+				if now.Before(r.window.Start) {
+					phase = " warm-up,"
+				}
+				fmt.Fprintf(p.w, "%s:%s %.1f s left, %.0f req/s, %d errors\n",
+					r.label, phase, timeLeft(r, now).Seconds(), rps, s.Errors)
+			}
+		}
+	}()
+}
+
+func (p *plainDisplay) done(total *results.Group) {
+	close(p.stopc)
+	p.wg.Wait()
+	fmt.Fprintln(p.w, summary(p.r.label, total))
+}
+
+// logSink is Options.Log. While bars are drawn on the same writer, log
+// lines go through the bar container, which prints them above the bars
+// instead of through them.
+type logSink struct {
+	w     io.Writer
+	mu    sync.Mutex
+	above io.Writer // the bar container while bars are drawn on w
+}
+
+func (l *logSink) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	above := l.above
+	l.mu.Unlock()
+	if above != nil {
+		if n, err := above.Write(b); err == nil {
+			return n, nil
+		}
+	}
+	return l.w.Write(b)
+}
+
+func (l *logSink) setAbove(w io.Writer) {
+	l.mu.Lock()
+	l.above = w
+	l.mu.Unlock()
+}
+
+// barDisplay draws an mpb bar per group and one for the total; the bars
+// advance with time (warm-up plus window) and their decorators pull the
+// latest snapshots.
+type barDisplay struct {
+	w     io.Writer
+	log   *logSink // nil, or the log to print above the bars
+	r     repInfo
+	p     *mpb.Progress
+	bars  []*mpb.Bar
+	stopc chan struct{}
+	wg    sync.WaitGroup
+}
+
+func (b *barDisplay) show(r repInfo, l *live) {
+	b.r = r
+	b.stopc = make(chan struct{})
+	b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
+	span := r.window.End.Sub(r.begin).Milliseconds()
+	if span < 1 {
+		span = 1
+	}
+	fmt.Fprintln(b.w, r.label)
+	if b.log != nil {
+		b.log.setAbove(b.p)
+	}
+	b.bars = b.bars[:0]
+	for g, name := range r.groups {
+		bar := b.p.AddBar(span,
+			mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
+				s, rps := l.group(g)
+				return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors)
+			}, decor.WCSyncSpaceR)))
+		b.bars = append(b.bars, bar)
+	}
+	total := b.p.AddBar(span,
+		mpb.PrependDecorators(decor.Name("total", decor.WCSyncSpaceR)),
+		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
+			s, rps := l.total()
+			left := timeLeft(r, time.Now())
+			phase := "left"
+			if time.Now().Before(r.window.Start) {
+				phase = "left (warm-up)"
+			}
+			return fmt.Sprintf("%9d req %8.0f req/s %6d err %5.1f s %s", s.Requests, rps, s.Errors, left.Seconds(), phase)
+		}, decor.WCSyncSpaceR)))
+	b.bars = append(b.bars, total)
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-b.stopc:
+				return
+			case now := <-t.C:
+				cur := min(now.Sub(r.begin).Milliseconds(), span-1)
+				for _, bar := range b.bars {
+					bar.SetCurrent(cur)
+				}
+			}
+		}
+	}()
+}
+
+func (b *barDisplay) done(total *results.Group) {
+	close(b.stopc)
+	b.wg.Wait()
+	if b.log != nil {
+		b.log.setAbove(nil)
+	}
+	for _, bar := range b.bars {
+		if total != nil {
+			bar.SetTotal(-1, true) // complete at the current position
+		} else {
+			bar.Abort(false)
+		}
+	}
+	b.p.Wait()
+	fmt.Fprintln(b.w, summary(b.r.label, total))
+}

@@ -1,0 +1,468 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/target"
+)
+
+// Timing of a repetition.
+const (
+	// startLead is how far in the future the load begins, so that every
+	// worker has read start before it matters: all groups begin together.
+	startLead = 200 * time.Millisecond
+	// readyTimeout bounds process start plus spec handling.
+	readyTimeout = 15 * time.Second
+	// finishGrace is how long after the window's end plus one request
+	// timeout the controller waits for final records.
+	finishGrace = 5 * time.Second
+	// spareFiles is the open-file headroom each process needs beyond one
+	// file per connection (binary, pipes, epoll, runtime).
+	spareFiles = 64
+)
+
+// Server controls the server under test between variants: Run calls Start
+// before a variant's first repetition and Stop after its last, also when
+// the run fails or is interrupted. It is the seam for the scenario's
+// server commands (local or over ssh).
+type Server interface {
+	// Start starts (or reconfigures) the server for variant v and returns
+	// once it is ready to serve.
+	Start(ctx context.Context, v scenarios.Variant) error
+	// Stop stops the server.
+	Stop(ctx context.Context) error
+}
+
+// Options tune how Run executes a plan.
+type Options struct {
+	// Executable is the program re-executed as a worker (default: this
+	// program, os.Executable).
+	Executable string
+	// WorkerArgs are its arguments (default: "worker").
+	WorkerArgs []string
+	// Env is added to the workers' environment (after os.Environ).
+	Env []string
+	// Progress receives the progress bars or status lines; nil = none.
+	Progress io.Writer
+	// ProgressMode is ProgressAuto (the default), ProgressOn, ProgressPlain
+	// or ProgressOff.
+	ProgressMode string
+	// Log receives the controller's notes and every worker stderr line,
+	// prefixed "worker N: "; nil = discarded (the last lines still appear
+	// in a worker's error).
+	Log io.Writer
+	// Server, when set, is started for each variant and stopped after it.
+	Server Server
+	// OnWorkerStart, when set, is called with each worker's group index
+	// and process id right after the process starts.
+	OnWorkerStart func(group, pid int)
+	// OnWorkerExit, when set, is called with each worker's group index and
+	// process state once it has been waited for (benchmarks read its CPU
+	// time from it).
+	OnWorkerExit func(group int, state *os.ProcessState)
+	// OnBuiltin, when set, is called with the built-in target once it
+	// listens (tests read its Stats).
+	OnBuiltin func(s *target.Server)
+}
+
+// Run executes every variant × repetition of plan: per repetition one
+// pinned worker process per group, all started on one barrier and measured
+// over the same window. It starts the built-in target when the plan asks
+// for one (on a free loopback port) and stops it afterwards. Each
+// repetition's Total is the exact merge of its groups.
+//
+// When ctx is cancelled the load stops; Run returns what was measured, with
+// Interrupted set, and an error wrapping ctx.Err(). A failed worker fails
+// the run with a *WorkerError; the results measured before it are returned
+// too. No worker process outlives Run.
+func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run, error) {
+	if err := checkPlan(plan); err != nil {
+		return nil, err
+	}
+	if opts.Executable == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("find own executable for workers: %w", err)
+		}
+		opts.Executable = exe
+	}
+	if opts.WorkerArgs == nil {
+		opts.WorkerArgs = []string{"worker"}
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	sink := &logSink{w: opts.Log}
+	opts.Log = sink
+	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFiles(plan); err != nil {
+		return nil, err
+	}
+
+	p := plan
+	if plan.Target.Builtin != nil {
+		// The built-in target resumes sessions only when the client may.
+		resume := plan.Target.TLS != nil && plan.Target.TLS.Resumption
+		srv, err := target.Listen(target.Options{Addr: "127.0.0.1:0", Cert: plan.Target.Builtin.Cert, Resumption: resume})
+		if err != nil {
+			return nil, fmt.Errorf("start built-in target: %w", err)
+		}
+		srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(srvCtx) }()
+		defer func() {
+			stopSrv()
+			select {
+			case err := <-served:
+				if err != nil && !errors.Is(err, context.Canceled) {
+					fmt.Fprintf(opts.Log, "built-in target: %v\n", err)
+				}
+			case <-time.After(5 * time.Second):
+				fmt.Fprintf(opts.Log, "built-in target did not stop within 5 s\n")
+			}
+		}()
+		p = plan.WithAddr(srv.Addr())
+		fmt.Fprintf(opts.Log, "built-in target (%s) listening on %s\n", plan.Target.Builtin.Cert, srv.Addr())
+		if opts.OnBuiltin != nil {
+			opts.OnBuiltin(srv)
+		}
+	}
+
+	planJSON, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode plan: %w", err)
+	}
+	run := &results.Run{
+		SchemaVersion: results.SchemaVersion,
+		Name:          p.Name,
+		Started:       time.Now(),
+		Plan:          planJSON,
+		Baseline:      p.Baseline,
+		Warnings:      append([]string(nil), p.Warnings...),
+	}
+	c := &controller{plan: p, opts: opts, disp: disp}
+	err = c.variants(ctx, run)
+	run.Finished = time.Now()
+	run.Warnings = append(run.Warnings, c.warnings...)
+	if ctx.Err() != nil {
+		run.Interrupted = true
+		return run, fmt.Errorf("run interrupted: %w", ctx.Err())
+	}
+	return run, err
+}
+
+// checkPlan rejects plans Compile would never produce.
+func checkPlan(plan *scenarios.Plan) error {
+	if plan == nil {
+		return errors.New("run: nil plan")
+	}
+	var errs []error
+	if plan.Repeat < 1 {
+		errs = append(errs, fmt.Errorf("plan: repeat %d, want >= 1", plan.Repeat))
+	}
+	if len(plan.Variants) == 0 {
+		errs = append(errs, errors.New("plan: no variants"))
+	}
+	if len(plan.Load.Groups) == 0 {
+		errs = append(errs, errors.New("plan: no groups"))
+	}
+	if plan.Load.Duration <= 0 {
+		errs = append(errs, fmt.Errorf("plan: duration %s, want > 0", plan.Load.Duration))
+	}
+	if plan.Target.Addr == "" && plan.Target.Builtin == nil {
+		errs = append(errs, errors.New("plan: target has no address"))
+	}
+	for i, g := range plan.Load.Groups {
+		if g.Threads < 1 || g.Connections < 1 {
+			errs = append(errs, fmt.Errorf("plan: group %d: threads %d and connections %d must be >= 1", i, g.Threads, g.Connections))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkFiles raises the open-file limit as far as allowed (workers inherit
+// it) and fails when a process could not hold its connections.
+func checkFiles(plan *scenarios.Plan) error {
+	limit, err := raiseNoFile()
+	if err != nil || limit == 0 {
+		return err // 0: unknown on this OS
+	}
+	var errs []error
+	total := 0
+	for i, g := range plan.Load.Groups {
+		total += g.Connections
+		if need := uint64(g.Connections) + spareFiles; need > limit {
+			errs = append(errs, fmt.Errorf("group %d needs %d open files (%d connections + %d spare) but the limit is %d: raise the hard limit (ulimit -Hn %d, or LimitNOFILE=) or use fewer connections per group (at most %d)",
+				i, need, g.Connections, spareFiles, limit, need, limit-spareFiles))
+		}
+	}
+	if plan.Target.Builtin != nil {
+		if need := uint64(total) + spareFiles; need > limit {
+			errs = append(errs, fmt.Errorf("the built-in target needs %d open files (%d connections in all + %d spare) but the limit is %d: raise the hard limit (ulimit -Hn %d) or use fewer connections",
+				need, total, spareFiles, limit, need))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// controller runs the repetitions of one plan.
+type controller struct {
+	plan     *scenarios.Plan
+	opts     Options
+	disp     display
+	warnings []string
+}
+
+// variants runs every variant's repetitions into run.
+func (c *controller) variants(ctx context.Context, run *results.Run) error {
+	for _, v := range c.plan.Variants {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rv := results.Variant{Name: v.Name, Env: v.Env}
+		err := c.variant(ctx, v, &rv)
+		if len(rv.Reps) > 0 {
+			run.Variants = append(run.Variants, rv)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// variant brackets one variant's repetitions with the server hook.
+func (c *controller) variant(ctx context.Context, v scenarios.Variant, rv *results.Variant) (err error) {
+	if s := c.opts.Server; s != nil {
+		if err := s.Start(ctx, v); err != nil {
+			return fmt.Errorf("variant %s: start server: %w", v.Name, err)
+		}
+		defer func() {
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+			defer cancel()
+			if serr := s.Stop(stopCtx); serr != nil {
+				err = errors.Join(err, fmt.Errorf("variant %s: stop server: %w", v.Name, serr))
+			}
+		}()
+	}
+	for i := 0; i < c.plan.Repeat; i++ {
+		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, i+1, c.plan.Repeat)
+		rep, err := c.rep(ctx, label)
+		if rep != nil {
+			rep.Index = i
+			rv.Reps = append(rv.Reps, *rep)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				c.warnings = append(c.warnings, fmt.Sprintf("%s was interrupted and is not included", label))
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s: %w", label, err)
+		}
+	}
+	return nil
+}
+
+// rep runs one repetition: spawn, spec, ready barrier, start, collect.
+// When ctx is cancelled the workers' input closes, which stops their load,
+// and the repetition is dropped (a run keeps completed repetitions only).
+func (c *controller) rep(ctx context.Context, label string) (*results.Rep, error) {
+	groups := c.plan.Load.Groups
+	events := make(chan event, 4*len(groups))
+	env := append(os.Environ(), c.opts.Env...)
+	procs := make([]*proc, 0, len(groups))
+	defer func() {
+		stopAll(procs)
+		for _, p := range procs {
+			if c.opts.OnWorkerExit != nil {
+				c.opts.OnWorkerExit(p.index, p.cmd.ProcessState)
+			}
+		}
+	}()
+	for i, g := range groups {
+		p, err := startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, events)
+		if err != nil {
+			return nil, err
+		}
+		procs = append(procs, p)
+		if c.opts.OnWorkerStart != nil {
+			c.opts.OnWorkerStart(i, p.pid)
+		}
+	}
+	for i, p := range procs {
+		spec := specMsg{Type: msgSpec, Group: i, Target: c.plan.Target, Load: c.plan.Load, GroupSpec: groups[i]}
+		if err := p.send(spec); err != nil {
+			return nil, err
+		}
+	}
+
+	// Barrier: every worker ready.
+	ready := 0
+	isReady := make([]bool, len(procs))
+	timeout := time.NewTimer(readyTimeout)
+	defer timeout.Stop()
+	for ready < len(procs) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timeout.C:
+			for i, p := range procs {
+				if !isReady[i] {
+					return nil, p.fail(fmt.Errorf("not ready within %s", readyTimeout))
+				}
+			}
+		case e := <-events:
+			p := e.w
+			if err := c.eventErr(e); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, err
+			}
+			if e.msg.Type != msgReady || isReady[p.index] {
+				return nil, p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+			}
+			var r readyMsg
+			if err := e.msg.decode(&r); err != nil {
+				return nil, p.fail(fmt.Errorf("protocol: %w", err))
+			}
+			if want := p.cpus.String(); want != "" && r.CPUs != want {
+				return nil, p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
+			}
+			fmt.Fprintf(c.opts.Log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
+			isReady[p.index] = true
+			ready++
+		}
+	}
+
+	// Start: the same window for every group.
+	begin := time.Now().Add(startLead)
+	win := results.Window{Start: begin.Add(c.plan.Load.Warmup)}
+	win.End = win.Start.Add(c.plan.Load.Duration)
+	for _, p := range procs {
+		if err := p.send(startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End}); err != nil {
+			return nil, err
+		}
+	}
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		cpus := pinning.Set(g.CPUs).String()
+		if cpus == "" {
+			cpus = "unpinned"
+		}
+		names[i] = fmt.Sprintf("group %d [%s]", i, cpus)
+	}
+	lv := newLive(len(groups))
+	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: names}, lv)
+	var shown *results.Group
+	defer func() { c.disp.done(shown) }()
+
+	// Collect until every final is in.
+	finals := make([]*results.Group, len(procs))
+	got := 0
+	lastSeen := make([]time.Time, len(procs))
+	now := time.Now()
+	for i := range lastSeen {
+		lastSeen[i] = now
+	}
+	deadline := time.NewTimer(time.Until(win.End.Add(c.plan.Load.Timeout + finishGrace)))
+	defer deadline.Stop()
+	watch := time.NewTicker(snapshotEvery)
+	defer watch.Stop()
+	for got < len(procs) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-deadline.C:
+			for i, p := range procs {
+				if finals[i] == nil {
+					return nil, p.fail(fmt.Errorf("no final record %s after the window ended", c.plan.Load.Timeout+finishGrace))
+				}
+			}
+		case now := <-watch.C:
+			for i, p := range procs {
+				if finals[i] == nil && now.Sub(lastSeen[i]) > silenceLimit {
+					_ = p.cmd.Process.Kill() // so that the stderr ring is complete
+					p.exitStatus(killAfter)
+					return nil, p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
+				}
+			}
+		case e := <-events:
+			p := e.w
+			if finals[p.index] != nil && errors.Is(e.err, io.EOF) {
+				continue // a worker exits after its final record
+			}
+			if err := c.eventErr(e); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, err
+			}
+			lastSeen[p.index] = time.Now()
+			switch e.msg.Type {
+			case msgSnapshot:
+				var s snapshotMsg
+				if err := e.msg.decode(&s); err != nil {
+					return nil, p.fail(fmt.Errorf("protocol: %w", err))
+				}
+				lv.update(p.index, s, lastSeen[p.index])
+			case msgFinal:
+				var f finalMsg
+				if err := e.msg.decode(&f); err != nil {
+					return nil, p.fail(fmt.Errorf("protocol: %w", err))
+				}
+				if finals[p.index] != nil || f.Group.Index != p.index {
+					return nil, p.fail(fmt.Errorf("protocol: unexpected final record for group %d", f.Group.Index))
+				}
+				finals[p.index] = &f.Group
+				got++
+			default:
+				return nil, p.fail(fmt.Errorf("protocol: unexpected %q message during the load", e.msg.Type))
+			}
+		}
+	}
+
+	groupsOut := make([]results.Group, len(finals))
+	for i, g := range finals {
+		groupsOut[i] = *g
+	}
+	rep := results.NewRep(0, groupsOut)
+	shown = &rep.Total
+	return &rep, nil
+}
+
+// eventErr turns a worker's error message, garbage or end of stream into
+// a WorkerError; nil for an ordinary message.
+func (c *controller) eventErr(e event) error {
+	p := e.w
+	switch {
+	case e.err == nil && e.msg.Type == msgError:
+		var m errorMsg
+		if err := e.msg.decode(&m); err != nil {
+			return p.fail(fmt.Errorf("protocol: %w", err))
+		}
+		p.exitStatus(killAfter) // let its last stderr lines arrive
+		return p.fail(fmt.Errorf("worker failed: %s", m.Message))
+	case e.err == nil:
+		return nil
+	case errors.Is(e.err, io.EOF):
+		status := p.exitStatus(killAfter)
+		return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+	default:
+		_ = p.cmd.Process.Kill()
+		p.exitStatus(killAfter)
+		return p.fail(fmt.Errorf("protocol: %w", e.err))
+	}
+}

@@ -1,0 +1,214 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+func TestLineReader(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		types   []string // messages read before the error
+		wantErr string   // "" = io.EOF
+	}{
+		{"messages", `{"type":"ready","pid":1}` + "\n" + `{"type":"snapshot"}` + "\n", []string{"ready", "snapshot"}, ""},
+		{"empty", "", nil, ""},
+		{"garbage", "hello\n", nil, `not a protocol message: "hello"`},
+		{"no type", `{"pid":1}` + "\n", nil, `not a protocol message: "{\"pid\":1}"`},
+		{"array", "[1]\n", nil, `not a protocol message: "[1]"`},
+		{"cut", `{"type":"ready"}` + "\n" + `{"type":"fin`, []string{"ready"}, `stream ended inside a line: "{\"type\":\"fin"`},
+		{"long garbage", strings.Repeat("x", 200) + "\n", nil, `not a protocol message: "` + strings.Repeat("x", 120) + `"…`},
+		{"big line", `{"type":"final","pad":"` + strings.Repeat("y", 200<<10) + `"}` + "\n", []string{"final"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lr := newLineReader(strings.NewReader(tt.in))
+			var got []string
+			var err error
+			for {
+				var m message
+				if m, err = lr.next(); err != nil {
+					break
+				}
+				got = append(got, m.Type)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.types) {
+				t.Errorf("messages = %v, want %v", got, tt.types)
+			}
+			if tt.wantErr == "" {
+				if !errors.Is(err, io.EOF) {
+					t.Errorf("error = %v, want io.EOF", err)
+				}
+			} else if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("error = %v\nwant %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestRing(t *testing.T) {
+	r := &ring{}
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(r, "line %d\n", i)
+	}
+	_, _ = r.Write([]byte("partial"))
+	got := r.last()
+	if len(got) != stderrLines {
+		t.Fatalf("kept %d lines, want %d", len(got), stderrLines)
+	}
+	if got, want := got[0], "line 11"; got != want {
+		t.Errorf("first kept line = %q, want %q", got, want)
+	}
+	if got, want := got[len(got)-1], "partial"; got != want {
+		t.Errorf("last kept line = %q, want %q", got, want)
+	}
+}
+
+func TestWorkerErrorMessage(t *testing.T) {
+	tests := []struct {
+		err  *WorkerError
+		want string
+	}{
+		{&WorkerError{Group: 3, CPUs: "30-39", Err: errors.New("boom")}, "group 3 (CPUs 30-39): boom"},
+		{&WorkerError{Group: 0, Err: errors.New("boom"), Stderr: []string{"a", "b"}}, "group 0 (CPUs unpinned): boom; last worker stderr:\n    a\n    b"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestCheckFiles(t *testing.T) {
+	limit, err := raiseNoFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit == 0 || limit > math.MaxInt32 {
+		t.Skipf("open-file limit %d: unknown or too large to exceed", limit)
+	}
+	fits := int(limit) - spareFiles
+	p := plan("127.0.0.1:1", time.Second, nil, nil)
+	p.Load.Groups[0].Connections = fits
+	if err := checkFiles(p); err != nil {
+		t.Errorf("group of %d connections under limit %d: %v", fits, limit, err)
+	}
+	p.Load.Groups[1].Connections = fits + 1
+	err = checkFiles(p)
+	want := fmt.Sprintf("group 1 needs %d open files (%d connections + 64 spare) but the limit is %d: raise the hard limit (ulimit -Hn %d, or LimitNOFILE=) or use fewer connections per group (at most %d)",
+		limit+1, fits+1, limit, limit+1, fits)
+	if err == nil || err.Error() != want {
+		t.Errorf("checkFiles error\n got %v\nwant %s", err, want)
+	}
+	// The built-in target holds every group's connections in one process.
+	p = builtinPlan(time.Second, nil, nil)
+	p.Load.Groups[0].Connections = fits / 2
+	p.Load.Groups[1].Connections = fits/2 + 2
+	if err := checkFiles(p); err == nil || !strings.Contains(err.Error(), "the built-in target needs") {
+		t.Errorf("checkFiles = %v, want the built-in target's need reported", err)
+	}
+}
+
+func TestCheckPlan(t *testing.T) {
+	good := plan("127.0.0.1:1", time.Second, nil)
+	if err := checkPlan(good); err != nil {
+		t.Errorf("good plan: %v", err)
+	}
+	bad := &scenarios.Plan{Load: scenarios.Load{Groups: []scenarios.Group{{}}}}
+	want := "plan: repeat 0, want >= 1\nplan: no variants\nplan: duration 0s, want > 0\nplan: target has no address\nplan: group 0: threads 0 and connections 0 must be >= 1"
+	if err := checkPlan(bad); err == nil || err.Error() != want {
+		t.Errorf("checkPlan error\n got %v\nwant %s", err, want)
+	}
+}
+
+func TestProgressModes(t *testing.T) {
+	buf := &syncBuffer{}
+	tests := []struct {
+		mode string
+		w    io.Writer
+		want string // display type
+	}{
+		{"", buf, "*runner.plainDisplay"}, // auto, not a terminal
+		{ProgressAuto, nil, "runner.nopDisplay"},
+		{ProgressOn, buf, "*runner.barDisplay"},
+		{ProgressPlain, buf, "*runner.plainDisplay"},
+		{ProgressOff, buf, "runner.nopDisplay"},
+	}
+	for _, tt := range tests {
+		d, err := newDisplay(tt.mode, tt.w, nil)
+		if err != nil {
+			t.Errorf("mode %q: %v", tt.mode, err)
+			continue
+		}
+		if got := fmt.Sprintf("%T", d); got != tt.want {
+			t.Errorf("mode %q: display %s, want %s", tt.mode, got, tt.want)
+		}
+	}
+	if !sameWriter(buf, buf) || sameWriter(buf, &syncBuffer{}) || sameWriter(nil, nil) {
+		t.Error("sameWriter: want true only for the same writer")
+	}
+	if _, err := newDisplay("fancy", buf, nil); err == nil || !strings.Contains(err.Error(), `progress mode "fancy"`) {
+		t.Errorf("mode fancy: error %v, want one naming the mode", err)
+	}
+}
+
+// TestBars drives the bar display with snapshots and checks what it drew.
+func TestBars(t *testing.T) {
+	buf := &syncBuffer{}
+	log := &logSink{w: buf}
+	d := &barDisplay{w: buf, log: log}
+	now := time.Now()
+	win := results.Window{Start: now.Add(100 * time.Millisecond), End: now.Add(700 * time.Millisecond)}
+	lv := newLive(2)
+	d.show(repInfo{label: "variant base rep 2/3", begin: now, window: win, groups: []string{"group 0 [0-9]", "group 1 [10-19]"}}, lv)
+	for i := 1; i <= 6; i++ {
+		at := time.Now()
+		lv.update(0, snapshotMsg{Requests: uint64(100 * i)}, at)
+		lv.update(1, snapshotMsg{Requests: uint64(50 * i), Errors: 7}, at)
+		time.Sleep(100 * time.Millisecond)
+		if i == 3 {
+			fmt.Fprintln(log, "worker 1: a log line while the bars run")
+		}
+	}
+	total := results.Group{Window: win, Counts: results.Counts{Requests: 900}}
+	d.done(&total)
+	out := buf.String()
+	t.Logf("bars:\n%s", out)
+	for _, re := range []string{
+		`variant base rep 2/3\n`,
+		`group 0 \[0-9\] .* 600 req +\d+ req/s +0 err`,
+		`group 1 \[10-19\] .* 300 req +\d+ req/s +7 err`,
+		`total .* 900 req +\d+ req/s +7 err +\d+\.\d s left`,
+		`\nworker 1: a log line while the bars run\n`,
+		`variant base rep 2/3: done, 900 requests in 0\.6 s, 1500 req/s, 0 errors\n$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("bars output does not match %s", re)
+		}
+	}
+}
+
+func TestLiveRate(t *testing.T) {
+	lv := newLive(1)
+	t0 := time.Unix(100, 0)
+	for i := 0; i <= 8; i++ { // 400 req/s in 250 ms steps
+		lv.update(0, snapshotMsg{Requests: uint64(100 * i)}, t0.Add(time.Duration(i)*250*time.Millisecond))
+	}
+	s, r := lv.group(0)
+	if s.Requests != 800 || math.Abs(r-400) > 1e-9 {
+		t.Errorf("group: %d requests at %.1f req/s, want 800 at 400", s.Requests, r)
+	}
+	if n := len(lv.hist[0]); n > 6 {
+		t.Errorf("kept %d samples, want about a second's worth", n)
+	}
+}

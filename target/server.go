@@ -1,0 +1,188 @@
+package target
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultBody is the response body the server sends when Options.Body is empty.
+var DefaultBody = []byte("kaeload target\n")
+
+// DefaultCert is the certificate kind generated when Options names none.
+const DefaultCert = "rsa2048"
+
+// Options configure the built-in target.
+type Options struct {
+	// Addr is the TCP address to listen on; "127.0.0.1:0" picks a free port.
+	Addr string
+	// Cert is the kind of self-signed certificate to generate (see
+	// CertKinds; "" = DefaultCert unless CertFile is set).
+	Cert string
+	// CertFile and KeyFile name a PEM certificate and key to serve instead
+	// of a generated one; both or neither.
+	CertFile, KeyFile string
+	// Resumption allows TLS session resumption (session tickets). When false,
+	// the server issues no tickets and keeps no session cache, so every
+	// handshake is full.
+	Resumption bool
+	// Body is the response body of every request ("" = DefaultBody).
+	Body []byte
+}
+
+// Stats are the server's counters since Listen.
+type Stats struct {
+	// Connections is the number of TCP connections accepted.
+	Connections uint64
+	// Handshakes is the number of TLS handshakes that got as far as the
+	// server's connection verification: the server has sent its last flight
+	// and only the client's Finished is outstanding.
+	Handshakes uint64
+	// Resumed is how many of those handshakes resumed a session.
+	Resumed uint64
+	// Requests is the number of requests answered.
+	Requests uint64
+}
+
+// Server is the built-in HTTPS target: an HTTP/1.1 server answering every
+// request with a fixed 200 response. It keeps connections alive unless the
+// request says "Connection: close", and counts connections, handshakes and
+// requests.
+type Server struct {
+	ln   net.Listener
+	srv  *http.Server
+	body []byte
+
+	connections atomic.Uint64
+	handshakes  atomic.Uint64
+	resumed     atomic.Uint64
+	requests    atomic.Uint64
+}
+
+// Listen loads or generates the certificate and starts listening on o.Addr.
+// Call Serve to answer connections.
+func Listen(o Options) (*Server, error) {
+	cert, err := loadCert(o)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{body: o.Body}
+	if len(s.body) == 0 {
+		s.body = DefaultBody
+	}
+	cfg := &tls.Config{
+		Certificates:           []tls.Certificate{cert},
+		MinVersion:             tls.VersionTLS12,
+		SessionTicketsDisabled: !o.Resumption,
+		NextProtos:             []string{"http/1.1"},
+		VerifyConnection: func(cs tls.ConnectionState) error {
+			// Called once per completed handshake, full or resumed.
+			s.handshakes.Add(1)
+			if cs.DidResume {
+				s.resumed.Add(1)
+			}
+			return nil
+		},
+	}
+	addr := o.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	tcp, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("target: listen: %w", err)
+	}
+	s.ln = tls.NewListener(tcp, cfg)
+	length := []string{strconv.Itoa(len(s.body))}
+	contentType := []string{"text/plain; charset=utf-8"}
+	s.srv = &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			h := w.Header()
+			h["Content-Length"] = length
+			h["Content-Type"] = contentType
+			_, _ = w.Write(s.body)
+			s.requests.Add(1)
+		}),
+		TLSConfig:         cfg,
+		TLSNextProto:      map[string]func(*http.Server, *tls.Conn, http.Handler){}, // HTTP/1.1 only
+		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		// Failed handshakes are normal under load (clients abandon
+		// connections at the end of a window); don't log each one.
+		ErrorLog: log.New(io.Discard, "", 0),
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				s.connections.Add(1)
+			}
+		},
+	}
+	return s, nil
+}
+
+// loadCert returns the certificate o asks for.
+func loadCert(o Options) (tls.Certificate, error) {
+	switch {
+	case o.CertFile != "" || o.KeyFile != "":
+		if o.CertFile == "" || o.KeyFile == "" {
+			return tls.Certificate{}, errors.New("target: cert file and key file go together")
+		}
+		if o.Cert != "" {
+			return tls.Certificate{}, fmt.Errorf("target: certificate kind %q and certificate file are exclusive", o.Cert)
+		}
+		c, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+		if err != nil {
+			return tls.Certificate{}, fmt.Errorf("target: load certificate: %w", err)
+		}
+		return c, nil
+	case o.Cert == "":
+		return LoadCert(DefaultCert)
+	default:
+		c, err := LoadCert(o.Cert)
+		if err != nil {
+			return tls.Certificate{}, fmt.Errorf("target: %w", err)
+		}
+		return c, nil
+	}
+}
+
+// Addr is the address the server listens on, e.g. "127.0.0.1:8443".
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Serve answers connections until ctx is done, then closes the listener and
+// every connection and returns nil. It returns an error if serving fails
+// for another reason. Serve may be called once.
+func (s *Server) Serve(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- s.srv.Serve(s.ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("target: serve: %w", err)
+	case <-ctx.Done():
+		_ = s.srv.Close()
+		if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("target: serve: %w", err)
+		}
+		return nil
+	}
+}
+
+// Close closes the listener of a server whose Serve was never called.
+func (s *Server) Close() error { return s.ln.Close() }
+
+// Stats returns the server's counters.
+func (s *Server) Stats() Stats {
+	return Stats{
+		Connections: s.connections.Load(),
+		Handshakes:  s.handshakes.Load(),
+		Resumed:     s.resumed.Load(),
+		Requests:    s.requests.Load(),
+	}
+}
