@@ -186,14 +186,13 @@ func runPinned(t *testing.T, p *scenarios.Plan, opts Options) (*results.Run, []i
 
 // TestRunBuiltin runs two pinned groups against the built-in target.
 //
-// Client and server counts relate as follows. The built-in target counts
+// Client and server counts relate exactly. The built-in target counts
 // every request it answers: warm-up requests, requests in the window, and
-// requests in flight when the window ends (answered, but the client
-// abandons them at the deadline and does not count them). The client counts
-// only responses that complete inside the window. So server requests ≥
-// client total, and server requests − client total = warm-up requests +
-// at most one request per connection at the window's end. Every request
-// has its own connection, so server connections ≥ server requests.
+// requests in flight when the window ends. The client counts responses
+// completing inside the window as Requests, and drains the ones in flight
+// at the end as Outside.Late, so with nothing abandoned: server requests ==
+// client Requests + Outside.Warmup + Outside.Late. Every request has its
+// own connection, so server connections ≥ server requests.
 func TestRunBuiltin(t *testing.T) {
 	needCPUs(t, 2)
 	var srv *target.Server
@@ -210,8 +209,12 @@ func TestRunBuiltin(t *testing.T) {
 	total := run.Variants[0].Reps[0].Total
 	st := srv.Stats()
 	t.Logf("client: %d requests in the window; server: %+v", total.Requests, st)
-	if st.Requests < total.Requests {
-		t.Errorf("server answered %d requests, fewer than the %d the client counted", st.Requests, total.Requests)
+	if total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
+		t.Fatalf("client abandoned requests: %+v", total.Outside)
+	}
+	if got, want := st.Requests, total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+		t.Errorf("server answered %d requests, want client window %d + warm-up %d + late %d = %d",
+			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}
 	if st.Connections < st.Requests {
 		t.Errorf("server: %d connections for %d requests; with connection: close every request has its own", st.Connections, st.Requests)
@@ -252,7 +255,10 @@ func TestRunBuiltin(t *testing.T) {
 // requests logged within a few ms of a window edge can land on different
 // sides of it. The test therefore requires
 // lines in [start+δ, end−δ) ≤ client total ≤ lines in [start−δ, end+δ), δ = 5 ms,
-// and reports whether the plain count [start, end) matches exactly.
+// and reports whether the plain count [start, end) matches exactly. Over
+// the whole run the accounting is exact: every line nginx logged is a
+// response the client read, counted in the window, in the warm-up or as
+// late (drained after the window).
 func TestRunNginx(t *testing.T) {
 	needCPUs(t, 2)
 	ng := nginxtest.Start(t, nginxtest.Config{Cert: "rsa2048", CPUs: "0"})
@@ -286,6 +292,13 @@ func TestRunNginx(t *testing.T) {
 	}
 	if exact != total.Requests {
 		t.Logf("note: nginx lines in [start, end) = %d, client = %d (edge requests)", exact, total.Requests)
+	}
+	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
+		t.Fatalf("client errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
+	}
+	if got, want := uint64(len(lines)), total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+		t.Errorf("nginx logged %d requests, want client window %d + warm-up %d + late %d = %d",
+			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}
 }
 
