@@ -45,6 +45,10 @@ type Variant struct {
 	Name string `json:"name"`
 	// Env is the environment the server was started with for this variant.
 	Env map[string]string `json:"env,omitempty"`
+	// Series and Sweep say which sweep the variant belongs to and its swept
+	// values (key -> value as written); empty for a variant not swept.
+	Series string            `json:"series,omitempty"`
+	Sweep  map[string]string `json:"sweep,omitempty"`
 	// Reps are the completed repetitions, in order.
 	Reps []Rep `json:"reps"`
 }
@@ -58,6 +62,8 @@ type Rep struct {
 	Groups []Group `json:"groups"`
 	// Total is Merge(Groups); NewRep fills it in.
 	Total Group `json:"total"`
+	// Probes are the server-side probe readings around the window, by probe name.
+	Probes map[string]ProbeReading `json:"probes,omitempty"`
 }
 
 // NewRep returns the repetition with the given index and groups and its
@@ -120,3 +126,14 @@ func ReadRun(rd io.Reader) (*Run, error) {
 	}
 	return &r, nil
 }
+
+// ProbeReading is one probe read right before and right after a window.
+type ProbeReading struct {
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	// Error is the probe's failure, if it failed; the readings are then 0.
+	Error string `json:"error,omitempty"`
+}
+
+// Delta is After - Before.
+func (p ProbeReading) Delta() float64 { return p.After - p.Before }

@@ -24,6 +24,15 @@ type Plan struct {
 	Variants []Variant `json:"variants"`
 	// Baseline names the variant every other is compared with ("" = the first).
 	Baseline string `json:"baseline,omitempty"`
+	// Server says how to start, stop and check the server between variants;
+	// nil when the server is managed outside kaeload.
+	Server *Server `json:"server,omitempty"`
+	// Order is the schedule: Sequential (every repetition of a variant,
+	// then the next variant) or Interleaved (A B C, A B C, …, restarting the
+	// server each time, which cancels slow drift of a shared machine).
+	Order Order `json:"order"`
+	// Cooldown is the pause between measured windows (0 = none).
+	Cooldown time.Duration `json:"cooldown"`
 	// Warnings are Compile's non-fatal findings (overlapping groups, more
 	// threads than CPUs, TLS settings that restrict nothing), each located
 	// like an error: "file:line:col: field.path: message".
@@ -113,10 +122,74 @@ type Group struct {
 	Connections int `json:"connections"`
 }
 
-// Variant is one server configuration.
+// Variant is one server configuration, with every {var} resolved.
 type Variant struct {
 	// Name identifies the variant in results; unique within a plan.
 	Name string `json:"name"`
-	// Env is added to the server's environment for this variant.
+	// Env is added to the server's environment for this variant: the
+	// variant's env merged over server.env.
 	Env map[string]string `json:"env,omitempty"`
+	// Vars are the named values {name} was replaced with: server vars,
+	// variant vars and this variant's sweep values.
+	Vars map[string]string `json:"vars,omitempty"`
+	// Start, Stop and Reload are this variant's server commands, run with
+	// sh -c; "" = none.
+	Start  string `json:"start,omitempty"`
+	Stop   string `json:"stop,omitempty"`
+	Reload string `json:"reload,omitempty"`
+	// Probes are read right before and after each measured window.
+	Probes []Probe `json:"probes,omitempty"`
+	// Series names the variant entry a sweep expanded this variant from
+	// (its name template, e.g. "kae-soft-{ratio}"); "" when not swept.
+	Series string `json:"series,omitempty"`
+	// Sweep holds this variant's swept values, key -> value as written
+	// (e.g. ratio -> "33"); nil when not swept.
+	Sweep map[string]string `json:"sweep,omitempty"`
+}
+
+// Order is the order variants and repetitions run in.
+type Order string
+
+const (
+	// Sequential runs every repetition of a variant, then the next variant.
+	Sequential Order = "sequential"
+	// Interleaved runs one repetition of every variant, then the next round.
+	Interleaved Order = "interleaved"
+)
+
+// Server is how kaeload controls the server under test.
+type Server struct {
+	// Host is where commands run: "local" (sh -c here). "ssh://user@host"
+	// is reserved for a later version.
+	Host string `json:"host"`
+	// Ready says how to tell that a started server answers.
+	Ready Ready `json:"ready"`
+	// CommandTimeout bounds the stop and reload commands and each probe.
+	CommandTimeout time.Duration `json:"command_timeout"`
+}
+
+// Ready is the readiness probe run after a start command.
+type Ready struct {
+	// Kind is "tcp" (connect), "tls" (full handshake) or "https" (GET, any status).
+	Kind string `json:"kind"`
+	// Addr is host:port for tcp and tls (default: the target's address).
+	Addr string `json:"addr,omitempty"`
+	// URL is fetched for https (default: the target's URL).
+	URL string `json:"url,omitempty"`
+	// Interval between attempts; Timeout for the whole wait.
+	Interval time.Duration `json:"interval"`
+	Timeout  time.Duration `json:"timeout"`
+}
+
+// Probe is a command run on the server host before and after each
+// measured window; the number it prints becomes a per-window delta (e.g. a
+// KAE or QAT hardware request counter, to see the offload engaged).
+type Probe struct {
+	// Name labels the delta in results.
+	Name string `json:"name"`
+	// Command is run with sh -c.
+	Command string `json:"command"`
+	// Pattern is a regular expression whose first group (or whole match)
+	// is the number; "" = the first number in the output.
+	Pattern string `json:"pattern,omitempty"`
 }
