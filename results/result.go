@@ -270,4 +270,21 @@ type Group struct {
 	Counts
 	// Latency holds the merged histograms of the group.
 	Latency Latency `json:"latency"`
+	// CPU is how busy the group's CPUs were during the window (measured by
+	// the worker on the CPUs it is pinned to); nil when not measured.
+	CPU *CPUUsage `json:"cpu,omitempty"`
+}
+
+// ClientBoundBusy is the busy fraction of a group's CPUs at which the
+// result measures the load generator rather than the server.
+const ClientBoundBusy = 0.90
+
+// CPUUsage is CPU time used over a window.
+type CPUUsage struct {
+	// CPUs is the CPU list measured, taskset form ("" = the whole machine or a process tree).
+	CPUs string `json:"cpus,omitempty"`
+	// Seconds is the CPU time used (user + system + irq + softirq + steal …, not idle or iowait).
+	Seconds float64 `json:"seconds"`
+	// Busy is Seconds divided by (window length × number of CPUs measured), 0..1.
+	Busy float64 `json:"busy"`
 }

@@ -64,6 +64,9 @@ type Rep struct {
 	Total Group `json:"total"`
 	// Probes are the server-side probe readings around the window, by probe name.
 	Probes map[string]ProbeReading `json:"probes,omitempty"`
+	// ServerCPU is the server's CPU use during the window (a local server's
+	// process tree, or the server host's /proc/stat); nil when not measured.
+	ServerCPU *CPUUsage `json:"server_cpu,omitempty"`
 }
 
 // NewRep returns the repetition with the given index and groups and its
