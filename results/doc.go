@@ -1,6 +1,6 @@
 // Package results holds what a kaeload run measured and turns it into
 // answers: exact merging, rates, statistics over repetitions, comparison
-// between variants, JSON storage and the text report.
+// between variants and sweeps, storage, and the text, Markdown and CSV reports.
 //
 // # Data
 //
@@ -36,12 +36,46 @@
 // is no interval and no test, which the types say explicitly (Stats.HasCI,
 // TestNone) instead of carrying NaN.
 //
+// # Summaries, sweeps, CPU and probes
+//
+// SummarizeRun computes, once for every format, what the run says across
+// repetitions (RunSummary): per variant the Stats of its rates, the
+// Comparison with the baseline (Welch's two-sided t-test, α = Alpha), the
+// repetitions' histograms merged exactly (p99 handshake time), errors,
+// probe deltas (mean per window and per request, which tells whether an
+// offload engine engaged: 1.0 hardware operations per request means every
+// handshake was offloaded) and CPU. Variants with the same Series form a
+// sweep (SweepSummary): ordered by value when the single swept key is
+// numeric, the best (highest mean req/s) marked.
+//
+// A group whose CPUs were at least ClientBoundBusy busy makes its
+// repetition client-bound (Rep.ClientBound): the figure then measures
+// kaeload, not the server. Every report says so loudly; Run.Annotate
+// stores the warnings in Run.Warnings for run.json. Server CPU
+// (Rep.ServerCPU) gives requests per server CPU-second, which is what an
+// offload saves.
+//
 // # Rendering
 //
 // WriteText writes the plain-text report for a terminal or CI log: per
-// variant and repetition the totals, latency percentiles in ms and a
-// per-group table with the spread, then a comparison table against the
-// baseline variant when there is more than one variant or repetition.
+// variant and repetition the totals, CPU, probe readings, latency
+// percentiles in ms and a per-group table with the spread, then, when
+// there is more than one variant or repetition, the comparison table, the
+// probe deltas and every sweep as a table with an ASCII bar chart.
+// WriteMarkdown writes the same tables as GitHub Markdown, WriteCSV one
+// row per variant × repetition plus a statistics row per variant
+// (summary.csv), and CompareRuns lines up the variants of several stored
+// runs against the first ("did last week's kernel update change
+// anything?").
+//
+// # Storage
+//
+// A run is stored as a directory (WriteDir): run.json, summary.csv,
+// report.html and run.log, written into a hidden directory and renamed into
+// place so that a half-written run never appears and an existing one is
+// never overwritten. DefaultDirName names it "20261202T134500Z-nginx-kae";
+// CheckWritable checks the results directory before any load is sent;
+// ReadRunFile reads a run.json or a run directory back.
 //
 // This package imports no other kaeload package: the plan arrives already
 // encoded (Run.Plan).

@@ -120,3 +120,70 @@ func interruptedRun() *Run {
 		},
 	}
 }
+
+// measured adds CPU readings and a probe to a fixture repetition: group i
+// was busy[i] busy (4 CPUs over the 2 s window), the server used
+// serverSeconds of CPU on 2 CPUs, and the probe "kae_ops" counted
+// opsPerRequest operations per request of the window. probeErr, when not
+// "", makes the probe fail instead.
+func measured(rep Rep, busy []float64, serverSeconds, opsPerRequest float64, probeErr string) Rep {
+	for i := range rep.Groups {
+		g := &rep.Groups[i]
+		g.CPU = &CPUUsage{CPUs: g.CPUs, Seconds: busy[i] * 8, Busy: busy[i]}
+	}
+	rep = NewRep(rep.Index, rep.Groups)
+	rep.ServerCPU = &CPUUsage{CPUs: "12-13", Seconds: serverSeconds, Busy: serverSeconds / 4}
+	before := 1e6 * float64(rep.Index+1)
+	p := ProbeReading{Before: before, After: before + opsPerRequest*float64(rep.Total.Requests)}
+	if probeErr != "" {
+		p = ProbeReading{Error: probeErr}
+	}
+	rep.Probes = map[string]ProbeReading{"kae_ops": p}
+	return rep
+}
+
+// sweepRun is a baseline and a swept series of four variants (ratio 0,
+// 10, 100, 33 in plan order, so numeric order differs from plan and
+// lexical order), three repetitions each, all with client and server CPU
+// and a probe. ratio 33 is the fastest; ratio 0's first repetition has a
+// client-bound group; one probe reading of ratio 33 failed.
+func sweepRun() *Run {
+	soft := func(ratio string, reps ...Rep) Variant {
+		return Variant{
+			Name: "kae-soft-" + ratio, Series: "kae-soft-{ratio}", Sweep: map[string]string{"ratio": ratio},
+			Env:  map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": ratio},
+			Reps: reps,
+		}
+	}
+	busy := []float64{0.55, 0.56}
+	return &Run{
+		SchemaVersion: SchemaVersion,
+		Name:          "nginx-kae-sweep",
+		Started:       t0,
+		Finished:      t0.Add(12 * time.Minute),
+		Baseline:      "baseline",
+		Variants: []Variant{
+			{Name: "baseline", Reps: []Rep{
+				measured(fixtureRep(0, 10, 120000, 120680), busy, 3.9, 0, ""),
+				measured(fixtureRep(1, 10, 119500, 121100), busy, 3.9, 0, ""),
+				measured(fixtureRep(2, 10, 120900, 119300), busy, 3.9, 0, ""),
+			}},
+			soft("0",
+				measured(fixtureRep(0, 7, 170000, 170200), []float64{0.85, 0.97}, 2.8, 1, ""),
+				measured(fixtureRep(1, 7, 169800, 170400), []float64{0.84, 0.86}, 2.8, 1, ""),
+				measured(fixtureRep(2, 7, 170100, 169900), []float64{0.85, 0.87}, 2.8, 1, "")),
+			soft("10",
+				measured(fixtureRep(0, 7, 176000, 176400), busy, 2.9, 0.9, ""),
+				measured(fixtureRep(1, 7, 176200, 175800), busy, 2.9, 0.9, ""),
+				measured(fixtureRep(2, 7, 176600, 176000), busy, 2.9, 0.9, "")),
+			soft("100",
+				measured(fixtureRep(0, 10, 120200, 120400), busy, 3.9, 0, ""),
+				measured(fixtureRep(1, 10, 120000, 120600), busy, 3.9, 0, ""),
+				measured(fixtureRep(2, 10, 120500, 119900), busy, 3.9, 0, "")),
+			soft("33",
+				measured(fixtureRep(0, 6, 181000, 181400), busy, 3.0, 0.67, ""),
+				measured(fixtureRep(1, 6, 181200, 180800), busy, 3.0, 0.67, "exit status 1: cat: /sys/class/kae/ops: No such file or directory"),
+				measured(fixtureRep(2, 6, 180600, 181600), busy, 3.0, 0.67, "")),
+		},
+	}
+}

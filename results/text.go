@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,30 +20,35 @@ const maxMessage = 120
 // WriteText writes a plain-text report of r for a terminal or a CI log: no
 // colours, fixed-width columns. For every variant and repetition it shows
 // the totals (window, requests, rate, errors by class, handshakes,
-// negotiated parameters, status classes, latency percentiles) and a
-// per-group table with the total row and the spread between groups. When
-// the run has more than one variant or repetition it ends with a comparison
-// of every variant against the baseline (Run.BaselineIndex).
+// negotiated parameters, status classes, client and server CPU, probe
+// deltas, latency percentiles) and a per-group table with the total row
+// and the spread between groups. A repetition with a client-bound group
+// (Rep.ClientBound) gets a line starting "CLIENT-BOUND:", repeated among
+// the warnings at the top. When the run has more than one variant or
+// repetition it ends with a comparison of every variant against the
+// baseline (Run.BaselineIndex), the probe deltas per variant and, for
+// every sweep, a table with an ASCII chart of req/s against the swept
+// value.
 //
 // It returns an error, before writing anything, when r.Baseline names no
 // variant, and any error of w.
 func WriteText(w io.Writer, r *Run) error {
-	base := 0
+	var s *RunSummary
 	if len(r.Variants) > 0 {
 		var err error
-		if base, err = r.BaselineIndex(); err != nil {
+		if s, err = SummarizeRun(r); err != nil {
 			return fmt.Errorf("write text report: %w", err)
 		}
 	}
 	var b bytes.Buffer
-	writeHeader(&b, r, base)
+	writeHeader(&b, r, s)
 	reps := 0
 	for i := range r.Variants {
 		writeVariant(&b, &r.Variants[i])
 		reps += len(r.Variants[i].Reps)
 	}
 	if len(r.Variants) > 1 || reps > 1 {
-		writeComparison(&b, r, base)
+		writeComparison(&b, r, s)
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
@@ -49,7 +56,13 @@ func WriteText(w io.Writer, r *Run) error {
 	return nil
 }
 
-func writeHeader(b *bytes.Buffer, r *Run, base int) {
+// warnings returns r.Warnings followed by the client-bound warnings that
+// Annotate would add.
+func warnings(r *Run) []string {
+	return appendNew(slices.Clone(r.Warnings), clientBoundWarnings(r)...)
+}
+
+func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	fmt.Fprintf(b, "run %s\n", r.Name)
 	if !r.Started.IsZero() {
 		fmt.Fprintf(b, "started   %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
@@ -61,15 +74,15 @@ func writeHeader(b *bytes.Buffer, r *Run, base int) {
 		}
 		b.WriteByte('\n')
 	}
-	if len(r.Variants) > 0 {
-		fmt.Fprintf(b, "baseline  %s\n", r.Variants[base].Name)
+	if s != nil {
+		fmt.Fprintf(b, "baseline  %s\n", r.Variants[s.Baseline].Name)
 	} else {
 		b.WriteString("no variants\n")
 	}
 	if r.Interrupted {
 		b.WriteString("INTERRUPTED: the run was stopped early; only completed repetitions are shown\n")
 	}
-	for _, warn := range r.Warnings {
+	for _, warn := range warnings(r) {
 		fmt.Fprintf(b, "WARNING: %s\n", warn)
 	}
 }
@@ -99,6 +112,9 @@ func writeVariant(b *bytes.Buffer, v *Variant) {
 func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	t := &rep.Total
 	fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+	if line := clientBoundLine(rep); line != "" {
+		b.WriteString(line + "\n")
+	}
 	kv := table{right: []bool{false, false}}
 	kv.add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
 	kv.add("requests", fmt.Sprintf("%s  (%s req/s)", commas(t.Requests), rate(t.Rate())))
@@ -113,6 +129,15 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	kv.add("handshakes", fmt.Sprintf("%s  (resumed %s)", commas(t.Handshakes), commas(t.Resumed)))
 	kv.add("connections", commas(t.Counts.Connections))
 	kv.add("status", statusLine(&t.Counts))
+	if c := repClientCPU(rep); c.measured > 0 {
+		kv.add("client cpu", clientCPULine(c, t.Requests))
+	}
+	if rep.ServerCPU != nil {
+		kv.add("server cpu", serverCPULine(rep.ServerCPU, t.Requests))
+	}
+	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
+		kv.add("probe "+name, probeLine(rep.Probes[name], t.Requests))
+	}
 	if o := t.Outside; o != (Outside{}) {
 		kv.add("not counted", fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
 			commas(o.Warmup), commas(o.WarmupErrors), commas(o.Late), commas(o.Abandoned)))
@@ -145,6 +170,11 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		header: []string{"group", "cpus", "threads", "conns", "requests", "req/s", "errors", "p99 total ms"},
 		right:  []bool{false, false, true, true, true, true, true, true},
 	}
+	busy := repClientCPU(rep).measured > 0
+	if busy {
+		gt.header = append(gt.header, "cpu busy")
+		gt.right = append(gt.right, true)
+	}
 	groupRow := func(name string, g *Group) {
 		cpus := g.CPUs
 		if cpus == "" {
@@ -153,8 +183,19 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		if g.Index == TotalIndex {
 			cpus = ""
 		}
-		gt.add(name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections), commas(g.Requests),
-			rate(g.Rate()), commas(g.Errors.Total()), quantileMs(g.Latency.Total, 99))
+		row := []string{name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections), commas(g.Requests),
+			rate(g.Rate()), commas(g.Errors.Total()), quantileMs(g.Latency.Total, 99)}
+		if busy {
+			switch {
+			case g.Index == TotalIndex:
+				row = append(row, "")
+			case g.CPU == nil:
+				row = append(row, "-")
+			default:
+				row = append(row, pct(g.CPU.Busy))
+			}
+		}
+		gt.add(row...)
 	}
 	for i := range rep.Groups {
 		groupRow(strconv.Itoa(rep.Groups[i].Index), &rep.Groups[i])
@@ -168,47 +209,74 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	}
 }
 
-func writeComparison(b *bytes.Buffer, r *Run, base int) {
-	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q, Welch's t-test at p < %g\n", r.Variants[base].Name, Alpha)
-	ct := table{
-		header: []string{"variant", "n", "mean req/s", "±stddev", "95 % CI", "Δ% vs baseline", "significant", "p99 handshake ms"},
-		right:  []bool{false, true, true, true, false, true, false, true},
-	}
-	baseRates := r.Variants[base].Rates()
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		rates := v.Rates()
-		s := Summarize(rates)
-		mean, sd, ci := "-", "-", "-"
-		if s.N > 0 {
-			mean = rate(s.Mean)
-			ci = "n/a (n<2)"
-		}
-		if s.N > 1 {
-			sd = rate(s.StdDev)
-		}
-		if s.HasCI {
-			ci = rate(s.CI95Low) + " .. " + rate(s.CI95High)
-		}
-		delta, sig := "baseline", ""
-		if i != base {
-			c := Compare(baseRates, rates)
-			delta = "-"
-			if s.N > 0 && len(baseRates) > 0 {
-				delta = fmt.Sprintf("%+.2f %%", c.DeltaPct)
-			}
-			sig = significance(c)
-		}
-		hs := NewHistogram()
-		for j := range v.Reps {
-			if h := v.Reps[j].Total.Latency.Handshake; h != nil && h.Histogram != nil {
-				hs.Merge(h.Histogram)
-			}
-		}
-		ct.add(v.Name, strconv.Itoa(s.N), mean, sd, ci, delta, sig, quantileMs(hs, 99))
-	}
+func writeComparison(b *bytes.Buffer, r *Run, s *RunSummary) {
+	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", r.Variants[s.Baseline].Name)
+	b.WriteString(significanceNote + "\n")
+	ct := comparisonTable(s)
 	ct.write(b, "")
+	if pt, ok := probeTable(s); ok {
+		b.WriteString("\nprobe deltas per window (mean over repetitions; per request = delta / requests in the window)\n")
+		pt.write(b, "")
+	}
+	for i := range s.Sweeps {
+		sw := &s.Sweeps[i]
+		fmt.Fprintf(b, "\n== %s\n%s\n", sweepTitle(sw), sweepLegend)
+		st := sweepTable(s, sw)
+		st.write(b, "")
+	}
 }
+
+// clientCPULine renders the client CPU use of a repetition that
+// completed requests.
+func clientCPULine(c clientCPU, requests uint64) string {
+	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.seconds, c.busyMaxGroup, pct(c.busyMax))
+	if c.measured < c.groups {
+		return line + fmt.Sprintf(" (%d of %d groups measured)", c.measured, c.groups)
+	}
+	if c.seconds > 0 {
+		line += fmt.Sprintf("  (%s req per client cpu-s)", rate(float64(requests)/c.seconds))
+	}
+	return line
+}
+
+// serverCPULine renders the server CPU use of a repetition.
+func serverCPULine(u *CPUUsage, requests uint64) string {
+	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, pct(u.Busy))
+	if u.CPUs != "" {
+		line += " on CPUs " + u.CPUs
+	}
+	if u.Seconds > 0 {
+		line += fmt.Sprintf("  (%s req per server cpu-s)", rate(float64(requests)/u.Seconds))
+	}
+	return line
+}
+
+// probeLine renders one probe reading of a repetition.
+func probeLine(p ProbeReading, requests uint64) string {
+	if p.Error != "" {
+		return "failed: " + message(p.Error)
+	}
+	line := fmt.Sprintf("delta %s (before %s, after %s)", number(p.Delta()), number(p.Before), number(p.After))
+	if requests > 0 {
+		line += fmt.Sprintf(", %.3f per request", p.Delta()/float64(requests))
+	}
+	return line
+}
+
+// number renders v with thousands separators, without decimals when it
+// is a whole number (a counter) and with one otherwise.
+func number(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		if v < 0 {
+			return "-" + commas(uint64(-v))
+		}
+		return commas(uint64(v))
+	}
+	return rate(v)
+}
+
+// pct renders a 0..1 fraction as a percentage with one decimal.
+func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + " %" }
 
 // significance renders the verdict of a comparison for the text report.
 func significance(c Comparison) string {

@@ -1,0 +1,164 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// missing marks a variant a run does not have.
+const missing = "—"
+
+// CompareRuns writes a plain-text comparison of stored runs, e.g. the
+// same scenario before and after a kernel update. runs[0] is the
+// reference. Variants are lined up by name: those of the first run in
+// order, then any new ones in the order later runs list them. For every
+// variant and run it shows the number of repetitions, the mean req/s and
+// its 95 % CI, the difference from the reference run's mean, whether that
+// difference is significant (Welch's two-sided t-test over the
+// repetitions' total rates, α = Alpha), the p99 handshake time over all
+// repetitions and whether any repetition was client-bound; a variant a run
+// lacks shows "—". The header lists the runs and says whether their
+// encoded plans are identical.
+//
+// labels name the runs in the table (e.g. their file names); nil or an
+// empty label gives "run N". It is an error when there is no run or the
+// number of labels is neither 0 nor len(runs).
+func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
+	if len(runs) == 0 {
+		return errors.New("compare runs: no runs")
+	}
+	if len(labels) != 0 && len(labels) != len(runs) {
+		return fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
+	}
+	names := make([]string, len(runs))
+	for i := range runs {
+		names[i] = fmt.Sprintf("run %d", i+1)
+		if i < len(labels) && labels[i] != "" {
+			names[i] = labels[i]
+		}
+	}
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "== comparison of %d runs, reference %s\n", len(runs), names[0])
+	rt := table{right: []bool{false, false, false, false, false}}
+	for i, r := range runs {
+		started := "-"
+		if !r.Started.IsZero() {
+			started = r.Started.Format("2006-01-02 15:04:05 MST")
+		}
+		var notes []string
+		if r.Interrupted {
+			notes = append(notes, "INTERRUPTED")
+		}
+		switch n := len(warnings(r)); n {
+		case 0:
+		case 1:
+			notes = append(notes, "1 warning")
+		default:
+			notes = append(notes, fmt.Sprintf("%d warnings", n))
+		}
+		rt.add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
+	}
+	rt.write(&b, "")
+	if line := planLine(runs, names); line != "" {
+		b.WriteString(line + "\n")
+	}
+	b.WriteString(significanceNote + "\n\n")
+
+	var order []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for i := range r.Variants {
+			if n := r.Variants[i].Name; !seen[n] {
+				seen[n] = true
+				order = append(order, n)
+			}
+		}
+	}
+	ct := table{
+		header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "significant", "p99 handshake ms", "notes"},
+		right:  []bool{false, false, true, true, false, true, false, true, false},
+	}
+	for _, name := range order {
+		ref := findVariant(runs[0], name)
+		var refRates []float64
+		if ref != nil {
+			refRates = ref.Rates()
+		}
+		for i, r := range runs {
+			label := ""
+			if i == 0 {
+				label = name
+			}
+			v := findVariant(r, name)
+			if v == nil {
+				ct.add(label, names[i], missing, missing, missing, missing, missing, missing, "")
+				continue
+			}
+			vs := summarizeVariant(v, i == 0, refRates)
+			delta, sig := "reference", ""
+			if i > 0 {
+				delta, sig = missing, missing
+				if ref != nil && vs.Stats.N > 0 && len(refRates) > 0 {
+					delta = fmt.Sprintf("%+.2f %%", vs.Comparison.DeltaPct)
+					sig = significance(vs.Comparison)
+				}
+			}
+			note := ""
+			if vs.ClientBoundReps > 0 {
+				note = fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", vs.ClientBoundReps, vs.Stats.N)
+			}
+			ct.add(label, names[i], strconv.Itoa(vs.Stats.N), meanCell(vs.Stats), ciCell(vs.Stats), delta, sig,
+				quantileMs(vs.Handshake, 99), note)
+		}
+	}
+	ct.write(&b, "")
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("compare runs: %w", err)
+	}
+	return nil
+}
+
+// findVariant returns the variant of r with the given name, or nil.
+func findVariant(r *Run, name string) *Variant {
+	for i := range r.Variants {
+		if r.Variants[i].Name == name {
+			return &r.Variants[i]
+		}
+	}
+	return nil
+}
+
+// planLine says whether the runs' encoded plans are the same as the
+// reference's (compared as compacted JSON); "" when no run recorded one.
+func planLine(runs []*Run, names []string) string {
+	compact := func(raw json.RawMessage) string {
+		var b bytes.Buffer
+		if len(raw) == 0 || json.Compact(&b, raw) != nil {
+			return string(raw)
+		}
+		return b.String()
+	}
+	ref := compact(runs[0].Plan)
+	any := ref != ""
+	var differ []string
+	for i := 1; i < len(runs); i++ {
+		p := compact(runs[i].Plan)
+		any = any || p != ""
+		if p != ref {
+			differ = append(differ, names[i])
+		}
+	}
+	switch {
+	case !any:
+		return ""
+	case len(differ) == 0:
+		return "plans: identical"
+	}
+	return fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), names[0])
+}

@@ -1,0 +1,99 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// laterRun is compareRun measured again: baseline unchanged within noise,
+// kae 2 % slower (clearly), a new variant, and a different plan.
+func laterRun() *Run {
+	r := compareRun()
+	r.Started = r.Started.Add(7 * 24 * time.Hour)
+	r.Variants[0].Reps = []Rep{
+		fixtureRep(0, 10, 120100, 120500),
+		fixtureRep(1, 10, 119700, 120900),
+		fixtureRep(2, 10, 120600, 119500),
+	}
+	r.Variants[1].Reps = []Rep{
+		fixtureRep(0, 6, 176400, 177600),
+		fixtureRep(1, 6, 178200, 176800),
+		measured(fixtureRep(2, 6, 177100, 178500), []float64{0.91, 0.5}, 3, 1, ""),
+	}
+	r.Variants = append(r.Variants, Variant{Name: "kae-async", Reps: []Rep{fixtureRep(0, 5, 190000, 190000)}})
+	r.Plan = json.RawMessage(`{"name": "nginx-kae", "repeat": 3, "groups": [{"cpus": [0, 1, 2, 3]}]}`)
+	return r
+}
+
+func TestCompareRunsGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := CompareRuns(&b, []*Run{compareRun(), laterRun()}, []string{"last-week", ""}); err != nil {
+		t.Fatalf("CompareRuns: %v", err)
+	}
+	golden(t, filepath.Join("testdata", "compareruns.golden"), b.Bytes())
+}
+
+func TestCompareRunsContent(t *testing.T) {
+	var b bytes.Buffer
+	if err := CompareRuns(&b, []*Run{compareRun(), laterRun()}, []string{"last-week", "this-week"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	lines := strings.Split(out, "\n")
+	row := func(prefix string) string {
+		for _, l := range lines {
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		}
+		t.Fatalf("no line starting %q in\n%s", prefix, out)
+		return ""
+	}
+	// kae this week: (354,000 + 355,000 + 355,600) / 3 / 2.001 s = 177,344.7;
+	// last week 180,959.5: -2.00 %.
+	kae := row("kae ")
+	next := lines[slices.Index(lines, kae)+1]
+	for _, want := range []string{"this-week", "177,344.7", "-2.00 %", "yes", "CLIENT-BOUND (1 of 3 reps)"} {
+		if !strings.Contains(next, want) {
+			t.Errorf("kae this-week row lacks %q: %q", want, next)
+		}
+	}
+	if !strings.Contains(kae, "reference") || !strings.Contains(kae, "180,959.5") {
+		t.Errorf("kae reference row = %q", kae)
+	}
+	// kae-async exists only in the second run.
+	async := row("kae-async")
+	if strings.Count(async, missing) != 6 {
+		t.Errorf("kae-async is missing from the reference run, want six %q cells: %q", missing, async)
+	}
+	if !strings.Contains(out, "plans: this-week ran a different plan than last-week") {
+		t.Errorf("plan difference not reported:\n%s", out)
+	}
+
+	// The same run twice: identical plans, zero difference, not significant.
+	b.Reset()
+	if err := CompareRuns(&b, []*Run{compareRun(), compareRun()}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); !strings.Contains(s, "plans: identical") || !strings.Contains(s, "+0.00 %  no (p=1.0000)") {
+		t.Errorf("a run compared with itself:\n%s", s)
+	}
+}
+
+func TestCompareRunsErrors(t *testing.T) {
+	var b bytes.Buffer
+	if err := CompareRuns(&b, nil, nil); err == nil || !strings.Contains(err.Error(), "no runs") {
+		t.Errorf("CompareRuns(no runs) = %v, want an error saying no runs", err)
+	}
+	if err := CompareRuns(&b, []*Run{singleRun(), singleRun()}, []string{"a"}); err == nil || !strings.Contains(err.Error(), "1 labels for 2 runs") {
+		t.Errorf("CompareRuns(1 label, 2 runs) = %v, want a label count error", err)
+	}
+	if err := CompareRuns(failWriter{}, []*Run{singleRun()}, nil); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("CompareRuns to a failing writer = %v, want disk full", err)
+	}
+}

@@ -1,0 +1,203 @@
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+)
+
+// WriteCSV writes r as summary.csv: a header row, then for every variant
+// one row per repetition followed by one statistics row whose rep column
+// is "all". Numbers are plain (no thousands separators, '.' decimal
+// point); a cell is empty when the value was not measured or does not
+// apply to the row. The columns are:
+//
+//   - variant, series; then sweep.KEY for every swept key in the run
+//     (sorted), the variant's value or empty;
+//   - rep: the 1-based repetition number, or "all";
+//   - window_s, requests, req_per_s (the repetition's total rate; empty
+//     in "all" rows, whose mean is mean_req_per_s), errors, and
+//     errors_CLASS for every ErrorClass, resumed (requests, errors and
+//     resumed are sums in "all" rows);
+//   - handshake_p50_ms, handshake_p99_ms, total_p50_ms, total_p99_ms (of
+//     the repetitions' histograms merged exactly in "all" rows);
+//   - client_busy_max (0..1, the busiest group), client_cpu_s and
+//     req_per_client_cpu_s (only when every group was measured; empty in
+//     "all" rows), server_cpu_s and req_per_server_cpu_s (in "all" rows
+//     the sum and the ratio over the repetitions measured), client_bound (true/false; in "all" rows
+//     true when any repetition was);
+//   - probe.NAME.delta and probe.NAME.per_request for every probe name in
+//     the run (sorted); empty when the reading failed; the mean delta and
+//     the pooled per-request figure (ProbeSummary) in "all" rows;
+//   - mean_req_per_s, stddev, ci95_low, ci95_high, delta_pct, p_value,
+//     significant, test: the variant's Stats and Comparison, in "all" rows
+//     only. The baseline's test cell is "baseline"; ci95 cells are empty
+//     for fewer than two repetitions and p_value when no test ran.
+//
+// A run without variants gives the header row alone. It returns an error,
+// before writing anything, when r.Baseline names no variant, and any error
+// of w.
+func WriteCSV(w io.Writer, r *Run) error {
+	sweepSet, probeSet := map[string]bool{}, map[string]bool{}
+	for i := range r.Variants {
+		for k := range r.Variants[i].Sweep {
+			sweepSet[k] = true
+		}
+		for j := range r.Variants[i].Reps {
+			for k := range r.Variants[i].Reps[j].Probes {
+				probeSet[k] = true
+			}
+		}
+	}
+	sweepKeys := slices.Sorted(maps.Keys(sweepSet))
+	probeNames := slices.Sorted(maps.Keys(probeSet))
+
+	header := []string{"variant", "series"}
+	for _, k := range sweepKeys {
+		header = append(header, "sweep."+k)
+	}
+	header = append(header, "rep", "window_s", "requests", "req_per_s", "errors")
+	for c := range NumErrorClasses {
+		header = append(header, "errors_"+c.String())
+	}
+	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
+		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "server_cpu_s", "req_per_server_cpu_s", "client_bound")
+	for _, p := range probeNames {
+		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
+	}
+	header = append(header, "mean_req_per_s", "stddev", "ci95_low", "ci95_high", "delta_pct", "p_value", "significant", "test")
+
+	var s *RunSummary
+	if len(r.Variants) > 0 {
+		var err error
+		if s, err = SummarizeRun(r); err != nil {
+			return fmt.Errorf("write csv: %w", err)
+		}
+	}
+	cw := csv.NewWriter(w)
+	_ = cw.Write(header) // errors surface from Flush/Error below
+	for i := range r.Variants {
+		v, vs := &r.Variants[i], &s.Variants[i]
+		lead := []string{v.Name, v.Series}
+		for _, k := range sweepKeys {
+			lead = append(lead, v.Sweep[k])
+		}
+		var sum Counts
+		for j := range v.Reps {
+			rep := &v.Reps[j]
+			t := &rep.Total
+			sum.Add(&t.Counts)
+			row := append(slices.Clone(lead), strconv.Itoa(rep.Index+1), csvF3(t.Window.Length().Seconds()),
+				csvUint(t.Requests), csvF3(t.Rate()), csvUint(t.Errors.Total()))
+			for c := range t.Errors {
+				row = append(row, csvUint(t.Errors[c].Count))
+			}
+			row = append(row, csvUint(t.Resumed),
+				csvMs(t.Latency.Handshake, 50), csvMs(t.Latency.Handshake, 99), csvMs(t.Latency.Total, 50), csvMs(t.Latency.Total, 99))
+			c := repClientCPU(rep)
+			busyMax, clientSec, perClient := "", "", ""
+			if c.measured > 0 {
+				busyMax = csvF4(c.busyMax)
+			}
+			if c.measured == c.groups && c.groups > 0 {
+				clientSec = csvF3(c.seconds)
+				if c.seconds > 0 {
+					perClient = csvF3(float64(t.Requests) / c.seconds)
+				}
+			}
+			serverSec, perServer := "", ""
+			if rep.ServerCPU != nil {
+				serverSec = csvF3(rep.ServerCPU.Seconds)
+				if rep.ServerCPU.Seconds > 0 {
+					perServer = csvF3(float64(t.Requests) / rep.ServerCPU.Seconds)
+				}
+			}
+			row = append(row, busyMax, clientSec, perClient, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0))
+			for _, name := range probeNames {
+				p, ok := rep.Probes[name]
+				if !ok || p.Error != "" {
+					row = append(row, "", "")
+					continue
+				}
+				per := ""
+				if t.Requests > 0 {
+					per = csvF6(p.Delta() / float64(t.Requests))
+				}
+				row = append(row, csvG(p.Delta()), per)
+			}
+			row = append(row, "", "", "", "", "", "", "", "")
+			_ = cw.Write(row)
+		}
+
+		row := append(slices.Clone(lead), "all", "", csvUint(sum.Requests), "", csvUint(sum.Errors.Total()))
+		for c := range sum.Errors {
+			row = append(row, csvUint(sum.Errors[c].Count))
+		}
+		row = append(row, csvUint(sum.Resumed), csvMs(vs.Handshake, 50), csvMs(vs.Handshake, 99), csvMs(vs.Total, 50), csvMs(vs.Total, 99))
+		busyMax, serverSec, perServer := "", "", ""
+		if vs.HasClientCPU {
+			busyMax = csvF4(vs.ClientBusyMax)
+		}
+		if vs.ServerCPUReps > 0 {
+			serverSec = csvF3(vs.ServerCPUSeconds)
+		}
+		if x, ok := vs.RequestsPerServerCPU(); ok {
+			perServer = csvF3(x)
+		}
+		row = append(row, busyMax, "", "", serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0))
+		for _, name := range probeNames {
+			i := slices.IndexFunc(vs.Probes, func(p ProbeSummary) bool { return p.Name == name })
+			delta, per := "", ""
+			if i >= 0 && vs.Probes[i].N > 0 {
+				delta = csvG(vs.Probes[i].MeanDelta)
+			}
+			if i >= 0 && vs.Probes[i].HasPerRequest {
+				per = csvF6(vs.Probes[i].PerRequest)
+			}
+			row = append(row, delta, per)
+		}
+		st, c := vs.Stats, vs.Comparison
+		mean, sd, lo, hi := "", "", "", ""
+		if st.N > 0 {
+			mean = csvF3(st.Mean)
+		}
+		if st.N > 1 {
+			sd = csvF3(st.StdDev)
+		}
+		if st.HasCI {
+			lo, hi = csvF3(st.CI95Low), csvF3(st.CI95High)
+		}
+		delta, p, sig, test := "", "", "", "baseline"
+		if !vs.IsBaseline {
+			test, sig = c.Test, strconv.FormatBool(c.Significant)
+			if st.N > 0 && s.Variants[s.Baseline].Stats.N > 0 {
+				delta = csvF3(c.DeltaPct)
+			}
+			if c.Test != TestNone {
+				p = csvG(c.PValue)
+			}
+		}
+		row = append(row, mean, sd, lo, hi, delta, p, sig, test)
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	return nil
+}
+
+func csvUint(n uint64) string { return strconv.FormatUint(n, 10) }
+func csvF3(x float64) string  { return strconv.FormatFloat(x, 'f', 3, 64) }
+func csvF4(x float64) string  { return strconv.FormatFloat(x, 'f', 4, 64) }
+func csvF6(x float64) string  { return strconv.FormatFloat(x, 'f', 6, 64) }
+func csvG(x float64) string   { return strconv.FormatFloat(x, 'g', 10, 64) }
+func csvMs(h *Histogram, q float64) string {
+	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+		return ""
+	}
+	return ms(h.ValueAtQuantile(q))
+}

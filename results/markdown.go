@@ -1,0 +1,143 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// WriteMarkdown writes a report of r as GitHub-flavoured Markdown, for a
+// pull request, an issue or a wiki page: the run's facts and warnings
+// (client-bound repetitions included, whether or not Annotate ran), the
+// comparison table (the same cells as WriteText's, for any number of
+// variants and repetitions), the probe deltas, every sweep's table and
+// chart (in a text block, which keeps the bars aligned) and one row per
+// repetition. Per-group details stay in the text report and run.json.
+//
+// It returns an error, before writing anything, when r.Baseline names no
+// variant or r has none, and any error of w.
+func WriteMarkdown(w io.Writer, r *Run) error {
+	s, err := SummarizeRun(r)
+	if err != nil {
+		return fmt.Errorf("write markdown report: %w", err)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# kaeload run %s\n\n", mdEscape(r.Name))
+	if !r.Started.IsZero() {
+		fmt.Fprintf(&b, "- **started** %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
+	}
+	if !r.Finished.IsZero() {
+		fmt.Fprintf(&b, "- **finished** %s", r.Finished.Format("2006-01-02 15:04:05 MST"))
+		if !r.Started.IsZero() {
+			fmt.Fprintf(&b, " (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "- **baseline** %s\n", mdEscape(r.Variants[s.Baseline].Name))
+	var notes []string
+	if r.Interrupted {
+		notes = append(notes, "**INTERRUPTED:** the run was stopped early; only completed repetitions are shown")
+	}
+	for _, warn := range warnings(r) {
+		notes = append(notes, "**WARNING:** "+mdEscape(warn))
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n> " + strings.Join(notes, "\n>\n> ") + "\n")
+	}
+
+	b.WriteString("\n## Comparison\n\n")
+	fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(r.Variants[s.Baseline].Name), significanceNote)
+	ct := comparisonTable(s)
+	ct.writeMarkdown(&b)
+	if pt, ok := probeTable(s); ok {
+		b.WriteString("\n### Probe deltas\n\nPer window, mean over repetitions; per request = delta / requests in the window.\n\n")
+		pt.writeMarkdown(&b)
+	}
+	for i := range s.Sweeps {
+		sw := &s.Sweeps[i]
+		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\n```text\n", mdEscape(upperFirst(sweepTitle(sw))), upperFirst(sweepLegend))
+		st := sweepTable(s, sw)
+		st.write(&b, "")
+		b.WriteString("```\n")
+	}
+
+	b.WriteString("\n## Repetitions\n\n")
+	rt := table{
+		header: []string{"variant", "rep", "window s", "requests", "req/s", "errors", "p99 handshake ms", "p99 total ms",
+			"client busy max", "server cpu s", "req/server cpu-s", "notes"},
+		right: []bool{false, true, true, true, true, true, true, true, true, true, true, false},
+	}
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if len(v.Reps) == 0 {
+			rt.add(v.Name, "-", "", "", "", "", "", "", "", "", "", "no completed repetitions")
+		}
+		for j := range v.Reps {
+			rep := &v.Reps[j]
+			t := &rep.Total
+			busy, server, perServer, note := "-", "-", "-", ""
+			if c := repClientCPU(rep); c.measured > 0 {
+				busy = pct(c.busyMax)
+			}
+			if u := rep.ServerCPU; u != nil {
+				server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
+				if u.Seconds > 0 {
+					perServer = rate(float64(t.Requests) / u.Seconds)
+				}
+			}
+			if line := clientBoundLine(rep); line != "" {
+				note = line
+			}
+			rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
+				commas(t.Requests), rate(t.Rate()), commas(t.Errors.Total()), quantileMs(t.Latency.Handshake, 99),
+				quantileMs(t.Latency.Total, 99), busy, server, perServer, note)
+		}
+	}
+	rt.writeMarkdown(&b)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write markdown report: %w", err)
+	}
+	return nil
+}
+
+// writeMarkdown writes t as a GitHub table, cells escaped.
+func (t *table) writeMarkdown(b *bytes.Buffer) {
+	row := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + mdEscape(c) + " |")
+		}
+		b.WriteByte('\n')
+	}
+	row(t.header)
+	b.WriteString("|")
+	for i := range t.header {
+		if i < len(t.right) && t.right[i] {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteByte('\n')
+	for _, r := range t.rows {
+		row(r)
+	}
+}
+
+// mdEscaper escapes the characters that Markdown would interpret in
+// running text or a table cell.
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", "[", `\[`, "]", `\]`)
+
+// mdEscape escapes s for Markdown text and table cells.
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// upperFirst capitalises the first byte of an ASCII-initial string.
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}

@@ -1,0 +1,380 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// RunSummary is what every rendering of a run (text, Markdown, CSV, HTML)
+// says about it across repetitions: one VariantSummary per variant, in
+// plan order, and the sweeps. SummarizeRun computes it once, so that every
+// format shows the same numbers.
+type RunSummary struct {
+	// Baseline is the index of the baseline variant (Run.BaselineIndex).
+	Baseline int
+	// Variants are in the order of Run.Variants.
+	Variants []VariantSummary
+	// Sweeps are the variant series with at least two variants, in the
+	// order their first variant appears in the run.
+	Sweeps []SweepSummary
+}
+
+// VariantSummary sums up one variant over its repetitions.
+type VariantSummary struct {
+	// Name, Series and Sweep are the variant's (Variant fields).
+	Name   string
+	Series string
+	Sweep  map[string]string
+	// IsBaseline is true for the baseline variant.
+	IsBaseline bool
+	// Stats summarises the repetitions' total rates (Variant.Rates).
+	Stats Stats
+	// Comparison compares the rates with the baseline's (Welch's t-test,
+	// Compare); the zero Comparison for the baseline itself.
+	Comparison Comparison
+	// Requests and Errors are summed over the repetitions.
+	Requests uint64
+	Errors   uint64
+	// Handshake and Total are the repetitions' total histograms merged
+	// exactly (never nil; empty when there are no repetitions).
+	Handshake *Histogram
+	Total     *Histogram
+	// Probes are the probe deltas by probe name, sorted by name.
+	Probes []ProbeSummary
+	// ClientBoundReps is the number of repetitions with a client-bound
+	// group (Rep.ClientBound).
+	ClientBoundReps int
+	// ClientBusyMax is the highest Busy of any group's CPU over the
+	// repetitions; HasClientCPU says whether any group was measured.
+	ClientBusyMax float64
+	HasClientCPU  bool
+	// ServerCPUReps is the number of repetitions with a server CPU
+	// reading; ServerCPUSeconds their server CPU time and
+	// ServerCPURequests their requests, so that
+	// ServerCPURequests / ServerCPUSeconds is requests per server CPU-second.
+	ServerCPUReps     int
+	ServerCPUSeconds  float64
+	ServerCPURequests uint64
+	// Best is true for the variant with the highest mean rate of its sweep
+	// (see SweepSummary.Best).
+	Best bool
+}
+
+// RequestsPerServerCPU returns requests per server CPU-second over the
+// repetitions whose server CPU was measured, and false when none was (or
+// it used no CPU time). This is what offload saves: the same requests for
+// less server CPU.
+func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
+	if s.ServerCPUReps == 0 || s.ServerCPUSeconds <= 0 {
+		return 0, false
+	}
+	return float64(s.ServerCPURequests) / s.ServerCPUSeconds, true
+}
+
+// ProbeSummary is one probe's deltas (ProbeReading.Delta) over a
+// variant's repetitions.
+type ProbeSummary struct {
+	// Name is the probe's name.
+	Name string
+	// N is the number of repetitions where the probe was read without
+	// error; Failed the number where it failed, and FirstError the first
+	// failure's message.
+	N          int
+	Failed     int
+	FirstError string
+	// MeanDelta is the mean delta over the N good readings.
+	MeanDelta float64
+	// PerRequest is the sum of the good deltas divided by the requests of
+	// the same repetitions: e.g. 1.0 hardware operations per request says
+	// every handshake was offloaded. HasPerRequest is false when those
+	// repetitions completed no request.
+	PerRequest    float64
+	HasPerRequest bool
+}
+
+// SweepSummary is one series of swept variants (same Variant.Series).
+type SweepSummary struct {
+	// Series is the series name (the variant name template).
+	Series string
+	// Keys are the swept keys, sorted.
+	Keys []string
+	// Numeric is true when there is one key and every value parses as a
+	// number; the variants are then ordered by value, otherwise in run order.
+	Numeric bool
+	// Variants are indexes into Run.Variants (and RunSummary.Variants) in
+	// chart order.
+	Variants []int
+	// Labels are the variants' swept values in chart order: the value for
+	// one key, "k1=v1 k2=v2" for several.
+	Labels []string
+	// Best is the index into Run.Variants of the variant with the highest
+	// mean rate (the first of equals in chart order); -1 when no variant of
+	// the series has a repetition.
+	Best int
+}
+
+// SummarizeRun computes the RunSummary of r. It is an error when
+// r.Baseline names no variant or r has no variants.
+func SummarizeRun(r *Run) (*RunSummary, error) {
+	base, err := r.BaselineIndex()
+	if err != nil {
+		return nil, err
+	}
+	s := &RunSummary{Baseline: base, Variants: make([]VariantSummary, len(r.Variants))}
+	baseRates := r.Variants[base].Rates()
+	for i := range r.Variants {
+		s.Variants[i] = summarizeVariant(&r.Variants[i], i == base, baseRates)
+	}
+	s.Sweeps = sweeps(r)
+	for _, sw := range s.Sweeps {
+		if sw.Best >= 0 {
+			s.Variants[sw.Best].Best = true
+		}
+	}
+	return s, nil
+}
+
+func summarizeVariant(v *Variant, isBase bool, baseRates []float64) VariantSummary {
+	rates := v.Rates()
+	s := VariantSummary{
+		Name: v.Name, Series: v.Series, Sweep: v.Sweep, IsBaseline: isBase,
+		Stats:     Summarize(rates),
+		Handshake: NewHistogram(), Total: NewHistogram(),
+	}
+	if !isBase {
+		s.Comparison = Compare(baseRates, rates)
+	}
+	type probeAcc struct {
+		ProbeSummary
+		sum  float64
+		reqs uint64
+	}
+	probes := map[string]*probeAcc{}
+	for i := range v.Reps {
+		rep := &v.Reps[i]
+		t := &rep.Total
+		s.Requests += t.Requests
+		s.Errors += t.Errors.Total()
+		mergeInto(s.Handshake, t.Latency.Handshake)
+		mergeInto(s.Total, t.Latency.Total)
+		if len(rep.ClientBound()) > 0 {
+			s.ClientBoundReps++
+		}
+		if c := repClientCPU(rep); c.measured > 0 {
+			s.HasClientCPU = true
+			s.ClientBusyMax = max(s.ClientBusyMax, c.busyMax)
+		}
+		if rep.ServerCPU != nil {
+			s.ServerCPUReps++
+			s.ServerCPUSeconds += rep.ServerCPU.Seconds
+			s.ServerCPURequests += t.Requests
+		}
+		for name, pr := range rep.Probes {
+			a := probes[name]
+			if a == nil {
+				a = &probeAcc{ProbeSummary: ProbeSummary{Name: name}}
+				probes[name] = a
+			}
+			if pr.Error != "" {
+				if a.Failed == 0 {
+					a.FirstError = pr.Error
+				}
+				a.Failed++
+				continue
+			}
+			a.N++
+			a.sum += pr.Delta()
+			a.reqs += t.Requests
+		}
+	}
+	for _, a := range probes {
+		p := a.ProbeSummary
+		if p.N > 0 {
+			p.MeanDelta = a.sum / float64(p.N)
+		}
+		if a.reqs > 0 {
+			p.PerRequest, p.HasPerRequest = a.sum/float64(a.reqs), true
+		}
+		s.Probes = append(s.Probes, p)
+	}
+	sort.Slice(s.Probes, func(i, j int) bool { return s.Probes[i].Name < s.Probes[j].Name })
+	return s
+}
+
+// mergeInto merges src into dst when src holds a histogram.
+func mergeInto(dst, src *Histogram) {
+	if src != nil && src.Histogram != nil {
+		dst.Merge(src.Histogram) // same bounds everywhere: exact
+	}
+}
+
+// sweeps groups the variants of r by Series into SweepSummaries.
+func sweeps(r *Run) []SweepSummary {
+	var out []SweepSummary
+	bySeries := map[string]int{}
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if v.Series == "" {
+			continue
+		}
+		j, ok := bySeries[v.Series]
+		if !ok {
+			j = len(out)
+			bySeries[v.Series] = j
+			out = append(out, SweepSummary{Series: v.Series})
+		}
+		out[j].Variants = append(out[j].Variants, i)
+	}
+	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return len(s.Variants) < 2 })
+	for k := range out {
+		sw := &out[k]
+		keys := map[string]bool{}
+		for _, i := range sw.Variants {
+			for key := range r.Variants[i].Sweep {
+				keys[key] = true
+			}
+		}
+		for key := range keys {
+			sw.Keys = append(sw.Keys, key)
+		}
+		sort.Strings(sw.Keys)
+		values := make(map[int]float64, len(sw.Variants))
+		sw.Numeric = len(sw.Keys) == 1
+		for _, i := range sw.Variants {
+			if !sw.Numeric {
+				break
+			}
+			x, err := strconv.ParseFloat(strings.TrimSpace(r.Variants[i].Sweep[sw.Keys[0]]), 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				sw.Numeric = false
+			}
+			values[i] = x
+		}
+		if sw.Numeric {
+			sort.SliceStable(sw.Variants, func(a, b int) bool { return values[sw.Variants[a]] < values[sw.Variants[b]] })
+		}
+		sw.Best = -1
+		var best float64
+		for _, i := range sw.Variants {
+			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
+			if rates := r.Variants[i].Rates(); len(rates) > 0 {
+				if m := Summarize(rates).Mean; sw.Best < 0 || m > best {
+					sw.Best, best = i, m
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sweepLabel renders a variant's swept values: the value for one key,
+// "k1=v1 k2=v2" for several.
+func sweepLabel(sweep map[string]string, keys []string) string {
+	if len(keys) == 1 {
+		return sweep[keys[0]]
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + sweep[k]
+	}
+	return strings.Join(parts, " ")
+}
+
+// clientCPU is the client CPU use of one repetition's groups.
+type clientCPU struct {
+	seconds      float64 // summed over the measured groups
+	busyMax      float64 // highest Busy
+	busyMaxGroup int     // Group.Index with busyMax
+	measured     int     // groups with a CPU reading
+	groups       int     // all groups
+}
+
+func repClientCPU(rep *Rep) clientCPU {
+	c := clientCPU{groups: len(rep.Groups)}
+	for i := range rep.Groups {
+		g := &rep.Groups[i]
+		if g.CPU == nil {
+			continue
+		}
+		if c.measured == 0 || g.CPU.Busy > c.busyMax {
+			c.busyMax, c.busyMaxGroup = g.CPU.Busy, g.Index
+		}
+		c.measured++
+		c.seconds += g.CPU.Seconds
+	}
+	return c
+}
+
+// ClientBound returns the Group.Index of every group of r whose CPUs were
+// at least ClientBoundBusy busy during the window, in plan order; nil when
+// none was (or none was measured). Such a repetition's rate measures
+// kaeload rather than the server.
+func (r *Rep) ClientBound() []int {
+	var idx []int
+	for i := range r.Groups {
+		if c := r.Groups[i].CPU; c != nil && c.Busy >= ClientBoundBusy {
+			idx = append(idx, r.Groups[i].Index)
+		}
+	}
+	return idx
+}
+
+// clientBoundLine is the loud line for a repetition with client-bound
+// groups, "" when it has none.
+func clientBoundLine(rep *Rep) string {
+	bound := rep.ClientBound()
+	if len(bound) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(bound))
+	for i := range rep.Groups {
+		g := &rep.Groups[i]
+		if c := g.CPU; c != nil && c.Busy >= ClientBoundBusy {
+			cpus := g.CPUs
+			if cpus == "" {
+				cpus = "unpinned"
+			}
+			parts = append(parts, fmt.Sprintf("group %d (CPUs %s) was %.0f %% busy", g.Index, cpus, c.Busy*100))
+		}
+	}
+	return "CLIENT-BOUND: " + strings.Join(parts, ", ") + ": this figure measures kaeload, not the server"
+}
+
+// clientBoundWarnings returns one warning per client-bound repetition of r.
+func clientBoundWarnings(r *Run) []string {
+	var ws []string
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			if line := clientBoundLine(&v.Reps[j]); line != "" {
+				ws = append(ws, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, line))
+			}
+		}
+	}
+	return ws
+}
+
+// Annotate appends to r.Warnings a warning for every client-bound
+// repetition (Rep.ClientBound), e.g. "variant kae, repetition 2:
+// CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
+// kaeload, not the server", unless r.Warnings already holds it, so calling
+// it again adds nothing. Call it before WriteJSON so that run.json carries
+// the warnings; WriteDir does. WriteText and WriteMarkdown show these
+// warnings whether or not Annotate ran.
+func (r *Run) Annotate() {
+	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
+}
+
+// appendNew appends the strings of add that ws does not hold yet.
+func appendNew(ws []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(ws, a) {
+			ws = append(ws, a)
+		}
+	}
+	return ws
+}
