@@ -1,0 +1,170 @@
+package cpustat
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shirou/gopsutil/v4/cpu"
+
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+)
+
+// UserHZ is the unit of the tick counts in /proc/stat (the kernel's USER_HZ,
+// 100 on every Linux architecture kaeload targets).
+const UserHZ = 100
+
+// maxCPU bounds CPU numbers read from text, as pinning does.
+const maxCPU = 1 << 16
+
+// Times is the cumulative time one CPU has spent busy and idle since boot.
+type Times struct {
+	// CPU is the CPU number.
+	CPU int
+	// Busy is user + nice + system + irq + softirq + steal, in seconds
+	// (guest time is already inside user and nice).
+	Busy float64
+	// Idle is idle + iowait, in seconds.
+	Idle float64
+}
+
+// Sample is the cumulative times of a set of CPUs at one instant.
+type Sample struct {
+	// Times holds one entry per CPU, ascending by CPU number.
+	Times []Times
+}
+
+// CPUs returns the CPUs in the sample.
+func (s Sample) CPUs() pinning.Set {
+	set := make(pinning.Set, len(s.Times))
+	for i, t := range s.Times {
+		set[i] = t.CPU
+	}
+	return set
+}
+
+// Select returns the part of s for cpus; an empty set selects every CPU.
+// A CPU missing from s is an error.
+func (s Sample) Select(cpus pinning.Set) (Sample, error) {
+	if len(cpus) == 0 {
+		return s, nil
+	}
+	out := Sample{Times: make([]Times, 0, len(cpus))}
+	for _, c := range cpus {
+		i, ok := slices.BinarySearchFunc(s.Times, c, func(t Times, c int) int { return t.CPU - c })
+		if !ok {
+			return Sample{}, fmt.Errorf("select CPUs %s: CPU %d is not in the sample (it has %s)", cpus, c, s.CPUs())
+		}
+		out.Times = append(out.Times, s.Times[i])
+	}
+	return out, nil
+}
+
+// SampleCPUs reads the cumulative times of cpus from this machine (via
+// gopsutil, which reads /proc/stat on Linux); an empty set samples every CPU.
+func SampleCPUs(cpus pinning.Set) (Sample, error) {
+	stats, err := cpu.Times(true)
+	if err != nil {
+		return Sample{}, fmt.Errorf("sample CPU times: %w", err)
+	}
+	s := Sample{Times: make([]Times, 0, len(stats))}
+	for _, st := range stats {
+		n, err := strconv.Atoi(strings.TrimPrefix(st.CPU, "cpu"))
+		if err != nil {
+			return Sample{}, fmt.Errorf("sample CPU times: unexpected CPU name %q", st.CPU)
+		}
+		s.Times = append(s.Times, Times{
+			CPU:  n,
+			Busy: st.User + st.Nice + st.System + st.Irq + st.Softirq + st.Steal,
+			Idle: st.Idle + st.Iowait,
+		})
+	}
+	slices.SortFunc(s.Times, func(a, b Times) int { return a.CPU - b.CPU })
+	return s.Select(cpus)
+}
+
+// Usage returns the CPU time used between a (the earlier sample) and b over
+// a window of the given length. Seconds is the busy time summed over the
+// CPUs present in both samples; Busy is Seconds / (window × number of those
+// CPUs), clamped to [0, 1]; CPUs names them in taskset form. A CPU whose
+// counters went backwards (hot-plugged) contributes 0. With window <= 0 (no
+// trustworthy clock, e.g. two remote reads) Busy is the kernel's own ratio
+// busy / (busy + idle) over the same CPUs.
+func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
+	var cpus pinning.Set
+	var busy, idle float64
+	j := 0
+	for _, ta := range a.Times {
+		for j < len(b.Times) && b.Times[j].CPU < ta.CPU {
+			j++
+		}
+		if j == len(b.Times) || b.Times[j].CPU != ta.CPU {
+			continue
+		}
+		tb := b.Times[j]
+		cpus = append(cpus, ta.CPU)
+		busy += max(tb.Busy-ta.Busy, 0)
+		idle += max(tb.Idle-ta.Idle, 0)
+	}
+	u := results.CPUUsage{CPUs: cpus.String(), Seconds: busy}
+	switch {
+	case len(cpus) == 0:
+	case window > 0:
+		u.Busy = clamp01(busy / (window.Seconds() * float64(len(cpus))))
+	case busy+idle > 0:
+		u.Busy = clamp01(busy / (busy + idle))
+	}
+	return u
+}
+
+func clamp01(f float64) float64 {
+	return min(max(f, 0), 1)
+}
+
+// ParseProcStat reads the per-CPU lines ("cpuN user nice system idle iowait
+// irq softirq steal guest guest_nice", in USER_HZ ticks) of /proc/stat text,
+// such as `cat /proc/stat` run on a server over a command channel. The
+// aggregate "cpu" line and every other line are ignored; fields a kernel
+// does not print (older kernels stop after idle or iowait) count as 0.
+func ParseProcStat(text string) (Sample, error) {
+	var s Sample
+	for lineNo, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || !strings.HasPrefix(f[0], "cpu") || f[0] == "cpu" {
+			continue
+		}
+		n, err := strconv.Atoi(f[0][3:])
+		if err != nil || n < 0 || n >= maxCPU || f[0][3] == '+' {
+			return Sample{}, fmt.Errorf("parse /proc/stat line %d: %q is not a CPU name (want cpuN)", lineNo+1, f[0])
+		}
+		if len(f) < 5 {
+			return Sample{}, fmt.Errorf("parse /proc/stat line %d: %s has %d fields, want at least 4 (user nice system idle)", lineNo+1, f[0], len(f)-1)
+		}
+		var v [8]float64 // user nice system idle iowait irq softirq steal
+		for i := 1; i < len(f) && i <= len(v); i++ {
+			ticks, err := strconv.ParseUint(f[i], 10, 64)
+			if err != nil {
+				return Sample{}, fmt.Errorf("parse /proc/stat line %d: %s field %d: %q is not a tick count", lineNo+1, f[0], i, f[i])
+			}
+			v[i-1] = float64(ticks) / UserHZ
+		}
+		s.Times = append(s.Times, Times{
+			CPU:  n,
+			Busy: v[0] + v[1] + v[2] + v[5] + v[6] + v[7],
+			Idle: v[3] + v[4],
+		})
+	}
+	if len(s.Times) == 0 {
+		return Sample{}, fmt.Errorf("parse /proc/stat: no per-CPU lines (cpu0 …)")
+	}
+	slices.SortFunc(s.Times, func(a, b Times) int { return a.CPU - b.CPU })
+	for i := 1; i < len(s.Times); i++ {
+		if s.Times[i].CPU == s.Times[i-1].CPU {
+			return Sample{}, fmt.Errorf("parse /proc/stat: cpu%d appears twice", s.Times[i].CPU)
+		}
+	}
+	return s, nil
+}
