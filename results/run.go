@@ -23,6 +23,15 @@ type Run struct {
 	// warm-ups included), for the record only; rates use the groups' windows.
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
+	// Kaeload is the version of kaeload that ran, GoVersion its Go release.
+	Kaeload   string `json:"kaeload,omitempty"`
+	GoVersion string `json:"go_version,omitempty"`
+	// Host holds facts about the client machine (CPU model, cores, NUMA
+	// nodes, kernel, memory) as encoded by the caller.
+	Host json.RawMessage `json:"host,omitempty"`
+	// Scenario is the scenario file's text as given (before --set overrides,
+	// which the Plan reflects).
+	Scenario string `json:"scenario,omitempty"`
 	// Plan is the compiled plan as encoded by the caller, so that results
 	// need not import scenarios and a stored run shows what was run.
 	Plan json.RawMessage `json:"plan,omitempty"`
