@@ -48,6 +48,8 @@ func commands() []command {
 	return []command{
 		{name: "run", summary: "run a scenario: every variant × repetition, then the comparison", run: runCmd},
 		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
+		{name: "report", summary: "re-render a stored run as text, md, csv, json or html", run: reportCmd},
+		{name: "compare", summary: "compare stored runs variant by variant (Δ %, significance)", run: compareCmd},
 		{name: "serve", summary: "start the built-in HTTPS target (no session resumption)", run: serveCmd},
 		{name: "version", summary: "print kaeload's version", run: versionCmd},
 		{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout", run: workerCmd, hidden: true},

@@ -21,6 +21,10 @@ unless target.tls.resumption is true. Prints per-group and total req/s,
 errors by class, resumed handshakes, negotiated TLS parameters and latency
 percentiles, then the comparison of variants.
 
+Each run is kept in a new directory, results/<UTC time>-<name>/ (or --out):
+run.json (everything, histograms included), summary.csv, report.html and
+run.log. An unwritable place fails before any load is sent.
+
 Examples:
   kaeload run examples/quickstart.yaml
   kaeload run nginx-kae.yaml --dry-run
@@ -30,6 +34,9 @@ Exit status: 0 done, 1 run failed, 2 bad scenario or flags, 130 interrupted
 (Ctrl-C stops the load and reports what was measured; a second Ctrl-C aborts).`, stdout)
 	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
 	dryRun := fs.Bool("dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
+	out := fs.String("out", "", "write the run to this new directory (default: RESULTS/<UTC time>-<scenario name>)")
+	resultsDir := fs.String("results", "results", "parent directory of run directories")
+	noSave := fs.Bool("no-save", false, "do not write a run directory")
 	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -54,8 +61,25 @@ Exit status: 0 done, 1 run failed, 2 bad scenario or flags, 130 interrupted
 	for _, w := range plan.Warnings {
 		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
 	}
-	r, runErr := runner.Run(ctx, plan, runner.Options{Progress: stderr, ProgressMode: *progress, Log: stderr})
+	var st *store
+	log := io.Writer(stderr)
+	if !*noSave {
+		if st, err = newStore(*out, *resultsDir); err != nil {
+			return err
+		}
+		log = io.MultiWriter(stderr, st.log)
+	}
+	r, runErr := runner.Run(ctx, plan, runner.Options{Progress: stderr, ProgressMode: *progress, Log: log})
 	if r != nil {
+		// What was measured is kept even when the run failed or was
+		// interrupted (run.json says which).
+		if st != nil {
+			if dir, err := st.write(r, pos[0]); err != nil {
+				runErr = errors.Join(runErr, fmt.Errorf("write results: %w", err))
+			} else {
+				defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
+			}
+		}
 		if err := results.WriteText(stdout, r); err != nil {
 			return errors.Join(runErr, err)
 		}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/htmlreport"
+)
+
+func reportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", "[--format text|md|csv|json|html] [-o FILE] RUN", `
+Re-renders a stored run. RUN is a run directory or its run.json. The json
+format writes run.json back unchanged (a round trip); html is the
+self-contained report with SVG charts, fit for an offline lab.
+
+Examples:
+  kaeload report results/20261202T134500Z-nginx-kae
+  kaeload report results/20261202T134500Z-nginx-kae --format html -o kae.html`, stdout)
+	format := fs.String("format", "text", "output format: text, md, csv, json or html")
+	output := fs.String("o", "", "write to this file instead of standard output")
+	html := fs.String("html", "", "same as --format html -o FILE")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError(fmt.Errorf("report: want one run, got %d arguments (see kaeload report --help)", len(pos)))
+	}
+	if *html != "" {
+		*format, *output = "html", *html
+	}
+	render := map[string]func(io.Writer, *results.Run) error{
+		"text": results.WriteText, "md": results.WriteMarkdown, "csv": results.WriteCSV,
+		"json": results.WriteJSON, "html": htmlreport.Write,
+	}[*format]
+	if render == nil {
+		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, json or html", *format))
+	}
+	r, err := results.ReadRunFile(pos[0])
+	if err != nil {
+		return err
+	}
+	if *output == "" {
+		return render(stdout, r)
+	}
+	f, err := os.Create(*output)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	err = render(w, r)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

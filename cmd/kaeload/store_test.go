@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// storedRun runs the quick start into a fresh run directory.
+func storedRun(t *testing.T, dir string, extra ...string) {
+	t.Helper()
+	args := append([]string{"run", "../../examples/quickstart.yaml", "--set", "load.duration=500ms",
+		"--set", "load.warmup=100ms", "--progress", "off", "--out", dir}, extra...)
+	out, errOut, code := kaeload(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "results written to "+dir) {
+		t.Errorf("stderr does not say where the results went:\n%s", errOut)
+	}
+}
+
+// TestRunDirectory: a run writes every file; run.json round-trips through
+// "kaeload report --format json" byte for byte; summary.csv parses and its
+// totals equal run.json's; the same --out is refused the second time,
+// before any load is sent.
+func TestRunDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	storedRun(t, dir)
+	for _, f := range []string{results.RunFile, results.SummaryFile, results.ReportFile, results.LogFile} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v (want a non-empty file)", f, err)
+		}
+	}
+	stored, err := os.ReadFile(filepath.Join(dir, results.RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := kaeload(t, "report", dir, "--format", "json")
+	if code != 0 {
+		t.Fatalf("report exit %d: %s", code, errOut)
+	}
+	if !bytes.Equal([]byte(out), stored) {
+		t.Errorf("report --format json differs from run.json (%d vs %d bytes)", len(out), len(stored))
+	}
+	r, err := results.ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Scenario == "" || len(r.Host) == 0 || r.Kaeload == "" {
+		t.Errorf("run.json lacks scenario text, host facts or version: scenario %d bytes, host %s, version %q", len(r.Scenario), r.Host, r.Kaeload)
+	}
+	f, err := os.Open(filepath.Join(dir, results.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("summary.csv: %v", err)
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	var reqs uint64
+	for _, row := range rows[1:] {
+		if row[col["rep"]] == "all" {
+			continue
+		}
+		n, err := strconv.ParseUint(row[col["requests"]], 10, 64)
+		if err != nil {
+			t.Fatalf("summary.csv requests %q: %v", row[col["requests"]], err)
+		}
+		reqs += n
+	}
+	var want uint64
+	for _, v := range r.Variants {
+		for _, rep := range v.Reps {
+			want += rep.Total.Requests
+		}
+	}
+	if reqs != want || want == 0 {
+		t.Errorf("summary.csv requests sum to %d, run.json %d", reqs, want)
+	}
+	_, errOut, code = kaeload(t, "run", "../../examples/quickstart.yaml", "--out", dir, "--progress", "off")
+	if code == 0 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second run into %s: exit %d, want a refusal:\n%s", dir, code, errOut)
+	}
+}
+
+// TestUnwritableResults fails before any load: the error names the place.
+func TestUnwritableResults(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := kaeload(t, "run", "../../examples/quickstart.yaml", "--results", filepath.Join(file, "sub"), "--progress", "off")
+	if code == 0 || !strings.Contains(errOut, "results cannot be written") || strings.Contains(errOut, "worker 0 ready") {
+		t.Errorf("exit %d, want a failure before the load:\n%s", code, errOut)
+	}
+}
+
+// TestCompareRuns: two stored runs of the same scenario line up by variant.
+func TestCompareRuns(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	storedRun(t, a, "--set", "repeat=2")
+	storedRun(t, b, "--set", "repeat=2")
+	out, errOut, code := kaeload(t, "compare", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "default") || !strings.Contains(out, "%") {
+		t.Errorf("compare output lacks the variant or a Δ %%:\n%s", out)
+	}
+	// Same scenario: the built-in target's per-run port does not make the plans differ.
+	if !strings.Contains(out, "plans: identical") {
+		t.Errorf("compare output does not call the plans identical:\n%s", out)
+	}
+	t.Logf("\n%s", out)
+}

@@ -1,0 +1,234 @@
+package htmlreport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chromiumPath is where Debian's chromium package installs the browser.
+const chromiumPath = "/usr/bin/chromium"
+
+// chromium returns the browser to test with, or skips the test without
+// one; under CI=true a missing browser is a failure.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err == nil {
+		return chromiumPath
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("chromium missing: .ci/run must install it (Debian package chromium at %s)", chromiumPath)
+	}
+	t.Skipf("chromium not installed at %s: skipping the browser test (apt-get install -y chromium to run it)", chromiumPath)
+	return ""
+}
+
+// runChromium runs headless Chromium on the file page with the given extra
+// flags, in its own profile, with every host name unresolvable so the page
+// can reach nothing even if it tried, and returns its stdout.
+func runChromium(t *testing.T, bin, page string, extra ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := []string{
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage",
+		"--user-data-dir=" + t.TempDir(),
+		"--host-resolver-rules=MAP * ~NOTFOUND",
+	}
+	args = append(args, extra...)
+	args = append(args, "file://"+page)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %s: %v\nstderr:\n%s", strings.Join(extra, " "), err, tail(stderr.String(), 3000))
+	}
+	return stdout.Bytes()
+}
+
+// tail returns the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// pageRequests returns the URLs of the network requests the page made
+// according to a Chromium net log: URL_REQUEST_START_JOB events whose
+// initiator is the page's origin ("null" for a file:// page). The
+// browser's own background requests carry no page initiator.
+func pageRequests(t *testing.T, netlog string) []string {
+	t.Helper()
+	data, err := os.ReadFile(netlog)
+	if err != nil {
+		t.Fatalf("read net log: %v", err)
+	}
+	var log struct {
+		Constants struct {
+			LogEventTypes map[string]int `json:"logEventTypes"`
+		} `json:"constants"`
+		Events []struct {
+			Type   int `json:"type"`
+			Params struct {
+				URL       string `json:"url"`
+				Initiator string `json:"initiator"`
+			} `json:"params"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatalf("decode net log %s: %v", netlog, err)
+	}
+	start, ok := log.Constants.LogEventTypes["URL_REQUEST_START_JOB"]
+	if !ok {
+		t.Fatalf("net log has no URL_REQUEST_START_JOB event type")
+	}
+	var urls []string
+	for _, e := range log.Events {
+		if e.Type == start && (e.Params.Initiator == "null" || strings.HasPrefix(e.Params.Initiator, "file:")) {
+			urls = append(urls, e.Params.URL)
+		}
+	}
+	return urls
+}
+
+var (
+	svgOpen     = regexp.MustCompile(`<svg\b`)
+	pathWithD   = regexp.MustCompile(`<path\b[^>]*\sd="[^"]*[0-9][^"]*"`)
+	figureBlock = regexp.MustCompile(`(?s)<figure id="([^"]+)">(.*?)</figure>`)
+)
+
+// TestChromium renders the report in a real browser: the parsed DOM holds
+// every chart's SVG with drawn paths, the page makes no network request
+// (checked in Chromium's net log, with a control page proving the check
+// sees requests), and a screenshot is kept for people to look at.
+func TestChromium(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	var b bytes.Buffer
+	if err := Write(&b, fixtureRun()); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep(t, page)
+
+	t.Run("dom", func(t *testing.T) {
+		t.Parallel()
+		netlog := filepath.Join(t.TempDir(), "net.json")
+		dom := string(runChromium(t, bin, page, "--log-net-log="+netlog, "--dump-dom"))
+		if !strings.Contains(dom, "kaeload report: nginx-kae-test") || !strings.Contains(dom, "CLIENT-BOUND") {
+			t.Fatalf("dumped DOM lacks the report's heading or banner:\n%s", tail(dom, 2000))
+		}
+		figs := map[string]string{}
+		for _, m := range figureBlock.FindAllStringSubmatch(dom, -1) {
+			figs[m[1]] = m[2]
+		}
+		for _, id := range wantCharts {
+			f, ok := figs[id]
+			if !ok {
+				t.Errorf("DOM has no figure %s", id)
+				continue
+			}
+			if got := len(svgOpen.FindAllString(f, -1)); got != 1 {
+				t.Errorf("DOM figure %s: %d <svg> elements, want 1", id, got)
+			}
+			if got := len(pathWithD.FindAllString(f, -1)); got < 5 {
+				t.Errorf("DOM figure %s: %d <path> elements with data, want at least 5", id, got)
+			}
+		}
+		if got := pageRequests(t, netlog); len(got) > 0 {
+			t.Errorf("the report made network requests: %q", got)
+		}
+	})
+
+	t.Run("netlog-control", func(t *testing.T) {
+		t.Parallel()
+		ctl := filepath.Join(t.TempDir(), "control.html")
+		body := `<!DOCTYPE html><html><body><img src="http://example.com/x.png"><p>control</p></body></html>`
+		if err := os.WriteFile(ctl, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		netlog := filepath.Join(t.TempDir(), "net.json")
+		runChromium(t, bin, ctl, "--log-net-log="+netlog, "--dump-dom")
+		if got := pageRequests(t, netlog); len(got) != 1 || got[0] != "http://example.com/x.png" {
+			t.Errorf("control page requests seen in the net log = %q, want [http://example.com/x.png]", got)
+		}
+	})
+
+	t.Run("screenshot", func(t *testing.T) {
+		t.Parallel()
+		shot := filepath.Join(t.TempDir(), "report.png")
+		runChromium(t, bin, page, "--screenshot="+shot, "--window-size=1280,2400", "--hide-scrollbars")
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatalf("no screenshot: %v", err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("decode screenshot: %v", err)
+		}
+		if got, want := img.Bounds().Size(), image.Pt(1280, 2400); got != want {
+			t.Errorf("screenshot size = %v, want %v", got, want)
+		}
+		// The top of the page holds the comparison swatches and the rate
+		// chart: the baseline's palette colour must cover a real area.
+		want := palette[0]
+		n := 0
+		for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+			for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+				r, g, b, _ := img.At(x, y).RGBA()
+				if near(r, want.R) && near(g, want.G) && near(b, want.B) {
+					n++
+				}
+			}
+		}
+		if n < 2000 {
+			t.Errorf("screenshot has %d pixels of the first variant's colour %s, want at least 2000 (charts not drawn?)", n, cssColor(want))
+		}
+		keep(t, shot)
+	})
+}
+
+// near reports whether a 16-bit colour channel is within 6 of an 8-bit one.
+func near(c uint32, want uint8) bool {
+	d := int(c>>8) - int(want)
+	return d >= -6 && d <= 6
+}
+
+// keep copies the file to $KAELOAD_ARTIFACTS (as htmlreport-NAME) when
+// set, else logs where it is.
+func keep(t *testing.T, path string) {
+	t.Helper()
+	dir := os.Getenv("KAELOAD_ARTIFACTS")
+	if dir == "" {
+		t.Logf("artifact: %s (removed after the test; set KAELOAD_ARTIFACTS to keep it)", path)
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("artifacts dir: %v", err)
+	}
+	dst := filepath.Join(dir, "htmlreport-"+filepath.Base(path))
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatalf("keep artifact: %v", err)
+	}
+	t.Logf("artifact: %s", dst)
+}

@@ -1,0 +1,47 @@
+// Package htmlreport renders a results.Run as report.html: one
+// self-contained page with the comparison, charts and detail tables of a
+// kaeload run.
+//
+// # Self-contained
+//
+// Performance labs are often offline, and a report gets mailed around. The
+// page therefore loads nothing: the CSS is inline, the charts are inline
+// SVG elements, there is no JavaScript, no web font and no image file. The
+// only URLs in the output are the SVG namespace names
+// (http://www.w3.org/2000/svg, …), which a browser never fetches. Chart
+// text names the Liberation Sans family with metric-compatible fallbacks
+// (Arimo, Arial) instead of embedding the font, which keeps each chart a
+// few tens of KB.
+//
+// # Charts
+//
+// Charts are drawn with gonum.org/v1/plot and its SVG canvas (vgsvg):
+//
+//   - req/s per variant: mean bar, 95 % confidence-interval whisker,
+//     one dot per repetition, the baseline's mean as a dashed line;
+//   - one sweep curve per Variant.Series: mean req/s against the swept
+//     value (parsed as a number; plan order when it is not numeric), with
+//     whiskers and the best point ringed;
+//   - CDFs of the TLS handshake and total request time per variant on a
+//     log ms axis, from the repetitions' HDR histograms merged exactly;
+//   - req/s per worker group, mean over repetitions, grouped by group;
+//   - client and server CPU busy %, when measured, against the
+//     client-bound threshold (results.ClientBoundBusy).
+//
+// Variants keep one colour across every chart and table. Legends are HTML
+// under each chart so they never hide data.
+//
+// # Tables and banners
+//
+// The comparison table (n, mean, standard deviation, 95 % CI, Δ % against
+// the baseline, Welch's p and the verdict, from results.Summarize and
+// results.Compare), the variants with their sweep values and server
+// environment, the per-repetition totals, latency percentiles, worker
+// groups, CPU, errors by class with their first message, negotiated TLS
+// parameters, server probes and the compiled plan. A red banner says so
+// when any group's CPUs were at least results.ClientBoundBusy busy: the
+// result then measures kaeload, not the server. Interrupted runs and the
+// run's warnings get banners too.
+//
+// This package imports only results from kaeload.
+package htmlreport

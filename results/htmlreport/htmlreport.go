@@ -1,0 +1,386 @@
+package htmlreport
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// Write writes r as one self-contained HTML page (report.html): inline CSS,
+// inline SVG charts, no script and no reference to anything outside the
+// file, so it opens on an offline machine and can be mailed as is.
+//
+// The page shows the scenario name, times, baseline, an interrupted flag,
+// the run's warnings and a client-bound banner when any group's CPUs were
+// at least results.ClientBoundBusy busy; the charts (req/s per variant
+// with 95 % confidence intervals, one curve per sweep series, handshake
+// and total latency CDFs, req/s per group, client and server CPU when
+// measured); and the tables (comparison against the baseline with Welch's
+// t-test, variants, per-repetition totals, latency percentiles, groups,
+// CPU, errors by class, negotiated parameters, probes, the plan).
+//
+// It returns an error, before writing anything, when r.Baseline names no
+// variant, and any error of w. A chart that cannot be drawn is replaced by
+// a visible note saying why; the rest of the page is still written.
+func Write(w io.Writer, r *results.Run) error {
+	pg, err := newPage(r)
+	if err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, pg); err != nil {
+		return fmt.Errorf("write html report %q: %w", r.Name, err)
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write html report %q: %w", r.Name, err)
+	}
+	return nil
+}
+
+// page is what the template renders.
+type page struct {
+	Name        string
+	Started     string
+	Finished    string
+	Took        string
+	Baseline    string
+	Interrupted bool
+	Warnings    []string
+	// ClientBound lists the first maxClientBound client-bound groups;
+	// ClientBoundMore counts the others.
+	ClientBound     []string
+	ClientBoundMore int
+	Threshold       string
+	Alpha           string
+	NoVariants      bool
+
+	Charts     []chart
+	Comparison []comparisonRow
+	Variants   []variantRow
+	Reps       []repRow
+	Latency    []latencyRow
+	Groups     []groupRow
+	CPU        []cpuRow
+	Errors     []errorRow
+	Negotiated []negotiatedRow
+	Probes     []probeRow
+	Plan       string
+}
+
+type comparisonRow struct {
+	Variant, Color, N, Mean, StdDev, CI, Delta, P, Verdict, P99Handshake string
+	IsBase, Significant                                                  bool
+}
+
+type variantRow struct {
+	Variant, Color, Series, Sweep, Env, Reps string
+}
+
+type repRow struct {
+	Variant, Rep, Window, Requests, Rate, Errors, Handshakes, Resumed, Connections, Status, P99Total, NotCounted string
+}
+
+type latencyRow struct {
+	Variant, Metric, Count, P50, P90, P99, P999, Max string
+}
+
+type groupRow struct {
+	Variant, Group, CPUs, Threads, Connections, Rate, RateRange, Busy string
+	Hot                                                               bool
+}
+
+type cpuRow struct {
+	Variant, Rep, ClientMax, Busiest, ClientMean, Server, ServerSeconds string
+	Hot                                                                 bool
+}
+
+type errorRow struct {
+	Variant, Rep, Class, Count, First string
+}
+
+type negotiatedRow struct {
+	Variant, Params, Count, Share string
+}
+
+type probeRow struct {
+	Variant, Rep, Probe, Before, After, Delta, Error string
+}
+
+// maxClientBound is how many client-bound groups the banner lists.
+const maxClientBound = 8
+
+// timeLayout is how the page shows times.
+const timeLayout = "2006-01-02 15:04:05 MST"
+
+// newPage derives everything the page shows from r.
+func newPage(r *results.Run) (*page, error) {
+	pg := &page{
+		Name:        r.Name,
+		Interrupted: r.Interrupted,
+		Warnings:    r.Warnings,
+		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
+		Alpha:       strconv.FormatFloat(results.Alpha, 'f', -1, 64),
+		NoVariants:  len(r.Variants) == 0,
+	}
+	if !r.Started.IsZero() {
+		pg.Started = r.Started.Format(timeLayout)
+	}
+	if !r.Finished.IsZero() {
+		pg.Finished = r.Finished.Format(timeLayout)
+		if !r.Started.IsZero() {
+			pg.Took = r.Finished.Sub(r.Started).Round(time.Second).String()
+		}
+	}
+	pg.Plan = planText(r.Plan)
+	if len(r.Variants) == 0 {
+		return pg, nil
+	}
+	base, err := r.BaselineIndex()
+	if err != nil {
+		return nil, err
+	}
+	vs := newVariantData(r, base)
+	pg.Baseline = r.Variants[base].Name
+	pg.ClientBound = clientBound(vs)
+	if n := len(pg.ClientBound); n > maxClientBound {
+		pg.ClientBound, pg.ClientBoundMore = pg.ClientBound[:maxClientBound], n-maxClientBound
+	}
+
+	pg.Charts = append(pg.Charts, rateChart(vs))
+	pg.Charts = append(pg.Charts, sweepCharts(vs, &vs[base])...)
+	pg.Charts = append(pg.Charts,
+		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(l *results.Latency) *results.Histogram { return l.Handshake }),
+		cdfChart(vs, "chart-cdf-total", "total request time", func(l *results.Latency) *results.Histogram { return l.Total }),
+		groupChart(vs))
+	if c, ok := cpuChart(vs); ok {
+		pg.Charts = append(pg.Charts, c)
+	}
+
+	for i := range vs {
+		v := &vs[i]
+		pg.Comparison = append(pg.Comparison, comparisonRowOf(v))
+		pg.Variants = append(pg.Variants, variantRowOf(v))
+		pg.Latency = append(pg.Latency, latencyRows(v)...)
+		pg.Groups = append(pg.Groups, groupRows(v)...)
+		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
+		for j := range v.V.Reps {
+			rep := &v.V.Reps[j]
+			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep))
+			pg.Errors = append(pg.Errors, errorRows(v.V.Name, rep)...)
+			pg.Probes = append(pg.Probes, probeRows(v.V.Name, rep)...)
+			if c := cpuOf(rep); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
+				pg.CPU = append(pg.CPU, cpuRowOf(v.V.Name, rep, c))
+			}
+		}
+	}
+	return pg, nil
+}
+
+func comparisonRowOf(v *variantData) comparisonRow {
+	s := v.Stats
+	row := comparisonRow{
+		Variant: v.V.Name, Color: cssColor(v.Color), N: strconv.Itoa(s.N), IsBase: v.IsBase,
+		Mean: dash, StdDev: dash, CI: dash, Delta: "baseline", P: dash, Verdict: dash,
+		P99Handshake: quantileMs(v.Lat.Handshake, 99),
+	}
+	if s.N > 0 {
+		row.Mean = rate(s.Mean)
+	}
+	if s.N > 1 {
+		row.StdDev = rate(s.StdDev)
+	}
+	if s.HasCI {
+		row.CI = rate(s.CI95Low) + " – " + rate(s.CI95High)
+	}
+	if !v.IsBase {
+		row.Delta, row.P, row.Verdict, row.Significant = dash, pValue(v.Cmp), verdict(v.Cmp), v.Cmp.Significant
+		if s.N > 0 {
+			row.Delta = deltaPct(v.Cmp.DeltaPct)
+		}
+	}
+	return row
+}
+
+func variantRowOf(v *variantData) variantRow {
+	return variantRow{
+		Variant: v.V.Name, Color: cssColor(v.Color), Series: v.V.Series,
+		Sweep: keyValues(v.V.Sweep), Env: keyValues(v.V.Env), Reps: strconv.Itoa(len(v.V.Reps)),
+	}
+}
+
+// keyValues renders a map as "k=v k=v" in key order.
+func keyValues(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + m[k]
+	}
+	return strings.Join(parts, " ")
+}
+
+func repRowOf(variant string, rep *results.Rep) repRow {
+	t := &rep.Total
+	row := repRow{
+		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
+		Window:   strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64) + " s",
+		Requests: commas(t.Requests), Rate: rate(t.Rate()), Errors: commas(t.Errors.Total()),
+		Handshakes: commas(t.Handshakes), Resumed: commas(t.Resumed), Connections: commas(t.Counts.Connections),
+		Status: statusLine(&t.Counts), P99Total: quantileMs(t.Latency.Total, 99),
+	}
+	if o := t.Outside; o != (results.Outside{}) {
+		row.NotCounted = fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
+			commas(o.Warmup), commas(o.WarmupErrors), commas(o.Late), commas(o.Abandoned))
+	}
+	return row
+}
+
+func latencyRows(v *variantData) []latencyRow {
+	if len(v.V.Reps) == 0 {
+		return nil
+	}
+	var rows []latencyRow
+	for _, m := range []struct {
+		name string
+		h    *results.Histogram
+	}{{"connect", v.Lat.Connect}, {"handshake", v.Lat.Handshake}, {"ttfb", v.Lat.TTFB}, {"total", v.Lat.Total}} {
+		rows = append(rows, latencyRow{
+			Variant: v.V.Name, Metric: m.name, Count: commas(uint64(m.h.TotalCount())),
+			P50: quantileMs(m.h, 50), P90: quantileMs(m.h, 90), P99: quantileMs(m.h, 99), P999: quantileMs(m.h, 99.9), Max: maxMs(m.h),
+		})
+	}
+	return rows
+}
+
+func groupRows(v *variantData) []groupRow {
+	var rows []groupRow
+	for _, g := range groups(v.V) {
+		cpus := g.CPUs
+		if cpus == "" {
+			cpus = "unpinned"
+		}
+		row := groupRow{
+			Variant: v.V.Name, Group: strconv.Itoa(g.Index), CPUs: cpus,
+			Threads: strconv.Itoa(g.Threads), Connections: strconv.Itoa(g.Connections),
+			Rate: rate(mean(g.Rates)), Busy: percent(mean(g.Busy)),
+		}
+		if len(g.Rates) > 1 {
+			lo, hi := g.Rates[0], g.Rates[0]
+			for _, x := range g.Rates {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+			row.RateRange = rate(lo) + " – " + rate(hi)
+		}
+		if len(g.Busy) > 1 {
+			hi := g.Busy[0]
+			for _, b := range g.Busy {
+				hi = math.Max(hi, b)
+			}
+			row.Busy += " (max " + percent(hi) + ")"
+		}
+		for _, b := range g.Busy {
+			if b >= results.ClientBoundBusy {
+				row.Hot = true
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func cpuRowOf(variant string, rep *results.Rep, c repCPU) cpuRow {
+	row := cpuRow{
+		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: percent(c.ClientMax), Busiest: dash,
+		ClientMean: percent(c.ClientMean), Server: percent(c.Server), ServerSeconds: dash,
+		Hot: c.ClientMax >= results.ClientBoundBusy,
+	}
+	if c.Busiest >= 0 {
+		row.Busiest = strconv.Itoa(c.Busiest)
+	}
+	if !math.IsNaN(c.ServerSeconds) {
+		row.ServerSeconds = strconv.FormatFloat(c.ServerSeconds, 'f', 2, 64) + " s"
+	}
+	return row
+}
+
+func errorRows(variant string, rep *results.Rep) []errorRow {
+	var rows []errorRow
+	for c := range rep.Total.Errors {
+		ec := rep.Total.Errors[c]
+		if ec.Count == 0 {
+			continue
+		}
+		first := ec.First
+		if first == "" {
+			first = "(no message)"
+		}
+		rows = append(rows, errorRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
+			Class: results.ErrorClass(c).String(), Count: commas(ec.Count), First: first})
+	}
+	return rows
+}
+
+func negotiatedRows(v *variantData) []negotiatedRow {
+	sum := map[string]uint64{}
+	var total uint64
+	for i := range v.V.Reps {
+		for k, n := range v.V.Reps[i].Total.Negotiated {
+			sum[k] += n
+			total += n
+		}
+	}
+	keys := make([]string, 0, len(sum))
+	for k := range sum {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if sum[keys[i]] != sum[keys[j]] {
+			return sum[keys[i]] > sum[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	rows := make([]negotiatedRow, len(keys))
+	for i, k := range keys {
+		rows[i] = negotiatedRow{Variant: v.V.Name, Params: k, Count: commas(sum[k]), Share: percent(float64(sum[k]) / float64(total))}
+	}
+	return rows
+}
+
+func probeRows(variant string, rep *results.Rep) []probeRow {
+	names := make([]string, 0, len(rep.Probes))
+	for k := range rep.Probes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	rows := make([]probeRow, len(names))
+	for i, k := range names {
+		p := rep.Probes[k]
+		rows[i] = probeRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1), Probe: k,
+			Before: number(p.Before, 2), After: number(p.After, 2), Delta: number(p.Delta(), 2), Error: p.Error}
+	}
+	return rows
+}
+
+// planText renders the encoded plan indented; as given when it is not
+// valid JSON; "" when absent.
+func planText(plan json.RawMessage) string {
+	if len(plan) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, plan, "", "  "); err != nil {
+		return string(plan)
+	}
+	return b.String()
+}

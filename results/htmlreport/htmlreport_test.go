@@ -1,0 +1,551 @@
+package htmlreport
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// write renders r and fails the test on an error.
+func write(t *testing.T, r *results.Run) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, r); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return b.String()
+}
+
+// wantCharts are the figures the fixture run must have, each with an SVG.
+var wantCharts = []string{"chart-rate", "chart-sweep-0", "chart-cdf-handshake", "chart-cdf-total", "chart-groups", "chart-cpu"}
+
+func TestWriteStructure(t *testing.T) {
+	doc := write(t, fixtureRun())
+	root, err := parseStrict(doc)
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if got, want := root.name, "html"; got != want {
+		t.Errorf("root element = <%s>, want <%s>", got, want)
+	}
+	titles := root.find("title")
+	if len(titles) != 1 || !strings.Contains(titles[0].text.String(), "nginx-kae-test") {
+		t.Errorf("<title> elements = %d, want one naming the scenario", len(titles))
+	}
+	if got := root.find("script"); len(got) != 0 {
+		t.Errorf("report has %d <script> elements, want none", len(got))
+	}
+
+	svgs := root.find("svg")
+	if got, want := len(svgs), len(wantCharts); got != want {
+		t.Errorf("report has %d <svg> elements, want %d", got, want)
+	}
+	for _, id := range wantCharts {
+		fig := root.byID(id)
+		if fig == nil {
+			t.Errorf("no element with id %q", id)
+			continue
+		}
+		s := fig.find("svg")
+		if len(s) != 1 {
+			t.Errorf("%s: %d <svg> elements, want 1 (text: %q)", id, len(s), strings.TrimSpace(fig.allText()))
+			continue
+		}
+		if got := pathsWithData(s[0]); got < 5 {
+			t.Errorf("%s: %d <path> elements with data, want at least 5", id, got)
+		}
+		if s[0].attr["viewBox"] == "" {
+			t.Errorf("%s: <svg> has no viewBox, so it cannot scale", id)
+		}
+	}
+	if strings.Contains(doc, "<?xml") {
+		t.Errorf("report contains an XML prolog; it must be stripped when inlining SVG")
+	}
+	if strings.Contains(doc, `class="chart-error"`) {
+		t.Errorf("report contains a chart error: %s", between(doc, `class="chart-error">`, "</p>"))
+	}
+	if bad := externalRefs(doc); len(bad) > 0 {
+		t.Errorf("report references external resources: %q", bad)
+	}
+}
+
+// between returns the text of s after the first from and before the next to.
+func between(s, from, to string) string {
+	i := strings.Index(s, from)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(from):]
+	if j := strings.Index(s, to); j >= 0 {
+		return s[:j]
+	}
+	return s
+}
+
+// tableRow returns the first row of tbl whose first cell is first, its
+// cells' text joined by "|"; "" when there is none.
+func tableRow(tbl *node, first string) string {
+	for _, tr := range tbl.find("tr") {
+		tds := tr.find("td")
+		if len(tds) == 0 || strings.TrimSpace(tds[0].allText()) != first {
+			continue
+		}
+		cells := make([]string, len(tds))
+		for i, td := range tds {
+			cells[i] = strings.TrimSpace(td.allText())
+		}
+		return strings.Join(cells, "|")
+	}
+	return ""
+}
+
+// comparisonTable returns the report's first table, the comparison.
+func comparisonTable(t *testing.T, root *node) *node {
+	t.Helper()
+	tables := root.find("table")
+	if len(tables) == 0 {
+		t.Fatalf("report has no table")
+	}
+	return tables[0]
+}
+
+func TestWriteNumbers(t *testing.T) {
+	r := fixtureRun()
+	doc := write(t, r)
+	root, err := parseStrict(doc)
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	// The comparison table is the first table; its rows are checked
+	// against numbers worked out by hand from the fixture (see fixtureRun):
+	// baseline 120,000 and 121,000 req/s: mean 120,500, s = 707.1,
+	// CI ± t(0.975, 1)·500 = ± 6,353.1.
+	cmp := comparisonTable(t, root)
+	c33 := results.Compare([]float64{120000, 121000}, []float64{180000, 182000})
+	c0 := results.Compare([]float64{120000, 121000}, []float64{150000, 152000})
+	if !c33.Significant || !c0.Significant {
+		t.Fatalf("fixture differences should be significant: %+v %+v", c33, c0)
+	}
+	tests := []struct{ variant, want string }{
+		{"baseline", "baseline|2|120,500.0|707.1|114,146.9 – 126,853.1|baseline|—|—|2.591"},
+		{"kae-soft-0", "kae-soft-0|2|151,000.0|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + pValue(c0) + "|yes|2.127"},
+		{"kae-soft-33", "kae-soft-33|2|181,000.0|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + pValue(c33) + "|yes|1.647"},
+	}
+	for _, tt := range tests {
+		if got := tableRow(cmp, tt.variant); got != tt.want {
+			t.Errorf("comparison row %s:\n got %s\nwant %s", tt.variant, got, tt.want)
+		}
+	}
+
+	text := root.allText()
+	for _, want := range []string{
+		"kaeload report: nginx-kae-test",
+		"2025-03-01 10:00:00 UTC", "(took 4m30s)",
+		"CLIENT-BOUND",
+		"variant kae-soft-33, repetition 2, group 1 (CPUs 4-7): 95.0 % busy",
+		"server restarted between repetitions of kae-soft-0",   // warning
+		"dial tcp 127.0.0.1:8443: connect: connection refused", // first error message
+		"TLS1.2 ECDHE-RSA-AES128-GCM-SHA256 X25519",            // negotiated
+		"KAE_GO_SOFT_RATIO=33 OPENSSL_CONF=/home/openssl.cnf",  // env
+		"nginx accepts", "240,000.00", // probe and its delta
+		`"repeat": 2`, // the plan, indented
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report text lacks %q", want)
+		}
+	}
+	if got, want := root.byID("completed").allText(), "yes"; got != want {
+		t.Errorf("completed = %q, want %q", got, want)
+	}
+	if root.byID("interrupted") != nil {
+		t.Errorf("interrupted banner shown for a complete run")
+	}
+	if got := rowsWith(root, "kae-soft-0", "connect"); got != "kae-soft-0|1|connect|3|dial tcp 127.0.0.1:8443: connect: connection refused" {
+		t.Errorf("error row = %q", got)
+	}
+	if got, want := rowsWith(root, "kae-soft-33", "4-7"), "kae-soft-33|1|4-7|4|50|90,500.0|90,000.0 – 91,000.0|83.5 % (max 95.0 %)"; got != want {
+		t.Errorf("group row:\n got %s\nwant %s", got, want)
+	}
+	if got := rowsWith(root, "kae-soft-0", "status"); got != "kae-soft-0|1|status|1|status 503" {
+		t.Errorf("error row = %q", got)
+	}
+	// The sweep chart marks its best point with the best variant's mean.
+	sweep := root.byID("chart-sweep-0")
+	if got, want := sweep.allText(), "best: kae-soft-33, 181,000.0 req/s"; !strings.Contains(got, want) {
+		t.Errorf("sweep chart text = %q, want it to contain %q", got, want)
+	}
+	// The rate chart labels each bar with its mean and Δ.
+	if got, want := root.byID("chart-rate").allText(), "181,000.0  (+50.21 %)"; !strings.Contains(got, want) {
+		t.Errorf("rate chart text = %q, want it to contain %q", got, want)
+	}
+}
+
+// rowsWith returns the first table row (cells joined by "|") whose first
+// cell is first and third cell is third.
+func rowsWith(root *node, first, third string) string {
+	for _, tr := range root.find("tr") {
+		tds := tr.find("td")
+		if len(tds) < 3 || strings.TrimSpace(tds[0].allText()) != first || strings.TrimSpace(tds[2].allText()) != third {
+			continue
+		}
+		cells := make([]string, len(tds))
+		for i, td := range tds {
+			cells[i] = strings.TrimSpace(td.allText())
+		}
+		return strings.Join(cells, "|")
+	}
+	return ""
+}
+
+func TestWriteNotClientBound(t *testing.T) {
+	r := fixtureRun()
+	r.Variants[2].Reps[1].Groups[1].CPU.Busy = results.ClientBoundBusy - 0.001
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if b := root.byID("client-bound"); b != nil {
+		t.Errorf("client-bound banner shown at %.3f busy: %q", results.ClientBoundBusy-0.001, b.allText())
+	}
+	r.Variants[2].Reps[1].Groups[1].CPU.Busy = results.ClientBoundBusy
+	root, err = parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if root.byID("client-bound") == nil {
+		t.Errorf("no client-bound banner at exactly ClientBoundBusy")
+	}
+
+	// Every group busy: the banner lists maxClientBound and counts the rest.
+	for i := range r.Variants {
+		for j := range r.Variants[i].Reps {
+			for k := range r.Variants[i].Reps[j].Groups {
+				r.Variants[i].Reps[j].Groups[k].CPU.Busy = 0.99
+			}
+		}
+	}
+	root, err = parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	items := root.byID("client-bound").find("li")
+	if got, want := len(items), maxClientBound+1; got != want {
+		t.Fatalf("client-bound banner items = %d, want %d", got, want)
+	}
+	if got, want := items[maxClientBound].allText(), "… and 4 more: see the worker groups and CPU tables"; got != want {
+		t.Errorf("last banner item = %q, want %q", got, want)
+	}
+}
+
+func TestWriteWithoutCPU(t *testing.T) {
+	r := fixtureRun()
+	for i := range r.Variants {
+		for j := range r.Variants[i].Reps {
+			rep := &r.Variants[i].Reps[j]
+			rep.ServerCPU = nil
+			for k := range rep.Groups {
+				rep.Groups[k].CPU = nil
+			}
+		}
+	}
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if root.byID("chart-cpu") != nil {
+		t.Errorf("CPU chart drawn without CPU figures")
+	}
+	if root.byID("client-bound") != nil {
+		t.Errorf("client-bound banner without CPU figures")
+	}
+	if got, want := len(root.find("svg")), len(wantCharts)-1; got != want {
+		t.Errorf("<svg> elements = %d, want %d", got, want)
+	}
+}
+
+func TestWriteInterrupted(t *testing.T) {
+	r := fixtureRun()
+	r.Interrupted = true
+	r.Variants[2].Reps = r.Variants[2].Reps[:1]                                                                                                // one repetition: no CI, no test
+	r.Variants = append(r.Variants, results.Variant{Name: "kae-soft-50", Series: "kae-soft-{ratio}", Sweep: map[string]string{"ratio": "50"}}) // none completed
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if root.byID("interrupted") == nil {
+		t.Errorf("no interrupted banner")
+	}
+	if got, want := root.byID("completed").allText(), "no: interrupted"; got != want {
+		t.Errorf("completed = %q, want %q", got, want)
+	}
+	for _, tt := range []struct{ variant, want string }{
+		{"kae-soft-33", "kae-soft-33|1|180,000.0|—|—|+49.38 %|—|no test (n<2)|1.647"},
+		{"kae-soft-50", "kae-soft-50|0|—|—|—|—|—|no test (n<2)|—"},
+	} {
+		if got := tableRow(comparisonTable(t, root), tt.variant); got != tt.want {
+			t.Errorf("comparison row %s:\n got %s\nwant %s", tt.variant, got, tt.want)
+		}
+	}
+	for _, id := range wantCharts {
+		if fig := root.byID(id); fig == nil || len(fig.find("svg")) != 1 {
+			t.Errorf("chart %s missing from an interrupted run", id)
+		}
+	}
+}
+
+func TestWriteUnknownBaseline(t *testing.T) {
+	r := fixtureRun()
+	r.Baseline = "nope"
+	var b bytes.Buffer
+	err := Write(&b, r)
+	if err == nil || !strings.Contains(err.Error(), `baseline "nope"`) {
+		t.Errorf("Write with an unknown baseline = %v, want an error naming it", err)
+	}
+	if b.Len() != 0 {
+		t.Errorf("Write wrote %d bytes before failing, want none", b.Len())
+	}
+}
+
+func TestWriteNoVariants(t *testing.T) {
+	r := &results.Run{Name: "empty", Started: t0}
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if got := root.allText(); !strings.Contains(got, "no variants") {
+		t.Errorf("report of a run without variants does not say so")
+	}
+	if got := len(root.find("svg")); got != 0 {
+		t.Errorf("<svg> elements = %d, want 0", got)
+	}
+}
+
+// TestWriteNothingCompleted: variants without a completed repetition give
+// notes instead of charts, and a well-formed page.
+func TestWriteNothingCompleted(t *testing.T) {
+	r := &results.Run{Name: "stopped", Started: t0, Interrupted: true,
+		Variants: []results.Variant{{Name: "baseline"}, {Name: "kae"}}}
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if got := len(root.find("svg")); got != 0 {
+		t.Errorf("<svg> elements = %d, want 0", got)
+	}
+	if got, want := root.byID("chart-rate").allText(), "no variant has a completed repetition"; !strings.Contains(got, want) {
+		t.Errorf("rate chart text = %q, want it to contain %q", got, want)
+	}
+	if got, want := tableRow(comparisonTable(t, root), "kae"), "kae|0|—|—|—|—|—|no test (n<2)|—"; got != want {
+		t.Errorf("comparison row kae:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestWriteEmptyHistograms: a chart without data is replaced by a note,
+// and the rest of the page is still written.
+func TestWriteEmptyHistograms(t *testing.T) {
+	r := fixtureRun()
+	for i := range r.Variants {
+		for j := range r.Variants[i].Reps {
+			rep := &r.Variants[i].Reps[j]
+			for k := range rep.Groups {
+				rep.Groups[k].Latency.Handshake = results.NewHistogram()
+			}
+			*rep = results.NewRep(rep.Index, rep.Groups)
+		}
+	}
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	fig := root.byID("chart-cdf-handshake")
+	if fig == nil || len(fig.find("svg")) != 0 || !strings.Contains(fig.allText(), "no TLS handshake latencies recorded") {
+		t.Errorf("handshake CDF without data: want a note instead of a chart")
+	}
+	if fig := root.byID("chart-cdf-total"); fig == nil || len(fig.find("svg")) != 1 {
+		t.Errorf("total CDF missing")
+	}
+}
+
+// TestWriteEscapes: names from the scenario are text, in the HTML and in
+// the SVG, never markup.
+func TestWriteEscapes(t *testing.T) {
+	r := fixtureRun()
+	evil := `<script>alert("x")</script><img src=http://example.com/x.png>`
+	r.Variants[1].Name = evil
+	r.Name = evil
+	doc := write(t, r)
+	root, err := parseStrict(doc)
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if got := len(root.find("script")) + len(root.find("img")); got != 0 {
+		t.Errorf("a variant name became %d elements", got)
+	}
+	if got := root.byID("scenario").allText(); got != evil {
+		t.Errorf("scenario = %q, want %q", got, evil)
+	}
+	if !strings.Contains(root.byID("chart-rate").allText(), evil) {
+		t.Errorf("rate chart does not show the variant name as text")
+	}
+}
+
+func TestMergeRepsExact(t *testing.T) {
+	r := fixtureRun()
+	v := &r.Variants[1]
+	got := mergeReps(v)
+	want := results.NewHistogram() // the same values recorded into one histogram
+	var n int64
+	for i := range v.Reps {
+		for j := range v.Reps[i].Groups {
+			h := v.Reps[i].Groups[j].Latency.Total
+			n += h.TotalCount()
+			for _, b := range h.Distribution() {
+				if b.Count > 0 {
+					if err := want.RecordValues(b.From, b.Count); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if got, want := got.Total.TotalCount(), n; got != want {
+		t.Errorf("merged total count = %d, want %d", got, want)
+	}
+	for _, q := range []float64{1, 50, 90, 99, 99.9, 100} {
+		if g, w := got.Total.ValueAtQuantile(q), want.ValueAtQuantile(q); g != w {
+			t.Errorf("merged p%g = %d µs, want %d", q, g, w)
+		}
+	}
+	if got.Handshake.TotalCount() != 2*2*200 || got.Connect.TotalCount() != 2*2*200 || got.TTFB.TotalCount() != 2*2*200 {
+		t.Errorf("merged counts connect/handshake/ttfb = %d/%d/%d, want 800 each",
+			got.Connect.TotalCount(), got.Handshake.TotalCount(), got.TTFB.TotalCount())
+	}
+}
+
+func TestCDF(t *testing.T) {
+	h := results.NewHistogram()
+	if err := errors.Join(h.RecordValues(1000, 100), h.RecordValues(3000, 300)); err != nil { // 1 ms, 3 ms
+		t.Fatal(err)
+	}
+	pts := cdf(h)
+	if got, want := len(pts), 4; got != want {
+		t.Fatalf("cdf points = %d (%v), want %d", got, pts, want)
+	}
+	tests := []struct {
+		i        int
+		xLo, xHi float64
+		y        float64
+	}{
+		{0, 0.999, 1.000, 0},    // the 1 ms bucket starts with nothing below it
+		{1, 1.000, 1.008, 0.25}, // and ends with a quarter of the values
+		{2, 2.990, 3.000, 0.25},
+		{3, 3.000, 3.016, 1},
+	}
+	for _, tt := range tests {
+		p := pts[tt.i]
+		if p.X < tt.xLo || p.X > tt.xHi || math.Abs(p.Y-tt.y) > 1e-12 {
+			t.Errorf("point %d = (%g ms, %g), want x in [%g, %g] and y %g", tt.i, p.X, p.Y, tt.xLo, tt.xHi, tt.y)
+		}
+	}
+	if got := cdf(results.NewHistogram()); got != nil {
+		t.Errorf("cdf(empty) = %v, want nil", got)
+	}
+	if got := cdf(nil); got != nil {
+		t.Errorf("cdf(nil) = %v, want nil", got)
+	}
+}
+
+func TestSweepSeries(t *testing.T) {
+	mk := func(name, series string, sweep map[string]string, mean float64) variantData {
+		v := &results.Variant{Name: name, Series: series, Sweep: sweep, Reps: []results.Rep{{}}}
+		return variantData{V: v, Stats: results.Stats{N: 1, Mean: mean}}
+	}
+	tests := []struct {
+		name    string
+		vs      []variantData
+		wantKey string
+		want    string // "label@x" per point, in x order
+	}{
+		{"numeric, sorted by value", []variantData{
+			mk("s-50", "s", map[string]string{"ratio": "50"}, 3),
+			mk("s-0", "s", map[string]string{"ratio": "0"}, 1),
+			mk("s-33", "s", map[string]string{"ratio": "33%"}, 2),
+		}, "ratio", "0@0 33%@33 50@50"},
+		{"constant key skipped for the varying one", []variantData{
+			mk("a", "s", map[string]string{"async": "2", "jobs": "8"}, 1),
+			mk("b", "s", map[string]string{"async": "2", "jobs": "16"}, 1),
+		}, "jobs", "8@8 16@16"},
+		{"not numeric: plan order", []variantData{
+			mk("x", "s", map[string]string{"engine": "kae"}, 1),
+			mk("y", "s", map[string]string{"engine": "qat"}, 1),
+		}, "", "engine=kae@0 engine=qat@1"},
+		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", ""},
+	}
+	for _, tt := range tests {
+		ss := sweepSeries(tt.vs)
+		if tt.wantKey == "-" {
+			if len(ss) != 0 {
+				t.Errorf("%s: %d series, want none", tt.name, len(ss))
+			}
+			continue
+		}
+		if len(ss) != 1 {
+			t.Fatalf("%s: %d series, want 1", tt.name, len(ss))
+		}
+		var parts []string
+		for _, p := range ss[0].Points {
+			parts = append(parts, p.Label+"@"+number(p.X, -1))
+		}
+		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || got != tt.want {
+			t.Errorf("%s: key %q points %q, want key %q points %q", tt.name, ss[0].Key, got, tt.wantKey, tt.want)
+		}
+	}
+}
+
+func TestWriteDeterministic(t *testing.T) {
+	a, b := write(t, fixtureRun()), write(t, fixtureRun())
+	if a != b {
+		t.Errorf("two renderings of the same run differ")
+	}
+	if n := len(a); n > 1<<20 {
+		t.Errorf("report is %d bytes, want under 1 MiB", n)
+	}
+}
+
+// TestWriteConcurrent: reports can be written from several goroutines at
+// once (gonum/plot's font cache is shared); run with -race.
+func TestWriteConcurrent(t *testing.T) {
+	want := write(t, fixtureRun())
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			var b bytes.Buffer
+			err := Write(&b, fixtureRun())
+			if err == nil && b.String() != want {
+				err = errors.New("concurrent rendering differs from a sequential one")
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestWriteError(t *testing.T) {
+	err := Write(failWriter{}, fixtureRun())
+	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.HasPrefix(err.Error(), "write html report") {
+		t.Errorf("Write to a failing writer = %v, want a wrapped error", err)
+	}
+}

@@ -1,0 +1,339 @@
+package htmlreport
+
+import (
+	"image/color"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// variantData is one variant with everything the report derives from it.
+type variantData struct {
+	// Index is the variant's position in Run.Variants.
+	Index int
+	V     *results.Variant
+	Color color.RGBA
+	// Rates are the repetitions' total rates; Stats summarises them and
+	// Cmp compares them with the baseline's.
+	Rates  []float64
+	Stats  results.Stats
+	Cmp    results.Comparison
+	IsBase bool
+	// Lat is the exact merge of every repetition's total histograms.
+	Lat results.Latency
+}
+
+// newVariantData derives the report data of every variant of r; base is
+// the index of the baseline variant.
+func newVariantData(r *results.Run, base int) []variantData {
+	vs := make([]variantData, len(r.Variants))
+	baseRates := r.Variants[base].Rates()
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		d := variantData{Index: i, V: v, Color: variantColor(i), Rates: v.Rates(), IsBase: i == base}
+		d.Stats = results.Summarize(d.Rates)
+		d.Cmp = results.Compare(baseRates, d.Rates)
+		d.Lat = mergeReps(v)
+		vs[i] = d
+	}
+	return vs
+}
+
+// measured returns the variants with at least one completed repetition.
+func measured(vs []variantData) []variantData {
+	var out []variantData
+	for _, v := range vs {
+		if len(v.V.Reps) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// mergeReps merges the total histograms of every repetition of v into
+// fresh ones, bucket by bucket (exact, as results.Merge does for groups).
+// A nil histogram on a repetition contributes nothing.
+func mergeReps(v *results.Variant) results.Latency {
+	l := results.NewLatency()
+	for i := range v.Reps {
+		t := &v.Reps[i].Total.Latency
+		for _, p := range [...][2]*results.Histogram{{l.Connect, t.Connect}, {l.Handshake, t.Handshake}, {l.TTFB, t.TTFB}, {l.Total, t.Total}} {
+			if p[1] != nil && p[1].Histogram != nil {
+				p[0].Merge(p[1].Histogram) // same bounds everywhere: nothing is dropped
+			}
+		}
+	}
+	return l
+}
+
+// cdfPoint is one point of an empirical CDF: the fraction Y of recorded
+// values that are ≤ X milliseconds.
+type cdfPoint struct{ X, Y float64 }
+
+// cdf returns the empirical CDF of h (microseconds) in milliseconds, nil
+// for an empty histogram. Each non-empty HDR bucket [From, To] contributes
+// the two points (From, fraction below it) and (To, fraction up to and
+// including it), so the curve is exact at bucket bounds and linear within a
+// bucket. X is at least 1 µs, so the points suit a log axis.
+func cdf(h *results.Histogram) []cdfPoint {
+	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+		return nil
+	}
+	total := float64(h.TotalCount())
+	var pts []cdfPoint
+	var cum int64
+	for _, b := range h.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		from := max(b.From, results.HistogramMin)
+		pts = append(pts, cdfPoint{float64(from) / 1000, float64(cum) / total})
+		cum += b.Count
+		pts = append(pts, cdfPoint{float64(max(b.To, from)) / 1000, float64(cum) / total})
+	}
+	return pts
+}
+
+// groupAgg is one group index of one variant, aggregated over repetitions.
+type groupAgg struct {
+	Index       int
+	CPUs        string
+	Threads     int
+	Connections int
+	// Rates are the group's rates, one per repetition that had the group.
+	Rates []float64
+	// Busy are the group's CPU busy fractions, one per repetition that
+	// measured it.
+	Busy []float64
+}
+
+// groups aggregates v's groups by Group.Index over its repetitions, in
+// index order.
+func groups(v *results.Variant) []groupAgg {
+	byIndex := map[int]*groupAgg{}
+	var order []int
+	for i := range v.Reps {
+		for j := range v.Reps[i].Groups {
+			g := &v.Reps[i].Groups[j]
+			a, ok := byIndex[g.Index]
+			if !ok {
+				a = &groupAgg{Index: g.Index, CPUs: g.CPUs, Threads: g.Threads, Connections: g.Connections}
+				byIndex[g.Index] = a
+				order = append(order, g.Index)
+			}
+			a.Rates = append(a.Rates, g.Rate())
+			if g.CPU != nil {
+				a.Busy = append(a.Busy, g.CPU.Busy)
+			}
+		}
+	}
+	sort.Ints(order)
+	out := make([]groupAgg, len(order))
+	for i, idx := range order {
+		out[i] = *byIndex[idx]
+	}
+	return out
+}
+
+// mean is the arithmetic mean of xs; NaN for none.
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// repCPU is the CPU picture of one repetition.
+type repCPU struct {
+	// ClientMax and ClientMean are the busiest and the mean busy fraction
+	// of the groups that measured their CPUs; NaN when none did.
+	ClientMax, ClientMean float64
+	// Busiest is the Group.Index of the busiest group (-1 when none).
+	Busiest int
+	// Server is the server's busy fraction; NaN when not measured.
+	Server float64
+	// ServerSeconds is the server's CPU time; NaN when not measured.
+	ServerSeconds float64
+}
+
+// cpuOf returns the CPU picture of rep.
+func cpuOf(rep *results.Rep) repCPU {
+	c := repCPU{ClientMax: math.NaN(), ClientMean: math.NaN(), Busiest: -1, Server: math.NaN(), ServerSeconds: math.NaN()}
+	var busy []float64
+	for i := range rep.Groups {
+		g := &rep.Groups[i]
+		if g.CPU == nil {
+			continue
+		}
+		busy = append(busy, g.CPU.Busy)
+		if c.Busiest < 0 || g.CPU.Busy > c.ClientMax {
+			c.ClientMax, c.Busiest = g.CPU.Busy, g.Index
+		}
+	}
+	c.ClientMean = mean(busy)
+	if rep.ServerCPU != nil {
+		c.Server, c.ServerSeconds = rep.ServerCPU.Busy, rep.ServerCPU.Seconds
+	}
+	return c
+}
+
+// hasCPU reports whether any repetition of any variant measured client or
+// server CPU.
+func hasCPU(vs []variantData) bool {
+	for _, v := range vs {
+		for i := range v.V.Reps {
+			c := cpuOf(&v.V.Reps[i])
+			if !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// seriesPoint is one variant of a sweep series placed on the x axis.
+type seriesPoint struct {
+	X     float64
+	Label string
+	D     variantData
+}
+
+// series is the measured variants sharing one Variant.Series.
+type series struct {
+	Name string
+	// Key is the swept key used as x; "" when no key is numeric for every
+	// variant, in which case X is the position in plan order and Label
+	// holds the swept values.
+	Key    string
+	Points []seriesPoint
+}
+
+// sweepSeries groups the measured variants by Variant.Series, in order of
+// first appearance, and places each on the x axis: by the first swept key
+// (in sorted order) whose value parses as a number in every variant of the
+// series, preferring a key whose values differ; otherwise by plan order.
+// Points are sorted by X.
+func sweepSeries(vs []variantData) []series {
+	var out []series
+	index := map[string]int{}
+	for _, v := range vs {
+		if v.V.Series == "" || len(v.V.Reps) == 0 {
+			continue
+		}
+		i, ok := index[v.V.Series]
+		if !ok {
+			i = len(out)
+			index[v.V.Series] = i
+			out = append(out, series{Name: v.V.Series})
+		}
+		out[i].Points = append(out[i].Points, seriesPoint{D: v})
+	}
+	for i := range out {
+		placeSeries(&out[i])
+	}
+	return out
+}
+
+// placeSeries chooses s.Key and sets every point's X and Label.
+func placeSeries(s *series) {
+	keys := map[string]bool{}
+	for _, p := range s.Points {
+		for k := range p.D.V.Sweep {
+			keys[k] = true
+		}
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var numeric []string
+	for _, k := range sorted {
+		ok := true
+		for _, p := range s.Points {
+			if _, err := parseSwept(p.D.V.Sweep[k]); err != nil {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			numeric = append(numeric, k)
+		}
+	}
+	s.Key = ""
+	for _, k := range numeric {
+		distinct := map[float64]bool{}
+		for _, p := range s.Points {
+			x, _ := parseSwept(p.D.V.Sweep[k])
+			distinct[x] = true
+		}
+		if s.Key == "" || len(distinct) > 1 {
+			s.Key = k
+		}
+		if len(distinct) > 1 {
+			break
+		}
+	}
+	for i := range s.Points {
+		p := &s.Points[i]
+		if s.Key != "" {
+			p.X, _ = parseSwept(p.D.V.Sweep[s.Key])
+			p.Label = p.D.V.Sweep[s.Key]
+			continue
+		}
+		p.X = float64(i)
+		var parts []string
+		for _, k := range sorted {
+			if val, ok := p.D.V.Sweep[k]; ok {
+				parts = append(parts, k+"="+val)
+			}
+		}
+		p.Label = strings.Join(parts, " ")
+		if p.Label == "" {
+			p.Label = p.D.V.Name
+		}
+	}
+	sort.SliceStable(s.Points, func(a, b int) bool { return s.Points[a].X < s.Points[b].X })
+}
+
+// parseSwept parses a swept value as a number; a trailing "%" is allowed
+// ("33%" is 33).
+func parseSwept(s string) (float64, error) {
+	s = strings.TrimSuffix(strings.TrimSpace(s), "%")
+	x, err := strconv.ParseFloat(s, 64)
+	if err == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
+		return 0, strconv.ErrRange
+	}
+	return x, err
+}
+
+// clientBound lists, one sentence each, the groups whose CPUs were at least
+// results.ClientBoundBusy busy.
+func clientBound(vs []variantData) []string {
+	var out []string
+	for _, v := range vs {
+		for i := range v.V.Reps {
+			rep := &v.V.Reps[i]
+			for j := range rep.Groups {
+				g := &rep.Groups[j]
+				if g.CPU == nil || g.CPU.Busy < results.ClientBoundBusy {
+					continue
+				}
+				cpus := g.CPUs
+				if cpus == "" {
+					cpus = "unpinned"
+				}
+				out = append(out, "variant "+v.V.Name+", repetition "+strconv.Itoa(rep.Index+1)+", group "+
+					strconv.Itoa(g.Index)+" (CPUs "+cpus+"): "+percent(g.CPU.Busy)+" busy")
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,229 @@
+package htmlreport
+
+import "html/template"
+
+// pageTemplate is the whole report page. Everything it needs is inline: the
+// CSS below and the SVG of the charts. It uses no script and no URL. It is
+// written in XHTML syntax (void elements self-closed), so the whole page is
+// also well-formed XML, which the tests check with a strict XML parser.
+var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8"/>
+<meta name="viewport" content="width=device-width, initial-scale=1"/>
+<meta name="generator" content="kaeload"/>
+<title>kaeload report: {{.Name}}</title>
+<style>
+:root { color-scheme: light; }
+body { font-family: "Liberation Sans", Arimo, Arial, Helvetica, sans-serif; color: #222; background: #fff;
+       margin: 0 auto; padding: 1.5em 2em 3em; max-width: 1100px; line-height: 1.4; }
+h1 { font-size: 1.6em; margin: 0 0 .4em; }
+h2 { font-size: 1.25em; margin: 2em 0 .6em; border-bottom: 1px solid #ccc; padding-bottom: .2em; }
+h3 { font-size: 1.05em; margin: 1.4em 0 .3em; }
+dl.meta { display: grid; grid-template-columns: max-content auto; gap: .15em 1.2em; margin: 0 0 1em; }
+dl.meta dt { color: #666; }
+dl.meta dd { margin: 0; }
+.banner { padding: .8em 1em; margin: .8em 0; border-radius: 4px; font-weight: bold; }
+.banner ul { margin: .4em 0 0; font-weight: normal; }
+.banner.alarm { background: #c00; color: #fff; font-size: 1.15em; }
+.banner.interrupted { background: #fff3cd; border: 2px solid #d39e00; color: #5c4400; }
+.banner.warnings { background: #fff8e6; border: 1px solid #e0b44c; color: #5c4400; }
+table { border-collapse: collapse; margin: .4em 0 1em; font-size: .92em; }
+th, td { padding: .25em .7em; border-bottom: 1px solid #e3e3e3; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.msg { font-family: "Liberation Mono", Consolas, monospace; font-size: .9em; word-break: break-all; max-width: 40em; }
+tr.base td { background: #f7f7f7; }
+tr.hot td { background: #fde0e0; }
+.sig-yes { color: #0a6b1f; font-weight: bold; }
+.sig-no { color: #666; }
+.swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin-right: .35em; border-radius: 2px; }
+.swatch.line { height: 0; border-top: 3px solid; border-radius: 0; vertical-align: .25em; width: 1.4em; }
+.swatch.dashed { border-top-style: dashed; }
+figure { margin: 1.2em 0 2em; }
+figure svg { display: block; width: 100%; height: auto; }
+figcaption .title { font-weight: bold; font-size: 1.05em; display: block; }
+p.caption { font-size: .9em; color: #444; margin: .3em 0 0; }
+ul.legend { list-style: none; padding: 0; margin: .3em 0; display: flex; flex-wrap: wrap; gap: .3em 1.4em; font-size: .92em; }
+.chart-error { border: 2px dashed #c00; color: #900; padding: 1em; }
+.note { color: #666; font-size: .9em; }
+pre { background: #f6f6f6; padding: .8em; overflow: auto; font-size: .85em; max-height: 40em; }
+footer { margin-top: 3em; color: #888; font-size: .85em; }
+</style>
+</head>
+<body>
+<h1>kaeload report: {{.Name}}</h1>
+<dl class="meta">
+<dt>scenario</dt><dd id="scenario">{{.Name}}</dd>
+{{- if .Started}}
+<dt>started</dt><dd>{{.Started}}</dd>{{end}}
+{{- if .Finished}}
+<dt>finished</dt><dd>{{.Finished}}{{if .Took}} (took {{.Took}}){{end}}</dd>{{end}}
+{{- if .Baseline}}
+<dt>baseline</dt><dd>{{.Baseline}}</dd>{{end}}
+<dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else}}yes{{end}}</dd>
+</dl>
+{{- if .ClientBound}}
+<div class="banner alarm" id="client-bound">CLIENT-BOUND: at least one worker group's CPUs were {{.Threshold}} busy or more.
+These figures measure kaeload, not the server: add client CPUs or groups and run again.
+<ul>{{range .ClientBound}}<li>{{.}}</li>{{end}}
+{{- if .ClientBoundMore}}<li>… and {{.ClientBoundMore}} more: see the worker groups and CPU tables</li>{{end}}</ul></div>
+{{- end}}
+{{- if .Interrupted}}
+<div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped before it completed; only the completed repetitions are shown.</div>
+{{- end}}
+{{- if .Warnings}}
+<div class="banner warnings" id="warnings">Warnings
+<ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>
+{{- end}}
+{{- if .NoVariants}}
+<p class="note">This run has no variants: nothing was measured.</p>
+{{- else}}
+
+<h2 id="comparison">Comparison</h2>
+<p class="note">Samples: each repetition's total req/s (requests completed by all groups in the window ÷ window length).
+95 % CI of the mean from Student's t; difference from the baseline tested with Welch's two-sided t-test at p &lt; {{.Alpha}}.</p>
+<table>
+<thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">± stddev</th><th class="num">95 % CI</th>
+<th class="num">Δ vs baseline</th><th class="num">Welch p</th><th>significant</th><th class="num">p99 handshake ms</th></tr></thead>
+<tbody>
+{{- range .Comparison}}
+<tr{{if .IsBase}} class="base"{{end}}><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}</td><td class="num">{{.N}}</td>
+<td class="num">{{.Mean}}</td><td class="num">{{.StdDev}}</td><td class="num">{{.CI}}</td><td class="num">{{.Delta}}</td>
+<td class="num">{{.P}}</td><td class="{{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+
+<h2 id="charts">Charts</h2>
+{{- range .Charts}}
+<figure id="{{.ID}}">
+<figcaption><span class="title">{{.Title}}</span>
+{{- if .Legend}}
+<ul class="legend">{{range .Legend}}<li><span class="swatch{{if .Line}} line{{end}}{{if .Dashed}} dashed{{end}}" style="{{if .Line}}border-color{{else}}background{{end}}: {{.Color}}"></span>{{.Name}}</li>{{end}}</ul>
+{{- end}}</figcaption>
+{{- if .Err}}
+<p class="chart-error">chart not drawn: {{.Err}}</p>
+{{- else}}
+{{.SVG}}
+{{- end}}
+<p class="caption">{{.Caption}}</p>
+</figure>
+{{- end}}
+
+<h2 id="variants">Variants</h2>
+<table>
+<thead><tr><th>variant</th><th>series</th><th>swept</th><th>server environment</th><th class="num">repetitions</th></tr></thead>
+<tbody>
+{{- range .Variants}}
+<tr><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}</td><td>{{.Series}}</td><td>{{.Sweep}}</td><td class="msg">{{.Env}}</td><td class="num">{{.Reps}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+
+<h2 id="repetitions">Repetitions</h2>
+<table>
+<thead><tr><th>variant</th><th class="num">rep</th><th class="num">window</th><th class="num">requests</th><th class="num">req/s</th><th class="num">errors</th>
+<th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th><th>not counted</th></tr></thead>
+<tbody>
+{{- range .Reps}}
+<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td>
+<td class="num">{{.Errors}}</td><td class="num">{{.Handshakes}}</td><td class="num">{{.Resumed}}</td><td class="num">{{.Connections}}</td>
+<td>{{.Status}}</td><td class="num">{{.P99Total}}</td><td>{{.NotCounted}}</td></tr>
+{{- else}}
+<tr><td colspan="12">no completed repetitions</td></tr>
+{{- end}}
+</tbody>
+</table>
+
+<h2 id="latency">Latency</h2>
+<p class="note">Milliseconds, from the HDR histograms of every repetition merged exactly (not averaged percentiles).</p>
+<table>
+<thead><tr><th>variant</th><th>timing</th><th class="num">count</th><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">p99.9</th><th class="num">max</th></tr></thead>
+<tbody>
+{{- range .Latency}}
+<tr><td>{{.Variant}}</td><td>{{.Metric}}</td><td class="num">{{.Count}}</td><td class="num">{{.P50}}</td><td class="num">{{.P90}}</td>
+<td class="num">{{.P99}}</td><td class="num">{{.P999}}</td><td class="num">{{.Max}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+
+<h2 id="groups">Worker groups</h2>
+<table>
+<thead><tr><th>variant</th><th class="num">group</th><th>CPUs</th><th class="num">threads</th><th class="num">connections</th>
+<th class="num">mean req/s</th><th class="num">range over reps</th><th class="num">CPU busy: mean (max)</th></tr></thead>
+<tbody>
+{{- range .Groups}}
+<tr{{if .Hot}} class="hot"{{end}}><td>{{.Variant}}</td><td class="num">{{.Group}}</td><td>{{.CPUs}}</td><td class="num">{{.Threads}}</td>
+<td class="num">{{.Connections}}</td><td class="num">{{.Rate}}</td><td class="num">{{.RateRange}}</td><td class="num">{{.Busy}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+
+<h2 id="cpu">CPU</h2>
+{{- if .CPU}}
+<table>
+<thead><tr><th>variant</th><th class="num">rep</th><th class="num">client busiest group</th><th class="num">group</th>
+<th class="num">client mean</th><th class="num">server busy</th><th class="num">server CPU time</th></tr></thead>
+<tbody>
+{{- range .CPU}}
+<tr{{if .Hot}} class="hot"{{end}}><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.ClientMax}}</td><td class="num">{{.Busiest}}</td>
+<td class="num">{{.ClientMean}}</td><td class="num">{{.Server}}</td><td class="num">{{.ServerSeconds}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- else}}
+<p class="note">CPU use was not measured in this run.</p>
+{{- end}}
+
+<h2 id="errors">Errors</h2>
+{{- if .Errors}}
+<table>
+<thead><tr><th>variant</th><th class="num">rep</th><th>class</th><th class="num">count</th><th>first message</th></tr></thead>
+<tbody>
+{{- range .Errors}}
+<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td>{{.Class}}</td><td class="num">{{.Count}}</td><td class="msg">{{.First}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- else}}
+<p class="note">No request failed inside the measured windows.</p>
+{{- end}}
+
+<h2 id="negotiated">Negotiated parameters</h2>
+{{- if .Negotiated}}
+<table>
+<thead><tr><th>variant</th><th>version, cipher, group</th><th class="num">handshakes</th><th class="num">share</th></tr></thead>
+<tbody>
+{{- range .Negotiated}}
+<tr><td>{{.Variant}}</td><td>{{.Params}}</td><td class="num">{{.Count}}</td><td class="num">{{.Share}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- else}}
+<p class="note">No negotiated parameters were recorded.</p>
+{{- end}}
+{{- if .Probes}}
+
+<h2 id="probes">Server probes</h2>
+<table>
+<thead><tr><th>variant</th><th class="num">rep</th><th>probe</th><th class="num">before</th><th class="num">after</th><th class="num">delta</th><th>error</th></tr></thead>
+<tbody>
+{{- range .Probes}}
+<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td>{{.Probe}}</td><td class="num">{{.Before}}</td><td class="num">{{.After}}</td><td class="num">{{.Delta}}</td><td class="msg">{{.Error}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- end}}
+{{- if .Plan}}
+
+<h2 id="plan">Plan</h2>
+<details><summary>The compiled plan this run executed</summary>
+<pre>{{.Plan}}</pre>
+</details>
+{{- end}}
+<footer>Written by kaeload. This page is self-contained: no scripts, fonts, images or styles are loaded from anywhere.</footer>
+</body>
+</html>
+`))
