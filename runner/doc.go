@@ -2,8 +2,54 @@
 // repetition it starts one worker process per group, pinned to the group's
 // CPUs from its first instruction (pinning.Start), drives them over a
 // line-oriented protocol, shows progress, and assembles a results.Run. It
-// also starts the built-in target when the plan asks for one, and calls an
-// optional Server hook around each variant (the seam for server commands).
+// also starts the built-in target when the plan asks for one, controls the
+// server under test between variants when the plan has a Server section
+// (through package server), and reads the variants' probes around every
+// measured window.
+//
+// # Schedule
+//
+// With Order Sequential (the default) each variant gets one server start
+// and all its repetitions:
+//
+//	stop (clear whatever runs; a failure is only logged) → start with the
+//	variant's env → wait until ready → [cooldown] warm-up + window → … ×
+//	repeat → stop → next variant
+//
+// With Order Interleaved the run goes round by round, A B C, A B C, …,
+// restarting the server for every repetition (one window per start), which
+// spreads slow drift of a shared machine evenly over the variants. Cooldown
+// is a pause without load between consecutive measured windows: the next
+// load (its warm-up) starts no earlier than Cooldown after the previous
+// window ended. The ready check defaults to the target's address (and URL
+// for https). A variant without a start command is not started or stopped:
+// its reload command runs when it has one, then the ready check.
+//
+// Every command's line and output go to Options.Log, the run log. A start
+// that fails or never becomes ready fails the run within the ready timeout
+// with the command, its exit status and its last output lines
+// (*server.CommandError), or the ready probe's last error; nothing started
+// is left running.
+//
+// # Teardown
+//
+// The stop command runs after every start: after the session's last
+// window, on any error, and when ctx is cancelled (the CLI cancels it on the
+// first Ctrl-C or SIGTERM). Then it runs with a fresh context bounded by
+// Server.CommandTimeout (plus time to end a start command still in the
+// foreground), and Run returns the repetitions completed so far with
+// Interrupted set and an error wrapping ctx.Err(). After a failed start the
+// stop command's own failure (usually: nothing to stop) is only logged.
+//
+// # Probes
+//
+// Each variant's probes are read by a goroutine beside the load: at the
+// window's start (after the warm-up) and at its end, in the order listed,
+// each bounded by Server.CommandTimeout. Rep.Probes[name] holds the two
+// readings; a probe whose command fails or prints no number is recorded
+// with its Error (readings 0) and noted in the run log — it does not fail
+// the run. Probes run locally, with the variant's env, also without a
+// Server section.
 //
 // # Workers
 //

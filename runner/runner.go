@@ -12,6 +12,7 @@ import (
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -29,18 +30,6 @@ const (
 	// file per connection (binary, pipes, epoll, runtime).
 	spareFiles = 64
 )
-
-// Server controls the server under test between variants: Run calls Start
-// before a variant's first repetition and Stop after its last, also when
-// the run fails or is interrupted. It is the seam for the scenario's
-// server commands (local or over ssh).
-type Server interface {
-	// Start starts (or reconfigures) the server for variant v and returns
-	// once it is ready to serve.
-	Start(ctx context.Context, v scenarios.Variant) error
-	// Stop stops the server.
-	Stop(ctx context.Context) error
-}
 
 // Options tune how Run executes a plan.
 type Options struct {
@@ -60,8 +49,6 @@ type Options struct {
 	// prefixed "worker N: "; nil = discarded (the last lines still appear
 	// in a worker's error).
 	Log io.Writer
-	// Server, when set, is started for each variant and stopped after it.
-	Server Server
 	// OnWorkerStart, when set, is called with each worker's group index
 	// and process id right after the process starts.
 	OnWorkerStart func(group, pid int)
@@ -78,14 +65,26 @@ type Options struct {
 // pinned worker process per group, all started on one barrier and measured
 // over the same window. It starts the built-in target when the plan asks
 // for one (on a free loopback port) and stops it afterwards. Each
-// repetition's Total is the exact merge of its groups.
+// repetition's Total is the exact merge of its groups; its Probes are the
+// variant's probes read when the window starts and when it ends.
+//
+// When plan.Server is set, Run also controls the server: per variant (per
+// repetition with Order Interleaved) stop, start with the variant's env,
+// wait until ready, measure, stop; see the package doc. The stop always
+// runs, also on errors and after ctx is cancelled.
 //
 // When ctx is cancelled the load stops; Run returns what was measured, with
 // Interrupted set, and an error wrapping ctx.Err(). A failed worker fails
-// the run with a *WorkerError; the results measured before it are returned
-// too. No worker process outlives Run.
+// the run with a *WorkerError, a failed server command with a
+// *server.CommandError naming the command, its exit status and its last
+// output lines; the results measured before are returned too. No worker
+// process outlives Run.
 func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
+		return nil, err
+	}
+	probes, err := compileProbes(plan)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Executable == "" {
@@ -152,8 +151,8 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Baseline:      p.Baseline,
 		Warnings:      append([]string(nil), p.Warnings...),
 	}
-	c := &controller{plan: p, opts: opts, disp: disp}
-	err = c.variants(ctx, run)
+	c := &controller{plan: p, opts: opts, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil}
+	err = c.schedule(ctx, run)
 	run.Finished = time.Now()
 	run.Warnings = append(run.Warnings, c.warnings...)
 	if ctx.Err() != nil {
@@ -189,6 +188,19 @@ func checkPlan(plan *scenarios.Plan) error {
 			errs = append(errs, fmt.Errorf("plan: group %d: threads %d and connections %d must be >= 1", i, g.Threads, g.Connections))
 		}
 	}
+	if plan.Order != "" && plan.Order != scenarios.Sequential && plan.Order != scenarios.Interleaved {
+		errs = append(errs, fmt.Errorf("plan: order %q, want %q or %q", plan.Order, scenarios.Sequential, scenarios.Interleaved))
+	}
+	if s := plan.Server; s != nil {
+		if s.Host != "" && s.Host != "local" {
+			errs = append(errs, fmt.Errorf("plan: server host %q: only local is supported yet", s.Host))
+		}
+		switch s.Ready.Kind {
+		case "", "tcp", "tls", "https":
+		default:
+			errs = append(errs, fmt.Errorf("plan: server ready kind %q, want tcp, tls or https", s.Ready.Kind))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -222,63 +234,19 @@ type controller struct {
 	plan     *scenarios.Plan
 	opts     Options
 	disp     display
+	probes   [][]server.Probe // per variant
+	lastEnd  time.Time        // end of the last measured window, for Cooldown
 	warnings []string
+	server   meter // the server's CPU; nil when it cannot be measured
+	builtin  bool  // the server is the built-in target in this process
 }
 
-// variants runs every variant's repetitions into run.
-func (c *controller) variants(ctx context.Context, run *results.Run) error {
-	for _, v := range c.plan.Variants {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		rv := results.Variant{Name: v.Name, Env: v.Env}
-		err := c.variant(ctx, v, &rv)
-		if len(rv.Reps) > 0 {
-			run.Variants = append(run.Variants, rv)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// variant brackets one variant's repetitions with the server hook.
-func (c *controller) variant(ctx context.Context, v scenarios.Variant, rv *results.Variant) (err error) {
-	if s := c.opts.Server; s != nil {
-		if err := s.Start(ctx, v); err != nil {
-			return fmt.Errorf("variant %s: start server: %w", v.Name, err)
-		}
-		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-			defer cancel()
-			if serr := s.Stop(stopCtx); serr != nil {
-				err = errors.Join(err, fmt.Errorf("variant %s: stop server: %w", v.Name, serr))
-			}
-		}()
-	}
-	for i := 0; i < c.plan.Repeat; i++ {
-		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, i+1, c.plan.Repeat)
-		rep, err := c.rep(ctx, label)
-		if rep != nil {
-			rep.Index = i
-			rv.Reps = append(rv.Reps, *rep)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				c.warnings = append(c.warnings, fmt.Sprintf("%s was interrupted and is not included", label))
-				return ctx.Err()
-			}
-			return fmt.Errorf("%s: %w", label, err)
-		}
-	}
-	return nil
-}
-
-// rep runs one repetition: spawn, spec, ready barrier, start, collect.
-// When ctx is cancelled the workers' input closes, which stops their load,
-// and the repetition is dropped (a run keeps completed repetitions only).
-func (c *controller) rep(ctx context.Context, label string) (*results.Rep, error) {
+// rep runs one repetition: spawn, spec, ready barrier, start, collect,
+// with the variant's probes read (through ctl) when the window starts and
+// when it ends. When ctx is cancelled the workers' input closes, which
+// stops their load, and the repetition is dropped (a run keeps completed
+// repetitions only).
+func (c *controller) rep(ctx context.Context, label string, ctl *server.Control, probes []server.Probe) (*results.Rep, error) {
 	groups := c.plan.Load.Groups
 	events := make(chan event, 4*len(groups))
 	env := append(os.Environ(), c.opts.Env...)
@@ -364,10 +332,30 @@ func (c *controller) rep(ctx context.Context, label string) (*results.Rep, error
 		}
 		names[i] = fmt.Sprintf("group %d [%s]", i, cpus)
 	}
+	c.lastEnd = win.End
+	// Probes run beside the load; a repetition that ends early stops them,
+	// one that completes waits for the reading after the window.
+	var readings map[string]results.ProbeReading
+	probed := make(chan struct{})
+	if len(probes) > 0 {
+		pctx, stopProbes := context.WithCancel(ctx)
+		go func() {
+			defer close(probed)
+			readings = c.probeWindow(pctx, label, ctl, probes, win)
+		}()
+		defer func() { stopProbes(); <-probed }()
+	} else {
+		close(probed)
+	}
 	lv := newLive(len(groups))
 	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: names}, lv)
 	var shown *results.Group
 	defer func() { c.disp.done(shown) }()
+	mctx, stopMeter := context.WithCancel(ctx)
+	defer stopMeter()
+	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
+		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
+	})
 
 	// Collect until every final is in.
 	finals := make([]*results.Group, len(procs))
@@ -439,6 +427,17 @@ func (c *controller) rep(ctx context.Context, label string) (*results.Rep, error
 		groupsOut[i] = *g
 	}
 	rep := results.NewRep(0, groupsOut)
+	select {
+	case <-probed:
+		rep.Probes = readings
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case rep.ServerCPU = <-serverCPU:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	shown = &rep.Total
 	return &rep, nil
 }

@@ -397,38 +397,17 @@ func TestBrokenWorkers(t *testing.T) {
 	}
 }
 
-// recordingServer is a Server that records the calls Run makes.
-type recordingServer struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (s *recordingServer) Start(_ context.Context, v scenarios.Variant) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, "start "+v.Name+" "+v.Env["K"])
-	return nil
-}
-
-func (s *recordingServer) Stop(context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, "stop")
-	return nil
-}
-
 // TestInterrupt cancels the run during the second variant: Run returns the
-// first variant, Interrupted, an error wrapping context.Canceled, has
-// stopped the server for both variants, and leaves no worker behind.
+// first variant, Interrupted, an error wrapping context.Canceled, has run
+// the stop command for both variants (with each variant's env), and
+// leaves no worker behind.
 func TestInterrupt(t *testing.T) {
 	needCPUs(t, 2)
 	p := builtinPlan(700*time.Millisecond, []int{0}, []int{1})
-	p.Variants = []scenarios.Variant{{Name: "a", Env: map[string]string{"K": "1"}}, {Name: "b", Env: map[string]string{"K": "2"}}}
+	calls := commandLog(t, p, map[string]string{"K": "1"}, map[string]string{"K": "2"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := &recordingServer{}
 	opts := testOptions(t, "1")
-	opts.Server = srv
 	var mu sync.Mutex
 	var pids []int
 	var cancelled time.Time
@@ -462,11 +441,9 @@ func TestInterrupt(t *testing.T) {
 	if got, want := strings.Join(run.Warnings, "|"), "variant b rep 1/1 was interrupted and is not included"; got != want {
 		t.Errorf("warnings = %q, want %q", got, want)
 	}
-	srv.mu.Lock()
-	if got, want := strings.Join(srv.calls, ", "), "start a 1, stop, start b 2, stop"; got != want {
-		t.Errorf("server calls = %q, want %q", got, want)
+	if got, want := calls(), "stop a 1, start a 1, stop a 1, stop b 2, start b 2, stop b 2"; got != want {
+		t.Errorf("server commands = %q, want %q", got, want)
 	}
-	srv.mu.Unlock()
 	mu.Lock()
 	defer mu.Unlock()
 	if d := returned.Sub(cancelled); d > 3*time.Second {

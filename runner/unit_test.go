@@ -212,3 +212,45 @@ func TestLiveRate(t *testing.T) {
 		t.Errorf("kept %d samples, want about a second's worth", n)
 	}
 }
+
+func TestSessions(t *testing.T) {
+	p := plan("127.0.0.1:1", time.Second, nil)
+	p.Variants = []scenarios.Variant{{Name: "a"}, {Name: "b"}}
+	p.Repeat = 2
+	show := func() string {
+		var parts []string
+		for _, s := range sessions(p) {
+			parts = append(parts, fmt.Sprintf("%s%v", p.Variants[s.variant].Name, s.reps))
+		}
+		return strings.Join(parts, " ")
+	}
+	for _, tt := range []struct {
+		order scenarios.Order
+		want  string
+	}{
+		{"", "a[0 1] b[0 1]"},
+		{scenarios.Sequential, "a[0 1] b[0 1]"},
+		{scenarios.Interleaved, "a[0] b[0] a[1] b[1]"},
+	} {
+		p.Order = tt.order
+		if got := show(); got != tt.want {
+			t.Errorf("order %q: sessions %s, want %s", tt.order, got, tt.want)
+		}
+	}
+}
+
+func TestCheckPlanServer(t *testing.T) {
+	p := plan("127.0.0.1:1", time.Second, nil)
+	p.Order = "random"
+	p.Server = &scenarios.Server{Host: "ssh://root@h", Ready: scenarios.Ready{Kind: "ping"}}
+	p.Variants[0].Probes = []scenarios.Probe{{Name: "kae", Command: "true", Pattern: "("}}
+	want := `plan: order "random", want "sequential" or "interleaved"` + "\n" +
+		`plan: server host "ssh://root@h": only local is supported yet` + "\n" +
+		`plan: server ready kind "ping", want tcp, tls or https`
+	if err := checkPlan(p); err == nil || err.Error() != want {
+		t.Errorf("checkPlan error\n got %v\nwant %s", err, want)
+	}
+	if _, err := compileProbes(p); err == nil || !strings.HasPrefix(err.Error(), "plan: variant default: probe kae: pattern: error parsing regexp") {
+		t.Errorf("compileProbes error = %v, want one naming the variant and probe", err)
+	}
+}

@@ -128,6 +128,16 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 		cancel()
 	}()
 
+	// The group's CPUs are measured over the window: pinned, the CPUs
+	// themselves (busy with anything means no room for more load);
+	// unpinned, this process.
+	cm := selfMeter()
+	if len(want) > 0 {
+		cm = cpusMeter(want)
+	}
+	cpu := measureWindow(ctx, cm, win, func(f string, a ...any) {
+		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
+	})
 	done := make(chan results.Group, 1)
 	go func() { done <- eng.Run(ctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
@@ -156,6 +166,7 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 					return ctx.Err()
 				}
 			}
+			res.CPU = <-cpu
 			res.Index = spec.Group
 			res.CPUs = want.String()
 			res.Threads = g.Threads

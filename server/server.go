@@ -347,13 +347,23 @@ type Probe struct {
 	Command string
 	// Pattern's first capture group (or whole match) is the number; nil = the first number in the output.
 	Pattern *regexp.Regexp
+	// Timeout bounds the command; 0 = DefaultProbeTimeout.
+	Timeout time.Duration
 }
+
+// DefaultProbeTimeout bounds a probe command whose Timeout is 0.
+const DefaultProbeTimeout = 10 * time.Second
 
 var firstNumber = regexp.MustCompile(`[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?`)
 
-// Read runs the probe's command and returns its number.
+// Read runs the probe's command (bounded by p.Timeout) and returns its
+// number. A failing command is a *CommandError.
 func (c *Control) Read(ctx context.Context, p Probe) (float64, error) {
-	out, err := c.Run(ctx, "probe "+p.Name, p.Command, 10*time.Second)
+	timeout := p.Timeout
+	if timeout <= 0 {
+		timeout = DefaultProbeTimeout
+	}
+	out, err := c.Run(ctx, "probe "+p.Name, p.Command, timeout)
 	if err != nil {
 		return 0, err
 	}

@@ -190,3 +190,22 @@ func TestReadyKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestReadProbe reads a probe's number through its pattern, and a probe
+// that outlives its Timeout fails with a *CommandError saying so, soon.
+func TestReadProbe(t *testing.T) {
+	c := &Control{Env: map[string]string{"KAE_COUNT": "4096"}}
+	got, err := c.Read(context.Background(), Probe{Name: "kae", Command: `echo "send: 1"; echo "recv: $KAE_COUNT"`, Pattern: regexp.MustCompile(`recv: (\d+)`)})
+	if err != nil || got != 4096 {
+		t.Errorf("Read = %v, %v; want 4096, nil", got, err)
+	}
+	start := time.Now()
+	_, err = c.Read(context.Background(), Probe{Name: "slow", Command: "sleep 10", Timeout: 300 * time.Millisecond})
+	var ce *CommandError
+	if !errors.As(err, &ce) || ce.Step != "probe slow" || ce.Status != "did not finish within 300ms" {
+		t.Errorf("err = %v, want a *CommandError for step %q that did not finish within 300ms", err, "probe slow")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("a probe with a 300ms timeout took %v", d)
+	}
+}

@@ -1,0 +1,311 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/server"
+)
+
+// defaultCommandTimeout bounds stop, reload and probe commands when the
+// plan leaves Server.CommandTimeout at 0.
+const defaultCommandTimeout = 30 * time.Second
+
+// teardownSlack is added to the command timeout for a teardown: Stop may
+// also have to end a foreground start command (SIGTERM, SIGKILL after 5 s).
+const teardownSlack = 10 * time.Second
+
+// session is one start of the server for one variant and the repetitions
+// measured on it: all of them (Sequential) or one (Interleaved).
+type session struct {
+	variant int   // index in plan.Variants
+	reps    []int // repetition indexes, 0-based
+}
+
+// sessions returns the schedule: Sequential runs every repetition of a
+// variant on one server start; Interleaved runs round after round of one
+// repetition per variant, each on its own start.
+func sessions(p *scenarios.Plan) []session {
+	var out []session
+	if p.Order == scenarios.Interleaved {
+		for r := 0; r < p.Repeat; r++ {
+			for v := range p.Variants {
+				out = append(out, session{variant: v, reps: []int{r}})
+			}
+		}
+		return out
+	}
+	for v := range p.Variants {
+		reps := make([]int, p.Repeat)
+		for r := range reps {
+			reps[r] = r
+		}
+		out = append(out, session{variant: v, reps: reps})
+	}
+	return out
+}
+
+// compileProbes turns every variant's probes into server.Probes, compiling
+// their patterns; a bad pattern fails the run before anything starts.
+func compileProbes(p *scenarios.Plan) ([][]server.Probe, error) {
+	timeout := commandTimeout(p)
+	out := make([][]server.Probe, len(p.Variants))
+	var errs []error
+	for i, v := range p.Variants {
+		for _, pr := range v.Probes {
+			sp := server.Probe{Name: pr.Name, Command: pr.Command, Timeout: timeout}
+			if pr.Pattern != "" {
+				re, err := regexp.Compile(pr.Pattern)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("plan: variant %s: probe %s: pattern: %w", v.Name, pr.Name, err))
+					continue
+				}
+				sp.Pattern = re
+			}
+			out[i] = append(out[i], sp)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// commandTimeout is the plan's bound on stop, reload and probe commands.
+func commandTimeout(p *scenarios.Plan) time.Duration {
+	if p.Server != nil && p.Server.CommandTimeout > 0 {
+		return p.Server.CommandTimeout
+	}
+	return defaultCommandTimeout
+}
+
+// schedule runs every session into run.Variants (plan order; a variant
+// without a completed repetition is left out).
+func (c *controller) schedule(ctx context.Context, run *results.Run) error {
+	out := make([]results.Variant, len(c.plan.Variants))
+	for i, v := range c.plan.Variants {
+		out[i] = results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep}
+	}
+	defer func() {
+		for _, v := range out {
+			if len(v.Reps) > 0 {
+				run.Variants = append(run.Variants, v)
+			}
+		}
+	}()
+	for _, s := range sessions(c.plan) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := c.session(ctx, s, &out[s.variant]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// session starts the server for one variant (when the plan controls it),
+// measures the session's repetitions and stops the server again. The stop
+// always runs: after the last repetition, on any error and when ctx is
+// cancelled (then with a fresh context bounded by the command timeout).
+func (c *controller) session(ctx context.Context, s session, rv *results.Variant) (err error) {
+	v := c.plan.Variants[s.variant]
+	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
+	if c.plan.Server != nil {
+		ctl.Host = c.plan.Server.Host
+		startErr := c.serverUp(ctx, ctl, v)
+		defer func() {
+			if serr := c.serverDown(ctl, v, startErr != nil); serr != nil {
+				err = errors.Join(err, serr)
+			}
+		}()
+		if startErr != nil {
+			return startErr
+		}
+	}
+	c.findServer(v)
+	for _, r := range s.reps {
+		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, r+1, c.plan.Repeat)
+		if err := c.cooldown(ctx); err != nil {
+			c.warnings = append(c.warnings, fmt.Sprintf("%s was interrupted and is not included", label))
+			return err
+		}
+		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
+		if rep != nil {
+			rep.Index = r
+			rv.Reps = append(rv.Reps, *rep)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				c.warnings = append(c.warnings, fmt.Sprintf("%s was interrupted and is not included", label))
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s: %w", label, err)
+		}
+	}
+	return nil
+}
+
+// findServer picks how the server's CPU is measured for a session: the
+// controller itself for the built-in target, else the process tree
+// listening on the target's port when that is on this machine (found anew
+// each session, since a restart makes new processes).
+func (c *controller) findServer(v scenarios.Variant) {
+	if c.builtin {
+		c.server = selfMeter()
+		return
+	}
+	m, err := localServer(c.plan.Target.Addr)
+	if err != nil {
+		fmt.Fprintf(c.opts.Log, "variant %s: server CPU not measured: %v\n", v.Name, err)
+	}
+	c.server = m
+}
+
+// cooldown waits until plan.Cooldown has passed since the last window
+// ended, so that no load runs in the pause between measured windows.
+func (c *controller) cooldown(ctx context.Context) error {
+	if c.plan.Cooldown <= 0 || c.lastEnd.IsZero() {
+		return nil
+	}
+	d := time.Until(c.lastEnd.Add(c.plan.Cooldown))
+	if d <= 0 {
+		return nil
+	}
+	fmt.Fprintf(c.opts.Log, "cooldown: %s before the next window\n", d.Round(time.Millisecond))
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// ready is the plan's readiness probe, its address and URL defaulting to
+// the target's.
+func (c *controller) ready() server.Ready {
+	r := c.plan.Server.Ready
+	out := server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
+	if out.Addr == "" {
+		out.Addr = c.plan.Target.Addr
+	}
+	if out.URL == "" {
+		out.URL = c.plan.Target.URL
+	}
+	return out
+}
+
+// serverUp prepares the server for variant v. With a start command: the
+// stop command first, to clear whatever runs (its failure is only
+// logged), then start and wait until ready. Without one: the reload
+// command when there is one, then wait until ready.
+func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenarios.Variant) error {
+	log := c.opts.Log
+	timeout := commandTimeout(c.plan)
+	ready := c.ready()
+	began := time.Now()
+	switch {
+	case v.Start != "":
+		if v.Stop != "" {
+			fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
+			if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
+				fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
+			}
+		}
+		fmt.Fprintf(log, "variant %s: starting the server\n", v.Name)
+		if err := ctl.Start(ctx, v.Start, ready); err != nil {
+			return fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+	case v.Reload != "":
+		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
+		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
+			return fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+		fallthrough
+	default:
+		if err := server.WaitReady(ctx, ready, nil); err != nil {
+			return fmt.Errorf("variant %s: server: %w", v.Name, err)
+		}
+	}
+	fmt.Fprintf(log, "variant %s: server ready after %s\n", v.Name, time.Since(began).Round(time.Millisecond))
+	return nil
+}
+
+// serverDown stops the server started for variant v: the stop command and
+// the end of a start command still in the foreground. It runs with a fresh
+// context, so that it also runs when the run's context was cancelled.
+// After a failed start the stop command's failure (usually: nothing to
+// stop) is only logged.
+func (c *controller) serverDown(ctl *server.Control, v scenarios.Variant, startFailed bool) error {
+	if v.Start == "" {
+		return nil // kaeload did not start it: leave it running
+	}
+	timeout := commandTimeout(c.plan)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+teardownSlack)
+	defer cancel()
+	fmt.Fprintf(c.opts.Log, "variant %s: stopping the server\n", v.Name)
+	err := ctl.Stop(ctx, v.Stop, timeout)
+	if err == nil {
+		return nil
+	}
+	if startFailed {
+		fmt.Fprintf(c.opts.Log, "variant %s: stop after the failed start: %v\n", v.Name, err)
+		return nil
+	}
+	return fmt.Errorf("variant %s: %w", v.Name, err)
+}
+
+// probeWindow reads every probe right when the window starts and right
+// after it ends. A probe that fails is recorded with its error, and noted
+// in the log; it does not fail the run. It returns nil when ctx ends first.
+func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) map[string]results.ProbeReading {
+	before, ok := c.readProbes(ctx, ctl, probes, win.Start)
+	if !ok {
+		return nil
+	}
+	after, ok := c.readProbes(ctx, ctl, probes, win.End)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]results.ProbeReading, len(probes))
+	for i, p := range probes {
+		r := results.ProbeReading{Before: before[i].v, After: after[i].v}
+		if err := errors.Join(before[i].err, after[i].err); err != nil {
+			r = results.ProbeReading{Error: err.Error()}
+			fmt.Fprintf(c.opts.Log, "%s: probe %s failed (recorded, not fatal): %v\n", label, p.Name, err)
+		}
+		out[p.Name] = r
+	}
+	return out
+}
+
+// reading is one probe's value or error.
+type reading struct {
+	v   float64
+	err error
+}
+
+// readProbes waits until at, then reads every probe in order; ok is false
+// when ctx ended.
+func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes []server.Probe, at time.Time) ([]reading, bool) {
+	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return nil, false
+	case <-t.C:
+	}
+	out := make([]reading, len(probes))
+	for i, p := range probes {
+		v, err := ctl.Read(ctx, p)
+		if ctx.Err() != nil {
+			return nil, false
+		}
+		out[i] = reading{v, err}
+	}
+	return out, true
+}
