@@ -37,7 +37,7 @@ func TestAliasBombIsBounded(t *testing.T) {
 // costs nothing extra and merges correctly.
 func TestMergeBombIsLinear(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("target: {url: https://127.0.0.1/}\nvariants:\n  - {name: v0, env: &e0 {A: x}}\n")
+	b.WriteString("target: {url: https://127.0.0.1/}\nserver: {start: nginx}\nvariants:\n  - {name: v0, env: &e0 {A: x}}\n")
 	for i := 1; i < 8; i++ {
 		fmt.Fprintf(&b, "  - {name: v%d, env: &e%d {<<: [", i, i)
 		for j := range 20 {

@@ -76,9 +76,11 @@ var DefaultCurves = []uint16{uint16(tls.X25519), uint16(tls.CurveP256)}
 
 // compiler collects every problem and warning while building a Plan.
 type compiler struct {
-	s     *Scenario
-	errs  []*Error
-	warns []*Error
+	s       *Scenario
+	errs    []*Error
+	warns   []*Error
+	top     scope             // top-level vars and built-ins, resolved
+	userTop map[string]string // the top-level vars alone, resolved
 }
 
 // at makes an Error located at path's value, or at its nearest ancestor
@@ -118,6 +120,20 @@ func parentPath(p string) string {
 	return ""
 }
 
+// dedupe drops repeated problems (a swept variant's template is checked
+// once per expansion), keeping the first of each.
+func dedupe(es []*Error) []*Error {
+	seen := make(map[string]bool, len(es))
+	out := es[:0]
+	for _, e := range es {
+		if k := e.Error(); !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // sortErrors orders problems as they appear in the file; --set ones last.
 func sortErrors(es []*Error) {
 	sort.SliceStable(es, func(i, j int) bool {
@@ -144,22 +160,26 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 		c.errorf("version", "unsupported version %d (this kaeload reads version 1)", *s.Version)
 	}
 	p.Name = c.name()
+	c.topVars()
 	conn := c.connection()
 	p.Target = c.target(conn)
 	p.Load = c.load(conn, h)
 	p.Repeat = 1
 	if s.Repeat != nil {
-		if p.Repeat = *s.Repeat; p.Repeat < 1 {
+		switch p.Repeat = *s.Repeat; {
+		case p.Repeat < 1:
 			c.errorf("repeat", "must be at least 1, got %d", p.Repeat)
+		case p.Repeat > MaxRepeat:
+			c.errorf("repeat", "must be at most %d, got %d", MaxRepeat, p.Repeat)
 		}
 	}
-	if s.Server != nil {
-		c.errorf("server", "server control is supported in a later version of kaeload; for now start and stop the server yourself and remove server")
-	}
+	p.Order, p.Cooldown = c.schedule()
+	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	if s.Speed != nil {
 		c.errorf("speed", "crypto micro-benchmarks are supported in a later version of kaeload; remove speed for now")
 	}
+	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)
 	sortErrors(c.errs)
 	sortErrors(c.warns)
 	if len(c.errs) > 0 {
@@ -258,8 +278,11 @@ func (c *compiler) target(conn Connection) Target {
 		}
 		t.Builtin = &Builtin{Cert: kind}
 	default:
-		raw := *ts.URL
+		raw, ok := c.expand("target.url", *ts.URL, c.top)
 		t.URL = raw
+		if !ok {
+			break
+		}
 		u, err := url.Parse(raw)
 		if err != nil {
 			var ue *url.Error
@@ -699,66 +722,4 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 		out = append(out, Group{CPUs: set, Threads: threads, Connections: conns})
 	}
 	return out
-}
-
-// variants resolves variants and baseline.
-func (c *compiler) variants() ([]Variant, string) {
-	s := c.s
-	if s.Variants != nil && len(s.Variants) == 0 {
-		c.errorf("variants", "empty list (leave variants out to measure one configuration)")
-	}
-	var out []Variant
-	first := make(map[string]int)
-	for i, vs := range s.Variants {
-		path := fmt.Sprintf("variants[%d]", i)
-		var v Variant
-		switch {
-		case vs.Name == nil:
-			c.errorf(path, "name is missing")
-		case *vs.Name == "":
-			c.errorf(path+".name", "must not be empty")
-		case hasControl(*vs.Name) || strings.ContainsAny(*vs.Name, "/\\"):
-			c.errorf(path+".name", "%q may not contain slashes or control characters", *vs.Name)
-		default:
-			v.Name = *vs.Name
-			if j, dup := first[v.Name]; dup {
-				c.errorf(path+".name", "%q already names variants[%d]", v.Name, j)
-			}
-			first[v.Name] = i
-		}
-		keys := make([]string, 0, len(vs.Env))
-		for k := range vs.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(vs.Env[k], 0) {
-				c.errorf(path+".env."+k, "%q is not a valid environment variable (no '=' or NUL)", k)
-				continue
-			}
-			if v.Env == nil {
-				v.Env = make(map[string]string)
-			}
-			v.Env[k] = vs.Env[k]
-		}
-		if vs.Sweep != nil {
-			c.errorf(path+".sweep", "sweeps are supported in a later version of kaeload; list the variants one by one for now")
-		}
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		out = []Variant{{Name: "default"}}
-	}
-	baseline := out[0].Name
-	if s.Baseline != nil {
-		baseline = *s.Baseline
-		if !slices.ContainsFunc(out, func(v Variant) bool { return v.Name == baseline }) {
-			names := make([]string, len(out))
-			for i, v := range out {
-				names[i] = v.Name
-			}
-			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, strings.Join(names, ", "))
-		}
-	}
-	return out, baseline
 }

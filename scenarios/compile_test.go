@@ -51,6 +51,12 @@ func defaultLoad(groups ...Group) Load {
 
 var defaultVariants = []Variant{{Name: "default"}}
 
+// localServer is the default server control for a target at addr.
+func localServer(addr string) *Server {
+	return &Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
+		Ready: Ready{Kind: "tcp", Addr: addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
+}
+
 // TestCompileGood compiles good scenarios and compares the whole Plan.
 func TestCompileGood(t *testing.T) {
 	tests := []struct {
@@ -60,7 +66,7 @@ func TestCompileGood(t *testing.T) {
 	}{{
 		name: "minimal URL gets every default",
 		yaml: "target: {url: https://127.0.0.1:8443/}\n",
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
@@ -68,7 +74,7 @@ func TestCompileGood(t *testing.T) {
 	}, {
 		name: "builtin target has no address yet and talks to localhost",
 		yaml: "name: qs\ntarget:\n  builtin: {cert: ecdsa-p256}\n",
-		want: Plan{Name: "qs", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "qs", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{Builtin: &Builtin{Cert: "ecdsa-p256"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
@@ -76,7 +82,7 @@ func TestCompileGood(t *testing.T) {
 	}, {
 		name: "builtin cert defaults to rsa2048",
 		yaml: "target: {builtin: {}}\n",
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{Builtin: &Builtin{Cert: "rsa2048"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
@@ -92,7 +98,7 @@ target:
 load: {connection: keep-alive, duration: 1m30s, warmup: 0, timeout: 250ms}
 repeat: 5
 `,
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 5, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 5, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "http://example.test/api/v1?q=1&r=a%20b", Addr: "example.test:80", Method: "POST",
 				Request: []byte("POST /api/v1?q=1&r=a%20b HTTP/1.1\r\nHost: example.test\r\nX-Trace: abc\r\nAccept: */*\r\n" +
 					"Connection: keep-alive\r\nContent-Length: 7\r\n\r\n{\"k\":1}")},
@@ -105,7 +111,7 @@ target:
   url: https://[::1]:8443/index.html
   headers: {Host: www.test, Connection: Close}
 `,
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://[::1]:8443/index.html", Addr: "[::1]:8443", Method: "GET",
 				Request: []byte("GET /index.html HTTP/1.1\r\nHost: www.test\r\nConnection: Close\r\n\r\n"),
 				TLS:     defaultTLS("::1")},
@@ -123,7 +129,7 @@ target:
     resumption: true
     server_name: origin.test
 `,
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://nginx.test/", Addr: "nginx.test:443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: nginx.test\r\nConnection: close\r\n\r\n"),
 				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
@@ -142,7 +148,7 @@ load:
     - {connections: 2}
     - {cpus: "3-4"}
 `,
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
@@ -161,14 +167,18 @@ load:
 target: {url: https://127.0.0.1:8443/}
 load:
   layout: {groups: 3, cpus_per_group: 2, first_cpu: 2, connections: 50}
+server: {start: nginx -c /etc/nginx/nginx.conf, stop: nginx -s quit}
 variants:
   - name: stock
   - name: kae
     env: {OPENSSL_CONF: /home/openssl.cnf, KAE_GO_SOFT_RATIO: "33"}
 baseline: kae
 `,
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
-			Variants: []Variant{{Name: "stock"}, {Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}}},
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
+			Server: localServer("127.0.0.1:8443"),
+			Variants: []Variant{{Name: "stock", Start: "nginx -c /etc/nginx/nginx.conf", Stop: "nginx -s quit"},
+				{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"},
+					Start: "nginx -c /etc/nginx/nginx.conf", Stop: "nginx -s quit"}},
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
@@ -183,7 +193,7 @@ target:
   url: https://127.0.0.1:8443/
   tls: {ciphers: [TLS_AES_128_GCM_SHA256], curves: [X25519MLKEM768, X25519]}
 `,
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
@@ -196,15 +206,17 @@ target:
 		name: "anchors and merge keys share env between variants",
 		yaml: `
 target: {url: https://127.0.0.1:8443/}
+server: {start: nginx}
 variants:
   - name: kae
     env: &kae {OPENSSL_CONF: /home/openssl.cnf}
   - name: kae-soft
     env: {<<: *kae, KAE_GO_SOFT_RATIO: "33"}
 `,
-		want: Plan{Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
-			Variants: []Variant{{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf"}},
-				{Name: "kae-soft", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}}},
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
+			Server: localServer("127.0.0.1:8443"),
+			Variants: []Variant{{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf"}, Start: "nginx"},
+				{Name: "kae-soft", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}, Start: "nginx"}},
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},

@@ -71,6 +71,8 @@ const maxMergeDepth = 8
 type decoder struct {
 	file   string
 	set    string // "path=value" while decoding a Set value
+	raw    string // the value of a Set as written
+	rawErr error  // why raw is not YAML (nil when it is)
 	pos    map[string]pos
 	errs   []error
 	visits int // values decoded, bounded by maxVisits
@@ -94,6 +96,7 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 
 var durationType = reflect.TypeFor[time.Duration]()
 var pairsType = reflect.TypeFor[Pairs]()
+var sweepType = reflect.TypeFor[Sweep]()
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
@@ -148,6 +151,9 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 	case t == pairsType:
 		d.pairs(path, n, v)
 		return
+	case t == sweepType:
+		d.sweep(path, n, v)
+		return
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -192,6 +198,13 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 			return
 		}
 		v.SetInt(i)
+	case reflect.Float64:
+		var f float64
+		if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&f) != nil {
+			d.errorf(use, path, "want a number, got %s", describeNode(n))
+			return
+		}
+		v.SetFloat(f)
 	case reflect.Bool:
 		var b bool
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
@@ -376,5 +389,50 @@ func (d *decoder) keyPos(path string, kv entry) {
 		if _, ok := d.pos[path]; ok {
 			d.pos[path] = d.at(kv.key)
 		}
+	}
+}
+
+// sweep decodes variants[].sweep, a mapping of parameter names to a list of
+// values or a {from, to, step} range, keeping the order written.
+func (d *decoder) sweep(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "want a mapping of parameter names to values, such as {ratio: [0, 10, 33]}, got %s", describeNode(n))
+		return
+	}
+	sw := Sweep{}
+	for _, kv := range d.entries(path, n, 0) {
+		sub := path + "." + kv.key.Value
+		p := SweepParam{Key: kv.key.Value}
+		d.sweepParam(sub, kv.value, &p)
+		d.keyPos(sub, kv)
+		sw = append(sw, p)
+	}
+	v.Set(reflect.ValueOf(sw))
+}
+
+// sweepParam decodes one swept parameter's values into p (Key already set).
+func (d *decoder) sweepParam(path string, use *yaml.Node, p *SweepParam) {
+	n := resolve(use)
+	if n == nil || n.Kind == yaml.AliasNode {
+		d.errorf(use, path, "unresolvable alias")
+		return
+	}
+	d.pos[path] = d.at(use)
+	switch n.Kind {
+	case yaml.SequenceNode:
+		p.Values = make([]string, len(n.Content))
+		for i, c := range n.Content {
+			ipath := fmt.Sprintf("%s[%d]", path, i)
+			if r := resolve(c); r == nil || r.Kind != yaml.ScalarNode || isNull(r) {
+				d.errorf(c, ipath, "want a number or a string, got %s", describeNode(c))
+				continue
+			}
+			d.decode(ipath, c, reflect.ValueOf(&p.Values[i]).Elem())
+		}
+	case yaml.MappingNode:
+		p.Range = &RangeSpec{}
+		d.decode(path, use, reflect.ValueOf(p.Range).Elem())
+	default:
+		d.errorf(use, path, "want a list of values such as [0, 10, 33] or a range such as {from: 0, to: 100, step: 10}, got %s", describeNode(n))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -13,8 +12,9 @@ import (
 
 // Describe writes the compiled plan for people, as `kaeload validate` and
 // `kaeload run --dry-run` show it: target and request, TLS, load shape,
-// every group with its CPUs, threads and connections, variants, baseline
-// and warnings.
+// every group with its CPUs, threads and connections, server control,
+// variants with the commands, env and vars each uses (what all share is
+// shown once), baseline, the schedule step by step, and warnings.
 func (p *Plan) Describe(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k, format string, args ...any) { fmt.Fprintf(tw, "%s\t%s\n", k, fmt.Sprintf(format, args...)) }
@@ -62,22 +62,8 @@ func (p *Plan) Describe(w io.Writer) {
 		fmt.Fprintf(gw, "  %d\t%s\t%d\t%d\t\n", i, cpus, g.Threads, g.Connections)
 	}
 	gw.Flush()
-	for i, v := range p.Variants {
-		k := ""
-		if i == 0 {
-			k = "variants"
-		}
-		var env []string
-		for name, val := range v.Env {
-			env = append(env, name+"="+val)
-		}
-		sort.Strings(env)
-		mark := ""
-		if v.Name == p.Baseline || p.Baseline == "" && i == 0 {
-			mark = " (baseline)"
-		}
-		row(k, "%s", strings.TrimSpace(v.Name+mark+" "+strings.Join(env, " ")))
-	}
+	p.describeVariants(row)
+	p.describeSchedule(row)
 	for i, warn := range p.Warnings {
 		k := ""
 		if i == 0 {
@@ -119,4 +105,205 @@ func describeTLS(row func(k, format string, args ...any), t *TLS) {
 	}
 	row("tls", "versions %s, ciphers %s, curves %s", versions, ciphers, strings.Join(curves, " "))
 	row("", "resumption %s, verify %s, server name %s", onOff[t.Resumption], verify, sni)
+}
+
+// describeVariants writes the server section and the variants: what every
+// variant shares once, then each variant with what is its own.
+func (p *Plan) describeVariants(row func(k, format string, args ...any)) {
+	vs := p.Variants
+	baseline := func(i int) string {
+		if vs[i].Name == p.Baseline || p.Baseline == "" && i == 0 {
+			return " (baseline)"
+		}
+		return ""
+	}
+	if p.Server == nil {
+		for i, v := range vs {
+			row(first(i, "variants"), "%s%s", v.Name, baseline(i))
+		}
+		return
+	}
+	s := p.Server
+	r := s.Ready
+	target := r.Addr
+	if r.Kind == "https" {
+		target = r.URL
+	}
+	row("server", "%s; ready when %s %s answers (every %s, up to %s); stop, reload and probes time out after %s",
+		s.Host, r.Kind, target, r.Interval, r.Timeout, s.CommandTimeout)
+	field := func(v Variant, key string) string {
+		switch key {
+		case "start":
+			return v.Start
+		case "stop":
+			return v.Stop
+		case "reload":
+			return v.Reload
+		}
+		return probesText(v.Probes)
+	}
+	keys := []string{"start", "stop", "reload", "probes"}
+	shared := map[string]bool{}
+	for _, k := range keys {
+		shared[k] = true
+		for _, v := range vs[1:] {
+			if field(v, k) != field(vs[0], k) {
+				shared[k] = false
+			}
+		}
+		if shared[k] && field(vs[0], k) != "" {
+			row("  "+k, "%s", field(vs[0], k))
+		}
+	}
+	var commonEnv, commonVars map[string]string
+	if len(vs) > 1 {
+		commonEnv = commonPairs(vs, func(v Variant) map[string]string { return v.Env })
+		commonVars = commonPairs(vs, func(v Variant) map[string]string { return v.Vars })
+	}
+	if len(commonEnv) > 0 {
+		row("  env", "%s (every variant)", pairsText(commonEnv, nil, nil))
+	}
+	if len(commonVars) > 0 {
+		row("  vars", "%s", pairsText(commonVars, nil, nil))
+	}
+	for i, v := range vs {
+		series := ""
+		if v.Series != "" {
+			series = "  [" + v.Series + ": " + pairsText(v.Sweep, nil, nil) + "]"
+		}
+		row(first(i, "variants"), "%s%s%s", v.Name, baseline(i), series)
+		env := pairsText(v.Env, commonEnv, nil)
+		if env == "" {
+			env = "(none added)"
+		}
+		row("", "  env     %s", env)
+		if vars := pairsText(v.Vars, commonVars, v.Sweep); vars != "" {
+			row("", "  vars    %s", vars)
+		}
+		for _, k := range keys {
+			if !shared[k] && field(v, k) != "" {
+				row("", "  %-7s %s", k, field(v, k))
+			}
+		}
+	}
+}
+
+// maxListedSteps bounds the steps Describe lists one by one; a longer
+// schedule shows its first 190 and last 10 steps around a count.
+const maxListedSteps = 200
+
+// describeSchedule writes the order of the measured windows.
+func (p *Plan) describeSchedule(row func(k, format string, args ...any)) {
+	cool := "no cooldown"
+	if p.Cooldown > 0 {
+		cool = "cooldown " + p.Cooldown.String() + " between windows"
+	}
+	window := fmt.Sprintf("warm-up %s, measure %s", p.Load.Warmup, p.Load.Duration)
+	probes := false
+	for _, v := range p.Variants {
+		probes = probes || len(v.Probes) > 0
+	}
+	if probes {
+		window = fmt.Sprintf("warm-up %s, read probes, measure %s, read probes", p.Load.Warmup, p.Load.Duration)
+	}
+	order := string(p.Order)
+	if order == "" {
+		order = string(Sequential)
+	}
+	switch {
+	case p.Server == nil:
+		row("order", "%s, %s; the server is not restarted by kaeload", order, cool)
+		row("", "each window: %s", window)
+	case p.Order == Interleaved:
+		row("order", "%s, %s; before every window: stop, start with the variant's env, wait until ready", order, cool)
+		row("", "each window: %s; stop at the end", window)
+	default:
+		row("order", "%s, %s; before each variant's first window: stop, start with its env, wait until ready", order, cool)
+		row("", "each window: %s; stop at the end", window)
+	}
+	var line strings.Builder
+	n := 0
+	steps := p.Steps()
+	for i, st := range steps {
+		if len(steps) > maxListedSteps && i >= maxListedSteps-10 && i < len(steps)-10 {
+			if i == maxListedSteps-10 {
+				if line.Len() > 0 {
+					row(first(n, "schedule"), "%s", line.String())
+					n++
+					line.Reset()
+				}
+				row(first(n, "schedule"), "… %d more steps …", len(steps)-maxListedSteps)
+				n++
+			}
+			continue
+		}
+		item := fmt.Sprintf("%d. %s rep %d/%d", i+1, p.Variants[st.Variant].Name, st.Rep+1, p.Repeat)
+		if line.Len() > 0 && line.Len()+2+len(item) > 90 {
+			row(first(n, "schedule"), "%s", line.String())
+			n++
+			line.Reset()
+		}
+		if line.Len() > 0 {
+			line.WriteString("  ")
+		}
+		line.WriteString(item)
+	}
+	if line.Len() > 0 {
+		row(first(n, "schedule"), "%s", line.String())
+	}
+}
+
+// first returns k for the first row of a block and "" for the others.
+func first(i int, k string) string {
+	if i == 0 {
+		return k
+	}
+	return ""
+}
+
+// commonPairs returns the entries every variant's map holds with the same value.
+func commonPairs(vs []Variant, get func(Variant) map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, val := range get(vs[0]) {
+		all := true
+		for _, v := range vs[1:] {
+			if x, ok := get(v)[k]; !ok || x != val {
+				all = false
+				break
+			}
+		}
+		if all {
+			out[k] = val
+		}
+	}
+	return out
+}
+
+// pairsText writes m as sorted "k=v" pairs, leaving out the entries
+// common holds with the same value and the keys of skip.
+func pairsText(m, common, skip map[string]string) string {
+	var out []string
+	for _, k := range sortedKeys(m) {
+		if c, ok := common[k]; ok && c == m[k] {
+			continue
+		}
+		if _, ok := skip[k]; ok {
+			continue
+		}
+		out = append(out, k+"="+m[k])
+	}
+	return strings.Join(out, " ")
+}
+
+// probesText writes probes as "name: command (pattern `re`)", "; " between.
+func probesText(ps []Probe) string {
+	var out []string
+	for _, p := range ps {
+		t := p.Name + ": " + p.Command
+		if p.Pattern != "" {
+			t += " (pattern `" + p.Pattern + "`)"
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, "; ")
 }

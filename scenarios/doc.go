@@ -112,24 +112,89 @@
 //	                threads = the machine's CPU count and 16 connections.
 //	                Groups that share CPUs get a warning.
 //
-//	repeat          measured windows per variant, default 1.
+//	repeat          measured windows per variant, 1 to 1000, default 1.
+//	order           sequential (default): every repetition of a variant, then
+//	                the next; the server restarts when the variant changes.
+//	                interleaved: A B C, A B C, …, restarting the server
+//	                before every window (cancels slow drift). Plan.Steps
+//	                lists the windows in order.
+//	cooldown        pause between measured windows, default 0; not negative.
+//
+//	vars            mapping of names to values (numbers are fine), written
+//	                {name} in the fields listed under "Variables" below.
+//
+//	server          optional: how kaeload starts, stops and checks the server
+//	                between variants. Without it the server is managed by
+//	                hand, and variants may set nothing but name.
+//	  host          local (default): commands run here with sh -c.
+//	                ssh://user@host is not supported yet.
+//	  start         shell command that starts the server (required, unless
+//	                every variant has its own). It may daemonize (nginx) or
+//	                stay in the foreground.
+//	  stop          shell command that stops it (optional: a foreground
+//	                start is stopped by signal).
+//	  reload        shell command that reloads its configuration (optional).
+//	  env           environment for every variant's commands, under the
+//	                variant's env (a variant's value wins).
+//	  ready         how to tell the started server answers, one of
+//	                {tcp: host:port} (connect), {tls: host:port} (full
+//	                handshake), {https: URL} (a GET, any status); with
+//	                timeout (default 30s) and interval (default 100ms).
+//	                Default: tcp to the target's address.
+//	  command_timeout  bound on stop, reload and each probe; default 60s.
+//	  probes        commands read right before and after each measured
+//	                window; the delta of the number each prints is stored:
+//	    - name      labels the reading; unique.
+//	      command   shell command, e.g. cat of a hardware request counter.
+//	      pattern   Go regular expression with at most one group around the
+//	                number (default: the first number printed).
+//
 //	variants        server configurations to compare, in order:
-//	  - name        unique, required.
+//	  - name        unique after expansion, required.
 //	    env         mapping added to the server's environment, e.g.
-//	                {OPENSSL_CONF: /home/openssl.cnf}.
-//	                Without variants the plan has one variant, "default".
-//	baseline        the variant the others are compared with; must name one.
-//	                Default: the first.
+//	                {OPENSSL_CONF: /home/openssl.cnf}, over server.env.
+//	    vars        this variant's vars, over the top-level ones.
+//	    start, stop, reload  this variant's commands instead of the server's.
+//	    sweep       expands the entry into one variant per value:
+//	                {ratio: [0, 10, 33]} (numbers or strings) or
+//	                {ratio: {from: 0, to: 100, step: 10}} (to included when a
+//	                step lands on it; step > 0, from <= to, at most 1000
+//	                values; integers are written without ".0"). Two or more
+//	                keys give every combination, the first key varying
+//	                slowest. The name must use every sweep key, e.g.
+//	                kae-soft-{ratio}; Plan variants keep the template as
+//	                Series and their values as Sweep.
+//	                Without variants the plan has one variant, "default"
+//	                (with the server's commands and env).
+//	                env, vars, start, stop, reload and sweep need a server
+//	                section: there would be no server to apply them to.
+//	baseline        the variant the others are compared with; must name one
+//	                (an expanded name such as kae-soft-0). Default: the first.
 //
 // Reserved for later versions, parsed (so their keys are checked) but
-// rejected by Compile with a "supported in a later version" error:
-// server (host, start, stop, ready: {tcp, timeout}), speed (list of
-// {command}) and variants[].sweep (mapping of parameter to list of values).
+// rejected by Compile with a "supported in a later version" error: speed
+// (list of {command}).
+//
+// # Variables
+//
+// {name} is replaced in variant names, env values (server and variant),
+// vars, start, stop and reload, probe commands, target.url and
+// server.ready. Names come, in priority order, from the variant's sweep
+// values, the variant's vars, the top-level vars and the built-in
+// {scenario_dir} (the scenario file's absolute directory). target.url and
+// server.ready are shared by all variants and see only the top-level vars
+// and built-ins. Vars may refer to other vars; a cycle is an error. An
+// unknown name is an error listing the known ones. {{ and }} stand for
+// literal braces (awk '{{print $1}}', ${{HOME}}); any other brace is an
+// error. Probe patterns are regular expressions and are not expanded.
 //
 // # Overrides
 //
 // Scenario.Set applies `--set path=value`: path is a field path as above with
 // list indexes (load.groups[0].connections, variants[1].env.FOO,
-// target.headers.X-Trace); value is YAML (2s, true, 4, [X25519, P-256]); an
-// empty value sets an empty string and null removes the field.
+// target.headers.X-Trace, server.ready.timeout, vars.port,
+// variants[2].sweep.ratio, variants[2].sweep.ratio.step); value is YAML (2s,
+// true, 4, [X25519, P-256]); an empty value sets an empty string and null
+// removes the field. A string field takes a value that is not a YAML scalar
+// as written, so --set 'server.start=sh {scenario_dir}/start.sh' works.
 package scenarios

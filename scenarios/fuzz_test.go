@@ -56,6 +56,35 @@ func FuzzLoad(f *testing.F) {
 				}
 			}
 		}
+		seen := map[string]bool{}
+		for _, v := range p.Variants {
+			if seen[v.Name] || v.Name == "" || strings.ContainsAny(v.Name, "/\\") {
+				t.Fatalf("variant name %q empty, with a slash or repeated", v.Name)
+			}
+			seen[v.Name] = true
+			if p.Server != nil && v.Start == "" {
+				t.Fatalf("variant %q has no start command", v.Name)
+			}
+			if p.Server == nil && (v.Env != nil || v.Start != "" || v.Probes != nil) {
+				t.Fatalf("variant %q has env or commands without a server", v.Name)
+			}
+			if (v.Series == "") != (v.Sweep == nil) {
+				t.Fatalf("variant %q: series %q with sweep %v", v.Name, v.Series, v.Sweep)
+			}
+		}
+		if !seen[p.Baseline] {
+			t.Fatalf("baseline %q names no variant", p.Baseline)
+		}
+		if s := p.Server; s != nil && (s.Ready.Timeout <= 0 || s.Ready.Interval <= 0 || s.CommandTimeout <= 0 ||
+			(s.Ready.Addr == "") == (s.Ready.URL == "")) {
+			t.Fatalf("bad server: %+v", s)
+		}
+		if p.Order != Sequential && p.Order != Interleaved || p.Cooldown < 0 {
+			t.Fatalf("order %q cooldown %s", p.Order, p.Cooldown)
+		}
+		if got, want := len(p.Steps()), len(p.Variants)*p.Repeat; got != want {
+			t.Fatalf("%d steps, want %d", got, want)
+		}
 		if p.Target.TLS != nil {
 			if p.Target.TLS.MinVersion > p.Target.TLS.MaxVersion {
 				t.Fatalf("min version above max: %+v", p.Target.TLS)

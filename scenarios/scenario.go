@@ -27,13 +27,20 @@ type Scenario struct {
 	// Name names the scenario in results; defaults to the file name without
 	// its extension.
 	Name *string `yaml:"name"`
+	// Vars are named values, written {name} in variant names, env values,
+	// server commands, probe commands, target.url and server.ready.
+	Vars map[string]string `yaml:"vars"`
 	// Target is the server under test and the request sent to it.
 	Target *TargetSpec `yaml:"target"`
 	// Load shapes the load: connection mode, window, worker groups.
 	Load *LoadSpec `yaml:"load"`
 	// Repeat is the number of measured windows per variant (default 1).
 	Repeat *int `yaml:"repeat"`
-	// Server is reserved for server control (a later version).
+	// Order is "sequential" (default) or "interleaved".
+	Order *string `yaml:"order"`
+	// Cooldown is the pause between measured windows (default 0).
+	Cooldown *time.Duration `yaml:"cooldown"`
+	// Server says how to start, stop and check the server between variants.
 	Server *ServerSpec `yaml:"server"`
 	// Variants are the server configurations to compare.
 	Variants []VariantSpec `yaml:"variants"`
@@ -44,6 +51,7 @@ type Scenario struct {
 
 	file string         // name used in messages
 	dir  string         // directory relative file names (tls.ca) are read from
+	abs  string         // absolute dir, the builtin {scenario_dir}
 	pos  map[string]pos // where each field path's value came from
 }
 
@@ -132,32 +140,94 @@ type LayoutSpec struct {
 
 // VariantSpec is one entry of variants.
 type VariantSpec struct {
-	// Name identifies the variant; unique.
+	// Name identifies the variant; unique. A swept variant's name is a
+	// template that uses every sweep key, e.g. kae-soft-{ratio}.
 	Name *string `yaml:"name"`
-	// Env is added to the server's environment.
+	// Env is added to the server's environment, over server.env.
 	Env map[string]string `yaml:"env"`
-	// Sweep is reserved for parameter sweeps (a later version).
-	Sweep map[string][]string `yaml:"sweep"`
+	// Vars are this variant's named values, over the top-level vars.
+	Vars map[string]string `yaml:"vars"`
+	// Start, Stop and Reload override server.start, server.stop and
+	// server.reload for this variant.
+	Start  *string `yaml:"start"`
+	Stop   *string `yaml:"stop"`
+	Reload *string `yaml:"reload"`
+	// Sweep expands the entry into one variant per value (per combination
+	// of values, for several keys).
+	Sweep Sweep `yaml:"sweep"`
 }
 
-// ServerSpec is the reserved server section (a later version).
+// Sweep is variants[].sweep: the swept parameters in the order written.
+// With several, the first varies slowest (a cartesian product).
+type Sweep []SweepParam
+
+// SweepParam is one swept parameter: a list of values or a range.
+type SweepParam struct {
+	// Key is the parameter's name, used as {key}.
+	Key string
+	// Values are the listed values as written (numbers or strings); nil
+	// when Range is given.
+	Values []string
+	// Range is the {from, to, step} form; nil when Values are listed.
+	Range *RangeSpec
+}
+
+// RangeSpec is a sweep range: from, from+step, … up to and including to.
+type RangeSpec struct {
+	// From is the first value.
+	From *float64 `yaml:"from"`
+	// To is the last value (included when the steps land on it).
+	To *float64 `yaml:"to"`
+	// Step is the increment, > 0.
+	Step *float64 `yaml:"step"`
+}
+
+// ServerSpec is the server section: how kaeload starts, stops and checks
+// the server under test between variants.
 type ServerSpec struct {
-	// Host is "local" or ssh://user@host.
+	// Host is "local" (default); ssh://user@host is not supported yet.
 	Host *string `yaml:"host"`
-	// Start is the shell command that starts the server.
+	// Start is the shell command that starts the server (required, unless
+	// every variant gives its own).
 	Start *string `yaml:"start"`
 	// Stop is the shell command that stops the server.
 	Stop *string `yaml:"stop"`
-	// Ready says how to tell the server is up.
+	// Reload is the shell command that reloads the server's configuration.
+	Reload *string `yaml:"reload"`
+	// Env is every variant's server environment, under the variant's env.
+	Env map[string]string `yaml:"env"`
+	// Ready says how to tell the server is up (default: TCP connect to the
+	// target's address).
 	Ready *ReadySpec `yaml:"ready"`
+	// CommandTimeout bounds stop, reload and probe commands (default 60s).
+	CommandTimeout *time.Duration `yaml:"command_timeout"`
+	// Probes are commands read before and after each measured window.
+	Probes []ProbeSpec `yaml:"probes"`
 }
 
-// ReadySpec is server.ready (reserved).
+// ReadySpec is server.ready: one of TCP, TLS and HTTPS.
 type ReadySpec struct {
-	// TCP is the host:port that accepts connections once the server is up.
+	// TCP is a host:port that accepts connections once the server is up.
 	TCP *string `yaml:"tcp"`
-	// Timeout bounds the wait.
+	// TLS is a host:port that completes a TLS handshake once the server is up.
+	TLS *string `yaml:"tls"`
+	// HTTPS is a URL that answers a GET (any status) once the server is up.
+	HTTPS *string `yaml:"https"`
+	// Timeout bounds the wait (default 30s).
 	Timeout *time.Duration `yaml:"timeout"`
+	// Interval is the pause between attempts (default 100ms).
+	Interval *time.Duration `yaml:"interval"`
+}
+
+// ProbeSpec is one entry of server.probes.
+type ProbeSpec struct {
+	// Name labels the reading in results; unique.
+	Name *string `yaml:"name"`
+	// Command prints the number, e.g. a hardware request counter.
+	Command *string `yaml:"command"`
+	// Pattern is a Go regular expression with at most one group that
+	// selects the number; default: the first number printed.
+	Pattern *string `yaml:"pattern"`
 }
 
 // SpeedSpec is one entry of the reserved speed section.
@@ -220,7 +290,7 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 // every syntax problem, unknown key and wrongly typed value at once; value
 // checks (ranges, URL, cipher names, CPUs…) are Compile's.
 func Parse(name string, data []byte) (*Scenario, error) {
-	s := &Scenario{file: name, dir: filepath.Dir(name), pos: make(map[string]pos)}
+	s := &Scenario{file: name, dir: filepath.Dir(name), abs: absDir(name), pos: make(map[string]pos)}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -245,6 +315,15 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		return nil, errors.Join(d.errs...)
 	}
 	return s, nil
+}
+
+// absDir is the absolute directory of the file name, for {scenario_dir}.
+func absDir(name string) string {
+	dir, err := filepath.Abs(filepath.Dir(name))
+	if err != nil {
+		return filepath.Dir(name)
+	}
+	return dir
 }
 
 var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

@@ -29,20 +29,21 @@ func (s *Scenario) Set(path, value string) error {
 		return fail("%v", err)
 	}
 	var node yaml.Node
-	if err := yaml.Unmarshal([]byte(value), &node); err != nil {
-		return fail("value is not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	val := &node
-	if val.Kind == yaml.DocumentNode && len(val.Content) == 1 {
-		val = val.Content[0]
-	}
-	if value == "" || val.Kind == yaml.DocumentNode {
-		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value} // "path=" sets an empty string
+	var val *yaml.Node // nil: not YAML, a string field takes it as written
+	yamlErr := yaml.Unmarshal([]byte(value), &node)
+	if yamlErr == nil {
+		val = &node
+		if val.Kind == yaml.DocumentNode && len(val.Content) == 1 {
+			val = val.Content[0]
+		}
+		if value == "" || val.Kind == yaml.DocumentNode {
+			val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value} // "path=" sets an empty string
+		}
 	}
 	if s.pos == nil {
 		s.pos = make(map[string]pos)
 	}
-	d := &decoder{file: s.file, set: text, pos: s.pos}
+	d := &decoder{file: s.file, set: text, pos: s.pos, raw: value, rawErr: yamlErr}
 	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
 		return fail("%v", err)
 	}
@@ -88,6 +89,14 @@ func splitPath(path string) ([]seg, error) {
 // assign walks v along segs, creating what is missing, and decodes val at the end.
 func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	if len(segs) == 0 {
+		// A string field takes a value that is not a YAML scalar as
+		// written, so that templates such as {scenario_dir}/x.cnf work.
+		if v.Kind() == reflect.String && (val == nil || val.Kind != yaml.ScalarNode) {
+			val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
+		}
+		if val == nil {
+			return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
+		}
 		// Forget the positions of what is being replaced.
 		for k := range d.pos {
 			if k == path || strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[") {
@@ -109,7 +118,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 	}
 	switch {
 	case sg.index >= 0:
-		if t.Kind() != reflect.Slice || t == pairsType {
+		if t.Kind() != reflect.Slice || t == pairsType || t == sweepType {
 			return fmt.Errorf("%s is not a list; [%d] does not apply", path, sg.index)
 		}
 		n := v.Len()
@@ -153,6 +162,50 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 			}
 		}
 		v.Set(reflect.ValueOf(append(ps, p)))
+		return nil
+	case t == sweepType:
+		sub := joinKey(path, sg.key)
+		sw := v.Interface().(Sweep)
+		i := 0
+		for i < len(sw) && sw[i].Key != sg.key {
+			i++
+		}
+		p := SweepParam{Key: sg.key}
+		if i < len(sw) {
+			p = sw[i]
+		}
+		if len(segs) == 1 {
+			for k := range d.pos {
+				if k == sub || strings.HasPrefix(k, sub+".") || strings.HasPrefix(k, sub+"[") {
+					delete(d.pos, k)
+				}
+			}
+			if val == nil {
+				return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
+			}
+			p = SweepParam{Key: sg.key}
+			d.sweepParam(sub, val, &p)
+		} else {
+			if p.Values != nil {
+				return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
+			}
+			r := RangeSpec{}
+			if p.Range != nil {
+				r = *p.Range
+			}
+			if err := d.assign(reflect.ValueOf(&r).Elem(), sub, segs[1:], val); err != nil {
+				return err
+			}
+			p.Range = &r
+			d.pos[sub] = pos{set: d.set}
+		}
+		sw = append(Sweep(nil), sw...)
+		if i < len(sw) {
+			sw[i] = p
+		} else {
+			sw = append(sw, p)
+		}
+		v.Set(reflect.ValueOf(sw))
 		return nil
 	case t.Kind() == reflect.Map:
 		if v.IsNil() {

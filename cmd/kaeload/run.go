@@ -81,7 +81,7 @@ Exit status: 0 done, 1 run failed, 2 bad scenario or flags, 130 interrupted
 			}
 		}
 		if err := results.WriteText(stdout, r); err != nil {
-			return errors.Join(runErr, err)
+			runErr = errors.Join(runErr, err)
 		}
 	}
 	if runErr != nil && ctx.Err() != nil {

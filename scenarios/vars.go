@@ -1,0 +1,277 @@
+package scenarios
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// BuiltinScenarioDir is the built-in variable holding the absolute
+// directory of the scenario file: {scenario_dir}.
+const BuiltinScenarioDir = "scenario_dir"
+
+// varNameRE is what a variable or sweep key name looks like.
+var varNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// tmplPart is a piece of a parsed template: literal text or a {name}.
+type tmplPart struct {
+	text string
+	ref  bool // text is a variable name
+}
+
+// parseTemplate splits s into literal text and {name} references. "{{" and
+// "}}" stand for literal braces; any other brace is an error.
+func parseTemplate(s string) ([]tmplPart, error) {
+	var parts []tmplPart
+	var lit strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			if i+1 < len(s) && s[i+1] == '{' {
+				lit.WriteByte('{')
+				i++
+				continue
+			}
+			end := strings.IndexByte(s[i+1:], '}')
+			if end < 0 || !varNameRE.MatchString(s[i+1:i+1+end]) {
+				return nil, fmt.Errorf("%q is not a {name} reference (write {{ and }} for literal braces)", clipAt(s[i:], end+2))
+			}
+			if lit.Len() > 0 {
+				parts = append(parts, tmplPart{text: lit.String()})
+				lit.Reset()
+			}
+			parts = append(parts, tmplPart{text: s[i+1 : i+1+end], ref: true})
+			i += end + 1
+		case '}':
+			if i+1 < len(s) && s[i+1] == '}' {
+				lit.WriteByte('}')
+				i++
+				continue
+			}
+			return nil, fmt.Errorf("lone } in %q (write }} for a literal brace)", clipAt(s, 40))
+		default:
+			lit.WriteByte(s[i])
+		}
+	}
+	if lit.Len() > 0 {
+		parts = append(parts, tmplPart{text: lit.String()})
+	}
+	return parts, nil
+}
+
+// clipAt shortens s to about n bytes (at least 12) for a message.
+func clipAt(s string, n int) string {
+	n = max(n, 12)
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// templateRefs lists the names a template refers to ("" on a parse error).
+func templateRefs(s string) []string {
+	parts, err := parseTemplate(s)
+	if err != nil {
+		return nil
+	}
+	var refs []string
+	for _, p := range parts {
+		if p.ref {
+			refs = append(refs, p.text)
+		}
+	}
+	return refs
+}
+
+// scope is what {name} resolves to: layers of literal values by name, the
+// innermost first, and the names whose definition was itself broken
+// (already reported, not to be reported again where they are used).
+type scope struct {
+	vals   map[string]string
+	broken map[string]bool
+	parent *scope
+}
+
+// with returns a scope whose values over and broken names hide s's. The
+// maps are referenced, not copied: later changes to them are seen.
+func (s scope) with(over map[string]string, broken map[string]bool) scope {
+	return scope{vals: over, broken: broken, parent: &s}
+}
+
+// lookup finds name in the innermost layer defining it; broken is true
+// when that definition could not be resolved.
+func (s *scope) lookup(name string) (val string, ok, broken bool) {
+	for l := s; l != nil; l = l.parent {
+		if l.broken[name] {
+			return "", false, true
+		}
+		if v, ok := l.vals[name]; ok {
+			return v, true, false
+		}
+	}
+	return "", false, false
+}
+
+// known lists the names a scope defines, sorted.
+func (s scope) known() string {
+	seen := map[string]bool{}
+	var names []string
+	for l := &s; l != nil; l = l.parent {
+		for k := range l.vals {
+			if !seen[k] {
+				seen[k] = true
+				names = append(names, k)
+			}
+		}
+		for k := range l.broken {
+			if !seen[k] {
+				seen[k] = true
+				names = append(names, k)
+			}
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// expand replaces every {name} in s. ok is false when a problem was
+// reported (at path) or a referenced variable was itself broken.
+func (c *compiler) expand(path, s string, sc scope) (string, bool) {
+	if !strings.ContainsAny(s, "{}") {
+		return s, true
+	}
+	parts, err := parseTemplate(s)
+	if err != nil {
+		c.errorf(path, "%v", err)
+		return s, false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if !p.ref {
+			b.WriteString(p.text)
+			continue
+		}
+		v, ok, broken := sc.lookup(p.text)
+		if broken {
+			return s, false
+		}
+		if !ok {
+			c.errorf(path, "unknown variable {%s} (known: %s; write {{ for a literal brace)", p.text, sc.known())
+			return s, false
+		}
+		b.WriteString(v)
+	}
+	return b.String(), true
+}
+
+// resolveVars resolves a layer of vars (templates that may refer to each
+// other and to base) into literal values, reporting problems at
+// prefix.name. Names that could not be resolved are returned as broken.
+func (c *compiler) resolveVars(prefix string, defs map[string]string, base scope) (map[string]string, map[string]bool) {
+	out := make(map[string]string, len(defs))
+	broken := make(map[string]bool)
+	state := make(map[string]int) // 1 resolving, 2 done
+	names := make([]string, 0, len(defs))
+	for k := range defs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	sc := base.with(out, broken)
+	var resolve func(name string, chain []string) bool
+	resolve = func(name string, chain []string) bool {
+		switch state[name] {
+		case 1:
+			cycle := append(slicesClone(chain[indexOf(chain, name):]), name)
+			c.errorf(prefix+"."+chain[len(chain)-1], "vars refer to each other in a cycle: %s", strings.Join(cycle, " → "))
+			return false
+		case 2:
+			return !broken[name]
+		}
+		state[name] = 1
+		chain = append(chain, name)
+		path := prefix + "." + name
+		refs := templateRefs(defs[name])
+		ok := true
+		for _, r := range refs {
+			if _, own := defs[r]; own {
+				ok = resolve(r, chain) && ok
+			}
+		}
+		if ok {
+			var v string
+			v, ok = c.expand(path, defs[name], sc)
+			out[name] = v
+		}
+		if !ok {
+			delete(out, name)
+			broken[name] = true
+		}
+		state[name] = 2
+		return ok
+	}
+	for _, name := range names {
+		resolve(name, nil)
+	}
+	return out, broken
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return 0
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// checkVarNames reports var (or sweep key) names that cannot be written
+// as {name} or that take the built-in's name.
+func (c *compiler) checkVarNames(prefix, what string, names []string) {
+	for _, k := range names {
+		switch {
+		case !varNameRE.MatchString(k):
+			c.errorf(prefix+"."+k, "%s name %q cannot be written as {name} (want letters, digits and _, not starting with a digit)", what, k)
+		case k == BuiltinScenarioDir:
+			c.errorf(prefix+"."+k, "%s is built in (the scenario file's directory); choose another name", k)
+		}
+	}
+}
+
+// topVars resolves the top-level vars over the built-ins and stores the
+// scope every field of the scenario may use.
+func (c *compiler) topVars() {
+	c.top = scope{vals: map[string]string{BuiltinScenarioDir: c.s.abs}}
+	if c.s.abs == "" {
+		c.top.vals[BuiltinScenarioDir] = absDir(c.s.file)
+	}
+	if len(c.s.Vars) == 0 {
+		return
+	}
+	if len(c.s.Vars) > MaxVars {
+		c.errorf("vars", "%d vars, more than the %d allowed", len(c.s.Vars), MaxVars)
+		return
+	}
+	names := sortedKeys(c.s.Vars)
+	c.checkVarNames("vars", "var", names)
+	defs := make(map[string]string)
+	for _, k := range names {
+		if varNameRE.MatchString(k) && k != BuiltinScenarioDir {
+			defs[k] = c.s.Vars[k]
+		}
+	}
+	vals, broken := c.resolveVars("vars", defs, c.top)
+	c.userTop = vals
+	c.top = c.top.with(vals, broken)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
