@@ -106,7 +106,7 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 				delta, sig = missing, missing
 				if ref != nil && vs.Stats.N > 0 && len(refRates) > 0 {
 					delta = fmt.Sprintf("%+.2f %%", vs.Comparison.DeltaPct)
-					sig = significance(vs.Comparison)
+					sig = Significance(vs.Comparison)
 				}
 			}
 			note := ""
@@ -114,7 +114,7 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 				note = fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", vs.ClientBoundReps, vs.Stats.N)
 			}
 			ct.add(label, names[i], strconv.Itoa(vs.Stats.N), meanCell(vs.Stats), ciCell(vs.Stats), delta, sig,
-				quantileMs(vs.Handshake, 99), note)
+				QuantileMillis(vs.Handshake, 99), note)
 		}
 	}
 	ct.write(&b, "")

@@ -196,8 +196,8 @@ func csvF4(x float64) string  { return strconv.FormatFloat(x, 'f', 4, 64) }
 func csvF6(x float64) string  { return strconv.FormatFloat(x, 'f', 6, 64) }
 func csvG(x float64) string   { return strconv.FormatFloat(x, 'g', 10, 64) }
 func csvMs(h *Histogram, q float64) string {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+	if empty(h) {
 		return ""
 	}
-	return ms(h.ValueAtQuantile(q))
+	return FormatMillis(h.ValueAtQuantile(q))
 }

@@ -4,10 +4,10 @@
 //
 // # Data
 //
-// A worker group reports a Group: Counts (requests, status classes,
-// connections, handshakes, resumptions, negotiated parameters, Errors by
-// class), four HDR latency Histograms (connect, handshake, TTFB, total) and
-// the Window they cover. A Rep is one repetition of one variant: its groups
+// A worker group reports a Group: its planned Threads and connection
+// Slots, Counts (requests, status classes, connections opened, handshakes,
+// resumptions, negotiated parameters, Errors by class), four HDR latency
+// Histograms (connect, handshake, TTFB, total) and the Window they cover. A Rep is one repetition of one variant: its groups
 // and their Total. A Variant is one server configuration with its
 // repetitions; a Run is every variant plus the encoded plan, warnings and
 // whether it was interrupted. Run is the content of run.json (WriteJSON,
@@ -67,6 +67,11 @@
 // (summary.csv), and CompareRuns lines up the variants of several stored
 // runs against the first ("did last week's kernel update change
 // anything?").
+//
+// Every report renders numbers with the same formatters (FormatCount,
+// FormatRate, FormatPercent, QuantileMillis, Significance, StatusLine and
+// the others; Missing for an undefined value), so a figure reads the same
+// in the terminal, in Markdown and in report.html.
 //
 // # Storage
 //

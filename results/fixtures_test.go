@@ -17,7 +17,7 @@ const negTLS13 = "TLS1.3 TLS_AES_128_GCM_SHA256 X25519"
 // are known and differ between groups.
 func fixtureGroup(index int, cpus string, start time.Time, window time.Duration, requests uint64, scale int64) Group {
 	g := Group{
-		Index: index, CPUs: cpus, Threads: 4, Connections: 50,
+		Index: index, CPUs: cpus, Threads: 4, Slots: 50,
 		Window: Window{Start: start, End: start.Add(window)},
 		Counts: Counts{
 			Requests: requests, Bytes: requests * 612, Status: [6]uint64{0, 0, requests, 0, 0, 0},

@@ -80,20 +80,20 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 			t := &rep.Total
 			busy, server, perServer, note := "-", "-", "-", ""
 			if c := repClientCPU(rep); c.measured > 0 {
-				busy = pct(c.busyMax)
+				busy = FormatPercent(c.busyMax)
 			}
 			if u := rep.ServerCPU; u != nil {
 				server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
 				if u.Seconds > 0 {
-					perServer = rate(float64(t.Requests) / u.Seconds)
+					perServer = FormatRate(float64(t.Requests) / u.Seconds)
 				}
 			}
 			if line := clientBoundLine(rep); line != "" {
 				note = line
 			}
 			rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
-				commas(t.Requests), rate(t.Rate()), commas(t.Errors.Total()), quantileMs(t.Latency.Handshake, 99),
-				quantileMs(t.Latency.Total, 99), busy, server, perServer, note)
+				FormatCount(t.Requests), FormatRate(t.Rate()), FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),
+				QuantileMillis(t.Latency.Total, 99), busy, server, perServer, note)
 		}
 	}
 	rt.writeMarkdown(&b)

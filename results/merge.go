@@ -10,7 +10,7 @@ const TotalIndex = -1
 //   - Histograms are merged into fresh ones, bucket by bucket, so every
 //     percentile of the total is the percentile of all requests, never an
 //     average of per-group percentiles.
-//   - Threads and Connections are summed; CPUs is empty and Index is
+//   - Threads and Slots are summed; CPUs is empty and Index is
 //     TotalIndex.
 //   - Window is [earliest Start, latest End] over the groups with a
 //     non-zero window. The controller gives every group the same window, so
@@ -28,7 +28,7 @@ func Merge(groups []Group) Group {
 		t.Counts.Add(&g.Counts)
 		t.Latency.mergeFrom(&g.Latency)
 		t.Threads += g.Threads
-		t.Connections += g.Connections
+		t.Slots += g.Slots
 		w := g.Window
 		if w.Start.IsZero() && w.End.IsZero() {
 			continue

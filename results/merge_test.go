@@ -31,7 +31,7 @@ func TestMergeExact(t *testing.T) {
 	hs1, hs2 := seq(1000, 300, 2), seq(500, 2500, 11)
 	tot1, tot2 := seq(1000, 800, 5), seq(500, 7000, 97)
 	g1 := Group{
-		Index: 0, CPUs: "0-9", Threads: 11, Connections: 200,
+		Index: 0, CPUs: "0-9", Threads: 11, Slots: 200,
 		Window: Window{Start: t0, End: t0.Add(10 * time.Second)},
 		Counts: Counts{
 			Requests: 1000, Bytes: 612000, Status: [6]uint64{0, 0, 990, 0, 0, 10},
@@ -46,7 +46,7 @@ func TestMergeExact(t *testing.T) {
 	// Group 2's window starts 2 ms later and ends 3 ms later: clock noise
 	// between worker processes.
 	g2 := Group{
-		Index: 1, CPUs: "10-19", Threads: 11, Connections: 100,
+		Index: 1, CPUs: "10-19", Threads: 11, Slots: 100,
 		Window: Window{Start: t0.Add(2 * time.Millisecond), End: t0.Add(10*time.Second + 3*time.Millisecond)},
 		Counts: Counts{
 			Requests: 500, Bytes: 306000, Status: [6]uint64{0, 0, 500, 0, 0, 0},
@@ -71,7 +71,7 @@ func TestMergeExact(t *testing.T) {
 		{"bytes", total.Bytes, 918000},
 		{"2xx", total.Status[2], 1490},
 		{"5xx", total.Status[5], 10},
-		{"connections opened", total.Counts.Connections, 1503},
+		{"connections opened", total.Connections, 1503},
 		{"handshakes", total.Handshakes, 1500},
 		{"resumed", total.Resumed, 2},
 		{"negotiated TLS1.3", total.Negotiated["TLS1.3 TLS_AES_128_GCM_SHA256 X25519"], 1400},
@@ -80,7 +80,7 @@ func TestMergeExact(t *testing.T) {
 		{"status errors", total.Errors[ErrStatus].Count, 11},
 		{"all errors", total.Errors.Total(), 13},
 		{"threads", uint64(total.Threads), 22},
-		{"planned connections", uint64(total.Connections), 300},
+		{"slots", uint64(total.Slots), 300},
 	} {
 		if c.got != c.want {
 			t.Errorf("total %s = %d, want %d", c.name, c.got, c.want)

@@ -157,10 +157,8 @@ type Counts struct {
 	// Status counts responses by class: Status[1] = 1xx … Status[5] = 5xx,
 	// Status[0] = anything else.
 	Status [6]uint64 `json:"status"`
-	// Connections is the number of TCP connections opened. Its JSON name
-	// differs from the field name because Group, which embeds Counts, has
-	// its own Connections (the planned connection count) and encoding/json
-	// would silently drop the deeper field of the same name.
+	// Connections is the number of TCP connections opened (JSON
+	// "connections_opened", to tell it from a group's planned Slots).
 	Connections uint64 `json:"connections_opened"`
 	// Handshakes is the number of TLS handshakes completed.
 	Handshakes uint64 `json:"handshakes"`
@@ -262,9 +260,10 @@ type Group struct {
 	Index int `json:"index"`
 	// CPUs is the group's CPU list in taskset form ("0-9"; "" = unpinned).
 	CPUs string `json:"cpus,omitempty"`
-	// Threads and Connections echo the group's plan.
-	Threads     int `json:"threads"`
-	Connections int `json:"connections"`
+	// Threads is the group's planned number of threads.
+	Threads int `json:"threads"`
+	// Slots is the group's planned number of concurrent connection slots.
+	Slots int `json:"slots"`
 	// Window is the interval the counts cover.
 	Window Window `json:"window"`
 	Counts

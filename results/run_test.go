@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -29,9 +30,9 @@ func TestJSONRoundTrip(t *testing.T) {
 				want, have := &r.Variants[vi].Reps[ri], &got.Variants[vi].Reps[ri]
 				for gi := range want.Groups {
 					w, h := &want.Groups[gi], &have.Groups[gi]
-					if h.Counts.Connections != w.Counts.Connections || h.Connections != w.Connections {
-						t.Errorf("%s: variant %d rep %d group %d: connections opened %d planned %d, want %d %d",
-							name, vi, ri, gi, h.Counts.Connections, h.Connections, w.Counts.Connections, w.Connections)
+					if h.Connections != w.Connections || h.Slots != w.Slots {
+						t.Errorf("%s: variant %d rep %d group %d: connections opened %d, slots %d; want %d, %d",
+							name, vi, ri, gi, h.Connections, h.Slots, w.Connections, w.Slots)
 					}
 					if !h.Latency.Total.Equals(w.Latency.Total.Histogram) || !h.Latency.Handshake.Equals(w.Latency.Handshake.Histogram) {
 						t.Errorf("%s: variant %d rep %d group %d: histograms differ after decoding", name, vi, ri, gi)
@@ -51,6 +52,28 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// TestGroupJSONNames: a group's planned slots and the connections it
+// opened have distinct JSON names, and both survive a round trip.
+func TestGroupJSONNames(t *testing.T) {
+	g := Group{Slots: 50, Counts: Counts{Connections: 1234}, Latency: NewLatency()}
+	b, err := json.Marshal(&g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"slots":50`, `"connections_opened":1234`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("group JSON lacks %s: %s", want, b)
+		}
+	}
+	var got Group
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Slots != 50 || got.Connections != 1234 {
+		t.Errorf("decoded Slots, Connections = %d, %d, want 50, 1234", got.Slots, got.Connections)
+	}
+}
+
 func TestReadRunRejects(t *testing.T) {
 	tests := []struct {
 		name, in, want string
@@ -60,6 +83,7 @@ func TestReadRunRejects(t *testing.T) {
 		{"bad histogram", `{"schema_version": 1, "variants": [{"name": "a", "reps": [{"index": 0, "groups": [{"latency": {"total": "bm90IGEgaGlzdG9ncmFt"}}]}]}]}`, "histogram"},
 		{"unknown error class", `{"schema_version": 1, "variants": [{"name": "a", "reps": [{"index": 0, "groups": [{"errors": {"gremlins": {"count": 1}}}]}]}]}`, `unknown error class "gremlins"`},
 		{"not json", `schema_version: 1`, "decode run"},
+		{"group connections (now slots)", `{"schema_version": 1, "variants": [{"name": "a", "reps": [{"index": 0, "groups": [{"connections": 50}]}]}]}`, `unknown field "connections"`},
 	}
 	for _, tt := range tests {
 		_, err := ReadRun(strings.NewReader(tt.in))

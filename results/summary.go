@@ -39,9 +39,12 @@ type VariantSummary struct {
 	// Requests and Errors are summed over the repetitions.
 	Requests uint64
 	Errors   uint64
-	// Handshake and Total are the repetitions' total histograms merged
-	// exactly (never nil; empty when there are no repetitions).
+	// Connect, Handshake, TTFB and Total are the repetitions' total
+	// histograms merged exactly (never nil; empty when there are no
+	// repetitions).
+	Connect   *Histogram
 	Handshake *Histogram
+	TTFB      *Histogram
 	Total     *Histogram
 	// Probes are the probe deltas by probe name, sorted by name.
 	Probes []ProbeSummary
@@ -142,8 +145,8 @@ func summarizeVariant(v *Variant, isBase bool, baseRates []float64) VariantSumma
 	rates := v.Rates()
 	s := VariantSummary{
 		Name: v.Name, Series: v.Series, Sweep: v.Sweep, IsBaseline: isBase,
-		Stats:     Summarize(rates),
-		Handshake: NewHistogram(), Total: NewHistogram(),
+		Stats:   Summarize(rates),
+		Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram(),
 	}
 	if !isBase {
 		s.Comparison = Compare(baseRates, rates)
@@ -159,7 +162,9 @@ func summarizeVariant(v *Variant, isBase bool, baseRates []float64) VariantSumma
 		t := &rep.Total
 		s.Requests += t.Requests
 		s.Errors += t.Errors.Total()
+		mergeInto(s.Connect, t.Latency.Connect)
 		mergeInto(s.Handshake, t.Latency.Handshake)
+		mergeInto(s.TTFB, t.Latency.TTFB)
 		mergeInto(s.Total, t.Latency.Total)
 		if len(rep.ClientBound()) > 0 {
 			s.ClientBoundReps++

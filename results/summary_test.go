@@ -161,3 +161,46 @@ func TestNiceCeil(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeRunMergesExactly: a variant's latency histograms hold every
+// value of every group of every repetition, bucket by bucket, so their
+// percentiles are those of one histogram that recorded all the values.
+func TestSummarizeRunMergesExactly(t *testing.T) {
+	r := compareRun()
+	s, err := SummarizeRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, vs := &r.Variants[1], &s.Variants[1]
+	for _, m := range []struct {
+		name string
+		got  *Histogram
+		pick func(*Latency) *Histogram
+	}{
+		{"connect", vs.Connect, func(l *Latency) *Histogram { return l.Connect }},
+		{"handshake", vs.Handshake, func(l *Latency) *Histogram { return l.Handshake }},
+		{"ttfb", vs.TTFB, func(l *Latency) *Histogram { return l.TTFB }},
+		{"total", vs.Total, func(l *Latency) *Histogram { return l.Total }},
+	} {
+		want := NewHistogram()
+		for i := range v.Reps {
+			for j := range v.Reps[i].Groups {
+				for _, b := range m.pick(&v.Reps[i].Groups[j].Latency).Distribution() {
+					if b.Count > 0 {
+						if err := want.RecordValues(b.From, b.Count); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+		}
+		if got, want := m.got.TotalCount(), int64(3*2*200); got != want {
+			t.Errorf("%s: merged count = %d, want %d", m.name, got, want)
+		}
+		for _, q := range []float64{1, 50, 90, 99, 99.9, 100} {
+			if g, w := m.got.ValueAtQuantile(q), want.ValueAtQuantile(q); g != w {
+				t.Errorf("%s: merged p%g = %d µs, want %d", m.name, q, g, w)
+			}
+		}
+	}
+}

@@ -52,20 +52,20 @@ func meanCell(st Stats) string {
 	if st.N == 0 {
 		return "-"
 	}
-	return rate(st.Mean)
+	return FormatRate(st.Mean)
 }
 
 func stddevCell(st Stats) string {
 	if st.N < 2 {
 		return "-"
 	}
-	return rate(st.StdDev)
+	return FormatRate(st.StdDev)
 }
 
 func ciCell(st Stats) string {
 	switch {
 	case st.HasCI:
-		return rate(st.CI95Low) + " .. " + rate(st.CI95High)
+		return FormatRate(st.CI95Low) + " .. " + FormatRate(st.CI95High)
 	case st.N > 0:
 		return "n/a (n<2)"
 	}
@@ -80,7 +80,7 @@ func deltaCell(s *RunSummary, v *VariantSummary) string {
 	if v.Stats.N == 0 || s.Variants[s.Baseline].Stats.N == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%+.2f %%", v.Comparison.DeltaPct)
+	return FormatDelta(v.Comparison.DeltaPct)
 }
 
 // notesCell marks the best variant of a sweep and client-bound variants.
@@ -115,10 +115,10 @@ func comparisonTable(s *RunSummary) table {
 			if v.IsBaseline {
 				return ""
 			}
-			return significance(v.Comparison)
+			return Significance(v.Comparison)
 		}},
-		{"p99 handshake ms", true, func(_ int, v *VariantSummary) string { return quantileMs(v.Handshake, 99) }},
-		{"errors", true, func(_ int, v *VariantSummary) string { return commas(v.Errors) }},
+		{"p99 handshake ms", true, func(_ int, v *VariantSummary) string { return QuantileMillis(v.Handshake, 99) }},
+		{"errors", true, func(_ int, v *VariantSummary) string { return FormatCount(v.Errors) }},
 	}
 	var serverCPU, notes bool
 	for i := range s.Variants {
@@ -129,7 +129,7 @@ func comparisonTable(s *RunSummary) table {
 	if serverCPU {
 		cols = append(cols, column{"req/server cpu-s", true, func(_ int, v *VariantSummary) string {
 			if x, ok := v.RequestsPerServerCPU(); ok {
-				return rate(x)
+				return FormatRate(x)
 			}
 			return "-"
 		}})
@@ -161,7 +161,7 @@ func probeTable(s *RunSummary) (t table, ok bool) {
 		for _, p := range v.Probes {
 			mean, per := "-", "-"
 			if p.N > 0 {
-				mean = number(p.MeanDelta)
+				mean = FormatNumber(p.MeanDelta)
 			}
 			if p.HasPerRequest {
 				per = strconv.FormatFloat(p.PerRequest, 'f', 3, 64)

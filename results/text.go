@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -117,18 +116,18 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	}
 	kv := table{right: []bool{false, false}}
 	kv.add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
-	kv.add("requests", fmt.Sprintf("%s  (%s req/s)", commas(t.Requests), rate(t.Rate())))
-	kv.add("errors", commas(t.Errors.Total()))
+	kv.add("requests", fmt.Sprintf("%s  (%s req/s)", FormatCount(t.Requests), FormatRate(t.Rate())))
+	kv.add("errors", FormatCount(t.Errors.Total()))
 	for c := range t.Errors {
 		ec := &t.Errors[c]
 		if ec.Count == 0 {
 			continue
 		}
-		kv.add("  "+ErrorClass(c).String(), fmt.Sprintf("%s  first: %s", commas(ec.Count), message(ec.First)))
+		kv.add("  "+ErrorClass(c).String(), fmt.Sprintf("%s  first: %s", FormatCount(ec.Count), message(ec.First)))
 	}
-	kv.add("handshakes", fmt.Sprintf("%s  (resumed %s)", commas(t.Handshakes), commas(t.Resumed)))
-	kv.add("connections", commas(t.Counts.Connections))
-	kv.add("status", statusLine(&t.Counts))
+	kv.add("handshakes", fmt.Sprintf("%s  (resumed %s)", FormatCount(t.Handshakes), FormatCount(t.Resumed)))
+	kv.add("connections", FormatCount(t.Connections))
+	kv.add("status", StatusLine(&t.Counts))
 	if c := repClientCPU(rep); c.measured > 0 {
 		kv.add("client cpu", clientCPULine(c, t.Requests))
 	}
@@ -140,7 +139,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	}
 	if o := t.Outside; o != (Outside{}) {
 		kv.add("not counted", fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
-			commas(o.Warmup), commas(o.WarmupErrors), commas(o.Late), commas(o.Abandoned)))
+			FormatCount(o.Warmup), FormatCount(o.WarmupErrors), FormatCount(o.Late), FormatCount(o.Abandoned)))
 	}
 	if len(t.Negotiated) == 0 {
 		kv.add("negotiated", "none")
@@ -150,7 +149,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		b.WriteString("negotiated\n")
 		nt := table{right: []bool{false, true}}
 		for _, n := range sortedNegotiated(t.Negotiated) {
-			nt.add(n.key, commas(n.count))
+			nt.add(n.key, FormatCount(n.count))
 		}
 		nt.write(b, "  ")
 	}
@@ -161,7 +160,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		name string
 		h    *Histogram
 	}{{"connect", t.Latency.Connect}, {"handshake", t.Latency.Handshake}, {"ttfb", t.Latency.TTFB}, {"total", t.Latency.Total}} {
-		lt.add(h.name, quantileMs(h.h, 50), quantileMs(h.h, 90), quantileMs(h.h, 99), quantileMs(h.h, 99.9), maxMs(h.h))
+		lt.add(h.name, QuantileMillis(h.h, 50), QuantileMillis(h.h, 90), QuantileMillis(h.h, 99), QuantileMillis(h.h, 99.9), MaxMillis(h.h))
 	}
 	lt.write(b, "")
 
@@ -183,8 +182,8 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		if g.Index == TotalIndex {
 			cpus = ""
 		}
-		row := []string{name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections), commas(g.Requests),
-			rate(g.Rate()), commas(g.Errors.Total()), quantileMs(g.Latency.Total, 99)}
+		row := []string{name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Slots), FormatCount(g.Requests),
+			FormatRate(g.Rate()), FormatCount(g.Errors.Total()), QuantileMillis(g.Latency.Total, 99)}
 		if busy {
 			switch {
 			case g.Index == TotalIndex:
@@ -192,7 +191,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 			case g.CPU == nil:
 				row = append(row, "-")
 			default:
-				row = append(row, pct(g.CPU.Busy))
+				row = append(row, FormatPercent(g.CPU.Busy))
 			}
 		}
 		gt.add(row...)
@@ -205,7 +204,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
 		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
-			rate(s.Min), s.MinIndex, rate(s.Max), s.MaxIndex, s.Pct)
+			FormatRate(s.Min), s.MinIndex, FormatRate(s.Max), s.MaxIndex, s.Pct)
 	}
 }
 
@@ -229,24 +228,24 @@ func writeComparison(b *bytes.Buffer, r *Run, s *RunSummary) {
 // clientCPULine renders the client CPU use of a repetition that
 // completed requests.
 func clientCPULine(c clientCPU, requests uint64) string {
-	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.seconds, c.busyMaxGroup, pct(c.busyMax))
+	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.seconds, c.busyMaxGroup, FormatPercent(c.busyMax))
 	if c.measured < c.groups {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.measured, c.groups)
 	}
 	if c.seconds > 0 {
-		line += fmt.Sprintf("  (%s req per client cpu-s)", rate(float64(requests)/c.seconds))
+		line += fmt.Sprintf("  (%s req per client cpu-s)", FormatRate(float64(requests)/c.seconds))
 	}
 	return line
 }
 
 // serverCPULine renders the server CPU use of a repetition.
 func serverCPULine(u *CPUUsage, requests uint64) string {
-	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, pct(u.Busy))
+	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, FormatPercent(u.Busy))
 	if u.CPUs != "" {
 		line += " on CPUs " + u.CPUs
 	}
 	if u.Seconds > 0 {
-		line += fmt.Sprintf("  (%s req per server cpu-s)", rate(float64(requests)/u.Seconds))
+		line += fmt.Sprintf("  (%s req per server cpu-s)", FormatRate(float64(requests)/u.Seconds))
 	}
 	return line
 }
@@ -256,63 +255,11 @@ func probeLine(p ProbeReading, requests uint64) string {
 	if p.Error != "" {
 		return "failed: " + message(p.Error)
 	}
-	line := fmt.Sprintf("delta %s (before %s, after %s)", number(p.Delta()), number(p.Before), number(p.After))
+	line := fmt.Sprintf("delta %s (before %s, after %s)", FormatNumber(p.Delta()), FormatNumber(p.Before), FormatNumber(p.After))
 	if requests > 0 {
 		line += fmt.Sprintf(", %.3f per request", p.Delta()/float64(requests))
 	}
 	return line
-}
-
-// number renders v with thousands separators, without decimals when it
-// is a whole number (a counter) and with one otherwise.
-func number(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		if v < 0 {
-			return "-" + commas(uint64(-v))
-		}
-		return commas(uint64(v))
-	}
-	return rate(v)
-}
-
-// pct renders a 0..1 fraction as a percentage with one decimal.
-func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + " %" }
-
-// significance renders the verdict of a comparison for the text report.
-func significance(c Comparison) string {
-	switch c.Test {
-	case TestNone:
-		return "no test (n<2)"
-	case TestWelchZeroVariance:
-		if c.Significant {
-			return "yes (zero variance)"
-		}
-		return "no (zero variance)"
-	}
-	verdict := "no"
-	if c.Significant {
-		verdict = "yes"
-	}
-	if c.PValue < 0.0001 {
-		return verdict + " (p<0.0001)"
-	}
-	return fmt.Sprintf("%s (p=%.4f)", verdict, c.PValue)
-}
-
-func statusLine(c *Counts) string {
-	var parts []string
-	for i := 1; i < len(c.Status); i++ {
-		if c.Status[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%dxx %s", i, commas(c.Status[i])))
-		}
-	}
-	if c.Status[0] > 0 {
-		parts = append(parts, "other "+commas(c.Status[0]))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, "  ")
 }
 
 type negotiated struct {
@@ -348,63 +295,6 @@ func message(s string) string {
 		s = s[:cut] + "…"
 	}
 	return strconv.Quote(s)
-}
-
-// quantileMs renders the q-th percentile of h (microseconds) in ms, "-" when empty.
-func quantileMs(h *Histogram, q float64) string {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
-		return "-"
-	}
-	return ms(h.ValueAtQuantile(q))
-}
-
-// maxMs renders the maximum of h (microseconds) in ms, "-" when empty.
-func maxMs(h *Histogram) string {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
-		return "-"
-	}
-	return ms(h.Max())
-}
-
-// ms renders microseconds as milliseconds with µs resolution.
-func ms(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) }
-
-// rate renders a rate with one decimal and thousands separators.
-func rate(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	dot := strings.IndexByte(s, '.')
-	out := groupDigits(s[:dot]) + s[dot:]
-	if neg {
-		return "-" + out
-	}
-	return out
-}
-
-// commas renders n with thousands separators.
-func commas(n uint64) string { return groupDigits(strconv.FormatUint(n, 10)) }
-
-// groupDigits inserts a comma every three digits from the right.
-func groupDigits(digits string) string {
-	if len(digits) <= 3 {
-		return digits
-	}
-	var sb strings.Builder
-	lead := len(digits) % 3
-	if lead > 0 {
-		sb.WriteString(digits[:lead])
-	}
-	for i := lead; i < len(digits); i += 3 {
-		if sb.Len() > 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteString(digits[i : i+3])
-	}
-	return sb.String()
 }
 
 // table lays out rows in columns two spaces apart, each column left- or

@@ -170,7 +170,7 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 			res.Index = spec.Group
 			res.CPUs = want.String()
 			res.Threads = g.Threads
-			res.Connections = g.Connections
+			res.Slots = g.Connections
 			s := eng.Snapshot()
 			if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes}); err != nil {
 				return fmt.Errorf("send snapshot: %w", err)

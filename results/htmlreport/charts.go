@@ -56,7 +56,7 @@ func variantLegend(vs []variantData) []legendItem {
 	items := make([]legendItem, len(vs))
 	for i, v := range vs {
 		name := v.V.Name
-		if v.IsBase {
+		if v.Sum.IsBaseline {
 			name += " (baseline)"
 		}
 		items[i] = legendItem{Name: name, Color: cssColor(v.Color)}
@@ -97,7 +97,12 @@ func rateChart(vs []variantData) chart {
 	p.X.Tick.Marker = rateTicks{}
 	lightGrid(p, true, false)
 	names := make([]string, n)
-	var base *variantData
+	var base *variantData // nil when the baseline has no completed repetition
+	for i := range ms {
+		if ms[i].Sum.IsBaseline {
+			base = &ms[i]
+		}
+	}
 	var errPts xyErrors
 	var dots plotter.XYs
 	var lblPts plotter.XYs
@@ -106,27 +111,26 @@ func rateChart(vs []variantData) chart {
 		v := &ms[i]
 		pos := float64(n - 1 - i) // first variant on top
 		names[n-1-i] = v.V.Name
-		if v.IsBase {
+		if v.Sum.IsBaseline {
 			names[n-1-i] += " (baseline)"
-			base = v
 		}
-		if err := bar(p, pos, v.Stats.Mean, 18, 0, v.Color, true); err != nil {
+		if err := bar(p, pos, v.Sum.Stats.Mean, 18, 0, v.Color, true); err != nil {
 			c.Err = err.Error()
 			return c
 		}
-		right := v.Stats.Mean
-		if v.Stats.HasCI {
-			errPts.XYs = append(errPts.XYs, plotter.XY{X: v.Stats.Mean, Y: pos})
-			errPts.Errors = append(errPts.Errors, struct{ Low, High float64 }{v.Stats.Mean - v.Stats.CI95Low, v.Stats.CI95High - v.Stats.Mean})
-			right = v.Stats.CI95High
+		right := v.Sum.Stats.Mean
+		if v.Sum.Stats.HasCI {
+			errPts.XYs = append(errPts.XYs, plotter.XY{X: v.Sum.Stats.Mean, Y: pos})
+			errPts.Errors = append(errPts.Errors, struct{ Low, High float64 }{v.Sum.Stats.Mean - v.Sum.Stats.CI95Low, v.Sum.Stats.CI95High - v.Sum.Stats.Mean})
+			right = v.Sum.Stats.CI95High
 		}
 		for _, r := range v.Rates {
 			dots = append(dots, plotter.XY{X: r, Y: pos})
 			right = math.Max(right, r)
 		}
-		label := rate(v.Stats.Mean)
-		if !v.IsBase {
-			label += "  (" + deltaPct(v.Cmp.DeltaPct) + ")"
+		label := results.FormatRate(v.Sum.Stats.Mean)
+		if !v.Sum.IsBaseline && hasDelta(v, base) {
+			label += "  (" + results.FormatDelta(v.Sum.Comparison.DeltaPct) + ")"
 		}
 		lblPts = append(lblPts, plotter.XY{X: right, Y: pos})
 		lblStrs = append(lblStrs, label)
@@ -149,7 +153,7 @@ func rateChart(vs []variantData) chart {
 	s.GlyphStyle = draw.GlyphStyle{Color: colorInk, Radius: 2.5, Shape: draw.CircleGlyph{}}
 	p.Add(s)
 	if base != nil {
-		if err := refLine(p, base.Stats.Mean, -0.5, base.Stats.Mean, float64(n)-0.5, colorMuted); err != nil {
+		if err := refLine(p, base.Sum.Stats.Mean, -0.5, base.Sum.Stats.Mean, float64(n)-0.5, colorMuted); err != nil {
 			c.Err = err.Error()
 			return c
 		}
@@ -192,15 +196,18 @@ func sweepChart(i int, s series, base *variantData) chart {
 	lightGrid(p, false, true)
 	var line plotter.XYs
 	var errPts xyErrors
+	// The best point is the one results.SummarizeRun marks best of its
+	// sweep; a series of one variant is no sweep there, and its only point
+	// is the best.
 	best := 0
 	for j, pt := range s.Points {
-		line = append(line, plotter.XY{X: pt.X, Y: pt.D.Stats.Mean})
-		if pt.D.Stats.HasCI {
-			errPts.XYs = append(errPts.XYs, plotter.XY{X: pt.X, Y: pt.D.Stats.Mean})
-			errPts.Errors = append(errPts.Errors, struct{ Low, High float64 }{pt.D.Stats.Mean - pt.D.Stats.CI95Low, pt.D.Stats.CI95High - pt.D.Stats.Mean})
-		}
-		if pt.D.Stats.Mean > s.Points[best].D.Stats.Mean {
+		if pt.D.Sum.Best {
 			best = j
+		}
+		line = append(line, plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean})
+		if pt.D.Sum.Stats.HasCI {
+			errPts.XYs = append(errPts.XYs, plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean})
+			errPts.Errors = append(errPts.Errors, struct{ Low, High float64 }{pt.D.Sum.Stats.Mean - pt.D.Sum.Stats.CI95Low, pt.D.Sum.Stats.CI95High - pt.D.Sum.Stats.Mean})
 		}
 	}
 	if s.Key == "" {
@@ -229,15 +236,15 @@ func sweepChart(i int, s series, base *variantData) chart {
 		p.Add(eb)
 	}
 	b := s.Points[best]
-	ring, err := plotter.NewScatter(plotter.XYs{{X: b.X, Y: b.D.Stats.Mean}})
+	ring, err := plotter.NewScatter(plotter.XYs{{X: b.X, Y: b.D.Sum.Stats.Mean}})
 	if err != nil {
 		c.Err = err.Error()
 		return c
 	}
 	ring.GlyphStyle = draw.GlyphStyle{Color: colorBest, Radius: 8, Shape: draw.RingGlyph{}}
 	p.Add(ring)
-	bestLabel := "best: " + b.D.V.Name + ", " + rate(b.D.Stats.Mean) + " req/s"
-	if err := labels(p, plotter.XYs{{X: b.X, Y: b.D.Stats.Mean}}, []string{bestLabel}, vg.Point{X: 10, Y: 10}, 10, colorBest); err != nil {
+	bestLabel := "best: " + b.D.V.Name + ", " + results.FormatRate(b.D.Sum.Stats.Mean) + " req/s"
+	if err := labels(p, plotter.XYs{{X: b.X, Y: b.D.Sum.Stats.Mean}}, []string{bestLabel}, vg.Point{X: 10, Y: 10}, 10, colorBest); err != nil {
 		c.Err = err.Error()
 		return c
 	}
@@ -252,7 +259,7 @@ func sweepChart(i int, s series, base *variantData) chart {
 		{Name: "best mean", Color: cssColor(colorBest)},
 	}
 	if base != nil && len(base.V.Reps) > 0 {
-		if err := refLine(p, lo, base.Stats.Mean, hi, base.Stats.Mean, colorMuted); err != nil {
+		if err := refLine(p, lo, base.Sum.Stats.Mean, hi, base.Sum.Stats.Mean, colorMuted); err != nil {
 			c.Err = err.Error()
 			return c
 		}
@@ -266,7 +273,7 @@ func sweepChart(i int, s series, base *variantData) chart {
 
 // cdfChart draws, for every measured variant, the CDF of one latency
 // histogram merged over the variant's repetitions, on a log ms axis.
-func cdfChart(vs []variantData, id, name string, pick func(*results.Latency) *results.Histogram) chart {
+func cdfChart(vs []variantData, id, name string, pick func(*results.VariantSummary) *results.Histogram) chart {
 	c := chart{
 		ID:    id,
 		Title: "Latency CDF: " + name,
@@ -281,7 +288,7 @@ func cdfChart(vs []variantData, id, name string, pick func(*results.Latency) *re
 	var legend []variantData
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range measured(vs) {
-		pts := cdf(pick(&v.Lat))
+		pts := cdf(pick(v.Sum))
 		if len(pts) == 0 {
 			continue
 		}

@@ -21,7 +21,7 @@
 //     one dot per repetition, the baseline's mean as a dashed line;
 //   - one sweep curve per Variant.Series: mean req/s against the swept
 //     value (parsed as a number; plan order when it is not numeric), with
-//     whiskers and the best point ringed;
+//     whiskers and the best point (SweepSummary.Best) ringed;
 //   - CDFs of the TLS handshake and total request time per variant on a
 //     log ms axis, from the repetitions' HDR histograms merged exactly;
 //   - req/s per worker group, mean over repetitions, grouped by group;
@@ -34,8 +34,8 @@
 // # Tables and banners
 //
 // The comparison table (n, mean, standard deviation, 95 % CI, Δ % against
-// the baseline, Welch's p and the verdict, from results.Summarize and
-// results.Compare), the variants with their sweep values and server
+// the baseline, Welch's p and the verdict, from results.SummarizeRun, so
+// the same figures as the text, Markdown and CSV reports), the variants with their sweep values and server
 // environment, the per-repetition totals, latency percentiles, worker
 // groups, CPU, errors by class with their first message, negotiated TLS
 // parameters, server probes and the compiled plan. A red banner says so

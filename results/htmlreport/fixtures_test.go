@@ -29,7 +29,7 @@ func hist(n int, base, step int64) *results.Histogram {
 // not measured).
 func group(index int, cpus string, start time.Time, requests uint64, scale int64, busy float64) results.Group {
 	g := results.Group{
-		Index: index, CPUs: cpus, Threads: 4, Connections: 50,
+		Index: index, CPUs: cpus, Threads: 4, Slots: 50,
 		Window: results.Window{Start: start, End: start.Add(2 * time.Second)},
 		Counts: results.Counts{
 			Requests: requests, Bytes: requests * 612, Status: [6]uint64{0, 0, requests, 0, 0, 0},

@@ -6,27 +6,21 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/kaeload/kaeload/results"
 )
 
-func TestNumber(t *testing.T) {
-	tests := []struct {
-		v        float64
-		decimals int
-		want     string
-	}{
-		{0, 1, "0.0"},
-		{999.95, 1, "1,000.0"},
-		{120500, 1, "120,500.0"},
-		{-1234567.25, 2, "-1,234,567.25"},
-		{-0.01, 1, "0.0"},
-		{2500, -1, "2,500"},
-		{0.5, -1, "0.5"},
-		{math.NaN(), 1, dash},
-		{math.Inf(1), 1, dash},
+func TestCell(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{results.FormatRate(math.NaN()), dash},
+		{results.QuantileMillis(nil, 99), dash},
+		{results.FormatRate(-0.01), "0.0"},
+		{results.FormatCount(1234), "1,234"},
+		{"-1", "-1"},
 	}
 	for _, tt := range tests {
-		if got := number(tt.v, tt.decimals); got != tt.want {
-			t.Errorf("number(%v, %d) = %q, want %q", tt.v, tt.decimals, got, tt.want)
+		if got := cell(tt.in); got != tt.want {
+			t.Errorf("cell(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -93,8 +93,8 @@ type latencyRow struct {
 }
 
 type groupRow struct {
-	Variant, Group, CPUs, Threads, Connections, Rate, RateRange, Busy string
-	Hot                                                               bool
+	Variant, Group, CPUs, Threads, Slots, Rate, RateRange, Busy string
+	Hot                                                         bool
 }
 
 type cpuRow struct {
@@ -143,11 +143,12 @@ func newPage(r *results.Run) (*page, error) {
 	if len(r.Variants) == 0 {
 		return pg, nil
 	}
-	base, err := r.BaselineIndex()
+	sum, err := results.SummarizeRun(r)
 	if err != nil {
 		return nil, err
 	}
-	vs := newVariantData(r, base)
+	base := sum.Baseline
+	vs := newVariantData(r, sum)
 	pg.Baseline = r.Variants[base].Name
 	pg.ClientBound = clientBound(vs)
 	if n := len(pg.ClientBound); n > maxClientBound {
@@ -157,8 +158,8 @@ func newPage(r *results.Run) (*page, error) {
 	pg.Charts = append(pg.Charts, rateChart(vs))
 	pg.Charts = append(pg.Charts, sweepCharts(vs, &vs[base])...)
 	pg.Charts = append(pg.Charts,
-		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(l *results.Latency) *results.Histogram { return l.Handshake }),
-		cdfChart(vs, "chart-cdf-total", "total request time", func(l *results.Latency) *results.Histogram { return l.Total }),
+		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *results.VariantSummary) *results.Histogram { return s.Handshake }),
+		cdfChart(vs, "chart-cdf-total", "total request time", func(s *results.VariantSummary) *results.Histogram { return s.Total }),
 		groupChart(vs))
 	if c, ok := cpuChart(vs); ok {
 		pg.Charts = append(pg.Charts, c)
@@ -166,7 +167,7 @@ func newPage(r *results.Run) (*page, error) {
 
 	for i := range vs {
 		v := &vs[i]
-		pg.Comparison = append(pg.Comparison, comparisonRowOf(v))
+		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, &vs[base]))
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
 		pg.Groups = append(pg.Groups, groupRows(v)...)
@@ -184,29 +185,38 @@ func newPage(r *results.Run) (*page, error) {
 	return pg, nil
 }
 
-func comparisonRowOf(v *variantData) comparisonRow {
-	s := v.Stats
+// comparisonRowOf is v's row of the comparison table; base is the
+// baseline variant. The cells hold the figures of the text report's
+// comparison table.
+func comparisonRowOf(v, base *variantData) comparisonRow {
+	s, c := v.Sum.Stats, v.Sum.Comparison
 	row := comparisonRow{
-		Variant: v.V.Name, Color: cssColor(v.Color), N: strconv.Itoa(s.N), IsBase: v.IsBase,
+		Variant: v.V.Name, Color: cssColor(v.Color), N: strconv.Itoa(s.N), IsBase: v.Sum.IsBaseline,
 		Mean: dash, StdDev: dash, CI: dash, Delta: "baseline", P: dash, Verdict: dash,
-		P99Handshake: quantileMs(v.Lat.Handshake, 99),
+		P99Handshake: cell(results.QuantileMillis(v.Sum.Handshake, 99)),
 	}
 	if s.N > 0 {
-		row.Mean = rate(s.Mean)
+		row.Mean = results.FormatRate(s.Mean)
 	}
 	if s.N > 1 {
-		row.StdDev = rate(s.StdDev)
+		row.StdDev = results.FormatRate(s.StdDev)
 	}
 	if s.HasCI {
-		row.CI = rate(s.CI95Low) + " – " + rate(s.CI95High)
+		row.CI = results.FormatRate(s.CI95Low) + " – " + results.FormatRate(s.CI95High)
 	}
-	if !v.IsBase {
-		row.Delta, row.P, row.Verdict, row.Significant = dash, pValue(v.Cmp), verdict(v.Cmp), v.Cmp.Significant
-		if s.N > 0 {
-			row.Delta = deltaPct(v.Cmp.DeltaPct)
+	if !v.Sum.IsBaseline {
+		row.Delta, row.P, row.Verdict, row.Significant = dash, cell(results.PValue(c)), results.Verdict(c), c.Significant
+		if hasDelta(v, base) {
+			row.Delta = results.FormatDelta(c.DeltaPct)
 		}
 	}
 	return row
+}
+
+// hasDelta reports whether v's difference from the baseline base is
+// defined: both have a completed repetition (base may be nil: none).
+func hasDelta(v, base *variantData) bool {
+	return base != nil && v.Sum.Stats.N > 0 && base.Sum.Stats.N > 0
 }
 
 func variantRowOf(v *variantData) variantRow {
@@ -235,13 +245,13 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 	row := repRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
 		Window:   strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64) + " s",
-		Requests: commas(t.Requests), Rate: rate(t.Rate()), Errors: commas(t.Errors.Total()),
-		Handshakes: commas(t.Handshakes), Resumed: commas(t.Resumed), Connections: commas(t.Counts.Connections),
-		Status: statusLine(&t.Counts), P99Total: quantileMs(t.Latency.Total, 99),
+		Requests: results.FormatCount(t.Requests), Rate: results.FormatRate(t.Rate()), Errors: results.FormatCount(t.Errors.Total()),
+		Handshakes: results.FormatCount(t.Handshakes), Resumed: results.FormatCount(t.Resumed), Connections: results.FormatCount(t.Connections),
+		Status: results.StatusLine(&t.Counts), P99Total: cell(results.QuantileMillis(t.Latency.Total, 99)),
 	}
 	if o := t.Outside; o != (results.Outside{}) {
 		row.NotCounted = fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
-			commas(o.Warmup), commas(o.WarmupErrors), commas(o.Late), commas(o.Abandoned))
+			results.FormatCount(o.Warmup), results.FormatCount(o.WarmupErrors), results.FormatCount(o.Late), results.FormatCount(o.Abandoned))
 	}
 	return row
 }
@@ -254,10 +264,11 @@ func latencyRows(v *variantData) []latencyRow {
 	for _, m := range []struct {
 		name string
 		h    *results.Histogram
-	}{{"connect", v.Lat.Connect}, {"handshake", v.Lat.Handshake}, {"ttfb", v.Lat.TTFB}, {"total", v.Lat.Total}} {
+	}{{"connect", v.Sum.Connect}, {"handshake", v.Sum.Handshake}, {"ttfb", v.Sum.TTFB}, {"total", v.Sum.Total}} {
+		q := func(q float64) string { return cell(results.QuantileMillis(m.h, q)) }
 		rows = append(rows, latencyRow{
-			Variant: v.V.Name, Metric: m.name, Count: commas(uint64(m.h.TotalCount())),
-			P50: quantileMs(m.h, 50), P90: quantileMs(m.h, 90), P99: quantileMs(m.h, 99), P999: quantileMs(m.h, 99.9), Max: maxMs(m.h),
+			Variant: v.V.Name, Metric: m.name, Count: results.FormatCount(uint64(m.h.TotalCount())),
+			P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: cell(results.MaxMillis(m.h)),
 		})
 	}
 	return rows
@@ -272,22 +283,22 @@ func groupRows(v *variantData) []groupRow {
 		}
 		row := groupRow{
 			Variant: v.V.Name, Group: strconv.Itoa(g.Index), CPUs: cpus,
-			Threads: strconv.Itoa(g.Threads), Connections: strconv.Itoa(g.Connections),
-			Rate: rate(mean(g.Rates)), Busy: percent(mean(g.Busy)),
+			Threads: strconv.Itoa(g.Threads), Slots: strconv.Itoa(g.Slots),
+			Rate: cell(results.FormatRate(mean(g.Rates))), Busy: cell(results.FormatPercent(mean(g.Busy))),
 		}
 		if len(g.Rates) > 1 {
 			lo, hi := g.Rates[0], g.Rates[0]
 			for _, x := range g.Rates {
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
-			row.RateRange = rate(lo) + " – " + rate(hi)
+			row.RateRange = results.FormatRate(lo) + " – " + results.FormatRate(hi)
 		}
 		if len(g.Busy) > 1 {
 			hi := g.Busy[0]
 			for _, b := range g.Busy {
 				hi = math.Max(hi, b)
 			}
-			row.Busy += " (max " + percent(hi) + ")"
+			row.Busy += " (max " + results.FormatPercent(hi) + ")"
 		}
 		for _, b := range g.Busy {
 			if b >= results.ClientBoundBusy {
@@ -301,8 +312,8 @@ func groupRows(v *variantData) []groupRow {
 
 func cpuRowOf(variant string, rep *results.Rep, c repCPU) cpuRow {
 	row := cpuRow{
-		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: percent(c.ClientMax), Busiest: dash,
-		ClientMean: percent(c.ClientMean), Server: percent(c.Server), ServerSeconds: dash,
+		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: cell(results.FormatPercent(c.ClientMax)), Busiest: dash,
+		ClientMean: cell(results.FormatPercent(c.ClientMean)), Server: cell(results.FormatPercent(c.Server)), ServerSeconds: dash,
 		Hot: c.ClientMax >= results.ClientBoundBusy,
 	}
 	if c.Busiest >= 0 {
@@ -326,7 +337,7 @@ func errorRows(variant string, rep *results.Rep) []errorRow {
 			first = "(no message)"
 		}
 		rows = append(rows, errorRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
-			Class: results.ErrorClass(c).String(), Count: commas(ec.Count), First: first})
+			Class: results.ErrorClass(c).String(), Count: results.FormatCount(ec.Count), First: first})
 	}
 	return rows
 }
@@ -352,7 +363,7 @@ func negotiatedRows(v *variantData) []negotiatedRow {
 	})
 	rows := make([]negotiatedRow, len(keys))
 	for i, k := range keys {
-		rows[i] = negotiatedRow{Variant: v.V.Name, Params: k, Count: commas(sum[k]), Share: percent(float64(sum[k]) / float64(total))}
+		rows[i] = negotiatedRow{Variant: v.V.Name, Params: k, Count: results.FormatCount(sum[k]), Share: cell(results.FormatPercent(float64(sum[k]) / float64(total)))}
 	}
 	return rows
 }
@@ -367,7 +378,7 @@ func probeRows(variant string, rep *results.Rep) []probeRow {
 	for i, k := range names {
 		p := rep.Probes[k]
 		rows[i] = probeRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1), Probe: k,
-			Before: number(p.Before, 2), After: number(p.After, 2), Delta: number(p.Delta(), 2), Error: p.Error}
+			Before: cell(results.FormatFloat(p.Before, 2)), After: cell(results.FormatFloat(p.After, 2)), Delta: cell(results.FormatFloat(p.Delta(), 2)), Error: p.Error}
 	}
 	return rows
 }

@@ -132,8 +132,8 @@ func TestWriteNumbers(t *testing.T) {
 	}
 	tests := []struct{ variant, want string }{
 		{"baseline", "baseline|2|120,500.0|707.1|114,146.9 – 126,853.1|baseline|—|—|2.591"},
-		{"kae-soft-0", "kae-soft-0|2|151,000.0|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + pValue(c0) + "|yes|2.127"},
-		{"kae-soft-33", "kae-soft-33|2|181,000.0|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + pValue(c33) + "|yes|1.647"},
+		{"kae-soft-0", "kae-soft-0|2|151,000.0|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + results.PValue(c0) + "|yes|2.127"},
+		{"kae-soft-33", "kae-soft-33|2|181,000.0|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + results.PValue(c33) + "|yes|1.647"},
 	}
 	for _, tt := range tests {
 		if got := tableRow(cmp, tt.variant); got != tt.want {
@@ -393,39 +393,6 @@ func TestWriteEscapes(t *testing.T) {
 	}
 }
 
-func TestMergeRepsExact(t *testing.T) {
-	r := fixtureRun()
-	v := &r.Variants[1]
-	got := mergeReps(v)
-	want := results.NewHistogram() // the same values recorded into one histogram
-	var n int64
-	for i := range v.Reps {
-		for j := range v.Reps[i].Groups {
-			h := v.Reps[i].Groups[j].Latency.Total
-			n += h.TotalCount()
-			for _, b := range h.Distribution() {
-				if b.Count > 0 {
-					if err := want.RecordValues(b.From, b.Count); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-		}
-	}
-	if got, want := got.Total.TotalCount(), n; got != want {
-		t.Errorf("merged total count = %d, want %d", got, want)
-	}
-	for _, q := range []float64{1, 50, 90, 99, 99.9, 100} {
-		if g, w := got.Total.ValueAtQuantile(q), want.ValueAtQuantile(q); g != w {
-			t.Errorf("merged p%g = %d µs, want %d", q, g, w)
-		}
-	}
-	if got.Handshake.TotalCount() != 2*2*200 || got.Connect.TotalCount() != 2*2*200 || got.TTFB.TotalCount() != 2*2*200 {
-		t.Errorf("merged counts connect/handshake/ttfb = %d/%d/%d, want 800 each",
-			got.Connect.TotalCount(), got.Handshake.TotalCount(), got.TTFB.TotalCount())
-	}
-}
-
 func TestCDF(t *testing.T) {
 	h := results.NewHistogram()
 	if err := errors.Join(h.RecordValues(1000, 100), h.RecordValues(3000, 300)); err != nil { // 1 ms, 3 ms
@@ -462,7 +429,7 @@ func TestCDF(t *testing.T) {
 func TestSweepSeries(t *testing.T) {
 	mk := func(name, series string, sweep map[string]string, mean float64) variantData {
 		v := &results.Variant{Name: name, Series: series, Sweep: sweep, Reps: []results.Rep{{}}}
-		return variantData{V: v, Stats: results.Stats{N: 1, Mean: mean}}
+		return variantData{V: v, Sum: &results.VariantSummary{Stats: results.Stats{N: 1, Mean: mean}}}
 	}
 	tests := []struct {
 		name    string
@@ -498,7 +465,7 @@ func TestSweepSeries(t *testing.T) {
 		}
 		var parts []string
 		for _, p := range ss[0].Points {
-			parts = append(parts, p.Label+"@"+number(p.X, -1))
+			parts = append(parts, p.Label+"@"+results.FormatFloat(p.X, -1))
 		}
 		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || got != tt.want {
 			t.Errorf("%s: key %q points %q, want key %q points %q", tt.name, ss[0].Key, got, tt.wantKey, tt.want)
@@ -547,5 +514,83 @@ func TestWriteError(t *testing.T) {
 	err := Write(failWriter{}, fixtureRun())
 	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.HasPrefix(err.Error(), "write html report") {
 		t.Errorf("Write to a failing writer = %v, want a wrapped error", err)
+	}
+}
+
+// markdownComparison returns the cells of WriteMarkdown's comparison
+// table by variant name, unescaped, with results.Missing written as dash.
+func markdownComparison(t *testing.T, r *results.Run) map[string][]string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := results.WriteMarkdown(&b, r); err != nil {
+		t.Fatalf("WriteMarkdown: %v", err)
+	}
+	section := between(b.String(), "## Comparison\n", "\n\n#")
+	unescape := strings.NewReplacer(`\`, "", "&lt;", "<")
+	rows := map[string][]string{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(line, "|"), " | ") {
+			c = unescape.Replace(strings.TrimSpace(c))
+			if c == results.Missing {
+				c = dash
+			}
+			cells = append(cells, c)
+		}
+		rows[cells[0]] = cells
+	}
+	return rows
+}
+
+// TestWriteMatchesMarkdown: the page's comparison table shows the figures
+// of the Markdown (and so the text) report, cell for cell: n, mean,
+// stddev, Δ, the verdict and the p99 handshake time of every repetition's
+// histograms merged exactly.
+func TestWriteMatchesMarkdown(t *testing.T) {
+	interrupted := fixtureRun()
+	interrupted.Variants[2].Reps = interrupted.Variants[2].Reps[:1]
+	interrupted.Variants = append(interrupted.Variants, results.Variant{Name: "kae-soft-50", Series: "kae-soft-{ratio}", Sweep: map[string]string{"ratio": "50"}})
+	noBase := fixtureRun() // the baseline completed nothing: no Δ anywhere
+	noBase.Variants[0].Reps = nil
+	for name, r := range map[string]*results.Run{"fixture": fixtureRun(), "interrupted": interrupted, "baseline not measured": noBase} {
+		md := markdownComparison(t, r)
+		root, err := parseStrict(write(t, r))
+		if err != nil {
+			t.Fatalf("%s: report is not well-formed: %v", name, err)
+		}
+		for _, v := range r.Variants {
+			h := strings.Split(tableRow(comparisonTable(t, root), v.Name), "|")
+			m := md[v.Name]
+			if len(h) != 9 || len(m) < 8 {
+				t.Errorf("%s: %s: HTML cells %q, Markdown cells %q; want 9 and at least 8", name, v.Name, h, m)
+				continue
+			}
+			// HTML: variant n mean stddev CI Δ p verdict p99; Markdown:
+			// variant n mean stddev CI Δ significance p99 ….
+			for _, c := range []struct {
+				col        string
+				html, mark string
+			}{
+				{"n", h[1], m[1]}, {"mean", h[2], m[2]}, {"stddev", h[3], m[3]}, {"delta", h[5], m[5]}, {"p99 handshake", h[8], m[7]},
+			} {
+				if c.html != c.mark {
+					t.Errorf("%s: %s %s: HTML %q, Markdown %q", name, v.Name, c.col, c.html, c.mark)
+				}
+			}
+			if h[5] != "baseline" && !strings.HasPrefix(m[6], h[7]) {
+				t.Errorf("%s: %s significance: HTML %q, Markdown %q", name, v.Name, h[7], m[6])
+			}
+		}
+		if name == "baseline not measured" {
+			if got := tableRow(comparisonTable(t, root), "kae-soft-0"); !strings.Contains(got, "|151,000.0|1,414.2|") || strings.Contains(got, "%") {
+				t.Errorf("%s: kae-soft-0 row = %q, want its mean and no Δ", name, got)
+			}
+			if got := root.byID("chart-rate").find("svg")[0].allText(); !strings.Contains(got, "151,000.0") || strings.Contains(got, "%") {
+				t.Errorf("%s: rate chart labels = %q, want no Δ without a measured baseline", name, got)
+			}
+		}
 	}
 }

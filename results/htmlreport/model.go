@@ -15,29 +15,23 @@ type variantData struct {
 	// Index is the variant's position in Run.Variants.
 	Index int
 	V     *results.Variant
+	// Sum is the variant's results.VariantSummary: its Stats, its
+	// Comparison with the baseline, its latency histograms merged exactly
+	// over the repetitions and whether it is the best of its sweep. The
+	// page shows these figures, so they are the text and CSV reports'.
+	Sum   *results.VariantSummary
 	Color color.RGBA
-	// Rates are the repetitions' total rates; Stats summarises them and
-	// Cmp compares them with the baseline's.
-	Rates  []float64
-	Stats  results.Stats
-	Cmp    results.Comparison
-	IsBase bool
-	// Lat is the exact merge of every repetition's total histograms.
-	Lat results.Latency
+	// Rates are the repetitions' total rates, in repetition order.
+	Rates []float64
 }
 
-// newVariantData derives the report data of every variant of r; base is
-// the index of the baseline variant.
-func newVariantData(r *results.Run, base int) []variantData {
+// newVariantData pairs every variant of r with its summary in s
+// (results.SummarizeRun(r)).
+func newVariantData(r *results.Run, s *results.RunSummary) []variantData {
 	vs := make([]variantData, len(r.Variants))
-	baseRates := r.Variants[base].Rates()
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		d := variantData{Index: i, V: v, Color: variantColor(i), Rates: v.Rates(), IsBase: i == base}
-		d.Stats = results.Summarize(d.Rates)
-		d.Cmp = results.Compare(baseRates, d.Rates)
-		d.Lat = mergeReps(v)
-		vs[i] = d
+		vs[i] = variantData{Index: i, V: v, Sum: &s.Variants[i], Color: variantColor(i), Rates: v.Rates()}
 	}
 	return vs
 }
@@ -51,22 +45,6 @@ func measured(vs []variantData) []variantData {
 		}
 	}
 	return out
-}
-
-// mergeReps merges the total histograms of every repetition of v into
-// fresh ones, bucket by bucket (exact, as results.Merge does for groups).
-// A nil histogram on a repetition contributes nothing.
-func mergeReps(v *results.Variant) results.Latency {
-	l := results.NewLatency()
-	for i := range v.Reps {
-		t := &v.Reps[i].Total.Latency
-		for _, p := range [...][2]*results.Histogram{{l.Connect, t.Connect}, {l.Handshake, t.Handshake}, {l.TTFB, t.TTFB}, {l.Total, t.Total}} {
-			if p[1] != nil && p[1].Histogram != nil {
-				p[0].Merge(p[1].Histogram) // same bounds everywhere: nothing is dropped
-			}
-		}
-	}
-	return l
 }
 
 // cdfPoint is one point of an empirical CDF: the fraction Y of recorded
@@ -99,10 +77,10 @@ func cdf(h *results.Histogram) []cdfPoint {
 
 // groupAgg is one group index of one variant, aggregated over repetitions.
 type groupAgg struct {
-	Index       int
-	CPUs        string
-	Threads     int
-	Connections int
+	Index   int
+	CPUs    string
+	Threads int
+	Slots   int
 	// Rates are the group's rates, one per repetition that had the group.
 	Rates []float64
 	// Busy are the group's CPU busy fractions, one per repetition that
@@ -120,7 +98,7 @@ func groups(v *results.Variant) []groupAgg {
 			g := &v.Reps[i].Groups[j]
 			a, ok := byIndex[g.Index]
 			if !ok {
-				a = &groupAgg{Index: g.Index, CPUs: g.CPUs, Threads: g.Threads, Connections: g.Connections}
+				a = &groupAgg{Index: g.Index, CPUs: g.CPUs, Threads: g.Threads, Slots: g.Slots}
 				byIndex[g.Index] = a
 				order = append(order, g.Index)
 			}
@@ -331,7 +309,7 @@ func clientBound(vs []variantData) []string {
 					cpus = "unpinned"
 				}
 				out = append(out, "variant "+v.V.Name+", repetition "+strconv.Itoa(rep.Index+1)+", group "+
-					strconv.Itoa(g.Index)+" (CPUs "+cpus+"): "+percent(g.CPU.Busy)+" busy")
+					strconv.Itoa(g.Index)+" (CPUs "+cpus+"): "+results.FormatPercent(g.CPU.Busy)+" busy")
 			}
 		}
 	}

@@ -16,6 +16,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/kaeload/kaeload/results"
 )
 
 // chartWidth is the width of every chart; heights vary with the content.
@@ -126,9 +128,9 @@ func (rateTicks) Ticks(lo, hi float64) []plot.Tick {
 			continue
 		}
 		if allK && ts[i].Value != 0 {
-			ts[i].Label = groupDigits(strconv.FormatFloat(ts[i].Value/1000, 'f', 0, 64)) + "k"
+			ts[i].Label = results.FormatFloat(ts[i].Value/1000, 0) + "k"
 		} else {
-			ts[i].Label = number(ts[i].Value, -1)
+			ts[i].Label = results.FormatFloat(ts[i].Value, -1)
 		}
 	}
 	return ts

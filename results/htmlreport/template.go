@@ -155,7 +155,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <tbody>
 {{- range .Groups}}
 <tr{{if .Hot}} class="hot"{{end}}><td>{{.Variant}}</td><td class="num">{{.Group}}</td><td>{{.CPUs}}</td><td class="num">{{.Threads}}</td>
-<td class="num">{{.Connections}}</td><td class="num">{{.Rate}}</td><td class="num">{{.RateRange}}</td><td class="num">{{.Busy}}</td></tr>
+<td class="num">{{.Slots}}</td><td class="num">{{.Rate}}</td><td class="num">{{.RateRange}}</td><td class="num">{{.Busy}}</td></tr>
 {{- end}}
 </tbody>
 </table>

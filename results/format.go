@@ -1,0 +1,179 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The formatters below render numbers the same way in every report (text,
+// Markdown, HTML): thousands separators, one decimal for rates,
+// milliseconds with microsecond resolution. A renderer that needs another
+// mark for an undefined value (the HTML report writes an em dash) replaces
+// Missing.
+
+// Missing is what the formatters return for a value that is not defined:
+// an empty histogram, a NaN or an infinite number.
+const Missing = "-"
+
+// FormatCount renders n with thousands separators ("1,234,567").
+func FormatCount(n uint64) string { return groupDigits(strconv.FormatUint(n, 10)) }
+
+// FormatFloat renders v with thousands separators and the given number of
+// decimals (-1: as few as represent v exactly, as strconv.FormatFloat). A
+// value that rounds to zero has no minus sign. It returns Missing for NaN
+// and ±Inf.
+func FormatFloat(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return Missing
+	}
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac := s, ""
+	if dot := strings.IndexByte(s, '.'); dot >= 0 {
+		intPart, frac = s[:dot], s[dot:]
+	}
+	out := groupDigits(intPart) + frac
+	if neg && strings.Trim(out, "0.,") != "" {
+		return "-" + out
+	}
+	return out
+}
+
+// FormatRate renders a rate (req/s) with one decimal and thousands
+// separators ("120,500.0"); Missing for NaN and ±Inf.
+func FormatRate(v float64) string { return FormatFloat(v, 1) }
+
+// FormatNumber renders v with thousands separators, without decimals when
+// it is a whole number (a counter) and with one otherwise.
+func FormatNumber(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		if v < 0 {
+			return "-" + FormatCount(uint64(-v))
+		}
+		return FormatCount(uint64(v))
+	}
+	return FormatRate(v)
+}
+
+// FormatPercent renders a 0..1 fraction as a percentage with one decimal
+// ("97.5 %"); Missing for NaN and ±Inf.
+func FormatPercent(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return Missing
+	}
+	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
+}
+
+// FormatDelta renders a difference in percent with its sign and two
+// decimals ("+50.21 %"), as Comparison.DeltaPct is shown.
+func FormatDelta(pct float64) string { return fmt.Sprintf("%+.2f %%", pct) }
+
+// FormatMillis renders microseconds as milliseconds with microsecond
+// resolution ("2.591").
+func FormatMillis(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) }
+
+// QuantileMillis renders the q-th percentile (0..100) of h, which holds
+// microseconds, in milliseconds; Missing when h is nil or empty.
+func QuantileMillis(h *Histogram, q float64) string {
+	if empty(h) {
+		return Missing
+	}
+	return FormatMillis(h.ValueAtQuantile(q))
+}
+
+// MaxMillis renders the largest value of h, which holds microseconds, in
+// milliseconds; Missing when h is nil or empty.
+func MaxMillis(h *Histogram) string {
+	if empty(h) {
+		return Missing
+	}
+	return FormatMillis(h.Max())
+}
+
+// empty reports whether h holds no value.
+func empty(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
+
+// Verdict says in words whether c is significant: "yes", "no", "yes (zero
+// variance)", "no (zero variance)" or "no test (n<2)".
+func Verdict(c Comparison) string {
+	switch c.Test {
+	case TestNone:
+		return "no test (n<2)"
+	case TestWelchZeroVariance:
+		if c.Significant {
+			return "yes (zero variance)"
+		}
+		return "no (zero variance)"
+	}
+	if c.Significant {
+		return "yes"
+	}
+	return "no"
+}
+
+// PValue renders the p-value of c with four decimals, "<0.0001" below
+// that; Missing when no test ran.
+func PValue(c Comparison) string {
+	switch {
+	case c.Test == TestNone:
+		return Missing
+	case c.PValue < 0.0001:
+		return "<0.0001"
+	}
+	return strconv.FormatFloat(c.PValue, 'f', 4, 64)
+}
+
+// Significance is Verdict followed, when Welch's t-test ran on samples
+// with variance, by the p-value: "yes (p=0.0012)", "yes (p<0.0001)", "no
+// (p=0.3170)", "no (zero variance)", "no test (n<2)".
+func Significance(c Comparison) string {
+	v := Verdict(c)
+	if c.Test == TestNone || c.Test == TestWelchZeroVariance {
+		return v
+	}
+	p := PValue(c)
+	if !strings.HasPrefix(p, "<") {
+		p = "=" + p
+	}
+	return v + " (p" + p + ")"
+}
+
+// StatusLine renders the status classes of c that occurred, e.g.
+// "2xx 1,000  5xx 3  other 1"; "none" when no response arrived.
+func StatusLine(c *Counts) string {
+	var parts []string
+	for i := 1; i < len(c.Status); i++ {
+		if c.Status[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%dxx %s", i, FormatCount(c.Status[i])))
+		}
+	}
+	if c.Status[0] > 0 {
+		parts = append(parts, "other "+FormatCount(c.Status[0]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "  ")
+}
+
+// groupDigits inserts a comma every three digits from the right.
+func groupDigits(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	var sb strings.Builder
+	lead := len(digits) % 3
+	if lead > 0 {
+		sb.WriteString(digits[:lead])
+	}
+	for i := lead; i < len(digits); i += 3 {
+		if sb.Len() > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(digits[i : i+3])
+	}
+	return sb.String()
+}

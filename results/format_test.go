@@ -1,0 +1,104 @@
+package results
+
+import (
+	"math"
+	"testing"
+)
+
+func TestFormatFloat(t *testing.T) {
+	tests := []struct {
+		v        float64
+		decimals int
+		want     string
+	}{
+		{0, 1, "0.0"},
+		{999.95, 1, "1,000.0"},
+		{120500, 1, "120,500.0"},
+		{-1234567.25, 2, "-1,234,567.25"},
+		{-0.01, 1, "0.0"},
+		{2500, -1, "2,500"},
+		{0.5, -1, "0.5"},
+		{math.NaN(), 1, Missing},
+		{math.Inf(1), 1, Missing},
+		{math.Inf(-1), 1, Missing},
+	}
+	for _, tt := range tests {
+		if got := FormatFloat(tt.v, tt.decimals); got != tt.want {
+			t.Errorf("FormatFloat(%v, %d) = %q, want %q", tt.v, tt.decimals, got, tt.want)
+		}
+	}
+}
+
+func TestFormatters(t *testing.T) {
+	h := histUS(seq(100, 100, 1)...) // 0.100 … 0.199 ms, recorded exactly
+	tests := []struct {
+		name, got, want string
+	}{
+		{"count 0", FormatCount(0), "0"},
+		{"count 999", FormatCount(999), "999"},
+		{"count 1000", FormatCount(1000), "1,000"},
+		{"count 1234567", FormatCount(1234567), "1,234,567"},
+		{"rate", FormatRate(181411.04), "181,411.0"},
+		{"rate NaN", FormatRate(math.NaN()), Missing},
+		{"number whole", FormatNumber(240000), "240,000"},
+		{"number negative whole", FormatNumber(-1500), "-1,500"},
+		{"number fraction", FormatNumber(2.25), "2.2"},
+		{"percent", FormatPercent(0.975), "97.5 %"},
+		{"percent NaN", FormatPercent(math.NaN()), Missing},
+		{"delta up", FormatDelta(50.2066), "+50.21 %"},
+		{"delta down", FormatDelta(-3), "-3.00 %"},
+		{"millis", FormatMillis(2591), "2.591"},
+		{"p50", QuantileMillis(h, 50), "0.149"},
+		{"p50 empty", QuantileMillis(NewHistogram(), 50), Missing},
+		{"p50 nil", QuantileMillis(nil, 50), Missing},
+		{"max", MaxMillis(h), "0.199"},
+		{"max empty", MaxMillis(&Histogram{}), Missing},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestSignificance(t *testing.T) {
+	tests := []struct {
+		c                          Comparison
+		verdict, pValue, wantSigni string
+	}{
+		{Comparison{Test: TestWelch, PValue: 0.0012, Significant: true}, "yes", "0.0012", "yes (p=0.0012)"},
+		{Comparison{Test: TestWelch, PValue: 0.00001, Significant: true}, "yes", "<0.0001", "yes (p<0.0001)"},
+		{Comparison{Test: TestWelch, PValue: 0.317}, "no", "0.3170", "no (p=0.3170)"},
+		{Comparison{Test: TestWelchZeroVariance, PValue: 0, Significant: true}, "yes (zero variance)", "<0.0001", "yes (zero variance)"},
+		{Comparison{Test: TestWelchZeroVariance, PValue: 1}, "no (zero variance)", "1.0000", "no (zero variance)"},
+		{Comparison{Test: TestNone}, "no test (n<2)", Missing, "no test (n<2)"},
+	}
+	for _, tt := range tests {
+		if got := Verdict(tt.c); got != tt.verdict {
+			t.Errorf("Verdict(%+v) = %q, want %q", tt.c, got, tt.verdict)
+		}
+		if got := PValue(tt.c); got != tt.pValue {
+			t.Errorf("PValue(%+v) = %q, want %q", tt.c, got, tt.pValue)
+		}
+		if got := Significance(tt.c); got != tt.wantSigni {
+			t.Errorf("Significance(%+v) = %q, want %q", tt.c, got, tt.wantSigni)
+		}
+	}
+}
+
+func TestStatusLine(t *testing.T) {
+	tests := []struct {
+		status [6]uint64
+		want   string
+	}{
+		{[6]uint64{}, "none"},
+		{[6]uint64{0, 0, 1000}, "2xx 1,000"},
+		{[6]uint64{1, 0, 1000, 0, 0, 3}, "2xx 1,000  5xx 3  other 1"},
+	}
+	for _, tt := range tests {
+		c := Counts{Status: tt.status}
+		if got := StatusLine(&c); got != tt.want {
+			t.Errorf("StatusLine(%v) = %q, want %q", tt.status, got, tt.want)
+		}
+	}
+}
