@@ -310,7 +310,7 @@ func TestLocalNginxExample(t *testing.T) {
 		if v.Name == ecdsa {
 			want = "ECDHE-ECDSA-"
 		}
-		lines := accessLog(t, filepath.Join(runDir, "access-"+v.Name+".log"))
+		lines := nginxtest.ReadLog(t, filepath.Join(runDir, "access-"+v.Name+".log"))
 		for _, l := range lines {
 			if l.Protocol != "TLSv1.2" || !strings.HasPrefix(l.Cipher, want) || l.Reused {
 				t.Errorf("access-%s.log: %s %s reused=%v, want a full TLSv1.2 handshake with %s*", v.Name, l.Protocol, l.Cipher, l.Reused, want)
@@ -325,24 +325,6 @@ func TestLocalNginxExample(t *testing.T) {
 			t.Errorf("access-%s.log has %d lines; the client read %d responses in variant %s", v.Name, got, read, v.Name)
 		}
 	}
-}
-
-// accessLog parses an access log in nginxtest's format.
-func accessLog(t *testing.T, path string) []nginxtest.Line {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []nginxtest.Line
-	for _, s := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		l, err := nginxtest.ParseLine(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, l)
-	}
-	return lines
 }
 
 // freePort returns a loopback TCP port nothing listens on.

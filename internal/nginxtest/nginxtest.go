@@ -248,10 +248,17 @@ func (s *Server) Log(t testing.TB) []Line {
 		last = size
 		time.Sleep(100 * time.Millisecond)
 	}
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
+	if _, err := os.Stat(path); os.IsNotExist(err) {
 		return nil
 	}
+	return ReadLog(t, path)
+}
+
+// ReadLog parses an access log written with nginxtest's log_format (the
+// one examples/local-nginx uses too).
+func ReadLog(t testing.TB, path string) []Line {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
