@@ -32,7 +32,9 @@
 // interval of the mean from Student's t quantile (StudentTQuantile, computed
 // here from the regularized incomplete beta function; no external
 // dependency). Compare runs Welch's two-sided t-test at Alpha between a
-// variant and the baseline. With fewer than two repetitions on a side there
+// variant and the baseline, on the logarithm of the rates: throughput noise
+// is proportional to the rate, so the log scale makes the variances of fast
+// and slow variants comparable and tests the ratio that Δ % reports. With fewer than two repetitions on a side there
 // is no interval and no test, which the types say explicitly (Stats.HasCI,
 // TestNone) instead of carrying NaN.
 //

@@ -110,7 +110,7 @@ func TestSummarize(t *testing.T) {
 // full-precision values come from the independent Simpson-rule script
 // described above: t = (m2-m1)/√(s1²/n1+s2²/n2), ν by Welch–Satterthwaite,
 // p = 2·(1-F_ν(|t|)).
-func TestCompareWelch(t *testing.T) {
+func TestWelchTextbook(t *testing.T) {
 	tests := []struct {
 		name                 string
 		base, other          []float64
@@ -137,16 +137,48 @@ func TestCompareWelch(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		got := Compare(tt.base, tt.other)
+		got := Welch(tt.base, tt.other)
 		if got.Test != TestWelch || got.Significant != tt.wantSig || !near(got.T, tt.wantT, 1e-12) ||
 			!near(got.DF, tt.wantDF, 1e-12) || !near(got.PValue, tt.wantP, 1e-9) {
-			t.Errorf("%s: Compare = %+v, want t=%v df=%v p=%v significant=%v test=%q",
+			t.Errorf("%s: Welch = %+v, want t=%v df=%v p=%v significant=%v test=%q",
 				tt.name, got, tt.wantT, tt.wantDF, tt.wantP, tt.wantSig, TestWelch)
 		}
-		// Swapping the sides flips t and the delta's sign, not p.
-		rev := Compare(tt.other, tt.base)
+		// Swapping the sides flips t, not p.
+		rev := Welch(tt.other, tt.base)
 		if !near(rev.T, -tt.wantT, 1e-12) || !near(rev.PValue, got.PValue, 1e-12) {
-			t.Errorf("%s reversed: Compare = %+v, want t=%v p=%v", tt.name, rev, -tt.wantT, got.PValue)
+			t.Errorf("%s reversed: Welch = %+v, want t=%v p=%v", tt.name, rev, -tt.wantT, got.PValue)
+		}
+	}
+}
+
+// TestCompareLog: Compare tests positive samples on the log scale. The
+// reference values come from the same independent Simpson-rule script:
+// Welch on ln(x) and, for contrast, on x. The first case is a real pair
+// of runs from this project's CI machine (RSA-4096 against ECDSA P-256,
+// two repetitions each); the second shows what the log scale is for: with
+// proportional noise the raw-scale test (p = 0.107) misses a 12-fold
+// difference that the ratio test finds (p = 0.039).
+func TestCompareLog(t *testing.T) {
+	tests := []struct {
+		name                 string
+		base, other          []float64
+		wantT, wantDF, wantP float64
+		rawP                 float64
+		wantDelta            float64
+	}{
+		{"rsa4096 vs ecdsa", []float64{182, 189.3333333333333}, []float64{2219.3333333333335, 2411.3333333333335},
+			54.90288752232918, 1.4311683584889594, 0.0023673641244007504, 0.028456386432874514, 1147.0},
+		{"proportional noise", []float64{185, 190}, []float64{1900, 2600},
+			15.710499321421157, 1.0144572178424738, 0.03899742152952734, 0.10699819551448975, 1100},
+	}
+	for _, tt := range tests {
+		got := Compare(tt.base, tt.other)
+		if got.Test != TestWelchLog || !got.Significant || !near(got.T, tt.wantT, 1e-9) ||
+			!near(got.DF, tt.wantDF, 1e-9) || !near(got.PValue, tt.wantP, 1e-6) || !near(got.DeltaPct, tt.wantDelta, 0.1) {
+			t.Errorf("%s: Compare = %+v, want t=%v df=%v p=%v Δ=%v%% test %q", tt.name, got, tt.wantT, tt.wantDF, tt.wantP, tt.wantDelta, TestWelchLog)
+		}
+		if raw := Welch(tt.base, tt.other); !near(raw.PValue, tt.rawP, 1e-6) {
+			t.Errorf("%s: raw Welch p = %v, want %v", tt.name, raw.PValue, tt.rawP)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // it as a GitHub table, so both show the same cells.
 
 // significanceNote says which test decides "significant".
-var significanceNote = fmt.Sprintf("significant: Welch's two-sided t-test on the repetitions' total req/s, α = %g", Alpha)
+var significanceNote = fmt.Sprintf("significant: Welch's two-sided t-test on ln(total req/s) of the repetitions (a test of the ratio), α = %g", Alpha)
 
 // column is one column of a table built per variant.
 type column struct {

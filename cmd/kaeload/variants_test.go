@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -258,7 +259,7 @@ func TestLocalNginxExample(t *testing.T) {
 		{"vars.port", port},
 		{"vars.run", runDir},
 		{"target.tls.max_version", "1.2"},
-		{"load.duration", "1s"},
+		{"load.duration", "1500ms"},
 		{"load.warmup", "300ms"},
 		{"repeat", "2"},
 	}
@@ -304,6 +305,16 @@ func TestLocalNginxExample(t *testing.T) {
 		t.Logf("not significant under -race (client-bound); the claim is checked without -race")
 	case !c.Significant:
 		t.Errorf("%s vs %s: %+.1f %%, p = %.2g; want a significant difference", ecdsa, rsa4096, c.DeltaPct, c.PValue)
+	default:
+		// The report a user reads says so too.
+		var text strings.Builder
+		if err := results.WriteText(&text, r); err != nil {
+			t.Fatal(err)
+		}
+		row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(ecdsa) + `\s+2\s.*\syes \(p[=<]`)
+		if !row.MatchString(text.String()) {
+			t.Errorf("the comparison table does not call %s significant:\n%s", ecdsa, text.String())
+		}
 	}
 	for _, v := range r.Variants {
 		want := "ECDHE-RSA-"

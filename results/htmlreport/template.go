@@ -82,7 +82,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 
 <h2 id="comparison">Comparison</h2>
 <p class="note">Samples: each repetition's total req/s (requests completed by all groups in the window ÷ window length).
-95 % CI of the mean from Student's t; difference from the baseline tested with Welch's two-sided t-test at p &lt; {{.Alpha}}.</p>
+95 % CI of the mean from Student's t; difference from the baseline tested with Welch's two-sided t-test on ln(req/s) — a test of the ratio, since load-test noise is proportional to the rate — at p &lt; {{.Alpha}}.</p>
 <table>
 <thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">± stddev</th><th class="num">95 % CI</th>
 <th class="num">Δ vs baseline</th><th class="num">Welch p</th><th>significant</th><th class="num">p99 handshake ms</th></tr></thead>
