@@ -60,6 +60,41 @@ type Variant struct {
 	Sweep  map[string]string `json:"sweep,omitempty"`
 	// Reps are the completed repetitions, in order.
 	Reps []Rep `json:"reps"`
+	// Speed are the variant's crypto micro-benchmark runs, one per speed
+	// command of the scenario, in order; nil when it has none.
+	Speed []SpeedRun `json:"speed,omitempty"`
+}
+
+// SpeedRun is one crypto micro-benchmark command run for a variant
+// (openssl speed, bssl speed, gmssl speed) and what its output said.
+// A failed or unparsable run has Error set and does not fail the load run.
+type SpeedRun struct {
+	// Command is the command line as run.
+	Command string `json:"command"`
+	// Results are the figures parsed from its output, in the order printed.
+	Results []SpeedResult `json:"results,omitempty"`
+	// Error says why the command failed or its output was not understood;
+	// "" when it succeeded.
+	Error string `json:"error,omitempty"`
+}
+
+// SpeedResult is one figure of a speed run. It mirrors speed.Result
+// (results imports no kaeload package): Algorithm as the tool names it
+// ("rsa 2048 bits", "RSA 2048", "sms4-cbc"), Operation ("sign", "signing",
+// "" when none), Block (bytes per operation of a throughput figure, 0 for
+// operation rates), Value and Unit ("ops/s" or "bytes/s").
+type SpeedResult struct {
+	// Algorithm names what was measured.
+	Algorithm string `json:"algorithm"`
+	// Operation is the operation measured ("" when the tool names none).
+	Operation string `json:"operation,omitempty"`
+	// Block is the block size in bytes of a throughput figure; 0 for rates
+	// of operations.
+	Block int `json:"block,omitempty"`
+	// Value is the rate in Unit.
+	Value float64 `json:"value"`
+	// Unit is "ops/s" or "bytes/s".
+	Unit string `json:"unit"`
 }
 
 // Rep is one repetition of one variant: every group measured over the same

@@ -27,7 +27,9 @@ const maxMessage = 120
 // repetition it ends with a comparison of every variant against the
 // baseline (Run.BaselineIndex), the probe deltas per variant and, for
 // every sweep, a table with an ASCII chart of req/s against the swept
-// value.
+// value. When any variant ran speed commands, a "crypto speed" section
+// follows: every figure per variant and its Δ % against the baseline, and
+// the speed commands that failed.
 //
 // It returns an error, before writing anything, when r.Baseline names no
 // variant, and any error of w.
@@ -48,6 +50,9 @@ func WriteText(w io.Writer, r *Run) error {
 	}
 	if len(r.Variants) > 1 || reps > 1 {
 		writeComparison(&b, r, s)
+	}
+	if hasSpeed(r) {
+		writeSpeed(&b, r, s.Baseline)
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)

@@ -22,6 +22,7 @@ func TestWriteTextGolden(t *testing.T) {
 		{"compare", compareRun()},
 		{"interrupted", interruptedRun()},
 		{"sweep", sweepRun()},
+		{"speed", speedRun()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -151,7 +151,7 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Baseline:      p.Baseline,
 		Warnings:      append([]string(nil), p.Warnings...),
 	}
-	c := &controller{plan: p, opts: opts, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil}
+	c := &controller{plan: p, opts: opts, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
 	err = c.schedule(ctx, run)
 	run.Finished = time.Now()
 	run.Warnings = append(run.Warnings, c.warnings...)
@@ -237,8 +237,10 @@ type controller struct {
 	probes   [][]server.Probe // per variant
 	lastEnd  time.Time        // end of the last measured window, for Cooldown
 	warnings []string
-	server   meter // the server's CPU; nil when it cannot be measured
-	builtin  bool  // the server is the built-in target in this process
+	// speedDone marks, per variant, that its speed commands have run.
+	speedDone []bool
+	server    meter // the server's CPU; nil when it cannot be measured
+	builtin   bool  // the server is the built-in target in this process
 }
 
 // rep runs one repetition: spawn, spec, ready barrier, start, collect,

@@ -113,9 +113,23 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 func (c *controller) session(ctx context.Context, s session, rv *results.Variant) (err error) {
 	v := c.plan.Variants[s.variant]
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
-	if c.plan.Server != nil {
+	// Speed commands run once per variant, at its first session, while
+	// the server is stopped: after serverUp's stop, before its start.
+	speed := func() error { return nil }
+	if len(v.Speed) > 0 && !c.speedDone[s.variant] {
+		c.speedDone[s.variant] = true
+		speed = func() error {
+			rv.Speed = c.runSpeed(ctx, ctl, v)
+			return ctx.Err()
+		}
+	}
+	if c.plan.Server == nil {
+		if err := speed(); err != nil {
+			return err
+		}
+	} else {
 		ctl.Host = c.plan.Server.Host
-		startErr := c.serverUp(ctx, ctl, v)
+		startErr := c.serverUp(ctx, ctl, v, speed)
 		defer func() {
 			if serr := c.serverDown(ctl, v, startErr != nil); serr != nil {
 				err = errors.Join(err, serr)
@@ -201,9 +215,11 @@ func (c *controller) ready() server.Ready {
 
 // serverUp prepares the server for variant v. With a start command: the
 // stop command first, to clear whatever runs (its failure is only
-// logged), then start and wait until ready. Without one: the reload
-// command when there is one, then wait until ready.
-func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenarios.Variant) error {
+// logged), then stopped (the speed commands run here, so that they have
+// the machine to themselves), then start and wait until ready. Without
+// one: stopped first, then the reload command when there is one, then
+// wait until ready. An error from stopped ends serverUp.
+func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenarios.Variant, stopped func() error) error {
 	log := c.opts.Log
 	timeout := commandTimeout(c.plan)
 	ready := c.ready()
@@ -216,17 +232,29 @@ func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenar
 				fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
 			}
 		}
+		if err := stopped(); err != nil {
+			return err
+		}
+		began = time.Now()
 		fmt.Fprintf(log, "variant %s: starting the server\n", v.Name)
 		if err := ctl.Start(ctx, v.Start, ready); err != nil {
 			return fmt.Errorf("variant %s: %w", v.Name, err)
 		}
 	case v.Reload != "":
+		if err := stopped(); err != nil {
+			return err
+		}
 		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
 		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
 			return fmt.Errorf("variant %s: %w", v.Name, err)
 		}
 		fallthrough
 	default:
+		if v.Reload == "" {
+			if err := stopped(); err != nil {
+				return err
+			}
+		}
 		if err := server.WaitReady(ctx, ready, nil); err != nil {
 			return fmt.Errorf("variant %s: server: %w", v.Name, err)
 		}

@@ -176,9 +176,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Order, p.Cooldown = c.schedule()
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
-	if s.Speed != nil {
-		c.errorf("speed", "crypto micro-benchmarks are supported in a later version of kaeload; remove speed for now")
-	}
+	c.speed()
 	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)
 	sortErrors(c.errs)
 	sortErrors(c.warns)
@@ -207,6 +205,32 @@ func (p *Plan) WithAddr(addr string) *Plan {
 		q.Target.URL = "https://" + addr + "/"
 	}
 	return &q
+}
+
+// speed checks the speed section; its commands are expanded per variant.
+func (c *compiler) speed() {
+	specs := c.s.Speed
+	switch {
+	case specs == nil:
+		return
+	case len(specs) == 0:
+		c.errorf("speed", "empty list (want entries such as {command: openssl speed -seconds 3 rsa2048}, or leave speed out)")
+	case len(specs) > MaxSpeed:
+		c.errorf("speed", "%d commands, more than the %d allowed", len(specs), MaxSpeed)
+		return
+	}
+	for i, sp := range specs {
+		path := fmt.Sprintf("speed[%d]", i)
+		switch {
+		case sp.Command == nil:
+			c.errorf(path, "command is missing (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
+		case strings.TrimSpace(*sp.Command) == "":
+			c.errorf(path+".command", "must not be empty (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
+		}
+		if sp.Timeout != nil && *sp.Timeout <= 0 {
+			c.errorf(path+".timeout", "must be positive, got %s", *sp.Timeout)
+		}
+	}
 }
 
 func (c *compiler) name() string {

@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -117,9 +118,13 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any)) {
 		}
 		return ""
 	}
+	defer p.describeSpeed(row)
 	if p.Server == nil {
 		for i, v := range vs {
 			row(first(i, "variants"), "%s%s", v.Name, baseline(i))
+			if env := pairsText(v.Env, nil, nil); env != "" {
+				row("", "  env     %s (speed commands only)", env)
+			}
 		}
 		return
 	}
@@ -184,6 +189,44 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any)) {
 			if !shared[k] && field(v, k) != "" {
 				row("", "  %-7s %s", k, field(v, k))
 			}
+		}
+	}
+}
+
+// describeSpeed writes the speed commands: once when every variant runs
+// the same ones, else per variant.
+func (p *Plan) describeSpeed(row func(k, format string, args ...any)) {
+	text := func(v Variant) []string {
+		var out []string
+		for _, s := range v.Speed {
+			out = append(out, fmt.Sprintf("%s  (timeout %s)", s.Command, s.Timeout))
+		}
+		return out
+	}
+	vs := p.Variants
+	shared, some := true, false
+	for _, v := range vs {
+		some = some || len(v.Speed) > 0
+		shared = shared && slices.Equal(text(v), text(vs[0]))
+	}
+	if !some {
+		return
+	}
+	when := "once per variant, with its env, while the server is stopped"
+	if p.Server == nil {
+		when = "once per variant, with its env"
+	}
+	row("speed", "%s", when)
+	if shared {
+		for _, l := range text(vs[0]) {
+			row("", "  %s", l)
+		}
+		return
+	}
+	for _, v := range vs {
+		row("", "  %s:", v.Name)
+		for _, l := range text(v) {
+			row("", "    %s", l)
 		}
 	}
 }

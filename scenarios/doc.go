@@ -125,7 +125,8 @@
 //
 //	server          optional: how kaeload starts, stops and checks the server
 //	                between variants. Without it the server is managed by
-//	                hand, and variants may set nothing but name.
+//	                hand, and variants may set nothing but name (with a
+//	                speed section, also env, vars and sweep).
 //	  host          local (default): commands run here with sh -c.
 //	                ssh://user@host is not supported yet.
 //	  start         shell command that starts the server (required, unless
@@ -167,18 +168,29 @@
 //	                Without variants the plan has one variant, "default"
 //	                (with the server's commands and env).
 //	                env, vars, start, stop, reload and sweep need a server
-//	                section: there would be no server to apply them to.
+//	                section: there would be no server to apply them to
+//	                (env, vars and sweep need none when speed is given:
+//	                they then shape the speed commands' runs).
 //	baseline        the variant the others are compared with; must name one
 //	                (an expanded name such as kae-soft-0). Default: the first.
 //
-// Reserved for later versions, parsed (so their keys are checked) but
-// rejected by Compile with a "supported in a later version" error: speed
-// (list of {command}).
+//	speed           optional crypto micro-benchmarks (openssl speed, bssl
+//	                speed, gmssl speed), each run once per variant, with
+//	                the variant's env, on the server host, while the server
+//	                is stopped (after the variant's first stop, before its
+//	                start; with order: interleaved, in the variant's first
+//	                session only). A list of:
+//	  command       the shell command (sh -c); {name} is expanded per
+//	                variant as for server commands. Required, non-empty.
+//	  timeout       bounds the command (default 10m, > 0).
+//	                The output is parsed by package speed and stored with
+//	                the variant's results; a failing command or unparsable
+//	                output is recorded and logged, and does not fail the run.
 //
 // # Variables
 //
 // {name} is replaced in variant names, env values (server and variant),
-// vars, start, stop and reload, probe commands, target.url and
+// vars, start, stop and reload, probe commands, speed commands, target.url and
 // server.ready. Names come, in priority order, from the variant's sweep
 // values, the variant's vars, the top-level vars and the built-in
 // {scenario_dir} (the scenario file's absolute directory). target.url and

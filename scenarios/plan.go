@@ -145,6 +145,17 @@ type Variant struct {
 	// Sweep holds this variant's swept values, key -> value as written
 	// (e.g. ratio -> "33"); nil when not swept.
 	Sweep map[string]string `json:"sweep,omitempty"`
+	// Speed are the crypto micro-benchmarks run once for this variant,
+	// with its Env, while the server is stopped; nil when none.
+	Speed []Speed `json:"speed,omitempty"`
+}
+
+// Speed is one crypto micro-benchmark command of a variant.
+type Speed struct {
+	// Command is run with sh -c, every {var} resolved.
+	Command string `json:"command"`
+	// Timeout bounds the command.
+	Timeout time.Duration `json:"timeout"`
 }
 
 // Order is the order variants and repetitions run in.

@@ -46,7 +46,7 @@ type Scenario struct {
 	Variants []VariantSpec `yaml:"variants"`
 	// Baseline names the variant the others are compared with.
 	Baseline *string `yaml:"baseline"`
-	// Speed is reserved for crypto micro-benchmarks (a later version).
+	// Speed lists crypto micro-benchmarks run once per variant.
 	Speed []SpeedSpec `yaml:"speed"`
 
 	file string         // name used in messages
@@ -230,10 +230,14 @@ type ProbeSpec struct {
 	Pattern *string `yaml:"pattern"`
 }
 
-// SpeedSpec is one entry of the reserved speed section.
+// SpeedSpec is one entry of the speed section: a crypto micro-benchmark
+// run once per variant, with the variant's env, on the server host.
 type SpeedSpec struct {
-	// Command is the micro-benchmark command line.
+	// Command is the micro-benchmark command line (openssl speed, bssl
+	// speed, gmssl speed), run with sh -c; {name} is expanded per variant.
 	Command *string `yaml:"command"`
+	// Timeout bounds the command (default DefaultSpeedTimeout).
+	Timeout *time.Duration `yaml:"timeout"`
 }
 
 // Pair is one name/value entry of an ordered mapping.

@@ -32,6 +32,10 @@ const (
 	MaxVars = 100
 	// MaxProbes bounds server.probes.
 	MaxProbes = 100
+	// DefaultSpeedTimeout bounds a speed command without its own timeout.
+	DefaultSpeedTimeout = 10 * time.Minute
+	// MaxSpeed bounds the speed section's commands.
+	MaxSpeed = 100
 )
 
 // schedule resolves order and cooldown.
@@ -360,13 +364,15 @@ func (c *compiler) where(path string) string {
 	}
 }
 
-// variantKeys are the variant fields that need a server section.
-func variantServerKeys(vs VariantSpec) []string {
+// variantServerKeys are the variant fields that need a server section.
+// With a speed section, env, vars and sweep need none: they shape the
+// speed commands' runs.
+func variantServerKeys(vs VariantSpec, speed bool) []string {
 	var keys []string
-	if vs.Env != nil {
+	if vs.Env != nil && !speed {
 		keys = append(keys, "env")
 	}
-	if vs.Vars != nil {
+	if vs.Vars != nil && !speed {
 		keys = append(keys, "vars")
 	}
 	if vs.Start != nil {
@@ -378,7 +384,7 @@ func variantServerKeys(vs VariantSpec) []string {
 	if vs.Reload != nil {
 		keys = append(keys, "reload")
 	}
-	if vs.Sweep != nil {
+	if vs.Sweep != nil && !speed {
 		keys = append(keys, "sweep")
 	}
 	return keys
@@ -416,7 +422,7 @@ func (c *compiler) variants() ([]Variant, string) {
 	ss := s.Server
 	if ss == nil {
 		for i, vs := range s.Variants {
-			if keys := variantServerKeys(vs); len(keys) > 0 {
+			if keys := variantServerKeys(vs, s.Speed != nil); len(keys) > 0 {
 				c.errorf(fmt.Sprintf("variants[%d].%s", i, keys[0]), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", keys[0])
 				break
 			}
@@ -594,14 +600,27 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 	if vars := mergeMaps(c.userTop, local, cb.vals); len(vars) > 0 {
 		v.Vars = vars
 	}
-	if ss == nil {
-		return v, ok
+	for i, sp := range c.s.Speed {
+		if i >= MaxSpeed || sp.Command == nil || strings.TrimSpace(*sp.Command) == "" {
+			continue
+		}
+		command, good := c.expand(fmt.Sprintf("speed[%d].command", i), *sp.Command, sc)
+		ok = ok && good
+		timeout := DefaultSpeedTimeout
+		if sp.Timeout != nil {
+			timeout = *sp.Timeout
+		}
+		v.Speed = append(v.Speed, Speed{Command: command, Timeout: timeout})
+	}
+	var serverEnv map[string]string
+	if ss != nil {
+		serverEnv = ss.Env
 	}
 	if envOK {
 		for _, layer := range []struct {
 			prefix string
 			env    map[string]string
-		}{{"server.env", ss.Env}, {path + ".env", vs.Env}} {
+		}{{"server.env", serverEnv}, {path + ".env", vs.Env}} {
 			for _, k := range sortedKeys(layer.env) {
 				val, good := c.expand(layer.prefix+"."+k, layer.env[k], sc)
 				ok = ok && good
@@ -611,6 +630,9 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 				v.Env[k] = val
 			}
 		}
+	}
+	if ss == nil {
+		return v, ok
 	}
 	cmd := func(key string, server, own *string) string {
 		p, src := "server."+key, server

@@ -1,0 +1,139 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+// TestSpeedSchedule runs two variants × two repetitions interleaved, each
+// with three speed commands: one printing bssl output that names the
+// variant's env, one failing, one printing nothing parsable. Speed runs
+// once per variant, in its first session, between the stop and the start;
+// the failures are recorded and warned about and do not fail the run.
+func TestSpeedSchedule(t *testing.T) {
+	needCPUs(t, 1)
+	p := builtinPlan(300*time.Millisecond, []int{0})
+	p.Load.Warmup = 100 * time.Millisecond
+	p.Repeat = 2
+	p.Order = scenarios.Interleaved
+	calls := commandLog(t, p, map[string]string{"OPS": "801.2"}, map[string]string{"OPS": "1602.4"})
+	file := filepath.Join(filepath.Dir(strings.Fields(p.Variants[0].Start)[len(strings.Fields(p.Variants[0].Start))-1]), "commands")
+	for i := range p.Variants {
+		p.Variants[i].Speed = []scenarios.Speed{
+			{Command: fmt.Sprintf(`echo "speed $V" >> %s; echo "Did 4823 RSA 2048 signing operations in 6019561us ($OPS ops/sec)"`, file), Timeout: 5 * time.Second},
+			{Command: "echo 'engine not found' >&2; exit 3", Timeout: 5 * time.Second},
+			{Command: "echo hello", Timeout: 5 * time.Second},
+		}
+	}
+	log := &syncBuffer{}
+	opts := testOptions(t, "1")
+	opts.Log = log
+	run, err := Run(context.Background(), p, opts)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log)
+	}
+	if got, want := calls(), "stop a, speed a, start a, stop a, stop b, speed b, start b, stop b, stop a, start a, stop a, stop b, start b, stop b"; got != want {
+		t.Errorf("commands\n got %q\nwant %q", got, want)
+	}
+	if got, want := len(run.Variants), 2; got != want {
+		t.Fatalf("got %d variants, want %d", got, want)
+	}
+	for i, want := range []float64{801.2, 1602.4} {
+		v := run.Variants[i]
+		if got, wantN := len(v.Speed), 3; got != wantN {
+			t.Fatalf("variant %s: %d speed runs, want %d: %+v", v.Name, got, wantN, v.Speed)
+		}
+		ok := v.Speed[0]
+		if got, wantR := ok.Results, []results.SpeedResult{{Algorithm: "RSA 2048", Operation: "signing", Value: want, Unit: "ops/s"}}; ok.Error != "" || len(got) != 1 || got[0] != wantR[0] {
+			t.Errorf("variant %s: speed[0] = %+v, want results %+v and no error", v.Name, ok, wantR)
+		}
+		if e := v.Speed[1].Error; !strings.Contains(e, "exit status 3") || !strings.Contains(e, "engine not found") {
+			t.Errorf("variant %s: speed[1].Error = %q, want the exit status and output", v.Name, e)
+		}
+		if e := v.Speed[2].Error; !strings.HasPrefix(e, "no speed results found") {
+			t.Errorf("variant %s: speed[2].Error = %q, want no speed results found", v.Name, e)
+		}
+	}
+	warned := 0
+	for _, w := range run.Warnings {
+		if strings.Contains(w, "speed command") {
+			warned++
+		}
+	}
+	if got, want := warned, 4; got != want {
+		t.Errorf("%d speed warnings, want %d: %q", got, want, run.Warnings)
+	}
+	if !strings.Contains(log.String(), `variant b: speed command "echo hello": no speed results found`) {
+		t.Errorf("run log does not mention the unparsable output:\n%s", log)
+	}
+}
+
+// noASM is the OPENSSL_ia32cap value that turns off OpenSSL's x86
+// assembly, making RSA markedly slower.
+const noASM = "~0xffffffffffffffff:~0xffffffffffffffff"
+
+// needOpenSSL skips without the openssl command, except under CI=true.
+func needOpenSSL(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("openssl"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("openssl is missing (CI installs Debian's openssl package)")
+		}
+		t.Skip("openssl is missing")
+	}
+}
+
+// TestSpeedOpenSSL runs the real openssl speed for two variants of the
+// built-in target without a server section, one with OpenSSL's assembly
+// turned off by env, and checks both figures were parsed and the report
+// shows the crypto speed section.
+func TestSpeedOpenSSL(t *testing.T) {
+	needCPUs(t, 1)
+	needOpenSSL(t)
+	p := builtinPlan(300*time.Millisecond, []int{0})
+	p.Load.Warmup = 100 * time.Millisecond
+	sp := []scenarios.Speed{{Command: "openssl speed -seconds 1 rsa2048", Timeout: time.Minute}}
+	p.Variants = []scenarios.Variant{{Name: "asm", Speed: sp}, {Name: "noasm", Env: map[string]string{"OPENSSL_ia32cap": noASM}, Speed: sp}}
+	log := &syncBuffer{}
+	opts := testOptions(t, "1")
+	opts.Log = log
+	run, err := Run(context.Background(), p, opts)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log)
+	}
+	var signs []float64
+	for _, v := range run.Variants {
+		var sign float64
+		for _, s := range v.Speed {
+			if s.Error != "" {
+				t.Errorf("variant %s: %s", v.Name, s.Error)
+			}
+			for _, r := range s.Results {
+				if r.Algorithm == "rsa 2048 bits" && r.Operation == "sign" {
+					sign = r.Value
+				}
+			}
+		}
+		if sign <= 0 {
+			t.Errorf("variant %s: rsa 2048 bits sign/s = %v, want > 0 (speed %+v)", v.Name, sign, v.Speed)
+		}
+		signs = append(signs, sign)
+	}
+	t.Logf("rsa 2048 sign/s: asm %v, noasm %v", signs[0], signs[1])
+	var b strings.Builder
+	if err := results.WriteText(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "crypto speed") || !strings.Contains(b.String(), "rsa 2048 bits sign") {
+		t.Errorf("report has no crypto speed section with rsa 2048 bits sign:\n%s", b.String())
+	}
+}

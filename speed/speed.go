@@ -1,0 +1,357 @@
+package speed
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Units of Result.Unit.
+const (
+	// OpsPerSec is the unit of operation rates (signatures, key exchanges).
+	OpsPerSec = "ops/s"
+	// BytesPerSec is the unit of throughput (ciphers, digests, AEADs).
+	BytesPerSec = "bytes/s"
+)
+
+// Result is one figure a speed tool printed.
+//
+// Naming, per tool:
+//   - openssl and GmSSL public-key tables: Algorithm is the row's label as
+//     printed, spaces collapsed ("rsa 2048 bits", "256 bits ecdsa (nistp256)",
+//     "253 bits ecdh (X25519)"); Operation is the rate column's header without
+//     "/s" ("sign", "verify", "op"). With -mr, which prints no curve names,
+//     the label is rebuilt without one ("rsa 2048 bits", "256 bits ecdsa").
+//   - openssl and GmSSL cipher and digest tables: Algorithm is the type as
+//     printed ("sms4-cbc", "AES-128-GCM", "aes-128 cbc"), Operation is empty,
+//     Block is the column's block size.
+//   - bssl: the description between "Did N" and "operations", with any
+//     "(N bytes)" moved into Block, is split at its first word that starts
+//     with a lower-case letter: "RSA 2048 signing" gives Algorithm "RSA 2048"
+//     and Operation "signing", "RSA 4096 verify (fresh key)" gives "RSA 4096"
+//     and "verify (fresh key)", "ECDH P-256" gives "ECDH P-256" and "".
+//
+// Label joins the parts back for display.
+type Result struct {
+	// Algorithm names what was measured (see above).
+	Algorithm string `json:"algorithm"`
+	// Operation is the operation measured ("" when the tool names none).
+	Operation string `json:"operation,omitempty"`
+	// Block is the block size in bytes of a throughput figure; 0 for
+	// operation rates.
+	Block int `json:"block,omitempty"`
+	// Value is the rate: finite and >= 0.
+	Value float64 `json:"value"`
+	// Unit is OpsPerSec or BytesPerSec.
+	Unit string `json:"unit"`
+}
+
+// Label is the result's name for display: Algorithm, Operation and, for a
+// throughput figure, the block size, e.g. "RSA 2048 signing" or
+// "sms4-cbc 16 bytes".
+func (r Result) Label() string {
+	s := r.Algorithm
+	if r.Operation != "" {
+		s += " " + r.Operation
+	}
+	if r.Block > 0 {
+		s += " " + strconv.Itoa(r.Block) + " bytes"
+	}
+	return s
+}
+
+// Parse reads the output of `bssl speed`, or of `openssl speed` (OpenSSL
+// 1.1 and 3.x, GmSSL, human-readable or -mr), recognising the tool from
+// the lines themselves; other lines (banners, "Doing …" progress, build
+// information) are skipped. Results are in the order printed. It is an
+// error when the output holds no result at all.
+func Parse(output string) ([]Result, error) {
+	var p parser
+	sc := bufio.NewScanner(strings.NewReader(output))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		p.line(sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read speed output: %w", err)
+	}
+	if len(p.out) == 0 {
+		return nil, fmt.Errorf("no speed results found: want bssl lines such as %q, or openssl speed tables (a %q or %q header and its rows, or -mr +F lines)",
+			"Did 4823 RSA 2048 signing operations in 6019561us (801.2 ops/sec)", "sign    verify    sign/s verify/s", "type  16 bytes  64 bytes …")
+	}
+	return p.out, nil
+}
+
+// parser holds the table header in force while reading lines.
+type parser struct {
+	out []Result
+	// rates are the rate columns of the current public-key table header
+	// ("sign", "verify"); nil outside such a table.
+	rates []string
+	// blocks are the block sizes of the current cipher table header (or of
+	// the last -mr +H line).
+	blocks []int
+	// inTypes is true between a "type 16 bytes …" header and a line that
+	// is not one of its rows.
+	inTypes bool
+}
+
+var (
+	// bsslRE matches bssl's result line; the ": 118.4 MB/s" suffix some
+	// versions print is ignored, bytes/s being ops/s × block exactly.
+	bsslRE = regexp.MustCompile(`^Did (\d+) (.+?) operations in (\d+)us \(([0-9.]+) ops/sec\)`)
+	// bytesRE finds the block size in a bssl description.
+	bytesRE = regexp.MustCompile(`\s*\((\d+) bytes\)`)
+	// numRE is a plain decimal number as the tools print them.
+	numRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+	// timeRE is a seconds-per-operation cell ("0.000387s").
+	timeRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?s$`)
+	// bytesHeadRE is one cell of a cipher table header ("16 bytes").
+	bytesHeadRE = regexp.MustCompile(`([0-9]+) bytes`)
+)
+
+// line consumes one line of output.
+func (p *parser) line(s string) {
+	s = strings.TrimRight(s, "\r")
+	if m := bsslRE.FindStringSubmatch(s); m != nil {
+		p.inTypes, p.rates = false, nil
+		p.bssl(m)
+		return
+	}
+	if strings.HasPrefix(s, "+") {
+		p.machine(s)
+		return
+	}
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return
+	}
+	if fields[0] == "type" && len(fields) > 2 {
+		if blocks, ok := typeHeader(fields[1:]); ok {
+			p.blocks, p.inTypes, p.rates = blocks, true, nil
+			return
+		}
+	}
+	if rates, ok := rateHeader(fields); ok {
+		p.rates, p.inTypes = rates, false
+		return
+	}
+	if p.inTypes && p.typeRow(fields) {
+		return
+	}
+	p.inTypes = false
+	if p.rates != nil && p.rateRow(fields) {
+		return
+	}
+}
+
+// bssl adds one "Did N … operations in Tus (R ops/sec)" line.
+func (p *parser) bssl(m []string) {
+	rate, ok := number(m[4])
+	if !ok {
+		return
+	}
+	what, block := m[2], 0
+	if bm := bytesRE.FindStringSubmatch(what); bm != nil {
+		n, err := strconv.Atoi(bm[1])
+		if err != nil || n <= 0 {
+			return
+		}
+		block = n
+		what = bytesRE.ReplaceAllString(what, "")
+	}
+	words := strings.Fields(what)
+	split := len(words)
+	for i, w := range words {
+		if i > 0 && w[0] >= 'a' && w[0] <= 'z' {
+			split = i
+			break
+		}
+	}
+	r := Result{Algorithm: strings.Join(words[:split], " "), Operation: strings.Join(words[split:], " "), Value: rate, Unit: OpsPerSec}
+	if block > 0 {
+		r.Block, r.Value, r.Unit = block, rate*float64(block), BytesPerSec
+	}
+	p.add(r)
+}
+
+// typeHeader reads "16 bytes 64 bytes …" (after "type") into block sizes.
+func typeHeader(cells []string) ([]int, bool) {
+	if len(cells)%2 != 0 {
+		return nil, false
+	}
+	var blocks []int
+	for i := 0; i < len(cells); i += 2 {
+		n, err := strconv.Atoi(cells[i])
+		if err != nil || n <= 0 || cells[i+1] != "bytes" {
+			return nil, false
+		}
+		blocks = append(blocks, n)
+	}
+	return blocks, true
+}
+
+// typeRow adds a cipher table row: a name (which may hold spaces, as in
+// "des ede3") then one cell per block size, in 1000s of bytes/s with a "k"
+// suffix, or in bytes/s without one (openssl prints small figures so).
+func (p *parser) typeRow(fields []string) bool {
+	n := len(p.blocks)
+	if len(fields) <= n {
+		return false
+	}
+	name := strings.Join(fields[:len(fields)-n], " ")
+	vals := make([]float64, n)
+	for i, cell := range fields[len(fields)-n:] {
+		mult := 1.0
+		if c, ok := strings.CutSuffix(cell, "k"); ok {
+			cell, mult = c, 1000
+		}
+		v, ok := number(cell)
+		if !ok {
+			return false
+		}
+		vals[i] = v * mult
+	}
+	for i, v := range vals {
+		p.add(Result{Algorithm: name, Block: p.blocks[i], Value: v, Unit: BytesPerSec})
+	}
+	return true
+}
+
+// rateHeader reads a public-key table header such as
+// "sign verify sign/s verify/s" or "op op/s": time columns (plain words),
+// then as many rate columns ending in "/s". It returns the rate columns'
+// names.
+func rateHeader(fields []string) ([]string, bool) {
+	if len(fields) < 2 || len(fields)%2 != 0 {
+		return nil, false
+	}
+	half := len(fields) / 2
+	var rates []string
+	for i, f := range fields {
+		name, ok := strings.CutSuffix(f, "/s")
+		switch {
+		case i < half && (ok || strings.Contains(f, "/") || numRE.MatchString(f) || timeRE.MatchString(f)):
+			return nil, false // time columns are plain words
+		case i >= half && (!ok || name == "" || strings.Contains(name, "/")):
+			return nil, false
+		}
+		if i >= half {
+			rates = append(rates, name)
+		}
+	}
+	return rates, true
+}
+
+// rateRow adds a public-key table row: a label, time cells ("0.000387s"),
+// then one rate per rate column.
+func (p *parser) rateRow(fields []string) bool {
+	n := len(p.rates)
+	if len(fields) <= n {
+		return false
+	}
+	vals := make([]float64, n)
+	for i, cell := range fields[len(fields)-n:] {
+		v, ok := number(cell)
+		if !ok {
+			return false
+		}
+		vals[i] = v
+	}
+	label := fields[:len(fields)-n]
+	for len(label) > 0 && timeRE.MatchString(label[len(label)-1]) {
+		label = label[:len(label)-1]
+	}
+	if len(label) == len(fields)-n || len(label) == 0 {
+		return false // no time cells: not a table row
+	}
+	name := strings.Join(label, " ")
+	for i, v := range vals {
+		p.add(Result{Algorithm: name, Operation: p.rates[i], Value: v, Unit: OpsPerSec})
+	}
+	return true
+}
+
+// mrKinds maps -mr public-key record tags to their label (with %d for the
+// key size in bits) and rate columns. openssl 3.x prints more figures in
+// some records than 1.1; only the leading ones named here are kept.
+var mrKinds = map[string]struct {
+	label string
+	rates []string
+}{
+	"+F2": {"rsa %d bits", []string{"sign", "verify"}},
+	"+F3": {"dsa %d bits", []string{"sign", "verify"}},
+	"+F4": {"%d bits ecdsa", []string{"sign", "verify"}},
+	"+F5": {"%d bits ecdh", []string{"op"}},
+}
+
+// machine adds a -mr record: "+H:16:64:…" (block sizes), "+F:k:name:v…"
+// (bytes/s per block) and the public-key records of mrKinds.
+func (p *parser) machine(s string) {
+	p.inTypes, p.rates = false, nil
+	parts := strings.Split(s, ":")
+	switch tag := parts[0]; tag {
+	case "+H":
+		var blocks []int
+		for _, c := range parts[1:] {
+			n, err := strconv.Atoi(c)
+			if err != nil || n <= 0 {
+				return
+			}
+			blocks = append(blocks, n)
+		}
+		p.blocks = blocks
+	case "+F":
+		if len(parts) < 3 || parts[2] == "" {
+			return
+		}
+		vals := parts[3:]
+		if len(vals) > len(p.blocks) {
+			return
+		}
+		for i, c := range vals {
+			if v, ok := number(c); ok {
+				p.add(Result{Algorithm: parts[2], Block: p.blocks[i], Value: v, Unit: BytesPerSec})
+			}
+		}
+	default:
+		k, ok := mrKinds[tag]
+		if !ok || len(parts) < 3+len(k.rates) {
+			return
+		}
+		bits, err := strconv.Atoi(parts[2])
+		if err != nil || bits <= 0 {
+			return
+		}
+		for i, op := range k.rates {
+			if v, ok := number(parts[3+i]); ok {
+				p.add(Result{Algorithm: fmt.Sprintf(k.label, bits), Operation: op, Value: v, Unit: OpsPerSec})
+			}
+		}
+	}
+}
+
+// add appends r when it is usable: a name and a finite, non-negative value.
+func (p *parser) add(r Result) {
+	if r.Algorithm == "" || math.IsNaN(r.Value) || math.IsInf(r.Value, 0) || r.Value < 0 {
+		return
+	}
+	p.out = append(p.out, r)
+}
+
+// number parses a plain decimal figure ("801.2", "26448.18"); signs,
+// exponents, hex and the words inf and nan are not figures a speed tool
+// prints, so they are refused.
+func number(s string) (float64, bool) {
+	if !numRE.MatchString(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}

@@ -1,0 +1,190 @@
+package speed
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// want is one expected result; Parse's output must contain it.
+type want struct {
+	label string
+	value float64
+	unit  string
+}
+
+// find returns the result whose Label is label.
+func find(rs []Result, label string) (Result, bool) {
+	for _, r := range rs {
+		if r.Label() == label {
+			return r, true
+		}
+	}
+	return Result{}, false
+}
+
+// near reports whether got equals want to 1e-9 relative.
+func near(got, want float64) bool {
+	return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))
+}
+
+func TestParseFiles(t *testing.T) {
+	tests := []struct {
+		file  string
+		count int
+		wants []want
+	}{
+		{"bssl-speed-rsa.txt", 12, []want{
+			{"RSA 2048 signing", 801.2, OpsPerSec},
+			{"RSA 4096 verify (fresh key)", 8264.4, OpsPerSec},
+			{"RSA 3072 private key parse", 2347.5, OpsPerSec},
+		}},
+		{"gmssl-speed-evp-sms4.txt", 6, []want{
+			{"sms4-cbc 16 bytes", 26448180, BytesPerSec},
+			{"sms4-cbc 1024 bytes", 36487850, BytesPerSec},
+			{"sms4-cbc 16384 bytes", 35662510, BytesPerSec},
+		}},
+		{"openssl3-pk.txt", 5, []want{
+			{"rsa 2048 bits sign", 3377.0, OpsPerSec},
+			{"rsa 2048 bits verify", 53951.5, OpsPerSec},
+			{"256 bits ecdsa (nistp256) sign", 43724.2, OpsPerSec},
+			{"256 bits ecdsa (nistp256) verify", 14904.0, OpsPerSec},
+			{"253 bits ecdh (X25519) op", 25386.0, OpsPerSec},
+		}},
+		{"openssl3-evp-aes-128-gcm.txt", 6, []want{
+			{"AES-128-GCM 16 bytes", 36878290, BytesPerSec},
+			{"AES-128-GCM 16384 bytes", 3003006980, BytesPerSec},
+		}},
+		{"openssl3-mr-pk.txt", 5, []want{
+			{"rsa 2048 bits sign", 3310, OpsPerSec},
+			{"rsa 2048 bits verify", 43069.696970, OpsPerSec},
+			{"256 bits ecdsa sign", 39073.737374, OpsPerSec},
+			{"256 bits ecdsa verify", 11969, OpsPerSec},
+			{"253 bits ecdh op", 24548, OpsPerSec},
+		}},
+		{"openssl3-mr-evp.txt", 1, []want{
+			{"AES-128-GCM 16 bytes", 34116304, BytesPerSec},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := Parse(string(data))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got, want := len(rs), tt.count; got != want {
+				t.Errorf("got %d results, want %d: %+v", got, want, rs)
+			}
+			for _, w := range tt.wants {
+				r, ok := find(rs, w.label)
+				if !ok {
+					t.Errorf("no result %q in %+v", w.label, rs)
+					continue
+				}
+				if !near(r.Value, w.value) || r.Unit != w.unit {
+					t.Errorf("%s: got %v %s, want %v %s", w.label, r.Value, r.Unit, w.value, w.unit)
+				}
+			}
+		})
+	}
+}
+
+func TestParseSplitsBssl(t *testing.T) {
+	out := "Did 4823 RSA 2048 signing operations in 6019561us (801.2 ops/sec)\n" +
+		"Did 7403000 AES-128-GCM (16 bytes) seal operations in 1000006us (7402955.6 ops/sec): 118.4 MB/s\n" +
+		"Did 1000 ECDH P-256 operations in 1000000us (1000.0 ops/sec)\n"
+	rs, err := Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Result{
+		{Algorithm: "RSA 2048", Operation: "signing", Value: 801.2, Unit: OpsPerSec},
+		{Algorithm: "AES-128-GCM", Operation: "seal", Block: 16, Value: 7402955.6 * 16, Unit: BytesPerSec},
+		{Algorithm: "ECDH P-256", Value: 1000, Unit: OpsPerSec},
+	}
+	if len(rs) != len(want) {
+		t.Fatalf("got %+v, want %+v", rs, want)
+	}
+	for i := range want {
+		if got := rs[i]; got.Algorithm != want[i].Algorithm || got.Operation != want[i].Operation || got.Block != want[i].Block || !near(got.Value, want[i].Value) || got.Unit != want[i].Unit {
+			t.Errorf("result %d: got %+v, want %+v", i, got, want[i])
+		}
+	}
+}
+
+func TestParseTables(t *testing.T) {
+	tests := []struct {
+		name, out string
+		wants     []want
+	}{
+		{"small figures have no k", "type 16 bytes 64 bytes\nslow 9000.00 12.50k\n",
+			[]want{{"slow 16 bytes", 9000, BytesPerSec}, {"slow 64 bytes", 12500, BytesPerSec}}},
+		{"names with spaces", "type             16 bytes     64 bytes\ndes ede3         26448.18k    32853.50k\n",
+			[]want{{"des ede3 16 bytes", 26448180, BytesPerSec}, {"des ede3 64 bytes", 32853500, BytesPerSec}}},
+		{"openssl 3.2 rsa with encrypt and decrypt",
+			"                  sign    verify    encrypt   decrypt   sign/s verify/s  encr./s  decr./s\n" +
+				"rsa  2048 bits 0.000487s 0.000014s 0.000015s 0.000486s   2052.5  71428.6  66061.9   2057.4\n",
+			[]want{{"rsa 2048 bits sign", 2052.5, OpsPerSec}, {"rsa 2048 bits decr.", 2057.4, OpsPerSec}}},
+		{"two tables in a row",
+			"                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.000296s 0.000019s   3377.0  53951.5\n" +
+				"                              op      op/s\n 253 bits ecdh (X25519)   0.0000s  25386.0\n",
+			[]want{{"rsa 2048 bits verify", 53951.5, OpsPerSec}, {"253 bits ecdh (X25519) op", 25386, OpsPerSec}}},
+		{"CRLF line ends", "Did 10 RSA 2048 signing operations in 1000000us (10.0 ops/sec)\r\n",
+			[]want{{"RSA 2048 signing", 10, OpsPerSec}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := Parse(tt.out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := len(rs), countWanted(tt.out); got < len(tt.wants) || got > want {
+				t.Errorf("got %d results %+v, want between %d and %d", got, rs, len(tt.wants), want)
+			}
+			for _, w := range tt.wants {
+				r, ok := find(rs, w.label)
+				if !ok {
+					t.Errorf("no result %q in %+v", w.label, rs)
+				} else if !near(r.Value, w.value) || r.Unit != w.unit {
+					t.Errorf("%s: got %v %s, want %v %s", w.label, r.Value, r.Unit, w.value, w.unit)
+				}
+			}
+		})
+	}
+}
+
+// countWanted bounds the results a test output can hold: its number count.
+func countWanted(out string) int {
+	n := 0
+	for _, f := range strings.Fields(out) {
+		if numRE.MatchString(strings.TrimSuffix(f, "k")) {
+			n++
+		}
+	}
+	return n + 1
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, out := range []string{
+		"",
+		"openssl: command not found\n",
+		"Doing 2048 bits private rsa's for 1s: 3377 2048 bits private RSA's in 1.00s\nversion: 3.0.19\n",
+		"                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.000296s 0.000019s   inf  nan\n",
+		"type 16 bytes\naes -5.00k\n",
+	} {
+		rs, err := Parse(out)
+		if err == nil {
+			t.Errorf("Parse(%q) = %+v, want an error", out, rs)
+			continue
+		}
+		if got, want := err.Error(), "no speed results found: want bssl lines such as"; !strings.HasPrefix(got, want) {
+			t.Errorf("Parse(%q): got error %q, want it to start with %q", out, got, want)
+		}
+	}
+}
