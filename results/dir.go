@@ -18,6 +18,9 @@ const (
 	RunFile = "run.json"
 	// SummaryFile is one row per variant × repetition and per variant (WriteCSV).
 	SummaryFile = "summary.csv"
+	// SpeedFile is one row per variant × speed command × figure
+	// (WriteSpeedCSV), present only when a variant ran speed commands.
+	SpeedFile = "speed.csv"
 	// ReportFile is the HTML report (DirFiles.Report).
 	ReportFile = "report.html"
 	// LogFile is the run's log: server command output, warnings (DirFiles.Log).
@@ -25,7 +28,7 @@ const (
 )
 
 // DirFiles are what a run directory holds besides the files this package
-// renders from the Run (RunFile, SummaryFile).
+// renders from the Run (RunFile, SummaryFile, SpeedFile).
 type DirFiles struct {
 	// Report is written as ReportFile when not nil (rendered by the HTML
 	// report package).
@@ -90,8 +93,8 @@ func CheckWritable(parent string) error {
 }
 
 // WriteDir writes the run directory dir: RunFile (after r.Annotate, so
-// it carries the client-bound warnings), SummaryFile, and the files of
-// extra. dir must not exist: an existing run is never overwritten, and the
+// it carries the client-bound warnings), SummaryFile, SpeedFile when any
+// variant has a speed run, and the files of extra. dir must not exist: an existing run is never overwritten, and the
 // error then wraps fs.ErrExist. The parent of dir is created if needed.
 //
 // The directory appears complete or not at all: every file is written and
@@ -116,7 +119,7 @@ func WriteDir(dir string, r *Run, extra DirFiles) (err error) {
 		switch {
 		case name == "" || name != filepath.Base(name) || strings.HasPrefix(name, "."):
 			return fmt.Errorf("file name %q: want a plain, not hidden file name", name)
-		case name == RunFile || name == SummaryFile || name == ReportFile || name == LogFile:
+		case name == RunFile || name == SummaryFile || name == SpeedFile || name == ReportFile || name == LogFile:
 			return fmt.Errorf("file name %q: reserved", name)
 		}
 	}
@@ -132,6 +135,13 @@ func WriteDir(dir string, r *Run, extra DirFiles) (err error) {
 		return err
 	}
 	csvErr := WriteCSV(&summary, r)
+	var speed *bytes.Buffer
+	if hasSpeed(r) {
+		speed = new(bytes.Buffer)
+		if err := WriteSpeedCSV(speed, r); err != nil {
+			return err
+		}
+	}
 
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -150,6 +160,9 @@ func WriteDir(dir string, r *Run, extra DirFiles) (err error) {
 	files := []namedFile{{RunFile, runJSON.Bytes()}}
 	if csvErr == nil {
 		files = append(files, namedFile{SummaryFile, summary.Bytes()})
+	}
+	if speed != nil {
+		files = append(files, namedFile{SpeedFile, speed.Bytes()})
 	}
 	if extra.Report != nil {
 		files = append(files, namedFile{ReportFile, extra.Report})

@@ -158,6 +158,7 @@ func TestWriteDirErrors(t *testing.T) {
 	}{
 		{"log twice", singleRun(), DirFiles{Log: []byte("x"), LogPath: "/nonexistent"}, "both log bytes and a log path"},
 		{"reserved", singleRun(), DirFiles{Other: map[string][]byte{"run.json": nil}}, `"run.json": reserved`},
+		{"reserved speed", singleRun(), DirFiles{Other: map[string][]byte{"speed.csv": nil}}, `"speed.csv": reserved`},
 		{"path", singleRun(), DirFiles{Other: map[string][]byte{"../x": nil}}, `"../x": want a plain`},
 		{"hidden", singleRun(), DirFiles{Other: map[string][]byte{".x": nil}}, `".x": want a plain`},
 		{"missing log", singleRun(), DirFiles{LogPath: filepath.Join(parent, "nope.log")}, "copy log"},

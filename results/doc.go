@@ -66,7 +66,8 @@
 // probe deltas and every sweep as a table with an ASCII bar chart.
 // WriteMarkdown writes the same tables as GitHub Markdown, WriteCSV one
 // row per variant × repetition plus a statistics row per variant
-// (summary.csv), and CompareRuns lines up the variants of several stored
+// (summary.csv), WriteSpeedCSV one row per crypto speed figure (speed.csv;
+// SummarizeSpeed is the speed comparison every report renders), and CompareRuns lines up the variants of several stored
 // runs against the first ("did last week's kernel update change
 // anything?").
 //
@@ -78,7 +79,7 @@
 // # Storage
 //
 // A run is stored as a directory (WriteDir): run.json, summary.csv,
-// report.html and run.log, written into a hidden directory and renamed into
+// speed.csv (when speed commands ran), report.html and run.log, written into a hidden directory and renamed into
 // place so that a half-written run never appears and an existing one is
 // never overwritten. DefaultDirName names it "20261202T134500Z-nginx-kae";
 // CheckWritable checks the results directory before any load is sent;

@@ -14,8 +14,10 @@ import (
 // (client-bound repetitions included, whether or not Annotate ran), the
 // comparison table (the same cells as WriteText's, for any number of
 // variants and repetitions), the probe deltas, every sweep's table and
-// chart (in a text block, which keeps the bars aligned) and one row per
-// repetition. Per-group details stay in the text report and run.json.
+// chart (in a text block, which keeps the bars aligned), when any variant
+// ran speed commands the crypto speed table (the text report's cells: every
+// figure per variant, Δ % against the baseline, the failed commands), and
+// one row per repetition. Per-group details stay in the text report and run.json.
 //
 // It returns an error, before writing anything, when r.Baseline names no
 // variant or r has none, and any error of w.
@@ -62,6 +64,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		st := sweepTable(s, sw)
 		st.write(&b, "")
 		b.WriteString("```\n")
+	}
+	if hasSpeed(r) {
+		writeSpeedMarkdown(&b, newSpeedTable(r, s.Baseline))
 	}
 
 	b.WriteString("\n## Repetitions\n\n")

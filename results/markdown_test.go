@@ -8,7 +8,7 @@ import (
 )
 
 func TestWriteMarkdownGolden(t *testing.T) {
-	for name, r := range map[string]*Run{"sweep": sweepRun(), "interrupted": interruptedRun(), "single": singleRun()} {
+	for name, r := range map[string]*Run{"sweep": sweepRun(), "interrupted": interruptedRun(), "single": singleRun(), "speed": speedRun()} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := WriteMarkdown(&b, r); err != nil {

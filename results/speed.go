@@ -2,13 +2,64 @@ package results
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 )
 
-// speedKey identifies one row of the crypto speed table: the figure of a
-// speed command (by its position in the scenario's speed list).
+// SpeedTable is the crypto speed comparison of a run, the one model that
+// every report renders (the text and Markdown reports' "crypto speed"
+// section, report.html's): per speed command (by its position in the
+// scenario's speed list), one row per figure and one column per variant,
+// then the Δ % of every other variant against the baseline, and the runs
+// that failed.
+type SpeedTable struct {
+	// Baseline is the index in Variants (and Run.Variants) of the baseline.
+	Baseline int
+	// Variants are the variants' names in plan order.
+	Variants []string
+	// Commands are the speed command lines by position: the baseline's
+	// where it ran that command, else the first variant's that did.
+	Commands []string
+	// Rows are the figures in order of first appearance (variants in plan
+	// order, each command's figures as printed). A figure a tool printed
+	// twice keeps its first value.
+	Rows []SpeedRow
+	// Failures are the speed runs with an Error, variants in plan order.
+	Failures []SpeedFailure
+}
+
+// SpeedRow is one figure of a SpeedTable and its value per variant.
+type SpeedRow struct {
+	// Command is the position of the speed command that printed the figure.
+	Command int
+	// Algorithm, Operation, Block and Unit identify the figure (as in
+	// SpeedResult).
+	Algorithm string
+	Operation string
+	Block     int
+	Unit      string
+	// Values holds the figure per variant (index as in SpeedTable.Variants);
+	// Has[i] is false, and Values[i] 0, when variant i has no such figure.
+	Values []float64
+	Has    []bool
+}
+
+// SpeedFailure is a speed run that failed or whose output was not
+// understood.
+type SpeedFailure struct {
+	// Variant is the variant's name; Command the command's position and
+	// CommandLine the command as run.
+	Variant     string
+	Command     int
+	CommandLine string
+	// Error is SpeedRun.Error.
+	Error string
+}
+
+// speedKey identifies one row of the crypto speed table.
 type speedKey struct {
 	command   int
 	algorithm string
@@ -17,14 +68,15 @@ type speedKey struct {
 	unit      string
 }
 
-// label names the row: "rsa 2048 bits sign", "sms4-cbc 16 bytes".
-func (k speedKey) label() string {
-	s := k.algorithm
-	if k.operation != "" {
-		s += " " + k.operation
+// Figure names the row with its command's position: "[0] rsa 2048 bits
+// sign", "[1] sms4-cbc 16 bytes".
+func (row *SpeedRow) Figure() string {
+	s := fmt.Sprintf("[%d] %s", row.Command, row.Algorithm)
+	if row.Operation != "" {
+		s += " " + row.Operation
 	}
-	if k.block > 0 {
-		s += " " + strconv.Itoa(k.block) + " bytes"
+	if row.Block > 0 {
+		s += " " + strconv.Itoa(row.Block) + " bytes"
 	}
 	return s
 }
@@ -39,87 +91,191 @@ func hasSpeed(r *Run) bool {
 	return false
 }
 
-// writeSpeed writes the "crypto speed" section: per speed command, one row
-// per figure (algorithm, operation, block) and one column per variant,
-// then Δ % of every other variant against the baseline (base, an index in
-// r.Variants); the failed runs are listed after the table.
-func writeSpeed(b *bytes.Buffer, r *Run, base int) {
-	var keys []speedKey
-	values := make([]map[speedKey]float64, len(r.Variants))
+// SummarizeSpeed returns the crypto speed comparison of r against its
+// baseline (Run.BaselineIndex), or nil when no variant has a speed run.
+// It is an error when r.Baseline names no variant.
+func SummarizeSpeed(r *Run) (*SpeedTable, error) {
+	if !hasSpeed(r) {
+		return nil, nil
+	}
+	base, err := r.BaselineIndex()
+	if err != nil {
+		return nil, fmt.Errorf("summarize speed: %w", err)
+	}
+	return newSpeedTable(r, base), nil
+}
+
+// newSpeedTable builds the speed comparison of r against the variant at
+// index base.
+func newSpeedTable(r *Run, base int) *SpeedTable {
+	t := &SpeedTable{Baseline: base}
+	index := map[speedKey]int{}
 	commands := map[int]string{}
+	n := len(r.Variants)
 	for vi := range r.Variants {
-		values[vi] = map[speedKey]float64{}
-		for ci, run := range r.Variants[vi].Speed {
+		v := &r.Variants[vi]
+		t.Variants = append(t.Variants, v.Name)
+		for ci, run := range v.Speed {
 			if _, ok := commands[ci]; !ok || vi == base {
 				commands[ci] = run.Command
 			}
+			if run.Error != "" {
+				t.Failures = append(t.Failures, SpeedFailure{Variant: v.Name, Command: ci, CommandLine: run.Command, Error: run.Error})
+			}
 			for _, res := range run.Results {
 				k := speedKey{ci, res.Algorithm, res.Operation, res.Block, res.Unit}
-				if _, seen := values[vi][k]; seen {
+				i, known := index[k]
+				if !known {
+					i = len(t.Rows)
+					index[k] = i
+					t.Rows = append(t.Rows, SpeedRow{Command: ci, Algorithm: res.Algorithm, Operation: res.Operation,
+						Block: res.Block, Unit: res.Unit, Values: make([]float64, n), Has: make([]bool, n)})
+				}
+				row := &t.Rows[i]
+				if row.Has[vi] {
 					continue // a tool printing a figure twice: keep the first
 				}
-				values[vi][k] = res.Value
-				known := false
-				for _, o := range keys {
-					known = known || o == k
+				row.Values[vi], row.Has[vi] = res.Value, true
+			}
+		}
+	}
+	t.Commands = make([]string, len(commands))
+	for ci := range t.Commands {
+		t.Commands[ci] = commands[ci]
+	}
+	return t
+}
+
+// Delta returns the Δ % of variant vi's value of the figure against the
+// baseline's; false when either lacks the figure, the baseline's is 0 or
+// the difference is not a finite number.
+func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
+	b := t.Baseline
+	if !row.Has[vi] || !row.Has[b] || row.Values[b] == 0 {
+		return 0, false
+	}
+	d := (row.Values[vi]/row.Values[b] - 1) * 100
+	if math.IsNaN(d) || math.IsInf(d, 0) {
+		return 0, false
+	}
+	return d, true
+}
+
+// Header returns the column names of the table: "figure", "unit", every
+// variant's name, then "Δ% NAME" for every variant but the baseline.
+func (t *SpeedTable) Header() []string {
+	h := append([]string{"figure", "unit"}, t.Variants...)
+	for vi, name := range t.Variants {
+		if vi != t.Baseline {
+			h = append(h, "Δ% "+name)
+		}
+	}
+	return h
+}
+
+// Cells returns the cells of row under Header: the figure, its unit, the
+// values (FormatRate) and the deltas (FormatDelta); Missing where not
+// defined. Every column after the first two is numeric.
+func (t *SpeedTable) Cells(row *SpeedRow) []string {
+	cells := []string{row.Figure(), row.Unit}
+	for vi := range t.Variants {
+		if row.Has[vi] {
+			cells = append(cells, FormatRate(row.Values[vi]))
+		} else {
+			cells = append(cells, Missing)
+		}
+	}
+	for vi := range t.Variants {
+		if vi == t.Baseline {
+			continue
+		}
+		if d, ok := t.Delta(row, vi); ok {
+			cells = append(cells, FormatDelta(d))
+		} else {
+			cells = append(cells, Missing)
+		}
+	}
+	return cells
+}
+
+// table lays the speed table out for the text and Markdown reports.
+func (t *SpeedTable) table() table {
+	tb := table{header: t.Header()}
+	for i := range tb.header {
+		tb.right = append(tb.right, i >= 2)
+	}
+	for i := range t.Rows {
+		tb.add(t.Cells(&t.Rows[i])...)
+	}
+	return tb
+}
+
+// writeSpeed writes the text report's "crypto speed" section: the
+// commands, the table of t and the failed runs after it.
+func writeSpeed(b *bytes.Buffer, t *SpeedTable) {
+	fmt.Fprintf(b, "\n== crypto speed, baseline %q (run once per variant, server stopped)\n", t.Variants[t.Baseline])
+	for ci, c := range t.Commands {
+		fmt.Fprintf(b, "speed[%d]: %s\n", ci, c)
+	}
+	if len(t.Rows) > 0 {
+		tb := t.table()
+		tb.write(b, "")
+	}
+	for _, f := range t.Failures {
+		fmt.Fprintf(b, "variant %s: speed[%d] %s: %s\n", f.Variant, f.Command, message(f.CommandLine), message(f.Error))
+	}
+}
+
+// writeSpeedMarkdown writes the Markdown report's "Crypto speed" section:
+// the commands, the table of t and the failed runs.
+func writeSpeedMarkdown(b *bytes.Buffer, t *SpeedTable) {
+	fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; Δ %% against the baseline **%s**.\n\n", mdEscape(t.Variants[t.Baseline]))
+	for ci, c := range t.Commands {
+		fmt.Fprintf(b, "- speed\\[%d\\]: %s\n", ci, mdEscape(c))
+	}
+	if len(t.Rows) > 0 {
+		b.WriteByte('\n')
+		tb := t.table()
+		tb.writeMarkdown(b)
+	}
+	if len(t.Failures) > 0 {
+		b.WriteByte('\n')
+		for _, f := range t.Failures {
+			fmt.Fprintf(b, "- **FAILED:** variant %s, speed\\[%d\\] %s: %s\n", mdEscape(f.Variant), f.Command, mdEscape(message(f.CommandLine)), mdEscape(message(f.Error)))
+		}
+	}
+}
+
+// WriteSpeedCSV writes the speed runs of r as speed.csv: a header row, then
+// for every variant (plan order), speed command (scenario order) and figure
+// (as printed) one row with the columns variant, command (the command line
+// as run), algorithm, operation, block (bytes; empty for a rate of
+// operations), value (in unit, shortest exact decimal), unit and error (the
+// command's SpeedRun.Error, "" when it succeeded). A command that gave no
+// figure has one row with the figure cells empty. Values are those of
+// run.json, unrounded; no comparison is made. A run without speed runs
+// gives the header row alone. It returns any error of w.
+func WriteSpeedCSV(w io.Writer, r *Run) error {
+	cw := csv.NewWriter(w)
+	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for _, run := range v.Speed {
+			if len(run.Results) == 0 {
+				rows = append(rows, []string{v.Name, run.Command, "", "", "", "", "", run.Error})
+			}
+			for _, res := range run.Results {
+				block := ""
+				if res.Block != 0 {
+					block = strconv.Itoa(res.Block)
 				}
-				if !known {
-					keys = append(keys, k)
-				}
+				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, block,
+					strconv.FormatFloat(res.Value, 'f', -1, 64), res.Unit, run.Error})
 			}
 		}
 	}
-	fmt.Fprintf(b, "\n== crypto speed, baseline %q (run once per variant, server stopped)\n", r.Variants[base].Name)
-	t := &table{header: []string{"figure", "unit"}, right: []bool{false, false}}
-	for _, v := range r.Variants {
-		t.header = append(t.header, v.Name)
-		t.right = append(t.right, true)
+	if err := cw.WriteAll(rows); err != nil {
+		return fmt.Errorf("write speed csv %q: %w", r.Name, err)
 	}
-	for vi, v := range r.Variants {
-		if vi != base {
-			t.header = append(t.header, "Δ% "+v.Name)
-			t.right = append(t.right, true)
-		}
-	}
-	for ci := 0; ci < len(commands); ci++ {
-		fmt.Fprintf(b, "speed[%d]: %s\n", ci, commands[ci])
-	}
-	for _, k := range keys {
-		row := []string{fmt.Sprintf("[%d] %s", k.command, k.label()), k.unit}
-		for vi := range r.Variants {
-			if v, ok := values[vi][k]; ok {
-				row = append(row, FormatRate(v))
-			} else {
-				row = append(row, Missing)
-			}
-		}
-		bv, bok := values[base][k]
-		for vi := range r.Variants {
-			if vi == base {
-				continue
-			}
-			v, ok := values[vi][k]
-			if !ok || !bok || bv == 0 {
-				row = append(row, Missing)
-				continue
-			}
-			d := (v/bv - 1) * 100
-			if math.IsNaN(d) || math.IsInf(d, 0) {
-				row = append(row, Missing)
-				continue
-			}
-			row = append(row, FormatDelta(d))
-		}
-		t.add(row...)
-	}
-	if len(keys) > 0 {
-		t.write(b, "")
-	}
-	for _, v := range r.Variants {
-		for ci, run := range v.Speed {
-			if run.Error != "" {
-				fmt.Fprintf(b, "variant %s: speed[%d] %s: %s\n", v.Name, ci, message(run.Command), message(run.Error))
-			}
-		}
-	}
+	return nil
 }

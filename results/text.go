@@ -52,7 +52,7 @@ func WriteText(w io.Writer, r *Run) error {
 		writeComparison(&b, r, s)
 	}
 	if hasSpeed(r) {
-		writeSpeed(&b, r, s.Baseline)
+		writeSpeed(&b, newSpeedTable(r, s.Baseline))
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)

@@ -38,7 +38,10 @@
 // the same figures as the text, Markdown and CSV reports), the variants with their sweep values and server
 // environment, the per-repetition totals, latency percentiles, worker
 // groups, CPU, errors by class with their first message, negotiated TLS
-// parameters, server probes and the compiled plan. A red banner says so
+// parameters, server probes and the compiled plan. When any variant ran
+// crypto speed commands, a crypto speed table (results.SummarizeSpeed: the
+// text report's figures and Δ % against the baseline) and the failed
+// commands with their error. A red banner says so
 // when any group's CPUs were at least results.ClientBoundBusy busy: the
 // result then measures kaeload, not the server. Interrupted runs and the
 // run's warnings get banners too.

@@ -25,7 +25,10 @@ import (
 // and total latency CDFs, req/s per group, client and server CPU when
 // measured); and the tables (comparison against the baseline with Welch's
 // t-test, variants, per-repetition totals, latency percentiles, groups,
-// CPU, errors by class, negotiated parameters, probes, the plan).
+// CPU, errors by class, negotiated parameters, probes, the plan). When any
+// variant ran speed commands, a crypto speed table shows every figure per
+// variant with its Δ % against the baseline (the text report's cells) and
+// lists the failed commands with their error.
 //
 // It returns an error, before writing anything, when r.Baseline names no
 // variant, and any error of w. A chart that cannot be drawn is replaced by
@@ -72,7 +75,10 @@ type page struct {
 	Errors     []errorRow
 	Negotiated []negotiatedRow
 	Probes     []probeRow
-	Plan       string
+	// Speed is the crypto speed section; nil when no variant ran a speed
+	// command.
+	Speed *speedSection
+	Plan  string
 }
 
 type comparisonRow struct {
@@ -112,6 +118,29 @@ type negotiatedRow struct {
 
 type probeRow struct {
 	Variant, Rep, Probe, Before, After, Delta, Error string
+}
+
+// speedSection is the crypto speed table: results.SpeedTable's header and
+// cells, the commands and the failed runs.
+type speedSection struct {
+	Baseline string
+	Commands []speedCommand
+	Header   []speedCell
+	Rows     [][]speedCell
+	Failures []speedFailure
+}
+
+type speedCommand struct {
+	Index, Line string
+}
+
+type speedCell struct {
+	Text string
+	Num  bool
+}
+
+type speedFailure struct {
+	Variant, Command, Line, Error string
 }
 
 // maxClientBound is how many client-bound groups the banner lists.
@@ -165,6 +194,12 @@ func newPage(r *results.Run) (*page, error) {
 		pg.Charts = append(pg.Charts, c)
 	}
 
+	st, err := results.SummarizeSpeed(r)
+	if err != nil {
+		return nil, err
+	}
+	pg.Speed = speedSectionOf(st)
+
 	for i := range vs {
 		v := &vs[i]
 		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, &vs[base]))
@@ -183,6 +218,32 @@ func newPage(r *results.Run) (*page, error) {
 		}
 	}
 	return pg, nil
+}
+
+// speedSectionOf lays out the crypto speed table st (nil: none) with the
+// text report's cells, results.Missing shown as dash.
+func speedSectionOf(st *results.SpeedTable) *speedSection {
+	if st == nil {
+		return nil
+	}
+	sec := &speedSection{Baseline: st.Variants[st.Baseline]}
+	for i, c := range st.Commands {
+		sec.Commands = append(sec.Commands, speedCommand{Index: strconv.Itoa(i), Line: c})
+	}
+	for i, h := range st.Header() {
+		sec.Header = append(sec.Header, speedCell{Text: h, Num: i >= 2})
+	}
+	for i := range st.Rows {
+		var row []speedCell
+		for k, c := range st.Cells(&st.Rows[i]) {
+			row = append(row, speedCell{Text: cell(c), Num: k >= 2})
+		}
+		sec.Rows = append(sec.Rows, row)
+	}
+	for _, f := range st.Failures {
+		sec.Failures = append(sec.Failures, speedFailure{Variant: f.Variant, Command: strconv.Itoa(f.Command), Line: f.CommandLine, Error: f.Error})
+	}
+	return sec
 }
 
 // comparisonRowOf is v's row of the comparison table; base is the

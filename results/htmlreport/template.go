@@ -110,6 +110,32 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <p class="caption">{{.Caption}}</p>
 </figure>
 {{- end}}
+{{- with .Speed}}
+
+<h2 id="speed">Crypto speed</h2>
+<p class="note">Crypto micro-benchmarks, run once per variant with the server stopped; Δ % against the baseline {{.Baseline}}.</p>
+<ul class="speed-commands">{{range .Commands}}<li>speed[{{.Index}}]: <code>{{.Line}}</code></li>{{end}}</ul>
+{{- if .Rows}}
+<table id="speed-table">
+<thead><tr>{{range .Header}}<th{{if .Num}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- if .Failures}}
+<table id="speed-failures">
+<thead><tr><th>variant</th><th>speed command</th><th>error</th></tr></thead>
+<tbody>
+{{- range .Failures}}
+<tr><td>{{.Variant}}</td><td class="msg">speed[{{.Command}}] {{.Line}}</td><td class="msg">{{.Error}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- end}}
 
 <h2 id="variants">Variants</h2>
 <table>
