@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
 )
 
@@ -218,4 +219,18 @@ func waitGone(pids []int, d time.Duration) []int {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// runLogged runs p with the test worker, keeping the controller's log, and
+// fails the test (showing the log) when Run fails.
+func runLogged(t *testing.T, p *scenarios.Plan) (*results.Run, *syncBuffer) {
+	t.Helper()
+	log := &syncBuffer{}
+	opts := testOptions(t, "1")
+	opts.Log = log
+	run, err := Run(context.Background(), p, opts)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log)
+	}
+	return run, log
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -76,13 +75,7 @@ func TestInterleavedCooldown(t *testing.T) {
 			{Name: "broken", Command: "echo 'no counter here' >&2; exit 4"},
 		}
 	}
-	log := &syncBuffer{}
-	opts := testOptions(t, "1")
-	opts.Log = log
-	run, err := Run(context.Background(), p, opts)
-	if err != nil {
-		t.Fatalf("Run: %v\n%s", err, log)
-	}
+	run, log := runLogged(t, p)
 	if got, want := calls(), "stop a, start a, stop a, stop b, start b, stop b, stop a, start a, stop a, stop b, start b, stop b"; got != want {
 		t.Errorf("server commands\n got %q\nwant %q", got, want)
 	}
@@ -177,7 +170,7 @@ func TestStartFailures(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pid")
 			p := builtinPlan(300*time.Millisecond, []int{0})
 			commandLog(t, p, nil)
-			p.Server.Ready.Addr = freeAddr(t) // nothing listens there
+			p.Server.Ready.Addr = nginxtest.FreeAddr(t) // nothing listens there
 			p.Server.Ready.Timeout = readyTimeout
 			p.Variants[0].Start = strings.ReplaceAll(tt.start, "PIDFILE", pidFile)
 			p.Variants[0].Stop = strings.ReplaceAll(tt.stop, "PIDFILE", pidFile)
@@ -223,17 +216,6 @@ func TestStartFailures(t *testing.T) {
 	}
 }
 
-// freeAddr returns a loopback address nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // nginxSite is a private nginx directory for server-control tests: one
 // configuration and certificate per variant, one pid file, an access log
 // per variant.
@@ -247,7 +229,7 @@ type nginxSite struct {
 // is not overwritten by a process title.
 func newNginxSite(t *testing.T, masterOff bool, certs ...string) *nginxSite {
 	t.Helper()
-	s := &nginxSite{bin: nginxtest.Binary(t), dir: t.TempDir(), addr: freeAddr(t)}
+	s := &nginxSite{bin: nginxtest.Binary(t), dir: t.TempDir(), addr: nginxtest.FreeAddr(t)}
 	for _, d := range []string{"tmp", "www"} {
 		if err := os.Mkdir(filepath.Join(s.dir, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -360,13 +342,7 @@ func TestSweepEnv(t *testing.T) {
 			},
 		})
 	}
-	log := &syncBuffer{}
-	opts := testOptions(t, "1")
-	opts.Log = log
-	run, err := Run(context.Background(), p, opts)
-	if err != nil {
-		t.Fatalf("Run: %v\n%s", err, log)
-	}
+	run, _ := runLogged(t, p)
 	if got, want := len(run.Variants), len(ratios); got != want {
 		t.Fatalf("run has %d variants, want %d", got, want)
 	}

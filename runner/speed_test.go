@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -34,13 +33,7 @@ func TestSpeedSchedule(t *testing.T) {
 			{Command: "echo hello", Timeout: 5 * time.Second},
 		}
 	}
-	log := &syncBuffer{}
-	opts := testOptions(t, "1")
-	opts.Log = log
-	run, err := Run(context.Background(), p, opts)
-	if err != nil {
-		t.Fatalf("Run: %v\n%s", err, log)
-	}
+	run, log := runLogged(t, p)
 	if got, want := calls(), "stop a, speed a, start a, stop a, stop b, speed b, start b, stop b, stop a, start a, stop a, stop b, start b, stop b"; got != want {
 		t.Errorf("commands\n got %q\nwant %q", got, want)
 	}
@@ -103,13 +96,7 @@ func TestSpeedOpenSSL(t *testing.T) {
 	p.Load.Warmup = 100 * time.Millisecond
 	sp := []scenarios.Speed{{Command: "openssl speed -seconds 1 rsa2048", Timeout: time.Minute}}
 	p.Variants = []scenarios.Variant{{Name: "asm", Speed: sp}, {Name: "noasm", Env: map[string]string{"OPENSSL_ia32cap": noASM}, Speed: sp}}
-	log := &syncBuffer{}
-	opts := testOptions(t, "1")
-	opts.Log = log
-	run, err := Run(context.Background(), p, opts)
-	if err != nil {
-		t.Fatalf("Run: %v\n%s", err, log)
-	}
+	run, _ := runLogged(t, p)
 	var signs []float64
 	for _, v := range run.Variants {
 		var sign float64

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,22 +16,13 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 )
 
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
 func TestStartFails(t *testing.T) {
 	var log bytes.Buffer
 	c := &Control{Log: &log}
 	start := time.Now()
-	err := c.Start(context.Background(), "echo preparing; echo 'bad config' >&2; exit 3", Ready{Addr: freeAddr(t), Timeout: 10 * time.Second})
+	err := c.Start(context.Background(), "echo preparing; echo 'bad config' >&2; exit 3", Ready{Addr: nginxtest.FreeAddr(t), Timeout: 10 * time.Second})
 	var ce *CommandError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want *CommandError", err)
@@ -52,7 +42,7 @@ func TestStartNeverReady(t *testing.T) {
 	c := &Control{}
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	start := time.Now()
-	err := c.Start(context.Background(), "echo $$ > "+pidFile+"; exec sleep 60", Ready{Addr: freeAddr(t), Interval: 50 * time.Millisecond, Timeout: 700 * time.Millisecond})
+	err := c.Start(context.Background(), "echo $$ > "+pidFile+"; exec sleep 60", Ready{Addr: nginxtest.FreeAddr(t), Interval: 50 * time.Millisecond, Timeout: 700 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "not ready after 700ms (tcp probe)") {
 		t.Fatalf("err = %v", err)
 	}
@@ -98,7 +88,7 @@ func TestStartStopNginx(t *testing.T) {
 	bin := nginxtest.Binary(t)
 	for _, daemon := range []bool{true, false} {
 		t.Run(fmt.Sprintf("daemon=%v", daemon), func(t *testing.T) {
-			addr := freeAddr(t)
+			addr := nginxtest.FreeAddr(t)
 			conf, dir := nginxConf(t, addr, daemon)
 			var log bytes.Buffer
 			c := &Control{Env: map[string]string{"KAELOAD_VARIANT": "kae-33"}, Log: &log}
@@ -175,7 +165,7 @@ func TestParseNumber(t *testing.T) {
 }
 
 func TestReadyKinds(t *testing.T) {
-	addr := freeAddr(t)
+	addr := nginxtest.FreeAddr(t)
 	if err := WaitReady(context.Background(), Ready{Kind: "tls", Addr: addr, Timeout: 300 * time.Millisecond}, nil); err == nil {
 		t.Fatal("ready with nothing listening")
 	}

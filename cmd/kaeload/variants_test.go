@@ -148,23 +148,12 @@ func alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
-// freeAddr returns a loopback address nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // TestInterruptStopsServer sends SIGINT to `kaeload run` in the middle of
 // the second variant: the stop command runs (no nginx left), the first
 // variant's results are reported, the run is marked interrupted, and the
 // exit status is 130.
 func TestInterruptStopsServer(t *testing.T) {
-	addr := freeAddr(t)
+	addr := nginxtest.FreeAddr(t)
 	dir, start, stop := nginxDir(t, addr)
 	scenario := filepath.Join(t.TempDir(), "interrupt.yaml")
 	yaml := fmt.Sprintf(`name: interrupt
@@ -253,7 +242,7 @@ func TestLocalNginxExample(t *testing.T) {
 		t.Skip("examples/local-nginx.yaml does not exist yet (runner/server_test.go TestCertVariants covers the same case with its own configs)")
 	}
 	nginxtest.Binary(t)
-	port := strconv.Itoa(freePort(t))
+	_, port, _ := net.SplitHostPort(nginxtest.FreeAddr(t))
 	runDir := t.TempDir()
 	sets := setFlags{
 		{"vars.port", port},
@@ -339,15 +328,4 @@ func TestLocalNginxExample(t *testing.T) {
 			t.Errorf("access-%s.log has %d lines; the client read %d responses in variant %s", v.Name, got, read, v.Name)
 		}
 	}
-}
-
-// freePort returns a loopback TCP port nothing listens on.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

@@ -303,6 +303,17 @@ func ParseLine(s string) (Line, error) {
 	return l, nil
 }
 
+// FreeAddr returns a loopback address (127.0.0.1:port) nothing listens on
+// right now, for tests that start servers of their own.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", port)
+}
+
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
