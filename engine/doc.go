@@ -26,9 +26,12 @@
 //     whenever it started: traffic that ends before Start is warm-up.
 //   - A failed request counts as an error of its class when it fails inside
 //     the window: connect, tls, timeout (any step past the deadline,
-//     whatever error reported it), write, read.
-//   - A response with status >= 400 is a complete request (Requests,
-//     Status, Bytes, histograms) and also a status error.
+//     whatever error reported it), write, read, and ports: a connect that
+//     failed with EADDRNOTAVAIL, the client out of ephemeral ports, never
+//     a plain connect error.
+//   - A response with status >= 400 is a complete response (Requests,
+//     Status, Bytes, histograms: the server logged it) and a status error,
+//     never a success: the rate counts Succeeded, responses below 400.
 //   - The connection, handshake, resumption and negotiated parameters of a
 //     request, and its connect and handshake times, count together with the
 //     request that opened the connection: exactly when that request (or its
@@ -38,7 +41,10 @@
 //     request that opens a connection) to the first and last response byte.
 //   - At End no new request starts. Requests in flight drain: they may
 //     complete for up to min(timeout, 1 s) after End, uncounted, as
-//     Outside.Late; those still unfinished are cut off as Outside.Abandoned.
+//     Outside.Late; those still unfinished are cut off as Outside.Abandoned,
+//     and Outside.Unanswered says which stage each was in when the window
+//     ended (connect, handshake or response): a server that accepts
+//     connections and never answers is seen there.
 //     Warm-up responses are Outside.Warmup. So every response the client
 //     read is in exactly one of Requests, Outside.Warmup and Outside.Late,
 //     which is what makes the totals checkable against a server's log.

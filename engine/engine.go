@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
@@ -387,7 +388,11 @@ func (s *slot) open(ctx context.Context, a *attempt, deadline time.Time, deadlin
 	s.dialer.Deadline = deadline
 	c, err := s.dialer.DialContext(ctx, "tcp", e.addr)
 	if err != nil {
-		s.fail(a, results.ErrConnect, err, deadlineNs)
+		class := results.ErrConnect
+		if errors.Is(err, syscall.EADDRNOTAVAIL) {
+			class = results.ErrPorts // the client's fault, not the server's
+		}
+		s.fail(a, class, err, deadlineNs)
 		return false
 	}
 	t := e.since()
@@ -488,6 +493,7 @@ func (s *slot) account() {
 			o.Warmup++
 		case a.failed:
 			o.Abandoned++
+			s.noteUnanswered(a, &o.Unanswered)
 		default:
 			o.Late++
 		}
@@ -533,6 +539,23 @@ func (s *slot) account() {
 	s.lat.Total.Record(time.Duration(a.end - a.start))
 	s.pub.requests.Store(c.Requests)
 	s.pub.bytes.Store(c.Bytes)
+}
+
+// noteUnanswered counts an attempt that was in flight when the window
+// ended and got no answer after it, by the stage it was in at the end:
+// connect (the TCP connect had not completed), handshake (the TLS
+// handshake had not), or response.
+func (s *slot) noteUnanswered(a *attempt, st *results.Stages) {
+	end := s.e.endNs.Load()
+	connected := a.start + int64(a.connect)
+	switch {
+	case a.newConn && (!a.dialed || connected >= end):
+		st.Connect++
+	case a.newConn && s.cfg != nil && (!a.handshake || connected+int64(a.tlsTime) >= end):
+		st.Handshake++
+	default:
+		st.Response++
+	}
 }
 
 // firstByteReader is the slot's reader over its connection: it counts the

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -401,9 +402,85 @@ func TestDrainLimit(t *testing.T) {
 	if got, want := g.Errors[results.ErrTimeout].Count, uint64(conns); got != want {
 		t.Errorf("timeouts = %d, want %d", got, want)
 	}
-	if got, want := g.Outside, (results.Outside{Abandoned: conns}); got != want {
+	if got, want := g.Outside, (results.Outside{Abandoned: conns, Unanswered: results.Stages{Response: conns}}); got != want {
 		t.Errorf("Outside = %+v, want %+v", got, want)
 	}
+}
+
+// TestUnanswered checks that requests a server accepts and never answers
+// are visible as what they are. Against a listener that accepts TCP and
+// then stays silent, every slot's request is still waiting for the
+// handshake when the window ends; against one whose accept queue is full
+// (listen backlog 0, never accepted), connects stay pending too. Nothing
+// completes, nothing fails inside the window (the timeout is longer than
+// it), and every slot's attempt is counted as unanswered, by stage.
+func TestUnanswered(t *testing.T) {
+	const conns = 6
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn
+	var mu sync.Mutex
+	t.Cleanup(func() {
+		silent.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	e := newEngine(t, httpsTarget(silent.Addr().String(), closeRequest), load(scenarios.Close, 10*time.Second), conns)
+	g := e.Run(context.Background(), window(0, 300*time.Millisecond))
+	if g.Requests != 0 || g.Errors.Total() != 0 {
+		t.Errorf("requests %d, errors %d (%+v), want 0 and 0", g.Requests, g.Errors.Total(), g.Errors)
+	}
+	if got, want := g.Outside.Unanswered, (results.Stages{Handshake: conns}); got != want {
+		t.Errorf("silent listener: Unanswered = %+v, want %+v", got, want)
+	}
+	if got, want := g.Outside.Abandoned, uint64(conns); got != want {
+		t.Errorf("silent listener: Abandoned = %d, want %d", got, want)
+	}
+
+	// backlog 0: the kernel completes at most a connection or two into the
+	// accept queue; further SYNs are dropped and those connects hang.
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
+	e = newEngine(t, httpsTarget(addr, closeRequest), load(scenarios.Close, 10*time.Second), conns)
+	g = e.Run(context.Background(), window(0, 300*time.Millisecond))
+	u := g.Outside.Unanswered
+	if u.Connect == 0 || u.Total() != conns || u.Response != 0 {
+		t.Errorf("full accept queue: Unanswered = %+v, want %d in all, some of them in connect", u, conns)
+	}
+	if g.Requests != 0 || g.Errors.Total() != 0 {
+		t.Errorf("full accept queue: requests %d, errors %d, want 0 and 0", g.Requests, g.Errors.Total())
+	}
+	t.Logf("full accept queue: %+v", u)
 }
 
 // TestCancel checks that cancelling the context stops Run early, at the
@@ -481,6 +558,15 @@ func TestErrorClasses(t *testing.T) {
 			c.Close()
 		}
 	})
+	// Closes mid-response: the headers promise 100 bytes, 10 come.
+	truncated, _, _ := resumableServer(t, tls.VersionTLS13, func(w http.ResponseWriter, _ *http.Request) {
+		c, buf, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n0123456789")
+			buf.Flush()
+			c.Close()
+		}
+	})
 
 	for _, tc := range []struct {
 		name      string
@@ -494,6 +580,7 @@ func TestErrorClasses(t *testing.T) {
 		{"status", status.Listener.Addr().String(), time.Second, results.ErrStatus, true},
 		{"timeout", slow.Listener.Addr().String(), 100 * time.Millisecond, results.ErrTimeout, false},
 		{"read", hangup.Listener.Addr().String(), time.Second, results.ErrRead, false},
+		{"truncated", truncated.Listener.Addr().String(), time.Second, results.ErrRead, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEngine(t, httpsTarget(tc.addr, closeRequest), load(scenarios.Close, tc.timeout), 2)
@@ -516,6 +603,16 @@ func TestErrorClasses(t *testing.T) {
 			}
 			if got, want := g.Requests, wantRequests; got != want {
 				t.Errorf("Requests = %d, want %d", got, want)
+			}
+			// A failure is never a success, a 5xx response included.
+			if got := g.Succeeded(); got != 0 {
+				t.Errorf("Succeeded = %d, want 0", got)
+			}
+			if got := g.Rate(); got != 0 {
+				t.Errorf("Rate = %v, want 0", got)
+			}
+			if got, want := g.ErrorShare(), 1.0; got != want {
+				t.Errorf("ErrorShare = %v, want %v", got, want)
 			}
 			if tc.completed {
 				if got, want := g.Status[5], g.Requests; got != want {

@@ -64,7 +64,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 		header = append(header, "errors_"+c.String())
 	}
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
-		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "server_cpu_s", "req_per_server_cpu_s", "client_bound")
+		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "failed")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -115,7 +115,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 					perServer = csvF3(float64(t.Requests) / rep.ServerCPU.Seconds)
 				}
 			}
-			row = append(row, busyMax, clientSec, perClient, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0))
+			row = append(row, busyMax, clientSec, perClient, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0), rep.Failed)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
 				if !ok || p.Error != "" {
@@ -147,7 +147,11 @@ func WriteCSV(w io.Writer, r *Run) error {
 		if x, ok := vs.RequestsPerServerCPU(); ok {
 			perServer = csvF3(x)
 		}
-		row = append(row, busyMax, "", "", serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0))
+		failed := ""
+		if vs.FailedReps > 0 {
+			failed = fmt.Sprintf("%d of %d reps", vs.FailedReps, vs.Stats.N)
+		}
+		row = append(row, busyMax, "", "", serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0), failed)
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""

@@ -43,6 +43,12 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	if r.Interrupted {
 		notes = append(notes, "**INTERRUPTED:** the run was stopped early; only completed repetitions are shown")
 	}
+	if r.Incomplete {
+		notes = append(notes, "**INCOMPLETE:** rebuilt from the run's journal; only the repetitions finished so far are shown")
+	}
+	if failed := r.Failed(); len(failed) > 0 {
+		notes = append(notes, "**FAILED:** "+mdEscape(strings.Join(failed, ", "))+": their figures are not results")
+	}
 	for _, warn := range warnings(r) {
 		notes = append(notes, "**WARNING:** "+mdEscape(warn))
 	}
@@ -95,6 +101,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 			}
 			if line := clientBoundLine(rep); line != "" {
 				note = line
+			}
+			if line := failedLine(rep); line != "" {
+				note = strings.TrimSpace(line + " " + note)
 			}
 			rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
 				FormatCount(t.Requests), FormatRate(t.Rate()), FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),

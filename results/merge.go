@@ -53,16 +53,16 @@ func (l *Latency) mergeFrom(o *Latency) {
 	}
 }
 
-// Rate is the group's throughput in requests per second: Requests divided
-// by the length of its own Window. It is 0 for an empty or inverted window.
-// For a total made by Merge this is total requests / [earliest Start,
-// latest End].
+// Rate is the group's throughput in successful requests per second:
+// Succeeded (responses with a status below 400) divided by the length of
+// its own Window. It is 0 for an empty or inverted window. For a total
+// made by Merge this is total successes / [earliest Start, latest End].
 func (g *Group) Rate() float64 {
 	l := g.Window.Length()
 	if l <= 0 {
 		return 0
 	}
-	return float64(g.Requests) / l.Seconds()
+	return float64(g.Succeeded()) / l.Seconds()
 }
 
 // Spread summarises how evenly the groups of one repetition performed, by

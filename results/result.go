@@ -75,10 +75,19 @@ const (
 	ErrWrite                     // writing the request failed
 	ErrRead                      // reading or parsing the response failed
 	ErrStatus                    // a response arrived with status >= 400
+	// ErrPorts is a connect that failed because the client had no free
+	// ephemeral port for the destination (EADDRNOTAVAIL): the load
+	// generator ran out of ports, the server is not at fault.
+	ErrPorts
 	NumErrorClasses
 )
 
-var errorClassNames = [NumErrorClasses]string{"connect", "tls", "timeout", "write", "read", "status"}
+var errorClassNames = [NumErrorClasses]string{"connect", "tls", "timeout", "write", "read", "status", "ports"}
+
+// PortsHint is what a user can do when requests fail with ErrPorts.
+const PortsHint = "client ports exhausted: every ephemeral port to this destination is in use or in TIME_WAIT; " +
+	"let the kernel reuse them (sysctl -w net.ipv4.tcp_tw_reuse=1), widen the range " +
+	"(sysctl -w net.ipv4.ip_local_port_range='1024 65535'), or spread the load over more client or server addresses"
 
 // String returns the class name used in output and JSON.
 func (c ErrorClass) String() string {
@@ -188,7 +197,23 @@ type Outside struct {
 	// Abandoned is the number of requests in flight at the window's end
 	// that failed or were cut off by the drain limit or a cancellation.
 	Abandoned uint64 `json:"abandoned"`
+	// Unanswered splits Abandoned by the stage each of those requests was
+	// in when the window ended. A server that accepts connections and
+	// never answers shows up here, not as a quiet window with no errors.
+	Unanswered Stages `json:"unanswered"`
 }
+
+// Stages counts requests by the stage they were in: waiting for the TCP
+// connect, for the TLS handshake, or for the response (request written or
+// being written, response not complete).
+type Stages struct {
+	Connect   uint64 `json:"connect"`
+	Handshake uint64 `json:"handshake"`
+	Response  uint64 `json:"response"`
+}
+
+// Total is the sum over the stages.
+func (s Stages) Total() uint64 { return s.Connect + s.Handshake + s.Response }
 
 // Add adds o into c.
 func (c *Counts) Add(o *Counts) {
@@ -216,6 +241,33 @@ func (c *Counts) Add(o *Counts) {
 	c.Outside.WarmupErrors += o.Outside.WarmupErrors
 	c.Outside.Late += o.Outside.Late
 	c.Outside.Abandoned += o.Outside.Abandoned
+	c.Outside.Unanswered.Connect += o.Outside.Unanswered.Connect
+	c.Outside.Unanswered.Handshake += o.Outside.Unanswered.Handshake
+	c.Outside.Unanswered.Response += o.Outside.Unanswered.Response
+}
+
+// Succeeded is the number of responses in the window with a status below
+// 400: the requests the rate counts. A 4xx or 5xx response is a complete
+// response (it is in Requests, and in the server's log) but an error of
+// class ErrStatus, never a success.
+func (c *Counts) Succeeded() uint64 {
+	return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests)
+}
+
+// Attempts is the number of requests that ended in the window: every
+// response and every failure before a response.
+func (c *Counts) Attempts() uint64 {
+	return c.Succeeded() + c.Errors.Total()
+}
+
+// ErrorShare is the fraction of the window's attempts that failed
+// (Errors.Total / Attempts); 0 when there were none.
+func (c *Counts) ErrorShare() float64 {
+	n := c.Attempts()
+	if n == 0 {
+		return 0
+	}
+	return float64(c.Errors.Total()) / float64(n)
 }
 
 // Latency holds the per-request timing histograms (microseconds).

@@ -43,6 +43,14 @@ type Run struct {
 	// Interrupted is true when the run was stopped before it completed;
 	// Variants then hold only the repetitions that completed.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Incomplete is true for a run rebuilt from its journal while it was
+	// still going or after its controller died: the repetitions shown are
+	// those finished so far. A run that ended (completed, failed or
+	// interrupted) is not Incomplete.
+	Incomplete bool `json:"incomplete,omitempty"`
+	// MaxErrors is the error share above which a repetition failed
+	// (CheckRep); 0 in runs stored before it existed.
+	MaxErrors float64 `json:"max_errors,omitempty"`
 	// Warnings are conditions a reader must know about (client-bound
 	// groups, server restarts, …), one sentence each.
 	Warnings []string `json:"warnings,omitempty"`
@@ -111,6 +119,16 @@ type Rep struct {
 	// ServerCPU is the server's CPU use during the window (a local server's
 	// process tree, or the server host's /proc/stat); nil when not measured.
 	ServerCPU *CPUUsage `json:"server_cpu,omitempty"`
+	// Failed says why the repetition failed (CheckRep): no request
+	// succeeded in its window, or its errors exceeded the run's limit; ""
+	// for a good repetition.
+	Failed string `json:"failed,omitempty"`
+	// TimeWait is the number of the client's TCP sockets in TIME_WAIT
+	// right after the window (/proc/net/sockstat of the controller's
+	// network namespace); nil when not read. Whichever side closes first
+	// holds TIME_WAIT for 60 s, so this shows which side pays for the
+	// short connections' ports.
+	TimeWait *int `json:"time_wait,omitempty"`
 }
 
 // NewRep returns the repetition with the given index and groups and its

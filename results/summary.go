@@ -48,6 +48,8 @@ type VariantSummary struct {
 	Total     *Histogram
 	// Probes are the probe deltas by probe name, sorted by name.
 	Probes []ProbeSummary
+	// FailedReps is the number of failed repetitions (Rep.Failed).
+	FailedReps int
 	// ClientBoundReps is the number of repetitions with a client-bound
 	// group (Rep.ClientBound).
 	ClientBoundReps int
@@ -168,6 +170,9 @@ func summarizeVariant(v *Variant, isBase bool, baseRates []float64) VariantSumma
 		mergeInto(s.Total, t.Latency.Total)
 		if len(rep.ClientBound()) > 0 {
 			s.ClientBoundReps++
+		}
+		if rep.Failed != "" {
+			s.FailedReps++
 		}
 		if c := repClientCPU(rep); c.measured > 0 {
 			s.HasClientCPU = true
@@ -371,6 +376,7 @@ func clientBoundWarnings(r *Run) []string {
 // the warnings; WriteDir does. WriteText and WriteMarkdown show these
 // warnings whether or not Annotate ran.
 func (r *Run) Annotate() {
+	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
 }
 

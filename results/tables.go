@@ -89,6 +89,13 @@ func notesCell(v *VariantSummary) string {
 	if v.Best {
 		notes = append(notes, "* best of "+v.Series)
 	}
+	if v.FailedReps > 0 {
+		n := "FAILED"
+		if v.Stats.N > 1 {
+			n += fmt.Sprintf(" (%d of %d reps)", v.FailedReps, v.Stats.N)
+		}
+		notes = append(notes, n)
+	}
 	if v.ClientBoundReps > 0 {
 		n := "CLIENT-BOUND"
 		if v.Stats.N > 1 {

@@ -60,10 +60,16 @@ func WriteText(w io.Writer, r *Run) error {
 	return nil
 }
 
-// warnings returns r.Warnings followed by the client-bound warnings that
-// Annotate would add.
+// AllWarnings returns r.Warnings followed by the failed-repetition and
+// client-bound warnings that Annotate would add, without changing r:
+// what every rendering shows, whether or not Annotate ran.
+func (r *Run) AllWarnings() []string { return warnings(r) }
+
+// warnings returns r.Warnings followed by the failed and client-bound
+// warnings that Annotate would add.
 func warnings(r *Run) []string {
-	return appendNew(slices.Clone(r.Warnings), clientBoundWarnings(r)...)
+	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
+	return appendNew(ws, clientBoundWarnings(r)...)
 }
 
 func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
@@ -85,6 +91,12 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	}
 	if r.Interrupted {
 		b.WriteString("INTERRUPTED: the run was stopped early; only completed repetitions are shown\n")
+	}
+	if r.Incomplete {
+		b.WriteString("INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown\n")
+	}
+	if failed := r.Failed(); len(failed) > 0 {
+		fmt.Fprintf(b, "FAILED: %s (see below); their figures are not results\n", strings.Join(failed, ", "))
 	}
 	for _, warn := range warnings(r) {
 		fmt.Fprintf(b, "WARNING: %s\n", warn)
@@ -116,19 +128,36 @@ func writeVariant(b *bytes.Buffer, v *Variant) {
 func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	t := &rep.Total
 	fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+	if line := failedLine(rep); line != "" {
+		b.WriteString(line + "\n")
+	}
 	if line := clientBoundLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
 	kv := table{right: []bool{false, false}}
 	kv.add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
-	kv.add("requests", fmt.Sprintf("%s  (%s req/s)", FormatCount(t.Requests), FormatRate(t.Rate())))
-	kv.add("errors", FormatCount(t.Errors.Total()))
+	if ok := t.Succeeded(); ok != t.Requests {
+		kv.add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s)", FormatCount(t.Requests), FormatCount(ok), FormatRate(t.Rate())))
+	} else {
+		kv.add("requests", fmt.Sprintf("%s  (%s req/s)", FormatCount(t.Requests), FormatRate(t.Rate())))
+	}
+	errs := FormatCount(t.Errors.Total())
+	if t.Attempts() > 0 && t.Errors.Total() > 0 {
+		errs += "  (" + FormatShare(t.ErrorShare()) + " of attempts)"
+	}
+	kv.add("errors", errs)
 	for c := range t.Errors {
 		ec := &t.Errors[c]
 		if ec.Count == 0 {
 			continue
 		}
 		kv.add("  "+ErrorClass(c).String(), fmt.Sprintf("%s  first: %s", FormatCount(ec.Count), message(ec.First)))
+		if ErrorClass(c) == ErrPorts {
+			kv.add("", PortsHint)
+		}
+	}
+	if u := t.Outside.Unanswered; u.Total() > 0 {
+		kv.add("unanswered", UnansweredLine(u)+" at the window's end")
 	}
 	kv.add("handshakes", fmt.Sprintf("%s  (resumed %s)", FormatCount(t.Handshakes), FormatCount(t.Resumed)))
 	kv.add("connections", FormatCount(t.Connections))
@@ -138,6 +167,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	}
 	if rep.ServerCPU != nil {
 		kv.add("server cpu", serverCPULine(rep.ServerCPU, t.Requests))
+	}
+	if rep.TimeWait != nil {
+		kv.add("time_wait", FormatCount(uint64(max(*rep.TimeWait, 0)))+" client sockets after the window")
 	}
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		kv.add("probe "+name, probeLine(rep.Probes[name], t.Requests))

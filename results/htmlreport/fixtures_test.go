@@ -82,6 +82,8 @@ func fixtureRun() *results.Run {
 	g.Errors.Add(results.ErrConnect, nil)
 	g.Errors.Add(results.ErrConnect, nil)
 	g.Errors.Add(results.ErrStatus, errors.New("status 503"))
+	g.Requests++ // the 503 is a response on top of the successes the rate counts
+	g.Status[5]++
 	soft0[0] = results.NewRep(0, soft0[0].Groups)
 	soft0[0].ServerCPU = &results.CPUUsage{Seconds: 27.2, Busy: 0.85}
 

@@ -56,7 +56,11 @@ type page struct {
 	Took        string
 	Baseline    string
 	Interrupted bool
-	Warnings    []string
+	// Incomplete marks a run rebuilt from its journal before it ended.
+	Incomplete bool
+	// Failed lists the variants with failed repetitions.
+	Failed   []string
+	Warnings []string
 	// ClientBound lists the first maxClientBound client-bound groups;
 	// ClientBoundMore counts the others.
 	ClientBound     []string
@@ -84,6 +88,9 @@ type page struct {
 type comparisonRow struct {
 	Variant, Color, N, Mean, StdDev, CI, Delta, P, Verdict, P99Handshake string
 	IsBase, Significant                                                  bool
+	// Failed is "FAILED" or "FAILED (k of n reps)" for a variant with
+	// failed repetitions, "" otherwise.
+	Failed string
 }
 
 type variantRow struct {
@@ -92,6 +99,8 @@ type variantRow struct {
 
 type repRow struct {
 	Variant, Rep, Window, Requests, Rate, Errors, Handshakes, Resumed, Connections, Status, P99Total, NotCounted string
+	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
+	Failed string
 }
 
 type latencyRow struct {
@@ -154,7 +163,8 @@ func newPage(r *results.Run) (*page, error) {
 	pg := &page{
 		Name:        r.Name,
 		Interrupted: r.Interrupted,
-		Warnings:    r.Warnings,
+		Incomplete:  r.Incomplete,
+		Warnings:    r.AllWarnings(),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Alpha:       strconv.FormatFloat(results.Alpha, 'f', -1, 64),
 		NoVariants:  len(r.Variants) == 0,
@@ -179,6 +189,7 @@ func newPage(r *results.Run) (*page, error) {
 	base := sum.Baseline
 	vs := newVariantData(r, sum)
 	pg.Baseline = r.Variants[base].Name
+	pg.Failed = r.Failed()
 	pg.ClientBound = clientBound(vs)
 	if n := len(pg.ClientBound); n > maxClientBound {
 		pg.ClientBound, pg.ClientBoundMore = pg.ClientBound[:maxClientBound], n-maxClientBound
@@ -256,6 +267,12 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 		Mean: dash, StdDev: dash, CI: dash, Delta: "baseline", P: dash, Verdict: dash,
 		P99Handshake: cell(results.QuantileMillis(v.Sum.Handshake, 99)),
 	}
+	if n := v.Sum.FailedReps; n > 0 {
+		row.Failed = "FAILED"
+		if s.N > 1 {
+			row.Failed = fmt.Sprintf("FAILED (%d of %d reps)", n, s.N)
+		}
+	}
 	if s.N > 0 {
 		row.Mean = results.FormatRate(s.Mean)
 	}
@@ -313,7 +330,11 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 	if o := t.Outside; o != (results.Outside{}) {
 		row.NotCounted = fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
 			results.FormatCount(o.Warmup), results.FormatCount(o.WarmupErrors), results.FormatCount(o.Late), results.FormatCount(o.Abandoned))
+		if u := o.Unanswered; u.Total() > 0 {
+			row.NotCounted += "; unanswered at the window's end " + results.UnansweredLine(u)
+		}
 	}
+	row.Failed = rep.Failed
 	return row
 }
 

@@ -594,3 +594,32 @@ func TestWriteMatchesMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFailed checks that a failed repetition is marked on the page:
+// a banner naming the variant, the variant's comparison row and the
+// repetition's row.
+func TestWriteFailed(t *testing.T) {
+	r := fixtureRun()
+	r.Variants[1].Reps[1].Failed = "no request succeeded in the window (unanswered at the window's end: 4 (connect 0, handshake 4, response 0))"
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	banner := root.byID("failed")
+	if banner == nil {
+		t.Fatal("no failed banner")
+	}
+	if got := banner.allText(); !strings.Contains(got, "FAILED: "+r.Variants[1].Name) {
+		t.Errorf("failed banner = %q, want it to name %s", got, r.Variants[1].Name)
+	}
+	if got := tableRow(comparisonTable(t, root), r.Variants[1].Name+" FAILED (1 of 2 reps)"); got == "" {
+		t.Errorf("comparison row of %s is not marked FAILED (1 of 2 reps)", r.Variants[1].Name)
+	}
+	if page := root.allText(); !strings.Contains(page, "FAILED: no request succeeded in the window") {
+		t.Errorf("the repetition's failure is not on the page")
+	}
+	ok := fixtureRun()
+	if root, err := parseStrict(write(t, ok)); err != nil || root.byID("failed") != nil {
+		t.Errorf("a run without failures has a failed banner (err %v)", err)
+	}
+}

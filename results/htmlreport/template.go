@@ -26,6 +26,7 @@ dl.meta dd { margin: 0; }
 .banner { padding: .8em 1em; margin: .8em 0; border-radius: 4px; font-weight: bold; }
 .banner ul { margin: .4em 0 0; font-weight: normal; }
 .banner.alarm { background: #c00; color: #fff; font-size: 1.15em; }
+.failed { color: #c00; font-weight: bold; }
 .banner.interrupted { background: #fff3cd; border: 2px solid #d39e00; color: #5c4400; }
 .banner.warnings { background: #fff8e6; border: 1px solid #e0b44c; color: #5c4400; }
 table { border-collapse: collapse; margin: .4em 0 1em; font-size: .92em; }
@@ -61,8 +62,15 @@ footer { margin-top: 3em; color: #888; font-size: .85em; }
 <dt>finished</dt><dd>{{.Finished}}{{if .Took}} (took {{.Took}}){{end}}</dd>{{end}}
 {{- if .Baseline}}
 <dt>baseline</dt><dd>{{.Baseline}}</dd>{{end}}
-<dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else}}yes{{end}}</dd>
+<dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else if .Incomplete}}no: still running or its controller died{{else}}yes{{end}}</dd>
 </dl>
+{{- if .Failed}}
+<div class="banner alarm" id="failed">FAILED: {{range $i, $v := .Failed}}{{if $i}}, {{end}}{{$v}}{{end}}: no request succeeded in a window, or errors were above the run's limit.
+These figures are not results: see the repetitions and errors tables.</div>
+{{- end}}
+{{- if .Incomplete}}
+<div class="banner interrupted" id="incomplete">INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown.</div>
+{{- end}}
 {{- if .ClientBound}}
 <div class="banner alarm" id="client-bound">CLIENT-BOUND: at least one worker group's CPUs were {{.Threshold}} busy or more.
 These figures measure kaeload, not the server: add client CPUs or groups and run again.
@@ -88,7 +96,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <th class="num">Δ vs baseline</th><th class="num">Welch p</th><th>significant</th><th class="num">p99 handshake ms</th></tr></thead>
 <tbody>
 {{- range .Comparison}}
-<tr{{if .IsBase}} class="base"{{end}}><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}</td><td class="num">{{.N}}</td>
+<tr{{if .IsBase}} class="base"{{end}}><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
 <td class="num">{{.Mean}}</td><td class="num">{{.StdDev}}</td><td class="num">{{.CI}}</td><td class="num">{{.Delta}}</td>
 <td class="num">{{.P}}</td><td class="{{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
 {{- end}}
@@ -155,7 +163,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- range .Reps}}
 <tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td>
 <td class="num">{{.Errors}}</td><td class="num">{{.Handshakes}}</td><td class="num">{{.Resumed}}</td><td class="num">{{.Connections}}</td>
-<td>{{.Status}}</td><td class="num">{{.P99Total}}</td><td>{{.NotCounted}}</td></tr>
+<td>{{.Status}}</td><td class="num">{{.P99Total}}</td><td>{{if .Failed}}<span class="failed">FAILED: {{.Failed}}</span> {{end}}{{.NotCounted}}</td></tr>
 {{- else}}
 <tr><td colspan="12">no completed repetitions</td></tr>
 {{- end}}

@@ -1,0 +1,104 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultMaxErrors is the error share above which a repetition fails when
+// the run names no limit: 1 % of the window's attempts.
+const DefaultMaxErrors = 0.01
+
+// CheckRep says whether the repetition whose total is t failed, and why:
+// it fails when its window completed no successful request (a server that
+// is down, accepts and never answers, or answers only with errors), or when
+// the share of failed attempts (Counts.ErrorShare) exceeds maxErrors
+// (0 or less = DefaultMaxErrors). It returns "" for a good repetition.
+// A failed repetition is a measurement, not a figure to trust: every
+// rendering marks it, and `kaeload run` exits non-zero.
+func CheckRep(t *Group, maxErrors float64) string {
+	if maxErrors <= 0 {
+		maxErrors = DefaultMaxErrors
+	}
+	if t.Succeeded() == 0 {
+		var why []string
+		if n := t.Errors.Total(); n > 0 {
+			why = append(why, fmt.Sprintf("%s errors", FormatCount(n)))
+		}
+		if u := t.Outside.Unanswered; u.Total() > 0 {
+			why = append(why, "unanswered at the window's end: "+UnansweredLine(u))
+		}
+		if len(why) == 0 {
+			why = append(why, "no request ended at all")
+		}
+		return "no request succeeded in the window (" + strings.Join(why, "; ") + ")"
+	}
+	if share := t.ErrorShare(); share > maxErrors {
+		return fmt.Sprintf("errors were %s of the window's attempts, more than max_errors %s", FormatShare(share), FormatShare(maxErrors))
+	}
+	return ""
+}
+
+// FormatShare formats a fraction as a percentage with up to two decimals
+// ("1 %", "0.25 %", "12.5 %"); a share above 0 that would show as 0 is
+// "<0.01 %".
+func FormatShare(f float64) string {
+	if f > 0 && f < 0.00005 {
+		return "<0.01 %"
+	}
+	s := fmt.Sprintf("%.2f", f*100)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + " %"
+}
+
+// UnansweredLine describes requests left unanswered by stage, e.g.
+// "4 (connect 0, handshake 4, response 0)".
+func UnansweredLine(u Stages) string {
+	return fmt.Sprintf("%s (connect %s, handshake %s, response %s)",
+		FormatCount(u.Total()), FormatCount(u.Connect), FormatCount(u.Handshake), FormatCount(u.Response))
+}
+
+// Failed reports whether any repetition of v failed (Rep.Failed).
+func (v *Variant) Failed() int {
+	n := 0
+	for i := range v.Reps {
+		if v.Reps[i].Failed != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Failed returns the names of the variants with a failed repetition, in
+// run order; nil when none failed.
+func (r *Run) Failed() []string {
+	var names []string
+	for i := range r.Variants {
+		if r.Variants[i].Failed() > 0 {
+			names = append(names, r.Variants[i].Name)
+		}
+	}
+	return names
+}
+
+// failedLine is the loud line of a failed repetition, "" for a good one.
+func failedLine(rep *Rep) string {
+	if rep.Failed == "" {
+		return ""
+	}
+	return "FAILED: " + rep.Failed
+}
+
+// failedWarnings returns one warning per failed repetition of r.
+func failedWarnings(r *Run) []string {
+	var ws []string
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			if line := failedLine(&v.Reps[j]); line != "" {
+				ws = append(ws, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, line))
+			}
+		}
+	}
+	return ws
+}
