@@ -60,6 +60,7 @@ func TestMergeBombIsLinear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mustCheck(t, p)
 	if got, want := len(p.Variants[7].Env), 8; got != want {
 		t.Errorf("v7 env has %d entries (%v), want %d: A and K1..K7", got, p.Variants[7].Env, want)
 	}

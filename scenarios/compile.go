@@ -47,7 +47,7 @@ func LocalHost() Host {
 // target.CertKinds (scenarios imports no other kaeload package but pinning).
 var builtinCerts = []string{"rsa2048", "rsa3072", "rsa4096", "ecdsa-p256"}
 
-// Defaults and limits applied by Compile.
+// Defaults applied by Compile (the limits are in check.go).
 const (
 	// DefaultDuration is the measured window when load.duration is left out.
 	DefaultDuration = 10 * time.Second
@@ -57,15 +57,6 @@ const (
 	DefaultTimeout = 10 * time.Second
 	// DefaultConnections is a group's connections when not given.
 	DefaultConnections = 16
-	// MaxConnections bounds one group: one source address has fewer
-	// ephemeral ports than that towards one server address.
-	MaxConnections = 65535
-	// MaxThreads bounds one group's GOMAXPROCS.
-	MaxThreads = 4096
-	// MaxGroups bounds the worker groups (one process each).
-	MaxGroups = 1024
-	// maxCPUs mirrors pinning's bound on CPU numbers.
-	maxCPUs = 1 << 16
 )
 
 // DefaultCurves are the key-exchange groups offered when tls.curves is left
@@ -101,6 +92,13 @@ func (c *compiler) at(path, format string, args ...any) *Error {
 
 func (c *compiler) errorf(path, format string, args ...any) {
 	c.errs = append(c.errs, c.at(path, format, args...))
+}
+
+// problem records msg at path unless it is "" (a limit's verdict).
+func (c *compiler) problem(path, msg string) {
+	if msg != "" {
+		c.errs = append(c.errs, c.at(path, "%s", msg))
+	}
 }
 
 func (c *compiler) warnf(path, format string, args ...any) {
@@ -166,12 +164,8 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Load = c.load(conn, h)
 	p.Repeat = 1
 	if s.Repeat != nil {
-		switch p.Repeat = *s.Repeat; {
-		case p.Repeat < 1:
-			c.errorf("repeat", "must be at least 1, got %d", p.Repeat)
-		case p.Repeat > MaxRepeat:
-			c.errorf("repeat", "must be at most %d, got %d", MaxRepeat, p.Repeat)
-		}
+		p.Repeat = *s.Repeat
+		c.problem("repeat", repeatLimit.problem(p.Repeat))
 	}
 	p.Order, p.Cooldown = c.schedule()
 	p.Server = c.server(p.Target)
@@ -227,8 +221,8 @@ func (c *compiler) speed() {
 		case strings.TrimSpace(*sp.Command) == "":
 			c.errorf(path+".command", "must not be empty (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
 		}
-		if sp.Timeout != nil && *sp.Timeout <= 0 {
-			c.errorf(path+".timeout", "must be positive, got %s", *sp.Timeout)
+		if sp.Timeout != nil {
+			c.problem(path+".timeout", commandBound.problem(*sp.Timeout))
 		}
 	}
 }
@@ -568,19 +562,16 @@ func (c *compiler) load(conn Connection, h Host) Load {
 	}
 	l := Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout}
 	if ls.Duration != nil {
-		if l.Duration = *ls.Duration; l.Duration <= 0 {
-			c.errorf("load.duration", "must be positive, got %s", l.Duration)
-		}
+		l.Duration = *ls.Duration
+		c.problem("load.duration", durationBound.problem(l.Duration))
 	}
 	if ls.Warmup != nil {
-		if l.Warmup = *ls.Warmup; l.Warmup < 0 {
-			c.errorf("load.warmup", "must not be negative, got %s", l.Warmup)
-		}
+		l.Warmup = *ls.Warmup
+		c.problem("load.warmup", warmupBound.problem(l.Warmup))
 	}
 	if ls.Timeout != nil {
-		if l.Timeout = *ls.Timeout; l.Timeout <= 0 {
-			c.errorf("load.timeout", "must be positive, got %s", l.Timeout)
-		}
+		l.Timeout = *ls.Timeout
+		c.problem("load.timeout", timeoutBound.problem(l.Timeout))
 	}
 	switch {
 	case ls.Groups != nil && ls.Layout != nil:
@@ -589,10 +580,12 @@ func (c *compiler) load(conn Connection, h Host) Load {
 		if len(ls.Groups) == 0 {
 			c.errorf("load.groups", "empty list (give at least one group, or leave groups out for one unpinned group)")
 		}
-		if len(ls.Groups) > MaxGroups {
-			c.errorf("load.groups", "%d groups, more than the %d allowed (each group is one process)", len(ls.Groups), MaxGroups)
+		if msg := groupsProblem(len(ls.Groups)); msg != "" {
+			c.problem("load.groups", msg)
 			break
 		}
+		// total adds up the connections of groups within the per-group limit.
+		total := 0
 		owner := make(map[int]int) // CPU -> first group pinned to it
 		type cpuList struct {
 			set, missing pinning.Set
@@ -622,12 +615,15 @@ func (c *compiler) load(conn Connection, h Host) Load {
 					g.CPUs = slices.Clone(cc.set)
 				}
 			}
-			def := len(g.CPUs)
+			def := min(len(g.CPUs), MaxThreads)
 			if gs.CPUs == nil {
-				def = max(1, len(h.CPUs))
+				def = defaultThreads(h)
 			}
-			g.Threads = c.count(path+".threads", gs.Threads, def, MaxThreads)
-			g.Connections = c.count(path+".connections", gs.Connections, DefaultConnections, MaxConnections)
+			g.Threads = c.count(path+".threads", gs.Threads, def, threadsLimit)
+			g.Connections = c.count(path+".connections", gs.Connections, DefaultConnections, connectionsLimit)
+			if connectionsLimit.problem(g.Connections) == "" {
+				total += g.Connections
+			}
 			c.checkThreads(path+".threads", g.Threads, len(g.CPUs))
 			var shared pinning.Set
 			others := map[int]bool{}
@@ -650,25 +646,27 @@ func (c *compiler) load(conn Connection, h Host) Load {
 			}
 			l.Groups = append(l.Groups, g)
 		}
+		c.problem("load.groups", totalProblem(total))
 	case ls.Layout != nil:
 		l.Groups = c.layout(ls.Layout, h)
 	default:
-		l.Groups = []Group{{Threads: max(1, len(h.CPUs)), Connections: DefaultConnections}}
+		l.Groups = []Group{{Threads: defaultThreads(h), Connections: DefaultConnections}}
 	}
 	return l
 }
 
-// count resolves an optional positive count with a default and a maximum.
-func (c *compiler) count(path string, v *int, def, limit int) int {
+// defaultThreads is an unpinned group's threads: the host's CPU count,
+// within 1..MaxThreads.
+func defaultThreads(h Host) int {
+	return min(max(1, len(h.CPUs)), MaxThreads)
+}
+
+// count resolves an optional count with a default and a limit.
+func (c *compiler) count(path string, v *int, def int, limit countLimit) int {
 	if v == nil {
 		return def
 	}
-	switch n := *v; {
-	case n < 1:
-		c.errorf(path, "must be at least 1, got %d", n)
-	case n > limit:
-		c.errorf(path, "must be at most %d, got %d", limit, n)
-	}
+	c.problem(path, limit.problem(*v))
 	return *v
 }
 
@@ -715,16 +713,22 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 		return *v
 	}
 	groups := need(ly.Groups, "groups", "the number of groups, e.g. 11", 1)
-	if groups > MaxGroups && groups <= maxCPUs {
-		c.errorf(path+".groups", "%d groups, more than the %d allowed (each group is one process)", groups, MaxGroups)
+	if msg := groupsProblem(groups); msg != "" && groups <= maxCPUs {
+		c.problem(path+".groups", msg)
 		ok = false
 	}
 	per := need(ly.CPUsPerGroup, "cpus_per_group", "the CPUs in each group, e.g. 10", 1)
 	first := need(ly.FirstCPU, "first_cpu", "", 0)
-	threads := c.count(path+".threads", ly.Threads, max(per, 1), MaxThreads)
-	conns := c.count(path+".connections", ly.Connections, DefaultConnections, MaxConnections)
+	threads := c.count(path+".threads", ly.Threads, min(max(per, 1), MaxThreads), threadsLimit)
+	conns := c.count(path+".connections", ly.Connections, DefaultConnections, connectionsLimit)
 	if !ok {
 		return nil
+	}
+	if connectionsLimit.problem(conns) == "" {
+		if msg := totalProblem(groups * conns); msg != "" {
+			c.problem(path, fmt.Sprintf("%d groups × %d connections = %s", groups, conns, msg))
+			return nil
+		}
 	}
 	if end := first + groups*per; end > maxCPUs {
 		c.errorf(path, "%d groups of %d CPUs from CPU %d end at CPU %d, beyond the largest CPU number %d", groups, per, first, end-1, maxCPUs-1)

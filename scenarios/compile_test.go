@@ -34,6 +34,7 @@ func mustCompile(t *testing.T, yaml string, h Host) *Plan {
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
+	mustCheck(t, p)
 	return p
 }
 

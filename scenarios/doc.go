@@ -22,6 +22,14 @@
 // CPUs, TLS 1.3 suite names that restrict nothing, insecure suites) do not
 // stop Compile; they are in Plan.Warnings, located the same way.
 //
+// Absurd values are errors too, naming the limit and why (the Max*
+// constants): load.groups[0].connections: 1000000000 is more than the
+// 65535 allowed (each connection needs its own source port towards the
+// target and an open file). Plan.Check checks a compiled Plan against the
+// same limits and invariants, and CheckWorker the slice of it a worker
+// process receives; every plan Compile returns passes both (CheckWorker
+// once a built-in target has its address, see Plan.WithAddr).
+//
 // # Format (version 1)
 //
 // A scenario is a YAML mapping. Leaving a key out and writing it with a null
@@ -90,24 +98,34 @@
 //	  connection    close (default): TCP connect + full TLS handshake + one
 //	                request + response + close, every request. keep-alive:
 //	                each connection carries request after request.
-//	  duration      the measured window, e.g. 60s or 1m30s. Default 10s; > 0.
+//	  duration      the measured window, e.g. 60s or 1m30s. Default 10s; > 0,
+//	                at most 24h (use repeat for more windows).
 //	  warmup        load before the window that is not counted. Default 1s; 0
-//	                allowed.
+//	                allowed, at most 1h.
 //	  timeout       limit for one request (connect, handshake, write, read).
-//	                Default 10s; > 0.
+//	                Default 10s; > 0, at most 10m.
 //	  groups        worker groups, each one process pinned to its CPUs:
 //	    - cpus      taskset-style list ("0-9,20-29"); left out = unpinned.
 //	                Every CPU must exist on this machine.
-//	      threads   GOMAXPROCS of the worker. Default: the group's CPU
-//	                count (an unpinned group: the machine's). More threads
-//	                than CPUs is allowed with a warning: they time-share.
-//	      connections  concurrent connections, 1 to 65535. Default 16.
+//	      threads   GOMAXPROCS of the worker, 1 to 4096. Default: the
+//	                group's CPU count (an unpinned group: the machine's), at
+//	                most 4096. More threads than CPUs is allowed with a
+//	                warning: they time-share.
+//	      connections  concurrent connections, 1 to 65535 (each needs a
+//	                source port towards the target and an open file).
+//	                Default 16.
+//	                At most 1024 groups, and at most 65535 connections in
+//	                all groups together: every group dials the target from
+//	                this machine, whose source address has at most 65535
+//	                ports towards it.
 //	  layout        instead of groups (not both): {groups: 11,
 //	                cpus_per_group: 10, first_cpu: 0, threads: 11,
 //	                connections: 200} expands to groups 0-9, 10-19 … 100-109.
 //	                groups and cpus_per_group are required; first_cpu
 //	                defaults to 0, threads to cpus_per_group, connections
 //	                to 16.
+//	                The same limits apply (at most 1024 groups, groups ×
+//	                connections at most 65535).
 //	                With neither groups nor layout: one unpinned group with
 //	                threads = the machine's CPU count and 16 connections.
 //	                Groups that share CPUs get a warning.
@@ -118,7 +136,8 @@
 //	                interleaved: A B C, A B C, …, restarting the server
 //	                before every window (cancels slow drift). Plan.Steps
 //	                lists the windows in order.
-//	cooldown        pause between measured windows, default 0; not negative.
+//	cooldown        pause between measured windows, default 0; not negative,
+//	                at most 1h.
 //
 //	vars            mapping of names to values (numbers are fine), written
 //	                {name} in the fields listed under "Variables" below.
@@ -140,9 +159,11 @@
 //	  ready         how to tell the started server answers, one of
 //	                {tcp: host:port} (connect), {tls: host:port} (full
 //	                handshake), {https: URL} (a GET, any status); with
-//	                timeout (default 30s) and interval (default 100ms).
+//	                timeout (default 30s) and interval (default 100ms),
+//	                each > 0 and at most 24h.
 //	                Default: tcp to the target's address.
-//	  command_timeout  bound on stop, reload and each probe; default 60s.
+//	  command_timeout  bound on stop, reload and each probe; default 60s,
+//	                > 0, at most 24h.
 //	  probes        commands read right before and after each measured
 //	                window; the delta of the number each prints is stored:
 //	    - name      labels the reading; unique.
@@ -182,7 +203,7 @@
 //	                session only). A list of:
 //	  command       the shell command (sh -c); {name} is expanded per
 //	                variant as for server commands. Required, non-empty.
-//	  timeout       bounds the command (default 10m, > 0).
+//	  timeout       bounds the command (default 10m, > 0, at most 24h).
 //	                The output is parsed by package speed and stored with
 //	                the variant's results; a failing command or unparsable
 //	                output is recorded and logged, and does not fail the run.

@@ -39,9 +39,11 @@ func TestExamplesCompile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Compile(bigHost); err != nil {
+			p, err := s.Compile(bigHost)
+			if err != nil {
 				t.Fatal(err)
 			}
+			mustCheck(t, p)
 		})
 	}
 }
@@ -56,6 +58,7 @@ func compileExample(t *testing.T, name string) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mustCheck(t, p)
 	return p
 }
 
@@ -190,6 +193,7 @@ func TestLocalNginxExampleRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mustCheck(t, p)
 	nginx, err := exec.LookPath("nginx")
 	if err != nil {
 		nginx = "/usr/sbin/nginx"

@@ -34,6 +34,9 @@ func FuzzLoad(f *testing.F) {
 			checkLocated(t, err)
 			return
 		}
+		if err := p.Check(); err != nil {
+			t.Fatalf("Compile's plan fails Check: %v", err)
+		}
 		switch {
 		case p.Repeat < 1, p.Load.Duration <= 0, p.Load.Warmup < 0, p.Load.Timeout <= 0:
 			t.Fatalf("bad load values: repeat %d %+v", p.Repeat, p.Load)

@@ -71,6 +71,7 @@ func TestSetOverrides(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Compile: %v", err)
 			}
+			mustCheck(t, p)
 			if got, want := tt.check(p); !reflect.DeepEqual(got, want) {
 				t.Errorf("got %#v, want %#v", got, want)
 			}

@@ -115,6 +115,7 @@ func TestSetSpeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mustCheck(t, p)
 	if got, want := p.Variants[0].Speed[1], (Speed{Command: "openssl speed -seconds 1 ecdsap256", Timeout: DefaultSpeedTimeout}); got != want {
 		t.Errorf("got %#v, want %#v", got, want)
 	}

@@ -127,6 +127,7 @@ func TestCAFileRelativeToScenario(t *testing.T) {
 	must(err)
 	p, err := s.Compile(eightCPUs)
 	must(err)
+	mustCheck(t, p)
 	if got, want := string(p.Target.TLS.CAPEM), string(certPEM); got != want {
 		t.Errorf("CAPEM = %q, want %q", got, want)
 	}

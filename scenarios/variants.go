@@ -25,8 +25,6 @@ const (
 	MaxSweepValues = 1000
 	// MaxVariants bounds the variants of a plan, sweeps expanded.
 	MaxVariants = 1000
-	// MaxRepeat bounds the repetitions of each variant.
-	MaxRepeat = 1000
 	// MaxVars bounds each vars mapping (top-level, per variant) and each
 	// env mapping (server, per variant).
 	MaxVars = 100
@@ -52,9 +50,8 @@ func (c *compiler) schedule() (Order, time.Duration) {
 	}
 	var cool time.Duration
 	if s.Cooldown != nil {
-		if cool = *s.Cooldown; cool < 0 {
-			c.errorf("cooldown", "must not be negative, got %s", cool)
-		}
+		cool = *s.Cooldown
+		c.problem("cooldown", cooldownBound.problem(cool))
 	}
 	return order, cool
 }
@@ -81,9 +78,8 @@ func (c *compiler) server(t Target) *Server {
 		c.errorf("server", "a server section needs target.url: the built-in target is started by kaeload itself")
 	}
 	if ss.CommandTimeout != nil {
-		if srv.CommandTimeout = *ss.CommandTimeout; srv.CommandTimeout <= 0 {
-			c.errorf("server.command_timeout", "must be positive, got %s", srv.CommandTimeout)
-		}
+		srv.CommandTimeout = *ss.CommandTimeout
+		c.problem("server.command_timeout", commandBound.problem(srv.CommandTimeout))
 	}
 	if rs := ss.Ready; rs != nil {
 		var kinds []string
@@ -113,14 +109,12 @@ func (c *compiler) server(t Target) *Server {
 			c.errorf("server.ready", "give one of tcp, tls and https, not %s", strings.Join(kinds, " and "))
 		}
 		if rs.Timeout != nil {
-			if srv.Ready.Timeout = *rs.Timeout; srv.Ready.Timeout <= 0 {
-				c.errorf("server.ready.timeout", "must be positive, got %s", srv.Ready.Timeout)
-			}
+			srv.Ready.Timeout = *rs.Timeout
+			c.problem("server.ready.timeout", commandBound.problem(srv.Ready.Timeout))
 		}
 		if rs.Interval != nil {
-			if srv.Ready.Interval = *rs.Interval; srv.Ready.Interval <= 0 {
-				c.errorf("server.ready.interval", "must be positive, got %s", srv.Ready.Interval)
-			}
+			srv.Ready.Interval = *rs.Interval
+			c.problem("server.ready.interval", commandBound.problem(srv.Ready.Interval))
 		}
 	}
 	if len(ss.Probes) > MaxProbes {
@@ -539,10 +533,7 @@ func comboString(cb combo) string {
 // each variant's own.
 func (c *compiler) checkStart(ss *ServerSpec) {
 	if ss.Start != nil {
-		if strings.TrimSpace(*ss.Start) == "" {
-			c.errorf("server.start", "must not be empty (want the shell command that starts the server)")
-		}
-		return
+		return // checked, expanded, per variant
 	}
 	missing := -1
 	given := false
@@ -623,6 +614,10 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 		}{{"server.env", serverEnv}, {path + ".env", vs.Env}} {
 			for _, k := range sortedKeys(layer.env) {
 				val, good := c.expand(layer.prefix+"."+k, layer.env[k], sc)
+				if good && strings.ContainsRune(val, 0) {
+					c.errorf(layer.prefix+"."+k, "the value contains NUL (from a {var}), which an environment cannot hold")
+					good = false
+				}
 				ok = ok && good
 				if v.Env == nil {
 					v.Env = make(map[string]string)
@@ -647,6 +642,20 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 		return out
 	}
 	v.Start = cmd("start", ss.Start, vs.Start)
+	if start := ss.Start; vs.Start != nil || start != nil {
+		p := "server.start"
+		if vs.Start != nil {
+			p, start = path+".start", vs.Start
+		}
+		switch {
+		case strings.TrimSpace(*start) == "":
+			c.errorf(p, "must not be empty (want the shell command that starts the server)")
+			ok = false
+		case ok && strings.TrimSpace(v.Start) == "":
+			c.errorf(p, "%q expands to an empty command", *start)
+			ok = false
+		}
+	}
 	v.Stop = cmd("stop", ss.Stop, vs.Stop)
 	v.Reload = cmd("reload", ss.Reload, vs.Reload)
 	for i, ps := range ss.Probes {

@@ -21,6 +21,7 @@ func compileNamed(t *testing.T, name, yaml string) *Plan {
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
+	mustCheck(t, p)
 	return p
 }
 
@@ -301,6 +302,7 @@ variants:
 			if err != nil {
 				t.Fatalf("Compile: %v", err)
 			}
+			mustCheck(t, p)
 			if got, want := tt.check(p); !reflect.DeepEqual(got, want) {
 				t.Errorf("got %#v, want %#v", got, want)
 			}

@@ -1,0 +1,395 @@
+package scenarios
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits. Compile rejects a scenario beyond them, and Plan.Check and
+// CheckWorker reject a Plan (or a worker's slice of one) beyond them, so
+// that a typo or a malformed spec cannot make kaeload try to open 10^9
+// connections or wait for a century. Each is well above what a lab uses
+// (e.g. 11 groups × 200 connections, windows of a minute or two) and
+// bounded by what one machine can do.
+const (
+	// MaxConnections bounds one group's concurrent connections: each needs
+	// its own source port towards the target (one source address has at
+	// most 65535) and an open file in the worker.
+	MaxConnections = 65535
+	// MaxTotalConnections bounds the connections of all groups together:
+	// every group runs on this machine and dials the one target address
+	// from its one source address, which has at most 65535 ports towards
+	// it (Linux uses net.ipv4.ip_local_port_range, 28232 by default).
+	MaxTotalConnections = 65535
+	// MaxThreads bounds one group's GOMAXPROCS: no machine has more CPUs,
+	// and threads beyond a group's CPUs only time-share them.
+	MaxThreads = 4096
+	// MaxGroups bounds the worker groups. Each group is one pinned worker
+	// process; more groups than the biggest machines have cores is a typo.
+	MaxGroups = 1024
+	// MaxRepeat bounds the repetitions of each variant: the statistics
+	// gain little beyond a few dozen windows per variant.
+	MaxRepeat = 1000
+	// MaxDuration bounds the measured window; repeat gives more windows.
+	MaxDuration = 24 * time.Hour
+	// MaxWarmup bounds the warm-up, which only has to bring the server to
+	// a steady state.
+	MaxWarmup = time.Hour
+	// MaxTimeout bounds one request (connect, handshake, write, read): a
+	// request that takes longer has failed.
+	MaxTimeout = 10 * time.Minute
+	// MaxCooldown bounds the pause between measured windows.
+	MaxCooldown = time.Hour
+	// MaxCommandTimeout bounds server.command_timeout, server.ready's
+	// timeout and interval, and speed timeouts: a command or wait that
+	// takes longer has hung.
+	MaxCommandTimeout = 24 * time.Hour
+	// maxCPUs mirrors pinning's bound on CPU numbers (0 to maxCPUs-1).
+	maxCPUs = 1 << 16
+)
+
+// countLimit is the range 1..max of a count, with why max is what it is.
+type countLimit struct {
+	max int
+	why string
+}
+
+// problem says what is wrong with n, or "" when it is within the limit.
+func (l countLimit) problem(n int) string {
+	switch {
+	case n < 1:
+		return fmt.Sprintf("must be at least 1, got %d", n)
+	case n > l.max:
+		return fmt.Sprintf("%d is more than the %d allowed (%s)", n, l.max, l.why)
+	}
+	return ""
+}
+
+// durationLimit is the range of a duration: > 0 (or >= 0 when zero is
+// allowed) up to max, with why max is what it is.
+type durationLimit struct {
+	max  time.Duration
+	zero bool
+	why  string
+}
+
+// problem says what is wrong with d, or "" when it is within the limit.
+func (l durationLimit) problem(d time.Duration) string {
+	switch {
+	case l.zero && d < 0:
+		return fmt.Sprintf("must not be negative, got %s", d)
+	case !l.zero && d <= 0:
+		return fmt.Sprintf("must be positive, got %s", d)
+	case d > l.max:
+		return fmt.Sprintf("%s is more than the %s allowed (%s)", shortDuration(d), shortDuration(l.max), l.why)
+	}
+	return ""
+}
+
+// The limits with their reasons, shared by Compile, Check and CheckWorker.
+var (
+	connectionsLimit = countLimit{MaxConnections, "each connection needs its own source port towards the target and an open file"}
+	threadsLimit     = countLimit{MaxThreads, "threads are the worker's GOMAXPROCS; beyond its CPUs they only time-share"}
+	repeatLimit      = countLimit{MaxRepeat, "the statistics gain little beyond a few dozen windows per variant"}
+	durationBound    = durationLimit{MaxDuration, false, "one measured window; use repeat for more windows"}
+	warmupBound      = durationLimit{MaxWarmup, true, "warm-up only has to bring the server to a steady state"}
+	timeoutBound     = durationLimit{MaxTimeout, false, "one request; a request that takes longer has failed"}
+	cooldownBound    = durationLimit{MaxCooldown, true, "a pause between measured windows"}
+	commandBound     = durationLimit{MaxCommandTimeout, false, "a command or wait that takes longer has hung"}
+)
+
+// groupsProblem says what is wrong with a number of groups, or "".
+func groupsProblem(n int) string {
+	if n > MaxGroups {
+		return fmt.Sprintf("%d groups, more than the %d allowed (each group is one pinned worker process)", n, MaxGroups)
+	}
+	return ""
+}
+
+// totalProblem says what is wrong with the connections of all groups, or "".
+func totalProblem(total int) string {
+	if total > MaxTotalConnections {
+		return fmt.Sprintf("%d connections in all groups, more than the %d allowed (all groups dial the target from this machine, whose source address has at most %d ports towards it)",
+			total, MaxTotalConnections, MaxTotalConnections)
+	}
+	return ""
+}
+
+// shortDuration writes d without zero minutes and seconds: 24h, 10m, 1h30m.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// checker collects the problems of a compiled Plan as *Error values
+// located by field path only ("load.groups[1].threads: …").
+type checker struct {
+	errs []error
+}
+
+func (k *checker) add(path, format string, args ...any) {
+	k.errs = append(k.errs, &Error{Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// problem records msg at path unless it is "".
+func (k *checker) problem(path, msg string) {
+	if msg != "" {
+		k.errs = append(k.errs, &Error{Path: path, Msg: msg})
+	}
+}
+
+// err joins the problems; nil when there are none.
+func (k *checker) err() error {
+	if len(k.errs) == 0 {
+		return nil
+	}
+	return errors.Join(k.errs...)
+}
+
+// CheckWorker checks the slice of a Plan a worker process receives (over
+// a pipe, possibly from another machine) before it acts on it: the target
+// (an address to dial, a request, sane TLS parameters), the load (the
+// connection mode; duration, warm-up and timeout within MaxDuration,
+// MaxWarmup and MaxTimeout) and its group (threads 1..MaxThreads,
+// connections 1..MaxConnections, CPUs sorted, without repeats, below
+// 65536). l.Groups is not looked at: the worker runs g. Every problem is
+// returned, joined with errors.Join, as *Error located by field path
+// ("group.connections: …"). A Plan that passes Check passes CheckWorker
+// for each of its groups once its target has an address.
+func CheckWorker(t Target, l Load, g Group) error {
+	k := &checker{}
+	k.target(t, true)
+	k.load(l)
+	k.group("group", g)
+	return k.err()
+}
+
+// Check checks a whole compiled Plan against the invariants Compile
+// guarantees: everything CheckWorker checks, for every group (a built-in
+// target may lack its address, which the runner fills in), 1..MaxGroups
+// groups with at most MaxTotalConnections connections in all, repeat
+// 1..MaxRepeat, cooldown within MaxCooldown, at
+// least one variant and at most MaxVariants, variant names unique and
+// usable as file names, env names valid, a baseline that names a variant
+// (or ""), a known order, and server control that can run (host local,
+// a known ready probe, timeouts within MaxCommandTimeout, a start command
+// for every variant). Every problem is returned, joined with errors.Join,
+// as *Error located by field path. Compile's plans always pass; the
+// runner checks plans built by other means with it.
+func (p *Plan) Check() error {
+	if p == nil {
+		return &Error{Msg: "nil plan"}
+	}
+	k := &checker{}
+	if p.Name == "" || hasControl(p.Name) || strings.ContainsAny(p.Name, "/\\") {
+		k.add("name", "%q is not a usable name (want non-empty text without slashes or control characters)", p.Name)
+	}
+	k.target(p.Target, p.Target.Builtin == nil)
+	k.load(p.Load)
+	switch n := len(p.Load.Groups); {
+	case n == 0:
+		k.add("load.groups", "no groups")
+	case n > MaxGroups:
+		k.problem("load.groups", groupsProblem(n))
+	default:
+		total := 0
+		for i, g := range p.Load.Groups {
+			k.group(fmt.Sprintf("load.groups[%d]", i), g)
+			if connectionsLimit.problem(g.Connections) == "" {
+				total += g.Connections
+			}
+		}
+		k.problem("load.groups", totalProblem(total))
+	}
+	k.problem("repeat", repeatLimit.problem(p.Repeat))
+	switch p.Order {
+	case "", Sequential, Interleaved:
+	default:
+		k.add("order", "%q, want %s or %s", p.Order, Sequential, Interleaved)
+	}
+	k.problem("cooldown", cooldownBound.problem(p.Cooldown))
+	k.variants(p)
+	if s := p.Server; s != nil {
+		k.server(s)
+	}
+	return k.err()
+}
+
+// target checks a Target; needAddr when it must have an address to dial.
+func (k *checker) target(t Target, needAddr bool) {
+	switch {
+	case t.Addr != "":
+		host, port, err := net.SplitHostPort(t.Addr)
+		n, perr := strconv.Atoi(port)
+		if err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			k.add("target.addr", "%q is not host:port with a port from 1 to 65535", t.Addr)
+		}
+	case needAddr:
+		k.add("target.addr", "empty (want the host:port to dial)")
+	}
+	switch {
+	case len(t.Request) == 0:
+		k.add("target.request", "empty (want the HTTP/1.1 request to send)")
+	case !strings.Contains(string(t.Request), "\r\n\r\n"):
+		k.add("target.request", "no end of headers (CR LF CR LF)")
+	}
+	if t.TLS == nil {
+		return
+	}
+	s := t.TLS
+	versionsOK := true
+	for _, v := range []struct {
+		path string
+		v    uint16
+	}{{"target.tls.min_version", s.MinVersion}, {"target.tls.max_version", s.MaxVersion}} {
+		if v.v != tls.VersionTLS12 && v.v != tls.VersionTLS13 {
+			k.add(v.path, "%s, want 1.2 (0x0303) or 1.3 (0x0304)", versionName(v.v))
+			versionsOK = false
+		}
+	}
+	if versionsOK && s.MinVersion > s.MaxVersion {
+		k.add("target.tls.min_version", "%s is above max_version %s", versionName(s.MinVersion), versionName(s.MaxVersion))
+	}
+	for i, id := range s.CipherSuites {
+		if !isTLS12Suite(id) {
+			k.add(fmt.Sprintf("target.tls.cipher_suites[%d]", i), "0x%04x is not a TLS 1.2 suite Go implements", id)
+		}
+	}
+	for i, id := range s.Curves {
+		if !slices.Contains(knownCurves, tls.CurveID(id)) {
+			k.add(fmt.Sprintf("target.tls.curves[%d]", i), "%d is not a curve Go implements", id)
+		}
+	}
+	if s.Verify && s.ServerName == "" {
+		k.add("target.tls.server_name", "verify needs a server name to check the certificate against")
+	}
+}
+
+// knownCurves are the key-exchange groups Compile may put into a plan.
+var knownCurves = func() []tls.CurveID {
+	var ids []tls.CurveID
+	for _, id := range curveNames {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}()
+
+// isTLS12Suite reports whether id is a configurable (TLS 1.0–1.2) suite.
+func isTLS12Suite(id uint16) bool {
+	for _, list := range [][]*tls.CipherSuite{tls.CipherSuites(), tls.InsecureCipherSuites()} {
+		for _, cs := range list {
+			if cs.ID == id {
+				return !(len(cs.SupportedVersions) == 1 && cs.SupportedVersions[0] == tls.VersionTLS13)
+			}
+		}
+	}
+	return false
+}
+
+// load checks a Load's mode and durations (not its groups).
+func (k *checker) load(l Load) {
+	if l.Connection != Close && l.Connection != KeepAlive {
+		k.add("load.connection", "%q, want %s or %s", l.Connection, Close, KeepAlive)
+	}
+	k.problem("load.duration", durationBound.problem(l.Duration))
+	k.problem("load.warmup", warmupBound.problem(l.Warmup))
+	k.problem("load.timeout", timeoutBound.problem(l.Timeout))
+}
+
+// group checks one Group, its problems located under path.
+func (k *checker) group(path string, g Group) {
+	k.problem(path+".threads", threadsLimit.problem(g.Threads))
+	k.problem(path+".connections", connectionsLimit.problem(g.Connections))
+	for i, c := range g.CPUs {
+		switch {
+		case c < 0 || c >= maxCPUs:
+			k.add(path+".cpus", "CPU %d is out of range (0 to %d)", c, maxCPUs-1)
+			return
+		case i > 0 && c <= g.CPUs[i-1]:
+			k.add(path+".cpus", "not sorted without repeats (%d after %d)", c, g.CPUs[i-1])
+			return
+		}
+	}
+}
+
+// variants checks the variants, the baseline and the speed commands.
+func (k *checker) variants(p *Plan) {
+	switch n := len(p.Variants); {
+	case n == 0:
+		k.add("variants", "no variants")
+		return
+	case n > MaxVariants:
+		k.add("variants", "%d variants, more than the %d allowed", n, MaxVariants)
+		return
+	}
+	seen := make(map[string]int, len(p.Variants))
+	for i, v := range p.Variants {
+		path := fmt.Sprintf("variants[%d]", i)
+		if v.Name == "" || hasControl(v.Name) || strings.ContainsAny(v.Name, "/\\") {
+			k.add(path+".name", "%q is not a usable name (want non-empty text without slashes or control characters)", v.Name)
+		} else if j, dup := seen[v.Name]; dup {
+			k.add(path+".name", "%q already names variants[%d]", v.Name, j)
+		} else {
+			seen[v.Name] = i
+		}
+		if len(v.Env) > 2*MaxVars {
+			k.add(path+".env", "%d entries, more than the %d allowed", len(v.Env), 2*MaxVars)
+		} else {
+			for _, key := range sortedKeys(v.Env) {
+				if key == "" || strings.ContainsAny(key, "=\x00") || strings.ContainsRune(v.Env[key], 0) {
+					k.add(path+".env."+key, "%q is not a valid environment variable (no '=' or NUL)", key)
+				}
+			}
+		}
+		if p.Server != nil && strings.TrimSpace(v.Start) == "" {
+			k.add(path+".start", "empty (a plan with a server needs a start command for every variant)")
+		}
+		for j, s := range v.Speed {
+			sp := fmt.Sprintf("%s.speed[%d]", path, j)
+			if strings.TrimSpace(s.Command) == "" {
+				k.add(sp+".command", "empty")
+			}
+			k.problem(sp+".timeout", commandBound.problem(s.Timeout))
+		}
+	}
+	if _, ok := seen[p.Baseline]; p.Baseline != "" && !ok {
+		k.add("baseline", "%q names no variant", p.Baseline)
+	}
+}
+
+// server checks the server control.
+func (k *checker) server(s *Server) {
+	if s.Host != "local" {
+		k.add("server.host", "%q, want local", s.Host)
+	}
+	r := s.Ready
+	switch r.Kind {
+	case "tcp", "tls":
+		if r.Addr == "" {
+			k.add("server.ready.addr", "empty (a %s probe needs the host:port to dial)", r.Kind)
+		}
+	case "https":
+		if r.URL == "" {
+			k.add("server.ready.url", "empty (an https probe needs the URL to fetch)")
+		}
+	default:
+		k.add("server.ready.kind", "%q, want tcp, tls or https", r.Kind)
+	}
+	k.problem("server.ready.timeout", commandBound.problem(r.Timeout))
+	k.problem("server.ready.interval", commandBound.problem(r.Interval))
+	k.problem("server.command_timeout", commandBound.problem(s.CommandTimeout))
+}
