@@ -258,13 +258,27 @@ func syncDir(dir string) error {
 }
 
 // ReadRunFile reads a stored run: path is a run.json file or a run
-// directory holding RunFile.
+// directory. A directory with a journal (JournalFile) is read through it
+// (ReadJournal), so a run whose controller died shows every repetition it
+// finished, marked Incomplete; otherwise its RunFile is read.
 func ReadRunFile(path string) (*Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("read run: %w", err)
 	}
 	if fi.IsDir() {
+		jp := filepath.Join(path, JournalFile)
+		if f, err := os.Open(jp); err == nil {
+			defer f.Close()
+			r, err := ReadJournal(f)
+			if err != nil {
+				return nil, fmt.Errorf("read run %s: %w", jp, err)
+			}
+			r.Annotate() // as the journal's run.json has it
+			return r, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read run: %w", err)
+		}
 		path = filepath.Join(path, RunFile)
 	}
 	f, err := os.Open(path)

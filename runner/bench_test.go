@@ -43,13 +43,13 @@ func BenchmarkGroups(b *testing.B) {
 					Executable: os.Args[0],
 					WorkerArgs: []string{"-test.run=^$"},
 					Env:        []string{envWorker + "=1"},
-					OnWorkerExit: func(_ int, st *os.ProcessState) {
+					hooks: hooks{workerExit: func(_ int, st *os.ProcessState) {
 						if st != nil {
 							mu.Lock()
 							cpu += st.UserTime() + st.SystemTime()
 							mu.Unlock()
 						}
-					},
+					}},
 				}
 				run, err := Run(context.Background(), p, opts)
 				if err != nil {

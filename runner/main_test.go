@@ -96,9 +96,9 @@ func runTestController() int {
 		Executable: os.Args[0],
 		WorkerArgs: []string{"-test.run=^$"},
 		Env:        []string{envWorker + "=1"},
-		OnWorkerStart: func(group, pid int) {
+		hooks: hooks{workerStart: func(group, pid int) {
 			fmt.Printf("pid %d\n", pid)
-		},
+		}},
 		Log: os.Stderr,
 	})
 	if err != nil {

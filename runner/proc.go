@@ -192,9 +192,9 @@ func (p *proc) send(v any) error {
 }
 
 // stopAll ends the workers: their input closes (a worker exits when it
-// does), and those still running killAfter later are killed. stopAll
-// returns once every process has been waited for.
-func stopAll(procs []*proc) {
+// does), and those still running killAfter later, or when abort closes,
+// are killed. stopAll returns once every process has been waited for.
+func stopAll(procs []*proc, abort <-chan struct{}) {
 	for _, p := range procs {
 		p.quitOnce.Do(func() { close(p.quit) })
 		_ = p.stdin.Close()
@@ -207,6 +207,7 @@ func stopAll(procs []*proc) {
 		case <-p.exited:
 			continue
 		case <-over:
+		case <-abort:
 		}
 		_ = p.cmd.Process.Kill()
 		<-p.exited

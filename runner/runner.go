@@ -49,16 +49,49 @@ type Options struct {
 	// prefixed "worker N: "; nil = discarded (the last lines still appear
 	// in a worker's error).
 	Log io.Writer
-	// OnWorkerStart, when set, is called with each worker's group index
-	// and process id right after the process starts.
-	OnWorkerStart func(group, pid int)
-	// OnWorkerExit, when set, is called with each worker's group index and
-	// process state once it has been waited for (benchmarks read its CPU
-	// time from it).
-	OnWorkerExit func(group int, state *os.ProcessState)
-	// OnBuiltin, when set, is called with the built-in target once it
-	// listens (tests read its Stats).
-	OnBuiltin func(s *target.Server)
+	// Recorder, when set, receives the run as it is measured: its header
+	// before any load, then every finished repetition, speed run and
+	// warning (see Recorder).
+	Recorder Recorder
+	// Abort, when closed after ctx was cancelled, cuts the teardown short:
+	// workers are killed at once and nothing more is measured or probed;
+	// the server's stop command still runs, bounded by its command timeout.
+	// It is the CLI's second Ctrl-C.
+	Abort <-chan struct{}
+
+	// hooks let this package's tests watch processes; nil funcs are skipped.
+	hooks hooks
+}
+
+// hooks are test-only observers of a run.
+type hooks struct {
+	// workerStart is called with each worker's group index and process id
+	// right after the process starts.
+	workerStart func(group, pid int)
+	// workerExit is called with each worker's group index and process
+	// state once it has been waited for (benchmarks read its CPU time).
+	workerExit func(group int, state *os.ProcessState)
+	// builtin is called with the built-in target once it listens.
+	builtin func(s *target.Server)
+}
+
+// Recorder receives a run as it goes, so that nothing measured is lost
+// when the controller dies: results.Journal behind the CLI's run
+// directory. Begin gets the run's header (plan, baseline, every planned
+// variant without repetitions) before any load is sent, and may add to it
+// (host facts, scenario text): the Run that Run returns is the same value.
+// An error from Begin fails the run before it starts; an error from the
+// others is logged, the run goes on (its results are still returned and
+// printed), and Run's error says that they could not all be stored.
+type Recorder interface {
+	Begin(r *results.Run) error
+	// Rep records a finished repetition of r.Variants[variant] of the
+	// header given to Begin.
+	Rep(variant int, rep results.Rep) error
+	// Speed records the speed runs of r.Variants[variant].
+	Speed(variant int, runs []results.SpeedRun) error
+	// Warning records a warning about the run.
+	Warning(w string) error
 }
 
 // Run executes every variant × repetition of plan: per repetition one
@@ -134,8 +167,8 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		}()
 		p = plan.WithAddr(srv.Addr())
 		fmt.Fprintf(opts.Log, "built-in target (%s) listening on %s\n", plan.Target.Builtin.Cert, srv.Addr())
-		if opts.OnBuiltin != nil {
-			opts.OnBuiltin(srv)
+		if opts.hooks.builtin != nil {
+			opts.hooks.builtin(srv)
 		}
 	}
 
@@ -149,17 +182,58 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Started:       time.Now(),
 		Plan:          planJSON,
 		Baseline:      p.Baseline,
+		MaxErrors:     maxErrors(p),
 		Warnings:      append([]string(nil), p.Warnings...),
 	}
-	c := &controller{plan: p, opts: opts, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+	for _, v := range p.Variants {
+		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
+	}
+	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+	if opts.Recorder != nil {
+		if err := opts.Recorder.Begin(run); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range checkPorts(p) {
+		c.warn(w)
+	}
 	err = c.schedule(ctx, run)
 	run.Finished = time.Now()
-	run.Warnings = append(run.Warnings, c.warnings...)
+	if c.recordErr != nil {
+		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.recordErr))
+	}
 	if ctx.Err() != nil {
 		run.Interrupted = true
-		return run, fmt.Errorf("run interrupted: %w", ctx.Err())
+		return run, errors.Join(fmt.Errorf("run interrupted: %w", ctx.Err()), err)
 	}
 	return run, err
+}
+
+// maxErrors is the plan's error-share limit for a repetition.
+func maxErrors(p *scenarios.Plan) float64 {
+	return results.DefaultMaxErrors // PENDING: p.MaxErrors from scenarios
+}
+
+// warn adds a warning about the run: to the run's warnings, the log and
+// the recorder.
+func (c *controller) warn(w string) {
+	c.run.Warnings = append(c.run.Warnings, w)
+	fmt.Fprintf(c.opts.Log, "warning: %s\n", w)
+	c.record(func(r Recorder) error { return r.Warning(w) })
+}
+
+// record hands something measured to the recorder. A failure is logged
+// once loudly and remembered for Run's error; the run goes on.
+func (c *controller) record(f func(Recorder) error) {
+	if c.opts.Recorder == nil {
+		return
+	}
+	if err := f(c.opts.Recorder); err != nil {
+		if c.recordErr == nil {
+			fmt.Fprintf(c.opts.Log, "ERROR: results could not be stored (the run goes on; its report is still printed): %v\n", err)
+		}
+		c.recordErr = errors.Join(c.recordErr, err)
+	}
 }
 
 // checkPlan rejects plans Compile would never produce.
@@ -231,110 +305,42 @@ func checkFiles(plan *scenarios.Plan) error {
 
 // controller runs the repetitions of one plan.
 type controller struct {
-	plan     *scenarios.Plan
-	opts     Options
-	disp     display
-	probes   [][]server.Probe // per variant
-	lastEnd  time.Time        // end of the last measured window, for Cooldown
-	warnings []string
+	plan    *scenarios.Plan
+	opts    Options
+	run     *results.Run
+	disp    display
+	probes  [][]server.Probe // per variant
+	lastEnd time.Time        // end of the last measured window, for Cooldown
 	// speedDone marks, per variant, that its speed commands have run.
 	speedDone []bool
 	server    meter // the server's CPU; nil when it cannot be measured
 	builtin   bool  // the server is the built-in target in this process
+	// recordErr collects the Recorder's failures.
+	recordErr error
 }
 
-// rep runs one repetition: spawn, spec, ready barrier, start, collect,
-// with the variant's probes read (through ctl) when the window starts and
-// when it ends. When ctx is cancelled the workers' input closes, which
-// stops their load, and the repetition is dropped (a run keeps completed
-// repetitions only).
+// rep runs one repetition, phase by phase: spawn the workers and send
+// their specs, wait until all are ready (the barrier), start them on one
+// window, then collect their results while the variant's probes (through
+// ctl) and the server's CPU are read around the window. When ctx is
+// cancelled the workers' input closes, which stops their load, and the
+// repetition is dropped (a run keeps completed repetitions only). The
+// workers are gone when rep returns.
 func (c *controller) rep(ctx context.Context, label string, ctl *server.Control, probes []server.Probe) (*results.Rep, error) {
-	groups := c.plan.Load.Groups
-	events := make(chan event, 4*len(groups))
-	env := append(os.Environ(), c.opts.Env...)
-	procs := make([]*proc, 0, len(groups))
-	defer func() {
-		stopAll(procs)
-		for _, p := range procs {
-			if c.opts.OnWorkerExit != nil {
-				c.opts.OnWorkerExit(p.index, p.cmd.ProcessState)
-			}
-		}
-	}()
-	for i, g := range groups {
-		p, err := startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, events)
-		if err != nil {
-			return nil, err
-		}
-		procs = append(procs, p)
-		if c.opts.OnWorkerStart != nil {
-			c.opts.OnWorkerStart(i, p.pid)
-		}
+	ws, err := c.spawn()
+	defer ws.stop(c.opts)
+	if err != nil {
+		return nil, err
 	}
-	for i, p := range procs {
-		spec := specMsg{Type: msgSpec, Group: i, Target: c.plan.Target, Load: c.plan.Load, GroupSpec: groups[i]}
-		if err := p.send(spec); err != nil {
-			return nil, err
-		}
+	if err := ws.awaitReady(ctx, c.opts.Log); err != nil {
+		return nil, err
 	}
-
-	// Barrier: every worker ready.
-	ready := 0
-	isReady := make([]bool, len(procs))
-	timeout := time.NewTimer(readyTimeout)
-	defer timeout.Stop()
-	for ready < len(procs) {
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-timeout.C:
-			for i, p := range procs {
-				if !isReady[i] {
-					return nil, p.fail(fmt.Errorf("not ready within %s", readyTimeout))
-				}
-			}
-		case e := <-events:
-			p := e.w
-			if err := c.eventErr(e); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, err
-			}
-			if e.msg.Type != msgReady || isReady[p.index] {
-				return nil, p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
-			}
-			var r readyMsg
-			if err := e.msg.decode(&r); err != nil {
-				return nil, p.fail(fmt.Errorf("protocol: %w", err))
-			}
-			if want := p.cpus.String(); want != "" && r.CPUs != want {
-				return nil, p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
-			}
-			fmt.Fprintf(c.opts.Log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
-			isReady[p.index] = true
-			ready++
-		}
-	}
-
-	// Start: the same window for every group.
-	begin := time.Now().Add(startLead)
-	win := results.Window{Start: begin.Add(c.plan.Load.Warmup)}
-	win.End = win.Start.Add(c.plan.Load.Duration)
-	for _, p := range procs {
-		if err := p.send(startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End}); err != nil {
-			return nil, err
-		}
-	}
-	names := make([]string, len(groups))
-	for i, g := range groups {
-		cpus := pinning.Set(g.CPUs).String()
-		if cpus == "" {
-			cpus = "unpinned"
-		}
-		names[i] = fmt.Sprintf("group %d [%s]", i, cpus)
+	win, begin, err := ws.start(c.plan.Load)
+	if err != nil {
+		return nil, err
 	}
 	c.lastEnd = win.End
+
 	// Probes run beside the load; a repetition that ends early stops them,
 	// one that completes waits for the reading after the window.
 	var readings map[string]results.ProbeReading
@@ -349,8 +355,8 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	} else {
 		close(probed)
 	}
-	lv := newLive(len(groups))
-	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: names}, lv)
+	lv := newLive(len(ws.procs))
+	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups)}, lv)
 	var shown *results.Group
 	defer func() { c.disp.done(shown) }()
 	mctx, stopMeter := context.WithCancel(ctx)
@@ -359,42 +365,185 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
 	})
 
-	// Collect until every final is in.
-	finals := make([]*results.Group, len(procs))
+	groups, err := ws.collect(ctx, win, c.plan.Load.Timeout, lv)
+	if err != nil {
+		return nil, err
+	}
+	rep := results.NewRep(0, groups)
+	select {
+	case <-probed:
+		rep.Probes = readings
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case rep.ServerCPU = <-serverCPU:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	rep.Failed = results.CheckRep(&rep.Total, maxErrors(c.plan))
+	if n, err := timeWait(); err == nil {
+		rep.TimeWait = &n
+	}
+	shown = &rep.Total
+	return &rep, nil
+}
+
+// groupNames labels the groups for the progress display.
+func groupNames(groups []scenarios.Group) []string {
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		cpus := pinning.Set(g.CPUs).String()
+		if cpus == "" {
+			cpus = "unpinned"
+		}
+		names[i] = fmt.Sprintf("group %d [%s]", i, cpus)
+	}
+	return names
+}
+
+// workers are the worker processes of one repetition and the stream of
+// their lines.
+type workers struct {
+	procs  []*proc
+	events chan event
+	abort  <-chan struct{}
+}
+
+// spawn starts one pinned worker per group and sends each its spec. The
+// workers started are in the result even when it fails, for stop.
+func (c *controller) spawn() (*workers, error) {
+	groups := c.plan.Load.Groups
+	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort}
+	env := append(os.Environ(), c.opts.Env...)
+	for i, g := range groups {
+		p, err := startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
+		if err != nil {
+			return ws, err
+		}
+		ws.procs = append(ws.procs, p)
+		if c.opts.hooks.workerStart != nil {
+			c.opts.hooks.workerStart(i, p.pid)
+		}
+	}
+	for i, p := range ws.procs {
+		spec := specMsg{Type: msgSpec, Group: i, Target: c.plan.Target, Load: c.plan.Load, GroupSpec: groups[i]}
+		if err := p.send(spec); err != nil {
+			return ws, err
+		}
+	}
+	return ws, nil
+}
+
+// stop ends every worker and waits for it (see stopAll).
+func (ws *workers) stop(opts Options) {
+	stopAll(ws.procs, ws.abort)
+	for _, p := range ws.procs {
+		if opts.hooks.workerExit != nil {
+			opts.hooks.workerExit(p.index, p.cmd.ProcessState)
+		}
+	}
+}
+
+// awaitReady is the barrier: it returns once every worker has answered
+// ready, with the CPUs it was pinned to checked against its group's.
+func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
+	ready := 0
+	isReady := make([]bool, len(ws.procs))
+	timeout := time.NewTimer(readyTimeout)
+	defer timeout.Stop()
+	for ready < len(ws.procs) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timeout.C:
+			for i, p := range ws.procs {
+				if !isReady[i] {
+					return p.fail(fmt.Errorf("not ready within %s", readyTimeout))
+				}
+			}
+		case e := <-ws.events:
+			p := e.w
+			if err := eventErr(e); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return err
+			}
+			if e.msg.Type != msgReady || isReady[p.index] {
+				return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+			}
+			var r readyMsg
+			if err := e.msg.decode(&r); err != nil {
+				return p.fail(fmt.Errorf("protocol: %w", err))
+			}
+			if want := p.cpus.String(); want != "" && r.CPUs != want {
+				return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
+			}
+			fmt.Fprintf(log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
+			isReady[p.index] = true
+			ready++
+		}
+	}
+	return nil
+}
+
+// start sends every worker the same window: the load begins startLead
+// from now, the window after the warm-up. It returns the window and when
+// the load begins.
+func (ws *workers) start(l scenarios.Load) (results.Window, time.Time, error) {
+	begin := time.Now().Add(startLead)
+	win := results.Window{Start: begin.Add(l.Warmup)}
+	win.End = win.Start.Add(l.Duration)
+	for _, p := range ws.procs {
+		if err := p.send(startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End}); err != nil {
+			return win, begin, err
+		}
+	}
+	return win, begin, nil
+}
+
+// collect reads snapshots (into lv, for the display) until every worker
+// has sent its final record, and returns the groups in plan order. A
+// worker that fails, exits early, falls silent for silenceLimit or sends
+// no final record within timeout + finishGrace after the window fails the
+// repetition with a *WorkerError naming its group.
+func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live) ([]results.Group, error) {
+	finals := make([]*results.Group, len(ws.procs))
 	got := 0
-	lastSeen := make([]time.Time, len(procs))
+	lastSeen := make([]time.Time, len(ws.procs))
 	now := time.Now()
 	for i := range lastSeen {
 		lastSeen[i] = now
 	}
-	deadline := time.NewTimer(time.Until(win.End.Add(c.plan.Load.Timeout + finishGrace)))
+	deadline := time.NewTimer(time.Until(win.End.Add(timeout + finishGrace)))
 	defer deadline.Stop()
 	watch := time.NewTicker(snapshotEvery)
 	defer watch.Stop()
-	for got < len(procs) {
+	for got < len(ws.procs) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-deadline.C:
-			for i, p := range procs {
+			for i, p := range ws.procs {
 				if finals[i] == nil {
-					return nil, p.fail(fmt.Errorf("no final record %s after the window ended", c.plan.Load.Timeout+finishGrace))
+					return nil, p.fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
 				}
 			}
 		case now := <-watch.C:
-			for i, p := range procs {
+			for i, p := range ws.procs {
 				if finals[i] == nil && now.Sub(lastSeen[i]) > silenceLimit {
 					_ = p.cmd.Process.Kill() // so that the stderr ring is complete
 					p.exitStatus(killAfter)
 					return nil, p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
 				}
 			}
-		case e := <-events:
+		case e := <-ws.events:
 			p := e.w
 			if finals[p.index] != nil && errors.Is(e.err, io.EOF) {
 				continue // a worker exits after its final record
 			}
-			if err := c.eventErr(e); err != nil {
+			if err := eventErr(e); err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
@@ -423,30 +572,16 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 			}
 		}
 	}
-
-	groupsOut := make([]results.Group, len(finals))
+	groups := make([]results.Group, len(finals))
 	for i, g := range finals {
-		groupsOut[i] = *g
+		groups[i] = *g
 	}
-	rep := results.NewRep(0, groupsOut)
-	select {
-	case <-probed:
-		rep.Probes = readings
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	select {
-	case rep.ServerCPU = <-serverCPU:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	shown = &rep.Total
-	return &rep, nil
+	return groups, nil
 }
 
 // eventErr turns a worker's error message, garbage or end of stream into
 // a WorkerError; nil for an ordinary message.
-func (c *controller) eventErr(e event) error {
+func eventErr(e event) error {
 	p := e.w
 	switch {
 	case e.err == nil && e.msg.Type == msgError:

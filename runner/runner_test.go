@@ -105,7 +105,7 @@ func runPinned(t *testing.T, p *scenarios.Plan, opts Options) (*results.Run, []i
 	watch := newAffinityWatch()
 	var mu sync.Mutex
 	var pids []int
-	opts.OnWorkerStart = func(group, pid int) {
+	opts.hooks.workerStart = func(group, pid int) {
 		mu.Lock()
 		pids = append(pids, pid)
 		mu.Unlock()
@@ -198,13 +198,13 @@ func TestRunBuiltin(t *testing.T) {
 	var srv *target.Server
 	progress := &syncBuffer{}
 	opts := testOptions(t, "1")
-	opts.OnBuiltin = func(s *target.Server) { srv = s }
+	opts.hooks.builtin = func(s *target.Server) { srv = s }
 	opts.Progress = progress
 	opts.ProgressMode = ProgressPlain
 	p := builtinPlan(2*time.Second, []int{0}, []int{1})
 	run, _ := runPinned(t, p, opts)
 	if srv == nil {
-		t.Fatal("OnBuiltin was not called")
+		t.Fatal("the built-in hook was not called")
 	}
 	total := run.Variants[0].Reps[0].Total
 	st := srv.Stats()
@@ -313,7 +313,7 @@ func TestWorkerKilled(t *testing.T) {
 	var mu sync.Mutex
 	var pids []int
 	killed := make(chan time.Time, 1)
-	opts.OnWorkerStart = func(group, pid int) {
+	opts.hooks.workerStart = func(group, pid int) {
 		mu.Lock()
 		pids = append(pids, pid)
 		mu.Unlock()
@@ -376,7 +376,7 @@ func TestBrokenWorkers(t *testing.T) {
 		t.Run(tt.mode, func(t *testing.T) {
 			var pids []int
 			opts := testOptions(t, tt.mode)
-			opts.OnWorkerStart = func(_, pid int) { pids = append(pids, pid) }
+			opts.hooks.workerStart = func(_, pid int) { pids = append(pids, pid) }
 			start := time.Now()
 			_, err := Run(context.Background(), builtinPlan(20*time.Second, []int{0}), opts)
 			if err == nil {
@@ -411,7 +411,7 @@ func TestInterrupt(t *testing.T) {
 	var mu sync.Mutex
 	var pids []int
 	var cancelled time.Time
-	opts.OnWorkerStart = func(group, pid int) {
+	opts.hooks.workerStart = func(group, pid int) {
 		mu.Lock()
 		defer mu.Unlock()
 		pids = append(pids, pid)

@@ -81,25 +81,24 @@ func commandTimeout(p *scenarios.Plan) time.Duration {
 	return defaultCommandTimeout
 }
 
-// schedule runs every session into run.Variants (plan order; a variant
-// without a completed repetition is left out).
+// schedule runs every session into run.Variants, which holds every
+// planned variant in plan order; when it returns, the variants without a
+// completed repetition are left out.
 func (c *controller) schedule(ctx context.Context, run *results.Run) error {
-	out := make([]results.Variant, len(c.plan.Variants))
-	for i, v := range c.plan.Variants {
-		out[i] = results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep}
-	}
 	defer func() {
-		for _, v := range out {
+		var kept []results.Variant
+		for _, v := range run.Variants {
 			if len(v.Reps) > 0 {
-				run.Variants = append(run.Variants, v)
+				kept = append(kept, v)
 			}
 		}
+		run.Variants = kept
 	}()
 	for _, s := range sessions(c.plan) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if err := c.session(ctx, s, &out[s.variant]); err != nil {
+		if err := c.session(ctx, s, &run.Variants[s.variant]); err != nil {
 			return err
 		}
 	}
@@ -120,6 +119,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		c.speedDone[s.variant] = true
 		speed = func() error {
 			rv.Speed = c.runSpeed(ctx, ctl, v)
+			c.record(func(r Recorder) error { return r.Speed(s.variant, rv.Speed) })
 			return ctx.Err()
 		}
 	}
@@ -143,17 +143,21 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 	for _, r := range s.reps {
 		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, r+1, c.plan.Repeat)
 		if err := c.cooldown(ctx); err != nil {
-			c.warnings = append(c.warnings, fmt.Sprintf("%s was interrupted and is not included", label))
+			c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
 			return err
 		}
 		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
 		if rep != nil {
 			rep.Index = r
 			rv.Reps = append(rv.Reps, *rep)
+			c.record(func(rec Recorder) error { return rec.Rep(s.variant, *rep) })
+			if rep.Failed != "" {
+				fmt.Fprintf(c.opts.Log, "%s FAILED: %s (the run goes on)\n", label, rep.Failed)
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				c.warnings = append(c.warnings, fmt.Sprintf("%s was interrupted and is not included", label))
+				c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
 				return ctx.Err()
 			}
 			return fmt.Errorf("%s: %w", label, err)

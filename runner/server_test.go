@@ -176,7 +176,7 @@ func TestStartFailures(t *testing.T) {
 			p.Variants[0].Stop = strings.ReplaceAll(tt.stop, "PIDFILE", pidFile)
 			opts := testOptions(t, "1")
 			workers := 0
-			opts.OnWorkerStart = func(int, int) { workers++ }
+			opts.hooks.workerStart = func(int, int) { workers++ }
 			start := time.Now()
 			run, err := Run(context.Background(), p, opts)
 			took := time.Since(start)

@@ -38,7 +38,7 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v scenar
 		if run.Error != "" {
 			msg := fmt.Sprintf("variant %s: speed command %q: %s", v.Name, sp.Command, run.Error)
 			fmt.Fprintf(c.opts.Log, "%s (the load run goes on)\n", msg)
-			c.warnings = append(c.warnings, msg)
+			c.warn(msg)
 		} else {
 			fmt.Fprintf(c.opts.Log, "variant %s: speed command %d/%d: %d figures\n", v.Name, i+1, len(v.Speed), len(run.Results))
 		}

@@ -22,13 +22,15 @@ func (e usageErr) Unwrap() error { return errUsage }
 func usageError(err error) error { return usageErr{err} }
 
 // exitCode maps an error to the process exit status: 0 success, 2 usage or
-// invalid scenario, 130 interrupted, 1 anything else.
+// invalid scenario, 3 a variant failed, 130 interrupted, 1 anything else.
 func exitCode(err error) int {
 	switch {
 	case err == nil, errors.Is(err, errSilent):
 		return 0
 	case errors.Is(err, errUsage), errors.Is(err, errInvalid):
 		return 2
+	case errors.Is(err, errFailed):
+		return 3
 	case errors.Is(err, errInterrupted):
 		return 130
 	default:
@@ -38,6 +40,10 @@ func exitCode(err error) int {
 
 // errInvalid marks a scenario that does not load or compile.
 var errInvalid = errors.New("invalid scenario")
+
+// errFailed marks a run that completed with a failed variant: no request
+// succeeded in a window, or its errors exceeded max_errors.
+var errFailed = errors.New("variant failed")
 
 // errInterrupted marks a run stopped by a signal.
 var errInterrupted = errors.New("interrupted")

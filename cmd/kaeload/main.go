@@ -17,16 +17,23 @@ import (
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
+	abort := make(chan struct{})
+	ctx = withAbort(ctx, abort)
+	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		// First signal: stop the load, tear down, report what was measured.
-		// Second: abort at once.
+		// Second: kill the workers now, but still stop the server (its stop
+		// command is bounded by command_timeout). Third: exit at once.
+		// Finished repetitions are in the run's journal whatever happens.
 		s := <-sigs
-		fmt.Fprintf(os.Stderr, "\nkaeload: %v: stopping the load and tearing down (again to abort now)\n", s)
+		fmt.Fprintf(os.Stderr, "\nkaeload: %v: stopping the load and tearing down (again to abort)\n", s)
 		cancel()
 		<-sigs
-		fmt.Fprintln(os.Stderr, "kaeload: aborted")
+		fmt.Fprintln(os.Stderr, "kaeload: aborting: stopping the server first (again to exit at once)")
+		close(abort)
+		<-sigs
+		fmt.Fprintln(os.Stderr, "kaeload: exiting without tearing down")
 		os.Exit(130)
 	}()
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -34,6 +41,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "kaeload:", err)
 	}
 	os.Exit(exitCode(err))
+}
+
+// abortKey carries the channel closed on the second signal.
+type abortKey struct{}
+
+// withAbort returns ctx carrying abort, closed when the user asks to abort
+// the teardown (see runner.Options.Abort).
+func withAbort(ctx context.Context, abort <-chan struct{}) context.Context {
+	return context.WithValue(ctx, abortKey{}, abort)
+}
+
+// abortOf returns the abort channel of ctx; nil (never closed) when none.
+func abortOf(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(abortKey{}).(<-chan struct{})
+	return ch
 }
 
 // command is one subcommand.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
@@ -30,8 +31,25 @@ Examples:
   kaeload run nginx-kae.yaml --dry-run
   kaeload run nginx-kae.yaml --set load.duration=30s --set repeat=5
 
-Exit status: 0 done, 1 run failed, 2 bad scenario or flags, 130 interrupted
-(Ctrl-C stops the load and reports what was measured; a second Ctrl-C aborts).`, stdout)
+Every finished repetition is appended to the run directory's journal
+(journal.ndjson, synced to disk) and run.json, summary.csv and report.html
+are rebuilt from it, so a run that is killed keeps what it measured:
+"kaeload report DIR" shows it, marked incomplete.
+
+A repetition fails when its window completed no successful request (a
+server that is down, hangs, or answers only with errors) or when errors
+exceed max_errors (default 1 % of the window's attempts); it is marked
+FAILED in every report and the run goes on to the next one.
+
+Exit status:
+  0    every variant measured, none failed
+  1    the run could not be done or stored (server command, worker, disk)
+  2    bad scenario or flags
+  3    the run completed but a variant failed (see FAILED in the report)
+  130  interrupted: the first Ctrl-C stops the load, stops the server and
+       reports what was measured; a second kills the workers at once (the
+       server's stop command still runs, bounded by command_timeout); a
+       third exits at once.`, stdout)
 	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
 	dryRun := fs.Bool("dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
 	out := fs.String("out", "", "write the run to this new directory (default: RESULTS/<UTC time>-<scenario name>)")
@@ -63,29 +81,39 @@ Exit status: 0 done, 1 run failed, 2 bad scenario or flags, 130 interrupted
 	}
 	var st *store
 	log := io.Writer(stderr)
+	opts := runner.Options{Progress: stderr, ProgressMode: *progress, Abort: abortOf(ctx)}
 	if !*noSave {
-		if st, err = newStore(*out, *resultsDir); err != nil {
+		if st, err = newStore(*out, *resultsDir, pos[0]); err != nil {
 			return err
 		}
 		log = io.MultiWriter(stderr, st.log)
+		opts.Recorder = st
 	}
-	r, runErr := runner.Run(ctx, plan, runner.Options{Progress: stderr, ProgressMode: *progress, Log: log})
-	if r != nil {
-		// What was measured is kept even when the run failed or was
-		// interrupted (run.json says which).
-		if st != nil {
-			if dir, err := st.write(r, pos[0]); err != nil {
-				runErr = errors.Join(runErr, fmt.Errorf("write results: %w", err))
-			} else {
-				defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
-			}
+	opts.Log = log
+	r, runErr := runner.Run(ctx, plan, opts)
+	if st != nil && r != nil {
+		// The journal holds every finished repetition already; its end
+		// record says whether the run completed.
+		if dir, err := st.end(r); err != nil {
+			runErr = errors.Join(runErr, fmt.Errorf("write results: %w", err))
+		} else if dir != "" {
+			defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
 		}
+	}
+	if r != nil {
+		// What was measured is shown even when the run failed, was
+		// interrupted or could not be stored.
 		if err := results.WriteText(stdout, r); err != nil {
 			runErr = errors.Join(runErr, err)
 		}
 	}
 	if runErr != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w: %v", errInterrupted, runErr)
+	}
+	if runErr == nil && r != nil {
+		if failed := r.Failed(); len(failed) > 0 {
+			return fmt.Errorf("%w: %s: no request succeeded in a window, or errors were above max_errors (see the report)", errFailed, strings.Join(failed, ", "))
+		}
 	}
 	return runErr
 }

@@ -4,28 +4,35 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/htmlreport"
 )
 
-// store is where one run is kept: it is checked before any load is sent,
-// so an unwritable place fails the run at once rather than after an hour.
+// store is where one run is kept. It is checked before any load is sent,
+// so an unwritable place fails the run at once rather than after an hour;
+// the run directory is created when the run begins and grows as it goes
+// (results.Journal): every finished repetition is on disk before the next
+// one starts, so a controller that is killed keeps what it measured.
 type store struct {
-	dir    string // the run directory; "" = derive from the start time
-	parent string // where derived run directories go
-	log    *runLog
+	dir          string // the run directory; "" = derive from the start time
+	parent       string // where derived run directories go
+	scenarioPath string
+	log          *runLog
+	journal      *results.Journal
 }
 
 // newStore checks that the run can be written: --out must not exist yet
 // (a run is never overwritten) and its parent must be writable.
-func newStore(out, parent string) (*store, error) {
-	s := &store{dir: out, parent: parent, log: &runLog{}}
+func newStore(out, parent, scenarioPath string) (*store, error) {
+	s := &store{dir: out, parent: parent, scenarioPath: scenarioPath, log: &runLog{}}
 	if out != "" {
 		if _, err := os.Lstat(out); err == nil {
 			return nil, fmt.Errorf("--out %s already exists: a stored run is never overwritten; choose a new directory", out)
@@ -38,9 +45,10 @@ func newStore(out, parent string) (*store, error) {
 	return s, nil
 }
 
-// write completes r with what the controller knows (version, host,
-// scenario text) and writes the run directory. It returns the directory.
-func (s *store) write(r *results.Run, scenarioPath string) (string, error) {
+// Begin completes the run's header with what the controller knows
+// (version, host facts, scenario text), creates the run directory with its
+// journal and moves the run log into it.
+func (s *store) Begin(r *results.Run) error {
 	r.Kaeload = versionString()
 	r.GoVersion = runtime.Version()
 	if facts, err := cpustat.HostFacts(); err == nil {
@@ -48,42 +56,115 @@ func (s *store) write(r *results.Run, scenarioPath string) (string, error) {
 			r.Host = b
 		}
 	}
-	if text, err := os.ReadFile(scenarioPath); err == nil {
+	if text, err := os.ReadFile(s.scenarioPath); err == nil {
 		r.Scenario = string(text)
 	}
-	dir := s.dir
-	if dir == "" {
-		dir = filepath.Join(s.parent, results.DefaultDirName(r.Started, r.Name))
+	if s.dir == "" {
+		s.dir = filepath.Join(s.parent, results.DefaultDirName(r.Started, r.Name))
 	}
-	var report bytes.Buffer
-	files := results.DirFiles{Log: s.log.Bytes()}
-	if err := htmlreport.Write(&report, r); err == nil {
-		files.Report = report.Bytes()
-	} else {
-		fmt.Fprintf(s.log, "report.html not written: %v\n", err)
+	j, err := results.CreateJournal(s.dir, r, results.JournalOptions{Render: s.render})
+	if err != nil {
+		return fmt.Errorf("results cannot be written: %w", err)
 	}
-	if err := results.WriteDir(dir, r, files); err != nil {
-		return "", err
+	s.journal = j
+	if err := s.log.attach(filepath.Join(s.dir, results.LogFile)); err != nil {
+		return fmt.Errorf("results cannot be written: %w", err)
 	}
-	return dir, nil
+	return nil
+}
+
+// render is the report.html of the run so far, rebuilt with each record.
+func (s *store) render(r *results.Run) (map[string][]byte, error) {
+	var b bytes.Buffer
+	if err := htmlreport.Write(&b, r); err != nil {
+		return nil, fmt.Errorf("%s: %w", results.ReportFile, err)
+	}
+	return map[string][]byte{results.ReportFile: b.Bytes()}, nil
+}
+
+// Rep records a finished repetition.
+func (s *store) Rep(variant int, rep results.Rep) error { return s.journal.Rep(variant, rep) }
+
+// Speed records a variant's speed runs.
+func (s *store) Speed(variant int, runs []results.SpeedRun) error {
+	return s.journal.Speed(variant, runs)
+}
+
+// Warning records a warning.
+func (s *store) Warning(w string) error { return s.journal.Warning(w) }
+
+// end closes the journal with the run's end: when it finished and whether
+// it was interrupted. It returns the run directory ("" when the run never
+// began).
+func (s *store) end(r *results.Run) (string, error) {
+	if s.journal == nil {
+		return "", nil
+	}
+	finished := r.Finished
+	if finished.IsZero() {
+		finished = time.Now()
+	}
+	err := s.journal.End(finished, r.Interrupted)
+	if cerr := s.log.close(); err == nil {
+		err = cerr
+	}
+	return s.dir, err
 }
 
 // runLog is the run log: server command output and worker messages,
-// written from several goroutines.
+// written from several goroutines. It is kept in memory until the run
+// directory exists (attach), then appended to its run.log as it comes.
 type runLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu  sync.Mutex
+	b   bytes.Buffer
+	f   *os.File
+	err error // the first write error to f; later lines are kept in b
 }
 
 func (l *runLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.f != nil && l.err == nil {
+		if _, err := l.f.Write(p); err == nil {
+			return len(p), nil
+		} else {
+			l.err = err
+		}
+	}
 	return l.b.Write(p)
 }
 
-// Bytes returns a copy of what was logged.
-func (l *runLog) Bytes() []byte {
+// attach writes what was logged so far to path and sends every later
+// line there.
+func (l *runLog) attach(path string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return bytes.Clone(l.b.Bytes())
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, &l.b); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	l.f = f
+	return nil
+}
+
+// close syncs and closes the log file; it reports a write that failed.
+func (l *runLog) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Sync()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	l.f = nil
+	if l.err != nil {
+		return fmt.Errorf("run log: %w", l.err)
+	}
+	return err
 }
