@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -121,6 +122,24 @@ func totalProblem(total int) string {
 	return ""
 }
 
+// maxErrorsProblem says what is wrong with an error share, or "".
+func maxErrorsProblem(f float64) string {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return fmt.Sprintf("want a share from 0%% to 100%%, got %v", f)
+	case f < 0:
+		return fmt.Sprintf("must not be negative, got %s", percent(f))
+	case f > 1:
+		return fmt.Sprintf("%s is more than 100%% (the share of all requests that may fail)", percent(f))
+	}
+	return ""
+}
+
+// percent writes a fraction as a percentage: 0.005 is "0.5%".
+func percent(f float64) string {
+	return formatNum(roundTo(f*100, 9), -1) + "%"
+}
+
 // shortDuration writes d without zero minutes and seconds: 24h, 10m, 1h30m.
 func shortDuration(d time.Duration) string {
 	s := d.String()
@@ -180,7 +199,7 @@ func CheckWorker(t Target, l Load, g Group) error {
 // guarantees: everything CheckWorker checks, for every group (a built-in
 // target may lack its address, which the runner fills in), 1..MaxGroups
 // groups with at most MaxTotalConnections connections in all, repeat
-// 1..MaxRepeat, cooldown within MaxCooldown, at
+// 1..MaxRepeat, cooldown within MaxCooldown, MaxErrors from 0 to 1, at
 // least one variant and at most MaxVariants, variant names unique and
 // usable as file names, env names valid, a baseline that names a variant
 // (or ""), a known order, and server control that can run (host local,
@@ -220,6 +239,7 @@ func (p *Plan) Check() error {
 		k.add("order", "%q, want %s or %s", p.Order, Sequential, Interleaved)
 	}
 	k.problem("cooldown", cooldownBound.problem(p.Cooldown))
+	k.problem("max_errors", maxErrorsProblem(p.MaxErrors))
 	k.variants(p)
 	if s := p.Server; s != nil {
 		k.server(s)

@@ -57,6 +57,9 @@ const (
 	DefaultTimeout = 10 * time.Second
 	// DefaultConnections is a group's connections when not given.
 	DefaultConnections = 16
+	// DefaultMaxErrors is the error share a repetition may have when
+	// max_errors is left out: 1%.
+	DefaultMaxErrors = 0.01
 )
 
 // DefaultCurves are the key-exchange groups offered when tls.curves is left
@@ -166,6 +169,11 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	if s.Repeat != nil {
 		p.Repeat = *s.Repeat
 		c.problem("repeat", repeatLimit.problem(p.Repeat))
+	}
+	p.MaxErrors = DefaultMaxErrors
+	if s.MaxErrors != nil {
+		p.MaxErrors = float64(*s.MaxErrors)
+		c.problem("max_errors", maxErrorsProblem(p.MaxErrors))
 	}
 	p.Order, p.Cooldown = c.schedule()
 	p.Server = c.server(p.Target)

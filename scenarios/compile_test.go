@@ -67,7 +67,7 @@ func TestCompileGood(t *testing.T) {
 	}{{
 		name: "minimal URL gets every default",
 		yaml: "target: {url: https://127.0.0.1:8443/}\n",
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
@@ -75,7 +75,7 @@ func TestCompileGood(t *testing.T) {
 	}, {
 		name: "builtin target has no address yet and talks to localhost",
 		yaml: "name: qs\ntarget:\n  builtin: {cert: ecdsa-p256}\n",
-		want: Plan{Order: Sequential, Name: "qs", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "qs", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{Builtin: &Builtin{Cert: "ecdsa-p256"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
@@ -83,7 +83,7 @@ func TestCompileGood(t *testing.T) {
 	}, {
 		name: "builtin cert defaults to rsa2048",
 		yaml: "target: {builtin: {}}\n",
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{Builtin: &Builtin{Cert: "rsa2048"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
@@ -98,8 +98,9 @@ target:
   body: '{"k":1}'
 load: {connection: keep-alive, duration: 1m30s, warmup: 0, timeout: 250ms}
 repeat: 5
+max_errors: 0.5%
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 5, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: 0.005, Repeat: 5, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "http://example.test/api/v1?q=1&r=a%20b", Addr: "example.test:80", Method: "POST",
 				Request: []byte("POST /api/v1?q=1&r=a%20b HTTP/1.1\r\nHost: example.test\r\nX-Trace: abc\r\nAccept: */*\r\n" +
 					"Connection: keep-alive\r\nContent-Length: 7\r\n\r\n{\"k\":1}")},
@@ -112,7 +113,7 @@ target:
   url: https://[::1]:8443/index.html
   headers: {Host: www.test, Connection: Close}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://[::1]:8443/index.html", Addr: "[::1]:8443", Method: "GET",
 				Request: []byte("GET /index.html HTTP/1.1\r\nHost: www.test\r\nConnection: Close\r\n\r\n"),
 				TLS:     defaultTLS("::1")},
@@ -130,7 +131,7 @@ target:
     resumption: true
     server_name: origin.test
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://nginx.test/", Addr: "nginx.test:443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: nginx.test\r\nConnection: close\r\n\r\n"),
 				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
@@ -149,7 +150,7 @@ load:
     - {connections: 2}
     - {cpus: "3-4"}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
@@ -175,7 +176,7 @@ variants:
     env: {OPENSSL_CONF: /home/openssl.cnf, KAE_GO_SOFT_RATIO: "33"}
 baseline: kae
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
 			Server: localServer("127.0.0.1:8443"),
 			Variants: []Variant{{Name: "stock", Start: "nginx -c /etc/nginx/nginx.conf", Stop: "nginx -s quit"},
 				{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"},
@@ -194,7 +195,7 @@ target:
   url: https://127.0.0.1:8443/
   tls: {ciphers: [TLS_AES_128_GCM_SHA256], curves: [X25519MLKEM768, X25519]}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
@@ -214,7 +215,7 @@ variants:
   - name: kae-soft
     env: {<<: *kae, KAE_GO_SOFT_RATIO: "33"}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", Repeat: 1, Baseline: "kae",
+		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
 			Server: localServer("127.0.0.1:8443"),
 			Variants: []Variant{{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf"}, Start: "nginx"},
 				{Name: "kae-soft", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}, Start: "nginx"}},
@@ -305,5 +306,57 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 	}
 	if !slices.Equal(q.Target.TLS.CipherSuites, []uint16{tls.TLS_RSA_WITH_AES_128_GCM_SHA256}) {
 		t.Errorf("cipher suites %v", q.Target.TLS.CipherSuites)
+	}
+}
+
+// TestMaxErrors checks how max_errors is written: percentages and plain
+// fractions below 1; a plain 1 or more, negatives and more than 100% are
+// errors at the value's position.
+func TestMaxErrors(t *testing.T) {
+	tests := []struct {
+		value string
+		want  float64
+		err   string
+	}{
+		{value: "1%", want: 0.01},
+		{value: "0.5%", want: 0.005},
+		{value: "'2 %'", want: 0.02},
+		{value: "100%", want: 1},
+		{value: "0%", want: 0},
+		{value: "0", want: 0},
+		{value: "0.01", want: 0.01},
+		{value: "1e-3", want: 0.001},
+		{value: `"0.25"`, want: 0.25},
+		{value: "null", want: DefaultMaxErrors},
+		{value: "1", err: "t.yaml:2:13: max_errors: 1 as a plain number would be a fraction of the whole (0.01 = 1%); write 1% for 1 percent, or 100% to tolerate any share"},
+		{value: "5", err: "t.yaml:2:13: max_errors: 5 as a plain number would be a fraction of the whole (0.01 = 1%); write 5% for 5 percent, or 100% to tolerate any share"},
+		{value: "-0.5%", err: "t.yaml:2:13: max_errors: must not be negative, got -0.5%"},
+		{value: "-0.01", err: "t.yaml:2:13: max_errors: must not be negative, got -1%"},
+		{value: "150%", err: "t.yaml:2:13: max_errors: 150% is more than 100% (the share of all requests that may fail)"},
+		{value: "NaN%", err: `t.yaml:2:13: max_errors: want a percentage such as 1% or 0.5%, or a fraction such as 0.01, got "NaN%"`},
+		{value: ".nan", err: `t.yaml:2:13: max_errors: want a percentage such as 1% or 0.5%, or a fraction such as 0.01, got ".nan"`},
+		{value: "'%'", err: `t.yaml:2:13: max_errors: want a percentage such as 1% or 0.5%, or a fraction such as 0.01, got "%"`},
+		{value: "[1%]", err: "t.yaml:2:13: max_errors: want a percentage such as 1% or 0.5%, or a fraction such as 0.01, got a list"},
+		{value: "true", err: `t.yaml:2:13: max_errors: want a percentage such as 1% or 0.5%, or a fraction such as 0.01, got "true"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			yaml := "target: {url: https://127.0.0.1:8443/}\nmax_errors: " + tt.value + "\n"
+			s, err := Parse("t.yaml", []byte(yaml))
+			var p *Plan
+			if err == nil {
+				p, err = s.Compile(eightCPUs)
+			}
+			if got, want := errString(err), tt.err; tt.err != "" || err != nil {
+				if got != want {
+					t.Errorf("got error:\n%s\nwant:\n%s", got, want)
+				}
+				return
+			}
+			mustCheck(t, p)
+			if got, want := p.MaxErrors, tt.want; got != want {
+				t.Errorf("MaxErrors = %v, want %v", got, want)
+			}
+		})
 	}
 }

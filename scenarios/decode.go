@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -97,6 +98,7 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 var durationType = reflect.TypeFor[time.Duration]()
 var pairsType = reflect.TypeFor[Pairs]()
 var sweepType = reflect.TypeFor[Sweep]()
+var fractionType = reflect.TypeFor[Fraction]()
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
@@ -153,6 +155,9 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 		return
 	case t == sweepType:
 		d.sweep(path, n, v)
+		return
+	case t == fractionType:
+		d.fraction(path, n, v)
 		return
 	}
 	switch t.Kind() {
@@ -235,6 +240,38 @@ func (d *decoder) duration(path string, n *yaml.Node, v reflect.Value) {
 		return
 	}
 	d.errorf(n, path, "want a duration such as 500ms, 10s or 1m30s, got %s", describeNode(n))
+}
+
+// fraction decodes a percentage ("1%", "0.5 %") or a plain fraction below
+// 1 (0.01). Ranges (not negative, at most 100%) are Compile's.
+func (d *decoder) fraction(path string, n *yaml.Node, v reflect.Value) {
+	const want = "want a percentage such as 1% or 0.5%, or a fraction such as 0.01"
+	if n.Kind != yaml.ScalarNode || isNull(n) {
+		d.errorf(n, path, "%s, got %s", want, describeNode(n))
+		return
+	}
+	text := strings.TrimSpace(n.Value)
+	num, pct := strings.CutSuffix(text, "%")
+	var f float64
+	var err error
+	switch {
+	case pct && n.Tag == "!!str":
+		f, err = strconv.ParseFloat(strings.TrimSpace(num), 64)
+		f /= 100
+	case n.Tag == "!!int" || n.Tag == "!!float" || n.Tag == "!!str":
+		f, err = strconv.ParseFloat(text, 64)
+		if err == nil && f >= 1 {
+			d.errorf(n, path, "%s as a plain number would be a fraction of the whole (0.01 = 1%%); write %s%% for %s percent, or 100%% to tolerate any share", n.Value, n.Value, n.Value)
+			return
+		}
+	default:
+		err = strconv.ErrSyntax
+	}
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || text == "" {
+		d.errorf(n, path, "%s, got %s", want, describeNode(n))
+		return
+	}
+	v.SetFloat(f)
 }
 
 // entry is one key/value pair of a mapping, after merge keys are applied.

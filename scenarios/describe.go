@@ -47,6 +47,7 @@ func (p *Plan) Describe(w io.Writer) {
 	}
 	l := p.Load
 	row("load", "connection %s, warmup %s, duration %s, timeout %s, repeat %d", l.Connection, l.Warmup, l.Duration, l.Timeout, p.Repeat)
+	row("errors", "at most %s per repetition (errors / (responses + errors)); more marks the repetition failed", percent(p.MaxErrors))
 	conns := 0
 	for _, g := range l.Groups {
 		conns += g.Connections

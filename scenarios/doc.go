@@ -131,6 +131,12 @@
 //	                Groups that share CPUs get a warning.
 //
 //	repeat          measured windows per variant, 1 to 1000, default 1.
+//	max_errors      the error share a repetition may have: a repetition whose
+//	                errors / (responses + errors) is larger is marked failed.
+//	                A percentage ("1%", "0.5%", "100%") or a plain fraction
+//	                below 1 (0.01); a plain 1 or more is refused as
+//	                ambiguous (write 100% for any share). 0 to 100%, default
+//	                1%. Plan.MaxErrors holds it as a fraction.
 //	order           sequential (default): every repetition of a variant, then
 //	                the next; the server restarts when the variant changes.
 //	                interleaved: A B C, A B C, …, restarting the server

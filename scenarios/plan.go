@@ -19,6 +19,11 @@ type Plan struct {
 	Load Load `json:"load"`
 	// Repeat is how many measured windows each variant gets (>= 1).
 	Repeat int `json:"repeat"`
+	// MaxErrors is the error share a repetition may have, as a fraction
+	// from 0 to 1 (0.01 = 1%, Compile's default): a variant repetition
+	// whose errors / (responses + errors) exceeds it is marked failed.
+	// 0 tolerates no error at all.
+	MaxErrors float64 `json:"max_errors"`
 	// Variants are the server configurations to compare, in scenario order.
 	// A scenario without variants compiles to one variant named "default".
 	Variants []Variant `json:"variants"`

@@ -36,6 +36,9 @@ type Scenario struct {
 	Load *LoadSpec `yaml:"load"`
 	// Repeat is the number of measured windows per variant (default 1).
 	Repeat *int `yaml:"repeat"`
+	// MaxErrors is the error share above which a repetition is marked
+	// failed (default 1%).
+	MaxErrors *Fraction `yaml:"max_errors"`
 	// Order is "sequential" (default) or "interleaved".
 	Order *string `yaml:"order"`
 	// Cooldown is the pause between measured windows (default 0).
@@ -239,6 +242,11 @@ type SpeedSpec struct {
 	// Timeout bounds the command (default DefaultSpeedTimeout).
 	Timeout *time.Duration `yaml:"timeout"`
 }
+
+// Fraction is a share from 0 to 1, written as a percentage ("1%", "0.5%")
+// or as a plain fraction below 1 (0.01). A plain 1 or more is refused as
+// ambiguous (1 for "1%"?): write 100% for the whole.
+type Fraction float64
 
 // Pair is one name/value entry of an ordered mapping.
 type Pair struct {

@@ -39,6 +39,8 @@ func TestSetOverrides(t *testing.T) {
 		{"variants[2].name", "qat", func(p *Plan) (any, any) { return len(p.Variants), 3 }},
 		{"baseline", "kae", func(p *Plan) (any, any) { return p.Baseline, "kae" }},
 		{"repeat", "3", func(p *Plan) (any, any) { return p.Repeat, 3 }},
+		{"max_errors", "5%", func(p *Plan) (any, any) { return p.MaxErrors, 0.05 }},
+		{"max_errors", "0.02", func(p *Plan) (any, any) { return p.MaxErrors, 0.02 }},
 		{"target.tls.curves", "[P-256]", func(p *Plan) (any, any) { return p.Target.TLS.Curves, []uint16{uint16(tls.CurveP256)} }},
 		{"target.tls.max_version", "1.2", func(p *Plan) (any, any) { return p.Target.TLS.MaxVersion, uint16(tls.VersionTLS12) }},
 		{"target.headers.X-Trace", "1", func(p *Plan) (any, any) {
@@ -90,7 +92,7 @@ func errString(err error) string {
 func TestSetErrors(t *testing.T) {
 	tests := []struct{ path, value, want string }{
 		{"load.duraton", "2s", `unknown key "duraton" in load (valid keys: connection, duration, warmup, timeout, groups, layout)`},
-		{"targt.url", "x", `unknown key "targt" at the top level (valid keys: version, name, vars, target, load, repeat, order, cooldown, server, variants, baseline, speed)`},
+		{"targt.url", "x", `unknown key "targt" at the top level (valid keys: version, name, vars, target, load, repeat, max_errors, order, cooldown, server, variants, baseline, speed)`},
 		{"target.tls.cipher", "x", `unknown key "cipher" in target.tls (valid keys: min_version, max_version, ciphers, curves, resumption, verify, ca, server_name)`},
 		{"load.groups[0].cpu", "1", `unknown key "cpu" in load.groups[0] (valid keys: cpus, threads, connections)`},
 		{"load.duration", "abc", `load.duration: want a duration such as 500ms, 10s or 1m30s, got "abc"`},
@@ -103,6 +105,7 @@ func TestSetErrors(t *testing.T) {
 		{"load.groups[x].cpus", "1", `field path "load.groups[x].cpus": want an index such as [0] after "groups"`},
 		{"", "1", `empty field path`},
 		{"load.duration", "[1s", `value is not valid YAML: line 1: did not find expected ',' or ']'`},
+		{"max_errors", "lots", `max_errors: want a percentage such as 1% or 0.5%, or a fraction such as 0.01, got "lots"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path+"="+tt.value, func(t *testing.T) {
