@@ -239,7 +239,7 @@ variants:
 func TestLocalNginxExample(t *testing.T) {
 	const example = "../../examples/local-nginx.yaml"
 	if _, err := os.Stat(example); os.IsNotExist(err) {
-		t.Skip("examples/local-nginx.yaml does not exist yet (runner/server_test.go TestCertVariants covers the same case with its own configs)")
+		t.Skip("examples/local-nginx.yaml does not exist: this test is the only end-to-end certificate comparison (runner's TestCertVariants was folded into it); scenarios/examples_test.go TestLocalNginxExampleRuns needs the same file")
 	}
 	nginxtest.Binary(t)
 	_, port, _ := net.SplitHostPort(nginxtest.FreeAddr(t))
