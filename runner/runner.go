@@ -199,12 +199,15 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	}
 	err = c.schedule(ctx, run)
 	run.Finished = time.Now()
-	if c.recordErr != nil {
-		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.recordErr))
-	}
 	if ctx.Err() != nil {
 		run.Interrupted = true
-		return run, errors.Join(fmt.Errorf("run interrupted: %w", ctx.Err()), err)
+		if err == nil || errors.Is(err, ctx.Err()) {
+			err = nil // said once, below
+		}
+		err = errors.Join(fmt.Errorf("run interrupted: %w", ctx.Err()), err)
+	}
+	if c.recordErr != nil {
+		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.recordErr))
 	}
 	return run, err
 }

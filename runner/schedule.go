@@ -151,6 +151,8 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			rep.Index = r
 			rv.Reps = append(rv.Reps, *rep)
 			c.record(func(rec Recorder) error { return rec.Rep(s.variant, *rep) })
+			t := &rep.Total
+			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, results.FormatRate(t.Rate()), results.FormatCount(t.Errors.Total()))
 			if rep.Failed != "" {
 				fmt.Fprintf(c.opts.Log, "%s FAILED: %s (the run goes on)\n", label, rep.Failed)
 			}

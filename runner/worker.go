@@ -13,6 +13,7 @@ import (
 	"github.com/kaeload/kaeload/engine"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
 )
 
 // snapshotEvery is how often a worker reports its running counts; the
@@ -56,63 +57,23 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 	return s.w.Write(b)
 }
 
+// work is the worker's protocol, phase by phase: read and check the
+// spec, prepare (pinning, GOMAXPROCS, engine) and answer ready, wait for
+// start, then run the load while streaming snapshots, ending with the
+// final record.
 func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io.Writer) error {
-	m, err := lr.next()
-	if errors.Is(err, io.EOF) {
-		return errControllerGone
-	}
+	spec, err := readSpec(lr)
 	if err != nil {
-		return fmt.Errorf("read spec: %w", err)
-	}
-	if m.Type != msgSpec {
-		return fmt.Errorf("want a %q message first, got %q", msgSpec, m.Type)
-	}
-	var spec specMsg
-	if err := m.decode(&spec); err != nil {
 		return err
 	}
-	g := spec.GroupSpec
-	if g.Threads < 1 || g.Connections < 1 {
-		return fmt.Errorf("group %d: threads %d and connections %d must be >= 1", spec.Group, g.Threads, g.Connections)
-	}
-	want := pinning.Set(g.CPUs)
-	if len(want) > 0 {
-		if err := verifyAffinity(want); err != nil {
-			return fmt.Errorf("group %d: %w", spec.Group, err)
-		}
-	}
-	runtime.GOMAXPROCS(g.Threads)
-	eng, err := engine.New(spec.Target, spec.Load, g.Connections)
+	eng, err := prepare(spec, out)
 	if err != nil {
-		return fmt.Errorf("group %d: %w", spec.Group, err)
-	}
-	cpus := ""
-	if have, err := pinning.Allowed("self"); err == nil {
-		cpus = have.String()
-	}
-	if err := writeMsg(out, readyMsg{Type: msgReady, PID: os.Getpid(), CPUs: cpus, GOMAXPROCS: runtime.GOMAXPROCS(0)}); err != nil {
-		return fmt.Errorf("send ready: %w", err)
-	}
-
-	m, err = lr.next()
-	if errors.Is(err, io.EOF) {
-		return errControllerGone
-	}
-	if err != nil {
-		return fmt.Errorf("read start: %w", err)
-	}
-	if m.Type != msgStart {
-		return fmt.Errorf("want a %q message, got %q", msgStart, m.Type)
-	}
-	var start startMsg
-	if err := m.decode(&start); err != nil {
 		return err
 	}
-	win := results.Window{Start: start.WarmupEnd, End: start.End}
-	if !win.End.After(win.Start) {
-		return fmt.Errorf("start: window ends (%s) before it starts (%s)", win.End, win.Start)
+	win, err := awaitStart(lr)
+	if err != nil {
+		return err
 	}
-
 	// From here on the input carries nothing: its end (the controller
 	// stopped the run or died) or any line cancels the load.
 	inputErr := make(chan error, 1)
@@ -127,7 +88,90 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 		inputErr <- err
 		cancel()
 	}()
+	return load(ctx, spec, eng, win, out, inputErr)
+}
 
+// readSpec reads the controller's first line and checks it as Compile
+// would have: a malformed or absurd spec (10⁹ connections, a window of a
+// century) is an error naming what is wrong, never a panic or a huge
+// allocation.
+func readSpec(lr *lineReader) (specMsg, error) {
+	var spec specMsg
+	m, err := lr.next()
+	if errors.Is(err, io.EOF) {
+		return spec, errControllerGone
+	}
+	if err != nil {
+		return spec, fmt.Errorf("read spec: %w", err)
+	}
+	if m.Type != msgSpec {
+		return spec, fmt.Errorf("want a %q message first, got %q", msgSpec, m.Type)
+	}
+	if err := m.decode(&spec); err != nil {
+		return spec, err
+	}
+	if err := scenarios.CheckWorker(spec.Target, spec.Load, spec.GroupSpec); err != nil {
+		return spec, fmt.Errorf("group %d: bad spec: %w", spec.Group, err)
+	}
+	return spec, nil
+}
+
+// prepare checks the pinning the controller set up, sizes GOMAXPROCS,
+// builds the engine and answers ready.
+func prepare(spec specMsg, out io.Writer) (*engine.Engine, error) {
+	g := spec.GroupSpec
+	if want := pinning.Set(g.CPUs); len(want) > 0 {
+		if err := verifyAffinity(want); err != nil {
+			return nil, fmt.Errorf("group %d: %w", spec.Group, err)
+		}
+	}
+	runtime.GOMAXPROCS(g.Threads)
+	eng, err := engine.New(spec.Target, spec.Load, g.Connections)
+	if err != nil {
+		return nil, fmt.Errorf("group %d: %w", spec.Group, err)
+	}
+	cpus := ""
+	if have, err := pinning.Allowed("self"); err == nil {
+		cpus = have.String()
+	}
+	if err := writeMsg(out, readyMsg{Type: msgReady, PID: os.Getpid(), CPUs: cpus, GOMAXPROCS: runtime.GOMAXPROCS(0)}); err != nil {
+		return nil, fmt.Errorf("send ready: %w", err)
+	}
+	return eng, nil
+}
+
+// awaitStart reads the start message and returns its window.
+func awaitStart(lr *lineReader) (results.Window, error) {
+	m, err := lr.next()
+	if errors.Is(err, io.EOF) {
+		return results.Window{}, errControllerGone
+	}
+	if err != nil {
+		return results.Window{}, fmt.Errorf("read start: %w", err)
+	}
+	if m.Type != msgStart {
+		return results.Window{}, fmt.Errorf("want a %q message, got %q", msgStart, m.Type)
+	}
+	var start startMsg
+	if err := m.decode(&start); err != nil {
+		return results.Window{}, err
+	}
+	win := results.Window{Start: start.WarmupEnd, End: start.End}
+	if !win.End.After(win.Start) {
+		return win, fmt.Errorf("start: window ends (%s) before it starts (%s)", win.End, win.Start)
+	}
+	if l := win.Length(); l > scenarios.MaxDuration {
+		return win, fmt.Errorf("start: a %s window is longer than the %s allowed", l, scenarios.MaxDuration)
+	}
+	return win, nil
+}
+
+// load runs the engine over win, sends a snapshot every snapshotEvery and
+// the final record when the engine is done. It returns the input's error
+// when the controller stopped the load.
+func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Window, out io.Writer, inputErr <-chan error) error {
+	g := spec.GroupSpec
+	want := pinning.Set(g.CPUs)
 	// The group's CPUs are measured over the window: pinned, the CPUs
 	// themselves (busy with anything means no room for more load);
 	// unpinned, this process.
@@ -142,38 +186,40 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 	go func() { done <- eng.Run(ctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
 	defer tick.Stop()
+	snapshot := func() error {
+		s := eng.Snapshot()
+		if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes}); err != nil {
+			return fmt.Errorf("send snapshot: %w", err)
+		}
+		return nil
+	}
+	stopped := func() error {
+		select {
+		case err := <-inputErr:
+			return err
+		default:
+			return ctx.Err()
+		}
+	}
 	for {
 		select {
 		case <-tick.C:
-			s := eng.Snapshot()
-			if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes}); err != nil {
-				return fmt.Errorf("send snapshot: %w", err)
+			if err := snapshot(); err != nil {
+				return err
 			}
 		case <-ctx.Done():
-			select {
-			case err := <-inputErr:
-				return err
-			default:
-				return ctx.Err()
-			}
+			return stopped()
 		case res := <-done:
 			if ctx.Err() != nil {
-				// Run returned because the controller went away.
-				select {
-				case err := <-inputErr:
-					return err
-				default:
-					return ctx.Err()
-				}
+				return stopped() // Run returned because the controller went away
 			}
 			res.CPU = <-cpu
 			res.Index = spec.Group
 			res.CPUs = want.String()
 			res.Threads = g.Threads
 			res.Slots = g.Connections
-			s := eng.Snapshot()
-			if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes}); err != nil {
-				return fmt.Errorf("send snapshot: %w", err)
+			if err := snapshot(); err != nil {
+				return err
 			}
 			if err := writeMsg(out, finalMsg{Type: msgFinal, Group: res}); err != nil {
 				return fmt.Errorf("send final: %w", err)

@@ -40,6 +40,9 @@ type Config struct {
 	SessionReuse bool
 	// Env is added to nginx's environment.
 	Env map[string]string
+	// Location is the body of "location / { … }"; "" serves the document
+	// root (index.html). E.g. "return 503;" for a server that fails.
+	Location string
 }
 
 // Server is a running nginx.
@@ -106,7 +109,7 @@ http {
 %[4]s
         access_log %[1]s/access.log kaeload;
         root %[1]s/www;
-        location / { }
+        location / { %[6]s }
     }
 }
 `
@@ -167,7 +170,7 @@ func Start(t testing.TB, cfg Config) *Server {
 		if err != nil {
 			t.Fatal(err)
 		}
-		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine)
+		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine, cfg.Location)
 		confPath := filepath.Join(dir, "nginx.conf")
 		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,448 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/results"
+)
+
+// kaeloadWatch starts the CLI as a child process and calls on(line, cmd)
+// for every stderr line as it comes. It returns the outputs and the exit
+// code.
+func kaeloadWatch(t *testing.T, on func(line string, cmd *exec.Cmd), args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "KAELOAD_TEST_MAIN=1")
+	var out, errb lockedBuffer
+	cmd.Stdout = &out
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(pipe)
+	for sc.Scan() {
+		line := sc.Text()
+		errb.Write([]byte(line + "\n"))
+		on(line, cmd)
+	}
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("kaeload %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// writeScenario writes YAML text to a scenario file in a temporary
+// directory and returns its path.
+func writeScenario(t *testing.T, yaml string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// silentListener accepts TCP connections and never writes or closes them
+// until the test ends.
+func silentListener(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// TestSilentListener: a server that accepts TCP and never answers must not
+// look like a quiet success. The run reports the requests left unanswered
+// at the window's end by stage, marks the variant FAILED in the report and
+// in run.json, and exits 3.
+func TestSilentListener(t *testing.T) {
+	addr := silentListener(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	out, errOut, code := kaeload(t, "run", writeScenario(t, fmt.Sprintf(`name: silent
+target: {url: "https://%s/"}
+load:
+  connection: close
+  warmup: 0s
+  duration: 1s
+  groups: [{connections: 4}]
+`, addr)), "--progress", "off", "--out", dir)
+	if code != 3 {
+		t.Errorf("exit status %d, want 3 (a variant failed)\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"FAILED: default (see below)",
+		"FAILED: no request succeeded in the window (unanswered at the window's end: 4 (connect 0, handshake 4, response 0))",
+		"4 (connect 0, handshake 4, response 0) at the window's end",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "variant failed: default") {
+		t.Errorf("stderr does not say which variant failed:\n%s", errOut)
+	}
+	r, err := results.ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Failed(); len(got) != 1 {
+		t.Errorf("stored run: failed variants %v, want [default]", got)
+	}
+}
+
+// TestNginx5xx: a server answering 503 gives status errors, never
+// successes: the rate is 0, the variant fails, and kaeload's accounting
+// still equals nginx's access log line for line.
+func TestNginx5xx(t *testing.T) {
+	ng := nginxtest.Start(t, nginxtest.Config{Location: "return 503;"})
+	r := runScenario(t, fmt.Sprintf(`name: nginx-503
+target: {url: "https://%s/index.html"}
+load:
+  connection: close
+  warmup: 200ms
+  duration: 1s
+  groups: [{connections: 4}]
+`, ng.Addr))
+	rep := r.Variants[0].Reps[0]
+	total := rep.Total
+	if total.Requests == 0 {
+		t.Fatal("no responses read")
+	}
+	if got, want := total.Errors[results.ErrStatus].Count, total.Requests; got != want {
+		t.Errorf("status errors %d, want one per response (%d)", got, want)
+	}
+	if total.Succeeded() != 0 || total.Rate() != 0 {
+		t.Errorf("succeeded %d, rate %v: a 503 is not a success", total.Succeeded(), total.Rate())
+	}
+	if rep.Failed == "" {
+		t.Errorf("repetition not marked failed")
+	}
+	lines := ng.Log(t)
+	if got, want := uint64(len(lines)), total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+		t.Errorf("nginx logged %d requests; kaeload read %d + %d warm-up + %d late = %d", got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
+	}
+	for _, l := range lines {
+		if l.Status != 503 {
+			t.Fatalf("nginx logged status %d, want 503", l.Status)
+		}
+	}
+}
+
+// TestServerKilledMidWindow kills nginx (master and workers, SIGKILL) in
+// the middle of the first variant's window and starts it again: the
+// failures are counted by class, the window keeps its planned length, the
+// repetition is marked FAILED, and the second variant runs and passes.
+func TestServerKilledMidWindow(t *testing.T) {
+	addr := nginxtest.FreeAddr(t)
+	dir, start, stop := nginxDir(t, addr)
+	scenario := writeScenario(t, fmt.Sprintf(`name: killed
+target: {url: "https://%[1]s/"}
+load:
+  connection: close
+  warmup: 100ms
+  duration: 2s
+  timeout: 1s
+  groups: [{connections: 4}]
+server:
+  start: %[2]q
+  stop: %[3]q
+  ready: {tls: %[1]q, timeout: 10s}
+variants:
+  - name: a
+  - name: b
+`, addr, start, stop))
+	var once sync.Once
+	restarted := make(chan error, 1)
+	out, errOut, code := kaeloadWatch(t, func(line string, _ *exec.Cmd) {
+		if !strings.Contains(line, "worker 0 ready") {
+			return
+		}
+		once.Do(func() {
+			go func() {
+				// The window starts 300 ms after ready (start lead and
+				// warm-up) and lasts 2 s: kill 1 s in, restart 300 ms later.
+				time.Sleep(time.Second)
+				pid := pidOf(dir)
+				if pid == 0 {
+					restarted <- fmt.Errorf("no nginx pid")
+					return
+				}
+				// nginx's workers are its children: kill the process group
+				// of the master's children and the master itself.
+				_ = exec.Command("pkill", "-KILL", "-P", fmt.Sprint(pid)).Run()
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				for alive(pid) {
+					time.Sleep(10 * time.Millisecond)
+				}
+				os.Remove(filepath.Join(dir, "nginx.pid"))
+				time.Sleep(300 * time.Millisecond)
+				restarted <- exec.Command("sh", "-c", start).Run()
+			}()
+		})
+	}, "run", scenario, "--progress", "off", "--no-save")
+	if err := <-restarted; err != nil {
+		t.Fatalf("restart nginx: %v", err)
+	}
+	t.Logf("stdout:\n%s", out)
+	if code != 3 {
+		t.Errorf("exit status %d, want 3 (variant a failed)\nstderr:\n%s", code, errOut)
+	}
+	// The report: variant a failed with connect (or reset/read) errors, b did not.
+	a := section(out, "== variant a", "== variant b")
+	b := section(out, "== variant b", "== comparison")
+	if !strings.Contains(a, "FAILED: errors were") {
+		t.Errorf("variant a not marked FAILED by its error share:\n%s", a)
+	}
+	if !regexp.MustCompile(`(?m)^\s+connect\s+[1-9]`).MatchString(a) {
+		t.Errorf("variant a shows no connect errors while nginx was down:\n%s", a)
+	}
+	if !regexp.MustCompile(`(?m)^window\s+2\.000 s$`).MatchString(a) {
+		t.Errorf("variant a's window is not the planned 2 s:\n%s", a)
+	}
+	if strings.Contains(b, "FAILED") || !regexp.MustCompile(`(?m)^errors\s+0$`).MatchString(b) {
+		t.Errorf("variant b, after the restart, should be clean:\n%s", b)
+	}
+}
+
+// section returns the part of s from the line starting with from up to
+// the line starting with to (or the end).
+func section(s, from, to string) string {
+	i := strings.Index(s, "\n"+from)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+1:]
+	if j := strings.Index(s, "\n"+to); j >= 0 {
+		s = s[:j]
+	}
+	return s
+}
+
+// quickScenario is the built-in target with two repetitions of short
+// windows, so that a test can act between the first and the second.
+func quickScenario(t *testing.T) string {
+	return writeScenario(t, `name: two-reps
+target: {builtin: {cert: ecdsa-p256}}
+load:
+  connection: close
+  warmup: 100ms
+  duration: 1s
+  groups: [{connections: 4}]
+repeat: 2
+cooldown: 1s
+`)
+}
+
+// TestControllerSIGKILL kills `kaeload run` with SIGKILL after its first
+// repetition: the journal keeps that repetition, `kaeload report DIR`
+// shows it marked INCOMPLETE, and no worker outlives the controller.
+func TestControllerSIGKILL(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var workers []int
+	workerRe := regexp.MustCompile(`worker \d+ ready: pid (\d+)`)
+	_, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
+		if m := workerRe.FindStringSubmatch(line); m != nil {
+			var pid int
+			fmt.Sscan(m[1], &pid)
+			workers = append(workers, pid)
+		}
+		if strings.Contains(line, "rep 1/2 done") {
+			_ = cmd.Process.Kill()
+		}
+	}, "run", quickScenario(t), "--progress", "off", "--out", dir)
+	if code != -1 {
+		t.Logf("exit code %d (want killed)\n%s", code, errOut)
+	}
+	out, errOut, code := kaeload(t, "report", dir)
+	if code != 0 {
+		t.Fatalf("report of the killed run: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(out, "INCOMPLETE:") || !strings.Contains(out, "repetition 1") || strings.Contains(out, "repetition 2") {
+		t.Errorf("report of the killed run should show repetition 1 only, marked INCOMPLETE:\n%s", out)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range workers {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("worker pid %d outlived its killed controller", pid)
+		}
+	}
+}
+
+// TestResultsDirRemoved removes the run directory after the first
+// repetition: the run goes on, the error says the results could not be
+// stored, and the report with both repetitions is still printed.
+func TestResultsDirRemoved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	out, errOut, code := kaeloadWatch(t, func(line string, _ *exec.Cmd) {
+		if strings.Contains(line, "rep 1/2 done") {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Error(err)
+			}
+		}
+	}, "run", quickScenario(t), "--progress", "off", "--out", dir)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1 (results not stored)", code)
+	}
+	if !strings.Contains(errOut, "results could not be stored") || !strings.Contains(errOut, dir) {
+		t.Errorf("stderr does not say the results could not be stored in %s:\n%s", dir, errOut)
+	}
+	if !strings.Contains(out, "repetition 1") || !strings.Contains(out, "repetition 2") {
+		t.Errorf("the report on stdout lacks a repetition:\n%s", out)
+	}
+}
+
+// TestWorkerKilledKeepsReps kills the worker of the second repetition: the
+// run fails naming the group, the stop command runs, and the first
+// repetition is in the run directory.
+func TestWorkerKilledKeepsReps(t *testing.T) {
+	addr := nginxtest.FreeAddr(t)
+	ndir, start, stop := nginxDir(t, addr)
+	scenario := writeScenario(t, fmt.Sprintf(`name: worker-killed
+target: {url: "https://%[1]s/"}
+load:
+  connection: close
+  warmup: 100ms
+  duration: 1s
+  groups: [{connections: 4}]
+repeat: 2
+server:
+  start: %[2]q
+  stop: %[3]q
+  ready: {tls: %[1]q, timeout: 10s}
+`, addr, start, stop))
+	dir := filepath.Join(t.TempDir(), "run")
+	workerRe := regexp.MustCompile(`worker 0 ready: pid (\d+)`)
+	second := false
+	var nginxPid int
+	_, errOut, code := kaeloadWatch(t, func(line string, _ *exec.Cmd) {
+		if strings.Contains(line, "rep 1/2 done") {
+			second = true
+			nginxPid = pidOf(ndir)
+		}
+		if m := workerRe.FindStringSubmatch(line); m != nil && second {
+			var pid int
+			fmt.Sscan(m[1], &pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}, "run", scenario, "--progress", "off", "--out", dir)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	if !strings.Contains(errOut, "group 0 (CPUs unpinned)") || !strings.Contains(errOut, "exited before its final record") {
+		t.Errorf("the error does not name the group and what happened:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, "variant default: stopping the server") {
+		t.Errorf("the server was not stopped:\n%s", errOut)
+	}
+	if nginxPid != 0 && alive(nginxPid) {
+		t.Errorf("nginx (pid %d) still running", nginxPid)
+	}
+	r, err := results.ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 1 || r.Incomplete {
+		t.Errorf("stored run: %d variants, incomplete %v; want the first repetition, ended", len(r.Variants), r.Incomplete)
+	}
+}
+
+// TestDoubleInterrupt sends SIGINT twice in the middle of a window: the
+// second still lets the stop command end the server, the run exits 130,
+// and the repetitions finished before are in the run directory.
+func TestDoubleInterrupt(t *testing.T) {
+	addr := nginxtest.FreeAddr(t)
+	ndir, start, stop := nginxDir(t, addr)
+	scenario := writeScenario(t, fmt.Sprintf(`name: double
+target: {url: "https://%[1]s/"}
+load:
+  connection: close
+  warmup: 100ms
+  duration: 3s
+  groups: [{connections: 4}]
+repeat: 2
+server:
+  start: %[2]q
+  stop: %[3]q
+  ready: {tls: %[1]q, timeout: 10s}
+`, addr, start, stop))
+	dir := filepath.Join(t.TempDir(), "run")
+	var nginxPid int
+	_, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
+		switch {
+		case strings.Contains(line, "rep 1/2 done"):
+			nginxPid = pidOf(ndir)
+			go func() {
+				time.Sleep(time.Second) // into the second window
+				_ = cmd.Process.Signal(os.Interrupt)
+			}()
+		case strings.Contains(line, "stopping the load and tearing down"):
+			_ = cmd.Process.Signal(os.Interrupt) // the first was seen: the second now
+		}
+	}, "run", scenario, "--progress", "off", "--out", dir)
+	if code != 130 {
+		t.Errorf("exit status %d, want 130\n%s", code, errOut)
+	}
+	if !strings.Contains(errOut, "aborting: stopping the server first") {
+		t.Errorf("the second signal was not seen:\n%s", errOut)
+	}
+	if nginxPid == 0 {
+		t.Fatal("no nginx pid")
+	}
+	if alive(nginxPid) {
+		t.Errorf("nginx (pid %d) still running after a double Ctrl-C", nginxPid)
+	}
+	r, err := results.ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 1 || !r.Interrupted {
+		t.Errorf("stored run: %d variants, interrupted %v; want the first repetition, interrupted", len(r.Variants), r.Interrupted)
+	}
+}
