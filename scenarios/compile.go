@@ -75,6 +75,9 @@ type compiler struct {
 	warns   []*Error
 	top     scope             // top-level vars and built-ins, resolved
 	userTop map[string]string // the top-level vars alone, resolved
+	// secrets are the secret env values, expanded; rawSecrets the same as
+	// written. Messages are scrubbed of both.
+	secrets, rawSecrets map[string]bool
 }
 
 // at makes an Error located at path's value, or at its nearest ancestor
@@ -155,7 +158,7 @@ func sortErrors(es []*Error) {
 // Warnings — overlapping groups, more threads than CPUs, ineffective TLS
 // 1.3 suite names — do not fail Compile; they are in Plan.Warnings.
 func (s *Scenario) Compile(h Host) (*Plan, error) {
-	c := &compiler{s: s}
+	c := &compiler{s: s, secrets: map[string]bool{}, rawSecrets: map[string]bool{}}
 	p := &Plan{Source: s.file}
 	if s.Version != nil && *s.Version != 1 {
 		c.errorf("version", "unsupported version %d (this kaeload reads version 1)", *s.Version)
@@ -179,6 +182,8 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	c.speed()
+	c.scrub()
+	p.Secrets = sortSecrets(c.secrets)
 	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)
 	sortErrors(c.errs)
 	sortErrors(c.warns)

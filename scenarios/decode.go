@@ -99,6 +99,7 @@ var durationType = reflect.TypeFor[time.Duration]()
 var pairsType = reflect.TypeFor[Pairs]()
 var sweepType = reflect.TypeFor[Sweep]()
 var fractionType = reflect.TypeFor[Fraction]()
+var envValueType = reflect.TypeFor[EnvValue]()
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
@@ -158,6 +159,9 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 		return
 	case t == fractionType:
 		d.fraction(path, n, v)
+		return
+	case t == envValueType:
+		d.envValue(path, n, v)
 		return
 	}
 	switch t.Kind() {
@@ -272,6 +276,21 @@ func (d *decoder) fraction(path string, n *yaml.Node, v reflect.Value) {
 		return
 	}
 	v.SetFloat(f)
+}
+
+// envValue decodes an env entry: a scalar is the plain form (numbers are
+// fine: KAE_GO_SOFT_RATIO: 33), a mapping the {value: …, secret: true} form
+// with its keys checked.
+func (d *decoder) envValue(path string, n *yaml.Node, v reflect.Value) {
+	switch {
+	case n.Kind == yaml.ScalarNode && !isNull(n):
+		s := n.Value
+		v.Set(reflect.ValueOf(EnvValue{Value: &s}))
+	case n.Kind == yaml.MappingNode:
+		d.structure(path, n, v)
+	default:
+		d.errorf(n, path, "want a string or {value: …, secret: true}, got %s", describeNode(n))
+	}
 }
 
 // entry is one key/value pair of a mapping, after merge keys are applied.

@@ -15,8 +15,11 @@ import (
 // `kaeload run --dry-run` show it: target and request, TLS, load shape,
 // every group with its CPUs, threads and connections, server control,
 // variants with the commands, env and vars each uses (what all share is
-// shown once), baseline, the schedule step by step, and warnings.
+// shown once), baseline, the schedule step by step, and warnings. Secret
+// values are shown as SecretPlaceholder (see Redacted).
 func (p *Plan) Describe(w io.Writer) {
+	orig := p
+	p = p.Redacted()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k, format string, args ...any) { fmt.Fprintf(tw, "%s\t%s\n", k, fmt.Sprintf(format, args...)) }
 	src := ""
@@ -64,7 +67,7 @@ func (p *Plan) Describe(w io.Writer) {
 		fmt.Fprintf(gw, "  %d\t%s\t%d\t%d\t\n", i, cpus, g.Threads, g.Connections)
 	}
 	gw.Flush()
-	p.describeVariants(row)
+	p.describeVariants(row, orig)
 	p.describeSchedule(row)
 	for i, warn := range p.Warnings {
 		k := ""
@@ -110,8 +113,10 @@ func describeTLS(row func(k, format string, args ...any), t *TLS) {
 }
 
 // describeVariants writes the server section and the variants: what every
-// variant shares once, then each variant with what is its own.
-func (p *Plan) describeVariants(row func(k, format string, args ...any)) {
+// variant shares once, then each variant with what is its own. p is
+// redacted; what the variants share is found in orig, so that different
+// secrets are not taken for one.
+func (p *Plan) describeVariants(row func(k, format string, args ...any), orig *Plan) {
 	vs := p.Variants
 	baseline := func(i int) string {
 		if vs[i].Name == p.Baseline || p.Baseline == "" && i == 0 {
@@ -123,7 +128,7 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any)) {
 	if p.Server == nil {
 		for i, v := range vs {
 			row(first(i, "variants"), "%s%s", v.Name, baseline(i))
-			if env := pairsText(v.Env, nil, nil); env != "" {
+			if env := pairsText(v.Env); env != "" {
 				row("", "  env     %s (speed commands only)", env)
 			}
 		}
@@ -163,22 +168,22 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any)) {
 	}
 	var commonEnv, commonVars map[string]string
 	if len(vs) > 1 {
-		commonEnv = commonPairs(vs, func(v Variant) map[string]string { return v.Env })
-		commonVars = commonPairs(vs, func(v Variant) map[string]string { return v.Vars })
+		commonEnv = commonPairs(orig.Variants, func(v Variant) map[string]string { return v.Env })
+		commonVars = commonPairs(orig.Variants, func(v Variant) map[string]string { return v.Vars })
 	}
 	if len(commonEnv) > 0 {
-		row("  env", "%s (every variant)", pairsText(commonEnv, nil, nil))
+		row("  env", "%s (every variant)", pairsText(only(vs[0].Env, commonEnv)))
 	}
 	if len(commonVars) > 0 {
-		row("  vars", "%s", pairsText(commonVars, nil, nil))
+		row("  vars", "%s", pairsText(only(vs[0].Vars, commonVars)))
 	}
 	for i, v := range vs {
 		series := ""
 		if v.Series != "" {
-			series = "  [" + v.Series + ": " + pairsText(v.Sweep, nil, nil) + "]"
+			series = "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
 		}
 		row(first(i, "variants"), "%s%s%s", v.Name, baseline(i), series)
-		env := pairsText(v.Env, commonEnv, nil)
+		env := pairsText(v.Env, commonEnv)
 		if env == "" {
 			env = "(none added)"
 		}
@@ -323,20 +328,28 @@ func commonPairs(vs []Variant, get func(Variant) map[string]string) map[string]s
 	return out
 }
 
-// pairsText writes m as sorted "k=v" pairs, leaving out the entries
-// common holds with the same value and the keys of skip.
-func pairsText(m, common, skip map[string]string) string {
+// pairsText writes m as sorted "k=v" pairs, leaving out the keys of skip
+// (what every variant shares, a variant's sweep values).
+func pairsText(m map[string]string, skip ...map[string]string) string {
 	var out []string
 	for _, k := range sortedKeys(m) {
-		if c, ok := common[k]; ok && c == m[k] {
-			continue
-		}
-		if _, ok := skip[k]; ok {
+		if slices.ContainsFunc(skip, func(s map[string]string) bool { _, ok := s[k]; return ok }) {
 			continue
 		}
 		out = append(out, k+"="+m[k])
 	}
 	return strings.Join(out, " ")
+}
+
+// only returns the entries of m whose keys keys has.
+func only(m, keys map[string]string) map[string]string {
+	out := make(map[string]string, len(keys))
+	for k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // probesText writes probes as "name: command (pattern `re`)", "; " between.

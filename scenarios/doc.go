@@ -161,7 +161,10 @@
 //	                start is stopped by signal).
 //	  reload        shell command that reloads its configuration (optional).
 //	  env           environment for every variant's commands, under the
-//	                variant's env (a variant's value wins).
+//	                variant's env (a variant's value wins). Each value is a
+//	                string, or {value: …, secret: true} for one that must
+//	                not be shown (a key passphrase, a token; see Secrets
+//	                below). At most 100 entries.
 //	  ready         how to tell the started server answers, one of
 //	                {tcp: host:port} (connect), {tls: host:port} (full
 //	                handshake), {https: URL} (a GET, any status); with
@@ -180,7 +183,8 @@
 //	variants        server configurations to compare, in order:
 //	  - name        unique after expansion, required.
 //	    env         mapping added to the server's environment, e.g.
-//	                {OPENSSL_CONF: /home/openssl.cnf}, over server.env.
+//	                {OPENSSL_CONF: /home/openssl.cnf}, over server.env;
+//	                values as in server.env, {value: …, secret: true} too.
 //	    vars        this variant's vars, over the top-level ones.
 //	    start, stop, reload  this variant's commands instead of the server's.
 //	    sweep       expands the entry into one variant per value:
@@ -227,6 +231,21 @@
 // literal braces (awk '{{print $1}}', ${{HOME}}); any other brace is an
 // error. Probe patterns are regular expressions and are not expanded.
 //
+// # Secrets
+//
+// An env entry written {value: s3cr3t, secret: true} (secret defaults to
+// false; no other keys) is passed to the server as is: Plan.Variants[i].Env
+// holds the real value. It is never shown: Describe (validate, --dry-run)
+// prints <secret> instead, a Plan encodes to JSON (run.json, worker specs)
+// redacted, Plan.Redacted returns a copy fit for reports and
+// Plan.Redact(text) hides every secret value in any text (log lines,
+// command output, the scenario file). Compile's messages never quote one.
+// A key marked secret in server.env stays secret in every variant, also
+// where the variant gives it its own value; Variant.SecretEnv lists a
+// variant's secret keys and Plan.Secrets the values. A secret reaching
+// vars, commands or warnings through {vars} is hidden there too (by
+// value); one spelled into a variant name, the URL or the request is not.
+//
 // # Overrides
 //
 // Scenario.Set applies `--set path=value`: path is a field path as above with
@@ -236,4 +255,10 @@
 // true, 4, [X25519, P-256]); an empty value sets an empty string and null
 // removes the field. A string field takes a value that is not a YAML scalar
 // as written, so --set 'server.start=sh {scenario_dir}/start.sh' works.
+// An env entry takes a plain value the same way and keeps its secret mark
+// (--set server.env.TOKEN=x replaces a secret with a secret); the mapping
+// form (--set 'server.env.TOKEN={value: x, secret: true}') replaces the
+// entry whole, and server.env.TOKEN.secret=false unmarks it. Messages about
+// a --set of a secret value show <secret> instead of the value; Set's own
+// errors do not include the value at all.
 package scenarios

@@ -7,7 +7,9 @@ import (
 // Plan is a compiled scenario: every value resolved (durations, CPU lists,
 // pre-rendered request bytes, TLS parameters as crypto/tls constants). Nothing
 // downstream of Compile sees YAML. A Plan encodes to JSON so that a worker
-// process can receive its slice of it and every result file can embed it.
+// process can receive its slice of it and every result file can embed it;
+// encoded, it is always redacted (see Redacted and MarshalJSON), so secret
+// env values never leave the process inside a plan.
 type Plan struct {
 	// Name is the scenario's name.
 	Name string `json:"name"`
@@ -42,6 +44,11 @@ type Plan struct {
 	// threads than CPUs, TLS settings that restrict nothing), each located
 	// like an error: "file:line:col: field.path: message".
 	Warnings []string `json:"warnings,omitempty"`
+	// Secrets are the values of the env entries marked secret, {name}
+	// expanded, without repeats or empty ones, longest first: those of
+	// every variant's Env (see Variant.SecretEnv) and those a variant
+	// overrode. Redact hides them in any text. Never encoded.
+	Secrets []string `json:"-"`
 }
 
 // Target is the server under test and the request sent to it.
@@ -132,8 +139,13 @@ type Variant struct {
 	// Name identifies the variant in results; unique within a plan.
 	Name string `json:"name"`
 	// Env is added to the server's environment for this variant: the
-	// variant's env merged over server.env.
+	// variant's env merged over server.env. It holds the real values, the
+	// secret ones included: the server needs them. Show it only through
+	// Plan.Redacted.
 	Env map[string]string `json:"env,omitempty"`
+	// SecretEnv lists, sorted, the Env keys whose values are secret: marked
+	// {secret: true} in the variant's env or in server.env.
+	SecretEnv []string `json:"secret_env,omitempty"`
 	// Vars are the named values {name} was replaced with: server vars,
 	// variant vars and this variant's sweep values.
 	Vars map[string]string `json:"vars,omitempty"`

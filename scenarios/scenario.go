@@ -147,7 +147,7 @@ type VariantSpec struct {
 	// template that uses every sweep key, e.g. kae-soft-{ratio}.
 	Name *string `yaml:"name"`
 	// Env is added to the server's environment, over server.env.
-	Env map[string]string `yaml:"env"`
+	Env map[string]EnvValue `yaml:"env"`
 	// Vars are this variant's named values, over the top-level vars.
 	Vars map[string]string `yaml:"vars"`
 	// Start, Stop and Reload override server.start, server.stop and
@@ -198,7 +198,7 @@ type ServerSpec struct {
 	// Reload is the shell command that reloads the server's configuration.
 	Reload *string `yaml:"reload"`
 	// Env is every variant's server environment, under the variant's env.
-	Env map[string]string `yaml:"env"`
+	Env map[string]EnvValue `yaml:"env"`
 	// Ready says how to tell the server is up (default: TCP connect to the
 	// target's address).
 	Ready *ReadySpec `yaml:"ready"`
@@ -242,6 +242,22 @@ type SpeedSpec struct {
 	// Timeout bounds the command (default DefaultSpeedTimeout).
 	Timeout *time.Duration `yaml:"timeout"`
 }
+
+// EnvValue is one entry of server.env or variants[].env: a plain string,
+// or the mapping {value: …, secret: true} for a value (a token, a key
+// passphrase) that the server needs but that must never be shown: the Plan
+// hides it from JSON, Describe and reports (see Plan.Redacted and
+// Plan.Redact).
+type EnvValue struct {
+	// Value is the variable's value, {name} expanded; nil when the
+	// mapping form leaves it out (an error).
+	Value *string `yaml:"value"`
+	// Secret marks Value secret (default false).
+	Secret *bool `yaml:"secret"`
+}
+
+// secret reports whether the entry is marked secret.
+func (e EnvValue) secret() bool { return e.Secret != nil && *e.Secret }
 
 // Fraction is a share from 0 to 1, written as a percentage ("1%", "0.5%")
 // or as a plain fraction below 1 (0.01). A plain 1 or more is refused as

@@ -86,8 +86,41 @@ func splitPath(path string) ([]seg, error) {
 	return segs, nil
 }
 
+// assignEnv sets an env entry. A value that is not the mapping form (a
+// mapping with a value key) is taken as a plain string, as written, and
+// keeps the entry's secret mark: --set server.env.TOKEN=x replaces a
+// secret with another secret. The mapping form replaces the entry whole.
+func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error {
+	old := v.Interface().(EnvValue)
+	mapping := false
+	if val != nil && val.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(val.Content); i += 2 {
+			mapping = mapping || val.Content[i].Value == "value" && !isNull(val.Content[i+1])
+		}
+	}
+	if !mapping && (val == nil || val.Kind != yaml.ScalarNode) {
+		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
+	}
+	for k := range d.pos {
+		if k == path || strings.HasPrefix(k, path+".") {
+			delete(d.pos, k)
+		}
+	}
+	v.SetZero()
+	d.decode(path, val, v)
+	if !mapping && old.Secret != nil {
+		e := v.Interface().(EnvValue)
+		e.Secret = old.Secret
+		v.Set(reflect.ValueOf(e))
+	}
+	return nil
+}
+
 // assign walks v along segs, creating what is missing, and decodes val at the end.
 func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
+	if len(segs) == 0 && v.Type() == envValueType {
+		return d.assignEnv(v, path, val)
+	}
 	if len(segs) == 0 {
 		// A string field takes a value that is not a YAML scalar as
 		// written, so that templates such as {scenario_dir}/x.cnf work.

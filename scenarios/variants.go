@@ -384,17 +384,26 @@ func variantServerKeys(vs VariantSpec, speed bool) []string {
 	return keys
 }
 
-// checkEnvKeys reports names that cannot be environment variables.
-func (c *compiler) checkEnvKeys(prefix string, env map[string]string) bool {
+// checkEnvKeys reports names that cannot be environment variables and
+// mapping-form entries without a value.
+func (c *compiler) checkEnvKeys(prefix string, env map[string]EnvValue) bool {
 	if len(env) > MaxVars {
 		c.errorf(prefix, "%d entries, more than the %d allowed", len(env), MaxVars)
 		return false
 	}
 	ok := true
 	for _, k := range sortedKeys(env) {
-		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(env[k], 0) {
+		e := env[k]
+		switch {
+		case e.Value == nil:
+			c.errorf(prefix+"."+k, "value is missing (want {value: …, secret: true})")
+			ok = false
+		case k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(*e.Value, 0):
 			c.errorf(prefix+"."+k, "%q is not a valid environment variable (no '=' or NUL)", k)
 			ok = false
+		}
+		if e.secret() && e.Value != nil {
+			c.rawSecrets[*e.Value] = true
 		}
 	}
 	return ok
@@ -603,19 +612,28 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 		}
 		v.Speed = append(v.Speed, Speed{Command: command, Timeout: timeout})
 	}
-	var serverEnv map[string]string
+	var serverEnv map[string]EnvValue
 	if ss != nil {
 		serverEnv = ss.Env
 	}
 	if envOK {
+		secret := map[string]bool{}
 		for _, layer := range []struct {
 			prefix string
-			env    map[string]string
+			env    map[string]EnvValue
 		}{{"server.env", serverEnv}, {path + ".env", vs.Env}} {
 			for _, k := range sortedKeys(layer.env) {
-				val, good := c.expand(layer.prefix+"."+k, layer.env[k], sc)
+				e := layer.env[k]
+				// A key marked secret in server.env stays secret when a
+				// variant gives it another value.
+				secret[k] = secret[k] || e.secret()
+				p := layer.prefix + "." + k
+				if _, ok := c.s.pos[p+".value"]; ok {
+					p += ".value"
+				}
+				val, good := c.expandAs(p, *e.Value, sc, secret[k])
 				if good && strings.ContainsRune(val, 0) {
-					c.errorf(layer.prefix+"."+k, "the value contains NUL (from a {var}), which an environment cannot hold")
+					c.errorf(p, "the value contains NUL (from a {var}), which an environment cannot hold")
 					good = false
 				}
 				ok = ok && good
@@ -623,6 +641,14 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 					v.Env = make(map[string]string)
 				}
 				v.Env[k] = val
+				if secret[k] && val != "" {
+					c.secrets[val] = true
+				}
+			}
+		}
+		for _, k := range sortedKeys(v.Env) {
+			if secret[k] {
+				v.SecretEnv = append(v.SecretEnv, k)
 			}
 		}
 	}

@@ -138,11 +138,19 @@ func (s scope) known() string {
 // expand replaces every {name} in s. ok is false when a problem was
 // reported (at path) or a referenced variable was itself broken.
 func (c *compiler) expand(path, s string, sc scope) (string, bool) {
+	return c.expandAs(path, s, sc, false)
+}
+
+// expandAs is expand; for a secret s, messages quote none of it.
+func (c *compiler) expandAs(path, s string, sc scope, secret bool) (string, bool) {
 	if !strings.ContainsAny(s, "{}") {
 		return s, true
 	}
 	parts, err := parseTemplate(s)
 	if err != nil {
+		if secret {
+			err = fmt.Errorf("the secret value has a brace that is not a {name} reference (write {{ and }} for literal braces)")
+		}
 		c.errorf(path, "%v", err)
 		return s, false
 	}
@@ -157,7 +165,11 @@ func (c *compiler) expand(path, s string, sc scope) (string, bool) {
 			return s, false
 		}
 		if !ok {
-			c.errorf(path, "unknown variable {%s} (known: %s; write {{ for a literal brace)", p.text, sc.known())
+			name := "{" + p.text + "}"
+			if secret {
+				name = "in the secret value"
+			}
+			c.errorf(path, "unknown variable %s (known: %s; write {{ for a literal brace)", name, sc.known())
 			return s, false
 		}
 		b.WriteString(v)
@@ -267,7 +279,7 @@ func (c *compiler) topVars() {
 	c.top = c.top.with(vals, broken)
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
