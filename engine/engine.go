@@ -20,9 +20,6 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// DefaultTimeout bounds one request when the Load gives no timeout.
-const DefaultTimeout = 10 * time.Second
-
 // readBufferSize is the per-slot response buffer; response headers must fit in it.
 const readBufferSize = 16 << 10
 
@@ -103,15 +100,16 @@ func New(t scenarios.Target, l scenarios.Load, connections int) (*Engine, error)
 	default:
 		return nil, fmt.Errorf("engine: unknown connection mode %q", l.Connection)
 	}
+	if l.Timeout <= 0 {
+		// Compile is the one place for defaults (scenarios.DefaultTimeout).
+		return nil, fmt.Errorf("engine: request timeout %s, want > 0", l.Timeout)
+	}
 	e := &Engine{
 		addr:      addr,
 		request:   t.Request,
 		head:      bytes.HasPrefix(t.Request, []byte("HEAD ")),
 		keepAlive: l.Connection == scenarios.KeepAlive,
 		timeout:   l.Timeout,
-	}
-	if e.timeout <= 0 {
-		e.timeout = DefaultTimeout
 	}
 	e.slots = make([]*slot, connections)
 	for i := range e.slots {

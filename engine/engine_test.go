@@ -677,6 +677,7 @@ func TestNewErrors(t *testing.T) {
 		{"no request", func(tg *scenarios.Target, _ *scenarios.Load) { tg.Request = nil }, 1, "empty request"},
 		{"no connections", func(*scenarios.Target, *scenarios.Load) {}, 0, "connections must be at least 1"},
 		{"bad mode", func(_ *scenarios.Target, l *scenarios.Load) { l.Connection = "pipeline" }, 1, `unknown connection mode "pipeline"`},
+		{"no timeout", func(_ *scenarios.Target, l *scenarios.Load) { l.Timeout = 0 }, 1, "request timeout 0s, want > 0"},
 		{"bad CA", func(tg *scenarios.Target, _ *scenarios.Load) {
 			tg.TLS.Verify, tg.TLS.CAPEM = true, []byte("not PEM")
 		}, 1, "CA bundle"},

@@ -214,7 +214,10 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 
 // maxErrors is the plan's error-share limit for a repetition.
 func maxErrors(p *scenarios.Plan) float64 {
-	return results.DefaultMaxErrors // PENDING: p.MaxErrors from scenarios
+	if p.MaxErrors > 0 {
+		return p.MaxErrors
+	}
+	return results.DefaultMaxErrors
 }
 
 // warn adds a warning about the run: to the run's warnings, the log and
@@ -239,46 +242,13 @@ func (c *controller) record(f func(Recorder) error) {
 	}
 }
 
-// checkPlan rejects plans Compile would never produce.
+// checkPlan rejects plans Compile would never produce (scenarios.Plan.Check:
+// Compile is the one place for validation and defaults).
 func checkPlan(plan *scenarios.Plan) error {
-	if plan == nil {
-		return errors.New("run: nil plan")
+	if err := plan.Check(); err != nil {
+		return fmt.Errorf("plan: %w", err)
 	}
-	var errs []error
-	if plan.Repeat < 1 {
-		errs = append(errs, fmt.Errorf("plan: repeat %d, want >= 1", plan.Repeat))
-	}
-	if len(plan.Variants) == 0 {
-		errs = append(errs, errors.New("plan: no variants"))
-	}
-	if len(plan.Load.Groups) == 0 {
-		errs = append(errs, errors.New("plan: no groups"))
-	}
-	if plan.Load.Duration <= 0 {
-		errs = append(errs, fmt.Errorf("plan: duration %s, want > 0", plan.Load.Duration))
-	}
-	if plan.Target.Addr == "" && plan.Target.Builtin == nil {
-		errs = append(errs, errors.New("plan: target has no address"))
-	}
-	for i, g := range plan.Load.Groups {
-		if g.Threads < 1 || g.Connections < 1 {
-			errs = append(errs, fmt.Errorf("plan: group %d: threads %d and connections %d must be >= 1", i, g.Threads, g.Connections))
-		}
-	}
-	if plan.Order != "" && plan.Order != scenarios.Sequential && plan.Order != scenarios.Interleaved {
-		errs = append(errs, fmt.Errorf("plan: order %q, want %q or %q", plan.Order, scenarios.Sequential, scenarios.Interleaved))
-	}
-	if s := plan.Server; s != nil {
-		if s.Host != "" && s.Host != "local" {
-			errs = append(errs, fmt.Errorf("plan: server host %q: only local is supported yet", s.Host))
-		}
-		switch s.Ready.Kind {
-		case "", "tcp", "tls", "https":
-		default:
-			errs = append(errs, fmt.Errorf("plan: server ready kind %q, want tcp, tls or https", s.Ready.Kind))
-		}
-	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // checkFiles raises the open-file limit as far as allowed (workers inherit

@@ -125,9 +125,11 @@ func TestCheckPlan(t *testing.T) {
 		t.Errorf("good plan: %v", err)
 	}
 	bad := &scenarios.Plan{Load: scenarios.Load{Groups: []scenarios.Group{{}}}}
-	want := "plan: repeat 0, want >= 1\nplan: no variants\nplan: duration 0s, want > 0\nplan: target has no address\nplan: group 0: threads 0 and connections 0 must be >= 1"
-	if err := checkPlan(bad); err == nil || err.Error() != want {
-		t.Errorf("checkPlan error\n got %v\nwant %s", err, want)
+	err := checkPlan(bad)
+	for _, want := range []string{"plan: ", "repeat", "no variants", "duration", "addr", "threads", "connections"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkPlan error %v, want it to mention %q", err, want)
+		}
 	}
 }
 
@@ -244,11 +246,11 @@ func TestCheckPlanServer(t *testing.T) {
 	p.Order = "random"
 	p.Server = &scenarios.Server{Host: "ssh://root@h", Ready: scenarios.Ready{Kind: "ping"}}
 	p.Variants[0].Probes = []scenarios.Probe{{Name: "kae", Command: "true", Pattern: "("}}
-	want := `plan: order "random", want "sequential" or "interleaved"` + "\n" +
-		`plan: server host "ssh://root@h": only local is supported yet` + "\n" +
-		`plan: server ready kind "ping", want tcp, tls or https`
-	if err := checkPlan(p); err == nil || err.Error() != want {
-		t.Errorf("checkPlan error\n got %v\nwant %s", err, want)
+	err := checkPlan(p)
+	for _, want := range []string{`order: "random"`, `"ssh://root@h"`, `"ping"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkPlan error %v, want it to mention %s", err, want)
+		}
 	}
 	if _, err := compileProbes(p); err == nil || !strings.HasPrefix(err.Error(), "plan: variant default: probe kae: pattern: error parsing regexp") {
 		t.Errorf("compileProbes error = %v, want one naming the variant and probe", err)
