@@ -347,6 +347,10 @@ func (c *compiler) target(conn Connection) Target {
 		hostHeader = u.Host
 		reqURI = u.RequestURI()
 		t.Addr = net.JoinHostPort(hostname, port)
+		if h, _, err := net.SplitHostPort(t.Addr); err != nil || h != hostname {
+			c.errorf("target.url", "%q: %q is not a host name or IP address", raw, hostname)
+			return t
+		}
 	}
 	t.Method = "GET"
 	if ts.Method != nil {
