@@ -1,8 +1,9 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"errors"
-	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,8 @@ import (
 
 // FuzzLoad feeds arbitrary bytes through Parse and Compile: they must never
 // panic, every error must be located in the file, and every plan Compile
-// accepts must satisfy the Plan's invariants and render.
+// accepts must pass Check, satisfy the Plan's invariants, render, and hide
+// its secret env values in Redacted and in its JSON.
 func FuzzLoad(f *testing.F) {
 	for _, glob := range []string{"testdata/scenarios/*.yaml", "../examples/*.yaml"} {
 		files, _ := filepath.Glob(glob)
@@ -68,7 +70,7 @@ func FuzzLoad(f *testing.F) {
 			if p.Server != nil && v.Start == "" {
 				t.Fatalf("variant %q has no start command", v.Name)
 			}
-			if p.Server == nil && (v.Env != nil || v.Start != "" || v.Probes != nil) {
+			if p.Server == nil && (v.Env != nil && v.Speed == nil || v.Start != "" || v.Probes != nil) {
 				t.Fatalf("variant %q has env or commands without a server", v.Name)
 			}
 			if (v.Series == "") != (v.Sweep == nil) {
@@ -96,8 +98,47 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("Config: %v", err)
 			}
 		}
-		p.Describe(io.Discard)
+		checkRedaction(t, p)
 	})
+}
+
+// checkRedaction fails unless Describe, Redacted and the plan's JSON hide
+// every secret env value and leave the plan itself as it was.
+func checkRedaction(t *testing.T, p *Plan) {
+	t.Helper()
+	before := make([]map[string]string, len(p.Variants))
+	for i, v := range p.Variants {
+		before[i] = maps.Clone(v.Env)
+	}
+	var desc strings.Builder
+	p.Describe(&desc)
+	r := p.Redacted()
+	data, err := json.Marshal(p)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	var back Plan
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
+	for i, v := range p.Variants {
+		if !maps.Equal(v.Env, before[i]) {
+			t.Fatalf("variant %q: Describe, Redacted or Marshal changed env %v to %v", v.Name, before[i], v.Env)
+		}
+		for _, k := range v.SecretEnv {
+			if got := r.Variants[i].Env[k]; got != SecretPlaceholder {
+				t.Fatalf("variant %q: Redacted %s = %q", v.Name, k, got)
+			}
+			if got := back.Variants[i].Env[k]; got != SecretPlaceholder {
+				t.Fatalf("variant %q: JSON %s = %q", v.Name, k, got)
+			}
+		}
+	}
+	for _, s := range p.Secrets {
+		if got := p.Redact(s); got != SecretPlaceholder {
+			t.Fatalf("Redact(%q) = %q", s, got)
+		}
+	}
 }
 
 // checkLocated fails unless every joined error is an *Error naming the file.
