@@ -201,8 +201,8 @@ func CheckWorker(t Target, l Load, g Group) error {
 // groups with at most MaxTotalConnections connections in all, repeat
 // 1..MaxRepeat, cooldown within MaxCooldown, MaxErrors from 0 to 1, at
 // least one variant and at most MaxVariants, variant names unique and
-// usable as file names, env names valid, a baseline that names a variant
-// (or ""), a known order, and server control that can run (host local,
+// usable as file names, env names valid, secret keys (SecretEnv) in
+// env, a baseline that names a variant (or ""), a known order, and server control that can run (host local,
 // a known ready probe, timeouts within MaxCommandTimeout, a start command
 // for every variant). Every problem is returned, joined with errors.Join,
 // as *Error located by field path. Compile's plans always pass; the
@@ -373,6 +373,11 @@ func (k *checker) variants(p *Plan) {
 				if key == "" || strings.ContainsAny(key, "=\x00") || strings.ContainsRune(v.Env[key], 0) {
 					k.add(path+".env."+key, "%q is not a valid environment variable (no '=' or NUL)", key)
 				}
+			}
+		}
+		for _, key := range v.SecretEnv {
+			if _, ok := v.Env[key]; !ok {
+				k.add(path+".secret_env", "%q is not in env", key)
 			}
 		}
 		if p.Server != nil && strings.TrimSpace(v.Start) == "" {

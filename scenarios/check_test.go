@@ -72,6 +72,7 @@ func TestCheck(t *testing.T) {
 			`variants[1].name: "a/b" is not a usable name (want non-empty text without slashes or control characters)`},
 		{"env", func(p *Plan) { p.Variants[0].Env = map[string]string{"A=B": "x"} },
 			`variants[0].env.A=B: "A=B" is not a valid environment variable (no '=' or NUL)`},
+		{"secret key", func(p *Plan) { p.Variants[0].SecretEnv = []string{"TOKEN"} }, `variants[0].secret_env: "TOKEN" is not in env`},
 		{"no start", func(p *Plan) { p.Variants[1].Start = "" },
 			"variants[1].start: empty (a plan with a server needs a start command for every variant)"},
 		{"speed", func(p *Plan) { p.Variants[0].Speed[0].Timeout = 0 }, "variants[0].speed[0].timeout: must be positive, got 0s"},
