@@ -1,0 +1,315 @@
+package ports
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// TimeWaitLen is how long a TCP connection stays in TIME_WAIT on the side
+// that closed it first, holding its local port: the kernel constant
+// TCP_TIMEWAIT_LEN, which no sysctl changes (tcp_fin_timeout bounds
+// FIN_WAIT_2, a different state).
+const TimeWaitLen = 60 * time.Second
+
+// ReuseDelay is how old a TIME_WAIT connection must be before tcp_tw_reuse
+// lets a new outgoing connection take its port (about a second; since
+// Linux 6.13 net.ipv4.tcp_tw_reuse_delay, 1000 ms by default). Reuse also
+// needs TCP timestamps, which Linux sends by default.
+const ReuseDelay = time.Second
+
+// Values of Limits.TWReuse, as net.ipv4.tcp_tw_reuse spells them.
+const (
+	TWReuseOff      = 0 // TIME_WAIT ports are never reused for new connections
+	TWReuseOn       = 1 // reused for any destination
+	TWReuseLoopback = 2 // reused for loopback destinations only: the kernel default
+)
+
+// Hint is what a user can do when dials fail with ephemeral port
+// exhaustion (Exhausted).
+const Hint = "client ports exhausted: every ephemeral port to this destination is in use or in TIME_WAIT; " +
+	"let the kernel reuse TIME_WAIT ports (sysctl -w net.ipv4.tcp_tw_reuse=1), widen the range " +
+	"(sysctl -w net.ipv4.ip_local_port_range='1024 65535'), or spread the load over more client or server addresses"
+
+// ErrUnsupported is what Read and TimeWait return off Linux.
+var ErrUnsupported = errors.New("client port limits need Linux /proc (this is " + runtime.GOOS + ")")
+
+// Limits are the kernel settings that bound a client's connections to one
+// destination. The zero Limits is unknown: what Read returns off Linux or
+// when /proc cannot be read; Warnings says nothing about it.
+type Limits struct {
+	// Low and High are net.ipv4.ip_local_port_range, the inclusive range of
+	// local ports connect() picks from.
+	Low, High int
+	// TWReuse is net.ipv4.tcp_tw_reuse: TWReuseOff, TWReuseOn or
+	// TWReuseLoopback.
+	TWReuse int
+	// FinTimeout is net.ipv4.tcp_fin_timeout: how long an orphaned
+	// connection waits in FIN_WAIT_2. Recorded because it is often taken
+	// for the TIME_WAIT length, which it is not (see TimeWaitLen).
+	FinTimeout time.Duration
+}
+
+// Known reports whether l was read from a kernel (it has a port range).
+func (l Limits) Known() bool { return l.High > 0 }
+
+// Ports returns the number of ports in the range, 0 for unknown Limits.
+// (Ports listed in net.ipv4.ip_local_reserved_ports are not subtracted.)
+func (l Limits) Ports() int {
+	if !l.Known() || l.High < l.Low {
+		return 0
+	}
+	return l.High - l.Low + 1
+}
+
+// Reuses reports whether the kernel reuses TIME_WAIT ports for new
+// connections to a destination, loopback or not.
+func (l Limits) Reuses(loopback bool) bool {
+	return l.TWReuse == TWReuseOn || (l.TWReuse == TWReuseLoopback && loopback)
+}
+
+// MaxRate returns the highest rate of new connections per second that a
+// client which closes first can keep up to one destination (loopback or
+// not) while concurrent other connections to it are open: every closed
+// connection keeps its port for TimeWaitLen, or ReuseDelay when the kernel
+// reuses TIME_WAIT ports, so (Ports − concurrent) / that time. With the
+// default range and no reuse: 28,232 / 60 s ≈ 470 per second. It is 0 for
+// unknown Limits or when concurrent already takes every port.
+func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
+	hold := TimeWaitLen
+	if l.Reuses(loopback) {
+		hold = ReuseDelay
+	}
+	return max(float64(l.Ports()-max(concurrent, 0)), 0) / hold.Seconds()
+}
+
+// ParseLimits parses the text of /proc/sys/net/ipv4/ip_local_port_range
+// ("32768\t60999"), tcp_tw_reuse ("2") and tcp_fin_timeout ("60", seconds).
+// Surrounding white space is ignored; anything else that is not what the
+// kernel writes is an error naming the sysctl, and every such error is
+// returned together. On error the Limits are the zero (unknown) Limits.
+func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
+	var l Limits
+	var errs []error
+	fail := func(name, text, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("net.ipv4.%s: %q: %s", name, strings.TrimSpace(text), fmt.Sprintf(format, args...)))
+	}
+	if f := strings.Fields(portRange); len(f) != 2 {
+		fail("ip_local_port_range", portRange, "want two port numbers, low and high")
+	} else {
+		lo, errLo := strconv.Atoi(f[0])
+		hi, errHi := strconv.Atoi(f[1])
+		switch {
+		case errLo != nil || errHi != nil:
+			fail("ip_local_port_range", portRange, "want two port numbers, low and high")
+		case lo < 1 || hi > 65535 || lo > hi:
+			fail("ip_local_port_range", portRange, "want 1 <= low <= high <= 65535")
+		default:
+			l.Low, l.High = lo, hi
+		}
+	}
+	if n, err := oneInt(twReuse); err != nil || n < TWReuseOff || n > TWReuseLoopback {
+		fail("tcp_tw_reuse", twReuse, "want 0, 1 or 2")
+	} else {
+		l.TWReuse = n
+	}
+	if n, err := oneInt(finTimeout); err != nil || n < 0 {
+		fail("tcp_fin_timeout", finTimeout, "want a number of seconds")
+	} else {
+		l.FinTimeout = time.Duration(n) * time.Second
+	}
+	if len(errs) > 0 {
+		return Limits{}, errors.Join(errs...)
+	}
+	return l, nil
+}
+
+// oneInt parses text that holds exactly one decimal integer.
+func oneInt(text string) (int, error) {
+	f := strings.Fields(text)
+	if len(f) != 1 {
+		return 0, fmt.Errorf("%d fields, want 1", len(f))
+	}
+	return strconv.Atoi(f[0])
+}
+
+// ParseTimeWait returns the number of TCP connections in TIME_WAIT from
+// /proc/net/sockstat text: the tw value of its "TCP:" line ("TCP: inuse 5
+// orphan 0 tw 120 alloc 7 mem 3"). Lines of other protocols are ignored;
+// a missing TCP line or tw field, a second TCP line, or a TCP line that is
+// not name-count pairs is an error. /proc/net/sockstat6 has no tw field:
+// the kernel counts IPv6 TIME_WAIT connections in sockstat's TCP tw too,
+// so its text alone is an error.
+func ParseTimeWait(sockstat string) (int, error) {
+	tw, found := -1, false
+	for _, line := range strings.Split(sockstat, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "TCP:" {
+			continue
+		}
+		if found {
+			return 0, errors.New("parse sockstat: two TCP lines")
+		}
+		found = true
+		if len(f)%2 != 1 {
+			return 0, fmt.Errorf("parse sockstat: TCP line %q is not name-count pairs", strings.TrimSpace(line))
+		}
+		for i := 1; i < len(f); i += 2 {
+			n, err := strconv.Atoi(f[i+1])
+			if err != nil || n < 0 {
+				return 0, fmt.Errorf("parse sockstat: TCP %s %q is not a count", f[i], f[i+1])
+			}
+			if f[i] == "tw" {
+				tw = n
+			}
+		}
+	}
+	switch {
+	case !found:
+		return 0, errors.New("parse sockstat: no TCP line (sockstat6 has none: IPv6 TIME_WAIT is counted in sockstat)")
+	case tw < 0:
+		return 0, errors.New("parse sockstat: the TCP line has no tw count")
+	}
+	return tw, nil
+}
+
+// Exhausted reports whether err, from a dial, says that the client had no
+// free ephemeral port for the destination: EADDRNOTAVAIL from connect()
+// (which a dialer bound to an address this host does not have also gets;
+// kaeload's dialers bind none). Hint says what to do.
+func Exhausted(err error) bool {
+	return errors.Is(err, syscall.EADDRNOTAVAIL)
+}
+
+// Load is what a planned run asks of the client's ports.
+type Load struct {
+	// Connections is the number of connections open at once, all groups
+	// together.
+	Connections int
+	// Destinations is the number of distinct server addresses (IP and
+	// port) the connections are spread over evenly; 0 counts as 1.
+	Destinations int
+	// Loopback says every destination is a loopback address, where
+	// tcp_tw_reuse=2 (the default) reuses TIME_WAIT ports.
+	Loopback bool
+	// Close says every request opens a new connection (connection: close).
+	Close bool
+	// Rate is the planned rate of new connections per second, all
+	// destinations together; 0 for a closed loop, whose rate is whatever
+	// the server answers and not known before the run.
+	Rate float64
+}
+
+// Warnings returns what a user must see before load is sent, each warning
+// with the command that removes its cause; nil when l is unknown or
+// nothing applies. Per destination (connections spread evenly, P = Ports,
+// c = open connections to it):
+//   - c > P: connects beyond the range fail with EADDRNOTAVAIL at once;
+//     widen the range (1024-65535 has 64,512 ports), or when even that is
+//     too small, add destinations or client addresses.
+//   - with Close and no TIME_WAIT reuse for the destination (tcp_tw_reuse
+//     0, or 2 and not loopback), a client that closes first holds each
+//     port TimeWaitLen = 60 s, so the new-connection rate r it can keep is
+//     (P − c) / 60: 470 per second with the default range. A known Rate
+//     above that runs out of ports after (P − c) / r seconds; a closed loop
+//     (Rate 0) runs out only if the server is that fast, and the warning
+//     says so. With reuse on the limit is (P − c) per second (ReuseDelay),
+//     warned about the same way for a known Rate.
+//
+// Whether the client or the server holds TIME_WAIT depends on which closes
+// first, so a rate warning says "may".
+func Warnings(l Limits, ld Load) []string {
+	if !l.Known() {
+		return nil
+	}
+	const (
+		widePorts = 65535 - 1024 + 1
+		widen     = "sysctl -w net.ipv4.ip_local_port_range='1024 65535'"
+		reuse     = "sysctl -w net.ipv4.tcp_tw_reuse=1"
+		elsewhere = "spread the load over more server addresses or ports, or more client addresses"
+	)
+	var ws []string
+	dest := max(ld.Destinations, 1)
+	ports := l.Ports()
+	per := (max(ld.Connections, 0) + dest - 1) / dest // open connections per destination, rounded up
+	rng := fmt.Sprintf("net.ipv4.ip_local_port_range %d-%d has %d ports", l.Low, l.High, ports)
+	to := "to the destination"
+	if dest > 1 {
+		to = fmt.Sprintf("to each of %d destinations", dest)
+	}
+	if per > ports {
+		fix := "run: " + widen + " (64512 ports)"
+		if per > widePorts {
+			fix = "no port range is that wide: " + elsewhere
+		}
+		return append(ws, fmt.Sprintf("%d connections at once %s need as many client ports, but %s: the rest fail with EADDRNOTAVAIL; %s",
+			per, to, rng, fix))
+	}
+	if !ld.Close {
+		return ws
+	}
+	reused := l.Reuses(ld.Loopback)
+	maxRate := l.MaxRate(ld.Loopback, per) // per destination
+	r := ld.Rate / float64(dest)
+	switch {
+	case ld.Rate > 0 && r > maxRate:
+		hold := "60 s in TIME_WAIT"
+		if reused {
+			hold = "about 1 s in TIME_WAIT before tcp_tw_reuse frees it"
+		}
+		wideMax := float64(widePorts-per) / holdSeconds(reused) // per destination with 1024-65535
+		wideFits := ports < widePorts && r <= wideMax
+		var fix string
+		switch {
+		case !reused && wideFits:
+			fix = fmt.Sprintf("run: %s (or %s: enough for %s/s)", reuse, widen, count(wideMax))
+		case !reused:
+			fix = "run: " + reuse
+		case wideFits:
+			fix = fmt.Sprintf("run: %s (enough for %s/s)", widen, count(wideMax))
+		default:
+			fix = elsewhere
+		}
+		rate := count(ld.Rate) + " new connections/s"
+		if dest > 1 {
+			rate += fmt.Sprintf(" (%s per destination)", count(r))
+		}
+		left := float64(ports-per) / r // seconds until the free ports are taken
+		ws = append(ws, fmt.Sprintf("at %s with connection: close, a client that closes first keeps each port %s: "+
+			"that holds %s ports %s at once, but %s, %d beside %d open connections (enough for %s/s); "+
+			"connects may fail with EADDRNOTAVAIL after about %s s; %s",
+			rate, hold, count(r*holdSeconds(reused)), to, rng, ports-per, per, count(maxRate), count(left), fix))
+	case ld.Rate == 0 && !reused:
+		why := "tcp_tw_reuse is 0"
+		if l.TWReuse == TWReuseLoopback {
+			why = "tcp_tw_reuse=2 frees them only for loopback destinations"
+		}
+		ws = append(ws, fmt.Sprintf("connection: close in a closed loop: a client that closes first keeps each port 60 s in TIME_WAIT and %s; "+
+			"%s, so above %s new connections/s %s they run out and connects fail with EADDRNOTAVAIL; "+
+			"if the server can answer that fast, run: %s",
+			why, rng, count(maxRate), to, reuse))
+	}
+	return ws
+}
+
+// holdSeconds is how long a closed connection holds its port.
+func holdSeconds(reused bool) float64 {
+	if reused {
+		return ReuseDelay.Seconds()
+	}
+	return TimeWaitLen.Seconds()
+}
+
+// count formats a rate or a number of ports: whole numbers below 10 keep
+// one decimal.
+func count(f float64) string {
+	if f < 10 && f != math.Trunc(f) {
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
+}
