@@ -201,10 +201,10 @@ func CheckWorker(t Target, l Load, g Group) error {
 // groups with at most MaxTotalConnections connections in all, repeat
 // 1..MaxRepeat, cooldown within MaxCooldown, MaxErrors from 0 to 1, at
 // least one variant and at most MaxVariants, variant names unique and
-// usable as file names, env names valid, secret keys (SecretEnv) in
-// env, a baseline that names a variant (or ""), a known order, and server control that can run (host local,
-// a known ready probe, timeouts within MaxCommandTimeout, a start command
-// for every variant). Every problem is returned, joined with errors.Join,
+// usable as file names, env names valid, secret keys (SecretEnv) in env,
+// a baseline that names a variant (or ""), a known order, and server
+// control that can run (host local, a known ready probe, timeouts within
+// MaxCommandTimeout, a start command for every variant). Every problem is returned, joined with errors.Join,
 // as *Error located by field path. Compile's plans always pass; the
 // runner checks plans built by other means with it.
 func (p *Plan) Check() error {
