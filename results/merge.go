@@ -29,6 +29,7 @@ func Merge(groups []Group) Group {
 		t.Latency.mergeFrom(&g.Latency)
 		t.Threads += g.Threads
 		t.Slots += g.Slots
+		t.PeakRSS += g.PeakRSS
 		w := g.Window
 		if w.Start.IsZero() && w.End.IsZero() {
 			continue

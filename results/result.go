@@ -324,6 +324,10 @@ type Group struct {
 	// CPU is how busy the group's CPUs were during the window (measured by
 	// the worker on the CPUs it is pinned to); nil when not measured.
 	CPU *CPUUsage `json:"cpu,omitempty"`
+	// PeakRSS is the worker process's peak resident memory in bytes over
+	// its life (one repetition); 0 when not measured. Merge sums it, so a
+	// total's PeakRSS / Slots is the client's memory per connection slot.
+	PeakRSS uint64 `json:"peak_rss,omitempty"`
 }
 
 // ClientBoundBusy is the busy fraction of a group's CPUs at which the

@@ -168,6 +168,10 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	if rep.ServerCPU != nil {
 		kv.add("server cpu", serverCPULine(rep.ServerCPU, t.Requests))
 	}
+	if t.PeakRSS > 0 && t.Slots > 0 {
+		kv.add("client memory", fmt.Sprintf("%s MiB peak in all, %s KiB per connection slot",
+			FormatRate(float64(t.PeakRSS)/(1<<20)), FormatRate(float64(t.PeakRSS)/float64(t.Slots)/1024)))
+	}
 	if rep.TimeWait != nil {
 		kv.add("time_wait", FormatCount(uint64(max(*rep.TimeWait, 0)))+" client sockets after the window")
 	}

@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 
@@ -24,3 +25,9 @@ func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
+
+// peakRSS is unknown off Linux.
+func peakRSS() uint64 { return 0 }
+
+// cpuTicks is unknown off Linux.
+func cpuTicks(pid int) (uint64, error) { return 0, errors.ErrUnsupported }

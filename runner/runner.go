@@ -381,13 +381,14 @@ type workers struct {
 	procs  []*proc
 	events chan event
 	abort  <-chan struct{}
+	log    io.Writer
 }
 
 // spawn starts one pinned worker per group and sends each its spec. The
 // workers started are in the result even when it fails, for stop.
 func (c *controller) spawn() (*workers, error) {
 	groups := c.plan.Load.Groups
-	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort}
+	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
 		p, err := startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
@@ -478,12 +479,15 @@ func (ws *workers) start(l scenarios.Load) (results.Window, time.Time, error) {
 
 // collect reads snapshots (into lv, for the display) until every worker
 // has sent its final record, and returns the groups in plan order. A
-// worker that fails, exits early, falls silent for silenceLimit or sends
-// no final record within timeout + finishGrace after the window fails the
-// repetition with a *WorkerError naming its group.
+// worker that fails, exits early, falls silent for silenceLimit without
+// using any CPU meanwhile (it hangs), or sends no final record within
+// timeout + finishGrace after the window fails the repetition with a
+// *WorkerError naming its group.
 func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live) ([]results.Group, error) {
 	finals := make([]*results.Group, len(ws.procs))
 	got := 0
+	busyTicks := make([]uint64, len(ws.procs)) // CPU ticks when last found silent
+	starved := make([]bool, len(ws.procs))
 	lastSeen := make([]time.Time, len(ws.procs))
 	now := time.Now()
 	for i := range lastSeen {
@@ -505,11 +509,23 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 			}
 		case now := <-watch.C:
 			for i, p := range ws.procs {
-				if finals[i] == nil && now.Sub(lastSeen[i]) > silenceLimit {
-					_ = p.cmd.Process.Kill() // so that the stderr ring is complete
-					p.exitStatus(killAfter)
-					return nil, p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
+				if finals[i] != nil || now.Sub(lastSeen[i]) <= silenceLimit {
+					continue
 				}
+				// Silent, but still working: with thousands of slots
+				// per thread its snapshots can wait that long for the
+				// CPU. Only a worker that is silent and idle hangs.
+				if ticks, err := cpuTicks(p.pid); err == nil && ticks != busyTicks[i] {
+					busyTicks[i], lastSeen[i] = ticks, now
+					if !starved[i] {
+						starved[i] = true
+						fmt.Fprintf(ws.log, "worker %d (pid %d) sent nothing for %s but is using CPU: its snapshots wait for the CPU (client-bound?)\n", p.index, p.pid, silenceLimit)
+					}
+					continue
+				}
+				_ = p.cmd.Process.Kill() // so that the stderr ring is complete
+				p.exitStatus(killAfter)
+				return nil, p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
 			}
 		case e := <-ws.events:
 			p := e.w

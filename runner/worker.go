@@ -218,6 +218,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 			res.CPUs = want.String()
 			res.Threads = g.Threads
 			res.Slots = g.Connections
+			res.PeakRSS = peakRSS()
 			if err := snapshot(); err != nil {
 				return err
 			}

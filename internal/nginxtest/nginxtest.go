@@ -43,6 +43,10 @@ type Config struct {
 	// Location is the body of "location / { … }"; "" serves the document
 	// root (index.html). E.g. "return 503;" for a server that fails.
 	Location string
+	// WorkerConnections is nginx's worker_connections (default 4096); the
+	// worker's open-file limit is set to twice it, and the listen backlog
+	// to the system's largest.
+	WorkerConnections int
 }
 
 // Server is a running nginx.
@@ -91,7 +95,8 @@ master_process on;
 worker_processes 1;
 pid %[1]s/nginx.pid;
 error_log %[1]s/error.log warn;
-events { worker_connections 4096; }
+worker_rlimit_nofile %[8]d;
+events { worker_connections %[7]d; }
 http {
     access_log off;
     client_body_temp_path %[1]s/tmp;
@@ -101,7 +106,7 @@ http {
     scgi_temp_path %[1]s/tmp;
     log_format kaeload '$msec $status $ssl_session_reused $ssl_protocol $ssl_cipher $bytes_sent $connection $connection_requests';
     server {
-        listen 127.0.0.1:%[2]d ssl;
+        listen 127.0.0.1:%[2]d ssl backlog=65535;
         server_name localhost;
         ssl_certificate %[1]s/cert.pem;
         ssl_certificate_key %[1]s/key.pem;
@@ -125,6 +130,9 @@ func Start(t testing.TB, cfg Config) *Server {
 	}
 	if cfg.Protocols == "" {
 		cfg.Protocols = "TLSv1.2 TLSv1.3"
+	}
+	if cfg.WorkerConnections == 0 {
+		cfg.WorkerConnections = 4096
 	}
 	dir := t.TempDir()
 	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
@@ -170,7 +178,7 @@ func Start(t testing.TB, cfg Config) *Server {
 		if err != nil {
 			t.Fatal(err)
 		}
-		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine, cfg.Location)
+		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections)
 		confPath := filepath.Join(dir, "nginx.conf")
 		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,55 @@
+package runner
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/internal/nginxtest"
+)
+
+// TestTenThousandConnections runs 10,000 concurrent short-connection slots
+// (two groups of 5,000) against nginx on loopback for a few seconds. The
+// run completes, every slot is accounted for, and the client's memory per
+// connection slot (peak RSS of the worker processes / slots) stays under
+// 64 KiB. The figure is the whole worker: Go runtime, goroutine stacks,
+// TLS state of the connections in flight, buffers and histograms.
+func TestTenThousandConnections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 10,000 connections take a few seconds")
+	}
+	const perGroup = 5000
+	ng := nginxtest.Start(t, nginxtest.Config{Cert: "ecdsa-p256", WorkerConnections: 3 * perGroup})
+	p := plan(ng.Addr, 2*time.Second, nil, nil)
+	p.Load.Warmup = 500 * time.Millisecond
+	p.Load.Timeout = 30 * time.Second // 10,000 handshakes queue at the server
+	for i := range p.Load.Groups {
+		p.Load.Groups[i].Connections = perGroup
+	}
+	if err := checkFiles(p); err != nil {
+		t.Skipf("this machine cannot hold 10,000 connections: %v", err)
+	}
+	run, err := Run(context.Background(), p, testOptions(t, "1"))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	rep := run.Variants[0].Reps[0]
+	total := rep.Total
+	if got, want := total.Slots, 2*perGroup; got != want {
+		t.Errorf("slots %d, want %d", got, want)
+	}
+	if total.Requests == 0 {
+		t.Errorf("no request completed in the window")
+	}
+	for _, g := range rep.Groups {
+		if g.PeakRSS == 0 {
+			t.Fatalf("group %d: peak RSS not measured", g.Index)
+		}
+	}
+	perSlot := float64(total.PeakRSS) / float64(total.Slots) / 1024
+	t.Logf("%d requests (%.1f req/s), %d errors, unanswered %+v; peak RSS %.1f MiB in all, %.1f KiB per connection slot",
+		total.Requests, total.Rate(), total.Errors.Total(), total.Outside.Unanswered, float64(total.PeakRSS)/(1<<20), perSlot)
+	if perSlot >= 64 {
+		t.Errorf("client memory %.1f KiB per connection slot, want under 64 KiB", perSlot)
+	}
+}
