@@ -5,21 +5,14 @@ import (
 	"strings"
 )
 
-// DefaultMaxErrors is the error share above which a repetition fails when
-// the run names no limit: 1 % of the window's attempts.
-const DefaultMaxErrors = 0.01
-
 // CheckRep says whether the repetition whose total is t failed, and why:
 // it fails when its window completed no successful request (a server that
 // is down, accepts and never answers, or answers only with errors), or when
 // the share of failed attempts (Counts.ErrorShare) exceeds maxErrors
-// (0 or less = DefaultMaxErrors). It returns "" for a good repetition.
+// (0 tolerates no error). It returns "" for a good repetition.
 // A failed repetition is a measurement, not a figure to trust: every
 // rendering marks it, and `kaeload run` exits non-zero.
 func CheckRep(t *Group, maxErrors float64) string {
-	if maxErrors <= 0 {
-		maxErrors = DefaultMaxErrors
-	}
 	if t.Succeeded() == 0 {
 		var why []string
 		if n := t.Errors.Total(); n > 0 {

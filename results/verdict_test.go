@@ -42,7 +42,7 @@ func TestCheckRep(t *testing.T) {
 		// 5xx responses are errors: 20 of 1000 responses.
 		{"5xx above the limit", mk(1000, 20, 0, Stages{}), 0.01, "errors were 2 % of the window's attempts"},
 		{"looser limit", mk(900, 0, 100, Stages{}), 0.2, ""},
-		{"default limit", mk(900, 0, 100, Stages{}), 0, "more than max_errors 1 %"},
+		{"no error tolerated", mk(999, 0, 1, Stages{}), 0, "errors were 0.1 % of the window's attempts, more than max_errors 0 %"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := CheckRep(tc.g, tc.maxErrors)

@@ -135,8 +135,9 @@ func plan(addr string, dur time.Duration, cpus ...[]int) *scenarios.Plan {
 			Duration:   dur,
 			Timeout:    2 * time.Second,
 		},
-		Repeat:   1,
-		Variants: []scenarios.Variant{{Name: "default"}},
+		Repeat:    1,
+		MaxErrors: scenarios.DefaultMaxErrors,
+		Variants:  []scenarios.Variant{{Name: "default"}},
 	}
 	for _, c := range cpus {
 		th := len(c)

@@ -185,7 +185,10 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		MaxErrors:     maxErrors(p),
 		Warnings:      append([]string(nil), p.Warnings...),
 	}
-	for _, v := range p.Variants {
+	// What is stored and shown never holds a secret env value.
+	shown := p.Redacted()
+	run.Warnings = append([]string(nil), shown.Warnings...)
+	for _, v := range shown.Variants {
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
 	}
 	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
@@ -212,13 +215,9 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	return run, err
 }
 
-// maxErrors is the plan's error-share limit for a repetition.
-func maxErrors(p *scenarios.Plan) float64 {
-	if p.MaxErrors > 0 {
-		return p.MaxErrors
-	}
-	return results.DefaultMaxErrors
-}
+// maxErrors is the plan's error-share limit for a repetition (Compile
+// defaults it to scenarios.DefaultMaxErrors; 0 tolerates no error).
+func maxErrors(p *scenarios.Plan) float64 { return p.MaxErrors }
 
 // warn adds a warning about the run: to the run's warnings, the log and
 // the recorder.

@@ -446,3 +446,68 @@ server:
 		t.Errorf("stored run: %d variants, interrupted %v; want the first repetition, interrupted", len(r.Variants), r.Interrupted)
 	}
 }
+
+// TestSecretsStayOut runs a variant whose env holds a value marked
+// secret, with a start command that prints it: the value reaches the
+// server, but appears nowhere kaeload writes — stdout, stderr, run.json,
+// the journal, run.log, summary.csv, report.html.
+func TestSecretsStayOut(t *testing.T) {
+	const secret = "s3cr3t-Pa55w0rd"
+	addr := nginxtest.FreeAddr(t)
+	ndir, start, stop := nginxDir(t, addr)
+	seen := filepath.Join(t.TempDir(), "seen")
+	scenario := writeScenario(t, fmt.Sprintf(`name: secrets
+target: {url: "https://%[1]s/"}
+load:
+  connection: close
+  warmup: 100ms
+  duration: 500ms
+  groups: [{connections: 2}]
+server:
+  start: 'echo "token is $KAE_TOKEN" && printf %%s "$KAE_TOKEN" > %[4]s && %[2]s'
+  stop: %[3]q
+  ready: {tls: %[1]q, timeout: 10s}
+variants:
+  - name: kae
+    env:
+      KAE_TOKEN: {value: %[5]q, secret: true}
+      KAE_LEVEL: "3"
+`, addr, start, stop, seen, secret))
+	_ = ndir
+	dir := filepath.Join(t.TempDir(), "run")
+	out, errOut, code := kaeload(t, "run", scenario, "--progress", "off", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(seen); err != nil || string(b) != secret {
+		t.Fatalf("the server did not get the secret: %q, %v", b, err)
+	}
+	if !strings.Contains(errOut, "token is <secret>") {
+		t.Errorf("the start command's output is not in the log, redacted:\n%s", errOut)
+	}
+	places := map[string]string{"stdout": out, "stderr": errOut}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		places[e.Name()] = string(b)
+	}
+	for _, name := range []string{results.RunFile, results.JournalFile, results.LogFile, results.SummaryFile, results.ReportFile} {
+		if _, ok := places[name]; !ok {
+			t.Errorf("%s not written", name)
+		}
+	}
+	for name, text := range places {
+		if strings.Contains(text, secret) {
+			t.Errorf("%s holds the secret value", name)
+		}
+	}
+	if !strings.Contains(places[results.RunFile], "KAE_LEVEL") || !strings.Contains(out, "KAE_LEVEL=3") {
+		t.Errorf("the non-secret env is not shown")
+	}
+}

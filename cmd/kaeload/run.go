@@ -86,11 +86,17 @@ Exit status:
 		if st, err = newStore(*out, *resultsDir, pos[0]); err != nil {
 			return err
 		}
+		st.redact = plan.Redact
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st
 	}
-	opts.Log = log
+	// Server command output and worker lines may hold a secret env value.
+	rlog := newRedactWriter(log, plan.Secrets, plan.Redact)
+	opts.Log = rlog
 	r, runErr := runner.Run(ctx, plan, opts)
+	if rw, ok := rlog.(*redactWriter); ok {
+		rw.flush()
+	}
 	if st != nil && r != nil {
 		// The journal holds every finished repetition already; its end
 		// record says whether the run completed.

@@ -16,7 +16,9 @@ func compile(path string, sets setFlags, planning bool) (*scenarios.Plan, error)
 	}
 	for _, kv := range sets {
 		if err := sc.Set(kv[0], kv[1]); err != nil {
-			return nil, invalid(fmt.Errorf("--set %s=%s: %w", kv[0], kv[1], err))
+			// The value is not echoed: it may be a secret (Set quotes the
+			// values it may show).
+			return nil, invalid(fmt.Errorf("--set %s: %w", kv[0], err))
 		}
 	}
 	host := scenarios.LocalHost()

@@ -25,8 +25,10 @@ type store struct {
 	dir          string // the run directory; "" = derive from the start time
 	parent       string // where derived run directories go
 	scenarioPath string
-	log          *runLog
-	journal      *results.Journal
+	// redact hides secret values in the scenario text (nil: nothing to hide).
+	redact  func(string) string
+	log     *runLog
+	journal *results.Journal
 }
 
 // newStore checks that the run can be written: --out must not exist yet
@@ -58,6 +60,9 @@ func (s *store) Begin(r *results.Run) error {
 	}
 	if text, err := os.ReadFile(s.scenarioPath); err == nil {
 		r.Scenario = string(text)
+		if s.redact != nil {
+			r.Scenario = s.redact(r.Scenario)
+		}
 	}
 	if s.dir == "" {
 		s.dir = filepath.Join(s.parent, results.DefaultDirName(r.Started, r.Name))
