@@ -78,13 +78,35 @@
 //
 // # Storage
 //
-// A run is stored as a directory (WriteDir): run.json, summary.csv,
-// speed.csv (when speed commands ran), report.html and run.log, written into a hidden directory and renamed into
-// place so that a half-written run never appears and an existing one is
-// never overwritten. DefaultDirName names it "20261202T134500Z-nginx-kae";
-// CheckWritable checks the results directory before any load is sent;
-// ReadRunFile reads a run.json or a run directory back.
+// A run is stored as a directory that grows as the run goes (Journal):
+// journal.ndjson gets one synced line per finished repetition, speed run
+// and warning, and run.json, summary.csv, speed.csv (when speed commands
+// ran) and report.html are rebuilt from it after each line, every file
+// renamed into place so that no reader sees half of one. A run whose
+// controller was killed keeps every repetition it finished: ReadRunFile
+// reads a directory through its journal and marks such a run Incomplete.
+// An existing run is never overwritten. WriteDir writes a whole run at
+// once the same way (a hidden directory renamed into place).
+// DefaultDirName names a run directory "20261202T134500Z-nginx-kae";
+// CheckWritable checks the results directory before any load is sent.
+//
+// # Failures
+//
+// A request that fails is data: Errors counts it by class (ports, for a
+// client out of ephemeral ports, is the client's fault, not the server's).
+// A response with status 400 or above is a complete response but never a
+// success: rates count Succeeded. Requests still unanswered when the
+// window ends and the drain is over are Outside.Unanswered, by stage.
+// CheckRep marks a repetition Failed when its window had no success or
+// its error share exceeded the run's max_errors; every rendering shows it.
+//
+// # Measurement types: one rule
 //
 // This package imports no other kaeload package: the plan arrives already
-// encoded (Run.Plan).
+// encoded (Run.Plan). It is the vocabulary of what a run stores, so a
+// package that measures something stored in a run returns this package's
+// type for it, never a copy to be converted field by field: cpustat
+// returns CPUUsage, speed.Result is SpeedResult, the engine returns Group.
+// Types that only drive the measurement (cpustat's samples, ports.Limits)
+// stay in their own packages.
 package results

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 )
 
@@ -86,10 +87,10 @@ type SpeedRun struct {
 	Error string `json:"error,omitempty"`
 }
 
-// SpeedResult is one figure of a speed run. It mirrors speed.Result
-// (results imports no kaeload package): Algorithm as the tool names it
-// ("rsa 2048 bits", "RSA 2048", "sms4-cbc"), Operation ("sign", "signing",
-// "" when none), Block (bytes per operation of a throughput figure, 0 for
+// SpeedResult is one figure of a speed run, as package speed parses it
+// (speed.Result is this type): Algorithm as the tool names it ("rsa 2048
+// bits", "RSA 2048", "sms4-cbc"), Operation ("sign", "signing", "" when
+// none), Block (bytes per operation of a throughput figure, 0 for
 // operation rates), Value and Unit ("ops/s" or "bytes/s").
 type SpeedResult struct {
 	// Algorithm names what was measured.
@@ -103,6 +104,19 @@ type SpeedResult struct {
 	Value float64 `json:"value"`
 	// Unit is "ops/s" or "bytes/s".
 	Unit string `json:"unit"`
+}
+
+// Label names the figure for people: algorithm, operation and block size
+// ("rsa 2048 bits sign", "sms4-cbc 16 bytes").
+func (r SpeedResult) Label() string {
+	s := r.Algorithm
+	if r.Operation != "" {
+		s += " " + r.Operation
+	}
+	if r.Block > 0 {
+		s += " " + strconv.Itoa(r.Block) + " bytes"
+	}
+	return s
 }
 
 // Rep is one repetition of one variant: every group measured over the same

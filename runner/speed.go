@@ -26,9 +26,7 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v scenar
 		run := results.SpeedRun{Command: sp.Command}
 		text, err := ctl.Run(ctx, "speed", sp.Command, sp.Timeout)
 		rs, perr := speed.Parse(text)
-		for _, r := range rs {
-			run.Results = append(run.Results, results.SpeedResult{Algorithm: r.Algorithm, Operation: r.Operation, Block: r.Block, Value: r.Value, Unit: r.Unit})
-		}
+		run.Results = rs
 		switch {
 		case err != nil:
 			run.Error = err.Error()

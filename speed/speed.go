@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kaeload/kaeload/results"
 )
 
 // Units of Result.Unit.
@@ -17,51 +19,15 @@ const (
 	BytesPerSec = "bytes/s"
 )
 
-// Result is one figure a speed tool printed.
-//
-// Naming, per tool:
-//   - openssl and GmSSL public-key tables: Algorithm is the row's label as
-//     printed, spaces collapsed ("rsa 2048 bits", "256 bits ecdsa (nistp256)",
-//     "253 bits ecdh (X25519)"); Operation is the rate column's header without
-//     "/s" ("sign", "verify", "op"). With -mr, which prints no curve names,
-//     the label is rebuilt without one ("rsa 2048 bits", "256 bits ecdsa").
-//   - openssl and GmSSL cipher and digest tables: Algorithm is the type as
-//     printed ("sms4-cbc", "AES-128-GCM", "aes-128 cbc"), Operation is empty,
-//     Block is the column's block size.
-//   - bssl: the description between "Did N" and "operations", with any
-//     "(N bytes)" moved into Block, is split at its first word that starts
-//     with a lower-case letter: "RSA 2048 signing" gives Algorithm "RSA 2048"
-//     and Operation "signing", "RSA 4096 verify (fresh key)" gives "RSA 4096"
-//     and "verify (fresh key)", "ECDH P-256" gives "ECDH P-256" and "".
-//
-// Label joins the parts back for display.
-type Result struct {
-	// Algorithm names what was measured (see above).
-	Algorithm string `json:"algorithm"`
-	// Operation is the operation measured ("" when the tool names none).
-	Operation string `json:"operation,omitempty"`
-	// Block is the block size in bytes of a throughput figure; 0 for
-	// operation rates.
-	Block int `json:"block,omitempty"`
-	// Value is the rate: finite and >= 0.
-	Value float64 `json:"value"`
-	// Unit is OpsPerSec or BytesPerSec.
-	Unit string `json:"unit"`
-}
-
-// Label is the result's name for display: Algorithm, Operation and, for a
-// throughput figure, the block size, e.g. "RSA 2048 signing" or
-// "sms4-cbc 16 bytes".
-func (r Result) Label() string {
-	s := r.Algorithm
-	if r.Operation != "" {
-		s += " " + r.Operation
-	}
-	if r.Block > 0 {
-		s += " " + strconv.Itoa(r.Block) + " bytes"
-	}
-	return s
-}
+// Result is one figure of a speed run. It is results.SpeedResult, the
+// form a run stores: a measuring package returns the results type of what
+// it measures, so that nothing is copied field by field on the way into
+// run.json (see package results). Algorithm names what was measured as the
+// tool prints it ("rsa 2048 bits", "RSA 2048", "sms4-cbc"), Operation the
+// operation ("" when the tool names none), Block the block size in bytes
+// of a throughput figure (0 for operation rates), Value the rate (finite
+// and >= 0) in Unit (OpsPerSec or BytesPerSec).
+type Result = results.SpeedResult
 
 // Parse reads the output of `bssl speed`, or of `openssl speed` (OpenSSL
 // 1.1 and 3.x, GmSSL, human-readable or -mr), recognising the tool from
