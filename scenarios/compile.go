@@ -43,9 +43,10 @@ func LocalHost() Host {
 	return Host{CPUs: cpus}
 }
 
-// builtinCerts are the certificate kinds of the built-in server, a copy of
-// target.CertKinds (scenarios imports no other kaeload package but pinning).
-var builtinCerts = []string{"rsa2048", "rsa3072", "rsa4096", "ecdsa-p256"}
+// BuiltinCerts are the certificate kinds a scenario may ask of the
+// built-in target (target.builtin.cert); package target generates each of
+// them. This is the one list: Compile validates against it.
+var BuiltinCerts = []string{"rsa2048", "rsa3072", "rsa4096", "ecdsa-p256"}
 
 // Defaults applied by Compile (the limits are in check.go).
 const (
@@ -303,8 +304,8 @@ func (c *compiler) target(conn Connection) Target {
 		kind := "rsa2048"
 		if ts.Builtin.Cert != nil {
 			kind = *ts.Builtin.Cert
-			if !slices.Contains(builtinCerts, kind) {
-				c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", kind, strings.Join(builtinCerts, ", "))
+			if !slices.Contains(BuiltinCerts, kind) {
+				c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", kind, strings.Join(BuiltinCerts, ", "))
 			}
 		}
 		t.Builtin = &Builtin{Cert: kind}

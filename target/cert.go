@@ -14,10 +14,13 @@ import (
 	"math/big"
 	"net"
 	"time"
+
+	"github.com/kaeload/kaeload/scenarios"
 )
 
-// CertKinds lists the certificate kinds GenerateCert accepts.
-var CertKinds = []string{"rsa2048", "rsa3072", "rsa4096", "ecdsa-p256"}
+// CertKinds lists the certificate kinds GenerateCert accepts: those a
+// scenario may name (scenarios.BuiltinCerts, the one list).
+var CertKinds = scenarios.BuiltinCerts
 
 // GenerateCert returns a fresh self-signed certificate and key in PEM form
 // for "localhost", 127.0.0.1 and ::1. kind is one of CertKinds.

@@ -243,3 +243,17 @@ func TestListenErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryScenarioCertGenerates checks that every certificate kind a
+// scenario may name (scenarios.BuiltinCerts, the one list) is one
+// GenerateCert can make, and that another kind is refused.
+func TestEveryScenarioCertGenerates(t *testing.T) {
+	for _, kind := range CertKinds {
+		if _, _, err := GenerateCert(kind); err != nil {
+			t.Errorf("GenerateCert(%q): %v", kind, err)
+		}
+	}
+	if _, _, err := GenerateCert("dsa1024"); err == nil {
+		t.Errorf("GenerateCert(dsa1024) succeeded, want an error")
+	}
+}
