@@ -64,7 +64,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 		header = append(header, "errors_"+c.String())
 	}
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
-		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "failed")
+		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -115,7 +115,15 @@ func WriteCSV(w io.Writer, r *Run) error {
 					perServer = csvF3(float64(t.Requests) / rep.ServerCPU.Seconds)
 				}
 			}
-			row = append(row, busyMax, clientSec, perClient, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0), rep.Failed)
+			tw, rss := "", ""
+			if rep.TimeWait != nil {
+				tw = strconv.Itoa(*rep.TimeWait)
+			}
+			if t.PeakRSS > 0 {
+				rss = csvF3(float64(t.PeakRSS) / (1 << 20))
+			}
+			row = append(row, busyMax, clientSec, perClient, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0), rep.Failed,
+				csvUint(t.Outside.Unanswered.Total()), tw, rss)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
 				if !ok || p.Error != "" {
@@ -151,7 +159,8 @@ func WriteCSV(w io.Writer, r *Run) error {
 		if vs.FailedReps > 0 {
 			failed = fmt.Sprintf("%d of %d reps", vs.FailedReps, vs.Stats.N)
 		}
-		row = append(row, busyMax, "", "", serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0), failed)
+		row = append(row, busyMax, "", "", serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0), failed,
+			csvUint(sum.Outside.Unanswered.Total()), "", "")
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""

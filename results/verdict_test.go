@@ -59,6 +59,8 @@ func TestFailedInEveryRendering(t *testing.T) {
 	r := compareRun()
 	rep := &r.Variants[1].Reps[2]
 	rep.Total.Outside.Unanswered = Stages{Handshake: 100}
+	tw := 11304
+	rep.TimeWait = &tw
 	rep.Failed = CheckRep(&Group{Window: rep.Total.Window, Counts: Counts{Outside: Outside{Unanswered: Stages{Handshake: 100}}}}, 0.01)
 	if rep.Failed == "" {
 		t.Fatal("fixture: the repetition should fail")
@@ -100,11 +102,27 @@ func TestFailedInEveryRendering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col := -1
+	col, twCol, unCol := -1, -1, -1
 	for i, h := range rows[0] {
-		if h == "failed" {
+		switch h {
+		case "failed":
 			col = i
+		case "client_time_wait":
+			twCol = i
+		case "unanswered":
+			unCol = i
 		}
+	}
+	if twCol < 0 || unCol < 0 {
+		t.Fatalf("CSV lacks the unanswered or client_time_wait column: %v", rows[0])
+	}
+	for _, row := range rows[1:] {
+		if row[0] == "kae" && row[2] == "3" && (row[twCol] != "11304" || row[unCol] != "100") {
+			t.Errorf("kae rep 3: time_wait %q, unanswered %q, want 11304 and 100", row[twCol], row[unCol])
+		}
+	}
+	if !strings.Contains(text.String(), "11,304 client sockets after the window") {
+		t.Errorf("text report lacks the TIME_WAIT count")
 	}
 	if col < 0 {
 		t.Fatalf("CSV has no failed column: %v", rows[0])

@@ -334,6 +334,12 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 			row.NotCounted += "; unanswered at the window's end " + results.UnansweredLine(u)
 		}
 	}
+	if rep.TimeWait != nil {
+		if row.NotCounted != "" {
+			row.NotCounted += "; "
+		}
+		row.NotCounted += fmt.Sprintf("client TIME_WAIT after the window %s", results.FormatCount(uint64(max(*rep.TimeWait, 0))))
+	}
 	row.Failed = rep.Failed
 	return row
 }
