@@ -205,18 +205,11 @@ func (c *controller) cooldown(ctx context.Context) error {
 	}
 }
 
-// ready is the plan's readiness probe, its address and URL defaulting to
-// the target's.
+// ready is the plan's readiness probe (Compile, or WithAddr for a
+// built-in target, filled in its address).
 func (c *controller) ready() server.Ready {
 	r := c.plan.Server.Ready
-	out := server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
-	if out.Addr == "" {
-		out.Addr = c.plan.Target.Addr
-	}
-	if out.URL == "" {
-		out.URL = c.plan.Target.URL
-	}
-	return out
+	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
 }
 
 // serverUp prepares the server for variant v. With a start command: the

@@ -28,7 +28,7 @@ func commandLog(t *testing.T, p *scenarios.Plan, envs ...map[string]string) func
 	file := filepath.Join(t.TempDir(), "commands")
 	p.Server = &scenarios.Server{
 		Host:           "local",
-		Ready:          scenarios.Ready{Kind: "tcp", Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
+		Ready:          scenarios.Ready{Kind: "tcp", Addr: p.Target.Addr, Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
 		CommandTimeout: 5 * time.Second,
 	}
 	p.Variants = nil
@@ -310,7 +310,7 @@ func serverPlan(s *nginxSite, dur time.Duration, cpus ...[]int) *scenarios.Plan 
 	p.Variants = nil
 	p.Server = &scenarios.Server{
 		Host:           "local",
-		Ready:          scenarios.Ready{Kind: "tls", Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
+		Ready:          scenarios.Ready{Kind: "tls", Addr: s.addr, Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
 		CommandTimeout: 15 * time.Second,
 	}
 	return p

@@ -242,7 +242,7 @@ func (p *Plan) Check() error {
 	k.problem("max_errors", maxErrorsProblem(p.MaxErrors))
 	k.variants(p)
 	if s := p.Server; s != nil {
-		k.server(s)
+		k.server(s, p.Target.Builtin != nil)
 	}
 	return k.err()
 }
@@ -397,14 +397,14 @@ func (k *checker) variants(p *Plan) {
 }
 
 // server checks the server control.
-func (k *checker) server(s *Server) {
+func (k *checker) server(s *Server, builtin bool) {
 	if s.Host != "local" {
 		k.add("server.host", "%q, want local", s.Host)
 	}
 	r := s.Ready
 	switch r.Kind {
 	case "tcp", "tls":
-		if r.Addr == "" {
+		if r.Addr == "" && !builtin { // a built-in target's is filled in by WithAddr
 			k.add("server.ready.addr", "empty (a %s probe needs the host:port to dial)", r.Kind)
 		}
 	case "https":

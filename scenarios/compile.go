@@ -205,12 +205,19 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 // with the built-in server's listen address once it listens. For a built-in
 // target the URL becomes "https://addr/"; the Host header and the TLS server
 // name stay "localhost", which the built-in certificate is issued for. For a
-// URL target only the dialled address changes. p is not modified.
+// URL target only the dialled address changes. A tcp or tls ready probe
+// without an address (a built-in target's, unknown until it listens) gets
+// addr. p is not modified.
 func (p *Plan) WithAddr(addr string) *Plan {
 	q := *p
 	q.Target.Addr = addr
 	if p.Target.Builtin != nil {
 		q.Target.URL = "https://" + addr + "/"
+	}
+	if s := p.Server; s != nil && s.Ready.Addr == "" && (s.Ready.Kind == "tcp" || s.Ready.Kind == "tls") {
+		srv := *s
+		srv.Ready.Addr = addr
+		q.Server = &srv
 	}
 	return &q
 }
