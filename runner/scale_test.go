@@ -8,7 +8,7 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 )
 
-// TestTenThousandConnections runs 10,000 concurrent short-connection slots
+// TestTenThousandConnections (the memory bound holds without -race) runs 10,000 concurrent short-connection slots
 // (two groups of 5,000) against nginx on loopback for a few seconds. The
 // run completes, every slot is accounted for, and the client's memory per
 // connection slot (peak RSS of the worker processes / slots) stays under
@@ -49,7 +49,9 @@ func TestTenThousandConnections(t *testing.T) {
 	perSlot := float64(total.PeakRSS) / float64(total.Slots) / 1024
 	t.Logf("%d requests (%.1f req/s), %d errors, unanswered %+v; peak RSS %.1f MiB in all, %.1f KiB per connection slot",
 		total.Requests, total.Rate(), total.Errors.Total(), total.Outside.Unanswered, float64(total.PeakRSS)/(1<<20), perSlot)
-	if perSlot >= 64 {
+	// The race detector's shadow memory multiplies a worker's footprint:
+	// under -race the run must complete, the figure is only logged.
+	if perSlot >= 64 && !raceEnabled {
 		t.Errorf("client memory %.1f KiB per connection slot, want under 64 KiB", perSlot)
 	}
 }
