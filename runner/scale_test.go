@@ -8,11 +8,11 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 )
 
-// TestTenThousandConnections (the memory bound holds without -race) runs 10,000 concurrent short-connection slots
+// TestTenThousandConnections runs 10,000 concurrent short-connection slots
 // (two groups of 5,000) against nginx on loopback for a few seconds. The
 // run completes, every slot is accounted for, and the client's memory per
 // connection slot (peak RSS of the worker processes / slots) stays under
-// 64 KiB. The figure is the whole worker: Go runtime, goroutine stacks,
+// 64 KiB (without -race). The figure is the whole worker: Go runtime, goroutine stacks,
 // TLS state of the connections in flight, buffers and histograms.
 func TestTenThousandConnections(t *testing.T) {
 	if testing.Short() {
