@@ -211,16 +211,40 @@ variants:
 					restarted <- fmt.Errorf("no nginx pid")
 					return
 				}
-				// nginx's workers are its children: kill the process group
-				// of the master's children and the master itself.
-				_ = exec.Command("pkill", "-KILL", "-P", fmt.Sprint(pid)).Run()
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-				for alive(pid) {
-					time.Sleep(10 * time.Millisecond)
+				// nginx's workers are its children: kill them and the
+				// master, and wait until every one is gone (the last one
+				// holding the listening socket releases the port).
+				pids := []int{pid}
+				if out, err := exec.Command("pgrep", "-P", fmt.Sprint(pid)).Output(); err == nil {
+					for _, f := range strings.Fields(string(out)) {
+						var p int
+						fmt.Sscan(f, &p)
+						pids = append(pids, p)
+					}
+				}
+				for _, p := range pids {
+					_ = syscall.Kill(p, syscall.SIGKILL)
+				}
+				for _, p := range pids {
+					for alive(p) {
+						time.Sleep(10 * time.Millisecond)
+					}
 				}
 				os.Remove(filepath.Join(dir, "nginx.pid"))
-				time.Sleep(300 * time.Millisecond)
-				restarted <- exec.Command("sh", "-c", start).Run()
+				time.Sleep(300 * time.Millisecond) // down for a while
+				// A killed process's socket can outlive it by a moment:
+				// retry while the port is still taken.
+				var err error
+				for i := 0; i < 50; i++ {
+					var out []byte
+					if out, err = exec.Command("sh", "-c", start).CombinedOutput(); err == nil {
+						break
+					} else {
+						err = fmt.Errorf("%v: %s", err, out)
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+				restarted <- err
 			}()
 		})
 	}, "run", scenario, "--progress", "off", "--no-save")
