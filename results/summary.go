@@ -355,13 +355,17 @@ func clientBoundLine(rep *Rep) string {
 }
 
 // clientBoundWarnings returns one warning per client-bound repetition of r.
-func clientBoundWarnings(r *Run) []string {
+func clientBoundWarnings(r *Run) []string { return repWarnings(r, clientBoundLine) }
+
+// repWarnings returns, for every repetition of r for which line says
+// something, "variant V, repetition N: " and what it says.
+func repWarnings(r *Run, line func(*Rep) string) []string {
 	var ws []string
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			if line := clientBoundLine(&v.Reps[j]); line != "" {
-				ws = append(ws, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, line))
+			if l := line(&v.Reps[j]); l != "" {
+				ws = append(ws, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, l))
 			}
 		}
 	}

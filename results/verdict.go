@@ -83,15 +83,4 @@ func failedLine(rep *Rep) string {
 }
 
 // failedWarnings returns one warning per failed repetition of r.
-func failedWarnings(r *Run) []string {
-	var ws []string
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Reps {
-			if line := failedLine(&v.Reps[j]); line != "" {
-				ws = append(ws, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, line))
-			}
-		}
-	}
-	return ws
-}
+func failedWarnings(r *Run) []string { return repWarnings(r, failedLine) }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -46,35 +45,13 @@ func (l *lockedBuffer) String() string {
 // exit code and whether the marker was seen.
 func kaeloadUntil(t *testing.T, marker string, at func(cmd *exec.Cmd), args ...string) (stdout, stderr string, code int, seen bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "KAELOAD_TEST_MAIN=1")
-	var out, errb lockedBuffer
-	cmd.Stdout = &out
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(pipe)
-	for sc.Scan() {
-		line := sc.Text()
-		errb.Write([]byte(line + "\n"))
+	stdout, stderr, code = kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
 		if !seen && strings.Contains(line, marker) {
 			seen = true
 			at(cmd)
 		}
-	}
-	err = cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("kaeload %v: %v", args, err)
-	}
-	return out.String(), errb.String(), code, seen
+	}, args...)
+	return stdout, stderr, code, seen
 }
 
 // nginxDir writes a daemonizing nginx configuration (RSA-2048, TLS on
