@@ -96,12 +96,18 @@ func TestStartStopNginx(t *testing.T) {
 			if err := c.Start(context.Background(), start, Ready{Addr: addr, Timeout: 5 * time.Second}); err != nil {
 				t.Fatalf("%v\n%s", err, log.String())
 			}
-			b, err := os.ReadFile(filepath.Join(dir, "nginx.pid"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			// Listening comes before the pid file is written on a busy
+			// machine: wait for the pid, not for a time.
 			var pid int
-			fmt.Sscan(string(b), &pid)
+			for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
+				b, err := os.ReadFile(filepath.Join(dir, "nginx.pid"))
+				if err == nil {
+					fmt.Sscan(string(b), &pid)
+				}
+				if pid == 0 && time.Now().After(deadline) {
+					t.Fatalf("no pid in %s/nginx.pid after 10 s (%v)", dir, err)
+				}
+			}
 			env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 			if err != nil {
 				t.Fatal(err)
