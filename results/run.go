@@ -137,9 +137,10 @@ type Rep struct {
 	// succeeded in its window, or its errors exceeded the run's limit; ""
 	// for a good repetition.
 	Failed string `json:"failed,omitempty"`
-	// TimeWait is the number of the client's TCP sockets in TIME_WAIT
-	// right after the window (/proc/net/sockstat of the controller's
-	// network namespace); nil when not read. Whichever side closes first
+	// TimeWait is the number of TCP sockets in TIME_WAIT on the client
+	// machine right after the window (/proc/net/sockstat of the
+	// controller's network namespace, so a server on the same machine
+	// counts too); nil when not read. Whichever side closes first
 	// holds TIME_WAIT for 60 s, so this shows which side pays for the
 	// short connections' ports.
 	TimeWait *int `json:"time_wait,omitempty"`

@@ -173,7 +173,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 			FormatRate(float64(t.PeakRSS)/(1<<20)), FormatRate(float64(t.PeakRSS)/float64(t.Slots)/1024)))
 	}
 	if rep.TimeWait != nil {
-		kv.add("time_wait", FormatCount(uint64(max(*rep.TimeWait, 0)))+" client sockets after the window")
+		kv.add("time_wait", FormatCount(uint64(max(*rep.TimeWait, 0)))+" sockets on the client machine after the window (the server's too, when it runs here)")
 	}
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		kv.add("probe "+name, probeLine(rep.Probes[name], t.Requests))

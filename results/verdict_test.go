@@ -121,7 +121,7 @@ func TestFailedInEveryRendering(t *testing.T) {
 			t.Errorf("kae rep 3: time_wait %q, unanswered %q, want 11304 and 100", row[twCol], row[unCol])
 		}
 	}
-	if !strings.Contains(text.String(), "11,304 client sockets after the window") {
+	if !strings.Contains(text.String(), "11,304 sockets on the client machine after the window") {
 		t.Errorf("text report lacks the TIME_WAIT count")
 	}
 	if col < 0 {

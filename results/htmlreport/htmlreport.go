@@ -338,7 +338,7 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 		if row.NotCounted != "" {
 			row.NotCounted += "; "
 		}
-		row.NotCounted += fmt.Sprintf("client TIME_WAIT after the window %s", results.FormatCount(uint64(max(*rep.TimeWait, 0))))
+		row.NotCounted += fmt.Sprintf("TIME_WAIT sockets on the client machine after the window %s", results.FormatCount(uint64(max(*rep.TimeWait, 0))))
 	}
 	row.Failed = rep.Failed
 	return row
