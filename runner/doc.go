@@ -96,8 +96,23 @@
 // # Failures
 //
 // A worker that exits early, sends an error, writes a line that is not a
-// protocol message, or stays silent for 3 s after start fails the run with
-// a *WorkerError naming its group, CPUs and last stderr lines. Every other
+// protocol message, or stays silent for 3 s after start without using any
+// CPU meanwhile (a worker busy with thousands of slots may be slow to
+// report; one that is silent and idle hangs) fails the run with a
+// *WorkerError naming its group, CPUs and last stderr lines. Every other
 // worker's stdin is then closed, and it is killed if it has not exited
-// 1 s later; every worker process is waited for before Run returns.
+// 1 s later (at once after Options.Abort); every worker process is waited
+// for before Run returns. The repetitions finished before are kept: in the
+// returned run and, already, in Options.Recorder.
+//
+// A repetition whose window completed no successful request, or whose
+// error share exceeded the plan's MaxErrors, is not a run failure: it is
+// marked Rep.Failed (results.CheckRep) and the run goes on.
+//
+// # Recording
+//
+// Options.Recorder gets the run's header before any load, then each
+// finished repetition, speed run and warning as it happens (the CLI's
+// results.Journal syncs each to disk). Variant env in the run comes from
+// the redacted plan, so no secret value reaches it.
 package runner
