@@ -372,8 +372,8 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 	return ws
 }
 
-// Annotate appends to r.Warnings a warning for every client-bound
-// repetition (Rep.ClientBound), e.g. "variant kae, repetition 2:
+// Annotate appends to r.Warnings a warning for every failed repetition
+// (Rep.Failed) and every client-bound one (Rep.ClientBound), e.g. "variant kae, repetition 2:
 // CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
 // kaeload, not the server", unless r.Warnings already holds it, so calling
 // it again adds nothing. Call it before WriteJSON so that run.json carries
