@@ -13,9 +13,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
 	"github.com/valyala/fasthttp"
@@ -417,7 +417,7 @@ func (s *slot) open(ctx context.Context, a *attempt, deadline time.Time, deadlin
 	c, err := s.dialer.DialContext(ctx, "tcp", e.addr)
 	if err != nil {
 		class := results.ErrConnect
-		if errors.Is(err, syscall.EADDRNOTAVAIL) {
+		if ports.Exhausted(err) {
 			class = results.ErrPorts // the client's fault, not the server's
 		}
 		s.fail(a, class, err, deadlineNs)

@@ -21,7 +21,7 @@
 //	}
 //	...
 //	if ports.Exhausted(dialErr) {
-//		fmt.Println(ports.Hint)
+//		// a client out of ports, not a server refusing (results.ErrPorts)
 //	}
 //
 // The parsers take the files' text, so they are tested without /proc. The

@@ -30,12 +30,6 @@ const (
 	TWReuseLoopback = 2 // reused for loopback destinations only: the kernel default
 )
 
-// Hint is what a user can do when dials fail with ephemeral port
-// exhaustion (Exhausted).
-const Hint = "client ports exhausted: every ephemeral port to this destination is in use or in TIME_WAIT; " +
-	"let the kernel reuse TIME_WAIT ports (sysctl -w net.ipv4.tcp_tw_reuse=1), widen the range " +
-	"(sysctl -w net.ipv4.ip_local_port_range='1024 65535'), or spread the load over more client or server addresses"
-
 // ErrUnsupported is what Read and TimeWait return off Linux.
 var ErrUnsupported = errors.New("client port limits need Linux /proc (this is " + runtime.GOOS + ")")
 
@@ -181,7 +175,8 @@ func ParseTimeWait(sockstat string) (int, error) {
 // Exhausted reports whether err, from a dial, says that the client had no
 // free ephemeral port for the destination: EADDRNOTAVAIL from connect()
 // (which a dialer bound to an address this host does not have also gets;
-// kaeload's dialers bind none). Hint says what to do.
+// kaeload's dialers bind none). The engine counts such a dial as
+// results.ErrPorts, whose reports quote results.PortsHint.
 func Exhausted(err error) bool {
 	return errors.Is(err, syscall.EADDRNOTAVAIL)
 }

@@ -236,11 +236,6 @@ func TestExhausted(t *testing.T) {
 			t.Errorf("%s: Exhausted(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
 		}
 	}
-	for _, w := range []string{"client ports exhausted: ", "sysctl -w net.ipv4.tcp_tw_reuse=1", "sysctl -w net.ipv4.ip_local_port_range='1024 65535'", "more client or server addresses"} {
-		if !strings.Contains(Hint, w) {
-			t.Errorf("Hint %q lacks %q", Hint, w)
-		}
-	}
 }
 
 // FuzzParseTimeWait: any text parses or fails without a panic; a count is

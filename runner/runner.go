@@ -182,8 +182,7 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Started:       time.Now(),
 		Plan:          planJSON,
 		Baseline:      p.Baseline,
-		MaxErrors:     maxErrors(p),
-		Warnings:      append([]string(nil), p.Warnings...),
+		MaxErrors:     p.MaxErrors,
 	}
 	// What is stored and shown never holds a secret env value.
 	shown := p.Redacted()
@@ -214,10 +213,6 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	}
 	return run, err
 }
-
-// maxErrors is the plan's error-share limit for a repetition (Compile
-// defaults it to scenarios.DefaultMaxErrors; 0 tolerates no error).
-func maxErrors(p *scenarios.Plan) float64 { return p.MaxErrors }
 
 // warn adds a warning about the run: to the run's warnings, the log and
 // the recorder.
@@ -353,7 +348,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	rep.Failed = results.CheckRep(&rep.Total, maxErrors(c.plan))
+	rep.Failed = results.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}

@@ -44,8 +44,13 @@ func TestTenThousandConnections(t *testing.T) {
 	if got, want := total.Slots, 2*perGroup; got != want {
 		t.Errorf("slots %d, want %d", got, want)
 	}
-	if total.Requests == 0 {
-		t.Errorf("no request completed in the window")
+	// Every slot is accounted for: at the window's end each one has a
+	// request in flight (it then completes late or is cut off), unless it
+	// finished one in the last instant. How many complete inside the
+	// window depends on the machine's speed; this does not.
+	if inFlight := total.Outside.Late + total.Outside.Abandoned; inFlight < 9*2*perGroup/10 {
+		t.Errorf("%d requests in flight at the window's end (late %d, cut off %d), want nearly all %d slots",
+			inFlight, total.Outside.Late, total.Outside.Abandoned, 2*perGroup)
 	}
 	for _, g := range rep.Groups {
 		if g.PeakRSS == 0 {

@@ -419,7 +419,10 @@ server:
 
 // TestDoubleInterrupt sends SIGINT twice in the middle of a window: the
 // second still lets the stop command end the server, the run exits 130,
-// and the repetitions finished before are in the run directory.
+// and the repetitions finished before are in the run directory. The stop
+// command takes a second before it stops nginx, so the second signal,
+// sent when the first is acknowledged, always lands in the teardown,
+// however fast the machine.
 func TestDoubleInterrupt(t *testing.T) {
 	addr := nginxtest.FreeAddr(t)
 	ndir, start, stop := nginxDir(t, addr)
@@ -435,7 +438,7 @@ server:
   start: %[2]q
   stop: %[3]q
   ready: {tls: %[1]q, timeout: 10s}
-`, addr, start, stop))
+`, addr, start, "sleep 1; "+stop))
 	dir := filepath.Join(t.TempDir(), "run")
 	var nginxPid int
 	_, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {

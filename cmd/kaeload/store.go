@@ -130,10 +130,9 @@ func (l *runLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil && l.err == nil {
-		if _, err := l.f.Write(p); err == nil {
+		_, l.err = l.f.Write(p)
+		if l.err == nil {
 			return len(p), nil
-		} else {
-			l.err = err
 		}
 	}
 	return l.b.Write(p)
