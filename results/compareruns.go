@@ -84,6 +84,27 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 		header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "significant", "p99 handshake ms", "notes"},
 		right:  []bool{false, false, true, true, false, true, false, true, false},
 	}
+	// Every (variant, later run) comparison with the reference is one
+	// family, adjusted together like a run's comparisons.
+	type key struct {
+		name string
+		run  int
+	}
+	var bases, others [][]float64
+	var keys []key
+	for _, name := range order {
+		ref := findVariant(runs[0], name)
+		for i, r := range runs[1:] {
+			if v := findVariant(r, name); ref != nil && v != nil {
+				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
+				keys = append(keys, key{name, i + 1})
+			}
+		}
+	}
+	comps := map[key]Comparison{}
+	for k, c := range comparePairs(bases, others, DefaultEquivalence) {
+		comps[keys[k]] = c
+	}
 	for _, name := range order {
 		ref := findVariant(runs[0], name)
 		var refRates []float64
@@ -100,7 +121,8 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 				ct.add(label, names[i], missing, missing, missing, missing, missing, missing, "")
 				continue
 			}
-			vs := summarizeVariant(v, i == 0, refRates)
+			vs := summarizeVariant(v, i == 0)
+			vs.Comparison = comps[key{name, i}]
 			delta, sig := "reference", ""
 			if i > 0 {
 				delta, sig = missing, missing

@@ -173,7 +173,7 @@ func TestWriteCSVSweep(t *testing.T) {
 		{"baseline", "all", "test", "baseline"},
 		{"baseline", "all", "delta_pct", ""},
 		{"kae-soft-33", "all", "significant", "true"},
-		{"kae-soft-33", "all", "test", TestWelchLog},
+		{"kae-soft-33", "all", "test", TestStudentLog},
 	}
 	for _, tt := range tests {
 		if got := find(tt.variant, tt.rep)[tt.col]; got != tt.want {

@@ -102,7 +102,7 @@ func Verdict(c Comparison) string {
 	switch c.Test {
 	case TestNone:
 		return "no test (n<2)"
-	case TestWelchZeroVariance:
+	case TestZeroVariance:
 		if c.Significant {
 			return "yes (zero variance)"
 		}
@@ -131,7 +131,7 @@ func PValue(c Comparison) string {
 // (p=0.3170)", "no (zero variance)", "no test (n<2)".
 func Significance(c Comparison) string {
 	v := Verdict(c)
-	if c.Test == TestNone || c.Test == TestWelchZeroVariance {
+	if c.Test == TestNone || c.Test == TestZeroVariance {
 		return v
 	}
 	p := PValue(c)

@@ -69,8 +69,8 @@ func TestSignificance(t *testing.T) {
 		{Comparison{Test: TestWelch, PValue: 0.0012, Significant: true}, "yes", "0.0012", "yes (p=0.0012)"},
 		{Comparison{Test: TestWelch, PValue: 0.00001, Significant: true}, "yes", "<0.0001", "yes (p<0.0001)"},
 		{Comparison{Test: TestWelch, PValue: 0.317}, "no", "0.3170", "no (p=0.3170)"},
-		{Comparison{Test: TestWelchZeroVariance, PValue: 0, Significant: true}, "yes (zero variance)", "<0.0001", "yes (zero variance)"},
-		{Comparison{Test: TestWelchZeroVariance, PValue: 1}, "no (zero variance)", "1.0000", "no (zero variance)"},
+		{Comparison{Test: TestZeroVariance, PValue: 0, Significant: true}, "yes (zero variance)", "<0.0001", "yes (zero variance)"},
+		{Comparison{Test: TestZeroVariance, PValue: 1}, "no (zero variance)", "1.0000", "no (zero variance)"},
 		{Comparison{Test: TestNone}, "no test (n<2)", Missing, "no test (n<2)"},
 	}
 	for _, tt := range tests {

@@ -60,14 +60,22 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 
 // The values of Comparison.Test.
 const (
+	// TestStudentLog is TestStudent on the natural logarithm of the values:
+	// what Compare uses for positive samples of equal size such as the
+	// req/s of a run's variants (see Compare).
+	TestStudentLog = "t-test on ln(req/s)"
+	// TestStudent is Student's two-sample t-test with pooled variance,
+	// two-sided: with samples of equal size it is Welch's statistic with
+	// n_a + n_b − 2 degrees of freedom, robust to unequal variances.
+	TestStudent = "t-test"
 	// TestWelchLog is TestWelch on the natural logarithm of the values:
-	// what Compare uses for positive samples such as req/s (see Compare).
+	// what Compare uses for positive samples of different sizes.
 	TestWelchLog = "welch t-test on ln(req/s)"
 	// TestWelch is Welch's unequal-variance two-sample t-test, two-sided.
 	TestWelch = "welch t-test"
-	// TestWelchZeroVariance is TestWelch where both samples have zero
-	// variance: p is 1 if the means are equal and 0 otherwise.
-	TestWelchZeroVariance = "welch t-test (zero variance)"
+	// TestZeroVariance is a t-test where both samples have zero variance:
+	// p is 1 if the means are equal and 0 otherwise.
+	TestZeroVariance = "t-test (zero variance)"
 	// TestNone means a sample had fewer than two values, so no test ran.
 	TestNone = "n<2: no test"
 )
@@ -78,11 +86,36 @@ type Comparison struct {
 	// DeltaPct is (mean(other) - mean(base)) / mean(base) in percent; 0
 	// when mean(base) is 0.
 	DeltaPct float64 `json:"delta_pct"`
-	// PValue is the two-sided p-value of Test; 1 when no test ran.
+	// PValue is the two-sided p-value of Test, unadjusted; 1 when no test ran.
 	PValue float64 `json:"p_value"`
-	// Significant is PValue < Alpha for a test that ran; false otherwise.
+	// PAdjusted is PValue adjusted for the other comparisons of its
+	// family (Adjustment over Family comparisons, CompareFamily); equal to
+	// PValue for a comparison judged alone, 1 when no test ran.
+	PAdjusted float64 `json:"p_adjusted"`
+	// Adjustment names the adjustment (AdjustHolm or AdjustNone) and
+	// Family the number of comparisons adjusted together.
+	Adjustment string `json:"adjustment,omitempty"`
+	Family     int    `json:"family,omitempty"`
+	// Significant is PAdjusted < Alpha for a test that ran; false otherwise.
 	Significant bool `json:"significant"`
-	// Test names the test (TestWelchLog, TestWelch, TestWelchZeroVariance or TestNone).
+	// SEPct is the standard error of the difference in percent of the
+	// baseline; MDEPct the minimum detectable effect: the smallest true
+	// difference, in percent, found significant with probability Power at
+	// the level Alpha/Family. HasMDE is false when no test ran.
+	SEPct  float64 `json:"se_pct,omitempty"`
+	MDEPct float64 `json:"mde_pct,omitempty"`
+	HasMDE bool    `json:"has_mde,omitempty"`
+	// EquivalenceBoundPct is the smallest ±X % that the data rule out: the
+	// farther end of the (1 − 2·Alpha/Family) confidence interval of the
+	// difference. Two one-sided tests against a margin of X % would both
+	// pass at level Alpha/Family. Defined when HasMDE.
+	EquivalenceBoundPct float64 `json:"equivalence_bound_pct,omitempty"`
+	// EquivalenceMarginPct is the margin tested (the scenario's
+	// equivalence, in percent; 0 when none), and Equivalent says whether
+	// the bound is within it: "no difference larger than ±margin".
+	EquivalenceMarginPct float64 `json:"equivalence_margin_pct,omitempty"`
+	Equivalent           bool    `json:"equivalent,omitempty"`
+	// Test names the test (TestWelchLog, TestWelch, TestZeroVariance or TestNone).
 	Test string `json:"test"`
 	// T and DF are Welch's statistic (other minus base) and its
 	// Welch–Satterthwaite degrees of freedom; 0 when not defined.
@@ -91,9 +124,10 @@ type Comparison struct {
 }
 
 // Compare compares other with base: DeltaPct from the means, and whether
-// the difference is larger than the noise by Welch's two-sample t-test
+// the difference is larger than the noise by a two-sample t-test
 // (two-sided, significance level Alpha) on the logarithms of the values
-// when all are positive (TestWelchLog), on the values otherwise.
+// when all are positive (TestStudentLog or TestWelchLog), on the values
+// otherwise (TestStudent or TestWelch).
 //
 // Why logarithms: the noise of a throughput measurement is proportional to
 // the throughput (a shared machine slows every request by a few percent),
@@ -102,17 +136,38 @@ type Comparison struct {
 // degrees of freedom then collapse towards 1 and the test loses nearly all
 // its power. On the log scale the variances are comparable, the question
 // becomes "is the ratio different from 1", which is what Δ % reports, and
-// the test keeps its power. With fewer than two values on either side no
-// test runs: Significant is false and Test is TestNone.
+// the test keeps its power.
+//
+// Which t-test: with samples of equal size (every variant of a run gets
+// the same repetitions) Student's and Welch's statistics are the same
+// number, and Student's n_a + n_b − 2 degrees of freedom are known
+// exactly, where Welch's are estimated from the very noise they judge and
+// drop to as few as n − 1: with three repetitions Welch would need a
+// t of up to 4.30 instead of 2.78, and its power could not be stated.
+// Equal sizes are also the case where the pooled test stays accurate
+// when the variances differ. With sizes that differ (a repetition lost)
+// Compare uses Welch's test.
+//
+// With fewer than two values on either side no test runs: Significant is
+// false and Test is TestNone. Compare judges the comparison alone
+// (PAdjusted = PValue, Family 1) and gives no MDE or equivalence;
+// CompareFamily judges several together.
 func Compare(base, other []float64) Comparison {
 	var c Comparison
 	if logs, ok := logAll(base, other); ok {
-		c = Welch(logs[0], logs[1])
-		if c.Test == TestWelch {
+		c = tTest(logs[0], logs[1])
+		switch c.Test {
+		case TestWelch:
 			c.Test = TestWelchLog
+		case TestStudent:
+			c.Test = TestStudentLog
 		}
 	} else {
-		c = Welch(base, other)
+		c = tTest(base, other)
+	}
+	c.PAdjusted = c.PValue
+	if c.Test != TestNone {
+		c.Adjustment, c.Family = AdjustNone, 1
 	}
 	if len(base) > 0 && len(other) > 0 {
 		mb, _ := meanStdDev(base)
@@ -121,6 +176,20 @@ func Compare(base, other []float64) Comparison {
 			c.DeltaPct = (mo - mb) / mb * 100
 		}
 	}
+	return c
+}
+
+// tTest runs Student's pooled test when the samples have the same size,
+// Welch's otherwise.
+func tTest(base, other []float64) Comparison {
+	c := Welch(base, other)
+	if c.Test != TestWelch || len(base) != len(other) {
+		return c
+	}
+	c.Test = TestStudent
+	c.DF = float64(len(base) + len(other) - 2)
+	c.PValue = min(1, 2*studentTUpper(math.Abs(c.T), c.DF))
+	c.Significant = c.PValue < Alpha
 	return c
 }
 
@@ -154,7 +223,7 @@ func Welch(base, other []float64) Comparison {
 	vb, vo := sb*sb/nb, so*so/no // squared standard errors of the means
 	se2 := vb + vo
 	if se2 == 0 {
-		c.Test = TestWelchZeroVariance
+		c.Test = TestZeroVariance
 		if mo != mb {
 			c.PValue, c.Significant = 0, true
 		}

@@ -157,7 +157,10 @@ func TestWelchTextbook(t *testing.T) {
 // of runs from this project's CI machine (RSA-4096 against ECDSA P-256,
 // two repetitions each); the second shows what the log scale is for: with
 // proportional noise the raw-scale test (p = 0.107) misses a 12-fold
-// difference that the ratio test finds (p = 0.039).
+// difference that the ratio test finds (p = 0.039). The samples have the
+// same size, so Compare runs Student's test: Welch's t with n_a + n_b − 2
+// = 2 degrees of freedom, whose two-sided p has the closed form
+// 1 − |t|/√(t² + 2).
 func TestCompareLog(t *testing.T) {
 	tests := []struct {
 		name                 string
@@ -173,13 +176,24 @@ func TestCompareLog(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := Compare(tt.base, tt.other)
-		if got.Test != TestWelchLog || !got.Significant || !near(got.T, tt.wantT, 1e-9) ||
-			!near(got.DF, tt.wantDF, 1e-9) || !near(got.PValue, tt.wantP, 1e-6) || !near(got.DeltaPct, tt.wantDelta, 0.1) {
-			t.Errorf("%s: Compare = %+v, want t=%v df=%v p=%v Δ=%v%% test %q", tt.name, got, tt.wantT, tt.wantDF, tt.wantP, tt.wantDelta, TestWelchLog)
+		studentP := 1 - tt.wantT/math.Sqrt(tt.wantT*tt.wantT+2)
+		if got.Test != TestStudentLog || !got.Significant || !near(got.T, tt.wantT, 1e-9) ||
+			got.DF != 2 || !near(got.PValue, studentP, 1e-9) || !near(got.DeltaPct, tt.wantDelta, 0.1) {
+			t.Errorf("%s: Compare = %+v, want t=%v df=2 p=%v Δ=%v%% test %q", tt.name, got, tt.wantT, studentP, tt.wantDelta, TestStudentLog)
+		}
+		logs, _ := logAll(tt.base, tt.other)
+		if w := Welch(logs[0], logs[1]); !near(w.T, tt.wantT, 1e-9) || !near(w.DF, tt.wantDF, 1e-9) || !near(w.PValue, tt.wantP, 1e-6) {
+			t.Errorf("%s: Welch on logs = %+v, want t=%v df=%v p=%v", tt.name, w, tt.wantT, tt.wantDF, tt.wantP)
 		}
 		if raw := Welch(tt.base, tt.other); !near(raw.PValue, tt.rawP, 1e-6) {
 			t.Errorf("%s: raw Welch p = %v, want %v", tt.name, raw.PValue, tt.rawP)
 		}
+	}
+	// Samples of different sizes get Welch's test on the logs.
+	base, other := []float64{182, 189.3333333333333, 185}, []float64{2219.3333333333335, 2411.3333333333335}
+	logs, _ := logAll(base, other)
+	if got, w := Compare(base, other), Welch(logs[0], logs[1]); got.Test != TestWelchLog || got.PValue != w.PValue || got.DF != w.DF {
+		t.Errorf("Compare(n=3, n=2) = %+v, want Welch on logs %+v", got, w)
 	}
 }
 
@@ -192,8 +206,8 @@ func TestCompareEdgeCases(t *testing.T) {
 		{"n<2 other", []float64{99, 101}, []float64{150}, Comparison{DeltaPct: 50, PValue: 1, Test: TestNone}},
 		{"n<2 base", []float64{100}, []float64{150, 152}, Comparison{DeltaPct: 51, PValue: 1, Test: TestNone}},
 		{"empty", nil, nil, Comparison{PValue: 1, Test: TestNone}},
-		{"zero variance equal", []float64{5, 5}, []float64{5, 5, 5}, Comparison{PValue: 1, Test: TestWelchZeroVariance}},
-		{"zero variance different", []float64{5, 5}, []float64{6, 6}, Comparison{DeltaPct: 20, PValue: 0, Significant: true, Test: TestWelchZeroVariance}},
+		{"zero variance equal", []float64{5, 5}, []float64{5, 5, 5}, Comparison{PValue: 1, Test: TestZeroVariance}},
+		{"zero variance different", []float64{5, 5}, []float64{6, 6}, Comparison{DeltaPct: 20, PValue: 0, Significant: true, Test: TestZeroVariance}},
 	}
 	for _, tt := range tests {
 		got := Compare(tt.base, tt.other)
@@ -206,11 +220,11 @@ func TestCompareEdgeCases(t *testing.T) {
 
 func TestCompareZeroBaseMean(t *testing.T) {
 	got := Compare([]float64{0, 0}, []float64{1, 2})
-	if got.DeltaPct != 0 || got.Test != TestWelch || got.DF != 1 || got.T != 3 {
-		t.Errorf("Compare([0 0], [1 2]) = %+v, want DeltaPct 0, Test %q, t 3, df 1", got, TestWelch)
+	if got.DeltaPct != 0 || got.Test != TestStudent || got.DF != 2 || got.T != 3 {
+		t.Errorf("Compare([0 0], [1 2]) = %+v, want DeltaPct 0, Test %q, t 3, df 2", got, TestStudent)
 	}
-	// t = 3 with df = 1 (Cauchy): p = 2·(½ - atan(3)/π).
-	if want := 1 - 2*math.Atan(3)/math.Pi; !near(got.PValue, want, 1e-12) {
+	// t = 3 with df = 2: p = 1 − 3/√11.
+	if want := 1 - 3/math.Sqrt(11); !near(got.PValue, want, 1e-12) {
 		t.Errorf("Compare([0 0], [1 2]).PValue = %v, want %v", got.PValue, want)
 	}
 }

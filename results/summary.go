@@ -21,6 +21,18 @@ type RunSummary struct {
 	// Sweeps are the variant series with at least two variants, in the
 	// order their first variant appears in the run.
 	Sweeps []SweepSummary
+	// Family is the number of comparisons with the baseline whose test
+	// ran; they are judged together (CompareFamily, Holm's adjustment).
+	Family int
+	// Equivalence is the equivalence margin the comparisons were judged
+	// with, as a fraction (Run.Equivalence, or DefaultEquivalence).
+	Equivalence float64
+	// Drift is how the rates moved over the rounds.
+	Drift DriftSummary
+	// Warnings are what the statistics say a reader must know (drift not
+	// controlled, drift as large as a claimed difference), one sentence
+	// each; Annotate adds them to Run.Warnings.
+	Warnings []string
 }
 
 // VariantSummary sums up one variant over its repetitions.
@@ -33,8 +45,9 @@ type VariantSummary struct {
 	IsBaseline bool
 	// Stats summarises the repetitions' total rates (Variant.Rates).
 	Stats Stats
-	// Comparison compares the rates with the baseline's (Welch's t-test,
-	// Compare); the zero Comparison for the baseline itself.
+	// Comparison compares the rates with the baseline's, judged with the
+	// run's other comparisons (CompareFamily); the zero Comparison for the
+	// baseline itself.
 	Comparison Comparison
 	// Requests and Errors are summed over the repetitions.
 	Requests uint64
@@ -64,9 +77,12 @@ type VariantSummary struct {
 	ServerCPUReps     int
 	ServerCPUSeconds  float64
 	ServerCPURequests uint64
-	// Best is true for the variant with the highest mean rate of its sweep
-	// (see SweepSummary.Best).
-	Best bool
+	// Best is true for the variant of its sweep that is significantly
+	// faster than every other one (see SweepSummary.Best); Plateau is true
+	// for the variants of its sweep that no other is significantly faster
+	// than (SweepSummary.Plateau), the best one included.
+	Best    bool
+	Plateau bool
 }
 
 // RequestsPerServerCPU returns requests per server CPU-second over the
@@ -116,9 +132,18 @@ type SweepSummary struct {
 	// Labels are the variants' swept values in chart order: the value for
 	// one key, "k1=v1 k2=v2" for several.
 	Labels []string
-	// Best is the index into Run.Variants of the variant with the highest
-	// mean rate (the first of equals in chart order); -1 when no variant of
-	// the series has a repetition.
+	// Top is the index into Run.Variants of the variant with the highest
+	// mean rate (the first of equals in chart order); -1 when no variant
+	// of the series has a repetition.
+	Top int
+	// Plateau are the indexes into Run.Variants, in chart order, of the
+	// variants the top one is not significantly faster than, the top one
+	// included: the top is compared with every other variant of the
+	// series, Holm-adjusted across those comparisons (CompareFamily).
+	// Without repetitions enough to test (n < 2) every variant is on it.
+	Plateau []int
+	// Best is Top when the plateau is Top alone (the top value is
+	// significantly faster than every other), -1 otherwise.
 	Best int
 }
 
@@ -129,29 +154,46 @@ func SummarizeRun(r *Run) (*RunSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &RunSummary{Baseline: base, Variants: make([]VariantSummary, len(r.Variants))}
-	baseRates := r.Variants[base].Rates()
-	for i := range r.Variants {
-		s.Variants[i] = summarizeVariant(&r.Variants[i], i == base, baseRates)
+	s := &RunSummary{Baseline: base, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
+	if s.Equivalence <= 0 {
+		s.Equivalence = DefaultEquivalence
 	}
-	s.Sweeps = sweeps(r)
+	others := make([][]float64, len(r.Variants))
+	for i := range r.Variants {
+		if i != base {
+			others[i] = r.Variants[i].Rates()
+		}
+	}
+	comps := CompareFamily(r.Variants[base].Rates(), others, s.Equivalence)
+	for i := range r.Variants {
+		s.Variants[i] = summarizeVariant(&r.Variants[i], i == base)
+		if i != base {
+			s.Variants[i].Comparison = comps[i]
+			if comps[i].Test != TestNone {
+				s.Family++
+			}
+		}
+	}
+	s.Sweeps = sweeps(r, s.Equivalence)
 	for _, sw := range s.Sweeps {
 		if sw.Best >= 0 {
 			s.Variants[sw.Best].Best = true
 		}
+		for _, i := range sw.Plateau {
+			s.Variants[i].Plateau = true
+		}
 	}
+	s.Drift = drift(r)
+	s.Warnings = driftWarnings(r, s)
 	return s, nil
 }
 
-func summarizeVariant(v *Variant, isBase bool, baseRates []float64) VariantSummary {
+func summarizeVariant(v *Variant, isBase bool) VariantSummary {
 	rates := v.Rates()
 	s := VariantSummary{
 		Name: v.Name, Series: v.Series, Sweep: v.Sweep, IsBaseline: isBase,
 		Stats:   Summarize(rates),
 		Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram(),
-	}
-	if !isBase {
-		s.Comparison = Compare(baseRates, rates)
 	}
 	type probeAcc struct {
 		ProbeSummary
@@ -223,7 +265,7 @@ func mergeInto(dst, src *Histogram) {
 }
 
 // sweeps groups the variants of r by Series into SweepSummaries.
-func sweeps(r *Run) []SweepSummary {
+func sweeps(r *Run, margin float64) []SweepSummary {
 	var out []SweepSummary
 	bySeries := map[string]int{}
 	for i := range r.Variants {
@@ -267,14 +309,46 @@ func sweeps(r *Run) []SweepSummary {
 		if sw.Numeric {
 			sort.SliceStable(sw.Variants, func(a, b int) bool { return values[sw.Variants[a]] < values[sw.Variants[b]] })
 		}
-		sw.Best = -1
-		var best float64
+		sw.Top, sw.Best = -1, -1
+		var top float64
 		for _, i := range sw.Variants {
 			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
 			if rates := r.Variants[i].Rates(); len(rates) > 0 {
-				if m := Summarize(rates).Mean; sw.Best < 0 || m > best {
-					sw.Best, best = i, m
+				if m := Summarize(rates).Mean; sw.Top < 0 || m > top {
+					sw.Top, top = i, m
 				}
+			}
+		}
+		sw.Plateau = plateau(r, sw, margin)
+		if len(sw.Plateau) == 1 {
+			sw.Best = sw.Top
+		}
+	}
+	return out
+}
+
+// plateau returns the variants of sw (in chart order) that its top one is
+// not significantly faster than, the top included; nil when no variant of
+// the series has a repetition.
+func plateau(r *Run, sw *SweepSummary, margin float64) []int {
+	if sw.Top < 0 {
+		return nil
+	}
+	others := make([][]float64, len(sw.Variants))
+	for k, i := range sw.Variants {
+		if i != sw.Top {
+			others[k] = r.Variants[i].Rates()
+		}
+	}
+	comps := CompareFamily(r.Variants[sw.Top].Rates(), others, margin)
+	var out []int
+	for k, i := range sw.Variants {
+		// The others are compared as "other − top": the top is
+		// significantly faster when the difference is significant and
+		// negative.
+		if i == sw.Top || !(comps[k].Significant && comps[k].DeltaPct < 0) {
+			if i == sw.Top || len(r.Variants[i].Reps) > 0 {
+				out = append(out, i)
 			}
 		}
 	}
@@ -382,6 +456,9 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 func (r *Run) Annotate() {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
+	if s, err := SummarizeRun(r); err == nil {
+		r.Warnings = appendNew(r.Warnings, s.Warnings...)
+	}
 }
 
 // appendNew appends the strings of add that ws does not hold yet.

@@ -1,0 +1,321 @@
+package results
+
+import (
+	"math"
+	"sort"
+	"sync"
+)
+
+// Power is the probability with which a difference as large as a
+// comparison's minimum detectable effect is found significant.
+const Power = 0.80
+
+// The values of Comparison.Adjustment.
+const (
+	// AdjustHolm is the Holm–Bonferroni step-down adjustment: the run's
+	// family-wise false-alarm rate (the chance that any comparison of
+	// identical variants is called significant) is at most Alpha.
+	AdjustHolm = "holm"
+	// AdjustNone means the comparison was judged alone (a family of one).
+	AdjustNone = "none"
+)
+
+// CompareFamily compares every sample of others with base (Compare) as
+// one family of tests, the way a run compares its variants with the
+// baseline, and judges them together so that the family's false-alarm
+// rate is at most Alpha:
+//
+//   - PAdjusted is Holm's adjusted p-value over the comparisons whose test
+//     ran, and Significant is PAdjusted < Alpha. Holm is uniformly more
+//     powerful than Bonferroni and, unlike Benjamini–Hochberg, controls
+//     the chance of any false alarm, which is what a verdict per variant
+//     needs.
+//   - MDEPct, the minimum detectable effect, and the equivalence bound
+//     use the Bonferroni level Alpha/Family, the strictest level Holm
+//     applies to any comparison: a true difference of MDEPct is found with
+//     at least Power whatever rank its p-value has, and an equivalence
+//     bound within the margin is a two-one-sided-tests verdict at that
+//     level, so equivalence claims are adjusted like difference claims.
+//
+// margin is the equivalence margin as a fraction (0.02 for ±2 %); with
+// margin ≤ 0 no equivalence verdict is given. An entry of others that is
+// nil gets the zero Comparison with Test TestNone, outside the family.
+func CompareFamily(base []float64, others [][]float64, margin float64) []Comparison {
+	bases := make([][]float64, len(others))
+	for i := range bases {
+		bases[i] = base
+	}
+	return comparePairs(bases, others, margin)
+}
+
+// comparePairs is CompareFamily with a base of its own for each
+// comparison: others[i] is compared with bases[i].
+func comparePairs(bases, others [][]float64, margin float64) []Comparison {
+	out := make([]Comparison, len(others))
+	var tested []int
+	for i, o := range others {
+		out[i] = Compare(bases[i], o)
+		if out[i].Test != TestNone {
+			tested = append(tested, i)
+		}
+	}
+	m := len(tested)
+	ps := make([]float64, m)
+	for k, i := range tested {
+		ps[k] = out[i].PValue
+	}
+	adj := Holm(ps)
+	for k, i := range tested {
+		c := &out[i]
+		c.Family, c.PAdjusted = m, adj[k]
+		c.Adjustment = AdjustHolm
+		if m == 1 {
+			c.Adjustment = AdjustNone
+		}
+		c.Significant = c.PAdjusted < Alpha
+		judge(c, bases[i], others[i], Alpha/float64(m), margin)
+	}
+	for i := range out {
+		if out[i].Test == TestNone {
+			out[i].PAdjusted = 1
+		}
+	}
+	return out
+}
+
+// Holm returns Holm's step-down adjusted p-values of ps, in the order of
+// ps: sorted ascending, the k-th smallest (k from 0) becomes
+// max over j ≤ k of min(1, (m-j)·p_j), so that rejecting every adjusted
+// p below α keeps the family-wise error rate at most α.
+func Holm(ps []float64) []float64 {
+	m := len(ps)
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return ps[idx[a]] < ps[idx[b]] })
+	out := make([]float64, m)
+	running := 0.0
+	for k, i := range idx {
+		running = math.Max(running, math.Min(1, float64(m-k)*ps[i]))
+		out[i] = running
+	}
+	return out
+}
+
+// judge fills the minimum detectable effect and the equivalence verdict
+// of c (whose test ran) at the two-sided level alpha.
+func judge(c *Comparison, base, other []float64, alpha, margin float64) {
+	d, se, df, rel, ok := scale(base, other)
+	if !ok {
+		return
+	}
+	c.SEPct = rel(se)
+	if se == 0 {
+		// No noise at all: any difference is detected, and the
+		// difference itself is the bound.
+		c.MDEPct, c.HasMDE = 0, true
+		c.EquivalenceBoundPct = rel(math.Abs(d))
+	} else {
+		c.MDEPct, c.HasMDE = rel(mde(se, df, alpha)), true
+		c.EquivalenceBoundPct = rel(math.Abs(d) + StudentTQuantile(1-alpha, df)*se)
+	}
+	if margin > 0 {
+		c.EquivalenceMarginPct = margin * 100
+		c.Equivalent = c.EquivalenceBoundPct < c.EquivalenceMarginPct
+	}
+}
+
+// mde is the minimum detectable effect (on the tested scale) of a
+// two-sided t-test at level alpha with df degrees of freedom whose
+// standard error was estimated as se: reportedNoncentrality(df, alpha)·se.
+func mde(se, df, alpha float64) float64 { return reportedNoncentrality(df, alpha) * se }
+
+// planned is the minimum detectable effect when the standard error is
+// known to be se rather than estimated from the data at hand, as when
+// planning repetitions from a noise already measured: noncentrality·se.
+func planned(se, df, alpha float64) float64 { return noncentrality(df, alpha) * se }
+
+// noncentralities caches noncentrality and reportedNoncentrality: they
+// depend on df and alpha only, and a report or a simulation asks for the
+// same few again and again.
+var noncentralities sync.Map // noncentralityKey -> float64
+
+type noncentralityKey struct {
+	df, alpha float64
+	reported  bool
+}
+
+// noncentrality returns the λ at which a two-sided t-test at level alpha
+// with df degrees of freedom rejects with probability Power, when the
+// statistic is noncentral t with noncentrality λ (the true difference over
+// its true standard error). The shortcut t(1−α/2) + t(Power) understates
+// λ with few degrees of freedom: with three repetitions per variant it
+// promises 80 % and delivers 68 %.
+func noncentrality(df, alpha float64) float64 {
+	return cachedRoot(noncentralityKey{df, alpha, false}, func(l float64) float64 {
+		return tPower(l, df, StudentTQuantile(1-alpha/2, df), 2000)
+	})
+}
+
+// reportedNoncentrality is noncentrality for a standard error that is
+// itself estimated from df degrees of freedom, as a comparison's MDE is:
+// the c for which an effect of c·(estimated standard error), tested on
+// fresh data, is found with probability Power on average over the
+// estimate. An estimate that came out low would otherwise promise an
+// effect too small to find: with three repetitions per variant, MDEs from
+// noncentrality are found 70 % of the time, not 80 %.
+func reportedNoncentrality(df, alpha float64) float64 {
+	tc := StudentTQuantile(1-alpha/2, df)
+	return cachedRoot(noncentralityKey{df, alpha, true}, func(c float64) float64 {
+		// E over the estimate's V ~ χ²(df): its standard error is
+		// √(V/df) times the true one.
+		return chiSquareMean(df, 200, func(v float64) float64 {
+			return tPower(c*math.Sqrt(v/df), df, tc, 400)
+		})
+	})
+}
+
+// cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
+// Power, found by bisection and cached under key.
+func cachedRoot(key noncentralityKey, power func(float64) float64) float64 {
+	if v, ok := noncentralities.Load(key); ok {
+		return v.(float64)
+	}
+	lo, hi := 0.0, 1.0
+	for power(hi) < Power {
+		lo, hi = hi, hi*2
+	}
+	for range 40 {
+		mid := (lo + hi) / 2
+		if power(mid) < Power {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	noncentralities.Store(key, hi)
+	return hi
+}
+
+// tPower is the probability that |T| > tc for T noncentral t with df
+// degrees of freedom and noncentrality lambda:
+// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df). No library
+// here has the noncentral t distribution (gonum's distuv has only the
+// central one), hence the integral.
+func tPower(lambda, df, tc float64, steps int) float64 {
+	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	return chiSquareMean(df, steps, func(v float64) float64 {
+		s := tc * math.Sqrt(v/df)
+		return phi(lambda-s) + phi(-lambda-s)
+	})
+}
+
+// chiSquareMean returns E[f(V)] for V ~ χ²(df), df ≥ 2, by Simpson's rule
+// with steps (even) intervals over the bulk of V's density (up to 12
+// standard deviations either side of its mean).
+func chiSquareMean(df float64, steps int, f func(float64) float64) float64 {
+	sd := math.Sqrt(2 * df)
+	lo, hi := math.Max(0, df-12*sd), df+12*sd+10
+	h := (hi - lo) / float64(steps)
+	lg, _ := math.Lgamma(df / 2)
+	density := func(v float64) float64 {
+		if v <= 0 {
+			if df == 2 {
+				return 0.5
+			}
+			return 0
+		}
+		return math.Exp((df/2-1)*math.Log(v) - v/2 - df/2*math.Ln2 - lg)
+	}
+	g := func(v float64) float64 { return density(v) * f(v) }
+	sum := g(lo) + g(hi)
+	for i := 1; i < steps; i++ {
+		w := 2.0
+		if i%2 == 1 {
+			w = 4
+		}
+		sum += w * g(lo+float64(i)*h)
+	}
+	return sum * h / 3
+}
+
+// scale returns what judge needs on the scale Compare tested: the
+// difference of means d (other − base), its standard error se, the
+// degrees of freedom of Compare's test, and rel, which turns a distance on that scale into
+// a difference in percent of the baseline (exp(x)−1 for logarithms, x
+// over the baseline's mean otherwise). ok is false when a sample has
+// fewer than two values or the baseline's mean is 0 on the raw scale.
+func scale(base, other []float64) (d, se, df float64, rel func(float64) float64, ok bool) {
+	if len(base) < 2 || len(other) < 2 {
+		return 0, 0, 0, nil, false
+	}
+	rel = func(x float64) float64 { return math.Expm1(x) * 100 }
+	logs, isLog := logAll(base, other)
+	b, o := base, other
+	if isLog {
+		b, o = logs[0], logs[1]
+	}
+	mb, sb := meanStdDev(b)
+	mo, so := meanStdDev(o)
+	if !isLog {
+		if mb == 0 {
+			return 0, 0, 0, nil, false
+		}
+		rel = func(x float64) float64 { return x / math.Abs(mb) * 100 }
+	}
+	nb, no := float64(len(b)), float64(len(o))
+	vb, vo := sb*sb/nb, so*so/no
+	se2 := vb + vo
+	d, se = mo-mb, math.Sqrt(se2)
+	switch {
+	case len(b) == len(o):
+		df = nb + no - 2 // Student's, as Compare tests
+	case se2 > 0:
+		df = se2 * se2 / (vb*vb/(nb-1) + vo*vo/(no-1))
+	}
+	return d, se, df, rel, true
+}
+
+// NoisePct is the relative noise of a sample of rates: the standard
+// deviation of their natural logarithms in percent (about the
+// coefficient of variation for small noise); ok is false with fewer than
+// two values or a value that is not positive.
+func NoisePct(xs []float64) (pct float64, ok bool) {
+	if len(xs) < 2 {
+		return 0, false
+	}
+	logs, isLog := logAll(xs, nil)
+	if !isLog {
+		return 0, false
+	}
+	_, sd := meanStdDev(logs[0])
+	return sd * 100, true
+}
+
+// RepsFor returns the repetitions per variant that detect a true
+// difference of effect (a fraction: 0.03 for 3 %) with probability Power
+// when comparing two variants whose rates have relative noise noisePct
+// (NoisePct) on the log scale, judged at the Bonferroni level
+// Alpha/family like CompareFamily's minimum detectable effect. It tries
+// n from 2 up to limit and returns false when even limit is too few; then
+// n is limit. With n repetitions on each side and equal noise, Welch's
+// test has 2n−2 degrees of freedom.
+func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
+	if family < 1 {
+		family = 1
+	}
+	if limit < 2 {
+		limit = 2
+	}
+	sigma := noisePct / 100
+	want := math.Log1p(effect)
+	alpha := Alpha / float64(family)
+	for n = 2; n <= limit; n++ {
+		se := sigma * math.Sqrt(2/float64(n))
+		if se == 0 || planned(se, float64(2*n-2), alpha) <= want {
+			return n, true
+		}
+	}
+	return limit, false
+}

@@ -1,0 +1,226 @@
+package results
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The simulations below test the statistics alone, on synthetic runs whose
+// truth is known: every variant's rate is 10,000 req/s times its planted
+// effect, times the machine's drift at the moment its window ran, times
+// noise proportional to the rate (log-normal). Each uses a fixed seed, so
+// its verdict is the same on every machine; the thresholds allow twice the
+// binomial standard error of the estimated rate, so that they hold for
+// any honest seed, not just this one.
+
+// simMachine describes the synthetic machine and run.
+type simMachine struct {
+	variants, rounds int
+	noise            float64 // sd of ln(rate) per window
+	drift            float64 // total change of ln(rate) from the first window to the last
+	order            string  // OrderRandomized or OrderSequential
+}
+
+// run returns each variant's rates by repetition, with effects[v] the
+// planted ln-ratio of variant v against variant 0 (nil: none).
+func (m simMachine) run(rng *rand.Rand, effects []float64) [][]float64 {
+	windows := m.variants * m.rounds
+	rates := make([][]float64, m.variants)
+	for v := range rates {
+		rates[v] = make([]float64, m.rounds)
+	}
+	at := 0
+	window := func(v, r int) {
+		x := math.Log(10000) + m.noise*rng.NormFloat64()
+		if windows > 1 {
+			x += m.drift * float64(at) / float64(windows-1)
+		}
+		if effects != nil {
+			x += effects[v]
+		}
+		rates[v][r] = math.Exp(x)
+		at++
+	}
+	switch m.order {
+	case OrderSequential:
+		for v := range m.variants {
+			for r := range m.rounds {
+				window(v, r)
+			}
+		}
+	default:
+		order := make([]int, m.variants)
+		for r := range m.rounds {
+			for i := range order {
+				order[i] = i
+			}
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, v := range order {
+				window(v, r)
+			}
+		}
+	}
+	return rates
+}
+
+// verdicts compares variants 1.. with variant 0 as a run does.
+func verdicts(rates [][]float64) []Comparison {
+	return CompareFamily(rates[0], rates[1:], DefaultEquivalence)
+}
+
+// binomialSE is the standard error of a rate p estimated from n trials.
+func binomialSE(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float64(n)) }
+
+// TestSimAAFalseAlarms is the A/A test of the design: five identical
+// variants, three rounds, 1.5 % noise and a machine that slows steadily over
+// the run (3 %). With randomized blocks and Holm's adjustment the chance that
+// any comparison is called significant (the family-wise false-alarm
+// rate) is at most α. Each half of the design is needed: sequential order
+// lets the drift land between variants, and judging four comparisons
+// unadjusted gives four chances of a false alarm; together they call
+// identical variants different several times as often as α promises.
+func TestSimAAFalseAlarms(t *testing.T) {
+	const trials = 4000
+	rate := func(order string, adjusted bool) float64 {
+		rng := rand.New(rand.NewPCG(9, 1))
+		m := simMachine{variants: 5, rounds: 3, noise: 0.015, drift: -0.03, order: order}
+		alarms := 0
+		for range trials {
+			for _, c := range verdicts(m.run(rng, nil)) {
+				if (adjusted && c.Significant) || (!adjusted && c.PValue < Alpha) {
+					alarms++
+					break
+				}
+			}
+		}
+		return float64(alarms) / trials
+	}
+	limit := Alpha + 2*binomialSE(Alpha, trials)
+	design := rate(OrderRandomized, true)
+	t.Logf("family-wise false alarms: randomized+holm %.3f (limit %.3f)", design, limit)
+	if design > limit {
+		t.Errorf("randomized blocks + Holm: %.3f of A/A runs call a variant significant, want ≤ %.3f", design, limit)
+	}
+	for _, tt := range []struct {
+		name     string
+		order    string
+		adjusted bool
+	}{
+		{"sequential, unadjusted", OrderSequential, false},
+		{"sequential, holm", OrderSequential, true},
+		{"randomized, unadjusted", OrderRandomized, false},
+	} {
+		got := rate(tt.order, tt.adjusted)
+		t.Logf("family-wise false alarms: %s %.3f", tt.name, got)
+		if got <= limit {
+			t.Errorf("%s: %.3f of A/A runs call a variant significant; the simulation should show it above %.3f, or the design would not matter", tt.name, got, limit)
+		}
+	}
+}
+
+// TestSimPowerAtMDE: an effect as large as the MDE is found with
+// probability Power. Twice: the MDE planned from the true noise (what
+// RepsFor uses), and the MDE a run reports from its own noisy estimate of
+// the noise, planted into a fresh run. One of four comparisons carries
+// the effect; the others are null and share Holm's adjustment.
+func TestSimPowerAtMDE(t *testing.T) {
+	const trials = 4000
+	for _, rounds := range []int{3, 5} {
+		m := simMachine{variants: 5, rounds: rounds, noise: 0.015, order: OrderRandomized}
+		family := m.variants - 1
+		rng := rand.New(rand.NewPCG(7, uint64(rounds)))
+		plannedMDE := planned(m.noise*math.Sqrt(2/float64(rounds)), float64(2*rounds-2), Alpha/float64(family))
+		hitPlanned, hitReported := 0, 0
+		for range trials {
+			effects := make([]float64, m.variants)
+			effects[1] = plannedMDE
+			if verdicts(m.run(rng, effects))[0].Significant {
+				hitPlanned++
+			}
+			reported := verdicts(m.run(rng, nil))[0]
+			if !reported.HasMDE {
+				t.Fatalf("no MDE for a comparison of %d repetitions: %+v", rounds, reported)
+			}
+			effects[1] = math.Log1p(reported.MDEPct / 100)
+			if verdicts(m.run(rng, effects))[0].Significant {
+				hitReported++
+			}
+		}
+		limit := Power - 2*binomialSE(Power, trials)
+		for _, got := range []struct {
+			what string
+			hits int
+		}{{"planned", hitPlanned}, {"reported", hitReported}} {
+			p := float64(got.hits) / trials
+			t.Logf("%d rounds: power at the %s MDE: %.3f (planned MDE %.2f %%)", rounds, got.what, p, math.Expm1(plannedMDE)*100)
+			if p < limit {
+				t.Errorf("%d rounds: an effect at the %s MDE is found %.3f of the time, want ≥ %.3f", rounds, got.what, p, limit)
+			}
+		}
+	}
+}
+
+// TestSimRepsFor: the repetitions RepsFor asks for find the effect with
+// probability Power, and one fewer does not.
+func TestSimRepsFor(t *testing.T) {
+	const trials = 4000
+	noise, effect, family := 1.5, 0.03, 4
+	n, ok := RepsFor(noise, effect, family, 100)
+	if !ok || n < 3 {
+		t.Fatalf("RepsFor(%v %%, %v, %d) = %d %v, want a count of at least 3", noise, effect, family, n, ok)
+	}
+	power := func(rounds int) float64 {
+		rng := rand.New(rand.NewPCG(5, uint64(rounds)))
+		m := simMachine{variants: family + 1, rounds: rounds, noise: noise / 100, order: OrderRandomized}
+		effects := make([]float64, m.variants)
+		effects[1] = math.Log1p(effect)
+		hits := 0
+		for range trials {
+			if verdicts(m.run(rng, effects))[0].Significant {
+				hits++
+			}
+		}
+		return float64(hits) / trials
+	}
+	se := 2 * binomialSE(Power, trials)
+	if p := power(n); p < Power-se {
+		t.Errorf("with RepsFor's %d repetitions a %.0f %% effect is found %.3f of the time, want ≥ %.3f", n, effect*100, p, Power-se)
+	}
+	if p := power(n - 1); p >= Power {
+		t.Errorf("with %d repetitions, one fewer than RepsFor's, the effect is found %.3f of the time: RepsFor asks for more than needed", n-1, p)
+	}
+	if _, ok := RepsFor(noise, effect, family, n-1); ok {
+		t.Errorf("RepsFor with a limit of %d says it is enough, want false", n-1)
+	}
+}
+
+// TestSimEquivalence: when the true difference is exactly the margin, a
+// run must rarely claim "no difference larger than the margin": at most
+// α/Family per comparison, the level of its two one-sided tests. And for
+// identical variants with enough repetitions, equivalence is the usual
+// verdict.
+func TestSimEquivalence(t *testing.T) {
+	const trials = 4000
+	m := simMachine{variants: 5, rounds: 10, noise: 0.01, order: OrderRandomized}
+	family := m.variants - 1
+	rng := rand.New(rand.NewPCG(3, 3))
+	wrong, right := 0, 0
+	for range trials {
+		effects := make([]float64, m.variants)
+		effects[1] = math.Log1p(DefaultEquivalence)
+		if verdicts(m.run(rng, effects))[0].Equivalent {
+			wrong++
+		}
+		if c := verdicts(m.run(rng, nil))[0]; c.Equivalent && !c.Significant {
+			right++
+		}
+	}
+	level := Alpha / float64(family)
+	if got, limit := float64(wrong)/trials, level+2*binomialSE(level, trials); got > limit {
+		t.Errorf("a true +%.0f %% difference is called equivalent within ±%.0f %% %.4f of the time, want ≤ %.4f", DefaultEquivalence*100, DefaultEquivalence*100, got, limit)
+	}
+	if got := float64(right) / trials; got < 0.5 {
+		t.Errorf("identical variants (1 %% noise, 10 rounds) are called equivalent within ±2 %% only %.3f of the time", got)
+	}
+}
