@@ -319,3 +319,58 @@ func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 	}
 	return limit, false
 }
+
+// Calibration is what a run learnt about the noise before choosing its
+// repetitions (repeat: auto), or what `kaeload plan-reps` measured: the
+// baseline's rates over a few windows, their noise, and the repetitions
+// per variant that detect Effect at Power.
+type Calibration struct {
+	// Variant is the variant measured (the baseline).
+	Variant string `json:"variant"`
+	// Rates are the calibration windows' total rates, in order.
+	Rates []float64 `json:"rates"`
+	// NoisePct is NoisePct(Rates); HasNoise is false when it could not be
+	// estimated (fewer than two windows with a positive rate).
+	NoisePct float64 `json:"noise_pct"`
+	HasNoise bool    `json:"has_noise"`
+	// EffectPct is the difference to detect, in percent; Family the
+	// comparisons it is judged with (RepsFor).
+	EffectPct float64 `json:"effect_pct"`
+	Family    int     `json:"family"`
+	// Repeat is the repetitions per variant chosen; Capped is true when
+	// Max was too few to detect EffectPct, so Repeat is Max.
+	Repeat int  `json:"repeat"`
+	Max    int  `json:"max"`
+	Capped bool `json:"capped,omitempty"`
+}
+
+// Calibrate fills c.NoisePct, c.Repeat and c.Capped from c.Rates,
+// c.EffectPct, c.Family and c.Max. Without a noise estimate it chooses
+// c.Max, marked Capped.
+func (c *Calibration) Calibrate() {
+	var positive []float64
+	for _, x := range c.Rates {
+		if x > 0 {
+			positive = append(positive, x)
+		}
+	}
+	c.NoisePct, c.HasNoise = NoisePct(positive)
+	if !c.HasNoise {
+		c.Repeat, c.Capped = c.Max, true
+		return
+	}
+	n, ok := RepsFor(c.NoisePct, c.EffectPct/100, c.Family, c.Max)
+	c.Repeat, c.Capped = n, !ok
+}
+
+// PlannedMDEPct is the minimum detectable effect, in percent, of a
+// comparison of two variants with n repetitions each whose rates have
+// relative noise noisePct (NoisePct), judged with family comparisons:
+// what RepsFor inverts.
+func PlannedMDEPct(noisePct float64, n, family int) float64 {
+	if n < 2 {
+		return math.Inf(1)
+	}
+	family = max(family, 1)
+	return math.Expm1(planned(noisePct/100*math.Sqrt(2/float64(n)), float64(2*n-2), Alpha/float64(family))) * 100
+}

@@ -64,6 +64,9 @@ type Run struct {
 	// (0.02 for ±2 %); 0 in runs stored before it existed, which are
 	// judged with DefaultEquivalence.
 	Equivalence float64 `json:"equivalence,omitempty"`
+	// Calibration is what the run measured before choosing its
+	// repetitions (repeat: auto); nil for a run with a fixed repeat.
+	Calibration *Calibration `json:"calibration,omitempty"`
 	// Warnings are conditions a reader must know about (client-bound
 	// groups, server restarts, …), one sentence each.
 	Warnings []string `json:"warnings,omitempty"`
