@@ -122,6 +122,39 @@ func totalProblem(total int) string {
 	return ""
 }
 
+// autoMaxLimit and calibrateLimit bound repeat: auto's max and calibrate:
+// a variance needs two windows.
+var (
+	autoMaxLimit   = rangeLimit{2, MaxRepeat, "repetitions per variant; a comparison needs two on each side"}
+	calibrateLimit = rangeLimit{2, 100, "baseline windows measured to estimate the noise; two are the fewest that show it"}
+)
+
+// rangeLimit is a whole number from min to max, with what it counts.
+type rangeLimit struct {
+	min, max int
+	what     string
+}
+
+// problem says what is wrong with n, or "".
+func (l rangeLimit) problem(n int) string {
+	if n < l.min || n > l.max {
+		return fmt.Sprintf("want %d to %d (%s), got %d", l.min, l.max, l.what, n)
+	}
+	return ""
+}
+
+// effectProblem says what is wrong with an effect or equivalence margin
+// (what), a fraction above 0 and at most 50 %, or "".
+func effectProblem(f float64, what string) string {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0) || f <= 0:
+		return fmt.Sprintf("%s must be more than 0%%, got %s", what, percent(f))
+	case f > 0.5:
+		return fmt.Sprintf("%s is a difference in percent of the baseline's req/s: more than 50%% is no test of a difference, got %s", what, percent(f))
+	}
+	return ""
+}
+
 // maxErrorsProblem says what is wrong with an error share, or "".
 func maxErrorsProblem(f float64) string {
 	switch {
@@ -233,10 +266,18 @@ func (p *Plan) Check() error {
 		k.problem("load.groups", totalProblem(total))
 	}
 	k.problem("repeat", repeatLimit.problem(p.Repeat))
+	if a := p.Auto; a != nil {
+		k.problem("repeat.effect", effectProblem(a.Effect, "the effect"))
+		k.problem("repeat.max", autoMaxLimit.problem(a.Max))
+		k.problem("repeat.calibrate", calibrateLimit.problem(a.Calibrate))
+	}
+	if p.Equivalence != 0 { // 0: a plan built before equivalence existed
+		k.problem("equivalence", effectProblem(p.Equivalence, "the equivalence margin"))
+	}
 	switch p.Order {
-	case "", Sequential, Interleaved:
+	case "", Randomized, Sequential, Interleaved:
 	default:
-		k.add("order", "%q, want %s or %s", p.Order, Sequential, Interleaved)
+		k.add("order", "%q, want %s, %s or %s", p.Order, Randomized, Interleaved, Sequential)
 	}
 	k.problem("cooldown", cooldownBound.problem(p.Cooldown))
 	k.problem("max_errors", maxErrorsProblem(p.MaxErrors))

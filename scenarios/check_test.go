@@ -65,7 +65,7 @@ func TestCheck(t *testing.T) {
 		{"repeat", func(p *Plan) { p.Repeat = 0 }, "repeat: must be at least 1, got 0"},
 		{"cooldown", func(p *Plan) { p.Cooldown = 2 * time.Hour },
 			"cooldown: 2h is more than the 1h allowed (a pause between measured windows)"},
-		{"order", func(p *Plan) { p.Order = "random" }, `order: "random", want sequential or interleaved`},
+		{"order", func(p *Plan) { p.Order = "random" }, `order: "random", want randomized, interleaved or sequential`},
 		{"no variants", func(p *Plan) { p.Variants = nil }, "variants: no variants"},
 		{"duplicate variant", func(p *Plan) { p.Variants[1].Name = "a" }, `variants[1].name: "a" already names variants[0]`},
 		{"slash in name", func(p *Plan) { p.Variants[1].Name = "a/b" },

@@ -58,6 +58,13 @@ const (
 	DefaultTimeout = 10 * time.Second
 	// DefaultConnections is a group's connections when not given.
 	DefaultConnections = 16
+	// DefaultEquivalence is the equivalence margin when the scenario
+	// gives none: ±2 %, about the noise of a good load-test setup.
+	DefaultEquivalence = 0.02
+	// DefaultAutoMax and DefaultAutoCalibrate are repeat: auto's cap on
+	// repetitions per variant and its calibration windows.
+	DefaultAutoMax       = 10
+	DefaultAutoCalibrate = 5
 	// DefaultMaxErrors is the error share a repetition may have when
 	// max_errors is left out: 1%.
 	DefaultMaxErrors = 0.01
@@ -169,10 +176,24 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	conn := c.connection()
 	p.Target = c.target(conn)
 	p.Load = c.load(conn, h)
+	p.Equivalence = DefaultEquivalence
+	if s.Equivalence != nil {
+		p.Equivalence = float64(*s.Equivalence)
+		c.problem("equivalence", effectProblem(p.Equivalence, "the equivalence margin"))
+	}
 	p.Repeat = 1
 	if s.Repeat != nil {
-		p.Repeat = *s.Repeat
-		c.problem("repeat", repeatLimit.problem(p.Repeat))
+		switch r := s.Repeat; {
+		case r.Count != nil:
+			p.Repeat = *r.Count
+			c.problem("repeat", repeatLimit.problem(p.Repeat))
+		case r.Auto != nil:
+			p.Auto = c.auto(r.Auto, p.Equivalence)
+			p.Repeat = p.Auto.Max
+		}
+	}
+	if s.Seed != nil {
+		p.Seed, p.SeedSet = *s.Seed, true
 	}
 	p.MaxErrors = DefaultMaxErrors
 	if s.MaxErrors != nil {
@@ -775,4 +796,24 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 		out = append(out, Group{CPUs: set, Threads: threads, Connections: conns})
 	}
 	return out
+}
+
+// auto resolves repeat's auto form; the effect defaults to the
+// equivalence margin, so that plain "repeat: auto" asks for enough
+// repetitions to detect a difference as large as that margin.
+func (c *compiler) auto(a *AutoSpec, margin float64) *AutoRepeat {
+	r := &AutoRepeat{Effect: margin, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
+	if a.Effect != nil {
+		r.Effect = float64(*a.Effect)
+		c.problem("repeat.effect", effectProblem(r.Effect, "the effect"))
+	}
+	if a.Max != nil {
+		r.Max = *a.Max
+		c.problem("repeat.max", autoMaxLimit.problem(r.Max))
+	}
+	if a.Calibrate != nil {
+		r.Calibrate = *a.Calibrate
+		c.problem("repeat.calibrate", calibrateLimit.problem(r.Calibrate))
+	}
+	return r
 }

@@ -67,7 +67,7 @@ func TestCompileGood(t *testing.T) {
 	}{{
 		name: "minimal URL gets every default",
 		yaml: "target: {url: https://127.0.0.1:8443/}\n",
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
@@ -75,7 +75,7 @@ func TestCompileGood(t *testing.T) {
 	}, {
 		name: "builtin target has no address yet and talks to localhost",
 		yaml: "name: qs\ntarget:\n  builtin: {cert: ecdsa-p256}\n",
-		want: Plan{Order: Sequential, Name: "qs", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "qs", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{Builtin: &Builtin{Cert: "ecdsa-p256"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
@@ -83,7 +83,7 @@ func TestCompileGood(t *testing.T) {
 	}, {
 		name: "builtin cert defaults to rsa2048",
 		yaml: "target: {builtin: {}}\n",
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{Builtin: &Builtin{Cert: "rsa2048"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
@@ -100,7 +100,7 @@ load: {connection: keep-alive, duration: 1m30s, warmup: 0, timeout: 250ms}
 repeat: 5
 max_errors: 0.5%
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: 0.005, Repeat: 5, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: 0.005, Repeat: 5, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "http://example.test/api/v1?q=1&r=a%20b", Addr: "example.test:80", Method: "POST",
 				Request: []byte("POST /api/v1?q=1&r=a%20b HTTP/1.1\r\nHost: example.test\r\nX-Trace: abc\r\nAccept: */*\r\n" +
 					"Connection: keep-alive\r\nContent-Length: 7\r\n\r\n{\"k\":1}")},
@@ -113,7 +113,7 @@ target:
   url: https://[::1]:8443/index.html
   headers: {Host: www.test, Connection: Close}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://[::1]:8443/index.html", Addr: "[::1]:8443", Method: "GET",
 				Request: []byte("GET /index.html HTTP/1.1\r\nHost: www.test\r\nConnection: Close\r\n\r\n"),
 				TLS:     defaultTLS("::1")},
@@ -131,7 +131,7 @@ target:
     resumption: true
     server_name: origin.test
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://nginx.test/", Addr: "nginx.test:443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: nginx.test\r\nConnection: close\r\n\r\n"),
 				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
@@ -150,7 +150,7 @@ load:
     - {connections: 2}
     - {cpus: "3-4"}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
@@ -176,7 +176,7 @@ variants:
     env: {OPENSSL_CONF: /home/openssl.cnf, KAE_GO_SOFT_RATIO: "33"}
 baseline: kae
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
 			Server: localServer("127.0.0.1:8443"),
 			Variants: []Variant{{Name: "stock", Start: "nginx -c /etc/nginx/nginx.conf", Stop: "nginx -s quit"},
 				{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"},
@@ -195,7 +195,7 @@ target:
   url: https://127.0.0.1:8443/
   tls: {ciphers: [TLS_AES_128_GCM_SHA256], curves: [X25519MLKEM768, X25519]}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
 			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
@@ -215,7 +215,7 @@ variants:
   - name: kae-soft
     env: {<<: *kae, KAE_GO_SOFT_RATIO: "33"}
 `,
-		want: Plan{Order: Sequential, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
+		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
 			Server: localServer("127.0.0.1:8443"),
 			Variants: []Variant{{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf"}, Start: "nginx"},
 				{Name: "kae-soft", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}, Start: "nginx"}},

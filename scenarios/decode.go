@@ -100,6 +100,7 @@ var pairsType = reflect.TypeFor[Pairs]()
 var sweepType = reflect.TypeFor[Sweep]()
 var fractionType = reflect.TypeFor[Fraction]()
 var envValueType = reflect.TypeFor[EnvValue]()
+var repeatType = reflect.TypeFor[RepeatSpec]()
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
@@ -163,6 +164,9 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 	case t == envValueType:
 		d.envValue(path, n, v)
 		return
+	case t == repeatType:
+		d.repeat(path, n, v)
+		return
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -207,6 +211,13 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 			return
 		}
 		v.SetInt(i)
+	case reflect.Uint64:
+		u, err := strconv.ParseUint(n.Value, 10, 64)
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil {
+			d.errorf(use, path, "want a whole number from 0 to %d, got %s", uint64(math.MaxUint64), describeNode(n))
+			return
+		}
+		v.SetUint(u)
 	case reflect.Float64:
 		var f float64
 		if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&f) != nil {
@@ -276,6 +287,30 @@ func (d *decoder) fraction(path string, n *yaml.Node, v reflect.Value) {
 		return
 	}
 	v.SetFloat(f)
+}
+
+// repeat decodes repeat: a whole number, auto, or the {effect, max,
+// calibrate} mapping.
+func (d *decoder) repeat(path string, n *yaml.Node, v reflect.Value) {
+	var spec RepeatSpec
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
+		var i int
+		if n.Decode(&i) != nil {
+			d.errorf(n, path, "want a whole number, got %s", describeNode(n))
+			return
+		}
+		spec.Count = &i
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.TrimSpace(n.Value) == "auto":
+		spec.Auto = &AutoSpec{}
+	case n.Kind == yaml.MappingNode:
+		spec.Auto = &AutoSpec{}
+		d.structure(path, n, reflect.ValueOf(spec.Auto).Elem())
+	default:
+		d.errorf(n, path, "want a whole number of windows per variant, auto, or {effect: 3%%, max: 10, calibrate: 5}, got %s", describeNode(n))
+		return
+	}
+	v.Set(reflect.ValueOf(spec))
 }
 
 // envValue decodes an env entry: a scalar is the plain form (numbers are

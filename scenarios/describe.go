@@ -49,7 +49,15 @@ func (p *Plan) Describe(w io.Writer) {
 		describeTLS(row, t.TLS)
 	}
 	l := p.Load
-	row("load", "connection %s, warmup %s, duration %s, timeout %s, repeat %d", l.Connection, l.Warmup, l.Duration, l.Timeout, p.Repeat)
+	if a := p.Auto; a != nil {
+		row("load", "connection %s, warmup %s, duration %s, timeout %s, repeat auto", l.Connection, l.Warmup, l.Duration, l.Timeout)
+		row("repeat", "auto: first %d windows of the baseline estimate the noise; then enough repetitions per variant to detect ±%s at 80%% power, at most %d (listed below as %d)", a.Calibrate, percent(a.Effect), a.Max, a.Max)
+	} else {
+		row("load", "connection %s, warmup %s, duration %s, timeout %s, repeat %d", l.Connection, l.Warmup, l.Duration, l.Timeout, p.Repeat)
+	}
+	if p.Equivalence > 0 {
+		row("compare", "t-test on ln(req/s) against the baseline, Holm-adjusted over the comparisons; equivalence margin ±%s", percent(p.Equivalence))
+	}
 	row("errors", "at most %s per repetition (errors / (responses + errors)); more marks the repetition failed", percent(p.MaxErrors))
 	conns := 0
 	for _, g := range l.Groups {
@@ -263,12 +271,20 @@ func (p *Plan) describeSchedule(row func(k, format string, args ...any)) {
 	case p.Server == nil:
 		row("order", "%s, %s; the server is not restarted by kaeload", order, cool)
 		row("", "each window: %s", window)
-	case p.Order == Interleaved:
+	case p.Order == Interleaved || p.Order == Randomized:
 		row("order", "%s, %s; before every window: stop, start with the variant's env, wait until ready", order, cool)
 		row("", "each window: %s; stop at the end", window)
 	default:
 		row("order", "%s, %s; before each variant's first window: stop, start with its env, wait until ready", order, cool)
 		row("", "each window: %s; stop at the end", window)
+	}
+	switch {
+	case p.Order == Randomized && p.SeedSet:
+		row("", "randomized blocks: every round runs each variant once, in a random order per round; seed %d", p.Seed)
+	case p.Order == Randomized:
+		row("", "randomized blocks: every round runs each variant once, in a random order per round; no seed given: each run draws one, prints and stores it (replay with --seed N); listed as seed 0 would order")
+	case p.Order == Sequential && len(p.Variants) > 1:
+		row("", "sequential: drift of the machine over time is not controlled (each variant's windows run together)")
 	}
 	var line strings.Builder
 	n := 0

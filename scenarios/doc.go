@@ -130,17 +130,41 @@
 //	                threads = the machine's CPU count and 16 connections.
 //	                Groups that share CPUs get a warning.
 //
-//	repeat          measured windows per variant, 1 to 1000, default 1.
+//	repeat          measured windows per variant, 1 to 1000, default 1. Or
+//	                auto: the run first measures the baseline a few times,
+//	                estimates the noise, and chooses the repetitions that
+//	                detect a difference of effect with 80% power (the
+//	                run's comparisons judged together), at most max. The
+//	                mapping form sets them: {effect: 3%, max: 10,
+//	                calibrate: 5}; effect above 0 and at most 50% (default:
+//	                equivalence), max 2 to 1000 (default 10), calibrate 2
+//	                to 100 baseline windows (default 5). Plan.Auto holds it;
+//	                Plan.Repeat is max until the runner has calibrated.
+//	seed            seed of the randomized order, 0 to 2^64-1; default: each
+//	                run draws one, prints and stores it (kaeload run --seed
+//	                N replays it). Plan.Seed, Plan.SeedSet.
+//	equivalence     the margin of the equivalence verdicts: a difference
+//	                that is not significant and whose confidence bounds
+//	                lie within ±margin is reported as "no difference
+//	                larger than ±margin". A percentage ("2%") or fraction
+//	                (0.02) above 0 and at most 50%, default 2%.
 //	max_errors      the error share a repetition may have: a repetition whose
 //	                errors / (responses + errors) is larger is marked failed.
 //	                A percentage ("1%", "0.5%", "100%") or a plain fraction
 //	                below 1 (0.01); a plain 1 or more is refused as
 //	                ambiguous (write 100% for any share). 0 to 100%, default
 //	                1%. Plan.MaxErrors holds it as a fraction.
-//	order           sequential (default): every repetition of a variant, then
-//	                the next; the server restarts when the variant changes.
-//	                interleaved: A B C, A B C, …, restarting the server
-//	                before every window (cancels slow drift). Plan.Steps
+//	order           randomized (default): randomized blocks: every round
+//	                runs each variant once, in a random order drawn afresh
+//	                per round from seed, restarting the server before every
+//	                window. In sequential order slow drift of a shared
+//	                machine lands between variants and reads as an effect;
+//	                randomized blocks spread it over every variant.
+//	                interleaved: the same rounds in plan order, A B C, A B
+//	                C, …. sequential: every repetition of a variant, then
+//	                the next; the server restarts only when the variant
+//	                changes, for servers whose restart is costly, and the
+//	                report then says drift is not controlled. Plan.Steps
 //	                lists the windows in order.
 //	cooldown        pause between measured windows, default 0; not negative,
 //	                at most 1h.

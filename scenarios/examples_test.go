@@ -103,7 +103,8 @@ func TestExampleNginxKAE(t *testing.T) {
 		{"probes", p.Variants[0].Probes, []Probe{{Name: "hpre_send", Command: "cat /sys/kernel/debug/hisi_hpre/0000:79:00.0/qm/qm_regs", Pattern: `send_cnt:\s*(\d+)`}}},
 		{"server", *p.Server, Server{Host: "local", CommandTimeout: time.Minute,
 			Ready: Ready{Kind: "tcp", Addr: "10.0.0.2:443", Interval: 200 * time.Millisecond, Timeout: 30 * time.Second}}},
-		{"order", [2]any{p.Order, p.Cooldown}, [2]any{Sequential, 2 * time.Second}},
+		{"order", [2]any{p.Order, p.Cooldown}, [2]any{Randomized, 2 * time.Second}},
+		{"equivalence", p.Equivalence, 0.02},
 		{"baseline", p.Baseline, "baseline"},
 	}
 	for _, c := range checks {

@@ -84,7 +84,7 @@ func FuzzLoad(f *testing.F) {
 			(s.Ready.Addr == "") == (s.Ready.URL == "")) {
 			t.Fatalf("bad server: %+v", s)
 		}
-		if p.Order != Sequential && p.Order != Interleaved || p.Cooldown < 0 {
+		if p.Order != Sequential && p.Order != Interleaved && p.Order != Randomized || p.Cooldown < 0 {
 			t.Fatalf("order %q cooldown %s", p.Order, p.Cooldown)
 		}
 		if got, want := len(p.Steps()), len(p.Variants)*p.Repeat; got != want {

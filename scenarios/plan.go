@@ -34,10 +34,28 @@ type Plan struct {
 	// Server says how to start, stop and check the server between variants;
 	// nil when the server is managed outside kaeload.
 	Server *Server `json:"server,omitempty"`
-	// Order is the schedule: Sequential (every repetition of a variant,
-	// then the next variant) or Interleaved (A B C, A B C, …, restarting the
-	// server each time, which cancels slow drift of a shared machine).
+	// Order is the schedule: Randomized (the default: randomized blocks,
+	// each round runs every variant once in an order drawn from Seed),
+	// Interleaved (A B C, A B C, …) or Sequential (every repetition of a
+	// variant, then the next variant). Randomized and Interleaved restart
+	// the server before every window, which spreads slow drift of a shared
+	// machine over every variant; see Steps.
 	Order Order `json:"order"`
+	// Seed seeds the randomized order; SeedSet says whether it was chosen
+	// (the scenario's seed, --seed, or drawn by the runner, WithSeed).
+	// Without one, Steps orders as seed 0 would and the runner draws a
+	// seed before it runs.
+	Seed    uint64 `json:"seed"`
+	SeedSet bool   `json:"seed_set,omitempty"`
+	// Equivalence is the margin of the equivalence verdicts, as a fraction
+	// (DefaultEquivalence, 0.02, unless the scenario says): a difference
+	// whose confidence bounds lie within ±Equivalence is "no difference".
+	Equivalence float64 `json:"equivalence"`
+	// Auto is set for repeat: auto: the runner first measures the
+	// baseline to estimate the noise, then sets Repeat to the repetitions
+	// that detect Auto.Effect, at most Auto.Max. Until then Repeat is
+	// Auto.Max, the most the run can take.
+	Auto *AutoRepeat `json:"auto,omitempty"`
 	// Cooldown is the pause between measured windows (0 = none).
 	Cooldown time.Duration `json:"cooldown"`
 	// Warnings are Compile's non-fatal findings (overlapping groups, more
@@ -175,10 +193,30 @@ type Speed struct {
 	Timeout time.Duration `json:"timeout"`
 }
 
+// AutoRepeat is repeat: auto, resolved.
+type AutoRepeat struct {
+	// Effect is the difference to detect, a fraction (0.03 for 3 %).
+	Effect float64 `json:"effect"`
+	// Max caps the repetitions per variant.
+	Max int `json:"max"`
+	// Calibrate is the number of baseline windows measured first.
+	Calibrate int `json:"calibrate"`
+}
+
+// WithSeed returns a copy of p whose randomized order comes from seed.
+func (p *Plan) WithSeed(seed uint64) *Plan {
+	cp := *p
+	cp.Seed, cp.SeedSet = seed, true
+	return &cp
+}
+
 // Order is the order variants and repetitions run in.
 type Order string
 
 const (
+	// Randomized runs randomized blocks: every round runs each variant
+	// once, in an order drawn from Plan.Seed afresh for each round.
+	Randomized Order = "randomized"
 	// Sequential runs every repetition of a variant, then the next variant.
 	Sequential Order = "sequential"
 	// Interleaved runs one repetition of every variant, then the next round.

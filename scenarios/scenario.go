@@ -34,12 +34,17 @@ type Scenario struct {
 	Target *TargetSpec `yaml:"target"`
 	// Load shapes the load: connection mode, window, worker groups.
 	Load *LoadSpec `yaml:"load"`
-	// Repeat is the number of measured windows per variant (default 1).
-	Repeat *int `yaml:"repeat"`
+	// Repeat is the number of measured windows per variant (default 1),
+	// or auto: measure the baseline first and choose (RepeatSpec).
+	Repeat *RepeatSpec `yaml:"repeat"`
+	// Seed seeds the randomized order (default: drawn by each run).
+	Seed *uint64 `yaml:"seed"`
+	// Equivalence is the margin of the equivalence verdicts (default 2%).
+	Equivalence *Fraction `yaml:"equivalence"`
 	// MaxErrors is the error share above which a repetition is marked
 	// failed (default 1%).
 	MaxErrors *Fraction `yaml:"max_errors"`
-	// Order is "sequential" (default) or "interleaved".
+	// Order is "randomized" (default), "interleaved" or "sequential".
 	Order *string `yaml:"order"`
 	// Cooldown is the pause between measured windows (default 0).
 	Cooldown *time.Duration `yaml:"cooldown"`
@@ -258,6 +263,25 @@ type EnvValue struct {
 
 // secret reports whether the entry is marked secret.
 func (e EnvValue) secret() bool { return e.Secret != nil && *e.Secret }
+
+// RepeatSpec is repeat: a whole number of windows per variant, the word
+// auto, or {effect, max, calibrate} (AutoSpec).
+type RepeatSpec struct {
+	// Count is the number when one was written.
+	Count *int
+	// Auto is set for auto or the mapping form.
+	Auto *AutoSpec
+}
+
+// AutoSpec is repeat's mapping form.
+type AutoSpec struct {
+	// Effect is the difference to detect (default: equivalence).
+	Effect *Fraction `yaml:"effect"`
+	// Max caps the repetitions per variant (default 10).
+	Max *int `yaml:"max"`
+	// Calibrate is the baseline windows measured first (default 5).
+	Calibrate *int `yaml:"calibrate"`
+}
 
 // Fraction is a share from 0 to 1, written as a percentage ("1%", "0.5%")
 // or as a plain fraction below 1 (0.01). A plain 1 or more is refused as

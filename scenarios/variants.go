@@ -39,13 +39,13 @@ const (
 // schedule resolves order and cooldown.
 func (c *compiler) schedule() (Order, time.Duration) {
 	s := c.s
-	order := Sequential
+	order := Randomized
 	if s.Order != nil {
 		switch o := Order(*s.Order); o {
-		case Sequential, Interleaved:
+		case Randomized, Sequential, Interleaved:
 			order = o
 		default:
-			c.errorf("order", "want sequential or interleaved, got %q", *s.Order)
+			c.errorf("order", "want randomized (randomized blocks, the default), interleaved or sequential, got %q", *s.Order)
 		}
 	}
 	var cool time.Duration

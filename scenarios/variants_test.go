@@ -331,7 +331,7 @@ func TestSetServerErrors(t *testing.T) {
 	}
 	_, err = s.Compile(eightCPUs)
 	want := strings.Join([]string{
-		`--set order=shuffled: order: want sequential or interleaved, got "shuffled"`,
+		`--set order=shuffled: order: want randomized (randomized blocks, the default), interleaved or sequential, got "shuffled"`,
 		`--set server.ready.https=ftp://x/: server.ready.https: want an https:// URL such as https://127.0.0.1:443/, got "ftp://x/"`,
 		`--set variants[0].sweep.r={from: 3, to: 1, step: 1}: variants[0].sweep.r.from: 3 is above to 1`,
 	}, "\n")
