@@ -158,8 +158,9 @@ func findVariant(r *Run, name string) *Variant {
 
 // planLine says whether the runs' encoded plans are the same as the
 // reference's (compared as canonical JSON); "" when no run recorded one.
-// The address of a built-in target is a free port picked per run, so it is
-// left out of the comparison.
+// The address of a built-in target is a free port picked per run, and the
+// seed of a randomized order is drawn per run, so both are left out of the
+// comparison.
 func planLine(runs []*Run, names []string) string {
 	compact := func(raw json.RawMessage) string {
 		var plan map[string]any
@@ -170,6 +171,9 @@ func planLine(runs []*Run, names []string) string {
 			delete(t, "addr")
 			delete(t, "url")
 		}
+		// A randomized order draws its seed per run: the same plan.
+		delete(plan, "seed")
+		delete(plan, "seed_set")
 		b, err := json.Marshal(plan) // map keys sorted: canonical
 		if err != nil {
 			return string(raw)

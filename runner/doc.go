@@ -9,16 +9,25 @@
 //
 // # Schedule
 //
-// With Order Sequential (the default) each variant gets one server start
-// and all its repetitions:
+// The windows run in the order of Plan.Steps. With Order Randomized (the
+// default) the run goes in randomized blocks: every round runs each
+// variant once, in an order drawn afresh per round from Plan.Seed,
+// restarting the server before every window (one window per start), so
+// that slow drift of a shared machine and the position within a round
+// land on every variant alike and average out instead of reading as a
+// difference. Order Interleaved is the same with every round in plan
+// order, A B C, A B C, …. With Order Sequential each variant gets one
+// server start and all its repetitions, for servers whose restart is
+// costly; drift is then not controlled and the report says so:
 //
 //	stop (clear whatever runs; a failure is only logged) → start with the
 //	variant's env → wait until ready → [cooldown] warm-up + window → … ×
 //	repeat → stop → next variant
 //
-// With Order Interleaved the run goes round by round, A B C, A B C, …,
-// restarting the server for every repetition (one window per start), which
-// spreads slow drift of a shared machine evenly over the variants. Cooldown
+// With Plan.Auto (repeat: auto) Run first calls Calibrate: the baseline
+// runs Auto.Calibrate windows, not recorded, and their noise sets the
+// repetitions per variant (results.RepsFor), at most Auto.Max; the
+// run's Calibration records it. Cooldown
 // is a pause without load between consecutive measured windows: the next
 // load (its warm-up) starts no earlier than Cooldown after the previous
 // window ended. The ready check defaults to the target's address (and URL

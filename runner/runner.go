@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"time"
 
@@ -116,6 +117,24 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	if err := checkPlan(plan); err != nil {
 		return nil, err
 	}
+	if plan.Order == scenarios.Randomized && !plan.SeedSet {
+		// Drawn here, not in Compile, so that compiling stays
+		// deterministic; the run prints and stores it.
+		plan = plan.WithSeed(rand.Uint64())
+	}
+	var cal *results.Calibration
+	if a := plan.Auto; a != nil {
+		c, err := Calibrate(ctx, plan, a.Calibrate, a.Effect, a.Max, opts)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Log != nil {
+			fmt.Fprintln(opts.Log, CalibrationLine(c))
+		}
+		cp := *plan
+		cp.Repeat, cal = c.Repeat, c
+		plan = &cp
+	}
 	probes, err := compileProbes(plan)
 	if err != nil {
 		return nil, err
@@ -183,7 +202,14 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Plan:          planJSON,
 		Baseline:      p.Baseline,
 		MaxErrors:     p.MaxErrors,
+		Order:         string(p.Order),
+		Equivalence:   p.Equivalence,
+		Calibration:   cal,
 	}
+	if p.Order == scenarios.Randomized {
+		run.Seed = p.Seed
+	}
+	fmt.Fprintln(opts.Log, orderLine(p))
 	// What is stored and shown never holds a secret env value.
 	shown := p.Redacted()
 	run.Warnings = append([]string(nil), shown.Warnings...)
@@ -584,4 +610,16 @@ func eventErr(e event) error {
 		p.exitStatus(killAfter)
 		return p.fail(fmt.Errorf("protocol: %w", e.err))
 	}
+}
+
+// orderLine says in what order the windows run, and how to replay a
+// randomized one.
+func orderLine(p *scenarios.Plan) string {
+	switch p.Order {
+	case scenarios.Randomized:
+		return fmt.Sprintf("order: randomized blocks, %d rounds of every variant once in a random order, seed %d (replay with --seed %d)", p.Repeat, p.Seed, p.Seed)
+	case scenarios.Interleaved:
+		return fmt.Sprintf("order: interleaved, %d rounds of every variant once in plan order", p.Repeat)
+	}
+	return "order: sequential (every repetition of a variant, then the next): drift of the machine over time is not controlled"
 }

@@ -21,31 +21,23 @@ const defaultCommandTimeout = 30 * time.Second
 const teardownSlack = 10 * time.Second
 
 // session is one start of the server for one variant and the repetitions
-// measured on it: all of them (Sequential) or one (Interleaved).
+// measured on it: all of them (Sequential) or one (Randomized,
+// Interleaved).
 type session struct {
 	variant int   // index in plan.Variants
 	reps    []int // repetition indexes, 0-based
 }
 
-// sessions returns the schedule: Sequential runs every repetition of a
-// variant on one server start; Interleaved runs round after round of one
-// repetition per variant, each on its own start.
+// sessions groups the plan's steps (Plan.Steps) into sessions: a new one
+// at every restart of the server and every change of variant.
 func sessions(p *scenarios.Plan) []session {
 	var out []session
-	if p.Order == scenarios.Interleaved {
-		for r := 0; r < p.Repeat; r++ {
-			for v := range p.Variants {
-				out = append(out, session{variant: v, reps: []int{r}})
-			}
+	for _, st := range p.Steps() {
+		if n := len(out); n > 0 && !st.Restart && out[n-1].variant == st.Variant {
+			out[n-1].reps = append(out[n-1].reps, st.Rep)
+			continue
 		}
-		return out
-	}
-	for v := range p.Variants {
-		reps := make([]int, p.Repeat)
-		for r := range reps {
-			reps[r] = r
-		}
-		out = append(out, session{variant: v, reps: reps})
+		out = append(out, session{variant: st.Variant, reps: []int{st.Rep}})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -238,6 +239,47 @@ func TestSessions(t *testing.T) {
 		if got := show(); got != tt.want {
 			t.Errorf("order %q: sessions %s, want %s", tt.order, got, tt.want)
 		}
+	}
+	// Randomized blocks with a server: one start per window, every round
+	// in BlockOrder's order for the seed.
+	p.Order, p.Seed, p.SeedSet = scenarios.Randomized, 42, true
+	p.Server = &scenarios.Server{}
+	var want []string
+	for r := range p.Repeat {
+		for _, v := range scenarios.BlockOrder(42, 2, r) {
+			want = append(want, fmt.Sprintf("%s[%d]", p.Variants[v].Name, r))
+		}
+	}
+	if got := show(); got != strings.Join(want, " ") {
+		t.Errorf("randomized: sessions %s, want %s", got, strings.Join(want, " "))
+	}
+}
+
+// TestRepeatAuto: repeat: auto measures the baseline first, without
+// recording it, then runs every variant as many times as the noise asks
+// (here a 30 % effect, which two or three repetitions detect), at most max.
+func TestRepeatAuto(t *testing.T) {
+	p := builtinPlan(400*time.Millisecond, nil)
+	p.Load.Warmup = 100 * time.Millisecond
+	p.Variants = []scenarios.Variant{{Name: "a"}, {Name: "b"}}
+	p.Order = scenarios.Randomized
+	p.Auto = &scenarios.AutoRepeat{Effect: 0.3, Max: 4, Calibrate: 3}
+	p.Repeat = 4
+	r, err := Run(context.Background(), p, testOptions(t, "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Calibration
+	if c == nil || len(c.Rates) != 3 || c.Variant != "a" || c.Family != 1 || c.Max != 4 || c.Repeat < 2 || c.Repeat > 4 {
+		t.Fatalf("calibration %+v, want 3 rates of variant a, family 1, 2..4 repetitions", c)
+	}
+	for _, v := range r.Variants {
+		if len(v.Reps) != c.Repeat {
+			t.Errorf("variant %s: %d repetitions, want the calibrated %d", v.Name, len(v.Reps), c.Repeat)
+		}
+	}
+	if r.Order != string(scenarios.Randomized) || r.Seed == 0 {
+		t.Errorf("run order %q seed %d, want randomized with a drawn seed", r.Order, r.Seed)
 	}
 }
 

@@ -191,6 +191,7 @@ server:
   start: %[2]q
   stop: %[3]q
   ready: {tls: %[1]q, timeout: 10s}
+order: sequential  # the kill lands in a's window: a runs first
 variants:
   - name: a
   - name: b

@@ -69,6 +69,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "run", summary: "run a scenario: every variant × repetition, then the comparison", run: runCmd},
+		{name: "plan-reps", summary: "measure the noise and say how many repetitions an effect needs", run: planRepsCmd},
 		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
 		{name: "report", summary: "re-render a stored run as text, md, csv, json or html", run: reportCmd},
 		{name: "compare", summary: "compare stored runs variant by variant (Δ %, significance)", run: compareCmd},

@@ -31,6 +31,18 @@ Examples:
   kaeload run nginx-kae.yaml --dry-run
   kaeload run nginx-kae.yaml --set load.duration=30s --set repeat=5
 
+Order and statistics: by default the windows run in randomized blocks —
+every round runs each variant once, in a random order per round (the seed
+is printed and stored; --seed replays it), restarting the server before
+each window — so that slow drift of the machine averages out instead of
+reading as a difference (order: sequential keeps one start per variant,
+and the report then says drift is not controlled). The comparison tests
+ln(req/s) with a t-test per variant against the baseline, adjusts the
+p-values over all the run's comparisons (Holm), and gives each one its
+minimum detectable effect (80 % power) and, when not significant, an
+equivalence verdict against the scenario's margin (equivalence: 2%).
+"kaeload plan-reps" says how many repetitions an effect needs.
+
 Every finished repetition is appended to the run directory's journal
 (journal.ndjson, synced to disk) and run.json, summary.csv and report.html
 are rebuilt from it, so a run that is killed keeps what it measured:
@@ -56,12 +68,16 @@ Exit status:
 	resultsDir := fs.String("results", "results", "parent directory of run directories")
 	noSave := fs.Bool("no-save", false, "do not write a run directory")
 	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
+	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usageError(fmt.Errorf("run: want one scenario file, got %d arguments (see kaeload run --help)", len(pos)))
+	}
+	if *seed != "" {
+		sets = append(sets, [2]string{"seed", *seed})
 	}
 	switch *progress {
 	case "auto", "on", "plain", "off":

@@ -146,6 +146,7 @@ server:
   stop: %[3]q
   ready: {tls: %[1]q, timeout: 5s}
   command_timeout: 15s
+order: sequential  # the interrupt lands in b's window, after a's
 variants:
   - name: a
     env: {KAELOAD_T: "1"}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner"
+)
+
+// TestNginxAA is the end-to-end A/A test of the comparison: five variants
+// that are the same nginx (RSA-2048, on CPU 0; the client on CPU 1),
+// three rounds of short windows in randomized blocks. No variant may be
+// called significant, and every comparison must say what the data can
+// say: an equivalence verdict or the difference it could have detected.
+//
+// By design a run of identical variants calls one of them significant at
+// most 5 % of the time (Holm over four comparisons), so one false alarm
+// may happen; the test then reruns with a fresh seed and fails only when
+// the second run also raises one (at most 0.25 % for a sound design,
+// while a broken one — sequential drift, no adjustment — does it far more
+// often, see results' TestSimAAFalseAlarms).
+func TestNginxAA(t *testing.T) {
+	if raceEnabled {
+		t.Skip("A/A needs the server, not the race detector's slowed client, to set the rate; the statistics run under -race in results")
+	}
+	addr := nginxtest.FreeAddr(t)
+	_, start, stop := nginxDir(t, addr)
+	cpus := "taskset -c 0 "
+	if _, err := exec.LookPath("taskset"); err != nil {
+		cpus = ""
+	}
+	var variants strings.Builder
+	for _, name := range []string{"a", "b", "c", "d", "e"} {
+		fmt.Fprintf(&variants, "  - name: %s\n    env: {KAELOAD_AA: %s}\n", name, name)
+	}
+	scenario := filepath.Join(t.TempDir(), "aa.yaml")
+	yaml := fmt.Sprintf(`name: aa
+target:
+  url: https://%[1]s/
+load:
+  connection: close
+  warmup: 300ms
+  duration: 1s
+  groups: [{cpus: "1", connections: 8}]
+repeat: 3
+server:
+  start: %[2]q
+  stop: %[3]q
+  ready: {tls: %[1]q, timeout: 10s}
+  command_timeout: 15s
+variants:
+%[4]s`, addr, cpus+start, stop, variants.String())
+	if err := os.WriteFile(scenario, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for attempt, seed := range []string{"1", "2"} {
+		plan, err := compile(scenario, setFlags{{"seed", seed}}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log lockedBuffer
+		r, err := runner.Run(context.Background(), plan, runner.Options{
+			Executable: os.Args[0],
+			Env:        []string{"KAELOAD_TEST_MAIN=1"},
+			Log:        &log,
+		})
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, log.String())
+		}
+		if r.Order != "randomized" || fmt.Sprint(r.Seed) != seed {
+			t.Errorf("run order %q seed %d, want randomized with seed %s", r.Order, r.Seed, seed)
+		}
+		// Randomized blocks restart the server before every window.
+		if got := strings.Count(log.String(), ": starting the server"); got != 15 {
+			t.Errorf("%d server starts, want 15 (one per window)", got)
+		}
+		s, err := results.SummarizeRun(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		if err := results.WriteText(&text, r); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("attempt %d (seed %s):\n%s", attempt+1, seed, comparisonSection(text.String()))
+		var alarms []string
+		for _, v := range s.Variants {
+			if v.IsBaseline {
+				continue
+			}
+			c := v.Comparison
+			if v.Stats.N != 3 || c.Family != 4 {
+				t.Fatalf("variant %s: %d repetitions, family %d; want 3 and 4", v.Name, v.Stats.N, c.Family)
+			}
+			if !c.HasMDE || !(c.MDEPct > 0) {
+				t.Errorf("variant %s: no minimum detectable effect: %+v", v.Name, c)
+			}
+			if c.Significant {
+				alarms = append(alarms, fmt.Sprintf("%s %+.2f %% (adjusted p %.4f)", v.Name, c.DeltaPct, c.PAdjusted))
+			}
+		}
+		if len(alarms) == 0 {
+			return
+		}
+		t.Logf("attempt %d: identical variants called significant: %s", attempt+1, strings.Join(alarms, ", "))
+	}
+	t.Errorf("two A/A runs in a row called an identical variant significant: the false-alarm rate is not what the report claims")
+}
+
+// comparisonSection returns the report's text from its comparison on.
+func comparisonSection(text string) string {
+	if i := strings.Index(text, "== comparison"); i >= 0 {
+		return text[i:]
+	}
+	return text
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner"
+)
+
+// planEffects are the effects plan-reps always lists next to the asked one.
+var planEffects = []float64{0.01, 0.02, 0.03, 0.05, 0.10}
+
+func planRepsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var sets setFlags
+	fs := newFlagSet("plan-reps", "[flags] SCENARIO.yaml", `
+Says how many repetitions a run needs to detect a difference. It measures
+the scenario's baseline variant a few times (--calibrate windows), exactly
+as "kaeload run" would — same load, warm-up and window, the server
+restarted before each window unless order is sequential — estimates the
+noise of this machine and server (the standard deviation of ln(req/s)
+between windows), and prints the repetitions per variant that find a
+difference of --effect with 80 % power, with the run's comparisons
+(variants − 1) judged together as "kaeload run" judges them (Holm). It
+also lists other effects, and what the scenario's current repeat can
+detect. Nothing is stored.
+
+A scenario can do this itself on every run: repeat: {effect: 3%, max: 10}
+(or repeat: auto, for the equivalence margin) measures the baseline first
+and chooses the repetitions.
+
+The noise estimate from a few windows is itself rough (with 5 windows it
+is within about ±40 % of the truth): calibrate longer when the answer is
+close to what you can afford.
+
+Examples:
+  kaeload plan-reps nginx-kae.yaml --effect 3%
+  kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`, stdout)
+	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	effectFlag := fs.String("effect", "", "the difference to detect: a percentage (3%) or fraction (0.03); default the scenario's equivalence margin")
+	windows := fs.Int("calibrate", 5, "baseline windows to measure, at least 2")
+	limit := fs.Int("max", 100, "the most repetitions per variant to consider")
+	progress := fs.String("progress", "auto", "progress display: auto, on, plain or off")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError(fmt.Errorf("plan-reps: want one scenario file, got %d arguments (see kaeload plan-reps --help)", len(pos)))
+	}
+	if *windows < 2 {
+		return usageError(fmt.Errorf("plan-reps: --calibrate %d: want at least 2 windows, the fewest that show noise", *windows))
+	}
+	if *limit < 2 {
+		return usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", *limit))
+	}
+	switch *progress {
+	case "auto", "on", "plain", "off":
+	default:
+		return usageError(fmt.Errorf("plan-reps: --progress %q: want auto, on, plain or off", *progress))
+	}
+	plan, err := compile(pos[0], sets, false)
+	if err != nil {
+		return err
+	}
+	effect := plan.Equivalence
+	if *effectFlag != "" {
+		if effect, err = parseEffect(*effectFlag); err != nil {
+			return usageError(fmt.Errorf("plan-reps: --effect %q: %w", *effectFlag, err))
+		}
+	}
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
+	}
+	log := newRedactWriter(stderr, plan.Secrets, plan.Redact)
+	opts := runner.Options{Progress: stderr, ProgressMode: *progress, Abort: abortOf(ctx), Log: log}
+	cal, err := runner.Calibrate(ctx, plan, *windows, effect, *limit, opts)
+	if rw, ok := log.(*redactWriter); ok {
+		rw.flush()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %v", errInterrupted, err)
+		}
+		return err
+	}
+	repeat := plan.Repeat
+	if plan.Auto != nil {
+		repeat = 0 // chosen per run
+	}
+	return writePlan(stdout, cal, planEffects, repeat)
+}
+
+// writePlan prints what a calibration says: the noise, the repetitions
+// per variant for the asked effect and for the usual ones, and what the
+// scenario's repeat (0: none fixed) detects.
+func writePlan(w io.Writer, cal *results.Calibration, effects []float64, repeat int) error {
+	var b strings.Builder
+	mean := results.Summarize(cal.Rates).Mean
+	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), results.FormatRate(mean))
+	if !cal.HasNoise {
+		fmt.Fprintf(&b, "no noise estimate: fewer than two windows completed with a positive rate; fix the failures above and rerun\n")
+		_, err := io.WriteString(w, b.String())
+		if err == nil {
+			err = fmt.Errorf("%w: no noise estimate from %d good windows", errFailed, len(cal.Rates))
+		}
+		return err
+	}
+	fmt.Fprintf(&b, "noise: %.2f %% (standard deviation of ln(req/s) between windows)\n", cal.NoisePct)
+	fmt.Fprintf(&b, "comparisons judged together: %d (Holm; the MDE uses the level %.4g)\n\n", cal.Family, results.Alpha/float64(cal.Family))
+	fmt.Fprintf(&b, "effect    repetitions per variant (80 %% power)\n")
+	asked := cal.EffectPct / 100
+	rows := slices.Clone(effects)
+	if !slices.ContainsFunc(rows, func(e float64) bool { return math.Abs(e-asked) < 1e-12 }) {
+		rows = append(rows, asked)
+	}
+	slices.Sort(rows)
+	for _, e := range rows {
+		n, ok := results.RepsFor(cal.NoisePct, e, cal.Family, cal.Max)
+		cell := strconv.Itoa(n)
+		if !ok {
+			cell = fmt.Sprintf("more than %d", cal.Max)
+		}
+		if math.Abs(e-asked) < 1e-12 {
+			cell += "   <- asked"
+		}
+		fmt.Fprintf(&b, "±%-7s %s\n", strconv.FormatFloat(e*100, 'g', 4, 64)+" %", cell)
+	}
+	b.WriteString("\n")
+	if cal.Capped {
+		fmt.Fprintf(&b, "±%g %% needs more than %d repetitions per variant here: reduce the noise (longer windows, a quieter machine) or accept a larger effect\n", cal.EffectPct, cal.Max)
+	} else {
+		fmt.Fprintf(&b, "to detect ±%g %%: repeat: %d (or repeat: {effect: %g%%, max: %d} to calibrate on every run)\n", cal.EffectPct, cal.Repeat, cal.EffectPct, max(cal.Repeat, 10))
+	}
+	if repeat >= 2 {
+		fmt.Fprintf(&b, "with the scenario's repeat: %d, the smallest difference found with 80 %% power is ±%.2f %%\n", repeat, results.PlannedMDEPct(cal.NoisePct, repeat, cal.Family))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// parseEffect reads an effect written as a percentage ("3%") or a
+// fraction below 1 (0.03).
+func parseEffect(s string) (float64, error) {
+	text := strings.TrimSpace(s)
+	num, pct := strings.CutSuffix(text, "%")
+	f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	switch {
+	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
+		return 0, fmt.Errorf("want a percentage such as 3%% or a fraction such as 0.03")
+	case pct:
+		f /= 100
+	case f >= 1:
+		return 0, fmt.Errorf("%s as a plain number would be a fraction of the whole (0.03 = 3%%); write %s%% for %s percent", text, text, text)
+	}
+	if f <= 0 || f > 0.5 {
+		return 0, fmt.Errorf("want more than 0 and at most 50%%, got %s", strconv.FormatFloat(f*100, 'g', 4, 64)+"%")
+	}
+	return f, nil
+}

@@ -1,0 +1,74 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+// Calibrate measures the noise of the machine and server before a run
+// chooses its repetitions: it runs plan's baseline variant for windows
+// windows, each exactly as the run would (same load, warm-up and window;
+// with a server to control and an order other than sequential, a restart
+// before every window, so that the noise between restarts is included),
+// and returns their rates with the repetitions per variant that detect a
+// difference of effect (a fraction) at results.Power, judged with the
+// plan's other comparisons (results.RepsFor), at most limit. Failed
+// windows count as no estimate. Nothing is recorded: opts.Recorder is
+// not used.
+func Calibrate(ctx context.Context, plan *scenarios.Plan, windows int, effect float64, limit int, opts Options) (*results.Calibration, error) {
+	base := 0
+	for i, v := range plan.Variants {
+		if v.Name == plan.Baseline {
+			base = i
+		}
+	}
+	cp := *plan
+	cp.Variants = []scenarios.Variant{plan.Variants[base]}
+	cp.Baseline, cp.Repeat, cp.Auto = "", windows, nil
+	if cp.Order != scenarios.Sequential {
+		cp.Order = scenarios.Randomized
+	}
+	opts.Recorder = nil
+	cal := &results.Calibration{Variant: plan.Variants[base].Name, EffectPct: effect * 100, Family: max(1, len(plan.Variants)-1), Max: limit}
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "calibration: measuring variant %s %d times to estimate the noise\n", cal.Variant, windows)
+	}
+	r, err := Run(ctx, &cp, opts)
+	if r != nil && len(r.Variants) > 0 {
+		for _, rep := range r.Variants[0].Reps {
+			if rep.Failed == "" {
+				cal.Rates = append(cal.Rates, rep.Total.Rate())
+			}
+		}
+	}
+	if err != nil {
+		return cal, fmt.Errorf("calibration: %w", err)
+	}
+	cal.Calibrate()
+	return cal, nil
+}
+
+// CalibrationLine says what a calibration found, in one sentence.
+func CalibrationLine(c *results.Calibration) string {
+	if !c.HasNoise {
+		return fmt.Sprintf("calibration: no noise estimate from %d good windows of %s; using the cap, %d repetitions", len(c.Rates), c.Variant, c.Repeat)
+	}
+	s := fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); %d repetitions per variant detect ±%g %% at %.0f %% power over %s",
+		c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, results.Power*100, comparisons(c.Family))
+	if c.Capped {
+		s = fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); even the cap of %d repetitions per variant cannot detect ±%g %% at %.0f %% power over %s: using %d",
+			c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, results.Power*100, comparisons(c.Family), c.Repeat)
+	}
+	return s
+}
+
+// comparisons is "1 comparison" or "N comparisons".
+func comparisons(n int) string {
+	if n == 1 {
+		return "1 comparison"
+	}
+	return fmt.Sprintf("%d comparisons", n)
+}
