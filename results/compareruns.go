@@ -68,7 +68,7 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 	if line := planLine(runs, names); line != "" {
 		b.WriteString(line + "\n")
 	}
-	b.WriteString(significanceNote + "\n\n")
+	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power; equivalence: two one-sided tests against ±%g %%\n\n", Alpha, Power*100, DefaultEquivalence*100)
 
 	var order []string
 	seen := map[string]bool{}
@@ -81,8 +81,8 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 		}
 	}
 	ct := table{
-		header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "significant", "p99 handshake ms", "notes"},
-		right:  []bool{false, false, true, true, false, true, false, true, false},
+		header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "notes"},
+		right:  []bool{false, false, true, true, false, true, true, true, false, true, false},
 	}
 	// Every (variant, later run) comparison with the reference is one
 	// family, adjusted together like a run's comparisons.
@@ -118,24 +118,23 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 			}
 			v := findVariant(r, name)
 			if v == nil {
-				ct.add(label, names[i], missing, missing, missing, missing, missing, missing, "")
+				ct.add(label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, "")
 				continue
 			}
 			vs := summarizeVariant(v, i == 0)
 			vs.Comparison = comps[key{name, i}]
-			delta, sig := "reference", ""
+			delta, p, padj, verdict := "reference", "", "", ""
 			if i > 0 {
-				delta, sig = missing, missing
-				if ref != nil && vs.Stats.N > 0 && len(refRates) > 0 {
-					delta = fmt.Sprintf("%+.2f %%", vs.Comparison.DeltaPct)
-					sig = Significance(vs.Comparison)
+				delta, p, padj, verdict = missing, missing, missing, missing
+				if c := vs.Comparison; ref != nil && vs.Stats.N > 0 && len(refRates) > 0 {
+					delta, p, padj, verdict = FormatDelta(c.DeltaPct), PValue(c), PAdjusted(c), VerdictWords(c)
 				}
 			}
 			note := ""
 			if vs.ClientBoundReps > 0 {
 				note = fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", vs.ClientBoundReps, vs.Stats.N)
 			}
-			ct.add(label, names[i], strconv.Itoa(vs.Stats.N), meanCell(vs.Stats), ciCell(vs.Stats), delta, sig,
+			ct.add(label, names[i], strconv.Itoa(vs.Stats.N), meanCell(vs.Stats), ciCell(vs.Stats), delta, p, padj, verdict,
 				QuantileMillis(vs.Handshake, 99), note)
 		}
 	}

@@ -58,7 +58,7 @@ func TestCompareRunsContent(t *testing.T) {
 	// last week 180,959.4 (one 503 is not a success): -2.00 %.
 	kae := row("kae ")
 	next := lines[slices.Index(lines, kae)+1]
-	for _, want := range []string{"this-week", "177,344.7", "-2.00 %", "yes", "CLIENT-BOUND (1 of 3 reps)"} {
+	for _, want := range []string{"this-week", "177,344.7", "-2.00 %, significant", "CLIENT-BOUND (1 of 3 reps)"} {
 		if !strings.Contains(next, want) {
 			t.Errorf("kae this-week row lacks %q: %q", want, next)
 		}
@@ -68,8 +68,8 @@ func TestCompareRunsContent(t *testing.T) {
 	}
 	// kae-async exists only in the second run.
 	async := row("kae-async")
-	if strings.Count(async, missing) != 6 {
-		t.Errorf("kae-async is missing from the reference run, want six %q cells: %q", missing, async)
+	if strings.Count(async, missing) != 8 {
+		t.Errorf("kae-async is missing from the reference run, want eight %q cells: %q", missing, async)
 	}
 	if !strings.Contains(out, "plans: this-week ran a different plan than last-week") {
 		t.Errorf("plan difference not reported:\n%s", out)
@@ -80,7 +80,7 @@ func TestCompareRunsContent(t *testing.T) {
 	if err := CompareRuns(&b, []*Run{compareRun(), compareRun()}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if s := b.String(); !strings.Contains(s, "plans: identical") || !strings.Contains(s, "+0.00 %  no (p=1.0000)") {
+	if s := b.String(); !strings.Contains(s, "plans: identical") || !strings.Contains(s, "+0.00 %  1.0000  1.0000  no difference larger than ±2 %") {
 		t.Errorf("a run compared with itself:\n%s", s)
 	}
 }

@@ -35,7 +35,12 @@ import (
 //   - mean_req_per_s, stddev, ci95_low, ci95_high, delta_pct, p_value,
 //     significant, test: the variant's Stats and Comparison, in "all" rows
 //     only. The baseline's test cell is "baseline"; ci95 cells are empty
-//     for fewer than two repetitions and p_value when no test ran.
+//     for fewer than two repetitions and p_value when no test ran;
+//   - p_adjusted, adjustment ("holm" or "none"), family (the comparisons
+//     adjusted together), mde_pct, equivalence_bound_pct,
+//     equivalence_margin_pct and equivalent (Comparison), in "all" rows of
+//     the variants compared with the baseline whose test ran; plateau
+//     (true/false, VariantSummary.Plateau) in "all" rows of swept variants.
 //
 // A run without variants gives the header row alone. It returns an error,
 // before writing anything, when r.Baseline names no variant, and any error
@@ -68,7 +73,8 @@ func WriteCSV(w io.Writer, r *Run) error {
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
-	header = append(header, "mean_req_per_s", "stddev", "ci95_low", "ci95_high", "delta_pct", "p_value", "significant", "test")
+	header = append(header, "mean_req_per_s", "stddev", "ci95_low", "ci95_high", "delta_pct", "p_value", "significant", "test",
+		"p_adjusted", "adjustment", "family", "mde_pct", "equivalence_bound_pct", "equivalence_margin_pct", "equivalent", "plateau")
 
 	var s *RunSummary
 	if len(r.Variants) > 0 {
@@ -136,7 +142,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 				}
 				row = append(row, csvG(p.Delta()), per)
 			}
-			row = append(row, "", "", "", "", "", "", "", "")
+			row = append(row, "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
 			_ = cw.Write(row)
 		}
 
@@ -193,7 +199,19 @@ func WriteCSV(w io.Writer, r *Run) error {
 				p = csvG(c.PValue)
 			}
 		}
-		row = append(row, mean, sd, lo, hi, delta, p, sig, test)
+		padj, adj, fam, mde, bound, margin, equiv := "", "", "", "", "", "", ""
+		if !vs.IsBaseline && c.Test != TestNone {
+			padj, adj, fam = csvG(c.PAdjusted), c.Adjustment, strconv.Itoa(c.Family)
+			if c.HasMDE {
+				mde, bound = csvF3(c.MDEPct), csvF3(c.EquivalenceBoundPct)
+				margin, equiv = csvG(c.EquivalenceMarginPct), strconv.FormatBool(c.Equivalent)
+			}
+		}
+		plateau := ""
+		if vs.Series != "" {
+			plateau = strconv.FormatBool(vs.Plateau)
+		}
+		row = append(row, mean, sd, lo, hi, delta, p, sig, test, padj, adj, fam, mde, bound, margin, equiv, plateau)
 		_ = cw.Write(row)
 	}
 	cw.Flush()

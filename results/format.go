@@ -177,3 +177,48 @@ func groupDigits(digits string) string {
 	}
 	return sb.String()
 }
+
+// PAdjusted renders the adjusted p-value of c like PValue renders the raw
+// one; Missing when no test ran.
+func PAdjusted(c Comparison) string {
+	switch {
+	case c.Test == TestNone:
+		return Missing
+	case c.PAdjusted < 0.0001:
+		return "<0.0001"
+	}
+	return strconv.FormatFloat(c.PAdjusted, 'f', 4, 64)
+}
+
+// MDE renders c's minimum detectable effect ("±4.80 %"); Missing without one.
+func MDE(c Comparison) string {
+	if !c.HasMDE {
+		return Missing
+	}
+	return fmt.Sprintf("±%.2f %%", c.MDEPct)
+}
+
+// VerdictWords says what c means in words a user can act on: the
+// difference when it is significant (and whether it is within the
+// equivalence margin), "no difference larger than ±margin" when the
+// equivalence test passes, and otherwise that the data are inconclusive,
+// with the largest difference they do not rule out and the smallest they
+// could have found. "Not significant" alone is never the answer.
+func VerdictWords(c Comparison) string {
+	margin := strconv.FormatFloat(c.EquivalenceMarginPct, 'g', 4, 64)
+	switch {
+	case c.Test == TestNone:
+		return "no test: needs 2+ repetitions on each side"
+	case c.Significant && c.Equivalent:
+		return fmt.Sprintf("%s, significant, but within the ±%s %% margin", FormatDelta(c.DeltaPct), margin)
+	case c.Significant && c.Test == TestZeroVariance:
+		return fmt.Sprintf("%s, significant (zero variance)", FormatDelta(c.DeltaPct))
+	case c.Significant:
+		return fmt.Sprintf("%s, significant", FormatDelta(c.DeltaPct))
+	case c.Equivalent:
+		return fmt.Sprintf("no difference larger than ±%s %% (equivalent; within ±%.2f %%)", margin, c.EquivalenceBoundPct)
+	case c.HasMDE:
+		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; these repetitions detect ±%.2f %%", c.EquivalenceBoundPct, c.MDEPct)
+	}
+	return "not significant"
+}

@@ -39,6 +39,12 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "- **baseline** %s\n", mdEscape(r.Variants[s.Baseline].Name))
+	if o := orderLine(r); o != "" {
+		fmt.Fprintf(&b, "- **order** %s\n", mdEscape(o))
+	}
+	if c := r.Calibration; c != nil {
+		fmt.Fprintf(&b, "- **repeat** auto: %s\n", mdEscape(calibrationWords(c)))
+	}
 	var notes []string
 	if r.Interrupted {
 		notes = append(notes, "**INTERRUPTED:** the run was stopped early; only completed repetitions are shown")
@@ -57,9 +63,13 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	}
 
 	b.WriteString("\n## Comparison\n\n")
-	fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(r.Variants[s.Baseline].Name), significanceNote)
+	fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(r.Variants[s.Baseline].Name), mdEscape(statsNote(s)))
 	ct := comparisonTable(s)
 	ct.writeMarkdown(&b)
+	if dt, title, ok := driftTable(s); ok {
+		fmt.Fprintf(&b, "\n### Drift by round\n\n%s.\n\n", mdEscape(upperFirst(strings.TrimPrefix(title, "drift by round: "))))
+		dt.writeMarkdown(&b)
+	}
 	if pt, ok := probeTable(s); ok {
 		b.WriteString("\n### Probe deltas\n\nPer window, mean over repetitions; per request = delta / requests in the window.\n\n")
 		pt.writeMarkdown(&b)
@@ -70,6 +80,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		st := sweepTable(s, sw)
 		st.write(&b, "")
 		b.WriteString("```\n")
+		if l := plateauLine(s, sw); l != "" {
+			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
+		}
 	}
 	if hasSpeed(r) {
 		writeSpeedMarkdown(&b, newSpeedTable(r, s.Baseline))

@@ -12,8 +12,31 @@ import (
 // from a RunSummary; the text report aligns it, the Markdown report writes
 // it as a GitHub table, so both show the same cells.
 
-// significanceNote says which test decides "significant".
-var significanceNote = fmt.Sprintf("significant: Welch's two-sided t-test on ln(total req/s) of the repetitions (a test of the ratio), α = %g", Alpha)
+// statsNote says how the comparison decides: which test, which
+// adjustment over how many comparisons, and what MDE and equivalence mean.
+func statsNote(s *RunSummary) string {
+	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
+	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, Alpha)
+	if s.Family <= 1 {
+		adjust = fmt.Sprintf("one comparison, α = %g", Alpha)
+	}
+	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power; equivalence: two one-sided tests against ±%s %%",
+		test, adjust, Power*100, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+}
+
+// orderLine says in what order the run's windows ran and what that means
+// for drift; "" for a run that did not record it.
+func orderLine(r *Run) string {
+	switch r.Order {
+	case OrderRandomized:
+		return fmt.Sprintf("randomized blocks (every round runs each variant once, in a random order), seed %d (replay: --seed %d)", r.Seed, r.Seed)
+	case OrderInterleaved:
+		return "interleaved (every round runs each variant once, in plan order)"
+	case OrderSequential:
+		return "sequential (every repetition of a variant, then the next): drift of the machine is not controlled"
+	}
+	return ""
+}
 
 // column is one column of a table built per variant.
 type column struct {
@@ -86,8 +109,11 @@ func deltaCell(s *RunSummary, v *VariantSummary) string {
 // notesCell marks the best variant of a sweep and client-bound variants.
 func notesCell(v *VariantSummary) string {
 	var notes []string
-	if v.Best {
-		notes = append(notes, "* best of "+v.Series)
+	switch {
+	case v.Best:
+		notes = append(notes, "* best of "+v.Series+" (significantly faster than every other value)")
+	case v.Plateau:
+		notes = append(notes, "~ plateau of "+v.Series)
 	}
 	if v.FailedReps > 0 {
 		n := "FAILED"
@@ -117,12 +143,30 @@ func comparisonTable(s *RunSummary) table {
 		{"mean req/s", true, func(_ int, v *VariantSummary) string { return meanCell(v.Stats) }},
 		{"±stddev", true, func(_ int, v *VariantSummary) string { return stddevCell(v.Stats) }},
 		{"95 % CI", false, func(_ int, v *VariantSummary) string { return ciCell(v.Stats) }},
-		{"Δ% vs baseline", true, func(_ int, v *VariantSummary) string { return deltaCell(s, v) }},
-		{"significant", false, func(_ int, v *VariantSummary) string {
+		{"Δ%", true, func(_ int, v *VariantSummary) string { return deltaCell(s, v) }},
+		{"p", true, func(_ int, v *VariantSummary) string {
 			if v.IsBaseline {
 				return ""
 			}
-			return Significance(v.Comparison)
+			return PValue(v.Comparison)
+		}},
+		{"p Holm", true, func(_ int, v *VariantSummary) string {
+			if v.IsBaseline {
+				return ""
+			}
+			return PAdjusted(v.Comparison)
+		}},
+		{"MDE", true, func(_ int, v *VariantSummary) string {
+			if v.IsBaseline {
+				return ""
+			}
+			return MDE(v.Comparison)
+		}},
+		{"verdict", false, func(_ int, v *VariantSummary) string {
+			if v.IsBaseline {
+				return ""
+			}
+			return VerdictWords(v.Comparison)
 		}},
 		{"p99 handshake ms", true, func(_ int, v *VariantSummary) string { return QuantileMillis(v.Handshake, 99) }},
 		{"errors", true, func(_ int, v *VariantSummary) string { return FormatCount(v.Errors) }},
@@ -201,7 +245,72 @@ func sweepTitle(sw *SweepSummary) string {
 }
 
 // sweepLegend explains a sweep chart.
-const sweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it, * marks the best (highest mean req/s)"
+const sweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, Holm-adjusted), ~ the plateau when no value is"
+
+// plateauLine names a sweep's plateau in words when it has no single
+// best value; "" otherwise.
+func plateauLine(s *RunSummary, sw *SweepSummary) string {
+	if sw.Best >= 0 || len(sw.Plateau) == 0 {
+		return ""
+	}
+	label := map[int]string{}
+	for k, i := range sw.Variants {
+		label[i] = sw.Labels[k]
+	}
+	var names []string
+	for _, i := range sw.Plateau {
+		names = append(names, label[i])
+	}
+	if len(sw.Plateau) == len(sw.Variants) {
+		return fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("plateau: %s (no other value is significantly faster than these; the highest mean is %s)", strings.Join(names, ", "), label[sw.Top])
+}
+
+// driftTable shows every variant's rate by round, the round effect and
+// (in title) the trend; ok is false with fewer than two rounds.
+func driftTable(s *RunSummary) (t table, title string, ok bool) {
+	d := &s.Drift
+	if d.Rounds < 2 {
+		return t, "", false
+	}
+	t.header, t.right = []string{"variant"}, []bool{false}
+	for r := range d.Rounds {
+		t.header = append(t.header, fmt.Sprintf("round %d", r+1))
+		t.right = append(t.right, true)
+	}
+	for i := range s.Variants {
+		row := []string{s.Variants[i].Name}
+		for _, c := range d.Cells[i] {
+			switch {
+			case !c.OK:
+				row = append(row, "-")
+			case c.Failed:
+				row = append(row, FormatRate(c.Rate)+" FAILED")
+			default:
+				row = append(row, FormatRate(c.Rate))
+			}
+		}
+		t.add(row...)
+	}
+	row := []string{"round effect"}
+	for r := range d.Rounds {
+		cell := "-"
+		if d.RoundHas[r] {
+			cell = FormatDelta(d.RoundPct[r])
+		}
+		row = append(row, cell)
+	}
+	t.add(row...)
+	title = "drift by round: req/s of every variant in each round; round effect = the round's mean deviation from each variant's own mean"
+	if d.HasTrend {
+		title += fmt.Sprintf("; trend over the run %s from round 1 to round %d", FormatDelta(d.TrendPct), d.Rounds)
+	}
+	if !d.Controlled {
+		title += "; order sequential: a variant's rounds are consecutive windows, so drift between variants is not shown here and not controlled"
+	}
+	return t, title, true
+}
 
 // sweepTable is a sweep's variants in chart order, preceded by the
 // baseline when the baseline is not one of them, with an ASCII bar of the
@@ -233,8 +342,11 @@ func sweepTable(s *RunSummary, sw *SweepSummary) table {
 	}
 	cols := []column{
 		{"", false, func(i int, v *VariantSummary) string {
-			if v.Best {
+			switch {
+			case v.Best:
 				return "*"
+			case v.Plateau && v.Series == sw.Series:
+				return "~"
 			}
 			return ""
 		}},
@@ -292,4 +404,20 @@ func niceCeil(x float64) float64 {
 		}
 	}
 	return 10 * exp
+}
+
+// StatsNote is how a run's comparison decides (test, adjustment, MDE,
+// equivalence), as the text and Markdown reports say it above the table.
+func StatsNote(s *RunSummary) string { return statsNote(s) }
+
+// OrderLine says in what order r's windows ran, as the reports' header
+// does; "" for a run that did not record it.
+func OrderLine(r *Run) string { return orderLine(r) }
+
+// DriftTable returns the drift-by-round table of s as a header row and
+// body rows of cells, with its title; ok is false with fewer than two
+// rounds.
+func DriftTable(s *RunSummary) (header []string, rows [][]string, title string, ok bool) {
+	t, title, ok := driftTable(s)
+	return t.header, t.rows, title, ok
 }

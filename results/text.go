@@ -69,7 +69,11 @@ func (r *Run) AllWarnings() []string { return warnings(r) }
 // warnings that Annotate would add.
 func warnings(r *Run) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
-	return appendNew(ws, clientBoundWarnings(r)...)
+	ws = appendNew(ws, clientBoundWarnings(r)...)
+	if s, err := SummarizeRun(r); err == nil {
+		ws = appendNew(ws, s.Warnings...)
+	}
+	return ws
 }
 
 func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
@@ -86,6 +90,12 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	}
 	if s != nil {
 		fmt.Fprintf(b, "baseline  %s\n", r.Variants[s.Baseline].Name)
+		if o := orderLine(r); o != "" {
+			fmt.Fprintf(b, "order     %s\n", o)
+		}
+		if c := r.Calibration; c != nil {
+			fmt.Fprintf(b, "repeat    auto: %s\n", calibrationWords(c))
+		}
 	} else {
 		b.WriteString("no variants\n")
 	}
@@ -251,9 +261,13 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 
 func writeComparison(b *bytes.Buffer, r *Run, s *RunSummary) {
 	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", r.Variants[s.Baseline].Name)
-	b.WriteString(significanceNote + "\n")
+	b.WriteString(statsNote(s) + "\n")
 	ct := comparisonTable(s)
 	ct.write(b, "")
+	if dt, title, ok := driftTable(s); ok {
+		fmt.Fprintf(b, "\n%s\n", title)
+		dt.write(b, "")
+	}
 	if pt, ok := probeTable(s); ok {
 		b.WriteString("\nprobe deltas per window (mean over repetitions; per request = delta / requests in the window)\n")
 		pt.write(b, "")
@@ -263,6 +277,9 @@ func writeComparison(b *bytes.Buffer, r *Run, s *RunSummary) {
 		fmt.Fprintf(b, "\n== %s\n%s\n", sweepTitle(sw), sweepLegend)
 		st := sweepTable(s, sw)
 		st.write(b, "")
+		if l := plateauLine(s, sw); l != "" {
+			b.WriteString(l + "\n")
+		}
 	}
 }
 
@@ -380,4 +397,16 @@ func (t *table) write(b *bytes.Buffer, indent string) {
 		b.WriteString(strings.TrimRight(line.String(), " "))
 		b.WriteByte('\n')
 	}
+}
+
+// calibrationWords says what repeat: auto measured and chose.
+func calibrationWords(c *Calibration) string {
+	if !c.HasNoise {
+		return fmt.Sprintf("no noise estimate from %d good calibration windows of %s: %d repetitions (the cap)", len(c.Rates), c.Variant, c.Repeat)
+	}
+	s := fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %d repetitions per variant detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, Power*100)
+	if c.Capped {
+		s = fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; even the cap of %d repetitions cannot detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, Power*100)
+	}
+	return s
 }

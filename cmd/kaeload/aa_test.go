@@ -102,6 +102,14 @@ variants:
 			if !c.HasMDE || !(c.MDEPct > 0) {
 				t.Errorf("variant %s: no minimum detectable effect: %+v", v.Name, c)
 			}
+			// The report says in words what the data can say.
+			verdict := results.VerdictWords(c)
+			if !c.Significant && !strings.HasPrefix(verdict, "no difference larger than") && !strings.HasPrefix(verdict, "inconclusive: could be up to") {
+				t.Errorf("variant %s: verdict %q is neither an equivalence nor an inconclusive-with-bounds verdict", v.Name, verdict)
+			}
+			if !strings.Contains(text.String(), verdict) {
+				t.Errorf("variant %s: the text report does not show its verdict %q", v.Name, verdict)
+			}
 			if c.Significant {
 				alarms = append(alarms, fmt.Sprintf("%s %+.2f %% (adjusted p %.4f)", v.Name, c.DeltaPct, c.PAdjusted))
 			}

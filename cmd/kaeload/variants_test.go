@@ -281,7 +281,7 @@ func TestLocalNginxExample(t *testing.T) {
 		if err := results.WriteText(&text, r); err != nil {
 			t.Fatal(err)
 		}
-		row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(ecdsa) + `\s+2\s.*\syes \(p[=<]`)
+		row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(ecdsa) + `\s+2\s.*\s\+[0-9.]+ %, significant`)
 		if !row.MatchString(text.String()) {
 			t.Errorf("the comparison table does not call %s significant:\n%s", ecdsa, text.String())
 		}

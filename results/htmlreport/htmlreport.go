@@ -68,6 +68,12 @@ type page struct {
 	Threshold       string
 	Alpha           string
 	NoVariants      bool
+	// Order says in what order the windows ran; StatsNote how the
+	// comparison decides.
+	Order     string
+	StatsNote string
+	// Drift is the drift-by-round table; nil with fewer than two rounds.
+	Drift *driftSection
 
 	Charts     []chart
 	Comparison []comparisonRow
@@ -85,9 +91,16 @@ type page struct {
 	Plan  string
 }
 
+// driftSection is every variant's req/s by round.
+type driftSection struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+}
+
 type comparisonRow struct {
-	Variant, Color, N, Mean, StdDev, CI, Delta, P, Verdict, P99Handshake string
-	IsBase, Significant                                                  bool
+	Variant, Color, N, Mean, StdDev, CI, Delta, P, PAdj, MDE, Verdict, P99Handshake string
+	IsBase, Significant                                                             bool
 	// Failed is "FAILED" or "FAILED (k of n reps)" for a variant with
 	// failed repetitions, "" otherwise.
 	Failed string
@@ -189,6 +202,10 @@ func newPage(r *results.Run) (*page, error) {
 	base := sum.Baseline
 	vs := newVariantData(r, sum)
 	pg.Baseline = r.Variants[base].Name
+	pg.Order, pg.StatsNote = results.OrderLine(r), results.StatsNote(sum)
+	if h, rows, title, ok := results.DriftTable(sum); ok {
+		pg.Drift = &driftSection{Title: title, Header: h, Rows: rows}
+	}
 	pg.Failed = r.Failed()
 	pg.ClientBound = clientBound(vs)
 	if n := len(pg.ClientBound); n > maxClientBound {
@@ -264,7 +281,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	s, c := v.Sum.Stats, v.Sum.Comparison
 	row := comparisonRow{
 		Variant: v.V.Name, Color: cssColor(v.Color), N: strconv.Itoa(s.N), IsBase: v.Sum.IsBaseline,
-		Mean: dash, StdDev: dash, CI: dash, Delta: "baseline", P: dash, Verdict: dash,
+		Mean: dash, StdDev: dash, CI: dash, Delta: "baseline", P: dash, PAdj: dash, MDE: dash, Verdict: "baseline",
 		P99Handshake: cell(results.QuantileMillis(v.Sum.Handshake, 99)),
 	}
 	if n := v.Sum.FailedReps; n > 0 {
@@ -283,7 +300,8 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 		row.CI = results.FormatRate(s.CI95Low) + " – " + results.FormatRate(s.CI95High)
 	}
 	if !v.Sum.IsBaseline {
-		row.Delta, row.P, row.Verdict, row.Significant = dash, cell(results.PValue(c)), results.Verdict(c), c.Significant
+		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(results.PValue(c)), cell(results.PAdjusted(c)), c.Significant
+		row.MDE, row.Verdict = cell(results.MDE(c)), results.VerdictWords(c)
 		if hasDelta(v, base) {
 			row.Delta = results.FormatDelta(c.DeltaPct)
 		}

@@ -125,15 +125,22 @@ func TestWriteNumbers(t *testing.T) {
 	// baseline 120,000 and 121,000 req/s: mean 120,500, s = 707.1,
 	// CI ± t(0.975, 1)·500 = ± 6,353.1.
 	cmp := comparisonTable(t, root)
-	c33 := results.Compare([]float64{120000, 121000}, []float64{180000, 182000})
-	c0 := results.Compare([]float64{120000, 121000}, []float64{150000, 152000})
-	if !c33.Significant || !c0.Significant {
-		t.Fatalf("fixture differences should be significant: %+v %+v", c33, c0)
+	// The two comparisons are one Holm family, as the report judges them.
+	cs := results.CompareFamily([]float64{120000, 121000}, [][]float64{{150000, 152000}, {180000, 182000}}, results.DefaultEquivalence)
+	c0, c33 := cs[0], cs[1]
+	if !c33.Significant || !c0.Significant || c0.Family != 2 {
+		t.Fatalf("fixture differences should be significant in a family of 2: %+v %+v", c33, c0)
+	}
+	cells := func(c results.Comparison) string {
+		return results.PValue(c) + "|" + results.PAdjusted(c) + "|" + results.MDE(c) + "|" + results.VerdictWords(c)
 	}
 	tests := []struct{ variant, want string }{
-		{"baseline", "baseline|2|120,500.0|707.1|114,146.9 – 126,853.1|baseline|—|—|2.591"},
-		{"kae-soft-0", "kae-soft-0|2|151,000.0|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + results.PValue(c0) + "|yes|2.127"},
-		{"kae-soft-33", "kae-soft-33|2|181,000.0|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + results.PValue(c33) + "|yes|1.647"},
+		{"baseline", "baseline|2|120,500.0|707.1|114,146.9 – 126,853.1|baseline|—|—|—|baseline|2.591"},
+		{"kae-soft-0", "kae-soft-0|2|151,000.0|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + cells(c0) + "|2.127"},
+		{"kae-soft-33", "kae-soft-33|2|181,000.0|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + cells(c33) + "|1.647"},
+	}
+	if !strings.Contains(tests[2].want, "+50.21 %, significant") {
+		t.Errorf("kae-soft-33's verdict is not the significant difference: %s", tests[2].want)
 	}
 	for _, tt := range tests {
 		if got := tableRow(cmp, tt.variant); got != tt.want {
@@ -283,8 +290,8 @@ func TestWriteInterrupted(t *testing.T) {
 		t.Errorf("completed = %q, want %q", got, want)
 	}
 	for _, tt := range []struct{ variant, want string }{
-		{"kae-soft-33", "kae-soft-33|1|180,000.0|—|—|+49.38 %|—|no test (n<2)|1.647"},
-		{"kae-soft-50", "kae-soft-50|0|—|—|—|—|—|no test (n<2)|—"},
+		{"kae-soft-33", "kae-soft-33|1|180,000.0|—|—|+49.38 %|—|—|—|no test: needs 2+ repetitions on each side|1.647"},
+		{"kae-soft-50", "kae-soft-50|0|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"},
 	} {
 		if got := tableRow(comparisonTable(t, root), tt.variant); got != tt.want {
 			t.Errorf("comparison row %s:\n got %s\nwant %s", tt.variant, got, tt.want)
@@ -339,7 +346,7 @@ func TestWriteNothingCompleted(t *testing.T) {
 	if got, want := root.byID("chart-rate").allText(), "no variant has a completed repetition"; !strings.Contains(got, want) {
 		t.Errorf("rate chart text = %q, want it to contain %q", got, want)
 	}
-	if got, want := tableRow(comparisonTable(t, root), "kae"), "kae|0|—|—|—|—|—|no test (n<2)|—"; got != want {
+	if got, want := tableRow(comparisonTable(t, root), "kae"), "kae|0|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"; got != want {
 		t.Errorf("comparison row kae:\n got %s\nwant %s", got, want)
 	}
 }
@@ -564,24 +571,28 @@ func TestWriteMatchesMarkdown(t *testing.T) {
 		for _, v := range r.Variants {
 			h := strings.Split(tableRow(comparisonTable(t, root), v.Name), "|")
 			m := md[v.Name]
-			if len(h) != 9 || len(m) < 8 {
-				t.Errorf("%s: %s: HTML cells %q, Markdown cells %q; want 9 and at least 8", name, v.Name, h, m)
+			if len(h) != 11 || len(m) < 11 {
+				t.Errorf("%s: %s: HTML cells %q, Markdown cells %q; want 11 and at least 11", name, v.Name, h, m)
 				continue
 			}
-			// HTML: variant n mean stddev CI Δ p verdict p99; Markdown:
-			// variant n mean stddev CI Δ significance p99 ….
-			for _, c := range []struct {
+			// Both: variant n mean stddev CI Δ p "p Holm" MDE verdict
+			// p99 (Markdown goes on with errors, server CPU, notes).
+			cols := []struct {
 				col        string
 				html, mark string
 			}{
-				{"n", h[1], m[1]}, {"mean", h[2], m[2]}, {"stddev", h[3], m[3]}, {"delta", h[5], m[5]}, {"p99 handshake", h[8], m[7]},
-			} {
+				{"n", h[1], m[1]}, {"mean", h[2], m[2]}, {"stddev", h[3], m[3]}, {"delta", h[5], m[5]}, {"p99 handshake", h[10], m[10]},
+			}
+			if h[5] != "baseline" {
+				cols = append(cols, []struct {
+					col        string
+					html, mark string
+				}{{"p", h[6], m[6]}, {"p Holm", h[7], m[7]}, {"MDE", h[8], m[8]}, {"verdict", h[9], m[9]}}...)
+			}
+			for _, c := range cols {
 				if c.html != c.mark {
 					t.Errorf("%s: %s %s: HTML %q, Markdown %q", name, v.Name, c.col, c.html, c.mark)
 				}
-			}
-			if h[5] != "baseline" && !strings.HasPrefix(m[6], h[7]) {
-				t.Errorf("%s: %s significance: HTML %q, Markdown %q", name, v.Name, h[7], m[6])
 			}
 		}
 		if name == "baseline not measured" {

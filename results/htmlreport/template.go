@@ -90,18 +90,34 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 
 <h2 id="comparison">Comparison</h2>
 <p class="note">Samples: each repetition's total req/s (requests completed by all groups in the window ÷ window length).
-95 % CI of the mean from Student's t; difference from the baseline tested with Welch's two-sided t-test on ln(req/s) — a test of the ratio, since load-test noise is proportional to the rate — at p &lt; {{.Alpha}}.</p>
+95 % CI of the mean from Student's t. {{.StatsNote}}.</p>
+{{- if .Order}}
+<p class="note" id="order">Order: {{.Order}}.</p>
+{{- end}}
 <table>
 <thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">± stddev</th><th class="num">95 % CI</th>
-<th class="num">Δ vs baseline</th><th class="num">Welch p</th><th>significant</th><th class="num">p99 handshake ms</th></tr></thead>
+<th class="num">Δ vs baseline</th><th class="num">p</th><th class="num">p Holm</th><th class="num">MDE</th><th>verdict</th><th class="num">p99 handshake ms</th></tr></thead>
 <tbody>
 {{- range .Comparison}}
 <tr{{if .IsBase}} class="base"{{end}}><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
 <td class="num">{{.Mean}}</td><td class="num">{{.StdDev}}</td><td class="num">{{.CI}}</td><td class="num">{{.Delta}}</td>
-<td class="num">{{.P}}</td><td class="{{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
+<td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="{{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
 {{- end}}
 </tbody>
 </table>
+{{- with .Drift}}
+
+<h3 id="drift">Drift by round</h3>
+<p class="note">{{.Title}}.</p>
+<table>
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range .}}<td class="num">{{.}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
 
 <h2 id="charts">Charts</h2>
 {{- range .Charts}}
