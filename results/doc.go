@@ -42,13 +42,17 @@
 //
 // SummarizeRun computes, once for every format, what the run says across
 // repetitions (RunSummary): per variant the Stats of its rates, the
-// Comparison with the baseline (Welch's two-sided t-test, α = Alpha), the
+// Comparison with the baseline — a t-test on ln(req/s), the run's
+// comparisons judged as one family (CompareFamily: Holm-adjusted p, the
+// minimum detectable effect at Power, and an equivalence verdict against
+// the run's margin), the rates by round and their trend (DriftSummary), the
 // repetitions' histograms merged exactly (p99 handshake time), errors,
 // probe deltas (mean per window and per request, which tells whether an
 // offload engine engaged: 1.0 hardware operations per request means every
 // handshake was offloaded) and CPU. Variants with the same Series form a
 // sweep (SweepSummary): ordered by value when the single swept key is
-// numeric, the best (highest mean req/s) marked.
+// numeric, the best marked only when it is significantly faster than every
+// other value (Holm-adjusted within the sweep), else its plateau.
 //
 // A group whose CPUs were at least ClientBoundBusy busy makes its
 // repetition client-bound (Rep.ClientBound): the figure then measures

@@ -81,6 +81,7 @@ func binomialSE(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float
 // unadjusted gives four chances of a false alarm; together they call
 // identical variants different several times as often as α promises.
 func TestSimAAFalseAlarms(t *testing.T) {
+	skipUnderRace(t)
 	const trials = 4000
 	rate := func(order string, adjusted bool) float64 {
 		rng := rand.New(rand.NewPCG(9, 1))
@@ -125,6 +126,7 @@ func TestSimAAFalseAlarms(t *testing.T) {
 // the noise, planted into a fresh run. One of four comparisons carries
 // the effect; the others are null and share Holm's adjustment.
 func TestSimPowerAtMDE(t *testing.T) {
+	skipUnderRace(t)
 	const trials = 4000
 	for _, rounds := range []int{3, 5} {
 		m := simMachine{variants: 5, rounds: rounds, noise: 0.015, order: OrderRandomized}
@@ -164,6 +166,7 @@ func TestSimPowerAtMDE(t *testing.T) {
 // TestSimRepsFor: the repetitions RepsFor asks for find the effect with
 // probability Power, and one fewer does not.
 func TestSimRepsFor(t *testing.T) {
+	skipUnderRace(t)
 	const trials = 4000
 	noise, effect, family := 1.5, 0.03, 4
 	n, ok := RepsFor(noise, effect, family, 100)
@@ -201,6 +204,7 @@ func TestSimRepsFor(t *testing.T) {
 // identical variants with enough repetitions, equivalence is the usual
 // verdict.
 func TestSimEquivalence(t *testing.T) {
+	skipUnderRace(t)
 	const trials = 4000
 	m := simMachine{variants: 5, rounds: 10, noise: 0.01, order: OrderRandomized}
 	family := m.variants - 1
@@ -222,5 +226,13 @@ func TestSimEquivalence(t *testing.T) {
 	}
 	if got := float64(right) / trials; got < 0.5 {
 		t.Errorf("identical variants (1 %% noise, 10 rounds) are called equivalent within ±2 %% only %.3f of the time", got)
+	}
+}
+
+// skipUnderRace skips a simulation under -race: it is single-goroutine
+// arithmetic, which the race detector only makes ten times slower.
+func skipUnderRace(t *testing.T) {
+	if raceEnabled {
+		t.Skip("pure arithmetic, no concurrency: runs without -race")
 	}
 }

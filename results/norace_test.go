@@ -1,0 +1,5 @@
+//go:build !race
+
+package results
+
+const raceEnabled = false
