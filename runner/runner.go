@@ -615,11 +615,18 @@ func eventErr(e event) error {
 // orderLine says in what order the windows run, and how to replay a
 // randomized one.
 func orderLine(p *scenarios.Plan) string {
+	rounds := fmt.Sprintf("%d rounds", p.Repeat)
+	if p.Repeat == 1 {
+		rounds = "1 round"
+	}
+	if len(p.Variants) == 1 {
+		return fmt.Sprintf("order: one variant, %d window(s)", p.Repeat)
+	}
 	switch p.Order {
 	case scenarios.Randomized:
-		return fmt.Sprintf("order: randomized blocks, %d rounds of every variant once in a random order, seed %d (replay with --seed %d)", p.Repeat, p.Seed, p.Seed)
+		return fmt.Sprintf("order: randomized blocks, %s of every variant once in a random order, seed %d (replay with --seed %d)", rounds, p.Seed, p.Seed)
 	case scenarios.Interleaved:
-		return fmt.Sprintf("order: interleaved, %d rounds of every variant once in plan order", p.Repeat)
+		return fmt.Sprintf("order: interleaved, %s of every variant once in plan order", rounds)
 	}
 	return "order: sequential (every repetition of a variant, then the next): drift of the machine over time is not controlled"
 }
