@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/kaeload/kaeload/scenarios"
 )
 
 // The simulations below test the statistics alone, on synthetic runs whose
@@ -50,13 +52,10 @@ func (m simMachine) run(rng *rand.Rand, effects []float64) [][]float64 {
 			}
 		}
 	default:
-		order := make([]int, m.variants)
+		// The runner's own schedule: randomized blocks from a seed.
+		seed := rng.Uint64()
 		for r := range m.rounds {
-			for i := range order {
-				order[i] = i
-			}
-			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-			for _, v := range order {
+			for _, v := range scenarios.BlockOrder(seed, m.variants, r) {
 				window(v, r)
 			}
 		}
