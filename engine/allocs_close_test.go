@@ -17,9 +17,9 @@ import (
 // closeModeBudget is how many allocations one short-connection request of
 // the engine may make beyond what net and crypto/tls make for the same
 // connection (dial, full handshake, one request and response, close):
-// the engine's own per-request cost (0 when written: the engine adds
-// nothing to what net and crypto/tls allocate). Raise it only with a reason in the
-// commit message.
+// the engine's own per-request cost. It was 0 when written: the engine
+// adds nothing to what net and crypto/tls allocate. Raise it only with a
+// reason in the commit message.
 const closeModeBudget = 0
 
 // TestAllocsCloseMode holds a short-connection request (a new TCP
