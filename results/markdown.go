@@ -58,6 +58,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	for _, warn := range warnings(r) {
 		notes = append(notes, "**WARNING:** "+mdEscape(warn))
 	}
+	for _, h := range r.Hints() {
+		notes = append(notes, "**HINT:** "+mdEscape(h))
+	}
 	if len(notes) > 0 {
 		b.WriteString("\n> " + strings.Join(notes, "\n>\n> ") + "\n")
 	}

@@ -111,6 +111,9 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	for _, warn := range warnings(r) {
 		fmt.Fprintf(b, "WARNING: %s\n", warn)
 	}
+	for _, h := range r.Hints() {
+		fmt.Fprintf(b, "HINT: %s\n", h)
+	}
 }
 
 func writeVariant(b *bytes.Buffer, v *Variant) {

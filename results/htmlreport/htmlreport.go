@@ -61,6 +61,8 @@ type page struct {
 	// Failed lists the variants with failed repetitions.
 	Failed   []string
 	Warnings []string
+	// Hints are results.Run.Hints: lines, not warnings.
+	Hints []string
 	// ClientBound lists the first maxClientBound client-bound groups;
 	// ClientBoundMore counts the others.
 	ClientBound     []string
@@ -184,6 +186,7 @@ func newPage(r *results.Run) (*page, error) {
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
 		Warnings:    r.AllWarnings(),
+		Hints:       r.Hints(),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Alpha:       strconv.FormatFloat(results.Alpha, 'f', -1, 64),
 		NoVariants:  len(r.Variants) == 0,

@@ -84,6 +84,9 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <div class="banner warnings" id="warnings">Warnings
 <ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
+{{- range .Hints}}
+<p class="note hint">Hint: {{.}}</p>
+{{- end}}
 {{- if .NoVariants}}
 <p class="note">This run has no variants: nothing was measured.</p>
 {{- else}}
