@@ -16,19 +16,20 @@
 # offers that version only) × close (a new connection and a full handshake
 # per request, no resumption) and keep-alive.
 #
-# Per tool and cell it prints, medians over the rounds:
-#   - req/s: requests nginx logged over the span of its log ($msec);
-#   - client µs/req: user + system CPU time of the tool's process tree
-#     (bash's `time`: the process and its waited-for children, so kaeload's
-#     workers are in) divided by the requests nginx logged; start-up is
-#     included, which favours nobody;
+# Per tool and cell it prints, medians over the rounds, each taken over
+# the steady part of the run (from the first /proc sample 0.3 s after the
+# first request nginx logged to the last sample before its last request,
+# every 0.2 s), so that start-up and exit (kaeload writes its reports)
+# count for no tool:
+#   - req/s: requests nginx logged in that span / its length;
+#   - client µs/req: CPU time (utime + stime from /proc/PID/stat) of the
+#     tool's process, its children and grandchildren (kaeload's workers)
+#     over the span, divided by the requests nginx logged in it;
 #   - × kaeload: that figure over kaeload's (below 1: cheaper than kaeload);
-#   - server µs/req: nginx's CPU time (master and workers, /proc/PID/stat)
-#     over the same requests;
-#   - resumed: the share of requests nginx logged on a resumed session;
-#   - bottleneck: the side whose CPU was at least 90 % busy (client CPU-s
-#     over the tool's wall time, server CPU-s over the log's span), or
-#     "neither".
+#   - server µs/req: nginx's CPU time (master and workers) likewise;
+#   - resumed: the share of those requests nginx logged on a resumed session;
+#   - bottleneck: the side whose CPU was at least 90 % busy over the span,
+#     or "neither" (latency bound, or the CPUs were shared with others).
 # In TLS 1.2 cells, "kaeload-tls12" is kaeload with max_version: "1.2":
 # the key share a TLS 1.3 ClientHello carries is then not generated; the
 # difference is the saving kaeload's report hints at.

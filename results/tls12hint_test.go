@@ -14,6 +14,8 @@ func TestTLS12Hint(t *testing.T) {
 	rep := func(neg map[string]uint64) Rep {
 		g := Group{Index: 0, CPUs: "1"}
 		g.Requests, g.Handshakes, g.Negotiated = 100, 100, neg
+		g.CPU = &CPUUsage{CPUs: "1", Seconds: 0.006, PerCPU: []CPUTime{{CPU: 1, Seconds: 0.006}}}
+		g.Process = &CPUUsage{Seconds: 0.005} // 50 µs per request
 		return NewRep(0, []Group{g})
 	}
 	tls12 := map[string]uint64{"TLS1.2 TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 X25519": 100}
@@ -42,7 +44,7 @@ func TestTLS12Hint(t *testing.T) {
 		if !tc.want {
 			continue
 		}
-		if h := hints[0]; !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "µs of client CPU per request") || !strings.Contains(h, "2026-12-03") {
+		if h := hints[0]; !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "22 % of the client's CPU per request, some 11.0 of this variant's 50.0 µs") || !strings.Contains(h, "2026-12-03") {
 			t.Errorf("%s: hint %q lacks the setting, the saving or when it was measured", tc.name, h)
 		}
 		var text, md bytes.Buffer

@@ -1,11 +1,14 @@
 package runner
 
 import (
+	"crypto/tls"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
 )
 
@@ -62,5 +65,50 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), " µs per request") {
 		t.Errorf("text report lacks the client's µs per request:\n%s", b.String())
+	}
+}
+
+// TestTLS12HintNginx runs against nginx that speaks TLS 1.2 only: the
+// engine records every handshake as TLS 1.2, and with a ClientHello that
+// offered TLS 1.3 too the run's report carries the max_version hint; with
+// max_version 1.2 it does not.
+func TestTLS12HintNginx(t *testing.T) {
+	needCPUs(t, 2)
+	ng := nginxtest.Start(t, nginxtest.Config{Cert: "ecdsa-p256", CPUs: "0", Protocols: "TLSv1.2"})
+	for _, tc := range []struct {
+		name     string
+		max      uint16
+		wantHint bool
+	}{
+		{"TLS 1.3 offered", tls.VersionTLS13, true},
+		{"max_version 1.2", tls.VersionTLS12, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan(ng.Addr, time.Second, []int{1})
+			p.Target.TLS.MaxVersion = tc.max
+			run, _ := runLogged(t, p)
+			enc, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run.Plan = enc
+			total := run.Variants[0].Reps[0].Total
+			if total.Handshakes == 0 {
+				t.Fatalf("no handshakes completed")
+			}
+			for key := range total.Negotiated {
+				if !strings.HasPrefix(key, "TLS1.2 ") {
+					t.Errorf("negotiated %q against a TLS 1.2-only server", key)
+				}
+			}
+			var b strings.Builder
+			if err := results.WriteText(&b, run); err != nil {
+				t.Fatal(err)
+			}
+			hint := strings.Contains(b.String(), `HINT: variant default: every handshake negotiated TLS 1.2`)
+			if hint != tc.wantHint {
+				t.Errorf("hint in the text report %v, want %v:\n%s", hint, tc.wantHint, b.String())
+			}
+		})
 	}
 }
