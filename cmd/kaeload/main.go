@@ -85,10 +85,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
 		}
 		usage(stdout)
-		if len(args) == 0 {
-			return errUsage
-		}
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" {
+		return versionCmd(ctx, args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -117,6 +117,16 @@ Commands:
 Quick start (built-in target, nothing else needed):
   kaeload run examples/quickstart.yaml
 
-Run "kaeload <command> --help" for a command's flags.
+Run "kaeload <command> --help" for a command's flags; "kaeload --version"
+(or -v) prints the version.
+
+Exit status:
+  0    success
+  1    the work could not be done (server command, worker, disk, bad input file)
+  2    bad command line, flags or scenario
+  3    a run completed but a variant failed (see FAILED in the report)
+  99   a threshold was crossed (run), or a variant got significantly
+       slower (compare --fail-if-slower)
+  130  interrupted (Ctrl-C or SIGTERM)
 `)
 }

@@ -22,7 +22,7 @@ unless target.tls.resumption is true. Prints per-group and total req/s,
 errors by class, resumed handshakes, negotiated TLS parameters and latency
 percentiles, then the comparison of variants.
 
-Each run is kept in a new directory, results/<UTC time>-<name>/ (or --out):
+Each run is kept in a new directory, results/<UTC time>-<name>/ (or -o DIR):
 run.json (everything, histograms included), summary.csv, report.html and
 run.log. An unwritable place fails before any load is sent.
 
@@ -64,7 +64,8 @@ Exit status:
        third exits at once.`, stdout)
 	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
 	dryRun := fs.Bool("dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
-	out := fs.String("out", "", "write the run to this new directory (default: RESULTS/<UTC time>-<scenario name>)")
+	out := fs.String("o", "", "write the run to this new directory (default: RESULTS/<UTC time>-<scenario name>)")
+	fs.StringVar(out, "out", "", "same as -o")
 	resultsDir := fs.String("results", "results", "parent directory of run directories")
 	noSave := fs.Bool("no-save", false, "do not write a run directory")
 	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
