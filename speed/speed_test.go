@@ -67,6 +67,43 @@ func TestParseFiles(t *testing.T) {
 		{"openssl3-mr-evp.txt", 1, []want{
 			{"AES-128-GCM 16 bytes", 34116304, BytesPerSec},
 		}},
+		// Recorded on the development machine (OpenSSL 3.0.19, -seconds 1).
+		{"openssl3-ecdsap256.txt", 2, []want{
+			{"256 bits ecdsa (nistp256) sign", 32102.4, OpsPerSec},
+			{"256 bits ecdsa (nistp256) verify", 11199.0, OpsPerSec},
+		}},
+		{"openssl3-mr-ecdsap256.txt", 2, []want{
+			{"256 bits ecdsa sign", 30545.744681, OpsPerSec},
+			{"256 bits ecdsa verify", 10895.789474, OpsPerSec},
+		}},
+		// -async_jobs 4: the same table as without.
+		{"openssl3-async4-rsa2048.txt", 2, []want{
+			{"rsa 2048 bits sign", 1085.4, OpsPerSec},
+			{"rsa 2048 bits verify", 37680.9, OpsPerSec},
+		}},
+		{"openssl3-mr-async4-rsa2048.txt", 2, []want{
+			{"rsa 2048 bits sign", 1157.692308, OpsPerSec},
+			{"rsa 2048 bits verify", 38625.373134, OpsPerSec},
+		}},
+		// -multi 2: the children's "Got: +F2…" lines are not results; the
+		// summed table is.
+		{"openssl3-multi2-rsa2048.txt", 2, []want{
+			{"rsa 2048 bits sign", 1371.6, OpsPerSec},
+			{"rsa 2048 bits verify", 42480.0, OpsPerSec},
+		}},
+		{"openssl3-mr-multi2-ecdsap256.txt", 2, []want{
+			{"256 bits ecdsa sign", 64510, OpsPerSec},
+			{"256 bits ecdsa verify", 21678, OpsPerSec},
+		}},
+		// -multi 2 ciphers: summed rows without a "type" header, their
+		// block sizes from the children's "Got: +H…" lines.
+		{"openssl3-multi2-evp-aes-128-gcm.txt", 1, []want{
+			{"AES-128-GCM 1024 bytes", 1670232060, BytesPerSec},
+		}},
+		{"openssl3-multi2-evp-aes-128-gcm-all.txt", 6, []want{
+			{"AES-128-GCM 16 bytes", 13024420, BytesPerSec},
+			{"AES-128-GCM 16384 bytes", 1567879370, BytesPerSec},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -186,5 +223,19 @@ func TestParseErrors(t *testing.T) {
 		if got, want := err.Error(), "no speed results found: want bssl lines such as"; !strings.HasPrefix(got, want) {
 			t.Errorf("Parse(%q): got error %q, want it to start with %q", out, got, want)
 		}
+	}
+}
+
+// TestParseMultiHeaderless: after -multi's "Got: +H" lines only rows whose
+// every cell carries the k suffix are summed rows; banner lines are not.
+func TestParseMultiHeaderless(t *testing.T) {
+	out := "Got: +H:16:64 from 0\nGot: +F:25:aes:1.00:2.00 from 0\nversion: 3.0.19\noptions: 12 34\n" +
+		"aes 1.50k 2.50k\nslow 12 13\n"
+	rs, err := Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[0].Label() != "aes 16 bytes" || rs[0].Value != 1500 || rs[1].Label() != "aes 64 bytes" || rs[1].Value != 2500 {
+		t.Errorf("got %+v, want aes 16 and 64 bytes only", rs)
 	}
 }

@@ -73,6 +73,7 @@ func commands() []command {
 		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
 		{name: "report", summary: "re-render a stored run as text, md, csv, json or html", run: reportCmd},
 		{name: "compare", summary: "compare stored runs variant by variant (Δ %, significance)", run: compareCmd},
+		{name: "speed", summary: "print or compare saved openssl/GmSSL/bssl speed outputs (ops/s, ×, Δ %)", run: speedCmd},
 		{name: "serve", summary: "start the built-in HTTPS target (no session resumption)", run: serveCmd},
 		{name: "version", summary: "print kaeload's version", run: versionCmd},
 		{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout", run: workerCmd, hidden: true},
