@@ -76,7 +76,9 @@ func (c *ThresholdCheck) Shown() string {
 }
 
 // Bound renders the threshold's bound in the same way as Shown.
-func (c *ThresholdCheck) Bound() string { return thresholdFigure(c.Threshold.Metric, c.Threshold.Value) }
+func (c *ThresholdCheck) Bound() string {
+	return thresholdFigure(c.Threshold.Metric, c.Threshold.Value)
+}
 
 func thresholdFigure(metric string, v float64) string {
 	switch metric {
