@@ -191,11 +191,16 @@ func blockCell(n int) string {
 	return strconv.Itoa(n)
 }
 
+// writeIndentedJSON writes v as indented JSON, "<" and ">" as they are
+// (thresholds quote them).
 func writeIndentedJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err := w.Write(b.Bytes())
 	return err
 }

@@ -53,11 +53,24 @@ server that is down, hangs, or answers only with errors) or when errors
 exceed max_errors (default 1 % of the window's attempts); it is marked
 FAILED in every report and the run goes on to the next one.
 
+Thresholds — the scenario's thresholds: list and --threshold — are
+checked for every variant once the run is done (a vs threshold for its
+pair): "req/s >= 100000", "errors < 0.1%", "errors == 0",
+"p99 handshake < 20ms", "client_bound == false",
+"kae vs baseline >= +30%". A crossed one is marked THRESHOLD CROSSED in
+every report and makes the exit status 99.
+
+--format json prints a summary as JSON on standard output (per variant:
+req/s statistics, errors, latency percentiles, the comparison; the
+threshold checks) and the text report on standard error; --format md
+prints the Markdown report on standard output instead.
+
 Exit status:
-  0    every variant measured, none failed
+  0    every variant measured, none failed, no threshold crossed
   1    the run could not be done or stored (server command, worker, disk)
   2    bad scenario or flags
   3    the run completed but a variant failed (see FAILED in the report)
+  99   the run completed but crossed a threshold (THRESHOLD CROSSED)
   130  interrupted: the first Ctrl-C stops the load, stops the server and
        reports what was measured; a second kills the workers at once (the
        server's stop command still runs, bounded by command_timeout); a
@@ -70,6 +83,9 @@ Exit status:
 	noSave := fs.Bool("no-save", false, "do not write a run directory")
 	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
 	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
+	var thresholds stringsFlag
+	fs.Var(&thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
+	format := fs.String("format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -85,7 +101,11 @@ Exit status:
 	default:
 		return usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", *progress))
 	}
-	plan, err := compile(pos[0], sets, *dryRun)
+	report := map[string]func(io.Writer, *results.Run) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[*format]
+	if report == nil {
+		return usageError(fmt.Errorf("run: --format %q: want text, json or md", *format))
+	}
+	plan, err := compileWith(pos[0], sets, thresholds, *dryRun)
 	if err != nil {
 		return err
 	}
@@ -104,6 +124,7 @@ Exit status:
 			return err
 		}
 		st.redact = plan.Redact
+		st.thresholds = runThresholds(plan.Thresholds)
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st
 	}
@@ -124,9 +145,16 @@ Exit status:
 		}
 	}
 	if r != nil {
+		r.Thresholds = runThresholds(plan.Thresholds)
 		// What was measured is shown even when the run failed, was
-		// interrupted or could not be stored.
-		if err := results.WriteText(stdout, r); err != nil {
+		// interrupted or could not be stored. With a machine-readable
+		// format on stdout, people read the text on stderr.
+		if *format != "text" {
+			if err := results.WriteText(stderr, r); err != nil {
+				runErr = errors.Join(runErr, err)
+			}
+		}
+		if err := report(stdout, r); err != nil {
 			runErr = errors.Join(runErr, err)
 		}
 	}
@@ -136,6 +164,9 @@ Exit status:
 	if runErr == nil && r != nil {
 		if failed := r.Failed(); len(failed) > 0 {
 			return fmt.Errorf("%w: %s: no request succeeded in a window, or errors were above max_errors (see the report)", errFailed, strings.Join(failed, ", "))
+		}
+		if err := thresholdError(r); err != nil {
+			return err
 		}
 	}
 	return runErr
