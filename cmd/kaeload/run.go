@@ -3,17 +3,19 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
+	"github.com/kaeload/kaeload/scenarios"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var sets setFlags
-	fs := newFlagSet("run", "[flags] SCENARIO.yaml", `
+	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", `
 Runs a scenario: for every variant and repetition, one worker process per
 group — pinned to the group's CPUs like taskset — sends requests over one
 common window (warm-up not counted). With connection: close every request
@@ -30,6 +32,17 @@ Examples:
   kaeload run examples/quickstart.yaml
   kaeload run nginx-kae.yaml --dry-run
   kaeload run nginx-kae.yaml --set load.duration=30s --set repeat=5
+  kaeload run https://10.0.0.2/index.html -c 200 -d 60s -t 11 --cpus 0-9,10-19
+  kaeload run https://10.0.0.2/ --groups 11 --cpus-per-group 10 -c 200 --print-scenario > kae.yaml
+
+URL mode: with a URL instead of a file, the flags marked "URL mode" below
+write a scenario — one target, one variant, the server managed outside
+kaeload — and that scenario is compiled and run exactly as a file holding
+it would be (pinning, full handshakes, counting, the run directory).
+--print-scenario prints it, so a quick test grows into a file. -c and -t
+are per group; --cpus makes one group per CPU list; --groups N
+--cpus-per-group M makes N groups of M consecutive CPUs. --set, --threshold
+and the other flags apply as to a file.
 
 Order and statistics: by default the windows run in randomized blocks —
 every round runs each variant once, in a random order per round (the seed
@@ -86,12 +99,26 @@ Exit status:
 	var thresholds stringsFlag
 	fs.Var(&thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
 	format := fs.String("format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
+	var ol oneLine
+	ol.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError(fmt.Errorf("run: want one scenario file, got %d arguments (see kaeload run --help)", len(pos)))
+		return usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
+	}
+	urlMode := isURL(pos[0])
+	if !urlMode {
+		var urlOnly []string
+		fs.Visit(func(f *flag.Flag) {
+			if oneLineFlags[f.Name] {
+				urlOnly = append(urlOnly, "-"+f.Name)
+			}
+		})
+		if len(urlOnly) > 0 {
+			return usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
+		}
 	}
 	if *seed != "" {
 		sets = append(sets, [2]string{"seed", *seed})
@@ -105,7 +132,19 @@ Exit status:
 	if report == nil {
 		return usageError(fmt.Errorf("run: --format %q: want text, json or md", *format))
 	}
-	plan, err := compileWith(pos[0], sets, thresholds, *dryRun)
+	var plan *scenarios.Plan
+	var scenarioText string
+	if urlMode {
+		plan, scenarioText, err = compileOneLine(&ol, pos[0], sets, thresholds, *dryRun || ol.print)
+		if ol.print && scenarioText != "" && (err == nil || !errors.Is(err, errUsage)) {
+			// The scenario is printed even when it does not compile here
+			// (a CPU this machine lacks): it may be meant for another.
+			fmt.Fprint(stdout, scenarioText)
+			return err
+		}
+	} else {
+		plan, err = compileWith(pos[0], sets, thresholds, *dryRun)
+	}
 	if err != nil {
 		return err
 	}
@@ -124,6 +163,7 @@ Exit status:
 			return err
 		}
 		st.redact = plan.Redact
+		st.scenarioText = scenarioText
 		st.thresholds = runThresholds(plan.Thresholds)
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st

@@ -27,6 +27,8 @@ type store struct {
 	scenarioPath string
 	// redact hides secret values in the scenario text (nil: nothing to hide).
 	redact func(string) string
+	// scenarioText is the scenario of a URL-mode run (no file to read).
+	scenarioText string
 	// thresholds are stored in the run's header (results.Run.Thresholds).
 	thresholds []results.Threshold
 	log        *runLog
@@ -61,7 +63,12 @@ func (s *store) Begin(r *results.Run) error {
 			r.Host = b
 		}
 	}
-	if text, err := os.ReadFile(s.scenarioPath); err == nil {
+	if s.scenarioText != "" {
+		r.Scenario = s.scenarioText
+		if s.redact != nil {
+			r.Scenario = s.redact(r.Scenario)
+		}
+	} else if text, err := os.ReadFile(s.scenarioPath); err == nil {
 		r.Scenario = string(text)
 		if s.redact != nil {
 			r.Scenario = s.redact(r.Scenario)
