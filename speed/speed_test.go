@@ -239,3 +239,83 @@ func TestParseMultiHeaderless(t *testing.T) {
 		t.Errorf("got %+v, want aes 16 and 64 bytes only", rs)
 	}
 }
+
+// TestParseBsslOperationList: every kind of line in bssl speed's full
+// operation list (the formats of BoringSSL's tool/speed.cc: key
+// generation, AEADs with a block size and a MB/s suffix, hashes, point
+// multiplications, post-quantum KEMs, scrypt with its parameters in
+// parentheses) gives one figure.
+func TestParseBsslOperationList(t *testing.T) {
+	lines := []string{
+		"Did 21000 RSA 2048 signing operations in 1042157us (20150.5 ops/sec)",
+		"Did 441000 RSA 2048 verify (same key) operations in 1001185us (440478.0 ops/sec)",
+		"Did 3498000 AES-128-GCM (16 bytes) seal operations in 1000118us (3497587.3 ops/sec): 56.0 MB/s",
+		"Did 44000 AES-128-GCM (16384 bytes) open operations in 1011640us (43493.7 ops/sec): 712.6 MB/s",
+		"Did 5000000 SHA-256 (16 bytes) operations in 1000109us (4999455.0 ops/sec): 80.0 MB/s",
+		"Did 29000 ECDH P-256 operations in 1027651us (28219.7 ops/sec)",
+		"Did 61000 ECDSA P-256 signing operations in 1011543us (60303.9 ops/sec)",
+		"Did 22000 ECDSA P-256 verify operations in 1033290us (21291.2 ops/sec)",
+		"Did 83000 Ed25519 key generation operations in 1006418us (82470.7 ops/sec)",
+		"Did 34000 Curve25519 arbitrary point multiplication operations in 1009877us (33667.5 ops/sec)",
+		"Did 2907 HRSS generate operations in 1035014us (2808.7 ops/sec)",
+		"Did 48000 Kyber generate + decap operations in 1009174us (47563.7 ops/sec)",
+		"Did 12 scrypt (N = 16384, r = 8, p = 1) operations in 1077560us (11.1 ops/sec)",
+		"Did 130000 EC POINT P-256 mul_base operations in 1002418us (129686.4 ops/sec)",
+		"Did 2000 hash-to-curve P384_XMD:SHA-384_SSWU_RO_ operations in 1046587us (1911.0 ops/sec)",
+	}
+	rs, err := Parse(strings.Join(lines, "\n") + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != len(lines) {
+		t.Fatalf("%d figures from %d lines: %+v", len(rs), len(lines), rs)
+	}
+	for _, w := range []want{
+		{"RSA 2048 verify (same key)", 440478.0, OpsPerSec},
+		{"AES-128-GCM seal 16 bytes", 3497587.3 * 16, BytesPerSec},
+		{"AES-128-GCM open 16384 bytes", 43493.7 * 16384, BytesPerSec},
+		{"SHA-256 16 bytes", 4999455.0 * 16, BytesPerSec},
+		{"ECDSA P-256 signing", 60303.9, OpsPerSec},
+		{"Kyber generate + decap", 47563.7, OpsPerSec},
+	} {
+		r, ok := find(rs, w.label)
+		if !ok || !near(r.Value, w.value) || r.Unit != w.unit {
+			t.Errorf("%s: got %+v (found %v), want %v %s", w.label, r, ok, w.value, w.unit)
+		}
+	}
+}
+
+// TestParseEngineTables: an engine run of openssl speed or GmSSL prints
+// the engine line first and, in OpenSSL 1.1.0-based GmSSL, "bit" tables
+// for ecdsap256 and sm2: they parse like any other table.
+func TestParseEngineTables(t *testing.T) {
+	out := `engine "kae" set.
+Doing 256 bit sign ecdsa's for 10s: 158633 256-bit ECDSA signs in 10.00s
+Doing 256 bit verify ecdsa's for 10s: 61335 256-bit ECDSA verify in 10.00s
+GmSSL 2.4.2 - OpenSSL 1.1.0d  3 Sep 2019
+built on: reproducible build, date unspecified
+options:bn(64,64) rc4(char) des(int) aes(partial) idea(int) blowfish(ptr)
+compiler: gcc -DDSO_DLFCN -DHAVE_DLFCN_H
+                              sign    verify    sign/s verify/s
+ 256 bit ecdsa (nistp256)   0.0001s   0.0002s  15863.3   6133.5
+                              sign    verify    sign/s verify/s
+ 256 bit sm2 (sm2p256v1)   0.0001s   0.0003s  11712.9   3641.2
+`
+	rs, err := Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 4 {
+		t.Fatalf("got %+v, want 4 figures", rs)
+	}
+	for _, w := range []want{
+		{"256 bit ecdsa (nistp256) sign", 15863.3, OpsPerSec},
+		{"256 bit ecdsa (nistp256) verify", 6133.5, OpsPerSec},
+		{"256 bit sm2 (sm2p256v1) verify", 3641.2, OpsPerSec},
+	} {
+		r, ok := find(rs, w.label)
+		if !ok || !near(r.Value, w.value) {
+			t.Errorf("%s: got %+v (found %v), want %v", w.label, r, ok, w.value)
+		}
+	}
+}
