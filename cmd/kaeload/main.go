@@ -68,7 +68,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{name: "run", summary: "run a scenario: every variant × repetition, then the comparison", run: runCmd},
+		{name: "run", summary: "run a scenario (or a URL): every variant × repetition, then the comparison", run: runCmd},
 		{name: "plan-reps", summary: "measure the noise and say how many repetitions an effect needs", run: planRepsCmd},
 		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
 		{name: "report", summary: "re-render a stored run as text, md, csv, json or html", run: reportCmd},
@@ -117,6 +117,9 @@ Commands:
 	fmt.Fprint(w, `
 Quick start (built-in target, nothing else needed):
   kaeload run examples/quickstart.yaml
+
+One URL, wrk style (one group per CPU list; --print-scenario for the YAML):
+  kaeload run https://10.0.0.2/index.html -c 200 -d 60s -t 11 --cpus 0-9,10-19
 
 Run "kaeload <command> --help" for a command's flags; "kaeload --version"
 (or -v) prints the version.
