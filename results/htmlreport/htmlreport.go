@@ -63,6 +63,10 @@ type page struct {
 	Warnings []string
 	// Hints are results.Run.Hints: lines, not warnings.
 	Hints []string
+	// Thresholds are the threshold checks, one line each
+	// (ThresholdCheck.Line); Crossed how many did not pass.
+	Thresholds []string
+	Crossed    int
 	// ClientBound lists the first maxClientBound client-bound groups;
 	// ClientBoundMore counts the others.
 	ClientBound     []string
@@ -198,6 +202,12 @@ func newPage(r *results.Run) (*page, error) {
 		pg.Finished = r.Finished.Format(timeLayout)
 		if !r.Started.IsZero() {
 			pg.Took = r.Finished.Sub(r.Started).Round(time.Second).String()
+		}
+	}
+	for _, c := range results.CheckThresholds(r) {
+		pg.Thresholds = append(pg.Thresholds, c.Line())
+		if !c.Passed {
+			pg.Crossed++
 		}
 	}
 	pg.Plan = planText(r.Plan)
