@@ -66,13 +66,24 @@ func (p *Plan) Describe(w io.Writer) {
 	row("groups", "%d, %d connections in all", len(l.Groups), conns)
 	tw.Flush()
 	gw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(gw, "  group\tcpus\tthreads\tconnections\t\n")
+	hostCol := ""
+	if len(p.Hosts) > 0 {
+		hostCol = "host\t"
+	}
+	fmt.Fprintf(gw, "  group\t%scpus\tthreads\tconnections\t\n", hostCol)
 	for i, g := range l.Groups {
 		cpus := "unpinned"
 		if len(g.CPUs) > 0 {
 			cpus = pinning.Set(g.CPUs).String()
 		}
-		fmt.Fprintf(gw, "  %d\t%s\t%d\t%d\t\n", i, cpus, g.Threads, g.Connections)
+		host := ""
+		if hostCol != "" {
+			host = "local\t"
+			if g.Host != nil {
+				host = g.Host.Name + "\t"
+			}
+		}
+		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t\n", i, host, cpus, g.Threads, g.Connections)
 	}
 	gw.Flush()
 	p.describeVariants(row, orig)
