@@ -121,6 +121,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 	} else {
 		ctl.Host = c.plan.Server.Host
+		ctl.Remote = c.serverRemote()
 		startErr := c.serverUp(ctx, ctl, v, speed)
 		defer func() {
 			if serr := c.serverDown(ctl, v, startErr != nil); serr != nil {
@@ -167,6 +168,11 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 func (c *controller) findServer(v scenarios.Variant) {
 	if c.builtin {
 		c.server = selfMeter()
+		return
+	}
+	if s := c.plan.Server; s != nil && s.SSH != nil {
+		// The server's whole machine, from its /proc/stat over ssh.
+		c.server = remoteStatMeter(c.hosts[s.SSH.Name])
 		return
 	}
 	m, err := localServer(c.plan.Target.Addr)

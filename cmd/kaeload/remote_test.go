@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/sshdtest"
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/remote"
+	"github.com/kaeload/kaeload/runner"
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+// syncBuffer is a log the test reads while the run writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// remoteSetup starts sshd and an nginx site that the scenario's server
+// commands start and stop (over ssh), and returns the scenario text.
+func remoteSetup(t *testing.T, duration string) (*sshdtest.Server, *nginxtest.Server, string) {
+	t.Helper()
+	sshd := sshdtest.Start(t)
+	// nginxtest writes the site and proves it runs; the scenario then
+	// restarts it through ssh, daemonized, with the variant's env.
+	ng := nginxtest.Start(t, nginxtest.Config{})
+	_ = syscall.Kill(-ng.Cmd.Process.Pid, syscall.SIGTERM)
+	deadline := time.Now().Add(10 * time.Second)
+	for ng.Cmd.ProcessState == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	conf := filepath.Join(ng.Dir, "nginx.conf")
+	text, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, bytes.Replace(text, []byte("daemon off;"), []byte("daemon on;"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := fmt.Sprintf(`%[3]s -e %[1]s/error.log -p %[1]s -c %[2]s && echo "marker=$KAELOAD_MARK" > %[1]s/env.txt`, ng.Dir, conf, nginxtest.Binary(t))
+	stop := fmt.Sprintf(`pidf=%s/nginx.pid; [ -e $pidf ] || exit 0; kill -TERM "$(cat $pidf)" || exit 0
+i=0; while [ -e $pidf ]; do sleep 0.05; i=$((i+1)); [ $i -lt 200 ] || exit 1; done`, ng.Dir)
+	// The local group on CPU 1, the remote one on CPU 0 where there are two.
+	local, far := "", ""
+	if online, _ := pinning.Online(); online.Contains(0) && online.Contains(1) {
+		local, far = `cpus: "1", `, `cpus: "0", `
+	}
+	yaml := fmt.Sprintf(`
+name: two-hosts
+target:
+  url: https://%s/index.html
+ssh_options: %s
+load:
+  connection: close
+  warmup: 300ms
+  duration: %s
+  groups:
+    - {%sconnections: 4}
+    - {%sconnections: 4, host: "%s"}
+server:
+  host: "%s"
+  start: %q
+  stop: %q
+  env: {KAELOAD_MARK: "it's set"}
+`, ng.Addr, sshd.YAMLOptions(), duration, local, far, sshd.URL, sshd.URL, start, stop)
+	return sshd, ng, yaml
+}
+
+// compileYAML writes and compiles a scenario.
+func compileYAML(t *testing.T, yaml string) *scenarios.Plan {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := sc.Compile(scenarios.LocalHost())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+var readyRE = regexp.MustCompile(`worker (\d+) ready: pid (\d+), CPUs (\S*)`)
+
+// watchWorker waits for group's ready line in log and returns the pid and
+// the Cpus_allowed_list its /proc/PID/status shows while it runs.
+func watchWorker(log *syncBuffer, group int, done <-chan struct{}) (pid int, allowed string) {
+	for {
+		for _, m := range readyRE.FindAllStringSubmatch(log.String(), -1) {
+			if m[1] == strconv.Itoa(group) {
+				pid, _ = strconv.Atoi(m[2])
+				b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+				if err != nil {
+					return pid, "unreadable: " + err.Error()
+				}
+				for _, l := range strings.Split(string(b), "\n") {
+					if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+						return pid, strings.TrimSpace(v)
+					}
+				}
+				return pid, "no Cpus_allowed_list"
+			}
+		}
+		select {
+		case <-done:
+			return 0, ""
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// TestRemoteGroupAndServer runs one local group and one group on an ssh
+// host (a real sshd on 127.0.0.1) against nginx started and stopped
+// through ssh: nginx's access log holds exactly what both groups
+// counted, the remote worker ran pinned to its group's CPUs, the binary
+// on the host is this build, the server's env arrived, and the server's
+// CPU was measured from /proc/stat over ssh.
+func TestRemoteGroupAndServer(t *testing.T) {
+	sshd, ng, yaml := remoteSetup(t, "1s")
+	plan := compileYAML(t, yaml)
+	log := &syncBuffer{}
+	done := make(chan struct{})
+	var pid int
+	var allowed string
+	watched := make(chan struct{})
+	go func() { pid, allowed = watchWorker(log, 1, done); close(watched) }()
+	r, err := runner.Run(context.Background(), plan, runner.Options{
+		Executable: os.Args[0],
+		Env:        []string{"KAELOAD_TEST_MAIN=1"},
+		Log:        log,
+	})
+	close(done)
+	<-watched
+	if err != nil {
+		t.Fatalf("run: %v\n%s\nsshd:\n%s", err, log.String(), sshd.Log())
+	}
+	rep := r.Variants[0].Reps[0]
+	total := rep.Total
+	if len(rep.Groups) != 2 || rep.Groups[0].Requests == 0 || rep.Groups[1].Requests == 0 {
+		t.Fatalf("groups %+v: want both counting", rep.Groups)
+	}
+	if g := rep.Groups[1]; g.Host != sshd.URL {
+		t.Errorf("group 1 host %q, want %q", g.Host, sshd.URL)
+	}
+	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
+		t.Fatalf("errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
+	}
+	lines := nginxtest.ReadLog(t, filepath.Join(ng.Dir, "access.log"))
+	if got, want := uint64(len(lines)), total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+		t.Errorf("nginx logged %d requests; kaeload read %d in the window + %d warm-up + %d late = %d",
+			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
+	}
+	// The remote worker was pinned, seen from the kernel.
+	want := rep.Groups[1].CPUs
+	if want == "" {
+		want = allowedSelf(t)
+	}
+	if pid == 0 || allowed != want {
+		t.Errorf("remote worker pid %d Cpus_allowed_list %q, want %q\n%s", pid, allowed, want, log.String())
+	}
+	// The binary on the host is this build.
+	hash, err := remote.FileHash(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := remote.FileHash(filepath.Join(sshd.Home, ".cache/kaeload", hash, "kaeload")); err != nil || got != hash {
+		t.Errorf("binary on the host: sha256 %s (%v), want %s", got, err, hash)
+	}
+	if len(r.Hosts) != 1 || r.Hosts[0].Binary != hash || !r.Hosts[0].Uploaded || r.Hosts[0].RTT <= 0 {
+		t.Errorf("run hosts %+v", r.Hosts)
+	}
+	// The server's env went over ssh explicitly.
+	if b, _ := os.ReadFile(filepath.Join(ng.Dir, "env.txt")); string(b) != "marker=it's set\n" {
+		t.Errorf("server saw %q", b)
+	}
+	if rep.ServerCPU == nil || rep.ServerCPU.Seconds <= 0 {
+		t.Errorf("server CPU %+v, want measured", rep.ServerCPU)
+	}
+	if _, err := os.Stat(filepath.Join(ng.Dir, "nginx.pid")); !os.IsNotExist(err) {
+		t.Errorf("nginx still running after the run (stop over ssh): %v", err)
+	}
+}
+
+// allowedSelf is this process's CPU list (an unpinned group's).
+func allowedSelf(t *testing.T) string {
+	s, err := pinning.Allowed("self")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.String()
+}
+
+// TestRemoteConnectionDropped cuts the ssh connection mid-window (the
+// master ssh process is killed): the run fails with an error naming the
+// host and group, and the remote worker does not survive.
+func TestRemoteConnectionDropped(t *testing.T) {
+	_, _, yaml := remoteSetup(t, "20s")
+	plan := compileYAML(t, yaml)
+	log := &syncBuffer{}
+	done := make(chan struct{})
+	var pid int
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		pid, _ = watchWorker(log, 1, done)
+		if pid == 0 {
+			return
+		}
+		time.Sleep(time.Second) // into the window
+		for _, m := range masters(t) {
+			_ = syscall.Kill(m, syscall.SIGKILL)
+		}
+	}()
+	began := time.Now()
+	_, err := runner.Run(context.Background(), plan, runner.Options{
+		Executable: os.Args[0],
+		Env:        []string{"KAELOAD_TEST_MAIN=1"},
+		Log:        log,
+	})
+	close(done)
+	<-watched
+	if err == nil {
+		t.Fatalf("run succeeded after its ssh connection was cut\n%s", log.String())
+	}
+	if time.Since(began) > 15*time.Second {
+		t.Errorf("the run took %s to notice", time.Since(began))
+	}
+	if !strings.Contains(err.Error(), "host "+plan.Hosts[0].Name) || !strings.Contains(err.Error(), "group 1") {
+		t.Errorf("error %q does not name the host and group 1", err)
+	}
+	if pid == 0 {
+		t.Fatalf("remote worker never ready\n%s", log.String())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("remote worker pid %d still running 5 s after the connection was cut", pid)
+	}
+}
+
+// masters are this process's child ssh master processes (ssh -M).
+func masters(t *testing.T) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	me := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[1] != strconv.Itoa(me) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if args := strings.Split(string(cmdline), "\x00"); len(args) > 1 && filepath.Base(args[0]) == "ssh" && args[1] == "-M" {
+			out = append(out, pid)
+		}
+	}
+	if len(out) == 0 {
+		t.Error("no ssh master found among this process's children")
+	}
+	return out
+}
+
