@@ -19,6 +19,10 @@ import (
 // clock offset.
 const clockRounds = 5
 
+// remoteSilence is how long a remote worker may send nothing during the
+// load before it counts as hung (a local one: silenceLimit while idle).
+const remoteSilence = 3 * silenceLimit
+
 // clockTimeout bounds one exchange.
 const clockTimeout = 5 * time.Second
 

@@ -566,6 +566,17 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 				if finals[i] != nil || now.Sub(lastSeen[i]) <= silenceLimit {
 					continue
 				}
+				if p.host != nil {
+					// A remote worker's CPU cannot be read from here:
+					// give it longer (a dead host is also noticed by
+					// ssh's keepalive).
+					if now.Sub(lastSeen[i]) <= remoteSilence {
+						continue
+					}
+					_ = p.cmd.Process.Kill()
+					p.exitStatus(killAfter)
+					return nil, p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
+				}
 				// Silent, but still working: with thousands of slots
 				// per thread its snapshots can wait that long for the
 				// CPU. Only a worker that is silent and idle hangs.
@@ -644,6 +655,9 @@ func eventErr(e event) error {
 		return nil
 	case errors.Is(e.err, io.EOF):
 		status := p.exitStatus(killAfter)
+		if p.host != nil {
+			return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+		}
 		return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
 	default:
 		_ = p.cmd.Process.Kill()

@@ -253,6 +253,7 @@ func TestRemoteConnectionDropped(t *testing.T) {
 	if time.Since(began) > 15*time.Second {
 		t.Errorf("the run took %s to notice", time.Since(began))
 	}
+	t.Logf("error: %v", err)
 	if !strings.Contains(err.Error(), "host "+plan.Hosts[0].Name) || !strings.Contains(err.Error(), "group 1") {
 		t.Errorf("error %q does not name the host and group 1", err)
 	}
@@ -299,4 +300,3 @@ func masters(t *testing.T) []int {
 	}
 	return out
 }
-
