@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -105,6 +106,9 @@ func dialHosts(ctx context.Context, p *scenarios.Plan, opts Options) (map[string
 					plat, runtime.GOOS, runtime.GOARCH, goos, goarch, goos, goarch, plat, goos, goarch))
 			}
 			bin = opts.Executable
+		} else if _, err := os.Stat(bin); err != nil {
+			goos, goarch, _ := strings.Cut(plat, "/")
+			return fail(h.Name, fmt.Errorf("the host is %s and binaries gives %s for it: %w (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload)", plat, bin, err, goos, goarch, bin))
 		}
 		path, hash, uploaded, err := conn.Install(ctx, bin)
 		if err != nil {

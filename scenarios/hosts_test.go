@@ -142,3 +142,20 @@ load:
 		t.Errorf("layout groups %q, want %q", got, want)
 	}
 }
+
+// TestMissingBinaryWarns: a binaries entry not built yet is a located
+// warning (validation may run elsewhere), not an error.
+func TestMissingBinaryWarns(t *testing.T) {
+	s, err := Parse("m.yaml", []byte("target: {url: https://10.0.0.2/}\nbinaries: {linux/arm64: ./nope}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Compile(smallHost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "m.yaml:2:25: binaries.linux/arm64: ./nope does not exist yet (build it with GOOS=linux GOARCH=arm64 go build -o ./nope ./cmd/kaeload): a linux/arm64 host would fail the run"
+	if len(p.Warnings) != 1 || p.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q", p.Warnings, want)
+	}
+}
