@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -299,4 +300,35 @@ func masters(t *testing.T) []int {
 		t.Error("no ssh master found among this process's children")
 	}
 	return out
+}
+
+// TestRemoteUnreachable: a host nobody answers on, or one that refuses
+// the key, stops the run before any load with an error naming the host
+// and its group.
+func TestRemoteUnreachable(t *testing.T) {
+	sshd := sshdtest.Start(t)
+	wrongKey := filepath.Join(t.TempDir(), "wrong")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", wrongKey).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	refused := strings.Replace(sshd.YAMLOptions(), sshd.Key, wrongKey, 1)
+	for _, tc := range []struct{ name, host, opts, want string }{
+		{"unreachable", "ssh://127.0.0.1:1", sshd.YAMLOptions(), "Connection refused"},
+		{"refused key", sshd.URL, refused, "Permission denied"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := compileYAML(t, fmt.Sprintf(`
+target: {url: "https://127.0.0.1:9/"}
+ssh_options: %s
+load: {duration: 1s, groups: [{connections: 1}, {connections: 1, host: "%s"}]}
+`, tc.opts, tc.host))
+			_, err := runner.Run(context.Background(), plan, runner.Options{Executable: os.Args[0], Env: []string{"KAELOAD_TEST_MAIN=1"}})
+			if err == nil {
+				t.Fatal("run succeeded")
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, tc.host+" (group 1): ssh host "+tc.host+": connect:") || !strings.Contains(msg, tc.want) {
+				t.Errorf("error %q: want it to name %s, group 1 and %q", msg, tc.host, tc.want)
+			}
+		})
+	}
 }

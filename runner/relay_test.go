@@ -1,0 +1,90 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+)
+
+// TestAwaitStartClockAndRelative: clock messages before start are
+// answered with the worker's time, and a start with end_in gives the
+// window relative to its receipt.
+func TestAwaitStartClockAndRelative(t *testing.T) {
+	in := `{"type":"clock"}` + "\n" + `{"type":"clock"}` + "\n" +
+		`{"type":"start","warmup_end":"2000-01-01T00:00:00Z","end":"2000-01-01T00:00:01Z","warmup_in":500000000,"end_in":1500000000}` + "\n"
+	var out bytes.Buffer
+	before := time.Now()
+	win, err := awaitStart(newLineReader(strings.NewReader(in)), &out)
+	after := time.Now()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("answers %q, want two clock lines", lines)
+	}
+	for _, l := range lines {
+		var m clockMsg
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m.Type != msgClock || m.Time.Before(before.Add(-time.Second)) || m.Time.After(after.Add(time.Second)) {
+			t.Errorf("answer %s: want a clock with this machine's time", l)
+		}
+	}
+	if win.Start.Before(before.Add(500*time.Millisecond)) || win.Start.After(after.Add(500*time.Millisecond)) || win.Length() != time.Second {
+		t.Errorf("window %v–%v, want 500ms after receipt, 1s long (received between %v and %v)", win.Start, win.End, before, after)
+	}
+}
+
+// TestRelayPinsAndEndsWithSession runs Relay as a remote host would: the
+// worker it starts is pinned to the group's CPUs (seen in /proc by its
+// pid), answers ready through the relay, and exits — with the relay —
+// when the session's input closes.
+func TestRelayPinsAndEndsWithSession(t *testing.T) {
+	if !pinning.Supported {
+		t.Skip("no CPU pinning on this OS")
+	}
+	t.Setenv(envWorker, "1") // the worker the relay starts is this test binary
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Relay(context.Background(), inR, outW, io.Discard, os.Args[0], nil)
+		outW.Close()
+	}()
+	if _, err := inW.Write(validSpec(t)); err != nil {
+		t.Fatal(err)
+	}
+	lr := newLineReader(outR)
+	m, err := lr.next()
+	if err != nil || m.Type != msgReady {
+		t.Fatalf("first line %+v, %v; want ready", m, err)
+	}
+	var r readyMsg
+	if err := m.decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	if r.PID == os.Getpid() {
+		t.Fatal("ready came from the relay's own process, want its child")
+	}
+	got, err := pinning.Allowed(fmt.Sprint(r.PID))
+	if err != nil || got.String() != "0" || r.CPUs != "0" {
+		t.Errorf("worker pid %d runs on %q (%v), reports %q; want CPU 0", r.PID, got, err, r.CPUs)
+	}
+	inW.Close() // the ssh session ends
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("relay still running 10 s after its input closed")
+	}
+	if gone := waitGone([]int{r.PID}, 5*time.Second); len(gone) != 0 {
+		t.Errorf("worker %v still running after the relay returned", gone)
+	}
+}
