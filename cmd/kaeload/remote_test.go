@@ -51,7 +51,10 @@ func remoteSetup(t *testing.T, duration string) (*sshdtest.Server, *nginxtest.Se
 	ng := nginxtest.Start(t, nginxtest.Config{})
 	_ = syscall.Kill(-ng.Cmd.Process.Pid, syscall.SIGTERM)
 	deadline := time.Now().Add(10 * time.Second)
-	for ng.Cmd.ProcessState == nil && time.Now().Before(deadline) {
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(filepath.Join(ng.Dir, "nginx.pid")); os.IsNotExist(err) {
+			break // nginx removes its pid file last
+		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	conf := filepath.Join(ng.Dir, "nginx.conf")
