@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,9 +44,12 @@ func (s *syncBuffer) String() string {
 
 // remoteSetup starts sshd and an nginx site that the scenario's server
 // commands start and stop (over ssh), and returns the scenario text.
-func remoteSetup(t *testing.T, duration string) (*sshdtest.Server, *nginxtest.Server, string) {
+//
+// With ns, sshd and nginx live in that network namespace: the controller's
+// ssh and the local group's traffic cross the veth pair.
+func remoteSetup(t *testing.T, duration string, ns *sshdtest.Netns) (*sshdtest.Server, *nginxtest.Server, string) {
 	t.Helper()
-	sshd := sshdtest.Start(t)
+	sshd := sshdtest.StartIn(t, ns)
 	// nginxtest writes the site and proves it runs; the scenario then
 	// restarts it through ssh, daemonized, with the variant's env.
 	ng := nginxtest.Start(t, nginxtest.Config{})
@@ -62,7 +66,13 @@ func remoteSetup(t *testing.T, duration string) (*sshdtest.Server, *nginxtest.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(conf, bytes.Replace(text, []byte("daemon off;"), []byte("daemon on;"), 1), 0o644); err != nil {
+	text = bytes.Replace(text, []byte("daemon off;"), []byte("daemon on;"), 1)
+	if ns != nil {
+		_, port, _ := net.SplitHostPort(ng.Addr)
+		ng.Addr = net.JoinHostPort(ns.NSIP, port)
+		text = bytes.Replace(text, []byte("listen 127.0.0.1:"+port), []byte("listen "+ng.Addr), 1)
+	}
+	if err := os.WriteFile(conf, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	start := fmt.Sprintf(`%[3]s -e %[1]s/error.log -p %[1]s -c %[2]s && echo "marker=$KAELOAD_MARK" > %[1]s/env.txt`, ng.Dir, conf, nginxtest.Binary(t))
@@ -148,8 +158,19 @@ func watchWorker(log *syncBuffer, group int, done <-chan struct{}) (pid int, all
 // on the host is this build, the server's env arrived, and the server's
 // CPU was measured from /proc/stat over ssh.
 func TestRemoteGroupAndServer(t *testing.T) {
-	sshd, ng, yaml := remoteSetup(t, "1s")
+	t.Run("loopback", func(t *testing.T) { testRemoteGroupAndServer(t, nil) })
+	// Better: the server's host in a network namespace of its own, so
+	// ssh and the local group's traffic cross a real (veth) interface.
+	t.Run("netns", func(t *testing.T) { testRemoteGroupAndServer(t, sshdtest.NewNetns(t)) })
+}
+
+func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
+	sshd, ng, yaml := remoteSetup(t, "1s", ns)
 	plan := compileYAML(t, yaml)
+	var packets uint64
+	if ns != nil {
+		packets = ns.Packets(t)
+	}
 	log := &syncBuffer{}
 	done := make(chan struct{})
 	var pid int
@@ -165,6 +186,13 @@ func TestRemoteGroupAndServer(t *testing.T) {
 	<-watched
 	if err != nil {
 		t.Fatalf("run: %v\n%s\nsshd:\n%s", err, log.String(), sshd.Log())
+	}
+	if ns != nil {
+		// Every request of the local group is a connection across the
+		// veth pair: several packets each.
+		if got, min := ns.Packets(t)-packets, r.Variants[0].Reps[0].Groups[0].Requests; got < min {
+			t.Errorf("%d packets crossed the veth pair for %d requests of the local group", got, min)
+		}
 	}
 	rep := r.Variants[0].Reps[0]
 	total := rep.Total
@@ -226,7 +254,7 @@ func allowedSelf(t *testing.T) string {
 // master ssh process is killed): the run fails with an error naming the
 // host and group, and the remote worker does not survive.
 func TestRemoteConnectionDropped(t *testing.T) {
-	_, _, yaml := remoteSetup(t, "20s")
+	_, _, yaml := remoteSetup(t, "20s", nil)
 	plan := compileYAML(t, yaml)
 	log := &syncBuffer{}
 	done := make(chan struct{})

@@ -76,8 +76,15 @@ func (s *Server) YAMLOptions() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// Start starts sshd and waits until it accepts connections.
+// Start starts sshd on 127.0.0.1 and waits until it accepts connections.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	return StartIn(t, nil)
+}
+
+// StartIn starts sshd inside the network namespace ns, listening on its
+// end of the veth pair (nil: this namespace, 127.0.0.1).
+func StartIn(t testing.TB, ns *Netns) *Server {
 	t.Helper()
 	bin := Binary(t)
 	dir := t.TempDir()
@@ -112,16 +119,20 @@ func Start(t testing.TB) *Server {
 	if out, err := exec.Command("id", "-un").Output(); err == nil {
 		user = strings.TrimSpace(string(out))
 	}
+	ip := "127.0.0.1"
+	if ns != nil {
+		ip = ns.NSIP
+	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
 		port, err := freePort()
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.Port, s.Addr = port, fmt.Sprintf("127.0.0.1:%d", port)
-		s.URL = fmt.Sprintf("ssh://%s@127.0.0.1:%d", user, port)
+		s.Port, s.Addr = port, net.JoinHostPort(ip, fmt.Sprint(port))
+		s.URL = fmt.Sprintf("ssh://%s@%s", user, s.Addr)
 		conf := fmt.Sprintf(`Port %d
-ListenAddress 127.0.0.1
+ListenAddress `+ip+`
 HostKey %[2]s/host_key
 PidFile %[2]s/sshd.pid
 AuthorizedKeysFile %[2]s/authorized_keys
@@ -142,11 +153,14 @@ LogLevel VERBOSE
 		if err := os.WriteFile(filepath.Join(dir, "sshd_config"), []byte(conf), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		known := fmt.Sprintf("[127.0.0.1]:%d %s", port, hostPub)
+		known := fmt.Sprintf("[%s]:%d %s", ip, port, hostPub)
 		if err := os.WriteFile(filepath.Join(dir, "known_hosts"), []byte(known), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(bin, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
+		if ns != nil {
+			cmd = ns.Command(bin, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
+		}
 		logf, err := os.Create(filepath.Join(dir, "sshd.log"))
 		if err != nil {
 			t.Fatal(err)
