@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -86,6 +87,27 @@ func (p *Plan) Describe(w io.Writer) {
 		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t\n", i, host, cpus, g.Threads, g.Connections)
 	}
 	gw.Flush()
+	if len(p.Hosts) > 0 {
+		var names, opts []string
+		for _, h := range p.Hosts {
+			names = append(names, h.Name)
+		}
+		for _, o := range p.SSHOptions {
+			opts = append(opts, o.Key+"="+o.Value)
+		}
+		row("ssh", "%s: one connection per host, BatchMode", strings.Join(names, ", "))
+		if len(opts) > 0 {
+			row("", "options %s", strings.Join(opts, " "))
+		}
+		plats := make([]string, 0, len(p.Binaries))
+		for k := range p.Binaries {
+			plats = append(plats, k)
+		}
+		sort.Strings(plats)
+		for _, k := range plats {
+			row("", "binary for %s: %s", k, p.Binaries[k])
+		}
+	}
 	p.describeVariants(row, orig)
 	p.describeSchedule(row)
 	for i, warn := range p.Warnings {
