@@ -178,6 +178,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	conn := c.connection()
 	p.Target = c.target(conn)
 	p.Load = c.load(conn, h)
+	c.remoteTarget(p.Target, p.Load.Groups)
 	p.Equivalence = DefaultEquivalence
 	if s.Equivalence != nil {
 		p.Equivalence = float64(*s.Equivalence)

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -199,4 +200,29 @@ func (c *compiler) layoutHosts(raw []string) []*SSHHost {
 		return nil
 	}
 	return out
+}
+
+// remoteTarget checks that groups on other hosts can reach the target: the
+// built-in target listens on this machine's loopback (an error), and a
+// loopback URL means each host's own loopback (a warning).
+func (c *compiler) remoteTarget(t Target, groups []Group) {
+	for i, g := range groups {
+		if g.Host == nil {
+			continue
+		}
+		path := fmt.Sprintf("load.groups[%d].host", i)
+		if _, ok := c.s.pos[path]; !ok {
+			path = "load.layout.hosts"
+		}
+		switch {
+		case t.Builtin != nil:
+			c.errorf(path, "the built-in target listens on this machine's loopback, which a group on %s cannot reach: give target.url", g.Host.Name)
+		case t.Addr != "":
+			host, _, err := net.SplitHostPort(t.Addr)
+			if ip := net.ParseIP(host); err == nil && (host == "localhost" || (ip != nil && ip.IsLoopback())) {
+				c.warnf(path, "target %s is a loopback address: the group on %s loads %s's own loopback, not this machine's", t.Addr, g.Host.Name, g.Host.Name)
+			}
+		}
+		return // said once
+	}
 }

@@ -159,3 +159,26 @@ func TestMissingBinaryWarns(t *testing.T) {
 		t.Errorf("warnings %q, want %q", p.Warnings, want)
 	}
 }
+
+// TestRemoteTarget: groups on other hosts cannot use the built-in target,
+// and a loopback target is their own loopback (a warning).
+func TestRemoteTarget(t *testing.T) {
+	s, err := Parse("b.yaml", []byte("target: {builtin: {}}\nload: {groups: [{host: ssh://c1}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Compile(smallHost); err == nil || err.Error() != "b.yaml:2:24: load.groups[0].host: the built-in target listens on this machine's loopback, which a group on ssh://c1 cannot reach: give target.url" {
+		t.Errorf("err = %v", err)
+	}
+	s, err = Parse("l.yaml", []byte("target: {url: https://127.0.0.1:8443/}\nload: {layout: {groups: 1, cpus_per_group: 1, hosts: [ssh://c1]}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Compile(smallHost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "l.yaml:2:47: load.layout.hosts: target 127.0.0.1:8443 is a loopback address: the group on ssh://c1 loads ssh://c1's own loopback, not this machine's"; len(p.Warnings) != 1 || p.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q", p.Warnings, want)
+	}
+}
