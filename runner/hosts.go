@@ -3,9 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,4 +270,74 @@ func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (message
 		}
 		return e.msg, nil
 	}
+}
+
+// procSep separates /proc/stat from the process stat lines in one read.
+const procSep = "@@kaeload-procs@@"
+
+// listenerScript prints the PIDs of the processes with a socket listening
+// on port (any address), from /proc/net/tcp{,6} and /proc/*/fd.
+func listenerScript(port int) string {
+	return fmt.Sprintf(`h=$(printf ':%%04X' %d); for i in $(awk -v h="$h" 'NR>1 && $4=="0A" && substr($2, length($2)-4)==h {print $10}' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null; done | cut -d/ -f3 | sort -un`, port)
+}
+
+// remoteServerMeter measures the server on its ssh host: the process tree
+// listening on the target's port when it runs there (found anew each
+// session), else the whole machine from /proc/stat. It says which.
+func remoteServerMeter(hc *hostConn, addr string) (meter, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) {
+		out, err := hc.conn.Output(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+		if err != nil {
+			return cpustat.Sample{}, cpustat.RemoteProcs{}, err
+		}
+		stat, procs, _ := strings.Cut(string(out), procSep)
+		s, err := cpustat.ParseProcStat(stat)
+		return s, cpustat.ParseRemoteProcs(procs), err
+	}
+	whole := fmt.Sprintf("the whole of %s from its /proc/stat", hc.name)
+	_, portStr, err := net.SplitHostPort(addr)
+	port, perr := strconv.Atoi(portStr)
+	if err != nil || perr != nil {
+		return remoteStatMeter(hc), whole
+	}
+	out, err := hc.conn.Output(ctx, "find the server's process", listenerScript(port), nil)
+	if err != nil {
+		return remoteStatMeter(hc), whole + fmt.Sprintf(" (the listener of port %d was not found: %v)", port, err)
+	}
+	fields := strings.Fields(string(out))
+	if len(fields) == 0 {
+		return remoteStatMeter(hc), whole + fmt.Sprintf(" (nothing listens on port %d there: the server is elsewhere)", port)
+	}
+	pid, _ := strconv.Atoi(fields[0])
+	_, procs, err := read(ctx)
+	if err != nil {
+		return remoteStatMeter(hc), whole
+	}
+	root := procs.FamilyRoot(pid)
+	sample := func() (cpustat.TreeSample, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
+		defer cancel()
+		s, procs, err := read(ctx)
+		if err != nil {
+			return cpustat.TreeSample{}, err
+		}
+		return procs.Tree(root, s.CPUs())
+	}
+	m := func() (func(time.Duration) (*results.CPUUsage, error), error) {
+		a, err := sample()
+		if err != nil {
+			return nil, err
+		}
+		return func(w time.Duration) (*results.CPUUsage, error) {
+			b, err := sample()
+			if err != nil {
+				return nil, err
+			}
+			u := a.Usage(b, w)
+			return &u, nil
+		}, nil
+	}
+	return m, fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port)
 }

@@ -171,8 +171,11 @@ func (c *controller) findServer(v scenarios.Variant) {
 		return
 	}
 	if s := c.plan.Server; s != nil && s.SSH != nil {
-		// The server's whole machine, from its /proc/stat over ssh.
-		c.server = remoteStatMeter(c.hosts[s.SSH.Name])
+		// Over the server host's ssh connection: its process tree, or
+		// the whole machine.
+		m, how := remoteServerMeter(c.hosts[s.SSH.Name], c.plan.Target.Addr)
+		fmt.Fprintf(c.opts.Log, "variant %s: server CPU: %s\n", v.Name, how)
+		c.server = m
 		return
 	}
 	m, err := localServer(c.plan.Target.Addr)

@@ -236,6 +236,9 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if rep.ServerCPU == nil || rep.ServerCPU.Seconds <= 0 {
 		t.Errorf("server CPU %+v, want measured", rep.ServerCPU)
 	}
+	if !strings.Contains(log.String(), "server CPU: the process tree of nginx pid") {
+		t.Errorf("server CPU not from nginx's process tree over ssh:\n%s", log.String())
+	}
 	if _, err := os.Stat(filepath.Join(ng.Dir, "nginx.pid")); !os.IsNotExist(err) {
 		t.Errorf("nginx still running after the run (stop over ssh): %v", err)
 	}
