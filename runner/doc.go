@@ -132,8 +132,11 @@
 // the host, the relay sees its input end, closes the worker's input and
 // kills it a second later, and the worker dies with the relay
 // (Pdeathsig), so no orphan keeps loading the server. The server's
-// commands and its /proc/stat (the server's CPU: the whole machine) go
-// over the server host's connection.
+// commands go over the server host's connection, and so does its CPU:
+// the process tree listening on the target's port there (found from
+// /proc/net/tcp and /proc/*/fd, sampled from /proc/*/stat each session,
+// cpustat.RemoteProcs), or the whole machine's /proc/stat when nothing
+// listens there.
 //
 // # Failures
 //

@@ -100,17 +100,9 @@ func dialHosts(ctx context.Context, p *scenarios.Plan, opts Options) (map[string
 			return fail(h.Name, err)
 		}
 		hc.info.Platform = plat
-		bin := p.Binaries[plat]
-		if bin == "" {
-			if plat != runtime.GOOS+"/"+runtime.GOARCH {
-				goos, goarch, _ := strings.Cut(plat, "/")
-				return fail(h.Name, fmt.Errorf("the host is %s but this kaeload is built for %s/%s: build one for it with GOOS=%s GOARCH=%s go build -o kaeload-%s-%s ./cmd/kaeload and add binaries: {%s: ./kaeload-%s-%s} to the scenario",
-					plat, runtime.GOOS, runtime.GOARCH, goos, goarch, goos, goarch, plat, goos, goarch))
-			}
-			bin = opts.Executable
-		} else if _, err := os.Stat(bin); err != nil {
-			goos, goarch, _ := strings.Cut(plat, "/")
-			return fail(h.Name, fmt.Errorf("the host is %s and binaries gives %s for it: %w (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload)", plat, bin, err, goos, goarch, bin))
+		bin, err := pickBinary(plat, p.Binaries, opts.Executable)
+		if err != nil {
+			return fail(h.Name, err)
 		}
 		path, hash, uploaded, err := conn.Install(ctx, bin)
 		if err != nil {
@@ -340,4 +332,23 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string) {
 		}, nil
 	}
 	return m, fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port)
+}
+
+// pickBinary chooses the kaeload binary for a host of platform plat: the
+// plan's Binaries entry for it, else this build (exe) when it is built for
+// plat. Otherwise the error says how to build one.
+func pickBinary(plat string, binaries map[string]string, exe string) (string, error) {
+	goos, goarch, _ := strings.Cut(plat, "/")
+	bin := binaries[plat]
+	if bin == "" {
+		if plat != runtime.GOOS+"/"+runtime.GOARCH {
+			return "", fmt.Errorf("the host is %s but this kaeload is built for %s/%s: build one for it with GOOS=%s GOARCH=%s go build -o kaeload-%s-%s ./cmd/kaeload and add binaries: {%s: ./kaeload-%s-%s} to the scenario",
+				plat, runtime.GOOS, runtime.GOARCH, goos, goarch, goos, goarch, plat, goos, goarch)
+		}
+		return exe, nil
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("the host is %s and binaries gives %s for it: %w (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload)", plat, bin, err, goos, goarch, bin)
+	}
+	return bin, nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +88,34 @@ func TestRelayPinsAndEndsWithSession(t *testing.T) {
 	}
 	if gone := waitGone([]int{r.PID}, 5*time.Second); len(gone) != 0 {
 		t.Errorf("worker %v still running after the relay returned", gone)
+	}
+}
+
+// TestPickBinary: a binaries entry wins; this build serves its own
+// platform; another platform without an entry is an error that says how
+// to build it.
+func TestPickBinary(t *testing.T) {
+	own := runtime.GOOS + "/" + runtime.GOARCH
+	other := "linux/arm64"
+	if own == other {
+		other = "linux/amd64"
+	}
+	entry := filepath.Join(t.TempDir(), "kaeload-other")
+	if err := os.WriteFile(entry, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := pickBinary(own, nil, "/self"); err != nil || got != "/self" {
+		t.Errorf("own platform: %q, %v", got, err)
+	}
+	if got, err := pickBinary(other, map[string]string{other: entry}, "/self"); err != nil || got != entry {
+		t.Errorf("entry: %q, %v", got, err)
+	}
+	goos, goarch, _ := strings.Cut(other, "/")
+	_, err := pickBinary(other, nil, "/self")
+	if err == nil || !strings.Contains(err.Error(), "the host is "+other) || !strings.Contains(err.Error(), "GOOS="+goos+" GOARCH="+goarch+" go build") {
+		t.Errorf("no entry: %v", err)
+	}
+	if _, err := pickBinary(other, map[string]string{other: entry + "-missing"}, "/self"); err == nil || !strings.Contains(err.Error(), "go build -o "+entry+"-missing") {
+		t.Errorf("missing entry: %v", err)
 	}
 }

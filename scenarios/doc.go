@@ -192,7 +192,9 @@
 //	                start, stop, reload, probes and speed commands run
 //	                there through ssh, as env K=V … sh -c '…' with the
 //	                variant's env written out (never AcceptEnv), and the
-//	                server's CPU is read from that host's /proc/stat.
+//	                server's CPU is read from that host's /proc (the
+//	                process tree listening on the target's port, else
+//	                the whole machine).
 //	                A start command over ssh must daemonize (nginx
 //	                without daemon off): the session ends when it returns.
 //	                Plan.Server.SSH.
