@@ -119,7 +119,11 @@ func writeHostGroups(b *bytes.Buffer, groups []Group) {
 	}
 	for _, h := range order {
 		a := by[h]
-		fmt.Fprintf(b, "host %s: groups %s on CPUs %s", h, strings.Join(a.groups, ", "), strings.Join(a.cpus, " "))
+		noun := "groups"
+		if len(a.groups) == 1 {
+			noun = "group"
+		}
+		fmt.Fprintf(b, "host %s: %s %s on CPUs %s", h, noun, strings.Join(a.groups, ", "), strings.Join(a.cpus, " "))
 		if a.measured {
 			fmt.Fprintf(b, ", client CPU %.2f s (busiest group %s)", a.seconds, FormatPercent(a.busiest))
 		}

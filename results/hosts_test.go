@@ -31,8 +31,8 @@ func TestTextHosts(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"host      ssh://root@c1: group 1; 128 CPUs (Kunpeng 920), Linux 5.10 aarch64; kaeload linux/arm64 sha256 abababababababab uploaded; round trip 400µs, clock offset 1.5ms ± 200µs\n",
-		"host local: groups 0 on CPUs 0-3, client CPU 3.00 s (busiest group 37.5 %)\n",
-		"host ssh://root@c1: groups 1 on CPUs 40-47, client CPU 8.00 s (busiest group 50.0 %), clock offset 1.5ms\n",
+		"host local: group 0 on CPUs 0-3, client CPU 3.00 s (busiest group 37.5 %)\n",
+		"host ssh://root@c1: group 1 on CPUs 40-47, client CPU 8.00 s (busiest group 50.0 %), clock offset 1.5ms\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want %q in:\n%s", want, out)

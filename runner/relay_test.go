@@ -119,3 +119,45 @@ func TestPickBinary(t *testing.T) {
 		t.Errorf("missing entry: %v", err)
 	}
 }
+
+// TestSyncClocks: a remote worker whose clock is 3 s ahead, answering
+// after 4 ms, reads as a 3 s offset within the round trip, and a window
+// for which half that round trip is more than 1 % is warned about once.
+func TestSyncClocks(t *testing.T) {
+	const skew, delay = 3 * time.Second, 4 * time.Millisecond
+	for _, tc := range []struct {
+		window time.Duration
+		warn   bool
+	}{{100 * time.Millisecond, true}, {time.Hour, false}} {
+		r, w := io.Pipe()
+		ws := &workers{events: make(chan event, 1), log: io.Discard}
+		p := &proc{index: 1, host: &hostConn{name: "ssh://h"}, stdin: w, stderr: &ring{}}
+		ws.procs = []*proc{p}
+		go func() {
+			lr := newLineReader(r)
+			for {
+				if _, err := lr.next(); err != nil {
+					return
+				}
+				time.Sleep(delay / 2)
+				b, _ := json.Marshal(clockMsg{Type: msgClock, Time: time.Now().Add(skew)})
+				time.Sleep(delay / 2)
+				ws.events <- event{w: p, msg: message{Type: msgClock, raw: b}}
+			}
+		}()
+		var warnings []string
+		if err := ws.syncClocks(context.Background(), tc.window, func(s string) { warnings = append(warnings, s) }); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		if p.rtt < delay || p.offset < skew-p.rtt/2-time.Millisecond || p.offset > skew+p.rtt/2+time.Millisecond {
+			t.Errorf("round trip %s, offset %s; want ≥ %s and %s within the round trip", p.rtt, p.offset, delay, skew)
+		}
+		if got := p.host.info; got.RTT != p.rtt || got.ClockOffset != p.offset || got.Uncertain != tc.warn {
+			t.Errorf("host info %+v, want the worker's clock and uncertain %v", got, tc.warn)
+		}
+		if (len(warnings) == 1) != tc.warn || (tc.warn && !strings.Contains(warnings[0], "host ssh://h: the clock offset is uncertain")) {
+			t.Errorf("window %s: warnings %q", tc.window, warnings)
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/kaeload/kaeload/internal/sshdtest"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/remote"
+	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
 )
@@ -194,6 +195,14 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 			t.Errorf("%d packets crossed the veth pair for %d requests of the local group", got, min)
 		}
 	}
+	var text bytes.Buffer
+	if err := results.WriteText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "host "+sshd.URL+": group 1 on CPUs") || !strings.Contains(text.String(), "host      "+sshd.URL+": group 1 and the server;") {
+		t.Errorf("the report does not show the host:\n%s", text.String())
+	}
+	t.Logf("report:\n%s", text.String())
 	rep := r.Variants[0].Reps[0]
 	total := rep.Total
 	if len(rep.Groups) != 2 || rep.Groups[0].Requests == 0 || rep.Groups[1].Requests == 0 {
