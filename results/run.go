@@ -70,6 +70,9 @@ type Run struct {
 	// Calibration is what the run measured before choosing its
 	// repetitions (repeat: auto); nil for a run with a fixed repeat.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Thresholds are the run's pass/fail criteria (CheckThresholds); nil
+	// when it has none.
+	Thresholds []Threshold `json:"thresholds,omitempty"`
 	// Warnings are conditions a reader must know about (client-bound
 	// groups, server restarts, …), one sentence each.
 	Warnings []string `json:"warnings,omitempty"`

@@ -207,6 +207,13 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	c.speed()
+	if len(p.Variants) > 0 {
+		base := p.Baseline
+		if base == "" {
+			base = p.Variants[0].Name
+		}
+		p.Thresholds = c.thresholds(p.Variants, base)
+	}
 	p.SSHOptions = c.sshOptions()
 	p.Binaries = c.binaries()
 	p.Hosts = c.hosts
