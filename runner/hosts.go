@@ -26,6 +26,10 @@ const clockRounds = 5
 // load before it counts as hung (a local one: silenceLimit while idle).
 const remoteSilence = 3 * silenceLimit
 
+// sshdMaxSessions is sshd's default MaxSessions: sessions one connection
+// may carry (each group is one, plus server commands and probes).
+const sshdMaxSessions = 10
+
 // clockTimeout bounds one exchange.
 const clockTimeout = 5 * time.Second
 
@@ -88,12 +92,18 @@ func dialHosts(ctx context.Context, p *scenarios.Plan, opts Options) (map[string
 		hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name)}}
 		hosts[h.Name] = hc
 		hc.info.Facts = remoteFacts(ctx, conn)
-		runsGroups := false
+		groups := 0
 		for _, g := range p.Load.Groups {
-			runsGroups = runsGroups || (g.Host != nil && g.Host.Name == h.Name)
+			if g.Host != nil && g.Host.Name == h.Name {
+				groups++
+			}
 		}
+		runsGroups := groups > 0
 		if !runsGroups {
 			continue
+		}
+		if groups+2 > sshdMaxSessions {
+			fmt.Fprintf(opts.Log, "host %s: %d groups: unless its sshd allows %d sessions per connection (MaxSessions, default %d), ssh opens a connection of its own for each session beyond\n", h.Name, groups, groups+2, sshdMaxSessions)
 		}
 		plat, err := conn.Platform(ctx)
 		if err != nil {

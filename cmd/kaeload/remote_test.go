@@ -375,3 +375,25 @@ load: {duration: 1s, groups: [{connections: 1}, {connections: 1, host: "%s"}]}
 		})
 	}
 }
+
+// TestRemoteMaxSessions: more groups on a host than its sshd allows
+// sessions on one connection still run: ssh opens a connection of its own
+// for each session the master is refused.
+func TestRemoteMaxSessions(t *testing.T) {
+	sshd := sshdtest.StartWith(t, sshdtest.Config{MaxSessions: 2})
+	ng := nginxtest.Start(t, nginxtest.Config{})
+	plan := compileYAML(t, fmt.Sprintf(`
+target: {url: "https://%s/index.html"}
+ssh_options: %s
+load: {duration: 500ms, warmup: 0s, groups: [{connections: 1, host: "%[3]s"}, {connections: 1, host: "%[3]s"}, {connections: 1, host: "%[3]s"}]}
+`, ng.Addr, sshd.YAMLOptions(), sshd.URL))
+	r, err := runner.Run(context.Background(), plan, runner.Options{Executable: os.Args[0], Env: []string{"KAELOAD_TEST_MAIN=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range r.Variants[0].Reps[0].Groups {
+		if g.Requests == 0 || g.Host != sshd.URL {
+			t.Errorf("group %d on %q counted %d requests", g.Index, g.Host, g.Requests)
+		}
+	}
+}

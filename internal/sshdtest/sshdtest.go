@@ -86,6 +86,24 @@ func Start(t testing.TB) *Server {
 // end of the veth pair (nil: this namespace, 127.0.0.1).
 func StartIn(t testing.TB, ns *Netns) *Server {
 	t.Helper()
+	return StartWith(t, Config{Netns: ns})
+}
+
+// Config varies the sshd StartWith starts.
+type Config struct {
+	// Netns, when set, runs sshd in that namespace (see StartIn).
+	Netns *Netns
+	// MaxSessions is sshd's MaxSessions (0: 100).
+	MaxSessions int
+}
+
+// StartWith starts sshd as cfg says.
+func StartWith(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	ns := cfg.Netns
+	if cfg.MaxSessions == 0 {
+		cfg.MaxSessions = 100
+	}
 	bin := Binary(t)
 	dir := t.TempDir()
 	s := &Server{Dir: dir, Home: filepath.Join(dir, "home"), Key: filepath.Join(dir, "id_ed25519")}
@@ -145,11 +163,11 @@ PermitRootLogin prohibit-password
 AllowTcpForwarding no
 X11Forwarding no
 PrintMotd no
-MaxSessions 100
+MaxSessions %[4]d
 MaxStartups 100
 SetEnv HOME=%[3]s
 LogLevel VERBOSE
-`, port, dir, s.Home)
+`, port, dir, s.Home, cfg.MaxSessions)
 		if err := os.WriteFile(filepath.Join(dir, "sshd_config"), []byte(conf), 0o600); err != nil {
 			t.Fatal(err)
 		}
