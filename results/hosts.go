@@ -50,35 +50,41 @@ func hasHosts(groups []Group) bool {
 	return false
 }
 
-// writeHosts lists the run's ssh hosts: what each did, the machine, the
-// binary and the clock.
+// writeHosts lists the run's ssh hosts, one HostLine each.
 func writeHosts(b *bytes.Buffer, hosts []RemoteHost) {
 	for _, h := range hosts {
-		fmt.Fprintf(b, "host      %s: %s", h.Name, h.Roles)
-		if f := h.Facts; f != nil {
-			fmt.Fprintf(b, "; %d CPUs", f.CPUs)
-			if f.CPUModel != "" {
-				fmt.Fprintf(b, " (%s)", f.CPUModel)
-			}
-			if f.Kernel != "" {
-				fmt.Fprintf(b, ", %s", f.Kernel)
-			}
-		}
-		if h.Binary != "" {
-			how := "found"
-			if h.Uploaded {
-				how = "uploaded"
-			}
-			fmt.Fprintf(b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
-		}
-		if h.RTT > 0 {
-			fmt.Fprintf(b, "; round trip %s, clock offset %s ± %s", h.RTT.Round(time.Microsecond), h.ClockOffset.Round(time.Microsecond), (h.RTT / 2).Round(time.Microsecond))
-			if h.Uncertain {
-				b.WriteString(" (UNCERTAIN: more than 1 % of the window)")
-			}
-		}
-		b.WriteByte('\n')
+		fmt.Fprintf(b, "host      %s\n", HostLine(h))
 	}
+}
+
+// HostLine describes an ssh host of a run in one line: what it did, the
+// machine, the kaeload binary and the clock.
+func HostLine(h RemoteHost) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", h.Name, h.Roles)
+	if f := h.Facts; f != nil {
+		fmt.Fprintf(&b, "; %d CPUs", f.CPUs)
+		if f.CPUModel != "" {
+			fmt.Fprintf(&b, " (%s)", f.CPUModel)
+		}
+		if f.Kernel != "" {
+			fmt.Fprintf(&b, ", %s", f.Kernel)
+		}
+	}
+	if h.Binary != "" {
+		how := "found"
+		if h.Uploaded {
+			how = "uploaded"
+		}
+		fmt.Fprintf(&b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
+	}
+	if h.RTT > 0 {
+		fmt.Fprintf(&b, "; round trip %s, clock offset %s ± %s", h.RTT.Round(time.Microsecond), h.ClockOffset.Round(time.Microsecond), (h.RTT / 2).Round(time.Microsecond))
+		if h.Uncertain {
+			b.WriteString(" (UNCERTAIN: more than 1 % of the window)")
+		}
+	}
+	return b.String()
 }
 
 // writeHostGroups sums a repetition's groups per host: groups, CPUs,
