@@ -66,7 +66,7 @@ func TestRelayPinsAndEndsWithSession(t *testing.T) {
 	lr := newLineReader(outR)
 	m, err := lr.next()
 	if err != nil || m.Type != msgReady {
-		t.Fatalf("first line %+v, %v; want ready", m, err)
+		t.Fatalf("first line %s, %v; want ready", m.raw, err)
 	}
 	var r readyMsg
 	if err := m.decode(&r); err != nil {
