@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // ClientCPU is the client's CPU use in one repetition, its groups taken
@@ -31,7 +32,8 @@ type ClientCPU struct {
 
 // ClientCPU returns the client CPU use of r's groups.
 //
-// Groups measured CPU by CPU (CPUUsage.PerCPU) count each CPU once, with
+// Groups measured CPU by CPU (CPUUsage.PerCPU) count each CPU of each
+// host (Group.Host) once, with
 // the mean of the groups' readings of it (they read the same counters
 // over the same window, a few milliseconds apart). A group without per-CPU
 // figures (a run recorded before they existed) counts once per distinct
@@ -42,7 +44,12 @@ func (r *Rep) ClientCPU() ClientCPU {
 		sum float64
 		n   int
 	}
-	perCPU := map[int]*acc{}
+	// CPUs are per machine: CPU 1 of two hosts are two CPUs.
+	type hostCPU struct {
+		host string
+		cpu  int
+	}
+	perCPU := map[hostCPU]*acc{}
 	lists := map[string]bool{}
 	for i := range r.Groups {
 		g := &r.Groups[i]
@@ -63,21 +70,28 @@ func (r *Rep) ClientCPU() ClientCPU {
 			c.Seconds += u.Seconds // an unpinned worker measures itself
 		case len(u.PerCPU) > 0:
 			for _, t := range u.PerCPU {
-				a := perCPU[t.CPU]
+				k := hostCPU{g.Host, t.CPU}
+				a := perCPU[k]
 				if a == nil {
 					a = &acc{}
-					perCPU[t.CPU] = a
+					perCPU[k] = a
 				}
 				a.sum += t.Seconds
 				a.n++
 			}
-		case !lists[u.CPUs]:
-			lists[u.CPUs] = true
+		case !lists[g.Host+"\x00"+u.CPUs]:
+			lists[g.Host+"\x00"+u.CPUs] = true
 			c.Seconds += u.Seconds
 		}
 	}
-	for _, cpu := range slices.Sorted(maps.Keys(perCPU)) {
-		a := perCPU[cpu]
+	keys := slices.SortedFunc(maps.Keys(perCPU), func(a, b hostCPU) int {
+		if a.host != b.host {
+			return strings.Compare(a.host, b.host)
+		}
+		return a.cpu - b.cpu
+	})
+	for _, k := range keys {
+		a := perCPU[k]
 		c.Seconds += a.sum / float64(a.n)
 	}
 	return c

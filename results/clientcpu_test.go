@@ -77,6 +77,14 @@ func TestClientCPUPartialOverlap(t *testing.T) {
 		return Group{Index: i, CPUs: "4-5", CPU: &CPUUsage{CPUs: "4-5", Seconds: 5, Busy: 0.8}}
 	}
 	unpinned := Group{Index: 2, CPU: &CPUUsage{CPUs: "0-7", Seconds: 1.5}}
+	// The same CPU list on another host is other CPUs.
+	remote := pinnedGroup(3, "0-1", []int{0, 1}, []float64{1, 2}, -1, 100)
+	remote.Host = "client2"
+	rep = NewRep(0, []Group{a, remote})
+	if got, want := rep.ClientCPU().Seconds, 3.0+3.0; math.Abs(got-want) > 1e-9 {
+		t.Errorf("two hosts: seconds %.3f, want %.3f", got, want)
+	}
+
 	rep = NewRep(0, []Group{old(0), old(1), unpinned})
 	c = rep.ClientCPU()
 	if got, want := c.Seconds, 5+1.5; math.Abs(got-want) > 1e-9 {

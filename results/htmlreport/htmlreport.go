@@ -63,6 +63,8 @@ type page struct {
 	Warnings []string
 	// Hints are results.Run.Hints: lines, not warnings.
 	Hints []string
+	// Hosts describes the run's ssh hosts (results.HostLine), if any.
+	Hosts []string
 	// Thresholds are the threshold checks, one line each
 	// (ThresholdCheck.Line); Crossed how many did not pass.
 	Thresholds []string
@@ -191,6 +193,7 @@ func newPage(r *results.Run) (*page, error) {
 		Incomplete:  r.Incomplete,
 		Warnings:    r.AllWarnings(),
 		Hints:       r.Hints(),
+		Hosts:       hostLines(r.Hosts),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Alpha:       strconv.FormatFloat(results.Alpha, 'f', -1, 64),
 		NoVariants:  len(r.Variants) == 0,
@@ -525,4 +528,13 @@ func planText(plan json.RawMessage) string {
 		return string(plan)
 	}
 	return b.String()
+}
+
+// hostLines describes each ssh host of the run in one line.
+func hostLines(hosts []results.RemoteHost) []string {
+	var out []string
+	for _, h := range hosts {
+		out = append(out, results.HostLine(h))
+	}
+	return out
 }
