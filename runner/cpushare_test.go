@@ -45,12 +45,13 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 	us, own, ok := c.PerRequest(rep.Total.Requests)
 	t.Logf("%d requests in %.2f s; CPU 1 busy %.2f s (groups' readings summed: %.2f s); the workers' own %.2f s; %.1f µs per request (own %v)",
 		rep.Total.Requests, window, c.Seconds, sum, c.Process, us, own)
-	// /proc/stat counts 10 ms ticks; each group reads them a few ms apart.
-	const slack = 0.05
-	if c.Seconds > window+slack {
+	// /proc/stat counts 10 ms ticks, and each group takes its readings a
+	// little after the window's ends (later on a loaded machine or under
+	// -race): allow 10 % and a few ticks.
+	if c.Seconds > 1.1*window+0.05 {
 		t.Errorf("client CPU %.2f s over a %.2f s window on one CPU: CPU 1 counted more than once", c.Seconds, window)
 	}
-	if math.Abs(c.Seconds-hi) > 0.1 {
+	if math.Abs(c.Seconds-hi) > 0.1+0.05*hi {
 		t.Errorf("client CPU %.2f s, the busiest group read %.2f s of the same CPU", c.Seconds, hi)
 	}
 	if c.Process > c.Seconds+0.1 {
