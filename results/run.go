@@ -67,6 +67,9 @@ type Run struct {
 	// Calibration is what the run measured before choosing its
 	// repetitions (repeat: auto); nil for a run with a fixed repeat.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Search is the run's search of a variable (visited values in visit
+	// order); nil for a run without one.
+	Search *Search `json:"search,omitempty"`
 	// Warnings are conditions a reader must know about (client-bound
 	// groups, server restarts, …), one sentence each.
 	Warnings []string `json:"warnings,omitempty"`

@@ -86,6 +86,9 @@ type compiler struct {
 	// secrets are the secret env values, expanded; rawSecrets the same as
 	// written. Messages are scrubbed of both.
 	secrets, rawSecrets map[string]bool
+	// search is the searched entry found by variants, resolved by
+	// searchPlan; nil when none.
+	search *pendingSearch
 }
 
 // at makes an Error located at path's value, or at its nearest ancestor
@@ -203,6 +206,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Order, p.Cooldown = c.schedule()
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
+	p.Search = c.searchPlan(p)
 	c.speed()
 	c.scrub()
 	p.Secrets = sortSecrets(c.secrets)

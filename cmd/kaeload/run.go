@@ -90,6 +90,9 @@ Exit status:
 	}
 	if *dryRun {
 		plan.Describe(stdout) // warnings included
+		if l := runner.SearchPlan(plan); l != "" {
+			fmt.Fprintln(stdout, l)
+		}
 		return nil
 	}
 	for _, w := range plan.Warnings {
