@@ -9,6 +9,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
+	"github.com/kaeload/kaeload/scenarios"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -69,9 +70,16 @@ Exit status:
 	noSave := fs.Bool("no-save", false, "do not write a run directory")
 	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
 	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
+	resumeDir := fs.String("resume", "", "continue the interrupted run in this run directory from its journal (its plan, or the scenario file given)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *resumeDir != "" {
+		if len(pos) > 1 || *dryRun || *out != "" || *noSave || *seed != "" {
+			return usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no --dry-run, --out, --no-save or --seed"))
+		}
+		return resumeRun(ctx, *resumeDir, pos, sets, *progress, stdout, stderr)
 	}
 	if len(pos) != 1 {
 		return usageError(fmt.Errorf("run: want one scenario file, got %d arguments (see kaeload run --help)", len(pos)))
@@ -99,12 +107,48 @@ Exit status:
 		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
 	}
 	var st *store
-	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: *progress, Abort: abortOf(ctx)}
 	if !*noSave {
 		if st, err = newStore(*out, *resultsDir, pos[0]); err != nil {
 			return err
 		}
+	}
+	return execute(ctx, plan, st, nil, *progress, stdout, stderr)
+}
+
+// resumeRun continues the run in dir (run --resume).
+func resumeRun(ctx context.Context, dir string, pos []string, sets setFlags, progress string, stdout, stderr io.Writer) error {
+	switch progress {
+	case "auto", "on", "plain", "off":
+	default:
+		return usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", progress))
+	}
+	st, prev, err := resumeStore(dir)
+	if err != nil {
+		return err
+	}
+	path := ""
+	if len(pos) == 1 {
+		path = pos[0]
+	}
+	plan, err := resumePlan(prev, path, sets)
+	if err != nil {
+		st.end(prev)
+		return err
+	}
+	done := 0
+	for _, v := range prev.Variants {
+		done += len(v.Reps)
+	}
+	fmt.Fprintf(stderr, "kaeload: resuming %s: %d windows measured before are kept\n", dir, done)
+	return execute(ctx, plan, st, prev, progress, stdout, stderr)
+}
+
+// execute runs plan, recording into st (nil: nothing stored), continuing
+// prev when resuming, and prints the report.
+func execute(ctx context.Context, plan *scenarios.Plan, st *store, prev *results.Run, progress string, stdout, stderr io.Writer) error {
+	log := io.Writer(stderr)
+	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: prev}
+	if st != nil {
 		st.redact = plan.Redact
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st
@@ -115,6 +159,12 @@ Exit status:
 	r, runErr := runner.Run(ctx, plan, opts)
 	if rw, ok := rlog.(*redactWriter); ok {
 		rw.flush()
+	}
+	if st != nil && r == nil && prev != nil {
+		// A resumed run that could not start: its journal ends as it was.
+		p := *prev
+		p.Interrupted = true
+		_, _ = st.end(&p)
 	}
 	if st != nil && r != nil {
 		// The journal holds every finished repetition already; its end

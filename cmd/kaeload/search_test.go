@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,5 +164,68 @@ func TestSearchFlatTop(t *testing.T) {
 	}
 	if !strings.Contains(out, "lowest ratio = 40") {
 		t.Errorf("report does not name 40 as the plateau's lowest value:\n%s", out)
+	}
+}
+
+// TestSearchResume: a search interrupted (Ctrl-C) after four windows is
+// continued with run --resume DIR: the four windows are kept, not
+// measured again, the search goes on from them to its budget, and the
+// answer is still 37 ± 3.
+func TestSearchResume(t *testing.T) {
+	needTwoCPUs(t)
+	script, port := searchTarget(t, 37, 0, 1600)
+	path := searchScenario(t, script, port, "{from: 0, to: 100, step: 1}", 12)
+	dir := filepath.Join(t.TempDir(), "run")
+	sent := false
+	_, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
+		if !sent && strings.Contains(line, "search window 5/12") {
+			sent = true
+			_ = cmd.Process.Signal(os.Interrupt)
+		}
+	}, "run", path, "--out", dir, "--progress", "off")
+	if code != 130 {
+		t.Fatalf("interrupted run: exit %d, want 130\n%s", code, errOut)
+	}
+	first, err := results.ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := first.Search.Visits
+	if len(before) != 4 {
+		t.Fatalf("the interrupted run kept %d windows, want 4: %+v", len(before), before)
+	}
+	out, errOut, code := kaeload(t, "run", "--resume", dir, "--progress", "off")
+	if code != 0 {
+		t.Fatalf("resumed run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if want := "4 windows measured before are kept"; !strings.Contains(errOut, want) {
+		t.Errorf("resumed run does not say %q:\n%s", want, errOut)
+	}
+	if strings.Contains(errOut, "search window 4/12") || !strings.Contains(errOut, "search window 5/12") {
+		t.Errorf("the resumed run should measure windows 5 to 12 only:\n%s", errOut)
+	}
+	r, err := results.ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Incomplete || r.Interrupted {
+		t.Errorf("resumed run: incomplete %v interrupted %v, want a completed run", r.Incomplete, r.Interrupted)
+	}
+	after := r.Search.Visits
+	if len(after) != 12 {
+		t.Fatalf("%d windows after the resume, want 12: %+v", len(after), after)
+	}
+	for i, v := range before {
+		if after[i] != v {
+			t.Errorf("visit %d is %+v after the resume, %+v before", i+1, after[i], v)
+		}
+	}
+	ss := results.SummarizeSearch(r)
+	best := ss.Points[ss.Best]
+	t.Logf("best ratio %s; visits %s", best.Value, ss.VisitOrder())
+	var v int
+	fmt.Sscan(best.Value, &v)
+	if v < 34 || v > 40 {
+		t.Errorf("best ratio %d, want 37 ± 3\n%s", v, out)
 	}
 }

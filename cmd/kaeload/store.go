@@ -29,6 +29,9 @@ type store struct {
 	redact  func(string) string
 	log     *runLog
 	journal *results.Journal
+	// resuming is set for a run directory reopened by resumeStore: the
+	// journal is open already.
+	resuming bool
 }
 
 // newStore checks that the run can be written: --out must not exist yet
@@ -51,6 +54,9 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 // (version, host facts, scenario text), creates the run directory with its
 // journal and moves the run log into it.
 func (s *store) Begin(r *results.Run) error {
+	if s.resuming {
+		return nil
+	}
 	r.Kaeload = versionString()
 	r.GoVersion = runtime.Version()
 	if facts, err := cpustat.HostFacts(); err == nil {
