@@ -336,3 +336,18 @@ func searchSweep(r *Run, rs *RunSummary) {
 		}
 	}
 }
+
+// SearchTable returns the search's table of visited values (as the text
+// report shows it) for other renderings; ok is false without a search.
+func SearchTable(r *Run) (lines, header []string, rows [][]string, ok bool) {
+	ss := SummarizeSearch(r)
+	if ss == nil {
+		return nil, nil, nil, false
+	}
+	lines = ss.Lines()
+	if len(ss.Points) > 0 {
+		lines = append(lines, "visit order: "+ss.VisitOrder())
+	}
+	t := searchTable(ss)
+	return lines, t.header, t.rows, true
+}
