@@ -49,6 +49,15 @@ Every finished repetition is appended to the run directory's journal
 are rebuilt from it, so a run that is killed keeps what it measured:
 "kaeload report DIR" shows it, marked incomplete.
 
+A variant with search: instead of sweep: measures only the values a search
+picks (coarse pass, golden section, repetitions where values are within
+noise), up to its budget, after the other variants; the report gives the
+best value with its 95 % CI, the plateau and the windows used against the
+full grid. --resume DIR continues an interrupted run or search from the run
+directory's journal, keeping every finished window:
+  kaeload run --resume results/20261203T070000Z-soft-search
+  kaeload run --resume DIR SCENARIO.yaml   (needed when env values are secret)
+
 A repetition fails when its window completed no successful request (a
 server that is down, hangs, or answers only with errors) or when errors
 exceed max_errors (default 1 % of the window's attempts); it is marked
