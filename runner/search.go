@@ -132,6 +132,6 @@ func SearchPlan(p *scenarios.Plan) string {
 	}
 	cfg := search.Config{Points: s.Points, Budget: s.Budget}
 	coarse := coarseValues(p, cfg)
-	return fmt.Sprintf("search plan: coarse pass %s = %s (%d windows); then golden section around each local best until grid resolution; the last %d windows repeat the best and the values within noise of it; at most %d windows (the full grid: %d), worst case %s plus server restarts",
-		s.Key, strings.Join(coarse, ", "), len(coarse), search.RepeatReserve(cfg), s.Budget, s.Points, s.WorstCase(p))
+	return fmt.Sprintf("search plan: coarse pass %s = %s (%d windows); then golden section around each local best until grid resolution; at least the last %d windows repeat the best and the values within noise of it (at most %d windows each); at most %d windows (the full grid: %d), worst case %s plus server restarts",
+		s.Key, strings.Join(coarse, ", "), len(coarse), search.RepeatReserve(cfg), search.MaxWindowsPerPoint, s.Budget, s.Points, s.WorstCase(p))
 }

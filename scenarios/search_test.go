@@ -106,3 +106,30 @@ variants:
 		t.Errorf("Check: %v", err)
 	}
 }
+
+// TestSetSearch: --set reaches a search's budget, objective and grid.
+func TestSetSearch(t *testing.T) {
+	sc, err := Parse("soft.yaml", []byte(searchYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range [][2]string{
+		{"variants[1].search.budget", "7"},
+		{"variants[1].search.maximize", "-p99 handshake"},
+		{"variants[1].search.ratio.step", "10"},
+	} {
+		if err := sc.Set(kv[0], kv[1]); err != nil {
+			t.Fatalf("Set %s: %v", kv[0], err)
+		}
+	}
+	if err := sc.Set("variants[1].search.other", "[1, 2]"); err == nil || !strings.Contains(err.Error(), "a search has one variable") {
+		t.Errorf("Set of a second variable: %v, want an error", err)
+	}
+	p, err := sc.Compile(smallHost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.Search; s.Budget != 7 || s.BudgetTime != 0 || s.Maximize != MinimizeP99Handshake || s.Points != 11 {
+		t.Errorf("Search = %+v, want budget 7, -p99 handshake, 11 points", *s)
+	}
+}

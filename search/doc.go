@@ -43,7 +43,9 @@
 // standard error from the noise pooled over every repeated point (wide
 // while that noise rests on few windows). A point measured once is never
 // measured again unless it is such a contender; refinement never measures
-// a visited point.
+// a visited point. A point gets at most MaxWindowsPerPoint windows: once
+// every bracket is resolved and the best and its contenders have that
+// many, the search is done, whatever budget is left.
 //
 // # The answer
 //

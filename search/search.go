@@ -70,6 +70,11 @@ func CoarsePoints(cfg Config) []int {
 	return out
 }
 
+// MaxWindowsPerPoint bounds the windows of one point: a value within
+// noise of the best after this many is as good as the best for any
+// budget, and the search stops rather than spend the rest there.
+const MaxWindowsPerPoint = 10
+
 // RepeatReserve is the number of windows kept for repetitions: a sixth of
 // the budget.
 func RepeatReserve(cfg Config) int { return cfg.Budget / 6 }
@@ -239,7 +244,7 @@ func Next(cfg Config, done []Window) Step {
 	if len(open) > 0 {
 		return refine()
 	}
-	return Step{Point: -1, Done: true, Phase: PhaseDone, Why: "every bracket is resolved and no point is within noise of the best"}
+	return Step{Point: -1, Done: true, Phase: PhaseDone, Why: fmt.Sprintf("every bracket is resolved, and the best and the points within noise of it have %d windows", MaxWindowsPerPoint)}
 }
 
 // noise returns the standard deviation of ln(score) pooled over the
@@ -299,11 +304,14 @@ func (s *state) repeat() (int, string, bool) {
 	if len(s.scores[best]) < 2 {
 		return best, fmt.Sprintf("repeat the best point %d: its interval needs a second window", best), true
 	}
-	cands := []int{best}
+	var cands []int
 	for _, p := range s.order {
-		if p != best && s.contender(best, p) {
+		if (p == best || s.contender(best, p)) && len(s.scores[p]) < MaxWindowsPerPoint {
 			cands = append(cands, p)
 		}
+	}
+	if len(cands) == 0 {
+		return 0, "", false
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
 		na, nb := len(s.scores[cands[a]]), len(s.scores[cands[b]])

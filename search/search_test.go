@@ -257,3 +257,27 @@ func stepsString(steps []Step, done []Window) string {
 	}
 	return s
 }
+
+// TestLargeBudget: a budget far above what the grid needs ends once every
+// bracket is resolved and the best and its contenders have
+// MaxWindowsPerPoint windows.
+func TestLargeBudget(t *testing.T) {
+	cfg := Config{Points: 21, Budget: 1000}
+	done, steps := drive(t, cfg, newNoisy(3, 0.02, vee(7, 0.05)))
+	last := steps[len(steps)-1]
+	if !last.Done || len(done) >= 200 {
+		t.Fatalf("%d windows, last step %+v; want done well before 200", len(done), last)
+	}
+	counts := map[int]int{}
+	for _, w := range done {
+		counts[w.Point]++
+	}
+	for p, n := range counts {
+		if n > MaxWindowsPerPoint {
+			t.Errorf("point %d measured %d times, more than %d", p, n, MaxWindowsPerPoint)
+		}
+	}
+	if a := Analyze(cfg, done); a.Best < 6 || a.Best > 8 || !a.Resolved {
+		t.Errorf("best %d resolved %v, want 7 ± 1, resolved", a.Best, a.Resolved)
+	}
+}
