@@ -133,3 +133,28 @@ func TestSetSearch(t *testing.T) {
 		t.Errorf("Search = %+v, want budget 7, -p99 handshake, 11 points", *s)
 	}
 }
+
+// TestCheckSearch: Check rejects a Search that names variants the plan
+// does not have, or has no budget.
+func TestCheckSearch(t *testing.T) {
+	sc, err := Parse("soft.yaml", []byte(searchYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sc.Compile(smallHost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := *p
+	s := *p.Search
+	s.Points, s.Budget = 200, 0
+	bad.Search = &s
+	err = bad.Check()
+	if err == nil || !strings.Contains(err.Error(), "search: variants 1 to 200, but the plan has 103") {
+		t.Errorf("Check = %v, want the search's variants out of range", err)
+	}
+	s.Points = 101
+	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "search.budget: 0, want 1 to 10000 windows") {
+		t.Errorf("Check = %v, want the budget refused", err)
+	}
+}
