@@ -70,6 +70,9 @@ type Run struct {
 	// Search is the run's search of a variable (visited values in visit
 	// order); nil for a run without one.
 	Search *Search `json:"search,omitempty"`
+	// Thresholds are the run's pass/fail criteria (CheckThresholds); nil
+	// when it has none.
+	Thresholds []Threshold `json:"thresholds,omitempty"`
 	// Warnings are conditions a reader must know about (client-bound
 	// groups, server restarts, …), one sentence each.
 	Warnings []string `json:"warnings,omitempty"`

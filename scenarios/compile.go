@@ -208,6 +208,13 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Variants, p.Baseline = c.variants()
 	p.Search = c.searchPlan(p)
 	c.speed()
+	if len(p.Variants) > 0 {
+		base := p.Baseline
+		if base == "" {
+			base = p.Variants[0].Name
+		}
+		p.Thresholds = c.thresholds(p.Variants, base)
+	}
 	c.scrub()
 	p.Secrets = sortSecrets(c.secrets)
 	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)

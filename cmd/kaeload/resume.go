@@ -35,17 +35,17 @@ func resumeStore(dir string) (*store, *results.Run, error) {
 // the plan the run stored. A stored plan hides secret env values, so a
 // run with secrets needs its scenario. A randomized order keeps the
 // stored seed.
-func resumePlan(prev *results.Run, scenarioPath string, sets setFlags) (*scenarios.Plan, error) {
+func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, thresholds []string) (*scenarios.Plan, error) {
 	var plan *scenarios.Plan
 	if scenarioPath != "" {
-		p, err := compile(scenarioPath, sets, false)
+		p, err := compileWith(scenarioPath, sets, thresholds, false)
 		if err != nil {
 			return nil, err
 		}
 		plan = p
 	} else {
-		if len(sets) > 0 {
-			return nil, usageError(fmt.Errorf("run --resume: --set needs the scenario file (the stored plan is used as it ran)"))
+		if len(sets) > 0 || len(thresholds) > 0 {
+			return nil, usageError(fmt.Errorf("run --resume: --set and --threshold need the scenario file (the stored plan is used as it ran)"))
 		}
 		plan = &scenarios.Plan{}
 		if err := json.Unmarshal(prev.Plan, plan); err != nil {

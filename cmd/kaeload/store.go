@@ -26,9 +26,13 @@ type store struct {
 	parent       string // where derived run directories go
 	scenarioPath string
 	// redact hides secret values in the scenario text (nil: nothing to hide).
-	redact  func(string) string
-	log     *runLog
-	journal *results.Journal
+	redact func(string) string
+	// scenarioText is the scenario of a URL-mode run (no file to read).
+	scenarioText string
+	// thresholds are stored in the run's header (results.Run.Thresholds).
+	thresholds []results.Threshold
+	log        *runLog
+	journal    *results.Journal
 	// resuming is set for a run directory reopened by resumeStore: the
 	// journal is open already.
 	resuming bool
@@ -54,6 +58,7 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 // (version, host facts, scenario text), creates the run directory with its
 // journal and moves the run log into it.
 func (s *store) Begin(r *results.Run) error {
+	r.Thresholds = s.thresholds
 	if s.resuming {
 		return nil
 	}
@@ -64,7 +69,12 @@ func (s *store) Begin(r *results.Run) error {
 			r.Host = b
 		}
 	}
-	if text, err := os.ReadFile(s.scenarioPath); err == nil {
+	if s.scenarioText != "" {
+		r.Scenario = s.scenarioText
+		if s.redact != nil {
+			r.Scenario = s.redact(r.Scenario)
+		}
+	} else if text, err := os.ReadFile(s.scenarioPath); err == nil {
 		r.Scenario = string(text)
 		if s.redact != nil {
 			r.Scenario = s.redact(r.Scenario)
