@@ -56,6 +56,15 @@ minimum detectable effect (80 % power) and, when not significant, an
 equivalence verdict against the scenario's margin (equivalence: 2%).
 "kaeload plan-reps" says how many repetitions an effect needs.
 
+Several machines: a group (or load.layout.hosts, or the server section) may
+name host: ssh://[user@]host[:port] or an ssh config name. kaeload opens one
+ssh connection per host (BatchMode, your ssh config, ssh_options), uploads
+this build to ~/.cache/kaeload/<sha256>/ on hosts that lack it (binaries:
+{linux/arm64: PATH} for other platforms), runs the remote groups pinned
+there, sends one window to all hosts relative to receipt after measuring
+each host's clock offset, and runs remote server commands with the
+variant's env written out. See README "Several machines".
+
 Every finished repetition is appended to the run directory's journal
 (journal.ndjson, synced to disk) and run.json, summary.csv and report.html
 are rebuilt from it, so a run that is killed keeps what it measured:
