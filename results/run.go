@@ -70,6 +70,9 @@ type Run struct {
 	// Calibration is what the run measured before choosing its
 	// repetitions (repeat: auto); nil for a run with a fixed repeat.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Search is the run's search of a variable (visited values in visit
+	// order); nil for a run without one.
+	Search *Search `json:"search,omitempty"`
 	// Thresholds are the run's pass/fail criteria (CheckThresholds); nil
 	// when it has none.
 	Thresholds []Threshold `json:"thresholds,omitempty"`

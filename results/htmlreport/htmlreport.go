@@ -82,6 +82,8 @@ type page struct {
 	StatsNote string
 	// Drift is the drift-by-round table; nil with fewer than two rounds.
 	Drift *driftSection
+	// Search is what the run's search found; nil without one.
+	Search *searchSection
 
 	Charts     []chart
 	Comparison []comparisonRow
@@ -100,6 +102,12 @@ type page struct {
 }
 
 // driftSection is every variant's req/s by round.
+type searchSection struct {
+	Lines  []string
+	Header []string
+	Rows   [][]string
+}
+
 type driftSection struct {
 	Title  string
 	Header []string
@@ -228,6 +236,9 @@ func newPage(r *results.Run) (*page, error) {
 	if h, rows, title, ok := results.DriftTable(sum); ok {
 		pg.Drift = &driftSection{Title: title, Header: h, Rows: rows}
 	}
+	if lines, h, rows, ok := results.SearchTable(r); ok {
+		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
+	}
 	pg.Failed = r.Failed()
 	pg.ClientBound = clientBound(vs)
 	if n := len(pg.ClientBound); n > maxClientBound {
@@ -236,6 +247,9 @@ func newPage(r *results.Run) (*page, error) {
 
 	pg.Charts = append(pg.Charts, rateChart(vs))
 	pg.Charts = append(pg.Charts, sweepCharts(vs, &vs[base])...)
+	if c, ok := searchChart(r); ok {
+		pg.Charts = append(pg.Charts, c)
+	}
 	pg.Charts = append(pg.Charts,
 		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *results.VariantSummary) *results.Histogram { return s.Handshake }),
 		cdfChart(vs, "chart-cdf-total", "total request time", func(s *results.VariantSummary) *results.Histogram { return s.Total }),
