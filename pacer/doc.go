@@ -5,16 +5,16 @@
 // Start k is due at t0 + k/rate, computed from k every time and never by
 // adding a period to the previous start, so the schedule does not drift:
 // start one million is as exact as start one. A start whose time arrives
-// while no slot is waiting for it is missed: the next free slot counts it
-// and every other start already due as missed and takes the next start
-// still ahead. A missed start is never run late (no queue builds up
+// while every slot is busy is missed: the next slot to become free counts
+// it, and every other start that came due while it was busy, as missed and
+// takes the first start due since it became free. A missed start is never run late (no queue builds up
 // behind a slow server), so latency measured from the intended start is
 // the response's latency plus only the dispatcher's own lag, and a server
 // that cannot keep up shows as missed starts, not as a quietly lower rate.
 //
 //	s, _ := pacer.NewSchedule(20000)     // per second
 //	p := pacer.New(s, end)               // end: no start at or after it
-//	st, ok := p.Take(now)                // now: time since t0
+//	st, ok := p.Take(free)               // free: since when the taker was free, after t0
 //	// st.At is the intended start; st.Missed starts were skipped
 //
 // Times are durations since the schedule's origin t0, so the package needs

@@ -106,18 +106,22 @@ func (p *Pacer) Reset(end time.Duration) {
 	p.end.Store(int64(end))
 }
 
-// Take hands the calling taker, free at now, the next start that is not
-// yet due (At >= now). Every start due before now that nobody took was
-// missed: no taker was free when it came due. Those are skipped and
-// reported in the result (Start.MissedFrom), never handed out late. ok is
-// false once the next start would be at or after the end; the result then
-// still reports the starts missed before the end.
-func (p *Pacer) Take(now time.Duration) (st Start, ok bool) {
+// Take hands a taker that has been free since free the next start not
+// taken yet. When that start came due before free, nobody took it while
+// it was due: every taker was busy, so it was missed. Those starts are
+// skipped and reported in the result (Start.MissedFrom), never handed out
+// late; the taker gets the first start due at or after free. A start due
+// after free but already past when the taker calls (the taker was slow to
+// come back) is handed out: the lag is the client's and shows in latency
+// measured from the intended start. ok is false once the next start would
+// be at or after the end; the result then still reports the starts missed
+// before the end.
+func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	end := time.Duration(p.end.Load())
 	for {
 		k := p.next.Load()
 		at := p.s.At(k)
-		if at >= now {
+		if at >= free {
 			if at >= end {
 				return Start{K: k, At: at, MissedFrom: k}, false
 			}
@@ -126,9 +130,9 @@ func (p *Pacer) Take(now time.Duration) (st Start, ok bool) {
 			}
 			continue
 		}
-		// k came due before now with no taker: skip to the first start
-		// still ahead, and take it, in one step.
-		j := p.s.Index(now)
+		// k came due before the taker was free, and no other took it:
+		// skip to the first start due since, and take it, in one step.
+		j := p.s.Index(free)
 		if e := p.s.Index(end); j >= e { // nothing left before the end
 			if p.next.CompareAndSwap(k, e) {
 				return Start{K: e, At: p.s.At(e), MissedFrom: k}, false

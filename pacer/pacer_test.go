@@ -172,3 +172,19 @@ func TestTakeConcurrent(t *testing.T) {
 		t.Errorf("handed out %d + missed %d = %d, want every start before the end: %d", len(seen), missed, got, want)
 	}
 }
+
+// TestTakeSlowTaker: a taker free since before a start came due gets that
+// start even when it calls after it: it was free, so the start is its, late
+// by the taker's own lag, not missed.
+func TestTakeSlowTaker(t *testing.T) {
+	s, _ := NewSchedule(1000)
+	p := New(s, time.Second)
+	if st, ok := p.Take(0); !ok || st.K != 0 {
+		t.Fatalf("first Take = %+v, %v", st, ok)
+	}
+	// Free since 0.5 ms; start 1 (due at 1 ms) is not taken yet.
+	st, ok := p.Take(500 * time.Microsecond)
+	if !ok || st.K != 1 || st.Missed() != 0 {
+		t.Errorf("Take(free 0.5 ms) = %+v, %v; want start 1, none missed", st, ok)
+	}
+}

@@ -178,6 +178,15 @@ type Counts struct {
 	Negotiated map[string]uint64 `json:"negotiated,omitempty"`
 	// Errors counts failed requests by class.
 	Errors Errors `json:"errors"`
+	// Scheduled is, in open-loop mode (a rate), the number of starts
+	// due inside the window: those run and those Missed. 0 in a closed
+	// loop.
+	Scheduled uint64 `json:"scheduled,omitempty"`
+	// Missed is, in open-loop mode, the number of starts due inside the
+	// window that did not run because every connection slot was busy
+	// when they came due (or the client too slow to start them). A missed
+	// start is never run late; see MissedShare.
+	Missed uint64 `json:"missed,omitempty"`
 	// Outside counts what happened outside the window. It is part of no
 	// figure; it makes kaeload's accounting checkable against the server's
 	// own log: every response the client read is in exactly one of
@@ -225,6 +234,8 @@ func (c *Counts) Add(o *Counts) {
 	c.Connections += o.Connections
 	c.Handshakes += o.Handshakes
 	c.Resumed += o.Resumed
+	c.Scheduled += o.Scheduled
+	c.Missed += o.Missed
 	for k, v := range o.Negotiated {
 		if c.Negotiated == nil {
 			c.Negotiated = make(map[string]uint64)
@@ -270,6 +281,19 @@ func (c *Counts) ErrorShare() float64 {
 	return float64(c.Errors.Total()) / float64(n)
 }
 
+// MissedShare is the fraction of the window's scheduled starts that were
+// missed (Missed / Scheduled); 0 in a closed loop.
+func (c *Counts) MissedShare() float64 {
+	if c.Scheduled == 0 {
+		return 0
+	}
+	return float64(c.Missed) / float64(c.Scheduled)
+}
+
+// MaxMissedShare is the missed share above which an open-loop result did
+// not run at the rate asked: it is flagged (see Group.OpenLoopLimit).
+const MaxMissedShare = 0.01
+
 // Latency holds the per-request timing histograms (microseconds).
 type Latency struct {
 	// Connect is TCP connect time (new connections only).
@@ -282,6 +306,11 @@ type Latency struct {
 	// Total is from the start of the request (before connect, for a new
 	// connection) to the last response byte.
 	Total *Histogram `json:"total"`
+	// Intended is, in open-loop mode, from the request's intended start
+	// (its time in the schedule) to the last response byte: Total plus the
+	// client's lag in starting it, so a client that falls behind its
+	// schedule shows in the percentiles. nil in a closed loop.
+	Intended *Histogram `json:"intended,omitempty"`
 }
 
 // NewLatency returns a Latency with four empty histograms.
@@ -295,6 +324,19 @@ func (l *Latency) Merge(o *Latency) {
 	l.Handshake.Merge(o.Handshake.Histogram)
 	l.TTFB.Merge(o.TTFB.Histogram)
 	l.Total.Merge(o.Total.Histogram)
+	l.mergeIntended(o)
+}
+
+// mergeIntended merges o.Intended into l.Intended, creating it when o has
+// one and l has not.
+func (l *Latency) mergeIntended(o *Latency) {
+	if o.Intended == nil || o.Intended.Histogram == nil {
+		return
+	}
+	if l.Intended == nil || l.Intended.Histogram == nil {
+		l.Intended = NewHistogram()
+	}
+	l.Intended.Merge(o.Intended.Histogram)
 }
 
 // Window is a measured wall-clock interval.
