@@ -66,15 +66,25 @@ func (p *Plan) Describe(w io.Writer) {
 	row("groups", "%d, %d connections in all", len(l.Groups), conns)
 	tw.Flush()
 	gw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(gw, "  group\tcpus\tthreads\tconnections\t\n")
+	rateCol := ""
+	if l.Rate > 0 {
+		rateCol = "rate/s\t"
+	}
+	fmt.Fprintf(gw, "  group\tcpus\tthreads\tconnections\t%s\n", rateCol)
 	for i, g := range l.Groups {
 		cpus := "unpinned"
 		if len(g.CPUs) > 0 {
 			cpus = pinning.Set(g.CPUs).String()
 		}
-		fmt.Fprintf(gw, "  %d\t%s\t%d\t%d\t\n", i, cpus, g.Threads, g.Connections)
+		rate := ""
+		if l.Rate > 0 {
+			rate = formatNum(g.Rate, 1) + "\t"
+		}
+		fmt.Fprintf(gw, "  %d\t%s\t%d\t%d\t%s\n", i, cpus, g.Threads, g.Connections, rate)
 	}
 	gw.Flush()
+	p.describeRate(row)
+	tw.Flush()
 	p.describeVariants(row, orig)
 	p.describeSchedule(row)
 	for i, warn := range p.Warnings {
