@@ -75,7 +75,7 @@ load:
 		c          Capacity
 		up, bisect int
 	}{
-		{want, 11, 5},                           // 1000 … 1,024,000 capped at 1e6; 100 % down to 5 %: 20 → 5 halvings
+		{want, 11, 5}, // 1000 … 1,024,000 capped at 1e6; 100 % down to 5 %: 20 → 5 halvings
 		{Capacity{From: 1000, Max: 1000, Factor: 2, Resolution: 0.05}, 1, 5},
 		{Capacity{From: 1000, Max: 8000, Factor: 2, Resolution: 0.5}, 4, 1},
 		{Capacity{From: 100, Max: 1e4, Factor: 10, Resolution: 0.05}, 3, 8}, // 9 / 0.05 = 180 → 8 halvings
