@@ -144,12 +144,18 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	if line := clientBoundLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
+	if line := missedLine(rep); line != "" {
+		b.WriteString(line + "\n")
+	}
 	kv := table{right: []bool{false, false}}
 	kv.add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
 	if ok := t.Succeeded(); ok != t.Requests {
 		kv.add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s)", FormatCount(t.Requests), FormatCount(ok), FormatRate(t.Rate())))
 	} else {
 		kv.add("requests", fmt.Sprintf("%s  (%s req/s)", FormatCount(t.Requests), FormatRate(t.Rate())))
+	}
+	if line := openLoopLine(t); line != "" {
+		kv.add("open loop", line)
 	}
 	errs := FormatCount(t.Errors.Total())
 	if t.Attempts() > 0 && t.Errors.Total() > 0 {
@@ -212,6 +218,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		h    *Histogram
 	}{{"connect", t.Latency.Connect}, {"handshake", t.Latency.Handshake}, {"ttfb", t.Latency.TTFB}, {"total", t.Latency.Total}} {
 		lt.add(h.name, QuantileMillis(h.h, 50), QuantileMillis(h.h, 90), QuantileMillis(h.h, 99), QuantileMillis(h.h, 99.9), MaxMillis(h.h))
+	}
+	if h := t.Latency.Intended; h != nil && h.Histogram != nil {
+		lt.add("from intended", QuantileMillis(h, 50), QuantileMillis(h, 90), QuantileMillis(h, 99), QuantileMillis(h, 99.9), MaxMillis(h))
 	}
 	lt.write(b, "")
 
