@@ -450,8 +450,14 @@ func (s *slot) noteMissed(st pacer.Start) {
 	lo := max(st.MissedFrom, sch.Index(time.Duration(s.e.startNs)))
 	hi := min(st.K, sch.Index(time.Duration(s.e.endNs.Load())))
 	if hi > lo {
-		s.counts.Missed += uint64(hi - lo)
-		s.counts.Scheduled += uint64(hi - lo)
+		n := uint64(hi - lo)
+		s.counts.Missed += n
+		s.counts.Scheduled += n
+		// A start that never ran got no answer within the timeout: that
+		// is its latency from the intended start.
+		s.lane.mu.Lock()
+		s.lane.lat.Intended.RecordN(s.e.timeout, n)
+		s.lane.mu.Unlock()
 	}
 }
 

@@ -32,13 +32,17 @@ func NewHistogram() *Histogram {
 
 // Record adds one duration, clamped to the histogram's bounds.
 func (h *Histogram) Record(d time.Duration) {
-	us := int64(d / time.Microsecond)
-	if us < HistogramMin {
-		us = HistogramMin
-	} else if us > HistogramMax {
-		us = HistogramMax
-	}
-	_ = h.RecordValue(us) // cannot fail: us is within bounds
+	_ = h.RecordValue(clampMicros(d)) // cannot fail: within bounds
+}
+
+// RecordN adds n times the duration d, clamped to the histogram's bounds.
+func (h *Histogram) RecordN(d time.Duration, n uint64) {
+	_ = h.RecordValues(clampMicros(d), int64(n)) // cannot fail: within bounds
+}
+
+// clampMicros is d in microseconds within [HistogramMin, HistogramMax].
+func clampMicros(d time.Duration) int64 {
+	return min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax)
 }
 
 // MarshalJSON encodes the histogram as compressed HdrHistogram V2.
@@ -309,7 +313,11 @@ type Latency struct {
 	// Intended is, in open-loop mode, from the request's intended start
 	// (its time in the schedule) to the last response byte: Total plus the
 	// client's lag in starting it, so a client that falls behind its
-	// schedule shows in the percentiles. nil in a closed loop.
+	// schedule shows in the percentiles. A missed start (Counts.Missed) is
+	// in it at the request timeout: it got no answer within the timeout.
+	// So it holds Requests + Missed values, and a server that cannot keep
+	// up with the rate shows in its percentiles even though no start is
+	// ever run late. nil in a closed loop.
 	Intended *Histogram `json:"intended,omitempty"`
 }
 
