@@ -48,7 +48,11 @@ func WriteText(w io.Writer, r *Run) error {
 		writeVariant(&b, &r.Variants[i])
 		reps += len(r.Variants[i].Reps)
 	}
-	if len(r.Variants) > 1 || reps > 1 {
+	switch {
+	case r.Capacity != nil:
+		// Steps are windows at different rates: no repetition statistics.
+		writeCapacity(&b, r)
+	case len(r.Variants) > 1 || reps > 1:
 		writeComparison(&b, r, s)
 	}
 	if hasSpeed(r) {
