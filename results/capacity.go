@@ -146,6 +146,17 @@ func (r *Run) CapacityLine() string {
 	return "capacity under " + r.Capacity.TargetWords() + ": " + strings.Join(parts, ", ")
 }
 
+// CapacityRows is the table of one variant's steps, for reports: its
+// header and one row per step (rate asked, achieved, missed share, error
+// share, p99 handshake, p99 total from the intended start, verdict).
+func CapacityRows(c *Capacity) (header []string, rows [][]string) {
+	t := capacityTable(c)
+	return t.header, t.rows
+}
+
+// CapacityIntro says in words how a capacity search goes.
+func CapacityIntro(s *CapacitySpec) string { return capacityIntro(s) }
+
 // capacityTable is the table of one variant's steps: rate asked,
 // achieved, missed, errors, p99 handshake, p99 total from the intended
 // start, and the verdict.
