@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/scenarios"
 )
 
 // run searches a server whose true knee is knee: a step passes when its
@@ -130,6 +132,23 @@ func TestJudge(t *testing.T) {
 		pass, why := tg.Judge(tc.m)
 		if pass != tc.pass || why != tc.why {
 			t.Errorf("Judge(%+v) = %v, %q; want %v, %q", tc.m, pass, why, tc.pass, tc.why)
+		}
+	}
+}
+
+// TestBoundMatchesPlan: the bound --dry-run shows (scenarios.Capacity's
+// StepBound) is the driver's own.
+func TestBoundMatchesPlan(t *testing.T) {
+	for _, c := range []Config{
+		{From: 1000, Factor: 2, Resolution: 0.05, Max: 1e6},
+		{From: 10, Factor: 2, Resolution: 0.1, Max: 1e5},
+		{From: 100, Factor: 10, Resolution: 0.01, Max: 1e5},
+		{From: 5, Factor: 1.1, Resolution: 0.5, Max: 5},
+	} {
+		up, bisect := c.Bound()
+		pu, pb := scenarios.Capacity{From: c.From, Factor: c.Factor, Resolution: c.Resolution, Max: c.Max}.StepBound()
+		if up != pu || bisect != pb {
+			t.Errorf("%+v: Bound %d + %d, plan's StepBound %d + %d", c, up, bisect, pu, pb)
 		}
 	}
 }
