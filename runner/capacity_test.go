@@ -15,7 +15,8 @@ import (
 // on CPU 1) with an RSA-4096 and with an ECDSA P-256 certificate under
 // one target. The rates and the target are set from the RSA server's
 // closed-loop capacity and handshake time, measured first in the same
-// test, so that the machine's speed sets the scale but not the verdict:
+// test, so that the machine's speed sets the scale but not the verdict
+// (the latency target is loose; missed starts mark the overload):
 // each search must bracket a knee, ECDSA's must be higher, the step-up
 // rates must grow by the factor, and no search may take more steps than
 // the plan's bound.
@@ -31,8 +32,12 @@ func TestCapacityNginx(t *testing.T) {
 	if rsaRate < 8 {
 		t.Fatalf("RSA-4096 capacity %.1f req/s: too slow a machine to search", rsaRate)
 	}
+	// The target is generous: a shared machine stalls for a few hundred
+	// ms now and then, which must not read as the knee. Overload is
+	// still seen: sixteen slots fill within the window once the rate is
+	// twice the capacity, and the missed starts fail the step.
 	cp := &scenarios.Capacity{
-		P99Handshake: 5 * hs, // a loaded server queues handshakes: p99 far above one handshake's time
+		P99Handshake: max(20*hs, time.Second),
 		MaxErrors:    0.01,
 		From:         float64(int(rsaRate / 8)),
 		Factor:       4,
