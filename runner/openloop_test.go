@@ -54,7 +54,7 @@ func TestOpenLoopNginx(t *testing.T) {
 
 	t.Run("far below", func(t *testing.T) {
 		p := plan(ng.Addr, 2*time.Second, []int{1})
-		p.Load.Groups[0].Connections = 32 // room for any stall of the shared machine
+		p.Load.Groups[0].Connections = 256 // waiting slots cost nothing: room for any stall of a shared machine
 		p.Load = p.Load.SplitRate(math.Round(capacity / 10))
 		rep := runOnce(t, p)
 		g := rep.Total
@@ -72,9 +72,12 @@ func TestOpenLoopNginx(t *testing.T) {
 			t.Errorf("scheduled %d starts in the window, want %.1f", g.Scheduled, want)
 		}
 		// Achieved: completed in the window over its length. It differs
-		// from the asked rate by the requests in flight at the edges.
-		if got := g.Rate(); math.Abs(got-asked) > max(0.01*asked, 1/g.Window.Length().Seconds()) {
-			t.Errorf("achieved %.1f/s, asked %.0f/s: want within 1 %%", got, asked)
+		// from the asked rate by the requests in flight at the edges: one
+		// on a quiet machine, rate × the slowest request's time at most.
+		w := g.Window.Length().Seconds()
+		edge := math.Floor(asked*float64(g.Latency.Intended.Max())/1e6) + 1
+		if got := g.Rate(); math.Abs(got-asked) > max(0.01*asked, edge/w) {
+			t.Errorf("achieved %.1f/s, asked %.0f/s: want within 1 %% (or %.0f requests in flight at an edge)", got, asked, edge)
 		}
 		if why := g.OpenLoopLimit(); why != "" {
 			t.Errorf("flagged %s, want not", why)
