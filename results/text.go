@@ -141,7 +141,11 @@ func writeVariant(b *bytes.Buffer, v *Variant) {
 
 func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	t := &rep.Total
-	fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+	if st := rep.Step; st != nil {
+		fmt.Fprintf(b, "\n-- %s, capacity step %d (%s, %s/s asked)\n", variant, rep.Index+1, st.Phase, FormatCount(uint64(st.Rate+0.5)))
+	} else {
+		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+	}
 	if line := failedLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
