@@ -70,40 +70,10 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 	}
 	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power; equivalence: two one-sided tests against ±%g %%\n\n", Alpha, Power*100, DefaultEquivalence*100)
 
-	var order []string
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for i := range r.Variants {
-			if n := r.Variants[i].Name; !seen[n] {
-				seen[n] = true
-				order = append(order, n)
-			}
-		}
-	}
+	order, comps := runComparisons(runs)
 	ct := table{
 		header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "notes"},
 		right:  []bool{false, false, true, true, false, true, true, true, false, true, false},
-	}
-	// Every (variant, later run) comparison with the reference is one
-	// family, adjusted together like a run's comparisons.
-	type key struct {
-		name string
-		run  int
-	}
-	var bases, others [][]float64
-	var keys []key
-	for _, name := range order {
-		ref := findVariant(runs[0], name)
-		for i, r := range runs[1:] {
-			if v := findVariant(r, name); ref != nil && v != nil {
-				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
-				keys = append(keys, key{name, i + 1})
-			}
-		}
-	}
-	comps := map[key]Comparison{}
-	for k, c := range comparePairs(bases, others, DefaultEquivalence) {
-		comps[keys[k]] = c
 	}
 	for _, name := range order {
 		ref := findVariant(runs[0], name)
@@ -122,7 +92,7 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 				continue
 			}
 			vs := summarizeVariant(v, i == 0)
-			vs.Comparison = comps[key{name, i}]
+			vs.Comparison = comps[runKey{name, i}]
 			delta, p, padj, verdict := "reference", "", "", ""
 			if i > 0 {
 				delta, p, padj, verdict = missing, missing, missing, missing
@@ -143,6 +113,72 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 		return fmt.Errorf("compare runs: %w", err)
 	}
 	return nil
+}
+
+// runKey is a variant of a later run compared with the reference run.
+type runKey struct {
+	name string
+	run  int
+}
+
+// runComparisons lines the runs' variants up by name (the first run's in
+// order, then new ones as later runs list them) and compares every
+// variant of every later run with the reference's, all of them judged as
+// one family (Holm), like a run's comparisons.
+func runComparisons(runs []*Run) ([]string, map[runKey]Comparison) {
+	var order []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for i := range r.Variants {
+			if n := r.Variants[i].Name; !seen[n] {
+				seen[n] = true
+				order = append(order, n)
+			}
+		}
+	}
+	var bases, others [][]float64
+	var keys []runKey
+	for _, name := range order {
+		ref := findVariant(runs[0], name)
+		for i, r := range runs[1:] {
+			if v := findVariant(r, name); ref != nil && v != nil {
+				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
+				keys = append(keys, runKey{name, i + 1})
+			}
+		}
+	}
+	comps := map[runKey]Comparison{}
+	for k, c := range comparePairs(bases, others, DefaultEquivalence) {
+		comps[keys[k]] = c
+	}
+	return order, comps
+}
+
+// SlowerRuns returns, one line each, the variants of the later runs that
+// are significantly slower than in the reference run runs[0] (the
+// comparisons of CompareRuns: Holm-adjusted over every variant and run)
+// by more than limitPct percent: "kae in NEW: -7.12 % (p Holm 0.003)".
+// names label the runs as in CompareRuns (nil: "run N").
+func SlowerRuns(runs []*Run, names []string, limitPct float64) []string {
+	if len(runs) < 2 {
+		return nil
+	}
+	order, comps := runComparisons(runs)
+	var out []string
+	for _, name := range order {
+		for i := 1; i < len(runs); i++ {
+			c, ok := comps[runKey{name, i}]
+			if !ok || !c.Significant || c.DeltaPct >= -limitPct {
+				continue
+			}
+			label := fmt.Sprintf("run %d", i+1)
+			if i < len(names) && names[i] != "" {
+				label = names[i]
+			}
+			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", name, label, FormatDelta(c.DeltaPct), PAdjusted(c)))
+		}
+	}
+	return out
 }
 
 // findVariant returns the variant of r with the given name, or nil.

@@ -97,3 +97,20 @@ func TestCompareRunsErrors(t *testing.T) {
 		t.Errorf("CompareRuns to a failing writer = %v, want disk full", err)
 	}
 }
+
+// TestSlowerRuns: kae is significantly 2 % slower in laterRun: a limit of
+// 1 % names it, 5 % does not; the baseline (unchanged) never.
+func TestSlowerRuns(t *testing.T) {
+	runs := []*Run{compareRun(), laterRun()}
+	got := SlowerRuns(runs, []string{"old", "new"}, 1)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "kae in new: -2.00 % (p Holm ") {
+		t.Errorf("SlowerRuns(1%%) = %q, want kae in new at -2.00 %%", got)
+	}
+	if got := SlowerRuns(runs, nil, 5); len(got) != 0 {
+		t.Errorf("SlowerRuns(5%%) = %q, want none", got)
+	}
+	// Faster is never slower.
+	if got := SlowerRuns([]*Run{laterRun(), compareRun()}, nil, 0); len(got) != 0 {
+		t.Errorf("reversed: %q, want none", got)
+	}
+}

@@ -40,7 +40,10 @@ import (
 //     adjusted together), mde_pct, equivalence_bound_pct,
 //     equivalence_margin_pct and equivalent (Comparison), in "all" rows of
 //     the variants compared with the baseline whose test ran; plateau
-//     (true/false, VariantSummary.Plateau) in "all" rows of swept variants.
+//     (true/false, VariantSummary.Plateau) in "all" rows of swept variants;
+//   - thresholds, only in a run with thresholds: in "all" rows "pass" or
+//     "crossed: EXPR; EXPR" (CheckThresholds; a vs threshold counts for
+//     its first variant), empty in repetition rows.
 //
 // A run without variants gives the header row alone. It returns an error,
 // before writing anything, when r.Baseline names no variant, and any error
@@ -75,6 +78,10 @@ func WriteCSV(w io.Writer, r *Run) error {
 	}
 	header = append(header, "mean_req_per_s", "stddev", "ci95_low", "ci95_high", "delta_pct", "p_value", "significant", "test",
 		"p_adjusted", "adjustment", "family", "mde_pct", "equivalence_bound_pct", "equivalence_margin_pct", "equivalent", "plateau")
+	checks := CheckThresholds(r)
+	if len(checks) > 0 {
+		header = append(header, "thresholds")
+	}
 
 	var s *RunSummary
 	if len(r.Variants) > 0 {
@@ -143,6 +150,9 @@ func WriteCSV(w io.Writer, r *Run) error {
 				row = append(row, csvG(p.Delta()), per)
 			}
 			row = append(row, "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
+			if len(checks) > 0 {
+				row = append(row, "")
+			}
 			_ = cw.Write(row)
 		}
 
@@ -212,6 +222,9 @@ func WriteCSV(w io.Writer, r *Run) error {
 			plateau = strconv.FormatBool(vs.Plateau)
 		}
 		row = append(row, mean, sd, lo, hi, delta, p, sig, test, padj, adj, fam, mde, bound, margin, equiv, plateau)
+		if len(checks) > 0 {
+			row = append(row, thresholdCell(checks, v.Name))
+		}
 		_ = cw.Write(row)
 	}
 	cw.Flush()

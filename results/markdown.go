@@ -55,6 +55,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	if failed := r.Failed(); len(failed) > 0 {
 		notes = append(notes, "**FAILED:** "+mdEscape(strings.Join(failed, ", "))+": their figures are not results")
 	}
+	for _, c := range CrossedLines(r) {
+		notes = append(notes, "**THRESHOLD CROSSED:** "+mdEscape(c))
+	}
 	for _, warn := range warnings(r) {
 		notes = append(notes, "**WARNING:** "+mdEscape(warn))
 	}
@@ -91,6 +94,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	}
 	if hasSpeed(r) {
 		writeSpeedMarkdown(&b, newSpeedTable(r, s.Baseline))
+	}
+	if cs := CheckThresholds(r); len(cs) > 0 {
+		writeThresholdsMarkdown(&b, cs)
 	}
 
 	b.WriteString("\n## Repetitions\n\n")

@@ -71,6 +71,9 @@ type Run struct {
 	// searched. Each variant's repetitions are then its steps (Rep.Step),
 	// at different rates: see Capacities, not the repetition statistics.
 	Capacity *CapacitySpec `json:"capacity,omitempty"`
+	// Thresholds are the run's pass/fail criteria (CheckThresholds); nil
+	// when it has none.
+	Thresholds []Threshold `json:"thresholds,omitempty"`
 	// Warnings are conditions a reader must know about (client-bound
 	// groups, server restarts, …), one sentence each.
 	Warnings []string `json:"warnings,omitempty"`

@@ -58,6 +58,9 @@ func WriteText(w io.Writer, r *Run) error {
 	if hasSpeed(r) {
 		writeSpeed(&b, newSpeedTable(r, s.Baseline))
 	}
+	if cs := CheckThresholds(r); len(cs) > 0 {
+		writeThresholds(&b, cs)
+	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
 	}
@@ -111,6 +114,9 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	}
 	if failed := r.Failed(); len(failed) > 0 {
 		fmt.Fprintf(b, "FAILED: %s (see below); their figures are not results\n", strings.Join(failed, ", "))
+	}
+	for _, c := range CrossedLines(r) {
+		fmt.Fprintf(b, "THRESHOLD CROSSED: %s\n", c)
 	}
 	for _, warn := range warnings(r) {
 		fmt.Fprintf(b, "WARNING: %s\n", warn)

@@ -205,6 +205,13 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	c.speed()
+	if len(p.Variants) > 0 {
+		base := p.Baseline
+		if base == "" {
+			base = p.Variants[0].Name
+		}
+		p.Thresholds = c.thresholds(p.Variants, base)
+	}
 	c.scrub()
 	p.Secrets = sortSecrets(c.secrets)
 	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)

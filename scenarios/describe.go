@@ -87,6 +87,17 @@ func (p *Plan) Describe(w io.Writer) {
 	tw.Flush()
 	p.describeVariants(row, orig)
 	p.describeSchedule(row)
+	for i, th := range p.Thresholds {
+		k := ""
+		if i == 0 {
+			k = "thresholds"
+		}
+		what := "every variant"
+		if th.Metric == MetricVs {
+			what = th.Variant + " against " + th.Against
+		}
+		row(k, "%s (%s; crossed: exit status 99)", th.Expr, what)
+	}
 	for i, warn := range p.Warnings {
 		k := ""
 		if i == 0 {

@@ -308,6 +308,26 @@
 // vars, commands or warnings through {vars} is hidden there too (by
 // value); one spelled into a variant name, the URL or the request is not.
 //
+// # Thresholds
+//
+// thresholds (optional, a non-empty list of strings) are pass/fail
+// criteria checked after the run; a crossed one is shown in every report
+// and makes "kaeload run" exit 99. "kaeload run --threshold EXPR" adds
+// more. Each is "MEASURE OP VALUE" with OP one of <, <=, >, >=, ==, !=:
+//
+//	req/s >= 100000            every variant's mean total rate, req/s
+//	errors < 0.1%              every variant's share of failed attempts
+//	errors == 0                every variant's failed requests (a count)
+//	p99 handshake < 20ms       a percentile (p50, p99.9, …) of connect,
+//	                           handshake, ttfb or total (latency) time
+//	client_bound == false      no repetition of any variant client-bound
+//	kae vs baseline >= +30%    Δ % of two variants' mean rates ("baseline"
+//	                           is the scenario's baseline variant)
+//
+// Compile parses every expression (ParseThreshold) into Plan.Thresholds
+// and checks that vs names variants, reporting problems at the list
+// entry's line:col.
+//
 // # Overrides
 //
 // Scenario.Set applies `--set path=value`: path is a field path as above with

@@ -58,6 +58,9 @@ type Plan struct {
 	Auto *AutoRepeat `json:"auto,omitempty"`
 	// Cooldown is the pause between measured windows (0 = none).
 	Cooldown time.Duration `json:"cooldown"`
+	// Thresholds are the run's pass/fail criteria, the scenario's then the
+	// command line's, resolved (ParseThreshold; variant names checked).
+	Thresholds []Threshold `json:"thresholds,omitempty"`
 	// Warnings are Compile's non-fatal findings (overlapping groups, more
 	// threads than CPUs, TLS settings that restrict nothing), each located
 	// like an error: "file:line:col: field.path: message".

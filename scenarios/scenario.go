@@ -56,11 +56,16 @@ type Scenario struct {
 	Baseline *string `yaml:"baseline"`
 	// Speed lists crypto micro-benchmarks run once per variant.
 	Speed []SpeedSpec `yaml:"speed"`
+	// Thresholds are pass/fail criteria checked per variant after the run
+	// ("req/s >= 100000", "p99 handshake < 20ms"; ParseThreshold).
+	Thresholds []string `yaml:"thresholds"`
 
 	file string         // name used in messages
 	dir  string         // directory relative file names (tls.ca) are read from
 	abs  string         // absolute dir, the builtin {scenario_dir}
 	pos  map[string]pos // where each field path's value came from
+
+	extraThresholds []string // --threshold expressions (AddThreshold)
 }
 
 // TargetSpec is the scenario's target section.

@@ -63,6 +63,10 @@ type parser struct {
 	// inTypes is true between a "type 16 bytes …" header and a line that
 	// is not one of its rows.
 	inTypes bool
+	// multi is true after "Got: +H:…" lines, which `openssl speed -multi
+	// N` prints for each child before the summed cipher rows it prints
+	// without a "type" header; blocks then holds the children's sizes.
+	multi bool
 }
 
 var (
@@ -91,6 +95,17 @@ func (p *parser) line(s string) {
 		p.machine(s)
 		return
 	}
+	if rest, ok := strings.CutPrefix(s, "Got: +H:"); ok {
+		// A -multi child's block sizes; its figures ("Got: +F…") are not
+		// results: the sums follow as rows or as +F lines.
+		if i := strings.Index(rest, " from "); i >= 0 {
+			rest = rest[:i]
+		}
+		if blocks, ok := blockList(strings.Split(rest, ":")); ok {
+			p.blocks, p.multi, p.inTypes, p.rates = blocks, true, false, nil
+		}
+		return
+	}
 	fields := strings.Fields(s)
 	if len(fields) == 0 {
 		return
@@ -105,10 +120,13 @@ func (p *parser) line(s string) {
 		p.rates, p.inTypes = rates, false
 		return
 	}
-	if p.inTypes && p.typeRow(fields) {
+	if p.inTypes && p.typeRow(fields, false) {
 		return
 	}
 	p.inTypes = false
+	if p.multi && p.typeRow(fields, true) {
+		return
+	}
 	if p.rates != nil && p.rateRow(fields) {
 		return
 	}
@@ -163,7 +181,9 @@ func typeHeader(cells []string) ([]int, bool) {
 // typeRow adds a cipher table row: a name (which may hold spaces, as in
 // "des ede3") then one cell per block size, in 1000s of bytes/s with a "k"
 // suffix, or in bytes/s without one (openssl prints small figures so).
-func (p *parser) typeRow(fields []string) bool {
+// With onlyK (the headerless rows of -multi, which always carry the
+// suffix) a cell without "k" makes the line no row.
+func (p *parser) typeRow(fields []string, onlyK bool) bool {
 	n := len(p.blocks)
 	if len(fields) <= n {
 		return false
@@ -174,6 +194,8 @@ func (p *parser) typeRow(fields []string) bool {
 		mult := 1.0
 		if c, ok := strings.CutSuffix(cell, "k"); ok {
 			cell, mult = c, 1000
+		} else if onlyK {
+			return false
 		}
 		v, ok := number(cell)
 		if !ok {
@@ -261,15 +283,9 @@ func (p *parser) machine(s string) {
 	parts := strings.Split(s, ":")
 	switch tag := parts[0]; tag {
 	case "+H":
-		var blocks []int
-		for _, c := range parts[1:] {
-			n, err := strconv.Atoi(c)
-			if err != nil || n <= 0 {
-				return
-			}
-			blocks = append(blocks, n)
+		if blocks, ok := blockList(parts[1:]); ok {
+			p.blocks = blocks
 		}
-		p.blocks = blocks
 	case "+F":
 		if len(parts) < 3 || parts[2] == "" {
 			return
@@ -298,6 +314,19 @@ func (p *parser) machine(s string) {
 			}
 		}
 	}
+}
+
+// blockList reads the block sizes of a -mr "+H" record.
+func blockList(cells []string) ([]int, bool) {
+	var blocks []int
+	for _, c := range cells {
+		n, err := strconv.Atoi(c)
+		if err != nil || n <= 0 {
+			return nil, false
+		}
+		blocks = append(blocks, n)
+	}
+	return blocks, len(blocks) > 0
 }
 
 // add appends r when it is usable: a name and a finite, non-negative value.

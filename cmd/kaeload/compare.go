@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -17,11 +19,27 @@ being the reference: mean req/s, Δ % against the first run, and whether the
 difference is larger than the noise (Welch's t-test on the repetitions).
 "Did last week's kernel update change anything?"
 
-Example:
-  kaeload compare results/20261125T100000Z-nginx-kae results/20261202T100000Z-nginx-kae`, stdout)
+--fail-if-slower 5% makes it a gate: the exit status is 99 when a variant
+of a later run is significantly slower than in the first (the t-test on
+ln(req/s), Holm-adjusted over every variant and run compared) by more
+than 5 %; the variants are named on standard error.
+
+Examples:
+  kaeload compare results/20261125T100000Z-nginx-kae results/20261202T100000Z-nginx-kae
+  kaeload compare OLD NEW --fail-if-slower 5%
+
+Exit status: 0 compared (and nothing slower), 1 a run could not be read,
+2 bad flags, 99 a variant significantly slower than --fail-if-slower.`, stdout)
+	slower := fs.String("fail-if-slower", "", "exit 99 when a variant got significantly slower than the first run by more than this (5% or 0.05)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	limit := -1.0
+	if *slower != "" {
+		if limit, err = parseLimitPct(*slower); err != nil {
+			return usageError(fmt.Errorf("compare: --fail-if-slower %q: %v", *slower, err))
+		}
 	}
 	if len(pos) < 2 {
 		return usageError(fmt.Errorf("compare: want at least two runs, got %d (see kaeload compare --help)", len(pos)))
@@ -36,5 +54,31 @@ Example:
 		runs = append(runs, r)
 		labels = append(labels, filepath.Base(strings.TrimSuffix(strings.TrimSuffix(p, "/"), "/run.json")))
 	}
-	return results.CompareRuns(stdout, runs, labels)
+	if err := results.CompareRuns(stdout, runs, labels); err != nil {
+		return err
+	}
+	if limit < 0 {
+		return nil
+	}
+	if lines := results.SlowerRuns(runs, labels, limit); len(lines) > 0 {
+		return fmt.Errorf("%w: significantly slower by more than %g %%: %s", errThreshold, limit, strings.Join(lines, "; "))
+	}
+	return nil
+}
+
+// parseLimitPct reads a percentage ("5%") or a fraction ("0.05") as a
+// percentage, 0 to 100.
+func parseLimitPct(s string) (float64, error) {
+	num, isPct := strings.CutSuffix(strings.TrimSpace(s), "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("want a percentage such as 5%% or a fraction such as 0.05")
+	}
+	if !isPct {
+		v *= 100
+	}
+	if v < 0 || v >= 100 {
+		return 0, fmt.Errorf("want 0 to 100 %%")
+	}
+	return v, nil
 }

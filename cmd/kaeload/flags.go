@@ -22,17 +22,21 @@ func (e usageErr) Unwrap() error { return errUsage }
 func usageError(err error) error { return usageErr{err} }
 
 // exitCode maps an error to the process exit status: 0 success, 2 usage or
-// invalid scenario, 3 a variant failed, 130 interrupted, 1 anything else.
+// invalid scenario, 3 a variant failed, 99 a threshold was crossed, 130
+// interrupted, 1 anything else. Interrupted and failed win over crossed:
+// the thresholds of a run that did not complete say little.
 func exitCode(err error) int {
 	switch {
 	case err == nil, errors.Is(err, errSilent):
 		return 0
 	case errors.Is(err, errUsage), errors.Is(err, errInvalid):
 		return 2
-	case errors.Is(err, errFailed):
-		return 3
 	case errors.Is(err, errInterrupted):
 		return 130
+	case errors.Is(err, errFailed):
+		return 3
+	case errors.Is(err, errThreshold):
+		return 99
 	default:
 		return 1
 	}
@@ -44,6 +48,11 @@ var errInvalid = errors.New("invalid scenario")
 // errFailed marks a run that completed with a failed variant: no request
 // succeeded in a window, or its errors exceeded max_errors.
 var errFailed = errors.New("variant failed")
+
+// errThreshold marks a run that completed but crossed a threshold (or a
+// comparison that found a variant significantly slower): exit status 99,
+// k6's convention for a failed check.
+var errThreshold = errors.New("threshold crossed")
 
 // errInterrupted marks a run stopped by a signal.
 var errInterrupted = errors.New("interrupted")
@@ -77,7 +86,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
+				// The flag package has printed the usage already.
 				return nil, errSilent
 			}
 			return nil, usageError(fmt.Errorf("%s: %w (see kaeload %s --help)", fs.Name(), err, fs.Name()))

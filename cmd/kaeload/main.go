@@ -68,11 +68,12 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{name: "run", summary: "run a scenario: every variant × repetition, then the comparison", run: runCmd},
+		{name: "run", summary: "run a scenario (or a URL): every variant × repetition, then the comparison", run: runCmd},
 		{name: "plan-reps", summary: "measure the noise and say how many repetitions an effect needs", run: planRepsCmd},
 		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
 		{name: "report", summary: "re-render a stored run as text, md, csv, json or html", run: reportCmd},
 		{name: "compare", summary: "compare stored runs variant by variant (Δ %, significance)", run: compareCmd},
+		{name: "speed", summary: "print or compare saved openssl/GmSSL/bssl speed outputs (ops/s, ×, Δ %)", run: speedCmd},
 		{name: "serve", summary: "start the built-in HTTPS target (no session resumption)", run: serveCmd},
 		{name: "version", summary: "print kaeload's version", run: versionCmd},
 		{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout", run: workerCmd, hidden: true},
@@ -85,10 +86,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
 		}
 		usage(stdout)
-		if len(args) == 0 {
-			return errUsage
-		}
 		return nil
+	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" {
+		return versionCmd(ctx, args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -117,6 +118,19 @@ Commands:
 Quick start (built-in target, nothing else needed):
   kaeload run examples/quickstart.yaml
 
-Run "kaeload <command> --help" for a command's flags.
+One URL, wrk style (one group per CPU list; --print-scenario for the YAML):
+  kaeload run https://10.0.0.2/index.html -c 200 -d 60s -t 11 --cpus 0-9,10-19
+
+Run "kaeload <command> --help" for a command's flags; "kaeload --version"
+(or -v) prints the version.
+
+Exit status:
+  0    success
+  1    the work could not be done (server command, worker, disk, bad input file)
+  2    bad command line, flags or scenario
+  3    a run completed but a variant failed (see FAILED in the report)
+  99   a threshold was crossed (run), or a variant got significantly
+       slower (compare --fail-if-slower)
+  130  interrupted (Ctrl-C or SIGTERM)
 `)
 }

@@ -28,7 +28,7 @@ func TestHelp(t *testing.T) {
 		code int
 		want string
 	}{
-		{nil, 2, "Commands:"},
+		{nil, 0, "Commands:"},
 		{[]string{"help"}, 0, "kaeload run examples/quickstart.yaml"},
 		{[]string{"run", "--help"}, 0, "--dry-run"},
 		{[]string{"help", "serve"}, 0, "--cert"},

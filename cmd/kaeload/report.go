@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/htmlreport"
@@ -21,7 +19,7 @@ Examples:
   kaeload report results/20261202T134500Z-nginx-kae
   kaeload report results/20261202T134500Z-nginx-kae --format html -o kae.html`, stdout)
 	format := fs.String("format", "text", "output format: text, md, csv, json or html")
-	output := fs.String("o", "", "write to this file instead of standard output")
+	output := fs.String("o", "", "write to this file (atomically: a temporary file renamed into place) instead of standard output")
 	html := fs.String("html", "", "same as --format html -o FILE")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -44,20 +42,5 @@ Examples:
 	if err != nil {
 		return err
 	}
-	if *output == "" {
-		return render(stdout, r)
-	}
-	f, err := os.Create(*output)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	err = render(w, r)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return writeOutput(*output, stdout, func(w io.Writer) error { return render(w, r) })
 }

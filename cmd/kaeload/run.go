@@ -3,17 +3,19 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
+	"github.com/kaeload/kaeload/scenarios"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var sets setFlags
-	fs := newFlagSet("run", "[flags] SCENARIO.yaml", `
+	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", `
 Runs a scenario: for every variant and repetition, one worker process per
 group — pinned to the group's CPUs like taskset — sends requests over one
 common window (warm-up not counted). With connection: close every request
@@ -22,7 +24,7 @@ unless target.tls.resumption is true. Prints per-group and total req/s,
 errors by class, resumed handshakes, negotiated TLS parameters and latency
 percentiles, then the comparison of variants.
 
-Each run is kept in a new directory, results/<UTC time>-<name>/ (or --out):
+Each run is kept in a new directory, results/<UTC time>-<name>/ (or -o DIR):
 run.json (everything, histograms included), summary.csv, report.html and
 run.log. An unwritable place fails before any load is sent.
 
@@ -30,6 +32,17 @@ Examples:
   kaeload run examples/quickstart.yaml
   kaeload run nginx-kae.yaml --dry-run
   kaeload run nginx-kae.yaml --set load.duration=30s --set repeat=5
+  kaeload run https://10.0.0.2/index.html -c 200 -d 60s -t 11 --cpus 0-9,10-19
+  kaeload run https://10.0.0.2/ --groups 11 --cpus-per-group 10 -c 200 --print-scenario > kae.yaml
+
+URL mode: with a URL instead of a file, the flags marked "URL mode" below
+write a scenario — one target, one variant, the server managed outside
+kaeload — and that scenario is compiled and run exactly as a file holding
+it would be (pinning, full handshakes, counting, the run directory).
+--print-scenario prints it, so a quick test grows into a file. -c and -t
+are per group; --cpus makes one group per CPU list; --groups N
+--cpus-per-group M makes N groups of M consecutive CPUs. --set, --threshold
+and the other flags apply as to a file.
 
 Order and statistics: by default the windows run in randomized blocks —
 every round runs each variant once, in a random order per round (the seed
@@ -65,28 +78,59 @@ server that is down, hangs, or answers only with errors) or when errors
 exceed max_errors (default 1 % of the window's attempts); it is marked
 FAILED in every report and the run goes on to the next one.
 
+Thresholds — the scenario's thresholds: list and --threshold — are
+checked for every variant once the run is done (a vs threshold for its
+pair): "req/s >= 100000", "errors < 0.1%", "errors == 0",
+"p99 handshake < 20ms", "client_bound == false",
+"kae vs baseline >= +30%". A crossed one is marked THRESHOLD CROSSED in
+every report and makes the exit status 99.
+
+--format json prints a summary as JSON on standard output (per variant:
+req/s statistics, errors, latency percentiles, the comparison; the
+threshold checks) and the text report on standard error; --format md
+prints the Markdown report on standard output instead.
+
 Exit status:
-  0    every variant measured, none failed
+  0    every variant measured, none failed, no threshold crossed
   1    the run could not be done or stored (server command, worker, disk)
   2    bad scenario or flags
   3    the run completed but a variant failed (see FAILED in the report)
+  99   the run completed but crossed a threshold (THRESHOLD CROSSED)
   130  interrupted: the first Ctrl-C stops the load, stops the server and
        reports what was measured; a second kills the workers at once (the
        server's stop command still runs, bounded by command_timeout); a
        third exits at once.`, stdout)
 	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
 	dryRun := fs.Bool("dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
-	out := fs.String("out", "", "write the run to this new directory (default: RESULTS/<UTC time>-<scenario name>)")
+	out := fs.String("o", "", "write the run to this new directory (default: RESULTS/<UTC time>-<scenario name>)")
+	fs.StringVar(out, "out", "", "same as -o")
 	resultsDir := fs.String("results", "results", "parent directory of run directories")
 	noSave := fs.Bool("no-save", false, "do not write a run directory")
 	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
 	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
+	var thresholds stringsFlag
+	fs.Var(&thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
+	format := fs.String("format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
+	var ol oneLine
+	ol.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError(fmt.Errorf("run: want one scenario file, got %d arguments (see kaeload run --help)", len(pos)))
+		return usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
+	}
+	urlMode := isURL(pos[0])
+	if !urlMode {
+		var urlOnly []string
+		fs.Visit(func(f *flag.Flag) {
+			if oneLineFlags[f.Name] {
+				urlOnly = append(urlOnly, "-"+f.Name)
+			}
+		})
+		if len(urlOnly) > 0 {
+			return usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
+		}
 	}
 	if *seed != "" {
 		sets = append(sets, [2]string{"seed", *seed})
@@ -96,7 +140,23 @@ Exit status:
 	default:
 		return usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", *progress))
 	}
-	plan, err := compile(pos[0], sets, *dryRun)
+	report := map[string]func(io.Writer, *results.Run) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[*format]
+	if report == nil {
+		return usageError(fmt.Errorf("run: --format %q: want text, json or md", *format))
+	}
+	var plan *scenarios.Plan
+	var scenarioText string
+	if urlMode {
+		plan, scenarioText, err = compileOneLine(&ol, pos[0], sets, thresholds, *dryRun || ol.print)
+		if ol.print && scenarioText != "" && (err == nil || !errors.Is(err, errUsage)) {
+			// The scenario is printed even when it does not compile here
+			// (a CPU this machine lacks): it may be meant for another.
+			fmt.Fprint(stdout, scenarioText)
+			return err
+		}
+	} else {
+		plan, err = compileWith(pos[0], sets, thresholds, *dryRun)
+	}
 	if err != nil {
 		return err
 	}
@@ -115,6 +175,8 @@ Exit status:
 			return err
 		}
 		st.redact = plan.Redact
+		st.scenarioText = scenarioText
+		st.thresholds = runThresholds(plan.Thresholds)
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st
 	}
@@ -135,9 +197,16 @@ Exit status:
 		}
 	}
 	if r != nil {
+		r.Thresholds = runThresholds(plan.Thresholds)
 		// What was measured is shown even when the run failed, was
-		// interrupted or could not be stored.
-		if err := results.WriteText(stdout, r); err != nil {
+		// interrupted or could not be stored. With a machine-readable
+		// format on stdout, people read the text on stderr.
+		if *format != "text" {
+			if err := results.WriteText(stderr, r); err != nil {
+				runErr = errors.Join(runErr, err)
+			}
+		}
+		if err := report(stdout, r); err != nil {
 			runErr = errors.Join(runErr, err)
 		}
 	}
@@ -147,6 +216,9 @@ Exit status:
 	if runErr == nil && r != nil {
 		if failed := r.Failed(); len(failed) > 0 {
 			return fmt.Errorf("%w: %s: no request succeeded in a window, or errors were above max_errors (see the report)", errFailed, strings.Join(failed, ", "))
+		}
+		if err := thresholdError(r); err != nil {
+			return err
 		}
 	}
 	return runErr

@@ -10,16 +10,31 @@ import (
 // this machine (planning: CPUs it lacks are warnings, for --dry-run).
 // Every problem comes back at once, marked errInvalid.
 func compile(path string, sets setFlags, planning bool) (*scenarios.Plan, error) {
+	return compileWith(path, sets, nil, planning)
+}
+
+// compileWith is compile with thresholds added from the command line
+// (--threshold).
+func compileWith(path string, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, error) {
 	sc, err := scenarios.LoadFile(path)
 	if err != nil {
 		return nil, invalid(err)
 	}
+	return compileScenario(sc, sets, thresholds, planning)
+}
+
+// compileScenario applies --set overrides and --threshold additions to a
+// loaded scenario and compiles it.
+func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, error) {
 	for _, kv := range sets {
 		if err := sc.Set(kv[0], kv[1]); err != nil {
 			// The value is not echoed: it may be a secret (Set quotes the
 			// values it may show).
 			return nil, invalid(fmt.Errorf("--set %s: %w", kv[0], err))
 		}
+	}
+	for _, t := range thresholds {
+		sc.AddThreshold(t)
 	}
 	host := scenarios.LocalHost()
 	host.Planning = planning

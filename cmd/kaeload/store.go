@@ -26,9 +26,13 @@ type store struct {
 	parent       string // where derived run directories go
 	scenarioPath string
 	// redact hides secret values in the scenario text (nil: nothing to hide).
-	redact  func(string) string
-	log     *runLog
-	journal *results.Journal
+	redact func(string) string
+	// scenarioText is the scenario of a URL-mode run (no file to read).
+	scenarioText string
+	// thresholds are stored in the run's header (results.Run.Thresholds).
+	thresholds []results.Threshold
+	log        *runLog
+	journal    *results.Journal
 }
 
 // newStore checks that the run can be written: --out must not exist yet
@@ -53,12 +57,18 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 func (s *store) Begin(r *results.Run) error {
 	r.Kaeload = versionString()
 	r.GoVersion = runtime.Version()
+	r.Thresholds = s.thresholds
 	if facts, err := cpustat.HostFacts(); err == nil {
 		if b, err := json.Marshal(facts); err == nil {
 			r.Host = b
 		}
 	}
-	if text, err := os.ReadFile(s.scenarioPath); err == nil {
+	if s.scenarioText != "" {
+		r.Scenario = s.scenarioText
+		if s.redact != nil {
+			r.Scenario = s.redact(r.Scenario)
+		}
+	} else if text, err := os.ReadFile(s.scenarioPath); err == nil {
 		r.Scenario = string(text)
 		if s.redact != nil {
 			r.Scenario = s.redact(r.Scenario)

@@ -61,6 +61,10 @@ type page struct {
 	// Failed lists the variants with failed repetitions.
 	Failed   []string
 	Warnings []string
+	// Thresholds are the threshold checks, one line each
+	// (ThresholdCheck.Line); Crossed how many did not pass.
+	Thresholds []string
+	Crossed    int
 	// ClientBound lists the first maxClientBound client-bound groups;
 	// ClientBoundMore counts the others.
 	ClientBound     []string
@@ -191,6 +195,12 @@ func newPage(r *results.Run) (*page, error) {
 		pg.Finished = r.Finished.Format(timeLayout)
 		if !r.Started.IsZero() {
 			pg.Took = r.Finished.Sub(r.Started).Round(time.Second).String()
+		}
+	}
+	for _, c := range results.CheckThresholds(r) {
+		pg.Thresholds = append(pg.Thresholds, c.Line())
+		if !c.Passed {
+			pg.Crossed++
 		}
 	}
 	pg.Plan = planText(r.Plan)

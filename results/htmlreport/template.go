@@ -80,6 +80,10 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- if .Interrupted}}
 <div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped before it completed; only the completed repetitions are shown.</div>
 {{- end}}
+{{- if .Thresholds}}
+<div class="banner {{if .Crossed}}alarm{{else}}warnings{{end}}" id="thresholds">{{if .Crossed}}THRESHOLD CROSSED: {{.Crossed}} of {{len .Thresholds}} checks failed{{else}}Thresholds: every check passed{{end}}
+<ul>{{range .Thresholds}}<li>{{.}}</li>{{end}}</ul></div>
+{{- end}}
 {{- if .Warnings}}
 <div class="banner warnings" id="warnings">Warnings
 <ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/speed"
+)
+
+func speedCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("speed", "[--format text|csv|json] [-o FILE] [OUTPUT|-] [OUTPUT_B]", `
+Prints the figures of a saved "openssl speed" (OpenSSL 1.1 and 3.x,
+human-readable or -mr, -multi N, -async_jobs N, engines), GmSSL "speed" or
+"bssl speed" output: operations/s of public-key operations, bytes/s of
+ciphers and digests per block size. OUTPUT "-" (or none) is standard input.
+
+With two outputs, puts them side by side, figure by figure, with the ratio
+and the Δ % of B against A:
+  RSA 2048 signing  801.2 → 3245.2 ops/s, 4.05× (+305.04 %)
+
+An output in which no result is recognised is an error (exit status 1)
+that quotes its first lines.
+
+Examples:
+  openssl speed -seconds 3 rsa2048 ecdsap256 | kaeload speed
+  kaeload speed before.txt after.txt
+  kaeload speed after.txt --format csv -o after.csv`, stdout)
+	format := fs.String("format", "text", "output format: text, csv or json")
+	output := fs.String("o", "", "write to this file (atomically) instead of standard output")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "text", "csv", "json":
+	default:
+		return usageError(fmt.Errorf("speed: --format %q: want text, csv or json", *format))
+	}
+	if len(pos) == 0 {
+		pos = []string{"-"}
+	}
+	if len(pos) > 2 {
+		return usageError(fmt.Errorf("speed: want one or two outputs, got %d (see kaeload speed --help)", len(pos)))
+	}
+	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
+		return usageError(fmt.Errorf("speed: standard input can be only one of the two outputs"))
+	}
+	var sets [][]results.SpeedResult
+	for _, p := range pos {
+		rs, err := readSpeed(p, stdin)
+		if err != nil {
+			return err
+		}
+		sets = append(sets, rs)
+	}
+	return writeOutput(*output, stdout, func(w io.Writer) error {
+		if len(sets) == 1 {
+			return results.WriteSpeedResults(w, *format, sets[0])
+		}
+		return results.WriteSpeedPairs(w, *format, speedName(pos[0]), speedName(pos[1]), results.PairSpeed(sets[0], sets[1]))
+	})
+}
+
+// readSpeed reads and parses one saved speed output ("-": stdin). An
+// output without a result is an error quoting its first lines.
+func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(stdin)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("speed: %w", err)
+	}
+	rs, err := speed.Parse(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("speed: %s: %w\n%s", speedName(path), err, firstLines(string(b), 5))
+	}
+	return rs, nil
+}
+
+func speedName(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return path
+}
+
+// firstLines quotes the first n non-blank lines of s (each cut to 120
+// bytes, control characters escaped) for an error message.
+func firstLines(s string, n int) string {
+	var b strings.Builder
+	b.WriteString("it begins:")
+	got := 0
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if len(line) > 120 {
+			line = line[:120] + "…"
+		}
+		q := fmt.Sprintf("%q", line)
+		fmt.Fprintf(&b, "\n  | %s", q[1:len(q)-1])
+		if got++; got == n {
+			break
+		}
+	}
+	if got == 0 {
+		return "it is empty"
+	}
+	return b.String()
+}

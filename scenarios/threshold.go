@@ -1,0 +1,286 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Threshold metrics (Threshold.Metric).
+const (
+	// MetricRate is a variant's mean total rate over its repetitions, in
+	// requests/s ("req/s").
+	MetricRate = "req/s"
+	// MetricErrors is a variant's failed requests summed over its
+	// repetitions ("errors == 0").
+	MetricErrors = "errors"
+	// MetricErrorShare is the share of a variant's attempts that failed,
+	// as a fraction ("errors < 0.1%").
+	MetricErrorShare = "error_share"
+	// MetricLatency is a percentile of a latency histogram, in
+	// microseconds ("p99 handshake < 20ms").
+	MetricLatency = "latency"
+	// MetricClientBound is 1 when any repetition of a variant had a
+	// client-bound group, else 0 ("client_bound == false").
+	MetricClientBound = "client_bound"
+	// MetricVs is the relative difference of the mean rates of two
+	// variants, as a fraction ("kae vs baseline >= +30%").
+	MetricVs = "vs"
+)
+
+// Threshold is a resolved pass/fail criterion, checked after a run for
+// every variant (or, for MetricVs, for one pair of variants): the run
+// passes when, for each, "measured Op Value" holds. A crossed threshold
+// makes "kaeload run" exit 99. results.Threshold has the same fields and
+// evaluates it.
+type Threshold struct {
+	// Expr is the expression as written ("p99 handshake < 20ms").
+	Expr string `json:"expr"`
+	// Metric is one of the Metric constants.
+	Metric string `json:"metric"`
+	// Latency names the histogram of MetricLatency: connect, handshake,
+	// ttfb or total; Quantile the percentile (0 < q <= 100).
+	Latency  string  `json:"latency,omitempty"`
+	Quantile float64 `json:"quantile,omitempty"`
+	// Op is <, <=, >, >=, == or !=.
+	Op string `json:"op"`
+	// Value is the bound in the metric's unit: req/s, a count of errors,
+	// a fraction (error share, vs), microseconds (latency), 0 or 1
+	// (client_bound: false or true).
+	Value float64 `json:"value"`
+	// Variant and Against are the variants a MetricVs threshold compares
+	// (Variant against Against), resolved to variant names.
+	Variant string `json:"variant,omitempty"`
+	Against string `json:"against,omitempty"`
+}
+
+// thresholdOps are the comparison operators, two-character ones first.
+var thresholdOps = []string{"<=", ">=", "==", "!=", "<", ">"}
+
+// latencyKinds are the histograms a latency threshold may name ("latency"
+// is total).
+var latencyKinds = map[string]string{"connect": "connect", "handshake": "handshake", "ttfb": "ttfb", "total": "total", "latency": "total"}
+
+// tokens splits a threshold expression into words and operators.
+func tokens(expr string) []string {
+	var out []string
+	i := 0
+	for i < len(expr) {
+		c := expr[i]
+		if c == ' ' || c == '\t' {
+			i++
+			continue
+		}
+		if op := opAt(expr[i:]); op != "" {
+			out = append(out, op)
+			i += len(op)
+			continue
+		}
+		j := i
+		for j < len(expr) && expr[j] != ' ' && expr[j] != '\t' && opAt(expr[j:]) == "" {
+			j++
+		}
+		out = append(out, expr[i:j])
+		i = j
+	}
+	return out
+}
+
+func opAt(s string) string {
+	for _, op := range thresholdOps {
+		if strings.HasPrefix(s, op) {
+			return op
+		}
+	}
+	if strings.HasPrefix(s, "=") {
+		return "=" // refused below with a hint
+	}
+	return ""
+}
+
+// thresholdHelp is the grammar, for error messages.
+const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false" or "kae vs baseline >= +30%"`
+
+// ParseThreshold parses one threshold expression:
+//
+//	req/s OP NUMBER                  mean total rate of each variant
+//	errors OP PERCENT                error share of each variant ("0.1%")
+//	errors OP COUNT                  failed requests of each variant
+//	pQ KIND OP DURATION              percentile Q (0 < Q <= 100) of KIND:
+//	                                 connect, handshake, ttfb, total (or latency)
+//	client_bound (==|!=) true|false  any repetition client-bound
+//	VARIANT vs VARIANT OP PERCENT    Δ % of the mean rates ("baseline": the
+//	                                 scenario's baseline)
+//
+// OP is <, <=, >, >=, == or !=. Variant names are resolved by Compile;
+// here "baseline" stays as written.
+func ParseThreshold(expr string) (Threshold, error) {
+	t := Threshold{Expr: strings.TrimSpace(expr)}
+	toks := tokens(t.Expr)
+	opAtIdx := slices.IndexFunc(toks, func(s string) bool { return opAt(s) != "" })
+	switch {
+	case t.Expr == "":
+		return t, fmt.Errorf("empty threshold: %s", thresholdHelp)
+	case len(t.Expr) > 200:
+		return t, fmt.Errorf("threshold of %d bytes, more than 200", len(t.Expr))
+	case opAtIdx < 0:
+		return t, fmt.Errorf("%q has no comparison (<, <=, >, >=, ==, !=): %s", t.Expr, thresholdHelp)
+	case toks[opAtIdx] == "=":
+		return t, fmt.Errorf("%q: \"=\" is not a comparison (want ==)", t.Expr)
+	case opAtIdx == 0:
+		return t, fmt.Errorf("%q has nothing before %s: %s", t.Expr, toks[0], thresholdHelp)
+	case opAtIdx != len(toks)-2:
+		if opAtIdx == len(toks)-1 {
+			return t, fmt.Errorf("%q has no value after %s", t.Expr, toks[opAtIdx])
+		}
+		return t, fmt.Errorf("%q: unexpected %q after the value %q", t.Expr, toks[opAtIdx+2], toks[opAtIdx+1])
+	}
+	lhs, value := toks[:opAtIdx], toks[opAtIdx+1]
+	t.Op = toks[opAtIdx]
+	var err error
+	switch {
+	case len(lhs) == 3 && lhs[1] == "vs":
+		t.Metric, t.Variant, t.Against = MetricVs, lhs[0], lhs[2]
+		var ok bool
+		if t.Value, ok = thresholdPercent(value, true); !ok {
+			return t, fmt.Errorf("%q: %q is not a percentage (want e.g. +30%% or -5%%)", t.Expr, value)
+		}
+	case len(lhs) == 1 && (lhs[0] == "req/s" || lhs[0] == "rps"):
+		t.Metric = MetricRate
+		t.Value, err = plainNumber(value)
+		if err != nil {
+			return t, fmt.Errorf("%q: %q is not a rate in req/s (want e.g. 100000)", t.Expr, value)
+		}
+	case len(lhs) == 1 && lhs[0] == "errors":
+		if v, ok := thresholdPercent(value, false); ok {
+			t.Metric, t.Value = MetricErrorShare, v
+			if v > 1 {
+				return t, fmt.Errorf("%q: %s is more than 100%%", t.Expr, value)
+			}
+		} else if n, err := strconv.ParseUint(value, 10, 53); err == nil {
+			t.Metric, t.Value = MetricErrors, float64(n)
+		} else {
+			return t, fmt.Errorf("%q: %q is neither a percentage (0.1%%) nor a count of errors (0)", t.Expr, value)
+		}
+	case len(lhs) == 1 && lhs[0] == "client_bound":
+		t.Metric = MetricClientBound
+		switch value {
+		case "true":
+			t.Value = 1
+		case "false":
+			t.Value = 0
+		default:
+			return t, fmt.Errorf("%q: client_bound is true or false, not %q", t.Expr, value)
+		}
+		if t.Op != "==" && t.Op != "!=" {
+			return t, fmt.Errorf("%q: client_bound compares with == or !=, not %s", t.Expr, t.Op)
+		}
+	case len(lhs) == 2 && strings.HasPrefix(lhs[0], "p"):
+		t.Metric = MetricLatency
+		q, err := plainNumber(lhs[0][1:])
+		if err != nil || q <= 0 || q > 100 {
+			return t, fmt.Errorf("%q: %q is not a percentile (want p50, p99, p99.9)", t.Expr, lhs[0])
+		}
+		kind, ok := latencyKinds[lhs[1]]
+		if !ok {
+			return t, fmt.Errorf("%q: %q is not a latency (want connect, handshake, ttfb or total)", t.Expr, lhs[1])
+		}
+		d, err := time.ParseDuration(value)
+		if err != nil || d < 0 {
+			return t, fmt.Errorf("%q: %q is not a duration (want e.g. 20ms)", t.Expr, value)
+		}
+		t.Quantile, t.Latency, t.Value = q, kind, float64(d.Microseconds())
+	default:
+		return t, fmt.Errorf("%q: unknown measure %q: %s", t.Expr, strings.Join(lhs, " "), thresholdHelp)
+	}
+	return t, nil
+}
+
+// plainNumber parses a finite, non-negative decimal number.
+func plainNumber(s string) (float64, error) {
+	if s == "" || strings.ContainsAny(s, "+-eEpPxX_") {
+		return 0, fmt.Errorf("not a plain number")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("not a plain number")
+	}
+	return v, nil
+}
+
+// thresholdPercent parses "30%" (or "+30%", "-5%" when signed) as a fraction.
+func thresholdPercent(s string, signed bool) (float64, bool) {
+	num, ok := strings.CutSuffix(s, "%")
+	if !ok {
+		return 0, false
+	}
+	neg := false
+	if signed && num != "" && (num[0] == '+' || num[0] == '-') {
+		neg = num[0] == '-'
+		num = num[1:]
+	}
+	v, err := plainNumber(num)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v / 100, true
+}
+
+// AddThreshold adds a threshold given on the command line (--threshold);
+// Compile checks it with the scenario's and names it in errors as
+// `--threshold "EXPR"`.
+func (s *Scenario) AddThreshold(expr string) {
+	s.extraThresholds = append(s.extraThresholds, expr)
+}
+
+// thresholds compiles the scenario's thresholds, then the command line's,
+// against the compiled variants.
+func (c *compiler) thresholds(variants []Variant, baseline string) []Threshold {
+	var out []Threshold
+	if c.s.Thresholds != nil && len(c.s.Thresholds) == 0 {
+		c.errorf("thresholds", "empty list (%s, or leave thresholds out)", thresholdHelp)
+	}
+	names := make([]string, len(variants))
+	for i, v := range variants {
+		names[i] = v.Name
+	}
+	check := func(expr string, fail func(format string, args ...any)) {
+		t, err := ParseThreshold(expr)
+		if err != nil {
+			fail("%v", err)
+			return
+		}
+		if t.Metric == MetricVs {
+			for _, name := range []*string{&t.Variant, &t.Against} {
+				if *name == "baseline" && !slices.Contains(names, "baseline") {
+					*name = baseline
+				}
+				if !slices.Contains(names, *name) {
+					fail("%q: %q names no variant (variants: %s; or baseline)", t.Expr, *name, strings.Join(names, ", "))
+					return
+				}
+			}
+			if t.Variant == t.Against {
+				fail("%q compares %s with itself", t.Expr, t.Variant)
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	for i, expr := range c.s.Thresholds {
+		path := fmt.Sprintf("thresholds[%d]", i)
+		check(expr, func(format string, args ...any) { c.errorf(path, format, args...) })
+	}
+	for _, expr := range c.s.extraThresholds {
+		check(expr, func(format string, args ...any) {
+			c.errs = append(c.errs, &Error{Path: "--threshold " + strconv.Quote(expr), Msg: fmt.Sprintf(format, args...)})
+		})
+	}
+	return out
+}

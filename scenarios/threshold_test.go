@@ -1,0 +1,138 @@
+package scenarios
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		expr string
+		want Threshold
+	}{
+		{"req/s >= 100000", Threshold{Metric: MetricRate, Op: ">=", Value: 100000}},
+		{"req/s>=1.5", Threshold{Metric: MetricRate, Op: ">=", Value: 1.5}},
+		{"errors < 0.1%", Threshold{Metric: MetricErrorShare, Op: "<", Value: 0.001}},
+		{"errors == 0", Threshold{Metric: MetricErrors, Op: "==", Value: 0}},
+		{"p99 handshake < 20ms", Threshold{Metric: MetricLatency, Latency: "handshake", Quantile: 99, Op: "<", Value: 20000}},
+		{"p99.9 latency <= 1.5s", Threshold{Metric: MetricLatency, Latency: "total", Quantile: 99.9, Op: "<=", Value: 1.5e6}},
+		{"p50 connect > 0s", Threshold{Metric: MetricLatency, Latency: "connect", Quantile: 50, Op: ">", Value: 0}},
+		{"client_bound == false", Threshold{Metric: MetricClientBound, Op: "==", Value: 0}},
+		{"client_bound != true", Threshold{Metric: MetricClientBound, Op: "!=", Value: 1}},
+		{"kae vs baseline >= +30%", Threshold{Metric: MetricVs, Variant: "kae", Against: "baseline", Op: ">=", Value: 0.30}},
+		{"kae vs soft > -5%", Threshold{Metric: MetricVs, Variant: "kae", Against: "soft", Op: ">", Value: -0.05}},
+	} {
+		got, err := ParseThreshold(tc.expr)
+		tc.want.Expr = tc.expr
+		if err != nil || got.Metric != tc.want.Metric || got.Op != tc.want.Op || math.Abs(got.Value-tc.want.Value) > 1e-12 ||
+			got.Latency != tc.want.Latency || got.Quantile != tc.want.Quantile || got.Variant != tc.want.Variant || got.Against != tc.want.Against {
+			t.Errorf("ParseThreshold(%q) = %+v, %v; want %+v", tc.expr, got, err, tc.want)
+		}
+	}
+}
+
+func TestParseThresholdErrors(t *testing.T) {
+	for _, tc := range []struct{ expr, want string }{
+		{"", "empty threshold"},
+		{"req/s 100", "has no comparison"},
+		{"req/s = 100", `"=" is not a comparison (want ==)`},
+		{">= 100", "has nothing before >="},
+		{"req/s >=", "has no value after >="},
+		{"req/s >= 1 2", `unexpected "2" after the value "1"`},
+		{"req/s >= -1", `"-1" is not a rate`},
+		{"req/s >= 1e9", `"1e9" is not a rate`},
+		{"errors < 101%", "more than 100%"},
+		{"errors < lots", "neither a percentage"},
+		{"p0 handshake < 1ms", `"p0" is not a percentile`},
+		{"p101 handshake < 1ms", `"p101" is not a percentile`},
+		{"p99 tls < 1ms", `"tls" is not a latency`},
+		{"p99 handshake < 20", `"20" is not a duration`},
+		{"client_bound == maybe", "true or false"},
+		{"client_bound < true", "compares with == or !="},
+		{"kae vs baseline >= 30", "not a percentage"},
+		{"latency < 2ms", `unknown measure "latency"`},
+	} {
+		_, err := ParseThreshold(tc.expr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseThreshold(%q): error %v, want one containing %q", tc.expr, err, tc.want)
+		}
+	}
+}
+
+// TestCompileThresholds: thresholds resolve into the Plan ("baseline"
+// named), and every bad one is reported at once with file:line:col, the
+// command line's with --threshold.
+func TestCompileThresholds(t *testing.T) {
+	src := `name: t
+target: {builtin: {}}
+load: {groups: [{cpus: "0", connections: 1}]}
+variants:
+  - name: soft
+  - name: kae
+thresholds:
+  - req/s >= 100
+  - kae vs baseline >= +30%
+`
+	sc, err := Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.AddThreshold("p99 handshake < 20ms")
+	p, err := sc.Compile(smallHost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Thresholds) != 3 || p.Thresholds[1].Against != "soft" || p.Thresholds[1].Variant != "kae" || p.Thresholds[2].Latency != "handshake" {
+		t.Errorf("Thresholds = %+v", p.Thresholds)
+	}
+
+	bad := strings.Replace(src, "  - req/s >= 100\n", "  - req/s >= lots\n  - qat vs baseline >= 5%\n  - kae vs kae > 1%\n", 1)
+	sc, err = Parse("t.yaml", []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.AddThreshold("errors <")
+	_, err = sc.Compile(smallHost)
+	for _, want := range []string{
+		`t.yaml:8:5: thresholds[0]: "req/s >= lots": "lots" is not a rate`,
+		`t.yaml:9:5: thresholds[1]: "qat vs baseline >= 5%": "qat" names no variant (variants: soft, kae; or baseline)`,
+		`t.yaml:10:5: thresholds[2]: "kae vs kae > 1%" compares kae with itself`,
+		`--threshold "errors <": "errors <" has no value after <`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Compile error lacks %q:\n%v", want, err)
+		}
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Errorf("Compile error %v is not an *Error", err)
+	}
+}
+
+// FuzzParseThreshold: never a panic; a parsed threshold holds a known
+// metric and operator and a finite value.
+func FuzzParseThreshold(f *testing.F) {
+	for _, s := range []string{"req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms",
+		"client_bound == false", "kae vs baseline >= +30%", "p99.99 ttfb<=1h", "a vs b != -0%", "=<>!", "p vs"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		th, err := ParseThreshold(s)
+		if err != nil {
+			return
+		}
+		switch th.Metric {
+		case MetricRate, MetricErrors, MetricErrorShare, MetricLatency, MetricClientBound, MetricVs:
+		default:
+			t.Fatalf("%q: metric %q", s, th.Metric)
+		}
+		if !strings.Contains("< <= > >= == !=", th.Op) || th.Op == "" || math.IsNaN(th.Value) || math.IsInf(th.Value, 0) {
+			t.Fatalf("%q: %+v", s, th)
+		}
+		if th.Metric == MetricVs && (th.Variant == "" || th.Against == "") {
+			t.Fatalf("%q: %+v", s, th)
+		}
+	})
+}
