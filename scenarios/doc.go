@@ -164,7 +164,8 @@
 //	                of its starts. factor above 1 and at most 100 (default
 //	                2), resolution above 0 and at most 50 % (default 5 %),
 //	                from 1000 and max 1,000,000 by default; window as
-//	                duration (default 2s). repeat must be left out (or 1).
+//	                duration (default 2s). repeat must be left out (or 1),
+//	                and thresholds too (they judge repetitions at one load).
 //	                --dry-run shows the bound on steps and the longest
 //	                the search can take. Plan: Load.Capacity.
 //

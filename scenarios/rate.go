@@ -235,6 +235,9 @@ func (c *compiler) capacity(p *Plan) {
 	if p.Repeat != 1 || p.Auto != nil {
 		c.errorf("repeat", "a capacity search runs once per variant: leave repeat out (or 1)")
 	}
+	if c.s.Thresholds != nil {
+		c.errorf("thresholds", "thresholds judge repetitions at one load; a capacity search's steps run at different rates: leave thresholds out")
+	}
 	p.Load.Capacity = cp
 }
 
