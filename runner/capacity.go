@@ -38,6 +38,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 	targets := capacity.Targets{P99Handshake: cp.P99Handshake, P99Total: cp.P99Total, MaxErrors: cp.MaxErrors, MaxMissed: scenarios.MaxMissed}
 	base := c.plan
 	defer func() { c.plan = base }()
+	failed := false
 	for i := 0; ; i++ {
 		rate, phase, ok := search.Next()
 		if !ok {
@@ -52,6 +53,11 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 			c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
 			return err
 		}
+		if failed {
+			if err := c.settle(ctx, v.Name); err != nil {
+				return err
+			}
+		}
 		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
 		if err != nil {
 			if ctx.Err() != nil {
@@ -62,6 +68,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		}
 		pass, why := targets.Judge(measure(&rep.Total))
 		search.Record(pass, why)
+		failed = !pass
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
 		rep.Failed = "" // a step that misses the targets is what the search looks for
@@ -83,6 +90,52 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 	default:
 		fmt.Fprintf(c.opts.Log, "variant %s: capacity %s/s (%s/s failed) after %d steps\n", v.Name, results.FormatCount(uint64(res.Knee)), results.FormatCount(uint64(res.Fail)), len(res.Steps))
 	}
+	return nil
+}
+
+// After a step that failed, the server may still be working off what the
+// overload left queued: handshakes of connections the client has given
+// up on, which a server with a long listen backlog serves all the same.
+// settle waits for that to end before the next step, so that the next
+// step measures the server, not the hangover: until the server's CPU use
+// over settleSample drops below settleBusy, at most settleMax.
+const (
+	settleSample = 100 * time.Millisecond
+	settleBusy   = 0.05
+	settleMax    = 15 * time.Second
+)
+
+// settle waits until the server is idle (see settleBusy); without a way
+// to measure the server's CPU it returns at once.
+func (c *controller) settle(ctx context.Context, variant string) error {
+	if c.server == nil {
+		return nil
+	}
+	began := time.Now()
+	for time.Since(began) < settleMax {
+		finish, err := c.server()
+		if err != nil {
+			return nil
+		}
+		t := time.NewTimer(settleSample)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		u, err := finish(settleSample)
+		if err != nil || u == nil {
+			return nil
+		}
+		if u.Busy < settleBusy {
+			if waited := time.Since(began); waited > 2*settleSample {
+				fmt.Fprintf(c.opts.Log, "variant %s: the server worked for %s after the failed step before it was idle\n", variant, waited.Round(10*time.Millisecond))
+			}
+			return nil
+		}
+	}
+	fmt.Fprintf(c.opts.Log, "variant %s: the server is still busy %s after the failed step; the next step starts anyway\n", variant, settleMax)
 	return nil
 }
 

@@ -23,19 +23,22 @@ import (
 func TestCapacityNginx(t *testing.T) {
 	needCPUs(t, 2)
 	rsa := nginxtest.Start(t, nginxtest.Config{Cert: "rsa4096", CPUs: "0"})
+	one := plan(rsa.Addr, time.Second, []int{1})
+	one.Load.Groups[0].Connections = 1
+	hs := time.Duration(runOnce(t, one).Total.Latency.Handshake.ValueAtQuantile(50)) * time.Microsecond
 	closed := plan(rsa.Addr, time.Second, []int{1})
-	closed.Load.Groups[0].Connections = 1
+	closed.Load.Groups[0].Connections = 8 // enough to keep the server's CPU busy
 	c := runOnce(t, closed).Total
 	rsaRate := c.Rate()
-	hs := time.Duration(c.Latency.Handshake.ValueAtQuantile(50)) * time.Microsecond
-	t.Logf("RSA-4096, closed loop, 1 connection: %.0f req/s, handshake p50 %v", rsaRate, hs)
+	t.Logf("RSA-4096, closed loop: %.0f req/s with 8 connections, handshake p50 %v with 1", rsaRate, hs)
 	if rsaRate < 8 {
 		t.Fatalf("RSA-4096 capacity %.1f req/s: too slow a machine to search", rsaRate)
 	}
 	// The target is generous: a shared machine stalls for a few hundred
-	// ms now and then, which must not read as the knee. Overload is
-	// still seen: sixteen slots fill within the window once the rate is
-	// twice the capacity, and the missed starts fail the step.
+	// ms now and then, which must not read as the knee. Overload is still
+	// seen, whatever the machine's speed: at twice the capacity the
+	// server's queue grows by half the window's requests, so the last
+	// requests of a 1.5 s window wait about 1.5 s.
 	cp := &scenarios.Capacity{
 		P99Handshake: max(20*hs, time.Second),
 		MaxErrors:    0.01,
@@ -50,7 +53,7 @@ func TestCapacityNginx(t *testing.T) {
 	search := func(t *testing.T, addr string) *results.Run {
 		p := plan(addr, time.Second, []int{1})
 		p.Load.Warmup = 200 * time.Millisecond
-		p.Load.Groups[0].Connections = 16
+		p.Load.Groups[0].Connections = 256 // waiting slots cost nothing; a stall must last 256 starts to miss one
 		p.Load.Capacity = cp
 		if err := p.Check(); err != nil {
 			t.Fatal(err)
@@ -75,7 +78,7 @@ func TestCapacityNginx(t *testing.T) {
 		for i, rep := range k.Steps {
 			st := rep.Step
 			steps = append(steps, results.FormatCount(uint64(st.Rate))+" "+map[bool]string{true: "pass", false: "fail"}[st.Pass])
-			if rep.Total.Latency.Handshake.TotalCount() == 0 || rep.Total.Latency.Intended == nil {
+			if rep.Total.Latency.Handshake == nil || rep.Total.Latency.Intended == nil {
 				t.Errorf("%s: step %d kept no histograms", name, i+1)
 			}
 			if st.Phase == "up" {

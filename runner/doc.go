@@ -130,7 +130,9 @@
 // recorded as a repetition with Rep.Step (rate asked, phase, verdict), so
 // the journal and run.json keep every step's histograms; Run.Capacity
 // says how the search went. A step that misses the targets is data for
-// the search, never a failed repetition.
+// the search, never a failed repetition; after one, the next step waits
+// until the server's CPU is idle (at most 15 s), so that it does not
+// measure the server working off the overload's queue.
 //
 // # Recording
 //
