@@ -1,7 +1,8 @@
 // Package cpustat measures CPU time over a measurement window: per-CPU busy
 // time for a load group's CPUs (SampleCPUs, or ParseProcStat for /proc/stat
 // text read from a remote server), CPU time of a local process tree such as
-// an nginx master and its workers (SampleTree), the process listening on a
+// an nginx master and its workers (SampleTree, or RemoteProcs for another
+// machine's /proc/*/stat read over ssh), the process listening on a
 // port (FindListener) and the facts about a host that a run records
 // (HostFacts).
 //

@@ -378,6 +378,11 @@ type Group struct {
 	// its life (one repetition); 0 when not measured. Merge sums it, so a
 	// total's PeakRSS / Slots is the client's memory per connection slot.
 	PeakRSS uint64 `json:"peak_rss,omitempty"`
+	// Host is the ssh host the group ran on ("" = the controller's machine).
+	Host string `json:"host,omitempty"`
+	// ClockOffset is that host's clock minus the controller's, measured
+	// right before the window (Window is in the controller's clock).
+	ClockOffset time.Duration `json:"clock_offset,omitempty"`
 }
 
 // ClientBoundBusy is the busy fraction of a group's CPUs at which the

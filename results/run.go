@@ -30,6 +30,9 @@ type Run struct {
 	// Host holds facts about the client machine (CPU model, cores, NUMA
 	// nodes, kernel, memory) as encoded by the caller.
 	Host json.RawMessage `json:"host,omitempty"`
+	// Hosts are the ssh hosts of the run (worker groups' and the
+	// server's), in the plan's order; nil when everything ran here.
+	Hosts []RemoteHost `json:"hosts,omitempty"`
 	// Scenario is the scenario file's text as given (before --set overrides,
 	// which the Plan reflects).
 	Scenario string `json:"scenario,omitempty"`

@@ -121,6 +121,7 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	for _, warn := range warnings(r) {
 		fmt.Fprintf(b, "WARNING: %s\n", warn)
 	}
+	writeHosts(b, r.Hosts)
 }
 
 func writeVariant(b *bytes.Buffer, v *Variant) {
@@ -243,6 +244,11 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		header: []string{"group", "cpus", "threads", "conns", "requests", "req/s", "errors", "p99 total ms"},
 		right:  []bool{false, false, true, true, true, true, true, true},
 	}
+	hosts := hasHosts(rep.Groups)
+	if hosts {
+		gt.header = append([]string{"group", "host"}, gt.header[1:]...)
+		gt.right = append([]bool{false, false}, gt.right[1:]...)
+	}
 	busy := repClientCPU(rep).measured > 0
 	if busy {
 		gt.header = append(gt.header, "cpu busy")
@@ -258,6 +264,13 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		}
 		row := []string{name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Slots), FormatCount(g.Requests),
 			FormatRate(g.Rate()), FormatCount(g.Errors.Total()), QuantileMillis(g.Latency.Total, 99)}
+		if hosts {
+			host := g.Host
+			if host == "" && g.Index != TotalIndex {
+				host = "local"
+			}
+			row = append([]string{row[0], host}, row[1:]...)
+		}
 		if busy {
 			switch {
 			case g.Index == TotalIndex:
@@ -275,6 +288,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	}
 	groupRow("total", t)
 	gt.write(b, "")
+	if hosts {
+		writeHostGroups(b, rep.Groups)
+	}
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
 		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",

@@ -80,11 +80,14 @@
 // Controller → worker (stdin):
 //
 //	{"type":"spec","group":1,"target":<scenarios.Target>,"load":<scenarios.Load>,"group_spec":<scenarios.Group>}
+//	{"type":"clock"}                                                  remote workers only, before start
 //	{"type":"start","warmup_end":"2025-01-02T15:04:05.2Z","end":"2025-01-02T15:05:05.2Z"}
+//	{"type":"start",…,"warmup_in":700000000,"end_in":1700000000}       remote: relative to receipt (ns)
 //
 // Worker → controller (stdout):
 //
 //	{"type":"ready","pid":4242,"cpus":"10-19","gomaxprocs":10}
+//	{"type":"clock","time":"2025-01-02T15:04:04.9Z"}                  answer to clock
 //	{"type":"snapshot","requests":12345,"errors":0,"bytes":9876543}   every 250 ms from start
 //	{"type":"final","group":<results.Group with encoded histograms>}
 //	{"type":"error","message":"group 1: …"}                           instead, on failure
@@ -95,12 +98,45 @@
 // until warmup_end (not counted), and a request counts when it completes in
 // [warmup_end, end). warmup_end lies at least 200 ms plus the warm-up in
 // the future, so every group is loading before the window opens. (Groups
-// on other hosts need synchronised clocks: the window is wall-clock time.)
+// on other hosts get it relative to receipt instead; see Remote hosts.)
 // Snapshots carry the window's running counts and are the heartbeat.
 //
 // The worker exits after its final record, and also when its stdin closes
 // at any point — that is how it learns the controller stopped the run or
 // died. Any other line after start is a protocol error.
+//
+// # Remote hosts
+//
+// A group with a Host runs through that host's ssh master connection
+// (package remote, opened once per run by Run, closed at its end) as
+// `kaeload worker --relay`, whose body is Relay: it reads the spec, starts
+// the plain worker pinned to the group's CPUs with pinning.Start, exactly
+// as the controller does locally, and passes the stream through, so the
+// protocol is the same. Options.Env is written out on the remote command
+// line. Run first installs the binary each host needs (this executable, or
+// the plan's Binaries entry for the host's platform; an error naming the
+// host, its platform and the build command when there is none).
+//
+// Between ready and start the controller sends each remote worker five
+// clock messages; the exchange with the shortest round trip gives the
+// host's clock offset (remote time − midpoint), uncertain by half that
+// round trip. start then carries the window relative to receipt
+// (warmup_in, end_in), less half the round trip, and the worker's final
+// window is translated back into the controller's clock. A host whose
+// uncertainty exceeds 1 % of the window gets a warning. Offsets are kept
+// per group (results.Group.ClockOffset) and per host (results.Run.Hosts).
+//
+// A remote worker that sends nothing for 9 s fails (its CPU cannot be read
+// from here). When the ssh connection drops, the session's stream ends and
+// the error names the host, the group and why the connection ended; on
+// the host, the relay sees its input end, closes the worker's input and
+// kills it a second later, and the worker dies with the relay
+// (Pdeathsig), so no orphan keeps loading the server. The server's
+// commands go over the server host's connection, and so does its CPU:
+// the process tree listening on the target's port there (found from
+// /proc/net/tcp and /proc/*/fd, sampled from /proc/*/stat each session,
+// cpustat.RemoteProcs), or the whole machine's /proc/stat when nothing
+// listens there.
 //
 // # Failures
 //

@@ -31,6 +31,8 @@ type WorkerError struct {
 	Err error
 	// Stderr holds the worker's last stderr lines (at most 20).
 	Stderr []string
+	// Host is the ssh host the group runs on ("" = this machine).
+	Host string
 }
 
 // Error names the group and CPUs and quotes the worker's last stderr lines.
@@ -40,7 +42,11 @@ func (e *WorkerError) Error() string {
 	if cpus == "" {
 		cpus = "unpinned"
 	}
-	fmt.Fprintf(&b, "group %d (CPUs %s): %v", e.Group, cpus, e.Err)
+	if e.Host != "" {
+		fmt.Fprintf(&b, "host %s: group %d (CPUs %s): %v", e.Host, e.Group, cpus, e.Err)
+	} else {
+		fmt.Fprintf(&b, "group %d (CPUs %s): %v", e.Group, cpus, e.Err)
+	}
 	if len(e.Stderr) > 0 {
 		b.WriteString("; last worker stderr:")
 		for _, l := range e.Stderr {
@@ -128,6 +134,13 @@ type proc struct {
 	exited   chan struct{} // closed after cmd.Wait returned
 	waitErr  error         // cmd.Wait's result, valid after exited
 	pid      int
+
+	// host is the ssh host of a remote worker (nil = local); pid is then
+	// the local ssh client's.
+	host *hostConn
+	// offset is the remote clock minus this one and rtt the round trip,
+	// measured before start (syncClocks).
+	offset, rtt time.Duration
 }
 
 // startProc starts one worker pinned to cpus; its stdout lines go to events
@@ -136,7 +149,16 @@ type proc struct {
 func startProc(index int, cpus pinning.Set, exe string, args, env []string, log io.Writer, events chan<- event) (*proc, error) {
 	cmd := exec.Command(exe, args...)
 	cmd.Env = env
+	return startCmd(index, cpus, cmd, nil, log, events)
+}
+
+// startCmd starts cmd as worker index: pinned to cpus when it runs here
+// (host nil); for a remote worker cmd is the ssh client, which is not
+// pinned (the relay at the other end pins the worker).
+func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io.Writer, events chan<- event) (*proc, error) {
+	exe := cmd.Path
 	p := &proc{
+		host:   host,
 		index:  index,
 		cpus:   cpus,
 		cmd:    cmd,
@@ -156,7 +178,11 @@ func startProc(index int, cpus pinning.Set, exe string, args, env []string, log 
 		return nil, p.fail(err)
 	}
 	p.stdin = stdin
-	if err := pinning.Start(cmd, cpus); err != nil {
+	pin := cpus
+	if host != nil {
+		pin = nil
+	}
+	if err := pinning.Start(cmd, pin); err != nil {
 		return nil, p.fail(fmt.Errorf("start worker %s: %w", exe, err))
 	}
 	p.pid = cmd.Process.Pid
@@ -233,5 +259,12 @@ func (p *proc) exitStatus(d time.Duration) string {
 
 // fail wraps err as a WorkerError for this worker.
 func (p *proc) fail(err error) *WorkerError {
-	return &WorkerError{Group: p.index, CPUs: p.cpus.String(), Err: err, Stderr: p.stderr.last()}
+	e := &WorkerError{Group: p.index, CPUs: p.cpus.String(), Err: err, Stderr: p.stderr.last()}
+	if p.host != nil {
+		e.Host = p.host.name
+		if r := p.host.conn.DropReason(); r != "" {
+			e.Err = fmt.Errorf("%w; %s", err, r)
+		}
+	}
+	return e
 }

@@ -20,6 +20,7 @@ const (
 	msgSnapshot = "snapshot"
 	msgFinal    = "final"
 	msgError    = "error"
+	msgClock    = "clock"
 )
 
 // maxLine bounds one protocol line. A final record carries four compressed
@@ -50,6 +51,12 @@ type startMsg struct {
 	Type      string    `json:"type"`
 	WarmupEnd time.Time `json:"warmup_end"`
 	End       time.Time `json:"end"`
+	// WarmupIn and EndIn, when EndIn is set, give the window relative to
+	// the worker's receipt of this message instead (a remote worker,
+	// whose clock may differ): it opens WarmupIn after receipt and ends
+	// EndIn after receipt. The controller subtracts the one-way delay.
+	WarmupIn time.Duration `json:"warmup_in,omitempty"`
+	EndIn    time.Duration `json:"end_in,omitempty"`
 }
 
 // snapshotMsg is a running count, sent every snapshotEvery; it doubles as

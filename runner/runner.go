@@ -218,6 +218,17 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
 	}
 	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+	if len(p.Hosts) > 0 {
+		hosts, err := dialHosts(ctx, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		defer closeHosts(hosts)
+		c.hosts = hosts
+		for _, h := range p.Hosts {
+			run.Hosts = append(run.Hosts, hosts[h.Name].info)
+		}
+	}
 	if opts.Recorder != nil {
 		if err := opts.Recorder.Begin(run); err != nil {
 			return nil, err
@@ -228,6 +239,9 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	}
 	err = c.schedule(ctx, run)
 	run.Finished = time.Now()
+	for i := range run.Hosts {
+		run.Hosts[i] = c.hosts[run.Hosts[i].Name].info // the last clock readings
+	}
 	if ctx.Err() != nil {
 		run.Interrupted = true
 		if err == nil || errors.Is(err, ctx.Err()) {
@@ -282,6 +296,9 @@ func checkFiles(plan *scenarios.Plan) error {
 	var errs []error
 	total := 0
 	for i, g := range plan.Load.Groups {
+		if g.Host != nil {
+			continue // another machine's limit
+		}
 		total += g.Connections
 		if need := uint64(g.Connections) + spareFiles; need > limit {
 			errs = append(errs, fmt.Errorf("group %d needs %d open files (%d connections + %d spare) but the limit is %d: raise the hard limit (ulimit -Hn %d, or LimitNOFILE=) or use fewer connections per group (at most %d)",
@@ -311,6 +328,8 @@ type controller struct {
 	builtin   bool  // the server is the built-in target in this process
 	// recordErr collects the Recorder's failures.
 	recordErr error
+	// hosts are the plan's ssh hosts, by name, connected for the run.
+	hosts map[string]*hostConn
 }
 
 // rep runs one repetition, phase by phase: spawn the workers and send
@@ -327,6 +346,9 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 		return nil, err
 	}
 	if err := ws.awaitReady(ctx, c.opts.Log); err != nil {
+		return nil, err
+	}
+	if err := ws.syncClocks(ctx, c.plan.Load.Duration, c.warn); err != nil {
 		return nil, err
 	}
 	win, begin, err := ws.start(c.plan.Load)
@@ -412,7 +434,13 @@ func (c *controller) spawn() (*workers, error) {
 	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
-		p, err := startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
+		var p *proc
+		var err error
+		if g.Host != nil {
+			p, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.Log, ws.events)
+		} else {
+			p, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
+		}
 		if err != nil {
 			return ws, err
 		}
@@ -491,7 +519,13 @@ func (ws *workers) start(l scenarios.Load) (results.Window, time.Time, error) {
 	win := results.Window{Start: begin.Add(l.Warmup)}
 	win.End = win.Start.Add(l.Duration)
 	for _, p := range ws.procs {
-		if err := p.send(startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End}); err != nil {
+		m := startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End}
+		if p.host != nil {
+			// Relative to receipt, which is half a round trip from now.
+			at := time.Now().Add(p.rtt / 2)
+			m.WarmupIn, m.EndIn = win.Start.Sub(at), win.End.Sub(at)
+		}
+		if err := p.send(m); err != nil {
 			return win, begin, err
 		}
 	}
@@ -532,6 +566,17 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 			for i, p := range ws.procs {
 				if finals[i] != nil || now.Sub(lastSeen[i]) <= silenceLimit {
 					continue
+				}
+				if p.host != nil {
+					// A remote worker's CPU cannot be read from here:
+					// give it longer (a dead host is also noticed by
+					// ssh's keepalive).
+					if now.Sub(lastSeen[i]) <= remoteSilence {
+						continue
+					}
+					_ = p.cmd.Process.Kill()
+					p.exitStatus(killAfter)
+					return nil, p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
 				}
 				// Silent, but still working: with thousands of slots
 				// per thread its snapshots can wait that long for the
@@ -575,6 +620,12 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 				if finals[p.index] != nil || f.Group.Index != p.index {
 					return nil, p.fail(fmt.Errorf("protocol: unexpected final record for group %d", f.Group.Index))
 				}
+				if p.host != nil {
+					// The worker's window is in its own clock.
+					f.Group.Host, f.Group.ClockOffset = p.host.name, p.offset
+					f.Group.Window.Start = f.Group.Window.Start.Add(-p.offset)
+					f.Group.Window.End = f.Group.Window.End.Add(-p.offset)
+				}
 				finals[p.index] = &f.Group
 				got++
 			default:
@@ -605,6 +656,9 @@ func eventErr(e event) error {
 		return nil
 	case errors.Is(e.err, io.EOF):
 		status := p.exitStatus(killAfter)
+		if p.host != nil {
+			return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+		}
 		return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
 	default:
 		_ = p.cmd.Process.Kill()

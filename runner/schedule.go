@@ -121,6 +121,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 	} else {
 		ctl.Host = c.plan.Server.Host
+		ctl.Remote = c.serverRemote()
 		startErr := c.serverUp(ctx, ctl, v, speed)
 		defer func() {
 			if serr := c.serverDown(ctl, v, startErr != nil); serr != nil {
@@ -170,6 +171,14 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 func (c *controller) findServer(v scenarios.Variant) {
 	if c.builtin {
 		c.server = selfMeter()
+		return
+	}
+	if s := c.plan.Server; s != nil && s.SSH != nil {
+		// Over the server host's ssh connection: its process tree, or
+		// the whole machine.
+		m, how := remoteServerMeter(c.hosts[s.SSH.Name], c.plan.Target.Addr)
+		fmt.Fprintf(c.opts.Log, "variant %s: server CPU: %s\n", v.Name, how)
+		c.server = m
 		return
 	}
 	m, err := localServer(c.plan.Target.Addr)

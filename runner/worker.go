@@ -70,7 +70,7 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 	if err != nil {
 		return err
 	}
-	win, err := awaitStart(lr)
+	win, err := awaitStart(lr, out)
 	if err != nil {
 		return err
 	}
@@ -146,8 +146,16 @@ func prepare(spec specMsg, out io.Writer) (*engine.Engine, error) {
 }
 
 // awaitStart reads the start message and returns its window.
-func awaitStart(lr *lineReader) (results.Window, error) {
+func awaitStart(lr *lineReader, out io.Writer) (results.Window, error) {
 	m, err := lr.next()
+	for err == nil && m.Type == msgClock {
+		// A timestamp exchange (syncClocks): answer with this clock.
+		if err := writeMsg(out, clockMsg{Type: msgClock, Time: time.Now()}); err != nil {
+			return results.Window{}, fmt.Errorf("send clock: %w", err)
+		}
+		m, err = lr.next()
+	}
+	received := time.Now()
 	if errors.Is(err, io.EOF) {
 		return results.Window{}, errControllerGone
 	}
@@ -162,6 +170,9 @@ func awaitStart(lr *lineReader) (results.Window, error) {
 		return results.Window{}, err
 	}
 	win := results.Window{Start: start.WarmupEnd, End: start.End}
+	if start.EndIn > 0 {
+		win = results.Window{Start: received.Add(start.WarmupIn), End: received.Add(start.EndIn)}
+	}
 	if !win.End.After(win.Start) {
 		return win, fmt.Errorf("start: window ends (%s) before it starts (%s)", win.End, win.Start)
 	}

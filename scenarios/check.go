@@ -443,8 +443,8 @@ func (k *checker) variants(p *Plan) {
 
 // server checks the server control.
 func (k *checker) server(s *Server, builtin bool) {
-	if s.Host != "local" {
-		k.add("server.host", "%q, want local", s.Host)
+	if s.Host != "local" && (s.SSH == nil || s.SSH.Name != s.Host) {
+		k.add("server.host", "%q, want local or the name of server.ssh", s.Host)
 	}
 	r := s.Ready
 	switch r.Kind {

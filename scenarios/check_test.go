@@ -78,7 +78,7 @@ func TestCheck(t *testing.T) {
 		{"speed", func(p *Plan) { p.Variants[0].Speed[0].Timeout = 0 }, "variants[0].speed[0].timeout: must be positive, got 0s"},
 		{"baseline", func(p *Plan) { p.Baseline = "c" }, `baseline: "c" names no variant`},
 		{"server", func(p *Plan) { p.Server.Host, p.Server.Ready.Kind = "ssh://x", "udp" },
-			"server.host: \"ssh://x\", want local\nserver.ready.kind: \"udp\", want tcp, tls or https"},
+			"server.host: \"ssh://x\", want local or the name of server.ssh\nserver.ready.kind: \"udp\", want tcp, tls or https"},
 		{"ready timeout", func(p *Plan) { p.Server.Ready.Timeout = 48 * time.Hour },
 			"server.ready.timeout: 48h is more than the 24h allowed (a command or wait that takes longer has hung)"},
 		{"no address", func(p *Plan) { p.Target.Addr = "" }, "target.addr: empty (want the host:port to dial)"},

@@ -86,6 +86,8 @@ type compiler struct {
 	// secrets are the secret env values, expanded; rawSecrets the same as
 	// written. Messages are scrubbed of both.
 	secrets, rawSecrets map[string]bool
+	// hosts are the ssh hosts named so far (Plan.Hosts).
+	hosts []SSHHost
 }
 
 // at makes an Error located at path's value, or at its nearest ancestor
@@ -176,6 +178,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	conn := c.connection()
 	p.Target = c.target(conn)
 	p.Load = c.load(conn, h)
+	c.remoteTarget(p.Target, p.Load.Groups)
 	p.Equivalence = DefaultEquivalence
 	if s.Equivalence != nil {
 		p.Equivalence = float64(*s.Equivalence)
@@ -212,6 +215,9 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 		}
 		p.Thresholds = c.thresholds(p.Variants, base)
 	}
+	p.SSHOptions = c.sshOptions()
+	p.Binaries = c.binaries()
+	p.Hosts = c.hosts
 	c.scrub()
 	p.Secrets = sortSecrets(c.secrets)
 	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)
@@ -640,7 +646,11 @@ func (c *compiler) load(conn Connection, h Host) Load {
 		}
 		// total adds up the connections of groups within the per-group limit.
 		total := 0
-		owner := make(map[int]int) // CPU -> first group pinned to it
+		type hostCPU struct {
+			host string
+			cpu  int
+		}
+		owner := make(map[hostCPU]int) // CPU of a host -> first group pinned to it
 		type cpuList struct {
 			set, missing pinning.Set
 			err          error
@@ -649,6 +659,9 @@ func (c *compiler) load(conn Connection, h Host) Load {
 		for i, gs := range ls.Groups {
 			path := fmt.Sprintf("load.groups[%d]", i)
 			var g Group
+			if gs.Host != nil {
+				g.Host = c.host(path+".host", *gs.Host)
+			}
 			if gs.CPUs != nil {
 				cc, ok := parsed[*gs.CPUs]
 				if !ok {
@@ -660,6 +673,9 @@ func (c *compiler) load(conn Connection, h Host) Load {
 				switch {
 				case cc.err != nil:
 					c.errorf(path+".cpus", "%v", cc.err)
+				case g.Host != nil && cc.err == nil:
+					// Another machine's CPUs: its worker checks them.
+					g.CPUs = slices.Clone(cc.set)
 				case len(cc.missing) > 0 && !h.Planning:
 					c.missingCPUs(path+".cpus", "", cc.missing, h)
 				default:
@@ -682,11 +698,15 @@ func (c *compiler) load(conn Connection, h Host) Load {
 			var shared pinning.Set
 			others := map[int]bool{}
 			for _, cpu := range g.CPUs {
-				if j, ok := owner[cpu]; ok {
+				key := hostCPU{cpu: cpu}
+				if g.Host != nil {
+					key.host = g.Host.Name
+				}
+				if j, ok := owner[key]; ok {
 					shared = append(shared, cpu)
 					others[j] = true
 				} else {
-					owner[cpu] = i
+					owner[key] = i
 				}
 			}
 			if len(shared) > 0 {
@@ -793,7 +813,15 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 	for i := range all {
 		all[i] = first + i
 	}
-	if missing := all.Missing(h.CPUs); len(missing) > 0 {
+	hosts := []*SSHHost{nil} // this machine
+	if ly.Hosts != nil {
+		hosts = c.layoutHosts(ly.Hosts)
+		if hosts == nil {
+			return nil
+		}
+	}
+	local := slices.Contains(hosts, nil) // remote CPUs are checked by their workers
+	if missing := all.Missing(h.CPUs); len(missing) > 0 && local {
 		c.missingCPUs(path, fmt.Sprintf("%d groups of %d CPUs from CPU %d need CPU %s; ", groups, per, first, all), missing, h)
 		if !h.Planning {
 			return nil
@@ -801,8 +829,14 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 	}
 	c.checkThreads(path+".threads", threads, per)
 	var out []Group
-	for _, set := range pinning.Layout(groups, per, first) {
-		out = append(out, Group{CPUs: set, Threads: threads, Connections: conns})
+	for _, host := range hosts {
+		for _, set := range pinning.Layout(groups, per, first) {
+			out = append(out, Group{CPUs: set, Threads: threads, Connections: conns, Host: host})
+		}
+	}
+	if msg := groupsProblem(len(out)); msg != "" {
+		c.problem(path+".hosts", fmt.Sprintf("%d hosts × %d groups: %s", len(hosts), groups, msg))
+		return nil
 	}
 	return out
 }

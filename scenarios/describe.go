@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -66,23 +67,55 @@ func (p *Plan) Describe(w io.Writer) {
 	row("groups", "%d, %d connections in all", len(l.Groups), conns)
 	tw.Flush()
 	gw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	hostCol := ""
+	if len(p.Hosts) > 0 {
+		hostCol = "host\t"
+	}
 	rateCol := ""
 	if l.Rate > 0 {
 		rateCol = "rate/s\t"
 	}
-	fmt.Fprintf(gw, "  group\tcpus\tthreads\tconnections\t%s\n", rateCol)
+	fmt.Fprintf(gw, "  group\t%scpus\tthreads\tconnections\t%s\n", hostCol, rateCol)
 	for i, g := range l.Groups {
 		cpus := "unpinned"
 		if len(g.CPUs) > 0 {
 			cpus = pinning.Set(g.CPUs).String()
 		}
+		host := ""
+		if hostCol != "" {
+			host = "local\t"
+			if g.Host != nil {
+				host = g.Host.Name + "\t"
+			}
+		}
 		rate := ""
 		if l.Rate > 0 {
 			rate = formatNum(g.Rate, 1) + "\t"
 		}
-		fmt.Fprintf(gw, "  %d\t%s\t%d\t%d\t%s\n", i, cpus, g.Threads, g.Connections, rate)
+		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t%s\n", i, host, cpus, g.Threads, g.Connections, rate)
 	}
 	gw.Flush()
+	if len(p.Hosts) > 0 {
+		var names, opts []string
+		for _, h := range p.Hosts {
+			names = append(names, h.Name)
+		}
+		for _, o := range p.SSHOptions {
+			opts = append(opts, o.Key+"="+o.Value)
+		}
+		row("ssh", "%s: one connection per host, BatchMode", strings.Join(names, ", "))
+		if len(opts) > 0 {
+			row("", "options %s", strings.Join(opts, " "))
+		}
+		plats := make([]string, 0, len(p.Binaries))
+		for k := range p.Binaries {
+			plats = append(plats, k)
+		}
+		sort.Strings(plats)
+		for _, k := range plats {
+			row("", "binary for %s: %s", k, p.Binaries[k])
+		}
+	}
 	p.describeRate(row)
 	tw.Flush()
 	p.describeVariants(row, orig)

@@ -106,7 +106,8 @@
 //	                Default 10s; > 0, at most 10m.
 //	  groups        worker groups, each one process pinned to its CPUs:
 //	    - cpus      taskset-style list ("0-9,20-29"); left out = unpinned.
-//	                Every CPU must exist on this machine.
+//	                Every CPU must exist on this machine (on a group with
+//	                a host, that host's: its worker checks them).
 //	      threads   GOMAXPROCS of the worker, 1 to 4096. Default: the
 //	                group's CPU count (an unpinned group: the machine's), at
 //	                most 4096. More threads than CPUs is allowed with a
@@ -118,6 +119,12 @@
 //	                is missed.
 //	      rate      this group's open-loop rate per second; give it for
 //	                every group or for none (then load.rate splits).
+//	      host      where the group runs: local (default), an ssh URL
+//	                ssh://[user@]host[:port], or a host name from the ssh
+//	                config (~/.ssh/config aliases work). The group then
+//	                runs as `kaeload worker --relay` over ssh, which pins
+//	                its worker there exactly as a local one is pinned
+//	                here; see "Several machines" below. Plan.Group.Host.
 //	                At most 1024 groups, and at most 65535 connections in
 //	                all groups together: every group dials the target from
 //	                this machine, whose source address has at most 65535
@@ -128,6 +135,10 @@
 //	                groups and cpus_per_group are required; first_cpu
 //	                defaults to 0, threads to cpus_per_group, connections
 //	                to 16.
+//	                hosts: [local, ssh://c1, c2] repeats the layout on each
+//	                host listed, host after host (3 hosts × 11 groups =
+//	                33 groups); default: this machine only. Each host at
+//	                most once.
 //	                The same limits apply (at most 1024 groups, groups ×
 //	                connections at most 65535).
 //	                With neither groups nor layout: one unpinned group with
@@ -215,8 +226,17 @@
 //	                between variants. Without it the server is managed by
 //	                hand, and variants may set nothing but name (with a
 //	                speed section, also env, vars and sweep).
-//	  host          local (default): commands run here with sh -c.
-//	                ssh://user@host is not supported yet.
+//	  host          local (default): commands run here with sh -c. Or an
+//	                ssh URL ssh://[user@]host[:port] or ssh config name:
+//	                start, stop, reload, probes and speed commands run
+//	                there through ssh, as env K=V … sh -c '…' with the
+//	                variant's env written out (never AcceptEnv), and the
+//	                server's CPU is read from that host's /proc (the
+//	                process tree listening on the target's port, else
+//	                the whole machine).
+//	                A start command over ssh must daemonize (nginx
+//	                without daemon off): the session ends when it returns.
+//	                Plan.Server.SSH.
 //	  start         shell command that starts the server (required, unless
 //	                every variant has its own). It may daemonize (nginx) or
 //	                stay in the foreground.
@@ -280,6 +300,32 @@
 //	                The output is parsed by package speed and stored with
 //	                the variant's results; a failing command or unparsable
 //	                output is recorded and logged, and does not fail the run.
+//
+//	ssh_options     extra OpenSSH client options for every ssh host, a
+//	                mapping in the order written, passed as -o Key=Value
+//	                after kaeload's own: {IdentityFile: ~/.ssh/lab,
+//	                Port: 2222, StrictHostKeyChecking: accept-new}. Keys
+//	                are ssh_config(5) keywords; BatchMode, ControlMaster,
+//	                ControlPath and ControlPersist are kaeload's and
+//	                refused. Plan.SSHOptions.
+//	binaries        kaeload binaries for hosts of another platform, by
+//	                GOOS/GOARCH: {linux/arm64: ./kaeload-linux-arm64}
+//	                (relative to the scenario file; must exist). A host
+//	                whose `uname -sm` matches this build gets this build.
+//	                Plan.Binaries holds absolute paths.
+//
+// # Several machines
+//
+// Every ssh host of a scenario gets one master connection for the whole
+// run (package remote): BatchMode (keys or agent only), the user's ssh
+// config honoured, ssh_options added. kaeload uploads the binary a host
+// needs to ~/.cache/kaeload/<sha256>/kaeload when that exact build is not
+// there yet. Before each window the controller exchanges timestamps with
+// every remote worker, takes the round trip and clock offset of the
+// fastest exchange, and sends the window relative to the worker's receipt
+// of start, so that all hosts measure the same interval whatever their
+// clocks say; a host whose uncertainty (half the round trip) exceeds 1 %
+// of the window is warned about. Plan.Hosts lists the hosts, each once.
 //
 // # Variables
 //

@@ -65,6 +65,15 @@ type Plan struct {
 	// threads than CPUs, TLS settings that restrict nothing), each located
 	// like an error: "file:line:col: field.path: message".
 	Warnings []string `json:"warnings,omitempty"`
+	// Hosts are the ssh hosts the plan uses (groups' and the server's), each
+	// once, in the order first named; nil when everything runs here.
+	Hosts []SSHHost `json:"hosts,omitempty"`
+	// SSHOptions are extra OpenSSH client options for every host, in the
+	// order written (ssh -o Key=Value).
+	SSHOptions []SSHOption `json:"ssh_options,omitempty"`
+	// Binaries maps a platform ("linux/arm64") to the absolute path of a
+	// kaeload binary built for it; nil when none is given.
+	Binaries map[string]string `json:"binaries,omitempty"`
 	// Secrets are the values of the env entries marked secret, {name}
 	// expanded, without repeats or empty ones, longest first: those of
 	// every variant's Env (see Variant.SecretEnv) and those a variant
@@ -165,6 +174,30 @@ type Group struct {
 	// Load.Rate); 0 = closed loop. In open-loop mode the slots are the
 	// most requests in flight: a start due while all are busy is missed.
 	Rate float64 `json:"rate,omitempty"`
+	// Host is the ssh host the group runs on; nil = this machine.
+	Host *SSHHost `json:"host,omitempty"`
+}
+
+// SSHHost is a host reached through the system ssh client, resolved from
+// ssh://[user@]host[:port] or an ssh config name.
+type SSHHost struct {
+	// Name is the host as written in the scenario; it names the host in
+	// messages and results.
+	Name string `json:"name"`
+	// User is the login name ("" = the ssh config's or the local user).
+	User string `json:"user,omitempty"`
+	// Host is the host name, address or ssh config alias given to ssh.
+	Host string `json:"host"`
+	// Port is the TCP port (0 = the ssh config's, or 22).
+	Port int `json:"port,omitempty"`
+}
+
+// SSHOption is one extra ssh client option, given as -o Key=Value.
+type SSHOption struct {
+	// Key is the option's name, e.g. IdentityFile.
+	Key string `json:"key"`
+	// Value is its value.
+	Value string `json:"value"`
 }
 
 // Variant is one server configuration, with every {var} resolved.
@@ -240,9 +273,12 @@ const (
 
 // Server is how kaeload controls the server under test.
 type Server struct {
-	// Host is where commands run: "local" (sh -c here). "ssh://user@host"
-	// is reserved for a later version.
+	// Host is where commands run: "local" (sh -c here) or, for a server
+	// on another machine, the name of SSH (as written in the scenario).
 	Host string `json:"host"`
+	// SSH is the ssh host the commands, probes and /proc/stat reads go
+	// through; nil for local.
+	SSH *SSHHost `json:"ssh,omitempty"`
 	// Ready says how to tell that a started server answers.
 	Ready Ready `json:"ready"`
 	// CommandTimeout bounds the stop and reload commands and each probe.

@@ -59,6 +59,12 @@ type Scenario struct {
 	// Thresholds are pass/fail criteria checked per variant after the run
 	// ("req/s >= 100000", "p99 handshake < 20ms"; ParseThreshold).
 	Thresholds []string `yaml:"thresholds"`
+	// SSHOptions are extra OpenSSH client options (-o Key=Value), in the
+	// order written, for every ssh:// host of the scenario.
+	SSHOptions Pairs `yaml:"ssh_options"`
+	// Binaries maps a platform ("linux/arm64") to a kaeload binary built
+	// for it, uploaded to remote hosts of that platform.
+	Binaries map[string]string `yaml:"binaries"`
 
 	file string         // name used in messages
 	dir  string         // directory relative file names (tls.ca) are read from
@@ -164,6 +170,9 @@ type GroupSpec struct {
 	// Rate is this group's open-loop rate per second; given for one group,
 	// it must be given for every group, and load.rate left out.
 	Rate *float64 `yaml:"rate"`
+	// Host is where the group runs: local (default), ssh://[user@]host[:port]
+	// or a host name from the ssh config.
+	Host *string `yaml:"host"`
 }
 
 // LayoutSpec is load.layout: Groups groups of CPUsPerGroup consecutive CPUs
@@ -179,6 +188,9 @@ type LayoutSpec struct {
 	Threads *int `yaml:"threads"`
 	// Connections is each group's concurrent connections (default 16).
 	Connections *int `yaml:"connections"`
+	// Hosts repeats the layout on each host listed (local, ssh://… or an
+	// ssh config name); default: this machine only.
+	Hosts []string `yaml:"hosts"`
 }
 
 // VariantSpec is one entry of variants.
@@ -228,7 +240,8 @@ type RangeSpec struct {
 // ServerSpec is the server section: how kaeload starts, stops and checks
 // the server under test between variants.
 type ServerSpec struct {
-	// Host is "local" (default); ssh://user@host is not supported yet.
+	// Host is "local" (default), ssh://[user@]host[:port] or a host name
+	// from the ssh config: where the commands run.
 	Host *string `yaml:"host"`
 	// Start is the shell command that starts the server (required, unless
 	// every variant gives its own).

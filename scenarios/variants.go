@@ -66,12 +66,8 @@ func (c *compiler) server(t Target) *Server {
 	srv := &Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
 		Ready: Ready{Kind: "tcp", Addr: t.Addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
 	if ss.Host != nil {
-		switch h := *ss.Host; {
-		case h == "local":
-		case strings.HasPrefix(h, "ssh://"):
-			c.errorf("server.host", "ssh:// hosts are not supported yet (run kaeload on the server's machine with host: local)")
-		default:
-			c.errorf("server.host", "want local, got %q", h)
+		if h := c.host("server.host", *ss.Host); h != nil {
+			srv.Host, srv.SSH = h.Name, h
 		}
 	}
 	if t.Builtin != nil {

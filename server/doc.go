@@ -1,6 +1,7 @@
 // Package server controls the server under test between variants: it runs
-// the scenario's start, stop and reload commands with `sh -c` (locally; the
-// Host field is the seam for ssh://), with the variant's environment, keeps
+// the scenario's start, stop and reload commands with `sh -c` (locally, or
+// on another machine through Control.Remote, an ssh client the caller
+// provides), with the variant's environment, keeps
 // their output in the run log, waits until the server is ready (TCP
 // connect, TLS handshake or HTTPS GET), and runs probe commands whose
 // numeric output becomes per-window deltas. It imports no other kaeload

@@ -42,6 +42,10 @@ type Control struct {
 	Env map[string]string
 	// Log receives every command line and its output.
 	Log io.Writer
+	// Remote, when set, runs the commands on another machine: it returns
+	// the command (an ssh client) that runs command there with sh -c and
+	// env set explicitly. Host then names that machine in messages.
+	Remote func(ctx context.Context, env map[string]string, command string) *exec.Cmd
 
 	mu     sync.Mutex
 	fg     *exec.Cmd // a start command still running in the foreground
@@ -50,6 +54,7 @@ type Control struct {
 
 // CommandError is a server command that failed.
 type CommandError struct {
+	Host    string // the remote host the command ran on; "" = this machine
 	Step    string // "start", "stop", "reload", "probe …"
 	Command string
 	Status  string // "exit status 1", "signal: killed", "did not finish within 30s"
@@ -58,20 +63,37 @@ type CommandError struct {
 
 func (e *CommandError) Error() string {
 	msg := fmt.Sprintf("server %s command %q failed: %s", e.Step, e.Command, e.Status)
+	if e.Host != "" {
+		msg = fmt.Sprintf("server %s command %q on ssh host %s failed: %s", e.Step, e.Command, e.Host, e.Status)
+	}
 	if len(e.Stderr) > 0 {
 		msg += "; last output:\n    " + strings.Join(e.Stderr, "\n    ")
 	}
 	return msg
 }
 
+// remoteName is Host for a remote Control, else "".
+func (c *Control) remoteName() string {
+	if c.Remote == nil {
+		return ""
+	}
+	return c.Host
+}
+
 func (c *Control) local() error {
-	if c.Host != "" && c.Host != "local" {
+	if c.Host != "" && c.Host != "local" && c.Remote == nil {
 		return fmt.Errorf("server host %q: only local is supported yet", c.Host)
 	}
 	return nil
 }
 
 func (c *Control) command(ctx context.Context, command string) *exec.Cmd {
+	if c.Remote != nil {
+		cmd := c.Remote(ctx, c.Env, command)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		return cmd
+	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Env = os.Environ()
 	keys := make([]string, 0, len(c.Env))
@@ -169,7 +191,7 @@ func (c *Control) Run(ctx context.Context, step, command string, timeout time.Du
 		if ctx.Err() == context.DeadlineExceeded {
 			status = fmt.Sprintf("did not finish within %v", timeout)
 		}
-		return out.text(), &CommandError{Step: step, Command: command, Status: status, Stderr: out.last(5)}
+		return out.text(), &CommandError{Host: c.remoteName(), Step: step, Command: command, Status: status, Stderr: out.last(5)}
 	}
 	return out.text(), nil
 }
@@ -187,7 +209,7 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 	cmd.Stdout, cmd.Stderr = out, out
 	c.logf("[start] $ %s\n", command)
 	if err := cmd.Start(); err != nil {
-		return &CommandError{Step: "start", Command: command, Status: err.Error()}
+		return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: err.Error()}
 	}
 	done := make(chan struct{})
 	var waitErr error
@@ -201,7 +223,7 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 		c.fg, c.fgDone = nil, nil
 		c.mu.Unlock()
 		if waitErr != nil {
-			return &CommandError{Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5)}
+			return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5)}
 		}
 		return nil
 	}

@@ -68,6 +68,15 @@ reports "capacity under 20 ms p99 handshake: baseline 41,000/s, kae
 96,000/s (+134 %)". --dry-run shows the rates, the step bound and the
 worst-case duration.
 
+Several machines: a group (or load.layout.hosts, or the server section) may
+name host: ssh://[user@]host[:port] or an ssh config name. kaeload opens one
+ssh connection per host (BatchMode, your ssh config, ssh_options), uploads
+this build to ~/.cache/kaeload/<sha256>/ on hosts that lack it (binaries:
+{linux/arm64: PATH} for other platforms), runs the remote groups pinned
+there, sends one window to all hosts relative to receipt after measuring
+each host's clock offset, and runs remote server commands with the
+variant's env written out. See README "Several machines".
+
 Every finished repetition is appended to the run directory's journal
 (journal.ndjson, synced to disk) and run.json, summary.csv and report.html
 are rebuilt from it, so a run that is killed keeps what it measured:

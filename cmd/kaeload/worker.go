@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 
 	"github.com/kaeload/kaeload/runner"
 )
@@ -13,8 +14,16 @@ import (
 func workerCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("worker", "", `Internal: one pinned load process driven over stdin/stdout by "kaeload run".
 Not for direct use; the protocol is documented in package runner.`, stdout)
+	relay := fs.Bool("relay", false, "relay for a remote host: start the pinned worker as a child and pass the stream through (what kaeload runs over ssh)")
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if *relay {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		return runner.Relay(ctx, stdin, stdout, stderr, exe, []string{"worker"})
 	}
 	return runner.Worker(ctx, stdin, stdout)
 }

@@ -61,6 +61,8 @@ type page struct {
 	// Failed lists the variants with failed repetitions.
 	Failed   []string
 	Warnings []string
+	// Hosts describes the run's ssh hosts (results.HostLine), if any.
+	Hosts []string
 	// Thresholds are the threshold checks, one line each
 	// (ThresholdCheck.Line); Crossed how many did not pass.
 	Thresholds []string
@@ -184,6 +186,7 @@ func newPage(r *results.Run) (*page, error) {
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
 		Warnings:    r.AllWarnings(),
+		Hosts:       hostLines(r.Hosts),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Alpha:       strconv.FormatFloat(results.Alpha, 'f', -1, 64),
 		NoVariants:  len(r.Variants) == 0,
@@ -514,4 +517,13 @@ func planText(plan json.RawMessage) string {
 		return string(plan)
 	}
 	return b.String()
+}
+
+// hostLines describes each ssh host of the run in one line.
+func hostLines(hosts []results.RemoteHost) []string {
+	var out []string
+	for _, h := range hosts {
+		out = append(out, results.HostLine(h))
+	}
+	return out
 }

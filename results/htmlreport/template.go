@@ -88,6 +88,10 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <div class="banner warnings" id="warnings">Warnings
 <ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
+{{- if .Hosts}}
+<p class="note" id="hosts">Hosts over ssh:</p>
+<ul>{{range .Hosts}}<li>{{.}}</li>{{end}}</ul>
+{{- end}}
 {{- if .NoVariants}}
 <p class="note">This run has no variants: nothing was measured.</p>
 {{- else}}

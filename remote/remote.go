@@ -1,0 +1,417 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Timing of the transport.
+const (
+	// ConnectTimeout bounds ssh's TCP connect and authentication.
+	ConnectTimeout = 15 * time.Second
+	// aliveInterval and aliveCount: a host silent for 3 × 5 s is dead.
+	aliveInterval = 5
+	aliveCount    = 3
+	// closeGrace is how long the master gets to exit after ssh -O exit.
+	closeGrace = 3 * time.Second
+)
+
+// Config says how to reach a host.
+type Config struct {
+	// Name names the host in messages (as written in the scenario).
+	Name string
+	// User is the login name ("" = ssh's choice: the config's or the local user).
+	User string
+	// Host is the host name, address or ssh config alias.
+	Host string
+	// Port is the TCP port (0 = ssh's choice).
+	Port int
+	// Options are extra ssh options, passed as -o Key=Value in order.
+	Options [][2]string
+	// Log receives the master connection's messages; nil = discarded.
+	Log io.Writer
+}
+
+// Error is a failure to reach or use a host.
+type Error struct {
+	// Host is the host's name.
+	Host string
+	// Op says what was being done ("connect", "upload kaeload", …).
+	Op string
+	// Err says what went wrong, ssh's last message included.
+	Err error
+}
+
+// Error names the host first.
+func (e *Error) Error() string { return fmt.Sprintf("ssh host %s: %s: %v", e.Host, e.Op, e.Err) }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Host is an open connection to one machine: the master and its control
+// socket. Its methods are safe for concurrent use.
+type Host struct {
+	cfg  Config
+	dir  string   // private directory of the control socket
+	base []string // ssh arguments every command shares, destination last
+
+	master *exec.Cmd
+	stderr *tail
+	done   chan struct{} // closed when the master has exited
+	once   sync.Once
+}
+
+// Name is the host's name as configured.
+func (h *Host) Name() string { return h.cfg.Name }
+
+// Dial opens the master connection to the host and waits until it
+// accepts commands (authenticated), until it fails, or until ctx ends.
+func Dial(ctx context.Context, cfg Config) (*Host, error) {
+	if cfg.Name == "" {
+		cfg.Name = cfg.Host
+	}
+	dir, err := os.MkdirTemp("", "kaeload-ssh-")
+	if err != nil {
+		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}
+	}
+	h := &Host{cfg: cfg, dir: dir, stderr: &tail{}, done: make(chan struct{})}
+	sock := filepath.Join(dir, "cm")
+	common := []string{
+		"-o", "BatchMode=yes",
+		"-o", "ControlPath=" + sock,
+		"-o", "ConnectTimeout=" + strconv.Itoa(int(ConnectTimeout/time.Second)),
+		"-o", "ServerAliveInterval=" + strconv.Itoa(aliveInterval),
+		"-o", "ServerAliveCountMax=" + strconv.Itoa(aliveCount),
+	}
+	if cfg.User != "" {
+		common = append(common, "-l", cfg.User)
+	}
+	if cfg.Port != 0 {
+		common = append(common, "-p", strconv.Itoa(cfg.Port))
+	}
+	for _, o := range cfg.Options {
+		common = append(common, "-o", o[0]+"="+o[1])
+	}
+	h.base = append(append([]string{"-o", "ControlMaster=no"}, common...), "--", cfg.Host)
+	margs := append(append([]string{"-M", "-N", "-o", "ControlMaster=yes", "-o", "ControlPersist=no"}, common...), "--", cfg.Host)
+	h.master = exec.Command("ssh", margs...)
+	h.master.Stdin = nil
+	h.master.Stdout = io.Discard
+	h.master.Stderr = io.MultiWriter(h.stderr, logWriter(cfg.Log, "ssh "+cfg.Name+": "))
+	setProcAttr(h.master)
+	if err := h.master.Start(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, &Error{Host: cfg.Name, Op: "connect", Err: fmt.Errorf("start ssh: %w", err)}
+	}
+	go func() { _ = h.master.Wait(); close(h.done) }()
+	if err := h.awaitMaster(ctx); err != nil {
+		h.Close()
+		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}
+	}
+	return h, nil
+}
+
+// awaitMaster polls the control socket until the master answers.
+func (h *Host) awaitMaster(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, ConnectTimeout+5*time.Second)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-h.done:
+			return fmt.Errorf("ssh exited (%s)%s", h.master.ProcessState, h.stderr.say())
+		case <-ctx.Done():
+			return fmt.Errorf("no connection within %s%s", ConnectTimeout+5*time.Second, h.stderr.say())
+		case <-tick.C:
+		}
+		if _, err := os.Stat(filepath.Join(h.dir, "cm")); err != nil {
+			continue
+		}
+		check := exec.CommandContext(ctx, "ssh", h.control("check")...)
+		if check.Run() == nil {
+			return nil
+		}
+	}
+}
+
+// control is the argument list of ssh -O op.
+func (h *Host) control(op string) []string {
+	return append([]string{"-O", op}, h.base...)
+}
+
+// Dropped is closed when the master connection has ended: the host went
+// away, the connection was cut, or Close was called.
+func (h *Host) Dropped() <-chan struct{} { return h.done }
+
+// DropReason says why the master ended, with ssh's last message; "" while
+// it runs.
+func (h *Host) DropReason() string {
+	select {
+	case <-h.done:
+		return fmt.Sprintf("the ssh connection ended (%s)%s", h.master.ProcessState, h.stderr.say())
+	default:
+		return ""
+	}
+}
+
+// Command returns an ssh command that runs line (one shell line, see
+// Shell) on the host over the master connection.
+func (h *Host) Command(ctx context.Context, line string) *exec.Cmd {
+	args := append(append([]string(nil), h.base...), line)
+	if ctx == nil {
+		return exec.Command("ssh", args...)
+	}
+	return exec.CommandContext(ctx, "ssh", args...)
+}
+
+// Output runs line on the host with stdin (nil = none) and returns its
+// standard output. A failure is an *Error quoting the last stderr lines.
+func (h *Host) Output(ctx context.Context, op, line string, stdin io.Reader) ([]byte, error) {
+	cmd := h.Command(ctx, line)
+	cmd.Stdin = stdin
+	var out bytes.Buffer
+	errt := &tail{}
+	cmd.Stdout, cmd.Stderr = &out, errt
+	if err := cmd.Run(); err != nil {
+		if r := h.DropReason(); r != "" {
+			return nil, &Error{Host: h.cfg.Name, Op: op, Err: errors.New(r)}
+		}
+		return nil, &Error{Host: h.cfg.Name, Op: op, Err: fmt.Errorf("%w%s", err, errt.say())}
+	}
+	return out.Bytes(), nil
+}
+
+// Close ends the master connection (ssh -O exit, then SIGKILL when it is
+// still there closeGrace later) and removes the control directory.
+func (h *Host) Close() {
+	h.once.Do(func() {
+		select {
+		case <-h.done:
+		default:
+			exit := exec.Command("ssh", h.control("exit")...)
+			_ = exit.Run()
+			select {
+			case <-h.done:
+			case <-time.After(closeGrace):
+				_ = h.master.Process.Kill()
+				<-h.done
+			}
+		}
+		_ = os.RemoveAll(h.dir)
+	})
+}
+
+// Quote quotes s for a POSIX shell: one single-quoted word.
+func Quote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Shell is the shell line that runs command with sh -c on the remote,
+// with env set explicitly (env K=V … sh -c 'command'), keys sorted.
+func Shell(env map[string]string, command string) string {
+	var b strings.Builder
+	if len(env) > 0 {
+		b.WriteString("env")
+		keys := make([]string, 0, len(env))
+		for k := range env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			b.WriteString(" ")
+			b.WriteString(Quote(k + "=" + env[k]))
+		}
+		b.WriteString(" ")
+	}
+	b.WriteString("sh -c ")
+	b.WriteString(Quote(command))
+	return b.String()
+}
+
+// Exec is the shell line that runs program with args on the remote
+// (exec, so that the program is the session's process), with env set
+// explicitly. A program starting with ~/ is taken relative to $HOME.
+func Exec(env []string, program string, args ...string) string {
+	var b strings.Builder
+	b.WriteString("exec ")
+	if len(env) > 0 {
+		b.WriteString("env ")
+		for _, kv := range env {
+			b.WriteString(Quote(kv))
+			b.WriteString(" ")
+		}
+	}
+	if rest, ok := strings.CutPrefix(program, "~/"); ok {
+		b.WriteString(`"$HOME"/` + Quote(rest))
+	} else {
+		b.WriteString(Quote(program))
+	}
+	for _, a := range args {
+		b.WriteString(" ")
+		b.WriteString(Quote(a))
+	}
+	return b.String()
+}
+
+// Platform is the host's GOOS/GOARCH, from uname -sm.
+func (h *Host) Platform(ctx context.Context) (string, error) {
+	out, err := h.Output(ctx, "read platform", "uname -sm", nil)
+	if err != nil {
+		return "", err
+	}
+	p, err := ParseUname(string(out))
+	if err != nil {
+		return "", &Error{Host: h.cfg.Name, Op: "read platform", Err: err}
+	}
+	return p, nil
+}
+
+// ParseUname maps `uname -sm` output ("Linux aarch64") to GOOS/GOARCH.
+func ParseUname(out string) (string, error) {
+	f := strings.Fields(out)
+	if len(f) != 2 {
+		return "", fmt.Errorf("uname -sm printed %q, want the OS and the machine", strings.TrimSpace(out))
+	}
+	goos := strings.ToLower(f[0])
+	arch := map[string]string{
+		"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64",
+		"i386": "386", "i686": "386", "armv7l": "arm", "armv6l": "arm",
+		"ppc64le": "ppc64le", "s390x": "s390x", "riscv64": "riscv64", "loongarch64": "loong64",
+	}[f[1]]
+	if arch == "" {
+		return "", fmt.Errorf("uname -sm printed %q: machine %q is not one Go builds for", strings.TrimSpace(out), f[1])
+	}
+	return goos + "/" + arch, nil
+}
+
+// FileHash is the hex sha256 of the file at path.
+func FileHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	s := sha256.New()
+	if _, err := io.Copy(s, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(s.Sum(nil)), nil
+}
+
+// CachePath is where Install keeps a binary of the given hash on a host,
+// relative to the remote user's home.
+func CachePath(hash string) string { return "~/.cache/kaeload/" + hash + "/kaeload" }
+
+// Install makes the binary at local available on the host at
+// CachePath(its hash) and returns that path and the hash. It uploads the
+// file over the master connection only when the host lacks it, and checks
+// the uploaded copy's sha256 on the host (where sha256sum exists).
+func (h *Host) Install(ctx context.Context, local string) (path, hash string, uploaded bool, err error) {
+	hash, err = FileHash(local)
+	if err != nil {
+		return "", "", false, &Error{Host: h.cfg.Name, Op: "hash kaeload", Err: err}
+	}
+	path = CachePath(hash)
+	dir := `"$HOME"/.cache/kaeload/` + hash
+	out, err := h.Output(ctx, "look for kaeload", `if [ -x `+dir+`/kaeload ]; then echo present; else echo absent; fi`, nil)
+	if err != nil {
+		return "", "", false, err
+	}
+	if strings.TrimSpace(string(out)) == "present" {
+		return path, hash, false, nil
+	}
+	f, err := os.Open(local)
+	if err != nil {
+		return "", "", false, &Error{Host: h.cfg.Name, Op: "upload kaeload", Err: err}
+	}
+	defer f.Close()
+	// Written under a temporary name and renamed: a cut upload never
+	// leaves a truncated binary behind the final name.
+	line := `set -e; umask 077; mkdir -p ` + dir + `; t=` + dir + `/kaeload.$$; cat > "$t"; chmod 755 "$t"; ` +
+		`if command -v sha256sum >/dev/null 2>&1; then s=$(sha256sum "$t" | cut -d" " -f1); if [ "$s" != ` + hash + ` ]; then rm -f "$t"; echo "uploaded file has sha256 $s" >&2; exit 1; fi; fi; ` +
+		`mv -f "$t" ` + dir + `/kaeload`
+	if _, err := h.Output(ctx, "upload kaeload", line, f); err != nil {
+		return "", "", false, err
+	}
+	return path, hash, true, nil
+}
+
+// tail keeps the last lines written to it.
+type tail struct {
+	mu    sync.Mutex
+	lines []string
+	part  []byte
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.part = append(t.part, b...)
+	for {
+		i := bytes.IndexByte(t.part, '\n')
+		if i < 0 {
+			break
+		}
+		if l := strings.TrimSpace(string(t.part[:i])); l != "" {
+			t.lines = append(t.lines, l)
+		}
+		t.part = t.part[i+1:]
+		if len(t.lines) > 5 {
+			t.lines = t.lines[len(t.lines)-5:]
+		}
+	}
+	return len(b), nil
+}
+
+// say is ": line; line" of the last lines, or "".
+func (t *tail) say() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := append([]string(nil), t.lines...)
+	if l := strings.TrimSpace(string(t.part)); l != "" {
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(lines, "; ")
+}
+
+// logWriter prefixes every write to w (nil = discard).
+func logWriter(w io.Writer, prefix string) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return &prefixed{w: w, prefix: prefix}
+}
+
+type prefixed struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p *prefixed) Write(b []byte) (int, error) {
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if l != "" {
+			_, _ = io.WriteString(p.w, p.prefix+l)
+		}
+	}
+	return len(b), nil
+}

@@ -1,0 +1,364 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/remote"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+// clockRounds is the number of timestamp exchanges per remote worker
+// before each window; the one with the shortest round trip sets the
+// clock offset.
+const clockRounds = 5
+
+// remoteSilence is how long a remote worker may send nothing during the
+// load before it counts as hung (a local one: silenceLimit while idle).
+const remoteSilence = 3 * silenceLimit
+
+// sshdMaxSessions is sshd's default MaxSessions: sessions one connection
+// may carry (each group is one, plus server commands and probes).
+const sshdMaxSessions = 10
+
+// clockTimeout bounds one exchange.
+const clockTimeout = 5 * time.Second
+
+// hostConn is an ssh host of the plan: its master connection, the
+// kaeload binary installed there (for worker groups) and its clock.
+type hostConn struct {
+	name string
+	conn *remote.Host
+	// info is what the run records about the host.
+	info results.RemoteHost
+	// exe is the remote path of kaeload; "" when no group runs there.
+	exe string
+	// warned is set once the uncertain clock has been warned about.
+	warned bool
+}
+
+// roles says what a host does in the plan, for messages: "groups 1, 2",
+// "the server".
+func roles(p *scenarios.Plan, name string) string {
+	var groups []string
+	for i, g := range p.Load.Groups {
+		if g.Host != nil && g.Host.Name == name {
+			groups = append(groups, fmt.Sprint(i))
+		}
+	}
+	var parts []string
+	switch len(groups) {
+	case 0:
+	case 1:
+		parts = append(parts, "group "+groups[0])
+	default:
+		parts = append(parts, "groups "+strings.Join(groups, ", "))
+	}
+	if s := p.Server; s != nil && s.SSH != nil && s.SSH.Name == name {
+		parts = append(parts, "the server")
+	}
+	return strings.Join(parts, " and ")
+}
+
+// dialHosts opens one master connection per ssh host of the plan and
+// installs kaeload on every host that runs a group. On failure the
+// connections opened are closed and the error names the host and what it
+// was for.
+func dialHosts(ctx context.Context, p *scenarios.Plan, opts Options) (map[string]*hostConn, error) {
+	hosts := make(map[string]*hostConn, len(p.Hosts))
+	var opt [][2]string
+	for _, o := range p.SSHOptions {
+		opt = append(opt, [2]string{o.Key, o.Value})
+	}
+	fail := func(name string, err error) (map[string]*hostConn, error) {
+		closeHosts(hosts)
+		return nil, fmt.Errorf("%s (%s): %w", name, roles(p, name), err)
+	}
+	for _, h := range p.Hosts {
+		fmt.Fprintf(opts.Log, "host %s: connecting over ssh (%s)\n", h.Name, roles(p, h.Name))
+		conn, err := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: opts.Log})
+		if err != nil {
+			return fail(h.Name, err)
+		}
+		hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name)}}
+		hosts[h.Name] = hc
+		hc.info.Facts = remoteFacts(ctx, conn)
+		groups := 0
+		for _, g := range p.Load.Groups {
+			if g.Host != nil && g.Host.Name == h.Name {
+				groups++
+			}
+		}
+		runsGroups := groups > 0
+		if !runsGroups {
+			continue
+		}
+		if groups+2 > sshdMaxSessions {
+			fmt.Fprintf(opts.Log, "host %s: %d groups: unless its sshd allows %d sessions per connection (MaxSessions, default %d), ssh opens a connection of its own for each session beyond\n", h.Name, groups, groups+2, sshdMaxSessions)
+		}
+		plat, err := conn.Platform(ctx)
+		if err != nil {
+			return fail(h.Name, err)
+		}
+		hc.info.Platform = plat
+		bin, err := pickBinary(plat, p.Binaries, opts.Executable)
+		if err != nil {
+			return fail(h.Name, err)
+		}
+		path, hash, uploaded, err := conn.Install(ctx, bin)
+		if err != nil {
+			return fail(h.Name, err)
+		}
+		hc.exe, hc.info.Binary, hc.info.Uploaded = path, hash, uploaded
+		how := "found"
+		if uploaded {
+			how = "uploaded"
+		}
+		fmt.Fprintf(opts.Log, "host %s: %s, kaeload sha256 %s %s at %s\n", h.Name, plat, hash[:16], how, path)
+	}
+	return hosts, nil
+}
+
+// remoteFacts reads a few facts about a host (best effort: "" on failure).
+func remoteFacts(ctx context.Context, conn *remote.Host) *results.RemoteFacts {
+	out, err := conn.Output(ctx, "read host facts", `uname -srm; nproc; grep -m1 -i -E '^(model name|cpu model|Hardware)' /proc/cpuinfo | cut -d: -f2-`, nil)
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(string(out), "\n")
+	f := &results.RemoteFacts{}
+	if len(lines) > 0 {
+		f.Kernel = strings.TrimSpace(lines[0])
+	}
+	if len(lines) > 1 {
+		fmt.Sscan(lines[1], &f.CPUs)
+	}
+	if len(lines) > 2 {
+		f.CPUModel = strings.TrimSpace(lines[2])
+	}
+	return f
+}
+
+// closeHosts ends every master connection.
+func closeHosts(hosts map[string]*hostConn) {
+	for _, h := range hosts {
+		h.conn.Close()
+	}
+}
+
+// remoteCommand is the ssh command that runs a worker group on hc through
+// `kaeload worker --relay`, with env passed explicitly.
+func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
+	args := append(append([]string(nil), c.opts.WorkerArgs...), "--relay")
+	return hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, args...))
+}
+
+// serverRemote is server.Control.Remote for the plan's ssh server.
+func (c *controller) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+	s := c.plan.Server
+	if s == nil || s.SSH == nil {
+		return nil
+	}
+	hc := c.hosts[s.SSH.Name]
+	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+		return hc.conn.Command(ctx, remote.Shell(env, command))
+	}
+}
+
+// remoteStatMeter measures the whole of a remote host's CPUs from its
+// /proc/stat, read over the host's ssh connection.
+func remoteStatMeter(hc *hostConn) meter {
+	read := func() (cpustat.Sample, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
+		defer cancel()
+		out, err := hc.conn.Output(ctx, "read /proc/stat", "cat /proc/stat", nil)
+		if err != nil {
+			return cpustat.Sample{}, err
+		}
+		return cpustat.ParseProcStat(string(out))
+	}
+	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
+		a, err := read()
+		if err != nil {
+			return nil, err
+		}
+		return func(w time.Duration) (*results.CPUUsage, error) {
+			b, err := read()
+			if err != nil {
+				return nil, err
+			}
+			u := a.Usage(b, w)
+			return &u, nil
+		}, nil
+	}
+}
+
+// clockMsg is a timestamp exchange: the controller sends it without Time,
+// the worker answers with its clock.
+type clockMsg struct {
+	Type string    `json:"type"`
+	Time time.Time `json:"time,omitzero"`
+}
+
+// syncClocks measures every remote worker's round trip and clock offset
+// (Cristian's method: the exchange with the shortest round trip, offset =
+// remote time − the midpoint of the exchange, uncertain by half that round
+// trip). The result is kept per worker (start and the window's
+// translation use it) and per host (the run's record).
+func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn func(string)) error {
+	for _, p := range ws.procs {
+		if p.host == nil {
+			continue
+		}
+		best := time.Duration(-1)
+		var offset time.Duration
+		for range clockRounds {
+			t0 := time.Now()
+			if err := p.send(clockMsg{Type: msgClock}); err != nil {
+				return err
+			}
+			m, err := ws.awaitFrom(ctx, p, msgClock)
+			if err != nil {
+				return err
+			}
+			t1 := time.Now()
+			var cm clockMsg
+			if err := m.decode(&cm); err != nil {
+				return p.fail(fmt.Errorf("protocol: %w", err))
+			}
+			if rtt := t1.Sub(t0); best < 0 || rtt < best {
+				best = rtt
+				offset = cm.Time.Sub(t0.Add(rtt / 2))
+			}
+		}
+		p.offset, p.rtt = offset, best
+		info := &p.host.info
+		info.RTT, info.ClockOffset = best, offset
+		info.Uncertain = best/2 > window/100
+		fmt.Fprintf(ws.log, "host %s: worker %d round trip %s, clock offset %s ± %s\n", p.host.name, p.index, best, offset, best/2)
+		if info.Uncertain && !p.host.warned {
+			p.host.warned = true
+			warn(fmt.Sprintf("host %s: the clock offset is uncertain by ±%s, more than 1%% of the %s window: the groups there may start and end their window that much off", p.host.name, best/2, window))
+		}
+	}
+	return nil
+}
+
+// awaitFrom waits for a message of type want from p; any other event is
+// a failure.
+func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (message, error) {
+	t := time.NewTimer(clockTimeout)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return message{}, ctx.Err()
+	case <-t.C:
+		return message{}, p.fail(fmt.Errorf("no %q answer within %s", want, clockTimeout))
+	case e := <-ws.events:
+		if err := eventErr(e); err != nil {
+			return message{}, err
+		}
+		if e.w != p || e.msg.Type != want {
+			return message{}, e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+		}
+		return e.msg, nil
+	}
+}
+
+// procSep separates /proc/stat from the process stat lines in one read.
+const procSep = "@@kaeload-procs@@"
+
+// listenerScript prints the PIDs of the processes with a socket listening
+// on port (any address), from /proc/net/tcp{,6} and /proc/*/fd.
+func listenerScript(port int) string {
+	return fmt.Sprintf(`h=$(printf ':%%04X' %d); for i in $(awk -v h="$h" 'NR>1 && $4=="0A" && substr($2, length($2)-4)==h {print $10}' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null; done | cut -d/ -f3 | sort -un`, port)
+}
+
+// remoteServerMeter measures the server on its ssh host: the process tree
+// listening on the target's port when it runs there (found anew each
+// session), else the whole machine from /proc/stat. It says which.
+func remoteServerMeter(hc *hostConn, addr string) (meter, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) {
+		out, err := hc.conn.Output(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+		if err != nil {
+			return cpustat.Sample{}, cpustat.RemoteProcs{}, err
+		}
+		stat, procs, _ := strings.Cut(string(out), procSep)
+		s, err := cpustat.ParseProcStat(stat)
+		return s, cpustat.ParseRemoteProcs(procs), err
+	}
+	whole := fmt.Sprintf("the whole of %s from its /proc/stat", hc.name)
+	_, portStr, err := net.SplitHostPort(addr)
+	port, perr := strconv.Atoi(portStr)
+	if err != nil || perr != nil {
+		return remoteStatMeter(hc), whole
+	}
+	out, err := hc.conn.Output(ctx, "find the server's process", listenerScript(port), nil)
+	if err != nil {
+		return remoteStatMeter(hc), whole + fmt.Sprintf(" (the listener of port %d was not found: %v)", port, err)
+	}
+	fields := strings.Fields(string(out))
+	if len(fields) == 0 {
+		return remoteStatMeter(hc), whole + fmt.Sprintf(" (nothing listens on port %d there: the server is elsewhere)", port)
+	}
+	pid, _ := strconv.Atoi(fields[0])
+	_, procs, err := read(ctx)
+	if err != nil {
+		return remoteStatMeter(hc), whole
+	}
+	root := procs.FamilyRoot(pid)
+	sample := func() (cpustat.TreeSample, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
+		defer cancel()
+		s, procs, err := read(ctx)
+		if err != nil {
+			return cpustat.TreeSample{}, err
+		}
+		return procs.Tree(root, s.CPUs())
+	}
+	m := func() (func(time.Duration) (*results.CPUUsage, error), error) {
+		a, err := sample()
+		if err != nil {
+			return nil, err
+		}
+		return func(w time.Duration) (*results.CPUUsage, error) {
+			b, err := sample()
+			if err != nil {
+				return nil, err
+			}
+			u := a.Usage(b, w)
+			return &u, nil
+		}, nil
+	}
+	return m, fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port)
+}
+
+// pickBinary chooses the kaeload binary for a host of platform plat: the
+// plan's Binaries entry for it, else this build (exe) when it is built for
+// plat. Otherwise the error says how to build one.
+func pickBinary(plat string, binaries map[string]string, exe string) (string, error) {
+	goos, goarch, _ := strings.Cut(plat, "/")
+	bin := binaries[plat]
+	if bin == "" {
+		if plat != runtime.GOOS+"/"+runtime.GOARCH {
+			return "", fmt.Errorf("the host is %s but this kaeload is built for %s/%s: build one for it with GOOS=%s GOARCH=%s go build -o kaeload-%s-%s ./cmd/kaeload and add binaries: {%s: ./kaeload-%s-%s} to the scenario",
+				plat, runtime.GOOS, runtime.GOARCH, goos, goarch, goos, goarch, plat, goos, goarch)
+		}
+		return exe, nil
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("the host is %s and binaries gives %s for it: %w (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload)", plat, bin, err, goos, goarch, bin)
+	}
+	return bin, nil
+}

@@ -1,0 +1,228 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// hostNameRE is an ssh config name or a plain host name: no leading dash
+// (it would read as an ssh option), no spaces or shell characters.
+var hostNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+
+// userRE is a login name ssh accepts without quoting.
+var userRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+
+// optionKeyRE is an ssh_config keyword.
+var optionKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
+
+// platformRE is GOOS/GOARCH.
+var platformRE = regexp.MustCompile(`^[a-z0-9]+/[a-z0-9]+$`)
+
+// reservedSSHOptions are the options kaeload sets itself on every ssh
+// command: one shared connection per host, never a password prompt.
+var reservedSSHOptions = []string{"BatchMode", "ControlMaster", "ControlPath", "ControlPersist"}
+
+// ParseHost resolves a host as written in a scenario: "local" (nil, ""), an
+// ssh URL ssh://[user@]host[:port], or a host name (an alias from the ssh
+// config, or a plain name ssh resolves). A problem is returned as a message
+// that says what was expected.
+func ParseHost(raw string) (*SSHHost, string) {
+	const want = "want local, ssh://[user@]host[:port] or a host name from the ssh config"
+	switch {
+	case raw == "local":
+		return nil, ""
+	case strings.HasPrefix(raw, "ssh://"):
+		u, err := url.Parse(raw)
+		if err != nil {
+			return nil, fmt.Sprintf("%q is not an ssh URL (%s)", raw, want)
+		}
+		if _, hasPass := u.User.Password(); hasPass {
+			return nil, fmt.Sprintf("%q holds a password; kaeload logs in with keys only (BatchMode): drop the password and load the key into ssh-agent or name it in ssh_options: {IdentityFile: …}", raw)
+		}
+		if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Sprintf("%q has a path, query or fragment (%s)", raw, want)
+		}
+		h := &SSHHost{Name: raw, Host: u.Hostname()}
+		if h.Host == "" || strings.HasPrefix(h.Host, "-") || strings.ContainsAny(h.Host, " \t'\"\\$`;&|<>") {
+			return nil, fmt.Sprintf("%q has no usable host name (%s)", raw, want)
+		}
+		if u.User != nil {
+			h.User = u.User.Username()
+			if !userRE.MatchString(h.User) {
+				return nil, fmt.Sprintf("%q: %q is not a login name (want letters, digits, . _ -)", raw, h.User)
+			}
+		}
+		if p := u.Port(); p != "" {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 1 || n > 65535 {
+				return nil, fmt.Sprintf("%q: port %q, want 1 to 65535", raw, p)
+			}
+			h.Port = n
+		}
+		return h, ""
+	case strings.Contains(raw, "@"):
+		return nil, fmt.Sprintf("%q: write ssh://%s (%s)", raw, raw, want)
+	case hostNameRE.MatchString(raw):
+		return &SSHHost{Name: raw, Host: raw}, ""
+	}
+	return nil, fmt.Sprintf("%s, got %q", want, raw)
+}
+
+// host resolves a host field at path, remembers an ssh host for
+// Plan.Hosts and returns it (nil for local or on error).
+func (c *compiler) host(path, raw string) *SSHHost {
+	h, msg := ParseHost(raw)
+	if msg != "" {
+		c.errorf(path, "%s", msg)
+		return nil
+	}
+	if h == nil {
+		return nil
+	}
+	for i := range c.hosts {
+		if c.hosts[i].Name == h.Name {
+			return &c.hosts[i]
+		}
+	}
+	c.hosts = append(c.hosts, *h)
+	return h
+}
+
+// sshOptions resolves ssh_options.
+func (c *compiler) sshOptions() []SSHOption {
+	var out []SSHOption
+	for _, p := range c.s.SSHOptions {
+		path := "ssh_options." + p.Key
+		switch {
+		case !optionKeyRE.MatchString(p.Key):
+			c.errorf(path, "%q is not an ssh option name (want a keyword of ssh_config(5), such as IdentityFile)", p.Key)
+			continue
+		case hasControl(p.Value) || strings.TrimSpace(p.Value) == "":
+			c.errorf(path, "want a value without control characters, got %q", p.Value)
+			continue
+		}
+		for _, r := range reservedSSHOptions {
+			if strings.EqualFold(p.Key, r) {
+				c.errorf(path, "%s is set by kaeload (BatchMode=yes and one ControlMaster connection per host); leave it out", r)
+			}
+		}
+		out = append(out, SSHOption{Key: p.Key, Value: p.Value})
+	}
+	return out
+}
+
+// binaries resolves binaries: platform -> file, relative to the scenario.
+func (c *compiler) binaries() map[string]string {
+	if len(c.s.Binaries) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(c.s.Binaries))
+	keys := make([]string, 0, len(c.s.Binaries))
+	for k := range c.s.Binaries {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		path := "binaries." + k
+		if !platformRE.MatchString(k) {
+			c.errorf(path, "%q is not a platform (want GOOS/GOARCH, such as linux/arm64)", k)
+			continue
+		}
+		f := c.s.Binaries[k]
+		if f == "" {
+			c.errorf(path, "empty (want the path of a kaeload built for %s)", k)
+			continue
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(c.s.abs, f)
+		}
+		goos, goarch, _ := strings.Cut(k, "/")
+		st, err := statFile(f)
+		switch {
+		case os.IsNotExist(err):
+			// Validating on another machine than the one that runs is
+			// fine; the run fails only if a host of that platform needs it.
+			c.warnf(path, "%s does not exist yet (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload): a %s host would fail the run", c.s.Binaries[k], goos, goarch, c.s.Binaries[k], k)
+		case err != nil:
+			c.errorf(path, "%s: %v", c.s.Binaries[k], errors.Unwrap(err))
+			continue
+		case !st.Mode().IsRegular():
+			c.errorf(path, "%s is not a regular file", c.s.Binaries[k])
+			continue
+		}
+		out[k] = f
+	}
+	return out
+}
+
+// statFile is os.Stat.
+var statFile = os.Stat
+
+// layoutHosts resolves load.layout.hosts: nil (this machine) for local,
+// each host once; nil result after an error.
+func (c *compiler) layoutHosts(raw []string) []*SSHHost {
+	const path = "load.layout.hosts"
+	if len(raw) == 0 {
+		c.errorf(path, "empty list (give at least one host, or leave hosts out for this machine)")
+		return nil
+	}
+	var out []*SSHHost
+	seen := map[string]int{}
+	ok := true
+	for i, r := range raw {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if j, dup := seen[r]; dup {
+			c.errorf(p, "%q already listed as %s[%d]", r, path, j)
+			ok = false
+			continue
+		}
+		seen[r] = i
+		h, msg := ParseHost(r)
+		if msg != "" {
+			c.errorf(p, "%s", msg)
+			ok = false
+			continue
+		}
+		if h != nil {
+			h = c.host(p, r)
+		}
+		out = append(out, h)
+	}
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// remoteTarget checks that groups on other hosts can reach the target: the
+// built-in target listens on this machine's loopback (an error), and a
+// loopback URL means each host's own loopback (a warning).
+func (c *compiler) remoteTarget(t Target, groups []Group) {
+	for i, g := range groups {
+		if g.Host == nil {
+			continue
+		}
+		path := fmt.Sprintf("load.groups[%d].host", i)
+		if _, ok := c.s.pos[path]; !ok {
+			path = "load.layout.hosts"
+		}
+		switch {
+		case t.Builtin != nil:
+			c.errorf(path, "the built-in target listens on this machine's loopback, which a group on %s cannot reach: give target.url", g.Host.Name)
+		case t.Addr != "":
+			host, _, err := net.SplitHostPort(t.Addr)
+			if ip := net.ParseIP(host); err == nil && (host == "localhost" || (ip != nil && ip.IsLoopback())) {
+				c.warnf(path, "target %s is a loopback address: the group on %s loads %s's own loopback, not this machine's", t.Addr, g.Host.Name, g.Host.Name)
+			}
+		}
+		return // said once
+	}
+}
