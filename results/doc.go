@@ -54,6 +54,17 @@
 // numeric, the best marked only when it is significantly faster than every
 // other value (Holm-adjusted within the sweep), else its plateau.
 //
+// A run that searched a variable (Run.Search) holds the visited values as
+// ordinary variants of one series and the windows in visit order
+// (Visits, rebuilt from the journal's repetition records).
+// SummarizeSearch gives the answer every report shows: the windows used
+// against the full grid, the best value with the mean and 95 % CI of its
+// score (SearchScore: req/s, requests per server CPU-second, or 1/p99
+// handshake), and the plateau (SearchPlateau: every visited value not
+// significantly worse than the best, the log-scale t-test Holm-adjusted
+// over every pair of tested values; a value measured once is on none)
+// with its lowest value.
+//
 // A group whose CPUs were at least ClientBoundBusy busy makes its
 // repetition client-bound (Rep.ClientBound): the figure then measures
 // kaeload, not the server. Every report says so loudly; Run.Annotate

@@ -25,6 +25,9 @@ const (
 	recSpeed   = "speed"
 	recWarning = "warning"
 	recEnd     = "end"
+	// recResume continues a run after its end (or its controller's
+	// death): `kaeload run --resume`.
+	recResume = "resume"
 )
 
 // journalRecord is one line of the journal.
@@ -96,6 +99,7 @@ func CreateJournal(dir string, header *Run, opts JournalOptions) (*Journal, erro
 	j.run = *header
 	j.run.SchemaVersion = SchemaVersion
 	j.run.Variants = cloneVariants(header.Variants)
+	j.run.Search = header.Search.clone()
 	for i := range j.run.Variants {
 		j.run.Variants[i].Reps = nil
 		j.run.Variants[i].Speed = nil
@@ -111,6 +115,46 @@ func CreateJournal(dir string, header *Run, opts JournalOptions) (*Journal, erro
 	}
 	j.run.Incomplete = true // until End
 	return j, j.rebuild()
+}
+
+// ResumeJournal reopens the journal of the run directory dir to continue
+// its run (`kaeload run --resume`): it reads the journal (a last line cut
+// short by a crash is dropped from the file), appends a resume record,
+// which makes the run Incomplete again until End, and returns the journal
+// and the run so far with every planned variant, in plan order, also
+// those without a repetition: the header the run began with plus every
+// record. A journal that does not read is an error; nothing is written
+// then.
+func ResumeJournal(dir string, opts JournalOptions) (*Journal, *Run, error) {
+	path := filepath.Join(dir, JournalFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i < len(data)-1 {
+		data = data[:i+1] // a line cut short: the record was never complete
+	}
+	r, err := readJournal(bytes.NewReader(data))
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	if err := os.Truncate(path, int64(len(data))); err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	j := &Journal{dir: dir, f: f, render: opts.Render}
+	j.run = *r
+	if err := j.record(journalRecord{Type: recResume}); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	out := j.run
+	out.Variants = cloneVariants(j.run.Variants)
+	out.Search = j.run.Search.clone()
+	return j, &out, nil
 }
 
 // Dir returns the run directory.
@@ -201,6 +245,7 @@ func (j *Journal) append(rec journalRecord) error {
 // view is the run as readers see it (see Run); j.mu held.
 func (j *Journal) view() *Run {
 	r := j.run
+	r.Search = j.run.Search.clone()
 	r.Variants = nil
 	for _, v := range cloneVariants(j.run.Variants) {
 		if len(v.Reps) > 0 {
@@ -271,6 +316,9 @@ func replay(r *Run, rec journalRecord) error {
 			return errors.New("journal: rep record without a repetition")
 		}
 		v.Reps = append(v.Reps, *rec.Rep)
+		if s := r.Search; s != nil && s.member(v) {
+			s.Visits = append(s.Visits, s.visit(v, rec.Rep))
+		}
 	case recSpeed:
 		v, err := variant()
 		if err != nil {
@@ -283,18 +331,17 @@ func replay(r *Run, rec journalRecord) error {
 		r.Finished = rec.Finished
 		r.Interrupted = rec.Interrupted
 		r.Incomplete = false
+	case recResume:
+		r.Finished, r.Interrupted, r.Incomplete = time.Time{}, false, true
 	default:
 		return fmt.Errorf("journal: unknown record type %q", rec.Type)
 	}
 	return nil
 }
 
-// ReadJournal rebuilds a run from a journal written by Journal. A journal
-// without its end record — the run is still going, or its controller was
-// killed — gives the run recorded so far with Incomplete set; so does one
-// whose last line was cut short by a crash (that line is ignored). Any
-// other malformed line is an error naming its line number.
-func ReadJournal(rd io.Reader) (*Run, error) {
+// readJournal is ReadJournal with every planned variant kept, in plan
+// order, also those without a repetition.
+func readJournal(rd io.Reader) (*Run, error) {
 	br := bufio.NewReaderSize(rd, 1<<20)
 	var r *Run
 	ended := false
@@ -327,7 +374,7 @@ func ReadJournal(rd io.Reader) (*Run, error) {
 			r.Incomplete = true
 			continue
 		}
-		if ended {
+		if ended && rec.Type != recResume {
 			return nil, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
 		if err := replay(r, rec); err != nil {
@@ -340,6 +387,19 @@ func ReadJournal(rd io.Reader) (*Run, error) {
 	}
 	if r == nil {
 		return nil, errors.New("read journal: empty")
+	}
+	return r, nil
+}
+
+// ReadJournal rebuilds a run from a journal written by Journal. A journal
+// without its end record — the run is still going, or its controller was
+// killed — gives the run recorded so far with Incomplete set; so does one
+// whose last line was cut short by a crash (that line is ignored). Any
+// other malformed line is an error naming its line number.
+func ReadJournal(rd io.Reader) (*Run, error) {
+	r, err := readJournal(rd)
+	if err != nil {
+		return nil, err
 	}
 	var kept []Variant
 	for _, v := range r.Variants {

@@ -92,6 +92,17 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
 		}
 	}
+	if ss := SummarizeSearch(r); ss != nil {
+		fmt.Fprintf(&b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
+		for _, l := range ss.Lines() {
+			b.WriteString("- " + mdEscape(l) + "\n")
+		}
+		if len(ss.Points) > 0 {
+			fmt.Fprintf(&b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))
+			t := searchTable(ss)
+			t.writeMarkdown(&b)
+		}
+	}
 	if hasSpeed(r) {
 		writeSpeedMarkdown(&b, newSpeedTable(r, s.Baseline))
 	}

@@ -74,6 +74,9 @@ type Run struct {
 	// searched. Each variant's repetitions are then its steps (Rep.Step),
 	// at different rates: see Capacities, not the repetition statistics.
 	Capacity *CapacitySpec `json:"capacity,omitempty"`
+	// Search is the run's search of a variable (visited values in visit
+	// order); nil for a run without one.
+	Search *Search `json:"search,omitempty"`
 	// Thresholds are the run's pass/fail criteria (CheckThresholds); nil
 	// when it has none.
 	Thresholds []Threshold `json:"thresholds,omitempty"`

@@ -183,6 +183,7 @@ func SummarizeRun(r *Run) (*RunSummary, error) {
 			s.Variants[i].Plateau = true
 		}
 	}
+	searchSweep(r, s)
 	s.Drift = drift(r)
 	s.Warnings = driftWarnings(r, s)
 	return s, nil

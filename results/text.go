@@ -55,6 +55,9 @@ func WriteText(w io.Writer, r *Run) error {
 	case len(r.Variants) > 1 || reps > 1:
 		writeComparison(&b, r, s)
 	}
+	if ss := SummarizeSearch(r); ss != nil {
+		writeSearch(&b, ss)
+	}
 	if hasSpeed(r) {
 		writeSpeed(&b, newSpeedTable(r, s.Baseline))
 	}
@@ -320,6 +323,20 @@ func writeComparison(b *bytes.Buffer, r *Run, s *RunSummary) {
 			b.WriteString(l + "\n")
 		}
 	}
+}
+
+// writeSearch writes what the run's search found and its visited values.
+func writeSearch(b *bytes.Buffer, ss *SearchSummary) {
+	fmt.Fprintf(b, "\n== search %s\n", ss.Search.Series)
+	for _, l := range ss.Lines() {
+		b.WriteString(l + "\n")
+	}
+	if len(ss.Points) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "visit order: %s\n", ss.VisitOrder())
+	t := searchTable(ss)
+	t.write(b, "")
 }
 
 // clientCPULine renders the client CPU use of a repetition that

@@ -27,7 +27,7 @@ func Calibrate(ctx context.Context, plan *scenarios.Plan, windows int, effect fl
 	}
 	cp := *plan
 	cp.Variants = []scenarios.Variant{plan.Variants[base]}
-	cp.Baseline, cp.Repeat, cp.Auto = "", windows, nil
+	cp.Baseline, cp.Repeat, cp.Auto, cp.Search = "", windows, nil, nil
 	if cp.Order != scenarios.Sequential {
 		cp.Order = scenarios.Randomized
 	}

@@ -24,6 +24,18 @@
 //	variant's env → wait until ready → [cooldown] warm-up + window → … ×
 //	repeat → stop → next variant
 //
+// A Plan.Search runs after those steps: the driver of package search
+// names each window's grid point from the windows finished so far (their
+// scores under the search's objective, results.SearchScore), and the
+// window is one session of that point's variant, the server restarted
+// with its env; the run records it like any repetition and appends a
+// results.Visit to Run.Search. The search ends when the driver is done
+// (budget spent, or nothing left to learn). A coarse pass with several
+// local bests, or a budget that allowed no refinement, is a warning.
+// Options.Resume continues a run from the run so far (its journal): steps
+// already measured are skipped and the search continues from its visits,
+// so an interrupted search is not started over.
+//
 // With Plan.Auto (repeat: auto) Run first calls Calibrate: the baseline
 // runs Auto.Calibrate windows, not recorded, and their noise sets the
 // repetitions per variant (results.RepsFor), at most Auto.Max; the

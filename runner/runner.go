@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
@@ -54,6 +55,12 @@ type Options struct {
 	// before any load, then every finished repetition, speed run and
 	// warning (see Recorder).
 	Recorder Recorder
+	// Resume, when set, is the run so far of an interrupted run of the
+	// same plan (results.ResumeJournal gives it, with every planned
+	// variant in plan order): its repetitions are kept, the steps they
+	// cover are not measured again, its search continues from its
+	// visits, and its calibration (repeat: auto) is reused.
+	Resume *results.Run
 	// Abort, when closed after ctx was cancelled, cuts the teardown short:
 	// workers are killed at once and nothing more is measured or probed;
 	// the server's stop command still runs, bounded by its command timeout.
@@ -123,7 +130,11 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		plan = plan.WithSeed(rand.Uint64())
 	}
 	var cal *results.Calibration
-	if a := plan.Auto; a != nil {
+	if r := opts.Resume; r != nil && r.Calibration != nil && plan.Auto != nil {
+		cp := *plan
+		cp.Repeat, cal = r.Calibration.Repeat, r.Calibration
+		plan = &cp
+	} else if a := plan.Auto; a != nil {
 		c, err := Calibrate(ctx, plan, a.Calibrate, a.Effect, a.Max, opts)
 		if err != nil {
 			return nil, err
@@ -217,7 +228,14 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	for _, v := range shown.Variants {
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
 	}
+	run.Search = searchRecord(p)
+	if err := resume(run, opts.Resume); err != nil {
+		return nil, err
+	}
 	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+	for i := range run.Variants {
+		c.speedDone[i] = run.Variants[i].Speed != nil
+	}
 	if len(p.Hosts) > 0 {
 		hosts, err := dialHosts(ctx, p, opts)
 		if err != nil {
@@ -253,6 +271,37 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.recordErr))
 	}
 	return run, err
+}
+
+// resume carries the repetitions, visits, warnings and start time of the
+// run so far into run, whose variants must be the same, in the same order.
+func resume(run, prev *results.Run) error {
+	if prev == nil {
+		return nil
+	}
+	if len(prev.Variants) != len(run.Variants) {
+		return fmt.Errorf("resume: the stored run has %d variants, the plan %d: not the same plan", len(prev.Variants), len(run.Variants))
+	}
+	for i := range run.Variants {
+		if prev.Variants[i].Name != run.Variants[i].Name {
+			return fmt.Errorf("resume: variant %d is %s in the stored run and %s in the plan: not the same plan", i, prev.Variants[i].Name, run.Variants[i].Name)
+		}
+		run.Variants[i].Reps = append([]results.Rep(nil), prev.Variants[i].Reps...)
+		run.Variants[i].Speed = prev.Variants[i].Speed
+	}
+	if (prev.Search == nil) != (run.Search == nil) {
+		return errors.New("resume: the stored run and the plan differ in whether they search")
+	}
+	if run.Search != nil {
+		run.Search.Visits = append([]results.Visit(nil), prev.Search.Visits...)
+	}
+	run.Started = prev.Started
+	for _, w := range prev.Warnings {
+		if !slices.Contains(run.Warnings, w) {
+			run.Warnings = append(run.Warnings, w)
+		}
+	}
+	return nil
 }
 
 // warn adds a warning about the run: to the run's warnings, the log and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
@@ -90,11 +91,19 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if err := c.session(ctx, s, &run.Variants[s.variant]); err != nil {
+		// A resumed run measured some repetitions already.
+		rv := &run.Variants[s.variant]
+		s.reps = slices.DeleteFunc(s.reps, func(r int) bool {
+			return slices.ContainsFunc(rv.Reps, func(rep results.Rep) bool { return rep.Index == r })
+		})
+		if len(s.reps) == 0 {
+			continue
+		}
+		if err := c.session(ctx, s, rv); err != nil {
 			return err
 		}
 	}
-	return nil
+	return c.searchWindows(ctx, run)
 }
 
 // session starts the server for one variant (when the plan controls it),
@@ -138,6 +147,9 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 	}
 	for _, r := range s.reps {
 		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, r+1, c.plan.Repeat)
+		if c.plan.Searched(s.variant) {
+			label = fmt.Sprintf("variant %s window %d (search)", v.Name, r+1)
+		}
 		if err := c.cooldown(ctx); err != nil {
 			c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
 			return err

@@ -282,6 +282,7 @@ func (p *Plan) Check() error {
 	k.problem("cooldown", cooldownBound.problem(p.Cooldown))
 	k.problem("max_errors", maxErrorsProblem(p.MaxErrors))
 	k.variants(p)
+	k.search(p)
 	if s := p.Server; s != nil {
 		k.server(s, p.Target.Builtin != nil)
 	}
@@ -462,4 +463,30 @@ func (k *checker) server(s *Server, builtin bool) {
 	k.problem("server.ready.timeout", commandBound.problem(r.Timeout))
 	k.problem("server.ready.interval", commandBound.problem(r.Interval))
 	k.problem("server.command_timeout", commandBound.problem(s.CommandTimeout))
+}
+
+// search checks that a Search names variants of the plan that carry its
+// key, and has a budget.
+func (k *checker) search(p *Plan) {
+	s := p.Search
+	if s == nil {
+		return
+	}
+	if s.First < 0 || s.Points < 1 || s.First+s.Points > len(p.Variants) {
+		k.add("search", "variants %d to %d, but the plan has %d", s.First, s.First+s.Points-1, len(p.Variants))
+		return
+	}
+	for i := s.First; i < s.First+s.Points; i++ {
+		if _, ok := p.Variants[i].Sweep[s.Key]; !ok {
+			k.add(fmt.Sprintf("variants[%d].sweep", i), "no value of the searched key %q", s.Key)
+		}
+	}
+	if s.Budget < 1 || s.Budget > MaxSearchBudget {
+		k.add("search.budget", "%d, want 1 to %d windows", s.Budget, MaxSearchBudget)
+	}
+	switch s.Maximize {
+	case MaximizeRate, MaximizeRatePerCPU, MinimizeP99Handshake:
+	default:
+		k.add("search.maximize", "%q, want %q, %q or %q", s.Maximize, MaximizeRate, MaximizeRatePerCPU, MinimizeP99Handshake)
+	}
 }

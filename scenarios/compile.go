@@ -86,6 +86,9 @@ type compiler struct {
 	// secrets are the secret env values, expanded; rawSecrets the same as
 	// written. Messages are scrubbed of both.
 	secrets, rawSecrets map[string]bool
+	// search is the searched entry found by variants, resolved by
+	// searchPlan; nil when none.
+	search *pendingSearch
 	// hosts are the ssh hosts named so far (Plan.Hosts).
 	hosts []SSHHost
 }
@@ -207,6 +210,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	c.capacity(p)
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
+	p.Search = c.searchPlan(p)
 	c.speed()
 	if len(p.Variants) > 0 {
 		base := p.Baseline

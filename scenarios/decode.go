@@ -101,6 +101,7 @@ var sweepType = reflect.TypeFor[Sweep]()
 var fractionType = reflect.TypeFor[Fraction]()
 var envValueType = reflect.TypeFor[EnvValue]()
 var repeatType = reflect.TypeFor[RepeatSpec]()
+var searchType = reflect.TypeFor[SearchSpec]()
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
@@ -166,6 +167,9 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 		return
 	case t == repeatType:
 		d.repeat(path, n, v)
+		return
+	case t == searchType:
+		d.search(path, n, v)
 		return
 	}
 	switch t.Kind() {
@@ -311,6 +315,66 @@ func (d *decoder) repeat(path string, n *yaml.Node, v reflect.Value) {
 		return
 	}
 	v.Set(reflect.ValueOf(spec))
+}
+
+// search decodes variants[].search: the keys maximize and budget, and
+// one more key, the searched variable, whose value is written like a
+// sweep parameter's.
+func (d *decoder) search(path string, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "want a mapping such as {ratio: {from: 0, to: 100, step: 1}, maximize: req/s, budget: 12}, got %s", describeNode(n))
+		return
+	}
+	var spec SearchSpec
+	for _, kv := range d.entries(path, n, 0) {
+		sub := path + "." + kv.key.Value
+		switch kv.key.Value {
+		case "maximize":
+			d.decode(sub, kv.value, reflect.ValueOf(&spec.Maximize).Elem())
+		case "budget":
+			d.budget(sub, kv.value, &spec)
+		default:
+			if spec.Param != nil {
+				d.errorf(kv.key, sub, "a search has one variable; %s is already searched (use a sweep for the others, in another variant entry)", spec.Param.Key)
+				continue
+			}
+			spec.Param = &SweepParam{Key: kv.key.Value}
+			d.sweepParam(sub, kv.value, spec.Param)
+			d.keyPos(sub, kv)
+		}
+	}
+	v.Set(reflect.ValueOf(spec))
+}
+
+// budget decodes search.budget: a whole number of windows or a duration.
+func (d *decoder) budget(path string, use *yaml.Node, spec *SearchSpec) {
+	n := resolve(use)
+	if n == nil {
+		d.errorf(use, path, "unresolvable alias")
+		return
+	}
+	d.pos[path] = d.at(use)
+	b := &BudgetSpec{}
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
+		var i int
+		if n.Decode(&i) != nil {
+			d.errorf(use, path, "want a whole number of windows, got %s", describeNode(n))
+			return
+		}
+		b.Windows = &i
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		dur, err := time.ParseDuration(strings.TrimSpace(n.Value))
+		if err != nil {
+			d.errorf(use, path, "want a number of windows such as 12 or a duration such as 20m, got %s", describeNode(n))
+			return
+		}
+		b.Duration = &dur
+	default:
+		d.errorf(use, path, "want a number of windows such as 12 or a duration such as 20m, got %s", describeNode(n))
+		return
+	}
+	spec.Budget = b
 }
 
 // envValue decodes an env entry: a scalar is the plain form (numbers are

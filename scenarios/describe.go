@@ -244,6 +244,12 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any), orig *P
 		if v.Series != "" {
 			series = "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
 		}
+		if sr := p.Search; p.Searched(i) {
+			if i > sr.First {
+				continue // one searched value stands for all
+			}
+			series = fmt.Sprintf("  [search %s: %s over %d values %s … %s; shown for %s]", sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), pairsText(v.Sweep))
+		}
 		row(first(i, "variants"), "%s%s%s", v.Name, baseline(i), series)
 		env := pairsText(v.Env, commonEnv)
 		if env == "" {
@@ -339,6 +345,17 @@ func (p *Plan) describeSchedule(row func(k, format string, args ...any)) {
 		row("", "randomized blocks: every round runs each variant once, in a random order per round; no seed given: each run draws one, prints and stores it (replay with --seed N); listed as seed 0 would order")
 	case p.Order == Sequential && len(p.Variants) > 1:
 		row("", "sequential: drift of the machine over time is not controlled (each variant's windows run together)")
+	}
+	if sr := p.Search; sr != nil {
+		full := fmt.Sprintf("the full grid: %d windows", sr.Points)
+		budget := fmt.Sprintf("%d windows", sr.Budget)
+		if sr.BudgetTime > 0 {
+			budget = fmt.Sprintf("%s = %d windows of %s", sr.BudgetTime, sr.Budget, p.Load.Warmup+p.Load.Duration+p.Cooldown)
+		}
+		row("search", "%s: %s over %d values (%s … %s), maximize %s, budget %s (%s); after the other variants' windows",
+			sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), sr.Maximize, budget, full)
+		row("", "each window: the value the search picks from the windows so far; the server restarted with its env")
+		row("", "worst case: %s of windows, plus server restarts", sr.WorstCase(p))
 	}
 	var line strings.Builder
 	n := 0

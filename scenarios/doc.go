@@ -176,7 +176,8 @@
 //	                2), resolution above 0 and at most 50 % (default 5 %),
 //	                from 1000 and max 1,000,000 by default; window as
 //	                duration (default 2s). repeat must be left out (or 1),
-//	                and thresholds too (they judge repetitions at one load).
+//	                and thresholds too (they judge repetitions at one load);
+//	                a variant may not search a variable (sweep it).
 //	                --dry-run shows the bound on steps and the longest
 //	                the search can take. Plan: Load.Capacity.
 //
@@ -279,9 +280,29 @@
 //	                slowest. The name must use every sweep key, e.g.
 //	                kae-soft-{ratio}; Plan variants keep the template as
 //	                Series and their values as Sweep.
+//	    search      searches one variable instead of sweeping it: the
+//	                values the search picks are measured, not the grid.
+//	                Not together with sweep; one entry per scenario:
+//	                  search:
+//	                    ratio: {from: 0, to: 100, step: 1}  # the grid, as a
+//	                                    # sweep parameter: range or list, in order
+//	                    maximize: req/s  # or req/s per server CPU-second, or
+//	                                    # -p99 handshake (lower p99 is better)
+//	                    budget: 12       # windows at most (default 12, up to
+//	                                    # 10000), or a duration such as 20m:
+//	                                    # that many windows of warm-up +
+//	                                    # duration + cooldown (at least one)
+//	                The name must use the variable ({ratio}); the grid
+//	                expands to variants like a sweep's (Plan.Search names
+//	                them) and each window restarts the server with the
+//	                chosen value's env. The search's windows run after the
+//	                other variants' steps; package search says how it picks
+//	                (coarse pass, golden section, repetitions within noise).
+//	                Needs a server section. Without other variants the
+//	                baseline is the first value measured.
 //	                Without variants the plan has one variant, "default"
 //	                (with the server's commands and env).
-//	                env, vars, start, stop, reload and sweep need a server
+//	                env, vars, start, stop, reload, sweep and search need a server
 //	                section: there would be no server to apply them to
 //	                (env, vars and sweep need none when speed is given:
 //	                they then shape the speed commands' runs).

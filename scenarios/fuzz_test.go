@@ -77,7 +77,14 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("variant %q: series %q with sweep %v", v.Name, v.Series, v.Sweep)
 			}
 		}
-		if !seen[p.Baseline] {
+		searched := 0
+		if sr := p.Search; sr != nil {
+			searched = sr.Points
+			if sr.First < 0 || sr.First+sr.Points > len(p.Variants) || sr.Budget < 1 {
+				t.Fatalf("bad search: %+v of %d variants", sr, len(p.Variants))
+			}
+		}
+		if !seen[p.Baseline] && !(p.Baseline == "" && searched == len(p.Variants)) {
 			t.Fatalf("baseline %q names no variant", p.Baseline)
 		}
 		if s := p.Server; s != nil && (s.Ready.Timeout <= 0 || s.Ready.Interval <= 0 || s.CommandTimeout <= 0 ||
@@ -87,7 +94,7 @@ func FuzzLoad(f *testing.F) {
 		if p.Order != Sequential && p.Order != Interleaved && p.Order != Randomized || p.Cooldown < 0 {
 			t.Fatalf("order %q cooldown %s", p.Order, p.Cooldown)
 		}
-		if got, want := len(p.Steps()), len(p.Variants)*p.Repeat; got != want {
+		if got, want := len(p.Steps()), (len(p.Variants)-searched)*p.Repeat; got != want {
 			t.Fatalf("%d steps, want %d", got, want)
 		}
 		if p.Target.TLS != nil {

@@ -56,6 +56,9 @@ type Plan struct {
 	// that detect Auto.Effect, at most Auto.Max. Until then Repeat is
 	// Auto.Max, the most the run can take.
 	Auto *AutoRepeat `json:"auto,omitempty"`
+	// Search is the variable searched instead of swept, nil when none (at
+	// most one per plan).
+	Search *Search `json:"search,omitempty"`
 	// Cooldown is the pause between measured windows (0 = none).
 	Cooldown time.Duration `json:"cooldown"`
 	// Thresholds are the run's pass/fail criteria, the scenario's then the
@@ -310,3 +313,50 @@ type Probe struct {
 	// is the number; "" = the first number in the output.
 	Pattern string `json:"pattern,omitempty"`
 }
+
+// Objective is what a search maximizes.
+type Objective string
+
+// The objectives of a search.
+const (
+	// MaximizeRate is the window's total rate (req/s).
+	MaximizeRate Objective = "req/s"
+	// MaximizeRatePerCPU is requests per server CPU-second: what an
+	// offload saves.
+	MaximizeRatePerCPU Objective = "req/s per server CPU-second"
+	// MinimizeP99Handshake maximizes −p99 of the handshake time: the
+	// window's score is 1/p99, so the search's log-scale test compares
+	// p99s.
+	MinimizeP99Handshake Objective = "-p99 handshake"
+)
+
+// Search is a variant entry whose variable is searched instead of swept
+// (variants[].search): its grid's variants are Plan.Variants[First :
+// First+Points], resolved like a sweep's (Series, Sweep), in grid order.
+// They are not in Steps: a driver (package search) picks which of them
+// each window measures, from the windows finished so far.
+type Search struct {
+	// Series is the entry's name template; Key the searched variable.
+	Series string `json:"series"`
+	Key    string `json:"key"`
+	// First and Points locate the grid's variants in Plan.Variants.
+	First  int `json:"first"`
+	Points int `json:"points"`
+	// Maximize is the objective.
+	Maximize Objective `json:"maximize"`
+	// Budget is the most windows the search measures. BudgetTime is the
+	// duration it was given as (0 when a count was given): Budget is then
+	// BudgetTime over one window's length (warm-up + duration + cooldown),
+	// at least 1.
+	Budget     int           `json:"budget"`
+	BudgetTime time.Duration `json:"budget_time,omitempty"`
+}
+
+// Searched reports whether Plan.Variants[i] belongs to the search's grid.
+func (p *Plan) Searched(i int) bool {
+	s := p.Search
+	return s != nil && i >= s.First && i < s.First+s.Points
+}
+
+// Value returns the searched variable's value at grid point k.
+func (s *Search) Value(p *Plan, k int) string { return p.Variants[s.First+k].Sweep[s.Key] }

@@ -235,6 +235,11 @@ func (c *compiler) capacity(p *Plan) {
 	if p.Repeat != 1 || p.Auto != nil {
 		c.errorf("repeat", "a capacity search runs once per variant: leave repeat out (or 1)")
 	}
+	for i, vs := range c.s.Variants {
+		if vs.Search != nil {
+			c.errorf(fmt.Sprintf("variants[%d].search", i), "a search of a variable measures each value at one load; with load.capacity, sweep the variable instead")
+		}
+	}
 	if c.s.Thresholds != nil {
 		c.errorf("thresholds", "thresholds judge repetitions at one load; a capacity search's steps run at different rates: leave thresholds out")
 	}

@@ -210,6 +210,30 @@ type VariantSpec struct {
 	// Sweep expands the entry into one variant per value (per combination
 	// of values, for several keys).
 	Sweep Sweep `yaml:"sweep"`
+	// Search searches one variable for the value that is best by an
+	// objective, measuring only the values the search picks (see
+	// SearchSpec); not together with Sweep.
+	Search *SearchSpec `yaml:"search"`
+}
+
+// SearchSpec is variants[].search: the searched variable, written like a
+// sweep parameter ({ratio: {from: 0, to: 100, step: 1}}), the objective
+// and the budget.
+type SearchSpec struct {
+	// Param is the searched variable (Key and its grid); nil when the
+	// mapping names none.
+	Param *SweepParam
+	// Maximize is the objective as written (req/s by default).
+	Maximize *string
+	// Budget bounds the measured windows: a count or a duration.
+	Budget *BudgetSpec
+}
+
+// BudgetSpec is search.budget: a whole number of windows, or a duration
+// that Compile turns into windows.
+type BudgetSpec struct {
+	Windows  *int
+	Duration *time.Duration
 }
 
 // Sweep is variants[].sweep: the swept parameters in the order written.

@@ -24,24 +24,32 @@ type Step struct {
 // each step. Interleaved: the same in plan order. Sequential: every
 // repetition of the first variant, then the next; the server restarts
 // when the variant changes. Between steps the runner pauses for Cooldown.
+// The variants of a Search are not in Steps (their windows are the
+// search's); the others are, as if they were the plan's only variants.
 func (p *Plan) Steps() []Step {
-	steps := make([]Step, 0, len(p.Variants)*p.Repeat)
+	var fixed []int
+	for i := range p.Variants {
+		if !p.Searched(i) {
+			fixed = append(fixed, i)
+		}
+	}
+	steps := make([]Step, 0, len(fixed)*p.Repeat)
 	server := p.Server != nil
 	switch p.Order {
 	case Randomized, Interleaved:
 		for r := range p.Repeat {
-			order := BlockOrder(p.Seed, len(p.Variants), r)
+			order := BlockOrder(p.Seed, len(fixed), r)
 			if p.Order == Interleaved {
 				for v := range order {
 					order[v] = v
 				}
 			}
 			for _, v := range order {
-				steps = append(steps, Step{Variant: v, Rep: r, Restart: server})
+				steps = append(steps, Step{Variant: fixed[v], Rep: r, Restart: server})
 			}
 		}
 	default:
-		for v := range p.Variants {
+		for _, v := range fixed {
 			for r := range p.Repeat {
 				steps = append(steps, Step{Variant: v, Rep: r, Restart: server && r == 0})
 			}

@@ -166,6 +166,8 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 			v.Set(reflect.Append(v, reflect.Zero(t.Elem())))
 		}
 		return d.assign(v.Index(sg.index), fmt.Sprintf("%s[%d]", path, sg.index), segs[1:], val)
+	case t == searchType:
+		return d.assignSearch(v, path, segs, val)
 	case t.Kind() == reflect.Struct:
 		fs := fieldsOf(t)
 		f, ok := lookupField(fs, sg.key)
@@ -255,4 +257,43 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 		return nil
 	}
 	return fmt.Errorf("%s is a value, not a section; %q does not apply", path, sg.key)
+}
+
+// assignSearch sets a field of variants[i].search: maximize, budget, or
+// the searched variable (whole, or a field of its range, as for a sweep).
+func (d *decoder) assignSearch(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
+	spec := v.Interface().(SearchSpec)
+	sg := segs[0]
+	sub := joinKey(path, sg.key)
+	switch sg.key {
+	case "maximize":
+		if err := d.assign(reflect.ValueOf(&spec.Maximize).Elem(), sub, segs[1:], val); err != nil {
+			return err
+		}
+	case "budget":
+		if len(segs) > 1 {
+			return fmt.Errorf("%s is a value, not a section", sub)
+		}
+		if val == nil {
+			return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
+		}
+		d.budget(sub, val, &spec)
+	default:
+		if spec.Param != nil && spec.Param.Key != sg.key {
+			return fmt.Errorf("%s searches %s; a search has one variable (set %s)", path, spec.Param.Key, joinKey(path, spec.Param.Key))
+		}
+		var sw Sweep
+		if spec.Param != nil {
+			sw = Sweep{*spec.Param}
+		}
+		if err := d.assign(reflect.ValueOf(&sw).Elem(), path, segs, val); err != nil {
+			return err
+		}
+		if len(sw) > 0 {
+			p := sw[0]
+			spec.Param = &p
+		}
+	}
+	v.Set(reflect.ValueOf(spec))
+	return nil
 }

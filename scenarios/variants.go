@@ -377,6 +377,9 @@ func variantServerKeys(vs VariantSpec, speed bool) []string {
 	if vs.Sweep != nil && !speed {
 		keys = append(keys, "sweep")
 	}
+	if vs.Search != nil {
+		keys = append(keys, "search")
+	}
 	return keys
 }
 
@@ -452,11 +455,19 @@ func (c *compiler) variants() ([]Variant, string) {
 			continue
 		}
 		envOK := c.checkEnvKeys(path+".env", vs.Env) && (ss == nil || serverEnvOK)
-		combos, ok := c.combos(path+".sweep", vs.Sweep)
+		sweep, sweepPath := vs.Sweep, path+".sweep"
+		if vs.Search != nil {
+			var good bool
+			if sweep, good = c.searchSweep(path, vs); !good {
+				continue
+			}
+			sweepPath = path + ".search"
+		}
+		combos, ok := c.combos(sweepPath, sweep)
 		if !ok {
 			continue
 		}
-		if vs.Sweep != nil {
+		if sweep != nil {
 			refs := templateRefs(*vs.Name)
 			for _, k := range combos[0].keys {
 				if !slices.Contains(refs, k) {
@@ -481,6 +492,9 @@ func (c *compiler) variants() ([]Variant, string) {
 		}
 		if combos == nil {
 			combos = []combo{{}}
+		}
+		if vs.Search != nil {
+			c.search.first = len(out)
 		}
 		for _, cb := range combos {
 			if len(out) >= MaxVariants {
@@ -508,12 +522,24 @@ func (c *compiler) variants() ([]Variant, string) {
 			}
 			first[v.Name] = named{i, comboString(cb)}
 			out = append(out, v)
+			if vs.Search != nil {
+				c.search.points++
+			}
 		}
 	}
 	if len(out) == 0 {
 		out = []Variant{{Name: "default"}}
 	}
 	baseline := out[0].Name
+	if c.search != nil && c.search.first == 0 {
+		// The searched values are measured only if the search picks
+		// them: the first other variant is the baseline, or, without
+		// one, the first value the search measures (Run.Baseline "").
+		baseline = ""
+		if n := c.search.points; n < len(out) {
+			baseline = out[n].Name
+		}
+	}
 	if s.Baseline != nil {
 		baseline = *s.Baseline
 		if !slices.ContainsFunc(out, func(v Variant) bool { return v.Name == baseline }) {

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -36,6 +37,11 @@ type Options struct {
 	Resumption bool
 	// Body is the response body of every request ("" = DefaultBody).
 	Body []byte
+	// HandshakeWork is extra CPU work done in every handshake: that many
+	// SHA-256 hashes of a 64-byte block (a few hundred nanoseconds each).
+	// It makes a server whose handshakes cost more, by CPU work rather than
+	// sleeping, for tests of what a run or a search measures; 0 = none.
+	HandshakeWork int
 }
 
 // Stats are the server's counters since Listen.
@@ -85,6 +91,7 @@ func Listen(o Options) (*Server, error) {
 		NextProtos:             []string{"http/1.1"},
 		VerifyConnection: func(cs tls.ConnectionState) error {
 			// Called once per completed handshake, full or resumed.
+			burn(o.HandshakeWork)
 			s.handshakes.Add(1)
 			if cs.DidResume {
 				s.resumed.Add(1)
@@ -125,6 +132,23 @@ func Listen(o Options) (*Server, error) {
 		},
 	}
 	return s, nil
+}
+
+// burnSink keeps burn's result alive, so the hashing is not optimized away.
+var burnSink atomic.Uint64
+
+// burn hashes a 64-byte block n times, each hash over the previous one.
+func burn(n int) {
+	if n <= 0 {
+		return
+	}
+	var sum [sha256.Size]byte
+	var block [64]byte
+	for range n {
+		copy(block[:], sum[:])
+		sum = sha256.Sum256(block[:])
+	}
+	burnSink.Add(uint64(sum[0]))
 }
 
 // loadCert returns the certificate o asks for.

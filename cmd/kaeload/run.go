@@ -82,6 +82,15 @@ Every finished repetition is appended to the run directory's journal
 are rebuilt from it, so a run that is killed keeps what it measured:
 "kaeload report DIR" shows it, marked incomplete.
 
+A variant with search: instead of sweep: measures only the values a search
+picks (coarse pass, golden section, repetitions where values are within
+noise), up to its budget, after the other variants; the report gives the
+best value with its 95 % CI, the plateau and the windows used against the
+full grid. --resume DIR continues an interrupted run or search from the run
+directory's journal, keeping every finished window:
+  kaeload run --resume results/20261203T070000Z-soft-search
+  kaeload run --resume DIR SCENARIO.yaml   (needed when env values are secret)
+
 A repetition fails when its window completed no successful request (a
 server that is down, hangs, or answers only with errors) or when errors
 exceed max_errors (default 1 % of the window's attempts); it is marked
@@ -120,16 +129,21 @@ Exit status:
 	var thresholds stringsFlag
 	fs.Var(&thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
 	format := fs.String("format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
+	resumeDir := fs.String("resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
 	var ol oneLine
 	ol.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	resuming := *resumeDir != ""
+	switch {
+	case resuming && (len(pos) > 1 || *dryRun || *out != "" || *noSave || *seed != "" || len(pos) == 1 && isURL(pos[0])):
+		return usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save or --seed"))
+	case !resuming && len(pos) != 1:
 		return usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
 	}
-	urlMode := isURL(pos[0])
+	urlMode := len(pos) == 1 && isURL(pos[0])
 	if !urlMode {
 		var urlOnly []string
 		fs.Visit(func(f *flag.Flag) {
@@ -155,7 +169,26 @@ Exit status:
 	}
 	var plan *scenarios.Plan
 	var scenarioText string
-	if urlMode {
+	var st *store
+	var prev *results.Run // the run so far, when resuming
+	if resuming {
+		if st, prev, err = resumeStore(*resumeDir); err != nil {
+			return err
+		}
+		path := ""
+		if len(pos) == 1 {
+			path = pos[0]
+		}
+		if plan, err = resumePlan(prev, path, sets, thresholds); err != nil {
+			st.end(prev)
+			return err
+		}
+		done := 0
+		for _, v := range prev.Variants {
+			done += len(v.Reps)
+		}
+		fmt.Fprintf(stderr, "kaeload: resuming %s: %d windows measured before are kept\n", *resumeDir, done)
+	} else if urlMode {
 		plan, scenarioText, err = compileOneLine(&ol, pos[0], sets, thresholds, *dryRun || ol.print)
 		if ol.print && scenarioText != "" && (err == nil || !errors.Is(err, errUsage)) {
 			// The scenario is printed even when it does not compile here
@@ -171,18 +204,22 @@ Exit status:
 	}
 	if *dryRun {
 		plan.Describe(stdout) // warnings included
+		if l := runner.SearchPlan(plan); l != "" {
+			fmt.Fprintln(stdout, l)
+		}
 		return nil
 	}
 	for _, w := range plan.Warnings {
 		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
 	}
-	var st *store
 	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: *progress, Abort: abortOf(ctx)}
-	if !*noSave {
+	opts := runner.Options{Progress: stderr, ProgressMode: *progress, Abort: abortOf(ctx), Resume: prev}
+	if !*noSave && st == nil {
 		if st, err = newStore(*out, *resultsDir, pos[0]); err != nil {
 			return err
 		}
+	}
+	if st != nil {
 		st.redact = plan.Redact
 		st.scenarioText = scenarioText
 		st.thresholds = runThresholds(plan.Thresholds)
@@ -195,6 +232,12 @@ Exit status:
 	r, runErr := runner.Run(ctx, plan, opts)
 	if rw, ok := rlog.(*redactWriter); ok {
 		rw.flush()
+	}
+	if st != nil && r == nil && prev != nil {
+		// A resumed run that could not start: its journal ends as it was.
+		p := *prev
+		p.Interrupted = true
+		_, _ = st.end(&p)
 	}
 	if st != nil && r != nil {
 		// The journal holds every finished repetition already; its end

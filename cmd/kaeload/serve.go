@@ -24,6 +24,7 @@ Example:
 	certFile := fs.String("cert-file", "", "PEM certificate file (with --key-file; overrides --cert)")
 	keyFile := fs.String("key-file", "", "PEM private key file")
 	resumption := fs.Bool("resumption", false, "allow session resumption (tickets and cache)")
+	work := fs.Int("handshake-work", 0, "extra CPU work per handshake, in SHA-256 hashes of 64 bytes (a slower server for tests; 0 = none)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -31,10 +32,13 @@ Example:
 	if len(pos) != 0 {
 		return usageError(fmt.Errorf("serve: unexpected argument %q (see kaeload serve --help)", pos[0]))
 	}
+	if *work < 0 {
+		return usageError(fmt.Errorf("serve: --handshake-work %d: want 0 or more", *work))
+	}
 	if (*certFile == "") != (*keyFile == "") {
 		return usageError(fmt.Errorf("serve: --cert-file and --key-file go together"))
 	}
-	srv, err := target.Listen(target.Options{Addr: *addr, Cert: *cert, CertFile: *certFile, KeyFile: *keyFile, Resumption: *resumption})
+	srv, err := target.Listen(target.Options{Addr: *addr, Cert: *cert, CertFile: *certFile, KeyFile: *keyFile, Resumption: *resumption, HandshakeWork: *work})
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,9 @@ type store struct {
 	thresholds []results.Threshold
 	log        *runLog
 	journal    *results.Journal
+	// resuming is set for a run directory reopened by resumeStore: the
+	// journal is open already.
+	resuming bool
 }
 
 // newStore checks that the run can be written: --out must not exist yet
@@ -55,9 +58,12 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 // (version, host facts, scenario text), creates the run directory with its
 // journal and moves the run log into it.
 func (s *store) Begin(r *results.Run) error {
+	r.Thresholds = s.thresholds
+	if s.resuming {
+		return nil
+	}
 	r.Kaeload = versionString()
 	r.GoVersion = runtime.Version()
-	r.Thresholds = s.thresholds
 	if facts, err := cpustat.HostFacts(); err == nil {
 		if b, err := json.Marshal(facts); err == nil {
 			r.Host = b

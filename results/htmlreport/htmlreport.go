@@ -82,6 +82,8 @@ type page struct {
 	Drift *driftSection
 	// Capacity is the capacity search; nil for other runs.
 	Capacity *capacitySection
+	// Search is what the run's search found; nil without one.
+	Search *searchSection
 
 	Charts     []chart
 	Comparison []comparisonRow
@@ -100,6 +102,12 @@ type page struct {
 }
 
 // driftSection is every variant's req/s by round.
+type searchSection struct {
+	Lines  []string
+	Header []string
+	Rows   [][]string
+}
+
 type driftSection struct {
 	Title  string
 	Header []string
@@ -221,6 +229,9 @@ func newPage(r *results.Run) (*page, error) {
 	if h, rows, title, ok := results.DriftTable(sum); ok {
 		pg.Drift = &driftSection{Title: title, Header: h, Rows: rows}
 	}
+	if lines, h, rows, ok := results.SearchTable(r); ok {
+		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
+	}
 	pg.Failed = r.Failed()
 	pg.ClientBound = clientBound(vs)
 	if n := len(pg.ClientBound); n > maxClientBound {
@@ -231,6 +242,9 @@ func newPage(r *results.Run) (*page, error) {
 	pg.Charts = append(pg.Charts, capacityCharts(r)...)
 	pg.Charts = append(pg.Charts, rateChart(vs))
 	pg.Charts = append(pg.Charts, sweepCharts(vs, &vs[base])...)
+	if c, ok := searchChart(r); ok {
+		pg.Charts = append(pg.Charts, c)
+	}
 	pg.Charts = append(pg.Charts,
 		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *results.VariantSummary) *results.Histogram { return s.Handshake }),
 		cdfChart(vs, "chart-cdf-total", "total request time", func(s *results.VariantSummary) *results.Histogram { return s.Total }),

@@ -126,6 +126,21 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 </tbody>
 </table>
 {{- end}}
+{{- with .Search}}
+
+<h3 id="search">Search</h3>
+{{- range .Lines}}
+<p class="note">{{.}}.</p>
+{{- end}}
+<table>
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
 
 {{- with .Capacity}}
 

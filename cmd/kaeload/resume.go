@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+)
+
+// resumeStore reopens the run directory dir to continue its run: the
+// journal gets a resume record and every later repetition, the run log
+// is appended to. It returns the store and the run so far.
+func resumeStore(dir string) (*store, *results.Run, error) {
+	st := &store{dir: dir, log: &runLog{}, resuming: true}
+	j, prev, err := results.ResumeJournal(dir, results.JournalOptions{Render: st.render})
+	if err != nil {
+		return nil, nil, err
+	}
+	st.journal = j
+	f, err := os.OpenFile(filepath.Join(dir, results.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		j.End(prev.Finished, true)
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	st.log.f = f
+	fmt.Fprintf(f, "--- resumed\n")
+	return st, prev, nil
+}
+
+// resumePlan is the plan a resumed run continues: the scenario compiled
+// again when one is given (its variants must be the stored run's), else
+// the plan the run stored. A stored plan hides secret env values, so a
+// run with secrets needs its scenario. A randomized order keeps the
+// stored seed.
+func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, thresholds []string) (*scenarios.Plan, error) {
+	var plan *scenarios.Plan
+	if scenarioPath != "" {
+		p, err := compileWith(scenarioPath, sets, thresholds, false)
+		if err != nil {
+			return nil, err
+		}
+		plan = p
+	} else {
+		if len(sets) > 0 || len(thresholds) > 0 {
+			return nil, usageError(fmt.Errorf("run --resume: --set and --threshold need the scenario file (the stored plan is used as it ran)"))
+		}
+		plan = &scenarios.Plan{}
+		if err := json.Unmarshal(prev.Plan, plan); err != nil {
+			return nil, fmt.Errorf("resume: the stored plan does not read: %w", err)
+		}
+		for _, v := range plan.Variants {
+			if len(v.SecretEnv) > 0 {
+				return nil, usageError(fmt.Errorf("run --resume: variant %s has secret env values, which the stored plan hides: give the scenario file too (kaeload run --resume DIR SCENARIO.yaml)", v.Name))
+			}
+		}
+	}
+	if plan.Order == scenarios.Randomized && prev.Order == string(scenarios.Randomized) {
+		plan = plan.WithSeed(prev.Seed)
+	}
+	return plan, nil
+}

@@ -1,0 +1,137 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/search"
+)
+
+// searchRecord is the run's record of plan's search, without visits; nil
+// when the plan has none.
+func searchRecord(p *scenarios.Plan) *results.Search {
+	s := p.Search
+	if s == nil {
+		return nil
+	}
+	rec := &results.Search{Series: s.Series, Key: s.Key, Maximize: string(s.Maximize), Budget: s.Budget}
+	for k := range s.Points {
+		rec.Values = append(rec.Values, s.Value(p, k))
+	}
+	return rec
+}
+
+// searchWindows runs the plan's search after its other variants: the
+// driver (package search) names the next grid point from the windows
+// finished so far — those of a resumed run included — and each window is
+// one session of that point's variant, with the server restarted with its
+// env, recorded like any repetition. It ends when the driver is done or a
+// window fails to run.
+func (c *controller) searchWindows(ctx context.Context, run *results.Run) error {
+	s := c.plan.Search
+	if s == nil {
+		return nil
+	}
+	cfg := search.Config{Points: s.Points, Budget: s.Budget}
+	done := c.searchDone(run)
+	if len(done) > 0 {
+		fmt.Fprintf(c.opts.Log, "search: %d windows measured before, reused\n", len(done))
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st := search.Next(cfg, done)
+		if st.Done {
+			fmt.Fprintf(c.opts.Log, "search: done after %d windows: %s\n", len(done), st.Why)
+			break
+		}
+		vi := s.First + st.Point
+		rv := &run.Variants[vi]
+		fmt.Fprintf(c.opts.Log, "search window %d/%d: %s = %s (%s: %s)\n", len(done)+1, s.Budget, s.Key, s.Value(c.plan, st.Point), st.Phase, st.Why)
+		before := len(rv.Reps)
+		err := c.session(ctx, session{variant: vi, reps: []int{before}}, rv)
+		if len(rv.Reps) > before {
+			rep := &rv.Reps[len(rv.Reps)-1]
+			run.Search.Visits = append(run.Search.Visits, results.Visit{Value: rv.Sweep[s.Key], Variant: rv.Name, Rep: rep.Index})
+			score, _ := results.SearchScore(string(s.Maximize), rep)
+			done = append(done, search.Window{Point: st.Point, Score: score})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	c.searchWarnings(cfg, done, run)
+	return nil
+}
+
+// searchDone returns the search's windows already in run (a resumed
+// run's), in visit order.
+func (c *controller) searchDone(run *results.Run) []search.Window {
+	s := c.plan.Search
+	var done []search.Window
+	for _, vis := range run.Search.Visits {
+		for k := range s.Points {
+			v := &run.Variants[s.First+k]
+			if v.Name != vis.Variant {
+				continue
+			}
+			for i := range v.Reps {
+				if v.Reps[i].Index == vis.Rep {
+					score, _ := results.SearchScore(string(s.Maximize), &v.Reps[i])
+					done = append(done, search.Window{Point: k, Score: score})
+				}
+			}
+		}
+	}
+	return done
+}
+
+// searchWarnings says what a reader of the search must know: that the
+// coarse pass was not unimodal, or that the budget allowed no refinement.
+func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run *results.Run) {
+	s := c.plan.Search
+	a := search.Analyze(cfg, done)
+	var ws []string
+	if !a.Unimodal {
+		vals := make([]string, len(a.LocalBests))
+		for i, p := range a.LocalBests {
+			vals[i] = s.Value(c.plan, p)
+		}
+		ws = append(ws, fmt.Sprintf("search %s: the coarse pass is not unimodal (local bests at %s = %s): the search refined around each; look at the chart before trusting one best value", s.Series, s.Key, strings.Join(vals, ", ")))
+	}
+	if !a.Refined && a.Windows > 0 && cfg.Points > len(search.CoarsePoints(cfg)) {
+		ws = append(ws, fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", s.Series, cfg.Budget, strings.Join(coarseValues(c.plan, cfg), ", ")))
+	}
+	for _, w := range ws {
+		if !slices.Contains(run.Warnings, w) {
+			c.warn(w)
+		}
+	}
+}
+
+func coarseValues(p *scenarios.Plan, cfg search.Config) []string {
+	var out []string
+	for _, k := range search.CoarsePoints(cfg) {
+		out = append(out, p.Search.Value(p, k))
+	}
+	return out
+}
+
+// SearchPlan describes, for --dry-run, how plan's search spends its
+// budget: the coarse pass's values, the refinement and the reserve of
+// repetitions, and the worst-case duration; "" without a search.
+func SearchPlan(p *scenarios.Plan) string {
+	s := p.Search
+	if s == nil {
+		return ""
+	}
+	cfg := search.Config{Points: s.Points, Budget: s.Budget}
+	coarse := coarseValues(p, cfg)
+	return fmt.Sprintf("search plan: coarse pass %s = %s (%d windows); then golden section around each local best until grid resolution; at least the last %d windows repeat the best and the values within noise of it (at most %d windows each); at most %d windows (the full grid: %d), worst case %s plus server restarts",
+		s.Key, strings.Join(coarse, ", "), len(coarse), search.RepeatReserve(cfg), search.MaxWindowsPerPoint, s.Budget, s.Points, s.WorstCase(p))
+}

@@ -1,0 +1,106 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// DefaultSearchBudget is the windows a search measures when its budget is
+// not given.
+const DefaultSearchBudget = 12
+
+// MaxSearchBudget bounds a search's windows.
+const MaxSearchBudget = 10_000
+
+// pendingSearch is the searched entry as variants found it.
+type pendingSearch struct {
+	path          string // variants[i]
+	spec          *SearchSpec
+	series, key   string
+	first, points int
+}
+
+// searchSweep checks variants[i].search and returns its variable as a
+// one-key sweep, so that its grid expands like a sweep's.
+func (c *compiler) searchSweep(path string, vs VariantSpec) (Sweep, bool) {
+	spec := vs.Search
+	sp := path + ".search"
+	ok := true
+	if vs.Sweep != nil {
+		what := "give one of them"
+		if spec.Param != nil && len(vs.Sweep) == 1 && vs.Sweep[0].Key == spec.Param.Key {
+			what = fmt.Sprintf("%s is both swept and searched", spec.Param.Key)
+		}
+		c.errorf(sp, "sweep and search in one variant entry: %s (search one variable; sweep others in their own entries)", what)
+		ok = false
+	}
+	if c.search != nil {
+		c.errorf(sp, "%s already searches a variable; a scenario searches one", c.search.path)
+		ok = false
+	}
+	if spec.Param == nil {
+		c.errorf(sp, "no variable to search (want e.g. {ratio: {from: 0, to: 100, step: 1}, maximize: req/s, budget: 12})")
+		ok = false
+	}
+	if !ok {
+		return nil, false
+	}
+	c.search = &pendingSearch{path: path, spec: spec, series: *vs.Name, key: spec.Param.Key}
+	return Sweep{*spec.Param}, true
+}
+
+// objectives are the accepted spellings of maximize, by objective.
+var objectives = map[string]Objective{
+	"req/s":                       MaximizeRate,
+	"req/s per server cpu-second": MaximizeRatePerCPU,
+	"req/s per server cpu second": MaximizeRatePerCPU,
+	"-p99 handshake":              MinimizeP99Handshake,
+	"−p99 handshake":              MinimizeP99Handshake,
+}
+
+// searchPlan resolves the searched entry's objective and budget; nil when
+// there is none.
+func (c *compiler) searchPlan(p *Plan) *Search {
+	ps := c.search
+	if ps == nil || ps.points == 0 {
+		return nil
+	}
+	sp := ps.path + ".search"
+	s := &Search{Series: ps.series, Key: ps.key, First: ps.first, Points: ps.points, Maximize: MaximizeRate, Budget: DefaultSearchBudget}
+	if m := ps.spec.Maximize; m != nil {
+		o, ok := objectives[strings.ToLower(strings.Join(strings.Fields(*m), " "))]
+		if !ok {
+			c.errorf(sp+".maximize", "want req/s, req/s per server CPU-second or -p99 handshake, got %q", *m)
+		}
+		s.Maximize = o
+	}
+	if b := ps.spec.Budget; b != nil {
+		switch {
+		case b.Windows != nil:
+			s.Budget = *b.Windows
+			if s.Budget < 1 || s.Budget > MaxSearchBudget {
+				c.errorf(sp+".budget", "want 1 to %d windows, got %d", MaxSearchBudget, s.Budget)
+			}
+		case b.Duration != nil:
+			s.BudgetTime = *b.Duration
+			window := p.Load.Warmup + p.Load.Duration + p.Cooldown
+			switch {
+			case s.BudgetTime <= 0:
+				c.errorf(sp+".budget", "want a positive duration, got %s", s.BudgetTime)
+			case window <= 0:
+			case s.BudgetTime < window:
+				c.errorf(sp+".budget", "%s is less than one window (%s: warm-up + duration + cooldown)", s.BudgetTime, window)
+			default:
+				s.Budget = min(int(s.BudgetTime/window), MaxSearchBudget)
+			}
+		}
+	}
+	return s
+}
+
+// WorstCase is the longest the search's windows can take: Budget windows
+// of warm-up, duration and cooldown each (server restarts not counted).
+func (s *Search) WorstCase(p *Plan) time.Duration {
+	return time.Duration(s.Budget) * (p.Load.Warmup + p.Load.Duration + p.Cooldown)
+}

@@ -1,0 +1,400 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// golden is 2 − φ: a golden-section step is this share of the larger gap.
+const golden = 0.3819660112501051
+
+// Window is one finished measurement: the grid point (0-based index) and
+// its score, positive, higher is better.
+type Window struct {
+	Point int     `json:"point"`
+	Score float64 `json:"score"`
+}
+
+// Config is what a search may do.
+type Config struct {
+	// Points is the grid's size (indexes 0 … Points−1), at least 1.
+	Points int
+	// Budget is the most windows the search measures, at least 1.
+	Budget int
+}
+
+// The phases of a Step.
+const (
+	PhaseCoarse = "coarse"
+	PhaseRefine = "refine"
+	PhaseRepeat = "repeat"
+	PhaseDone   = "done"
+)
+
+// Step is what Next decided.
+type Step struct {
+	// Point is the grid point to measure next; -1 when Done.
+	Point int
+	// Done is true when the search measures nothing more: its budget is
+	// spent, or there is nothing left worth measuring.
+	Done bool
+	// Phase is PhaseCoarse, PhaseRefine, PhaseRepeat or PhaseDone.
+	Phase string
+	// Why says in words why this point (or why done).
+	Why string
+}
+
+// CoarsePoints returns the coarse pass's grid points in the order they
+// are measured: min(Points, Budget, clamp(Budget/3+1, 3, 9)) points evenly
+// spread, both ends included (one point: the middle).
+func CoarsePoints(cfg Config) []int {
+	k := min(max(cfg.Budget/3+1, 3), 9)
+	k = min(k, cfg.Points, cfg.Budget)
+	if k <= 0 {
+		return nil
+	}
+	if k == 1 {
+		return []int{(cfg.Points - 1) / 2}
+	}
+	out := make([]int, 0, k)
+	for i := range k {
+		p := int(math.Round(float64(i) * float64(cfg.Points-1) / float64(k-1)))
+		if len(out) == 0 || out[len(out)-1] != p {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// MaxWindowsPerPoint bounds the windows of one point: a value within
+// noise of the best after this many is as good as the best for any
+// budget, and the search stops rather than spend the rest there.
+const MaxWindowsPerPoint = 10
+
+// RepeatReserve is the number of windows kept for repetitions: a sixth of
+// the budget.
+func RepeatReserve(cfg Config) int { return cfg.Budget / 6 }
+
+// state is what the finished windows say, per point.
+type state struct {
+	cfg    Config
+	scores map[int][]float64
+	coarse []int
+	order  []int // visited points, sorted
+}
+
+func newState(cfg Config, done []Window) *state {
+	s := &state{cfg: cfg, scores: map[int][]float64{}, coarse: CoarsePoints(cfg)}
+	for _, w := range done {
+		if _, ok := s.scores[w.Point]; !ok {
+			s.order = append(s.order, w.Point)
+		}
+		s.scores[w.Point] = append(s.scores[w.Point], w.Score)
+	}
+	sort.Ints(s.order)
+	return s
+}
+
+// logMean is the mean of ln(score) of point p (−Inf for a non-positive
+// score, so that a failed window ranks last).
+func (s *state) logMean(p int) float64 {
+	xs := s.scores[p]
+	sum := 0.0
+	for _, x := range xs {
+		if x <= 0 {
+			return math.Inf(-1)
+		}
+		sum += math.Log(x)
+	}
+	return sum / float64(len(xs))
+}
+
+func (s *state) visited(p int) bool { _, ok := s.scores[p]; return ok }
+
+// localBests returns the coarse points higher than their coarse
+// neighbours, highest first; the highest coarse point when none is
+// strictly higher (ties).
+func (s *state) localBests() []int {
+	c := s.coarse
+	var out []int
+	for i, p := range c {
+		m := s.logMean(p)
+		if (i == 0 || m > s.logMean(c[i-1])) && (i == len(c)-1 || m > s.logMean(c[i+1])) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 && len(c) > 0 {
+		out = []int{s.best(c)}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return s.logMean(out[a]) > s.logMean(out[b]) })
+	return out
+}
+
+// best returns the point of ps with the highest mean, the first of equals.
+func (s *state) best(ps []int) int {
+	b := ps[0]
+	for _, p := range ps[1:] {
+		if s.logMean(p) > s.logMean(b) {
+			b = p
+		}
+	}
+	return b
+}
+
+// bracket is the refinement around one local best.
+type bracket struct {
+	lo, hi  int // the coarse neighbours (or the local best at an edge)
+	b, l, r int // best visited point inside and its nearest visited neighbours
+	spent   int // first visits inside (lo, hi), coarse points excluded
+}
+
+// bracketOf builds the bracket around coarse local best p.
+func (s *state) bracketOf(p int) bracket {
+	i := slices.Index(s.coarse, p)
+	br := bracket{lo: p, hi: p}
+	if i > 0 {
+		br.lo = s.coarse[i-1]
+	}
+	if i < len(s.coarse)-1 {
+		br.hi = s.coarse[i+1]
+	}
+	var inside []int
+	for _, q := range s.order {
+		if q >= br.lo && q <= br.hi {
+			inside = append(inside, q)
+			if q > br.lo && q < br.hi && !slices.Contains(s.coarse, q) {
+				br.spent++
+			}
+		}
+	}
+	br.b = s.best(inside)
+	br.l, br.r = br.b, br.b
+	for _, q := range inside {
+		if q < br.b {
+			br.l = q
+		}
+		if q > br.b && br.r == br.b {
+			br.r = q
+		}
+	}
+	return br
+}
+
+// resolved reports whether both grid neighbours of the bracket's best
+// inside the bracket are visited.
+func (br bracket) resolved() bool { return br.b-br.l <= 1 && br.r-br.b <= 1 }
+
+// next is the bracket's golden-section point: in the larger gap, 0.382 of
+// the way from b, at least one step.
+func (br bracket) next() int {
+	gl, gr := br.b-br.l, br.r-br.b
+	if gr > gl {
+		return br.b + max(1, int(math.Round(golden*float64(gr))))
+	}
+	return br.b - max(1, int(math.Round(golden*float64(gl))))
+}
+
+// Next returns the next point to measure after the windows done (in the
+// order they finished; only their points and scores matter), or Done.
+func Next(cfg Config, done []Window) Step {
+	if cfg.Points < 1 || cfg.Budget < 1 {
+		return Step{Point: -1, Done: true, Phase: PhaseDone, Why: "empty grid or no budget"}
+	}
+	if len(done) >= cfg.Budget {
+		return Step{Point: -1, Done: true, Phase: PhaseDone, Why: fmt.Sprintf("budget of %d windows spent", cfg.Budget)}
+	}
+	s := newState(cfg, done)
+	for _, p := range s.coarse {
+		if !s.visited(p) {
+			return Step{Point: p, Phase: PhaseCoarse, Why: fmt.Sprintf("coarse pass, %d points evenly spread", len(s.coarse))}
+		}
+	}
+	left := cfg.Budget - len(done)
+	repeats := len(done) - len(s.order)
+	reserve := max(0, RepeatReserve(cfg)-repeats)
+	var open []bracket
+	for _, p := range s.localBests() {
+		if br := s.bracketOf(p); !br.resolved() {
+			open = append(open, br)
+		}
+	}
+	// The bracket refined least so far goes first; among equals, the one
+	// with the highest local best (localBests' order).
+	sort.SliceStable(open, func(a, b int) bool { return open[a].spent < open[b].spent })
+	refine := func() Step {
+		br := open[0]
+		return Step{Point: br.next(), Phase: PhaseRefine,
+			Why: fmt.Sprintf("golden section between visited points %d and %d around %d", br.l, br.r, br.b)}
+	}
+	// In the last windows an answer whose best was measured once would
+	// have no interval: it is repeated before any further refinement.
+	if best := s.best(s.order); left <= RepeatReserve(cfg) && len(s.scores[best]) < 2 && !math.IsInf(s.logMean(best), -1) {
+		return Step{Point: best, Phase: PhaseRepeat, Why: fmt.Sprintf("repeat the best point %d: its interval needs a second window", best)}
+	}
+	if len(open) > 0 && left > reserve {
+		return refine()
+	}
+	if p, why, ok := s.repeat(); ok {
+		return Step{Point: p, Phase: PhaseRepeat, Why: why}
+	}
+	if len(open) > 0 {
+		return refine()
+	}
+	return Step{Point: -1, Done: true, Phase: PhaseDone, Why: fmt.Sprintf("every bracket is resolved, and the best and the points within noise of it have %d windows", MaxWindowsPerPoint)}
+}
+
+// noise returns the standard deviation of ln(score) pooled over the
+// points with at least two windows and its degrees of freedom; df is 0
+// when there is none.
+func (s *state) noise() (sd float64, df int) {
+	var ss float64
+	for _, p := range s.order {
+		xs := s.scores[p]
+		if len(xs) < 2 {
+			continue
+		}
+		m := s.logMean(p)
+		if math.IsInf(m, 0) {
+			continue
+		}
+		for _, x := range xs {
+			d := math.Log(x) - m
+			ss += d * d
+		}
+		df += len(xs) - 1
+	}
+	if df == 0 {
+		return 0, 0
+	}
+	return math.Sqrt(ss / float64(df)), df
+}
+
+// contender reports whether visited point p is within noise of best: a
+// t-test on ln(score) that is not significant when both have two
+// windows, else a difference of means under the 99.5 % quantile of
+// Student's t times the standard error from the pooled noise. The
+// quantile is wide while the noise rests on few windows (63.7 with one
+// degree of freedom) and narrows as repetitions add to it.
+func (s *state) contender(best, p int) bool {
+	a, b := s.scores[best], s.scores[p]
+	if len(a) >= 2 && len(b) >= 2 {
+		c := results.Compare(a, b)
+		return c.Test == results.TestNone || c.PValue >= results.Alpha
+	}
+	sd, df := s.noise()
+	if df == 0 {
+		return false
+	}
+	d := s.logMean(best) - s.logMean(p)
+	return d < results.StudentTQuantile(0.995, float64(df))*sd*math.Sqrt(1/float64(len(a))+1/float64(len(b)))
+}
+
+// repeat picks the point to measure again: the best until it has two
+// windows, then the one with the fewest windows among the best and its
+// contenders (the higher mean first among equals).
+func (s *state) repeat() (int, string, bool) {
+	best := s.best(s.order)
+	if math.IsInf(s.logMean(best), -1) {
+		return 0, "", false
+	}
+	if len(s.scores[best]) < 2 {
+		return best, fmt.Sprintf("repeat the best point %d: its interval needs a second window", best), true
+	}
+	var cands []int
+	for _, p := range s.order {
+		if (p == best || s.contender(best, p)) && len(s.scores[p]) < MaxWindowsPerPoint {
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) == 0 {
+		return 0, "", false
+	}
+	sort.SliceStable(cands, func(a, b int) bool {
+		na, nb := len(s.scores[cands[a]]), len(s.scores[cands[b]])
+		if na != nb {
+			return na < nb
+		}
+		return s.logMean(cands[a]) > s.logMean(cands[b])
+	})
+	p := cands[0]
+	if p == best {
+		return p, fmt.Sprintf("repeat the best point %d (no other is within noise with fewer windows)", p), true
+	}
+	return p, fmt.Sprintf("repeat %d: within noise of the best point %d", p, best), true
+}
+
+// Answer is what a search found.
+type Answer struct {
+	// Best is the visited point with the highest mean score; -1 when
+	// nothing was measured. Stats are its scores' (mean, 95 % CI).
+	Best  int
+	Stats results.Stats
+	// Plateau are the visited points not significantly worse than Best,
+	// Best included, ascending; PlateauLow is the lowest of them (-1 when
+	// none). Untested are the visited points that could not be tested
+	// (one window, or the best has one): on no plateau.
+	Plateau    []int
+	PlateauLow int
+	Untested   []int
+	// Visited is the number of distinct points measured, Windows the
+	// windows (Budget at most).
+	Visited, Windows int
+	// Unimodal is false when the coarse pass had more than one local best;
+	// LocalBests are those, highest first.
+	Unimodal   bool
+	LocalBests []int
+	// Refined is false when the budget ended before any refinement (only
+	// the coarse pass, or part of it, was measured).
+	Refined bool
+	// Resolved is true when every local best's bracket reached grid
+	// resolution.
+	Resolved bool
+}
+
+// Analyze returns the answer the windows done give.
+func Analyze(cfg Config, done []Window) Answer {
+	s := newState(cfg, done)
+	a := Answer{Best: -1, PlateauLow: -1, Windows: len(done), Visited: len(s.order), Unimodal: true}
+	if len(s.order) == 0 {
+		return a
+	}
+	samples := make([][]float64, len(s.order))
+	for i, p := range s.order {
+		samples[i] = s.scores[p]
+	}
+	top, plateau, untested := results.SearchPlateau(samples)
+	a.Best = s.order[top]
+	a.Stats = results.Summarize(s.scores[a.Best])
+	for _, i := range plateau {
+		a.Plateau = append(a.Plateau, s.order[i])
+	}
+	for _, i := range untested {
+		a.Untested = append(a.Untested, s.order[i])
+	}
+	if len(a.Plateau) > 0 {
+		a.PlateauLow = a.Plateau[0]
+	}
+	coarseDone := true
+	for _, p := range s.coarse {
+		coarseDone = coarseDone && s.visited(p)
+	}
+	a.Refined = false
+	for _, p := range s.order {
+		if !slices.Contains(s.coarse, p) {
+			a.Refined = true
+		}
+	}
+	if coarseDone {
+		a.LocalBests = s.localBests()
+		a.Unimodal = len(a.LocalBests) <= 1
+		a.Resolved = true
+		for _, p := range a.LocalBests {
+			a.Resolved = a.Resolved && s.bracketOf(p).resolved()
+		}
+	}
+	return a
+}
