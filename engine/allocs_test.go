@@ -3,8 +3,11 @@
 package engine
 
 import (
+	"context"
 	"testing"
+	"time"
 
+	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
 )
 
@@ -40,5 +43,38 @@ func TestAllocs(t *testing.T) {
 				t.Errorf("Connections = %d, want 1 (the connection was not kept alive)", s.counts.Connections)
 			}
 		})
+	}
+}
+
+// TestAllocsOpenLoop holds the open loop (SetRate) to the same budget as
+// the closed one: taking a start from the pacer, waiting for it on the
+// slot's timer and recording the latency from the intended start add no
+// allocation per request.
+func TestAllocsOpenLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	addr := externalServer(t, "http")
+	tg := scenarios.Target{Addr: addr, Request: []byte(keepAliveRequest)}
+	e := newEngine(t, tg, load(scenarios.KeepAlive, 5*time.Second), 1)
+	if err := e.SetRate(100_000); err != nil { // a start every 10 µs: the waits are short
+		t.Fatal(err)
+	}
+	s := e.slots[0]
+	t.Cleanup(s.closeConn)
+	now := time.Now()
+	e.begin(results.Window{Start: now, End: now.Add(24 * time.Hour)})
+	s.ctx = context.Background()
+	s.request(t) // opens the connection, sizes the buffers
+	got := testing.AllocsPerRun(200, func() {
+		if !s.step() || s.att.failed {
+			t.Fatalf("step failed: %s: %v", s.att.class, s.att.err)
+		}
+	})
+	if got > 0 {
+		t.Errorf("allocations per paced kept-alive request = %v, want 0", got)
+	}
+	if s.counts.Scheduled == 0 || s.counts.Requests < 200 {
+		t.Errorf("Scheduled %d, Requests %d: the paced steps did not run", s.counts.Scheduled, s.counts.Requests)
 	}
 }

@@ -51,6 +51,22 @@
 //     Cancelling Run's context cuts everything off at the cancel time,
 //     which becomes the window's end.
 //
+// # Open loop
+//
+// By default the loop is closed: each slot starts its next request when
+// the last one ends. SetRate makes it open: requests start on a schedule
+// (package pacer) at the group's rate, start k at k/rate after Run
+// began, whichever slot is free taking the next start and waiting until
+// it is due. A start that comes due while every slot is busy is missed:
+// counted in Counts.Missed (and Counts.Scheduled, which counts every
+// start due inside the window), never run late, so no queue builds up
+// in the client behind a slow server. Latency.Intended measures each
+// request from its intended start, and holds every missed start at the
+// request timeout: a server that cannot keep up shows in its
+// percentiles, while Total, from the actual start, stays what the
+// server took for the requests it was sent. Waiting for a start costs
+// no allocation (the slot's own timer).
+//
 // Counters are local to a slot and merged when Run ends. Latency
 // histograms are shared by the slots of a lane (a few lanes per thread):
 // a slot collects 32 timings of a kind before it takes its lane's lock to

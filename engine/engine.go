@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kaeload/kaeload/pacer"
 	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
@@ -50,14 +51,16 @@ type Engine struct {
 	keepAlive bool
 	timeout   time.Duration
 	slots     []*slot
-	lanes     []*lane   // latency histograms, each shared by some slots
-	readers   sync.Pool // *bufio.Reader for close mode's response reads
+	lanes     []*lane      // latency histograms, each shared by some slots
+	readers   sync.Pool    // *bufio.Reader for close mode's response reads
+	pacer     *pacer.Pacer // open loop: the schedule of starts; nil for a closed loop
 
 	// Set by Run before the slots start; read-only while they run except endNs.
-	base    time.Time    // monotonic origin of every *Ns value
-	startNs int64        // window start, nanoseconds after base
-	endNs   atomic.Int64 // window end; lowered to the cancel time on ctx cancellation
-	stopNs  atomic.Int64 // end of the drain: no request outlives it; lowered with endNs on cancellation
+	base    time.Time     // monotonic origin of every *Ns value
+	startNs int64         // window start, nanoseconds after base
+	endNs   atomic.Int64  // window end; lowered to the cancel time on ctx cancellation
+	stopNs  atomic.Int64  // end of the drain: no request outlives it; lowered with endNs on cancellation
+	aborted chan struct{} // closed by abort: wakes slots waiting for their start
 }
 
 // maxDrain bounds the drain after the window: requests in flight at the
@@ -129,6 +132,34 @@ func New(t scenarios.Target, l scenarios.Load, connections int) (*Engine, error)
 		e.slots[i].lane = e.lanes[i%len(e.lanes)]
 	}
 	return e, nil
+}
+
+// SetRate makes the engine an open loop: from the next Run on, requests
+// start at rate per second (new connections per second in close mode),
+// on a schedule that begins when Run does, instead of back to back. Each
+// start goes to a free slot; a start that comes due while every slot is
+// busy is missed (Counts.Missed), never run late. Latency.Intended
+// measures each request from its intended start. Rate 0 makes it a closed
+// loop again. SetRate must not be called while Run runs.
+func (e *Engine) SetRate(rate float64) error {
+	if rate == 0 {
+		e.pacer = nil
+		for _, l := range e.lanes {
+			l.lat.Intended = nil
+		}
+		return nil
+	}
+	s, err := pacer.NewSchedule(rate)
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	e.pacer = pacer.New(s, 0)
+	for _, l := range e.lanes {
+		if l.lat.Intended == nil {
+			l.lat.Intended = results.NewHistogram()
+		}
+	}
+	return nil
 }
 
 // tlsConfig builds the client configuration for one scenario TLS section
@@ -211,6 +242,10 @@ func (e *Engine) begin(w results.Window) int64 {
 	endNs := int64(w.End.Sub(e.base))
 	e.endNs.Store(endNs)
 	e.stopNs.Store(endNs + int64(min(e.timeout, maxDrain)))
+	e.aborted = make(chan struct{})
+	if e.pacer != nil {
+		e.pacer.Reset(time.Duration(endNs))
+	}
 	for _, s := range e.slots {
 		s.reset()
 	}
@@ -219,6 +254,9 @@ func (e *Engine) begin(w results.Window) int64 {
 		l.lat.Handshake.Reset()
 		l.lat.TTFB.Reset()
 		l.lat.Total.Reset()
+		if l.lat.Intended != nil {
+			l.lat.Intended.Reset()
+		}
 	}
 	return endNs
 }
@@ -237,6 +275,7 @@ func (e *Engine) abort() {
 			}
 		}
 	}
+	close(e.aborted)
 	past := time.Unix(1, 0)
 	for _, s := range e.slots {
 		s.cancel()
@@ -287,6 +326,8 @@ type slot struct {
 	negSuite uint16
 	negCurve tls.CurveID
 
+	timer  *time.Timer        // open loop: the wait for the slot's next start
+	free   int64              // open loop: when the slot's last request ended (0: since Run began)
 	ctx    context.Context    // the slot's dial context in Run
 	cancel context.CancelFunc // cancels ctx; called by abort and when Run ends
 
@@ -307,6 +348,7 @@ type published struct {
 // attempt is the outcome of one request, accounted by slot.account.
 type attempt struct {
 	start     int64 // nanoseconds after base
+	intended  int64 // open loop: when the schedule wanted it started; start in a closed loop
 	end       int64 // when the response completed or the request failed
 	newConn   bool  // the attempt needed a new connection
 	dialed    bool  // and the TCP connect succeeded
@@ -337,12 +379,15 @@ func newSlot(e *Engine, cfg *tls.Config, resumption bool) *slot {
 		s.br = bufio.NewReaderSize(&s.rd, readBufferSize)
 	}
 	s.rd.e = e
+	s.timer = time.NewTimer(time.Hour)
+	s.timer.Stop()
 	return s
 }
 
 // reset clears the counters and histograms before a window.
 func (s *slot) reset() {
 	s.counts = results.Counts{}
+	s.free = 0
 	s.batch.n = [numTimings]int{}
 	s.dials = 0
 	s.pub.requests.Store(0)
@@ -350,12 +395,86 @@ func (s *slot) reset() {
 	s.pub.bytes.Store(0)
 }
 
-// loop sends requests until the window ends.
+// loop sends requests until the window ends: back to back in a closed
+// loop, at the pacer's starts in an open one.
 func (s *slot) loop() {
 	defer s.closeConn()
+	if s.e.pacer != nil {
+		s.paced()
+		return
+	}
 	for s.e.since() < s.e.endNs.Load() {
 		s.do(s.ctx)
 		s.account()
+	}
+}
+
+// paced is the open loop: the slot takes the next start from the pacer
+// whenever it is free, waits until the start is due and runs it. Starts
+// that came due while it (and every other slot) was busy are counted as
+// missed by whichever slot finds them, never run late.
+func (s *slot) paced() {
+	for s.step() {
+	}
+}
+
+// step takes the slot's next start, waits until it is due and runs it. It
+// reports false when there is none left before the window's end.
+func (s *slot) step() bool {
+	e := s.e
+	st, ok := e.pacer.Take(time.Duration(s.free))
+	s.noteMissed(st)
+	if !ok || !s.waitUntil(int64(st.At)) {
+		return false
+	}
+	at := int64(st.At)
+	if at >= e.endNs.Load() { // the window was cut short while we waited
+		return false
+	}
+	if e.counted(at) {
+		s.counts.Scheduled++
+	}
+	s.do(s.ctx)
+	s.att.intended = at
+	s.free = s.att.end
+	s.account()
+	return true
+}
+
+// noteMissed counts the starts st skipped that were due inside the window.
+func (s *slot) noteMissed(st pacer.Start) {
+	if st.Missed() == 0 {
+		return
+	}
+	sch := s.e.pacer.Schedule()
+	lo := max(st.MissedFrom, sch.Index(time.Duration(s.e.startNs)))
+	hi := min(st.K, sch.Index(time.Duration(s.e.endNs.Load())))
+	if hi > lo {
+		n := uint64(hi - lo)
+		s.counts.Missed += n
+		s.counts.Scheduled += n
+		// A start that never ran got no answer within the timeout: that
+		// is its latency from the intended start.
+		s.lane.mu.Lock()
+		s.lane.lat.Intended.RecordN(s.e.timeout, n)
+		s.lane.mu.Unlock()
+	}
+}
+
+// waitUntil waits until at (nanoseconds after base). It reports false when
+// the run was aborted meanwhile.
+func (s *slot) waitUntil(at int64) bool {
+	d := at - s.e.since()
+	if d <= 0 {
+		return true
+	}
+	s.timer.Reset(time.Duration(d))
+	select {
+	case <-s.timer.C:
+		return true
+	case <-s.e.aborted:
+		s.timer.Stop()
+		return false
 	}
 }
 
@@ -567,6 +686,9 @@ func (s *slot) account() {
 	}
 	s.record(timingTTFB, a.ttfb)
 	s.record(timingTotal, time.Duration(a.end-a.start))
+	if s.e.pacer != nil {
+		s.record(timingIntended, time.Duration(a.end-a.intended))
+	}
 	s.pub.requests.Store(c.Requests)
 	s.pub.bytes.Store(c.Bytes)
 }
@@ -605,6 +727,7 @@ const (
 	timingHandshake
 	timingTTFB
 	timingTotal
+	timingIntended // open loop only
 	numTimings
 )
 
@@ -623,6 +746,8 @@ func (l *lane) hist(k int) *results.Histogram {
 		return l.lat.Handshake
 	case timingTTFB:
 		return l.lat.TTFB
+	case timingIntended:
+		return l.lat.Intended
 	default:
 		return l.lat.Total
 	}

@@ -68,10 +68,15 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		b.WriteString("\n> " + strings.Join(notes, "\n>\n> ") + "\n")
 	}
 
-	b.WriteString("\n## Comparison\n\n")
-	fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(r.Variants[s.Baseline].Name), mdEscape(statsNote(s)))
-	ct := comparisonTable(s)
-	ct.writeMarkdown(&b)
+	if r.Capacity != nil {
+		// Steps are windows at different rates: no repetition statistics.
+		writeCapacityMarkdown(&b, r)
+	} else {
+		b.WriteString("\n## Comparison\n\n")
+		fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(r.Variants[s.Baseline].Name), mdEscape(statsNote(s)))
+		ct := comparisonTable(s)
+		ct.writeMarkdown(&b)
+	}
 	if dt, title, ok := driftTable(s); ok {
 		fmt.Fprintf(&b, "\n### Drift by round\n\n%s.\n\n", mdEscape(upperFirst(strings.TrimPrefix(title, "drift by round: "))))
 		dt.writeMarkdown(&b)

@@ -52,6 +52,7 @@ func (l *Latency) mergeFrom(o *Latency) {
 			p[0].Merge(p[1].Histogram) // same bounds everywhere: nothing is dropped
 		}
 	}
+	l.mergeIntended(o)
 }
 
 // Rate is the group's throughput in successful requests per second:

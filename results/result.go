@@ -32,13 +32,17 @@ func NewHistogram() *Histogram {
 
 // Record adds one duration, clamped to the histogram's bounds.
 func (h *Histogram) Record(d time.Duration) {
-	us := int64(d / time.Microsecond)
-	if us < HistogramMin {
-		us = HistogramMin
-	} else if us > HistogramMax {
-		us = HistogramMax
-	}
-	_ = h.RecordValue(us) // cannot fail: us is within bounds
+	_ = h.RecordValue(clampMicros(d)) // cannot fail: within bounds
+}
+
+// RecordN adds n times the duration d, clamped to the histogram's bounds.
+func (h *Histogram) RecordN(d time.Duration, n uint64) {
+	_ = h.RecordValues(clampMicros(d), int64(n)) // cannot fail: within bounds
+}
+
+// clampMicros is d in microseconds within [HistogramMin, HistogramMax].
+func clampMicros(d time.Duration) int64 {
+	return min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax)
 }
 
 // MarshalJSON encodes the histogram as compressed HdrHistogram V2.
@@ -178,6 +182,15 @@ type Counts struct {
 	Negotiated map[string]uint64 `json:"negotiated,omitempty"`
 	// Errors counts failed requests by class.
 	Errors Errors `json:"errors"`
+	// Scheduled is, in open-loop mode (a rate), the number of starts
+	// due inside the window: those run and those Missed. 0 in a closed
+	// loop.
+	Scheduled uint64 `json:"scheduled,omitempty"`
+	// Missed is, in open-loop mode, the number of starts due inside the
+	// window that did not run because every connection slot was busy
+	// when they came due (or the client too slow to start them). A missed
+	// start is never run late; see MissedShare.
+	Missed uint64 `json:"missed,omitempty"`
 	// Outside counts what happened outside the window. It is part of no
 	// figure; it makes kaeload's accounting checkable against the server's
 	// own log: every response the client read is in exactly one of
@@ -225,6 +238,8 @@ func (c *Counts) Add(o *Counts) {
 	c.Connections += o.Connections
 	c.Handshakes += o.Handshakes
 	c.Resumed += o.Resumed
+	c.Scheduled += o.Scheduled
+	c.Missed += o.Missed
 	for k, v := range o.Negotiated {
 		if c.Negotiated == nil {
 			c.Negotiated = make(map[string]uint64)
@@ -270,6 +285,19 @@ func (c *Counts) ErrorShare() float64 {
 	return float64(c.Errors.Total()) / float64(n)
 }
 
+// MissedShare is the fraction of the window's scheduled starts that were
+// missed (Missed / Scheduled); 0 in a closed loop.
+func (c *Counts) MissedShare() float64 {
+	if c.Scheduled == 0 {
+		return 0
+	}
+	return float64(c.Missed) / float64(c.Scheduled)
+}
+
+// MaxMissedShare is the missed share above which an open-loop result did
+// not run at the rate asked: it is flagged (see Group.OpenLoopLimit).
+const MaxMissedShare = 0.01
+
 // Latency holds the per-request timing histograms (microseconds).
 type Latency struct {
 	// Connect is TCP connect time (new connections only).
@@ -282,6 +310,15 @@ type Latency struct {
 	// Total is from the start of the request (before connect, for a new
 	// connection) to the last response byte.
 	Total *Histogram `json:"total"`
+	// Intended is, in open-loop mode, from the request's intended start
+	// (its time in the schedule) to the last response byte: Total plus the
+	// client's lag in starting it, so a client that falls behind its
+	// schedule shows in the percentiles. A missed start (Counts.Missed) is
+	// in it at the request timeout: it got no answer within the timeout.
+	// So it holds Requests + Missed values, and a server that cannot keep
+	// up with the rate shows in its percentiles even though no start is
+	// ever run late. nil in a closed loop.
+	Intended *Histogram `json:"intended,omitempty"`
 }
 
 // NewLatency returns a Latency with four empty histograms.
@@ -295,6 +332,19 @@ func (l *Latency) Merge(o *Latency) {
 	l.Handshake.Merge(o.Handshake.Histogram)
 	l.TTFB.Merge(o.TTFB.Histogram)
 	l.Total.Merge(o.Total.Histogram)
+	l.mergeIntended(o)
+}
+
+// mergeIntended merges o.Intended into l.Intended, creating it when o has
+// one and l has not.
+func (l *Latency) mergeIntended(o *Latency) {
+	if o.Intended == nil || o.Intended.Histogram == nil {
+		return
+	}
+	if l.Intended == nil || l.Intended.Histogram == nil {
+		l.Intended = NewHistogram()
+	}
+	l.Intended.Merge(o.Intended.Histogram)
 }
 
 // Window is a measured wall-clock interval.

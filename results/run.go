@@ -70,6 +70,10 @@ type Run struct {
 	// Calibration is what the run measured before choosing its
 	// repetitions (repeat: auto); nil for a run with a fixed repeat.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Capacity is set for a capacity search (load.capacity): how it
+	// searched. Each variant's repetitions are then its steps (Rep.Step),
+	// at different rates: see Capacities, not the repetition statistics.
+	Capacity *CapacitySpec `json:"capacity,omitempty"`
 	// Search is the run's search of a variable (visited values in visit
 	// order); nil for a run without one.
 	Search *Search `json:"search,omitempty"`
@@ -168,6 +172,9 @@ type Rep struct {
 	// holds TIME_WAIT for 60 s, so this shows which side pays for the
 	// short connections' ports.
 	TimeWait *int `json:"time_wait,omitempty"`
+	// Step is set when the repetition is a step of a capacity search: the
+	// rate asked and whether the window met the targets.
+	Step *CapacityStep `json:"step,omitempty"`
 }
 
 // NewRep returns the repetition with the given index and groups and its

@@ -468,6 +468,7 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 func (r *Run) Annotate() {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
+	r.Warnings = appendNew(r.Warnings, repWarnings(r, missedLine)...)
 	if s, err := SummarizeRun(r); err == nil {
 		r.Warnings = appendNew(r.Warnings, s.Warnings...)
 	}

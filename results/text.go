@@ -48,7 +48,11 @@ func WriteText(w io.Writer, r *Run) error {
 		writeVariant(&b, &r.Variants[i])
 		reps += len(r.Variants[i].Reps)
 	}
-	if len(r.Variants) > 1 || reps > 1 {
+	switch {
+	case r.Capacity != nil:
+		// Steps are windows at different rates: no repetition statistics.
+		writeCapacity(&b, r)
+	case len(r.Variants) > 1 || reps > 1:
 		writeComparison(&b, r, s)
 	}
 	if ss := SummarizeSearch(r); ss != nil {
@@ -150,11 +154,18 @@ func writeVariant(b *bytes.Buffer, v *Variant) {
 
 func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	t := &rep.Total
-	fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+	if st := rep.Step; st != nil {
+		fmt.Fprintf(b, "\n-- %s, capacity step %d (%s, %s/s asked)\n", variant, rep.Index+1, st.Phase, FormatCount(uint64(st.Rate+0.5)))
+	} else {
+		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+	}
 	if line := failedLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
 	if line := clientBoundLine(rep); line != "" {
+		b.WriteString(line + "\n")
+	}
+	if line := missedLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
 	kv := table{right: []bool{false, false}}
@@ -163,6 +174,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		kv.add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s%s)", FormatCount(t.Requests), FormatCount(ok), FormatRate(t.Rate()), clientCostNote(rep)))
 	} else {
 		kv.add("requests", fmt.Sprintf("%s  (%s req/s%s)", FormatCount(t.Requests), FormatRate(t.Rate()), clientCostNote(rep)))
+	}
+	if line := openLoopLine(t); line != "" {
+		kv.add("open loop", line)
 	}
 	errs := FormatCount(t.Errors.Total())
 	if t.Attempts() > 0 && t.Errors.Total() > 0 {
@@ -225,6 +239,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		h    *Histogram
 	}{{"connect", t.Latency.Connect}, {"handshake", t.Latency.Handshake}, {"ttfb", t.Latency.TTFB}, {"total", t.Latency.Total}} {
 		lt.add(h.name, QuantileMillis(h.h, 50), QuantileMillis(h.h, 90), QuantileMillis(h.h, 99), QuantileMillis(h.h, 99.9), MaxMillis(h.h))
+	}
+	if h := t.Latency.Intended; h != nil && h.Histogram != nil {
+		lt.add("from intended", QuantileMillis(h, 50), QuantileMillis(h, 90), QuantileMillis(h, 99), QuantileMillis(h, 99.9), MaxMillis(h))
 	}
 	lt.write(b, "")
 

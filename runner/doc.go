@@ -166,6 +166,22 @@
 // error share exceeded the plan's MaxErrors, is not a run failure: it is
 // marked Rep.Failed (results.CheckRep) and the run goes on.
 //
+// # Open loop and capacity
+//
+// A group with a Rate runs its engine open loop (engine.SetRate): the
+// plan's rate, split by Compile, is the group's share. A plan with
+// Load.Capacity runs no repetitions at one load: per variant (one server
+// start each), the capacity driver (package capacity) picks the rate of
+// each next window from the finished ones, and each window is measured
+// exactly as a repetition is, with the rate split over the groups
+// (scenarios.Load.SplitRate) and the search's window length. Each step is
+// recorded as a repetition with Rep.Step (rate asked, phase, verdict), so
+// the journal and run.json keep every step's histograms; Run.Capacity
+// says how the search went. A step that misses the targets is data for
+// the search, never a failed repetition; after one, the next step waits
+// until the server's CPU is idle (at most 15 s), so that it does not
+// measure the server working off the overload's queue.
+//
 // # Recording
 //
 // Options.Recorder gets the run's header before any load, then each

@@ -216,6 +216,7 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Order:         string(p.Order),
 		Equivalence:   p.Equivalence,
 		Calibration:   cal,
+		Capacity:      capacitySpec(p.Load.Capacity),
 	}
 	if p.Order == scenarios.Randomized {
 		run.Seed = p.Seed

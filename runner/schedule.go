@@ -142,6 +142,9 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 	}
 	c.findServer(v)
+	if c.plan.Load.Capacity != nil {
+		return c.searchCapacity(ctx, s, ctl, rv)
+	}
 	for _, r := range s.reps {
 		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, r+1, c.plan.Repeat)
 		if c.plan.Searched(s.variant) {

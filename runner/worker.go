@@ -130,6 +130,11 @@ func prepare(spec specMsg, out io.Writer) (*engine.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("group %d: %w", spec.Group, err)
 	}
+	if g.Rate > 0 {
+		if err := eng.SetRate(g.Rate); err != nil {
+			return nil, fmt.Errorf("group %d: %w", spec.Group, err)
+		}
+	}
 	cpus := ""
 	if have, err := pinning.Allowed("self"); err == nil {
 		cpus = have.String()

@@ -370,12 +370,16 @@ func (k *checker) load(l Load) {
 	k.problem("load.duration", durationBound.problem(l.Duration))
 	k.problem("load.warmup", warmupBound.problem(l.Warmup))
 	k.problem("load.timeout", timeoutBound.problem(l.Timeout))
+	k.rate(l)
 }
 
 // group checks one Group, its problems located under path.
 func (k *checker) group(path string, g Group) {
 	k.problem(path+".threads", threadsLimit.problem(g.Threads))
 	k.problem(path+".connections", connectionsLimit.problem(g.Connections))
+	if g.Rate != 0 {
+		k.problem(path+".rate", rateProblem(g.Rate))
+	}
 	for i, c := range g.CPUs {
 		switch {
 		case c < 0 || c >= maxCPUs:

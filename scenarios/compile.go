@@ -207,6 +207,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 		c.problem("max_errors", maxErrorsProblem(p.MaxErrors))
 	}
 	p.Order, p.Cooldown = c.schedule()
+	c.capacity(p)
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	p.Search = c.searchPlan(p)
@@ -729,6 +730,7 @@ func (c *compiler) load(conn Connection, h Host) Load {
 	default:
 		l.Groups = []Group{{Threads: defaultThreads(h), Connections: DefaultConnections}}
 	}
+	c.rate(ls, &l)
 	return l
 }
 

@@ -71,7 +71,11 @@ func (p *Plan) Describe(w io.Writer) {
 	if len(p.Hosts) > 0 {
 		hostCol = "host\t"
 	}
-	fmt.Fprintf(gw, "  group\t%scpus\tthreads\tconnections\t\n", hostCol)
+	rateCol := ""
+	if l.Rate > 0 {
+		rateCol = "rate/s\t"
+	}
+	fmt.Fprintf(gw, "  group\t%scpus\tthreads\tconnections\t%s\n", hostCol, rateCol)
 	for i, g := range l.Groups {
 		cpus := "unpinned"
 		if len(g.CPUs) > 0 {
@@ -84,7 +88,11 @@ func (p *Plan) Describe(w io.Writer) {
 				host = g.Host.Name + "\t"
 			}
 		}
-		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t\n", i, host, cpus, g.Threads, g.Connections)
+		rate := ""
+		if l.Rate > 0 {
+			rate = formatNum(g.Rate, 1) + "\t"
+		}
+		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t%s\n", i, host, cpus, g.Threads, g.Connections, rate)
 	}
 	gw.Flush()
 	if len(p.Hosts) > 0 {
@@ -108,6 +116,8 @@ func (p *Plan) Describe(w io.Writer) {
 			row("", "binary for %s: %s", k, p.Binaries[k])
 		}
 	}
+	p.describeRate(row)
+	tw.Flush()
 	p.describeVariants(row, orig)
 	p.describeSchedule(row)
 	for i, th := range p.Thresholds {

@@ -114,7 +114,11 @@
 //	                warning: they time-share.
 //	      connections  concurrent connections, 1 to 65535 (each needs a
 //	                source port towards the target and an open file).
-//	                Default 16.
+//	                Default 16. In an open loop (a rate) they are the most
+//	                requests in flight: a start due while all are busy
+//	                is missed.
+//	      rate      this group's open-loop rate per second; give it for
+//	                every group or for none (then load.rate splits).
 //	      host      where the group runs: local (default), an ssh URL
 //	                ssh://[user@]host[:port], or a host name from the ssh
 //	                config (~/.ssh/config aliases work). The group then
@@ -140,6 +144,42 @@
 //	                With neither groups nor layout: one unpinned group with
 //	                threads = the machine's CPU count and 16 connections.
 //	                Groups that share CPUs get a warning.
+//	  rate          open loop: new connections per second (keep-alive:
+//	                requests per second) across all groups, split by each
+//	                group's share of CPUs (an unpinned group counts its
+//	                threads). Left out: a closed loop (each slot starts
+//	                its next request when the last ends), the default.
+//	                More than 0, at most 100,000,000. Each group starts
+//	                requests on a schedule without drift (start k at
+//	                k/rate); a start that comes due while every connection
+//	                slot is busy is counted as missed, never run late; the
+//	                report adds latency from the intended start. A window
+//	                that missed more than 1 % of its starts is flagged
+//	                CLIENT-BOUND (its group's CPUs were ≥ 90 % busy) or
+//	                SLOTS-EXHAUSTED (more connections would have helped).
+//	                Plan: Load.Rate and each Group.Rate.
+//	  capacity      instead of repeat windows at one load, search each
+//	                variant's highest rate that meets targets; not with
+//	                rate. {p99_handshake: 20ms, max_errors: 0.1%, from:
+//	                1000, factor: 2, resolution: 5%, max: 1000000,
+//	                window: 2s}. Steps go up from from, factor times the
+//	                last, while the targets hold (never above max), then
+//	                bisect between the last rate that held and the first
+//	                that failed until they are within resolution of the
+//	                lower. Each step is one open-loop window (after the
+//	                warm-up). A step holds when its p99 handshake time
+//	                is at most p99_handshake, its p99 request time from
+//	                the intended start at most p99_total (give at least
+//	                one), its error share at most max_errors (default:
+//	                the top-level max_errors) and it missed at most 1 %
+//	                of its starts. factor above 1 and at most 100 (default
+//	                2), resolution above 0 and at most 50 % (default 5 %),
+//	                from 1000 and max 1,000,000 by default; window as
+//	                duration (default 2s). repeat must be left out (or 1),
+//	                and thresholds too (they judge repetitions at one load);
+//	                a variant may not search a variable (sweep it).
+//	                --dry-run shows the bound on steps and the longest
+//	                the search can take. Plan: Load.Capacity.
 //
 //	repeat          measured windows per variant, 1 to 1000, default 1. Or
 //	                auto: the run first measures the baseline a few times,

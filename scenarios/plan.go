@@ -154,6 +154,14 @@ type Load struct {
 	Timeout time.Duration `json:"timeout"`
 	// Groups are the worker groups; each runs as one process pinned to its CPUs.
 	Groups []Group `json:"groups"`
+	// Rate is the open-loop rate across all groups, per second: the sum of
+	// the groups' Rate. 0 is a closed loop (each slot starts its next
+	// request when the last ends), the default.
+	Rate float64 `json:"rate,omitempty"`
+	// Capacity, when set, makes every variant a capacity search instead of
+	// Repeat windows: open-loop windows at rates the search picks (see
+	// Capacity). Rate is then 0 and the groups' rates are set per step.
+	Capacity *Capacity `json:"capacity,omitempty"`
 }
 
 // Group is one worker group: the taskset-style unit of load.
@@ -165,6 +173,10 @@ type Group struct {
 	Threads int `json:"threads"`
 	// Connections is the number of concurrent connection slots (>= 1).
 	Connections int `json:"connections"`
+	// Rate is the group's open-loop rate per second (its share of
+	// Load.Rate); 0 = closed loop. In open-loop mode the slots are the
+	// most requests in flight: a start due while all are busy is missed.
+	Rate float64 `json:"rate,omitempty"`
 	// Host is the ssh host the group runs on; nil = this machine.
 	Host *SSHHost `json:"host,omitempty"`
 }

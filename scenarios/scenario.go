@@ -130,6 +130,33 @@ type LoadSpec struct {
 	Groups []GroupSpec `yaml:"groups"`
 	// Layout expands a regular layout into groups.
 	Layout *LayoutSpec `yaml:"layout"`
+	// Rate makes the load an open loop: new connections (keep-alive:
+	// requests) per second across all groups, split by CPU share.
+	Rate *float64 `yaml:"rate"`
+	// Capacity searches each variant's highest rate that meets targets.
+	Capacity *CapacitySpec `yaml:"capacity"`
+}
+
+// CapacitySpec is load.capacity: the targets a rate must meet and how the
+// search steps (see Capacity).
+type CapacitySpec struct {
+	// P99Handshake is the TLS handshake time the 99th percentile may reach.
+	P99Handshake *time.Duration `yaml:"p99_handshake"`
+	// P99Total is the request time, from the intended start, the 99th
+	// percentile may reach.
+	P99Total *time.Duration `yaml:"p99_total"`
+	// MaxErrors is the error share a step may have (default: max_errors).
+	MaxErrors *Fraction `yaml:"max_errors"`
+	// From is the first rate tried (default 1000/s).
+	From *float64 `yaml:"from"`
+	// Factor multiplies the rate while the targets hold (default 2).
+	Factor *float64 `yaml:"factor"`
+	// Resolution is where the bisection stops, relative to the rate (default 5%).
+	Resolution *Fraction `yaml:"resolution"`
+	// Max is the highest rate tried (default 1,000,000/s).
+	Max *float64 `yaml:"max"`
+	// Window is each step's measured window (default 2s).
+	Window *time.Duration `yaml:"window"`
 }
 
 // GroupSpec is one entry of load.groups.
@@ -140,6 +167,9 @@ type GroupSpec struct {
 	Threads *int `yaml:"threads"`
 	// Connections is the number of concurrent connections (default 16).
 	Connections *int `yaml:"connections"`
+	// Rate is this group's open-loop rate per second; given for one group,
+	// it must be given for every group, and load.rate left out.
+	Rate *float64 `yaml:"rate"`
 	// Host is where the group runs: local (default), ssh://[user@]host[:port]
 	// or a host name from the ssh config.
 	Host *string `yaml:"host"`

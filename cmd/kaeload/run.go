@@ -57,6 +57,18 @@ minimum detectable effect (80 % power) and, when not significant, an
 equivalence verdict against the scenario's margin (equivalence: 2%).
 "kaeload plan-reps" says how many repetitions an effect needs.
 
+Open loop and capacity: the loop is closed by default (each connection
+starts its next request when the last ends). load.rate: 20000 starts new
+connections at that rate instead (split over the groups by CPU share),
+counts a start due while every connection slot is busy as missed (never
+runs it late) and adds latency from the intended start; more than 1 %
+missed is flagged CLIENT-BOUND or SLOTS-EXHAUSTED. load.capacity:
+{p99_handshake: 20ms} searches each variant's highest rate meeting the
+targets (step up ×factor, then bisect), one short window per step, and
+reports "capacity under 20 ms p99 handshake: baseline 41,000/s, kae
+96,000/s (+134 %)". --dry-run shows the rates, the step bound and the
+worst-case duration.
+
 Several machines: a group (or load.layout.hosts, or the server section) may
 name host: ssh://[user@]host[:port] or an ssh config name. kaeload opens one
 ssh connection per host (BatchMode, your ssh config, ssh_options), uploads

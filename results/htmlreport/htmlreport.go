@@ -82,6 +82,8 @@ type page struct {
 	StatsNote string
 	// Drift is the drift-by-round table; nil with fewer than two rounds.
 	Drift *driftSection
+	// Capacity is the capacity search; nil for other runs.
+	Capacity *capacitySection
 	// Search is what the run's search found; nil without one.
 	Search *searchSection
 
@@ -245,6 +247,8 @@ func newPage(r *results.Run) (*page, error) {
 		pg.ClientBound, pg.ClientBoundMore = pg.ClientBound[:maxClientBound], n-maxClientBound
 	}
 
+	pg.Capacity = capacitySectionOf(r)
+	pg.Charts = append(pg.Charts, capacityCharts(r)...)
 	pg.Charts = append(pg.Charts, rateChart(vs))
 	pg.Charts = append(pg.Charts, sweepCharts(vs, &vs[base])...)
 	if c, ok := searchChart(r); ok {

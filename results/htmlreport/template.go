@@ -145,6 +145,24 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 </table>
 {{- end}}
 
+{{- with .Capacity}}
+
+<h2 id="capacity">Capacity</h2>
+<p><strong>{{.Line}}</strong></p>
+<p class="note">{{.Intro}}.</p>
+{{- range .Tables}}
+<h3>{{.Variant}}: {{.Knee}}</h3>
+<table>
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+{{- end}}
+
 <h2 id="charts">Charts</h2>
 {{- range .Charts}}
 <figure id="{{.ID}}">

@@ -1,0 +1,227 @@
+package capacity
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Config is how the search steps.
+type Config struct {
+	// From is the first rate tried, per second (> 0).
+	From float64
+	// Factor multiplies the rate while steps pass (> 1).
+	Factor float64
+	// Resolution is the width, relative to the passing rate, at which the
+	// bisection stops (> 0).
+	Resolution float64
+	// Max is the highest rate tried (>= From).
+	Max float64
+}
+
+// Bound is the most steps a search with c takes: up steps from From to
+// Max, then bisect steps narrowing Factor-1 times the lower rate to
+// Resolution of it.
+func (c Config) Bound() (up, bisect int) {
+	up = 1
+	if c.Max > c.From {
+		up += int(math.Ceil(math.Log(c.Max/c.From)/math.Log(c.Factor) - 1e-9))
+	}
+	if c.Factor-1 > c.Resolution {
+		bisect = int(math.Ceil(math.Log2((c.Factor-1)/c.Resolution) - 1e-9))
+	}
+	return up, bisect
+}
+
+// Phase is the part of the search a step belongs to.
+type Phase string
+
+const (
+	// Up steps multiply the rate by Factor while the targets hold.
+	Up Phase = "up"
+	// Bisect steps narrow the knee down between a passing and a failing rate.
+	Bisect Phase = "bisect"
+)
+
+// Step is one window of the search.
+type Step struct {
+	Rate  float64
+	Phase Phase
+	Pass  bool
+	// Why says which target failed ("" when Pass).
+	Why string
+}
+
+// Limit says where a search ended without bracketing the knee.
+type Limit string
+
+const (
+	// Bracketed: the knee lies between Result.Knee and Result.Fail.
+	Bracketed Limit = ""
+	// BelowFrom: the first step already failed; the knee is below From.
+	BelowFrom Limit = "below-from"
+	// AtMax: every step passed up to Max; the knee is at or above it.
+	AtMax Limit = "at-max"
+)
+
+// Result is where a search ended.
+type Result struct {
+	// Knee is the highest rate that met the targets (0: none did).
+	Knee float64
+	// Fail is the lowest rate that failed (0: none did).
+	Fail float64
+	// Limit says whether Knee and Fail bracket the knee.
+	Limit Limit
+	// Steps are every step in order.
+	Steps []Step
+	// Done is true when the search has no further step.
+	Done bool
+}
+
+// Search is one capacity search. It is not safe for concurrent use.
+type Search struct {
+	cfg     Config
+	steps   []Step
+	lo, hi  float64 // highest passing, lowest failing rate (0: none yet)
+	next    float64 // rate of the step Next hands out
+	phase   Phase
+	pending bool // Next handed out a step not yet Recorded
+	done    bool
+}
+
+// New returns a search with c; it checks c.
+func New(c Config) (*Search, error) {
+	var errs []error
+	if !(c.From > 0) || math.IsInf(c.From, 0) {
+		errs = append(errs, fmt.Errorf("capacity: from %g, want > 0", c.From))
+	}
+	if !(c.Factor > 1) || math.IsInf(c.Factor, 0) {
+		errs = append(errs, fmt.Errorf("capacity: factor %g, want > 1", c.Factor))
+	}
+	if !(c.Resolution > 0) {
+		errs = append(errs, fmt.Errorf("capacity: resolution %g, want > 0", c.Resolution))
+	}
+	if !(c.Max >= c.From) || math.IsInf(c.Max, 0) {
+		errs = append(errs, fmt.Errorf("capacity: max %g, want at least from (%g)", c.Max, c.From))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &Search{cfg: c, next: c.From, phase: Up}, nil
+}
+
+// Next is the rate of the next step and its phase; ok is false when the
+// search is done. Calling Next again before Record returns the same step.
+func (s *Search) Next() (rate float64, phase Phase, ok bool) {
+	if s.done {
+		return 0, "", false
+	}
+	s.pending = true
+	return s.next, s.phase, true
+}
+
+// Record is the outcome of the step Next handed out: whether it met the
+// targets, and why not. It panics without a step handed out.
+func (s *Search) Record(pass bool, why string) {
+	if !s.pending {
+		panic("capacity: Record without Next")
+	}
+	s.pending = false
+	r := s.next
+	s.steps = append(s.steps, Step{Rate: r, Phase: s.phase, Pass: pass, Why: why})
+	if pass {
+		s.lo = r
+	} else {
+		s.hi = r
+	}
+	switch {
+	case s.phase == Up && pass && r >= s.cfg.Max:
+		s.done = true // the knee is at or above Max
+	case s.phase == Up && pass:
+		s.next = min(r*s.cfg.Factor, s.cfg.Max)
+	case s.lo == 0:
+		s.done = true // the first step failed: below From
+	default:
+		s.phase = Bisect
+		if s.hi-s.lo <= s.cfg.Resolution*s.lo {
+			s.done = true
+			break
+		}
+		s.next = (s.lo + s.hi) / 2
+		if s.next >= 100 {
+			s.next = math.Round(s.next) // whole starts per second read better
+		}
+		if s.next <= s.lo || s.next >= s.hi { // nothing left between them
+			s.done = true
+		}
+	}
+}
+
+// Result is where the search stands.
+func (s *Search) Result() Result {
+	res := Result{Knee: s.lo, Fail: s.hi, Steps: append([]Step(nil), s.steps...), Done: s.done}
+	switch {
+	case s.lo == 0 && s.hi != 0:
+		res.Limit = BelowFrom
+	case s.hi == 0 && s.done:
+		res.Limit = AtMax
+	}
+	return res
+}
+
+// Targets are what a step must meet.
+type Targets struct {
+	// P99Handshake and P99Total bound the 99th percentiles; 0 = no bound.
+	P99Handshake time.Duration
+	P99Total     time.Duration
+	// MaxErrors and MaxMissed bound the error and missed-start shares.
+	MaxErrors float64
+	MaxMissed float64
+}
+
+// Measure is what one step measured.
+type Measure struct {
+	// Succeeded is the number of successful responses; a step without
+	// any meets no target.
+	Succeeded uint64
+	// P99Handshake is the 99th percentile handshake time; P99Total the
+	// 99th percentile request time from the intended start.
+	P99Handshake time.Duration
+	P99Total     time.Duration
+	// ErrorShare and MissedShare are fractions of the step's attempts and
+	// scheduled starts.
+	ErrorShare  float64
+	MissedShare float64
+}
+
+// Judge says whether m meets t, and if not, every target it missed, e.g.
+// "p99 handshake 31.2 ms > 20 ms; missed 4.1 % > 1 %".
+func (t Targets) Judge(m Measure) (pass bool, why string) {
+	var fails []string
+	if m.Succeeded == 0 {
+		fails = append(fails, "no request succeeded")
+	}
+	if t.P99Handshake > 0 && m.P99Handshake > t.P99Handshake {
+		fails = append(fails, fmt.Sprintf("p99 handshake %s > %s", millis(m.P99Handshake), millis(t.P99Handshake)))
+	}
+	if t.P99Total > 0 && m.P99Total > t.P99Total {
+		fails = append(fails, fmt.Sprintf("p99 total %s > %s", millis(m.P99Total), millis(t.P99Total)))
+	}
+	if m.ErrorShare > t.MaxErrors {
+		fails = append(fails, fmt.Sprintf("errors %s > %s", pct(m.ErrorShare), pct(t.MaxErrors)))
+	}
+	if m.MissedShare > t.MaxMissed {
+		fails = append(fails, fmt.Sprintf("missed %s > %s", pct(m.MissedShare), pct(t.MaxMissed)))
+	}
+	return len(fails) == 0, strings.Join(fails, "; ")
+}
+
+// millis writes d in milliseconds, e.g. "31.2 ms".
+func millis(d time.Duration) string {
+	return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
+}
+
+// pct writes a fraction as a percentage, e.g. "4.1 %".
+func pct(f float64) string { return fmt.Sprintf("%.3g %%", 100*f) }

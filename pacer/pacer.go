@@ -1,0 +1,164 @@
+package pacer
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+)
+
+// MaxRate is the highest rate a Schedule accepts (starts per second): one
+// start per nanosecond would leave the schedule no resolution.
+const MaxRate = 1e8
+
+// Schedule is a fixed rate of intended starts: start k is due at k/rate
+// after the origin. The zero Schedule is invalid; use NewSchedule.
+type Schedule struct {
+	rate float64 // starts per second
+}
+
+// NewSchedule returns the schedule of rate starts per second. The rate must
+// be positive, finite and at most MaxRate.
+func NewSchedule(rate float64) (Schedule, error) {
+	if !(rate > 0) || rate > MaxRate || math.IsInf(rate, 0) {
+		return Schedule{}, fmt.Errorf("pacer: rate %g/s, want > 0 and at most %g", rate, MaxRate)
+	}
+	return Schedule{rate: rate}, nil
+}
+
+// Rate is the schedule's rate in starts per second.
+func (s Schedule) Rate() float64 { return s.rate }
+
+// At is when start k is due, after the origin: k/rate, rounded to the
+// nanosecond. It is computed from k alone, so the error never accumulates.
+func (s Schedule) At(k int64) time.Duration {
+	return time.Duration(math.Round(float64(k) * 1e9 / s.rate))
+}
+
+// Index is the first start due at or after t: the smallest k >= 0 with
+// At(k) >= t.
+func (s Schedule) Index(t time.Duration) int64 {
+	if t <= 0 {
+		return 0
+	}
+	k := int64(math.Ceil(float64(t) * s.rate / 1e9))
+	// Float rounding may put k one off either way; At is the reference.
+	for k > 0 && s.At(k-1) >= t {
+		k--
+	}
+	for s.At(k) < t {
+		k++
+	}
+	return k
+}
+
+// Count is the number of starts due in [from, to).
+func (s Schedule) Count(from, to time.Duration) int64 {
+	if to <= from {
+		return 0
+	}
+	return s.Index(to) - s.Index(from)
+}
+
+// Start is one start handed out by Take.
+type Start struct {
+	// K is the start's index in the schedule.
+	K int64
+	// At is when it is due, after the origin.
+	At time.Duration
+	// Missed is the range [MissedFrom, K) of starts that were due before
+	// the taker came and are skipped: their time arrived while no slot
+	// was free. Empty when MissedFrom == K.
+	MissedFrom int64
+}
+
+// Missed is the number of starts skipped before this one.
+func (st Start) Missed() int64 { return st.K - st.MissedFrom }
+
+// Pacer hands out the starts of one schedule to concurrent takers, each
+// exactly once, without a lock: a free slot calls Take and waits until
+// the start it got is due. Starts at or after End are never handed out.
+type Pacer struct {
+	s    Schedule
+	end  atomic.Int64 // no start at or after it
+	next atomic.Int64 // the first start not yet handed out or skipped
+}
+
+// New returns a pacer for s whose last start is due before end.
+func New(s Schedule, end time.Duration) *Pacer {
+	p := &Pacer{s: s}
+	p.end.Store(int64(end))
+	return p
+}
+
+// Schedule is the pacer's schedule.
+func (p *Pacer) Schedule() Schedule { return p.s }
+
+// End is the time no start reaches.
+func (p *Pacer) End() time.Duration { return time.Duration(p.end.Load()) }
+
+// SetEnd moves the end; starts already handed out are not taken back.
+func (p *Pacer) SetEnd(end time.Duration) { p.end.Store(int64(end)) }
+
+// Reset starts the schedule over from start 0 with a new end.
+func (p *Pacer) Reset(end time.Duration) {
+	p.next.Store(0)
+	p.end.Store(int64(end))
+}
+
+// Take hands a taker that has been free since free the next start not
+// taken yet. When that start came due before free, nobody took it while
+// it was due: every taker was busy, so it was missed. Those starts are
+// skipped and reported in the result (Start.MissedFrom), never handed out
+// late; the taker gets the first start due at or after free. A start due
+// after free but already past when the taker calls (the taker was slow to
+// come back) is handed out: the lag is the client's and shows in latency
+// measured from the intended start. ok is false once the next start would
+// be at or after the end; the result then still reports the starts missed
+// before the end.
+func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
+	end := time.Duration(p.end.Load())
+	for {
+		k := p.next.Load()
+		at := p.s.At(k)
+		if at >= free {
+			if at >= end {
+				return Start{K: k, At: at, MissedFrom: k}, false
+			}
+			if p.next.CompareAndSwap(k, k+1) {
+				return Start{K: k, At: at, MissedFrom: k}, true
+			}
+			continue
+		}
+		// k came due before the taker was free, and no other took it:
+		// skip to the first start due since, and take it, in one step.
+		j := p.s.Index(free)
+		if e := p.s.Index(end); j >= e { // nothing left before the end
+			if p.next.CompareAndSwap(k, e) {
+				return Start{K: e, At: p.s.At(e), MissedFrom: k}, false
+			}
+			continue
+		}
+		if p.next.CompareAndSwap(k, j+1) {
+			return Start{K: j, At: p.s.At(j), MissedFrom: k}, true
+		}
+	}
+}
+
+// Clock is the time source Wait uses: Now is the time since the
+// schedule's origin, SleepUntil returns once Now >= t (or earlier, when
+// the clock's owner cancels: Wait then checks Now again).
+type Clock interface {
+	Now() time.Duration
+	SleepUntil(t time.Duration)
+}
+
+// Wait takes the next start for a taker free now on c and sleeps until it
+// is due. It returns the start and whether it is one to run (see Take).
+func (p *Pacer) Wait(c Clock) (Start, bool) {
+	st, ok := p.Take(c.Now())
+	if ok {
+		c.SleepUntil(st.At)
+	}
+	return st, ok
+}

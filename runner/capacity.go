@@ -1,0 +1,152 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kaeload/kaeload/capacity"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/server"
+)
+
+// capacitySpec is how a plan's capacity search is recorded in the run.
+func capacitySpec(c *scenarios.Capacity) *results.CapacitySpec {
+	if c == nil {
+		return nil
+	}
+	return &results.CapacitySpec{
+		P99Handshake: c.P99Handshake, P99Total: c.P99Total, MaxErrors: c.MaxErrors, MaxMissed: scenarios.MaxMissed,
+		From: c.From, Factor: c.Factor, Resolution: c.Resolution, Max: c.Max,
+	}
+}
+
+// searchCapacity is a session of a capacity plan: instead of repetitions
+// at one load, the capacity driver picks the rate of each next window
+// from the finished ones, and each window is measured exactly as a
+// repetition is (c.rep) with the rate split over the groups and the
+// search's window length. Every step is recorded as a repetition of the
+// variant with Rep.Step set, histograms and all.
+func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.Control, rv *results.Variant) error {
+	v := c.plan.Variants[s.variant]
+	cp := c.plan.Load.Capacity
+	search, err := capacity.New(capacity.Config{From: cp.From, Factor: cp.Factor, Resolution: cp.Resolution, Max: cp.Max})
+	if err != nil {
+		return err
+	}
+	targets := capacity.Targets{P99Handshake: cp.P99Handshake, P99Total: cp.P99Total, MaxErrors: cp.MaxErrors, MaxMissed: scenarios.MaxMissed}
+	base := c.plan
+	defer func() { c.plan = base }()
+	failed := false
+	for i := 0; ; i++ {
+		rate, phase, ok := search.Next()
+		if !ok {
+			break
+		}
+		step := *base
+		step.Load = base.Load.SplitRate(rate)
+		step.Load.Duration = cp.Window
+		c.plan = &step // c.rep measures c.plan's load
+		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, results.FormatCount(uint64(rate+0.5)))
+		if err := c.cooldown(ctx); err != nil {
+			c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+			return err
+		}
+		if failed {
+			if err := c.settle(ctx, v.Name); err != nil {
+				return err
+			}
+		}
+		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
+		if err != nil {
+			if ctx.Err() != nil {
+				c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		pass, why := targets.Judge(measure(&rep.Total))
+		search.Record(pass, why)
+		failed = !pass
+		rep.Index = i
+		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
+		rep.Failed = "" // a step that misses the targets is what the search looks for
+		rv.Reps = append(rv.Reps, *rep)
+		c.record(func(r Recorder) error { return r.Rep(s.variant, *rep) })
+		verdict := "pass"
+		if !pass {
+			verdict = "FAIL: " + why
+		}
+		fmt.Fprintf(c.opts.Log, "%s: %s/s achieved, p99 handshake %s ms, missed %s: %s\n", label,
+			results.FormatRate(rep.Total.Rate()), results.QuantileMillis(rep.Total.Latency.Handshake, 99), results.FormatShare(rep.Total.MissedShare()), verdict)
+	}
+	res := search.Result()
+	switch res.Limit {
+	case capacity.BelowFrom:
+		fmt.Fprintf(c.opts.Log, "variant %s: capacity below %s/s (the first step failed)\n", v.Name, results.FormatCount(uint64(cp.From)))
+	case capacity.AtMax:
+		fmt.Fprintf(c.opts.Log, "variant %s: capacity at least %s/s (every step passed up to max)\n", v.Name, results.FormatCount(uint64(cp.Max)))
+	default:
+		fmt.Fprintf(c.opts.Log, "variant %s: capacity %s/s (%s/s failed) after %d steps\n", v.Name, results.FormatCount(uint64(res.Knee)), results.FormatCount(uint64(res.Fail)), len(res.Steps))
+	}
+	return nil
+}
+
+// After a step that failed, the server may still be working off what the
+// overload left queued: handshakes of connections the client has given
+// up on, which a server with a long listen backlog serves all the same.
+// settle waits for that to end before the next step, so that the next
+// step measures the server, not the hangover: until the server's CPU use
+// over settleSample drops below settleBusy, at most settleMax.
+const (
+	settleSample = 100 * time.Millisecond
+	settleBusy   = 0.05
+	settleMax    = 15 * time.Second
+)
+
+// settle waits until the server is idle (see settleBusy); without a way
+// to measure the server's CPU it returns at once.
+func (c *controller) settle(ctx context.Context, variant string) error {
+	if c.server == nil {
+		return nil
+	}
+	began := time.Now()
+	for time.Since(began) < settleMax {
+		finish, err := c.server()
+		if err != nil {
+			return nil
+		}
+		t := time.NewTimer(settleSample)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		u, err := finish(settleSample)
+		if err != nil || u == nil {
+			return nil
+		}
+		if u.Busy < settleBusy {
+			if waited := time.Since(began); waited > 2*settleSample {
+				fmt.Fprintf(c.opts.Log, "variant %s: the server worked for %s after the failed step before it was idle\n", variant, waited.Round(10*time.Millisecond))
+			}
+			return nil
+		}
+	}
+	fmt.Fprintf(c.opts.Log, "variant %s: the server is still busy %s after the failed step; the next step starts anyway\n", variant, settleMax)
+	return nil
+}
+
+// measure is what the capacity judge reads of a step's total.
+func measure(g *results.Group) capacity.Measure {
+	m := capacity.Measure{Succeeded: g.Succeeded(), ErrorShare: g.ErrorShare(), MissedShare: g.MissedShare()}
+	if h := g.Latency.Handshake; h != nil && h.Histogram != nil && h.TotalCount() > 0 {
+		m.P99Handshake = time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
+	}
+	if h := g.Latency.Intended; h != nil && h.Histogram != nil && h.TotalCount() > 0 {
+		m.P99Total = time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
+	}
+	return m
+}
