@@ -88,13 +88,15 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 
 // Usage returns the CPU time used between a (the earlier sample) and b over
 // a window of the given length. Seconds is the busy time summed over the
-// CPUs present in both samples; Busy is Seconds / (window × number of those
-// CPUs), clamped to [0, 1]; CPUs names them in taskset form. A CPU whose
+// CPUs present in both samples and PerCPU the same time CPU by CPU; Busy
+// is Seconds / (window × number of those CPUs), clamped to [0, 1]; CPUs
+// names them in taskset form. A CPU whose
 // counters went backwards (hot-plugged) contributes 0. With window <= 0 (no
 // trustworthy clock, e.g. two remote reads) Busy is the kernel's own ratio
 // busy / (busy + idle) over the same CPUs.
 func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
+	var per []results.CPUTime
 	var busy, idle float64
 	j := 0
 	for _, ta := range a.Times {
@@ -106,10 +108,12 @@ func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 		}
 		tb := b.Times[j]
 		cpus = append(cpus, ta.CPU)
-		busy += max(tb.Busy-ta.Busy, 0)
+		d := max(tb.Busy-ta.Busy, 0)
+		busy += d
 		idle += max(tb.Idle-ta.Idle, 0)
+		per = append(per, results.CPUTime{CPU: ta.CPU, Seconds: d})
 	}
-	u := results.CPUUsage{CPUs: cpus.String(), Seconds: busy}
+	u := results.CPUUsage{CPUs: cpus.String(), Seconds: busy, PerCPU: per}
 	switch {
 	case len(cpus) == 0:
 	case window > 0:

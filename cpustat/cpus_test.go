@@ -3,6 +3,7 @@ package cpustat
 import (
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -179,20 +180,21 @@ func TestUsage(t *testing.T) {
 		want   results.CPUUsage
 	}{
 		{"half busy", two(10, 10, 10, 10), two(11, 11, 10.5, 11.5), 2 * time.Second,
-			results.CPUUsage{CPUs: "0-1", Seconds: 1.5, Busy: 0.375}},
+			results.CPUUsage{CPUs: "0-1", Seconds: 1.5, Busy: 0.375, PerCPU: []results.CPUTime{{CPU: 0, Seconds: 1}, {CPU: 1, Seconds: 0.5}}}},
 		{"clamped to 1", two(0, 0, 0, 0), two(3, 0, 3, 0), 2 * time.Second,
 			results.CPUUsage{CPUs: "0-1", Seconds: 6, Busy: 1}},
 		{"counter went back", two(10, 0, 10, 0), two(5, 0, 11, 0), time.Second,
-			results.CPUUsage{CPUs: "0-1", Seconds: 1, Busy: 0.5}},
+			results.CPUUsage{CPUs: "0-1", Seconds: 1, Busy: 0.5, PerCPU: []results.CPUTime{{CPU: 0, Seconds: 0}, {CPU: 1, Seconds: 1}}}},
 		{"no window: kernel ratio", two(0, 0, 0, 0), two(1, 3, 0, 4), 0,
 			results.CPUUsage{CPUs: "0-1", Seconds: 1, Busy: 0.125}},
 		{"only common CPUs", Sample{Times: []Times{{CPU: 0}, {CPU: 2}}}, Sample{Times: []Times{{CPU: 1, Busy: 9}, {CPU: 2, Busy: 1}}}, time.Second,
-			results.CPUUsage{CPUs: "2", Seconds: 1, Busy: 1}},
+			results.CPUUsage{CPUs: "2", Seconds: 1, Busy: 1, PerCPU: []results.CPUTime{{CPU: 2, Seconds: 1}}}},
 		{"nothing in common", Sample{Times: []Times{{CPU: 0}}}, Sample{Times: []Times{{CPU: 1, Busy: 9}}}, time.Second,
 			results.CPUUsage{}},
 	} {
 		got := tc.a.Usage(tc.b, tc.window)
-		if got.CPUs != tc.want.CPUs || math.Abs(got.Seconds-tc.want.Seconds) > 1e-9 || math.Abs(got.Busy-tc.want.Busy) > 1e-9 {
+		if got.CPUs != tc.want.CPUs || math.Abs(got.Seconds-tc.want.Seconds) > 1e-9 || math.Abs(got.Busy-tc.want.Busy) > 1e-9 ||
+			(tc.want.PerCPU != nil && !slices.Equal(got.PerCPU, tc.want.PerCPU)) {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}
 	}

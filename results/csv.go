@@ -25,8 +25,11 @@ import (
 //   - handshake_p50_ms, handshake_p99_ms, total_p50_ms, total_p99_ms (of
 //     the repetitions' histograms merged exactly in "all" rows);
 //   - client_busy_max (0..1, the busiest group), client_cpu_s and
-//     req_per_client_cpu_s (only when every group was measured; empty in
-//     "all" rows), server_cpu_s and req_per_server_cpu_s (in "all" rows
+//     req_per_client_cpu_s (the busy time of the groups' CPUs, each CPU
+//     counted once, only when every group was measured; empty in "all"
+//     rows), client_us_per_request (the client's CPU µs per request:
+//     kaeload's own process time when recorded, else the CPUs' busy time;
+//     pooled over the repetitions in "all" rows), server_cpu_s and req_per_server_cpu_s (in "all" rows
 //     the sum and the ratio over the repetitions measured), client_bound (true/false; in "all" rows
 //     true when any repetition was);
 //   - probe.NAME.delta and probe.NAME.per_request for every probe name in
@@ -72,7 +75,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 		header = append(header, "errors_"+c.String())
 	}
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
-		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib")
+		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -111,15 +114,18 @@ func WriteCSV(w io.Writer, r *Run) error {
 			row = append(row, csvUint(t.Resumed),
 				csvMs(t.Latency.Handshake, 50), csvMs(t.Latency.Handshake, 99), csvMs(t.Latency.Total, 50), csvMs(t.Latency.Total, 99))
 			c := repClientCPU(rep)
-			busyMax, clientSec, perClient := "", "", ""
-			if c.measured > 0 {
-				busyMax = csvF4(c.busyMax)
+			busyMax, clientSec, perClient, clientUs := "", "", "", ""
+			if c.Measured > 0 {
+				busyMax = csvF4(c.BusyMax)
 			}
-			if c.measured == c.groups && c.groups > 0 {
-				clientSec = csvF3(c.seconds)
-				if c.seconds > 0 {
-					perClient = csvF3(float64(t.Requests) / c.seconds)
+			if c.Measured == c.Groups && c.Groups > 0 {
+				clientSec = csvF3(c.Seconds)
+				if c.Seconds > 0 {
+					perClient = csvF3(float64(t.Requests) / c.Seconds)
 				}
+			}
+			if us, _, ok := c.PerRequest(t.Requests); ok {
+				clientUs = csvF3(us)
 			}
 			serverSec, perServer := "", ""
 			if rep.ServerCPU != nil {
@@ -135,7 +141,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 			if t.PeakRSS > 0 {
 				rss = csvF3(float64(t.PeakRSS) / (1 << 20))
 			}
-			row = append(row, busyMax, clientSec, perClient, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0), rep.Failed,
+			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0), rep.Failed,
 				csvUint(t.Outside.Unanswered.Total()), tw, rss)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
@@ -175,7 +181,11 @@ func WriteCSV(w io.Writer, r *Run) error {
 		if vs.FailedReps > 0 {
 			failed = fmt.Sprintf("%d of %d reps", vs.FailedReps, vs.Stats.N)
 		}
-		row = append(row, busyMax, "", "", serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0), failed,
+		clientUs := ""
+		if x, ok := vs.ClientMicrosPerRequest(); ok {
+			clientUs = csvF3(x)
+		}
+		row = append(row, busyMax, "", "", clientUs, serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0), failed,
 			csvUint(sum.Outside.Unanswered.Total()), "", "")
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p ProbeSummary) bool { return p.Name == name })

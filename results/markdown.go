@@ -61,6 +61,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	for _, warn := range warnings(r) {
 		notes = append(notes, "**WARNING:** "+mdEscape(warn))
 	}
+	for _, h := range r.Hints() {
+		notes = append(notes, "**HINT:** "+mdEscape(h))
+	}
 	if len(notes) > 0 {
 		b.WriteString("\n> " + strings.Join(notes, "\n>\n> ") + "\n")
 	}
@@ -112,21 +115,25 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 
 	b.WriteString("\n## Repetitions\n\n")
 	rt := table{
-		header: []string{"variant", "rep", "window s", "requests", "req/s", "errors", "p99 handshake ms", "p99 total ms",
+		header: []string{"variant", "rep", "window s", "requests", "req/s", "client µs/req", "errors", "p99 handshake ms", "p99 total ms",
 			"client busy max", "server cpu s", "req/server cpu-s", "notes"},
-		right: []bool{false, true, true, true, true, true, true, true, true, true, true, false},
+		right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false},
 	}
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		if len(v.Reps) == 0 {
-			rt.add(v.Name, "-", "", "", "", "", "", "", "", "", "", "no completed repetitions")
+			rt.add(v.Name, "-", "", "", "", "", "", "", "", "", "", "", "no completed repetitions")
 		}
 		for j := range v.Reps {
 			rep := &v.Reps[j]
 			t := &rep.Total
 			busy, server, perServer, note := "-", "-", "-", ""
-			if c := repClientCPU(rep); c.measured > 0 {
-				busy = FormatPercent(c.busyMax)
+			if c := repClientCPU(rep); c.Measured > 0 {
+				busy = FormatPercent(c.BusyMax)
+			}
+			clientUs := "-"
+			if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+				clientUs = FormatMicros(us)
 			}
 			if u := rep.ServerCPU; u != nil {
 				server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
@@ -141,7 +148,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 				note = strings.TrimSpace(line + " " + note)
 			}
 			rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
-				FormatCount(t.Requests), FormatRate(t.Rate()), FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),
+				FormatCount(t.Requests), FormatRate(t.Rate()), clientUs, FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),
 				QuantileMillis(t.Latency.Total, 99), busy, server, perServer, note)
 		}
 	}

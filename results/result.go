@@ -374,6 +374,12 @@ type Group struct {
 	// CPU is how busy the group's CPUs were during the window (measured by
 	// the worker on the CPUs it is pinned to); nil when not measured.
 	CPU *CPUUsage `json:"cpu,omitempty"`
+	// Process is the worker process's own CPU time over the window
+	// (user + system of all its threads, from getrusage): what kaeload
+	// itself cost, whoever else used the group's CPUs. Groups run in
+	// distinct processes, so these add up across groups even when the
+	// groups share CPUs. nil when not measured (runs before it existed).
+	Process *CPUUsage `json:"process_cpu,omitempty"`
 	// PeakRSS is the worker process's peak resident memory in bytes over
 	// its life (one repetition); 0 when not measured. Merge sums it, so a
 	// total's PeakRSS / Slots is the client's memory per connection slot.
@@ -397,4 +403,16 @@ type CPUUsage struct {
 	Seconds float64 `json:"seconds"`
 	// Busy is Seconds divided by (window length × number of CPUs measured), 0..1.
 	Busy float64 `json:"busy"`
+	// PerCPU is Seconds split by CPU, ascending by CPU (a CPU list
+	// measured CPU by CPU); empty for a process's time. It lets groups that
+	// share CPUs be counted once (Rep.ClientCPU).
+	PerCPU []CPUTime `json:"per_cpu,omitempty"`
+}
+
+// CPUTime is the busy time of one CPU over a window.
+type CPUTime struct {
+	// CPU is the CPU number.
+	CPU int `json:"cpu"`
+	// Seconds is its busy time.
+	Seconds float64 `json:"seconds"`
 }

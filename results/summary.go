@@ -70,6 +70,15 @@ type VariantSummary struct {
 	// repetitions; HasClientCPU says whether any group was measured.
 	ClientBusyMax float64
 	HasClientCPU  bool
+	// ClientCPUReps is the number of repetitions whose client CPU was
+	// measured for every group (ClientCPU.PerRequest), ClientCPUSeconds
+	// their client CPU time and ClientCPURequests their requests;
+	// ClientCPUOwnReps of them measured kaeload's own process time, the
+	// others the busy time of the groups' CPUs.
+	ClientCPUReps     int
+	ClientCPUSeconds  float64
+	ClientCPURequests uint64
+	ClientCPUOwnReps  int
 	// ServerCPUReps is the number of repetitions with a server CPU
 	// reading; ServerCPUSeconds their server CPU time and
 	// ServerCPURequests their requests, so that
@@ -83,6 +92,24 @@ type VariantSummary struct {
 	// than (SweepSummary.Plateau), the best one included.
 	Best    bool
 	Plateau bool
+}
+
+// ClientMicrosPerRequest returns the client's CPU time per request in
+// microseconds over the repetitions whose client CPU was measured, and
+// false when none was: the load generator's own cost, to set beside the
+// rate it drove.
+func (s *VariantSummary) ClientMicrosPerRequest() (float64, bool) {
+	if s.ClientCPUReps == 0 || s.ClientCPURequests == 0 {
+		return 0, false
+	}
+	return s.ClientCPUSeconds * 1e6 / float64(s.ClientCPURequests), true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // RequestsPerServerCPU returns requests per server CPU-second over the
@@ -217,9 +244,15 @@ func summarizeVariant(v *Variant, isBase bool) VariantSummary {
 		if rep.Failed != "" {
 			s.FailedReps++
 		}
-		if c := repClientCPU(rep); c.measured > 0 {
+		if c := repClientCPU(rep); c.Measured > 0 {
 			s.HasClientCPU = true
-			s.ClientBusyMax = max(s.ClientBusyMax, c.busyMax)
+			s.ClientBusyMax = max(s.ClientBusyMax, c.BusyMax)
+		}
+		if us, own, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+			s.ClientCPUReps++
+			s.ClientCPUSeconds += us * float64(t.Requests) / 1e6
+			s.ClientCPURequests += t.Requests
+			s.ClientCPUOwnReps += b2i(own)
 		}
 		if rep.ServerCPU != nil {
 			s.ServerCPUReps++
@@ -369,30 +402,8 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 	return strings.Join(parts, " ")
 }
 
-// clientCPU is the client CPU use of one repetition's groups.
-type clientCPU struct {
-	seconds      float64 // summed over the measured groups
-	busyMax      float64 // highest Busy
-	busyMaxGroup int     // Group.Index with busyMax
-	measured     int     // groups with a CPU reading
-	groups       int     // all groups
-}
-
-func repClientCPU(rep *Rep) clientCPU {
-	c := clientCPU{groups: len(rep.Groups)}
-	for i := range rep.Groups {
-		g := &rep.Groups[i]
-		if g.CPU == nil {
-			continue
-		}
-		if c.measured == 0 || g.CPU.Busy > c.busyMax {
-			c.busyMax, c.busyMaxGroup = g.CPU.Busy, g.Index
-		}
-		c.measured++
-		c.seconds += g.CPU.Seconds
-	}
-	return c
-}
+// repClientCPU is rep.ClientCPU (kept for the renderers' call sites).
+func repClientCPU(rep *Rep) ClientCPU { return rep.ClientCPU() }
 
 // ClientBound returns the Group.Index of every group of r whose CPUs were
 // at least ClientBoundBusy busy during the window, in plan order; nil when

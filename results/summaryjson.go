@@ -28,6 +28,8 @@ type SummaryJSON struct {
 	ThresholdsPassed bool             `json:"thresholds_passed"`
 	// Warnings are every warning the reports show (Run.AllWarnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// Hints are the reports' hint lines (Run.Hints).
+	Hints []string `json:"hints,omitempty"`
 }
 
 // VariantJSON sums up one variant in a SummaryJSON. Latencies are in
@@ -43,6 +45,9 @@ type VariantJSON struct {
 	ErrorShare      float64     `json:"error_share"`
 	ClientBoundReps int         `json:"client_bound_reps,omitempty"`
 	LatencyMs       LatencyJSON `json:"latency_ms"`
+	// ClientUsPerRequest is the client's CPU µs per request
+	// (VariantSummary.ClientMicrosPerRequest); absent when not measured.
+	ClientUsPerRequest *float64 `json:"client_us_per_request,omitempty"`
 	// Comparison is against the baseline; nil for the baseline itself.
 	Comparison *Comparison `json:"comparison,omitempty"`
 }
@@ -71,7 +76,7 @@ func quantileMs(h *Histogram, q float64) *float64 {
 // variant.
 func (r *Run) Summarize() (*SummaryJSON, error) {
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: r.Failed(), Warnings: r.AllWarnings(), Variants: []VariantJSON{}}
+		Incomplete: r.Incomplete, Failed: r.Failed(), Warnings: r.AllWarnings(), Hints: r.Hints(), Variants: []VariantJSON{}}
 	out.Thresholds = CheckThresholds(r)
 	out.ThresholdsPassed = len(Crossed(out.Thresholds)) == 0
 	if len(r.Variants) == 0 {
@@ -96,6 +101,9 @@ func (r *Run) Summarize() (*SummaryJSON, error) {
 				TTFBP50: quantileMs(vs.TTFB, 50), TTFBP99: quantileMs(vs.TTFB, 99),
 				TotalP50: quantileMs(vs.Total, 50), TotalP99: quantileMs(vs.Total, 99),
 			}}
+		if us, ok := vs.ClientMicrosPerRequest(); ok {
+			v.ClientUsPerRequest = &us
+		}
 		if !vs.IsBaseline {
 			cmp := vs.Comparison
 			v.Comparison = &cmp

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -135,7 +136,8 @@ func notesCell(v *VariantSummary) string {
 // comparisonTable is the answer of a run: per variant the mean rate, its
 // spread and interval, the difference from the baseline and whether it is
 // significant, the p99 handshake time over all repetitions, errors, and,
-// when measured, requests per server CPU-second and notes.
+// when measured, the client's CPU µs per request (beside the rate),
+// requests per server CPU-second and notes.
 func comparisonTable(s *RunSummary) table {
 	cols := []column{
 		{"variant", false, func(_ int, v *VariantSummary) string { return v.Name }},
@@ -171,11 +173,21 @@ func comparisonTable(s *RunSummary) table {
 		{"p99 handshake ms", true, func(_ int, v *VariantSummary) string { return QuantileMillis(v.Handshake, 99) }},
 		{"errors", true, func(_ int, v *VariantSummary) string { return FormatCount(v.Errors) }},
 	}
-	var serverCPU, notes bool
+	var clientCPU, serverCPU, notes bool
 	for i := range s.Variants {
 		v := &s.Variants[i]
+		clientCPU = clientCPU || v.ClientCPUReps > 0
 		serverCPU = serverCPU || v.ServerCPUReps > 0
 		notes = notes || notesCell(v) != ""
+	}
+	if clientCPU {
+		// Beside the rate: what each request cost the load generator.
+		cols = slices.Insert(cols, 3, column{"client µs/req", true, func(_ int, v *VariantSummary) string {
+			if x, ok := v.ClientMicrosPerRequest(); ok {
+				return FormatMicros(x)
+			}
+			return "-"
+		}})
 	}
 	if serverCPU {
 		cols = append(cols, column{"req/server cpu-s", true, func(_ int, v *VariantSummary) string {

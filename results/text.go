@@ -124,6 +124,9 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	for _, warn := range warnings(r) {
 		fmt.Fprintf(b, "WARNING: %s\n", warn)
 	}
+	for _, h := range r.Hints() {
+		fmt.Fprintf(b, "HINT: %s\n", h)
+	}
 	writeHosts(b, r.Hosts)
 }
 
@@ -168,9 +171,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	kv := table{right: []bool{false, false}}
 	kv.add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
 	if ok := t.Succeeded(); ok != t.Requests {
-		kv.add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s)", FormatCount(t.Requests), FormatCount(ok), FormatRate(t.Rate())))
+		kv.add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s%s)", FormatCount(t.Requests), FormatCount(ok), FormatRate(t.Rate()), clientCostNote(rep)))
 	} else {
-		kv.add("requests", fmt.Sprintf("%s  (%s req/s)", FormatCount(t.Requests), FormatRate(t.Rate())))
+		kv.add("requests", fmt.Sprintf("%s  (%s req/s%s)", FormatCount(t.Requests), FormatRate(t.Rate()), clientCostNote(rep)))
 	}
 	if line := openLoopLine(t); line != "" {
 		kv.add("open loop", line)
@@ -196,7 +199,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	kv.add("handshakes", fmt.Sprintf("%s  (resumed %s)", FormatCount(t.Handshakes), FormatCount(t.Resumed)))
 	kv.add("connections", FormatCount(t.Connections))
 	kv.add("status", StatusLine(&t.Counts))
-	if c := repClientCPU(rep); c.measured > 0 {
+	if c := repClientCPU(rep); c.Measured > 0 {
 		kv.add("client cpu", clientCPULine(c, t.Requests))
 	}
 	if rep.ServerCPU != nil {
@@ -252,7 +255,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		gt.header = append([]string{"group", "host"}, gt.header[1:]...)
 		gt.right = append([]bool{false, false}, gt.right[1:]...)
 	}
-	busy := repClientCPU(rep).measured > 0
+	busy := repClientCPU(rep).Measured > 0
 	if busy {
 		gt.header = append(gt.header, "cpu busy")
 		gt.right = append(gt.right, true)
@@ -340,16 +343,34 @@ func writeSearch(b *bytes.Buffer, ss *SearchSummary) {
 }
 
 // clientCPULine renders the client CPU use of a repetition that
-// completed requests.
-func clientCPULine(c clientCPU, requests uint64) string {
-	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.seconds, c.busyMaxGroup, FormatPercent(c.busyMax))
-	if c.measured < c.groups {
-		return line + fmt.Sprintf(" (%d of %d groups measured)", c.measured, c.groups)
+// completed requests: kaeload's own time when recorded, and the busy time
+// of the groups' CPUs (each CPU counted once).
+func clientCPULine(c ClientCPU, requests uint64) string {
+	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, FormatPercent(c.BusyMax))
+	if c.ProcessMeasured == c.Groups && c.Groups > 0 {
+		line = fmt.Sprintf("kaeload %.2f s; its CPUs %s", c.Process, line)
 	}
-	if c.seconds > 0 {
-		line += fmt.Sprintf("  (%s req per client cpu-s)", FormatRate(float64(requests)/c.seconds))
+	if c.Measured < c.Groups {
+		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
+	}
+	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
+		line += fmt.Sprintf("  (%s req per client cpu-s", FormatRate(1e6/us))
+		if own {
+			line += ", kaeload's own"
+		}
+		line += ")"
 	}
 	return line
+}
+
+// clientCostNote is ", client N µs per request" for a repetition whose
+// client CPU was measured, "" otherwise: the generator's cost beside the
+// server's rate.
+func clientCostNote(rep *Rep) string {
+	if us, _, ok := rep.ClientCPU().PerRequest(rep.Total.Requests); ok {
+		return ", client " + FormatMicros(us) + " µs per request"
+	}
+	return ""
 }
 
 // serverCPULine renders the server CPU use of a repetition.

@@ -182,6 +182,19 @@ func awaitStart(lr *lineReader, out io.Writer) (results.Window, error) {
 	return win, nil
 }
 
+// ownCPU turns a selfMeter reading into Group.Process: the process's
+// time, busy relative to the group's CPUs when it is pinned.
+func ownCPU(u *results.CPUUsage, cpus pinning.Set, win results.Window) *results.CPUUsage {
+	if u == nil {
+		return nil
+	}
+	p := &results.CPUUsage{Seconds: u.Seconds, Busy: u.Busy}
+	if w := win.Length().Seconds(); len(cpus) > 0 && w > 0 {
+		p.Busy = min(p.Seconds/(w*float64(len(cpus))), 1)
+	}
+	return p
+}
+
 // load runs the engine over win, sends a snapshot every snapshotEvery and
 // the final record when the engine is done. It returns the input's error
 // when the controller stopped the load.
@@ -195,9 +208,13 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	if len(want) > 0 {
 		cm = cpusMeter(want)
 	}
-	cpu := measureWindow(ctx, cm, win, func(f string, a ...any) {
+	logf := func(f string, a ...any) {
 		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
-	})
+	}
+	cpu := measureWindow(ctx, cm, win, logf)
+	// And this process's own time, whatever else ran on its CPUs: what the
+	// group cost kaeload, which adds up across groups that share CPUs.
+	proc := measureWindow(ctx, selfMeter(), win, logf)
 	done := make(chan results.Group, 1)
 	go func() { done <- eng.Run(ctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
@@ -230,6 +247,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 				return stopped() // Run returned because the controller went away
 			}
 			res.CPU = <-cpu
+			res.Process = ownCPU(<-proc, want, win)
 			res.Index = spec.Group
 			res.CPUs = want.String()
 			res.Threads = g.Threads

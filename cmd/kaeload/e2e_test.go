@@ -56,9 +56,14 @@ func TestQuickstart(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	m := regexp.MustCompile(`(?m)^requests\s+([\d,]+)\s+\(([\d,.]+) req/s\)`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`(?m)^requests\s+([\d,]+)\s+\(([\d,.]+) req/s(, client ([\d.]+) µs per request)?\)`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no requests line in:\n%s", out)
+	}
+	// The generator's own cost beside the rate (the worker's CPU time over
+	// the window per request).
+	if us, _ := strconv.ParseFloat(m[4], 64); us <= 0 {
+		t.Errorf("client µs per request %q, want > 0, beside req/s in:\n%s", m[4], out)
 	}
 	if rate, _ := strconv.ParseFloat(strings.ReplaceAll(m[2], ",", ""), 64); rate <= 0 {
 		t.Errorf("rate %s req/s, want > 0", m[2])

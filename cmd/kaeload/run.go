@@ -20,9 +20,10 @@ Runs a scenario: for every variant and repetition, one worker process per
 group — pinned to the group's CPUs like taskset — sends requests over one
 common window (warm-up not counted). With connection: close every request
 is a new TCP connection and a full TLS handshake; no session is resumed
-unless target.tls.resumption is true. Prints per-group and total req/s,
-errors by class, resumed handshakes, negotiated TLS parameters and latency
-percentiles, then the comparison of variants.
+unless target.tls.resumption is true. Prints per-group and total req/s
+with the client's own CPU µs per request beside them, errors by class,
+resumed handshakes, negotiated TLS parameters and latency percentiles,
+then the comparison of variants.
 
 Each run is kept in a new directory, results/<UTC time>-<name>/ (or -o DIR):
 run.json (everything, histograms included), summary.csv, report.html and

@@ -61,6 +61,8 @@ type page struct {
 	// Failed lists the variants with failed repetitions.
 	Failed   []string
 	Warnings []string
+	// Hints are results.Run.Hints: lines, not warnings.
+	Hints []string
 	// Hosts describes the run's ssh hosts (results.HostLine), if any.
 	Hosts []string
 	// Thresholds are the threshold checks, one line each
@@ -117,6 +119,9 @@ type driftSection struct {
 type comparisonRow struct {
 	Variant, Color, N, Mean, StdDev, CI, Delta, P, PAdj, MDE, Verdict, P99Handshake string
 	IsBase, Significant                                                             bool
+	// ClientUs is the client's CPU µs per request over the repetitions
+	// (VariantSummary.ClientMicrosPerRequest), dash when not measured.
+	ClientUs string
 	// Failed is "FAILED" or "FAILED (k of n reps)" for a variant with
 	// failed repetitions, "" otherwise.
 	Failed string
@@ -128,6 +133,9 @@ type variantRow struct {
 
 type repRow struct {
 	Variant, Rep, Window, Requests, Rate, Errors, Handshakes, Resumed, Connections, Status, P99Total, NotCounted string
+	// ClientUs is the client's CPU µs per request (Rep.ClientCPU), dash
+	// when not measured.
+	ClientUs string
 	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
 	Failed string
 }
@@ -194,6 +202,7 @@ func newPage(r *results.Run) (*page, error) {
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
 		Warnings:    r.AllWarnings(),
+		Hints:       r.Hints(),
 		Hosts:       hostLines(r.Hosts),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Alpha:       strconv.FormatFloat(results.Alpha, 'f', -1, 64),
@@ -313,7 +322,10 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	row := comparisonRow{
 		Variant: v.V.Name, Color: cssColor(v.Color), N: strconv.Itoa(s.N), IsBase: v.Sum.IsBaseline,
 		Mean: dash, StdDev: dash, CI: dash, Delta: "baseline", P: dash, PAdj: dash, MDE: dash, Verdict: "baseline",
-		P99Handshake: cell(results.QuantileMillis(v.Sum.Handshake, 99)),
+		P99Handshake: cell(results.QuantileMillis(v.Sum.Handshake, 99)), ClientUs: dash,
+	}
+	if us, ok := v.Sum.ClientMicrosPerRequest(); ok {
+		row.ClientUs = results.FormatMicros(us)
 	}
 	if n := v.Sum.FailedReps; n > 0 {
 		row.Failed = "FAILED"
@@ -374,7 +386,10 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 		Window:   strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64) + " s",
 		Requests: results.FormatCount(t.Requests), Rate: results.FormatRate(t.Rate()), Errors: results.FormatCount(t.Errors.Total()),
 		Handshakes: results.FormatCount(t.Handshakes), Resumed: results.FormatCount(t.Resumed), Connections: results.FormatCount(t.Connections),
-		Status: results.StatusLine(&t.Counts), P99Total: cell(results.QuantileMillis(t.Latency.Total, 99)),
+		Status: results.StatusLine(&t.Counts), P99Total: cell(results.QuantileMillis(t.Latency.Total, 99)), ClientUs: dash,
+	}
+	if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+		row.ClientUs = results.FormatMicros(us)
 	}
 	if o := t.Outside; o != (results.Outside{}) {
 		row.NotCounted = fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",

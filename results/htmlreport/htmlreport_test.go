@@ -135,9 +135,9 @@ func TestWriteNumbers(t *testing.T) {
 		return results.PValue(c) + "|" + results.PAdjusted(c) + "|" + results.MDE(c) + "|" + results.VerdictWords(c)
 	}
 	tests := []struct{ variant, want string }{
-		{"baseline", "baseline|2|120,500.0|707.1|114,146.9 – 126,853.1|baseline|—|—|—|baseline|2.591"},
-		{"kae-soft-0", "kae-soft-0|2|151,000.0|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + cells(c0) + "|2.127"},
-		{"kae-soft-33", "kae-soft-33|2|181,000.0|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + cells(c33) + "|1.647"},
+		{"baseline", "baseline|2|120,500.0|31.9|707.1|114,146.9 – 126,853.1|baseline|—|—|—|baseline|2.591"},
+		{"kae-soft-0", "kae-soft-0|2|151,000.0|32.6|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + cells(c0) + "|2.127"},
+		{"kae-soft-33", "kae-soft-33|2|181,000.0|34.4|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + cells(c33) + "|1.647"},
 	}
 	if !strings.Contains(tests[2].want, "+50.21 %, significant") {
 		t.Errorf("kae-soft-33's verdict is not the significant difference: %s", tests[2].want)
@@ -290,8 +290,8 @@ func TestWriteInterrupted(t *testing.T) {
 		t.Errorf("completed = %q, want %q", got, want)
 	}
 	for _, tt := range []struct{ variant, want string }{
-		{"kae-soft-33", "kae-soft-33|1|180,000.0|—|—|+49.38 %|—|—|—|no test: needs 2+ repetitions on each side|1.647"},
-		{"kae-soft-50", "kae-soft-50|0|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"},
+		{"kae-soft-33", "kae-soft-33|1|180,000.0|31.6|—|—|+49.38 %|—|—|—|no test: needs 2+ repetitions on each side|1.647"},
+		{"kae-soft-50", "kae-soft-50|0|—|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"},
 	} {
 		if got := tableRow(comparisonTable(t, root), tt.variant); got != tt.want {
 			t.Errorf("comparison row %s:\n got %s\nwant %s", tt.variant, got, tt.want)
@@ -346,7 +346,7 @@ func TestWriteNothingCompleted(t *testing.T) {
 	if got, want := root.byID("chart-rate").allText(), "no variant has a completed repetition"; !strings.Contains(got, want) {
 		t.Errorf("rate chart text = %q, want it to contain %q", got, want)
 	}
-	if got, want := tableRow(comparisonTable(t, root), "kae"), "kae|0|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"; got != want {
+	if got, want := tableRow(comparisonTable(t, root), "kae"), "kae|0|—|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"; got != want {
 		t.Errorf("comparison row kae:\n got %s\nwant %s", got, want)
 	}
 }
@@ -571,23 +571,24 @@ func TestWriteMatchesMarkdown(t *testing.T) {
 		for _, v := range r.Variants {
 			h := strings.Split(tableRow(comparisonTable(t, root), v.Name), "|")
 			m := md[v.Name]
-			if len(h) != 11 || len(m) < 11 {
-				t.Errorf("%s: %s: HTML cells %q, Markdown cells %q; want 11 and at least 11", name, v.Name, h, m)
+			if len(h) != 12 || len(m) < 12 {
+				t.Errorf("%s: %s: HTML cells %q, Markdown cells %q; want 12 and at least 12", name, v.Name, h, m)
 				continue
 			}
-			// Both: variant n mean stddev CI Δ p "p Holm" MDE verdict
-			// p99 (Markdown goes on with errors, server CPU, notes).
+			// Both: variant n mean "client µs/req" stddev CI Δ p "p Holm"
+			// MDE verdict p99 (Markdown goes on with errors, server CPU,
+			// notes).
 			cols := []struct {
 				col        string
 				html, mark string
 			}{
-				{"n", h[1], m[1]}, {"mean", h[2], m[2]}, {"stddev", h[3], m[3]}, {"delta", h[5], m[5]}, {"p99 handshake", h[10], m[10]},
+				{"n", h[1], m[1]}, {"mean", h[2], m[2]}, {"client µs/req", h[3], m[3]}, {"stddev", h[4], m[4]}, {"delta", h[6], m[6]}, {"p99 handshake", h[11], m[11]},
 			}
-			if h[5] != "baseline" {
+			if h[6] != "baseline" {
 				cols = append(cols, []struct {
 					col        string
 					html, mark string
-				}{{"p", h[6], m[6]}, {"p Holm", h[7], m[7]}, {"MDE", h[8], m[8]}, {"verdict", h[9], m[9]}}...)
+				}{{"p", h[7], m[7]}, {"p Holm", h[8], m[8]}, {"MDE", h[9], m[9]}, {"verdict", h[10], m[10]}}...)
 			}
 			for _, c := range cols {
 				if c.html != c.mark {
@@ -596,7 +597,7 @@ func TestWriteMatchesMarkdown(t *testing.T) {
 			}
 		}
 		if name == "baseline not measured" {
-			if got := tableRow(comparisonTable(t, root), "kae-soft-0"); !strings.Contains(got, "|151,000.0|1,414.2|") || strings.Contains(got, "%") {
+			if got := tableRow(comparisonTable(t, root), "kae-soft-0"); !strings.Contains(got, "|151,000.0|32.6|1,414.2|") || strings.Contains(got, "%") {
 				t.Errorf("%s: kae-soft-0 row = %q, want its mean and no Δ", name, got)
 			}
 			if got := root.byID("chart-rate").find("svg")[0].allText(); !strings.Contains(got, "151,000.0") || strings.Contains(got, "%") {

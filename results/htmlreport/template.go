@@ -88,6 +88,9 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <div class="banner warnings" id="warnings">Warnings
 <ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
+{{- range .Hints}}
+<p class="note hint">Hint: {{.}}</p>
+{{- end}}
 {{- if .Hosts}}
 <p class="note" id="hosts">Hosts over ssh:</p>
 <ul>{{range .Hosts}}<li>{{.}}</li>{{end}}</ul>
@@ -103,12 +106,12 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <p class="note" id="order">Order: {{.Order}}.</p>
 {{- end}}
 <table>
-<thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">± stddev</th><th class="num">95 % CI</th>
+<thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">client µs/req</th><th class="num">± stddev</th><th class="num">95 % CI</th>
 <th class="num">Δ vs baseline</th><th class="num">p</th><th class="num">p Holm</th><th class="num">MDE</th><th>verdict</th><th class="num">p99 handshake ms</th></tr></thead>
 <tbody>
 {{- range .Comparison}}
 <tr{{if .IsBase}} class="base"{{end}}><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
-<td class="num">{{.Mean}}</td><td class="num">{{.StdDev}}</td><td class="num">{{.CI}}</td><td class="num">{{.Delta}}</td>
+<td class="num">{{.Mean}}</td><td class="num">{{.ClientUs}}</td><td class="num">{{.StdDev}}</td><td class="num">{{.CI}}</td><td class="num">{{.Delta}}</td>
 <td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="{{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
 {{- end}}
 </tbody>
@@ -214,15 +217,15 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 
 <h2 id="repetitions">Repetitions</h2>
 <table>
-<thead><tr><th>variant</th><th class="num">rep</th><th class="num">window</th><th class="num">requests</th><th class="num">req/s</th><th class="num">errors</th>
+<thead><tr><th>variant</th><th class="num">rep</th><th class="num">window</th><th class="num">requests</th><th class="num">req/s</th><th class="num">client µs/req</th><th class="num">errors</th>
 <th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th><th>not counted</th></tr></thead>
 <tbody>
 {{- range .Reps}}
-<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td>
+<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td><td class="num">{{.ClientUs}}</td>
 <td class="num">{{.Errors}}</td><td class="num">{{.Handshakes}}</td><td class="num">{{.Resumed}}</td><td class="num">{{.Connections}}</td>
 <td>{{.Status}}</td><td class="num">{{.P99Total}}</td><td>{{if .Failed}}<span class="failed">FAILED: {{.Failed}}</span> {{end}}{{.NotCounted}}</td></tr>
 {{- else}}
-<tr><td colspan="12">no completed repetitions</td></tr>
+<tr><td colspan="13">no completed repetitions</td></tr>
 {{- end}}
 </tbody>
 </table>

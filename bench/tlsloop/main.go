@@ -1,0 +1,146 @@
+// Command tlsloop is the floor bench/peers.sh sets every HTTPS load
+// generator against: the least a Go client can do per request. Each of -c
+// goroutines dials, completes a TLS handshake with crypto/tls, writes one
+// GET, reads the response (status line, headers, Content-Length body) and,
+// in close mode, closes the connection, until -d has passed. No
+// histograms, no accounting beyond a request counter, no HTTP library.
+//
+//	tlsloop -addr 127.0.0.1:8443 -c 32 -d 3s            # close
+//	tlsloop -addr 127.0.0.1:8443 -c 32 -d 3s -keepalive
+//
+// It prints the requests it completed and the errors. Certificate
+// verification is off; -max-version 1.2 offers TLS 1.2 only.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8443", "server host:port")
+	conns := flag.Int("c", 32, "concurrent connections")
+	dur := flag.Duration("d", 3*time.Second, "how long to run")
+	keepAlive := flag.Bool("keepalive", false, "keep connections open (default: a new connection and handshake per request)")
+	maxVersion := flag.String("max-version", "1.3", "highest TLS version offered: 1.2 or 1.3")
+	flag.Parse()
+
+	cfg := &tls.Config{
+		InsecureSkipVerify: true,
+		ServerName:         "localhost",
+		MinVersion:         tls.VersionTLS12,
+		MaxVersion:         tls.VersionTLS13,
+		// The same groups kaeload offers by default: no hybrid
+		// post-quantum key share.
+		CurvePreferences:       []tls.CurveID{tls.X25519, tls.CurveP256},
+		SessionTicketsDisabled: true,
+	}
+	switch *maxVersion {
+	case "1.2":
+		cfg.MaxVersion = tls.VersionTLS12
+	case "1.3":
+	default:
+		fmt.Fprintf(os.Stderr, "tlsloop: -max-version %q: want 1.2 or 1.3\n", *maxVersion)
+		os.Exit(2)
+	}
+	req := []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+	if *keepAlive {
+		req = []byte("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	}
+	end := time.Now().Add(*dur)
+	var requests, failures atomic.Uint64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	for range *conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var c *tls.Conn
+			var raw net.Conn
+			br := bufio.NewReaderSize(nil, 16<<10)
+			for time.Now().Before(end) {
+				if c == nil {
+					var err error
+					raw, err = net.DialTimeout("tcp", *addr, 5*time.Second)
+					if err != nil {
+						failures.Add(1)
+						firstErr.CompareAndSwap(nil, err)
+						continue
+					}
+					c = tls.Client(raw, cfg)
+					br.Reset(c)
+				}
+				_ = raw.SetDeadline(time.Now().Add(5 * time.Second))
+				err := exchange(c, br, req)
+				if err == nil {
+					requests.Add(1)
+				} else {
+					failures.Add(1)
+					firstErr.CompareAndSwap(nil, err)
+				}
+				if err != nil || !*keepAlive {
+					_ = raw.Close()
+					c = nil
+				}
+			}
+			if c != nil {
+				_ = raw.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Printf("requests %d errors %d\n", requests.Load(), failures.Load())
+	if e, ok := firstErr.Load().(error); ok {
+		fmt.Printf("first error: %v\n", e)
+	}
+}
+
+// exchange writes req on c (handshaking first if needed) and reads one
+// response from br: the header block, then a Content-Length body.
+func exchange(c *tls.Conn, br *bufio.Reader, req []byte) error {
+	if _, err := c.Write(req); err != nil {
+		return err
+	}
+	length := -1
+	for first := true; ; first = false {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		if first {
+			if !bytes.HasPrefix(line, []byte("HTTP/1.")) {
+				return fmt.Errorf("bad status line %q", line)
+			}
+			continue
+		}
+		if len(line) <= 2 { // the blank line ending the headers
+			break
+		}
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(k, []byte("Content-Length")) {
+			n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+			if err != nil {
+				return fmt.Errorf("bad Content-Length %q", v)
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return errors.New("response without Content-Length")
+	}
+	_, err := br.Discard(length)
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
