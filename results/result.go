@@ -216,6 +216,13 @@ type Outside struct {
 	Unanswered Stages `json:"unanswered"`
 }
 
+// Responses is every response completed in the window, in the warm-up
+// before it and during the drain after it: what the server's access log
+// holds for these connections, line for line.
+func (c Counts) Responses() uint64 {
+	return c.Requests + c.Outside.Warmup + c.Outside.Late
+}
+
 // Stages counts requests by the stage they were in: waiting for the TCP
 // connect, for the TLS handshake, or for the response (request written or
 // being written, response not complete).

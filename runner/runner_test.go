@@ -212,7 +212,7 @@ func TestRunBuiltin(t *testing.T) {
 	if total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
 		t.Fatalf("client abandoned requests: %+v", total.Outside)
 	}
-	if got, want := st.Requests, total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+	if got, want := st.Requests, total.Responses(); got != want {
 		t.Errorf("server answered %d requests, want client window %d + warm-up %d + late %d = %d",
 			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}
@@ -296,7 +296,7 @@ func TestRunNginx(t *testing.T) {
 	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
 		t.Fatalf("client errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
 	}
-	if got, want := uint64(len(lines)), total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+	if got, want := uint64(len(lines)), total.Responses(); got != want {
 		t.Errorf("nginx logged %d requests, want client window %d + warm-up %d + late %d = %d",
 			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}

@@ -162,7 +162,7 @@ load:
 		t.Errorf("repetition not marked failed")
 	}
 	lines := ng.Log(t)
-	if got, want := uint64(len(lines)), total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+	if got, want := uint64(len(lines)), total.Responses(); got != want {
 		t.Errorf("nginx logged %d requests; kaeload read %d + %d warm-up + %d late = %d", got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}
 	for _, l := range lines {

@@ -151,7 +151,7 @@ func TestURLModeNginx(t *testing.T) {
 	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
 		t.Fatalf("errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
 	}
-	if got, want := uint64(len(lines)), total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+	if got, want := uint64(len(lines)), total.Responses(); got != want {
 		t.Errorf("nginx logged %d requests; kaeload read %d in the window + %d warm-up + %d late = %d",
 			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}

@@ -215,7 +215,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 		t.Fatalf("errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
 	}
 	lines := nginxtest.ReadLog(t, filepath.Join(ng.Dir, "access.log"))
-	if got, want := uint64(len(lines)), total.Requests+total.Outside.Warmup+total.Outside.Late; got != want {
+	if got, want := uint64(len(lines)), total.Responses(); got != want {
 		t.Errorf("nginx logged %d requests; kaeload read %d in the window + %d warm-up + %d late = %d",
 			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}
