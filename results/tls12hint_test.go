@@ -44,7 +44,7 @@ func TestTLS12Hint(t *testing.T) {
 		if !tc.want {
 			continue
 		}
-		if h := hints[0]; !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "22 % of the client's CPU per request, some 11.0 of this variant's 50.0 µs") || !strings.Contains(h, "2026-12-03") {
+		if h := hints[0]; !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "3–22 % of kaeload's client CPU per request") || !strings.Contains(h, "2026-12-03") {
 			t.Errorf("%s: hint %q lacks the setting, the saving or when it was measured", tc.name, h)
 		}
 		var text, md bytes.Buffer
