@@ -191,7 +191,12 @@ func TestClientBound(t *testing.T) {
 				}
 				return
 			}
-			if limit := results.ClientBoundBusy - 0.3; client > limit*window {
+			// The two cost claims below hold for kaeload's client, not for
+			// the race detector's: under -race a handshake costs the
+			// client several times more, as much as RSA-4096 costs nginx
+			// (0.61 CPU-s for 132 requests seen in CI). The measurement
+			// checks above and the verdict below hold either way.
+			if limit := results.ClientBoundBusy - 0.3; !raceEnabled && client > limit*window {
 				t.Errorf("the client worker used %.2f CPU-s of the %.2f s window, over %.1f of its CPU: it could bind the group by itself", client, window, limit)
 			}
 			switch {
@@ -204,7 +209,7 @@ func TestClientBound(t *testing.T) {
 					g.CPUs, traced.Seconds-client, traced.Seconds)
 			}
 			// Ticks are 10 ms: allow one either side.
-			if rep.ServerCPU.Seconds+0.02 < client {
+			if !raceEnabled && rep.ServerCPU.Seconds+0.02 < client {
 				t.Errorf("server used %.2f CPU-s in the window, the client worker %.2f: RSA-4096 signing should cost the server more than the client", rep.ServerCPU.Seconds, client)
 			}
 		})
