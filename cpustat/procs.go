@@ -30,18 +30,20 @@ type ProcsSample struct {
 }
 
 // Top returns the processes that used CPU between a (the earlier sample)
-// and b, busiest first, at most n of them: those whose CPU affinity
-// includes at least one CPU of cpus (any process when cpus is empty),
-// leaving out the PIDs in exclude. A process's Seconds is its own user +
-// system time between the samples (all of it when it started after a),
-// on whichever CPUs it ran: /proc does not split a process's time by
-// CPU, so a process that may also run elsewhere is named with its
-// affinity (ProcessCPU.CPUs). A process that exited before b is not
-// named. Its affinity is read when Top is called.
+// and b and may run on at least one CPU of cpus (any process when cpus
+// is empty), leaving out the PIDs in exclude: at most n of them, the
+// busiest on cpus first. A process's Seconds is its own user + system
+// time between the samples (all of it when it started after a). /proc
+// does not split a process's time by CPU, so the ranking counts the
+// share of its affinity that lies in cpus (a process pinned to cpus
+// counts in full, one that may also run on as many other CPUs counts
+// half) and every process is named with its affinity
+// (ProcessCPU.CPUs). A process that exited before its affinity was read
+// is not named.
 func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) []results.ProcessCPU {
 	type used struct {
-		st  procStat
-		sec float64
+		p    results.ProcessCPU
+		rank float64 // estimated seconds on cpus
 	}
 	var cands []used
 	for k, st := range b.procs {
@@ -52,43 +54,39 @@ func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) 
 		if sa, ok := a.procs[k]; ok {
 			sec -= sa.own
 		}
-		if sec > 0 {
-			cands = append(cands, used{st, sec})
-		}
-	}
-	slices.SortFunc(cands, func(x, y used) int {
-		if c := cmp.Compare(y.sec, x.sec); c != 0 {
-			return c
-		}
-		return x.st.key.pid - y.st.key.pid
-	})
-	var top []results.ProcessCPU
-	for _, c := range cands {
-		if len(top) == n {
-			break
-		}
-		allowed, err := pinning.Allowed(strconv.Itoa(c.st.key.pid))
-		if err != nil {
-			continue // exited meanwhile: it cannot be told apart from a new one
-		}
-		if len(cpus) > 0 && !overlaps(allowed, cpus) {
+		if sec <= 0 {
 			continue
 		}
-		top = append(top, results.ProcessCPU{
-			PID: c.st.key.pid, Comm: c.st.comm, Nice: c.st.nice, Seconds: c.sec, CPUs: allowed.String(),
-		})
+		allowed, err := pinning.Allowed(strconv.Itoa(k.pid))
+		if err != nil || len(allowed) == 0 {
+			continue // exited meanwhile: it cannot be told apart from a new one
+		}
+		share := 1.0
+		if len(cpus) > 0 {
+			in := 0
+			for _, c := range allowed {
+				if cpus.Contains(c) {
+					in++
+				}
+			}
+			if in == 0 {
+				continue
+			}
+			share = float64(in) / float64(len(allowed))
+		}
+		cands = append(cands, used{results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}, sec * share})
+	}
+	slices.SortFunc(cands, func(x, y used) int {
+		if c := cmp.Compare(y.rank, x.rank); c != 0 {
+			return c
+		}
+		return x.p.PID - y.p.PID
+	})
+	top := make([]results.ProcessCPU, 0, min(n, len(cands)))
+	for _, c := range cands[:min(n, len(cands))] {
+		top = append(top, c.p)
 	}
 	return top
-}
-
-// overlaps reports whether the sets share a CPU.
-func overlaps(a, b pinning.Set) bool {
-	for _, c := range a {
-		if b.Contains(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // parseSchedstat returns the run delay of a /proc/.../schedstat line:
