@@ -182,7 +182,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 // each session, since a restart makes new processes).
 func (c *controller) findServer(v scenarios.Variant) {
 	if c.builtin {
-		c.server = selfMeter()
+		c.server = selfMeter(nil)
 		return
 	}
 	if s := c.plan.Server; s != nil && s.SSH != nil {
