@@ -213,7 +213,7 @@ func VerdictWords(c Comparison) string {
 	case c.Test == TestNone:
 		return "no test: needs 2+ repetitions on each side"
 	case c.Test == TestNoBaseline:
-		return "no comparison: the baseline was not measured"
+		return "no comparison: baseline not measured"
 	case c.Significant && c.Equivalent:
 		return fmt.Sprintf("%s, significant, but within the ±%s %% margin", FormatDelta(c.DeltaPct), margin)
 	case c.Significant && c.Test == TestZeroVariance:

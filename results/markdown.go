@@ -80,7 +80,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	default:
 		b.WriteString("\n## Comparison\n\n")
 		if nc := s.NoComparison(); nc != "" {
-			fmt.Fprintf(&b, "Total req/s per repetition; %s.\n\n", mdEscape(upperFirst(nc)))
+			fmt.Fprintf(&b, "Total req/s per repetition; %s.\n\n", mdEscape(nc))
 		} else {
 			fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(s.BaselineName), mdEscape(statsNote(s)))
 		}
