@@ -439,25 +439,45 @@ func TestSweepSeries(t *testing.T) {
 		return variantData{V: v, Sum: &results.VariantSummary{Stats: results.Stats{N: 1, Mean: mean}}}
 	}
 	tests := []struct {
-		name    string
-		vs      []variantData
-		wantKey string
-		want    string // "label@x" per point, in x order
+		name        string
+		vs          []variantData
+		wantKey     string
+		wantNumeric bool
+		want        string // "label@x" per point, in x order
 	}{
 		{"numeric, sorted by value", []variantData{
 			mk("s-50", "s", map[string]string{"ratio": "50"}, 3),
 			mk("s-0", "s", map[string]string{"ratio": "0"}, 1),
 			mk("s-33", "s", map[string]string{"ratio": "33%"}, 2),
-		}, "ratio", "0@0 33%@33 50@50"},
+		}, "ratio", true, "0@0 33%@33 50@50"},
 		{"constant key skipped for the varying one", []variantData{
 			mk("a", "s", map[string]string{"async": "2", "jobs": "8"}, 1),
 			mk("b", "s", map[string]string{"async": "2", "jobs": "16"}, 1),
-		}, "jobs", "8@8 16@16"},
-		{"not numeric: plan order", []variantData{
+		}, "jobs", true, "8@8 16@16"},
+		{"constant name beside a varying number: numeric", []variantData{
+			mk("a", "s", map[string]string{"engine": "kae", "ratio": "33"}, 1),
+			mk("b", "s", map[string]string{"engine": "kae", "ratio": "10"}, 1),
+		}, "ratio", true, "10@10 33@33"},
+		{"not numeric: categorical, plan order", []variantData{
 			mk("x", "s", map[string]string{"engine": "kae"}, 1),
 			mk("y", "s", map[string]string{"engine": "qat"}, 1),
-		}, "", "engine=kae@0 engine=qat@1"},
-		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", ""},
+		}, "engine", false, "kae@0 qat@1"},
+		{"certificate names: categorical, plan order", []variantData{
+			mk("rsa2048", "{cert}", map[string]string{"cert": "rsa2048"}, 1),
+			mk("rsa4096", "{cert}", map[string]string{"cert": "rsa4096"}, 1),
+			mk("ecdsa-p256", "{cert}", map[string]string{"cert": "ecdsa-p256"}, 1),
+		}, "cert", false, "rsa2048@0 rsa4096@1 ecdsa-p256@2"},
+		{"one name among numbers: categorical", []variantData{
+			mk("a", "s", map[string]string{"ratio": "0"}, 1),
+			mk("b", "s", map[string]string{"ratio": "auto"}, 1),
+			mk("c", "s", map[string]string{"ratio": "50"}, 1),
+		}, "ratio", false, "0@0 auto@1 50@2"},
+		{"two numeric keys varying: categorical", []variantData{
+			mk("a", "s", map[string]string{"jobs": "8", "ratio": "0"}, 1),
+			mk("b", "s", map[string]string{"jobs": "8", "ratio": "50"}, 1),
+			mk("c", "s", map[string]string{"jobs": "16", "ratio": "0"}, 1),
+		}, "", false, "jobs=8 ratio=0@0 jobs=8 ratio=50@1 jobs=16 ratio=0@2"},
+		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", false, ""},
 	}
 	for _, tt := range tests {
 		ss := sweepSeries(tt.vs)
@@ -474,8 +494,9 @@ func TestSweepSeries(t *testing.T) {
 		for _, p := range ss[0].Points {
 			parts = append(parts, p.Label+"@"+results.FormatFloat(p.X, -1))
 		}
-		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || got != tt.want {
-			t.Errorf("%s: key %q points %q, want key %q points %q", tt.name, ss[0].Key, got, tt.wantKey, tt.want)
+		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || ss[0].Numeric != tt.wantNumeric || got != tt.want {
+			t.Errorf("%s: key %q numeric %v points %q, want key %q numeric %v points %q",
+				tt.name, ss[0].Key, ss[0].Numeric, got, tt.wantKey, tt.wantNumeric, tt.want)
 		}
 	}
 }
