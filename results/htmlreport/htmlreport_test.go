@@ -656,3 +656,42 @@ func TestWriteFailed(t *testing.T) {
 		t.Errorf("a run without failures has a failed banner (err %v)", err)
 	}
 }
+
+// TestWriteNotCounted checks the not-counted table: one row per
+// repetition that counted anything outside its window or read TIME_WAIT,
+// one figure per cell, and no table for a run without either.
+func TestWriteNotCounted(t *testing.T) {
+	r := fixtureRun()
+	r.Variants[1].Reps[0].Total.Outside = results.Outside{
+		Warmup: 612345, WarmupErrors: 12, Late: 16, Abandoned: 7,
+		Unanswered: results.Stages{Connect: 1, Handshake: 2, Response: 4},
+	}
+	tw := 28000
+	r.Variants[2].Reps[1].TimeWait = &tw
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	tbl := root.byID("not-counted-table")
+	if tbl == nil {
+		t.Fatal("no not-counted table")
+	}
+	var rows []string
+	for _, tr := range tbl.find("tbody")[0].find("tr") {
+		var cells []string
+		for _, td := range tr.find("td") {
+			cells = append(cells, strings.TrimSpace(td.allText()))
+		}
+		rows = append(rows, strings.Join(cells, "|"))
+	}
+	want := []string{
+		"kae-soft-0|1|612,345|12|16|7|1|2|4|—",
+		"kae-soft-33|2|0|0|0|0|0|0|0|28,000",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("not-counted rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if root, err := parseStrict(write(t, fixtureRun())); err != nil || root.byID("not-counted-table") != nil || root.byID("not-counted") != nil {
+		t.Errorf("a run that counted nothing outside its windows has a not-counted section (err %v)", err)
+	}
+}
