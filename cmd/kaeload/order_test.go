@@ -79,7 +79,7 @@ func TestBaselineNotFirst(t *testing.T) {
 	refDir := filepath.Join(t.TempDir(), "ref")
 	out, errOut, code := kaeload(t, "run", path, "--progress", "off", "--out", refDir)
 	if code != 0 || strings.Contains(errOut, "could not") {
-		t.Fatalf("uninterrupted run: exit %d\n%s\n%s", code, out, errOut)
+		t.Fatalf("uninterrupted run: exit %d, want 0 and every file stored\n%s\n%s", code, out, errOut)
 	}
 	checkRunFiles(t, refDir)
 	ref, err := results.ReadRunFile(refDir)
@@ -170,7 +170,7 @@ func TestBaselineNotFirst(t *testing.T) {
 				}
 			}, "run", path, "--seed", fmt.Sprint(seed), "--progress", "off", "--out", dir)
 			if code != 130 || strings.Contains(errOut, "could not") {
-				t.Fatalf("interrupted run: exit %d, want 130\n%s", code, errOut)
+				t.Fatalf("interrupted run: exit %d, want 130 and every file stored\n%s", code, errOut)
 			}
 			checkRunFiles(t, dir)
 			if !strings.Contains(stdout, "INCOMPLETE") || !strings.Contains(stdout, "== variant a") {
@@ -214,7 +214,7 @@ func TestBaselineNotFirst(t *testing.T) {
 
 			out, errOut, code = kaeload(t, "run", "--resume", dir, "--progress", "off")
 			if code != 0 || strings.Contains(errOut, "could not") {
-				t.Fatalf("resume: exit %d\n%s\n%s", code, out, errOut)
+				t.Fatalf("resume: exit %d, want 0 and every file stored\n%s\n%s", code, out, errOut)
 			}
 			if strings.Contains(out, "was interrupted") || strings.Contains(out, "INCOMPLETE") {
 				t.Errorf("the finished run still says a window was interrupted or the run is incomplete:\n%s", out)
