@@ -235,10 +235,9 @@ Exit status:
 		rw.flush()
 	}
 	if st != nil && r == nil && prev != nil {
-		// A resumed run that could not start: its journal ends as it was.
-		p := *prev
-		p.Interrupted = true
-		_, _ = st.end(&p)
+		// A resumed run that could not start: its journal is closed as it
+		// was, nothing written.
+		_, _ = st.end(prev)
 	}
 	if st != nil && r != nil {
 		// The journal holds every finished repetition already; its end
