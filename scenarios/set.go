@@ -43,7 +43,10 @@ func (s *Scenario) Set(path, value string) error {
 	if s.pos == nil {
 		s.pos = make(map[string]pos)
 	}
-	d := &decoder{file: s.file, set: text, pos: s.pos, raw: value, rawErr: yamlErr}
+	if s.dropped == nil {
+		s.dropped = make(map[string]bool)
+	}
+	d := &decoder{file: s.file, set: text, pos: s.pos, raw: value, rawErr: yamlErr, dropped: s.dropped}
 	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
 		return fail("%v", err)
 	}
@@ -101,11 +104,7 @@ func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error 
 	if !mapping && (val == nil || val.Kind != yaml.ScalarNode) {
 		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
 	}
-	for k := range d.pos {
-		if k == path || strings.HasPrefix(k, path+".") {
-			delete(d.pos, k)
-		}
-	}
+	d.forget(path)
 	v.SetZero()
 	d.decode(path, val, v)
 	if !mapping && old.Secret != nil {
@@ -114,6 +113,21 @@ func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error 
 		v.Set(reflect.ValueOf(e))
 	}
 	return nil
+}
+
+// forget drops what is known of the value at path and under it, which a
+// Set replaces: positions, and values left out.
+func (d *decoder) forget(path string) {
+	for k := range d.pos {
+		if within(k, path) {
+			delete(d.pos, k)
+		}
+	}
+	for k := range d.dropped {
+		if within(k, path) {
+			delete(d.dropped, k)
+		}
+	}
 }
 
 // assign walks v along segs, creating what is missing, and decodes val at the end.
@@ -130,12 +144,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 		if val == nil {
 			return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
 		}
-		// Forget the positions of what is being replaced.
-		for k := range d.pos {
-			if k == path || strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[") {
-				delete(d.pos, k)
-			}
-		}
+		d.forget(path)
 		v.SetZero()
 		d.decode(path, val, v)
 		return nil
@@ -210,11 +219,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 			p = sw[i]
 		}
 		if len(segs) == 1 {
-			for k := range d.pos {
-				if k == sub || strings.HasPrefix(k, sub+".") || strings.HasPrefix(k, sub+"[") {
-					delete(d.pos, k)
-				}
-			}
+			d.forget(sub)
 			if val == nil {
 				return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
 			}

@@ -261,7 +261,7 @@ func (c *compiler) thresholds(variants []Variant, baseline string) []Threshold {
 				if *name == "baseline" && !slices.Contains(names, "baseline") {
 					*name = baseline
 				}
-				if !slices.Contains(names, *name) {
+				if !slices.Contains(names, *name) && !c.mayName(*name) {
 					fail("%q: %q names no variant (variants: %s; or baseline)", t.Expr, *name, strings.Join(names, ", "))
 					return
 				}

@@ -205,7 +205,7 @@ func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, 
 		return nil, "", usageError(fmt.Errorf("run: %w", err))
 	}
 	sc, err := scenarios.Parse(oneLineSource, []byte(text))
-	if err != nil {
+	if sc == nil {
 		return nil, text, invalid(err)
 	}
 	plan, err := compileScenario(sc, sets, thresholds, planning)
