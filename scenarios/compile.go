@@ -102,7 +102,7 @@ func (c *compiler) at(path, format string, args ...any) *Error {
 	e := &Error{File: c.s.file, Path: path, Msg: fmt.Sprintf(format, args...)}
 	for p := path; ; p = parentPath(p) {
 		if ps, ok := c.s.pos[p]; ok {
-			e.Line, e.Col, e.Set = ps.line, ps.col, ps.set
+			e.Line, e.Col, e.Set, e.Flag = ps.line, ps.col, ps.set, ps.flag
 			break
 		}
 		if p == "" {
@@ -176,6 +176,24 @@ func outermostEntry(path string) string {
 		return path[:i+1]
 	}
 	return ""
+}
+
+// relocated is Parse's problem e, naming the flag its value came from
+// when FromFlag has said so since.
+func (s *Scenario) relocated(e *Error) *Error {
+	for p := e.Path; ; p = parentPath(p) {
+		if ps, ok := s.pos[p]; ok {
+			if ps.flag == "" {
+				return e
+			}
+			r := *e
+			r.Flag = ps.flag
+			return &r
+		}
+		if p == "" {
+			return e
+		}
+	}
 }
 
 // parentPath strips the last key or index of a field path.
@@ -279,7 +297,11 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Hosts = c.hosts
 	c.scrub()
 	p.Secrets = sortSecrets(c.secrets)
-	c.errs = append(c.consequential(c.errs), s.parseErrs...)
+	errs := c.consequential(c.errs)
+	for _, e := range s.parseErrs {
+		errs = append(errs, s.relocated(e))
+	}
+	c.errs = errs
 	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)
 	sortErrors(c.errs)
 	sortErrors(c.warns)

@@ -23,6 +23,10 @@ type Error struct {
 	Col int
 	// Set is "path=value" when the offending value came from Set (--set).
 	Set string
+	// Flag is the command-line flag the value came from, as the user
+	// would write it ("--cpus 0-9,10-19"), when the scenario was written
+	// from flags (FromFlag): it replaces the file position and the path.
+	Flag string
 	// Path is the field path, e.g. "load.groups[1].cpus" ("" = the whole file).
 	Path string
 	// Msg says what is wrong and what was expected.
@@ -30,8 +34,12 @@ type Error struct {
 }
 
 // Error formats the problem as "file:line:col: path: message", or
-// "--set path=value: path: message" for an override; empty parts are left out.
+// "--set path=value: path: message" for an override, or "flag: message"
+// for a value from a flag; empty parts are left out.
 func (e *Error) Error() string {
+	if e.Flag != "" {
+		return e.Flag + ": " + e.Msg
+	}
 	var b strings.Builder
 	switch {
 	case e.Set != "":
@@ -55,10 +63,12 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// pos is where a value came from: a line and column of the file, or a --set.
+// pos is where a value came from: a line and column of the file, a --set,
+// or another command-line flag (FromFlag).
 type pos struct {
 	line, col int
 	set       string
+	flag      string
 }
 
 // maxMergeDepth bounds nested YAML merge keys ("<<: *anchor"), which may
@@ -107,7 +117,7 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 // scalar): what it holds belongs to no field, so no field is left out.
 func (d *decoder) keyErrorf(n *yaml.Node, path, format string, args ...any) {
 	p := d.at(n)
-	d.errs = append(d.errs, &Error{File: d.file, Line: p.line, Col: p.col, Set: p.set, Path: path, Msg: fmt.Sprintf(format, args...)})
+	d.errs = append(d.errs, &Error{File: d.file, Line: p.line, Col: p.col, Set: p.set, Flag: p.flag, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 var durationType = reflect.TypeFor[time.Duration]()

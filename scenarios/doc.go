@@ -22,7 +22,9 @@
 // at once (errors.Join of *Error, in file order), without what only
 // follows from their absence: a file is fixed in one pass, not in one pass
 // per kind of problem. A value that came from Set is located as
-// "--set path=value" instead. Warnings (overlapping groups, more threads than
+// "--set path=value" instead, and one that FromFlag says came from a
+// command-line flag by that flag ("--cpus 0-9,10-19: CPU 2-9 do not
+// exist …"). Warnings (overlapping groups, more threads than
 // CPUs, TLS 1.3 suite names that restrict nothing, insecure suites) do not
 // stop Compile; they are in Plan.Warnings, located the same way.
 //

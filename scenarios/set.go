@@ -58,6 +58,26 @@ func (s *Scenario) Set(path, value string) error {
 	return errors.Join(d.errs...)
 }
 
+// FromFlag says that the value at path, and every value under it, came
+// from a command-line flag rather than from a file: kaeload run URL
+// writes its scenario from flags. Problems and warnings found there then
+// name the flag as the user would write it ("--cpus 0-9,10-19: CPU 2-9
+// do not exist …") instead of a position in a file that does not exist.
+// Call it from the general path to the particular ("" for anything the
+// flags did not set, then "load", then "load.duration"); a later Set
+// still names its --set.
+func (s *Scenario) FromFlag(path, flag string) {
+	if s.pos == nil {
+		s.pos = make(map[string]pos)
+	}
+	for k := range s.pos {
+		if within(k, path) {
+			s.pos[k] = pos{flag: flag}
+		}
+	}
+	s.pos[path] = pos{flag: flag}
+}
+
 // seg is one step of a field path: a key, or a list index when index >= 0.
 type seg struct {
 	key   string

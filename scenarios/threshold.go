@@ -278,8 +278,11 @@ func (c *compiler) thresholds(variants []Variant, baseline string) []Threshold {
 		check(expr, func(format string, args ...any) { c.errorf(path, format, args...) })
 	}
 	for _, expr := range c.s.extraThresholds {
+		flag := "--threshold " + strconv.Quote(expr)
 		check(expr, func(format string, args ...any) {
-			c.errs = append(c.errs, &Error{Path: "--threshold " + strconv.Quote(expr), Msg: fmt.Sprintf(format, args...)})
+			// The flag quotes the expression already.
+			msg := strings.TrimPrefix(fmt.Sprintf(format, args...), strconv.Quote(expr)+": ")
+			c.errs = append(c.errs, &Error{Flag: flag, Msg: msg})
 		})
 	}
 	return out

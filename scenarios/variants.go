@@ -346,8 +346,11 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 func (c *compiler) where(path string) string {
 	for p := path; ; p = parentPath(p) {
 		if ps, ok := c.s.pos[p]; ok {
-			if ps.set != "" {
+			switch {
+			case ps.set != "":
 				return "--set " + ps.set
+			case ps.flag != "":
+				return ps.flag
 			}
 			return fmt.Sprintf("line %d", ps.line)
 		}

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -45,7 +47,8 @@ it would be (pinning, full handshakes, counting, the run directory).
 --print-scenario prints it, so a quick test grows into a file. -c and -t
 are per group; --cpus makes one group per CPU list; --groups N
 --cpus-per-group M makes N groups of M consecutive CPUs. --set, --threshold
-and the other flags apply as to a file.
+and the other flags apply as to a file. A problem names the flag that set
+the value: "--cpus 0-9,10-19: CPU 2-9 do not exist (this machine has 0-1)".
 
 Order and statistics: by default the windows run in randomized blocks —
 every round runs each variant once, in a random order per round (the seed
@@ -159,6 +162,9 @@ Exit status:
 		}
 	}
 	if *seed != "" {
+		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
+			return usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", *seed, uint64(math.MaxUint64)))
+		}
 		sets = append(sets, [2]string{"seed", *seed})
 	}
 	switch *progress {
