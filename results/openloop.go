@@ -71,7 +71,7 @@ func missedLine(rep *Rep) string {
 		case "":
 			continue
 		case ClientBound:
-			detail = fmt.Sprintf("kaeload used %.0f %% of its CPUs", gc.Kaeload*100)
+			detail = fmt.Sprintf("kaeload used %.0f %% of its CPUs", (gc.Kaeload+gc.Interrupts)*100)
 			if !gc.Own {
 				detail = fmt.Sprintf("CPUs %.0f %% busy", gc.Busy*100)
 			}

@@ -49,6 +49,13 @@ func TestGroupCPUs(t *testing.T) {
 		{"89 % is not enough",
 			[]Group{loopGroup(0, "1", []int{1}, []float64{3}, 2.67)},
 			[]float64{0.89}, nil, nil, true, 0.11},
+		{"interrupts on its CPUs count on kaeload's side",
+			[]Group{func() Group {
+				g := loopGroup(0, "1", []int{1}, []float64{2.91}, 2.61)
+				g.CPU.IRQ = 0.18 // softirq of its connections: 6 % of 3 s
+				return g
+			}()},
+			[]float64{0.87}, []int{0}, nil, true, 0.04},
 		{"recorded before workers measured themselves: the CPUs' busy time",
 			[]Group{loopGroup(0, "1", []int{1}, []float64{2.85}, -1)},
 			[]float64{0.95}, []int{0}, nil, false, 0},
@@ -95,6 +102,12 @@ func TestGroupCPUs(t *testing.T) {
 				t.Errorf("OtherLoad() = %v, want %v", got, tc.wantOther)
 			}
 		})
+	}
+	irq := loopGroup(0, "1", []int{1}, []float64{2.91}, 2.61)
+	irq.CPU.IRQ = 0.18
+	irqRep := NewRep(0, []Group{irq})
+	if got, want := clientBoundLine(&irqRep), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
+		t.Errorf("clientBoundLine =\n%q\nwant\n%q", got, want)
 	}
 	// Groups on two hosts do not share CPUs, whatever their numbers.
 	a, b := loopGroup(0, "1", []int{1}, []float64{3}, 1.5), loopGroup(1, "1", []int{1}, []float64{3}, 1.5)

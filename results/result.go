@@ -430,6 +430,11 @@ type CPUUsage struct {
 	Seconds float64 `json:"seconds"`
 	// Busy is Seconds divided by (window length × number of CPUs measured), 0..1.
 	Busy float64 `json:"busy"`
+	// IRQ is the part of Seconds the CPUs spent handling interrupts (irq
+	// + softirq): the kernel's network work for the connections on them,
+	// which no process's time includes. 0 for a process's time, or when
+	// not recorded.
+	IRQ float64 `json:"irq,omitempty"`
 	// PerCPU is Seconds split by CPU, ascending by CPU (a CPU list
 	// measured CPU by CPU); empty for a process's time. It lets groups that
 	// share CPUs be counted once (Rep.ClientCPU).
