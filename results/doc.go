@@ -74,7 +74,8 @@
 // with its lowest value.
 //
 // A group whose CPUs kaeload itself used at least ClientBoundBusy of
-// (its workers' own CPU time, Rep.GroupCPUs; for runs recorded before
+// (its workers' own CPU time and the interrupts on those CPUs,
+// Rep.GroupCPUs; for runs recorded before
 // workers measured themselves, the CPUs' busy time) makes its repetition
 // client-bound (Rep.ClientBound): the figure then measures kaeload, not
 // the server. Every report says so loudly; Run.Annotate stores the
