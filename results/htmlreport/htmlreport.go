@@ -21,14 +21,16 @@ import (
 // The page shows the scenario name, times, baseline, an interrupted flag,
 // the run's warnings and a client-bound banner when any group's CPUs were
 // at least results.ClientBoundBusy busy; the charts (req/s per variant
-// with 95 % confidence intervals, one curve per sweep series, handshake
-// and total latency CDFs, req/s per group, client and server CPU when
-// measured); and the tables (comparison against the baseline with Welch's
-// t-test, variants, per-repetition totals, latency percentiles, groups,
-// CPU, errors by class, negotiated parameters, probes, the plan). When any
-// variant ran speed commands, a crypto speed table shows every figure per
-// variant with its Δ % against the baseline (the text report's cells) and
-// lists the failed commands with their error.
+// with 95 % confidence intervals, a line per numeric sweep series and
+// bars per categorical one, handshake and total latency CDFs, req/s per
+// group, client and server CPU when measured); and the tables (comparison
+// against the baseline with Welch's t-test, variants, per-repetition
+// totals, what each repetition counted outside its window, latency
+// percentiles, groups, CPU, errors by class, negotiated parameters,
+// probes, the plan). When any variant ran speed commands, a crypto speed
+// table shows every figure per variant with its Δ % against the baseline
+// (the text report's cells) and lists the failed commands with their
+// error.
 //
 // It returns an error, before writing anything, when r.Baseline names no
 // variant, and any error of w. A chart that cannot be drawn is replaced by
@@ -94,6 +96,9 @@ type page struct {
 	Comparison []comparisonRow
 	Variants   []variantRow
 	Reps       []repRow
+	// NotCounted are the repetitions' counts outside their windows, one
+	// row per repetition that has any.
+	NotCounted []notCountedRow
 	Latency    []latencyRow
 	Groups     []groupRow
 	CPU        []cpuRow
@@ -135,12 +140,20 @@ type variantRow struct {
 }
 
 type repRow struct {
-	Variant, Rep, Window, Requests, Rate, Errors, Handshakes, Resumed, Connections, Status, P99Total, NotCounted string
+	Variant, Rep, Window, Requests, Rate, Errors, Handshakes, Resumed, Connections, Status, P99Total string
 	// ClientUs is the client's CPU µs per request (Rep.ClientCPU), dash
 	// when not measured.
 	ClientUs string
 	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
 	Failed string
+}
+
+// notCountedRow is one repetition's counts outside its window: responses
+// and errors of the warm-up; of the requests in flight at the window's
+// end, those completed in the drain (Late) and those that failed or were
+// cut off (Abandoned), split by stage; and TIME_WAIT sockets after.
+type notCountedRow struct {
+	Variant, Rep, Warmup, WarmupErrors, Late, Abandoned, Connect, Handshake, Response, TimeWait string
 }
 
 type latencyRow struct {
@@ -282,6 +295,9 @@ func newPage(r *results.Run) (*page, error) {
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
 			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep))
+			if row, ok := notCountedRowOf(v.V.Name, rep); ok {
+				pg.NotCounted = append(pg.NotCounted, row)
+			}
 			pg.Errors = append(pg.Errors, errorRows(v.V.Name, rep)...)
 			pg.Probes = append(pg.Probes, probeRows(v.V.Name, rep)...)
 			if c := cpuOf(rep); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
@@ -395,21 +411,28 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 	if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
 		row.ClientUs = results.FormatMicros(us)
 	}
-	if o := t.Outside; o != (results.Outside{}) {
-		row.NotCounted = fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
-			results.FormatCount(o.Warmup), results.FormatCount(o.WarmupErrors), results.FormatCount(o.Late), results.FormatCount(o.Abandoned))
-		if u := o.Unanswered; u.Total() > 0 {
-			row.NotCounted += "; unanswered at the window's end " + results.UnansweredLine(u)
-		}
-	}
-	if rep.TimeWait != nil {
-		if row.NotCounted != "" {
-			row.NotCounted += "; "
-		}
-		row.NotCounted += fmt.Sprintf("TIME_WAIT sockets on the client machine after the window %s", results.FormatCount(uint64(max(*rep.TimeWait, 0))))
-	}
 	row.Failed = rep.Failed
 	return row
+}
+
+// notCountedRowOf is rep's row of the not-counted table: what its groups
+// counted outside the window (results.Outside) and the TIME_WAIT sockets
+// after it, one figure per cell; false when it has none of them.
+func notCountedRowOf(variant string, rep *results.Rep) (notCountedRow, bool) {
+	o := rep.Total.Outside
+	if o == (results.Outside{}) && rep.TimeWait == nil {
+		return notCountedRow{}, false
+	}
+	f := results.FormatCount
+	row := notCountedRow{
+		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
+		Warmup: f(o.Warmup), WarmupErrors: f(o.WarmupErrors), Late: f(o.Late), Abandoned: f(o.Abandoned),
+		Connect: f(o.Unanswered.Connect), Handshake: f(o.Unanswered.Handshake), Response: f(o.Unanswered.Response), TimeWait: dash,
+	}
+	if rep.TimeWait != nil {
+		row.TimeWait = f(uint64(max(*rep.TimeWait, 0)))
+	}
+	return row, true
 }
 
 func latencyRows(v *variantData) []latencyRow {

@@ -439,25 +439,45 @@ func TestSweepSeries(t *testing.T) {
 		return variantData{V: v, Sum: &results.VariantSummary{Stats: results.Stats{N: 1, Mean: mean}}}
 	}
 	tests := []struct {
-		name    string
-		vs      []variantData
-		wantKey string
-		want    string // "label@x" per point, in x order
+		name        string
+		vs          []variantData
+		wantKey     string
+		wantNumeric bool
+		want        string // "label@x" per point, in x order
 	}{
 		{"numeric, sorted by value", []variantData{
 			mk("s-50", "s", map[string]string{"ratio": "50"}, 3),
 			mk("s-0", "s", map[string]string{"ratio": "0"}, 1),
 			mk("s-33", "s", map[string]string{"ratio": "33%"}, 2),
-		}, "ratio", "0@0 33%@33 50@50"},
+		}, "ratio", true, "0@0 33%@33 50@50"},
 		{"constant key skipped for the varying one", []variantData{
 			mk("a", "s", map[string]string{"async": "2", "jobs": "8"}, 1),
 			mk("b", "s", map[string]string{"async": "2", "jobs": "16"}, 1),
-		}, "jobs", "8@8 16@16"},
-		{"not numeric: plan order", []variantData{
+		}, "jobs", true, "8@8 16@16"},
+		{"constant name beside a varying number: numeric", []variantData{
+			mk("a", "s", map[string]string{"engine": "kae", "ratio": "33"}, 1),
+			mk("b", "s", map[string]string{"engine": "kae", "ratio": "10"}, 1),
+		}, "ratio", true, "10@10 33@33"},
+		{"not numeric: categorical, plan order", []variantData{
 			mk("x", "s", map[string]string{"engine": "kae"}, 1),
 			mk("y", "s", map[string]string{"engine": "qat"}, 1),
-		}, "", "engine=kae@0 engine=qat@1"},
-		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", ""},
+		}, "engine", false, "kae@0 qat@1"},
+		{"certificate names: categorical, plan order", []variantData{
+			mk("rsa2048", "{cert}", map[string]string{"cert": "rsa2048"}, 1),
+			mk("rsa4096", "{cert}", map[string]string{"cert": "rsa4096"}, 1),
+			mk("ecdsa-p256", "{cert}", map[string]string{"cert": "ecdsa-p256"}, 1),
+		}, "cert", false, "rsa2048@0 rsa4096@1 ecdsa-p256@2"},
+		{"one name among numbers: categorical", []variantData{
+			mk("a", "s", map[string]string{"ratio": "0"}, 1),
+			mk("b", "s", map[string]string{"ratio": "auto"}, 1),
+			mk("c", "s", map[string]string{"ratio": "50"}, 1),
+		}, "ratio", false, "0@0 auto@1 50@2"},
+		{"two numeric keys varying: categorical", []variantData{
+			mk("a", "s", map[string]string{"jobs": "8", "ratio": "0"}, 1),
+			mk("b", "s", map[string]string{"jobs": "8", "ratio": "50"}, 1),
+			mk("c", "s", map[string]string{"jobs": "16", "ratio": "0"}, 1),
+		}, "", false, "jobs=8 ratio=0@0 jobs=8 ratio=50@1 jobs=16 ratio=0@2"},
+		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", false, ""},
 	}
 	for _, tt := range tests {
 		ss := sweepSeries(tt.vs)
@@ -474,8 +494,9 @@ func TestSweepSeries(t *testing.T) {
 		for _, p := range ss[0].Points {
 			parts = append(parts, p.Label+"@"+results.FormatFloat(p.X, -1))
 		}
-		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || got != tt.want {
-			t.Errorf("%s: key %q points %q, want key %q points %q", tt.name, ss[0].Key, got, tt.wantKey, tt.want)
+		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || ss[0].Numeric != tt.wantNumeric || got != tt.want {
+			t.Errorf("%s: key %q numeric %v points %q, want key %q numeric %v points %q",
+				tt.name, ss[0].Key, ss[0].Numeric, got, tt.wantKey, tt.wantNumeric, tt.want)
 		}
 	}
 }
@@ -633,6 +654,45 @@ func TestWriteFailed(t *testing.T) {
 	ok := fixtureRun()
 	if root, err := parseStrict(write(t, ok)); err != nil || root.byID("failed") != nil {
 		t.Errorf("a run without failures has a failed banner (err %v)", err)
+	}
+}
+
+// TestWriteNotCounted checks the not-counted table: one row per
+// repetition that counted anything outside its window or read TIME_WAIT,
+// one figure per cell, and no table for a run without either.
+func TestWriteNotCounted(t *testing.T) {
+	r := fixtureRun()
+	r.Variants[1].Reps[0].Total.Outside = results.Outside{
+		Warmup: 612345, WarmupErrors: 12, Late: 16, Abandoned: 7,
+		Unanswered: results.Stages{Connect: 1, Handshake: 2, Response: 4},
+	}
+	tw := 28000
+	r.Variants[2].Reps[1].TimeWait = &tw
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	tbl := root.byID("not-counted-table")
+	if tbl == nil {
+		t.Fatal("no not-counted table")
+	}
+	var rows []string
+	for _, tr := range tbl.find("tbody")[0].find("tr") {
+		var cells []string
+		for _, td := range tr.find("td") {
+			cells = append(cells, strings.TrimSpace(td.allText()))
+		}
+		rows = append(rows, strings.Join(cells, "|"))
+	}
+	want := []string{
+		"kae-soft-0|1|612,345|12|16|7|1|2|4|—",
+		"kae-soft-33|2|0|0|0|0|0|0|0|28,000",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("not-counted rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if root, err := parseStrict(write(t, fixtureRun())); err != nil || root.byID("not-counted-table") != nil || root.byID("not-counted") != nil {
+		t.Errorf("a run that counted nothing outside its windows has a not-counted section (err %v)", err)
 	}
 }
 
