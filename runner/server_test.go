@@ -476,3 +476,16 @@ func TestRefusedTarget(t *testing.T) {
 		t.Errorf("run has variants %+v, want none measured", run.Variants)
 	}
 }
+
+// TestCalibrateStartFails: repeat: auto cannot estimate the noise when the
+// baseline's server does not start; Calibrate says so instead of reporting
+// "no noise estimate".
+func TestCalibrateStartFails(t *testing.T) {
+	p := builtinPlan(300*time.Millisecond, nil)
+	commandLog(t, p, nil)
+	p.Variants[0].Start = `echo "nginx: [emerg] cannot load certificate" >&2; exit 1`
+	_, err := Calibrate(context.Background(), p, 3, 0.05, 10, testOptions(t, "1"))
+	if want := "calibration: variant a not measured: server start failed: nginx: [emerg] cannot load certificate"; err == nil || err.Error() != want {
+		t.Errorf("Calibrate: %v, want %q", err, want)
+	}
+}
