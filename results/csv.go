@@ -52,9 +52,9 @@ import (
 //     "crossed: EXPR; EXPR" (CheckThresholds; a vs threshold counts for
 //     its first variant), empty in repetition rows.
 //
-// A run without variants gives the header row alone. It returns an error,
-// before writing anything, when r.Baseline names no variant, and any error
-// of w.
+// A run without variants gives the header row alone; in a run whose
+// baseline was not measured, every variant's test is TestNoBaseline and
+// its comparison cells are empty. It returns any error of w.
 func WriteCSV(w io.Writer, r *Run) error {
 	sweepSet, probeSet := map[string]bool{}, map[string]bool{}
 	for i := range r.Variants {
@@ -219,15 +219,15 @@ func WriteCSV(w io.Writer, r *Run) error {
 		delta, p, sig, test := "", "", "", "baseline"
 		if !vs.IsBaseline {
 			test, sig = c.Test, strconv.FormatBool(c.Significant)
-			if st.N > 0 && s.Variants[s.Baseline].Stats.N > 0 {
+			if st.N > 0 && s.Baseline >= 0 && s.Variants[s.Baseline].Stats.N > 0 {
 				delta = csvF3(c.DeltaPct)
 			}
-			if c.Test != TestNone {
+			if c.Tested() {
 				p = csvG(c.PValue)
 			}
 		}
 		padj, adj, fam, mde, bound, margin, equiv := "", "", "", "", "", "", ""
-		if !vs.IsBaseline && c.Test != TestNone {
+		if !vs.IsBaseline && c.Tested() {
 			padj, adj, fam = csvG(c.PAdjusted), c.Adjustment, strconv.Itoa(c.Family)
 			if c.HasMDE {
 				mde, bound = csvF3(c.MDEPct), csvF3(c.EquivalenceBoundPct)

@@ -54,6 +54,14 @@
 // numeric, the best marked only when it is significantly faster than every
 // other value (Holm-adjusted within the sweep), else its plateau.
 //
+// A run holds only the variants with a repetition, so its baseline may be
+// missing: a randomized order drew another variant first and the journal
+// rebuilds the files after that window, or the run was interrupted, or the
+// baseline could not run. That is a state, not an error: the summary's
+// Baseline is -1, every comparison's test is TestNoBaseline, and every
+// format shows what was measured with RunSummary.NoComparison in place of
+// the comparison.
+//
 // A run that searched a variable (Run.Search) holds the visited values as
 // ordinary variants of one series and the windows in visit order
 // (Visits, rebuilt from the journal's repetition records).

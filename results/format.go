@@ -97,11 +97,14 @@ func MaxMillis(h *Histogram) string {
 func empty(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
 // Verdict says in words whether c is significant: "yes", "no", "yes (zero
-// variance)", "no (zero variance)" or "no test (n<2)".
+// variance)", "no (zero variance)", "no test (n<2)" or "no test (baseline
+// not measured)".
 func Verdict(c Comparison) string {
 	switch c.Test {
 	case TestNone:
 		return "no test (n<2)"
+	case TestNoBaseline:
+		return "no test (baseline not measured)"
 	case TestZeroVariance:
 		if c.Significant {
 			return "yes (zero variance)"
@@ -115,10 +118,10 @@ func Verdict(c Comparison) string {
 }
 
 // PValue renders the p-value of c with four decimals, "<0.0001" below
-// that; Missing when no test ran.
+// that; Missing when no test ran (Comparison.Tested).
 func PValue(c Comparison) string {
 	switch {
-	case c.Test == TestNone:
+	case !c.Tested():
 		return Missing
 	case c.PValue < 0.0001:
 		return "<0.0001"
@@ -131,7 +134,7 @@ func PValue(c Comparison) string {
 // (p=0.3170)", "no (zero variance)", "no test (n<2)".
 func Significance(c Comparison) string {
 	v := Verdict(c)
-	if c.Test == TestNone || c.Test == TestZeroVariance {
+	if !c.Tested() || c.Test == TestZeroVariance {
 		return v
 	}
 	p := PValue(c)
@@ -182,7 +185,7 @@ func groupDigits(digits string) string {
 // one; Missing when no test ran.
 func PAdjusted(c Comparison) string {
 	switch {
-	case c.Test == TestNone:
+	case !c.Tested():
 		return Missing
 	case c.PAdjusted < 0.0001:
 		return "<0.0001"
@@ -209,6 +212,8 @@ func VerdictWords(c Comparison) string {
 	switch {
 	case c.Test == TestNone:
 		return "no test: needs 2+ repetitions on each side"
+	case c.Test == TestNoBaseline:
+		return "no comparison: baseline not measured"
 	case c.Significant && c.Equivalent:
 		return fmt.Sprintf("%s, significant, but within the ±%s %% margin", FormatDelta(c.DeltaPct), margin)
 	case c.Significant && c.Test == TestZeroVariance:

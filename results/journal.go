@@ -72,6 +72,12 @@ type Journal struct {
 	run    Run // header plus every record so far, all planned variants
 	render func(*Run) (map[string][]byte, error)
 	ended  bool
+	// pending is set by ResumeJournal until Resume: the journal is read
+	// and open, and nothing has been written to it.
+	pending bool
+	// keep is the length of the journal's complete lines, to which Resume
+	// cuts a last line left short by a crash.
+	keep int64
 }
 
 // JournalOptions tune a Journal.
@@ -122,14 +128,14 @@ func CreateJournal(dir string, header *Run, opts JournalOptions) (*Journal, erro
 	return j, j.rebuild()
 }
 
-// ResumeJournal reopens the journal of the run directory dir to continue
-// its run (`kaeload run --resume`): it reads the journal (a last line cut
-// short by a crash is dropped from the file), appends a resume record,
-// which makes the run Incomplete again until End, and returns the journal
-// and the run so far with every planned variant, in plan order, also
-// those without a repetition: the header the run began with plus every
-// record. A journal that does not read is an error; nothing is written
-// then.
+// ResumeJournal opens the journal of the run directory dir to continue its
+// run (`kaeload run --resume`): it reads the journal and returns it with
+// the run so far, every planned variant in plan order, also those without
+// a repetition: the header the run began with plus every record. Nothing
+// is written until Resume, so a resume that fails before its run begins
+// (a plan that does not match, a server that does not start) leaves the
+// run directory as it was; End or a failed Resume then only closes the
+// journal. A journal that does not read is an error.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *Run, error) {
 	path := filepath.Join(dir, JournalFile)
 	data, err := os.ReadFile(path)
@@ -143,23 +149,40 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *Run, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	if err := os.Truncate(path, int64(len(data))); err != nil {
-		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
-	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	j := &Journal{dir: dir, f: f, render: opts.Render}
+	j := &Journal{dir: dir, f: f, render: opts.Render, pending: true, keep: int64(len(data))}
 	j.run = *r
-	if err := j.record(journalRecord{Type: recResume}); err != nil {
-		f.Close()
-		return nil, nil, err
-	}
 	out := j.run
 	out.Variants = cloneVariants(j.run.Variants)
 	out.Search = j.run.Search.clone()
 	return j, &out, nil
+}
+
+// Resume continues the run of a journal opened by ResumeJournal, once the
+// resumed run begins: a last line cut short by a crash is cut from the
+// file, and a resume record makes the run Incomplete again until End. On
+// failure nothing is recorded and End only closes the journal.
+func (j *Journal) Resume() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !j.pending || j.ended {
+		return errors.New("journal: Resume of a journal not opened by ResumeJournal")
+	}
+	if err := j.f.Truncate(j.keep); err != nil {
+		return fmt.Errorf("resume %s: %w", j.dir, err)
+	}
+	rec := journalRecord{Type: recResume}
+	if err := j.append(rec); err != nil {
+		return err
+	}
+	j.pending = false
+	if err := replay(&j.run, rec); err != nil {
+		return err
+	}
+	return j.rebuild()
 }
 
 // Dir returns the run directory.
@@ -189,14 +212,18 @@ func (j *Journal) NotMeasured(variant int, reason string) error {
 
 // End records that the run ended (completed, failed or interrupted) at
 // finished, rebuilds the files a last time and closes the journal. Later
-// calls do nothing.
+// calls do nothing. A journal that ResumeJournal opened and Resume never
+// continued is closed with nothing written.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.ended {
 		return nil
 	}
-	err := j.apply(journalRecord{Type: recEnd, Finished: finished, Interrupted: interrupted})
+	var err error
+	if !j.pending {
+		err = j.apply(journalRecord{Type: recEnd, Finished: finished, Interrupted: interrupted})
+	}
 	j.ended = true
 	if cerr := j.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close journal: %w", cerr)
@@ -217,8 +244,11 @@ func (j *Journal) Run() *Run {
 func (j *Journal) record(rec journalRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.ended {
+	switch {
+	case j.ended:
 		return errors.New("journal: record after End")
+	case j.pending:
+		return errors.New("journal: record before Resume")
 	}
 	return j.apply(rec)
 }
@@ -327,7 +357,7 @@ func replay(r *Run, rec journalRecord) error {
 		if rec.Rep == nil {
 			return errors.New("journal: rep record without a repetition")
 		}
-		v.Reps = append(v.Reps, *rec.Rep)
+		r.AddRep(rec.Variant, *rec.Rep)
 		if s := r.Search; s != nil && s.member(v) {
 			s.Visits = append(s.Visits, s.visit(v, rec.Rep))
 		}

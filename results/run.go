@@ -215,6 +215,24 @@ func (r *Run) BaselineIndex() (int, error) {
 	return 0, fmt.Errorf("baseline %q: no such variant in run %q", r.Baseline, r.Name)
 }
 
+// baseline returns the index in r.Variants of the baseline variant and its
+// name: the variant named by r.Baseline, or the first one when r.Baseline
+// is empty; index -1 when r holds no such variant (not measured).
+func (r *Run) baseline() (int, string) {
+	if r.Baseline == "" {
+		if len(r.Variants) == 0 {
+			return -1, ""
+		}
+		return 0, r.Variants[0].Name
+	}
+	for i := range r.Variants {
+		if r.Variants[i].Name == r.Baseline {
+			return i, r.Baseline
+		}
+	}
+	return -1, r.Baseline
+}
+
 // Rates returns each repetition's total rate (Rep.Total.Rate) in order:
 // the samples that Summarize and Compare work on.
 func (v *Variant) Rates() []float64 {

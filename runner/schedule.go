@@ -203,15 +203,15 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 	}
 	c.findServer(v)
 	if c.plan.Load.Capacity != nil {
-		return c.searchCapacity(ctx, s, ctl, rv)
+		return c.searchCapacity(ctx, s, ctl)
 	}
 	for _, r := range s.reps {
-		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, r+1, c.plan.Repeat)
+		label := results.RepLabel(v.Name, r, c.plan.Repeat)
 		if c.plan.Searched(s.variant) {
-			label = fmt.Sprintf("variant %s window %d (search)", v.Name, r+1)
+			label = results.SearchWindowLabel(v.Name, r)
 		}
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+			c.warn(results.InterruptedWarning(label))
 			return err
 		}
 		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
@@ -221,7 +221,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 		if rep != nil {
 			rep.Index = r
-			rv.Reps = append(rv.Reps, *rep)
+			c.run.AddRep(s.variant, *rep) // withdraws an earlier try's warning that it was interrupted
 			c.record(func(rec Recorder) error { return rec.Rep(s.variant, *rep) })
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, results.FormatRate(t.Rate()), results.FormatCount(t.Errors.Total()))
@@ -231,7 +231,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+				c.warn(results.InterruptedWarning(label))
 				return ctx.Err()
 			}
 			return fmt.Errorf("%s: %w", label, err)

@@ -165,7 +165,9 @@ func rateChart(vs []variantData) chart {
 	}
 	p.X.Min = 0
 	p.X.Max *= 1.22 // room for the labels right of the bars
-	c.Legend = []legendItem{{Name: "baseline mean", Color: cssColor(colorMuted), Line: true, Dashed: true}}
+	if base != nil {
+		c.Legend = []legendItem{{Name: "baseline mean", Color: cssColor(colorMuted), Line: true, Dashed: true}}
+	}
 	return c.finish(renderSVG(p, chartWidth, vg.Length(70+30*n), "total req/s per variant"))
 }
 

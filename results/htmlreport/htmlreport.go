@@ -32,8 +32,8 @@ import (
 // (the text report's cells) and lists the failed commands with their
 // error.
 //
-// It returns an error, before writing anything, when r.Baseline names no
-// variant, and any error of w. A chart that cannot be drawn is replaced by
+// A run whose baseline was not measured shows what was measured, and its
+// comparison says that nothing is compared. It returns any error of w. A chart that cannot be drawn is replaced by
 // a visible note saying why; the rest of the page is still written.
 func Write(w io.Writer, r *results.Run) error {
 	pg, err := newPage(r)
@@ -248,10 +248,16 @@ func newPage(r *results.Run) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := sum.Baseline
 	vs := newVariantData(r, sum)
-	pg.Baseline = r.Variants[base].Name
+	var base *variantData // nil when the baseline was not measured
+	if sum.Baseline >= 0 {
+		base = &vs[sum.Baseline]
+	}
+	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = results.OrderLine(r), results.StatsNote(sum)
+	if nc := sum.NoComparison(); nc != "" {
+		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
+	}
 	if h, rows, title, ok := results.DriftTable(sum); ok {
 		pg.Drift = &driftSection{Title: title, Header: h, Rows: rows}
 	}
@@ -267,7 +273,7 @@ func newPage(r *results.Run) (*page, error) {
 	pg.Capacity = capacitySectionOf(r)
 	pg.Charts = append(pg.Charts, capacityCharts(r)...)
 	pg.Charts = append(pg.Charts, rateChart(vs))
-	pg.Charts = append(pg.Charts, sweepCharts(vs, &vs[base])...)
+	pg.Charts = append(pg.Charts, sweepCharts(vs, base)...)
 	if c, ok := searchChart(r); ok {
 		pg.Charts = append(pg.Charts, c)
 	}
@@ -287,7 +293,7 @@ func newPage(r *results.Run) (*page, error) {
 
 	for i := range vs {
 		v := &vs[i]
-		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, &vs[base]))
+		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, base))
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
 		pg.Groups = append(pg.Groups, groupRows(v)...)
@@ -314,7 +320,10 @@ func speedSectionOf(st *results.SpeedTable) *speedSection {
 	if st == nil {
 		return nil
 	}
-	sec := &speedSection{Baseline: st.Variants[st.Baseline]}
+	sec := &speedSection{Baseline: st.BaselineName}
+	if st.Baseline < 0 {
+		sec.Baseline += " (not measured: no Δ %)"
+	}
 	for i, c := range st.Commands {
 		sec.Commands = append(sec.Commands, speedCommand{Index: strconv.Itoa(i), Line: c})
 	}

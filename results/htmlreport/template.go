@@ -89,7 +89,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- if .ClientBoundMore}}<li>… and {{.ClientBoundMore}} more: see the worker groups and CPU tables</li>{{end}}</ul></div>
 {{- end}}
 {{- if .Interrupted}}
-<div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped before it completed; only the completed repetitions are shown.</div>
+<div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped early and is INCOMPLETE: only the completed repetitions are shown (kaeload run --resume DIR measures the rest).</div>
 {{- end}}
 {{- if .Thresholds}}
 <div class="banner {{if .Crossed}}alarm{{else}}warnings{{end}}" id="thresholds">{{if .Crossed}}THRESHOLD CROSSED: {{.Crossed}} of {{len .Thresholds}} checks failed{{else}}Thresholds: every check passed{{end}}
