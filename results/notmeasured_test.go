@@ -114,7 +114,8 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 
 // TestJournalNotMeasured: a variant given up on is in the journal, so the
 // run read back from the directory (`kaeload report DIR`) still names it,
-// also when no variant was measured at all; a resumed run tries it again.
+// also when no variant was measured at all; once a resumed run begins, it
+// tries the variant again.
 func TestJournalNotMeasured(t *testing.T) {
 	full := notMeasuredRun()
 	full.NotMeasured = nil
@@ -159,8 +160,14 @@ func TestJournalNotMeasured(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.End(t0, false)
-	if prev.NotMeasured != nil || j.Run().NotMeasured != nil {
-		t.Errorf("resumed: NotMeasured %+v / %+v, want none: the resumed run tries the variant again", prev.NotMeasured, j.Run().NotMeasured)
+	if len(prev.NotMeasured) != 1 {
+		t.Errorf("the run so far: NotMeasured %+v, want nocert's, as stored", prev.NotMeasured)
+	}
+	if err := j.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if got := j.Run().NotMeasured; got != nil {
+		t.Errorf("resumed: NotMeasured %+v, want none: the resumed run tries the variant again", got)
 	}
 }
 
@@ -197,5 +204,31 @@ func TestBackoffReported(t *testing.T) {
 	r.Annotate()
 	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
 		t.Errorf("Annotate did not store the back-off warning in run.json's warnings: %q", r.Warnings)
+	}
+}
+
+// TestNotMeasuredBaseline: when the variant that did not start is the
+// baseline, every output still renders and names it.
+func TestNotMeasuredBaseline(t *testing.T) {
+	r := notMeasuredRun()
+	r.Baseline = "nocert"
+	r.NotMeasured = r.NotMeasured[:1]
+	line := "variant nocert: " + nocertReason
+	for _, tc := range []struct {
+		name  string
+		write func(*bytes.Buffer, *Run) error
+		want  string
+	}{
+		{"text", func(b *bytes.Buffer, r *Run) error { return WriteText(b, r) }, "NOT MEASURED: " + line},
+		{"markdown", func(b *bytes.Buffer, r *Run) error { return WriteMarkdown(b, r) }, "**NOT MEASURED:** " + mdEscape(line)},
+		{"csv", func(b *bytes.Buffer, r *Run) error { return WriteCSV(b, r) }, `"not measured: ` + strings.ReplaceAll(nocertReason, `"`, `""`) + `"`},
+		{"json", func(b *bytes.Buffer, r *Run) error { return WriteSummaryJSON(b, r) }, `"reason": "` + strings.ReplaceAll(nocertReason, `"`, `\"`) + `"`},
+	} {
+		var b bytes.Buffer
+		if err := tc.write(&b, r); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		} else if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s lacks %q:\n%s", tc.name, tc.want, b.String())
+		}
 	}
 }

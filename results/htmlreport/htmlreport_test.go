@@ -730,6 +730,12 @@ func TestWriteNotMeasured(t *testing.T) {
 	if got, want := root.byID("completed").allText(), "yes, but not every variant was measured"; got != want {
 		t.Errorf("completed = %q, want %q", got, want)
 	}
+	// The baseline may be the variant that did not start.
+	base := fixtureRun()
+	base.Baseline, base.NotMeasured = "nocert", r.NotMeasured
+	if root, err := parseStrict(write(t, base)); err != nil || root.byID("not-measured") == nil {
+		t.Errorf("a run whose baseline was not measured: banner missing (err %v)", err)
+	}
 	// A run that measured nothing still says which variant and why.
 	none := &results.Run{Name: "none", Started: t0, NotMeasured: r.NotMeasured}
 	if root, err := parseStrict(write(t, none)); err != nil || root.byID("not-measured") == nil {
