@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
@@ -224,9 +225,9 @@ func waitGone(pids []int, d time.Duration) []int {
 
 // runLogged runs p with the test worker, keeping the controller's log, and
 // fails the test (showing the log) when Run fails.
-func runLogged(t *testing.T, p *scenarios.Plan) (*results.Run, *syncBuffer) {
+func runLogged(t *testing.T, p *scenarios.Plan) (*results.Run, *testkit.LockedBuffer) {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.Log = log
 	run, err := Run(context.Background(), p, opts)

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
@@ -77,24 +77,6 @@ func (a *affinityWatch) run(stop <-chan struct{}, done chan<- struct{}) {
 			a.sample()
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the display goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // runPinned runs p with two groups on CPUs 0 and 1, watching every worker
@@ -196,7 +178,7 @@ func runPinned(t *testing.T, p *scenarios.Plan, opts Options) (*results.Run, []i
 func TestRunBuiltin(t *testing.T) {
 	needCPUs(t, 2)
 	var srv *target.Server
-	progress := &syncBuffer{}
+	progress := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.hooks.builtin = func(s *target.Server) { srv = s }
 	opts.Progress = progress
@@ -209,13 +191,6 @@ func TestRunBuiltin(t *testing.T) {
 	total := run.Variants[0].Reps[0].Total
 	st := srv.Stats()
 	t.Logf("client: %d requests in the window; server: %+v", total.Requests, st)
-	if total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
-		t.Fatalf("client abandoned requests: %+v", total.Outside)
-	}
-	if got, want := st.Requests, total.Responses(); got != want {
-		t.Errorf("server answered %d requests, want client window %d + warm-up %d + late %d = %d",
-			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
-	}
 	if st.Connections < st.Requests {
 		t.Errorf("server: %d connections for %d requests; with connection: close every request has its own", st.Connections, st.Requests)
 	}
@@ -244,6 +219,8 @@ func TestRunBuiltin(t *testing.T) {
 	if got := lines[len(lines)-1]; got != want {
 		t.Errorf("summary line\n got %q\nwant %q", got, want)
 	}
+	// Last: it skips the rest when a busy machine left requests unaccounted.
+	testkit.SameResponses(t, "the built-in target", st.Requests, total.Counts)
 }
 
 // TestRunNginx runs two pinned groups against nginx on CPU 0 and checks the
@@ -293,20 +270,15 @@ func TestRunNginx(t *testing.T) {
 	if exact != total.Requests {
 		t.Logf("note: nginx lines in [start, end) = %d, client = %d (edge requests)", exact, total.Requests)
 	}
-	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
-		t.Fatalf("client errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
-	}
-	if got, want := uint64(len(lines)), total.Responses(); got != want {
-		t.Errorf("nginx logged %d requests, want client window %d + warm-up %d + late %d = %d",
-			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
-	}
+	// Last: it skips the rest when a busy machine left requests unaccounted.
+	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 
 // TestWorkerKilled kills one worker mid-run: Run fails within 5 s with an
 // error naming the group, and no worker survives.
 func TestWorkerKilled(t *testing.T) {
 	needCPUs(t, 2)
-	progress := &syncBuffer{}
+	progress := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.Progress = progress
 	opts.ProgressMode = ProgressOff
@@ -464,7 +436,7 @@ func TestControllerKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr testkit.LockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
 	"github.com/kaeload/kaeload/target"
@@ -175,12 +176,12 @@ func TestStartFailures(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pid")
 			p := builtinPlan(300*time.Millisecond, []int{0})
 			commandLog(t, p, nil)
-			p.Server.Ready.Addr = nginxtest.FreeAddr(t) // nothing listens there
+			p.Server.Ready.Addr = testkit.FreeAddr(t) // nothing listens there
 			p.Server.Ready.Timeout = readyTimeout
 			p.Variants[0].Start = strings.ReplaceAll(tt.start, "PIDFILE", pidFile)
 			p.Variants[0].Stop = strings.ReplaceAll(tt.stop, "PIDFILE", pidFile)
 			opts := testOptions(t, "1")
-			log := &syncBuffer{}
+			log := &testkit.LockedBuffer{}
 			opts.Log = log
 			workers := 0
 			opts.hooks.workerStart = func(int, int) { workers++ }
@@ -241,7 +242,7 @@ func TestStartFailureGoesOn(t *testing.T) {
 	// flag), then fails as a daemonizing nginx does.
 	p.Variants[2].Start = fmt.Sprintf(`echo "start c" >> %s; while [ ! -e %s ]; do sleep 0.01; done; echo 'nginx: [emerg] bind() to 127.0.0.1:443 failed (98: Address already in use)' >&2; exit 1`, file, flag)
 	opts := testOptions(t, "1")
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	opts.Log = log
 	opts.hooks.workerStart = func(int, int) {
 		if lines := strings.Split(calls(), ", "); lines[len(lines)-1] == "start c" {
@@ -294,7 +295,7 @@ type nginxSite struct {
 // is not overwritten by a process title.
 func newNginxSite(t *testing.T, masterOff bool, certs ...string) *nginxSite {
 	t.Helper()
-	s := &nginxSite{bin: nginxtest.Binary(t), dir: t.TempDir(), addr: nginxtest.FreeAddr(t)}
+	s := &nginxSite{bin: nginxtest.Binary(t), dir: t.TempDir(), addr: testkit.FreeAddr(t)}
 	for _, d := range []string{"tmp", "www"} {
 		if err := os.Mkdir(filepath.Join(s.dir, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -449,7 +450,7 @@ func TestSweepEnv(t *testing.T) {
 // about a second, though its warm-up and window would take 35 s, and
 // says that nothing listens.
 func TestRefusedTarget(t *testing.T) {
-	p := plan(nginxtest.FreeAddr(t), 30*time.Second, nil)
+	p := plan(testkit.FreeAddr(t), 30*time.Second, nil)
 	p.Load.Warmup = 5 * time.Second
 	opts := testOptions(t, "1")
 	workers := 0

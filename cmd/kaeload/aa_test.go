@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 )
@@ -30,7 +30,7 @@ func TestNginxAA(t *testing.T) {
 	if raceEnabled {
 		t.Skip("A/A needs the server, not the race detector's slowed client, to set the rate; the statistics run under -race in results")
 	}
-	addr := nginxtest.FreeAddr(t)
+	addr := testkit.FreeAddr(t)
 	_, start, stop := nginxDir(t, addr)
 	cpus := "taskset -c 0 "
 	if _, err := exec.LookPath("taskset"); err != nil {
@@ -65,7 +65,7 @@ variants:
 		if err != nil {
 			t.Fatal(err)
 		}
-		var log lockedBuffer
+		var log testkit.LockedBuffer
 		r, err := runner.Run(context.Background(), plan, runner.Options{
 			Executable: os.Args[0],
 			Env:        []string{"KAELOAD_TEST_MAIN=1"},

@@ -11,37 +11,19 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/sshdtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
 )
-
-// syncBuffer is a log the test reads while the run writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // remoteSetup starts sshd and an nginx site that the scenario's server
 // commands start and stop (over ssh), and returns the scenario text.
@@ -127,7 +109,7 @@ var readyRE = regexp.MustCompile(`worker (\d+) ready: pid (\d+), CPUs (\S*)`)
 
 // watchWorker waits for group's ready line in log and returns the pid and
 // the Cpus_allowed_list its /proc/PID/status shows while it runs.
-func watchWorker(log *syncBuffer, group int, done <-chan struct{}) (pid int, allowed string) {
+func watchWorker(log *testkit.LockedBuffer, group int, done <-chan struct{}) (pid int, allowed string) {
 	for {
 		for _, m := range readyRE.FindAllStringSubmatch(log.String(), -1) {
 			if m[1] == strconv.Itoa(group) {
@@ -172,7 +154,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if ns != nil {
 		packets = ns.Packets(t)
 	}
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	done := make(chan struct{})
 	var pid int
 	var allowed string
@@ -211,14 +193,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if g := rep.Groups[1]; g.Host != sshd.URL {
 		t.Errorf("group 1 host %q, want %q", g.Host, sshd.URL)
 	}
-	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
-		t.Fatalf("errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
-	}
 	lines := nginxtest.ReadLog(t, filepath.Join(ng.Dir, "access.log"))
-	if got, want := uint64(len(lines)), total.Responses(); got != want {
-		t.Errorf("nginx logged %d requests; kaeload read %d in the window + %d warm-up + %d late = %d",
-			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
-	}
 	// The remote worker was pinned, seen from the kernel.
 	want := rep.Groups[1].CPUs
 	if want == "" {
@@ -251,6 +226,8 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if _, err := os.Stat(filepath.Join(ng.Dir, "nginx.pid")); !os.IsNotExist(err) {
 		t.Errorf("nginx still running after the run (stop over ssh): %v", err)
 	}
+	// Last: it skips the rest when a busy machine left requests unaccounted.
+	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 
 // allowedSelf is this process's CPU list (an unpinned group's).
@@ -268,7 +245,7 @@ func allowedSelf(t *testing.T) string {
 func TestRemoteConnectionDropped(t *testing.T) {
 	_, _, yaml := remoteSetup(t, "20s", nil)
 	plan := compileYAML(t, yaml)
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	done := make(chan struct{})
 	var pid int
 	watched := make(chan struct{})

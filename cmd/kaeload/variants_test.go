@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -11,34 +10,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/target"
 )
-
-// lockedBuffer is a bytes.Buffer safe for a reader goroutine and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // kaeloadUntil starts the CLI as a child process and calls at(cmd) once,
 // on the first stderr line containing marker. It returns the outputs, the
@@ -130,7 +111,7 @@ func alive(pid int) bool {
 // variant's results are reported, the run is marked interrupted, and the
 // exit status is 130.
 func TestInterruptStopsServer(t *testing.T) {
-	addr := nginxtest.FreeAddr(t)
+	addr := testkit.FreeAddr(t)
 	dir, start, stop := nginxDir(t, addr)
 	scenario := filepath.Join(t.TempDir(), "interrupt.yaml")
 	yaml := fmt.Sprintf(`name: interrupt
@@ -220,7 +201,7 @@ func TestLocalNginxExample(t *testing.T) {
 		t.Skip("examples/local-nginx.yaml does not exist: this test is the only end-to-end certificate comparison (runner's TestCertVariants was folded into it); scenarios/examples_test.go TestLocalNginxExampleRuns needs the same file")
 	}
 	nginxtest.Binary(t)
-	_, port, _ := net.SplitHostPort(nginxtest.FreeAddr(t))
+	_, port, _ := net.SplitHostPort(testkit.FreeAddr(t))
 	runDir := t.TempDir()
 	sets := setFlags{
 		{"vars.port", port},
@@ -240,7 +221,7 @@ func TestLocalNginxExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log lockedBuffer
+	var log testkit.LockedBuffer
 	r, err := runner.Run(context.Background(), plan, runner.Options{
 		Executable: os.Args[0],
 		Env:        []string{"KAELOAD_TEST_MAIN=1"},
