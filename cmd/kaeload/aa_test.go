@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/runner"
 )
 
 // TestNginxAA is the end-to-end A/A test of the comparison: five variants
@@ -65,20 +63,12 @@ variants:
 		if err != nil {
 			t.Fatal(err)
 		}
-		var log testkit.LockedBuffer
-		r, err := runner.Run(context.Background(), plan, runner.Options{
-			Executable: os.Args[0],
-			Env:        []string{"KAELOAD_TEST_MAIN=1"},
-			Log:        &log,
-		})
-		if err != nil {
-			t.Fatalf("run: %v\n%s", err, log.String())
-		}
+		r, log := runPlan(t, plan)
 		if r.Order != "randomized" || fmt.Sprint(r.Seed) != seed {
 			t.Errorf("run order %q seed %d, want randomized with seed %s", r.Order, r.Seed, seed)
 		}
 		// Randomized blocks restart the server before every window.
-		if got := strings.Count(log.String(), ": starting the server"); got != 15 {
+		if got := strings.Count(log, ": starting the server"); got != 15 {
 			t.Errorf("%d server starts, want 15 (one per window)", got)
 		}
 		s, err := results.SummarizeRun(r)

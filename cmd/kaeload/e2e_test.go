@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,15 +78,25 @@ func TestQuickstart(t *testing.T) {
 	}
 }
 
-// runScenario compiles YAML text and runs it with real "kaeload worker"
-// processes (this test binary standing in for kaeload).
-func runScenario(t *testing.T, yaml string) *results.Run {
+// The scenario runner of these tests: YAML text → a scenario file → a
+// Plan → runner.Run with real "kaeload worker" processes (this test binary
+// standing in for kaeload, see TestMain).
+
+// writeScenario writes YAML text to a scenario file in a temporary
+// directory and returns its path.
+func writeScenario(t *testing.T, yaml string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "scenario.yaml")
 	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sc, err := scenarios.LoadFile(path)
+	return path
+}
+
+// compileYAML writes and compiles a scenario for this machine.
+func compileYAML(t *testing.T, yaml string) *scenarios.Plan {
+	t.Helper()
+	sc, err := scenarios.LoadFile(writeScenario(t, yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,15 +104,31 @@ func runScenario(t *testing.T, yaml string) *results.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log bytes.Buffer
-	r, err := runner.Run(context.Background(), plan, runner.Options{
-		Executable: os.Args[0],
-		Env:        []string{"KAELOAD_TEST_MAIN=1"},
-		Log:        &log,
-	})
+	return plan
+}
+
+// workerOptions makes runner.Run start this test binary as the workers,
+// logging to log.
+func workerOptions(log io.Writer) runner.Options {
+	return runner.Options{Executable: os.Args[0], Env: []string{"KAELOAD_TEST_MAIN=1"}, Log: log}
+}
+
+// runPlan runs plan and returns the run and the controller's log; it
+// fails the test, showing the log, when the run fails.
+func runPlan(t *testing.T, plan *scenarios.Plan) (*results.Run, string) {
+	t.Helper()
+	var log testkit.LockedBuffer
+	r, err := runner.Run(context.Background(), plan, workerOptions(&log))
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, log.String())
 	}
+	return r, log.String()
+}
+
+// runScenario compiles YAML text and runs it (runPlan).
+func runScenario(t *testing.T, yaml string) *results.Run {
+	t.Helper()
+	r, _ := runPlan(t, compileYAML(t, yaml))
 	return r
 }
 

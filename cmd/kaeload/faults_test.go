@@ -53,17 +53,6 @@ func kaeloadWatch(t *testing.T, on func(line string, cmd *exec.Cmd), args ...str
 	return out.String(), errb.String(), code
 }
 
-// writeScenario writes YAML text to a scenario file in a temporary
-// directory and returns its path.
-func writeScenario(t *testing.T, yaml string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "scenario.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // silentListener accepts TCP connections and never writes or closes them
 // until the test ends.
 func silentListener(t *testing.T) string {

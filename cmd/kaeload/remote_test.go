@@ -22,7 +22,6 @@ import (
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
-	"github.com/kaeload/kaeload/scenarios"
 )
 
 // remoteSetup starts sshd and an nginx site that the scenario's server
@@ -87,24 +86,6 @@ server:
 	return sshd, ng, yaml
 }
 
-// compileYAML writes and compiles a scenario.
-func compileYAML(t *testing.T, yaml string) *scenarios.Plan {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "scenario.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := sc.Compile(scenarios.LocalHost())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return plan
-}
-
 var readyRE = regexp.MustCompile(`worker (\d+) ready: pid (\d+), CPUs (\S*)`)
 
 // watchWorker waits for group's ready line in log and returns the pid and
@@ -160,11 +141,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	var allowed string
 	watched := make(chan struct{})
 	go func() { pid, allowed = watchWorker(log, 1, done); close(watched) }()
-	r, err := runner.Run(context.Background(), plan, runner.Options{
-		Executable: os.Args[0],
-		Env:        []string{"KAELOAD_TEST_MAIN=1"},
-		Log:        log,
-	})
+	r, err := runner.Run(context.Background(), plan, workerOptions(log))
 	close(done)
 	<-watched
 	if err != nil {
@@ -261,11 +238,7 @@ func TestRemoteConnectionDropped(t *testing.T) {
 		}
 	}()
 	began := time.Now()
-	_, err := runner.Run(context.Background(), plan, runner.Options{
-		Executable: os.Args[0],
-		Env:        []string{"KAELOAD_TEST_MAIN=1"},
-		Log:        log,
-	})
+	_, err := runner.Run(context.Background(), plan, workerOptions(log))
 	close(done)
 	<-watched
 	if err == nil {
@@ -342,7 +315,7 @@ target: {url: "https://127.0.0.1:9/"}
 ssh_options: %s
 load: {duration: 1s, groups: [{connections: 1}, {connections: 1, host: "%s"}]}
 `, tc.opts, tc.host))
-			_, err := runner.Run(context.Background(), plan, runner.Options{Executable: os.Args[0], Env: []string{"KAELOAD_TEST_MAIN=1"}})
+			_, err := runner.Run(context.Background(), plan, workerOptions(nil))
 			if err == nil {
 				t.Fatal("run succeeded")
 			}
@@ -364,7 +337,7 @@ target: {url: "https://%s/index.html"}
 ssh_options: %s
 load: {duration: 500ms, warmup: 0s, groups: [{connections: 1, host: "%[3]s"}, {connections: 1, host: "%[3]s"}, {connections: 1, host: "%[3]s"}]}
 `, ng.Addr, sshd.YAMLOptions(), sshd.URL))
-	r, err := runner.Run(context.Background(), plan, runner.Options{Executable: os.Args[0], Env: []string{"KAELOAD_TEST_MAIN=1"}})
+	r, err := runner.Run(context.Background(), plan, workerOptions(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

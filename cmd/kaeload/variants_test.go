@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -221,15 +219,7 @@ func TestLocalNginxExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log testkit.LockedBuffer
-	r, err := runner.Run(context.Background(), plan, runner.Options{
-		Executable: os.Args[0],
-		Env:        []string{"KAELOAD_TEST_MAIN=1"},
-		Log:        &log,
-	})
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, log.String())
-	}
+	r, _ := runPlan(t, plan)
 	rates := map[string][]float64{}
 	var rsa4096, ecdsa string
 	for _, v := range r.Variants {
