@@ -13,7 +13,7 @@ import (
 
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
 )
@@ -120,11 +120,11 @@ type Recorder interface {
 // *server.CommandError naming the command, its exit status and its last
 // output lines; the results measured before are returned too. No worker
 // process outlives Run.
-func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run, error) {
+func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
 	}
-	if plan.Order == scenarios.Randomized && !plan.SeedSet {
+	if plan.Order == results.OrderRandomized && !plan.SeedSet {
 		// Drawn here, not in Compile, so that compiling stays
 		// deterministic; the run prints and stores it.
 		plan = plan.WithSeed(rand.Uint64())
@@ -213,12 +213,15 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Plan:          planJSON,
 		Baseline:      p.Baseline,
 		MaxErrors:     p.MaxErrors,
-		Order:         string(p.Order),
+		Order:         p.Order,
 		Equivalence:   p.Equivalence,
 		Calibration:   cal,
-		Capacity:      capacitySpec(p.Load.Capacity),
 	}
-	if p.Order == scenarios.Randomized {
+	if cp := p.Load.Capacity; cp != nil {
+		spec := cp.CapacitySpec // the record's part of the plan's search
+		run.Capacity = &spec
+	}
+	if p.Order == results.OrderRandomized {
 		run.Seed = p.Seed
 	}
 	fmt.Fprintln(opts.Log, orderLine(p))
@@ -326,9 +329,9 @@ func (c *controller) record(f func(Recorder) error) {
 	}
 }
 
-// checkPlan rejects plans Compile would never produce (scenarios.Plan.Check:
+// checkPlan rejects plans Compile would never produce (plans.Plan.Check:
 // Compile is the one place for validation and defaults).
-func checkPlan(plan *scenarios.Plan) error {
+func checkPlan(plan *plans.Plan) error {
 	if err := plan.Check(); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
@@ -337,7 +340,7 @@ func checkPlan(plan *scenarios.Plan) error {
 
 // checkFiles raises the open-file limit as far as allowed (workers inherit
 // it) and fails when a process could not hold its connections.
-func checkFiles(plan *scenarios.Plan) error {
+func checkFiles(plan *plans.Plan) error {
 	limit, err := raiseNoFile()
 	if err != nil || limit == 0 {
 		return err // 0: unknown on this OS
@@ -365,7 +368,7 @@ func checkFiles(plan *scenarios.Plan) error {
 
 // controller runs the repetitions of one plan.
 type controller struct {
-	plan    *scenarios.Plan
+	plan    *plans.Plan
 	opts    Options
 	run     *results.Run
 	disp    display
@@ -455,7 +458,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 }
 
 // groupNames labels the groups for the progress display.
-func groupNames(groups []scenarios.Group) []string {
+func groupNames(groups []plans.Group) []string {
 	names := make([]string, len(groups))
 	for i, g := range groups {
 		cpus := pinning.Set(g.CPUs).String()
@@ -563,7 +566,7 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 // start sends every worker the same window: the load begins startLead
 // from now, the window after the warm-up. It returns the window and when
 // the load begins.
-func (ws *workers) start(l scenarios.Load) (results.Window, time.Time, error) {
+func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 	begin := time.Now().Add(startLead)
 	win := results.Window{Start: begin.Add(l.Warmup)}
 	win.End = win.Start.Add(l.Duration)
@@ -718,7 +721,7 @@ func eventErr(e event) error {
 
 // orderLine says in what order the windows run, and how to replay a
 // randomized one.
-func orderLine(p *scenarios.Plan) string {
+func orderLine(p *plans.Plan) string {
 	rounds := fmt.Sprintf("%d rounds", p.Repeat)
 	if p.Repeat == 1 {
 		rounds = "1 round"
@@ -727,9 +730,9 @@ func orderLine(p *scenarios.Plan) string {
 		return fmt.Sprintf("order: one variant, %d window(s)", p.Repeat)
 	}
 	switch p.Order {
-	case scenarios.Randomized:
+	case results.OrderRandomized:
 		return fmt.Sprintf("order: randomized blocks, %s of every variant once in a random order, seed %d (replay with --seed %d)", rounds, p.Seed, p.Seed)
-	case scenarios.Interleaved:
+	case results.OrderInterleaved:
 		return fmt.Sprintf("order: interleaved, %s of every variant once in plan order", rounds)
 	}
 	return "order: sequential (every repetition of a variant, then the next): drift of the machine over time is not controlled"

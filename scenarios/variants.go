@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Defaults and limits of server control and sweeps, applied by Compile.
@@ -23,11 +26,6 @@ const (
 	DefaultCommandTimeout = 60 * time.Second
 	// MaxSweepValues bounds one swept parameter's values.
 	MaxSweepValues = 1000
-	// MaxVariants bounds the variants of a plan, sweeps expanded.
-	MaxVariants = 1000
-	// MaxVars bounds each vars mapping (top-level, per variant) and each
-	// env mapping (server, per variant).
-	MaxVars = 100
 	// MaxProbes bounds server.probes.
 	MaxProbes = 100
 	// DefaultSpeedTimeout bounds a speed command without its own timeout.
@@ -37,12 +35,12 @@ const (
 )
 
 // schedule resolves order and cooldown.
-func (c *compiler) schedule() (Order, time.Duration) {
+func (c *compiler) schedule() (results.Order, time.Duration) {
 	s := c.s
-	order := Randomized
+	order := results.OrderRandomized
 	if s.Order != nil {
-		switch o := Order(*s.Order); o {
-		case Randomized, Sequential, Interleaved:
+		switch o := results.Order(*s.Order); o {
+		case results.OrderRandomized, results.OrderSequential, results.OrderInterleaved:
 			order = o
 		default:
 			c.errorf("order", "want randomized (randomized blocks, the default), interleaved or sequential, got %q", *s.Order)
@@ -51,20 +49,20 @@ func (c *compiler) schedule() (Order, time.Duration) {
 	var cool time.Duration
 	if s.Cooldown != nil {
 		cool = *s.Cooldown
-		c.problem("cooldown", cooldownBound.problem(cool))
+		c.problem("cooldown", plans.CooldownBound.Problem(cool))
 	}
 	return order, cool
 }
 
 // server resolves the server section's shared parts (host, ready, command
 // timeout); commands, env and probes are resolved per variant.
-func (c *compiler) server(t Target) *Server {
+func (c *compiler) server(t plans.Target) *plans.Server {
 	ss := c.s.Server
 	if ss == nil {
 		return nil
 	}
-	srv := &Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
-		Ready: Ready{Kind: "tcp", Addr: t.Addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
+	srv := &plans.Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
+		Ready: plans.Ready{Kind: "tcp", Addr: t.Addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
 	if ss.Host != nil {
 		if h := c.host("server.host", *ss.Host); h != nil {
 			srv.Host, srv.SSH = h.Name, h
@@ -75,7 +73,7 @@ func (c *compiler) server(t Target) *Server {
 	}
 	if ss.CommandTimeout != nil {
 		srv.CommandTimeout = *ss.CommandTimeout
-		c.problem("server.command_timeout", commandBound.problem(srv.CommandTimeout))
+		c.problem("server.command_timeout", plans.CommandBound.Problem(srv.CommandTimeout))
 	}
 	if rs := ss.Ready; rs != nil {
 		var kinds []string
@@ -106,11 +104,11 @@ func (c *compiler) server(t Target) *Server {
 		}
 		if rs.Timeout != nil {
 			srv.Ready.Timeout = *rs.Timeout
-			c.problem("server.ready.timeout", commandBound.problem(srv.Ready.Timeout))
+			c.problem("server.ready.timeout", plans.CommandBound.Problem(srv.Ready.Timeout))
 		}
 		if rs.Interval != nil {
 			srv.Ready.Interval = *rs.Interval
-			c.problem("server.ready.interval", commandBound.problem(srv.Ready.Interval))
+			c.problem("server.ready.interval", plans.CommandBound.Problem(srv.Ready.Interval))
 		}
 	}
 	if len(ss.Probes) > MaxProbes {
@@ -292,6 +290,11 @@ func formatNum(f float64, digits int) string {
 	return s
 }
 
+// percent writes a fraction as a percentage: 0.005 is "0.5%".
+func percent(f float64) string {
+	return formatNum(roundTo(f*100, 9), -1) + "%"
+}
+
 // combos expands a variant's sweep into its combinations, first key
 // slowest; nil when the variant is not swept.
 func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
@@ -312,8 +315,8 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 		ok = ok && good
 		lists[i] = vals
 		total *= max(len(vals), 1)
-		if total > MaxVariants {
-			c.errorf(path, "expands to more than %d variants", MaxVariants)
+		if total > plans.MaxVariants {
+			c.errorf(path, "expands to more than %d variants", plans.MaxVariants)
 			return nil, false
 		}
 	}
@@ -392,8 +395,8 @@ func variantServerKeys(vs VariantSpec, speed bool) []string {
 // checkEnvKeys reports names that cannot be environment variables and
 // mapping-form entries without a value.
 func (c *compiler) checkEnvKeys(prefix string, env map[string]EnvValue) bool {
-	if len(env) > MaxVars {
-		c.errorf(prefix, "%d entries, more than the %d allowed", len(env), MaxVars)
+	if len(env) > plans.MaxVars {
+		c.errorf(prefix, "%d entries, more than the %d allowed", len(env), plans.MaxVars)
 		return false
 	}
 	ok := true
@@ -424,7 +427,7 @@ type named struct {
 
 // variants resolves variants and baseline: sweeps expanded, {vars}
 // replaced, server commands, env and probes filled in per variant.
-func (c *compiler) variants() ([]Variant, string) {
+func (c *compiler) variants() ([]plans.Variant, string) {
 	s := c.s
 	if s.Variants != nil && len(s.Variants) == 0 {
 		c.errorf("variants", "empty list (leave variants out to measure one configuration)")
@@ -447,7 +450,7 @@ func (c *compiler) variants() ([]Variant, string) {
 	if len(specs) == 0 {
 		specs = []VariantSpec{{Name: new("default")}}
 	}
-	var out []Variant
+	var out []plans.Variant
 	first := make(map[string]named)
 	// An entry with a problem may lack some of its variants, whose names
 	// the checks of baseline and thresholds then do not know (mayName).
@@ -498,8 +501,8 @@ func (c *compiler) variants() ([]Variant, string) {
 				}
 			}
 		}
-		if len(vs.Vars) > MaxVars {
-			c.errorf(path+".vars", "%d vars, more than the %d allowed", len(vs.Vars), MaxVars)
+		if len(vs.Vars) > plans.MaxVars {
+			c.errorf(path+".vars", "%d vars, more than the %d allowed", len(vs.Vars), plans.MaxVars)
 			continue
 		}
 		varNames := sortedKeys(vs.Vars)
@@ -520,8 +523,8 @@ func (c *compiler) variants() ([]Variant, string) {
 		}
 		whole[i] = true
 		for _, cb := range combos {
-			if len(out) >= MaxVariants {
-				c.errorf("variants", "more than %d variants (sweeps expanded)", MaxVariants)
+			if len(out) >= plans.MaxVariants {
+				c.errorf("variants", "more than %d variants (sweeps expanded)", plans.MaxVariants)
 				return out, ""
 			}
 			v, ok := c.variant(path, vs, cb, envOK)
@@ -554,7 +557,7 @@ func (c *compiler) variants() ([]Variant, string) {
 	}
 	note()
 	if len(out) == 0 {
-		out = []Variant{{Name: "default"}}
+		out = []plans.Variant{{Name: "default"}}
 	}
 	baseline := out[0].Name
 	if c.search != nil && c.search.first == 0 {
@@ -568,7 +571,7 @@ func (c *compiler) variants() ([]Variant, string) {
 	}
 	if s.Baseline != nil {
 		baseline = *s.Baseline
-		if !slices.ContainsFunc(out, func(v Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
+		if !slices.ContainsFunc(out, func(v plans.Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
 			names := make([]string, len(out))
 			for i, v := range out {
 				names[i] = v.Name
@@ -628,7 +631,7 @@ func (c *compiler) checkStart(ss *ServerSpec) {
 }
 
 // variant resolves one variant (one sweep combination of an entry).
-func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (Variant, bool) {
+func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (plans.Variant, bool) {
 	ss := c.s.Server
 	// The variant's vars left out by Parse or Set are broken here.
 	left := c.leftOutVars(path + ".vars")
@@ -651,7 +654,7 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 		sc = base.with(local, broken).with(cb.vals, nil)
 	}
 	ok := true
-	var v Variant
+	var v plans.Variant
 	name, good := c.expand(path+".name", *vs.Name, sc)
 	ok = ok && good
 	if good && (name == "" || hasControl(name) || strings.ContainsAny(name, "/\\")) {
@@ -680,7 +683,7 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 		if sp.Timeout != nil {
 			timeout = *sp.Timeout
 		}
-		v.Speed = append(v.Speed, Speed{Command: command, Timeout: timeout})
+		v.Speed = append(v.Speed, plans.Speed{Command: command, Timeout: timeout})
 	}
 	var serverEnv map[string]EnvValue
 	if ss != nil {
@@ -760,7 +763,7 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 		}
 		command, good := c.expand(fmt.Sprintf("server.probes[%d].command", i), *ps.Command, sc)
 		ok = ok && good
-		p := Probe{Name: *ps.Name, Command: command}
+		p := plans.Probe{Name: *ps.Name, Command: command}
 		if ps.Pattern != nil {
 			p.Pattern = *ps.Pattern
 		}
