@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -24,7 +25,9 @@ const (
 	recRep     = "rep"
 	recSpeed   = "speed"
 	recWarning = "warning"
-	recEnd     = "end"
+	// recNotMeasured gives up on a variant (Run.NotMeasured).
+	recNotMeasured = "not_measured"
+	recEnd         = "end"
 	// recResume continues a run after its end (or its controller's
 	// death): `kaeload run --resume`.
 	recResume = "resume"
@@ -41,6 +44,8 @@ type journalRecord struct {
 	Rep     *Rep       `json:"rep,omitempty"`
 	Speed   []SpeedRun `json:"speed,omitempty"`
 	Warning string     `json:"warning,omitempty"`
+	// Reason is why the variant was not measured (not_measured).
+	Reason string `json:"reason,omitempty"`
 	// Finished and Interrupted end the run (end).
 	Finished    time.Time `json:"finished,omitzero"`
 	Interrupted bool      `json:"interrupted,omitempty"`
@@ -48,8 +53,8 @@ type journalRecord struct {
 
 // Journal is a run directory that grows as the run goes. CreateJournal
 // makes the directory and writes the run's header as the journal's first
-// record; every finished repetition (Rep), speed run (Speed) and warning
-// is appended as one line and synced before the call returns, so a
+// record; every finished repetition (Rep), speed run (Speed), warning
+// and variant given up on (NotMeasured) is appended as one line and synced before the call returns, so a
 // controller that is killed, crashes or loses its machine keeps every
 // repetition it finished. After each record the files rendered from the
 // run (RunFile, SummaryFile, SpeedFile and whatever JournalOptions.Render
@@ -199,6 +204,12 @@ func (j *Journal) Warning(w string) error {
 	return j.record(journalRecord{Type: recWarning, Warning: w})
 }
 
+// NotMeasured records that the run gave up on the header's variant at
+// index variant, and why (Run.NotMeasured).
+func (j *Journal) NotMeasured(variant int, reason string) error {
+	return j.record(journalRecord{Type: recNotMeasured, Variant: variant, Reason: reason})
+}
+
 // End records that the run ended (completed, failed or interrupted) at
 // finished, rebuilds the files a last time and closes the journal. Later
 // calls do nothing. A journal that ResumeJournal opened and Resume never
@@ -283,6 +294,7 @@ func (j *Journal) view() *Run {
 		}
 	}
 	r.Warnings = append([]string(nil), j.run.Warnings...)
+	r.NotMeasured = append([]NotMeasured(nil), j.run.NotMeasured...)
 	return &r
 }
 
@@ -296,7 +308,7 @@ func (j *Journal) rebuild() error {
 	}
 	files := []namedFile{{RunFile, runJSON.Bytes()}}
 	var summary bytes.Buffer
-	if len(r.Variants) > 0 {
+	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
 		if err := WriteCSV(&summary, r); err == nil {
 			files = append(files, namedFile{SummaryFile, summary.Bytes()})
 		}
@@ -357,12 +369,25 @@ func replay(r *Run, rec journalRecord) error {
 		v.Speed = rec.Speed
 	case recWarning:
 		r.Warnings = appendNew(r.Warnings, rec.Warning)
+	case recNotMeasured:
+		v, err := variant()
+		if err != nil {
+			return err
+		}
+		nm := NotMeasured{Variant: v.Name, Reason: rec.Reason}
+		if i := slices.IndexFunc(r.NotMeasured, func(n NotMeasured) bool { return n.Variant == v.Name }); i >= 0 {
+			r.NotMeasured[i] = nm
+		} else {
+			r.NotMeasured = append(r.NotMeasured, nm)
+		}
 	case recEnd:
 		r.Finished = rec.Finished
 		r.Interrupted = rec.Interrupted
 		r.Incomplete = false
 	case recResume:
 		r.Finished, r.Interrupted, r.Incomplete = time.Time{}, false, true
+		// The resumed run tries the variants it gave up on again.
+		r.NotMeasured = nil
 	default:
 		return fmt.Errorf("journal: unknown record type %q", rec.Type)
 	}

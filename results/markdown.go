@@ -58,6 +58,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	if failed := r.Failed(); len(failed) > 0 {
 		notes = append(notes, "**FAILED:** "+mdEscape(strings.Join(failed, ", "))+": their figures are not results")
 	}
+	for _, l := range r.NotMeasuredLines() {
+		notes = append(notes, "**NOT MEASURED:** "+mdEscape(l))
+	}
 	for _, c := range CrossedLines(r) {
 		notes = append(notes, "**THRESHOLD CROSSED:** "+mdEscape(c))
 	}

@@ -509,7 +509,8 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 }
 
 // Annotate appends to r.Warnings a warning for every failed repetition
-// (Rep.Failed) and every client-bound one (Rep.ClientBound), e.g. "variant kae, repetition 2:
+// (Rep.Failed), every client-bound one (Rep.ClientBound), every one with
+// missed starts and every one whose slots backed off (Counts.Backoffs), e.g. "variant kae, repetition 2:
 // CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
 // kaeload, not the server", unless r.Warnings already holds it, so calling
 // it again adds nothing. Call it before WriteJSON so that run.json carries
@@ -519,6 +520,7 @@ func (r *Run) Annotate() {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, missedLine)...)
+	r.Warnings = appendNew(r.Warnings, repWarnings(r, backoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {
 		r.Warnings = appendNew(r.Warnings, s.Warnings...)
 	}

@@ -27,6 +27,9 @@ type SummaryJSON struct {
 	Variants []VariantJSON `json:"variants"`
 	// Failed names the variants with a failed repetition.
 	Failed []string `json:"failed,omitempty"`
+	// NotMeasured are the variants the run could not measure, and why
+	// (Run.NotMeasured).
+	NotMeasured []NotMeasured `json:"not_measured,omitempty"`
 	// Thresholds are the threshold checks (CheckThresholds), and
 	// ThresholdsPassed whether every one passed (true without any).
 	Thresholds       []ThresholdCheck `json:"thresholds,omitempty"`
@@ -81,7 +84,7 @@ func quantileMs(h *Histogram, q float64) *float64 {
 // not measured. The error is nil.
 func (r *Run) Summarize() (*SummaryJSON, error) {
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: r.Failed(), Warnings: r.AllWarnings(), Hints: r.Hints(), Variants: []VariantJSON{}}
+		Incomplete: r.Incomplete, Failed: r.Failed(), NotMeasured: r.NotMeasured, Warnings: r.AllWarnings(), Hints: r.Hints(), Variants: []VariantJSON{}}
 	out.Thresholds = CheckThresholds(r)
 	out.ThresholdsPassed = len(Crossed(out.Thresholds)) == 0
 	s, err := SummarizeRun(r)

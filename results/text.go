@@ -82,6 +82,7 @@ func (r *Run) AllWarnings() []string { return warnings(r) }
 func warnings(r *Run) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
 	ws = appendNew(ws, clientBoundWarnings(r)...)
+	ws = appendNew(ws, repWarnings(r, backoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {
 		ws = appendNew(ws, s.Warnings...)
 	}
@@ -119,6 +120,9 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	}
 	if failed := r.Failed(); len(failed) > 0 {
 		fmt.Fprintf(b, "FAILED: %s (see below); their figures are not results\n", strings.Join(failed, ", "))
+	}
+	for _, l := range r.NotMeasuredLines() {
+		fmt.Fprintf(b, "NOT MEASURED: %s\n", l)
 	}
 	for _, c := range CrossedLines(r) {
 		fmt.Fprintf(b, "THRESHOLD CROSSED: %s\n", c)
@@ -168,6 +172,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		b.WriteString(line + "\n")
 	}
 	if line := missedLine(rep); line != "" {
+		b.WriteString(line + "\n")
+	}
+	if line := backoffLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
 	kv := table{right: []bool{false, false}}

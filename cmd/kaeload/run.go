@@ -120,6 +120,8 @@ Exit status:
   1    the run could not be done or stored (server command, worker, disk)
   2    bad scenario or flags
   3    the run completed but a variant failed (see FAILED in the report)
+       or was not measured because its server did not start (NOT MEASURED;
+       the run goes on with the other variants)
   99   the run completed but crossed a threshold (THRESHOLD CROSSED)
   130  interrupted: the first Ctrl-C stops the load, stops the server and
        reports what was measured; a second kills the workers at once (the
@@ -275,8 +277,15 @@ Exit status:
 		return fmt.Errorf("%w: %v", errInterrupted, runErr)
 	}
 	if runErr == nil && r != nil {
+		var failures []string
 		if failed := r.Failed(); len(failed) > 0 {
-			return fmt.Errorf("%w: %s: no request succeeded in a window, or errors were above max_errors (see the report)", errFailed, strings.Join(failed, ", "))
+			failures = append(failures, fmt.Sprintf("%s: no request succeeded in a window, or errors were above max_errors (see the report)", strings.Join(failed, ", ")))
+		}
+		for _, l := range r.NotMeasuredLines() {
+			failures = append(failures, "not measured: "+l)
+		}
+		if len(failures) > 0 {
+			return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 		}
 		if err := thresholdError(r); err != nil {
 			return err

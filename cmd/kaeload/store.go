@@ -130,6 +130,11 @@ func (s *store) Speed(variant int, runs []results.SpeedRun) error {
 // Warning records a warning.
 func (s *store) Warning(w string) error { return s.journal.Warning(w) }
 
+// NotMeasured records a variant the run gave up on.
+func (s *store) NotMeasured(variant int, reason string) error {
+	return s.journal.NotMeasured(variant, reason)
+}
+
 // end closes the journal with the run's end: when it finished and whether
 // it was interrupted. It returns the run directory ("" when the run never
 // began).

@@ -61,8 +61,11 @@ type page struct {
 	// Incomplete marks a run rebuilt from its journal before it ended.
 	Incomplete bool
 	// Failed lists the variants with failed repetitions.
-	Failed   []string
-	Warnings []string
+	Failed []string
+	// NotMeasured are the variants the run gave up on, one line each
+	// (results.Run.NotMeasuredLines).
+	NotMeasured []string
+	Warnings    []string
 	// Hints are results.Run.Hints: lines, not warnings.
 	Hints []string
 	// Hosts describes the run's ssh hosts (results.HostLine), if any.
@@ -214,6 +217,7 @@ func newPage(r *results.Run) (*page, error) {
 		Name:        r.Name,
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
+		NotMeasured: r.NotMeasuredLines(),
 		Warnings:    r.AllWarnings(),
 		Hints:       r.Hints(),
 		Hosts:       hostLines(r.Hosts),

@@ -709,3 +709,39 @@ func TestWriteNotCounted(t *testing.T) {
 		t.Errorf("a run that counted nothing outside its windows has a not-counted section (err %v)", err)
 	}
 }
+
+// TestWriteNotMeasured: a variant the run gave up on is named with its
+// reason in a banner, and the run no longer reads as plainly completed.
+func TestWriteNotMeasured(t *testing.T) {
+	r := fixtureRun()
+	reason := `server start failed: nginx: [emerg] cannot load certificate "/etc/nginx/missing.crt"`
+	r.NotMeasured = []results.NotMeasured{{Variant: "nocert", Reason: reason}}
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	banner := root.byID("not-measured")
+	if banner == nil {
+		t.Fatal("no not-measured banner")
+	}
+	if got, want := banner.allText(), "variant nocert: "+reason; !strings.Contains(got, want) {
+		t.Errorf("banner = %q, want it to contain %q", got, want)
+	}
+	if got, want := root.byID("completed").allText(), "yes, but not every variant was measured"; got != want {
+		t.Errorf("completed = %q, want %q", got, want)
+	}
+	// The baseline may be the variant that did not start.
+	base := fixtureRun()
+	base.Baseline, base.NotMeasured = "nocert", r.NotMeasured
+	if root, err := parseStrict(write(t, base)); err != nil || root.byID("not-measured") == nil {
+		t.Errorf("a run whose baseline was not measured: banner missing (err %v)", err)
+	}
+	// A run that measured nothing still says which variant and why.
+	none := &results.Run{Name: "none", Started: t0, NotMeasured: r.NotMeasured}
+	if root, err := parseStrict(write(t, none)); err != nil || root.byID("not-measured") == nil {
+		t.Errorf("a run with no variant measured: banner missing (err %v)", err)
+	}
+	if root, err := parseStrict(write(t, fixtureRun())); err != nil || root.byID("not-measured") != nil {
+		t.Errorf("a run that measured every variant has a not-measured banner (err %v)", err)
+	}
+}

@@ -69,11 +69,15 @@ footer { margin-top: 3em; color: #888; font-size: .85em; }
 <dt>finished</dt><dd>{{.Finished}}{{if .Took}} (took {{.Took}}){{end}}</dd>{{end}}
 {{- if .Baseline}}
 <dt>baseline</dt><dd>{{.Baseline}}</dd>{{end}}
-<dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else if .Incomplete}}no: still running or its controller died{{else}}yes{{end}}</dd>
+<dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else if .Incomplete}}no: still running or its controller died{{else if .NotMeasured}}yes, but not every variant was measured{{else}}yes{{end}}</dd>
 </dl>
 {{- if .Failed}}
 <div class="banner alarm" id="failed">FAILED: {{range $i, $v := .Failed}}{{if $i}}, {{end}}{{$v}}{{end}}: no request succeeded in a window, or errors were above the run's limit.
 These figures are not results: see the repetitions and errors tables.</div>
+{{- end}}
+{{- if .NotMeasured}}
+<div class="banner alarm" id="not-measured">NOT MEASURED: the run gave up on {{if eq (len .NotMeasured) 1}}a variant{{else}}{{len .NotMeasured}} variants{{end}} and went on with the others.
+<ul>{{range .NotMeasured}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
 {{- if .Incomplete}}
 <div class="banner interrupted" id="incomplete">INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown.</div>
