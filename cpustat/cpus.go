@@ -29,6 +29,10 @@ type Times struct {
 	Busy float64
 	// Idle is idle + iowait, in seconds.
 	Idle float64
+	// IRQ is irq + softirq, in seconds: the part of Busy spent handling
+	// interrupts (the kernel's network work among them), which no
+	// process's time includes.
+	IRQ float64
 }
 
 // Sample is the cumulative times of a set of CPUs at one instant.
@@ -80,6 +84,7 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 			CPU:  n,
 			Busy: st.User + st.Nice + st.System + st.Irq + st.Softirq + st.Steal,
 			Idle: st.Idle + st.Iowait,
+			IRQ:  st.Irq + st.Softirq,
 		})
 	}
 	slices.SortFunc(s.Times, func(a, b Times) int { return a.CPU - b.CPU })
@@ -88,7 +93,8 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 
 // Usage returns the CPU time used between a (the earlier sample) and b over
 // a window of the given length. Seconds is the busy time summed over the
-// CPUs present in both samples and PerCPU the same time CPU by CPU; Busy
+// CPUs present in both samples, IRQ the part of it spent on interrupts,
+// and PerCPU the busy time CPU by CPU; Busy
 // is Seconds / (window × number of those CPUs), clamped to [0, 1]; CPUs
 // names them in taskset form. A CPU whose
 // counters went backwards (hot-plugged) contributes 0. With window <= 0 (no
@@ -97,7 +103,7 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
 	var per []results.CPUTime
-	var busy, idle float64
+	var busy, idle, irq float64
 	j := 0
 	for _, ta := range a.Times {
 		for j < len(b.Times) && b.Times[j].CPU < ta.CPU {
@@ -111,9 +117,10 @@ func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 		d := max(tb.Busy-ta.Busy, 0)
 		busy += d
 		idle += max(tb.Idle-ta.Idle, 0)
+		irq += min(max(tb.IRQ-ta.IRQ, 0), d)
 		per = append(per, results.CPUTime{CPU: ta.CPU, Seconds: d})
 	}
-	u := results.CPUUsage{CPUs: cpus.String(), Seconds: busy, PerCPU: per}
+	u := results.CPUUsage{CPUs: cpus.String(), Seconds: busy, IRQ: irq, PerCPU: per}
 	switch {
 	case len(cpus) == 0:
 	case window > 0:
@@ -159,6 +166,7 @@ func ParseProcStat(text string) (Sample, error) {
 			CPU:  n,
 			Busy: v[0] + v[1] + v[2] + v[5] + v[6] + v[7],
 			Idle: v[3] + v[4],
+			IRQ:  v[5] + v[6],
 		})
 	}
 	if len(s.Times) == 0 {

@@ -69,8 +69,9 @@ func TestParseProcStatFiles(t *testing.T) {
 	}{
 		{"testdata/proc-stat-arm64-4cpu.txt", []Times{
 			// user nice system irq softirq steal / idle iowait, in 1/100 s
-			{CPU: 0, Busy: (1393280 + 32966 + 572056 + 0 + 17875 + 0) / 100.0, Idle: (13343292 + 6130) / 100.0},
-			{CPU: 1, Busy: (1335 + 12 + 148 + 5 + 1 + 2) / 100.0, Idle: (900 + 7) / 100.0},
+			// and irq + softirq apart.
+			{CPU: 0, Busy: (1393280 + 32966 + 572056 + 0 + 17875 + 0) / 100.0, Idle: (13343292 + 6130) / 100.0, IRQ: (0 + 17875) / 100.0},
+			{CPU: 1, Busy: (1335 + 12 + 148 + 5 + 1 + 2) / 100.0, Idle: (900 + 7) / 100.0, IRQ: (5 + 1) / 100.0},
 			{CPU: 2, Busy: 2, Idle: 100.5}, // guest (30) is inside user already
 			{CPU: 3},
 		}},
@@ -120,7 +121,7 @@ func sameTimes(a, b []Times) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].CPU != b[i].CPU || math.Abs(a[i].Busy-b[i].Busy) > 1e-9 || math.Abs(a[i].Idle-b[i].Idle) > 1e-9 {
+		if a[i].CPU != b[i].CPU || math.Abs(a[i].Busy-b[i].Busy) > 1e-9 || math.Abs(a[i].Idle-b[i].Idle) > 1e-9 || math.Abs(a[i].IRQ-b[i].IRQ) > 1e-9 {
 			return false
 		}
 	}
@@ -138,9 +139,9 @@ func TestParseProcStatHandMade(t *testing.T) {
 		{name: "unsorted, no aggregate", text: "cpu1 100 0 0 0 0 0 0 0\ncpu0 0 0 0 100 100 0 0 0\n",
 			want: []Times{{CPU: 0, Idle: 2}, {CPU: 1, Busy: 1}}},
 		{name: "steal irq softirq count", text: "cpu0 0 0 0 0 0 100 200 300 0 0\n",
-			want: []Times{{CPU: 0, Busy: 6}}},
+			want: []Times{{CPU: 0, Busy: 6, IRQ: 3}}},
 		{name: "extra future fields ignored", text: "cpu0 1 1 1 1 1 1 1 1 1 1 99 99\n",
-			want: []Times{{CPU: 0, Busy: 0.06, Idle: 0.02}}},
+			want: []Times{{CPU: 0, Busy: 0.06, Idle: 0.02, IRQ: 0.02}}},
 		{name: "CRLF and blank lines", text: "\r\n\r\ncpu0 100 0 0 100\r\n",
 			want: []Times{{CPU: 0, Busy: 1, Idle: 1}}},
 		{name: "empty", text: "", err: "no per-CPU lines"},
@@ -191,9 +192,13 @@ func TestUsage(t *testing.T) {
 			results.CPUUsage{CPUs: "2", Seconds: 1, Busy: 1, PerCPU: []results.CPUTime{{CPU: 2, Seconds: 1}}}},
 		{"nothing in common", Sample{Times: []Times{{CPU: 0}}}, Sample{Times: []Times{{CPU: 1, Busy: 9}}}, time.Second,
 			results.CPUUsage{}},
+		{"interrupts apart, never more than the busy time", Sample{Times: []Times{{CPU: 0, Busy: 1, IRQ: 0.5}, {CPU: 1, Busy: 1, IRQ: 0.5}}},
+			Sample{Times: []Times{{CPU: 0, Busy: 2, IRQ: 0.7}, {CPU: 1, Busy: 1.1, IRQ: 0.9}}}, time.Second,
+			results.CPUUsage{CPUs: "0-1", Seconds: 1.1, Busy: 0.55, IRQ: 0.2 + 0.1}},
 	} {
 		got := tc.a.Usage(tc.b, tc.window)
 		if got.CPUs != tc.want.CPUs || math.Abs(got.Seconds-tc.want.Seconds) > 1e-9 || math.Abs(got.Busy-tc.want.Busy) > 1e-9 ||
+			math.Abs(got.IRQ-tc.want.IRQ) > 1e-9 ||
 			(tc.want.PerCPU != nil && !slices.Equal(got.PerCPU, tc.want.PerCPU)) {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}

@@ -8,40 +8,27 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/kaeload/kaeload/pinning"
 )
 
-// procStat is what SampleTree needs from /proc/PID/stat.
-type procStat struct {
-	key     procKey
-	ppid    int
-	seconds float64 // utime + stime + cutime + cstime
-}
-
 // SampleTree reads the cumulative CPU time of pid and all its descendants
 // from one pass over /proc (see TreeSample.Usage for how processes that
 // come and go are counted). It fails when pid does not exist.
 func SampleTree(pid int) (TreeSample, error) {
-	entries, err := os.ReadDir("/proc")
+	all, err := scanProcs()
 	if err != nil {
 		return TreeSample{}, fmt.Errorf("sample process tree of %d: %w", pid, err)
 	}
-	all := make(map[int]procStat, len(entries))
 	children := make(map[int][]int)
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		st, err := readProcStat(p)
-		if err != nil {
-			continue // exited while we scanned, or a kernel oddity: not ours to count
-		}
-		all[p] = st
+	for p, st := range all {
 		children[st.ppid] = append(children[st.ppid], p)
+	}
+	for _, c := range children {
+		slices.Sort(c) // map order is random; keep the walk's order stable
 	}
 	if _, ok := all[pid]; !ok {
 		// The root may have been missed by a racing ReadDir; ask directly.
@@ -92,6 +79,72 @@ func SampleTree(pid int) (TreeSample, error) {
 	return ts, nil
 }
 
+// scanProcs reads /proc/PID/stat of every process, by PID. A process that
+// exits while the scan runs is left out.
+func scanProcs() (map[int]procStat, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	all := make(map[int]procStat, len(entries))
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := readProcStat(p)
+		if err != nil {
+			continue // exited while we scanned, or a kernel oddity: not ours to count
+		}
+		all[p] = st
+	}
+	return all, nil
+}
+
+// SampleProcs reads the CPU time of every process on this machine from
+// one pass over /proc (see ProcsSample.Top).
+func SampleProcs() (ProcsSample, error) {
+	all, err := scanProcs()
+	if err != nil {
+		return ProcsSample{}, fmt.Errorf("sample processes: %w", err)
+	}
+	s := ProcsSample{procs: make(map[procKey]procStat, len(all))}
+	for _, st := range all {
+		s.procs[st.key] = st
+	}
+	return s, nil
+}
+
+// RunDelay returns how long the threads of process pid have spent ready
+// to run but waiting for a CPU, summed over its live threads since each
+// started: the second field of /proc/PID/task/TID/schedstat, in
+// nanoseconds. A process alone on its CPUs waits next to nothing; one
+// whose CPUs other processes of equal or higher priority keep busy waits
+// about as long as they run. Threads that exited are not counted.
+func RunDelay(pid int) (time.Duration, error) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tids, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("read run delay: %w", err)
+	}
+	var sum time.Duration
+	for _, t := range tids {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue // the thread exited meanwhile
+			}
+			return 0, fmt.Errorf("read run delay: %w", err)
+		}
+		d, err := parseSchedstat(b)
+		if err != nil {
+			return 0, fmt.Errorf("read run delay: %s/%s/schedstat: %w", dir, t.Name(), err)
+		}
+		sum += d
+	}
+	return sum, nil
+}
+
 // readProcStat parses /proc/PID/stat. The command name (field 2) is in
 // parentheses and may itself contain spaces and ')', so fields are counted
 // from the last ')'.
@@ -127,9 +180,24 @@ func parseProcPIDStat(pid int, b []byte) (procStat, error) {
 			return procStat{}, err
 		}
 	}
+	// The nice value (field 19) is signed.
+	if 19-first >= len(f) {
+		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields, want at least 19", pid, len(f)+first-1)
+	}
+	nice, err := strconv.Atoi(string(f[19-first]))
+	if err != nil {
+		return procStat{}, fmt.Errorf("/proc/%d/stat: field 19: %q is not a nice value", pid, f[19-first])
+	}
+	comm := ""
+	if j := bytes.IndexByte(b, '('); j >= 0 && j < i {
+		comm = string(b[j+1 : i])
+	}
 	return procStat{
 		key:     procKey{pid: pid, start: v[5]},
 		ppid:    int(v[0]),
 		seconds: float64(v[1]+v[2]+v[3]+v[4]) / UserHZ,
+		own:     float64(v[1]+v[2]) / UserHZ,
+		comm:    comm,
+		nice:    nice,
 	}, nil
 }

@@ -313,12 +313,12 @@ func TestSampleTreeMissing(t *testing.T) {
 
 func TestParseProcPIDStat(t *testing.T) {
 	// A command name with spaces and parentheses, as a process may set it.
-	line := "4242 (a) b (c) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 50 1000 200 20 0 1 0 123456 1000 100 18446744073709551615"
+	line := "4242 (a) b (c) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 50 1000 200 15 -5 1 0 123456 1000 100 18446744073709551615"
 	st, err := parseProcPIDStat(4242, []byte(line))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := procStat{key: procKey{pid: 4242, start: 123456}, ppid: 17, seconds: 15}
+	want := procStat{key: procKey{pid: 4242, start: 123456}, ppid: 17, seconds: 15, own: 3, comm: "a) b (c", nice: -5}
 	if st != want {
 		t.Errorf("got %+v, want %+v", st, want)
 	}

@@ -126,3 +126,274 @@ func FormatMicros(us float64) string {
 	}
 	return fmt.Sprintf("%.2f", us)
 }
+
+// OtherLoadShare is the share of a group's CPU time that processes other
+// than kaeload's workers (other programs, a server pinned beside the
+// group, interrupts) must take for a report to warn about it
+// (GroupCPU.OtherLoad).
+const OtherLoadShare = 0.25
+
+// GroupCPU is how one group's CPUs were used during a repetition's
+// window, as shares of their time (window × CPUs), with the verdicts
+// that follow (Rep.GroupCPUs).
+type GroupCPU struct {
+	// Index is the group's Group.Index and CPUs its CPU list ("" =
+	// unpinned).
+	Index int
+	CPUs  string
+	// Busy is the share of the CPUs' time that anything ran on them.
+	Busy float64
+	// Kaeload is the share kaeload itself used: the worker processes'
+	// own CPU time on these CPUs (this group's, and that of other groups
+	// on the same host pinned to some of the same CPUs, in proportion to
+	// the overlap). Own says whether it was measured; when not (a run
+	// recorded before workers measured themselves) Kaeload is Busy.
+	Kaeload float64
+	Own     bool
+	// Interrupts is the share the CPUs spent handling interrupts
+	// (CPUUsage.IRQ): the kernel's network work for the connections on
+	// them, which no process's time includes (5-10 % of a CPU at
+	// 1,000-3,000 handshakes/s on loopback). It counts on kaeload's side:
+	// a busy loop makes none.
+	Interrupts float64
+	// Others is Busy − Kaeload − Interrupts (at least 0): the share
+	// other processes took. 0 for an unpinned group, whose CPUs are not
+	// measured apart from its process.
+	Others float64
+	// Waited is how long the group's worker threads were ready to run
+	// but waited for a CPU, in seconds, summed over its threads (the Go
+	// runtime's housekeeping thread included), and WaitShare that time
+	// over the CPUs' time (at most 1); Wait says whether it was
+	// measured. It is no part of the client-bound verdict: the sum over
+	// threads overstates, and a busy loop at nice 19 adds a wait at
+	// nearly every wakeup (the kernel lets it finish its time slice),
+	// which grows with the connections: measured 0.4-1.3 s per second
+	// against a server-bound run while kaeload used 0.06-0.3 s.
+	Waited, WaitShare float64
+	Wait              bool
+	// Top names the busiest other processes that may run on the CPUs
+	// (Group.Others).
+	Top []ProcessCPU
+	// ClientBound: kaeload itself used at least ClientBoundBusy of the
+	// CPUs' time (Kaeload + Interrupts), so the figure measures kaeload.
+	ClientBound bool
+	// OtherLoad: other processes took at least OtherLoadShare of it.
+	OtherLoad bool
+}
+
+// GroupCPUs returns, in plan order, how each group of r whose CPUs were
+// measured (Group.CPU) used them. Client-bound rests on kaeload's own
+// time, never on the CPUs' busy time alone: a busy loop at nice 19 keeps
+// a CPU 100 % busy without taking anything kaeload asks for.
+func (r *Rep) GroupCPUs() []GroupCPU {
+	var out []GroupCPU
+	for i := range r.Groups {
+		g := &r.Groups[i]
+		if g.CPU == nil {
+			continue
+		}
+		gc := GroupCPU{Index: g.Index, CPUs: g.CPUs, Busy: g.CPU.Busy, Kaeload: g.CPU.Busy, Top: g.Others}
+		if k, ok := r.kaeloadShare(i); ok {
+			gc.Kaeload, gc.Own = k, true
+			if g.CPUs != "" {
+				if g.CPU.Seconds > 0 {
+					gc.Interrupts = min(g.CPU.IRQ/g.CPU.Seconds, 1) * gc.Busy
+				}
+				gc.Others = max(gc.Busy-k-gc.Interrupts, 0)
+			}
+		}
+		if g.Wait != nil {
+			gc.Waited, gc.WaitShare, gc.Wait = g.Wait.Seconds, min(g.Wait.Busy, 1), true
+		}
+		gc.ClientBound = gc.Kaeload+gc.Interrupts >= ClientBoundBusy
+		gc.OtherLoad = gc.Own && gc.Others >= OtherLoadShare
+		out = append(out, gc)
+	}
+	return out
+}
+
+// kaeloadShare is the share of group i's CPU time that the run's worker
+// processes used: its own worker's share (Process.Busy) plus, for every
+// other group on the same host, that worker's CPU time in proportion to
+// the CPUs it shares with group i (known from the groups' per-CPU
+// readings). false when group i's worker did not measure itself.
+func (r *Rep) kaeloadShare(i int) (float64, bool) {
+	g := &r.Groups[i]
+	if g.Process == nil {
+		return 0, false
+	}
+	if g.CPUs == "" || len(g.CPU.PerCPU) == 0 {
+		return g.Process.Busy, true
+	}
+	mine := map[int]bool{}
+	for _, t := range g.CPU.PerCPU {
+		mine[t.CPU] = true
+	}
+	// In CPUs' worth: a worker's Busy is over its own CPUs.
+	used := g.Process.Busy * float64(len(mine))
+	for j := range r.Groups {
+		h := &r.Groups[j]
+		if j == i || h.Host != g.Host || h.Process == nil || h.CPU == nil || len(h.CPU.PerCPU) == 0 {
+			continue
+		}
+		shared := 0
+		for _, t := range h.CPU.PerCPU {
+			if mine[t.CPU] {
+				shared++
+			}
+		}
+		used += h.Process.Busy * float64(shared)
+	}
+	return min(used/float64(len(mine)), 1), true
+}
+
+// ClientBound returns the Group.Index of every group of r in which
+// kaeload itself used at least ClientBoundBusy of the CPUs' time
+// (GroupCPU.ClientBound), in plan order; nil when none did (or none was
+// measured). Such a repetition's rate measures kaeload rather than the
+// server.
+func (r *Rep) ClientBound() []int {
+	var idx []int
+	for _, gc := range r.GroupCPUs() {
+		if gc.ClientBound {
+			idx = append(idx, gc.Index)
+		}
+	}
+	return idx
+}
+
+// OtherLoad returns the Group.Index of every group of r whose CPUs other
+// processes took at least OtherLoadShare of (GroupCPU.OtherLoad), in
+// plan order; nil when none.
+func (r *Rep) OtherLoad() []int {
+	var idx []int
+	for _, gc := range r.GroupCPUs() {
+		if gc.OtherLoad {
+			idx = append(idx, gc.Index)
+		}
+	}
+	return idx
+}
+
+// groupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
+func groupName(index int, cpus string) string {
+	if cpus == "" {
+		return fmt.Sprintf("group %d (unpinned)", index)
+	}
+	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
+}
+
+// clientBoundPart says how much of a client-bound group's CPUs kaeload
+// used: "kaeload used 97 % of group 1 (CPUs 4-7)".
+func clientBoundPart(gc GroupCPU) string {
+	if !gc.Own {
+		return fmt.Sprintf("%s was %.0f %% busy", groupName(gc.Index, gc.CPUs), gc.Busy*100)
+	}
+	s := fmt.Sprintf("kaeload used %.0f %% of %s", (gc.Kaeload+gc.Interrupts)*100, groupName(gc.Index, gc.CPUs))
+	if gc.Interrupts >= 0.005 {
+		s += fmt.Sprintf(" (its workers %.0f %%, interrupts %.0f %%)", gc.Kaeload*100, gc.Interrupts*100)
+	}
+	return s
+}
+
+// otherLoadPart says how much of a group's CPUs other processes took,
+// how long kaeload's threads waited for a CPU, and who the busiest
+// others were.
+func otherLoadPart(gc GroupCPU) string {
+	p := fmt.Sprintf("other processes took %.0f %% of %s, kaeload %.0f %%", gc.Others*100, groupName(gc.Index, gc.CPUs), gc.Kaeload*100)
+	if gc.Interrupts >= 0.005 {
+		p += fmt.Sprintf(", interrupts %.0f %%", gc.Interrupts*100)
+	}
+	if gc.Wait {
+		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", gc.Waited)
+	}
+	if len(gc.Top) > 0 {
+		names := make([]string, len(gc.Top))
+		for i, o := range gc.Top {
+			names[i] = processName(o)
+		}
+		p += "; busiest: " + strings.Join(names, ", ")
+	}
+	return p
+}
+
+// clientBoundLine is the loud line for a repetition with client-bound
+// groups, "" when it has none.
+func clientBoundLine(rep *Rep) string {
+	var parts []string
+	for _, gc := range rep.GroupCPUs() {
+		if gc.ClientBound {
+			parts = append(parts, clientBoundPart(gc))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "CLIENT-BOUND: " + strings.Join(parts, ", ") + ": this figure measures kaeload, not the server"
+}
+
+// otherLoadLine is the line for a repetition in which other processes
+// took a large share of some group's CPUs, "" when none did. It is not
+// the client-bound verdict: a busy loop at nice 19 takes only what
+// kaeload leaves, while a server pinned beside the group takes what it
+// needs, and the line gives what tells them apart (kaeload's share, how
+// long its threads waited, who the others were).
+func otherLoadLine(rep *Rep) string {
+	var parts []string
+	for _, gc := range rep.GroupCPUs() {
+		if gc.OtherLoad {
+			parts = append(parts, otherLoadPart(gc))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "OTHER LOAD: " + strings.Join(parts, "; ") + ": not kaeload's own use, which alone makes a result client-bound"
+}
+
+// ClientBoundGroups returns one sentence per client-bound group
+// (GroupCPU.ClientBound) of every repetition of r: "variant kae,
+// repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
+func ClientBoundGroups(r *Run) []string {
+	return groupSentences(r, func(gc GroupCPU) bool { return gc.ClientBound }, clientBoundPart)
+}
+
+// OtherLoadGroups returns one sentence per group of every repetition of
+// r whose CPUs other processes took a large share of
+// (GroupCPU.OtherLoad), naming the busiest of them.
+func OtherLoadGroups(r *Run) []string {
+	return groupSentences(r, func(gc GroupCPU) bool { return gc.OtherLoad }, otherLoadPart)
+}
+
+// groupSentences returns "variant V, repetition N: " and part(gc) for
+// every group of every repetition of r that match selects.
+func groupSentences(r *Run, match func(GroupCPU) bool, part func(GroupCPU) string) []string {
+	var out []string
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			for _, gc := range v.Reps[j].GroupCPUs() {
+				if match(gc) {
+					out = append(out, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, part(gc)))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// processName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
+func processName(o ProcessCPU) string {
+	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
+	if o.Nice != 0 {
+		s += fmt.Sprintf(", nice %d", o.Nice)
+	}
+	if o.CPUs != "" {
+		s += ", CPUs " + o.CPUs
+	}
+	return s + fmt.Sprintf(") %.2f CPU-s", o.Seconds)
+}
+
+// otherLoadWarnings returns one warning per repetition of r with other
+// load on a group's CPUs.
+func otherLoadWarnings(r *Run) []string { return repWarnings(r, otherLoadLine) }

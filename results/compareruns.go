@@ -100,10 +100,14 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 					delta, p, padj, verdict = FormatDelta(c.DeltaPct), PValue(c), PAdjusted(c), VerdictWords(c)
 				}
 			}
-			note := ""
+			var notes []string
 			if vs.ClientBoundReps > 0 {
-				note = fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", vs.ClientBoundReps, vs.Stats.N)
+				notes = append(notes, fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", vs.ClientBoundReps, vs.Stats.N))
 			}
+			if vs.OtherLoadReps > 0 {
+				notes = append(notes, fmt.Sprintf("OTHER LOAD (%d of %d reps)", vs.OtherLoadReps, vs.Stats.N))
+			}
+			note := strings.Join(notes, ", ")
 			ct.add(label, names[i], strconv.Itoa(vs.Stats.N), meanCell(vs.Stats), ciCell(vs.Stats), delta, p, padj, verdict,
 				QuantileMillis(vs.Handshake, 99), note)
 		}

@@ -79,7 +79,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 		header = append(header, "errors_"+c.String())
 	}
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
-		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib")
+		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -145,8 +145,14 @@ func WriteCSV(w io.Writer, r *Run) error {
 			if t.PeakRSS > 0 {
 				rss = csvF3(float64(t.PeakRSS) / (1 << 20))
 			}
-			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0), rep.Failed,
-				csvUint(t.Outside.Unanswered.Total()), tw, rss)
+			perSlot := ""
+			if m, ok := rep.SlotMemory(); ok && m.Known {
+				perSlot = csvF3(m.PerSlot / 1024)
+			}
+			otherShare, busiest := otherCells(rep)
+			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(rep.ClientBound()) > 0),
+				strconv.FormatBool(len(rep.OtherLoad()) > 0), otherShare, busiest, rep.Failed,
+				csvUint(t.Outside.Unanswered.Total()), tw, rss, perSlot)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
 				if !ok || p.Error != "" {
@@ -192,8 +198,9 @@ func WriteCSV(w io.Writer, r *Run) error {
 		if x, ok := vs.ClientMicrosPerRequest(); ok {
 			clientUs = csvF3(x)
 		}
-		row = append(row, busyMax, "", "", clientUs, serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0), failed,
-			csvUint(sum.Outside.Unanswered.Total()), "", "")
+		row = append(row, busyMax, "", "", clientUs, serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0),
+			strconv.FormatBool(vs.OtherLoadReps > 0), "", "", failed,
+			csvUint(sum.Outside.Unanswered.Total()), "", "", "")
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""
@@ -283,4 +290,23 @@ func csvMs(h *Histogram, q float64) string {
 		return ""
 	}
 	return FormatMillis(h.ValueAtQuantile(q))
+}
+
+// otherCells are a repetition's client_other_share (the largest share of
+// a group's CPUs that other processes took; empty when no group measured
+// it) and other_busiest ("comm pid N", the busiest other process of that
+// group; empty when none was named).
+func otherCells(rep *Rep) (share, busiest string) {
+	best := -1.0
+	for _, gc := range rep.GroupCPUs() {
+		if !gc.Own || gc.CPUs == "" || gc.Others <= best {
+			continue
+		}
+		best = gc.Others
+		share, busiest = csvF4(gc.Others), ""
+		if len(gc.Top) > 0 {
+			busiest = fmt.Sprintf("%s pid %d", gc.Top[0].Comm, gc.Top[0].PID)
+		}
+	}
+	return share, busiest
 }

@@ -158,6 +158,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 				if line := clientBoundLine(rep); line != "" {
 					note = line
 				}
+				if line := otherLoadLine(rep); line != "" {
+					note = strings.TrimSpace(note + " " + line)
+				}
 				if line := failedLine(rep); line != "" {
 					note = strings.TrimSpace(line + " " + note)
 				}

@@ -10,8 +10,8 @@ const TotalIndex = -1
 //   - Histograms are merged into fresh ones, bucket by bucket, so every
 //     percentile of the total is the percentile of all requests, never an
 //     average of per-group percentiles.
-//   - Threads and Slots are summed; CPUs is empty and Index is
-//     TotalIndex.
+//   - Threads, Slots and the memory figures (PeakRSS, MemoryReady,
+//     MemoryPeak) are summed; CPUs is empty and Index is TotalIndex.
 //   - Window is [earliest Start, latest End] over the groups with a
 //     non-zero window. The controller gives every group the same window, so
 //     the groups' windows differ only by clock noise between processes (a
@@ -30,6 +30,8 @@ func Merge(groups []Group) Group {
 		t.Threads += g.Threads
 		t.Slots += g.Slots
 		t.PeakRSS += g.PeakRSS
+		t.MemoryReady += g.MemoryReady
+		t.MemoryPeak += g.MemoryPeak
 		w := g.Window
 		if w.Start.IsZero() && w.End.IsZero() {
 			continue

@@ -7,9 +7,14 @@ import (
 
 // Why an open-loop group missed more than MaxMissedShare of its starts.
 const (
-	// ClientBound: the group's CPUs were at least ClientBoundBusy busy,
-	// so the client could not start requests on time.
+	// ClientBound: kaeload itself used at least ClientBoundBusy of the
+	// group's CPUs (GroupCPU.ClientBound), so the client could not start
+	// requests on time.
 	ClientBound = "CLIENT-BOUND"
+	// CPUsTaken: the group's CPUs were at least ClientBoundBusy busy, but
+	// mostly with other processes than kaeload: they left it too little
+	// CPU to start requests on time.
+	CPUsTaken = "CPUS-TAKEN"
 	// SlotsExhausted: the client had CPU to spare, but every connection
 	// slot was busy when starts came due: the server answered too slowly
 	// for the rate with this many connections (more connections would
@@ -19,14 +24,31 @@ const (
 
 // OpenLoopLimit says why an open-loop group did not keep its rate: ""
 // when it missed at most MaxMissedShare of its scheduled starts (or ran a
-// closed loop), ClientBound when its CPUs were at least ClientBoundBusy
-// busy, SlotsExhausted otherwise (CPU not measured included).
+// closed loop), ClientBound when kaeload itself used at least
+// ClientBoundBusy of its CPUs, CPUsTaken when they were that busy with
+// other processes, SlotsExhausted otherwise (CPU not measured included).
+// It judges the group alone; a repetition's report also counts the
+// workers of other groups pinned to the same CPUs as kaeload's
+// (Rep.GroupCPUs).
 func (g *Group) OpenLoopLimit() string {
-	if g.MissedShare() <= MaxMissedShare {
-		return ""
+	one := Rep{Groups: []Group{*g}}
+	var gc *GroupCPU
+	if gcs := one.GroupCPUs(); len(gcs) == 1 {
+		gc = &gcs[0]
 	}
-	if c := g.CPU; c != nil && c.Busy >= ClientBoundBusy {
+	return openLoopLimit(g, gc)
+}
+
+// openLoopLimit is OpenLoopLimit with the group's CPU use (nil: not
+// measured).
+func openLoopLimit(g *Group, gc *GroupCPU) string {
+	switch {
+	case g.MissedShare() <= MaxMissedShare:
+		return ""
+	case gc != nil && gc.ClientBound:
 		return ClientBound
+	case gc != nil && gc.Busy >= ClientBoundBusy:
+		return CPUsTaken
 	}
 	return SlotsExhausted
 }
@@ -34,19 +56,32 @@ func (g *Group) OpenLoopLimit() string {
 // missedLine is the loud line for a repetition in which some group missed
 // more than MaxMissedShare of its starts, "" when none did.
 func missedLine(rep *Rep) string {
+	gcs := map[int]*GroupCPU{}
+	all := rep.GroupCPUs()
+	for i := range all {
+		gcs[all[i].Index] = &all[i]
+	}
 	var parts []string
 	for i := range rep.Groups {
 		g := &rep.Groups[i]
-		why := g.OpenLoopLimit()
-		if why == "" {
+		gc := gcs[g.Index]
+		why := openLoopLimit(g, gc)
+		var detail string
+		switch why {
+		case "":
 			continue
-		}
-		detail := fmt.Sprintf("all %d connection slots busy", g.Slots)
-		if g.CPU != nil {
-			detail += fmt.Sprintf(", CPUs %.0f %% busy", g.CPU.Busy*100)
-		}
-		if why == ClientBound {
-			detail = fmt.Sprintf("CPUs %.0f %% busy", g.CPU.Busy*100)
+		case ClientBound:
+			detail = fmt.Sprintf("kaeload used %.0f %% of its CPUs", (gc.Kaeload+gc.Interrupts)*100)
+			if !gc.Own {
+				detail = fmt.Sprintf("CPUs %.0f %% busy", gc.Busy*100)
+			}
+		case CPUsTaken:
+			detail = fmt.Sprintf("CPUs %.0f %% busy, kaeload's own use %.0f %%", gc.Busy*100, gc.Kaeload*100)
+		default:
+			detail = fmt.Sprintf("all %d connection slots busy", g.Slots)
+			if gc != nil {
+				detail += fmt.Sprintf(", CPUs %.0f %% busy", gc.Busy*100)
+			}
 		}
 		parts = append(parts, fmt.Sprintf("group %d %s (missed %s of its starts; %s)", g.Index, why, FormatShare(g.MissedShare()), detail))
 	}

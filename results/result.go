@@ -395,10 +395,29 @@ type Group struct {
 	// distinct processes, so these add up across groups even when the
 	// groups share CPUs. nil when not measured (runs before it existed).
 	Process *CPUUsage `json:"process_cpu,omitempty"`
+	// Wait is how long the worker's threads were ready to run but waited
+	// for a CPU during the window (the kernel's run delay, summed over the
+	// threads): CPU time kaeload wanted and did not get, because other
+	// processes held the group's CPUs. Busy is that time over the group's
+	// CPU time (window × CPUs). nil when not measured.
+	Wait *CPUUsage `json:"wait,omitempty"`
+	// Others lists the processes other than the run's workers that used
+	// the most CPU during the window among those allowed to run on the
+	// group's CPUs, busiest first (at most OthersListed); empty when none
+	// did or it was not measured (an unpinned group, a run before it
+	// existed).
+	Others []ProcessCPU `json:"others,omitempty"`
 	// PeakRSS is the worker process's peak resident memory in bytes over
-	// its life (one repetition); 0 when not measured. Merge sums it, so a
-	// total's PeakRSS / Slots is the client's memory per connection slot.
+	// its life (one repetition), the kaeload binary's shared pages
+	// included; 0 when not measured. Merge sums it.
 	PeakRSS uint64 `json:"peak_rss,omitempty"`
+	// MemoryReady is the worker's private (anonymous) resident memory in
+	// bytes when it was ready, before it opened a connection, and
+	// MemoryPeak the highest it reached while the load ran; 0 when not
+	// measured. Their difference is what the group's connection slots
+	// cost (Group.SlotMemory). Merge sums both.
+	MemoryReady uint64 `json:"memory_ready,omitempty"`
+	MemoryPeak  uint64 `json:"memory_peak,omitempty"`
 	// Host is the ssh host the group ran on ("" = the controller's machine).
 	Host string `json:"host,omitempty"`
 	// ClockOffset is that host's clock minus the controller's, measured
@@ -406,8 +425,9 @@ type Group struct {
 	ClockOffset time.Duration `json:"clock_offset,omitempty"`
 }
 
-// ClientBoundBusy is the busy fraction of a group's CPUs at which the
-// result measures the load generator rather than the server.
+// ClientBoundBusy is the share of a group's CPU time that kaeload itself
+// must use (GroupCPU.Kaeload) for the result to measure the load
+// generator rather than the server.
 const ClientBoundBusy = 0.90
 
 // CPUUsage is CPU time used over a window.
@@ -418,10 +438,34 @@ type CPUUsage struct {
 	Seconds float64 `json:"seconds"`
 	// Busy is Seconds divided by (window length × number of CPUs measured), 0..1.
 	Busy float64 `json:"busy"`
+	// IRQ is the part of Seconds the CPUs spent handling interrupts (irq
+	// + softirq): the kernel's network work for the connections on them,
+	// which no process's time includes. 0 for a process's time, or when
+	// not recorded.
+	IRQ float64 `json:"irq,omitempty"`
 	// PerCPU is Seconds split by CPU, ascending by CPU (a CPU list
 	// measured CPU by CPU); empty for a process's time. It lets groups that
 	// share CPUs be counted once (Rep.ClientCPU).
 	PerCPU []CPUTime `json:"per_cpu,omitempty"`
+}
+
+// OthersListed is how many other processes a group's record names
+// (Group.Others).
+const OthersListed = 3
+
+// ProcessCPU is one process's CPU time over a window.
+type ProcessCPU struct {
+	// PID is the process id on the group's host.
+	PID int `json:"pid"`
+	// Comm is its command name (/proc/PID/comm).
+	Comm string `json:"comm"`
+	// Nice is its nice value: at 19 it yields the CPU to anything else.
+	Nice int `json:"nice"`
+	// Seconds is its own user + system time over the window, on whichever
+	// CPUs it ran.
+	Seconds float64 `json:"seconds"`
+	// CPUs is its CPU affinity in taskset form, the CPUs it may run on.
+	CPUs string `json:"cpus,omitempty"`
 }
 
 // CPUTime is the busy time of one CPU over a window.

@@ -76,6 +76,9 @@ type VariantSummary struct {
 	// ClientBoundReps is the number of repetitions with a client-bound
 	// group (Rep.ClientBound).
 	ClientBoundReps int
+	// OtherLoadReps is the number of repetitions in which other processes
+	// took a large share of some group's CPUs (Rep.OtherLoad).
+	OtherLoadReps int
 	// ClientBusyMax is the highest Busy of any group's CPU over the
 	// repetitions; HasClientCPU says whether any group was measured.
 	ClientBusyMax float64
@@ -291,6 +294,9 @@ func summarizeVariant(v *Variant, isBase bool) VariantSummary {
 		if len(rep.ClientBound()) > 0 {
 			s.ClientBoundReps++
 		}
+		if len(rep.OtherLoad()) > 0 {
+			s.OtherLoadReps++
+		}
 		if rep.Failed != "" {
 			s.FailedReps++
 		}
@@ -455,41 +461,6 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 // repClientCPU is rep.ClientCPU (kept for the renderers' call sites).
 func repClientCPU(rep *Rep) ClientCPU { return rep.ClientCPU() }
 
-// ClientBound returns the Group.Index of every group of r whose CPUs were
-// at least ClientBoundBusy busy during the window, in plan order; nil when
-// none was (or none was measured). Such a repetition's rate measures
-// kaeload rather than the server.
-func (r *Rep) ClientBound() []int {
-	var idx []int
-	for i := range r.Groups {
-		if c := r.Groups[i].CPU; c != nil && c.Busy >= ClientBoundBusy {
-			idx = append(idx, r.Groups[i].Index)
-		}
-	}
-	return idx
-}
-
-// clientBoundLine is the loud line for a repetition with client-bound
-// groups, "" when it has none.
-func clientBoundLine(rep *Rep) string {
-	bound := rep.ClientBound()
-	if len(bound) == 0 {
-		return ""
-	}
-	parts := make([]string, 0, len(bound))
-	for i := range rep.Groups {
-		g := &rep.Groups[i]
-		if c := g.CPU; c != nil && c.Busy >= ClientBoundBusy {
-			cpus := g.CPUs
-			if cpus == "" {
-				cpus = "unpinned"
-			}
-			parts = append(parts, fmt.Sprintf("group %d (CPUs %s) was %.0f %% busy", g.Index, cpus, c.Busy*100))
-		}
-	}
-	return "CLIENT-BOUND: " + strings.Join(parts, ", ") + ": this figure measures kaeload, not the server"
-}
-
 // clientBoundWarnings returns one warning per client-bound repetition of r.
 func clientBoundWarnings(r *Run) []string { return repWarnings(r, clientBoundLine) }
 
@@ -519,6 +490,7 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 func (r *Run) Annotate() {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
+	r.Warnings = appendNew(r.Warnings, otherLoadWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, missedLine)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, backoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {

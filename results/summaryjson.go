@@ -44,15 +44,19 @@ type SummaryJSON struct {
 // milliseconds over the repetitions' merged histograms; absent when not
 // measured.
 type VariantJSON struct {
-	Name            string      `json:"name"`
-	Reps            int         `json:"reps"`
-	FailedReps      int         `json:"failed_reps,omitempty"`
-	ReqPerSec       Stats       `json:"req_per_s"`
-	Requests        uint64      `json:"requests"`
-	Errors          uint64      `json:"errors"`
-	ErrorShare      float64     `json:"error_share"`
-	ClientBoundReps int         `json:"client_bound_reps,omitempty"`
-	LatencyMs       LatencyJSON `json:"latency_ms"`
+	Name            string  `json:"name"`
+	Reps            int     `json:"reps"`
+	FailedReps      int     `json:"failed_reps,omitempty"`
+	ReqPerSec       Stats   `json:"req_per_s"`
+	Requests        uint64  `json:"requests"`
+	Errors          uint64  `json:"errors"`
+	ErrorShare      float64 `json:"error_share"`
+	ClientBoundReps int     `json:"client_bound_reps,omitempty"`
+	// OtherLoadReps counts the repetitions in which other processes took
+	// a large share of a group's CPUs (VariantSummary.OtherLoadReps); the
+	// warnings name them.
+	OtherLoadReps int         `json:"other_load_reps,omitempty"`
+	LatencyMs     LatencyJSON `json:"latency_ms"`
 	// ClientUsPerRequest is the client's CPU µs per request
 	// (VariantSummary.ClientMicrosPerRequest); absent when not measured.
 	ClientUsPerRequest *float64 `json:"client_us_per_request,omitempty"`
@@ -100,6 +104,7 @@ func (r *Run) Summarize() (*SummaryJSON, error) {
 		}
 		v := VariantJSON{Name: vs.Name, Reps: vs.Stats.N, FailedReps: vs.FailedReps, ReqPerSec: vs.Stats,
 			Requests: vs.Requests, Errors: vs.Errors, ErrorShare: c.ErrorShare(), ClientBoundReps: vs.ClientBoundReps,
+			OtherLoadReps: vs.OtherLoadReps,
 			LatencyMs: LatencyJSON{
 				ConnectP50: quantileMs(vs.Connect, 50), ConnectP99: quantileMs(vs.Connect, 99),
 				HandshakeP50: quantileMs(vs.Handshake, 50), HandshakeP99: quantileMs(vs.Handshake, 99),

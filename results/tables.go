@@ -107,7 +107,9 @@ func deltaCell(s *RunSummary, v *VariantSummary) string {
 	return FormatDelta(v.Comparison.DeltaPct)
 }
 
-// notesCell marks the best variant of a sweep and client-bound variants.
+// notesCell marks the best variant of a sweep, failed and client-bound
+// variants, and those whose client CPUs other processes shared
+// (VariantSummary.OtherLoadReps).
 func notesCell(v *VariantSummary) string {
 	var notes []string
 	switch {
@@ -127,6 +129,13 @@ func notesCell(v *VariantSummary) string {
 		n := "CLIENT-BOUND"
 		if v.Stats.N > 1 {
 			n += fmt.Sprintf(" (%d of %d reps)", v.ClientBoundReps, v.Stats.N)
+		}
+		notes = append(notes, n)
+	}
+	if v.OtherLoadReps > 0 {
+		n := "OTHER LOAD"
+		if v.Stats.N > 1 {
+			n += fmt.Sprintf(" (%d of %d reps)", v.OtherLoadReps, v.Stats.N)
 		}
 		notes = append(notes, n)
 	}

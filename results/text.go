@@ -22,8 +22,9 @@ const maxMessage = 120
 // negotiated parameters, status classes, client and server CPU, probe
 // deltas, latency percentiles) and a per-group table with the total row
 // and the spread between groups. A repetition with a client-bound group
-// (Rep.ClientBound) gets a line starting "CLIENT-BOUND:", repeated among
-// the warnings at the top. When the run has more than one variant or
+// (Rep.ClientBound) gets a line starting "CLIENT-BOUND:", and one whose
+// client CPUs other processes shared (Rep.OtherLoad) a line starting
+// "OTHER LOAD:", both repeated among the warnings at the top. When the run has more than one variant or
 // repetition it ends with a comparison of every variant against the
 // baseline (Run.BaselineIndex), the probe deltas per variant and, for
 // every sweep, a table with an ASCII chart of req/s against the swept
@@ -82,6 +83,7 @@ func (r *Run) AllWarnings() []string { return warnings(r) }
 func warnings(r *Run) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
 	ws = appendNew(ws, clientBoundWarnings(r)...)
+	ws = appendNew(ws, otherLoadWarnings(r)...)
 	ws = appendNew(ws, repWarnings(r, backoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {
 		ws = appendNew(ws, s.Warnings...)
@@ -171,6 +173,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	if line := clientBoundLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
+	if line := otherLoadLine(rep); line != "" {
+		b.WriteString(line + "\n")
+	}
 	if line := missedLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
@@ -214,9 +219,13 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 	if rep.ServerCPU != nil {
 		kv.add("server cpu", serverCPULine(rep.ServerCPU, t.Requests))
 	}
-	if t.PeakRSS > 0 && t.Slots > 0 {
-		kv.add("client memory", fmt.Sprintf("%s MiB peak in all, %s KiB per connection slot",
-			FormatRate(float64(t.PeakRSS)/(1<<20)), FormatRate(float64(t.PeakRSS)/float64(t.Slots)/1024)))
+	if m, ok := rep.SlotMemory(); ok {
+		kv.add("client memory", m.Line())
+	} else if t.PeakRSS > 0 {
+		// A run recorded before workers measured their private memory:
+		// peak RSS counts the shared binary once per worker, so it says
+		// nothing per slot.
+		kv.add("client memory", fmt.Sprintf("%s MiB peak RSS summed over the workers", FormatRate(float64(t.PeakRSS)/(1<<20))))
 	}
 	if rep.TimeWait != nil {
 		kv.add("time_wait", FormatCount(uint64(max(*rep.TimeWait, 0)))+" sockets on the client machine after the window (the server's too, when it runs here)")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -13,9 +15,13 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// meter measures CPU use over a window: calling it takes the first
-// sample; the function it returns takes the second and computes the usage.
-type meter func() (finish func(window time.Duration) (*results.CPUUsage, error), err error)
+// meterOf measures something over a window: calling it takes the first
+// sample; the function it returns takes the second and computes the
+// reading.
+type meterOf[T any] func() (finish func(window time.Duration) (T, error), err error)
+
+// meter measures CPU use over a window.
+type meter = meterOf[*results.CPUUsage]
 
 // cpusMeter measures the CPUs of a pinned group, whoever uses them: a
 // group's CPUs that are busy with anything (a server pinned beside it
@@ -55,10 +61,11 @@ func treeMeter(pid int) meter {
 	}
 }
 
-// selfMeter measures this process alone, not its children: an unpinned
-// worker, or the controller serving the built-in target (whose children
-// are the workers). Busy is relative to the CPUs the process may use.
-func selfMeter() meter {
+// selfMeter measures this process alone, not its children: a worker's own
+// time, or the controller serving the built-in target (whose children are
+// the workers). Busy is relative to cpus, or to the CPUs the process may
+// use when cpus is empty.
+func selfMeter(cpus pinning.Set) meter {
 	seconds := func() (float64, error) {
 		var ru syscall.Rusage
 		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -77,7 +84,9 @@ func selfMeter() meter {
 			if err != nil {
 				return nil, err
 			}
-			cpus, _ := pinning.Online()
+			if len(cpus) == 0 {
+				cpus, _ = pinning.Online()
+			}
 			u := &results.CPUUsage{CPUs: cpus.String(), Seconds: max(b-a, 0)}
 			if w > 0 && len(cpus) > 0 {
 				u.Busy = min(u.Seconds/(w.Seconds()*float64(len(cpus))), 1)
@@ -87,21 +96,76 @@ func selfMeter() meter {
 	}
 }
 
+// waitMeter measures how long this process's threads waited for a CPU
+// (cpustat.RunDelay), Busy relative to cpus (the online CPUs when empty).
+func waitMeter(cpus pinning.Set) meter {
+	pid := os.Getpid()
+	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
+		a, err := cpustat.RunDelay(pid)
+		if err != nil {
+			return nil, err
+		}
+		return func(w time.Duration) (*results.CPUUsage, error) {
+			b, err := cpustat.RunDelay(pid)
+			if err != nil {
+				return nil, err
+			}
+			n := len(cpus)
+			if n == 0 {
+				on, _ := pinning.Online()
+				n = len(on)
+			}
+			u := &results.CPUUsage{Seconds: max(b-a, 0).Seconds()}
+			if w > 0 && n > 0 {
+				u.Busy = min(u.Seconds/(w.Seconds()*float64(n)), 1)
+			}
+			return u, nil
+		}, nil
+	}
+}
+
+// othersMeter names the processes, other than this one and those in
+// exclude, that used the most CPU over the window among those that may
+// run on cpus (cpustat.ProcsSample.Top).
+func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] {
+	exclude = append(slices.Clone(exclude), os.Getpid())
+	return func() (func(time.Duration) ([]results.ProcessCPU, error), error) {
+		a, err := cpustat.SampleProcs()
+		if err != nil {
+			return nil, err
+		}
+		return func(time.Duration) ([]results.ProcessCPU, error) {
+			b, err := cpustat.SampleProcs()
+			if err != nil {
+				return nil, err
+			}
+			return a.Top(b, cpus, exclude, results.OthersListed), nil
+		}, nil
+	}
+}
+
 // measureWindow samples m when win starts and when it ends, beside the
-// load. It delivers nil on the channel when ctx ends first or a sample
-// fails (the failure goes to logf).
-func measureWindow(ctx context.Context, m meter, win results.Window, logf func(string, ...any)) <-chan *results.CPUUsage {
-	out := make(chan *results.CPUUsage, 1)
+// load. It delivers the zero T (nil) on the channel when ctx ends first
+// or a sample fails (the failure goes to logf). The reading is over the
+// time between the two samples, not the window's nominal length: a worker
+// short of CPU may take its first sample late, and a busy share over the
+// full window would then come out too low.
+func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, logf func(string, ...any)) <-chan T {
+	out := make(chan T, 1)
 	if m == nil {
-		out <- nil
+		var zero T
+		out <- zero
 		return out
 	}
 	go func() {
-		var u *results.CPUUsage
+		var u T
 		defer func() { out <- u }()
 		if !sleepUntil(ctx, win.Start) {
 			return
 		}
+		// From the start of one read to the start of the other: a read
+		// that takes a while (over ssh) takes it at both ends.
+		first := time.Now()
 		finish, err := m()
 		if err != nil {
 			logf("CPU not measured: %v", err)
@@ -110,7 +174,7 @@ func measureWindow(ctx context.Context, m meter, win results.Window, logf func(s
 		if !sleepUntil(ctx, win.End) {
 			return
 		}
-		if u, err = finish(win.Length()); err != nil {
+		if u, err = finish(time.Since(first)); err != nil {
 			logf("CPU not measured: %v", err)
 		}
 	}()

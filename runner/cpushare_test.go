@@ -1,10 +1,13 @@
 package runner
 
 import (
+	"context"
 	"crypto/tls"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,12 +16,14 @@ import (
 )
 
 // TestSharedCPUsCountedOnce runs four groups all pinned to CPU 1 against
-// the built-in target. The client's CPU time is that of one CPU at most,
+// nginx on CPU 0. The client's CPU time is that of one CPU at most,
 // counted once, not once per group: each group measures CPU 1 over the
 // same window, so the run's client CPU equals any one group's reading and
 // cannot exceed the window. Summing the groups' readings (the old
 // behaviour) gives up to four times the window. kaeload's own time, the
-// four worker processes' rusage summed, fits inside the CPU's busy time.
+// four worker processes' rusage summed, fits inside the CPU's busy time,
+// and it is what each group counts as kaeload's share of CPU 1: no worker
+// names a sibling among the other processes on its CPU.
 func TestSharedCPUsCountedOnce(t *testing.T) {
 	needCPUs(t, 2)
 	const groups = 4
@@ -26,8 +31,20 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 	for range groups {
 		cpus = append(cpus, []int{1})
 	}
-	p := builtinPlan(1500*time.Millisecond, cpus...)
-	run, _ := runLogged(t, p)
+	ng := nginxtest.Start(t, nginxtest.Config{Cert: "ecdsa-p256", CPUs: "0"})
+	p := plan(ng.Addr, 1500*time.Millisecond, cpus...)
+	opts := testOptions(t, "1")
+	var mu sync.Mutex
+	var workers []int
+	opts.hooks.workerStart = func(_, pid int) {
+		mu.Lock()
+		workers = append(workers, pid)
+		mu.Unlock()
+	}
+	run, err := Run(context.Background(), p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rep := &run.Variants[0].Reps[0]
 	window := rep.Total.Window.Length().Seconds()
 	c := rep.ClientCPU()
@@ -56,6 +73,18 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 	}
 	if c.Process > c.Seconds+0.1 {
 		t.Errorf("the workers used %.2f CPU-s, more than CPU 1 was busy (%.2f s)", c.Process, c.Seconds)
+	}
+	for _, gc := range rep.GroupCPUs() {
+		if want := c.Process / window; !gc.Own || math.Abs(gc.Kaeload-min(want, 1)) > 0.01 {
+			t.Errorf("group %d: kaeload's share of CPU 1 %.3f (measured %v), want the four workers' %.3f", gc.Index, gc.Kaeload, gc.Own, want)
+		}
+	}
+	for _, g := range rep.Groups {
+		for _, o := range g.Others {
+			if slices.Contains(workers, o.PID) {
+				t.Errorf("group %d names worker %d (%s) among the other processes on its CPU", g.Index, o.PID, o.Comm)
+			}
+		}
 	}
 	if !ok || !own || rep.Total.Requests == 0 {
 		t.Fatalf("PerRequest: ok %v own %v with %d requests", ok, own, rep.Total.Requests)

@@ -95,6 +95,15 @@
 // reaches only the controller, which stops them by closing their input. On
 // Linux they also get SIGKILL when the controller dies (Pdeathsig).
 //
+// Over the window each worker measures its group's CPUs (busy with
+// anything), its own CPU time (getrusage: what decides client-bound), how
+// long its threads waited for a CPU (schedstat run delay) and, pinned,
+// which other processes that may run on its CPUs used the most CPU (one
+// /proc pass at each end, leaving out the run's workers on its host,
+// which start lists). It reads its private memory when ready, before its
+// engine allocates a slot, and on every snapshot: the highest reading
+// against the first is what its slots cost (results.Rep.SlotMemory).
+//
 // # Protocol
 //
 // Newline-delimited JSON, one object per line, each with a "type". The
@@ -108,6 +117,7 @@
 //	{"type":"clock"}                                                  remote workers only, before start
 //	{"type":"start","warmup_end":"2025-01-02T15:04:05.2Z","end":"2025-01-02T15:05:05.2Z"}
 //	{"type":"start",…,"warmup_in":700000000,"end_in":1700000000}       remote: relative to receipt (ns)
+//	{"type":"start",…,"workers":[4242,4243]}                          the run's workers on that host
 //
 // Worker → controller (stdout):
 //

@@ -97,8 +97,10 @@ func TestOpenLoopNginx(t *testing.T) {
 		if g.MissedShare() < 0.5 {
 			t.Errorf("missed %d of %d starts (%.1f %%), want most", g.Missed, g.Scheduled, 100*g.MissedShare())
 		}
-		if why := rep.Groups[0].OpenLoopLimit(); why != results.SlotsExhausted && why != results.ClientBound {
-			t.Errorf("OpenLoopLimit = %q, want %s or %s", why, results.SlotsExhausted, results.ClientBound)
+		// Two slots run out; on a machine whose CPU 1 is full (of kaeload
+		// or of other processes) the CPU is named first.
+		if why := rep.Groups[0].OpenLoopLimit(); why != results.SlotsExhausted && why != results.ClientBound && why != results.CPUsTaken {
+			t.Errorf("OpenLoopLimit = %q, want %s, %s or %s", why, results.SlotsExhausted, results.ClientBound, results.CPUsTaken)
 		}
 		// Latency from the intended start: the missed starts, most of
 		// them, are there at the timeout.

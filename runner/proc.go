@@ -138,6 +138,8 @@ type proc struct {
 	// host is the ssh host of a remote worker (nil = local); pid is then
 	// the local ssh client's.
 	host *hostConn
+	// workerPID is the worker's PID on its host, from its ready message.
+	workerPID int
 	// offset is the remote clock minus this one and rtt the round trip,
 	// measured before start (syncClocks).
 	offset, rtt time.Duration

@@ -111,3 +111,24 @@ func cpuTicks(pid int) (uint64, error) {
 	}
 	return u + st, nil
 }
+
+// anonRSS is this process's private (anonymous) resident memory in bytes,
+// RssAnon of /proc/self/status: its heap, stacks and buffers, without the
+// executable's pages, which every worker shares; 0 when unknown. Reading
+// it is cheap (no page-table walk, unlike smaps_rollup).
+func anonRSS() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -29,5 +29,8 @@ func isTerminal(f *os.File) bool {
 // peakRSS is unknown off Linux.
 func peakRSS() uint64 { return 0 }
 
+// anonRSS is unknown off Linux.
+func anonRSS() uint64 { return 0 }
+
 // cpuTicks is unknown off Linux.
 func cpuTicks(pid int) (uint64, error) { return 0, errors.ErrUnsupported }

@@ -57,6 +57,10 @@ type startMsg struct {
 	// EndIn after receipt. The controller subtracts the one-way delay.
 	WarmupIn time.Duration `json:"warmup_in,omitempty"`
 	EndIn    time.Duration `json:"end_in,omitempty"`
+	// Workers holds the PIDs of the run's workers on the worker's host
+	// (their ready messages' PID): kaeload's own load, which the worker
+	// does not count among the other processes on its CPUs.
+	Workers []int `json:"workers,omitempty"`
 }
 
 // snapshotMsg is a running count, sent every snapshotEvery; it doubles as

@@ -92,7 +92,7 @@ func FuzzWorkerSpec(f *testing.F) {
 		if g.Connections < 1 || g.Connections > plans.MaxConnections || g.Threads < 1 {
 			t.Fatalf("accepted a spec with %d connections and %d threads", g.Connections, g.Threads)
 		}
-		if win, err := awaitStart(lr, io.Discard); err == nil && (win.Length() <= 0 || win.Length() > plans.MaxDuration) {
+		if _, win, err := awaitStart(lr, io.Discard); err == nil && (win.Length() <= 0 || win.Length() > plans.MaxDuration) {
 			t.Fatalf("accepted a window of %s", win.Length())
 		}
 	})

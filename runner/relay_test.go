@@ -24,7 +24,7 @@ func TestAwaitStartClockAndRelative(t *testing.T) {
 		`{"type":"start","warmup_end":"2000-01-01T00:00:00Z","end":"2000-01-01T00:00:01Z","warmup_in":500000000,"end_in":1500000000}` + "\n"
 	var out bytes.Buffer
 	before := time.Now()
-	win, err := awaitStart(newLineReader(strings.NewReader(in)), &out)
+	_, win, err := awaitStart(newLineReader(strings.NewReader(in)), &out)
 	after := time.Now()
 	if err != nil {
 		t.Fatal(err)

@@ -653,6 +653,7 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 				return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
 			}
 			fmt.Fprintf(log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
+			p.workerPID = r.PID
 			isReady[p.index] = true
 			ready++
 		}
@@ -667,8 +668,16 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 	begin := time.Now().Add(startLead)
 	win := results.Window{Start: begin.Add(l.Warmup)}
 	win.End = win.Start.Add(l.Duration)
+	// Each worker learns its siblings on the same host: kaeload's own
+	// load, not other processes on its CPUs.
+	pids := map[*hostConn][]int{}
 	for _, p := range ws.procs {
-		m := startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End}
+		if p.workerPID > 0 {
+			pids[p.host] = append(pids[p.host], p.workerPID)
+		}
+	}
+	for _, p := range ws.procs {
+		m := startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End, Workers: pids[p.host]}
 		if p.host != nil {
 			// Relative to receipt, which is half a round trip from now.
 			at := time.Now().Add(p.rtt / 2)

@@ -274,7 +274,7 @@ func (c *controller) listening(ctx context.Context) error {
 // each session, since a restart makes new processes).
 func (c *controller) findServer(v plans.Variant) {
 	if c.builtin {
-		c.server = selfMeter()
+		c.server = selfMeter(nil)
 		return
 	}
 	if s := c.plan.Server; s != nil && s.SSH != nil {

@@ -66,11 +66,11 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 	if err != nil {
 		return err
 	}
-	eng, err := prepare(spec, out)
+	eng, memReady, err := prepare(spec, out)
 	if err != nil {
 		return err
 	}
-	win, err := awaitStart(lr, out)
+	start, win, err := awaitStart(lr, out)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 		inputErr <- err
 		cancel()
 	}()
-	return load(ctx, spec, eng, win, out, inputErr)
+	return load(ctx, spec, eng, win, start.Workers, memReady, out, inputErr)
 }
 
 // readSpec reads the controller's first line and checks it as Compile
@@ -117,22 +117,26 @@ func readSpec(lr *lineReader) (specMsg, error) {
 }
 
 // prepare checks the pinning the controller set up, sizes GOMAXPROCS,
-// builds the engine and answers ready.
-func prepare(spec specMsg, out io.Writer) (*engine.Engine, error) {
+// builds the engine and answers ready. It returns the engine and the
+// process's private memory before the engine was built (anonRSS).
+func prepare(spec specMsg, out io.Writer) (*engine.Engine, uint64, error) {
 	g := spec.GroupSpec
 	if want := pinning.Set(g.CPUs); len(want) > 0 {
 		if err := verifyAffinity(want); err != nil {
-			return nil, fmt.Errorf("group %d: %w", spec.Group, err)
+			return nil, 0, fmt.Errorf("group %d: %w", spec.Group, err)
 		}
 	}
 	runtime.GOMAXPROCS(g.Threads)
+	// An idle worker's memory, before the engine allocates a slot: what
+	// the load adds on top of it is what the slots cost.
+	memReady := anonRSS()
 	eng, err := engine.New(spec.Target, spec.Load, g.Connections)
 	if err != nil {
-		return nil, fmt.Errorf("group %d: %w", spec.Group, err)
+		return nil, 0, fmt.Errorf("group %d: %w", spec.Group, err)
 	}
 	if g.Rate > 0 {
 		if err := eng.SetRate(g.Rate); err != nil {
-			return nil, fmt.Errorf("group %d: %w", spec.Group, err)
+			return nil, 0, fmt.Errorf("group %d: %w", spec.Group, err)
 		}
 	}
 	cpus := ""
@@ -140,71 +144,65 @@ func prepare(spec specMsg, out io.Writer) (*engine.Engine, error) {
 		cpus = have.String()
 	}
 	if err := writeMsg(out, readyMsg{Type: msgReady, PID: os.Getpid(), CPUs: cpus, GOMAXPROCS: runtime.GOMAXPROCS(0)}); err != nil {
-		return nil, fmt.Errorf("send ready: %w", err)
+		return nil, 0, fmt.Errorf("send ready: %w", err)
 	}
-	return eng, nil
+	return eng, memReady, nil
 }
 
-// awaitStart reads the start message and returns its window.
-func awaitStart(lr *lineReader, out io.Writer) (results.Window, error) {
+// awaitStart reads the start message and returns it with its window.
+func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error) {
+	var start startMsg
 	m, err := lr.next()
 	for err == nil && m.Type == msgClock {
 		// A timestamp exchange (syncClocks): answer with this clock.
 		if err := writeMsg(out, clockMsg{Type: msgClock, Time: time.Now()}); err != nil {
-			return results.Window{}, fmt.Errorf("send clock: %w", err)
+			return start, results.Window{}, fmt.Errorf("send clock: %w", err)
 		}
 		m, err = lr.next()
 	}
 	received := time.Now()
 	if errors.Is(err, io.EOF) {
-		return results.Window{}, errControllerGone
+		return start, results.Window{}, errControllerGone
 	}
 	if err != nil {
-		return results.Window{}, fmt.Errorf("read start: %w", err)
+		return start, results.Window{}, fmt.Errorf("read start: %w", err)
 	}
 	if m.Type != msgStart {
-		return results.Window{}, fmt.Errorf("want a %q message, got %q", msgStart, m.Type)
+		return start, results.Window{}, fmt.Errorf("want a %q message, got %q", msgStart, m.Type)
 	}
-	var start startMsg
 	if err := m.decode(&start); err != nil {
-		return results.Window{}, err
+		return start, results.Window{}, err
 	}
 	win := results.Window{Start: start.WarmupEnd, End: start.End}
 	if start.EndIn > 0 {
 		win = results.Window{Start: received.Add(start.WarmupIn), End: received.Add(start.EndIn)}
 	}
 	if !win.End.After(win.Start) {
-		return win, fmt.Errorf("start: window ends (%s) before it starts (%s)", win.End, win.Start)
+		return start, win, fmt.Errorf("start: window ends (%s) before it starts (%s)", win.End, win.Start)
 	}
 	if l := win.Length(); l > plans.MaxDuration {
-		return win, fmt.Errorf("start: a %s window is longer than the %s allowed", l, plans.MaxDuration)
+		return start, win, fmt.Errorf("start: a %s window is longer than the %s allowed", l, plans.MaxDuration)
 	}
-	return win, nil
-}
-
-// ownCPU turns a selfMeter reading into Group.Process: the process's
-// time, busy relative to the group's CPUs when it is pinned.
-func ownCPU(u *results.CPUUsage, cpus pinning.Set, win results.Window) *results.CPUUsage {
-	if u == nil {
-		return nil
-	}
-	p := &results.CPUUsage{Seconds: u.Seconds, Busy: u.Busy}
-	if w := win.Length().Seconds(); len(cpus) > 0 && w > 0 {
-		p.Busy = min(p.Seconds/(w*float64(len(cpus))), 1)
-	}
-	return p
+	return start, win, nil
 }
 
 // load runs the engine over win, sends a snapshot every snapshotEvery and
 // the final record when the engine is done. It returns the input's error
 // when the controller stopped the load.
-func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Window, out io.Writer, inputErr <-chan error) error {
+//
+// Beside the load it measures, over the window: the group's CPUs, the
+// process's own CPU time, how long its threads waited for a CPU, and
+// (pinned) which other processes, not in siblings (the run's other
+// workers on this host), used the most CPU of those that may run on the
+// group's CPUs. Its private memory is read on every snapshot: the highest
+// reading, against memReady, is what the slots cost.
+func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error) error {
 	g := spec.GroupSpec
 	want := pinning.Set(g.CPUs)
 	// The group's CPUs are measured over the window: pinned, the CPUs
 	// themselves (busy with anything means no room for more load);
 	// unpinned, this process.
-	cm := selfMeter()
+	cm := selfMeter(nil)
 	if len(want) > 0 {
 		cm = cpusMeter(want)
 	}
@@ -214,12 +212,27 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	cpu := measureWindow(ctx, cm, win, logf)
 	// And this process's own time, whatever else ran on its CPUs: what the
 	// group cost kaeload, which adds up across groups that share CPUs.
-	proc := measureWindow(ctx, selfMeter(), win, logf)
+	proc := measureWindow(ctx, selfMeter(want), win, logf)
+	// How long its threads were ready but waited for a CPU: CPU it
+	// wanted and others held.
+	wait := measureWindow(ctx, waitMeter(want), win, func(f string, a ...any) {
+		logf("CPU wait: "+f, a...)
+	})
+	// Who else used the group's CPUs.
+	var othersM meterOf[[]results.ProcessCPU]
+	if len(want) > 0 {
+		othersM = othersMeter(want, siblings)
+	}
+	others := measureWindow(ctx, othersM, win, func(f string, a ...any) {
+		logf("other processes: "+f, a...)
+	})
+	memPeak := anonRSS()
 	done := make(chan results.Group, 1)
 	go func() { done <- eng.Run(ctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
 	defer tick.Stop()
 	snapshot := func() error {
+		memPeak = max(memPeak, anonRSS())
 		s := eng.Snapshot()
 		if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes}); err != nil {
 			return fmt.Errorf("send snapshot: %w", err)
@@ -247,14 +260,19 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 				return stopped() // Run returned because the controller went away
 			}
 			res.CPU = <-cpu
-			res.Process = ownCPU(<-proc, want, win)
+			res.Process = <-proc
 			res.Index = spec.Group
 			res.CPUs = want.String()
 			res.Threads = g.Threads
 			res.Slots = g.Connections
-			res.PeakRSS = peakRSS()
+			res.Wait = <-wait
+			res.Others = <-others
 			if err := snapshot(); err != nil {
 				return err
+			}
+			res.PeakRSS = peakRSS()
+			if memReady > 0 && memPeak > 0 {
+				res.MemoryReady, res.MemoryPeak = memReady, memPeak
 			}
 			if err := writeMsg(out, finalMsg{Type: msgFinal, Group: res}); err != nil {
 				return fmt.Errorf("send final: %w", err)

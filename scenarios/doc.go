@@ -164,8 +164,10 @@
 //	                slot is busy is counted as missed, never run late; the
 //	                report adds latency from the intended start. A window
 //	                that missed more than 1 % of its starts is flagged
-//	                CLIENT-BOUND (its group's CPUs were ≥ 90 % busy) or
-//	                SLOTS-EXHAUSTED (more connections would have helped).
+//	                CLIENT-BOUND (kaeload itself used ≥ 90 % of its
+//	                group's CPUs), CPUS-TAKEN (they were ≥ 90 % busy,
+//	                mostly with other processes) or SLOTS-EXHAUSTED (more
+//	                connections would have helped).
 //	                Plan: Load.Rate and each Group.Rate.
 //	  capacity      instead of repeat windows at one load, search each
 //	                variant's highest rate that meets targets; not with

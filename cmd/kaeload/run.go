@@ -68,7 +68,7 @@ starts its next request when the last ends). load.rate: 20000 starts new
 connections at that rate instead (split over the groups by CPU share),
 counts a start due while every connection slot is busy as missed (never
 runs it late) and adds latency from the intended start; more than 1 %
-missed is flagged CLIENT-BOUND or SLOTS-EXHAUSTED. load.capacity:
+missed is flagged CLIENT-BOUND, CPUS-TAKEN or SLOTS-EXHAUSTED. load.capacity:
 {p99_handshake: 20ms} searches each variant's highest rate meeting the
 targets (step up ×factor, then bisect), one short window per step, and
 reports "capacity under 20 ms p99 handshake: baseline 41,000/s, kae

@@ -497,8 +497,9 @@ func cpuChart(vs []variantData) (chart, bool) {
 	c := chart{
 		ID:    "chart-cpu",
 		Title: "CPU use during the window",
-		Caption: fmt.Sprintf("Busy %% of the CPUs measured, mean over repetitions. A client group at or above %.0f %% "+
-			"(red line) makes the result client-bound: it then measures kaeload, not the server.", results.ClientBoundBusy*100),
+		Caption: fmt.Sprintf("Busy %% of the CPUs measured (anything that ran on them), mean over repetitions. A client group "+
+			"whose CPUs kaeload itself used %.0f %% or more of (red line) makes the result client-bound: it then measures kaeload, "+
+			"not the server; busy time of other processes does not.", results.ClientBoundBusy*100),
 	}
 	ms := measured(vs)
 	kinds := []struct {

@@ -58,8 +58,10 @@
 // crypto speed commands, a crypto speed table (results.SummarizeSpeed: the
 // text report's figures and Δ % against the baseline) and the failed
 // commands with their error. A red banner says so
-// when any group's CPUs were at least results.ClientBoundBusy busy: the
-// result then measures kaeload, not the server. Interrupted runs and the
+// when kaeload itself used at least results.ClientBoundBusy of any group's
+// CPUs (results.ClientBoundGroups): the result then measures kaeload, not
+// the server. A yellow one names the other processes that took a large
+// share of a group's CPUs (results.OtherLoadGroups). Interrupted runs and the
 // run's warnings get banners too.
 //
 // This package imports only results from kaeload.

@@ -19,11 +19,13 @@ import (
 // file, so it opens on an offline machine and can be mailed as is.
 //
 // The page shows the scenario name, times, baseline, an interrupted flag,
-// the run's warnings and a client-bound banner when any group's CPUs were
-// at least results.ClientBoundBusy busy; the charts (req/s per variant
-// with 95 % confidence intervals, a line per numeric sweep series and
-// bars per categorical one, handshake and total latency CDFs, req/s per
-// group, client and server CPU when measured); and the tables (comparison
+// the run's warnings, a client-bound banner when kaeload itself used at
+// least results.ClientBoundBusy of any group's CPUs and an other-load
+// banner naming the processes that took a large share of them
+// (results.OtherLoadGroups); the charts (req/s per variant with 95 %
+// confidence intervals, a line per numeric sweep series and bars per
+// categorical one, handshake and total latency CDFs, req/s per group,
+// client and server CPU when measured); and the tables (comparison
 // against the baseline with Welch's t-test, variants, per-repetition
 // totals, what each repetition counted outside its window, latency
 // percentiles, groups, CPU, errors by class, negotiated parameters,
@@ -78,9 +80,14 @@ type page struct {
 	// ClientBoundMore counts the others.
 	ClientBound     []string
 	ClientBoundMore int
-	Threshold       string
-	Alpha           string
-	NoVariants      bool
+	// OtherLoad lists the first maxClientBound groups whose CPUs other
+	// processes took a large share of (results.OtherLoadGroups);
+	// OtherLoadMore counts the others.
+	OtherLoad     []string
+	OtherLoadMore int
+	Threshold     string
+	Alpha         string
+	NoVariants    bool
 	// Order says in what order the windows ran; StatsNote how the
 	// comparison decides.
 	Order     string
@@ -265,10 +272,8 @@ func newPage(r *results.Run) (*page, error) {
 		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
 	}
 	pg.Failed = r.Failed()
-	pg.ClientBound = clientBound(vs)
-	if n := len(pg.ClientBound); n > maxClientBound {
-		pg.ClientBound, pg.ClientBoundMore = pg.ClientBound[:maxClientBound], n-maxClientBound
-	}
+	pg.ClientBound, pg.ClientBoundMore = firstOf(results.ClientBoundGroups(r), maxClientBound)
+	pg.OtherLoad, pg.OtherLoadMore = firstOf(results.OtherLoadGroups(r), maxClientBound)
 
 	pg.Capacity = capacitySectionOf(r)
 	pg.Charts = append(pg.Charts, capacityCharts(r)...)

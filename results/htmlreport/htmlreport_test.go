@@ -153,7 +153,7 @@ func TestWriteNumbers(t *testing.T) {
 		"kaeload report: nginx-kae-test",
 		"2025-03-01 10:00:00 UTC", "(took 4m30s)",
 		"CLIENT-BOUND",
-		"variant kae-soft-33, repetition 2, group 1 (CPUs 4-7): 95.0 % busy",
+		"variant kae-soft-33, repetition 2: group 1 (CPUs 4-7) was 95 % busy",
 		"server restarted between repetitions of kae-soft-0",   // warning
 		"dial tcp 127.0.0.1:8443: connect: connection refused", // first error message
 		"TLS1.2 ECDHE-RSA-AES128-GCM-SHA256 X25519",            // negotiated
@@ -743,5 +743,47 @@ func TestWriteNotMeasured(t *testing.T) {
 	}
 	if root, err := parseStrict(write(t, fixtureRun())); err != nil || root.byID("not-measured") != nil {
 		t.Errorf("a run that measured every variant has a not-measured banner (err %v)", err)
+	}
+}
+
+// TestWriteOtherLoad: a group whose CPU a busy loop at nice 19 kept full
+// while kaeload itself used 10 % of it gets no client-bound banner but an
+// other-load banner naming the loop; the same CPUs busy with kaeload's
+// own workers are client-bound.
+func TestWriteOtherLoad(t *testing.T) {
+	r := fixtureRun()
+	for i := range r.Variants {
+		for j := range r.Variants[i].Reps {
+			for k := range r.Variants[i].Reps[j].Groups {
+				g := &r.Variants[i].Reps[j].Groups[k]
+				g.Process = &results.CPUUsage{Seconds: 0.9 * g.CPU.Seconds, Busy: 0.9 * g.CPU.Busy}
+			}
+		}
+	}
+	g := &r.Variants[2].Reps[1].Groups[1] // 95 % busy
+	g.Process = &results.CPUUsage{Seconds: 0.1 * g.CPU.Seconds, Busy: 0.1 * g.CPU.Busy}
+	g.Others = []results.ProcessCPU{{PID: 4242, Comm: "sh", Nice: 19, Seconds: 2.5, CPUs: "4-7"}}
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if b := root.byID("client-bound"); b != nil {
+		t.Errorf("client-bound banner while kaeload used 10 %% of the CPUs: %q", b.allText())
+	}
+	b := root.byID("other-load")
+	if b == nil {
+		t.Fatalf("no other-load banner")
+	}
+	if text := b.allText(); !strings.Contains(text, "variant kae-soft-33, repetition 2: other processes took 86 % of group 1 (CPUs 4-7)") ||
+		!strings.Contains(text, "sh (pid 4242, nice 19, CPUs 4-7)") {
+		t.Errorf("other-load banner does not name the loop: %q", text)
+	}
+	g.Process = &results.CPUUsage{Seconds: g.CPU.Seconds, Busy: g.CPU.Busy}
+	root, err = parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	if b := root.byID("client-bound"); b == nil || !strings.Contains(b.allText(), "kaeload used 95 % of group 1 (CPUs 4-7)") {
+		t.Errorf("kaeload using 95 %% of its CPUs: client-bound banner %v", b)
 	}
 }

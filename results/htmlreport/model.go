@@ -315,26 +315,10 @@ func parseSwept(s string) (float64, error) {
 	return x, err
 }
 
-// clientBound lists, one sentence each, the groups whose CPUs were at least
-// results.ClientBoundBusy busy.
-func clientBound(vs []variantData) []string {
-	var out []string
-	for _, v := range vs {
-		for i := range v.V.Reps {
-			rep := &v.V.Reps[i]
-			for j := range rep.Groups {
-				g := &rep.Groups[j]
-				if g.CPU == nil || g.CPU.Busy < results.ClientBoundBusy {
-					continue
-				}
-				cpus := g.CPUs
-				if cpus == "" {
-					cpus = "unpinned"
-				}
-				out = append(out, "variant "+v.V.Name+", repetition "+strconv.Itoa(rep.Index+1)+", group "+
-					strconv.Itoa(g.Index)+" (CPUs "+cpus+"): "+results.FormatPercent(g.CPU.Busy)+" busy")
-			}
-		}
+// firstOf returns the first n of lines and how many more there are.
+func firstOf(lines []string, n int) ([]string, int) {
+	if len(lines) > n {
+		return lines[:n], len(lines) - n
 	}
-	return out
+	return lines, 0
 }

@@ -83,10 +83,16 @@ These figures are not results: see the repetitions and errors tables.</div>
 <div class="banner interrupted" id="incomplete">INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown.</div>
 {{- end}}
 {{- if .ClientBound}}
-<div class="banner alarm" id="client-bound">CLIENT-BOUND: at least one worker group's CPUs were {{.Threshold}} busy or more.
+<div class="banner alarm" id="client-bound">CLIENT-BOUND: kaeload itself used {{.Threshold}} or more of a worker group's CPUs.
 These figures measure kaeload, not the server: add client CPUs or groups and run again.
 <ul>{{range .ClientBound}}<li>{{.}}</li>{{end}}
 {{- if .ClientBoundMore}}<li>… and {{.ClientBoundMore}} more: see the worker groups and CPU tables</li>{{end}}</ul></div>
+{{- end}}
+{{- if .OtherLoad}}
+<div class="banner warnings" id="other-load">OTHER LOAD: other processes took a large share of a worker group's CPUs.
+That is not kaeload's own use, which alone makes a result client-bound, but they may have delayed it.
+<ul>{{range .OtherLoad}}<li>{{.}}</li>{{end}}
+{{- if .OtherLoadMore}}<li>… and {{.OtherLoadMore}} more: see the warnings</li>{{end}}</ul></div>
 {{- end}}
 {{- if .Interrupted}}
 <div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped early and is INCOMPLETE: only the completed repetitions are shown (kaeload run --resume DIR measures the rest).</div>

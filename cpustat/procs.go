@@ -1,0 +1,104 @@
+package cpustat
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+)
+
+// procStat is what SampleTree and SampleProcs need from /proc/PID/stat.
+type procStat struct {
+	key     procKey
+	ppid    int
+	seconds float64 // utime + stime + cutime + cstime
+	own     float64 // utime + stime: the process's own threads
+	comm    string  // the command name (field 2)
+	nice    int     // the nice value (field 19)
+}
+
+// ProcsSample is the cumulative CPU time of every process on this machine
+// at one instant, each process's own threads only (not its reaped
+// children), with its command name and nice value.
+type ProcsSample struct {
+	procs map[procKey]procStat
+}
+
+// Top returns the processes that used CPU between a (the earlier sample)
+// and b and may run on at least one CPU of cpus (any process when cpus
+// is empty), leaving out the PIDs in exclude: at most n of them, the
+// busiest on cpus first. A process's Seconds is its own user + system
+// time between the samples (all of it when it started after a). /proc
+// does not split a process's time by CPU, so the ranking counts the
+// share of its affinity that lies in cpus (a process pinned to cpus
+// counts in full, one that may also run on as many other CPUs counts
+// half) and every process is named with its affinity
+// (ProcessCPU.CPUs). A process that exited before its affinity was read
+// is not named.
+func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) []results.ProcessCPU {
+	type used struct {
+		p    results.ProcessCPU
+		rank float64 // estimated seconds on cpus
+	}
+	var cands []used
+	for k, st := range b.procs {
+		if slices.Contains(exclude, k.pid) {
+			continue
+		}
+		sec := st.own
+		if sa, ok := a.procs[k]; ok {
+			sec -= sa.own
+		}
+		if sec <= 0 {
+			continue
+		}
+		allowed, err := pinning.Allowed(strconv.Itoa(k.pid))
+		if err != nil || len(allowed) == 0 {
+			continue // exited meanwhile: it cannot be told apart from a new one
+		}
+		share := 1.0
+		if len(cpus) > 0 {
+			in := 0
+			for _, c := range allowed {
+				if cpus.Contains(c) {
+					in++
+				}
+			}
+			if in == 0 {
+				continue
+			}
+			share = float64(in) / float64(len(allowed))
+		}
+		cands = append(cands, used{results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}, sec * share})
+	}
+	slices.SortFunc(cands, func(x, y used) int {
+		if c := cmp.Compare(y.rank, x.rank); c != 0 {
+			return c
+		}
+		return x.p.PID - y.p.PID
+	})
+	top := make([]results.ProcessCPU, 0, min(n, len(cands)))
+	for _, c := range cands[:min(n, len(cands))] {
+		top = append(top, c.p)
+	}
+	return top
+}
+
+// parseSchedstat returns the run delay of a /proc/.../schedstat line:
+// "time on CPU (ns) time waiting to run (ns) timeslices".
+func parseSchedstat(b []byte) (time.Duration, error) {
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0, fmt.Errorf("%q: want 3 fields (run time, wait time, timeslices)", b)
+	}
+	ns, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil || ns < 0 {
+		return 0, fmt.Errorf("%q: wait time %q is not a count of nanoseconds", b, f[1])
+	}
+	return time.Duration(ns), nil
+}
