@@ -215,15 +215,18 @@ func WriteCSV(w io.Writer, r *Run) error {
 			if st.N > 0 && s.Variants[s.Baseline].Stats.N > 0 {
 				delta = csvF3(c.DeltaPct)
 			}
-			if c.Test != TestNone {
+			if tested1(c) {
 				p = csvG(c.PValue)
 			}
 		}
 		padj, adj, fam, mde, bound, margin, equiv := "", "", "", "", "", "", ""
-		if !vs.IsBaseline && c.Test != TestNone {
+		if !vs.IsBaseline && tested1(c) {
 			padj, adj, fam = csvG(c.PAdjusted), c.Adjustment, strconv.Itoa(c.Family)
 			if c.HasMDE {
-				mde, bound = csvF3(c.MDEPct), csvF3(c.EquivalenceBoundPct)
+				mde = csvF3(c.MDEPct)
+			}
+			if c.HasBound {
+				bound = csvF3(c.EquivalenceBoundPct)
 				margin, equiv = csvG(c.EquivalenceMarginPct), strconv.FormatBool(c.Equivalent)
 			}
 		}
