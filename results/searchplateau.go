@@ -1,5 +1,10 @@
 package results
 
+import (
+	"math"
+	"sort"
+)
+
 // SearchPlateau judges the points a search visited, each with its
 // windows' scores (positive, higher is better): top is the point with the
 // highest mean (the first of equals; -1 when no point has a score), and
@@ -53,7 +58,8 @@ type Pairs struct {
 
 // PairPlateau judges samples (positive, higher is better) as one family:
 // every pair with at least two values a side is compared (Compare, the
-// t-test on the logarithms) and Holm's adjustment runs over all of them.
+// t-test on the logarithms) and Holm's step-down runs over all of them,
+// with Shaffer's refinement for pairwise comparisons (shaffer).
 // Top is the sample with the highest mean, and Below marks the samples
 // Top is significantly better than.
 //
@@ -64,8 +70,10 @@ type Pairs struct {
 // with 2 repetitions and 10.8 % of 11 values with 5; Holm over every pair
 // bounds the chance of any false claim by α whatever k and whichever
 // sample turns out Top (it controls every pairwise error, so also those
-// with Top). The cost is power: with k values the first step compares
-// against α/(k(k−1)/2).
+// with Top). In simulation (sim_test.go) identical values lose a claim
+// in 2–4 % of runs where the top-only rule did in 5.5–9.7 %. The cost is
+// power: with k values the first step compares against α/(k(k−1)/2), so
+// a sweep of many values needs more repetitions to name a best.
 //
 // agree, when not nil, may veto a claim: Below[i] also needs agree(Top, i)
 // (a run's sweep asks that a claim about its baseline agree with the
@@ -73,13 +81,18 @@ type Pairs struct {
 // veto only removes claims, so the family-wise rate stays at most α.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
-	var best float64
+	means := make([]float64, len(samples))
+	testable := 0
 	for i, s := range samples {
 		if len(s) == 0 {
 			continue
 		}
-		if m := Summarize(s).Mean; j.Top < 0 || m > best {
-			j.Top, best = i, m
+		means[i], _ = meanStdDev(s)
+		if j.Top < 0 || means[i] > means[j.Top] {
+			j.Top = i
+		}
+		if _, ok := logAll(s, nil); ok && len(s) >= 2 {
+			testable++
 		}
 	}
 	if j.Top < 0 {
@@ -99,7 +112,7 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 		}
 	}
 	j.Family = len(pairs)
-	adj := Holm(ps)
+	adj := shaffer(ps, testable)
 	fewest := 0
 	for k, pr := range pairs {
 		if pr.a != j.Top && pr.b != j.Top {
@@ -110,9 +123,67 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 		if c := comps[k]; c.Caution != "" && (fewest == 0 || c.N < fewest) {
 			fewest, j.Caution = c.N, c.Caution
 		}
-		if adj[k] < Alpha && Summarize(samples[other]).Mean < best && (agree == nil || agree(j.Top, other)) {
+		if adj[k] < Alpha && means[other] < means[j.Top] && (agree == nil || agree(j.Top, other)) {
 			j.Below[other] = true
 		}
 	}
 	return j
+}
+
+// shaffer returns the adjusted p-values of the k(k−1)/2 pairwise
+// comparisons of k samples by Shaffer's S1 (1986): Holm's step-down, but
+// at step j the p-value is multiplied by the most hypotheses that can
+// still be true once j−1 have been rejected, which for pairwise
+// equalities is far fewer than Holm's m−j+1 (one difference among five
+// means leaves at most 6 of the 10 equalities true, not 9). It controls
+// the family-wise error like Holm, with more power. ps must hold every
+// pair of the k samples; with any other count it falls back to Holm.
+func shaffer(ps []float64, k int) []float64 {
+	m := len(ps)
+	if m != k*(k-1)/2 {
+		return Holm(ps)
+	}
+	possible := trueNullCounts(k)
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return ps[idx[a]] < ps[idx[b]] })
+	out := make([]float64, m)
+	running := 0.0
+	for j, i := range idx {
+		// The most true hypotheses possible with j rejected: the largest
+		// possible count not above m − j.
+		t := 0
+		for _, n := range possible {
+			if n <= m-j && n > t {
+				t = n
+			}
+		}
+		running = math.Max(running, math.Min(1, float64(t)*ps[i]))
+		out[i] = running
+	}
+	return out
+}
+
+// trueNullCounts returns every number of pairwise equalities among k
+// means that can be true at once: the means split into groups of equal
+// ones, j of them equal give C(j, 2) true equalities, so the counts are
+// C(j, 2) + a count for the other k − j (Shaffer 1986).
+func trueNullCounts(k int) []int {
+	sets := make([]map[int]bool, k+1)
+	sets[0] = map[int]bool{0: true}
+	for n := 1; n <= k; n++ {
+		sets[n] = map[int]bool{}
+		for j := 1; j <= n; j++ {
+			for x := range sets[n-j] {
+				sets[n][j*(j-1)/2+x] = true
+			}
+		}
+	}
+	var out []int
+	for x := range sets[k] {
+		out = append(out, x)
+	}
+	return out
 }

@@ -361,11 +361,10 @@ func sweeps(r *Run, base int, comps []Comparison) []SweepSummary {
 }
 
 // judgeSweep fills sw.Top, Plateau, Best, Family and Caution
-// (PairPlateau over the values' rates, in chart order). comps are the
+// (sweepPlateau over the values' rates, in chart order). comps are the
 // run's comparisons with its baseline base: a claim that involves the
 // baseline must agree with its comparison.
 func judgeSweep(r *Run, sw *SweepSummary, base int, comps []Comparison) {
-	sw.Top, sw.Best = -1, -1
 	samples := make([][]float64, len(sw.Variants))
 	for k, i := range sw.Variants {
 		samples[k] = r.Variants[i].Rates()
@@ -380,20 +379,47 @@ func judgeSweep(r *Run, sw *SweepSummary, base int, comps []Comparison) {
 		}
 		return true
 	}
-	j := PairPlateau(samples, agree)
+	j := sweepPlateau(samples, agree)
+	sw.Top, sw.Best, sw.Family, sw.Caution = -1, -1, j.Family, j.Caution
 	if j.Top < 0 {
 		return
 	}
 	sw.Top = sw.Variants[j.Top]
-	sw.Family, sw.Caution = j.Family, j.Caution
-	for k, i := range sw.Variants {
-		if k == j.Top || (!j.Below[k] && len(r.Variants[i].Reps) > 0) {
-			sw.Plateau = append(sw.Plateau, i)
+	for _, k := range j.Plateau {
+		sw.Plateau = append(sw.Plateau, sw.Variants[k])
+	}
+	if j.Best >= 0 {
+		sw.Best = sw.Variants[j.Best]
+	}
+}
+
+// sweepJudgement is what sweepPlateau concludes, in indexes of its
+// samples.
+type sweepJudgement struct {
+	Pairs
+	// Plateau is Top and every measured sample not below it; Best is Top
+	// when the plateau is Top alone, -1 otherwise.
+	Plateau []int
+	Best    int
+}
+
+// sweepPlateau is a sweep's rule on its values' rates (PairPlateau with
+// agree): samples with fewer than two values stay on the plateau (they
+// cannot be excluded), samples without any are on none.
+func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJudgement {
+	j := sweepJudgement{Pairs: PairPlateau(samples, agree), Best: -1}
+	if j.Top < 0 {
+		return j
+	}
+	for k, s := range samples {
+		if k == j.Top || (!j.Below[k] && len(s) > 0) {
+			j.Plateau = append(j.Plateau, k)
 		}
 	}
-	if len(sw.Plateau) == 1 {
-		sw.Best = sw.Top
+	if len(j.Plateau) == 1 {
+		j.Best = j.Top
 	}
+	return j
 }
 
 // sweepLabel renders a variant's swept values: the value for one key,

@@ -261,7 +261,7 @@ func sweepTitle(sw *SweepSummary) string {
 }
 
 // sweepLegend explains a sweep chart.
-const sweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm-adjusted), ~ the plateau when no value is"
+const sweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
 // plateauLine says in words what a sweep concluded: its best value, or
 // its plateau when it has none, with the family the claim was judged in
@@ -283,7 +283,7 @@ func plateauLine(s *RunSummary, sw *SweepSummary) string {
 	case sw.Family == 1:
 		family = "one pair of values tested"
 	case sw.Family > 1:
-		family = fmt.Sprintf("all %d pairs of values judged together, Holm-adjusted", sw.Family)
+		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
 	}
 	var line string
 	switch {
