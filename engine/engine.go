@@ -326,7 +326,10 @@ type slot struct {
 	negSuite uint16
 	negCurve tls.CurveID
 
-	timer  *time.Timer        // open loop: the wait for the slot's next start
+	connFails int           // closed loop: connects failed in a row
+	backoff   time.Duration // closed loop: the last back-off; 0 after a connect succeeded
+
+	timer  *time.Timer        // the wait for the slot's next start (open loop) or the end of its back-off
 	free   int64              // open loop: when the slot's last request ended (0: since Run began)
 	ctx    context.Context    // the slot's dial context in Run
 	cancel context.CancelFunc // cancels ctx; called by abort and when Run ends
@@ -388,6 +391,7 @@ func newSlot(e *Engine, cfg *tls.Config, resumption bool) *slot {
 func (s *slot) reset() {
 	s.counts = results.Counts{}
 	s.free = 0
+	s.connFails, s.backoff = 0, 0
 	s.batch.n = [numTimings]int{}
 	s.dials = 0
 	s.pub.requests.Store(0)
@@ -406,7 +410,44 @@ func (s *slot) loop() {
 	for s.e.since() < s.e.endNs.Load() {
 		s.do(s.ctx)
 		s.account()
+		if a := &s.att; a.failed && a.newConn && !a.dialed {
+			s.connectFailed(a.class)
+		} else if s.connFails != 0 {
+			s.connFails, s.backoff = 0, 0
+		}
 	}
+}
+
+// Back-off of a closed-loop slot whose connects keep failing: after
+// backoffAfter connects failed in a row at once (refused, reset,
+// unreachable, no local port: not timeouts, which waited already), the
+// slot waits backoffMin before its next try, twice as long after each
+// further failure, up to backoffMax, until a connect succeeds. A dead
+// server then costs each slot at most about backoffAfter tries plus ten
+// a second instead of a busy loop, while a server that is up never makes
+// a slot wait.
+const (
+	backoffAfter = 3
+	backoffMin   = time.Millisecond
+	backoffMax   = 100 * time.Millisecond
+)
+
+// connectFailed notes a connect that failed with class and, after
+// backoffAfter in a row, waits (Counts.Backoffs) before the next try;
+// never past the window's end, and not once the run is aborted.
+func (s *slot) connectFailed(class results.ErrorClass) {
+	if class != results.ErrConnect && class != results.ErrPorts {
+		return // a timeout: the slot waited already
+	}
+	if s.connFails++; s.connFails < backoffAfter {
+		return
+	}
+	s.backoff = min(max(2*s.backoff, backoffMin), backoffMax)
+	now := s.e.since()
+	if s.e.counted(now) {
+		s.counts.Backoffs++
+	}
+	s.waitUntil(min(now+int64(s.backoff), s.e.endNs.Load()))
 }
 
 // paced is the open loop: the slot takes the next start from the pacer

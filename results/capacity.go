@@ -124,10 +124,7 @@ func (r *Run) CapacityLine() string {
 	if cs == nil {
 		return ""
 	}
-	base, err := r.BaselineIndex()
-	if err != nil {
-		base = 0
-	}
+	base, _ := r.baseline() // -1 when not measured: no differences
 	var baseKnee float64
 	for i := range cs {
 		if cs[i].Variant == base && !cs[i].BelowFrom && !cs[i].AtMax {

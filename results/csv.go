@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // WriteCSV writes r as summary.csv: a header row, then for every variant
@@ -31,7 +32,10 @@ import (
 //     kaeload's own process time when recorded, else the CPUs' busy time;
 //     pooled over the repetitions in "all" rows), server_cpu_s and req_per_server_cpu_s (in "all" rows
 //     the sum and the ratio over the repetitions measured), client_bound (true/false; in "all" rows
-//     true when any repetition was);
+//     true when any repetition was), failed (a repetition's failure; in
+//     "all" rows "K of N reps" and, for a variant the run gave up on,
+//     "not measured: REASON" — such a variant without any repetition has
+//     its "all" row alone, every other cell empty);
 //   - probe.NAME.delta and probe.NAME.per_request for every probe name in
 //     the run (sorted); empty when the reading failed; the mean delta and
 //     the pooled per-request figure (ProbeSummary) in "all" rows;
@@ -48,9 +52,9 @@ import (
 //     "crossed: EXPR; EXPR" (CheckThresholds; a vs threshold counts for
 //     its first variant), empty in repetition rows.
 //
-// A run without variants gives the header row alone. It returns an error,
-// before writing anything, when r.Baseline names no variant, and any error
-// of w.
+// A run without variants gives the header row alone; in a run whose
+// baseline was not measured, every variant's test is TestNoBaseline and
+// its comparison cells are empty. It returns any error of w.
 func WriteCSV(w io.Writer, r *Run) error {
 	sweepSet, probeSet := map[string]bool{}, map[string]bool{}
 	for i := range r.Variants {
@@ -181,6 +185,9 @@ func WriteCSV(w io.Writer, r *Run) error {
 		if vs.FailedReps > 0 {
 			failed = fmt.Sprintf("%d of %d reps", vs.FailedReps, vs.Stats.N)
 		}
+		if nm := notMeasuredCell(r, v.Name); nm != "" {
+			failed = strings.TrimPrefix(failed+"; "+nm, "; ")
+		}
 		clientUs := ""
 		if x, ok := vs.ClientMicrosPerRequest(); ok {
 			clientUs = csvF3(x)
@@ -212,15 +219,15 @@ func WriteCSV(w io.Writer, r *Run) error {
 		delta, p, sig, test := "", "", "", "baseline"
 		if !vs.IsBaseline {
 			test, sig = c.Test, strconv.FormatBool(c.Significant)
-			if st.N > 0 && s.Variants[s.Baseline].Stats.N > 0 {
+			if st.N > 0 && s.Baseline >= 0 && s.Variants[s.Baseline].Stats.N > 0 {
 				delta = csvF3(c.DeltaPct)
 			}
-			if tested1(c) {
+			if c.Tested() {
 				p = csvG(c.PValue)
 			}
 		}
 		padj, adj, fam, mde, bound, margin, equiv := "", "", "", "", "", "", ""
-		if !vs.IsBaseline && tested1(c) {
+		if !vs.IsBaseline && c.Tested() {
 			padj, adj, fam = csvG(c.PAdjusted), c.Adjustment, strconv.Itoa(c.Family)
 			if c.HasMDE {
 				mde = csvF3(c.MDEPct)
@@ -240,11 +247,33 @@ func WriteCSV(w io.Writer, r *Run) error {
 		}
 		_ = cw.Write(row)
 	}
+	// A variant given up on before any repetition: one "all" row saying why.
+	failedCol := slices.Index(header, "failed")
+	for _, nm := range r.NotMeasured {
+		if slices.ContainsFunc(r.Variants, func(v Variant) bool { return v.Name == nm.Variant }) {
+			continue
+		}
+		row := make([]string, len(header))
+		row[0], row[len(sweepKeys)+2] = nm.Variant, "all"
+		row[failedCol] = notMeasuredCell(r, nm.Variant)
+		_ = cw.Write(row)
+	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
+}
+
+// notMeasuredCell is the failed cell's "not measured: REASON" for a
+// variant the run gave up on (Run.NotMeasured), "" for any other.
+func notMeasuredCell(r *Run, name string) string {
+	for _, nm := range r.NotMeasured {
+		if nm.Variant == name {
+			return "not measured: " + nm.Reason
+		}
+	}
+	return ""
 }
 
 func csvUint(n uint64) string { return strconv.FormatUint(n, 10) }

@@ -103,9 +103,8 @@ func CheckWritable(parent string) error {
 // anything that appeared meanwhile. On failure the hidden directory is
 // removed.
 //
-// Should summary.csv fail to render (r.Baseline naming no variant), the
-// directory is still written without it, so the measurements are kept,
-// and the error says so.
+// Should summary.csv fail to render, the directory is still written
+// without it, so the measurements are kept, and the error says so.
 func WriteDir(dir string, r *Run, extra DirFiles) (err error) {
 	defer func() {
 		if err != nil {

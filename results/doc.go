@@ -65,6 +65,14 @@
 // baseline also needs the baseline comparison's agreement), else its
 // plateau.
 //
+// A run holds only the variants with a repetition, so its baseline may be
+// missing: a randomized order drew another variant first and the journal
+// rebuilds the files after that window, or the run was interrupted, or the
+// baseline could not run. That is a state, not an error: the summary's
+// Baseline is -1, every comparison's test is TestNoBaseline, and every
+// format shows what was measured with RunSummary.NoComparison in place of
+// the comparison.
+//
 // A run that searched a variable (Run.Search) holds the visited values as
 // ordinary variants of one series and the windows in visit order
 // (Visits, rebuilt from the journal's repetition records).

@@ -55,7 +55,7 @@ func comparePairs(bases, others [][]float64, margin float64) []Comparison {
 	var tested []int
 	for i, o := range others {
 		out[i] = Compare(bases[i], o)
-		if tested1(out[i]) {
+		if out[i].Tested() {
 			tested = append(tested, i)
 		}
 	}
@@ -77,11 +77,6 @@ func comparePairs(bases, others [][]float64, margin float64) []Comparison {
 	}
 	return out
 }
-
-// tested1 reports whether c's test ran, so that c belongs to its family:
-// a comparison that could not be tested (TestNone, TestCannot) neither
-// counts in Holm's m nor takes a rank.
-func tested1(c Comparison) bool { return c.Test != TestNone && c.Test != TestCannot }
 
 // Holm returns Holm's step-down adjusted p-values of ps, in the order of
 // ps: sorted ascending, the k-th smallest (k from 0) becomes

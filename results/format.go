@@ -97,13 +97,16 @@ func MaxMillis(h *Histogram) string {
 func empty(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
 // Verdict says in words whether c is significant: "yes", "no", "yes (zero
-// variance)", "no (zero variance)", "no test (n<2)" or "cannot test".
+// variance)", "no (zero variance)", "no test (n<2)", "no test (baseline
+// not measured)" or "cannot test".
 func Verdict(c Comparison) string {
 	switch c.Test {
 	case TestNone:
 		return "no test (n<2)"
 	case TestCannot:
 		return "cannot test"
+	case TestNoBaseline:
+		return "no test (baseline not measured)"
 	case TestZeroVariance:
 		if c.Significant {
 			return "yes (zero variance)"
@@ -117,9 +120,9 @@ func Verdict(c Comparison) string {
 }
 
 // PValue renders the p-value of c with four decimals, "<0.0001" below
-// that; Missing when no test ran.
+// that; Missing when no test ran (Comparison.Tested).
 func PValue(c Comparison) string {
-	if !tested1(c) {
+	if !c.Tested() {
 		return Missing
 	}
 	return formatP(c.PValue)
@@ -141,7 +144,7 @@ func formatP(p float64) string {
 // variance)", "no test (n<2)", "cannot test".
 func Significance(c Comparison) string {
 	v := Verdict(c)
-	if !tested1(c) || c.Test == TestZeroVariance {
+	if !c.Tested() || c.Test == TestZeroVariance {
 		return v
 	}
 	label, p := "p", c.PValue
@@ -195,7 +198,7 @@ func groupDigits(digits string) string {
 // PAdjusted renders the adjusted p-value of c like PValue renders the raw
 // one; Missing when no test ran.
 func PAdjusted(c Comparison) string {
-	if !tested1(c) {
+	if !c.Tested() {
 		return Missing
 	}
 	return formatP(c.PAdjusted)
@@ -236,6 +239,8 @@ func verdictWords(c Comparison) string {
 		return "no test: needs 2+ repetitions on each side"
 	case c.Test == TestCannot:
 		return "cannot test: " + c.Why
+	case c.Test == TestNoBaseline:
+		return "no comparison: baseline not measured"
 	case c.Significant && c.Equivalent:
 		return fmt.Sprintf("%s, significant, but within the ±%s %% margin", FormatDelta(c.DeltaPct), margin)
 	case c.Significant && c.Test == TestZeroVariance:

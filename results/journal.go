@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -24,7 +25,9 @@ const (
 	recRep     = "rep"
 	recSpeed   = "speed"
 	recWarning = "warning"
-	recEnd     = "end"
+	// recNotMeasured gives up on a variant (Run.NotMeasured).
+	recNotMeasured = "not_measured"
+	recEnd         = "end"
 	// recResume continues a run after its end (or its controller's
 	// death): `kaeload run --resume`.
 	recResume = "resume"
@@ -41,6 +44,8 @@ type journalRecord struct {
 	Rep     *Rep       `json:"rep,omitempty"`
 	Speed   []SpeedRun `json:"speed,omitempty"`
 	Warning string     `json:"warning,omitempty"`
+	// Reason is why the variant was not measured (not_measured).
+	Reason string `json:"reason,omitempty"`
 	// Finished and Interrupted end the run (end).
 	Finished    time.Time `json:"finished,omitzero"`
 	Interrupted bool      `json:"interrupted,omitempty"`
@@ -48,8 +53,8 @@ type journalRecord struct {
 
 // Journal is a run directory that grows as the run goes. CreateJournal
 // makes the directory and writes the run's header as the journal's first
-// record; every finished repetition (Rep), speed run (Speed) and warning
-// is appended as one line and synced before the call returns, so a
+// record; every finished repetition (Rep), speed run (Speed), warning
+// and variant given up on (NotMeasured) is appended as one line and synced before the call returns, so a
 // controller that is killed, crashes or loses its machine keeps every
 // repetition it finished. After each record the files rendered from the
 // run (RunFile, SummaryFile, SpeedFile and whatever JournalOptions.Render
@@ -67,6 +72,12 @@ type Journal struct {
 	run    Run // header plus every record so far, all planned variants
 	render func(*Run) (map[string][]byte, error)
 	ended  bool
+	// pending is set by ResumeJournal until Resume: the journal is read
+	// and open, and nothing has been written to it.
+	pending bool
+	// keep is the length of the journal's complete lines, to which Resume
+	// cuts a last line left short by a crash.
+	keep int64
 }
 
 // JournalOptions tune a Journal.
@@ -117,14 +128,14 @@ func CreateJournal(dir string, header *Run, opts JournalOptions) (*Journal, erro
 	return j, j.rebuild()
 }
 
-// ResumeJournal reopens the journal of the run directory dir to continue
-// its run (`kaeload run --resume`): it reads the journal (a last line cut
-// short by a crash is dropped from the file), appends a resume record,
-// which makes the run Incomplete again until End, and returns the journal
-// and the run so far with every planned variant, in plan order, also
-// those without a repetition: the header the run began with plus every
-// record. A journal that does not read is an error; nothing is written
-// then.
+// ResumeJournal opens the journal of the run directory dir to continue its
+// run (`kaeload run --resume`): it reads the journal and returns it with
+// the run so far, every planned variant in plan order, also those without
+// a repetition: the header the run began with plus every record. Nothing
+// is written until Resume, so a resume that fails before its run begins
+// (a plan that does not match, a server that does not start) leaves the
+// run directory as it was; End or a failed Resume then only closes the
+// journal. A journal that does not read is an error.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *Run, error) {
 	path := filepath.Join(dir, JournalFile)
 	data, err := os.ReadFile(path)
@@ -138,23 +149,40 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *Run, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	if err := os.Truncate(path, int64(len(data))); err != nil {
-		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
-	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	j := &Journal{dir: dir, f: f, render: opts.Render}
+	j := &Journal{dir: dir, f: f, render: opts.Render, pending: true, keep: int64(len(data))}
 	j.run = *r
-	if err := j.record(journalRecord{Type: recResume}); err != nil {
-		f.Close()
-		return nil, nil, err
-	}
 	out := j.run
 	out.Variants = cloneVariants(j.run.Variants)
 	out.Search = j.run.Search.clone()
 	return j, &out, nil
+}
+
+// Resume continues the run of a journal opened by ResumeJournal, once the
+// resumed run begins: a last line cut short by a crash is cut from the
+// file, and a resume record makes the run Incomplete again until End. On
+// failure nothing is recorded and End only closes the journal.
+func (j *Journal) Resume() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !j.pending || j.ended {
+		return errors.New("journal: Resume of a journal not opened by ResumeJournal")
+	}
+	if err := j.f.Truncate(j.keep); err != nil {
+		return fmt.Errorf("resume %s: %w", j.dir, err)
+	}
+	rec := journalRecord{Type: recResume}
+	if err := j.append(rec); err != nil {
+		return err
+	}
+	j.pending = false
+	if err := replay(&j.run, rec); err != nil {
+		return err
+	}
+	return j.rebuild()
 }
 
 // Dir returns the run directory.
@@ -176,16 +204,26 @@ func (j *Journal) Warning(w string) error {
 	return j.record(journalRecord{Type: recWarning, Warning: w})
 }
 
+// NotMeasured records that the run gave up on the header's variant at
+// index variant, and why (Run.NotMeasured).
+func (j *Journal) NotMeasured(variant int, reason string) error {
+	return j.record(journalRecord{Type: recNotMeasured, Variant: variant, Reason: reason})
+}
+
 // End records that the run ended (completed, failed or interrupted) at
 // finished, rebuilds the files a last time and closes the journal. Later
-// calls do nothing.
+// calls do nothing. A journal that ResumeJournal opened and Resume never
+// continued is closed with nothing written.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.ended {
 		return nil
 	}
-	err := j.apply(journalRecord{Type: recEnd, Finished: finished, Interrupted: interrupted})
+	var err error
+	if !j.pending {
+		err = j.apply(journalRecord{Type: recEnd, Finished: finished, Interrupted: interrupted})
+	}
 	j.ended = true
 	if cerr := j.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close journal: %w", cerr)
@@ -206,8 +244,11 @@ func (j *Journal) Run() *Run {
 func (j *Journal) record(rec journalRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.ended {
+	switch {
+	case j.ended:
 		return errors.New("journal: record after End")
+	case j.pending:
+		return errors.New("journal: record before Resume")
 	}
 	return j.apply(rec)
 }
@@ -253,6 +294,7 @@ func (j *Journal) view() *Run {
 		}
 	}
 	r.Warnings = append([]string(nil), j.run.Warnings...)
+	r.NotMeasured = append([]NotMeasured(nil), j.run.NotMeasured...)
 	return &r
 }
 
@@ -266,7 +308,7 @@ func (j *Journal) rebuild() error {
 	}
 	files := []namedFile{{RunFile, runJSON.Bytes()}}
 	var summary bytes.Buffer
-	if len(r.Variants) > 0 {
+	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
 		if err := WriteCSV(&summary, r); err == nil {
 			files = append(files, namedFile{SummaryFile, summary.Bytes()})
 		}
@@ -315,7 +357,7 @@ func replay(r *Run, rec journalRecord) error {
 		if rec.Rep == nil {
 			return errors.New("journal: rep record without a repetition")
 		}
-		v.Reps = append(v.Reps, *rec.Rep)
+		r.AddRep(rec.Variant, *rec.Rep)
 		if s := r.Search; s != nil && s.member(v) {
 			s.Visits = append(s.Visits, s.visit(v, rec.Rep))
 		}
@@ -327,12 +369,25 @@ func replay(r *Run, rec journalRecord) error {
 		v.Speed = rec.Speed
 	case recWarning:
 		r.Warnings = appendNew(r.Warnings, rec.Warning)
+	case recNotMeasured:
+		v, err := variant()
+		if err != nil {
+			return err
+		}
+		nm := NotMeasured{Variant: v.Name, Reason: rec.Reason}
+		if i := slices.IndexFunc(r.NotMeasured, func(n NotMeasured) bool { return n.Variant == v.Name }); i >= 0 {
+			r.NotMeasured[i] = nm
+		} else {
+			r.NotMeasured = append(r.NotMeasured, nm)
+		}
 	case recEnd:
 		r.Finished = rec.Finished
 		r.Interrupted = rec.Interrupted
 		r.Incomplete = false
 	case recResume:
 		r.Finished, r.Interrupted, r.Incomplete = time.Time{}, false, true
+		// The resumed run tries the variants it gave up on again.
+		r.NotMeasured = nil
 	default:
 		return fmt.Errorf("journal: unknown record type %q", rec.Type)
 	}

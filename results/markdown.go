@@ -19,8 +19,9 @@ import (
 // figure per variant, Δ % against the baseline, the failed commands), and
 // one row per repetition. Per-group details stay in the text report and run.json.
 //
-// It returns an error, before writing anything, when r.Baseline names no
-// variant or r has none, and any error of w.
+// A run whose baseline was not measured shows what was measured and says
+// that nothing is compared (RunSummary.NoComparison); a run without
+// variants says that nothing was measured. It returns any error of w.
 func WriteMarkdown(w io.Writer, r *Run) error {
 	s, err := SummarizeRun(r)
 	if err != nil {
@@ -38,7 +39,9 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "- **baseline** %s\n", mdEscape(r.Variants[s.Baseline].Name))
+	if len(r.Variants) > 0 || s.BaselineName != "" {
+		fmt.Fprintf(&b, "- **baseline** %s\n", mdEscape(s.BaselineLine()))
+	}
 	if o := orderLine(r); o != "" {
 		fmt.Fprintf(&b, "- **order** %s\n", mdEscape(o))
 	}
@@ -47,13 +50,16 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	}
 	var notes []string
 	if r.Interrupted {
-		notes = append(notes, "**INTERRUPTED:** the run was stopped early; only completed repetitions are shown")
+		notes = append(notes, "**INTERRUPTED:** the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)")
 	}
 	if r.Incomplete {
 		notes = append(notes, "**INCOMPLETE:** rebuilt from the run's journal; only the repetitions finished so far are shown")
 	}
 	if failed := r.Failed(); len(failed) > 0 {
 		notes = append(notes, "**FAILED:** "+mdEscape(strings.Join(failed, ", "))+": their figures are not results")
+	}
+	for _, l := range r.NotMeasuredLines() {
+		notes = append(notes, "**NOT MEASURED:** "+mdEscape(l))
 	}
 	for _, c := range CrossedLines(r) {
 		notes = append(notes, "**THRESHOLD CROSSED:** "+mdEscape(c))
@@ -68,12 +74,19 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		b.WriteString("\n> " + strings.Join(notes, "\n>\n> ") + "\n")
 	}
 
-	if r.Capacity != nil {
+	switch {
+	case len(r.Variants) == 0:
+		b.WriteString("\nNo variant was measured.\n")
+	case r.Capacity != nil:
 		// Steps are windows at different rates: no repetition statistics.
 		writeCapacityMarkdown(&b, r)
-	} else {
+	default:
 		b.WriteString("\n## Comparison\n\n")
-		fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(r.Variants[s.Baseline].Name), mdEscape(statsNote(s)))
+		if nc := s.NoComparison(); nc != "" {
+			fmt.Fprintf(&b, "Total req/s per repetition; %s.\n\n", mdEscape(nc))
+		} else {
+			fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(s.BaselineName), mdEscape(statsNote(s)))
+		}
 		ct := comparisonTable(s)
 		ct.writeMarkdown(&b)
 	}
@@ -107,52 +120,54 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		}
 	}
 	if hasSpeed(r) {
-		writeSpeedMarkdown(&b, newSpeedTable(r, s.Baseline))
+		writeSpeedMarkdown(&b, newSpeedTable(r, s))
 	}
 	if cs := CheckThresholds(r); len(cs) > 0 {
 		writeThresholdsMarkdown(&b, cs)
 	}
 
-	b.WriteString("\n## Repetitions\n\n")
-	rt := table{
-		header: []string{"variant", "rep", "window s", "requests", "req/s", "client µs/req", "errors", "p99 handshake ms", "p99 total ms",
-			"client busy max", "server cpu s", "req/server cpu-s", "notes"},
-		right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false},
-	}
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		if len(v.Reps) == 0 {
-			rt.add(v.Name, "-", "", "", "", "", "", "", "", "", "", "", "no completed repetitions")
+	if len(r.Variants) > 0 {
+		b.WriteString("\n## Repetitions\n\n")
+		rt := table{
+			header: []string{"variant", "rep", "window s", "requests", "req/s", "client µs/req", "errors", "p99 handshake ms", "p99 total ms",
+				"client busy max", "server cpu s", "req/server cpu-s", "notes"},
+			right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false},
 		}
-		for j := range v.Reps {
-			rep := &v.Reps[j]
-			t := &rep.Total
-			busy, server, perServer, note := "-", "-", "-", ""
-			if c := repClientCPU(rep); c.Measured > 0 {
-				busy = FormatPercent(c.BusyMax)
+		for i := range r.Variants {
+			v := &r.Variants[i]
+			if len(v.Reps) == 0 {
+				rt.add(v.Name, "-", "", "", "", "", "", "", "", "", "", "", "no completed repetitions")
 			}
-			clientUs := "-"
-			if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
-				clientUs = FormatMicros(us)
-			}
-			if u := rep.ServerCPU; u != nil {
-				server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
-				if u.Seconds > 0 {
-					perServer = FormatRate(float64(t.Requests) / u.Seconds)
+			for j := range v.Reps {
+				rep := &v.Reps[j]
+				t := &rep.Total
+				busy, server, perServer, note := "-", "-", "-", ""
+				if c := repClientCPU(rep); c.Measured > 0 {
+					busy = FormatPercent(c.BusyMax)
 				}
+				clientUs := "-"
+				if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+					clientUs = FormatMicros(us)
+				}
+				if u := rep.ServerCPU; u != nil {
+					server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
+					if u.Seconds > 0 {
+						perServer = FormatRate(float64(t.Requests) / u.Seconds)
+					}
+				}
+				if line := clientBoundLine(rep); line != "" {
+					note = line
+				}
+				if line := failedLine(rep); line != "" {
+					note = strings.TrimSpace(line + " " + note)
+				}
+				rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
+					FormatCount(t.Requests), FormatRate(t.Rate()), clientUs, FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),
+					QuantileMillis(t.Latency.Total, 99), busy, server, perServer, note)
 			}
-			if line := clientBoundLine(rep); line != "" {
-				note = line
-			}
-			if line := failedLine(rep); line != "" {
-				note = strings.TrimSpace(line + " " + note)
-			}
-			rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
-				FormatCount(t.Requests), FormatRate(t.Rate()), clientUs, FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),
-				QuantileMillis(t.Latency.Total, 99), busy, server, perServer, note)
 		}
+		rt.writeMarkdown(&b)
 	}
-	rt.writeMarkdown(&b)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write markdown report: %w", err)
 	}

@@ -191,6 +191,13 @@ type Counts struct {
 	// when they came due (or the client too slow to start them). A missed
 	// start is never run late; see MissedShare.
 	Missed uint64 `json:"missed,omitempty"`
+	// Backoffs is the number of times a connection slot waited before its
+	// next try because its connects had failed several times in a row
+	// (engine: 1 ms, doubling up to 100 ms, reset by a connect that
+	// succeeds), counted when the wait began inside the window. The
+	// failures themselves are counted in Errors as usual; the waits keep
+	// a dead or refusing server from turning every slot into a busy loop.
+	Backoffs uint64 `json:"backoffs,omitempty"`
 	// Outside counts what happened outside the window. It is part of no
 	// figure; it makes kaeload's accounting checkable against the server's
 	// own log: every response the client read is in exactly one of
@@ -247,6 +254,7 @@ func (c *Counts) Add(o *Counts) {
 	c.Resumed += o.Resumed
 	c.Scheduled += o.Scheduled
 	c.Missed += o.Missed
+	c.Backoffs += o.Backoffs
 	for k, v := range o.Negotiated {
 		if c.Negotiated == nil {
 			c.Negotiated = make(map[string]uint64)

@@ -83,6 +83,20 @@ type Run struct {
 	// Warnings are conditions a reader must know about (client-bound
 	// groups, server restarts, …), one sentence each.
 	Warnings []string `json:"warnings,omitempty"`
+	// NotMeasured are the planned variants the run could not measure, or
+	// not completely (the repetitions measured before the failure are in
+	// Variants), in the order they failed; nil when every variant ran.
+	NotMeasured []NotMeasured `json:"not_measured,omitempty"`
+}
+
+// NotMeasured is a planned variant the run gave up on, and why. The run
+// goes on with the other variants; `kaeload run` then exits 3.
+type NotMeasured struct {
+	// Variant is the variant's name.
+	Variant string `json:"variant"`
+	// Reason says why, e.g. "server start failed: nginx: [emerg] cannot
+	// load certificate …" (the first line of the start command's output).
+	Reason string `json:"reason"`
 }
 
 // Variant is one server configuration and its repetitions.
@@ -199,6 +213,24 @@ func (r *Run) BaselineIndex() (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("baseline %q: no such variant in run %q", r.Baseline, r.Name)
+}
+
+// baseline returns the index in r.Variants of the baseline variant and its
+// name: the variant named by r.Baseline, or the first one when r.Baseline
+// is empty; index -1 when r holds no such variant (not measured).
+func (r *Run) baseline() (int, string) {
+	if r.Baseline == "" {
+		if len(r.Variants) == 0 {
+			return -1, ""
+		}
+		return 0, r.Variants[0].Name
+	}
+	for i := range r.Variants {
+		if r.Variants[i].Name == r.Baseline {
+			return i, r.Baseline
+		}
+	}
+	return -1, r.Baseline
 }
 
 // Rates returns each repetition's total rate (Rep.Total.Rate) in order:

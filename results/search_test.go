@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,7 +108,9 @@ func TestSearchReports(t *testing.T) {
 
 // TestJournalSearchResume: a journal rebuilds the visits from its rep
 // records; ResumeJournal continues it, and a run read afterwards holds the
-// visits before and after, complete once it ends.
+// visits before and after, complete once it ends. A resume that ends
+// before its run begins (no Resume) leaves the journal byte for byte as
+// it was.
 func TestJournalSearchResume(t *testing.T) {
 	full := searchRun()
 	dir := filepath.Join(t.TempDir(), "run")
@@ -140,8 +143,31 @@ func TestJournalSearchResume(t *testing.T) {
 	if got, want := mid.Search.Visits, full.Search.Visits[:3]; !slices.Equal(got, want) {
 		t.Fatalf("visits after 3 windows %+v, want %+v", got, want)
 	}
+	jpath := filepath.Join(dir, JournalFile)
+	before, err := os.ReadFile(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // resumes that fail before their run begins
+		j, _, err := ResumeJournal(dir, JournalOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := j.End(t0, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after, _ := os.ReadFile(jpath); !bytes.Equal(after, before) {
+		t.Errorf("resumes that never began changed the journal:\n%s\nwas\n%s", after, before)
+	}
 	j2, prev, err := ResumeJournal(dir, JournalOptions{})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j2.Rep(0, full.Variants[0].Reps[0]); err == nil {
+		t.Errorf("a record before Resume was taken")
+	}
+	if err := j2.Resume(); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := len(prev.Variants), len(full.Variants); got != want || !slices.Equal(prev.Search.Visits, full.Search.Visits[:3]) {

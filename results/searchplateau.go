@@ -105,7 +105,7 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	for a := range samples {
 		for b := a + 1; b < len(samples); b++ {
 			c := Compare(samples[a], samples[b])
-			if !tested1(c) {
+			if !c.Tested() {
 				continue
 			}
 			pairs, comps, ps = append(pairs, pair{a, b}), append(comps, c), append(ps, c.PValue)

@@ -16,8 +16,12 @@ import (
 // then the Δ % of every other variant against the baseline, and the runs
 // that failed.
 type SpeedTable struct {
-	// Baseline is the index in Variants (and Run.Variants) of the baseline.
+	// Baseline is the index in Variants (and Run.Variants) of the
+	// baseline; -1 when it was not measured: the table then has no Δ %
+	// columns.
 	Baseline int
+	// BaselineName names the baseline, measured or not.
+	BaselineName string
 	// Variants are the variants' names in plan order.
 	Variants []string
 	// Commands are the speed command lines by position: the baseline's
@@ -92,23 +96,25 @@ func hasSpeed(r *Run) bool {
 }
 
 // SummarizeSpeed returns the crypto speed comparison of r against its
-// baseline (Run.BaselineIndex), or nil when no variant has a speed run.
-// It is an error when r.Baseline names no variant.
+// baseline (SummarizeRun's), or nil when no variant has a speed run. A
+// baseline that was not measured gives the figures without Δ %. The error
+// is nil.
 func SummarizeSpeed(r *Run) (*SpeedTable, error) {
 	if !hasSpeed(r) {
 		return nil, nil
 	}
-	base, err := r.BaselineIndex()
+	s, err := SummarizeRun(r)
 	if err != nil {
 		return nil, fmt.Errorf("summarize speed: %w", err)
 	}
-	return newSpeedTable(r, base), nil
+	return newSpeedTable(r, s), nil
 }
 
-// newSpeedTable builds the speed comparison of r against the variant at
-// index base.
-func newSpeedTable(r *Run, base int) *SpeedTable {
-	t := &SpeedTable{Baseline: base}
+// newSpeedTable builds the speed comparison of r against the baseline of
+// its summary s.
+func newSpeedTable(r *Run, s *RunSummary) *SpeedTable {
+	base := s.Baseline
+	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
 	index := map[speedKey]int{}
 	commands := map[int]string{}
 	n := len(r.Variants)
@@ -151,7 +157,7 @@ func newSpeedTable(r *Run, base int) *SpeedTable {
 // the difference is not a finite number.
 func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	b := t.Baseline
-	if !row.Has[vi] || !row.Has[b] || row.Values[b] == 0 {
+	if b < 0 || !row.Has[vi] || !row.Has[b] || row.Values[b] == 0 {
 		return 0, false
 	}
 	d := (row.Values[vi]/row.Values[b] - 1) * 100
@@ -162,11 +168,12 @@ func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 }
 
 // Header returns the column names of the table: "figure", "unit", every
-// variant's name, then "Δ% NAME" for every variant but the baseline.
+// variant's name, then "Δ% NAME" for every variant but the baseline (none
+// when the baseline was not measured).
 func (t *SpeedTable) Header() []string {
 	h := append([]string{"figure", "unit"}, t.Variants...)
 	for vi, name := range t.Variants {
-		if vi != t.Baseline {
+		if t.Baseline >= 0 && vi != t.Baseline {
 			h = append(h, "Δ% "+name)
 		}
 	}
@@ -186,7 +193,7 @@ func (t *SpeedTable) Cells(row *SpeedRow) []string {
 		}
 	}
 	for vi := range t.Variants {
-		if vi == t.Baseline {
+		if t.Baseline < 0 || vi == t.Baseline {
 			continue
 		}
 		if d, ok := t.Delta(row, vi); ok {
@@ -213,7 +220,10 @@ func (t *SpeedTable) table() table {
 // writeSpeed writes the text report's "crypto speed" section: the
 // commands, the table of t and the failed runs after it.
 func writeSpeed(b *bytes.Buffer, t *SpeedTable) {
-	fmt.Fprintf(b, "\n== crypto speed, baseline %q (run once per variant, server stopped)\n", t.Variants[t.Baseline])
+	fmt.Fprintf(b, "\n== crypto speed, baseline %q (run once per variant, server stopped)\n", t.BaselineName)
+	if t.Baseline < 0 {
+		b.WriteString("the baseline was not measured: no Δ %\n")
+	}
 	for ci, c := range t.Commands {
 		fmt.Fprintf(b, "speed[%d]: %s\n", ci, c)
 	}
@@ -229,7 +239,11 @@ func writeSpeed(b *bytes.Buffer, t *SpeedTable) {
 // writeSpeedMarkdown writes the Markdown report's "Crypto speed" section:
 // the commands, the table of t and the failed runs.
 func writeSpeedMarkdown(b *bytes.Buffer, t *SpeedTable) {
-	fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; Δ %% against the baseline **%s**.\n\n", mdEscape(t.Variants[t.Baseline]))
+	if t.Baseline < 0 {
+		fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; the baseline **%s** was not measured: no Δ %%.\n\n", mdEscape(t.BaselineName))
+	} else {
+		fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; Δ %% against the baseline **%s**.\n\n", mdEscape(t.BaselineName))
+	}
 	for ci, c := range t.Commands {
 		fmt.Fprintf(b, "- speed\\[%d\\]: %s\n", ci, mdEscape(c))
 	}

@@ -114,8 +114,8 @@ func TestSummarizeSpeed(t *testing.T) {
 		t.Errorf("Δ%% of baseline against kae = %v, %v; want -50, true", d, ok)
 	}
 	r.Baseline = "nope"
-	if _, err := SummarizeSpeed(r); err == nil {
-		t.Errorf("SummarizeSpeed with an unknown baseline: no error")
+	if st, err := SummarizeSpeed(r); err != nil || st.Baseline != -1 {
+		t.Errorf("SummarizeSpeed with a baseline not measured = %+v, %v; want Baseline -1", st, err)
 	}
 	if st, err := SummarizeSpeed(compareRun()); st != nil || err != nil {
 		t.Errorf("SummarizeSpeed of a run without speed runs = %+v, %v; want nil, nil", st, err)

@@ -14,8 +14,18 @@ import (
 // plan order, and the sweeps. SummarizeRun computes it once, so that every
 // format shows the same numbers.
 type RunSummary struct {
-	// Baseline is the index of the baseline variant (Run.BaselineIndex).
+	// Baseline is the index of the baseline variant (Run.BaselineIndex);
+	// -1 when the baseline was not measured: a run interrupted, or still
+	// going, before the baseline's first window, or one whose baseline
+	// could not run. Nothing is compared then (TestNoBaseline).
 	Baseline int
+	// BaselineName names the baseline variant, measured or not ("" only
+	// for a run without variants and without a named baseline).
+	BaselineName string
+	// BaselineMissing is "" when the baseline was measured, else "not
+	// measured yet" for a run that may still measure it (interrupted or
+	// incomplete) or "not measured" for one that ended without it.
+	BaselineMissing string
 	// Variants are in the order of Run.Variants.
 	Variants []VariantSummary
 	// Sweeps are the variant series with at least two variants, in the
@@ -183,29 +193,53 @@ type SweepSummary struct {
 	Caution string
 }
 
-// SummarizeRun computes the RunSummary of r. It is an error when
-// r.Baseline names no variant or r has no variants.
+// TestNoBaseline is Comparison.Test for a variant of a run whose baseline
+// was not measured (RunSummary.Baseline -1): no test ran, and every
+// rendering says why instead of showing a difference.
+const TestNoBaseline = "baseline not measured: no test"
+
+// Tested reports whether c's test ran: false for TestNone, TestCannot
+// and TestNoBaseline, whose p-values, MDE and verdict are not defined. A
+// comparison that was not tested is outside its family: it neither counts
+// in Holm's m nor takes a rank.
+func (c Comparison) Tested() bool {
+	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
+}
+
+// SummarizeRun computes the RunSummary of r. A baseline that r does not
+// hold (r.Baseline names no variant of r.Variants, which holds only
+// variants with a repetition, or r has no variants) is not an error: the
+// summary shows what was measured and compares nothing (Baseline -1,
+// BaselineMissing, TestNoBaseline). The error is nil.
 func SummarizeRun(r *Run) (*RunSummary, error) {
-	base, err := r.BaselineIndex()
-	if err != nil {
-		return nil, err
-	}
-	s := &RunSummary{Baseline: base, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
+	base, name := r.baseline()
+	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
 	if s.Equivalence <= 0 {
 		s.Equivalence = DefaultEquivalence
 	}
-	others := make([][]float64, len(r.Variants))
-	for i := range r.Variants {
-		if i != base {
-			others[i] = r.Variants[i].Rates()
+	var comps []Comparison
+	if base >= 0 {
+		others := make([][]float64, len(r.Variants))
+		for i := range r.Variants {
+			if i != base {
+				others[i] = r.Variants[i].Rates()
+			}
+		}
+		comps = CompareFamily(r.Variants[base].Rates(), others, s.Equivalence)
+	} else {
+		s.BaselineMissing = "not measured"
+		if r.Interrupted || r.Incomplete {
+			s.BaselineMissing = "not measured yet"
 		}
 	}
-	comps := CompareFamily(r.Variants[base].Rates(), others, s.Equivalence)
 	for i := range r.Variants {
 		s.Variants[i] = summarizeVariant(&r.Variants[i], i == base)
-		if i != base {
+		switch {
+		case base < 0:
+			s.Variants[i].Comparison = Comparison{PValue: 1, PAdjusted: 1, Test: TestNoBaseline}
+		case i != base:
 			s.Variants[i].Comparison = comps[i]
-			if tested1(comps[i]) {
+			if comps[i].Tested() {
 				s.Family++
 			}
 		}
@@ -223,6 +257,26 @@ func SummarizeRun(r *Run) (*RunSummary, error) {
 	s.Drift = drift(r)
 	s.Warnings = driftWarnings(r, s)
 	return s, nil
+}
+
+// NoComparison says, in place of the comparison, why a run compares
+// nothing: "baseline "b" not measured yet: no variant is compared with
+// it"; "" when the baseline was measured.
+func (s *RunSummary) NoComparison() string {
+	if s.BaselineMissing == "" {
+		return ""
+	}
+	return fmt.Sprintf("baseline %q %s: no variant is compared with it", s.BaselineName, s.BaselineMissing)
+}
+
+// BaselineLine names the baseline for a report's header, with
+// BaselineMissing in brackets when it was not measured: "b (not measured
+// yet)".
+func (s *RunSummary) BaselineLine() string {
+	if s.BaselineMissing == "" {
+		return s.BaselineName
+	}
+	return s.BaselineName + " (" + s.BaselineMissing + ")"
 }
 
 func summarizeVariant(v *Variant, isBase bool) VariantSummary {
@@ -492,7 +546,8 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 }
 
 // Annotate appends to r.Warnings a warning for every failed repetition
-// (Rep.Failed) and every client-bound one (Rep.ClientBound), e.g. "variant kae, repetition 2:
+// (Rep.Failed), every client-bound one (Rep.ClientBound), every one with
+// missed starts and every one whose slots backed off (Counts.Backoffs), e.g. "variant kae, repetition 2:
 // CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
 // kaeload, not the server", unless r.Warnings already holds it, so calling
 // it again adds nothing. Call it before WriteJSON so that run.json carries
@@ -502,6 +557,7 @@ func (r *Run) Annotate() {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, missedLine)...)
+	r.Warnings = appendNew(r.Warnings, repWarnings(r, backoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {
 		r.Warnings = appendNew(r.Warnings, s.Warnings...)
 	}

@@ -16,12 +16,20 @@ type SummaryJSON struct {
 	Finished    time.Time `json:"finished"`
 	Interrupted bool      `json:"interrupted,omitempty"`
 	Incomplete  bool      `json:"incomplete,omitempty"`
-	// Baseline names the baseline variant.
-	Baseline string `json:"baseline,omitempty"`
+	// Baseline names the baseline variant; BaselineMeasured says whether
+	// it has a repetition. Without one nothing is compared: NoComparison
+	// says so (RunSummary.NoComparison) and every variant's comparison
+	// has the test TestNoBaseline.
+	Baseline         string `json:"baseline,omitempty"`
+	BaselineMeasured bool   `json:"baseline_measured"`
+	NoComparison     string `json:"no_comparison,omitempty"`
 	// Variants are in plan order.
 	Variants []VariantJSON `json:"variants"`
 	// Failed names the variants with a failed repetition.
 	Failed []string `json:"failed,omitempty"`
+	// NotMeasured are the variants the run could not measure, and why
+	// (Run.NotMeasured).
+	NotMeasured []NotMeasured `json:"not_measured,omitempty"`
 	// Thresholds are the threshold checks (CheckThresholds), and
 	// ThresholdsPassed whether every one passed (true without any).
 	Thresholds       []ThresholdCheck `json:"thresholds,omitempty"`
@@ -72,21 +80,18 @@ func quantileMs(h *Histogram, q float64) *float64 {
 	return &v
 }
 
-// Summarize returns r's SummaryJSON; an error when r.Baseline names no
-// variant.
+// Summarize returns r's SummaryJSON, also for a run whose baseline was
+// not measured. The error is nil.
 func (r *Run) Summarize() (*SummaryJSON, error) {
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: r.Failed(), Warnings: r.AllWarnings(), Hints: r.Hints(), Variants: []VariantJSON{}}
+		Incomplete: r.Incomplete, Failed: r.Failed(), NotMeasured: r.NotMeasured, Warnings: r.AllWarnings(), Hints: r.Hints(), Variants: []VariantJSON{}}
 	out.Thresholds = CheckThresholds(r)
 	out.ThresholdsPassed = len(Crossed(out.Thresholds)) == 0
-	if len(r.Variants) == 0 {
-		return out, nil
-	}
 	s, err := SummarizeRun(r)
 	if err != nil {
 		return nil, err
 	}
-	out.Baseline = r.Variants[s.Baseline].Name
+	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		vs := &s.Variants[i]
 		var c Counts

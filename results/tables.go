@@ -105,7 +105,7 @@ func deltaCell(s *RunSummary, v *VariantSummary) string {
 	if v.IsBaseline {
 		return "baseline"
 	}
-	if v.Stats.N == 0 || s.Variants[s.Baseline].Stats.N == 0 {
+	if v.Stats.N == 0 || s.Baseline < 0 || s.Variants[s.Baseline].Stats.N == 0 {
 		return "-"
 	}
 	return FormatDelta(v.Comparison.DeltaPct)
@@ -346,7 +346,7 @@ func driftTable(s *RunSummary) (t table, title string, ok bool) {
 }
 
 // sweepTable is a sweep's variants in chart order, preceded by the
-// baseline when the baseline is not one of them, with an ASCII bar of the
+// baseline when the baseline is not one of them (and was measured), with an ASCII bar of the
 // mean rate and its confidence interval on a scale from 0.
 func sweepTable(s *RunSummary, sw *SweepSummary) table {
 	rows := sw.Variants
@@ -355,7 +355,7 @@ func sweepTable(s *RunSummary, sw *SweepSummary) table {
 	for _, i := range rows {
 		inSweep = inSweep || i == s.Baseline
 	}
-	if !inSweep {
+	if !inSweep && s.Baseline >= 0 {
 		rows = append([]int{s.Baseline}, rows...)
 		labels = append([]string{"-"}, labels...)
 	}

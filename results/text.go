@@ -31,8 +31,10 @@ const maxMessage = 120
 // follows: every figure per variant and its Δ % against the baseline, and
 // the speed commands that failed.
 //
-// It returns an error, before writing anything, when r.Baseline names no
-// variant, and any error of w.
+// A run whose baseline was not measured (interrupted before its first
+// window, say) shows what was measured and says, in place of the
+// comparison, that nothing is compared (RunSummary.NoComparison). It
+// returns any error of w.
 func WriteText(w io.Writer, r *Run) error {
 	var s *RunSummary
 	if len(r.Variants) > 0 {
@@ -59,7 +61,7 @@ func WriteText(w io.Writer, r *Run) error {
 		writeSearch(&b, ss)
 	}
 	if hasSpeed(r) {
-		writeSpeed(&b, newSpeedTable(r, s.Baseline))
+		writeSpeed(&b, newSpeedTable(r, s))
 	}
 	if cs := CheckThresholds(r); len(cs) > 0 {
 		writeThresholds(&b, cs)
@@ -80,6 +82,7 @@ func (r *Run) AllWarnings() []string { return warnings(r) }
 func warnings(r *Run) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
 	ws = appendNew(ws, clientBoundWarnings(r)...)
+	ws = appendNew(ws, repWarnings(r, backoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {
 		ws = appendNew(ws, s.Warnings...)
 	}
@@ -99,7 +102,7 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 		b.WriteByte('\n')
 	}
 	if s != nil {
-		fmt.Fprintf(b, "baseline  %s\n", r.Variants[s.Baseline].Name)
+		fmt.Fprintf(b, "baseline  %s\n", s.BaselineLine())
 		if o := orderLine(r); o != "" {
 			fmt.Fprintf(b, "order     %s\n", o)
 		}
@@ -110,13 +113,16 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 		b.WriteString("no variants\n")
 	}
 	if r.Interrupted {
-		b.WriteString("INTERRUPTED: the run was stopped early; only completed repetitions are shown\n")
+		b.WriteString("INTERRUPTED: the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)\n")
 	}
 	if r.Incomplete {
 		b.WriteString("INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown\n")
 	}
 	if failed := r.Failed(); len(failed) > 0 {
 		fmt.Fprintf(b, "FAILED: %s (see below); their figures are not results\n", strings.Join(failed, ", "))
+	}
+	for _, l := range r.NotMeasuredLines() {
+		fmt.Fprintf(b, "NOT MEASURED: %s\n", l)
 	}
 	for _, c := range CrossedLines(r) {
 		fmt.Fprintf(b, "THRESHOLD CROSSED: %s\n", c)
@@ -166,6 +172,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 		b.WriteString(line + "\n")
 	}
 	if line := missedLine(rep); line != "" {
+		b.WriteString(line + "\n")
+	}
+	if line := backoffLine(rep); line != "" {
 		b.WriteString(line + "\n")
 	}
 	kv := table{right: []bool{false, false}}
@@ -305,8 +314,12 @@ func writeRep(b *bytes.Buffer, variant string, rep *Rep) {
 }
 
 func writeComparison(b *bytes.Buffer, r *Run, s *RunSummary) {
-	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", r.Variants[s.Baseline].Name)
-	b.WriteString(statsNote(s) + "\n")
+	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", s.BaselineName)
+	if nc := s.NoComparison(); nc != "" {
+		b.WriteString(nc + "\n")
+	} else {
+		b.WriteString(statsNote(s) + "\n")
+	}
 	ct := comparisonTable(s)
 	ct.write(b, "")
 	if dt, title, ok := driftTable(s); ok {

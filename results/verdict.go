@@ -74,12 +74,50 @@ func (r *Run) Failed() []string {
 	return names
 }
 
+// NotMeasuredLines returns one line per variant the run could not
+// measure (Run.NotMeasured), in the order they failed, as every report
+// shows it after "NOT MEASURED:": "variant b: server start failed: …", or
+// "variant b after 2 repetitions: …" when some repetitions were measured
+// before the failure. Nil when every variant ran.
+func (r *Run) NotMeasuredLines() []string {
+	var lines []string
+	for _, nm := range r.NotMeasured {
+		n := 0
+		for i := range r.Variants {
+			if r.Variants[i].Name == nm.Variant {
+				n = len(r.Variants[i].Reps)
+			}
+		}
+		switch n {
+		case 0:
+			lines = append(lines, fmt.Sprintf("variant %s: %s", nm.Variant, nm.Reason))
+		case 1:
+			lines = append(lines, fmt.Sprintf("variant %s after 1 repetition: %s", nm.Variant, nm.Reason))
+		default:
+			lines = append(lines, fmt.Sprintf("variant %s after %d repetitions: %s", nm.Variant, n, nm.Reason))
+		}
+	}
+	return lines
+}
+
 // failedLine is the loud line of a failed repetition, "" for a good one.
 func failedLine(rep *Rep) string {
 	if rep.Failed == "" {
 		return ""
 	}
 	return "FAILED: " + rep.Failed
+}
+
+// backoffLine is the line of a repetition in which connection slots
+// backed off after failed connects (Counts.Backoffs), "" when none did.
+func backoffLine(rep *Rep) string {
+	t := &rep.Total
+	if t.Backoffs == 0 {
+		return ""
+	}
+	fails := t.Errors[ErrConnect].Count + t.Errors[ErrPorts].Count
+	return fmt.Sprintf("BACKED OFF: connection slots waited %s times before their next try because their connects kept failing (%s connect errors, counted as usual): the server refused or was unreachable",
+		FormatCount(t.Backoffs), FormatCount(fails))
 }
 
 // failedWarnings returns one warning per failed repetition of r.

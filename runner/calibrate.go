@@ -47,6 +47,11 @@ func Calibrate(ctx context.Context, plan *scenarios.Plan, windows int, effect fl
 	if err != nil {
 		return cal, fmt.Errorf("calibration: %w", err)
 	}
+	if r != nil && len(r.NotMeasured) > 0 {
+		// Without the baseline's server there is nothing to calibrate on.
+		nm := r.NotMeasured[0]
+		return cal, fmt.Errorf("calibration: variant %s not measured: %s", nm.Variant, nm.Reason)
+	}
 	cal.Calibrate()
 	return cal, nil
 }

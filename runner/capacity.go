@@ -28,7 +28,7 @@ func capacitySpec(c *scenarios.Capacity) *results.CapacitySpec {
 // repetition is (c.rep) with the rate split over the groups and the
 // search's window length. Every step is recorded as a repetition of the
 // variant with Rep.Step set, histograms and all.
-func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.Control, rv *results.Variant) error {
+func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.Control) error {
 	v := c.plan.Variants[s.variant]
 	cp := c.plan.Load.Capacity
 	search, err := capacity.New(capacity.Config{From: cp.From, Factor: cp.Factor, Resolution: cp.Resolution, Max: cp.Max})
@@ -50,7 +50,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		c.plan = &step // c.rep measures c.plan's load
 		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, results.FormatCount(uint64(rate+0.5)))
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+			c.warn(results.InterruptedWarning(label))
 			return err
 		}
 		if failed {
@@ -61,7 +61,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
 		if err != nil {
 			if ctx.Err() != nil {
-				c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+				c.warn(results.InterruptedWarning(label))
 				return ctx.Err()
 			}
 			return fmt.Errorf("%s: %w", label, err)
@@ -72,7 +72,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
 		rep.Failed = "" // a step that misses the targets is what the search looks for
-		rv.Reps = append(rv.Reps, *rep)
+		c.run.AddRep(s.variant, *rep)
 		c.record(func(r Recorder) error { return r.Rep(s.variant, *rep) })
 		verdict := "pass"
 		if !pass {

@@ -47,10 +47,23 @@
 // its reload command runs when it has one, then the ready check.
 //
 // Every command's line and output go to Options.Log, the run log. A start
-// that fails or never becomes ready fails the run within the ready timeout
-// with the command, its exit status and its last output lines
-// (*server.CommandError), or the ready probe's last error; nothing started
-// is left running.
+// (or reload) that fails or never becomes ready gives up on the variant
+// within the ready timeout: the log gets the command, its exit status and
+// its last output lines (*server.CommandError), or the ready probe's last
+// error; the run's NotMeasured gets the variant and one line — the
+// command's first line of output, such as nginx's "[emerg] cannot load
+// certificate …", or why it never became ready — and the Recorder gets it
+// too; the variant's later sessions are skipped and the other variants
+// run. A start command that fails within one ready interval after the
+// probe was answered, or while a window runs (something else answered: an
+// old server still shutting down), counts the same, and that window is
+// discarded. Nothing started is left running.
+//
+// Without server control (and without the built-in target), the target is
+// checked before each session's load: when three connections within a
+// second are all refused, nothing listens there and Run fails at once
+// without sending load. Targets loaded only from remote hosts are not
+// checked from here.
 //
 // # Teardown
 //

@@ -100,6 +100,9 @@ type Recorder interface {
 	Speed(variant int, runs []results.SpeedRun) error
 	// Warning records a warning about the run.
 	Warning(w string) error
+	// NotMeasured records that the run gave up on r.Variants[variant]
+	// (its server did not start) and why; the run goes on without it.
+	NotMeasured(variant int, reason string) error
 }
 
 // Run executes every variant × repetition of plan: per repetition one
@@ -116,10 +119,12 @@ type Recorder interface {
 //
 // When ctx is cancelled the load stops; Run returns what was measured, with
 // Interrupted set, and an error wrapping ctx.Err(). A failed worker fails
-// the run with a *WorkerError, a failed server command with a
+// the run with a *WorkerError, a failed stop command with a
 // *server.CommandError naming the command, its exit status and its last
-// output lines; the results measured before are returned too. No worker
-// process outlives Run.
+// output lines; the results measured before are returned too. A server
+// that does not start for a variant does not fail the run: the variant is
+// recorded in the run's NotMeasured and the others run (see the package
+// doc). No worker process outlives Run.
 func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
@@ -310,6 +315,18 @@ func (c *controller) warn(w string) {
 	c.run.Warnings = append(c.run.Warnings, w)
 	fmt.Fprintf(c.opts.Log, "warning: %s\n", w)
 	c.record(func(r Recorder) error { return r.Warning(w) })
+}
+
+// notMeasured gives up on the plan's variant at index variant, for
+// reason: it is added to the run's NotMeasured, the log and the recorder.
+// The reason is redacted: it quotes a server command's output, which may
+// hold a secret env value.
+func (c *controller) notMeasured(variant int, reason string) {
+	reason = c.plan.Redact(reason)
+	name := c.run.Variants[variant].Name
+	c.run.NotMeasured = append(c.run.NotMeasured, results.NotMeasured{Variant: name, Reason: reason})
+	fmt.Fprintf(c.opts.Log, "variant %s NOT MEASURED: %s (the run goes on with the other variants)\n", name, reason)
+	c.record(func(r Recorder) error { return r.NotMeasured(variant, reason) })
 }
 
 // record hands something measured to the recorder. A failure is logged

@@ -87,6 +87,7 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 		}
 		run.Variants = kept
 	}()
+	gaveUp := make([]bool, len(c.plan.Variants))
 	for _, s := range sessions(c.plan) {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -96,14 +97,56 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 		s.reps = slices.DeleteFunc(s.reps, func(r int) bool {
 			return slices.ContainsFunc(rv.Reps, func(rep results.Rep) bool { return rep.Index == r })
 		})
-		if len(s.reps) == 0 {
+		if len(s.reps) == 0 || gaveUp[s.variant] {
 			continue
 		}
-		if err := c.session(ctx, s, rv); err != nil {
+		err := c.session(ctx, s, rv)
+		if se := (*startError)(nil); errors.As(err, &se) && ctx.Err() == nil {
+			// Its server does not start: the other variants still run.
+			gaveUp[s.variant] = true
+			fmt.Fprintf(c.opts.Log, "%s\n", c.plan.Redact(se.Error()))
+			c.notMeasured(s.variant, se.reason)
+			continue
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return c.searchWindows(ctx, run)
+}
+
+// startError is a server that did not come up for a variant (its start or
+// reload command failed, or it never became ready): the run gives up on
+// the variant (results.Run.NotMeasured) and goes on with the others.
+type startError struct {
+	reason string // "server start failed: FIRST LINE OF OUTPUT"
+	err    error
+}
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
+
+// startFailure wraps err, why the server did not come up for variant v,
+// in a *startError saying in one line what went wrong: a command's first
+// line of output (server.CommandError.Summary), or why it never became
+// ready. A cancelled run's err is returned as it is.
+func startFailure(ctx context.Context, v scenarios.Variant, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	step, why := "start", err.Error()
+	var ce *server.CommandError
+	var re *server.ReadyError
+	switch {
+	case errors.As(err, &ce):
+		step, why = ce.Step, ce.Summary()
+	case errors.As(err, &re):
+		why = re.Err.Error()
+	}
+	if v.Start == "" && v.Reload == "" {
+		step = "readiness check"
+	}
+	return &startError{reason: fmt.Sprintf("server %s failed: %s", step, why), err: fmt.Errorf("variant %s: %w", v.Name, err)}
 }
 
 // session starts the server for one variant (when the plan controls it),
@@ -128,36 +171,57 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		if err := speed(); err != nil {
 			return err
 		}
+		if err := c.listening(ctx); err != nil {
+			return err
+		}
 	} else {
 		ctl.Host = c.plan.Server.Host
 		ctl.Remote = c.serverRemote()
 		startErr := c.serverUp(ctx, ctl, v, speed)
+		startFailed := startErr != nil
 		defer func() {
-			if serr := c.serverDown(ctl, v, startErr != nil); serr != nil {
+			if serr := c.serverDown(ctl, v, startFailed); serr != nil {
 				err = errors.Join(err, serr)
 			}
 		}()
 		if startErr != nil {
 			return startErr
 		}
+		// The start command may have failed after something else (an
+		// old server still shutting down) answered the readiness probe:
+		// checked now and after every window, whose figures would not be
+		// this server's.
+		defer func() {
+			if ferr := ctl.StartFailed(); ferr != nil && err == nil && ctx.Err() == nil {
+				startFailed = true
+				err = startFailure(ctx, v, ferr)
+			}
+		}()
+		if ctl.StartFailed() != nil {
+			return nil // the deferred check reports it
+		}
 	}
 	c.findServer(v)
 	if c.plan.Load.Capacity != nil {
-		return c.searchCapacity(ctx, s, ctl, rv)
+		return c.searchCapacity(ctx, s, ctl)
 	}
 	for _, r := range s.reps {
-		label := fmt.Sprintf("variant %s rep %d/%d", v.Name, r+1, c.plan.Repeat)
+		label := results.RepLabel(v.Name, r, c.plan.Repeat)
 		if c.plan.Searched(s.variant) {
-			label = fmt.Sprintf("variant %s window %d (search)", v.Name, r+1)
+			label = results.SearchWindowLabel(v.Name, r)
 		}
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+			c.warn(results.InterruptedWarning(label))
 			return err
 		}
 		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
+		if rep != nil && ctl.StartFailed() != nil {
+			fmt.Fprintf(c.opts.Log, "%s discarded: the server's start command failed meanwhile, so what answered was not the server it started\n", label)
+			return nil // the deferred check reports it
+		}
 		if rep != nil {
 			rep.Index = r
-			rv.Reps = append(rv.Reps, *rep)
+			c.run.AddRep(s.variant, *rep) // withdraws an earlier try's warning that it was interrupted
 			c.record(func(rec Recorder) error { return rec.Rep(s.variant, *rep) })
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, results.FormatRate(t.Rate()), results.FormatCount(t.Errors.Total()))
@@ -167,11 +231,39 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				c.warn(fmt.Sprintf("%s was interrupted and is not included", label))
+				c.warn(results.InterruptedWarning(label))
 				return ctx.Err()
 			}
 			return fmt.Errorf("%s: %w", label, err)
 		}
+	}
+	return nil
+}
+
+// Before load is sent to a server that kaeload does not control, the
+// target is checked (server.Listening): listenTries connections spread
+// over listenWithin, all refused, stop the run at once.
+const (
+	listenTries  = 3
+	listenWithin = time.Second
+)
+
+// listening checks, before a session's load, that something listens on
+// the target when the plan does not control the server (a controlled one
+// passed its readiness probe, the built-in target listens). A target that
+// refuses every connection fails the run at once: otherwise every slot
+// would spend the warm-up and the window on connect errors. Targets only
+// remote groups load are not checked: this machine may not see what they
+// see.
+func (c *controller) listening(ctx context.Context) error {
+	if c.builtin || !slices.ContainsFunc(c.plan.Load.Groups, func(g scenarios.Group) bool { return g.Host == nil }) {
+		return nil
+	}
+	if err := server.Listening(ctx, c.plan.Target.Addr, listenTries, listenWithin); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("target %w; no load was sent (start the server, or check target.url)", err)
 	}
 	return nil
 }
@@ -253,7 +345,7 @@ func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenar
 		began = time.Now()
 		fmt.Fprintf(log, "variant %s: starting the server\n", v.Name)
 		if err := ctl.Start(ctx, v.Start, ready); err != nil {
-			return fmt.Errorf("variant %s: %w", v.Name, err)
+			return startFailure(ctx, v, err)
 		}
 	case v.Reload != "":
 		if err := stopped(); err != nil {
@@ -261,7 +353,7 @@ func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenar
 		}
 		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
 		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
-			return fmt.Errorf("variant %s: %w", v.Name, err)
+			return startFailure(ctx, v, err)
 		}
 		fallthrough
 	default:
@@ -271,7 +363,7 @@ func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenar
 			}
 		}
 		if err := server.WaitReady(ctx, ready, nil); err != nil {
-			return fmt.Errorf("variant %s: server: %w", v.Name, err)
+			return startFailure(ctx, v, fmt.Errorf("server: %w", err))
 		}
 	}
 	fmt.Fprintf(log, "variant %s: server ready after %s\n", v.Name, time.Since(began).Round(time.Millisecond))

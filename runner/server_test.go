@@ -2,10 +2,10 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,7 +15,6 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios"
-	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -147,22 +146,28 @@ func TestInterleavedCooldown(t *testing.T) {
 }
 
 // TestStartFailures: a start command that fails and one whose server never
-// becomes ready fail the run with a clear error soon (within the ready
-// timeout), start no worker, and leave nothing running.
+// becomes ready give up on the variant soon (within the ready timeout):
+// no worker starts, nothing is left running, and the run (not an error)
+// says why in one line — the command's first line of output, or why it
+// never became ready — while the log keeps the whole story.
 func TestStartFailures(t *testing.T) {
 	needCPUs(t, 1)
 	const readyTimeout = 700 * time.Millisecond
 	tests := []struct {
-		name  string
-		start string // PIDFILE: a pid file
-		stop  string
-		want  []string
+		name   string
+		start  string // PIDFILE: a pid file
+		stop   string
+		reason string // ADDR: the ready address
+		log    []string
 	}{
-		{"exits non-zero", `echo "checking config"; echo "nginx: [emerg] bad directive" >&2; exit 3`, `true`,
-			[]string{`variant a: server start command "echo \"checking config\"`, "failed: exit status 3", "last output:\n    checking config\n    nginx: [emerg] bad directive"}},
+		{"exits non-zero", `echo "nginx: [emerg] cannot load certificate \"/x/a.crt\"" >&2; echo "nginx: configuration file /x/a.conf test failed"; exit 3`, `true`,
+			`server start failed: nginx: [emerg] cannot load certificate "/x/a.crt"`,
+			[]string{`variant a: server start command "echo \"nginx: [emerg]`, "failed: exit status 3", "last output:\n    nginx: [emerg] cannot load certificate \"/x/a.crt\"\n    nginx: configuration file /x/a.conf test failed"}},
 		{"daemon never ready", `sleep 60 & echo $! > PIDFILE`, `kill $(cat PIDFILE)`,
+			"server start failed: not ready after 700ms (tcp probe): dial tcp ADDR: connect: connection refused",
 			[]string{"variant a: server start ", "not ready after 700ms (tcp probe)"}},
 		{"foreground never ready", `echo $$ > PIDFILE; exec sleep 60`, ``,
+			"server start failed: not ready after 700ms (tcp probe): dial tcp ADDR: connect: connection refused",
 			[]string{"variant a: server start ", "not ready after 700ms (tcp probe)"}},
 	}
 	for _, tt := range tests {
@@ -175,33 +180,32 @@ func TestStartFailures(t *testing.T) {
 			p.Variants[0].Start = strings.ReplaceAll(tt.start, "PIDFILE", pidFile)
 			p.Variants[0].Stop = strings.ReplaceAll(tt.stop, "PIDFILE", pidFile)
 			opts := testOptions(t, "1")
+			log := &syncBuffer{}
+			opts.Log = log
 			workers := 0
 			opts.hooks.workerStart = func(int, int) { workers++ }
 			start := time.Now()
 			run, err := Run(context.Background(), p, opts)
 			took := time.Since(start)
-			if err == nil {
-				t.Fatal("Run succeeded")
+			if err != nil {
+				t.Fatalf("Run: %v, want the variant given up on and no error\n%s", err, log)
 			}
-			t.Logf("error: %v", err)
-			for _, s := range tt.want {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error\n%v\ndoes not contain %q", err, s)
-				}
+			want := []results.NotMeasured{{Variant: "a", Reason: strings.ReplaceAll(tt.reason, "ADDR", p.Server.Ready.Addr)}}
+			if got := run.NotMeasured; !slices.Equal(got, want) {
+				t.Errorf("NotMeasured\n got %q\nwant %q", got, want)
 			}
-			if tt.name == "exits non-zero" {
-				var ce *server.CommandError
-				if !errors.As(err, &ce) || ce.Step != "start" {
-					t.Errorf("error %v: want a *server.CommandError for the start step", err)
+			for _, s := range tt.log {
+				if !strings.Contains(log.String(), s) {
+					t.Errorf("log does not contain %q:\n%s", s, log)
 				}
 			}
 			if took > readyTimeout+3*time.Second {
-				t.Errorf("Run took %s to fail, want about the ready timeout %s", took, readyTimeout)
+				t.Errorf("Run took %s to give up, want about the ready timeout %s", took, readyTimeout)
 			}
 			if workers != 0 {
 				t.Errorf("%d workers started for a server that never came up", workers)
 			}
-			if run == nil || len(run.Variants) != 0 || run.Interrupted {
+			if len(run.Variants) != 0 || run.Interrupted {
 				t.Errorf("run = %+v, want one with no variants, not interrupted", run)
 			}
 			if b, err := os.ReadFile(pidFile); err == nil {
@@ -213,6 +217,67 @@ func TestStartFailures(t *testing.T) {
 				t.Errorf("start command left no pid file: %v", err)
 			}
 		})
+	}
+}
+
+// TestStartFailureGoesOn runs three variants in the default order
+// (randomized, a new seed each time), two rounds: a's start command
+// fails; c's fails only after something else (the always-ready built-in
+// target, like an old server still shutting down) answered the readiness
+// probe and a window was measured. Both are given up on at their first
+// start — never started again, c's window discarded — while b is
+// measured in full, and the run records why, in one line each.
+func TestStartFailureGoesOn(t *testing.T) {
+	needCPUs(t, 1)
+	p := builtinPlan(300*time.Millisecond, []int{0})
+	p.Load.Warmup = 100 * time.Millisecond
+	p.Repeat = 2
+	p.Order = scenarios.Randomized // unseeded: Run draws one
+	calls := commandLog(t, p, nil, nil, nil)
+	flag := filepath.Join(t.TempDir(), "flag")
+	file := p.Variants[1].Start[strings.LastIndex(p.Variants[1].Start, ">> ")+3:] // commandLog's file
+	p.Variants[0].Start = fmt.Sprintf(`echo "start a" >> %s; echo 'nginx: [emerg] cannot load certificate "/x/a.crt"' >&2; exit 1`, file)
+	// c stays in the foreground until its window's worker starts (the
+	// flag), then fails as a daemonizing nginx does.
+	p.Variants[2].Start = fmt.Sprintf(`echo "start c" >> %s; while [ ! -e %s ]; do sleep 0.01; done; echo 'nginx: [emerg] bind() to 127.0.0.1:443 failed (98: Address already in use)' >&2; exit 1`, file, flag)
+	opts := testOptions(t, "1")
+	log := &syncBuffer{}
+	opts.Log = log
+	opts.hooks.workerStart = func(int, int) {
+		if lines := strings.Split(calls(), ", "); lines[len(lines)-1] == "start c" {
+			if err := os.WriteFile(flag, nil, 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	run, err := Run(context.Background(), p, opts)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log)
+	}
+	t.Logf("seed %d; server commands: %s", run.Seed, calls())
+	got := slices.Clone(run.NotMeasured)
+	slices.SortFunc(got, func(x, y results.NotMeasured) int { return strings.Compare(x.Variant, y.Variant) })
+	want := []results.NotMeasured{
+		{Variant: "a", Reason: `server start failed: nginx: [emerg] cannot load certificate "/x/a.crt"`},
+		{Variant: "c", Reason: "server start failed: nginx: [emerg] bind() to 127.0.0.1:443 failed (98: Address already in use)"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("NotMeasured\n got %q\nwant %q", got, want)
+	}
+	var measured []string
+	for _, v := range run.Variants {
+		measured = append(measured, fmt.Sprintf("%s×%d", v.Name, len(v.Reps)))
+	}
+	if got, want := strings.Join(measured, " "), "b×2"; got != want {
+		t.Fatalf("measured %q, want %q (b alone, both repetitions)\n%s", got, want, log)
+	}
+	for _, v := range []string{"a", "c"} {
+		if n := strings.Count(calls(), "start "+v); n != 1 {
+			t.Errorf("variant %s started %d times, want once: given up on at its first failure (%s)", v, n, calls())
+		}
+	}
+	if !strings.Contains(log.String(), "variant c rep 1/2 discarded: the server's start command failed meanwhile") {
+		t.Errorf("log does not say that c's window was discarded:\n%s", log)
 	}
 }
 
@@ -376,5 +441,51 @@ func TestSweepEnv(t *testing.T) {
 	// it does just before it exits: allow it a moment to finish exiting.
 	if left := waitGone(pids, 2*time.Second); len(left) > 0 {
 		t.Errorf("nginx %v still running 2 s after Run returned", left)
+	}
+}
+
+// TestRefusedTarget: with nothing listening on a target kaeload does not
+// control, the run stops before any load — no worker started — within
+// about a second, though its warm-up and window would take 35 s, and
+// says that nothing listens.
+func TestRefusedTarget(t *testing.T) {
+	p := plan(nginxtest.FreeAddr(t), 30*time.Second, nil)
+	p.Load.Warmup = 5 * time.Second
+	opts := testOptions(t, "1")
+	workers := 0
+	opts.hooks.workerStart = func(int, int) { workers++ }
+	start := time.Now()
+	run, err := Run(context.Background(), p, opts)
+	took := time.Since(start)
+	if err == nil {
+		t.Fatal("Run succeeded against a closed port")
+	}
+	t.Logf("after %s: %v", took.Round(time.Millisecond), err)
+	for _, s := range []string{"target " + p.Target.Addr + ": nothing listens on it", "3 connections within 1s were refused", "connection refused", "no load was sent"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not contain %q", err, s)
+		}
+	}
+	if workers != 0 {
+		t.Errorf("%d workers started, want none", workers)
+	}
+	if took > 5*time.Second {
+		t.Errorf("Run took %s, want about a second (the warm-up alone is %s)", took, p.Load.Warmup)
+	}
+	if run != nil && len(run.Variants) != 0 {
+		t.Errorf("run has variants %+v, want none measured", run.Variants)
+	}
+}
+
+// TestCalibrateStartFails: repeat: auto cannot estimate the noise when the
+// baseline's server does not start; Calibrate says so instead of reporting
+// "no noise estimate".
+func TestCalibrateStartFails(t *testing.T) {
+	p := builtinPlan(300*time.Millisecond, nil)
+	commandLog(t, p, nil)
+	p.Variants[0].Start = `echo "nginx: [emerg] cannot load certificate" >&2; exit 1`
+	_, err := Calibrate(context.Background(), p, 3, 0.05, 10, testOptions(t, "1"))
+	if want := "calibration: variant a not measured: server start failed: nginx: [emerg] cannot load certificate"; err == nil || err.Error() != want {
+		t.Errorf("Calibrate: %v, want %q", err, want)
 	}
 }

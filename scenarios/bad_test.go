@@ -12,10 +12,12 @@ import (
 // smallHost is the fake machine the bad scenarios are compiled for.
 var smallHost = Host{CPUs: pinning.Set{0, 1}}
 
-// loadCompile runs LoadFile and Compile and returns the first error.
+// loadCompile runs LoadFile and Compile as kaeload validate does: a
+// scenario that comes back with an error is compiled too, and Compile's
+// error then holds every problem of the file.
 func loadCompile(path string, h Host) (*Plan, error) {
 	s, err := LoadFile(path)
-	if err != nil {
+	if s == nil {
 		return nil, err
 	}
 	return s.Compile(h)

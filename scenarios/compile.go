@@ -91,6 +91,9 @@ type compiler struct {
 	search *pendingSearch
 	// hosts are the ssh hosts named so far (Plan.Hosts).
 	hosts []SSHHost
+	// unresolved are the variant entries that had a problem, whose
+	// variants may be missing (mayName).
+	unresolved []VariantSpec
 }
 
 // at makes an Error located at path's value, or at its nearest ancestor
@@ -99,7 +102,7 @@ func (c *compiler) at(path, format string, args ...any) *Error {
 	e := &Error{File: c.s.file, Path: path, Msg: fmt.Sprintf(format, args...)}
 	for p := path; ; p = parentPath(p) {
 		if ps, ok := c.s.pos[p]; ok {
-			e.Line, e.Col, e.Set = ps.line, ps.col, ps.set
+			e.Line, e.Col, e.Set, e.Flag = ps.line, ps.col, ps.set, ps.flag
 			break
 		}
 		if p == "" {
@@ -122,6 +125,75 @@ func (c *compiler) problem(path, msg string) {
 
 func (c *compiler) warnf(path, format string, args ...any) {
 	c.warns = append(c.warns, c.at(path, format, args...))
+}
+
+// consequential drops the problems that follow from a value Parse or Set
+// left out rather than from what the file says: those in the value's
+// reach (tainted). The value's own problem is reported already.
+func (c *compiler) consequential(es []*Error) []*Error {
+	if len(c.s.dropped) == 0 {
+		return es
+	}
+	var out []*Error
+	for _, e := range es {
+		if !c.s.tainted(e.Path) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// tainted reports whether a problem at path may follow from a value left
+// out by Parse or Set: path is at or under the value, or, when the value
+// is in a list entry, at the entry's name, which a variant's sweep values
+// make. (A required key left out is not "missing": see leftOut.)
+func (s *Scenario) tainted(path string) bool {
+	for d := range s.dropped {
+		if within(path, d) {
+			return true
+		}
+		if e := outermostEntry(d); e != "" && path == e+".name" {
+			return true
+		}
+	}
+	return false
+}
+
+// leftOut reports whether the value at path was given but left out by
+// Parse or Set, its problem reported: checks that a required key is
+// there skip it.
+func (c *compiler) leftOut(path string) bool { return c.s.dropped[path] }
+
+// within reports whether path is p or under it.
+func within(path, p string) bool {
+	return p == "" || path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
+}
+
+// outermostEntry returns the first list entry along path ("variants[2]"
+// of "variants[2].sweep.ratio[0]"), or "" when path is in no list.
+func outermostEntry(path string) string {
+	if i := strings.IndexByte(path, ']'); i >= 0 {
+		return path[:i+1]
+	}
+	return ""
+}
+
+// relocated is Parse's problem e, naming the flag its value came from
+// when FromFlag has said so since.
+func (s *Scenario) relocated(e *Error) *Error {
+	for p := e.Path; ; p = parentPath(p) {
+		if ps, ok := s.pos[p]; ok {
+			if ps.flag == "" {
+				return e
+			}
+			r := *e
+			r.Flag = ps.flag
+			return &r
+		}
+		if p == "" {
+			return e
+		}
+	}
 }
 
 // parentPath strips the last key or index of a field path.
@@ -167,7 +239,8 @@ func sortErrors(es []*Error) {
 
 // Compile checks every value against the format and the host, applies the
 // defaults and resolves the scenario into a Plan. All problems are returned
-// at once (errors.Join of *Error, in file order), each with its position.
+// at once (errors.Join of *Error, in file order), each with its position:
+// Parse's among them, when the scenario came back from Parse with an error.
 // Warnings — overlapping groups, more threads than CPUs, ineffective TLS
 // 1.3 suite names — do not fail Compile; they are in Plan.Warnings.
 func (s *Scenario) Compile(h Host) (*Plan, error) {
@@ -224,6 +297,11 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Hosts = c.hosts
 	c.scrub()
 	p.Secrets = sortSecrets(c.secrets)
+	errs := c.consequential(c.errs)
+	for _, e := range s.parseErrs {
+		errs = append(errs, s.relocated(e))
+	}
+	c.errs = errs
 	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)
 	sortErrors(c.errs)
 	sortErrors(c.warns)
@@ -276,7 +354,7 @@ func (c *compiler) speed() {
 	for i, sp := range specs {
 		path := fmt.Sprintf("speed[%d]", i)
 		switch {
-		case sp.Command == nil:
+		case sp.Command == nil && !c.leftOut(path+".command"):
 			c.errorf(path, "command is missing (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
 		case strings.TrimSpace(*sp.Command) == "":
 			c.errorf(path+".command", "must not be empty (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
@@ -332,6 +410,9 @@ func (c *compiler) target(conn Connection) Target {
 	ts := c.s.Target
 	var t Target
 	if ts == nil {
+		if c.leftOut("target") {
+			return t
+		}
 		c.errorf("", "target is missing (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
 		return t
 	}
@@ -345,6 +426,9 @@ func (c *compiler) target(conn Connection) Target {
 	case ts.URL != nil && ts.Builtin != nil:
 		c.errorf("target.builtin", "give url or builtin, not both")
 	case ts.URL == nil && ts.Builtin == nil:
+		if c.leftOut("target.url") || c.leftOut("target.builtin") {
+			break
+		}
 		c.errorf("target", "want url (the server under test) or builtin (kaeload's own server)")
 	case ts.Builtin != nil:
 		kind := "rsa2048"
@@ -780,7 +864,9 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 	need := func(v *int, key, what string, min int) int {
 		switch {
 		case v == nil && min > 0:
-			c.errorf(path, "%s is missing (want %s)", key, what)
+			if !c.leftOut(path + "." + key) {
+				c.errorf(path, "%s is missing (want %s)", key, what)
+			}
 			ok = false
 			return 0
 		case v == nil:

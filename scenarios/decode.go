@@ -23,6 +23,10 @@ type Error struct {
 	Col int
 	// Set is "path=value" when the offending value came from Set (--set).
 	Set string
+	// Flag is the command-line flag the value came from, as the user
+	// would write it ("--cpus 0-9,10-19"), when the scenario was written
+	// from flags (FromFlag): it replaces the file position and the path.
+	Flag string
 	// Path is the field path, e.g. "load.groups[1].cpus" ("" = the whole file).
 	Path string
 	// Msg says what is wrong and what was expected.
@@ -30,8 +34,12 @@ type Error struct {
 }
 
 // Error formats the problem as "file:line:col: path: message", or
-// "--set path=value: path: message" for an override; empty parts are left out.
+// "--set path=value: path: message" for an override, or "flag: message"
+// for a value from a flag; empty parts are left out.
 func (e *Error) Error() string {
+	if e.Flag != "" {
+		return e.Flag + ": " + e.Msg
+	}
 	var b strings.Builder
 	switch {
 	case e.Set != "":
@@ -55,10 +63,12 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// pos is where a value came from: a line and column of the file, or a --set.
+// pos is where a value came from: a line and column of the file, a --set,
+// or another command-line flag (FromFlag).
 type pos struct {
 	line, col int
 	set       string
+	flag      string
 }
 
 // maxMergeDepth bounds nested YAML merge keys ("<<: *anchor"), which may
@@ -77,6 +87,9 @@ type decoder struct {
 	pos    map[string]pos
 	errs   []error
 	visits int // values decoded, bounded by maxVisits
+	// dropped collects the field paths whose value was left out because
+	// it could not be decoded (nil: not collected).
+	dropped map[string]bool
 }
 
 // maxVisits bounds the values one document may decode to, so that aliases
@@ -90,9 +103,21 @@ func (d *decoder) at(n *yaml.Node) pos {
 	return pos{line: n.Line, col: n.Column}
 }
 
+// errorf records a problem with the value at path, which is left out:
+// path is marked dropped, so that Compile does not also report what
+// follows from its absence (a default in its place, a section missing).
 func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
+	d.keyErrorf(n, path, format, args...)
+	if d.dropped != nil {
+		d.dropped[path] = true
+	}
+}
+
+// keyErrorf records a problem with a key (unknown, repeated, not a
+// scalar): what it holds belongs to no field, so no field is left out.
+func (d *decoder) keyErrorf(n *yaml.Node, path, format string, args ...any) {
 	p := d.at(n)
-	d.errs = append(d.errs, &Error{File: d.file, Line: p.line, Col: p.col, Set: p.set, Path: path, Msg: fmt.Sprintf(format, args...)})
+	d.errs = append(d.errs, &Error{File: d.file, Line: p.line, Col: p.col, Set: p.set, Flag: p.flag, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 var durationType = reflect.TypeFor[time.Duration]()
@@ -176,7 +201,9 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 	case reflect.Pointer:
 		e := reflect.New(t.Elem())
 		d.decode(path, use, e.Elem())
-		v.Set(e)
+		if !d.dropped[path] {
+			v.Set(e) // a value in error stays left out
+		}
 	case reflect.Struct:
 		d.structure(path, n, v)
 	case reflect.Slice:
@@ -199,7 +226,9 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 			e := reflect.New(t.Elem()).Elem()
 			d.decode(path+"."+kv.key.Value, kv.value, e)
 			d.keyPos(path+"."+kv.key.Value, kv)
-			m.SetMapIndex(reflect.ValueOf(kv.key.Value), e)
+			if !d.dropped[path+"."+kv.key.Value] {
+				m.SetMapIndex(reflect.ValueOf(kv.key.Value), e)
+			}
 		}
 		v.Set(m)
 	case reflect.String:
@@ -335,7 +364,7 @@ func (d *decoder) search(path string, n *yaml.Node, v reflect.Value) {
 			d.budget(sub, kv.value, &spec)
 		default:
 			if spec.Param != nil {
-				d.errorf(kv.key, sub, "a search has one variable; %s is already searched (use a sweep for the others, in another variant entry)", spec.Param.Key)
+				d.keyErrorf(kv.key, sub, "a search has one variable; %s is already searched (use a sweep for the others, in another variant entry)", spec.Param.Key)
 				continue
 			}
 			spec.Param = &SweepParam{Key: kv.key.Value}
@@ -411,7 +440,7 @@ func (d *decoder) entriesSeen(path string, n *yaml.Node, depth int, seen map[*ya
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolve(n.Content[i]), n.Content[i+1]
 		if k == nil || k.Kind != yaml.ScalarNode {
-			d.errorf(n.Content[i], path, "want a plain key, got %s", describeNode(n.Content[i]))
+			d.keyErrorf(n.Content[i], path, "want a plain key, got %s", describeNode(n.Content[i]))
 			continue
 		}
 		if k.Tag == "!!merge" {
@@ -419,7 +448,7 @@ func (d *decoder) entriesSeen(path string, n *yaml.Node, depth int, seen map[*ya
 			continue
 		}
 		if f, ok := first[k.Value]; ok {
-			d.errorf(n.Content[i], joinKey(path, k.Value), "key given twice (first at line %d)", f.Line)
+			d.keyErrorf(n.Content[i], joinKey(path, k.Value), "key given twice (first at line %d)", f.Line)
 			continue
 		}
 		first[k.Value] = k
@@ -510,7 +539,7 @@ func (d *decoder) structure(path string, n *yaml.Node, v reflect.Value) {
 	for _, kv := range d.entries(path, n, 0) {
 		f, ok := lookupField(fs, kv.key.Value)
 		if !ok {
-			d.errorf(kv.key, path, "unknown key %q (valid keys: %s)", kv.key.Value, keyList(fs))
+			d.keyErrorf(kv.key, path, "unknown key %q (valid keys: %s)", kv.key.Value, keyList(fs))
 			continue
 		}
 		if isNull(resolve(kv.value)) {

@@ -3,8 +3,9 @@
 // request bytes, TLS parameters). Nothing after Compile sees YAML.
 //
 //	sc, err := scenarios.LoadFile("nginx-kae.yaml") // syntax, unknown keys, types
+//	if sc == nil { … }                             // not YAML: nothing to compile
 //	err = sc.Set("load.duration", "2s")            // --set overrides
-//	plan, err := sc.Compile(scenarios.LocalHost()) // values, defaults, CPUs
+//	plan, err := sc.Compile(scenarios.LocalHost()) // values, defaults, CPUs; LoadFile's problems too
 //	plan.Describe(os.Stdout)                       // validate / --dry-run
 //
 // # Errors
@@ -14,11 +15,16 @@
 //
 //	nginx-kae.yaml:14:13: load.groups[1].cpus: CPU 12-13 do not exist (this machine has 0-1)
 //
-// LoadFile and Parse report every syntax problem (a tab in the indentation
-// included), unknown key, duplicate key and wrongly typed value at once;
-// Compile then reports every value problem at once (errors.Join of *Error,
-// in file order). A value that came from Set is located as
-// "--set path=value" instead. Warnings (overlapping groups, more threads than
+// LoadFile and Parse report a syntax problem (a tab in the indentation
+// included), or every unknown key, duplicate key and wrongly typed value at
+// once. In the second case they also return the scenario, those values
+// left out, and Compile reports them with every value problem of the file
+// at once (errors.Join of *Error, in file order), without what only
+// follows from their absence: a file is fixed in one pass, not in one pass
+// per kind of problem. A value that came from Set is located as
+// "--set path=value" instead, and one that FromFlag says came from a
+// command-line flag by that flag ("--cpus 0-9,10-19: CPU 2-9 do not
+// exist …"). Warnings (overlapping groups, more threads than
 // CPUs, TLS 1.3 suite names that restrict nothing, insecure suites) do not
 // stop Compile; they are in Plan.Warnings, located the same way.
 //

@@ -11,7 +11,9 @@ import (
 )
 
 // FuzzLoad feeds arbitrary bytes through Parse and Compile: they must never
-// panic, every error must be located in the file, and every plan Compile
+// panic, every error must be located in the file, a scenario Parse returns
+// with its error must fail Compile with Parse's problems among Compile's,
+// and every plan Compile
 // accepts must pass Check, satisfy the Plan's invariants, render, and hide
 // its secret env values in Redacted and in its JSON.
 func FuzzLoad(f *testing.F) {
@@ -29,6 +31,20 @@ func FuzzLoad(f *testing.F) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {
 			checkLocated(t, err)
+			if s == nil {
+				return
+			}
+			// Values in error: Compile reports them among its own.
+			_, cerr := s.Compile(bigHost)
+			if cerr == nil {
+				t.Fatalf("Compile accepted a scenario Parse refused: %v", err)
+			}
+			checkLocated(t, cerr)
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.Contains(cerr.Error()+"\n", line+"\n") {
+					t.Fatalf("Compile's problems lack Parse's %q:\n%v", line, cerr)
+				}
+			}
 			return
 		}
 		p, err := s.Compile(bigHost)

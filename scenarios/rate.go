@@ -146,6 +146,10 @@ func (c *compiler) rate(ls *LoadSpec, l *Load) {
 		for i, gs := range ls.Groups {
 			path := fmt.Sprintf("load.groups[%d]", i)
 			if gs.Rate == nil {
+				if c.leftOut(path + ".rate") {
+					ok = false
+					continue
+				}
 				c.errorf(path, "rate is missing: give every group a rate, or none and load.rate")
 				ok = false
 				continue
@@ -188,7 +192,7 @@ func (c *compiler) capacity(p *Plan) {
 		switch {
 		case cp.P99Handshake <= 0:
 			c.errorf(path+".p99_handshake", "must be positive, got %s", cp.P99Handshake)
-		case p.Target.TLS == nil:
+		case p.Target.TLS == nil && strings.HasPrefix(strings.ToLower(p.Target.URL), "http://"):
 			c.errorf(path+".p99_handshake", "the target is http://: there is no handshake to time (use p99_total)")
 		}
 	}
@@ -198,7 +202,7 @@ func (c *compiler) capacity(p *Plan) {
 			c.errorf(path+".p99_total", "must be positive, got %s", cp.P99Total)
 		}
 	}
-	if cs.P99Handshake == nil && cs.P99Total == nil {
+	if cs.P99Handshake == nil && cs.P99Total == nil && !c.leftOut(path+".p99_handshake") && !c.leftOut(path+".p99_total") {
 		c.errorf(path, "no latency target: give p99_handshake (e.g. 20ms) or p99_total")
 	}
 	if cs.MaxErrors != nil {

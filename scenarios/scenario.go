@@ -71,6 +71,12 @@ type Scenario struct {
 	abs  string         // absolute dir, the builtin {scenario_dir}
 	pos  map[string]pos // where each field path's value came from
 
+	// parseErrs are the values Parse could not decode; Compile reports
+	// them with its own problems. dropped holds their field paths (and
+	// those of failed Sets): the values left out.
+	parseErrs []*Error
+	dropped   map[string]bool
+
 	extraThresholds []string // --threshold expressions (AddThreshold)
 }
 
@@ -375,8 +381,10 @@ type Pairs []Pair
 const maxFileSize = 4 << 20
 
 // LoadFile reads and parses the scenario file at path. Errors name the
-// file, line and column: "path:line:col: field.path: message". (It is not
-// called Load because the Plan's Load type holds that name.)
+// file, line and column: "path:line:col: field.path: message". As with
+// Parse, a scenario comes back with the error when only some values are
+// wrong. (It is not called Load because the Plan's Load type holds that
+// name.)
 func LoadFile(path string) (*Scenario, error) {
 	data, err := readSmallFile(path, maxFileSize)
 	if err != nil {
@@ -411,10 +419,17 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 
 // Parse parses a scenario from data; name is the file name used in messages
 // (and the directory relative names such as tls.ca are read from). It reports
-// every syntax problem, unknown key and wrongly typed value at once; value
-// checks (ranges, URL, cipher names, CPUs…) are Compile's.
+// every unknown key and wrongly typed value at once; value checks (ranges,
+// URL, cipher names, CPUs…) are Compile's.
+//
+// So that a file's problems are all reported together, the scenario is
+// returned with the error when the YAML itself is well-formed: the values
+// in error are left out, and Compile reports Parse's problems again among
+// its own (leaving out what only follows from those values' absence). The
+// scenario is nil when the text is not a YAML document, or one whose
+// aliases expand beyond reason.
 func Parse(name string, data []byte) (*Scenario, error) {
-	s := &Scenario{file: name, dir: filepath.Dir(name), abs: absDir(name), pos: make(map[string]pos)}
+	s := &Scenario{file: name, dir: filepath.Dir(name), abs: absDir(name), pos: make(map[string]pos), dropped: make(map[string]bool)}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -433,10 +448,17 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
-	d := &decoder{file: name, pos: s.pos}
+	d := &decoder{file: name, pos: s.pos, dropped: s.dropped}
 	d.decode("", root, reflect.ValueOf(s).Elem())
-	if len(d.errs) > 0 {
+	if d.visits > maxVisits {
+		// Not worth compiling: most of it was not even read.
 		return nil, errors.Join(d.errs...)
+	}
+	if len(d.errs) > 0 {
+		for _, e := range d.errs {
+			s.parseErrs = append(s.parseErrs, e.(*Error))
+		}
+		return s, errors.Join(d.errs...)
 	}
 	return s, nil
 }

@@ -43,7 +43,10 @@ func (s *Scenario) Set(path, value string) error {
 	if s.pos == nil {
 		s.pos = make(map[string]pos)
 	}
-	d := &decoder{file: s.file, set: text, pos: s.pos, raw: value, rawErr: yamlErr}
+	if s.dropped == nil {
+		s.dropped = make(map[string]bool)
+	}
+	d := &decoder{file: s.file, set: text, pos: s.pos, raw: value, rawErr: yamlErr, dropped: s.dropped}
 	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
 		return fail("%v", err)
 	}
@@ -53,6 +56,26 @@ func (s *Scenario) Set(path, value string) error {
 		}
 	}
 	return errors.Join(d.errs...)
+}
+
+// FromFlag says that the value at path, and every value under it, came
+// from a command-line flag rather than from a file: kaeload run URL
+// writes its scenario from flags. Problems and warnings found there then
+// name the flag as the user would write it ("--cpus 0-9,10-19: CPU 2-9
+// do not exist …") instead of a position in a file that does not exist.
+// Call it from the general path to the particular ("" for anything the
+// flags did not set, then "load", then "load.duration"); a later Set
+// still names its --set.
+func (s *Scenario) FromFlag(path, flag string) {
+	if s.pos == nil {
+		s.pos = make(map[string]pos)
+	}
+	for k := range s.pos {
+		if within(k, path) {
+			s.pos[k] = pos{flag: flag}
+		}
+	}
+	s.pos[path] = pos{flag: flag}
 }
 
 // seg is one step of a field path: a key, or a list index when index >= 0.
@@ -101,11 +124,7 @@ func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error 
 	if !mapping && (val == nil || val.Kind != yaml.ScalarNode) {
 		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
 	}
-	for k := range d.pos {
-		if k == path || strings.HasPrefix(k, path+".") {
-			delete(d.pos, k)
-		}
-	}
+	d.forget(path)
 	v.SetZero()
 	d.decode(path, val, v)
 	if !mapping && old.Secret != nil {
@@ -114,6 +133,21 @@ func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error 
 		v.Set(reflect.ValueOf(e))
 	}
 	return nil
+}
+
+// forget drops what is known of the value at path and under it, which a
+// Set replaces: positions, and values left out.
+func (d *decoder) forget(path string) {
+	for k := range d.pos {
+		if within(k, path) {
+			delete(d.pos, k)
+		}
+	}
+	for k := range d.dropped {
+		if within(k, path) {
+			delete(d.dropped, k)
+		}
+	}
 }
 
 // assign walks v along segs, creating what is missing, and decodes val at the end.
@@ -130,12 +164,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 		if val == nil {
 			return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
 		}
-		// Forget the positions of what is being replaced.
-		for k := range d.pos {
-			if k == path || strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[") {
-				delete(d.pos, k)
-			}
-		}
+		d.forget(path)
 		v.SetZero()
 		d.decode(path, val, v)
 		return nil
@@ -210,11 +239,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 			p = sw[i]
 		}
 		if len(segs) == 1 {
-			for k := range d.pos {
-				if k == sub || strings.HasPrefix(k, sub+".") || strings.HasPrefix(k, sub+"[") {
-					delete(d.pos, k)
-				}
-			}
+			d.forget(sub)
 			if val == nil {
 				return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
 			}

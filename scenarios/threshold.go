@@ -261,7 +261,7 @@ func (c *compiler) thresholds(variants []Variant, baseline string) []Threshold {
 				if *name == "baseline" && !slices.Contains(names, "baseline") {
 					*name = baseline
 				}
-				if !slices.Contains(names, *name) {
+				if !slices.Contains(names, *name) && !c.mayName(*name) {
 					fail("%q: %q names no variant (variants: %s; or baseline)", t.Expr, *name, strings.Join(names, ", "))
 					return
 				}
@@ -278,8 +278,11 @@ func (c *compiler) thresholds(variants []Variant, baseline string) []Threshold {
 		check(expr, func(format string, args ...any) { c.errorf(path, format, args...) })
 	}
 	for _, expr := range c.s.extraThresholds {
+		flag := "--threshold " + strconv.Quote(expr)
 		check(expr, func(format string, args ...any) {
-			c.errs = append(c.errs, &Error{Path: "--threshold " + strconv.Quote(expr), Msg: fmt.Sprintf(format, args...)})
+			// The flag quotes the expression already.
+			msg := strings.TrimPrefix(fmt.Sprintf(format, args...), strconv.Quote(expr)+": ")
+			c.errs = append(c.errs, &Error{Flag: flag, Msg: msg})
 		})
 	}
 	return out

@@ -120,6 +120,7 @@ func (c *compiler) server(t Target) *Server {
 	for i, ps := range ss.Probes {
 		path := fmt.Sprintf("server.probes[%d]", i)
 		switch {
+		case ps.Name == nil && c.leftOut(path+".name"):
 		case ps.Name == nil:
 			c.errorf(path, "name is missing (it labels the reading in results)")
 		case *ps.Name == "" || hasControl(*ps.Name):
@@ -132,7 +133,7 @@ func (c *compiler) server(t Target) *Server {
 				}
 			}
 		}
-		if ps.Command == nil || strings.TrimSpace(*ps.Command) == "" {
+		if (ps.Command == nil && !c.leftOut(path+".command")) || ps.Command != nil && strings.TrimSpace(*ps.Command) == "" {
 			c.errorf(path, "command is missing (want a shell command that prints a number)")
 		}
 		if ps.Pattern != nil {
@@ -224,7 +225,9 @@ func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
 	}{{"from", r.From}, {"to", r.To}, {"step", r.Step}} {
 		switch {
 		case f.v == nil:
-			c.errorf(path, "%s is missing (want {from: 0, to: 100, step: 10})", f.key)
+			if !c.leftOut(path + "." + f.key) {
+				c.errorf(path, "%s is missing (want {from: 0, to: 100, step: 10})", f.key)
+			}
 			ok = false
 		case math.IsNaN(*f.v) || math.IsInf(*f.v, 0):
 			c.errorf(path+"."+f.key, "want a finite number, got %v", *f.v)
@@ -343,8 +346,11 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 func (c *compiler) where(path string) string {
 	for p := path; ; p = parentPath(p) {
 		if ps, ok := c.s.pos[p]; ok {
-			if ps.set != "" {
+			switch {
+			case ps.set != "":
 				return "--set " + ps.set
+			case ps.flag != "":
+				return ps.flag
 			}
 			return fmt.Sprintf("line %d", ps.line)
 		}
@@ -395,7 +401,9 @@ func (c *compiler) checkEnvKeys(prefix string, env map[string]EnvValue) bool {
 		e := env[k]
 		switch {
 		case e.Value == nil:
-			c.errorf(prefix+"."+k, "value is missing (want {value: …, secret: true})")
+			if !c.leftOut(prefix + "." + k + ".value") {
+				c.errorf(prefix+"."+k, "value is missing (want {value: …, secret: true})")
+			}
 			ok = false
 		case k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(*e.Value, 0):
 			c.errorf(prefix+"."+k, "%q is not a valid environment variable (no '=' or NUL)", k)
@@ -422,7 +430,7 @@ func (c *compiler) variants() ([]Variant, string) {
 		c.errorf("variants", "empty list (leave variants out to measure one configuration)")
 	}
 	ss := s.Server
-	if ss == nil {
+	if ss == nil && !c.leftOut("server") {
 		for i, vs := range s.Variants {
 			if keys := variantServerKeys(vs, s.Speed != nil); len(keys) > 0 {
 				c.errorf(fmt.Sprintf("variants[%d].%s", i, keys[0]), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", keys[0])
@@ -441,6 +449,18 @@ func (c *compiler) variants() ([]Variant, string) {
 	}
 	var out []Variant
 	first := make(map[string]named)
+	// An entry with a problem may lack some of its variants, whose names
+	// the checks of baseline and thresholds then do not know (mayName).
+	whole := make([]bool, len(specs))
+	note := func() {
+		for i, ok := range whole {
+			if !ok {
+				c.unresolved = append(c.unresolved, specs[i])
+			}
+		}
+		whole = nil
+	}
+	defer note() // the early return
 	for i, vs := range specs {
 		path := fmt.Sprintf("variants[%d]", i)
 		if len(s.Variants) == 0 {
@@ -448,7 +468,9 @@ func (c *compiler) variants() ([]Variant, string) {
 		}
 		switch {
 		case vs.Name == nil:
-			c.errorf(path, "name is missing")
+			if !c.leftOut(path + ".name") {
+				c.errorf(path, "name is missing")
+			}
 			continue
 		case *vs.Name == "":
 			c.errorf(path+".name", "must not be empty")
@@ -496,6 +518,7 @@ func (c *compiler) variants() ([]Variant, string) {
 		if vs.Search != nil {
 			c.search.first = len(out)
 		}
+		whole[i] = true
 		for _, cb := range combos {
 			if len(out) >= MaxVariants {
 				c.errorf("variants", "more than %d variants (sweeps expanded)", MaxVariants)
@@ -503,6 +526,7 @@ func (c *compiler) variants() ([]Variant, string) {
 			}
 			v, ok := c.variant(path, vs, cb, envOK)
 			if !ok {
+				whole[i] = false
 				continue
 			}
 			if prev, dup := first[v.Name]; dup {
@@ -518,6 +542,7 @@ func (c *compiler) variants() ([]Variant, string) {
 					at = " (" + at + ")"
 				}
 				c.errorf(path+".name", "%q%s already names variants[%d]%s%s", v.Name, desc, prev.index, prevDesc, at)
+				whole[i] = false
 				continue
 			}
 			first[v.Name] = named{i, comboString(cb)}
@@ -527,6 +552,7 @@ func (c *compiler) variants() ([]Variant, string) {
 			}
 		}
 	}
+	note()
 	if len(out) == 0 {
 		out = []Variant{{Name: "default"}}
 	}
@@ -542,7 +568,7 @@ func (c *compiler) variants() ([]Variant, string) {
 	}
 	if s.Baseline != nil {
 		baseline = *s.Baseline
-		if !slices.ContainsFunc(out, func(v Variant) bool { return v.Name == baseline }) {
+		if !slices.ContainsFunc(out, func(v Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
 			names := make([]string, len(out))
 			for i, v := range out {
 				names[i] = v.Name
@@ -551,6 +577,21 @@ func (c *compiler) variants() ([]Variant, string) {
 		}
 	}
 	return out, baseline
+}
+
+// mayName reports whether a variant entry with a problem (already
+// reported) might have been named name: its name was left out, is a
+// template, or is name.
+func (c *compiler) mayName(name string) bool {
+	if c.leftOut("variants") {
+		return true
+	}
+	for _, vs := range c.unresolved {
+		if vs.Name == nil || strings.ContainsAny(*vs.Name, "{}") || *vs.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func comboString(cb combo) string {
@@ -563,13 +604,13 @@ func comboString(cb combo) string {
 // checkStart requires a start command for every variant: server.start, or
 // each variant's own.
 func (c *compiler) checkStart(ss *ServerSpec) {
-	if ss.Start != nil {
+	if ss.Start != nil || c.leftOut("server.start") {
 		return // checked, expanded, per variant
 	}
 	missing := -1
 	given := false
 	for i, vs := range c.s.Variants {
-		if vs.Start == nil {
+		if vs.Start == nil && !c.leftOut(fmt.Sprintf("variants[%d].start", i)) {
 			if missing < 0 {
 				missing = i
 			}
@@ -589,18 +630,25 @@ func (c *compiler) checkStart(ss *ServerSpec) {
 // variant resolves one variant (one sweep combination of an entry).
 func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (Variant, bool) {
 	ss := c.s.Server
-	sc := c.top.with(cb.vals, nil)
+	// The variant's vars left out by Parse or Set are broken here.
+	left := c.leftOutVars(path + ".vars")
+	defined := []string{path + ".vars", path + ".sweep", path + ".search"}
+	if len(c.s.Variants) == 0 {
+		defined = append(defined, "variants") // the default variant: variants left out?
+	}
+	base := c.incomplete(c.top.with(nil, left), defined...)
+	sc := base.with(cb.vals, nil)
 	var local map[string]string
 	if len(vs.Vars) > 0 {
 		defs := make(map[string]string)
 		for k, v := range vs.Vars {
-			if _, swept := cb.vals[k]; !swept && varNameRE.MatchString(k) && k != BuiltinScenarioDir {
+			if _, swept := cb.vals[k]; !swept && varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
 				defs[k] = v
 			}
 		}
 		var broken map[string]bool
 		local, broken = c.resolveVars(path+".vars", defs, sc)
-		sc = c.top.with(local, broken).with(cb.vals, nil)
+		sc = base.with(local, broken).with(cb.vals, nil)
 	}
 	ok := true
 	var v Variant

@@ -91,6 +91,10 @@ type scope struct {
 	vals   map[string]string
 	broken map[string]bool
 	parent *scope
+	// partial marks a layer whose definitions Parse or Set left out in
+	// part (vars: or a sweep in error): a name it does not know may be one
+	// of those, and is treated as broken.
+	partial bool
 }
 
 // with returns a scope whose values over and broken names hide s's. The
@@ -102,6 +106,7 @@ func (s scope) with(over map[string]string, broken map[string]bool) scope {
 // lookup finds name in the innermost layer defining it; broken is true
 // when that definition could not be resolved.
 func (s *scope) lookup(name string) (val string, ok, broken bool) {
+	partial := false
 	for l := s; l != nil; l = l.parent {
 		if l.broken[name] {
 			return "", false, true
@@ -109,8 +114,22 @@ func (s *scope) lookup(name string) (val string, ok, broken bool) {
 		if v, ok := l.vals[name]; ok {
 			return v, true, false
 		}
+		partial = partial || l.partial
 	}
-	return "", false, false
+	return "", false, partial
+}
+
+// incomplete returns s marked partial when any value under one of the
+// field paths was left out by Parse or Set.
+func (c *compiler) incomplete(s scope, paths ...string) scope {
+	for d := range c.s.dropped {
+		for _, p := range paths {
+			if within(d, p) {
+				s.partial = true
+			}
+		}
+	}
+	return s
 }
 
 // known lists the names a scope defines, sorted.
@@ -259,6 +278,7 @@ func (c *compiler) topVars() {
 	if c.s.abs == "" {
 		c.top.vals[BuiltinScenarioDir] = absDir(c.s.file)
 	}
+	c.top = c.incomplete(c.top, "vars")
 	if len(c.s.Vars) == 0 {
 		return
 	}
@@ -269,14 +289,28 @@ func (c *compiler) topVars() {
 	names := sortedKeys(c.s.Vars)
 	c.checkVarNames("vars", "var", names)
 	defs := make(map[string]string)
+	left := c.leftOutVars("vars")
 	for _, k := range names {
-		if varNameRE.MatchString(k) && k != BuiltinScenarioDir {
+		if varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
 			defs[k] = c.s.Vars[k]
 		}
 	}
-	vals, broken := c.resolveVars("vars", defs, c.top)
+	base := c.top.with(nil, left)
+	vals, broken := c.resolveVars("vars", defs, base)
 	c.userTop = vals
-	c.top = c.top.with(vals, broken)
+	c.top = base.with(vals, broken)
+}
+
+// leftOutVars returns the vars under prefix whose value Parse or Set left
+// out: broken, so that where they are used nothing more is reported.
+func (c *compiler) leftOutVars(prefix string) map[string]bool {
+	left := make(map[string]bool)
+	for d := range c.s.dropped {
+		if k, ok := strings.CutPrefix(d, prefix+"."); ok {
+			left[k] = true
+		}
+	}
+	return left
 }
 
 func sortedKeys[V any](m map[string]V) []string {

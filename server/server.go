@@ -50,6 +50,9 @@ type Control struct {
 	mu     sync.Mutex
 	fg     *exec.Cmd // a start command still running in the foreground
 	fgDone chan struct{}
+	// fgErr is the foreground start command's failure once it has
+	// exited non-zero; nil while it runs or after it exited 0.
+	fgErr func() error
 }
 
 // CommandError is a server command that failed.
@@ -59,6 +62,19 @@ type CommandError struct {
 	Command string
 	Status  string // "exit status 1", "signal: killed", "did not finish within 30s"
 	Stderr  []string
+	// First is the first non-blank line of the command's output ("" when
+	// it printed nothing): usually what went wrong, such as nginx's
+	// "[emerg] cannot load certificate …".
+	First string
+}
+
+// Summary says in one line what went wrong: the command's first line of
+// output, or its exit status when it printed nothing.
+func (e *CommandError) Summary() string {
+	if e.First != "" {
+		return e.First
+	}
+	return e.Status
 }
 
 func (e *CommandError) Error() string {
@@ -166,6 +182,18 @@ func (o *output) last(n int) []string {
 	return lines
 }
 
+// first returns the first non-blank line of the output, trimmed.
+func (o *output) first() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, l := range strings.Split(o.all.String(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
 func (o *output) text() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -191,14 +219,17 @@ func (c *Control) Run(ctx context.Context, step, command string, timeout time.Du
 		if ctx.Err() == context.DeadlineExceeded {
 			status = fmt.Sprintf("did not finish within %v", timeout)
 		}
-		return out.text(), &CommandError{Host: c.remoteName(), Step: step, Command: command, Status: status, Stderr: out.last(5)}
+		return out.text(), &CommandError{Host: c.remoteName(), Step: step, Command: command, Status: status, Stderr: out.last(5), First: out.first()}
 	}
 	return out.text(), nil
 }
 
 // Start runs the start command and waits until ready answers. A command
-// that exits 0 has daemonized; one that exits non-zero failed; one still
-// running when the server is ready stays in the foreground until Stop.
+// that exits 0 has daemonized; one that exits non-zero failed, also when
+// it does so within one ready interval after the server answered (then
+// something else answered: an old server still shutting down); one still
+// running after that stays in the foreground until Stop (StartFailed
+// tells whether it failed later).
 // On failure nothing started is left running.
 func (c *Control) Start(ctx context.Context, command string, ready Ready) error {
 	if err := c.local(); err != nil {
@@ -223,11 +254,23 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 		c.fg, c.fgDone = nil, nil
 		c.mu.Unlock()
 		if waitErr != nil {
-			return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5)}
+			return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5), First: out.first()}
 		}
 		return nil
 	}
 	err := WaitReady(ctx, ready, done)
+	if err == nil {
+		// Ready while the command still runs: give it one probe interval
+		// to exit, so that a daemonizing command that fails (after
+		// something else answered the probe) is caught before any load.
+		grace := time.NewTimer(readyInterval(ready))
+		select {
+		case <-done:
+		case <-grace.C:
+		case <-ctx.Done():
+		}
+		grace.Stop()
+	}
 	select {
 	case <-done:
 		if e := exited(); e != nil {
@@ -237,12 +280,58 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 			err = WaitReady(ctx, ready, nil)
 		}
 	default:
+		// Still running: a foreground server, or a daemonizing command
+		// that has not finished yet (see StartFailed).
+		c.mu.Lock()
+		c.fgErr = func() error {
+			select {
+			case <-done:
+			default:
+				return nil
+			}
+			if waitErr == nil {
+				return nil
+			}
+			return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5), First: out.first()}
+		}
+		c.mu.Unlock()
 	}
 	if err != nil {
 		c.killForeground()
-		return fmt.Errorf("server start %q: %w", command, err)
+		return &ReadyError{Command: command, Err: err}
 	}
 	return nil
+}
+
+// ReadyError is a start command after which the server did not become
+// ready (or the wait for it was cancelled).
+type ReadyError struct {
+	Command string
+	// Err is WaitReady's error: "not ready after 30s (tcp probe): …",
+	// or the context's.
+	Err error
+}
+
+func (e *ReadyError) Error() string { return fmt.Sprintf("server start %q: %v", e.Command, e.Err) }
+
+// Unwrap returns Err.
+func (e *ReadyError) Unwrap() error { return e.Err }
+
+// StartFailed returns the start command's *CommandError when the command
+// was still running as the server became ready and has exited non-zero
+// since: then whatever answered the readiness probe was not the server it
+// started (an old one still shutting down after an asynchronous stop, such
+// as nginx -s quit), and what was measured meanwhile is not this
+// server's. It returns nil while the command runs, after it exited 0 (a
+// daemon that forked), and once Stop has ended it.
+func (c *Control) StartFailed() error {
+	c.mu.Lock()
+	f := c.fgErr
+	c.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	return f()
 }
 
 // Stop runs the stop command (if any), then ends a foreground start command
@@ -262,7 +351,7 @@ func (c *Control) Stop(ctx context.Context, command string, timeout time.Duratio
 func (c *Control) killForeground() {
 	c.mu.Lock()
 	cmd, done := c.fg, c.fgDone
-	c.fg, c.fgDone = nil, nil
+	c.fg, c.fgDone, c.fgErr = nil, nil, nil
 	c.mu.Unlock()
 	if cmd == nil {
 		return
@@ -289,12 +378,18 @@ func (c *Control) Foreground() int {
 
 var errExited = errors.New("start command exited")
 
+// readyInterval is r.Interval, or its default.
+func readyInterval(r Ready) time.Duration {
+	if r.Interval <= 0 {
+		return 100 * time.Millisecond
+	}
+	return r.Interval
+}
+
 // WaitReady polls until the server answers as r says, r.Timeout passes or
 // ctx ends. If exited is closed first, it returns errExited.
 func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
-	if r.Interval <= 0 {
-		r.Interval = 100 * time.Millisecond
-	}
+	r.Interval = readyInterval(r)
 	if r.Timeout <= 0 {
 		r.Timeout = 30 * time.Second
 	}
@@ -325,6 +420,44 @@ func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
 			return fmt.Errorf("not ready after %v (%s probe): %v", r.Timeout, r.Kind, last)
 		}
 	}
+}
+
+// Listening tells whether anything listens on addr (host:port) before load
+// is sent to it: it connects over TCP (and closes at once) up to tries
+// times, spread evenly over within, and returns nil at the first
+// connection, or at the first failure other than a refusal (a timeout or
+// an unreachable network here says little about what the load's hosts
+// will see). It returns an error when every try was refused: nothing
+// listens there, and every connection the load opened would fail alike.
+func Listening(ctx context.Context, addr string, tries int, within time.Duration) error {
+	tries = max(tries, 1)
+	gap := within / time.Duration(tries)
+	var last error
+	for i := range tries {
+		if i > 0 {
+			t := time.NewTimer(gap)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			case <-t.C:
+			}
+		}
+		dctx, cancel := context.WithTimeout(ctx, within)
+		c, err := (&net.Dialer{}).DialContext(dctx, "tcp", addr)
+		cancel()
+		if err == nil {
+			return c.Close()
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !errors.Is(err, syscall.ECONNREFUSED) {
+			return nil
+		}
+		last = err
+	}
+	return fmt.Errorf("%s: nothing listens on it: %d connections within %s were refused (%v)", addr, tries, within, last)
 }
 
 func probe(ctx context.Context, r Ready, timeout time.Duration) error {

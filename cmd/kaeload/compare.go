@@ -25,7 +25,7 @@ ln(req/s), Holm-adjusted over every variant and run compared) by more
 than 5 %; the variants are named on standard error.
 
 Examples:
-  kaeload compare results/20261125T100000Z-nginx-kae results/20261202T100000Z-nginx-kae
+  kaeload compare runs/20261125T100000Z-nginx-kae runs/20261202T100000Z-nginx-kae
   kaeload compare OLD NEW --fail-if-slower 5%
 
 Exit status: 0 compared (and nothing slower), 1 a run could not be read,

@@ -174,7 +174,8 @@ load:
 
 // TestServerKilledMidWindow kills nginx (master and workers, SIGKILL) in
 // the middle of the first variant's window and starts it again: the
-// failures are counted by class, the window keeps its planned length, the
+// failures are counted by class, the slots back off while nothing listens
+// (and the report says so), the window keeps its planned length, the
 // repetition is marked FAILED, and the second variant runs and passes.
 func TestServerKilledMidWindow(t *testing.T) {
 	addr := nginxtest.FreeAddr(t)
@@ -264,6 +265,11 @@ variants:
 	}
 	if !regexp.MustCompile(`(?m)^\s+connect\s+[1-9]`).MatchString(a) {
 		t.Errorf("variant a shows no connect errors while nginx was down:\n%s", a)
+	}
+	// While nginx was down its slots backed off instead of spinning, and
+	// the report says so.
+	if !regexp.MustCompile(`(?m)^BACKED OFF: connection slots waited [1-9][\d,]* times`).MatchString(a) {
+		t.Errorf("variant a does not say that its slots backed off:\n%s", a)
 	}
 	if !regexp.MustCompile(`(?m)^window\s+2\.000 s$`).MatchString(a) {
 		t.Errorf("variant a's window is not the planned 2 s:\n%s", a)

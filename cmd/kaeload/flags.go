@@ -22,7 +22,7 @@ func (e usageErr) Unwrap() error { return errUsage }
 func usageError(err error) error { return usageErr{err} }
 
 // exitCode maps an error to the process exit status: 0 success, 2 usage or
-// invalid scenario, 3 a variant failed, 99 a threshold was crossed, 130
+// invalid scenario, 3 a variant failed or was not measured, 99 a threshold was crossed, 130
 // interrupted, 1 anything else. Interrupted and failed win over crossed:
 // the thresholds of a run that did not complete say little.
 func exitCode(err error) int {
@@ -45,8 +45,9 @@ func exitCode(err error) int {
 // errInvalid marks a scenario that does not load or compile.
 var errInvalid = errors.New("invalid scenario")
 
-// errFailed marks a run that completed with a failed variant: no request
-// succeeded in a window, or its errors exceeded max_errors.
+// errFailed marks a run that completed with a failed variant (no request
+// succeeded in a window, or its errors exceeded max_errors) or one it gave
+// up on because its server did not start (results.Run.NotMeasured).
 var errFailed = errors.New("variant failed")
 
 // errThreshold marks a run that completed but crossed a threshold (or a

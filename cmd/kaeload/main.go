@@ -128,7 +128,8 @@ Exit status:
   0    success
   1    the work could not be done (server command, worker, disk, bad input file)
   2    bad command line, flags or scenario
-  3    a run completed but a variant failed (see FAILED in the report)
+  3    a run completed but a variant failed or was not measured (see
+       FAILED and NOT MEASURED in the report)
   99   a threshold was crossed (run), or a variant got significantly
        slower (compare --fail-if-slower)
   130  interrupted (Ctrl-C or SIGTERM)

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,27 +120,92 @@ func splitList(s string) []string {
 	return out
 }
 
-// scenarioYAML writes the scenario the flags describe for url. Values
-// are checked by Compile, as a file's would be; only what the flags
-// themselves cannot say (a header without a colon, --cpus with --groups)
-// is an error here.
-func (o *oneLine) scenarioYAML(url string) (string, error) {
+// origin is a field path of the generated scenario and the flag that set
+// it, as the user would write it: problems there name the flag.
+type origin struct{ path, flag string }
+
+// flagArg writes a flag and its value as typed on a command line.
+func flagArg(name, value string) string {
+	if value == "" || strings.ContainsAny(value, " \t\"'\\$`*?;&|<>()") {
+		value = strconv.Quote(value)
+	}
+	return name + " " + value
+}
+
+// durationArg writes d as a person would: 100h, not 100h0m0s.
+func durationArg(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// joinFlags joins the flags that are given ("" entries are not).
+func joinFlags(flags ...string) string {
+	var given []string
+	for _, f := range flags {
+		if f != "" {
+			given = append(given, f)
+		}
+	}
+	return strings.Join(given, " ")
+}
+
+// scenarioYAML writes the scenario the flags describe for url, and where
+// each of its values came from, from the general path to the particular
+// (scenarios.Scenario.FromFlag). Values are checked by Compile, as a
+// file's would be; only what the flags themselves cannot say (a header
+// without a colon, --cpus with --groups) is an error here.
+func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 	sc := olScenario{Name: o.name, Target: olTarget{URL: url}, Load: olLoad{Connection: "close"}}
+	from := []origin{{"", "URL mode"}, {"name", flagArg("--name", o.name)}, {"target", "URL"}}
+	// The flags as typed; "" when not given (or at their default).
+	arg := func(given bool, name, value string) string {
+		if !given {
+			return ""
+		}
+		return flagArg(name, value)
+	}
+	var (
+		conns     = arg(o.conns != 0, "-c", strconv.Itoa(o.conns))
+		threads   = arg(o.threads != 0, "-t", strconv.Itoa(o.threads))
+		duration  = arg(o.duration != 0, "-d", durationArg(o.duration))
+		warmup    = arg(o.warmup >= 0, "--warmup", durationArg(o.warmup))
+		cpus      = arg(o.cpus != "", "--cpus", o.cpus)
+		groups    = arg(o.groups != 0, "--groups", strconv.Itoa(o.groups))
+		perGroup  = arg(o.perGroup != 0, "--cpus-per-group", strconv.Itoa(o.perGroup))
+		firstCPU  = arg(o.firstCPU != 0, "--first-cpu", strconv.Itoa(o.firstCPU))
+		version   = arg(o.tlsVersion != "", "--tls-version", o.tlsVersion)
+		ciphers   = arg(o.ciphers != "", "--ciphers", o.ciphers)
+		curves    = arg(o.curves != "", "--curves", o.curves)
+		insecure  = map[bool]string{true: "--insecure"}[o.insecure]
+		keepalive = map[bool]string{true: "--keepalive"}[o.keepalive]
+	)
+	from = append(from, origin{"target.url", "URL"})
 	if o.keepalive {
 		sc.Load.Connection = "keep-alive"
 	}
 	if len(o.headers) > 0 {
 		m := &yaml.Node{Kind: yaml.MappingNode}
+		var all []string
+		var each []origin
 		for _, h := range o.headers {
 			name, value, ok := strings.Cut(h, ":")
 			if name = strings.TrimSpace(name); !ok || name == "" {
-				return "", fmt.Errorf("-H %q: want \"Name: value\"", h)
+				return "", nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
 			}
 			m.Content = append(m.Content,
 				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name},
 				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.TrimSpace(value)})
+			all = append(all, flagArg("-H", h))
+			each = append(each, origin{"target.headers." + name, flagArg("-H", h)})
 		}
 		sc.Target.Headers = m
+		from = append(append(from, origin{"target.headers", strings.Join(all, " ")}), each...)
 	}
 	var tls olTLS
 	switch v := o.tlsVersion; v {
@@ -149,7 +215,7 @@ func (o *oneLine) scenarioYAML(url string) (string, error) {
 	case "1.2-1.3":
 		tls.MinVersion, tls.MaxVersion = "1.2", "1.3"
 	default:
-		return "", fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", v)
+		return "", nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", v)
 	}
 	tls.Ciphers, tls.Curves = splitList(o.ciphers), splitList(o.curves)
 	if o.insecure {
@@ -158,55 +224,92 @@ func (o *oneLine) scenarioYAML(url string) (string, error) {
 	}
 	if tls.MinVersion != "" || tls.Ciphers != nil || tls.Curves != nil || tls.Verify != nil {
 		sc.Target.TLS = &tls
+		from = append(from, origin{"target.tls", joinFlags(version, ciphers, curves, insecure)},
+			origin{"target.tls.min_version", version}, origin{"target.tls.max_version", version},
+			origin{"target.tls.ciphers", ciphers}, origin{"target.tls.curves", curves},
+			origin{"target.tls.verify", insecure})
 	}
+	if load := joinFlags(keepalive, duration, warmup, cpus, groups, perGroup, firstCPU, threads, conns); load != "" {
+		from = append(from, origin{"load", load})
+	}
+	from = append(from, origin{"load.connection", keepalive})
 	if o.duration != 0 {
 		sc.Load.Duration = o.duration.String()
+		from = append(from, origin{"load.duration", duration})
 	}
 	if o.warmup >= 0 {
 		sc.Load.Warmup = o.warmup.String()
+		from = append(from, origin{"load.warmup", warmup})
 	}
 	switch {
 	case o.groups != 0 || o.perGroup != 0:
-		if o.cpus != "" {
-			return "", fmt.Errorf("--cpus and --groups: give one of them")
+		switch {
+		case o.cpus != "":
+			return "", nil, fmt.Errorf("--cpus and --groups: give one of them")
+		case o.perGroup == 0:
+			return "", nil, fmt.Errorf("%s: give --cpus-per-group too (or --cpus)", groups)
+		case o.groups == 0:
+			return "", nil, fmt.Errorf("%s: give --groups too (or --cpus)", perGroup)
 		}
 		sc.Load.Layout = &olLayout{Groups: o.groups, CPUsPerGroup: o.perGroup, FirstCPU: o.firstCPU, Threads: o.threads, Connections: o.conns}
+		from = append(from, origin{"load.layout", joinFlags(groups, perGroup, firstCPU)},
+			origin{"load.layout.groups", groups}, origin{"load.layout.cpus_per_group", perGroup},
+			origin{"load.layout.first_cpu", firstCPU}, origin{"load.layout.threads", threads},
+			origin{"load.layout.connections", conns})
 	case o.cpus != "":
 		for _, list := range splitList(o.cpus) {
 			sc.Load.Groups = append(sc.Load.Groups, olGroup{CPUs: strings.ReplaceAll(list, "+", ","), Threads: o.threads, Connections: o.conns})
 		}
 		if len(sc.Load.Groups) == 0 {
-			return "", fmt.Errorf("--cpus %q names no CPU list", o.cpus)
+			return "", nil, fmt.Errorf("--cpus %q names no CPU list", o.cpus)
 		}
+		from = append(from, origin{"load.groups", cpus})
 	case o.threads != 0 || o.conns != 0:
 		sc.Load.Groups = []olGroup{{Threads: o.threads, Connections: o.conns}}
+		from = append(from, origin{"load.groups", joinFlags(threads, conns)})
+	}
+	for i := range sc.Load.Groups {
+		g := fmt.Sprintf("load.groups[%d]", i)
+		from = append(from, origin{g + ".cpus", cpus}, origin{g + ".threads", threads}, origin{g + ".connections", conns})
 	}
 	var b strings.Builder
 	b.WriteString("# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n")
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(sc); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := enc.Close(); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return b.String(), nil
+	var given []origin
+	for _, f := range from {
+		if f.flag != "" {
+			given = append(given, f)
+		}
+	}
+	return b.String(), given, nil
 }
 
-// oneLineSource names the generated scenario in messages.
-const oneLineSource = "kaeload-run-url.yaml"
+// oneLineSource names the generated scenario in the plan (Plan.Source):
+// there is no file. Its problems name the flags instead.
+const oneLineSource = "URL mode"
 
 // compileOneLine writes the scenario for url and compiles it exactly as
-// a file holding that text: it returns the plan and the text.
+// a file holding that text: it returns the plan and the text. Problems
+// name the flag that set the value ("--cpus 0-9,10-19: CPU 2-9 do not
+// exist …"), or the --set.
 func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, string, error) {
-	text, err := o.scenarioYAML(url)
+	text, from, err := o.scenarioYAML(url)
 	if err != nil {
 		return nil, "", usageError(fmt.Errorf("run: %w", err))
 	}
 	sc, err := scenarios.Parse(oneLineSource, []byte(text))
-	if err != nil {
+	if sc == nil {
 		return nil, text, invalid(err)
+	}
+	for _, f := range from {
+		sc.FromFlag(f.path, f.flag)
 	}
 	plan, err := compileScenario(sc, sets, thresholds, planning)
 	return plan, text, err

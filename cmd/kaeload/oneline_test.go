@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,14 +15,12 @@ import (
 )
 
 // planJSON encodes a plan for comparison, without the file it came from
-// (which names it in Source and in located warnings).
-func planJSON(t *testing.T, p *scenarios.Plan, source string) string {
+// (Source) and without its warnings, which name a file's lines or the
+// flags (see sameWarnings).
+func planJSON(t *testing.T, p *scenarios.Plan) string {
 	t.Helper()
 	q := *p
-	q.Source = ""
-	for i, w := range q.Warnings {
-		q.Warnings[i] = strings.ReplaceAll(w, source, "FILE")
-	}
+	q.Source, q.Warnings = "", nil
 	b, err := json.MarshalIndent(&q, "", " ")
 	if err != nil {
 		t.Fatal(err)
@@ -77,9 +76,34 @@ func TestPrintScenarioCompilesToSamePlan(t *testing.T) {
 		if text != out {
 			t.Errorf("%v: the scenario run differs from the one printed:\n%s\n---\n%s", flags, text, out)
 		}
-		if got, want := planJSON(t, fromFlags, oneLineSource), planJSON(t, fromFile, path); got != want {
+		if got, want := planJSON(t, fromFlags), planJSON(t, fromFile); got != want {
 			t.Errorf("%v: plans differ\nURL mode:\n%s\nfile:\n%s", flags, got, want)
 		}
+		sameWarnings(t, fromFlags.Warnings, fromFile.Warnings, path)
+	}
+}
+
+// sameWarnings checks that URL mode warns as the file does, naming flags
+// where the file's warnings name lines and field paths
+// ("FILE:8:13: load.groups[0].cpus: MSG" against "--cpus 0-9: MSG"; one
+// flag's warning for two groups is given once).
+func sameWarnings(t *testing.T, flags, file []string, path string) {
+	t.Helper()
+	msgs := map[string]bool{}
+	for _, w := range file {
+		_, rest, _ := strings.Cut(strings.TrimPrefix(w, path+":"), ": ")
+		_, msg, _ := strings.Cut(rest, ": ")
+		msgs[msg] = true
+	}
+	for _, w := range flags {
+		_, msg, _ := strings.Cut(w, ": ")
+		if !msgs[msg] || !strings.HasPrefix(w, "-") || strings.Contains(w, "load.") {
+			t.Errorf("URL mode warns %q, want a flag and one of the file's messages %q", w, file)
+		}
+		delete(msgs, msg)
+	}
+	if len(msgs) > 0 {
+		t.Errorf("URL mode warns %q, the file %q", flags, file)
 	}
 }
 
@@ -104,7 +128,7 @@ func TestURLModeFlags(t *testing.T) {
 		{[]string{"run", "https://127.0.0.1/", "-H", "nocolon"}, `-H "nocolon": want "Name: value"`},
 		{[]string{"run", "https://127.0.0.1/", "--tls-version", "1.1"}, `--tls-version "1.1"`},
 		{[]string{"run", "https://127.0.0.1/", "--cpus", "0", "--groups", "2", "--cpus-per-group", "1"}, "--cpus and --groups"},
-		{[]string{"run", "https://127.0.0.1/", "-c", "-3", "--dry-run"}, "connections"},
+		{[]string{"run", "https://127.0.0.1/", "-c", "-3", "--dry-run"}, "-c -3: must be at least 1, got -3"},
 		{[]string{"run", "https://127.0.0.1/", "--curves", "nope", "--dry-run"}, "nope"},
 	} {
 		_, errOut, code := kaeload(t, tc.args...)
@@ -170,5 +194,59 @@ func TestURLModeNginx(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &sum); err != nil || len(sum.Variants) != 1 || sum.Variants[0].Requests != total.Requests {
 		t.Errorf("stdout summary %v (%v), want %d requests", sum, err, total.Requests)
+	}
+}
+
+// TestURLModeErrorsNameTheFlag: in URL mode there is no scenario file, so
+// each flag with a bad value is named in the error, as typed, and no
+// message names a generated file or the scenario's field paths. Exit 2,
+// before any load.
+func TestURLModeErrorsNameTheFlag(t *testing.T) {
+	online, err := pinning.Online()
+	if err != nil || len(online) == 0 {
+		t.Fatalf("online CPUs: %v", err)
+	}
+	next := online[len(online)-1] + 1
+	far := strconv.Itoa(next) + "-" + strconv.Itoa(next+7)
+	const url = "https://127.0.0.1:1/"
+	for _, tc := range []struct {
+		args []string
+		want string // the whole message, after "kaeload: "
+	}{
+		{[]string{url, "-c", "-5"}, "-c -5: must be at least 1, got -5"},
+		{[]string{url, "-c", "100000"}, "-c 100000: 100000 is more than the 65535 allowed (each connection needs its own source port towards the target and an open file)"},
+		{[]string{url, "-t", "-1"}, "-t -1: must be at least 1, got -1"},
+		{[]string{url, "-d", "-1s"}, "-d -1s: must be positive, got -1s"},
+		{[]string{url, "--warmup", "2h"}, "--warmup 2h: 2h is more than the 1h allowed (warm-up only has to bring the server to a steady state)"},
+		{[]string{url, "--cpus", "0," + far}, "--cpus 0," + far + ": CPU " + far + " do not exist (this machine has " + online.String() + ")"},
+		{[]string{url, "--cpus", "0-x"}, `--cpus 0-x: CPU list "0-x": "x" is not a CPU number (want e.g. 0-9,20-29,40)`},
+		{[]string{url, "--groups", "2", "--cpus-per-group", "8", "--first-cpu", strconv.Itoa(next)},
+			"--groups 2 --cpus-per-group 8 --first-cpu " + strconv.Itoa(next) + ": 2 groups of 8 CPUs from CPU " + strconv.Itoa(next) + " need CPU " + strconv.Itoa(next) + "-" + strconv.Itoa(next+15) + "; CPU " + strconv.Itoa(next) + "-" + strconv.Itoa(next+15) + " do not exist (this machine has " + online.String() + ")"},
+		{[]string{url, "--groups", "-1", "--cpus-per-group", "1"}, "--groups -1: must be from 1 to 65536, got -1"},
+		{[]string{url, "--groups", "1", "--cpus-per-group", "1", "--first-cpu", "-5"}, "--first-cpu -5: must be from 0 to 65536, got -5"},
+		{[]string{url, "--groups", "2"}, "run: --groups 2: give --cpus-per-group too (or --cpus)"},
+		{[]string{url, "-H", "Bad Name: x"}, `-H "Bad Name: x": "Bad Name" is not a valid header name`},
+		{[]string{url, "--ciphers", "FOO"}, `--ciphers FOO: unknown cipher suite "FOO" (want a name Go implements, in OpenSSL form such as ECDHE-RSA-AES128-GCM-SHA256 or IANA form such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256)`},
+		{[]string{url, "--curves", "X25519,BAR"}, `--curves X25519,BAR: unknown curve "BAR" (want one of X25519, P-256, P-384, P-521, X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024)`},
+		{[]string{"http://127.0.0.1:1/", "--tls-version", "1.3"}, "--tls-version 1.3: TLS settings on an http:// URL (use https:// or remove tls)"},
+		{[]string{url, "--name", "a/b"}, `--name a/b: "a/b" may not contain slashes or control characters (it names the results directory)`},
+		{[]string{"https://127.0.0.1:99999/"}, `URL: "https://127.0.0.1:99999/": port "99999" is not a number from 1 to 65535`},
+		{[]string{url, "-d", "5s", "--set", "load.duration=-1s"}, "--set load.duration=-1s: load.duration: must be positive, got -1s"},
+		{[]string{url, "--threshold", "req/s > lots"}, `--threshold "req/s > lots": "lots" is not a rate in req/s (want e.g. 100000)`},
+		{[]string{url, "--seed", "x"}, `run: --seed "x": want a whole number from 0 to 18446744073709551615 (a run prints and stores its seed)`},
+	} {
+		_, errOut, code := runArgs(append([]string{"run"}, tc.args...)...)
+		if want := "kaeload: " + tc.want + "\n"; code != 2 || errOut != want {
+			t.Errorf("kaeload run %q: exit %d, stderr:\n%s\nwant exit 2 and:\n%s", tc.args, code, errOut, want)
+		}
+	}
+	// --dry-run shows a plan for another machine, its missing CPUs as
+	// warnings: named by flag too.
+	out, errOut, code := runArgs("run", url, "--cpus", "0,"+far, "--dry-run")
+	if want := "warnings  --cpus 0," + far + ": CPU " + far + " do not exist (this machine has " + online.String() + "): the run would fail here\n"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("--dry-run: exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
+	}
+	if strings.Contains(out, ".yaml") || strings.Contains(out, "load.groups") {
+		t.Errorf("--dry-run names a file or a field path:\n%s", out)
 	}
 }

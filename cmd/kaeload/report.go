@@ -16,8 +16,8 @@ format writes run.json back unchanged (a round trip); html is the
 self-contained report with SVG charts, fit for an offline lab.
 
 Examples:
-  kaeload report results/20261202T134500Z-nginx-kae
-  kaeload report results/20261202T134500Z-nginx-kae --format html -o kae.html`, stdout)
+  kaeload report runs/20261202T134500Z-nginx-kae
+  kaeload report runs/20261202T134500Z-nginx-kae --format html -o kae.html`, stdout)
 	format := fs.String("format", "text", "output format: text, md, csv, json or html")
 	output := fs.String("o", "", "write to this file (atomically: a temporary file renamed into place) instead of standard output")
 	html := fs.String("html", "", "same as --format html -o FILE")

@@ -10,9 +10,11 @@ import (
 	"github.com/kaeload/kaeload/scenarios"
 )
 
-// resumeStore reopens the run directory dir to continue its run: the
-// journal gets a resume record and every later repetition, the run log
-// is appended to. It returns the store and the run so far.
+// resumeStore reopens the run directory dir to continue its run. It
+// returns the store and the run so far; nothing is written until the
+// resumed run begins (store.Begin), so a resume that fails before that —
+// a scenario that does not match, a host that cannot be reached — leaves
+// the run directory as it was.
 func resumeStore(dir string) (*store, *results.Run, error) {
 	st := &store{dir: dir, log: &runLog{}, resuming: true}
 	j, prev, err := results.ResumeJournal(dir, results.JournalOptions{Render: st.render})
@@ -20,13 +22,14 @@ func resumeStore(dir string) (*store, *results.Run, error) {
 		return nil, nil, err
 	}
 	st.journal = j
+	// The log is appended to once the run begins; what is logged before
+	// waits in memory, so a resume that fails adds nothing to it.
 	f, err := os.OpenFile(filepath.Join(dir, results.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
-		j.End(prev.Finished, true)
+		j.End(prev.Finished, true) // closes it: nothing was written
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	st.log.f = f
-	fmt.Fprintf(f, "--- resumed\n")
+	st.logFile = f
 	return st, prev, nil
 }
 

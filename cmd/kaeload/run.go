@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -25,9 +27,11 @@ with the client's own CPU µs per request beside them, errors by class,
 resumed handshakes, negotiated TLS parameters and latency percentiles,
 then the comparison of variants.
 
-Each run is kept in a new directory, results/<UTC time>-<name>/ (or -o DIR):
-run.json (everything, histograms included), summary.csv, report.html and
-run.log. An unwritable place fails before any load is sent.
+Each run is kept in a new directory, runs/<UTC time>-<name>/ under the
+current directory (or -o DIR; --results PARENT moves runs/): run.json
+(everything, histograms included), summary.csv, report.html and run.log.
+Measurements stay out of the source tree, whose results/ is a Go package.
+An unwritable place fails before any load is sent.
 
 Examples:
   kaeload run examples/quickstart.yaml
@@ -43,7 +47,8 @@ it would be (pinning, full handshakes, counting, the run directory).
 --print-scenario prints it, so a quick test grows into a file. -c and -t
 are per group; --cpus makes one group per CPU list; --groups N
 --cpus-per-group M makes N groups of M consecutive CPUs. --set, --threshold
-and the other flags apply as to a file.
+and the other flags apply as to a file. A problem names the flag that set
+the value: "--cpus 0-9,10-19: CPU 2-9 do not exist (this machine has 0-1)".
 
 Order and statistics: by default the windows run in randomized blocks —
 every round runs each variant once, in a random order per round (the seed
@@ -89,7 +94,7 @@ noise), up to its budget, after the other variants; the report gives the
 best value with its 95 % CI, the plateau and the windows used against the
 full grid. --resume DIR continues an interrupted run or search from the run
 directory's journal, keeping every finished window:
-  kaeload run --resume results/20261203T070000Z-soft-search
+  kaeload run --resume runs/20261203T070000Z-soft-search
   kaeload run --resume DIR SCENARIO.yaml   (needed when env values are secret)
 
 A repetition fails when its window completed no successful request (a
@@ -114,6 +119,8 @@ Exit status:
   1    the run could not be done or stored (server command, worker, disk)
   2    bad scenario or flags
   3    the run completed but a variant failed (see FAILED in the report)
+       or was not measured because its server did not start (NOT MEASURED;
+       the run goes on with the other variants)
   99   the run completed but crossed a threshold (THRESHOLD CROSSED)
   130  interrupted: the first Ctrl-C stops the load, stops the server and
        reports what was measured; a second kills the workers at once (the
@@ -121,9 +128,9 @@ Exit status:
        third exits at once.`, stdout)
 	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
 	dryRun := fs.Bool("dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
-	out := fs.String("o", "", "write the run to this new directory (default: RESULTS/<UTC time>-<scenario name>)")
+	out := fs.String("o", "", "write the run to this new directory (default: runs/<UTC time>-<scenario name>, see --results)")
 	fs.StringVar(out, "out", "", "same as -o")
-	resultsDir := fs.String("results", "results", "parent directory of run directories")
+	resultsDir := fs.String("results", "runs", "parent directory of run directories (created if missing)")
 	noSave := fs.Bool("no-save", false, "do not write a run directory")
 	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
 	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
@@ -157,6 +164,9 @@ Exit status:
 		}
 	}
 	if *seed != "" {
+		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
+			return usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", *seed, uint64(math.MaxUint64)))
+		}
 		sets = append(sets, [2]string{"seed", *seed})
 	}
 	switch *progress {
@@ -235,10 +245,9 @@ Exit status:
 		rw.flush()
 	}
 	if st != nil && r == nil && prev != nil {
-		// A resumed run that could not start: its journal ends as it was.
-		p := *prev
-		p.Interrupted = true
-		_, _ = st.end(&p)
+		// A resumed run that could not start: its journal is closed as it
+		// was, nothing written.
+		_, _ = st.end(prev)
 	}
 	if st != nil && r != nil {
 		// The journal holds every finished repetition already; its end
@@ -267,8 +276,15 @@ Exit status:
 		return fmt.Errorf("%w: %v", errInterrupted, runErr)
 	}
 	if runErr == nil && r != nil {
+		var failures []string
 		if failed := r.Failed(); len(failed) > 0 {
-			return fmt.Errorf("%w: %s: no request succeeded in a window, or errors were above max_errors (see the report)", errFailed, strings.Join(failed, ", "))
+			failures = append(failures, fmt.Sprintf("%s: no request succeeded in a window, or errors were above max_errors (see the report)", strings.Join(failed, ", ")))
+		}
+		for _, l := range r.NotMeasuredLines() {
+			failures = append(failures, "not measured: "+l)
+		}
+		if len(failures) > 0 {
+			return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 		}
 		if err := thresholdError(r); err != nil {
 			return err

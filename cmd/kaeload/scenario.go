@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/kaeload/kaeload/scenarios"
@@ -17,20 +18,24 @@ func compile(path string, sets setFlags, planning bool) (*scenarios.Plan, error)
 // (--threshold).
 func compileWith(path string, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, error) {
 	sc, err := scenarios.LoadFile(path)
-	if err != nil {
+	if sc == nil {
 		return nil, invalid(err)
 	}
+	// A scenario with values in error comes back too: Compile reports
+	// those with every other problem of the file.
 	return compileScenario(sc, sets, thresholds, planning)
 }
 
 // compileScenario applies --set overrides and --threshold additions to a
-// loaded scenario and compiles it.
+// loaded scenario and compiles it. Every problem comes back at once: the
+// --set ones first, then the scenario's in file order.
 func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, error) {
+	var errs []error
 	for _, kv := range sets {
 		if err := sc.Set(kv[0], kv[1]); err != nil {
 			// The value is not echoed: it may be a secret (Set quotes the
 			// values it may show).
-			return nil, invalid(fmt.Errorf("--set %s: %w", kv[0], err))
+			errs = append(errs, fmt.Errorf("--set %s: %w", kv[0], err))
 		}
 	}
 	for _, t := range thresholds {
@@ -40,7 +45,10 @@ func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string,
 	host.Planning = planning
 	plan, err := sc.Compile(host)
 	if err != nil {
-		return nil, invalid(err)
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, invalid(errors.Join(errs...))
 	}
 	return plan, nil
 }

@@ -33,8 +33,11 @@ type store struct {
 	thresholds []results.Threshold
 	log        *runLog
 	journal    *results.Journal
+	// logFile is the run log of a resumed run, open for appending and
+	// attached to log when the run begins.
+	logFile *os.File
 	// resuming is set for a run directory reopened by resumeStore: the
-	// journal is open already.
+	// journal is open already, and Begin resumes it.
 	resuming bool
 }
 
@@ -60,6 +63,19 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 func (s *store) Begin(r *results.Run) error {
 	r.Thresholds = s.thresholds
 	if s.resuming {
+		// The resumed run begins: from here on it is recorded.
+		if err := s.journal.Resume(); err != nil {
+			return fmt.Errorf("results cannot be written: %w", err)
+		}
+		f := s.logFile
+		s.logFile = nil
+		if _, err := f.WriteString("--- resumed\n"); err != nil {
+			f.Close()
+			return fmt.Errorf("results cannot be written: %w", err)
+		}
+		if err := s.log.attachFile(f); err != nil {
+			return fmt.Errorf("results cannot be written: %w", err)
+		}
 		return nil
 	}
 	r.Kaeload = versionString()
@@ -114,6 +130,11 @@ func (s *store) Speed(variant int, runs []results.SpeedRun) error {
 // Warning records a warning.
 func (s *store) Warning(w string) error { return s.journal.Warning(w) }
 
+// NotMeasured records a variant the run gave up on.
+func (s *store) NotMeasured(variant int, reason string) error {
+	return s.journal.NotMeasured(variant, reason)
+}
+
 // end closes the journal with the run's end: when it finished and whether
 // it was interrupted. It returns the run directory ("" when the run never
 // began).
@@ -128,6 +149,10 @@ func (s *store) end(r *results.Run) (string, error) {
 	err := s.journal.End(finished, r.Interrupted)
 	if cerr := s.log.close(); err == nil {
 		err = cerr
+	}
+	if s.logFile != nil { // a resumed run that never began
+		s.logFile.Close()
+		s.logFile = nil
 	}
 	return s.dir, err
 }
@@ -163,9 +188,22 @@ func (l *runLog) attach(path string) error {
 	if err != nil {
 		return err
 	}
+	return l.attachLocked(f)
+}
+
+// attachFile is attach to a file already open (a resumed run's log).
+func (l *runLog) attachFile(f *os.File) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.attachLocked(f)
+}
+
+// attachLocked writes what was logged so far to f and sends every later
+// line there; l.mu held. On failure f is closed.
+func (l *runLog) attachLocked(f *os.File) error {
 	if _, err := io.Copy(f, &l.b); err != nil {
 		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", f.Name(), err)
 	}
 	l.f = f
 	return nil

@@ -92,7 +92,7 @@ func TestRunThresholdInvalid(t *testing.T) {
 		t.Errorf("exit %d, want 2\n%s", code, errOut)
 	}
 	for _, want := range []string{path + `:4:5: thresholds[0]: "p99 handshake < 20": "20" is not a duration`,
-		`--threshold "kae vs baseline >= 5%": "kae vs baseline >= 5%": "kae" names no variant (variants: default; or baseline)`} {
+		`--threshold "kae vs baseline >= 5%": "kae" names no variant (variants: default; or baseline)`} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -164,58 +165,93 @@ func rateChart(vs []variantData) chart {
 	}
 	p.X.Min = 0
 	p.X.Max *= 1.22 // room for the labels right of the bars
-	c.Legend = []legendItem{{Name: "baseline mean", Color: cssColor(colorMuted), Line: true, Dashed: true}}
+	if base != nil {
+		c.Legend = []legendItem{{Name: "baseline mean", Color: cssColor(colorMuted), Line: true, Dashed: true}}
+	}
 	return c.finish(renderSVG(p, chartWidth, vg.Length(70+30*n), "total req/s per variant"))
 }
 
-// sweepCharts draws one chart per sweep series: mean req/s against the
-// swept value with 95 % CI whiskers, the best point marked, and the
-// baseline's mean as a dashed line.
+// sweepCharts draws one chart per sweep series: mean req/s per swept
+// value with 95 % CI whiskers, the best point marked, and the baseline's
+// mean as a dashed line. A numeric sweep (series.Numeric) is a line over
+// the swept number; a categorical one (certificate names, engines) is a
+// bar per value, since a line between names would suggest values between
+// them.
 func sweepCharts(vs []variantData, base *variantData) []chart {
 	var out []chart
 	for i, s := range sweepSeries(vs) {
-		out = append(out, sweepChart(i, s, base))
+		if s.Numeric {
+			out = append(out, sweepLineChart(i, s, base))
+		} else {
+			out = append(out, sweepBarChart(i, s, base))
+		}
 	}
 	return out
 }
 
-// sweepChart draws one sweep series (see sweepCharts).
-func sweepChart(i int, s series, base *variantData) chart {
-	xName := s.Key
-	if xName == "" {
-		xName = "swept values (plan order)"
+// sweepErrors returns the points' 95 % CI whiskers at their X, for the
+// points that have one.
+func sweepErrors(pts []seriesPoint) xyErrors {
+	var e xyErrors
+	for _, pt := range pts {
+		st := pt.D.Sum.Stats
+		if st.HasCI {
+			e.XYs = append(e.XYs, plotter.XY{X: pt.X, Y: st.Mean})
+			e.Errors = append(e.Errors, struct{ Low, High float64 }{st.Mean - st.CI95Low, st.CI95High - st.Mean})
+		}
 	}
-	c := chart{
-		ID:    "chart-sweep-" + strconv.Itoa(i),
-		Title: "Sweep " + s.Name + ": req/s against " + xName,
-		Caption: "Points: mean total req/s of each variant of the series; whiskers: 95 % confidence interval; " +
-			"ring: the best mean; dashed line: the baseline's mean.",
-	}
-	p := newPlot("", xName, "mean total req/s")
-	p.Y.Tick.Marker = rateTicks{}
-	lightGrid(p, false, true)
-	var line plotter.XYs
-	var errPts xyErrors
-	// The best point is the one results.SummarizeRun marks best of its
-	// sweep; a series of one variant is no sweep there, and its only point
-	// is the best.
+	return e
+}
+
+// bestPoint is the index of the point results.SummarizeRun marks best of
+// its sweep; a series of one variant is no sweep there, and its only
+// point is the best.
+func bestPoint(pts []seriesPoint) int {
 	best := 0
-	for j, pt := range s.Points {
+	for j, pt := range pts {
 		if pt.D.Sum.Best {
 			best = j
 		}
-		line = append(line, plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean})
-		if pt.D.Sum.Stats.HasCI {
-			errPts.XYs = append(errPts.XYs, plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean})
-			errPts.Errors = append(errPts.Errors, struct{ Low, High float64 }{pt.D.Sum.Stats.Mean - pt.D.Sum.Stats.CI95Low, pt.D.Sum.Stats.CI95High - pt.D.Sum.Stats.Mean})
-		}
 	}
-	if s.Key == "" {
-		ticks := make([]plot.Tick, len(s.Points))
-		for j, pt := range s.Points {
-			ticks[j] = plot.Tick{Value: pt.X, Label: pt.Label}
-		}
-		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	return best
+}
+
+// markBest rings the best point b at its mean and labels it, offset by
+// off from (b.X, labelY) and aligned as given.
+func markBest(p *plot.Plot, b seriesPoint, labelY float64, off vg.Point, align text.XAlignment) error {
+	ring, err := plotter.NewScatter(plotter.XYs{{X: b.X, Y: b.D.Sum.Stats.Mean}})
+	if err != nil {
+		return err
+	}
+	ring.GlyphStyle = draw.GlyphStyle{Color: colorBest, Radius: 8, Shape: draw.RingGlyph{}}
+	p.Add(ring)
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b.X, Y: labelY}}, Labels: []string{"best: " + b.D.V.Name + ", " + results.FormatRate(b.D.Sum.Stats.Mean) + " req/s"}})
+	if err != nil {
+		return err
+	}
+	l.TextStyle[0] = textStyle(10)
+	l.TextStyle[0].Color = colorBest
+	l.TextStyle[0].XAlign = align
+	l.Offset = off
+	p.Add(l)
+	return nil
+}
+
+// sweepLineChart draws a numeric sweep series as a line over the swept
+// number (see sweepCharts).
+func sweepLineChart(i int, s series, base *variantData) chart {
+	c := chart{
+		ID:    "chart-sweep-" + strconv.Itoa(i),
+		Title: "Sweep " + s.Name + ": req/s against " + s.Key,
+		Caption: "Points: mean total req/s of each variant of the series; whiskers: 95 % confidence interval; " +
+			"ring: the best mean; dashed line: the baseline's mean.",
+	}
+	p := newPlot("", s.Key, "mean total req/s")
+	p.Y.Tick.Marker = rateTicks{}
+	lightGrid(p, false, true)
+	var line plotter.XYs
+	for _, pt := range s.Points {
+		line = append(line, plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean})
 	}
 	col := s.Points[0].D.Color
 	l, pts, err := plotter.NewLinePoints(line)
@@ -226,7 +262,7 @@ func sweepChart(i int, s series, base *variantData) chart {
 	l.Color, l.Width = col, 2
 	pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: 3.5, Shape: draw.CircleGlyph{}}
 	p.Add(l, pts)
-	if len(errPts.XYs) > 0 {
+	if errPts := sweepErrors(s.Points); len(errPts.XYs) > 0 {
 		eb, err := plotter.NewYErrorBars(errPts)
 		if err != nil {
 			c.Err = err.Error()
@@ -235,22 +271,20 @@ func sweepChart(i int, s series, base *variantData) chart {
 		eb.Color, eb.Width, eb.CapWidth = col, 1.5, 8
 		p.Add(eb)
 	}
-	b := s.Points[best]
-	ring, err := plotter.NewScatter(plotter.XYs{{X: b.X, Y: b.D.Sum.Stats.Mean}})
-	if err != nil {
-		c.Err = err.Error()
-		return c
-	}
-	ring.GlyphStyle = draw.GlyphStyle{Color: colorBest, Radius: 8, Shape: draw.RingGlyph{}}
-	p.Add(ring)
-	bestLabel := "best: " + b.D.V.Name + ", " + results.FormatRate(b.D.Sum.Stats.Mean) + " req/s"
-	if err := labels(p, plotter.XYs{{X: b.X, Y: b.D.Sum.Stats.Mean}}, []string{bestLabel}, vg.Point{X: 10, Y: 10}, 10, colorBest); err != nil {
-		c.Err = err.Error()
-		return c
-	}
 	lo, hi := s.Points[0].X, s.Points[len(s.Points)-1].X
 	if lo == hi {
 		lo, hi = lo-1, hi+1
+	}
+	// The label starts right of the ring, or ends left of it for a best
+	// point in the right half, so it stays inside the chart.
+	b := s.Points[bestPoint(s.Points)]
+	off, align := vg.Point{X: 10, Y: 10}, draw.XLeft
+	if b.X > (lo+hi)/2 {
+		off, align = vg.Point{X: -10, Y: 10}, draw.XRight
+	}
+	if err := markBest(p, b, b.D.Sum.Stats.Mean, off, align); err != nil {
+		c.Err = err.Error()
+		return c
 	}
 	pad := (hi - lo) * 0.05 // room beside the outermost points
 	lo, hi = lo-pad, hi+pad
@@ -268,6 +302,77 @@ func sweepChart(i int, s series, base *variantData) chart {
 	// Leave room above the highest whisker for the best label.
 	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.15
 	p.X.Min, p.X.Max = math.Min(p.X.Min, lo), math.Max(p.X.Max, hi)
+	return c.finish(renderSVG(p, chartWidth, 300, c.Title))
+}
+
+// sweepBarChart draws a categorical sweep series as a bar per variant in
+// its colour, in plan order, from zero (see sweepCharts).
+func sweepBarChart(i int, s series, base *variantData) chart {
+	xName := s.Key
+	if xName == "" {
+		xName = "swept values"
+	}
+	c := chart{
+		ID:    "chart-sweep-" + strconv.Itoa(i),
+		Title: "Sweep " + s.Name + ": req/s per " + xName,
+	}
+	why := "the swept values are names, not numbers"
+	if s.Key == "" {
+		why = "several swept values change at once"
+	}
+	c.Caption = "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); " +
+		"whiskers: 95 % confidence interval; ring: the best mean; dashed line: the baseline's mean."
+	n := len(s.Points)
+	p := newPlot("", xName, "mean total req/s")
+	p.Y.Tick.Marker = rateTicks{}
+	lightGrid(p, false, true)
+	w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
+	ticks := make([]string, n)
+	var ds []variantData
+	for j, pt := range s.Points {
+		ticks[j] = pt.Label
+		ds = append(ds, pt.D)
+		if err := bar(p, pt.X, pt.D.Sum.Stats.Mean, w, 0, pt.D.Color, false); err != nil {
+			c.Err = err.Error()
+			return c
+		}
+	}
+	if errPts := sweepErrors(s.Points); len(errPts.XYs) > 0 {
+		eb, err := plotter.NewYErrorBars(errPts)
+		if err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		eb.Color, eb.Width, eb.CapWidth = colorInk, 1.5, 8
+		p.Add(eb)
+	}
+	// The label sits above the best bar's whisker.
+	b := s.Points[bestPoint(s.Points)]
+	top := b.D.Sum.Stats.Mean
+	if b.D.Sum.Stats.HasCI {
+		top = math.Max(top, b.D.Sum.Stats.CI95High)
+	}
+	if err := markBest(p, b, top, vg.Point{X: 0, Y: 10}, draw.XCenter); err != nil {
+		c.Err = err.Error()
+		return c
+	}
+	c.Legend = append(variantLegend(ds), legendItem{Name: "best mean", Color: cssColor(colorBest)})
+	if base != nil && len(base.V.Reps) > 0 {
+		if err := refLine(p, -0.5, base.Sum.Stats.Mean, float64(n)-0.5, base.Sum.Stats.Mean, colorMuted); err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		c.Legend = append(c.Legend, legendItem{Name: "baseline mean (" + base.V.Name + ")", Color: cssColor(colorMuted), Line: true, Dashed: true})
+	}
+	p.NominalX(ticks...)
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	if n > 8 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+	}
+	p.Y.Min = 0
+	// Leave room above the highest whisker for the best label.
+	p.Y.Max *= 1.15
 	return c.finish(renderSVG(p, chartWidth, 300, c.Title))
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"html"
 	"image"
 	"image/png"
 	"os"
@@ -231,4 +233,158 @@ func keep(t *testing.T, path string) {
 		t.Fatalf("keep artifact: %v", err)
 	}
 	t.Logf("artifact: %s", dst)
+}
+
+// layoutProbe is appended to a copy of a report (never to the report
+// itself, which has no script) to measure its layout in the browser. It
+// keeps a vertical scrollbar on, as a long page in a desktop browser has
+// one, and writes what it measured as JSON into a hidden
+// <pre id="layout-probe">, which --dump-dom then carries out.
+const layoutProbe = `<style>html { overflow-y: scroll; } #layout-probe { display: none; }</style>
+<script>
+(function () {
+  var root = document.documentElement;
+  var out = {window: window.innerWidth, viewport: root.clientWidth, scrollWidth: root.scrollWidth,
+    bottom: document.body.getBoundingClientRect().bottom, windowHeight: window.innerHeight, tables: [], tall: []};
+  var tables = document.querySelectorAll("table");
+  for (var i = 0; i < tables.length; i++) {
+    var t = tables[i], box = t.parentElement, tr = t.getBoundingClientRect(), br = box.getBoundingClientRect();
+    var sec = box; // the nearest heading with an id before the table's box
+    while (sec && !(/^H[23]$/.test(sec.tagName) && sec.id)) sec = sec.previousElementSibling;
+    out.tables.push({index: i, id: t.id || "", section: sec ? sec.id : "", right: tr.right, width: tr.width,
+      boxRight: br.right, boxClientWidth: box.clientWidth, boxScrollWidth: box.scrollWidth,
+      boxOverflowX: getComputedStyle(box).overflowX});
+    var cells = t.querySelectorAll("td, th");
+    for (var j = 0; j < cells.length; j++) {
+      var c = cells[j], st = getComputedStyle(c);
+      if (c.classList.contains("msg") || c.colSpan > 1) continue; // messages and spanning notes may wrap
+      // Headers and the verdict's words may take a third line; figures and names two at most.
+      var most = (c.tagName == "TH" || c.classList.contains("verdict")) ? 3 : 2;
+      // The text's own height: a cell is as tall as its row, whatever it holds.
+      var rg = document.createRange();
+      rg.selectNodeContents(c);
+      var lines = rg.getBoundingClientRect().height / parseFloat(st.lineHeight);
+      if (lines > most + 0.5) out.tall.push({table: i, text: c.textContent.slice(0, 80), lines: lines, most: most});
+    }
+  }
+  var pre = document.createElement("pre");
+  pre.id = "layout-probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>`
+
+var probeOut = regexp.MustCompile(`(?s)<pre id="layout-probe">(.*?)</pre>`)
+
+// layout is what layoutProbe measured, in CSS px.
+type layout struct {
+	// Window is the browser window's width; Viewport the page's, without
+	// the scrollbar.
+	Window, Viewport float64
+	// ScrollWidth is the page's width, Bottom where its content ends.
+	ScrollWidth, Bottom float64
+	// WindowHeight is the window's height: what the screenshot shows.
+	WindowHeight float64
+	Tables       []struct {
+		Index int
+		// ID is the table's id; Section the id of the heading above it.
+		ID, Section string
+		// Right and Width are the table's right edge and width.
+		Right, Width float64
+		// BoxRight is the right edge of the table's parent, the box it
+		// must fit or scroll in; BoxClientWidth and BoxScrollWidth its
+		// inner and scrolled widths; BoxOverflowX its CSS overflow-x.
+		BoxRight, BoxClientWidth, BoxScrollWidth float64
+		BoxOverflowX                             string
+	}
+	// Tall are the cells whose text wraps to more lines than Most.
+	Tall []struct {
+		Table int
+		Text  string
+		Lines float64
+		Most  int
+	}
+}
+
+// TestChromiumLayout1280 opens a report of nine variants × five
+// repetitions with a categorical and a numeric sweep in a 1280 px wide
+// browser window, with its vertical scrollbar, and measures the layout:
+// the page does not scroll sideways, every table fits its column or
+// scrolls inside its own box, the comparison and repetition tables fit
+// outright, and no table cell wraps to more than two lines (three for
+// headers and verdicts; error messages aside). One Chromium run measures
+// and takes the screenshot kept for people to look at.
+func TestChromiumLayout1280(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	var b bytes.Buffer
+	if err := Write(&b, wideRun()); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	page := filepath.Join(dir, "report-1280.html")
+	doc := strings.Replace(b.String(), "</body>", layoutProbe+"\n</body>", 1)
+	if err := os.WriteFile(page, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep(t, page)
+	shot := filepath.Join(dir, "report-1280.png")
+	// Tall enough for the whole page, so the screenshot shows every table.
+	dom := string(runChromium(t, bin, page, "--window-size=1280,14000", "--screenshot="+shot, "--dump-dom"))
+	if _, err := os.Stat(shot); err != nil {
+		t.Errorf("no screenshot: %v", err)
+	} else {
+		keep(t, shot)
+	}
+	m := probeOut.FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("dumped DOM has no layout probe output (did the script run?):\n%s", tail(dom, 2000))
+	}
+	var got layout
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &got); err != nil {
+		t.Fatalf("decode layout probe: %v\n%s", err, m[1])
+	}
+	t.Logf("window %v × %v px, page %v px wide, content ends at %.0f px", got.Window, got.WindowHeight, got.ScrollWidth, got.Bottom)
+	if got.Window != 1280 {
+		t.Fatalf("window is %v px wide, want 1280 (--window-size not honoured?)", got.Window)
+	}
+	if got.Viewport >= got.Window {
+		t.Errorf("viewport %v px in a %v px window: the vertical scrollbar the probe turns on is missing", got.Viewport, got.Window)
+	}
+	if got.ScrollWidth > got.Viewport {
+		t.Errorf("page is %v px wide in a %v px viewport: something runs past the right edge", got.ScrollWidth, got.Viewport)
+	}
+	if got.Bottom > got.WindowHeight {
+		t.Errorf("page is %.0f px tall: the screenshot (%v px) misses its end", got.Bottom, got.WindowHeight)
+	}
+	if len(got.Tables) < 8 {
+		t.Fatalf("probe saw %d tables, want the report's 8 or more", len(got.Tables))
+	}
+	fitOutright := map[string]bool{"comparison-table": false, "reps-table": false, "not-counted-table": false}
+	for _, tb := range got.Tables {
+		name := fmt.Sprintf("table %d %q (in #%s)", tb.Index, tb.ID, tb.Section)
+		t.Logf("%s: %.0f px wide in a %.0f px box", name, tb.Width, tb.BoxClientWidth)
+		if tb.BoxRight > got.Viewport {
+			t.Errorf("%s: its box ends at %.0f px, past the %v px viewport", name, tb.BoxRight, got.Viewport)
+		}
+		fits := tb.Right <= tb.BoxRight+0.5
+		scrolls := tb.BoxOverflowX == "auto" || tb.BoxOverflowX == "scroll"
+		if !fits && !scrolls {
+			t.Errorf("%s: %.0f px wide, ends at %.0f px past its box (%.0f px) and the box does not scroll (overflow-x %s)",
+				name, tb.Width, tb.Right, tb.BoxRight, tb.BoxOverflowX)
+		}
+		if _, ok := fitOutright[tb.ID]; ok {
+			fitOutright[tb.ID] = true
+			if tb.BoxScrollWidth > tb.BoxClientWidth {
+				t.Errorf("%s: %v px of table in a %v px box: it must fit at 1280 px without scrolling", name, tb.BoxScrollWidth, tb.BoxClientWidth)
+			}
+		}
+	}
+	for id, seen := range fitOutright {
+		if !seen {
+			t.Errorf("no table #%s found", id)
+		}
+	}
+	for _, c := range got.Tall {
+		t.Errorf("table %d: cell %q wraps to %.1f lines, want at most %d", c.Table, c.Text, c.Lines, c.Most)
+	}
 }

@@ -19,9 +19,12 @@
 //
 //   - req/s per variant: mean bar, 95 % confidence-interval whisker,
 //     one dot per repetition, the baseline's mean as a dashed line;
-//   - one sweep curve per Variant.Series: mean req/s against the swept
-//     value (parsed as a number; plan order when it is not numeric), with
-//     whiskers and the best point (SweepSummary.Best) ringed;
+//   - one sweep chart per Variant.Series, with whiskers and the best
+//     point (SweepSummary.Best) ringed: a line of mean req/s against the
+//     swept value when every value parses as a number and one key varies;
+//     otherwise (certificate names, engines, several keys at once) a bar
+//     per value in plan order, from zero, since a line between names
+//     would suggest values between them;
 //   - CDFs of the TLS handshake and total request time per variant on a
 //     log ms axis, from the repetitions' HDR histograms merged exactly;
 //   - req/s per worker group, mean over repetitions, grouped by group;
@@ -31,12 +34,25 @@
 // Variants keep one colour across every chart and table. Legends are HTML
 // under each chart so they never hide data.
 //
+// # Layout
+//
+// The page is a column of at most 1180 px. Every table sits in a box that
+// scrolls sideways when the table is wider than the column, so the page
+// itself never does; cells are compact, figures and variant names do not
+// wrap, and a table cell holds one figure rather than a sentence, so rows
+// stay one or two lines high. At 1280 px the comparison, repetition and
+// not-counted tables of nine variants × five repetitions fit without
+// scrolling (TestChromiumLayout1280 measures it in Chromium).
+//
 // # Tables and banners
 //
 // The comparison table (n, mean, standard deviation, 95 % CI, Δ % against
 // the baseline, Welch's p and the verdict, from results.SummarizeRun, so
 // the same figures as the text, Markdown and CSV reports), the variants with their sweep values and server
-// environment, the per-repetition totals, latency percentiles, worker
+// environment, the per-repetition totals (a failed repetition's reason on
+// a row of its own), what each repetition counted outside its window
+// (warm-up, drained, cut off by stage, TIME_WAIT sockets), latency
+// percentiles, worker
 // groups, CPU, errors by class with their first message, negotiated TLS
 // parameters, server probes and the compiled plan. When any variant ran
 // crypto speed commands, a crypto speed table (results.SummarizeSpeed: the

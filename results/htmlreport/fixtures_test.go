@@ -120,3 +120,60 @@ func fixtureRun() *results.Run {
 		},
 	}
 }
+
+// wideRun is a run shaped like examples/local-nginx.yaml grown to the size
+// that pushes the report's tables wide: nine variants × five repetitions
+// (two groups each), a categorical sweep over certificate names ("{cert}":
+// rsa2048 (the baseline), rsa4096, ecdsa-p256), rsa2048-noasm, and a
+// numeric sweep ("kae-soft-{ratio}" over 0, 10, 33, 50, 100). Every
+// repetition counted six-digit figures outside its window (warm-up,
+// late, cut off, unanswered) and read TIME_WAIT, which fill the "not
+// counted" figures; one repetition failed with a long reason.
+func wideRun() *results.Run {
+	r := &results.Run{
+		SchemaVersion: results.SchemaVersion,
+		Name:          "local-nginx-wide",
+		Started:       t0,
+		Finished:      t0.Add(20 * time.Minute),
+		Plan:          json.RawMessage(`{"name":"local-nginx-wide","repeat":5}`),
+		Baseline:      "rsa2048",
+	}
+	type spec struct {
+		name, series, key, value string
+		rate                     uint64
+	}
+	specs := []spec{
+		{"rsa2048", "{cert}", "cert", "rsa2048", 1180},
+		{"rsa4096", "{cert}", "cert", "rsa4096", 190},
+		{"ecdsa-p256", "{cert}", "cert", "ecdsa-p256", 2950},
+		{"rsa2048-noasm", "", "", "", 760},
+		{"kae-soft-0", "kae-soft-{ratio}", "ratio", "0", 1500},
+		{"kae-soft-10", "kae-soft-{ratio}", "ratio", "10", 1650},
+		{"kae-soft-33", "kae-soft-{ratio}", "ratio", "33", 1810},
+		{"kae-soft-50", "kae-soft-{ratio}", "ratio", "50", 1700},
+		{"kae-soft-100", "kae-soft-{ratio}", "ratio", "100", 1200},
+	}
+	for vi, s := range specs {
+		v := results.Variant{Name: s.name, Series: s.series}
+		if s.key != "" {
+			v.Sweep = map[string]string{s.key: s.value}
+		}
+		if s.series == "kae-soft-{ratio}" {
+			v.Env = map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": s.value}
+		}
+		for i := range 5 {
+			rp := rep(vi*5+i, s.rate+uint64(i*i*7), 900, [2]float64{0.41, 0.44}, 0.97)
+			rp.Index = i
+			tw := 28000 + 1234*i
+			rp.TimeWait = &tw
+			rp.Total.Outside = results.Outside{
+				Warmup: 612345 + uint64(i), WarmupErrors: 1234, Late: 16, Abandoned: 12345,
+				Unanswered: results.Stages{Connect: 1024, Handshake: 10240, Response: 1081},
+			}
+			v.Reps = append(v.Reps, rp)
+		}
+		r.Variants = append(r.Variants, v)
+	}
+	r.Variants[3].Reps[2].Failed = "no request succeeded in the window (unanswered at the window's end: 4 (connect 0, handshake 4, response 0))"
+	return r
+}

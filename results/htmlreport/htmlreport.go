@@ -21,17 +21,19 @@ import (
 // The page shows the scenario name, times, baseline, an interrupted flag,
 // the run's warnings and a client-bound banner when any group's CPUs were
 // at least results.ClientBoundBusy busy; the charts (req/s per variant
-// with 95 % confidence intervals, one curve per sweep series, handshake
-// and total latency CDFs, req/s per group, client and server CPU when
-// measured); and the tables (comparison against the baseline with Welch's
-// t-test, variants, per-repetition totals, latency percentiles, groups,
-// CPU, errors by class, negotiated parameters, probes, the plan). When any
-// variant ran speed commands, a crypto speed table shows every figure per
-// variant with its Δ % against the baseline (the text report's cells) and
-// lists the failed commands with their error.
+// with 95 % confidence intervals, a line per numeric sweep series and
+// bars per categorical one, handshake and total latency CDFs, req/s per
+// group, client and server CPU when measured); and the tables (comparison
+// against the baseline with Welch's t-test, variants, per-repetition
+// totals, what each repetition counted outside its window, latency
+// percentiles, groups, CPU, errors by class, negotiated parameters,
+// probes, the plan). When any variant ran speed commands, a crypto speed
+// table shows every figure per variant with its Δ % against the baseline
+// (the text report's cells) and lists the failed commands with their
+// error.
 //
-// It returns an error, before writing anything, when r.Baseline names no
-// variant, and any error of w. A chart that cannot be drawn is replaced by
+// A run whose baseline was not measured shows what was measured, and its
+// comparison says that nothing is compared. It returns any error of w. A chart that cannot be drawn is replaced by
 // a visible note saying why; the rest of the page is still written.
 func Write(w io.Writer, r *results.Run) error {
 	pg, err := newPage(r)
@@ -59,8 +61,11 @@ type page struct {
 	// Incomplete marks a run rebuilt from its journal before it ended.
 	Incomplete bool
 	// Failed lists the variants with failed repetitions.
-	Failed   []string
-	Warnings []string
+	Failed []string
+	// NotMeasured are the variants the run gave up on, one line each
+	// (results.Run.NotMeasuredLines).
+	NotMeasured []string
+	Warnings    []string
 	// Hints are results.Run.Hints: lines, not warnings.
 	Hints []string
 	// Hosts describes the run's ssh hosts (results.HostLine), if any.
@@ -91,6 +96,9 @@ type page struct {
 	Comparison []comparisonRow
 	Variants   []variantRow
 	Reps       []repRow
+	// NotCounted are the repetitions' counts outside their windows, one
+	// row per repetition that has any.
+	NotCounted []notCountedRow
 	Latency    []latencyRow
 	Groups     []groupRow
 	CPU        []cpuRow
@@ -132,12 +140,20 @@ type variantRow struct {
 }
 
 type repRow struct {
-	Variant, Rep, Window, Requests, Rate, Errors, Handshakes, Resumed, Connections, Status, P99Total, NotCounted string
+	Variant, Rep, Window, Requests, Rate, Errors, Handshakes, Resumed, Connections, Status, P99Total string
 	// ClientUs is the client's CPU µs per request (Rep.ClientCPU), dash
 	// when not measured.
 	ClientUs string
 	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
 	Failed string
+}
+
+// notCountedRow is one repetition's counts outside its window: responses
+// and errors of the warm-up; of the requests in flight at the window's
+// end, those completed in the drain (Late) and those that failed or were
+// cut off (Abandoned), split by stage; and TIME_WAIT sockets after.
+type notCountedRow struct {
+	Variant, Rep, Warmup, WarmupErrors, Late, Abandoned, Connect, Handshake, Response, TimeWait string
 }
 
 type latencyRow struct {
@@ -201,6 +217,7 @@ func newPage(r *results.Run) (*page, error) {
 		Name:        r.Name,
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
+		NotMeasured: r.NotMeasuredLines(),
 		Warnings:    r.AllWarnings(),
 		Hints:       r.Hints(),
 		Hosts:       hostLines(r.Hosts),
@@ -231,10 +248,16 @@ func newPage(r *results.Run) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := sum.Baseline
 	vs := newVariantData(r, sum)
-	pg.Baseline = r.Variants[base].Name
+	var base *variantData // nil when the baseline was not measured
+	if sum.Baseline >= 0 {
+		base = &vs[sum.Baseline]
+	}
+	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = results.OrderLine(r), results.StatsNote(sum)
+	if nc := sum.NoComparison(); nc != "" {
+		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
+	}
 	if h, rows, title, ok := results.DriftTable(sum); ok {
 		pg.Drift = &driftSection{Title: title, Header: h, Rows: rows}
 	}
@@ -250,7 +273,7 @@ func newPage(r *results.Run) (*page, error) {
 	pg.Capacity = capacitySectionOf(r)
 	pg.Charts = append(pg.Charts, capacityCharts(r)...)
 	pg.Charts = append(pg.Charts, rateChart(vs))
-	pg.Charts = append(pg.Charts, sweepCharts(vs, &vs[base])...)
+	pg.Charts = append(pg.Charts, sweepCharts(vs, base)...)
 	if c, ok := searchChart(r); ok {
 		pg.Charts = append(pg.Charts, c)
 	}
@@ -270,7 +293,7 @@ func newPage(r *results.Run) (*page, error) {
 
 	for i := range vs {
 		v := &vs[i]
-		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, &vs[base]))
+		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, base))
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
 		pg.Groups = append(pg.Groups, groupRows(v)...)
@@ -278,6 +301,9 @@ func newPage(r *results.Run) (*page, error) {
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
 			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep))
+			if row, ok := notCountedRowOf(v.V.Name, rep); ok {
+				pg.NotCounted = append(pg.NotCounted, row)
+			}
 			pg.Errors = append(pg.Errors, errorRows(v.V.Name, rep)...)
 			pg.Probes = append(pg.Probes, probeRows(v.V.Name, rep)...)
 			if c := cpuOf(rep); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
@@ -294,7 +320,10 @@ func speedSectionOf(st *results.SpeedTable) *speedSection {
 	if st == nil {
 		return nil
 	}
-	sec := &speedSection{Baseline: st.Variants[st.Baseline]}
+	sec := &speedSection{Baseline: st.BaselineName}
+	if st.Baseline < 0 {
+		sec.Baseline += " (not measured: no Δ %)"
+	}
 	for i, c := range st.Commands {
 		sec.Commands = append(sec.Commands, speedCommand{Index: strconv.Itoa(i), Line: c})
 	}
@@ -391,21 +420,28 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 	if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
 		row.ClientUs = results.FormatMicros(us)
 	}
-	if o := t.Outside; o != (results.Outside{}) {
-		row.NotCounted = fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
-			results.FormatCount(o.Warmup), results.FormatCount(o.WarmupErrors), results.FormatCount(o.Late), results.FormatCount(o.Abandoned))
-		if u := o.Unanswered; u.Total() > 0 {
-			row.NotCounted += "; unanswered at the window's end " + results.UnansweredLine(u)
-		}
-	}
-	if rep.TimeWait != nil {
-		if row.NotCounted != "" {
-			row.NotCounted += "; "
-		}
-		row.NotCounted += fmt.Sprintf("TIME_WAIT sockets on the client machine after the window %s", results.FormatCount(uint64(max(*rep.TimeWait, 0))))
-	}
 	row.Failed = rep.Failed
 	return row
+}
+
+// notCountedRowOf is rep's row of the not-counted table: what its groups
+// counted outside the window (results.Outside) and the TIME_WAIT sockets
+// after it, one figure per cell; false when it has none of them.
+func notCountedRowOf(variant string, rep *results.Rep) (notCountedRow, bool) {
+	o := rep.Total.Outside
+	if o == (results.Outside{}) && rep.TimeWait == nil {
+		return notCountedRow{}, false
+	}
+	f := results.FormatCount
+	row := notCountedRow{
+		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
+		Warmup: f(o.Warmup), WarmupErrors: f(o.WarmupErrors), Late: f(o.Late), Abandoned: f(o.Abandoned),
+		Connect: f(o.Unanswered.Connect), Handshake: f(o.Unanswered.Handshake), Response: f(o.Unanswered.Response), TimeWait: dash,
+	}
+	if rep.TimeWait != nil {
+		row.TimeWait = f(uint64(max(*rep.TimeWait, 0)))
+	}
+	return row, true
 }
 
 func latencyRows(v *variantData) []latencyRow {

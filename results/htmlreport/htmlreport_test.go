@@ -305,16 +305,30 @@ func TestWriteInterrupted(t *testing.T) {
 	}
 }
 
+// TestWriteUnknownBaseline: a run whose baseline was not measured (an
+// interrupt, or a randomized order, before its first window) renders
+// every variant measured, and its comparison says nothing is compared.
 func TestWriteUnknownBaseline(t *testing.T) {
 	r := fixtureRun()
 	r.Baseline = "nope"
+	r.Incomplete = true
 	var b bytes.Buffer
-	err := Write(&b, r)
-	if err == nil || !strings.Contains(err.Error(), `baseline "nope"`) {
-		t.Errorf("Write with an unknown baseline = %v, want an error naming it", err)
+	if err := Write(&b, r); err != nil {
+		t.Fatalf("Write with a baseline not measured: %v", err)
 	}
-	if b.Len() != 0 {
-		t.Errorf("Write wrote %d bytes before failing, want none", b.Len())
+	out := b.String()
+	for _, want := range []string{"nope (not measured yet)", `Baseline &#34;nope&#34; not measured yet: no variant is compared with it`, "no comparison: baseline not measured"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "nothing was measured") {
+		t.Errorf("the report says nothing was measured")
+	}
+	for i := range r.Variants {
+		if !strings.Contains(out, ">"+r.Variants[i].Name+"<") {
+			t.Errorf("variant %s is not shown", r.Variants[i].Name)
+		}
 	}
 }
 
@@ -440,25 +454,45 @@ func TestSweepSeries(t *testing.T) {
 		return variantData{V: v, Sum: &results.VariantSummary{Stats: results.Stats{N: 1, Mean: mean}}}
 	}
 	tests := []struct {
-		name    string
-		vs      []variantData
-		wantKey string
-		want    string // "label@x" per point, in x order
+		name        string
+		vs          []variantData
+		wantKey     string
+		wantNumeric bool
+		want        string // "label@x" per point, in x order
 	}{
 		{"numeric, sorted by value", []variantData{
 			mk("s-50", "s", map[string]string{"ratio": "50"}, 3),
 			mk("s-0", "s", map[string]string{"ratio": "0"}, 1),
 			mk("s-33", "s", map[string]string{"ratio": "33%"}, 2),
-		}, "ratio", "0@0 33%@33 50@50"},
+		}, "ratio", true, "0@0 33%@33 50@50"},
 		{"constant key skipped for the varying one", []variantData{
 			mk("a", "s", map[string]string{"async": "2", "jobs": "8"}, 1),
 			mk("b", "s", map[string]string{"async": "2", "jobs": "16"}, 1),
-		}, "jobs", "8@8 16@16"},
-		{"not numeric: plan order", []variantData{
+		}, "jobs", true, "8@8 16@16"},
+		{"constant name beside a varying number: numeric", []variantData{
+			mk("a", "s", map[string]string{"engine": "kae", "ratio": "33"}, 1),
+			mk("b", "s", map[string]string{"engine": "kae", "ratio": "10"}, 1),
+		}, "ratio", true, "10@10 33@33"},
+		{"not numeric: categorical, plan order", []variantData{
 			mk("x", "s", map[string]string{"engine": "kae"}, 1),
 			mk("y", "s", map[string]string{"engine": "qat"}, 1),
-		}, "", "engine=kae@0 engine=qat@1"},
-		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", ""},
+		}, "engine", false, "kae@0 qat@1"},
+		{"certificate names: categorical, plan order", []variantData{
+			mk("rsa2048", "{cert}", map[string]string{"cert": "rsa2048"}, 1),
+			mk("rsa4096", "{cert}", map[string]string{"cert": "rsa4096"}, 1),
+			mk("ecdsa-p256", "{cert}", map[string]string{"cert": "ecdsa-p256"}, 1),
+		}, "cert", false, "rsa2048@0 rsa4096@1 ecdsa-p256@2"},
+		{"one name among numbers: categorical", []variantData{
+			mk("a", "s", map[string]string{"ratio": "0"}, 1),
+			mk("b", "s", map[string]string{"ratio": "auto"}, 1),
+			mk("c", "s", map[string]string{"ratio": "50"}, 1),
+		}, "ratio", false, "0@0 auto@1 50@2"},
+		{"two numeric keys varying: categorical", []variantData{
+			mk("a", "s", map[string]string{"jobs": "8", "ratio": "0"}, 1),
+			mk("b", "s", map[string]string{"jobs": "8", "ratio": "50"}, 1),
+			mk("c", "s", map[string]string{"jobs": "16", "ratio": "0"}, 1),
+		}, "", false, "jobs=8 ratio=0@0 jobs=8 ratio=50@1 jobs=16 ratio=0@2"},
+		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", false, ""},
 	}
 	for _, tt := range tests {
 		ss := sweepSeries(tt.vs)
@@ -475,8 +509,9 @@ func TestSweepSeries(t *testing.T) {
 		for _, p := range ss[0].Points {
 			parts = append(parts, p.Label+"@"+results.FormatFloat(p.X, -1))
 		}
-		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || got != tt.want {
-			t.Errorf("%s: key %q points %q, want key %q points %q", tt.name, ss[0].Key, got, tt.wantKey, tt.want)
+		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || ss[0].Numeric != tt.wantNumeric || got != tt.want {
+			t.Errorf("%s: key %q numeric %v points %q, want key %q numeric %v points %q",
+				tt.name, ss[0].Key, ss[0].Numeric, got, tt.wantKey, tt.wantNumeric, tt.want)
 		}
 	}
 }
@@ -634,5 +669,80 @@ func TestWriteFailed(t *testing.T) {
 	ok := fixtureRun()
 	if root, err := parseStrict(write(t, ok)); err != nil || root.byID("failed") != nil {
 		t.Errorf("a run without failures has a failed banner (err %v)", err)
+	}
+}
+
+// TestWriteNotCounted checks the not-counted table: one row per
+// repetition that counted anything outside its window or read TIME_WAIT,
+// one figure per cell, and no table for a run without either.
+func TestWriteNotCounted(t *testing.T) {
+	r := fixtureRun()
+	r.Variants[1].Reps[0].Total.Outside = results.Outside{
+		Warmup: 612345, WarmupErrors: 12, Late: 16, Abandoned: 7,
+		Unanswered: results.Stages{Connect: 1, Handshake: 2, Response: 4},
+	}
+	tw := 28000
+	r.Variants[2].Reps[1].TimeWait = &tw
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	tbl := root.byID("not-counted-table")
+	if tbl == nil {
+		t.Fatal("no not-counted table")
+	}
+	var rows []string
+	for _, tr := range tbl.find("tbody")[0].find("tr") {
+		var cells []string
+		for _, td := range tr.find("td") {
+			cells = append(cells, strings.TrimSpace(td.allText()))
+		}
+		rows = append(rows, strings.Join(cells, "|"))
+	}
+	want := []string{
+		"kae-soft-0|1|612,345|12|16|7|1|2|4|—",
+		"kae-soft-33|2|0|0|0|0|0|0|0|28,000",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("not-counted rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if root, err := parseStrict(write(t, fixtureRun())); err != nil || root.byID("not-counted-table") != nil || root.byID("not-counted") != nil {
+		t.Errorf("a run that counted nothing outside its windows has a not-counted section (err %v)", err)
+	}
+}
+
+// TestWriteNotMeasured: a variant the run gave up on is named with its
+// reason in a banner, and the run no longer reads as plainly completed.
+func TestWriteNotMeasured(t *testing.T) {
+	r := fixtureRun()
+	reason := `server start failed: nginx: [emerg] cannot load certificate "/etc/nginx/missing.crt"`
+	r.NotMeasured = []results.NotMeasured{{Variant: "nocert", Reason: reason}}
+	root, err := parseStrict(write(t, r))
+	if err != nil {
+		t.Fatalf("report is not well-formed: %v", err)
+	}
+	banner := root.byID("not-measured")
+	if banner == nil {
+		t.Fatal("no not-measured banner")
+	}
+	if got, want := banner.allText(), "variant nocert: "+reason; !strings.Contains(got, want) {
+		t.Errorf("banner = %q, want it to contain %q", got, want)
+	}
+	if got, want := root.byID("completed").allText(), "yes, but not every variant was measured"; got != want {
+		t.Errorf("completed = %q, want %q", got, want)
+	}
+	// The baseline may be the variant that did not start.
+	base := fixtureRun()
+	base.Baseline, base.NotMeasured = "nocert", r.NotMeasured
+	if root, err := parseStrict(write(t, base)); err != nil || root.byID("not-measured") == nil {
+		t.Errorf("a run whose baseline was not measured: banner missing (err %v)", err)
+	}
+	// A run that measured nothing still says which variant and why.
+	none := &results.Run{Name: "none", Started: t0, NotMeasured: r.NotMeasured}
+	if root, err := parseStrict(write(t, none)); err != nil || root.byID("not-measured") == nil {
+		t.Errorf("a run with no variant measured: banner missing (err %v)", err)
+	}
+	if root, err := parseStrict(write(t, fixtureRun())); err != nil || root.byID("not-measured") != nil {
+		t.Errorf("a run that measured every variant has a not-measured banner (err %v)", err)
 	}
 }

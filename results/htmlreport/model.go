@@ -186,17 +186,22 @@ type seriesPoint struct {
 // series is the measured variants sharing one Variant.Series.
 type series struct {
 	Name string
-	// Key is the swept key used as x; "" when no key is numeric for every
-	// variant, in which case X is the position in plan order and Label
-	// holds the swept values.
-	Key    string
-	Points []seriesPoint
+	// Key is the swept key whose value differs between the series'
+	// variants; "" when several keys do (or, for a series of one variant
+	// with several keys, none is numeric).
+	Key string
+	// Numeric says the series is a numeric sweep: Key is set and every
+	// variant's value of it parses as a number. Each point's X is then
+	// that number, and the chart draws a line. Otherwise the series is
+	// categorical (certificate names, engines, several keys at once): X is
+	// the point's position in plan order, Label its value (Key set) or
+	// its "key=value" pairs, and the chart draws a bar per point.
+	Numeric bool
+	Points  []seriesPoint
 }
 
 // sweepSeries groups the measured variants by Variant.Series, in order of
-// first appearance, and places each on the x axis: by the first swept key
-// (in sorted order) whose value parses as a number in every variant of the
-// series, preferring a key whose values differ; otherwise by plan order.
+// first appearance, and places each on the x axis (see placeSeries).
 // Points are sorted by X.
 func sweepSeries(vs []variantData) []series {
 	var out []series
@@ -219,7 +224,14 @@ func sweepSeries(vs []variantData) []series {
 	return out
 }
 
-// placeSeries chooses s.Key and sets every point's X and Label.
+// placeSeries chooses s.Key and s.Numeric and sets every point's X and
+// Label. Keys whose value is the same in every variant say nothing about
+// the differences and are ignored. When exactly one key varies, it is
+// Key, and the series is numeric when every value of it parses as a
+// number. When none varies (a series of one variant), Key is the first
+// numeric key in sorted order, if any. When several vary, a line over
+// any one of them would join points that differ in the others: the
+// series is categorical.
 func placeSeries(s *series) {
 	keys := map[string]bool{}
 	for _, p := range s.Points {
@@ -232,48 +244,59 @@ func placeSeries(s *series) {
 		sorted = append(sorted, k)
 	}
 	sort.Strings(sorted)
-	var numeric []string
-	for _, k := range sorted {
-		ok := true
+	numeric := func(k string) bool {
 		for _, p := range s.Points {
 			if _, err := parseSwept(p.D.V.Sweep[k]); err != nil {
-				ok = false
+				return false
+			}
+		}
+		return true
+	}
+	var varying []string
+	for _, k := range sorted {
+		v0, ok0 := s.Points[0].D.V.Sweep[k]
+		for _, p := range s.Points {
+			if v, ok := p.D.V.Sweep[k]; ok != ok0 || v != v0 {
+				varying = append(varying, k)
 				break
 			}
 		}
-		if ok {
-			numeric = append(numeric, k)
-		}
 	}
-	s.Key = ""
-	for _, k := range numeric {
-		distinct := map[float64]bool{}
-		for _, p := range s.Points {
-			x, _ := parseSwept(p.D.V.Sweep[k])
-			distinct[x] = true
+	s.Key, s.Numeric = "", false
+	switch len(varying) {
+	case 0:
+		for _, k := range sorted {
+			if numeric(k) {
+				s.Key, s.Numeric = k, true
+				break
+			}
 		}
-		if s.Key == "" || len(distinct) > 1 {
-			s.Key = k
-		}
-		if len(distinct) > 1 {
-			break
-		}
+	case 1:
+		s.Key, s.Numeric = varying[0], numeric(varying[0])
 	}
 	for i := range s.Points {
 		p := &s.Points[i]
-		if s.Key != "" {
+		switch {
+		case s.Numeric:
 			p.X, _ = parseSwept(p.D.V.Sweep[s.Key])
 			p.Label = p.D.V.Sweep[s.Key]
 			continue
+		case s.Key != "":
+			p.Label = p.D.V.Sweep[s.Key]
+		default:
+			named := varying // what tells the points apart
+			if len(named) == 0 {
+				named = sorted
+			}
+			var parts []string
+			for _, k := range named {
+				if val, ok := p.D.V.Sweep[k]; ok {
+					parts = append(parts, k+"="+val)
+				}
+			}
+			p.Label = strings.Join(parts, " ")
 		}
 		p.X = float64(i)
-		var parts []string
-		for _, k := range sorted {
-			if val, ok := p.D.V.Sweep[k]; ok {
-				parts = append(parts, k+"="+val)
-			}
-		}
-		p.Label = strings.Join(parts, " ")
 		if p.Label == "" {
 			p.Label = p.D.V.Name
 		}

@@ -16,7 +16,7 @@ var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <style>
 :root { color-scheme: light; }
 body { font-family: "Liberation Sans", Arimo, Arial, Helvetica, sans-serif; color: #222; background: #fff;
-       margin: 0 auto; padding: 1.5em 2em 3em; max-width: 1100px; line-height: 1.4; }
+       margin: 0 auto; padding: 1.5em 2em 3em; max-width: 1180px; line-height: 1.4; }
 h1 { font-size: 1.6em; margin: 0 0 .4em; }
 h2 { font-size: 1.25em; margin: 2em 0 .6em; border-bottom: 1px solid #ccc; padding-bottom: .2em; }
 h3 { font-size: 1.05em; margin: 1.4em 0 .3em; }
@@ -29,10 +29,17 @@ dl.meta dd { margin: 0; }
 .failed { color: #c00; font-weight: bold; }
 .banner.interrupted { background: #fff3cd; border: 2px solid #d39e00; color: #5c4400; }
 .banner.warnings { background: #fff8e6; border: 1px solid #e0b44c; color: #5c4400; }
-table { border-collapse: collapse; margin: .4em 0 1em; font-size: .92em; }
-th, td { padding: .25em .7em; border-bottom: 1px solid #e3e3e3; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; font-weight: 600; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+/* A table wider than the column scrolls inside its own box; the page never does. */
+.table-wrap { overflow-x: auto; margin: .4em 0 1em; }
+table { border-collapse: collapse; font-size: .88em; }
+th, td { padding: .2em .4em; border-bottom: 1px solid #e3e3e3; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; font-weight: 600; vertical-align: bottom; }
+thead tr + tr th { border-top: 1px solid #e3e3e3; }
+th.group { text-align: center; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, td.name { white-space: nowrap; }
+td.name .failed { display: block; }
+td.verdict { min-width: 15em; }
 td.msg { font-family: "Liberation Mono", Consolas, monospace; font-size: .9em; word-break: break-all; max-width: 40em; }
 tr.base td { background: #f7f7f7; }
 tr.hot td { background: #fde0e0; }
@@ -62,11 +69,15 @@ footer { margin-top: 3em; color: #888; font-size: .85em; }
 <dt>finished</dt><dd>{{.Finished}}{{if .Took}} (took {{.Took}}){{end}}</dd>{{end}}
 {{- if .Baseline}}
 <dt>baseline</dt><dd>{{.Baseline}}</dd>{{end}}
-<dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else if .Incomplete}}no: still running or its controller died{{else}}yes{{end}}</dd>
+<dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else if .Incomplete}}no: still running or its controller died{{else if .NotMeasured}}yes, but not every variant was measured{{else}}yes{{end}}</dd>
 </dl>
 {{- if .Failed}}
 <div class="banner alarm" id="failed">FAILED: {{range $i, $v := .Failed}}{{if $i}}, {{end}}{{$v}}{{end}}: no request succeeded in a window, or errors were above the run's limit.
 These figures are not results: see the repetitions and errors tables.</div>
+{{- end}}
+{{- if .NotMeasured}}
+<div class="banner alarm" id="not-measured">NOT MEASURED: the run gave up on {{if eq (len .NotMeasured) 1}}a variant{{else}}{{len .NotMeasured}} variants{{end}} and went on with the others.
+<ul>{{range .NotMeasured}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
 {{- if .Incomplete}}
 <div class="banner interrupted" id="incomplete">INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown.</div>
@@ -78,7 +89,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- if .ClientBoundMore}}<li>… and {{.ClientBoundMore}} more: see the worker groups and CPU tables</li>{{end}}</ul></div>
 {{- end}}
 {{- if .Interrupted}}
-<div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped before it completed; only the completed repetitions are shown.</div>
+<div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped early and is INCOMPLETE: only the completed repetitions are shown (kaeload run --resume DIR measures the rest).</div>
 {{- end}}
 {{- if .Thresholds}}
 <div class="banner {{if .Crossed}}alarm{{else}}warnings{{end}}" id="thresholds">{{if .Crossed}}THRESHOLD CROSSED: {{.Crossed}} of {{len .Thresholds}} checks failed{{else}}Thresholds: every check passed{{end}}
@@ -105,29 +116,29 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- if .Order}}
 <p class="note" id="order">Order: {{.Order}}.</p>
 {{- end}}
-<table>
+<div class="table-wrap"><table id="comparison-table">
 <thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">client µs/req</th><th class="num">± stddev</th><th class="num">95 % CI</th>
 <th class="num">Δ vs baseline</th><th class="num">p</th><th class="num">p Holm</th><th class="num">MDE</th><th>verdict</th><th class="num">p99 handshake ms</th></tr></thead>
 <tbody>
 {{- range .Comparison}}
-<tr{{if .IsBase}} class="base"{{end}}><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
+<tr{{if .IsBase}} class="base"{{end}}><td class="name"><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
 <td class="num">{{.Mean}}</td><td class="num">{{.ClientUs}}</td><td class="num">{{.StdDev}}</td><td class="num">{{.CI}}</td><td class="num">{{.Delta}}</td>
-<td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="{{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
+<td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="verdict {{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- with .Drift}}
 
 <h3 id="drift">Drift by round</h3>
 <p class="note">{{.Title}}.</p>
-<table>
+<div class="table-wrap"><table>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
 <tr>{{range .}}<td class="num">{{.}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- end}}
 {{- with .Search}}
 
@@ -135,14 +146,14 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- range .Lines}}
 <p class="note">{{.}}.</p>
 {{- end}}
-<table>
+<div class="table-wrap"><table>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
 <tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- end}}
 
 {{- with .Capacity}}
@@ -152,14 +163,14 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <p class="note">{{.Intro}}.</p>
 {{- range .Tables}}
 <h3>{{.Variant}}: {{.Knee}}</h3>
-<table>
+<div class="table-wrap"><table>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
 <tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- end}}
 {{- end}}
 
@@ -184,55 +195,77 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <p class="note">Crypto micro-benchmarks, run once per variant with the server stopped; Δ % against the baseline {{.Baseline}}.</p>
 <ul class="speed-commands">{{range .Commands}}<li>speed[{{.Index}}]: <code>{{.Line}}</code></li>{{end}}</ul>
 {{- if .Rows}}
-<table id="speed-table">
+<div class="table-wrap"><table id="speed-table">
 <thead><tr>{{range .Header}}<th{{if .Num}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
 <tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- end}}
 {{- if .Failures}}
-<table id="speed-failures">
+<div class="table-wrap"><table id="speed-failures">
 <thead><tr><th>variant</th><th>speed command</th><th>error</th></tr></thead>
 <tbody>
 {{- range .Failures}}
 <tr><td>{{.Variant}}</td><td class="msg">speed[{{.Command}}] {{.Line}}</td><td class="msg">{{.Error}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- end}}
 {{- end}}
 
 <h2 id="variants">Variants</h2>
-<table>
+<div class="table-wrap"><table>
 <thead><tr><th>variant</th><th>series</th><th>swept</th><th>server environment</th><th class="num">repetitions</th></tr></thead>
 <tbody>
 {{- range .Variants}}
-<tr><td><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}</td><td>{{.Series}}</td><td>{{.Sweep}}</td><td class="msg">{{.Env}}</td><td class="num">{{.Reps}}</td></tr>
+<tr><td class="name"><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}</td><td>{{.Series}}</td><td>{{.Sweep}}</td><td class="msg">{{.Env}}</td><td class="num">{{.Reps}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 
 <h2 id="repetitions">Repetitions</h2>
-<table>
+<div class="table-wrap"><table id="reps-table">
 <thead><tr><th>variant</th><th class="num">rep</th><th class="num">window</th><th class="num">requests</th><th class="num">req/s</th><th class="num">client µs/req</th><th class="num">errors</th>
-<th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th><th>not counted</th></tr></thead>
+<th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th></tr></thead>
 <tbody>
 {{- range .Reps}}
-<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td><td class="num">{{.ClientUs}}</td>
+<tr{{if .Failed}} class="hot"{{end}}><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td><td class="num">{{.ClientUs}}</td>
 <td class="num">{{.Errors}}</td><td class="num">{{.Handshakes}}</td><td class="num">{{.Resumed}}</td><td class="num">{{.Connections}}</td>
-<td>{{.Status}}</td><td class="num">{{.P99Total}}</td><td>{{if .Failed}}<span class="failed">FAILED: {{.Failed}}</span> {{end}}{{.NotCounted}}</td></tr>
+<td>{{.Status}}</td><td class="num">{{.P99Total}}</td></tr>
+{{- if .Failed}}
+<tr class="hot"><td colspan="12"><span class="failed">FAILED:</span> {{.Failed}}</td></tr>
+{{- end}}
 {{- else}}
-<tr><td colspan="13">no completed repetitions</td></tr>
+<tr><td colspan="12">no completed repetitions</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
+{{- if .NotCounted}}
+
+<h3 id="not-counted">Not counted</h3>
+<p class="note">Requests outside the measured windows, in no figure above: with the windows' requests they account for every line of the server's access log.
+In flight at the window's end: completed in the drain after it, or failed or cut off, by the stage each was in.
+TIME_WAIT: sockets on the client machine right after the window (the server's too, when it runs there).</p>
+<div class="table-wrap"><table id="not-counted-table">
+<thead><tr><th rowspan="2">variant</th><th class="num" rowspan="2">rep</th><th class="group" colspan="2">warm-up</th><th class="group" colspan="5">in flight at the window's end</th>
+<th class="num" rowspan="2">TIME_WAIT sockets after</th></tr>
+<tr><th class="num">responses</th><th class="num">errors</th><th class="num">completed after</th><th class="num">failed or cut off</th>
+<th class="num">in connect</th><th class="num">in handshake</th><th class="num">awaiting response</th></tr></thead>
+<tbody>
+{{- range .NotCounted}}
+<tr><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Warmup}}</td><td class="num">{{.WarmupErrors}}</td><td class="num">{{.Late}}</td><td class="num">{{.Abandoned}}</td>
+<td class="num">{{.Connect}}</td><td class="num">{{.Handshake}}</td><td class="num">{{.Response}}</td><td class="num">{{.TimeWait}}</td></tr>
+{{- end}}
+</tbody>
+</table></div>
+{{- end}}
 
 <h2 id="latency">Latency</h2>
 <p class="note">Milliseconds, from the HDR histograms of every repetition merged exactly (not averaged percentiles).</p>
-<table>
+<div class="table-wrap"><table>
 <thead><tr><th>variant</th><th>timing</th><th class="num">count</th><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">p99.9</th><th class="num">max</th></tr></thead>
 <tbody>
 {{- range .Latency}}
@@ -240,10 +273,10 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <td class="num">{{.P99}}</td><td class="num">{{.P999}}</td><td class="num">{{.Max}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 
 <h2 id="groups">Worker groups</h2>
-<table>
+<div class="table-wrap"><table>
 <thead><tr><th>variant</th><th class="num">group</th><th>CPUs</th><th class="num">threads</th><th class="num">connections</th>
 <th class="num">mean req/s</th><th class="num">range over reps</th><th class="num">CPU busy: mean (max)</th></tr></thead>
 <tbody>
@@ -252,11 +285,11 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <td class="num">{{.Slots}}</td><td class="num">{{.Rate}}</td><td class="num">{{.RateRange}}</td><td class="num">{{.Busy}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 
 <h2 id="cpu">CPU</h2>
 {{- if .CPU}}
-<table>
+<div class="table-wrap"><table>
 <thead><tr><th>variant</th><th class="num">rep</th><th class="num">client busiest group</th><th class="num">group</th>
 <th class="num">client mean</th><th class="num">server busy</th><th class="num">server CPU time</th></tr></thead>
 <tbody>
@@ -265,49 +298,49 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <td class="num">{{.ClientMean}}</td><td class="num">{{.Server}}</td><td class="num">{{.ServerSeconds}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- else}}
 <p class="note">CPU use was not measured in this run.</p>
 {{- end}}
 
 <h2 id="errors">Errors</h2>
 {{- if .Errors}}
-<table>
+<div class="table-wrap"><table>
 <thead><tr><th>variant</th><th class="num">rep</th><th>class</th><th class="num">count</th><th>first message</th></tr></thead>
 <tbody>
 {{- range .Errors}}
 <tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td>{{.Class}}</td><td class="num">{{.Count}}</td><td class="msg">{{.First}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- else}}
 <p class="note">No request failed inside the measured windows.</p>
 {{- end}}
 
 <h2 id="negotiated">Negotiated parameters</h2>
 {{- if .Negotiated}}
-<table>
+<div class="table-wrap"><table>
 <thead><tr><th>variant</th><th>version, cipher, group</th><th class="num">handshakes</th><th class="num">share</th></tr></thead>
 <tbody>
 {{- range .Negotiated}}
 <tr><td>{{.Variant}}</td><td>{{.Params}}</td><td class="num">{{.Count}}</td><td class="num">{{.Share}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- else}}
 <p class="note">No negotiated parameters were recorded.</p>
 {{- end}}
 {{- if .Probes}}
 
 <h2 id="probes">Server probes</h2>
-<table>
+<div class="table-wrap"><table>
 <thead><tr><th>variant</th><th class="num">rep</th><th>probe</th><th class="num">before</th><th class="num">after</th><th class="num">delta</th><th>error</th></tr></thead>
 <tbody>
 {{- range .Probes}}
 <tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td>{{.Probe}}</td><td class="num">{{.Before}}</td><td class="num">{{.After}}</td><td class="num">{{.Delta}}</td><td class="msg">{{.Error}}</td></tr>
 {{- end}}
 </tbody>
-</table>
+</table></div>
 {{- end}}
 {{- end}}
 {{- if .Plan}}

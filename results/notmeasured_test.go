@@ -1,0 +1,234 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// nocertReason is the one-line reason of a variant whose nginx did not start.
+const nocertReason = `server start failed: nginx: [emerg] cannot load certificate "/etc/nginx/missing.crt": BIO_new_file() failed`
+
+// notMeasuredRun is compareRun with a third planned variant, nocert, given
+// up on before any repetition, and kae given up on after its three.
+func notMeasuredRun() *Run {
+	r := compareRun()
+	r.NotMeasured = []NotMeasured{
+		{Variant: "nocert", Reason: nocertReason},
+		{Variant: "kae", Reason: "server start failed: exit status 1"},
+	}
+	return r
+}
+
+// TestNotMeasuredEveryOutput: a variant the run gave up on is named, with
+// its reason, in the text, Markdown, CSV and JSON summary; one given up on
+// after some repetitions says after how many.
+func TestNotMeasuredEveryOutput(t *testing.T) {
+	r := notMeasuredRun()
+	lines := []string{
+		"variant nocert: " + nocertReason,
+		"variant kae after 3 repetitions: server start failed: exit status 1",
+	}
+	if got := r.NotMeasuredLines(); !slices.Equal(got, lines) {
+		t.Errorf("NotMeasuredLines\n got %q\nwant %q", got, lines)
+	}
+
+	var text, md bytes.Buffer
+	if err := WriteText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		if want := "\nNOT MEASURED: " + l + "\n"; !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+		if want := "**NOT MEASURED:** " + mdEscape(l); !strings.Contains(md.String(), want) {
+			t.Errorf("Markdown report lacks %q:\n%s", want, md.String())
+		}
+	}
+
+	var b bytes.Buffer
+	if err := WriteCSV(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	failed, rep, requests := col("failed"), col("rep"), col("requests")
+	var got []string
+	for _, row := range rows[1:] {
+		if row[rep] == "all" {
+			got = append(got, row[0]+": "+row[failed])
+		}
+		if row[0] == "nocert" {
+			for i, c := range row {
+				if c != "" && i != 0 && i != rep && i != failed {
+					t.Errorf("nocert's row has %s = %q, want empty (nothing was measured)", rows[0][i], c)
+				}
+			}
+			if row[requests] != "" {
+				t.Errorf("nocert requests = %q, want empty", row[requests])
+			}
+		}
+	}
+	want := []string{"baseline: ", "kae: not measured: server start failed: exit status 1", "nocert: not measured: " + nocertReason}
+	if !slices.Equal(got, want) {
+		t.Errorf("CSV \"all\" rows' failed cells\n got %q\nwant %q", got, want)
+	}
+
+	s, err := r.Summarize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js bytes.Buffer
+	if err := writeIndentedJSON(&js, s); err != nil {
+		t.Fatal(err)
+	}
+	var decoded struct {
+		NotMeasured []NotMeasured `json:"not_measured"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(decoded.NotMeasured, r.NotMeasured) {
+		t.Errorf("JSON summary not_measured = %+v, want %+v", decoded.NotMeasured, r.NotMeasured)
+	}
+
+	// Nothing given up on: no such line anywhere.
+	text.Reset()
+	if err := WriteText(&text, compareRun()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "NOT MEASURED") {
+		t.Errorf("a run without NotMeasured says NOT MEASURED:\n%s", text.String())
+	}
+}
+
+// TestJournalNotMeasured: a variant given up on is in the journal, so the
+// run read back from the directory (`kaeload report DIR`) still names it,
+// also when no variant was measured at all; once a resumed run begins, it
+// tries the variant again.
+func TestJournalNotMeasured(t *testing.T) {
+	full := notMeasuredRun()
+	full.NotMeasured = nil
+	full.Variants = append(full.Variants, Variant{Name: "nocert"})
+	dir := filepath.Join(t.TempDir(), "run")
+	j, err := CreateJournal(dir, header(full), JournalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.NotMeasured(2, nocertReason); err != nil {
+		t.Fatal(err)
+	}
+	// Before anything was measured: the summary names it already.
+	r, err := ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []NotMeasured{{Variant: "nocert", Reason: nocertReason}}; !slices.Equal(r.NotMeasured, want) {
+		t.Errorf("read back before any repetition: NotMeasured %+v, want %+v", r.NotMeasured, want)
+	}
+	for _, rep := range full.Variants[0].Reps {
+		if err := j.Rep(0, rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.End(t0, false); err != nil {
+		t.Fatal(err)
+	}
+	r, err = ReadRunFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.NotMeasuredLines(); !slices.Equal(got, []string{"variant nocert: " + nocertReason}) {
+		t.Errorf("read back at the end: NotMeasuredLines %q", got)
+	}
+	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 3 {
+		t.Errorf("read back: %d variants, want baseline alone with its 3 repetitions", len(r.Variants))
+	}
+
+	j, prev, err := ResumeJournal(dir, JournalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.End(t0, false)
+	if len(prev.NotMeasured) != 1 {
+		t.Errorf("the run so far: NotMeasured %+v, want nocert's, as stored", prev.NotMeasured)
+	}
+	if err := j.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if got := j.Run().NotMeasured; got != nil {
+		t.Errorf("resumed: NotMeasured %+v, want none: the resumed run tries the variant again", got)
+	}
+}
+
+// TestBackoffReported: a repetition whose slots backed off says so, with
+// the count, in its text section and among the warnings every report
+// shows; one without back-offs says nothing.
+func TestBackoffReported(t *testing.T) {
+	r := singleRun()
+	t.Run("none", func(t *testing.T) {
+		if ws := r.AllWarnings(); slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(w, "BACKED OFF") }) {
+			t.Errorf("warnings %q mention backing off, want not", ws)
+		}
+	})
+	tot := &r.Variants[0].Reps[0].Total
+	tot.Backoffs = 1234
+	tot.Errors[ErrConnect].Count = 5678
+	want := "BACKED OFF: connection slots waited 1,234 times before their next try because their connects kept failing (5,678 connect errors, counted as usual)"
+	var text, md bytes.Buffer
+	if err := WriteText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if section := text.String()[strings.Index(text.String(), "-- default, repetition 1"):]; !strings.Contains(section, "\n"+want) {
+		t.Errorf("repetition section lacks %q:\n%s", want, section)
+	}
+	if ws := r.AllWarnings(); !slices.ContainsFunc(ws, func(w string) bool { return strings.HasPrefix(w, "variant default, repetition 1: "+want) }) {
+		t.Errorf("warnings %q lack the back-off line", ws)
+	}
+	if !strings.Contains(md.String(), "**WARNING:** variant default, repetition 1: BACKED OFF") {
+		t.Errorf("Markdown lacks the back-off warning:\n%s", md.String())
+	}
+	r.Annotate()
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+		t.Errorf("Annotate did not store the back-off warning in run.json's warnings: %q", r.Warnings)
+	}
+}
+
+// TestNotMeasuredBaseline: when the variant that did not start is the
+// baseline, every output still renders and names it.
+func TestNotMeasuredBaseline(t *testing.T) {
+	r := notMeasuredRun()
+	r.Baseline = "nocert"
+	r.NotMeasured = r.NotMeasured[:1]
+	line := "variant nocert: " + nocertReason
+	for _, tc := range []struct {
+		name  string
+		write func(*bytes.Buffer, *Run) error
+		want  string
+	}{
+		{"text", func(b *bytes.Buffer, r *Run) error { return WriteText(b, r) }, "NOT MEASURED: " + line},
+		{"markdown", func(b *bytes.Buffer, r *Run) error { return WriteMarkdown(b, r) }, "**NOT MEASURED:** " + mdEscape(line)},
+		{"csv", func(b *bytes.Buffer, r *Run) error { return WriteCSV(b, r) }, `"not measured: ` + strings.ReplaceAll(nocertReason, `"`, `""`) + `"`},
+		{"json", func(b *bytes.Buffer, r *Run) error { return WriteSummaryJSON(b, r) }, `"reason": "` + strings.ReplaceAll(nocertReason, `"`, `\"`) + `"`},
+	} {
+		var b bytes.Buffer
+		if err := tc.write(&b, r); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		} else if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s lacks %q:\n%s", tc.name, tc.want, b.String())
+		}
+	}
+}
