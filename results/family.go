@@ -168,10 +168,10 @@ type noncentralityKey struct {
 // promises 80 % and delivers 68 %. It is +Inf when no λ below 1e9 reaches
 // Power (df < 1).
 func noncentrality(df, alpha float64) float64 {
-	tc := StudentTQuantile(1-alpha/2, df)
-	rule := newChiSquareRule(df, 2000)
-	return cachedRoot(noncentralityKey{df, alpha, false}, func(l float64) float64 {
-		return tPower(l, tc, rule)
+	return cachedRoot(noncentralityKey{df, alpha, false}, func() func(float64) float64 {
+		tc := StudentTQuantile(1-alpha/2, df)
+		rule := newChiSquareRule(df, 2000)
+		return func(l float64) float64 { return tPower(l, tc, rule) }
 	})
 }
 
@@ -183,12 +183,14 @@ func noncentrality(df, alpha float64) float64 {
 // effect too small to find: with three repetitions per variant, MDEs from
 // noncentrality are found 70 % of the time, not 80 %.
 func reportedNoncentrality(df, alpha float64) float64 {
-	tc := StudentTQuantile(1-alpha/2, df)
-	outer, inner := newChiSquareRule(df, 200), newChiSquareRule(df, 400)
-	return cachedRoot(noncentralityKey{df, alpha, true}, func(c float64) float64 {
-		// E over the estimate's V ~ χ²(df): its standard error is
-		// √(V/df) times the true one.
-		return outer.mean(func(r float64) float64 { return tPower(c*r, tc, inner) })
+	return cachedRoot(noncentralityKey{df, alpha, true}, func() func(float64) float64 {
+		tc := StudentTQuantile(1-alpha/2, df)
+		outer, inner := newChiSquareRule(df, 200), newChiSquareRule(df, 400)
+		return func(c float64) float64 {
+			// E over the estimate's V ~ χ²(df): its standard error is
+			// √(V/df) times the true one.
+			return outer.mean(func(r float64) float64 { return tPower(c*r, tc, inner) })
+		}
 	})
 }
 
@@ -198,12 +200,13 @@ func reportedNoncentrality(df, alpha float64) float64 {
 // find). It brackets the root by doubling and closes in by regula falsi
 // with the Illinois step, which needs about ten evaluations of power
 // where bisection needs forty.
-func cachedRoot(key noncentralityKey, power func(float64) float64) float64 {
+func cachedRoot(key noncentralityKey, makePower func() func(float64) float64) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
 	}
 	root := math.Inf(1)
 	if key.df > 0 && key.alpha > 0 && key.alpha < 1 {
+		power := makePower() // its quadrature rules only on a cache miss
 		root = findRoot(func(x float64) float64 { return power(x) - Power }, 1e9)
 	}
 	noncentralities.Store(key, root)
