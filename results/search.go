@@ -115,6 +115,11 @@ type SearchSummary struct {
 	PlateauLow int
 	// Windows is the windows measured; Grid the full grid's size.
 	Windows, Grid int
+	// Family is the number of pairs of points judged together
+	// (PairPlateau); Caution is set when a point on trial had fewer than
+	// three windows (Comparison.Caution).
+	Family  int
+	Caution string
 }
 
 // SearchPoint is one visited value.
@@ -183,8 +188,9 @@ func SummarizeSearch(r *Run) *SearchSummary {
 		}
 		p.Stats = Summarize(shown)
 	}
-	top, plateau, untested := SearchPlateau(samples)
-	sum.Best, sum.Plateau = top, plateau
+	j := PairPlateau(samples, nil)
+	plateau, untested := j.searchLists(samples)
+	sum.Best, sum.Plateau, sum.Family, sum.Caution = j.Top, plateau, j.Family, j.Caution
 	for _, i := range plateau {
 		sum.Points[i].Plateau = true
 	}
@@ -232,8 +238,12 @@ func (s *SearchSummary) Lines() []string {
 	for _, i := range s.Plateau {
 		vals = append(vals, s.Points[i].Value)
 	}
-	lines = append(lines, fmt.Sprintf("plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): %s; lowest %s = %s",
-		strings.Join(vals, ", "), se.Key, s.Points[s.PlateauLow].Value))
+	line := fmt.Sprintf("plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): %s; lowest %s = %s",
+		strings.Join(vals, ", "), se.Key, s.Points[s.PlateauLow].Value)
+	if s.Caution != "" {
+		line += "; caution: " + s.Caution
+	}
+	lines = append(lines, line)
 	var once []string
 	for _, p := range s.Points {
 		if p.Untested {
@@ -339,6 +349,7 @@ func searchSweep(r *Run, rs *RunSummary) {
 				rs.Variants[i].Plateau = true
 			}
 		}
+		sw.Family, sw.Caution = ss.Family, ss.Caution
 		if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
 			sw.Best = index[ss.Points[ss.Best].Variant]
 			rs.Variants[sw.Best].Best = true
