@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // baselineSecond is two variants on the built-in target, the baseline
@@ -73,7 +73,7 @@ func TestBaselineNotFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := slices.IndexFunc(plan.Variants, func(v scenarios.Variant) bool { return v.Name == plan.Baseline })
+	base := slices.IndexFunc(plan.Variants, func(v plans.Variant) bool { return v.Name == plan.Baseline })
 
 	// The default order, as a user runs it: a seed of its own.
 	refDir := filepath.Join(t.TempDir(), "ref")
