@@ -19,8 +19,10 @@ const missing = "—"
 // order, then any new ones in the order later runs list them. For every
 // variant and run it shows the number of repetitions, the mean req/s and
 // its 95 % CI, the difference from the reference run's mean, whether that
-// difference is significant (Welch's two-sided t-test over the
-// repetitions' total rates, α = Alpha), the p99 handshake time over all
+// difference is significant (Compare's two-sided t-test on the logarithms
+// of the repetitions' total rates: Student's pooled test for equal
+// repetitions, Welch's otherwise; Holm-adjusted over every variant and
+// run, α = Alpha), the p99 handshake time over all
 // repetitions and whether any repetition was client-bound; a variant a run
 // lacks shows "—". The header lists the runs and says whether their
 // encoded plans are identical.
@@ -68,7 +70,7 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 	if line := planLine(runs, names); line != "" {
 		b.WriteString(line + "\n")
 	}
-	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power; equivalence: two one-sided tests against ±%g %%\n\n", Alpha, Power*100, DefaultEquivalence*100)
+	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", Alpha, Power*100, DefaultEquivalence*100)
 
 	order, comps := runComparisons(runs)
 	ct := table{

@@ -237,7 +237,10 @@ func WriteCSV(w io.Writer, r *Run) error {
 		if !vs.IsBaseline && c.Tested() {
 			padj, adj, fam = csvG(c.PAdjusted), c.Adjustment, strconv.Itoa(c.Family)
 			if c.HasMDE {
-				mde, bound = csvF3(c.MDEPct), csvF3(c.EquivalenceBoundPct)
+				mde = csvF3(c.MDEPct)
+			}
+			if c.HasBound {
+				bound = csvF3(c.EquivalenceBoundPct)
 				margin, equiv = csvG(c.EquivalenceMarginPct), strconv.FormatBool(c.Equivalent)
 			}
 		}

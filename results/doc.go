@@ -29,14 +29,21 @@
 //
 // The samples are the repetitions' total rates (Variant.Rates). Summarize
 // gives the mean, sample standard deviation (n-1) and the 95 % confidence
-// interval of the mean from Student's t quantile (StudentTQuantile, computed
-// here from the regularized incomplete beta function; no external
-// dependency). Compare runs Welch's two-sided t-test at Alpha between a
-// variant and the baseline, on the logarithm of the rates: throughput noise
-// is proportional to the rate, so the log scale makes the variances of fast
-// and slow variants comparable and tests the ratio that Δ % reports. With fewer than two repetitions on a side there
-// is no interval and no test, which the types say explicitly (Stats.HasCI,
-// TestNone) instead of carrying NaN.
+// interval of the geometric mean, taken on the log scale and
+// exponentiated (never negative), from Student's t quantile
+// (StudentTQuantile, computed here from the regularized incomplete beta
+// function; no external dependency). Compare runs a two-sided t-test at
+// Alpha between a variant and the baseline on the logarithm of the rates
+// (Student's pooled test for samples of equal size, Welch's otherwise):
+// throughput noise is proportional to the rate, so the log scale makes
+// the variances of fast and slow variants comparable and tests the ratio
+// that Δ % reports. With fewer than two repetitions on a side there is no
+// interval and no test, and a rate with no logarithm (zero, negative, not
+// finite) cannot be tested; the types say so explicitly (Stats.HasCI,
+// TestNone, TestCannot, Comparison.MDENote) instead of carrying NaN or
+// Inf, so every summary encodes to JSON. Spreads below rounding count as
+// none. A verdict on fewer than three repetitions a side carries a
+// caution (Comparison.Caution).
 //
 // # Summaries, sweeps, CPU and probes
 //
@@ -52,7 +59,11 @@
 // handshake was offloaded) and CPU. Variants with the same Series form a
 // sweep (SweepSummary): ordered by value when the single swept key is
 // numeric, the best marked only when it is significantly faster than every
-// other value (Holm-adjusted within the sweep), else its plateau.
+// other value (PairPlateau: every pair of the sweep's values judged
+// together, Holm-adjusted, so that identical values are called different
+// in at most Alpha of runs whatever their number; a claim about the
+// baseline also needs the baseline comparison's agreement), else its
+// plateau.
 //
 // A run holds only the variants with a repetition, so its baseline may be
 // missing: a randomized order drew another variant first and the journal

@@ -97,12 +97,14 @@ func MaxMillis(h *Histogram) string {
 func empty(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
 // Verdict says in words whether c is significant: "yes", "no", "yes (zero
-// variance)", "no (zero variance)", "no test (n<2)" or "no test (baseline
-// not measured)".
+// variance)", "no (zero variance)", "no test (n<2)", "no test (baseline
+// not measured)" or "cannot test".
 func Verdict(c Comparison) string {
 	switch c.Test {
 	case TestNone:
 		return "no test (n<2)"
+	case TestCannot:
+		return "cannot test"
 	case TestNoBaseline:
 		return "no test (baseline not measured)"
 	case TestZeroVariance:
@@ -120,28 +122,40 @@ func Verdict(c Comparison) string {
 // PValue renders the p-value of c with four decimals, "<0.0001" below
 // that; Missing when no test ran (Comparison.Tested).
 func PValue(c Comparison) string {
-	switch {
-	case !c.Tested():
+	if !c.Tested() {
 		return Missing
-	case c.PValue < 0.0001:
-		return "<0.0001"
 	}
-	return strconv.FormatFloat(c.PValue, 'f', 4, 64)
+	return formatP(c.PValue)
 }
 
-// Significance is Verdict followed, when Welch's t-test ran on samples
-// with variance, by the p-value: "yes (p=0.0012)", "yes (p<0.0001)", "no
-// (p=0.3170)", "no (zero variance)", "no test (n<2)".
+// formatP renders a p-value with four decimals, "<0.0001" below that.
+func formatP(p float64) string {
+	if p < 0.0001 {
+		return "<0.0001"
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// Significance is Verdict followed, when a t-test ran on samples with
+// variance (Student's pooled test for equal sizes, Welch's otherwise), by
+// the p-value the verdict rests on: the Holm-adjusted one when the
+// comparison was judged in a family, so that "no" never stands beside a
+// raw p below α: "yes (p=0.0012)", "no (p Holm=0.0900)", "no (zero
+// variance)", "no test (n<2)", "cannot test".
 func Significance(c Comparison) string {
 	v := Verdict(c)
 	if !c.Tested() || c.Test == TestZeroVariance {
 		return v
 	}
-	p := PValue(c)
-	if !strings.HasPrefix(p, "<") {
-		p = "=" + p
+	label, p := "p", c.PValue
+	if c.Family > 1 {
+		label, p = "p Holm", c.PAdjusted
 	}
-	return v + " (p" + p + ")"
+	ps := formatP(p)
+	if !strings.HasPrefix(ps, "<") {
+		ps = "=" + ps
+	}
+	return v + " (" + label + ps + ")"
 }
 
 // StatusLine renders the status classes of c that occurred, e.g.
@@ -184,21 +198,22 @@ func groupDigits(digits string) string {
 // PAdjusted renders the adjusted p-value of c like PValue renders the raw
 // one; Missing when no test ran.
 func PAdjusted(c Comparison) string {
-	switch {
-	case !c.Tested():
+	if !c.Tested() {
 		return Missing
-	case c.PAdjusted < 0.0001:
-		return "<0.0001"
 	}
-	return strconv.FormatFloat(c.PAdjusted, 'f', 4, 64)
+	return formatP(c.PAdjusted)
 }
 
-// MDE renders c's minimum detectable effect ("±4.80 %"); Missing without one.
+// MDE renders c's minimum detectable effect ("±4.80 %"), "not
+// determinable" when a test ran but none exists; Missing without a test.
 func MDE(c Comparison) string {
-	if !c.HasMDE {
-		return Missing
+	switch {
+	case c.HasMDE:
+		return fmt.Sprintf("±%.2f %%", c.MDEPct)
+	case c.MDENote != "":
+		return c.MDENote
 	}
-	return fmt.Sprintf("±%.2f %%", c.MDEPct)
+	return Missing
 }
 
 // VerdictWords says what c means in words a user can act on: the
@@ -206,12 +221,24 @@ func MDE(c Comparison) string {
 // equivalence margin), "no difference larger than ±margin" when the
 // equivalence test passes, and otherwise that the data are inconclusive,
 // with the largest difference they do not rule out and the smallest they
-// could have found. "Not significant" alone is never the answer.
+// could have found. "Not significant" alone is never the answer. A
+// verdict on fewer than three repetitions a side carries its caution
+// ("2 repetitions: t has 2 degrees of freedom").
 func VerdictWords(c Comparison) string {
+	w := verdictWords(c)
+	if c.Caution != "" {
+		w += " (caution: " + c.Caution + ")"
+	}
+	return w
+}
+
+func verdictWords(c Comparison) string {
 	margin := strconv.FormatFloat(c.EquivalenceMarginPct, 'g', 4, 64)
 	switch {
 	case c.Test == TestNone:
 		return "no test: needs 2+ repetitions on each side"
+	case c.Test == TestCannot:
+		return "cannot test: " + c.Why
 	case c.Test == TestNoBaseline:
 		return "no comparison: baseline not measured"
 	case c.Significant && c.Equivalent:
@@ -222,8 +249,14 @@ func VerdictWords(c Comparison) string {
 		return fmt.Sprintf("%s, significant", FormatDelta(c.DeltaPct))
 	case c.Equivalent:
 		return fmt.Sprintf("no difference larger than ±%s %% (equivalent; within ±%.2f %%)", margin, c.EquivalenceBoundPct)
-	case c.HasMDE:
+	case c.HasMDE && c.HasBound:
 		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; these repetitions detect ±%.2f %%", c.EquivalenceBoundPct, c.MDEPct)
+	case c.HasBound:
+		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; the smallest difference these repetitions detect is %s", c.EquivalenceBoundPct, MDENotDeterminable)
+	case c.MDENote != "":
+		return "inconclusive: the noise is too large for any bound"
+	case c.Test == TestZeroVariance:
+		return "no difference (zero variance)"
 	}
 	return "not significant"
 }

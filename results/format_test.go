@@ -72,6 +72,11 @@ func TestSignificance(t *testing.T) {
 		{Comparison{Test: TestZeroVariance, PValue: 0, Significant: true}, "yes (zero variance)", "<0.0001", "yes (zero variance)"},
 		{Comparison{Test: TestZeroVariance, PValue: 1}, "no (zero variance)", "1.0000", "no (zero variance)"},
 		{Comparison{Test: TestNone}, "no test (n<2)", Missing, "no test (n<2)"},
+		{Comparison{Test: TestCannot, Why: "a rate is zero"}, "cannot test", Missing, "cannot test"},
+		// Judged in a family, the verdict rests on the Holm-adjusted p:
+		// "no" never stands beside a raw p below α.
+		{Comparison{Test: TestStudentLog, PValue: 0.03, PAdjusted: 0.09, Family: 3}, "no", "0.0300", "no (p Holm=0.0900)"},
+		{Comparison{Test: TestStudentLog, PValue: 0.001, PAdjusted: 0.003, Family: 3, Significant: true}, "yes", "0.0010", "yes (p Holm=0.0030)"},
 	}
 	for _, tt := range tests {
 		if got := Verdict(tt.c); got != tt.verdict {

@@ -30,7 +30,7 @@ func TestWriteMarkdownContent(t *testing.T) {
 		"# kaeload run nginx-kae-sweep\n",
 		// Every table row of the comparison has as many cells as its header.
 		"| variant | n | mean req/s | client µs/req | ±stddev | 95 % CI | Δ% | p | p Holm | MDE | verdict | p99 handshake ms | errors | req/server cpu-s | notes |\n|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n",
-		"| kae-soft-100 | 3 | 120,206.6 | 36.9 | 57.7 | 120,063.2 .. 120,349.9 | +0.02 % | 0.8177 | 0.8177 | ±0.48 % | no difference larger than ±2 % (equivalent; within ±0.25 %) |",
+		"| kae-soft-100 | 3 | 120,206.6 | 36.9 | 57.7 | 120,063.3 .. 120,350.0 | +0.02 % | 0.8177 | 0.8177 | ±0.48 % | no difference larger than ±2 % (equivalent; within ±0.25 %) |",
 		"Holm over the run's 4 comparisons",
 		"### Drift by round",
 		// kae-soft-33: mean of 181,109.4, 180,909.5, 181,009.5 (362,400, 362,000, 362,200 requests / 2.001 s).

@@ -1,6 +1,10 @@
 package results
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
 
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
@@ -11,18 +15,38 @@ const Alpha = 0.05
 type Stats struct {
 	// N is the sample size.
 	N int `json:"n"`
-	// Mean is the arithmetic mean; 0 when N is 0.
+	// Mean is the arithmetic mean; 0 when N is 0 or a value is not a
+	// finite number.
 	Mean float64 `json:"mean"`
 	// StdDev is the sample standard deviation (divisor N-1); 0 when N < 2.
 	StdDev float64 `json:"stddev"`
-	// CI95Low and CI95High bound the 95 % confidence interval of the mean,
-	// Mean ± t(0.975, N-1)·StdDev/√N with Student's t quantile. When HasCI
-	// is false (N < 2) the interval is undefined and both equal Mean.
+	// GeoMean is the geometric mean, exp(mean(ln x)), the centre of the
+	// confidence interval; 0 when a value is not positive.
+	GeoMean float64 `json:"geo_mean,omitempty"`
+	// CI95Low and CI95High bound the 95 % confidence interval of the
+	// geometric mean, taken on the log scale where Compare tests:
+	// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N) with Student's t
+	// quantile. It is never negative and agrees with the test: the ratio
+	// of two variants is judged on ln(req/s), so is each variant's
+	// interval. When HasCI is false the interval is undefined and both
+	// equal Mean.
 	CI95Low  float64 `json:"ci95_low"`
 	CI95High float64 `json:"ci95_high"`
-	// HasCI reports whether the confidence interval is defined (N ≥ 2).
-	HasCI bool `json:"has_ci"`
+	// HasCI reports whether the confidence interval is defined: N ≥ 2 and
+	// every value positive and finite. NoCI says why it is not
+	// (NoCITooFew, NoCINotPositive); "" when HasCI.
+	HasCI bool   `json:"has_ci"`
+	NoCI  string `json:"no_ci,omitempty"`
 }
+
+// The values of Stats.NoCI.
+const (
+	// NoCITooFew: fewer than two values.
+	NoCITooFew = "n<2"
+	// NoCINotPositive: a value is zero, negative or not a finite number,
+	// which has no logarithm.
+	NoCINotPositive = "a value is not positive"
+)
 
 // Summarize returns the Stats of xs.
 func Summarize(xs []float64) Stats {
@@ -30,13 +54,36 @@ func Summarize(xs []float64) Stats {
 	if s.N == 0 {
 		return s
 	}
-	s.Mean, s.StdDev = meanStdDev(xs)
+	finite := true
+	for _, x := range xs {
+		finite = finite && !math.IsNaN(x) && !math.IsInf(x, 0)
+	}
+	if finite {
+		s.Mean, s.StdDev = meanStdDev(xs)
+	}
 	s.CI95Low, s.CI95High = s.Mean, s.Mean
-	if s.N < 2 {
+	logs, positive := logAll(xs, nil)
+	switch {
+	case !positive:
+		s.NoCI = NoCINotPositive
+		if s.N < 2 {
+			s.NoCI = NoCITooFew
+		}
+		return s
+	case s.N < 2:
+		s.GeoMean, s.NoCI = xs[0], NoCITooFew
 		return s
 	}
-	half := StudentTQuantile(0.975, float64(s.N-1)) * s.StdDev / math.Sqrt(float64(s.N))
-	s.CI95Low, s.CI95High, s.HasCI = s.Mean-half, s.Mean+half, true
+	lm, ls := meanStdDev(logs[0])
+	if ls <= roundingTolerance(logs[0]) {
+		ls = 0
+	}
+	half := StudentTQuantile(0.975, float64(s.N-1)) * ls / math.Sqrt(float64(s.N))
+	s.GeoMean = math.Exp(lm)
+	s.CI95Low, s.CI95High, s.HasCI = math.Exp(lm-half), math.Exp(lm+half), true
+	if math.IsInf(s.CI95High, 0) || math.IsInf(s.GeoMean, 0) {
+		s.GeoMean, s.CI95Low, s.CI95High, s.HasCI, s.NoCI = 0, s.Mean, s.Mean, false, NoCINotPositive
+	}
 	return s
 }
 
@@ -58,33 +105,64 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
 
+// roundingTolerance is the spread below which the logarithms xs count as
+// equal: 1e-12 times (their largest magnitude + 1). A real difference
+// between two rates is at least one request in a window, far above
+// 1e-12 of the rate; below it lie only the rounding of the rates and of
+// their logarithms and sums (8 × 153126.78528368345 and 3 × the same
+// have means of their logarithms 1 ulp apart and a standard deviation of
+// 1e-15, which a t-test would call significant).
+func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
+
+// maxAbs is the largest magnitude in xs.
+func maxAbs(xs ...[]float64) float64 {
+	m := 0.0
+	for _, s := range xs {
+		for _, x := range s {
+			m = math.Max(m, math.Abs(x))
+		}
+	}
+	return m
+}
+
 // The values of Comparison.Test.
 const (
-	// TestStudentLog is TestStudent on the natural logarithm of the values:
-	// what Compare uses for positive samples of equal size such as the
-	// req/s of a run's variants (see Compare).
+	// TestStudentLog is Student's two-sample t-test with pooled variance
+	// on the natural logarithm of the values: what Compare uses for
+	// samples of equal size such as the req/s of a run's variants (see
+	// Compare).
 	TestStudentLog = "t-test on ln(req/s)"
 	// TestStudent is Student's two-sample t-test with pooled variance,
 	// two-sided: with samples of equal size it is Welch's statistic with
 	// n_a + n_b − 2 degrees of freedom, robust to unequal variances.
+	// Compare no longer tests on the raw scale; the name stays for runs
+	// summarised before.
 	TestStudent = "t-test"
 	// TestWelchLog is TestWelch on the natural logarithm of the values:
-	// what Compare uses for positive samples of different sizes.
+	// what Compare uses for samples of different sizes.
 	TestWelchLog = "welch t-test on ln(req/s)"
-	// TestWelch is Welch's unequal-variance two-sample t-test, two-sided.
+	// TestWelch is Welch's unequal-variance two-sample t-test, two-sided,
+	// as Welch runs it on the values given.
 	TestWelch = "welch t-test"
-	// TestZeroVariance is a t-test where both samples have zero variance:
-	// p is 1 if the means are equal and 0 otherwise.
+	// TestZeroVariance is a t-test where neither sample varies by more
+	// than rounding (roundingTolerance): p is 1 if the means are equal
+	// to within rounding and 0 otherwise.
 	TestZeroVariance = "t-test (zero variance)"
 	// TestNone means a sample had fewer than two values, so no test ran.
 	TestNone = "n<2: no test"
+	// TestCannot means no test could run on the values given;
+	// Comparison.Why says why (a rate that is zero, negative or not a
+	// finite number has no logarithm, and switching to the raw scale
+	// would judge a different question).
+	TestCannot = "cannot test"
 )
 
 // Comparison says how a sample differs from a baseline sample and whether
 // the difference is larger than the noise. Every field is finite.
 type Comparison struct {
 	// DeltaPct is (mean(other) - mean(base)) / mean(base) in percent; 0
-	// when mean(base) is 0.
+	// when mean(base) is 0, a mean is not finite, or the samples are the
+	// same to within rounding (TestZeroVariance, not significant).
 	DeltaPct float64 `json:"delta_pct"`
 	// PValue is the two-sided p-value of Test, unadjusted; 1 when no test ran.
 	PValue float64 `json:"p_value"`
@@ -101,33 +179,52 @@ type Comparison struct {
 	// SEPct is the standard error of the difference in percent of the
 	// baseline; MDEPct the minimum detectable effect: the smallest true
 	// difference, in percent, found significant with probability Power at
-	// the level Alpha/Family. HasMDE is false when no test ran.
-	SEPct  float64 `json:"se_pct,omitempty"`
-	MDEPct float64 `json:"mde_pct,omitempty"`
-	HasMDE bool    `json:"has_mde,omitempty"`
-	// EquivalenceBoundPct is the smallest ±X % that the data rule out: the
-	// farther end of the (1 − 2·Alpha/Family) confidence interval of the
-	// difference. Two one-sided tests against a margin of X % would both
-	// pass at level Alpha/Family. Defined when HasMDE.
+	// the Bonferroni level Alpha/Family (the strictest step of Holm's, so
+	// the promise holds whatever rank the comparison takes). HasMDE is
+	// false when no test ran, or when the MDE is not determinable; then
+	// MDENote says so (MDENotDeterminable).
+	SEPct   float64 `json:"se_pct,omitempty"`
+	MDEPct  float64 `json:"mde_pct,omitempty"`
+	HasMDE  bool    `json:"has_mde,omitempty"`
+	MDENote string  `json:"mde_note,omitempty"`
+	// EquivalenceBoundPct is the smallest ±X % that the data rule out:
+	// the (1 − 2·Alpha/Family) confidence interval of the ratio
+	// other/base lies within 1 ± X/100 (symmetric ratio limits: "±2 %" is
+	// 0.98 to 1.02). Two one-sided tests against a margin of X % would
+	// both pass at level Alpha/Family. Defined when HasBound.
 	EquivalenceBoundPct float64 `json:"equivalence_bound_pct,omitempty"`
+	HasBound            bool    `json:"has_bound,omitempty"`
 	// EquivalenceMarginPct is the margin tested (the scenario's
 	// equivalence, in percent; 0 when none), and Equivalent says whether
 	// the bound is within it: "no difference larger than ±margin".
 	EquivalenceMarginPct float64 `json:"equivalence_margin_pct,omitempty"`
 	Equivalent           bool    `json:"equivalent,omitempty"`
-	// Test names the test (TestWelchLog, TestWelch, TestZeroVariance or TestNone).
+	// Test names the test (TestStudentLog, TestWelchLog,
+	// TestZeroVariance, TestNone or TestCannot); Why says why a test could
+	// not run (TestCannot).
 	Test string `json:"test"`
-	// T and DF are Welch's statistic (other minus base) and its
-	// Welch–Satterthwaite degrees of freedom; 0 when not defined.
+	Why  string `json:"why,omitempty"`
+	// T and DF are the t statistic (other minus base) and its degrees of
+	// freedom (Student's n_a + n_b − 2, or Welch–Satterthwaite's); 0 when
+	// not defined.
 	T  float64 `json:"t"`
 	DF float64 `json:"df"`
+	// N is the smaller sample's size; Caution, set when a test ran on
+	// fewer than three values a side, says how little the verdict rests
+	// on ("2 repetitions: t has 2 degrees of freedom").
+	N       int    `json:"n,omitempty"`
+	Caution string `json:"caution,omitempty"`
 }
+
+// MDENotDeterminable is Comparison.MDENote when a test ran but its
+// degrees of freedom are too few for any finite effect to be found with
+// Power (Welch's df near 1 after a lost repetition).
+const MDENotDeterminable = "not determinable"
 
 // Compare compares other with base: DeltaPct from the means, and whether
 // the difference is larger than the noise by a two-sample t-test
 // (two-sided, significance level Alpha) on the logarithms of the values
-// when all are positive (TestStudentLog or TestWelchLog), on the values
-// otherwise (TestStudent or TestWelch).
+// (TestStudentLog or TestWelchLog).
 //
 // Why logarithms: the noise of a throughput measurement is proportional to
 // the throughput (a shared machine slows every request by a few percent),
@@ -136,7 +233,9 @@ type Comparison struct {
 // degrees of freedom then collapse towards 1 and the test loses nearly all
 // its power. On the log scale the variances are comparable, the question
 // becomes "is the ratio different from 1", which is what Δ % reports, and
-// the test keeps its power.
+// the test keeps its power. A value that has no logarithm (zero, negative,
+// not finite) gives TestCannot: the test never switches scale behind the
+// reader's back.
 //
 // Which t-test: with samples of equal size (every variant of a run gets
 // the same repetitions) Student's and Welch's statistics are the same
@@ -148,41 +247,74 @@ type Comparison struct {
 // when the variances differ. With sizes that differ (a repetition lost)
 // Compare uses Welch's test.
 //
+// Spreads below rounding (roundingTolerance) count as none: two samples
+// of one constant are the same (TestZeroVariance, p = 1), however their
+// sizes round the mean.
+//
 // With fewer than two values on either side no test runs: Significant is
 // false and Test is TestNone. Compare judges the comparison alone
 // (PAdjusted = PValue, Family 1) and gives no MDE or equivalence;
 // CompareFamily judges several together.
 func Compare(base, other []float64) Comparison {
-	var c Comparison
-	if logs, ok := logAll(base, other); ok {
-		c = tTest(logs[0], logs[1])
-		switch c.Test {
-		case TestWelch:
-			c.Test = TestWelchLog
-		case TestStudent:
-			c.Test = TestStudentLog
-		}
-	} else {
-		c = tTest(base, other)
-	}
-	c.PAdjusted = c.PValue
-	if c.Test != TestNone {
-		c.Adjustment, c.Family = AdjustNone, 1
-	}
+	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
 		mb, _ := meanStdDev(base)
 		mo, _ := meanStdDev(other)
-		if mb != 0 {
-			c.DeltaPct = (mo - mb) / mb * 100
+		if d := (mo - mb) / mb * 100; mb != 0 && !math.IsNaN(d) && !math.IsInf(d, 0) {
+			c.DeltaPct = d
 		}
 	}
+	if len(base) < 2 || len(other) < 2 {
+		return c
+	}
+	logs, ok := logAll(base, other)
+	if !ok {
+		c.Test, c.Why = TestCannot, "a rate is zero, negative or not a finite number"
+		return c
+	}
+	delta := c.DeltaPct
+	c = tTest(logs[0], logs[1], roundingTolerance(logs[0], logs[1]))
+	c.DeltaPct = delta
+	switch c.Test {
+	case TestWelch:
+		c.Test = TestWelchLog
+	case TestStudent:
+		c.Test = TestStudentLog
+	case TestZeroVariance:
+		if !c.Significant {
+			c.DeltaPct = 0 // the same to within rounding
+		}
+	}
+	if math.IsNaN(c.PValue) {
+		return Comparison{DeltaPct: delta, PValue: 1, PAdjusted: 1, Test: TestCannot, Why: "p is not a number"}
+	}
+	c.PAdjusted = c.PValue
+	c.Adjustment, c.Family = AdjustNone, 1
+	c.N = min(len(base), len(other))
+	c.Caution = caution(c)
 	return c
 }
 
+// caution is Comparison.Caution: what a verdict on fewer than three
+// values a side rests on; "" with three or more.
+func caution(c Comparison) string {
+	if c.N >= 3 {
+		return ""
+	}
+	if c.Test == TestZeroVariance {
+		return fmt.Sprintf("%d repetitions: no noise seen, which two values may show by chance", c.N)
+	}
+	df := strconv.FormatFloat(c.DF, 'f', 1, 64)
+	if c.DF == math.Trunc(c.DF) {
+		df = strconv.FormatFloat(c.DF, 'f', 0, 64)
+	}
+	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
+}
+
 // tTest runs Student's pooled test when the samples have the same size,
-// Welch's otherwise.
-func tTest(base, other []float64) Comparison {
-	c := Welch(base, other)
+// Welch's otherwise; spreads up to tol count as zero.
+func tTest(base, other []float64, tol float64) Comparison {
+	c := welch(base, other, tol)
 	if c.Test != TestWelch || len(base) != len(other) {
 		return c
 	}
@@ -211,20 +343,32 @@ func logAll(a, b []float64) ([2][]float64, bool) {
 
 // Welch runs Welch's unequal-variance two-sample t-test of other against
 // base on the values as given (two-sided, significance level Alpha). It
-// fills T, DF, PValue, Significant and Test; DeltaPct is left 0.
+// fills T, DF, PValue, Significant and Test; DeltaPct is left 0. Spreads
+// below rounding (1e-12 of the values' magnitude) count as zero.
 func Welch(base, other []float64) Comparison {
-	c := Comparison{PValue: 1, Test: TestNone}
+	return welch(base, other, 1e-12*maxAbs(base, other))
+}
+
+// welch is Welch with spreads up to tol counted as zero.
+func welch(base, other []float64, tol float64) Comparison {
+	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) < 2 || len(other) < 2 {
 		return c
 	}
 	mb, sb := meanStdDev(base)
 	mo, so := meanStdDev(other)
+	if sb <= tol {
+		sb = 0
+	}
+	if so <= tol {
+		so = 0
+	}
 	nb, no := float64(len(base)), float64(len(other))
 	vb, vo := sb*sb/nb, so*so/no // squared standard errors of the means
 	se2 := vb + vo
 	if se2 == 0 {
 		c.Test = TestZeroVariance
-		if mo != mb {
+		if math.Abs(mo-mb) > tol {
 			c.PValue, c.Significant = 0, true
 		}
 		return c
@@ -241,7 +385,8 @@ func Welch(base, other []float64) Comparison {
 }
 
 // StudentTCDF returns P(T ≤ t) for Student's t distribution with df > 0
-// degrees of freedom (df need not be an integer).
+// degrees of freedom (df need not be an integer; +Inf is the normal
+// distribution).
 func StudentTCDF(t, df float64) float64 {
 	if t >= 0 {
 		return 1 - studentTUpper(t, df)
@@ -250,18 +395,24 @@ func StudentTCDF(t, df float64) float64 {
 }
 
 // studentTUpper returns P(T > t) for t ≥ 0:
-// ½·I_x(df/2, ½) with x = df/(df+t²), the regularized incomplete beta.
+// ½·I_x(df/2, ½) with x = df/(df+t²), the regularized incomplete beta;
+// for df = +Inf the normal tail ½·erfc(t/√2), the limit (x would be
+// Inf/Inf).
 func studentTUpper(t, df float64) float64 {
-	if math.IsInf(t, 1) {
+	switch {
+	case math.IsInf(t, 1):
 		return 0
+	case math.IsInf(df, 1):
+		return 0.5 * math.Erfc(t/math.Sqrt2)
 	}
 	t2 := t * t
 	return 0.5 * betaInc(df/2, 0.5, df/(df+t2), t2/(df+t2))
 }
 
 // StudentTQuantile returns the t with StudentTCDF(t, df) = p for 0 < p < 1
-// and df > 0 (df need not be an integer). It inverts the CDF by bisection
-// to full float64 precision; it returns NaN for p or df out of range.
+// and df > 0 (df need not be an integer; +Inf gives the normal quantile,
+// 1.959963984540054 for p = 0.975). It inverts the CDF by bisection to
+// full float64 precision; it returns NaN for p or df out of range.
 func StudentTQuantile(p, df float64) float64 {
 	switch {
 	case !(p > 0 && p < 1) || !(df > 0):

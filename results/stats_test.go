@@ -1,7 +1,9 @@
 package results
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -79,27 +81,54 @@ func TestStudentTQuantileOutOfRange(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
-	// {2,4,4,4,5,5,7,9}: mean 5, Σ(x-5)² = 32, sample sd = √(32/7);
-	// CI half width = qt(0.975, 7)·sd/√8 with qt(0.975, 7) = 2.364624251592785.
-	sd := math.Sqrt(32.0 / 7)
-	half := 2.364624251592785 * sd / math.Sqrt(8)
+	// The interval is the geometric mean's, on the log scale:
+	// exp(mean(ln x) ± qt(0.975, n-1)·sd(ln x)/√n). {2,4,4,4,5,5,7,9}:
+	// qt(0.975, 7) = 2.364624251592785.
+	eight := []float64{2, 4, 4, 4, 5, 5, 7, 9}
+	var lm, ss float64
+	for _, x := range eight {
+		lm += math.Log(x) / 8
+	}
+	for _, x := range eight {
+		ss += (math.Log(x) - lm) * (math.Log(x) - lm)
+	}
+	half := 2.364624251592785 * math.Sqrt(ss/7) / math.Sqrt(8)
+	// Two values a, b: sd(ln) = |ln(b/a)|/√2, so the interval is
+	// √(ab)·(b/a)^(±qt(0.975, 1)/2), qt(0.975, 1) = 12.706204736174707.
+	gm2, f2 := math.Sqrt(100*110), math.Pow(110.0/100, 12.706204736174707/2)
 	tests := []struct {
 		name string
 		xs   []float64
 		want Stats
 	}{
 		{"empty", nil, Stats{}},
-		{"one", []float64{120340}, Stats{N: 1, Mean: 120340, CI95Low: 120340, CI95High: 120340}},
-		{"eight", []float64{2, 4, 4, 4, 5, 5, 7, 9}, Stats{N: 8, Mean: 5, StdDev: sd, CI95Low: 5 - half, CI95High: 5 + half, HasCI: true}},
-		// two values a, b: sd = |a-b|/√2, half = qt(0.975, 1)·sd/√2 = 12.7062047361747·|a-b|/2.
-		{"two", []float64{100, 110}, Stats{N: 2, Mean: 105, StdDev: 10 / math.Sqrt2, CI95Low: 105 - 12.706204736174707*5, CI95High: 105 + 12.706204736174707*5, HasCI: true}},
-		{"constant", []float64{7, 7, 7}, Stats{N: 3, Mean: 7, CI95Low: 7, CI95High: 7, HasCI: true}},
+		{"one", []float64{120340}, Stats{N: 1, Mean: 120340, GeoMean: 120340, CI95Low: 120340, CI95High: 120340, NoCI: NoCITooFew}},
+		{"eight", eight, Stats{N: 8, Mean: 5, StdDev: math.Sqrt(32.0 / 7), GeoMean: math.Exp(lm), CI95Low: math.Exp(lm - half), CI95High: math.Exp(lm + half), HasCI: true}},
+		{"two", []float64{100, 110}, Stats{N: 2, Mean: 105, StdDev: 10 / math.Sqrt2, GeoMean: gm2, CI95Low: gm2 / f2, CI95High: gm2 * f2, HasCI: true}},
+		{"constant", []float64{7, 7, 7}, Stats{N: 3, Mean: 7, GeoMean: 7, CI95Low: 7, CI95High: 7, HasCI: true}},
+		// A repetition that completed nothing has no logarithm: no
+		// interval (the raw one went below zero).
+		{"zero", []float64{0, 100, 110}, Stats{N: 3, Mean: 70, StdDev: math.Sqrt(3700), CI95Low: 70, CI95High: 70, NoCI: NoCINotPositive}},
 	}
 	for _, tt := range tests {
 		got := Summarize(tt.xs)
-		if got.N != tt.want.N || got.HasCI != tt.want.HasCI || !near(got.Mean, tt.want.Mean, 1e-12) ||
-			!near(got.StdDev, tt.want.StdDev, 1e-12) || !near(got.CI95Low, tt.want.CI95Low, 1e-12) || !near(got.CI95High, tt.want.CI95High, 1e-12) {
+		if got.N != tt.want.N || got.HasCI != tt.want.HasCI || got.NoCI != tt.want.NoCI || !near(got.Mean, tt.want.Mean, 1e-12) ||
+			!near(got.StdDev, tt.want.StdDev, 1e-12) || !near(got.GeoMean, tt.want.GeoMean, 1e-12) ||
+			!near(got.CI95Low, tt.want.CI95Low, 1e-12) || !near(got.CI95High, tt.want.CI95High, 1e-12) {
 			t.Errorf("%s: Summarize(%v) = %+v, want %+v", tt.name, tt.xs, got, tt.want)
+		}
+	}
+}
+
+// TestSummarizeCINeverNegative: the raw-scale interval of the issue's
+// n = 2 example (205.5 .. 1,330 around a mean of 768) went below zero for
+// noisier pairs; on the log scale the bounds are exponentials, positive
+// whatever the noise, and the geometric mean lies inside.
+func TestSummarizeCINeverNegative(t *testing.T) {
+	for _, xs := range [][]float64{{300, 1236}, {10, 1000}, {1, 1e6}, {150, 151, 20000}, {0.5, 1e-3}} {
+		s := Summarize(xs)
+		if !s.HasCI || !(s.CI95Low > 0) || !(s.CI95Low <= s.GeoMean && s.GeoMean <= s.CI95High) || math.IsInf(s.CI95High, 0) {
+			t.Errorf("Summarize(%v) = %+v, want 0 < low ≤ geometric mean ≤ high < Inf", xs, s)
 		}
 	}
 }
@@ -218,13 +247,72 @@ func TestCompareEdgeCases(t *testing.T) {
 	}
 }
 
-func TestCompareZeroBaseMean(t *testing.T) {
-	got := Compare([]float64{0, 0}, []float64{1, 2})
-	if got.DeltaPct != 0 || got.Test != TestStudent || got.DF != 2 || got.T != 3 {
-		t.Errorf("Compare([0 0], [1 2]) = %+v, want DeltaPct 0, Test %q, t 3, df 2", got, TestStudent)
+// TestCompareCannotTest: a rate that has no logarithm gives "cannot
+// test" with the reason, outside any family; the test never switches to
+// the raw scale, where it would judge a difference, not a ratio.
+func TestCompareCannotTest(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		base, other []float64
+	}{
+		{"zero base", []float64{0, 0}, []float64{1, 2}},
+		{"zero other", []float64{1000, 1010}, []float64{0, 990}},
+		{"negative", []float64{1000, 1010}, []float64{-5, 990}},
+		{"NaN", []float64{1000, math.NaN()}, []float64{990, 995}},
+		{"+Inf", []float64{1000, 1010}, []float64{math.Inf(1), 995}},
+	} {
+		got := Compare(tt.base, tt.other)
+		if got.Test != TestCannot || got.Why == "" || got.Significant || got.PValue != 1 || got.PAdjusted != 1 || got.Family != 0 {
+			t.Errorf("%s: Compare(%v, %v) = %+v, want Test %q with a reason, not significant", tt.name, tt.base, tt.other, got, TestCannot)
+		}
+		if _, err := json.Marshal(got); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+		if w := VerdictWords(got); !strings.HasPrefix(w, "cannot test: ") {
+			t.Errorf("%s: VerdictWords = %q, want \"cannot test: …\"", tt.name, w)
+		}
 	}
-	// t = 3 with df = 2: p = 1 − 3/√11.
-	if want := 1 - 3/math.Sqrt(11); !near(got.PValue, want, 1e-12) {
-		t.Errorf("Compare([0 0], [1 2]).PValue = %v, want %v", got.PValue, want)
+}
+
+// TestCompareConstantSamples: two variants whose repetitions are one
+// constant (a rate-limited server) are the same, whatever their sizes
+// make of the rounding of the mean of the logarithms: no difference.
+func TestCompareConstantSamples(t *testing.T) {
+	const x = 153126.78528368345
+	rep := func(n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = x
+		}
+		return xs
+	}
+	for _, sizes := range [][2]int{{8, 3}, {3, 8}, {2, 2}, {5, 7}, {10, 3}} {
+		got := CompareFamily(rep(sizes[0]), [][]float64{rep(sizes[1]), {x * 1.05, x * 1.05, x * 1.05}}, DefaultEquivalence)
+		c := got[0]
+		if c.Test != TestZeroVariance || c.Significant || c.PValue != 1 || c.DeltaPct != 0 || !c.Equivalent {
+			t.Errorf("%d × %v against %d × the same: %+v, want zero variance, p 1, Δ 0, equivalent", sizes[0], x, sizes[1], c)
+		}
+		if w := VerdictWords(c); !strings.HasPrefix(w, "no difference") {
+			t.Errorf("%d × %v against %d × the same: verdict %q, want \"no difference …\"", sizes[0], x, sizes[1], w)
+		}
+		// A real difference between constants is still one.
+		if d := got[1]; d.Test != TestZeroVariance || !d.Significant {
+			t.Errorf("%d × %v against 3 × 5 %% more: %+v, want significant (zero variance)", sizes[0], x, d)
+		}
+	}
+}
+
+// TestStudentTQuantileInfinite: with infinite degrees of freedom the t
+// distribution is the normal one (it returned 1.3e154).
+func TestStudentTQuantileInfinite(t *testing.T) {
+	for _, tt := range []struct{ p, want float64 }{
+		{0.975, 1.959963984540054}, {0.995, 2.5758293035489004}, {0.025, -1.959963984540054}, {0.8, 0.8416212335729143},
+	} {
+		if got := StudentTQuantile(tt.p, math.Inf(1)); !near(got, tt.want, 1e-12) {
+			t.Errorf("StudentTQuantile(%v, +Inf) = %.16g, want %.16g", tt.p, got, tt.want)
+		}
+	}
+	if got, want := StudentTCDF(1.959963984540054, math.Inf(1)), 0.975; !near(got, want, 1e-12) {
+		t.Errorf("StudentTCDF(1.96, +Inf) = %.16g, want %v", got, want)
 	}
 }

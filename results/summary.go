@@ -177,14 +177,23 @@ type SweepSummary struct {
 	// of the series has a repetition.
 	Top int
 	// Plateau are the indexes into Run.Variants, in chart order, of the
-	// variants the top one is not significantly faster than, the top one
-	// included: the top is compared with every other variant of the
-	// series, Holm-adjusted across those comparisons (CompareFamily).
-	// Without repetitions enough to test (n < 2) every variant is on it.
+	// measured variants the top one is not significantly faster than,
+	// the top one included (PairPlateau: every pair of the series' values
+	// judged together, Holm-adjusted, so that the chance of any false
+	// claim is at most Alpha however many values the sweep has). A claim
+	// about the run's baseline, when it is one of the values, also needs
+	// the comparison with the baseline to say so: the sweep and the
+	// comparisons never contradict each other. Variants that cannot be
+	// tested (n < 2) stay on it.
 	Plateau []int
 	// Best is Top when the plateau is Top alone (the top value is
 	// significantly faster than every other), -1 otherwise.
 	Best int
+	// Family is the number of pairs of values judged together; Caution
+	// is set when a value had fewer than three repetitions
+	// (Comparison.Caution).
+	Family  int
+	Caution string
 }
 
 // TestNoBaseline is Comparison.Test for a variant of a run whose baseline
@@ -192,9 +201,13 @@ type SweepSummary struct {
 // rendering says why instead of showing a difference.
 const TestNoBaseline = "baseline not measured: no test"
 
-// Tested reports whether c's test ran: false for TestNone and
-// TestNoBaseline, whose p-values, MDE and verdict are not defined.
-func (c Comparison) Tested() bool { return c.Test != TestNone && c.Test != TestNoBaseline }
+// Tested reports whether c's test ran: false for TestNone, TestCannot
+// and TestNoBaseline, whose p-values, MDE and verdict are not defined. A
+// comparison that was not tested is outside its family: it neither counts
+// in Holm's m nor takes a rank.
+func (c Comparison) Tested() bool {
+	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
+}
 
 // SummarizeRun computes the RunSummary of r. A baseline that r does not
 // hold (r.Baseline names no variant of r.Variants, which holds only
@@ -234,7 +247,7 @@ func SummarizeRun(r *Run) (*RunSummary, error) {
 			}
 		}
 	}
-	s.Sweeps = sweeps(r, s.Equivalence)
+	s.Sweeps = sweeps(r, base, comps)
 	for _, sw := range s.Sweeps {
 		if sw.Best >= 0 {
 			s.Variants[sw.Best].Best = true
@@ -355,7 +368,7 @@ func mergeInto(dst, src *Histogram) {
 }
 
 // sweeps groups the variants of r by Series into SweepSummaries.
-func sweeps(r *Run, margin float64) []SweepSummary {
+func sweeps(r *Run, base int, comps []Comparison) []SweepSummary {
 	var out []SweepSummary
 	bySeries := map[string]int{}
 	for i := range r.Variants {
@@ -399,50 +412,74 @@ func sweeps(r *Run, margin float64) []SweepSummary {
 		if sw.Numeric {
 			sort.SliceStable(sw.Variants, func(a, b int) bool { return values[sw.Variants[a]] < values[sw.Variants[b]] })
 		}
-		sw.Top, sw.Best = -1, -1
-		var top float64
 		for _, i := range sw.Variants {
 			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
-			if rates := r.Variants[i].Rates(); len(rates) > 0 {
-				if m := Summarize(rates).Mean; sw.Top < 0 || m > top {
-					sw.Top, top = i, m
-				}
-			}
 		}
-		sw.Plateau = plateau(r, sw, margin)
-		if len(sw.Plateau) == 1 {
-			sw.Best = sw.Top
-		}
+		judgeSweep(r, sw, base, comps)
 	}
 	return out
 }
 
-// plateau returns the variants of sw (in chart order) that its top one is
-// not significantly faster than, the top included; nil when no variant of
-// the series has a repetition.
-func plateau(r *Run, sw *SweepSummary, margin float64) []int {
-	if sw.Top < 0 {
-		return nil
-	}
-	others := make([][]float64, len(sw.Variants))
+// judgeSweep fills sw.Top, Plateau, Best, Family and Caution
+// (sweepPlateau over the values' rates, in chart order). comps are the
+// run's comparisons with its baseline base: a claim that involves the
+// baseline must agree with its comparison.
+func judgeSweep(r *Run, sw *SweepSummary, base int, comps []Comparison) {
+	samples := make([][]float64, len(sw.Variants))
 	for k, i := range sw.Variants {
-		if i != sw.Top {
-			others[k] = r.Variants[i].Rates()
+		samples[k] = r.Variants[i].Rates()
+	}
+	agree := func(top, other int) bool {
+		t, o := sw.Variants[top], sw.Variants[other]
+		switch base {
+		case o: // the top against the baseline: "top − base" significant and positive
+			return comps[t].Significant && comps[t].DeltaPct > 0
+		case t:
+			return comps[o].Significant && comps[o].DeltaPct < 0
+		}
+		return true
+	}
+	j := sweepPlateau(samples, agree)
+	sw.Top, sw.Best, sw.Family, sw.Caution = -1, -1, j.Family, j.Caution
+	if j.Top < 0 {
+		return
+	}
+	sw.Top = sw.Variants[j.Top]
+	for _, k := range j.Plateau {
+		sw.Plateau = append(sw.Plateau, sw.Variants[k])
+	}
+	if j.Best >= 0 {
+		sw.Best = sw.Variants[j.Best]
+	}
+}
+
+// sweepJudgement is what sweepPlateau concludes, in indexes of its
+// samples.
+type sweepJudgement struct {
+	Pairs
+	// Plateau is Top and every measured sample not below it; Best is Top
+	// when the plateau is Top alone, -1 otherwise.
+	Plateau []int
+	Best    int
+}
+
+// sweepPlateau is a sweep's rule on its values' rates (PairPlateau with
+// agree): samples with fewer than two values stay on the plateau (they
+// cannot be excluded), samples without any are on none.
+func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJudgement {
+	j := sweepJudgement{Pairs: PairPlateau(samples, agree), Best: -1}
+	if j.Top < 0 {
+		return j
+	}
+	for k, s := range samples {
+		if k == j.Top || (!j.Below[k] && len(s) > 0) {
+			j.Plateau = append(j.Plateau, k)
 		}
 	}
-	comps := CompareFamily(r.Variants[sw.Top].Rates(), others, margin)
-	var out []int
-	for k, i := range sw.Variants {
-		// The others are compared as "other − top": the top is
-		// significantly faster when the difference is significant and
-		// negative.
-		if i == sw.Top || !(comps[k].Significant && comps[k].DeltaPct < 0) {
-			if i == sw.Top || len(r.Variants[i].Reps) > 0 {
-				out = append(out, i)
-			}
-		}
+	if len(j.Plateau) == 1 {
+		j.Best = j.Top
 	}
-	return out
+	return j
 }
 
 // sweepLabel renders a variant's swept values: the value for one key,

@@ -21,8 +21,12 @@ func statsNote(s *RunSummary) string {
 	if s.Family <= 1 {
 		adjust = fmt.Sprintf("one comparison, α = %g", Alpha)
 	}
-	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power; equivalence: two one-sided tests against ±%s %%",
-		test, adjust, Power*100, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+	level := "α"
+	if s.Family > 1 {
+		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
+	}
+	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
+		test, adjust, Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
 }
 
 // orderLine says in what order the run's windows ran and what that means
@@ -91,7 +95,7 @@ func ciCell(st Stats) string {
 	case st.HasCI:
 		return FormatRate(st.CI95Low) + " .. " + FormatRate(st.CI95High)
 	case st.N > 0:
-		return "n/a (n<2)"
+		return "n/a (" + st.NoCI + ")"
 	}
 	return "-"
 }
@@ -266,12 +270,13 @@ func sweepTitle(sw *SweepSummary) string {
 }
 
 // sweepLegend explains a sweep chart.
-const sweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, Holm-adjusted), ~ the plateau when no value is"
+const sweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
-// plateauLine names a sweep's plateau in words when it has no single
-// best value; "" otherwise.
+// plateauLine says in words what a sweep concluded: its best value, or
+// its plateau when it has none, with the family the claim was judged in
+// and the caution of few repetitions; "" when nothing was measured.
 func plateauLine(s *RunSummary, sw *SweepSummary) string {
-	if sw.Best >= 0 || len(sw.Plateau) == 0 {
+	if len(sw.Plateau) == 0 {
 		return ""
 	}
 	label := map[int]string{}
@@ -282,10 +287,26 @@ func plateauLine(s *RunSummary, sw *SweepSummary) string {
 	for _, i := range sw.Plateau {
 		names = append(names, label[i])
 	}
-	if len(sw.Plateau) == len(sw.Variants) {
-		return fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "))
+	family := "no pair of values could be tested"
+	switch {
+	case sw.Family == 1:
+		family = "one pair of values tested"
+	case sw.Family > 1:
+		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
 	}
-	return fmt.Sprintf("plateau: %s (no other value is significantly faster than these; the highest mean is %s)", strings.Join(names, ", "), label[sw.Top])
+	var line string
+	switch {
+	case sw.Best >= 0:
+		line = fmt.Sprintf("best: %s, significantly faster than every other value (%s)", label[sw.Best], family)
+	case len(sw.Plateau) == len(sw.Variants):
+		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
+	default:
+		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; the highest mean is %s; %s)", strings.Join(names, ", "), label[sw.Top], family)
+	}
+	if sw.Caution != "" {
+		line += "; caution: " + sw.Caution
+	}
+	return line
 }
 
 // driftTable shows every variant's rate by round, the round effect and

@@ -120,7 +120,7 @@ func TestVerdicts(t *testing.T) {
 		for _, want := range []string{
 			"randomized blocks (every round runs each variant once, in a random order), seed 12345 (replay: --seed 12345)",
 			"Holm over the run's 5 comparisons",
-			"o best value: no r is significantly faster than another (plateau: 10, 20)",
+			"o best value: no r is significantly faster than another (plateau: 10, 20; one pair of values tested)",
 			"round effect",
 		} {
 			if !strings.Contains(out, want) {

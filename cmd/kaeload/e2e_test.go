@@ -20,6 +20,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // TestMain lets the test binary stand in for the kaeload binary: with
@@ -94,7 +95,7 @@ func writeScenario(t *testing.T, yaml string) string {
 }
 
 // compileYAML writes and compiles a scenario for this machine.
-func compileYAML(t *testing.T, yaml string) *scenarios.Plan {
+func compileYAML(t *testing.T, yaml string) *plans.Plan {
 	t.Helper()
 	sc, err := scenarios.LoadFile(writeScenario(t, yaml))
 	if err != nil {
@@ -115,7 +116,7 @@ func workerOptions(log io.Writer) runner.Options {
 
 // runPlan runs plan and returns the run and the controller's log; it
 // fails the test, showing the log, when the run fails.
-func runPlan(t *testing.T, plan *scenarios.Plan) (*results.Run, string) {
+func runPlan(t *testing.T, plan *plans.Plan) (*results.Run, string) {
 	t.Helper()
 	var log testkit.LockedBuffer
 	r, err := runner.Run(context.Background(), plan, workerOptions(&log))

@@ -138,7 +138,14 @@ func writePlan(w io.Writer, cal *results.Calibration, effects []float64, repeat 
 		fmt.Fprintf(&b, "to detect ±%g %%: repeat: %d (or repeat: {effect: %g%%, max: %d} to calibrate on every run)\n", cal.EffectPct, cal.Repeat, cal.EffectPct, max(cal.Repeat, 10))
 	}
 	if repeat >= 2 {
-		fmt.Fprintf(&b, "with the scenario's repeat: %d, the smallest difference found with 80 %% power is ±%.2f %%\n", repeat, results.PlannedMDEPct(cal.NoisePct, repeat, cal.Family))
+		mde := "not determinable"
+		if pct := results.PlannedMDEPct(cal.NoisePct, repeat, cal.Family); !math.IsInf(pct, 0) && !math.IsNaN(pct) {
+			mde = fmt.Sprintf("±%.2f %%", pct)
+		}
+		fmt.Fprintf(&b, "with the scenario's repeat: %d, the smallest difference found with 80 %% power is %s\n", repeat, mde)
+		if repeat < 3 {
+			fmt.Fprintf(&b, "caution: %d repetitions: t has %d degrees of freedom, and every verdict will say so; use 3 or more\n", repeat, 2*repeat-2)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

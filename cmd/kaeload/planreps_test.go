@@ -106,3 +106,23 @@ func TestParseEffect(t *testing.T) {
 		}
 	}
 }
+
+// TestWritePlanCaution: a scenario with two repetitions per variant is
+// told that every verdict will carry the caution of t with 2 degrees of
+// freedom; with three, nothing is said.
+func TestWritePlanCaution(t *testing.T) {
+	for _, tt := range []struct {
+		repeat int
+		want   bool
+	}{{2, true}, {3, false}} {
+		cal := &results.Calibration{Variant: "base", Rates: []float64{1000, 1130, 980, 1100}, EffectPct: 5, Family: 3, Max: 20}
+		cal.Calibrate()
+		var b strings.Builder
+		if err := writePlan(&b, cal, []float64{0.05}, tt.repeat); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "caution: 2 repetitions: t has 2 degrees of freedom"); got != tt.want {
+			t.Errorf("repeat %d: caution printed %v, want %v:\n%s", tt.repeat, got, tt.want, b.String())
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // runUsage is the text of kaeload run --help.
@@ -151,7 +152,7 @@ func (f *runFlags) urlMode() bool  { return len(f.pos) == 1 && isURL(f.pos[0]) }
 // runInput is what a run starts from: its plan and, when resuming or
 // saving, its store and the run so far.
 type runInput struct {
-	plan *scenarios.Plan
+	plan *plans.Plan
 	// scenarioText is the scenario URL mode wrote (no file holds it).
 	scenarioText string
 	st           *store
@@ -303,8 +304,8 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 
 // describePlan is --dry-run: the plan (warnings included) and what a
 // search may cost.
-func describePlan(stdout io.Writer, plan *scenarios.Plan) {
-	plan.Describe(stdout)
+func describePlan(stdout io.Writer, plan *plans.Plan) {
+	scenarios.Describe(stdout, plan) // warnings included
 	if l := runner.SearchPlan(plan); l != "" {
 		fmt.Fprintln(stdout, l)
 	}
@@ -318,7 +319,7 @@ func execute(ctx context.Context, progress string, in *runInput, stderr io.Write
 	if st := in.st; st != nil {
 		st.redact = in.plan.Redact
 		st.scenarioText = in.scenarioText
-		st.thresholds = runThresholds(in.plan.Thresholds)
+		st.thresholds = in.plan.Thresholds
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st
 	}
@@ -359,8 +360,8 @@ func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
 // writeReports shows what was measured, even when the run failed, was
 // interrupted or could not be stored. With a machine-readable format on
 // stdout, people read the text on stderr.
-func writeReports(r *results.Run, plan *scenarios.Plan, format string, report func(io.Writer, *results.Run) error, stdout, stderr io.Writer) error {
-	r.Thresholds = runThresholds(plan.Thresholds)
+func writeReports(r *results.Run, plan *plans.Plan, format string, report func(io.Writer, *results.Run) error, stdout, stderr io.Writer) error {
+	r.Thresholds = plan.Thresholds
 	var errs []error
 	if format != "text" {
 		errs = append(errs, results.WriteText(stderr, r))

@@ -122,8 +122,9 @@ func TestWriteNumbers(t *testing.T) {
 	}
 	// The comparison table is the first table; its rows are checked
 	// against numbers worked out by hand from the fixture (see fixtureRun):
-	// baseline 120,000 and 121,000 req/s: mean 120,500, s = 707.1,
-	// CI ± t(0.975, 1)·500 = ± 6,353.1.
+	// baseline 120,000 and 121,000 req/s: mean 120,500, s = 707.1; the CI
+	// is the geometric mean's on the log scale, √(ab)·(b/a)^(±t(0.975, 1)/2)
+	// with t(0.975, 1) = 12.7062: 114,310.5 – 127,022.5.
 	cmp := comparisonTable(t, root)
 	// The two comparisons are one Holm family, as the report judges them.
 	cs := results.CompareFamily([]float64{120000, 121000}, [][]float64{{150000, 152000}, {180000, 182000}}, results.DefaultEquivalence)
@@ -135,9 +136,9 @@ func TestWriteNumbers(t *testing.T) {
 		return results.PValue(c) + "|" + results.PAdjusted(c) + "|" + results.MDE(c) + "|" + results.VerdictWords(c)
 	}
 	tests := []struct{ variant, want string }{
-		{"baseline", "baseline|2|120,500.0|31.9|707.1|114,146.9 – 126,853.1|baseline|—|—|—|baseline|2.591"},
-		{"kae-soft-0", "kae-soft-0|2|151,000.0|32.6|1,414.2|138,293.8 – 163,706.2|+25.31 %|" + cells(c0) + "|2.127"},
-		{"kae-soft-33", "kae-soft-33|2|181,000.0|34.4|1,414.2|168,293.8 – 193,706.2|+50.21 %|" + cells(c33) + "|1.647"},
+		{"baseline", "baseline|2|120,500.0|31.9|707.1|114,310.5 – 127,022.5|baseline|—|—|—|baseline|2.591"},
+		{"kae-soft-0", "kae-soft-0|2|151,000.0|32.6|1,414.2|138,810.5 – 164,252.7|+25.31 %|" + cells(c0) + "|2.127"},
+		{"kae-soft-33", "kae-soft-33|2|181,000.0|34.4|1,414.2|168,726.8 – 194,160.0|+50.21 %|" + cells(c33) + "|1.647"},
 	}
 	if !strings.Contains(tests[2].want, "+50.21 %, significant") {
 		t.Errorf("kae-soft-33's verdict is not the significant difference: %s", tests[2].want)

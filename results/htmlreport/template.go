@@ -118,7 +118,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 
 <h2 id="comparison">Comparison</h2>
 <p class="note">Samples: each repetition's total req/s (requests completed by all groups in the window ÷ window length).
-95 % CI of the mean from Student's t. {{.StatsNote}}.</p>
+{{.StatsNote}}.</p>
 {{- if .Order}}
 <p class="note" id="order">Order: {{.Order}}.</p>
 {{- end}}
