@@ -176,6 +176,23 @@ func (l *testLog) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// endToEndOnce skips an end-to-end test under -race. The suite runs it
+// once, without the race detector, which would slow its workers (this
+// test binary) several-fold and make it measure the client; what it runs
+// concurrently is raced by the tests that still run under -race:
+// TestRunBuiltin (two pinned workers, the built-in target in the
+// controller, CPU meters, the progress display), TestInterrupt,
+// TestWorkerKilled, TestBrokenWorkers and TestControllerKilled (every way
+// a run ends early), TestStartFailures (server commands), and the unit
+// tests of the relay, the line reader and the display. why says what the
+// test measures.
+func endToEndOnce(t *testing.T, why string) {
+	t.Helper()
+	if raceEnabled {
+		t.Skipf("%s: end to end, run once without -race (see endToEndOnce)", why)
+	}
+}
+
 // needCPUs skips a test on machines with fewer than n CPUs.
 func needCPUs(t *testing.T, n int) {
 	t.Helper()

@@ -237,6 +237,7 @@ func TestRunBuiltin(t *testing.T) {
 // response the client read, counted in the window, in the warm-up or as
 // late (drained after the window).
 func TestRunNginx(t *testing.T) {
+	endToEndOnce(t, "the client's count against nginx's log (TestRunBuiltin races the same controller)")
 	needCPUs(t, 2)
 	ng := nginxtest.Start(t, nginxtest.Config{Cert: "rsa2048", CPUs: "0"})
 	p := plan(ng.Addr, 1500*time.Millisecond, []int{0}, []int{1})

@@ -60,6 +60,7 @@ func commandLog(t *testing.T, p *plans.Plan, envs ...map[string]string) func() s
 // variants' probes are read around each window — a counting probe moves,
 // a failing one is recorded with its error without failing the run.
 func TestInterleavedCooldown(t *testing.T) {
+	endToEndOnce(t, "interleaved order and cooldown against nginx")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
@@ -229,6 +230,7 @@ func TestStartFailures(t *testing.T) {
 // start — never started again, c's window discarded — while b is
 // measured in full, and the run records why, in one line each.
 func TestStartFailureGoesOn(t *testing.T) {
+	endToEndOnce(t, "a variant whose server fails, then one that runs")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
@@ -387,6 +389,7 @@ func serverPlan(s *nginxSite, dur time.Duration, cpus ...[]int) *plans.Plan {
 // /proc/<nginx pid>/environ, so the reading equals the swept value. The
 // results keep the sweep's series and values; no nginx is left running.
 func TestSweepEnv(t *testing.T) {
+	endToEndOnce(t, "sweep values in the server's env")
 	needCPUs(t, 1)
 	site := newNginxSite(t, true, "ecdsa-p256")
 	p := serverPlan(site, 300*time.Millisecond, nil)

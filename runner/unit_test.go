@@ -260,6 +260,7 @@ func TestSessions(t *testing.T) {
 // recording it, then runs every variant as many times as the noise asks
 // (here a 30 % effect, which two or three repetitions detect), at most max.
 func TestRepeatAuto(t *testing.T) {
+	endToEndOnce(t, "repeat: auto calibrates on measured noise")
 	p := builtinPlan(400*time.Millisecond, nil)
 	p.Load.Warmup = 100 * time.Millisecond
 	p.Variants = []plans.Variant{{Name: "a"}, {Name: "b"}}

@@ -26,12 +26,18 @@ import (
 // TestMain lets the test binary stand in for the kaeload binary: with
 // KAELOAD_TEST_MAIN=1 it runs main, so tests can run "kaeload run …" as a
 // real process and the runner's workers are real "kaeload worker" processes.
+// With KAELOAD_TEST_SEARCH_TARGET it is the search tests' target.
 func TestMain(m *testing.M) {
 	if os.Getenv("KAELOAD_TEST_MAIN") == "1" {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	if ctl := os.Getenv(envSearchTarget); ctl != "" {
+		os.Exit(serveSearchTarget(ctl))
+	}
+	code := m.Run()
+	stopSearchTarget()
+	os.Exit(code)
 }
 
 // kaeload runs the CLI as a child process.
