@@ -275,14 +275,30 @@ func TestRunNginx(t *testing.T) {
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 
-// TestWorkerKilled kills one worker mid-run: Run fails within 5 s with an
+// inWindow matches a plain progress line of a window (not its warm-up):
+// the event that the window has begun.
+var inWindow = regexp.MustCompile(`(?m)^variant \S+ rep \d+/\d+: \d+\.\d s left`)
+
+// waitFor polls cond every 10 ms until it holds or d has passed, and
+// reports whether it held.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestWorkerKilled kills one worker mid-run, once its window has begun
+// (the first status line after the warm-up): Run fails within 5 s with an
 // error naming the group, and no worker survives.
 func TestWorkerKilled(t *testing.T) {
 	needCPUs(t, 2)
 	progress := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.Progress = progress
-	opts.ProgressMode = ProgressOff
+	opts.ProgressMode = ProgressPlain
 	var mu sync.Mutex
 	var pids []int
 	killed := make(chan time.Time, 1)
@@ -292,7 +308,9 @@ func TestWorkerKilled(t *testing.T) {
 		mu.Unlock()
 		if group == 1 {
 			go func() {
-				time.Sleep(time.Second) // past warm-up, into the window
+				if !waitFor(20*time.Second, func() bool { return inWindow.MatchString(progress.String()) }) {
+					t.Errorf("no window status line within 20 s:\n%s", progress.String())
+				}
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				killed <- time.Now()
 			}()
@@ -326,9 +344,6 @@ func TestWorkerKilled(t *testing.T) {
 	defer mu.Unlock()
 	if left := waitGone(pids, 0); len(left) > 0 {
 		t.Errorf("workers %v still running after Run returned", left)
-	}
-	if out := progress.String(); out != "" {
-		t.Errorf("progress off wrote %q", out)
 	}
 }
 
@@ -466,10 +481,11 @@ func TestControllerKilled(t *testing.T) {
 			t.Fatalf("controller started no workers within 20 s; stderr:\n%s", stderr.String())
 		}
 	}
-	time.Sleep(time.Second) // workers loading
+	// The workers are loading once they have used 100 ms of CPU, more
+	// than a process start takes.
 	for _, pid := range pids {
-		if !alive(pid) {
-			t.Fatalf("worker %d not running before the kill; stderr:\n%s", pid, stderr.String())
+		if !waitFor(20*time.Second, func() bool { n, _ := cpuTicks(pid); return n >= 10 || !alive(pid) }) || !alive(pid) {
+			t.Fatalf("worker %d not running (or not loading for 20 s) before the kill; stderr:\n%s", pid, stderr.String())
 		}
 	}
 	if err := cmd.Process.Kill(); err != nil {

@@ -437,18 +437,18 @@ server:
 `, addr, start, "sleep 1; "+stop))
 	dir := filepath.Join(t.TempDir(), "run")
 	var nginxPid int
+	// Into the second window: its first status line after the warm-up
+	// (plain progress prints one every 2 s of the 3 s window).
+	inSecond := regexp.MustCompile(`^variant default rep 2/2: \d+\.\d s left`)
 	_, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
 		switch {
-		case strings.Contains(line, "rep 1/2 done"):
+		case nginxPid == 0 && inSecond.MatchString(line):
 			nginxPid = pidOf(ndir)
-			go func() {
-				time.Sleep(time.Second) // into the second window
-				_ = cmd.Process.Signal(os.Interrupt)
-			}()
+			_ = cmd.Process.Signal(os.Interrupt)
 		case strings.Contains(line, "stopping the load and tearing down"):
 			_ = cmd.Process.Signal(os.Interrupt) // the first was seen: the second now
 		}
-	}, "run", scenario, "--progress", "off", "--out", dir)
+	}, "run", scenario, "--progress", "plain", "--out", dir)
 	if code != 130 {
 		t.Errorf("exit status %d, want 130\n%s", code, errOut)
 	}

@@ -86,6 +86,10 @@ server:
 	return sshd, ng, yaml
 }
 
+// inWindow matches a plain progress line of a window (not its warm-up):
+// the event that the window has begun.
+var inWindow = regexp.MustCompile(`(?m)^variant \S+ rep \d+/\d+: \d+\.\d s left`)
+
 var readyRE = regexp.MustCompile(`worker (\d+) ready: pid (\d+), CPUs (\S*)`)
 
 // watchWorker waits for group's ready line in log and returns the pid and
@@ -232,13 +236,22 @@ func TestRemoteConnectionDropped(t *testing.T) {
 		if pid == 0 {
 			return
 		}
-		time.Sleep(time.Second) // into the window
+		// Into the window: its first status line after the warm-up.
+		for !inWindow.MatchString(log.String()) {
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
 		for _, m := range masters(t) {
 			_ = syscall.Kill(m, syscall.SIGKILL)
 		}
 	}()
 	began := time.Now()
-	_, err := runner.Run(context.Background(), plan, workerOptions(log))
+	opts := workerOptions(log)
+	opts.Progress, opts.ProgressMode = log, runner.ProgressPlain
+	_, err := runner.Run(context.Background(), plan, opts)
 	close(done)
 	<-watched
 	if err == nil {
