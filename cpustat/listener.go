@@ -32,9 +32,10 @@ func FindListener(port int) (int, error) {
 // Listener finds the server listening on a TCP port of this machine, as
 // FindListener does, and remembers the answer. Its cost does not grow
 // with the sockets in other states (hundreds of thousands in TIME_WAIT
-// after a short-connection run): it reads only the LISTEN lines at the
-// head of /proc/net/tcp and tcp6, and then finds the processes holding
-// those sockets through /proc/PID/fd. That walk over every process's
+// after a short-connection run): it asks the kernel for the listening
+// sockets alone (sock_diag, as `ss -lt` does; the LISTEN lines at the
+// head of /proc/net/tcp and tcp6 where that fails), and then finds the
+// processes holding those sockets through /proc/PID/fd. That walk over every process's
 // descriptors runs only when the listening sockets changed since the last
 // Find or the server's root process is gone; otherwise Find returns the
 // root it found before. A Listener is not safe for concurrent use.
@@ -42,7 +43,7 @@ type Listener struct {
 	// Port is the TCP port the server listens on.
 	Port int
 
-	netDir  string   // where tcp and tcp6 are read; "" is /proc/net
+	netDir  string   // "": ask sock_diag; else read tcp and tcp6 there
 	inodes  []uint64 // the listening sockets at the last walk, sorted
 	root    procKey  // the family root found then (pid 0: none)
 	holders []int    // the processes found holding inodes then, sorted
@@ -101,15 +102,34 @@ func (l *Listener) Find() (int, error) {
 
 func (l *Listener) forget() { l.inodes, l.root, l.holders = nil, procKey{}, nil }
 
-// listening returns the sorted inodes of the sockets listening on l.Port
-// in /proc/net/tcp and tcp6. A missing tcp6 (IPv6 off) is no error.
+// listening returns the sorted inodes of the sockets listening on
+// l.Port: from sock_diag, or when that fails (or a test set netDir) from
+// the head of /proc/net/tcp and tcp6. A missing tcp6 (IPv6 off) is no
+// error.
 func (l *Listener) listening() ([]uint64, error) {
+	if l.buf == nil {
+		l.buf = make([]byte, diagReceiveSize)
+	}
+	var inodes []uint64
+	var err error
+	if l.netDir == "" {
+		inodes, err = diagListening(l.Port, l.buf)
+	}
+	if l.netDir != "" || err != nil {
+		if inodes, err = l.procListening(); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(inodes)
+	return slices.Compact(inodes), nil
+}
+
+// procListening reads the listening sockets of l.Port from the LISTEN
+// lines at the head of /proc/net/tcp and tcp6 (under l.netDir).
+func (l *Listener) procListening() ([]uint64, error) {
 	dir := l.netDir
 	if dir == "" {
 		dir = "/proc/net"
-	}
-	if l.buf == nil {
-		l.buf = make([]byte, 8<<10)
 	}
 	var inodes []uint64
 	for _, name := range []string{"tcp", "tcp6"} {
@@ -120,15 +140,18 @@ func (l *Listener) listening() ([]uint64, error) {
 			}
 			return nil, err
 		}
-		inodes, err = listenInodes(f, l.buf, l.Port, inodes)
+		inodes, err = listenInodes(f, l.buf[:8<<10], l.Port, inodes)
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s/%s: %w", dir, name, err)
 		}
 	}
-	slices.Sort(inodes)
-	return slices.Compact(inodes), nil
+	return inodes, nil
 }
+
+// diagReceiveSize is the buffer a sock_diag answer is read into (the
+// kernel fills what fits and sends the rest in the next read).
+const diagReceiveSize = 32 << 10
 
 // Socket states in /proc/net/tcp's st column.
 const (

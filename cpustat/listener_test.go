@@ -122,15 +122,15 @@ func TestListenerTimeWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	go func() {
+	go func(ln net.Listener) {
 		for {
-			c, err := a.Accept()
+			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
 			c.Close() // the server closes first: TIME_WAIT lands here
 		}
-	}()
+	}(a)
 	const timeWait = 2000
 	buf := make([]byte, 1)
 	for range timeWait {
@@ -167,27 +167,50 @@ func TestListenerTimeWait(t *testing.T) {
 	} else {
 		t.Logf("no IPv6 listener: %v", err)
 	}
+	// Both ways of listing the listening sockets: sock_diag (netDir "")
+	// and the head of /proc/net/tcp{,6}. They must agree.
 	for _, ln := range listeners {
-		l := &Listener{Port: port(t, ln.Addr().String()), netDir: dir}
-		for range 2 { // walking /proc, then from what it remembers
-			got, err := l.Find()
-			if err != nil || got != os.Getpid() {
-				t.Errorf("Find %s = %d, %v; want this process %d", ln.Addr(), got, err, os.Getpid())
+		p := port(t, ln.Addr().String())
+		viaDiag, err := diagListening(p, make([]byte, diagReceiveSize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaProc, err := (&Listener{Port: p, netDir: dir, buf: make([]byte, 8<<10)}).procListening()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(viaDiag) != 1 || !slices.Equal(viaDiag, viaProc) {
+			t.Errorf("listening sockets of %s: sock_diag %v, /proc %v; want one, the same", ln.Addr(), viaDiag, viaProc)
+		}
+		for _, netDir := range []string{"", dir} {
+			l := &Listener{Port: p, netDir: netDir}
+			for range 2 { // walking /proc, then from what it remembers
+				got, err := l.Find()
+				if err != nil || got != os.Getpid() {
+					t.Errorf("Find %s (netDir %q) = %d, %v; want this process %d", ln.Addr(), netDir, got, err, os.Getpid())
+				}
+			}
+			if h := l.Holders(); !slices.Equal(h, []int{os.Getpid()}) {
+				t.Errorf("holders of %s: %v, want this process %d", ln.Addr(), h, os.Getpid())
 			}
 		}
-		if h := l.Holders(); !slices.Equal(h, []int{os.Getpid()}) {
-			t.Errorf("holders of %s: %v, want this process %d", ln.Addr(), h, os.Getpid())
+	}
+	for _, netDir := range []string{"", dir} {
+		la := &Listener{Port: pa, netDir: netDir}
+		if _, err := la.Find(); err != nil {
+			t.Fatal(err)
+		}
+		a.Close()
+		got, err := la.Find()
+		if err == nil || !strings.Contains(err.Error(), "nothing listens") {
+			t.Errorf("Find (netDir %q) after the listener closed = %d, %v; want \"nothing listens\"", netDir, got, err)
+		}
+		a, err = net.Listen("tcp4", a.Addr().String()) // again, for the other way
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
-	la := &Listener{Port: pa, netDir: dir}
-	if _, err := la.Find(); err != nil {
-		t.Fatal(err)
-	}
 	a.Close()
-	got, err := la.Find()
-	if err == nil || !strings.Contains(err.Error(), "nothing listens") {
-		t.Errorf("Find after the listener closed = %d, %v; want \"nothing listens\"", got, err)
-	}
 	if n := timeWaitOn(t, dir, pa); n < enough {
 		t.Errorf("only %d sockets left in TIME_WAIT on port %d: the check above proved nothing", n, pa)
 	}
