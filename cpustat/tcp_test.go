@@ -53,7 +53,7 @@ func checkPartition(t *testing.T, values map[string]uint64, unavailable map[stri
 	}
 }
 
-func readFixture(t *testing.T, name string) string {
+func readFixture(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile("testdata/" + name)
 	if err != nil {
