@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // run searches a server whose true knee is knee: a step passes when its
@@ -136,7 +137,7 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// TestBoundMatchesPlan: the bound --dry-run shows (scenarios.Capacity's
+// TestBoundMatchesPlan: the bound --dry-run shows (plans.Capacity's
 // StepBound) is the driver's own.
 func TestBoundMatchesPlan(t *testing.T) {
 	for _, c := range []Config{
@@ -146,7 +147,7 @@ func TestBoundMatchesPlan(t *testing.T) {
 		{From: 5, Factor: 1.1, Resolution: 0.5, Max: 5},
 	} {
 		up, bisect := c.Bound()
-		pu, pb := scenarios.Capacity{From: c.From, Factor: c.Factor, Resolution: c.Resolution, Max: c.Max}.StepBound()
+		pu, pb := plans.Capacity{CapacitySpec: results.CapacitySpec{From: c.From, Factor: c.Factor, Resolution: c.Resolution, Max: c.Max}}.StepBound()
 		if up != pu || bisect != pb {
 			t.Errorf("%+v: Bound %d + %d, plan's StepBound %d + %d", c, up, bisect, pu, pb)
 		}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // closeModeBudget is how many allocations one short-connection request of
@@ -36,7 +36,7 @@ func TestAllocsCloseMode(t *testing.T) {
 		t.Skip("starts a server process")
 	}
 	addr := externalServer(t, "https")
-	s := benchSlot(t, httpsTarget(addr, closeRequest), scenarios.Close)
+	s := benchSlot(t, httpsTarget(addr, closeRequest), plans.Close)
 	s.request(t) // sizes the pooled read buffer
 	cfg := s.cfg
 	req := []byte(closeRequest)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // TestAllocs holds the request loop to its allocation budget on a kept-alive
@@ -24,16 +24,16 @@ func TestAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		kind   string
-		target func(addr string) scenarios.Target
+		target func(addr string) plans.Target
 		max    float64
 	}{
-		{"http", "http", func(addr string) scenarios.Target {
-			return scenarios.Target{Addr: addr, Request: []byte(keepAliveRequest)}
+		{"http", "http", func(addr string) plans.Target {
+			return plans.Target{Addr: addr, Request: []byte(keepAliveRequest)}
 		}, 0},
-		{"https", "https", func(addr string) scenarios.Target { return httpsTarget(addr, keepAliveRequest) }, 1},
+		{"https", "https", func(addr string) plans.Target { return httpsTarget(addr, keepAliveRequest) }, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := benchSlot(t, tc.target(externalServer(t, tc.kind)), scenarios.KeepAlive)
+			s := benchSlot(t, tc.target(externalServer(t, tc.kind)), plans.KeepAlive)
 			s.request(t) // opens the connection, sizes the buffers
 			got := testing.AllocsPerRun(200, func() { s.request(t) })
 			if got > tc.max {
@@ -55,8 +55,8 @@ func TestAllocsOpenLoop(t *testing.T) {
 		t.Skip("starts server processes")
 	}
 	addr := externalServer(t, "http")
-	tg := scenarios.Target{Addr: addr, Request: []byte(keepAliveRequest)}
-	e := newEngine(t, tg, load(scenarios.KeepAlive, 5*time.Second), 1)
+	tg := plans.Target{Addr: addr, Request: []byte(keepAliveRequest)}
+	e := newEngine(t, tg, load(plans.KeepAlive, 5*time.Second), 1)
 	if err := e.SetRate(100_000); err != nil { // a start every 10 µs: the waits are short
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // maxConnectTries is the most connects a closed-loop slot can try against
@@ -40,7 +40,7 @@ func TestBackoffRefused(t *testing.T) {
 	ln.Close() // nothing listens there now
 
 	const slots, length = 2, 400 * time.Millisecond
-	e := newEngine(t, scenarios.Target{Addr: addr, Method: "GET", Request: []byte(closeRequest)}, load(scenarios.Close, time.Second), slots)
+	e := newEngine(t, plans.Target{Addr: addr, Method: "GET", Request: []byte(closeRequest)}, load(plans.Close, time.Second), slots)
 	busy := make(chan int, 1)
 	go func() { // the busy loop the back-off avoids, over the same time
 		n := 0
@@ -96,7 +96,7 @@ func TestBackoffRecovers(t *testing.T) {
 	go serve(ln)
 
 	const slots = 2
-	e := newEngine(t, scenarios.Target{Addr: addr, Method: "GET", Request: []byte(closeRequest)}, load(scenarios.Close, time.Second), slots)
+	e := newEngine(t, plans.Target{Addr: addr, Method: "GET", Request: []byte(closeRequest)}, load(plans.Close, time.Second), slots)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan results.Group, 1)

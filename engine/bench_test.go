@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // benchSlot returns the single slot of an engine for tg, ready for do and
 // account calls outside Run, with a window that has begun and never ends.
-func benchSlot(tb testing.TB, tg scenarios.Target, mode scenarios.Connection) *slot {
+func benchSlot(tb testing.TB, tg plans.Target, mode plans.Connection) *slot {
 	tb.Helper()
 	e := newEngine(tb, tg, load(mode, 5*time.Second), 1)
 	now := time.Now()
@@ -39,11 +39,11 @@ func BenchmarkShortConnection(b *testing.B) {
 	addr := externalServer(b, "https")
 	for _, bc := range []struct {
 		name    string
-		mode    scenarios.Connection
+		mode    plans.Connection
 		request string
 	}{
-		{"close", scenarios.Close, closeRequest},
-		{"keep-alive", scenarios.KeepAlive, keepAliveRequest},
+		{"close", plans.Close, closeRequest},
+		{"keep-alive", plans.KeepAlive, keepAliveRequest},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s := benchSlot(b, httpsTarget(addr, bc.request), bc.mode)
@@ -63,14 +63,14 @@ func BenchmarkPlainHTTP(b *testing.B) {
 	addr := externalServer(b, "http")
 	for _, bc := range []struct {
 		name    string
-		mode    scenarios.Connection
+		mode    plans.Connection
 		request string
 	}{
-		{"close", scenarios.Close, closeRequest},
-		{"keep-alive", scenarios.KeepAlive, keepAliveRequest},
+		{"close", plans.Close, closeRequest},
+		{"keep-alive", plans.KeepAlive, keepAliveRequest},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			tg := scenarios.Target{Addr: addr, Request: []byte(bc.request)}
+			tg := plans.Target{Addr: addr, Request: []byte(bc.request)}
 			s := benchSlot(b, tg, bc.mode)
 			s.request(b)
 			b.ReportAllocs()

@@ -18,7 +18,7 @@ import (
 	"github.com/kaeload/kaeload/pacer"
 	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/valyala/fasthttp"
 )
 
@@ -75,7 +75,7 @@ const maxDrain = time.Second
 // request of t, shaped by l (connection mode, timeout). It builds the TLS
 // client configuration from t.TLS (nil: plain http), checks t.Addr and
 // resolves its host once, so no request pays for a name lookup.
-func New(t scenarios.Target, l scenarios.Load, connections int) (*Engine, error) {
+func New(t plans.Target, l plans.Load, connections int) (*Engine, error) {
 	if connections < 1 {
 		return nil, fmt.Errorf("engine: connections must be at least 1, got %d", connections)
 	}
@@ -106,19 +106,19 @@ func New(t scenarios.Target, l scenarios.Load, connections int) (*Engine, error)
 		}
 	}
 	switch l.Connection {
-	case scenarios.Close, scenarios.KeepAlive, "":
+	case plans.Close, plans.KeepAlive, "":
 	default:
 		return nil, fmt.Errorf("engine: unknown connection mode %q", l.Connection)
 	}
 	if l.Timeout <= 0 {
-		// Compile is the one place for defaults (scenarios.DefaultTimeout).
+		// The compiler is the one place for defaults (scenarios.DefaultTimeout).
 		return nil, fmt.Errorf("engine: request timeout %s, want > 0", l.Timeout)
 	}
 	e := &Engine{
 		addr:      addr,
 		request:   t.Request,
 		head:      bytes.HasPrefix(t.Request, []byte("HEAD ")),
-		keepAlive: l.Connection == scenarios.KeepAlive,
+		keepAlive: l.Connection == plans.KeepAlive,
 		timeout:   l.Timeout,
 	}
 	e.readers.New = func() any { return bufio.NewReaderSize(nil, readBufferSize) }
@@ -163,10 +163,10 @@ func (e *Engine) SetRate(rate float64) error {
 }
 
 // tlsConfig builds the client configuration for one scenario TLS section
-// from scenarios.TLS.Config, adding what is the engine's to decide: no
+// from plans.TLS.Config, adding what is the engine's to decide: no
 // session tickets unless Resumption (the per-slot cache is set by newSlot),
 // and host as the verification name when Verify is set without ServerName.
-func tlsConfig(t *scenarios.TLS, host string) (*tls.Config, error) {
+func tlsConfig(t *plans.TLS, host string) (*tls.Config, error) {
 	cfg, err := t.Config()
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)

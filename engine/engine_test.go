@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -28,12 +28,12 @@ const (
 )
 
 // httpsTarget is a target at addr offering TLS 1.2 and 1.3, X25519 and P-256.
-func httpsTarget(addr, request string) scenarios.Target {
-	return scenarios.Target{
+func httpsTarget(addr, request string) plans.Target {
+	return plans.Target{
 		Addr:    addr,
 		Method:  "GET",
 		Request: []byte(request),
-		TLS: &scenarios.TLS{
+		TLS: &plans.TLS{
 			MinVersion: tls.VersionTLS12,
 			MaxVersion: tls.VersionTLS13,
 			Curves:     []uint16{uint16(tls.X25519), uint16(tls.CurveP256)},
@@ -41,8 +41,8 @@ func httpsTarget(addr, request string) scenarios.Target {
 	}
 }
 
-func load(mode scenarios.Connection, timeout time.Duration) scenarios.Load {
-	return scenarios.Load{Connection: mode, Timeout: timeout}
+func load(mode plans.Connection, timeout time.Duration) plans.Load {
+	return plans.Load{Connection: mode, Timeout: timeout}
 }
 
 // startTarget starts the built-in target on a free loopback port until the test ends.
@@ -65,7 +65,7 @@ func startTarget(t testing.TB, resumption bool) *target.Server {
 }
 
 // newEngine is New that fails the test on error.
-func newEngine(t testing.TB, tg scenarios.Target, l scenarios.Load, conns int) *Engine {
+func newEngine(t testing.TB, tg plans.Target, l plans.Load, conns int) *Engine {
 	t.Helper()
 	e, err := New(tg, l, conns)
 	if err != nil {
@@ -153,7 +153,7 @@ func waitFor(cond func() bool) bool {
 func TestCloseMode(t *testing.T) {
 	srv := startTarget(t, false)
 	const conns = 4
-	e := newEngine(t, httpsTarget(srv.Addr(), closeRequest), load(scenarios.Close, 5*time.Second), conns)
+	e := newEngine(t, httpsTarget(srv.Addr(), closeRequest), load(plans.Close, 5*time.Second), conns)
 
 	// Snapshot while running: never decreasing, race-free.
 	stop := make(chan struct{})
@@ -232,7 +232,7 @@ func TestCloseMode(t *testing.T) {
 func TestKeepAlive(t *testing.T) {
 	srv := startTarget(t, false)
 	const conns = 2
-	e := newEngine(t, httpsTarget(srv.Addr(), keepAliveRequest), load(scenarios.KeepAlive, 5*time.Second), conns)
+	e := newEngine(t, httpsTarget(srv.Addr(), keepAliveRequest), load(plans.KeepAlive, 5*time.Second), conns)
 	// No warm-up: each slot's first request, which opens its connection,
 	// completes inside the window.
 	g := run(t, e, window(0, time.Second))
@@ -296,7 +296,7 @@ func TestResumption(t *testing.T) {
 			tg := httpsTarget(srv.Listener.Addr().String(), closeRequest)
 			tg.TLS.Resumption = tc.resumption
 			const conns = 2
-			e := newEngine(t, tg, load(scenarios.Close, 5*time.Second), conns)
+			e := newEngine(t, tg, load(plans.Close, 5*time.Second), conns)
 			g := run(t, e, window(0, 600*time.Millisecond))
 			if got := g.Errors.Total(); got != 0 {
 				t.Errorf("errors = %d (%+v), want 0", got, g.Errors)
@@ -358,7 +358,7 @@ func TestWindow(t *testing.T) {
 		}
 		io.WriteString(rw, "ok")
 	})
-	e := newEngine(t, httpsTarget(srv.Listener.Addr().String(), closeRequest), load(scenarios.Close, 5*time.Second), conns)
+	e := newEngine(t, httpsTarget(srv.Listener.Addr().String(), closeRequest), load(plans.Close, 5*time.Second), conns)
 	g := run(t, e, w)
 	if got, want := g.Requests, uint64(conns); got != want {
 		t.Errorf("Requests = %d, want %d", got, want)
@@ -393,7 +393,7 @@ func TestDrainLimit(t *testing.T) {
 	srv, _, _ := resumableServer(t, tls.VersionTLS13, func(rw http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	})
-	e := newEngine(t, httpsTarget(srv.Listener.Addr().String(), closeRequest), load(scenarios.Close, 200*time.Millisecond), conns)
+	e := newEngine(t, httpsTarget(srv.Listener.Addr().String(), closeRequest), load(plans.Close, 200*time.Millisecond), conns)
 	w := window(0, 300*time.Millisecond)
 	g := e.Run(context.Background(), w)
 	if late := time.Since(w.End); late < 50*time.Millisecond || late > maxLate {
@@ -441,7 +441,7 @@ func TestUnanswered(t *testing.T) {
 			mu.Unlock()
 		}
 	}()
-	e := newEngine(t, httpsTarget(silent.Addr().String(), closeRequest), load(scenarios.Close, 10*time.Second), conns)
+	e := newEngine(t, httpsTarget(silent.Addr().String(), closeRequest), load(plans.Close, 10*time.Second), conns)
 	g := e.Run(context.Background(), window(0, 300*time.Millisecond))
 	if g.Requests != 0 || g.Errors.Total() != 0 {
 		t.Errorf("requests %d, errors %d (%+v), want 0 and 0", g.Requests, g.Errors.Total(), g.Errors)
@@ -471,7 +471,7 @@ func TestUnanswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
-	e = newEngine(t, httpsTarget(addr, closeRequest), load(scenarios.Close, 10*time.Second), conns)
+	e = newEngine(t, httpsTarget(addr, closeRequest), load(plans.Close, 10*time.Second), conns)
 	g = e.Run(context.Background(), window(0, 300*time.Millisecond))
 	u := g.Outside.Unanswered
 	if u.Connect == 0 || u.Total() != conns || u.Response != 0 {
@@ -487,7 +487,7 @@ func TestUnanswered(t *testing.T) {
 // cancel time, counting nothing after it.
 func TestCancel(t *testing.T) {
 	srv := startTarget(t, false)
-	e := newEngine(t, httpsTarget(srv.Addr(), closeRequest), load(scenarios.Close, 5*time.Second), 4)
+	e := newEngine(t, httpsTarget(srv.Addr(), closeRequest), load(plans.Close, 5*time.Second), 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	w := window(0, 10*time.Second)
 	var cancelled time.Time
@@ -583,7 +583,7 @@ func TestErrorClasses(t *testing.T) {
 		{"truncated", truncated.Listener.Addr().String(), time.Second, results.ErrRead, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEngine(t, httpsTarget(tc.addr, closeRequest), load(scenarios.Close, tc.timeout), 2)
+			e := newEngine(t, httpsTarget(tc.addr, closeRequest), load(plans.Close, tc.timeout), 2)
 			g := run(t, e, window(0, 600*time.Millisecond))
 			for c := range results.NumErrorClasses {
 				got := g.Errors[c].Count
@@ -636,15 +636,15 @@ func TestPlainHTTP(t *testing.T) {
 	t.Cleanup(srv.Close)
 	for _, tc := range []struct {
 		name    string
-		mode    scenarios.Connection
+		mode    plans.Connection
 		request string
 	}{
-		{"close", scenarios.Close, closeRequest},
-		{"keep-alive", scenarios.KeepAlive, keepAliveRequest},
-		{"head", scenarios.KeepAlive, "HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n"},
+		{"close", plans.Close, closeRequest},
+		{"keep-alive", plans.KeepAlive, keepAliveRequest},
+		{"head", plans.KeepAlive, "HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tg := scenarios.Target{Addr: srv.Listener.Addr().String(), Method: "GET", Request: []byte(tc.request)}
+			tg := plans.Target{Addr: srv.Listener.Addr().String(), Method: "GET", Request: []byte(tc.request)}
 			e := newEngine(t, tg, load(tc.mode, time.Second), 2)
 			g := run(t, e, window(0, 500*time.Millisecond))
 			if g.Requests == 0 || g.Errors.Total() != 0 {
@@ -653,10 +653,10 @@ func TestPlainHTTP(t *testing.T) {
 			if g.Handshakes != 0 || g.Negotiated != nil {
 				t.Errorf("Handshakes = %d, Negotiated = %v; want none for http", g.Handshakes, g.Negotiated)
 			}
-			if tc.mode == scenarios.Close && g.Counts.Connections != g.Requests {
+			if tc.mode == plans.Close && g.Counts.Connections != g.Requests {
 				t.Errorf("Connections = %d, want Requests = %d", g.Counts.Connections, g.Requests)
 			}
-			if tc.mode == scenarios.KeepAlive && g.Counts.Connections != 2 {
+			if tc.mode == plans.KeepAlive && g.Counts.Connections != 2 {
 				t.Errorf("Connections = %d, want 2", g.Counts.Connections)
 			}
 			checkHistograms(t, g)
@@ -668,22 +668,22 @@ func TestNewErrors(t *testing.T) {
 	good := httpsTarget("127.0.0.1:443", closeRequest)
 	for _, tc := range []struct {
 		name  string
-		edit  func(*scenarios.Target, *scenarios.Load)
+		edit  func(*plans.Target, *plans.Load)
 		conns int
 		want  string
 	}{
-		{"no port", func(tg *scenarios.Target, _ *scenarios.Load) { tg.Addr = "127.0.0.1" }, 1, `target address "127.0.0.1"`},
-		{"empty host", func(tg *scenarios.Target, _ *scenarios.Load) { tg.Addr = ":443" }, 1, "want host:port"},
-		{"no request", func(tg *scenarios.Target, _ *scenarios.Load) { tg.Request = nil }, 1, "empty request"},
-		{"no connections", func(*scenarios.Target, *scenarios.Load) {}, 0, "connections must be at least 1"},
-		{"bad mode", func(_ *scenarios.Target, l *scenarios.Load) { l.Connection = "pipeline" }, 1, `unknown connection mode "pipeline"`},
-		{"no timeout", func(_ *scenarios.Target, l *scenarios.Load) { l.Timeout = 0 }, 1, "request timeout 0s, want > 0"},
-		{"bad CA", func(tg *scenarios.Target, _ *scenarios.Load) {
+		{"no port", func(tg *plans.Target, _ *plans.Load) { tg.Addr = "127.0.0.1" }, 1, `target address "127.0.0.1"`},
+		{"empty host", func(tg *plans.Target, _ *plans.Load) { tg.Addr = ":443" }, 1, "want host:port"},
+		{"no request", func(tg *plans.Target, _ *plans.Load) { tg.Request = nil }, 1, "empty request"},
+		{"no connections", func(*plans.Target, *plans.Load) {}, 0, "connections must be at least 1"},
+		{"bad mode", func(_ *plans.Target, l *plans.Load) { l.Connection = "pipeline" }, 1, `unknown connection mode "pipeline"`},
+		{"no timeout", func(_ *plans.Target, l *plans.Load) { l.Timeout = 0 }, 1, "request timeout 0s, want > 0"},
+		{"bad CA", func(tg *plans.Target, _ *plans.Load) {
 			tg.TLS.Verify, tg.TLS.CAPEM = true, []byte("not PEM")
 		}, 1, "CA bundle"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tg, l := good, load(scenarios.Close, time.Second)
+			tg, l := good, load(plans.Close, time.Second)
 			tlsCopy := *good.TLS
 			tg.TLS = &tlsCopy
 			tc.edit(&tg, &l)
@@ -713,7 +713,7 @@ func TestVerify(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := httpsTarget(srv.Listener.Addr().String(), closeRequest)
 			tg.TLS.Verify, tg.TLS.CAPEM = true, tc.ca
-			e := newEngine(t, tg, load(scenarios.Close, time.Second), 1)
+			e := newEngine(t, tg, load(plans.Close, time.Second), 1)
 			g := run(t, e, window(0, 500*time.Millisecond))
 			if tc.class == results.NumErrorClasses {
 				if g.Requests == 0 || g.Errors.Total() != 0 {
@@ -746,8 +746,8 @@ func TestRunTwice(t *testing.T) {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	const conns = 2
-	tg := scenarios.Target{Addr: srv.Listener.Addr().String(), Request: []byte(closeRequest)}
-	e := newEngine(t, tg, load(scenarios.Close, time.Second), conns)
+	tg := plans.Target{Addr: srv.Listener.Addr().String(), Request: []byte(closeRequest)}
+	e := newEngine(t, tg, load(plans.Close, time.Second), conns)
 	before := uint64(0)
 	for i := range 2 {
 		g := run(t, e, window(0, 300*time.Millisecond))

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // TestOpenLoop: at a rate the slots can easily keep, the engine starts
@@ -20,8 +20,8 @@ func TestOpenLoop(t *testing.T) {
 	// a loaded machine under -race (the nginx test in runner does TLS).
 	srv := httptest.NewServer(http.HandlerFunc(ok))
 	t.Cleanup(srv.Close)
-	tg := scenarios.Target{Addr: strings.TrimPrefix(srv.URL, "http://"), Request: []byte(closeRequest)}
-	e := newEngine(t, tg, load(scenarios.Close, 5*time.Second), 64)
+	tg := plans.Target{Addr: strings.TrimPrefix(srv.URL, "http://"), Request: []byte(closeRequest)}
+	e := newEngine(t, tg, load(plans.Close, 5*time.Second), 64)
 	const rate = 100
 	if err := e.SetRate(rate); err != nil {
 		t.Fatal(err)
@@ -77,9 +77,9 @@ func TestOpenLoopMissed(t *testing.T) {
 		w.Write([]byte("ok"))
 	}))
 	t.Cleanup(srv.Close)
-	tg := scenarios.Target{Addr: strings.TrimPrefix(srv.URL, "http://"), Request: []byte(closeRequest)}
+	tg := plans.Target{Addr: strings.TrimPrefix(srv.URL, "http://"), Request: []byte(closeRequest)}
 	const slots, rate = 2, 100
-	e := newEngine(t, tg, load(scenarios.Close, 5*time.Second), slots)
+	e := newEngine(t, tg, load(plans.Close, 5*time.Second), slots)
 	if err := e.SetRate(rate); err != nil {
 		t.Fatal(err)
 	}
@@ -120,8 +120,8 @@ func TestOpenLoopMissed(t *testing.T) {
 func TestOpenLoopCancel(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(ok))
 	t.Cleanup(srv.Close)
-	tg := scenarios.Target{Addr: strings.TrimPrefix(srv.URL, "http://"), Request: []byte(closeRequest)}
-	e := newEngine(t, tg, load(scenarios.Close, 5*time.Second), 4)
+	tg := plans.Target{Addr: strings.TrimPrefix(srv.URL, "http://"), Request: []byte(closeRequest)}
+	e := newEngine(t, tg, load(plans.Close, 5*time.Second), 4)
 	if err := e.SetRate(0.1); err != nil { // one start every 10 s
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -67,7 +67,7 @@ func TestPortsExhausted(t *testing.T) {
 		t.Fatalf("port range in the namespace: %+v, %v", l, err)
 	}
 	addr := clientClosesFirst(t)
-	e := newEngine(t, httpsTarget(addr, closeRequest), load(scenarios.Close, time.Second), 4)
+	e := newEngine(t, httpsTarget(addr, closeRequest), load(plans.Close, time.Second), 4)
 	g := run(t, e, window(0, 1500*time.Millisecond))
 	tw, twErr := ports.TimeWait()
 	t.Logf("requests %d, errors %+v, TIME_WAIT %d (%v)", g.Requests, g.Errors, tw, twErr)

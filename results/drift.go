@@ -6,16 +6,11 @@ import (
 	"strings"
 )
 
-// DefaultEquivalence is the equivalence margin (a fraction) of runs that
-// stored none; the scenario's default is the same.
+// DefaultEquivalence is the equivalence margin (a fraction): the
+// scenario's default (±2 %, about the noise of a good load-test setup),
+// and the margin of runs that stored none. This is its one home: the
+// compiler resolves a scenario without a margin to it.
 const DefaultEquivalence = 0.02
-
-// The values of Run.Order that change how a run is read.
-const (
-	OrderRandomized  = "randomized"
-	OrderInterleaved = "interleaved"
-	OrderSequential  = "sequential"
-)
 
 // DriftSummary shows how the rates moved over the run's rounds: round r
 // is every variant's repetition r (Rep.Index), so with a randomized or

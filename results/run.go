@@ -55,12 +55,12 @@ type Run struct {
 	// MaxErrors is the error share above which a repetition failed
 	// (CheckRep); 0 in runs stored before it existed.
 	MaxErrors float64 `json:"max_errors,omitempty"`
-	// Order is the schedule the variants ran in: "randomized" (randomized
-	// blocks: every round runs each variant once, in a random order drawn
-	// from Seed), "interleaved" (every round in plan order) or
-	// "sequential" (all repetitions of a variant, then the next); "" in
-	// runs stored before it was recorded.
-	Order string `json:"order,omitempty"`
+	// Order is the schedule the variants ran in: OrderRandomized
+	// (randomized blocks: every round runs each variant once, in a random
+	// order drawn from Seed), OrderInterleaved (every round in plan order)
+	// or OrderSequential (all repetitions of a variant, then the next); ""
+	// in runs stored before it was recorded.
+	Order Order `json:"order,omitempty"`
 	// Seed is the seed of a randomized order (replay it with --seed).
 	Seed uint64 `json:"seed,omitempty"`
 	// Equivalence is the margin of the equivalence verdicts as a fraction

@@ -7,11 +7,20 @@ import (
 	"strings"
 )
 
-// The objectives of a search (Search.Maximize), as scenarios spells them.
+// Objective is what a search maximizes (Search.Maximize). The plan's
+// compiler resolves the scenario's spellings to one of these.
+type Objective string
+
+// The objectives of a search.
 const (
-	ObjectiveRate       = "req/s"
-	ObjectiveRatePerCPU = "req/s per server CPU-second"
-	ObjectiveP99        = "-p99 handshake"
+	// ObjectiveRate is the window's total rate (req/s).
+	ObjectiveRate Objective = "req/s"
+	// ObjectiveRatePerCPU is requests per server CPU-second: what an
+	// offload saves.
+	ObjectiveRatePerCPU Objective = "req/s per server CPU-second"
+	// ObjectiveP99 maximizes −p99 of the handshake time: the window's
+	// score is 1/p99, so the search's log-scale test compares p99s.
+	ObjectiveP99 Objective = "-p99 handshake"
 )
 
 // Search is a run's search of one variable (a scenario's
@@ -27,7 +36,7 @@ type Search struct {
 	Values []string `json:"values"`
 	// Maximize is the objective: ObjectiveRate, ObjectiveRatePerCPU or
 	// ObjectiveP99.
-	Maximize string `json:"maximize"`
+	Maximize Objective `json:"maximize"`
 	// Budget is the most windows the search measures.
 	Budget int `json:"budget"`
 	// Visits are the search's windows in the order they finished.
@@ -67,7 +76,7 @@ func (s *Search) visit(v *Variant, rep *Rep) Visit {
 // server's CPU time; −p99 handshake scores 1/p99 (in 1/s), so that the
 // log-scale test compares p99s. ok is false when the window has no such
 // figure (then the score is 0, the worst).
-func SearchScore(objective string, rep *Rep) (score float64, ok bool) {
+func SearchScore(objective Objective, rep *Rep) (score float64, ok bool) {
 	t := &rep.Total
 	switch objective {
 	case ObjectiveRatePerCPU:
@@ -210,7 +219,7 @@ func (s *SearchSummary) unit() string {
 // its lowest value.
 func (s *SearchSummary) Lines() []string {
 	se := s.Search
-	what := "maximize " + se.Maximize
+	what := "maximize " + string(se.Maximize)
 	if se.Maximize == ObjectiveP99 {
 		what = "minimize p99 handshake"
 	}

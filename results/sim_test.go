@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/kaeload/kaeload/scenarios"
 )
 
 // The simulations below test the statistics alone, on synthetic runs whose
@@ -21,7 +19,7 @@ type simMachine struct {
 	variants, rounds int
 	noise            float64 // sd of ln(rate) per window
 	drift            float64 // total change of ln(rate) from the first window to the last
-	order            string  // OrderRandomized or OrderSequential
+	order            Order   // OrderRandomized or OrderSequential
 }
 
 // run returns each variant's rates by repetition, with effects[v] the
@@ -55,7 +53,7 @@ func (m simMachine) run(rng *rand.Rand, effects []float64) [][]float64 {
 		// The runner's own schedule: randomized blocks from a seed.
 		seed := rng.Uint64()
 		for r := range m.rounds {
-			for _, v := range scenarios.BlockOrder(seed, m.variants, r) {
+			for _, v := range BlockOrder(seed, m.variants, r) {
 				window(v, r)
 			}
 		}
@@ -82,7 +80,7 @@ func binomialSE(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float
 func TestSimAAFalseAlarms(t *testing.T) {
 	skipUnderRace(t)
 	const trials = 4000
-	rate := func(order string, adjusted bool) float64 {
+	rate := func(order Order, adjusted bool) float64 {
 		rng := rand.New(rand.NewPCG(9, 1))
 		m := simMachine{variants: 5, rounds: 3, noise: 0.015, drift: -0.03, order: order}
 		alarms := 0
@@ -104,7 +102,7 @@ func TestSimAAFalseAlarms(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name     string
-		order    string
+		order    Order
 		adjusted bool
 	}{
 		{"sequential, unadjusted", OrderSequential, false},

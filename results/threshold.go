@@ -8,28 +8,36 @@ import (
 	"strings"
 )
 
-// Threshold metrics (Threshold.Metric), as package scenarios resolves them.
+// Threshold metrics (Threshold.Metric). This is the one home of the
+// threshold vocabulary: the scenario compiler parses expressions into a
+// Threshold, the plan carries them, and the run stores and checks them.
 const (
-	// MetricRate is a variant's mean total rate, req/s.
+	// MetricRate is a variant's mean total rate over its repetitions, in
+	// requests/s ("req/s >= 100000").
 	MetricRate = "req/s"
-	// MetricErrors is a variant's failed requests over its repetitions.
+	// MetricErrors is a variant's failed requests summed over its
+	// repetitions ("errors == 0").
 	MetricErrors = "errors"
-	// MetricErrorShare is the fraction of a variant's attempts that failed.
+	// MetricErrorShare is the share of a variant's attempts that failed,
+	// as a fraction ("errors < 0.1%").
 	MetricErrorShare = "error_share"
 	// MetricLatency is a percentile of a variant's latency histogram
-	// (Latency, Quantile), in microseconds.
+	// (Latency, Quantile), in microseconds ("p99 handshake < 20ms").
 	MetricLatency = "latency"
-	// MetricClientBound is 1 when a repetition of the variant had a
-	// client-bound group, else 0.
+	// MetricClientBound is 1 when any repetition of a variant had a
+	// client-bound group, else 0 ("client_bound == false").
 	MetricClientBound = "client_bound"
 	// MetricVs is Variant's mean rate against Against's, as a fraction
-	// (0.30 = 30 % faster).
+	// (0.30 = 30 % faster; "kae vs baseline >= +30%").
 	MetricVs = "vs"
 )
 
-// Threshold is a pass/fail criterion of a run, resolved by package
-// scenarios (scenarios.Threshold has the same fields): "measured Op
-// Value" must hold for every variant, or for the pair of a MetricVs.
+// Threshold is a resolved pass/fail criterion of a run, checked after it
+// for every variant (or, for MetricVs, for one pair of variants): the run
+// passes when, for each, "measured Op Value" holds. A crossed threshold
+// makes "kaeload run" exit 99. scenarios.ParseThreshold makes one from an
+// expression; the plan holds them (plans.Plan.Thresholds) and the run
+// stores them as they are (Run.Thresholds).
 type Threshold struct {
 	// Expr is the expression as written ("p99 handshake < 20ms").
 	Expr string `json:"expr"`
@@ -41,9 +49,12 @@ type Threshold struct {
 	Quantile float64 `json:"quantile,omitempty"`
 	// Op is <, <=, >, >=, == or !=.
 	Op string `json:"op"`
-	// Value is the bound in the metric's unit (see the Metric constants).
+	// Value is the bound in the metric's unit: req/s, a count of errors,
+	// a fraction (error share, vs), microseconds (latency), 0 or 1
+	// (client_bound: false or true).
 	Value float64 `json:"value"`
-	// Variant and Against are the variants of a MetricVs, by name.
+	// Variant and Against are the variants a MetricVs compares (Variant
+	// against Against), resolved to variant names.
 	Variant string `json:"variant,omitempty"`
 	Against string `json:"against,omitempty"`
 }

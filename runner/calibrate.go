@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Calibrate measures the noise of the machine and server before a run
@@ -18,7 +18,7 @@ import (
 // plan's other comparisons (results.RepsFor), at most limit. Failed
 // windows count as no estimate. Nothing is recorded: opts.Recorder is
 // not used.
-func Calibrate(ctx context.Context, plan *scenarios.Plan, windows int, effect float64, limit int, opts Options) (*results.Calibration, error) {
+func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*results.Calibration, error) {
 	base := 0
 	for i, v := range plan.Variants {
 		if v.Name == plan.Baseline {
@@ -26,10 +26,10 @@ func Calibrate(ctx context.Context, plan *scenarios.Plan, windows int, effect fl
 		}
 	}
 	cp := *plan
-	cp.Variants = []scenarios.Variant{plan.Variants[base]}
+	cp.Variants = []plans.Variant{plan.Variants[base]}
 	cp.Baseline, cp.Repeat, cp.Auto, cp.Search = "", windows, nil, nil
-	if cp.Order != scenarios.Sequential {
-		cp.Order = scenarios.Randomized
+	if cp.Order != results.OrderSequential {
+		cp.Order = results.OrderRandomized
 	}
 	opts.Recorder = nil
 	cal := &results.Calibration{Variant: plan.Variants[base].Name, EffectPct: effect * 100, Family: max(1, len(plan.Variants)-1), Max: limit}

@@ -7,20 +7,8 @@ import (
 
 	"github.com/kaeload/kaeload/capacity"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
 	"github.com/kaeload/kaeload/server"
 )
-
-// capacitySpec is how a plan's capacity search is recorded in the run.
-func capacitySpec(c *scenarios.Capacity) *results.CapacitySpec {
-	if c == nil {
-		return nil
-	}
-	return &results.CapacitySpec{
-		P99Handshake: c.P99Handshake, P99Total: c.P99Total, MaxErrors: c.MaxErrors, MaxMissed: scenarios.MaxMissed,
-		From: c.From, Factor: c.Factor, Resolution: c.Resolution, Max: c.Max,
-	}
-}
 
 // searchCapacity is a session of a capacity plan: instead of repetitions
 // at one load, the capacity driver picks the rate of each next window
@@ -35,7 +23,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 	if err != nil {
 		return err
 	}
-	targets := capacity.Targets{P99Handshake: cp.P99Handshake, P99Total: cp.P99Total, MaxErrors: cp.MaxErrors, MaxMissed: scenarios.MaxMissed}
+	targets := capacity.Targets{P99Handshake: cp.P99Handshake, P99Total: cp.P99Total, MaxErrors: cp.MaxErrors, MaxMissed: cp.MaxMissed}
 	base := c.plan
 	defer func() { c.plan = base }()
 	failed := false

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // TestCapacityNginx searches the capacity of nginx (on CPU 0, the client
@@ -39,14 +39,14 @@ func TestCapacityNginx(t *testing.T) {
 	// seen, whatever the machine's speed: at twice the capacity the
 	// server's queue grows by half the window's requests, so the last
 	// requests of a 1.5 s window wait about 1.5 s.
-	cp := &scenarios.Capacity{
+	cp := &plans.Capacity{CapacitySpec: results.CapacitySpec{
 		P99Handshake: max(20*hs, time.Second),
 		MaxErrors:    0.01,
+		MaxMissed:    plans.MaxMissed,
 		From:         float64(int(rsaRate / 8)),
 		Factor:       4,
 		Resolution:   0.25,
-		Window:       1500 * time.Millisecond,
-	}
+	}, Window: 1500 * time.Millisecond}
 	cp.Max = cp.From * 4096
 	up, bisect := cp.StepBound()
 

@@ -1,4 +1,4 @@
-// Package runner executes a compiled scenarios.Plan: for every variant and
+// Package runner executes a compiled plans.Plan: for every variant and
 // repetition it starts one worker process per group, pinned to the group's
 // CPUs from its first instruction (pinning.Start), drives them over a
 // line-oriented protocol, shows progress, and assembles a results.Run. It
@@ -113,7 +113,7 @@
 //
 // Controller → worker (stdin):
 //
-//	{"type":"spec","group":1,"target":<scenarios.Target>,"load":<scenarios.Load>,"group_spec":<scenarios.Group>}
+//	{"type":"spec","group":1,"target":<plans.Target>,"load":<plans.Load>,"group_spec":<plans.Group>}
 //	{"type":"clock"}                                                  remote workers only, before start
 //	{"type":"start","warmup_end":"2025-01-02T15:04:05.2Z","end":"2025-01-02T15:05:05.2Z"}
 //	{"type":"start",…,"warmup_in":700000000,"end_in":1700000000}       remote: relative to receipt (ns)
@@ -197,7 +197,7 @@
 // start each), the capacity driver (package capacity) picks the rate of
 // each next window from the finished ones, and each window is measured
 // exactly as a repetition is, with the rate split over the groups
-// (scenarios.Load.SplitRate) and the search's window length. Each step is
+// (plans.Load.SplitRate) and the search's window length. Each step is
 // recorded as a repetition with Rep.Step (rate asked, phase, verdict), so
 // the journal and run.json keep every step's histograms; Run.Capacity
 // says how the search went. A step that misses the targets is data for

@@ -14,7 +14,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // clockRounds is the number of timestamp exchanges per remote worker
@@ -48,7 +48,7 @@ type hostConn struct {
 
 // roles says what a host does in the plan, for messages: "groups 1, 2",
 // "the server".
-func roles(p *scenarios.Plan, name string) string {
+func roles(p *plans.Plan, name string) string {
 	var groups []string
 	for i, g := range p.Load.Groups {
 		if g.Host != nil && g.Host.Name == name {
@@ -73,7 +73,7 @@ func roles(p *scenarios.Plan, name string) string {
 // installs kaeload on every host that runs a group. On failure the
 // connections opened are closed and the error names the host and what it
 // was for.
-func dialHosts(ctx context.Context, p *scenarios.Plan, opts Options) (map[string]*hostConn, error) {
+func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*hostConn, error) {
 	hosts := make(map[string]*hostConn, len(p.Hosts))
 	var opt [][2]string
 	for _, o := range p.SSHOptions {

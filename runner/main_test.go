@@ -14,7 +14,7 @@ import (
 
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Environment switches that turn the test binary into a worker or a
@@ -115,45 +115,45 @@ func closeRequest(path string) []byte {
 
 // plan returns a one-variant, one-repetition short-connection plan with a
 // group per CPU list (nil = unpinned), 4 connections each.
-func plan(addr string, dur time.Duration, cpus ...[]int) *scenarios.Plan {
-	p := &scenarios.Plan{
+func plan(addr string, dur time.Duration, cpus ...[]int) *plans.Plan {
+	p := &plans.Plan{
 		Name: "runner-test",
-		Target: scenarios.Target{
+		Target: plans.Target{
 			URL:     "https://" + addr + "/index.html",
 			Addr:    addr,
 			Method:  "GET",
 			Request: closeRequest("/index.html"),
-			TLS: &scenarios.TLS{
+			TLS: &plans.TLS{
 				MinVersion: tls.VersionTLS12,
 				MaxVersion: tls.VersionTLS13,
 				Curves:     []uint16{uint16(tls.X25519), uint16(tls.CurveP256)},
 			},
 		},
-		Load: scenarios.Load{
-			Connection: scenarios.Close,
+		Load: plans.Load{
+			Connection: plans.Close,
 			Warmup:     300 * time.Millisecond,
 			Duration:   dur,
 			Timeout:    2 * time.Second,
 		},
 		Repeat:    1,
-		MaxErrors: scenarios.DefaultMaxErrors,
-		Variants:  []scenarios.Variant{{Name: "default"}},
+		MaxErrors: 0.01, // the compiler's default (scenarios.DefaultMaxErrors)
+		Variants:  []plans.Variant{{Name: "default"}},
 	}
 	for _, c := range cpus {
 		th := len(c)
 		if th == 0 {
 			th = 1
 		}
-		p.Load.Groups = append(p.Load.Groups, scenarios.Group{CPUs: c, Threads: th, Connections: 4})
+		p.Load.Groups = append(p.Load.Groups, plans.Group{CPUs: c, Threads: th, Connections: 4})
 	}
 	return p
 }
 
 // builtinPlan is plan against the built-in target (RSA-2048).
-func builtinPlan(dur time.Duration, cpus ...[]int) *scenarios.Plan {
+func builtinPlan(dur time.Duration, cpus ...[]int) *plans.Plan {
 	p := plan("", dur, cpus...)
 	p.Target.URL = ""
-	p.Target.Builtin = &scenarios.Builtin{Cert: "rsa2048"}
+	p.Target.Builtin = &plans.Builtin{Cert: "rsa2048"}
 	return p
 }
 
@@ -224,7 +224,7 @@ func waitGone(pids []int, d time.Duration) []int {
 
 // runLogged runs p with the test worker, keeping the controller's log, and
 // fails the test (showing the log) when Run fails.
-func runLogged(t *testing.T, p *scenarios.Plan) (*results.Run, *syncBuffer) {
+func runLogged(t *testing.T, p *plans.Plan) (*results.Run, *syncBuffer) {
 	t.Helper()
 	log := &syncBuffer{}
 	opts := testOptions(t, "1")

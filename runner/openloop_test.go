@@ -8,11 +8,11 @@ import (
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // runOnce runs p and returns its one repetition, failing the test on error.
-func runOnce(t *testing.T, p *scenarios.Plan) results.Rep {
+func runOnce(t *testing.T, p *plans.Plan) results.Rep {
 	t.Helper()
 	if err := p.Check(); err != nil {
 		t.Fatal(err)

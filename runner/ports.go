@@ -4,7 +4,7 @@ import (
 	"net"
 
 	"github.com/kaeload/kaeload/ports"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // checkPorts returns the warnings about the client's ephemeral ports that
@@ -12,7 +12,7 @@ import (
 // once than the port range holds, or, with connection: close, a rate of
 // new connections that TIME_WAIT would exhaust. Nothing when the limits
 // cannot be read.
-func checkPorts(p *scenarios.Plan) []string {
+func checkPorts(p *plans.Plan) []string {
 	l, err := ports.Read()
 	if err != nil {
 		return nil
@@ -31,7 +31,7 @@ func checkPorts(p *scenarios.Plan) []string {
 		Connections:  total,
 		Destinations: 1,
 		Loopback:     loopback,
-		Close:        p.Load.Connection != scenarios.KeepAlive,
+		Close:        p.Load.Connection != plans.KeepAlive,
 	})
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Message types of the controller↔worker protocol (see the package doc).
@@ -30,11 +30,11 @@ const maxLine = 64 << 20
 
 // specMsg is the controller's first line: the worker's slice of the plan.
 type specMsg struct {
-	Type      string           `json:"type"`
-	Group     int              `json:"group"`
-	Target    scenarios.Target `json:"target"`
-	Load      scenarios.Load   `json:"load"`
-	GroupSpec scenarios.Group  `json:"group_spec"`
+	Type      string       `json:"type"`
+	Group     int          `json:"group"`
+	Target    plans.Target `json:"target"`
+	Load      plans.Load   `json:"load"`
+	GroupSpec plans.Group  `json:"group_spec"`
 }
 
 // readyMsg says the worker is pinned, configured and waiting for start.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // validSpec is a spec line Compile could have produced.
@@ -18,14 +18,14 @@ func validSpec(t testing.TB) []byte {
 	spec := specMsg{
 		Type:  msgSpec,
 		Group: 0,
-		Target: scenarios.Target{
+		Target: plans.Target{
 			URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 			Request: closeRequest("/"),
-			TLS: &scenarios.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
+			TLS: &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
 				Curves: []uint16{uint16(tls.X25519)}},
 		},
-		Load:      scenarios.Load{Connection: scenarios.Close, Duration: time.Second, Timeout: time.Second},
-		GroupSpec: scenarios.Group{CPUs: []int{0}, Threads: 1, Connections: 4},
+		Load:      plans.Load{Connection: plans.Close, Duration: time.Second, Timeout: time.Second},
+		GroupSpec: plans.Group{CPUs: []int{0}, Threads: 1, Connections: 4},
 	}
 	b, err := json.Marshal(spec)
 	if err != nil {
@@ -89,10 +89,10 @@ func FuzzWorkerSpec(f *testing.F) {
 			return
 		}
 		g := spec.GroupSpec
-		if g.Connections < 1 || g.Connections > scenarios.MaxConnections || g.Threads < 1 {
+		if g.Connections < 1 || g.Connections > plans.MaxConnections || g.Threads < 1 {
 			t.Fatalf("accepted a spec with %d connections and %d threads", g.Connections, g.Threads)
 		}
-		if _, win, err := awaitStart(lr, io.Discard); err == nil && (win.Length() <= 0 || win.Length() > scenarios.MaxDuration) {
+		if _, win, err := awaitStart(lr, io.Discard); err == nil && (win.Length() <= 0 || win.Length() > plans.MaxDuration) {
 			t.Fatalf("accepted a window of %s", win.Length())
 		}
 	})

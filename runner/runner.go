@@ -13,7 +13,7 @@ import (
 
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
 )
@@ -125,40 +125,96 @@ type Recorder interface {
 // that does not start for a variant does not fail the run: the variant is
 // recorded in the run's NotMeasured and the others run (see the package
 // doc). No worker process outlives Run.
-func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run, error) {
+func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
 	}
-	if plan.Order == scenarios.Randomized && !plan.SeedSet {
-		// Drawn here, not in Compile, so that compiling stays
-		// deterministic; the run prints and stores it.
-		plan = plan.WithSeed(rand.Uint64())
-	}
-	var cal *results.Calibration
-	if r := opts.Resume; r != nil && r.Calibration != nil && plan.Auto != nil {
-		cp := *plan
-		cp.Repeat, cal = r.Calibration.Repeat, r.Calibration
-		plan = &cp
-	} else if a := plan.Auto; a != nil {
-		c, err := Calibrate(ctx, plan, a.Calibrate, a.Effect, a.Max, opts)
-		if err != nil {
-			return nil, err
-		}
-		if opts.Log != nil {
-			fmt.Fprintln(opts.Log, CalibrationLine(c))
-		}
-		cp := *plan
-		cp.Repeat, cal = c.Repeat, c
-		plan = &cp
+	plan, cal, err := calibrated(ctx, seeded(plan), opts)
+	if err != nil {
+		return nil, err
 	}
 	probes, err := compileProbes(plan)
 	if err != nil {
 		return nil, err
 	}
+	opts, disp, err := withDefaults(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFiles(plan); err != nil {
+		return nil, err
+	}
+	p, stopBuiltin, err := startBuiltin(ctx, plan, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer stopBuiltin()
+	run, err := newRecord(p, cal, opts)
+	if err != nil {
+		return nil, err
+	}
+	c := newController(p, opts, run, disp, probes)
+	if err := c.connectHosts(ctx); err != nil {
+		return nil, err
+	}
+	defer closeHosts(c.hosts)
+	if opts.Recorder != nil {
+		if err := opts.Recorder.Begin(run); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range checkPorts(p) {
+		c.warn(w)
+	}
+	err = c.schedule(ctx, run)
+	return run, c.finish(ctx, err)
+}
+
+// seeded returns plan with a seed for its randomized order: one drawn
+// here when the plan has none (not in Compile, so that compiling stays
+// deterministic; the run prints and stores it).
+func seeded(plan *plans.Plan) *plans.Plan {
+	if plan.Order == results.OrderRandomized && !plan.SeedSet {
+		return plan.WithSeed(rand.Uint64())
+	}
+	return plan
+}
+
+// calibrated returns plan with the repetitions repeat: auto asks for:
+// those of the resumed run's calibration, or else those a calibration of
+// the baseline measures now (Calibrate), with the calibration the run
+// records; a plan with a fixed repeat is returned as it is.
+func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *results.Calibration, error) {
+	a := plan.Auto
+	if a == nil {
+		return plan, nil, nil
+	}
+	var cal *results.Calibration
+	if r := opts.Resume; r != nil && r.Calibration != nil {
+		cal = r.Calibration
+	} else {
+		c, err := Calibrate(ctx, plan, a.Calibrate, a.Effect, a.Max, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		if opts.Log != nil {
+			fmt.Fprintln(opts.Log, CalibrationLine(c))
+		}
+		cal = c
+	}
+	cp := *plan
+	cp.Repeat = cal.Repeat
+	return &cp, cal, nil
+}
+
+// withDefaults fills in the options left out (the worker executable and
+// its arguments, a log) and returns them with the progress display, which
+// shares the log's writer through a logSink.
+func withDefaults(opts Options) (Options, display, error) {
 	if opts.Executable == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, fmt.Errorf("find own executable for workers: %w", err)
+			return opts, nil, fmt.Errorf("find own executable for workers: %w", err)
 		}
 		opts.Executable = exe
 	}
@@ -172,41 +228,54 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	opts.Log = sink
 	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
 	if err != nil {
-		return nil, err
+		return opts, nil, err
 	}
-	if err := checkFiles(plan); err != nil {
-		return nil, err
-	}
+	return opts, disp, nil
+}
 
-	p := plan
-	if plan.Target.Builtin != nil {
-		// The built-in target resumes sessions only when the client may.
-		resume := plan.Target.TLS != nil && plan.Target.TLS.Resumption
-		srv, err := target.Listen(target.Options{Addr: "127.0.0.1:0", Cert: plan.Target.Builtin.Cert, Resumption: resume})
-		if err != nil {
-			return nil, fmt.Errorf("start built-in target: %w", err)
-		}
-		srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
-		served := make(chan error, 1)
-		go func() { served <- srv.Serve(srvCtx) }()
-		defer func() {
-			stopSrv()
-			select {
-			case err := <-served:
-				if err != nil && !errors.Is(err, context.Canceled) {
-					fmt.Fprintf(opts.Log, "built-in target: %v\n", err)
-				}
-			case <-time.After(5 * time.Second):
-				fmt.Fprintf(opts.Log, "built-in target did not stop within 5 s\n")
+// startBuiltin starts the built-in target when the plan asks for one, on
+// a free loopback port, and returns the plan dialling it and a func that
+// stops it (waiting at most 5 s); without one, plan and a func that does
+// nothing.
+func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, func(), error) {
+	b := plan.Target.Builtin
+	if b == nil {
+		return plan, func() {}, nil
+	}
+	// The built-in target resumes sessions only when the client may.
+	resume := plan.Target.TLS != nil && plan.Target.TLS.Resumption
+	srv, err := target.Listen(target.Options{Addr: "127.0.0.1:0", Cert: b.Cert, Resumption: resume})
+	if err != nil {
+		return nil, nil, fmt.Errorf("start built-in target: %w", err)
+	}
+	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(srvCtx) }()
+	stop := func() {
+		stopSrv()
+		select {
+		case err := <-served:
+			if err != nil && !errors.Is(err, context.Canceled) {
+				fmt.Fprintf(opts.Log, "built-in target: %v\n", err)
 			}
-		}()
-		p = plan.WithAddr(srv.Addr())
-		fmt.Fprintf(opts.Log, "built-in target (%s) listening on %s\n", plan.Target.Builtin.Cert, srv.Addr())
-		if opts.hooks.builtin != nil {
-			opts.hooks.builtin(srv)
+		case <-time.After(5 * time.Second):
+			fmt.Fprintf(opts.Log, "built-in target did not stop within 5 s\n")
 		}
 	}
+	fmt.Fprintf(opts.Log, "built-in target (%s) listening on %s\n", b.Cert, srv.Addr())
+	if opts.hooks.builtin != nil {
+		opts.hooks.builtin(srv)
+	}
+	return plan.WithAddr(srv.Addr()), stop, nil
+}
 
+// newRecord is the run's record before anything is measured: the plan
+// (encoded; what is stored and shown never holds a secret env value), its
+// variants without repetitions, what decides how the run is read
+// (baseline, order and seed, margins, calibration, capacity search,
+// search) and, when resuming, what the stored run measured already. It
+// logs the order the windows run in.
+func newRecord(p *plans.Plan, cal *results.Calibration, opts Options) (*results.Run, error) {
 	planJSON, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encode plan: %w", err)
@@ -218,16 +287,18 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 		Plan:          planJSON,
 		Baseline:      p.Baseline,
 		MaxErrors:     p.MaxErrors,
-		Order:         string(p.Order),
+		Order:         p.Order,
 		Equivalence:   p.Equivalence,
 		Calibration:   cal,
-		Capacity:      capacitySpec(p.Load.Capacity),
 	}
-	if p.Order == scenarios.Randomized {
+	if cp := p.Load.Capacity; cp != nil {
+		spec := cp.CapacitySpec // the record's part of the plan's search
+		run.Capacity = &spec
+	}
+	if p.Order == results.OrderRandomized {
 		run.Seed = p.Seed
 	}
 	fmt.Fprintln(opts.Log, orderLine(p))
-	// What is stored and shown never holds a secret env value.
 	shown := p.Redacted()
 	run.Warnings = append([]string(nil), shown.Warnings...)
 	for _, v := range shown.Variants {
@@ -237,30 +308,42 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	if err := resume(run, opts.Resume); err != nil {
 		return nil, err
 	}
-	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: plan.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+	return run, nil
+}
+
+// newController is the controller of run, which executes p; a variant
+// whose speed commands ran before a resume does not run them again.
+func newController(p *plans.Plan, opts Options, run *results.Run, disp display, probes [][]server.Probe) *controller {
+	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: p.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
 	for i := range run.Variants {
 		c.speedDone[i] = run.Variants[i].Speed != nil
 	}
-	if len(p.Hosts) > 0 {
-		hosts, err := dialHosts(ctx, p, opts)
-		if err != nil {
-			return nil, err
-		}
-		defer closeHosts(hosts)
-		c.hosts = hosts
-		for _, h := range p.Hosts {
-			run.Hosts = append(run.Hosts, hosts[h.Name].info)
-		}
+	return c
+}
+
+// connectHosts connects to the plan's ssh hosts, if any, and records
+// each host's facts in the run, in the plan's order.
+func (c *controller) connectHosts(ctx context.Context) error {
+	if len(c.plan.Hosts) == 0 {
+		return nil
 	}
-	if opts.Recorder != nil {
-		if err := opts.Recorder.Begin(run); err != nil {
-			return nil, err
-		}
+	hosts, err := dialHosts(ctx, c.plan, c.opts)
+	if err != nil {
+		return err
 	}
-	for _, w := range checkPorts(p) {
-		c.warn(w)
+	c.hosts = hosts
+	for _, h := range c.plan.Hosts {
+		c.run.Hosts = append(c.run.Hosts, hosts[h.Name].info)
 	}
-	err = c.schedule(ctx, run)
+	return nil
+}
+
+// finish closes the run's record once the schedule returned err: its end,
+// the hosts' last clock readings, and whether it was interrupted. It
+// returns the run's error: err, the interruption said once, and the
+// recorder's failures.
+func (c *controller) finish(ctx context.Context, err error) error {
+	run := c.run
 	run.Finished = time.Now()
 	for i := range run.Hosts {
 		run.Hosts[i] = c.hosts[run.Hosts[i].Name].info // the last clock readings
@@ -275,7 +358,7 @@ func Run(ctx context.Context, plan *scenarios.Plan, opts Options) (*results.Run,
 	if c.recordErr != nil {
 		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.recordErr))
 	}
-	return run, err
+	return err
 }
 
 // resume carries the repetitions, visits, warnings and start time of the
@@ -343,9 +426,9 @@ func (c *controller) record(f func(Recorder) error) {
 	}
 }
 
-// checkPlan rejects plans Compile would never produce (scenarios.Plan.Check:
+// checkPlan rejects plans Compile would never produce (plans.Plan.Check:
 // Compile is the one place for validation and defaults).
-func checkPlan(plan *scenarios.Plan) error {
+func checkPlan(plan *plans.Plan) error {
 	if err := plan.Check(); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
@@ -354,7 +437,7 @@ func checkPlan(plan *scenarios.Plan) error {
 
 // checkFiles raises the open-file limit as far as allowed (workers inherit
 // it) and fails when a process could not hold its connections.
-func checkFiles(plan *scenarios.Plan) error {
+func checkFiles(plan *plans.Plan) error {
 	limit, err := raiseNoFile()
 	if err != nil || limit == 0 {
 		return err // 0: unknown on this OS
@@ -382,7 +465,7 @@ func checkFiles(plan *scenarios.Plan) error {
 
 // controller runs the repetitions of one plan.
 type controller struct {
-	plan    *scenarios.Plan
+	plan    *plans.Plan
 	opts    Options
 	run     *results.Run
 	disp    display
@@ -472,7 +555,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 }
 
 // groupNames labels the groups for the progress display.
-func groupNames(groups []scenarios.Group) []string {
+func groupNames(groups []plans.Group) []string {
 	names := make([]string, len(groups))
 	for i, g := range groups {
 		cpus := pinning.Set(g.CPUs).String()
@@ -581,7 +664,7 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 // start sends every worker the same window: the load begins startLead
 // from now, the window after the warm-up. It returns the window and when
 // the load begins.
-func (ws *workers) start(l scenarios.Load) (results.Window, time.Time, error) {
+func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 	begin := time.Now().Add(startLead)
 	win := results.Window{Start: begin.Add(l.Warmup)}
 	win.End = win.Start.Add(l.Duration)
@@ -744,7 +827,7 @@ func eventErr(e event) error {
 
 // orderLine says in what order the windows run, and how to replay a
 // randomized one.
-func orderLine(p *scenarios.Plan) string {
+func orderLine(p *plans.Plan) string {
 	rounds := fmt.Sprintf("%d rounds", p.Repeat)
 	if p.Repeat == 1 {
 		rounds = "1 round"
@@ -753,9 +836,9 @@ func orderLine(p *scenarios.Plan) string {
 		return fmt.Sprintf("order: one variant, %d window(s)", p.Repeat)
 	}
 	switch p.Order {
-	case scenarios.Randomized:
+	case results.OrderRandomized:
 		return fmt.Sprintf("order: randomized blocks, %s of every variant once in a random order, seed %d (replay with --seed %d)", rounds, p.Seed, p.Seed)
-	case scenarios.Interleaved:
+	case results.OrderInterleaved:
 		return fmt.Sprintf("order: interleaved, %s of every variant once in plan order", rounds)
 	}
 	return "order: sequential (every repetition of a variant, then the next): drift of the machine over time is not controlled"

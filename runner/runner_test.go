@@ -20,7 +20,7 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -100,7 +100,7 @@ func (s *syncBuffer) String() string {
 // runPinned runs p with two groups on CPUs 0 and 1, watching every worker
 // thread's affinity while the run is on, and checks what every run must
 // satisfy. It returns the run and the workers' pids.
-func runPinned(t *testing.T, p *scenarios.Plan, opts Options) (*results.Run, []int) {
+func runPinned(t *testing.T, p *plans.Plan, opts Options) (*results.Run, []int) {
 	t.Helper()
 	watch := newAffinityWatch()
 	var mu sync.Mutex
@@ -171,7 +171,7 @@ func runPinned(t *testing.T, p *scenarios.Plan, opts Options) (*results.Run, []i
 	if run.Interrupted || run.Finished.Before(run.Started) {
 		t.Errorf("run: Interrupted=%v Started=%v Finished=%v", run.Interrupted, run.Started, run.Finished)
 	}
-	var encoded scenarios.Plan
+	var encoded plans.Plan
 	if err := json.Unmarshal(run.Plan, &encoded); err != nil {
 		t.Fatalf("decode run.Plan: %v", err)
 	}

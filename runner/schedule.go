@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
 
@@ -31,7 +31,7 @@ type session struct {
 
 // sessions groups the plan's steps (Plan.Steps) into sessions: a new one
 // at every restart of the server and every change of variant.
-func sessions(p *scenarios.Plan) []session {
+func sessions(p *plans.Plan) []session {
 	var out []session
 	for _, st := range p.Steps() {
 		if n := len(out); n > 0 && !st.Restart && out[n-1].variant == st.Variant {
@@ -45,7 +45,7 @@ func sessions(p *scenarios.Plan) []session {
 
 // compileProbes turns every variant's probes into server.Probes, compiling
 // their patterns; a bad pattern fails the run before anything starts.
-func compileProbes(p *scenarios.Plan) ([][]server.Probe, error) {
+func compileProbes(p *plans.Plan) ([][]server.Probe, error) {
 	timeout := commandTimeout(p)
 	out := make([][]server.Probe, len(p.Variants))
 	var errs []error
@@ -67,7 +67,7 @@ func compileProbes(p *scenarios.Plan) ([][]server.Probe, error) {
 }
 
 // commandTimeout is the plan's bound on stop, reload and probe commands.
-func commandTimeout(p *scenarios.Plan) time.Duration {
+func commandTimeout(p *plans.Plan) time.Duration {
 	if p.Server != nil && p.Server.CommandTimeout > 0 {
 		return p.Server.CommandTimeout
 	}
@@ -130,7 +130,7 @@ func (e *startError) Unwrap() error { return e.err }
 // in a *startError saying in one line what went wrong: a command's first
 // line of output (server.CommandError.Summary), or why it never became
 // ready. A cancelled run's err is returned as it is.
-func startFailure(ctx context.Context, v scenarios.Variant, err error) error {
+func startFailure(ctx context.Context, v plans.Variant, err error) error {
 	if ctx.Err() != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ const (
 // remote groups load are not checked: this machine may not see what they
 // see.
 func (c *controller) listening(ctx context.Context) error {
-	if c.builtin || !slices.ContainsFunc(c.plan.Load.Groups, func(g scenarios.Group) bool { return g.Host == nil }) {
+	if c.builtin || !slices.ContainsFunc(c.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
 		return nil
 	}
 	if err := server.Listening(ctx, c.plan.Target.Addr, listenTries, listenWithin); err != nil {
@@ -272,7 +272,7 @@ func (c *controller) listening(ctx context.Context) error {
 // controller itself for the built-in target, else the process tree
 // listening on the target's port when that is on this machine (found anew
 // each session, since a restart makes new processes).
-func (c *controller) findServer(v scenarios.Variant) {
+func (c *controller) findServer(v plans.Variant) {
 	if c.builtin {
 		c.server = selfMeter(nil)
 		return
@@ -326,7 +326,7 @@ func (c *controller) ready() server.Ready {
 // the machine to themselves), then start and wait until ready. Without
 // one: stopped first, then the reload command when there is one, then
 // wait until ready. An error from stopped ends serverUp.
-func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenarios.Variant, stopped func() error) error {
+func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
 	log := c.opts.Log
 	timeout := commandTimeout(c.plan)
 	ready := c.ready()
@@ -375,7 +375,7 @@ func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v scenar
 // context, so that it also runs when the run's context was cancelled.
 // After a failed start the stop command's failure (usually: nothing to
 // stop) is only logged.
-func (c *controller) serverDown(ctl *server.Control, v scenarios.Variant, startFailed bool) error {
+func (c *controller) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
 	if v.Start == "" {
 		return nil // kaeload did not start it: leave it running
 	}

@@ -7,18 +7,18 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/search"
 )
 
 // searchRecord is the run's record of plan's search, without visits; nil
 // when the plan has none.
-func searchRecord(p *scenarios.Plan) *results.Search {
+func searchRecord(p *plans.Plan) *results.Search {
 	s := p.Search
 	if s == nil {
 		return nil
 	}
-	rec := &results.Search{Series: s.Series, Key: s.Key, Maximize: string(s.Maximize), Budget: s.Budget}
+	rec := &results.Search{Series: s.Series, Key: s.Key, Maximize: s.Maximize, Budget: s.Budget}
 	for k := range s.Points {
 		rec.Values = append(rec.Values, s.Value(p, k))
 	}
@@ -58,7 +58,7 @@ func (c *controller) searchWindows(ctx context.Context, run *results.Run) error 
 		if len(rv.Reps) > before {
 			rep := &rv.Reps[len(rv.Reps)-1]
 			run.Search.Visits = append(run.Search.Visits, results.Visit{Value: rv.Sweep[s.Key], Variant: rv.Name, Rep: rep.Index})
-			score, _ := results.SearchScore(string(s.Maximize), rep)
+			score, _ := results.SearchScore(s.Maximize, rep)
 			done = append(done, search.Window{Point: st.Point, Score: score})
 		}
 		if err != nil {
@@ -82,7 +82,7 @@ func (c *controller) searchDone(run *results.Run) []search.Window {
 			}
 			for i := range v.Reps {
 				if v.Reps[i].Index == vis.Rep {
-					score, _ := results.SearchScore(string(s.Maximize), &v.Reps[i])
+					score, _ := results.SearchScore(s.Maximize, &v.Reps[i])
 					done = append(done, search.Window{Point: k, Score: score})
 				}
 			}
@@ -114,7 +114,7 @@ func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run
 	}
 }
 
-func coarseValues(p *scenarios.Plan, cfg search.Config) []string {
+func coarseValues(p *plans.Plan, cfg search.Config) []string {
 	var out []string
 	for _, k := range search.CoarsePoints(cfg) {
 		out = append(out, p.Search.Value(p, k))
@@ -125,7 +125,7 @@ func coarseValues(p *scenarios.Plan, cfg search.Config) []string {
 // SearchPlan describes, for --dry-run, how plan's search spends its
 // budget: the coarse pass's values, the refinement and the reserve of
 // repetitions, and the worst-case duration; "" without a search.
-func SearchPlan(p *scenarios.Plan) string {
+func SearchPlan(p *plans.Plan) string {
 	s := p.Search
 	if s == nil {
 		return ""

@@ -14,7 +14,7 @@ import (
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -22,12 +22,12 @@ import (
 // and stop commands only append "start NAME[ K]" / "stop NAME[ K]" to a
 // file (the server is the always-ready built-in target or whatever p
 // targets), and returns a function reading the file's lines joined by ", ".
-func commandLog(t *testing.T, p *scenarios.Plan, envs ...map[string]string) func() string {
+func commandLog(t *testing.T, p *plans.Plan, envs ...map[string]string) func() string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "commands")
-	p.Server = &scenarios.Server{
+	p.Server = &plans.Server{
 		Host:           "local",
-		Ready:          scenarios.Ready{Kind: "tcp", Addr: p.Target.Addr, Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
+		Ready:          plans.Ready{Kind: "tcp", Addr: p.Target.Addr, Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
 		CommandTimeout: 5 * time.Second,
 	}
 	p.Variants = nil
@@ -37,7 +37,7 @@ func commandLog(t *testing.T, p *scenarios.Plan, envs ...map[string]string) func
 		for k, v := range env {
 			e[k] = v
 		}
-		p.Variants = append(p.Variants, scenarios.Variant{
+		p.Variants = append(p.Variants, plans.Variant{
 			Name:  name,
 			Env:   e,
 			Start: fmt.Sprintf(`echo "start $V${K:+ $K}" >> %s`, file),
@@ -63,12 +63,12 @@ func TestInterleavedCooldown(t *testing.T) {
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
 	p.Repeat = 2
-	p.Order = scenarios.Interleaved
+	p.Order = results.OrderInterleaved
 	p.Cooldown = time.Second
 	calls := commandLog(t, p, nil, nil)
 	counter := filepath.Join(t.TempDir(), "counter")
 	for i := range p.Variants {
-		p.Variants[i].Probes = []scenarios.Probe{
+		p.Variants[i].Probes = []plans.Probe{
 			// Counts its own reads: 1 before, 2 after the first window, …
 			{Name: "reads", Command: fmt.Sprintf(`n=$(( $(cat %[1]s 2>/dev/null || echo 0) + 1 )); echo $n > %[1]s; echo "reads: $n"`, counter), Pattern: `reads: (\d+)`},
 			{Name: "broken", Command: "echo 'no counter here' >&2; exit 4"},
@@ -232,7 +232,7 @@ func TestStartFailureGoesOn(t *testing.T) {
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
 	p.Repeat = 2
-	p.Order = scenarios.Randomized // unseeded: Run draws one
+	p.Order = results.OrderRandomized // unseeded: Run draws one
 	calls := commandLog(t, p, nil, nil, nil)
 	flag := filepath.Join(t.TempDir(), "flag")
 	file := p.Variants[1].Start[strings.LastIndex(p.Variants[1].Start, ">> ")+3:] // commandLog's file
@@ -370,12 +370,12 @@ i=0; while [ -e $pidf ]; do sleep 0.05; i=$((i+1)); if [ $i -ge 200 ]; then echo
 
 // serverPlan is plan against the site, with server control on and no
 // variants yet.
-func serverPlan(s *nginxSite, dur time.Duration, cpus ...[]int) *scenarios.Plan {
+func serverPlan(s *nginxSite, dur time.Duration, cpus ...[]int) *plans.Plan {
 	p := plan(s.addr, dur, cpus...)
 	p.Variants = nil
-	p.Server = &scenarios.Server{
+	p.Server = &plans.Server{
 		Host:           "local",
-		Ready:          scenarios.Ready{Kind: "tls", Addr: s.addr, Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
+		Ready:          plans.Ready{Kind: "tls", Addr: s.addr, Interval: 20 * time.Millisecond, Timeout: 5 * time.Second},
 		CommandTimeout: 15 * time.Second,
 	}
 	return p
@@ -393,7 +393,7 @@ func TestSweepEnv(t *testing.T) {
 	pidFile := filepath.Join(site.dir, "nginx.pid")
 	ratios := []string{"0", "33", "100"}
 	for _, r := range ratios {
-		p.Variants = append(p.Variants, scenarios.Variant{
+		p.Variants = append(p.Variants, plans.Variant{
 			Name:   "soft-" + r,
 			Env:    map[string]string{"KAE_SOFT_RATIO": r, "OPENSSL_CONF": "/dev/null"},
 			Vars:   map[string]string{"ratio": r},
@@ -401,7 +401,7 @@ func TestSweepEnv(t *testing.T) {
 			Stop:   site.stop(),
 			Series: "soft-{ratio}",
 			Sweep:  map[string]string{"ratio": r},
-			Probes: []scenarios.Probe{
+			Probes: []plans.Probe{
 				{Name: "ratio", Command: fmt.Sprintf(`tr '\0' '\n' < /proc/$(cat %s)/environ | grep '^KAE_SOFT_RATIO='`, pidFile), Pattern: `KAE_SOFT_RATIO=(\d+)`},
 				{Name: "pid", Command: "cat " + pidFile},
 			},

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/speed"
 )
@@ -16,7 +16,7 @@ import (
 // understands is recorded in its SpeedRun.Error, logged and warned about;
 // it does not fail the run. The figures of a failed command's output are
 // kept when there are any (e.g. openssl speed interrupted by the timeout).
-func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v scenarios.Variant) []results.SpeedRun {
+func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.Variant) []results.SpeedRun {
 	out := make([]results.SpeedRun, 0, len(v.Speed))
 	for i, sp := range v.Speed {
 		if ctx.Err() != nil {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // TestSpeedSchedule runs two variants × two repetitions interleaved, each
@@ -23,11 +23,11 @@ func TestSpeedSchedule(t *testing.T) {
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
 	p.Repeat = 2
-	p.Order = scenarios.Interleaved
+	p.Order = results.OrderInterleaved
 	calls := commandLog(t, p, map[string]string{"OPS": "801.2"}, map[string]string{"OPS": "1602.4"})
 	file := filepath.Join(filepath.Dir(strings.Fields(p.Variants[0].Start)[len(strings.Fields(p.Variants[0].Start))-1]), "commands")
 	for i := range p.Variants {
-		p.Variants[i].Speed = []scenarios.Speed{
+		p.Variants[i].Speed = []plans.Speed{
 			{Command: fmt.Sprintf(`echo "speed $V" >> %s; echo "Did 4823 RSA 2048 signing operations in 6019561us ($OPS ops/sec)"`, file), Timeout: 5 * time.Second},
 			{Command: "echo 'engine not found' >&2; exit 3", Timeout: 5 * time.Second},
 			{Command: "echo hello", Timeout: 5 * time.Second},
@@ -94,8 +94,8 @@ func TestSpeedOpenSSL(t *testing.T) {
 	needOpenSSL(t)
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
-	sp := []scenarios.Speed{{Command: "openssl speed -seconds 1 rsa2048", Timeout: time.Minute}}
-	p.Variants = []scenarios.Variant{{Name: "asm", Speed: sp}, {Name: "noasm", Env: map[string]string{"OPENSSL_ia32cap": noASM}, Speed: sp}}
+	sp := []plans.Speed{{Command: "openssl speed -seconds 1 rsa2048", Timeout: time.Minute}}
+	p.Variants = []plans.Variant{{Name: "asm", Speed: sp}, {Name: "noasm", Env: map[string]string{"OPENSSL_ia32cap": noASM}, Speed: sp}}
 	run, _ := runLogged(t, p)
 	var signs []float64
 	for _, v := range run.Variants {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 func TestLineReader(t *testing.T) {
@@ -125,7 +125,7 @@ func TestCheckPlan(t *testing.T) {
 	if err := checkPlan(good); err != nil {
 		t.Errorf("good plan: %v", err)
 	}
-	bad := &scenarios.Plan{Load: scenarios.Load{Groups: []scenarios.Group{{}}}}
+	bad := &plans.Plan{Load: plans.Load{Groups: []plans.Group{{}}}}
 	err := checkPlan(bad)
 	for _, want := range []string{"plan: ", "repeat", "no variants", "duration", "addr", "threads", "connections"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -218,7 +218,7 @@ func TestLiveRate(t *testing.T) {
 
 func TestSessions(t *testing.T) {
 	p := plan("127.0.0.1:1", time.Second, nil)
-	p.Variants = []scenarios.Variant{{Name: "a"}, {Name: "b"}}
+	p.Variants = []plans.Variant{{Name: "a"}, {Name: "b"}}
 	p.Repeat = 2
 	show := func() string {
 		var parts []string
@@ -228,12 +228,12 @@ func TestSessions(t *testing.T) {
 		return strings.Join(parts, " ")
 	}
 	for _, tt := range []struct {
-		order scenarios.Order
+		order results.Order
 		want  string
 	}{
 		{"", "a[0 1] b[0 1]"},
-		{scenarios.Sequential, "a[0 1] b[0 1]"},
-		{scenarios.Interleaved, "a[0] b[0] a[1] b[1]"},
+		{results.OrderSequential, "a[0 1] b[0 1]"},
+		{results.OrderInterleaved, "a[0] b[0] a[1] b[1]"},
 	} {
 		p.Order = tt.order
 		if got := show(); got != tt.want {
@@ -242,11 +242,11 @@ func TestSessions(t *testing.T) {
 	}
 	// Randomized blocks with a server: one start per window, every round
 	// in BlockOrder's order for the seed.
-	p.Order, p.Seed, p.SeedSet = scenarios.Randomized, 42, true
-	p.Server = &scenarios.Server{}
+	p.Order, p.Seed, p.SeedSet = results.OrderRandomized, 42, true
+	p.Server = &plans.Server{}
 	var want []string
 	for r := range p.Repeat {
-		for _, v := range scenarios.BlockOrder(42, 2, r) {
+		for _, v := range results.BlockOrder(42, 2, r) {
 			want = append(want, fmt.Sprintf("%s[%d]", p.Variants[v].Name, r))
 		}
 	}
@@ -261,9 +261,9 @@ func TestSessions(t *testing.T) {
 func TestRepeatAuto(t *testing.T) {
 	p := builtinPlan(400*time.Millisecond, nil)
 	p.Load.Warmup = 100 * time.Millisecond
-	p.Variants = []scenarios.Variant{{Name: "a"}, {Name: "b"}}
-	p.Order = scenarios.Randomized
-	p.Auto = &scenarios.AutoRepeat{Effect: 0.3, Max: 4, Calibrate: 3}
+	p.Variants = []plans.Variant{{Name: "a"}, {Name: "b"}}
+	p.Order = results.OrderRandomized
+	p.Auto = &plans.AutoRepeat{Effect: 0.3, Max: 4, Calibrate: 3}
 	p.Repeat = 4
 	r, err := Run(context.Background(), p, testOptions(t, "1"))
 	if err != nil {
@@ -278,7 +278,7 @@ func TestRepeatAuto(t *testing.T) {
 			t.Errorf("variant %s: %d repetitions, want the calibrated %d", v.Name, len(v.Reps), c.Repeat)
 		}
 	}
-	if r.Order != string(scenarios.Randomized) || r.Seed == 0 {
+	if r.Order != results.OrderRandomized || r.Seed == 0 {
 		t.Errorf("run order %q seed %d, want randomized with a drawn seed", r.Order, r.Seed)
 	}
 }
@@ -286,8 +286,8 @@ func TestRepeatAuto(t *testing.T) {
 func TestCheckPlanServer(t *testing.T) {
 	p := plan("127.0.0.1:1", time.Second, nil)
 	p.Order = "random"
-	p.Server = &scenarios.Server{Host: "ssh://root@h", Ready: scenarios.Ready{Kind: "ping"}}
-	p.Variants[0].Probes = []scenarios.Probe{{Name: "kae", Command: "true", Pattern: "("}}
+	p.Server = &plans.Server{Host: "ssh://root@h", Ready: plans.Ready{Kind: "ping"}}
+	p.Variants[0].Probes = []plans.Probe{{Name: "kae", Command: "true", Pattern: "("}}
 	err := checkPlan(p)
 	for _, want := range []string{`order: "random"`, `"ssh://root@h"`, `"ping"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {

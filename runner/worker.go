@@ -13,7 +13,7 @@ import (
 	"github.com/kaeload/kaeload/engine"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // snapshotEvery is how often a worker reports its running counts; the
@@ -110,7 +110,7 @@ func readSpec(lr *lineReader) (specMsg, error) {
 	if err := m.decode(&spec); err != nil {
 		return spec, err
 	}
-	if err := scenarios.CheckWorker(spec.Target, spec.Load, spec.GroupSpec); err != nil {
+	if err := plans.CheckWorker(spec.Target, spec.Load, spec.GroupSpec); err != nil {
 		return spec, fmt.Errorf("group %d: bad spec: %w", spec.Group, err)
 	}
 	return spec, nil
@@ -180,8 +180,8 @@ func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error)
 	if !win.End.After(win.Start) {
 		return start, win, fmt.Errorf("start: window ends (%s) before it starts (%s)", win.End, win.Start)
 	}
-	if l := win.Length(); l > scenarios.MaxDuration {
-		return start, win, fmt.Errorf("start: a %s window is longer than the %s allowed", l, scenarios.MaxDuration)
+	if l := win.Length(); l > plans.MaxDuration {
+		return start, win, fmt.Errorf("start: a %s window is longer than the %s allowed", l, plans.MaxDuration)
 	}
 	return start, win, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // smallHost is the fake machine the bad scenarios are compiled for.
@@ -15,7 +16,7 @@ var smallHost = Host{CPUs: pinning.Set{0, 1}}
 // loadCompile runs LoadFile and Compile as kaeload validate does: a
 // scenario that comes back with an error is compiled too, and Compile's
 // error then holds every problem of the file.
-func loadCompile(path string, h Host) (*Plan, error) {
+func loadCompile(path string, h Host) (*plans.Plan, error) {
 	s, err := LoadFile(path)
 	if s == nil {
 		return nil, err

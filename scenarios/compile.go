@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Host is the machine a plan will run on, as far as Compile needs to know:
@@ -43,12 +45,9 @@ func LocalHost() Host {
 	return Host{CPUs: cpus}
 }
 
-// BuiltinCerts are the certificate kinds a scenario may ask of the
-// built-in target (target.builtin.cert); package target generates each of
-// them. This is the one list: Compile validates against it.
-var BuiltinCerts = []string{"rsa2048", "rsa3072", "rsa4096", "ecdsa-p256"}
-
-// Defaults applied by Compile (the limits are in check.go).
+// Defaults applied by Compile (the limits a plan must keep are package
+// plans'; the equivalence margin's default is results.DefaultEquivalence,
+// which judges runs that stored none).
 const (
 	// DefaultDuration is the measured window when load.duration is left out.
 	DefaultDuration = 10 * time.Second
@@ -58,9 +57,6 @@ const (
 	DefaultTimeout = 10 * time.Second
 	// DefaultConnections is a group's connections when not given.
 	DefaultConnections = 16
-	// DefaultEquivalence is the equivalence margin when the scenario
-	// gives none: ±2 %, about the noise of a good load-test setup.
-	DefaultEquivalence = 0.02
 	// DefaultAutoMax and DefaultAutoCalibrate are repeat: auto's cap on
 	// repetitions per variant and its calibration windows.
 	DefaultAutoMax       = 10
@@ -90,7 +86,7 @@ type compiler struct {
 	// searchPlan; nil when none.
 	search *pendingSearch
 	// hosts are the ssh hosts named so far (Plan.Hosts).
-	hosts []SSHHost
+	hosts []plans.SSHHost
 	// unresolved are the variant entries that had a problem, whose
 	// variants may be missing (mayName).
 	unresolved []VariantSpec
@@ -243,9 +239,9 @@ func sortErrors(es []*Error) {
 // Parse's among them, when the scenario came back from Parse with an error.
 // Warnings — overlapping groups, more threads than CPUs, ineffective TLS
 // 1.3 suite names — do not fail Compile; they are in Plan.Warnings.
-func (s *Scenario) Compile(h Host) (*Plan, error) {
+func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	c := &compiler{s: s, secrets: map[string]bool{}, rawSecrets: map[string]bool{}}
-	p := &Plan{Source: s.file}
+	p := &plans.Plan{Source: s.file}
 	if s.Version != nil && *s.Version != 1 {
 		c.errorf("version", "unsupported version %d (this kaeload reads version 1)", *s.Version)
 	}
@@ -255,17 +251,17 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Target = c.target(conn)
 	p.Load = c.load(conn, h)
 	c.remoteTarget(p.Target, p.Load.Groups)
-	p.Equivalence = DefaultEquivalence
+	p.Equivalence = results.DefaultEquivalence
 	if s.Equivalence != nil {
 		p.Equivalence = float64(*s.Equivalence)
-		c.problem("equivalence", effectProblem(p.Equivalence, "the equivalence margin"))
+		c.problem("equivalence", plans.EffectProblem(p.Equivalence, "the equivalence margin"))
 	}
 	p.Repeat = 1
 	if s.Repeat != nil {
 		switch r := s.Repeat; {
 		case r.Count != nil:
 			p.Repeat = *r.Count
-			c.problem("repeat", repeatLimit.problem(p.Repeat))
+			c.problem("repeat", plans.RepeatLimit.Problem(p.Repeat))
 		case r.Auto != nil:
 			p.Auto = c.auto(r.Auto, p.Equivalence)
 			p.Repeat = p.Auto.Max
@@ -277,7 +273,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.MaxErrors = DefaultMaxErrors
 	if s.MaxErrors != nil {
 		p.MaxErrors = float64(*s.MaxErrors)
-		c.problem("max_errors", maxErrorsProblem(p.MaxErrors))
+		c.problem("max_errors", plans.MaxErrorsProblem(p.MaxErrors))
 	}
 	p.Order, p.Cooldown = c.schedule()
 	c.capacity(p)
@@ -296,7 +292,7 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 	p.Binaries = c.binaries()
 	p.Hosts = c.hosts
 	c.scrub()
-	p.Secrets = sortSecrets(c.secrets)
+	p.Secrets = plans.SortSecrets(c.secrets)
 	errs := c.consequential(c.errs)
 	for _, e := range s.parseErrs {
 		errs = append(errs, s.relocated(e))
@@ -316,27 +312,6 @@ func (s *Scenario) Compile(h Host) (*Plan, error) {
 		p.Warnings = append(p.Warnings, w.Error())
 	}
 	return p, nil
-}
-
-// WithAddr returns a copy of p whose target dials addr: the runner calls it
-// with the built-in server's listen address once it listens. For a built-in
-// target the URL becomes "https://addr/"; the Host header and the TLS server
-// name stay "localhost", which the built-in certificate is issued for. For a
-// URL target only the dialled address changes. A tcp or tls ready probe
-// without an address (a built-in target's, unknown until it listens) gets
-// addr. p is not modified.
-func (p *Plan) WithAddr(addr string) *Plan {
-	q := *p
-	q.Target.Addr = addr
-	if p.Target.Builtin != nil {
-		q.Target.URL = "https://" + addr + "/"
-	}
-	if s := p.Server; s != nil && s.Ready.Addr == "" && (s.Ready.Kind == "tcp" || s.Ready.Kind == "tls") {
-		srv := *s
-		srv.Ready.Addr = addr
-		q.Server = &srv
-	}
-	return &q
 }
 
 // speed checks the speed section; its commands are expanded per variant.
@@ -360,7 +335,7 @@ func (c *compiler) speed() {
 			c.errorf(path+".command", "must not be empty (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
 		}
 		if sp.Timeout != nil {
-			c.problem(path+".timeout", commandBound.problem(*sp.Timeout))
+			c.problem(path+".timeout", plans.CommandBound.Problem(*sp.Timeout))
 		}
 	}
 }
@@ -386,29 +361,30 @@ func (c *compiler) name() string {
 	return name
 }
 
+// hasControl reports whether s holds a control character.
 func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
-func (c *compiler) connection() Connection {
+func (c *compiler) connection() plans.Connection {
 	ls := c.s.Load
 	if ls == nil || ls.Connection == nil {
-		return Close
+		return plans.Close
 	}
-	switch v := Connection(*ls.Connection); v {
-	case Close, KeepAlive:
+	switch v := plans.Connection(*ls.Connection); v {
+	case plans.Close, plans.KeepAlive:
 		return v
 	}
 	c.errorf("load.connection", "want close or keep-alive, got %q", *ls.Connection)
-	return Close
+	return plans.Close
 }
 
 var tokenRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 // target resolves the target section and renders the request.
-func (c *compiler) target(conn Connection) Target {
+func (c *compiler) target(conn plans.Connection) plans.Target {
 	ts := c.s.Target
-	var t Target
+	var t plans.Target
 	if ts == nil {
 		if c.leftOut("target") {
 			return t
@@ -434,11 +410,11 @@ func (c *compiler) target(conn Connection) Target {
 		kind := "rsa2048"
 		if ts.Builtin.Cert != nil {
 			kind = *ts.Builtin.Cert
-			if !slices.Contains(BuiltinCerts, kind) {
-				c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", kind, strings.Join(BuiltinCerts, ", "))
+			if !slices.Contains(plans.BuiltinCerts, kind) {
+				c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", kind, strings.Join(plans.BuiltinCerts, ", "))
 			}
 		}
-		t.Builtin = &Builtin{Cert: kind}
+		t.Builtin = &plans.Builtin{Cert: kind}
 	default:
 		raw, ok := c.expand("target.url", *ts.URL, c.top)
 		t.URL = raw
@@ -507,7 +483,7 @@ func (c *compiler) target(conn Connection) Target {
 
 // request renders the HTTP/1.1 request: request line, Host, the scenario's
 // headers in order, Connection (unless given), Content-Length, body.
-func (c *compiler) request(method, reqURI, host string, headers Pairs, body string, conn Connection) []byte {
+func (c *compiler) request(method, reqURI, host string, headers Pairs, body string, conn plans.Connection) []byte {
 	seen := make(map[string]string)
 	hasConn := false
 	var lines []string
@@ -560,11 +536,11 @@ func (c *compiler) request(method, reqURI, host string, headers Pairs, body stri
 }
 
 // tls resolves target.tls for an https target.
-func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *TLS {
+func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 	if ts == nil {
 		ts = &TLSSpec{}
 	}
-	t := &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13}
+	t := &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13}
 	versionsOK := true
 	for _, v := range []struct {
 		path string
@@ -582,7 +558,7 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *TLS {
 		}
 	}
 	if versionsOK && t.MinVersion > t.MaxVersion {
-		c.errorf("target.tls.min_version", "%s is above max_version %s", versionName(t.MinVersion), versionName(t.MaxVersion))
+		c.errorf("target.tls.min_version", "%s is above max_version %s", plans.VersionName(t.MinVersion), plans.VersionName(t.MaxVersion))
 		versionsOK = false
 	}
 
@@ -610,7 +586,7 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *TLS {
 		switch {
 		case info.tls13:
 			if versionsOK && t.MaxVersion < tls.VersionTLS13 {
-				c.errorf(path, "%s is a TLS 1.3 suite but max_version is %s", name, versionName(t.MaxVersion))
+				c.errorf(path, "%s is a TLS 1.3 suite but max_version is %s", name, plans.VersionName(t.MaxVersion))
 			}
 			has13 = true
 		default:
@@ -655,7 +631,7 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *TLS {
 		classic = classic || !isHybrid(tls.CurveID(id))
 	}
 	if len(t.Curves) > 0 && !classic && versionsOK && t.MaxVersion < tls.VersionTLS13 {
-		c.errorf("target.tls.curves", "only post-quantum hybrid groups are listed, which need TLS 1.3, but max_version is %s", versionName(t.MaxVersion))
+		c.errorf("target.tls.curves", "only post-quantum hybrid groups are listed, which need TLS 1.3, but max_version is %s", plans.VersionName(t.MaxVersion))
 	}
 
 	if ts.Resumption != nil {
@@ -703,23 +679,23 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *TLS {
 }
 
 // load resolves the load section.
-func (c *compiler) load(conn Connection, h Host) Load {
+func (c *compiler) load(conn plans.Connection, h Host) plans.Load {
 	ls := c.s.Load
 	if ls == nil {
 		ls = &LoadSpec{}
 	}
-	l := Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout}
+	l := plans.Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout}
 	if ls.Duration != nil {
 		l.Duration = *ls.Duration
-		c.problem("load.duration", durationBound.problem(l.Duration))
+		c.problem("load.duration", plans.DurationBound.Problem(l.Duration))
 	}
 	if ls.Warmup != nil {
 		l.Warmup = *ls.Warmup
-		c.problem("load.warmup", warmupBound.problem(l.Warmup))
+		c.problem("load.warmup", plans.WarmupBound.Problem(l.Warmup))
 	}
 	if ls.Timeout != nil {
 		l.Timeout = *ls.Timeout
-		c.problem("load.timeout", timeoutBound.problem(l.Timeout))
+		c.problem("load.timeout", plans.TimeoutBound.Problem(l.Timeout))
 	}
 	switch {
 	case ls.Groups != nil && ls.Layout != nil:
@@ -728,7 +704,7 @@ func (c *compiler) load(conn Connection, h Host) Load {
 		if len(ls.Groups) == 0 {
 			c.errorf("load.groups", "empty list (give at least one group, or leave groups out for one unpinned group)")
 		}
-		if msg := groupsProblem(len(ls.Groups)); msg != "" {
+		if msg := plans.GroupsProblem(len(ls.Groups)); msg != "" {
 			c.problem("load.groups", msg)
 			break
 		}
@@ -746,7 +722,7 @@ func (c *compiler) load(conn Connection, h Host) Load {
 		parsed := make(map[string]cpuList) // groups often repeat a list
 		for i, gs := range ls.Groups {
 			path := fmt.Sprintf("load.groups[%d]", i)
-			var g Group
+			var g plans.Group
 			if gs.Host != nil {
 				g.Host = c.host(path+".host", *gs.Host)
 			}
@@ -773,13 +749,13 @@ func (c *compiler) load(conn Connection, h Host) Load {
 					g.CPUs = slices.Clone(cc.set)
 				}
 			}
-			def := min(len(g.CPUs), MaxThreads)
+			def := min(len(g.CPUs), plans.MaxThreads)
 			if gs.CPUs == nil {
 				def = defaultThreads(h)
 			}
-			g.Threads = c.count(path+".threads", gs.Threads, def, threadsLimit)
-			g.Connections = c.count(path+".connections", gs.Connections, DefaultConnections, connectionsLimit)
-			if connectionsLimit.problem(g.Connections) == "" {
+			g.Threads = c.count(path+".threads", gs.Threads, def, plans.ThreadsLimit)
+			g.Connections = c.count(path+".connections", gs.Connections, DefaultConnections, plans.ConnectionsLimit)
+			if plans.ConnectionsLimit.Problem(g.Connections) == "" {
 				total += g.Connections
 			}
 			c.checkThreads(path+".threads", g.Threads, len(g.CPUs))
@@ -808,11 +784,11 @@ func (c *compiler) load(conn Connection, h Host) Load {
 			}
 			l.Groups = append(l.Groups, g)
 		}
-		c.problem("load.groups", totalProblem(total))
+		c.problem("load.groups", plans.TotalProblem(total))
 	case ls.Layout != nil:
 		l.Groups = c.layout(ls.Layout, h)
 	default:
-		l.Groups = []Group{{Threads: defaultThreads(h), Connections: DefaultConnections}}
+		l.Groups = []plans.Group{{Threads: defaultThreads(h), Connections: DefaultConnections}}
 	}
 	c.rate(ls, &l)
 	return l
@@ -821,15 +797,15 @@ func (c *compiler) load(conn Connection, h Host) Load {
 // defaultThreads is an unpinned group's threads: the host's CPU count,
 // within 1..MaxThreads.
 func defaultThreads(h Host) int {
-	return min(max(1, len(h.CPUs)), MaxThreads)
+	return min(max(1, len(h.CPUs)), plans.MaxThreads)
 }
 
 // count resolves an optional count with a default and a limit.
-func (c *compiler) count(path string, v *int, def int, limit countLimit) int {
+func (c *compiler) count(path string, v *int, def int, limit plans.CountLimit) int {
 	if v == nil {
 		return def
 	}
-	c.problem(path, limit.problem(*v))
+	c.problem(path, limit.Problem(*v))
 	return *v
 }
 
@@ -858,7 +834,7 @@ func (c *compiler) missingCPUs(path, what string, missing pinning.Set, h Host) {
 }
 
 // layout expands load.layout into groups.
-func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
+func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 	const path = "load.layout"
 	ok := true
 	need := func(v *int, key, what string, min int) int {
@@ -871,39 +847,39 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 			return 0
 		case v == nil:
 			return 0
-		case *v < min || *v > maxCPUs:
-			c.errorf(path+"."+key, "must be from %d to %d, got %d", min, maxCPUs, *v)
+		case *v < min || *v > plans.MaxCPUs:
+			c.errorf(path+"."+key, "must be from %d to %d, got %d", min, plans.MaxCPUs, *v)
 			ok = false
 		}
 		return *v
 	}
 	groups := need(ly.Groups, "groups", "the number of groups, e.g. 11", 1)
-	if msg := groupsProblem(groups); msg != "" && groups <= maxCPUs {
+	if msg := plans.GroupsProblem(groups); msg != "" && groups <= plans.MaxCPUs {
 		c.problem(path+".groups", msg)
 		ok = false
 	}
 	per := need(ly.CPUsPerGroup, "cpus_per_group", "the CPUs in each group, e.g. 10", 1)
 	first := need(ly.FirstCPU, "first_cpu", "", 0)
-	threads := c.count(path+".threads", ly.Threads, min(max(per, 1), MaxThreads), threadsLimit)
-	conns := c.count(path+".connections", ly.Connections, DefaultConnections, connectionsLimit)
+	threads := c.count(path+".threads", ly.Threads, min(max(per, 1), plans.MaxThreads), plans.ThreadsLimit)
+	conns := c.count(path+".connections", ly.Connections, DefaultConnections, plans.ConnectionsLimit)
 	if !ok {
 		return nil
 	}
-	if connectionsLimit.problem(conns) == "" {
-		if msg := totalProblem(groups * conns); msg != "" {
+	if plans.ConnectionsLimit.Problem(conns) == "" {
+		if msg := plans.TotalProblem(groups * conns); msg != "" {
 			c.problem(path, fmt.Sprintf("%d groups × %d connections = %s", groups, conns, msg))
 			return nil
 		}
 	}
-	if end := first + groups*per; end > maxCPUs {
-		c.errorf(path, "%d groups of %d CPUs from CPU %d end at CPU %d, beyond the largest CPU number %d", groups, per, first, end-1, maxCPUs-1)
+	if end := first + groups*per; end > plans.MaxCPUs {
+		c.errorf(path, "%d groups of %d CPUs from CPU %d end at CPU %d, beyond the largest CPU number %d", groups, per, first, end-1, plans.MaxCPUs-1)
 		return nil
 	}
 	all := make(pinning.Set, groups*per)
 	for i := range all {
 		all[i] = first + i
 	}
-	hosts := []*SSHHost{nil} // this machine
+	hosts := []*plans.SSHHost{nil} // this machine
 	if ly.Hosts != nil {
 		hosts = c.layoutHosts(ly.Hosts)
 		if hosts == nil {
@@ -918,13 +894,13 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 		}
 	}
 	c.checkThreads(path+".threads", threads, per)
-	var out []Group
+	var out []plans.Group
 	for _, host := range hosts {
 		for _, set := range pinning.Layout(groups, per, first) {
-			out = append(out, Group{CPUs: set, Threads: threads, Connections: conns, Host: host})
+			out = append(out, plans.Group{CPUs: set, Threads: threads, Connections: conns, Host: host})
 		}
 	}
-	if msg := groupsProblem(len(out)); msg != "" {
+	if msg := plans.GroupsProblem(len(out)); msg != "" {
 		c.problem(path+".hosts", fmt.Sprintf("%d hosts × %d groups: %s", len(hosts), groups, msg))
 		return nil
 	}
@@ -934,19 +910,19 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []Group {
 // auto resolves repeat's auto form; the effect defaults to the
 // equivalence margin, so that plain "repeat: auto" asks for enough
 // repetitions to detect a difference as large as that margin.
-func (c *compiler) auto(a *AutoSpec, margin float64) *AutoRepeat {
-	r := &AutoRepeat{Effect: margin, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
+func (c *compiler) auto(a *AutoSpec, margin float64) *plans.AutoRepeat {
+	r := &plans.AutoRepeat{Effect: margin, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
 	if a.Effect != nil {
 		r.Effect = float64(*a.Effect)
-		c.problem("repeat.effect", effectProblem(r.Effect, "the effect"))
+		c.problem("repeat.effect", plans.EffectProblem(r.Effect, "the effect"))
 	}
 	if a.Max != nil {
 		r.Max = *a.Max
-		c.problem("repeat.max", autoMaxLimit.problem(r.Max))
+		c.problem("repeat.max", plans.AutoMaxLimit.Problem(r.Max))
 	}
 	if a.Calibrate != nil {
 		r.Calibrate = *a.Calibrate
-		c.problem("repeat.calibrate", calibrateLimit.problem(r.Calibrate))
+		c.problem("repeat.calibrate", plans.CalibrateLimit.Problem(r.Calibrate))
 	}
 	return r
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // cpus returns the set lo..hi.
@@ -24,7 +26,7 @@ func cpus(lo, hi int) pinning.Set {
 // eightCPUs is the fake host the good scenarios compile for.
 var eightCPUs = Host{CPUs: cpus(0, 7)}
 
-func mustCompile(t *testing.T, yaml string, h Host) *Plan {
+func mustCompile(t *testing.T, yaml string, h Host) *plans.Plan {
 	t.Helper()
 	s, err := Parse("t.yaml", []byte(yaml))
 	if err != nil {
@@ -38,24 +40,24 @@ func mustCompile(t *testing.T, yaml string, h Host) *Plan {
 	return p
 }
 
-func defaultTLS(serverName string) *TLS {
-	return &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
+func defaultTLS(serverName string) *plans.TLS {
+	return &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
 		Curves: []uint16{uint16(tls.X25519), uint16(tls.CurveP256)}, ServerName: serverName}
 }
 
-func defaultLoad(groups ...Group) Load {
+func defaultLoad(groups ...plans.Group) plans.Load {
 	if groups == nil {
-		groups = []Group{{Threads: 8, Connections: 16}}
+		groups = []plans.Group{{Threads: 8, Connections: 16}}
 	}
-	return Load{Connection: Close, Warmup: time.Second, Duration: 10 * time.Second, Timeout: 10 * time.Second, Groups: groups}
+	return plans.Load{Connection: plans.Close, Warmup: time.Second, Duration: 10 * time.Second, Timeout: 10 * time.Second, Groups: groups}
 }
 
-var defaultVariants = []Variant{{Name: "default"}}
+var defaultVariants = []plans.Variant{{Name: "default"}}
 
 // localServer is the default server control for a target at addr.
-func localServer(addr string) *Server {
-	return &Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
-		Ready: Ready{Kind: "tcp", Addr: addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
+func localServer(addr string) *plans.Server {
+	return &plans.Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
+		Ready: plans.Ready{Kind: "tcp", Addr: addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
 }
 
 // TestCompileGood compiles good scenarios and compares the whole Plan.
@@ -63,28 +65,28 @@ func TestCompileGood(t *testing.T) {
 	tests := []struct {
 		name string
 		yaml string
-		want Plan
+		want plans.Plan
 	}{{
 		name: "minimal URL gets every default",
 		yaml: "target: {url: https://127.0.0.1:8443/}\n",
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
-			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
 			Load: defaultLoad()},
 	}, {
 		name: "builtin target has no address yet and talks to localhost",
 		yaml: "name: qs\ntarget:\n  builtin: {cert: ecdsa-p256}\n",
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "qs", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
-			Target: Target{Builtin: &Builtin{Cert: "ecdsa-p256"}, Method: "GET",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "qs", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{Builtin: &plans.Builtin{Cert: "ecdsa-p256"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
 			Load: defaultLoad()},
 	}, {
 		name: "builtin cert defaults to rsa2048",
 		yaml: "target: {builtin: {}}\n",
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
-			Target: Target{Builtin: &Builtin{Cert: "rsa2048"}, Method: "GET",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{Builtin: &plans.Builtin{Cert: "rsa2048"}, Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("localhost")},
 			Load: defaultLoad()},
@@ -100,12 +102,12 @@ load: {connection: keep-alive, duration: 1m30s, warmup: 0, timeout: 250ms}
 repeat: 5
 max_errors: 0.5%
 `,
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: 0.005, Repeat: 5, Variants: defaultVariants, Baseline: "default",
-			Target: Target{URL: "http://example.test/api/v1?q=1&r=a%20b", Addr: "example.test:80", Method: "POST",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: 0.005, Repeat: 5, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{URL: "http://example.test/api/v1?q=1&r=a%20b", Addr: "example.test:80", Method: "POST",
 				Request: []byte("POST /api/v1?q=1&r=a%20b HTTP/1.1\r\nHost: example.test\r\nX-Trace: abc\r\nAccept: */*\r\n" +
 					"Connection: keep-alive\r\nContent-Length: 7\r\n\r\n{\"k\":1}")},
-			Load: Load{Connection: KeepAlive, Warmup: 0, Duration: 90 * time.Second, Timeout: 250 * time.Millisecond,
-				Groups: []Group{{Threads: 8, Connections: 16}}}},
+			Load: plans.Load{Connection: plans.KeepAlive, Warmup: 0, Duration: 90 * time.Second, Timeout: 250 * time.Millisecond,
+				Groups: []plans.Group{{Threads: 8, Connections: 16}}}},
 	}, {
 		name: "user's Connection: Close header and Host override are kept in place",
 		yaml: `
@@ -113,8 +115,8 @@ target:
   url: https://[::1]:8443/index.html
   headers: {Host: www.test, Connection: Close}
 `,
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
-			Target: Target{URL: "https://[::1]:8443/index.html", Addr: "[::1]:8443", Method: "GET",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{URL: "https://[::1]:8443/index.html", Addr: "[::1]:8443", Method: "GET",
 				Request: []byte("GET /index.html HTTP/1.1\r\nHost: www.test\r\nConnection: Close\r\n\r\n"),
 				TLS:     defaultTLS("::1")},
 			Load: defaultLoad()},
@@ -131,10 +133,10 @@ target:
     resumption: true
     server_name: origin.test
 `,
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
-			Target: Target{URL: "https://nginx.test/", Addr: "nginx.test:443", Method: "GET",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{URL: "https://nginx.test/", Addr: "nginx.test:443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: nginx.test\r\nConnection: close\r\n\r\n"),
-				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
+				TLS: &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12,
 					CipherSuites: []uint16{tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384},
 					Curves:       []uint16{uint16(tls.CurveP384), uint16(tls.CurveP521), uint16(tls.X25519MLKEM768), uint16(tls.X25519)},
 					Resumption:   true, ServerName: "origin.test"}},
@@ -150,15 +152,15 @@ load:
     - {connections: 2}
     - {cpus: "3-4"}
 `,
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
-			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
 			Load: defaultLoad(
-				Group{CPUs: []int{0, 1, 2, 3}, Threads: 4, Connections: 100},
-				Group{CPUs: []int{4, 6}, Threads: 3, Connections: 16},
-				Group{Threads: 8, Connections: 2},
-				Group{CPUs: []int{3, 4}, Threads: 2, Connections: 16}),
+				plans.Group{CPUs: []int{0, 1, 2, 3}, Threads: 4, Connections: 100},
+				plans.Group{CPUs: []int{4, 6}, Threads: 3, Connections: 16},
+				plans.Group{Threads: 8, Connections: 2},
+				plans.Group{CPUs: []int{3, 4}, Threads: 2, Connections: 16}),
 			Warnings: []string{
 				"t.yaml:6:30: load.groups[1].threads: 3 threads on 2 CPUs: the extra threads time-share the group's CPUs",
 				"t.yaml:8:14: load.groups[3].cpus: CPU 3-4 also in load.groups[0], load.groups[1]: overlapping groups compete for those CPUs",
@@ -176,18 +178,18 @@ variants:
     env: {OPENSSL_CONF: /home/openssl.cnf, KAE_GO_SOFT_RATIO: "33"}
 baseline: kae
 `,
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
 			Server: localServer("127.0.0.1:8443"),
-			Variants: []Variant{{Name: "stock", Start: "nginx -c /etc/nginx/nginx.conf", Stop: "nginx -s quit"},
+			Variants: []plans.Variant{{Name: "stock", Start: "nginx -c /etc/nginx/nginx.conf", Stop: "nginx -s quit"},
 				{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"},
 					Start: "nginx -c /etc/nginx/nginx.conf", Stop: "nginx -s quit"}},
-			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+			Target: plans.Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
 			Load: defaultLoad(
-				Group{CPUs: []int{2, 3}, Threads: 2, Connections: 50},
-				Group{CPUs: []int{4, 5}, Threads: 2, Connections: 50},
-				Group{CPUs: []int{6, 7}, Threads: 2, Connections: 50})},
+				plans.Group{CPUs: []int{2, 3}, Threads: 2, Connections: 50},
+				plans.Group{CPUs: []int{4, 5}, Threads: 2, Connections: 50},
+				plans.Group{CPUs: []int{6, 7}, Threads: 2, Connections: 50})},
 	}, {
 		name: "TLS 1.3 suite names are accepted with a warning and restrict nothing",
 		yaml: `
@@ -195,10 +197,10 @@ target:
   url: https://127.0.0.1:8443/
   tls: {ciphers: [TLS_AES_128_GCM_SHA256], curves: [X25519MLKEM768, X25519]}
 `,
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
-			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Variants: defaultVariants, Baseline: "default",
+			Target: plans.Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
-				TLS: &TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
+				TLS: &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13,
 					Curves: []uint16{uint16(tls.X25519MLKEM768), uint16(tls.X25519)}, ServerName: "127.0.0.1"}},
 			Load: defaultLoad(),
 			Warnings: []string{"t.yaml:4:9: target.tls.ciphers: Go's crypto/tls always offers all three TLS 1.3 suites " +
@@ -215,11 +217,11 @@ variants:
   - name: kae-soft
     env: {<<: *kae, KAE_GO_SOFT_RATIO: "33"}
 `,
-		want: Plan{Order: Randomized, Equivalence: DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
+		want: plans.Plan{Order: results.OrderRandomized, Equivalence: results.DefaultEquivalence, Name: "t", Source: "t.yaml", MaxErrors: DefaultMaxErrors, Repeat: 1, Baseline: "kae",
 			Server: localServer("127.0.0.1:8443"),
-			Variants: []Variant{{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf"}, Start: "nginx"},
+			Variants: []plans.Variant{{Name: "kae", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf"}, Start: "nginx"},
 				{Name: "kae-soft", Env: map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "KAE_GO_SOFT_RATIO": "33"}, Start: "nginx"}},
-			Target: Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
+			Target: plans.Target{URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
 				Request: []byte("GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"),
 				TLS:     defaultTLS("127.0.0.1")},
 			Load: defaultLoad()},
@@ -244,7 +246,7 @@ variants:
 func TestCompileUnpinnedThreadsFollowHost(t *testing.T) {
 	for _, n := range []int{1, 3, 128} {
 		p := mustCompile(t, "target: {url: https://127.0.0.1:8443/}\n", Host{CPUs: cpus(0, n-1)})
-		if got, want := p.Load.Groups, []Group{{Threads: n, Connections: 16}}; !reflect.DeepEqual(got, want) {
+		if got, want := p.Load.Groups, []plans.Group{{Threads: n, Connections: 16}}; !reflect.DeepEqual(got, want) {
 			t.Errorf("host with %d CPUs: groups %+v, want %+v", n, got, want)
 		}
 	}
@@ -297,7 +299,7 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var q Plan
+	var q plans.Plan
 	if err := json.Unmarshal(b, &q); err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +345,7 @@ func TestMaxErrors(t *testing.T) {
 		t.Run(tt.value, func(t *testing.T) {
 			yaml := "target: {url: https://127.0.0.1:8443/}\nmax_errors: " + tt.value + "\n"
 			s, err := Parse("t.yaml", []byte(yaml))
-			var p *Plan
+			var p *plans.Plan
 			if err == nil {
 				p, err = s.Compile(eightCPUs)
 			}

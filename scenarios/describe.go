@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Describe writes the compiled plan for people, as `kaeload validate` and
@@ -17,8 +19,8 @@ import (
 // every group with its CPUs, threads and connections, server control,
 // variants with the commands, env and vars each uses (what all share is
 // shown once), baseline, the schedule step by step, and warnings. Secret
-// values are shown as SecretPlaceholder (see Redacted).
-func (p *Plan) Describe(w io.Writer) {
+// values are shown as plans.SecretPlaceholder (see Plan.Redacted).
+func Describe(w io.Writer, p *plans.Plan) {
 	orig := p
 	p = p.Redacted()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -116,17 +118,17 @@ func (p *Plan) Describe(w io.Writer) {
 			row("", "binary for %s: %s", k, p.Binaries[k])
 		}
 	}
-	p.describeRate(row)
+	describeRate(row, p)
 	tw.Flush()
-	p.describeVariants(row, orig)
-	p.describeSchedule(row)
+	describeVariants(row, p, orig)
+	describeSchedule(row, p)
 	for i, th := range p.Thresholds {
 		k := ""
 		if i == 0 {
 			k = "thresholds"
 		}
 		what := "every variant"
-		if th.Metric == MetricVs {
+		if th.Metric == results.MetricVs {
 			what = th.Variant + " against " + th.Against
 		}
 		row(k, "%s (%s; crossed: exit status 99)", th.Expr, what)
@@ -141,10 +143,10 @@ func (p *Plan) Describe(w io.Writer) {
 	tw.Flush()
 }
 
-func describeTLS(row func(k, format string, args ...any), t *TLS) {
-	versions := versionName(t.MinVersion)
+func describeTLS(row func(k, format string, args ...any), t *plans.TLS) {
+	versions := plans.VersionName(t.MinVersion)
 	if t.MaxVersion != t.MinVersion {
-		versions += "-" + versionName(t.MaxVersion)
+		versions += "-" + plans.VersionName(t.MaxVersion)
 	}
 	ciphers := "Go defaults"
 	if len(t.CipherSuites) > 0 {
@@ -178,7 +180,7 @@ func describeTLS(row func(k, format string, args ...any), t *TLS) {
 // variant shares once, then each variant with what is its own. p is
 // redacted; what the variants share is found in orig, so that different
 // secrets are not taken for one.
-func (p *Plan) describeVariants(row func(k, format string, args ...any), orig *Plan) {
+func describeVariants(row func(k, format string, args ...any), p, orig *plans.Plan) {
 	vs := p.Variants
 	baseline := func(i int) string {
 		if vs[i].Name == p.Baseline || p.Baseline == "" && i == 0 {
@@ -186,7 +188,7 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any), orig *P
 		}
 		return ""
 	}
-	defer p.describeSpeed(row)
+	defer describeSpeed(row, p)
 	if p.Server == nil {
 		for i, v := range vs {
 			row(first(i, "variants"), "%s%s", v.Name, baseline(i))
@@ -204,7 +206,7 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any), orig *P
 	}
 	row("server", "%s; ready when %s %s answers (every %s, up to %s); stop, reload and probes time out after %s",
 		s.Host, r.Kind, target, r.Interval, r.Timeout, s.CommandTimeout)
-	field := func(v Variant, key string) string {
+	field := func(v plans.Variant, key string) string {
 		switch key {
 		case "start":
 			return v.Start
@@ -230,8 +232,8 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any), orig *P
 	}
 	var commonEnv, commonVars map[string]string
 	if len(vs) > 1 {
-		commonEnv = commonPairs(orig.Variants, func(v Variant) map[string]string { return v.Env })
-		commonVars = commonPairs(orig.Variants, func(v Variant) map[string]string { return v.Vars })
+		commonEnv = commonPairs(orig.Variants, func(v plans.Variant) map[string]string { return v.Env })
+		commonVars = commonPairs(orig.Variants, func(v plans.Variant) map[string]string { return v.Vars })
 	}
 	if len(commonEnv) > 0 {
 		row("  env", "%s (every variant)", pairsText(only(vs[0].Env, commonEnv)))
@@ -269,8 +271,8 @@ func (p *Plan) describeVariants(row func(k, format string, args ...any), orig *P
 
 // describeSpeed writes the speed commands: once when every variant runs
 // the same ones, else per variant.
-func (p *Plan) describeSpeed(row func(k, format string, args ...any)) {
-	text := func(v Variant) []string {
+func describeSpeed(row func(k, format string, args ...any), p *plans.Plan) {
+	text := func(v plans.Variant) []string {
 		var out []string
 		for _, s := range v.Speed {
 			out = append(out, fmt.Sprintf("%s  (timeout %s)", s.Command, s.Timeout))
@@ -310,7 +312,7 @@ func (p *Plan) describeSpeed(row func(k, format string, args ...any)) {
 const maxListedSteps = 200
 
 // describeSchedule writes the order of the measured windows.
-func (p *Plan) describeSchedule(row func(k, format string, args ...any)) {
+func describeSchedule(row func(k, format string, args ...any), p *plans.Plan) {
 	cool := "no cooldown"
 	if p.Cooldown > 0 {
 		cool = "cooldown " + p.Cooldown.String() + " between windows"
@@ -325,13 +327,13 @@ func (p *Plan) describeSchedule(row func(k, format string, args ...any)) {
 	}
 	order := string(p.Order)
 	if order == "" {
-		order = string(Sequential)
+		order = string(results.OrderSequential)
 	}
 	switch {
 	case p.Server == nil:
 		row("order", "%s, %s; the server is not restarted by kaeload", order, cool)
 		row("", "each window: %s", window)
-	case p.Order == Interleaved || p.Order == Randomized:
+	case p.Order == results.OrderInterleaved || p.Order == results.OrderRandomized:
 		row("order", "%s, %s; before every window: stop, start with the variant's env, wait until ready", order, cool)
 		row("", "each window: %s; stop at the end", window)
 	default:
@@ -339,11 +341,11 @@ func (p *Plan) describeSchedule(row func(k, format string, args ...any)) {
 		row("", "each window: %s; stop at the end", window)
 	}
 	switch {
-	case p.Order == Randomized && p.SeedSet:
+	case p.Order == results.OrderRandomized && p.SeedSet:
 		row("", "randomized blocks: every round runs each variant once, in a random order per round; seed %d", p.Seed)
-	case p.Order == Randomized:
+	case p.Order == results.OrderRandomized:
 		row("", "randomized blocks: every round runs each variant once, in a random order per round; no seed given: each run draws one, prints and stores it (replay with --seed N); listed as seed 0 would order")
-	case p.Order == Sequential && len(p.Variants) > 1:
+	case p.Order == results.OrderSequential && len(p.Variants) > 1:
 		row("", "sequential: drift of the machine over time is not controlled (each variant's windows run together)")
 	}
 	if sr := p.Search; sr != nil {
@@ -398,7 +400,7 @@ func first(i int, k string) string {
 }
 
 // commonPairs returns the entries every variant's map holds with the same value.
-func commonPairs(vs []Variant, get func(Variant) map[string]string) map[string]string {
+func commonPairs(vs []plans.Variant, get func(plans.Variant) map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, val := range get(vs[0]) {
 		all := true
@@ -440,7 +442,7 @@ func only(m, keys map[string]string) map[string]string {
 }
 
 // probesText writes probes as "name: command (pattern `re`)", "; " between.
-func probesText(ps []Probe) string {
+func probesText(ps []plans.Probe) string {
 	var out []string
 	for _, p := range ps {
 		t := p.Name + ": " + p.Command

@@ -1,12 +1,15 @@
 // Package scenarios reads kaeload scenario files, checks them and compiles
-// them into a Plan of resolved values (durations, CPU lists, pre-rendered
-// request bytes, TLS parameters). Nothing after Compile sees YAML.
+// them into a plans.Plan of resolved values (durations, CPU lists,
+// pre-rendered request bytes, TLS parameters). Nothing after Compile sees
+// YAML: the Plan's types are in package plans, which imports nothing of
+// this one, so that the engine and the runner never link the decoder,
+// checker or compiler.
 //
 //	sc, err := scenarios.LoadFile("nginx-kae.yaml") // syntax, unknown keys, types
 //	if sc == nil { … }                             // not YAML: nothing to compile
 //	err = sc.Set("load.duration", "2s")            // --set overrides
 //	plan, err := sc.Compile(scenarios.LocalHost()) // values, defaults, CPUs; LoadFile's problems too
-//	plan.Describe(os.Stdout)                       // validate / --dry-run
+//	scenarios.Describe(os.Stdout, plan)            // validate / --dry-run
 //
 // # Errors
 //
@@ -400,8 +403,8 @@
 //	kae vs baseline >= +30%    Δ % of two variants' mean rates ("baseline"
 //	                           is the scenario's baseline variant)
 //
-// Compile parses every expression (ParseThreshold) into Plan.Thresholds
-// and checks that vs names variants, reporting problems at the list
+// Compile parses every expression (ParseThreshold) into Plan.Thresholds,
+// the run record's results.Threshold values, and checks that vs names variants, reporting problems at the list
 // entry's line:col.
 //
 // # Overrides

@@ -17,6 +17,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -48,7 +51,7 @@ func TestExamplesCompile(t *testing.T) {
 	}
 }
 
-func compileExample(t *testing.T, name string) *Plan {
+func compileExample(t *testing.T, name string) *plans.Plan {
 	t.Helper()
 	s, err := LoadFile("../examples/" + name)
 	if err != nil {
@@ -74,7 +77,7 @@ func TestExampleNginxKAE(t *testing.T) {
 		for c := i * 10; c < i*10+10; c++ {
 			want = append(want, c)
 		}
-		if !reflect.DeepEqual(g, Group{CPUs: want, Threads: 11, Connections: 200}) {
+		if !reflect.DeepEqual(g, plans.Group{CPUs: want, Threads: 11, Connections: 200}) {
 			t.Errorf("group %d = %+v, want CPUs %v, 11 threads, 200 connections", i, g, want)
 		}
 	}
@@ -84,7 +87,7 @@ func TestExampleNginxKAE(t *testing.T) {
 	}{
 		{"duration", p.Load.Duration, 60 * time.Second},
 		{"warmup", p.Load.Warmup, 5 * time.Second},
-		{"connection", p.Load.Connection, Close},
+		{"connection", p.Load.Connection, plans.Close},
 		{"repeat", p.Repeat, 3},
 		{"addr", p.Target.Addr, "10.0.0.2:443"},
 		{"request", string(p.Target.Request), "GET /index.html HTTP/1.1\r\nHost: 10.0.0.2:443\r\nConnection: Close\r\n\r\n"},
@@ -100,10 +103,10 @@ func TestExampleNginxKAE(t *testing.T) {
 		{"kae-soft-33 series", [2]any{p.Variants[5].Series, p.Variants[5].Sweep}, [2]any{"kae-soft-{ratio}", map[string]string{"ratio": "33"}}},
 		{"start", p.Variants[8].Start, "/usr/local/nginx/sbin/nginx -c /usr/local/nginx/conf/nginx.conf"},
 		{"stop", p.Variants[8].Stop, "/usr/local/nginx/sbin/nginx -c /usr/local/nginx/conf/nginx.conf -s quit"},
-		{"probes", p.Variants[0].Probes, []Probe{{Name: "hpre_send", Command: "cat /sys/kernel/debug/hisi_hpre/0000:79:00.0/qm/qm_regs", Pattern: `send_cnt:\s*(\d+)`}}},
-		{"server", *p.Server, Server{Host: "local", CommandTimeout: time.Minute,
-			Ready: Ready{Kind: "tcp", Addr: "10.0.0.2:443", Interval: 200 * time.Millisecond, Timeout: 30 * time.Second}}},
-		{"order", [2]any{p.Order, p.Cooldown}, [2]any{Randomized, 2 * time.Second}},
+		{"probes", p.Variants[0].Probes, []plans.Probe{{Name: "hpre_send", Command: "cat /sys/kernel/debug/hisi_hpre/0000:79:00.0/qm/qm_regs", Pattern: `send_cnt:\s*(\d+)`}}},
+		{"server", *p.Server, plans.Server{Host: "local", CommandTimeout: time.Minute,
+			Ready: plans.Ready{Kind: "tcp", Addr: "10.0.0.2:443", Interval: 200 * time.Millisecond, Timeout: 30 * time.Second}}},
+		{"order", [2]any{p.Order, p.Cooldown}, [2]any{results.OrderRandomized, 2 * time.Second}},
 		{"equivalence", p.Equivalence, 0.02},
 		{"baseline", p.Baseline, "baseline"},
 	}
@@ -115,7 +118,7 @@ func TestExampleNginxKAE(t *testing.T) {
 }
 
 // names lists the variants' names.
-func names(vs []Variant) []string {
+func names(vs []plans.Variant) []string {
 	var out []string
 	for _, v := range vs {
 		out = append(out, v.Name)
@@ -126,12 +129,12 @@ func names(vs []Variant) []string {
 // TestExampleQuickstart checks the quick start runs the built-in target.
 func TestExampleQuickstart(t *testing.T) {
 	p := compileExample(t, "quickstart.yaml")
-	want := Load{Connection: Close, Warmup: time.Second, Duration: 3 * time.Second, Timeout: DefaultTimeout,
-		Groups: []Group{{Threads: 128, Connections: 8}}}
+	want := plans.Load{Connection: plans.Close, Warmup: time.Second, Duration: 3 * time.Second, Timeout: DefaultTimeout,
+		Groups: []plans.Group{{Threads: 128, Connections: 8}}}
 	if !reflect.DeepEqual(p.Load, want) {
 		t.Errorf("load = %+v, want %+v", p.Load, want)
 	}
-	if got, want := *p.Target.Builtin, (Builtin{Cert: "rsa2048"}); got != want {
+	if got, want := *p.Target.Builtin, (plans.Builtin{Cert: "rsa2048"}); got != want {
 		t.Errorf("builtin = %+v, want %+v", got, want)
 	}
 	if p.Target.Addr != "" || p.Repeat != 1 || len(p.Warnings) != 0 {
@@ -145,7 +148,7 @@ func TestDescribeGolden(t *testing.T) {
 	for _, name := range []string{"nginx-kae", "quickstart"} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			compileExample(t, name+".yaml").Describe(&buf)
+			Describe(&buf, compileExample(t, name+".yaml"))
 			golden := filepath.Join("testdata", "describe", name+".txt")
 			if *update {
 				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // FuzzLoad feeds arbitrary bytes through Parse and Compile: they must never
@@ -60,7 +63,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("bad load values: repeat %d %+v", p.Repeat, p.Load)
 		case len(p.Load.Groups) == 0, len(p.Variants) == 0, p.Baseline == "":
 			t.Fatalf("no groups, variants or baseline: %+v", p)
-		case p.Load.Connection != Close && p.Load.Connection != KeepAlive:
+		case p.Load.Connection != plans.Close && p.Load.Connection != plans.KeepAlive:
 			t.Fatalf("connection %q", p.Load.Connection)
 		case !strings.Contains(string(p.Target.Request), "\r\n\r\n"):
 			t.Fatalf("request %q has no header end", p.Target.Request)
@@ -68,7 +71,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("URL target without address: %+v", p.Target)
 		}
 		for i, g := range p.Load.Groups {
-			if g.Threads < 1 || g.Connections < 1 || g.Connections > MaxConnections {
+			if g.Threads < 1 || g.Connections < 1 || g.Connections > plans.MaxConnections {
 				t.Fatalf("group %d: %+v", i, g)
 			}
 			for _, c := range g.CPUs {
@@ -107,7 +110,7 @@ func FuzzLoad(f *testing.F) {
 			(s.Ready.Addr == "") == (s.Ready.URL == "")) {
 			t.Fatalf("bad server: %+v", s)
 		}
-		if p.Order != Sequential && p.Order != Interleaved && p.Order != Randomized || p.Cooldown < 0 {
+		if p.Order != results.OrderSequential && p.Order != results.OrderInterleaved && p.Order != results.OrderRandomized || p.Cooldown < 0 {
 			t.Fatalf("order %q cooldown %s", p.Order, p.Cooldown)
 		}
 		if got, want := len(p.Steps()), (len(p.Variants)-searched)*p.Repeat; got != want {
@@ -127,20 +130,20 @@ func FuzzLoad(f *testing.F) {
 
 // checkRedaction fails unless Describe, Redacted and the plan's JSON hide
 // every secret env value and leave the plan itself as it was.
-func checkRedaction(t *testing.T, p *Plan) {
+func checkRedaction(t *testing.T, p *plans.Plan) {
 	t.Helper()
 	before := make([]map[string]string, len(p.Variants))
 	for i, v := range p.Variants {
 		before[i] = maps.Clone(v.Env)
 	}
 	var desc strings.Builder
-	p.Describe(&desc)
+	Describe(&desc, p)
 	r := p.Redacted()
 	data, err := json.Marshal(p)
 	if err != nil {
 		t.Fatalf("marshal: %v", err)
 	}
-	var back Plan
+	var back plans.Plan
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatalf("unmarshal: %v", err)
 	}
@@ -149,16 +152,16 @@ func checkRedaction(t *testing.T, p *Plan) {
 			t.Fatalf("variant %q: Describe, Redacted or Marshal changed env %v to %v", v.Name, before[i], v.Env)
 		}
 		for _, k := range v.SecretEnv {
-			if got := r.Variants[i].Env[k]; got != SecretPlaceholder {
+			if got := r.Variants[i].Env[k]; got != plans.SecretPlaceholder {
 				t.Fatalf("variant %q: Redacted %s = %q", v.Name, k, got)
 			}
-			if got := back.Variants[i].Env[k]; got != SecretPlaceholder {
+			if got := back.Variants[i].Env[k]; got != plans.SecretPlaceholder {
 				t.Fatalf("variant %q: JSON %s = %q", v.Name, k, got)
 			}
 		}
 	}
 	for _, s := range p.Secrets {
-		if got := p.Redact(s); got != SecretPlaceholder {
+		if got := p.Redact(s); got != plans.SecretPlaceholder {
 			t.Fatalf("Redact(%q) = %q", s, got)
 		}
 	}

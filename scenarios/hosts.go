@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // hostNameRE is an ssh config name or a plain host name: no leading dash
@@ -34,7 +36,7 @@ var reservedSSHOptions = []string{"BatchMode", "ControlMaster", "ControlPath", "
 // ssh URL ssh://[user@]host[:port], or a host name (an alias from the ssh
 // config, or a plain name ssh resolves). A problem is returned as a message
 // that says what was expected.
-func ParseHost(raw string) (*SSHHost, string) {
+func ParseHost(raw string) (*plans.SSHHost, string) {
 	const want = "want local, ssh://[user@]host[:port] or a host name from the ssh config"
 	switch {
 	case raw == "local":
@@ -50,7 +52,7 @@ func ParseHost(raw string) (*SSHHost, string) {
 		if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 			return nil, fmt.Sprintf("%q has a path, query or fragment (%s)", raw, want)
 		}
-		h := &SSHHost{Name: raw, Host: u.Hostname()}
+		h := &plans.SSHHost{Name: raw, Host: u.Hostname()}
 		if h.Host == "" || strings.HasPrefix(h.Host, "-") || strings.ContainsAny(h.Host, " \t'\"\\$`;&|<>") {
 			return nil, fmt.Sprintf("%q has no usable host name (%s)", raw, want)
 		}
@@ -71,14 +73,14 @@ func ParseHost(raw string) (*SSHHost, string) {
 	case strings.Contains(raw, "@"):
 		return nil, fmt.Sprintf("%q: write ssh://%s (%s)", raw, raw, want)
 	case hostNameRE.MatchString(raw):
-		return &SSHHost{Name: raw, Host: raw}, ""
+		return &plans.SSHHost{Name: raw, Host: raw}, ""
 	}
 	return nil, fmt.Sprintf("%s, got %q", want, raw)
 }
 
 // host resolves a host field at path, remembers an ssh host for
 // Plan.Hosts and returns it (nil for local or on error).
-func (c *compiler) host(path, raw string) *SSHHost {
+func (c *compiler) host(path, raw string) *plans.SSHHost {
 	h, msg := ParseHost(raw)
 	if msg != "" {
 		c.errorf(path, "%s", msg)
@@ -97,8 +99,8 @@ func (c *compiler) host(path, raw string) *SSHHost {
 }
 
 // sshOptions resolves ssh_options.
-func (c *compiler) sshOptions() []SSHOption {
-	var out []SSHOption
+func (c *compiler) sshOptions() []plans.SSHOption {
+	var out []plans.SSHOption
 	for _, p := range c.s.SSHOptions {
 		path := "ssh_options." + p.Key
 		switch {
@@ -114,7 +116,7 @@ func (c *compiler) sshOptions() []SSHOption {
 				c.errorf(path, "%s is set by kaeload (BatchMode=yes and one ControlMaster connection per host); leave it out", r)
 			}
 		}
-		out = append(out, SSHOption{Key: p.Key, Value: p.Value})
+		out = append(out, plans.SSHOption{Key: p.Key, Value: p.Value})
 	}
 	return out
 }
@@ -168,13 +170,13 @@ var statFile = os.Stat
 
 // layoutHosts resolves load.layout.hosts: nil (this machine) for local,
 // each host once; nil result after an error.
-func (c *compiler) layoutHosts(raw []string) []*SSHHost {
+func (c *compiler) layoutHosts(raw []string) []*plans.SSHHost {
 	const path = "load.layout.hosts"
 	if len(raw) == 0 {
 		c.errorf(path, "empty list (give at least one host, or leave hosts out for this machine)")
 		return nil
 	}
-	var out []*SSHHost
+	var out []*plans.SSHHost
 	seen := map[string]int{}
 	ok := true
 	for i, r := range raw {
@@ -205,7 +207,7 @@ func (c *compiler) layoutHosts(raw []string) []*SSHHost {
 // remoteTarget checks that groups on other hosts can reach the target: the
 // built-in target listens on this machine's loopback (an error), and a
 // loopback URL means each host's own loopback (a warning).
-func (c *compiler) remoteTarget(t Target, groups []Group) {
+func (c *compiler) remoteTarget(t plans.Target, groups []plans.Group) {
 	for i, g := range groups {
 		if g.Host == nil {
 			continue

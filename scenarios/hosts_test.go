@@ -7,19 +7,20 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 func TestParseHost(t *testing.T) {
 	for _, tc := range []struct {
 		raw  string
-		want *SSHHost
+		want *plans.SSHHost
 		bad  bool
 	}{
 		{raw: "local"},
-		{raw: "ssh://10.0.0.2", want: &SSHHost{Name: "ssh://10.0.0.2", Host: "10.0.0.2"}},
-		{raw: "ssh://root@kunpeng:2222", want: &SSHHost{Name: "ssh://root@kunpeng:2222", User: "root", Host: "kunpeng", Port: 2222}},
-		{raw: "ssh://u@[::1]:22", want: &SSHHost{Name: "ssh://u@[::1]:22", User: "u", Host: "::1", Port: 22}},
-		{raw: "client-1.lab", want: &SSHHost{Name: "client-1.lab", Host: "client-1.lab"}},
+		{raw: "ssh://10.0.0.2", want: &plans.SSHHost{Name: "ssh://10.0.0.2", Host: "10.0.0.2"}},
+		{raw: "ssh://root@kunpeng:2222", want: &plans.SSHHost{Name: "ssh://root@kunpeng:2222", User: "root", Host: "kunpeng", Port: 2222}},
+		{raw: "ssh://u@[::1]:22", want: &plans.SSHHost{Name: "ssh://u@[::1]:22", User: "u", Host: "::1", Port: 22}},
+		{raw: "client-1.lab", want: &plans.SSHHost{Name: "client-1.lab", Host: "client-1.lab"}},
 		{raw: "root@client", bad: true},
 		{raw: "ssh://a:0", bad: true},
 		{raw: "ssh://a:b@c", bad: true},
@@ -98,7 +99,7 @@ server:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []SSHHost{{Name: "ssh://root@c1", User: "root", Host: "c1"}, {Name: "c2", Host: "c2"}, {Name: "ssh://root@srv:22", User: "root", Host: "srv", Port: 22}}
+	want := []plans.SSHHost{{Name: "ssh://root@c1", User: "root", Host: "c1"}, {Name: "c2", Host: "c2"}, {Name: "ssh://root@srv:22", User: "root", Host: "srv", Port: 22}}
 	if !reflect.DeepEqual(p.Hosts, want) {
 		t.Errorf("hosts %+v, want %+v", p.Hosts, want)
 	}
@@ -111,7 +112,7 @@ server:
 	if s := p.Server; s.Host != "ssh://root@srv:22" || s.SSH == nil || s.SSH.Port != 22 {
 		t.Errorf("server %+v", s)
 	}
-	if got, want := p.SSHOptions, []SSHOption{{"Port", "2222"}, {"IdentityFile", "/k"}, {"StrictHostKeyChecking", "no"}}; !reflect.DeepEqual(got, want) {
+	if got, want := p.SSHOptions, []plans.SSHOption{{Key: "Port", Value: "2222"}, {Key: "IdentityFile", Value: "/k"}, {Key: "StrictHostKeyChecking", Value: "no"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("ssh options %v, want %v", got, want)
 	}
 	if got, want := p.Binaries["linux/arm64"], filepath.Join(dir, "kaeload-arm64"); got != want {

@@ -3,6 +3,9 @@ package scenarios
 import (
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // TestCompileRate: load.rate is split over the groups by CPU count, per
@@ -61,7 +64,7 @@ max_errors: 2%
 load:
   capacity: {p99_handshake: 20ms}
 `, Host{CPUs: cpus(0, 1)})
-	want := Capacity{P99Handshake: 20 * time.Millisecond, MaxErrors: 0.02, From: 1000, Factor: 2, Max: 1e6, Resolution: 0.05, Window: 2 * time.Second}
+	want := plans.Capacity{CapacitySpec: results.CapacitySpec{P99Handshake: 20 * time.Millisecond, MaxErrors: 0.02, MaxMissed: plans.MaxMissed, From: 1000, Factor: 2, Max: 1e6, Resolution: 0.05}, Window: 2 * time.Second}
 	if p.Load.Capacity == nil || *p.Load.Capacity != want {
 		t.Fatalf("Capacity = %+v, want %+v", p.Load.Capacity, want)
 	}
@@ -72,13 +75,13 @@ load:
 		t.Errorf("Check: %v", err)
 	}
 	for _, tc := range []struct {
-		c          Capacity
+		c          plans.Capacity
 		up, bisect int
 	}{
 		{want, 11, 5}, // 1000 … 1,024,000 capped at 1e6; 100 % down to 5 %: 20 → 5 halvings
-		{Capacity{From: 1000, Max: 1000, Factor: 2, Resolution: 0.05}, 1, 5},
-		{Capacity{From: 1000, Max: 8000, Factor: 2, Resolution: 0.5}, 4, 1},
-		{Capacity{From: 100, Max: 1e4, Factor: 10, Resolution: 0.05}, 3, 8}, // 9 / 0.05 = 180 → 8 halvings
+		{plans.Capacity{CapacitySpec: results.CapacitySpec{From: 1000, Max: 1000, Factor: 2, Resolution: 0.05}}, 1, 5},
+		{plans.Capacity{CapacitySpec: results.CapacitySpec{From: 1000, Max: 8000, Factor: 2, Resolution: 0.5}}, 4, 1},
+		{plans.Capacity{CapacitySpec: results.CapacitySpec{From: 100, Max: 1e4, Factor: 10, Resolution: 0.05}}, 3, 8}, // 9 / 0.05 = 180 → 8 halvings
 	} {
 		if up, bisect := tc.c.StepBound(); up != tc.up || bisect != tc.bisect {
 			t.Errorf("StepBound(%+v) = %d, %d; want %d, %d", tc.c, up, bisect, tc.up, tc.bisect)

@@ -3,15 +3,14 @@ package scenarios
 import (
 	"fmt"
 	"strings"
-	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // DefaultSearchBudget is the windows a search measures when its budget is
 // not given.
 const DefaultSearchBudget = 12
-
-// MaxSearchBudget bounds a search's windows.
-const MaxSearchBudget = 10_000
 
 // pendingSearch is the searched entry as variants found it.
 type pendingSearch struct {
@@ -51,23 +50,23 @@ func (c *compiler) searchSweep(path string, vs VariantSpec) (Sweep, bool) {
 }
 
 // objectives are the accepted spellings of maximize, by objective.
-var objectives = map[string]Objective{
-	"req/s":                       MaximizeRate,
-	"req/s per server cpu-second": MaximizeRatePerCPU,
-	"req/s per server cpu second": MaximizeRatePerCPU,
-	"-p99 handshake":              MinimizeP99Handshake,
-	"−p99 handshake":              MinimizeP99Handshake,
+var objectives = map[string]results.Objective{
+	"req/s":                       results.ObjectiveRate,
+	"req/s per server cpu-second": results.ObjectiveRatePerCPU,
+	"req/s per server cpu second": results.ObjectiveRatePerCPU,
+	"-p99 handshake":              results.ObjectiveP99,
+	"−p99 handshake":              results.ObjectiveP99,
 }
 
 // searchPlan resolves the searched entry's objective and budget; nil when
 // there is none.
-func (c *compiler) searchPlan(p *Plan) *Search {
+func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 	ps := c.search
 	if ps == nil || ps.points == 0 {
 		return nil
 	}
 	sp := ps.path + ".search"
-	s := &Search{Series: ps.series, Key: ps.key, First: ps.first, Points: ps.points, Maximize: MaximizeRate, Budget: DefaultSearchBudget}
+	s := &plans.Search{Series: ps.series, Key: ps.key, First: ps.first, Points: ps.points, Maximize: results.ObjectiveRate, Budget: DefaultSearchBudget}
 	if m := ps.spec.Maximize; m != nil {
 		o, ok := objectives[strings.ToLower(strings.Join(strings.Fields(*m), " "))]
 		if !ok {
@@ -79,8 +78,8 @@ func (c *compiler) searchPlan(p *Plan) *Search {
 		switch {
 		case b.Windows != nil:
 			s.Budget = *b.Windows
-			if s.Budget < 1 || s.Budget > MaxSearchBudget {
-				c.errorf(sp+".budget", "want 1 to %d windows, got %d", MaxSearchBudget, s.Budget)
+			if s.Budget < 1 || s.Budget > plans.MaxSearchBudget {
+				c.errorf(sp+".budget", "want 1 to %d windows, got %d", plans.MaxSearchBudget, s.Budget)
 			}
 		case b.Duration != nil:
 			s.BudgetTime = *b.Duration
@@ -92,15 +91,9 @@ func (c *compiler) searchPlan(p *Plan) *Search {
 			case s.BudgetTime < window:
 				c.errorf(sp+".budget", "%s is less than one window (%s: warm-up + duration + cooldown)", s.BudgetTime, window)
 			default:
-				s.Budget = min(int(s.BudgetTime/window), MaxSearchBudget)
+				s.Budget = min(int(s.BudgetTime/window), plans.MaxSearchBudget)
 			}
 		}
 	}
 	return s
-}
-
-// WorstCase is the longest the search's windows can take: Budget windows
-// of warm-up, duration and cooldown each (server restarts not counted).
-func (s *Search) WorstCase(p *Plan) time.Duration {
-	return time.Duration(s.Budget) * (p.Load.Warmup + p.Load.Duration + p.Cooldown)
 }

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 const searchYAML = `name: soft
@@ -41,7 +44,7 @@ func TestCompileSearch(t *testing.T) {
 	if s == nil {
 		t.Fatal("no Plan.Search")
 	}
-	if got, want := *s, (Search{Series: "kae-soft-{ratio}", Key: "ratio", First: 1, Points: 101, Maximize: MaximizeRatePerCPU, Budget: 10, BudgetTime: 20 * time.Second}); got != want {
+	if got, want := *s, (plans.Search{Series: "kae-soft-{ratio}", Key: "ratio", First: 1, Points: 101, Maximize: results.ObjectiveRatePerCPU, Budget: 10, BudgetTime: 20 * time.Second}); got != want {
 		t.Errorf("Search = %+v, want %+v", got, want)
 	}
 	if got, want := len(p.Variants), 103; got != want {
@@ -65,7 +68,7 @@ func TestCompileSearch(t *testing.T) {
 		t.Errorf("worst case %s, want %s", got, want)
 	}
 	var b bytes.Buffer
-	p.Describe(&b)
+	Describe(&b, p)
 	for _, want := range []string{
 		"kae-soft-0  [search kae-soft-{ratio}: ratio over 101 values 0 … 100; shown for ratio=0]",
 		"search    kae-soft-{ratio}: ratio over 101 values (0 … 100), maximize req/s per server CPU-second, budget 20s = 10 windows of 2s (the full grid: 101 windows)",
@@ -96,7 +99,7 @@ variants:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Search == nil || p.Search.Budget != DefaultSearchBudget || p.Search.Maximize != MaximizeRate || p.Search.Points != 3 {
+	if p.Search == nil || p.Search.Budget != DefaultSearchBudget || p.Search.Maximize != results.ObjectiveRate || p.Search.Points != 3 {
 		t.Fatalf("Search = %+v", p.Search)
 	}
 	if n := len(p.Steps()); n != 0 || p.Baseline != "" {
@@ -129,7 +132,7 @@ func TestSetSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := p.Search; s.Budget != 7 || s.BudgetTime != 0 || s.Maximize != MinimizeP99Handshake || s.Points != 11 {
+	if s := p.Search; s.Budget != 7 || s.BudgetTime != 0 || s.Maximize != results.ObjectiveP99 || s.Points != 11 {
 		t.Errorf("Search = %+v, want budget 7, -p99 handshake, 11 points", *s)
 	}
 }

@@ -1,152 +1,10 @@
 package scenarios
 
 import (
-	"encoding/json"
 	"maps"
-	"slices"
-	"strings"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
-
-// SecretPlaceholder replaces a secret value wherever a Plan is shown or
-// written: in Redacted copies, in Redact's output, in Describe and in a
-// Plan's JSON.
-const SecretPlaceholder = "<secret>"
-
-// secretValues lists the values to hide: p.Secrets and the values of every
-// variant's SecretEnv keys, without repeats, empty ones or the
-// placeholder, longest first (so that a secret containing another is
-// replaced whole).
-func (p *Plan) secretValues() []string {
-	set := make(map[string]bool, len(p.Secrets))
-	for _, s := range p.Secrets {
-		set[s] = true
-	}
-	for _, v := range p.Variants {
-		for _, k := range v.SecretEnv {
-			if val, ok := v.Env[k]; ok {
-				set[val] = true
-			}
-		}
-	}
-	return sortSecrets(set)
-}
-
-// sortSecrets lists the non-empty values of set longest first, then in
-// byte order; nil when there are none.
-func sortSecrets(set map[string]bool) []string {
-	var out []string
-	for s := range set {
-		if s != "" && s != SecretPlaceholder {
-			out = append(out, s)
-		}
-	}
-	slices.SortFunc(out, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
-	return out
-}
-
-// replacer replaces every secret (longest first) by SecretPlaceholder;
-// nil when there is nothing to hide.
-func replacer(secrets []string) *strings.Replacer {
-	if len(secrets) == 0 {
-		return nil
-	}
-	pairs := make([]string, 0, 2*len(secrets))
-	for _, s := range secrets {
-		pairs = append(pairs, s, SecretPlaceholder)
-	}
-	return strings.NewReplacer(pairs...)
-}
-
-// Redact returns s with every occurrence of every secret value (see
-// Secrets and Variant.SecretEnv) replaced by SecretPlaceholder, longest
-// values first, so that scenario text, command output and log lines can be
-// shown. Empty values are ignored. Without secrets s is returned as is.
-func (p *Plan) Redact(s string) string {
-	r := replacer(p.secretValues())
-	if r == nil {
-		return s
-	}
-	return r.Replace(s)
-}
-
-// Redacted returns a copy of p fit to be shown or stored: every secret env
-// value (Variant.SecretEnv) is SecretPlaceholder, and the texts a secret
-// can reach through {vars} — the other env values, vars, server, probe and
-// speed commands, warnings — have every secret value replaced as Redact
-// does. Names, the target and the request are kept as they are (a secret
-// spelled into them through {vars} is not hidden). p is not modified: the
-// copy has its own variants, maps and slices wherever it differs. Secrets
-// is kept, so that the copy's Redact still works.
-func (p *Plan) Redacted() *Plan {
-	q := *p
-	secrets := p.secretValues()
-	marked := slices.ContainsFunc(p.Variants, func(v Variant) bool { return len(v.SecretEnv) > 0 })
-	if len(secrets) == 0 && !marked {
-		return &q
-	}
-	r := replacer(secrets)
-	hide := func(s string) string {
-		if r == nil {
-			return s
-		}
-		return r.Replace(s)
-	}
-	q.Secrets = slices.Clone(p.Secrets)
-	q.Warnings = nil
-	for _, w := range p.Warnings {
-		q.Warnings = append(q.Warnings, hide(w))
-	}
-	q.Variants = make([]Variant, len(p.Variants))
-	for i, v := range p.Variants {
-		w := v
-		w.Env = hideMap(v.Env, hide)
-		for _, k := range v.SecretEnv {
-			if _, ok := w.Env[k]; ok {
-				w.Env[k] = SecretPlaceholder
-			}
-		}
-		w.SecretEnv = slices.Clone(v.SecretEnv)
-		w.Vars = hideMap(v.Vars, hide)
-		w.Start, w.Stop, w.Reload = hide(v.Start), hide(v.Stop), hide(v.Reload)
-		w.Probes = slices.Clone(v.Probes)
-		for j := range w.Probes {
-			w.Probes[j].Command = hide(w.Probes[j].Command)
-		}
-		w.Speed = slices.Clone(v.Speed)
-		for j := range w.Speed {
-			w.Speed[j].Command = hide(w.Speed[j].Command)
-		}
-		q.Variants[i] = w
-	}
-	return &q
-}
-
-// hideMap copies m with hide applied to every value; nil stays nil.
-func hideMap(m map[string]string, hide func(string) string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := maps.Clone(m)
-	for k, v := range out {
-		out[k] = hide(v)
-	}
-	return out
-}
-
-// plainPlan is Plan without its MarshalJSON, to encode a redacted copy.
-type plainPlan Plan
-
-// MarshalJSON encodes p.Redacted(): a plan written to run.json, or sent to
-// a worker, never holds a secret value. (Decoding it gives
-// SecretPlaceholder for the secret env values, with SecretEnv naming them.)
-func (p Plan) MarshalJSON() ([]byte, error) {
-	return json.Marshal((*plainPlan)(p.Redacted()))
-}
 
 // scrub replaces the secret values (as written and expanded) in every
 // problem and warning, --set texts included: a message never shows a
@@ -156,13 +14,14 @@ func (c *compiler) scrub() {
 	for s := range c.rawSecrets {
 		set[s] = true
 	}
-	r := replacer(sortSecrets(set))
-	if r == nil {
+	secrets := plans.SortSecrets(set)
+	if len(secrets) == 0 {
 		return
 	}
+	redact := (&plans.Plan{Secrets: secrets}).Redact
 	for _, es := range [][]*Error{c.errs, c.warns} {
 		for _, e := range es {
-			e.Msg, e.Set = r.Replace(e.Msg), r.Replace(e.Set)
+			e.Msg, e.Set = redact(e.Msg), redact(e.Set)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 const setBase = `target:
@@ -25,32 +27,32 @@ variants:
 func TestSetOverrides(t *testing.T) {
 	tests := []struct {
 		path, value string
-		check       func(p *Plan) (got, want any)
+		check       func(p *plans.Plan) (got, want any)
 	}{
-		{"load.duration", "2s", func(p *Plan) (any, any) { return p.Load.Duration, 2 * time.Second }},
-		{"load.warmup", "0", func(p *Plan) (any, any) { return p.Load.Warmup, time.Duration(0) }},
-		{"target.tls.resumption", "true", func(p *Plan) (any, any) { return p.Target.TLS.Resumption, true }},
-		{"load.groups[0].connections", "4", func(p *Plan) (any, any) { return p.Load.Groups[0].Connections, 4 }},
-		{"load.groups[1].cpus", "2-3", func(p *Plan) (any, any) { return p.Load.Groups[1].CPUs, []int{2, 3} }},
-		{"variants[1].env.FOO", "bar", func(p *Plan) (any, any) {
+		{"load.duration", "2s", func(p *plans.Plan) (any, any) { return p.Load.Duration, 2 * time.Second }},
+		{"load.warmup", "0", func(p *plans.Plan) (any, any) { return p.Load.Warmup, time.Duration(0) }},
+		{"target.tls.resumption", "true", func(p *plans.Plan) (any, any) { return p.Target.TLS.Resumption, true }},
+		{"load.groups[0].connections", "4", func(p *plans.Plan) (any, any) { return p.Load.Groups[0].Connections, 4 }},
+		{"load.groups[1].cpus", "2-3", func(p *plans.Plan) (any, any) { return p.Load.Groups[1].CPUs, []int{2, 3} }},
+		{"variants[1].env.FOO", "bar", func(p *plans.Plan) (any, any) {
 			return p.Variants[1].Env, map[string]string{"OPENSSL_CONF": "/home/openssl.cnf", "FOO": "bar"}
 		}},
-		{"variants[0].env.FOO", "bar", func(p *Plan) (any, any) { return p.Variants[0].Env, map[string]string{"FOO": "bar"} }},
-		{"variants[2].name", "qat", func(p *Plan) (any, any) { return len(p.Variants), 3 }},
-		{"baseline", "kae", func(p *Plan) (any, any) { return p.Baseline, "kae" }},
-		{"repeat", "3", func(p *Plan) (any, any) { return p.Repeat, 3 }},
-		{"max_errors", "5%", func(p *Plan) (any, any) { return p.MaxErrors, 0.05 }},
-		{"max_errors", "0.02", func(p *Plan) (any, any) { return p.MaxErrors, 0.02 }},
-		{"target.tls.curves", "[P-256]", func(p *Plan) (any, any) { return p.Target.TLS.Curves, []uint16{uint16(tls.CurveP256)} }},
-		{"target.tls.max_version", "1.2", func(p *Plan) (any, any) { return p.Target.TLS.MaxVersion, uint16(tls.VersionTLS12) }},
-		{"target.headers.X-Trace", "1", func(p *Plan) (any, any) {
+		{"variants[0].env.FOO", "bar", func(p *plans.Plan) (any, any) { return p.Variants[0].Env, map[string]string{"FOO": "bar"} }},
+		{"variants[2].name", "qat", func(p *plans.Plan) (any, any) { return len(p.Variants), 3 }},
+		{"baseline", "kae", func(p *plans.Plan) (any, any) { return p.Baseline, "kae" }},
+		{"repeat", "3", func(p *plans.Plan) (any, any) { return p.Repeat, 3 }},
+		{"max_errors", "5%", func(p *plans.Plan) (any, any) { return p.MaxErrors, 0.05 }},
+		{"max_errors", "0.02", func(p *plans.Plan) (any, any) { return p.MaxErrors, 0.02 }},
+		{"target.tls.curves", "[P-256]", func(p *plans.Plan) (any, any) { return p.Target.TLS.Curves, []uint16{uint16(tls.CurveP256)} }},
+		{"target.tls.max_version", "1.2", func(p *plans.Plan) (any, any) { return p.Target.TLS.MaxVersion, uint16(tls.VersionTLS12) }},
+		{"target.headers.X-Trace", "1", func(p *plans.Plan) (any, any) {
 			return string(p.Target.Request), "GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nX-Trace: 1\r\nConnection: close\r\n\r\n"
 		}},
-		{"target.body", "", func(p *Plan) (any, any) {
+		{"target.body", "", func(p *plans.Plan) (any, any) {
 			return string(p.Target.Request), "GET / HTTP/1.1\r\nHost: 127.0.0.1:8443\r\nConnection: close\r\n\r\n"
 		}},
-		{"load.groups", "null", func(p *Plan) (any, any) { return p.Load.Groups, []Group{{Threads: 8, Connections: 16}} }},
-		{"load.layout", "{groups: 2, cpus_per_group: 4}", func(p *Plan) (any, any) { return len(p.Load.Groups), 0 }},
+		{"load.groups", "null", func(p *plans.Plan) (any, any) { return p.Load.Groups, []plans.Group{{Threads: 8, Connections: 16}} }},
+		{"load.layout", "{groups: 2, cpus_per_group: 4}", func(p *plans.Plan) (any, any) { return len(p.Load.Groups), 0 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path+"="+tt.value, func(t *testing.T) {

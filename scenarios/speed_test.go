@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // speedBase has a speed section, no server section, and variants with env
@@ -35,7 +37,7 @@ func TestCompileSpeed(t *testing.T) {
 	}
 	for i, v := range p.Variants {
 		tag := [...]string{"base", "base", "soft0", "soft33"}[i]
-		want := []Speed{
+		want := []plans.Speed{
 			{Command: "openssl speed -seconds 1 rsa2048 > " + tag + ".txt", Timeout: 2 * time.Minute},
 			{Command: "bssl speed -filter RSA -timeout 1", Timeout: DefaultSpeedTimeout},
 		}
@@ -91,7 +93,7 @@ func TestDescribeSpeed(t *testing.T) {
 	}
 	for i, tt := range tests {
 		var b strings.Builder
-		compileNamed(t, "t.yaml", tt.yaml).Describe(&b)
+		Describe(&b, compileNamed(t, "t.yaml", tt.yaml))
 		for _, w := range tt.wants {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("case %d: got\n%s\nwant it to contain %q", i, b.String(), w)
@@ -116,7 +118,7 @@ func TestSetSpeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustCheck(t, p)
-	if got, want := p.Variants[0].Speed[1], (Speed{Command: "openssl speed -seconds 1 ecdsap256", Timeout: DefaultSpeedTimeout}); got != want {
+	if got, want := p.Variants[0].Speed[1], (plans.Speed{Command: "openssl speed -seconds 1 ecdsap256", Timeout: DefaultSpeedTimeout}); got != want {
 		t.Errorf("got %#v, want %#v", got, want)
 	}
 	if got, want := p.Variants[0].Speed[0].Timeout, 5*time.Second; got != want {

@@ -7,55 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// Threshold metrics (Threshold.Metric).
-const (
-	// MetricRate is a variant's mean total rate over its repetitions, in
-	// requests/s ("req/s").
-	MetricRate = "req/s"
-	// MetricErrors is a variant's failed requests summed over its
-	// repetitions ("errors == 0").
-	MetricErrors = "errors"
-	// MetricErrorShare is the share of a variant's attempts that failed,
-	// as a fraction ("errors < 0.1%").
-	MetricErrorShare = "error_share"
-	// MetricLatency is a percentile of a latency histogram, in
-	// microseconds ("p99 handshake < 20ms").
-	MetricLatency = "latency"
-	// MetricClientBound is 1 when any repetition of a variant had a
-	// client-bound group, else 0 ("client_bound == false").
-	MetricClientBound = "client_bound"
-	// MetricVs is the relative difference of the mean rates of two
-	// variants, as a fraction ("kae vs baseline >= +30%").
-	MetricVs = "vs"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
-
-// Threshold is a resolved pass/fail criterion, checked after a run for
-// every variant (or, for MetricVs, for one pair of variants): the run
-// passes when, for each, "measured Op Value" holds. A crossed threshold
-// makes "kaeload run" exit 99. results.Threshold has the same fields and
-// evaluates it.
-type Threshold struct {
-	// Expr is the expression as written ("p99 handshake < 20ms").
-	Expr string `json:"expr"`
-	// Metric is one of the Metric constants.
-	Metric string `json:"metric"`
-	// Latency names the histogram of MetricLatency: connect, handshake,
-	// ttfb or total; Quantile the percentile (0 < q <= 100).
-	Latency  string  `json:"latency,omitempty"`
-	Quantile float64 `json:"quantile,omitempty"`
-	// Op is <, <=, >, >=, == or !=.
-	Op string `json:"op"`
-	// Value is the bound in the metric's unit: req/s, a count of errors,
-	// a fraction (error share, vs), microseconds (latency), 0 or 1
-	// (client_bound: false or true).
-	Value float64 `json:"value"`
-	// Variant and Against are the variants a MetricVs threshold compares
-	// (Variant against Against), resolved to variant names.
-	Variant string `json:"variant,omitempty"`
-	Against string `json:"against,omitempty"`
-}
 
 // thresholdOps are the comparison operators, two-character ones first.
 var thresholdOps = []string{"<=", ">=", "==", "!=", "<", ">"}
@@ -116,9 +71,11 @@ const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "
 //	                                 scenario's baseline)
 //
 // OP is <, <=, >, >=, == or !=. Variant names are resolved by Compile;
-// here "baseline" stays as written.
-func ParseThreshold(expr string) (Threshold, error) {
-	t := Threshold{Expr: strings.TrimSpace(expr)}
+// here "baseline" stays as written. The threshold is the run record's
+// (results.Threshold), which evaluates it after a run; a crossed one makes
+// "kaeload run" exit 99.
+func ParseThreshold(expr string) (results.Threshold, error) {
+	t := results.Threshold{Expr: strings.TrimSpace(expr)}
 	toks := tokens(t.Expr)
 	opAtIdx := slices.IndexFunc(toks, func(s string) bool { return opAt(s) != "" })
 	switch {
@@ -143,30 +100,30 @@ func ParseThreshold(expr string) (Threshold, error) {
 	var err error
 	switch {
 	case len(lhs) == 3 && lhs[1] == "vs":
-		t.Metric, t.Variant, t.Against = MetricVs, lhs[0], lhs[2]
+		t.Metric, t.Variant, t.Against = results.MetricVs, lhs[0], lhs[2]
 		var ok bool
 		if t.Value, ok = thresholdPercent(value, true); !ok {
 			return t, fmt.Errorf("%q: %q is not a percentage (want e.g. +30%% or -5%%)", t.Expr, value)
 		}
 	case len(lhs) == 1 && (lhs[0] == "req/s" || lhs[0] == "rps"):
-		t.Metric = MetricRate
+		t.Metric = results.MetricRate
 		t.Value, err = plainNumber(value)
 		if err != nil {
 			return t, fmt.Errorf("%q: %q is not a rate in req/s (want e.g. 100000)", t.Expr, value)
 		}
 	case len(lhs) == 1 && lhs[0] == "errors":
 		if v, ok := thresholdPercent(value, false); ok {
-			t.Metric, t.Value = MetricErrorShare, v
+			t.Metric, t.Value = results.MetricErrorShare, v
 			if v > 1 {
 				return t, fmt.Errorf("%q: %s is more than 100%%", t.Expr, value)
 			}
 		} else if n, err := strconv.ParseUint(value, 10, 53); err == nil {
-			t.Metric, t.Value = MetricErrors, float64(n)
+			t.Metric, t.Value = results.MetricErrors, float64(n)
 		} else {
 			return t, fmt.Errorf("%q: %q is neither a percentage (0.1%%) nor a count of errors (0)", t.Expr, value)
 		}
 	case len(lhs) == 1 && lhs[0] == "client_bound":
-		t.Metric = MetricClientBound
+		t.Metric = results.MetricClientBound
 		switch value {
 		case "true":
 			t.Value = 1
@@ -179,7 +136,7 @@ func ParseThreshold(expr string) (Threshold, error) {
 			return t, fmt.Errorf("%q: client_bound compares with == or !=, not %s", t.Expr, t.Op)
 		}
 	case len(lhs) == 2 && strings.HasPrefix(lhs[0], "p"):
-		t.Metric = MetricLatency
+		t.Metric = results.MetricLatency
 		q, err := plainNumber(lhs[0][1:])
 		if err != nil || q <= 0 || q > 100 {
 			return t, fmt.Errorf("%q: %q is not a percentile (want p50, p99, p99.9)", t.Expr, lhs[0])
@@ -241,8 +198,8 @@ func (s *Scenario) AddThreshold(expr string) {
 
 // thresholds compiles the scenario's thresholds, then the command line's,
 // against the compiled variants.
-func (c *compiler) thresholds(variants []Variant, baseline string) []Threshold {
-	var out []Threshold
+func (c *compiler) thresholds(variants []plans.Variant, baseline string) []results.Threshold {
+	var out []results.Threshold
 	if c.s.Thresholds != nil && len(c.s.Thresholds) == 0 {
 		c.errorf("thresholds", "empty list (%s, or leave thresholds out)", thresholdHelp)
 	}
@@ -256,7 +213,7 @@ func (c *compiler) thresholds(variants []Variant, baseline string) []Threshold {
 			fail("%v", err)
 			return
 		}
-		if t.Metric == MetricVs {
+		if t.Metric == results.MetricVs {
 			for _, name := range []*string{&t.Variant, &t.Against} {
 				if *name == "baseline" && !slices.Contains(names, "baseline") {
 					*name = baseline

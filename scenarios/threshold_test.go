@@ -5,24 +5,26 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/kaeload/kaeload/results"
 )
 
 func TestParseThreshold(t *testing.T) {
 	for _, tc := range []struct {
 		expr string
-		want Threshold
+		want results.Threshold
 	}{
-		{"req/s >= 100000", Threshold{Metric: MetricRate, Op: ">=", Value: 100000}},
-		{"req/s>=1.5", Threshold{Metric: MetricRate, Op: ">=", Value: 1.5}},
-		{"errors < 0.1%", Threshold{Metric: MetricErrorShare, Op: "<", Value: 0.001}},
-		{"errors == 0", Threshold{Metric: MetricErrors, Op: "==", Value: 0}},
-		{"p99 handshake < 20ms", Threshold{Metric: MetricLatency, Latency: "handshake", Quantile: 99, Op: "<", Value: 20000}},
-		{"p99.9 latency <= 1.5s", Threshold{Metric: MetricLatency, Latency: "total", Quantile: 99.9, Op: "<=", Value: 1.5e6}},
-		{"p50 connect > 0s", Threshold{Metric: MetricLatency, Latency: "connect", Quantile: 50, Op: ">", Value: 0}},
-		{"client_bound == false", Threshold{Metric: MetricClientBound, Op: "==", Value: 0}},
-		{"client_bound != true", Threshold{Metric: MetricClientBound, Op: "!=", Value: 1}},
-		{"kae vs baseline >= +30%", Threshold{Metric: MetricVs, Variant: "kae", Against: "baseline", Op: ">=", Value: 0.30}},
-		{"kae vs soft > -5%", Threshold{Metric: MetricVs, Variant: "kae", Against: "soft", Op: ">", Value: -0.05}},
+		{"req/s >= 100000", results.Threshold{Metric: results.MetricRate, Op: ">=", Value: 100000}},
+		{"req/s>=1.5", results.Threshold{Metric: results.MetricRate, Op: ">=", Value: 1.5}},
+		{"errors < 0.1%", results.Threshold{Metric: results.MetricErrorShare, Op: "<", Value: 0.001}},
+		{"errors == 0", results.Threshold{Metric: results.MetricErrors, Op: "==", Value: 0}},
+		{"p99 handshake < 20ms", results.Threshold{Metric: results.MetricLatency, Latency: "handshake", Quantile: 99, Op: "<", Value: 20000}},
+		{"p99.9 latency <= 1.5s", results.Threshold{Metric: results.MetricLatency, Latency: "total", Quantile: 99.9, Op: "<=", Value: 1.5e6}},
+		{"p50 connect > 0s", results.Threshold{Metric: results.MetricLatency, Latency: "connect", Quantile: 50, Op: ">", Value: 0}},
+		{"client_bound == false", results.Threshold{Metric: results.MetricClientBound, Op: "==", Value: 0}},
+		{"client_bound != true", results.Threshold{Metric: results.MetricClientBound, Op: "!=", Value: 1}},
+		{"kae vs baseline >= +30%", results.Threshold{Metric: results.MetricVs, Variant: "kae", Against: "baseline", Op: ">=", Value: 0.30}},
+		{"kae vs soft > -5%", results.Threshold{Metric: results.MetricVs, Variant: "kae", Against: "soft", Op: ">", Value: -0.05}},
 	} {
 		got, err := ParseThreshold(tc.expr)
 		tc.want.Expr = tc.expr
@@ -124,14 +126,14 @@ func FuzzParseThreshold(f *testing.F) {
 			return
 		}
 		switch th.Metric {
-		case MetricRate, MetricErrors, MetricErrorShare, MetricLatency, MetricClientBound, MetricVs:
+		case results.MetricRate, results.MetricErrors, results.MetricErrorShare, results.MetricLatency, results.MetricClientBound, results.MetricVs:
 		default:
 			t.Fatalf("%q: metric %q", s, th.Metric)
 		}
 		if !strings.Contains("< <= > >= == !=", th.Op) || th.Op == "" || math.IsNaN(th.Value) || math.IsInf(th.Value, 0) {
 			t.Fatalf("%q: %+v", s, th)
 		}
-		if th.Metric == MetricVs && (th.Variant == "" || th.Against == "") {
+		if th.Metric == results.MetricVs && (th.Variant == "" || th.Against == "") {
 			t.Fatalf("%q: %+v", s, th)
 		}
 	})

@@ -2,8 +2,6 @@ package scenarios
 
 import (
 	"crypto/tls"
-	"crypto/x509"
-	"fmt"
 	"strings"
 )
 
@@ -113,17 +111,6 @@ func curveName(id uint16) string {
 	return tls.CurveID(id).String()
 }
 
-// versionName is "1.2" for tls.VersionTLS12 and so on.
-func versionName(v uint16) string {
-	switch v {
-	case tls.VersionTLS12:
-		return "1.2"
-	case tls.VersionTLS13:
-		return "1.3"
-	}
-	return fmt.Sprintf("0x%04x", v)
-}
-
 // parseVersion accepts "1.2", "1.3", "TLS1.2", "TLSv1.3" (any case).
 func parseVersion(s string) (uint16, bool) {
 	v := strings.ToUpper(s)
@@ -135,32 +122,4 @@ func parseVersion(s string) (uint16, bool) {
 		return tls.VersionTLS13, true
 	}
 	return 0, false
-}
-
-// Config builds the crypto/tls client configuration: versions, TLS 1.2
-// cipher suites, curves, InsecureSkipVerify = !Verify, RootCAs from CAPEM
-// and ServerName. It leaves ClientSessionCache unset: the engine sets one
-// per connection slot only when Resumption is true, so with resumption off
-// every handshake is full. Each call returns a new Config.
-func (t *TLS) Config() (*tls.Config, error) {
-	c := &tls.Config{
-		MinVersion:         t.MinVersion,
-		MaxVersion:         t.MaxVersion,
-		InsecureSkipVerify: !t.Verify,
-		ServerName:         t.ServerName,
-	}
-	if len(t.CipherSuites) > 0 {
-		c.CipherSuites = append([]uint16(nil), t.CipherSuites...)
-	}
-	for _, id := range t.Curves {
-		c.CurvePreferences = append(c.CurvePreferences, tls.CurveID(id))
-	}
-	if t.Verify && len(t.CAPEM) > 0 {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(t.CAPEM) {
-			return nil, fmt.Errorf("tls config: no PEM certificate in the CA bundle")
-		}
-		c.RootCAs = pool
-	}
-	return c, nil
 }

@@ -10,13 +10,16 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // handshake dials srv with the plan's TLS config and returns the state.
-func handshake(t *testing.T, p *Plan, addr string) (tls.ConnectionState, error) {
+func handshake(t *testing.T, p *plans.Plan, addr string) (tls.ConnectionState, error) {
 	t.Helper()
 	cfg, err := p.Target.TLS.Config()
 	if err != nil {
@@ -82,7 +85,7 @@ func TestTLSConfigHandshakes(t *testing.T) {
 				t.Fatalf("handshake: %v", err)
 			}
 			if got, want := st.Version, tt.wantVersion; got != want {
-				t.Errorf("version %s, want %s", versionName(got), versionName(want))
+				t.Errorf("version %s, want %s", plans.VersionName(got), plans.VersionName(want))
 			}
 			if tt.wantSuite != 0 {
 				if got, want := st.CipherSuite, tt.wantSuite; got != want {
@@ -101,7 +104,7 @@ func TestTLSConfigHandshakes(t *testing.T) {
 
 // TestTLSConfigBadCA checks Config refuses a CA bundle without certificates.
 func TestTLSConfigBadCA(t *testing.T) {
-	_, err := (&TLS{Verify: true, CAPEM: []byte("not pem")}).Config()
+	_, err := (&plans.TLS{Verify: true, CAPEM: []byte("not pem")}).Config()
 	if got, want := errString(err), "tls config: no PEM certificate in the CA bundle"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -149,5 +152,24 @@ func TestLoadFileErrors(t *testing.T) {
 	_, err = LoadFile("testdata")
 	if got, want := errString(err), "read scenario: testdata is not a regular file"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestCurveNamesArePlanCurves: every curve name the compiler accepts
+// resolves to a curve a plan may hold (plans.Curves, what Check accepts),
+// and every such curve has a name, so that no compiled plan fails Check
+// and no curve a plan may hold is out of a scenario's reach.
+func TestCurveNamesArePlanCurves(t *testing.T) {
+	named := map[tls.CurveID]bool{}
+	for name, id := range curveNames {
+		if !slices.Contains(plans.Curves, id) {
+			t.Errorf("curve name %s resolves to %v, which is not in plans.Curves", name, id)
+		}
+		named[id] = true
+	}
+	for _, id := range plans.Curves {
+		if !named[id] {
+			t.Errorf("plans.Curves holds %v, which no curve name resolves to", id)
+		}
 	}
 }

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Defaults and limits of server control and sweeps, applied by Compile.
@@ -23,11 +26,6 @@ const (
 	DefaultCommandTimeout = 60 * time.Second
 	// MaxSweepValues bounds one swept parameter's values.
 	MaxSweepValues = 1000
-	// MaxVariants bounds the variants of a plan, sweeps expanded.
-	MaxVariants = 1000
-	// MaxVars bounds each vars mapping (top-level, per variant) and each
-	// env mapping (server, per variant).
-	MaxVars = 100
 	// MaxProbes bounds server.probes.
 	MaxProbes = 100
 	// DefaultSpeedTimeout bounds a speed command without its own timeout.
@@ -37,12 +35,12 @@ const (
 )
 
 // schedule resolves order and cooldown.
-func (c *compiler) schedule() (Order, time.Duration) {
+func (c *compiler) schedule() (results.Order, time.Duration) {
 	s := c.s
-	order := Randomized
+	order := results.OrderRandomized
 	if s.Order != nil {
-		switch o := Order(*s.Order); o {
-		case Randomized, Sequential, Interleaved:
+		switch o := results.Order(*s.Order); o {
+		case results.OrderRandomized, results.OrderSequential, results.OrderInterleaved:
 			order = o
 		default:
 			c.errorf("order", "want randomized (randomized blocks, the default), interleaved or sequential, got %q", *s.Order)
@@ -51,20 +49,20 @@ func (c *compiler) schedule() (Order, time.Duration) {
 	var cool time.Duration
 	if s.Cooldown != nil {
 		cool = *s.Cooldown
-		c.problem("cooldown", cooldownBound.problem(cool))
+		c.problem("cooldown", plans.CooldownBound.Problem(cool))
 	}
 	return order, cool
 }
 
 // server resolves the server section's shared parts (host, ready, command
 // timeout); commands, env and probes are resolved per variant.
-func (c *compiler) server(t Target) *Server {
+func (c *compiler) server(t plans.Target) *plans.Server {
 	ss := c.s.Server
 	if ss == nil {
 		return nil
 	}
-	srv := &Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
-		Ready: Ready{Kind: "tcp", Addr: t.Addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
+	srv := &plans.Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
+		Ready: plans.Ready{Kind: "tcp", Addr: t.Addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
 	if ss.Host != nil {
 		if h := c.host("server.host", *ss.Host); h != nil {
 			srv.Host, srv.SSH = h.Name, h
@@ -75,7 +73,7 @@ func (c *compiler) server(t Target) *Server {
 	}
 	if ss.CommandTimeout != nil {
 		srv.CommandTimeout = *ss.CommandTimeout
-		c.problem("server.command_timeout", commandBound.problem(srv.CommandTimeout))
+		c.problem("server.command_timeout", plans.CommandBound.Problem(srv.CommandTimeout))
 	}
 	if rs := ss.Ready; rs != nil {
 		var kinds []string
@@ -106,11 +104,11 @@ func (c *compiler) server(t Target) *Server {
 		}
 		if rs.Timeout != nil {
 			srv.Ready.Timeout = *rs.Timeout
-			c.problem("server.ready.timeout", commandBound.problem(srv.Ready.Timeout))
+			c.problem("server.ready.timeout", plans.CommandBound.Problem(srv.Ready.Timeout))
 		}
 		if rs.Interval != nil {
 			srv.Ready.Interval = *rs.Interval
-			c.problem("server.ready.interval", commandBound.problem(srv.Ready.Interval))
+			c.problem("server.ready.interval", plans.CommandBound.Problem(srv.Ready.Interval))
 		}
 	}
 	if len(ss.Probes) > MaxProbes {
@@ -292,6 +290,11 @@ func formatNum(f float64, digits int) string {
 	return s
 }
 
+// percent writes a fraction as a percentage: 0.005 is "0.5%".
+func percent(f float64) string {
+	return formatNum(roundTo(f*100, 9), -1) + "%"
+}
+
 // combos expands a variant's sweep into its combinations, first key
 // slowest; nil when the variant is not swept.
 func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
@@ -312,8 +315,8 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 		ok = ok && good
 		lists[i] = vals
 		total *= max(len(vals), 1)
-		if total > MaxVariants {
-			c.errorf(path, "expands to more than %d variants", MaxVariants)
+		if total > plans.MaxVariants {
+			c.errorf(path, "expands to more than %d variants", plans.MaxVariants)
 			return nil, false
 		}
 	}
@@ -392,8 +395,8 @@ func variantServerKeys(vs VariantSpec, speed bool) []string {
 // checkEnvKeys reports names that cannot be environment variables and
 // mapping-form entries without a value.
 func (c *compiler) checkEnvKeys(prefix string, env map[string]EnvValue) bool {
-	if len(env) > MaxVars {
-		c.errorf(prefix, "%d entries, more than the %d allowed", len(env), MaxVars)
+	if len(env) > plans.MaxVars {
+		c.errorf(prefix, "%d entries, more than the %d allowed", len(env), plans.MaxVars)
 		return false
 	}
 	ok := true
@@ -424,159 +427,220 @@ type named struct {
 
 // variants resolves variants and baseline: sweeps expanded, {vars}
 // replaced, server commands, env and probes filled in per variant.
-func (c *compiler) variants() ([]Variant, string) {
+func (c *compiler) variants() ([]plans.Variant, string) {
+	serverEnvOK := c.variantsServer()
+	specs := c.s.Variants
+	if len(specs) == 0 {
+		specs = []VariantSpec{{Name: new("default")}}
+	}
+	out, full := c.expandEntries(specs, serverEnvOK)
+	if full {
+		return out, "" // more than MaxVariants: Compile fails
+	}
+	if len(out) == 0 {
+		out = []plans.Variant{{Name: "default"}}
+	}
+	return out, c.baseline(out)
+}
+
+// variantsServer checks what the variant entries need of the server
+// section: a variants list that is not empty, no entry setting server
+// fields without one, and the server's env and start command. It reports
+// whether server.env can be used (true without a server section).
+func (c *compiler) variantsServer() bool {
 	s := c.s
 	if s.Variants != nil && len(s.Variants) == 0 {
 		c.errorf("variants", "empty list (leave variants out to measure one configuration)")
 	}
 	ss := s.Server
-	if ss == nil && !c.leftOut("server") {
-		for i, vs := range s.Variants {
-			if keys := variantServerKeys(vs, s.Speed != nil); len(keys) > 0 {
-				c.errorf(fmt.Sprintf("variants[%d].%s", i, keys[0]), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", keys[0])
-				break
+	if ss == nil {
+		if !c.leftOut("server") {
+			for i, vs := range s.Variants {
+				if keys := variantServerKeys(vs, s.Speed != nil); len(keys) > 0 {
+					c.errorf(fmt.Sprintf("variants[%d].%s", i, keys[0]), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", keys[0])
+					break
+				}
 			}
 		}
+		return true
 	}
-	var serverEnvOK bool
-	if ss != nil {
-		serverEnvOK = c.checkEnvKeys("server.env", ss.Env)
-		c.checkStart(ss)
-	}
-	specs := s.Variants
-	if len(specs) == 0 {
-		specs = []VariantSpec{{Name: new("default")}}
-	}
-	var out []Variant
-	first := make(map[string]named)
-	// An entry with a problem may lack some of its variants, whose names
-	// the checks of baseline and thresholds then do not know (mayName).
-	whole := make([]bool, len(specs))
-	note := func() {
-		for i, ok := range whole {
-			if !ok {
-				c.unresolved = append(c.unresolved, specs[i])
-			}
-		}
-		whole = nil
-	}
-	defer note() // the early return
+	ok := c.checkEnvKeys("server.env", ss.Env)
+	c.checkStart(ss)
+	return ok
+}
+
+// expansion is the variants expanded so far, and where each name was
+// first given.
+type expansion struct {
+	out   []plans.Variant
+	first map[string]named
+}
+
+// expandEntries expands the variant entries, in order, into variants
+// with unique names, at most MaxVariants. An entry with a problem may
+// lack some of its variants, whose names the checks of baseline and
+// thresholds then do not know: it is added to c.unresolved (mayName).
+// full is true when the variants reached MaxVariants before the last
+// entry was expanded.
+func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []plans.Variant, full bool) {
+	x := &expansion{first: make(map[string]named)}
 	for i, vs := range specs {
 		path := fmt.Sprintf("variants[%d]", i)
-		if len(s.Variants) == 0 {
+		if len(c.s.Variants) == 0 {
 			path = "variants"
 		}
-		switch {
-		case vs.Name == nil:
-			if !c.leftOut(path + ".name") {
-				c.errorf(path, "name is missing")
-			}
-			continue
-		case *vs.Name == "":
-			c.errorf(path+".name", "must not be empty")
-			continue
-		}
-		envOK := c.checkEnvKeys(path+".env", vs.Env) && (ss == nil || serverEnvOK)
-		sweep, sweepPath := vs.Sweep, path+".sweep"
-		if vs.Search != nil {
-			var good bool
-			if sweep, good = c.searchSweep(path, vs); !good {
-				continue
-			}
-			sweepPath = path + ".search"
-		}
-		combos, ok := c.combos(sweepPath, sweep)
-		if !ok {
-			continue
-		}
-		if sweep != nil {
-			refs := templateRefs(*vs.Name)
-			for _, k := range combos[0].keys {
-				if !slices.Contains(refs, k) {
-					c.errorf(path+".name", "%q does not use sweep key {%s}, so the swept variants would share a name (write e.g. %s-{%s})", *vs.Name, k, strings.TrimRight(*vs.Name, "-"), k)
-					ok = false
-				}
-			}
-		}
-		if len(vs.Vars) > MaxVars {
-			c.errorf(path+".vars", "%d vars, more than the %d allowed", len(vs.Vars), MaxVars)
-			continue
-		}
-		varNames := sortedKeys(vs.Vars)
-		c.checkVarNames(path+".vars", "var", varNames)
-		for _, k := range varNames {
-			if len(combos) > 0 && slices.Contains(combos[0].keys, k) {
-				c.errorf(path+".vars."+k, "%s is also a sweep key of this variant; the sweep's values would always win", k)
-			}
-		}
-		if !ok {
-			continue
-		}
-		if combos == nil {
-			combos = []combo{{}}
-		}
-		if vs.Search != nil {
-			c.search.first = len(out)
-		}
-		whole[i] = true
-		for _, cb := range combos {
-			if len(out) >= MaxVariants {
-				c.errorf("variants", "more than %d variants (sweeps expanded)", MaxVariants)
-				return out, ""
-			}
-			v, ok := c.variant(path, vs, cb, envOK)
-			if !ok {
-				whole[i] = false
-				continue
-			}
-			if prev, dup := first[v.Name]; dup {
-				desc, prevDesc := "", ""
-				if cb.keys != nil {
-					desc = " (" + cb.String() + ")"
-				}
-				if prev.combo != "" {
-					prevDesc = " with " + prev.combo
-				}
-				at := c.where(fmt.Sprintf("variants[%d].name", prev.index))
-				if at != "" {
-					at = " (" + at + ")"
-				}
-				c.errorf(path+".name", "%q%s already names variants[%d]%s%s", v.Name, desc, prev.index, prevDesc, at)
-				whole[i] = false
-				continue
-			}
-			first[v.Name] = named{i, comboString(cb)}
-			out = append(out, v)
+		combos, envOK, ok := c.entry(path, vs, serverEnvOK)
+		if ok {
 			if vs.Search != nil {
-				c.search.points++
+				c.search.first = len(x.out)
+			}
+			ok, full = c.expandEntry(x, i, path, vs, combos, envOK)
+		}
+		if !ok {
+			c.unresolved = append(c.unresolved, vs)
+		}
+		if full {
+			c.unresolved = append(c.unresolved, specs[i+1:]...)
+			return x.out, true
+		}
+	}
+	return x.out, false
+}
+
+// entry checks the variant entry vs at path and returns the combinations
+// of its sweep (or search), one per variant it expands to ({} when it has
+// neither), and whether its env can be used; ok is false when the entry
+// gives no variant.
+func (c *compiler) entry(path string, vs VariantSpec, serverEnvOK bool) (combos []combo, envOK, ok bool) {
+	switch {
+	case vs.Name == nil:
+		if !c.leftOut(path + ".name") {
+			c.errorf(path, "name is missing")
+		}
+		return nil, false, false
+	case *vs.Name == "":
+		c.errorf(path+".name", "must not be empty")
+		return nil, false, false
+	}
+	envOK = c.checkEnvKeys(path+".env", vs.Env) && serverEnvOK
+	sweep, sweepPath := vs.Sweep, path+".sweep"
+	if vs.Search != nil {
+		var good bool
+		if sweep, good = c.searchSweep(path, vs); !good {
+			return nil, envOK, false
+		}
+		sweepPath = path + ".search"
+	}
+	combos, ok = c.combos(sweepPath, sweep)
+	if !ok {
+		return nil, envOK, false
+	}
+	if sweep != nil {
+		refs := templateRefs(*vs.Name)
+		for _, k := range combos[0].keys {
+			if !slices.Contains(refs, k) {
+				c.errorf(path+".name", "%q does not use sweep key {%s}, so the swept variants would share a name (write e.g. %s-{%s})", *vs.Name, k, strings.TrimRight(*vs.Name, "-"), k)
+				ok = false
 			}
 		}
 	}
-	note()
-	if len(out) == 0 {
-		out = []Variant{{Name: "default"}}
+	if !c.entryVars(path, vs, combos) || !ok {
+		return nil, envOK, false
 	}
-	baseline := out[0].Name
-	if c.search != nil && c.search.first == 0 {
-		// The searched values are measured only if the search picks
-		// them: the first other variant is the baseline, or, without
-		// one, the first value the search measures (Run.Baseline "").
-		baseline = ""
-		if n := c.search.points; n < len(out) {
-			baseline = out[n].Name
+	if combos == nil {
+		combos = []combo{{}}
+	}
+	return combos, envOK, true
+}
+
+// entryVars checks an entry's vars: how many, their names, and that none
+// is also a sweep key. False when there are too many to look at.
+func (c *compiler) entryVars(path string, vs VariantSpec, combos []combo) bool {
+	if len(vs.Vars) > plans.MaxVars {
+		c.errorf(path+".vars", "%d vars, more than the %d allowed", len(vs.Vars), plans.MaxVars)
+		return false
+	}
+	varNames := sortedKeys(vs.Vars)
+	c.checkVarNames(path+".vars", "var", varNames)
+	for _, k := range varNames {
+		if len(combos) > 0 && slices.Contains(combos[0].keys, k) {
+			c.errorf(path+".vars."+k, "%s is also a sweep key of this variant; the sweep's values would always win", k)
 		}
 	}
-	if s.Baseline != nil {
-		baseline = *s.Baseline
-		if !slices.ContainsFunc(out, func(v Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
+	return true
+}
+
+// expandEntry adds entry i's variants, one per combination, to x. whole
+// is false when one of them could not be resolved or repeats a name;
+// full is true when the plan reached MaxVariants, and the entries from
+// this one on are not expanded further.
+func (c *compiler) expandEntry(x *expansion, i int, path string, vs VariantSpec, combos []combo, envOK bool) (whole, full bool) {
+	whole = true
+	for _, cb := range combos {
+		if len(x.out) >= plans.MaxVariants {
+			c.errorf("variants", "more than %d variants (sweeps expanded)", plans.MaxVariants)
+			return whole, true
+		}
+		v, ok := c.variant(path, vs, cb, envOK)
+		if !ok {
+			whole = false
+			continue
+		}
+		if prev, dup := x.first[v.Name]; dup {
+			c.duplicateName(path, v.Name, cb, prev)
+			whole = false
+			continue
+		}
+		x.first[v.Name] = named{i, comboString(cb)}
+		x.out = append(x.out, v)
+		if vs.Search != nil {
+			c.search.points++
+		}
+	}
+	return whole, false
+}
+
+// duplicateName reports that name, of the variant of combination cb of
+// the entry at path, was given already by the entry prev.
+func (c *compiler) duplicateName(path, name string, cb combo, prev named) {
+	desc, prevDesc := "", ""
+	if cb.keys != nil {
+		desc = " (" + cb.String() + ")"
+	}
+	if prev.combo != "" {
+		prevDesc = " with " + prev.combo
+	}
+	at := c.where(fmt.Sprintf("variants[%d].name", prev.index))
+	if at != "" {
+		at = " (" + at + ")"
+	}
+	c.errorf(path+".name", "%q%s already names variants[%d]%s%s", name, desc, prev.index, prevDesc, at)
+}
+
+// baseline resolves the baseline: the scenario's, which must name one of
+// out, or else the first variant. When a search's values come first, the
+// first other variant is the baseline, or, without one, the first value
+// the search measures (Run.Baseline ""): the searched values are measured
+// only if the search picks them.
+func (c *compiler) baseline(out []plans.Variant) string {
+	if c.s.Baseline != nil {
+		baseline := *c.s.Baseline
+		if !slices.ContainsFunc(out, func(v plans.Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
 			names := make([]string, len(out))
 			for i, v := range out {
 				names[i] = v.Name
 			}
 			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, strings.Join(names, ", "))
 		}
+		return baseline
 	}
-	return out, baseline
+	if c.search != nil && c.search.first == 0 {
+		if n := c.search.points; n < len(out) {
+			return out[n].Name
+		}
+		return ""
+	}
+	return out[0].Name
 }
 
 // mayName reports whether a variant entry with a problem (already
@@ -627,42 +691,13 @@ func (c *compiler) checkStart(ss *ServerSpec) {
 	}
 }
 
-// variant resolves one variant (one sweep combination of an entry).
-func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (Variant, bool) {
-	ss := c.s.Server
-	// The variant's vars left out by Parse or Set are broken here.
-	left := c.leftOutVars(path + ".vars")
-	defined := []string{path + ".vars", path + ".sweep", path + ".search"}
-	if len(c.s.Variants) == 0 {
-		defined = append(defined, "variants") // the default variant: variants left out?
-	}
-	base := c.incomplete(c.top.with(nil, left), defined...)
-	sc := base.with(cb.vals, nil)
-	var local map[string]string
-	if len(vs.Vars) > 0 {
-		defs := make(map[string]string)
-		for k, v := range vs.Vars {
-			if _, swept := cb.vals[k]; !swept && varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
-				defs[k] = v
-			}
-		}
-		var broken map[string]bool
-		local, broken = c.resolveVars(path+".vars", defs, sc)
-		sc = base.with(local, broken).with(cb.vals, nil)
-	}
-	ok := true
-	var v Variant
-	name, good := c.expand(path+".name", *vs.Name, sc)
-	ok = ok && good
-	if good && (name == "" || hasControl(name) || strings.ContainsAny(name, "/\\")) {
-		what := "%q may not contain slashes or control characters"
-		if name == "" {
-			what = "%q: the name must not be empty"
-		}
-		c.errorf(path+".name", what, name)
-		ok = false
-	}
-	v.Name = name
+// variant resolves one variant of an entry: the entry vs at path, with
+// the sweep values of cb. envOK says whether its env (and server.env) can
+// be expanded.
+func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (plans.Variant, bool) {
+	sc, local := c.variantScope(path, vs, cb)
+	name, ok := c.variantName(path, *vs.Name, sc)
+	v := plans.Variant{Name: name}
 	if cb.keys != nil {
 		v.Series = *vs.Name
 		v.Sweep = cb.vals
@@ -670,6 +705,66 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 	if vars := mergeMaps(c.userTop, local, cb.vals); len(vars) > 0 {
 		v.Vars = vars
 	}
+	var good bool
+	v.Speed, good = c.variantSpeed(sc)
+	ok = ok && good
+	if envOK {
+		v.Env, v.SecretEnv, good = c.variantEnv(path, vs, sc)
+		ok = ok && good
+	}
+	if c.s.Server == nil {
+		return v, ok
+	}
+	ok = c.variantCommands(path, vs, sc, &v, ok)
+	v.Probes, good = c.variantProbes(sc)
+	return v, ok && good
+}
+
+// variantScope is the scope a variant's {vars} resolve in: the top-level
+// vars and built-ins, the entry's vars (local, resolved), then the
+// combination's sweep values. The variant's vars left out by Parse or Set
+// are broken in it.
+func (c *compiler) variantScope(path string, vs VariantSpec, cb combo) (sc scope, local map[string]string) {
+	left := c.leftOutVars(path + ".vars")
+	defined := []string{path + ".vars", path + ".sweep", path + ".search"}
+	if len(c.s.Variants) == 0 {
+		defined = append(defined, "variants") // the default variant: variants left out?
+	}
+	base := c.incomplete(c.top.with(nil, left), defined...)
+	sc = base.with(cb.vals, nil)
+	if len(vs.Vars) == 0 {
+		return sc, nil
+	}
+	defs := make(map[string]string)
+	for k, v := range vs.Vars {
+		if _, swept := cb.vals[k]; !swept && varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
+			defs[k] = v
+		}
+	}
+	local, broken := c.resolveVars(path+".vars", defs, sc)
+	return base.with(local, broken).with(cb.vals, nil), local
+}
+
+// variantName expands the entry's name template and checks the result
+// can name a results directory.
+func (c *compiler) variantName(path, template string, sc scope) (string, bool) {
+	name, ok := c.expand(path+".name", template, sc)
+	if ok && (name == "" || hasControl(name) || strings.ContainsAny(name, "/\\")) {
+		what := "%q may not contain slashes or control characters"
+		if name == "" {
+			what = "%q: the name must not be empty"
+		}
+		c.errorf(path+".name", what, name)
+		ok = false
+	}
+	return name, ok
+}
+
+// variantSpeed expands the speed commands for a variant; nil when there
+// are none.
+func (c *compiler) variantSpeed(sc scope) ([]plans.Speed, bool) {
+	var out []plans.Speed
+	ok := true
 	for i, sp := range c.s.Speed {
 		if i >= MaxSpeed || sp.Command == nil || strings.TrimSpace(*sp.Command) == "" {
 			continue
@@ -680,51 +775,62 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 		if sp.Timeout != nil {
 			timeout = *sp.Timeout
 		}
-		v.Speed = append(v.Speed, Speed{Command: command, Timeout: timeout})
+		out = append(out, plans.Speed{Command: command, Timeout: timeout})
 	}
+	return out, ok
+}
+
+// variantEnv expands server.env and the entry's env over it into a
+// variant's Env, and lists its secret keys, sorted. A key marked secret
+// in server.env stays secret when a variant gives it another value. The
+// expanded secret values are added to c.secrets.
+func (c *compiler) variantEnv(path string, vs VariantSpec, sc scope) (env map[string]string, secretKeys []string, ok bool) {
 	var serverEnv map[string]EnvValue
-	if ss != nil {
+	if ss := c.s.Server; ss != nil {
 		serverEnv = ss.Env
 	}
-	if envOK {
-		secret := map[string]bool{}
-		for _, layer := range []struct {
-			prefix string
-			env    map[string]EnvValue
-		}{{"server.env", serverEnv}, {path + ".env", vs.Env}} {
-			for _, k := range sortedKeys(layer.env) {
-				e := layer.env[k]
-				// A key marked secret in server.env stays secret when a
-				// variant gives it another value.
-				secret[k] = secret[k] || e.secret()
-				p := layer.prefix + "." + k
-				if _, ok := c.s.pos[p+".value"]; ok {
-					p += ".value"
-				}
-				val, good := c.expandAs(p, *e.Value, sc, secret[k])
-				if good && strings.ContainsRune(val, 0) {
-					c.errorf(p, "the value contains NUL (from a {var}), which an environment cannot hold")
-					good = false
-				}
-				ok = ok && good
-				if v.Env == nil {
-					v.Env = make(map[string]string)
-				}
-				v.Env[k] = val
-				if secret[k] && val != "" {
-					c.secrets[val] = true
-				}
+	ok = true
+	secret := map[string]bool{}
+	for _, layer := range []struct {
+		prefix string
+		env    map[string]EnvValue
+	}{{"server.env", serverEnv}, {path + ".env", vs.Env}} {
+		for _, k := range sortedKeys(layer.env) {
+			e := layer.env[k]
+			secret[k] = secret[k] || e.secret()
+			p := layer.prefix + "." + k
+			if _, ok := c.s.pos[p+".value"]; ok {
+				p += ".value"
 			}
-		}
-		for _, k := range sortedKeys(v.Env) {
-			if secret[k] {
-				v.SecretEnv = append(v.SecretEnv, k)
+			val, good := c.expandAs(p, *e.Value, sc, secret[k])
+			if good && strings.ContainsRune(val, 0) {
+				c.errorf(p, "the value contains NUL (from a {var}), which an environment cannot hold")
+				good = false
+			}
+			ok = ok && good
+			if env == nil {
+				env = make(map[string]string)
+			}
+			env[k] = val
+			if secret[k] && val != "" {
+				c.secrets[val] = true
 			}
 		}
 	}
-	if ss == nil {
-		return v, ok
+	for _, k := range sortedKeys(env) {
+		if secret[k] {
+			secretKeys = append(secretKeys, k)
+		}
 	}
+	return env, secretKeys, ok
+}
+
+// variantCommands expands the server commands into v: the entry's own
+// start, stop and reload, or else the server section's. A start command
+// must not be empty, nor expand to an empty one when everything so far
+// (ok) resolved. It returns ok with the commands' problems added.
+func (c *compiler) variantCommands(path string, vs VariantSpec, sc scope, v *plans.Variant, ok bool) bool {
+	ss := c.s.Server
 	cmd := func(key string, server, own *string) string {
 		p, src := "server."+key, server
 		if own != nil {
@@ -754,19 +860,27 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (V
 	}
 	v.Stop = cmd("stop", ss.Stop, vs.Stop)
 	v.Reload = cmd("reload", ss.Reload, vs.Reload)
-	for i, ps := range ss.Probes {
+	return ok
+}
+
+// variantProbes expands the server's probes for a variant; nil when there
+// are none.
+func (c *compiler) variantProbes(sc scope) ([]plans.Probe, bool) {
+	var out []plans.Probe
+	ok := true
+	for i, ps := range c.s.Server.Probes {
 		if ps.Name == nil || ps.Command == nil {
 			continue
 		}
 		command, good := c.expand(fmt.Sprintf("server.probes[%d].command", i), *ps.Command, sc)
 		ok = ok && good
-		p := Probe{Name: *ps.Name, Command: command}
+		p := plans.Probe{Name: *ps.Name, Command: command}
 		if ps.Pattern != nil {
 			p.Pattern = *ps.Pattern
 		}
-		v.Probes = append(v.Probes, p)
+		out = append(out, p)
 	}
-	return v, ok
+	return out, ok
 }
 
 // mergeMaps merges maps, later ones winning; nil when all are empty.

@@ -8,10 +8,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // compileVariants compiles yaml read as file name and returns the plan.
-func compileNamed(t *testing.T, name, yaml string) *Plan {
+func compileNamed(t *testing.T, name, yaml string) *plans.Plan {
 	t.Helper()
 	s, err := Parse(name, []byte(yaml))
 	if err != nil {
@@ -76,30 +79,30 @@ baseline: kae
 		}
 		return out
 	}
-	probe := []Probe{{Name: "hpre", Command: "grep send {x} /etc/nginx/nginx.conf", Pattern: `send_cnt:\s*(\d+)`}}
-	soft := func(ratio string) Variant {
-		return Variant{Name: "soft-" + ratio,
+	probe := []plans.Probe{{Name: "hpre", Command: "grep send {x} /etc/nginx/nginx.conf", Pattern: `send_cnt:\s*(\d+)`}}
+	soft := func(ratio string) plans.Variant {
+		return plans.Variant{Name: "soft-" + ratio,
 			Env:   map[string]string{"LD_LIBRARY_PATH": "/usr/local/lib", "OPENSSL_CONF": "/srv/bench/kae.cnf", "KAE_GO_SOFT_RATIO": ratio},
 			Vars:  with(top, "ratio", ratio),
 			Start: "/usr/sbin/nginx -c /etc/nginx/nginx.conf", Stop: "/usr/sbin/nginx -c /etc/nginx/nginx.conf -s quit",
 			Reload: "/usr/sbin/nginx -s reload", Probes: probe,
 			Series: "soft-{ratio}", Sweep: map[string]string{"ratio": ratio}}
 	}
-	want := []Variant{
+	want := []plans.Variant{
 		{Name: "base", Env: map[string]string{"LD_LIBRARY_PATH": "/usr/local/lib", "OPENSSL_CONF": "/server.cnf"}, Vars: top,
 			Start: "/usr/sbin/nginx -c /etc/nginx/nginx.conf", Stop: "/usr/sbin/nginx -c /etc/nginx/nginx.conf -s quit",
 			Reload: "/usr/sbin/nginx -s reload", Probes: probe},
 		{Name: "kae", Env: map[string]string{"LD_LIBRARY_PATH": "/usr/local/lib", "OPENSSL_CONF": "/srv/bench/kae.cnf"},
 			Vars:  with(top, "conf", "/etc/nginx/kae-8443.conf"),
 			Start: "/usr/sbin/nginx -c /etc/nginx/kae-8443.conf -g 'daemon on;'", Stop: "/usr/sbin/nginx -c /etc/nginx/kae-8443.conf -s quit",
-			Probes: []Probe{{Name: "hpre", Command: "grep send {x} /etc/nginx/kae-8443.conf", Pattern: `send_cnt:\s*(\d+)`}}},
+			Probes: []plans.Probe{{Name: "hpre", Command: "grep send {x} /etc/nginx/kae-8443.conf", Pattern: `send_cnt:\s*(\d+)`}}},
 		soft("0"), soft("33.5"), soft("x"),
 	}
 	if !reflect.DeepEqual(p.Variants, want) {
 		t.Errorf("variants:\ngot  %s\nwant %s", jsonText(p.Variants), jsonText(want))
 	}
-	wantServer := &Server{Host: "local", CommandTimeout: 7 * time.Second,
-		Ready: Ready{Kind: "tls", Addr: "127.0.0.1:8443", Interval: 200 * time.Millisecond, Timeout: 5 * time.Second}}
+	wantServer := &plans.Server{Host: "local", CommandTimeout: 7 * time.Second,
+		Ready: plans.Ready{Kind: "tls", Addr: "127.0.0.1:8443", Interval: 200 * time.Millisecond, Timeout: 5 * time.Second}}
 	if !reflect.DeepEqual(p.Server, wantServer) {
 		t.Errorf("server: got %+v, want %+v", p.Server, wantServer)
 	}
@@ -107,7 +110,7 @@ baseline: kae
 		name      string
 		got, want any
 	}{
-		{"order", p.Order, Interleaved},
+		{"order", p.Order, results.OrderInterleaved},
 		{"cooldown", p.Cooldown, 2 * time.Second},
 		{"baseline", p.Baseline, "kae"},
 		{"target addr", p.Target.Addr, "127.0.0.1:8443"},
@@ -122,7 +125,7 @@ baseline: kae
 	if err != nil {
 		t.Fatal(err)
 	}
-	var q Plan
+	var q plans.Plan
 	if err := json.Unmarshal(b, &q); err != nil {
 		t.Fatal(err)
 	}
@@ -186,38 +189,12 @@ func TestScenarioDir(t *testing.T) {
 // variants runs one "default" variant with the server's commands and env.
 func TestDefaultVariantGetsServer(t *testing.T) {
 	p := compileNamed(t, "t.yaml", "target: {url: https://127.0.0.1/}\nvars: {v: 1}\nserver: {start: \"run {v}\", stop: halt, env: {A: \"{v}\"}}\n")
-	want := []Variant{{Name: "default", Env: map[string]string{"A": "1"}, Vars: map[string]string{"v": "1"}, Start: "run 1", Stop: "halt"}}
+	want := []plans.Variant{{Name: "default", Env: map[string]string{"A": "1"}, Vars: map[string]string{"v": "1"}, Start: "run 1", Stop: "halt"}}
 	if !reflect.DeepEqual(p.Variants, want) {
 		t.Errorf("got %s, want %s", jsonText(p.Variants), jsonText(want))
 	}
-	if got, want := p.Server.Ready, (Ready{Kind: "tcp", Addr: "127.0.0.1:443", Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}); got != want {
+	if got, want := p.Server.Ready, (plans.Ready{Kind: "tcp", Addr: "127.0.0.1:443", Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}); got != want {
 		t.Errorf("ready = %+v, want %+v", got, want)
-	}
-}
-
-// TestSteps checks the schedule: order of variants and repetitions, and
-// where the server restarts.
-func TestSteps(t *testing.T) {
-	vs := []Variant{{Name: "a"}, {Name: "b"}}
-	srv := &Server{Host: "local"}
-	tests := []struct {
-		name string
-		plan Plan
-		want []Step
-	}{
-		{"sequential restarts per variant", Plan{Variants: vs, Repeat: 2, Order: Sequential, Server: srv},
-			[]Step{{0, 0, true}, {0, 1, false}, {1, 0, true}, {1, 1, false}}},
-		{"interleaved restarts every step", Plan{Variants: vs, Repeat: 2, Order: Interleaved, Server: srv},
-			[]Step{{0, 0, true}, {1, 0, true}, {0, 1, true}, {1, 1, true}}},
-		{"no server, no restarts", Plan{Variants: vs, Repeat: 2, Order: Interleaved},
-			[]Step{{0, 0, false}, {1, 0, false}, {0, 1, false}, {1, 1, false}}},
-		{"empty order is sequential", Plan{Variants: vs[:1], Repeat: 3, Server: srv},
-			[]Step{{0, 0, true}, {0, 1, false}, {0, 2, false}}},
-	}
-	for _, tt := range tests {
-		if got := tt.plan.Steps(); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
-		}
 	}
 }
 
@@ -262,29 +239,29 @@ variants:
 `
 	tests := []struct {
 		sets  [][2]string
-		check func(p *Plan) (got, want any)
+		check func(p *plans.Plan) (got, want any)
 	}{
-		{[][2]string{{"server.ready.timeout", "5s"}}, func(p *Plan) (any, any) { return p.Server.Ready.Timeout, 5 * time.Second }},
-		{[][2]string{{"variants[2].sweep.ratio", "[0,50]"}}, func(p *Plan) (any, any) { return names(p.Variants), []string{"a", "b", "s-0", "s-50"} }},
-		{[][2]string{{"variants[2].sweep.ratio.step", "25"}}, func(p *Plan) (any, any) {
+		{[][2]string{{"server.ready.timeout", "5s"}}, func(p *plans.Plan) (any, any) { return p.Server.Ready.Timeout, 5 * time.Second }},
+		{[][2]string{{"variants[2].sweep.ratio", "[0,50]"}}, func(p *plans.Plan) (any, any) { return names(p.Variants), []string{"a", "b", "s-0", "s-50"} }},
+		{[][2]string{{"variants[2].sweep.ratio.step", "25"}}, func(p *plans.Plan) (any, any) {
 			return names(p.Variants), []string{"a", "b", "s-0", "s-25", "s-50", "s-75", "s-100"}
 		}},
-		{[][2]string{{"variants[2].sweep.k", "[x]"}, {"variants[2].name", "s-{ratio}-{k}"}}, func(p *Plan) (any, any) {
+		{[][2]string{{"variants[2].sweep.k", "[x]"}, {"variants[2].name", "s-{ratio}-{k}"}}, func(p *plans.Plan) (any, any) {
 			return names(p.Variants), []string{"a", "b", "s-0-x", "s-50-x", "s-100-x"}
 		}},
-		{[][2]string{{"vars.port", "9443"}}, func(p *Plan) (any, any) {
+		{[][2]string{{"vars.port", "9443"}}, func(p *plans.Plan) (any, any) {
 			return [3]string{p.Target.Addr, p.Target.URL, p.Server.Ready.Addr}, [3]string{"127.0.0.1:9443", "https://127.0.0.1:9443/", "127.0.0.1:9443"}
 		}},
-		{[][2]string{{"order", "interleaved"}, {"cooldown", "1s"}}, func(p *Plan) (any, any) {
-			return [2]any{p.Order, p.Cooldown}, [2]any{Interleaved, time.Second}
+		{[][2]string{{"order", "interleaved"}, {"cooldown", "1s"}}, func(p *plans.Plan) (any, any) {
+			return [2]any{p.Order, p.Cooldown}, [2]any{results.OrderInterleaved, time.Second}
 		}},
-		{[][2]string{{"variants[1].env.X", "{port}"}}, func(p *Plan) (any, any) { return p.Variants[1].Env, map[string]string{"X": "8443"} }},
-		{[][2]string{{"server.start", "sh {scenario_dir}/x.sh {port}"}}, func(p *Plan) (any, any) {
+		{[][2]string{{"variants[1].env.X", "{port}"}}, func(p *plans.Plan) (any, any) { return p.Variants[1].Env, map[string]string{"X": "8443"} }},
+		{[][2]string{{"server.start", "sh {scenario_dir}/x.sh {port}"}}, func(p *plans.Plan) (any, any) {
 			wd, _ := os.Getwd()
 			return p.Variants[0].Start, "sh " + wd + "/x.sh 8443"
 		}},
-		{[][2]string{{"server.probes[0]", "{name: p, command: echo 1}"}}, func(p *Plan) (any, any) {
-			return p.Variants[0].Probes, []Probe{{Name: "p", Command: "echo 1"}}
+		{[][2]string{{"server.probes[0]", "{name: p, command: echo 1}"}}, func(p *plans.Plan) (any, any) {
+			return p.Variants[0].Probes, []plans.Probe{{Name: "p", Command: "echo 1"}}
 		}},
 	}
 	for _, tt := range tests {

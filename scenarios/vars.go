@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // BuiltinScenarioDir is the built-in variable holding the absolute
@@ -282,8 +284,8 @@ func (c *compiler) topVars() {
 	if len(c.s.Vars) == 0 {
 		return
 	}
-	if len(c.s.Vars) > MaxVars {
-		c.errorf("vars", "%d vars, more than the %d allowed", len(c.s.Vars), MaxVars)
+	if len(c.s.Vars) > plans.MaxVars {
+		c.errorf("vars", "%d vars, more than the %d allowed", len(c.s.Vars), plans.MaxVars)
 		return
 	}
 	names := sortedKeys(c.s.Vars)

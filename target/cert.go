@@ -15,12 +15,12 @@ import (
 	"net"
 	"time"
 
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // CertKinds lists the certificate kinds GenerateCert accepts: those a
-// scenario may name (scenarios.BuiltinCerts, the one list).
-var CertKinds = scenarios.BuiltinCerts
+// scenario may name (plans.BuiltinCerts, the one list).
+var CertKinds = plans.BuiltinCerts
 
 // GenerateCert returns a fresh self-signed certificate and key in PEM form
 // for "localhost", 127.0.0.1 and ::1. kind is one of CertKinds.

@@ -245,7 +245,7 @@ func TestListenErrors(t *testing.T) {
 }
 
 // TestEveryScenarioCertGenerates checks that every certificate kind a
-// scenario may name (scenarios.BuiltinCerts, the one list) is one
+// scenario may name (plans.BuiltinCerts, the one list) is one
 // GenerateCert can make, and that another kind is refused.
 func TestEveryScenarioCertGenerates(t *testing.T) {
 	for _, kind := range CertKinds {

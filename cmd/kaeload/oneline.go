@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
+	"gopkg.in/yaml.v3"
 )
 
 // oneLine holds the flags of one-line mode ("kaeload run URL -c 200 -d
@@ -299,7 +299,7 @@ const oneLineSource = "URL mode"
 // a file holding that text: it returns the plan and the text. Problems
 // name the flag that set the value ("--cpus 0-9,10-19: CPU 2-9 do not
 // exist …"), or the --set.
-func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, string, error) {
+func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
 	text, from, err := o.scenarioYAML(url)
 	if err != nil {
 		return nil, "", usageError(fmt.Errorf("run: %w", err))

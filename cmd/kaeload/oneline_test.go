@@ -11,13 +11,13 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // planJSON encodes a plan for comparison, without the file it came from
 // (Source) and without its warnings, which name a file's lines or the
 // flags (see sameWarnings).
-func planJSON(t *testing.T, p *scenarios.Plan) string {
+func planJSON(t *testing.T, p *plans.Plan) string {
 	t.Helper()
 	q := *p
 	q.Source, q.Warnings = "", nil

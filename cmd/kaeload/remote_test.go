@@ -23,6 +23,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // syncBuffer is a log the test reads while the run writes it.
@@ -106,7 +107,7 @@ server:
 }
 
 // compileYAML writes and compiles a scenario.
-func compileYAML(t *testing.T, yaml string) *scenarios.Plan {
+func compileYAML(t *testing.T, yaml string) *plans.Plan {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "scenario.yaml")
 	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {

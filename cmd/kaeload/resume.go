@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // resumeStore reopens the run directory dir to continue its run. It
@@ -38,8 +38,8 @@ func resumeStore(dir string) (*store, *results.Run, error) {
 // the plan the run stored. A stored plan hides secret env values, so a
 // run with secrets needs its scenario. A randomized order keeps the
 // stored seed.
-func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, thresholds []string) (*scenarios.Plan, error) {
-	var plan *scenarios.Plan
+func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, thresholds []string) (*plans.Plan, error) {
+	var plan *plans.Plan
 	if scenarioPath != "" {
 		p, err := compileWith(scenarioPath, sets, thresholds, false)
 		if err != nil {
@@ -50,7 +50,7 @@ func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, threshold
 		if len(sets) > 0 || len(thresholds) > 0 {
 			return nil, usageError(fmt.Errorf("run --resume: --set and --threshold need the scenario file (the stored plan is used as it ran)"))
 		}
-		plan = &scenarios.Plan{}
+		plan = &plans.Plan{}
 		if err := json.Unmarshal(prev.Plan, plan); err != nil {
 			return nil, fmt.Errorf("resume: the stored plan does not read: %w", err)
 		}
@@ -60,7 +60,7 @@ func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, threshold
 			}
 		}
 	}
-	if plan.Order == scenarios.Randomized && prev.Order == string(scenarios.Randomized) {
+	if plan.Order == results.OrderRandomized && prev.Order == results.OrderRandomized {
 		plan = plan.WithSeed(prev.Seed)
 	}
 	return plan, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -178,7 +179,7 @@ Exit status:
 	if report == nil {
 		return usageError(fmt.Errorf("run: --format %q: want text, json or md", *format))
 	}
-	var plan *scenarios.Plan
+	var plan *plans.Plan
 	var scenarioText string
 	var st *store
 	var prev *results.Run // the run so far, when resuming
@@ -214,7 +215,7 @@ Exit status:
 		return err
 	}
 	if *dryRun {
-		plan.Describe(stdout) // warnings included
+		scenarios.Describe(stdout, plan) // warnings included
 		if l := runner.SearchPlan(plan); l != "" {
 			fmt.Fprintln(stdout, l)
 		}
@@ -233,7 +234,7 @@ Exit status:
 	if st != nil {
 		st.redact = plan.Redact
 		st.scenarioText = scenarioText
-		st.thresholds = runThresholds(plan.Thresholds)
+		st.thresholds = plan.Thresholds
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st
 	}
@@ -259,7 +260,7 @@ Exit status:
 		}
 	}
 	if r != nil {
-		r.Thresholds = runThresholds(plan.Thresholds)
+		r.Thresholds = plan.Thresholds
 		// What was measured is shown even when the run failed, was
 		// interrupted or could not be stored. With a machine-readable
 		// format on stdout, people read the text on stderr.

@@ -5,18 +5,19 @@ import (
 	"fmt"
 
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // compile loads a scenario, applies --set overrides and compiles it for
 // this machine (planning: CPUs it lacks are warnings, for --dry-run).
 // Every problem comes back at once, marked errInvalid.
-func compile(path string, sets setFlags, planning bool) (*scenarios.Plan, error) {
+func compile(path string, sets setFlags, planning bool) (*plans.Plan, error) {
 	return compileWith(path, sets, nil, planning)
 }
 
 // compileWith is compile with thresholds added from the command line
 // (--threshold).
-func compileWith(path string, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, error) {
+func compileWith(path string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
 	sc, err := scenarios.LoadFile(path)
 	if sc == nil {
 		return nil, invalid(err)
@@ -29,7 +30,7 @@ func compileWith(path string, sets setFlags, thresholds []string, planning bool)
 // compileScenario applies --set overrides and --threshold additions to a
 // loaded scenario and compiles it. Every problem comes back at once: the
 // --set ones first, then the scenario's in file order.
-func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string, planning bool) (*scenarios.Plan, error) {
+func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
 	var errs []error
 	for _, kv := range sets {
 		if err := sc.Set(kv[0], kv[1]); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/kaeload/kaeload/scenarios"
 )
 
 func validateCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -25,7 +27,7 @@ when the scenario is valid, 2 when it is not.`, stdout)
 	if err != nil {
 		return err
 	}
-	plan.Describe(stdout)
+	scenarios.Describe(stdout, plan)
 	fmt.Fprintf(stdout, "\n%s: valid\n", pos[0])
 	return nil
 }

@@ -27,8 +27,8 @@ func searchChart(r *results.Run) (chart, bool) {
 		return chart{}, false
 	}
 	se := ss.Search
-	unit := se.Maximize
-	if unit == results.ObjectiveP99 {
+	unit := string(se.Maximize)
+	if se.Maximize == results.ObjectiveP99 {
 		unit = "p99 handshake ms (lower is better)"
 	}
 	c := chart{

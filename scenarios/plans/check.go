@@ -1,18 +1,21 @@
-package scenarios
+package plans
 
 import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
 )
 
-// Limits. Compile rejects a scenario beyond them, and Plan.Check and
+// Limits. The compiler rejects a scenario beyond them, and Plan.Check and
 // CheckWorker reject a Plan (or a worker's slice of one) beyond them, so
 // that a typo or a malformed spec cannot make kaeload try to open 10^9
 // connections or wait for a century. Each is well above what a lab uses
@@ -51,18 +54,27 @@ const (
 	// timeout and interval, and speed timeouts: a command or wait that
 	// takes longer has hung.
 	MaxCommandTimeout = 24 * time.Hour
-	// maxCPUs mirrors pinning's bound on CPU numbers (0 to maxCPUs-1).
-	maxCPUs = 1 << 16
+	// MaxVariants bounds the variants of a plan, sweeps expanded.
+	MaxVariants = 1000
+	// MaxVars bounds each vars mapping (top-level, per variant) and each
+	// env mapping (server, per variant) of a scenario; a variant's Env,
+	// both merged, has at most twice as many entries.
+	MaxVars = 100
+	// MaxSearchBudget bounds a search's windows.
+	MaxSearchBudget = 10_000
+	// MaxCPUs bounds CPU numbers: a group's CPUs are 0 to MaxCPUs-1, as
+	// package pinning allows.
+	MaxCPUs = 1 << 16
 )
 
-// countLimit is the range 1..max of a count, with why max is what it is.
-type countLimit struct {
+// CountLimit is the range 1..max of a count, with why max is what it is.
+type CountLimit struct {
 	max int
 	why string
 }
 
-// problem says what is wrong with n, or "" when it is within the limit.
-func (l countLimit) problem(n int) string {
+// Problem says what is wrong with n, or "" when it is within the limit.
+func (l CountLimit) Problem(n int) string {
 	switch {
 	case n < 1:
 		return fmt.Sprintf("must be at least 1, got %d", n)
@@ -72,16 +84,16 @@ func (l countLimit) problem(n int) string {
 	return ""
 }
 
-// durationLimit is the range of a duration: > 0 (or >= 0 when zero is
+// DurationLimit is the range of a duration: > 0 (or >= 0 when zero is
 // allowed) up to max, with why max is what it is.
-type durationLimit struct {
+type DurationLimit struct {
 	max  time.Duration
 	zero bool
 	why  string
 }
 
-// problem says what is wrong with d, or "" when it is within the limit.
-func (l durationLimit) problem(d time.Duration) string {
+// Problem says what is wrong with d, or "" when it is within the limit.
+func (l DurationLimit) Problem(d time.Duration) string {
 	switch {
 	case l.zero && d < 0:
 		return fmt.Sprintf("must not be negative, got %s", d)
@@ -93,28 +105,29 @@ func (l durationLimit) problem(d time.Duration) string {
 	return ""
 }
 
-// The limits with their reasons, shared by Compile, Check and CheckWorker.
+// The limits with their reasons, shared by the compiler, Check and
+// CheckWorker, so that a scenario and a plan beyond one read alike.
 var (
-	connectionsLimit = countLimit{MaxConnections, "each connection needs its own source port towards the target and an open file"}
-	threadsLimit     = countLimit{MaxThreads, "threads are the worker's GOMAXPROCS; beyond its CPUs they only time-share"}
-	repeatLimit      = countLimit{MaxRepeat, "the statistics gain little beyond a few dozen windows per variant"}
-	durationBound    = durationLimit{MaxDuration, false, "one measured window; use repeat for more windows"}
-	warmupBound      = durationLimit{MaxWarmup, true, "warm-up only has to bring the server to a steady state"}
-	timeoutBound     = durationLimit{MaxTimeout, false, "one request; a request that takes longer has failed"}
-	cooldownBound    = durationLimit{MaxCooldown, true, "a pause between measured windows"}
-	commandBound     = durationLimit{MaxCommandTimeout, false, "a command or wait that takes longer has hung"}
+	ConnectionsLimit = CountLimit{MaxConnections, "each connection needs its own source port towards the target and an open file"}
+	ThreadsLimit     = CountLimit{MaxThreads, "threads are the worker's GOMAXPROCS; beyond its CPUs they only time-share"}
+	RepeatLimit      = CountLimit{MaxRepeat, "the statistics gain little beyond a few dozen windows per variant"}
+	DurationBound    = DurationLimit{MaxDuration, false, "one measured window; use repeat for more windows"}
+	WarmupBound      = DurationLimit{MaxWarmup, true, "warm-up only has to bring the server to a steady state"}
+	TimeoutBound     = DurationLimit{MaxTimeout, false, "one request; a request that takes longer has failed"}
+	CooldownBound    = DurationLimit{MaxCooldown, true, "a pause between measured windows"}
+	CommandBound     = DurationLimit{MaxCommandTimeout, false, "a command or wait that takes longer has hung"}
 )
 
-// groupsProblem says what is wrong with a number of groups, or "".
-func groupsProblem(n int) string {
+// GroupsProblem says what is wrong with a number of groups, or "".
+func GroupsProblem(n int) string {
 	if n > MaxGroups {
 		return fmt.Sprintf("%d groups, more than the %d allowed (each group is one pinned worker process)", n, MaxGroups)
 	}
 	return ""
 }
 
-// totalProblem says what is wrong with the connections of all groups, or "".
-func totalProblem(total int) string {
+// TotalProblem says what is wrong with the connections of all groups, or "".
+func TotalProblem(total int) string {
 	if total > MaxTotalConnections {
 		return fmt.Sprintf("%d connections in all groups, more than the %d allowed (all groups dial the target from this machine, whose source address has at most %d ports towards it)",
 			total, MaxTotalConnections, MaxTotalConnections)
@@ -122,30 +135,30 @@ func totalProblem(total int) string {
 	return ""
 }
 
-// autoMaxLimit and calibrateLimit bound repeat: auto's max and calibrate:
+// AutoMaxLimit and CalibrateLimit bound repeat: auto's max and calibrate:
 // a variance needs two windows.
 var (
-	autoMaxLimit   = rangeLimit{2, MaxRepeat, "repetitions per variant; a comparison needs two on each side"}
-	calibrateLimit = rangeLimit{2, 100, "baseline windows measured to estimate the noise; two are the fewest that show it"}
+	AutoMaxLimit   = RangeLimit{2, MaxRepeat, "repetitions per variant; a comparison needs two on each side"}
+	CalibrateLimit = RangeLimit{2, 100, "baseline windows measured to estimate the noise; two are the fewest that show it"}
 )
 
-// rangeLimit is a whole number from min to max, with what it counts.
-type rangeLimit struct {
+// RangeLimit is a whole number from min to max, with what it counts.
+type RangeLimit struct {
 	min, max int
 	what     string
 }
 
-// problem says what is wrong with n, or "".
-func (l rangeLimit) problem(n int) string {
+// Problem says what is wrong with n, or "".
+func (l RangeLimit) Problem(n int) string {
 	if n < l.min || n > l.max {
 		return fmt.Sprintf("want %d to %d (%s), got %d", l.min, l.max, l.what, n)
 	}
 	return ""
 }
 
-// effectProblem says what is wrong with an effect or equivalence margin
+// EffectProblem says what is wrong with an effect or equivalence margin
 // (what), a fraction above 0 and at most 50 %, or "".
-func effectProblem(f float64, what string) string {
+func EffectProblem(f float64, what string) string {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0) || f <= 0:
 		return fmt.Sprintf("%s must be more than 0%%, got %s", what, percent(f))
@@ -155,8 +168,8 @@ func effectProblem(f float64, what string) string {
 	return ""
 }
 
-// maxErrorsProblem says what is wrong with an error share, or "".
-func maxErrorsProblem(f float64) string {
+// MaxErrorsProblem says what is wrong with an error share, or "".
+func MaxErrorsProblem(f float64) string {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return fmt.Sprintf("want a share from 0%% to 100%%, got %v", f)
@@ -173,6 +186,30 @@ func percent(f float64) string {
 	return formatNum(roundTo(f*100, 9), -1) + "%"
 }
 
+// roundTo rounds f to digits decimals, dropping float noise such as the
+// 0.30000000000000004 of 3 × 0.1.
+func roundTo(f float64, digits int) float64 {
+	p := math.Pow10(digits)
+	if r := math.Round(f*p) / p; !math.IsInf(r, 0) && !math.IsNaN(r) {
+		return r
+	}
+	return f
+}
+
+// formatNum writes f with digits decimals (-1: shortest); integers have no ".0".
+func formatNum(f float64, digits int) string {
+	s := strconv.FormatFloat(f, 'f', digits, 64)
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// hasControl reports whether s holds a control character.
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+}
+
 // shortDuration writes d without zero minutes and seconds: 24h, 10m, 1h30m.
 func shortDuration(d time.Duration) string {
 	s := d.String()
@@ -185,12 +222,30 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
+// Error is one problem Check or CheckWorker found in a plan, located by
+// the field path of the value ("load.groups[1].threads").
+type Error struct {
+	// Path is the field path, as in a scenario ("" = the whole plan).
+	Path string
+	// Msg says what is wrong and what was expected.
+	Msg string
+}
+
+// Error formats the problem as "path: message" ("message" without a path).
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
 // checker collects the problems of a compiled Plan as *Error values
 // located by field path only ("load.groups[1].threads: …").
 type checker struct {
 	errs []error
 }
 
+// add records a problem at path.
 func (k *checker) add(path, format string, args ...any) {
 	k.errs = append(k.errs, &Error{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
@@ -228,7 +283,7 @@ func CheckWorker(t Target, l Load, g Group) error {
 	return k.err()
 }
 
-// Check checks a whole compiled Plan against the invariants Compile
+// Check checks a whole compiled Plan against the invariants the compiler
 // guarantees: everything CheckWorker checks, for every group (a built-in
 // target may lack its address, which the runner fills in), 1..MaxGroups
 // groups with at most MaxTotalConnections connections in all, repeat
@@ -237,9 +292,10 @@ func CheckWorker(t Target, l Load, g Group) error {
 // usable as file names, env names valid, secret keys (SecretEnv) in env,
 // a baseline that names a variant (or ""), a known order, and server
 // control that can run (host local, a known ready probe, timeouts within
-// MaxCommandTimeout, a start command for every variant). Every problem is returned, joined with errors.Join,
-// as *Error located by field path. Compile's plans always pass; the
-// runner checks plans built by other means with it.
+// MaxCommandTimeout, a start command for every variant). Every problem is
+// returned, joined with errors.Join, as *Error located by field path. The
+// compiler's plans always pass; the runner checks plans built by other
+// means with it.
 func (p *Plan) Check() error {
 	if p == nil {
 		return &Error{Msg: "nil plan"}
@@ -254,33 +310,33 @@ func (p *Plan) Check() error {
 	case n == 0:
 		k.add("load.groups", "no groups")
 	case n > MaxGroups:
-		k.problem("load.groups", groupsProblem(n))
+		k.problem("load.groups", GroupsProblem(n))
 	default:
 		total := 0
 		for i, g := range p.Load.Groups {
 			k.group(fmt.Sprintf("load.groups[%d]", i), g)
-			if connectionsLimit.problem(g.Connections) == "" {
+			if ConnectionsLimit.Problem(g.Connections) == "" {
 				total += g.Connections
 			}
 		}
-		k.problem("load.groups", totalProblem(total))
+		k.problem("load.groups", TotalProblem(total))
 	}
-	k.problem("repeat", repeatLimit.problem(p.Repeat))
+	k.problem("repeat", RepeatLimit.Problem(p.Repeat))
 	if a := p.Auto; a != nil {
-		k.problem("repeat.effect", effectProblem(a.Effect, "the effect"))
-		k.problem("repeat.max", autoMaxLimit.problem(a.Max))
-		k.problem("repeat.calibrate", calibrateLimit.problem(a.Calibrate))
+		k.problem("repeat.effect", EffectProblem(a.Effect, "the effect"))
+		k.problem("repeat.max", AutoMaxLimit.Problem(a.Max))
+		k.problem("repeat.calibrate", CalibrateLimit.Problem(a.Calibrate))
 	}
 	if p.Equivalence != 0 { // 0: a plan built before equivalence existed
-		k.problem("equivalence", effectProblem(p.Equivalence, "the equivalence margin"))
+		k.problem("equivalence", EffectProblem(p.Equivalence, "the equivalence margin"))
 	}
 	switch p.Order {
-	case "", Randomized, Sequential, Interleaved:
+	case "", results.OrderRandomized, results.OrderSequential, results.OrderInterleaved:
 	default:
-		k.add("order", "%q, want %s, %s or %s", p.Order, Randomized, Interleaved, Sequential)
+		k.add("order", "%q, want %s, %s or %s", p.Order, results.OrderRandomized, results.OrderInterleaved, results.OrderSequential)
 	}
-	k.problem("cooldown", cooldownBound.problem(p.Cooldown))
-	k.problem("max_errors", maxErrorsProblem(p.MaxErrors))
+	k.problem("cooldown", CooldownBound.Problem(p.Cooldown))
+	k.problem("max_errors", MaxErrorsProblem(p.MaxErrors))
 	k.variants(p)
 	k.search(p)
 	if s := p.Server; s != nil {
@@ -317,12 +373,12 @@ func (k *checker) target(t Target, needAddr bool) {
 		v    uint16
 	}{{"target.tls.min_version", s.MinVersion}, {"target.tls.max_version", s.MaxVersion}} {
 		if v.v != tls.VersionTLS12 && v.v != tls.VersionTLS13 {
-			k.add(v.path, "%s, want 1.2 (0x0303) or 1.3 (0x0304)", versionName(v.v))
+			k.add(v.path, "%s, want 1.2 (0x0303) or 1.3 (0x0304)", VersionName(v.v))
 			versionsOK = false
 		}
 	}
 	if versionsOK && s.MinVersion > s.MaxVersion {
-		k.add("target.tls.min_version", "%s is above max_version %s", versionName(s.MinVersion), versionName(s.MaxVersion))
+		k.add("target.tls.min_version", "%s is above max_version %s", VersionName(s.MinVersion), VersionName(s.MaxVersion))
 	}
 	for i, id := range s.CipherSuites {
 		if !isTLS12Suite(id) {
@@ -330,7 +386,7 @@ func (k *checker) target(t Target, needAddr bool) {
 		}
 	}
 	for i, id := range s.Curves {
-		if !slices.Contains(knownCurves, tls.CurveID(id)) {
+		if !slices.Contains(Curves, tls.CurveID(id)) {
 			k.add(fmt.Sprintf("target.tls.curves[%d]", i), "%d is not a curve Go implements", id)
 		}
 	}
@@ -338,17 +394,6 @@ func (k *checker) target(t Target, needAddr bool) {
 		k.add("target.tls.server_name", "verify needs a server name to check the certificate against")
 	}
 }
-
-// knownCurves are the key-exchange groups Compile may put into a plan.
-var knownCurves = func() []tls.CurveID {
-	var ids []tls.CurveID
-	for _, id := range curveNames {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}()
 
 // isTLS12Suite reports whether id is a configurable (TLS 1.0–1.2) suite.
 func isTLS12Suite(id uint16) bool {
@@ -367,23 +412,23 @@ func (k *checker) load(l Load) {
 	if l.Connection != Close && l.Connection != KeepAlive {
 		k.add("load.connection", "%q, want %s or %s", l.Connection, Close, KeepAlive)
 	}
-	k.problem("load.duration", durationBound.problem(l.Duration))
-	k.problem("load.warmup", warmupBound.problem(l.Warmup))
-	k.problem("load.timeout", timeoutBound.problem(l.Timeout))
+	k.problem("load.duration", DurationBound.Problem(l.Duration))
+	k.problem("load.warmup", WarmupBound.Problem(l.Warmup))
+	k.problem("load.timeout", TimeoutBound.Problem(l.Timeout))
 	k.rate(l)
 }
 
 // group checks one Group, its problems located under path.
 func (k *checker) group(path string, g Group) {
-	k.problem(path+".threads", threadsLimit.problem(g.Threads))
-	k.problem(path+".connections", connectionsLimit.problem(g.Connections))
+	k.problem(path+".threads", ThreadsLimit.Problem(g.Threads))
+	k.problem(path+".connections", ConnectionsLimit.Problem(g.Connections))
 	if g.Rate != 0 {
-		k.problem(path+".rate", rateProblem(g.Rate))
+		k.problem(path+".rate", RateProblem(g.Rate))
 	}
 	for i, c := range g.CPUs {
 		switch {
-		case c < 0 || c >= maxCPUs:
-			k.add(path+".cpus", "CPU %d is out of range (0 to %d)", c, maxCPUs-1)
+		case c < 0 || c >= MaxCPUs:
+			k.add(path+".cpus", "CPU %d is out of range (0 to %d)", c, MaxCPUs-1)
 			return
 		case i > 0 && c <= g.CPUs[i-1]:
 			k.add(path+".cpus", "not sorted without repeats (%d after %d)", c, g.CPUs[i-1])
@@ -415,7 +460,7 @@ func (k *checker) variants(p *Plan) {
 		if len(v.Env) > 2*MaxVars {
 			k.add(path+".env", "%d entries, more than the %d allowed", len(v.Env), 2*MaxVars)
 		} else {
-			for _, key := range sortedKeys(v.Env) {
+			for _, key := range slices.Sorted(maps.Keys(v.Env)) {
 				if key == "" || strings.ContainsAny(key, "=\x00") || strings.ContainsRune(v.Env[key], 0) {
 					k.add(path+".env."+key, "%q is not a valid environment variable (no '=' or NUL)", key)
 				}
@@ -434,7 +479,7 @@ func (k *checker) variants(p *Plan) {
 			if strings.TrimSpace(s.Command) == "" {
 				k.add(sp+".command", "empty")
 			}
-			k.problem(sp+".timeout", commandBound.problem(s.Timeout))
+			k.problem(sp+".timeout", CommandBound.Problem(s.Timeout))
 		}
 	}
 	if _, ok := seen[p.Baseline]; p.Baseline != "" && !ok {
@@ -460,9 +505,9 @@ func (k *checker) server(s *Server, builtin bool) {
 	default:
 		k.add("server.ready.kind", "%q, want tcp, tls or https", r.Kind)
 	}
-	k.problem("server.ready.timeout", commandBound.problem(r.Timeout))
-	k.problem("server.ready.interval", commandBound.problem(r.Interval))
-	k.problem("server.command_timeout", commandBound.problem(s.CommandTimeout))
+	k.problem("server.ready.timeout", CommandBound.Problem(r.Timeout))
+	k.problem("server.ready.interval", CommandBound.Problem(r.Interval))
+	k.problem("server.command_timeout", CommandBound.Problem(s.CommandTimeout))
 }
 
 // search checks that a Search names variants of the plan that carry its
@@ -485,8 +530,8 @@ func (k *checker) search(p *Plan) {
 		k.add("search.budget", "%d, want 1 to %d windows", s.Budget, MaxSearchBudget)
 	}
 	switch s.Maximize {
-	case MaximizeRate, MaximizeRatePerCPU, MinimizeP99Handshake:
+	case results.ObjectiveRate, results.ObjectiveRatePerCPU, results.ObjectiveP99:
 	default:
-		k.add("search.maximize", "%q, want %q, %q or %q", s.Maximize, MaximizeRate, MaximizeRatePerCPU, MinimizeP99Handshake)
+		k.add("search.maximize", "%q, want %q, %q or %q", s.Maximize, results.ObjectiveRate, results.ObjectiveRatePerCPU, results.ObjectiveP99)
 	}
 }

@@ -1,12 +1,14 @@
-package scenarios
+package plans
 
 import (
 	"time"
+
+	"github.com/kaeload/kaeload/results"
 )
 
 // Plan is a compiled scenario: every value resolved (durations, CPU lists,
-// pre-rendered request bytes, TLS parameters as crypto/tls constants). Nothing
-// downstream of Compile sees YAML. A Plan encodes to JSON so that a worker
+// pre-rendered request bytes, TLS parameters as crypto/tls constants).
+// Nothing downstream of the compiler (scenarios.Scenario.Compile) sees YAML. A Plan encodes to JSON so that a worker
 // process can receive its slice of it and every result file can embed it;
 // encoded, it is always redacted (see Redacted and MarshalJSON), so secret
 // env values never leave the process inside a plan.
@@ -34,13 +36,14 @@ type Plan struct {
 	// Server says how to start, stop and check the server between variants;
 	// nil when the server is managed outside kaeload.
 	Server *Server `json:"server,omitempty"`
-	// Order is the schedule: Randomized (the default: randomized blocks,
-	// each round runs every variant once in an order drawn from Seed),
-	// Interleaved (A B C, A B C, …) or Sequential (every repetition of a
-	// variant, then the next variant). Randomized and Interleaved restart
-	// the server before every window, which spreads slow drift of a shared
-	// machine over every variant; see Steps.
-	Order Order `json:"order"`
+	// Order is the schedule: results.OrderRandomized (the default:
+	// randomized blocks, each round runs every variant once in an order
+	// drawn from Seed), results.OrderInterleaved (A B C, A B C, …) or
+	// results.OrderSequential (every repetition of a variant, then the
+	// next variant). Randomized and interleaved restart the server before
+	// every window, which spreads slow drift of a shared machine over
+	// every variant; see Steps.
+	Order results.Order `json:"order"`
 	// Seed seeds the randomized order; SeedSet says whether it was chosen
 	// (the scenario's seed, --seed, or drawn by the runner, WithSeed).
 	// Without one, Steps orders as seed 0 would and the runner draws a
@@ -48,7 +51,7 @@ type Plan struct {
 	Seed    uint64 `json:"seed"`
 	SeedSet bool   `json:"seed_set,omitempty"`
 	// Equivalence is the margin of the equivalence verdicts, as a fraction
-	// (DefaultEquivalence, 0.02, unless the scenario says): a difference
+	// (results.DefaultEquivalence, 0.02, unless the scenario says): a difference
 	// whose confidence bounds lie within ±Equivalence is "no difference".
 	Equivalence float64 `json:"equivalence"`
 	// Auto is set for repeat: auto: the runner first measures the
@@ -62,8 +65,9 @@ type Plan struct {
 	// Cooldown is the pause between measured windows (0 = none).
 	Cooldown time.Duration `json:"cooldown"`
 	// Thresholds are the run's pass/fail criteria, the scenario's then the
-	// command line's, resolved (ParseThreshold; variant names checked).
-	Thresholds []Threshold `json:"thresholds,omitempty"`
+	// command line's, resolved (scenarios.ParseThreshold; variant names
+	// checked). The run record stores them as they are.
+	Thresholds []results.Threshold `json:"thresholds,omitempty"`
 	// Warnings are Compile's non-fatal findings (overlapping groups, more
 	// threads than CPUs, TLS settings that restrict nothing), each located
 	// like an error: "file:line:col: field.path: message".
@@ -106,9 +110,15 @@ type Target struct {
 
 // Builtin describes the built-in target.
 type Builtin struct {
-	// Cert is the generated certificate kind: rsa2048, rsa3072, rsa4096 or ecdsa-p256.
+	// Cert is the generated certificate kind, one of BuiltinCerts:
+	// rsa2048, rsa3072, rsa4096 or ecdsa-p256.
 	Cert string `json:"cert"`
 }
+
+// BuiltinCerts are the certificate kinds a plan may ask of the built-in
+// target (Builtin.Cert); package target generates each of them. This is
+// the one list: the compiler validates target.builtin.cert against it.
+var BuiltinCerts = []string{"rsa2048", "rsa3072", "rsa4096", "ecdsa-p256"}
 
 // TLS is the client side of the handshake, in crypto/tls terms.
 type TLS struct {
@@ -261,19 +271,6 @@ func (p *Plan) WithSeed(seed uint64) *Plan {
 	return &cp
 }
 
-// Order is the order variants and repetitions run in.
-type Order string
-
-const (
-	// Randomized runs randomized blocks: every round runs each variant
-	// once, in an order drawn from Plan.Seed afresh for each round.
-	Randomized Order = "randomized"
-	// Sequential runs every repetition of a variant, then the next variant.
-	Sequential Order = "sequential"
-	// Interleaved runs one repetition of every variant, then the next round.
-	Interleaved Order = "interleaved"
-)
-
 // Server is how kaeload controls the server under test.
 type Server struct {
 	// Host is where commands run: "local" (sh -c here) or, for a server
@@ -314,22 +311,6 @@ type Probe struct {
 	Pattern string `json:"pattern,omitempty"`
 }
 
-// Objective is what a search maximizes.
-type Objective string
-
-// The objectives of a search.
-const (
-	// MaximizeRate is the window's total rate (req/s).
-	MaximizeRate Objective = "req/s"
-	// MaximizeRatePerCPU is requests per server CPU-second: what an
-	// offload saves.
-	MaximizeRatePerCPU Objective = "req/s per server CPU-second"
-	// MinimizeP99Handshake maximizes −p99 of the handshake time: the
-	// window's score is 1/p99, so the search's log-scale test compares
-	// p99s.
-	MinimizeP99Handshake Objective = "-p99 handshake"
-)
-
 // Search is a variant entry whose variable is searched instead of swept
 // (variants[].search): its grid's variants are Plan.Variants[First :
 // First+Points], resolved like a sweep's (Series, Sweep), in grid order.
@@ -343,7 +324,7 @@ type Search struct {
 	First  int `json:"first"`
 	Points int `json:"points"`
 	// Maximize is the objective.
-	Maximize Objective `json:"maximize"`
+	Maximize results.Objective `json:"maximize"`
 	// Budget is the most windows the search measures. BudgetTime is the
 	// duration it was given as (0 when a count was given): Budget is then
 	// BudgetTime over one window's length (warm-up + duration + cooldown),
@@ -360,3 +341,30 @@ func (p *Plan) Searched(i int) bool {
 
 // Value returns the searched variable's value at grid point k.
 func (s *Search) Value(p *Plan, k int) string { return p.Variants[s.First+k].Sweep[s.Key] }
+
+// WorstCase is the longest the search's windows can take: Budget windows
+// of warm-up, duration and cooldown each (server restarts not counted).
+func (s *Search) WorstCase(p *Plan) time.Duration {
+	return time.Duration(s.Budget) * (p.Load.Warmup + p.Load.Duration + p.Cooldown)
+}
+
+// WithAddr returns a copy of p whose target dials addr: the runner calls it
+// with the built-in server's listen address once it listens. For a built-in
+// target the URL becomes "https://addr/"; the Host header and the TLS server
+// name stay "localhost", which the built-in certificate is issued for. For a
+// URL target only the dialled address changes. A tcp or tls ready probe
+// without an address (a built-in target's, unknown until it listens) gets
+// addr. p is not modified.
+func (p *Plan) WithAddr(addr string) *Plan {
+	q := *p
+	q.Target.Addr = addr
+	if p.Target.Builtin != nil {
+		q.Target.URL = "https://" + addr + "/"
+	}
+	if s := p.Server; s != nil && s.Ready.Addr == "" && (s.Ready.Kind == "tcp" || s.Ready.Kind == "tls") {
+		srv := *s
+		srv.Ready.Addr = addr
+		q.Server = &srv
+	}
+	return &q
+}
