@@ -27,7 +27,8 @@
 //
 // # Statistics
 //
-// The samples are the repetitions' total rates (Variant.Rates). Summarize
+// The statistics live in results/stats (pure functions of numbers,
+// importing nothing of kaeload's); this package calls them. The samples are the repetitions' total rates (Variant.Rates). Summarize
 // gives the mean, sample standard deviation (n-1) and the 95 % confidence
 // interval of the geometric mean, taken on the log scale and
 // exponentiated (never negative), from Student's t quantile

@@ -1,9 +1,7 @@
-package results
+package stats
 
 import (
-	"encoding/json"
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -243,61 +241,6 @@ func TestCompareEdgeCases(t *testing.T) {
 		if got.Test != tt.want.Test || got.Significant != tt.want.Significant || got.PValue != tt.want.PValue ||
 			!near(got.DeltaPct, tt.want.DeltaPct, 1e-12) || got.T != 0 || got.DF != 0 {
 			t.Errorf("%s: Compare(%v, %v) = %+v, want %+v", tt.name, tt.base, tt.other, got, tt.want)
-		}
-	}
-}
-
-// TestCompareCannotTest: a rate that has no logarithm gives "cannot
-// test" with the reason, outside any family; the test never switches to
-// the raw scale, where it would judge a difference, not a ratio.
-func TestCompareCannotTest(t *testing.T) {
-	for _, tt := range []struct {
-		name        string
-		base, other []float64
-	}{
-		{"zero base", []float64{0, 0}, []float64{1, 2}},
-		{"zero other", []float64{1000, 1010}, []float64{0, 990}},
-		{"negative", []float64{1000, 1010}, []float64{-5, 990}},
-		{"NaN", []float64{1000, math.NaN()}, []float64{990, 995}},
-		{"+Inf", []float64{1000, 1010}, []float64{math.Inf(1), 995}},
-	} {
-		got := Compare(tt.base, tt.other)
-		if got.Test != TestCannot || got.Why == "" || got.Significant || got.PValue != 1 || got.PAdjusted != 1 || got.Family != 0 {
-			t.Errorf("%s: Compare(%v, %v) = %+v, want Test %q with a reason, not significant", tt.name, tt.base, tt.other, got, TestCannot)
-		}
-		if _, err := json.Marshal(got); err != nil {
-			t.Errorf("%s: %v", tt.name, err)
-		}
-		if w := VerdictWords(got); !strings.HasPrefix(w, "cannot test: ") {
-			t.Errorf("%s: VerdictWords = %q, want \"cannot test: …\"", tt.name, w)
-		}
-	}
-}
-
-// TestCompareConstantSamples: two variants whose repetitions are one
-// constant (a rate-limited server) are the same, whatever their sizes
-// make of the rounding of the mean of the logarithms: no difference.
-func TestCompareConstantSamples(t *testing.T) {
-	const x = 153126.78528368345
-	rep := func(n int) []float64 {
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = x
-		}
-		return xs
-	}
-	for _, sizes := range [][2]int{{8, 3}, {3, 8}, {2, 2}, {5, 7}, {10, 3}} {
-		got := CompareFamily(rep(sizes[0]), [][]float64{rep(sizes[1]), {x * 1.05, x * 1.05, x * 1.05}}, DefaultEquivalence)
-		c := got[0]
-		if c.Test != TestZeroVariance || c.Significant || c.PValue != 1 || c.DeltaPct != 0 || !c.Equivalent {
-			t.Errorf("%d × %v against %d × the same: %+v, want zero variance, p 1, Δ 0, equivalent", sizes[0], x, sizes[1], c)
-		}
-		if w := VerdictWords(c); !strings.HasPrefix(w, "no difference") {
-			t.Errorf("%d × %v against %d × the same: verdict %q, want \"no difference …\"", sizes[0], x, sizes[1], w)
-		}
-		// A real difference between constants is still one.
-		if d := got[1]; d.Test != TestZeroVariance || !d.Significant {
-			t.Errorf("%d × %v against 3 × 5 %% more: %+v, want significant (zero variance)", sizes[0], x, d)
 		}
 	}
 }
