@@ -131,8 +131,7 @@
 // renamed into place so that no reader sees half of one. A run whose
 // controller was killed keeps every repetition it finished: ReadRunFile
 // reads a directory through its journal and marks such a run Incomplete.
-// An existing run is never overwritten. WriteDir writes a whole run at
-// once the same way (a hidden directory renamed into place).
+// An existing run is never overwritten.
 // DefaultDirName names a run directory "20261202T134500Z-nginx-kae";
 // CheckWritable checks the results directory before any load is sent.
 //

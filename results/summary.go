@@ -510,7 +510,7 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 // CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
 // kaeload, not the server", unless r.Warnings already holds it, so calling
 // it again adds nothing. Call it before WriteJSON so that run.json carries
-// the warnings; WriteDir and Journal do. WriteText and WriteMarkdown show these
+// the warnings; Journal does. WriteText and WriteMarkdown show these
 // warnings whether or not Annotate ran.
 func (r *Run) Annotate() {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
