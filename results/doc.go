@@ -118,7 +118,7 @@
 // anything?").
 //
 // Every report renders numbers with the same formatters (FormatCount,
-// FormatRate, FormatPercent, QuantileMillis, Significance, StatusLine and
+// FormatRate, FormatPercent, QuantileMillis, StatusLine and
 // the others; Missing for an undefined value), so a figure reads the same
 // in the terminal, in Markdown and in report.html.
 //

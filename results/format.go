@@ -137,28 +137,6 @@ func formatP(p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
-// Significance is Verdict followed, when a t-test ran on samples with
-// variance (Student's pooled test for equal sizes, Welch's otherwise), by
-// the p-value the verdict rests on: the Holm-adjusted one when the
-// comparison was judged in a family, so that "no" never stands beside a
-// raw p below α: "yes (p=0.0012)", "no (p Holm=0.0900)", "no (zero
-// variance)", "no test (n<2)", "cannot test".
-func Significance(c stats.Comparison) string {
-	v := Verdict(c)
-	if !c.Tested() || c.Test == stats.TestZeroVariance {
-		return v
-	}
-	label, p := "p", c.PValue
-	if c.Family > 1 {
-		label, p = "p Holm", c.PAdjusted
-	}
-	ps := formatP(p)
-	if !strings.HasPrefix(ps, "<") {
-		ps = "=" + ps
-	}
-	return v + " (" + label + ps + ")"
-}
-
 // StatusLine renders the status classes of c that occurred, e.g.
 // "2xx 1,000  5xx 3  other 1"; "none" when no response arrived.
 func StatusLine(c *Counts) string {

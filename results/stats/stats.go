@@ -384,16 +384,6 @@ func welch(base, other []float64, tol float64) Comparison {
 	return c
 }
 
-// StudentTCDF returns P(T ≤ t) for Student's t distribution with df > 0
-// degrees of freedom (df need not be an integer; +Inf is the normal
-// distribution).
-func StudentTCDF(t, df float64) float64 {
-	if t >= 0 {
-		return 1 - studentTUpper(t, df)
-	}
-	return studentTUpper(-t, df)
-}
-
 // studentTUpper returns P(T > t) for t ≥ 0:
 // ½·I_x(df/2, ½) with x = df/(df+t²), the regularized incomplete beta;
 // for df = +Inf the normal tail ½·erfc(t/√2), the limit (x would be
@@ -409,7 +399,7 @@ func studentTUpper(t, df float64) float64 {
 	return 0.5 * betaInc(df/2, 0.5, df/(df+t2), t2/(df+t2))
 }
 
-// StudentTQuantile returns the t with StudentTCDF(t, df) = p for 0 < p < 1
+// StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1
 // and df > 0 (df need not be an integer; +Inf gives the normal quantile,
 // 1.959963984540054 for p = 0.975). It inverts the CDF by bisection to
 // full float64 precision; it returns NaN for p or df out of range.
