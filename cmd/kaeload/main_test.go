@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -142,5 +143,27 @@ func TestRunNginxKAEMissingCPUs(t *testing.T) {
 	}
 	if ents, err := os.ReadDir(resultsDir); err != nil || len(ents) != 0 {
 		t.Errorf("results directory holds %v (err %v), want nothing: the run got as far as its run directory", ents, err)
+	}
+}
+
+// skipIfStarved skips the test when a run exited 3 only because a window
+// completed no request and met no error: on a machine loaded by other
+// work, a worker can be kept off its CPU for a whole short window. That
+// is a precondition of the test failing, not a defect of kaeload (a window
+// with errors, or one that failed for any other reason, is not skipped).
+// Another window of the same output must have completed requests, so that
+// a kaeload that sends nothing at all still fails the test.
+func skipIfStarved(t *testing.T, code int, output string) {
+	t.Helper()
+	if code != 3 || !regexp.MustCompile(`(?m)^requests +[1-9]`).MatchString(output) {
+		return
+	}
+	for _, line := range strings.Split(output, "\n") {
+		if !strings.Contains(line, "no request succeeded in the window (") {
+			continue
+		}
+		if strings.Contains(line, "(no request ended at all)") || strings.Contains(line, "(unanswered at the window's end") {
+			t.Skipf("the machine is too loaded for this test: a window completed no request and met no error:\n%s", line)
+		}
 	}
 }

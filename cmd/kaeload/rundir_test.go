@@ -26,7 +26,7 @@ func TestDefaultRunDirectory(t *testing.T) {
 	cwd := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "run", scenario, "--set", "load.duration=200ms", "--set", "load.warmup=0s", "--progress", "off")
+	cmd := exec.CommandContext(ctx, os.Args[0], "run", scenario, "--set", "load.duration=1s", "--set", "load.warmup=0s", "--progress", "off")
 	cmd.Env = append(os.Environ(), "KAELOAD_TEST_MAIN=1")
 	cmd.Dir = cwd
 	var out, errOut bytes.Buffer
