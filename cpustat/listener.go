@@ -1,10 +1,15 @@
 package cpustat
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
+	"strconv"
+	"syscall"
 
-	"github.com/shirou/gopsutil/v4/net"
 	"github.com/shirou/gopsutil/v4/process"
 )
 
@@ -17,40 +22,306 @@ import (
 // nginx that is the master, whose tree (SampleTree) holds every worker.
 // It is an error when nothing listens on port, when the owner cannot be
 // seen (not root and not the server's user), or when unrelated processes
-// (different roots) listen on it.
+// (different roots) listen on it. Finding it again is cheaper with a
+// Listener, which remembers what it found.
 func FindListener(port int) (int, error) {
+	l := Listener{Port: port}
+	return l.Find()
+}
+
+// Listener finds the server listening on a TCP port of this machine, as
+// FindListener does, and remembers the answer. Its cost does not grow
+// with the sockets in other states (hundreds of thousands in TIME_WAIT
+// after a short-connection run): it asks the kernel for the listening
+// sockets alone (sock_diag, as `ss -lt` does; the LISTEN lines at the
+// head of /proc/net/tcp and tcp6 where that fails), and then finds the
+// processes holding those sockets through /proc/PID/fd. That walk over every process's
+// descriptors runs only when the listening sockets changed since the last
+// Find or the server's root process is gone; otherwise Find returns the
+// root it found before. A Listener is not safe for concurrent use.
+type Listener struct {
+	// Port is the TCP port the server listens on.
+	Port int
+
+	netDir  string   // "": ask sock_diag; else read tcp and tcp6 there
+	inodes  []uint64 // the listening sockets at the last walk, sorted
+	root    procKey  // the family root found then (pid 0: none)
+	holders []int    // the processes found holding inodes then, sorted
+	buf     []byte
+}
+
+// Holders returns the processes that held the port's listening sockets
+// when Find last walked /proc (the nginx master and its workers), sorted.
+func (l *Listener) Holders() []int { return slices.Clone(l.holders) }
+
+// Find returns the PID of the root of the process family listening on
+// l.Port, with FindListener's rules and errors.
+func (l *Listener) Find() (int, error) {
+	port := l.Port
 	if port <= 0 || port > 65535 {
 		return 0, fmt.Errorf("find listener on port %d: not a TCP port", port)
 	}
-	conns, err := net.Connections("tcp")
+	inodes, err := l.listening()
+	if err != nil {
+		return 0, fmt.Errorf("find listener on port %d: %w", port, err)
+	}
+	if len(inodes) == 0 {
+		l.forget()
+		return 0, fmt.Errorf("find listener on port %d: nothing listens on it", port)
+	}
+	if l.root.pid != 0 && slices.Equal(inodes, l.inodes) {
+		if st, err := readProcStat(l.root.pid); err == nil && st.key == l.root && st.state != 'Z' && st.state != 'X' {
+			return l.root.pid, nil // the same sockets, and their owner lives
+		}
+	}
+	l.forget()
+	holders, err := socketHolders(inodes)
 	if err != nil {
 		return 0, fmt.Errorf("find listener on port %d: %w", port, err)
 	}
 	var roots []int
-	listening := false
-	for _, c := range conns {
-		if c.Status != "LISTEN" || c.Laddr.Port != uint32(port) {
-			continue
-		}
-		listening = true
-		if c.Pid <= 0 {
-			continue
-		}
-		root := familyRoot(int(c.Pid))
+	for _, pid := range holders {
+		root := familyRoot(pid)
 		if !slices.Contains(roots, root) {
 			roots = append(roots, root)
 		}
 	}
 	switch {
-	case !listening:
-		return 0, fmt.Errorf("find listener on port %d: nothing listens on it", port)
 	case len(roots) == 0:
 		return 0, fmt.Errorf("find listener on port %d: its process is not visible (run as root or as the server's user)", port)
 	case len(roots) > 1:
 		slices.Sort(roots)
 		return 0, fmt.Errorf("find listener on port %d: unrelated processes %v listen on it", port, roots)
 	}
+	st, err := readProcStat(roots[0])
+	if err == nil {
+		l.inodes, l.root, l.holders = inodes, st.key, holders
+	}
 	return roots[0], nil
+}
+
+func (l *Listener) forget() { l.inodes, l.root, l.holders = nil, procKey{}, nil }
+
+// listening returns the sorted inodes of the sockets listening on
+// l.Port: from sock_diag, or when that fails (or a test set netDir) from
+// the head of /proc/net/tcp and tcp6. A missing tcp6 (IPv6 off) is no
+// error.
+func (l *Listener) listening() ([]uint64, error) {
+	if l.buf == nil {
+		l.buf = make([]byte, diagReceiveSize)
+	}
+	var inodes []uint64
+	var err error
+	if l.netDir == "" {
+		inodes, err = diagListening(l.Port, l.buf)
+	}
+	if l.netDir != "" || err != nil {
+		if inodes, err = l.procListening(); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(inodes)
+	return slices.Compact(inodes), nil
+}
+
+// procListening reads the listening sockets of l.Port from the LISTEN
+// lines at the head of /proc/net/tcp and tcp6 (under l.netDir).
+func (l *Listener) procListening() ([]uint64, error) {
+	dir := l.netDir
+	if dir == "" {
+		dir = "/proc/net"
+	}
+	var inodes []uint64
+	for _, name := range []string{"tcp", "tcp6"} {
+		f, err := os.Open(dir + "/" + name)
+		if err != nil {
+			if name == "tcp6" && errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		inodes, err = listenInodes(f, l.buf[:8<<10], l.Port, inodes)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dir, name, err)
+		}
+	}
+	return inodes, nil
+}
+
+// diagReceiveSize is the buffer a sock_diag answer is read into (the
+// kernel fills what fits and sends the rest in the next read).
+const diagReceiveSize = 32 << 10
+
+// Socket states in /proc/net/tcp's st column.
+const (
+	tcpListen  = "0A"
+	tcpSynRecv = "03"
+)
+
+// listenInodes appends to inodes the inode of each socket listening on
+// port in r, text in the format of /proc/net/tcp, read through buf. The
+// kernel lists listening sockets first, then the established hash
+// (TIME_WAIT included), so the read stops at the first socket in any
+// other state: that keeps it cheap with any number of sockets in
+// TIME_WAIT. Kernels before 4.4 printed a listener's pending requests
+// (SYN_RECV) right after it, so those do not stop the read.
+func listenInodes(r io.Reader, buf []byte, port int, inodes []uint64) ([]uint64, error) {
+	want := fmt.Sprintf(":%04X", port)
+	var carry []byte // a line cut by the end of the previous read
+	header := true
+	for {
+		n, err := r.Read(buf)
+		chunk := buf[:n]
+		for len(chunk) > 0 {
+			i := slices.Index(chunk, '\n')
+			if i < 0 {
+				carry = append(carry, chunk...)
+				break
+			}
+			line := chunk[:i]
+			chunk = chunk[i+1:]
+			if len(carry) > 0 {
+				line = append(carry, line...)
+				carry = carry[:0]
+			}
+			if header {
+				header = false
+				continue
+			}
+			ino, state, ok := parseTCPLine(line, want)
+			switch {
+			case state != tcpListen && state != tcpSynRecv:
+				return inodes, nil
+			case ok:
+				inodes = append(inodes, ino)
+			}
+		}
+		if err == io.EOF {
+			return inodes, nil
+		}
+		if err != nil {
+			return inodes, err
+		}
+	}
+}
+
+// parseTCPLine reads one /proc/net/tcp line ("0: 0100007F:1F90
+// 00000000:0000 0A … uid timeout inode …"): its state, and its inode when
+// it listens on the local port whose ":%04X" form is want.
+func parseTCPLine(line []byte, want string) (ino uint64, state string, ok bool) {
+	var f [10][]byte
+	rest := line
+	for i := range f {
+		if f[i], rest = nextFieldBytes(rest); len(f[i]) == 0 {
+			return 0, "", false
+		}
+	}
+	switch string(f[3]) { // no allocation: the conversion is only compared
+	case tcpListen:
+		state = tcpListen
+	case tcpSynRecv:
+		return 0, tcpSynRecv, false
+	default:
+		return 0, "other", false
+	}
+	if !bytes.HasSuffix(f[1], []byte(want)) {
+		return 0, state, false
+	}
+	ino, ok = parseUint(f[9])
+	return ino, state, ok && ino != 0
+}
+
+// nextFieldBytes is nextField for a byte slice.
+func nextFieldBytes(s []byte) (field, rest []byte) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\r' {
+		j++
+	}
+	return s[i:j], s[j:]
+}
+
+// parseUint parses decimal digits without allocating.
+func parseUint(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+// socketHolders returns the processes holding a descriptor of any of the
+// sockets inodes (sorted), from the /proc/PID/fd links of every process
+// it may read.
+func socketHolders(inodes []uint64) ([]int, error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	var holders []int
+	link := make([]byte, 64)
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil {
+			continue
+		}
+		if holdsSocket(pid, inodes, link) {
+			holders = append(holders, pid)
+		}
+	}
+	slices.Sort(holders)
+	return holders, nil
+}
+
+// holdsSocket says whether process pid has a descriptor of one of the
+// sockets inodes. A process it may not read (another user's, when not
+// root) or that exited meanwhile holds none.
+func holdsSocket(pid int, inodes []uint64, link []byte) bool {
+	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
+	d, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	fds, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		n, err := syscall.Readlink(dir+fd, link)
+		if err != nil || n >= len(link) {
+			continue
+		}
+		v, ok := bytes.CutPrefix(link[:n], []byte("socket:[")) // "socket:[12345]"
+		if !ok {
+			continue
+		}
+		v, ok = bytes.CutSuffix(v, []byte("]"))
+		if !ok {
+			continue
+		}
+		if ino, ok := parseUint(v); ok {
+			if _, found := slices.BinarySearch(inodes, ino); found {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // familyRoot climbs from pid through parents that run the same executable,

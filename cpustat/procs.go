@@ -20,6 +20,7 @@ type procStat struct {
 	own     float64 // utime + stime: the process's own threads
 	comm    string  // the command name (field 2)
 	nice    int     // the nice value (field 19)
+	state   byte    // 'R', 'S', … field 3; 'Z' for a zombie
 }
 
 // ProcsSample is the cumulative CPU time of every process on this machine

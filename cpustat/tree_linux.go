@@ -199,5 +199,6 @@ func parseProcPIDStat(pid int, b []byte) (procStat, error) {
 		own:     float64(v[1]+v[2]) / UserHZ,
 		comm:    comm,
 		nice:    nice,
+		state:   f[0][0], // Fields yields no empty field
 	}, nil
 }

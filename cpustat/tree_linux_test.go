@@ -318,7 +318,7 @@ func TestParseProcPIDStat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := procStat{key: procKey{pid: 4242, start: 123456}, ppid: 17, seconds: 15, own: 3, comm: "a) b (c", nice: -5}
+	want := procStat{key: procKey{pid: 4242, start: 123456}, ppid: 17, seconds: 15, own: 3, comm: "a) b (c", nice: -5, state: 'S'}
 	if st != want {
 		t.Errorf("got %+v, want %+v", st, want)
 	}

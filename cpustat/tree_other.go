@@ -18,3 +18,8 @@ func SampleProcs() (ProcsSample, error) {
 func RunDelay(pid int) (time.Duration, error) {
 	return 0, ErrUnsupported
 }
+
+// readProcStat is not supported off Linux; it returns ErrUnsupported.
+func readProcStat(pid int) (procStat, error) {
+	return procStat{}, ErrUnsupported
+}
