@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/kaeload/kaeload/results/stats"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +17,7 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -177,17 +178,26 @@ variants:
 	}
 }
 
-// TestLocalNginxExample runs examples/local-nginx.yaml — a private nginx on
-// loopback toggled between RSA-2048, RSA-4096 and ECDSA P-256 certificates —
-// on a free port with short windows, in its own order (randomized blocks)
-// and repetitions (three per variant), TLS 1.2
-// (whose cipher names the key type), through the same path as `kaeload
-// run` (workers are this test binary running main). ECDSA P-256 must beat
-// RSA-4096, significantly (under -race the slowed client limits the rate,
-// so there only the direction is required), and nginx's per-variant access
-// logs must show each variant served with the certificate it asked for:
-// every line a full TLS 1.2 handshake with an ECDHE-ECDSA-* or ECDHE-RSA-*
-// cipher, as many lines as responses the client read.
+// TestLocalNginxExample runs examples/local-nginx.yaml — a private nginx
+// on loopback, its certificate chosen per variant — on a free port with
+// short windows and TLS 1.2 (whose cipher names the key type), through
+// the same path as `kaeload run` (workers are this test binary running
+// main), for the two variants the report must tell apart: ECDSA P-256 and
+// RSA-4096, the baseline, listed last. ECDSA must beat RSA-4096, and the
+// report must call it significant; nginx's per-variant access logs must
+// show each variant served with the certificate it asked for: every line
+// a full TLS 1.2 handshake with an ECDHE-ECDSA-* or ECDHE-RSA-* cipher,
+// as many lines as responses the client read.
+//
+// The example's other variants (RSA-2048, and RSA-2048 with OpenSSL's
+// assembly masked) start, serve their certificate with their env and
+// stop in scenarios' TestLocalNginxExampleRuns.
+//
+// Significance needs each variant's windows to measure nginx, not the
+// machine: a window in which nginx got less than half the CPU it got in
+// another window of its variant (under -race, or while other processes
+// took CPU 0) measures what else ran, so the significance check is then
+// skipped, with the figures; the direction is required always.
 func TestLocalNginxExample(t *testing.T) {
 	const example = "../../examples/local-nginx.yaml"
 	if _, err := os.Stat(example); os.IsNotExist(err) {
@@ -200,15 +210,12 @@ func TestLocalNginxExample(t *testing.T) {
 		{"vars.port", port},
 		{"vars.run", runDir},
 		{"target.tls.max_version", "1.2"},
-		{"load.duration", "1500ms"},
+		{"load.duration", "1s"},
+		{"load.warmup", "300ms"},
+		{"variants", `[{name: "{cert}", sweep: {cert: [ecdsa-p256, rsa4096]}, vars: {label: "{cert}"}}]`},
 		// The report compares every variant with the baseline: make it
 		// RSA-4096, so the report itself must call ECDSA's lead significant.
 		{"baseline", "rsa4096"},
-		{"load.warmup", "300ms"},
-		// The example's own order and repetitions (randomized blocks,
-		// three): the defaults a user runs. With two repetitions, Holm
-		// over three comparisons needs t ≈ 7.6, which a busy CI machine's
-		// noise can deny even to a fivefold lead.
 	}
 	plan, err := compile(example, sets, false)
 	if err != nil {
@@ -217,6 +224,7 @@ func TestLocalNginxExample(t *testing.T) {
 	r, _ := runPlan(t, plan)
 	rates := map[string][]float64{}
 	var rsa4096, ecdsa string
+	var starved []string
 	for _, v := range r.Variants {
 		rates[v.Name] = v.Rates()
 		switch {
@@ -225,10 +233,17 @@ func TestLocalNginxExample(t *testing.T) {
 		case strings.Contains(v.Name, "ecdsa") || strings.Contains(v.Name, "p256"):
 			ecdsa = v.Name
 		}
+		var shares []float64 // nginx's CPU seconds per window second
 		for _, rep := range v.Reps {
 			if rep.Total.Requests == 0 || rep.Total.Errors.Total() != 0 {
 				t.Errorf("variant %s rep %d: %d requests, %d errors", v.Name, rep.Index, rep.Total.Requests, rep.Total.Errors.Total())
 			}
+			if c := rep.ServerCPU; c != nil {
+				shares = append(shares, c.Seconds/rep.Total.Window.Length().Seconds())
+			}
+		}
+		if len(shares) != len(v.Reps) || slices.Min(shares) < slices.Max(shares)/2 {
+			starved = append(starved, fmt.Sprintf("%s: nginx's CPU per window second %.2f", v.Name, shares))
 		}
 	}
 	t.Logf("rates (req/s): %v", rates)
@@ -240,8 +255,8 @@ func TestLocalNginxExample(t *testing.T) {
 	switch {
 	case c.DeltaPct <= 0:
 		t.Errorf("%s vs %s: %+.1f %%; want ECDSA faster", ecdsa, rsa4096, c.DeltaPct)
-	case !c.Significant && raceEnabled:
-		t.Logf("not significant under -race (client-bound); the claim is checked without -race")
+	case !c.Significant && len(starved) > 0:
+		t.Logf("not significant, and not required to be: the machine starved nginx in some windows (%s)", strings.Join(starved, "; "))
 	case !c.Significant:
 		t.Errorf("%s vs %s: %+.1f %%, p = %.2g; want a significant difference", ecdsa, rsa4096, c.DeltaPct, c.PValue)
 	default:
@@ -255,6 +270,8 @@ func TestLocalNginxExample(t *testing.T) {
 			t.Errorf("the comparison table does not call %s significant:\n%s", ecdsa, text.String())
 		}
 	}
+	logged := map[string]uint64{}
+	read := map[string]results.Counts{}
 	for _, v := range r.Variants {
 		want := "ECDHE-RSA-"
 		if v.Name == ecdsa {
@@ -267,12 +284,14 @@ func TestLocalNginxExample(t *testing.T) {
 				break
 			}
 		}
-		var read uint64
+		var c results.Counts
 		for _, rep := range v.Reps {
-			read += rep.Total.Responses()
+			c.Add(&rep.Total.Counts)
 		}
-		if got := uint64(len(lines)); got != read {
-			t.Errorf("access-%s.log has %d lines; the client read %d responses in variant %s", v.Name, got, read, v.Name)
-		}
+		logged[v.Name], read[v.Name] = uint64(len(lines)), c
+	}
+	// Last: it skips the rest when a busy machine left requests unaccounted.
+	for _, v := range r.Variants {
+		testkit.SameResponses(t, "nginx (access-"+v.Name+".log)", logged[v.Name], read[v.Name])
 	}
 }
