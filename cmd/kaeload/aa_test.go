@@ -15,7 +15,8 @@ import (
 
 // TestNginxAA is the end-to-end A/A test of the comparison: five variants
 // that are the same nginx (RSA-2048, on CPU 0; the client on CPU 1),
-// three rounds of short windows in randomized blocks. No variant may be
+// three rounds of short windows (500 ms: the rule's calibration does not
+// depend on the window's length, only its noise does) in randomized blocks. No variant may be
 // called significant, and every comparison must say what the data can
 // say: an equivalence verdict or the difference it could have detected.
 //
@@ -45,8 +46,8 @@ target:
   url: https://%[1]s/
 load:
   connection: close
-  warmup: 300ms
-  duration: 1s
+  warmup: 200ms
+  duration: 500ms
   groups: [{cpus: "1", connections: 8}]
 repeat: 3
 server:
