@@ -210,8 +210,8 @@ func TestLocalNginxExample(t *testing.T) {
 		{"vars.port", port},
 		{"vars.run", runDir},
 		{"target.tls.max_version", "1.2"},
-		{"load.duration", "1s"},
-		{"load.warmup", "300ms"},
+		{"load.duration", "500ms"},
+		{"load.warmup", "200ms"},
 		{"variants", `[{name: "{cert}", sweep: {cert: [ecdsa-p256, rsa4096]}, vars: {label: "{cert}"}}]`},
 		// The report compares every variant with the baseline: make it
 		// RSA-4096, so the report itself must call ECDSA's lead significant.
