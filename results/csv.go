@@ -55,7 +55,11 @@ import (
 // A run without variants gives the header row alone; in a run whose
 // baseline was not measured, every variant's test is TestNoBaseline and
 // its comparison cells are empty. It returns any error of w.
-func WriteCSV(w io.Writer, r *Run) error {
+func WriteCSV(w io.Writer, m *Report) error {
+	if m.Err != nil {
+		return fmt.Errorf("write csv: %w", m.Err)
+	}
+	r, s := m.Run, m.Summary
 	sweepSet, probeSet := map[string]bool{}, map[string]bool{}
 	for i := range r.Variants {
 		for k := range r.Variants[i].Sweep {
@@ -85,18 +89,11 @@ func WriteCSV(w io.Writer, r *Run) error {
 	}
 	header = append(header, "mean_req_per_s", "stddev", "ci95_low", "ci95_high", "delta_pct", "p_value", "significant", "test",
 		"p_adjusted", "adjustment", "family", "mde_pct", "equivalence_bound_pct", "equivalence_margin_pct", "equivalent", "plateau")
-	checks := CheckThresholds(r)
+	checks := m.Thresholds
 	if len(checks) > 0 {
 		header = append(header, "thresholds")
 	}
 
-	var s *RunSummary
-	if len(r.Variants) > 0 {
-		var err error
-		if s, err = SummarizeRun(r); err != nil {
-			return fmt.Errorf("write csv: %w", err)
-		}
-	}
 	cw := csv.NewWriter(w)
 	_ = cw.Write(header) // errors surface from Flush/Error below
 	for i := range r.Variants {

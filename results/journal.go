@@ -309,7 +309,7 @@ func (j *Journal) rebuild() error {
 	files := []namedFile{{RunFile, runJSON.Bytes()}}
 	var summary bytes.Buffer
 	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
-		if err := WriteCSV(&summary, r); err == nil {
+		if err := WriteCSV(&summary, Analyze(r)); err == nil {
 			files = append(files, namedFile{SummaryFile, summary.Bytes()})
 		}
 	}

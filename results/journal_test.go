@@ -161,7 +161,7 @@ func TestJournalKilled(t *testing.T) {
 		t.Errorf("killed run: incomplete %v, variants %d", r.Incomplete, len(r.Variants))
 	}
 	var text bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "INCOMPLETE:") {

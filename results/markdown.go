@@ -22,11 +22,11 @@ import (
 // A run whose baseline was not measured shows what was measured and says
 // that nothing is compared (RunSummary.NoComparison); a run without
 // variants says that nothing was measured. It returns any error of w.
-func WriteMarkdown(w io.Writer, r *Run) error {
-	s, err := SummarizeRun(r)
-	if err != nil {
-		return fmt.Errorf("write markdown report: %w", err)
+func WriteMarkdown(w io.Writer, m *Report) error {
+	if m.Err != nil {
+		return fmt.Errorf("write markdown report: %w", m.Err)
 	}
+	r, s := m.Run, m.Summary
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# kaeload run %s\n\n", mdEscape(r.Name))
 	if !r.Started.IsZero() {
@@ -55,19 +55,19 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 	if r.Incomplete {
 		notes = append(notes, "**INCOMPLETE:** rebuilt from the run's journal; only the repetitions finished so far are shown")
 	}
-	if failed := r.Failed(); len(failed) > 0 {
+	if failed := m.Failed; len(failed) > 0 {
 		notes = append(notes, "**FAILED:** "+mdEscape(strings.Join(failed, ", "))+": their figures are not results")
 	}
-	for _, l := range r.NotMeasuredLines() {
+	for _, l := range m.NotMeasured {
 		notes = append(notes, "**NOT MEASURED:** "+mdEscape(l))
 	}
-	for _, c := range CrossedLines(r) {
+	for _, c := range m.Crossed {
 		notes = append(notes, "**THRESHOLD CROSSED:** "+mdEscape(c))
 	}
-	for _, warn := range warnings(r) {
+	for _, warn := range m.Warnings {
 		notes = append(notes, "**WARNING:** "+mdEscape(warn))
 	}
-	for _, h := range r.Hints() {
+	for _, h := range m.Hints {
 		notes = append(notes, "**HINT:** "+mdEscape(h))
 	}
 	if len(notes) > 0 {
@@ -79,7 +79,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		b.WriteString("\nNo variant was measured.\n")
 	case r.Capacity != nil:
 		// Steps are windows at different rates: no repetition statistics.
-		writeCapacityMarkdown(&b, r)
+		writeCapacityMarkdown(&b, m)
 	default:
 		b.WriteString("\n## Comparison\n\n")
 		if nc := s.NoComparison(); nc != "" {
@@ -108,7 +108,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
 		}
 	}
-	if ss := SummarizeSearch(r); ss != nil {
+	if ss := m.Search; ss != nil {
 		fmt.Fprintf(&b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
 		for _, l := range ss.Lines() {
 			b.WriteString("- " + mdEscape(l) + "\n")
@@ -119,11 +119,11 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 			t.writeMarkdown(&b)
 		}
 	}
-	if hasSpeed(r) {
-		writeSpeedMarkdown(&b, newSpeedTable(r, s))
+	if m.Speed != nil {
+		writeSpeedMarkdown(&b, m.Speed)
 	}
-	if cs := CheckThresholds(r); len(cs) > 0 {
-		writeThresholdsMarkdown(&b, cs)
+	if len(m.Thresholds) > 0 {
+		writeThresholdsMarkdown(&b, m.Thresholds)
 	}
 
 	if len(r.Variants) > 0 {

@@ -85,17 +85,17 @@ func quantileMs(h *Histogram, q float64) *float64 {
 	return &v
 }
 
-// Summarize returns r's SummaryJSON, also for a run whose baseline was
-// not measured. The error is nil.
-func (r *Run) Summarize() (*SummaryJSON, error) {
-	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: r.Failed(), NotMeasured: r.NotMeasured, Warnings: r.AllWarnings(), Hints: r.Hints(), Variants: []VariantJSON{}}
-	out.Thresholds = CheckThresholds(r)
-	out.ThresholdsPassed = len(Crossed(out.Thresholds)) == 0
-	s, err := SummarizeRun(r)
-	if err != nil {
-		return nil, err
+// Summarize returns the SummaryJSON of m's run, also for a run whose
+// baseline was not measured: fields of m, formatted. The error is m.Err.
+func (m *Report) Summarize() (*SummaryJSON, error) {
+	if m.Err != nil {
+		return nil, m.Err
 	}
+	r, s := m.Run, m.Summary
+	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
+		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []VariantJSON{}}
+	out.Thresholds = m.Thresholds
+	out.ThresholdsPassed = len(m.Crossed) == 0
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		vs := &s.Variants[i]
@@ -124,9 +124,9 @@ func (r *Run) Summarize() (*SummaryJSON, error) {
 	return out, nil
 }
 
-// WriteSummaryJSON writes r's SummaryJSON, indented.
-func WriteSummaryJSON(w io.Writer, r *Run) error {
-	s, err := r.Summarize()
+// WriteSummaryJSON writes the SummaryJSON of m (Report.Summarize), indented.
+func WriteSummaryJSON(w io.Writer, m *Report) error {
+	s, err := m.Summarize()
 	if err != nil {
 		return fmt.Errorf("write summary json: %w", err)
 	}

@@ -37,16 +37,13 @@ const maxMessage = 120
 // window, say) shows what was measured and says, in place of the
 // comparison, that nothing is compared (RunSummary.NoComparison). It
 // returns any error of w.
-func WriteText(w io.Writer, r *Run) error {
-	var s *RunSummary
-	if len(r.Variants) > 0 {
-		var err error
-		if s, err = SummarizeRun(r); err != nil {
-			return fmt.Errorf("write text report: %w", err)
-		}
+func WriteText(w io.Writer, m *Report) error {
+	if m.Err != nil {
+		return fmt.Errorf("write text report: %w", m.Err)
 	}
+	r, s := m.Run, m.Summary
 	var b bytes.Buffer
-	writeHeader(&b, r, s)
+	writeHeader(&b, m)
 	reps := 0
 	for i := range r.Variants {
 		writeVariant(&b, &r.Variants[i])
@@ -55,18 +52,18 @@ func WriteText(w io.Writer, r *Run) error {
 	switch {
 	case r.Capacity != nil:
 		// Steps are windows at different rates: no repetition statistics.
-		writeCapacity(&b, r)
+		writeCapacity(&b, m)
 	case len(r.Variants) > 1 || reps > 1:
 		writeComparison(&b, r, s)
 	}
-	if ss := SummarizeSearch(r); ss != nil {
-		writeSearch(&b, ss)
+	if m.Search != nil {
+		writeSearch(&b, m.Search)
 	}
-	if hasSpeed(r) {
-		writeSpeed(&b, newSpeedTable(r, s))
+	if m.Speed != nil {
+		writeSpeed(&b, m.Speed)
 	}
-	if cs := CheckThresholds(r); len(cs) > 0 {
-		writeThresholds(&b, cs)
+	if len(m.Thresholds) > 0 {
+		writeThresholds(&b, m.Thresholds)
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
@@ -82,17 +79,31 @@ func (r *Run) AllWarnings() []string { return warnings(r) }
 // warnings returns r.Warnings followed by the failed and client-bound
 // warnings that Annotate would add.
 func warnings(r *Run) []string {
+	s, err := SummarizeRun(r)
+	if err != nil {
+		s = nil
+	}
+	return warningsOf(r, s)
+}
+
+// warningsOf returns r.Warnings followed by the failed, client-bound,
+// other-load and backoff warnings and those of r's summary s (nil: none).
+func warningsOf(r *Run, s *RunSummary) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
 	ws = appendNew(ws, clientBoundWarnings(r)...)
 	ws = appendNew(ws, otherLoadWarnings(r)...)
 	ws = appendNew(ws, repWarnings(r, backoffLine)...)
-	if s, err := SummarizeRun(r); err == nil {
+	if s != nil {
 		ws = appendNew(ws, s.Warnings...)
 	}
 	return ws
 }
 
-func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
+func writeHeader(b *bytes.Buffer, m *Report) {
+	r, s := m.Run, m.Summary
+	if len(r.Variants) == 0 {
+		s = nil
+	}
 	fmt.Fprintf(b, "run %s\n", r.Name)
 	if !r.Started.IsZero() {
 		fmt.Fprintf(b, "started   %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
@@ -121,19 +132,19 @@ func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
 	if r.Incomplete {
 		b.WriteString("INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown\n")
 	}
-	if failed := r.Failed(); len(failed) > 0 {
+	if failed := m.Failed; len(failed) > 0 {
 		fmt.Fprintf(b, "FAILED: %s (see below); their figures are not results\n", strings.Join(failed, ", "))
 	}
-	for _, l := range r.NotMeasuredLines() {
+	for _, l := range m.NotMeasured {
 		fmt.Fprintf(b, "NOT MEASURED: %s\n", l)
 	}
-	for _, c := range CrossedLines(r) {
+	for _, c := range m.Crossed {
 		fmt.Fprintf(b, "THRESHOLD CROSSED: %s\n", c)
 	}
-	for _, warn := range warnings(r) {
+	for _, warn := range m.Warnings {
 		fmt.Fprintf(b, "WARNING: %s\n", warn)
 	}
-	for _, h := range r.Hints() {
+	for _, h := range m.Hints {
 		fmt.Fprintf(b, "HINT: %s\n", h)
 	}
 	writeHosts(b, r.Hosts)

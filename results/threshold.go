@@ -218,9 +218,14 @@ func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 func CrossedLines(r *Run) []string {
 	var out []string
 	for _, c := range Crossed(CheckThresholds(r)) {
-		out = append(out, fmt.Sprintf("%s: %s %s", c.Threshold.Expr, c.Variant, c.Shown()))
+		out = append(out, crossedLine(&c))
 	}
 	return out
+}
+
+// crossedLine is one crossed threshold as the reports' headers show it.
+func crossedLine(c *ThresholdCheck) string {
+	return fmt.Sprintf("%s: %s %s", c.Threshold.Expr, c.Variant, c.Shown())
 }
 
 // writeThresholds writes the text report's thresholds section.
