@@ -49,26 +49,8 @@ func WriteMarkdown(w io.Writer, m *Report) error {
 		fmt.Fprintf(&b, "- **repeat** auto: %s\n", mdEscape(calibrationWords(c)))
 	}
 	var notes []string
-	if r.Interrupted {
-		notes = append(notes, "**INTERRUPTED:** the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)")
-	}
-	if r.Incomplete {
-		notes = append(notes, "**INCOMPLETE:** rebuilt from the run's journal; only the repetitions finished so far are shown")
-	}
-	if failed := m.Failed; len(failed) > 0 {
-		notes = append(notes, "**FAILED:** "+mdEscape(strings.Join(failed, ", "))+": their figures are not results")
-	}
-	for _, l := range m.NotMeasured {
-		notes = append(notes, "**NOT MEASURED:** "+mdEscape(l))
-	}
-	for _, c := range m.Crossed {
-		notes = append(notes, "**THRESHOLD CROSSED:** "+mdEscape(c))
-	}
-	for _, warn := range m.Warnings {
-		notes = append(notes, "**WARNING:** "+mdEscape(warn))
-	}
-	for _, h := range m.Hints {
-		notes = append(notes, "**HINT:** "+mdEscape(h))
+	for _, n := range notices(m) {
+		notes = append(notes, "**"+n.label+":** "+mdEscape(n.text))
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n> " + strings.Join(notes, "\n>\n> ") + "\n")

@@ -99,6 +99,40 @@ func warningsOf(r *Run, s *RunSummary) []string {
 	return ws
 }
 
+// notice is one line of a report's banner: a label in capitals
+// ("WARNING") and its text.
+type notice struct{ label, text string }
+
+// notices lays out the banner of m once, in order: interrupted,
+// incomplete, failed, not measured, crossed thresholds, warnings, hints.
+// The text report writes each as "LABEL: text", the Markdown report as a
+// quoted "**LABEL:** text".
+func notices(m *Report) []notice {
+	var ns []notice
+	if m.Run.Interrupted {
+		ns = append(ns, notice{"INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)"})
+	}
+	if m.Run.Incomplete {
+		ns = append(ns, notice{"INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown"})
+	}
+	if len(m.Failed) > 0 {
+		ns = append(ns, notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
+	}
+	for _, l := range m.NotMeasured {
+		ns = append(ns, notice{"NOT MEASURED", l})
+	}
+	for _, c := range m.Crossed {
+		ns = append(ns, notice{"THRESHOLD CROSSED", c})
+	}
+	for _, w := range m.Warnings {
+		ns = append(ns, notice{"WARNING", w})
+	}
+	for _, h := range m.Hints {
+		ns = append(ns, notice{"HINT", h})
+	}
+	return ns
+}
+
 func writeHeader(b *bytes.Buffer, m *Report) {
 	r, s := m.Run, m.Summary
 	if len(r.Variants) == 0 {
@@ -126,26 +160,8 @@ func writeHeader(b *bytes.Buffer, m *Report) {
 	} else {
 		b.WriteString("no variants\n")
 	}
-	if r.Interrupted {
-		b.WriteString("INTERRUPTED: the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)\n")
-	}
-	if r.Incomplete {
-		b.WriteString("INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown\n")
-	}
-	if failed := m.Failed; len(failed) > 0 {
-		fmt.Fprintf(b, "FAILED: %s (see below); their figures are not results\n", strings.Join(failed, ", "))
-	}
-	for _, l := range m.NotMeasured {
-		fmt.Fprintf(b, "NOT MEASURED: %s\n", l)
-	}
-	for _, c := range m.Crossed {
-		fmt.Fprintf(b, "THRESHOLD CROSSED: %s\n", c)
-	}
-	for _, warn := range m.Warnings {
-		fmt.Fprintf(b, "WARNING: %s\n", warn)
-	}
-	for _, h := range m.Hints {
-		fmt.Fprintf(b, "HINT: %s\n", h)
+	for _, n := range notices(m) {
+		fmt.Fprintf(b, "%s: %s\n", n.label, n.text)
 	}
 	writeHosts(b, r.Hosts)
 }
