@@ -129,7 +129,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 
 	// A later run compared with one that lacks a variant still renders.
 	var cmp bytes.Buffer
-	if err := CompareRuns(&cmp, []*Run{sweepRun(), r}, nil); err != nil {
+	if err := compareRuns(&cmp, []*Run{sweepRun(), r}, nil); err != nil {
 		t.Fatalf("CompareRuns: %v", err)
 	}
 	if !strings.Contains(cmp.String(), "kae-soft-33") {
