@@ -2,8 +2,8 @@ package results
 
 import (
 	"bytes"
-	"io"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
