@@ -102,7 +102,7 @@ func AnalyzeRuns(runs []*Run, labels []string) (*RunsReport, error) {
 // handshake time over all repetitions, the client CPU per request and
 // whether any repetition was client-bound; a variant a run lacks shows
 // "—". The header lists the runs, says whether their encoded plans are
-// identical and, for capacity searches, each run's capacity answer.
+// identical and, for capacity searches and searches, each run's answer.
 func CompareRuns(w io.Writer, rr *RunsReport) error {
 	names := rr.Names
 	var b bytes.Buffer
@@ -134,6 +134,11 @@ func CompareRuns(w io.Writer, rr *RunsReport) error {
 	for i, m := range rr.Runs {
 		if m.CapacityLine != "" {
 			fmt.Fprintf(&b, "%s: %s\n", names[i], m.CapacityLine)
+		}
+		if ss := m.Search; ss != nil {
+			for _, l := range ss.Lines()[1:] {
+				fmt.Fprintf(&b, "%s: %s\n", names[i], l)
+			}
 		}
 	}
 	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, DefaultEquivalence*100)
