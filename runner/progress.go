@@ -152,7 +152,7 @@ func sameWriter(a, b io.Writer) bool {
 type nopDisplay struct{}
 
 func (nopDisplay) show(repInfo, *live) {}
-func (nopDisplay) done(*results.Rep) {}
+func (nopDisplay) done(*results.Rep)   {}
 
 // timeLeft is the time until the window ends, never negative.
 func timeLeft(r repInfo, now time.Time) time.Duration {
