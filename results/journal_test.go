@@ -43,9 +43,9 @@ func TestJournal(t *testing.T) {
 	full.Warnings = []string{"a warning of the plan"}
 	dir := filepath.Join(t.TempDir(), "runs", "r1")
 	var renders int
-	j, err := CreateJournal(dir, header(full), JournalOptions{Render: func(r *Run) (map[string][]byte, error) {
+	j, err := CreateJournal(dir, header(full), JournalOptions{Render: func(m *Report) (map[string][]byte, error) {
 		renders++
-		return map[string][]byte{ReportFile: []byte("<p>" + r.Name + "</p>")}, nil
+		return map[string][]byte{ReportFile: []byte("<p>" + m.Run.Name + "</p>")}, nil
 	}})
 	if err != nil {
 		t.Fatal(err)
