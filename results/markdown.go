@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // WriteMarkdown writes a report of r as GitHub-flavoured Markdown, for a
@@ -29,24 +28,8 @@ func WriteMarkdown(w io.Writer, m *Report) error {
 	r, s := m.Run, m.Summary
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# kaeload run %s\n\n", mdEscape(r.Name))
-	if !r.Started.IsZero() {
-		fmt.Fprintf(&b, "- **started** %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
-	}
-	if !r.Finished.IsZero() {
-		fmt.Fprintf(&b, "- **finished** %s", r.Finished.Format("2006-01-02 15:04:05 MST"))
-		if !r.Started.IsZero() {
-			fmt.Fprintf(&b, " (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
-		}
-		b.WriteByte('\n')
-	}
-	if len(r.Variants) > 0 || s.BaselineName != "" {
-		fmt.Fprintf(&b, "- **baseline** %s\n", mdEscape(s.BaselineLine()))
-	}
-	if o := orderLine(r); o != "" {
-		fmt.Fprintf(&b, "- **order** %s\n", mdEscape(o))
-	}
-	if c := r.Calibration; c != nil {
-		fmt.Fprintf(&b, "- **repeat** auto: %s\n", mdEscape(calibrationWords(c)))
+	for _, f := range facts(m) {
+		fmt.Fprintf(&b, "- **%s** %s\n", f.label, mdEscape(f.text))
 	}
 	var notes []string
 	for _, n := range notices(m) {

@@ -16,7 +16,7 @@ var rendererFuncs = map[string]bool{
 	"WriteText": true, "writeHeader": true, "writeVariant": true, "writeRep": true, "writeComparison": true, "writeSearch": true,
 	"WriteMarkdown": true, "WriteCSV": true, "Summarize": true, "WriteSummaryJSON": true, "searchJSON": true, "CompareRuns": true,
 	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
-	"writeThresholds": true, "writeThresholdsMarkdown": true, "thresholdTable": true, "notices": true, "openLoopCells": true,
+	"writeThresholds": true, "writeThresholdsMarkdown": true, "thresholdTable": true, "notices": true, "facts": true, "openLoopCells": true,
 }
 
 // analysisFuncs are the analysis: what Analyze and AnalyzeRuns compute.

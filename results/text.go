@@ -133,31 +133,45 @@ func notices(m *Report) []notice {
 	return ns
 }
 
-func writeHeader(b *bytes.Buffer, m *Report) {
+// facts lays out the head of a report once, in order: started,
+// finished (and how long it took), baseline, order and automatic
+// repetitions, each with its label in lower case. The text report writes
+// "label     text", the Markdown report "- **label** text".
+func facts(m *Report) []notice {
 	r, s := m.Run, m.Summary
-	if len(r.Variants) == 0 {
-		s = nil
-	}
-	fmt.Fprintf(b, "run %s\n", r.Name)
+	var fs []notice
 	if !r.Started.IsZero() {
-		fmt.Fprintf(b, "started   %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
+		fs = append(fs, notice{"started", r.Started.Format("2006-01-02 15:04:05 MST")})
 	}
 	if !r.Finished.IsZero() {
-		fmt.Fprintf(b, "finished  %s", r.Finished.Format("2006-01-02 15:04:05 MST"))
+		f := r.Finished.Format("2006-01-02 15:04:05 MST")
 		if !r.Started.IsZero() {
-			fmt.Fprintf(b, " (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
+			f += fmt.Sprintf(" (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
 		}
-		b.WriteByte('\n')
+		fs = append(fs, notice{"finished", f})
 	}
-	if s != nil {
-		fmt.Fprintf(b, "baseline  %s\n", s.BaselineLine())
-		if o := orderLine(r); o != "" {
-			fmt.Fprintf(b, "order     %s\n", o)
+	if len(r.Variants) > 0 || s.BaselineName != "" {
+		fs = append(fs, notice{"baseline", s.BaselineLine()})
+	}
+	if o := orderLine(r); o != "" {
+		fs = append(fs, notice{"order", o})
+	}
+	if c := r.Calibration; c != nil {
+		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
+	}
+	return fs
+}
+
+func writeHeader(b *bytes.Buffer, m *Report) {
+	r := m.Run
+	fmt.Fprintf(b, "run %s\n", r.Name)
+	for _, f := range facts(m) {
+		// A run without variants shows its times, then says so.
+		if len(r.Variants) > 0 || f.label == "started" || f.label == "finished" {
+			fmt.Fprintf(b, "%-9s %s\n", f.label, f.text)
 		}
-		if c := r.Calibration; c != nil {
-			fmt.Fprintf(b, "repeat    auto: %s\n", calibrationWords(c))
-		}
-	} else {
+	}
+	if len(r.Variants) == 0 {
 		b.WriteString("no variants\n")
 	}
 	for _, n := range notices(m) {
