@@ -94,8 +94,12 @@ var answers = map[string]answer{
 	"VariantSummary.Missed": {run: capacityRun, want: forOutputs("csv", func(m *Report) []string {
 		v := m.Summary.Variants[1]
 		return []string{fmt.Sprintf(",%d,%d,", v.Scheduled, v.Missed)}
-	}, "json", func(m *Report) []string { return []string{`"scheduled": `} }, "text", func(m *Report) []string { return []string{"missed"} }),
-		without: map[string]string{"md": "not yet in the Markdown repetitions table", "compare": "not yet compared across runs"}},
+	}, "json", func(m *Report) []string { return []string{`"scheduled": `} }, "text", func(m *Report) []string { return []string{"missed"} },
+		"md", func(m *Report) []string {
+			t := &m.Run.Variants[1].Reps[0].Total
+			return []string{fmt.Sprintf("missed %s of %s starts", FormatCount(t.Missed), FormatCount(t.Scheduled))}
+		}),
+		without: map[string]string{"compare": "not yet compared across runs"}},
 	"VariantSummary.Intended": {run: capacityRun, want: forOutputs("csv", func(m *Report) []string {
 		return []string{csvMs(m.Summary.Variants[1].Intended, 99)}
 	}, "json", func(m *Report) []string { return []string{`"intended_p99": `} },

@@ -129,6 +129,10 @@ func WriteMarkdown(w io.Writer, m *Report) error {
 				if line := failedLine(rep); line != "" {
 					note = strings.TrimSpace(line + " " + note)
 				}
+				if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start
+					note = strings.TrimSpace(fmt.Sprintf("missed %s of %s starts, p99 from intended start %s ms", FormatCount(t.Missed),
+						FormatCount(t.Scheduled), QuantileMillis(t.Latency.Intended, 99)) + " " + note)
+				}
 				rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
 					FormatCount(t.Requests), FormatRate(t.Rate()), clientUs, FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),
 					QuantileMillis(t.Latency.Total, 99), busy, server, perServer, note)
