@@ -175,7 +175,7 @@ Exit status:
 	default:
 		return usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", *progress))
 	}
-	report := map[string]func(io.Writer, *results.Run) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[*format]
+	report := map[string]func(io.Writer, *results.Report) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[*format]
 	if report == nil {
 		return usageError(fmt.Errorf("run: --format %q: want text, json or md", *format))
 	}
@@ -259,17 +259,19 @@ Exit status:
 			defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
 		}
 	}
+	var m *results.Report // the analysis, computed once for every rendering below
 	if r != nil {
 		r.Thresholds = plan.Thresholds
+		m = results.Analyze(r)
 		// What was measured is shown even when the run failed, was
 		// interrupted or could not be stored. With a machine-readable
 		// format on stdout, people read the text on stderr.
 		if *format != "text" {
-			if err := results.WriteText(stderr, r); err != nil {
+			if err := results.WriteText(stderr, m); err != nil {
 				runErr = errors.Join(runErr, err)
 			}
 		}
-		if err := report(stdout, r); err != nil {
+		if err := report(stdout, m); err != nil {
 			runErr = errors.Join(runErr, err)
 		}
 	}
@@ -278,16 +280,16 @@ Exit status:
 	}
 	if runErr == nil && r != nil {
 		var failures []string
-		if failed := r.Failed(); len(failed) > 0 {
+		if failed := m.Failed; len(failed) > 0 {
 			failures = append(failures, fmt.Sprintf("%s: no request succeeded in a window, or errors were above max_errors (see the report)", strings.Join(failed, ", ")))
 		}
-		for _, l := range r.NotMeasuredLines() {
+		for _, l := range m.NotMeasured {
 			failures = append(failures, "not measured: "+l)
 		}
 		if len(failures) > 0 {
 			return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 		}
-		if err := thresholdError(r); err != nil {
+		if err := thresholdError(m); err != nil {
 			return err
 		}
 	}
