@@ -39,6 +39,7 @@ func runJSON(t *testing.T, r *Run) string {
 // exactly what was recorded, marked incomplete until the end; and that the
 // run read back at the end is the run that was recorded.
 func TestJournal(t *testing.T) {
+	singleGoroutine(t)
 	full := compareRun()
 	full.Warnings = []string{"a warning of the plan"}
 	dir := filepath.Join(t.TempDir(), "runs", "r1")

@@ -160,6 +160,7 @@ func TestWriteMarkdownSpeed(t *testing.T) {
 // (a failed command without figures one row), the values exactly those
 // of the stored run.json.
 func TestStoredSpeed(t *testing.T) {
+	singleGoroutine(t)
 	r := speedRun()
 	// A value with many digits: the CSV must not round it.
 	r.Variants[1].Speed[0].Results = append(r.Variants[1].Speed[0].Results,

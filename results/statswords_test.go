@@ -30,6 +30,7 @@ func lostRepRun() *Run {
 // run.json are written (through the journal, as a run stores them), the
 // MDE is a finite number, and the text says what it is.
 func TestLostRepetitionJSON(t *testing.T) {
+	singleGoroutine(t)
 	r := lostRepRun()
 	s, err := SummarizeRun(r)
 	if err != nil {

@@ -205,6 +205,7 @@ func named(others []results.ProcessCPU, pid int, comm string) bool {
 // allow (kaeload could not saturate a CPU that others kept busy) is
 // skipped with the figures.
 func TestClientBound(t *testing.T) {
+	endToEndOnce(t, "who used the client's CPU")
 	needCPUs(t, 2)
 	t.Run("nice 19 loop beside a server-bound client", func(t *testing.T) {
 		loop := startLoop(t, 1, 19)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -135,7 +136,7 @@ func TestCheckPlan(t *testing.T) {
 }
 
 func TestProgressModes(t *testing.T) {
-	buf := &syncBuffer{}
+	buf := &testkit.LockedBuffer{}
 	tests := []struct {
 		mode string
 		w    io.Writer
@@ -157,7 +158,7 @@ func TestProgressModes(t *testing.T) {
 			t.Errorf("mode %q: display %s, want %s", tt.mode, got, tt.want)
 		}
 	}
-	if !sameWriter(buf, buf) || sameWriter(buf, &syncBuffer{}) || sameWriter(nil, nil) {
+	if !sameWriter(buf, buf) || sameWriter(buf, &testkit.LockedBuffer{}) || sameWriter(nil, nil) {
 		t.Error("sameWriter: want true only for the same writer")
 	}
 	if _, err := newDisplay("fancy", buf, nil); err == nil || !strings.Contains(err.Error(), `progress mode "fancy"`) {
@@ -167,7 +168,7 @@ func TestProgressModes(t *testing.T) {
 
 // TestBars drives the bar display with snapshots and checks what it drew.
 func TestBars(t *testing.T) {
-	buf := &syncBuffer{}
+	buf := &testkit.LockedBuffer{}
 	log := &logSink{w: buf}
 	d := &barDisplay{w: buf, log: log}
 	now := time.Now()
@@ -283,6 +284,7 @@ func TestSessions(t *testing.T) {
 // recording it, then runs every variant as many times as the noise asks
 // (here a 30 % effect, which two or three repetitions detect), at most max.
 func TestRepeatAuto(t *testing.T) {
+	endToEndOnce(t, "repeat: auto calibrates on measured noise")
 	p := builtinPlan(400*time.Millisecond, nil)
 	p.Load.Warmup = 100 * time.Millisecond
 	p.Variants = []plans.Variant{{Name: "a"}, {Name: "b"}}

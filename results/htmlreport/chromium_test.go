@@ -26,6 +26,11 @@ const chromiumPath = "/usr/bin/chromium"
 // one; under CI=true a missing browser is a failure.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if raceEnabled {
+		// Rendering is raced by TestWriteConcurrent; the browser adds
+		// nothing for the race detector, and takes half a minute under it.
+		t.Skip("a browser on a written page: runs without -race")
+	}
 	if _, err := os.Stat(chromiumPath); err == nil {
 		return chromiumPath
 	}
