@@ -96,6 +96,10 @@ func TestOpenLoopMissed(t *testing.T) {
 	if got := g.MissedShare(); got < 0.7 {
 		t.Errorf("missed share %.2f, want at least 0.7", got)
 	}
+	// The live snapshot (the progress display's) counts them too.
+	if got := e.Snapshot().Missed; got != g.Missed {
+		t.Errorf("Snapshot().Missed = %d after the window, want the window's %d", got, g.Missed)
+	}
 	if d := int64(g.Requests) - int64(ran); d < -slots || d > slots {
 		t.Errorf("Requests = %d, ran %d: want within %d (the requests in flight at the edges)", g.Requests, ran, slots)
 	}

@@ -41,7 +41,7 @@ func TestLostRepetitionJSON(t *testing.T) {
 		t.Fatalf("comparison %+v: want Welch's test with df < 1.2 and a finite MDE", c)
 	}
 	var js bytes.Buffer
-	if err := WriteSummaryJSON(&js, r); err != nil {
+	if err := WriteSummaryJSON(&js, Analyze(r)); err != nil {
 		t.Fatalf("summary json: %v", err)
 	}
 	var back SummaryJSON
@@ -68,7 +68,7 @@ func TestLostRepetitionJSON(t *testing.T) {
 		t.Fatalf("run.json: %v", err)
 	}
 	var text bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if out := text.String(); strings.Contains(out, "Inf") || strings.Contains(out, "NaN") {

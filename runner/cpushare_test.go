@@ -99,7 +99,7 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 		t.Fatalf("PerRequest: ok %v own %v with %d requests", ok, own, rep.Total.Requests)
 	}
 	var b strings.Builder
-	if err := results.WriteText(&b, run); err != nil {
+	if err := results.WriteText(&b, results.Analyze(run)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), " µs per request") {
@@ -142,7 +142,7 @@ func TestTLS12HintNginx(t *testing.T) {
 				}
 			}
 			var b strings.Builder
-			if err := results.WriteText(&b, run); err != nil {
+			if err := results.WriteText(&b, results.Analyze(run)); err != nil {
 				t.Fatal(err)
 			}
 			hint := strings.Contains(b.String(), `HINT: variant default: every handshake negotiated TLS 1.2`)

@@ -523,7 +523,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	}
 	lv := newLive(len(ws.procs))
 	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups)}, lv)
-	var shown *results.Group
+	var shown *results.Rep
 	defer func() { c.disp.done(shown) }()
 	mctx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
@@ -551,7 +551,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
-	shown = &rep.Total
+	shown = &rep
 	return &rep, nil
 }
 

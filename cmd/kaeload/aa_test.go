@@ -78,7 +78,7 @@ variants:
 			t.Fatal(err)
 		}
 		var text strings.Builder
-		if err := results.WriteText(&text, r); err != nil {
+		if err := results.WriteText(&text, results.Analyze(r)); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("attempt %d (seed %s):\n%s", attempt+1, seed, comparisonSection(text.String()))

@@ -175,7 +175,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 		}
 	}
 	var text bytes.Buffer
-	if err := results.WriteText(&text, r); err != nil {
+	if err := results.WriteText(&text, results.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "host "+sshd.URL+": group 1 on CPUs") || !strings.Contains(text.String(), "host      "+sshd.URL+": group 1 and the server;") {

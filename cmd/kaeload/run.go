@@ -143,7 +143,7 @@ type runFlags struct {
 	// stored plan alone).
 	pos []string
 	// report writes the report --format asks for.
-	report func(io.Writer, *results.Run) error
+	report func(io.Writer, *results.Report) error
 }
 
 func (f *runFlags) resuming() bool { return f.resumeDir != "" }
@@ -183,15 +183,18 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	r, runErr := execute(ctx, f.progress, in, stderr)
 	dir, runErr := finishStore(in, r, runErr)
+	var m *results.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
-		if err := writeReports(r, in.plan, f.format, f.report, stdout, stderr); err != nil {
+		r.Thresholds = in.plan.Thresholds
+		m = results.Analyze(r)
+		if err := writeReports(m, f.format, f.report, stdout, stderr); err != nil {
 			runErr = errors.Join(runErr, err)
 		}
 	}
 	if dir != "" {
 		defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
 	}
-	return runOutcome(ctx, r, runErr)
+	return runOutcome(ctx, m, runErr)
 }
 
 // parseRunFlags parses run's command line and rejects what does not go
@@ -244,7 +247,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	default:
 		return nil, usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", f.progress))
 	}
-	f.report = map[string]func(io.Writer, *results.Run) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[f.format]
+	f.report = map[string]func(io.Writer, *results.Report) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[f.format]
 	if f.report == nil {
 		return nil, usageError(fmt.Errorf("run: --format %q: want text, json or md", f.format))
 	}
@@ -360,34 +363,33 @@ func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
 // writeReports shows what was measured, even when the run failed, was
 // interrupted or could not be stored. With a machine-readable format on
 // stdout, people read the text on stderr.
-func writeReports(r *results.Run, plan *plans.Plan, format string, report func(io.Writer, *results.Run) error, stdout, stderr io.Writer) error {
-	r.Thresholds = plan.Thresholds
+func writeReports(m *results.Report, format string, report func(io.Writer, *results.Report) error, stdout, stderr io.Writer) error {
 	var errs []error
 	if format != "text" {
-		errs = append(errs, results.WriteText(stderr, r))
+		errs = append(errs, results.WriteText(stderr, m))
 	}
-	return errors.Join(append(errs, report(stdout, r))...)
+	return errors.Join(append(errs, report(stdout, m))...)
 }
 
-// runOutcome turns the run into the command's error, and so its exit
-// status: interrupted, a variant failed or not measured, a threshold
-// crossed, or the run's own error.
-func runOutcome(ctx context.Context, r *results.Run, runErr error) error {
+// runOutcome turns the run's analysis (nil when nothing ran) into the
+// command's error, and so its exit status: interrupted, a variant failed
+// or not measured, a threshold crossed, or the run's own error.
+func runOutcome(ctx context.Context, m *results.Report, runErr error) error {
 	if runErr != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w: %v", errInterrupted, runErr)
 	}
-	if runErr != nil || r == nil {
+	if runErr != nil || m == nil {
 		return runErr
 	}
 	var failures []string
-	if failed := r.Failed(); len(failed) > 0 {
+	if failed := m.Failed; len(failed) > 0 {
 		failures = append(failures, fmt.Sprintf("%s: no request succeeded in a window, or errors were above max_errors (see the report)", strings.Join(failed, ", ")))
 	}
-	for _, l := range r.NotMeasuredLines() {
+	for _, l := range m.NotMeasured {
 		failures = append(failures, "not measured: "+l)
 	}
 	if len(failures) > 0 {
 		return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 	}
-	return thresholdError(r)
+	return thresholdError(m)
 }

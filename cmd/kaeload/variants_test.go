@@ -261,7 +261,7 @@ func TestLocalNginxExample(t *testing.T) {
 	default:
 		// The report a user reads says so too.
 		var text strings.Builder
-		if err := results.WriteText(&text, r); err != nil {
+		if err := results.WriteText(&text, results.Analyze(r)); err != nil {
 			t.Fatal(err)
 		}
 		row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(ecdsa) + `\s+3\s.*\s\+[0-9.]+ %, significant`)
