@@ -217,7 +217,7 @@ variants:
 					_ = syscall.Kill(p, syscall.SIGKILL)
 				}
 				for _, p := range pids {
-					for alive(p) {
+					for testkit.Alive(p) {
 						time.Sleep(10 * time.Millisecond)
 					}
 				}
@@ -326,10 +326,10 @@ func TestControllerSIGKILL(t *testing.T) {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range workers {
-		for alive(pid) && time.Now().Before(deadline) {
+		for testkit.Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		if alive(pid) {
+		if testkit.Alive(pid) {
 			t.Errorf("worker pid %d outlived its killed controller", pid)
 		}
 	}
@@ -401,7 +401,7 @@ server:
 	if !strings.Contains(errOut, "variant default: stopping the server") {
 		t.Errorf("the server was not stopped:\n%s", errOut)
 	}
-	if nginxPid != 0 && alive(nginxPid) {
+	if nginxPid != 0 && testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running", nginxPid)
 	}
 	r, err := results.ReadRunFile(dir)
@@ -457,7 +457,7 @@ server:
 	if nginxPid == 0 {
 		t.Fatal("no nginx pid")
 	}
-	if alive(nginxPid) {
+	if testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running after a double Ctrl-C", nginxPid)
 	}
 	r, err := results.ReadRunFile(dir)

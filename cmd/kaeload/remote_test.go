@@ -284,10 +284,10 @@ func TestRemoteConnectionDropped(t *testing.T) {
 		t.Fatalf("remote worker never ready\n%s", log.String())
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
+	for testkit.Alive(pid) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if alive(pid) {
+	if testkit.Alive(pid) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("remote worker pid %d still running 5 s after the connection was cut", pid)
 	}

@@ -60,7 +60,7 @@ http {
 	// exit); with nothing running it succeeds.
 	stop = fmt.Sprintf(`pidf=%s/nginx.pid; [ -e $pidf ] || exit 0; kill -TERM "$(cat $pidf)" || exit 0; i=0; while [ -e $pidf ]; do sleep 0.05; i=$((i+1)); if [ $i -ge 200 ]; then echo "nginx did not exit" >&2; exit 1; fi; done`, dir)
 	t.Cleanup(func() {
-		if pid := pidOf(dir); pid != 0 && alive(pid) {
+		if pid := pidOf(dir); pid != 0 && testkit.Alive(pid) {
 			t.Errorf("nginx (pid %d) still running at the end of the test; killing it", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
@@ -76,20 +76,6 @@ func pidOf(dir string) int {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	return pid
-}
-
-// alive reports whether pid runs (a zombie counts as gone).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 // TestInterruptStopsServer sends SIGINT to `kaeload run` in the middle of
@@ -159,7 +145,7 @@ variants:
 	if nginxPid == 0 {
 		t.Fatal("no nginx pid file while variant b ran")
 	}
-	if alive(nginxPid) {
+	if testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running after kaeload exited", nginxPid)
 	}
 	for _, want := range []string{"variant b: stopping the server", "[stop] $ pidf="} {
