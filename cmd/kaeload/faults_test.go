@@ -188,15 +188,15 @@ variants:
 `, addr, start, stop))
 	var once sync.Once
 	restarted := make(chan error, 1)
+	inA := windowOf("variant a rep 1/1")
 	out, errOut, code := kaeloadWatch(t, func(line string, _ *exec.Cmd) {
-		if !strings.Contains(line, "worker 0 ready") {
+		if !inA(line) {
 			return
 		}
 		once.Do(func() {
 			go func() {
-				// The window starts 300 ms after ready (start lead and
-				// warm-up) and lasts 2 s: kill 1 s in, restart 300 ms later.
-				time.Sleep(time.Second)
+				// a's 2 s window has begun (the bars left its
+				// warm-up): kill now, restart 300 ms later.
 				pid := pidOf(dir)
 				if pid == 0 {
 					restarted <- fmt.Errorf("no nginx pid")
@@ -238,7 +238,7 @@ variants:
 				restarted <- err
 			}()
 		})
-	}, "run", scenario, "--progress", "off", "--no-save")
+	}, "run", scenario, "--progress", "on", "--no-save")
 	if err := <-restarted; err != nil {
 		t.Fatalf("restart nginx: %v", err)
 	}
