@@ -33,9 +33,9 @@ func TestCapacityNginx(t *testing.T) {
 	rsaRate := c.Rate()
 	t.Logf("RSA-4096, closed loop: %.0f req/s with 8 connections, handshake p50 %v with 1", rsaRate, hs)
 	if rsaRate < 8 {
-		// The search steps up from an eighth of it: below one request a
+		// The search steps up from a quarter of it: below two requests a
 		// second nothing can be judged.
-		t.Skipf("RSA-4096 capacity %.1f req/s with CPU 0 shared as it is now: too little to search from an eighth of it", rsaRate)
+		t.Skipf("RSA-4096 capacity %.1f req/s with CPU 0 shared as it is now: too little to search from a quarter of it", rsaRate)
 	}
 	// The target is generous: a shared machine stalls for a few hundred
 	// ms now and then, which must not read as the knee. Overload is still
@@ -47,7 +47,7 @@ func TestCapacityNginx(t *testing.T) {
 		P99Handshake: max(20*hs, time.Second),
 		MaxErrors:    0.01,
 		MaxMissed:    plans.MaxMissed,
-		From:         float64(int(rsaRate / 8)),
+		From:         float64(int(rsaRate / 4)),
 		Factor:       4,
 		// Bisect to within 50 % (the most a plan allows): three
 		// bisection steps where 25 % took four; bracketing the knee is
