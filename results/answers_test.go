@@ -158,6 +158,7 @@ func answerFields() []string {
 // compare) or carry the reason an output leaves it out, and each output
 // that shows it must contain its value for a fixture that has it.
 func TestEveryAnswerInEveryOutput(t *testing.T) {
+	singleGoroutine(t)
 	for _, field := range answerFields() {
 		if _, ok := notAnswers[field]; ok {
 			continue

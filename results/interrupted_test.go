@@ -12,6 +12,7 @@ import (
 // carry it. Warnings about other windows, other variants (also one whose
 // name extends this one's) and other things stay.
 func TestInterruptedWarningWithdrawn(t *testing.T) {
+	singleGoroutine(t)
 	full := compareRun()
 	h := header(full)
 	h.Baseline = "kae"

@@ -133,6 +133,7 @@ func withAnnotations(r *Run) *Run {
 // is read, and the run is marked incomplete; garbage elsewhere is an error
 // with its line number.
 func TestJournalKilled(t *testing.T) {
+	singleGoroutine(t)
 	full := compareRun()
 	dir := filepath.Join(t.TempDir(), "r")
 	j, err := CreateJournal(dir, header(full), JournalOptions{})

@@ -117,6 +117,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 // also when no variant was measured at all; once a resumed run begins, it
 // tries the variant again.
 func TestJournalNotMeasured(t *testing.T) {
+	singleGoroutine(t)
 	full := notMeasuredRun()
 	full.NotMeasured = nil
 	full.Variants = append(full.Variants, Variant{Name: "nocert"})

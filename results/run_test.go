@@ -8,6 +8,7 @@ import (
 )
 
 func TestJSONRoundTrip(t *testing.T) {
+	singleGoroutine(t)
 	for name, r := range map[string]*Run{"compare": compareRun(), "interrupted": interruptedRun(), "single": singleRun()} {
 		var first bytes.Buffer
 		if err := WriteJSON(&first, r); err != nil {

@@ -112,6 +112,7 @@ func TestSearchReports(t *testing.T) {
 // before its run begins (no Resume) leaves the journal byte for byte as
 // it was.
 func TestJournalSearchResume(t *testing.T) {
+	singleGoroutine(t)
 	full := searchRun()
 	dir := filepath.Join(t.TempDir(), "run")
 	h := header(full)

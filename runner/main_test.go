@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -208,28 +207,13 @@ func needCPUs(t *testing.T, n int) {
 	}
 }
 
-// alive reports whether pid is a process that has not exited (a zombie
-// awaiting its reaper counts as gone).
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
 // waitGone waits up to d for every pid to be gone and returns those left.
 func waitGone(pids []int, d time.Duration) []int {
 	deadline := time.Now().Add(d)
 	for {
 		var left []int
 		for _, p := range pids {
-			if alive(p) {
+			if testkit.Alive(p) {
 				left = append(left, p)
 			}
 		}

@@ -54,7 +54,7 @@ func TestOpenLoopNginx(t *testing.T) {
 	}
 
 	t.Run("far below", func(t *testing.T) {
-		p := plan(ng.Addr, 2*time.Second, []int{1})
+		p := plan(ng.Addr, time.Second, []int{1})
 		p.Load.Groups[0].Connections = 256 // waiting slots cost nothing: room for any stall of a shared machine
 		p.Load = p.Load.SplitRate(math.Round(capacity / 10))
 		rep := runOnce(t, p)
@@ -89,7 +89,7 @@ func TestOpenLoopNginx(t *testing.T) {
 	})
 
 	t.Run("far above", func(t *testing.T) {
-		p := plan(ng.Addr, 2*time.Second, []int{1})
+		p := plan(ng.Addr, time.Second, []int{1})
 		p.Load.Groups[0].Connections = 2 // the closed loop's concurrency
 		p.Load = p.Load.SplitRate(math.Round(capacity * 10))
 		rep := runOnce(t, p)

@@ -704,8 +704,14 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 	starved := make([]bool, len(ws.procs))
 	lastSeen := make([]time.Time, len(ws.procs))
 	now := time.Now()
-	for i := range lastSeen {
+	for i, p := range ws.procs {
 		lastSeen[i] = now
+		// From now on: the CPU a worker used to start is not work done
+		// while silent (it made a hung worker look busy for one more
+		// silenceLimit).
+		if p.host == nil {
+			busyTicks[i], _ = cpuTicks(p.pid)
+		}
 	}
 	deadline := time.NewTimer(time.Until(win.End.Add(timeout + finishGrace)))
 	defer deadline.Stop()

@@ -278,9 +278,10 @@ func TestRunNginx(t *testing.T) {
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 
-// inWindow matches a plain progress line of a window (not its warm-up):
-// the event that the window has begun.
-var inWindow = regexp.MustCompile(`(?m)^variant \S+ rep \d+/\d+: \d+\.\d s left`)
+// inWindow matches the progress bars' total line once the window has
+// begun (in the warm-up it says "left (warm-up)"); the bars redraw every
+// 250 ms, on a terminal or not.
+var inWindow = regexp.MustCompile(`(?m)^total .* s left *$`)
 
 // waitFor polls cond every 10 ms until it holds or d has passed, and
 // reports whether it held.
@@ -294,14 +295,14 @@ func waitFor(d time.Duration, cond func() bool) bool {
 }
 
 // TestWorkerKilled kills one worker mid-run, once its window has begun
-// (the first status line after the warm-up): Run fails within 5 s with an
+// (the progress bars leave the warm-up): Run fails within 5 s with an
 // error naming the group, and no worker survives.
 func TestWorkerKilled(t *testing.T) {
 	needCPUs(t, 2)
 	progress := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.Progress = progress
-	opts.ProgressMode = ProgressPlain
+	opts.ProgressMode = ProgressOn
 	var mu sync.Mutex
 	var pids []int
 	killed := make(chan time.Time, 1)
@@ -312,7 +313,7 @@ func TestWorkerKilled(t *testing.T) {
 		if group == 1 {
 			go func() {
 				if !waitFor(20*time.Second, func() bool { return inWindow.MatchString(progress.String()) }) {
-					t.Errorf("no window status line within 20 s:\n%s", progress.String())
+					t.Errorf("the window did not begin within 20 s:\n%s", progress.String())
 				}
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				killed <- time.Now()
@@ -487,7 +488,7 @@ func TestControllerKilled(t *testing.T) {
 	// The workers are loading once they have used 100 ms of CPU, more
 	// than a process start takes.
 	for _, pid := range pids {
-		if !waitFor(20*time.Second, func() bool { n, _ := cpuTicks(pid); return n >= 10 || !alive(pid) }) || !alive(pid) {
+		if !waitFor(20*time.Second, func() bool { n, _ := cpuTicks(pid); return n >= 10 || !testkit.Alive(pid) }) || !testkit.Alive(pid) {
 			t.Fatalf("worker %d not running (or not loading for 20 s) before the kill; stderr:\n%s", pid, stderr.String())
 		}
 	}

@@ -345,7 +345,7 @@ http {
 	}
 	t.Cleanup(func() { // a last resort when a test failed half-way
 		if b, err := os.ReadFile(filepath.Join(s.dir, "nginx.pid")); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && alive(pid) {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && testkit.Alive(pid) {
 				t.Errorf("nginx (pid %d) still running at the end of the test; killing it", pid)
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}

@@ -285,8 +285,8 @@ func TestSessions(t *testing.T) {
 // (here a 30 % effect, which two or three repetitions detect), at most max.
 func TestRepeatAuto(t *testing.T) {
 	endToEndOnce(t, "repeat: auto calibrates on measured noise")
-	p := builtinPlan(400*time.Millisecond, nil)
-	p.Load.Warmup = 100 * time.Millisecond
+	p := builtinPlan(200*time.Millisecond, nil)
+	p.Load.Warmup = 50 * time.Millisecond
 	p.Variants = []plans.Variant{{Name: "a"}, {Name: "b"}}
 	p.Order = results.OrderRandomized
 	p.Auto = &plans.AutoRepeat{Effect: 0.3, Max: 4, Calibrate: 3}

@@ -9,15 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 )
-
-func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
 func TestStartFails(t *testing.T) {
 	var log bytes.Buffer
@@ -56,7 +53,7 @@ func TestStartNeverReady(t *testing.T) {
 	if pid == 0 {
 		t.Fatal("start command did not record its pid")
 	}
-	if alive(pid) {
+	if testkit.Alive(pid) {
 		t.Errorf("start command (pid %d) still running after a failed start", pid)
 	}
 }
@@ -127,10 +124,10 @@ func TestStartStopNginx(t *testing.T) {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(5 * time.Second)
-			for alive(pid) && time.Now().Before(deadline) {
+			for testkit.Alive(pid) && time.Now().Before(deadline) {
 				time.Sleep(50 * time.Millisecond)
 			}
-			if alive(pid) {
+			if testkit.Alive(pid) {
 				t.Errorf("nginx (pid %d) still running after Stop", pid)
 			}
 		})

@@ -16,8 +16,7 @@ import (
 // for a bad limit.
 func TestCompareFailIfSlower(t *testing.T) {
 	dir := t.TempDir()
-	old := filepath.Join(dir, "old")
-	storedRun(t, old, "--set", "repeat=3")
+	old := sharedRun(t)
 	r, err := results.ReadRunFile(old)
 	if err != nil {
 		t.Fatal(err)

@@ -37,6 +37,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopSearchTarget()
+	removeSharedRun()
 	os.Exit(code)
 }
 

@@ -188,15 +188,15 @@ variants:
 `, addr, start, stop))
 	var once sync.Once
 	restarted := make(chan error, 1)
+	inA := windowOf("variant a rep 1/1")
 	out, errOut, code := kaeloadWatch(t, func(line string, _ *exec.Cmd) {
-		if !strings.Contains(line, "worker 0 ready") {
+		if !inA(line) {
 			return
 		}
 		once.Do(func() {
 			go func() {
-				// The window starts 300 ms after ready (start lead and
-				// warm-up) and lasts 2 s: kill 1 s in, restart 300 ms later.
-				time.Sleep(time.Second)
+				// a's 2 s window has begun (the bars left its
+				// warm-up): kill now, restart 300 ms later.
 				pid := pidOf(dir)
 				if pid == 0 {
 					restarted <- fmt.Errorf("no nginx pid")
@@ -217,7 +217,7 @@ variants:
 					_ = syscall.Kill(p, syscall.SIGKILL)
 				}
 				for _, p := range pids {
-					for alive(p) {
+					for testkit.Alive(p) {
 						time.Sleep(10 * time.Millisecond)
 					}
 				}
@@ -238,7 +238,7 @@ variants:
 				restarted <- err
 			}()
 		})
-	}, "run", scenario, "--progress", "off", "--no-save")
+	}, "run", scenario, "--progress", "on", "--no-save")
 	if err := <-restarted; err != nil {
 		t.Fatalf("restart nginx: %v", err)
 	}
@@ -326,10 +326,10 @@ func TestControllerSIGKILL(t *testing.T) {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range workers {
-		for alive(pid) && time.Now().Before(deadline) {
+		for testkit.Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
-		if alive(pid) {
+		if testkit.Alive(pid) {
 			t.Errorf("worker pid %d outlived its killed controller", pid)
 		}
 	}
@@ -401,7 +401,7 @@ server:
 	if !strings.Contains(errOut, "variant default: stopping the server") {
 		t.Errorf("the server was not stopped:\n%s", errOut)
 	}
-	if nginxPid != 0 && alive(nginxPid) {
+	if nginxPid != 0 && testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running", nginxPid)
 	}
 	r, err := results.ReadRunFile(dir)
@@ -427,7 +427,7 @@ target: {url: "https://%[1]s/"}
 load:
   connection: close
   warmup: 100ms
-  duration: 3s
+  duration: 1s
   groups: [{connections: 4}]
 repeat: 2
 server:
@@ -437,18 +437,17 @@ server:
 `, addr, start, "sleep 1; "+stop))
 	dir := filepath.Join(t.TempDir(), "run")
 	var nginxPid int
-	// Into the second window: its first status line after the warm-up
-	// (plain progress prints one every 2 s of the 3 s window).
-	inSecond := regexp.MustCompile(`^variant default rep 2/2: \d+\.\d s left`)
+	// Into the second window: the bars leave its warm-up.
+	inSecond := windowOf("variant default rep 2/2")
 	_, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
 		switch {
-		case nginxPid == 0 && inSecond.MatchString(line):
+		case nginxPid == 0 && inSecond(line):
 			nginxPid = pidOf(ndir)
 			_ = cmd.Process.Signal(os.Interrupt)
 		case strings.Contains(line, "stopping the load and tearing down"):
 			_ = cmd.Process.Signal(os.Interrupt) // the first was seen: the second now
 		}
-	}, "run", scenario, "--progress", "plain", "--out", dir)
+	}, "run", scenario, "--progress", "on", "--out", dir)
 	if code != 130 {
 		t.Errorf("exit status %d, want 130\n%s", code, errOut)
 	}
@@ -458,7 +457,7 @@ server:
 	if nginxPid == 0 {
 		t.Fatal("no nginx pid")
 	}
-	if alive(nginxPid) {
+	if testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running after a double Ctrl-C", nginxPid)
 	}
 	r, err := results.ReadRunFile(dir)

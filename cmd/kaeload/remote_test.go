@@ -86,9 +86,25 @@ server:
 	return sshd, ng, yaml
 }
 
-// inWindow matches a plain progress line of a window (not its warm-up):
-// the event that the window has begun.
-var inWindow = regexp.MustCompile(`(?m)^variant \S+ rep \d+/\d+: \d+\.\d s left`)
+// inWindow matches the progress bars' total line once the window has
+// begun (in the warm-up it says "left (warm-up)"); the bars redraw every
+// 250 ms, on a terminal or not.
+var inWindow = regexp.MustCompile(`(?m)^total .* s left *$`)
+
+// windowOf returns a watcher of the progress bars' lines that reports
+// true from the first line that shows label's window begun on.
+func windowOf(label string) func(line string) bool {
+	seen, begun := false, false
+	return func(line string) bool {
+		switch {
+		case line == label:
+			seen = true
+		case seen && inWindow.MatchString(line):
+			begun = true
+		}
+		return begun
+	}
+}
 
 var readyRE = regexp.MustCompile(`worker (\d+) ready: pid (\d+), CPUs (\S*)`)
 
@@ -236,7 +252,7 @@ func TestRemoteConnectionDropped(t *testing.T) {
 		if pid == 0 {
 			return
 		}
-		// Into the window: its first status line after the warm-up.
+		// Into the window: the bars leave the warm-up.
 		for !inWindow.MatchString(log.String()) {
 			select {
 			case <-done:
@@ -250,7 +266,7 @@ func TestRemoteConnectionDropped(t *testing.T) {
 	}()
 	began := time.Now()
 	opts := workerOptions(log)
-	opts.Progress, opts.ProgressMode = log, runner.ProgressPlain
+	opts.Progress, opts.ProgressMode = log, runner.ProgressOn
 	_, err := runner.Run(context.Background(), plan, opts)
 	close(done)
 	<-watched
@@ -268,10 +284,10 @@ func TestRemoteConnectionDropped(t *testing.T) {
 		t.Fatalf("remote worker never ready\n%s", log.String())
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
+	for testkit.Alive(pid) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if alive(pid) {
+	if testkit.Alive(pid) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("remote worker pid %d still running 5 s after the connection was cut", pid)
 	}

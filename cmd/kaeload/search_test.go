@@ -161,11 +161,10 @@ var burnSink atomic.Uint64
 
 // searchScenario is a scenario that searches KAE_GO_SOFT_RATIO on the
 // shared target, its cost cheapest at opt (see searchTarget), with the
-// client pinned to CPU 1 and windows of 1 s. Two connections keep the
-// target busy; more would only add requests in flight at the window's
-// edges, the noise of a window's requests per server CPU-second (windows
-// of 500 ms made the plateau's edges unstable on a loaded machine).
-func searchScenario(t *testing.T, opt, flat, slope int, grid string, budget int) string {
+// client pinned to CPU 1 and windows of the given length. Two connections
+// keep the target busy; more would only add requests in flight at the
+// window's edges, the noise of a window's requests per server CPU-second.
+func searchScenario(t *testing.T, opt, flat, slope int, grid string, budget int, window string) string {
 	t.Helper()
 	port, ctl := searchTarget(t)
 	start := fmt.Sprintf(`echo "$KAE_GO_SOFT_RATIO %d %d %d" > %[4]s.new && mv %[4]s.new %[4]s`, opt, flat, slope, ctl)
@@ -173,7 +172,7 @@ func searchScenario(t *testing.T, opt, flat, slope int, grid string, budget int)
 target:
   url: https://127.0.0.1:%d/
 load:
-  duration: 1s
+  duration: %s
   warmup: 200ms
   groups:
     - cpus: "1"
@@ -187,7 +186,7 @@ variants:
       ratio: %s
       maximize: req/s per server CPU-second
       budget: %d
-`, port, start, grid, budget))
+`, port, window, start, grid, budget))
 }
 
 func needTwoCPUs(t *testing.T) {
@@ -212,7 +211,9 @@ func needTwoCPUs(t *testing.T) {
 // break is TestSearchFlatTop's.)
 func TestSearchResume(t *testing.T) {
 	needTwoCPUs(t)
-	path := searchScenario(t, 37, 0, 2000, "{from: 0, to: 100, step: 1}", 12)
+	// 500 ms windows: ±3 around the optimum is a band of ±30 % in cost,
+	// far wider than a short window's noise.
+	path := searchScenario(t, 37, 0, 2000, "{from: 0, to: 100, step: 1}", 12, "500ms")
 	dir := filepath.Join(t.TempDir(), "run")
 	sent := false
 	_, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
@@ -281,71 +282,85 @@ func TestSearchResume(t *testing.T) {
 }
 
 // TestSearchFlatTop: handshakes cost the same for ratios 40 to 60 and 2000
-// hashes (a tenth of the base cost) more per unit beyond; on the grid 0,
-// 10, … 100 the plateau is the whole top, 40, 50 and 60, with 40 its
-// lowest value.
+// hashes (a tenth of the base cost) more per unit beyond; on the grid 20,
+// 30, … 80 with a budget of 12 windows the plateau is the whole top, 40, 50
+// and 60, with 40 its lowest value. (Grid 0 … 100 with 16 windows tested
+// the same; package search's simulations cover other grids and budgets.)
 //
 // Whatever the machine, the best value and the plateau lie on the top
 // (30 and 70 cost twice as much) and the report names the plateau's
-// lowest value. That the plateau is the whole top needs windows of equal
-// cost to measure alike: a machine whose load makes them differ by more
-// than flatNoise (the CPU time of a handshake moves with what shares the
-// CPU, more so in a virtual machine) can split a flat top by chance, so
-// that check is then skipped, saying how far they differed.
+// lowest value. That the plateau is the whole top is a statistical claim:
+// a value of the top is left off by chance at most about 5 % of the time
+// with steady noise, more often when the machine's load moves a
+// handshake's CPU time during the run (the more so in a virtual machine).
+// So, like TestNginxAA, a miss gets a second run, and the test fails only
+// when that misses too; when the second run's windows of equal cost
+// differ by more than flatNoise, the machine is too unsteady for the
+// claim, and the test skips, saying how far they differed.
 func TestSearchFlatTop(t *testing.T) {
 	needTwoCPUs(t)
-	path := searchScenario(t, 50, 10, 2000, "{from: 0, to: 100, step: 10}", 16)
-	dir := filepath.Join(t.TempDir(), "run")
-	out, errOut, code := kaeload(t, "run", path, "--out", dir, "--progress", "off")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-	}
-	r, err := results.ReadRunFile(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := results.SummarizeSearch(r)
-	if ss == nil || ss.Best < 0 || ss.PlateauLow < 0 {
-		t.Fatalf("no search answer or plateau in run.json\n%s", out)
-	}
+	// 1 s windows: equal costs must measure alike (with 500 ms the
+	// plateau's edges moved on a loaded machine).
+	path := searchScenario(t, 50, 10, 2000, "{from: 20, to: 80, step: 10}", 12, "1s")
 	top := map[string]bool{"40": true, "50": true, "60": true}
-	var plateau []string
-	for _, i := range ss.Plateau {
-		plateau = append(plateau, ss.Points[i].Value)
-	}
-	var flat []float64 // ln of every window's score on the top
-	for _, p := range ss.Points {
-		if top[p.Value] {
-			for _, x := range p.Scores {
-				flat = append(flat, math.Log(x))
+	for attempt := 1; ; attempt++ {
+		dir := filepath.Join(t.TempDir(), "run")
+		out, errOut, code := kaeload(t, "run", path, "--out", dir, "--progress", "off")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		r, err := results.ReadRunFile(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss := results.SummarizeSearch(r)
+		if ss == nil || ss.Best < 0 || ss.PlateauLow < 0 {
+			t.Fatalf("no search answer or plateau in run.json\n%s", out)
+		}
+		var plateau []string
+		for _, i := range ss.Plateau {
+			plateau = append(plateau, ss.Points[i].Value)
+		}
+		var flat []float64 // ln of every window's score on the top
+		for _, p := range ss.Points {
+			if top[p.Value] {
+				for _, x := range p.Scores {
+					flat = append(flat, math.Log(x))
+				}
 			}
 		}
-	}
-	spread := stddev(flat)
-	t.Logf("plateau %v; visits %s; windows on the top differ by %.1f %% (sd)", plateau, ss.VisitOrder(), 100*spread)
-	if best := ss.Points[ss.Best].Value; !top[best] {
-		t.Errorf("best ratio %s, want one of 40, 50, 60\n%s", best, out)
-	}
-	for _, v := range plateau {
-		if !top[v] {
-			t.Errorf("plateau %v holds %s, which costs twice as much as the top\n%s", plateau, v, out)
+		spread := stddev(flat)
+		t.Logf("attempt %d: plateau %v; visits %s; windows on the top differ by %.1f %% (sd)", attempt, plateau, ss.VisitOrder(), 100*spread)
+		if best := ss.Points[ss.Best].Value; !top[best] {
+			t.Errorf("best ratio %s, want one of 40, 50, 60\n%s", best, out)
 		}
-	}
-	if want := "lowest ratio = " + ss.Points[ss.PlateauLow].Value; !strings.Contains(out, want) {
-		t.Errorf("report does not say %q:\n%s", want, out)
-	}
-	if spread > flatNoise {
-		t.Skipf("windows of equal cost differed by %.1f %% (sd of ln score), over the %.0f %% that lets the plateau be the whole top: the machine's load moves a handshake's CPU time", 100*spread, 100*flatNoise)
-	}
-	if got, want := strings.Join(plateau, " "), "40 50 60"; got != want {
-		t.Errorf("plateau %q, want %q\n%s", got, want, out)
+		for _, v := range plateau {
+			if !top[v] {
+				t.Errorf("plateau %v holds %s, which costs twice as much as the top\n%s", plateau, v, out)
+			}
+		}
+		if want := "lowest ratio = " + ss.Points[ss.PlateauLow].Value; !strings.Contains(out, want) {
+			t.Errorf("report does not say %q:\n%s", want, out)
+		}
+		got := strings.Join(plateau, " ")
+		switch {
+		case got == "40 50 60" || t.Failed():
+			return
+		case attempt == 1:
+			continue
+		case spread > flatNoise:
+			t.Skipf("plateau %q twice; the second run's windows of equal cost differed by %.1f %% (sd of ln score), over the %.0f %% at which the whole top is required: the machine's load moved a handshake's CPU time", got, 100*spread, 100*flatNoise)
+		default:
+			t.Errorf("plateau %q in two runs, want \"40 50 60\"\n%s", got, out)
+			return
+		}
 	}
 }
 
 // flatNoise is the spread of equal-cost windows' scores (sd of their
-// logs) below which TestSearchFlatTop requires the whole top as the
-// plateau.
-const flatNoise = 0.05
+// logs) up to which TestSearchFlatTop requires the whole top as the
+// plateau; runs on a loaded 2-CPU virtual machine measured 5 to 13 %.
+const flatNoise = 0.15
 
 // stddev is the sample standard deviation of xs (0 for fewer than two).
 func stddev(xs []float64) float64 {

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
@@ -26,13 +29,53 @@ func storedRun(t *testing.T, dir string, extra ...string) {
 	}
 }
 
+// quickRun is the quick start stored once, with three repetitions, for
+// the tests that only read a stored run (TestRunDirectory,
+// TestCompareRuns, TestCompareFailIfSlower); TestMain removes it.
+var quickRun struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// sharedRun returns quickRun's directory, storing the run on first use.
+func sharedRun(t *testing.T) string {
+	t.Helper()
+	quickRun.once.Do(func() {
+		parent, err := os.MkdirTemp("", "kaeload-quickrun-")
+		if err != nil {
+			quickRun.err = err
+			return
+		}
+		quickRun.dir = filepath.Join(parent, "run")
+		cmd := exec.Command(os.Args[0], "run", "../../examples/quickstart.yaml", "--set", "load.duration=500ms",
+			"--set", "load.warmup=100ms", "--set", "repeat=3", "--progress", "off", "--out", quickRun.dir)
+		cmd.Env = append(os.Environ(), "KAELOAD_TEST_MAIN=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			quickRun.err = fmt.Errorf("%v\n%s", err, out)
+		} else if !strings.Contains(string(out), "results written to "+quickRun.dir) {
+			quickRun.err = fmt.Errorf("the run does not say where the results went:\n%s", out)
+		}
+	})
+	if quickRun.err != nil {
+		t.Fatalf("store the quick start: %v", quickRun.err)
+	}
+	return quickRun.dir
+}
+
+// removeSharedRun removes quickRun's directory, if it was made.
+func removeSharedRun() {
+	if quickRun.dir != "" {
+		os.RemoveAll(filepath.Dir(quickRun.dir))
+	}
+}
+
 // TestRunDirectory: a run writes every file; run.json round-trips through
 // "kaeload report --format json" byte for byte; summary.csv parses and its
 // totals equal run.json's; the same --out is refused the second time,
 // before any load is sent.
 func TestRunDirectory(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	storedRun(t, dir)
+	dir := sharedRun(t)
 	for _, f := range []string{results.RunFile, results.SummaryFile, results.ReportFile, results.LogFile} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v (want a non-empty file)", f, err)
@@ -109,9 +152,8 @@ func TestUnwritableResults(t *testing.T) {
 
 // TestCompareRuns: two stored runs of the same scenario line up by variant.
 func TestCompareRuns(t *testing.T) {
-	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
-	storedRun(t, a, "--set", "repeat=2")
-	storedRun(t, b, "--set", "repeat=2")
+	a, b := sharedRun(t), filepath.Join(t.TempDir(), "b")
+	storedRun(t, b, "--set", "repeat=3") // the shared run's plan
 	out, errOut, code := kaeload(t, "compare", a, b)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -60,7 +60,7 @@ http {
 	// exit); with nothing running it succeeds.
 	stop = fmt.Sprintf(`pidf=%s/nginx.pid; [ -e $pidf ] || exit 0; kill -TERM "$(cat $pidf)" || exit 0; i=0; while [ -e $pidf ]; do sleep 0.05; i=$((i+1)); if [ $i -ge 200 ]; then echo "nginx did not exit" >&2; exit 1; fi; done`, dir)
 	t.Cleanup(func() {
-		if pid := pidOf(dir); pid != 0 && alive(pid) {
+		if pid := pidOf(dir); pid != 0 && testkit.Alive(pid) {
 			t.Errorf("nginx (pid %d) still running at the end of the test; killing it", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
@@ -78,20 +78,6 @@ func pidOf(dir string) int {
 	return pid
 }
 
-// alive reports whether pid runs (a zombie counts as gone).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
 // TestInterruptStopsServer sends SIGINT to `kaeload run` in the middle of
 // the second variant: the stop command runs (no nginx left), the first
 // variant's results are reported, the run is marked interrupted, and the
@@ -106,7 +92,7 @@ target:
 load:
   connection: close
   warmup: 200ms
-  duration: 3s
+  duration: 1s
   groups: [{connections: 4}]
 server:
   start: %[2]q
@@ -126,12 +112,11 @@ variants:
 	var nginxPid int
 	var signalled time.Time
 	runDir := filepath.Join(t.TempDir(), "run")
-	// Into b's window: its first status line after the warm-up (plain
-	// progress prints one every 2 s of the 3 s window).
-	inB := regexp.MustCompile(`^variant b rep 1/1: \d+\.\d s left`)
+	// Into b's window: the bars leave b's warm-up.
+	inB := windowOf("variant b rep 1/1")
 	var seen bool
 	out, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
-		if seen || !inB.MatchString(line) {
+		if seen || !inB(line) {
 			return
 		}
 		seen = true
@@ -140,7 +125,7 @@ variants:
 		if err := cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Error(err)
 		}
-	}, "run", scenario, "--progress", "plain", "--out", runDir)
+	}, "run", scenario, "--progress", "on", "--out", runDir)
 	t.Logf("stdout:\n%s\nstderr:\n%s", out, errOut)
 	// What was measured is kept, marked interrupted.
 	if r, err := results.ReadRunFile(runDir); err != nil {
@@ -160,7 +145,7 @@ variants:
 	if nginxPid == 0 {
 		t.Fatal("no nginx pid file while variant b ran")
 	}
-	if alive(nginxPid) {
+	if testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running after kaeload exited", nginxPid)
 	}
 	for _, want := range []string{"variant b: stopping the server", "[stop] $ pidf="} {
@@ -210,8 +195,8 @@ func TestLocalNginxExample(t *testing.T) {
 		{"vars.port", port},
 		{"vars.run", runDir},
 		{"target.tls.max_version", "1.2"},
-		{"load.duration", "1s"},
-		{"load.warmup", "300ms"},
+		{"load.duration", "500ms"},
+		{"load.warmup", "200ms"},
 		{"variants", `[{name: "{cert}", sweep: {cert: [ecdsa-p256, rsa4096]}, vars: {label: "{cert}"}}]`},
 		// The report compares every variant with the baseline: make it
 		// RSA-4096, so the report itself must call ECDSA's lead significant.

@@ -24,16 +24,25 @@ usage() {
 	exit 2
 }
 
+# running PID: true while PID runs. An exited daemon that its reaper has
+# not collected yet (a zombie: some init processes, a container's
+# especially, take a second or more) counts as gone.
+running() {
+	kill -0 "$1" 2>/dev/null || return 1
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+	[ "$state" != Z ]
+}
+
 # stop_nginx RUNDIR: quit the nginx whose pid file is in RUNDIR and wait
 # for it to exit (at most 10 s); nothing to do when none runs.
 stop_nginx() {
 	pidfile=$1/nginx.pid
 	[ -s "$pidfile" ] || return 0
 	pid=$(cat "$pidfile")
-	kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; return 0; }
+	running "$pid" || { rm -f "$pidfile"; return 0; }
 	"$nginx" -p "$1" -c "$1/nginx.conf" -e "$1/error.log" -s quit 2>/dev/null || kill -QUIT "$pid" 2>/dev/null || true
 	i=0
-	while kill -0 "$pid" 2>/dev/null; do
+	while running "$pid"; do
 		i=$((i + 1))
 		if [ "$i" -gt 100 ]; then
 			echo "nginx.sh: nginx (pid $pid) still running after 10s" >&2

@@ -1,6 +1,6 @@
 // Package testkit holds the helpers kaeload's tests share: a buffer a
 // test reads while a run writes it, free loopback ports, waiting for a
-// listener, and the check that ties kaeload's counts to a server's own
+// listener, whether a process is gone, and the check that ties kaeload's counts to a server's own
 // record of what it served.
 //
 // It imports nothing of kaeload's but the run record, so the tests of
@@ -13,8 +13,10 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,6 +84,22 @@ func WaitListening(addr string, exited <-chan error, timeout time.Duration) erro
 		time.Sleep(20 * time.Millisecond)
 	}
 	return fmt.Errorf("nothing listening on %s after %v", addr, timeout)
+}
+
+// Alive reports whether pid is a process that has not exited. A zombie
+// awaiting its reaper counts as gone: a daemon's reaper is init, which in
+// a container may take a second or more to collect it.
+func Alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 // SameResponses checks the rule that ties kaeload's counts to a server's
