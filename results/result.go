@@ -425,8 +425,9 @@ type Group struct {
 	ClockOffset time.Duration `json:"clock_offset,omitempty"`
 	// Timeline is the group's warm-up and window divided into intervals
 	// (see results.Timeline), in time order; empty in a total made by
-	// Merge (Rep.Timeline holds the total) and in runs stored before it
-	// existed.
+	// Merge (Rep.Timeline holds the total), in a repetition of one group
+	// (Rep.Timeline's points are its intervals: read it through
+	// Rep.GroupTimeline) and in runs stored before it existed.
 	Timeline []Interval `json:"timeline,omitempty"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"time"
 )
@@ -29,7 +30,9 @@ func IntervalProblem(d time.Duration) string {
 // Timeline is a repetition divided into intervals: the groups' sum per
 // interval, with what the controller read at the same boundaries (the
 // server's CPU, the kernel's TCP counters of every host). Each group's own
-// intervals are Group.Timeline; Rep.Total has none (the total is here).
+// intervals are Group.Timeline, except in a repetition of one group, whose
+// intervals are the points (Rep.GroupTimeline reads either); Rep.Total has
+// none (the total is here).
 //
 // Intervals are anchored at the window's start: interval k covers
 // [k·Interval, (k+1)·Interval) relative to it, cut at the start of the
@@ -44,8 +47,8 @@ type Timeline struct {
 	Interval time.Duration `json:"interval"`
 	// Points are the intervals in time order, warm-up first.
 	Points []Point `json:"points"`
-	// Hosts are the network namespaces whose TCP counters were read, in
-	// the order of every Point's TCP; empty when none was read.
+	// Hosts are the network namespaces whose TCP counters were read,
+	// each with its counters' growth per point; empty when none was read.
 	Hosts []TCPHost `json:"tcp_hosts,omitempty"`
 }
 
@@ -68,19 +71,22 @@ type Interval struct {
 	// Started is the number of requests started in the interval (each
 	// opening a connection in close mode), whenever they ended.
 	Started uint64 `json:"started"`
-	// Handshake and Total are the TLS handshake time and the request's
-	// total time of the requests that completed (Handshake: or failed
-	// after their handshake) in the interval; nil when there was none.
-	Handshake *Quantiles `json:"handshake,omitempty"`
-	Total     *Quantiles `json:"total,omitempty"`
-	// Process is the CPU time the worker processes themselves used (all
-	// their threads), Busy relative to their groups' CPUs; nil when not
-	// measured.
-	Process *IntervalCPU `json:"process_cpu,omitempty"`
-	// CPUs is how busy the groups' CPUs were, with anything (each CPU
-	// once, also when groups share it); nil when not measured (an
+	// HandshakeP50 and HandshakeP99 are percentiles of the TLS handshake
+	// time of the requests that completed, or failed after their
+	// handshake, in the interval; TotalP50 and TotalP99 of the total time
+	// of those that completed. 0 when there was none.
+	HandshakeP50 time.Duration `json:"handshake_p50,omitempty"`
+	HandshakeP99 time.Duration `json:"handshake_p99,omitempty"`
+	TotalP50     time.Duration `json:"total_p50,omitempty"`
+	TotalP99     time.Duration `json:"total_p99,omitempty"`
+	// ProcessBusy is the CPU time the worker processes themselves used
+	// (all their threads) over the interval's length times their groups'
+	// CPUs (the machine's, unpinned); nil when not measured.
+	ProcessBusy *float64 `json:"process_busy,omitempty"`
+	// CPUsBusy is how busy the groups' CPUs were, with anything (each CPU
+	// once, also when groups share it), 0..1; nil when not measured (an
 	// unpinned group).
-	CPUs *IntervalCPU `json:"cpus,omitempty"`
+	CPUsBusy *float64 `json:"cpus_busy,omitempty"`
 }
 
 // End is when the interval ends, relative to the window's start.
@@ -96,43 +102,31 @@ func (iv *Interval) Rate() float64 {
 	return float64(ok) / iv.Length.Seconds()
 }
 
-// Point is one interval of a repetition: the groups' sum, the server's
-// CPU and each host's TCP counters over the same interval.
+// Point is one interval of a repetition: the groups' sum and the server's
+// CPU over the same interval (the hosts' TCP counters are in
+// Timeline.Hosts, point by point).
 type Point struct {
 	Interval
-	// Server is the server's CPU (its process tree, or its whole host)
-	// over the interval, as Rep.ServerCPU over the window; nil when not
-	// measured.
-	Server *IntervalCPU `json:"server_cpu,omitempty"`
-	// TCP holds each host's counter growth over the interval, in the
-	// order of Timeline.Hosts.
-	TCP []TCPCounts `json:"tcp,omitempty"`
+	// ServerBusy is the server's CPU (its process tree, or its whole
+	// host) over the interval, as Rep.ServerCPU.Busy over the window;
+	// nil when not measured.
+	ServerBusy *float64 `json:"server_busy,omitempty"`
 }
 
-// Quantiles are two percentiles of a latency.
-type Quantiles struct {
-	P50 time.Duration `json:"p50"`
-	P99 time.Duration `json:"p99"`
-}
-
-// quantilesOf returns h's p50 and p99, nil for an empty or nil h.
-func quantilesOf(h *Histogram) *Quantiles {
+// quantiles returns h's p50 and p99; 0, 0 for an empty or nil h.
+func quantiles(h *Histogram) (p50, p99 time.Duration) {
 	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
-		return nil
+		return 0, 0
 	}
-	return &Quantiles{
-		P50: time.Duration(h.ValueAtQuantile(50)) * time.Microsecond,
-		P99: time.Duration(h.ValueAtQuantile(99)) * time.Microsecond,
-	}
+	return time.Duration(h.ValueAtQuantile(50)) * time.Microsecond, time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
 }
 
-// IntervalCPU is CPU time used over an interval.
-type IntervalCPU struct {
-	// Seconds is the CPU time used.
-	Seconds float64 `json:"seconds"`
-	// Busy is Seconds over the interval's length times the CPUs measured,
-	// 0..1; 0 when the CPUs are not known.
-	Busy float64 `json:"busy"`
+// share is a busy share as the timeline keeps it: within 0..1, to four
+// decimals (a hundredth of a per cent is below what CPU accounting
+// resolves, and the record stays small).
+func share(v float64) *float64 {
+	v = math.Round(min(max(v, 0), 1)*1e4) / 1e4
+	return &v
 }
 
 // ErrorCounts counts errors by class, indexed by ErrorClass. It encodes
@@ -207,23 +201,29 @@ type TCPHost struct {
 	// in any interval, and why (not in this kernel, file unreadable, the
 	// server not reachable): not available, never a zero.
 	Unavailable map[string]string `json:"unavailable,omitempty"`
+	// Deltas holds, by name, a counter's growth in each of the timeline's
+	// points (Deltas[name][i] over Points[i]); null (nil) where it has no
+	// value: a reading failed or the interval was not read (the run's log
+	// says why). A counter of Counters that is neither Unavailable nor
+	// here grew by 0 in every point: only those that grew or went missing
+	// are kept, one series each, which keeps a long timeline small.
+	Deltas map[string][]*uint64 `json:"deltas,omitempty"`
 }
 
-// TCPCounts is one host's TCP counter growth over one interval.
+// TCPCounts is one host's TCP counter growth over one interval, as the
+// controller hands it to a TimelineBuilder.
 type TCPCounts struct {
-	// Grew holds the counters that grew, by name, with their growth. A
-	// counter of the host's Counters that is neither here nor in Missing
-	// grew by 0.
-	Grew map[string]uint64 `json:"grew,omitempty"`
-	// Missing holds, by name, the counters of the host that have no value
-	// for this interval, and why (a reading failed; a counter went down).
-	Missing map[string]string `json:"missing,omitempty"`
+	// Grew holds the counters that grew, by name, with their growth.
+	Grew map[string]uint64
+	// Missing names the counters of the host (beyond its Unavailable)
+	// that have no value for this interval.
+	Missing []string
 }
 
 // TCP returns how much counter name grew on host (an index into t.Hosts)
 // over point p (an index into t.Points), and whether that is known: false
-// when the counter is not available there (TCPHost.Unavailable,
-// TCPCounts.Missing) or was never read.
+// when the counter is not available there (TCPHost.Unavailable, a null in
+// TCPHost.Deltas) or was never read.
 func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 	if host < 0 || host >= len(t.Hosts) || p < 0 || p >= len(t.Points) {
 		return 0, false
@@ -232,15 +232,14 @@ func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 	if _, gone := h.Unavailable[name]; gone || !slices.Contains(h.Counters, name) {
 		return 0, false
 	}
-	tcp := t.Points[p].TCP
-	if host >= len(tcp) {
+	d, ok := h.Deltas[name]
+	switch {
+	case !ok:
+		return 0, true
+	case p >= len(d) || d[p] == nil:
 		return 0, false
 	}
-	c := tcp[host]
-	if _, gone := c.Missing[name]; gone {
-		return 0, false
-	}
-	return c.Grew[name], true
+	return *d[p], true
 }
 
 // Window returns the timeline's points inside the window (Start >= 0).
@@ -301,6 +300,7 @@ type TimelineBuilder struct {
 	groups   []groupLine
 	points   map[int]*pointAcc
 	hosts    []TCPHost
+	tcp      []map[int]TCPCounts // per host, by interval
 }
 
 // groupLine is one group's intervals so far.
@@ -370,13 +370,14 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	if _, dup := gl.intervals[s.K]; dup {
 		return fmt.Errorf("timeline: group %d sent interval %d twice", g, s.K)
 	}
-	iv := &Interval{Start: s.Start, Length: s.Length, Requests: s.Requests, Errors: s.Errors, Started: s.Started,
-		Handshake: quantilesOf(s.Handshake), Total: quantilesOf(s.Total)}
+	iv := &Interval{Start: s.Start, Length: s.Length, Requests: s.Requests, Errors: s.Errors, Started: s.Started}
+	iv.HandshakeP50, iv.HandshakeP99 = quantiles(s.Handshake)
+	iv.TotalP50, iv.TotalP99 = quantiles(s.Total)
 	if s.Process != nil {
-		iv.Process = &IntervalCPU{Seconds: s.Process.Seconds, Busy: s.Process.Busy}
+		iv.ProcessBusy = share(s.Process.Busy)
 	}
 	if s.CPUs != nil {
-		iv.CPUs = &IntervalCPU{Seconds: s.CPUs.Seconds, Busy: s.CPUs.Busy}
+		iv.CPUsBusy = share(s.CPUs.Busy)
 		if gl.cpus == nil {
 			for _, c := range s.CPUs.PerCPU {
 				gl.cpus = append(gl.cpus, c.CPU)
@@ -432,10 +433,10 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 // settle takes the point's percentiles and drops its histograms.
 func (a *pointAcc) settle() {
 	if a.handshake != nil {
-		a.p.Handshake = quantilesOf(a.handshake)
+		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
 	}
 	if a.total != nil {
-		a.p.Total = quantilesOf(a.total)
+		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	}
 	a.handshake, a.total = nil, nil
 }
@@ -448,12 +449,18 @@ func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUs
 	}
 	a := b.point(k)
 	a.setSpan(start, length)
-	a.p.Server = &IntervalCPU{Seconds: u.Seconds, Busy: u.Busy}
+	a.p.ServerBusy = share(u.Busy)
 }
 
 // SetHosts sets the network namespaces whose TCP counters AddTCP records,
 // in the order AddTCP indexes them.
-func (b *TimelineBuilder) SetHosts(hosts []TCPHost) { b.hosts = hosts }
+func (b *TimelineBuilder) SetHosts(hosts []TCPHost) {
+	b.hosts = hosts
+	b.tcp = make([]map[int]TCPCounts, len(hosts))
+	for i := range b.tcp {
+		b.tcp[i] = map[int]TCPCounts{}
+	}
+}
 
 // AddTCP records host h's counter growth over interval k (see
 // TCPCounts), which begins at start and lasts length.
@@ -461,47 +468,67 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 	if h < 0 || h >= len(b.hosts) {
 		return
 	}
-	a := b.point(k)
-	a.setSpan(start, length)
-	for len(a.p.TCP) < len(b.hosts) {
-		a.p.TCP = append(a.p.TCP, TCPCounts{})
-	}
-	a.p.TCP[h] = c
+	b.point(k).setSpan(start, length)
+	b.tcp[h][k] = c
 }
 
 // Build returns the timeline and each group's intervals in plan order,
-// both in time order. Intervals a group did not report are left out of its
-// own list; the points hold what every source reported.
+// both in time order; with one group, no list of its own (the points are
+// its intervals, see Rep.GroupTimeline). Intervals a group did not report
+// are left out of its own list; the points hold what every source
+// reported.
 func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	t := &Timeline{Interval: b.interval, Hosts: b.hosts}
-	for _, k := range slices.Sorted(maps.Keys(b.points)) {
+	keys := slices.Sorted(maps.Keys(b.points))
+	for _, k := range keys {
 		a := b.points[k]
 		a.settle()
-		if a.processOK {
-			a.p.Process = &IntervalCPU{Seconds: a.process}
-		}
 		if len(a.cpus) > 0 && !a.unpinned {
+			// Relative to the groups' CPUs, each once; unknown when a
+			// group is unpinned.
 			var s float64
 			for _, v := range a.cpus {
 				s += v
 			}
-			a.p.CPUs = &IntervalCPU{Seconds: s, Busy: busy(s, a.p.Length, len(a.cpus))}
-			if a.p.Process != nil {
-				a.p.Process.Busy = busy(a.process, a.p.Length, len(a.cpus))
+			a.p.CPUsBusy = share(busy(s, a.p.Length, len(a.cpus)))
+			if a.processOK {
+				a.p.ProcessBusy = share(busy(a.process, a.p.Length, len(a.cpus)))
 			}
-		}
-		for len(a.p.TCP) < len(b.hosts) {
-			a.p.TCP = append(a.p.TCP, TCPCounts{Missing: missingAll(b.hosts[len(a.p.TCP)], "not read for this interval")})
 		}
 		t.Points = append(t.Points, a.p)
 	}
+	for h := range t.Hosts {
+		t.Hosts[h].Deltas = b.deltas(h, keys)
+	}
 	groups := make([][]Interval, len(b.groups))
+	if len(b.groups) == 1 {
+		return t, groups // the points are the group's (Rep.GroupTimeline)
+	}
 	for i, gl := range b.groups {
 		for _, k := range slices.Sorted(maps.Keys(gl.intervals)) {
 			groups[i] = append(groups[i], *gl.intervals[k])
 		}
 	}
 	return t, groups
+}
+
+// GroupTimeline returns group i's intervals: its Timeline, or, in a
+// repetition of one group, which stores them once, the timeline's points
+// (the controller's readings left out; the first may begin a little
+// earlier, when the controller's first reading did). nil when there are
+// none.
+func (r *Rep) GroupTimeline(i int) []Interval {
+	if i < 0 || i >= len(r.Groups) {
+		return nil
+	}
+	if len(r.Groups) > 1 || r.Timeline == nil {
+		return r.Groups[i].Timeline
+	}
+	out := make([]Interval, len(r.Timeline.Points))
+	for j, p := range r.Timeline.Points {
+		out[j] = p.Interval
+	}
+	return out
 }
 
 // busy is seconds over length × cpus, within 0..1; 0 when unknown.
@@ -512,16 +539,35 @@ func busy(seconds float64, length time.Duration, cpus int) float64 {
 	return min(max(seconds/(length.Seconds()*float64(cpus)), 0), 1)
 }
 
-// missingAll marks every counter of h available there as missing, for why.
-func missingAll(h TCPHost, why string) map[string]string {
-	m := make(map[string]string)
-	for _, n := range h.Counters {
-		if _, gone := h.Unavailable[n]; !gone {
-			m[n] = why
+// deltas is host h's TCPHost.Deltas over the points of intervals keys:
+// the series of every available counter that grew or went missing in
+// some interval, null where it went missing or the interval was not read.
+func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
+	host := &b.hosts[h]
+	var out map[string][]*uint64
+	for _, name := range host.Counters {
+		if _, gone := host.Unavailable[name]; gone {
+			continue
+		}
+		kept := false
+		series := make([]*uint64, len(keys))
+		for i, k := range keys {
+			c, read := b.tcp[h][k]
+			switch v, grew := c.Grew[name]; {
+			case !read || slices.Contains(c.Missing, name):
+				kept = true
+			case grew:
+				series[i], kept = &v, kept || v > 0
+			default:
+				series[i] = new(uint64)
+			}
+		}
+		if kept {
+			if out == nil {
+				out = map[string][]*uint64{}
+			}
+			out[name] = series
 		}
 	}
-	if len(m) == 0 {
-		return nil
-	}
-	return m
+	return out
 }

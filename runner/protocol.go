@@ -21,6 +21,8 @@ const (
 	msgFinal    = "final"
 	msgError    = "error"
 	msgClock    = "clock"
+	// msgIntervals carries the timeline's intervals a worker has closed.
+	msgIntervals = "intervals"
 )
 
 // maxLine bounds one protocol line. A final record carries four compressed
@@ -70,6 +72,15 @@ type snapshotMsg struct {
 	Requests uint64 `json:"requests"`
 	Errors   uint64 `json:"errors"`
 	Bytes    uint64 `json:"bytes"`
+}
+
+// intervalsMsg carries intervals of the group's timeline, each complete
+// and sent once, in order: those that have ended and whose CPU readings
+// are in, sent with the snapshots while the load runs, and the rest just
+// before the final record.
+type intervalsMsg struct {
+	Type      string                   `json:"type"`
+	Intervals []results.IntervalSample `json:"intervals"`
 }
 
 // finalMsg is the worker's result, histograms included.

@@ -168,6 +168,7 @@ func runPinned(t *testing.T, p *plans.Plan, opts Options) (*results.Run, []int) 
 	if got, want := rep.Total.Latency.Total.TotalCount(), int64(sum); got != want {
 		t.Errorf("total latency histogram holds %d requests, want %d", got, want)
 	}
+	checkRepTimeline(t, p, rep)
 	if run.Interrupted || run.Finished.Before(run.Started) {
 		t.Errorf("run: Interrupted=%v Started=%v Finished=%v", run.Interrupted, run.Started, run.Finished)
 	}
@@ -258,7 +259,9 @@ func TestRunBuiltin(t *testing.T) {
 // and reports whether the plain count [start, end) matches exactly. Over
 // the whole run the accounting is exact: every line nginx logged is a
 // response the client read, counted in the window, in the warm-up or as
-// late (drained after the window).
+// late (drained after the window). And per interval of the timeline the
+// client's count agrees with nginx's log bucketed by $msec, within what
+// the boundaries can move (checkTimelineLog).
 func TestRunNginx(t *testing.T) {
 	needCPUs(t, 2)
 	ng := nginxtest.Start(t, nginxtest.Config{Cert: "rsa2048", CPUs: "0"})
@@ -300,6 +303,7 @@ func TestRunNginx(t *testing.T) {
 		t.Errorf("nginx logged %d requests, want client window %d + warm-up %d + late %d = %d",
 			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
 	}
+	checkTimelineLog(t, run.Variants[0].Reps[0], lines, total.Slots)
 }
 
 // TestWorkerKilled kills one worker mid-run: Run fails within 5 s with an
