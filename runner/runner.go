@@ -501,11 +501,15 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	if err := ws.syncClocks(ctx, c.plan.Load.Duration, c.warn); err != nil {
 		return nil, err
 	}
+	mctx, stopMeter := context.WithCancel(ctx)
+	defer stopMeter()
+	tstart := c.beginTimeline(mctx, label) // before the load: its first interval holds all of it
 	win, begin, err := ws.start(c.plan.Load)
 	if err != nil {
 		return nil, err
 	}
 	c.lastEnd = win.End
+	tl := tstart.start(mctx, win)
 
 	// Probes run beside the load; a repetition that ends early stops them,
 	// one that completes waits for the reading after the window.
@@ -525,12 +529,9 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups)}, lv)
 	var shown *results.Group
 	defer func() { c.disp.done(shown) }()
-	mctx, stopMeter := context.WithCancel(ctx)
-	defer stopMeter()
 	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
 		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
 	})
-	tl := c.startTimeline(mctx, win, label)
 
 	groups, err := ws.collect(ctx, win, c.plan.Load.Timeout, lv, tl.builderOrNil())
 	if err != nil {

@@ -65,30 +65,48 @@ type series[T any] struct {
 	done    chan struct{}
 }
 
-// startSeries takes m's first sample now and then one at every boundary of
-// g up to the window's end, each giving the reading of the interval it
-// closes (over the time between the two samples, as measureWindow). A
-// failed sample leaves its interval without a reading (logged once); a
-// meter that cannot start gives none. nil m gives a series that is done
-// and empty.
+// firstSample is a meter's first sample, taken at from: the start of a
+// series (firstSample.series).
+type firstSample[T any] struct {
+	from   time.Time
+	finish func(time.Duration) (T, error) // nil: nothing to measure
+	err    error
+}
+
+// sampleNow takes m's first sample now; nil m gives one that measures
+// nothing.
+func sampleNow[T any](m meterOf[T]) firstSample[T] {
+	f := firstSample[T]{from: time.Now()}
+	if m != nil {
+		f.finish, f.err = m()
+	}
+	return f
+}
+
+// startSeries takes m's first sample now and reads the series from it
+// (firstSample.series).
 func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(string, ...any)) *series[T] {
+	return sampleNow(m).series(ctx, g, logf)
+}
+
+// series reads the meter at every boundary of g after the first sample up
+// to the window's end, each reading the interval it closes (over the time
+// between the two samples, as measureWindow). A failed sample leaves its
+// interval without a reading (logged once); a meter that could not start
+// gives none, nor does one that measures nothing.
+func (f firstSample[T]) series(ctx context.Context, g grid, logf func(string, ...any)) *series[T] {
 	s := &series[T]{vals: map[int]seriesValue[T]{}, done: make(chan struct{})}
-	if m == nil {
+	if f.err != nil {
+		logf("not measured: %v", f.err)
+	}
+	if f.finish == nil || f.err != nil || !f.from.Before(g.end) {
 		close(s.done)
 		return s
 	}
 	go func() {
 		defer close(s.done)
-		from := time.Now()
-		if !from.Before(g.end) {
-			return
-		}
+		from, finish := f.from, f.finish
 		k := g.index(from)
-		finish, err := m()
-		if err != nil {
-			logf("not measured: %v", err)
-			return
-		}
 		prev, warned := from, false
 		for {
 			b := g.boundary(k + 1)
@@ -268,16 +286,18 @@ func (c *controller) tcpSources() []tcpSource {
 // timeline's boundaries: one series per network namespace.
 type tcpReadings struct {
 	hosts  []results.TCPHost
-	series []*series[cpustat.TCPDelta] // per host; nil for one not readable
+	first  []firstSample[cpustat.TCPDelta] // per host
+	series []*series[cpustat.TCPDelta]     // per host, once run
 	logf   func(string, ...any)
 	warned map[int]bool // hosts whose missing counters were logged
 }
 
-// readTCP takes the first snapshot of every source now, merges the
+// firstTCP takes the first snapshot of every source now and merges the
 // sources that share a network namespace into one host (read once:
-// clients and server in one namespace count each connection once), and
-// reads each host at every boundary of g.
-func readTCP(ctx context.Context, srcs []tcpSource, g grid, logf func(string, ...any)) *tcpReadings {
+// clients and server in one namespace count each connection once);
+// tcpReadings.run then reads each host at every boundary.
+func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) *tcpReadings {
+	from := time.Now()
 	first := make([]cpustat.TCPSnapshot, len(srcs))
 	var wg sync.WaitGroup
 	for i, src := range srcs {
@@ -290,6 +310,11 @@ func readTCP(ctx context.Context, srcs []tcpSource, g grid, logf func(string, ..
 	tr := &tcpReadings{logf: logf, warned: map[int]bool{}}
 	var reads []func(context.Context) cpustat.TCPSnapshot
 	var firsts []cpustat.TCPSnapshot
+	defer func() {
+		for h, read := range reads {
+			tr.first = append(tr.first, tcpFirst(ctx, read, firsts[h], from))
+		}
+	}()
 	for i, src := range srcs {
 		h := -1
 		if src.read != nil {
@@ -322,26 +347,35 @@ func readTCP(ctx context.Context, srcs []tcpSource, g grid, logf func(string, ..
 		reads = append(reads, src.read)
 		firsts = append(firsts, first[i])
 	}
-	for h, read := range reads {
-		if read == nil {
-			tr.series = append(tr.series, nil)
-			continue
-		}
-		prev := firsts[h]
-		m := func() (func(time.Duration) (cpustat.TCPDelta, error), error) {
-			return func(time.Duration) (cpustat.TCPDelta, error) {
-				next := read(ctx)
-				d := prev.Delta(next)
-				prev = next
-				return d, nil
-			}, nil
-		}
+	return tr
+}
+
+// tcpFirst is the start of a host's series: its first snapshot, taken at
+// from, and what reads the next ones; nothing to measure for a host not
+// readable (read nil).
+func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapshot, first cpustat.TCPSnapshot, from time.Time) firstSample[cpustat.TCPDelta] {
+	f := firstSample[cpustat.TCPDelta]{from: from}
+	if read == nil {
+		return f
+	}
+	prev := first
+	f.finish = func(time.Duration) (cpustat.TCPDelta, error) {
+		next := read(ctx)
+		d := prev.Delta(next)
+		prev = next
+		return d, nil
+	}
+	return f
+}
+
+// run reads every host at every boundary of g after the first snapshots.
+func (tr *tcpReadings) run(ctx context.Context, g grid) {
+	for h, f := range tr.first {
 		name := tr.hosts[h].Name
-		tr.series = append(tr.series, startSeries(ctx, m, g, func(f string, a ...any) {
-			logf("TCP counters of "+name+": "+f, a...)
+		tr.series = append(tr.series, f.series(ctx, g, func(f string, a ...any) {
+			tr.logf("TCP counters of "+name+": "+f, a...)
 		}))
 	}
-	return tr
 }
 
 // counts turns a delta of host h into what a timeline point keeps: the
@@ -377,27 +411,48 @@ type repTimeline struct {
 	tcp     *tcpReadings
 }
 
-// startTimeline begins the controller's readings for a repetition over
-// win, from now: the server's CPU and the TCP counters of every host at
-// every boundary. nil when the plan records no timeline.
-func (c *controller) startTimeline(ctx context.Context, win results.Window, label string) *repTimeline {
+// timelineStart is the controller's first readings of a repetition's
+// timeline, taken before its load starts, so that its first interval
+// holds all of the load.
+type timelineStart struct {
+	ivl    time.Duration
+	hosts  []string // each group's ssh host, "" for this machine
+	server firstSample[*results.CPUUsage]
+	tcp    *tcpReadings
+	logf   func(string, ...any)
+}
+
+// beginTimeline takes the controller's first readings for a repetition
+// about to start: the server's CPU and the TCP counters of every host.
+// nil when the plan records no timeline.
+func (c *controller) beginTimeline(ctx context.Context, label string) *timelineStart {
 	ivl := c.plan.Load.Interval
 	if ivl <= 0 {
 		return nil
 	}
-	g := grid{start: win.Start, end: win.End, ivl: ivl}
-	logf := func(f string, a ...any) {
+	ts := &timelineStart{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
+	ts.logf = func(f string, a ...any) {
 		fmt.Fprintf(c.opts.Log, "%s: timeline: "+f+"\n", append([]any{label}, a...)...)
 	}
-	hosts := make([]string, len(c.plan.Load.Groups))
 	for i, gr := range c.plan.Load.Groups {
 		if gr.Host != nil {
-			hosts[i] = gr.Host.Name
+			ts.hosts[i] = gr.Host.Name
 		}
 	}
-	rt := &repTimeline{builder: results.NewTimelineBuilder(ivl, hosts)}
-	rt.server = startSeries(ctx, c.server, g, func(f string, a ...any) { logf("server CPU "+f, a...) })
-	rt.tcp = readTCP(ctx, c.tcpSources(), g, logf)
+	ts.server = sampleNow(c.server)
+	ts.tcp = firstTCP(ctx, c.tcpSources(), ts.logf)
+	return ts
+}
+
+// start reads on at every boundary of the timeline of win.
+func (ts *timelineStart) start(ctx context.Context, win results.Window) *repTimeline {
+	if ts == nil {
+		return nil
+	}
+	g := grid{start: win.Start, end: win.End, ivl: ts.ivl}
+	rt := &repTimeline{builder: results.NewTimelineBuilder(ts.ivl, ts.hosts), tcp: ts.tcp}
+	rt.server = ts.server.series(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) })
+	ts.tcp.run(ctx, g)
 	return rt
 }
 
