@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"strconv"
 	"strings"
@@ -70,7 +71,7 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 	if line := planLine(runs, names); line != "" {
 		b.WriteString(line + "\n")
 	}
-	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", Alpha, Power*100, DefaultEquivalence*100)
+	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, DefaultEquivalence*100)
 
 	order, comps := runComparisons(runs)
 	ct := table{
@@ -131,7 +132,7 @@ type runKey struct {
 // order, then new ones as later runs list them) and compares every
 // variant of every later run with the reference's, all of them judged as
 // one family (Holm), like a run's comparisons.
-func runComparisons(runs []*Run) ([]string, map[runKey]Comparison) {
+func runComparisons(runs []*Run) ([]string, map[runKey]stats.Comparison) {
 	var order []string
 	seen := map[string]bool{}
 	for _, r := range runs {
@@ -153,8 +154,8 @@ func runComparisons(runs []*Run) ([]string, map[runKey]Comparison) {
 			}
 		}
 	}
-	comps := map[runKey]Comparison{}
-	for k, c := range comparePairs(bases, others, DefaultEquivalence) {
+	comps := map[runKey]stats.Comparison{}
+	for k, c := range stats.ComparePairs(bases, others, DefaultEquivalence) {
 		comps[keys[k]] = c
 	}
 	return order, comps

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/csv"
+	"github.com/kaeload/kaeload/results/stats"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -120,7 +121,7 @@ func TestWriteCSVTotals(t *testing.T) {
 			if got, want := all["errors"], strconv.FormatUint(errs, 10); got != want {
 				t.Errorf("%s: %s all errors = %s, want %s", name, v.Name, got, want)
 			}
-			st := Summarize(v.Rates())
+			st := stats.Summarize(v.Rates())
 			if st.N > 0 {
 				if got, _ := strconv.ParseFloat(all["mean_req_per_s"], 64); !near(got, st.Mean, 1e-8) {
 					t.Errorf("%s: %s mean = %v, want %v", name, v.Name, got, st.Mean)
@@ -173,7 +174,7 @@ func TestWriteCSVSweep(t *testing.T) {
 		{"baseline", "all", "test", "baseline"},
 		{"baseline", "all", "delta_pct", ""},
 		{"kae-soft-33", "all", "significant", "true"},
-		{"kae-soft-33", "all", "test", TestStudentLog},
+		{"kae-soft-33", "all", "test", stats.TestStudentLog},
 	}
 	for _, tt := range tests {
 		if got := find(tt.variant, tt.rep)[tt.col]; got != tt.want {

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -21,27 +20,12 @@ const (
 	// SpeedFile is one row per variant × speed command × figure
 	// (WriteSpeedCSV), present only when a variant ran speed commands.
 	SpeedFile = "speed.csv"
-	// ReportFile is the HTML report (DirFiles.Report).
+	// ReportFile is the HTML report (rendered by results/htmlreport, injected
+	// through JournalOptions.Render).
 	ReportFile = "report.html"
-	// LogFile is the run's log: server command output, warnings (DirFiles.Log).
+	// LogFile is the run's log: server command output, warnings.
 	LogFile = "run.log"
 )
-
-// DirFiles are what a run directory holds besides the files this package
-// renders from the Run (RunFile, SummaryFile, SpeedFile).
-type DirFiles struct {
-	// Report is written as ReportFile when not nil (rendered by the HTML
-	// report package).
-	Report []byte
-	// Log is written as LogFile when not nil; LogPath instead names a file
-	// whose content is copied to LogFile (the log the run wrote as it
-	// went). Setting both is an error.
-	Log     []byte
-	LogPath string
-	// Other are further files by base name (e.g. "scenario.yaml"). A name
-	// must be a plain file name, not hidden, and none of the names above.
-	Other map[string][]byte
-}
 
 // DefaultDirName returns the directory name of a run started at started
 // for the scenario name: the UTC start time and the name with every
@@ -90,130 +74,6 @@ func CheckWritable(parent string) error {
 		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
 	}
 	return nil
-}
-
-// WriteDir writes the run directory dir: RunFile (after r.Annotate, so
-// it carries the client-bound warnings), SummaryFile, SpeedFile when any
-// variant has a speed run, and the files of extra. dir must not exist: an existing run is never overwritten, and the
-// error then wraps fs.ErrExist. The parent of dir is created if needed.
-//
-// The directory appears complete or not at all: every file is written and
-// synced in a fresh hidden directory next to dir (each file as a temporary
-// file renamed into place), which is then renamed to dir without replacing
-// anything that appeared meanwhile. On failure the hidden directory is
-// removed.
-//
-// Should summary.csv fail to render, the directory is still written
-// without it, so the measurements are kept, and the error says so.
-func WriteDir(dir string, r *Run, extra DirFiles) (err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("write run directory %s: %w", dir, err)
-		}
-	}()
-	if extra.Log != nil && extra.LogPath != "" {
-		return errors.New("both log bytes and a log path given")
-	}
-	for name := range extra.Other {
-		switch {
-		case name == "" || name != filepath.Base(name) || strings.HasPrefix(name, "."):
-			return fmt.Errorf("file name %q: want a plain, not hidden file name", name)
-		case name == RunFile || name == SummaryFile || name == SpeedFile || name == ReportFile || name == LogFile:
-			return fmt.Errorf("file name %q: reserved", name)
-		}
-	}
-	if _, err := os.Lstat(dir); err == nil {
-		return fmt.Errorf("a run is already stored there: %w", fs.ErrExist)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-
-	r.Annotate()
-	var runJSON, summary bytes.Buffer
-	if err := WriteJSON(&runJSON, r); err != nil {
-		return err
-	}
-	csvErr := WriteCSV(&summary, r)
-	var speed *bytes.Buffer
-	if hasSpeed(r) {
-		speed = new(bytes.Buffer)
-		if err := WriteSpeedCSV(speed, r); err != nil {
-			return err
-		}
-	}
-
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".partial-")
-	if err != nil {
-		return err
-	}
-	done := false
-	defer func() {
-		if !done {
-			os.RemoveAll(tmp)
-		}
-	}()
-	files := []namedFile{{RunFile, runJSON.Bytes()}}
-	if csvErr == nil {
-		files = append(files, namedFile{SummaryFile, summary.Bytes()})
-	}
-	if speed != nil {
-		files = append(files, namedFile{SpeedFile, speed.Bytes()})
-	}
-	if extra.Report != nil {
-		files = append(files, namedFile{ReportFile, extra.Report})
-	}
-	if extra.Log != nil {
-		files = append(files, namedFile{LogFile, extra.Log})
-	}
-	for name, data := range extra.Other {
-		files = append(files, namedFile{name, data})
-	}
-	for _, f := range files {
-		if err := writeFileAtomic(tmp, f.name, bytes.NewReader(f.data)); err != nil {
-			return err
-		}
-	}
-	if extra.LogPath != "" {
-		lf, err := os.Open(extra.LogPath)
-		if err != nil {
-			return fmt.Errorf("copy log: %w", err)
-		}
-		err = writeFileAtomic(tmp, LogFile, lf)
-		lf.Close()
-		if err != nil {
-			return fmt.Errorf("copy log %s: %w", extra.LogPath, err)
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	if err := syncDir(tmp); err != nil {
-		return err
-	}
-	if err := renameNoReplace(tmp, dir); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("a run is already stored there: %w", err)
-		}
-		return err
-	}
-	done = true
-	if err := syncDir(parent); err != nil {
-		return err
-	}
-	if csvErr != nil {
-		return fmt.Errorf("stored without %s: %w", SummaryFile, csvErr)
-	}
-	return nil
-}
-
-// namedFile is a file of a run directory and its content.
-type namedFile struct {
-	name string
-	data []byte
 }
 
 // writeFileAtomic writes the content of src to dir/name through a
@@ -292,12 +152,8 @@ func ReadRunFile(path string) (*Run, error) {
 	return r, nil
 }
 
-// renameIfAbsent renames oldpath to newpath unless newpath exists. The
-// check and the rename are two steps; renameNoReplace uses it only where
-// the system offers nothing atomic.
-func renameIfAbsent(oldpath, newpath string) error {
-	if _, err := os.Lstat(newpath); err == nil {
-		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: fs.ErrExist}
-	}
-	return os.Rename(oldpath, newpath)
+// namedFile is a file of the run directory and its content.
+type namedFile struct {
+	name string
+	data []byte
 }

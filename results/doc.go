@@ -27,7 +27,8 @@
 //
 // # Statistics
 //
-// The samples are the repetitions' total rates (Variant.Rates). Summarize
+// The statistics live in results/stats (pure functions of numbers,
+// importing nothing of kaeload's); this package calls them. The samples are the repetitions' total rates (Variant.Rates). Summarize
 // gives the mean, sample standard deviation (n-1) and the 95 % confidence
 // interval of the geometric mean, taken on the log scale and
 // exponentiated (never negative), from Student's t quantile
@@ -117,7 +118,7 @@
 // anything?").
 //
 // Every report renders numbers with the same formatters (FormatCount,
-// FormatRate, FormatPercent, QuantileMillis, Significance, StatusLine and
+// FormatRate, FormatPercent, QuantileMillis, StatusLine and
 // the others; Missing for an undefined value), so a figure reads the same
 // in the terminal, in Markdown and in report.html.
 //
@@ -130,8 +131,7 @@
 // renamed into place so that no reader sees half of one. A run whose
 // controller was killed keeps every repetition it finished: ReadRunFile
 // reads a directory through its journal and marks such a run Incomplete.
-// An existing run is never overwritten. WriteDir writes a whole run at
-// once the same way (a hidden directory renamed into place).
+// An existing run is never overwritten.
 // DefaultDirName names a run directory "20261202T134500Z-nginx-kae";
 // CheckWritable checks the results directory before any load is sent.
 //

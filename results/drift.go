@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"strings"
 )
@@ -85,8 +86,8 @@ func drift(r *Run) DriftSummary {
 		if len(xs) == 0 {
 			continue
 		}
-		mx, _ := meanStdDev(xs)
-		my, _ := meanStdDev(ys)
+		mx, _ := stats.MeanStdDev(xs)
+		my, _ := stats.MeanStdDev(ys)
 		for k := range xs {
 			sxy += (xs[k] - mx) * (ys[k] - my)
 			sxx += (xs[k] - mx) * (xs[k] - mx)

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"time"
 )
@@ -187,3 +188,14 @@ func sweepRun() *Run {
 		},
 	}
 }
+
+// near reports whether got is within rel (relative) of want.
+func near(got, want, rel float64) bool {
+	if want == 0 {
+		return math.Abs(got) <= rel
+	}
+	return math.Abs(got-want) <= rel*math.Abs(want)
+}
+
+// finite reports whether x is a number other than ±Inf.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

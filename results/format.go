@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"strconv"
 	"strings"
@@ -99,15 +100,15 @@ func empty(h *Histogram) bool { return h == nil || h.Histogram == nil || h.Total
 // Verdict says in words whether c is significant: "yes", "no", "yes (zero
 // variance)", "no (zero variance)", "no test (n<2)", "no test (baseline
 // not measured)" or "cannot test".
-func Verdict(c Comparison) string {
+func Verdict(c stats.Comparison) string {
 	switch c.Test {
-	case TestNone:
+	case stats.TestNone:
 		return "no test (n<2)"
-	case TestCannot:
+	case stats.TestCannot:
 		return "cannot test"
-	case TestNoBaseline:
+	case stats.TestNoBaseline:
 		return "no test (baseline not measured)"
-	case TestZeroVariance:
+	case stats.TestZeroVariance:
 		if c.Significant {
 			return "yes (zero variance)"
 		}
@@ -121,7 +122,7 @@ func Verdict(c Comparison) string {
 
 // PValue renders the p-value of c with four decimals, "<0.0001" below
 // that; Missing when no test ran (Comparison.Tested).
-func PValue(c Comparison) string {
+func PValue(c stats.Comparison) string {
 	if !c.Tested() {
 		return Missing
 	}
@@ -134,28 +135,6 @@ func formatP(p float64) string {
 		return "<0.0001"
 	}
 	return strconv.FormatFloat(p, 'f', 4, 64)
-}
-
-// Significance is Verdict followed, when a t-test ran on samples with
-// variance (Student's pooled test for equal sizes, Welch's otherwise), by
-// the p-value the verdict rests on: the Holm-adjusted one when the
-// comparison was judged in a family, so that "no" never stands beside a
-// raw p below α: "yes (p=0.0012)", "no (p Holm=0.0900)", "no (zero
-// variance)", "no test (n<2)", "cannot test".
-func Significance(c Comparison) string {
-	v := Verdict(c)
-	if !c.Tested() || c.Test == TestZeroVariance {
-		return v
-	}
-	label, p := "p", c.PValue
-	if c.Family > 1 {
-		label, p = "p Holm", c.PAdjusted
-	}
-	ps := formatP(p)
-	if !strings.HasPrefix(ps, "<") {
-		ps = "=" + ps
-	}
-	return v + " (" + label + ps + ")"
 }
 
 // StatusLine renders the status classes of c that occurred, e.g.
@@ -197,7 +176,7 @@ func groupDigits(digits string) string {
 
 // PAdjusted renders the adjusted p-value of c like PValue renders the raw
 // one; Missing when no test ran.
-func PAdjusted(c Comparison) string {
+func PAdjusted(c stats.Comparison) string {
 	if !c.Tested() {
 		return Missing
 	}
@@ -206,7 +185,7 @@ func PAdjusted(c Comparison) string {
 
 // MDE renders c's minimum detectable effect ("±4.80 %"), "not
 // determinable" when a test ran but none exists; Missing without a test.
-func MDE(c Comparison) string {
+func MDE(c stats.Comparison) string {
 	switch {
 	case c.HasMDE:
 		return fmt.Sprintf("±%.2f %%", c.MDEPct)
@@ -224,7 +203,7 @@ func MDE(c Comparison) string {
 // could have found. "Not significant" alone is never the answer. A
 // verdict on fewer than three repetitions a side carries its caution
 // ("2 repetitions: t has 2 degrees of freedom").
-func VerdictWords(c Comparison) string {
+func VerdictWords(c stats.Comparison) string {
 	w := verdictWords(c)
 	if c.Caution != "" {
 		w += " (caution: " + c.Caution + ")"
@@ -232,18 +211,18 @@ func VerdictWords(c Comparison) string {
 	return w
 }
 
-func verdictWords(c Comparison) string {
+func verdictWords(c stats.Comparison) string {
 	margin := strconv.FormatFloat(c.EquivalenceMarginPct, 'g', 4, 64)
 	switch {
-	case c.Test == TestNone:
+	case c.Test == stats.TestNone:
 		return "no test: needs 2+ repetitions on each side"
-	case c.Test == TestCannot:
+	case c.Test == stats.TestCannot:
 		return "cannot test: " + c.Why
-	case c.Test == TestNoBaseline:
+	case c.Test == stats.TestNoBaseline:
 		return "no comparison: baseline not measured"
 	case c.Significant && c.Equivalent:
 		return fmt.Sprintf("%s, significant, but within the ±%s %% margin", FormatDelta(c.DeltaPct), margin)
-	case c.Significant && c.Test == TestZeroVariance:
+	case c.Significant && c.Test == stats.TestZeroVariance:
 		return fmt.Sprintf("%s, significant (zero variance)", FormatDelta(c.DeltaPct))
 	case c.Significant:
 		return fmt.Sprintf("%s, significant", FormatDelta(c.DeltaPct))
@@ -252,10 +231,10 @@ func verdictWords(c Comparison) string {
 	case c.HasMDE && c.HasBound:
 		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; these repetitions detect ±%.2f %%", c.EquivalenceBoundPct, c.MDEPct)
 	case c.HasBound:
-		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; the smallest difference these repetitions detect is %s", c.EquivalenceBoundPct, MDENotDeterminable)
+		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; the smallest difference these repetitions detect is %s", c.EquivalenceBoundPct, stats.MDENotDeterminable)
 	case c.MDENote != "":
 		return "inconclusive: the noise is too large for any bound"
-	case c.Test == TestZeroVariance:
+	case c.Test == stats.TestZeroVariance:
 		return "no difference (zero variance)"
 	}
 	return "not significant"

@@ -200,3 +200,28 @@ func TestJournalDiskGone(t *testing.T) {
 	}
 	_ = j.End(time.Now(), false)
 }
+
+// storeRun records r in a new run directory dir through the journal, as
+// a run stores itself: header, repetitions, speed runs, end.
+func storeRun(t *testing.T, dir string, r *Run) {
+	t.Helper()
+	j, err := CreateJournal(dir, header(r), JournalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range r.Variants {
+		for _, rep := range r.Variants[v].Reps {
+			if err := j.Rep(v, rep); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(r.Variants[v].Speed) > 0 {
+			if err := j.Speed(v, r.Variants[v].Speed); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := j.End(r.Finished, r.Interrupted); err != nil {
+		t.Fatal(err)
+	}
+}

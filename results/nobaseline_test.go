@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/kaeload/kaeload/results/stats"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,7 +37,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 			s.Baseline, s.BaselineName, s.BaselineMissing, s.Family)
 	}
 	for _, v := range s.Variants {
-		if c := v.Comparison; c.Test != TestNoBaseline || c.Significant || c.HasMDE || c.Tested() {
+		if c := v.Comparison; c.Test != stats.TestNoBaseline || c.Significant || c.HasMDE || c.Tested() {
 			t.Errorf("%s: comparison %+v, want TestNoBaseline and nothing else", v.Name, c)
 		}
 		if v.IsBaseline || v.Stats.N != 3 {
@@ -100,9 +101,9 @@ func TestBaselineNotMeasured(t *testing.T) {
 			continue
 		}
 		alls++
-		if row[col["test"]] != TestNoBaseline || row[col["delta_pct"]] != "" || row[col["p_value"]] != "" || row[col["p_adjusted"]] != "" {
+		if row[col["test"]] != stats.TestNoBaseline || row[col["delta_pct"]] != "" || row[col["p_value"]] != "" || row[col["p_adjusted"]] != "" {
 			t.Errorf("CSV row of %s: test %q, delta %q, p %q, p adjusted %q; want %q and empty cells",
-				row[0], row[col["test"]], row[col["delta_pct"]], row[col["p_value"]], row[col["p_adjusted"]], TestNoBaseline)
+				row[0], row[col["test"]], row[col["delta_pct"]], row[col["p_value"]], row[col["p_adjusted"]], stats.TestNoBaseline)
 		}
 	}
 	if alls != 4 {
@@ -121,8 +122,8 @@ func TestBaselineNotMeasured(t *testing.T) {
 		t.Errorf("summary JSON: baseline %q measured %v, no_comparison %q, %d variants", sj.Baseline, sj.BaselineMeasured, sj.NoComparison, len(sj.Variants))
 	}
 	for _, v := range sj.Variants {
-		if v.Comparison == nil || v.Comparison.Test != TestNoBaseline {
-			t.Errorf("summary JSON %s: comparison %+v, want test %q", v.Name, v.Comparison, TestNoBaseline)
+		if v.Comparison == nil || v.Comparison.Test != stats.TestNoBaseline {
+			t.Errorf("summary JSON %s: comparison %+v, want test %q", v.Name, v.Comparison, stats.TestNoBaseline)
 		}
 	}
 

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"strconv"
 	"time"
@@ -69,7 +70,7 @@ type Run struct {
 	Equivalence float64 `json:"equivalence,omitempty"`
 	// Calibration is what the run measured before choosing its
 	// repetitions (repeat: auto); nil for a run with a fixed repeat.
-	Calibration *Calibration `json:"calibration,omitempty"`
+	Calibration *stats.Calibration `json:"calibration,omitempty"`
 	// Capacity is set for a capacity search (load.capacity): how it
 	// searched. Each variant's repetitions are then its steps (Rep.Step),
 	// at different rates: see Capacities, not the repetition statistics.

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,7 +136,7 @@ type SearchPoint struct {
 	// objective's unit (req/s, req/s per CPU-second, or p99 handshake in
 	// ms for ObjectiveP99, where lower is better).
 	Scores []float64
-	Stats  Stats
+	Stats  stats.Stats
 	// Plateau is true on the plateau; Untested when measured once.
 	Plateau, Untested bool
 }
@@ -186,10 +187,10 @@ func SummarizeSearch(r *Run) *SearchSummary {
 				}
 			}
 		}
-		p.Stats = Summarize(shown)
+		p.Stats = stats.Summarize(shown)
 	}
-	j := PairPlateau(samples, nil)
-	plateau, untested := j.searchLists(samples)
+	j := stats.PairPlateau(samples, nil)
+	plateau, untested := j.SearchLists(samples)
 	sum.Best, sum.Plateau, sum.Family, sum.Caution = j.Top, plateau, j.Family, j.Caution
 	for _, i := range plateau {
 		sum.Points[i].Plateau = true

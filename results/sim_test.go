@@ -1,6 +1,7 @@
 package results
 
 import (
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -62,8 +63,8 @@ func (m simMachine) run(rng *rand.Rand, effects []float64) [][]float64 {
 }
 
 // verdicts compares variants 1.. with variant 0 as a run does.
-func verdicts(rates [][]float64) []Comparison {
-	return CompareFamily(rates[0], rates[1:], DefaultEquivalence)
+func verdicts(rates [][]float64) []stats.Comparison {
+	return stats.CompareFamily(rates[0], rates[1:], DefaultEquivalence)
 }
 
 // binomialSE is the standard error of a rate p estimated from n trials.
@@ -86,7 +87,7 @@ func TestSimAAFalseAlarms(t *testing.T) {
 		alarms := 0
 		for range trials {
 			for _, c := range verdicts(m.run(rng, nil)) {
-				if (adjusted && c.Significant) || (!adjusted && c.PValue < Alpha) {
+				if (adjusted && c.Significant) || (!adjusted && c.PValue < stats.Alpha) {
 					alarms++
 					break
 				}
@@ -94,7 +95,7 @@ func TestSimAAFalseAlarms(t *testing.T) {
 		}
 		return float64(alarms) / trials
 	}
-	limit := Alpha + 2*binomialSE(Alpha, trials)
+	limit := stats.Alpha + 2*binomialSE(stats.Alpha, trials)
 	design := rate(OrderRandomized, true)
 	t.Logf("family-wise false alarms: randomized+holm %.3f (limit %.3f)", design, limit)
 	if design > limit {
@@ -129,7 +130,7 @@ func TestSimPowerAtMDE(t *testing.T) {
 		m := simMachine{variants: 5, rounds: rounds, noise: 0.015, order: OrderRandomized}
 		family := m.variants - 1
 		rng := rand.New(rand.NewPCG(7, uint64(rounds)))
-		plannedMDE := planned(m.noise*math.Sqrt(2/float64(rounds)), float64(2*rounds-2), Alpha/float64(family))
+		plannedMDE := math.Log1p(stats.PlannedMDEPct(m.noise*100, rounds, family) / 100)
 		hitPlanned, hitReported := 0, 0
 		for range trials {
 			effects := make([]float64, m.variants)
@@ -146,7 +147,7 @@ func TestSimPowerAtMDE(t *testing.T) {
 				hitReported++
 			}
 		}
-		limit := Power - 2*binomialSE(Power, trials)
+		limit := stats.Power - 2*binomialSE(stats.Power, trials)
 		for _, got := range []struct {
 			what string
 			hits int
@@ -166,7 +167,7 @@ func TestSimRepsFor(t *testing.T) {
 	skipUnderRace(t)
 	const trials = 4000
 	noise, effect, family := 1.5, 0.03, 4
-	n, ok := RepsFor(noise, effect, family, 100)
+	n, ok := stats.RepsFor(noise, effect, family, 100)
 	if !ok || n < 3 {
 		t.Fatalf("RepsFor(%v %%, %v, %d) = %d %v, want a count of at least 3", noise, effect, family, n, ok)
 	}
@@ -183,14 +184,14 @@ func TestSimRepsFor(t *testing.T) {
 		}
 		return float64(hits) / trials
 	}
-	se := 2 * binomialSE(Power, trials)
-	if p := power(n); p < Power-se {
-		t.Errorf("with RepsFor's %d repetitions a %.0f %% effect is found %.3f of the time, want ≥ %.3f", n, effect*100, p, Power-se)
+	se := 2 * binomialSE(stats.Power, trials)
+	if p := power(n); p < stats.Power-se {
+		t.Errorf("with RepsFor's %d repetitions a %.0f %% effect is found %.3f of the time, want ≥ %.3f", n, effect*100, p, stats.Power-se)
 	}
-	if p := power(n - 1); p >= Power {
+	if p := power(n - 1); p >= stats.Power {
 		t.Errorf("with %d repetitions, one fewer than RepsFor's, the effect is found %.3f of the time: RepsFor asks for more than needed", n-1, p)
 	}
-	if _, ok := RepsFor(noise, effect, family, n-1); ok {
+	if _, ok := stats.RepsFor(noise, effect, family, n-1); ok {
 		t.Errorf("RepsFor with a limit of %d says it is enough, want false", n-1)
 	}
 }
@@ -217,7 +218,7 @@ func TestSimEquivalence(t *testing.T) {
 			right++
 		}
 	}
-	level := Alpha / float64(family)
+	level := stats.Alpha / float64(family)
 	if got, limit := float64(wrong)/trials, level+2*binomialSE(level, trials); got > limit {
 		t.Errorf("a true +%.0f %% difference is called equivalent within ±%.0f %% %.4f of the time, want ≤ %.4f", DefaultEquivalence*100, DefaultEquivalence*100, got, limit)
 	}
@@ -249,7 +250,7 @@ func skipUnderRace(t *testing.T) {
 func TestSimSweepFalseAlarms(t *testing.T) {
 	skipUnderRace(t)
 	const trials = 2000
-	limit := Alpha + 2*binomialSE(Alpha, trials)
+	limit := stats.Alpha + 2*binomialSE(stats.Alpha, trials)
 	for _, tt := range []struct{ variants, rounds int }{{3, 2}, {5, 3}, {11, 3}} {
 		rng := rand.New(rand.NewPCG(11, uint64(tt.variants)))
 		m := simMachine{variants: tt.variants, rounds: tt.rounds, noise: 0.015, order: OrderRandomized}
@@ -263,7 +264,7 @@ func TestSimSweepFalseAlarms(t *testing.T) {
 			if len(j.Plateau) < tt.variants {
 				offPlateau++
 			}
-			if _, plateau, _ := SearchPlateau(rates); len(plateau) < tt.variants {
+			if _, plateau, _ := stats.SearchPlateau(rates); len(plateau) < tt.variants {
 				search++
 			}
 			b, off := oldRule(rates, j.Top)
@@ -291,17 +292,17 @@ func TestSimSweepFalseAlarms(t *testing.T) {
 // plateau when its comparison is significant, and the top the best when
 // every one is.
 func oldRule(rates [][]float64, top int) (best, off bool) {
-	var comps []Comparison
+	var comps []stats.Comparison
 	var ps []float64
 	for i, r := range rates {
 		if i != top {
-			c := Compare(rates[top], r)
+			c := stats.Compare(rates[top], r)
 			comps, ps = append(comps, c), append(ps, c.PValue)
 		}
 	}
 	best = true
-	for k, p := range Holm(ps) {
-		below := p < Alpha && comps[k].DeltaPct < 0
+	for k, p := range stats.Holm(ps) {
+		below := p < stats.Alpha && comps[k].DeltaPct < 0
 		best, off = best && below, off || below
 	}
 	return best, off
@@ -357,7 +358,7 @@ func TestSimCICoverage(t *testing.T) {
 			for i := range xs {
 				xs[i] = 1000 * math.Exp(0.1*rng.NormFloat64())
 			}
-			s := Summarize(xs)
+			s := stats.Summarize(xs)
 			if !s.HasCI || !(s.CI95Low > 0) {
 				t.Fatalf("Summarize(%v) = %+v: want a positive interval", xs, s)
 			}

@@ -155,19 +155,17 @@ func TestWriteMarkdownSpeed(t *testing.T) {
 	}
 }
 
-// TestWriteDirSpeed checks speed.csv: written by WriteDir when a variant
+// TestStoredSpeed checks speed.csv: written to the run directory when a variant
 // ran speed commands, valid CSV, one row per variant × command × figure
 // (a failed command without figures one row), the values exactly those
 // of the stored run.json.
-func TestWriteDirSpeed(t *testing.T) {
+func TestStoredSpeed(t *testing.T) {
 	r := speedRun()
 	// A value with many digits: the CSV must not round it.
 	r.Variants[1].Speed[0].Results = append(r.Variants[1].Speed[0].Results,
 		SpeedResult{Algorithm: "ECDH P-256", Operation: "operations", Value: 12345.678901234567, Unit: "ops/s"})
 	dir := filepath.Join(t.TempDir(), "run")
-	if err := WriteDir(dir, r, DirFiles{}); err != nil {
-		t.Fatalf("WriteDir: %v", err)
-	}
+	storeRun(t, dir, r)
 	f, err := os.Open(filepath.Join(dir, SpeedFile))
 	if err != nil {
 		t.Fatal(err)
@@ -238,9 +236,7 @@ func TestWriteDirSpeed(t *testing.T) {
 	}
 	// A run without speed runs gets no speed.csv.
 	dir = filepath.Join(t.TempDir(), "run")
-	if err := WriteDir(dir, compareRun(), DirFiles{}); err != nil {
-		t.Fatal(err)
-	}
+	storeRun(t, dir, compareRun())
 	if _, err := os.Stat(filepath.Join(dir, SpeedFile)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("run without speed runs: stat %s = %v, want not exist", SpeedFile, err)
 	}

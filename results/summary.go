@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"slices"
 	"sort"
@@ -54,11 +55,11 @@ type VariantSummary struct {
 	// IsBaseline is true for the baseline variant.
 	IsBaseline bool
 	// Stats summarises the repetitions' total rates (Variant.Rates).
-	Stats Stats
+	Stats stats.Stats
 	// Comparison compares the rates with the baseline's, judged with the
 	// run's other comparisons (CompareFamily); the zero Comparison for the
 	// baseline itself.
-	Comparison Comparison
+	Comparison stats.Comparison
 	// Requests and Errors are summed over the repetitions.
 	Requests uint64
 	Errors   uint64
@@ -196,19 +197,6 @@ type SweepSummary struct {
 	Caution string
 }
 
-// TestNoBaseline is Comparison.Test for a variant of a run whose baseline
-// was not measured (RunSummary.Baseline -1): no test ran, and every
-// rendering says why instead of showing a difference.
-const TestNoBaseline = "baseline not measured: no test"
-
-// Tested reports whether c's test ran: false for TestNone, TestCannot
-// and TestNoBaseline, whose p-values, MDE and verdict are not defined. A
-// comparison that was not tested is outside its family: it neither counts
-// in Holm's m nor takes a rank.
-func (c Comparison) Tested() bool {
-	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
-}
-
 // SummarizeRun computes the RunSummary of r. A baseline that r does not
 // hold (r.Baseline names no variant of r.Variants, which holds only
 // variants with a repetition, or r has no variants) is not an error: the
@@ -220,7 +208,7 @@ func SummarizeRun(r *Run) (*RunSummary, error) {
 	if s.Equivalence <= 0 {
 		s.Equivalence = DefaultEquivalence
 	}
-	var comps []Comparison
+	var comps []stats.Comparison
 	if base >= 0 {
 		others := make([][]float64, len(r.Variants))
 		for i := range r.Variants {
@@ -228,7 +216,7 @@ func SummarizeRun(r *Run) (*RunSummary, error) {
 				others[i] = r.Variants[i].Rates()
 			}
 		}
-		comps = CompareFamily(r.Variants[base].Rates(), others, s.Equivalence)
+		comps = stats.CompareFamily(r.Variants[base].Rates(), others, s.Equivalence)
 	} else {
 		s.BaselineMissing = "not measured"
 		if r.Interrupted || r.Incomplete {
@@ -239,7 +227,7 @@ func SummarizeRun(r *Run) (*RunSummary, error) {
 		s.Variants[i] = summarizeVariant(&r.Variants[i], i == base)
 		switch {
 		case base < 0:
-			s.Variants[i].Comparison = Comparison{PValue: 1, PAdjusted: 1, Test: TestNoBaseline}
+			s.Variants[i].Comparison = stats.Comparison{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}
 		case i != base:
 			s.Variants[i].Comparison = comps[i]
 			if comps[i].Tested() {
@@ -286,7 +274,7 @@ func summarizeVariant(v *Variant, isBase bool) VariantSummary {
 	rates := v.Rates()
 	s := VariantSummary{
 		Name: v.Name, Series: v.Series, Sweep: v.Sweep, IsBaseline: isBase,
-		Stats:   Summarize(rates),
+		Stats:   stats.Summarize(rates),
 		Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram(),
 	}
 	type probeAcc struct {
@@ -368,7 +356,7 @@ func mergeInto(dst, src *Histogram) {
 }
 
 // sweeps groups the variants of r by Series into SweepSummaries.
-func sweeps(r *Run, base int, comps []Comparison) []SweepSummary {
+func sweeps(r *Run, base int, comps []stats.Comparison) []SweepSummary {
 	var out []SweepSummary
 	bySeries := map[string]int{}
 	for i := range r.Variants {
@@ -424,7 +412,7 @@ func sweeps(r *Run, base int, comps []Comparison) []SweepSummary {
 // (sweepPlateau over the values' rates, in chart order). comps are the
 // run's comparisons with its baseline base: a claim that involves the
 // baseline must agree with its comparison.
-func judgeSweep(r *Run, sw *SweepSummary, base int, comps []Comparison) {
+func judgeSweep(r *Run, sw *SweepSummary, base int, comps []stats.Comparison) {
 	samples := make([][]float64, len(sw.Variants))
 	for k, i := range sw.Variants {
 		samples[k] = r.Variants[i].Rates()
@@ -456,7 +444,7 @@ func judgeSweep(r *Run, sw *SweepSummary, base int, comps []Comparison) {
 // sweepJudgement is what sweepPlateau concludes, in indexes of its
 // samples.
 type sweepJudgement struct {
-	Pairs
+	stats.Pairs
 	// Plateau is Top and every measured sample not below it; Best is Top
 	// when the plateau is Top alone, -1 otherwise.
 	Plateau []int
@@ -467,7 +455,7 @@ type sweepJudgement struct {
 // agree): samples with fewer than two values stay on the plateau (they
 // cannot be excluded), samples without any are on none.
 func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJudgement {
-	j := sweepJudgement{Pairs: PairPlateau(samples, agree), Best: -1}
+	j := sweepJudgement{Pairs: stats.PairPlateau(samples, agree), Best: -1}
 	if j.Top < 0 {
 		return j
 	}
@@ -522,7 +510,7 @@ func repWarnings(r *Run, line func(*Rep) string) []string {
 // CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
 // kaeload, not the server", unless r.Warnings already holds it, so calling
 // it again adds nothing. Call it before WriteJSON so that run.json carries
-// the warnings; WriteDir and Journal do. WriteText and WriteMarkdown show these
+// the warnings; Journal does. WriteText and WriteMarkdown show these
 // warnings whether or not Annotate ran.
 func (r *Run) Annotate() {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)

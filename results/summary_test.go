@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"slices"
 	"strings"
 	"testing"
@@ -141,14 +142,14 @@ func TestSweepOrder(t *testing.T) {
 func TestBar(t *testing.T) {
 	tests := []struct {
 		name string
-		st   Stats
+		st   stats.Stats
 		want string
 	}{
-		{"half", Stats{N: 1, Mean: 50, CI95Low: 50, CI95High: 50}, "|#####     |"},
-		{"ci", Stats{N: 3, Mean: 50, CI95Low: 30, CI95High: 80, HasCI: true}, "|###==---  |"},
-		{"full", Stats{N: 3, Mean: 100, CI95Low: 85, CI95High: 130, HasCI: true}, "|#########=|"},
-		{"ci below zero", Stats{N: 2, Mean: 10, CI95Low: -40, CI95High: 60, HasCI: true}, "|=-----    |"},
-		{"empty", Stats{}, "|          |"},
+		{"half", stats.Stats{N: 1, Mean: 50, CI95Low: 50, CI95High: 50}, "|#####     |"},
+		{"ci", stats.Stats{N: 3, Mean: 50, CI95Low: 30, CI95High: 80, HasCI: true}, "|###==---  |"},
+		{"full", stats.Stats{N: 3, Mean: 100, CI95Low: 85, CI95High: 130, HasCI: true}, "|#########=|"},
+		{"ci below zero", stats.Stats{N: 2, Mean: 10, CI95Low: -40, CI95High: 60, HasCI: true}, "|=-----    |"},
+		{"empty", stats.Stats{}, "|          |"},
 	}
 	for _, tt := range tests {
 		if got := bar(tt.st, 100, 10); got != tt.want {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"time"
 )
@@ -44,14 +45,14 @@ type SummaryJSON struct {
 // milliseconds over the repetitions' merged histograms; absent when not
 // measured.
 type VariantJSON struct {
-	Name            string  `json:"name"`
-	Reps            int     `json:"reps"`
-	FailedReps      int     `json:"failed_reps,omitempty"`
-	ReqPerSec       Stats   `json:"req_per_s"`
-	Requests        uint64  `json:"requests"`
-	Errors          uint64  `json:"errors"`
-	ErrorShare      float64 `json:"error_share"`
-	ClientBoundReps int     `json:"client_bound_reps,omitempty"`
+	Name            string      `json:"name"`
+	Reps            int         `json:"reps"`
+	FailedReps      int         `json:"failed_reps,omitempty"`
+	ReqPerSec       stats.Stats `json:"req_per_s"`
+	Requests        uint64      `json:"requests"`
+	Errors          uint64      `json:"errors"`
+	ErrorShare      float64     `json:"error_share"`
+	ClientBoundReps int         `json:"client_bound_reps,omitempty"`
 	// OtherLoadReps counts the repetitions in which other processes took
 	// a large share of a group's CPUs (VariantSummary.OtherLoadReps); the
 	// warnings name them.
@@ -61,7 +62,7 @@ type VariantJSON struct {
 	// (VariantSummary.ClientMicrosPerRequest); absent when not measured.
 	ClientUsPerRequest *float64 `json:"client_us_per_request,omitempty"`
 	// Comparison is against the baseline; nil for the baseline itself.
-	Comparison *Comparison `json:"comparison,omitempty"`
+	Comparison *stats.Comparison `json:"comparison,omitempty"`
 }
 
 // LatencyJSON holds p50 and p99 of each latency, in milliseconds.

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"slices"
 	"strconv"
@@ -17,16 +18,16 @@ import (
 // adjustment over how many comparisons, and what MDE and equivalence mean.
 func statsNote(s *RunSummary) string {
 	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
-	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, Alpha)
+	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
 	if s.Family <= 1 {
-		adjust = fmt.Sprintf("one comparison, α = %g", Alpha)
+		adjust = fmt.Sprintf("one comparison, α = %g", stats.Alpha)
 	}
 	level := "α"
 	if s.Family > 1 {
 		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
 	}
 	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
-		test, adjust, Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
 }
 
 // orderLine says in what order the run's windows ran and what that means
@@ -76,21 +77,21 @@ func allRows(s *RunSummary) []int {
 	return rows
 }
 
-func meanCell(st Stats) string {
+func meanCell(st stats.Stats) string {
 	if st.N == 0 {
 		return "-"
 	}
 	return FormatRate(st.Mean)
 }
 
-func stddevCell(st Stats) string {
+func stddevCell(st stats.Stats) string {
 	if st.N < 2 {
 		return "-"
 	}
 	return FormatRate(st.StdDev)
 }
 
-func ciCell(st Stats) string {
+func ciCell(st stats.Stats) string {
 	switch {
 	case st.HasCI:
 		return FormatRate(st.CI95Low) + " .. " + FormatRate(st.CI95High)
@@ -405,7 +406,7 @@ func sweepTable(s *RunSummary, sw *SweepSummary) table {
 // bar draws st on a scale from 0 to scale in width characters between two
 // '|': '#' up to the mean, then the confidence interval as '=' below the
 // mean and '-' above it. Positions round to the nearest character.
-func bar(st Stats, scale float64, width int) string {
+func bar(st stats.Stats, scale float64, width int) string {
 	cells := bytes.Repeat([]byte{' '}, width)
 	if st.N > 0 && scale > 0 {
 		pos := func(x float64) int {

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"maps"
 	"slices"
@@ -499,13 +500,13 @@ func (t *table) write(b *bytes.Buffer, indent string) {
 }
 
 // calibrationWords says what repeat: auto measured and chose.
-func calibrationWords(c *Calibration) string {
+func calibrationWords(c *stats.Calibration) string {
 	if !c.HasNoise {
 		return fmt.Sprintf("no noise estimate from %d good calibration windows of %s: %d repetitions (the cap)", len(c.Rates), c.Variant, c.Repeat)
 	}
-	s := fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %d repetitions per variant detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, Power*100)
+	s := fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %d repetitions per variant detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, stats.Power*100)
 	if c.Capped {
-		s = fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; even the cap of %d repetitions cannot detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, Power*100)
+		s = fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; even the cap of %d repetitions cannot detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, stats.Power*100)
 	}
 	return s
 }

@@ -86,11 +86,6 @@ func (c *ThresholdCheck) Shown() string {
 	return thresholdFigure(c.Threshold.Metric, c.Value)
 }
 
-// Bound renders the threshold's bound in the same way as Shown.
-func (c *ThresholdCheck) Bound() string {
-	return thresholdFigure(c.Threshold.Metric, c.Threshold.Value)
-}
-
 func thresholdFigure(metric string, v float64) string {
 	switch metric {
 	case MetricRate:

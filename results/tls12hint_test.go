@@ -44,8 +44,8 @@ func TestTLS12Hint(t *testing.T) {
 		if !tc.want {
 			continue
 		}
-		if h := hints[0]; !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "3–22 % of kaeload's client CPU per request") || !strings.Contains(h, "2026-12-03") {
-			t.Errorf("%s: hint %q lacks the setting, the saving or when it was measured", tc.name, h)
+		if h := hints[0]; !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "client CPU per request") || !strings.Contains(h, "bench/peers.sh") {
+			t.Errorf("%s: hint %q lacks the setting, the saving or where it is measured", tc.name, h)
 		}
 		var text, md bytes.Buffer
 		if err := WriteText(&text, tc.run); err != nil {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"github.com/kaeload/kaeload/results/stats"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,7 +102,7 @@ func TestVerdicts(t *testing.T) {
 		if got := VerdictWords(c); !strings.Contains(got, want) {
 			t.Errorf("%s: verdict %q, want it to contain %q (%+v)", name, got, want, c)
 		}
-		if c.PAdjusted < c.PValue || c.Adjustment != AdjustHolm || !c.HasMDE {
+		if c.PAdjusted < c.PValue || c.Adjustment != stats.AdjustHolm || !c.HasMDE {
 			t.Errorf("%s: p %v adjusted %v (%s), MDE %v: want a Holm-adjusted p no smaller than the raw one and an MDE", name, c.PValue, c.PAdjusted, c.Adjustment, c.HasMDE)
 		}
 	}

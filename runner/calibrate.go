@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -14,11 +15,11 @@ import (
 // with a server to control and an order other than sequential, a restart
 // before every window, so that the noise between restarts is included),
 // and returns their rates with the repetitions per variant that detect a
-// difference of effect (a fraction) at results.Power, judged with the
-// plan's other comparisons (results.RepsFor), at most limit. Failed
+// difference of effect (a fraction) at stats.Power, judged with the
+// plan's other comparisons (stats.RepsFor), at most limit. Failed
 // windows count as no estimate. Nothing is recorded: opts.Recorder is
 // not used.
-func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*results.Calibration, error) {
+func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
 	base := 0
 	for i, v := range plan.Variants {
 		if v.Name == plan.Baseline {
@@ -32,7 +33,7 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 		cp.Order = results.OrderRandomized
 	}
 	opts.Recorder = nil
-	cal := &results.Calibration{Variant: plan.Variants[base].Name, EffectPct: effect * 100, Family: max(1, len(plan.Variants)-1), Max: limit}
+	cal := &stats.Calibration{Variant: plan.Variants[base].Name, EffectPct: effect * 100, Family: max(1, len(plan.Variants)-1), Max: limit}
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "calibration: measuring variant %s %d times to estimate the noise\n", cal.Variant, windows)
 	}
@@ -57,15 +58,15 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 }
 
 // CalibrationLine says what a calibration found, in one sentence.
-func CalibrationLine(c *results.Calibration) string {
+func CalibrationLine(c *stats.Calibration) string {
 	if !c.HasNoise {
 		return fmt.Sprintf("calibration: no noise estimate from %d good windows of %s; using the cap, %d repetitions", len(c.Rates), c.Variant, c.Repeat)
 	}
 	s := fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); %d repetitions per variant detect ±%g %% at %.0f %% power over %s",
-		c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, results.Power*100, comparisons(c.Family))
+		c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, stats.Power*100, comparisons(c.Family))
 	if c.Capped {
 		s = fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); even the cap of %d repetitions per variant cannot detect ±%g %% at %.0f %% power over %s: using %d",
-			c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, results.Power*100, comparisons(c.Family), c.Repeat)
+			c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, stats.Power*100, comparisons(c.Family), c.Repeat)
 	}
 	return s
 }

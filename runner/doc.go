@@ -38,7 +38,7 @@
 //
 // With Plan.Auto (repeat: auto) Run first calls Calibrate: the baseline
 // runs Auto.Calibrate windows, not recorded, and their noise sets the
-// repetitions per variant (results.RepsFor), at most Auto.Max; the
+// repetitions per variant (stats.RepsFor), at most Auto.Max; the
 // run's Calibration records it. Cooldown
 // is a pause without load between consecutive measured windows: the next
 // load (its warm-up) starts no earlier than Cooldown after the previous

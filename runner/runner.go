@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -184,12 +185,12 @@ func seeded(plan *plans.Plan) *plans.Plan {
 // those of the resumed run's calibration, or else those a calibration of
 // the baseline measures now (Calibrate), with the calibration the run
 // records; a plan with a fixed repeat is returned as it is.
-func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *results.Calibration, error) {
+func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *stats.Calibration, error) {
 	a := plan.Auto
 	if a == nil {
 		return plan, nil, nil
 	}
-	var cal *results.Calibration
+	var cal *stats.Calibration
 	if r := opts.Resume; r != nil && r.Calibration != nil {
 		cal = r.Calibration
 	} else {
@@ -275,7 +276,7 @@ func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.P
 // (baseline, order and seed, margins, calibration, capacity search,
 // search) and, when resuming, what the stored run measured already. It
 // logs the order the windows run in.
-func newRecord(p *plans.Plan, cal *results.Calibration, opts Options) (*results.Run, error) {
+func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Run, error) {
 	planJSON, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encode plan: %w", err)

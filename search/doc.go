@@ -50,9 +50,9 @@
 // # The answer
 //
 // Analyze reports the best point (the highest mean) with the mean and the
-// 95 % confidence interval of its scores (results.Summarize), and the
+// 95 % confidence interval of its scores (stats.Summarize), and the
 // plateau: every visited point not significantly worse than the best,
-// judged by results.SearchPlateau, the same log-scale t-test with Holm's
+// judged by stats.SearchPlateau, the same log-scale t-test with Holm's
 // adjustment the run's comparisons use (the family is every pair of
 // tested points, since the best was picked as the highest). A point measured once cannot be
 // tested and is on no plateau (Answer.Untested). Users often prefer the

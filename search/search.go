@@ -2,11 +2,10 @@ package search
 
 import (
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"slices"
 	"sort"
-
-	"github.com/kaeload/kaeload/results"
 )
 
 // golden is 2 − φ: a golden-section step is this share of the larger gap.
@@ -282,15 +281,15 @@ func (s *state) noise() (sd float64, df int) {
 func (s *state) contender(best, p int) bool {
 	a, b := s.scores[best], s.scores[p]
 	if len(a) >= 2 && len(b) >= 2 {
-		c := results.Compare(a, b)
-		return c.Test == results.TestNone || c.PValue >= results.Alpha
+		c := stats.Compare(a, b)
+		return c.Test == stats.TestNone || c.PValue >= stats.Alpha
 	}
 	sd, df := s.noise()
 	if df == 0 {
 		return false
 	}
 	d := s.logMean(best) - s.logMean(p)
-	return d < results.StudentTQuantile(0.995, float64(df))*sd*math.Sqrt(1/float64(len(a))+1/float64(len(b)))
+	return d < stats.StudentTQuantile(0.995, float64(df))*sd*math.Sqrt(1/float64(len(a))+1/float64(len(b)))
 }
 
 // repeat picks the point to measure again: the best until it has two
@@ -332,7 +331,7 @@ type Answer struct {
 	// Best is the visited point with the highest mean score; -1 when
 	// nothing was measured. Stats are its scores' (mean, 95 % CI).
 	Best  int
-	Stats results.Stats
+	Stats stats.Stats
 	// Plateau are the visited points not significantly worse than Best,
 	// Best included, ascending; PlateauLow is the lowest of them (-1 when
 	// none). Untested are the visited points that could not be tested
@@ -366,9 +365,9 @@ func Analyze(cfg Config, done []Window) Answer {
 	for i, p := range s.order {
 		samples[i] = s.scores[p]
 	}
-	top, plateau, untested := results.SearchPlateau(samples)
+	top, plateau, untested := stats.SearchPlateau(samples)
 	a.Best = s.order[top]
-	a.Stats = results.Summarize(s.scores[a.Best])
+	a.Stats = stats.Summarize(s.scores[a.Best])
 	for _, i := range plateau {
 		a.Plateau = append(a.Plateau, s.order[i])
 	}

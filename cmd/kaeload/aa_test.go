@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,7 +107,7 @@ variants:
 				// A window in which no request succeeded (a machine
 				// overloaded beyond the run) has a rate of 0, which has
 				// no logarithm: "cannot test", outside the family.
-				if v.FailedReps == 0 || c.Test != results.TestCannot {
+				if v.FailedReps == 0 || c.Test != stats.TestCannot {
 					t.Errorf("variant %s: not tested (%s) without a failed repetition", v.Name, c.Test)
 				}
 				continue

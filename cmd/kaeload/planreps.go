@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math"
 	"slices"
@@ -99,9 +100,9 @@ Examples:
 // writePlan prints what a calibration says: the noise, the repetitions
 // per variant for the asked effect and for the usual ones, and what the
 // scenario's repeat (0: none fixed) detects.
-func writePlan(w io.Writer, cal *results.Calibration, effects []float64, repeat int) error {
+func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat int) error {
 	var b strings.Builder
-	mean := results.Summarize(cal.Rates).Mean
+	mean := stats.Summarize(cal.Rates).Mean
 	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), results.FormatRate(mean))
 	if !cal.HasNoise {
 		fmt.Fprintf(&b, "no noise estimate: fewer than two windows completed with a positive rate; fix the failures above and rerun\n")
@@ -112,7 +113,7 @@ func writePlan(w io.Writer, cal *results.Calibration, effects []float64, repeat 
 		return err
 	}
 	fmt.Fprintf(&b, "noise: %.2f %% (standard deviation of ln(req/s) between windows)\n", cal.NoisePct)
-	fmt.Fprintf(&b, "comparisons judged together: %d (Holm; the MDE uses the level %.4g)\n\n", cal.Family, results.Alpha/float64(cal.Family))
+	fmt.Fprintf(&b, "comparisons judged together: %d (Holm; the MDE uses the level %.4g)\n\n", cal.Family, stats.Alpha/float64(cal.Family))
 	fmt.Fprintf(&b, "effect    repetitions per variant (80 %% power)\n")
 	asked := cal.EffectPct / 100
 	rows := slices.Clone(effects)
@@ -121,7 +122,7 @@ func writePlan(w io.Writer, cal *results.Calibration, effects []float64, repeat 
 	}
 	slices.Sort(rows)
 	for _, e := range rows {
-		n, ok := results.RepsFor(cal.NoisePct, e, cal.Family, cal.Max)
+		n, ok := stats.RepsFor(cal.NoisePct, e, cal.Family, cal.Max)
 		cell := strconv.Itoa(n)
 		if !ok {
 			cell = fmt.Sprintf("more than %d", cal.Max)
@@ -139,7 +140,7 @@ func writePlan(w io.Writer, cal *results.Calibration, effects []float64, repeat 
 	}
 	if repeat >= 2 {
 		mde := "not determinable"
-		if pct := results.PlannedMDEPct(cal.NoisePct, repeat, cal.Family); !math.IsInf(pct, 0) && !math.IsNaN(pct) {
+		if pct := stats.PlannedMDEPct(cal.NoisePct, repeat, cal.Family); !math.IsInf(pct, 0) && !math.IsNaN(pct) {
 			mde = fmt.Sprintf("±%.2f %%", pct)
 		}
 		fmt.Fprintf(&b, "with the scenario's repeat: %d, the smallest difference found with 80 %% power is %s\n", repeat, mde)

@@ -1,18 +1,17 @@
 package main
 
 import (
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/kaeload/kaeload/results"
 )
 
 // TestPlanReps runs "kaeload plan-reps" on the built-in target: it must
 // measure the asked number of windows, print the noise it found, and a
-// table whose every row is what results.RepsFor says for that noise, with
+// table whose every row is what stats.RepsFor says for that noise, with
 // the asked effect marked. The test checks the arithmetic the user acts
 // on, not a particular noise level, which depends on the machine.
 func TestPlanReps(t *testing.T) {
@@ -55,7 +54,7 @@ variants: [{name: a}, {name: b}, {name: c}]
 		// says for either end of that rounding.
 		var want []string
 		for _, n := range []float64{noise - 0.005, noise + 0.005} {
-			reps, ok := results.RepsFor(math.Max(n, 1e-6), effect/100, 2, 40)
+			reps, ok := stats.RepsFor(math.Max(n, 1e-6), effect/100, 2, 40)
 			if ok {
 				want = append(want, strconv.Itoa(reps))
 			} else {
@@ -115,7 +114,7 @@ func TestWritePlanCaution(t *testing.T) {
 		repeat int
 		want   bool
 	}{{2, true}, {3, false}} {
-		cal := &results.Calibration{Variant: "base", Rates: []float64{1000, 1130, 980, 1100}, EffectPct: 5, Family: 3, Max: 20}
+		cal := &stats.Calibration{Variant: "base", Rates: []float64{1000, 1130, 980, 1100}, EffectPct: 5, Family: 3, Max: 20}
 		cal.Calibrate()
 		var b strings.Builder
 		if err := writePlan(&b, cal, []float64{0.05}, tt.repeat); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"net"
 	"os"
 	"os/exec"
@@ -270,7 +271,7 @@ func TestLocalNginxExample(t *testing.T) {
 	if rsa4096 == "" || ecdsa == "" {
 		t.Fatalf("variants %v: want one named for RSA-4096 and one for ECDSA P-256", rates)
 	}
-	c := results.Compare(rates[rsa4096], rates[ecdsa])
+	c := stats.Compare(rates[rsa4096], rates[ecdsa])
 	t.Logf("%s vs %s: %+.1f %%, p = %.2g (%s)", ecdsa, rsa4096, c.DeltaPct, c.PValue, c.Test)
 	switch {
 	case c.DeltaPct <= 0:

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"regexp"
 	"strconv"
@@ -120,7 +121,7 @@ func sweepFixture() []variantData {
 	var vs []variantData
 	add := func(name, series, key, value string, mean float64, best bool) {
 		v := &results.Variant{Name: name, Series: series, Sweep: map[string]string{key: value}, Reps: make([]results.Rep, 5)}
-		st := results.Stats{N: 5, Mean: mean, HasCI: true, CI95Low: mean * 0.98, CI95High: mean * 1.02}
+		st := stats.Stats{N: 5, Mean: mean, HasCI: true, CI95Low: mean * 0.98, CI95High: mean * 1.02}
 		vs = append(vs, variantData{Index: len(vs), V: v, Color: variantColor(len(vs)),
 			Sum: &results.VariantSummary{Stats: st, IsBaseline: len(vs) == 0, Best: best}})
 	}

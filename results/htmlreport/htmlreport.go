@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math"
 	"sort"
@@ -229,7 +230,7 @@ func newPage(r *results.Run) (*page, error) {
 		Hints:       r.Hints(),
 		Hosts:       hostLines(r.Hosts),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
-		Alpha:       strconv.FormatFloat(results.Alpha, 'f', -1, 64),
+		Alpha:       strconv.FormatFloat(stats.Alpha, 'f', -1, 64),
 		NoVariants:  len(r.Variants) == 0,
 	}
 	if !r.Started.IsZero() {

@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"bytes"
 	"errors"
+	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"strings"
 	"testing"
@@ -127,12 +128,12 @@ func TestWriteNumbers(t *testing.T) {
 	// with t(0.975, 1) = 12.7062: 114,310.5 – 127,022.5.
 	cmp := comparisonTable(t, root)
 	// The two comparisons are one Holm family, as the report judges them.
-	cs := results.CompareFamily([]float64{120000, 121000}, [][]float64{{150000, 152000}, {180000, 182000}}, results.DefaultEquivalence)
+	cs := stats.CompareFamily([]float64{120000, 121000}, [][]float64{{150000, 152000}, {180000, 182000}}, results.DefaultEquivalence)
 	c0, c33 := cs[0], cs[1]
 	if !c33.Significant || !c0.Significant || c0.Family != 2 {
 		t.Fatalf("fixture differences should be significant in a family of 2: %+v %+v", c33, c0)
 	}
-	cells := func(c results.Comparison) string {
+	cells := func(c stats.Comparison) string {
 		return results.PValue(c) + "|" + results.PAdjusted(c) + "|" + results.MDE(c) + "|" + results.VerdictWords(c)
 	}
 	tests := []struct{ variant, want string }{
@@ -451,7 +452,7 @@ func TestCDF(t *testing.T) {
 func TestSweepSeries(t *testing.T) {
 	mk := func(name, series string, sweep map[string]string, mean float64) variantData {
 		v := &results.Variant{Name: name, Series: series, Sweep: sweep, Reps: []results.Rep{{}}}
-		return variantData{V: v, Sum: &results.VariantSummary{Stats: results.Stats{N: 1, Mean: mean}}}
+		return variantData{V: v, Sum: &results.VariantSummary{Stats: stats.Stats{N: 1, Mean: mean}}}
 	}
 	tests := []struct {
 		name        string

@@ -1,4 +1,4 @@
-package results
+package stats
 
 import (
 	"math"
@@ -15,12 +15,12 @@ import (
 // single window says nothing about noise.
 func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 	j := PairPlateau(samples, nil)
-	plateau, untested = j.searchLists(samples)
+	plateau, untested = j.SearchLists(samples)
 	return j.Top, plateau, untested
 }
 
-// searchLists are SearchPlateau's plateau and untested points of j.
-func (j Pairs) searchLists(samples [][]float64) (plateau, untested []int) {
+// SearchLists are SearchPlateau's plateau and untested points of j.
+func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
 	if j.Top < 0 {
 		return nil, nil
 	}
@@ -87,7 +87,7 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 		if len(s) == 0 {
 			continue
 		}
-		means[i], _ = meanStdDev(s)
+		means[i], _ = MeanStdDev(s)
 		if j.Top < 0 || means[i] > means[j.Top] {
 			j.Top = i
 		}

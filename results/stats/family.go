@@ -1,4 +1,4 @@
-package results
+package stats
 
 import (
 	"math"
@@ -45,12 +45,12 @@ func CompareFamily(base []float64, others [][]float64, margin float64) []Compari
 	for i := range bases {
 		bases[i] = base
 	}
-	return comparePairs(bases, others, margin)
+	return ComparePairs(bases, others, margin)
 }
 
-// comparePairs is CompareFamily with a base of its own for each
+// ComparePairs is CompareFamily with a base of its own for each
 // comparison: others[i] is compared with bases[i].
-func comparePairs(bases, others [][]float64, margin float64) []Comparison {
+func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	out := make([]Comparison, len(others))
 	var tested []int
 	for i, o := range others {
@@ -344,8 +344,8 @@ func logDifference(base, other []float64) (d, se, df float64, ok bool) {
 	}
 	b, o := logs[0], logs[1]
 	tol := roundingTolerance(b, o)
-	mb, sb := meanStdDev(b)
-	mo, so := meanStdDev(o)
+	mb, sb := MeanStdDev(b)
+	mo, so := MeanStdDev(o)
 	if sb <= tol {
 		sb = 0
 	}
@@ -379,7 +379,7 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 	if !isLog {
 		return 0, false
 	}
-	_, sd := meanStdDev(logs[0])
+	_, sd := MeanStdDev(logs[0])
 	return sd * 100, true
 }
 

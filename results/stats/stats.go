@@ -1,4 +1,4 @@
-package results
+package stats
 
 import (
 	"fmt"
@@ -59,7 +59,7 @@ func Summarize(xs []float64) Stats {
 		finite = finite && !math.IsNaN(x) && !math.IsInf(x, 0)
 	}
 	if finite {
-		s.Mean, s.StdDev = meanStdDev(xs)
+		s.Mean, s.StdDev = MeanStdDev(xs)
 	}
 	s.CI95Low, s.CI95High = s.Mean, s.Mean
 	logs, positive := logAll(xs, nil)
@@ -74,7 +74,7 @@ func Summarize(xs []float64) Stats {
 		s.GeoMean, s.NoCI = xs[0], NoCITooFew
 		return s
 	}
-	lm, ls := meanStdDev(logs[0])
+	lm, ls := MeanStdDev(logs[0])
 	if ls <= roundingTolerance(logs[0]) {
 		ls = 0
 	}
@@ -87,9 +87,9 @@ func Summarize(xs []float64) Stats {
 	return s
 }
 
-// meanStdDev returns the mean and the sample standard deviation (n-1) of
+// MeanStdDev returns the mean and the sample standard deviation (n-1) of
 // xs, two-pass for accuracy; the deviation is 0 for fewer than two values.
-func meanStdDev(xs []float64) (mean, sd float64) {
+func MeanStdDev(xs []float64) (mean, sd float64) {
 	for _, x := range xs {
 		mean += x
 	}
@@ -258,8 +258,8 @@ const MDENotDeterminable = "not determinable"
 func Compare(base, other []float64) Comparison {
 	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
-		mb, _ := meanStdDev(base)
-		mo, _ := meanStdDev(other)
+		mb, _ := MeanStdDev(base)
+		mo, _ := MeanStdDev(other)
 		if d := (mo - mb) / mb * 100; mb != 0 && !math.IsNaN(d) && !math.IsInf(d, 0) {
 			c.DeltaPct = d
 		}
@@ -355,8 +355,8 @@ func welch(base, other []float64, tol float64) Comparison {
 	if len(base) < 2 || len(other) < 2 {
 		return c
 	}
-	mb, sb := meanStdDev(base)
-	mo, so := meanStdDev(other)
+	mb, sb := MeanStdDev(base)
+	mo, so := MeanStdDev(other)
 	if sb <= tol {
 		sb = 0
 	}
@@ -384,16 +384,6 @@ func welch(base, other []float64, tol float64) Comparison {
 	return c
 }
 
-// StudentTCDF returns P(T ≤ t) for Student's t distribution with df > 0
-// degrees of freedom (df need not be an integer; +Inf is the normal
-// distribution).
-func StudentTCDF(t, df float64) float64 {
-	if t >= 0 {
-		return 1 - studentTUpper(t, df)
-	}
-	return studentTUpper(-t, df)
-}
-
 // studentTUpper returns P(T > t) for t ≥ 0:
 // ½·I_x(df/2, ½) with x = df/(df+t²), the regularized incomplete beta;
 // for df = +Inf the normal tail ½·erfc(t/√2), the limit (x would be
@@ -409,7 +399,7 @@ func studentTUpper(t, df float64) float64 {
 	return 0.5 * betaInc(df/2, 0.5, df/(df+t2), t2/(df+t2))
 }
 
-// StudentTQuantile returns the t with StudentTCDF(t, df) = p for 0 < p < 1
+// StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1
 // and df > 0 (df need not be an integer; +Inf gives the normal quantile,
 // 1.959963984540054 for p = 0.975). It inverts the CDF by bisection to
 // full float64 precision; it returns NaN for p or df out of range.
@@ -499,4 +489,17 @@ func betaCF(a, b, x float64) float64 {
 		}
 	}
 	return h
+}
+
+// TestNoBaseline is Comparison.Test for a variant of a run whose baseline
+// was not measured (RunSummary.Baseline -1): no test ran, and every
+// rendering says why instead of showing a difference.
+const TestNoBaseline = "baseline not measured: no test"
+
+// Tested reports whether c's test ran: false for TestNone, TestCannot
+// and TestNoBaseline, whose p-values, MDE and verdict are not defined. A
+// comparison that was not tested is outside its family: it neither counts
+// in Holm's m nor takes a rank.
+func (c Comparison) Tested() bool {
+	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }
