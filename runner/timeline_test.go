@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,5 +189,50 @@ func TestTimelineOpenLoopGroups(t *testing.T) {
 	}
 	if scheduled == 0 || rep.Total.Scheduled != scheduled {
 		t.Errorf("scheduled %d (total %d): the open loop did not run", scheduled, rep.Total.Scheduled)
+	}
+}
+
+// TestTCPServerElsewhere: a server on another machine that the plan does
+// not reach over ssh gets a host of its own whose every counter is not
+// available, with why, never a zero; the clients' namespace here is read
+// at every boundary.
+func TestTCPServerElsewhere(t *testing.T) {
+	p := plan("192.0.2.1:443", time.Second, nil) // TEST-NET-1: not this machine
+	c := &controller{plan: p}
+	srcs := c.tcpSources()
+	if len(srcs) != 2 || srcs[0].name != localHost || !srcs[0].client || srcs[1].read != nil || !srcs[1].server {
+		t.Fatalf("sources %+v, want this machine's clients and an unreadable server", srcs)
+	}
+	ctx := t.Context()
+	tr := firstTCP(ctx, srcs, t.Logf)
+	now := time.Now()
+	g := grid{start: now.Add(50 * time.Millisecond), end: now.Add(250 * time.Millisecond), ivl: results.MinInterval}
+	tr.run(ctx, g)
+	b := results.NewTimelineBuilder(g.ivl, []string{""})
+	b.SetHosts(tr.hosts)
+	for h, s := range tr.series {
+		s.wait(ctx)
+		for k, r := range s.all() {
+			b.AddTCP(k, h, r.start, r.length, tr.counts(h, r.v))
+		}
+	}
+	tl, _ := b.Build()
+	if len(tl.Hosts) != 2 || len(tl.Points) != 3 {
+		t.Fatalf("hosts %+v, %d points: want 2 hosts and 3 points (-50ms to 200ms at 100ms)", tl.Hosts, len(tl.Points))
+	}
+	server := tl.Hosts[1]
+	if server.Name != "192.0.2.1" || !server.Server || server.Client || len(server.Unavailable) != len(server.Counters) {
+		t.Errorf("server host %+v, want every counter not available", server)
+	}
+	if why := server.Unavailable["ListenOverflows"]; !strings.Contains(why, "server.host") {
+		t.Errorf("ListenOverflows not available because %q, want how to reach it", why)
+	}
+	for i := range tl.Points {
+		if _, ok := tl.TCP(i, 1, "ListenOverflows"); ok {
+			t.Errorf("point %d: the server's ListenOverflows available", i)
+		}
+		if _, ok := tl.TCP(i, 0, "ActiveOpens"); !ok {
+			t.Errorf("point %d: this machine's ActiveOpens not available", i)
+		}
 	}
 }
