@@ -38,6 +38,9 @@ type Snapshot struct {
 	Errors uint64
 	// Bytes is the number of response bytes of the counted requests.
 	Bytes uint64
+	// Missed is, in open-loop mode, the number of starts due in the
+	// window so far that were missed (Counts.Missed).
+	Missed uint64
 }
 
 // Engine runs the request loop of one worker group: a fixed number of
@@ -313,6 +316,7 @@ func (e *Engine) Snapshot() Snapshot {
 		sn.Requests += s.pub.requests.Load()
 		sn.Errors += s.pub.errors.Load()
 		sn.Bytes += s.pub.bytes.Load()
+		sn.Missed += s.pub.missed.Load()
 	}
 	return sn
 }
@@ -370,6 +374,7 @@ type published struct {
 	requests atomic.Uint64
 	errors   atomic.Uint64
 	bytes    atomic.Uint64
+	missed   atomic.Uint64
 	_        [64]byte
 }
 
@@ -422,6 +427,7 @@ func (s *slot) reset() {
 	s.pub.requests.Store(0)
 	s.pub.errors.Store(0)
 	s.pub.bytes.Store(0)
+	s.pub.missed.Store(0)
 }
 
 // loop sends requests until the window ends: back to back in a closed
@@ -519,6 +525,7 @@ func (s *slot) noteMissed(st pacer.Start) {
 		n := uint64(hi - lo)
 		s.counts.Missed += n
 		s.counts.Scheduled += n
+		s.pub.missed.Store(s.counts.Missed)
 		// A start that never ran got no answer within the timeout: that
 		// is its latency from the intended start.
 		s.lane.mu.Lock()

@@ -182,11 +182,11 @@ func capacityIntro(s *CapacitySpec) string {
 }
 
 // writeCapacity writes the capacity section of the text report.
-func writeCapacity(b *bytes.Buffer, r *Run) {
-	fmt.Fprintf(b, "\n== %s\n%s\n", r.CapacityLine(), capacityIntro(r.Capacity))
-	cs := r.Capacities()
-	for i := range cs {
-		c := &cs[i]
+func writeCapacity(b *bytes.Buffer, m *Report) {
+	r := m.Run
+	fmt.Fprintf(b, "\n== %s\n%s\n", m.CapacityLine, capacityIntro(r.Capacity))
+	for i := range m.Capacities {
+		c := &m.Capacities[i]
 		fmt.Fprintf(b, "\n-- %s: capacity %s, %d steps\n", r.Variants[c.Variant].Name, c.KneeWords(r.Capacity.From), len(c.Steps))
 		t := capacityTable(c)
 		t.write(b, "")
@@ -194,11 +194,11 @@ func writeCapacity(b *bytes.Buffer, r *Run) {
 }
 
 // writeCapacityMarkdown writes the capacity section of the Markdown report.
-func writeCapacityMarkdown(b *bytes.Buffer, r *Run) {
-	fmt.Fprintf(b, "\n## Capacity\n\n**%s**\n\n%s.\n", mdEscape(upperFirst(r.CapacityLine())), mdEscape(upperFirst(capacityIntro(r.Capacity))))
-	cs := r.Capacities()
-	for i := range cs {
-		c := &cs[i]
+func writeCapacityMarkdown(b *bytes.Buffer, m *Report) {
+	r := m.Run
+	fmt.Fprintf(b, "\n## Capacity\n\n**%s**\n\n%s.\n", mdEscape(upperFirst(m.CapacityLine)), mdEscape(upperFirst(capacityIntro(r.Capacity))))
+	for i := range m.Capacities {
+		c := &m.Capacities[i]
 		fmt.Fprintf(b, "\n### %s: %s\n\n", mdEscape(r.Variants[c.Variant].Name), mdEscape(c.KneeWords(r.Capacity.From)))
 		t := capacityTable(c)
 		t.writeMarkdown(b)

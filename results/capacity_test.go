@@ -62,7 +62,7 @@ func TestCapacities(t *testing.T) {
 		t.Error("a run without a capacity search has a capacity line")
 	}
 	var b bytes.Buffer
-	if err := WriteText(&b, r); err != nil {
+	if err := WriteText(&b, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
@@ -79,7 +79,7 @@ func TestCapacities(t *testing.T) {
 		t.Error("text report of a capacity search compares its steps as repetitions")
 	}
 	b.Reset()
-	if err := WriteMarkdown(&b, r); err != nil {
+	if err := WriteMarkdown(&b, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if md := b.String(); !strings.Contains(md, "## Capacity") || !strings.Contains(md, "| step | phase | asked/s |") {

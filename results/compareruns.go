@@ -14,42 +14,102 @@ import (
 // missing marks a variant a run does not have.
 const missing = "—"
 
-// CompareRuns writes a plain-text comparison of stored runs, e.g. the
-// same scenario before and after a kernel update. runs[0] is the
-// reference. Variants are lined up by name: those of the first run in
-// order, then any new ones in the order later runs list them. For every
-// variant and run it shows the number of repetitions, the mean req/s and
-// its 95 % CI, the difference from the reference run's mean, whether that
-// difference is significant (Compare's two-sided t-test on the logarithms
-// of the repetitions' total rates: Student's pooled test for equal
-// repetitions, Welch's otherwise; Holm-adjusted over every variant and
-// run, α = Alpha), the p99 handshake time over all
-// repetitions and whether any repetition was client-bound; a variant a run
-// lacks shows "—". The header lists the runs and says whether their
-// encoded plans are identical.
-//
-// labels name the runs in the table (e.g. their file names); nil or an
-// empty label gives "run N". It is an error when there is no run or the
-// number of labels is neither 0 nor len(runs).
-func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
+// RunsReport is the analysis of stored runs compared with a reference
+// runs[0], computed once by AnalyzeRuns: what CompareRuns writes and
+// SlowerRuns reads.
+type RunsReport struct {
+	// Names label the runs ("run N" when no label was given).
+	Names []string
+	// Runs are the runs' own reports (Analyze), in order.
+	Runs []*Report
+	// PlanLine says whether the runs' plans are identical ("" when no run
+	// recorded one).
+	PlanLine string
+	// Variants are the variants lined up by name: those of the first run
+	// in order, then new ones as later runs list them.
+	Variants []RunsVariant
+}
+
+// RunsVariant is one variant across the runs.
+type RunsVariant struct {
+	// Name is the variant's name.
+	Name string
+	// Cells hold the variant in each run, in the runs' order.
+	Cells []RunsCell
+}
+
+// RunsCell is one variant in one run.
+type RunsCell struct {
+	// Present is false when the run has no variant of that name.
+	Present bool
+	// Summary summarizes the variant's repetitions; its Comparison is the
+	// one against the reference run (Holm over every variant and run).
+	Summary VariantSummary
+	// Compared is true for a later run whose variant was tested against
+	// the reference run's.
+	Compared bool
+}
+
+// AnalyzeRuns compares stored runs, e.g. the same scenario before and
+// after a kernel update; runs[0] is the reference. Every variant of every
+// later run is compared with the reference's of the same name (Compare's
+// two-sided t-test on the logarithms of the repetitions' total rates:
+// Student's pooled test for equal repetitions, Welch's otherwise;
+// Holm-adjusted over every variant and run, α = Alpha). labels name the
+// runs (e.g. their file names); nil or an empty label gives "run N". It is
+// an error when there is no run or the number of labels is neither 0 nor
+// len(runs).
+func AnalyzeRuns(runs []*Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
-		return errors.New("compare runs: no runs")
+		return nil, errors.New("compare runs: no runs")
 	}
 	if len(labels) != 0 && len(labels) != len(runs) {
-		return fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
+		return nil, fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
 	}
-	names := make([]string, len(runs))
-	for i := range runs {
-		names[i] = fmt.Sprintf("run %d", i+1)
-		if i < len(labels) && labels[i] != "" {
-			names[i] = labels[i]
-		}
-	}
-
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "== comparison of %d runs, reference %s\n", len(runs), names[0])
-	rt := table{right: []bool{false, false, false, false, false}}
+	rr := &RunsReport{Names: make([]string, len(runs))}
 	for i, r := range runs {
+		rr.Names[i] = fmt.Sprintf("run %d", i+1)
+		if i < len(labels) && labels[i] != "" {
+			rr.Names[i] = labels[i]
+		}
+		rr.Runs = append(rr.Runs, Analyze(r))
+	}
+	rr.PlanLine = planLine(runs, rr.Names)
+	order, comps := runComparisons(runs)
+	for _, name := range order {
+		ref := findVariant(runs[0], name)
+		rv := RunsVariant{Name: name}
+		for i, r := range runs {
+			v := findVariant(r, name)
+			if v == nil {
+				rv.Cells = append(rv.Cells, RunsCell{})
+				continue
+			}
+			vs := summarizeVariant(v, i == 0)
+			vs.Comparison = comps[runKey{name, i}]
+			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+			rv.Cells = append(rv.Cells, RunsCell{Present: true, Summary: vs, Compared: compared})
+		}
+		rr.Variants = append(rr.Variants, rv)
+	}
+	return rr, nil
+}
+
+// CompareRuns writes the plain-text comparison of stored runs rr
+// (AnalyzeRuns). For every variant and run it shows the number of
+// repetitions, the mean req/s and its 95 % CI, the difference from the
+// reference run's mean, whether that difference is significant, the p99
+// handshake time over all repetitions, the client CPU per request and
+// whether any repetition was client-bound; a variant a run lacks shows
+// "—". The header lists the runs, says whether their encoded plans are
+// identical and, for capacity searches and searches, each run's answer.
+func CompareRuns(w io.Writer, rr *RunsReport) error {
+	names := rr.Names
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
+	rt := table{right: []bool{false, false, false, false, false}}
+	for i, m := range rr.Runs {
+		r := m.Run
 		started := "-"
 		if !r.Started.IsZero() {
 			started = r.Started.Format("2006-01-02 15:04:05 MST")
@@ -58,7 +118,7 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 		if r.Interrupted {
 			notes = append(notes, "INTERRUPTED")
 		}
-		switch n := len(warnings(r)); n {
+		switch n := len(m.Warnings); n {
 		case 0:
 		case 1:
 			notes = append(notes, "1 warning")
@@ -68,38 +128,41 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 		rt.add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}
 	rt.write(&b, "")
-	if line := planLine(runs, names); line != "" {
-		b.WriteString(line + "\n")
+	if rr.PlanLine != "" {
+		b.WriteString(rr.PlanLine + "\n")
+	}
+	for i, m := range rr.Runs {
+		if m.CapacityLine != "" {
+			fmt.Fprintf(&b, "%s: %s\n", names[i], m.CapacityLine)
+		}
+		if ss := m.Search; ss != nil {
+			for _, l := range ss.Lines()[1:] {
+				fmt.Fprintf(&b, "%s: %s\n", names[i], l)
+			}
+		}
 	}
 	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, DefaultEquivalence*100)
 
-	order, comps := runComparisons(runs)
 	ct := table{
-		header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "notes"},
-		right:  []bool{false, false, true, true, false, true, true, true, false, true, false},
+		header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "client µs/req", "notes"},
+		right:  []bool{false, false, true, true, false, true, true, true, false, true, true, false},
 	}
-	for _, name := range order {
-		ref := findVariant(runs[0], name)
-		var refRates []float64
-		if ref != nil {
-			refRates = ref.Rates()
-		}
-		for i, r := range runs {
+	for _, rv := range rr.Variants {
+		for i := range rv.Cells {
+			cell := &rv.Cells[i]
 			label := ""
 			if i == 0 {
-				label = name
+				label = rv.Name
 			}
-			v := findVariant(r, name)
-			if v == nil {
-				ct.add(label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, "")
+			if !cell.Present {
+				ct.add(label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, missing, "")
 				continue
 			}
-			vs := summarizeVariant(v, i == 0)
-			vs.Comparison = comps[runKey{name, i}]
+			vs := &cell.Summary
 			delta, p, padj, verdict := "reference", "", "", ""
 			if i > 0 {
 				delta, p, padj, verdict = missing, missing, missing, missing
-				if c := vs.Comparison; ref != nil && vs.Stats.N > 0 && len(refRates) > 0 {
+				if c := vs.Comparison; cell.Compared {
 					delta, p, padj, verdict = FormatDelta(c.DeltaPct), PValue(c), PAdjusted(c), VerdictWords(c)
 				}
 			}
@@ -110,9 +173,12 @@ func CompareRuns(w io.Writer, runs []*Run, labels []string) error {
 			if vs.OtherLoadReps > 0 {
 				notes = append(notes, fmt.Sprintf("OTHER LOAD (%d of %d reps)", vs.OtherLoadReps, vs.Stats.N))
 			}
-			note := strings.Join(notes, ", ")
+			clientUs := missing
+			if us, ok := vs.ClientMicrosPerRequest(); ok {
+				clientUs = FormatMicros(us)
+			}
 			ct.add(label, names[i], strconv.Itoa(vs.Stats.N), meanCell(vs.Stats), ciCell(vs.Stats), delta, p, padj, verdict,
-				QuantileMillis(vs.Handshake, 99), note)
+				QuantileMillis(vs.Handshake, 99), clientUs, strings.Join(notes, ", "))
 		}
 	}
 	ct.write(&b, "")
@@ -161,28 +227,19 @@ func runComparisons(runs []*Run) ([]string, map[runKey]stats.Comparison) {
 	return order, comps
 }
 
-// SlowerRuns returns, one line each, the variants of the later runs that
-// are significantly slower than in the reference run runs[0] (the
-// comparisons of CompareRuns: Holm-adjusted over every variant and run)
+// SlowerRuns returns, one line each, the variants of the later runs of
+// rr that are significantly slower than in the reference run (the
+// comparisons of AnalyzeRuns: Holm-adjusted over every variant and run)
 // by more than limitPct percent: "kae in NEW: -7.12 % (p Holm 0.003)".
-// names label the runs as in CompareRuns (nil: "run N").
-func SlowerRuns(runs []*Run, names []string, limitPct float64) []string {
-	if len(runs) < 2 {
-		return nil
-	}
-	order, comps := runComparisons(runs)
+func SlowerRuns(rr *RunsReport, limitPct float64) []string {
 	var out []string
-	for _, name := range order {
-		for i := 1; i < len(runs); i++ {
-			c, ok := comps[runKey{name, i}]
-			if !ok || !c.Significant || c.DeltaPct >= -limitPct {
+	for _, rv := range rr.Variants {
+		for i := 1; i < len(rv.Cells); i++ {
+			c := rv.Cells[i].Summary.Comparison
+			if !rv.Cells[i].Present || !c.Significant || c.DeltaPct >= -limitPct {
 				continue
 			}
-			label := fmt.Sprintf("run %d", i+1)
-			if i < len(names) && names[i] != "" {
-				label = names[i]
-			}
-			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", name, label, FormatDelta(c.DeltaPct), PAdjusted(c)))
+			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", rv.Name, rr.Names[i], FormatDelta(c.DeltaPct), PAdjusted(c)))
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,9 +31,28 @@ func laterRun() *Run {
 	return r
 }
 
+// compareRuns analyses runs (AnalyzeRuns) and writes the comparison.
+func compareRuns(w io.Writer, runs []*Run, labels []string) error {
+	rr, err := AnalyzeRuns(runs, labels)
+	if err != nil {
+		return err
+	}
+	return CompareRuns(w, rr)
+}
+
+// mustAnalyzeRuns is AnalyzeRuns, failing t on an error.
+func mustAnalyzeRuns(t *testing.T, runs []*Run, labels []string) *RunsReport {
+	t.Helper()
+	rr, err := AnalyzeRuns(runs, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rr
+}
+
 func TestCompareRunsGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := CompareRuns(&b, []*Run{compareRun(), laterRun()}, []string{"last-week", ""}); err != nil {
+	if err := compareRuns(&b, []*Run{compareRun(), laterRun()}, []string{"last-week", ""}); err != nil {
 		t.Fatalf("CompareRuns: %v", err)
 	}
 	golden(t, filepath.Join("testdata", "compareruns.golden"), b.Bytes())
@@ -40,7 +60,7 @@ func TestCompareRunsGolden(t *testing.T) {
 
 func TestCompareRunsContent(t *testing.T) {
 	var b bytes.Buffer
-	if err := CompareRuns(&b, []*Run{compareRun(), laterRun()}, []string{"last-week", "this-week"}); err != nil {
+	if err := compareRuns(&b, []*Run{compareRun(), laterRun()}, []string{"last-week", "this-week"}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -68,8 +88,8 @@ func TestCompareRunsContent(t *testing.T) {
 	}
 	// kae-async exists only in the second run.
 	async := row("kae-async")
-	if strings.Count(async, missing) != 8 {
-		t.Errorf("kae-async is missing from the reference run, want eight %q cells: %q", missing, async)
+	if strings.Count(async, missing) != 9 {
+		t.Errorf("kae-async is missing from the reference run, want nine %q cells: %q", missing, async)
 	}
 	if !strings.Contains(out, "plans: this-week ran a different plan than last-week") {
 		t.Errorf("plan difference not reported:\n%s", out)
@@ -77,7 +97,7 @@ func TestCompareRunsContent(t *testing.T) {
 
 	// The same run twice: identical plans, zero difference, not significant.
 	b.Reset()
-	if err := CompareRuns(&b, []*Run{compareRun(), compareRun()}, nil); err != nil {
+	if err := compareRuns(&b, []*Run{compareRun(), compareRun()}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if s := b.String(); !strings.Contains(s, "plans: identical") || !strings.Contains(s, "+0.00 %  1.0000  1.0000  no difference larger than ±2 %") {
@@ -87,13 +107,13 @@ func TestCompareRunsContent(t *testing.T) {
 
 func TestCompareRunsErrors(t *testing.T) {
 	var b bytes.Buffer
-	if err := CompareRuns(&b, nil, nil); err == nil || !strings.Contains(err.Error(), "no runs") {
+	if err := compareRuns(&b, nil, nil); err == nil || !strings.Contains(err.Error(), "no runs") {
 		t.Errorf("CompareRuns(no runs) = %v, want an error saying no runs", err)
 	}
-	if err := CompareRuns(&b, []*Run{singleRun(), singleRun()}, []string{"a"}); err == nil || !strings.Contains(err.Error(), "1 labels for 2 runs") {
+	if err := compareRuns(&b, []*Run{singleRun(), singleRun()}, []string{"a"}); err == nil || !strings.Contains(err.Error(), "1 labels for 2 runs") {
 		t.Errorf("CompareRuns(1 label, 2 runs) = %v, want a label count error", err)
 	}
-	if err := CompareRuns(failWriter{}, []*Run{singleRun()}, nil); err == nil || !strings.Contains(err.Error(), "disk full") {
+	if err := compareRuns(failWriter{}, []*Run{singleRun()}, nil); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("CompareRuns to a failing writer = %v, want disk full", err)
 	}
 }
@@ -102,15 +122,32 @@ func TestCompareRunsErrors(t *testing.T) {
 // 1 % names it, 5 % does not; the baseline (unchanged) never.
 func TestSlowerRuns(t *testing.T) {
 	runs := []*Run{compareRun(), laterRun()}
-	got := SlowerRuns(runs, []string{"old", "new"}, 1)
+	got := SlowerRuns(mustAnalyzeRuns(t, runs, []string{"old", "new"}), 1)
 	if len(got) != 1 || !strings.HasPrefix(got[0], "kae in new: -2.00 % (p Holm ") {
 		t.Errorf("SlowerRuns(1%%) = %q, want kae in new at -2.00 %%", got)
 	}
-	if got := SlowerRuns(runs, nil, 5); len(got) != 0 {
+	if got := SlowerRuns(mustAnalyzeRuns(t, runs, nil), 5); len(got) != 0 {
 		t.Errorf("SlowerRuns(5%%) = %q, want none", got)
 	}
 	// Faster is never slower.
-	if got := SlowerRuns([]*Run{laterRun(), compareRun()}, nil, 0); len(got) != 0 {
+	if got := SlowerRuns(mustAnalyzeRuns(t, []*Run{laterRun(), compareRun()}, nil), 0); len(got) != 0 {
 		t.Errorf("reversed: %q, want none", got)
+	}
+}
+
+// TestCompareRunsCapacity: compare shows each capacity search's answer,
+// which it used to leave out.
+func TestCompareRunsCapacity(t *testing.T) {
+	var b bytes.Buffer
+	if err := compareRuns(&b, []*Run{capacityRun(), capacityRun()}, []string{"old", "new"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"old: capacity under 20 ms p99 handshake: baseline 40,000/s, kae 96,000/s (+140 %), slow < 10,000/s\n",
+		"new: capacity under 20 ms p99 handshake: baseline 40,000/s, kae 96,000/s (+140 %), slow < 10,000/s\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("compare lacks %q:\n%s", want, b.String())
+		}
 	}
 }

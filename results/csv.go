@@ -25,6 +25,10 @@ import (
 //     resumed are sums in "all" rows);
 //   - handshake_p50_ms, handshake_p99_ms, total_p50_ms, total_p99_ms (of
 //     the repetitions' histograms merged exactly in "all" rows);
+//   - scheduled and missed (open-loop starts due in the window and
+//     missed: Counts.Scheduled, Counts.Missed; sums in "all" rows),
+//     intended_p50_ms and intended_p99_ms (latency from the intended
+//     start, Latency.Intended); all four empty in a closed loop;
 //   - client_busy_max (0..1, the busiest group), client_cpu_s and
 //     req_per_client_cpu_s (the busy time of the groups' CPUs, each CPU
 //     counted once, only when every group was measured; empty in "all"
@@ -55,7 +59,11 @@ import (
 // A run without variants gives the header row alone; in a run whose
 // baseline was not measured, every variant's test is TestNoBaseline and
 // its comparison cells are empty. It returns any error of w.
-func WriteCSV(w io.Writer, r *Run) error {
+func WriteCSV(w io.Writer, m *Report) error {
+	if m.Err != nil {
+		return fmt.Errorf("write csv: %w", m.Err)
+	}
+	r, s := m.Run, m.Summary
 	sweepSet, probeSet := map[string]bool{}, map[string]bool{}
 	for i := range r.Variants {
 		for k := range r.Variants[i].Sweep {
@@ -79,24 +87,18 @@ func WriteCSV(w io.Writer, r *Run) error {
 		header = append(header, "errors_"+c.String())
 	}
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
+		"scheduled", "missed", "intended_p50_ms", "intended_p99_ms",
 		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
 	header = append(header, "mean_req_per_s", "stddev", "ci95_low", "ci95_high", "delta_pct", "p_value", "significant", "test",
 		"p_adjusted", "adjustment", "family", "mde_pct", "equivalence_bound_pct", "equivalence_margin_pct", "equivalent", "plateau")
-	checks := CheckThresholds(r)
+	checks := m.Thresholds
 	if len(checks) > 0 {
 		header = append(header, "thresholds")
 	}
 
-	var s *RunSummary
-	if len(r.Variants) > 0 {
-		var err error
-		if s, err = SummarizeRun(r); err != nil {
-			return fmt.Errorf("write csv: %w", err)
-		}
-	}
 	cw := csv.NewWriter(w)
 	_ = cw.Write(header) // errors surface from Flush/Error below
 	for i := range r.Variants {
@@ -117,6 +119,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 			}
 			row = append(row, csvUint(t.Resumed),
 				csvMs(t.Latency.Handshake, 50), csvMs(t.Latency.Handshake, 99), csvMs(t.Latency.Total, 50), csvMs(t.Latency.Total, 99))
+			row = append(row, openLoopCells(t.Scheduled, t.Missed, t.Latency.Intended)...)
 			c := repClientCPU(rep)
 			busyMax, clientSec, perClient, clientUs := "", "", "", ""
 			if c.Measured > 0 {
@@ -177,6 +180,7 @@ func WriteCSV(w io.Writer, r *Run) error {
 			row = append(row, csvUint(sum.Errors[c].Count))
 		}
 		row = append(row, csvUint(sum.Resumed), csvMs(vs.Handshake, 50), csvMs(vs.Handshake, 99), csvMs(vs.Total, 50), csvMs(vs.Total, 99))
+		row = append(row, openLoopCells(vs.Scheduled, vs.Missed, vs.Intended)...)
 		busyMax, serverSec, perServer := "", "", ""
 		if vs.HasClientCPU {
 			busyMax = csvF4(vs.ClientBusyMax)
@@ -270,6 +274,15 @@ func WriteCSV(w io.Writer, r *Run) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
+}
+
+// openLoopCells are the scheduled, missed, intended_p50_ms and
+// intended_p99_ms cells: empty in a closed loop (nothing scheduled).
+func openLoopCells(scheduled, missed uint64, intended *Histogram) []string {
+	if scheduled == 0 {
+		return []string{"", "", "", ""}
+	}
+	return []string{csvUint(scheduled), csvUint(missed), csvMs(intended, 50), csvMs(intended, 99)}
 }
 
 // notMeasuredCell is the failed cell's "not measured: REASON" for a

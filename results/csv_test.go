@@ -22,7 +22,7 @@ func TestWriteCSVGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteCSV(&b, tt.run); err != nil {
+			if err := WriteCSV(&b, Analyze(tt.run)); err != nil {
 				t.Fatalf("WriteCSV: %v", err)
 			}
 			golden(t, filepath.Join("testdata", tt.name+".csv.golden"), b.Bytes())
@@ -52,7 +52,7 @@ func golden(t *testing.T, path string, got []byte) {
 func readCSV(t *testing.T, r *Run) []map[string]string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteCSV(&b, r); err != nil {
+	if err := WriteCSV(&b, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&b).ReadAll()

@@ -103,17 +103,34 @@
 // (Rep.ServerCPU) gives requests per server CPU-second, which is what an
 // offload saves.
 //
+// # Analysis: one Report, computed once
+//
+// Analyze computes a run's Report once: the run summary (variants,
+// comparisons, verdicts, sweeps, drift), the search and capacity answers,
+// the threshold checks, the failed and not-measured variants, every
+// warning, the hints and the crypto speed table. AnalyzeRuns does the same
+// for stored runs compared with a reference (RunsReport). The rule: the
+// renderers below take the Report and format it; they call no analysis
+// function and no function of results/stats (TestRenderersComputeNothing
+// parses them and fails when one does), so each analysis runs once per
+// rendering pass and two outputs never disagree. Every answer of the
+// Report is in every output, or the output says why it leaves it out
+// (TestEveryAnswerInEveryOutput walks the Report's fields). Text and
+// Markdown are two writers of one layout: a table is laid out once
+// (title, header, rows) and written twice.
+//
 // # Rendering
 //
-// WriteText writes the plain-text report for a terminal or CI log: per
+// Each renderer takes a Report. WriteText writes the plain-text report
+// for a terminal or CI log: per
 // variant and repetition the totals, CPU, probe readings, latency
 // percentiles in ms and a per-group table with the spread, then, when
 // there is more than one variant or repetition, the comparison table, the
 // probe deltas and every sweep as a table with an ASCII bar chart.
 // WriteMarkdown writes the same tables as GitHub Markdown, WriteCSV one
 // row per variant × repetition plus a statistics row per variant
-// (summary.csv), WriteSpeedCSV one row per crypto speed figure (speed.csv;
-// SummarizeSpeed is the speed comparison every report renders), and CompareRuns lines up the variants of several stored
+// (summary.csv), WriteSummaryJSON the JSON summary, WriteSpeedCSV one row
+// per crypto speed figure (speed.csv), and CompareRuns lines up the variants of several stored
 // runs against the first ("did last week's kernel update change
 // anything?").
 //

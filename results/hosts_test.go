@@ -25,7 +25,7 @@ func TestTextHosts(t *testing.T) {
 			RTT: 400 * time.Microsecond, ClockOffset: 1500 * time.Microsecond, Facts: &RemoteFacts{Kernel: "Linux 5.10 aarch64", CPUs: 128, CPUModel: "Kunpeng 920"}}},
 	}
 	var b bytes.Buffer
-	if err := WriteText(&b, r); err != nil {
+	if err := WriteText(&b, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

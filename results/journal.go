@@ -70,7 +70,7 @@ type Journal struct {
 	dir    string
 	f      *os.File
 	run    Run // header plus every record so far, all planned variants
-	render func(*Run) (map[string][]byte, error)
+	render func(*Report) (map[string][]byte, error)
 	ended  bool
 	// pending is set by ResumeJournal until Resume: the journal is read
 	// and open, and nothing has been written to it.
@@ -83,9 +83,11 @@ type Journal struct {
 // JournalOptions tune a Journal.
 type JournalOptions struct {
 	// Render, when set, returns further files to rebuild after each
-	// record, by base name (e.g. ReportFile and its HTML), from the run as
-	// it stands. A render error is returned by the call that recorded.
-	Render func(*Run) (map[string][]byte, error)
+	// record, by base name (e.g. ReportFile and its HTML), from the
+	// Report of the run as it stands (analysed once per rebuild, for
+	// summary.csv and for Render). A render error is returned by the call
+	// that recorded.
+	Render func(*Report) (map[string][]byte, error)
 }
 
 // CreateJournal creates the run directory dir (its parent too, if needed)
@@ -307,9 +309,10 @@ func (j *Journal) rebuild() error {
 		return err
 	}
 	files := []namedFile{{RunFile, runJSON.Bytes()}}
+	m := Analyze(r)
 	var summary bytes.Buffer
 	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
-		if err := WriteCSV(&summary, r); err == nil {
+		if err := WriteCSV(&summary, m); err == nil {
 			files = append(files, namedFile{SummaryFile, summary.Bytes()})
 		}
 	}
@@ -321,7 +324,7 @@ func (j *Journal) rebuild() error {
 	}
 	var renderErr error
 	if j.render != nil {
-		extra, err := j.render(r)
+		extra, err := j.render(m)
 		if err != nil {
 			renderErr = fmt.Errorf("render: %w", err)
 		}

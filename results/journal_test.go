@@ -39,13 +39,14 @@ func runJSON(t *testing.T, r *Run) string {
 // exactly what was recorded, marked incomplete until the end; and that the
 // run read back at the end is the run that was recorded.
 func TestJournal(t *testing.T) {
+	singleGoroutine(t)
 	full := compareRun()
 	full.Warnings = []string{"a warning of the plan"}
 	dir := filepath.Join(t.TempDir(), "runs", "r1")
 	var renders int
-	j, err := CreateJournal(dir, header(full), JournalOptions{Render: func(r *Run) (map[string][]byte, error) {
+	j, err := CreateJournal(dir, header(full), JournalOptions{Render: func(m *Report) (map[string][]byte, error) {
 		renders++
-		return map[string][]byte{ReportFile: []byte("<p>" + r.Name + "</p>")}, nil
+		return map[string][]byte{ReportFile: []byte("<p>" + m.Run.Name + "</p>")}, nil
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +162,7 @@ func TestJournalKilled(t *testing.T) {
 		t.Errorf("killed run: incomplete %v, variants %d", r.Incomplete, len(r.Variants))
 	}
 	var text bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "INCOMPLETE:") {

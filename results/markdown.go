@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // WriteMarkdown writes a report of r as GitHub-flavoured Markdown, for a
@@ -22,53 +21,19 @@ import (
 // A run whose baseline was not measured shows what was measured and says
 // that nothing is compared (RunSummary.NoComparison); a run without
 // variants says that nothing was measured. It returns any error of w.
-func WriteMarkdown(w io.Writer, r *Run) error {
-	s, err := SummarizeRun(r)
-	if err != nil {
-		return fmt.Errorf("write markdown report: %w", err)
+func WriteMarkdown(w io.Writer, m *Report) error {
+	if m.Err != nil {
+		return fmt.Errorf("write markdown report: %w", m.Err)
 	}
+	r, s := m.Run, m.Summary
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# kaeload run %s\n\n", mdEscape(r.Name))
-	if !r.Started.IsZero() {
-		fmt.Fprintf(&b, "- **started** %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
-	}
-	if !r.Finished.IsZero() {
-		fmt.Fprintf(&b, "- **finished** %s", r.Finished.Format("2006-01-02 15:04:05 MST"))
-		if !r.Started.IsZero() {
-			fmt.Fprintf(&b, " (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
-		}
-		b.WriteByte('\n')
-	}
-	if len(r.Variants) > 0 || s.BaselineName != "" {
-		fmt.Fprintf(&b, "- **baseline** %s\n", mdEscape(s.BaselineLine()))
-	}
-	if o := orderLine(r); o != "" {
-		fmt.Fprintf(&b, "- **order** %s\n", mdEscape(o))
-	}
-	if c := r.Calibration; c != nil {
-		fmt.Fprintf(&b, "- **repeat** auto: %s\n", mdEscape(calibrationWords(c)))
+	for _, f := range facts(m) {
+		fmt.Fprintf(&b, "- **%s** %s\n", f.label, mdEscape(f.text))
 	}
 	var notes []string
-	if r.Interrupted {
-		notes = append(notes, "**INTERRUPTED:** the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)")
-	}
-	if r.Incomplete {
-		notes = append(notes, "**INCOMPLETE:** rebuilt from the run's journal; only the repetitions finished so far are shown")
-	}
-	if failed := r.Failed(); len(failed) > 0 {
-		notes = append(notes, "**FAILED:** "+mdEscape(strings.Join(failed, ", "))+": their figures are not results")
-	}
-	for _, l := range r.NotMeasuredLines() {
-		notes = append(notes, "**NOT MEASURED:** "+mdEscape(l))
-	}
-	for _, c := range CrossedLines(r) {
-		notes = append(notes, "**THRESHOLD CROSSED:** "+mdEscape(c))
-	}
-	for _, warn := range warnings(r) {
-		notes = append(notes, "**WARNING:** "+mdEscape(warn))
-	}
-	for _, h := range r.Hints() {
-		notes = append(notes, "**HINT:** "+mdEscape(h))
+	for _, n := range notices(m) {
+		notes = append(notes, "**"+n.label+":** "+mdEscape(n.text))
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n> " + strings.Join(notes, "\n>\n> ") + "\n")
@@ -79,7 +44,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 		b.WriteString("\nNo variant was measured.\n")
 	case r.Capacity != nil:
 		// Steps are windows at different rates: no repetition statistics.
-		writeCapacityMarkdown(&b, r)
+		writeCapacityMarkdown(&b, m)
 	default:
 		b.WriteString("\n## Comparison\n\n")
 		if nc := s.NoComparison(); nc != "" {
@@ -108,7 +73,7 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
 		}
 	}
-	if ss := SummarizeSearch(r); ss != nil {
+	if ss := m.Search; ss != nil {
 		fmt.Fprintf(&b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
 		for _, l := range ss.Lines() {
 			b.WriteString("- " + mdEscape(l) + "\n")
@@ -119,11 +84,11 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 			t.writeMarkdown(&b)
 		}
 	}
-	if hasSpeed(r) {
-		writeSpeedMarkdown(&b, newSpeedTable(r, s))
+	if m.Speed != nil {
+		writeSpeedMarkdown(&b, m.Speed)
 	}
-	if cs := CheckThresholds(r); len(cs) > 0 {
-		writeThresholdsMarkdown(&b, cs)
+	if len(m.Thresholds) > 0 {
+		writeThresholdsMarkdown(&b, m.Thresholds)
 	}
 
 	if len(r.Variants) > 0 {
@@ -163,6 +128,10 @@ func WriteMarkdown(w io.Writer, r *Run) error {
 				}
 				if line := failedLine(rep); line != "" {
 					note = strings.TrimSpace(line + " " + note)
+				}
+				if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start
+					note = strings.TrimSpace(fmt.Sprintf("missed %s of %s starts, p99 from intended start %s ms", FormatCount(t.Missed),
+						FormatCount(t.Scheduled), QuantileMillis(t.Latency.Intended, 99)) + " " + note)
 				}
 				rt.add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
 					FormatCount(t.Requests), FormatRate(t.Rate()), clientUs, FormatCount(t.Errors.Total()), QuantileMillis(t.Latency.Handshake, 99),

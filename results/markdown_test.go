@@ -11,7 +11,7 @@ func TestWriteMarkdownGolden(t *testing.T) {
 	for name, r := range map[string]*Run{"sweep": sweepRun(), "interrupted": interruptedRun(), "single": singleRun(), "speed": speedRun()} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteMarkdown(&b, r); err != nil {
+			if err := WriteMarkdown(&b, Analyze(r)); err != nil {
 				t.Fatalf("WriteMarkdown: %v", err)
 			}
 			golden(t, filepath.Join("testdata", name+".md.golden"), b.Bytes())
@@ -22,7 +22,7 @@ func TestWriteMarkdownGolden(t *testing.T) {
 // TestWriteMarkdownContent checks facts that must hold whatever the layout.
 func TestWriteMarkdownContent(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteMarkdown(&b, sweepRun()); err != nil {
+	if err := WriteMarkdown(&b, Analyze(sweepRun())); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -58,7 +58,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 	}
 
 	var text bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatalf("WriteText: %v", err)
 	}
 	out := text.String()
@@ -74,7 +74,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 	}
 
 	var md bytes.Buffer
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatalf("WriteMarkdown: %v", err)
 	}
 	for _, w := range []string{"**baseline** baseline (not measured yet)", "baseline \"baseline\" not measured yet: no variant is compared with it", "no comparison: baseline not measured"} {
@@ -84,7 +84,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 	}
 
 	var cb bytes.Buffer
-	if err := WriteCSV(&cb, r); err != nil {
+	if err := WriteCSV(&cb, Analyze(r)); err != nil {
 		t.Fatalf("WriteCSV: %v", err)
 	}
 	rows, err := csv.NewReader(&cb).ReadAll()
@@ -111,7 +111,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 	}
 
 	var js bytes.Buffer
-	if err := WriteSummaryJSON(&js, r); err != nil {
+	if err := WriteSummaryJSON(&js, Analyze(r)); err != nil {
 		t.Fatalf("WriteSummaryJSON: %v", err)
 	}
 	var sj SummaryJSON
@@ -129,7 +129,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 
 	// A later run compared with one that lacks a variant still renders.
 	var cmp bytes.Buffer
-	if err := CompareRuns(&cmp, []*Run{sweepRun(), r}, nil); err != nil {
+	if err := compareRuns(&cmp, []*Run{sweepRun(), r}, nil); err != nil {
 		t.Fatalf("CompareRuns: %v", err)
 	}
 	if !strings.Contains(cmp.String(), "kae-soft-33") {
@@ -146,14 +146,14 @@ func TestBaselineNotMeasured(t *testing.T) {
 		t.Errorf("speed header without a baseline has Δ columns: %q", h)
 	}
 	text.Reset()
-	if err := WriteText(&text, sr); err != nil {
+	if err := WriteText(&text, Analyze(sr)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "the baseline was not measured: no Δ %") {
 		t.Errorf("speed section does not say why it has no Δ %%:\n%s", text.String())
 	}
 	md.Reset()
-	if err := WriteMarkdown(&md, sr); err != nil {
+	if err := WriteMarkdown(&md, Analyze(sr)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -174,8 +174,8 @@ func TestNoVariantsRender(t *testing.T) {
 	r := &Run{SchemaVersion: SchemaVersion, Name: "x", Baseline: "b", Interrupted: true}
 	var b bytes.Buffer
 	for name, write := range map[string]func() error{
-		"text": func() error { return WriteText(&b, r) }, "md": func() error { return WriteMarkdown(&b, r) },
-		"csv": func() error { return WriteCSV(&b, r) }, "json": func() error { return WriteSummaryJSON(&b, r) },
+		"text": func() error { return WriteText(&b, Analyze(r)) }, "md": func() error { return WriteMarkdown(&b, Analyze(r)) },
+		"csv": func() error { return WriteCSV(&b, Analyze(r)) }, "json": func() error { return WriteSummaryJSON(&b, Analyze(r)) },
 	} {
 		b.Reset()
 		if err := write(); err != nil || b.Len() == 0 {
@@ -183,7 +183,7 @@ func TestNoVariantsRender(t *testing.T) {
 		}
 	}
 	b.Reset()
-	_ = WriteMarkdown(&b, r)
+	_ = WriteMarkdown(&b, Analyze(r))
 	if !strings.Contains(b.String(), "No variant was measured.") {
 		t.Errorf("Markdown of a run without variants:\n%s", b.String())
 	}

@@ -38,10 +38,10 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 	}
 
 	var text, md bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range lines {
@@ -54,7 +54,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 	}
 
 	var b bytes.Buffer
-	if err := WriteCSV(&b, r); err != nil {
+	if err := WriteCSV(&b, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()
@@ -84,7 +84,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 		t.Errorf("CSV \"all\" rows' failed cells\n got %q\nwant %q", got, want)
 	}
 
-	s, err := r.Summarize()
+	s, err := Analyze(r).Summarize()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 
 	// Nothing given up on: no such line anywhere.
 	text.Reset()
-	if err := WriteText(&text, compareRun()); err != nil {
+	if err := WriteText(&text, Analyze(compareRun())); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(text.String(), "NOT MEASURED") {
@@ -186,10 +186,10 @@ func TestBackoffReported(t *testing.T) {
 	tot.Errors[ErrConnect].Count = 5678
 	want := "BACKED OFF: connection slots waited 1,234 times before their next try because their connects kept failing (5,678 connect errors, counted as usual)"
 	var text, md bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if section := text.String()[strings.Index(text.String(), "-- default, repetition 1"):]; !strings.Contains(section, "\n"+want) {
@@ -219,10 +219,10 @@ func TestNotMeasuredBaseline(t *testing.T) {
 		write func(*bytes.Buffer, *Run) error
 		want  string
 	}{
-		{"text", func(b *bytes.Buffer, r *Run) error { return WriteText(b, r) }, "NOT MEASURED: " + line},
-		{"markdown", func(b *bytes.Buffer, r *Run) error { return WriteMarkdown(b, r) }, "**NOT MEASURED:** " + mdEscape(line)},
-		{"csv", func(b *bytes.Buffer, r *Run) error { return WriteCSV(b, r) }, `"not measured: ` + strings.ReplaceAll(nocertReason, `"`, `""`) + `"`},
-		{"json", func(b *bytes.Buffer, r *Run) error { return WriteSummaryJSON(b, r) }, `"reason": "` + strings.ReplaceAll(nocertReason, `"`, `\"`) + `"`},
+		{"text", func(b *bytes.Buffer, r *Run) error { return WriteText(b, Analyze(r)) }, "NOT MEASURED: " + line},
+		{"markdown", func(b *bytes.Buffer, r *Run) error { return WriteMarkdown(b, Analyze(r)) }, "**NOT MEASURED:** " + mdEscape(line)},
+		{"csv", func(b *bytes.Buffer, r *Run) error { return WriteCSV(b, Analyze(r)) }, `"not measured: ` + strings.ReplaceAll(nocertReason, `"`, `""`) + `"`},
+		{"json", func(b *bytes.Buffer, r *Run) error { return WriteSummaryJSON(b, Analyze(r)) }, `"reason": "` + strings.ReplaceAll(nocertReason, `"`, `\"`) + `"`},
 	} {
 		var b bytes.Buffer
 		if err := tc.write(&b, r); err != nil {

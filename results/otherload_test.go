@@ -169,10 +169,10 @@ func TestOtherLoadInEveryOutput(t *testing.T) {
 	}
 
 	var text, md bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
@@ -215,7 +215,7 @@ func TestOtherLoadInEveryOutput(t *testing.T) {
 	}
 
 	var js bytes.Buffer
-	if err := WriteSummaryJSON(&js, r); err != nil {
+	if err := WriteSummaryJSON(&js, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	var sum SummaryJSON
@@ -273,7 +273,7 @@ func TestSlotMemory(t *testing.T) {
 				t.Errorf("line\n%q\nwant\n%q", got, tc.line)
 			}
 			var b bytes.Buffer
-			if err := WriteText(&b, &Run{Name: "m", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}}); err != nil {
+			if err := WriteText(&b, Analyze(&Run{Name: "m", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}})); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(b.String(), tc.line) {
@@ -288,7 +288,7 @@ func TestSlotMemory(t *testing.T) {
 		t.Errorf("SlotMemory of a run without private memory readings: ok")
 	}
 	var b bytes.Buffer
-	if err := WriteText(&b, &Run{Name: "m", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}}); err != nil {
+	if err := WriteText(&b, Analyze(&Run{Name: "m", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}})); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "12.0 MiB peak RSS summed over the workers") || strings.Contains(b.String(), "per connection slot") {

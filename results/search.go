@@ -359,9 +359,9 @@ func searchSweep(r *Run, rs *RunSummary) {
 }
 
 // SearchTable returns the search's table of visited values (as the text
-// report shows it) for other renderings; ok is false without a search.
-func SearchTable(r *Run) (lines, header []string, rows [][]string, ok bool) {
-	ss := SummarizeSearch(r)
+// report shows it) of the search answer ss (Report.Search) for other
+// renderings; ok is false without a search (ss nil).
+func SearchTable(ss *SearchSummary) (lines, header []string, rows [][]string, ok bool) {
 	if ss == nil {
 		return nil, nil, nil, false
 	}

@@ -71,10 +71,10 @@ func TestSummarizeSearch(t *testing.T) {
 func TestSearchReports(t *testing.T) {
 	r := searchRun()
 	var text, md bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

@@ -235,6 +235,16 @@ func skipUnderRace(t *testing.T) {
 	}
 }
 
+// singleGoroutine skips, under -race, a slow test that starts no
+// goroutine (storage and rendering of a whole run): the race detector has
+// nothing to check in it and makes it ten times slower. It runs without
+// -race.
+func singleGoroutine(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine, nothing for the race detector: runs without -race")
+	}
+}
+
 // TestSimSweepFalseAlarms is the A/A test of a sweep's claims: k
 // identical values, each measured `rounds` times with 1.5 % noise in
 // randomized blocks. A sweep makes a false claim when it names a best

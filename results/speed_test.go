@@ -43,7 +43,7 @@ func speedRun() *Run {
 // deltas directly, so that a careless -update cannot bless a wrong one.
 func TestWriteTextSpeed(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteText(&b, speedRun()); err != nil {
+	if err := WriteText(&b, Analyze(speedRun())); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -64,7 +64,7 @@ func TestWriteTextSpeed(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := WriteText(&b, compareRun()); err != nil {
+	if err := WriteText(&b, Analyze(compareRun())); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "crypto speed") {
@@ -126,7 +126,7 @@ func TestSummarizeSpeed(t *testing.T) {
 // cells directly, so that a careless -update cannot bless a wrong one.
 func TestWriteMarkdownSpeed(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteMarkdown(&b, speedRun()); err != nil {
+	if err := WriteMarkdown(&b, Analyze(speedRun())); err != nil {
 		t.Fatal(err)
 	}
 	_, section, ok := strings.Cut(b.String(), "\n## Crypto speed\n")
@@ -147,7 +147,7 @@ func TestWriteMarkdownSpeed(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := WriteMarkdown(&b, compareRun()); err != nil {
+	if err := WriteMarkdown(&b, Analyze(compareRun())); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "Crypto speed") {
@@ -160,6 +160,7 @@ func TestWriteMarkdownSpeed(t *testing.T) {
 // (a failed command without figures one row), the values exactly those
 // of the stored run.json.
 func TestStoredSpeed(t *testing.T) {
+	singleGoroutine(t)
 	r := speedRun()
 	// A value with many digits: the CSV must not round it.
 	r.Variants[1].Speed[0].Results = append(r.Variants[1].Speed[0].Results,

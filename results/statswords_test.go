@@ -30,6 +30,7 @@ func lostRepRun() *Run {
 // run.json are written (through the journal, as a run stores them), the
 // MDE is a finite number, and the text says what it is.
 func TestLostRepetitionJSON(t *testing.T) {
+	singleGoroutine(t)
 	r := lostRepRun()
 	s, err := SummarizeRun(r)
 	if err != nil {
@@ -40,7 +41,7 @@ func TestLostRepetitionJSON(t *testing.T) {
 		t.Fatalf("comparison %+v: want Welch's test with df < 1.2 and a finite MDE", c)
 	}
 	var js bytes.Buffer
-	if err := WriteSummaryJSON(&js, r); err != nil {
+	if err := WriteSummaryJSON(&js, Analyze(r)); err != nil {
 		t.Fatalf("summary json: %v", err)
 	}
 	var back SummaryJSON
@@ -67,7 +68,7 @@ func TestLostRepetitionJSON(t *testing.T) {
 		t.Fatalf("run.json: %v", err)
 	}
 	var text bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if out := text.String(); strings.Contains(out, "Inf") || strings.Contains(out, "NaN") {

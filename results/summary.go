@@ -70,6 +70,12 @@ type VariantSummary struct {
 	Handshake *Histogram
 	TTFB      *Histogram
 	Total     *Histogram
+	// Scheduled and Missed sum the repetitions' open-loop starts due and
+	// missed (Counts.Scheduled, Counts.Missed); 0 in a closed loop.
+	Scheduled, Missed uint64
+	// Intended merges the repetitions' latency from the intended start
+	// (Latency.Intended); nil in a closed loop.
+	Intended *Histogram
 	// Probes are the probe deltas by probe name, sorted by name.
 	Probes []ProbeSummary
 	// FailedReps is the number of failed repetitions (Rep.Failed).
@@ -292,6 +298,14 @@ func summarizeVariant(v *Variant, isBase bool) VariantSummary {
 		mergeInto(s.Handshake, t.Latency.Handshake)
 		mergeInto(s.TTFB, t.Latency.TTFB)
 		mergeInto(s.Total, t.Latency.Total)
+		s.Scheduled += t.Scheduled
+		s.Missed += t.Missed
+		if h := t.Latency.Intended; h != nil && h.Histogram != nil {
+			if s.Intended == nil {
+				s.Intended = NewHistogram()
+			}
+			mergeInto(s.Intended, h)
+		}
 		if len(rep.ClientBound()) > 0 {
 			s.ClientBoundReps++
 		}

@@ -248,7 +248,7 @@ func TestSweepAgreesWithBaseline(t *testing.T) {
 			t.Errorf("%d other variants: sweep best %d plateau %v, want best %v: the sweep must agree with the comparison (%s)", tt.others, sw.Best, sw.Plateau, tt.wantBest, VerdictWords(c))
 		}
 		var text bytes.Buffer
-		if err := WriteText(&text, r); err != nil {
+		if err := WriteText(&text, Analyze(r)); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(text.String(), "best: 1, significantly faster than every other value"); got != tt.wantBest {

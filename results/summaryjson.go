@@ -39,6 +39,60 @@ type SummaryJSON struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Hints are the reports' hint lines (Run.Hints).
 	Hints []string `json:"hints,omitempty"`
+	// Search is the search answer (Report.Search); absent when the run is
+	// no search.
+	Search *SearchJSON `json:"search,omitempty"`
+	// Capacity is the capacity answer (Report.Capacities); absent when the
+	// run is no capacity search.
+	Capacity *CapacityJSON `json:"capacity,omitempty"`
+}
+
+// SearchJSON is a search's answer in a SummaryJSON.
+type SearchJSON struct {
+	// Series, Key and Objective say what was searched.
+	Series    string    `json:"series"`
+	Key       string    `json:"key"`
+	Objective Objective `json:"objective"`
+	// Windows is the windows measured; Grid the full grid's size.
+	Windows int `json:"windows"`
+	Grid    int `json:"grid"`
+	// Best is the best value, with its variant and the statistics of its
+	// scores in the objective's unit; absent when nothing was measured.
+	Best        string       `json:"best,omitempty"`
+	BestVariant string       `json:"best_variant,omitempty"`
+	BestScore   *stats.Stats `json:"best_score,omitempty"`
+	// Plateau lists the values not significantly worse than the best,
+	// in grid order; PlateauLow is the lowest of them.
+	Plateau    []string `json:"plateau,omitempty"`
+	PlateauLow string   `json:"plateau_low,omitempty"`
+	// Untested are the values measured once (on no plateau).
+	Untested []string `json:"untested,omitempty"`
+	// Caution is SearchSummary.Caution.
+	Caution string `json:"caution,omitempty"`
+	// Lines say it in words, as the text report does.
+	Lines []string `json:"lines"`
+}
+
+// CapacityJSON is a capacity search's answer in a SummaryJSON.
+type CapacityJSON struct {
+	// Line says it in one line (Run.CapacityLine).
+	Line string `json:"line"`
+	// Variants hold each variant's knee, in plan order.
+	Variants []CapacityVariantJSON `json:"variants"`
+}
+
+// CapacityVariantJSON is one variant's capacity (Capacity).
+type CapacityVariantJSON struct {
+	Variant string `json:"variant"`
+	// Knee is the highest rate per second that met the targets (0: none
+	// did); Fail the lowest that did not (0: none).
+	Knee float64 `json:"knee"`
+	Fail float64 `json:"fail,omitempty"`
+	// BelowFrom: no step met the targets; AtMax: every step did up to Max.
+	BelowFrom bool `json:"below_from,omitempty"`
+	AtMax     bool `json:"at_max,omitempty"`
+	// Steps is the number of steps measured.
+	Steps int `json:"steps"`
 }
 
 // VariantJSON sums up one variant in a SummaryJSON. Latencies are in
@@ -53,6 +107,10 @@ type VariantJSON struct {
 	Errors          uint64      `json:"errors"`
 	ErrorShare      float64     `json:"error_share"`
 	ClientBoundReps int         `json:"client_bound_reps,omitempty"`
+	// Scheduled and Missed are the open-loop starts due and missed
+	// (VariantSummary.Scheduled, .Missed); absent in a closed loop.
+	Scheduled uint64 `json:"scheduled,omitempty"`
+	Missed    uint64 `json:"missed,omitempty"`
 	// OtherLoadReps counts the repetitions in which other processes took
 	// a large share of a group's CPUs (VariantSummary.OtherLoadReps); the
 	// warnings name them.
@@ -75,6 +133,10 @@ type LatencyJSON struct {
 	TTFBP99      *float64 `json:"ttfb_p99,omitempty"`
 	TotalP50     *float64 `json:"total_p50,omitempty"`
 	TotalP99     *float64 `json:"total_p99,omitempty"`
+	// IntendedP50 and IntendedP99 are from the intended start, in an
+	// open loop (Latency.Intended).
+	IntendedP50 *float64 `json:"intended_p50,omitempty"`
+	IntendedP99 *float64 `json:"intended_p99,omitempty"`
 }
 
 func quantileMs(h *Histogram, q float64) *float64 {
@@ -85,17 +147,17 @@ func quantileMs(h *Histogram, q float64) *float64 {
 	return &v
 }
 
-// Summarize returns r's SummaryJSON, also for a run whose baseline was
-// not measured. The error is nil.
-func (r *Run) Summarize() (*SummaryJSON, error) {
-	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: r.Failed(), NotMeasured: r.NotMeasured, Warnings: r.AllWarnings(), Hints: r.Hints(), Variants: []VariantJSON{}}
-	out.Thresholds = CheckThresholds(r)
-	out.ThresholdsPassed = len(Crossed(out.Thresholds)) == 0
-	s, err := SummarizeRun(r)
-	if err != nil {
-		return nil, err
+// Summarize returns the SummaryJSON of m's run, also for a run whose
+// baseline was not measured: fields of m, formatted. The error is m.Err.
+func (m *Report) Summarize() (*SummaryJSON, error) {
+	if m.Err != nil {
+		return nil, m.Err
 	}
+	r, s := m.Run, m.Summary
+	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
+		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []VariantJSON{}}
+	out.Thresholds = m.Thresholds
+	out.ThresholdsPassed = len(m.Crossed) == 0
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		vs := &s.Variants[i]
@@ -111,7 +173,9 @@ func (r *Run) Summarize() (*SummaryJSON, error) {
 				HandshakeP50: quantileMs(vs.Handshake, 50), HandshakeP99: quantileMs(vs.Handshake, 99),
 				TTFBP50: quantileMs(vs.TTFB, 50), TTFBP99: quantileMs(vs.TTFB, 99),
 				TotalP50: quantileMs(vs.Total, 50), TotalP99: quantileMs(vs.Total, 99),
-			}}
+				IntendedP50: quantileMs(vs.Intended, 50), IntendedP99: quantileMs(vs.Intended, 99),
+			},
+			Scheduled: vs.Scheduled, Missed: vs.Missed}
 		if us, ok := vs.ClientMicrosPerRequest(); ok {
 			v.ClientUsPerRequest = &us
 		}
@@ -121,12 +185,45 @@ func (r *Run) Summarize() (*SummaryJSON, error) {
 		}
 		out.Variants = append(out.Variants, v)
 	}
+	out.Search = searchJSON(m.Search)
+	if m.Capacities != nil {
+		out.Capacity = &CapacityJSON{Line: m.CapacityLine, Variants: []CapacityVariantJSON{}}
+		for _, c := range m.Capacities {
+			out.Capacity.Variants = append(out.Capacity.Variants, CapacityVariantJSON{Variant: r.Variants[c.Variant].Name,
+				Knee: c.Knee, Fail: c.Fail, BelowFrom: c.BelowFrom, AtMax: c.AtMax, Steps: len(c.Steps)})
+		}
+	}
 	return out, nil
 }
 
-// WriteSummaryJSON writes r's SummaryJSON, indented.
-func WriteSummaryJSON(w io.Writer, r *Run) error {
-	s, err := r.Summarize()
+// searchJSON copies the search answer ss into its JSON form; nil for nil.
+func searchJSON(ss *SearchSummary) *SearchJSON {
+	if ss == nil {
+		return nil
+	}
+	se := ss.Search
+	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution, Lines: ss.Lines()}
+	if ss.Best >= 0 {
+		b := ss.Points[ss.Best]
+		out.Best, out.BestVariant, out.BestScore = b.Value, b.Variant, &b.Stats
+	}
+	for _, i := range ss.Plateau {
+		out.Plateau = append(out.Plateau, ss.Points[i].Value)
+	}
+	if ss.PlateauLow >= 0 {
+		out.PlateauLow = ss.Points[ss.PlateauLow].Value
+	}
+	for _, p := range ss.Points {
+		if p.Untested {
+			out.Untested = append(out.Untested, p.Value)
+		}
+	}
+	return out
+}
+
+// WriteSummaryJSON writes the SummaryJSON of m (Report.Summarize), indented.
+func WriteSummaryJSON(w io.Writer, m *Report) error {
+	s, err := m.Summarize()
 	if err != nil {
 		return fmt.Errorf("write summary json: %w", err)
 	}

@@ -37,16 +37,13 @@ const maxMessage = 120
 // window, say) shows what was measured and says, in place of the
 // comparison, that nothing is compared (RunSummary.NoComparison). It
 // returns any error of w.
-func WriteText(w io.Writer, r *Run) error {
-	var s *RunSummary
-	if len(r.Variants) > 0 {
-		var err error
-		if s, err = SummarizeRun(r); err != nil {
-			return fmt.Errorf("write text report: %w", err)
-		}
+func WriteText(w io.Writer, m *Report) error {
+	if m.Err != nil {
+		return fmt.Errorf("write text report: %w", m.Err)
 	}
+	r, s := m.Run, m.Summary
 	var b bytes.Buffer
-	writeHeader(&b, r, s)
+	writeHeader(&b, m)
 	reps := 0
 	for i := range r.Variants {
 		writeVariant(&b, &r.Variants[i])
@@ -55,18 +52,18 @@ func WriteText(w io.Writer, r *Run) error {
 	switch {
 	case r.Capacity != nil:
 		// Steps are windows at different rates: no repetition statistics.
-		writeCapacity(&b, r)
+		writeCapacity(&b, m)
 	case len(r.Variants) > 1 || reps > 1:
 		writeComparison(&b, r, s)
 	}
-	if ss := SummarizeSearch(r); ss != nil {
-		writeSearch(&b, ss)
+	if m.Search != nil {
+		writeSearch(&b, m.Search)
 	}
-	if hasSpeed(r) {
-		writeSpeed(&b, newSpeedTable(r, s))
+	if m.Speed != nil {
+		writeSpeed(&b, m.Speed)
 	}
-	if cs := CheckThresholds(r); len(cs) > 0 {
-		writeThresholds(&b, cs)
+	if len(m.Thresholds) > 0 {
+		writeThresholds(&b, m.Thresholds)
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
@@ -82,59 +79,103 @@ func (r *Run) AllWarnings() []string { return warnings(r) }
 // warnings returns r.Warnings followed by the failed and client-bound
 // warnings that Annotate would add.
 func warnings(r *Run) []string {
+	s, err := SummarizeRun(r)
+	if err != nil {
+		s = nil
+	}
+	return warningsOf(r, s)
+}
+
+// warningsOf returns r.Warnings followed by the failed, client-bound,
+// other-load and backoff warnings and those of r's summary s (nil: none).
+func warningsOf(r *Run, s *RunSummary) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
 	ws = appendNew(ws, clientBoundWarnings(r)...)
 	ws = appendNew(ws, otherLoadWarnings(r)...)
 	ws = appendNew(ws, repWarnings(r, backoffLine)...)
-	if s, err := SummarizeRun(r); err == nil {
+	if s != nil {
 		ws = appendNew(ws, s.Warnings...)
 	}
 	return ws
 }
 
-func writeHeader(b *bytes.Buffer, r *Run, s *RunSummary) {
-	fmt.Fprintf(b, "run %s\n", r.Name)
+// notice is one line of a report's banner: a label in capitals
+// ("WARNING") and its text.
+type notice struct{ label, text string }
+
+// notices lays out the banner of m once, in order: interrupted,
+// incomplete, failed, not measured, crossed thresholds, warnings, hints.
+// The text report writes each as "LABEL: text", the Markdown report as a
+// quoted "**LABEL:** text".
+func notices(m *Report) []notice {
+	var ns []notice
+	if m.Run.Interrupted {
+		ns = append(ns, notice{"INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)"})
+	}
+	if m.Run.Incomplete {
+		ns = append(ns, notice{"INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown"})
+	}
+	if len(m.Failed) > 0 {
+		ns = append(ns, notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
+	}
+	for _, l := range m.NotMeasured {
+		ns = append(ns, notice{"NOT MEASURED", l})
+	}
+	for _, c := range m.Crossed {
+		ns = append(ns, notice{"THRESHOLD CROSSED", c})
+	}
+	for _, w := range m.Warnings {
+		ns = append(ns, notice{"WARNING", w})
+	}
+	for _, h := range m.Hints {
+		ns = append(ns, notice{"HINT", h})
+	}
+	return ns
+}
+
+// facts lays out the head of a report once, in order: started,
+// finished (and how long it took), baseline, order and automatic
+// repetitions, each with its label in lower case. The text report writes
+// "label     text", the Markdown report "- **label** text".
+func facts(m *Report) []notice {
+	r, s := m.Run, m.Summary
+	var fs []notice
 	if !r.Started.IsZero() {
-		fmt.Fprintf(b, "started   %s\n", r.Started.Format("2006-01-02 15:04:05 MST"))
+		fs = append(fs, notice{"started", r.Started.Format("2006-01-02 15:04:05 MST")})
 	}
 	if !r.Finished.IsZero() {
-		fmt.Fprintf(b, "finished  %s", r.Finished.Format("2006-01-02 15:04:05 MST"))
+		f := r.Finished.Format("2006-01-02 15:04:05 MST")
 		if !r.Started.IsZero() {
-			fmt.Fprintf(b, " (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
+			f += fmt.Sprintf(" (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
 		}
-		b.WriteByte('\n')
+		fs = append(fs, notice{"finished", f})
 	}
-	if s != nil {
-		fmt.Fprintf(b, "baseline  %s\n", s.BaselineLine())
-		if o := orderLine(r); o != "" {
-			fmt.Fprintf(b, "order     %s\n", o)
+	if len(r.Variants) > 0 || s.BaselineName != "" {
+		fs = append(fs, notice{"baseline", s.BaselineLine()})
+	}
+	if o := orderLine(r); o != "" {
+		fs = append(fs, notice{"order", o})
+	}
+	if c := r.Calibration; c != nil {
+		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
+	}
+	return fs
+}
+
+func writeHeader(b *bytes.Buffer, m *Report) {
+	r := m.Run
+	fmt.Fprintf(b, "run %s\n", r.Name)
+	for _, f := range facts(m) {
+		// A run without variants shows its times, then says so.
+		if len(r.Variants) > 0 || f.label == "started" || f.label == "finished" {
+			fmt.Fprintf(b, "%-9s %s\n", f.label, f.text)
 		}
-		if c := r.Calibration; c != nil {
-			fmt.Fprintf(b, "repeat    auto: %s\n", calibrationWords(c))
-		}
-	} else {
+	}
+	if len(r.Variants) == 0 {
 		b.WriteString("no variants\n")
 	}
-	if r.Interrupted {
-		b.WriteString("INTERRUPTED: the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)\n")
-	}
-	if r.Incomplete {
-		b.WriteString("INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown\n")
-	}
-	if failed := r.Failed(); len(failed) > 0 {
-		fmt.Fprintf(b, "FAILED: %s (see below); their figures are not results\n", strings.Join(failed, ", "))
-	}
-	for _, l := range r.NotMeasuredLines() {
-		fmt.Fprintf(b, "NOT MEASURED: %s\n", l)
-	}
-	for _, c := range CrossedLines(r) {
-		fmt.Fprintf(b, "THRESHOLD CROSSED: %s\n", c)
-	}
-	for _, warn := range warnings(r) {
-		fmt.Fprintf(b, "WARNING: %s\n", warn)
-	}
-	for _, h := range r.Hints() {
-		fmt.Fprintf(b, "HINT: %s\n", h)
+	for _, n := range notices(m) {
+		fmt.Fprintf(b, "%s: %s\n", n.label, n.text)
 	}
 	writeHosts(b, r.Hosts)
 }

@@ -27,7 +27,7 @@ func TestWriteTextGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteText(&b, tt.run); err != nil {
+			if err := WriteText(&b, Analyze(tt.run)); err != nil {
 				t.Fatalf("WriteText: %v", err)
 			}
 			path := filepath.Join("testdata", tt.name+".golden")
@@ -51,7 +51,7 @@ func TestWriteTextGolden(t *testing.T) {
 // the layout, so that a careless -update cannot bless a wrong number.
 func TestWriteTextContent(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteText(&b, compareRun()); err != nil {
+	if err := WriteText(&b, Analyze(compareRun())); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -80,7 +80,7 @@ func TestWriteTextContent(t *testing.T) {
 
 	// One variant, one repetition: no comparison table.
 	b.Reset()
-	if err := WriteText(&b, singleRun()); err != nil {
+	if err := WriteText(&b, Analyze(singleRun())); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "comparison") {
@@ -94,7 +94,7 @@ func TestWriteTextUnknownBaseline(t *testing.T) {
 	r := compareRun()
 	r.Baseline = "nope"
 	var b bytes.Buffer
-	if err := WriteText(&b, r); err != nil {
+	if err := WriteText(&b, Analyze(r)); err != nil {
 		t.Fatalf("WriteText with a baseline not measured: %v", err)
 	}
 	for _, want := range []string{"baseline  nope (not measured)\n", `baseline "nope" not measured: no variant is compared with it`} {
@@ -109,7 +109,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteTextWriterError(t *testing.T) {
-	err := WriteText(failWriter{}, singleRun())
+	err := WriteText(failWriter{}, Analyze(singleRun()))
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("WriteText to a failing writer: err = %v, want it to wrap \"disk full\"", err)
 	}
@@ -119,7 +119,7 @@ func TestWriteTextWriterError(t *testing.T) {
 // parts of the report against hand-computed values of sweepRun.
 func TestWriteTextSweepContent(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteText(&b, sweepRun()); err != nil {
+	if err := WriteText(&b, Analyze(sweepRun())); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -218,14 +218,19 @@ func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 func CrossedLines(r *Run) []string {
 	var out []string
 	for _, c := range Crossed(CheckThresholds(r)) {
-		out = append(out, fmt.Sprintf("%s: %s %s", c.Threshold.Expr, c.Variant, c.Shown()))
+		out = append(out, crossedLine(&c))
 	}
 	return out
 }
 
-// writeThresholds writes the text report's thresholds section.
-func writeThresholds(b *bytes.Buffer, cs []ThresholdCheck) {
-	b.WriteString("\n== thresholds\n")
+// crossedLine is one crossed threshold as the reports' headers show it.
+func crossedLine(c *ThresholdCheck) string {
+	return fmt.Sprintf("%s: %s %s", c.Threshold.Expr, c.Variant, c.Shown())
+}
+
+// thresholdTable lays the threshold checks out once, for the text and
+// Markdown reports: verdict, threshold, variant, measured.
+func thresholdTable(cs []ThresholdCheck) table {
 	tb := table{header: []string{"verdict", "threshold", "variant", "measured"}, right: []bool{false, false, false, true}}
 	for i := range cs {
 		c := &cs[i]
@@ -235,21 +240,20 @@ func writeThresholds(b *bytes.Buffer, cs []ThresholdCheck) {
 		}
 		tb.add(verdict, c.Threshold.Expr, c.Variant, c.Shown())
 	}
+	return tb
+}
+
+// writeThresholds writes the text report's thresholds section.
+func writeThresholds(b *bytes.Buffer, cs []ThresholdCheck) {
+	b.WriteString("\n== thresholds\n")
+	tb := thresholdTable(cs)
 	tb.write(b, "")
 }
 
 // writeThresholdsMarkdown writes the Markdown report's thresholds section.
 func writeThresholdsMarkdown(b *bytes.Buffer, cs []ThresholdCheck) {
 	b.WriteString("\n## Thresholds\n\n")
-	tb := table{header: []string{"verdict", "threshold", "variant", "measured"}, right: []bool{false, false, false, true}}
-	for i := range cs {
-		c := &cs[i]
-		verdict := "pass"
-		if !c.Passed {
-			verdict = "CROSSED"
-		}
-		tb.add(verdict, c.Threshold.Expr, c.Variant, c.Shown()) // writeMarkdown escapes
-	}
+	tb := thresholdTable(cs) // writeMarkdown escapes
 	tb.writeMarkdown(b)
 }
 

@@ -69,13 +69,13 @@ func TestCheckThresholds(t *testing.T) {
 func TestThresholdRenderings(t *testing.T) {
 	r := thresholdRun()
 	var text, md, cs bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCSV(&cs, r); err != nil {
+	if err := WriteCSV(&cs, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"THRESHOLD CROSSED: req/s >= 150000: baseline 12", "THRESHOLD CROSSED: kae vs baseline >= +60%: kae vs baseline +5",
@@ -108,11 +108,11 @@ func TestThresholdRenderings(t *testing.T) {
 	}
 
 	var plain bytes.Buffer
-	if err := WriteCSV(&plain, compareRun()); err != nil {
+	if err := WriteCSV(&plain, Analyze(compareRun())); err != nil {
 		t.Fatal(err)
 	}
 	text.Reset()
-	WriteText(&text, compareRun())
+	WriteText(&text, Analyze(compareRun()))
 	if strings.Contains(plain.String(), "thresholds") || strings.Contains(text.String(), "threshold") {
 		t.Error("a run without thresholds mentions them")
 	}

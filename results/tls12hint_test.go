@@ -48,10 +48,10 @@ func TestTLS12Hint(t *testing.T) {
 			t.Errorf("%s: hint %q lacks the setting, the saving or where it is measured", tc.name, h)
 		}
 		var text, md bytes.Buffer
-		if err := WriteText(&text, tc.run); err != nil {
+		if err := WriteText(&text, Analyze(tc.run)); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteMarkdown(&md, tc.run); err != nil {
+		if err := WriteMarkdown(&md, Analyze(tc.run)); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(text.String(), "HINT: variant v: every handshake negotiated TLS 1.2") {

@@ -70,7 +70,7 @@ func TestFailedInEveryRendering(t *testing.T) {
 	}
 
 	var text bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -85,7 +85,7 @@ func TestFailedInEveryRendering(t *testing.T) {
 	}
 
 	var md bytes.Buffer
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"**FAILED:** kae", "FAILED (1 of 3 reps)", "FAILED: no request succeeded"} {
@@ -95,7 +95,7 @@ func TestFailedInEveryRendering(t *testing.T) {
 	}
 
 	var c bytes.Buffer
-	if err := WriteCSV(&c, r); err != nil {
+	if err := WriteCSV(&c, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&c).ReadAll()

@@ -111,10 +111,10 @@ func TestVerdicts(t *testing.T) {
 		t.Errorf("sweep best %d plateau %v, want no best and both values on the plateau", sw.Best, sw.Plateau)
 	}
 	var text, md bytes.Buffer
-	if err := WriteText(&text, r); err != nil {
+	if err := WriteText(&text, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := WriteMarkdown(&md, Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for _, out := range []string{text.String(), md.String()} {

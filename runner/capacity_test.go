@@ -21,6 +21,7 @@ import (
 // rates must grow by the factor, and no search may take more steps than
 // the plan's bound.
 func TestCapacityNginx(t *testing.T) {
+	endToEndOnce(t, "a capacity search: nginx's knee under rising rates")
 	needCPUs(t, 2)
 	rsa := nginxtest.Start(t, nginxtest.Config{Cert: "rsa4096", CPUs: "0"})
 	one := plan(rsa.Addr, time.Second, []int{1})
@@ -32,7 +33,9 @@ func TestCapacityNginx(t *testing.T) {
 	rsaRate := c.Rate()
 	t.Logf("RSA-4096, closed loop: %.0f req/s with 8 connections, handshake p50 %v with 1", rsaRate, hs)
 	if rsaRate < 8 {
-		t.Fatalf("RSA-4096 capacity %.1f req/s: too slow a machine to search", rsaRate)
+		// The search steps up from an eighth of it: below one request a
+		// second nothing can be judged.
+		t.Skipf("RSA-4096 capacity %.1f req/s with CPU 0 shared as it is now: too little to search from an eighth of it", rsaRate)
 	}
 	// The target is generous: a shared machine stalls for a few hundred
 	// ms now and then, which must not read as the knee. Overload is still

@@ -163,7 +163,7 @@ func clientBoundRun(t *testing.T, cert string, client []int, conns int) (*result
 	}
 	traced, own := during(t, trace, g.Window)
 	var b strings.Builder
-	if err := results.WriteText(&b, run); err != nil {
+	if err := results.WriteText(&b, results.Analyze(run)); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d req/s; client CPUs %s %.0f %% busy (traced %.0f %%), the worker's own %.0f %% (traced %.2f s of %.2f s), waited %.2f s; server %.0f %% of CPUs %s; others %+v",
@@ -205,6 +205,7 @@ func named(others []results.ProcessCPU, pid int, comm string) bool {
 // allow (kaeload could not saturate a CPU that others kept busy) is
 // skipped with the figures.
 func TestClientBound(t *testing.T) {
+	endToEndOnce(t, "who used the client's CPU")
 	needCPUs(t, 2)
 	t.Run("nice 19 loop beside a server-bound client", func(t *testing.T) {
 		loop := startLoop(t, 1, 19)

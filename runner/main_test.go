@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -176,6 +177,23 @@ func (l *testLog) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// endToEndOnce skips an end-to-end test under -race. The suite runs it
+// once, without the race detector, which would slow its workers (this
+// test binary) several-fold and make it measure the client; what it runs
+// concurrently is raced by the tests that still run under -race:
+// TestRunBuiltin (two pinned workers, the built-in target in the
+// controller, CPU meters, the progress display), TestInterrupt,
+// TestWorkerKilled, TestBrokenWorkers and TestControllerKilled (every way
+// a run ends early), TestStartFailures (server commands), and the unit
+// tests of the relay, the line reader and the display. why says what the
+// test measures.
+func endToEndOnce(t *testing.T, why string) {
+	t.Helper()
+	if raceEnabled {
+		t.Skipf("%s: end to end, run once without -race (see endToEndOnce)", why)
+	}
+}
+
 // needCPUs skips a test on machines with fewer than n CPUs.
 func needCPUs(t *testing.T, n int) {
 	t.Helper()
@@ -225,9 +243,9 @@ func waitGone(pids []int, d time.Duration) []int {
 
 // runLogged runs p with the test worker, keeping the controller's log, and
 // fails the test (showing the log) when Run fails.
-func runLogged(t *testing.T, p *plans.Plan) (*results.Run, *syncBuffer) {
+func runLogged(t *testing.T, p *plans.Plan) (*results.Run, *testkit.LockedBuffer) {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.Log = log
 	run, err := Run(context.Background(), p, opts)

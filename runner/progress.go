@@ -86,6 +86,7 @@ func (l *live) total() (snapshotMsg, float64) {
 		t.Requests += s.Requests
 		t.Errors += s.Errors
 		t.Bytes += s.Bytes
+		t.Missed += s.Missed
 		r += rate(l.hist[g])
 	}
 	return t, r
@@ -104,10 +105,10 @@ func rate(h []sample) float64 {
 }
 
 // display shows one repetition's progress. show starts it; done stops it
-// (total is nil when the repetition failed or was cut short).
+// (rep is nil when the repetition failed or was cut short).
 type display interface {
 	show(r repInfo, l *live)
-	done(total *results.Group)
+	done(rep *results.Rep)
 }
 
 // newDisplay picks the display for mode and w. Bars drawn on the writer
@@ -151,7 +152,7 @@ func sameWriter(a, b io.Writer) bool {
 type nopDisplay struct{}
 
 func (nopDisplay) show(repInfo, *live) {}
-func (nopDisplay) done(*results.Group) {}
+func (nopDisplay) done(*results.Rep)   {}
 
 // timeLeft is the time until the window ends, never negative.
 func timeLeft(r repInfo, now time.Time) time.Duration {
@@ -161,18 +162,38 @@ func timeLeft(r repInfo, now time.Time) time.Duration {
 	return 0
 }
 
-// summary is the closing line of a repetition.
-func summary(label string, total *results.Group) string {
-	if total == nil {
+// missedWords is ", N missed" for a live count of missed starts, "" for
+// none.
+func missedWords(n uint64) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d missed", n)
+}
+
+// summary is the closing line of a repetition: requests, rate, errors,
+// and when measured the open loop's missed starts and p99 from the
+// intended start, and the client's CPU µs per request.
+func summary(label string, rep *results.Rep) string {
+	if rep == nil {
 		return label + ": stopped"
 	}
+	total := &rep.Total
 	secs := total.Window.Length().Seconds()
 	var rps float64
 	if secs > 0 {
 		rps = float64(total.Requests) / secs
 	}
-	return fmt.Sprintf("%s: done, %d requests in %.1f s, %.0f req/s, %d errors",
+	line := fmt.Sprintf("%s: done, %d requests in %.1f s, %.0f req/s, %d errors",
 		label, total.Requests, secs, rps, total.Errors.Total())
+	if total.Scheduled > 0 {
+		line += fmt.Sprintf(", %d of %d starts missed, p99 from intended start %s ms", total.Missed, total.Scheduled,
+			results.QuantileMillis(total.Latency.Intended, 99))
+	}
+	if us, _, ok := rep.ClientCPU().PerRequest(total.Requests); ok {
+		line += ", client " + results.FormatMicros(us) + " µs/req"
+	}
+	return line
 }
 
 // plainDisplay prints a status line every plainEvery.
@@ -201,17 +222,17 @@ func (p *plainDisplay) show(r repInfo, l *live) {
 				if now.Before(r.window.Start) {
 					phase = " warm-up,"
 				}
-				fmt.Fprintf(p.w, "%s:%s %.1f s left, %.0f req/s, %d errors\n",
-					r.label, phase, timeLeft(r, now).Seconds(), rps, s.Errors)
+				fmt.Fprintf(p.w, "%s:%s %.1f s left, %.0f req/s, %d errors%s\n",
+					r.label, phase, timeLeft(r, now).Seconds(), rps, s.Errors, missedWords(s.Missed))
 			}
 		}
 	}()
 }
 
-func (p *plainDisplay) done(total *results.Group) {
+func (p *plainDisplay) done(rep *results.Rep) {
 	close(p.stopc)
 	p.wg.Wait()
-	fmt.Fprintln(p.w, summary(p.r.label, total))
+	fmt.Fprintln(p.w, summary(p.r.label, rep))
 }
 
 // logSink is Options.Log. While bars are drawn on the same writer, log
@@ -272,7 +293,7 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
 			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
 				s, rps := l.group(g)
-				return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors)
+				return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors) + missedWords(s.Missed)
 			}, decor.WCSyncSpaceR)))
 		b.bars = append(b.bars, bar)
 	}
@@ -285,7 +306,7 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			if time.Now().Before(r.window.Start) {
 				phase = "left (warm-up)"
 			}
-			return fmt.Sprintf("%9d req %8.0f req/s %6d err %5.1f s %s", s.Requests, rps, s.Errors, left.Seconds(), phase)
+			return fmt.Sprintf("%9d req %8.0f req/s %6d err %5.1f s %s", s.Requests, rps, s.Errors, left.Seconds(), phase) + missedWords(s.Missed)
 		}, decor.WCSyncSpaceR)))
 	b.bars = append(b.bars, total)
 	b.wg.Add(1)
@@ -307,19 +328,19 @@ func (b *barDisplay) show(r repInfo, l *live) {
 	}()
 }
 
-func (b *barDisplay) done(total *results.Group) {
+func (b *barDisplay) done(rep *results.Rep) {
 	close(b.stopc)
 	b.wg.Wait()
 	if b.log != nil {
 		b.log.setAbove(nil)
 	}
 	for _, bar := range b.bars {
-		if total != nil {
+		if rep != nil {
 			bar.SetTotal(-1, true) // complete at the current position
 		} else {
 			bar.Abort(false)
 		}
 	}
 	b.p.Wait()
-	fmt.Fprintln(b.w, summary(b.r.label, total))
+	fmt.Fprintln(b.w, summary(b.r.label, rep))
 }

@@ -72,6 +72,9 @@ type snapshotMsg struct {
 	Requests uint64 `json:"requests"`
 	Errors   uint64 `json:"errors"`
 	Bytes    uint64 `json:"bytes"`
+	// Missed counts the open-loop starts missed so far (the live
+	// display shows them); absent in a closed loop.
+	Missed uint64 `json:"missed,omitempty"`
 }
 
 // intervalsMsg carries intervals of the group's timeline, each complete

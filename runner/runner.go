@@ -528,7 +528,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	}
 	lv := newLive(len(ws.procs))
 	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups)}, lv)
-	var shown *results.Group
+	var shown *results.Rep
 	defer func() { c.disp.done(shown) }()
 	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
 		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
@@ -559,7 +559,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
-	shown = &rep.Total
+	shown = &rep
 	return &rep, nil
 }
 

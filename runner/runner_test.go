@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -77,24 +77,6 @@ func (a *affinityWatch) run(stop <-chan struct{}, done chan<- struct{}) {
 			a.sample()
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the display goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // runPinned runs p with two groups on CPUs 0 and 1, watching every worker
@@ -197,7 +179,7 @@ func runPinned(t *testing.T, p *plans.Plan, opts Options) (*results.Run, []int) 
 func TestRunBuiltin(t *testing.T) {
 	needCPUs(t, 2)
 	var srv *target.Server
-	progress := &syncBuffer{}
+	progress := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.hooks.builtin = func(s *target.Server) { srv = s }
 	opts.Progress = progress
@@ -210,13 +192,6 @@ func TestRunBuiltin(t *testing.T) {
 	total := run.Variants[0].Reps[0].Total
 	st := srv.Stats()
 	t.Logf("client: %d requests in the window; server: %+v", total.Requests, st)
-	if total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
-		t.Fatalf("client abandoned requests: %+v", total.Outside)
-	}
-	if got, want := st.Requests, total.Responses(); got != want {
-		t.Errorf("server answered %d requests, want client window %d + warm-up %d + late %d = %d",
-			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
-	}
 	if st.Connections < st.Requests {
 		t.Errorf("server: %d connections for %d requests; with connection: close every request has its own", st.Connections, st.Requests)
 	}
@@ -242,9 +217,14 @@ func TestRunBuiltin(t *testing.T) {
 	}
 	secs := total.Window.Length().Seconds()
 	want := fmt.Sprintf("variant default rep 1/1: done, %d requests in %.1f s, %.0f req/s, 0 errors", total.Requests, secs, float64(total.Requests)/secs)
+	if us, _, ok := run.Variants[0].Reps[0].ClientCPU().PerRequest(total.Requests); ok {
+		want += ", client " + results.FormatMicros(us) + " µs/req" // the client's CPU per request, when measured
+	}
 	if got := lines[len(lines)-1]; got != want {
 		t.Errorf("summary line\n got %q\nwant %q", got, want)
 	}
+	// Last: it skips the rest when a busy machine left requests unaccounted.
+	testkit.SameResponses(t, "the built-in target", st.Requests, total.Counts)
 }
 
 // TestRunNginx runs two pinned groups against nginx on CPU 0 and checks the
@@ -263,6 +243,7 @@ func TestRunBuiltin(t *testing.T) {
 // client's count agrees with nginx's log bucketed by $msec, within what
 // the boundaries can move (checkTimelineLog).
 func TestRunNginx(t *testing.T) {
+	endToEndOnce(t, "the client's count against nginx's log (TestRunBuiltin races the same controller)")
 	needCPUs(t, 2)
 	ng := nginxtest.Start(t, nginxtest.Config{Cert: "rsa2048", CPUs: "0"})
 	p := plan(ng.Addr, 1500*time.Millisecond, []int{0}, []int{1})
@@ -296,24 +277,41 @@ func TestRunNginx(t *testing.T) {
 	if exact != total.Requests {
 		t.Logf("note: nginx lines in [start, end) = %d, client = %d (edge requests)", exact, total.Requests)
 	}
-	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
-		t.Fatalf("client errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
+	// Per interval, against the log: a clean run only (a request the
+	// client gave up on may still be in nginx's log).
+	if total.Errors.Total() == 0 && total.Outside.Abandoned == 0 && total.Outside.WarmupErrors == 0 {
+		checkTimelineLog(t, run.Variants[0].Reps[0], lines, total.Slots)
+	} else {
+		t.Logf("timeline against the log not checked: errors %+v, outside %+v", total.Errors, total.Outside)
 	}
-	if got, want := uint64(len(lines)), total.Responses(); got != want {
-		t.Errorf("nginx logged %d requests, want client window %d + warm-up %d + late %d = %d",
-			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
-	}
-	checkTimelineLog(t, run.Variants[0].Reps[0], lines, total.Slots)
+	// Last: it skips the rest when a busy machine left requests unaccounted.
+	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 
-// TestWorkerKilled kills one worker mid-run: Run fails within 5 s with an
+// inWindow matches a plain progress line of a window (not its warm-up):
+// the event that the window has begun.
+var inWindow = regexp.MustCompile(`(?m)^variant \S+ rep \d+/\d+: \d+\.\d s left`)
+
+// waitFor polls cond every 10 ms until it holds or d has passed, and
+// reports whether it held.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestWorkerKilled kills one worker mid-run, once its window has begun
+// (the first status line after the warm-up): Run fails within 5 s with an
 // error naming the group, and no worker survives.
 func TestWorkerKilled(t *testing.T) {
 	needCPUs(t, 2)
-	progress := &syncBuffer{}
+	progress := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
 	opts.Progress = progress
-	opts.ProgressMode = ProgressOff
+	opts.ProgressMode = ProgressPlain
 	var mu sync.Mutex
 	var pids []int
 	killed := make(chan time.Time, 1)
@@ -323,7 +321,9 @@ func TestWorkerKilled(t *testing.T) {
 		mu.Unlock()
 		if group == 1 {
 			go func() {
-				time.Sleep(time.Second) // past warm-up, into the window
+				if !waitFor(20*time.Second, func() bool { return inWindow.MatchString(progress.String()) }) {
+					t.Errorf("no window status line within 20 s:\n%s", progress.String())
+				}
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				killed <- time.Now()
 			}()
@@ -357,9 +357,6 @@ func TestWorkerKilled(t *testing.T) {
 	defer mu.Unlock()
 	if left := waitGone(pids, 0); len(left) > 0 {
 		t.Errorf("workers %v still running after Run returned", left)
-	}
-	if out := progress.String(); out != "" {
-		t.Errorf("progress off wrote %q", out)
 	}
 }
 
@@ -468,7 +465,7 @@ func TestControllerKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr testkit.LockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -497,10 +494,11 @@ func TestControllerKilled(t *testing.T) {
 			t.Fatalf("controller started no workers within 20 s; stderr:\n%s", stderr.String())
 		}
 	}
-	time.Sleep(time.Second) // workers loading
+	// The workers are loading once they have used 100 ms of CPU, more
+	// than a process start takes.
 	for _, pid := range pids {
-		if !alive(pid) {
-			t.Fatalf("worker %d not running before the kill; stderr:\n%s", pid, stderr.String())
+		if !waitFor(20*time.Second, func() bool { n, _ := cpuTicks(pid); return n >= 10 || !alive(pid) }) || !alive(pid) {
+			t.Fatalf("worker %d not running (or not loading for 20 s) before the kill; stderr:\n%s", pid, stderr.String())
 		}
 	}
 	if err := cmd.Process.Kill(); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/target"
@@ -59,6 +60,7 @@ func commandLog(t *testing.T, p *plans.Plan, envs ...map[string]string) func() s
 // variants' probes are read around each window — a counting probe moves,
 // a failing one is recorded with its error without failing the run.
 func TestInterleavedCooldown(t *testing.T) {
+	endToEndOnce(t, "interleaved order and cooldown against nginx")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
@@ -175,12 +177,12 @@ func TestStartFailures(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pid")
 			p := builtinPlan(300*time.Millisecond, []int{0})
 			commandLog(t, p, nil)
-			p.Server.Ready.Addr = nginxtest.FreeAddr(t) // nothing listens there
+			p.Server.Ready.Addr = testkit.FreeAddr(t) // nothing listens there
 			p.Server.Ready.Timeout = readyTimeout
 			p.Variants[0].Start = strings.ReplaceAll(tt.start, "PIDFILE", pidFile)
 			p.Variants[0].Stop = strings.ReplaceAll(tt.stop, "PIDFILE", pidFile)
 			opts := testOptions(t, "1")
-			log := &syncBuffer{}
+			log := &testkit.LockedBuffer{}
 			opts.Log = log
 			workers := 0
 			opts.hooks.workerStart = func(int, int) { workers++ }
@@ -228,6 +230,7 @@ func TestStartFailures(t *testing.T) {
 // start — never started again, c's window discarded — while b is
 // measured in full, and the run records why, in one line each.
 func TestStartFailureGoesOn(t *testing.T) {
+	endToEndOnce(t, "a variant whose server fails, then one that runs")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
@@ -241,7 +244,7 @@ func TestStartFailureGoesOn(t *testing.T) {
 	// flag), then fails as a daemonizing nginx does.
 	p.Variants[2].Start = fmt.Sprintf(`echo "start c" >> %s; while [ ! -e %s ]; do sleep 0.01; done; echo 'nginx: [emerg] bind() to 127.0.0.1:443 failed (98: Address already in use)' >&2; exit 1`, file, flag)
 	opts := testOptions(t, "1")
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	opts.Log = log
 	opts.hooks.workerStart = func(int, int) {
 		if lines := strings.Split(calls(), ", "); lines[len(lines)-1] == "start c" {
@@ -294,7 +297,7 @@ type nginxSite struct {
 // is not overwritten by a process title.
 func newNginxSite(t *testing.T, masterOff bool, certs ...string) *nginxSite {
 	t.Helper()
-	s := &nginxSite{bin: nginxtest.Binary(t), dir: t.TempDir(), addr: nginxtest.FreeAddr(t)}
+	s := &nginxSite{bin: nginxtest.Binary(t), dir: t.TempDir(), addr: testkit.FreeAddr(t)}
 	for _, d := range []string{"tmp", "www"} {
 		if err := os.Mkdir(filepath.Join(s.dir, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -386,6 +389,7 @@ func serverPlan(s *nginxSite, dur time.Duration, cpus ...[]int) *plans.Plan {
 // /proc/<nginx pid>/environ, so the reading equals the swept value. The
 // results keep the sweep's series and values; no nginx is left running.
 func TestSweepEnv(t *testing.T) {
+	endToEndOnce(t, "sweep values in the server's env")
 	needCPUs(t, 1)
 	site := newNginxSite(t, true, "ecdsa-p256")
 	p := serverPlan(site, 300*time.Millisecond, nil)
@@ -449,7 +453,7 @@ func TestSweepEnv(t *testing.T) {
 // about a second, though its warm-up and window would take 35 s, and
 // says that nothing listens.
 func TestRefusedTarget(t *testing.T) {
-	p := plan(nginxtest.FreeAddr(t), 30*time.Second, nil)
+	p := plan(testkit.FreeAddr(t), 30*time.Second, nil)
 	p.Load.Warmup = 5 * time.Second
 	opts := testOptions(t, "1")
 	workers := 0

@@ -19,6 +19,7 @@ import (
 // once per variant, in its first session, between the stop and the start;
 // the failures are recorded and warned about and do not fail the run.
 func TestSpeedSchedule(t *testing.T) {
+	endToEndOnce(t, "when speed commands run")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
 	p.Load.Warmup = 100 * time.Millisecond
@@ -90,6 +91,7 @@ func needOpenSSL(t *testing.T) {
 // turned off by env, and checks both figures were parsed and the report
 // shows the crypto speed section.
 func TestSpeedOpenSSL(t *testing.T) {
+	endToEndOnce(t, "openssl speed runs")
 	needCPUs(t, 1)
 	needOpenSSL(t)
 	p := builtinPlan(300*time.Millisecond, []int{0})
@@ -117,7 +119,7 @@ func TestSpeedOpenSSL(t *testing.T) {
 	}
 	t.Logf("rsa 2048 sign/s: asm %v, noasm %v", signs[0], signs[1])
 	var b strings.Builder
-	if err := results.WriteText(&b, run); err != nil {
+	if err := results.WriteText(&b, results.Analyze(run)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "crypto speed") || !strings.Contains(b.String(), "rsa 2048 bits sign") {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -135,7 +136,7 @@ func TestCheckPlan(t *testing.T) {
 }
 
 func TestProgressModes(t *testing.T) {
-	buf := &syncBuffer{}
+	buf := &testkit.LockedBuffer{}
 	tests := []struct {
 		mode string
 		w    io.Writer
@@ -157,7 +158,7 @@ func TestProgressModes(t *testing.T) {
 			t.Errorf("mode %q: display %s, want %s", tt.mode, got, tt.want)
 		}
 	}
-	if !sameWriter(buf, buf) || sameWriter(buf, &syncBuffer{}) || sameWriter(nil, nil) {
+	if !sameWriter(buf, buf) || sameWriter(buf, &testkit.LockedBuffer{}) || sameWriter(nil, nil) {
 		t.Error("sameWriter: want true only for the same writer")
 	}
 	if _, err := newDisplay("fancy", buf, nil); err == nil || !strings.Contains(err.Error(), `progress mode "fancy"`) {
@@ -167,7 +168,7 @@ func TestProgressModes(t *testing.T) {
 
 // TestBars drives the bar display with snapshots and checks what it drew.
 func TestBars(t *testing.T) {
-	buf := &syncBuffer{}
+	buf := &testkit.LockedBuffer{}
 	log := &logSink{w: buf}
 	d := &barDisplay{w: buf, log: log}
 	now := time.Now()
@@ -183,7 +184,7 @@ func TestBars(t *testing.T) {
 			fmt.Fprintln(log, "worker 1: a log line while the bars run")
 		}
 	}
-	total := results.Group{Window: win, Counts: results.Counts{Requests: 900}}
+	total := results.Rep{Total: results.Group{Window: win, Counts: results.Counts{Requests: 900}}}
 	d.done(&total)
 	out := buf.String()
 	t.Logf("bars:\n%s", out)
@@ -197,6 +198,30 @@ func TestBars(t *testing.T) {
 	} {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("bars output does not match %s", re)
+		}
+	}
+}
+
+// TestProgressOpenLoop: the live counts carry the missed starts, and a
+// repetition's closing line gives the missed starts, the p99 from the
+// intended start and the client's CPU µs per request.
+func TestProgressOpenLoop(t *testing.T) {
+	lv := newLive(2)
+	lv.update(0, snapshotMsg{Requests: 100, Missed: 3}, time.Unix(100, 0))
+	lv.update(1, snapshotMsg{Requests: 50, Missed: 4}, time.Unix(100, 0))
+	if s, _ := lv.total(); s.Missed != 7 || missedWords(s.Missed) != ", 7 missed" || missedWords(0) != "" {
+		t.Errorf("live total missed %d (%q), want 7", s.Missed, missedWords(s.Missed))
+	}
+	g := results.Group{Window: results.Window{Start: time.Unix(100, 0), End: time.Unix(101, 0)}}
+	g.Requests, g.Scheduled, g.Missed = 100, 110, 10
+	g.Latency.Intended = results.NewHistogram()
+	g.Latency.Intended.RecordN(2*time.Millisecond, 100)
+	g.Process = &results.CPUUsage{Seconds: 0.005} // 50 µs per request
+	rep := results.NewRep(0, []results.Group{g})
+	got := summary("variant v rep 1/1", &rep)
+	for _, want := range []string{"100 requests in 1.0 s", "10 of 110 starts missed", "p99 from intended start 2.", "client 50.0 µs/req"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("closing line %q lacks %q", got, want)
 		}
 	}
 }
@@ -259,6 +284,7 @@ func TestSessions(t *testing.T) {
 // recording it, then runs every variant as many times as the noise asks
 // (here a 30 % effect, which two or three repetitions detect), at most max.
 func TestRepeatAuto(t *testing.T) {
+	endToEndOnce(t, "repeat: auto calibrates on measured noise")
 	p := builtinPlan(400*time.Millisecond, nil)
 	p.Load.Warmup = 100 * time.Millisecond
 	p.Variants = []plans.Variant{{Name: "a"}, {Name: "b"}}

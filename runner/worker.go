@@ -257,7 +257,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	snapshot := func() error {
 		memPeak = max(memPeak, anonRSS())
 		s := eng.Snapshot()
-		if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes}); err != nil {
+		if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes, Missed: s.Missed}); err != nil {
 			return fmt.Errorf("send snapshot: %w", err)
 		}
 		return intervals(false)

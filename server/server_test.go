@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 )
 
 func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
@@ -22,7 +23,7 @@ func TestStartFails(t *testing.T) {
 	var log bytes.Buffer
 	c := &Control{Log: &log}
 	start := time.Now()
-	err := c.Start(context.Background(), "echo preparing; echo 'bad config' >&2; exit 3", Ready{Addr: nginxtest.FreeAddr(t), Timeout: 10 * time.Second})
+	err := c.Start(context.Background(), "echo preparing; echo 'bad config' >&2; exit 3", Ready{Addr: testkit.FreeAddr(t), Timeout: 10 * time.Second})
 	var ce *CommandError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want *CommandError", err)
@@ -42,7 +43,7 @@ func TestStartNeverReady(t *testing.T) {
 	c := &Control{}
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	start := time.Now()
-	err := c.Start(context.Background(), "echo $$ > "+pidFile+"; exec sleep 60", Ready{Addr: nginxtest.FreeAddr(t), Interval: 50 * time.Millisecond, Timeout: 700 * time.Millisecond})
+	err := c.Start(context.Background(), "echo $$ > "+pidFile+"; exec sleep 60", Ready{Addr: testkit.FreeAddr(t), Interval: 50 * time.Millisecond, Timeout: 700 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "not ready after 700ms (tcp probe)") {
 		t.Fatalf("err = %v", err)
 	}
@@ -88,7 +89,7 @@ func TestStartStopNginx(t *testing.T) {
 	bin := nginxtest.Binary(t)
 	for _, daemon := range []bool{true, false} {
 		t.Run(fmt.Sprintf("daemon=%v", daemon), func(t *testing.T) {
-			addr := nginxtest.FreeAddr(t)
+			addr := testkit.FreeAddr(t)
 			conf, dir := nginxConf(t, addr, daemon)
 			var log bytes.Buffer
 			c := &Control{Env: map[string]string{"KAELOAD_VARIANT": "kae-33"}, Log: &log}
@@ -171,7 +172,7 @@ func TestParseNumber(t *testing.T) {
 }
 
 func TestReadyKinds(t *testing.T) {
-	addr := nginxtest.FreeAddr(t)
+	addr := testkit.FreeAddr(t)
 	if err := WaitReady(context.Background(), Ready{Kind: "tls", Addr: addr, Timeout: 300 * time.Millisecond}, nil); err == nil {
 		t.Fatal("ready with nothing listening")
 	}

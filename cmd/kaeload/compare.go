@@ -54,13 +54,17 @@ Exit status: 0 compared (and nothing slower), 1 a run could not be read,
 		runs = append(runs, r)
 		labels = append(labels, filepath.Base(strings.TrimSuffix(strings.TrimSuffix(p, "/"), "/run.json")))
 	}
-	if err := results.CompareRuns(stdout, runs, labels); err != nil {
+	rr, err := results.AnalyzeRuns(runs, labels) // the analysis, once: the table and --fail-if-slower read it
+	if err != nil {
+		return err
+	}
+	if err := results.CompareRuns(stdout, rr); err != nil {
 		return err
 	}
 	if limit < 0 {
 		return nil
 	}
-	if lines := results.SlowerRuns(runs, labels, limit); len(lines) > 0 {
+	if lines := results.SlowerRuns(rr, limit); len(lines) > 0 {
 		return fmt.Errorf("%w: significantly slower by more than %g %%: %s", errThreshold, limit, strings.Join(lines, "; "))
 	}
 	return nil

@@ -11,38 +11,18 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/sshdtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner"
-	"github.com/kaeload/kaeload/scenarios"
-	"github.com/kaeload/kaeload/scenarios/plans"
 )
-
-// syncBuffer is a log the test reads while the run writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // remoteSetup starts sshd and an nginx site that the scenario's server
 // commands start and stop (over ssh), and returns the scenario text.
@@ -106,29 +86,15 @@ server:
 	return sshd, ng, yaml
 }
 
-// compileYAML writes and compiles a scenario.
-func compileYAML(t *testing.T, yaml string) *plans.Plan {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "scenario.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := sc.Compile(scenarios.LocalHost())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return plan
-}
+// inWindow matches a plain progress line of a window (not its warm-up):
+// the event that the window has begun.
+var inWindow = regexp.MustCompile(`(?m)^variant \S+ rep \d+/\d+: \d+\.\d s left`)
 
 var readyRE = regexp.MustCompile(`worker (\d+) ready: pid (\d+), CPUs (\S*)`)
 
 // watchWorker waits for group's ready line in log and returns the pid and
 // the Cpus_allowed_list its /proc/PID/status shows while it runs.
-func watchWorker(log *syncBuffer, group int, done <-chan struct{}) (pid int, allowed string) {
+func watchWorker(log *testkit.LockedBuffer, group int, done <-chan struct{}) (pid int, allowed string) {
 	for {
 		for _, m := range readyRE.FindAllStringSubmatch(log.String(), -1) {
 			if m[1] == strconv.Itoa(group) {
@@ -173,17 +139,13 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if ns != nil {
 		packets = ns.Packets(t)
 	}
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	done := make(chan struct{})
 	var pid int
 	var allowed string
 	watched := make(chan struct{})
 	go func() { pid, allowed = watchWorker(log, 1, done); close(watched) }()
-	r, err := runner.Run(context.Background(), plan, runner.Options{
-		Executable: os.Args[0],
-		Env:        []string{"KAELOAD_TEST_MAIN=1"},
-		Log:        log,
-	})
+	r, err := runner.Run(context.Background(), plan, workerOptions(log))
 	close(done)
 	<-watched
 	if err != nil {
@@ -197,7 +159,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 		}
 	}
 	var text bytes.Buffer
-	if err := results.WriteText(&text, r); err != nil {
+	if err := results.WriteText(&text, results.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "host "+sshd.URL+": group 1 on CPUs") || !strings.Contains(text.String(), "host      "+sshd.URL+": group 1 and the server;") {
@@ -212,14 +174,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if g := rep.Groups[1]; g.Host != sshd.URL {
 		t.Errorf("group 1 host %q, want %q", g.Host, sshd.URL)
 	}
-	if total.Errors.Total() != 0 || total.Outside.Abandoned != 0 || total.Outside.WarmupErrors != 0 {
-		t.Fatalf("errors %+v, outside %+v: the exact check needs a clean run", total.Errors, total.Outside)
-	}
 	lines := nginxtest.ReadLog(t, filepath.Join(ng.Dir, "access.log"))
-	if got, want := uint64(len(lines)), total.Responses(); got != want {
-		t.Errorf("nginx logged %d requests; kaeload read %d in the window + %d warm-up + %d late = %d",
-			got, total.Requests, total.Outside.Warmup, total.Outside.Late, want)
-	}
 	// The remote worker was pinned, seen from the kernel.
 	want := rep.Groups[1].CPUs
 	if want == "" {
@@ -253,6 +208,8 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 		t.Errorf("nginx still running after the run (stop over ssh): %v", err)
 	}
 	checkRemoteTCP(t, rep, sshd.URL, ns != nil)
+	// Last: it skips the rest when a busy machine left requests unaccounted.
+	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 
 // checkRemoteTCP checks the kernel TCP counters of rep's timeline, run by
@@ -335,7 +292,7 @@ func allowedSelf(t *testing.T) string {
 func TestRemoteConnectionDropped(t *testing.T) {
 	_, _, yaml := remoteSetup(t, "20s", nil)
 	plan := compileYAML(t, yaml)
-	log := &syncBuffer{}
+	log := &testkit.LockedBuffer{}
 	done := make(chan struct{})
 	var pid int
 	watched := make(chan struct{})
@@ -345,17 +302,22 @@ func TestRemoteConnectionDropped(t *testing.T) {
 		if pid == 0 {
 			return
 		}
-		time.Sleep(time.Second) // into the window
+		// Into the window: its first status line after the warm-up.
+		for !inWindow.MatchString(log.String()) {
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
 		for _, m := range masters(t) {
 			_ = syscall.Kill(m, syscall.SIGKILL)
 		}
 	}()
 	began := time.Now()
-	_, err := runner.Run(context.Background(), plan, runner.Options{
-		Executable: os.Args[0],
-		Env:        []string{"KAELOAD_TEST_MAIN=1"},
-		Log:        log,
-	})
+	opts := workerOptions(log)
+	opts.Progress, opts.ProgressMode = log, runner.ProgressPlain
+	_, err := runner.Run(context.Background(), plan, opts)
 	close(done)
 	<-watched
 	if err == nil {
@@ -432,7 +394,7 @@ target: {url: "https://127.0.0.1:9/"}
 ssh_options: %s
 load: {duration: 1s, groups: [{connections: 1}, {connections: 1, host: "%s"}]}
 `, tc.opts, tc.host))
-			_, err := runner.Run(context.Background(), plan, runner.Options{Executable: os.Args[0], Env: []string{"KAELOAD_TEST_MAIN=1"}})
+			_, err := runner.Run(context.Background(), plan, workerOptions(nil))
 			if err == nil {
 				t.Fatal("run succeeded")
 			}
@@ -454,7 +416,7 @@ target: {url: "https://%s/index.html"}
 ssh_options: %s
 load: {duration: 500ms, warmup: 0s, groups: [{connections: 1, host: "%[3]s"}, {connections: 1, host: "%[3]s"}, {connections: 1, host: "%[3]s"}]}
 `, ng.Addr, sshd.YAMLOptions(), sshd.URL))
-	r, err := runner.Run(context.Background(), plan, runner.Options{Executable: os.Args[0], Env: []string{"KAELOAD_TEST_MAIN=1"}})
+	r, err := runner.Run(context.Background(), plan, workerOptions(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,9 +31,9 @@ Examples:
 	if *html != "" {
 		*format, *output = "html", *html
 	}
-	render := map[string]func(io.Writer, *results.Run) error{
+	render := map[string]func(io.Writer, *results.Report) error{
 		"text": results.WriteText, "md": results.WriteMarkdown, "csv": results.WriteCSV,
-		"json": results.WriteJSON, "html": htmlreport.Write,
+		"json": func(w io.Writer, m *results.Report) error { return results.WriteJSON(w, m.Run) }, "html": htmlreport.Write,
 	}[*format]
 	if render == nil {
 		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, json or html", *format))
@@ -42,5 +42,5 @@ Examples:
 	if err != nil {
 		return err
 	}
-	return writeOutput(*output, stdout, func(w io.Writer) error { return render(w, r) })
+	return writeOutput(*output, stdout, func(w io.Writer) error { return render(w, results.Analyze(r)) })
 }

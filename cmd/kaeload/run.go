@@ -16,9 +16,8 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	var sets setFlags
-	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", `
+// runUsage is the text of kaeload run --help.
+const runUsage = `
 Runs a scenario: for every variant and repetition, one worker process per
 group — pinned to the group's CPUs like taskset — sends requests over one
 common window (warm-up not counted). With connection: close every request
@@ -126,170 +125,271 @@ Exit status:
   130  interrupted: the first Ctrl-C stops the load, stops the server and
        reports what was measured; a second kills the workers at once (the
        server's stop command still runs, bounded by command_timeout); a
-       third exits at once.`, stdout)
-	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
-	dryRun := fs.Bool("dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
-	out := fs.String("o", "", "write the run to this new directory (default: runs/<UTC time>-<scenario name>, see --results)")
-	fs.StringVar(out, "out", "", "same as -o")
-	resultsDir := fs.String("results", "runs", "parent directory of run directories (created if missing)")
-	noSave := fs.Bool("no-save", false, "do not write a run directory")
-	progress := fs.String("progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
-	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
-	var thresholds stringsFlag
-	fs.Var(&thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
-	format := fs.String("format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
-	resumeDir := fs.String("resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
-	var ol oneLine
-	ol.register(fs)
-	pos, err := parse(fs, args)
+       third exits at once.`
+
+// runFlags is the command line of kaeload run, parsed and checked.
+type runFlags struct {
+	sets       setFlags
+	thresholds stringsFlag
+	dryRun     bool
+	out        string
+	resultsDir string
+	noSave     bool
+	progress   string
+	format     string
+	resumeDir  string
+	ol         oneLine
+	// pos is the scenario file or URL (empty when resuming from the
+	// stored plan alone).
+	pos []string
+	// report writes the report --format asks for.
+	report func(io.Writer, *results.Report) error
+}
+
+func (f *runFlags) resuming() bool { return f.resumeDir != "" }
+func (f *runFlags) urlMode() bool  { return len(f.pos) == 1 && isURL(f.pos[0]) }
+
+// runInput is what a run starts from: its plan and, when resuming or
+// saving, its store and the run so far.
+type runInput struct {
+	plan *plans.Plan
+	// scenarioText is the scenario URL mode wrote (no file holds it).
+	scenarioText string
+	st           *store
+	// prev is the run so far, when resuming.
+	prev *results.Run
+}
+
+func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f, err := parseRunFlags(args, stdout)
 	if err != nil {
 		return err
 	}
-	resuming := *resumeDir != ""
-	switch {
-	case resuming && (len(pos) > 1 || *dryRun || *out != "" || *noSave || *seed != "" || len(pos) == 1 && isURL(pos[0])):
-		return usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save or --seed"))
-	case !resuming && len(pos) != 1:
-		return usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
+	in, err := f.input(stdout, stderr)
+	if err != nil || in == nil {
+		return err
 	}
-	urlMode := len(pos) == 1 && isURL(pos[0])
-	if !urlMode {
+	if f.dryRun {
+		describePlan(stdout, in.plan)
+		return nil
+	}
+	for _, w := range in.plan.Warnings {
+		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
+	}
+	if !f.noSave && in.st == nil {
+		if in.st, err = newStore(f.out, f.resultsDir, f.pos[0]); err != nil {
+			return err
+		}
+	}
+	r, runErr := execute(ctx, f.progress, in, stderr)
+	dir, runErr := finishStore(in, r, runErr)
+	var m *results.Report // the analysis, computed once for every rendering and the outcome
+	if r != nil {
+		r.Thresholds = in.plan.Thresholds
+		m = results.Analyze(r)
+		if err := writeReports(m, f.format, f.report, stdout, stderr); err != nil {
+			runErr = errors.Join(runErr, err)
+		}
+	}
+	if dir != "" {
+		defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
+	}
+	return runOutcome(ctx, m, runErr)
+}
+
+// parseRunFlags parses run's command line and rejects what does not go
+// together, naming the flag.
+func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
+	f := &runFlags{}
+	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
+	fs.Var(&f.sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
+	fs.StringVar(&f.out, "o", "", "write the run to this new directory (default: runs/<UTC time>-<scenario name>, see --results)")
+	fs.StringVar(&f.out, "out", "", "same as -o")
+	fs.StringVar(&f.resultsDir, "results", "runs", "parent directory of run directories (created if missing)")
+	fs.BoolVar(&f.noSave, "no-save", false, "do not write a run directory")
+	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
+	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
+	fs.Var(&f.thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
+	fs.StringVar(&f.format, "format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
+	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
+	f.ol.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	f.pos = pos
+	switch {
+	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || *seed != "" || f.urlMode()):
+		return nil, usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save or --seed"))
+	case !f.resuming() && len(pos) != 1:
+		return nil, usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
+	}
+	if !f.urlMode() {
 		var urlOnly []string
-		fs.Visit(func(f *flag.Flag) {
-			if oneLineFlags[f.Name] {
-				urlOnly = append(urlOnly, "-"+f.Name)
+		fs.Visit(func(fl *flag.Flag) {
+			if oneLineFlags[fl.Name] {
+				urlOnly = append(urlOnly, "-"+fl.Name)
 			}
 		})
 		if len(urlOnly) > 0 {
-			return usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
+			return nil, usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
 		}
 	}
 	if *seed != "" {
 		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
-			return usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", *seed, uint64(math.MaxUint64)))
+			return nil, usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", *seed, uint64(math.MaxUint64)))
 		}
-		sets = append(sets, [2]string{"seed", *seed})
+		f.sets = append(f.sets, [2]string{"seed", *seed})
 	}
-	switch *progress {
+	switch f.progress {
 	case "auto", "on", "plain", "off":
 	default:
-		return usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", *progress))
+		return nil, usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", f.progress))
 	}
-	report := map[string]func(io.Writer, *results.Run) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[*format]
-	if report == nil {
-		return usageError(fmt.Errorf("run: --format %q: want text, json or md", *format))
+	f.report = map[string]func(io.Writer, *results.Report) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[f.format]
+	if f.report == nil {
+		return nil, usageError(fmt.Errorf("run: --format %q: want text, json or md", f.format))
 	}
-	var plan *plans.Plan
-	var scenarioText string
-	var st *store
-	var prev *results.Run // the run so far, when resuming
-	if resuming {
-		if st, prev, err = resumeStore(*resumeDir); err != nil {
-			return err
-		}
-		path := ""
-		if len(pos) == 1 {
-			path = pos[0]
-		}
-		if plan, err = resumePlan(prev, path, sets, thresholds); err != nil {
-			st.end(prev)
-			return err
-		}
-		done := 0
-		for _, v := range prev.Variants {
-			done += len(v.Reps)
-		}
-		fmt.Fprintf(stderr, "kaeload: resuming %s: %d windows measured before are kept\n", *resumeDir, done)
-	} else if urlMode {
-		plan, scenarioText, err = compileOneLine(&ol, pos[0], sets, thresholds, *dryRun || ol.print)
-		if ol.print && scenarioText != "" && (err == nil || !errors.Is(err, errUsage)) {
+	return f, nil
+}
+
+// input compiles the plan the flags name: a resumed run's (with its
+// store), a URL mode scenario's, or a scenario file's. With
+// --print-scenario it prints the URL mode scenario and returns a nil
+// input.
+func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
+	in := &runInput{}
+	var err error
+	switch {
+	case f.resuming():
+		return f.resumeInput(stderr)
+	case f.urlMode():
+		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.pos[0], f.sets, f.thresholds, f.dryRun || f.ol.print)
+		if f.ol.print && in.scenarioText != "" && (err == nil || !errors.Is(err, errUsage)) {
 			// The scenario is printed even when it does not compile here
 			// (a CPU this machine lacks): it may be meant for another.
-			fmt.Fprint(stdout, scenarioText)
-			return err
+			fmt.Fprint(stdout, in.scenarioText)
+			return nil, err
 		}
-	} else {
-		plan, err = compileWith(pos[0], sets, thresholds, *dryRun)
+	default:
+		in.plan, err = compileWith(f.pos[0], f.sets, f.thresholds, f.dryRun)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if *dryRun {
-		scenarios.Describe(stdout, plan) // warnings included
-		if l := runner.SearchPlan(plan); l != "" {
-			fmt.Fprintln(stdout, l)
-		}
-		return nil
+	return in, nil
+}
+
+// resumeInput reopens the run directory of --resume and compiles its
+// plan (from the stored one, or the scenario file given).
+func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
+	st, prev, err := resumeStore(f.resumeDir)
+	if err != nil {
+		return nil, err
 	}
-	for _, w := range plan.Warnings {
-		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
+	path := ""
+	if len(f.pos) == 1 {
+		path = f.pos[0]
 	}
+	plan, err := resumePlan(prev, path, f.sets, f.thresholds)
+	if err != nil {
+		st.end(prev)
+		return nil, err
+	}
+	done := 0
+	for _, v := range prev.Variants {
+		done += len(v.Reps)
+	}
+	fmt.Fprintf(stderr, "kaeload: resuming %s: %d windows measured before are kept\n", f.resumeDir, done)
+	return &runInput{plan: plan, st: st, prev: prev}, nil
+}
+
+// describePlan is --dry-run: the plan (warnings included) and what a
+// search may cost.
+func describePlan(stdout io.Writer, plan *plans.Plan) {
+	scenarios.Describe(stdout, plan) // warnings included
+	if l := runner.SearchPlan(plan); l != "" {
+		fmt.Fprintln(stdout, l)
+	}
+}
+
+// execute runs the plan, logging to stderr (and the store's run log),
+// with secret env values hidden from both.
+func execute(ctx context.Context, progress string, in *runInput, stderr io.Writer) (*results.Run, error) {
 	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: *progress, Abort: abortOf(ctx), Resume: prev}
-	if !*noSave && st == nil {
-		if st, err = newStore(*out, *resultsDir, pos[0]); err != nil {
-			return err
-		}
-	}
-	if st != nil {
-		st.redact = plan.Redact
-		st.scenarioText = scenarioText
-		st.thresholds = plan.Thresholds
+	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: in.prev}
+	if st := in.st; st != nil {
+		st.redact = in.plan.Redact
+		st.scenarioText = in.scenarioText
+		st.thresholds = in.plan.Thresholds
 		log = io.MultiWriter(stderr, st.log)
 		opts.Recorder = st
 	}
 	// Server command output and worker lines may hold a secret env value.
-	rlog := newRedactWriter(log, plan.Secrets, plan.Redact)
+	rlog := newRedactWriter(log, in.plan.Secrets, in.plan.Redact)
 	opts.Log = rlog
-	r, runErr := runner.Run(ctx, plan, opts)
+	r, err := runner.Run(ctx, in.plan, opts)
 	if rw, ok := rlog.(*redactWriter); ok {
 		rw.flush()
 	}
-	if st != nil && r == nil && prev != nil {
-		// A resumed run that could not start: its journal is closed as it
-		// was, nothing written.
-		_, _ = st.end(prev)
+	return r, err
+}
+
+// finishStore closes the run directory's journal and returns the
+// directory ("" when nothing was written). The journal holds every
+// finished repetition already; its end record says whether the run
+// completed.
+func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
+	st := in.st
+	switch {
+	case st == nil:
+		return "", runErr
+	case r == nil && in.prev != nil:
+		// A resumed run that could not start: its journal is closed as
+		// it was, nothing written.
+		_, _ = st.end(in.prev)
+		return "", runErr
+	case r == nil:
+		return "", runErr
 	}
-	if st != nil && r != nil {
-		// The journal holds every finished repetition already; its end
-		// record says whether the run completed.
-		if dir, err := st.end(r); err != nil {
-			runErr = errors.Join(runErr, fmt.Errorf("write results: %w", err))
-		} else if dir != "" {
-			defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
-		}
+	dir, err := st.end(r)
+	if err != nil {
+		return "", errors.Join(runErr, fmt.Errorf("write results: %w", err))
 	}
-	if r != nil {
-		r.Thresholds = plan.Thresholds
-		// What was measured is shown even when the run failed, was
-		// interrupted or could not be stored. With a machine-readable
-		// format on stdout, people read the text on stderr.
-		if *format != "text" {
-			if err := results.WriteText(stderr, r); err != nil {
-				runErr = errors.Join(runErr, err)
-			}
-		}
-		if err := report(stdout, r); err != nil {
-			runErr = errors.Join(runErr, err)
-		}
+	return dir, runErr
+}
+
+// writeReports shows what was measured, even when the run failed, was
+// interrupted or could not be stored. With a machine-readable format on
+// stdout, people read the text on stderr.
+func writeReports(m *results.Report, format string, report func(io.Writer, *results.Report) error, stdout, stderr io.Writer) error {
+	var errs []error
+	if format != "text" {
+		errs = append(errs, results.WriteText(stderr, m))
 	}
+	return errors.Join(append(errs, report(stdout, m))...)
+}
+
+// runOutcome turns the run's analysis (nil when nothing ran) into the
+// command's error, and so its exit status: interrupted, a variant failed
+// or not measured, a threshold crossed, or the run's own error.
+func runOutcome(ctx context.Context, m *results.Report, runErr error) error {
 	if runErr != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w: %v", errInterrupted, runErr)
 	}
-	if runErr == nil && r != nil {
-		var failures []string
-		if failed := r.Failed(); len(failed) > 0 {
-			failures = append(failures, fmt.Sprintf("%s: no request succeeded in a window, or errors were above max_errors (see the report)", strings.Join(failed, ", ")))
-		}
-		for _, l := range r.NotMeasuredLines() {
-			failures = append(failures, "not measured: "+l)
-		}
-		if len(failures) > 0 {
-			return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
-		}
-		if err := thresholdError(r); err != nil {
-			return err
-		}
+	if runErr != nil || m == nil {
+		return runErr
 	}
-	return runErr
+	var failures []string
+	if failed := m.Failed; len(failed) > 0 {
+		failures = append(failures, fmt.Sprintf("%s: no request succeeded in a window, or errors were above max_errors (see the report)", strings.Join(failed, ", ")))
+	}
+	for _, l := range m.NotMeasured {
+		failures = append(failures, "not measured: "+l)
+	}
+	if len(failures) > 0 {
+		return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
+	}
+	return thresholdError(m)
 }

@@ -110,10 +110,11 @@ func (s *store) Begin(r *results.Run) error {
 	return nil
 }
 
-// render is the report.html of the run so far, rebuilt with each record.
-func (s *store) render(r *results.Run) (map[string][]byte, error) {
+// render is the report.html of the run so far (its Report), rebuilt with
+// each record.
+func (s *store) render(m *results.Report) (map[string][]byte, error) {
 	var b bytes.Buffer
-	if err := htmlreport.Write(&b, r); err != nil {
+	if err := htmlreport.Write(&b, m); err != nil {
 		return nil, fmt.Errorf("%s: %w", results.ReportFile, err)
 	}
 	return map[string][]byte{results.ReportFile: b.Bytes()}, nil

@@ -17,10 +17,10 @@ func (s *stringsFlag) Set(v string) error {
 	return nil
 }
 
-// thresholdError is errThreshold naming the crossed thresholds of r; nil
-// when none was crossed.
-func thresholdError(r *results.Run) error {
-	lines := results.CrossedLines(r)
+// thresholdError is errThreshold naming the crossed thresholds of m; nil
+// when none was crossed (Report.Crossed).
+func thresholdError(m *results.Report) error {
+	lines := m.Crossed
 	if len(lines) == 0 {
 		return nil
 	}

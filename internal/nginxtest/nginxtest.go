@@ -11,7 +11,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/target"
 )
@@ -174,7 +174,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		port, err := freePort()
+		port, err := testkit.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,10 +198,10 @@ func Start(t testing.TB, cfg Config) *Server {
 		s.Cmd = cmd
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
-		if err := waitListening(s.Addr, exited, 5*time.Second); err != nil {
+		if err := testkit.WaitListening(s.Addr, exited, 5*time.Second); err != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			errLog, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			lastErr = fmt.Errorf("nginx did not start: %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
+			lastErr = fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
 			if strings.Contains(lastErr.Error(), "in use") {
 				continue
 			}
@@ -312,42 +312,4 @@ func ParseLine(s string) (Line, error) {
 	l.Status, l.Reused, l.Protocol, l.Cipher = status, f[2] == "r", f[3], f[4]
 	l.Bytes, l.Conn, l.ConnReqs = bytesSent, conn, reqs
 	return l, nil
-}
-
-// FreeAddr returns a loopback address (127.0.0.1:port) nothing listens on
-// right now, for tests that start servers of their own.
-func FreeAddr(t testing.TB) string {
-	t.Helper()
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("127.0.0.1:%d", port)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func waitListening(addr string, exited <-chan error, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("nginx exited: %v", err)
-		default:
-		}
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return fmt.Errorf("nothing listening on %s after %v", addr, timeout)
 }

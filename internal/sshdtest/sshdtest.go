@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/internal/testkit"
 )
 
 // Server is a running sshd.
@@ -143,7 +145,7 @@ func StartWith(t testing.TB, cfg Config) *Server {
 	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		port, err := freePort()
+		port, err := testkit.FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +194,7 @@ LogLevel VERBOSE
 		logf.Close()
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
-		if err := waitListening(s.Addr, exited, 10*time.Second); err != nil {
+		if err := testkit.WaitListening(s.Addr, exited, 10*time.Second); err != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			log, _ := os.ReadFile(filepath.Join(dir, "sshd.log"))
 			lastErr = fmt.Errorf("sshd did not start: %v\nlog: %s", err, log)
@@ -222,30 +224,4 @@ LogLevel VERBOSE
 func (s *Server) Log() string {
 	b, _ := os.ReadFile(filepath.Join(s.Dir, "sshd.log"))
 	return string(b)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func waitListening(addr string, exited <-chan error, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("exited: %v", err)
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return fmt.Errorf("not listening on %s within %s", addr, timeout)
 }

@@ -31,13 +31,14 @@ type capacityTable struct {
 	Rows    [][]string
 }
 
-// capacitySectionOf lays out r's capacity search; nil when r is none.
-func capacitySectionOf(r *results.Run) *capacitySection {
-	cs := r.Capacities()
+// capacitySectionOf lays out m's capacity answers; nil when the run is no
+// capacity search.
+func capacitySectionOf(m *results.Report) *capacitySection {
+	r, cs := m.Run, m.Capacities
 	if cs == nil {
 		return nil
 	}
-	s := &capacitySection{Line: r.CapacityLine(), Intro: results.CapacityIntro(r.Capacity)}
+	s := &capacitySection{Line: m.CapacityLine, Intro: results.CapacityIntro(r.Capacity)}
 	for i := range cs {
 		h, rows := results.CapacityRows(&cs[i])
 		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: cs[i].KneeWords(r.Capacity.From), Header: h, Rows: rows})
@@ -50,8 +51,8 @@ func capacitySectionOf(r *results.Run) *capacitySection {
 // start) against the rate asked at each step, the target as a dashed
 // line and the knee (the highest rate that met the targets) as a dotted
 // vertical line; failing steps are ringed.
-func capacityCharts(r *results.Run) []chart {
-	cs := r.Capacities()
+func capacityCharts(m *results.Report) []chart {
+	r, cs := m.Run, m.Capacities
 	spec := r.Capacity
 	var out []chart
 	for i := range cs {

@@ -25,7 +25,7 @@ func TestCapacityReport(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := Write(&b, r); err != nil {
+	if err := Write(&b, results.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()

@@ -38,8 +38,9 @@ import (
 // A run whose baseline was not measured shows what was measured, and its
 // comparison says that nothing is compared. It returns any error of w. A chart that cannot be drawn is replaced by
 // a visible note saying why; the rest of the page is still written.
-func Write(w io.Writer, r *results.Run) error {
-	pg, err := newPage(r)
+func Write(w io.Writer, m *results.Report) error {
+	r := m.Run
+	pg, err := newPage(m)
 	if err != nil {
 		return fmt.Errorf("write html report: %w", err)
 	}
@@ -219,15 +220,19 @@ const maxClientBound = 8
 // timeLayout is how the page shows times.
 const timeLayout = "2006-01-02 15:04:05 MST"
 
-// newPage derives everything the page shows from r.
-func newPage(r *results.Run) (*page, error) {
+// newPage lays out everything the page shows from the report m.
+func newPage(m *results.Report) (*page, error) {
+	if m.Err != nil {
+		return nil, m.Err
+	}
+	r := m.Run
 	pg := &page{
 		Name:        r.Name,
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
-		NotMeasured: r.NotMeasuredLines(),
-		Warnings:    r.AllWarnings(),
-		Hints:       r.Hints(),
+		NotMeasured: m.NotMeasured,
+		Warnings:    m.Warnings,
+		Hints:       m.Hints,
 		Hosts:       hostLines(r.Hosts),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Alpha:       strconv.FormatFloat(stats.Alpha, 'f', -1, 64),
@@ -242,7 +247,7 @@ func newPage(r *results.Run) (*page, error) {
 			pg.Took = r.Finished.Sub(r.Started).Round(time.Second).String()
 		}
 	}
-	for _, c := range results.CheckThresholds(r) {
+	for _, c := range m.Thresholds {
 		pg.Thresholds = append(pg.Thresholds, c.Line())
 		if !c.Passed {
 			pg.Crossed++
@@ -252,10 +257,7 @@ func newPage(r *results.Run) (*page, error) {
 	if len(r.Variants) == 0 {
 		return pg, nil
 	}
-	sum, err := results.SummarizeRun(r)
-	if err != nil {
-		return nil, err
-	}
+	sum := m.Summary
 	vs := newVariantData(r, sum)
 	var base *variantData // nil when the baseline was not measured
 	if sum.Baseline >= 0 {
@@ -269,18 +271,18 @@ func newPage(r *results.Run) (*page, error) {
 	if h, rows, title, ok := results.DriftTable(sum); ok {
 		pg.Drift = &driftSection{Title: title, Header: h, Rows: rows}
 	}
-	if lines, h, rows, ok := results.SearchTable(r); ok {
+	if lines, h, rows, ok := results.SearchTable(m.Search); ok {
 		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
 	}
-	pg.Failed = r.Failed()
+	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(results.ClientBoundGroups(r), maxClientBound)
 	pg.OtherLoad, pg.OtherLoadMore = firstOf(results.OtherLoadGroups(r), maxClientBound)
 
-	pg.Capacity = capacitySectionOf(r)
-	pg.Charts = append(pg.Charts, capacityCharts(r)...)
+	pg.Capacity = capacitySectionOf(m)
+	pg.Charts = append(pg.Charts, capacityCharts(m)...)
 	pg.Charts = append(pg.Charts, rateChart(vs))
 	pg.Charts = append(pg.Charts, sweepCharts(vs, base)...)
-	if c, ok := searchChart(r); ok {
+	if c, ok := searchChart(m.Search); ok {
 		pg.Charts = append(pg.Charts, c)
 	}
 	pg.Charts = append(pg.Charts,
@@ -291,11 +293,7 @@ func newPage(r *results.Run) (*page, error) {
 		pg.Charts = append(pg.Charts, c)
 	}
 
-	st, err := results.SummarizeSpeed(r)
-	if err != nil {
-		return nil, err
-	}
-	pg.Speed = speedSectionOf(st)
+	pg.Speed = speedSectionOf(m.Speed)
 
 	for i := range vs {
 		v := &vs[i]

@@ -15,7 +15,7 @@ import (
 func write(t *testing.T, r *results.Run) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, r); err != nil {
+	if err := Write(&b, results.Analyze(r)); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	return b.String()
@@ -314,7 +314,7 @@ func TestWriteUnknownBaseline(t *testing.T) {
 	r.Baseline = "nope"
 	r.Incomplete = true
 	var b bytes.Buffer
-	if err := Write(&b, r); err != nil {
+	if err := Write(&b, results.Analyze(r)); err != nil {
 		t.Fatalf("Write with a baseline not measured: %v", err)
 	}
 	out := b.String()
@@ -535,7 +535,7 @@ func TestWriteConcurrent(t *testing.T) {
 	for range 4 {
 		go func() {
 			var b bytes.Buffer
-			err := Write(&b, fixtureRun())
+			err := Write(&b, results.Analyze(fixtureRun()))
 			if err == nil && b.String() != want {
 				err = errors.New("concurrent rendering differs from a sequential one")
 			}
@@ -555,7 +555,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteError(t *testing.T) {
-	err := Write(failWriter{}, fixtureRun())
+	err := Write(failWriter{}, results.Analyze(fixtureRun()))
 	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.HasPrefix(err.Error(), "write html report") {
 		t.Errorf("Write to a failing writer = %v, want a wrapped error", err)
 	}
@@ -566,7 +566,7 @@ func TestWriteError(t *testing.T) {
 func markdownComparison(t *testing.T, r *results.Run) map[string][]string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := results.WriteMarkdown(&b, r); err != nil {
+	if err := results.WriteMarkdown(&b, results.Analyze(r)); err != nil {
 		t.Fatalf("WriteMarkdown: %v", err)
 	}
 	section := between(b.String(), "## Comparison\n", "\n\n#")

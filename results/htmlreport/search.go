@@ -21,8 +21,7 @@ var colorPlateau = color.RGBA{44, 160, 44, 255}
 // labelled with its visit numbers (#1 is the first window), the best
 // ringed and the plateau's values marked; ok is false without a search
 // or a visited value whose place is not a number.
-func searchChart(r *results.Run) (chart, bool) {
-	ss := results.SummarizeSearch(r)
+func searchChart(ss *results.SearchSummary) (chart, bool) {
 	if ss == nil || len(ss.Points) == 0 {
 		return chart{}, false
 	}

@@ -17,7 +17,7 @@ func TestThresholdBanner(t *testing.T) {
 		{Expr: "errors < 100%", Metric: results.MetricErrorShare, Op: "<", Value: 1},
 	}
 	var b bytes.Buffer
-	if err := Write(&b, r); err != nil {
+	if err := Write(&b, results.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	n := len(r.Variants)
@@ -30,7 +30,7 @@ func TestThresholdBanner(t *testing.T) {
 		t.Errorf("%d crossed lines, want one per variant (%d)", got, n)
 	}
 	b.Reset()
-	if err := Write(&b, fixtureRun()); err != nil {
+	if err := Write(&b, results.Analyze(fixtureRun())); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), `id="thresholds"`) {

@@ -1,0 +1,117 @@
+// Package testkit holds the helpers kaeload's tests share: a buffer a
+// test reads while a run writes it, free loopback ports, waiting for a
+// listener, and the check that ties kaeload's counts to a server's own
+// record of what it served.
+//
+// It imports nothing of kaeload's but the run record, so the tests of
+// every package above the record can use it (runner's own tests
+// included); helpers that start servers live in internal/nginxtest and
+// internal/sshdtest, which build on it.
+package testkit
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// LockedBuffer is a bytes.Buffer that a run's goroutines (log, progress)
+// may write while the test reads it.
+type LockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p.
+func (l *LockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String returns what was written so far.
+func (l *LockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// FreePort returns a loopback port nothing listens on right now (the
+// kernel's pick for port 0). Another process may take it before the
+// caller binds it; servers that start on it retry on "in use".
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// FreeAddr returns 127.0.0.1:port for a FreePort, failing the test when
+// there is none.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", port)
+}
+
+// WaitListening polls addr until it accepts a TCP connection, the process
+// that should listen there exits (a value on exited), or timeout passes.
+func WaitListening(addr string, exited <-chan error, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return fmt.Errorf("exited: %v", err)
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("nothing listening on %s after %v", addr, timeout)
+}
+
+// SameResponses checks the rule that ties kaeload's counts to a server's
+// own record (results.Counts.Responses): the server (named by server, for
+// the message) served exactly served requests, one per response the
+// client read in the window, in the warm-up or in the drain after it.
+//
+// The rule is exact only when every request ended in a response (an
+// error status is one). A request that failed may or may not have reached
+// the server's log. A timeout, a failure in the warm-up or a request cut
+// off after the window is what a busy machine causes without any fault
+// of kaeload's: the check is then skipped, saying why. Any other failure
+// fails the test.
+func SameResponses(t testing.TB, server string, served uint64, c results.Counts) {
+	t.Helper()
+	if to := c.Errors[results.ErrTimeout].Count; to != 0 || c.Outside.Abandoned != 0 || c.Outside.WarmupErrors != 0 {
+		t.Skipf("%d requests timed out, %d failed in the warm-up and %d were cut off after the window (unanswered %+v): whether %s served them is unknown, so its count cannot be checked exactly",
+			to, c.Outside.WarmupErrors, c.Outside.Abandoned, c.Outside.Unanswered, server)
+	}
+	var failed []string
+	for class, e := range c.Errors {
+		if e.Count != 0 && results.ErrorClass(class) != results.ErrStatus {
+			failed = append(failed, fmt.Sprintf("%s %d (first: %s)", results.ErrorClass(class), e.Count, e.First))
+		}
+	}
+	if len(failed) != 0 {
+		t.Fatalf("requests failed: %s; the exact check of %s's count needs every request answered", strings.Join(failed, ", "), server)
+	}
+	if got, want := served, c.Responses(); got != want {
+		t.Errorf("%s served %d requests; kaeload read %d in the window + %d in the warm-up + %d late = %d",
+			server, got, c.Requests, c.Outside.Warmup, c.Outside.Late, want)
+	}
+}

@@ -1,0 +1,73 @@
+package testkit
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// verdict records what a check did to its test.
+type verdict struct {
+	testing.TB
+	how, msg string
+}
+
+func (v *verdict) Helper() {}
+func (v *verdict) Errorf(f string, a ...any) {
+	v.how, v.msg = "error", fmt.Sprintf(f, a...)
+}
+func (v *verdict) Fatalf(f string, a ...any) {
+	v.how, v.msg = "fatal", fmt.Sprintf(f, a...)
+	runtime.Goexit()
+}
+func (v *verdict) Skipf(f string, a ...any) {
+	v.how, v.msg = "skip", fmt.Sprintf(f, a...)
+	runtime.Goexit()
+}
+
+// check runs SameResponses on its own goroutine, as testing would.
+func check(served uint64, c results.Counts) verdict {
+	v := verdict{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		SameResponses(&v, "nginx", served, c)
+	}()
+	<-done
+	return v
+}
+
+func TestSameResponses(t *testing.T) {
+	clean := results.Counts{Requests: 100}
+	clean.Outside.Warmup, clean.Outside.Late = 20, 3
+	status := clean
+	status.Errors[results.ErrStatus].Count = 100
+	timedOut := clean
+	timedOut.Errors[results.ErrTimeout].Count = 1
+	cut := clean
+	cut.Outside.Abandoned = 2
+	refused := clean
+	refused.Errors[results.ErrConnect] = results.ErrorCount{Count: 1, First: "connection refused"}
+	for _, tc := range []struct {
+		name   string
+		served uint64
+		c      results.Counts
+		how    string
+		want   string
+	}{
+		{"equal", 123, clean, "", ""},
+		{"error statuses are responses", 123, status, "", ""},
+		{"one missing", 122, clean, "error", "nginx served 122 requests; kaeload read 100 in the window + 20 in the warm-up + 3 late = 123"},
+		{"timeout", 122, timedOut, "skip", "1 requests timed out"},
+		{"cut off", 122, cut, "skip", "2 were cut off after the window"},
+		{"refused", 123, refused, "fatal", "connect 1 (first: connection refused)"},
+	} {
+		v := check(tc.served, tc.c)
+		if v.how != tc.how || !strings.Contains(v.msg, tc.want) {
+			t.Errorf("%s: %s %q, want %s containing %q", tc.name, v.how, v.msg, tc.how, tc.want)
+		}
+	}
+}
