@@ -3,6 +3,7 @@
 package cpustat
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -168,21 +169,30 @@ func TestListenerTimeWait(t *testing.T) {
 		t.Logf("no IPv6 listener: %v", err)
 	}
 	// Both ways of listing the listening sockets: sock_diag (netDir "")
-	// and the head of /proc/net/tcp{,6}. They must agree.
+	// and the head of /proc/net/tcp{,6}. They must agree. Where sock_diag
+	// is missing (qemu-user runs the arm64 tests), Find's netDir ""
+	// falls back to /proc/net, the namespace of the process's first
+	// thread, not this thread's private one: only netDir dir is checked.
+	ways := []string{"", dir}
+	if _, err := diagListening(1, make([]byte, diagReceiveSize)); errors.Is(err, syscall.EPROTONOSUPPORT) {
+		t.Logf("sock_diag not available here (%v): only the /proc way is checked", err)
+		ways = []string{dir}
+	}
 	for _, ln := range listeners {
 		p := port(t, ln.Addr().String())
 		viaDiag, err := diagListening(p, make([]byte, diagReceiveSize))
-		if err != nil {
+		diagOK := len(ways) == 2
+		if err != nil && diagOK {
 			t.Fatal(err)
 		}
 		viaProc, err := (&Listener{Port: p, netDir: dir, buf: make([]byte, 8<<10)}).procListening()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(viaDiag) != 1 || !slices.Equal(viaDiag, viaProc) {
+		if diagOK && (len(viaDiag) != 1 || !slices.Equal(viaDiag, viaProc)) {
 			t.Errorf("listening sockets of %s: sock_diag %v, /proc %v; want one, the same", ln.Addr(), viaDiag, viaProc)
 		}
-		for _, netDir := range []string{"", dir} {
+		for _, netDir := range ways {
 			l := &Listener{Port: p, netDir: netDir}
 			for range 2 { // walking /proc, then from what it remembers
 				got, err := l.Find()
@@ -195,7 +205,7 @@ func TestListenerTimeWait(t *testing.T) {
 			}
 		}
 	}
-	for _, netDir := range []string{"", dir} {
+	for _, netDir := range ways {
 		la := &Listener{Port: pa, netDir: netDir}
 		if _, err := la.Find(); err != nil {
 			t.Fatal(err)
