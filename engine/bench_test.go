@@ -81,3 +81,110 @@ func BenchmarkPlainHTTP(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTimeline measures the timeline's cost per close-mode request:
+// two engines against the same server process, one without a timeline
+// (Load.Interval 0) and one with the default interval and a collector
+// taking its intervals four times a second as a worker does, their
+// requests interleaved so that both see the same machine. It reports each
+// one's time per request (ns/req-off, ns/req-on) and their ratio
+// (on/off), side by side; ns/op is one request of each.
+func BenchmarkTimeline(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		kind   string
+		target func(addr string) plans.Target
+	}{
+		{"https", "https", func(addr string) plans.Target { return httpsTarget(addr, closeRequest) }},
+		{"http", "http", func(addr string) plans.Target {
+			return plans.Target{Addr: addr, Request: []byte(closeRequest)}
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			tg := bc.target(externalServer(b, bc.kind))
+			off := benchSlotLoad(b, tg, plans.Load{Connection: plans.Close, Timeout: 5 * time.Second})
+			on := benchSlotLoad(b, tg, load(plans.Close, 5*time.Second))
+			stop := make(chan struct{})
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				t := time.NewTicker(250 * time.Millisecond)
+				defer t.Stop()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-t.C:
+						on.e.TakeIntervals(false)
+					}
+				}
+			}()
+			defer func() { close(stop); <-done }()
+			off.request(b)
+			on.request(b)
+			var tOff, tOn time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				// Alternate which goes first, so neither always follows the other.
+				first, second, d1, d2 := off, on, &tOff, &tOn
+				if i%2 == 1 {
+					first, second, d1, d2 = on, off, &tOn, &tOff
+				}
+				t0 := time.Now()
+				first.request(b)
+				t1 := time.Now()
+				second.request(b)
+				*d1 += t1.Sub(t0)
+				*d2 += time.Since(t1)
+			}
+			b.ReportMetric(float64(tOff.Nanoseconds())/float64(b.N), "ns/req-off")
+			b.ReportMetric(float64(tOn.Nanoseconds())/float64(b.N), "ns/req-on")
+			b.ReportMetric(float64(tOn)/float64(tOff), "on/off")
+		})
+	}
+}
+
+// benchSlotLoad is benchSlot with the load l.
+func benchSlotLoad(tb testing.TB, tg plans.Target, l plans.Load) *slot {
+	tb.Helper()
+	e := newEngine(tb, tg, l, 1)
+	now := time.Now()
+	e.begin(results.Window{Start: now, End: now.Add(24 * time.Hour)})
+	s := e.slots[0]
+	tb.Cleanup(s.closeConn)
+	return s
+}
+
+// BenchmarkTimelineEvents measures what the timeline adds to one request
+// without the network: reading the clock under the slot's timeline lock
+// and counting the start, then the end (a response with its handshake and
+// total times), as do and account do, with the interval rolling over
+// every interval; and, for comparison, the two clock readings alone (off).
+func BenchmarkTimelineEvents(b *testing.B) {
+	for _, bc := range []struct {
+		name     string
+		interval time.Duration
+	}{{"off", 0}, {"on", results.MinInterval}} {
+		b.Run(bc.name, func(b *testing.B) {
+			l := load(plans.Close, 5*time.Second)
+			l.Interval = bc.interval
+			s := benchSlotLoad(b, plans.Target{Addr: "127.0.0.1:1", Request: []byte(closeRequest)}, l)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				s.att = attempt{start: s.now()}
+				if s.e.ivl > 0 {
+					s.noteStart()
+				}
+				s.unlockTimeline()
+				s.att.end = s.now()
+				s.att.handshake, s.att.tlsTime, s.att.status = true, time.Millisecond, 200
+				if s.e.ivl > 0 {
+					s.noteEnd()
+				}
+				s.unlockTimeline()
+			}
+		})
+	}
+}

@@ -51,6 +51,20 @@
 //     Cancelling Run's context cuts everything off at the cancel time,
 //     which becomes the window's end.
 //
+// # Timeline
+//
+// With Load.Interval set, Run also divides the warm-up and the window into
+// intervals anchored at the window's start (negative in the warm-up) and
+// counts every request in the interval in which it completes, by the
+// comparison that counts it in the window, so the window's intervals add
+// up exactly to its counts; errors by class, requests started and the
+// handshake and total times likewise. TakeIntervals hands out each
+// interval once it has ended, while Run runs, and the rest after it. A
+// slot counts into an accumulator of its own, handed to its lane once per
+// interval, under a lock it holds only from reading the clock to counting
+// (uncontended but for the collector's visit): no allocation per request,
+// about 100 ns (BenchmarkTimelineEvents, BenchmarkTimeline).
+//
 // # Back-off
 //
 // In the closed loop, a slot whose connects fail at once three times in a

@@ -57,6 +57,13 @@ type Engine struct {
 	lanes     []*lane      // latency histograms, each shared by some slots
 	readers   sync.Pool    // *bufio.Reader for close mode's response reads
 	pacer     *pacer.Pacer // open loop: the schedule of starts; nil for a closed loop
+	ivl       int64        // the timeline's interval in nanoseconds; 0: no timeline
+
+	// The timeline's collector (TakeIntervals, timeline.go): tlMu orders
+	// it with begin.
+	tlMu   sync.Mutex
+	tlNext int64 // the first interval not yet taken
+	tlLive bool  // begin ran: the fields below are set
 
 	// Set by Run before the slots start; read-only while they run except endNs.
 	base    time.Time     // monotonic origin of every *Ns value
@@ -117,17 +124,27 @@ func New(t plans.Target, l plans.Load, connections int) (*Engine, error) {
 		// The compiler is the one place for defaults (scenarios.DefaultTimeout).
 		return nil, fmt.Errorf("engine: request timeout %s, want > 0", l.Timeout)
 	}
+	if l.Interval != 0 {
+		if msg := results.IntervalProblem(l.Interval); msg != "" {
+			return nil, fmt.Errorf("engine: timeline interval %s", msg)
+		}
+	}
 	e := &Engine{
 		addr:      addr,
 		request:   t.Request,
 		head:      bytes.HasPrefix(t.Request, []byte("HEAD ")),
 		keepAlive: l.Connection == plans.KeepAlive,
 		timeout:   l.Timeout,
+		ivl:       int64(l.Interval),
 	}
 	e.readers.New = func() any { return bufio.NewReaderSize(nil, readBufferSize) }
 	e.lanes = make([]*lane, min(connections, lanesPerThread*runtime.GOMAXPROCS(0)))
 	for i := range e.lanes {
 		e.lanes[i] = &lane{lat: results.NewLatency()}
+		if e.ivl > 0 {
+			e.lanes[i].ivals = make([]*laneInterval, 0, lanesSpare)
+			e.lanes[i].spare = make([]*laneInterval, 0, lanesSpare)
+		}
 	}
 	e.slots = make([]*slot, connections)
 	for i := range e.slots {
@@ -240,6 +257,8 @@ func (e *Engine) Run(ctx context.Context, w results.Window) results.Group {
 // slots' counters are cleared. It returns the window end in nanoseconds
 // after the origin.
 func (e *Engine) begin(w results.Window) int64 {
+	e.tlMu.Lock()
+	defer e.tlMu.Unlock()
 	e.base = time.Now()
 	e.startNs = int64(w.Start.Sub(e.base))
 	endNs := int64(w.End.Sub(e.base))
@@ -261,6 +280,7 @@ func (e *Engine) begin(w results.Window) int64 {
 			l.lat.Intended.Reset()
 		}
 	}
+	e.beginTimeline()
 	return endNs
 }
 
@@ -340,6 +360,11 @@ type slot struct {
 
 	cur atomic.Pointer[net.TCPConn] // published open connection, for abort
 	pub published
+
+	// The timeline (timeline.go): tmu is held from reading the clock for
+	// an event until the event is in tl.
+	tmu sync.Mutex
+	tl  slotInterval
 }
 
 // published holds a slot's progress counters on their own cache lines, so
@@ -532,7 +557,11 @@ func (s *slot) waitUntil(at int64) bool {
 func (s *slot) do(ctx context.Context) {
 	e := s.e
 	a := &s.att
-	*a = attempt{start: e.since()}
+	*a = attempt{start: s.now()}
+	if e.ivl > 0 {
+		s.noteStart()
+		s.tmu.Unlock()
+	}
 	deadlineNs := min(a.start+int64(e.timeout), e.stopNs.Load())
 	deadline := e.base.Add(time.Duration(deadlineNs))
 
@@ -562,7 +591,7 @@ func (s *slot) do(ctx context.Context) {
 		br.Reset(nil)
 		e.readers.Put(br)
 	}
-	a.end = e.since()
+	a.end = s.now() // the timeline's lock, held until account
 	a.bytes = s.rd.n
 	if err != nil {
 		s.fail(a, results.ErrRead, err, deadlineNs)
@@ -645,7 +674,7 @@ func (s *slot) noteNegotiated(ver, suite uint16, curve tls.CurveID) {
 // after the request's deadline is a timeout whatever error reported it.
 func (s *slot) fail(a *attempt, class results.ErrorClass, err error, deadlineNs int64) {
 	if a.end == 0 {
-		a.end = s.e.since()
+		a.end = s.now() // the timeline's lock, held until account
 	}
 	if a.end >= deadlineNs || isTimeout(err) {
 		class = results.ErrTimeout
@@ -679,9 +708,21 @@ func (s *slot) closeConn() {
 // inside the window: a request counts when its response completes in the
 // window, a failure when it happens in the window, and the connection,
 // handshake and timings of an attempt count with it.
+//
+// With a timeline, it also counts the attempt in the interval of its end
+// (when it counts in the window or the warm-up: by the same comparison,
+// so the window's intervals add up to its counts) and releases the
+// timeline's lock that reading the end time took.
 func (s *slot) account() {
 	a := &s.att
-	if !s.e.counted(a.end) {
+	in := s.e.counted(a.end)
+	if s.e.ivl > 0 {
+		if in || a.end < s.e.startNs {
+			s.noteEnd()
+		}
+		s.tmu.Unlock()
+	}
+	if !in {
 		o := &s.counts.Outside
 		switch {
 		case a.end < s.e.startNs && a.failed:
@@ -783,6 +824,10 @@ const (
 type lane struct {
 	mu  sync.Mutex
 	lat results.Latency
+	// The timeline's intervals the slots handed over (timeline.go), and
+	// emptied ones for reuse.
+	ivals []*laneInterval
+	spare []*laneInterval
 }
 
 // hist returns the lane's histogram of timing k.

@@ -41,8 +41,10 @@ func httpsTarget(addr, request string) plans.Target {
 	}
 }
 
+// load is a Load with the compiled default's timeline interval: the
+// timeline is on in every test, as it is in every run.
 func load(mode plans.Connection, timeout time.Duration) plans.Load {
-	return plans.Load{Connection: mode, Timeout: timeout}
+	return plans.Load{Connection: mode, Timeout: timeout, Interval: results.DefaultInterval}
 }
 
 // startTarget starts the built-in target on a free loopback port until the test ends.
@@ -100,7 +102,9 @@ func loadDelay(at time.Time) func() time.Duration {
 	return func() time.Duration { return <-late }
 }
 
-// run runs e over w and checks that Run returned promptly after w.End.
+// run runs e over w and checks that Run returned promptly after w.End,
+// and that the timeline's intervals add up to the window's and the
+// warm-up's counts (checkTimeline).
 func run(t *testing.T, e *Engine, w results.Window) results.Group {
 	t.Helper()
 	delay := loadDelay(w.End.Add(100 * time.Millisecond))
@@ -111,6 +115,7 @@ func run(t *testing.T, e *Engine, w results.Window) results.Group {
 	if got, want := g.Window, w; !got.Start.Equal(want.Start) || !got.End.Equal(want.End) {
 		t.Errorf("Window = %v, want %v", got, want)
 	}
+	checkTimeline(t, g, e.TakeIntervals(true))
 	return g
 }
 

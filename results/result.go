@@ -423,6 +423,12 @@ type Group struct {
 	// ClockOffset is that host's clock minus the controller's, measured
 	// right before the window (Window is in the controller's clock).
 	ClockOffset time.Duration `json:"clock_offset,omitempty"`
+	// Timeline is the group's warm-up and window divided into intervals
+	// (see results.Timeline), in time order; empty in a total made by
+	// Merge (Rep.Timeline holds the total), in a repetition of one group
+	// (Rep.Timeline's points are its intervals: read it through
+	// Rep.GroupTimeline) and in runs stored before it existed.
+	Timeline []Interval `json:"timeline,omitempty"`
 }
 
 // ClientBoundBusy is the share of a group's CPU time that kaeload itself

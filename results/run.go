@@ -190,6 +190,10 @@ type Rep struct {
 	// Step is set when the repetition is a step of a capacity search: the
 	// rate asked and whether the window met the targets.
 	Step *CapacityStep `json:"step,omitempty"`
+	// Timeline divides the warm-up and the window into intervals: the
+	// groups' sum, the server's CPU and the hosts' TCP counters per
+	// interval (see Timeline); nil in runs stored before it existed.
+	Timeline *Timeline `json:"timeline,omitempty"`
 }
 
 // NewRep returns the repetition with the given index and groups and its

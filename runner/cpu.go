@@ -17,7 +17,8 @@ import (
 
 // meterOf measures something over a window: calling it takes the first
 // sample; the function it returns takes the second and computes the
-// reading.
+// reading. Called again, that function measures from its last sample, so
+// successive calls measure successive intervals (a timeline's series).
 type meterOf[T any] func() (finish func(window time.Duration) (T, error), err error)
 
 // meter measures CPU use over a window.
@@ -38,6 +39,7 @@ func cpusMeter(cpus pinning.Set) meter {
 				return nil, err
 			}
 			u := a.Usage(b, w)
+			a = b // the next call measures from here
 			return &u, nil
 		}, nil
 	}
@@ -56,6 +58,7 @@ func treeMeter(pid int) meter {
 				return nil, err
 			}
 			u := a.Usage(b, w)
+			a = b // the next call measures from here
 			return &u, nil
 		}, nil
 	}
@@ -91,6 +94,7 @@ func selfMeter(cpus pinning.Set) meter {
 			if w > 0 && len(cpus) > 0 {
 				u.Busy = min(u.Seconds/(w.Seconds()*float64(len(cpus))), 1)
 			}
+			a = b // the next call measures from here
 			return u, nil
 		}, nil
 	}
@@ -194,24 +198,24 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 
 // localServer finds the process serving addr when it is on this machine
 // (a loopback or local interface address) and returns a meter for its
-// process tree. It returns why not otherwise.
-func localServer(addr string) (meter, error) {
+// process tree and its PID. It returns why not otherwise.
+func localServer(addr string) (meter, int, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	port, err := strconv.Atoi(portStr)
 	if err != nil {
-		return nil, fmt.Errorf("port %q: %w", portStr, err)
+		return nil, 0, fmt.Errorf("port %q: %w", portStr, err)
 	}
 	if !isLocal(net.ParseIP(host)) {
-		return nil, fmt.Errorf("%s is not an address of this machine (server CPU over ssh is not supported yet)", host)
+		return nil, 0, fmt.Errorf("%s is not an address of this machine (server CPU over ssh is not supported yet)", host)
 	}
 	pid, err := cpustat.FindListener(port)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return treeMeter(pid), nil
+	return treeMeter(pid), pid, nil
 }
 
 func isLocal(ip net.IP) bool {

@@ -124,10 +124,12 @@
 //	{"type":"ready","pid":4242,"cpus":"10-19","gomaxprocs":10}
 //	{"type":"clock","time":"2025-01-02T15:04:04.9Z"}                  answer to clock
 //	{"type":"snapshot","requests":12345,"errors":0,"bytes":9876543}   every 250 ms from start
+//	{"type":"intervals","intervals":[<results.IntervalSample>…]}      the timeline's closed intervals
 //	{"type":"final","group":<results.Group with encoded histograms>}
 //	{"type":"error","message":"group 1: …"}                           instead, on failure
 //
-// The sequence is spec → ready → start → snapshot… → final. The controller
+// The sequence is spec → ready → start → snapshot… → final, intervals
+// messages among the snapshots. The controller
 // sends start only when every worker is ready, with the same window to
 // all: the load begins when a worker reads start, warm-up traffic runs
 // until warmup_end (not counted), and a request counts when it completes in
@@ -135,6 +137,30 @@
 // the future, so every group is loading before the window opens. (Groups
 // on other hosts get it relative to receipt instead; see Remote hosts.)
 // Snapshots carry the window's running counts and are the heartbeat.
+//
+// # Timeline
+//
+// With plans.Load.Interval set (Compile always sets it), a repetition
+// also gets a timeline (results.Timeline): its warm-up and window in
+// intervals anchored at the window's start. Each worker closes its
+// group's intervals off the request loop (engine.TakeIntervals: requests
+// counted by the window's rule, errors by class, requests started, the
+// handshake and total histograms) and adds its own CPU and its CPUs' busy
+// time read at the same boundaries; after every snapshot it sends the
+// intervals that have ended and whose readings are in, each once, in an
+// intervals message, and the rest before its final record. The controller
+// merges them exactly (results.TimelineBuilder: counts added, histograms
+// merged, so the total's percentiles are of all requests) and reads, at
+// the same boundaries of its own clock, the server's CPU (as it reads it
+// over the window) and the kernel TCP counters of every host: its own
+// network namespace when a group runs here, each ssh host's that runs
+// groups, and the server's (the built-in target's is this process's, a
+// local server's that of its process, a remote one's over its host's
+// ssh connection). Sources in one namespace are read once and recorded
+// once as one host with both roles (results.TCPHost.Shared): client and
+// server on one machine count each connection once. Its first readings
+// are taken before start is sent, so the first interval holds all of
+// the load.
 //
 // The worker exits after its final record, and also when its stdin closes
 // at any point — that is how it learns the controller stopped the run or

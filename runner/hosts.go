@@ -197,6 +197,7 @@ func remoteStatMeter(hc *hostConn) meter {
 				return nil, err
 			}
 			u := a.Usage(b, w)
+			a = b // the next call measures from here
 			return &u, nil
 		}, nil
 	}
@@ -285,8 +286,9 @@ func listenerScript(port int) string {
 
 // remoteServerMeter measures the server on its ssh host: the process tree
 // listening on the target's port when it runs there (found anew each
-// session), else the whole machine from /proc/stat. It says which.
-func remoteServerMeter(hc *hostConn, addr string) (meter, string) {
+// session), else the whole machine from /proc/stat. It says which, and
+// returns the tree's root PID there (0 for the whole machine).
+func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) {
@@ -302,20 +304,20 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string) {
 	_, portStr, err := net.SplitHostPort(addr)
 	port, perr := strconv.Atoi(portStr)
 	if err != nil || perr != nil {
-		return remoteStatMeter(hc), whole
+		return remoteStatMeter(hc), whole, 0
 	}
 	out, err := hc.conn.Output(ctx, "find the server's process", listenerScript(port), nil)
 	if err != nil {
-		return remoteStatMeter(hc), whole + fmt.Sprintf(" (the listener of port %d was not found: %v)", port, err)
+		return remoteStatMeter(hc), whole + fmt.Sprintf(" (the listener of port %d was not found: %v)", port, err), 0
 	}
 	fields := strings.Fields(string(out))
 	if len(fields) == 0 {
-		return remoteStatMeter(hc), whole + fmt.Sprintf(" (nothing listens on port %d there: the server is elsewhere)", port)
+		return remoteStatMeter(hc), whole + fmt.Sprintf(" (nothing listens on port %d there: the server is elsewhere)", port), 0
 	}
 	pid, _ := strconv.Atoi(fields[0])
 	_, procs, err := read(ctx)
 	if err != nil {
-		return remoteStatMeter(hc), whole
+		return remoteStatMeter(hc), whole, 0
 	}
 	root := procs.FamilyRoot(pid)
 	sample := func() (cpustat.TreeSample, error) {
@@ -338,10 +340,11 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string) {
 				return nil, err
 			}
 			u := a.Usage(b, w)
+			a = b // the next call measures from here
 			return &u, nil
 		}, nil
 	}
-	return m, fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port)
+	return m, fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port), root
 }
 
 // pickBinary chooses the kaeload binary for a host of platform plat: the

@@ -134,6 +134,7 @@ func plan(addr string, dur time.Duration, cpus ...[]int) *plans.Plan {
 			Warmup:     300 * time.Millisecond,
 			Duration:   dur,
 			Timeout:    2 * time.Second,
+			Interval:   results.DefaultInterval, // the compiled default: every test records a timeline
 		},
 		Repeat:    1,
 		MaxErrors: 0.01, // the compiler's default (scenarios.DefaultMaxErrors)

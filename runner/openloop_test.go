@@ -21,7 +21,9 @@ func runOnce(t *testing.T, p *plans.Plan) results.Rep {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return run.Variants[0].Reps[0]
+	rep := run.Variants[0].Reps[0]
+	checkRepTimeline(t, p, rep)
+	return rep
 }
 
 // ms is a histogram's quantile in milliseconds.

@@ -212,8 +212,18 @@ func (p *proc) read(stdout io.Reader, events chan<- event) {
 }
 
 // send writes one protocol line to the worker.
+//
+// A worker that died before the line could be written (killed between
+// ready and start) is reported as it is when its output ends: exited
+// before its final record, with its exit status, not as a failed write.
 func (p *proc) send(v any) error {
 	if err := writeMsg(p.stdin, v); err != nil {
+		if status := p.exitStatus(time.Second); status != "still running" {
+			if p.host != nil {
+				return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+			}
+			return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+		}
 		return p.fail(fmt.Errorf("write to worker: %w", err))
 	}
 	return nil

@@ -21,6 +21,8 @@ const (
 	msgFinal    = "final"
 	msgError    = "error"
 	msgClock    = "clock"
+	// msgIntervals carries the timeline's intervals a worker has closed.
+	msgIntervals = "intervals"
 )
 
 // maxLine bounds one protocol line. A final record carries four compressed
@@ -73,6 +75,15 @@ type snapshotMsg struct {
 	// Missed counts the open-loop starts missed so far (the live
 	// display shows them); absent in a closed loop.
 	Missed uint64 `json:"missed,omitempty"`
+}
+
+// intervalsMsg carries intervals of the group's timeline, each complete
+// and sent once, in order: those that have ended and whose CPU readings
+// are in, sent with the snapshots while the load runs, and the rest just
+// before the final record.
+type intervalsMsg struct {
+	Type      string                   `json:"type"`
+	Intervals []results.IntervalSample `json:"intervals"`
 }
 
 // finalMsg is the worker's result, histograms included.

@@ -58,6 +58,7 @@ func TestReadSpecRejects(t *testing.T) {
 		{"no threads", "threads", edit(func(m map[string]any) { m["group_spec"].(map[string]any)["threads"] = 0 })},
 		{"century window", "duration", edit(func(m map[string]any) { m["load"].(map[string]any)["duration"] = 100 * 365 * 24 * 3600 * 1e9 })},
 		{"no address", "addr", edit(func(m map[string]any) { m["target"].(map[string]any)["addr"] = "" })},
+		{"1 ns intervals", "load.interval", edit(func(m map[string]any) { m["load"].(map[string]any)["interval"] = 1 })},
 		{"wrong type", "bad \"spec\" message", edit(func(m map[string]any) { m["group"] = "zero" })},
 		{"not json", "not a protocol message", []byte("spec please\n")},
 		{"start first", "want a \"spec\" message first", []byte(`{"type":"start"}` + "\n")},

@@ -475,6 +475,7 @@ type controller struct {
 	// speedDone marks, per variant, that its speed commands have run.
 	speedDone []bool
 	server    meter // the server's CPU; nil when it cannot be measured
+	serverPID int   // the server's process on its host (findServer); 0 when not found
 	builtin   bool  // the server is the built-in target in this process
 	// recordErr collects the Recorder's failures.
 	recordErr error
@@ -501,11 +502,15 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	if err := ws.syncClocks(ctx, c.plan.Load.Duration, c.warn); err != nil {
 		return nil, err
 	}
+	mctx, stopMeter := context.WithCancel(ctx)
+	defer stopMeter()
+	tstart := c.beginTimeline(mctx, label) // before the load: its first interval holds all of it
 	win, begin, err := ws.start(c.plan.Load)
 	if err != nil {
 		return nil, err
 	}
 	c.lastEnd = win.End
+	tl := tstart.start(mctx, win)
 
 	// Probes run beside the load; a repetition that ends early stops them,
 	// one that completes waits for the reading after the window.
@@ -525,17 +530,20 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups)}, lv)
 	var shown *results.Rep
 	defer func() { c.disp.done(shown) }()
-	mctx, stopMeter := context.WithCancel(ctx)
-	defer stopMeter()
 	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
 		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
 	})
 
-	groups, err := ws.collect(ctx, win, c.plan.Load.Timeout, lv)
+	groups, err := ws.collect(ctx, win, c.plan.Load.Timeout, lv, tl.builderOrNil())
 	if err != nil {
 		return nil, err
 	}
+	timeline := tl.finish(ctx, groups)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	rep := results.NewRep(0, groups)
+	rep.Timeline = timeline
 	select {
 	case <-probed:
 		rep.Probes = readings
@@ -697,7 +705,9 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 // using any CPU meanwhile (it hangs), or sends no final record within
 // timeout + finishGrace after the window fails the repetition with a
 // *WorkerError naming its group.
-func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live) ([]results.Group, error) {
+//
+// Intervals of the groups' timelines go to tb (nil: none are expected).
+func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, error) {
 	finals := make([]*results.Group, len(ws.procs))
 	got := 0
 	busyTicks := make([]uint64, len(ws.procs)) // CPU ticks when last found silent
@@ -777,6 +787,19 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 					return nil, p.fail(fmt.Errorf("protocol: %w", err))
 				}
 				lv.update(p.index, s, lastSeen[p.index])
+			case msgIntervals:
+				var m intervalsMsg
+				if err := e.msg.decode(&m); err != nil {
+					return nil, p.fail(fmt.Errorf("protocol: %w", err))
+				}
+				if tb == nil {
+					return nil, p.fail(fmt.Errorf("protocol: intervals from a worker whose plan records no timeline"))
+				}
+				for _, iv := range m.Intervals {
+					if err := tb.Add(p.index, iv); err != nil {
+						return nil, p.fail(fmt.Errorf("protocol: %w", err))
+					}
+				}
 			case msgFinal:
 				var f finalMsg
 				if err := e.msg.decode(&f); err != nil {

@@ -150,6 +150,7 @@ func runPinned(t *testing.T, p *plans.Plan, opts Options) (*results.Run, []int) 
 	if got, want := rep.Total.Latency.Total.TotalCount(), int64(sum); got != want {
 		t.Errorf("total latency histogram holds %d requests, want %d", got, want)
 	}
+	checkRepTimeline(t, p, rep)
 	if run.Interrupted || run.Finished.Before(run.Started) {
 		t.Errorf("run: Interrupted=%v Started=%v Finished=%v", run.Interrupted, run.Started, run.Finished)
 	}
@@ -238,7 +239,9 @@ func TestRunBuiltin(t *testing.T) {
 // and reports whether the plain count [start, end) matches exactly. Over
 // the whole run the accounting is exact: every line nginx logged is a
 // response the client read, counted in the window, in the warm-up or as
-// late (drained after the window).
+// late (drained after the window). And per interval of the timeline the
+// client's count agrees with nginx's log bucketed by $msec, within what
+// the boundaries can move (checkTimelineLog).
 func TestRunNginx(t *testing.T) {
 	endToEndOnce(t, "the client's count against nginx's log (TestRunBuiltin races the same controller)")
 	needCPUs(t, 2)
@@ -273,6 +276,13 @@ func TestRunNginx(t *testing.T) {
 	}
 	if exact != total.Requests {
 		t.Logf("note: nginx lines in [start, end) = %d, client = %d (edge requests)", exact, total.Requests)
+	}
+	// Per interval, against the log: a clean run only (a request the
+	// client gave up on may still be in nginx's log).
+	if total.Errors.Total() == 0 && total.Outside.Abandoned == 0 && total.Outside.WarmupErrors == 0 {
+		checkTimelineLog(t, run.Variants[0].Reps[0], lines, total.Slots)
+	} else {
+		t.Logf("timeline against the log not checked: errors %+v, outside %+v", total.Errors, total.Outside)
 	}
 	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)

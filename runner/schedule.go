@@ -272,7 +272,11 @@ func (c *controller) listening(ctx context.Context) error {
 // controller itself for the built-in target, else the process tree
 // listening on the target's port when that is on this machine (found anew
 // each session, since a restart makes new processes).
+//
+// It also remembers the server's PID (0 when not found), whose network
+// namespace holds the server's TCP counters (tcpSources).
 func (c *controller) findServer(v plans.Variant) {
+	c.serverPID = 0
 	if c.builtin {
 		c.server = selfMeter(nil)
 		return
@@ -280,16 +284,16 @@ func (c *controller) findServer(v plans.Variant) {
 	if s := c.plan.Server; s != nil && s.SSH != nil {
 		// Over the server host's ssh connection: its process tree, or
 		// the whole machine.
-		m, how := remoteServerMeter(c.hosts[s.SSH.Name], c.plan.Target.Addr)
+		m, how, pid := remoteServerMeter(c.hosts[s.SSH.Name], c.plan.Target.Addr)
 		fmt.Fprintf(c.opts.Log, "variant %s: server CPU: %s\n", v.Name, how)
-		c.server = m
+		c.server, c.serverPID = m, pid
 		return
 	}
-	m, err := localServer(c.plan.Target.Addr)
+	m, pid, err := localServer(c.plan.Target.Addr)
 	if err != nil {
 		fmt.Fprintf(c.opts.Log, "variant %s: server CPU not measured: %v\n", v.Name, err)
 	}
-	c.server = m
+	c.server, c.serverPID = m, pid
 }
 
 // cooldown waits until plan.Cooldown has passed since the last window

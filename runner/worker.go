@@ -227,17 +227,40 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 		logf("other processes: "+f, a...)
 	})
 	memPeak := anonRSS()
+	// The timeline: this process's CPU and the group's CPUs at every
+	// boundary, joined to the engine's intervals.
+	var wt *workerTimeline
+	if ivl := spec.Load.Interval; ivl > 0 {
+		gr := grid{start: win.Start, end: win.End, ivl: ivl}
+		wt = &workerTimeline{proc: startSeries(ctx, selfMeter(want), gr, func(f string, a ...any) { logf("timeline CPU: "+f, a...) })}
+		if len(want) > 0 {
+			wt.cpus = startSeries(ctx, cpusMeter(want), gr, func(f string, a ...any) { logf("timeline CPUs: "+f, a...) })
+		}
+	}
 	done := make(chan results.Group, 1)
 	go func() { done <- eng.Run(ctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
 	defer tick.Stop()
+	intervals := func(final bool) error {
+		if wt == nil {
+			return nil
+		}
+		ivs := wt.take(eng.TakeIntervals(final), final)
+		if len(ivs) == 0 {
+			return nil
+		}
+		if err := writeMsg(out, intervalsMsg{Type: msgIntervals, Intervals: ivs}); err != nil {
+			return fmt.Errorf("send intervals: %w", err)
+		}
+		return nil
+	}
 	snapshot := func() error {
 		memPeak = max(memPeak, anonRSS())
 		s := eng.Snapshot()
 		if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes, Missed: s.Missed}); err != nil {
 			return fmt.Errorf("send snapshot: %w", err)
 		}
-		return nil
+		return intervals(false)
 	}
 	stopped := func() error {
 		select {
@@ -268,6 +291,13 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 			res.Wait = <-wait
 			res.Others = <-others
 			if err := snapshot(); err != nil {
+				return err
+			}
+			if wt != nil {
+				wt.proc.wait(ctx) // its last reading is at the window's end, before Run returned
+				wt.cpus.wait(ctx)
+			}
+			if err := intervals(true); err != nil {
 				return err
 			}
 			res.PeakRSS = peakRSS()

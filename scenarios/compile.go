@@ -684,7 +684,7 @@ func (c *compiler) load(conn plans.Connection, h Host) plans.Load {
 	if ls == nil {
 		ls = &LoadSpec{}
 	}
-	l := plans.Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout}
+	l := plans.Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout, Interval: results.DefaultInterval}
 	if ls.Duration != nil {
 		l.Duration = *ls.Duration
 		c.problem("load.duration", plans.DurationBound.Problem(l.Duration))
@@ -696,6 +696,10 @@ func (c *compiler) load(conn plans.Connection, h Host) plans.Load {
 	if ls.Timeout != nil {
 		l.Timeout = *ls.Timeout
 		c.problem("load.timeout", plans.TimeoutBound.Problem(l.Timeout))
+	}
+	if ls.Interval != nil {
+		l.Interval = *ls.Interval
+		c.problem("load.interval", results.IntervalProblem(l.Interval))
 	}
 	switch {
 	case ls.Groups != nil && ls.Layout != nil:

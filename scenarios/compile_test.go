@@ -49,7 +49,7 @@ func defaultLoad(groups ...plans.Group) plans.Load {
 	if groups == nil {
 		groups = []plans.Group{{Threads: 8, Connections: 16}}
 	}
-	return plans.Load{Connection: plans.Close, Warmup: time.Second, Duration: 10 * time.Second, Timeout: 10 * time.Second, Groups: groups}
+	return plans.Load{Connection: plans.Close, Warmup: time.Second, Duration: 10 * time.Second, Timeout: 10 * time.Second, Interval: time.Second, Groups: groups}
 }
 
 var defaultVariants = []plans.Variant{{Name: "default"}}
@@ -98,7 +98,7 @@ target:
   method: POST
   headers: {X-Trace: abc, Accept: "*/*"}
   body: '{"k":1}'
-load: {connection: keep-alive, duration: 1m30s, warmup: 0, timeout: 250ms}
+load: {connection: keep-alive, duration: 1m30s, warmup: 0, timeout: 250ms, interval: 250ms}
 repeat: 5
 max_errors: 0.5%
 `,
@@ -106,7 +106,7 @@ max_errors: 0.5%
 			Target: plans.Target{URL: "http://example.test/api/v1?q=1&r=a%20b", Addr: "example.test:80", Method: "POST",
 				Request: []byte("POST /api/v1?q=1&r=a%20b HTTP/1.1\r\nHost: example.test\r\nX-Trace: abc\r\nAccept: */*\r\n" +
 					"Connection: keep-alive\r\nContent-Length: 7\r\n\r\n{\"k\":1}")},
-			Load: plans.Load{Connection: plans.KeepAlive, Warmup: 0, Duration: 90 * time.Second, Timeout: 250 * time.Millisecond,
+			Load: plans.Load{Connection: plans.KeepAlive, Warmup: 0, Duration: 90 * time.Second, Timeout: 250 * time.Millisecond, Interval: 250 * time.Millisecond,
 				Groups: []plans.Group{{Threads: 8, Connections: 16}}}},
 	}, {
 		name: "user's Connection: Close header and Host override are kept in place",

@@ -113,6 +113,17 @@
 //	                allowed, at most 1h.
 //	  timeout       limit for one request (connect, handshake, write, read).
 //	                Default 10s; > 0, at most 10m.
+//	  interval      the timeline's interval: every worker closes one this
+//	                often, off its request loop, and the run record keeps
+//	                per interval and per group the requests completed (by
+//	                the window's rule, so the window's intervals add up to
+//	                its counts exactly), errors by class, requests started,
+//	                handshake and total p50/p99, the workers' own CPU and
+//	                their CPUs' busy share; and, read by the controller at
+//	                the same boundaries, the server's CPU and the kernel TCP
+//	                counters of every client host and of the server host.
+//	                The warm-up is there too, at negative times. Default
+//	                1s; 100ms to 10s. Plan.Load.Interval.
 //	  groups        worker groups, each one process pinned to its CPUs:
 //	    - cpus      taskset-style list ("0-9,20-29"); left out = unpinned.
 //	                Every CPU must exist on this machine (on a group with

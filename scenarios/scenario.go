@@ -132,6 +132,8 @@ type LoadSpec struct {
 	Warmup *time.Duration `yaml:"warmup"`
 	// Timeout bounds one request (default 10s).
 	Timeout *time.Duration `yaml:"timeout"`
+	// Interval is the timeline's interval (default 1s; 100ms to 10s).
+	Interval *time.Duration `yaml:"interval"`
 	// Groups lists the worker groups; at most one of Groups and Layout.
 	Groups []GroupSpec `yaml:"groups"`
 	// Layout expands a regular layout into groups.

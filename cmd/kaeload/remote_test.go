@@ -223,8 +223,74 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if _, err := os.Stat(filepath.Join(ng.Dir, "nginx.pid")); !os.IsNotExist(err) {
 		t.Errorf("nginx still running after the run (stop over ssh): %v", err)
 	}
+	checkRemoteTCP(t, rep, sshd.URL, ns != nil)
 	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
+}
+
+// checkRemoteTCP checks the kernel TCP counters of rep's timeline, run by
+// testRemoteGroupAndServer: on loopback everything shares this machine's
+// network namespace, read once, as one host with both roles. With the
+// ssh host in a namespace of its own, that namespace (the remote group's
+// and the server's, read over ssh) and this one (the local group's) are
+// two hosts whose counters really differ: the server's PassiveOpens hold
+// both groups' connections, its ActiveOpens the remote group's alone (at
+// most those that ended outside the window beside them: never the local
+// group's, so nothing is counted twice), and this machine's ActiveOpens
+// at least the local group's.
+func checkRemoteTCP(t *testing.T, rep results.Rep, host string, apart bool) {
+	t.Helper()
+	tl := rep.Timeline
+	if tl == nil {
+		t.Fatal("the repetition has no timeline")
+	}
+	t.Logf("TCP hosts: %+v", tl.Hosts)
+	sum := func(h int, name string) uint64 {
+		var n uint64
+		for i := range tl.Points {
+			v, ok := tl.TCP(i, h, name)
+			if !ok {
+				t.Errorf("host %s: %s not available at point %d", tl.Hosts[h].Name, name, i)
+			}
+			n += v
+		}
+		return n
+	}
+	opened := func(g results.Group) uint64 { return g.Connections + g.Outside.Warmup }
+	if !apart {
+		if len(tl.Hosts) != 1 {
+			t.Fatalf("%d TCP hosts, want one: every side shares this machine's namespace", len(tl.Hosts))
+		}
+		if h := tl.Hosts[0]; h.Name != "local = "+host || !h.Client || !h.Server || !h.Shared || h.Namespace == "" {
+			t.Errorf("TCP host %+v, want local = %s, client and server, shared", h, host)
+		}
+		return
+	}
+	if len(tl.Hosts) != 2 {
+		t.Fatalf("%d TCP hosts, want this machine's and the ssh host's namespace", len(tl.Hosts))
+	}
+	local, far := tl.Hosts[0], tl.Hosts[1]
+	if local.Name != "local" || !local.Client || local.Server || local.Shared {
+		t.Errorf("first TCP host %+v, want local, the clients' only", local)
+	}
+	if far.Name != host || !far.Client || !far.Server || !far.Shared {
+		t.Errorf("second TCP host %+v, want %s, clients and server shared", far, host)
+	}
+	if local.Namespace == "" || local.Namespace == far.Namespace {
+		t.Errorf("namespaces %q and %q, want two", local.Namespace, far.Namespace)
+	}
+	g0, g1 := rep.Groups[0], rep.Groups[1]
+	if got, want := sum(0, "ActiveOpens"), opened(g0); got < want {
+		t.Errorf("this machine's ActiveOpens %d, want at least the local group's %d connections", got, want)
+	}
+	if got, want := sum(1, "PassiveOpens"), opened(g0)+opened(g1); got < want {
+		t.Errorf("the server's PassiveOpens %d, want at least both groups' %d connections", got, want)
+	}
+	o := g1.Outside
+	slack := o.Late + o.Abandoned + o.WarmupErrors + uint64(g1.Slots)
+	if got, want := sum(1, "ActiveOpens"), opened(g1); got < want || got > want+slack {
+		t.Errorf("the server host's ActiveOpens %d, want the remote group's %d connections (+ at most %d outside the window)", got, want, slack)
+	}
 }
 
 // allowedSelf is this process's CPU list (an unpinned group's).

@@ -415,6 +415,9 @@ func (k *checker) load(l Load) {
 	k.problem("load.duration", DurationBound.Problem(l.Duration))
 	k.problem("load.warmup", WarmupBound.Problem(l.Warmup))
 	k.problem("load.timeout", TimeoutBound.Problem(l.Timeout))
+	if l.Interval != 0 {
+		k.problem("load.interval", results.IntervalProblem(l.Interval))
+	}
 	k.rate(l)
 }
 

@@ -162,6 +162,11 @@ type Load struct {
 	Duration time.Duration `json:"duration"`
 	// Timeout bounds one request: connect, handshake, write and read.
 	Timeout time.Duration `json:"timeout"`
+	// Interval is the timeline's interval (results.Timeline): each worker
+	// closes one every Interval, anchored at the window's start.
+	// Compile sets it (results.DefaultInterval unless load.interval says
+	// otherwise); 0, in a plan built by hand, records no timeline.
+	Interval time.Duration `json:"interval,omitempty"`
 	// Groups are the worker groups; each runs as one process pinned to its CPUs.
 	Groups []Group `json:"groups"`
 	// Rate is the open-loop rate across all groups, per second: the sum of

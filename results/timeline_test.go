@@ -1,0 +1,317 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestRunBeforeTimeline: a run.json written before timelines existed
+// (kaeload at the commit before them, two groups, two repetitions) still
+// loads, and says it has no timeline: no Rep.Timeline, no group's.
+func TestRunBeforeTimeline(t *testing.T) {
+	f, err := os.Open("testdata/run-before-timeline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := ReadRun(f)
+	if err != nil {
+		t.Fatalf("ReadRun: %v", err)
+	}
+	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 2 {
+		t.Fatalf("%d variants, want 1 with 2 repetitions", len(r.Variants))
+	}
+	for _, rep := range r.Variants[0].Reps {
+		if rep.Timeline != nil {
+			t.Errorf("rep %d: timeline %+v, want none", rep.Index, rep.Timeline)
+		}
+		for i := range rep.Groups {
+			if got := rep.GroupTimeline(i); got != nil {
+				t.Errorf("rep %d group %d: timeline %+v, want none", rep.Index, i, got)
+			}
+		}
+		if rep.Total.Requests == 0 {
+			t.Errorf("rep %d: no requests: not the stored run", rep.Index)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte(`"timeline"`)) {
+		t.Error("written again, the run gained a timeline key")
+	}
+}
+
+// timelineRep is a repetition of groups groups with a timeline of n
+// intervals of one second (the first two in the warm-up), filled with
+// figures of realistic size; troubled adds errors of two classes to
+// every interval and puts the server in a namespace of its own, both
+// growing the counters of an accept queue that overflows.
+func timelineRep(groups, n int, troubled bool) Rep {
+	hosts := []TCPHost{{Name: "local", Client: true, Server: true, Shared: true, Namespace: "net:[4026531840]@1c2d3e4f", Counters: tcpNames}}
+	grew := []string{"ActiveOpens", "PassiveOpens", "OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose", "RetransSegs"}
+	if troubled {
+		hosts[0].Server, hosts[0].Shared = false, false
+		hosts = append(hosts, TCPHost{Name: "server", Server: true, Namespace: "net:[4026531840]@9a8b7c6d", Counters: tcpNames})
+	}
+	grewOn := func(h int) []string {
+		switch {
+		case !troubled:
+			return grew
+		case h == 0: // the clients: SYNs retransmitted, connects refused
+			return []string{"ActiveOpens", "TCPSynRetrans", "RetransSegs", "AttemptFails", "EstabResets", "OutRsts"}
+		}
+		// the server: its accept queue overflowing
+		return []string{"PassiveOpens", "ListenOverflows", "ListenDrops", "OutRsts", "EstabResets", "TCPAbortOnData", "RetransSegs"}
+	}
+	iv := func(k int) Interval {
+		x := Interval{Start: time.Duration(k-2) * time.Second, Length: time.Second, Requests: 123456 + uint64(k), Started: 123460 + uint64(k),
+			HandshakeP50: 12345 * time.Microsecond, HandshakeP99: 1234567 * time.Microsecond,
+			TotalP50: 23456 * time.Microsecond, TotalP99: 2345678 * time.Microsecond,
+			ProcessBusy: share(0.4321), CPUsBusy: share(0.9876)}
+		if troubled {
+			x.Errors[ErrConnect], x.Errors[ErrTimeout] = 1234, 56
+		}
+		return x
+	}
+	rep := Rep{Timeline: &Timeline{Interval: time.Second, Hosts: hosts}}
+	for g := range groups {
+		grp := Group{Index: g}
+		if groups > 1 {
+			for k := range n {
+				grp.Timeline = append(grp.Timeline, iv(k))
+			}
+		}
+		rep.Groups = append(rep.Groups, grp)
+	}
+	for k := range n {
+		rep.Timeline.Points = append(rep.Timeline.Points, Point{Interval: iv(k), ServerBusy: share(0.5432)})
+	}
+	for h := range rep.Timeline.Hosts {
+		d := map[string][]*uint64{}
+		for _, name := range grewOn(h) {
+			for range n {
+				v := uint64(123456)
+				d[name] = append(d[name], &v)
+			}
+		}
+		rep.Timeline.Hosts[h].Deltas = d
+	}
+	return rep
+}
+
+var tcpNames = []string{"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
+	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent", "TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory",
+	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs"}
+
+// timelineBytes is how many bytes the timelines of rep add to run.json
+// (WriteJSON, indented) and to the journal's line (compact).
+func timelineBytes(t *testing.T, rep Rep) (file, journal int) {
+	t.Helper()
+	size := func(rep Rep) (int, int) {
+		r := &Run{Name: "size", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}}
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		line, err := json.Marshal(journalRecord{Type: recRep, Rep: &rep}) // as Journal.append writes it
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf.Len(), len(line)
+	}
+	f1, j1 := size(rep)
+	bare := rep
+	bare.Timeline = nil
+	bare.Groups = nil
+	for _, g := range rep.Groups {
+		g.Timeline = nil
+		bare.Groups = append(bare.Groups, g)
+	}
+	f0, j0 := size(bare)
+	return f1 - f0, j1 - j0
+}
+
+// TestTimelineSize holds the timeline to its budget: at most 64 KiB of
+// run.json per group per minute of window at the default interval, for 1,
+// 2, 4 and 11 groups, with the counters a healthy short-connection run on
+// one shared namespace shows, and for a troubled run: connect and timeout
+// errors in every interval, client and server namespaces apart, the
+// server's accept queue overflowing (six and seven counters growing).
+// The journal's compact lines take less than half; the test logs both.
+func TestTimelineSize(t *testing.T) {
+	const budget = 64 << 10
+	const minute = 60 // intervals of DefaultInterval
+	for _, troubled := range []bool{false, true} {
+		for _, groups := range []int{1, 2, 4, 11} {
+			file, journal := timelineBytes(t, timelineRep(groups, minute, troubled))
+			perFile, perJournal := file/groups, journal/groups
+			t.Logf("troubled %-5v %2d groups: run.json %6.1f KiB per group per minute, journal %6.1f KiB", troubled, groups, float64(perFile)/1024, float64(perJournal)/1024)
+			if perFile > budget {
+				t.Errorf("%d groups: the timeline takes %d bytes of run.json per group per minute, want at most %d", groups, perFile, budget)
+			}
+		}
+	}
+}
+
+// TestTimelineJSON: a timeline survives run.json: counters that grew,
+// grew by 0 (left out), are missing for an interval (null) or not
+// available on the host; errors by class; percentiles and shares.
+func TestTimelineJSON(t *testing.T) {
+	rep := timelineRep(2, 3, true)
+	rep.Timeline.Hosts[1].Unavailable = map[string]string{"TCPReqQFullDrop": "not in this kernel's /proc/net/netstat"}
+	d := rep.Timeline.Hosts[0].Deltas
+	d["ActiveOpens"][1], d["OutRsts"][1] = nil, nil
+	d["SyncookiesSent"] = []*uint64{new(uint64), new(uint64), nil}
+	r := &Run{Name: "json", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadRun(&buf)
+	if err != nil {
+		t.Fatalf("ReadRun: %v", err)
+	}
+	got := back.Variants[0].Reps[0]
+	if !reflect.DeepEqual(got.Timeline, rep.Timeline) {
+		t.Errorf("timeline after run.json:\n%+v\nwant\n%+v", got.Timeline, rep.Timeline)
+	}
+	if !reflect.DeepEqual(got.Groups[1].Timeline, rep.Groups[1].Timeline) {
+		t.Errorf("group 1's timeline after run.json:\n%+v\nwant\n%+v", got.Groups[1].Timeline, rep.Groups[1].Timeline)
+	}
+	tl := got.Timeline
+	for _, c := range []struct {
+		point, host int
+		name        string
+		want        uint64
+		ok          bool
+	}{
+		{0, 0, "ActiveOpens", 123456, true},
+		{0, 0, "SyncookiesSent", 0, true},      // available, grew by 0
+		{2, 0, "SyncookiesSent", 0, false},     // missing in the last
+		{0, 0, "TCPTimeWaitOverflow", 0, true}, // no series: 0 throughout
+		{1, 0, "ActiveOpens", 0, false},        // missing in this interval
+		{1, 0, "TCPSynRetrans", 123456, true},  // the others are there
+		{0, 1, "TCPReqQFullDrop", 0, false},    // not available on the host
+		{0, 1, "ListenOverflows", 123456, true},
+		{0, 2, "ActiveOpens", 0, false}, // no such host
+		{0, 0, "NoSuchCounter", 0, false},
+	} {
+		v, ok := tl.TCP(c.point, c.host, c.name)
+		if v != c.want || ok != c.ok {
+			t.Errorf("TCP(%d, %d, %s) = %d, %v; want %d, %v", c.point, c.host, c.name, v, ok, c.want, c.ok)
+		}
+	}
+	if got, want := len(tl.Window()), 1; got != want {
+		t.Errorf("%d points in the window, want %d (3 intervals from -2 s)", got, want)
+	}
+}
+
+// TestTimelineBuilder merges two groups' samples exactly: counts add up,
+// the total's percentiles are those of the merged histograms (not of the
+// groups' percentiles), a CPU two groups share is counted once, the
+// controller's readings land on their intervals, and a group cannot send
+// an interval twice. With one group, its intervals are stored once.
+func TestTimelineBuilder(t *testing.T) {
+	hist := func(ms ...int) *Histogram {
+		h := NewHistogram()
+		for _, v := range ms {
+			h.Record(time.Duration(v) * time.Millisecond)
+		}
+		return h
+	}
+	cpus := func(busy float64, ids ...int) *CPUUsage {
+		u := &CPUUsage{Busy: busy}
+		for _, id := range ids {
+			u.PerCPU = append(u.PerCPU, CPUTime{CPU: id, Seconds: busy})
+			u.Seconds += busy
+		}
+		return u
+	}
+	b := NewTimelineBuilder(time.Second, []string{"", ""})
+	samples := []struct {
+		g int
+		s IntervalSample
+	}{
+		{0, IntervalSample{K: -1, Start: -300 * time.Millisecond, Length: 300 * time.Millisecond, Requests: 3, Started: 4, Total: hist(1, 1, 1)}},
+		{1, IntervalSample{K: -1, Start: -290 * time.Millisecond, Length: 290 * time.Millisecond, Requests: 2, Started: 2, Total: hist(9, 9)}},
+		{0, IntervalSample{K: 0, Length: time.Second, Requests: 10, Started: 10, Errors: ErrorCounts{ErrConnect: 2},
+			Total: hist(1, 1, 1, 1, 1, 1, 1, 1, 1, 1), Handshake: hist(1), Process: &CPUUsage{Seconds: 0.5, Busy: 0.25}, CPUs: cpus(0.5, 0, 1)}},
+		{1, IntervalSample{K: 0, Length: time.Second, Requests: 1, Started: 2, Errors: ErrorCounts{ErrTimeout: 1},
+			Total: hist(100), Process: &CPUUsage{Seconds: 0.25, Busy: 0.25}, CPUs: cpus(0.5, 1)}},
+	}
+	for _, s := range samples {
+		if err := b.Add(s.g, s.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Add(1, samples[3].s); err == nil {
+		t.Error("a second sample of interval 0 from group 1 was accepted")
+	}
+	if err := b.Add(2, samples[3].s); err == nil {
+		t.Error("a sample of group 2 of 2 was accepted")
+	}
+	b.AddServer(0, 0, time.Second, &CPUUsage{Busy: 0.123456})
+	b.SetHosts([]TCPHost{{Name: "local", Counters: tcpNames}})
+	b.AddTCP(0, 0, 0, time.Second, TCPCounts{Grew: map[string]uint64{"ActiveOpens": 11}})
+	tl, groups := b.Build()
+	if len(tl.Points) != 2 || len(groups) != 2 || len(groups[0]) != 2 || len(groups[1]) != 2 {
+		t.Fatalf("%d points, groups %v: want 2 points and 2 intervals per group", len(tl.Points), groups)
+	}
+	warm, win := tl.Points[0], tl.Points[1]
+	if warm.Start != -300*time.Millisecond || warm.Length != 300*time.Millisecond {
+		t.Errorf("the warm-up point spans %s + %s, want the earlier group's -300ms + 300ms", warm.Start, warm.Length)
+	}
+	// 3 × 1 ms and 2 × 9 ms: the percentiles of all five (p50 1 ms),
+	// not an average of the groups' (p50 5 ms).
+	all50, all99 := quantiles(hist(1, 1, 1, 9, 9))
+	if warm.TotalP50 != all50 || warm.TotalP99 != all99 || all50 > 2*time.Millisecond {
+		t.Errorf("warm-up total p50 %s, p99 %s; want those of all five times, %s and %s", warm.TotalP50, warm.TotalP99, all50, all99)
+	}
+	if win.Requests != 11 || win.Started != 12 || win.Errors[ErrConnect] != 2 || win.Errors[ErrTimeout] != 1 {
+		t.Errorf("window point %+v, want 11 requests, 12 started, 2 connect and 1 timeout errors", win.Interval)
+	}
+	// CPUs 0 and 1, CPU 1 shared: (0.5 + 0.5) s over 2 CPUs × 1 s. The
+	// workers' 0.75 s over the same 2 CPUs.
+	if win.CPUsBusy == nil || *win.CPUsBusy != 0.5 || win.ProcessBusy == nil || *win.ProcessBusy != 0.375 {
+		t.Errorf("window CPUs busy %v, process %v; want 0.5 and 0.375", deref(win.CPUsBusy), deref(win.ProcessBusy))
+	}
+	if win.ServerBusy == nil || *win.ServerBusy != 0.1235 {
+		t.Errorf("server busy %v, want 0.1235", deref(win.ServerBusy))
+	}
+	if v, ok := tl.TCP(1, 0, "ActiveOpens"); v != 11 || !ok {
+		t.Errorf("ActiveOpens %d, %v; want 11", v, ok)
+	}
+	if _, ok := tl.TCP(0, 0, "ActiveOpens"); ok {
+		t.Error("ActiveOpens available in the warm-up point, which was not read")
+	}
+	if g, want := groups[1][1], hist(100).ValueAtQuantile(50); g.TotalP50 != time.Duration(want)*time.Microsecond || g.CPUsBusy == nil || *g.CPUsBusy != 0.5 {
+		t.Errorf("group 1's window interval %+v, want total p50 100ms and its CPUs half busy", g)
+	}
+
+	one := NewTimelineBuilder(time.Second, []string{""})
+	if err := one.Add(0, samples[2].s); err != nil {
+		t.Fatal(err)
+	}
+	tl1, g1 := one.Build()
+	rep := Rep{Groups: []Group{{Timeline: g1[0]}}, Timeline: tl1}
+	if g1[0] != nil {
+		t.Errorf("one group: its intervals stored beside the points: %+v", g1[0])
+	}
+	if got := rep.GroupTimeline(0); len(got) != 1 || got[0].Requests != 10 {
+		t.Errorf("one group: GroupTimeline %+v, want the one point's 10 requests", got)
+	}
+}
+
+func deref(p *float64) string {
+	if p == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*p)
+}

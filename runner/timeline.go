@@ -1,0 +1,490 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/results"
+)
+
+// A repetition's timeline (results.Timeline) is measured in two places.
+// Each worker closes its group's intervals: the engine's counts and
+// histograms (engine.TakeIntervals) with the worker's own CPU and its
+// CPUs' busy time read at the same boundaries, sent as intervals messages
+// while the load runs. The controller reads, at the same boundaries, the
+// server's CPU and the kernel TCP counters of every host (tcpSources),
+// and assembles the whole in a results.TimelineBuilder.
+
+// grid is the timeline of one repetition: intervals of ivl anchored at
+// the window's start, up to its end.
+type grid struct {
+	start, end time.Time
+	ivl        time.Duration
+}
+
+// index is the interval that holds t.
+func (g grid) index(t time.Time) int {
+	d := t.Sub(g.start)
+	k := d / g.ivl
+	if d < 0 && d%g.ivl != 0 {
+		k--
+	}
+	return int(k)
+}
+
+// boundary is the start of interval k, or the window's end if later.
+func (g grid) boundary(k int) time.Time {
+	b := g.start.Add(time.Duration(k) * g.ivl)
+	if b.After(g.end) {
+		return g.end
+	}
+	return b
+}
+
+// seriesValue is one value of a series: over interval k, from start for
+// length (relative to the window's start).
+type seriesValue[T any] struct {
+	start, length time.Duration
+	v             T
+}
+
+// series reads a meter at every boundary of a grid, from when it starts
+// to the window's end (startSeries). Readings of intervals before through
+// are final; done is closed when there will be no more.
+type series[T any] struct {
+	mu      sync.Mutex
+	vals    map[int]seriesValue[T]
+	through int
+	done    chan struct{}
+}
+
+// firstSample is a meter's first sample, taken at from: the start of a
+// series (firstSample.series).
+type firstSample[T any] struct {
+	from   time.Time
+	finish func(time.Duration) (T, error) // nil: nothing to measure
+	err    error
+}
+
+// sampleNow takes m's first sample now; nil m gives one that measures
+// nothing.
+func sampleNow[T any](m meterOf[T]) firstSample[T] {
+	f := firstSample[T]{from: time.Now()}
+	if m != nil {
+		f.finish, f.err = m()
+	}
+	return f
+}
+
+// startSeries takes m's first sample now and reads the series from it
+// (firstSample.series).
+func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(string, ...any)) *series[T] {
+	return sampleNow(m).series(ctx, g, logf)
+}
+
+// series reads the meter at every boundary of g after the first sample up
+// to the window's end, each reading the interval it closes (over the time
+// between the two samples, as measureWindow). A failed sample leaves its
+// interval without a reading (logged once); a meter that could not start
+// gives none, nor does one that measures nothing.
+func (f firstSample[T]) series(ctx context.Context, g grid, logf func(string, ...any)) *series[T] {
+	s := &series[T]{vals: map[int]seriesValue[T]{}, done: make(chan struct{})}
+	if f.err != nil {
+		logf("not measured: %v", f.err)
+	}
+	if f.finish == nil || f.err != nil || !f.from.Before(g.end) {
+		close(s.done)
+		return s
+	}
+	go func() {
+		defer close(s.done)
+		from, finish := f.from, f.finish
+		k := g.index(from)
+		prev, warned := from, false
+		for {
+			b := g.boundary(k + 1)
+			if !sleepUntil(ctx, b) {
+				return
+			}
+			at := time.Now()
+			v, err := finish(at.Sub(prev))
+			if err != nil && !warned {
+				warned = true
+				logf("not measured at %s: %v (the intervals it fails are left without)", b.Sub(g.start), err)
+			}
+			start := g.boundary(k)
+			if start.Before(from) {
+				start = from
+			}
+			s.mu.Lock()
+			if err == nil {
+				s.vals[k] = seriesValue[T]{start: start.Sub(g.start), length: b.Sub(start), v: v}
+			}
+			s.through = k + 1
+			s.mu.Unlock()
+			prev = at
+			k++
+			if !b.Before(g.end) {
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// has reports whether interval k's reading is final (or will never come).
+func (s *series[T]) has(k int) bool {
+	if s == nil {
+		return true
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return k < s.through
+}
+
+// get returns interval k's reading; the zero T when there is none.
+func (s *series[T]) get(k int) T {
+	var zero T
+	if s == nil {
+		return zero
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.vals[k].v
+}
+
+// wait waits until the series is done or ctx ends.
+func (s *series[T]) wait(ctx context.Context) {
+	if s == nil {
+		return
+	}
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+	}
+}
+
+// all returns the readings by interval; call it after wait.
+func (s *series[T]) all() map[int]seriesValue[T] {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.vals
+}
+
+// workerTimeline is a worker's side of the timeline: the engine's
+// intervals held until the CPU readings of the same intervals are in.
+type workerTimeline struct {
+	proc, cpus *series[*results.CPUUsage]
+	pending    []results.IntervalSample
+}
+
+// take adds the engine's newly ended intervals and returns those whose
+// CPU readings are in, in order, with them (final: every one, with what
+// there is).
+func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []results.IntervalSample {
+	wt.pending = append(wt.pending, taken...)
+	n := 0
+	for ; n < len(wt.pending); n++ {
+		iv := &wt.pending[n]
+		if !final && !(wt.proc.has(iv.K) && wt.cpus.has(iv.K)) {
+			break
+		}
+		iv.Process, iv.CPUs = wt.proc.get(iv.K), wt.cpus.get(iv.K)
+	}
+	out := slices.Clone(wt.pending[:n])
+	wt.pending = slices.Delete(wt.pending, 0, n)
+	return out
+}
+
+// tcpSource is where one host's kernel TCP counters are read for a
+// repetition: the controller's network namespace, a local server's, or a
+// namespace on an ssh host.
+type tcpSource struct {
+	name           string // "local", or the ssh host's name
+	client, server bool
+	// read takes a snapshot; nil when the counters cannot be read there
+	// at all, for why.
+	read func(ctx context.Context) cpustat.TCPSnapshot
+	why  string
+}
+
+// localHost names the controller's machine among the TCP hosts.
+const localHost = "local"
+
+// tcpSources lists the hosts whose TCP counters the timeline reads: the
+// controller's namespace when a group runs here, each ssh host that runs
+// groups, and the server's: the built-in target's (this process), a local
+// server's (its process's namespace), or the server host's over ssh (its
+// listener's namespace when found, else its shell's). A server elsewhere
+// that kaeload does not reach gets why.
+func (c *controller) tcpSources() []tcpSource {
+	local := func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCounters() }
+	remoteRead := func(hc *hostConn, pid int) func(context.Context) cpustat.TCPSnapshot {
+		return func(ctx context.Context) cpustat.TCPSnapshot {
+			ctx, cancel := context.WithTimeout(ctx, clockTimeout)
+			defer cancel()
+			out, err := hc.conn.Output(ctx, "read TCP counters", cpustat.RemoteTCPCountersCommand(pid), nil)
+			if err != nil {
+				return cpustat.ParseRemoteTCPCounters(err.Error()) // every counter not available, with why
+			}
+			return cpustat.ParseRemoteTCPCounters(string(out))
+		}
+	}
+	var out []tcpSource
+	seen := map[string]bool{}
+	for _, g := range c.plan.Load.Groups {
+		name := localHost
+		if g.Host != nil {
+			name = g.Host.Name
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		src := tcpSource{name: name, client: true, read: local}
+		if g.Host != nil {
+			src.read = remoteRead(c.hosts[name], 0)
+		}
+		out = append(out, src)
+	}
+	srv := tcpSource{name: localHost, server: true, read: local}
+	switch s := c.plan.Server; {
+	case c.builtin:
+	case s != nil && s.SSH != nil:
+		srv.name, srv.read = s.SSH.Name, remoteRead(c.hosts[s.SSH.Name], c.serverPID)
+	case c.serverPID > 0:
+		pid := c.serverPID
+		srv.read = func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCountersOf(pid) }
+	default:
+		host, _, _ := net.SplitHostPort(c.plan.Target.Addr)
+		if !isLocal(net.ParseIP(host)) {
+			// A loopback or local address is served in this namespace;
+			// another machine's is out of reach.
+			srv.name, srv.read = host, nil
+			srv.why = fmt.Sprintf("the server (%s) is on a machine kaeload does not reach: give server.host an ssh:// URL to read its counters", c.plan.Target.Addr)
+		}
+	}
+	return append(out, srv)
+}
+
+// tcpReadings are the TCP counters of a repetition's hosts, read at the
+// timeline's boundaries: one series per network namespace.
+type tcpReadings struct {
+	hosts  []results.TCPHost
+	first  []firstSample[cpustat.TCPDelta] // per host
+	series []*series[cpustat.TCPDelta]     // per host, once run
+	logf   func(string, ...any)
+	warned map[int]bool // hosts whose missing counters were logged
+}
+
+// firstTCP takes the first snapshot of every source now and merges the
+// sources that share a network namespace into one host (read once:
+// clients and server in one namespace count each connection once);
+// tcpReadings.run then reads each host at every boundary.
+func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) *tcpReadings {
+	from := time.Now()
+	first := make([]cpustat.TCPSnapshot, len(srcs))
+	var wg sync.WaitGroup
+	for i, src := range srcs {
+		if src.read == nil {
+			continue
+		}
+		wg.Go(func() { first[i] = src.read(ctx) })
+	}
+	wg.Wait()
+	tr := &tcpReadings{logf: logf, warned: map[int]bool{}}
+	var reads []func(context.Context) cpustat.TCPSnapshot
+	var firsts []cpustat.TCPSnapshot
+	defer func() {
+		for h, read := range reads {
+			tr.first = append(tr.first, tcpFirst(ctx, read, firsts[h], from))
+		}
+	}()
+	for i, src := range srcs {
+		h := -1
+		if src.read != nil {
+			h = slices.IndexFunc(firsts, func(s cpustat.TCPSnapshot) bool { return s.Namespace.Same(first[i].Namespace) })
+		}
+		if h >= 0 && reads[h] != nil {
+			th := &tr.hosts[h]
+			if !slices.Contains(strings.Split(th.Name, " = "), src.name) {
+				th.Name += " = " + src.name
+			}
+			th.Client, th.Server = th.Client || src.client, th.Server || src.server
+			th.Shared = th.Client && th.Server
+			continue
+		}
+		th := results.TCPHost{Name: src.name, Client: src.client, Server: src.server, Counters: cpustat.TCPCounterNames[:]}
+		if src.read == nil {
+			th.Unavailable = map[string]string{}
+			for _, n := range cpustat.TCPCounterNames {
+				th.Unavailable[n] = src.why
+			}
+		} else {
+			if ns := first[i].Namespace; ns.Known() {
+				th.Namespace = ns.String()
+			}
+			if len(first[i].Unavailable) > 0 {
+				th.Unavailable = first[i].Unavailable
+			}
+		}
+		tr.hosts = append(tr.hosts, th)
+		reads = append(reads, src.read)
+		firsts = append(firsts, first[i])
+	}
+	return tr
+}
+
+// tcpFirst is the start of a host's series: its first snapshot, taken at
+// from, and what reads the next ones; nothing to measure for a host not
+// readable (read nil).
+func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapshot, first cpustat.TCPSnapshot, from time.Time) firstSample[cpustat.TCPDelta] {
+	f := firstSample[cpustat.TCPDelta]{from: from}
+	if read == nil {
+		return f
+	}
+	prev := first
+	f.finish = func(time.Duration) (cpustat.TCPDelta, error) {
+		next := read(ctx)
+		d := prev.Delta(next)
+		prev = next
+		return d, nil
+	}
+	return f
+}
+
+// run reads every host at every boundary of g after the first snapshots.
+func (tr *tcpReadings) run(ctx context.Context, g grid) {
+	for h, f := range tr.first {
+		name := tr.hosts[h].Name
+		tr.series = append(tr.series, f.series(ctx, g, func(f string, a ...any) {
+			tr.logf("TCP counters of "+name+": "+f, a...)
+		}))
+	}
+}
+
+// counts turns a delta of host h into what a timeline point keeps: the
+// counters that grew, and those the host has that this delta lacks.
+func (tr *tcpReadings) counts(h int, d cpustat.TCPDelta) results.TCPCounts {
+	var c results.TCPCounts
+	for name, v := range d.Values {
+		if v == 0 {
+			continue
+		}
+		if c.Grew == nil {
+			c.Grew = map[string]uint64{}
+		}
+		c.Grew[name] = v
+	}
+	for _, name := range slices.Sorted(maps.Keys(d.Unavailable)) {
+		if _, always := tr.hosts[h].Unavailable[name]; always {
+			continue
+		}
+		c.Missing = append(c.Missing, name)
+		if !tr.warned[h] {
+			tr.warned[h] = true
+			tr.logf("TCP counters of %s: %s not available for an interval: %s (such intervals hold null for it)", tr.hosts[h].Name, name, d.Unavailable[name])
+		}
+	}
+	return c
+}
+
+// repTimeline is the controller's side of one repetition's timeline.
+type repTimeline struct {
+	builder *results.TimelineBuilder
+	server  *series[*results.CPUUsage]
+	tcp     *tcpReadings
+}
+
+// timelineStart is the controller's first readings of a repetition's
+// timeline, taken before its load starts, so that its first interval
+// holds all of the load.
+type timelineStart struct {
+	ivl    time.Duration
+	hosts  []string // each group's ssh host, "" for this machine
+	server firstSample[*results.CPUUsage]
+	tcp    *tcpReadings
+	logf   func(string, ...any)
+}
+
+// beginTimeline takes the controller's first readings for a repetition
+// about to start: the server's CPU and the TCP counters of every host.
+// nil when the plan records no timeline.
+func (c *controller) beginTimeline(ctx context.Context, label string) *timelineStart {
+	ivl := c.plan.Load.Interval
+	if ivl <= 0 {
+		return nil
+	}
+	ts := &timelineStart{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
+	ts.logf = func(f string, a ...any) {
+		fmt.Fprintf(c.opts.Log, "%s: timeline: "+f+"\n", append([]any{label}, a...)...)
+	}
+	for i, gr := range c.plan.Load.Groups {
+		if gr.Host != nil {
+			ts.hosts[i] = gr.Host.Name
+		}
+	}
+	ts.server = sampleNow(c.server)
+	ts.tcp = firstTCP(ctx, c.tcpSources(), ts.logf)
+	return ts
+}
+
+// start reads on at every boundary of the timeline of win.
+func (ts *timelineStart) start(ctx context.Context, win results.Window) *repTimeline {
+	if ts == nil {
+		return nil
+	}
+	g := grid{start: win.Start, end: win.End, ivl: ts.ivl}
+	rt := &repTimeline{builder: results.NewTimelineBuilder(ts.ivl, ts.hosts), tcp: ts.tcp}
+	rt.server = ts.server.series(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) })
+	ts.tcp.run(ctx, g)
+	return rt
+}
+
+// builderOrNil is the builder the workers' intervals go to; nil without
+// a timeline.
+func (rt *repTimeline) builderOrNil() *results.TimelineBuilder {
+	if rt == nil {
+		return nil
+	}
+	return rt.builder
+}
+
+// finish waits for the controller's readings (or ctx) and returns the
+// repetition's timeline, with the groups' intervals set in groups.
+func (rt *repTimeline) finish(ctx context.Context, groups []results.Group) *results.Timeline {
+	if rt == nil {
+		return nil
+	}
+	rt.server.wait(ctx)
+	for k, r := range rt.server.all() {
+		rt.builder.AddServer(k, r.start, r.length, r.v)
+	}
+	rt.builder.SetHosts(rt.tcp.hosts)
+	for h, s := range rt.tcp.series {
+		s.wait(ctx)
+		for k, r := range s.all() {
+			rt.builder.AddTCP(k, h, r.start, r.length, rt.tcp.counts(h, r.v))
+		}
+	}
+	t, per := rt.builder.Build()
+	for i := range groups {
+		groups[i].Timeline = per[i]
+	}
+	return t
+}
