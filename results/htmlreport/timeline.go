@@ -1,0 +1,160 @@
+package htmlreport
+
+import (
+	"html/template"
+	"strconv"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// kernelEvent is one kernel event of a repetition as the analysis lists
+// it: a TCP trouble counter (ListenOverflows, TCPSynRetrans, …) that grew
+// on one host over one interval of the repetition's timeline. The page
+// marks it where it happened and decides nothing about it.
+type kernelEvent struct {
+	// Start and Length are the interval's, relative to the window's start.
+	Start, Length time.Duration
+	// Host names the network namespace whose counter grew ("local",
+	// "server", …), with its role when that says more.
+	Host string
+	// Counter is the counter's name in the kernel's terms.
+	Counter string
+	// Count is how much it grew over the interval.
+	Count uint64
+}
+
+// timelineSection is the page's timeline: a block per variant, each with
+// its repetitions' charts; Recorded is false when no repetition of the run
+// has a timeline (a run stored before timelines existed), and the page
+// then says so once instead of drawing anything.
+type timelineSection struct {
+	Recorded bool
+	Variants []timelineVariant
+}
+
+// timelineVariant is one variant's repetitions on the timeline.
+type timelineVariant struct {
+	Name  string
+	Color string
+	// ID is the HTML id of the variant's block ("timeline-0").
+	ID   string
+	Reps []timelineRep
+}
+
+// timelineRep is one repetition's charts, shown in a <details> element of
+// its own; the first of each variant starts open.
+type timelineRep struct {
+	// ID is the HTML id of the repetition's block ("timeline-0-1").
+	ID string
+	// Rep is the repetition's number as the page shows it (from 1).
+	Rep string
+	// Open says the repetition's block starts open.
+	Open bool
+	// Summary is the one line beside the repetition's number.
+	Summary string
+	// None says the repetition recorded no timeline.
+	None bool
+	// Charts are the rate, handshake and CPU charts, on one time axis.
+	Charts []timelineChart
+}
+
+// timelineChart is one chart of a repetition's timeline.
+type timelineChart struct {
+	// Class is the chart's kind ("tl-rate", "tl-handshake", "tl-cpu").
+	Class string
+	Title string
+	// SVG is the inline <svg> element.
+	SVG template.HTML
+	// Legend is drawn in HTML beside the chart's title.
+	Legend []legendItem
+	// Note says how to read the chart, in a line under it; "" for none.
+	Note string
+}
+
+// timelineSectionOf lays out the timeline of every variant of vs; events
+// returns the kernel events of repetition j of variant i, as the analysis
+// lists them.
+func timelineSectionOf(vs []variantData, events func(i, j int) []kernelEvent) *timelineSection {
+	sec := &timelineSection{}
+	for i := range vs {
+		v := &vs[i]
+		if len(v.V.Reps) == 0 {
+			continue
+		}
+		tv := timelineVariant{Name: v.V.Name, Color: cssColor(v.Color), ID: "timeline-" + strconv.Itoa(v.Index)}
+		for j := range v.V.Reps {
+			rep := &v.V.Reps[j]
+			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1), Open: j == 0}
+			if rep.Timeline == nil || len(rep.Timeline.Points) == 0 {
+				tr.None, tr.Open = true, false
+				tr.Summary = "no timeline recorded"
+				tv.Reps = append(tv.Reps, tr)
+				continue
+			}
+			sec.Recorded = true
+			var evs []kernelEvent
+			if events != nil {
+				evs = events(i, j)
+			}
+			tr.Summary = repTimelineSummary(rep, evs)
+			tr.Charts = repTimelineCharts(rep, evs)
+			tv.Reps = append(tv.Reps, tr)
+		}
+		sec.Variants = append(sec.Variants, tv)
+	}
+	return sec
+}
+
+// repTimelineSummary is the line beside a repetition's number: its
+// window, interval and number of intervals with kernel events.
+func repTimelineSummary(rep *results.Rep, evs []kernelEvent) string {
+	t := rep.Timeline
+	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(t.Interval.Seconds())
+	if n := len(eventMarks(evs)); n > 0 {
+		s += ", kernel events in " + strconv.Itoa(n) + " interval"
+		if n > 1 {
+			s += "s"
+		}
+	} else {
+		s += ", no kernel event"
+	}
+	return s
+}
+
+// repTimelineCharts draws a repetition's charts on one time axis: rate
+// stacked by group with the kernel events marked, handshake p50 and p99,
+// client and server CPU.
+func repTimelineCharts(rep *results.Rep, evs []kernelEvent) []timelineChart {
+	ax := newTimeAxis(rep.Timeline)
+	marks := eventMarks(evs)
+	out := []timelineChart{rateTimeline(rep, ax, marks), handshakeTimeline(rep.Timeline, ax, marks)}
+	if c, ok := cpuTimeline(rep.Timeline, ax, marks); ok {
+		out = append(out, c)
+	}
+	return out
+}
+
+// eventMark is the kernel events of one interval: one mark on the time
+// axis, its tooltip naming each counter, host and count.
+type eventMark struct {
+	Start, Length time.Duration
+	Events        []kernelEvent
+}
+
+// eventMarks groups evs by interval, in the order the analysis lists
+// them (intervals in order of first appearance).
+func eventMarks(evs []kernelEvent) []eventMark {
+	var out []eventMark
+	index := map[time.Duration]int{}
+	for _, e := range evs {
+		i, ok := index[e.Start]
+		if !ok {
+			i = len(out)
+			index[e.Start] = i
+			out = append(out, eventMark{Start: e.Start, Length: e.Length})
+		}
+		out[i].Events = append(out[i].Events, e)
+	}
+	return out
+}
