@@ -101,6 +101,9 @@ type page struct {
 	// Search is what the run's search found; nil without one.
 	Search *searchSection
 
+	// Timeline is every repetition's charts over time; nil without variants.
+	Timeline *timelineSection
+
 	Charts     []chart
 	Comparison []comparisonRow
 	Variants   []variantRow
@@ -293,6 +296,7 @@ func newPage(m *results.Report) (*page, error) {
 		pg.Charts = append(pg.Charts, c)
 	}
 
+	pg.Timeline = timelineSectionOf(vs, nil)
 	pg.Speed = speedSectionOf(m.Speed)
 
 	for i := range vs {
