@@ -31,6 +31,9 @@ type kernelEvent struct {
 type timelineSection struct {
 	Recorded bool
 	Variants []timelineVariant
+	// Without names the variants none of whose repetitions recorded a
+	// timeline, in a run where others did: one line for all of them.
+	Without []string
 }
 
 // timelineVariant is one variant's repetitions on the timeline.
@@ -43,7 +46,7 @@ type timelineVariant struct {
 }
 
 // timelineRep is one repetition's charts, shown in a <details> element of
-// its own; the first of each variant starts open.
+// its own; the first drawn of each variant starts open.
 type timelineRep struct {
 	// ID is the HTML id of the repetition's block ("timeline-0-1").
 	ID string
@@ -83,15 +86,19 @@ func timelineSectionOf(vs []variantData, events func(i, j int) []kernelEvent) *t
 			continue
 		}
 		tv := timelineVariant{Name: v.V.Name, Color: cssColor(v.Color), ID: "timeline-" + strconv.Itoa(v.Index)}
+		if !hasTimeline(v.V) {
+			sec.Without = append(sec.Without, v.V.Name)
+			continue
+		}
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
-			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1), Open: j == 0}
-			if rep.Timeline == nil || len(rep.Timeline.Points) == 0 {
-				tr.None, tr.Open = true, false
-				tr.Summary = "no timeline recorded"
+			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1)}
+			if !hasPoints(rep) {
+				tr.None, tr.Summary = true, "no timeline recorded"
 				tv.Reps = append(tv.Reps, tr)
 				continue
 			}
+			tr.Open = !anyDrawn(tv.Reps) // the variant's first drawn repetition
 			sec.Recorded = true
 			var evs []kernelEvent
 			if events != nil {
@@ -104,6 +111,29 @@ func timelineSectionOf(vs []variantData, events func(i, j int) []kernelEvent) *t
 		sec.Variants = append(sec.Variants, tv)
 	}
 	return sec
+}
+
+// hasTimeline reports whether a repetition of v recorded a timeline.
+func hasTimeline(v *results.Variant) bool {
+	for j := range v.Reps {
+		if hasPoints(&v.Reps[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPoints reports whether rep recorded a timeline with an interval.
+func hasPoints(rep *results.Rep) bool { return rep.Timeline != nil && len(rep.Timeline.Points) > 0 }
+
+// anyDrawn reports whether one of reps has charts.
+func anyDrawn(reps []timelineRep) bool {
+	for _, r := range reps {
+		if !r.None {
+			return true
+		}
+	}
+	return false
 }
 
 // repTimelineSummary is the line beside a repetition's number: its

@@ -248,9 +248,9 @@ func TestTimelineOneGroup(t *testing.T) {
 }
 
 // TestTimelineNotRecorded: a run stored before timelines existed renders,
-// and says "no timeline recorded" instead of drawing; in a run where one
-// repetition lacks a timeline, that repetition says so and the others
-// draw.
+// and says "no timeline recorded" instead of drawing. In a run where
+// some have one, a repetition without says so (the next one opens), and
+// variants without any are named in one line.
 func TestTimelineNotRecorded(t *testing.T) {
 	f, err := os.Open("../testdata/run-before-timeline.json")
 	if err != nil {
@@ -278,8 +278,11 @@ func TestTimelineNotRecorded(t *testing.T) {
 	}
 
 	s := tlSpec{groups: 2, warmup: 1, window: 3, perGroup: 100}
-	r := timelineRun("mixed", 1, 2, s)
-	r.Variants[0].Reps[1].Timeline = nil
+	r := timelineRun("mixed", 2, 2, s)
+	r.Variants[0].Reps[0].Timeline = nil
+	for i := range r.Variants[1].Reps {
+		r.Variants[1].Reps[i].Timeline = nil
+	}
 	root, err = parseStrict(write(t, r))
 	if err != nil {
 		t.Fatalf("report not well-formed: %v", err)
@@ -287,11 +290,17 @@ func TestTimelineNotRecorded(t *testing.T) {
 	if root.byID("no-timeline") != nil {
 		t.Error(`a run with a timeline says "No timeline recorded"`)
 	}
-	if n := root.byID("timeline-0-1"); n == nil || !strings.Contains(n.allText(), "repetition 2: no timeline recorded") {
+	if n := root.byID("timeline-0-0"); n == nil || !strings.Contains(n.allText(), "repetition 1: no timeline recorded") {
 		t.Error("the repetition without a timeline does not say so")
 	}
-	if n := root.byID("timeline-0-0"); n == nil || n.attr["open"] != "open" || len(n.find("svg")) != 3 {
-		t.Error("the first repetition is not drawn open with three charts")
+	if n := root.byID("timeline-0-1"); n == nil || n.attr["open"] != "open" || len(n.find("svg")) != 3 {
+		t.Error("the variant's first repetition with a timeline is not drawn open with three charts")
+	}
+	if n := root.byID("timeline-without"); n == nil || !strings.Contains(n.allText(), "No timeline recorded for variant-1.") {
+		t.Error("the variant without a timeline is not named in one line")
+	}
+	if root.byID("timeline-1") != nil {
+		t.Error("the variant without a timeline has a block of its own")
 	}
 }
 

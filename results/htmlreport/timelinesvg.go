@@ -423,7 +423,7 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) time
 		lo, hi = 1, 10
 	}
 	c.logY = true
-	c.ylo, c.yhi = niceBelow(lo), niceStep(hi)
+	c.ylo, c.yhi = niceBelow(lo*0.8), niceStep(hi) // the lowest line clear of the axis
 	if c.yhi/c.ylo < 10 { // at least a decade, so a labelled tick shows
 		c.ylo, c.yhi = niceBelow(math.Sqrt(c.ylo*c.yhi)/3.2), niceStep(math.Sqrt(c.ylo*c.yhi)*3.2)
 	}

@@ -52,4 +52,7 @@ Click a repetition to open or close its charts.</p>
 {{- end}}
 {{- end}}
 {{- end}}
+{{- if .Without}}
+<p class="note" id="timeline-without">No timeline recorded for {{range $i, $v := .Without}}{{if $i}}, {{end}}{{$v}}{{end}}.</p>
+{{- end}}
 {{- end}}`
