@@ -423,8 +423,10 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) time
 		lo, hi = 1, 10
 	}
 	c.logY = true
-	c.ylo, c.yhi = niceBelow(lo*0.8), niceStep(hi) // the lowest line clear of the axis
-	if c.yhi/c.ylo < 10 { // at least a decade, so a labelled tick shows
+	// The lowest line clear of the axis, and at least a decade, so that a
+	// labelled tick shows.
+	c.ylo, c.yhi = niceBelow(lo*0.8), niceStep(hi)
+	if c.yhi/c.ylo < 10 {
 		c.ylo, c.yhi = niceBelow(math.Sqrt(c.ylo*c.yhi)/3.2), niceStep(math.Sqrt(c.ylo*c.yhi)*3.2)
 	}
 	c.backdrop(marks)
