@@ -11,7 +11,7 @@ import (
 )
 
 // module is the import path of the module this test checks.
-const module = "github.com/kaeload/kaeload"
+const Module = "github.com/kaeload/kaeload"
 
 // layerRules are the imports of ours each named package may have (issue
 // 20 item 2): the statistics import nothing of ours; the measuring
@@ -54,9 +54,9 @@ func moduleImports(t *testing.T, root string) map[string][]string {
 		rel = filepath.ToSlash(rel)
 		var ours []string
 		for _, imp := range pkg.Imports {
-			if imp == module {
+			if imp == Module {
 				ours = append(ours, ".")
-			} else if after, ok := strings.CutPrefix(imp, module+"/"); ok {
+			} else if after, ok := strings.CutPrefix(imp, Module+"/"); ok {
 				ours = append(ours, after)
 			}
 		}
@@ -133,7 +133,7 @@ func TestLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.Contains(string(b), "module "+module+"\n") {
+	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.Contains(string(b), "module "+Module+"\n") {
 		t.Fatalf("%s is not the module root (%v)", root, err)
 	}
 	graph := moduleImports(t, root)

@@ -3,10 +3,12 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"time"
-
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"time"
 )
+
+// empty reports whether h holds no value.
+func EmptyHistogram(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
 // Histogram bounds: latencies are recorded in microseconds from 1 µs to
 // HistogramMax with HistogramDigits significant decimal digits. Two digits

@@ -223,7 +223,7 @@ func (r *Run) BaselineIndex() (int, error) {
 // baseline returns the index in r.Variants of the baseline variant and its
 // name: the variant named by r.Baseline, or the first one when r.Baseline
 // is empty; index -1 when r holds no such variant (not measured).
-func (r *Run) baseline() (int, string) {
+func (r *Run) BaselineVariant() (int, string) {
 	if r.Baseline == "" {
 		if len(r.Variants) == 0 {
 			return -1, ""

@@ -12,6 +12,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // Progress modes for Options.ProgressMode.
@@ -188,10 +189,10 @@ func summary(label string, rep *results.Rep) string {
 		label, total.Requests, secs, rps, total.Errors.Total())
 	if total.Scheduled > 0 {
 		line += fmt.Sprintf(", %d of %d starts missed, p99 from intended start %s ms", total.Missed, total.Scheduled,
-			results.QuantileMillis(total.Latency.Intended, 99))
+			format.QuantileMillis(total.Latency.Intended, 99))
 	}
 	if us, _, ok := rep.ClientCPU().PerRequest(total.Requests); ok {
-		line += ", client " + results.FormatMicros(us) + " µs/req"
+		line += ", client " + format.FormatMicros(us) + " µs/req"
 	}
 	return line
 }

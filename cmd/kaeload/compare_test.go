@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // TestCompareFailIfSlower runs one real run, stores a copy of it with
@@ -17,7 +18,7 @@ import (
 func TestCompareFailIfSlower(t *testing.T) {
 	dir := t.TempDir()
 	old := sharedRun(t)
-	r, err := results.ReadRunFile(old)
+	r, err := rundir.ReadRunFile(old)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,13 +13,15 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/htmlreport"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // store is where one run is kept. It is checked before any load is sent,
 // so an unwritable place fails the run at once rather than after an hour;
 // the run directory is created when the run begins and grows as it goes
-// (results.Journal): every finished repetition is on disk before the next
+// (rundir.Journal): every finished repetition is on disk before the next
 // one starts, so a controller that is killed keeps what it measured.
 type store struct {
 	dir          string // the run directory; "" = derive from the start time
@@ -32,7 +34,7 @@ type store struct {
 	// thresholds are stored in the run's header (results.Run.Thresholds).
 	thresholds []results.Threshold
 	log        *runLog
-	journal    *results.Journal
+	journal    *rundir.Journal
 	// logFile is the run log of a resumed run, open for appending and
 	// attached to log when the run begins.
 	logFile *os.File
@@ -51,7 +53,7 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 		}
 		s.parent = filepath.Dir(out)
 	}
-	if err := results.CheckWritable(s.parent); err != nil {
+	if err := rundir.CheckWritable(s.parent); err != nil {
 		return nil, fmt.Errorf("results cannot be written: %w", err)
 	}
 	return s, nil
@@ -97,14 +99,14 @@ func (s *store) Begin(r *results.Run) error {
 		}
 	}
 	if s.dir == "" {
-		s.dir = filepath.Join(s.parent, results.DefaultDirName(r.Started, r.Name))
+		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
 	}
-	j, err := results.CreateJournal(s.dir, r, results.JournalOptions{Render: s.render})
+	j, err := rundir.CreateJournal(s.dir, r, rundir.JournalOptions{Render: s.render})
 	if err != nil {
 		return fmt.Errorf("results cannot be written: %w", err)
 	}
 	s.journal = j
-	if err := s.log.attach(filepath.Join(s.dir, results.LogFile)); err != nil {
+	if err := s.log.attach(filepath.Join(s.dir, rundir.LogFile)); err != nil {
 		return fmt.Errorf("results cannot be written: %w", err)
 	}
 	return nil
@@ -112,12 +114,12 @@ func (s *store) Begin(r *results.Run) error {
 
 // render is the report.html of the run so far (its Report), rebuilt with
 // each record.
-func (s *store) render(m *results.Report) (map[string][]byte, error) {
+func (s *store) render(m *analysis.Report) (map[string][]byte, error) {
 	var b bytes.Buffer
 	if err := htmlreport.Write(&b, m); err != nil {
-		return nil, fmt.Errorf("%s: %w", results.ReportFile, err)
+		return nil, fmt.Errorf("%s: %w", rundir.ReportFile, err)
 	}
-	return map[string][]byte{results.ReportFile: b.Bytes()}, nil
+	return map[string][]byte{rundir.ReportFile: b.Bytes()}, nil
 }
 
 // Rep records a finished repetition.
