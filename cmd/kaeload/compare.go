@@ -12,7 +12,6 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/render"
-	"github.com/kaeload/kaeload/results/rundir"
 )
 
 func compareCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -50,7 +49,7 @@ Exit status: 0 compared (and nothing slower), 1 a run could not be read,
 	var runs []*results.Run
 	var labels []string
 	for _, p := range pos {
-		r, err := rundir.ReadRunFile(p)
+		r, err := readRun(p)
 		if err != nil {
 			return err
 		}

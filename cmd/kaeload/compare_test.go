@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // TestCompareFailIfSlower runs one real run, stores a copy of it with
@@ -18,7 +17,7 @@ import (
 func TestCompareFailIfSlower(t *testing.T) {
 	dir := t.TempDir()
 	old := sharedRun(t)
-	r, err := rundir.ReadRunFile(old)
+	r, err := readRun(old)
 	if err != nil {
 		t.Fatal(err)
 	}

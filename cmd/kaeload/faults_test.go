@@ -117,7 +117,7 @@ load:
 	if !strings.Contains(errOut, "variant failed: default") {
 		t.Errorf("stderr does not say which variant failed:\n%s", errOut)
 	}
-	r, err := rundir.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,7 +406,7 @@ server:
 	if nginxPid != 0 && testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running", nginxPid)
 	}
-	r, err := rundir.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +462,7 @@ server:
 	if testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running after a double Ctrl-C", nginxPid)
 	}
-	r, err := rundir.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

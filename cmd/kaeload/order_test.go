@@ -84,7 +84,7 @@ func TestBaselineNotFirst(t *testing.T) {
 		t.Fatalf("uninterrupted run: exit %d, want 0 and every file stored\n%s\n%s", code, out, errOut)
 	}
 	checkRunFiles(t, refDir)
-	ref, err := rundir.ReadRunFile(refDir)
+	ref, err := readRun(refDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestBaselineNotFirst(t *testing.T) {
 			if html, _ := os.ReadFile(filepath.Join(dir, rundir.ReportFile)); strings.Contains(string(html), "nothing was measured") {
 				t.Errorf("report.html says nothing was measured")
 			}
-			mid, err := rundir.ReadRunFile(dir)
+			mid, err := readRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,7 +223,7 @@ func TestBaselineNotFirst(t *testing.T) {
 				t.Errorf("the finished run still says a window was interrupted or the run is incomplete:\n%s", out)
 			}
 			checkRunFiles(t, dir)
-			r, err := rundir.ReadRunFile(dir)
+			r, err := readRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/htmlreport"
 	"github.com/kaeload/kaeload/results/render"
-	"github.com/kaeload/kaeload/results/rundir"
 )
 
 func reportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -41,7 +40,7 @@ Examples:
 	if render == nil {
 		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, json or html", *format))
 	}
-	r, err := rundir.ReadRunFile(pos[0])
+	r, err := readRun(pos[0])
 	if err != nil {
 		return err
 	}

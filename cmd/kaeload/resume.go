@@ -18,7 +18,7 @@ import (
 // the run directory as it was.
 func resumeStore(dir string) (*store, *results.Run, error) {
 	st := &store{dir: dir, log: &runLog{}, resuming: true}
-	j, prev, err := rundir.ResumeJournal(dir, rundir.JournalOptions{Render: st.render})
+	j, prev, err := rundir.ResumeJournal(dir, dirOptions)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,7 +21,6 @@ import (
 
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/rundir"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -226,7 +225,7 @@ func TestSearchResume(t *testing.T) {
 	if code != 130 {
 		t.Fatalf("interrupted run: exit %d, want 130\n%s", code, errOut)
 	}
-	first, err := rundir.ReadRunFile(dir)
+	first, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +243,7 @@ func TestSearchResume(t *testing.T) {
 	if strings.Contains(errOut, "search window 4/12") || !strings.Contains(errOut, "search window 5/12") {
 		t.Errorf("the resumed run should measure windows 5 to 12 only:\n%s", errOut)
 	}
-	r, err := rundir.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +309,7 @@ func TestSearchFlatTop(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 		}
-		r, err := rundir.ReadRunFile(dir)
+		r, err := readRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -94,7 +94,7 @@ variants:
 		t.Errorf("JSON summary variants %+v: want good alone, with its repetition", sum.Variants)
 	}
 
-	stored, err := rundir.ReadRunFile(run)
+	stored, err := readRun(run)
 	if err != nil {
 		t.Fatal(err)
 	}

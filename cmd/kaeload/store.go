@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/htmlreport"
+	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
@@ -101,7 +102,7 @@ func (s *store) Begin(r *results.Run) error {
 	if s.dir == "" {
 		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
 	}
-	j, err := rundir.CreateJournal(s.dir, r, rundir.JournalOptions{Render: s.render})
+	j, err := rundir.CreateJournal(s.dir, r, dirOptions)
 	if err != nil {
 		return fmt.Errorf("results cannot be written: %w", err)
 	}
@@ -112,15 +113,41 @@ func (s *store) Begin(r *results.Run) error {
 	return nil
 }
 
-// render is the report.html of the run so far (its Report), rebuilt with
-// each record.
-func (s *store) render(m *analysis.Report) (map[string][]byte, error) {
+// dirOptions are what a run directory is given to complete and render a
+// run (rundir does no analysis of its own): the analysis's warnings in
+// run.json, and summary.csv, speed.csv and report.html (dirFiles).
+var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
+
+// dirFiles renders the files a run directory rebuilds after each record
+// besides run.json, all from one Report of the run so far: summary.csv
+// (once a variant is measured or given up), speed.csv (when speed
+// commands ran) and report.html.
+func dirFiles(r *results.Run) (map[string][]byte, error) {
+	m := analysis.Analyze(r)
+	files := map[string][]byte{}
+	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
+		var b bytes.Buffer
+		if err := render.WriteCSV(&b, m); err == nil {
+			files[rundir.SummaryFile] = b.Bytes()
+		}
+	}
+	if analysis.HasSpeed(r) {
+		var b bytes.Buffer
+		if err := render.WriteSpeedCSV(&b, r); err == nil {
+			files[rundir.SpeedFile] = b.Bytes()
+		}
+	}
 	var b bytes.Buffer
 	if err := htmlreport.Write(&b, m); err != nil {
-		return nil, fmt.Errorf("%s: %w", rundir.ReportFile, err)
+		return files, fmt.Errorf("%s: %w", rundir.ReportFile, err)
 	}
-	return map[string][]byte{rundir.ReportFile: b.Bytes()}, nil
+	files[rundir.ReportFile] = b.Bytes()
+	return files, nil
 }
+
+// readRun reads a stored run (a run.json or a run directory) as its
+// run.json has it (rundir.ReadRunFile with dirOptions).
+func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path, dirOptions) }
 
 // Rep records a finished repetition.
 func (s *store) Rep(variant int, rep results.Rep) error { return s.journal.Rep(variant, rep) }

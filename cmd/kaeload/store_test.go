@@ -92,7 +92,7 @@ func TestRunDirectory(t *testing.T) {
 	if !bytes.Equal([]byte(out), stored) {
 		t.Errorf("report --format json differs from run.json (%d vs %d bytes)", len(out), len(stored))
 	}
-	r, err := rundir.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/render"
-	"github.com/kaeload/kaeload/results/rundir"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/target"
 )
@@ -131,7 +130,7 @@ variants:
 	}, "run", scenario, "--progress", "on", "--out", runDir)
 	t.Logf("stdout:\n%s\nstderr:\n%s", out, errOut)
 	// What was measured is kept, marked interrupted.
-	if r, err := rundir.ReadRunFile(runDir); err != nil {
+	if r, err := readRun(runDir); err != nil {
 		t.Errorf("interrupted run not stored: %v", err)
 	} else if !r.Interrupted || len(r.Variants) == 0 || len(r.Variants[0].Reps) != 1 {
 		t.Errorf("stored run: interrupted %v, variants %d", r.Interrupted, len(r.Variants))

@@ -528,18 +528,18 @@ func repWarnings(r *results.Run, line func(*results.Rep) string) []string {
 // the warnings; Journal does. WriteText and WriteMarkdown show these
 // warnings whether or not Annotate ran.
 func Annotate(r *results.Run) {
-	r.Warnings = AppendNew(r.Warnings, failedWarnings(r)...)
-	r.Warnings = AppendNew(r.Warnings, clientBoundWarnings(r)...)
-	r.Warnings = AppendNew(r.Warnings, otherLoadWarnings(r)...)
-	r.Warnings = AppendNew(r.Warnings, repWarnings(r, MissedLine)...)
-	r.Warnings = AppendNew(r.Warnings, repWarnings(r, BackoffLine)...)
+	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
+	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
+	r.Warnings = appendNew(r.Warnings, otherLoadWarnings(r)...)
+	r.Warnings = appendNew(r.Warnings, repWarnings(r, MissedLine)...)
+	r.Warnings = appendNew(r.Warnings, repWarnings(r, BackoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {
-		r.Warnings = AppendNew(r.Warnings, s.Warnings...)
+		r.Warnings = appendNew(r.Warnings, s.Warnings...)
 	}
 }
 
 // appendNew appends the strings of add that ws does not hold yet.
-func AppendNew(ws []string, add ...string) []string {
+func appendNew(ws []string, add ...string) []string {
 	for _, a := range add {
 		if !slices.Contains(ws, a) {
 			ws = append(ws, a)

@@ -23,12 +23,12 @@ func warnings(r *results.Run) []string {
 // warningsOf returns r.Warnings followed by the failed, client-bound,
 // other-load and backoff warnings and those of r's summary s (nil: none).
 func warningsOf(r *results.Run, s *RunSummary) []string {
-	ws := AppendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
-	ws = AppendNew(ws, clientBoundWarnings(r)...)
-	ws = AppendNew(ws, otherLoadWarnings(r)...)
-	ws = AppendNew(ws, repWarnings(r, BackoffLine)...)
+	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
+	ws = appendNew(ws, clientBoundWarnings(r)...)
+	ws = appendNew(ws, otherLoadWarnings(r)...)
+	ws = appendNew(ws, repWarnings(r, BackoffLine)...)
 	if s != nil {
-		ws = AppendNew(ws, s.Warnings...)
+		ws = appendNew(ws, s.Warnings...)
 	}
 	return ws
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/analysis"
 	"io"
 	"io/fs"
 	"os"
@@ -121,8 +120,9 @@ func syncDir(dir string) error {
 // ReadRunFile reads a stored run: path is a run.json file or a run
 // directory. A directory with a journal (JournalFile) is read through it
 // (ReadJournal), so a run whose controller died shows every repetition it
-// finished, marked Incomplete; otherwise its RunFile is read.
-func ReadRunFile(path string) (*results.Run, error) {
+// finished, marked Incomplete, and completed by opts.Annotate as the
+// journal's run.json has it; otherwise its RunFile is read.
+func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("read run: %w", err)
@@ -135,7 +135,9 @@ func ReadRunFile(path string) (*results.Run, error) {
 			if err != nil {
 				return nil, fmt.Errorf("read run %s: %w", jp, err)
 			}
-			analysis.Annotate(r) // as the journal's run.json has it
+			if opts.Annotate != nil {
+				opts.Annotate(r) // as the journal's run.json has it
+			}
 			return r, nil
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("read run: %w", err)

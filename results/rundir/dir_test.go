@@ -48,14 +48,14 @@ func TestCheckWritable(t *testing.T) {
 
 func TestReadRunFileErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ReadRunFile(dir); err == nil || !strings.Contains(err.Error(), "run.json") {
+	if _, err := ReadRunFile(dir, testOptions); err == nil || !strings.Contains(err.Error(), "run.json") {
 		t.Errorf("ReadRunFile(dir without run.json) = %v, want an error naming run.json", err)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"schema_version": 9}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadRunFile(bad); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "schema version 9") {
+	if _, err := ReadRunFile(bad, testOptions); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "schema version 9") {
 		t.Errorf("ReadRunFile(bad) = %v, want the path and the schema error", err)
 	}
 }

@@ -20,7 +20,7 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 	h.Baseline = "kae"
 	h.Variants = append(h.Variants, results.Variant{Name: "kae-2"})
 	dir := filepath.Join(t.TempDir(), "run")
-	j, err := CreateJournal(dir, h, JournalOptions{})
+	j, err := CreateJournal(dir, h, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 	if err := j.End(fixture.T0, true); err != nil {
 		t.Fatal(err)
 	}
-	mid, err := ReadRunFile(dir)
+	mid, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 		t.Fatalf("the interrupted run lacks %q: %q", stale, mid.Warnings)
 	}
 
-	j, prev, err := ResumeJournal(dir, JournalOptions{})
+	j, prev, err := ResumeJournal(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 	if err := j.End(fixture.T0, false); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadRunFile(dir)
+	got, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

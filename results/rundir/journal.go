@@ -7,10 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/render"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,12 +68,12 @@ type journalRecord struct {
 // so `kaeload report DIR` shows whatever a killed run completed, marked
 // Incomplete. A Journal is safe for use by several goroutines.
 type Journal struct {
-	mu     sync.Mutex
-	dir    string
-	f      *os.File
-	run    results.Run // header plus every record so far, all planned variants
-	render func(*analysis.Report) (map[string][]byte, error)
-	ended  bool
+	mu    sync.Mutex
+	dir   string
+	f     *os.File
+	run   results.Run // header plus every record so far, all planned variants
+	opts  JournalOptions
+	ended bool
 	// pending is set by ResumeJournal until Resume: the journal is read
 	// and open, and nothing has been written to it.
 	pending bool
@@ -83,14 +82,22 @@ type Journal struct {
 	keep int64
 }
 
-// JournalOptions tune a Journal.
+// JournalOptions tune a Journal and ReadRunFile. The run directory
+// analyses and renders nothing itself: the analysis and the renderers are
+// injected here (cmd/kaeload injects analysis.Annotate, and summary.csv,
+// speed.csv and report.html from one analysis.Report).
 type JournalOptions struct {
+	// Annotate, when set, completes the run as it stands before run.json
+	// is written, and a run that ReadRunFile rebuilds from a journal:
+	// analysis.Annotate adds the analysis's warnings to Run.Warnings, so
+	// that run.json carries them.
+	Annotate func(*results.Run)
 	// Render, when set, returns further files to rebuild after each
-	// record, by base name (e.g. ReportFile and its HTML), from the
-	// Report of the run as it stands (analysed once per rebuild, for
-	// summary.csv and for Render). A render error is returned by the call
-	// that recorded.
-	Render func(*analysis.Report) (map[string][]byte, error)
+	// record, by base name (e.g. SummaryFile, SpeedFile, ReportFile), from
+	// the run as it stands (annotated). The files it returns are written
+	// even when it also returns an error; that error is returned by the
+	// call that recorded.
+	Render func(*results.Run) (map[string][]byte, error)
 }
 
 // CreateJournal creates the run directory dir (its parent too, if needed)
@@ -111,7 +118,7 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	if err != nil {
 		return nil, fmt.Errorf("create journal: %w", err)
 	}
-	j := &Journal{dir: dir, f: f, render: opts.Render}
+	j := &Journal{dir: dir, f: f, opts: opts}
 	j.run = *header
 	j.run.SchemaVersion = results.SchemaVersion
 	j.run.Variants = cloneVariants(header.Variants)
@@ -158,7 +165,7 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	j := &Journal{dir: dir, f: f, render: opts.Render, pending: true, keep: int64(len(data))}
+	j := &Journal{dir: dir, f: f, opts: opts, pending: true, keep: int64(len(data))}
 	j.run = *r
 	out := j.run
 	out.Variants = cloneVariants(j.run.Variants)
@@ -306,33 +313,22 @@ func (j *Journal) view() *results.Run {
 // rebuild rewrites the rendered files from the run so far; j.mu held.
 func (j *Journal) rebuild() error {
 	r := j.view()
-	analysis.Annotate(r)
+	if j.opts.Annotate != nil {
+		j.opts.Annotate(r)
+	}
 	var runJSON bytes.Buffer
 	if err := results.WriteJSON(&runJSON, r); err != nil {
 		return err
 	}
 	files := []namedFile{{RunFile, runJSON.Bytes()}}
-	m := analysis.Analyze(r)
-	var summary bytes.Buffer
-	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
-		if err := render.WriteCSV(&summary, m); err == nil {
-			files = append(files, namedFile{SummaryFile, summary.Bytes()})
-		}
-	}
-	if analysis.HasSpeed(r) {
-		var speed bytes.Buffer
-		if err := render.WriteSpeedCSV(&speed, r); err == nil {
-			files = append(files, namedFile{SpeedFile, speed.Bytes()})
-		}
-	}
 	var renderErr error
-	if j.render != nil {
-		extra, err := j.render(m)
+	if j.opts.Render != nil {
+		extra, err := j.opts.Render(r)
 		if err != nil {
 			renderErr = fmt.Errorf("render: %w", err)
 		}
-		for name, data := range extra {
-			files = append(files, namedFile{name, data})
+		for _, name := range slices.Sorted(maps.Keys(extra)) {
+			files = append(files, namedFile{name, extra[name]})
 		}
 	}
 	for _, f := range files {
@@ -374,7 +370,7 @@ func replay(r *results.Run, rec journalRecord) error {
 		}
 		v.Speed = rec.Speed
 	case recWarning:
-		r.Warnings = analysis.AppendNew(r.Warnings, rec.Warning)
+		r.Warnings = appendNew(r.Warnings, rec.Warning)
 	case recNotMeasured:
 		v, err := variant()
 		if err != nil {
@@ -482,4 +478,14 @@ func cloneVariants(vs []results.Variant) []results.Variant {
 		out[i] = v
 	}
 	return out
+}
+
+// appendNew appends the strings of add that ws does not hold yet.
+func appendNew(ws []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(ws, a) {
+			ws = append(ws, a)
+		}
+	}
+	return ws
 }

@@ -28,6 +28,30 @@ func header(r *results.Run) *results.Run {
 	return &h
 }
 
+// testOptions are what cmd/kaeload gives a run directory, less the HTML:
+// the analysis's warnings in run.json, summary.csv and speed.csv from one
+// Report of the run so far.
+var testOptions = JournalOptions{
+	Annotate: analysis.Annotate,
+	Render: func(r *results.Run) (map[string][]byte, error) {
+		m := analysis.Analyze(r)
+		files := map[string][]byte{}
+		if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
+			var b bytes.Buffer
+			if err := render.WriteCSV(&b, m); err == nil {
+				files[SummaryFile] = b.Bytes()
+			}
+		}
+		if analysis.HasSpeed(r) {
+			var b bytes.Buffer
+			if err := render.WriteSpeedCSV(&b, r); err == nil {
+				files[SpeedFile] = b.Bytes()
+			}
+		}
+		return files, nil
+	},
+}
+
 // runJSON encodes r for comparison.
 func runJSON(t *testing.T, r *results.Run) string {
 	t.Helper()
@@ -48,15 +72,19 @@ func TestJournal(t *testing.T) {
 	full.Warnings = []string{"a warning of the plan"}
 	dir := filepath.Join(t.TempDir(), "runs", "r1")
 	var renders int
-	j, err := CreateJournal(dir, header(full), JournalOptions{Render: func(m *analysis.Report) (map[string][]byte, error) {
+	opts := testOptions
+	opts.Render = func(r *results.Run) (map[string][]byte, error) {
 		renders++
-		return map[string][]byte{ReportFile: []byte("<p>" + m.Run.Name + "</p>")}, nil
-	}})
+		files, err := testOptions.Render(r)
+		files[ReportFile] = []byte("<p>" + r.Name + "</p>")
+		return files, err
+	}
+	j, err := CreateJournal(dir, header(full), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Before any repetition: a readable, empty, incomplete run.
-	r, err := ReadRunFile(dir)
+	r, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatalf("read the new run directory: %v", err)
 	}
@@ -70,7 +98,7 @@ func TestJournal(t *testing.T) {
 				t.Fatal(err)
 			}
 			n++
-			r, err := ReadRunFile(dir)
+			r, err := ReadRunFile(dir, testOptions)
 			if err != nil {
 				t.Fatalf("after %d reps: %v", n, err)
 			}
@@ -82,7 +110,7 @@ func TestJournal(t *testing.T) {
 				t.Errorf("after %d reps: directory holds %d, incomplete %v", n, got, r.Incomplete)
 			}
 			// run.json is rebuilt too, and says the same.
-			rj, err := ReadRunFile(filepath.Join(dir, RunFile))
+			rj, err := ReadRunFile(filepath.Join(dir, RunFile), testOptions)
 			if err != nil {
 				t.Fatalf("run.json after %d reps: %v", n, err)
 			}
@@ -97,7 +125,7 @@ func TestJournal(t *testing.T) {
 	if renders != n+2 {
 		t.Errorf("report rendered %d times, want %d (header, each rep, end)", renders, n+2)
 	}
-	got, err := ReadRunFile(dir)
+	got, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +147,7 @@ func TestJournal(t *testing.T) {
 		t.Errorf("Rep after End: no error")
 	}
 	// An existing run is never overwritten.
-	if _, err := CreateJournal(dir, header(full), JournalOptions{}); !errors.Is(err, fs.ErrExist) {
+	if _, err := CreateJournal(dir, header(full), testOptions); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("CreateJournal over an existing run: %v, want fs.ErrExist", err)
 	}
 }
@@ -140,7 +168,7 @@ func TestJournalKilled(t *testing.T) {
 	fixture.SingleGoroutine(t)
 	full := fixture.CompareRun()
 	dir := filepath.Join(t.TempDir(), "r")
-	j, err := CreateJournal(dir, header(full), JournalOptions{})
+	j, err := CreateJournal(dir, header(full), testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +187,7 @@ func TestJournalKilled(t *testing.T) {
 	if err := os.WriteFile(path, cut, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := ReadRunFile(dir)
+	r, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatalf("journal with a cut last line: %v", err)
 	}
@@ -179,7 +207,7 @@ func TestJournalKilled(t *testing.T) {
 	if err := os.WriteFile(path, bad, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadRunFile(dir); err == nil || !strings.Contains(err.Error(), "line 5") {
+	if _, err := ReadRunFile(dir, testOptions); err == nil || !strings.Contains(err.Error(), "line 5") {
 		t.Errorf("garbage on line 5: err = %v, want it named", err)
 	}
 }
@@ -190,7 +218,7 @@ func TestJournalKilled(t *testing.T) {
 func TestJournalDiskGone(t *testing.T) {
 	full := fixture.CompareRun()
 	dir := filepath.Join(t.TempDir(), "r")
-	j, err := CreateJournal(dir, header(full), JournalOptions{})
+	j, err := CreateJournal(dir, header(full), testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +239,7 @@ func TestJournalDiskGone(t *testing.T) {
 // a run stores itself: header, repetitions, speed runs, end.
 func storeRun(t *testing.T, dir string, r *results.Run) {
 	t.Helper()
-	j, err := CreateJournal(dir, header(r), JournalOptions{})
+	j, err := CreateJournal(dir, header(r), testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

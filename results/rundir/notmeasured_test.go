@@ -19,7 +19,7 @@ func TestJournalNotMeasured(t *testing.T) {
 	full.NotMeasured = nil
 	full.Variants = append(full.Variants, results.Variant{Name: "nocert"})
 	dir := filepath.Join(t.TempDir(), "run")
-	j, err := CreateJournal(dir, header(full), JournalOptions{})
+	j, err := CreateJournal(dir, header(full), testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestJournalNotMeasured(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Before anything was measured: the summary names it already.
-	r, err := ReadRunFile(dir)
+	r, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestJournalNotMeasured(t *testing.T) {
 	if err := j.End(fixture.T0, false); err != nil {
 		t.Fatal(err)
 	}
-	r, err = ReadRunFile(dir)
+	r, err = ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestJournalNotMeasured(t *testing.T) {
 		t.Errorf("read back: %d variants, want baseline alone with its 3 repetitions", len(r.Variants))
 	}
 
-	j, prev, err := ResumeJournal(dir, JournalOptions{})
+	j, prev, err := ResumeJournal(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

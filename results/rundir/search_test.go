@@ -21,7 +21,7 @@ func TestJournalSearchResume(t *testing.T) {
 	h := header(full)
 	h.Search = full.Search.Clone()
 	h.Search.Visits = nil
-	j, err := CreateJournal(dir, h, JournalOptions{})
+	j, err := CreateJournal(dir, h, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestJournalSearchResume(t *testing.T) {
 	if err := j.End(fixture.T0, true); err != nil {
 		t.Fatal(err)
 	}
-	mid, err := ReadRunFile(dir)
+	mid, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestJournalSearchResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 { // resumes that fail before their run begins
-		j, _, err := ResumeJournal(dir, JournalOptions{})
+		j, _, err := ResumeJournal(dir, testOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestJournalSearchResume(t *testing.T) {
 	if after, _ := os.ReadFile(jpath); !bytes.Equal(after, before) {
 		t.Errorf("resumes that never began changed the journal:\n%s\nwas\n%s", after, before)
 	}
-	j2, prev, err := ResumeJournal(dir, JournalOptions{})
+	j2, prev, err := ResumeJournal(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestJournalSearchResume(t *testing.T) {
 	if err := j2.End(fixture.T0, false); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadRunFile(dir)
+	got, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

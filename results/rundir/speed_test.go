@@ -37,7 +37,7 @@ func TestStoredSpeed(t *testing.T) {
 	if got, want := strings.Join(rows[0], ","), "variant,command,algorithm,operation,block,value,unit,error"; got != want {
 		t.Fatalf("header = %q, want %q", got, want)
 	}
-	stored, err := ReadRunFile(dir)
+	stored, err := ReadRunFile(dir, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestLostRepetitionJSON(t *testing.T) {
 		t.Fatalf("summary json does not read back (%v):\n%s", err, js.String())
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	j, err := CreateJournal(dir, header(r), JournalOptions{})
+	j, err := CreateJournal(dir, header(r), testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestLostRepetitionJSON(t *testing.T) {
 	if err := j.End(fixture.T0.Add(time.Minute), false); err != nil {
 		t.Fatal(err)
 	}
-	stored, err := ReadRunFile(filepath.Join(dir, RunFile))
+	stored, err := ReadRunFile(filepath.Join(dir, RunFile), testOptions)
 	if err != nil || len(stored.Variants) != 2 || len(stored.Variants[1].Reps) != 10 {
 		t.Fatalf("run.json: %v", err)
 	}
