@@ -158,9 +158,9 @@ type olGroup struct {
 }
 
 type olLayout struct {
-	Groups       int `yaml:"groups"`
-	CPUsPerGroup int `yaml:"cpus_per_group"`
-	FirstCPU     int `yaml:"first_cpu,omitempty"`
+	Groups       int  `yaml:"groups"`
+	CPUsPerGroup int  `yaml:"cpus_per_group"`
+	FirstCPU     int  `yaml:"first_cpu,omitempty"`
 	Threads      *int `yaml:"threads,omitempty"`
 	Connections  *int `yaml:"connections,omitempty"`
 }
