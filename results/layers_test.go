@@ -39,7 +39,8 @@ var layerRules = map[string][]string{
 	"cpustat":                  {"results", "pinning"},
 	"speed":                    {"results"},
 	"search":                   {"results/stats"},
-	"scenarios/plans":          {"results"},
+	"scenarios/plans":          {"results", "internal/numfmt"},
+	"internal/numfmt":          {},
 	"runner":                   {"capacity", "cpustat", "engine", "pinning", "ports", "remote", "results", "results/analysis", "results/format", "results/stats", "scenarios/plans", "search", "server", "speed", "target"},
 }
 

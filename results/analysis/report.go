@@ -42,6 +42,59 @@ type Report struct {
 	// Speed is the crypto speed table; nil when no variant ran speed
 	// commands or the summary failed.
 	Speed *SpeedTable
+	// Reps are the repetitions' analyses: Reps[i][j] is that of
+	// Run.Variants[i].Reps[j].
+	Reps [][]RepReport
+	// ClientBoundGroups names every client-bound group of the run, one
+	// sentence each (ClientBoundGroups); OtherLoadGroups every group whose
+	// CPUs other processes shared (OtherLoadGroups).
+	ClientBoundGroups, OtherLoadGroups []string
+}
+
+// RepReport is the analysis of one repetition (or capacity step, or
+// search window): the loud lines every output shows with it and what its
+// groups say together. A line is "" when it has nothing to say.
+type RepReport struct {
+	// Failed says why the repetition failed (FailedLine).
+	Failed string
+	// ClientBound names its client-bound groups (ClientBoundLine), and
+	// OtherLoad the groups whose CPUs other processes shared
+	// (OtherLoadLine).
+	ClientBound, OtherLoad string
+	// Missed says why an open loop missed starts (MissedLine), Backoff how
+	// often slots backed off (BackoffLine).
+	Missed, Backoff string
+	// OpenLoop is the total's open-loop line (OpenLoopLine): starts due,
+	// missed, latency from the intended start.
+	OpenLoop string
+	// Unanswered words the requests still unanswered at the window's end
+	// by stage (UnansweredLine).
+	Unanswered string
+	// ClientCPU is kaeload's CPU over the window (Rep.ClientCPU).
+	ClientCPU results.ClientCPU
+	// ClientBoundGroups and OtherLoadGroups index the groups behind
+	// ClientBound and OtherLoad (ClientBound, OtherLoad).
+	ClientBoundGroups, OtherLoadGroups []int
+	// Spread is how evenly the groups performed (GroupSpread); nil with
+	// fewer than two groups.
+	Spread *Spread
+}
+
+// analyzeRep is the RepReport of rep.
+func analyzeRep(rep *results.Rep) RepReport {
+	ra := RepReport{
+		Failed: FailedLine(rep), ClientBound: ClientBoundLine(rep), OtherLoad: OtherLoadLine(rep),
+		Missed: MissedLine(rep), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
+		ClientCPU: rep.ClientCPU(), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
+	}
+	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
+		ra.Unanswered = UnansweredLine(u)
+	}
+	if len(rep.Groups) > 1 {
+		s := GroupSpread(rep.Groups)
+		ra.Spread = &s
+	}
+	return ra
 }
 
 // Analyze computes the Report of r once: what every renderer reads.
@@ -64,5 +117,15 @@ func Analyze(r *results.Run) *Report {
 	if rep.Summary != nil && HasSpeed(r) {
 		rep.Speed = newSpeedTable(r, rep.Summary)
 	}
+	rep.Reps = make([][]RepReport, len(r.Variants))
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		rep.Reps[i] = make([]RepReport, len(v.Reps))
+		for j := range v.Reps {
+			rep.Reps[i][j] = analyzeRep(&v.Reps[j])
+		}
+	}
+	rep.ClientBoundGroups = ClientBoundGroups(r)
+	rep.OtherLoadGroups = OtherLoadGroups(r)
 	return rep
 }

@@ -316,7 +316,7 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		if rep.Failed != "" {
 			s.FailedReps++
 		}
-		if c := RepClientCPU(rep); c.Measured > 0 {
+		if c := rep.ClientCPU(); c.Measured > 0 {
 			s.HasClientCPU = true
 			s.ClientBusyMax = max(s.ClientBusyMax, c.BusyMax)
 		}
@@ -497,9 +497,6 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// repClientCPU is rep.ClientCPU (kept for the renderers' call sites).
-func RepClientCPU(rep *results.Rep) results.ClientCPU { return rep.ClientCPU() }
 
 // clientBoundWarnings returns one warning per client-bound repetition of r.
 func clientBoundWarnings(r *results.Run) []string { return repWarnings(r, ClientBoundLine) }

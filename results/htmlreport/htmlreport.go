@@ -278,8 +278,8 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
 	}
 	pg.Failed = m.Failed
-	pg.ClientBound, pg.ClientBoundMore = firstOf(analysis.ClientBoundGroups(r), maxClientBound)
-	pg.OtherLoad, pg.OtherLoadMore = firstOf(analysis.OtherLoadGroups(r), maxClientBound)
+	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups, maxClientBound)
+	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups, maxClientBound)
 
 	pg.Capacity = capacitySectionOf(m)
 	pg.Charts = append(pg.Charts, capacityCharts(m)...)
@@ -307,7 +307,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
-			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep))
+			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep, &m.Reps[v.Index][j]))
 			if row, ok := notCountedRowOf(v.V.Name, rep); ok {
 				pg.NotCounted = append(pg.NotCounted, row)
 			}
@@ -415,7 +415,7 @@ func keyValues(m map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-func repRowOf(variant string, rep *results.Rep) repRow {
+func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 	t := &rep.Total
 	row := repRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
@@ -424,7 +424,7 @@ func repRowOf(variant string, rep *results.Rep) repRow {
 		Handshakes: format.FormatCount(t.Handshakes), Resumed: format.FormatCount(t.Resumed), Connections: format.FormatCount(t.Connections),
 		Status: format.StatusLine(&t.Counts), P99Total: cell(format.QuantileMillis(t.Latency.Total, 99)), ClientUs: dash,
 	}
-	if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+	if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
 		row.ClientUs = format.FormatMicros(us)
 	}
 	row.Failed = rep.Failed

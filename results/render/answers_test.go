@@ -95,6 +95,19 @@ var answers = map[string]answer{
 	"Report.Speed": {run: fixture.SpeedRun, want: forOutputs("text md", func(m *analysis.Report) []string { return []string{m.Speed.Commands[0]} }),
 		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)", "json": "not yet in the JSON summary",
 			"compare": "not yet compared across runs"}},
+	"Report.Reps": {run: failedRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed)} },
+		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed} },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[1][0].Failed)} }),
+		without: map[string]string{"compare": "it compares figures; a failed repetition's warning is counted in the runs table"}},
+	"Report.ClientBoundGroups": {run: fixture.OtherLoadRun, without: map[string]string{
+		"text": "each repetition's CLIENT-BOUND line (Report.Reps) names its groups; the list over the run is report.html's banner",
+		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the client_bound column, per repetition",
+		"json": "the warnings name the groups", "compare": "it compares figures"}},
+	"Report.OtherLoadGroups": {run: fixture.OtherLoadRun, without: map[string]string{
+		"text": "each repetition's OTHER LOAD line (Report.Reps) names its groups; the list over the run is report.html's banner",
+		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the other_load column, per repetition",
+		"json": "the warnings name the groups", "compare": "it compares figures"}},
 	"VariantSummary.Missed": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
 		v := m.Summary.Variants[1]
 		return []string{fmt.Sprintf(",%d,%d,", v.Scheduled, v.Missed)}

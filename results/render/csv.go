@@ -124,7 +124,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			row = append(row, csvUint(t.Resumed),
 				csvMs(t.Latency.Handshake, 50), csvMs(t.Latency.Handshake, 99), csvMs(t.Latency.Total, 50), csvMs(t.Latency.Total, 99))
 			row = append(row, openLoopCells(t.Scheduled, t.Missed, t.Latency.Intended)...)
-			c := analysis.RepClientCPU(rep)
+			ra := &m.Reps[i][j]
+			c := ra.ClientCPU
 			busyMax, clientSec, perClient, clientUs := "", "", "", ""
 			if c.Measured > 0 {
 				busyMax = csvF4(c.BusyMax)
@@ -157,8 +158,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 				perSlot = csvF3(m.PerSlot / 1024)
 			}
 			otherShare, busiest := otherCells(rep)
-			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(analysis.ClientBound(rep)) > 0),
-				strconv.FormatBool(len(analysis.OtherLoad(rep)) > 0), otherShare, busiest, rep.Failed,
+			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(ra.ClientBoundGroups) > 0),
+				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, rep.Failed,
 				csvUint(t.Outside.Unanswered.Total()), tw, rss, perSlot)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]

@@ -110,11 +110,12 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 				rep := &v.Reps[j]
 				t := &rep.Total
 				busy, server, perServer, note := "-", "-", "-", ""
-				if c := analysis.RepClientCPU(rep); c.Measured > 0 {
+				ra := &m.Reps[i][j]
+				if c := ra.ClientCPU; c.Measured > 0 {
 					busy = format.FormatPercent(c.BusyMax)
 				}
 				clientUs := "-"
-				if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+				if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
 					clientUs = format.FormatMicros(us)
 				}
 				if u := rep.ServerCPU; u != nil {
@@ -123,13 +124,13 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 						perServer = format.FormatRate(float64(t.Requests) / u.Seconds)
 					}
 				}
-				if line := analysis.ClientBoundLine(rep); line != "" {
+				if line := ra.ClientBound; line != "" {
 					note = line
 				}
-				if line := analysis.OtherLoadLine(rep); line != "" {
+				if line := ra.OtherLoad; line != "" {
 					note = strings.TrimSpace(note + " " + line)
 				}
-				if line := analysis.FailedLine(rep); line != "" {
+				if line := ra.Failed; line != "" {
 					note = strings.TrimSpace(line + " " + note)
 				}
 				if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start

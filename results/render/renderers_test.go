@@ -19,7 +19,7 @@ var rendererFuncs = map[string]bool{
 	"WriteText": true, "writeHeader": true, "writeVariant": true, "writeRep": true, "writeComparison": true, "writeSearch": true,
 	"WriteMarkdown": true, "WriteCSV": true, "Summarize": true, "WriteSummaryJSON": true, "searchJSON": true, "CompareRuns": true,
 	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
-	"writeThresholds": true, "writeThresholdsMarkdown": true, "ThresholdTable": true, "Notices": true, "Facts": true, "openLoopCells": true,
+	"writeThresholds": true, "writeThresholdsMarkdown": true, "ThresholdTable": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
 }
 
 // analysisFuncs are the analysis: what Analyze and AnalyzeRuns compute.
@@ -30,6 +30,10 @@ var analysisFuncs = map[string]bool{
 	"SummarizeSpeed": true, "newSpeedTable": true, "CrossedLines": true, "Crossed": true, "warnings": true, "warningsOf": true,
 	"AllWarnings": true, "Hints": true, "Capacities": true, "CapacityLine": true, "NotMeasuredLines": true, "Failed": true,
 	"runComparisons": true, "summarizeVariant": true, "drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
+	// A repetition's analysis (Report.Reps): its lines, client CPU, spread.
+	"FailedLine": true, "ClientBoundLine": true, "OtherLoadLine": true, "MissedLine": true, "BackoffLine": true, "OpenLoopLine": true,
+	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true,
+	"ClientBoundGroups": true, "OtherLoadGroups": true,
 }
 
 // TestRenderersComputeNothing parses the renderers (the functions in

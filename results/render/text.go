@@ -45,7 +45,7 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	writeHeader(&b, m)
 	reps := 0
 	for i := range r.Variants {
-		writeVariant(&b, &r.Variants[i])
+		writeVariant(&b, &r.Variants[i], m.Reps[i])
 		reps += len(r.Variants[i].Reps)
 	}
 	switch {
@@ -88,7 +88,7 @@ func writeHeader(b *bytes.Buffer, m *analysis.Report) {
 	writeHosts(b, r.Hosts)
 }
 
-func writeVariant(b *bytes.Buffer, v *results.Variant) {
+func writeVariant(b *bytes.Buffer, v *results.Variant, ras []analysis.RepReport) {
 	fmt.Fprintf(b, "\n== variant %s\n", v.Name)
 	if len(v.Env) > 0 {
 		keys := make([]string, 0, len(v.Env))
@@ -106,40 +106,30 @@ func writeVariant(b *bytes.Buffer, v *results.Variant) {
 		b.WriteString("no completed repetitions\n")
 	}
 	for i := range v.Reps {
-		writeRep(b, v.Name, &v.Reps[i])
+		writeRep(b, v.Name, &v.Reps[i], &ras[i])
 	}
 }
 
-func writeRep(b *bytes.Buffer, variant string, rep *results.Rep) {
+func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.RepReport) {
 	t := &rep.Total
 	if st := rep.Step; st != nil {
 		fmt.Fprintf(b, "\n-- %s, capacity step %d (%s, %s/s asked)\n", variant, rep.Index+1, st.Phase, format.FormatCount(uint64(st.Rate+0.5)))
 	} else {
 		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
 	}
-	if line := analysis.FailedLine(rep); line != "" {
-		b.WriteString(line + "\n")
-	}
-	if line := analysis.ClientBoundLine(rep); line != "" {
-		b.WriteString(line + "\n")
-	}
-	if line := analysis.OtherLoadLine(rep); line != "" {
-		b.WriteString(line + "\n")
-	}
-	if line := analysis.MissedLine(rep); line != "" {
-		b.WriteString(line + "\n")
-	}
-	if line := analysis.BackoffLine(rep); line != "" {
-		b.WriteString(line + "\n")
+	for _, line := range []string{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.Missed, ra.Backoff} {
+		if line != "" {
+			b.WriteString(line + "\n")
+		}
 	}
 	kv := tables.Table{Right: []bool{false, false}}
 	kv.Add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
 	if ok := t.Succeeded(); ok != t.Requests {
-		kv.Add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s%s)", format.FormatCount(t.Requests), format.FormatCount(ok), format.FormatRate(t.Rate()), clientCostNote(rep)))
+		kv.Add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s%s)", format.FormatCount(t.Requests), format.FormatCount(ok), format.FormatRate(t.Rate()), clientCostNote(ra, t.Requests)))
 	} else {
-		kv.Add("requests", fmt.Sprintf("%s  (%s req/s%s)", format.FormatCount(t.Requests), format.FormatRate(t.Rate()), clientCostNote(rep)))
+		kv.Add("requests", fmt.Sprintf("%s  (%s req/s%s)", format.FormatCount(t.Requests), format.FormatRate(t.Rate()), clientCostNote(ra, t.Requests)))
 	}
-	if line := analysis.OpenLoopLine(t); line != "" {
+	if line := ra.OpenLoop; line != "" {
 		kv.Add("open loop", line)
 	}
 	errs := format.FormatCount(t.Errors.Total())
@@ -157,13 +147,13 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep) {
 			kv.Add("", results.PortsHint)
 		}
 	}
-	if u := t.Outside.Unanswered; u.Total() > 0 {
-		kv.Add("unanswered", analysis.UnansweredLine(u)+" at the window's end")
+	if ra.Unanswered != "" {
+		kv.Add("unanswered", ra.Unanswered+" at the window's end")
 	}
 	kv.Add("handshakes", fmt.Sprintf("%s  (resumed %s)", format.FormatCount(t.Handshakes), format.FormatCount(t.Resumed)))
 	kv.Add("connections", format.FormatCount(t.Connections))
 	kv.Add("status", format.StatusLine(&t.Counts))
-	if c := analysis.RepClientCPU(rep); c.Measured > 0 {
+	if c := ra.ClientCPU; c.Measured > 0 {
 		kv.Add("client cpu", clientCPULine(c, t.Requests))
 	}
 	if rep.ServerCPU != nil {
@@ -223,7 +213,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep) {
 		gt.Header = append([]string{"group", "host"}, gt.Header[1:]...)
 		gt.Right = append([]bool{false, false}, gt.Right[1:]...)
 	}
-	busy := analysis.RepClientCPU(rep).Measured > 0
+	busy := ra.ClientCPU.Measured > 0
 	if busy {
 		gt.Header = append(gt.Header, "cpu busy")
 		gt.Right = append(gt.Right, true)
@@ -265,8 +255,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep) {
 	if hosts {
 		writeHostGroups(b, rep.Groups)
 	}
-	if len(rep.Groups) > 1 {
-		s := analysis.GroupSpread(rep.Groups)
+	if s := ra.Spread; s != nil {
 		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
 			format.FormatRate(s.Min), s.MinIndex, format.FormatRate(s.Max), s.MaxIndex, s.Pct)
 	}
@@ -338,8 +327,8 @@ func clientCPULine(c results.ClientCPU, requests uint64) string {
 // clientCostNote is ", client N µs per request" for a repetition whose
 // client CPU was measured, "" otherwise: the generator's cost beside the
 // server's rate.
-func clientCostNote(rep *results.Rep) string {
-	if us, _, ok := rep.ClientCPU().PerRequest(rep.Total.Requests); ok {
+func clientCostNote(ra *analysis.RepReport, requests uint64) string {
+	if us, _, ok := ra.ClientCPU.PerRequest(requests); ok {
 		return ", client " + format.FormatMicros(us) + " µs per request"
 	}
 	return ""
