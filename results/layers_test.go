@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// module is the import path of the module this test checks.
+// Module is the import path of the module this test checks.
 const Module = "github.com/kaeload/kaeload"
 
 // layerRules are the imports of ours each named package may have (issue

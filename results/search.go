@@ -49,7 +49,7 @@ type Visit struct {
 	Rep int `json:"rep"`
 }
 
-// clone copies s and its visits; nil stays nil.
+// Clone copies s and its visits; nil stays nil.
 func (s *Search) Clone() *Search {
 	if s == nil {
 		return nil
@@ -60,10 +60,10 @@ func (s *Search) Clone() *Search {
 	return &cp
 }
 
-// member reports whether v is one of the search's variants.
+// Member reports whether v is one of the search's variants.
 func (s *Search) Member(v *Variant) bool { return v.Series == s.Series && v.Sweep != nil }
 
-// visit returns the Visit of repetition rep of v.
+// Visit returns the Visit of repetition rep of v.
 func (s *Search) Visit(v *Variant, rep *Rep) Visit {
 	return Visit{Value: v.Sweep[s.Key], Variant: v.Name, Rep: rep.Index}
 }

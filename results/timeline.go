@@ -114,7 +114,7 @@ type Point struct {
 }
 
 // quantiles returns h's p50 and p99; 0, 0 for an empty or nil h.
-func Quantiles(h *Histogram) (p50, p99 time.Duration) {
+func quantiles(h *Histogram) (p50, p99 time.Duration) {
 	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
 		return 0, 0
 	}
@@ -124,7 +124,7 @@ func Quantiles(h *Histogram) (p50, p99 time.Duration) {
 // share is a busy share as the timeline keeps it: within 0..1, to four
 // decimals (a hundredth of a per cent is below what CPU accounting
 // resolves, and the record stays small).
-func Share(v float64) *float64 {
+func share(v float64) *float64 {
 	v = math.Round(min(max(v, 0), 1)*1e4) / 1e4
 	return &v
 }
@@ -371,13 +371,13 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 		return fmt.Errorf("timeline: group %d sent interval %d twice", g, s.K)
 	}
 	iv := &Interval{Start: s.Start, Length: s.Length, Requests: s.Requests, Errors: s.Errors, Started: s.Started}
-	iv.HandshakeP50, iv.HandshakeP99 = Quantiles(s.Handshake)
-	iv.TotalP50, iv.TotalP99 = Quantiles(s.Total)
+	iv.HandshakeP50, iv.HandshakeP99 = quantiles(s.Handshake)
+	iv.TotalP50, iv.TotalP99 = quantiles(s.Total)
 	if s.Process != nil {
-		iv.ProcessBusy = Share(s.Process.Busy)
+		iv.ProcessBusy = share(s.Process.Busy)
 	}
 	if s.CPUs != nil {
-		iv.CPUsBusy = Share(s.CPUs.Busy)
+		iv.CPUsBusy = share(s.CPUs.Busy)
 		if gl.cpus == nil {
 			for _, c := range s.CPUs.PerCPU {
 				gl.cpus = append(gl.cpus, c.CPU)
@@ -433,10 +433,10 @@ func mergeHistogram(acc, h *Histogram) *Histogram {
 // settle takes the point's percentiles and drops its histograms.
 func (a *pointAcc) settle() {
 	if a.handshake != nil {
-		a.p.HandshakeP50, a.p.HandshakeP99 = Quantiles(a.handshake)
+		a.p.HandshakeP50, a.p.HandshakeP99 = quantiles(a.handshake)
 	}
 	if a.total != nil {
-		a.p.TotalP50, a.p.TotalP99 = Quantiles(a.total)
+		a.p.TotalP50, a.p.TotalP99 = quantiles(a.total)
 	}
 	a.handshake, a.total = nil, nil
 }
@@ -449,7 +449,7 @@ func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUs
 	}
 	a := b.point(k)
 	a.setSpan(start, length)
-	a.p.ServerBusy = Share(u.Busy)
+	a.p.ServerBusy = share(u.Busy)
 }
 
 // SetHosts sets the network namespaces whose TCP counters AddTCP records,
@@ -490,9 +490,9 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 			for _, v := range a.cpus {
 				s += v
 			}
-			a.p.CPUsBusy = Share(busy(s, a.p.Length, len(a.cpus)))
+			a.p.CPUsBusy = share(busy(s, a.p.Length, len(a.cpus)))
 			if a.processOK {
-				a.p.ProcessBusy = Share(busy(a.process, a.p.Length, len(a.cpus)))
+				a.p.ProcessBusy = share(busy(a.process, a.p.Length, len(a.cpus)))
 			}
 		}
 		t.Points = append(t.Points, a.p)

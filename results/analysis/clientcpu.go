@@ -76,7 +76,7 @@ func otherLoadPart(gc results.GroupCPU) string {
 	return p
 }
 
-// clientBoundLine is the loud line for a repetition with client-bound
+// ClientBoundLine is the loud line for a repetition with client-bound
 // groups, "" when it has none.
 func ClientBoundLine(rep *results.Rep) string {
 	var parts []string
@@ -91,7 +91,7 @@ func ClientBoundLine(rep *results.Rep) string {
 	return "CLIENT-BOUND: " + strings.Join(parts, ", ") + ": this figure measures kaeload, not the server"
 }
 
-// otherLoadLine is the line for a repetition in which other processes
+// OtherLoadLine is the line for a repetition in which other processes
 // took a large share of some group's CPUs, "" when none did. It is not
 // the client-bound verdict: a busy loop at nice 19 takes only what
 // kaeload leaves, while a server pinned beside the group takes what it

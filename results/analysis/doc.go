@@ -66,12 +66,12 @@
 // (its workers' own CPU time and the interrupts on those CPUs,
 // Rep.GroupCPUs; for runs recorded before
 // workers measured themselves, the CPUs' busy time) makes its repetition
-// client-bound (Rep.ClientBound): the figure then measures kaeload, not
-// the server. Every report says so loudly; Run.Annotate stores the
+// client-bound (ClientBound): the figure then measures kaeload, not
+// the server. Every report says so loudly; Annotate stores the
 // warnings in Run.Warnings for run.json. The CPUs' busy time alone never
 // does: a busy loop at nice 19 keeps them 100 % busy and takes only what
 // kaeload leaves. When other processes take at least OtherLoadShare of a
-// group's CPUs, every report says so separately (Rep.OtherLoad, "OTHER
+// group's CPUs, every report says so separately (OtherLoad, "OTHER
 // LOAD"), naming the busiest of them (Group.Others) and how long
 // kaeload's threads waited for a CPU (Group.Wait). Rep.SlotMemory is what
 // a connection slot costs the client: the workers' private memory grown

@@ -38,7 +38,7 @@ func openLoopLimit(g *results.Group, gc *results.GroupCPU) string {
 	return results.SlotsExhausted
 }
 
-// missedLine is the loud line for a repetition in which some group missed
+// MissedLine is the loud line for a repetition in which some group missed
 // more than MaxMissedShare of its starts, "" when none did.
 func MissedLine(rep *results.Rep) string {
 	gcs := map[int]*results.GroupCPU{}
@@ -76,7 +76,7 @@ func MissedLine(rep *results.Rep) string {
 	return "MISSED STARTS: " + strings.Join(parts, ", ") + ": the rate asked was not kept"
 }
 
-// openLoopLine describes an open-loop total: the rate asked (its scheduled
+// OpenLoopLine describes an open-loop total: the rate asked (its scheduled
 // starts over the window), the rate achieved and the starts missed; "" in
 // a closed loop.
 func OpenLoopLine(t *results.Group) string {

@@ -20,24 +20,24 @@ type Report struct {
 	// Search is the search answer (SummarizeSearch); nil when the run is
 	// not a search.
 	Search *SearchSummary
-	// Capacities are the capacity answers per variant (Run.Capacities);
+	// Capacities are the capacity answers per variant (Capacities);
 	// nil when the run is not a capacity search.
 	Capacities []results.Capacity
-	// CapacityLine is the capacity answer in one line (Run.CapacityLine);
+	// CapacityLine is the capacity answer in one line (CapacityLine);
 	// "" when the run is not a capacity search.
 	CapacityLine string
 	// Thresholds are the threshold checks (CheckThresholds).
 	Thresholds []ThresholdCheck
 	// Crossed are the crossed thresholds, one line each (CrossedLines).
 	Crossed []string
-	// Failed names the variants with failed repetitions (Run.Failed).
+	// Failed names the variants with failed repetitions (Failed).
 	Failed []string
-	// NotMeasured are the not-measured lines (Run.NotMeasuredLines).
+	// NotMeasured are the not-measured lines (NotMeasuredLines).
 	NotMeasured []string
 	// Warnings are every warning the outputs show: the run's own, failed,
 	// client-bound, other-load, backoff and the summary's (drift, …).
 	Warnings []string
-	// Hints are the hint lines (Run.Hints).
+	// Hints are the hint lines (Hints).
 	Hints []string
 	// Speed is the crypto speed table; nil when no variant ran speed
 	// commands or the summary failed.

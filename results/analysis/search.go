@@ -114,7 +114,7 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 	return sum
 }
 
-// unit is the objective's unit as reports show it.
+// Unit is the objective's unit as reports show it.
 func (s *SearchSummary) Unit() string {
 	switch s.Search.Maximize {
 	case results.ObjectiveRatePerCPU:

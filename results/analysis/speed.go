@@ -84,7 +84,7 @@ func (row *SpeedRow) Figure() string {
 	return s
 }
 
-// hasSpeed reports whether any variant of r has a speed run.
+// HasSpeed reports whether any variant of r has a speed run.
 func HasSpeed(r *results.Run) bool {
 	for i := range r.Variants {
 		if len(r.Variants[i].Speed) > 0 {

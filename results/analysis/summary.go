@@ -82,10 +82,10 @@ type VariantSummary struct {
 	// FailedReps is the number of failed repetitions (Rep.Failed).
 	FailedReps int
 	// ClientBoundReps is the number of repetitions with a client-bound
-	// group (Rep.ClientBound).
+	// group (ClientBound).
 	ClientBoundReps int
 	// OtherLoadReps is the number of repetitions in which other processes
-	// took a large share of some group's CPUs (Rep.OtherLoad).
+	// took a large share of some group's CPUs (OtherLoad).
 	OtherLoadReps int
 	// ClientBusyMax is the highest Busy of any group's CPU over the
 	// repetitions; HasClientCPU says whether any group was measured.
@@ -517,7 +517,7 @@ func repWarnings(r *results.Run, line func(*results.Rep) string) []string {
 }
 
 // Annotate appends to r.Warnings a warning for every failed repetition
-// (Rep.Failed), every client-bound one (Rep.ClientBound), every one with
+// (Rep.Failed), every client-bound one (ClientBound), every one with
 // missed starts and every one whose slots backed off (Counts.Backoffs), e.g. "variant kae, repetition 2:
 // CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
 // kaeload, not the server", unless r.Warnings already holds it, so calling

@@ -41,8 +41,8 @@ func UnansweredLine(u results.Stages) string {
 		format.FormatCount(u.Total()), format.FormatCount(u.Connect), format.FormatCount(u.Handshake), format.FormatCount(u.Response))
 }
 
-// Failed reports whether any repetition of v failed (Rep.Failed).
-func VariantFailed(v *results.Variant) int {
+// variantFailed reports whether any repetition of v failed (Rep.Failed).
+func variantFailed(v *results.Variant) int {
 	n := 0
 	for i := range v.Reps {
 		if v.Reps[i].Failed != "" {
@@ -57,7 +57,7 @@ func VariantFailed(v *results.Variant) int {
 func Failed(r *results.Run) []string {
 	var names []string
 	for i := range r.Variants {
-		if VariantFailed(&r.Variants[i]) > 0 {
+		if variantFailed(&r.Variants[i]) > 0 {
 			names = append(names, r.Variants[i].Name)
 		}
 	}
@@ -90,7 +90,7 @@ func NotMeasuredLines(r *results.Run) []string {
 	return lines
 }
 
-// failedLine is the loud line of a failed repetition, "" for a good one.
+// FailedLine is the loud line of a failed repetition, "" for a good one.
 func FailedLine(rep *results.Rep) string {
 	if rep.Failed == "" {
 		return ""
@@ -98,7 +98,7 @@ func FailedLine(rep *results.Rep) string {
 	return "FAILED: " + rep.Failed
 }
 
-// backoffLine is the line of a repetition in which connection slots
+// BackoffLine is the line of a repetition in which connection slots
 // backed off after failed connects (Counts.Backoffs), "" when none did.
 func BackoffLine(rep *results.Rep) string {
 	t := &rep.Total

@@ -153,7 +153,7 @@ func StatusLine(c *results.Counts) string {
 	return strings.Join(parts, "  ")
 }
 
-// groupDigits inserts a comma every three digits from the right.
+// GroupDigits inserts a comma every three digits from the right.
 func GroupDigits(digits string) string {
 	if len(digits) <= 3 {
 		return digits

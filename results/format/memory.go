@@ -5,7 +5,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// Line renders m for the reports: "39.6 MiB private at peak in 1 worker
+// SlotMemoryLine renders m for the reports: "39.6 MiB private at peak in 1 worker
 // (1.5 MiB idle); 33.1 KiB per connection slot", or with "per connection
 // slot n/a" and why.
 func SlotMemoryLine(m results.SlotMemory) string {

@@ -8,7 +8,7 @@ import (
 // maxMessage is how many bytes of a first error message the text report shows.
 const maxMessage = 120
 
-// message quotes an error message, cut to maxMessage bytes.
+// Message quotes an error message, cut to maxMessage bytes.
 func Message(s string) string {
 	if s == "" {
 		return "(no message)"

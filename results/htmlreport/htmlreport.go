@@ -70,10 +70,10 @@ type page struct {
 	// Failed lists the variants with failed repetitions.
 	Failed []string
 	// NotMeasured are the variants the run gave up on, one line each
-	// (results.Run.NotMeasuredLines).
+	// (analysis.NotMeasuredLines).
 	NotMeasured []string
 	Warnings    []string
-	// Hints are results.Run.Hints: lines, not warnings.
+	// Hints are analysis.Hints: lines, not warnings.
 	Hints []string
 	// Hosts describes the run's ssh hosts (format.HostLine), if any.
 	Hosts []string

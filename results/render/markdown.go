@@ -150,7 +150,7 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// writeMarkdown writes t as a GitHub table, cells escaped.
+// writeMarkdownTable writes t as a GitHub table, cells escaped.
 func writeMarkdownTable(t *tables.Table, b *bytes.Buffer) {
 	row := func(cells []string) {
 		b.WriteString("|")

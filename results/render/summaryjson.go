@@ -37,9 +37,9 @@ type SummaryJSON struct {
 	// ThresholdsPassed whether every one passed (true without any).
 	Thresholds       []analysis.ThresholdCheck `json:"thresholds,omitempty"`
 	ThresholdsPassed bool                      `json:"thresholds_passed"`
-	// Warnings are every warning the reports show (Run.AllWarnings).
+	// Warnings are every warning the reports show (analysis.AllWarnings).
 	Warnings []string `json:"warnings,omitempty"`
-	// Hints are the reports' hint lines (Run.Hints).
+	// Hints are the reports' hint lines (analysis.Hints).
 	Hints []string `json:"hints,omitempty"`
 	// Search is the search answer (Report.Search); absent when the run is
 	// no search.
@@ -77,7 +77,7 @@ type SearchJSON struct {
 
 // CapacityJSON is a capacity search's answer in a SummaryJSON.
 type CapacityJSON struct {
-	// Line says it in one line (Run.CapacityLine).
+	// Line says it in one line (analysis.CapacityLine).
 	Line string `json:"line"`
 	// Variants hold each variant's knee, in plan order.
 	Variants []CapacityVariantJSON `json:"variants"`

@@ -22,8 +22,8 @@ import (
 // negotiated parameters, status classes, client and server CPU, probe
 // deltas, latency percentiles) and a per-group table with the total row
 // and the spread between groups. A repetition with a client-bound group
-// (Rep.ClientBound) gets a line starting "CLIENT-BOUND:", and one whose
-// client CPUs other processes shared (Rep.OtherLoad) a line starting
+// (analysis.ClientBound) gets a line starting "CLIENT-BOUND:", and one whose
+// client CPUs other processes shared (analysis.OtherLoad) a line starting
 // "OTHER LOAD:", both repeated among the warnings at the top. When the run has more than one variant or
 // repetition it ends with a comparison of every variant against the
 // baseline (Run.BaselineIndex), the probe deltas per variant and, for

@@ -17,7 +17,7 @@ func CapacityRows(c *results.Capacity) (header []string, rows [][]string) {
 	return t.Header, t.Rows
 }
 
-// capacityTable is the table of one variant's steps: rate asked,
+// CapacityTable is the table of one variant's steps: rate asked,
 // achieved, missed, errors, p99 handshake, p99 total from the intended
 // start, and the verdict.
 func CapacityTable(c *results.Capacity) Table {
@@ -37,7 +37,7 @@ func CapacityTable(c *results.Capacity) Table {
 	return t
 }
 
-// capacityIntro says how the search went, for the reports.
+// CapacityIntro says how the search went, for the reports.
 func CapacityIntro(s *results.CapacitySpec) string {
 	return fmt.Sprintf("per variant, the highest rate with %s, errors at most %s and at most %s of starts missed; steps from %s/s ×%s, then bisection to %s",
 		analysis.TargetWords(s), format.FormatShare(s.MaxErrors), format.FormatShare(s.MaxMissed), format.FormatCount(uint64(math.Round(s.From))),

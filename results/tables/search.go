@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// searchTable lists the visited values in grid order: their visit
+// SearchTable lists the visited values in grid order: their visit
 // numbers, windows, mean and 95 % CI of the objective, and marks.
 func SearchTable(s *analysis.SearchSummary) Table {
 	t := Table{
@@ -42,7 +42,7 @@ func SearchTable(s *analysis.SearchSummary) Table {
 	return t
 }
 
-// SearchTable returns the search's table of visited values (as the text
+// SearchRows returns the search's table of visited values (as the text
 // report shows it) of the search answer ss (Report.Search) for other
 // renderings; ok is false without a search (ss nil).
 func SearchRows(ss *analysis.SearchSummary) (lines, header []string, rows [][]string, ok bool) {

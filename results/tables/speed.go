@@ -4,7 +4,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 )
 
-// table lays the speed table out for the text and Markdown reports.
+// SpeedTable lays the speed table out for the text and Markdown reports.
 func SpeedTable(t *analysis.SpeedTable) Table {
 	tb := Table{Header: t.Header()}
 	for i := range tb.Header {

@@ -17,7 +17,7 @@ import (
 // from a RunSummary; the text report aligns it, the Markdown report writes
 // it as a GitHub table, so both show the same cells.
 
-// statsNote says how the comparison decides: which test, which
+// StatsNote says how the comparison decides: which test, which
 // adjustment over how many comparisons, and what MDE and equivalence mean.
 func StatsNote(s *analysis.RunSummary) string {
 	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
@@ -33,7 +33,7 @@ func StatsNote(s *analysis.RunSummary) string {
 		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
 }
 
-// orderLine says in what order the run's windows ran and what that means
+// OrderLine says in what order the run's windows ran and what that means
 // for drift; "" for a run that did not record it.
 func OrderLine(r *results.Run) string {
 	switch r.Order {
@@ -150,7 +150,7 @@ func notesCell(v *analysis.VariantSummary) string {
 	return strings.Join(notes, ", ")
 }
 
-// comparisonTable is the answer of a run: per variant the mean rate, its
+// ComparisonTable is the answer of a run: per variant the mean rate, its
 // spread and interval, the difference from the baseline and whether it is
 // significant, the p99 handshake time over all repetitions, errors, and,
 // when measured, the client's CPU µs per request (beside the rate),
@@ -220,7 +220,7 @@ func ComparisonTable(s *analysis.RunSummary) Table {
 	return buildTable(s, cols, allRows(s))
 }
 
-// probeTable has one row per variant and probe; ok is false when no
+// ProbeTable has one row per variant and probe; ok is false when no
 // variant has a probe reading.
 func ProbeTable(s *analysis.RunSummary) (t Table, ok bool) {
 	failed := false
@@ -263,7 +263,7 @@ func ProbeTable(s *analysis.RunSummary) (t Table, ok bool) {
 // chartWidth is the width of a sweep chart's bars in characters.
 const chartWidth = 40
 
-// sweepTitle is the heading of a sweep's table.
+// SweepTitle is the heading of a sweep's table.
 func SweepTitle(sw *analysis.SweepSummary) string {
 	by := strings.Join(sw.Keys, ", ")
 	order := "in run order"
@@ -273,10 +273,10 @@ func SweepTitle(sw *analysis.SweepSummary) string {
 	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, by, order)
 }
 
-// sweepLegend explains a sweep chart.
+// SweepLegend explains a sweep chart.
 const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
-// plateauLine says in words what a sweep concluded: its best value, or
+// PlateauLine says in words what a sweep concluded: its best value, or
 // its plateau when it has none, with the family the claim was judged in
 // and the caution of few repetitions; "" when nothing was measured.
 func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
@@ -313,7 +313,7 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	return line
 }
 
-// driftTable shows every variant's rate by round, the round effect and
+// DriftTable shows every variant's rate by round, the round effect and
 // (in title) the trend; ok is false with fewer than two rounds.
 func DriftTable(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	d := &s.Drift
@@ -358,7 +358,7 @@ func DriftTable(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	return t, title, true
 }
 
-// sweepTable is a sweep's variants in chart order, preceded by the
+// SweepTable is a sweep's variants in chart order, preceded by the
 // baseline when the baseline is not one of them (and was measured), with an ASCII bar of the
 // mean rate and its confidence interval on a scale from 0.
 func SweepTable(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
@@ -452,7 +452,7 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// DriftTable returns the drift-by-round table of s as a header row and
+// DriftRows returns the drift-by-round table of s as a header row and
 // body rows of cells, with its title; ok is false with fewer than two
 // rounds.
 func DriftRows(s *analysis.RunSummary) (header []string, rows [][]string, title string, ok bool) {

@@ -12,7 +12,7 @@ import (
 // ("WARNING") and its text.
 type notice struct{ Label, Text string }
 
-// notices lays out the banner of m once, in order: interrupted,
+// Notices lays out the banner of m once, in order: interrupted,
 // incomplete, failed, not measured, crossed thresholds, warnings, hints.
 // The text report writes each as "LABEL: text", the Markdown report as a
 // quoted "**LABEL:** text".
@@ -42,7 +42,7 @@ func Notices(m *analysis.Report) []notice {
 	return ns
 }
 
-// facts lays out the head of a report once, in order: started,
+// Facts lays out the head of a report once, in order: started,
 // finished (and how long it took), baseline, order and automatic
 // repetitions, each with its label in lower case. The text report writes
 // "label     text", the Markdown report "- **label** text".
@@ -71,7 +71,7 @@ func Facts(m *analysis.Report) []notice {
 	return fs
 }
 
-// table lays out rows in columns two spaces apart, each column left- or
+// Table lays out rows in columns two spaces apart, each column left- or
 // right-aligned, without trailing spaces.
 type Table struct {
 	Header []string

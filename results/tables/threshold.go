@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// thresholdTable lays the threshold checks out once, for the text and
+// ThresholdTable lays the threshold checks out once, for the text and
 // Markdown reports: verdict, threshold, variant, measured.
 func ThresholdTable(cs []analysis.ThresholdCheck) Table {
 	tb := Table{Header: []string{"verdict", "threshold", "variant", "measured"}, Right: []bool{false, false, false, true}}
@@ -21,7 +21,7 @@ func ThresholdTable(cs []analysis.ThresholdCheck) Table {
 	return tb
 }
 
-// thresholdCell is the CSV "thresholds" cell of a variant's "all" row:
+// ThresholdCell is the CSV "thresholds" cell of a variant's "all" row:
 // "pass", or "crossed: EXPR; EXPR" naming the thresholds it crossed
 // (MetricVs ones count for their Variant).
 func ThresholdCell(cs []analysis.ThresholdCheck, variant string) string {
