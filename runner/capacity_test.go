@@ -87,7 +87,7 @@ func TestCapacityNginx(t *testing.T) {
 		lastUp := 0.0
 		for i, rep := range k.Steps {
 			st := rep.Step
-			steps = append(steps, format.FormatCount(uint64(st.Rate))+" "+map[bool]string{true: "pass", false: "fail"}[st.Pass])
+			steps = append(steps, format.Count(uint64(st.Rate))+" "+map[bool]string{true: "pass", false: "fail"}[st.Pass])
 			if rep.Total.Latency.Handshake == nil || rep.Total.Latency.Intended == nil {
 				t.Errorf("%s: step %d kept no histograms", name, i+1)
 			}

@@ -129,6 +129,6 @@ func TestOpenLoopNginx(t *testing.T) {
 
 // openLoopSummary is the scheduled, missed and achieved figures of g.
 func openLoopSummary(g *results.Group) string {
-	return "scheduled " + format.FormatCount(g.Scheduled) + ", missed " + format.FormatCount(g.Missed) +
-		", achieved " + format.FormatRate(g.Rate()) + "/s, errors " + format.FormatCount(g.Errors.Total())
+	return "scheduled " + format.Count(g.Scheduled) + ", missed " + format.Count(g.Missed) +
+		", achieved " + format.Rate(g.Rate()) + "/s, errors " + format.Count(g.Errors.Total())
 }

@@ -192,7 +192,7 @@ func summary(label string, rep *results.Rep) string {
 			format.QuantileMillis(total.Latency.Intended, 99))
 	}
 	if us, _, ok := rep.ClientCPU().PerRequest(total.Requests); ok {
-		line += ", client " + format.FormatMicros(us) + " µs/req"
+		line += ", client " + format.Micros(us) + " µs/req"
 	}
 	return line
 }

@@ -219,7 +219,7 @@ func TestRunBuiltin(t *testing.T) {
 	secs := total.Window.Length().Seconds()
 	want := fmt.Sprintf("variant default rep 1/1: done, %d requests in %.1f s, %.0f req/s, 0 errors", total.Requests, secs, float64(total.Requests)/secs)
 	if us, _, ok := run.Variants[0].Reps[0].ClientCPU().PerRequest(total.Requests); ok {
-		want += ", client " + format.FormatMicros(us) + " µs/req" // the client's CPU per request, when measured
+		want += ", client " + format.Micros(us) + " µs/req" // the client's CPU per request, when measured
 	}
 	if got := lines[len(lines)-1]; got != want {
 		t.Errorf("summary line\n got %q\nwant %q", got, want)

@@ -46,11 +46,11 @@ func KneeWords(c *results.Capacity, from float64) string {
 	case len(c.Steps) == 0:
 		return "-"
 	case c.BelowFrom:
-		return "< " + format.FormatCount(uint64(math.Round(from))) + "/s"
+		return "< " + format.Count(uint64(math.Round(from))) + "/s"
 	case c.AtMax:
-		return "≥ " + format.FormatCount(uint64(math.Round(c.Knee))) + "/s"
+		return "≥ " + format.Count(uint64(math.Round(c.Knee))) + "/s"
 	}
-	return format.FormatCount(uint64(math.Round(c.Knee))) + "/s"
+	return format.Count(uint64(math.Round(c.Knee))) + "/s"
 }
 
 // TargetWords names the targets: "20 ms p99 handshake", "50 ms p99 total".

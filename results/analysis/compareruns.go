@@ -142,7 +142,7 @@ func SlowerRuns(rr *RunsReport, limitPct float64) []string {
 			if !rv.Cells[i].Present || !c.Significant || c.DeltaPct >= -limitPct {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", rv.Name, rr.Names[i], format.FormatDelta(c.DeltaPct), format.PAdjusted(c)))
+			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", rv.Name, rr.Names[i], format.Delta(c.DeltaPct), format.PAdjusted(c)))
 		}
 	}
 	return out

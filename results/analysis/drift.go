@@ -125,11 +125,11 @@ func driftWarnings(r *results.Run, s *RunSummary) []string {
 		if v.IsBaseline || !c.Significant || math.Abs(d.TrendPct) < math.Abs(c.DeltaPct) {
 			continue
 		}
-		names, deltas = append(names, v.Name), append(deltas, format.FormatDelta(c.DeltaPct))
+		names, deltas = append(names, v.Name), append(deltas, format.Delta(c.DeltaPct))
 	}
 	if len(names) > 0 {
 		ws = append(ws, fmt.Sprintf("drift: the rates moved %s from round 1 to round %d, as much as the difference called significant for %s (%s): drift alone can make or hide a difference of that size; rerun on a steadier machine or with more rounds",
-			format.FormatDelta(d.TrendPct), d.Rounds, strings.Join(names, ", "), strings.Join(deltas, ", ")))
+			format.Delta(d.TrendPct), d.Rounds, strings.Join(names, ", "), strings.Join(deltas, ", ")))
 	}
 	return ws
 }

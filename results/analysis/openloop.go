@@ -68,7 +68,7 @@ func MissedLine(rep *results.Rep) string {
 				detail += fmt.Sprintf(", CPUs %.0f %% busy", gc.Busy*100)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("group %d %s (missed %s of its starts; %s)", g.Index, why, format.FormatShare(g.MissedShare()), detail))
+		parts = append(parts, fmt.Sprintf("group %d %s (missed %s of its starts; %s)", g.Index, why, format.Share(g.MissedShare()), detail))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -89,5 +89,5 @@ func OpenLoopLine(t *results.Group) string {
 		asked = float64(t.Scheduled) / l
 	}
 	return fmt.Sprintf("%s/s asked, %s/s achieved; %s of %s starts missed (%s)",
-		format.FormatRate(asked), format.FormatRate(t.Rate()), format.FormatCount(t.Missed), format.FormatCount(t.Scheduled), format.FormatShare(t.MissedShare()))
+		format.Rate(asked), format.Rate(t.Rate()), format.Count(t.Missed), format.Count(t.Scheduled), format.Share(t.MissedShare()))
 }

@@ -142,9 +142,9 @@ func (s *SearchSummary) Lines() []string {
 	b := &s.Points[s.Best]
 	ci := "no 95 % CI (one window)"
 	if b.Stats.HasCI {
-		ci = fmt.Sprintf("95 %% CI %s … %s", format.FormatNumber(b.Stats.CI95Low), format.FormatNumber(b.Stats.CI95High))
+		ci = fmt.Sprintf("95 %% CI %s … %s", format.Number(b.Stats.CI95Low), format.Number(b.Stats.CI95High))
 	}
-	lines = append(lines, fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", se.Key, b.Value, format.FormatNumber(b.Stats.Mean), s.Unit(), ci, b.Stats.N))
+	lines = append(lines, fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", se.Key, b.Value, format.Number(b.Stats.Mean), s.Unit(), ci, b.Stats.N))
 	var vals []string
 	for _, i := range s.Plateau {
 		vals = append(vals, s.Points[i].Value)

@@ -180,13 +180,13 @@ func (t *SpeedTable) Header() []string {
 }
 
 // Cells returns the cells of row under Header: the figure, its unit, the
-// values (FormatRate) and the deltas (FormatDelta); Missing where not
+// values (format.Rate) and the deltas (format.Delta); Missing where not
 // defined. Every column after the first two is numeric.
 func (t *SpeedTable) Cells(row *SpeedRow) []string {
 	cells := []string{row.Figure(), row.Unit}
 	for vi := range t.Variants {
 		if row.Has[vi] {
-			cells = append(cells, format.FormatRate(row.Values[vi]))
+			cells = append(cells, format.Rate(row.Values[vi]))
 		} else {
 			cells = append(cells, format.Missing)
 		}
@@ -196,7 +196,7 @@ func (t *SpeedTable) Cells(row *SpeedRow) []string {
 			continue
 		}
 		if d, ok := t.Delta(row, vi); ok {
-			cells = append(cells, format.FormatDelta(d))
+			cells = append(cells, format.Delta(d))
 		} else {
 			cells = append(cells, format.Missing)
 		}

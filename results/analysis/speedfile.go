@@ -76,7 +76,7 @@ func (p SpeedPair) Line() string {
 	}
 	s := side(p.A, p.HasA) + " → " + side(p.B, p.HasB) + " " + p.Unit
 	if r, ok := p.Ratio(); ok {
-		s += fmt.Sprintf(", %.2f× (%s)", r, format.FormatDelta((r-1)*100))
+		s += fmt.Sprintf(", %.2f× (%s)", r, format.Delta((r-1)*100))
 	}
 	return s
 }

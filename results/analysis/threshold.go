@@ -38,17 +38,17 @@ func (c *ThresholdCheck) Shown() string {
 func thresholdFigure(metric string, v float64) string {
 	switch metric {
 	case results.MetricRate:
-		return format.FormatRate(v) + " req/s"
+		return format.Rate(v) + " req/s"
 	case results.MetricErrors:
-		return format.FormatNumber(v)
+		return format.Number(v)
 	case results.MetricErrorShare:
 		return strconv.FormatFloat(v*100, 'g', 3, 64) + " %"
 	case results.MetricLatency:
-		return format.FormatMillis(int64(v)) + " ms"
+		return format.Millis(int64(v)) + " ms"
 	case results.MetricClientBound:
 		return strconv.FormatBool(v != 0)
 	case results.MetricVs:
-		return format.FormatDelta(v * 100)
+		return format.Delta(v * 100)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }

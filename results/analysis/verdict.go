@@ -18,7 +18,7 @@ func CheckRep(t *results.Group, maxErrors float64) string {
 	if t.Succeeded() == 0 {
 		var why []string
 		if n := t.Errors.Total(); n > 0 {
-			why = append(why, fmt.Sprintf("%s errors", format.FormatCount(n)))
+			why = append(why, fmt.Sprintf("%s errors", format.Count(n)))
 		}
 		if u := t.Outside.Unanswered; u.Total() > 0 {
 			why = append(why, "unanswered at the window's end: "+UnansweredLine(u))
@@ -29,7 +29,7 @@ func CheckRep(t *results.Group, maxErrors float64) string {
 		return "no request succeeded in the window (" + strings.Join(why, "; ") + ")"
 	}
 	if share := t.ErrorShare(); share > maxErrors {
-		return fmt.Sprintf("errors were %s of the window's attempts, more than max_errors %s", format.FormatShare(share), format.FormatShare(maxErrors))
+		return fmt.Sprintf("errors were %s of the window's attempts, more than max_errors %s", format.Share(share), format.Share(maxErrors))
 	}
 	return ""
 }
@@ -38,7 +38,7 @@ func CheckRep(t *results.Group, maxErrors float64) string {
 // "4 (connect 0, handshake 4, response 0)".
 func UnansweredLine(u results.Stages) string {
 	return fmt.Sprintf("%s (connect %s, handshake %s, response %s)",
-		format.FormatCount(u.Total()), format.FormatCount(u.Connect), format.FormatCount(u.Handshake), format.FormatCount(u.Response))
+		format.Count(u.Total()), format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response))
 }
 
 // variantFailed reports whether any repetition of v failed (Rep.Failed).
@@ -107,7 +107,7 @@ func BackoffLine(rep *results.Rep) string {
 	}
 	fails := t.Errors[results.ErrConnect].Count + t.Errors[results.ErrPorts].Count
 	return fmt.Sprintf("BACKED OFF: connection slots waited %s times before their next try because their connects kept failing (%s connect errors, counted as usual): the server refused or was unreachable",
-		format.FormatCount(t.Backoffs), format.FormatCount(fails))
+		format.Count(t.Backoffs), format.Count(fails))
 }
 
 // failedWarnings returns one warning per failed repetition of r.

@@ -2,8 +2,8 @@
 // output: the text, Markdown and CSV reports, report.html and the live
 // progress line.
 //
-// Every report renders numbers with the same formatters (FormatCount,
-// FormatRate, FormatPercent, QuantileMillis, StatusLine and
+// Every report renders numbers with the same formatters (Count,
+// Rate, Percent, QuantileMillis, StatusLine and
 // the others; Missing for an undefined value), so a figure reads the same
 // in the terminal, in Markdown and in report.html.
 //

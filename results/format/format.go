@@ -19,14 +19,14 @@ import (
 // an empty histogram, a NaN or an infinite number.
 const Missing = "-"
 
-// FormatCount renders n with thousands separators ("1,234,567").
-func FormatCount(n uint64) string { return GroupDigits(strconv.FormatUint(n, 10)) }
+// Count renders n with thousands separators ("1,234,567").
+func Count(n uint64) string { return GroupDigits(strconv.FormatUint(n, 10)) }
 
-// FormatFloat renders v with thousands separators and the given number of
+// Float renders v with thousands separators and the given number of
 // decimals (-1: as few as represent v exactly, as strconv.FormatFloat). A
 // value that rounds to zero has no minus sign. It returns Missing for NaN
 // and ±Inf.
-func FormatFloat(v float64, decimals int) string {
+func Float(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing
 	}
@@ -44,38 +44,38 @@ func FormatFloat(v float64, decimals int) string {
 	return out
 }
 
-// FormatRate renders a rate (req/s) with one decimal and thousands
+// Rate renders a rate (req/s) with one decimal and thousands
 // separators ("120,500.0"); Missing for NaN and ±Inf.
-func FormatRate(v float64) string { return FormatFloat(v, 1) }
+func Rate(v float64) string { return Float(v, 1) }
 
-// FormatNumber renders v with thousands separators, without decimals when
+// Number renders v with thousands separators, without decimals when
 // it is a whole number (a counter) and with one otherwise.
-func FormatNumber(v float64) string {
+func Number(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		if v < 0 {
-			return "-" + FormatCount(uint64(-v))
+			return "-" + Count(uint64(-v))
 		}
-		return FormatCount(uint64(v))
+		return Count(uint64(v))
 	}
-	return FormatRate(v)
+	return Rate(v)
 }
 
-// FormatPercent renders a 0..1 fraction as a percentage with one decimal
+// Percent renders a 0..1 fraction as a percentage with one decimal
 // ("97.5 %"); Missing for NaN and ±Inf.
-func FormatPercent(f float64) string {
+func Percent(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Missing
 	}
 	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
 }
 
-// FormatDelta renders a difference in percent with its sign and two
+// Delta renders a difference in percent with its sign and two
 // decimals ("+50.21 %"), as Comparison.DeltaPct is shown.
-func FormatDelta(pct float64) string { return fmt.Sprintf("%+.2f %%", pct) }
+func Delta(pct float64) string { return fmt.Sprintf("%+.2f %%", pct) }
 
-// FormatMillis renders microseconds as milliseconds with microsecond
+// Millis renders microseconds as milliseconds with microsecond
 // resolution ("2.591").
-func FormatMillis(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) }
+func Millis(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) }
 
 // QuantileMillis renders the q-th percentile (0..100) of h, which holds
 // microseconds, in milliseconds; Missing when h is nil or empty.
@@ -83,7 +83,7 @@ func QuantileMillis(h *results.Histogram, q float64) string {
 	if results.EmptyHistogram(h) {
 		return Missing
 	}
-	return FormatMillis(h.ValueAtQuantile(q))
+	return Millis(h.ValueAtQuantile(q))
 }
 
 // MaxMillis renders the largest value of h, which holds microseconds, in
@@ -92,7 +92,7 @@ func MaxMillis(h *results.Histogram) string {
 	if results.EmptyHistogram(h) {
 		return Missing
 	}
-	return FormatMillis(h.Max())
+	return Millis(h.Max())
 }
 
 // Verdict says in words whether c is significant: "yes", "no", "yes (zero
@@ -141,11 +141,11 @@ func StatusLine(c *results.Counts) string {
 	var parts []string
 	for i := 1; i < len(c.Status); i++ {
 		if c.Status[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%dxx %s", i, FormatCount(c.Status[i])))
+			parts = append(parts, fmt.Sprintf("%dxx %s", i, Count(c.Status[i])))
 		}
 	}
 	if c.Status[0] > 0 {
-		parts = append(parts, "other "+FormatCount(c.Status[0]))
+		parts = append(parts, "other "+Count(c.Status[0]))
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -219,11 +219,11 @@ func verdictWords(c stats.Comparison) string {
 	case c.Test == stats.TestNoBaseline:
 		return "no comparison: baseline not measured"
 	case c.Significant && c.Equivalent:
-		return fmt.Sprintf("%s, significant, but within the ±%s %% margin", FormatDelta(c.DeltaPct), margin)
+		return fmt.Sprintf("%s, significant, but within the ±%s %% margin", Delta(c.DeltaPct), margin)
 	case c.Significant && c.Test == stats.TestZeroVariance:
-		return fmt.Sprintf("%s, significant (zero variance)", FormatDelta(c.DeltaPct))
+		return fmt.Sprintf("%s, significant (zero variance)", Delta(c.DeltaPct))
 	case c.Significant:
-		return fmt.Sprintf("%s, significant", FormatDelta(c.DeltaPct))
+		return fmt.Sprintf("%s, significant", Delta(c.DeltaPct))
 	case c.Equivalent:
 		return fmt.Sprintf("no difference larger than ±%s %% (equivalent; within ±%.2f %%)", margin, c.EquivalenceBoundPct)
 	case c.HasMDE && c.HasBound:

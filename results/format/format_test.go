@@ -26,8 +26,8 @@ func TestFormatFloat(t *testing.T) {
 		{math.Inf(-1), 1, Missing},
 	}
 	for _, tt := range tests {
-		if got := FormatFloat(tt.v, tt.decimals); got != tt.want {
-			t.Errorf("FormatFloat(%v, %d) = %q, want %q", tt.v, tt.decimals, got, tt.want)
+		if got := Float(tt.v, tt.decimals); got != tt.want {
+			t.Errorf("Float(%v, %d) = %q, want %q", tt.v, tt.decimals, got, tt.want)
 		}
 	}
 }
@@ -37,20 +37,20 @@ func TestFormatters(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"count 0", FormatCount(0), "0"},
-		{"count 999", FormatCount(999), "999"},
-		{"count 1000", FormatCount(1000), "1,000"},
-		{"count 1234567", FormatCount(1234567), "1,234,567"},
-		{"rate", FormatRate(181411.04), "181,411.0"},
-		{"rate NaN", FormatRate(math.NaN()), Missing},
-		{"number whole", FormatNumber(240000), "240,000"},
-		{"number negative whole", FormatNumber(-1500), "-1,500"},
-		{"number fraction", FormatNumber(2.25), "2.2"},
-		{"percent", FormatPercent(0.975), "97.5 %"},
-		{"percent NaN", FormatPercent(math.NaN()), Missing},
-		{"delta up", FormatDelta(50.2066), "+50.21 %"},
-		{"delta down", FormatDelta(-3), "-3.00 %"},
-		{"millis", FormatMillis(2591), "2.591"},
+		{"count 0", Count(0), "0"},
+		{"count 999", Count(999), "999"},
+		{"count 1000", Count(1000), "1,000"},
+		{"count 1234567", Count(1234567), "1,234,567"},
+		{"rate", Rate(181411.04), "181,411.0"},
+		{"rate NaN", Rate(math.NaN()), Missing},
+		{"number whole", Number(240000), "240,000"},
+		{"number negative whole", Number(-1500), "-1,500"},
+		{"number fraction", Number(2.25), "2.2"},
+		{"percent", Percent(0.975), "97.5 %"},
+		{"percent NaN", Percent(math.NaN()), Missing},
+		{"delta up", Delta(50.2066), "+50.21 %"},
+		{"delta down", Delta(-3), "-3.00 %"},
+		{"millis", Millis(2591), "2.591"},
 		{"p50", QuantileMillis(h, 50), "0.149"},
 		{"p50 empty", QuantileMillis(results.NewHistogram(), 50), Missing},
 		{"p50 nil", QuantileMillis(nil, 50), Missing},

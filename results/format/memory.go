@@ -13,14 +13,14 @@ func SlotMemoryLine(m results.SlotMemory) string {
 	if m.Workers != 1 {
 		workers = fmt.Sprintf("%d workers", m.Workers)
 	}
-	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", FormatRate(float64(m.Peak)/(1<<20)), workers, FormatRate(float64(m.Ready)/(1<<20)))
+	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers, Rate(float64(m.Ready)/(1<<20)))
 	if m.Known {
-		return line + fmt.Sprintf("%s KiB per connection slot", FormatRate(m.PerSlot/1024))
+		return line + fmt.Sprintf("%s KiB per connection slot", Rate(m.PerSlot/1024))
 	}
-	slots := FormatCount(uint64(m.Slots)) + " slots"
+	slots := Count(uint64(m.Slots)) + " slots"
 	if m.Slots == 1 {
 		slots = "1 slot"
 	}
 	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
-		slots, FormatRate(float64(m.Peak-m.Ready)/(1<<20)), FormatRate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
+		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
 }

@@ -128,7 +128,7 @@ func capacityCharts(m *analysis.Report) []chart {
 		}
 		ch.Legend = []legendItem{
 			{Name: name + ": " + what, Color: cssColor(col), Line: true},
-			{Name: "target " + strings.TrimSuffix(strings.TrimRight(format.FormatMillis(target.Microseconds()), "0"), ".") + " ms", Color: cssColor(colorMuted), Line: true, Dashed: true},
+			{Name: "target " + strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".") + " ms", Color: cssColor(colorMuted), Line: true, Dashed: true},
 			{Name: "missed a target", Color: cssColor(colorAlarm)},
 		}
 		if c.Knee > 0 {

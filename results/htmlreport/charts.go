@@ -131,9 +131,9 @@ func rateChart(vs []variantData) chart {
 			dots = append(dots, plotter.XY{X: r, Y: pos})
 			right = math.Max(right, r)
 		}
-		label := format.FormatRate(v.Sum.Stats.Mean)
+		label := format.Rate(v.Sum.Stats.Mean)
 		if !v.Sum.IsBaseline && hasDelta(v, base) {
-			label += "  (" + format.FormatDelta(v.Sum.Comparison.DeltaPct) + ")"
+			label += "  (" + format.Delta(v.Sum.Comparison.DeltaPct) + ")"
 		}
 		lblPts = append(lblPts, plotter.XY{X: right, Y: pos})
 		lblStrs = append(lblStrs, label)
@@ -227,7 +227,7 @@ func markBest(p *plot.Plot, b seriesPoint, labelY float64, off vg.Point, align t
 	}
 	ring.GlyphStyle = draw.GlyphStyle{Color: colorBest, Radius: 8, Shape: draw.RingGlyph{}}
 	p.Add(ring)
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b.X, Y: labelY}}, Labels: []string{"best: " + b.D.V.Name + ", " + format.FormatRate(b.D.Sum.Stats.Mean) + " req/s"}})
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b.X, Y: labelY}}, Labels: []string{"best: " + b.D.V.Name + ", " + format.Rate(b.D.Sum.Stats.Mean) + " req/s"}})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@ package htmlreport
 
 import "github.com/kaeload/kaeload/results/format"
 
-// The page renders numbers with the results formatters (format.FormatRate
+// The page renders numbers with the results formatters (format.Rate
 // and the others), so it shows the same strings as the text report; only
 // the mark for an undefined value differs.
 

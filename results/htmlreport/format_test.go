@@ -12,10 +12,10 @@ import (
 
 func TestCell(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{format.FormatRate(math.NaN()), dash},
+		{format.Rate(math.NaN()), dash},
 		{format.QuantileMillis(nil, 99), dash},
-		{format.FormatRate(-0.01), "0.0"},
-		{format.FormatCount(1234), "1,234"},
+		{format.Rate(-0.01), "0.0"},
+		{format.Count(1234), "1,234"},
 		{"-1", "-1"},
 	}
 	for _, tt := range tests {

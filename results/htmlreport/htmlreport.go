@@ -361,7 +361,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 		P99Handshake: cell(format.QuantileMillis(v.Sum.Handshake, 99)), ClientUs: dash,
 	}
 	if us, ok := v.Sum.ClientMicrosPerRequest(); ok {
-		row.ClientUs = format.FormatMicros(us)
+		row.ClientUs = format.Micros(us)
 	}
 	if n := v.Sum.FailedReps; n > 0 {
 		row.Failed = "FAILED"
@@ -370,19 +370,19 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 		}
 	}
 	if s.N > 0 {
-		row.Mean = format.FormatRate(s.Mean)
+		row.Mean = format.Rate(s.Mean)
 	}
 	if s.N > 1 {
-		row.StdDev = format.FormatRate(s.StdDev)
+		row.StdDev = format.Rate(s.StdDev)
 	}
 	if s.HasCI {
-		row.CI = format.FormatRate(s.CI95Low) + " – " + format.FormatRate(s.CI95High)
+		row.CI = format.Rate(s.CI95Low) + " – " + format.Rate(s.CI95High)
 	}
 	if !v.Sum.IsBaseline {
 		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), c.Significant
 		row.MDE, row.Verdict = cell(format.MDE(c)), format.VerdictWords(c)
 		if hasDelta(v, base) {
-			row.Delta = format.FormatDelta(c.DeltaPct)
+			row.Delta = format.Delta(c.DeltaPct)
 		}
 	}
 	return row
@@ -420,12 +420,12 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 	row := repRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
 		Window:   strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64) + " s",
-		Requests: format.FormatCount(t.Requests), Rate: format.FormatRate(t.Rate()), Errors: format.FormatCount(t.Errors.Total()),
-		Handshakes: format.FormatCount(t.Handshakes), Resumed: format.FormatCount(t.Resumed), Connections: format.FormatCount(t.Connections),
+		Requests: format.Count(t.Requests), Rate: format.Rate(t.Rate()), Errors: format.Count(t.Errors.Total()),
+		Handshakes: format.Count(t.Handshakes), Resumed: format.Count(t.Resumed), Connections: format.Count(t.Connections),
 		Status: format.StatusLine(&t.Counts), P99Total: cell(format.QuantileMillis(t.Latency.Total, 99)), ClientUs: dash,
 	}
 	if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
-		row.ClientUs = format.FormatMicros(us)
+		row.ClientUs = format.Micros(us)
 	}
 	row.Failed = rep.Failed
 	return row
@@ -439,7 +439,7 @@ func notCountedRowOf(variant string, rep *results.Rep) (notCountedRow, bool) {
 	if o == (results.Outside{}) && rep.TimeWait == nil {
 		return notCountedRow{}, false
 	}
-	f := format.FormatCount
+	f := format.Count
 	row := notCountedRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
 		Warmup: f(o.Warmup), WarmupErrors: f(o.WarmupErrors), Late: f(o.Late), Abandoned: f(o.Abandoned),
@@ -462,7 +462,7 @@ func latencyRows(v *variantData) []latencyRow {
 	}{{"connect", v.Sum.Connect}, {"handshake", v.Sum.Handshake}, {"ttfb", v.Sum.TTFB}, {"total", v.Sum.Total}} {
 		q := func(q float64) string { return cell(format.QuantileMillis(m.h, q)) }
 		rows = append(rows, latencyRow{
-			Variant: v.V.Name, Metric: m.name, Count: format.FormatCount(uint64(m.h.TotalCount())),
+			Variant: v.V.Name, Metric: m.name, Count: format.Count(uint64(m.h.TotalCount())),
 			P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: cell(format.MaxMillis(m.h)),
 		})
 	}
@@ -479,21 +479,21 @@ func groupRows(v *variantData) []groupRow {
 		row := groupRow{
 			Variant: v.V.Name, Group: strconv.Itoa(g.Index), CPUs: cpus,
 			Threads: strconv.Itoa(g.Threads), Slots: strconv.Itoa(g.Slots),
-			Rate: cell(format.FormatRate(mean(g.Rates))), Busy: cell(format.FormatPercent(mean(g.Busy))),
+			Rate: cell(format.Rate(mean(g.Rates))), Busy: cell(format.Percent(mean(g.Busy))),
 		}
 		if len(g.Rates) > 1 {
 			lo, hi := g.Rates[0], g.Rates[0]
 			for _, x := range g.Rates {
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
-			row.RateRange = format.FormatRate(lo) + " – " + format.FormatRate(hi)
+			row.RateRange = format.Rate(lo) + " – " + format.Rate(hi)
 		}
 		if len(g.Busy) > 1 {
 			hi := g.Busy[0]
 			for _, b := range g.Busy {
 				hi = math.Max(hi, b)
 			}
-			row.Busy += " (max " + format.FormatPercent(hi) + ")"
+			row.Busy += " (max " + format.Percent(hi) + ")"
 		}
 		for _, b := range g.Busy {
 			if b >= results.ClientBoundBusy {
@@ -507,8 +507,8 @@ func groupRows(v *variantData) []groupRow {
 
 func cpuRowOf(variant string, rep *results.Rep, c repCPU) cpuRow {
 	row := cpuRow{
-		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: cell(format.FormatPercent(c.ClientMax)), Busiest: dash,
-		ClientMean: cell(format.FormatPercent(c.ClientMean)), Server: cell(format.FormatPercent(c.Server)), ServerSeconds: dash,
+		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: cell(format.Percent(c.ClientMax)), Busiest: dash,
+		ClientMean: cell(format.Percent(c.ClientMean)), Server: cell(format.Percent(c.Server)), ServerSeconds: dash,
 		Hot: c.ClientMax >= results.ClientBoundBusy,
 	}
 	if c.Busiest >= 0 {
@@ -532,7 +532,7 @@ func errorRows(variant string, rep *results.Rep) []errorRow {
 			first = "(no message)"
 		}
 		rows = append(rows, errorRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
-			Class: results.ErrorClass(c).String(), Count: format.FormatCount(ec.Count), First: first})
+			Class: results.ErrorClass(c).String(), Count: format.Count(ec.Count), First: first})
 	}
 	return rows
 }
@@ -558,7 +558,7 @@ func negotiatedRows(v *variantData) []negotiatedRow {
 	})
 	rows := make([]negotiatedRow, len(keys))
 	for i, k := range keys {
-		rows[i] = negotiatedRow{Variant: v.V.Name, Params: k, Count: format.FormatCount(sum[k]), Share: cell(format.FormatPercent(float64(sum[k]) / float64(total)))}
+		rows[i] = negotiatedRow{Variant: v.V.Name, Params: k, Count: format.Count(sum[k]), Share: cell(format.Percent(float64(sum[k]) / float64(total)))}
 	}
 	return rows
 }
@@ -573,7 +573,7 @@ func probeRows(variant string, rep *results.Rep) []probeRow {
 	for i, k := range names {
 		p := rep.Probes[k]
 		rows[i] = probeRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1), Probe: k,
-			Before: cell(format.FormatFloat(p.Before, 2)), After: cell(format.FormatFloat(p.After, 2)), Delta: cell(format.FormatFloat(p.Delta(), 2)), Error: p.Error}
+			Before: cell(format.Float(p.Before, 2)), After: cell(format.Float(p.After, 2)), Delta: cell(format.Float(p.Delta(), 2)), Error: p.Error}
 	}
 	return rows
 }

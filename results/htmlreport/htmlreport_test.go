@@ -511,7 +511,7 @@ func TestSweepSeries(t *testing.T) {
 		}
 		var parts []string
 		for _, p := range ss[0].Points {
-			parts = append(parts, p.Label+"@"+format.FormatFloat(p.X, -1))
+			parts = append(parts, p.Label+"@"+format.Float(p.X, -1))
 		}
 		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || ss[0].Numeric != tt.wantNumeric || got != tt.want {
 			t.Errorf("%s: key %q numeric %v points %q, want key %q numeric %v points %q",

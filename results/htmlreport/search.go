@@ -109,7 +109,7 @@ func searchChart(ss *analysis.SearchSummary) (chart, bool) {
 	}
 	ring.GlyphStyle = draw.GlyphStyle{Color: colorBest, Radius: 8, Shape: draw.RingGlyph{}}
 	p.Add(ring)
-	bestLabel := "best: " + se.Key + " = " + b.Value + ", " + format.FormatNumber(b.Stats.Mean)
+	bestLabel := "best: " + se.Key + " = " + b.Value + ", " + format.Number(b.Stats.Mean)
 	if err := labels(p, bxy, []string{bestLabel}, vg.Point{X: 10, Y: 10}, 10, colorBest); err != nil {
 		c.Err = err.Error()
 		return c, true

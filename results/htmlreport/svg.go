@@ -128,9 +128,9 @@ func (rateTicks) Ticks(lo, hi float64) []plot.Tick {
 			continue
 		}
 		if allK && ts[i].Value != 0 {
-			ts[i].Label = format.FormatFloat(ts[i].Value/1000, 0) + "k"
+			ts[i].Label = format.Float(ts[i].Value/1000, 0) + "k"
 		} else {
-			ts[i].Label = format.FormatFloat(ts[i].Value, -1)
+			ts[i].Label = format.Float(ts[i].Value, -1)
 		}
 	}
 	return ts

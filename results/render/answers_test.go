@@ -49,7 +49,7 @@ type answer struct {
 // is not here, and for an output that neither shows it nor says why not.
 var answers = map[string]answer{
 	"Report.Summary": {run: fixture.CompareRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
-		return []string{format.FormatRate(m.Summary.Variants[1].Stats.Mean)}
+		return []string{format.Rate(m.Summary.Variants[1].Stats.Mean)}
 	}, "csv", func(m *analysis.Report) []string { return []string{csvF3(m.Summary.Variants[1].Stats.Mean)} },
 		"json", func(m *analysis.Report) []string {
 			return []string{fmt.Sprintf(`"mean": %v`, m.Summary.Variants[1].Stats.Mean)}
@@ -61,7 +61,7 @@ var answers = map[string]answer{
 		}),
 		without: map[string]string{"csv": "rows are variants: the plateau column marks the plateau's variants, the best has no cell yet"}},
 	"Report.Capacities": {run: fixture.CapacityRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
-		return []string{format.FormatCount(uint64(m.Capacities[1].Knee)) + "/s"}
+		return []string{format.Count(uint64(m.Capacities[1].Knee)) + "/s"}
 	}, "json", func(m *analysis.Report) []string { return []string{fmt.Sprintf(`"knee": %v`, m.Capacities[1].Knee)} }),
 		without: map[string]string{"csv": "rows are the steps; the knee is no step's figure"}},
 	"Report.CapacityLine": {run: fixture.CapacityRun, want: forOutputs("text compare json", func(m *analysis.Report) []string { return []string{m.CapacityLine} },
@@ -114,7 +114,7 @@ var answers = map[string]answer{
 	}, "json", func(m *analysis.Report) []string { return []string{`"scheduled": `} }, "text", func(m *analysis.Report) []string { return []string{"missed"} },
 		"md", func(m *analysis.Report) []string {
 			t := &m.Run.Variants[1].Reps[0].Total
-			return []string{fmt.Sprintf("missed %s of %s starts", format.FormatCount(t.Missed), format.FormatCount(t.Scheduled))}
+			return []string{fmt.Sprintf("missed %s of %s starts", format.Count(t.Missed), format.Count(t.Scheduled))}
 		}),
 		without: map[string]string{"compare": "not yet compared across runs"}},
 	"VariantSummary.Intended": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
@@ -124,7 +124,7 @@ var answers = map[string]answer{
 		without: map[string]string{"compare": "not yet compared across runs"}},
 	"VariantSummary.ClientCPUSeconds": {run: laterRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
 		us, _ := m.Summary.Variants[1].ClientMicrosPerRequest()
-		return []string{format.FormatMicros(us)}
+		return []string{format.Micros(us)}
 	}, "csv", func(m *analysis.Report) []string {
 		us, _ := m.Summary.Variants[1].ClientMicrosPerRequest()
 		return []string{csvF3(us)}

@@ -14,7 +14,7 @@ func writeCapacity(b *bytes.Buffer, m *analysis.Report) {
 	for i := range m.Capacities {
 		c := &m.Capacities[i]
 		fmt.Fprintf(b, "\n-- %s: capacity %s, %d steps\n", r.Variants[c.Variant].Name, analysis.KneeWords(c, r.Capacity.From), len(c.Steps))
-		t := tables.CapacityTable(c)
+		t := tables.Capacity(c)
 		writeTable(&t, b, "")
 	}
 }
@@ -26,7 +26,7 @@ func writeCapacityMarkdown(b *bytes.Buffer, m *analysis.Report) {
 	for i := range m.Capacities {
 		c := &m.Capacities[i]
 		fmt.Fprintf(b, "\n### %s: %s\n\n", mdEscape(r.Variants[c.Variant].Name), mdEscape(analysis.KneeWords(c, r.Capacity.From)))
-		t := tables.CapacityTable(c)
+		t := tables.Capacity(c)
 		writeMarkdownTable(&t, b)
 	}
 }

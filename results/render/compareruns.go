@@ -84,7 +84,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			if i > 0 {
 				delta, p, padj, verdict = missing, missing, missing, missing
 				if c := vs.Comparison; cell.Compared {
-					delta, p, padj, verdict = format.FormatDelta(c.DeltaPct), format.PValue(c), format.PAdjusted(c), format.VerdictWords(c)
+					delta, p, padj, verdict = format.Delta(c.DeltaPct), format.PValue(c), format.PAdjusted(c), format.VerdictWords(c)
 				}
 			}
 			var notes []string
@@ -96,7 +96,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			}
 			clientUs := missing
 			if us, ok := vs.ClientMicrosPerRequest(); ok {
-				clientUs = format.FormatMicros(us)
+				clientUs = format.Micros(us)
 			}
 			ct.Add(label, names[i], strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), tables.CICell(vs.Stats), delta, p, padj, verdict,
 				format.QuantileMillis(vs.Handshake, 99), clientUs, strings.Join(notes, ", "))

@@ -315,7 +315,7 @@ func csvMs(h *results.Histogram, q float64) string {
 	if results.EmptyHistogram(h) {
 		return ""
 	}
-	return format.FormatMillis(h.ValueAtQuantile(q))
+	return format.Millis(h.ValueAtQuantile(q))
 }
 
 // otherCells are a repetition's client_other_share (the largest share of

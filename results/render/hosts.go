@@ -70,7 +70,7 @@ func writeHostGroups(b *bytes.Buffer, groups []results.Group) {
 		}
 		fmt.Fprintf(b, "host %s: %s %s on CPUs %s", h, noun, strings.Join(a.groups, ", "), strings.Join(a.cpus, " "))
 		if a.measured {
-			fmt.Fprintf(b, ", client CPU %.2f s (busiest group %s)", a.seconds, format.FormatPercent(a.busiest))
+			fmt.Fprintf(b, ", client CPU %.2f s (busiest group %s)", a.seconds, format.Percent(a.busiest))
 		}
 		if h != "local" {
 			fmt.Fprintf(b, ", clock offset %s", a.offset.Round(time.Microsecond))

@@ -55,21 +55,21 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		} else {
 			fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(s.BaselineName), mdEscape(tables.StatsNote(s)))
 		}
-		ct := tables.ComparisonTable(s)
+		ct := tables.Comparison(s)
 		writeMarkdownTable(&ct, &b)
 	}
-	if dt, title, ok := tables.DriftTable(s); ok {
+	if dt, title, ok := tables.Drift(s); ok {
 		fmt.Fprintf(&b, "\n### Drift by round\n\n%s.\n\n", mdEscape(upperFirst(strings.TrimPrefix(title, "drift by round: "))))
 		writeMarkdownTable(&dt, &b)
 	}
-	if pt, ok := tables.ProbeTable(s); ok {
+	if pt, ok := tables.Probes(s); ok {
 		b.WriteString("\n### Probe deltas\n\nPer window, mean over repetitions; per request = delta / requests in the window.\n\n")
 		writeMarkdownTable(&pt, &b)
 	}
 	for i := range s.Sweeps {
 		sw := &s.Sweeps[i]
 		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\n```text\n", mdEscape(upperFirst(tables.SweepTitle(sw))), upperFirst(tables.SweepLegend))
-		st := tables.SweepTable(s, sw)
+		st := tables.Sweep(s, sw)
 		writeTable(&st, &b, "")
 		b.WriteString("```\n")
 		if l := tables.PlateauLine(s, sw); l != "" {
@@ -83,7 +83,7 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		}
 		if len(ss.Points) > 0 {
 			fmt.Fprintf(&b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))
-			t := tables.SearchTable(ss)
+			t := tables.Search(ss)
 			writeMarkdownTable(&t, &b)
 		}
 	}
@@ -112,16 +112,16 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 				busy, server, perServer, note := "-", "-", "-", ""
 				ra := &m.Reps[i][j]
 				if c := ra.ClientCPU; c.Measured > 0 {
-					busy = format.FormatPercent(c.BusyMax)
+					busy = format.Percent(c.BusyMax)
 				}
 				clientUs := "-"
 				if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
-					clientUs = format.FormatMicros(us)
+					clientUs = format.Micros(us)
 				}
 				if u := rep.ServerCPU; u != nil {
 					server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
 					if u.Seconds > 0 {
-						perServer = format.FormatRate(float64(t.Requests) / u.Seconds)
+						perServer = format.Rate(float64(t.Requests) / u.Seconds)
 					}
 				}
 				if line := ra.ClientBound; line != "" {
@@ -134,11 +134,11 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 					note = strings.TrimSpace(line + " " + note)
 				}
 				if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start
-					note = strings.TrimSpace(fmt.Sprintf("missed %s of %s starts, p99 from intended start %s ms", format.FormatCount(t.Missed),
-						format.FormatCount(t.Scheduled), format.QuantileMillis(t.Latency.Intended, 99)) + " " + note)
+					note = strings.TrimSpace(fmt.Sprintf("missed %s of %s starts, p99 from intended start %s ms", format.Count(t.Missed),
+						format.Count(t.Scheduled), format.QuantileMillis(t.Latency.Intended, 99)) + " " + note)
 				}
 				rt.Add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
-					format.FormatCount(t.Requests), format.FormatRate(t.Rate()), clientUs, format.FormatCount(t.Errors.Total()), format.QuantileMillis(t.Latency.Handshake, 99),
+					format.Count(t.Requests), format.Rate(t.Rate()), clientUs, format.Count(t.Errors.Total()), format.QuantileMillis(t.Latency.Handshake, 99),
 					format.QuantileMillis(t.Latency.Total, 99), busy, server, perServer, note)
 			}
 		}

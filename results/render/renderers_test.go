@@ -19,7 +19,7 @@ var rendererFuncs = map[string]bool{
 	"WriteText": true, "writeHeader": true, "writeVariant": true, "writeRep": true, "writeComparison": true, "writeSearch": true,
 	"WriteMarkdown": true, "WriteCSV": true, "Summarize": true, "WriteSummaryJSON": true, "searchJSON": true, "CompareRuns": true,
 	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
-	"writeThresholds": true, "writeThresholdsMarkdown": true, "ThresholdTable": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
+	"writeThresholds": true, "writeThresholdsMarkdown": true, "Thresholds": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
 }
 
 // analysisFuncs are the analysis: what Analyze and AnalyzeRuns compute.

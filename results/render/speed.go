@@ -23,7 +23,7 @@ func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) {
 		fmt.Fprintf(b, "speed[%d]: %s\n", ci, c)
 	}
 	if len(t.Rows) > 0 {
-		tb := tables.SpeedTable(t)
+		tb := tables.Speed(t)
 		writeTable(&tb, b, "")
 	}
 	for _, f := range t.Failures {
@@ -44,7 +44,7 @@ func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
 	}
 	if len(t.Rows) > 0 {
 		b.WriteByte('\n')
-		tb := tables.SpeedTable(t)
+		tb := tables.Speed(t)
 		writeMarkdownTable(&tb, b)
 	}
 	if len(t.Failures) > 0 {

@@ -35,7 +35,7 @@ func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error
 	case "text":
 		tb := tables.Table{Header: []string{"figure", "value", "unit"}, Right: []bool{false, true, false}}
 		for _, r := range rs {
-			tb.Add(r.Label(), format.FormatRate(r.Value), r.Unit)
+			tb.Add(r.Label(), format.Rate(r.Value), r.Unit)
 		}
 		var b bytes.Buffer
 		writeTable(&tb, &b, "")

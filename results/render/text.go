@@ -113,7 +113,7 @@ func writeVariant(b *bytes.Buffer, v *results.Variant, ras []analysis.RepReport)
 func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.RepReport) {
 	t := &rep.Total
 	if st := rep.Step; st != nil {
-		fmt.Fprintf(b, "\n-- %s, capacity step %d (%s, %s/s asked)\n", variant, rep.Index+1, st.Phase, format.FormatCount(uint64(st.Rate+0.5)))
+		fmt.Fprintf(b, "\n-- %s, capacity step %d (%s, %s/s asked)\n", variant, rep.Index+1, st.Phase, format.Count(uint64(st.Rate+0.5)))
 	} else {
 		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
 	}
@@ -125,16 +125,16 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	kv := tables.Table{Right: []bool{false, false}}
 	kv.Add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
 	if ok := t.Succeeded(); ok != t.Requests {
-		kv.Add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s%s)", format.FormatCount(t.Requests), format.FormatCount(ok), format.FormatRate(t.Rate()), clientCostNote(ra, t.Requests)))
+		kv.Add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s%s)", format.Count(t.Requests), format.Count(ok), format.Rate(t.Rate()), clientCostNote(ra, t.Requests)))
 	} else {
-		kv.Add("requests", fmt.Sprintf("%s  (%s req/s%s)", format.FormatCount(t.Requests), format.FormatRate(t.Rate()), clientCostNote(ra, t.Requests)))
+		kv.Add("requests", fmt.Sprintf("%s  (%s req/s%s)", format.Count(t.Requests), format.Rate(t.Rate()), clientCostNote(ra, t.Requests)))
 	}
 	if line := ra.OpenLoop; line != "" {
 		kv.Add("open loop", line)
 	}
-	errs := format.FormatCount(t.Errors.Total())
+	errs := format.Count(t.Errors.Total())
 	if t.Attempts() > 0 && t.Errors.Total() > 0 {
-		errs += "  (" + format.FormatShare(t.ErrorShare()) + " of attempts)"
+		errs += "  (" + format.Share(t.ErrorShare()) + " of attempts)"
 	}
 	kv.Add("errors", errs)
 	for c := range t.Errors {
@@ -142,7 +142,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		if ec.Count == 0 {
 			continue
 		}
-		kv.Add("  "+results.ErrorClass(c).String(), fmt.Sprintf("%s  first: %s", format.FormatCount(ec.Count), format.Message(ec.First)))
+		kv.Add("  "+results.ErrorClass(c).String(), fmt.Sprintf("%s  first: %s", format.Count(ec.Count), format.Message(ec.First)))
 		if results.ErrorClass(c) == results.ErrPorts {
 			kv.Add("", results.PortsHint)
 		}
@@ -150,8 +150,8 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	if ra.Unanswered != "" {
 		kv.Add("unanswered", ra.Unanswered+" at the window's end")
 	}
-	kv.Add("handshakes", fmt.Sprintf("%s  (resumed %s)", format.FormatCount(t.Handshakes), format.FormatCount(t.Resumed)))
-	kv.Add("connections", format.FormatCount(t.Connections))
+	kv.Add("handshakes", fmt.Sprintf("%s  (resumed %s)", format.Count(t.Handshakes), format.Count(t.Resumed)))
+	kv.Add("connections", format.Count(t.Connections))
 	kv.Add("status", format.StatusLine(&t.Counts))
 	if c := ra.ClientCPU; c.Measured > 0 {
 		kv.Add("client cpu", clientCPULine(c, t.Requests))
@@ -165,17 +165,17 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		// A run recorded before workers measured their private memory:
 		// peak RSS counts the shared binary once per worker, so it says
 		// nothing per slot.
-		kv.Add("client memory", fmt.Sprintf("%s MiB peak RSS summed over the workers", format.FormatRate(float64(t.PeakRSS)/(1<<20))))
+		kv.Add("client memory", fmt.Sprintf("%s MiB peak RSS summed over the workers", format.Rate(float64(t.PeakRSS)/(1<<20))))
 	}
 	if rep.TimeWait != nil {
-		kv.Add("time_wait", format.FormatCount(uint64(max(*rep.TimeWait, 0)))+" sockets on the client machine after the window (the server's too, when it runs here)")
+		kv.Add("time_wait", format.Count(uint64(max(*rep.TimeWait, 0)))+" sockets on the client machine after the window (the server's too, when it runs here)")
 	}
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		kv.Add("probe "+name, probeLine(rep.Probes[name], t.Requests))
 	}
 	if o := t.Outside; o != (results.Outside{}) {
 		kv.Add("not counted", fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
-			format.FormatCount(o.Warmup), format.FormatCount(o.WarmupErrors), format.FormatCount(o.Late), format.FormatCount(o.Abandoned)))
+			format.Count(o.Warmup), format.Count(o.WarmupErrors), format.Count(o.Late), format.Count(o.Abandoned)))
 	}
 	if len(t.Negotiated) == 0 {
 		kv.Add("negotiated", "none")
@@ -185,7 +185,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		b.WriteString("negotiated\n")
 		nt := tables.Table{Right: []bool{false, true}}
 		for _, n := range sortedNegotiated(t.Negotiated) {
-			nt.Add(n.key, format.FormatCount(n.count))
+			nt.Add(n.key, format.Count(n.count))
 		}
 		writeTable(&nt, b, "  ")
 	}
@@ -226,8 +226,8 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		if g.Index == results.TotalIndex {
 			cpus = ""
 		}
-		row := []string{name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Slots), format.FormatCount(g.Requests),
-			format.FormatRate(g.Rate()), format.FormatCount(g.Errors.Total()), format.QuantileMillis(g.Latency.Total, 99)}
+		row := []string{name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Slots), format.Count(g.Requests),
+			format.Rate(g.Rate()), format.Count(g.Errors.Total()), format.QuantileMillis(g.Latency.Total, 99)}
 		if hosts {
 			host := g.Host
 			if host == "" && g.Index != results.TotalIndex {
@@ -242,7 +242,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 			case g.CPU == nil:
 				row = append(row, "-")
 			default:
-				row = append(row, format.FormatPercent(g.CPU.Busy))
+				row = append(row, format.Percent(g.CPU.Busy))
 			}
 		}
 		gt.Add(row...)
@@ -257,7 +257,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	}
 	if s := ra.Spread; s != nil {
 		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
-			format.FormatRate(s.Min), s.MinIndex, format.FormatRate(s.Max), s.MaxIndex, s.Pct)
+			format.Rate(s.Min), s.MinIndex, format.Rate(s.Max), s.MaxIndex, s.Pct)
 	}
 }
 
@@ -268,20 +268,20 @@ func writeComparison(b *bytes.Buffer, r *results.Run, s *analysis.RunSummary) {
 	} else {
 		b.WriteString(tables.StatsNote(s) + "\n")
 	}
-	ct := tables.ComparisonTable(s)
+	ct := tables.Comparison(s)
 	writeTable(&ct, b, "")
-	if dt, title, ok := tables.DriftTable(s); ok {
+	if dt, title, ok := tables.Drift(s); ok {
 		fmt.Fprintf(b, "\n%s\n", title)
 		writeTable(&dt, b, "")
 	}
-	if pt, ok := tables.ProbeTable(s); ok {
+	if pt, ok := tables.Probes(s); ok {
 		b.WriteString("\nprobe deltas per window (mean over repetitions; per request = delta / requests in the window)\n")
 		writeTable(&pt, b, "")
 	}
 	for i := range s.Sweeps {
 		sw := &s.Sweeps[i]
 		fmt.Fprintf(b, "\n== %s\n%s\n", tables.SweepTitle(sw), tables.SweepLegend)
-		st := tables.SweepTable(s, sw)
+		st := tables.Sweep(s, sw)
 		writeTable(&st, b, "")
 		if l := tables.PlateauLine(s, sw); l != "" {
 			b.WriteString(l + "\n")
@@ -299,7 +299,7 @@ func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 		return
 	}
 	fmt.Fprintf(b, "visit order: %s\n", ss.VisitOrder())
-	t := tables.SearchTable(ss)
+	t := tables.Search(ss)
 	writeTable(&t, b, "")
 }
 
@@ -307,7 +307,7 @@ func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 // completed requests: kaeload's own time when recorded, and the busy time
 // of the groups' CPUs (each CPU counted once).
 func clientCPULine(c results.ClientCPU, requests uint64) string {
-	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.FormatPercent(c.BusyMax))
+	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.Percent(c.BusyMax))
 	if c.ProcessMeasured == c.Groups && c.Groups > 0 {
 		line = fmt.Sprintf("kaeload %.2f s; its CPUs %s", c.Process, line)
 	}
@@ -315,7 +315,7 @@ func clientCPULine(c results.ClientCPU, requests uint64) string {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}
 	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
-		line += fmt.Sprintf("  (%s req per client cpu-s", format.FormatRate(1e6/us))
+		line += fmt.Sprintf("  (%s req per client cpu-s", format.Rate(1e6/us))
 		if own {
 			line += ", kaeload's own"
 		}
@@ -329,19 +329,19 @@ func clientCPULine(c results.ClientCPU, requests uint64) string {
 // server's rate.
 func clientCostNote(ra *analysis.RepReport, requests uint64) string {
 	if us, _, ok := ra.ClientCPU.PerRequest(requests); ok {
-		return ", client " + format.FormatMicros(us) + " µs per request"
+		return ", client " + format.Micros(us) + " µs per request"
 	}
 	return ""
 }
 
 // serverCPULine renders the server CPU use of a repetition.
 func serverCPULine(u *results.CPUUsage, requests uint64) string {
-	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, format.FormatPercent(u.Busy))
+	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, format.Percent(u.Busy))
 	if u.CPUs != "" {
 		line += " on CPUs " + u.CPUs
 	}
 	if u.Seconds > 0 {
-		line += fmt.Sprintf("  (%s req per server cpu-s)", format.FormatRate(float64(requests)/u.Seconds))
+		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(requests)/u.Seconds))
 	}
 	return line
 }
@@ -351,7 +351,7 @@ func probeLine(p results.ProbeReading, requests uint64) string {
 	if p.Error != "" {
 		return "failed: " + format.Message(p.Error)
 	}
-	line := fmt.Sprintf("delta %s (before %s, after %s)", format.FormatNumber(p.Delta()), format.FormatNumber(p.Before), format.FormatNumber(p.After))
+	line := fmt.Sprintf("delta %s (before %s, after %s)", format.Number(p.Delta()), format.Number(p.Before), format.Number(p.After))
 	if requests > 0 {
 		line += fmt.Sprintf(", %.3f per request", p.Delta()/float64(requests))
 	}

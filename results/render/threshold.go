@@ -9,13 +9,13 @@ import (
 // writeThresholds writes the text report's thresholds section.
 func writeThresholds(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
 	b.WriteString("\n== thresholds\n")
-	tb := tables.ThresholdTable(cs)
+	tb := tables.Thresholds(cs)
 	writeTable(&tb, b, "")
 }
 
 // writeThresholdsMarkdown writes the Markdown report's thresholds section.
 func writeThresholdsMarkdown(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
 	b.WriteString("\n## Thresholds\n\n")
-	tb := tables.ThresholdTable(cs) // writeMarkdown escapes
+	tb := tables.Thresholds(cs) // writeMarkdown escapes
 	writeMarkdownTable(&tb, b)
 }

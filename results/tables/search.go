@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// SearchTable lists the visited values in grid order: their visit
+// Search lists the visited values in grid order: their visit
 // numbers, windows, mean and 95 % CI of the objective, and marks.
-func SearchTable(s *analysis.SearchSummary) Table {
+func Search(s *analysis.SearchSummary) Table {
 	t := Table{
 		Header: []string{s.Search.Key, "visits", "windows", "mean " + s.Unit(), "95 % CI", "mark"},
 		Right:  []bool{true, false, true, true, false, false},
@@ -22,7 +22,7 @@ func SearchTable(s *analysis.SearchSummary) Table {
 		}
 		ci := format.Missing
 		if p.Stats.HasCI {
-			ci = format.FormatNumber(p.Stats.CI95Low) + " … " + format.FormatNumber(p.Stats.CI95High)
+			ci = format.Number(p.Stats.CI95Low) + " … " + format.Number(p.Stats.CI95High)
 		}
 		var marks []string
 		if i == s.Best {
@@ -37,7 +37,7 @@ func SearchTable(s *analysis.SearchSummary) Table {
 		if p.Untested {
 			marks = append(marks, "once, not tested")
 		}
-		t.Add(p.Value, strings.Join(nums, " "), strconv.Itoa(p.Stats.N), format.FormatNumber(p.Stats.Mean), ci, strings.Join(marks, ", "))
+		t.Add(p.Value, strings.Join(nums, " "), strconv.Itoa(p.Stats.N), format.Number(p.Stats.Mean), ci, strings.Join(marks, ", "))
 	}
 	return t
 }
@@ -53,6 +53,6 @@ func SearchRows(ss *analysis.SearchSummary) (lines, header []string, rows [][]st
 	if len(ss.Points) > 0 {
 		lines = append(lines, "visit order: "+ss.VisitOrder())
 	}
-	t := SearchTable(ss)
+	t := Search(ss)
 	return lines, t.Header, t.Rows, true
 }

@@ -4,8 +4,8 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 )
 
-// SpeedTable lays the speed table out for the text and Markdown reports.
-func SpeedTable(t *analysis.SpeedTable) Table {
+// Speed lays the speed table out for the text and Markdown reports.
+func Speed(t *analysis.SpeedTable) Table {
 	tb := Table{Header: t.Header()}
 	for i := range tb.Header {
 		tb.Right = append(tb.Right, i >= 2)

@@ -84,20 +84,20 @@ func MeanCell(st stats.Stats) string {
 	if st.N == 0 {
 		return "-"
 	}
-	return format.FormatRate(st.Mean)
+	return format.Rate(st.Mean)
 }
 
 func stddevCell(st stats.Stats) string {
 	if st.N < 2 {
 		return "-"
 	}
-	return format.FormatRate(st.StdDev)
+	return format.Rate(st.StdDev)
 }
 
 func CICell(st stats.Stats) string {
 	switch {
 	case st.HasCI:
-		return format.FormatRate(st.CI95Low) + " .. " + format.FormatRate(st.CI95High)
+		return format.Rate(st.CI95Low) + " .. " + format.Rate(st.CI95High)
 	case st.N > 0:
 		return "n/a (" + st.NoCI + ")"
 	}
@@ -112,7 +112,7 @@ func deltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
 	if v.Stats.N == 0 || s.Baseline < 0 || s.Variants[s.Baseline].Stats.N == 0 {
 		return "-"
 	}
-	return format.FormatDelta(v.Comparison.DeltaPct)
+	return format.Delta(v.Comparison.DeltaPct)
 }
 
 // notesCell marks the best variant of a sweep, failed and client-bound
@@ -150,12 +150,12 @@ func notesCell(v *analysis.VariantSummary) string {
 	return strings.Join(notes, ", ")
 }
 
-// ComparisonTable is the answer of a run: per variant the mean rate, its
+// Comparison is the answer of a run: per variant the mean rate, its
 // spread and interval, the difference from the baseline and whether it is
 // significant, the p99 handshake time over all repetitions, errors, and,
 // when measured, the client's CPU µs per request (beside the rate),
 // requests per server CPU-second and notes.
-func ComparisonTable(s *analysis.RunSummary) Table {
+func Comparison(s *analysis.RunSummary) Table {
 	cols := []column{
 		{"variant", false, func(_ int, v *analysis.VariantSummary) string { return v.Name }},
 		{"n", true, func(_ int, v *analysis.VariantSummary) string { return strconv.Itoa(v.Stats.N) }},
@@ -188,7 +188,7 @@ func ComparisonTable(s *analysis.RunSummary) Table {
 			return format.VerdictWords(v.Comparison)
 		}},
 		{"p99 handshake ms", true, func(_ int, v *analysis.VariantSummary) string { return format.QuantileMillis(v.Handshake, 99) }},
-		{"errors", true, func(_ int, v *analysis.VariantSummary) string { return format.FormatCount(v.Errors) }},
+		{"errors", true, func(_ int, v *analysis.VariantSummary) string { return format.Count(v.Errors) }},
 	}
 	var clientCPU, serverCPU, notes bool
 	for i := range s.Variants {
@@ -201,7 +201,7 @@ func ComparisonTable(s *analysis.RunSummary) Table {
 		// Beside the rate: what each request cost the load generator.
 		cols = slices.Insert(cols, 3, column{"client µs/req", true, func(_ int, v *analysis.VariantSummary) string {
 			if x, ok := v.ClientMicrosPerRequest(); ok {
-				return format.FormatMicros(x)
+				return format.Micros(x)
 			}
 			return "-"
 		}})
@@ -209,7 +209,7 @@ func ComparisonTable(s *analysis.RunSummary) Table {
 	if serverCPU {
 		cols = append(cols, column{"req/server cpu-s", true, func(_ int, v *analysis.VariantSummary) string {
 			if x, ok := v.RequestsPerServerCPU(); ok {
-				return format.FormatRate(x)
+				return format.Rate(x)
 			}
 			return "-"
 		}})
@@ -220,9 +220,9 @@ func ComparisonTable(s *analysis.RunSummary) Table {
 	return buildTable(s, cols, allRows(s))
 }
 
-// ProbeTable has one row per variant and probe; ok is false when no
+// Probes has one row per variant and probe; ok is false when no
 // variant has a probe reading.
-func ProbeTable(s *analysis.RunSummary) (t Table, ok bool) {
+func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	failed := false
 	for i := range s.Variants {
 		for _, p := range s.Variants[i].Probes {
@@ -241,7 +241,7 @@ func ProbeTable(s *analysis.RunSummary) (t Table, ok bool) {
 		for _, p := range v.Probes {
 			mean, per := "-", "-"
 			if p.N > 0 {
-				mean = format.FormatNumber(p.MeanDelta)
+				mean = format.Number(p.MeanDelta)
 			}
 			if p.HasPerRequest {
 				per = strconv.FormatFloat(p.PerRequest, 'f', 3, 64)
@@ -313,9 +313,9 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	return line
 }
 
-// DriftTable shows every variant's rate by round, the round effect and
+// Drift shows every variant's rate by round, the round effect and
 // (in title) the trend; ok is false with fewer than two rounds.
-func DriftTable(s *analysis.RunSummary) (t Table, title string, ok bool) {
+func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	d := &s.Drift
 	if d.Rounds < 2 {
 		return t, "", false
@@ -332,9 +332,9 @@ func DriftTable(s *analysis.RunSummary) (t Table, title string, ok bool) {
 			case !c.OK:
 				row = append(row, "-")
 			case c.Failed:
-				row = append(row, format.FormatRate(c.Rate)+" FAILED")
+				row = append(row, format.Rate(c.Rate)+" FAILED")
 			default:
-				row = append(row, format.FormatRate(c.Rate))
+				row = append(row, format.Rate(c.Rate))
 			}
 		}
 		t.Add(row...)
@@ -343,14 +343,14 @@ func DriftTable(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	for r := range d.Rounds {
 		cell := "-"
 		if d.RoundHas[r] {
-			cell = format.FormatDelta(d.RoundPct[r])
+			cell = format.Delta(d.RoundPct[r])
 		}
 		row = append(row, cell)
 	}
 	t.Add(row...)
 	title = "drift by round: req/s of every variant in each round; round effect = the round's mean deviation from each variant's own mean"
 	if d.HasTrend {
-		title += fmt.Sprintf("; trend over the run %s from round 1 to round %d", format.FormatDelta(d.TrendPct), d.Rounds)
+		title += fmt.Sprintf("; trend over the run %s from round 1 to round %d", format.Delta(d.TrendPct), d.Rounds)
 	}
 	if !d.Controlled {
 		title += "; order sequential: a variant's rounds are consecutive windows, so drift between variants is not shown here and not controlled"
@@ -358,10 +358,10 @@ func DriftTable(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	return t, title, true
 }
 
-// SweepTable is a sweep's variants in chart order, preceded by the
+// Sweep is a sweep's variants in chart order, preceded by the
 // baseline when the baseline is not one of them (and was measured), with an ASCII bar of the
 // mean rate and its confidence interval on a scale from 0.
-func SweepTable(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
+func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	rows := sw.Variants
 	labels := sw.Labels
 	inSweep := false
@@ -456,6 +456,6 @@ func niceCeil(x float64) float64 {
 // body rows of cells, with its title; ok is false with fewer than two
 // rounds.
 func DriftRows(s *analysis.RunSummary) (header []string, rows [][]string, title string, ok bool) {
-	t, title, ok := DriftTable(s)
+	t, title, ok := Drift(s)
 	return t.Header, t.Rows, title, ok
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// ThresholdTable lays the threshold checks out once, for the text and
+// Thresholds lays the threshold checks out once, for the text and
 // Markdown reports: verdict, threshold, variant, measured.
-func ThresholdTable(cs []analysis.ThresholdCheck) Table {
+func Thresholds(cs []analysis.ThresholdCheck) Table {
 	tb := Table{Header: []string{"verdict", "threshold", "variant", "measured"}, Right: []bool{false, false, false, true}}
 	for i := range cs {
 		c := &cs[i]

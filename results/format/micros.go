@@ -4,9 +4,9 @@ import (
 	"fmt"
 )
 
-// FormatMicros renders a per-request CPU time in microseconds: "228",
+// Micros renders a per-request CPU time in microseconds: "228",
 // "12.5", "0.84".
-func FormatMicros(us float64) string {
+func Micros(us float64) string {
 	switch {
 	case us >= 100:
 		return fmt.Sprintf("%.0f", us)

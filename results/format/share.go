@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// FormatShare formats a fraction as a percentage with up to two decimals
+// Share formats a fraction as a percentage with up to two decimals
 // ("1 %", "0.25 %", "12.5 %"); a share above 0 that would show as 0 is
 // "<0.01 %".
-func FormatShare(f float64) string {
+func Share(f float64) string {
 	if f > 0 && f < 0.00005 {
 		return "<0.01 %"
 	}
