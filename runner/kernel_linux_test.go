@@ -224,6 +224,12 @@ func overflowCase(t *testing.T, backlog int, overflow bool) {
 			}
 		}
 		lo := func(s cpustat.TCPSnapshot) uint64 { v, _ := s.Get("ListenOverflows"); return v }
+		var perPoint []string
+		for i, pt := range tl.Points {
+			n, _ := tl.TCP(i, 0, "ListenOverflows")
+			perPoint = append(perPoint, fmt.Sprintf("%s: %d", pt.Start, n))
+		}
+		t.Logf("backlog %d: ListenOverflows by interval: %s", tc.backlog, strings.Join(perPoint, ", "))
 		out := progress.String()
 		t.Logf("backlog %d: %d requests, errors %+v; progress:\n%s", tc.backlog, rep.Total.Requests, rep.Total.Errors, out)
 		if !tc.overflow {
