@@ -142,7 +142,7 @@ func (l *live) kernel() string {
 		var words []string
 		for i, e := range kernelEvents {
 			if n := l.tcp[h][i]; n > 0 {
-				words = append(words, e.words+" "+results.FormatCount(n))
+				words = append(words, e.words+" "+format.Count(n))
 			}
 		}
 		if len(words) > 0 {
