@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // rect is an axis-aligned rectangle of a chart, in SVG units.
@@ -165,8 +167,8 @@ func TestTimelineCharts(t *testing.T) {
 		c := s.overflow[k]
 		for _, want := range []string{
 			seconds(float64(k)) + " to " + seconds(float64(k+1)),
-			"ListenOverflows +" + results.FormatCount(c) + " on server",
-			"TCPSynRetrans +" + results.FormatCount(c/2) + " on local",
+			"ListenOverflows +" + format.Count(c) + " on server",
+			"TCPSynRetrans +" + format.Count(c/2) + " on local",
 		} {
 			if !strings.Contains(tip, want) {
 				t.Errorf("mark at %d s: tooltip %q lacks %q", k, tip, want)
@@ -312,7 +314,7 @@ func TestTimelineSize(t *testing.T) {
 	s := tlSpec{groups: 11, warmup: 5, window: 30, perGroup: 11000, stall: []int{12}, overflow: map[int]uint64{3: 4581, 4: 1200}}
 	r := timelineRun("eleven-groups", 3, 3, s)
 	var with bytes.Buffer
-	if err := Write(&with, results.Analyze(r)); err != nil {
+	if err := Write(&with, analysis.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	for v := range r.Variants {
@@ -324,7 +326,7 @@ func TestTimelineSize(t *testing.T) {
 		}
 	}
 	var without bytes.Buffer
-	if err := Write(&without, results.Analyze(r)); err != nil {
+	if err := Write(&without, analysis.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	per := float64(with.Len()-without.Len()) / 9

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // The timeline charts are drawn as SVG by hand, not with gonum/plot: a
@@ -260,7 +261,7 @@ func (c *svgCanvas) eventTriangles(marks []eventMark) {
 		var t strings.Builder
 		t.WriteString("kernel events, " + span(m.Start, m.Length) + ":")
 		for _, e := range m.Events {
-			t.WriteString("\n" + e.Counter + " +" + results.FormatCount(e.Count) + " on " + e.Host)
+			t.WriteString("\n" + e.Counter + " +" + format.Count(e.Count) + " on " + e.Host)
 		}
 		c.b.WriteString(`<path class="event" d="M` + num(x) + " " + num(c.y1+1) + `l5 9h-10z" fill="` + cssColor(colorEvent) + `"><title>` +
 			html.EscapeString(t.String()) + `</title></path>`)
@@ -272,9 +273,9 @@ func (c *svgCanvas) eventTriangles(marks []eventMark) {
 func rateTick(step float64) func(float64) string {
 	return func(v float64) string {
 		if v != 0 && math.Mod(step, 1000) == 0 {
-			return results.FormatFloat(v/1000, 0) + "k"
+			return format.Float(v/1000, 0) + "k"
 		}
-		return results.FormatFloat(v, -1)
+		return format.Float(v, -1)
 	}
 }
 
@@ -349,9 +350,9 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark) timelineChar
 	// One invisible column per interval carries its figures as a tooltip.
 	for _, p := range rep.Timeline.Points {
 		x0, x1 := c.x(p.Start.Seconds()), c.x(p.End().Seconds())
-		tip := span(p.Start, p.Length) + ": " + results.FormatRate(p.Rate()) + " req/s, " + results.FormatCount(p.Requests) + " responses"
+		tip := span(p.Start, p.Length) + ": " + format.Rate(p.Rate()) + " req/s, " + format.Count(p.Requests) + " responses"
 		if n := p.Errors.Total(); n > 0 {
-			tip += ", " + results.FormatCount(n) + " errors"
+			tip += ", " + format.Count(n) + " errors"
 		}
 		if p.Start < 0 {
 			tip += " (warm-up)"
