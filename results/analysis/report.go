@@ -78,6 +78,9 @@ type RepReport struct {
 	// Spread is how evenly the groups performed (GroupSpread); nil with
 	// fewer than two groups.
 	Spread *Spread
+	// Events are the kernel events on its timeline (KernelEvents); nil
+	// without a timeline or without events.
+	Events []KernelEvent
 }
 
 // analyzeRep is the RepReport of rep.
@@ -94,6 +97,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
 	}
+	ra.Events = KernelEvents(rep.Timeline)
 	return ra
 }
 
