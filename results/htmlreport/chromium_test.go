@@ -437,8 +437,9 @@ func TestChromiumLayout1280(t *testing.T) {
 	if shown != 3 || rateBox.Empty() {
 		t.Fatalf("%d timeline charts open, want the first repetition's 3 with its rate chart", shown)
 	}
-	// In the screenshot, the open rate chart shows the groups' bars and the
-	// warm-up's band.
+	// In the screenshot, the open rate chart shows the groups' bars, the
+	// warm-up's band and the marks of the kernel events (the overflows at
+	// 3 s and 4 s that the analysis finds in wideTimeline's counters).
 	img := decodePNG(t, shot)
 	for _, want := range []struct {
 		what string
@@ -448,6 +449,7 @@ func TestChromiumLayout1280(t *testing.T) {
 		{"group 1's bars", groupPalette[1], 1500},
 		{"group 9's bars", groupPalette[9], 1500},
 		{"the warm-up's band", colorWarmup, 1500},
+		{"the kernel events' marks", colorEvent, 40},
 	} {
 		if n := countColour(img, rateBox, want.col); n < want.min {
 			t.Errorf("screenshot: %d pixels of %s (%s) in the rate chart at %v, want at least %d", n, want.what, cssColor(want.col), rateBox, want.min)

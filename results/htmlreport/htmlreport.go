@@ -299,7 +299,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Charts = append(pg.Charts, c)
 	}
 
-	pg.Timeline = timelineSectionOf(vs, nil)
+	pg.Timeline = timelineSectionOf(vs, func(i, j int) []analysis.KernelEvent { return m.Reps[i][j].Events })
 	pg.Speed = speedSectionOf(m.Speed)
 
 	for i := range vs {

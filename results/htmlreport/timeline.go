@@ -6,23 +6,8 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
-
-// kernelEvent is one kernel event of a repetition as the analysis lists
-// it: a TCP trouble counter (ListenOverflows, TCPSynRetrans, …) that grew
-// on one host over one interval of the repetition's timeline. The page
-// marks it where it happened and decides nothing about it.
-type kernelEvent struct {
-	// Start and Length are the interval's, relative to the window's start.
-	Start, Length time.Duration
-	// Host names the network namespace whose counter grew ("local",
-	// "server", …), with its role when that says more.
-	Host string
-	// Counter is the counter's name in the kernel's terms.
-	Counter string
-	// Count is how much it grew over the interval.
-	Count uint64
-}
 
 // timelineSection is the page's timeline: a block per variant, each with
 // its repetitions' charts; Recorded is false when no repetition of the run
@@ -77,8 +62,8 @@ type timelineChart struct {
 
 // timelineSectionOf lays out the timeline of every variant of vs; events
 // returns the kernel events of repetition j of variant i, as the analysis
-// lists them.
-func timelineSectionOf(vs []variantData, events func(i, j int) []kernelEvent) *timelineSection {
+// lists them (analysis.RepReport.Events).
+func timelineSectionOf(vs []variantData, events func(i, j int) []analysis.KernelEvent) *timelineSection {
 	sec := &timelineSection{}
 	for i := range vs {
 		v := &vs[i]
@@ -100,7 +85,7 @@ func timelineSectionOf(vs []variantData, events func(i, j int) []kernelEvent) *t
 			}
 			tr.Open = !anyDrawn(tv.Reps) // the variant's first drawn repetition
 			sec.Recorded = true
-			var evs []kernelEvent
+			var evs []analysis.KernelEvent
 			if events != nil {
 				evs = events(i, j)
 			}
@@ -138,7 +123,7 @@ func anyDrawn(reps []timelineRep) bool {
 
 // repTimelineSummary is the line beside a repetition's number: its
 // window, interval and number of intervals with kernel events.
-func repTimelineSummary(rep *results.Rep, evs []kernelEvent) string {
+func repTimelineSummary(rep *results.Rep, evs []analysis.KernelEvent) string {
 	t := rep.Timeline
 	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(t.Interval.Seconds())
 	if n := len(eventMarks(evs)); n > 0 {
@@ -155,7 +140,7 @@ func repTimelineSummary(rep *results.Rep, evs []kernelEvent) string {
 // repTimelineCharts draws a repetition's charts on one time axis: rate
 // stacked by group with the kernel events marked, handshake p50 and p99,
 // client and server CPU.
-func repTimelineCharts(rep *results.Rep, evs []kernelEvent) []timelineChart {
+func repTimelineCharts(rep *results.Rep, evs []analysis.KernelEvent) []timelineChart {
 	ax := newTimeAxis(rep.Timeline)
 	marks := eventMarks(evs)
 	out := []timelineChart{rateTimeline(rep, ax, marks), handshakeTimeline(rep.Timeline, ax, marks)}
@@ -169,12 +154,12 @@ func repTimelineCharts(rep *results.Rep, evs []kernelEvent) []timelineChart {
 // axis, its tooltip naming each counter, host and count.
 type eventMark struct {
 	Start, Length time.Duration
-	Events        []kernelEvent
+	Events        []analysis.KernelEvent
 }
 
 // eventMarks groups evs by interval, in the order the analysis lists
 // them (intervals in order of first appearance).
-func eventMarks(evs []kernelEvent) []eventMark {
+func eventMarks(evs []analysis.KernelEvent) []eventMark {
 	var out []eventMark
 	index := map[time.Duration]int{}
 	for _, e := range evs {

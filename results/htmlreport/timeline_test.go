@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -167,8 +168,8 @@ func TestTimelineCharts(t *testing.T) {
 		c := s.overflow[k]
 		for _, want := range []string{
 			seconds(float64(k)) + " to " + seconds(float64(k+1)),
-			"ListenOverflows +" + format.Count(c) + " on server",
-			"TCPSynRetrans +" + format.Count(c/2) + " on local",
+			"ListenOverflows +" + format.Count(c) + " on 10.0.0.2 (server)",
+			"TCPSynRetrans +" + format.Count(c/2) + " on local (clients)",
 		} {
 			if !strings.Contains(tip, want) {
 				t.Errorf("mark at %d s: tooltip %q lacks %q", k, tip, want)
@@ -191,7 +192,7 @@ func TestTimelineCharts(t *testing.T) {
 	for _, l := range charts[0].Legend {
 		legend += l.Name + "; "
 	}
-	for _, want := range []string{"group 0 (0-9)", "group 2 (20-29)", "warm-up", "ListenOverflows, TCPSynRetrans"} {
+	for _, want := range []string{"group 0 (0-9)", "group 2 (20-29)", "warm-up", "TCPSynRetrans, ListenOverflows"} {
 		if !strings.Contains(legend, want) {
 			t.Errorf("rate legend %q lacks %q", legend, want)
 		}
@@ -223,6 +224,48 @@ func TestTimelineCharts(t *testing.T) {
 	}
 	if got := len(byClass(cpu, "path", "threshold")); got != 1 {
 		t.Errorf("CPU chart: %d threshold lines, want 1", got)
+	}
+}
+
+// TestTimelineEventsFromReport: the page marks the kernel events the
+// analysis lists (analysis.RepReport.Events), no others: the fixture's
+// overflows, found by analysis.KernelEvents in its TCP counters, on every
+// repetition.
+func TestTimelineEventsFromReport(t *testing.T) {
+	s := tlSpec{groups: 2, warmup: 1, window: 5, perGroup: 300, overflow: map[int]uint64{-1: 7, 2: 4581}}
+	r := timelineRun("events", 1, 2, s)
+	m := analysis.Analyze(r)
+	for j := range r.Variants[0].Reps {
+		if got, want := m.Reps[0][j].Events, tlEvents(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("rep %d: the analysis lists events\n%+v\nwant\n%+v", j, got, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	root, err := parseStrict(b.String())
+	if err != nil {
+		t.Fatalf("report not well-formed: %v", err)
+	}
+	for j := range r.Variants[0].Reps {
+		det := root.byID("timeline-0-" + strconv.Itoa(j))
+		if det == nil {
+			t.Fatalf("no timeline block for rep %d", j)
+		}
+		marks := byClass(det, "path", "event")
+		if len(marks) != 2 {
+			t.Fatalf("rep %d: %d event marks, want 2 (at -1 s, in the warm-up, and at 2 s)", j, len(marks))
+		}
+		for i, want := range []string{"−1 s to 0:\nTCPSynRetrans +3 on local (clients)\nListenOverflows +7 on 10.0.0.2 (server)",
+			"2 s to 3 s:\nTCPSynRetrans +2,290 on local (clients)\nListenOverflows +4,581 on 10.0.0.2 (server)"} {
+			if got := marks[i].allText(); !strings.HasSuffix(got, want) {
+				t.Errorf("rep %d mark %d: tooltip %q, want it to end %q", j, i, got, want)
+			}
+		}
+		if !strings.Contains(det.allText(), "kernel events in 2 intervals") {
+			t.Errorf("rep %d: the summary does not count the intervals with kernel events: %q", j, det.find("summary")[0].allText())
+		}
 	}
 }
 

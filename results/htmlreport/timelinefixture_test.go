@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // tlSpec describes a synthetic repetition with a timeline of one-second
@@ -111,7 +112,7 @@ func syntheticRep(index int, s tlSpec, start time.Time) results.Rep {
 		tl.Hosts = []results.TCPHost{
 			{Name: "local", Client: true, Namespace: "net:[4026531840]@1c2d3e4f", Counters: []string{"TCPSynRetrans"},
 				Deltas: map[string][]*uint64{"TCPSynRetrans": retrans}},
-			{Name: "server", Server: true, Namespace: "net:[4026532000]@9a8b7c6d", Counters: []string{"ListenOverflows"},
+			{Name: "10.0.0.2", Server: true, Namespace: "net:[4026532000]@9a8b7c6d", Counters: []string{"ListenOverflows"},
 				Deltas: map[string][]*uint64{"ListenOverflows": overflows}},
 		}
 	}
@@ -119,17 +120,18 @@ func syntheticRep(index int, s tlSpec, start time.Time) results.Rep {
 	return r
 }
 
-// tlEvents is the kernel events of s as the analysis lists them: in each
-// overflow second, the server's ListenOverflows and the clients'
-// TCPSynRetrans.
-func tlEvents(s tlSpec) []kernelEvent {
-	var out []kernelEvent
+// tlEvents is the kernel events of s as the analysis lists them
+// (analysis.KernelEvents): in each overflow second, the clients'
+// TCPSynRetrans and the server's ListenOverflows, hosts in the
+// timeline's order.
+func tlEvents(s tlSpec) []analysis.KernelEvent {
+	var out []analysis.KernelEvent
 	for k := -s.warmup; k < s.window; k++ {
 		if c, ok := s.overflow[k]; ok {
 			start := time.Duration(k) * time.Second
 			out = append(out,
-				kernelEvent{Start: start, Length: time.Second, Host: "server", Counter: "ListenOverflows", Count: c},
-				kernelEvent{Start: start, Length: time.Second, Host: "local", Counter: "TCPSynRetrans", Count: c / 2})
+				analysis.KernelEvent{Start: start, Length: time.Second, Host: "local (clients)", Counter: "TCPSynRetrans", Count: c / 2},
+				analysis.KernelEvent{Start: start, Length: time.Second, Host: "10.0.0.2 (server)", Counter: "ListenOverflows", Count: c})
 		}
 	}
 	return out
