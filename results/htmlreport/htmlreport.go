@@ -29,7 +29,9 @@ import (
 // (analysis.OtherLoadGroups); the charts (req/s per variant with 95 %
 // confidence intervals, a line per numeric sweep series and bars per
 // categorical one, handshake and total latency CDFs, req/s per group,
-// client and server CPU when measured); and the tables (comparison
+// client and server CPU when measured); each repetition's timeline (rate
+// stacked by group, handshake p50 and p99, CPU, the analysis's kernel
+// events marked); and the tables (comparison
 // against the baseline with Welch's t-test, variants, per-repetition
 // totals, what each repetition counted outside its window, latency
 // percentiles, groups, CPU, errors by class, negotiated parameters,
