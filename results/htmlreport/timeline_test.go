@@ -271,7 +271,7 @@ func TestTimelineEventsFromReport(t *testing.T) {
 
 // TestTimelineOneGroup: a repetition of one group stores its intervals as
 // the timeline's points (Rep.GroupTimeline); the rate chart still has a
-// bar per interval, and no events means no mark.
+// bar and a tooltip per interval, and no events means no mark.
 func TestTimelineOneGroup(t *testing.T) {
 	s := tlSpec{groups: 1, warmup: 1, window: 4, perGroup: 500}
 	rep := syntheticRep(0, s, t0)
@@ -289,6 +289,21 @@ func TestTimelineOneGroup(t *testing.T) {
 	}
 	if got := repTimelineSummary(&rep, nil); !strings.Contains(got, "no kernel event") {
 		t.Errorf("summary %q does not say there was no kernel event", got)
+	}
+	if got := len(byClass(rate, "rect", "tip")); got != 5 {
+		t.Errorf("%d interval tooltips, want 5", got)
+	}
+
+	// Intervals too narrow to point at (400 in 1,030 units) still get
+	// their bars, but no tooltips.
+	s.window = 399
+	rep = syntheticRep(0, s, t0)
+	rate = chartSVG(t, repTimelineCharts(&rep, nil)[0])
+	if got := len(pathBars(t, byClass(rate, "path", "group")[0].attr["d"])); got != 400 {
+		t.Errorf("%d bars, want 400", got)
+	}
+	if got := len(byClass(rate, "rect", "tip")); got != 0 {
+		t.Errorf("%d interval tooltips for 400 intervals, want none", got)
 	}
 }
 

@@ -30,6 +30,9 @@ const (
 	tlBottom = 20.0 // room for the time tick labels
 	tlMarks  = 12.0 // the kernel events' strip under the rate chart's axis
 	tlFont   = "Liberation Sans,Arimo,Arial,Helvetica,sans-serif"
+	// minTipWidth is the narrowest interval, on average, that gets a
+	// tooltip of its own.
+	minTipWidth = 4.0
 )
 
 // Colours of the timeline's marks that are not groups.
@@ -347,8 +350,15 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark) timelineChar
 	if ax.Lo < 0 { // fade the warm-up's bars
 		c.b.WriteString(`<rect x="` + num(c.x0) + `" y="` + num(c.y0) + `" width="` + num(c.x(0)-c.x0) + `" height="` + num(c.y1-c.y0) + `" fill="#fff" fill-opacity=".45"/>`)
 	}
-	// One invisible column per interval carries its figures as a tooltip.
-	for _, p := range rep.Timeline.Points {
+	// One invisible column per interval carries its figures as a tooltip,
+	// unless the intervals are too narrow to point at (a long window in
+	// intervals of 100 ms), where the tooltips would be a third of the
+	// page's weight.
+	tips := rep.Timeline.Points
+	if (c.x1-c.x0)/float64(len(tips)) < minTipWidth {
+		tips = nil
+	}
+	for _, p := range tips {
 		x0, x1 := c.x(p.Start.Seconds()), c.x(p.End().Seconds())
 		tip := span(p.Start, p.Length) + ": " + format.Rate(p.Rate()) + " req/s, " + format.Count(p.Requests) + " responses"
 		if n := p.Errors.Total(); n > 0 {
