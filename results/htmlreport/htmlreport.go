@@ -112,6 +112,9 @@ type page struct {
 	// row per repetition that has any.
 	NotCounted []notCountedRow
 	Latency    []latencyRow
+	// OpenLoop is, per variant of an open-loop run, its starts due and
+	// missed and its latency from the intended start; nil in a closed loop.
+	OpenLoop   []openLoopRow
 	Groups     []groupRow
 	CPU        []cpuRow
 	Errors     []errorRow
@@ -158,6 +161,9 @@ type repRow struct {
 	ClientUs string
 	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
 	Failed string
+	// Notes are the repetition's other loud lines (RepReport: missed
+	// starts, back-off, the open loop), each on a row of its own.
+	Notes []string
 }
 
 // notCountedRow is one repetition's counts outside its window: responses
@@ -166,6 +172,12 @@ type repRow struct {
 // cut off (Abandoned), split by stage; and TIME_WAIT sockets after.
 type notCountedRow struct {
 	Variant, Rep, Warmup, WarmupErrors, Late, Abandoned, Connect, Handshake, Response, TimeWait string
+}
+
+// openLoopRow is one variant's open loop over its repetitions
+// (VariantSummary.Scheduled, .Missed, .Intended).
+type openLoopRow struct {
+	Variant, Scheduled, Missed, P50, P99, P999 string
 }
 
 type latencyRow struct {
@@ -303,6 +315,11 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, base))
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
+		if v.Sum.Scheduled > 0 {
+			q := func(q float64) string { return cell(format.QuantileMillis(v.Sum.Intended, q)) }
+			pg.OpenLoop = append(pg.OpenLoop, openLoopRow{Variant: v.V.Name, Scheduled: format.Count(v.Sum.Scheduled),
+				Missed: format.Count(v.Sum.Missed), P50: q(50), P99: q(99), P999: q(99.9)})
+		}
 		pg.Groups = append(pg.Groups, groupRows(v)...)
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
 		for j := range v.V.Reps {
@@ -428,6 +445,11 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 		row.ClientUs = format.Micros(us)
 	}
 	row.Failed = rep.Failed
+	for _, l := range []string{ra.OpenLoop, ra.Missed, ra.Backoff} {
+		if l != "" {
+			row.Notes = append(row.Notes, l)
+		}
+	}
 	return row
 }
 
