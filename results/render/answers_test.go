@@ -118,8 +118,14 @@ var answers = map[string]answer{
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Hints[0])} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Hints[0])} }),
 		without: map[string]string{"csv": "rows are figures", "compare": "it compares figures"}},
-	"Report.Speed": {run: fixture.SpeedRun, want: forOutputs("text md html", func(m *analysis.Report) []string { return []string{m.Speed.Commands[0]} }),
-		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)", "json": "not yet in the JSON summary",
+	"Report.Speed": {run: fixture.SpeedRun, want: forOutputs("text md html", func(m *analysis.Report) []string { return []string{m.Speed.Commands[0]} },
+		"json", func(m *analysis.Report) []string {
+			row := &m.Speed.Rows[0]
+			d, _ := m.Speed.Delta(row, 1)
+			return []string{jsonText(m.Speed.Commands[0]), fmt.Sprintf(`"%s": %v`, m.Speed.Variants[1], row.Values[1]),
+				fmt.Sprintf(`"delta_pct": {%s"%s": %v`, "\n          ", m.Speed.Variants[1], d), jsonText(m.Speed.Failures[0].Error)}
+		}),
+		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)",
 			"compare": "not yet compared across runs"}},
 	"Report.Reps": {run: failedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed)} },
