@@ -9,6 +9,7 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/htmlreport"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/tables"
 	"html"
 	"io"
 	"reflect"
@@ -119,14 +120,16 @@ var answers = map[string]answer{
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Hints[0])} }),
 		without: map[string]string{"csv": "rows are figures", "compare": "it compares figures"}},
 	"Report.Speed": {run: fixture.SpeedRun, want: forOutputs("text md html", func(m *analysis.Report) []string { return []string{m.Speed.Commands[0]} },
+		"compare", func(m *analysis.Report) []string {
+			return []string{"== b: crypto speed", tables.Speed(m.Speed).Rows[0][len(m.Speed.Variants)+2], format.Message(m.Speed.Failures[0].Error)}
+		},
 		"json", func(m *analysis.Report) []string {
 			row := &m.Speed.Rows[0]
 			d, _ := m.Speed.Delta(row, 1)
 			return []string{jsonText(m.Speed.Commands[0]), fmt.Sprintf(`"%s": %v`, m.Speed.Variants[1], row.Values[1]),
 				fmt.Sprintf(`"delta_pct": {%s"%s": %v`, "\n          ", m.Speed.Variants[1], d), jsonText(m.Speed.Failures[0].Error)}
 		}),
-		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)",
-			"compare": "not yet compared across runs"}},
+		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)"}},
 	"Report.Reps": {run: failedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed)} },
 		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed} },
@@ -153,8 +156,12 @@ var answers = map[string]answer{
 		"md", func(m *analysis.Report) []string {
 			t := &m.Run.Variants[1].Reps[0].Total
 			return []string{fmt.Sprintf("missed %s of %s starts", format.Count(t.Missed), format.Count(t.Scheduled))}
+		},
+		"compare", func(m *analysis.Report) []string {
+			v := m.Summary.Variants[1]
+			return []string{"starts missed", format.Count(v.Missed) + " of " + format.Count(v.Scheduled)}
 		}),
-		without: map[string]string{"compare": "not yet compared across runs"}},
+	},
 	"VariantSummary.Intended": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
 		return []string{csvMs(m.Summary.Variants[1].Intended, 99)}
 	}, "json", func(m *analysis.Report) []string { return []string{`"intended_p99": `} },
@@ -163,8 +170,12 @@ var answers = map[string]answer{
 			v := m.Summary.Variants[1]
 			return []string{fmt.Sprintf("%s %s %s %s %s", format.Count(v.Scheduled), format.Count(v.Missed),
 				format.QuantileMillis(v.Intended, 50), format.QuantileMillis(v.Intended, 99), format.QuantileMillis(v.Intended, 99.9))}
+		},
+		"compare", func(m *analysis.Report) []string {
+			v := m.Summary.Variants[1]
+			return []string{"p99 from intended ms", format.QuantileMillis(v.Intended, 99)}
 		}),
-		without: map[string]string{"compare": "not yet compared across runs"}},
+	},
 	"VariantSummary.ClientCPUSeconds": {run: laterRun, want: forOutputs("text md compare html", func(m *analysis.Report) []string {
 		us, _ := m.Summary.Variants[1].ClientMicrosPerRequest()
 		return []string{format.Micros(us)}

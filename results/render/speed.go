@@ -14,8 +14,14 @@ import (
 
 // writeSpeed writes the text report's "crypto speed" section: the
 // commands, the table of t and the failed runs after it.
-func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) {
-	fmt.Fprintf(b, "\n== crypto speed, baseline %q (run once per variant, server stopped)\n", t.BaselineName)
+func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
+
+// speedSection is the text report's "crypto speed" section of t, its
+// title after "== " starting with run (CompareRuns: "NAME: ").
+func speedSection(t *analysis.SpeedTable, run string) string {
+	var sb bytes.Buffer
+	b := &sb
+	fmt.Fprintf(b, "\n== %scrypto speed, baseline %q (run once per variant, server stopped)\n", run, t.BaselineName)
 	if t.Baseline < 0 {
 		b.WriteString("the baseline was not measured: no Δ %\n")
 	}
@@ -29,6 +35,7 @@ func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) {
 	for _, f := range t.Failures {
 		fmt.Fprintf(b, "variant %s: speed[%d] %s: %s\n", f.Variant, f.Command, format.Message(f.CommandLine), format.Message(f.Error))
 	}
+	return sb.String()
 }
 
 // writeSpeedMarkdown writes the Markdown report's "Crypto speed" section:
