@@ -82,15 +82,21 @@ var answers = map[string]answer{
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Search.Lines()[1])} },
 		"json", func(m *analysis.Report) []string {
 			return []string{`"best": "` + m.Search.Points[m.Search.Best].Value + `"`, `"plateau_low": "20"`}
-		}),
-		without: map[string]string{"csv": "rows are variants: the plateau column marks the plateau's variants, the best has no cell yet"}},
+		},
+		"csv", func(m *analysis.Report) []string {
+			b := m.Search.Points[m.Search.Best]
+			return []string{",search_best,search_score_req_per_s", ",true," + csvF3(b.Stats.Mean)}
+		})},
 	"Report.Capacities": {run: fixture.CapacityRun, want: forOutputs("text md compare html", func(m *analysis.Report) []string {
 		return []string{format.Count(uint64(m.Capacities[1].Knee)) + "/s"}
-	}, "json", func(m *analysis.Report) []string { return []string{fmt.Sprintf(`"knee": %v`, m.Capacities[1].Knee)} }),
-		without: map[string]string{"csv": "rows are the steps; the knee is no step's figure"}},
+	}, "json", func(m *analysis.Report) []string { return []string{fmt.Sprintf(`"knee": %v`, m.Capacities[1].Knee)} },
+		"csv", func(m *analysis.Report) []string {
+			c := m.Capacities[1]
+			return []string{",capacity_knee_per_s,capacity_fail_per_s", "," + csvF3(c.Knee) + "," + csvF3(c.Fail) + "\n"}
+		})},
 	"Report.CapacityLine": {run: fixture.CapacityRun, want: forOutputs("text compare json html", func(m *analysis.Report) []string { return []string{m.CapacityLine} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(upperFirst(m.CapacityLine))} }),
-		without: map[string]string{"csv": "rows are the steps"}},
+		without: map[string]string{"csv": "the line is words; its figures are the capacity_knee_per_s and capacity_fail_per_s columns"}},
 	"Report.Thresholds": {run: fixture.ThresholdRun, want: forOutputs("text md csv json html", func(m *analysis.Report) []string {
 		return []string{m.Thresholds[0].Threshold.Expr}
 	}), without: map[string]string{"compare": "a comparison of runs checks no thresholds"}},
