@@ -273,7 +273,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		return pg, nil
 	}
 	sum := m.Summary
-	vs := newVariantData(r, sum)
+	vs := newVariantData(m)
 	var base *variantData // nil when the baseline was not measured
 	if sum.Baseline >= 0 {
 		base = &vs[sum.Baseline]
@@ -330,8 +330,8 @@ func newPage(m *analysis.Report) (*page, error) {
 			}
 			pg.Errors = append(pg.Errors, errorRows(v.V.Name, rep)...)
 			pg.Probes = append(pg.Probes, probeRows(v.V.Name, rep)...)
-			if c := cpuOf(rep); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
-				pg.CPU = append(pg.CPU, cpuRowOf(v.V.Name, rep, c))
+			if c := cpuOf(rep, &v.Reps[j]); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
+				pg.CPU = append(pg.CPU, cpuRowOf(v.V.Name, rep, c, &v.Reps[j]))
 			}
 		}
 	}
@@ -527,11 +527,11 @@ func groupRows(v *variantData) []groupRow {
 	return rows
 }
 
-func cpuRowOf(variant string, rep *results.Rep, c repCPU) cpuRow {
+func cpuRowOf(variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) cpuRow {
 	row := cpuRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: cell(format.Percent(c.ClientMax)), Busiest: dash,
 		ClientMean: cell(format.Percent(c.ClientMean)), Server: cell(format.Percent(c.Server)), ServerSeconds: dash,
-		Hot: c.ClientMax >= results.ClientBoundBusy,
+		Hot: len(ra.ClientBoundGroups) > 0, // the analysis's verdict: the CPUs' busy time alone never makes it
 	}
 	if c.Busiest >= 0 {
 		row.Busiest = strconv.Itoa(c.Busiest)

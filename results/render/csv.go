@@ -190,7 +190,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			if m, ok := rep.SlotMemory(); ok && m.Known {
 				perSlot = csvF3(m.PerSlot / 1024)
 			}
-			otherShare, busiest := otherCells(rep)
+			otherShare, busiest := otherCells(ra.MostOthers)
 			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(ra.ClientBoundGroups) > 0),
 				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, rep.Failed,
 				csvUint(t.Outside.Unanswered.Total()), tw, rss, perSlot)
@@ -375,20 +375,15 @@ func csvMs(h *results.Histogram, q float64) string {
 }
 
 // otherCells are a repetition's client_other_share (the largest share of
-// a group's CPUs that other processes took; empty when no group measured
-// it) and other_busiest ("comm pid N", the busiest other process of that
-// group; empty when none was named).
-func otherCells(rep *results.Rep) (share, busiest string) {
-	best := -1.0
-	for _, gc := range rep.GroupCPUs() {
-		if !gc.Own || gc.CPUs == "" || gc.Others <= best {
-			continue
-		}
-		best = gc.Others
-		share, busiest = csvF4(gc.Others), ""
-		if len(gc.Top) > 0 {
-			busiest = fmt.Sprintf("%s pid %d", gc.Top[0].Comm, gc.Top[0].PID)
-		}
+// a group's CPUs that other processes took, RepReport.MostOthers; empty
+// when no group measured it) and other_busiest ("comm pid N", the busiest
+// other process of that group; empty when none was named).
+func otherCells(gc *results.GroupCPU) (share, busiest string) {
+	if gc == nil {
+		return "", ""
 	}
-	return share, busiest
+	if len(gc.Top) > 0 {
+		busiest = fmt.Sprintf("%s pid %d", gc.Top[0].Comm, gc.Top[0].PID)
+	}
+	return csvF4(gc.Others), busiest
 }

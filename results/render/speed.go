@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/tables"
@@ -62,16 +61,18 @@ func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
 	}
 }
 
-// WriteSpeedCSV writes the speed runs of r as speed.csv: a header row, then
+// WriteSpeedCSV writes the speed runs of m's run as speed.csv: a header row, then
 // for every variant (plan order), speed command (scenario order) and figure
 // (as printed) one row with the columns variant, command (the command line
 // as run), algorithm, operation, block (bytes; empty for a rate of
 // operations), value (in unit, shortest exact decimal), unit and error (the
 // command's SpeedRun.Error, "" when it succeeded). A command that gave no
 // figure has one row with the figure cells empty. Values are those of
-// run.json, unrounded; no comparison is made. A run without speed runs
-// gives the header row alone. It returns any error of w.
-func WriteSpeedCSV(w io.Writer, r *results.Run) error {
+// run.json, unrounded; no comparison is made (the Δ % are the Report's
+// SpeedTable, in the other outputs). A run without speed runs gives the
+// header row alone, also when m.Err is set. It returns any error of w.
+func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
+	r := m.Run
 	cw := csv.NewWriter(w)
 	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
 	for i := range r.Variants {
