@@ -209,12 +209,8 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		vs := &s.Variants[i]
-		var c results.Counts
-		for j := range r.Variants[i].Reps {
-			c.Add(&r.Variants[i].Reps[j].Total.Counts)
-		}
 		v := VariantJSON{Name: vs.Name, Reps: vs.Stats.N, FailedReps: vs.FailedReps, ReqPerSec: vs.Stats,
-			Requests: vs.Requests, Errors: vs.Errors, ErrorShare: c.ErrorShare(), ClientBoundReps: vs.ClientBoundReps,
+			Requests: vs.Requests, Errors: vs.Errors, ErrorShare: vs.ErrorShare, ClientBoundReps: vs.ClientBoundReps,
 			OtherLoadReps: vs.OtherLoadReps,
 			LatencyMs: LatencyJSON{
 				ConnectP50: quantileMs(vs.Connect, 50), ConnectP99: quantileMs(vs.Connect, 99),
