@@ -38,7 +38,7 @@ func TestAAIdentical(t *testing.T) {
 // negligible) is checked at 1 %, and with the default margin, which
 // makes false alarms rarer still, at 0.5 %.
 func TestAANoisy(t *testing.T) {
-	const trials = 2000
+	const trials = 1000
 	var notSteady, stalls, bare int
 	for seed := range uint64(trials) {
 		rng := rand.New(rand.NewPCG(seed, 21))
