@@ -28,10 +28,10 @@ const (
 
 // Thresholds of the rules (see the package documentation for why).
 const (
-	// ResetShare is the share of a host's sockets opened that it must
-	// have reset (OutRsts over ActiveOpens + PassiveOpens) for a reset
-	// storm.
-	ResetShare = 0.20
+	// ResetShare is the resets a host must have sent per connection it
+	// opened (OutRsts over the larger of ActiveOpens and PassiveOpens)
+	// for a reset storm.
+	ResetShare = 0.5
 	// MinResets is the fewest resets that make a storm.
 	MinResets = 100
 	// StallShare is the share of the window's median rate below which an

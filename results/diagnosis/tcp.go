@@ -305,7 +305,7 @@ func (k *kernel) timeWait() []Diagnosis {
 }
 
 // resets is RuleResets (see the package documentation): one per host
-// that reset at least ResetShare of its sockets.
+// that reset at least ResetShare of its connections.
 func (k *kernel) resets() []Diagnosis {
 	var out []Diagnosis
 	for i := range k.hosts {
@@ -313,8 +313,8 @@ func (k *kernel) resets() []Diagnosis {
 		rst, _, ok := h.Get("OutRsts")
 		a, _, okA := h.Get("ActiveOpens")
 		p, _, okP := h.Get("PassiveOpens")
-		opens := a + p
-		if !ok || !okA || !okP || rst < MinResets || float64(rst) < ResetShare*float64(opens) {
+		conns := max(a, p) // a shared namespace opens each connection twice, once a side
+		if !ok || !okA || !okP || rst < MinResets || float64(rst) < ResetShare*float64(conns) {
 			continue
 		}
 		d := Diagnosis{Rule: RuleResets}
@@ -325,11 +325,11 @@ func (k *kernel) resets() []Diagnosis {
 			}
 		}
 		d.Counters = counters(h, names...)
-		share := "every one of them"
-		if opens > 0 {
-			share = percent(float64(rst) / float64(opens))
+		share := "more resets than connections"
+		if conns > 0 && rst <= conns {
+			share = fmt.Sprintf("as many resets as %s of its connections", percent(float64(rst)/float64(conns)))
 		}
-		d.Cause = fmt.Sprintf("%s reset %s of the sockets it opened: connections ended by a reset, not a close", h.Name, share)
+		d.Cause = fmt.Sprintf("%s sent %s: connections ended by a reset, not a close", h.Name, share)
 		d.Figure = on(h, names...)
 		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
 		if failed > 0 {
