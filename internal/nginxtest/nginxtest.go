@@ -44,9 +44,12 @@ type Config struct {
 	// root (index.html). E.g. "return 503;" for a server that fails.
 	Location string
 	// WorkerConnections is nginx's worker_connections (default 4096); the
-	// worker's open-file limit is set to twice it, and the listen backlog
-	// to the system's largest.
+	// worker's open-file limit is set to twice it.
 	WorkerConnections int
+	// Backlog is the listen backlog (listen … backlog=N); 0 asks for 65535,
+	// which the kernel caps at net.core.somaxconn: the system's largest.
+	// A small one makes the accept queue overflow under load.
+	Backlog int
 }
 
 // Server is a running nginx.
@@ -106,7 +109,7 @@ http {
     scgi_temp_path %[1]s/tmp;
     log_format kaeload '$msec $status $ssl_session_reused $ssl_protocol $ssl_cipher $bytes_sent $connection $connection_requests';
     server {
-        listen 127.0.0.1:%[2]d ssl backlog=65535;
+        listen 127.0.0.1:%[2]d ssl backlog=%[9]d;
         server_name localhost;
         ssl_certificate %[1]s/cert.pem;
         ssl_certificate_key %[1]s/key.pem;
@@ -133,6 +136,9 @@ func Start(t testing.TB, cfg Config) *Server {
 	}
 	if cfg.WorkerConnections == 0 {
 		cfg.WorkerConnections = 4096
+	}
+	if cfg.Backlog == 0 {
+		cfg.Backlog = 65535
 	}
 	dir := t.TempDir()
 	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
@@ -178,7 +184,7 @@ func Start(t testing.TB, cfg Config) *Server {
 		if err != nil {
 			t.Fatal(err)
 		}
-		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections)
+		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.Backlog)
 		confPath := filepath.Join(dir, "nginx.conf")
 		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 			t.Fatal(err)
