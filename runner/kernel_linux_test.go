@@ -14,7 +14,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // tcpRead is a snapshot of kernel TCP counters and when it was taken.
@@ -175,7 +175,7 @@ func overflowCase(t *testing.T, backlog int, overflow bool) {
 		if window == 0 {
 			t.Fatalf("backlog %d: no listen overflow in the window (only in the warm-up)", tc.backlog)
 		}
-		words := "listen overflows " + results.FormatCount(window)
+		words := "listen overflows " + format.Count(window)
 		if !regexp.MustCompile(`(?m)^kernel +client\+server: ` + words + `\b`).MatchString(out) {
 			t.Errorf("backlog %d: the progress bars do not name %q on their kernel line", tc.backlog, words)
 		}

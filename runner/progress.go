@@ -14,6 +14,7 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // Progress modes for Options.ProgressMode.
@@ -141,7 +142,7 @@ func (l *live) kernel() string {
 		var words []string
 		for i, e := range kernelEvents {
 			if n := l.tcp[h][i]; n > 0 {
-				words = append(words, e.words+" "+results.FormatCount(n))
+				words = append(words, e.words+" "+format.Count(n))
 			}
 		}
 		if len(words) > 0 {
@@ -294,10 +295,10 @@ func summary(label string, rep *results.Rep) string {
 		label, total.Requests, secs, rps, total.Errors.Total())
 	if total.Scheduled > 0 {
 		line += fmt.Sprintf(", %d of %d starts missed, p99 from intended start %s ms", total.Missed, total.Scheduled,
-			results.QuantileMillis(total.Latency.Intended, 99))
+			format.QuantileMillis(total.Latency.Intended, 99))
 	}
 	if us, _, ok := rep.ClientCPU().PerRequest(total.Requests); ok {
-		line += ", client " + results.FormatMicros(us) + " µs/req"
+		line += ", client " + format.Micros(us) + " µs/req"
 	}
 	return line
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
@@ -58,7 +59,7 @@ type Options struct {
 	// warning (see Recorder).
 	Recorder Recorder
 	// Resume, when set, is the run so far of an interrupted run of the
-	// same plan (results.ResumeJournal gives it, with every planned
+	// same plan (rundir.ResumeJournal gives it, with every planned
 	// variant in plan order): its repetitions are kept, the steps they
 	// cover are not measured again, its search continues from its
 	// visits, and its calibration (repeat: auto) is reused.
@@ -93,7 +94,7 @@ type hooks struct {
 }
 
 // Recorder receives a run as it goes, so that nothing measured is lost
-// when the controller dies: results.Journal behind the CLI's run
+// when the controller dies: rundir.Journal behind the CLI's run
 // directory. Begin gets the run's header (plan, baseline, every planned
 // variant without repetitions) before any load is sent, and may add to it
 // (host facts, scenario text): the Run that Run returns is the same value.
@@ -563,7 +564,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	rep.Failed = results.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
+	rep.Failed = analysis.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/target"
 )
@@ -221,7 +222,7 @@ func TestRunBuiltin(t *testing.T) {
 	secs := total.Window.Length().Seconds()
 	want := fmt.Sprintf("variant default rep 1/1: done, %d requests in %.1f s, %.0f req/s, 0 errors", total.Requests, secs, float64(total.Requests)/secs)
 	if us, _, ok := run.Variants[0].Reps[0].ClientCPU().PerRequest(total.Requests); ok {
-		want += ", client " + results.FormatMicros(us) + " µs/req" // the client's CPU per request, when measured
+		want += ", client " + format.Micros(us) + " µs/req" // the client's CPU per request, when measured
 	}
 	want += kernelWords(kernelOf(run.Variants[0].Reps[0].Timeline))
 	if got := lines[len(lines)-1]; got != want {

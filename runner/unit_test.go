@@ -234,7 +234,7 @@ func TestLiveKernel(t *testing.T) {
 	lv.addTCP(0, 0, d("ListenOverflows", 1000, "TCPSynRetrans", 6, "ActiveOpens", 800, "RetransSegs", 3))
 	lv.addTCP(0, 1, d("ListenOverflows", 234, "TCPSynRetrans", 50))
 	lv.addTCP(1, 0, d("OutRsts", 7, "TCPAbortOnData", 2, "TCPAbortOnMemory", 1)) // resets: normal in TLS
-	lv.addTCP(2, 1, d("ActiveOpens", 5, "PassiveOpens", 5)) // no trouble
+	lv.addTCP(2, 1, d("ActiveOpens", 5, "PassiveOpens", 5))                      // no trouble
 	lv.addTCP(3, 2, d("TCPTimeWaitOverflow", 3))
 	lv.addTCP(9, 0, d("ListenOverflows", 1)) // no such host: ignored
 	want := "client+server: listen overflows 1,234, SYN retransmits 56; client lg2: aborts on memory 1; client: TIME_WAIT overflows 3"

@@ -17,7 +17,7 @@ import (
 func TestCompareFailIfSlower(t *testing.T) {
 	dir := t.TempDir()
 	old := sharedRun(t)
-	r, err := results.ReadRunFile(old)
+	r, err := readRun(old)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -161,7 +160,7 @@ func TestURLModeNginx(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/pinning"
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -225,7 +225,7 @@ func TestSearchResume(t *testing.T) {
 	if code != 130 {
 		t.Fatalf("interrupted run: exit %d, want 130\n%s", code, errOut)
 	}
-	first, err := results.ReadRunFile(dir)
+	first, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestSearchResume(t *testing.T) {
 	if strings.Contains(errOut, "search window 4/12") || !strings.Contains(errOut, "search window 5/12") {
 		t.Errorf("the resumed run should measure windows 5 to 12 only:\n%s", errOut)
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestSearchResume(t *testing.T) {
 			t.Errorf("visit %d is %+v after the resume, %+v before", i+1, after[i], v)
 		}
 	}
-	ss := results.SummarizeSearch(r)
+	ss := analysis.SummarizeSearch(r)
 	if ss == nil || ss.Best < 0 {
 		t.Fatalf("no search answer in run.json\n%s", out)
 	}
@@ -309,11 +309,11 @@ func TestSearchFlatTop(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 		}
-		r, err := results.ReadRunFile(dir)
+		r, err := readRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ss := results.SummarizeSearch(r)
+		ss := analysis.SummarizeSearch(r)
 		if ss == nil || ss.Best < 0 || ss.PlateauLow < 0 {
 			t.Fatalf("no search answer or plateau in run.json\n%s", out)
 		}

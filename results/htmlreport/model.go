@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // variantData is one variant with everything the report derives from it.
@@ -15,19 +16,19 @@ type variantData struct {
 	// Index is the variant's position in Run.Variants.
 	Index int
 	V     *results.Variant
-	// Sum is the variant's results.VariantSummary: its Stats, its
+	// Sum is the variant's analysis.VariantSummary: its Stats, its
 	// Comparison with the baseline, its latency histograms merged exactly
 	// over the repetitions and whether it is the best of its sweep. The
 	// page shows these figures, so they are the text and CSV reports'.
-	Sum   *results.VariantSummary
+	Sum   *analysis.VariantSummary
 	Color color.RGBA
 	// Rates are the repetitions' total rates, in repetition order.
 	Rates []float64
 }
 
 // newVariantData pairs every variant of r with its summary in s
-// (results.SummarizeRun(r)).
-func newVariantData(r *results.Run, s *results.RunSummary) []variantData {
+// (analysis.SummarizeRun(r)).
+func newVariantData(r *results.Run, s *analysis.RunSummary) []variantData {
 	vs := make([]variantData, len(r.Variants))
 	for i := range r.Variants {
 		v := &r.Variants[i]

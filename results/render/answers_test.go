@@ -1,0 +1,234 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/internal/fixture"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// answerOutputs are the outputs that must show every answer of the
+// report model: each renders one Report.
+var answerOutputs = []struct {
+	name  string
+	write func(io.Writer, *analysis.Report) error
+}{
+	{"text", WriteText},
+	{"md", WriteMarkdown},
+	{"csv", WriteCSV},
+	{"json", WriteSummaryJSON},
+	{"compare", func(w io.Writer, m *analysis.Report) error { // the run against itself
+		rr, err := analysis.AnalyzeRuns([]*results.Run{m.Run, m.Run}, []string{"a", "b"})
+		if err != nil {
+			return err
+		}
+		return CompareRuns(w, rr)
+	}},
+}
+
+// answer is one answer of the model and how the outputs show it.
+type answer struct {
+	// run is a fixture that has the answer.
+	run func() *results.Run
+	// want gives, per output, strings its rendering of run must contain
+	// (they come from the model, formatted as that output formats them).
+	want map[string]func(m *analysis.Report) []string
+	// without names the outputs that leave the answer out, and why.
+	without map[string]string
+}
+
+// answers lists every exported field of Report and the answers among
+// VariantSummary's: TestEveryAnswerInEveryOutput fails for a field that
+// is not here, and for an output that neither shows it nor says why not.
+var answers = map[string]answer{
+	"Report.Summary": {run: fixture.CompareRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
+		return []string{format.Rate(m.Summary.Variants[1].Stats.Mean)}
+	}, "csv", func(m *analysis.Report) []string { return []string{csvF3(m.Summary.Variants[1].Stats.Mean)} },
+		"json", func(m *analysis.Report) []string {
+			return []string{fmt.Sprintf(`"mean": %v`, m.Summary.Variants[1].Stats.Mean)}
+		})},
+	"Report.Search": {run: fixture.SearchRun, want: forOutputs("text compare", func(m *analysis.Report) []string { return m.Search.Lines()[1:2] },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Search.Lines()[1])} },
+		"json", func(m *analysis.Report) []string {
+			return []string{`"best": "` + m.Search.Points[m.Search.Best].Value + `"`, `"plateau_low": "20"`}
+		}),
+		without: map[string]string{"csv": "rows are variants: the plateau column marks the plateau's variants, the best has no cell yet"}},
+	"Report.Capacities": {run: fixture.CapacityRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
+		return []string{format.Count(uint64(m.Capacities[1].Knee)) + "/s"}
+	}, "json", func(m *analysis.Report) []string { return []string{fmt.Sprintf(`"knee": %v`, m.Capacities[1].Knee)} }),
+		without: map[string]string{"csv": "rows are the steps; the knee is no step's figure"}},
+	"Report.CapacityLine": {run: fixture.CapacityRun, want: forOutputs("text compare json", func(m *analysis.Report) []string { return []string{m.CapacityLine} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(upperFirst(m.CapacityLine))} }),
+		without: map[string]string{"csv": "rows are the steps"}},
+	"Report.Thresholds": {run: fixture.ThresholdRun, want: forOutputs("text md csv json", func(m *analysis.Report) []string {
+		return []string{m.Thresholds[0].Threshold.Expr}
+	}), without: map[string]string{"compare": "a comparison of runs checks no thresholds"}},
+	"Report.Crossed": {run: fixture.ThresholdRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{"THRESHOLD CROSSED: " + m.Crossed[0]} },
+		"md", func(m *analysis.Report) []string { return []string{"**THRESHOLD CROSSED:** " + mdEscape(m.Crossed[0])} },
+		"csv", func(m *analysis.Report) []string { return []string{"crossed: "} },
+		"json", func(m *analysis.Report) []string { return []string{`"thresholds_passed": false`} }),
+		without: map[string]string{"compare": "a comparison of runs checks no thresholds"}},
+	"Report.Failed": {run: failedRun, want: forOutputs("text md json", func(m *analysis.Report) []string { return m.Failed },
+		"csv", func(m *analysis.Report) []string { return []string{"1 of 3 reps"} }),
+		without: map[string]string{"compare": "it compares figures; a failed repetition's warning is counted in the runs table"}},
+	"Report.NotMeasured": {run: fixture.NotMeasuredRun, want: forOutputs("text", func(m *analysis.Report) []string { return m.NotMeasured },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Run.NotMeasured[0].Reason)} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.NotMeasured[0])} },
+		"csv", func(m *analysis.Report) []string { return []string{"not measured: "} }),
+		without: map[string]string{"compare": "it lines up measured variants only"}},
+	"Report.Warnings": {run: laterRun, want: forOutputs("text", func(m *analysis.Report) []string { return m.Warnings },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Warnings[0])} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Warnings[0])} },
+		"compare", func(m *analysis.Report) []string { return []string{"1 warning"} }),
+		without: map[string]string{"csv": "rows are figures; the warnings' cases have their columns (client_bound, other_load, failed)"}},
+	"Report.Hints": {run: hintRun, want: forOutputs("text", func(m *analysis.Report) []string { return m.Hints },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Hints[0])} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Hints[0])} }),
+		without: map[string]string{"csv": "rows are figures", "compare": "it compares figures"}},
+	"Report.Speed": {run: fixture.SpeedRun, want: forOutputs("text md", func(m *analysis.Report) []string { return []string{m.Speed.Commands[0]} }),
+		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)", "json": "not yet in the JSON summary",
+			"compare": "not yet compared across runs"}},
+	"Report.Reps": {run: failedRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed)} },
+		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed} },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[1][0].Failed)} }),
+		without: map[string]string{"compare": "it compares figures; a failed repetition's warning is counted in the runs table"}},
+	"Report.ClientBoundGroups": {run: fixture.OtherLoadRun, without: map[string]string{
+		"text": "each repetition's CLIENT-BOUND line (Report.Reps) names its groups; the list over the run is report.html's banner",
+		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the client_bound column, per repetition",
+		"json": "the warnings name the groups", "compare": "it compares figures"}},
+	"Report.OtherLoadGroups": {run: fixture.OtherLoadRun, without: map[string]string{
+		"text": "each repetition's OTHER LOAD line (Report.Reps) names its groups; the list over the run is report.html's banner",
+		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the other_load column, per repetition",
+		"json": "the warnings name the groups", "compare": "it compares figures"}},
+	"VariantSummary.Missed": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
+		v := m.Summary.Variants[1]
+		return []string{fmt.Sprintf(",%d,%d,", v.Scheduled, v.Missed)}
+	}, "json", func(m *analysis.Report) []string { return []string{`"scheduled": `} }, "text", func(m *analysis.Report) []string { return []string{"missed"} },
+		"md", func(m *analysis.Report) []string {
+			t := &m.Run.Variants[1].Reps[0].Total
+			return []string{fmt.Sprintf("missed %s of %s starts", format.Count(t.Missed), format.Count(t.Scheduled))}
+		}),
+		without: map[string]string{"compare": "not yet compared across runs"}},
+	"VariantSummary.Intended": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
+		return []string{csvMs(m.Summary.Variants[1].Intended, 99)}
+	}, "json", func(m *analysis.Report) []string { return []string{`"intended_p99": `} },
+		"text md", func(m *analysis.Report) []string { return []string{"p99 from intended ms"} }),
+		without: map[string]string{"compare": "not yet compared across runs"}},
+	"VariantSummary.ClientCPUSeconds": {run: laterRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
+		us, _ := m.Summary.Variants[1].ClientMicrosPerRequest()
+		return []string{format.Micros(us)}
+	}, "csv", func(m *analysis.Report) []string {
+		us, _ := m.Summary.Variants[1].ClientMicrosPerRequest()
+		return []string{csvF3(us)}
+	}, "json", func(m *analysis.Report) []string { return []string{`"client_us_per_request": `} })},
+}
+
+// notAnswers are the fields the walk skips, and why.
+var notAnswers = map[string]string{
+	"Report.Run": "the record itself", "Report.Err": "an error, returned by every renderer",
+}
+
+// forOutputs builds an answer's want: pairs of space-separated output
+// names and the function giving their strings.
+func forOutputs(pairs ...any) map[string]func(*analysis.Report) []string {
+	out := map[string]func(*analysis.Report) []string{}
+	for i := 0; i < len(pairs); i += 2 {
+		for _, name := range strings.Fields(pairs[i].(string)) {
+			out[name] = pairs[i+1].(func(*analysis.Report) []string)
+		}
+	}
+	return out
+}
+
+// answerFields are the fields of the model the walk covers: every
+// exported field of Report, and those of VariantSummary the answers
+// name (the rest are its building blocks, shown through them).
+func answerFields() []string {
+	var out []string
+	rt := reflect.TypeOf(analysis.Report{})
+	for i := range rt.NumField() {
+		if f := rt.Field(i); f.IsExported() {
+			out = append(out, "Report."+f.Name)
+		}
+	}
+	for k := range answers {
+		if strings.HasPrefix(k, "VariantSummary.") {
+			if _, ok := reflect.TypeOf(analysis.VariantSummary{}).FieldByName(strings.TrimPrefix(k, "VariantSummary.")); !ok {
+				out = append(out, k+" (no such field)")
+			}
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// TestEveryAnswerInEveryOutput walks the report model's fields: every
+// answer must be in every output (text, Markdown, CSV, JSON summary,
+// compare) or carry the reason an output leaves it out, and each output
+// that shows it must contain its value for a fixture that has it.
+func TestEveryAnswerInEveryOutput(t *testing.T) {
+	fixture.SingleGoroutine(t)
+	for _, field := range answerFields() {
+		if _, ok := notAnswers[field]; ok {
+			continue
+		}
+		a, ok := answers[field]
+		if !ok {
+			t.Errorf("%s: a field of the model that no output is checked for: add it to answers (and to every output)", field)
+			continue
+		}
+		m := analysis.Analyze(a.run())
+		for _, o := range answerOutputs {
+			want, shows := a.want[o.name]
+			why, leaves := a.without[o.name]
+			switch {
+			case shows && leaves:
+				t.Errorf("%s: %s both shows it and leaves it out (%s)", field, o.name, why)
+			case !shows && !leaves:
+				t.Errorf("%s: %s leaves it out and says not why", field, o.name)
+			case leaves:
+				continue
+			}
+			var b bytes.Buffer
+			if err := o.write(&b, m); err != nil {
+				t.Fatalf("%s: %s: %v", field, o.name, err)
+			}
+			for _, w := range want(m) {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("%s: the %s output lacks %q:\n%s", field, o.name, w, b.String())
+				}
+			}
+		}
+	}
+}
+
+// jsonText is s as it appears inside a JSON string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.Trim(string(b), `"`)
+}
+
+// failedRun is compareRun with one failed repetition of kae.
+func failedRun() *results.Run {
+	r := fixture.CompareRun()
+	r.Variants[1].Reps[0].Failed = "no request succeeded"
+	return r
+}
+
+// hintRun is a run all of whose handshakes negotiated TLS 1.2 while TLS
+// 1.3 was offered: it gets a hint.
+func hintRun() *results.Run {
+	g := results.Group{Index: 0, CPUs: "1"}
+	g.Requests, g.Handshakes = 100, 100
+	g.Negotiated = map[string]uint64{"TLS1.2 TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 X25519": 100}
+	return &results.Run{Name: "hint", Plan: []byte(`{"target":{"tls":{"min_version":771,"max_version":772}}}`),
+		Variants: []results.Variant{{Name: "v", Reps: []results.Rep{results.NewRep(0, []results.Group{g})}}}}
+}

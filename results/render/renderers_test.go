@@ -1,0 +1,107 @@
+package render
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// module is the import path of the module.
+const module = "github.com/kaeload/kaeload"
+
+// rendererFuncs are the functions of packages render and tables that
+// render a Report (text, Markdown, CSV, JSON summary, compare) or lay it
+// out: they format the model and compute no analysis.
+var rendererFuncs = map[string]bool{
+	"WriteText": true, "writeHeader": true, "writeVariant": true, "writeRep": true, "writeComparison": true, "writeSearch": true,
+	"WriteMarkdown": true, "WriteCSV": true, "Summarize": true, "WriteSummaryJSON": true, "searchJSON": true, "CompareRuns": true,
+	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
+	"writeThresholds": true, "writeThresholdsMarkdown": true, "Thresholds": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
+}
+
+// analysisFuncs are the analysis: what Analyze and AnalyzeRuns compute.
+// A renderer that calls one (as a function, or as a method of the Run)
+// computes what the Report already holds.
+var analysisFuncs = map[string]bool{
+	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true, "CheckThresholds": true,
+	"SummarizeSpeed": true, "newSpeedTable": true, "CrossedLines": true, "Crossed": true, "warnings": true, "warningsOf": true,
+	"AllWarnings": true, "Hints": true, "Capacities": true, "CapacityLine": true, "NotMeasuredLines": true, "Failed": true,
+	"runComparisons": true, "summarizeVariant": true, "drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
+	// A repetition's analysis (Report.Reps): its lines, client CPU, spread.
+	"FailedLine": true, "ClientBoundLine": true, "OtherLoadLine": true, "MissedLine": true, "BackoffLine": true, "OpenLoopLine": true,
+	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true,
+	"ClientBoundGroups": true, "OtherLoadGroups": true,
+}
+
+// TestRenderersComputeNothing parses the renderers (the functions in
+// rendererFuncs, and every non-test file of results/htmlreport) and fails
+// when one calls an analysis function or a statistics function
+// (results/stats). They may read the model's types and fields and call
+// its formatting methods (Lines, Shown, KneeWords, …).
+func TestRenderersComputeNothing(t *testing.T) {
+	check := func(dir string, keep func(*ast.FuncDecl) bool) int {
+		fset := token.NewFileSet()
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			statsName := "" // what the file calls results/stats, if it imports it
+			for _, imp := range f.Imports {
+				if imp.Path.Value == `"`+module+`/results/stats"` {
+					statsName = "stats"
+					if imp.Name != nil {
+						statsName = imp.Name.Name
+					}
+				}
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil || !keep(fd) {
+					continue
+				}
+				n++
+				ast.Inspect(fd.Body, func(node ast.Node) bool {
+					call, ok := node.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					var name string
+					switch fn := call.Fun.(type) {
+					case *ast.Ident:
+						name = fn.Name
+					case *ast.SelectorExpr:
+						name = fn.Sel.Name
+						if x, ok := fn.X.(*ast.Ident); ok && statsName != "" && x.Name == statsName {
+							t.Errorf("%s: %s calls the statistics function %s.%s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, x.Name, name)
+							return true
+						}
+					}
+					if analysisFuncs[name] {
+						t.Errorf("%s: %s calls the analysis %s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, name)
+					}
+					return true
+				})
+			}
+		}
+		return n
+	}
+	keep := func(fd *ast.FuncDecl) bool { return rendererFuncs[fd.Name.Name] }
+	if n := check(".", keep) + check("../tables", keep); n != len(rendererFuncs) {
+		t.Errorf("found %d of the %d renderer functions: rendererFuncs names one that is gone", n, len(rendererFuncs))
+	}
+	if n := check("../htmlreport", func(*ast.FuncDecl) bool { return true }); n == 0 {
+		t.Error("no function in results/htmlreport")
+	}
+}

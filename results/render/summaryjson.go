@@ -1,0 +1,233 @@
+package render
+
+import (
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/stats"
+	"io"
+	"time"
+)
+
+// SummaryJSON is the machine-readable summary of a run ("kaeload run
+// --format json"): what a CI pipeline reads to gate on, without the
+// histograms and per-group counters of run.json.
+type SummaryJSON struct {
+	// Name, Started, Finished, Interrupted and Incomplete are the Run's.
+	Name        string    `json:"name"`
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished"`
+	Interrupted bool      `json:"interrupted,omitempty"`
+	Incomplete  bool      `json:"incomplete,omitempty"`
+	// Baseline names the baseline variant; BaselineMeasured says whether
+	// it has a repetition. Without one nothing is compared: NoComparison
+	// says so (RunSummary.NoComparison) and every variant's comparison
+	// has the test TestNoBaseline.
+	Baseline         string `json:"baseline,omitempty"`
+	BaselineMeasured bool   `json:"baseline_measured"`
+	NoComparison     string `json:"no_comparison,omitempty"`
+	// Variants are in plan order.
+	Variants []VariantJSON `json:"variants"`
+	// Failed names the variants with a failed repetition.
+	Failed []string `json:"failed,omitempty"`
+	// NotMeasured are the variants the run could not measure, and why
+	// (Run.NotMeasured).
+	NotMeasured []results.NotMeasured `json:"not_measured,omitempty"`
+	// Thresholds are the threshold checks (CheckThresholds), and
+	// ThresholdsPassed whether every one passed (true without any).
+	Thresholds       []analysis.ThresholdCheck `json:"thresholds,omitempty"`
+	ThresholdsPassed bool                      `json:"thresholds_passed"`
+	// Warnings are every warning the reports show (analysis.AllWarnings).
+	Warnings []string `json:"warnings,omitempty"`
+	// Hints are the reports' hint lines (analysis.Hints).
+	Hints []string `json:"hints,omitempty"`
+	// Search is the search answer (Report.Search); absent when the run is
+	// no search.
+	Search *SearchJSON `json:"search,omitempty"`
+	// Capacity is the capacity answer (Report.Capacities); absent when the
+	// run is no capacity search.
+	Capacity *CapacityJSON `json:"capacity,omitempty"`
+}
+
+// SearchJSON is a search's answer in a SummaryJSON.
+type SearchJSON struct {
+	// Series, Key and Objective say what was searched.
+	Series    string            `json:"series"`
+	Key       string            `json:"key"`
+	Objective results.Objective `json:"objective"`
+	// Windows is the windows measured; Grid the full grid's size.
+	Windows int `json:"windows"`
+	Grid    int `json:"grid"`
+	// Best is the best value, with its variant and the statistics of its
+	// scores in the objective's unit; absent when nothing was measured.
+	Best        string       `json:"best,omitempty"`
+	BestVariant string       `json:"best_variant,omitempty"`
+	BestScore   *stats.Stats `json:"best_score,omitempty"`
+	// Plateau lists the values not significantly worse than the best,
+	// in grid order; PlateauLow is the lowest of them.
+	Plateau    []string `json:"plateau,omitempty"`
+	PlateauLow string   `json:"plateau_low,omitempty"`
+	// Untested are the values measured once (on no plateau).
+	Untested []string `json:"untested,omitempty"`
+	// Caution is SearchSummary.Caution.
+	Caution string `json:"caution,omitempty"`
+	// Lines say it in words, as the text report does.
+	Lines []string `json:"lines"`
+}
+
+// CapacityJSON is a capacity search's answer in a SummaryJSON.
+type CapacityJSON struct {
+	// Line says it in one line (analysis.CapacityLine).
+	Line string `json:"line"`
+	// Variants hold each variant's knee, in plan order.
+	Variants []CapacityVariantJSON `json:"variants"`
+}
+
+// CapacityVariantJSON is one variant's capacity (Capacity).
+type CapacityVariantJSON struct {
+	Variant string `json:"variant"`
+	// Knee is the highest rate per second that met the targets (0: none
+	// did); Fail the lowest that did not (0: none).
+	Knee float64 `json:"knee"`
+	Fail float64 `json:"fail,omitempty"`
+	// BelowFrom: no step met the targets; AtMax: every step did up to Max.
+	BelowFrom bool `json:"below_from,omitempty"`
+	AtMax     bool `json:"at_max,omitempty"`
+	// Steps is the number of steps measured.
+	Steps int `json:"steps"`
+}
+
+// VariantJSON sums up one variant in a SummaryJSON. Latencies are in
+// milliseconds over the repetitions' merged histograms; absent when not
+// measured.
+type VariantJSON struct {
+	Name            string      `json:"name"`
+	Reps            int         `json:"reps"`
+	FailedReps      int         `json:"failed_reps,omitempty"`
+	ReqPerSec       stats.Stats `json:"req_per_s"`
+	Requests        uint64      `json:"requests"`
+	Errors          uint64      `json:"errors"`
+	ErrorShare      float64     `json:"error_share"`
+	ClientBoundReps int         `json:"client_bound_reps,omitempty"`
+	// Scheduled and Missed are the open-loop starts due and missed
+	// (VariantSummary.Scheduled, .Missed); absent in a closed loop.
+	Scheduled uint64 `json:"scheduled,omitempty"`
+	Missed    uint64 `json:"missed,omitempty"`
+	// OtherLoadReps counts the repetitions in which other processes took
+	// a large share of a group's CPUs (VariantSummary.OtherLoadReps); the
+	// warnings name them.
+	OtherLoadReps int         `json:"other_load_reps,omitempty"`
+	LatencyMs     LatencyJSON `json:"latency_ms"`
+	// ClientUsPerRequest is the client's CPU µs per request
+	// (VariantSummary.ClientMicrosPerRequest); absent when not measured.
+	ClientUsPerRequest *float64 `json:"client_us_per_request,omitempty"`
+	// Comparison is against the baseline; nil for the baseline itself.
+	Comparison *stats.Comparison `json:"comparison,omitempty"`
+}
+
+// LatencyJSON holds p50 and p99 of each latency, in milliseconds.
+type LatencyJSON struct {
+	ConnectP50   *float64 `json:"connect_p50,omitempty"`
+	ConnectP99   *float64 `json:"connect_p99,omitempty"`
+	HandshakeP50 *float64 `json:"handshake_p50,omitempty"`
+	HandshakeP99 *float64 `json:"handshake_p99,omitempty"`
+	TTFBP50      *float64 `json:"ttfb_p50,omitempty"`
+	TTFBP99      *float64 `json:"ttfb_p99,omitempty"`
+	TotalP50     *float64 `json:"total_p50,omitempty"`
+	TotalP99     *float64 `json:"total_p99,omitempty"`
+	// IntendedP50 and IntendedP99 are from the intended start, in an
+	// open loop (Latency.Intended).
+	IntendedP50 *float64 `json:"intended_p50,omitempty"`
+	IntendedP99 *float64 `json:"intended_p99,omitempty"`
+}
+
+func quantileMs(h *results.Histogram, q float64) *float64 {
+	if results.EmptyHistogram(h) {
+		return nil
+	}
+	v := float64(h.ValueAtQuantile(q)) / 1000
+	return &v
+}
+
+// Summarize returns the SummaryJSON of m's run, also for a run whose
+// baseline was not measured: fields of m, formatted. The error is m.Err.
+func Summarize(m *analysis.Report) (*SummaryJSON, error) {
+	if m.Err != nil {
+		return nil, m.Err
+	}
+	r, s := m.Run, m.Summary
+	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
+		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []VariantJSON{}}
+	out.Thresholds = m.Thresholds
+	out.ThresholdsPassed = len(m.Crossed) == 0
+	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
+	for i := range s.Variants {
+		vs := &s.Variants[i]
+		var c results.Counts
+		for j := range r.Variants[i].Reps {
+			c.Add(&r.Variants[i].Reps[j].Total.Counts)
+		}
+		v := VariantJSON{Name: vs.Name, Reps: vs.Stats.N, FailedReps: vs.FailedReps, ReqPerSec: vs.Stats,
+			Requests: vs.Requests, Errors: vs.Errors, ErrorShare: c.ErrorShare(), ClientBoundReps: vs.ClientBoundReps,
+			OtherLoadReps: vs.OtherLoadReps,
+			LatencyMs: LatencyJSON{
+				ConnectP50: quantileMs(vs.Connect, 50), ConnectP99: quantileMs(vs.Connect, 99),
+				HandshakeP50: quantileMs(vs.Handshake, 50), HandshakeP99: quantileMs(vs.Handshake, 99),
+				TTFBP50: quantileMs(vs.TTFB, 50), TTFBP99: quantileMs(vs.TTFB, 99),
+				TotalP50: quantileMs(vs.Total, 50), TotalP99: quantileMs(vs.Total, 99),
+				IntendedP50: quantileMs(vs.Intended, 50), IntendedP99: quantileMs(vs.Intended, 99),
+			},
+			Scheduled: vs.Scheduled, Missed: vs.Missed}
+		if us, ok := vs.ClientMicrosPerRequest(); ok {
+			v.ClientUsPerRequest = &us
+		}
+		if !vs.IsBaseline {
+			cmp := vs.Comparison
+			v.Comparison = &cmp
+		}
+		out.Variants = append(out.Variants, v)
+	}
+	out.Search = searchJSON(m.Search)
+	if m.Capacities != nil {
+		out.Capacity = &CapacityJSON{Line: m.CapacityLine, Variants: []CapacityVariantJSON{}}
+		for _, c := range m.Capacities {
+			out.Capacity.Variants = append(out.Capacity.Variants, CapacityVariantJSON{Variant: r.Variants[c.Variant].Name,
+				Knee: c.Knee, Fail: c.Fail, BelowFrom: c.BelowFrom, AtMax: c.AtMax, Steps: len(c.Steps)})
+		}
+	}
+	return out, nil
+}
+
+// searchJSON copies the search answer ss into its JSON form; nil for nil.
+func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
+	if ss == nil {
+		return nil
+	}
+	se := ss.Search
+	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution, Lines: ss.Lines()}
+	if ss.Best >= 0 {
+		b := ss.Points[ss.Best]
+		out.Best, out.BestVariant, out.BestScore = b.Value, b.Variant, &b.Stats
+	}
+	for _, i := range ss.Plateau {
+		out.Plateau = append(out.Plateau, ss.Points[i].Value)
+	}
+	if ss.PlateauLow >= 0 {
+		out.PlateauLow = ss.Points[ss.PlateauLow].Value
+	}
+	for _, p := range ss.Points {
+		if p.Untested {
+			out.Untested = append(out.Untested, p.Value)
+		}
+	}
+	return out
+}
+
+// WriteSummaryJSON writes the SummaryJSON of m (Report.Summarize), indented.
+func WriteSummaryJSON(w io.Writer, m *analysis.Report) error {
+	s, err := Summarize(m)
+	if err != nil {
+		return fmt.Errorf("write summary json: %w", err)
+	}
+	return writeIndentedJSON(w, s)
+}
