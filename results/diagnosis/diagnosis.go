@@ -26,6 +26,12 @@ const (
 	RuleNotSteady = "not_steady"
 )
 
+// titles name the rules for people.
+var titles = map[string]string{
+	RuleAcceptQueue: "accept-queue overflow", RuleSYNCookies: "SYN queue full", RuleTimeWait: "TIME_WAIT overflow",
+	RuleResets: "reset storm", RuleStalls: "stalls", RuleNotSteady: "not steady",
+}
+
 // Thresholds of the rules (see the package documentation for why).
 const (
 	// ResetShare is the resets a host must have sent per connection it
@@ -54,8 +60,10 @@ const (
 // much, what it did to the figure and what to change. Every output shows
 // the four sentences as they are.
 type Diagnosis struct {
-	// Rule is one of the Rule constants.
-	Rule string `json:"rule"`
+	// Rule is one of the Rule constants, Title its name for people
+	// ("accept-queue overflow").
+	Rule  string `json:"rule"`
+	Title string `json:"title"`
 	// Variant and Rep name the repetition (Rep is 0-based, as
 	// results.Rep.Index).
 	Variant string `json:"variant"`
@@ -101,8 +109,16 @@ type Repetition struct {
 	// Range is the rate range over the window's intervals; nil when no
 	// interval is long enough to judge.
 	Range *RateRange `json:"range,omitempty"`
-	// Stalls are the window's stalls, in time order.
-	Stalls []Stall `json:"stalls,omitempty"`
+	// Stalls are the window's stalls, in time order; StallsJudged says
+	// whether the window could be judged for them (Unjudged says why
+	// not).
+	Stalls       []Stall `json:"stalls,omitempty"`
+	StallsJudged bool    `json:"stalls_judged,omitempty"`
+	// ListenOverflows is the server hosts' ListenOverflows over the
+	// window, each host once; nil when not available (no server host's
+	// counters read, or one server host's not available or not read in
+	// every interval).
+	ListenOverflows *uint64 `json:"listen_overflows,omitempty"`
 	// Hosts are the TCP counters' growth over the window, per host, in
 	// the timeline's order.
 	Hosts []HostCounts `json:"hosts,omitempty"`
@@ -189,12 +205,14 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out.Range = w.rateRange()
 	var why string
 	out.Stalls, why = w.stalls()
+	out.StallsJudged = why == ""
 	if why != "" {
 		out.Unjudged = append(out.Unjudged, "stalls: "+why)
 	}
+	out.ListenOverflows = listenOverflows(out.Hosts)
 	add := func(d *Diagnosis) {
 		if d != nil {
-			d.Variant, d.Rep = variant, rep.Index
+			d.Variant, d.Rep, d.Title = variant, rep.Index, titles[d.Rule]
 			out.Diagnoses = append(out.Diagnoses, *d)
 		}
 	}
@@ -214,22 +232,6 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	}
 	add(d)
 	return out
-}
-
-// count writes n with thousands separators ("4,581").
-func count(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// rate writes a rate in requests per second, one decimal, with
-// thousands separators ("1,219.8").
-func rate(v float64) string {
-	v10 := uint64(v*10 + 0.5)
-	return count(v10/10) + "." + strconv.FormatUint(v10%10, 10)
 }
 
 // seconds writes a time relative to the window in seconds ("4.0 s").

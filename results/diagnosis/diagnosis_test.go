@@ -30,6 +30,9 @@ func TestAAIdentical(t *testing.T) {
 	if v, ok := got.Hosts[0].Values["ListenOverflows"]; !ok || v != 0 {
 		t.Errorf("ListenOverflows %d (%v), want 0: read and never grown", v, ok)
 	}
+	if got.ListenOverflows == nil || *got.ListenOverflows != 0 || !got.StallsJudged {
+		t.Errorf("listen overflows %v, stalls judged %v: want 0 and true", got.ListenOverflows, got.StallsJudged)
+	}
 }
 
 // TestAANoisy: seeded A/A trials, steady seconds with 3 % noise each:
@@ -180,6 +183,9 @@ func TestAcceptQueueCounts(t *testing.T) {
 		t.Fatalf("diagnoses %v, want %s", r, RuleAcceptQueue)
 	}
 	d := got.Diagnoses[0]
+	if d.Title != "accept-queue overflow" || got.ListenOverflows == nil || *got.ListenOverflows != 3241 {
+		t.Errorf("title %q, listen overflows %v: want accept-queue overflow and 3241", d.Title, got.ListenOverflows)
+	}
 	want := []Counter{{Host: "server", Name: "ListenOverflows", Value: 3241}, {Host: "server", Name: "ListenDrops", Value: 3307}, {Host: "client", Name: "TCPSynRetrans", Value: 34}}
 	if !slices.Equal(d.Counters, want) {
 		t.Errorf("counters %+v, want %+v", d.Counters, want)
@@ -255,6 +261,9 @@ func TestNotAvailable(t *testing.T) {
 	}
 	if strings.Contains(d.Figure, "ListenOverflows +0") {
 		t.Errorf("figure %q gives an unavailable counter a zero", d.Figure)
+	}
+	if got.ListenOverflows != nil {
+		t.Errorf("listen overflows %d, want not available", *got.ListenOverflows)
 	}
 	srv := got.Hosts[1]
 	if _, ok := srv.Values["ListenOverflows"]; ok || srv.Unavailable["ListenOverflows"] == "" {
@@ -332,7 +341,7 @@ func TestClientCountersNotTheServers(t *testing.T) {
 func TestShortWindow(t *testing.T) {
 	rep := synthRep([]uint64{2000, 100})
 	got := Rep("v", &rep, Options{})
-	if len(got.Diagnoses) != 0 || len(got.Unjudged) != 2 {
+	if len(got.Diagnoses) != 0 || len(got.Unjudged) != 2 || got.StallsJudged {
 		t.Fatalf("diagnoses %v, unjudged %q; want none and two reasons", rules(got.Diagnoses), got.Unjudged)
 	}
 	if !strings.HasPrefix(got.Unjudged[0], "stalls: 2 intervals") || !strings.HasPrefix(got.Unjudged[1], "not steady: 2 intervals") {

@@ -2,9 +2,10 @@
 // says what went wrong inside its window: the kernel's TCP counters of
 // every host and the rate interval by interval, judged by rules that
 // each name the cause, the figure, the consequence and the fix. It is
-// analysis, pure: it imports only the run record (results) and the
-// statistics (results/stats), computes every conclusion once, and the
-// report model carries the result to every renderer.
+// analysis, pure: it imports only the run record (results), the
+// statistics (results/stats) and the number formats (results/format),
+// computes every conclusion once, and the report model
+// (analysis.Report) carries the result to every renderer.
 //
 // # What it computes per repetition (Repetition)
 //

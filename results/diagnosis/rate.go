@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -130,7 +131,7 @@ func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
 	var in time.Duration
 	for _, s := range stalls {
 		spans = append(spans, span(s))
-		figs = append(figs, fmt.Sprintf("%s at %s req/s", span(s), rate(s.Rate)))
+		figs = append(figs, fmt.Sprintf("%s at %s req/s", span(s), format.Rate(s.Rate)))
 		in += s.End - s.Start
 	}
 	var outside []results.Point
@@ -141,11 +142,11 @@ func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
 	}
 	all, rest := rateOf(w.all), rateOf(outside)
 	d := Diagnosis{Rule: RuleStalls, Stalls: stalls}
-	d.Cause = fmt.Sprintf("the rate fell below half the window's median (%s req/s) at %s", rate(w.median), strings.Join(spans, ", "))
-	d.Figure = fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), rate(w.median), seconds(in), seconds(w.length()))
-	d.Consequence = fmt.Sprintf("the window's rate, %s req/s, averages the stalls in", rate(all))
+	d.Cause = fmt.Sprintf("the rate fell below half the window's median (%s req/s) at %s", format.Rate(w.median), strings.Join(spans, ", "))
+	d.Figure = fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
+	d.Consequence = fmt.Sprintf("the window's rate, %s req/s, averages the stalls in", format.Rate(all))
 	if rest > 0 {
-		d.Consequence += fmt.Sprintf(": it is %s below the rate outside them, %s req/s", percent(1-all/rest), rate(rest))
+		d.Consequence += fmt.Sprintf(": it is %s below the rate outside them, %s req/s", percent(1-all/rest), format.Rate(rest))
 	}
 	d.Fix = "find what paused at those seconds: the server's CPU in the timeline, its log, other processes, a reload or log rotation, the client's own CPU; rerun to see whether the stalls recur"
 	return &d
@@ -200,15 +201,15 @@ func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
 	if diff < 0 {
 		dir = "fell"
 	}
-	d.Cause = fmt.Sprintf("the rate %s from %s req/s in the window's first third to %s req/s in its last (%+.1f %%), more than the noise", dir, rate(rf), rate(rl), change*100)
+	d.Cause = fmt.Sprintf("the rate %s from %s req/s in the window's first third to %s req/s in its last (%+.1f %%), more than the noise", dir, format.Rate(rf), format.Rate(rl), change*100)
 	noise := fmt.Sprintf("the intervals' own noise allows ±%s (3σ of %d intervals, σ %s per interval from successive differences)", percent(math.Expm1(statBound)), n, percent(sigma))
 	if opts.RepNoise > 0 {
 		noise += fmt.Sprintf(", the repetitions differ by %s", percent(opts.RepNoise))
 	}
 	noise += fmt.Sprintf(", the equivalence margin is %s", percent(margin))
 	d.Figure = fmt.Sprintf("first third %s–%s at %s req/s, last third %s–%s at %s req/s: %+.1f %%; %s",
-		strings.TrimSuffix(seconds(first[0].Start), " s"), seconds(first[k-1].End()), rate(rf),
-		strings.TrimSuffix(seconds(last[0].Start), " s"), seconds(last[k-1].End()), rate(rl), change*100, noise)
+		strings.TrimSuffix(seconds(first[0].Start), " s"), seconds(first[k-1].End()), format.Rate(rf),
+		strings.TrimSuffix(seconds(last[0].Start), " s"), seconds(last[k-1].End()), format.Rate(rl), change*100, noise)
 	d.Consequence = "the window's rate depends on how long it runs and where it starts: another window or warm-up would give another figure, and a comparison of variants mixes the trend into their difference"
 	if diff > 0 {
 		d.Fix = fmt.Sprintf("the warm-up (%s) is probably too short: lengthen load.warmup until the timeline is flat from the window's start", seconds(w.warmup))

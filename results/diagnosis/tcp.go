@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // HostCounts is one host's kernel TCP counters over a window: each
@@ -136,9 +137,9 @@ func figure(h *HostCounts, name string) string {
 	case !ok:
 		return name + " not available (" + h.Why(name) + ")"
 	case unread > 0:
-		return fmt.Sprintf("%s at least +%s (%s not read)", name, count(v), plural(unread, "interval"))
+		return fmt.Sprintf("%s at least +%s (%s not read)", name, format.Count(v), plural(unread, "interval"))
 	}
-	return name + " +" + count(v)
+	return name + " +" + format.Count(v)
 }
 
 // plural writes "1 interval", "2 intervals".
@@ -233,7 +234,7 @@ func (k *kernel) acceptQueue() *Diagnosis {
 	}
 	slow, all, timed := slowConnects(k.connect)
 	if timed {
-		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", count(slow), count(all), percent(float64(slow)/float64(all))))
+		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(slow), format.Count(all), percent(float64(slow)/float64(all))))
 	} else {
 		figs = append(figs, "no connect times recorded")
 	}
@@ -249,7 +250,7 @@ func (k *kernel) acceptQueue() *Diagnosis {
 	d.Figure = strings.Join(figs, "; ")
 	d.Consequence = "a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, then 2 s more: those connects measured the kernel's back-off, not the server's TLS, so the rate is partly the queue's and the connect percentiles jump to 1 s and 3 s"
 	if timed && slow > 0 {
-		d.Consequence = fmt.Sprintf("%s connects waited 1 s or more: a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, then 2 s more; those connects measured the kernel's back-off, not the server's TLS, so the rate is partly the queue's", count(slow))
+		d.Consequence = fmt.Sprintf("%s connects waited 1 s or more: a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, then 2 s more; those connects measured the kernel's back-off, not the server's TLS, so the rate is partly the queue's", format.Count(slow))
 	}
 	d.Fix = "raise the server's listen backlog (nginx: listen … backlog=N), which the kernel caps at net.core.somaxconn (sysctl -w net.core.somaxconn=N), and net.ipv4.tcp_max_syn_backlog to match; or let the server accept faster (more workers) or open fewer connections (load.connections)"
 	return &d
@@ -291,13 +292,13 @@ func (k *kernel) timeWait() []Diagnosis {
 		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow")}
 		d.Cause = "the TIME_WAIT table on " + h.Name + " was full (net.ipv4.tcp_max_tw_buckets)"
 		d.Figure = on(h, "TCPTimeWaitOverflow")
-		d.Consequence = count(v) + " closing sockets skipped TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel logs \"TCP: time wait bucket table overflow\"; with short connections the side that closes first holds every connection in TIME_WAIT for 60 s"
+		d.Consequence = format.Count(v) + " closing sockets skipped TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel logs \"TCP: time wait bucket table overflow\"; with short connections the side that closes first holds every connection in TIME_WAIT for 60 s"
 		d.Fix = "raise net.ipv4.tcp_max_tw_buckets on " + h.Name + " above the connections it closes in 60 s"
 		a, _, okA := h.Get("ActiveOpens")
 		p, _, okP := h.Get("PassiveOpens")
 		if okA && okP && k.window > 0 {
 			perSec := float64(max(a, p)) / k.window.Seconds()
-			d.Fix += fmt.Sprintf(" (at this window's %s connections/s, more than %s)", rate(perSec), count(uint64(perSec*60+0.5)))
+			d.Fix += fmt.Sprintf(" (at this window's %s connections/s, more than %s)", format.Rate(perSec), format.Count(uint64(perSec*60+0.5)))
 		}
 		out = append(out, d)
 	}
@@ -333,7 +334,7 @@ func (k *kernel) resets() []Diagnosis {
 		d.Figure = on(h, names...)
 		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
 		if failed > 0 {
-			d.Consequence = fmt.Sprintf("%s requests failed in the window (connect, TLS, read or write errors): the rate counts only the connections the resets spared", count(failed))
+			d.Consequence = fmt.Sprintf("%s requests failed in the window (connect, TLS, read or write errors): the rate counts only the connections the resets spared", format.Count(failed))
 		} else {
 			d.Consequence = "no request failed: the resets came after the responses, which costs both ends work but not the count; the server may be closing connections abruptly"
 		}
@@ -344,4 +345,27 @@ func (k *kernel) resets() []Diagnosis {
 		out = append(out, d)
 	}
 	return out
+}
+
+// listenOverflows is the server hosts' ListenOverflows over the window
+// (Repetition.ListenOverflows); nil when not available.
+func listenOverflows(hosts []HostCounts) *uint64 {
+	var sum uint64
+	servers := 0
+	for i := range hosts {
+		h := &hosts[i]
+		if !h.Server {
+			continue
+		}
+		v, unread, ok := h.Get("ListenOverflows")
+		if !ok || unread > 0 {
+			return nil
+		}
+		sum += v
+		servers++
+	}
+	if servers == 0 {
+		return nil
+	}
+	return &sum
 }
