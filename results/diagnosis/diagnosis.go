@@ -164,9 +164,10 @@ type Options struct {
 	Margin float64
 }
 
-// Run diagnoses every repetition of r, variants in plan order.
-func Run(r *results.Run) []Repetition {
-	var out []Repetition
+// Run diagnoses every repetition of r: out[i][j] is that of
+// r.Variants[i].Reps[j].
+func Run(r *results.Run) [][]Repetition {
+	out := make([][]Repetition, len(r.Variants))
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		opts := Options{Margin: r.Equivalence}
@@ -175,18 +176,21 @@ func Run(r *results.Run) []Repetition {
 				opts.RepNoise = pct / 100
 			}
 		}
+		out[i] = make([]Repetition, len(v.Reps))
 		for j := range v.Reps {
-			out = append(out, Rep(v.Name, &v.Reps[j], opts))
+			out[i][j] = Rep(v.Name, &v.Reps[j], opts)
 		}
 	}
 	return out
 }
 
-// All returns every diagnosis of reps, in order.
-func All(reps []Repetition) []Diagnosis {
+// All returns every diagnosis of reps (as Run returns them), in order.
+func All(reps [][]Repetition) []Diagnosis {
 	var out []Diagnosis
 	for i := range reps {
-		out = append(out, reps[i].Diagnoses...)
+		for j := range reps[i] {
+			out = append(out, reps[i][j].Diagnoses...)
+		}
 	}
 	return out
 }

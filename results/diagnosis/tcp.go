@@ -21,6 +21,8 @@ type HostCounts struct {
 	Client bool   `json:"client,omitempty"`
 	Server bool   `json:"server,omitempty"`
 	Shared bool   `json:"shared,omitempty"`
+	// Counters are the counters the host lists, in the kernel's order.
+	Counters []string `json:"counters"`
 	// Values holds each counter's growth over the window, by name.
 	Values map[string]uint64 `json:"values"`
 	// Unread holds, by name, how many window intervals a counter of
@@ -79,7 +81,7 @@ func WindowCounts(t *results.Timeline) []HostCounts {
 	out := make([]HostCounts, len(t.Hosts))
 	for h := range t.Hosts {
 		th := &t.Hosts[h]
-		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Values: map[string]uint64{}}
+		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters, Values: map[string]uint64{}}
 		unavailable := func(name, why string) {
 			if hc.Unavailable == nil {
 				hc.Unavailable = map[string]string{}
@@ -206,31 +208,30 @@ var (
 func (k *kernel) acceptQueue() *Diagnosis {
 	var d Diagnosis
 	var figs []string
-	overflowed, unknown := false, false
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		if !h.Server {
-			continue
-		}
-		figs = append(figs, on(h, listenNames...))
-		d.Counters = append(d.Counters, counters(h, listenNames...)...)
-		overflowed = overflowed || grew(h, listenNames...)
-		_, _, ok := h.Get("ListenOverflows")
-		unknown = unknown || !ok
-	}
-	if len(figs) == 0 {
-		figs, unknown = append(figs, "the server's counters were not read"), true
-	}
+	overflowed, unknown, servers := false, false, 0
 	var retrans uint64
 	for i := range k.hosts {
 		h := &k.hosts[i]
-		if !h.Client {
-			continue
+		var names []string
+		if h.Server {
+			servers++
+			names = append(names, listenNames...)
+			overflowed = overflowed || grew(h, listenNames...)
+			_, _, ok := h.Get("ListenOverflows")
+			unknown = unknown || !ok
 		}
-		figs = append(figs, on(h, "TCPSynRetrans"))
-		d.Counters = append(d.Counters, counters(h, "TCPSynRetrans")...)
-		v, _, _ := h.Get("TCPSynRetrans")
-		retrans += v
+		if h.Client {
+			names = append(names, "TCPSynRetrans")
+			v, _, _ := h.Get("TCPSynRetrans")
+			retrans += v
+		}
+		if len(names) > 0 {
+			figs = append(figs, on(h, names...))
+			d.Counters = append(d.Counters, counters(h, names...)...)
+		}
+	}
+	if servers == 0 {
+		figs, unknown = append(figs, "the server's counters were not read"), true
 	}
 	slow, all, timed := slowConnects(k.connect)
 	if timed {
