@@ -20,6 +20,9 @@ var rendererFuncs = map[string]bool{
 	"WriteMarkdown": true, "WriteCSV": true, "Summarize": true, "WriteSummaryJSON": true, "searchJSON": true, "CompareRuns": true,
 	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
 	"writeThresholds": true, "writeThresholdsMarkdown": true, "Thresholds": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
+	// A repetition's timeline and its diagnoses.
+	"repJSON": true, "timelineCells": true, "RepTimeline": true, "RangeLabel": true, "RangeWords": true, "RangeCell": true,
+	"StallsCell": true, "StallWords": true, "StallSpan": true, "TCPWords": true, "DiagnosisTitle": true, "DiagnosisRows": true,
 }
 
 // analysisFuncs are the analysis: what Analyze and AnalyzeRuns compute.
@@ -38,8 +41,8 @@ var analysisFuncs = map[string]bool{
 
 // TestRenderersComputeNothing parses the renderers (the functions in
 // rendererFuncs, and every non-test file of results/htmlreport) and fails
-// when one calls an analysis function or a statistics function
-// (results/stats). They may read the model's types and fields and call
+// when one calls an analysis function, a statistics function
+// (results/stats) or the timeline's diagnosis (results/diagnosis). They may read the model's types and fields and call
 // its formatting methods (Lines, Shown, KneeWords, …).
 func TestRenderersComputeNothing(t *testing.T) {
 	check := func(dir string, keep func(*ast.FuncDecl) bool) int {
@@ -57,12 +60,17 @@ func TestRenderersComputeNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			statsName := "" // what the file calls results/stats, if it imports it
+			// What the file calls results/stats and results/diagnosis,
+			// if it imports them: any call into them computes.
+			computing := map[string]string{}
 			for _, imp := range f.Imports {
-				if imp.Path.Value == `"`+module+`/results/stats"` {
-					statsName = "stats"
-					if imp.Name != nil {
-						statsName = imp.Name.Name
+				for _, pkg := range []string{"stats", "diagnosis"} {
+					if imp.Path.Value == `"`+module+`/results/`+pkg+`"` {
+						name := pkg
+						if imp.Name != nil {
+							name = imp.Name.Name
+						}
+						computing[name] = pkg
 					}
 				}
 			}
@@ -83,8 +91,8 @@ func TestRenderersComputeNothing(t *testing.T) {
 						name = fn.Name
 					case *ast.SelectorExpr:
 						name = fn.Sel.Name
-						if x, ok := fn.X.(*ast.Ident); ok && statsName != "" && x.Name == statsName {
-							t.Errorf("%s: %s calls the statistics function %s.%s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, x.Name, name)
+						if x, ok := fn.X.(*ast.Ident); ok && computing[x.Name] != "" {
+							t.Errorf("%s: %s calls the %s function %s.%s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, computing[x.Name], x.Name, name)
 							return true
 						}
 					}
