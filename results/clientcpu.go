@@ -24,9 +24,11 @@ type ClientCPU struct {
 	// user + system time over the window, summed.
 	Process float64
 	// BusyMax is the highest Group.CPU.Busy, and BusyMaxGroup that
-	// group's Index.
+	// group's Index; BusyMean is the mean Busy of the measured groups.
+	// All three are 0 when Measured is 0.
 	BusyMax      float64
 	BusyMaxGroup int
+	BusyMean     float64
 }
 
 // ClientCPU returns the client CPU use of r's groups.
@@ -64,6 +66,7 @@ func (r *Rep) ClientCPU() ClientCPU {
 			c.BusyMax, c.BusyMaxGroup = u.Busy, g.Index
 		}
 		c.Measured++
+		c.BusyMean += u.Busy
 		switch {
 		case g.CPUs == "":
 			c.Seconds += u.Seconds // an unpinned worker measures itself
@@ -82,6 +85,9 @@ func (r *Rep) ClientCPU() ClientCPU {
 			lists[g.Host+"\x00"+u.CPUs] = true
 			c.Seconds += u.Seconds
 		}
+	}
+	if c.Measured > 0 {
+		c.BusyMean /= float64(c.Measured)
 	}
 	keys := slices.SortedFunc(maps.Keys(perCPU), func(a, b hostCPU) int {
 		if a.host != b.host {

@@ -133,7 +133,7 @@ func dirFiles(r *results.Run) (map[string][]byte, error) {
 	}
 	if analysis.HasSpeed(r) {
 		var b bytes.Buffer
-		if err := render.WriteSpeedCSV(&b, r); err == nil {
+		if err := render.WriteSpeedCSV(&b, m); err == nil {
 			files[rundir.SpeedFile] = b.Bytes()
 		}
 	}

@@ -42,4 +42,7 @@ func TestClientCPUPartialOverlap(t *testing.T) {
 	if c.Measured != 3 || c.ProcessMeasured != 0 || c.BusyMax != 0.8 || c.BusyMaxGroup != 0 {
 		t.Errorf("older run: %+v", c)
 	}
+	if got, want := c.BusyMean, (0.8+0.8+0)/3; math.Abs(got-want) > 1e-12 { // report.html's "client mean"
+		t.Errorf("older run: busy mean %.4f, want %.4f", got, want)
+	}
 }

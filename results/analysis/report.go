@@ -83,6 +83,10 @@ type RepReport struct {
 	// Spread is how evenly the groups performed (GroupSpread); nil with
 	// fewer than two groups.
 	Spread *Spread
+	// MostOthers is the pinned group whose worker measured itself and
+	// whose CPUs other processes took the largest share of
+	// (GroupCPU.Others; the first of equals); nil when no group is such.
+	MostOthers *results.GroupCPU
 	// Timeline is what the repetition's timeline says (diagnosis.Rep):
 	// its rate range by interval, its stalls, the hosts' TCP counters
 	// over the window and its diagnoses; NoTimeline for a repetition
@@ -103,6 +107,11 @@ func analyzeRep(rep *results.Rep) RepReport {
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
+	}
+	for _, gc := range rep.GroupCPUs() {
+		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
+			ra.MostOthers = &gc
+		}
 	}
 	return ra
 }

@@ -64,6 +64,9 @@ type VariantSummary struct {
 	// Requests and Errors are summed over the repetitions.
 	Requests uint64
 	Errors   uint64
+	// ErrorShare is the share of the repetitions' attempts that failed,
+	// as Counts.ErrorShare of their summed counts.
+	ErrorShare float64
 	// Connect, Handshake, TTFB and Total are the repetitions' total
 	// histograms merged exactly (never nil; empty when there are no
 	// repetitions).
@@ -290,9 +293,11 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		reqs uint64
 	}
 	probes := map[string]*probeAcc{}
+	var counts results.Counts
 	for i := range v.Reps {
 		rep := &v.Reps[i]
 		t := &rep.Total
+		counts.Add(&t.Counts)
 		s.Requests += t.Requests
 		s.Errors += t.Errors.Total()
 		mergeInto(s.Connect, t.Latency.Connect)
@@ -360,6 +365,7 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		s.Probes = append(s.Probes, p)
 	}
 	sort.Slice(s.Probes, func(i, j int) bool { return s.Probes[i].Name < s.Probes[j].Name })
+	s.ErrorShare = counts.ErrorShare()
 	return s
 }
 

@@ -525,7 +525,7 @@ func cpuChart(vs []variantData) (chart, bool) {
 		for k, kind := range kinds {
 			var xs []float64
 			for r := range v.V.Reps {
-				if x := kind.val(cpuOf(&v.V.Reps[r])); !math.IsNaN(x) {
+				if x := kind.val(cpuOf(&v.V.Reps[r], &v.Reps[r])); !math.IsNaN(x) {
 					xs = append(xs, x)
 				}
 			}

@@ -52,8 +52,10 @@
 // environment, the per-repetition totals (a failed repetition's reason on
 // a row of its own), what each repetition counted outside its window
 // (warm-up, drained, cut off by stage, TIME_WAIT sockets), latency
-// percentiles, worker
-// groups, CPU, errors by class with their first message, negotiated TLS
+// percentiles, in an open loop the starts due and missed and the latency
+// from the intended start per variant (each repetition's open-loop,
+// missed and back-off lines under its row), worker
+// groups, CPU (the client's figures from analysis.RepReport.ClientCPU), errors by class with their first message, negotiated TLS
 // parameters, server probes and the compiled plan. When any variant ran
 // crypto speed commands, a crypto speed table (analysis.SummarizeSpeed: the
 // text report's figures and Δ % against the baseline) and the failed

@@ -112,6 +112,9 @@ type page struct {
 	// row per repetition that has any.
 	NotCounted []notCountedRow
 	Latency    []latencyRow
+	// OpenLoop is, per variant of an open-loop run, its starts due and
+	// missed and its latency from the intended start; nil in a closed loop.
+	OpenLoop   []openLoopRow
 	Groups     []groupRow
 	CPU        []cpuRow
 	Errors     []errorRow
@@ -158,6 +161,9 @@ type repRow struct {
 	ClientUs string
 	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
 	Failed string
+	// Notes are the repetition's other loud lines (RepReport: missed
+	// starts, back-off, the open loop), each on a row of its own.
+	Notes []string
 }
 
 // notCountedRow is one repetition's counts outside its window: responses
@@ -166,6 +172,12 @@ type repRow struct {
 // cut off (Abandoned), split by stage; and TIME_WAIT sockets after.
 type notCountedRow struct {
 	Variant, Rep, Warmup, WarmupErrors, Late, Abandoned, Connect, Handshake, Response, TimeWait string
+}
+
+// openLoopRow is one variant's open loop over its repetitions
+// (VariantSummary.Scheduled, .Missed, .Intended).
+type openLoopRow struct {
+	Variant, Scheduled, Missed, P50, P99, P999 string
 }
 
 type latencyRow struct {
@@ -261,7 +273,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		return pg, nil
 	}
 	sum := m.Summary
-	vs := newVariantData(r, sum)
+	vs := newVariantData(m)
 	var base *variantData // nil when the baseline was not measured
 	if sum.Baseline >= 0 {
 		base = &vs[sum.Baseline]
@@ -303,6 +315,11 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, base))
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
+		if v.Sum.Scheduled > 0 {
+			q := func(q float64) string { return cell(format.QuantileMillis(v.Sum.Intended, q)) }
+			pg.OpenLoop = append(pg.OpenLoop, openLoopRow{Variant: v.V.Name, Scheduled: format.Count(v.Sum.Scheduled),
+				Missed: format.Count(v.Sum.Missed), P50: q(50), P99: q(99), P999: q(99.9)})
+		}
 		pg.Groups = append(pg.Groups, groupRows(v)...)
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
 		for j := range v.V.Reps {
@@ -313,8 +330,8 @@ func newPage(m *analysis.Report) (*page, error) {
 			}
 			pg.Errors = append(pg.Errors, errorRows(v.V.Name, rep)...)
 			pg.Probes = append(pg.Probes, probeRows(v.V.Name, rep)...)
-			if c := cpuOf(rep); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
-				pg.CPU = append(pg.CPU, cpuRowOf(v.V.Name, rep, c))
+			if c := cpuOf(rep, &v.Reps[j]); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
+				pg.CPU = append(pg.CPU, cpuRowOf(v.V.Name, rep, c, &v.Reps[j]))
 			}
 		}
 	}
@@ -428,6 +445,11 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 		row.ClientUs = format.Micros(us)
 	}
 	row.Failed = rep.Failed
+	for _, l := range []string{ra.OpenLoop, ra.Missed, ra.Backoff} {
+		if l != "" {
+			row.Notes = append(row.Notes, l)
+		}
+	}
 	return row
 }
 
@@ -505,11 +527,11 @@ func groupRows(v *variantData) []groupRow {
 	return rows
 }
 
-func cpuRowOf(variant string, rep *results.Rep, c repCPU) cpuRow {
+func cpuRowOf(variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) cpuRow {
 	row := cpuRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: cell(format.Percent(c.ClientMax)), Busiest: dash,
 		ClientMean: cell(format.Percent(c.ClientMean)), Server: cell(format.Percent(c.Server)), ServerSeconds: dash,
-		Hot: c.ClientMax >= results.ClientBoundBusy,
+		Hot: len(ra.ClientBoundGroups) > 0, // the analysis's verdict: the CPUs' busy time alone never makes it
 	}
 	if c.Busiest >= 0 {
 		row.Busiest = strconv.Itoa(c.Busiest)

@@ -22,8 +22,12 @@ const missing = "—"
 // reference run's mean, whether that difference is significant, the p99
 // handshake time over all repetitions, the client CPU per request and
 // whether any repetition was client-bound; a variant a run lacks shows
-// "—". The header lists the runs, says whether their encoded plans are
-// identical and, for capacity searches and searches, each run's answer.
+// "—". When any run drove an open loop, two columns more: the starts
+// missed of those due and the p99 latency from the intended start. The
+// header lists the runs, says whether their encoded plans are identical
+// and, for capacity searches and searches, each run's answer. Each run
+// that ran crypto speed commands has its speed table after the
+// comparison (figures against that run's baseline, not across runs).
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
 	var b bytes.Buffer
@@ -65,9 +69,20 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
 
 	ct := tables.Table{
-		Header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "client µs/req", "notes"},
-		Right:  []bool{false, false, true, true, false, true, true, true, false, true, true, false},
+		Header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "client µs/req"},
+		Right:  []bool{false, false, true, true, false, true, true, true, false, true, true},
 	}
+	openLoop := false // any run drove an open loop: its columns
+	for _, rv := range rr.Variants {
+		for i := range rv.Cells {
+			openLoop = openLoop || rv.Cells[i].Summary.Scheduled > 0
+		}
+	}
+	if openLoop {
+		ct.Header = append(ct.Header, "starts missed", "p99 from intended ms")
+		ct.Right = append(ct.Right, true, true)
+	}
+	ct.Header, ct.Right = append(ct.Header, "notes"), append(ct.Right, false)
 	for _, rv := range rr.Variants {
 		for i := range rv.Cells {
 			cell := &rv.Cells[i]
@@ -76,7 +91,11 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 				label = rv.Name
 			}
 			if !cell.Present {
-				ct.Add(label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, missing, "")
+				row := []string{label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, missing}
+				if openLoop {
+					row = append(row, missing, missing)
+				}
+				ct.Add(append(row, "")...)
 				continue
 			}
 			vs := &cell.Summary
@@ -98,11 +117,24 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			if us, ok := vs.ClientMicrosPerRequest(); ok {
 				clientUs = format.Micros(us)
 			}
-			ct.Add(label, names[i], strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), tables.CICell(vs.Stats), delta, p, padj, verdict,
-				format.QuantileMillis(vs.Handshake, 99), clientUs, strings.Join(notes, ", "))
+			row := []string{label, names[i], strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), tables.CICell(vs.Stats), delta, p, padj, verdict,
+				format.QuantileMillis(vs.Handshake, 99), clientUs}
+			if openLoop {
+				missedCell, intended := format.Missing, format.Missing
+				if vs.Scheduled > 0 {
+					missedCell, intended = format.Count(vs.Missed)+" of "+format.Count(vs.Scheduled), format.QuantileMillis(vs.Intended, 99)
+				}
+				row = append(row, missedCell, intended)
+			}
+			ct.Add(append(row, strings.Join(notes, ", "))...)
 		}
 	}
 	writeTable(&ct, &b, "")
+	for i, m := range rr.Runs {
+		if m.Speed != nil {
+			b.WriteString(speedSection(m.Speed, names[i]+": "))
+		}
+	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("compare runs: %w", err)
 	}

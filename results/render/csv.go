@@ -67,7 +67,22 @@ import (
 //     (true/false, VariantSummary.Plateau) in "all" rows of swept variants;
 //   - thresholds, only in a run with thresholds: in "all" rows "pass" or
 //     "crossed: EXPR; EXPR" (CheckThresholds; a vs threshold counts for
-//     its first variant), empty in repetition rows.
+//     its first variant), empty in repetition rows;
+//   - search_best and search_score_UNIT, only in a run that searched
+//     (Report.Search): in "all" rows of the visited values, true for the
+//     best value (false for the others) and the mean score of the value's
+//     windows in the objective's unit (search_score_req_per_s,
+//     search_score_req_per_server_cpu_s, or search_score_p99_handshake_ms,
+//     where lower is better); the plateau column marks the plateau;
+//   - capacity_knee_per_s and capacity_fail_per_s, only in a capacity
+//     search (Report.Capacities): in "all" rows, the highest rate whose
+//     step met the targets (empty when none did) and the lowest whose step
+//     did not (empty when none failed: the knee is at least the search's
+//     maximum).
+//
+// The search's and capacity search's answers are columns of the "all"
+// rows rather than a second section: a spreadsheet reads one table,
+// and a filter on search_best or a sort on capacity_knee_per_s finds them.
 //
 // A run without variants gives the header row alone; in a run whose
 // baseline was not measured, every variant's test is TestNoBaseline and
@@ -112,6 +127,24 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	if len(checks) > 0 {
 		header = append(header, "thresholds")
 	}
+	points, best := map[string]*analysis.SearchPoint{}, "" // a searched variant's point by name; the best's name
+	if ss := m.Search; ss != nil {
+		header = append(header, "search_best", "search_score_"+searchUnitColumn[ss.Search.Maximize])
+		for k := range ss.Points {
+			points[ss.Points[k].Variant] = &ss.Points[k]
+		}
+		if ss.Best >= 0 {
+			best = ss.Points[ss.Best].Variant
+		}
+	}
+	capacity := map[int]*results.Capacity{} // a variant's capacity, by index
+	if m.Capacities != nil {
+		header = append(header, "capacity_knee_per_s", "capacity_fail_per_s")
+		for k := range m.Capacities {
+			capacity[m.Capacities[k].Variant] = &m.Capacities[k]
+		}
+	}
+	tail := len(header) - slices.Index(header, "plateau") - 1 // the columns after plateau
 
 	cw := csv.NewWriter(w)
 	_ = cw.Write(header) // errors surface from Flush/Error below
@@ -167,7 +200,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			if m, ok := rep.SlotMemory(); ok && m.Known {
 				perSlot = csvF3(m.PerSlot / 1024)
 			}
-			otherShare, busiest := otherCells(rep)
+			otherShare, busiest := otherCells(ra.MostOthers)
 			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(ra.ClientBoundGroups) > 0),
 				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, rep.Failed,
 				csvUint(t.Outside.Unanswered.Total()), tw, rss, perSlot)
@@ -185,9 +218,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 				row = append(row, csvG(p.Delta()), per)
 			}
 			row = append(row, "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "")
-			if len(checks) > 0 {
-				row = append(row, "")
-			}
+			row = append(row, make([]string, tail)...)
 			_ = cw.Write(row)
 		}
 
@@ -272,6 +303,25 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		if len(checks) > 0 {
 			row = append(row, tables.ThresholdCell(checks, v.Name))
 		}
+		if m.Search != nil {
+			isBest, score := "", ""
+			if p := points[v.Name]; p != nil && p.Stats.N > 0 {
+				isBest, score = strconv.FormatBool(v.Name == best), csvF3(p.Stats.Mean)
+			}
+			row = append(row, isBest, score)
+		}
+		if m.Capacities != nil {
+			knee, fail := "", ""
+			if c := capacity[i]; c != nil {
+				if c.Knee > 0 {
+					knee = csvF3(c.Knee)
+				}
+				if c.Fail > 0 {
+					fail = csvF3(c.Fail)
+				}
+			}
+			row = append(row, knee, fail)
+		}
 		_ = cw.Write(row)
 	}
 	// A variant given up on before any repetition: one "all" row saying why.
@@ -323,6 +373,12 @@ func timelineCells(tl *diagnosis.Repetition) []string {
 	return out
 }
 
+// searchUnitColumn names a search's score column by its objective's unit
+// (SearchSummary.Unit).
+var searchUnitColumn = map[results.Objective]string{
+	results.ObjectiveRate: "req_per_s", results.ObjectiveRatePerCPU: "req_per_server_cpu_s", results.ObjectiveP99: "p99_handshake_ms",
+}
+
 // openLoopCells are the scheduled, missed, intended_p50_ms and
 // intended_p99_ms cells: empty in a closed loop (nothing scheduled).
 func openLoopCells(scheduled, missed uint64, intended *results.Histogram) []string {
@@ -361,20 +417,15 @@ func csvMs(h *results.Histogram, q float64) string {
 }
 
 // otherCells are a repetition's client_other_share (the largest share of
-// a group's CPUs that other processes took; empty when no group measured
-// it) and other_busiest ("comm pid N", the busiest other process of that
-// group; empty when none was named).
-func otherCells(rep *results.Rep) (share, busiest string) {
-	best := -1.0
-	for _, gc := range rep.GroupCPUs() {
-		if !gc.Own || gc.CPUs == "" || gc.Others <= best {
-			continue
-		}
-		best = gc.Others
-		share, busiest = csvF4(gc.Others), ""
-		if len(gc.Top) > 0 {
-			busiest = fmt.Sprintf("%s pid %d", gc.Top[0].Comm, gc.Top[0].PID)
-		}
+// a group's CPUs that other processes took, RepReport.MostOthers; empty
+// when no group measured it) and other_busiest ("comm pid N", the busiest
+// other process of that group; empty when none was named).
+func otherCells(gc *results.GroupCPU) (share, busiest string) {
+	if gc == nil {
+		return "", ""
 	}
-	return share, busiest
+	if len(gc.Top) > 0 {
+		busiest = fmt.Sprintf("%s pid %d", gc.Top[0].Comm, gc.Top[0].PID)
+	}
+	return csvF4(gc.Others), busiest
 }

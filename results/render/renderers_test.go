@@ -20,6 +20,7 @@ var rendererFuncs = map[string]bool{
 	"WriteMarkdown": true, "WriteCSV": true, "Summarize": true, "WriteSummaryJSON": true, "searchJSON": true, "CompareRuns": true,
 	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
 	"writeThresholds": true, "writeThresholdsMarkdown": true, "Thresholds": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
+	"WriteSpeedCSV": true, "speedSection": true, "speedJSON": true, "otherCells": true,
 	// A repetition's timeline and its diagnoses.
 	"repJSON": true, "timelineCells": true, "RepTimeline": true, "RangeLabel": true, "RangeWords": true, "RangeCell": true,
 	"StallsCell": true, "StallWords": true, "StallSpan": true, "TCPWords": true, "DiagnosisTitle": true, "DiagnosisRows": true,
@@ -37,13 +38,19 @@ var analysisFuncs = map[string]bool{
 	"FailedLine": true, "ClientBoundLine": true, "OtherLoadLine": true, "MissedLine": true, "BackoffLine": true, "OpenLoopLine": true,
 	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true,
 	"ClientBoundGroups": true, "OtherLoadGroups": true,
+	// The record's verdicts on a repetition's groups (RepReport.MostOthers,
+	// ClientBoundGroups, OtherLoadGroups hold them).
+	"GroupCPUs": true,
 }
 
 // TestRenderersComputeNothing parses the renderers (the functions in
 // rendererFuncs, and every non-test file of results/htmlreport) and fails
 // when one calls an analysis function, a statistics function
-// (results/stats) or the timeline's diagnosis (results/diagnosis). They may read the model's types and fields and call
-// its formatting methods (Lines, Shown, KneeWords, …).
+// (results/stats) or the timeline's diagnosis (results/diagnosis), or
+// when an exported writer (Write…, CompareRuns) of render or htmlreport
+// takes the record (*results.Run) instead of the Report. They may read
+// the model's types and fields and call its formatting methods (Lines,
+// Shown, KneeWords, …).
 func TestRenderersComputeNothing(t *testing.T) {
 	check := func(dir string, keep func(*ast.FuncDecl) bool) int {
 		fset := token.NewFileSet()
@@ -76,7 +83,21 @@ func TestRenderersComputeNothing(t *testing.T) {
 			}
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
-				if !ok || fd.Body == nil || !keep(fd) {
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if n := fd.Name.Name; fd.Recv == nil && (strings.HasPrefix(n, "Write") || n == "CompareRuns") {
+					for _, p := range fd.Type.Params.List {
+						if star, ok := p.Type.(*ast.StarExpr); ok {
+							if sel, ok := star.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" {
+								if x, ok := sel.X.(*ast.Ident); ok && x.Name == "results" {
+									t.Errorf("%s: the writer %s takes the record (*results.Run): take the Report, which holds it", fset.Position(p.Pos()), n)
+								}
+							}
+						}
+					}
+				}
+				if !keep(fd) {
 					continue
 				}
 				n++

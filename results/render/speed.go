@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/tables"
@@ -14,8 +13,14 @@ import (
 
 // writeSpeed writes the text report's "crypto speed" section: the
 // commands, the table of t and the failed runs after it.
-func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) {
-	fmt.Fprintf(b, "\n== crypto speed, baseline %q (run once per variant, server stopped)\n", t.BaselineName)
+func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
+
+// speedSection is the text report's "crypto speed" section of t, its
+// title after "== " starting with run (CompareRuns: "NAME: ").
+func speedSection(t *analysis.SpeedTable, run string) string {
+	var sb bytes.Buffer
+	b := &sb
+	fmt.Fprintf(b, "\n== %scrypto speed, baseline %q (run once per variant, server stopped)\n", run, t.BaselineName)
 	if t.Baseline < 0 {
 		b.WriteString("the baseline was not measured: no Δ %\n")
 	}
@@ -29,6 +34,7 @@ func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) {
 	for _, f := range t.Failures {
 		fmt.Fprintf(b, "variant %s: speed[%d] %s: %s\n", f.Variant, f.Command, format.Message(f.CommandLine), format.Message(f.Error))
 	}
+	return sb.String()
 }
 
 // writeSpeedMarkdown writes the Markdown report's "Crypto speed" section:
@@ -55,16 +61,18 @@ func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
 	}
 }
 
-// WriteSpeedCSV writes the speed runs of r as speed.csv: a header row, then
+// WriteSpeedCSV writes the speed runs of m's run as speed.csv: a header row, then
 // for every variant (plan order), speed command (scenario order) and figure
 // (as printed) one row with the columns variant, command (the command line
 // as run), algorithm, operation, block (bytes; empty for a rate of
 // operations), value (in unit, shortest exact decimal), unit and error (the
 // command's SpeedRun.Error, "" when it succeeded). A command that gave no
 // figure has one row with the figure cells empty. Values are those of
-// run.json, unrounded; no comparison is made. A run without speed runs
-// gives the header row alone. It returns any error of w.
-func WriteSpeedCSV(w io.Writer, r *results.Run) error {
+// run.json, unrounded; no comparison is made (the Δ % are the Report's
+// SpeedTable, in the other outputs). A run without speed runs gives the
+// header row alone, also when m.Err is set. It returns any error of w.
+func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
+	r := m.Run
 	cw := csv.NewWriter(w)
 	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
 	for i := range r.Variants {

@@ -48,6 +48,52 @@ type SummaryJSON struct {
 	// Capacity is the capacity answer (Report.Capacities); absent when the
 	// run is no capacity search.
 	Capacity *CapacityJSON `json:"capacity,omitempty"`
+	// Speed is the crypto speed table (Report.Speed); absent when no
+	// variant ran a speed command.
+	Speed *SpeedJSON `json:"speed,omitempty"`
+}
+
+// SpeedJSON is the crypto speed table in a SummaryJSON: the figures of
+// every variant, run once per variant with the server stopped, and their
+// Δ % against the baseline.
+type SpeedJSON struct {
+	// Baseline names the baseline; BaselineMeasured is false when it was
+	// not measured (then no figure has a delta_pct).
+	Baseline         string `json:"baseline"`
+	BaselineMeasured bool   `json:"baseline_measured"`
+	// Commands are the speed command lines by position (a figure's
+	// command indexes them).
+	Commands []string `json:"commands"`
+	// Figures are the table's rows.
+	Figures []SpeedFigureJSON `json:"figures"`
+	// Failures are the speed runs that failed or whose output was not
+	// understood.
+	Failures []SpeedFailureJSON `json:"failures,omitempty"`
+}
+
+// SpeedFailureJSON is a speed run that failed (analysis.SpeedFailure).
+type SpeedFailureJSON struct {
+	Variant     string `json:"variant"`
+	Command     int    `json:"command"`
+	CommandLine string `json:"command_line"`
+	Error       string `json:"error"`
+}
+
+// SpeedFigureJSON is one figure of the crypto speed table.
+type SpeedFigureJSON struct {
+	// Command is the position of the command that printed it; Figure
+	// names it as the reports do ("[0] RSA 2048 signing").
+	Command   int    `json:"command"`
+	Figure    string `json:"figure"`
+	Algorithm string `json:"algorithm"`
+	Operation string `json:"operation,omitempty"`
+	Block     int    `json:"block,omitempty"`
+	Unit      string `json:"unit"`
+	// Values are the figure per variant that has it, by variant name.
+	Values map[string]float64 `json:"values"`
+	// DeltaPct is, per variant but the baseline, its Δ % against the
+	// baseline's figure, where both have it.
+	DeltaPct map[string]float64 `json:"delta_pct,omitempty"`
 }
 
 // SearchJSON is a search's answer in a SummaryJSON.
@@ -299,12 +345,8 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		vs := &s.Variants[i]
-		var c results.Counts
-		for j := range r.Variants[i].Reps {
-			c.Add(&r.Variants[i].Reps[j].Total.Counts)
-		}
 		v := VariantJSON{Name: vs.Name, Reps: vs.Stats.N, FailedReps: vs.FailedReps, ReqPerSec: vs.Stats,
-			Requests: vs.Requests, Errors: vs.Errors, ErrorShare: c.ErrorShare(), ClientBoundReps: vs.ClientBoundReps,
+			Requests: vs.Requests, Errors: vs.Errors, ErrorShare: vs.ErrorShare, ClientBoundReps: vs.ClientBoundReps,
 			OtherLoadReps: vs.OtherLoadReps,
 			LatencyMs: LatencyJSON{
 				ConnectP50: quantileMs(vs.Connect, 50), ConnectP99: quantileMs(vs.Connect, 99),
@@ -328,6 +370,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		out.Variants = append(out.Variants, v)
 	}
 	out.Search = searchJSON(m.Search)
+	out.Speed = speedJSON(m.Speed)
 	if m.Capacities != nil {
 		out.Capacity = &CapacityJSON{Line: m.CapacityLine, Variants: []CapacityVariantJSON{}}
 		for _, c := range m.Capacities {
@@ -336,6 +379,37 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		}
 	}
 	return out, nil
+}
+
+// speedJSON copies the crypto speed table st into its JSON form; nil for
+// nil.
+func speedJSON(st *analysis.SpeedTable) *SpeedJSON {
+	if st == nil {
+		return nil
+	}
+	out := &SpeedJSON{Baseline: st.BaselineName, BaselineMeasured: st.Baseline >= 0, Commands: st.Commands,
+		Figures: []SpeedFigureJSON{}}
+	for _, f := range st.Failures {
+		out.Failures = append(out.Failures, SpeedFailureJSON{Variant: f.Variant, Command: f.Command, CommandLine: f.CommandLine, Error: f.Error})
+	}
+	for i := range st.Rows {
+		row := &st.Rows[i]
+		f := SpeedFigureJSON{Command: row.Command, Figure: row.Figure(), Algorithm: row.Algorithm, Operation: row.Operation,
+			Block: row.Block, Unit: row.Unit, Values: map[string]float64{}}
+		for vi, name := range st.Variants {
+			if row.Has[vi] {
+				f.Values[name] = row.Values[vi]
+			}
+			if d, ok := st.Delta(row, vi); ok && vi != st.Baseline {
+				if f.DeltaPct == nil {
+					f.DeltaPct = map[string]float64{}
+				}
+				f.DeltaPct[name] = d
+			}
+		}
+		out.Figures = append(out.Figures, f)
+	}
+	return out
 }
 
 // searchJSON copies the search answer ss into its JSON form; nil for nil.

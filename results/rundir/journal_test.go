@@ -44,7 +44,7 @@ var testOptions = JournalOptions{
 		}
 		if analysis.HasSpeed(r) {
 			var b bytes.Buffer
-			if err := render.WriteSpeedCSV(&b, r); err == nil {
+			if err := render.WriteSpeedCSV(&b, m); err == nil {
 				files[SpeedFile] = b.Bytes()
 			}
 		}
