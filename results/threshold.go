@@ -22,6 +22,21 @@ const (
 	// MetricVs is Variant's mean rate against Against's, as a fraction
 	// (0.30 = 30 % faster; "kae vs baseline >= +30%").
 	MetricVs = "vs"
+	// MetricListenOverflows is the server's ListenOverflows over a
+	// variant's windows, summed over its repetitions: how often its accept
+	// queue overflowed ("listen_overflows == 0"). Not measured where the
+	// server's counters are not available.
+	MetricListenOverflows = "listen_overflows"
+	// MetricStalls is the number of stalls (runs of intervals below half
+	// the window's median rate) in a variant's windows, summed over its
+	// repetitions ("stalls == 0"). Not measured where a window is too
+	// short to judge.
+	MetricStalls = "stalls"
+	// MetricDiagnoses is the number of diagnoses of a variant's windows
+	// (accept-queue overflow, SYN queue full, TIME_WAIT overflow, reset
+	// storm, stalls, not steady), summed over its repetitions
+	// ("diagnoses == 0").
+	MetricDiagnoses = "diagnoses"
 )
 
 // Threshold is a resolved pass/fail criterion of a run, checked after it
@@ -41,9 +56,9 @@ type Threshold struct {
 	Quantile float64 `json:"quantile,omitempty"`
 	// Op is <, <=, >, >=, == or !=.
 	Op string `json:"op"`
-	// Value is the bound in the metric's unit: req/s, a count of errors,
-	// a fraction (error share, vs), microseconds (latency), 0 or 1
-	// (client_bound: false or true).
+	// Value is the bound in the metric's unit: req/s, a count (errors,
+	// listen overflows, stalls, diagnoses), a fraction (error share, vs),
+	// microseconds (latency), 0 or 1 (client_bound: false or true).
 	Value float64 `json:"value"`
 	// Variant and Against are the variants a MetricVs compares (Variant
 	// against Against), resolved to variant names.

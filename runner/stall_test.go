@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/diagnosis"
 )
 
 // TestStallNginx stops nginx's worker (SIGSTOP) for a second in the
@@ -129,5 +132,21 @@ func TestStallNginx(t *testing.T) {
 		if pt.Requests > slots {
 			t.Errorf("interval %d, between stalled intervals %d and %d, holds %d requests: the stall is not one run", first+i, first, last, pt.Requests)
 		}
+	}
+	// The analysis names one stall, at those seconds: it holds the
+	// near-zero intervals and lies within the intervals of the stop and
+	// the continue (an edge interval below half the median rate is a
+	// stall to it, near zero or not).
+	pts := rep.Timeline.Window()
+	m := analysis.Analyze(run)
+	stalls := m.Reps[0][0].Timeline.Stalls
+	if len(stalls) != 1 || !slices.ContainsFunc(m.Diagnoses, func(d diagnosis.Diagnosis) bool { return d.Rule == diagnosis.RuleStalls }) {
+		t.Fatalf("stalls %+v, diagnoses %+v: want one stall, named", stalls, m.Diagnoses)
+	}
+	st := stalls[0]
+	t.Logf("the analysis's stall: %s to %s at %.1f req/s (median %.1f)", st.Start, st.End, st.Rate, st.Median)
+	if st.Start > pts[first].Start || st.Start < pts[sIdx].Start || st.End < pts[last].End() || st.End > pts[cIdx].End() {
+		t.Errorf("the analysis's stall %s to %s, want it to hold intervals %d to %d (%s to %s) and lie within the stop's and the continue's (%s to %s)",
+			st.Start, st.End, first, last, pts[first].Start, pts[last].End(), pts[sIdx].Start, pts[cIdx].End())
 	}
 }

@@ -85,18 +85,26 @@ func TestBacklog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ backlog, want int }{{8, 8}, {0, min(65535, largest)}} {
-		s := Start(t, Config{Backlog: tc.backlog})
-		out, err := exec.Command(ss, "-Hltn", "src", s.Addr).Output()
+	backlogOf := func(addr string) string {
+		out, err := exec.Command(ss, "-Hltn", "src", addr).Output()
 		if err != nil {
 			t.Fatalf("ss: %v", err)
 		}
 		f := strings.Fields(string(out)) // State Recv-Q Send-Q Local Peer
 		if len(f) < 4 {
-			t.Fatalf("ss -ltn src %s: %q, want the listener", s.Addr, out)
+			t.Fatalf("ss -ltn src %s: %q, want the listener", addr, out)
 		}
-		if got, err := strconv.Atoi(f[2]); err != nil || got != tc.want {
-			t.Errorf("Backlog %d: the listener's backlog is %q, want %d", tc.backlog, f[2], tc.want)
+		return f[2]
+	}
+	for _, tc := range []struct{ backlog, want int }{{8, 8}, {0, min(65535, largest)}} {
+		s := Start(t, Config{Backlog: tc.backlog})
+		if got := backlogOf(s.Addr); got != strconv.Itoa(tc.want) {
+			t.Errorf("Backlog %d: the listener's backlog is %q, want %d", tc.backlog, got, tc.want)
 		}
+	}
+	// One nginx, two listeners: each with its backlog.
+	s := Start(t, Config{Backlog: 8, MoreBacklogs: []int{16}})
+	if got, more := backlogOf(s.Addr), backlogOf(s.MoreAddrs[0]); got != "8" || more != "16" {
+		t.Errorf("Backlog 8, MoreBacklogs [16]: the listeners' backlogs are %q and %q", got, more)
 	}
 }

@@ -85,7 +85,11 @@
 // Analyze computes a run's Report once: the run summary (variants,
 // comparisons, verdicts, sweeps, drift), the search and capacity answers,
 // the threshold checks, the failed and not-measured variants, every
-// warning, the hints and the crypto speed table. AnalyzeRuns does the same
+// warning, the hints, the crypto speed table, and each repetition's
+// timeline analysis (RepReport.Timeline, from results/diagnosis: rate
+// range, stalls, the hosts' TCP counters over the window, diagnoses,
+// gathered in Report.Diagnoses; the thresholds listen_overflows, stalls
+// and diagnoses read them). AnalyzeRuns does the same
 // for stored runs compared with a reference (RunsReport). The rule: the
 // renderers below take the Report and format it; they call no analysis
 // function and no function of results/stats (TestRenderersComputeNothing
@@ -108,9 +112,9 @@
 //
 // # Layer rule
 //
-// analysis imports the record (results), the statistics (results/stats)
-// and the formatters (results/format, for the numbers in its sentences);
-// nothing above it. It writes no output: its answers are fields of the
+// analysis imports the record (results), the statistics (results/stats),
+// the formatters (results/format, for the numbers in its sentences) and
+// the timeline's diagnosis (results/diagnosis); nothing above it. It writes no output: its answers are fields of the
 // Report and sentences (warnings, hints, per-repetition lines) that every
 // renderer shows as they are. CheckRep is the controller's verdict on a
 // window (runner calls it); Annotate puts the warnings into Run.Warnings

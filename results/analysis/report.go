@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
 )
 
 // Report is the analysis of one run, computed once by Analyze: every
@@ -49,6 +50,10 @@ type Report struct {
 	// sentence each (ClientBoundGroups); OtherLoadGroups every group whose
 	// CPUs other processes shared (OtherLoadGroups).
 	ClientBoundGroups, OtherLoadGroups []string
+	// Diagnoses are every repetition's diagnoses (RepReport.Timeline),
+	// variants and repetitions in order: what went wrong inside the
+	// windows, each with its cause, figure, consequence and fix.
+	Diagnoses []diagnosis.Diagnosis
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or
@@ -82,6 +87,11 @@ type RepReport struct {
 	// whose CPUs other processes took the largest share of
 	// (GroupCPU.Others; the first of equals); nil when no group is such.
 	MostOthers *results.GroupCPU
+	// Timeline is what the repetition's timeline says (diagnosis.Rep):
+	// its rate range by interval, its stalls, the hosts' TCP counters
+	// over the window and its diagnoses; NoTimeline for a repetition
+	// stored before timelines.
+	Timeline diagnosis.Repetition
 	// Events are the kernel events on its timeline (KernelEvents); nil
 	// without a timeline or without events.
 	Events []KernelEvent
@@ -119,7 +129,9 @@ func Analyze(r *results.Run) *Report {
 	rep.Search = SummarizeSearch(r)
 	rep.Capacities = Capacities(r)
 	rep.CapacityLine = CapacityLine(r)
-	rep.Thresholds = CheckThresholds(r)
+	inside := diagnosis.Run(r)
+	rep.Diagnoses = diagnosis.All(inside)
+	rep.Thresholds = checkThresholds(r, inside)
 	for _, c := range Crossed(rep.Thresholds) {
 		rep.Crossed = append(rep.Crossed, crossedLine(&c))
 	}
@@ -136,6 +148,7 @@ func Analyze(r *results.Run) *Report {
 		rep.Reps[i] = make([]RepReport, len(v.Reps))
 		for j := range v.Reps {
 			rep.Reps[i][j] = analyzeRep(&v.Reps[j])
+			rep.Reps[i][j].Timeline = inside[i][j]
 		}
 	}
 	rep.ClientBoundGroups = ClientBoundGroups(r)

@@ -2,10 +2,13 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
 	"math"
+	"slices"
 	"strconv"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // ThresholdCheck is one threshold checked against one variant (or one
@@ -39,7 +42,7 @@ func thresholdFigure(metric string, v float64) string {
 	switch metric {
 	case results.MetricRate:
 		return format.Rate(v) + " req/s"
-	case results.MetricErrors:
+	case results.MetricErrors, results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
 		return format.Number(v)
 	case results.MetricErrorShare:
 		return strconv.FormatFloat(v*100, 'g', 3, 64) + " %"
@@ -90,6 +93,24 @@ func CheckThresholds(r *results.Run) []ThresholdCheck {
 	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
 		return nil
 	}
+	var inside [][]diagnosis.Repetition
+	if slices.ContainsFunc(r.Thresholds, func(t results.Threshold) bool { return timelineMetrics[t.Metric] }) {
+		inside = diagnosis.Run(r)
+	}
+	return checkThresholds(r, inside)
+}
+
+// timelineMetrics are the metrics measured on the repetitions' timelines
+// (their diagnosis).
+var timelineMetrics = map[string]bool{results.MetricListenOverflows: true, results.MetricStalls: true, results.MetricDiagnoses: true}
+
+// checkThresholds is CheckThresholds with the repetitions' diagnoses
+// (diagnosis.Run) already made; inside may be nil when no threshold reads
+// them.
+func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition) []ThresholdCheck {
+	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
+		return nil
+	}
 	sums := make(map[string]*VariantSummary, len(r.Variants))
 	vs := make([]VariantSummary, len(r.Variants))
 	for i := range r.Variants {
@@ -112,7 +133,11 @@ func CheckThresholds(r *results.Run) []ThresholdCheck {
 		for i := range vs {
 			s := &vs[i]
 			c := ThresholdCheck{Threshold: t, Variant: s.Name}
-			c.Value, c.Measured = measure(t, s, &r.Variants[i])
+			var reps []diagnosis.Repetition
+			if inside != nil {
+				reps = inside[i]
+			}
+			c.Value, c.Measured = measure(t, s, &r.Variants[i], reps)
 			c.Passed = c.Measured && holds(c.Value, t.Op, t.Value)
 			out = append(out, c)
 		}
@@ -121,7 +146,8 @@ func CheckThresholds(r *results.Run) []ThresholdCheck {
 }
 
 // measure returns the figure of s that t bounds; false when s has none.
-func measure(t results.Threshold, s *VariantSummary, v *results.Variant) (float64, bool) {
+// inside are v's repetitions' diagnoses, for the timeline's metrics.
+func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside []diagnosis.Repetition) (float64, bool) {
 	if len(v.Reps) == 0 {
 		return 0, false
 	}
@@ -147,8 +173,38 @@ func measure(t results.Threshold, s *VariantSummary, v *results.Variant) (float6
 			return 0, false
 		}
 		return float64(h.ValueAtQuantile(t.Quantile)), true
+	case results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
+		return measureInside(t.Metric, inside)
 	}
 	return 0, false
+}
+
+// measureInside sums a timeline metric over a variant's repetitions;
+// false when a repetition has no figure for it: no timeline, its server's
+// ListenOverflows not available, its window too short to judge stalls.
+// Nothing then shows the threshold holds.
+func measureInside(metric string, inside []diagnosis.Repetition) (float64, bool) {
+	var sum float64
+	for i := range inside {
+		d := &inside[i]
+		switch {
+		case d.NoTimeline:
+			return 0, false
+		case metric == results.MetricListenOverflows:
+			if d.ListenOverflows == nil {
+				return 0, false
+			}
+			sum += float64(*d.ListenOverflows)
+		case metric == results.MetricStalls:
+			if !d.StallsJudged {
+				return 0, false
+			}
+			sum += float64(len(d.Stalls))
+		case metric == results.MetricDiagnoses:
+			sum += float64(len(d.Diagnoses))
+		}
+	}
+	return sum, len(inside) > 0
 }
 
 // Crossed returns the checks that did not pass.

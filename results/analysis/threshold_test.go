@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
 	"strings"
@@ -43,5 +45,65 @@ func TestCheckThresholds(t *testing.T) {
 	}
 	if CheckThresholds(fixture.CompareRun()) != nil {
 		t.Error("a run without thresholds has checks")
+	}
+}
+
+// TestTimelineThresholds: listen_overflows, stalls and diagnoses are
+// CI gates. A run whose window overflowed the accept queue and stalled
+// crosses "== 0" with the counts; the same run with the stall and the
+// overflow gone passes; a run stored before timelines has nothing that
+// shows they hold: crossed, "not measured". Analyze and CheckThresholds
+// agree.
+func TestTimelineThresholds(t *testing.T) {
+	exprs := []string{"listen_overflows == 0", "stalls == 0", "diagnoses == 0", "diagnoses <= 2"}
+	gates := func(r *results.Run) *results.Run {
+		for _, expr := range exprs {
+			th := results.Threshold{Expr: expr, Op: "==", Metric: map[string]string{"listen_overflows": results.MetricListenOverflows,
+				"stalls": results.MetricStalls, "diagnoses": results.MetricDiagnoses}[strings.Fields(expr)[0]]}
+			if strings.Contains(expr, "<=") {
+				th.Op, th.Value = "<=", 2
+			}
+			r.Thresholds = append(r.Thresholds, th)
+		}
+		return r
+	}
+	clean := fixture.DiagnosedRun()
+	tl := clean.Variants[0].Reps[0].Timeline
+	delete(tl.Hosts[0].Deltas, "ListenOverflows")
+	delete(tl.Hosts[0].Deltas, "ListenDrops")
+	tl.Points[5].Requests, tl.Points[6].Requests = 1000, 1000 // 3 s and 4 s
+	before := fixture.CompareRun()
+	for _, tc := range []struct {
+		name     string
+		run      *results.Run
+		measured bool
+		values   []float64 // per threshold
+		passed   []bool
+	}{
+		{"overflow and stall", gates(fixture.DiagnosedRun()), true, []float64{400, 1, 2, 2}, []bool{false, false, false, true}},
+		{"clean", gates(clean), true, []float64{0, 0, 0, 0}, []bool{true, true, true, true}},
+		{"before timelines", gates(before), false, []float64{0, 0, 0, 0}, []bool{false, false, false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := CheckThresholds(tc.run)
+			if m := Analyze(tc.run); len(m.Thresholds) != len(cs) {
+				t.Fatalf("Analyze has %d checks, CheckThresholds %d", len(m.Thresholds), len(cs))
+			} else {
+				for i := range cs {
+					if m.Thresholds[i] != cs[i] {
+						t.Errorf("Analyze's check %+v, CheckThresholds' %+v", m.Thresholds[i], cs[i])
+					}
+				}
+			}
+			for _, c := range cs {
+				j := slices.Index(exprs, c.Threshold.Expr)
+				if c.Measured != tc.measured || c.Value != tc.values[j] || c.Passed != tc.passed[j] {
+					t.Errorf("%s for %s: measured %v, value %v, passed %v; want %v, %v, %v", c.Threshold.Expr, c.Variant, c.Measured, c.Value, c.Passed, tc.measured, tc.values[j], tc.passed[j])
+				}
+			}
+			if !tc.measured && cs[0].Shown() != "not measured" {
+				t.Errorf("shown %q, want not measured", cs[0].Shown())
+			}
+		})
 	}
 }

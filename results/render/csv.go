@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
@@ -44,6 +45,14 @@ import (
 //     "all" rows "K of N reps" and, for a variant the run gave up on,
 //     "not measured: REASON" — such a variant without any repetition has
 //     its "all" row alone, every other cell empty);
+//   - rate_min, rate_median, rate_max (req/s over the window's
+//     intervals), stalls (how many; empty when the window could not be
+//     judged), stall_seconds ("3.0-5.0;…", from the window's start),
+//     listen_overflows (the server's ListenOverflows over the window;
+//     empty when not available) and diagnoses (the rules that found
+//     something, ";"-separated, "no timeline" for a repetition stored
+//     before timelines): the repetition's timeline (RepReport.Timeline);
+//     empty in "all" rows;
 //   - probe.NAME.delta and probe.NAME.per_request for every probe name in
 //     the run (sorted); empty when the reading failed; the mean delta and
 //     the pooled per-request figure (ProbeSummary) in "all" rows;
@@ -107,7 +116,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	}
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
 		"scheduled", "missed", "intended_p50_ms", "intended_p99_ms",
-		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot")
+		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot",
+		"rate_min", "rate_median", "rate_max", "stalls", "stall_seconds", "listen_overflows", "diagnoses")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -194,6 +204,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(ra.ClientBoundGroups) > 0),
 				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, rep.Failed,
 				csvUint(t.Outside.Unanswered.Total()), tw, rss, perSlot)
+			row = append(row, timelineCells(&ra.Timeline)...)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
 				if !ok || p.Error != "" {
@@ -240,7 +251,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		}
 		row = append(row, busyMax, "", "", clientUs, serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0),
 			strconv.FormatBool(vs.OtherLoadReps > 0), "", "", failed,
-			csvUint(sum.Outside.Unanswered.Total()), "", "", "")
+			csvUint(sum.Outside.Unanswered.Total()), "", "", "", "", "", "", "", "", "", "")
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p analysis.ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""
@@ -329,6 +340,37 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
+}
+
+// timelineCells are a repetition's rate_min, rate_median, rate_max,
+// stalls (how many; empty when not judged), stall_seconds ("3.0-5.0"
+// for each, ";"-separated), listen_overflows (empty when not available)
+// and diagnoses (the rules found, ";"-separated; "no timeline" for a
+// repetition stored before timelines).
+func timelineCells(tl *diagnosis.Repetition) []string {
+	if tl.NoTimeline {
+		return []string{"", "", "", "", "", "", "no timeline"}
+	}
+	out := make([]string, 7)
+	if r := tl.Range; r != nil {
+		out[0], out[1], out[2] = csvF3(r.Min), csvF3(r.Median), csvF3(r.Max)
+	}
+	if tl.StallsJudged {
+		out[3] = strconv.Itoa(len(tl.Stalls))
+	}
+	var spans, rules []string
+	for _, st := range tl.Stalls {
+		spans = append(spans, strconv.FormatFloat(st.Start.Seconds(), 'f', 1, 64)+"-"+strconv.FormatFloat(st.End.Seconds(), 'f', 1, 64))
+	}
+	out[4] = strings.Join(spans, ";")
+	if tl.ListenOverflows != nil {
+		out[5] = csvUint(*tl.ListenOverflows)
+	}
+	for _, d := range tl.Diagnoses {
+		rules = append(rules, d.Rule)
+	}
+	out[6] = strings.Join(rules, ";")
+	return out
 }
 
 // searchUnitColumn names a search's score column by its objective's unit

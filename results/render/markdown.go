@@ -98,13 +98,13 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		b.WriteString("\n## Repetitions\n\n")
 		rt := tables.Table{
 			Header: []string{"variant", "rep", "window s", "requests", "req/s", "client µs/req", "errors", "p99 handshake ms", "p99 total ms",
-				"client busy max", "server cpu s", "req/server cpu-s", "notes"},
-			Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false},
+				"client busy max", "server cpu s", "req/server cpu-s", "req/s by interval min / median / max", "stalls", "notes"},
+			Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, true, false, false},
 		}
 		for i := range r.Variants {
 			v := &r.Variants[i]
 			if len(v.Reps) == 0 {
-				rt.Add(v.Name, "-", "", "", "", "", "", "", "", "", "", "", "no completed repetitions")
+				rt.Add(v.Name, "-", "", "", "", "", "", "", "", "", "", "", "", "", "no completed repetitions")
 			}
 			for j := range v.Reps {
 				rep := &v.Reps[j]
@@ -139,10 +139,20 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 				}
 				rt.Add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
 					format.Count(t.Requests), format.Rate(t.Rate()), clientUs, format.Count(t.Errors.Total()), format.QuantileMillis(t.Latency.Handshake, 99),
-					format.QuantileMillis(t.Latency.Total, 99), busy, server, perServer, note)
+					format.QuantileMillis(t.Latency.Total, 99), busy, server, perServer, tables.RangeCell(&ra.Timeline), tables.StallsCell(&ra.Timeline), note)
 			}
 		}
 		writeMarkdownTable(&rt, &b)
+	}
+	if len(m.Diagnoses) > 0 {
+		b.WriteString("\n## Diagnoses\n")
+		for i := range m.Diagnoses {
+			d := &m.Diagnoses[i]
+			fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(tables.DiagnosisTitle(d)))
+			for _, n := range tables.DiagnosisRows(d) {
+				fmt.Fprintf(&b, "- **%s** %s\n", n.Label, mdEscape(n.Text))
+			}
+		}
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write markdown report: %w", err)

@@ -21,6 +21,9 @@ var rendererFuncs = map[string]bool{
 	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
 	"writeThresholds": true, "writeThresholdsMarkdown": true, "Thresholds": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
 	"WriteSpeedCSV": true, "speedSection": true, "speedJSON": true, "otherCells": true,
+	// A repetition's timeline and its diagnoses.
+	"repJSON": true, "timelineCells": true, "RepTimeline": true, "RangeLabel": true, "RangeWords": true, "RangeCell": true,
+	"StallsCell": true, "StallWords": true, "StallSpan": true, "TCPWords": true, "DiagnosisTitle": true, "DiagnosisRows": true,
 }
 
 // analysisFuncs are the analysis: what Analyze and AnalyzeRuns compute.
@@ -42,11 +45,12 @@ var analysisFuncs = map[string]bool{
 
 // TestRenderersComputeNothing parses the renderers (the functions in
 // rendererFuncs, and every non-test file of results/htmlreport) and fails
-// when one calls an analysis function or a statistics function
-// (results/stats), or when an exported writer (Write…, CompareRuns) of
-// render or htmlreport takes the record (*results.Run) instead of the
-// Report. They may read the model's types and fields and call its
-// formatting methods (Lines, Shown, KneeWords, …).
+// when one calls an analysis function, a statistics function
+// (results/stats) or the timeline's diagnosis (results/diagnosis), or
+// when an exported writer (Write…, CompareRuns) of render or htmlreport
+// takes the record (*results.Run) instead of the Report. They may read
+// the model's types and fields and call its formatting methods (Lines,
+// Shown, KneeWords, …).
 func TestRenderersComputeNothing(t *testing.T) {
 	check := func(dir string, keep func(*ast.FuncDecl) bool) int {
 		fset := token.NewFileSet()
@@ -63,12 +67,17 @@ func TestRenderersComputeNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			statsName := "" // what the file calls results/stats, if it imports it
+			// What the file calls results/stats and results/diagnosis,
+			// if it imports them: any call into them computes.
+			computing := map[string]string{}
 			for _, imp := range f.Imports {
-				if imp.Path.Value == `"`+module+`/results/stats"` {
-					statsName = "stats"
-					if imp.Name != nil {
-						statsName = imp.Name.Name
+				for _, pkg := range []string{"stats", "diagnosis"} {
+					if imp.Path.Value == `"`+module+`/results/`+pkg+`"` {
+						name := pkg
+						if imp.Name != nil {
+							name = imp.Name.Name
+						}
+						computing[name] = pkg
 					}
 				}
 			}
@@ -103,8 +112,8 @@ func TestRenderersComputeNothing(t *testing.T) {
 						name = fn.Name
 					case *ast.SelectorExpr:
 						name = fn.Sel.Name
-						if x, ok := fn.X.(*ast.Ident); ok && statsName != "" && x.Name == statsName {
-							t.Errorf("%s: %s calls the statistics function %s.%s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, x.Name, name)
+						if x, ok := fn.X.(*ast.Ident); ok && computing[x.Name] != "" {
+							t.Errorf("%s: %s calls the %s function %s.%s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, computing[x.Name], x.Name, name)
 							return true
 						}
 					}

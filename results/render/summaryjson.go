@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"time"
@@ -169,6 +170,141 @@ type VariantJSON struct {
 	ClientUsPerRequest *float64 `json:"client_us_per_request,omitempty"`
 	// Comparison is against the baseline; nil for the baseline itself.
 	Comparison *stats.Comparison `json:"comparison,omitempty"`
+	// Repetitions are the variant's repetitions in order, each with what
+	// its timeline says.
+	Repetitions []RepJSON `json:"repetitions"`
+}
+
+// RepJSON is one repetition in a SummaryJSON: its figures, its timeline
+// and what the analysis of the timeline found (RepReport.Timeline).
+type RepJSON struct {
+	// Rep is the repetition's 1-based number, as the reports show it.
+	Rep int `json:"rep"`
+	// ReqPerSec, Requests and Errors are its total's; Failed says why it
+	// failed ("" for a good one).
+	ReqPerSec float64 `json:"req_per_s"`
+	Requests  uint64  `json:"requests"`
+	Errors    uint64  `json:"errors"`
+	Failed    string  `json:"failed,omitempty"`
+	// NoTimeline is true for a repetition stored before timelines; the
+	// fields below are then absent.
+	NoTimeline bool `json:"no_timeline,omitempty"`
+	// IntervalS is the timeline's interval in seconds.
+	IntervalS float64 `json:"interval_s,omitempty"`
+	// RateRange is min / median / max of the window's interval rates
+	// (req/s), over Intervals intervals.
+	RateRange *diagnosis.RateRange `json:"rate_range,omitempty"`
+	// Stalls are the window's stalls; StallsJudged whether the window
+	// could be judged for them.
+	Stalls       []StallJSON `json:"stalls,omitempty"`
+	StallsJudged bool        `json:"stalls_judged,omitempty"`
+	// ListenOverflows is the server's ListenOverflows over the window
+	// (the listen_overflows threshold's figure); absent when not
+	// available.
+	ListenOverflows *uint64 `json:"listen_overflows,omitempty"`
+	// Timeline holds every interval, the warm-up's first (negative
+	// start_s).
+	Timeline []PointJSON `json:"timeline,omitempty"`
+	// TCP holds, by host name, each host's kernel TCP counters' growth
+	// over the window, keyed by counter name.
+	TCP map[string]TCPHostJSON `json:"tcp,omitempty"`
+	// Diagnoses are what went wrong inside the window.
+	Diagnoses []DiagnosisJSON `json:"diagnoses,omitempty"`
+	// NotJudged says which rules could not judge the window, and why.
+	NotJudged []string `json:"not_judged,omitempty"`
+}
+
+// StallJSON is one stall: its seconds relative to the window's start and
+// its rate.
+type StallJSON struct {
+	StartS    float64 `json:"start_s"`
+	EndS      float64 `json:"end_s"`
+	ReqPerSec float64 `json:"req_per_s"`
+}
+
+// PointJSON is one interval of a repetition's timeline (results.Point):
+// start_s and length_s in seconds from the window's start, its counts,
+// its latency percentiles in milliseconds and its CPU shares (0..1);
+// those not measured are absent.
+type PointJSON struct {
+	StartS        float64             `json:"start_s"`
+	LengthS       float64             `json:"length_s"`
+	Requests      uint64              `json:"requests"`
+	Errors        uint64              `json:"errors"`
+	ErrorsByClass results.ErrorCounts `json:"errors_by_class,omitzero"`
+	Started       uint64              `json:"started"`
+	HandshakeP50  *float64            `json:"handshake_p50_ms,omitempty"`
+	HandshakeP99  *float64            `json:"handshake_p99_ms,omitempty"`
+	TotalP50      *float64            `json:"total_p50_ms,omitempty"`
+	TotalP99      *float64            `json:"total_p99_ms,omitempty"`
+	ClientBusy    *float64            `json:"client_busy,omitempty"`
+	ClientCPUs    *float64            `json:"client_cpus_busy,omitempty"`
+	ServerBusy    *float64            `json:"server_busy,omitempty"`
+}
+
+// TCPHostJSON is one host's TCP counters over a window: whose namespace
+// it is, each counter's growth by name, and the counters not available
+// (never a zero) with why.
+type TCPHostJSON struct {
+	Client       bool              `json:"client,omitempty"`
+	Server       bool              `json:"server,omitempty"`
+	Shared       bool              `json:"shared,omitempty"`
+	Deltas       map[string]uint64 `json:"deltas"`
+	Unread       map[string]int    `json:"intervals_not_read,omitempty"`
+	NotAvailable map[string]string `json:"not_available,omitempty"`
+}
+
+// DiagnosisJSON is one diagnosis (diagnosis.Diagnosis) of a repetition.
+type DiagnosisJSON struct {
+	Rule        string              `json:"rule"`
+	Title       string              `json:"title"`
+	Cause       string              `json:"cause"`
+	Figure      string              `json:"figure"`
+	Consequence string              `json:"consequence"`
+	Fix         string              `json:"fix"`
+	Counters    []diagnosis.Counter `json:"counters,omitempty"`
+}
+
+// millis is d in milliseconds; nil for 0 (none).
+func millis(d time.Duration) *float64 {
+	if d == 0 {
+		return nil
+	}
+	v := float64(d) / float64(time.Millisecond)
+	return &v
+}
+
+// repJSON copies repetition rep and its timeline's analysis tl into
+// their JSON form.
+func repJSON(rep *results.Rep, tl *diagnosis.Repetition) RepJSON {
+	t := &rep.Total
+	out := RepJSON{Rep: rep.Index + 1, ReqPerSec: t.Rate(), Requests: t.Requests, Errors: t.Errors.Total(), Failed: rep.Failed, NoTimeline: tl.NoTimeline}
+	if tl.NoTimeline || rep.Timeline == nil {
+		return out
+	}
+	out.IntervalS, out.RateRange, out.StallsJudged, out.NotJudged = tl.Interval.Seconds(), tl.Range, tl.StallsJudged, tl.Unjudged
+	out.ListenOverflows = tl.ListenOverflows
+	for _, s := range tl.Stalls {
+		out.Stalls = append(out.Stalls, StallJSON{StartS: s.Start.Seconds(), EndS: s.End.Seconds(), ReqPerSec: s.Rate})
+	}
+	for _, p := range rep.Timeline.Points {
+		out.Timeline = append(out.Timeline, PointJSON{StartS: p.Start.Seconds(), LengthS: p.Length.Seconds(), Requests: p.Requests,
+			Errors: p.Errors.Total(), ErrorsByClass: p.Errors, Started: p.Started,
+			HandshakeP50: millis(p.HandshakeP50), HandshakeP99: millis(p.HandshakeP99), TotalP50: millis(p.TotalP50), TotalP99: millis(p.TotalP99),
+			ClientBusy: p.ProcessBusy, ClientCPUs: p.CPUsBusy, ServerBusy: p.ServerBusy})
+	}
+	for i := range tl.Hosts {
+		h := &tl.Hosts[i]
+		if out.TCP == nil {
+			out.TCP = map[string]TCPHostJSON{}
+		}
+		out.TCP[h.Name] = TCPHostJSON{Client: h.Client, Server: h.Server, Shared: h.Shared, Deltas: h.Values, Unread: h.Unread, NotAvailable: h.Unavailable}
+	}
+	for _, d := range tl.Diagnoses {
+		out.Diagnoses = append(out.Diagnoses, DiagnosisJSON{Rule: d.Rule, Title: d.Title, Cause: d.Cause, Figure: d.Figure,
+			Consequence: d.Consequence, Fix: d.Fix, Counters: d.Counters})
+	}
+	return out
 }
 
 // LatencyJSON holds p50 and p99 of each latency, in milliseconds.
@@ -226,6 +362,10 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		if !vs.IsBaseline {
 			cmp := vs.Comparison
 			v.Comparison = &cmp
+		}
+		v.Repetitions = []RepJSON{}
+		for j := range r.Variants[i].Reps {
+			v.Repetitions = append(v.Repetitions, repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline))
 		}
 		out.Variants = append(out.Variants, v)
 	}

@@ -180,6 +180,9 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	if len(t.Negotiated) == 0 {
 		kv.Add("negotiated", "none")
 	}
+	for _, n := range tables.RepTimeline(&ra.Timeline) {
+		kv.Add(n.Label, n.Text)
+	}
 	writeTable(&kv, b, "")
 	if len(t.Negotiated) > 0 {
 		b.WriteString("negotiated\n")
@@ -188,6 +191,15 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 			nt.Add(n.key, format.Count(n.count))
 		}
 		writeTable(&nt, b, "  ")
+	}
+	for i := range ra.Timeline.Diagnoses {
+		d := &ra.Timeline.Diagnoses[i]
+		fmt.Fprintf(b, "DIAGNOSIS %s\n", d.Title)
+		dt := tables.Table{Right: []bool{false, false}}
+		for _, n := range tables.DiagnosisRows(d) {
+			dt.Add(n.Label, n.Text)
+		}
+		writeTable(&dt, b, "  ")
 	}
 
 	b.WriteByte('\n')

@@ -26,6 +26,7 @@ func TestWriteTextGolden(t *testing.T) {
 		{"interrupted", fixture.InterruptedRun()},
 		{"sweep", fixture.SweepRun()},
 		{"speed", fixture.SpeedRun()},
+		{"diagnosed", fixture.DiagnosedRun()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

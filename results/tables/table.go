@@ -13,7 +13,9 @@ import (
 type notice struct{ Label, Text string }
 
 // Notices lays out the banner of m once, in order: interrupted,
-// incomplete, failed, not measured, crossed thresholds, warnings, hints.
+// incomplete, failed, not measured, crossed thresholds, warnings,
+// diagnoses (each with its cause; the repetition's section has the rest),
+// hints.
 // The text report writes each as "LABEL: text", the Markdown report as a
 // quoted "**LABEL:** text".
 func Notices(m *analysis.Report) []notice {
@@ -35,6 +37,10 @@ func Notices(m *analysis.Report) []notice {
 	}
 	for _, w := range m.Warnings {
 		ns = append(ns, notice{"WARNING", w})
+	}
+	for i := range m.Diagnoses {
+		d := &m.Diagnoses[i]
+		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause})
 	}
 	for _, h := range m.Hints {
 		ns = append(ns, notice{"HINT", h})
