@@ -352,7 +352,7 @@ func TestChromiumLayout1280(t *testing.T) {
 	keep(t, page)
 	shot := filepath.Join(dir, "report-1280.png")
 	// Tall enough for the whole page, so the screenshot shows every table.
-	dom := string(runChromium(t, bin, page, "--window-size=1280,15000", "--screenshot="+shot, "--dump-dom"))
+	dom := string(runChromium(t, bin, page, "--window-size=1280,16000", "--screenshot="+shot, "--dump-dom"))
 	if _, err := os.Stat(shot); err != nil {
 		t.Errorf("no screenshot: %v", err)
 	} else {

@@ -37,12 +37,17 @@
 // # Timeline
 //
 // After the charts, each variant's repetitions over time, one <details>
-// block per repetition (the variant's first open), three charts on one
-// time axis from the warm-up's start (negative times, shaded and faded:
-// not counted) to the window's end:
+// block per repetition (the variant's first open). A block gives what
+// the analysis says of the repetition's timeline (analysis.RepReport:
+// rate range by interval, stalls, each host's TCP counters, its
+// diagnoses with cause, figure, consequence and fix; the run's diagnoses
+// are also a banner at the top), then three charts on one time axis from
+// the warm-up's start (negative times, shaded and faded: not counted) to
+// the window's end:
 //
 //   - successful responses per second per interval, stacked by worker
-//     group (Rep.GroupTimeline), a tooltip per interval with its figures;
+//     group (Rep.GroupTimeline), a tooltip per interval with its figures,
+//     the analysis's stalls outlined;
 //   - the TLS handshake's p50 and p99 per interval, ms on a log scale,
 //     broken where nothing was timed;
 //   - the worker processes' CPU, their groups' CPUs busy and the

@@ -101,6 +101,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <div class="banner {{if .Crossed}}alarm{{else}}warnings{{end}}" id="thresholds">{{if .Crossed}}THRESHOLD CROSSED: {{.Crossed}} of {{len .Thresholds}} checks failed{{else}}Thresholds: every check passed{{end}}
 <ul>{{range .Thresholds}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
+{{- with .Timeline}}{{template "diagnoses" .}}{{end}}
 {{- if .Warnings}}
 <div class="banner warnings" id="warnings">Warnings
 <ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>

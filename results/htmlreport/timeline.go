@@ -3,22 +3,38 @@ package htmlreport
 import (
 	"html/template"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/tables"
 )
 
 // timelineSection is the page's timeline: a block per variant, each with
-// its repetitions' charts; Recorded is false when no repetition of the run
-// has a timeline (a run stored before timelines existed), and the page
-// then says so once instead of drawing anything.
+// its repetitions' facts, diagnoses and charts; Recorded is false when no
+// repetition of the run has a timeline (a run stored before timelines
+// existed), and the page then says so once instead of drawing anything.
 type timelineSection struct {
 	Recorded bool
 	Variants []timelineVariant
 	// Without names the variants none of whose repetitions recorded a
 	// timeline, in a run where others did: one line for all of them.
 	Without []string
+	// Diagnoses are the run's first maxClientBound diagnoses
+	// (analysis.Report.Diagnoses), one line each for the banner at the
+	// top of the page, linked to their repetition's block;
+	// DiagnosesMore counts the others.
+	Diagnoses     []diagnosisLine
+	DiagnosesMore int
+}
+
+// diagnosisLine is one diagnosis in the banner: its title and cause.
+type diagnosisLine struct {
+	Text string
+	// Href is "#" and the id of the repetition's block; "" when the
+	// repetition has none on the page.
+	Href string
 }
 
 // timelineVariant is one variant's repetitions on the timeline.
@@ -30,8 +46,8 @@ type timelineVariant struct {
 	Reps []timelineRep
 }
 
-// timelineRep is one repetition's charts, shown in a <details> element of
-// its own; the first drawn of each variant starts open.
+// timelineRep is one repetition's timeline, shown in a <details> element
+// of its own; the first drawn of each variant starts open.
 type timelineRep struct {
 	// ID is the HTML id of the repetition's block ("timeline-0-1").
 	ID string
@@ -43,8 +59,24 @@ type timelineRep struct {
 	Summary string
 	// None says the repetition recorded no timeline.
 	None bool
+	// Facts are what the analysis says of its timeline
+	// (tables.RepTimeline): rate range, stalls, each host's TCP
+	// counters, the rules that could not judge it.
+	Facts []fact
+	// Diagnoses are its diagnoses, each with cause, figure, consequence
+	// and fix.
+	Diagnoses []diagnosisBlock
 	// Charts are the rate, handshake and CPU charts, on one time axis.
 	Charts []timelineChart
+}
+
+// fact is a label and its sentence.
+type fact struct{ Label, Text string }
+
+// diagnosisBlock is one diagnosis of a repetition.
+type diagnosisBlock struct {
+	Title string
+	Rows  []fact
 }
 
 // timelineChart is one chart of a repetition's timeline.
@@ -60,11 +92,12 @@ type timelineChart struct {
 	Note string
 }
 
-// timelineSectionOf lays out the timeline of every variant of vs; events
-// returns the kernel events of repetition j of variant i, as the analysis
-// lists them (analysis.RepReport.Events).
-func timelineSectionOf(vs []variantData, events func(i, j int) []analysis.KernelEvent) *timelineSection {
+// timelineSectionOf lays out the timeline of every variant of vs from
+// the report m: each repetition's analysis (m.Reps: its timeline's
+// facts, diagnoses and kernel events) and the run's diagnoses.
+func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	sec := &timelineSection{}
+	blocks := map[string]string{} // "variant/rep" -> the block's id
 	for i := range vs {
 		v := &vs[i]
 		if len(v.V.Reps) == 0 {
@@ -85,15 +118,36 @@ func timelineSectionOf(vs []variantData, events func(i, j int) []analysis.Kernel
 			}
 			tr.Open = !anyDrawn(tv.Reps) // the variant's first drawn repetition
 			sec.Recorded = true
-			var evs []analysis.KernelEvent
-			if events != nil {
-				evs = events(i, j)
+			ra := &m.Reps[v.Index][j]
+			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = tr.ID
+			tr.Summary = repTimelineSummary(rep, ra)
+			for _, n := range tables.RepTimeline(&ra.Timeline) {
+				tr.Facts = append(tr.Facts, fact{n.Label, n.Text})
 			}
-			tr.Summary = repTimelineSummary(rep, evs)
-			tr.Charts = repTimelineCharts(rep, evs)
+			for k := range ra.Timeline.Diagnoses {
+				d := &ra.Timeline.Diagnoses[k]
+				b := diagnosisBlock{Title: d.Title}
+				for _, n := range tables.DiagnosisRows(d) {
+					b.Rows = append(b.Rows, fact{n.Label, n.Text})
+				}
+				tr.Diagnoses = append(tr.Diagnoses, b)
+			}
+			tr.Charts = repTimelineCharts(rep, ra)
 			tv.Reps = append(tv.Reps, tr)
 		}
 		sec.Variants = append(sec.Variants, tv)
+	}
+	for k := range m.Diagnoses {
+		if k == maxClientBound {
+			sec.DiagnosesMore = len(m.Diagnoses) - k
+			break
+		}
+		d := &m.Diagnoses[k]
+		line := diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause}
+		if id, ok := blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]; ok {
+			line.Href = "#" + id
+		}
+		sec.Diagnoses = append(sec.Diagnoses, line)
 	}
 	return sec
 }
@@ -122,28 +176,38 @@ func anyDrawn(reps []timelineRep) bool {
 }
 
 // repTimelineSummary is the line beside a repetition's number: its
-// window, interval and number of intervals with kernel events.
-func repTimelineSummary(rep *results.Rep, evs []analysis.KernelEvent) string {
+// window and interval, its diagnoses by title, and how many intervals
+// had kernel events.
+func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	t := rep.Timeline
 	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(t.Interval.Seconds())
-	if n := len(eventMarks(evs)); n > 0 {
-		s += ", kernel events in " + strconv.Itoa(n) + " interval"
+	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
+		titles := make([]string, len(ds))
+		for i := range ds {
+			titles[i] = ds[i].Title
+		}
+		s += "; diagnosed: " + strings.Join(titles, ", ")
+	} else {
+		s += "; no diagnosis"
+	}
+	if n := len(eventMarks(ra.Events)); n > 0 {
+		s += "; kernel events in " + strconv.Itoa(n) + " interval"
 		if n > 1 {
 			s += "s"
 		}
 	} else {
-		s += ", no kernel event"
+		s += "; no kernel event"
 	}
 	return s
 }
 
 // repTimelineCharts draws a repetition's charts on one time axis: rate
-// stacked by group with the kernel events marked, handshake p50 and p99,
-// client and server CPU.
-func repTimelineCharts(rep *results.Rep, evs []analysis.KernelEvent) []timelineChart {
+// stacked by group with its stalls and the kernel events marked,
+// handshake p50 and p99, client and server CPU; ra is its analysis.
+func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []timelineChart {
 	ax := newTimeAxis(rep.Timeline)
-	marks := eventMarks(evs)
-	out := []timelineChart{rateTimeline(rep, ax, marks), handshakeTimeline(rep.Timeline, ax, marks)}
+	marks := eventMarks(ra.Events)
+	out := []timelineChart{rateTimeline(rep, ax, marks, ra.Timeline.Stalls), handshakeTimeline(rep.Timeline, ax, marks)}
 	if c, ok := cpuTimeline(rep.Timeline, ax, marks); ok {
 		out = append(out, c)
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -86,19 +87,32 @@ func chartSVG(t *testing.T, c timelineChart) *node {
 	return root
 }
 
+// analyzed is the repetition of s and its analysis.
+func analyzed(s tlSpec) (*results.Rep, *analysis.RepReport) {
+	r := timelineRun("analyzed", 1, 1, s)
+	return &r.Variants[0].Reps[0], &analysis.Analyze(r).Reps[0][0]
+}
+
 // TestTimelineCharts draws a known repetition (three groups, two seconds
 // of warm-up, a six-second window with a stall at 3 s, accept-queue
-// overflows at 1 s and 4 s, no handshake timed at 2 s) and reads the
-// SVG back: a bar per group and interval, stacked, heights in proportion
-// to the rates (the stall a tenth, the warm-up's ramp), the warm-up left
-// of the window's start line; a mark per interval with kernel events,
-// under that interval's bars, its tooltip naming every counter, host and
-// count; handshake lines broken where nothing was timed; three CPU lines
-// and the threshold.
+// overflows at 1 s and 4 s, no handshake timed at 2 s) with its analysis
+// and reads the SVG back: a bar per group and interval, stacked, heights
+// in proportion to the rates (the stall a tenth, the warm-up's ramp), the
+// warm-up left of the window's start line; the analysis's stall outlined
+// over its interval; a mark per interval with kernel events, under that
+// interval's bars, its tooltip naming every counter, host and count;
+// handshake lines broken where nothing was timed; three CPU lines and the
+// threshold.
 func TestTimelineCharts(t *testing.T) {
 	s := tlSpec{groups: 3, warmup: 2, window: 6, perGroup: 1000, stall: []int{3}, overflow: map[int]uint64{1: 120, 4: 4581}, silent: []int{2}}
-	rep := syntheticRep(0, s, t0)
-	charts := repTimelineCharts(&rep, tlEvents(s))
+	rep, ra := analyzed(s)
+	if !reflect.DeepEqual(ra.Events, tlEvents(s)) {
+		t.Fatalf("the analysis lists events\n%+v\nwant\n%+v", ra.Events, tlEvents(s))
+	}
+	if got := ra.Timeline.Stalls; len(got) != 1 || got[0].Start != 3*time.Second || got[0].End != 4*time.Second {
+		t.Fatalf("the analysis finds stalls %+v, want one from 3 s to 4 s", got)
+	}
+	charts := repTimelineCharts(rep, ra)
 	if got := len(charts); got != 3 {
 		t.Fatalf("%d charts, want rate, handshake and CPU", got)
 	}
@@ -179,6 +193,17 @@ func TestTimelineCharts(t *testing.T) {
 		if b := bars[0][s.warmup+k]; mx < b.X0 || mx > b.X1 {
 			t.Errorf("mark at %d s is at x %.1f, not under that interval's bars (%.1f-%.1f)", k, mx, b.X0, b.X1)
 		}
+	}
+	stalls := byClass(rate, "rect", "stall")
+	labels := byClass(rate, "text", "stall-label")
+	if len(stalls) != 1 || len(labels) != 1 {
+		t.Fatalf("rate chart: %d stall outlines and %d labels, want 1 each", len(stalls), len(labels))
+	}
+	if b, x0, x1 := bars[0][s.warmup+3], atof(t, stalls[0].attr["x"]), atof(t, stalls[0].attr["x"])+atof(t, stalls[0].attr["width"]); x0 > b.X0 || x1 < b.X1 || x1-x0 > 1.5*(b.X1-b.X0) {
+		t.Errorf("stall outline spans %.1f-%.1f, want the 3 s interval's bars (%.1f-%.1f)", x0, x1, b.X0, b.X1)
+	}
+	if tip := labels[0].allText(); !strings.Contains(tip, "stall: 3.0–4.0 s at 300.0 req/s") {
+		t.Errorf("stall label %q does not give the stall's span and rate", tip)
 	}
 	for i, c := range charts {
 		if got := len(byClass(chartSVG(t, c), "rect", "event-band")); got != len(s.overflow) {
@@ -269,13 +294,73 @@ func TestTimelineEventsFromReport(t *testing.T) {
 	}
 }
 
+// TestTimelineDiagnoses: the analysis's diagnoses are a banner at the
+// top of the page, the first eight linked to their repetition's block
+// and the rest counted, and each repetition's block gives its own with
+// cause, figure, consequence and fix, beside its rate range, stalls and
+// hosts' counters.
+func TestTimelineDiagnoses(t *testing.T) {
+	s := tlSpec{groups: 2, warmup: 1, window: 8, perGroup: 500, stall: []int{5}, overflow: map[int]uint64{2: 900}}
+	r := timelineRun("diagnosed", 3, 3, s)
+	m := analysis.Analyze(r)
+	if got := len(m.Diagnoses); got < 18 {
+		t.Fatalf("the analysis finds %d diagnoses, want an overflow and a stall in each of 9 repetitions", got)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	root, err := parseStrict(b.String())
+	if err != nil {
+		t.Fatalf("report not well-formed: %v", err)
+	}
+	banner := root.byID("diagnoses")
+	if banner == nil {
+		t.Fatal("no diagnoses banner")
+	}
+	items := banner.find("li")
+	if got, want := len(items), maxClientBound+1; got != want {
+		t.Fatalf("banner has %d lines, want %d (the first %d and a count)", got, want, maxClientBound)
+	}
+	for i, li := range items[:maxClientBound] {
+		d := &m.Diagnoses[i]
+		a := li.find("a")
+		if len(a) != 1 || root.byID(strings.TrimPrefix(a[0].attr["href"], "#")) == nil {
+			t.Errorf("banner line %d does not link to a block on the page", i)
+			continue
+		}
+		if !strings.Contains(a[0].allText(), d.Title+": "+d.Cause) || !strings.Contains(a[0].allText(), "repetition "+strconv.Itoa(d.Rep+1)) {
+			t.Errorf("banner line %d: %q, want diagnosis %d's title and cause", i, a[0].allText(), i)
+		}
+	}
+	if got, want := strings.Join(strings.Fields(items[maxClientBound].allText()), " "), "… and "+strconv.Itoa(len(m.Diagnoses)-maxClientBound)+" more: see the timeline"; got != want {
+		t.Errorf("banner's last line %q, want %q", got, want)
+	}
+	block := root.byID("timeline-2-1")
+	if block == nil {
+		t.Fatal("no block for variant 3's repetition 2")
+	}
+	text := block.allText()
+	ra := &m.Reps[2][1]
+	for _, d := range ra.Timeline.Diagnoses {
+		for _, want := range []string{"DIAGNOSIS: " + d.Title, d.Cause, d.Figure, d.Consequence, d.Fix} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the repetition's block lacks %q", want)
+			}
+		}
+	}
+	if !strings.Contains(text, "5.0–6.0 s") || !strings.Contains(text, "ListenOverflows +900") {
+		t.Errorf("the repetition's block lacks its stall or its server's counters:\n%s", text)
+	}
+}
+
 // TestTimelineOneGroup: a repetition of one group stores its intervals as
 // the timeline's points (Rep.GroupTimeline); the rate chart still has a
 // bar and a tooltip per interval, and no events means no mark.
 func TestTimelineOneGroup(t *testing.T) {
 	s := tlSpec{groups: 1, warmup: 1, window: 4, perGroup: 500}
-	rep := syntheticRep(0, s, t0)
-	charts := repTimelineCharts(&rep, nil)
+	rep, ra := analyzed(s)
+	charts := repTimelineCharts(rep, ra)
 	rate := chartSVG(t, charts[0])
 	paths := byClass(rate, "path", "group")
 	if len(paths) != 1 {
@@ -287,7 +372,7 @@ func TestTimelineOneGroup(t *testing.T) {
 	if got := len(byClass(rate, "path", "event")); got != 0 {
 		t.Errorf("%d event marks without events", got)
 	}
-	if got := repTimelineSummary(&rep, nil); !strings.Contains(got, "no kernel event") {
+	if got := repTimelineSummary(rep, ra); !strings.Contains(got, "no kernel event") {
 		t.Errorf("summary %q does not say there was no kernel event", got)
 	}
 	if got := len(byClass(rate, "rect", "tip")); got != 5 {
@@ -297,8 +382,8 @@ func TestTimelineOneGroup(t *testing.T) {
 	// Intervals too narrow to point at (400 in 1,030 units) still get
 	// their bars, but no tooltips.
 	s.window = 399
-	rep = syntheticRep(0, s, t0)
-	rate = chartSVG(t, repTimelineCharts(&rep, nil)[0])
+	rep, ra = analyzed(s)
+	rate = chartSVG(t, repTimelineCharts(rep, ra)[0])
 	if got := len(pathBars(t, byClass(rate, "path", "group")[0].attr["d"])); got != 400 {
 		t.Errorf("%d bars, want 400", got)
 	}

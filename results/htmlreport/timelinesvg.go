@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/tables"
 )
 
 // The timeline charts are drawn as SVG by hand, not with gonum/plot: a
@@ -298,9 +300,10 @@ func linearTicks(hi float64) ([]float64, float64) {
 
 // rateTimeline draws a repetition's successful responses per second over
 // time, one bar per interval stacked by group (group 0 at the bottom),
-// the warm-up's intervals faded at negative times, and the kernel events
-// marked under the time axis.
-func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark) timelineChart {
+// the warm-up's intervals faded at negative times, the analysis's stalls
+// outlined and labelled, and the kernel events marked under the time
+// axis.
+func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []diagnosis.Stall) timelineChart {
 	ch := timelineChart{Class: "tl-rate", Title: "Rate: successful responses per second, stacked by worker group"}
 	type bar struct {
 		g          int
@@ -350,6 +353,13 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark) timelineChar
 	if ax.Lo < 0 { // fade the warm-up's bars
 		c.b.WriteString(`<rect x="` + num(c.x0) + `" y="` + num(c.y0) + `" width="` + num(c.x(0)-c.x0) + `" height="` + num(c.y1-c.y0) + `" fill="#fff" fill-opacity=".45"/>`)
 	}
+	for _, st := range stalls {
+		x0, x1 := c.x(st.Start.Seconds()), c.x(st.End.Seconds())
+		c.b.WriteString(`<rect class="stall" x="` + num(x0) + `" y="` + num(c.y0) + `" width="` + num(max(x1-x0, 1)) + `" height="` + num(c.y1-c.y0) +
+			`" fill="none" stroke="#444" stroke-dasharray="3 2"/>`)
+		c.b.WriteString(`<text class="stall-label" x="` + num((x0+x1)/2) + `" y="` + num(c.y0+12) + `" text-anchor="middle" fill="#444">stall<title>` +
+			html.EscapeString("stall: "+tables.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)") + `</title></text>`)
+	}
 	// One invisible column per interval carries its figures as a tooltip,
 	// unless the intervals are too narrow to point at (a long window in
 	// intervals of 100 ms), where the tooltips would be a third of the
@@ -382,6 +392,9 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark) timelineChar
 		ch.Legend = append(ch.Legend, legendItem{Name: name, Color: cssColor(groupColor(g))})
 	}
 	ch.Legend = append(ch.Legend, legendItem{Name: "warm-up (faded, not counted)", Color: cssColor(colorWarmup)})
+	if len(stalls) > 0 {
+		ch.Legend = append(ch.Legend, legendItem{Name: "stall (dashed: under half the window's median rate)", Color: "#444444", Line: true, Dashed: true})
+	}
 	if len(marks) > 0 {
 		ch.Legend = append(ch.Legend, legendItem{Name: "▲ kernel event: " + strings.Join(eventCounters(marks), ", "), Color: cssColor(colorEvent)})
 		ch.Note = "▲ and the red bands mark the intervals in which a kernel TCP trouble counter grew; hover a ▲ for the counters, hosts and counts, a bar for the interval's figures."

@@ -8,7 +8,17 @@ import "html/template"
 func init() {
 	template.Must(pageTemplate.New("timeline-css").Parse(timelineCSS))
 	template.Must(pageTemplate.New("timeline").Parse(timelineTemplate))
+	template.Must(pageTemplate.New("diagnoses").Parse(diagnosesTemplate))
 }
+
+// diagnosesTemplate renders the banner of a *timelineSection's diagnoses
+// (nothing without any).
+const diagnosesTemplate = `
+{{- if .Diagnoses}}
+<div class="banner warnings" id="diagnoses">DIAGNOSED: what went wrong inside the windows (each repetition's timeline gives the figure, the consequence and the fix)
+<ul>{{range .Diagnoses}}<li>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</li>{{end}}
+{{- if .DiagnosesMore}}<li>… and {{.DiagnosesMore}} more: see the <a href="#timeline">timeline</a></li>{{end}}</ul></div>
+{{- end}}`
 
 const timelineCSS = `details.tl-rep { margin: .3em 0 .8em; }
 details.tl-rep > summary { cursor: pointer; font-weight: 600; }
@@ -17,6 +27,11 @@ details.tl-rep > summary .note { font-weight: normal; }
 .tl-chart svg { display: block; width: 100%; height: auto; }
 .tl-chart .title { font-weight: 600; }
 .tl-chart ul.legend { margin: .1em 0 .2em; }
+dl.tl-facts { display: grid; grid-template-columns: max-content auto; gap: .1em 1em; margin: .4em 0; font-size: .92em; }
+dl.tl-facts dt { color: #666; }
+dl.tl-facts dd { margin: 0; }
+.diagnosis { border-left: 4px solid #c00; background: #fff5f5; padding: .3em .8em; margin: .5em 0; }
+.diagnosis .title { font-weight: 600; }
 `
 
 // timelineTemplate renders a *timelineSection.
@@ -36,6 +51,13 @@ Click a repetition to open or close its charts.</p>
 {{- else}}
 <details class="tl-rep" id="{{.ID}}"{{if .Open}} open="open"{{end}}>
 <summary>repetition {{.Rep}} <span class="note">{{.Summary}}</span></summary>
+{{- if .Facts}}
+<dl class="tl-facts">{{range .Facts}}<dt>{{.Label}}</dt><dd>{{.Text}}</dd>{{end}}</dl>
+{{- end}}
+{{- range .Diagnoses}}
+<div class="diagnosis"><span class="title">DIAGNOSIS: {{.Title}}</span>
+<dl class="tl-facts">{{range .Rows}}<dt>{{.Label}}</dt><dd>{{.Text}}</dd>{{end}}</dl></div>
+{{- end}}
 {{- range .Charts}}
 <div class="tl-chart {{.Class}}">
 <span class="title">{{.Title}}</span>
