@@ -100,6 +100,16 @@
 // Markdown are two writers of one layout: a table is laid out once
 // (title, header, rows) and written twice.
 //
+// # Kernel events
+//
+// KernelEvents lists where, on a repetition's timeline, a kernel TCP
+// trouble counter grew (RepReport.Events; report.html marks each). The
+// counters that mean a lost, refused or retransmitted connection, a full
+// queue or an overflowing TIME_WAIT table are events whenever they grow;
+// resets and aborts on data or close only in an interval where the host
+// reset at least half the connections it opened, since a healthy TLS
+// short-connection run grows them in every interval.
+//
 // # Layer rule
 //
 // analysis imports the record (results), the statistics (results/stats),

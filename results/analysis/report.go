@@ -92,6 +92,9 @@ type RepReport struct {
 	// over the window and its diagnoses; NoTimeline for a repetition
 	// stored before timelines.
 	Timeline diagnosis.Repetition
+	// Events are the kernel events on its timeline (KernelEvents); nil
+	// without a timeline or without events.
+	Events []KernelEvent
 }
 
 // analyzeRep is the RepReport of rep.
@@ -113,6 +116,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 			ra.MostOthers = &gc
 		}
 	}
+	ra.Events = KernelEvents(rep.Timeline)
 	return ra
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -274,6 +275,13 @@ const layoutProbe = `<style>html { overflow-y: scroll; } #layout-probe { display
       if (lines > most + 0.5) out.tall.push({table: i, text: c.textContent.slice(0, 80), lines: lines, most: most});
     }
   }
+  out.charts = [];
+  var svgs = document.querySelectorAll(".tl-chart svg");
+  for (var k = 0; k < svgs.length; k++) {
+    var sr = svgs[k].getBoundingClientRect(), det = svgs[k].closest("details");
+    out.charts.push({rep: det ? det.id : "", kind: svgs[k].parentElement.className, open: !!(det && det.open),
+      left: sr.left, top: sr.top, right: sr.right, bottom: sr.bottom, width: sr.width, height: sr.height});
+  }
   var pre = document.createElement("pre");
   pre.id = "layout-probe";
   pre.textContent = JSON.stringify(out);
@@ -303,6 +311,14 @@ type layout struct {
 		// inner and scrolled widths; BoxOverflowX its CSS overflow-x.
 		BoxRight, BoxClientWidth, BoxScrollWidth float64
 		BoxOverflowX                             string
+	}
+	// Charts are the timeline's charts: the repetition's block, the
+	// chart's kind ("tl-chart tl-rate"), whether the block is open, and
+	// where the chart is (all 0 in a closed block).
+	Charts []struct {
+		Rep, Kind                               string
+		Open                                    bool
+		Left, Top, Right, Bottom, Width, Height float64
 	}
 	// Tall are the cells whose text wraps to more lines than Most.
 	Tall []struct {
@@ -336,7 +352,7 @@ func TestChromiumLayout1280(t *testing.T) {
 	keep(t, page)
 	shot := filepath.Join(dir, "report-1280.png")
 	// Tall enough for the whole page, so the screenshot shows every table.
-	dom := string(runChromium(t, bin, page, "--window-size=1280,14000", "--screenshot="+shot, "--dump-dom"))
+	dom := string(runChromium(t, bin, page, "--window-size=1280,16000", "--screenshot="+shot, "--dump-dom"))
 	if _, err := os.Stat(shot); err != nil {
 		t.Errorf("no screenshot: %v", err)
 	} else {
@@ -394,4 +410,79 @@ func TestChromiumLayout1280(t *testing.T) {
 	for _, c := range got.Tall {
 		t.Errorf("table %d: cell %q wraps to %.1f lines, want at most %d", c.Table, c.Text, c.Lines, c.Most)
 	}
+
+	// The timeline: the baseline's five repetitions, three charts each;
+	// the first repetition's open, inside the viewport, drawn.
+	if got, want := len(got.Charts), 5*3; got != want {
+		t.Fatalf("probe saw %d timeline charts, want %d", got, want)
+	}
+	shown := 0
+	var rateBox image.Rectangle
+	for _, c := range got.Charts {
+		if !c.Open {
+			continue
+		}
+		shown++
+		t.Logf("timeline %s %q: %.0f × %.0f px at (%.0f, %.0f)", c.Rep, c.Kind, c.Width, c.Height, c.Left, c.Top)
+		if c.Width < 0.9*got.Viewport-100 || c.Height < 100 {
+			t.Errorf("timeline %s %q is %.0f × %.0f px: not drawn at the column's width", c.Rep, c.Kind, c.Width, c.Height)
+		}
+		if c.Right > got.Viewport || c.Left < 0 {
+			t.Errorf("timeline %s %q spans %.0f-%.0f px, past the %v px viewport", c.Rep, c.Kind, c.Left, c.Right, got.Viewport)
+		}
+		if c.Kind == "tl-chart tl-rate" {
+			rateBox = image.Rect(int(c.Left), int(c.Top), int(c.Right), int(c.Bottom))
+		}
+	}
+	if shown != 3 || rateBox.Empty() {
+		t.Fatalf("%d timeline charts open, want the first repetition's 3 with its rate chart", shown)
+	}
+	// In the screenshot, the open rate chart shows the groups' bars, the
+	// warm-up's band and the marks of the kernel events (the overflows at
+	// 3 s and 4 s that the analysis finds in wideTimeline's counters).
+	img := decodePNG(t, shot)
+	for _, want := range []struct {
+		what string
+		col  color.RGBA
+		min  int
+	}{
+		{"group 1's bars", groupPalette[1], 1500},
+		{"group 9's bars", groupPalette[9], 1500},
+		{"the warm-up's band", colorWarmup, 1500},
+		{"the kernel events' marks", colorEvent, 40},
+	} {
+		if n := countColour(img, rateBox, want.col); n < want.min {
+			t.Errorf("screenshot: %d pixels of %s (%s) in the rate chart at %v, want at least %d", n, want.what, cssColor(want.col), rateBox, want.min)
+		}
+	}
+}
+
+// decodePNG reads the PNG file path.
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode screenshot: %v", err)
+	}
+	return img
+}
+
+// countColour counts the pixels of img within r whose colour is near col.
+func countColour(img image.Image, r image.Rectangle, col color.RGBA) int {
+	n := 0
+	r = r.Intersect(img.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if near(cr, col.R) && near(cg, col.G) && near(cb, col.B) {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -34,6 +34,34 @@
 // Variants keep one colour across every chart and table. Legends are HTML
 // under each chart so they never hide data.
 //
+// # Timeline
+//
+// After the charts, each variant's repetitions over time, one <details>
+// block per repetition (the variant's first open). A block gives what
+// the analysis says of the repetition's timeline (analysis.RepReport:
+// rate range by interval, stalls, each host's TCP counters, its
+// diagnoses with cause, figure, consequence and fix; the run's diagnoses
+// are also a banner at the top), then three charts on one time axis from
+// the warm-up's start (negative times, shaded and faded: not counted) to
+// the window's end:
+//
+//   - successful responses per second per interval, stacked by worker
+//     group (Rep.GroupTimeline), a tooltip per interval with its figures,
+//     the analysis's stalls outlined;
+//   - the TLS handshake's p50 and p99 per interval, ms on a log scale,
+//     broken where nothing was timed;
+//   - the worker processes' CPU, their groups' CPUs busy and the
+//     server's, against the client-bound threshold.
+//
+// The kernel events the analysis lists (analysis.RepReport.Events: a TCP
+// trouble counter that grew on a host in an interval) are a ▲ under the
+// rate chart's time axis, its SVG <title> naming each counter, host and
+// count, and a red band across the three charts. These charts are drawn
+// as SVG by hand rather than with gonum/plot: one <path> per group (a
+// subpath per bar) and one <polyline> per line keep a repetition of 11
+// groups × 35 intervals near 27 KB (TestTimelineSize). A run without
+// timelines says "no timeline recorded".
+//
 // # Layout
 //
 // The page is a column of at most 1180 px. Every table sits in a box that

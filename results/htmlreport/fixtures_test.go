@@ -121,9 +121,17 @@ func fixtureRun() *results.Run {
 	}
 }
 
+// wideTimeline is the timeline of wideRun's baseline: 11 groups, 5 s of
+// warm-up and a 30 s window at rate req/s in all, a stall at 12 s and
+// accept-queue overflows at 3 s and 4 s.
+func wideTimeline(rate uint64) tlSpec {
+	return tlSpec{groups: 11, warmup: 5, window: 30, perGroup: rate / 11, stall: []int{12}, overflow: map[int]uint64{3: 4581, 4: 1200}}
+}
+
 // wideRun is a run shaped like examples/local-nginx.yaml grown to the size
 // that pushes the report's tables wide: nine variants × five repetitions
-// (two groups each), a categorical sweep over certificate names ("{cert}":
+// (two groups each; the baseline's eleven, with a timeline of 35 s: see
+// wideTimeline, the others without one), a categorical sweep over certificate names ("{cert}":
 // rsa2048 (the baseline), rsa4096, ecdsa-p256), rsa2048-noasm, and a
 // numeric sweep ("kae-soft-{ratio}" over 0, 10, 33, 50, 100). Every
 // repetition counted six-digit figures outside its window (warm-up,
@@ -163,6 +171,9 @@ func wideRun() *results.Run {
 		}
 		for i := range 5 {
 			rp := rep(vi*5+i, s.rate+uint64(i*i*7), 900, [2]float64{0.41, 0.44}, 0.97)
+			if vi == 0 {
+				rp = syntheticRep(i, wideTimeline(s.rate+uint64(i*i*7)), t0.Add(time.Duration(i+1)*time.Minute))
+			}
 			rp.Index = i
 			tw := 28000 + 1234*i
 			rp.TimeWait = &tw

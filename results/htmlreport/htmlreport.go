@@ -29,7 +29,10 @@ import (
 // (analysis.OtherLoadGroups); the charts (req/s per variant with 95 %
 // confidence intervals, a line per numeric sweep series and bars per
 // categorical one, handshake and total latency CDFs, req/s per group,
-// client and server CPU when measured); and the tables (comparison
+// client and server CPU when measured); each repetition's timeline (its
+// rate range, stalls, TCP counters and diagnoses; rate stacked by group,
+// handshake p50 and p99, CPU, the analysis's stalls and kernel events
+// marked), the diagnoses also in a banner; and the tables (comparison
 // against the baseline with Welch's t-test, variants, per-repetition
 // totals, what each repetition counted outside its window, latency
 // percentiles, groups, CPU, errors by class, negotiated parameters,
@@ -103,6 +106,9 @@ type page struct {
 	Capacity *capacitySection
 	// Search is what the run's search found; nil without one.
 	Search *searchSection
+
+	// Timeline is every repetition's charts over time; nil without variants.
+	Timeline *timelineSection
 
 	Charts     []chart
 	Comparison []comparisonRow
@@ -308,6 +314,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Charts = append(pg.Charts, c)
 	}
 
+	pg.Timeline = timelineSectionOf(vs, m)
 	pg.Speed = speedSectionOf(m.Speed)
 
 	for i := range vs {

@@ -57,7 +57,7 @@ ul.legend { list-style: none; padding: 0; margin: .3em 0; display: flex; flex-wr
 .note { color: #666; font-size: .9em; }
 pre { background: #f6f6f6; padding: .8em; overflow: auto; font-size: .85em; max-height: 40em; }
 footer { margin-top: 3em; color: #888; font-size: .85em; }
-</style>
+{{template "timeline-css"}}</style>
 </head>
 <body>
 <h1>kaeload report: {{.Name}}</h1>
@@ -101,6 +101,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <div class="banner {{if .Crossed}}alarm{{else}}warnings{{end}}" id="thresholds">{{if .Crossed}}THRESHOLD CROSSED: {{.Crossed}} of {{len .Thresholds}} checks failed{{else}}Thresholds: every check passed{{end}}
 <ul>{{range .Thresholds}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
+{{- with .Timeline}}{{template "diagnoses" .}}{{end}}
 {{- if .Warnings}}
 <div class="banner warnings" id="warnings">Warnings
 <ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>
@@ -195,6 +196,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <p class="caption">{{.Caption}}</p>
 </figure>
 {{- end}}
+{{- with .Timeline}}{{template "timeline" .}}{{end}}
 {{- with .Speed}}
 
 <h2 id="speed">Crypto speed</h2>

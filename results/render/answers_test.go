@@ -194,11 +194,6 @@ var answers = map[string]answer{
 
 // timelineAnswers are the answers of a repetition's timeline
 // (RepReport.Timeline, a diagnosis.Repetition), by field.
-// noTimelineHTML is why report.html leaves the timeline's answers out,
-// for now: its charts and diagnoses come with issue 21 item 4 (branch
-// i21-html), whose merge replaces this reason with the strings it shows.
-const noTimelineHTML = "report.html's timeline and diagnoses come with issue 21 item 4 (i21-html)"
-
 // noTimelineCompare is why compare leaves a repetition's timeline out.
 const noTimelineCompare = "it compares figures across runs, not what happened inside their windows"
 
@@ -213,16 +208,20 @@ var timelineAnswers = map[string]answer{
 	},
 		"json", func(m *analysis.Report) []string {
 			return []string{jsonText(m.Diagnoses[0].Consequence), jsonText(m.Diagnoses[1].Fix)}
+		}, "html", func(m *analysis.Report) []string {
+			return []string{"DIAGNOSED", tables.DiagnosisTitle(&m.Diagnoses[0]) + ": " + m.Diagnoses[0].Cause, tables.DiagnosisTitle(&m.Diagnoses[1]) + ": " + m.Diagnoses[1].Cause}
 		}),
-		without: map[string]string{"compare": "it compares figures across runs; each run's report names its diagnoses", "html": noTimelineHTML}},
+		without: map[string]string{"compare": "it compares figures across runs; each run's report names its diagnoses"}},
 	"Timeline.NoTimeline": {run: fixture.CompareRun, want: forOutputs("text", func(*analysis.Report) []string { return []string{tables.NoTimeline} },
 		"md csv", func(*analysis.Report) []string { return []string{"no timeline"} },
-		"json", func(*analysis.Report) []string { return []string{`"no_timeline": true`} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML}},
+		"json", func(*analysis.Report) []string { return []string{`"no_timeline": true`} },
+		"html", func(*analysis.Report) []string { return []string{"No timeline recorded"} }),
+		without: map[string]string{"compare": noTimelineCompare}},
 	"Timeline.Interval": {run: fixture.DiagnosedRun, want: forOutputs("text", func(*analysis.Report) []string { return []string{"rate by second"} },
-		"json", func(*analysis.Report) []string { return []string{`"interval_s": 1`} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML, "md": "the column says by interval", "csv": "the rate columns are per second whatever the interval"}},
-	"Timeline.Range": {run: fixture.DiagnosedRun, want: forOutputs("text", func(m *analysis.Report) []string {
+		"json", func(*analysis.Report) []string { return []string{`"interval_s": 1`} },
+		"html", func(*analysis.Report) []string { return []string{"rate by second", "in intervals of 1 s"} }),
+		without: map[string]string{"compare": noTimelineCompare, "md": "the column says by interval", "csv": "the rate columns are per second whatever the interval"}},
+	"Timeline.Range": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{tables.RangeWords(&m.Reps[0][0].Timeline)}
 	}, "md", func(m *analysis.Report) []string { return []string{tables.RangeCell(&m.Reps[0][0].Timeline)} },
 		"csv", func(m *analysis.Report) []string {
@@ -231,26 +230,26 @@ var timelineAnswers = map[string]answer{
 		}, "json", func(m *analysis.Report) []string {
 			return []string{fmt.Sprintf(`"median": %v`, m.Reps[0][0].Timeline.Range.Median)}
 		}),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML}},
-	"Timeline.Stalls": {run: fixture.DiagnosedRun, want: forOutputs("text", func(m *analysis.Report) []string {
+		without: map[string]string{"compare": noTimelineCompare}},
+	"Timeline.Stalls": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{tables.StallWords(&m.Reps[0][0].Timeline)}
 	}, "md", func(m *analysis.Report) []string { return []string{tables.StallsCell(&m.Reps[0][0].Timeline)} },
 		"csv", func(*analysis.Report) []string { return []string{",1,3.0-5.0,"} },
 		"json", func(*analysis.Report) []string { return []string{`"start_s": 3,`, `"end_s": 5,`} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML}},
-	"Timeline.StallsJudged": {run: shortRun, want: forOutputs("text", func(m *analysis.Report) []string {
+		without: map[string]string{"compare": noTimelineCompare}},
+	"Timeline.StallsJudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{"not judged: " + strings.TrimPrefix(m.Reps[0][0].Timeline.Unjudged[0], "stalls: ")}
 	}, "md", func(*analysis.Report) []string { return []string{"| not judged |"} },
 		"json", func(*analysis.Report) []string { return []string{`"not_judged": [`} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML, "csv": "the stalls cell is empty"}},
-	"Timeline.ListenOverflows": {run: fixture.DiagnosedRun, want: forOutputs("text", func(*analysis.Report) []string { return []string{"ListenOverflows +400"} },
+		without: map[string]string{"compare": noTimelineCompare, "csv": "the stalls cell is empty"}},
+	"Timeline.ListenOverflows": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(*analysis.Report) []string { return []string{"ListenOverflows +400"} },
 		"csv", func(*analysis.Report) []string { return []string{",400," + diagnosis.RuleAcceptQueue} },
 		"json", func(*analysis.Report) []string { return []string{`"listen_overflows": 400`} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML, "md": "the accept-queue diagnosis names them (Report.Diagnoses)"}},
-	"Timeline.Hosts": {run: fixture.DiagnosedRun, want: forOutputs("text", func(m *analysis.Report) []string {
+		without: map[string]string{"compare": noTimelineCompare, "md": "the accept-queue diagnosis names them (Report.Diagnoses)"}},
+	"Timeline.Hosts": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{"tcp local", tables.TCPWords(&m.Reps[0][0].Timeline.Hosts[0])}
 	}, "json", func(*analysis.Report) []string { return []string{`"PassiveOpens": 10000`, `"shared": true`} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML, "md": "per-host counters are in the text report and the JSON summary; the diagnoses name those that matter",
+		without: map[string]string{"compare": noTimelineCompare, "md": "per-host counters are in the text report and the JSON summary; the diagnoses name those that matter",
 			"csv": "the listen_overflows column; the other counters are in the JSON summary"}},
 	"Timeline.Diagnoses": {run: fixture.DiagnosedRun, want: forOutputs("text", func(m *analysis.Report) []string {
 		d := &m.Reps[0][0].Timeline.Diagnoses[1]
@@ -259,11 +258,15 @@ var timelineAnswers = map[string]answer{
 		return []string{"### " + mdEscape(tables.DiagnosisTitle(&m.Reps[0][0].Timeline.Diagnoses[1]))}
 	},
 		"csv", func(*analysis.Report) []string { return []string{diagnosis.RuleStalls} },
-		"json", func(*analysis.Report) []string { return []string{`"rule": "stalls"`, `"title": "stalls"`} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML}},
-	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1]} },
+		"json", func(*analysis.Report) []string { return []string{`"rule": "stalls"`, `"title": "stalls"`} },
+		"html", func(m *analysis.Report) []string {
+			d := &m.Reps[0][0].Timeline.Diagnoses[1]
+			return []string{"DIAGNOSIS: " + d.Title, d.Figure, d.Consequence}
+		}),
+		without: map[string]string{"compare": noTimelineCompare}},
+	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1]} },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[0][0].Timeline.Unjudged[1])} }),
-		without: map[string]string{"compare": noTimelineCompare, "html": noTimelineHTML, "md": "the stalls column says not judged; the rest is in the text report", "csv": "the stalls cell is empty"}},
+		without: map[string]string{"compare": noTimelineCompare, "md": "the stalls column says not judged; the rest is in the text report", "csv": "the stalls cell is empty"}},
 }
 
 // shortRun is DiagnosedRun cut to two window seconds: too short to judge

@@ -1,0 +1,85 @@
+package analysis
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// TestKernelEvents: on a timeline of four one-second intervals (the first
+// in the warm-up) with a namespace the clients and server share and a
+// client host of their own, every growth of a trouble counter is an event
+// where it happened; resets and aborts are events only in the interval
+// where a host reset at least half the connections it opened (a healthy
+// 3 % elsewhere is not), and then every one of them that grew; a counter
+// not read in an interval (null) or not available on a host has none.
+func TestKernelEvents(t *testing.T) {
+	u := func(vs ...int64) []*uint64 { // -1: not read
+		out := make([]*uint64, len(vs))
+		for i, v := range vs {
+			if v >= 0 {
+				n := uint64(v)
+				out[i] = &n
+			}
+		}
+		return out
+	}
+	tl := &results.Timeline{Interval: time.Second}
+	for k := -1; k < 3; k++ {
+		tl.Points = append(tl.Points, results.Point{Interval: results.Interval{Start: time.Duration(k) * time.Second, Length: time.Second, Requests: 1000}})
+	}
+	tl.Points[0].Length = 700 * time.Millisecond // the load began inside it
+	tl.Points[0].Start = -700 * time.Millisecond
+	names := append(append([]string{"ActiveOpens", "PassiveOpens"}, TroubleCounters...), ResetCounters...)
+	tl.Hosts = []results.TCPHost{
+		{Name: "local", Client: true, Server: true, Shared: true, Counters: names,
+			Unavailable: map[string]string{"TCPReqQFullDrop": "not in this kernel"},
+			Deltas: map[string][]*uint64{
+				"ActiveOpens":     u(700, 1000, 1000, 1000),
+				"PassiveOpens":    u(700, 1000, 1000, 1000),
+				"ListenOverflows": u(12, 0, 4581, -1),
+				"TCPSynRetrans":   u(0, 0, 1967, 3),
+				"OutRsts":         u(20, 30, 600, 31),
+				"EstabResets":     u(0, 1, 550, 0),
+				"TCPAbortOnClose": u(20, 29, 50, 31),
+			}},
+		{Name: "lg2", Client: true, Counters: names,
+			Deltas: map[string][]*uint64{
+				"ActiveOpens":         u(0, 90, 100, 100),
+				"OutRsts":             u(0, 80, 0, 0), // more than half of 90, but under MinIntervalResets
+				"TCPTimeWaitOverflow": u(0, 0, 0, 5),
+			}},
+	}
+	got := KernelEvents(tl)
+	both := "local (clients and server)"
+	ev := func(p int, host, counter string, n uint64) KernelEvent {
+		return KernelEvent{Start: tl.Points[p].Start, Length: tl.Points[p].Length, Host: host, Counter: counter, Count: n}
+	}
+	want := []KernelEvent{
+		ev(0, both, "ListenOverflows", 12),
+		ev(2, both, "ListenOverflows", 4581), ev(2, both, "TCPSynRetrans", 1967),
+		ev(2, both, "OutRsts", 600), ev(2, both, "EstabResets", 550), ev(2, both, "TCPAbortOnClose", 50),
+		ev(3, both, "TCPSynRetrans", 3),
+		ev(3, "lg2 (clients)", "TCPTimeWaitOverflow", 5),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("KernelEvents\n got %+v\nwant %+v", got, want)
+	}
+	if got := KernelEvents(nil); got != nil {
+		t.Errorf("KernelEvents(nil) = %+v, want none", got)
+	}
+
+	// Analyze keeps them per repetition; a repetition without a timeline has none.
+	rep := results.NewRep(0, nil)
+	rep.Timeline = tl
+	r := &results.Run{SchemaVersion: results.SchemaVersion, Name: "events", Variants: []results.Variant{{Name: "a", Reps: []results.Rep{rep, results.NewRep(1, nil)}}}}
+	m := Analyze(r)
+	if got := m.Reps[0][0].Events; !reflect.DeepEqual(got, want) {
+		t.Errorf("Analyze: rep 0's events %+v, want KernelEvents'", got)
+	}
+	if got := m.Reps[0][1].Events; got != nil {
+		t.Errorf("Analyze: rep 1 (no timeline) has events %+v", got)
+	}
+}
