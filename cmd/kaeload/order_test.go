@@ -73,6 +73,7 @@ func windows(r *results.Run) []string {
 // and its own kaeload processes, and none measures a rate, so only the
 // test's wall time changes, not what it checks.
 func TestBaselineNotFirst(t *testing.T) {
+	alongside(t)
 	path := writeScenario(t, baselineSecond)
 	plan, err := compileWith(path, nil, nil, false)
 	if err != nil {
