@@ -1,7 +1,6 @@
 package results
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -25,9 +24,11 @@ type ClientCPU struct {
 	// user + system time over the window, summed.
 	Process float64
 	// BusyMax is the highest Group.CPU.Busy, and BusyMaxGroup that
-	// group's Index.
+	// group's Index; BusyMean is the mean Busy of the measured groups.
+	// All three are 0 when Measured is 0.
 	BusyMax      float64
 	BusyMaxGroup int
+	BusyMean     float64
 }
 
 // ClientCPU returns the client CPU use of r's groups.
@@ -65,6 +66,7 @@ func (r *Rep) ClientCPU() ClientCPU {
 			c.BusyMax, c.BusyMaxGroup = u.Busy, g.Index
 		}
 		c.Measured++
+		c.BusyMean += u.Busy
 		switch {
 		case g.CPUs == "":
 			c.Seconds += u.Seconds // an unpinned worker measures itself
@@ -83,6 +85,9 @@ func (r *Rep) ClientCPU() ClientCPU {
 			lists[g.Host+"\x00"+u.CPUs] = true
 			c.Seconds += u.Seconds
 		}
+	}
+	if c.Measured > 0 {
+		c.BusyMean /= float64(c.Measured)
 	}
 	keys := slices.SortedFunc(maps.Keys(perCPU), func(a, b hostCPU) int {
 		if a.host != b.host {
@@ -113,18 +118,6 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 		return c.Seconds * 1e6 / float64(requests), false, true
 	}
 	return 0, false, false
-}
-
-// FormatMicros renders a per-request CPU time in microseconds: "228",
-// "12.5", "0.84".
-func FormatMicros(us float64) string {
-	switch {
-	case us >= 100:
-		return fmt.Sprintf("%.0f", us)
-	case us >= 10:
-		return fmt.Sprintf("%.1f", us)
-	}
-	return fmt.Sprintf("%.2f", us)
 }
 
 // OtherLoadShare is the share of a group's CPU time that processes other
@@ -246,154 +239,3 @@ func (r *Rep) kaeloadShare(i int) (float64, bool) {
 	}
 	return min(used/float64(len(mine)), 1), true
 }
-
-// ClientBound returns the Group.Index of every group of r in which
-// kaeload itself used at least ClientBoundBusy of the CPUs' time
-// (GroupCPU.ClientBound), in plan order; nil when none did (or none was
-// measured). Such a repetition's rate measures kaeload rather than the
-// server.
-func (r *Rep) ClientBound() []int {
-	var idx []int
-	for _, gc := range r.GroupCPUs() {
-		if gc.ClientBound {
-			idx = append(idx, gc.Index)
-		}
-	}
-	return idx
-}
-
-// OtherLoad returns the Group.Index of every group of r whose CPUs other
-// processes took at least OtherLoadShare of (GroupCPU.OtherLoad), in
-// plan order; nil when none.
-func (r *Rep) OtherLoad() []int {
-	var idx []int
-	for _, gc := range r.GroupCPUs() {
-		if gc.OtherLoad {
-			idx = append(idx, gc.Index)
-		}
-	}
-	return idx
-}
-
-// groupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
-func groupName(index int, cpus string) string {
-	if cpus == "" {
-		return fmt.Sprintf("group %d (unpinned)", index)
-	}
-	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
-}
-
-// clientBoundPart says how much of a client-bound group's CPUs kaeload
-// used: "kaeload used 97 % of group 1 (CPUs 4-7)".
-func clientBoundPart(gc GroupCPU) string {
-	if !gc.Own {
-		return fmt.Sprintf("%s was %.0f %% busy", groupName(gc.Index, gc.CPUs), gc.Busy*100)
-	}
-	s := fmt.Sprintf("kaeload used %.0f %% of %s", (gc.Kaeload+gc.Interrupts)*100, groupName(gc.Index, gc.CPUs))
-	if gc.Interrupts >= 0.005 {
-		s += fmt.Sprintf(" (its workers %.0f %%, interrupts %.0f %%)", gc.Kaeload*100, gc.Interrupts*100)
-	}
-	return s
-}
-
-// otherLoadPart says how much of a group's CPUs other processes took,
-// how long kaeload's threads waited for a CPU, and who the busiest
-// others were.
-func otherLoadPart(gc GroupCPU) string {
-	p := fmt.Sprintf("other processes took %.0f %% of %s, kaeload %.0f %%", gc.Others*100, groupName(gc.Index, gc.CPUs), gc.Kaeload*100)
-	if gc.Interrupts >= 0.005 {
-		p += fmt.Sprintf(", interrupts %.0f %%", gc.Interrupts*100)
-	}
-	if gc.Wait {
-		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", gc.Waited)
-	}
-	if len(gc.Top) > 0 {
-		names := make([]string, len(gc.Top))
-		for i, o := range gc.Top {
-			names[i] = processName(o)
-		}
-		p += "; busiest: " + strings.Join(names, ", ")
-	}
-	return p
-}
-
-// clientBoundLine is the loud line for a repetition with client-bound
-// groups, "" when it has none.
-func clientBoundLine(rep *Rep) string {
-	var parts []string
-	for _, gc := range rep.GroupCPUs() {
-		if gc.ClientBound {
-			parts = append(parts, clientBoundPart(gc))
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "CLIENT-BOUND: " + strings.Join(parts, ", ") + ": this figure measures kaeload, not the server"
-}
-
-// otherLoadLine is the line for a repetition in which other processes
-// took a large share of some group's CPUs, "" when none did. It is not
-// the client-bound verdict: a busy loop at nice 19 takes only what
-// kaeload leaves, while a server pinned beside the group takes what it
-// needs, and the line gives what tells them apart (kaeload's share, how
-// long its threads waited, who the others were).
-func otherLoadLine(rep *Rep) string {
-	var parts []string
-	for _, gc := range rep.GroupCPUs() {
-		if gc.OtherLoad {
-			parts = append(parts, otherLoadPart(gc))
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "OTHER LOAD: " + strings.Join(parts, "; ") + ": not kaeload's own use, which alone makes a result client-bound"
-}
-
-// ClientBoundGroups returns one sentence per client-bound group
-// (GroupCPU.ClientBound) of every repetition of r: "variant kae,
-// repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
-func ClientBoundGroups(r *Run) []string {
-	return groupSentences(r, func(gc GroupCPU) bool { return gc.ClientBound }, clientBoundPart)
-}
-
-// OtherLoadGroups returns one sentence per group of every repetition of
-// r whose CPUs other processes took a large share of
-// (GroupCPU.OtherLoad), naming the busiest of them.
-func OtherLoadGroups(r *Run) []string {
-	return groupSentences(r, func(gc GroupCPU) bool { return gc.OtherLoad }, otherLoadPart)
-}
-
-// groupSentences returns "variant V, repetition N: " and part(gc) for
-// every group of every repetition of r that match selects.
-func groupSentences(r *Run, match func(GroupCPU) bool, part func(GroupCPU) string) []string {
-	var out []string
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Reps {
-			for _, gc := range v.Reps[j].GroupCPUs() {
-				if match(gc) {
-					out = append(out, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, part(gc)))
-				}
-			}
-		}
-	}
-	return out
-}
-
-// processName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
-func processName(o ProcessCPU) string {
-	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
-	if o.Nice != 0 {
-		s += fmt.Sprintf(", nice %d", o.Nice)
-	}
-	if o.CPUs != "" {
-		s += ", CPUs " + o.CPUs
-	}
-	return s + fmt.Sprintf(") %.2f CPU-s", o.Seconds)
-}
-
-// otherLoadWarnings returns one warning per repetition of r with other
-// load on a group's CPUs.
-func otherLoadWarnings(r *Run) []string { return repWarnings(r, otherLoadLine) }

@@ -1,9 +1,6 @@
 package results
 
 import (
-	"bytes"
-	"fmt"
-	"strings"
 	"time"
 )
 
@@ -38,104 +35,4 @@ type RemoteFacts struct {
 	CPUs int `json:"cpus,omitempty"`
 	// CPUModel is /proc/cpuinfo's model name.
 	CPUModel string `json:"cpu_model,omitempty"`
-}
-
-// hasHosts reports whether any group ran on an ssh host.
-func hasHosts(groups []Group) bool {
-	for _, g := range groups {
-		if g.Host != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// writeHosts lists the run's ssh hosts, one HostLine each.
-func writeHosts(b *bytes.Buffer, hosts []RemoteHost) {
-	for _, h := range hosts {
-		fmt.Fprintf(b, "host      %s\n", HostLine(h))
-	}
-}
-
-// HostLine describes an ssh host of a run in one line: what it did, the
-// machine, the kaeload binary and the clock.
-func HostLine(h RemoteHost) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s", h.Name, h.Roles)
-	if f := h.Facts; f != nil {
-		fmt.Fprintf(&b, "; %d CPUs", f.CPUs)
-		if f.CPUModel != "" {
-			fmt.Fprintf(&b, " (%s)", f.CPUModel)
-		}
-		if f.Kernel != "" {
-			fmt.Fprintf(&b, ", %s", f.Kernel)
-		}
-	}
-	if h.Binary != "" {
-		how := "found"
-		if h.Uploaded {
-			how = "uploaded"
-		}
-		fmt.Fprintf(&b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
-	}
-	if h.RTT > 0 {
-		fmt.Fprintf(&b, "; round trip %s, clock offset %s ± %s", h.RTT.Round(time.Microsecond), h.ClockOffset.Round(time.Microsecond), (h.RTT / 2).Round(time.Microsecond))
-		if h.Uncertain {
-			b.WriteString(" (UNCERTAIN: more than 1 % of the window)")
-		}
-	}
-	return b.String()
-}
-
-// writeHostGroups sums a repetition's groups per host: groups, CPUs,
-// client CPU and clock offset.
-func writeHostGroups(b *bytes.Buffer, groups []Group) {
-	type acc struct {
-		groups, cpus []string
-		seconds      float64
-		busiest      float64
-		measured     bool
-		offset       time.Duration
-	}
-	var order []string
-	by := map[string]*acc{}
-	for _, g := range groups {
-		host := g.Host
-		if host == "" {
-			host = "local"
-		}
-		a := by[host]
-		if a == nil {
-			a = &acc{}
-			by[host] = a
-			order = append(order, host)
-		}
-		a.groups = append(a.groups, fmt.Sprint(g.Index))
-		cpus := g.CPUs
-		if cpus == "" {
-			cpus = "unpinned"
-		}
-		a.cpus = append(a.cpus, cpus)
-		a.offset = g.ClockOffset
-		if g.CPU != nil {
-			a.measured = true
-			a.seconds += g.CPU.Seconds
-			a.busiest = max(a.busiest, g.CPU.Busy)
-		}
-	}
-	for _, h := range order {
-		a := by[h]
-		noun := "groups"
-		if len(a.groups) == 1 {
-			noun = "group"
-		}
-		fmt.Fprintf(b, "host %s: %s %s on CPUs %s", h, noun, strings.Join(a.groups, ", "), strings.Join(a.cpus, " "))
-		if a.measured {
-			fmt.Fprintf(b, ", client CPU %.2f s (busiest group %s)", a.seconds, FormatPercent(a.busiest))
-		}
-		if h != "local" {
-			fmt.Fprintf(b, ", clock offset %s", a.offset.Round(time.Microsecond))
-		}
-		b.WriteByte('\n')
-	}
 }

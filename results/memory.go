@@ -1,7 +1,5 @@
 package results
 
-import "fmt"
-
 // SlotMemoryBase is how much a worker's private memory grows once it
 // carries load, whatever its number of connection slots: the Go
 // runtime lets the heap reach 4 MiB before its first collection, and
@@ -53,24 +51,4 @@ func (r *Rep) SlotMemory() (SlotMemory, bool) {
 		m.PerSlot, m.Known = (growth-base)/float64(m.Slots), true
 	}
 	return m, true
-}
-
-// Line renders m for the reports: "39.6 MiB private at peak in 1 worker
-// (1.5 MiB idle); 33.1 KiB per connection slot", or with "per connection
-// slot n/a" and why.
-func (m SlotMemory) Line() string {
-	workers := "1 worker"
-	if m.Workers != 1 {
-		workers = fmt.Sprintf("%d workers", m.Workers)
-	}
-	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", FormatRate(float64(m.Peak)/(1<<20)), workers, FormatRate(float64(m.Ready)/(1<<20)))
-	if m.Known {
-		return line + fmt.Sprintf("%s KiB per connection slot", FormatRate(m.PerSlot/1024))
-	}
-	slots := FormatCount(uint64(m.Slots)) + " slots"
-	if m.Slots == 1 {
-		slots = "1 slot"
-	}
-	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
-		slots, FormatRate(float64(m.Peak-m.Ready)/(1<<20)), FormatRate(float64(SlotMemoryBase)*float64(m.Workers)/(1<<20)))
 }

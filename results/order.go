@@ -2,7 +2,7 @@ package results
 
 import (
 	"math"
-	"math/rand/v2"
+	rand "math/rand/v2"
 )
 
 // Order is the order a run's variants and repetitions ran in (Run.Order).
@@ -27,7 +27,9 @@ const (
 
 // blockStream separates BlockOrder's PCG stream from any other use of the
 // same seed.
-const blockStream = 0x6b61656c6f616431 // "kaeload1"
+const blockStream = 0x6b61656c6f616431
+
+// "kaeload1"
 
 // BlockOrder returns the order in which round round of a randomized
 // block design runs variants 0..variants-1: a permutation drawn by

@@ -3,10 +3,12 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"time"
-
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"time"
 )
+
+// EmptyHistogram reports whether h holds no value.
+func EmptyHistogram(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
 // Histogram bounds: latencies are recorded in microseconds from 1 µs to
 // HistogramMax with HistogramDigits significant decimal digits. Two digits
@@ -310,7 +312,7 @@ func (c *Counts) MissedShare() float64 {
 }
 
 // MaxMissedShare is the missed share above which an open-loop result did
-// not run at the rate asked: it is flagged (see Group.OpenLoopLimit).
+// not run at the rate asked: it is flagged (see analysis.OpenLoopLimit).
 const MaxMissedShare = 0.01
 
 // Latency holds the per-request timing histograms (microseconds).

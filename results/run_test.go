@@ -1,25 +1,27 @@
-package results
+package results_test
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/internal/fixture"
 	"strings"
 	"testing"
 )
 
 func TestJSONRoundTrip(t *testing.T) {
-	singleGoroutine(t)
-	for name, r := range map[string]*Run{"compare": compareRun(), "interrupted": interruptedRun(), "single": singleRun()} {
+	fixture.SingleGoroutine(t)
+	for name, r := range map[string]*results.Run{"compare": fixture.CompareRun(), "interrupted": fixture.InterruptedRun(), "single": fixture.SingleRun()} {
 		var first bytes.Buffer
-		if err := WriteJSON(&first, r); err != nil {
+		if err := results.WriteJSON(&first, r); err != nil {
 			t.Fatalf("%s: WriteJSON: %v", name, err)
 		}
-		got, err := ReadRun(bytes.NewReader(first.Bytes()))
+		got, err := results.ReadRun(bytes.NewReader(first.Bytes()))
 		if err != nil {
 			t.Fatalf("%s: ReadRun: %v", name, err)
 		}
 		var second bytes.Buffer
-		if err := WriteJSON(&second, got); err != nil {
+		if err := results.WriteJSON(&second, got); err != nil {
 			t.Fatalf("%s: WriteJSON again: %v", name, err)
 		}
 		if !bytes.Equal(first.Bytes(), second.Bytes()) {
@@ -56,7 +58,7 @@ func TestJSONRoundTrip(t *testing.T) {
 // TestGroupJSONNames: a group's planned slots and the connections it
 // opened have distinct JSON names, and both survive a round trip.
 func TestGroupJSONNames(t *testing.T) {
-	g := Group{Slots: 50, Counts: Counts{Connections: 1234}, Latency: NewLatency()}
+	g := results.Group{Slots: 50, Counts: results.Counts{Connections: 1234}, Latency: results.NewLatency()}
 	b, err := json.Marshal(&g)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +68,7 @@ func TestGroupJSONNames(t *testing.T) {
 			t.Errorf("group JSON lacks %s: %s", want, b)
 		}
 	}
-	var got Group
+	var got results.Group
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ func TestReadRunRejects(t *testing.T) {
 		{"group connections (now slots)", `{"schema_version": 1, "variants": [{"name": "a", "reps": [{"index": 0, "groups": [{"connections": 50}]}]}]}`, `unknown field "connections"`},
 	}
 	for _, tt := range tests {
-		_, err := ReadRun(strings.NewReader(tt.in))
+		_, err := results.ReadRun(strings.NewReader(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: ReadRun error = %v, want it to contain %q", tt.name, err, tt.want)
 		}
@@ -95,10 +97,10 @@ func TestReadRunRejects(t *testing.T) {
 }
 
 func TestBaselineIndex(t *testing.T) {
-	vs := []Variant{{Name: "a"}, {Name: "b"}}
+	vs := []results.Variant{{Name: "a"}, {Name: "b"}}
 	tests := []struct {
 		baseline string
-		variants []Variant
+		variants []results.Variant
 		want     int
 		wantErr  string
 	}{
@@ -109,7 +111,7 @@ func TestBaselineIndex(t *testing.T) {
 		{"", nil, 0, "has no variants"},
 	}
 	for _, tt := range tests {
-		r := Run{Name: "r", Baseline: tt.baseline, Variants: tt.variants}
+		r := results.Run{Name: "r", Baseline: tt.baseline, Variants: tt.variants}
 		got, err := r.BaselineIndex()
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {

@@ -1,9 +1,10 @@
-package results
+package results_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/internal/fixture"
 	"os"
 	"reflect"
 	"testing"
@@ -19,7 +20,7 @@ func TestRunBeforeTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := ReadRun(f)
+	r, err := results.ReadRun(f)
 	if err != nil {
 		t.Fatalf("ReadRun: %v", err)
 	}
@@ -40,7 +41,7 @@ func TestRunBeforeTimeline(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, r); err != nil {
+	if err := results.WriteJSON(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(buf.Bytes(), []byte(`"timeline"`)) {
@@ -48,133 +49,21 @@ func TestRunBeforeTimeline(t *testing.T) {
 	}
 }
 
-// timelineRep is a repetition of groups groups with a timeline of n
-// intervals of one second (the first two in the warm-up), filled with
-// figures of realistic size; troubled adds errors of two classes to
-// every interval and puts the server in a namespace of its own, both
-// growing the counters of an accept queue that overflows.
-func timelineRep(groups, n int, troubled bool) Rep {
-	hosts := []TCPHost{{Name: "local", Client: true, Server: true, Shared: true, Namespace: "net:[4026531840]@1c2d3e4f", Counters: tcpNames}}
-	grew := []string{"ActiveOpens", "PassiveOpens", "OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose", "RetransSegs"}
-	if troubled {
-		hosts[0].Server, hosts[0].Shared = false, false
-		hosts = append(hosts, TCPHost{Name: "server", Server: true, Namespace: "net:[4026531840]@9a8b7c6d", Counters: tcpNames})
-	}
-	grewOn := func(h int) []string {
-		switch {
-		case !troubled:
-			return grew
-		case h == 0: // the clients: SYNs retransmitted, connects refused
-			return []string{"ActiveOpens", "TCPSynRetrans", "RetransSegs", "AttemptFails", "EstabResets", "OutRsts"}
-		}
-		// the server: its accept queue overflowing
-		return []string{"PassiveOpens", "ListenOverflows", "ListenDrops", "OutRsts", "EstabResets", "TCPAbortOnData", "RetransSegs"}
-	}
-	iv := func(k int) Interval {
-		x := Interval{Start: time.Duration(k-2) * time.Second, Length: time.Second, Requests: 123456 + uint64(k), Started: 123460 + uint64(k),
-			HandshakeP50: 12345 * time.Microsecond, HandshakeP99: 1234567 * time.Microsecond,
-			TotalP50: 23456 * time.Microsecond, TotalP99: 2345678 * time.Microsecond,
-			ProcessBusy: share(0.4321), CPUsBusy: share(0.9876)}
-		if troubled {
-			x.Errors[ErrConnect], x.Errors[ErrTimeout] = 1234, 56
-		}
-		return x
-	}
-	rep := Rep{Timeline: &Timeline{Interval: time.Second, Hosts: hosts}}
-	for g := range groups {
-		grp := Group{Index: g}
-		if groups > 1 {
-			for k := range n {
-				grp.Timeline = append(grp.Timeline, iv(k))
-			}
-		}
-		rep.Groups = append(rep.Groups, grp)
-	}
-	for k := range n {
-		rep.Timeline.Points = append(rep.Timeline.Points, Point{Interval: iv(k), ServerBusy: share(0.5432)})
-	}
-	for h := range rep.Timeline.Hosts {
-		d := map[string][]*uint64{}
-		for _, name := range grewOn(h) {
-			for range n {
-				v := uint64(123456)
-				d[name] = append(d[name], &v)
-			}
-		}
-		rep.Timeline.Hosts[h].Deltas = d
-	}
-	return rep
-}
-
-var tcpNames = []string{"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
-	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent", "TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory",
-	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs"}
-
-// timelineBytes is how many bytes the timelines of rep add to run.json
-// (WriteJSON, indented) and to the journal's line (compact).
-func timelineBytes(t *testing.T, rep Rep) (file, journal int) {
-	t.Helper()
-	size := func(rep Rep) (int, int) {
-		r := &Run{Name: "size", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}}
-		var buf bytes.Buffer
-		if err := WriteJSON(&buf, r); err != nil {
-			t.Fatal(err)
-		}
-		line, err := json.Marshal(journalRecord{Type: recRep, Rep: &rep}) // as Journal.append writes it
-		if err != nil {
-			t.Fatal(err)
-		}
-		return buf.Len(), len(line)
-	}
-	f1, j1 := size(rep)
-	bare := rep
-	bare.Timeline = nil
-	bare.Groups = nil
-	for _, g := range rep.Groups {
-		g.Timeline = nil
-		bare.Groups = append(bare.Groups, g)
-	}
-	f0, j0 := size(bare)
-	return f1 - f0, j1 - j0
-}
-
-// TestTimelineSize holds the timeline to its budget: at most 64 KiB of
-// run.json per group per minute of window at the default interval, for 1,
-// 2, 4 and 11 groups, with the counters a healthy short-connection run on
-// one shared namespace shows, and for a troubled run: connect and timeout
-// errors in every interval, client and server namespaces apart, the
-// server's accept queue overflowing (six and seven counters growing).
-// The journal's compact lines take less than half; the test logs both.
-func TestTimelineSize(t *testing.T) {
-	const budget = 64 << 10
-	const minute = 60 // intervals of DefaultInterval
-	for _, troubled := range []bool{false, true} {
-		for _, groups := range []int{1, 2, 4, 11} {
-			file, journal := timelineBytes(t, timelineRep(groups, minute, troubled))
-			perFile, perJournal := file/groups, journal/groups
-			t.Logf("troubled %-5v %2d groups: run.json %6.1f KiB per group per minute, journal %6.1f KiB", troubled, groups, float64(perFile)/1024, float64(perJournal)/1024)
-			if perFile > budget {
-				t.Errorf("%d groups: the timeline takes %d bytes of run.json per group per minute, want at most %d", groups, perFile, budget)
-			}
-		}
-	}
-}
-
 // TestTimelineJSON: a timeline survives run.json: counters that grew,
 // grew by 0 (left out), are missing for an interval (null) or not
 // available on the host; errors by class; percentiles and shares.
 func TestTimelineJSON(t *testing.T) {
-	rep := timelineRep(2, 3, true)
+	rep := fixture.TimelineRep(2, 3, true)
 	rep.Timeline.Hosts[1].Unavailable = map[string]string{"TCPReqQFullDrop": "not in this kernel's /proc/net/netstat"}
 	d := rep.Timeline.Hosts[0].Deltas
 	d["ActiveOpens"][1], d["OutRsts"][1] = nil, nil
 	d["SyncookiesSent"] = []*uint64{new(uint64), new(uint64), nil}
-	r := &Run{Name: "json", Variants: []Variant{{Name: "v", Reps: []Rep{rep}}}}
+	r := &results.Run{Name: "json", Variants: []results.Variant{{Name: "v", Reps: []results.Rep{rep}}}}
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, r); err != nil {
+	if err := results.WriteJSON(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadRun(&buf)
+	back, err := results.ReadRun(&buf)
 	if err != nil {
 		t.Fatalf("ReadRun: %v", err)
 	}
@@ -219,32 +108,32 @@ func TestTimelineJSON(t *testing.T) {
 // controller's readings land on their intervals, and a group cannot send
 // an interval twice. With one group, its intervals are stored once.
 func TestTimelineBuilder(t *testing.T) {
-	hist := func(ms ...int) *Histogram {
-		h := NewHistogram()
+	hist := func(ms ...int) *results.Histogram {
+		h := results.NewHistogram()
 		for _, v := range ms {
 			h.Record(time.Duration(v) * time.Millisecond)
 		}
 		return h
 	}
-	cpus := func(busy float64, ids ...int) *CPUUsage {
-		u := &CPUUsage{Busy: busy}
+	cpus := func(busy float64, ids ...int) *results.CPUUsage {
+		u := &results.CPUUsage{Busy: busy}
 		for _, id := range ids {
-			u.PerCPU = append(u.PerCPU, CPUTime{CPU: id, Seconds: busy})
+			u.PerCPU = append(u.PerCPU, results.CPUTime{CPU: id, Seconds: busy})
 			u.Seconds += busy
 		}
 		return u
 	}
-	b := NewTimelineBuilder(time.Second, []string{"", ""})
+	b := results.NewTimelineBuilder(time.Second, []string{"", ""})
 	samples := []struct {
 		g int
-		s IntervalSample
+		s results.IntervalSample
 	}{
-		{0, IntervalSample{K: -1, Start: -300 * time.Millisecond, Length: 300 * time.Millisecond, Requests: 3, Started: 4, Total: hist(1, 1, 1)}},
-		{1, IntervalSample{K: -1, Start: -290 * time.Millisecond, Length: 290 * time.Millisecond, Requests: 2, Started: 2, Total: hist(9, 9)}},
-		{0, IntervalSample{K: 0, Length: time.Second, Requests: 10, Started: 10, Errors: ErrorCounts{ErrConnect: 2},
-			Total: hist(1, 1, 1, 1, 1, 1, 1, 1, 1, 1), Handshake: hist(1), Process: &CPUUsage{Seconds: 0.5, Busy: 0.25}, CPUs: cpus(0.5, 0, 1)}},
-		{1, IntervalSample{K: 0, Length: time.Second, Requests: 1, Started: 2, Errors: ErrorCounts{ErrTimeout: 1},
-			Total: hist(100), Process: &CPUUsage{Seconds: 0.25, Busy: 0.25}, CPUs: cpus(0.5, 1)}},
+		{0, results.IntervalSample{K: -1, Start: -300 * time.Millisecond, Length: 300 * time.Millisecond, Requests: 3, Started: 4, Total: hist(1, 1, 1)}},
+		{1, results.IntervalSample{K: -1, Start: -290 * time.Millisecond, Length: 290 * time.Millisecond, Requests: 2, Started: 2, Total: hist(9, 9)}},
+		{0, results.IntervalSample{K: 0, Length: time.Second, Requests: 10, Started: 10, Errors: results.ErrorCounts{results.ErrConnect: 2},
+			Total: hist(1, 1, 1, 1, 1, 1, 1, 1, 1, 1), Handshake: hist(1), Process: &results.CPUUsage{Seconds: 0.5, Busy: 0.25}, CPUs: cpus(0.5, 0, 1)}},
+		{1, results.IntervalSample{K: 0, Length: time.Second, Requests: 1, Started: 2, Errors: results.ErrorCounts{results.ErrTimeout: 1},
+			Total: hist(100), Process: &results.CPUUsage{Seconds: 0.25, Busy: 0.25}, CPUs: cpus(0.5, 1)}},
 	}
 	for _, s := range samples {
 		if err := b.Add(s.g, s.s); err != nil {
@@ -257,9 +146,9 @@ func TestTimelineBuilder(t *testing.T) {
 	if err := b.Add(2, samples[3].s); err == nil {
 		t.Error("a sample of group 2 of 2 was accepted")
 	}
-	b.AddServer(0, 0, time.Second, &CPUUsage{Busy: 0.123456})
-	b.SetHosts([]TCPHost{{Name: "local", Counters: tcpNames}})
-	b.AddTCP(0, 0, 0, time.Second, TCPCounts{Grew: map[string]uint64{"ActiveOpens": 11}})
+	b.AddServer(0, 0, time.Second, &results.CPUUsage{Busy: 0.123456})
+	b.SetHosts([]results.TCPHost{{Name: "local", Counters: fixture.TcpNames}})
+	b.AddTCP(0, 0, 0, time.Second, results.TCPCounts{Grew: map[string]uint64{"ActiveOpens": 11}})
 	tl, groups := b.Build()
 	if len(tl.Points) != 2 || len(groups) != 2 || len(groups[0]) != 2 || len(groups[1]) != 2 {
 		t.Fatalf("%d points, groups %v: want 2 points and 2 intervals per group", len(tl.Points), groups)
@@ -270,11 +159,12 @@ func TestTimelineBuilder(t *testing.T) {
 	}
 	// 3 × 1 ms and 2 × 9 ms: the percentiles of all five (p50 1 ms),
 	// not an average of the groups' (p50 5 ms).
-	all50, all99 := quantiles(hist(1, 1, 1, 9, 9))
+	all := hist(1, 1, 1, 9, 9)
+	all50, all99 := time.Duration(all.ValueAtQuantile(50))*time.Microsecond, time.Duration(all.ValueAtQuantile(99))*time.Microsecond
 	if warm.TotalP50 != all50 || warm.TotalP99 != all99 || all50 > 2*time.Millisecond {
 		t.Errorf("warm-up total p50 %s, p99 %s; want those of all five times, %s and %s", warm.TotalP50, warm.TotalP99, all50, all99)
 	}
-	if win.Requests != 11 || win.Started != 12 || win.Errors[ErrConnect] != 2 || win.Errors[ErrTimeout] != 1 {
+	if win.Requests != 11 || win.Started != 12 || win.Errors[results.ErrConnect] != 2 || win.Errors[results.ErrTimeout] != 1 {
 		t.Errorf("window point %+v, want 11 requests, 12 started, 2 connect and 1 timeout errors", win.Interval)
 	}
 	// CPUs 0 and 1, CPU 1 shared: (0.5 + 0.5) s over 2 CPUs × 1 s. The
@@ -295,12 +185,12 @@ func TestTimelineBuilder(t *testing.T) {
 		t.Errorf("group 1's window interval %+v, want total p50 100ms and its CPUs half busy", g)
 	}
 
-	one := NewTimelineBuilder(time.Second, []string{""})
+	one := results.NewTimelineBuilder(time.Second, []string{""})
 	if err := one.Add(0, samples[2].s); err != nil {
 		t.Fatal(err)
 	}
 	tl1, g1 := one.Build()
-	rep := Rep{Groups: []Group{{Timeline: g1[0]}}, Timeline: tl1}
+	rep := results.Rep{Groups: []results.Group{{Timeline: g1[0]}}, Timeline: tl1}
 	if g1[0] != nil {
 		t.Errorf("one group: its intervals stored beside the points: %+v", g1[0])
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaeload/kaeload/capacity"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/server"
 )
 
@@ -36,7 +37,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		step.Load = base.Load.SplitRate(rate)
 		step.Load.Duration = cp.Window
 		c.plan = &step // c.rep measures c.plan's load
-		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, results.FormatCount(uint64(rate+0.5)))
+		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, format.Count(uint64(rate+0.5)))
 		if err := c.cooldown(ctx); err != nil {
 			c.warn(results.InterruptedWarning(label))
 			return err
@@ -67,16 +68,16 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 			verdict = "FAIL: " + why
 		}
 		fmt.Fprintf(c.opts.Log, "%s: %s/s achieved, p99 handshake %s ms, missed %s: %s\n", label,
-			results.FormatRate(rep.Total.Rate()), results.QuantileMillis(rep.Total.Latency.Handshake, 99), results.FormatShare(rep.Total.MissedShare()), verdict)
+			format.Rate(rep.Total.Rate()), format.QuantileMillis(rep.Total.Latency.Handshake, 99), format.Share(rep.Total.MissedShare()), verdict)
 	}
 	res := search.Result()
 	switch res.Limit {
 	case capacity.BelowFrom:
-		fmt.Fprintf(c.opts.Log, "variant %s: capacity below %s/s (the first step failed)\n", v.Name, results.FormatCount(uint64(cp.From)))
+		fmt.Fprintf(c.opts.Log, "variant %s: capacity below %s/s (the first step failed)\n", v.Name, format.Count(uint64(cp.From)))
 	case capacity.AtMax:
-		fmt.Fprintf(c.opts.Log, "variant %s: capacity at least %s/s (every step passed up to max)\n", v.Name, results.FormatCount(uint64(cp.Max)))
+		fmt.Fprintf(c.opts.Log, "variant %s: capacity at least %s/s (every step passed up to max)\n", v.Name, format.Count(uint64(cp.Max)))
 	default:
-		fmt.Fprintf(c.opts.Log, "variant %s: capacity %s/s (%s/s failed) after %d steps\n", v.Name, results.FormatCount(uint64(res.Knee)), results.FormatCount(uint64(res.Fail)), len(res.Steps))
+		fmt.Fprintf(c.opts.Log, "variant %s: capacity %s/s (%s/s failed) after %d steps\n", v.Name, format.Count(uint64(res.Knee)), format.Count(uint64(res.Fail)), len(res.Steps))
 	}
 	return nil
 }

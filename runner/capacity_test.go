@@ -8,6 +8,8 @@ import (
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -76,7 +78,7 @@ func TestCapacityNginx(t *testing.T) {
 		return run
 	}
 	check := func(t *testing.T, name string, run *results.Run) results.Capacity {
-		caps := run.Capacities()
+		caps := analysis.Capacities(run)
 		if len(caps) != 1 {
 			t.Fatalf("%s: %d capacity searches, want 1", name, len(caps))
 		}
@@ -85,7 +87,7 @@ func TestCapacityNginx(t *testing.T) {
 		lastUp := 0.0
 		for i, rep := range k.Steps {
 			st := rep.Step
-			steps = append(steps, results.FormatCount(uint64(st.Rate))+" "+map[bool]string{true: "pass", false: "fail"}[st.Pass])
+			steps = append(steps, format.Count(uint64(st.Rate))+" "+map[bool]string{true: "pass", false: "fail"}[st.Pass])
 			if rep.Total.Latency.Handshake == nil || rep.Total.Latency.Intended == nil {
 				t.Errorf("%s: step %d kept no histograms", name, i+1)
 			}
@@ -119,7 +121,7 @@ func TestCapacityNginx(t *testing.T) {
 	both := *rsaRun
 	rsaRun.Variants[0].Name, ecdsaRun.Variants[0].Name = "rsa4096", "ecdsa"
 	both.Variants = []results.Variant{rsaRun.Variants[0], ecdsaRun.Variants[0]}
-	line := both.CapacityLine()
+	line := analysis.CapacityLine(&both)
 	t.Log(line)
 	if !strings.HasPrefix(line, "capacity under ") || !strings.Contains(line, "rsa4096 ") || !strings.Contains(line, "ecdsa ") || !strings.Contains(line, "(+") {
 		t.Errorf("CapacityLine = %q, want both variants and ECDSA's gain", line)

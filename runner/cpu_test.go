@@ -19,6 +19,8 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 )
 
 // stampedSample is a reading of a group's CPUs and of its worker process,
@@ -163,7 +165,7 @@ func clientBoundRun(t *testing.T, cert string, client []int, conns int) (*result
 	}
 	traced, own := during(t, trace, g.Window)
 	var b strings.Builder
-	if err := results.WriteText(&b, results.Analyze(run)); err != nil {
+	if err := render.WriteText(&b, analysis.Analyze(run)); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d req/s; client CPUs %s %.0f %% busy (traced %.0f %%), the worker's own %.0f %% (traced %.2f s of %.2f s), waited %.2f s; server %.0f %% of CPUs %s; others %+v",
@@ -220,10 +222,10 @@ func TestClientBound(t *testing.T) {
 			// Under -race a handshake costs the client several times more.
 			t.Skipf("kaeload itself used %.2f CPU-s of the %.2f s window: the server is not clearly the bottleneck here", own, window)
 		}
-		if b := rep.ClientBound(); len(b) > 0 || strings.Contains(text, "CLIENT-BOUND:") {
+		if b := analysis.ClientBound(rep); len(b) > 0 || strings.Contains(text, "CLIENT-BOUND:") {
 			t.Errorf("flagged client-bound (groups %v) while kaeload used %.2f of %.2f CPU-s:\n%s", b, own, window, text)
 		}
-		if got := rep.OtherLoad(); !slices.Equal(got, []int{0}) {
+		if got := analysis.OtherLoad(rep); !slices.Equal(got, []int{0}) {
 			t.Errorf("OtherLoad() = %v, want [0]: other processes kept CPU 1 %.0f %% busy", got, 100*(traced.Busy-own/window))
 		}
 		if !named(g.Others, loop, "sh") {
@@ -237,7 +239,7 @@ func TestClientBound(t *testing.T) {
 		if !strings.Contains(text, "OTHER LOAD: ") || !strings.Contains(text, want) {
 			t.Errorf("the text report does not name the loop as %q:\n%s", want, text)
 		}
-		run.Annotate()
+		analysis.Annotate(run)
 		if !slices.ContainsFunc(run.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
 			t.Errorf("run.Warnings do not name the loop: %q", run.Warnings)
 		}
@@ -250,7 +252,7 @@ func TestClientBound(t *testing.T) {
 		if own >= (results.ClientBoundBusy-0.1)*window {
 			t.Skipf("kaeload itself used %.2f CPU-s of the %.2f s window beside nginx", own, window)
 		}
-		if b := rep.ClientBound(); len(b) > 0 {
+		if b := analysis.ClientBound(rep); len(b) > 0 {
 			t.Errorf("flagged client-bound while kaeload used %.2f of %.2f CPU-s", own, window)
 		}
 		if !slices.ContainsFunc(g.Others, func(o results.ProcessCPU) bool { return o.Comm == "nginx" && o.CPUs == "0" }) {
@@ -270,7 +272,7 @@ func TestClientBound(t *testing.T) {
 			t.Skipf("kaeload used %.2f CPU-s and interrupts %.2f of the %.2f s window on CPU 1 (%.0f %% busy): other processes left it too little to saturate it here",
 				own, traced.IRQ, window, 100*traced.Busy)
 		}
-		if b := rep.ClientBound(); !slices.Equal(b, []int{0}) {
+		if b := analysis.ClientBound(rep); !slices.Equal(b, []int{0}) {
 			t.Errorf("ClientBound() = %v, want [0]: kaeload used %.2f and interrupts %.2f of %.2f CPU-s", b, own, traced.IRQ, window)
 		}
 		if !strings.Contains(text, "CLIENT-BOUND: kaeload used ") {

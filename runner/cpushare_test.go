@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 )
 
 // TestSharedCPUsCountedOnce runs four groups all pinned to CPU 1 against
@@ -99,7 +100,7 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 		t.Fatalf("PerRequest: ok %v own %v with %d requests", ok, own, rep.Total.Requests)
 	}
 	var b strings.Builder
-	if err := results.WriteText(&b, results.Analyze(run)); err != nil {
+	if err := render.WriteText(&b, analysis.Analyze(run)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), " µs per request") {
@@ -142,7 +143,7 @@ func TestTLS12HintNginx(t *testing.T) {
 				}
 			}
 			var b strings.Builder
-			if err := results.WriteText(&b, results.Analyze(run)); err != nil {
+			if err := render.WriteText(&b, analysis.Analyze(run)); err != nil {
 				t.Fatal(err)
 			}
 			hint := strings.Contains(b.String(), `HINT: variant default: every handshake negotiated TLS 1.2`)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // TestSlotMemory runs three groups of 1, 128 and 512 connection slots
@@ -41,13 +42,13 @@ func TestSlotMemory(t *testing.T) {
 		growth[i] = float64(g.MemoryPeak - g.MemoryReady)
 		alone := results.Rep{Groups: []results.Group{g}}
 		one[i], _ = alone.SlotMemory()
-		t.Logf("group %d, %d slots, %d requests: %s; peak RSS %.1f MiB", i, g.Slots, g.Requests, one[i].Line(), float64(g.PeakRSS)/(1<<20))
+		t.Logf("group %d, %d slots, %d requests: %s; peak RSS %.1f MiB", i, g.Slots, g.Requests, format.SlotMemoryLine(one[i]), float64(g.PeakRSS)/(1<<20))
 	}
 	if one[0].Known {
-		t.Errorf("1 slot: %s; want n/a, one slot cannot be told from the worker's base", one[0].Line())
+		t.Errorf("1 slot: %s; want n/a, one slot cannot be told from the worker's base", format.SlotMemoryLine(one[0]))
 	}
-	if !strings.Contains(one[0].Line(), "per connection slot n/a") {
-		t.Errorf("1 slot: %q does not say n/a", one[0].Line())
+	if !strings.Contains(format.SlotMemoryLine(one[0]), "per connection slot n/a") {
+		t.Errorf("1 slot: %q does not say n/a", format.SlotMemoryLine(one[0]))
 	}
 	marginal := (growth[2] - growth[1]) / float64(slots[2]-slots[1])
 	if marginal <= 0 {
@@ -57,7 +58,7 @@ func TestSlotMemory(t *testing.T) {
 	t.Logf("between 128 and 512 slots: %.1f KiB per slot; the 512-slot group's figure %.1f KiB; peak RSS / slots %.1f KiB",
 		marginal/1024, got.PerSlot/1024, float64(rep.Groups[2].PeakRSS)/512/1024)
 	if !got.Known {
-		t.Fatalf("512 slots: %s; want a figure", got.Line())
+		t.Fatalf("512 slots: %s; want a figure", format.SlotMemoryLine(got))
 	}
 	if r := got.PerSlot / marginal; r < 1/1.5 || r > 1.5 {
 		t.Errorf("512 slots: %.1f KiB per slot, %.2f times the %.1f KiB each slot added between 128 and 512", got.PerSlot/1024, r, marginal/1024)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -85,7 +87,7 @@ func TestOpenLoopNginx(t *testing.T) {
 		if got := g.Rate(); math.Abs(got-asked) > max(0.01*asked, edge/w) {
 			t.Errorf("achieved %.1f/s, asked %.0f/s: want within 1 %% (or %.0f requests in flight at the edges)", got, asked, edge)
 		}
-		if why := g.OpenLoopLimit(); why != "" {
+		if why := analysis.OpenLoopLimit(&g); why != "" {
 			t.Errorf("flagged %s, want not", why)
 		}
 	})
@@ -105,7 +107,7 @@ func TestOpenLoopNginx(t *testing.T) {
 		}
 		// Two slots run out; on a machine whose CPU 1 is full (of kaeload
 		// or of other processes) the CPU is named first.
-		if why := rep.Groups[0].OpenLoopLimit(); why != results.SlotsExhausted && why != results.ClientBound && why != results.CPUsTaken {
+		if why := analysis.OpenLoopLimit(&rep.Groups[0]); why != results.SlotsExhausted && why != results.ClientBound && why != results.CPUsTaken {
 			t.Errorf("OpenLoopLimit = %q, want %s, %s or %s", why, results.SlotsExhausted, results.ClientBound, results.CPUsTaken)
 		}
 		// Latency from the intended start: the missed starts, most of
@@ -127,6 +129,6 @@ func TestOpenLoopNginx(t *testing.T) {
 
 // openLoopSummary is the scheduled, missed and achieved figures of g.
 func openLoopSummary(g *results.Group) string {
-	return "scheduled " + results.FormatCount(g.Scheduled) + ", missed " + results.FormatCount(g.Missed) +
-		", achieved " + results.FormatRate(g.Rate()) + "/s, errors " + results.FormatCount(g.Errors.Total())
+	return "scheduled " + format.Count(g.Scheduled) + ", missed " + format.Count(g.Missed) +
+		", achieved " + format.Rate(g.Rate()) + "/s, errors " + format.Count(g.Errors.Total())
 }

@@ -5,13 +5,16 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // Progress modes for Options.ProgressMode.
@@ -39,11 +42,37 @@ type repInfo struct {
 }
 
 // live holds the latest snapshot per group, written by the controller and
-// pulled by the display on its own ticker (workers never touch the UI).
+// pulled by the display on its own ticker (workers never touch the UI),
+// and the kernel's TCP trouble so far in the window, per host, added as
+// the controller reads the counters at each interval's end.
 type live struct {
 	mu    sync.Mutex
 	snaps []snapshotMsg
 	hist  [][]sample // recent samples per group, for rates
+	// tcpHosts are the timeline's TCP hosts; none without a timeline.
+	tcpHosts []results.TCPHost
+	// tcp sums, per host, the growth of each of kernelEvents over the
+	// window's intervals read so far.
+	tcp [][len(kernelEvents)]uint64
+}
+
+// kernelEvents are the kernel TCP counters that mean trouble (a lost or
+// refused connection, a retransmitted handshake, a full queue) and how
+// the live display names them, the accept queue's first. The others grow
+// with any load: opens and retransmitted segments, and also resets and
+// aborts on data or close, which a healthy TLS short-connection run makes
+// by the hundred (a client closing with a session ticket unread resets;
+// 13 % of requests against the built-in target, 2-4 % against nginx).
+// Whether those are a storm is the analysis's call, against the opens.
+var kernelEvents = [...]struct{ counter, words string }{
+	{"ListenOverflows", "listen overflows"},
+	{"ListenDrops", "listen drops"},
+	{"TCPSynRetrans", "SYN retransmits"},
+	{"TCPReqQFullDrop", "SYN queue full drops"},
+	{"TCPReqQFullDoCookies", "SYN queue full cookies"},
+	{"SyncookiesSent", "SYN cookies sent"},
+	{"TCPTimeWaitOverflow", "TIME_WAIT overflows"},
+	{"TCPAbortOnMemory", "aborts on memory"},
 }
 
 type sample struct {
@@ -67,6 +96,84 @@ func (l *live) update(group int, s snapshotMsg, at time.Time) {
 		h = h[1:]
 	}
 	l.hist[group] = h
+}
+
+// setTCPHosts names the hosts whose TCP counters addTCP adds.
+func (l *live) setTCPHosts(hosts []results.TCPHost) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tcpHosts = hosts
+	l.tcp = make([][len(kernelEvents)]uint64, len(hosts))
+}
+
+// addTCP adds host h's counter growth over interval k, when k is in the
+// window (k >= 0): the display names trouble over the window so far, as
+// it counts requests.
+func (l *live) addTCP(h, k int, d cpustat.TCPDelta) {
+	if k < 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if h >= len(l.tcp) {
+		return
+	}
+	for i, e := range kernelEvents {
+		l.tcp[h][i] += d.Values[e.counter]
+	}
+}
+
+// hasTCP reports whether the kernel's TCP counters are read live.
+func (l *live) hasTCP() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.tcpHosts) > 0
+}
+
+// kernel names the kernel's TCP trouble over the window so far, host by
+// host ("server: listen overflows 1,234, SYN retransmits 56"; a host
+// whose namespace holds both client and server, counted once, is
+// "client+server"); "" when there is none.
+func (l *live) kernel() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var hosts []string
+	for h, th := range l.tcpHosts {
+		var words []string
+		for i, e := range kernelEvents {
+			if n := l.tcp[h][i]; n > 0 {
+				words = append(words, e.words+" "+format.Count(n))
+			}
+		}
+		if len(words) > 0 {
+			hosts = append(hosts, tcpRole(th)+": "+strings.Join(words, ", "))
+		}
+	}
+	return strings.Join(hosts, "; ")
+}
+
+// tcpRole names a TCP host by what runs there: "server", "client" (with
+// the host's name when it is another machine's), or "client+server" when
+// they share its network namespace.
+func tcpRole(h results.TCPHost) string {
+	switch {
+	case h.Shared:
+		return "client+server"
+	case h.Server:
+		return "server"
+	case h.Name == localHost:
+		return "client"
+	}
+	return "client " + h.Name
+}
+
+// kernelWords is "; kernel …" for the live kernel trouble k (from
+// live.kernel), "" for none.
+func kernelWords(k string) string {
+	if k == "" {
+		return ""
+	}
+	return "; kernel " + k
 }
 
 // group returns group g's counts and its recent request rate.
@@ -188,10 +295,20 @@ func summary(label string, rep *results.Rep) string {
 		label, total.Requests, secs, rps, total.Errors.Total())
 	if total.Scheduled > 0 {
 		line += fmt.Sprintf(", %d of %d starts missed, p99 from intended start %s ms", total.Missed, total.Scheduled,
-			results.QuantileMillis(total.Latency.Intended, 99))
+			format.QuantileMillis(total.Latency.Intended, 99))
 	}
 	if us, _, ok := rep.ClientCPU().PerRequest(total.Requests); ok {
-		line += ", client " + results.FormatMicros(us) + " µs/req"
+		line += ", client " + format.Micros(us) + " µs/req"
+	}
+	return line
+}
+
+// closing is the closing line of a repetition (summary) with the
+// kernel's TCP trouble over its window, as the live display had it.
+func closing(label string, rep *results.Rep, l *live) string {
+	line := summary(label, rep)
+	if rep != nil && l != nil {
+		line += kernelWords(l.kernel())
 	}
 	return line
 }
@@ -200,12 +317,13 @@ func summary(label string, rep *results.Rep) string {
 type plainDisplay struct {
 	w     io.Writer
 	r     repInfo
+	l     *live
 	stopc chan struct{}
 	wg    sync.WaitGroup
 }
 
 func (p *plainDisplay) show(r repInfo, l *live) {
-	p.r = r
+	p.r, p.l = r, l
 	p.stopc = make(chan struct{})
 	p.wg.Add(1)
 	go func() {
@@ -222,8 +340,8 @@ func (p *plainDisplay) show(r repInfo, l *live) {
 				if now.Before(r.window.Start) {
 					phase = " warm-up,"
 				}
-				fmt.Fprintf(p.w, "%s:%s %.1f s left, %.0f req/s, %d errors%s\n",
-					r.label, phase, timeLeft(r, now).Seconds(), rps, s.Errors, missedWords(s.Missed))
+				fmt.Fprintf(p.w, "%s:%s %.1f s left, %.0f req/s, %d errors%s%s\n",
+					r.label, phase, timeLeft(r, now).Seconds(), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
 			}
 		}
 	}()
@@ -232,7 +350,7 @@ func (p *plainDisplay) show(r repInfo, l *live) {
 func (p *plainDisplay) done(rep *results.Rep) {
 	close(p.stopc)
 	p.wg.Wait()
-	fmt.Fprintln(p.w, summary(p.r.label, rep))
+	fmt.Fprintln(p.w, closing(p.r.label, rep, p.l))
 }
 
 // logSink is Options.Log. While bars are drawn on the same writer, log
@@ -269,6 +387,7 @@ type barDisplay struct {
 	w     io.Writer
 	log   *logSink // nil, or the log to print above the bars
 	r     repInfo
+	l     *live
 	p     *mpb.Progress
 	bars  []*mpb.Bar
 	stopc chan struct{}
@@ -276,7 +395,7 @@ type barDisplay struct {
 }
 
 func (b *barDisplay) show(r repInfo, l *live) {
-	b.r = r
+	b.r, b.l = r, l
 	b.stopc = make(chan struct{})
 	b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
 	span := r.window.End.Sub(r.begin).Milliseconds()
@@ -309,6 +428,19 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			return fmt.Sprintf("%9d req %8.0f req/s %6d err %5.1f s %s", s.Requests, rps, s.Errors, left.Seconds(), phase) + missedWords(s.Missed)
 		}, decor.WCSyncSpaceR)))
 	b.bars = append(b.bars, total)
+	if l.hasTCP() {
+		// The kernel's TCP trouble, named as the controller reads the
+		// counters at each interval's end.
+		kernel := b.p.New(span, mpb.NopStyle(),
+			mpb.PrependDecorators(decor.Name("kernel", decor.WCSyncSpaceR)),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
+				if k := l.kernel(); k != "" {
+					return k
+				}
+				return "no TCP trouble so far"
+			})))
+		b.bars = append(b.bars, kernel)
+	}
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
@@ -342,5 +474,5 @@ func (b *barDisplay) done(rep *results.Rep) {
 		}
 	}
 	b.p.Wait()
-	fmt.Fprintln(b.w, summary(b.r.label, rep))
+	fmt.Fprintln(b.w, closing(b.r.label, rep, b.l))
 }

@@ -12,8 +12,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
@@ -57,7 +59,7 @@ type Options struct {
 	// warning (see Recorder).
 	Recorder Recorder
 	// Resume, when set, is the run so far of an interrupted run of the
-	// same plan (results.ResumeJournal gives it, with every planned
+	// same plan (rundir.ResumeJournal gives it, with every planned
 	// variant in plan order): its repetitions are kept, the steps they
 	// cover are not measured again, its search continues from its
 	// visits, and its calibration (repeat: auto) is reused.
@@ -82,10 +84,17 @@ type hooks struct {
 	workerExit func(group int, state *os.ProcessState)
 	// builtin is called with the built-in target once it listens.
 	builtin func(s *target.Server)
+	// tcpRead is called with every snapshot of a host's kernel TCP
+	// counters that the timeline takes, as it is taken, with the source's
+	// host name (tcpSources).
+	tcpRead func(host string, s cpustat.TCPSnapshot)
+	// interval is called with each interval of a group's timeline as the
+	// controller receives it from the worker.
+	interval func(group int, iv results.IntervalSample)
 }
 
 // Recorder receives a run as it goes, so that nothing measured is lost
-// when the controller dies: results.Journal behind the CLI's run
+// when the controller dies: rundir.Journal behind the CLI's run
 // directory. Begin gets the run's header (plan, baseline, every planned
 // variant without repetitions) before any load is sent, and may add to it
 // (host facts, scenario text): the Run that Run returns is the same value.
@@ -510,7 +519,8 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 		return nil, err
 	}
 	c.lastEnd = win.End
-	tl := tstart.start(mctx, win)
+	lv := newLive(len(ws.procs))
+	tl := tstart.start(mctx, win, lv)
 
 	// Probes run beside the load; a repetition that ends early stops them,
 	// one that completes waits for the reading after the window.
@@ -526,7 +536,6 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	} else {
 		close(probed)
 	}
-	lv := newLive(len(ws.procs))
 	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups)}, lv)
 	var shown *results.Rep
 	defer func() { c.disp.done(shown) }()
@@ -555,7 +564,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	rep.Failed = results.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
+	rep.Failed = analysis.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
@@ -583,13 +592,15 @@ type workers struct {
 	events chan event
 	abort  <-chan struct{}
 	log    io.Writer
+	// onInterval, when not nil, sees each interval a worker sends.
+	onInterval func(group int, iv results.IntervalSample)
 }
 
 // spawn starts one pinned worker per group and sends each its spec. The
 // workers started are in the result even when it fails, for stop.
 func (c *controller) spawn() (*workers, error) {
 	groups := c.plan.Load.Groups
-	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
+	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log, onInterval: c.opts.hooks.interval}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
 		var p *proc
@@ -798,6 +809,9 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 				for _, iv := range m.Intervals {
 					if err := tb.Add(p.index, iv); err != nil {
 						return nil, p.fail(fmt.Errorf("protocol: %w", err))
+					}
+					if ws.onInterval != nil {
+						ws.onInterval(p.index, iv)
 					}
 				}
 			case msgFinal:

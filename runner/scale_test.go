@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // TestTenThousandConnections runs 10,000 concurrent short-connection slots
@@ -80,9 +81,9 @@ func TestTenThousandConnections(t *testing.T) {
 	}
 	m, _ := rep.SlotMemory()
 	t.Logf("%d requests (%.1f req/s), %d errors, unanswered %+v; %s; peak RSS %.1f MiB in all",
-		total.Requests, total.Rate(), total.Errors.Total(), total.Outside.Unanswered, m.Line(), float64(total.PeakRSS)/(1<<20))
+		total.Requests, total.Rate(), total.Errors.Total(), total.Outside.Unanswered, format.SlotMemoryLine(m), float64(total.PeakRSS)/(1<<20))
 	if !m.Known || m.PerSlot >= 64<<10 {
-		t.Errorf("client memory per connection slot: %s; want a figure under 64 KiB", m.Line())
+		t.Errorf("client memory per connection slot: %s; want a figure under 64 KiB", format.SlotMemoryLine(m))
 	}
 	if opened < 9*2*perGroup/10 {
 		t.Skipf("the workers opened at most %d of the %d slots' connections by the window's end: the machine gave them too little CPU to reach the scale this test is about", opened, 2*perGroup)

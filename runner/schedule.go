@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
@@ -224,7 +225,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			c.run.AddRep(s.variant, *rep) // withdraws an earlier try's warning that it was interrupted
 			c.record(func(rec Recorder) error { return rec.Rep(s.variant, *rep) })
 			t := &rep.Total
-			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, results.FormatRate(t.Rate()), results.FormatCount(t.Errors.Total()))
+			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 			if rep.Failed != "" {
 				fmt.Fprintf(c.opts.Log, "%s FAILED: %s (the run goes on)\n", label, rep.Failed)
 			}

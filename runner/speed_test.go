@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -121,7 +123,7 @@ func TestSpeedOpenSSL(t *testing.T) {
 	}
 	t.Logf("rsa 2048 sign/s: asm %v, noasm %v", signs[0], signs[1])
 	var b strings.Builder
-	if err := results.WriteText(&b, results.Analyze(run)); err != nil {
+	if err := render.WriteText(&b, analysis.Analyze(run)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "crypto speed") || !strings.Contains(b.String(), "rsa 2048 bits sign") {

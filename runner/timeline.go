@@ -95,6 +95,12 @@ func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(str
 // interval without a reading (logged once); a meter that could not start
 // gives none, nor does one that measures nothing.
 func (f firstSample[T]) series(ctx context.Context, g grid, logf func(string, ...any)) *series[T] {
+	return f.seriesTo(ctx, g, logf, nil)
+}
+
+// seriesTo is series that also hands each reading to notify (when not
+// nil) as it is taken, with its interval: for what shows the run live.
+func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, ...any), notify func(k int, v T)) *series[T] {
 	s := &series[T]{vals: map[int]seriesValue[T]{}, done: make(chan struct{})}
 	if f.err != nil {
 		logf("not measured: %v", f.err)
@@ -129,6 +135,9 @@ func (f firstSample[T]) series(ctx context.Context, g grid, logf func(string, ..
 			}
 			s.through = k + 1
 			s.mu.Unlock()
+			if err == nil && notify != nil {
+				notify(k, v)
+			}
 			prev = at
 			k++
 			if !b.Before(g.end) {
@@ -279,7 +288,19 @@ func (c *controller) tcpSources() []tcpSource {
 			srv.why = fmt.Sprintf("the server (%s) is on a machine kaeload does not reach: give server.host an ssh:// URL to read its counters", c.plan.Target.Addr)
 		}
 	}
-	return append(out, srv)
+	out = append(out, srv)
+	if see := c.opts.hooks.tcpRead; see != nil {
+		for i, src := range out {
+			if read := src.read; read != nil {
+				out[i].read = func(ctx context.Context) cpustat.TCPSnapshot {
+					s := read(ctx)
+					see(src.name, s)
+					return s
+				}
+			}
+		}
+	}
+	return out
 }
 
 // tcpReadings are the TCP counters of a repetition's hosts, read at the
@@ -368,13 +389,19 @@ func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapsho
 	return f
 }
 
-// run reads every host at every boundary of g after the first snapshots.
-func (tr *tcpReadings) run(ctx context.Context, g grid) {
+// run reads every host at every boundary of g after the first snapshots,
+// and hands each reading to notify (when not nil) as it is taken: host h's
+// delta over interval k.
+func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d cpustat.TCPDelta)) {
 	for h, f := range tr.first {
 		name := tr.hosts[h].Name
-		tr.series = append(tr.series, f.series(ctx, g, func(f string, a ...any) {
+		var to func(int, cpustat.TCPDelta)
+		if notify != nil {
+			to = func(k int, d cpustat.TCPDelta) { notify(h, k, d) }
+		}
+		tr.series = append(tr.series, f.seriesTo(ctx, g, func(f string, a ...any) {
 			tr.logf("TCP counters of "+name+": "+f, a...)
-		}))
+		}, to))
 	}
 }
 
@@ -444,15 +471,17 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 	return ts
 }
 
-// start reads on at every boundary of the timeline of win.
-func (ts *timelineStart) start(ctx context.Context, win results.Window) *repTimeline {
+// start reads on at every boundary of the timeline of win, and shows the
+// kernel's TCP counters on lv as they are read.
+func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live) *repTimeline {
 	if ts == nil {
 		return nil
 	}
 	g := grid{start: win.Start, end: win.End, ivl: ts.ivl}
 	rt := &repTimeline{builder: results.NewTimelineBuilder(ts.ivl, ts.hosts), tcp: ts.tcp}
 	rt.server = ts.server.series(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) })
-	ts.tcp.run(ctx, g)
+	lv.setTCPHosts(ts.tcp.hosts)
+	ts.tcp.run(ctx, g, lv.addTCP)
 	return rt
 }
 

@@ -207,7 +207,7 @@ func TestTCPServerElsewhere(t *testing.T) {
 	tr := firstTCP(ctx, srcs, t.Logf)
 	now := time.Now()
 	g := grid{start: now.Add(50 * time.Millisecond), end: now.Add(250 * time.Millisecond), ivl: results.MinInterval}
-	tr.run(ctx, g)
+	tr.run(ctx, g, nil)
 	b := results.NewTimelineBuilder(g.ivl, []string{""})
 	b.SetHosts(tr.hosts)
 	for h, s := range tr.series {

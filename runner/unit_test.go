@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -174,11 +175,15 @@ func TestBars(t *testing.T) {
 	now := time.Now()
 	win := results.Window{Start: now.Add(100 * time.Millisecond), End: now.Add(700 * time.Millisecond)}
 	lv := newLive(2)
+	lv.setTCPHosts([]results.TCPHost{{Name: "local", Client: true}, {Name: "srv", Server: true}})
 	d.show(repInfo{label: "variant base rep 2/3", begin: now, window: win, groups: []string{"group 0 [0-9]", "group 1 [10-19]"}}, lv)
 	for i := 1; i <= 6; i++ {
 		at := time.Now()
 		lv.update(0, snapshotMsg{Requests: uint64(100 * i)}, at)
 		lv.update(1, snapshotMsg{Requests: uint64(50 * i), Errors: 7}, at)
+		if i >= 4 { // as the controller reads the counters, while the bars draw
+			lv.addTCP(1, i, cpustat.TCPDelta{Values: map[string]uint64{"ListenOverflows": 400, "ActiveOpens": 9}})
+		}
 		time.Sleep(100 * time.Millisecond)
 		if i == 3 {
 			fmt.Fprintln(log, "worker 1: a log line while the bars run")
@@ -193,12 +198,51 @@ func TestBars(t *testing.T) {
 		`group 0 \[0-9\] .* 600 req +\d+ req/s +0 err`,
 		`group 1 \[10-19\] .* 300 req +\d+ req/s +7 err`,
 		`total .* 900 req +\d+ req/s +7 err +\d+\.\d s left`,
+		`kernel +no TCP trouble so far`,
+		`kernel +server: listen overflows 1,200\n`,
 		`\nworker 1: a log line while the bars run\n`,
-		`variant base rep 2/3: done, 900 requests in 0\.6 s, 1500 req/s, 0 errors\n$`,
+		`variant base rep 2/3: done, 900 requests in 0\.6 s, 1500 req/s, 0 errors; kernel server: listen overflows 1,200\n$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("bars output does not match %s", re)
 		}
+	}
+}
+
+// TestLiveKernel: the live display names the kernel's TCP trouble over
+// the window so far (the warm-up's intervals, k < 0, are not in it),
+// host by host, by role, and only the counters that mean trouble.
+func TestLiveKernel(t *testing.T) {
+	lv := newLive(1)
+	if got := lv.kernel(); got != "" || lv.hasTCP() {
+		t.Errorf("without a timeline: kernel %q, hasTCP %v; want nothing", got, lv.hasTCP())
+	}
+	lv.setTCPHosts([]results.TCPHost{
+		{Name: "local", Client: true, Server: true, Shared: true},
+		{Name: "lg2", Client: true},
+		{Name: "srv", Server: true},
+		{Name: "local", Client: true},
+	})
+	d := func(kv ...any) cpustat.TCPDelta {
+		v := map[string]uint64{}
+		for i := 0; i < len(kv); i += 2 {
+			v[kv[i].(string)] = uint64(kv[i+1].(int))
+		}
+		return cpustat.TCPDelta{Values: v}
+	}
+	lv.addTCP(0, -1, d("ListenOverflows", 5000)) // warm-up
+	lv.addTCP(0, 0, d("ListenOverflows", 1000, "TCPSynRetrans", 6, "ActiveOpens", 800, "RetransSegs", 3))
+	lv.addTCP(0, 1, d("ListenOverflows", 234, "TCPSynRetrans", 50))
+	lv.addTCP(1, 0, d("OutRsts", 7, "TCPAbortOnData", 2, "TCPAbortOnMemory", 1)) // resets: normal in TLS
+	lv.addTCP(2, 1, d("ActiveOpens", 5, "PassiveOpens", 5))                      // no trouble
+	lv.addTCP(3, 2, d("TCPTimeWaitOverflow", 3))
+	lv.addTCP(9, 0, d("ListenOverflows", 1)) // no such host: ignored
+	want := "client+server: listen overflows 1,234, SYN retransmits 56; client lg2: aborts on memory 1; client: TIME_WAIT overflows 3"
+	if got := lv.kernel(); got != want || !lv.hasTCP() {
+		t.Errorf("kernel\n got %q\nwant %q", got, want)
+	}
+	if got := kernelWords(""); got != "" {
+		t.Errorf("kernelWords of none = %q", got)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kaeload/kaeload/internal/numfmt"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -54,14 +55,14 @@ func Describe(w io.Writer, p *plans.Plan) {
 	l := p.Load
 	if a := p.Auto; a != nil {
 		row("load", "connection %s, warmup %s, duration %s, timeout %s, repeat auto", l.Connection, l.Warmup, l.Duration, l.Timeout)
-		row("repeat", "auto: first %d windows of the baseline estimate the noise; then enough repetitions per variant to detect ±%s at 80%% power, at most %d (listed below as %d)", a.Calibrate, percent(a.Effect), a.Max, a.Max)
+		row("repeat", "auto: first %d windows of the baseline estimate the noise; then enough repetitions per variant to detect ±%s at 80%% power, at most %d (listed below as %d)", a.Calibrate, numfmt.Percent(a.Effect), a.Max, a.Max)
 	} else {
 		row("load", "connection %s, warmup %s, duration %s, timeout %s, repeat %d", l.Connection, l.Warmup, l.Duration, l.Timeout, p.Repeat)
 	}
 	if p.Equivalence > 0 {
-		row("compare", "t-test on ln(req/s) against the baseline, Holm-adjusted over the comparisons; equivalence margin ±%s", percent(p.Equivalence))
+		row("compare", "t-test on ln(req/s) against the baseline, Holm-adjusted over the comparisons; equivalence margin ±%s", numfmt.Percent(p.Equivalence))
 	}
-	row("errors", "at most %s per repetition (errors / (responses + errors)); more marks the repetition failed", percent(p.MaxErrors))
+	row("errors", "at most %s per repetition (errors / (responses + errors)); more marks the repetition failed", numfmt.Percent(p.MaxErrors))
 	conns := 0
 	for _, g := range l.Groups {
 		conns += g.Connections
@@ -92,7 +93,7 @@ func Describe(w io.Writer, p *plans.Plan) {
 		}
 		rate := ""
 		if l.Rate > 0 {
-			rate = formatNum(g.Rate, 1) + "\t"
+			rate = numfmt.Num(g.Rate, 1) + "\t"
 		}
 		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t%s\n", i, host, cpus, g.Threads, g.Connections, rate)
 	}

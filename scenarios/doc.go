@@ -413,6 +413,15 @@
 //	client_bound == false      no repetition of any variant client-bound
 //	kae vs baseline >= +30%    Δ % of two variants' mean rates ("baseline"
 //	                           is the scenario's baseline variant)
+//	listen_overflows == 0      the server's accept-queue overflows over
+//	                           every variant's windows (its ListenOverflows;
+//	                           not measured where not available)
+//	stalls == 0                stalls in every variant's windows: runs of
+//	                           intervals below half the window's median rate
+//	diagnoses == 0             every variant's diagnoses of its timelines
+//	                           (accept-queue overflow, SYN queue full,
+//	                           TIME_WAIT overflow, reset storm, stalls, not
+//	                           steady)
 //
 // Compile parses every expression (ParseThreshold) into Plan.Thresholds,
 // the run record's results.Threshold values, and checks that vs names variants, reporting problems at the list

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/numfmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -124,18 +125,18 @@ func (c *compiler) capacity(p *plans.Plan) {
 		c.problem(path+".max", plans.RateProblem(cp.Max))
 	}
 	if cp.Max < cp.From && plans.RateProblem(cp.Max) == "" && plans.RateProblem(cp.From) == "" {
-		c.errorf(path+".max", "%s is below from (%s)", formatNum(cp.Max, -1), formatNum(cp.From, -1))
+		c.errorf(path+".max", "%s is below from (%s)", numfmt.Num(cp.Max, -1), numfmt.Num(cp.From, -1))
 	}
 	if cs.Factor != nil {
 		cp.Factor = *cs.Factor
 		if !(cp.Factor > 1 && cp.Factor <= plans.MaxCapacityFactor) {
-			c.errorf(path+".factor", "must be more than 1 and at most %d, got %s", plans.MaxCapacityFactor, formatNum(cp.Factor, -1))
+			c.errorf(path+".factor", "must be more than 1 and at most %d, got %s", plans.MaxCapacityFactor, numfmt.Num(cp.Factor, -1))
 		}
 	}
 	if cs.Resolution != nil {
 		cp.Resolution = float64(*cs.Resolution)
 		if !(cp.Resolution > 0 && cp.Resolution <= 0.5) {
-			c.errorf(path+".resolution", "must be more than 0%% and at most 50%%, got %s", percent(cp.Resolution))
+			c.errorf(path+".resolution", "must be more than 0%% and at most 50%%, got %s", numfmt.Percent(cp.Resolution))
 		}
 	}
 	if cs.Window != nil {
@@ -162,9 +163,9 @@ func (c *compiler) capacity(p *plans.Plan) {
 func describeRate(row func(k, format string, args ...any), p *plans.Plan) {
 	l := p.Load
 	if l.Rate > 0 {
-		row("rate", "open loop: %s new %s per second in all (the groups' rates above), start k of a group at k/rate after its start, no drift", formatNum(l.Rate, -1), perRequest(l))
-		row("", "a start due while every connection slot is busy is missed, never run late; a window missing more than %s of its starts is flagged", percent(plans.MaxMissed))
-		row("", "per window: %s starts in the measured %s, %s more in the warm-up", formatNum(math.Floor(l.Rate*l.Duration.Seconds()), -1), l.Duration, formatNum(math.Floor(l.Rate*l.Warmup.Seconds()), -1))
+		row("rate", "open loop: %s new %s per second in all (the groups' rates above), start k of a group at k/rate after its start, no drift", numfmt.Num(l.Rate, -1), perRequest(l))
+		row("", "a start due while every connection slot is busy is missed, never run late; a window missing more than %s of its starts is flagged", numfmt.Percent(plans.MaxMissed))
+		row("", "per window: %s starts in the measured %s, %s more in the warm-up", numfmt.Num(math.Floor(l.Rate*l.Duration.Seconds()), -1), l.Duration, numfmt.Num(math.Floor(l.Rate*l.Warmup.Seconds()), -1))
 		return
 	}
 	c := l.Capacity
@@ -178,10 +179,10 @@ func describeRate(row func(k, format string, args ...any), p *plans.Plan) {
 	if c.P99Total > 0 {
 		targets = append(targets, "p99 total from intended start ≤ "+c.P99Total.String())
 	}
-	targets = append(targets, "errors ≤ "+percent(c.MaxErrors), "missed starts ≤ "+percent(c.MaxMissed))
+	targets = append(targets, "errors ≤ "+numfmt.Percent(c.MaxErrors), "missed starts ≤ "+numfmt.Percent(c.MaxMissed))
 	up, bisect := c.StepBound()
 	row("capacity", "per variant, the highest rate with %s", strings.Join(targets, ", "))
-	row("", "steps: %s, ×%s while the targets hold, at most %s; then bisect to %s: at most %d + %d = %d steps", formatNum(c.From, -1), formatNum(c.Factor, -1), formatNum(c.Max, -1), percent(c.Resolution), up, bisect, up+bisect)
+	row("", "steps: %s, ×%s while the targets hold, at most %s; then bisect to %s: at most %d + %d = %d steps", numfmt.Num(c.From, -1), numfmt.Num(c.Factor, -1), numfmt.Num(c.Max, -1), numfmt.Percent(c.Resolution), up, bisect, up+bisect)
 	step := l.Warmup + c.Window + p.Cooldown
 	worst := time.Duration(up+bisect) * step * time.Duration(len(p.Variants))
 	row("", "each step: warm-up %s, measure %s (open loop); worst case %d variants × %d steps × %s = %s, plus server restarts", l.Warmup, c.Window, len(p.Variants), up+bisect, step, worst)

@@ -57,7 +57,14 @@ func opAt(s string) string {
 }
 
 // thresholdHelp is the grammar, for error messages.
-const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false" or "kae vs baseline >= +30%"`
+const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0" or "diagnoses == 0"`
+
+// countMetrics are the metrics bounded by a count of events in the
+// variant's windows (the timeline's diagnosis), by the name a threshold
+// gives them.
+var countMetrics = map[string]string{
+	"listen_overflows": results.MetricListenOverflows, "stalls": results.MetricStalls, "diagnoses": results.MetricDiagnoses,
+}
 
 // ParseThreshold parses one threshold expression:
 //
@@ -69,6 +76,11 @@ const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "
 //	client_bound (==|!=) true|false  any repetition client-bound
 //	VARIANT vs VARIANT OP PERCENT    Δ % of the mean rates ("baseline": the
 //	                                 scenario's baseline)
+//	listen_overflows OP COUNT        the server's accept-queue overflows
+//	                                 (ListenOverflows over the windows)
+//	stalls OP COUNT                  stalls: intervals below half the
+//	                                 window's median rate
+//	diagnoses OP COUNT               diagnoses of the windows' timelines
 //
 // OP is <, <=, >, >=, == or !=. Variant names are resolved by Compile;
 // here "baseline" stays as written. The threshold is the run record's
@@ -122,6 +134,13 @@ func ParseThreshold(expr string) (results.Threshold, error) {
 		} else {
 			return t, fmt.Errorf("%q: %q is neither a percentage (0.1%%) nor a count of errors (0)", t.Expr, value)
 		}
+	case len(lhs) == 1 && countMetrics[lhs[0]] != "":
+		t.Metric = countMetrics[lhs[0]]
+		n, err := strconv.ParseUint(value, 10, 53)
+		if err != nil {
+			return t, fmt.Errorf("%q: %q is not a count (want e.g. 0)", t.Expr, value)
+		}
+		t.Value = float64(n)
 	case len(lhs) == 1 && lhs[0] == "client_bound":
 		t.Metric = results.MetricClientBound
 		switch value {

@@ -25,6 +25,9 @@ func TestParseThreshold(t *testing.T) {
 		{"client_bound != true", results.Threshold{Metric: results.MetricClientBound, Op: "!=", Value: 1}},
 		{"kae vs baseline >= +30%", results.Threshold{Metric: results.MetricVs, Variant: "kae", Against: "baseline", Op: ">=", Value: 0.30}},
 		{"kae vs soft > -5%", results.Threshold{Metric: results.MetricVs, Variant: "kae", Against: "soft", Op: ">", Value: -0.05}},
+		{"listen_overflows == 0", results.Threshold{Metric: results.MetricListenOverflows, Op: "==", Value: 0}},
+		{"stalls <= 2", results.Threshold{Metric: results.MetricStalls, Op: "<=", Value: 2}},
+		{"diagnoses==0", results.Threshold{Metric: results.MetricDiagnoses, Op: "==", Value: 0}},
 	} {
 		got, err := ParseThreshold(tc.expr)
 		tc.want.Expr = tc.expr
@@ -55,6 +58,10 @@ func TestParseThresholdErrors(t *testing.T) {
 		{"client_bound < true", "compares with == or !="},
 		{"kae vs baseline >= 30", "not a percentage"},
 		{"latency < 2ms", `unknown measure "latency"`},
+		{"listen_overflows == none", `"none" is not a count`},
+		{"stalls < 1.5", `"1.5" is not a count`},
+		{"stalls < -1", `"-1" is not a count`},
+		{"stall == 0", `unknown measure "stall"`},
 	} {
 		_, err := ParseThreshold(tc.expr)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -90,7 +97,7 @@ thresholds:
 		t.Errorf("Thresholds = %+v", p.Thresholds)
 	}
 
-	bad := strings.Replace(src, "  - req/s >= 100\n", "  - req/s >= lots\n  - qat vs baseline >= 5%\n  - kae vs kae > 1%\n", 1)
+	bad := strings.Replace(src, "  - req/s >= 100\n", "  - req/s >= lots\n  - qat vs baseline >= 5%\n  - kae vs kae > 1%\n  - stalls == few\n", 1)
 	sc, err = Parse("t.yaml", []byte(bad))
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +108,7 @@ thresholds:
 		`t.yaml:8:5: thresholds[0]: "req/s >= lots": "lots" is not a rate`,
 		`t.yaml:9:5: thresholds[1]: "qat vs baseline >= 5%": "qat" names no variant (variants: soft, kae; or baseline)`,
 		`t.yaml:10:5: thresholds[2]: "kae vs kae > 1%" compares kae with itself`,
+		`t.yaml:11:5: thresholds[3]: "stalls == few": "few" is not a count`,
 		`--threshold "errors <": "errors <" has no value after <`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {

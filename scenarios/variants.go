@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/numfmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -238,23 +239,23 @@ func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
 	from, to, step := *r.From, *r.To, *r.Step
 	switch {
 	case step <= 0:
-		c.errorf(path+".step", "must be positive, got %s", formatNum(step, -1))
+		c.errorf(path+".step", "must be positive, got %s", numfmt.Num(step, -1))
 		return nil, false
 	case from > to:
-		c.errorf(path+".from", "%s is above to %s", formatNum(from, -1), formatNum(to, -1))
+		c.errorf(path+".from", "%s is above to %s", numfmt.Num(from, -1), numfmt.Num(to, -1))
 		return nil, false
 	}
 	count := math.Floor((to-from)/step+1e-9) + 1
 	if count > MaxSweepValues {
-		c.errorf(path, "from %s to %s in steps of %s is %.0f values, more than the %d allowed", formatNum(from, -1), formatNum(to, -1), formatNum(step, -1), count, MaxSweepValues)
+		c.errorf(path, "from %s to %s in steps of %s is %.0f values, more than the %d allowed", numfmt.Num(from, -1), numfmt.Num(to, -1), numfmt.Num(step, -1), count, MaxSweepValues)
 		return nil, false
 	}
 	digits := max(decimals(from), decimals(step))
 	vals := make([]string, 0, int(count))
 	for i := range int(count) {
-		v := formatNum(roundTo(from+float64(i)*step, digits), -1)
+		v := numfmt.Num(numfmt.Round(from+float64(i)*step, digits), -1)
 		if len(vals) > 0 && vals[len(vals)-1] == v {
-			c.errorf(path+".step", "%s is too small to tell the values apart", formatNum(step, -1))
+			c.errorf(path+".step", "%s is too small to tell the values apart", numfmt.Num(step, -1))
 			return nil, false
 		}
 		vals = append(vals, v)
@@ -269,30 +270,6 @@ func decimals(f float64) int {
 		return min(len(s)-i-1, 15)
 	}
 	return 0
-}
-
-// roundTo rounds f to digits decimals, dropping float noise such as the
-// 0.30000000000000004 of 3 × 0.1.
-func roundTo(f float64, digits int) float64 {
-	p := math.Pow10(digits)
-	if r := math.Round(f*p) / p; !math.IsInf(r, 0) && !math.IsNaN(r) {
-		return r
-	}
-	return f
-}
-
-// formatNum writes f with digits decimals (-1: shortest); integers have no ".0".
-func formatNum(f float64, digits int) string {
-	s := strconv.FormatFloat(f, 'f', digits, 64)
-	if s == "-0" {
-		s = "0"
-	}
-	return s
-}
-
-// percent writes a fraction as a percentage: 0.005 is "0.5%".
-func percent(f float64) string {
-	return formatNum(roundTo(f*100, 9), -1) + "%"
 }
 
 // combos expands a variant's sweep into its combinations, first key

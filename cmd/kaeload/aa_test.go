@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/internal/testkit"
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/render"
 )
 
 // TestNginxAA is the end-to-end A/A test of the comparison: three variants
@@ -81,12 +83,12 @@ variants:
 		if got := strings.Count(log, ": starting the server"); got != 9 {
 			t.Errorf("%d server starts, want 9 (one per window)", got)
 		}
-		s, err := results.SummarizeRun(r)
+		s, err := analysis.SummarizeRun(r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var text strings.Builder
-		if err := results.WriteText(&text, results.Analyze(r)); err != nil {
+		if err := render.WriteText(&text, analysis.Analyze(r)); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("attempt %d (seed %s):\n%s", attempt+1, seed, comparisonSection(text.String()))
@@ -118,7 +120,7 @@ variants:
 				t.Errorf("variant %s: no minimum detectable effect: %+v", v.Name, c)
 			}
 			// The report says in words what the data can say.
-			verdict := results.VerdictWords(c)
+			verdict := format.VerdictWords(c)
 			if !c.Significant && !strings.HasPrefix(verdict, "no difference larger than") && !strings.HasPrefix(verdict, "inconclusive: could be up to") {
 				t.Errorf("variant %s: verdict %q is neither an equivalence nor an inconclusive-with-bounds verdict", v.Name, verdict)
 			}

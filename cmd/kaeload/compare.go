@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 )
 
 func compareCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -47,24 +49,24 @@ Exit status: 0 compared (and nothing slower), 1 a run could not be read,
 	var runs []*results.Run
 	var labels []string
 	for _, p := range pos {
-		r, err := results.ReadRunFile(p)
+		r, err := readRun(p)
 		if err != nil {
 			return err
 		}
 		runs = append(runs, r)
 		labels = append(labels, filepath.Base(strings.TrimSuffix(strings.TrimSuffix(p, "/"), "/run.json")))
 	}
-	rr, err := results.AnalyzeRuns(runs, labels) // the analysis, once: the table and --fail-if-slower read it
+	rr, err := analysis.AnalyzeRuns(runs, labels) // the analysis, once: the table and --fail-if-slower read it
 	if err != nil {
 		return err
 	}
-	if err := results.CompareRuns(stdout, rr); err != nil {
+	if err := render.CompareRuns(stdout, rr); err != nil {
 		return err
 	}
 	if limit < 0 {
 		return nil
 	}
-	if lines := results.SlowerRuns(rr, limit); len(lines) > 0 {
+	if lines := analysis.SlowerRuns(rr, limit); len(lines) > 0 {
 		return fmt.Errorf("%w: significantly slower by more than %g %%: %s", errThreshold, limit, strings.Join(lines, "; "))
 	}
 	return nil

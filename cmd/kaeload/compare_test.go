@@ -18,7 +18,7 @@ func TestCompareFailIfSlower(t *testing.T) {
 	alongside(t)
 	dir := t.TempDir()
 	old := sharedRun(t)
-	r, err := results.ReadRunFile(old)
+	r, err := readRun(old)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // kaeloadWatch starts the CLI as a child process and calls on(line, cmd)
@@ -116,11 +118,11 @@ load:
 	if !strings.Contains(errOut, "variant failed: default") {
 		t.Errorf("stderr does not say which variant failed:\n%s", errOut)
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Failed(); len(got) != 1 {
+	if got := analysis.Failed(r); len(got) != 1 {
 		t.Errorf("stored run: failed variants %v, want [default]", got)
 	}
 }
@@ -408,7 +410,7 @@ server:
 	if nginxPid != 0 && testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running", nginxPid)
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +467,7 @@ server:
 	if testkit.Alive(nginxPid) {
 		t.Errorf("nginx (pid %d) still running after a double Ctrl-C", nginxPid)
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,7 +527,7 @@ variants:
 		}
 		places[e.Name()] = string(b)
 	}
-	for _, name := range []string{results.RunFile, results.JournalFile, results.LogFile, results.SummaryFile, results.ReportFile} {
+	for _, name := range []string{rundir.RunFile, rundir.JournalFile, rundir.LogFile, rundir.SummaryFile, rundir.ReportFile} {
 		if _, ok := places[name]; !ok {
 			t.Errorf("%s not written", name)
 		}
@@ -535,7 +537,7 @@ variants:
 			t.Errorf("%s holds the secret value", name)
 		}
 	}
-	if !strings.Contains(places[results.RunFile], "KAE_LEVEL") || !strings.Contains(out, "KAE_LEVEL=3") {
+	if !strings.Contains(places[rundir.RunFile], "KAE_LEVEL") || !strings.Contains(out, "KAE_LEVEL=3") {
 		t.Errorf("the non-secret env is not shown")
 	}
 }

@@ -84,10 +84,15 @@ func hasFlags(fs *flag.FlagSet) bool {
 // arguments ("kaeload run FILE --dry-run" and "kaeload run --dry-run FILE").
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	// The flag package prints the usage on every parse error too; a typo
+	// gets the one-line error and the hint, --help the whole text.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				// The flag package has printed the usage already.
+				usage()
 				return nil, errSilent
 			}
 			return nil, usageError(fmt.Errorf("%s: %w (see kaeload %s --help)", fs.Name(), err, fs.Name()))

@@ -18,9 +18,9 @@ import (
 // scenario file, so a quick test grows into a file without a difference.
 type oneLine struct {
 	name       string
-	conns      int
-	threads    int
-	duration   time.Duration
+	conns      optInt
+	threads    optInt
+	duration   optDuration
 	warmup     time.Duration
 	cpus       string
 	groups     int
@@ -44,9 +44,9 @@ var oneLineFlags = map[string]bool{
 // register adds the one-line flags to fs.
 func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.name, "name", "oneline", "URL mode: the run's name")
-	fs.IntVar(&o.conns, "c", 0, "URL mode: concurrent connections per group (default 16)")
-	fs.IntVar(&o.threads, "t", 0, "URL mode: threads (GOMAXPROCS) per group (default: the group's CPU count)")
-	fs.DurationVar(&o.duration, "d", 0, "URL mode: the measured window (default 10s)")
+	fs.Var(&o.conns, "c", "URL mode: `n` concurrent connections per group (default 16)")
+	fs.Var(&o.threads, "t", "URL mode: `n` threads (GOMAXPROCS) per group (default: the group's CPU count)")
+	fs.Var(&o.duration, "d", "URL mode: the measured window, a `duration` (default 10s)")
 	fs.DurationVar(&o.warmup, "warmup", -1, "URL mode: load before the window, not counted (default 1s)")
 	fs.StringVar(&o.cpus, "cpus", "", `URL mode: one worker group per CPU list, lists separated by commas; "+" joins ranges within a group ("0-9,10-19": two groups; "0-3+8-11": one)`)
 	fs.IntVar(&o.groups, "groups", 0, "URL mode: this many groups of --cpus-per-group consecutive CPUs from --first-cpu")
@@ -59,6 +59,62 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.curves, "curves", "", "URL mode: key-exchange groups, comma-separated (default X25519,P-256)")
 	fs.BoolVar(&o.insecure, "insecure", false, "URL mode: do not verify the server's certificate (kaeload's default; accepted for curl and hey habits)")
 	fs.BoolVar(&o.print, "print-scenario", false, "URL mode: print the scenario the flags make (YAML) and exit")
+}
+
+// optInt is a number flag that knows whether it was given: "-c 0" must
+// reach the checks (and be refused there, naming the flag) rather than
+// read as "not given, use the default".
+type optInt struct {
+	n   int
+	set bool
+}
+
+func (o *optInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want a whole number")
+	}
+	o.n, o.set = n, true
+	return nil
+}
+
+// ptr is the value for the generated scenario: nil when not given.
+func (o *optInt) ptr() *int {
+	if !o.set {
+		return nil
+	}
+	n := o.n
+	return &n
+}
+
+// optDuration is a duration flag that knows whether it was given, as
+// optInt.
+type optDuration struct {
+	d   time.Duration
+	set bool
+}
+
+func (o *optDuration) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return o.d.String()
+}
+
+func (o *optDuration) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 30s or 2m")
+	}
+	o.d, o.set = d, true
+	return nil
 }
 
 // isURL reports whether a run's argument is a URL rather than a file.
@@ -97,16 +153,16 @@ type olLoad struct {
 
 type olGroup struct {
 	CPUs        string `yaml:"cpus,omitempty"`
-	Threads     int    `yaml:"threads,omitempty"`
-	Connections int    `yaml:"connections,omitempty"`
+	Threads     *int   `yaml:"threads,omitempty"`
+	Connections *int   `yaml:"connections,omitempty"`
 }
 
 type olLayout struct {
-	Groups       int `yaml:"groups"`
-	CPUsPerGroup int `yaml:"cpus_per_group"`
-	FirstCPU     int `yaml:"first_cpu,omitempty"`
-	Threads      int `yaml:"threads,omitempty"`
-	Connections  int `yaml:"connections,omitempty"`
+	Groups       int  `yaml:"groups"`
+	CPUsPerGroup int  `yaml:"cpus_per_group"`
+	FirstCPU     int  `yaml:"first_cpu,omitempty"`
+	Threads      *int `yaml:"threads,omitempty"`
+	Connections  *int `yaml:"connections,omitempty"`
 }
 
 // splitList splits a comma-separated flag value, dropping blanks.
@@ -171,9 +227,9 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 		return flagArg(name, value)
 	}
 	var (
-		conns     = arg(o.conns != 0, "-c", strconv.Itoa(o.conns))
-		threads   = arg(o.threads != 0, "-t", strconv.Itoa(o.threads))
-		duration  = arg(o.duration != 0, "-d", durationArg(o.duration))
+		conns     = arg(o.conns.set, "-c", strconv.Itoa(o.conns.n))
+		threads   = arg(o.threads.set, "-t", strconv.Itoa(o.threads.n))
+		duration  = arg(o.duration.set, "-d", durationArg(o.duration.d))
 		warmup    = arg(o.warmup >= 0, "--warmup", durationArg(o.warmup))
 		cpus      = arg(o.cpus != "", "--cpus", o.cpus)
 		groups    = arg(o.groups != 0, "--groups", strconv.Itoa(o.groups))
@@ -233,8 +289,8 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 		from = append(from, origin{"load", load})
 	}
 	from = append(from, origin{"load.connection", keepalive})
-	if o.duration != 0 {
-		sc.Load.Duration = o.duration.String()
+	if o.duration.set {
+		sc.Load.Duration = o.duration.d.String()
 		from = append(from, origin{"load.duration", duration})
 	}
 	if o.warmup >= 0 {
@@ -251,21 +307,21 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 		case o.groups == 0:
 			return "", nil, fmt.Errorf("%s: give --groups too (or --cpus)", perGroup)
 		}
-		sc.Load.Layout = &olLayout{Groups: o.groups, CPUsPerGroup: o.perGroup, FirstCPU: o.firstCPU, Threads: o.threads, Connections: o.conns}
+		sc.Load.Layout = &olLayout{Groups: o.groups, CPUsPerGroup: o.perGroup, FirstCPU: o.firstCPU, Threads: o.threads.ptr(), Connections: o.conns.ptr()}
 		from = append(from, origin{"load.layout", joinFlags(groups, perGroup, firstCPU)},
 			origin{"load.layout.groups", groups}, origin{"load.layout.cpus_per_group", perGroup},
 			origin{"load.layout.first_cpu", firstCPU}, origin{"load.layout.threads", threads},
 			origin{"load.layout.connections", conns})
 	case o.cpus != "":
 		for _, list := range splitList(o.cpus) {
-			sc.Load.Groups = append(sc.Load.Groups, olGroup{CPUs: strings.ReplaceAll(list, "+", ","), Threads: o.threads, Connections: o.conns})
+			sc.Load.Groups = append(sc.Load.Groups, olGroup{CPUs: strings.ReplaceAll(list, "+", ","), Threads: o.threads.ptr(), Connections: o.conns.ptr()})
 		}
 		if len(sc.Load.Groups) == 0 {
 			return "", nil, fmt.Errorf("--cpus %q names no CPU list", o.cpus)
 		}
 		from = append(from, origin{"load.groups", cpus})
-	case o.threads != 0 || o.conns != 0:
-		sc.Load.Groups = []olGroup{{Threads: o.threads, Connections: o.conns}}
+	case o.threads.set || o.conns.set:
+		sc.Load.Groups = []olGroup{{Threads: o.threads.ptr(), Connections: o.conns.ptr()}}
 		from = append(from, origin{"load.groups", joinFlags(threads, conns)})
 	}
 	for i := range sc.Load.Groups {

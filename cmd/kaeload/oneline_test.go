@@ -11,7 +11,6 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -161,7 +160,7 @@ func TestURLModeNginx(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,6 +209,11 @@ func TestURLModeErrorsNameTheFlag(t *testing.T) {
 		want string // the whole message, after "kaeload: "
 	}{
 		{[]string{url, "-c", "-5"}, "-c -5: must be at least 1, got -5"},
+		// 0 is given, not "use the default".
+		{[]string{url, "-c", "0"}, "-c 0: must be at least 1, got 0"},
+		{[]string{url, "-t", "0"}, "-t 0: must be at least 1, got 0"},
+		{[]string{url, "-d", "0"}, "-d 0s: must be positive, got 0s"},
+		{[]string{url, "-c", "many"}, `run: invalid value "many" for flag -c: want a whole number (see kaeload run --help)`},
 		{[]string{url, "-c", "100000"}, "-c 100000: 100000 is more than the 65535 allowed (each connection needs its own source port towards the target and an open file)"},
 		{[]string{url, "-t", "-1"}, "-t -1: must be at least 1, got -1"},
 		{[]string{url, "-d", "-1s"}, "-d -1s: must be positive, got -1s"},

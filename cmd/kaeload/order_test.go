@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/rundir"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -38,7 +39,7 @@ baseline: b
 `
 
 // runFiles are the files every run directory must hold.
-var runFiles = []string{results.RunFile, results.SummaryFile, results.ReportFile, results.LogFile}
+var runFiles = []string{rundir.RunFile, rundir.SummaryFile, rundir.ReportFile, rundir.LogFile}
 
 // checkRunFiles fails t for every file of runFiles missing or empty in dir.
 func checkRunFiles(t *testing.T, dir string) {
@@ -89,7 +90,7 @@ func TestBaselineNotFirst(t *testing.T) {
 		t.Fatalf("uninterrupted run: exit %d, want 0 and every file stored\n%s\n%s", code, out, errOut)
 	}
 	checkRunFiles(t, refDir)
-	ref, err := results.ReadRunFile(refDir)
+	ref, err := readRun(refDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestBaselineNotFirst(t *testing.T) {
 					t.Fatalf("seed %d: window %d (%s rep %d): %v", seed, i+1, v.Name, s.Rep+1, err)
 				}
 				if i == 0 && s.Variant != base {
-					html, _ := os.ReadFile(filepath.Join(dir, results.ReportFile))
+					html, _ := os.ReadFile(filepath.Join(dir, rundir.ReportFile))
 					if !strings.Contains(string(html), "b (not measured yet)") || !strings.Contains(string(html), ">a<") {
 						t.Errorf("seed %d: report.html after the first window does not show a and the baseline not measured yet", seed)
 					}
@@ -198,10 +199,10 @@ func TestBaselineNotFirst(t *testing.T) {
 			if k == 1 && !strings.Contains(out, "baseline  b (not measured yet)") {
 				t.Errorf("after the first window the baseline is not said to be unmeasured:\n%s", out)
 			}
-			if html, _ := os.ReadFile(filepath.Join(dir, results.ReportFile)); strings.Contains(string(html), "nothing was measured") {
+			if html, _ := os.ReadFile(filepath.Join(dir, rundir.ReportFile)); strings.Contains(string(html), "nothing was measured") {
 				t.Errorf("report.html says nothing was measured")
 			}
-			mid, err := results.ReadRunFile(dir)
+			mid, err := readRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,14 +215,14 @@ func TestBaselineNotFirst(t *testing.T) {
 
 			if k == 1 {
 				// A resume that fails before its run begins writes nothing.
-				journal, _ := os.ReadFile(filepath.Join(dir, results.JournalFile))
-				runLog, _ := os.ReadFile(filepath.Join(dir, results.LogFile))
+				journal, _ := os.ReadFile(filepath.Join(dir, rundir.JournalFile))
+				runLog, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 				other := writeScenario(t, strings.ReplaceAll(baselineSecond, "name: b", "name: c"))
 				if _, errOut, code := kaeload(t, "run", "--resume", dir, other, "--progress", "off"); code == 0 {
 					t.Errorf("resume with other variants: exit 0\n%s", errOut)
 				}
-				j2, _ := os.ReadFile(filepath.Join(dir, results.JournalFile))
-				l2, _ := os.ReadFile(filepath.Join(dir, results.LogFile))
+				j2, _ := os.ReadFile(filepath.Join(dir, rundir.JournalFile))
+				l2, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 				if string(j2) != string(journal) || string(l2) != string(runLog) {
 					t.Errorf("a failed resume changed the journal (%d → %d bytes) or run.log (%d → %d bytes)", len(journal), len(j2), len(runLog), len(l2))
 				}
@@ -236,7 +237,7 @@ func TestBaselineNotFirst(t *testing.T) {
 				t.Errorf("the finished run still says a window was interrupted or the run is incomplete:\n%s", out)
 			}
 			checkRunFiles(t, dir)
-			r, err := results.ReadRunFile(dir)
+			r, err := readRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +247,7 @@ func TestBaselineNotFirst(t *testing.T) {
 			if slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "was interrupted") }) {
 				t.Errorf("stale warning after the resume: %q", r.Warnings)
 			}
-			jr, _ := os.ReadFile(filepath.Join(dir, results.JournalFile))
+			jr, _ := os.ReadFile(filepath.Join(dir, rundir.JournalFile))
 			if n := strings.Count(string(jr), `{"type":"resume"`); n != 1 {
 				t.Errorf("the journal has %d resume records, want 1", n)
 			}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/runner"
 )
 
@@ -103,7 +103,7 @@ Examples:
 func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat int) error {
 	var b strings.Builder
 	mean := stats.Summarize(cal.Rates).Mean
-	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), results.FormatRate(mean))
+	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), format.Rate(mean))
 	if !cal.HasNoise {
 		fmt.Fprintf(&b, "no noise estimate: fewer than two windows completed with a positive rate; fix the failures above and rerun\n")
 		_, err := io.WriteString(w, b.String())

@@ -21,6 +21,8 @@ import (
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/runner"
 )
 
@@ -175,7 +177,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 		}
 	}
 	var text bytes.Buffer
-	if err := results.WriteText(&text, results.Analyze(r)); err != nil {
+	if err := render.WriteText(&text, analysis.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "host "+sshd.URL+": group 1 on CPUs") || !strings.Contains(text.String(), "host      "+sshd.URL+": group 1 and the server;") {

@@ -6,7 +6,9 @@ import (
 	"io"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/htmlreport"
+	"github.com/kaeload/kaeload/results/render"
 )
 
 func reportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -31,16 +33,16 @@ Examples:
 	if *html != "" {
 		*format, *output = "html", *html
 	}
-	render := map[string]func(io.Writer, *results.Report) error{
-		"text": results.WriteText, "md": results.WriteMarkdown, "csv": results.WriteCSV,
-		"json": func(w io.Writer, m *results.Report) error { return results.WriteJSON(w, m.Run) }, "html": htmlreport.Write,
+	render := map[string]func(io.Writer, *analysis.Report) error{
+		"text": render.WriteText, "md": render.WriteMarkdown, "csv": render.WriteCSV,
+		"json": func(w io.Writer, m *analysis.Report) error { return results.WriteJSON(w, m.Run) }, "html": htmlreport.Write,
 	}[*format]
 	if render == nil {
 		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, json or html", *format))
 	}
-	r, err := results.ReadRunFile(pos[0])
+	r, err := readRun(pos[0])
 	if err != nil {
 		return err
 	}
-	return writeOutput(*output, stdout, func(w io.Writer) error { return render(w, results.Analyze(r)) })
+	return writeOutput(*output, stdout, func(w io.Writer) error { return render(w, analysis.Analyze(r)) })
 }

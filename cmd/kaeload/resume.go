@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/rundir"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -17,14 +18,14 @@ import (
 // the run directory as it was.
 func resumeStore(dir string) (*store, *results.Run, error) {
 	st := &store{dir: dir, log: &runLog{}, resuming: true}
-	j, prev, err := results.ResumeJournal(dir, results.JournalOptions{Render: st.render})
+	j, prev, err := rundir.ResumeJournal(dir, dirOptions)
 	if err != nil {
 		return nil, nil, err
 	}
 	st.journal = j
 	// The log is appended to once the run begins; what is logged before
 	// waits in memory, so a resume that fails adds nothing to it.
-	f, err := os.OpenFile(filepath.Join(dir, results.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		j.End(prev.Finished, true) // closes it: nothing was written
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)

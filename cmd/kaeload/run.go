@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -106,7 +108,8 @@ Thresholds — the scenario's thresholds: list and --threshold — are
 checked for every variant once the run is done (a vs threshold for its
 pair): "req/s >= 100000", "errors < 0.1%", "errors == 0",
 "p99 handshake < 20ms", "client_bound == false",
-"kae vs baseline >= +30%". A crossed one is marked THRESHOLD CROSSED in
+"kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0",
+"diagnoses == 0". A crossed one is marked THRESHOLD CROSSED in
 every report and makes the exit status 99.
 
 --format json prints a summary as JSON on standard output (per variant:
@@ -143,7 +146,7 @@ type runFlags struct {
 	// stored plan alone).
 	pos []string
 	// report writes the report --format asks for.
-	report func(io.Writer, *results.Report) error
+	report func(io.Writer, *analysis.Report) error
 }
 
 func (f *runFlags) resuming() bool { return f.resumeDir != "" }
@@ -183,10 +186,10 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	r, runErr := execute(ctx, f.progress, in, stderr)
 	dir, runErr := finishStore(in, r, runErr)
-	var m *results.Report // the analysis, computed once for every rendering and the outcome
+	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
 		r.Thresholds = in.plan.Thresholds
-		m = results.Analyze(r)
+		m = analysis.Analyze(r)
 		if err := writeReports(m, f.format, f.report, stdout, stderr); err != nil {
 			runErr = errors.Join(runErr, err)
 		}
@@ -247,7 +250,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	default:
 		return nil, usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", f.progress))
 	}
-	f.report = map[string]func(io.Writer, *results.Report) error{"text": results.WriteText, "json": results.WriteSummaryJSON, "md": results.WriteMarkdown}[f.format]
+	f.report = map[string]func(io.Writer, *analysis.Report) error{"text": render.WriteText, "json": render.WriteSummaryJSON, "md": render.WriteMarkdown}[f.format]
 	if f.report == nil {
 		return nil, usageError(fmt.Errorf("run: --format %q: want text, json or md", f.format))
 	}
@@ -363,10 +366,10 @@ func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
 // writeReports shows what was measured, even when the run failed, was
 // interrupted or could not be stored. With a machine-readable format on
 // stdout, people read the text on stderr.
-func writeReports(m *results.Report, format string, report func(io.Writer, *results.Report) error, stdout, stderr io.Writer) error {
+func writeReports(m *analysis.Report, format string, report func(io.Writer, *analysis.Report) error, stdout, stderr io.Writer) error {
 	var errs []error
 	if format != "text" {
-		errs = append(errs, results.WriteText(stderr, m))
+		errs = append(errs, render.WriteText(stderr, m))
 	}
 	return errors.Join(append(errs, report(stdout, m))...)
 }
@@ -374,7 +377,7 @@ func writeReports(m *results.Report, format string, report func(io.Writer, *resu
 // runOutcome turns the run's analysis (nil when nothing ran) into the
 // command's error, and so its exit status: interrupted, a variant failed
 // or not measured, a threshold crossed, or the run's own error.
-func runOutcome(ctx context.Context, m *results.Report, runErr error) error {
+func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 	if runErr != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w: %v", errInterrupted, runErr)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // TestDefaultRunDirectory: a run without -o, started in an empty
@@ -47,8 +47,8 @@ func TestDefaultRunDirectory(t *testing.T) {
 		t.Fatalf("runs/ holds %q, want one <UTC time>-quickstart directory", names)
 	}
 	dir := filepath.Join("runs", ents[0].Name())
-	if _, err := os.Stat(filepath.Join(cwd, dir, results.RunFile)); err != nil {
-		t.Errorf("the run directory lacks %s: %v", results.RunFile, err)
+	if _, err := os.Stat(filepath.Join(cwd, dir, rundir.RunFile)); err != nil {
+		t.Errorf("the run directory lacks %s: %v", rundir.RunFile, err)
 	}
 	if !strings.Contains(errOut.String(), "results written to "+dir+"\n") {
 		t.Errorf("stderr does not name %s:\n%s", dir, errOut.String())

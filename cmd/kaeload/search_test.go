@@ -20,7 +20,7 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/pinning"
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/target"
 )
 
@@ -235,11 +235,11 @@ func TestSearchFlatTop(t *testing.T) {
 	for attempt := 1; ; attempt++ {
 		dir := filepath.Join(t.TempDir(), "run")
 		out := interruptedSearch(t, path, dir)
-		r, err := results.ReadRunFile(dir)
+		r, err := readRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ss := results.SummarizeSearch(r)
+		ss := analysis.SummarizeSearch(r)
 		if ss == nil || ss.Best < 0 || ss.PlateauLow < 0 {
 			t.Fatalf("no search answer or plateau in run.json\n%s", out)
 		}
@@ -311,7 +311,7 @@ func interruptedSearch(t *testing.T, path, dir string) string {
 	if code != 130 {
 		t.Fatalf("interrupted run: exit %d, want 130\n%s", code, errOut)
 	}
-	first, err := results.ReadRunFile(dir)
+	first, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +329,7 @@ func interruptedSearch(t *testing.T, path, dir string) string {
 	if strings.Contains(errOut, "search window 4/12") || !strings.Contains(errOut, "search window 5/12") {
 		t.Errorf("the resumed run should measure windows 5 to 12 only:\n%s", errOut)
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

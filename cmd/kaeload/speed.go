@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/speed"
 )
 
@@ -59,9 +61,9 @@ Examples:
 	}
 	return writeOutput(*output, stdout, func(w io.Writer) error {
 		if len(sets) == 1 {
-			return results.WriteSpeedResults(w, *format, sets[0])
+			return render.WriteSpeedResults(w, *format, sets[0])
 		}
-		return results.WriteSpeedPairs(w, *format, speedName(pos[0]), speedName(pos[1]), results.PairSpeed(sets[0], sets[1]))
+		return render.WriteSpeedPairs(w, *format, speedName(pos[0]), speedName(pos[1]), analysis.PairSpeed(sets[0], sets[1]))
 	})
 }
 

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/testkit"
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/render"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // TestStartFailureNginx runs three variants of real nginx in the default
@@ -78,7 +79,7 @@ variants:
 	has("the text report (stderr)", errOut, "NOT MEASURED: "+nocert, "NOT MEASURED: "+badstart)
 	has("the exit message", errOut, "kaeload: variant failed: not measured: variant ")
 
-	var sum results.SummaryJSON
+	var sum render.SummaryJSON
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatalf("JSON summary: %v\n%s", err, out)
 	}
@@ -94,7 +95,7 @@ variants:
 		t.Errorf("JSON summary variants %+v: want good alone, with its repetition", sum.Variants)
 	}
 
-	stored, err := results.ReadRunFile(run)
+	stored, err := readRun(run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +112,12 @@ variants:
 		t.Fatalf("report --format md: exit %d\n%s", c, errText)
 	}
 	has("`kaeload report --format md`", md, "**NOT MEASURED:** variant nocert: server start failed: nginx: \\[emerg\\] cannot load certificate", "**NOT MEASURED:** "+badstart)
-	html, err := os.ReadFile(filepath.Join(run, results.ReportFile))
+	html, err := os.ReadFile(filepath.Join(run, rundir.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	has("report.html", string(html), `id="not-measured"`, "variant nocert: server start failed: nginx: [emerg] cannot load certificate &#34;"+missing+"&#34;", badstart, "yes, but not every variant was measured")
-	f, err := os.Open(filepath.Join(run, results.SummaryFile))
+	f, err := os.Open(filepath.Join(run, rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}

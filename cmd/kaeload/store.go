@@ -13,13 +13,16 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/htmlreport"
+	"github.com/kaeload/kaeload/results/render"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // store is where one run is kept. It is checked before any load is sent,
 // so an unwritable place fails the run at once rather than after an hour;
 // the run directory is created when the run begins and grows as it goes
-// (results.Journal): every finished repetition is on disk before the next
+// (rundir.Journal): every finished repetition is on disk before the next
 // one starts, so a controller that is killed keeps what it measured.
 type store struct {
 	dir          string // the run directory; "" = derive from the start time
@@ -32,7 +35,7 @@ type store struct {
 	// thresholds are stored in the run's header (results.Run.Thresholds).
 	thresholds []results.Threshold
 	log        *runLog
-	journal    *results.Journal
+	journal    *rundir.Journal
 	// logFile is the run log of a resumed run, open for appending and
 	// attached to log when the run begins.
 	logFile *os.File
@@ -51,7 +54,7 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 		}
 		s.parent = filepath.Dir(out)
 	}
-	if err := results.CheckWritable(s.parent); err != nil {
+	if err := rundir.CheckWritable(s.parent); err != nil {
 		return nil, fmt.Errorf("results cannot be written: %w", err)
 	}
 	return s, nil
@@ -97,28 +100,54 @@ func (s *store) Begin(r *results.Run) error {
 		}
 	}
 	if s.dir == "" {
-		s.dir = filepath.Join(s.parent, results.DefaultDirName(r.Started, r.Name))
+		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
 	}
-	j, err := results.CreateJournal(s.dir, r, results.JournalOptions{Render: s.render})
+	j, err := rundir.CreateJournal(s.dir, r, dirOptions)
 	if err != nil {
 		return fmt.Errorf("results cannot be written: %w", err)
 	}
 	s.journal = j
-	if err := s.log.attach(filepath.Join(s.dir, results.LogFile)); err != nil {
+	if err := s.log.attach(filepath.Join(s.dir, rundir.LogFile)); err != nil {
 		return fmt.Errorf("results cannot be written: %w", err)
 	}
 	return nil
 }
 
-// render is the report.html of the run so far (its Report), rebuilt with
-// each record.
-func (s *store) render(m *results.Report) (map[string][]byte, error) {
+// dirOptions are what a run directory is given to complete and render a
+// run (rundir does no analysis of its own): the analysis's warnings in
+// run.json, and summary.csv, speed.csv and report.html (dirFiles).
+var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
+
+// dirFiles renders the files a run directory rebuilds after each record
+// besides run.json, all from one Report of the run so far: summary.csv
+// (once a variant is measured or given up), speed.csv (when speed
+// commands ran) and report.html.
+func dirFiles(r *results.Run) (map[string][]byte, error) {
+	m := analysis.Analyze(r)
+	files := map[string][]byte{}
+	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
+		var b bytes.Buffer
+		if err := render.WriteCSV(&b, m); err == nil {
+			files[rundir.SummaryFile] = b.Bytes()
+		}
+	}
+	if analysis.HasSpeed(r) {
+		var b bytes.Buffer
+		if err := render.WriteSpeedCSV(&b, m); err == nil {
+			files[rundir.SpeedFile] = b.Bytes()
+		}
+	}
 	var b bytes.Buffer
 	if err := htmlreport.Write(&b, m); err != nil {
-		return nil, fmt.Errorf("%s: %w", results.ReportFile, err)
+		return files, fmt.Errorf("%s: %w", rundir.ReportFile, err)
 	}
-	return map[string][]byte{results.ReportFile: b.Bytes()}, nil
+	files[rundir.ReportFile] = b.Bytes()
+	return files, nil
 }
+
+// readRun reads a stored run (a run.json or a run directory) as its
+// run.json has it (rundir.ReadRunFile with dirOptions).
+func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path, dirOptions) }
 
 // Rep records a finished repetition.
 func (s *store) Rep(variant int, rep results.Rep) error { return s.journal.Rep(variant, rep) }

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // storedRun runs the quick start into a fresh run directory.
@@ -77,12 +77,12 @@ func removeSharedRun() {
 func TestRunDirectory(t *testing.T) {
 	alongside(t)
 	dir := sharedRun(t)
-	for _, f := range []string{results.RunFile, results.SummaryFile, results.ReportFile, results.LogFile} {
+	for _, f := range []string{rundir.RunFile, rundir.SummaryFile, rundir.ReportFile, rundir.LogFile} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v (want a non-empty file)", f, err)
 		}
 	}
-	stored, err := os.ReadFile(filepath.Join(dir, results.RunFile))
+	stored, err := os.ReadFile(filepath.Join(dir, rundir.RunFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,14 +93,14 @@ func TestRunDirectory(t *testing.T) {
 	if !bytes.Equal([]byte(out), stored) {
 		t.Errorf("report --format json differs from run.json (%d vs %d bytes)", len(out), len(stored))
 	}
-	r, err := results.ReadRunFile(dir)
+	r, err := readRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Scenario == "" || len(r.Host) == 0 || r.Kaeload == "" {
 		t.Errorf("run.json lacks scenario text, host facts or version: scenario %d bytes, host %s, version %q", len(r.Scenario), r.Host, r.Kaeload)
 	}
-	f, err := os.Open(filepath.Join(dir, results.SummaryFile))
+	f, err := os.Open(filepath.Join(dir, rundir.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // stringsFlag collects a repeated string flag.
@@ -19,7 +19,7 @@ func (s *stringsFlag) Set(v string) error {
 
 // thresholdError is errThreshold naming the crossed thresholds of m; nil
 // when none was crossed (Report.Crossed).
-func thresholdError(m *results.Report) error {
+func thresholdError(m *analysis.Report) error {
 	lines := m.Crossed
 	if len(lines) == 0 {
 		return nil

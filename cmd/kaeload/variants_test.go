@@ -17,6 +17,8 @@ import (
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/target"
 )
@@ -129,7 +131,7 @@ variants:
 	}, "run", scenario, "--progress", "on", "--out", runDir)
 	t.Logf("stdout:\n%s\nstderr:\n%s", out, errOut)
 	// What was measured is kept, marked interrupted.
-	if r, err := results.ReadRunFile(runDir); err != nil {
+	if r, err := readRun(runDir); err != nil {
 		t.Errorf("interrupted run not stored: %v", err)
 	} else if !r.Interrupted || len(r.Variants) == 0 || len(r.Variants[0].Reps) != 1 {
 		t.Errorf("stored run: interrupted %v, variants %d", r.Interrupted, len(r.Variants))
@@ -248,7 +250,7 @@ func TestLocalNginxExample(t *testing.T) {
 	default:
 		// The report a user reads says so too.
 		var text strings.Builder
-		if err := results.WriteText(&text, results.Analyze(r)); err != nil {
+		if err := render.WriteText(&text, analysis.Analyze(r)); err != nil {
 			t.Fatal(err)
 		}
 		row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(ecdsa) + `\s+3\s.*\s\+[0-9.]+ %, significant`)

@@ -44,15 +44,25 @@ type Config struct {
 	// root (index.html). E.g. "return 503;" for a server that fails.
 	Location string
 	// WorkerConnections is nginx's worker_connections (default 4096); the
-	// worker's open-file limit is set to twice it, and the listen backlog
-	// to the system's largest.
+	// worker's open-file limit is set to twice it.
 	WorkerConnections int
+	// Backlog is the listen backlog (listen … backlog=N); 0 asks for 65535,
+	// which the kernel caps at net.core.somaxconn: the system's largest.
+	// A small one makes the accept queue overflow under load.
+	Backlog int
+	// MoreBacklogs adds a listener on 127.0.0.1 for each backlog it
+	// lists, serving the same site (Server.MoreAddrs): one nginx for a
+	// test that compares backlogs.
+	MoreBacklogs []int
 }
 
 // Server is a running nginx.
 type Server struct {
 	// Addr is host:port of the HTTPS listener on 127.0.0.1.
 	Addr string
+	// MoreAddrs are those of the listeners of Config.MoreBacklogs, in
+	// its order.
+	MoreAddrs []string
 	// Dir holds the configuration, certificate, logs and document root.
 	Dir string
 	// Cmd is the nginx master process.
@@ -106,8 +116,7 @@ http {
     scgi_temp_path %[1]s/tmp;
     log_format kaeload '$msec $status $ssl_session_reused $ssl_protocol $ssl_cipher $bytes_sent $connection $connection_requests';
     server {
-        listen 127.0.0.1:%[2]d ssl backlog=65535;
-        server_name localhost;
+%[2]s        server_name localhost;
         ssl_certificate %[1]s/cert.pem;
         ssl_certificate_key %[1]s/key.pem;
         ssl_protocols %[3]s;
@@ -133,6 +142,9 @@ func Start(t testing.TB, cfg Config) *Server {
 	}
 	if cfg.WorkerConnections == 0 {
 		cfg.WorkerConnections = 4096
+	}
+	if cfg.Backlog == 0 {
+		cfg.Backlog = 65535
 	}
 	dir := t.TempDir()
 	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
@@ -174,16 +186,22 @@ func Start(t testing.TB, cfg Config) *Server {
 	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		port, err := testkit.FreePort()
-		if err != nil {
-			t.Fatal(err)
+		var addrs []string
+		var listen strings.Builder
+		for _, backlog := range append([]int{cfg.Backlog}, cfg.MoreBacklogs...) {
+			port, err := testkit.FreePort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
+			fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addrs[len(addrs)-1], backlog)
 		}
-		conf := fmt.Sprintf(confTemplate, dir, port, cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections)
+		conf := fmt.Sprintf(confTemplate, dir, listen.String(), cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections)
 		confPath := filepath.Join(dir, "nginx.conf")
 		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), Dir: dir, CertPEM: certPEM}
+		s := &Server{Addr: addrs[0], MoreAddrs: addrs[1:], Dir: dir, CertPEM: certPEM}
 		cmd := exec.Command(bin, "-e", filepath.Join(dir, "error.log"), "-p", dir, "-c", confPath)
 		cmd.Env = os.Environ()
 		for k, v := range cfg.Env {
@@ -198,7 +216,13 @@ func Start(t testing.TB, cfg Config) *Server {
 		s.Cmd = cmd
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
-		if err := testkit.WaitListening(s.Addr, exited, 5*time.Second); err != nil {
+		err := testkit.WaitListening(s.Addr, exited, 5*time.Second)
+		for _, a := range s.MoreAddrs {
+			if err == nil {
+				err = testkit.WaitListening(a, exited, 5*time.Second)
+			}
+		}
+		if err != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			errLog, _ := os.ReadFile(filepath.Join(dir, "error.log"))
 			lastErr = fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)

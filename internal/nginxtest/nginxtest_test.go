@@ -4,6 +4,10 @@ import (
 	"crypto/tls"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +66,45 @@ func TestParseLine(t *testing.T) {
 	}
 	if _, err := ParseLine("garbage"); err == nil {
 		t.Error("garbage parsed without error")
+	}
+}
+
+// TestBacklog: the listen backlog asked for is the listening socket's, as
+// the kernel shows it (ss: Send-Q of a LISTEN socket is its backlog), and
+// the default is the system's largest (net.core.somaxconn caps 65535).
+func TestBacklog(t *testing.T) {
+	ss, err := exec.LookPath("ss")
+	if err != nil {
+		t.Skip("ss (iproute2) not installed: cannot read a listener's backlog")
+	}
+	somaxconn, err := os.ReadFile("/proc/sys/net/core/somaxconn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	largest, err := strconv.Atoi(strings.TrimSpace(string(somaxconn)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	backlogOf := func(addr string) string {
+		out, err := exec.Command(ss, "-Hltn", "src", addr).Output()
+		if err != nil {
+			t.Fatalf("ss: %v", err)
+		}
+		f := strings.Fields(string(out)) // State Recv-Q Send-Q Local Peer
+		if len(f) < 4 {
+			t.Fatalf("ss -ltn src %s: %q, want the listener", addr, out)
+		}
+		return f[2]
+	}
+	for _, tc := range []struct{ backlog, want int }{{8, 8}, {0, min(65535, largest)}} {
+		s := Start(t, Config{Backlog: tc.backlog})
+		if got := backlogOf(s.Addr); got != strconv.Itoa(tc.want) {
+			t.Errorf("Backlog %d: the listener's backlog is %q, want %d", tc.backlog, got, tc.want)
+		}
+	}
+	// One nginx, two listeners: each with its backlog.
+	s := Start(t, Config{Backlog: 8, MoreBacklogs: []int{16}})
+	if got, more := backlogOf(s.Addr), backlogOf(s.MoreAddrs[0]); got != "8" || more != "16" {
+		t.Errorf("Backlog 8, MoreBacklogs [16]: the listeners' backlogs are %q and %q", got, more)
 	}
 }

@@ -1,7 +1,8 @@
 // Package testkit holds the helpers kaeload's tests share: a buffer a
 // test reads while a run writes it, free loopback ports, waiting for a
-// listener, whether a process is gone, and the check that ties kaeload's counts to a server's own
-// record of what it served.
+// listener, whether a process is gone, a network namespace of a test's
+// own (InPrivateNetns, Linux), and the check that ties kaeload's counts
+// to a server's own record of what it served.
 //
 // It imports nothing of kaeload's but the run record, so the tests of
 // every package above the record can use it (runner's own tests

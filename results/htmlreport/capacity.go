@@ -13,6 +13,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/tables"
 )
 
 // capacitySection is the capacity search of a run: the comparison line
@@ -33,15 +36,15 @@ type capacityTable struct {
 
 // capacitySectionOf lays out m's capacity answers; nil when the run is no
 // capacity search.
-func capacitySectionOf(m *results.Report) *capacitySection {
+func capacitySectionOf(m *analysis.Report) *capacitySection {
 	r, cs := m.Run, m.Capacities
 	if cs == nil {
 		return nil
 	}
-	s := &capacitySection{Line: m.CapacityLine, Intro: results.CapacityIntro(r.Capacity)}
+	s := &capacitySection{Line: m.CapacityLine, Intro: tables.CapacityIntro(r.Capacity)}
 	for i := range cs {
-		h, rows := results.CapacityRows(&cs[i])
-		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: cs[i].KneeWords(r.Capacity.From), Header: h, Rows: rows})
+		h, rows := tables.CapacityRows(&cs[i])
+		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From), Header: h, Rows: rows})
 	}
 	return s
 }
@@ -51,7 +54,7 @@ func capacitySectionOf(m *results.Report) *capacitySection {
 // start) against the rate asked at each step, the target as a dashed
 // line and the knee (the highest rate that met the targets) as a dotted
 // vertical line; failing steps are ringed.
-func capacityCharts(m *results.Report) []chart {
+func capacityCharts(m *analysis.Report) []chart {
 	r, cs := m.Run, m.Capacities
 	spec := r.Capacity
 	var out []chart
@@ -69,7 +72,7 @@ func capacityCharts(m *results.Report) []chart {
 			Title: "Capacity of " + name + ": " + what + " against the rate asked",
 			Caption: "Points: one step of the search each (one open-loop window), " + what + " in ms (log scale) at the rate asked; " +
 				"ringed: steps that missed a target (latency, errors or missed starts); dashed line: the target; dotted line: the knee, " +
-				c.KneeWords(spec.From) + ".",
+				analysis.KneeWords(c, spec.From) + ".",
 		}
 		col := variantColor(c.Variant)
 		steps := append([]*results.Rep(nil), c.Steps...)
@@ -125,7 +128,7 @@ func capacityCharts(m *results.Report) []chart {
 		}
 		ch.Legend = []legendItem{
 			{Name: name + ": " + what, Color: cssColor(col), Line: true},
-			{Name: "target " + strings.TrimSuffix(strings.TrimRight(results.FormatMillis(target.Microseconds()), "0"), ".") + " ms", Color: cssColor(colorMuted), Line: true, Dashed: true},
+			{Name: "target " + strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".") + " ms", Color: cssColor(colorMuted), Line: true, Dashed: true},
 			{Name: "missed a target", Color: cssColor(colorAlarm)},
 		}
 		if c.Knee > 0 {
@@ -136,7 +139,7 @@ func capacityCharts(m *results.Report) []chart {
 			}
 			k.Color, k.Width, k.Dashes = colorBest, 1.2, []vg.Length{1.5, 2.5}
 			p.Add(k)
-			if err := labels(p, plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + c.KneeWords(spec.From)}, vg.Point{X: 6, Y: -12}, 10, colorBest); err != nil {
+			if err := labels(p, plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + analysis.KneeWords(c, spec.From)}, vg.Point{X: 6, Y: -12}, 10, colorBest); err != nil {
 				out = append(out, ch.finish("", err))
 				continue
 			}

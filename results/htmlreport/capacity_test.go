@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // TestCapacityReport: a capacity search gets its section (the comparison
@@ -25,7 +26,7 @@ func TestCapacityReport(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := Write(&b, results.Analyze(r)); err != nil {
+	if err := Write(&b, analysis.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()

@@ -15,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // chart is one figure of the report.
@@ -129,9 +131,9 @@ func rateChart(vs []variantData) chart {
 			dots = append(dots, plotter.XY{X: r, Y: pos})
 			right = math.Max(right, r)
 		}
-		label := results.FormatRate(v.Sum.Stats.Mean)
+		label := format.Rate(v.Sum.Stats.Mean)
 		if !v.Sum.IsBaseline && hasDelta(v, base) {
-			label += "  (" + results.FormatDelta(v.Sum.Comparison.DeltaPct) + ")"
+			label += "  (" + format.Delta(v.Sum.Comparison.DeltaPct) + ")"
 		}
 		lblPts = append(lblPts, plotter.XY{X: right, Y: pos})
 		lblStrs = append(lblStrs, label)
@@ -203,7 +205,7 @@ func sweepErrors(pts []seriesPoint) xyErrors {
 	return e
 }
 
-// bestPoint is the index of the point results.SummarizeRun marks best of
+// bestPoint is the index of the point analysis.SummarizeRun marks best of
 // its sweep; a series of one variant is no sweep there, and its only
 // point is the best.
 func bestPoint(pts []seriesPoint) int {
@@ -225,7 +227,7 @@ func markBest(p *plot.Plot, b seriesPoint, labelY float64, off vg.Point, align t
 	}
 	ring.GlyphStyle = draw.GlyphStyle{Color: colorBest, Radius: 8, Shape: draw.RingGlyph{}}
 	p.Add(ring)
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b.X, Y: labelY}}, Labels: []string{"best: " + b.D.V.Name + ", " + results.FormatRate(b.D.Sum.Stats.Mean) + " req/s"}})
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: b.X, Y: labelY}}, Labels: []string{"best: " + b.D.V.Name + ", " + format.Rate(b.D.Sum.Stats.Mean) + " req/s"}})
 	if err != nil {
 		return err
 	}
@@ -378,7 +380,7 @@ func sweepBarChart(i int, s series, base *variantData) chart {
 
 // cdfChart draws, for every measured variant, the CDF of one latency
 // histogram merged over the variant's repetitions, on a log ms axis.
-func cdfChart(vs []variantData, id, name string, pick func(*results.VariantSummary) *results.Histogram) chart {
+func cdfChart(vs []variantData, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
 	c := chart{
 		ID:    id,
 		Title: "Latency CDF: " + name,
@@ -523,7 +525,7 @@ func cpuChart(vs []variantData) (chart, bool) {
 		for k, kind := range kinds {
 			var xs []float64
 			for r := range v.V.Reps {
-				if x := kind.val(cpuOf(&v.V.Reps[r])); !math.IsNaN(x) {
+				if x := kind.val(cpuOf(&v.V.Reps[r], &v.Reps[r])); !math.IsNaN(x) {
 					xs = append(xs, x)
 				}
 			}

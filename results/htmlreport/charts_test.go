@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // svgPath is one <path> of a chart as vgsvg writes it.
@@ -123,7 +124,7 @@ func sweepFixture() []variantData {
 		v := &results.Variant{Name: name, Series: series, Sweep: map[string]string{key: value}, Reps: make([]results.Rep, 5)}
 		st := stats.Stats{N: 5, Mean: mean, HasCI: true, CI95Low: mean * 0.98, CI95High: mean * 1.02}
 		vs = append(vs, variantData{Index: len(vs), V: v, Color: variantColor(len(vs)),
-			Sum: &results.VariantSummary{Stats: st, IsBaseline: len(vs) == 0, Best: best}})
+			Sum: &analysis.VariantSummary{Stats: st, IsBaseline: len(vs) == 0, Best: best}})
 	}
 	add("rsa2048", "{cert}", "cert", "rsa2048", 1180, false)
 	add("rsa4096", "{cert}", "cert", "rsa4096", 190, false)

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // chromiumPath is where Debian's chromium package installs the browser.
@@ -127,7 +127,7 @@ func TestChromium(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	var b bytes.Buffer
-	if err := Write(&b, results.Analyze(fixtureRun())); err != nil {
+	if err := Write(&b, analysis.Analyze(fixtureRun())); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
@@ -325,7 +325,7 @@ func TestChromiumLayout1280(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
 	var b bytes.Buffer
-	if err := Write(&b, results.Analyze(wideRun())); err != nil {
+	if err := Write(&b, analysis.Analyze(wideRun())); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	page := filepath.Join(dir, "report-1280.html")

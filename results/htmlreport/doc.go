@@ -47,22 +47,29 @@
 // # Tables and banners
 //
 // The comparison table (n, mean, standard deviation, 95 % CI, Δ % against
-// the baseline, Welch's p and the verdict, from results.SummarizeRun, so
+// the baseline, Welch's p and the verdict, from analysis.SummarizeRun, so
 // the same figures as the text, Markdown and CSV reports), the variants with their sweep values and server
 // environment, the per-repetition totals (a failed repetition's reason on
 // a row of its own), what each repetition counted outside its window
 // (warm-up, drained, cut off by stage, TIME_WAIT sockets), latency
-// percentiles, worker
-// groups, CPU, errors by class with their first message, negotiated TLS
+// percentiles, in an open loop the starts due and missed and the latency
+// from the intended start per variant (each repetition's open-loop,
+// missed and back-off lines under its row), worker
+// groups, CPU (the client's figures from analysis.RepReport.ClientCPU), errors by class with their first message, negotiated TLS
 // parameters, server probes and the compiled plan. When any variant ran
-// crypto speed commands, a crypto speed table (results.SummarizeSpeed: the
+// crypto speed commands, a crypto speed table (analysis.SummarizeSpeed: the
 // text report's figures and Δ % against the baseline) and the failed
 // commands with their error. A red banner says so
 // when kaeload itself used at least results.ClientBoundBusy of any group's
-// CPUs (results.ClientBoundGroups): the result then measures kaeload, not
+// CPUs (analysis.ClientBoundGroups): the result then measures kaeload, not
 // the server. A yellow one names the other processes that took a large
-// share of a group's CPUs (results.OtherLoadGroups). Interrupted runs and the
+// share of a group's CPUs (analysis.OtherLoadGroups). Interrupted runs and the
 // run's warnings get banners too.
 //
-// This package imports only results from kaeload.
+// # Layer rule
+//
+// htmlreport formats and computes nothing: it takes an analysis.Report
+// and imports the record, the statistics' types, format, analysis and
+// the table model (results/tables); never results/render, nor the run
+// directory.
 package htmlreport

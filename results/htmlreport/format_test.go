@@ -7,15 +7,15 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 func TestCell(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{results.FormatRate(math.NaN()), dash},
-		{results.QuantileMillis(nil, 99), dash},
-		{results.FormatRate(-0.01), "0.0"},
-		{results.FormatCount(1234), "1,234"},
+		{format.Rate(math.NaN()), dash},
+		{format.QuantileMillis(nil, 99), dash},
+		{format.Rate(-0.01), "0.0"},
+		{format.Count(1234), "1,234"},
 		{"-1", "-1"},
 	}
 	for _, tt := range tests {

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/tables"
 )
 
 // Write writes r as one self-contained HTML page (report.html): inline CSS,
@@ -23,7 +26,7 @@ import (
 // the run's warnings, a client-bound banner when kaeload itself used at
 // least results.ClientBoundBusy of any group's CPUs and an other-load
 // banner naming the processes that took a large share of them
-// (results.OtherLoadGroups); the charts (req/s per variant with 95 %
+// (analysis.OtherLoadGroups); the charts (req/s per variant with 95 %
 // confidence intervals, a line per numeric sweep series and bars per
 // categorical one, handshake and total latency CDFs, req/s per group,
 // client and server CPU when measured); and the tables (comparison
@@ -38,7 +41,7 @@ import (
 // A run whose baseline was not measured shows what was measured, and its
 // comparison says that nothing is compared. It returns any error of w. A chart that cannot be drawn is replaced by
 // a visible note saying why; the rest of the page is still written.
-func Write(w io.Writer, m *results.Report) error {
+func Write(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	pg, err := newPage(m)
 	if err != nil {
@@ -67,12 +70,12 @@ type page struct {
 	// Failed lists the variants with failed repetitions.
 	Failed []string
 	// NotMeasured are the variants the run gave up on, one line each
-	// (results.Run.NotMeasuredLines).
+	// (analysis.NotMeasuredLines).
 	NotMeasured []string
 	Warnings    []string
-	// Hints are results.Run.Hints: lines, not warnings.
+	// Hints are analysis.Hints: lines, not warnings.
 	Hints []string
-	// Hosts describes the run's ssh hosts (results.HostLine), if any.
+	// Hosts describes the run's ssh hosts (format.HostLine), if any.
 	Hosts []string
 	// Thresholds are the threshold checks, one line each
 	// (ThresholdCheck.Line); Crossed how many did not pass.
@@ -83,7 +86,7 @@ type page struct {
 	ClientBound     []string
 	ClientBoundMore int
 	// OtherLoad lists the first maxClientBound groups whose CPUs other
-	// processes took a large share of (results.OtherLoadGroups);
+	// processes took a large share of (analysis.OtherLoadGroups);
 	// OtherLoadMore counts the others.
 	OtherLoad     []string
 	OtherLoadMore int
@@ -109,6 +112,9 @@ type page struct {
 	// row per repetition that has any.
 	NotCounted []notCountedRow
 	Latency    []latencyRow
+	// OpenLoop is, per variant of an open-loop run, its starts due and
+	// missed and its latency from the intended start; nil in a closed loop.
+	OpenLoop   []openLoopRow
 	Groups     []groupRow
 	CPU        []cpuRow
 	Errors     []errorRow
@@ -155,6 +161,9 @@ type repRow struct {
 	ClientUs string
 	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
 	Failed string
+	// Notes are the repetition's other loud lines (RepReport: missed
+	// starts, back-off, the open loop), each on a row of its own.
+	Notes []string
 }
 
 // notCountedRow is one repetition's counts outside its window: responses
@@ -163,6 +172,12 @@ type repRow struct {
 // cut off (Abandoned), split by stage; and TIME_WAIT sockets after.
 type notCountedRow struct {
 	Variant, Rep, Warmup, WarmupErrors, Late, Abandoned, Connect, Handshake, Response, TimeWait string
+}
+
+// openLoopRow is one variant's open loop over its repetitions
+// (VariantSummary.Scheduled, .Missed, .Intended).
+type openLoopRow struct {
+	Variant, Scheduled, Missed, P50, P99, P999 string
 }
 
 type latencyRow struct {
@@ -191,7 +206,7 @@ type probeRow struct {
 	Variant, Rep, Probe, Before, After, Delta, Error string
 }
 
-// speedSection is the crypto speed table: results.SpeedTable's header and
+// speedSection is the crypto speed table: analysis.SpeedTable's header and
 // cells, the commands and the failed runs.
 type speedSection struct {
 	Baseline string
@@ -221,7 +236,7 @@ const maxClientBound = 8
 const timeLayout = "2006-01-02 15:04:05 MST"
 
 // newPage lays out everything the page shows from the report m.
-func newPage(m *results.Report) (*page, error) {
+func newPage(m *analysis.Report) (*page, error) {
 	if m.Err != nil {
 		return nil, m.Err
 	}
@@ -258,25 +273,25 @@ func newPage(m *results.Report) (*page, error) {
 		return pg, nil
 	}
 	sum := m.Summary
-	vs := newVariantData(r, sum)
+	vs := newVariantData(m)
 	var base *variantData // nil when the baseline was not measured
 	if sum.Baseline >= 0 {
 		base = &vs[sum.Baseline]
 	}
 	pg.Baseline = sum.BaselineLine()
-	pg.Order, pg.StatsNote = results.OrderLine(r), results.StatsNote(sum)
+	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
 	if nc := sum.NoComparison(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
-	if h, rows, title, ok := results.DriftTable(sum); ok {
+	if h, rows, title, ok := tables.DriftRows(sum); ok {
 		pg.Drift = &driftSection{Title: title, Header: h, Rows: rows}
 	}
-	if lines, h, rows, ok := results.SearchTable(m.Search); ok {
+	if lines, h, rows, ok := tables.SearchRows(m.Search); ok {
 		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
 	}
 	pg.Failed = m.Failed
-	pg.ClientBound, pg.ClientBoundMore = firstOf(results.ClientBoundGroups(r), maxClientBound)
-	pg.OtherLoad, pg.OtherLoadMore = firstOf(results.OtherLoadGroups(r), maxClientBound)
+	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups, maxClientBound)
+	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups, maxClientBound)
 
 	pg.Capacity = capacitySectionOf(m)
 	pg.Charts = append(pg.Charts, capacityCharts(m)...)
@@ -286,8 +301,8 @@ func newPage(m *results.Report) (*page, error) {
 		pg.Charts = append(pg.Charts, c)
 	}
 	pg.Charts = append(pg.Charts,
-		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *results.VariantSummary) *results.Histogram { return s.Handshake }),
-		cdfChart(vs, "chart-cdf-total", "total request time", func(s *results.VariantSummary) *results.Histogram { return s.Total }),
+		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
+		cdfChart(vs, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 		groupChart(vs))
 	if c, ok := cpuChart(vs); ok {
 		pg.Charts = append(pg.Charts, c)
@@ -300,18 +315,23 @@ func newPage(m *results.Report) (*page, error) {
 		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, base))
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
+		if v.Sum.Scheduled > 0 {
+			q := func(q float64) string { return cell(format.QuantileMillis(v.Sum.Intended, q)) }
+			pg.OpenLoop = append(pg.OpenLoop, openLoopRow{Variant: v.V.Name, Scheduled: format.Count(v.Sum.Scheduled),
+				Missed: format.Count(v.Sum.Missed), P50: q(50), P99: q(99), P999: q(99.9)})
+		}
 		pg.Groups = append(pg.Groups, groupRows(v)...)
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
-			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep))
+			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep, &m.Reps[v.Index][j]))
 			if row, ok := notCountedRowOf(v.V.Name, rep); ok {
 				pg.NotCounted = append(pg.NotCounted, row)
 			}
 			pg.Errors = append(pg.Errors, errorRows(v.V.Name, rep)...)
 			pg.Probes = append(pg.Probes, probeRows(v.V.Name, rep)...)
-			if c := cpuOf(rep); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
-				pg.CPU = append(pg.CPU, cpuRowOf(v.V.Name, rep, c))
+			if c := cpuOf(rep, &v.Reps[j]); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
+				pg.CPU = append(pg.CPU, cpuRowOf(v.V.Name, rep, c, &v.Reps[j]))
 			}
 		}
 	}
@@ -319,8 +339,8 @@ func newPage(m *results.Report) (*page, error) {
 }
 
 // speedSectionOf lays out the crypto speed table st (nil: none) with the
-// text report's cells, results.Missing shown as dash.
-func speedSectionOf(st *results.SpeedTable) *speedSection {
+// text report's cells, format.Missing shown as dash.
+func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 	if st == nil {
 		return nil
 	}
@@ -355,10 +375,10 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	row := comparisonRow{
 		Variant: v.V.Name, Color: cssColor(v.Color), N: strconv.Itoa(s.N), IsBase: v.Sum.IsBaseline,
 		Mean: dash, StdDev: dash, CI: dash, Delta: "baseline", P: dash, PAdj: dash, MDE: dash, Verdict: "baseline",
-		P99Handshake: cell(results.QuantileMillis(v.Sum.Handshake, 99)), ClientUs: dash,
+		P99Handshake: cell(format.QuantileMillis(v.Sum.Handshake, 99)), ClientUs: dash,
 	}
 	if us, ok := v.Sum.ClientMicrosPerRequest(); ok {
-		row.ClientUs = results.FormatMicros(us)
+		row.ClientUs = format.Micros(us)
 	}
 	if n := v.Sum.FailedReps; n > 0 {
 		row.Failed = "FAILED"
@@ -367,19 +387,19 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 		}
 	}
 	if s.N > 0 {
-		row.Mean = results.FormatRate(s.Mean)
+		row.Mean = format.Rate(s.Mean)
 	}
 	if s.N > 1 {
-		row.StdDev = results.FormatRate(s.StdDev)
+		row.StdDev = format.Rate(s.StdDev)
 	}
 	if s.HasCI {
-		row.CI = results.FormatRate(s.CI95Low) + " – " + results.FormatRate(s.CI95High)
+		row.CI = format.Rate(s.CI95Low) + " – " + format.Rate(s.CI95High)
 	}
 	if !v.Sum.IsBaseline {
-		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(results.PValue(c)), cell(results.PAdjusted(c)), c.Significant
-		row.MDE, row.Verdict = cell(results.MDE(c)), results.VerdictWords(c)
+		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), c.Significant
+		row.MDE, row.Verdict = cell(format.MDE(c)), format.VerdictWords(c)
 		if hasDelta(v, base) {
-			row.Delta = results.FormatDelta(c.DeltaPct)
+			row.Delta = format.Delta(c.DeltaPct)
 		}
 	}
 	return row
@@ -412,19 +432,24 @@ func keyValues(m map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-func repRowOf(variant string, rep *results.Rep) repRow {
+func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 	t := &rep.Total
 	row := repRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
 		Window:   strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64) + " s",
-		Requests: results.FormatCount(t.Requests), Rate: results.FormatRate(t.Rate()), Errors: results.FormatCount(t.Errors.Total()),
-		Handshakes: results.FormatCount(t.Handshakes), Resumed: results.FormatCount(t.Resumed), Connections: results.FormatCount(t.Connections),
-		Status: results.StatusLine(&t.Counts), P99Total: cell(results.QuantileMillis(t.Latency.Total, 99)), ClientUs: dash,
+		Requests: format.Count(t.Requests), Rate: format.Rate(t.Rate()), Errors: format.Count(t.Errors.Total()),
+		Handshakes: format.Count(t.Handshakes), Resumed: format.Count(t.Resumed), Connections: format.Count(t.Connections),
+		Status: format.StatusLine(&t.Counts), P99Total: cell(format.QuantileMillis(t.Latency.Total, 99)), ClientUs: dash,
 	}
-	if us, _, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
-		row.ClientUs = results.FormatMicros(us)
+	if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
+		row.ClientUs = format.Micros(us)
 	}
 	row.Failed = rep.Failed
+	for _, l := range []string{ra.OpenLoop, ra.Missed, ra.Backoff} {
+		if l != "" {
+			row.Notes = append(row.Notes, l)
+		}
+	}
 	return row
 }
 
@@ -436,7 +461,7 @@ func notCountedRowOf(variant string, rep *results.Rep) (notCountedRow, bool) {
 	if o == (results.Outside{}) && rep.TimeWait == nil {
 		return notCountedRow{}, false
 	}
-	f := results.FormatCount
+	f := format.Count
 	row := notCountedRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
 		Warmup: f(o.Warmup), WarmupErrors: f(o.WarmupErrors), Late: f(o.Late), Abandoned: f(o.Abandoned),
@@ -457,10 +482,10 @@ func latencyRows(v *variantData) []latencyRow {
 		name string
 		h    *results.Histogram
 	}{{"connect", v.Sum.Connect}, {"handshake", v.Sum.Handshake}, {"ttfb", v.Sum.TTFB}, {"total", v.Sum.Total}} {
-		q := func(q float64) string { return cell(results.QuantileMillis(m.h, q)) }
+		q := func(q float64) string { return cell(format.QuantileMillis(m.h, q)) }
 		rows = append(rows, latencyRow{
-			Variant: v.V.Name, Metric: m.name, Count: results.FormatCount(uint64(m.h.TotalCount())),
-			P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: cell(results.MaxMillis(m.h)),
+			Variant: v.V.Name, Metric: m.name, Count: format.Count(uint64(m.h.TotalCount())),
+			P50: q(50), P90: q(90), P99: q(99), P999: q(99.9), Max: cell(format.MaxMillis(m.h)),
 		})
 	}
 	return rows
@@ -476,21 +501,21 @@ func groupRows(v *variantData) []groupRow {
 		row := groupRow{
 			Variant: v.V.Name, Group: strconv.Itoa(g.Index), CPUs: cpus,
 			Threads: strconv.Itoa(g.Threads), Slots: strconv.Itoa(g.Slots),
-			Rate: cell(results.FormatRate(mean(g.Rates))), Busy: cell(results.FormatPercent(mean(g.Busy))),
+			Rate: cell(format.Rate(mean(g.Rates))), Busy: cell(format.Percent(mean(g.Busy))),
 		}
 		if len(g.Rates) > 1 {
 			lo, hi := g.Rates[0], g.Rates[0]
 			for _, x := range g.Rates {
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
-			row.RateRange = results.FormatRate(lo) + " – " + results.FormatRate(hi)
+			row.RateRange = format.Rate(lo) + " – " + format.Rate(hi)
 		}
 		if len(g.Busy) > 1 {
 			hi := g.Busy[0]
 			for _, b := range g.Busy {
 				hi = math.Max(hi, b)
 			}
-			row.Busy += " (max " + results.FormatPercent(hi) + ")"
+			row.Busy += " (max " + format.Percent(hi) + ")"
 		}
 		for _, b := range g.Busy {
 			if b >= results.ClientBoundBusy {
@@ -502,11 +527,11 @@ func groupRows(v *variantData) []groupRow {
 	return rows
 }
 
-func cpuRowOf(variant string, rep *results.Rep, c repCPU) cpuRow {
+func cpuRowOf(variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) cpuRow {
 	row := cpuRow{
-		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: cell(results.FormatPercent(c.ClientMax)), Busiest: dash,
-		ClientMean: cell(results.FormatPercent(c.ClientMean)), Server: cell(results.FormatPercent(c.Server)), ServerSeconds: dash,
-		Hot: c.ClientMax >= results.ClientBoundBusy,
+		Variant: variant, Rep: strconv.Itoa(rep.Index + 1), ClientMax: cell(format.Percent(c.ClientMax)), Busiest: dash,
+		ClientMean: cell(format.Percent(c.ClientMean)), Server: cell(format.Percent(c.Server)), ServerSeconds: dash,
+		Hot: len(ra.ClientBoundGroups) > 0, // the analysis's verdict: the CPUs' busy time alone never makes it
 	}
 	if c.Busiest >= 0 {
 		row.Busiest = strconv.Itoa(c.Busiest)
@@ -529,7 +554,7 @@ func errorRows(variant string, rep *results.Rep) []errorRow {
 			first = "(no message)"
 		}
 		rows = append(rows, errorRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
-			Class: results.ErrorClass(c).String(), Count: results.FormatCount(ec.Count), First: first})
+			Class: results.ErrorClass(c).String(), Count: format.Count(ec.Count), First: first})
 	}
 	return rows
 }
@@ -555,7 +580,7 @@ func negotiatedRows(v *variantData) []negotiatedRow {
 	})
 	rows := make([]negotiatedRow, len(keys))
 	for i, k := range keys {
-		rows[i] = negotiatedRow{Variant: v.V.Name, Params: k, Count: results.FormatCount(sum[k]), Share: cell(results.FormatPercent(float64(sum[k]) / float64(total)))}
+		rows[i] = negotiatedRow{Variant: v.V.Name, Params: k, Count: format.Count(sum[k]), Share: cell(format.Percent(float64(sum[k]) / float64(total)))}
 	}
 	return rows
 }
@@ -570,7 +595,7 @@ func probeRows(variant string, rep *results.Rep) []probeRow {
 	for i, k := range names {
 		p := rep.Probes[k]
 		rows[i] = probeRow{Variant: variant, Rep: strconv.Itoa(rep.Index + 1), Probe: k,
-			Before: cell(results.FormatFloat(p.Before, 2)), After: cell(results.FormatFloat(p.After, 2)), Delta: cell(results.FormatFloat(p.Delta(), 2)), Error: p.Error}
+			Before: cell(format.Float(p.Before, 2)), After: cell(format.Float(p.After, 2)), Delta: cell(format.Float(p.Delta(), 2)), Error: p.Error}
 	}
 	return rows
 }
@@ -592,7 +617,7 @@ func planText(plan json.RawMessage) string {
 func hostLines(hosts []results.RemoteHost) []string {
 	var out []string
 	for _, h := range hosts {
-		out = append(out, results.HostLine(h))
+		out = append(out, format.HostLine(h))
 	}
 	return out
 }

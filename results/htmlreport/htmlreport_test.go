@@ -9,13 +9,16 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/render"
 )
 
 // write renders r and fails the test on an error.
 func write(t *testing.T, r *results.Run) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, results.Analyze(r)); err != nil {
+	if err := Write(&b, analysis.Analyze(r)); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	return b.String()
@@ -134,7 +137,7 @@ func TestWriteNumbers(t *testing.T) {
 		t.Fatalf("fixture differences should be significant in a family of 2: %+v %+v", c33, c0)
 	}
 	cells := func(c stats.Comparison) string {
-		return results.PValue(c) + "|" + results.PAdjusted(c) + "|" + results.MDE(c) + "|" + results.VerdictWords(c)
+		return format.PValue(c) + "|" + format.PAdjusted(c) + "|" + format.MDE(c) + "|" + format.VerdictWords(c)
 	}
 	tests := []struct{ variant, want string }{
 		{"baseline", "baseline|2|120,500.0|31.9|707.1|114,310.5 – 127,022.5|baseline|—|—|—|baseline|2.591"},
@@ -314,7 +317,7 @@ func TestWriteUnknownBaseline(t *testing.T) {
 	r.Baseline = "nope"
 	r.Incomplete = true
 	var b bytes.Buffer
-	if err := Write(&b, results.Analyze(r)); err != nil {
+	if err := Write(&b, analysis.Analyze(r)); err != nil {
 		t.Fatalf("Write with a baseline not measured: %v", err)
 	}
 	out := b.String()
@@ -452,7 +455,7 @@ func TestCDF(t *testing.T) {
 func TestSweepSeries(t *testing.T) {
 	mk := func(name, series string, sweep map[string]string, mean float64) variantData {
 		v := &results.Variant{Name: name, Series: series, Sweep: sweep, Reps: []results.Rep{{}}}
-		return variantData{V: v, Sum: &results.VariantSummary{Stats: stats.Stats{N: 1, Mean: mean}}}
+		return variantData{V: v, Sum: &analysis.VariantSummary{Stats: stats.Stats{N: 1, Mean: mean}}}
 	}
 	tests := []struct {
 		name        string
@@ -508,7 +511,7 @@ func TestSweepSeries(t *testing.T) {
 		}
 		var parts []string
 		for _, p := range ss[0].Points {
-			parts = append(parts, p.Label+"@"+results.FormatFloat(p.X, -1))
+			parts = append(parts, p.Label+"@"+format.Float(p.X, -1))
 		}
 		if got := strings.Join(parts, " "); ss[0].Key != tt.wantKey || ss[0].Numeric != tt.wantNumeric || got != tt.want {
 			t.Errorf("%s: key %q numeric %v points %q, want key %q numeric %v points %q",
@@ -535,7 +538,7 @@ func TestWriteConcurrent(t *testing.T) {
 	for range 4 {
 		go func() {
 			var b bytes.Buffer
-			err := Write(&b, results.Analyze(fixtureRun()))
+			err := Write(&b, analysis.Analyze(fixtureRun()))
 			if err == nil && b.String() != want {
 				err = errors.New("concurrent rendering differs from a sequential one")
 			}
@@ -555,18 +558,18 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteError(t *testing.T) {
-	err := Write(failWriter{}, results.Analyze(fixtureRun()))
+	err := Write(failWriter{}, analysis.Analyze(fixtureRun()))
 	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.HasPrefix(err.Error(), "write html report") {
 		t.Errorf("Write to a failing writer = %v, want a wrapped error", err)
 	}
 }
 
 // markdownComparison returns the cells of WriteMarkdown's comparison
-// table by variant name, unescaped, with results.Missing written as dash.
+// table by variant name, unescaped, with format.Missing written as dash.
 func markdownComparison(t *testing.T, r *results.Run) map[string][]string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := results.WriteMarkdown(&b, results.Analyze(r)); err != nil {
+	if err := render.WriteMarkdown(&b, analysis.Analyze(r)); err != nil {
 		t.Fatalf("WriteMarkdown: %v", err)
 	}
 	section := between(b.String(), "## Comparison\n", "\n\n#")
@@ -579,7 +582,7 @@ func markdownComparison(t *testing.T, r *results.Run) map[string][]string {
 		var cells []string
 		for _, c := range strings.Split(strings.Trim(line, "|"), " | ") {
 			c = unescape.Replace(strings.TrimSpace(c))
-			if c == results.Missing {
+			if c == format.Missing {
 				c = dash
 			}
 			cells = append(cells, c)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // variantData is one variant with everything the report derives from it.
@@ -15,23 +16,26 @@ type variantData struct {
 	// Index is the variant's position in Run.Variants.
 	Index int
 	V     *results.Variant
-	// Sum is the variant's results.VariantSummary: its Stats, its
+	// Sum is the variant's analysis.VariantSummary: its Stats, its
 	// Comparison with the baseline, its latency histograms merged exactly
 	// over the repetitions and whether it is the best of its sweep. The
 	// page shows these figures, so they are the text and CSV reports'.
-	Sum   *results.VariantSummary
+	Sum   *analysis.VariantSummary
 	Color color.RGBA
 	// Rates are the repetitions' total rates, in repetition order.
 	Rates []float64
+	// Reps are the repetitions' analyses (Report.Reps of the variant).
+	Reps []analysis.RepReport
 }
 
-// newVariantData pairs every variant of r with its summary in s
-// (results.SummarizeRun(r)).
-func newVariantData(r *results.Run, s *results.RunSummary) []variantData {
+// newVariantData pairs every variant of m's run with its summary and
+// its repetitions' analyses.
+func newVariantData(m *analysis.Report) []variantData {
+	r := m.Run
 	vs := make([]variantData, len(r.Variants))
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		vs[i] = variantData{Index: i, V: v, Sum: &s.Variants[i], Color: variantColor(i), Rates: v.Rates()}
+		vs[i] = variantData{Index: i, V: v, Sum: &m.Summary.Variants[i], Color: variantColor(i), Rates: v.Rates(), Reps: m.Reps[i]}
 	}
 	return vs
 }
@@ -141,21 +145,13 @@ type repCPU struct {
 	ServerSeconds float64
 }
 
-// cpuOf returns the CPU picture of rep.
-func cpuOf(rep *results.Rep) repCPU {
+// cpuOf returns the CPU picture of rep, whose analysis is ra: the
+// client's figures are ra.ClientCPU's (the analysis computes them).
+func cpuOf(rep *results.Rep, ra *analysis.RepReport) repCPU {
 	c := repCPU{ClientMax: math.NaN(), ClientMean: math.NaN(), Busiest: -1, Server: math.NaN(), ServerSeconds: math.NaN()}
-	var busy []float64
-	for i := range rep.Groups {
-		g := &rep.Groups[i]
-		if g.CPU == nil {
-			continue
-		}
-		busy = append(busy, g.CPU.Busy)
-		if c.Busiest < 0 || g.CPU.Busy > c.ClientMax {
-			c.ClientMax, c.Busiest = g.CPU.Busy, g.Index
-		}
+	if cc := ra.ClientCPU; cc.Measured > 0 {
+		c.ClientMax, c.Busiest, c.ClientMean = cc.BusyMax, cc.BusyMaxGroup, cc.BusyMean
 	}
-	c.ClientMean = mean(busy)
 	if rep.ServerCPU != nil {
 		c.Server, c.ServerSeconds = rep.ServerCPU.Busy, rep.ServerCPU.Seconds
 	}
@@ -167,7 +163,7 @@ func cpuOf(rep *results.Rep) repCPU {
 func hasCPU(vs []variantData) bool {
 	for _, v := range vs {
 		for i := range v.V.Reps {
-			c := cpuOf(&v.V.Reps[i])
+			c := cpuOf(&v.V.Reps[i], &v.Reps[i])
 			if !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
 				return true
 			}

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // colorPlateau marks the values of a search's plateau.
@@ -21,7 +23,7 @@ var colorPlateau = color.RGBA{44, 160, 44, 255}
 // labelled with its visit numbers (#1 is the first window), the best
 // ringed and the plateau's values marked; ok is false without a search
 // or a visited value whose place is not a number.
-func searchChart(ss *results.SearchSummary) (chart, bool) {
+func searchChart(ss *analysis.SearchSummary) (chart, bool) {
 	if ss == nil || len(ss.Points) == 0 {
 		return chart{}, false
 	}
@@ -107,7 +109,7 @@ func searchChart(ss *results.SearchSummary) (chart, bool) {
 	}
 	ring.GlyphStyle = draw.GlyphStyle{Color: colorBest, Radius: 8, Shape: draw.RingGlyph{}}
 	p.Add(ring)
-	bestLabel := "best: " + se.Key + " = " + b.Value + ", " + results.FormatNumber(b.Stats.Mean)
+	bestLabel := "best: " + se.Key + " = " + b.Value + ", " + format.Number(b.Stats.Mean)
 	if err := labels(p, bxy, []string{bestLabel}, vg.Point{X: 10, Y: 10}, 10, colorBest); err != nil {
 		c.Err = err.Error()
 		return c, true

@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // chartWidth is the width of every chart; heights vary with the content.
@@ -128,9 +128,9 @@ func (rateTicks) Ticks(lo, hi float64) []plot.Tick {
 			continue
 		}
 		if allK && ts[i].Value != 0 {
-			ts[i].Label = results.FormatFloat(ts[i].Value/1000, 0) + "k"
+			ts[i].Label = format.Float(ts[i].Value/1000, 0) + "k"
 		} else {
-			ts[i].Label = results.FormatFloat(ts[i].Value, -1)
+			ts[i].Label = format.Float(ts[i].Value, -1)
 		}
 	}
 	return ts

@@ -244,6 +244,9 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 {{- if .Failed}}
 <tr class="hot"><td colspan="12"><span class="failed">FAILED:</span> {{.Failed}}</td></tr>
 {{- end}}
+{{- range .Notes}}
+<tr><td colspan="12" class="msg">{{.}}</td></tr>
+{{- end}}
 {{- else}}
 <tr><td colspan="12">no completed repetitions</td></tr>
 {{- end}}
@@ -280,6 +283,20 @@ TIME_WAIT: sockets on the client machine right after the window (the server's to
 {{- end}}
 </tbody>
 </table></div>
+
+{{- if .OpenLoop}}
+
+<h3 id="open-loop">Open loop</h3>
+<p class="note">Starts due in the windows, and those missed because every connection slot was busy when they came due (never run late); latency in milliseconds from each request's intended start, a missed start counted at the request timeout (histograms of the repetitions merged exactly).</p>
+<div class="table-wrap"><table id="open-loop-table">
+<thead><tr><th>variant</th><th class="num">starts due</th><th class="num">missed</th><th class="num">p50 from intended</th><th class="num">p99 from intended</th><th class="num">p99.9 from intended</th></tr></thead>
+<tbody>
+{{- range .OpenLoop}}
+<tr><td class="name">{{.Variant}}</td><td class="num">{{.Scheduled}}</td><td class="num">{{.Missed}}</td><td class="num">{{.P50}}</td><td class="num">{{.P99}}</td><td class="num">{{.P999}}</td></tr>
+{{- end}}
+</tbody>
+</table></div>
+{{- end}}
 
 <h2 id="groups">Worker groups</h2>
 <div class="table-wrap"><table>

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 )
 
 // TestThresholdBanner: a crossed threshold shows as an alarm banner that
@@ -17,7 +18,7 @@ func TestThresholdBanner(t *testing.T) {
 		{Expr: "errors < 100%", Metric: results.MetricErrorShare, Op: "<", Value: 1},
 	}
 	var b bytes.Buffer
-	if err := Write(&b, results.Analyze(r)); err != nil {
+	if err := Write(&b, analysis.Analyze(r)); err != nil {
 		t.Fatal(err)
 	}
 	n := len(r.Variants)
@@ -30,7 +31,7 @@ func TestThresholdBanner(t *testing.T) {
 		t.Errorf("%d crossed lines, want one per variant (%d)", got, n)
 	}
 	b.Reset()
-	if err := Write(&b, results.Analyze(fixtureRun())); err != nil {
+	if err := Write(&b, analysis.Analyze(fixtureRun())); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), `id="thresholds"`) {

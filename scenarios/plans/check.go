@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/numfmt"
 	"github.com/kaeload/kaeload/results"
 )
 
@@ -161,9 +162,9 @@ func (l RangeLimit) Problem(n int) string {
 func EffectProblem(f float64, what string) string {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0) || f <= 0:
-		return fmt.Sprintf("%s must be more than 0%%, got %s", what, percent(f))
+		return fmt.Sprintf("%s must be more than 0%%, got %s", what, numfmt.Percent(f))
 	case f > 0.5:
-		return fmt.Sprintf("%s is a difference in percent of the baseline's req/s: more than 50%% is no test of a difference, got %s", what, percent(f))
+		return fmt.Sprintf("%s is a difference in percent of the baseline's req/s: more than 50%% is no test of a difference, got %s", what, numfmt.Percent(f))
 	}
 	return ""
 }
@@ -174,35 +175,11 @@ func MaxErrorsProblem(f float64) string {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return fmt.Sprintf("want a share from 0%% to 100%%, got %v", f)
 	case f < 0:
-		return fmt.Sprintf("must not be negative, got %s", percent(f))
+		return fmt.Sprintf("must not be negative, got %s", numfmt.Percent(f))
 	case f > 1:
-		return fmt.Sprintf("%s is more than 100%% (the share of all requests that may fail)", percent(f))
+		return fmt.Sprintf("%s is more than 100%% (the share of all requests that may fail)", numfmt.Percent(f))
 	}
 	return ""
-}
-
-// percent writes a fraction as a percentage: 0.005 is "0.5%".
-func percent(f float64) string {
-	return formatNum(roundTo(f*100, 9), -1) + "%"
-}
-
-// roundTo rounds f to digits decimals, dropping float noise such as the
-// 0.30000000000000004 of 3 × 0.1.
-func roundTo(f float64, digits int) float64 {
-	p := math.Pow10(digits)
-	if r := math.Round(f*p) / p; !math.IsInf(r, 0) && !math.IsNaN(r) {
-		return r
-	}
-	return f
-}
-
-// formatNum writes f with digits decimals (-1: shortest); integers have no ".0".
-func formatNum(f float64, digits int) string {
-	s := strconv.FormatFloat(f, 'f', digits, 64)
-	if s == "-0" {
-		s = "0"
-	}
-	return s
 }
 
 // hasControl reports whether s holds a control character.

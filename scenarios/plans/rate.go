@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/numfmt"
 	"github.com/kaeload/kaeload/results"
 )
 
@@ -99,7 +100,7 @@ func (l Load) SplitRate(total float64) Load {
 // groups'), or "" when there is nothing: more than 0 and at most MaxRate.
 func RateProblem(r float64) string {
 	if !(r > 0) || r > MaxRate || math.IsInf(r, 0) {
-		return fmt.Sprintf("must be more than 0 and at most %s per second, got %s", formatNum(MaxRate, -1), formatNum(r, -1))
+		return fmt.Sprintf("must be more than 0 and at most %s per second, got %s", numfmt.Num(MaxRate, -1), numfmt.Num(r, -1))
 	}
 	return ""
 }
@@ -113,17 +114,17 @@ func (k *checker) rate(l Load) {
 		var sum float64
 		for i, g := range l.Groups {
 			if g.Rate == 0 {
-				k.add(fmt.Sprintf("load.groups[%d].rate", i), "0 in an open loop of %s per second", formatNum(l.Rate, -1))
+				k.add(fmt.Sprintf("load.groups[%d].rate", i), "0 in an open loop of %s per second", numfmt.Num(l.Rate, -1))
 			}
 			sum += g.Rate
 		}
 		if math.Abs(sum-l.Rate) > 1e-6*l.Rate {
-			k.add("load.rate", "%s per second, but the groups' rates add up to %s", formatNum(l.Rate, -1), formatNum(sum, -1))
+			k.add("load.rate", "%s per second, but the groups' rates add up to %s", numfmt.Num(l.Rate, -1), numfmt.Num(sum, -1))
 		}
 	} else {
 		for i, g := range l.Groups {
 			if g.Rate != 0 {
-				k.add(fmt.Sprintf("load.groups[%d].rate", i), "%s per second in a closed loop (load.rate is 0)", formatNum(g.Rate, -1))
+				k.add(fmt.Sprintf("load.groups[%d].rate", i), "%s per second in a closed loop (load.rate is 0)", numfmt.Num(g.Rate, -1))
 			}
 		}
 	}
@@ -137,18 +138,18 @@ func (k *checker) rate(l Load) {
 	}
 	k.problem(path+".max_errors", MaxErrorsProblem(cp.MaxErrors))
 	if !(cp.MaxMissed >= 0 && cp.MaxMissed <= 1) {
-		k.add(path+".max_missed", "want a share from 0%% to 100%% of the scheduled starts, got %s", percent(cp.MaxMissed))
+		k.add(path+".max_missed", "want a share from 0%% to 100%% of the scheduled starts, got %s", numfmt.Percent(cp.MaxMissed))
 	}
 	k.problem(path+".from", RateProblem(cp.From))
 	k.problem(path+".max", RateProblem(cp.Max))
 	if cp.Max < cp.From {
-		k.add(path+".max", "%s is below from (%s)", formatNum(cp.Max, -1), formatNum(cp.From, -1))
+		k.add(path+".max", "%s is below from (%s)", numfmt.Num(cp.Max, -1), numfmt.Num(cp.From, -1))
 	}
 	if !(cp.Factor > 1 && cp.Factor <= MaxCapacityFactor) {
-		k.add(path+".factor", "must be more than 1 and at most %d, got %s", MaxCapacityFactor, formatNum(cp.Factor, -1))
+		k.add(path+".factor", "must be more than 1 and at most %d, got %s", MaxCapacityFactor, numfmt.Num(cp.Factor, -1))
 	}
 	if !(cp.Resolution > 0 && cp.Resolution <= 0.5) {
-		k.add(path+".resolution", "must be more than 0%% and at most 50%%, got %s", percent(cp.Resolution))
+		k.add(path+".resolution", "must be more than 0%% and at most 50%%, got %s", numfmt.Percent(cp.Resolution))
 	}
 	k.problem(path+".window", DurationBound.Problem(cp.Window))
 }

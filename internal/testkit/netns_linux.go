@@ -1,0 +1,79 @@
+package testkit
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// envNetns names, in a test binary re-executed inside a network namespace
+// of its own, the test it runs there (InPrivateNetns).
+const envNetns = "KAELOAD_TEST_NETNS"
+
+// InPrivateNetns gives test (or subtest) t a network namespace of its
+// own, so that the kernel's TCP counters move only with what t does. In
+// the test binary as started it runs t again, alone, in a copy of itself
+// re-executed under `unshare -n`, reports that run's output and returns
+// false: the caller returns. In that copy it brings the loopback up and
+// returns true: everything the test starts (nginx, the workers) inherits
+// the namespace. Without namespaces (not root, no unshare) t is skipped,
+// and fails under CI=true.
+func InPrivateNetns(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(envNetns) == t.Name() {
+		loopbackUp(t)
+		return true
+	}
+	parts := strings.Split(t.Name(), "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	cmd := exec.Command("unshare", "-n", "--", os.Args[0], "-test.run="+strings.Join(parts, "/"), "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), envNetns+"="+t.Name())
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil && strings.Contains(out.String(), "--- SKIP: "+t.Name()+" ("):
+		t.Skipf("skipped inside its network namespace:\n%s", out.String())
+	case err == nil:
+		t.Logf("inside its network namespace:\n%s", out.String())
+	case errors.Is(err, exec.ErrNotFound), errors.As(err, &ee) && strings.Contains(out.String(), "unshare failed"):
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("network namespaces are not available (unshare -n) but CI=true: %v\n%s", err, out.String())
+		}
+		t.Skipf("network namespaces are not available here (unshare -n): %v\n%s", err, out.String())
+	default:
+		t.Fatalf("inside its network namespace: %v\n%s", err, out.String())
+	}
+	return false
+}
+
+// loopbackUp brings up the loopback of this process's network namespace
+// (a new one has it down).
+func loopbackUp(t *testing.T) {
+	t.Helper()
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		t.Fatalf("loopback flags: %v", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		t.Fatalf("loopback up: %v", err)
+	}
+}

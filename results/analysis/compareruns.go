@@ -1,0 +1,202 @@
+package analysis
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
+	"strings"
+)
+
+// RunsReport is the analysis of stored runs compared with a reference
+// runs[0], computed once by AnalyzeRuns: what CompareRuns writes and
+// SlowerRuns reads.
+type RunsReport struct {
+	// Names label the runs ("run N" when no label was given).
+	Names []string
+	// Runs are the runs' own reports (Analyze), in order.
+	Runs []*Report
+	// PlanLine says whether the runs' plans are identical ("" when no run
+	// recorded one).
+	PlanLine string
+	// Variants are the variants lined up by name: those of the first run
+	// in order, then new ones as later runs list them.
+	Variants []RunsVariant
+}
+
+// RunsVariant is one variant across the runs.
+type RunsVariant struct {
+	// Name is the variant's name.
+	Name string
+	// Cells hold the variant in each run, in the runs' order.
+	Cells []RunsCell
+}
+
+// RunsCell is one variant in one run.
+type RunsCell struct {
+	// Present is false when the run has no variant of that name.
+	Present bool
+	// Summary summarizes the variant's repetitions; its Comparison is the
+	// one against the reference run (Holm over every variant and run).
+	Summary VariantSummary
+	// Compared is true for a later run whose variant was tested against
+	// the reference run's.
+	Compared bool
+}
+
+// AnalyzeRuns compares stored runs, e.g. the same scenario before and
+// after a kernel update; runs[0] is the reference. Every variant of every
+// later run is compared with the reference's of the same name (Compare's
+// two-sided t-test on the logarithms of the repetitions' total rates:
+// Student's pooled test for equal repetitions, Welch's otherwise;
+// Holm-adjusted over every variant and run, α = Alpha). labels name the
+// runs (e.g. their file names); nil or an empty label gives "run N". It is
+// an error when there is no run or the number of labels is neither 0 nor
+// len(runs).
+func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("compare runs: no runs")
+	}
+	if len(labels) != 0 && len(labels) != len(runs) {
+		return nil, fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
+	}
+	rr := &RunsReport{Names: make([]string, len(runs))}
+	for i, r := range runs {
+		rr.Names[i] = fmt.Sprintf("run %d", i+1)
+		if i < len(labels) && labels[i] != "" {
+			rr.Names[i] = labels[i]
+		}
+		rr.Runs = append(rr.Runs, Analyze(r))
+	}
+	rr.PlanLine = planLine(runs, rr.Names)
+	order, comps := runComparisons(runs)
+	for _, name := range order {
+		ref := findVariant(runs[0], name)
+		rv := RunsVariant{Name: name}
+		for i, r := range runs {
+			v := findVariant(r, name)
+			if v == nil {
+				rv.Cells = append(rv.Cells, RunsCell{})
+				continue
+			}
+			vs := summarizeVariant(v, i == 0)
+			vs.Comparison = comps[runKey{name, i}]
+			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+			rv.Cells = append(rv.Cells, RunsCell{Present: true, Summary: vs, Compared: compared})
+		}
+		rr.Variants = append(rr.Variants, rv)
+	}
+	return rr, nil
+}
+
+// runKey is a variant of a later run compared with the reference run.
+type runKey struct {
+	name string
+	run  int
+}
+
+// runComparisons lines the runs' variants up by name (the first run's in
+// order, then new ones as later runs list them) and compares every
+// variant of every later run with the reference's, all of them judged as
+// one family (Holm), like a run's comparisons.
+func runComparisons(runs []*results.Run) ([]string, map[runKey]stats.Comparison) {
+	var order []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for i := range r.Variants {
+			if n := r.Variants[i].Name; !seen[n] {
+				seen[n] = true
+				order = append(order, n)
+			}
+		}
+	}
+	var bases, others [][]float64
+	var keys []runKey
+	for _, name := range order {
+		ref := findVariant(runs[0], name)
+		for i, r := range runs[1:] {
+			if v := findVariant(r, name); ref != nil && v != nil {
+				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
+				keys = append(keys, runKey{name, i + 1})
+			}
+		}
+	}
+	comps := map[runKey]stats.Comparison{}
+	for k, c := range stats.ComparePairs(bases, others, results.DefaultEquivalence) {
+		comps[keys[k]] = c
+	}
+	return order, comps
+}
+
+// SlowerRuns returns, one line each, the variants of the later runs of
+// rr that are significantly slower than in the reference run (the
+// comparisons of AnalyzeRuns: Holm-adjusted over every variant and run)
+// by more than limitPct percent: "kae in NEW: -7.12 % (p Holm 0.003)".
+func SlowerRuns(rr *RunsReport, limitPct float64) []string {
+	var out []string
+	for _, rv := range rr.Variants {
+		for i := 1; i < len(rv.Cells); i++ {
+			c := rv.Cells[i].Summary.Comparison
+			if !rv.Cells[i].Present || !c.Significant || c.DeltaPct >= -limitPct {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", rv.Name, rr.Names[i], format.Delta(c.DeltaPct), format.PAdjusted(c)))
+		}
+	}
+	return out
+}
+
+// findVariant returns the variant of r with the given name, or nil.
+func findVariant(r *results.Run, name string) *results.Variant {
+	for i := range r.Variants {
+		if r.Variants[i].Name == name {
+			return &r.Variants[i]
+		}
+	}
+	return nil
+}
+
+// planLine says whether the runs' encoded plans are the same as the
+// reference's (compared as canonical JSON); "" when no run recorded one.
+// The address of a built-in target is a free port picked per run, and the
+// seed of a randomized order is drawn per run, so both are left out of the
+// comparison.
+func planLine(runs []*results.Run, names []string) string {
+	compact := func(raw json.RawMessage) string {
+		var plan map[string]any
+		if len(raw) == 0 || json.Unmarshal(raw, &plan) != nil {
+			return string(raw)
+		}
+		if t, ok := plan["target"].(map[string]any); ok && t["builtin"] != nil {
+			delete(t, "addr")
+			delete(t, "url")
+		}
+		// A randomized order draws its seed per run: the same plan.
+		delete(plan, "seed")
+		delete(plan, "seed_set")
+		b, err := json.Marshal(plan) // map keys sorted: canonical
+		if err != nil {
+			return string(raw)
+		}
+		return string(b)
+	}
+	ref := compact(runs[0].Plan)
+	any := ref != ""
+	var differ []string
+	for i := 1; i < len(runs); i++ {
+		p := compact(runs[i].Plan)
+		any = any || p != ""
+		if p != ref {
+			differ = append(differ, names[i])
+		}
+	}
+	switch {
+	case !any:
+		return ""
+	case len(differ) == 0:
+		return "plans: identical"
+	}
+	return fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), names[0])
+}

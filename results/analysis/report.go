@@ -1,0 +1,153 @@
+package analysis
+
+import (
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
+)
+
+// Report is the analysis of one run, computed once by Analyze: every
+// conclusion the outputs show. The renderers (WriteText, WriteMarkdown,
+// WriteCSV, WriteSummaryJSON, htmlreport) read its fields and compute no
+// analysis of their own, so two outputs of one rendering pass can never
+// disagree and each analysis runs once per pass.
+type Report struct {
+	// Run is the record analysed.
+	Run *results.Run
+	// Summary is the run summary (SummarizeRun): variants, comparisons,
+	// verdicts, sweeps, drift; nil only when Err is set.
+	Summary *RunSummary
+	// Err is SummarizeRun's error, if any.
+	Err error
+	// Search is the search answer (SummarizeSearch); nil when the run is
+	// not a search.
+	Search *SearchSummary
+	// Capacities are the capacity answers per variant (Capacities);
+	// nil when the run is not a capacity search.
+	Capacities []results.Capacity
+	// CapacityLine is the capacity answer in one line (CapacityLine);
+	// "" when the run is not a capacity search.
+	CapacityLine string
+	// Thresholds are the threshold checks (CheckThresholds).
+	Thresholds []ThresholdCheck
+	// Crossed are the crossed thresholds, one line each (CrossedLines).
+	Crossed []string
+	// Failed names the variants with failed repetitions (Failed).
+	Failed []string
+	// NotMeasured are the not-measured lines (NotMeasuredLines).
+	NotMeasured []string
+	// Warnings are every warning the outputs show: the run's own, failed,
+	// client-bound, other-load, backoff and the summary's (drift, …).
+	Warnings []string
+	// Hints are the hint lines (Hints).
+	Hints []string
+	// Speed is the crypto speed table; nil when no variant ran speed
+	// commands or the summary failed.
+	Speed *SpeedTable
+	// Reps are the repetitions' analyses: Reps[i][j] is that of
+	// Run.Variants[i].Reps[j].
+	Reps [][]RepReport
+	// ClientBoundGroups names every client-bound group of the run, one
+	// sentence each (ClientBoundGroups); OtherLoadGroups every group whose
+	// CPUs other processes shared (OtherLoadGroups).
+	ClientBoundGroups, OtherLoadGroups []string
+	// Diagnoses are every repetition's diagnoses (RepReport.Timeline),
+	// variants and repetitions in order: what went wrong inside the
+	// windows, each with its cause, figure, consequence and fix.
+	Diagnoses []diagnosis.Diagnosis
+}
+
+// RepReport is the analysis of one repetition (or capacity step, or
+// search window): the loud lines every output shows with it and what its
+// groups say together. A line is "" when it has nothing to say.
+type RepReport struct {
+	// Failed says why the repetition failed (FailedLine).
+	Failed string
+	// ClientBound names its client-bound groups (ClientBoundLine), and
+	// OtherLoad the groups whose CPUs other processes shared
+	// (OtherLoadLine).
+	ClientBound, OtherLoad string
+	// Missed says why an open loop missed starts (MissedLine), Backoff how
+	// often slots backed off (BackoffLine).
+	Missed, Backoff string
+	// OpenLoop is the total's open-loop line (OpenLoopLine): starts due,
+	// missed, latency from the intended start.
+	OpenLoop string
+	// Unanswered words the requests still unanswered at the window's end
+	// by stage (UnansweredLine).
+	Unanswered string
+	// ClientCPU is kaeload's CPU over the window (Rep.ClientCPU).
+	ClientCPU results.ClientCPU
+	// ClientBoundGroups and OtherLoadGroups index the groups behind
+	// ClientBound and OtherLoad (ClientBound, OtherLoad).
+	ClientBoundGroups, OtherLoadGroups []int
+	// Spread is how evenly the groups performed (GroupSpread); nil with
+	// fewer than two groups.
+	Spread *Spread
+	// MostOthers is the pinned group whose worker measured itself and
+	// whose CPUs other processes took the largest share of
+	// (GroupCPU.Others; the first of equals); nil when no group is such.
+	MostOthers *results.GroupCPU
+	// Timeline is what the repetition's timeline says (diagnosis.Rep):
+	// its rate range by interval, its stalls, the hosts' TCP counters
+	// over the window and its diagnoses; NoTimeline for a repetition
+	// stored before timelines.
+	Timeline diagnosis.Repetition
+}
+
+// analyzeRep is the RepReport of rep.
+func analyzeRep(rep *results.Rep) RepReport {
+	ra := RepReport{
+		Failed: FailedLine(rep), ClientBound: ClientBoundLine(rep), OtherLoad: OtherLoadLine(rep),
+		Missed: MissedLine(rep), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
+		ClientCPU: rep.ClientCPU(), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
+	}
+	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
+		ra.Unanswered = UnansweredLine(u)
+	}
+	if len(rep.Groups) > 1 {
+		s := GroupSpread(rep.Groups)
+		ra.Spread = &s
+	}
+	for _, gc := range rep.GroupCPUs() {
+		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
+			ra.MostOthers = &gc
+		}
+	}
+	return ra
+}
+
+// Analyze computes the Report of r once: what every renderer reads.
+func Analyze(r *results.Run) *Report {
+	rep := &Report{Run: r}
+	if rep.Summary, rep.Err = SummarizeRun(r); rep.Err != nil {
+		rep.Summary = nil
+	}
+	rep.Search = SummarizeSearch(r)
+	rep.Capacities = Capacities(r)
+	rep.CapacityLine = CapacityLine(r)
+	inside := diagnosis.Run(r)
+	rep.Diagnoses = diagnosis.All(inside)
+	rep.Thresholds = checkThresholds(r, inside)
+	for _, c := range Crossed(rep.Thresholds) {
+		rep.Crossed = append(rep.Crossed, crossedLine(&c))
+	}
+	rep.Failed = Failed(r)
+	rep.NotMeasured = NotMeasuredLines(r)
+	rep.Warnings = warningsOf(r, rep.Summary)
+	rep.Hints = Hints(r)
+	if rep.Summary != nil && HasSpeed(r) {
+		rep.Speed = newSpeedTable(r, rep.Summary)
+	}
+	rep.Reps = make([][]RepReport, len(r.Variants))
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		rep.Reps[i] = make([]RepReport, len(v.Reps))
+		for j := range v.Reps {
+			rep.Reps[i][j] = analyzeRep(&v.Reps[j])
+			rep.Reps[i][j].Timeline = inside[i][j]
+		}
+	}
+	rep.ClientBoundGroups = ClientBoundGroups(r)
+	rep.OtherLoadGroups = OtherLoadGroups(r)
+	return rep
+}

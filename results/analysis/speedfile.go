@@ -1,0 +1,82 @@
+package analysis
+
+import (
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+	"math"
+	"strconv"
+)
+
+// This file renders saved speed outputs outside a run ("kaeload speed"):
+// one output's figures, or two outputs side by side.
+
+// SpeedPair is one figure of two speed outputs side by side: its label
+// and unit (as SpeedResult.Label and Unit), and its value in each output;
+// HasA or HasB is false (and the value 0) where that output lacks the
+// figure.
+type SpeedPair struct {
+	Label string
+	Unit  string
+	A, B  float64
+	HasA  bool
+	HasB  bool
+}
+
+// PairSpeed lines up the figures of two speed outputs by label and unit:
+// a's figures in a's order, then those only b has in b's order. A figure
+// printed twice in one output keeps its first value.
+func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
+	type key struct{ label, unit string }
+	var out []SpeedPair
+	index := map[key]int{}
+	for _, r := range a {
+		k := key{r.Label(), r.Unit}
+		if _, ok := index[k]; !ok {
+			index[k] = len(out)
+			out = append(out, SpeedPair{Label: k.label, Unit: r.Unit, A: r.Value, HasA: true})
+		}
+	}
+	for _, r := range b {
+		k := key{r.Label(), r.Unit}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, SpeedPair{Label: k.label, Unit: r.Unit, B: r.Value, HasB: true})
+			continue
+		}
+		if !out[i].HasB {
+			out[i].B, out[i].HasB = r.Value, true
+		}
+	}
+	return out
+}
+
+// Ratio returns B/A; false when either value is missing, A is 0 or the
+// ratio is not finite.
+func (p SpeedPair) Ratio() (float64, bool) {
+	if !p.HasA || !p.HasB || p.A == 0 {
+		return 0, false
+	}
+	r := p.B / p.A
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return 0, false
+	}
+	return r, true
+}
+
+// Line renders the pair as users paste it into reports: "801.2 → 3245.2
+// ops/s, 4.05× (+305.04 %)"; a missing side is Missing and has no ratio.
+func (p SpeedPair) Line() string {
+	side := func(v float64, ok bool) string {
+		if !ok {
+			return format.Missing
+		}
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	s := side(p.A, p.HasA) + " → " + side(p.B, p.HasB) + " " + p.Unit
+	if r, ok := p.Ratio(); ok {
+		s += fmt.Sprintf(", %.2f× (%s)", r, format.Delta((r-1)*100))
+	}
+	return s
+}

@@ -1,0 +1,32 @@
+package analysis
+
+import (
+	"github.com/kaeload/kaeload/results"
+	"testing"
+	"time"
+)
+
+func TestGroupSpread(t *testing.T) {
+	t0 := time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+	w := results.Window{Start: t0, End: t0.Add(time.Second)}
+	groups := []results.Group{
+		{Index: 0, Window: w, Counts: results.Counts{Requests: 150}},
+		{Index: 1, Window: w, Counts: results.Counts{Requests: 200}},
+		{Index: 2, Window: w, Counts: results.Counts{Requests: 100}},
+	}
+	got := GroupSpread(groups)
+	want := Spread{N: 3, Min: 100, Max: 200, MinIndex: 2, MaxIndex: 1, Mean: 150, Pct: 200.0 / 3} // (200-100)/150 = 66.67 %
+	if got.Pct-want.Pct > 1e-12 || want.Pct-got.Pct > 1e-12 {
+		t.Errorf("GroupSpread Pct = %v, want %v", got.Pct, want.Pct)
+	}
+	got.Pct = want.Pct
+	if got != want {
+		t.Errorf("GroupSpread = %+v, want %+v", got, want)
+	}
+	if got := GroupSpread(nil); got != (Spread{}) {
+		t.Errorf("GroupSpread(nil) = %+v, want zero", got)
+	}
+	if got := GroupSpread([]results.Group{{Index: 4}}); got != (Spread{N: 1, MinIndex: 4, MaxIndex: 4}) {
+		t.Errorf("GroupSpread(one empty group) = %+v, want N 1, indexes 4, zero rates", got)
+	}
+}

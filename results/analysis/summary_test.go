@@ -1,0 +1,182 @@
+package analysis
+
+import (
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/internal/fixture"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestClientBound(t *testing.T) {
+	rep := fixture.Rep(0, 6, 1000, 1000, 1000)
+	rep.Groups[0].CPU = &results.CPUUsage{Busy: 0.8999}
+	rep.Groups[1].CPU = &results.CPUUsage{Busy: 0.90}
+	rep.Groups[2].CPU = nil
+	rep.Groups[2].Index = 7
+	if got, want := ClientBound(&rep), []int{1}; !slices.Equal(got, want) {
+		t.Errorf("ClientBound() = %v, want %v (0.8999 is below ClientBoundBusy, 0.90 is not)", got, want)
+	}
+	rep.Groups[2].CPU = &results.CPUUsage{Busy: 1}
+	if got, want := ClientBound(&rep), []int{1, 7}; !slices.Equal(got, want) {
+		t.Errorf("ClientBound() = %v, want Group.Index values %v", got, want)
+	}
+	if got := ClientBound((&results.Rep{})); got != nil {
+		t.Errorf("ClientBound() of a rep without groups = %v, want nil", got)
+	}
+	if got, want := ClientBoundLine(&rep), "CLIENT-BOUND: group 1 (CPUs 4-7) was 90 % busy, group 7 (CPUs 8-11) was 100 % busy: this figure measures kaeload, not the server"; got != want {
+		t.Errorf("clientBoundLine = %q\nwant %q", got, want)
+	}
+}
+
+func TestAnnotate(t *testing.T) {
+	r := fixture.SweepRun()
+	r.Warnings = []string{"server restarted once"}
+	Annotate(r)
+	Annotate(r)
+	want := []string{
+		"server restarted once",
+		"variant kae-soft-0, repetition 1: CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures kaeload, not the server",
+	}
+	if !slices.Equal(r.Warnings, want) {
+		t.Errorf("Warnings after Annotate twice = %q\nwant %q", r.Warnings, want)
+	}
+	c := fixture.CompareRun()
+	Annotate(c)
+	if len(c.Warnings) != 0 {
+		t.Errorf("Annotate of a run without CPU readings added %q", c.Warnings)
+	}
+}
+
+func TestSummarizeRunSweeps(t *testing.T) {
+	s, err := SummarizeRun(fixture.SweepRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Sweeps) != 1 {
+		t.Fatalf("%d sweeps, want 1", len(s.Sweeps))
+	}
+	sw := s.Sweeps[0]
+	// Plan order 0, 10, 100, 33 (variants 1..4); numeric order 0, 10, 33, 100.
+	if got, want := sw.Variants, []int{1, 2, 4, 3}; !slices.Equal(got, want) || !sw.Numeric {
+		t.Errorf("sweep order = %v numeric %v, want %v numeric", got, sw.Numeric, want)
+	}
+	if got, want := sw.Labels, []string{"0", "10", "33", "100"}; !slices.Equal(got, want) {
+		t.Errorf("sweep labels = %q, want %q", got, want)
+	}
+	if sw.Best != 4 || !s.Variants[4].Best || s.Variants[2].Best {
+		t.Errorf("best = %d, want 4 (kae-soft-33) and only it marked", sw.Best)
+	}
+	k := &s.Variants[4]
+	// Probe: 0.67 ops per request; the second of three readings failed.
+	p := k.Probes[0]
+	if p.Name != "kae_ops" || p.N != 2 || p.Failed != 1 || !fixture.Near(p.MeanDelta, 0.67*(362400+362200)/2, 1e-12) ||
+		!fixture.Near(p.PerRequest, 0.67, 1e-12) || !strings.Contains(p.FirstError, "No such file") {
+		t.Errorf("kae-soft-33 probe = %+v, want n 2, failed 1, mean %v, 0.67 per request", p, 0.67*(362400+362200)/2)
+	}
+	// 3 reps × 3.0 s server CPU for 1,086,600 requests.
+	if x, ok := k.RequestsPerServerCPU(); !ok || !fixture.Near(x, 1086600.0/9, 1e-12) {
+		t.Errorf("kae-soft-33 requests per server CPU-second = %v %v, want %v", x, ok, 1086600.0/9)
+	}
+	if s.Variants[1].ClientBoundReps != 1 || !fixture.Near(s.Variants[1].ClientBusyMax, 0.97, 0) {
+		t.Errorf("kae-soft-0: %d client-bound reps, busy max %v; want 1 and 0.97", s.Variants[1].ClientBoundReps, s.Variants[1].ClientBusyMax)
+	}
+	// The merged handshake histogram holds every repetition's handshakes.
+	if got, want := k.Handshake.TotalCount(), int64(3*2*200); got != want {
+		t.Errorf("merged handshake histogram holds %d values, want %d", got, want)
+	}
+}
+
+func TestSweepOrder(t *testing.T) {
+	v := func(name string, sweep map[string]string, rate uint64) results.Variant {
+		return results.Variant{Name: name, Series: "s", Sweep: sweep, Reps: []results.Rep{fixture.Rep(0, 5, rate)}}
+	}
+	tests := []struct {
+		name     string
+		variants []results.Variant
+		order    []int
+		labels   []string
+		numeric  bool
+		best     int
+	}{
+		{"numeric with decimals and negatives",
+			[]results.Variant{{Name: "base"}, v("a", map[string]string{"x": "2.5"}, 10), v("b", map[string]string{"x": "-1"}, 30), v("c", map[string]string{"x": "1e1"}, 20)},
+			[]int{2, 1, 3}, []string{"-1", "2.5", "1e1"}, true, 2},
+		{"not all numbers: run order",
+			[]results.Variant{{Name: "base"}, v("a", map[string]string{"x": "10"}, 10), v("b", map[string]string{"x": "auto"}, 10), v("c", map[string]string{"x": "2"}, 10)},
+			[]int{1, 2, 3}, []string{"10", "auto", "2"}, false, 1},
+		{"two keys: run order",
+			[]results.Variant{{Name: "base"}, v("a", map[string]string{"x": "2", "y": "b"}, 10), v("b", map[string]string{"x": "1", "y": "a"}, 40)},
+			[]int{1, 2}, []string{"x=2 y=b", "x=1 y=a"}, false, 2},
+		{"NaN is not a number",
+			[]results.Variant{{Name: "base"}, v("a", map[string]string{"x": "NaN"}, 10), v("b", map[string]string{"x": "1"}, 10)},
+			[]int{1, 2}, []string{"NaN", "1"}, false, 1},
+	}
+	for _, tt := range tests {
+		r := &results.Run{Name: "r", Variants: tt.variants}
+		s, err := SummarizeRun(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Sweeps) != 1 {
+			t.Fatalf("%s: %d sweeps, want 1", tt.name, len(s.Sweeps))
+		}
+		sw := s.Sweeps[0]
+		// One repetition each: the top is known, but no test can say it
+		// is better than the rest, so there is no best and every variant
+		// is on the plateau.
+		if !slices.Equal(sw.Variants, tt.order) || !slices.Equal(sw.Labels, tt.labels) || sw.Numeric != tt.numeric ||
+			sw.Top != tt.best || sw.Best != -1 || !slices.Equal(sw.Plateau, tt.order) {
+			t.Errorf("%s: order %v labels %q numeric %v top %d best %d plateau %v, want %v %q %v top %d best -1 plateau %v",
+				tt.name, sw.Variants, sw.Labels, sw.Numeric, sw.Top, sw.Best, sw.Plateau, tt.order, tt.labels, tt.numeric, tt.best, tt.order)
+		}
+	}
+	// A series of one variant is no sweep.
+	r := &results.Run{Name: "r", Variants: []results.Variant{{Name: "base"}, v("a", map[string]string{"x": "1"}, 10)}}
+	if s, _ := SummarizeRun(r); len(s.Sweeps) != 0 || s.Variants[1].Best {
+		t.Errorf("a one-variant series gave sweeps %+v", s.Sweeps)
+	}
+}
+
+// TestSummarizeRunMergesExactly: a variant's latency histograms hold every
+// value of every group of every repetition, bucket by bucket, so their
+// percentiles are those of one histogram that recorded all the values.
+func TestSummarizeRunMergesExactly(t *testing.T) {
+	r := fixture.CompareRun()
+	s, err := SummarizeRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, vs := &r.Variants[1], &s.Variants[1]
+	for _, m := range []struct {
+		name string
+		got  *results.Histogram
+		pick func(*results.Latency) *results.Histogram
+	}{
+		{"connect", vs.Connect, func(l *results.Latency) *results.Histogram { return l.Connect }},
+		{"handshake", vs.Handshake, func(l *results.Latency) *results.Histogram { return l.Handshake }},
+		{"ttfb", vs.TTFB, func(l *results.Latency) *results.Histogram { return l.TTFB }},
+		{"total", vs.Total, func(l *results.Latency) *results.Histogram { return l.Total }},
+	} {
+		want := results.NewHistogram()
+		for i := range v.Reps {
+			for j := range v.Reps[i].Groups {
+				for _, b := range m.pick(&v.Reps[i].Groups[j].Latency).Distribution() {
+					if b.Count > 0 {
+						if err := want.RecordValues(b.From, b.Count); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+		}
+		if got, want := m.got.TotalCount(), int64(3*2*200); got != want {
+			t.Errorf("%s: merged count = %d, want %d", m.name, got, want)
+		}
+		for _, q := range []float64{1, 50, 90, 99, 99.9, 100} {
+			if g, w := m.got.ValueAtQuantile(q), want.ValueAtQuantile(q); g != w {
+				t.Errorf("%s: merged p%g = %d µs, want %d", m.name, q, g, w)
+			}
+		}
+	}
+}

@@ -1,0 +1,234 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// ThresholdCheck is one threshold checked against one variant (or one
+// pair of variants, for MetricVs).
+type ThresholdCheck struct {
+	// Threshold is what was checked.
+	Threshold results.Threshold `json:"threshold"`
+	// Variant is the variant measured ("kae vs baseline" for MetricVs).
+	Variant string `json:"variant"`
+	// Measured says whether the variant had a figure to check (a
+	// repetition, a non-empty histogram, a rate to compare with); a
+	// threshold without one is crossed: nothing shows it holds.
+	Measured bool `json:"measured"`
+	// Value is the measured figure in the threshold's unit.
+	Value float64 `json:"value"`
+	// Passed is true when Measured and "Value Op Threshold.Value" holds.
+	Passed bool `json:"passed"`
+}
+
+// Shown renders the measured figure for people ("12,345.6 req/s",
+// "0.12 %", "18.304 ms", "+31.20 %", "false"); "not measured" when there
+// was none.
+func (c *ThresholdCheck) Shown() string {
+	if !c.Measured {
+		return "not measured"
+	}
+	return thresholdFigure(c.Threshold.Metric, c.Value)
+}
+
+func thresholdFigure(metric string, v float64) string {
+	switch metric {
+	case results.MetricRate:
+		return format.Rate(v) + " req/s"
+	case results.MetricErrors, results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
+		return format.Number(v)
+	case results.MetricErrorShare:
+		return strconv.FormatFloat(v*100, 'g', 3, 64) + " %"
+	case results.MetricLatency:
+		return format.Millis(int64(v)) + " ms"
+	case results.MetricClientBound:
+		return strconv.FormatBool(v != 0)
+	case results.MetricVs:
+		return format.Delta(v * 100)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// Line is the check in one line: "PASS  req/s >= 100000: default
+// 123,456.7 req/s" or "CROSSED  …".
+func (c *ThresholdCheck) Line() string {
+	verdict := "PASS"
+	if !c.Passed {
+		verdict = "CROSSED"
+	}
+	return fmt.Sprintf("%s  %s: %s %s", verdict, c.Threshold.Expr, c.Variant, c.Shown())
+}
+
+// holds reports whether "v op bound" is true.
+func holds(v float64, op string, bound float64) bool {
+	switch op {
+	case "<":
+		return v < bound
+	case "<=":
+		return v <= bound
+	case ">":
+		return v > bound
+	case ">=":
+		return v >= bound
+	case "==":
+		return v == bound
+	case "!=":
+		return v != bound
+	}
+	return false
+}
+
+// CheckThresholds checks r's thresholds: every threshold against every
+// variant in plan order (a MetricVs against its pair), thresholds in
+// order. Nil when r has none. It is pure: the same run gives the same
+// checks, so every rendering shows the same verdicts.
+func CheckThresholds(r *results.Run) []ThresholdCheck {
+	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
+		return nil
+	}
+	var inside [][]diagnosis.Repetition
+	if slices.ContainsFunc(r.Thresholds, func(t results.Threshold) bool { return timelineMetrics[t.Metric] }) {
+		inside = diagnosis.Run(r)
+	}
+	return checkThresholds(r, inside)
+}
+
+// timelineMetrics are the metrics measured on the repetitions' timelines
+// (their diagnosis).
+var timelineMetrics = map[string]bool{results.MetricListenOverflows: true, results.MetricStalls: true, results.MetricDiagnoses: true}
+
+// checkThresholds is CheckThresholds with the repetitions' diagnoses
+// (diagnosis.Run) already made; inside may be nil when no threshold reads
+// them.
+func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition) []ThresholdCheck {
+	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
+		return nil
+	}
+	sums := make(map[string]*VariantSummary, len(r.Variants))
+	vs := make([]VariantSummary, len(r.Variants))
+	for i := range r.Variants {
+		vs[i] = summarizeVariant(&r.Variants[i], false)
+		sums[vs[i].Name] = &vs[i]
+	}
+	var out []ThresholdCheck
+	for _, t := range r.Thresholds {
+		if t.Metric == results.MetricVs {
+			c := ThresholdCheck{Threshold: t, Variant: t.Variant + " vs " + t.Against}
+			a, b := sums[t.Variant], sums[t.Against]
+			if a != nil && b != nil && a.Stats.N > 0 && b.Stats.N > 0 && b.Stats.Mean > 0 {
+				c.Value = a.Stats.Mean/b.Stats.Mean - 1
+				c.Measured = !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0)
+			}
+			c.Passed = c.Measured && holds(c.Value, t.Op, t.Value)
+			out = append(out, c)
+			continue
+		}
+		for i := range vs {
+			s := &vs[i]
+			c := ThresholdCheck{Threshold: t, Variant: s.Name}
+			var reps []diagnosis.Repetition
+			if inside != nil {
+				reps = inside[i]
+			}
+			c.Value, c.Measured = measure(t, s, &r.Variants[i], reps)
+			c.Passed = c.Measured && holds(c.Value, t.Op, t.Value)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// measure returns the figure of s that t bounds; false when s has none.
+// inside are v's repetitions' diagnoses, for the timeline's metrics.
+func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside []diagnosis.Repetition) (float64, bool) {
+	if len(v.Reps) == 0 {
+		return 0, false
+	}
+	switch t.Metric {
+	case results.MetricRate:
+		return s.Stats.Mean, true
+	case results.MetricErrors:
+		return float64(s.Errors), true
+	case results.MetricErrorShare:
+		var c results.Counts
+		for i := range v.Reps {
+			c.Add(&v.Reps[i].Total.Counts)
+		}
+		return c.ErrorShare(), true
+	case results.MetricClientBound:
+		if s.ClientBoundReps > 0 {
+			return 1, true
+		}
+		return 0, true
+	case results.MetricLatency:
+		h := map[string]*results.Histogram{"connect": s.Connect, "handshake": s.Handshake, "ttfb": s.TTFB, "total": s.Total}[t.Latency]
+		if results.EmptyHistogram(h) {
+			return 0, false
+		}
+		return float64(h.ValueAtQuantile(t.Quantile)), true
+	case results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
+		return measureInside(t.Metric, inside)
+	}
+	return 0, false
+}
+
+// measureInside sums a timeline metric over a variant's repetitions;
+// false when a repetition has no figure for it: no timeline, its server's
+// ListenOverflows not available, its window too short to judge stalls.
+// Nothing then shows the threshold holds.
+func measureInside(metric string, inside []diagnosis.Repetition) (float64, bool) {
+	var sum float64
+	for i := range inside {
+		d := &inside[i]
+		switch {
+		case d.NoTimeline:
+			return 0, false
+		case metric == results.MetricListenOverflows:
+			if d.ListenOverflows == nil {
+				return 0, false
+			}
+			sum += float64(*d.ListenOverflows)
+		case metric == results.MetricStalls:
+			if !d.StallsJudged {
+				return 0, false
+			}
+			sum += float64(len(d.Stalls))
+		case metric == results.MetricDiagnoses:
+			sum += float64(len(d.Diagnoses))
+		}
+	}
+	return sum, len(inside) > 0
+}
+
+// Crossed returns the checks that did not pass.
+func Crossed(cs []ThresholdCheck) []ThresholdCheck {
+	var out []ThresholdCheck
+	for _, c := range cs {
+		if !c.Passed {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// CrossedLines are the crossed thresholds of r, one line each ("req/s >=
+// 100000: default 12,345.6 req/s"), as the reports' headers show them.
+func CrossedLines(r *results.Run) []string {
+	var out []string
+	for _, c := range Crossed(CheckThresholds(r)) {
+		out = append(out, crossedLine(&c))
+	}
+	return out
+}
+
+// crossedLine is one crossed threshold as the reports' headers show it.
+func crossedLine(c *ThresholdCheck) string {
+	return fmt.Sprintf("%s: %s %s", c.Threshold.Expr, c.Variant, c.Shown())
+}

@@ -1,0 +1,69 @@
+package analysis
+
+import (
+	"encoding/json"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"strings"
+)
+
+// tls12Saving says where the saving of max_version: "1.2" is measured,
+// against servers that negotiate TLS 1.2 only: with TLS 1.3 allowed, Go's
+// ClientHello carries a TLS 1.3 key share (an X25519 key pair generated
+// per handshake) that a TLS 1.2 server never uses. The figure depends on
+// the machine, the certificate and the load, so the product bakes in no
+// number: bench/peers.sh measures it side by side, and bench/README.md
+// keeps the ranges measured so far.
+const tls12Saving = "part of kaeload's client CPU per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)"
+
+// tls12Offer is the part of an encoded Plan that says which TLS versions
+// the ClientHello offered.
+type tls12Offer struct {
+	Target struct {
+		TLS *struct {
+			MaxVersion uint16 `json:"max_version"`
+		} `json:"tls"`
+	} `json:"target"`
+}
+
+// versionTLS13 is crypto/tls.VersionTLS13 (results imports no TLS).
+const versionTLS13 = 0x0304
+
+// Hints returns what a reader could change to measure more cheaply,
+// one sentence each: today, for every variant whose handshakes all
+// negotiated TLS 1.2 while kaeload offered TLS 1.3 too, the saving of
+// max_version: "1.2". A hint is a line in the report, never a change:
+// the ClientHello is the scenario's to choose.
+func Hints(r *results.Run) []string {
+	var plan tls12Offer
+	if len(r.Plan) == 0 || json.Unmarshal(r.Plan, &plan) != nil || plan.Target.TLS == nil ||
+		plan.Target.TLS.MaxVersion < versionTLS13 {
+		return nil
+	}
+	var hints []string
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if !allTLS12(v) {
+			continue
+		}
+		hints = append(hints, fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
+			"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s",
+			v.Name, tls12Saving))
+	}
+	return hints
+}
+
+// allTLS12 reports whether v completed handshakes and every one of them,
+// in every window, negotiated TLS 1.2.
+func allTLS12(v *results.Variant) bool {
+	var n uint64
+	for j := range v.Reps {
+		for key, c := range v.Reps[j].Total.Negotiated {
+			if !strings.HasPrefix(key, "TLS1.2 ") {
+				return false
+			}
+			n += c
+		}
+	}
+	return n > 0
+}

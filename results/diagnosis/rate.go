@@ -1,0 +1,220 @@
+package diagnosis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
+)
+
+// window is a timeline's window as the rate rules judge it.
+type window struct {
+	interval time.Duration
+	all      []results.Point // every window point (Start >= 0)
+	pts      []results.Point // those long enough to judge: at least half the interval
+	rates    []float64       // pts' rates
+	median   float64         // of rates
+	warmup   time.Duration   // the warm-up points' length
+}
+
+func newWindow(t *results.Timeline) *window {
+	w := &window{interval: t.Interval}
+	for _, p := range t.Points {
+		if p.Start < 0 {
+			w.warmup += p.Length
+			continue
+		}
+		w.all = append(w.all, p)
+		if p.Length*2 >= t.Interval {
+			w.pts = append(w.pts, p)
+			w.rates = append(w.rates, p.Rate())
+		}
+	}
+	if len(w.rates) > 0 {
+		w.median = median(w.rates)
+	}
+	return w
+}
+
+// median of xs (not modified).
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// length is the window's length (the sum of its points').
+func (w *window) length() time.Duration {
+	var d time.Duration
+	for _, p := range w.all {
+		d += p.Length
+	}
+	return d
+}
+
+// rateOf is the successes per second over pts.
+func rateOf(pts []results.Point) float64 {
+	var ok float64
+	var d time.Duration
+	for i := range pts {
+		ok += pts[i].Rate() * pts[i].Length.Seconds()
+		d += pts[i].Length
+	}
+	if d <= 0 {
+		return 0
+	}
+	return ok / d.Seconds()
+}
+
+// rateRange is the window's RateRange; nil when no interval is judged.
+func (w *window) rateRange() *RateRange {
+	if len(w.rates) == 0 {
+		return nil
+	}
+	return &RateRange{Min: slices.Min(w.rates), Median: w.median, Max: slices.Max(w.rates), Intervals: len(w.rates)}
+}
+
+// judgeable says why the window's rates cannot be judged for a rule that
+// needs need intervals; "" when they can.
+func (w *window) judgeable(need int) string {
+	if len(w.pts) < need {
+		return fmt.Sprintf("%d intervals of at least half the interval (%s) in the window, %d needed", len(w.pts), w.interval, need)
+	}
+	if perInterval := w.median * w.interval.Seconds(); perInterval < MinStallRequests {
+		return fmt.Sprintf("the median interval holds %.0f successes, %d needed to tell a stall from counting noise", perInterval, MinStallRequests)
+	}
+	return ""
+}
+
+// stalled reports whether interval i of pts is a stall.
+func (w *window) stalled(i int) bool { return w.rates[i] < StallShare*w.median }
+
+// stalls returns the window's stalls, or why they were not judged.
+func (w *window) stalls() ([]Stall, string) {
+	if why := w.judgeable(MinIntervals); why != "" {
+		return nil, why
+	}
+	var out []Stall
+	for i := 0; i < len(w.pts); i++ {
+		if !w.stalled(i) {
+			continue
+		}
+		j := i + 1
+		for j < len(w.pts) && w.stalled(j) && w.pts[j].Start == w.pts[j-1].End() {
+			j++
+		}
+		out = append(out, Stall{Start: w.pts[i].Start, End: w.pts[j-1].End(), Rate: rateOf(w.pts[i:j]), Median: w.median})
+		i = j - 1
+	}
+	return out, ""
+}
+
+// span writes a stall's times: "4.0–6.0 s".
+func span(s Stall) string {
+	return strings.TrimSuffix(seconds(s.Start), " s") + "–" + seconds(s.End)
+}
+
+// stallDiagnosis is RuleStalls over the stalls found.
+func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
+	if len(stalls) == 0 {
+		return nil
+	}
+	var spans, figs []string
+	var in time.Duration
+	for _, s := range stalls {
+		spans = append(spans, span(s))
+		figs = append(figs, fmt.Sprintf("%s at %s req/s", span(s), format.Rate(s.Rate)))
+		in += s.End - s.Start
+	}
+	var outside []results.Point
+	for _, p := range w.all {
+		if !slices.ContainsFunc(stalls, func(s Stall) bool { return p.Start >= s.Start && p.End() <= s.End }) {
+			outside = append(outside, p)
+		}
+	}
+	all, rest := rateOf(w.all), rateOf(outside)
+	d := Diagnosis{Rule: RuleStalls, Stalls: stalls}
+	d.Cause = fmt.Sprintf("the rate fell below half the window's median (%s req/s) at %s", format.Rate(w.median), strings.Join(spans, ", "))
+	d.Figure = fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
+	d.Consequence = fmt.Sprintf("the window's rate, %s req/s, averages the stalls in", format.Rate(all))
+	if rest > 0 {
+		d.Consequence += fmt.Sprintf(": it is %s below the rate outside them, %s req/s", percent(1-all/rest), format.Rate(rest))
+	}
+	d.Fix = "find what paused at those seconds: the server's CPU in the timeline, its log, other processes, a reload or log rotation, the client's own CPU; rerun to see whether the stalls recur"
+	return &d
+}
+
+// notSteady is RuleNotSteady (see the package documentation), or why it
+// was not judged.
+func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
+	if why := w.judgeable(MinSteadyPoints); why != "" {
+		return nil, why
+	}
+	var pts []results.Point
+	var logs []float64
+	for i := range w.pts {
+		if w.stalled(i) {
+			continue
+		}
+		if w.rates[i] <= 0 {
+			return nil, fmt.Sprintf("an interval at %s has no success", seconds(w.pts[i].Start))
+		}
+		pts = append(pts, w.pts[i])
+		logs = append(logs, math.Log(w.rates[i]))
+	}
+	n := len(pts)
+	if n < MinSteadyPoints {
+		return nil, fmt.Sprintf("%d intervals outside the stalls, %d needed", n, MinSteadyPoints)
+	}
+	k := n / 3
+	first, last := pts[:k], pts[n-k:]
+	rf, rl := rateOf(first), rateOf(last)
+	diff := math.Log(rl / rf)
+	// The noise of one interval's ln(rate), from successive differences:
+	// a slow trend does not inflate it.
+	var ss float64
+	for i := 1; i < n; i++ {
+		d := logs[i] - logs[i-1]
+		ss += d * d
+	}
+	sigma := math.Sqrt(ss / (2 * float64(n-1)))
+	statBound := stats.StudentTQuantile(steadyQuantile, float64(n-1)) * sigma * math.Sqrt(2/float64(k))
+	margin := opts.Margin
+	if margin <= 0 {
+		margin = defaultMargin
+	}
+	practical := max(opts.RepNoise, math.Log1p(margin))
+	if math.Abs(diff) <= statBound || math.Abs(diff) <= practical {
+		return nil, ""
+	}
+	d := Diagnosis{Rule: RuleNotSteady}
+	change := math.Expm1(diff)
+	dir := "rose"
+	if diff < 0 {
+		dir = "fell"
+	}
+	d.Cause = fmt.Sprintf("the rate %s from %s req/s in the window's first third to %s req/s in its last (%+.1f %%), more than the noise", dir, format.Rate(rf), format.Rate(rl), change*100)
+	noise := fmt.Sprintf("the intervals' own noise allows ±%s (3σ of %d intervals, σ %s per interval from successive differences)", percent(math.Expm1(statBound)), n, percent(sigma))
+	if opts.RepNoise > 0 {
+		noise += fmt.Sprintf(", the repetitions differ by %s", percent(opts.RepNoise))
+	}
+	noise += fmt.Sprintf(", the equivalence margin is %s", percent(margin))
+	d.Figure = fmt.Sprintf("first third %s–%s at %s req/s, last third %s–%s at %s req/s: %+.1f %%; %s",
+		strings.TrimSuffix(seconds(first[0].Start), " s"), seconds(first[k-1].End()), format.Rate(rf),
+		strings.TrimSuffix(seconds(last[0].Start), " s"), seconds(last[k-1].End()), format.Rate(rl), change*100, noise)
+	d.Consequence = "the window's rate depends on how long it runs and where it starts: another window or warm-up would give another figure, and a comparison of variants mixes the trend into their difference"
+	if diff > 0 {
+		d.Fix = fmt.Sprintf("the warm-up (%s) is probably too short: lengthen load.warmup until the timeline is flat from the window's start", seconds(w.warmup))
+	} else {
+		d.Fix = "the server slows as the window goes on: look for what accumulates (TIME_WAIT sockets, memory, temperature and clock throttling, a growing log); the timeline shows when it begins"
+	}
+	return &d, ""
+}

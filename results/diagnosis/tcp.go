@@ -1,0 +1,372 @@
+package diagnosis
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// HostCounts is one host's kernel TCP counters over a window: each
+// counter's growth summed over the window's intervals. Every counter the
+// host lists (results.TCPHost.Counters) is in exactly one of Values and
+// Unavailable.
+type HostCounts struct {
+	// Name, Client, Server and Shared are results.TCPHost's: a host the
+	// clients and the server share is one host, its counters both sides'
+	// (each connection counted once, on each side).
+	Name   string `json:"name"`
+	Client bool   `json:"client,omitempty"`
+	Server bool   `json:"server,omitempty"`
+	Shared bool   `json:"shared,omitempty"`
+	// Counters are the counters the host lists, in the kernel's order.
+	Counters []string `json:"counters"`
+	// Values holds each counter's growth over the window, by name.
+	Values map[string]uint64 `json:"values"`
+	// Unread holds, by name, how many window intervals a counter of
+	// Values was not read in (its value is then a lower bound); absent
+	// when it was read in every one.
+	Unread map[string]int `json:"unread,omitempty"`
+	// Unavailable says, by name, why a counter has no value over the
+	// window: not available, never a zero.
+	Unavailable map[string]string `json:"unavailable,omitempty"`
+}
+
+// Get returns counter name's growth, the intervals it was not read in,
+// and whether it has a value at all.
+func (h *HostCounts) Get(name string) (v uint64, unread int, ok bool) {
+	v, ok = h.Values[name]
+	return v, h.Unread[name], ok
+}
+
+// Why says why counter name has no value ("" when it has one).
+func (h *HostCounts) Why(name string) string {
+	if _, ok := h.Values[name]; ok {
+		return ""
+	}
+	if why := h.Unavailable[name]; why != "" {
+		return why
+	}
+	return "not read on this host"
+}
+
+// Role says whose namespace the host is, for people: "the server",
+// "the clients", or "clients and server, one network namespace: counted
+// once".
+func (h *HostCounts) Role() string {
+	switch {
+	case h.Shared:
+		return "clients and server in one network namespace, counted once"
+	case h.Client && h.Server:
+		return "clients and server"
+	case h.Server:
+		return "the server"
+	case h.Client:
+		return "the clients"
+	}
+	return "neither clients nor server"
+}
+
+// WindowCounts sums each host's counters of t over the window (the
+// points with Start >= 0).
+func WindowCounts(t *results.Timeline) []HostCounts {
+	var win []int
+	for i := range t.Points {
+		if t.Points[i].Start >= 0 {
+			win = append(win, i)
+		}
+	}
+	out := make([]HostCounts, len(t.Hosts))
+	for h := range t.Hosts {
+		th := &t.Hosts[h]
+		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters, Values: map[string]uint64{}}
+		unavailable := func(name, why string) {
+			if hc.Unavailable == nil {
+				hc.Unavailable = map[string]string{}
+			}
+			hc.Unavailable[name] = why
+		}
+		for _, name := range th.Counters {
+			if why, gone := th.Unavailable[name]; gone {
+				unavailable(name, why)
+				continue
+			}
+			var sum uint64
+			unread := 0
+			for _, p := range win {
+				v, ok := t.TCP(p, h, name)
+				if !ok {
+					unread++
+				}
+				sum += v
+			}
+			switch {
+			case len(win) == 0:
+				unavailable(name, "the window has no interval")
+			case unread == len(win):
+				unavailable(name, "not read in any interval of the window (the run's log says why)")
+			default:
+				hc.Values[name] = sum
+				if unread > 0 {
+					if hc.Unread == nil {
+						hc.Unread = map[string]int{}
+					}
+					hc.Unread[name] = unread
+				}
+			}
+		}
+		out[h] = hc
+	}
+	return out
+}
+
+// kernel holds what the counter rules read.
+type kernel struct {
+	hosts   []HostCounts
+	connect *results.Histogram // the window's connect times
+	errs    *results.Errors    // the window's errors
+	window  time.Duration      // the window's length
+}
+
+// figure writes counter name of h for a figure: "ListenOverflows
+// +1,295", "… at least +1,295 (1 interval not read)" or "ListenOverflows
+// not available (why)".
+func figure(h *HostCounts, name string) string {
+	v, unread, ok := h.Get(name)
+	switch {
+	case !ok:
+		return name + " not available (" + h.Why(name) + ")"
+	case unread > 0:
+		return fmt.Sprintf("%s at least +%s (%s not read)", name, format.Count(v), plural(unread, "interval"))
+	}
+	return name + " +" + format.Count(v)
+}
+
+// plural writes "1 interval", "2 intervals".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// on writes the counters names of h with where they were read: "ListenOverflows
+// +1,295, ListenDrops +1,295 on local (the server)".
+func on(h *HostCounts, names ...string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = figure(h, n)
+	}
+	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")"
+}
+
+// counters lists the named counters of h that have a value.
+func counters(h *HostCounts, names ...string) []Counter {
+	var out []Counter
+	for _, n := range names {
+		if v, unread, ok := h.Get(n); ok {
+			out = append(out, Counter{Host: h.Name, Name: n, Value: v, Unread: unread})
+		}
+	}
+	return out
+}
+
+// grew reports whether any of the named counters of h grew.
+func grew(h *HostCounts, names ...string) bool {
+	for _, n := range names {
+		if v, _, _ := h.Get(n); v > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// slowConnects counts the connects of h that took slowConnect or more
+// (to the histogram's resolution: the bucket holding 1 s counts), of
+// all; ok is false when h holds none.
+func slowConnects(h *results.Histogram) (slow, all uint64, ok bool) {
+	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+		return 0, 0, false
+	}
+	for _, b := range h.Distribution() {
+		if b.Count > 0 && b.To >= slowConnectMicro {
+			slow += uint64(b.Count)
+		}
+	}
+	return slow, uint64(h.TotalCount()), true
+}
+
+var (
+	listenNames = []string{"ListenOverflows", "ListenDrops"}
+	synNames    = []string{"SyncookiesSent", "TCPReqQFullDoCookies", "TCPReqQFullDrop"}
+	abortNames  = []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
+)
+
+// acceptQueue is RuleAcceptQueue (see the package documentation).
+func (k *kernel) acceptQueue() *Diagnosis {
+	var d Diagnosis
+	var figs []string
+	overflowed, unknown, servers := false, false, 0
+	var retrans uint64
+	for i := range k.hosts {
+		h := &k.hosts[i]
+		var names []string
+		if h.Server {
+			servers++
+			names = append(names, listenNames...)
+			overflowed = overflowed || grew(h, listenNames...)
+			_, _, ok := h.Get("ListenOverflows")
+			unknown = unknown || !ok
+		}
+		if h.Client {
+			names = append(names, "TCPSynRetrans")
+			v, _, _ := h.Get("TCPSynRetrans")
+			retrans += v
+		}
+		if len(names) > 0 {
+			figs = append(figs, on(h, names...))
+			d.Counters = append(d.Counters, counters(h, names...)...)
+		}
+	}
+	if servers == 0 {
+		figs, unknown = append(figs, "the server's counters were not read"), true
+	}
+	slow, all, timed := slowConnects(k.connect)
+	if timed {
+		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(slow), format.Count(all), percent(float64(slow)/float64(all))))
+	} else {
+		figs = append(figs, "no connect times recorded")
+	}
+	probable := !overflowed && unknown && retrans > 0 && slow > 0
+	if !overflowed && !probable {
+		return nil
+	}
+	d.Rule = RuleAcceptQueue
+	d.Cause = "the server's accept queue overflowed: connections completed their handshake faster than the server accepted them, and the kernel dropped the excess"
+	if probable {
+		d.Cause = "connects waited for SYN retransmits and the server's overflow counters are not available: probably its accept queue overflowed"
+	}
+	d.Figure = strings.Join(figs, "; ")
+	d.Consequence = "a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, then 2 s more: those connects measured the kernel's back-off, not the server's TLS, so the rate is partly the queue's and the connect percentiles jump to 1 s and 3 s"
+	if timed && slow > 0 {
+		d.Consequence = fmt.Sprintf("%s connects waited 1 s or more: a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, then 2 s more; those connects measured the kernel's back-off, not the server's TLS, so the rate is partly the queue's", format.Count(slow))
+	}
+	d.Fix = "raise the server's listen backlog (nginx: listen … backlog=N), which the kernel caps at net.core.somaxconn (sysctl -w net.core.somaxconn=N), and net.ipv4.tcp_max_syn_backlog to match; or let the server accept faster (more workers) or open fewer connections (load.connections)"
+	return &d
+}
+
+// synQueue is RuleSYNCookies (see the package documentation).
+func (k *kernel) synQueue() *Diagnosis {
+	var d Diagnosis
+	var figs []string
+	for i := range k.hosts {
+		h := &k.hosts[i]
+		if !h.Server || !grew(h, synNames...) {
+			continue
+		}
+		figs = append(figs, on(h, synNames...))
+		d.Counters = append(d.Counters, counters(h, synNames...)...)
+	}
+	if len(figs) == 0 {
+		return nil
+	}
+	d.Rule = RuleSYNCookies
+	d.Cause = "the server's SYN queue was full: the kernel took the load for a SYN flood and answered with SYN cookies (or dropped SYNs)"
+	d.Figure = strings.Join(figs, "; ")
+	d.Consequence = "connections opened with a SYN cookie lose the TCP options a cookie cannot carry (window scaling and SACK, unless timestamps are on), and a dropped SYN (TCPReqQFullDrop) is retried after 1 s; the kernel logs \"possible SYN flooding on port …\""
+	d.Fix = "the SYN queue is as long as the listen backlog: raise it (nginx: listen … backlog=N) and net.core.somaxconn, which caps it, and net.ipv4.tcp_max_syn_backlog, which bounds it when SYN cookies are off"
+	return &d
+}
+
+// timeWait is RuleTimeWait (see the package documentation): one per host
+// that overflowed.
+func (k *kernel) timeWait() []Diagnosis {
+	var out []Diagnosis
+	for i := range k.hosts {
+		h := &k.hosts[i]
+		v, _, _ := h.Get("TCPTimeWaitOverflow")
+		if v == 0 {
+			continue
+		}
+		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow")}
+		d.Cause = "the TIME_WAIT table on " + h.Name + " was full (net.ipv4.tcp_max_tw_buckets)"
+		d.Figure = on(h, "TCPTimeWaitOverflow")
+		d.Consequence = format.Count(v) + " closing sockets skipped TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel logs \"TCP: time wait bucket table overflow\"; with short connections the side that closes first holds every connection in TIME_WAIT for 60 s"
+		d.Fix = "raise net.ipv4.tcp_max_tw_buckets on " + h.Name + " above the connections it closes in 60 s"
+		a, _, okA := h.Get("ActiveOpens")
+		p, _, okP := h.Get("PassiveOpens")
+		if okA && okP && k.window > 0 {
+			perSec := float64(max(a, p)) / k.window.Seconds()
+			d.Fix += fmt.Sprintf(" (at this window's %s connections/s, more than %s)", format.Rate(perSec), format.Count(uint64(perSec*60+0.5)))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// resets is RuleResets (see the package documentation): one per host
+// that reset at least ResetShare of its connections.
+func (k *kernel) resets() []Diagnosis {
+	var out []Diagnosis
+	for i := range k.hosts {
+		h := &k.hosts[i]
+		rst, _, ok := h.Get("OutRsts")
+		a, _, okA := h.Get("ActiveOpens")
+		p, _, okP := h.Get("PassiveOpens")
+		conns := max(a, p) // a shared namespace opens each connection twice, once a side
+		if !ok || !okA || !okP || rst < MinResets || float64(rst) < ResetShare*float64(conns) {
+			continue
+		}
+		d := Diagnosis{Rule: RuleResets}
+		names := []string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}
+		for _, n := range abortNames {
+			if v, _, _ := h.Get(n); v > 0 {
+				names = append(names, n)
+			}
+		}
+		d.Counters = counters(h, names...)
+		share := "more resets than connections"
+		if conns > 0 && rst <= conns {
+			share = fmt.Sprintf("as many resets as %s of its connections", percent(float64(rst)/float64(conns)))
+		}
+		d.Cause = fmt.Sprintf("%s sent %s: connections ended by a reset, not a close", h.Name, share)
+		d.Figure = on(h, names...)
+		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
+		if failed > 0 {
+			d.Consequence = fmt.Sprintf("%s requests failed in the window (connect, TLS, read or write errors): the rate counts only the connections the resets spared", format.Count(failed))
+		} else {
+			d.Consequence = "no request failed: the resets came after the responses, which costs both ends work but not the count; the server may be closing connections abruptly"
+		}
+		d.Fix = "find which end resets (ss -tni, the server's error log): an end that closes with bytes unread resets (TCPAbortOnClose, TCPAbortOnData); net.ipv4.tcp_abort_on_overflow=1 resets on a full accept queue instead of dropping; a full conntrack table or a firewall resets too"
+		if v, _, _ := h.Get("TCPAbortOnMemory"); v > 0 {
+			d.Fix = "the host ran out of TCP memory (TCPAbortOnMemory): raise net.ipv4.tcp_mem and net.ipv4.tcp_max_orphans; " + d.Fix
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// listenOverflows is the server hosts' ListenOverflows over the window
+// (Repetition.ListenOverflows); nil when not available.
+func listenOverflows(hosts []HostCounts) *uint64 {
+	var sum uint64
+	servers := 0
+	for i := range hosts {
+		h := &hosts[i]
+		if !h.Server {
+			continue
+		}
+		v, unread, ok := h.Get("ListenOverflows")
+		if !ok || unread > 0 {
+			return nil
+		}
+		sum += v
+		servers++
+	}
+	if servers == 0 {
+		return nil
+	}
+	return &sum
+}

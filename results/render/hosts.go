@@ -1,0 +1,80 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+	"strings"
+	"time"
+)
+
+// hasHosts reports whether any group ran on an ssh host.
+func hasHosts(groups []results.Group) bool {
+	for _, g := range groups {
+		if g.Host != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// writeHosts lists the run's ssh hosts, one HostLine each.
+func writeHosts(b *bytes.Buffer, hosts []results.RemoteHost) {
+	for _, h := range hosts {
+		fmt.Fprintf(b, "host      %s\n", format.HostLine(h))
+	}
+}
+
+// writeHostGroups sums a repetition's groups per host: groups, CPUs,
+// client CPU and clock offset.
+func writeHostGroups(b *bytes.Buffer, groups []results.Group) {
+	type acc struct {
+		groups, cpus []string
+		seconds      float64
+		busiest      float64
+		measured     bool
+		offset       time.Duration
+	}
+	var order []string
+	by := map[string]*acc{}
+	for _, g := range groups {
+		host := g.Host
+		if host == "" {
+			host = "local"
+		}
+		a := by[host]
+		if a == nil {
+			a = &acc{}
+			by[host] = a
+			order = append(order, host)
+		}
+		a.groups = append(a.groups, fmt.Sprint(g.Index))
+		cpus := g.CPUs
+		if cpus == "" {
+			cpus = "unpinned"
+		}
+		a.cpus = append(a.cpus, cpus)
+		a.offset = g.ClockOffset
+		if g.CPU != nil {
+			a.measured = true
+			a.seconds += g.CPU.Seconds
+			a.busiest = max(a.busiest, g.CPU.Busy)
+		}
+	}
+	for _, h := range order {
+		a := by[h]
+		noun := "groups"
+		if len(a.groups) == 1 {
+			noun = "group"
+		}
+		fmt.Fprintf(b, "host %s: %s %s on CPUs %s", h, noun, strings.Join(a.groups, ", "), strings.Join(a.cpus, " "))
+		if a.measured {
+			fmt.Fprintf(b, ", client CPU %.2f s (busiest group %s)", a.seconds, format.Percent(a.busiest))
+		}
+		if h != "local" {
+			fmt.Fprintf(b, ", clock offset %s", a.offset.Round(time.Microsecond))
+		}
+		b.WriteByte('\n')
+	}
+}

@@ -1,0 +1,136 @@
+package render
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// module is the import path of the module.
+const module = "github.com/kaeload/kaeload"
+
+// rendererFuncs are the functions of packages render and tables that
+// render a Report (text, Markdown, CSV, JSON summary, compare) or lay it
+// out: they format the model and compute no analysis.
+var rendererFuncs = map[string]bool{
+	"WriteText": true, "writeHeader": true, "writeVariant": true, "writeRep": true, "writeComparison": true, "writeSearch": true,
+	"WriteMarkdown": true, "WriteCSV": true, "Summarize": true, "WriteSummaryJSON": true, "searchJSON": true, "CompareRuns": true,
+	"writeCapacity": true, "writeCapacityMarkdown": true, "writeSpeed": true, "writeSpeedMarkdown": true,
+	"writeThresholds": true, "writeThresholdsMarkdown": true, "Thresholds": true, "Notices": true, "Facts": true, "openLoopCells": true, "clientCostNote": true,
+	"WriteSpeedCSV": true, "speedSection": true, "speedJSON": true, "otherCells": true,
+	// A repetition's timeline and its diagnoses.
+	"repJSON": true, "timelineCells": true, "RepTimeline": true, "RangeLabel": true, "RangeWords": true, "RangeCell": true,
+	"StallsCell": true, "StallWords": true, "StallSpan": true, "TCPWords": true, "DiagnosisTitle": true, "DiagnosisRows": true,
+}
+
+// analysisFuncs are the analysis: what Analyze and AnalyzeRuns compute.
+// A renderer that calls one (as a function, or as a method of the Run)
+// computes what the Report already holds.
+var analysisFuncs = map[string]bool{
+	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true, "CheckThresholds": true,
+	"SummarizeSpeed": true, "newSpeedTable": true, "CrossedLines": true, "Crossed": true, "warnings": true, "warningsOf": true,
+	"AllWarnings": true, "Hints": true, "Capacities": true, "CapacityLine": true, "NotMeasuredLines": true, "Failed": true,
+	"runComparisons": true, "summarizeVariant": true, "drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
+	// A repetition's analysis (Report.Reps): its lines, client CPU, spread.
+	"FailedLine": true, "ClientBoundLine": true, "OtherLoadLine": true, "MissedLine": true, "BackoffLine": true, "OpenLoopLine": true,
+	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true,
+	"ClientBoundGroups": true, "OtherLoadGroups": true,
+	// The record's verdicts on a repetition's groups (RepReport.MostOthers,
+	// ClientBoundGroups, OtherLoadGroups hold them).
+	"GroupCPUs": true,
+}
+
+// TestRenderersComputeNothing parses the renderers (the functions in
+// rendererFuncs, and every non-test file of results/htmlreport) and fails
+// when one calls an analysis function, a statistics function
+// (results/stats) or the timeline's diagnosis (results/diagnosis), or
+// when an exported writer (Write…, CompareRuns) of render or htmlreport
+// takes the record (*results.Run) instead of the Report. They may read
+// the model's types and fields and call its formatting methods (Lines,
+// Shown, KneeWords, …).
+func TestRenderersComputeNothing(t *testing.T) {
+	check := func(dir string, keep func(*ast.FuncDecl) bool) int {
+		fset := token.NewFileSet()
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What the file calls results/stats and results/diagnosis,
+			// if it imports them: any call into them computes.
+			computing := map[string]string{}
+			for _, imp := range f.Imports {
+				for _, pkg := range []string{"stats", "diagnosis"} {
+					if imp.Path.Value == `"`+module+`/results/`+pkg+`"` {
+						name := pkg
+						if imp.Name != nil {
+							name = imp.Name.Name
+						}
+						computing[name] = pkg
+					}
+				}
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if n := fd.Name.Name; fd.Recv == nil && (strings.HasPrefix(n, "Write") || n == "CompareRuns") {
+					for _, p := range fd.Type.Params.List {
+						if star, ok := p.Type.(*ast.StarExpr); ok {
+							if sel, ok := star.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" {
+								if x, ok := sel.X.(*ast.Ident); ok && x.Name == "results" {
+									t.Errorf("%s: the writer %s takes the record (*results.Run): take the Report, which holds it", fset.Position(p.Pos()), n)
+								}
+							}
+						}
+					}
+				}
+				if !keep(fd) {
+					continue
+				}
+				n++
+				ast.Inspect(fd.Body, func(node ast.Node) bool {
+					call, ok := node.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					var name string
+					switch fn := call.Fun.(type) {
+					case *ast.Ident:
+						name = fn.Name
+					case *ast.SelectorExpr:
+						name = fn.Sel.Name
+						if x, ok := fn.X.(*ast.Ident); ok && computing[x.Name] != "" {
+							t.Errorf("%s: %s calls the %s function %s.%s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, computing[x.Name], x.Name, name)
+							return true
+						}
+					}
+					if analysisFuncs[name] {
+						t.Errorf("%s: %s calls the analysis %s: read it from the Report", fset.Position(call.Pos()), fd.Name.Name, name)
+					}
+					return true
+				})
+			}
+		}
+		return n
+	}
+	keep := func(fd *ast.FuncDecl) bool { return rendererFuncs[fd.Name.Name] }
+	if n := check(".", keep) + check("../tables", keep); n != len(rendererFuncs) {
+		t.Errorf("found %d of the %d renderer functions: rendererFuncs names one that is gone", n, len(rendererFuncs))
+	}
+	if n := check("../htmlreport", func(*ast.FuncDecl) bool { return true }); n == 0 {
+		t.Error("no function in results/htmlreport")
+	}
+}

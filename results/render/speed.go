@@ -1,0 +1,98 @@
+package render
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/tables"
+	"io"
+	"strconv"
+)
+
+// writeSpeed writes the text report's "crypto speed" section: the
+// commands, the table of t and the failed runs after it.
+func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
+
+// speedSection is the text report's "crypto speed" section of t, its
+// title after "== " starting with run (CompareRuns: "NAME: ").
+func speedSection(t *analysis.SpeedTable, run string) string {
+	var sb bytes.Buffer
+	b := &sb
+	fmt.Fprintf(b, "\n== %scrypto speed, baseline %q (run once per variant, server stopped)\n", run, t.BaselineName)
+	if t.Baseline < 0 {
+		b.WriteString("the baseline was not measured: no Δ %\n")
+	}
+	for ci, c := range t.Commands {
+		fmt.Fprintf(b, "speed[%d]: %s\n", ci, c)
+	}
+	if len(t.Rows) > 0 {
+		tb := tables.Speed(t)
+		writeTable(&tb, b, "")
+	}
+	for _, f := range t.Failures {
+		fmt.Fprintf(b, "variant %s: speed[%d] %s: %s\n", f.Variant, f.Command, format.Message(f.CommandLine), format.Message(f.Error))
+	}
+	return sb.String()
+}
+
+// writeSpeedMarkdown writes the Markdown report's "Crypto speed" section:
+// the commands, the table of t and the failed runs.
+func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
+	if t.Baseline < 0 {
+		fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; the baseline **%s** was not measured: no Δ %%.\n\n", mdEscape(t.BaselineName))
+	} else {
+		fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; Δ %% against the baseline **%s**.\n\n", mdEscape(t.BaselineName))
+	}
+	for ci, c := range t.Commands {
+		fmt.Fprintf(b, "- speed\\[%d\\]: %s\n", ci, mdEscape(c))
+	}
+	if len(t.Rows) > 0 {
+		b.WriteByte('\n')
+		tb := tables.Speed(t)
+		writeMarkdownTable(&tb, b)
+	}
+	if len(t.Failures) > 0 {
+		b.WriteByte('\n')
+		for _, f := range t.Failures {
+			fmt.Fprintf(b, "- **FAILED:** variant %s, speed\\[%d\\] %s: %s\n", mdEscape(f.Variant), f.Command, mdEscape(format.Message(f.CommandLine)), mdEscape(format.Message(f.Error)))
+		}
+	}
+}
+
+// WriteSpeedCSV writes the speed runs of m's run as speed.csv: a header row, then
+// for every variant (plan order), speed command (scenario order) and figure
+// (as printed) one row with the columns variant, command (the command line
+// as run), algorithm, operation, block (bytes; empty for a rate of
+// operations), value (in unit, shortest exact decimal), unit and error (the
+// command's SpeedRun.Error, "" when it succeeded). A command that gave no
+// figure has one row with the figure cells empty. Values are those of
+// run.json, unrounded; no comparison is made (the Δ % are the Report's
+// SpeedTable, in the other outputs). A run without speed runs gives the
+// header row alone, also when m.Err is set. It returns any error of w.
+func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
+	r := m.Run
+	cw := csv.NewWriter(w)
+	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for _, run := range v.Speed {
+			if len(run.Results) == 0 {
+				rows = append(rows, []string{v.Name, run.Command, "", "", "", "", "", run.Error})
+			}
+			for _, res := range run.Results {
+				block := ""
+				if res.Block != 0 {
+					block = strconv.Itoa(res.Block)
+				}
+				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, block,
+					strconv.FormatFloat(res.Value, 'f', -1, 64), res.Unit, run.Error})
+			}
+		}
+	}
+	if err := cw.WriteAll(rows); err != nil {
+		return fmt.Errorf("write speed csv %q: %w", r.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package render
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/tables"
+	"io"
+	"strconv"
+)
+
+// WriteSpeedResults writes the figures of one speed output in format
+// "text" (a table: figure, value, unit), "csv" (algorithm, operation,
+// block, value, unit; values unrounded) or "json" (an array of
+// SpeedResult).
+func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error {
+	switch kind {
+	case "json":
+		if rs == nil {
+			rs = []results.SpeedResult{}
+		}
+		return writeIndentedJSON(w, rs)
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"algorithm", "operation", "block", "value", "unit"})
+		for _, r := range rs {
+			cw.Write([]string{r.Algorithm, r.Operation, blockCell(r.Block), strconv.FormatFloat(r.Value, 'f', -1, 64), r.Unit})
+		}
+		cw.Flush()
+		return cw.Error()
+	case "text":
+		tb := tables.Table{Header: []string{"figure", "value", "unit"}, Right: []bool{false, true, false}}
+		for _, r := range rs {
+			tb.Add(r.Label(), format.Rate(r.Value), r.Unit)
+		}
+		var b bytes.Buffer
+		writeTable(&tb, &b, "")
+		_, err := w.Write(b.Bytes())
+		return err
+	}
+	return fmt.Errorf("speed format %q: want text, csv or json", kind)
+}
+
+// WriteSpeedPairs writes two speed outputs side by side, named nameA and
+// nameB, in format "text" (one line per figure: label, then Line), "csv"
+// (figure, unit, a, b, ratio, delta_pct; empty cells where undefined) or
+// "json" (an array of objects with the same fields; absent where
+// undefined).
+func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.SpeedPair) error {
+	switch kind {
+	case "json":
+		type pairJSON struct {
+			Figure   string   `json:"figure"`
+			Unit     string   `json:"unit"`
+			A        *float64 `json:"a,omitempty"`
+			B        *float64 `json:"b,omitempty"`
+			Ratio    *float64 `json:"ratio,omitempty"`
+			DeltaPct *float64 `json:"delta_pct,omitempty"`
+		}
+		out := struct {
+			A     string     `json:"a"`
+			B     string     `json:"b"`
+			Pairs []pairJSON `json:"figures"`
+		}{A: nameA, B: nameB, Pairs: []pairJSON{}}
+		for _, p := range ps {
+			j := pairJSON{Figure: p.Label, Unit: p.Unit}
+			if p.HasA {
+				j.A = &p.A
+			}
+			if p.HasB {
+				j.B = &p.B
+			}
+			if r, ok := p.Ratio(); ok {
+				d := (r - 1) * 100
+				j.Ratio, j.DeltaPct = &r, &d
+			}
+			out.Pairs = append(out.Pairs, j)
+		}
+		return writeIndentedJSON(w, out)
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"figure", "unit", "a", "b", "ratio", "delta_pct"})
+		for _, p := range ps {
+			row := []string{p.Label, p.Unit, "", "", "", ""}
+			if p.HasA {
+				row[2] = strconv.FormatFloat(p.A, 'f', -1, 64)
+			}
+			if p.HasB {
+				row[3] = strconv.FormatFloat(p.B, 'f', -1, 64)
+			}
+			if r, ok := p.Ratio(); ok {
+				row[4] = strconv.FormatFloat(r, 'f', -1, 64)
+				row[5] = strconv.FormatFloat((r-1)*100, 'f', -1, 64)
+			}
+			cw.Write(row)
+		}
+		cw.Flush()
+		return cw.Error()
+	case "text":
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "A: %s\nB: %s\n\n", nameA, nameB)
+		tb := tables.Table{Header: []string{"figure", "A → B"}, Right: []bool{false, false}}
+		for _, p := range ps {
+			tb.Add(p.Label, p.Line())
+		}
+		writeTable(&tb, &b, "")
+		_, err := w.Write(b.Bytes())
+		return err
+	}
+	return fmt.Errorf("speed format %q: want text, csv or json", kind)
+}
+
+func blockCell(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// writeIndentedJSON writes v as indented JSON, "<" and ">" as they are
+// (thresholds quote them).
+func writeIndentedJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,163 @@
+package rundir
+
+import (
+	"errors"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The files of a run directory.
+const (
+	// RunFile is the run itself (WriteJSON); ReadRunFile reads it back.
+	RunFile = "run.json"
+	// SummaryFile is one row per variant × repetition and per variant (WriteCSV).
+	SummaryFile = "summary.csv"
+	// SpeedFile is one row per variant × speed command × figure
+	// (WriteSpeedCSV), present only when a variant ran speed commands.
+	SpeedFile = "speed.csv"
+	// ReportFile is the HTML report (rendered by results/htmlreport, injected
+	// through JournalOptions.Render).
+	ReportFile = "report.html"
+	// LogFile is the run's log: server command output, warnings.
+	LogFile = "run.log"
+)
+
+// DefaultDirName returns the directory name of a run started at started
+// for the scenario name: the UTC start time and the name with every
+// character outside [A-Za-z0-9._-] replaced by '-' (runs of them by one),
+// e.g. "20261202T134500Z-nginx-kae". An empty name becomes "run"; the
+// name part is cut to 64 bytes.
+func DefaultDirName(started time.Time, name string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range name {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		switch {
+		case ok:
+			b.WriteRune(c)
+			dash = false
+		case !dash:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	clean := b.String()
+	if len(clean) > 64 {
+		clean = clean[:64]
+	}
+	if clean == "" {
+		clean = "run"
+	}
+	return started.UTC().Format("20060102T150405Z") + "-" + clean
+}
+
+// CheckWritable makes sure runs can be stored under parent before any
+// load is sent: it creates parent (and its parents) if needed, then
+// creates, writes and removes a temporary file there.
+func CheckWritable(parent string) error {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("results directory %s: %w", parent, err)
+	}
+	f, err := os.CreateTemp(parent, ".kaeload-check-*")
+	if err != nil {
+		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
+	}
+	_, werr := f.WriteString("kaeload\n")
+	cerr := f.Close()
+	rerr := os.Remove(f.Name())
+	if err := errors.Join(werr, cerr, rerr); err != nil {
+		return fmt.Errorf("results directory %s is not writable: %w", parent, err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes the content of src to dir/name through a
+// temporary file in dir that is synced and renamed into place.
+func writeFileAtomic(dir, name string, src io.Reader) error {
+	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, src)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// syncDir flushes a directory's entries to disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadRunFile reads a stored run: path is a run.json file or a run
+// directory. A directory with a journal (JournalFile) is read through it
+// (ReadJournal), so a run whose controller died shows every repetition it
+// finished, marked Incomplete, and completed by opts.Annotate as the
+// journal's run.json has it; otherwise its RunFile is read.
+func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read run: %w", err)
+	}
+	if fi.IsDir() {
+		jp := filepath.Join(path, JournalFile)
+		if f, err := os.Open(jp); err == nil {
+			defer f.Close()
+			r, err := ReadJournal(f)
+			if err != nil {
+				return nil, fmt.Errorf("read run %s: %w", jp, err)
+			}
+			if opts.Annotate != nil {
+				opts.Annotate(r) // as the journal's run.json has it
+			}
+			return r, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read run: %w", err)
+		}
+		path = filepath.Join(path, RunFile)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read run: %w", err)
+	}
+	defer f.Close()
+	r, err := results.ReadRun(f)
+	if err != nil {
+		return nil, fmt.Errorf("read run %s: %w", path, err)
+	}
+	return r, nil
+}
+
+// namedFile is a file of the run directory and its content.
+type namedFile struct {
+	name string
+	data []byte
+}

@@ -1,0 +1,491 @@
+package rundir
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+)
+
+// JournalFile is the run directory's journal: one JSON record per line,
+// appended and synced to disk as the run goes (see Journal).
+const JournalFile = "journal.ndjson"
+
+// Record types of the journal.
+const (
+	recBegin   = "begin"
+	recRep     = "rep"
+	recSpeed   = "speed"
+	recWarning = "warning"
+	// recNotMeasured gives up on a variant (Run.NotMeasured).
+	recNotMeasured = "not_measured"
+	recEnd         = "end"
+	// recResume continues a run after its end (or its controller's
+	// death): `kaeload run --resume`.
+	recResume = "resume"
+)
+
+// journalRecord is one line of the journal.
+type journalRecord struct {
+	Type string `json:"type"`
+	// Run is the header (begin): everything but the repetitions, with
+	// every planned variant, in plan order.
+	Run *results.Run `json:"run,omitempty"`
+	// Variant indexes the header's variants (rep, speed).
+	Variant int                `json:"variant"`
+	Rep     *results.Rep       `json:"rep,omitempty"`
+	Speed   []results.SpeedRun `json:"speed,omitempty"`
+	Warning string             `json:"warning,omitempty"`
+	// Reason is why the variant was not measured (not_measured).
+	Reason string `json:"reason,omitempty"`
+	// Finished and Interrupted end the run (end).
+	Finished    time.Time `json:"finished,omitzero"`
+	Interrupted bool      `json:"interrupted,omitempty"`
+}
+
+// Journal is a run directory that grows as the run goes. CreateJournal
+// makes the directory and writes the run's header as the journal's first
+// record; every finished repetition (Rep), speed run (Speed), warning
+// and variant given up on (NotMeasured) is appended as one line and synced before the call returns, so a
+// controller that is killed, crashes or loses its machine keeps every
+// repetition it finished. After each record the files rendered from the
+// run (RunFile, SummaryFile, SpeedFile and whatever JournalOptions.Render
+// adds, such as report.html) are rebuilt atomically, each a temporary
+// file renamed into place: a reader sees the previous version or the new
+// one, never half of one. End closes the journal.
+//
+// ReadRunFile reads a run directory through its journal when it has one,
+// so `kaeload report DIR` shows whatever a killed run completed, marked
+// Incomplete. A Journal is safe for use by several goroutines.
+type Journal struct {
+	mu    sync.Mutex
+	dir   string
+	f     *os.File
+	run   results.Run // header plus every record so far, all planned variants
+	opts  JournalOptions
+	ended bool
+	// pending is set by ResumeJournal until Resume: the journal is read
+	// and open, and nothing has been written to it.
+	pending bool
+	// keep is the length of the journal's complete lines, to which Resume
+	// cuts a last line left short by a crash.
+	keep int64
+}
+
+// JournalOptions tune a Journal and ReadRunFile. The run directory
+// analyses and renders nothing itself: the analysis and the renderers are
+// injected here (cmd/kaeload injects analysis.Annotate, and summary.csv,
+// speed.csv and report.html from one analysis.Report).
+type JournalOptions struct {
+	// Annotate, when set, completes the run as it stands before run.json
+	// is written, and a run that ReadRunFile rebuilds from a journal:
+	// analysis.Annotate adds the analysis's warnings to Run.Warnings, so
+	// that run.json carries them.
+	Annotate func(*results.Run)
+	// Render, when set, returns further files to rebuild after each
+	// record, by base name (e.g. SummaryFile, SpeedFile, ReportFile), from
+	// the run as it stands (annotated). The files it returns are written
+	// even when it also returns an error; that error is returned by the
+	// call that recorded.
+	Render func(*results.Run) (map[string][]byte, error)
+}
+
+// CreateJournal creates the run directory dir (its parent too, if needed)
+// and starts its journal with header: r as known before any load, with
+// every planned variant (Reps empty). dir must not exist: an existing
+// run is never overwritten, and the error then wraps fs.ErrExist.
+func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create run directory %s: a run is already stored there: %w", dir, err)
+		}
+		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("create journal: %w", err)
+	}
+	j := &Journal{dir: dir, f: f, opts: opts}
+	j.run = *header
+	j.run.SchemaVersion = results.SchemaVersion
+	j.run.Variants = cloneVariants(header.Variants)
+	j.run.Search = header.Search.Clone()
+	for i := range j.run.Variants {
+		j.run.Variants[i].Reps = nil
+		j.run.Variants[i].Speed = nil
+	}
+	head := j.run
+	if err := j.append(journalRecord{Type: recBegin, Run: &head}); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := syncDir(filepath.Dir(dir)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
+	}
+	j.run.Incomplete = true // until End
+	return j, j.rebuild()
+}
+
+// ResumeJournal opens the journal of the run directory dir to continue its
+// run (`kaeload run --resume`): it reads the journal and returns it with
+// the run so far, every planned variant in plan order, also those without
+// a repetition: the header the run began with plus every record. Nothing
+// is written until Resume, so a resume that fails before its run begins
+// (a plan that does not match, a server that does not start) leaves the
+// run directory as it was; End or a failed Resume then only closes the
+// journal. A journal that does not read is an error.
+func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
+	path := filepath.Join(dir, JournalFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i < len(data)-1 {
+		data = data[:i+1] // a line cut short: the record was never complete
+	}
+	r, err := readJournal(bytes.NewReader(data))
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	j := &Journal{dir: dir, f: f, opts: opts, pending: true, keep: int64(len(data))}
+	j.run = *r
+	out := j.run
+	out.Variants = cloneVariants(j.run.Variants)
+	out.Search = j.run.Search.Clone()
+	return j, &out, nil
+}
+
+// Resume continues the run of a journal opened by ResumeJournal, once the
+// resumed run begins: a last line cut short by a crash is cut from the
+// file, and a resume record makes the run Incomplete again until End. On
+// failure nothing is recorded and End only closes the journal.
+func (j *Journal) Resume() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !j.pending || j.ended {
+		return errors.New("journal: Resume of a journal not opened by ResumeJournal")
+	}
+	if err := j.f.Truncate(j.keep); err != nil {
+		return fmt.Errorf("resume %s: %w", j.dir, err)
+	}
+	rec := journalRecord{Type: recResume}
+	if err := j.append(rec); err != nil {
+		return err
+	}
+	j.pending = false
+	if err := replay(&j.run, rec); err != nil {
+		return err
+	}
+	return j.rebuild()
+}
+
+// Dir returns the run directory.
+func (j *Journal) Dir() string { return j.dir }
+
+// Rep records a finished repetition of the header's variant at index
+// variant.
+func (j *Journal) Rep(variant int, rep results.Rep) error {
+	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
+}
+
+// Speed records the speed runs of the header's variant at index variant.
+func (j *Journal) Speed(variant int, runs []results.SpeedRun) error {
+	return j.record(journalRecord{Type: recSpeed, Variant: variant, Speed: runs})
+}
+
+// Warning records a warning about the run.
+func (j *Journal) Warning(w string) error {
+	return j.record(journalRecord{Type: recWarning, Warning: w})
+}
+
+// NotMeasured records that the run gave up on the header's variant at
+// index variant, and why (Run.NotMeasured).
+func (j *Journal) NotMeasured(variant int, reason string) error {
+	return j.record(journalRecord{Type: recNotMeasured, Variant: variant, Reason: reason})
+}
+
+// End records that the run ended (completed, failed or interrupted) at
+// finished, rebuilds the files a last time and closes the journal. Later
+// calls do nothing. A journal that ResumeJournal opened and Resume never
+// continued is closed with nothing written.
+func (j *Journal) End(finished time.Time, interrupted bool) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.ended {
+		return nil
+	}
+	var err error
+	if !j.pending {
+		err = j.apply(journalRecord{Type: recEnd, Finished: finished, Interrupted: interrupted})
+	}
+	j.ended = true
+	if cerr := j.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close journal: %w", cerr)
+	}
+	return err
+}
+
+// Run returns a copy of the run as recorded so far, in the form ReadRunFile
+// gives: variants without a completed repetition left out, Incomplete
+// until End.
+func (j *Journal) Run() *results.Run {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.view()
+}
+
+// record appends rec and rebuilds the files.
+func (j *Journal) record(rec journalRecord) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch {
+	case j.ended:
+		return errors.New("journal: record after End")
+	case j.pending:
+		return errors.New("journal: record before Resume")
+	}
+	return j.apply(rec)
+}
+
+// apply appends rec to the file, adds it to the run and rebuilds. The run
+// in memory takes the record even when the disk refuses it, so that the
+// run's final report is still complete.
+func (j *Journal) apply(rec journalRecord) error {
+	if err := replay(&j.run, rec); err != nil {
+		return err
+	}
+	werr := j.append(rec)
+	if werr != nil {
+		return werr
+	}
+	return j.rebuild()
+}
+
+// append writes one record as a line and syncs it.
+func (j *Journal) append(rec journalRecord) error {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("journal: encode %s record: %w", rec.Type, err)
+	}
+	b = append(b, '\n')
+	if _, err := j.f.Write(b); err != nil {
+		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: sync: %w", j.f.Name(), err)
+	}
+	return nil
+}
+
+// view is the run as readers see it (see Run); j.mu held.
+func (j *Journal) view() *results.Run {
+	r := j.run
+	r.Search = j.run.Search.Clone()
+	r.Variants = nil
+	for _, v := range cloneVariants(j.run.Variants) {
+		if len(v.Reps) > 0 {
+			r.Variants = append(r.Variants, v)
+		}
+	}
+	r.Warnings = append([]string(nil), j.run.Warnings...)
+	r.NotMeasured = append([]results.NotMeasured(nil), j.run.NotMeasured...)
+	return &r
+}
+
+// rebuild rewrites the rendered files from the run so far; j.mu held.
+func (j *Journal) rebuild() error {
+	r := j.view()
+	if j.opts.Annotate != nil {
+		j.opts.Annotate(r)
+	}
+	var runJSON bytes.Buffer
+	if err := results.WriteJSON(&runJSON, r); err != nil {
+		return err
+	}
+	files := []namedFile{{RunFile, runJSON.Bytes()}}
+	var renderErr error
+	if j.opts.Render != nil {
+		extra, err := j.opts.Render(r)
+		if err != nil {
+			renderErr = fmt.Errorf("render: %w", err)
+		}
+		for _, name := range slices.Sorted(maps.Keys(extra)) {
+			files = append(files, namedFile{name, extra[name]})
+		}
+	}
+	for _, f := range files {
+		if err := writeFileAtomic(j.dir, f.name, bytes.NewReader(f.data)); err != nil {
+			return fmt.Errorf("run directory %s: %w", j.dir, err)
+		}
+	}
+	if err := syncDir(j.dir); err != nil {
+		return fmt.Errorf("run directory %s: %w", j.dir, err)
+	}
+	return renderErr
+}
+
+// replay adds one record to r.
+func replay(r *results.Run, rec journalRecord) error {
+	variant := func() (*results.Variant, error) {
+		if rec.Variant < 0 || rec.Variant >= len(r.Variants) {
+			return nil, fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
+		}
+		return &r.Variants[rec.Variant], nil
+	}
+	switch rec.Type {
+	case recRep:
+		v, err := variant()
+		if err != nil {
+			return err
+		}
+		if rec.Rep == nil {
+			return errors.New("journal: rep record without a repetition")
+		}
+		r.AddRep(rec.Variant, *rec.Rep)
+		if s := r.Search; s != nil && s.Member(v) {
+			s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
+		}
+	case recSpeed:
+		v, err := variant()
+		if err != nil {
+			return err
+		}
+		v.Speed = rec.Speed
+	case recWarning:
+		r.Warnings = appendNew(r.Warnings, rec.Warning)
+	case recNotMeasured:
+		v, err := variant()
+		if err != nil {
+			return err
+		}
+		nm := results.NotMeasured{Variant: v.Name, Reason: rec.Reason}
+		if i := slices.IndexFunc(r.NotMeasured, func(n results.NotMeasured) bool { return n.Variant == v.Name }); i >= 0 {
+			r.NotMeasured[i] = nm
+		} else {
+			r.NotMeasured = append(r.NotMeasured, nm)
+		}
+	case recEnd:
+		r.Finished = rec.Finished
+		r.Interrupted = rec.Interrupted
+		r.Incomplete = false
+	case recResume:
+		r.Finished, r.Interrupted, r.Incomplete = time.Time{}, false, true
+		// The resumed run tries the variants it gave up on again.
+		r.NotMeasured = nil
+	default:
+		return fmt.Errorf("journal: unknown record type %q", rec.Type)
+	}
+	return nil
+}
+
+// readJournal is ReadJournal with every planned variant kept, in plan
+// order, also those without a repetition.
+func readJournal(rd io.Reader) (*results.Run, error) {
+	br := bufio.NewReaderSize(rd, 1<<20)
+	var r *results.Run
+	ended := false
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if len(b) == 0 && errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read journal: %w", err)
+		}
+		last := errors.Is(err, io.EOF) // no newline: the write was cut short
+		var rec journalRecord
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if derr := dec.Decode(&rec); derr != nil {
+			if last && r != nil {
+				break
+			}
+			return nil, fmt.Errorf("read journal: line %d: %w", line, derr)
+		}
+		if line == 1 {
+			if rec.Type != recBegin || rec.Run == nil {
+				return nil, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
+			}
+			if v := rec.Run.SchemaVersion; v != results.SchemaVersion {
+				return nil, fmt.Errorf("read journal: schema version %d, want %d", v, results.SchemaVersion)
+			}
+			r = rec.Run
+			r.Incomplete = true
+			continue
+		}
+		if ended && rec.Type != recResume {
+			return nil, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
+		}
+		if err := replay(r, rec); err != nil {
+			return nil, fmt.Errorf("read journal: line %d: %w", line, err)
+		}
+		ended = rec.Type == recEnd
+		if last {
+			break
+		}
+	}
+	if r == nil {
+		return nil, errors.New("read journal: empty")
+	}
+	return r, nil
+}
+
+// ReadJournal rebuilds a run from a journal written by Journal. A journal
+// without its end record — the run is still going, or its controller was
+// killed — gives the run recorded so far with Incomplete set; so does one
+// whose last line was cut short by a crash (that line is ignored). Any
+// other malformed line is an error naming its line number.
+func ReadJournal(rd io.Reader) (*results.Run, error) {
+	r, err := readJournal(rd)
+	if err != nil {
+		return nil, err
+	}
+	var kept []results.Variant
+	for _, v := range r.Variants {
+		if len(v.Reps) > 0 {
+			kept = append(kept, v)
+		}
+	}
+	r.Variants = kept
+	return r, nil
+}
+
+// cloneVariants copies the variant slice and each variant's Reps and
+// Speed slices (the repetitions themselves are shared, read-only).
+func cloneVariants(vs []results.Variant) []results.Variant {
+	out := make([]results.Variant, len(vs))
+	for i, v := range vs {
+		v.Reps = append([]results.Rep(nil), v.Reps...)
+		v.Speed = append([]results.SpeedRun(nil), v.Speed...)
+		out[i] = v
+	}
+	return out
+}
+
+// appendNew appends the strings of add that ws does not hold yet.
+func appendNew(ws []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(ws, a) {
+			ws = append(ws, a)
+		}
+	}
+	return ws
+}

@@ -1,0 +1,100 @@
+package tables
+
+import (
+	"fmt"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/stats"
+	"strings"
+	"time"
+)
+
+// notice is one line of a report's banner: a label in capitals
+// ("WARNING") and its text.
+type notice struct{ Label, Text string }
+
+// Notices lays out the banner of m once, in order: interrupted,
+// incomplete, failed, not measured, crossed thresholds, warnings,
+// diagnoses (each with its cause; the repetition's section has the rest),
+// hints.
+// The text report writes each as "LABEL: text", the Markdown report as a
+// quoted "**LABEL:** text".
+func Notices(m *analysis.Report) []notice {
+	var ns []notice
+	if m.Run.Interrupted {
+		ns = append(ns, notice{"INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)"})
+	}
+	if m.Run.Incomplete {
+		ns = append(ns, notice{"INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown"})
+	}
+	if len(m.Failed) > 0 {
+		ns = append(ns, notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
+	}
+	for _, l := range m.NotMeasured {
+		ns = append(ns, notice{"NOT MEASURED", l})
+	}
+	for _, c := range m.Crossed {
+		ns = append(ns, notice{"THRESHOLD CROSSED", c})
+	}
+	for _, w := range m.Warnings {
+		ns = append(ns, notice{"WARNING", w})
+	}
+	for i := range m.Diagnoses {
+		d := &m.Diagnoses[i]
+		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause})
+	}
+	for _, h := range m.Hints {
+		ns = append(ns, notice{"HINT", h})
+	}
+	return ns
+}
+
+// Facts lays out the head of a report once, in order: started,
+// finished (and how long it took), baseline, order and automatic
+// repetitions, each with its label in lower case. The text report writes
+// "label     text", the Markdown report "- **label** text".
+func Facts(m *analysis.Report) []notice {
+	r, s := m.Run, m.Summary
+	var fs []notice
+	if !r.Started.IsZero() {
+		fs = append(fs, notice{"started", r.Started.Format("2006-01-02 15:04:05 MST")})
+	}
+	if !r.Finished.IsZero() {
+		f := r.Finished.Format("2006-01-02 15:04:05 MST")
+		if !r.Started.IsZero() {
+			f += fmt.Sprintf(" (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
+		}
+		fs = append(fs, notice{"finished", f})
+	}
+	if len(r.Variants) > 0 || s.BaselineName != "" {
+		fs = append(fs, notice{"baseline", s.BaselineLine()})
+	}
+	if o := OrderLine(r); o != "" {
+		fs = append(fs, notice{"order", o})
+	}
+	if c := r.Calibration; c != nil {
+		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
+	}
+	return fs
+}
+
+// Table lays out rows in columns two spaces apart, each column left- or
+// right-aligned, without trailing spaces.
+type Table struct {
+	Header []string
+	Right  []bool
+	Rows   [][]string
+}
+
+func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
+
+// calibrationWords says what repeat: auto measured and chose.
+func calibrationWords(c *stats.Calibration) string {
+	if !c.HasNoise {
+		return fmt.Sprintf("no noise estimate from %d good calibration windows of %s: %d repetitions (the cap)", len(c.Rates), c.Variant, c.Repeat)
+	}
+	s := fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %d repetitions per variant detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, stats.Power*100)
+	if c.Capped {
+		s = fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; even the cap of %d repetitions cannot detect ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, stats.Power*100)
+	}
+	return s
+}

@@ -1,0 +1,461 @@
+package tables
+
+import (
+	"bytes"
+	"fmt"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The tables shared by the text and Markdown reports. Each builds a table
+// from a RunSummary; the text report aligns it, the Markdown report writes
+// it as a GitHub table, so both show the same cells.
+
+// StatsNote says how the comparison decides: which test, which
+// adjustment over how many comparisons, and what MDE and equivalence mean.
+func StatsNote(s *analysis.RunSummary) string {
+	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
+	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
+	if s.Family <= 1 {
+		adjust = fmt.Sprintf("one comparison, α = %g", stats.Alpha)
+	}
+	level := "α"
+	if s.Family > 1 {
+		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
+	}
+	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
+		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+}
+
+// OrderLine says in what order the run's windows ran and what that means
+// for drift; "" for a run that did not record it.
+func OrderLine(r *results.Run) string {
+	switch r.Order {
+	case results.OrderRandomized:
+		return fmt.Sprintf("randomized blocks (every round runs each variant once, in a random order), seed %d (replay: --seed %d)", r.Seed, r.Seed)
+	case results.OrderInterleaved:
+		return "interleaved (every round runs each variant once, in plan order)"
+	case results.OrderSequential:
+		return "sequential (every repetition of a variant, then the next): drift of the machine is not controlled"
+	}
+	return ""
+}
+
+// column is one column of a table built per variant.
+type column struct {
+	name  string
+	right bool
+	cell  func(i int, v *analysis.VariantSummary) string
+}
+
+// buildTable lays out one row per variant of s with the given columns.
+func buildTable(s *analysis.RunSummary, cols []column, rows []int) Table {
+	t := Table{}
+	for _, c := range cols {
+		t.Header = append(t.Header, c.name)
+		t.Right = append(t.Right, c.right)
+	}
+	for _, i := range rows {
+		cells := make([]string, len(cols))
+		for k, c := range cols {
+			cells[k] = c.cell(i, &s.Variants[i])
+		}
+		t.Add(cells...)
+	}
+	return t
+}
+
+// allRows returns 0 … len(s.Variants)-1.
+func allRows(s *analysis.RunSummary) []int {
+	rows := make([]int, len(s.Variants))
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
+}
+
+func MeanCell(st stats.Stats) string {
+	if st.N == 0 {
+		return "-"
+	}
+	return format.Rate(st.Mean)
+}
+
+func stddevCell(st stats.Stats) string {
+	if st.N < 2 {
+		return "-"
+	}
+	return format.Rate(st.StdDev)
+}
+
+func CICell(st stats.Stats) string {
+	switch {
+	case st.HasCI:
+		return format.Rate(st.CI95Low) + " .. " + format.Rate(st.CI95High)
+	case st.N > 0:
+		return "n/a (" + st.NoCI + ")"
+	}
+	return "-"
+}
+
+// deltaCell is the Δ % of v against the baseline of s.
+func deltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
+	if v.IsBaseline {
+		return "baseline"
+	}
+	if v.Stats.N == 0 || s.Baseline < 0 || s.Variants[s.Baseline].Stats.N == 0 {
+		return "-"
+	}
+	return format.Delta(v.Comparison.DeltaPct)
+}
+
+// notesCell marks the best variant of a sweep, failed and client-bound
+// variants, and those whose client CPUs other processes shared
+// (VariantSummary.OtherLoadReps).
+func notesCell(v *analysis.VariantSummary) string {
+	var notes []string
+	switch {
+	case v.Best:
+		notes = append(notes, "* best of "+v.Series+" (significantly faster than every other value)")
+	case v.Plateau:
+		notes = append(notes, "~ plateau of "+v.Series)
+	}
+	if v.FailedReps > 0 {
+		n := "FAILED"
+		if v.Stats.N > 1 {
+			n += fmt.Sprintf(" (%d of %d reps)", v.FailedReps, v.Stats.N)
+		}
+		notes = append(notes, n)
+	}
+	if v.ClientBoundReps > 0 {
+		n := "CLIENT-BOUND"
+		if v.Stats.N > 1 {
+			n += fmt.Sprintf(" (%d of %d reps)", v.ClientBoundReps, v.Stats.N)
+		}
+		notes = append(notes, n)
+	}
+	if v.OtherLoadReps > 0 {
+		n := "OTHER LOAD"
+		if v.Stats.N > 1 {
+			n += fmt.Sprintf(" (%d of %d reps)", v.OtherLoadReps, v.Stats.N)
+		}
+		notes = append(notes, n)
+	}
+	return strings.Join(notes, ", ")
+}
+
+// Comparison is the answer of a run: per variant the mean rate, its
+// spread and interval, the difference from the baseline and whether it is
+// significant, the p99 handshake time over all repetitions, errors, and,
+// when measured, the client's CPU µs per request (beside the rate),
+// requests per server CPU-second and notes.
+func Comparison(s *analysis.RunSummary) Table {
+	cols := []column{
+		{"variant", false, func(_ int, v *analysis.VariantSummary) string { return v.Name }},
+		{"n", true, func(_ int, v *analysis.VariantSummary) string { return strconv.Itoa(v.Stats.N) }},
+		{"mean req/s", true, func(_ int, v *analysis.VariantSummary) string { return MeanCell(v.Stats) }},
+		{"±stddev", true, func(_ int, v *analysis.VariantSummary) string { return stddevCell(v.Stats) }},
+		{"95 % CI", false, func(_ int, v *analysis.VariantSummary) string { return CICell(v.Stats) }},
+		{"Δ%", true, func(_ int, v *analysis.VariantSummary) string { return deltaCell(s, v) }},
+		{"p", true, func(_ int, v *analysis.VariantSummary) string {
+			if v.IsBaseline {
+				return ""
+			}
+			return format.PValue(v.Comparison)
+		}},
+		{"p Holm", true, func(_ int, v *analysis.VariantSummary) string {
+			if v.IsBaseline {
+				return ""
+			}
+			return format.PAdjusted(v.Comparison)
+		}},
+		{"MDE", true, func(_ int, v *analysis.VariantSummary) string {
+			if v.IsBaseline {
+				return ""
+			}
+			return format.MDE(v.Comparison)
+		}},
+		{"verdict", false, func(_ int, v *analysis.VariantSummary) string {
+			if v.IsBaseline {
+				return ""
+			}
+			return format.VerdictWords(v.Comparison)
+		}},
+		{"p99 handshake ms", true, func(_ int, v *analysis.VariantSummary) string { return format.QuantileMillis(v.Handshake, 99) }},
+		{"errors", true, func(_ int, v *analysis.VariantSummary) string { return format.Count(v.Errors) }},
+	}
+	var clientCPU, serverCPU, notes bool
+	for i := range s.Variants {
+		v := &s.Variants[i]
+		clientCPU = clientCPU || v.ClientCPUReps > 0
+		serverCPU = serverCPU || v.ServerCPUReps > 0
+		notes = notes || notesCell(v) != ""
+	}
+	if clientCPU {
+		// Beside the rate: what each request cost the load generator.
+		cols = slices.Insert(cols, 3, column{"client µs/req", true, func(_ int, v *analysis.VariantSummary) string {
+			if x, ok := v.ClientMicrosPerRequest(); ok {
+				return format.Micros(x)
+			}
+			return "-"
+		}})
+	}
+	if serverCPU {
+		cols = append(cols, column{"req/server cpu-s", true, func(_ int, v *analysis.VariantSummary) string {
+			if x, ok := v.RequestsPerServerCPU(); ok {
+				return format.Rate(x)
+			}
+			return "-"
+		}})
+	}
+	if notes {
+		cols = append(cols, column{"notes", false, func(_ int, v *analysis.VariantSummary) string { return notesCell(v) }})
+	}
+	return buildTable(s, cols, allRows(s))
+}
+
+// Probes has one row per variant and probe; ok is false when no
+// variant has a probe reading.
+func Probes(s *analysis.RunSummary) (t Table, ok bool) {
+	failed := false
+	for i := range s.Variants {
+		for _, p := range s.Variants[i].Probes {
+			ok = true
+			failed = failed || p.Failed > 0
+		}
+	}
+	t.Header = []string{"variant", "probe", "n", "mean delta", "per request"}
+	t.Right = []bool{false, false, true, true, true}
+	if failed {
+		t.Header = append(t.Header, "failed")
+		t.Right = append(t.Right, false)
+	}
+	for i := range s.Variants {
+		v := &s.Variants[i]
+		for _, p := range v.Probes {
+			mean, per := "-", "-"
+			if p.N > 0 {
+				mean = format.Number(p.MeanDelta)
+			}
+			if p.HasPerRequest {
+				per = strconv.FormatFloat(p.PerRequest, 'f', 3, 64)
+			}
+			row := []string{v.Name, p.Name, strconv.Itoa(p.N), mean, per}
+			if failed {
+				f := ""
+				if p.Failed > 0 {
+					f = fmt.Sprintf("%d, first: %s", p.Failed, format.Message(p.FirstError))
+				}
+				row = append(row, f)
+			}
+			t.Add(row...)
+		}
+	}
+	return t, ok
+}
+
+// chartWidth is the width of a sweep chart's bars in characters.
+const chartWidth = 40
+
+// SweepTitle is the heading of a sweep's table.
+func SweepTitle(sw *analysis.SweepSummary) string {
+	by := strings.Join(sw.Keys, ", ")
+	order := "in run order"
+	if sw.Numeric {
+		order = "by value"
+	}
+	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, by, order)
+}
+
+// SweepLegend explains a sweep chart.
+const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
+
+// PlateauLine says in words what a sweep concluded: its best value, or
+// its plateau when it has none, with the family the claim was judged in
+// and the caution of few repetitions; "" when nothing was measured.
+func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
+	if len(sw.Plateau) == 0 {
+		return ""
+	}
+	label := map[int]string{}
+	for k, i := range sw.Variants {
+		label[i] = sw.Labels[k]
+	}
+	var names []string
+	for _, i := range sw.Plateau {
+		names = append(names, label[i])
+	}
+	family := "no pair of values could be tested"
+	switch {
+	case sw.Family == 1:
+		family = "one pair of values tested"
+	case sw.Family > 1:
+		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
+	}
+	var line string
+	switch {
+	case sw.Best >= 0:
+		line = fmt.Sprintf("best: %s, significantly faster than every other value (%s)", label[sw.Best], family)
+	case len(sw.Plateau) == len(sw.Variants):
+		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
+	default:
+		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; the highest mean is %s; %s)", strings.Join(names, ", "), label[sw.Top], family)
+	}
+	if sw.Caution != "" {
+		line += "; caution: " + sw.Caution
+	}
+	return line
+}
+
+// Drift shows every variant's rate by round, the round effect and
+// (in title) the trend; ok is false with fewer than two rounds.
+func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
+	d := &s.Drift
+	if d.Rounds < 2 {
+		return t, "", false
+	}
+	t.Header, t.Right = []string{"variant"}, []bool{false}
+	for r := range d.Rounds {
+		t.Header = append(t.Header, fmt.Sprintf("round %d", r+1))
+		t.Right = append(t.Right, true)
+	}
+	for i := range s.Variants {
+		row := []string{s.Variants[i].Name}
+		for _, c := range d.Cells[i] {
+			switch {
+			case !c.OK:
+				row = append(row, "-")
+			case c.Failed:
+				row = append(row, format.Rate(c.Rate)+" FAILED")
+			default:
+				row = append(row, format.Rate(c.Rate))
+			}
+		}
+		t.Add(row...)
+	}
+	row := []string{"round effect"}
+	for r := range d.Rounds {
+		cell := "-"
+		if d.RoundHas[r] {
+			cell = format.Delta(d.RoundPct[r])
+		}
+		row = append(row, cell)
+	}
+	t.Add(row...)
+	title = "drift by round: req/s of every variant in each round; round effect = the round's mean deviation from each variant's own mean"
+	if d.HasTrend {
+		title += fmt.Sprintf("; trend over the run %s from round 1 to round %d", format.Delta(d.TrendPct), d.Rounds)
+	}
+	if !d.Controlled {
+		title += "; order sequential: a variant's rounds are consecutive windows, so drift between variants is not shown here and not controlled"
+	}
+	return t, title, true
+}
+
+// Sweep is a sweep's variants in chart order, preceded by the
+// baseline when the baseline is not one of them (and was measured), with an ASCII bar of the
+// mean rate and its confidence interval on a scale from 0.
+func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
+	rows := sw.Variants
+	labels := sw.Labels
+	inSweep := false
+	for _, i := range rows {
+		inSweep = inSweep || i == s.Baseline
+	}
+	if !inSweep && s.Baseline >= 0 {
+		rows = append([]int{s.Baseline}, rows...)
+		labels = append([]string{"-"}, labels...)
+	}
+	var top float64
+	for _, i := range rows {
+		st := s.Variants[i].Stats
+		if st.N > 0 {
+			top = max(top, st.Mean, st.CI95High)
+		}
+	}
+	scale := niceCeil(top)
+	axisRight := format.GroupDigits(strconv.FormatFloat(scale, 'f', 0, 64))
+	axis := "0" + strings.Repeat(" ", max(1, chartWidth+2-1-len(axisRight))) + axisRight
+	label := map[int]string{}
+	for k, i := range rows {
+		label[i] = labels[k]
+	}
+	cols := []column{
+		{"", false, func(i int, v *analysis.VariantSummary) string {
+			switch {
+			case v.Best:
+				return "*"
+			case v.Plateau && v.Series == sw.Series:
+				return "~"
+			}
+			return ""
+		}},
+		{strings.Join(sw.Keys, " "), true, func(i int, _ *analysis.VariantSummary) string { return label[i] }},
+		{"variant", false, func(_ int, v *analysis.VariantSummary) string { return v.Name }},
+		{axis, false, func(_ int, v *analysis.VariantSummary) string { return bar(v.Stats, scale, chartWidth) }},
+		{"mean req/s", true, func(_ int, v *analysis.VariantSummary) string { return MeanCell(v.Stats) }},
+		{"95 % CI", false, func(_ int, v *analysis.VariantSummary) string { return CICell(v.Stats) }},
+		{"Δ% vs baseline", true, func(_ int, v *analysis.VariantSummary) string { return deltaCell(s, v) }},
+	}
+	return buildTable(s, cols, rows)
+}
+
+// bar draws st on a scale from 0 to scale in width characters between two
+// '|': '#' up to the mean, then the confidence interval as '=' below the
+// mean and '-' above it. Positions round to the nearest character.
+func bar(st stats.Stats, scale float64, width int) string {
+	cells := bytes.Repeat([]byte{' '}, width)
+	if st.N > 0 && scale > 0 {
+		pos := func(x float64) int {
+			p := int(math.Round(x / scale * float64(width)))
+			return min(max(p, 0), width)
+		}
+		pm := pos(st.Mean)
+		for i := range pm {
+			cells[i] = '#'
+		}
+		if st.HasCI {
+			for i := pos(st.CI95Low); i < pos(st.CI95High); i++ {
+				if i < pm {
+					cells[i] = '='
+				} else {
+					cells[i] = '-'
+				}
+			}
+		}
+	}
+	return "|" + string(cells) + "|"
+}
+
+// niceCeil returns the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k
+// that is at least x; 0 for x ≤ 0.
+func niceCeil(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return 0
+	}
+	exp := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		v := m * exp
+		if exp >= 1 {
+			v = math.Round(v) // 1.2 × 10^5 is 120000, not 120000.00000000001
+		}
+		if v >= x {
+			return v
+		}
+	}
+	return 10 * exp
+}
+
+// DriftRows returns the drift-by-round table of s as a header row and
+// body rows of cells, with its title; ok is false with fewer than two
+// rounds.
+func DriftRows(s *analysis.RunSummary) (header []string, rows [][]string, title string, ok bool) {
+	t, title, ok := Drift(s)
+	return t.Header, t.Rows, title, ok
+}

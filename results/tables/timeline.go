@@ -1,0 +1,154 @@
+package tables
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// NoTimeline is what the reports say of a repetition stored before
+// timelines.
+const NoTimeline = "no timeline (the run was stored before kaeload kept one)"
+
+// RepTimeline lays out, once, what a repetition's timeline says
+// (analysis.RepReport.Timeline): its rate range, its stalls, each host's
+// TCP counters over the window and the rules that could not judge it,
+// each a label and its text. The text report writes them among the
+// repetition's facts; a repetition without a timeline says NoTimeline.
+func RepTimeline(tl *diagnosis.Repetition) []notice {
+	if tl.NoTimeline {
+		return []notice{{"timeline", NoTimeline}}
+	}
+	out := []notice{{RangeLabel(tl), RangeWords(tl)}, {"stalls", StallWords(tl)}}
+	for i := range tl.Hosts {
+		out = append(out, notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
+	}
+	for _, u := range tl.Unjudged {
+		if !strings.HasPrefix(u, "stalls: ") { // said on the stalls line
+			out = append(out, notice{"not judged", u})
+		}
+	}
+	return out
+}
+
+// RangeLabel names a repetition's rate range: "rate by second", or by its
+// interval when that is not a second ("rate by 250ms").
+func RangeLabel(tl *diagnosis.Repetition) string {
+	if tl.Interval == time.Second || tl.Interval == 0 {
+		return "rate by second"
+	}
+	return "rate by " + tl.Interval.String()
+}
+
+// RangeWords words a repetition's rate range: "min 135.0 / median 997.5
+// / max 1,010.0 req/s over 10 intervals"; NoTimeline without a timeline.
+func RangeWords(tl *diagnosis.Repetition) string {
+	r := tl.Range
+	switch {
+	case tl.NoTimeline:
+		return NoTimeline
+	case r == nil:
+		return "no interval in the window long enough to judge"
+	}
+	return fmt.Sprintf("min %s / median %s / max %s req/s over %d intervals", format.Rate(r.Min), format.Rate(r.Median), format.Rate(r.Max), r.Intervals)
+}
+
+// RangeCell is a repetition's rate range in a table cell: "120.0 / 997.5
+// / 1,010.0" (min / median / max req/s), "no timeline", or "-" when no
+// interval was long enough.
+func RangeCell(tl *diagnosis.Repetition) string {
+	switch r := tl.Range; {
+	case tl.NoTimeline:
+		return "no timeline"
+	case r == nil:
+		return "-"
+	default:
+		return format.Rate(r.Min) + " / " + format.Rate(r.Median) + " / " + format.Rate(r.Max)
+	}
+}
+
+// StallsCell is a repetition's stalls in a table cell: "none", their
+// spans and rates ("3.0–5.0 s at 135.0 req/s"), "not judged", or "-"
+// without a timeline.
+func StallsCell(tl *diagnosis.Repetition) string {
+	switch {
+	case tl.NoTimeline:
+		return "-"
+	case !tl.StallsJudged:
+		return "not judged"
+	case len(tl.Stalls) == 0:
+		return "none"
+	}
+	var parts []string
+	for _, s := range tl.Stalls {
+		parts = append(parts, fmt.Sprintf("%s at %s req/s", StallSpan(s), format.Rate(s.Rate)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// StallWords words a repetition's stalls: "none", "3.0–5.0 s at 135.0
+// req/s (median 997.5)", or why they were not judged.
+func StallWords(tl *diagnosis.Repetition) string {
+	switch {
+	case tl.NoTimeline:
+		return NoTimeline
+	case !tl.StallsJudged:
+		for _, u := range tl.Unjudged {
+			if why, ok := strings.CutPrefix(u, "stalls: "); ok {
+				return "not judged: " + why
+			}
+		}
+		return "not judged"
+	case len(tl.Stalls) == 0:
+		return "none"
+	}
+	return fmt.Sprintf("%s (median %s req/s)", StallsCell(tl), format.Rate(tl.Stalls[0].Median))
+}
+
+// StallSpan is a stall's seconds, relative to the window's start:
+// "3.0–5.0 s".
+func StallSpan(s diagnosis.Stall) string {
+	return fmt.Sprintf("%.1f–%.1f s", s.Start.Seconds(), s.End.Seconds())
+}
+
+// TCPWords words one host's TCP counters over the window: its role, the
+// counters that grew in the kernel's order, and those not available.
+func TCPWords(h *diagnosis.HostCounts) string {
+	var grew, gone []string
+	for _, name := range h.Counters {
+		v, unread, ok := h.Get(name)
+		switch {
+		case !ok:
+			gone = append(gone, name+" ("+h.Why(name)+")")
+		case unread > 0:
+			grew = append(grew, fmt.Sprintf("%s at least +%s (%d intervals not read)", name, format.Count(v), unread))
+		case v > 0:
+			grew = append(grew, name+" +"+format.Count(v))
+		}
+	}
+	s := h.Role() + ": "
+	if len(grew) == 0 {
+		s += "no counter grew"
+	} else {
+		s += strings.Join(grew, ", ")
+	}
+	if len(gone) > 0 {
+		s += "; not available: " + strings.Join(gone, ", ")
+	}
+	return s
+}
+
+// DiagnosisTitle is a diagnosis's heading: "default, repetition 1:
+// accept-queue overflow".
+func DiagnosisTitle(d *diagnosis.Diagnosis) string {
+	return fmt.Sprintf("%s, repetition %d: %s", d.Variant, d.Rep+1, d.Title)
+}
+
+// DiagnosisRows lays a diagnosis out once: cause, figure, consequence
+// and fix, each a label and its sentence.
+func DiagnosisRows(d *diagnosis.Diagnosis) []notice {
+	return []notice{{"cause", d.Cause}, {"figure", d.Figure}, {"consequence", d.Consequence}, {"fix", d.Fix}}
+}
