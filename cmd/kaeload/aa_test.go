@@ -25,7 +25,7 @@ import (
 //
 // Three variants are two comparisons, a Holm family of two: what the
 // family's size does to the adjustment is checked on known inputs and on
-// simulation in package results (TestSimAAFalseAlarms runs families of
+// simulation in package results/analysis (TestSimAAFalseAlarms runs families of
 // four); this test checks that the windows of a real run, restarts and
 // all, are as alike as the report's rule assumes. (It ran five variants,
 // 15 windows, until the suite had to fit its time budget.)
@@ -35,7 +35,7 @@ import (
 // happen; the test then reruns with a fresh seed and fails only when the
 // second run also raises one (at most 0.25 % for a sound design, while a
 // broken one — sequential drift, no adjustment — does it far more often,
-// see results' TestSimAAFalseAlarms).
+// see results/analysis' TestSimAAFalseAlarms).
 func TestNginxAA(t *testing.T) {
 	if raceEnabled {
 		t.Skip("A/A needs the server, not the race detector's slowed client, to set the rate; the statistics run under -race in results")
