@@ -15,6 +15,7 @@ import (
 // run is the slower one, 0 the other way round and without the flag, 2
 // for a bad limit.
 func TestCompareFailIfSlower(t *testing.T) {
+	alongside(t)
 	dir := t.TempDir()
 	old := sharedRun(t)
 	r, err := readRun(old)

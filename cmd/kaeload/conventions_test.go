@@ -11,6 +11,7 @@ import (
 // subcommand: the usage is printed once, on stdout, with nothing on
 // stderr, and the exit status is 0.
 func TestHelpOnce(t *testing.T) {
+	alongside(t)
 	for _, c := range commands() {
 		for _, flag := range []string{"--help", "-h"} {
 			out, errOut, code := kaeload(t, c.name, flag)
@@ -86,6 +87,7 @@ func TestExitStatusDocumented(t *testing.T) {
 // cannot be rendered leaves an existing file untouched (exit 2 for the
 // bad format, before anything is written).
 func TestReportOutputFlags(t *testing.T) {
+	alongside(t)
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	// run -o is the run directory (--out's short form), after the file.

@@ -62,6 +62,7 @@ func kaeload(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // TestQuickstart is the README's first command, shortened: it must exit 0,
 // report a positive rate and no resumed handshake.
 func TestQuickstart(t *testing.T) {
+	alongside(t)
 	out, errOut, code := kaeload(t, "run", "../../examples/quickstart.yaml", "--set", "load.duration=1s", "--set", "load.warmup=200ms", "--progress", "off", "--no-save")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)

@@ -92,6 +92,7 @@ func silentListener(t *testing.T) string {
 // at the window's end by stage, marks the variant FAILED in the report and
 // in run.json, and exits 3.
 func TestSilentListener(t *testing.T) {
+	alongside(t)
 	addr := silentListener(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	out, errOut, code := kaeload(t, "run", writeScenario(t, fmt.Sprintf(`name: silent
@@ -303,6 +304,7 @@ cooldown: 1s
 // repetition: the journal keeps that repetition, `kaeload report DIR`
 // shows it marked INCOMPLETE, and no worker outlives the controller.
 func TestControllerSIGKILL(t *testing.T) {
+	alongside(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	var workers []int
 	workerRe := regexp.MustCompile(`worker \d+ ready: pid (\d+)`)
@@ -341,6 +343,7 @@ func TestControllerSIGKILL(t *testing.T) {
 // repetition: the run goes on, the error says the results could not be
 // stored, and the report with both repetitions is still printed.
 func TestResultsDirRemoved(t *testing.T) {
+	alongside(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	out, errOut, code := kaeloadWatch(t, func(line string, _ *exec.Cmd) {
 		if strings.Contains(line, "rep 1/2 done") {
@@ -364,6 +367,7 @@ func TestResultsDirRemoved(t *testing.T) {
 // run fails naming the group, the stop command runs, and the first
 // repetition is in the run directory.
 func TestWorkerKilledKeepsReps(t *testing.T) {
+	alongside(t)
 	addr := testkit.FreeAddr(t)
 	ndir, start, stop := nginxDir(t, addr)
 	scenario := writeScenario(t, fmt.Sprintf(`name: worker-killed
@@ -422,6 +426,7 @@ server:
 // sent when the first is acknowledged, always lands in the teardown,
 // however fast the machine.
 func TestDoubleInterrupt(t *testing.T) {
+	alongside(t)
 	addr := testkit.FreeAddr(t)
 	ndir, start, stop := nginxDir(t, addr)
 	scenario := writeScenario(t, fmt.Sprintf(`name: double
@@ -476,6 +481,7 @@ server:
 // server, but appears nowhere kaeload writes — stdout, stderr, run.json,
 // the journal, run.log, summary.csv, report.html.
 func TestSecretsStayOut(t *testing.T) {
+	alongside(t)
 	const secret = "s3cr3t-Pa55w0rd"
 	addr := testkit.FreeAddr(t)
 	ndir, start, stop := nginxDir(t, addr)

@@ -167,3 +167,17 @@ func skipIfStarved(t *testing.T, code int, output string) {
 		}
 	}
 }
+
+// alongside marks a test that checks behaviour, not a measurement (exit
+// statuses, stored files, messages, processes left behind; no rate, CPU
+// share or count compared with a server's log), and lets it run beside
+// the other such tests (t.Parallel). Go starts parallel tests only once
+// every test that did not call t.Parallel has ended, so the measuring
+// tests, which never call alongside, still have the CPUs to themselves.
+// Tests that kill this process's ssh masters (TestRemoteConnectionDropped)
+// or may skip when a busy machine leaves requests unaccounted
+// (testkit.SameResponses) stay out of it.
+func alongside(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+}

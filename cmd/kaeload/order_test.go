@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,7 +69,12 @@ func windows(r *results.Run) []string {
 // run that "kaeload report" shows, marked INCOMPLETE, and that --resume
 // finishes into the windows of an uninterrupted run, with no warning left
 // that a window was interrupted; a resume that fails writes nothing.
+//
+// The subtests run side by side (t.Parallel): each has its run directory
+// and its own kaeload processes, and none measures a rate, so only the
+// test's wall time changes, not what it checks.
 func TestBaselineNotFirst(t *testing.T) {
+	alongside(t)
 	path := writeScenario(t, baselineSecond)
 	plan, err := compileWith(path, nil, nil, false)
 	if err != nil {
@@ -94,6 +100,7 @@ func TestBaselineNotFirst(t *testing.T) {
 	}
 
 	t.Run("20 seeds", func(t *testing.T) {
+		t.Parallel()
 		// The storage path of a run — the runner's recorder, the journal
 		// and every file rebuilt after each window — fed the reference
 		// run's windows in the order each seed draws. What it stores
@@ -157,9 +164,16 @@ func TestBaselineNotFirst(t *testing.T) {
 	for plan.WithSeed(seed).Steps()[0].Variant == base {
 		seed++
 	}
-	warned := 0
+	// Checked once every subtest has ended (they run in parallel).
+	var warned atomic.Int32
+	t.Cleanup(func() {
+		if !t.Failed() && warned.Load() == 0 {
+			t.Errorf("no interrupt left a 'was interrupted' warning: the stale-warning check tested nothing")
+		}
+	})
 	for k := 1; k < len(want); k++ {
 		t.Run(fmt.Sprintf("interrupt after window %d", k), func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "run")
 			done, sent := 0, false
 			stdout, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
@@ -196,7 +210,7 @@ func TestBaselineNotFirst(t *testing.T) {
 				t.Errorf("the interrupted run keeps %d windows, %d were done", got, done)
 			}
 			if slices.ContainsFunc(mid.Warnings, func(w string) bool { return strings.Contains(w, "was interrupted") }) {
-				warned++
+				warned.Add(1)
 			}
 
 			if k == 1 {
@@ -238,8 +252,5 @@ func TestBaselineNotFirst(t *testing.T) {
 				t.Errorf("the journal has %d resume records, want 1", n)
 			}
 		})
-	}
-	if warned == 0 {
-		t.Errorf("no interrupt left a 'was interrupted' warning: the stale-warning check tested nothing")
 	}
 }

@@ -15,6 +15,7 @@ import (
 // the asked effect marked. The test checks the arithmetic the user acts
 // on, not a particular noise level, which depends on the machine.
 func TestPlanReps(t *testing.T) {
+	alongside(t)
 	path := writeScenario(t, `name: plan
 target: {builtin: {cert: ecdsa-p256}}
 load:

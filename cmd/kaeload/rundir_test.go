@@ -19,6 +19,7 @@ import (
 // runs/<UTC time>-<name>/ there and writes nothing into results/, the
 // name of the Go package's own source folder.
 func TestDefaultRunDirectory(t *testing.T) {
+	alongside(t)
 	scenario, err := filepath.Abs("../../examples/quickstart.yaml")
 	if err != nil {
 		t.Fatal(err)

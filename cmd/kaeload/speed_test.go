@@ -12,6 +12,7 @@ import (
 // machine's openssl speed, -multi 2, -async_jobs 4 and -mr included) and
 // on the shared fixtures, in each format: exit 0, a figure per line.
 func TestSpeedFiles(t *testing.T) {
+	alongside(t)
 	files, _ := filepath.Glob("../../speed/testdata/*.txt")
 	shared, _ := filepath.Glob("/work/shared/fixtures/*.txt")
 	files = append(files, shared...)

@@ -26,6 +26,7 @@ import (
 // summary, run.json, summary.csv, report.html, and `kaeload report`
 // re-rendering the run directory as text and Markdown.
 func TestStartFailureNginx(t *testing.T) {
+	alongside(t)
 	addr := testkit.FreeAddr(t)
 	dir, start, stop := nginxDir(t, addr)
 	conf, err := os.ReadFile(filepath.Join(dir, "nginx.conf"))
@@ -138,6 +139,7 @@ variants:
 // before any load, with a non-zero exit, though its warm-up and window
 // would take 35 s.
 func TestURLModeRefused(t *testing.T) {
+	alongside(t)
 	addr := testkit.FreeAddr(t)
 	began := time.Now()
 	out, errOut, code := kaeload(t, "run", "https://"+addr+"/", "-d", "30s", "--warmup", "5s", "-c", "4", "--progress", "off", "--no-save")

@@ -75,6 +75,7 @@ func removeSharedRun() {
 // totals equal run.json's; the same --out is refused the second time,
 // before any load is sent.
 func TestRunDirectory(t *testing.T) {
+	alongside(t)
 	dir := sharedRun(t)
 	for _, f := range []string{rundir.RunFile, rundir.SummaryFile, rundir.ReportFile, rundir.LogFile} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
@@ -140,6 +141,7 @@ func TestRunDirectory(t *testing.T) {
 
 // TestUnwritableResults fails before any load: the error names the place.
 func TestUnwritableResults(t *testing.T) {
+	alongside(t)
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -152,6 +154,7 @@ func TestUnwritableResults(t *testing.T) {
 
 // TestCompareRuns: two stored runs of the same scenario line up by variant.
 func TestCompareRuns(t *testing.T) {
+	alongside(t)
 	a, b := sharedRun(t), filepath.Join(t.TempDir(), "b")
 	storedRun(t, b, "--set", "repeat=3") // the shared run's plan
 	out, errOut, code := kaeload(t, "compare", a, b)

@@ -15,6 +15,7 @@ var quick = []string{"--set", "load.duration=500ms", "--set", "load.warmup=100ms
 // summary JSON on stdout (the text report on stderr), and the stored run
 // shows it in every rendering.
 func TestRunThresholdCrossed(t *testing.T) {
+	alongside(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	args := append([]string{"run", "../../examples/quickstart.yaml", "-o", dir, "--format", "json",
 		"--threshold", "req/s >= 1000000000", "--threshold", "req/s > 0"}, quick...)

@@ -85,6 +85,7 @@ func pidOf(dir string) int {
 // variant's results are reported, the run is marked interrupted, and the
 // exit status is 130.
 func TestInterruptStopsServer(t *testing.T) {
+	alongside(t)
 	addr := testkit.FreeAddr(t)
 	dir, start, stop := nginxDir(t, addr)
 	scenario := filepath.Join(t.TempDir(), "interrupt.yaml")
