@@ -239,13 +239,3 @@ func runLogged(t *testing.T, p *plans.Plan) (*results.Run, *testkit.LockedBuffer
 	return run, log
 }
 
-// alongside marks a test that checks behaviour, not a measurement (the
-// order of server commands and windows, errors, interrupts, processes
-// left behind; no rate, latency or CPU share), and lets it run beside the
-// other such tests (t.Parallel). Go starts parallel tests only once every
-// test that did not call t.Parallel has ended, so the measuring tests,
-// which never call alongside, still have the CPUs to themselves.
-func alongside(t *testing.T) {
-	t.Helper()
-	t.Parallel()
-}

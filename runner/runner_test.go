@@ -334,7 +334,6 @@ func waitFor(d time.Duration, cond func() bool) bool {
 // (the progress bars leave the warm-up): Run fails within 5 s with an
 // error naming the group, and no worker survives.
 func TestWorkerKilled(t *testing.T) {
-	alongside(t)
 	needCPUs(t, 2)
 	progress := &testkit.LockedBuffer{}
 	opts := testOptions(t, "1")
@@ -391,7 +390,6 @@ func TestWorkerKilled(t *testing.T) {
 // TestBrokenWorkers checks that each way a worker can fail stops the run
 // with an error naming the group and saying what happened.
 func TestBrokenWorkers(t *testing.T) {
-	alongside(t)
 	needCPUs(t, 1)
 	tests := []struct {
 		mode string
@@ -432,7 +430,6 @@ func TestBrokenWorkers(t *testing.T) {
 // the stop command for both variants (with each variant's env), and
 // leaves no worker behind.
 func TestInterrupt(t *testing.T) {
-	alongside(t)
 	needCPUs(t, 2)
 	p := builtinPlan(700*time.Millisecond, []int{0}, []int{1})
 	calls := commandLog(t, p, map[string]string{"K": "1"}, map[string]string{"K": "2"})
@@ -488,7 +485,6 @@ func TestInterrupt(t *testing.T) {
 // TestControllerKilled kills -9 a controller mid-run and checks that its
 // workers are gone within 5 s.
 func TestControllerKilled(t *testing.T) {
-	alongside(t)
 	needCPUs(t, 2)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envController+"=1")

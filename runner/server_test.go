@@ -60,7 +60,6 @@ func commandLog(t *testing.T, p *plans.Plan, envs ...map[string]string) func() s
 // variants' probes are read around each window — a counting probe moves,
 // a failing one is recorded with its error without failing the run.
 func TestInterleavedCooldown(t *testing.T) {
-	alongside(t)
 	endToEndOnce(t, "interleaved order and cooldown against nginx")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
@@ -154,7 +153,6 @@ func TestInterleavedCooldown(t *testing.T) {
 // says why in one line — the command's first line of output, or why it
 // never became ready — while the log keeps the whole story.
 func TestStartFailures(t *testing.T) {
-	alongside(t)
 	needCPUs(t, 1)
 	const readyTimeout = 700 * time.Millisecond
 	tests := []struct {
@@ -232,7 +230,6 @@ func TestStartFailures(t *testing.T) {
 // start — never started again, c's window discarded — while b is
 // measured in full, and the run records why, in one line each.
 func TestStartFailureGoesOn(t *testing.T) {
-	alongside(t)
 	endToEndOnce(t, "a variant whose server fails, then one that runs")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
@@ -392,7 +389,6 @@ func serverPlan(s *nginxSite, dur time.Duration, cpus ...[]int) *plans.Plan {
 // /proc/<nginx pid>/environ, so the reading equals the swept value. The
 // results keep the sweep's series and values; no nginx is left running.
 func TestSweepEnv(t *testing.T) {
-	alongside(t)
 	endToEndOnce(t, "sweep values in the server's env")
 	needCPUs(t, 1)
 	site := newNginxSite(t, true, "ecdsa-p256")
@@ -457,7 +453,6 @@ func TestSweepEnv(t *testing.T) {
 // about a second, though its warm-up and window would take 35 s, and
 // says that nothing listens.
 func TestRefusedTarget(t *testing.T) {
-	alongside(t)
 	p := plan(testkit.FreeAddr(t), 30*time.Second, nil)
 	p.Load.Warmup = 5 * time.Second
 	opts := testOptions(t, "1")
@@ -490,7 +485,6 @@ func TestRefusedTarget(t *testing.T) {
 // baseline's server does not start; Calibrate says so instead of reporting
 // "no noise estimate".
 func TestCalibrateStartFails(t *testing.T) {
-	alongside(t)
 	p := builtinPlan(300*time.Millisecond, nil)
 	commandLog(t, p, nil)
 	p.Variants[0].Start = `echo "nginx: [emerg] cannot load certificate" >&2; exit 1`

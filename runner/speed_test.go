@@ -21,7 +21,6 @@ import (
 // once per variant, in its first session, between the stop and the start;
 // the failures are recorded and warned about and do not fail the run.
 func TestSpeedSchedule(t *testing.T) {
-	alongside(t)
 	endToEndOnce(t, "when speed commands run")
 	needCPUs(t, 1)
 	p := builtinPlan(300*time.Millisecond, []int{0})
@@ -94,7 +93,6 @@ func needOpenSSL(t *testing.T) {
 // turned off by env, and checks both figures were parsed and the report
 // shows the crypto speed section.
 func TestSpeedOpenSSL(t *testing.T) {
-	alongside(t)
 	endToEndOnce(t, "openssl speed runs")
 	needCPUs(t, 1)
 	needOpenSSL(t)

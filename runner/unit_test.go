@@ -328,7 +328,6 @@ func TestSessions(t *testing.T) {
 // recording it, then runs every variant as many times as the noise asks
 // (here a 30 % effect, which two or three repetitions detect), at most max.
 func TestRepeatAuto(t *testing.T) {
-	alongside(t)
 	endToEndOnce(t, "repeat: auto calibrates on measured noise")
 	p := builtinPlan(200*time.Millisecond, nil)
 	p.Load.Warmup = 50 * time.Millisecond
