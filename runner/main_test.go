@@ -238,4 +238,3 @@ func runLogged(t *testing.T, p *plans.Plan) (*results.Run, *testkit.LockedBuffer
 	}
 	return run, log
 }
-
