@@ -146,9 +146,12 @@ func TestListenerTimeWait(t *testing.T) {
 	}
 	// A connect may reuse a port whose earlier connection still is in
 	// TIME_WAIT on the server: the kernel then recycles that socket. So
-	// a few may be missing.
+	// some may be missing: about 1 % in a private namespace, 10 % in a
+	// shared one whose ephemeral ports other tests hold (CI's qemu pass).
+	// The claim needs the listener among many TIME_WAIT sockets, not an
+	// exact count: half of them will do.
 	pa := port(t, a.Addr().String())
-	const enough = timeWait * 95 / 100
+	const enough = timeWait / 2
 	for deadline := time.Now().Add(10 * time.Second); timeWaitOn(t, dir, pa) < enough && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
