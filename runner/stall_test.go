@@ -37,9 +37,13 @@ func TestStallNginx(t *testing.T) {
 	endToEndOnce(t, "a server stopped mid-window, in the right intervals")
 	needCPUs(t, 2)
 	ng := nginxtest.Start(t, nginxtest.Config{Cert: "ecdsa-p256", CPUs: "0"})
-	workers := ng.PIDs()[1:]
+	// nginx listens before its master forks the worker: wait for it.
+	var workers []int
+	for deadline := time.Now().Add(10 * time.Second); len(workers) == 0 && time.Now().Before(deadline); workers = ng.PIDs()[1:] {
+		time.Sleep(5 * time.Millisecond)
+	}
 	if len(workers) == 0 {
-		t.Fatal("nginx has no worker process")
+		t.Fatal("nginx has no worker process after 10 s")
 	}
 	signal := func(sig syscall.Signal) {
 		for _, pid := range workers {
