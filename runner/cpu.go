@@ -87,12 +87,16 @@ func selfMeter(cpus pinning.Set) meter {
 			if err != nil {
 				return nil, err
 			}
-			if len(cpus) == 0 {
-				cpus, _ = pinning.Online()
+			// The timeline's readings and the window's run beside each
+			// other on meters of their own: each resolves the CPUs into a
+			// variable of its own, never into the shared cpus.
+			on := cpus
+			if len(on) == 0 {
+				on, _ = pinning.Online()
 			}
-			u := &results.CPUUsage{CPUs: cpus.String(), Seconds: max(b-a, 0)}
-			if w > 0 && len(cpus) > 0 {
-				u.Busy = min(u.Seconds/(w.Seconds()*float64(len(cpus))), 1)
+			u := &results.CPUUsage{CPUs: on.String(), Seconds: max(b-a, 0)}
+			if w > 0 && len(on) > 0 {
+				u.Busy = min(u.Seconds/(w.Seconds()*float64(len(on))), 1)
 			}
 			a = b // the next call measures from here
 			return u, nil
