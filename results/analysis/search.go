@@ -16,8 +16,9 @@ type SearchSummary struct {
 	Search *results.Search
 	// Points are the visited values in grid order.
 	Points []SearchPoint
-	// Best indexes Points (the highest mean score); -1 when nothing was
-	// measured.
+	// Best indexes Points (the highest mean score among the points
+	// measured twice or more, so that it has a CI; among all when none
+	// is); -1 when nothing was measured.
 	Best int
 	// Plateau indexes the Points not significantly worse than Best
 	// (SearchPlateau), Best included, in grid order; PlateauLow is the

@@ -184,8 +184,9 @@ type SweepSummary struct {
 	// one key, "k1=v1 k2=v2" for several.
 	Labels []string
 	// Top is the index into Run.Variants of the variant with the highest
-	// mean rate (the first of equals in chart order); -1 when no variant
-	// of the series has a repetition.
+	// mean rate (the first of equals in chart order) among those with two
+	// repetitions or more (among all when none has; PairPlateau); -1 when
+	// no variant of the series has a repetition.
 	Top int
 	// Plateau are the indexes into Run.Variants, in chart order, of the
 	// measured variants the top one is not significantly faster than,

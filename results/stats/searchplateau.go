@@ -7,7 +7,8 @@ import (
 
 // SearchPlateau judges the points a search visited, each with its
 // windows' scores (positive, higher is better): top is the point with the
-// highest mean (the first of equals; -1 when no point has a score), and
+// highest mean (the first of equals) among those measured twice or more
+// (PairPlateau; -1 when no point has a score), and
 // Plateau lists, in index order, top and every point that top is not
 // significantly better than (PairPlateau). Untested lists the points
 // with scores that could not be tested against top (fewer than two scores
@@ -40,8 +41,9 @@ func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
 
 // Pairs is the judgement of PairPlateau.
 type Pairs struct {
-	// Top is the sample with the highest mean (the first of equals); -1
-	// when no sample has a value.
+	// Top is the sample with the highest mean (the first of equals) of
+	// those that can be tested; of all when none can; -1 when no sample
+	// has a value.
 	Top int
 	// Below[i] is true when Top is significantly better than sample i;
 	// Tested[i] when the two could be tested (two values or more on each
@@ -60,8 +62,12 @@ type Pairs struct {
 // every pair with at least two values a side is compared (Compare, the
 // t-test on the logarithms) and Holm's step-down runs over all of them,
 // with Shaffer's refinement for pairwise comparisons (shaffer).
-// Top is the sample with the highest mean, and Below marks the samples
-// Top is significantly better than.
+// Top is the sample with the highest mean among those that can be tested
+// (two values or more, all positive; among all when none can), and Below
+// marks the samples Top is significantly better than. A sample of one
+// window is never Top beside testable ones: one lucky window would
+// otherwise be the answer with no CI, and leave every other sample
+// untested (it has nothing to be compared with).
 //
 // Why every pair and not only the pairs with Top: Top is chosen as the
 // highest of the means, so Top against the rest is the largest of the
@@ -82,18 +88,25 @@ type Pairs struct {
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
 	means := make([]float64, len(samples))
-	testable := 0
+	testable, once := 0, -1
 	for i, s := range samples {
 		if len(s) == 0 {
 			continue
 		}
 		means[i], _ = MeanStdDev(s)
+		if _, ok := logAll(s, nil); !ok || len(s) < 2 {
+			if once < 0 || means[i] > means[once] {
+				once = i
+			}
+			continue
+		}
+		testable++
 		if j.Top < 0 || means[i] > means[j.Top] {
 			j.Top = i
 		}
-		if _, ok := logAll(s, nil); ok && len(s) >= 2 {
-			testable++
-		}
+	}
+	if j.Top < 0 {
+		j.Top = once
 	}
 	if j.Top < 0 {
 		return j
