@@ -34,6 +34,16 @@
 // coarse pass of five and five golden steps bring the bracket from 50 to
 // under 5 grid steps.
 //
+// A flat top wider than a coarse step defeats the brackets: the coarse
+// pass measures two of its points, noise makes one of them the local
+// best, and the top's part beyond the other lies outside that bracket.
+// So once the best has two windows, a grid neighbour left unvisited by
+// the best or by a point the t-test cannot tell from it (both with two
+// windows or more) is measured before any further repetition: the
+// plateau may go on there (extend; on the 7-point grid of
+// TestFlatTopOffCoarse this took the whole top from 138 to 197 of 200
+// seeds).
+//
 // The last windows (a sixth of the budget, RepeatReserve) and any the
 // refinement does not need go to repetitions, where the noise matters:
 // the best point first (its confidence interval needs two windows), then
@@ -42,8 +52,8 @@
 // windows, else a difference under the 99.5 % Student quantile times the
 // standard error from the noise pooled over every repeated point (wide
 // while that noise rests on few windows). A point measured once is never
-// measured again unless it is such a contender; refinement never measures
-// a visited point. A point gets at most MaxWindowsPerPoint windows: once
+// measured again unless it is such a contender; refinement and extension
+// never measure a visited point. A point gets at most MaxWindowsPerPoint windows: once
 // every bracket is resolved and the best and its contenders have that
 // many, the search is done, whatever budget is left.
 //

@@ -237,6 +237,9 @@ func Next(cfg Config, done []Window) Step {
 	if len(open) > 0 && left > reserve {
 		return refine()
 	}
+	if p, why, ok := s.extend(); ok {
+		return Step{Point: p, Phase: PhaseRefine, Why: why}
+	}
 	if p, why, ok := s.repeat(); ok {
 		return Step{Point: p, Phase: PhaseRepeat, Why: why}
 	}
@@ -290,6 +293,34 @@ func (s *state) contender(best, p int) bool {
 	}
 	d := s.logMean(best) - s.logMean(p)
 	return d < stats.StudentTQuantile(0.995, float64(df))*sd*math.Sqrt(1/float64(len(a))+1/float64(len(b)))
+}
+
+// extend finds where the plateau may go on unmeasured: once the best has
+// two windows, the unvisited grid neighbour of the best or of a point
+// the t-test cannot tell from it (both with two windows or more), the
+// highest such point first. A flat top wider than a coarse step lies
+// partly outside the bracket of the one local best the coarse pass
+// picked by noise, and would otherwise be left unmeasured there.
+func (s *state) extend() (int, string, bool) {
+	best := s.best(s.order)
+	if len(s.scores[best]) < 2 || math.IsInf(s.logMean(best), -1) {
+		return 0, "", false
+	}
+	var equal []int
+	for _, p := range s.order {
+		if p == best || len(s.scores[p]) >= 2 && s.contender(best, p) {
+			equal = append(equal, p)
+		}
+	}
+	sort.SliceStable(equal, func(a, b int) bool { return s.logMean(equal[a]) > s.logMean(equal[b]) })
+	for _, p := range equal {
+		for _, q := range []int{p - 1, p + 1} {
+			if q >= 0 && q < s.cfg.Points && !s.visited(q) {
+				return q, fmt.Sprintf("the plateau may go on past %d, within noise of the best point %d: its neighbour %d is unmeasured", p, best, q), true
+			}
+		}
+	}
+	return 0, "", false
 }
 
 // repeat picks the point to measure again: the best until it has two

@@ -281,3 +281,36 @@ func TestLargeBudget(t *testing.T) {
 		t.Errorf("best %d resolved %v, want 7 ± 1, resolved", a.Best, a.Resolved)
 	}
 }
+
+// TestFlatTopOffCoarse: kaeload's TestSearchFlatTop on simulated windows.
+// A grid of 7 points (20, 30, … 80) and 12 windows; the top is 40..60
+// (points 2 to 4), its rate 1/(1 + d) of the top's d steps beyond it
+// (a handshake costs twice as much one step off), with 1.5 % noise. The coarse pass (20, 40, 50, 70, 80) measures two points of the
+// top and not the third, 60, which lies outside the bracket of a local
+// best at 40. The plateau goes on past a contender, so the search
+// measures that contender's unvisited neighbour: every top point is
+// visited and tested, and the plateau is the whole top in at least 190
+// of 200 seeds.
+func TestFlatTopOffCoarse(t *testing.T) {
+	cfg := Config{Points: 7, Budget: 12}
+	f := func(x int) float64 {
+		off := max(0, math.Abs(float64(x-3))-1)
+		return 1000 / (1 + off)
+	}
+	exact := 0
+	for seed := range uint64(200) {
+		done, steps := drive(t, cfg, newNoisy(seed, 0.015, f))
+		a := Analyze(cfg, done)
+		if slices.Equal(a.Plateau, []int{2, 3, 4}) {
+			exact++
+		} else if testing.Verbose() {
+			t.Logf("seed %d: plateau %v untested %v\n%s", seed, a.Plateau, a.Untested, stepsString(steps, done))
+		}
+		if slices.ContainsFunc(a.Plateau, func(p int) bool { return p < 2 || p > 4 }) {
+			t.Errorf("seed %d: plateau %v holds a point off the top 2..4\n%s", seed, a.Plateau, stepsString(steps, done))
+		}
+	}
+	if exact < 190 {
+		t.Errorf("plateau exactly the top for %d of 200 seeds, want at least 190", exact)
+	}
+}

@@ -216,6 +216,12 @@ func needTwoCPUs(t *testing.T) {
 // order the values by their cost, is checked here: the best value and the
 // plateau lie on the top.)
 //
+// The coarse pass measures 20, 40, 50, 70 and 80: two values of the top,
+// and 60 only when the search extends the plateau past 50 (package
+// search's TestFlatTopOffCoarse simulates this grid; before the search
+// extended plateaus, 60 was left unmeasured whenever noise put 40 above
+// 50, in about a third of runs).
+//
 // Whatever the machine, the best value and the plateau lie on the top
 // (30 and 70 cost twice as much) and the report names the plateau's
 // lowest value. That the plateau is the whole top is a statistical claim:
