@@ -282,6 +282,12 @@ const layoutProbe = `<style>html { overflow-y: scroll; } #layout-probe { display
     out.charts.push({rep: det ? det.id : "", kind: svgs[k].parentElement.className, open: !!(det && det.open),
       left: sr.left, top: sr.top, right: sr.right, bottom: sr.bottom, width: sr.width, height: sr.height});
   }
+  out.stalls = [];
+  var stalls = document.querySelectorAll("details[open] .tl-rate rect.stall");
+  for (var m = 0; m < stalls.length; m++) {
+    var r = stalls[m].getBoundingClientRect();
+    out.stalls.push({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+  }
   var pre = document.createElement("pre");
   pre.id = "layout-probe";
   pre.textContent = JSON.stringify(out);
@@ -320,6 +326,8 @@ type layout struct {
 		Open                                    bool
 		Left, Top, Right, Bottom, Width, Height float64
 	}
+	// Stalls are the outlines of the stalls in the open rate charts.
+	Stalls []struct{ Left, Top, Right, Bottom float64 }
 	// Tall are the cells whose text wraps to more lines than Most.
 	Tall []struct {
 		Table int
@@ -335,8 +343,11 @@ type layout struct {
 // the page does not scroll sideways, every table fits its column or
 // scrolls inside its own box, the comparison and repetition tables fit
 // outright, and no table cell wraps to more than two lines (three for
-// headers and verdicts; error messages aside). One Chromium run measures
-// and takes the screenshot kept for people to look at.
+// headers and verdicts; error messages aside). Its baseline has a
+// timeline with an accept-queue overflow and a stall: the screenshot shows
+// the overflow's marks and the stall's short bars in the open rate chart.
+// One Chromium run measures and takes the screenshot kept for people to
+// look at.
 func TestChromiumLayout1280(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
@@ -454,6 +465,30 @@ func TestChromiumLayout1280(t *testing.T) {
 		if n := countColour(img, rateBox, want.col); n < want.min {
 			t.Errorf("screenshot: %d pixels of %s (%s) in the rate chart at %v, want at least %d", n, want.what, cssColor(want.col), rateBox, want.min)
 		}
+	}
+	// The stall at 12 s: outlined in the open rate chart, and in the
+	// screenshot its bars are short, under a third of the groups' colour
+	// of the same width of chart just after it.
+	if len(got.Stalls) != 1 {
+		t.Fatalf("%d stalls outlined in the open rate chart, want the one at 12 s", len(got.Stalls))
+	}
+	st := got.Stalls[0]
+	in := image.Rect(int(st.Left)+2, int(st.Top)+2, int(st.Right)-2, int(st.Bottom)-2)
+	after := in.Add(image.Pt(in.Dx()+4, 0))
+	if in.Dx() < 4 || !after.In(rateBox) {
+		t.Fatalf("stall outline %v, the chart beside it %v: not inside the rate chart %v", in, after, rateBox)
+	}
+	bars := func(r image.Rectangle) int {
+		n := 0
+		for g := range 11 {
+			n += countColour(img, r, groupPalette[g])
+		}
+		return n
+	}
+	stalled, beside := bars(in), bars(after)
+	t.Logf("screenshot: %d pixels of the groups' bars inside the stall at %v, %d beside it", stalled, in, beside)
+	if beside == 0 || 3*stalled >= beside {
+		t.Errorf("screenshot: %d pixels of the groups' bars inside the stall, %d in as wide a stretch after it; want a stall under a third of its neighbour", stalled, beside)
 	}
 }
 
