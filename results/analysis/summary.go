@@ -196,7 +196,8 @@ type SweepSummary struct {
 	// about the run's baseline, when it is one of the values, also needs
 	// the comparison with the baseline to say so: the sweep and the
 	// comparisons never contradict each other. Variants that cannot be
-	// tested (n < 2) stay on it.
+	// tested (n < 2) stay on it. It is empty when no pair of values could
+	// be tested (Family 0): then nothing is claimed.
 	Plateau []int
 	// Best is Top when the plateau is Top alone (the top value is
 	// significantly faster than every other), -1 otherwise.
@@ -475,10 +476,14 @@ type sweepJudgement struct {
 
 // sweepPlateau is a sweep's rule on its values' rates (PairPlateau with
 // agree): samples with fewer than two values stay on the plateau (they
-// cannot be excluded), samples without any are on none.
+// cannot be excluded), samples without any are on none. When no pair of
+// values could be tested (Family 0: every value measured once, or only
+// one value measured twice) the sweep claims nothing: no best and no
+// plateau, only its Top, for a value measured alone is not "faster than
+// every other" and values never compared are not "not slower".
 func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJudgement {
 	j := sweepJudgement{Pairs: stats.PairPlateau(samples, agree), Best: -1}
-	if j.Top < 0 {
+	if j.Top < 0 || j.Family == 0 {
 		return j
 	}
 	for k, s := range samples {

@@ -122,19 +122,50 @@ func TestSweepOrder(t *testing.T) {
 			t.Fatalf("%s: %d sweeps, want 1", tt.name, len(s.Sweeps))
 		}
 		sw := s.Sweeps[0]
-		// One repetition each: the top is known, but no test can say it
-		// is better than the rest, so there is no best and every variant
-		// is on the plateau.
+		// One repetition each: the top is known, but no pair of values
+		// can be tested, so the sweep claims neither a best nor a
+		// plateau.
 		if !slices.Equal(sw.Variants, tt.order) || !slices.Equal(sw.Labels, tt.labels) || sw.Numeric != tt.numeric ||
-			sw.Top != tt.best || sw.Best != -1 || !slices.Equal(sw.Plateau, tt.order) {
-			t.Errorf("%s: order %v labels %q numeric %v top %d best %d plateau %v, want %v %q %v top %d best -1 plateau %v",
-				tt.name, sw.Variants, sw.Labels, sw.Numeric, sw.Top, sw.Best, sw.Plateau, tt.order, tt.labels, tt.numeric, tt.best, tt.order)
+			sw.Top != tt.best || sw.Best != -1 || len(sw.Plateau) != 0 || sw.Family != 0 {
+			t.Errorf("%s: order %v labels %q numeric %v top %d best %d plateau %v family %d, want %v %q %v top %d best -1 plateau [] family 0",
+				tt.name, sw.Variants, sw.Labels, sw.Numeric, sw.Top, sw.Best, sw.Plateau, sw.Family, tt.order, tt.labels, tt.numeric, tt.best)
+		}
+		for _, i := range sw.Variants {
+			if v := s.Variants[i]; v.Best || v.Plateau {
+				t.Errorf("%s: variant %s marked best %v plateau %v, measured once", tt.name, v.Name, v.Best, v.Plateau)
+			}
 		}
 	}
 	// A series of one variant is no sweep.
 	r := &results.Run{Name: "r", Variants: []results.Variant{{Name: "base"}, v("a", map[string]string{"x": "1"}, 10)}}
 	if s, _ := SummarizeRun(r); len(s.Sweeps) != 0 || s.Variants[1].Best {
 		t.Errorf("a one-variant series gave sweeps %+v", s.Sweeps)
+	}
+}
+
+// TestSweepPlateauUntested: a sweep claims a best or a plateau only
+// from a pair of values it tested. A value measured alone (the others
+// once, or not at all) is not "significantly faster than every other".
+func TestSweepPlateauUntested(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples [][]float64
+		top     int
+		plateau []int
+		best    int
+	}{
+		{"every value once", [][]float64{{100}, {50}, {10}}, 0, nil, -1},
+		{"one value three times, the others never", [][]float64{{}, {100, 101, 102}, {}}, 1, nil, -1},
+		{"one value three times, the others once", [][]float64{{10}, {100, 101, 102}, {500}}, 1, nil, -1},
+		{"two values tested, one once", [][]float64{{100, 101, 102}, {50, 51, 50}, {10}}, 0, []int{0, 2}, -1},
+		{"three values tested", [][]float64{{100, 101, 102}, {50, 51, 50}, {10, 11, 10}}, 0, []int{0}, 0},
+	}
+	for _, tt := range tests {
+		j := sweepPlateau(tt.samples, nil)
+		if j.Top != tt.top || !slices.Equal(j.Plateau, tt.plateau) || j.Best != tt.best {
+			t.Errorf("%s: top %d plateau %v best %d (family %d), want top %d plateau %v best %d",
+				tt.name, j.Top, j.Plateau, j.Best, j.Family, tt.top, tt.plateau, tt.best)
+		}
 	}
 }
 

@@ -278,14 +278,18 @@ const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and
 
 // PlateauLine says in words what a sweep concluded: its best value, or
 // its plateau when it has none, with the family the claim was judged in
-// and the caution of few repetitions; "" when nothing was measured.
+// and the caution of few repetitions; that it concluded nothing when no
+// pair of values could be tested; "" when nothing was measured.
 func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
-	if len(sw.Plateau) == 0 {
-		return ""
-	}
 	label := map[int]string{}
 	for k, i := range sw.Variants {
 		label[i] = sw.Labels[k]
+	}
+	if len(sw.Plateau) == 0 {
+		if sw.Top < 0 {
+			return ""
+		}
+		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (the highest mean is %s)", strings.Join(sw.Keys, ", "), label[sw.Top])
 	}
 	var names []string
 	for _, i := range sw.Plateau {

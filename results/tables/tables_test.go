@@ -1,6 +1,9 @@
 package tables
 
 import (
+	"strings"
+
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/internal/fixture"
 	"github.com/kaeload/kaeload/results/stats"
 	"testing"
@@ -32,6 +35,35 @@ func TestNiceCeil(t *testing.T) {
 	for _, tt := range tests {
 		if got := niceCeil(tt.in); !fixture.Near(got, tt.want, 1e-12) {
 			t.Errorf("niceCeil(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestPlateauLineNotJudged: a sweep whose values were measured once each
+// says it judged nothing, names no plateau, and marks no variant.
+func TestPlateauLineNotJudged(t *testing.T) {
+	r := fixture.SweepRun()
+	for i := range r.Variants {
+		r.Variants[i].Reps = r.Variants[i].Reps[:1]
+	}
+	s, err := analysis.SummarizeRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Sweeps) != 1 {
+		t.Fatalf("%d sweeps, want 1", len(s.Sweeps))
+	}
+	sw := &s.Sweeps[0]
+	got := PlateauLine(s, sw)
+	if want := "not judged: no two values of ratio have 2+ repetitions each"; !strings.HasPrefix(got, want) || strings.Contains(got, "plateau:") {
+		t.Errorf("PlateauLine = %q, want it to begin %q and name no plateau", got, want)
+	}
+	if want := "the highest mean is 33)"; !strings.HasSuffix(got, want) {
+		t.Errorf("PlateauLine = %q, want it to end %q", got, want)
+	}
+	for _, i := range sw.Variants {
+		if v := &s.Variants[i]; v.Best || v.Plateau {
+			t.Errorf("variant %s marked best %v plateau %v, measured once", v.Name, v.Best, v.Plateau)
 		}
 	}
 }
