@@ -174,19 +174,26 @@ func rateChart(vs []variantData) chart {
 }
 
 // sweepCharts draws one chart per sweep series: mean req/s per swept
-// value with 95 % CI whiskers, the best point marked, and the baseline's
-// mean as a dashed line. A numeric sweep (series.Numeric) is a line over
-// the swept number; a categorical one (certificate names, engines) is a
-// bar per value, since a line between names would suggest values between
-// them.
-func sweepCharts(vs []variantData, base *variantData) []chart {
+// value with 95 % CI whiskers, the best point marked when the analysis
+// found one, and the baseline's mean as a dashed line. A numeric sweep
+// (series.Numeric) is a line over the swept number; a categorical one
+// (certificate names, engines) is a bar per value, since a line between
+// names would suggest values between them. verdicts are the sweeps'
+// conclusions in words (tables.PlateauLine) by series name: each
+// chart's caption ends with its own.
+func sweepCharts(vs []variantData, base *variantData, verdicts map[string]string) []chart {
 	var out []chart
 	for i, s := range sweepSeries(vs) {
+		var c chart
 		if s.Numeric {
-			out = append(out, sweepLineChart(i, s, base))
+			c = sweepLineChart(i, s, base)
 		} else {
-			out = append(out, sweepBarChart(i, s, base))
+			c = sweepBarChart(i, s, base)
 		}
+		if v := verdicts[s.Name]; v != "" {
+			c.Caption += " Verdict: " + v + "."
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -206,17 +213,19 @@ func sweepErrors(pts []seriesPoint) xyErrors {
 }
 
 // bestPoint is the index of the point analysis.SummarizeRun marks best of
-// its sweep; a series of one variant is no sweep there, and its only
-// point is the best.
+// its sweep, -1 when it marks none (no value significantly faster than
+// every other, or a series of one variant, which is no sweep there).
 func bestPoint(pts []seriesPoint) int {
-	best := 0
 	for j, pt := range pts {
 		if pt.D.Sum.Best {
-			best = j
+			return j
 		}
 	}
-	return best
+	return -1
 }
+
+// bestLegend is the legend entry of the ring markBest draws.
+var bestLegend = legendItem{Name: "best (significantly faster than every other value)", Color: cssColor(colorBest)}
 
 // markBest rings the best point b at its mean and labels it, offset by
 // off from (b.X, labelY) and aligned as given.
@@ -246,7 +255,7 @@ func sweepLineChart(i int, s series, base *variantData) chart {
 		ID:    "chart-sweep-" + strconv.Itoa(i),
 		Title: "Sweep " + s.Name + ": req/s against " + s.Key,
 		Caption: "Points: mean total req/s of each variant of the series; whiskers: 95 % confidence interval; " +
-			"ring: the best mean; dashed line: the baseline's mean.",
+			"ring: the best value, when one is significantly faster than every other; dashed line: the baseline's mean.",
 	}
 	p := newPlot("", s.Key, "mean total req/s")
 	p.Y.Tick.Marker = rateTicks{}
@@ -277,23 +286,23 @@ func sweepLineChart(i int, s series, base *variantData) chart {
 	if lo == hi {
 		lo, hi = lo-1, hi+1
 	}
+	c.Legend = []legendItem{{Name: s.Name, Color: cssColor(col), Line: true}}
 	// The label starts right of the ring, or ends left of it for a best
 	// point in the right half, so it stays inside the chart.
-	b := s.Points[bestPoint(s.Points)]
-	off, align := vg.Point{X: 10, Y: 10}, draw.XLeft
-	if b.X > (lo+hi)/2 {
-		off, align = vg.Point{X: -10, Y: 10}, draw.XRight
-	}
-	if err := markBest(p, b, b.D.Sum.Stats.Mean, off, align); err != nil {
-		c.Err = err.Error()
-		return c
+	if bi := bestPoint(s.Points); bi >= 0 {
+		b := s.Points[bi]
+		off, align := vg.Point{X: 10, Y: 10}, draw.XLeft
+		if b.X > (lo+hi)/2 {
+			off, align = vg.Point{X: -10, Y: 10}, draw.XRight
+		}
+		if err := markBest(p, b, b.D.Sum.Stats.Mean, off, align); err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		c.Legend = append(c.Legend, bestLegend)
 	}
 	pad := (hi - lo) * 0.05 // room beside the outermost points
 	lo, hi = lo-pad, hi+pad
-	c.Legend = []legendItem{
-		{Name: s.Name, Color: cssColor(col), Line: true},
-		{Name: "best mean", Color: cssColor(colorBest)},
-	}
 	if base != nil && len(base.V.Reps) > 0 {
 		if err := refLine(p, lo, base.Sum.Stats.Mean, hi, base.Sum.Stats.Mean, colorMuted); err != nil {
 			c.Err = err.Error()
@@ -323,7 +332,7 @@ func sweepBarChart(i int, s series, base *variantData) chart {
 		why = "several swept values change at once"
 	}
 	c.Caption = "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); " +
-		"whiskers: 95 % confidence interval; ring: the best mean; dashed line: the baseline's mean."
+		"whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster than every other; dashed line: the baseline's mean."
 	n := len(s.Points)
 	p := newPlot("", xName, "mean total req/s")
 	p.Y.Tick.Marker = rateTicks{}
@@ -348,17 +357,20 @@ func sweepBarChart(i int, s series, base *variantData) chart {
 		eb.Color, eb.Width, eb.CapWidth = colorInk, 1.5, 8
 		p.Add(eb)
 	}
+	c.Legend = variantLegend(ds)
 	// The label sits above the best bar's whisker.
-	b := s.Points[bestPoint(s.Points)]
-	top := b.D.Sum.Stats.Mean
-	if b.D.Sum.Stats.HasCI {
-		top = math.Max(top, b.D.Sum.Stats.CI95High)
+	if bi := bestPoint(s.Points); bi >= 0 {
+		b := s.Points[bi]
+		top := b.D.Sum.Stats.Mean
+		if b.D.Sum.Stats.HasCI {
+			top = math.Max(top, b.D.Sum.Stats.CI95High)
+		}
+		if err := markBest(p, b, top, vg.Point{X: 0, Y: 10}, draw.XCenter); err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		c.Legend = append(c.Legend, bestLegend)
 	}
-	if err := markBest(p, b, top, vg.Point{X: 0, Y: 10}, draw.XCenter); err != nil {
-		c.Err = err.Error()
-		return c
-	}
-	c.Legend = append(variantLegend(ds), legendItem{Name: "best mean", Color: cssColor(colorBest)})
 	if base != nil && len(base.V.Reps) > 0 {
 		if err := refLine(p, -0.5, base.Sum.Stats.Mean, float64(n)-0.5, base.Sum.Stats.Mean, colorMuted); err != nil {
 			c.Err = err.Error()

@@ -144,7 +144,7 @@ func sweepFixture() []variantData {
 // polyline through the five points in order of the swept value, no bars.
 func TestSweepChartKinds(t *testing.T) {
 	vs := sweepFixture()
-	charts := sweepCharts(vs, &vs[0])
+	charts := sweepCharts(vs, &vs[0], nil)
 	if got, want := len(charts), 2; got != want {
 		t.Fatalf("%d sweep charts, want %d", got, want)
 	}

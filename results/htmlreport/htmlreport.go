@@ -123,6 +123,9 @@ type page struct {
 	OpenLoop   []openLoopRow
 	Groups     []groupRow
 	CPU        []cpuRow
+	// ServerCost is, per variant whose server CPU was read, the requests
+	// per server CPU-second over its repetitions: what offload saves.
+	ServerCost []serverCostRow
 	Errors     []errorRow
 	Negotiated []negotiatedRow
 	Probes     []probeRow
@@ -130,6 +133,13 @@ type page struct {
 	// command.
 	Speed *speedSection
 	Plan  string
+}
+
+// serverCostRow is a variant's server CPU cost (VariantSummary's
+// ServerCPU fields): its repetitions with a reading, their server CPU
+// time and the requests per server CPU-second.
+type serverCostRow struct {
+	Variant, Reps, Seconds, PerSecond string
 }
 
 // driftSection is every variant's req/s by round.
@@ -302,7 +312,12 @@ func newPage(m *analysis.Report) (*page, error) {
 	pg.Capacity = capacitySectionOf(m)
 	pg.Charts = append(pg.Charts, capacityCharts(m)...)
 	pg.Charts = append(pg.Charts, rateChart(vs))
-	pg.Charts = append(pg.Charts, sweepCharts(vs, base)...)
+	verdicts := map[string]string{}
+	for k := range m.Summary.Sweeps {
+		sw := &m.Summary.Sweeps[k]
+		verdicts[sw.Series] = tables.PlateauLine(m.Summary, sw)
+	}
+	pg.Charts = append(pg.Charts, sweepCharts(vs, base, verdicts)...)
 	if c, ok := searchChart(m.Search); ok {
 		pg.Charts = append(pg.Charts, c)
 	}
@@ -326,6 +341,10 @@ func newPage(m *analysis.Report) (*page, error) {
 			q := func(q float64) string { return cell(format.QuantileMillis(v.Sum.Intended, q)) }
 			pg.OpenLoop = append(pg.OpenLoop, openLoopRow{Variant: v.V.Name, Scheduled: format.Count(v.Sum.Scheduled),
 				Missed: format.Count(v.Sum.Missed), P50: q(50), P99: q(99), P999: q(99.9)})
+		}
+		if x, ok := v.Sum.RequestsPerServerCPU(); ok {
+			pg.ServerCost = append(pg.ServerCost, serverCostRow{Variant: v.V.Name, Reps: strconv.Itoa(v.Sum.ServerCPUReps),
+				Seconds: fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds), PerSecond: format.Rate(x)})
 		}
 		pg.Groups = append(pg.Groups, groupRows(v)...)
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)

@@ -313,6 +313,16 @@ TIME_WAIT: sockets on the client machine right after the window (the server's to
 </table></div>
 
 <h2 id="cpu">CPU</h2>
+{{- if .ServerCost}}
+<div class="table-wrap"><table id="server-cost">
+<thead><tr><th>variant</th><th class="num">reps with server CPU</th><th class="num">server CPU time</th><th class="num">req/server cpu-s</th></tr></thead>
+<tbody>
+{{- range .ServerCost}}
+<tr><td>{{.Variant}}</td><td class="num">{{.Reps}}</td><td class="num">{{.Seconds}}</td><td class="num">{{.PerSecond}}</td></tr>
+{{- end}}
+</tbody>
+</table></div>
+{{- end}}
 {{- if .CPU}}
 <div class="table-wrap"><table>
 <thead><tr><th>variant</th><th class="num">rep</th><th class="num">client busiest group</th><th class="num">group</th>

@@ -69,8 +69,8 @@ type answer struct {
 	without map[string]string
 }
 
-// answers lists every exported field of Report and the answers among
-// VariantSummary's: TestEveryAnswerInEveryOutput fails for a field that
+// answers lists every exported field of Report and RunSummary (or
+// notAnswers says why it is none) and the answers among VariantSummary's: TestEveryAnswerInEveryOutput fails for a field that
 // is not here, and for an output that neither shows it nor says why not.
 var answers = map[string]answer{
 	"Report.Summary": {run: fixture.CompareRun, want: forOutputs("text md compare html", func(m *analysis.Report) []string {
@@ -190,6 +190,48 @@ var answers = map[string]answer{
 		us, _ := m.Summary.Variants[1].ClientMicrosPerRequest()
 		return []string{csvF3(us)}
 	}, "json", func(m *analysis.Report) []string { return []string{`"client_us_per_request": `} })},
+	"RunSummary.Sweeps": {run: fixture.SweepRun, want: forOutputs("text html", func(m *analysis.Report) []string {
+		return []string{tables.PlateauLine(m.Summary, &m.Summary.Sweeps[0])}
+	}, "md", func(m *analysis.Report) []string {
+		return []string{mdEscape(upperFirst(tables.PlateauLine(m.Summary, &m.Summary.Sweeps[0])))}
+	}, "json", func(m *analysis.Report) []string {
+		sw := &m.Summary.Sweeps[0]
+		return []string{`"best": "33"`, `"plateau": [` + "\n" + `        "33"`, `"verdict": "` + jsonText(tables.PlateauLine(m.Summary, sw)) + `"`}
+	}, "csv", func(m *analysis.Report) []string { return []string{",plateau"} }),
+		without: map[string]string{"compare": "it lines up variants across runs; each run's own report gives its sweeps' verdicts"}},
+	"RunSummary.Drift": {run: fixture.SweepRun, want: forOutputs("text md html", func(m *analysis.Report) []string {
+		t, _, _ := tables.Drift(m.Summary)
+		last := t.Rows[len(t.Rows)-1]
+		return []string{"round effect", last[1], last[3]}
+	}, "json", func(m *analysis.Report) []string {
+		d := &m.Summary.Drift
+		return []string{`"drift": {`, `"rounds": 3`, fmt.Sprintf(`"trend_pct": %v`, d.TrendPct), fmt.Sprintf("%v", d.RoundPct[1])}
+	}),
+		without: map[string]string{"csv": "each repetition's row gives its rep (the round) and its rate; the round effects are the reports' table",
+			"compare": "it compares runs; each run's own report gives its drift"}},
+	"VariantSummary.Probes": {run: fixture.SweepRun, want: forOutputs("text", func(m *analysis.Report) []string {
+		t, _ := tables.Probes(m.Summary)
+		return []string{"kae_ops", t.Rows[len(t.Rows)-1][4]}
+	}, "md", func(m *analysis.Report) []string {
+		t, _ := tables.Probes(m.Summary)
+		return []string{mdEscape("kae_ops"), t.Rows[len(t.Rows)-1][4]}
+	}, "html", func(m *analysis.Report) []string { return []string{"kae_ops", "No such file"} },
+		"csv", func(m *analysis.Report) []string { return []string{"probe.kae_ops.per_request"} },
+		"json", func(m *analysis.Report) []string {
+			p := m.Summary.Variants[4].Probes[0]
+			return []string{`"probes": [`, fmt.Sprintf(`"per_request": %v`, p.PerRequest), `"failed": 1`}
+		}),
+		without: map[string]string{"compare": "it compares rates across runs; each run's own report gives its probes"}},
+	"VariantSummary.ServerCPUSeconds": {run: fixture.SweepRun, want: forOutputs("text md html compare", func(m *analysis.Report) []string {
+		x, _ := m.Summary.Variants[4].RequestsPerServerCPU()
+		return []string{"req/server cpu-s", format.Rate(x)}
+	}, "csv", func(m *analysis.Report) []string {
+		x, _ := m.Summary.Variants[4].RequestsPerServerCPU()
+		return []string{"req_per_server_cpu_s", csvF3(x)}
+	}, "json", func(m *analysis.Report) []string {
+		x, _ := m.Summary.Variants[4].RequestsPerServerCPU()
+		return []string{fmt.Sprintf(`"req_per_server_cpu_s": %v`, x)}
+	})},
 }
 
 // timelineAnswers are the answers of a repetition's timeline
@@ -285,6 +327,13 @@ func shortRun() *results.Run {
 var notAnswers = map[string]string{
 	"Report.Run": "the record itself", "Report.Err": "an error, returned by every renderer",
 	"Timeline.Variant": "the repetition's identity: its section or row", "Timeline.Rep": "the repetition's identity: its section or row",
+	"RunSummary.Baseline":        "an index; BaselineName names it",
+	"RunSummary.BaselineName":    "the comparisons' reference, shown with them (Report.Summary)",
+	"RunSummary.BaselineMissing": "TestBaselineNotMeasured checks every output for it",
+	"RunSummary.Variants":        "walked through the VariantSummary answers",
+	"RunSummary.Family":          "every comparison's (stats.Comparison.Family), shown with them (Report.Summary)",
+	"RunSummary.Equivalence":     "every comparison's equivalence verdict (Report.Summary)",
+	"RunSummary.Warnings":        "part of Report.Warnings",
 }
 
 // forOutputs builds an answer's want: pairs of space-separated output
@@ -308,6 +357,12 @@ func answerFields() []string {
 	for i := range rt.NumField() {
 		if f := rt.Field(i); f.IsExported() {
 			out = append(out, "Report."+f.Name)
+		}
+	}
+	rt = reflect.TypeOf(analysis.RunSummary{})
+	for i := range rt.NumField() {
+		if f := rt.Field(i); f.IsExported() {
+			out = append(out, "RunSummary."+f.Name)
 		}
 	}
 	rt = reflect.TypeOf(diagnosis.Repetition{})

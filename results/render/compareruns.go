@@ -69,8 +69,8 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
 
 	ct := tables.Table{
-		Header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "client µs/req"},
-		Right:  []bool{false, false, true, true, false, true, true, true, false, true, true},
+		Header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "client µs/req", "req/server cpu-s"},
+		Right:  []bool{false, false, true, true, false, true, true, true, false, true, true, true},
 	}
 	openLoop := false // any run drove an open loop: its columns
 	for _, rv := range rr.Variants {
@@ -91,7 +91,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 				label = rv.Name
 			}
 			if !cell.Present {
-				row := []string{label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, missing}
+				row := []string{label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, missing, missing}
 				if openLoop {
 					row = append(row, missing, missing)
 				}
@@ -117,8 +117,12 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			if us, ok := vs.ClientMicrosPerRequest(); ok {
 				clientUs = format.Micros(us)
 			}
+			serverCPU := missing
+			if x, ok := vs.RequestsPerServerCPU(); ok {
+				serverCPU = format.Rate(x)
+			}
 			row := []string{label, names[i], strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), tables.CICell(vs.Stats), delta, p, padj, verdict,
-				format.QuantileMillis(vs.Handshake, 99), clientUs}
+				format.QuantileMillis(vs.Handshake, 99), clientUs, serverCPU}
 			if openLoop {
 				missedCell, intended := format.Missing, format.Missing
 				if vs.Scheduled > 0 {

@@ -6,6 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/stats"
+	"github.com/kaeload/kaeload/results/tables"
 	"io"
 	"time"
 )
@@ -51,6 +52,62 @@ type SummaryJSON struct {
 	// Speed is the crypto speed table (Report.Speed); absent when no
 	// variant ran a speed command.
 	Speed *SpeedJSON `json:"speed,omitempty"`
+	// Sweeps are the sweeps' answers (RunSummary.Sweeps): which value is
+	// best, or the plateau; absent when the run sweeps nothing.
+	Sweeps []SweepJSON `json:"sweeps,omitempty"`
+	// Drift is the machine's drift over the rounds (RunSummary.Drift);
+	// absent with fewer than two rounds.
+	Drift *DriftJSON `json:"drift,omitempty"`
+}
+
+// SweepJSON is one sweep's answer in a SummaryJSON
+// (analysis.SweepSummary).
+type SweepJSON struct {
+	// Series is the series name (the variant name template); Keys the
+	// swept keys.
+	Series string   `json:"series"`
+	Keys   []string `json:"keys"`
+	// Values are the sweep's values in chart order (by number when the
+	// one key is numeric, run order otherwise), each with its variant.
+	Values []SweepValueJSON `json:"values"`
+	// Top is the value with the highest mean; Best the value
+	// significantly faster than every other (absent when none is);
+	// Plateau the values no other is significantly faster than (absent
+	// when no pair of values could be tested).
+	Top     string   `json:"top,omitempty"`
+	Best    string   `json:"best,omitempty"`
+	Plateau []string `json:"plateau,omitempty"`
+	// Family is the number of pairs of values judged together; Caution
+	// is set when a value had fewer than three repetitions.
+	Family  int    `json:"family"`
+	Caution string `json:"caution,omitempty"`
+	// Verdict says it in words, as the reports do.
+	Verdict string `json:"verdict,omitempty"`
+}
+
+// SweepValueJSON is one value of a sweep: its label ("50", or
+// "k1=v1 k2=v2" for several keys) and its variant.
+type SweepValueJSON struct {
+	Value   string `json:"value"`
+	Variant string `json:"variant"`
+}
+
+// DriftJSON is the drift over a run's rounds (analysis.DriftSummary).
+type DriftJSON struct {
+	// Rounds is the number of rounds.
+	Rounds int `json:"rounds"`
+	// RoundPct is, per round, the mean deviation of the variants measured
+	// in it from their own means, in percent; null for a round without a
+	// rate.
+	RoundPct []*float64 `json:"round_pct"`
+	// TrendPct is the change from the first round to the last, in
+	// percent; absent with fewer than two rounds of rates.
+	TrendPct *float64 `json:"trend_pct,omitempty"`
+	// Controlled is false when the order let drift land between
+	// variants (sequential); OrderUnknown is true for a run that did not
+	// record its order.
+	Controlled   bool `json:"controlled"`
+	OrderUnknown bool `json:"order_unknown,omitempty"`
 }
 
 // SpeedJSON is the crypto speed table in a SummaryJSON: the figures of
@@ -168,6 +225,14 @@ type VariantJSON struct {
 	// ClientUsPerRequest is the client's CPU µs per request
 	// (VariantSummary.ClientMicrosPerRequest); absent when not measured.
 	ClientUsPerRequest *float64 `json:"client_us_per_request,omitempty"`
+	// ReqPerServerCPUSecond is the requests per second of the server's
+	// CPU time (VariantSummary.RequestsPerServerCPU): what offload saves
+	// the server; absent when the server's CPU was not read.
+	ReqPerServerCPUSecond *float64 `json:"req_per_server_cpu_s,omitempty"`
+	// Probes are the variant's probe readings over its repetitions
+	// (VariantSummary.Probes), e.g. the accelerator's operations per
+	// request.
+	Probes []ProbeJSON `json:"probes,omitempty"`
 	// Comparison is against the baseline; nil for the baseline itself.
 	Comparison *stats.Comparison `json:"comparison,omitempty"`
 	// Repetitions are the variant's repetitions in order, each with what
@@ -307,6 +372,22 @@ func repJSON(rep *results.Rep, tl *diagnosis.Repetition) RepJSON {
 	return out
 }
 
+// ProbeJSON is one probe over a variant's repetitions
+// (analysis.ProbeSummary).
+type ProbeJSON struct {
+	Name string `json:"name"`
+	// N is the repetitions read without error, Failed those whose
+	// reading failed, FirstError the first failure's message.
+	N          int    `json:"n"`
+	Failed     int    `json:"failed,omitempty"`
+	FirstError string `json:"first_error,omitempty"`
+	// MeanDelta is the mean delta over the good readings; PerRequest
+	// their sum over the same repetitions' requests (absent when they
+	// completed none).
+	MeanDelta  float64  `json:"mean_delta"`
+	PerRequest *float64 `json:"per_request,omitempty"`
+}
+
 // LatencyJSON holds p50 and p99 of each latency, in milliseconds.
 type LatencyJSON struct {
 	ConnectP50   *float64 `json:"connect_p50,omitempty"`
@@ -359,6 +440,17 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		if us, ok := vs.ClientMicrosPerRequest(); ok {
 			v.ClientUsPerRequest = &us
 		}
+		if x, ok := vs.RequestsPerServerCPU(); ok {
+			v.ReqPerServerCPUSecond = &x
+		}
+		for _, p := range vs.Probes {
+			pj := ProbeJSON{Name: p.Name, N: p.N, Failed: p.Failed, FirstError: p.FirstError, MeanDelta: p.MeanDelta}
+			if p.HasPerRequest {
+				per := p.PerRequest
+				pj.PerRequest = &per
+			}
+			v.Probes = append(v.Probes, pj)
+		}
 		if !vs.IsBaseline {
 			cmp := vs.Comparison
 			v.Comparison = &cmp
@@ -371,6 +463,8 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	}
 	out.Search = searchJSON(m.Search)
 	out.Speed = speedJSON(m.Speed)
+	out.Sweeps = sweepsJSON(s)
+	out.Drift = driftJSON(&s.Drift)
 	if m.Capacities != nil {
 		out.Capacity = &CapacityJSON{Line: m.CapacityLine, Variants: []CapacityVariantJSON{}}
 		for _, c := range m.Capacities {
@@ -379,6 +473,51 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		}
 	}
 	return out, nil
+}
+
+// sweepsJSON copies s's sweeps into their JSON form; nil without any.
+func sweepsJSON(s *analysis.RunSummary) []SweepJSON {
+	var out []SweepJSON
+	for k := range s.Sweeps {
+		sw := &s.Sweeps[k]
+		label := map[int]string{}
+		j := SweepJSON{Series: sw.Series, Keys: sw.Keys, Family: sw.Family, Caution: sw.Caution, Verdict: tables.PlateauLine(s, sw)}
+		for n, i := range sw.Variants {
+			label[i] = sw.Labels[n]
+			j.Values = append(j.Values, SweepValueJSON{Value: sw.Labels[n], Variant: s.Variants[i].Name})
+		}
+		if sw.Top >= 0 {
+			j.Top = label[sw.Top]
+		}
+		if sw.Best >= 0 {
+			j.Best = label[sw.Best]
+		}
+		for _, i := range sw.Plateau {
+			j.Plateau = append(j.Plateau, label[i])
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// driftJSON copies the drift d into its JSON form; nil with fewer than
+// two rounds.
+func driftJSON(d *analysis.DriftSummary) *DriftJSON {
+	if d.Rounds < 2 {
+		return nil
+	}
+	out := &DriftJSON{Rounds: d.Rounds, RoundPct: make([]*float64, d.Rounds), Controlled: d.Controlled, OrderUnknown: d.Unknown}
+	for r := range d.Rounds {
+		if r < len(d.RoundHas) && d.RoundHas[r] {
+			pct := d.RoundPct[r]
+			out.RoundPct[r] = &pct
+		}
+	}
+	if d.HasTrend {
+		t := d.TrendPct
+		out.TrendPct = &t
+	}
+	return out
 }
 
 // speedJSON copies the crypto speed table st into its JSON form; nil for
