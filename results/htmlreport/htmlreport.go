@@ -120,9 +120,9 @@ type page struct {
 	Latency    []latencyRow
 	// OpenLoop is, per variant of an open-loop run, its starts due and
 	// missed and its latency from the intended start; nil in a closed loop.
-	OpenLoop   []openLoopRow
-	Groups     []groupRow
-	CPU        []cpuRow
+	OpenLoop []openLoopRow
+	Groups   []groupRow
+	CPU      []cpuRow
 	// ServerCost is, per variant whose server CPU was read, the requests
 	// per server CPU-second over its repetitions: what offload saves.
 	ServerCost []serverCostRow
