@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
@@ -132,6 +134,29 @@ func TestRunDirectory(t *testing.T) {
 	}
 	if reqs != want || want == 0 {
 		t.Errorf("summary.csv requests sum to %d, run.json %d", reqs, want)
+	}
+	// The JSON summary of the stored run: the one "run --format json"
+	// prints, with every repetition's timeline.
+	out, errOut, code = kaeload(t, "report", dir, "--format", "summary")
+	if code != 0 {
+		t.Fatalf("report --format summary: exit %d: %s", code, errOut)
+	}
+	var sum render.SummaryJSON
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("report --format summary: %v\n%s", err, out)
+	}
+	var sumReqs uint64
+	for _, v := range sum.Variants {
+		sumReqs += v.Requests
+		for _, rep := range v.Repetitions {
+			if rep.NoTimeline || len(rep.Timeline) == 0 {
+				t.Errorf("report --format summary: %s rep %d has no timeline", v.Name, rep.Rep)
+			}
+		}
+	}
+	if sum.Name != r.Name || sumReqs != want || len(sum.Variants) != len(r.Variants) || sum.Variants[0].Reps != 3 {
+		t.Errorf("report --format summary: name %q, %d variants, %d requests; want %q, %d variants of 3 reps, %d requests",
+			sum.Name, len(sum.Variants), sumReqs, r.Name, len(r.Variants), want)
 	}
 	_, errOut, code = kaeload(t, "run", "../../examples/quickstart.yaml", "--out", dir, "--progress", "off")
 	if code == 0 || !strings.Contains(errOut, "already exists") {
