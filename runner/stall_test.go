@@ -16,9 +16,10 @@ import (
 	"github.com/kaeload/kaeload/results/diagnosis"
 )
 
-// TestStallNginx stops nginx's worker (SIGSTOP) for a second in the
-// middle of a 3 s window, then continues it (SIGCONT), and reads the
-// timeline (250 ms intervals, 4 connections).
+// TestStallNginx stops nginx's worker (SIGSTOP) for 1.5 s inside a 4 s
+// window, then continues it (SIGCONT), and reads the timeline (250 ms
+// intervals): the stall takes 6 or 7 of the window's 16 intervals, so
+// the window's median rate is still that of a running server.
 //
 // The stop comes by state, not by the clock: once the timeline holds the
 // window's first interval (the controller has received it from the
@@ -53,10 +54,10 @@ func TestStallNginx(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { signal(syscall.SIGCONT) }) // before nginx's own cleanup stops it
-	p := plan(ng.Addr, 3*time.Second, []int{1})
+	p := plan(ng.Addr, 4*time.Second, []int{1})
 	p.Load.Interval = 250 * time.Millisecond
 	p.Load.Timeout = 5 * time.Second // longer than the stop
-	const stop = time.Second
+	const stop = 1500 * time.Millisecond
 	var stopAt, contAt time.Time
 	fired, stalled := make(chan struct{}), make(chan struct{})
 	var once sync.Once
