@@ -209,3 +209,30 @@ func TestSweepChartKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepChartNoBest: a sweep the analysis found no best in (no value
+// significantly faster than every other) rings no point and names none
+// "best", and its caption ends with the verdict it is given.
+func TestSweepChartNoBest(t *testing.T) {
+	vs := sweepFixture()
+	for i := range vs {
+		vs[i].Sum.Best = false
+	}
+	verdict := "no best value: no ratio is significantly faster than another"
+	for _, c := range sweepCharts(vs, &vs[0], map[string]string{"kae-soft-{ratio}": verdict}) {
+		if c.Err != "" {
+			t.Fatalf("%s: %s", c.Title, c.Err)
+		}
+		if strings.Contains(string(c.SVG), "best:") {
+			t.Errorf("%s: a point is labelled best, but the analysis marked none", c.Title)
+		}
+		for _, l := range c.Legend {
+			if strings.Contains(l.Name, "best") {
+				t.Errorf("%s: legend %q, but nothing is ringed", c.Title, l.Name)
+			}
+		}
+		if got := strings.HasSuffix(c.Caption, " Verdict: "+verdict+"."); got != strings.Contains(c.Title, "ratio") {
+			t.Errorf("%s: caption %q; want the verdict given for its series, and only there", c.Title, c.Caption)
+		}
+	}
+}
