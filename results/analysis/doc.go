@@ -35,8 +35,9 @@
 // probe deltas (mean per window and per request, which tells whether an
 // offload engine engaged: 1.0 hardware operations per request means every
 // handshake was offloaded) and CPU. Variants with the same Series form a
-// sweep (SweepSummary): ordered by value when the single swept key is
-// numeric, the best marked only when it is significantly faster than every
+// sweep (SweepSummary) over the swept keys whose value differs between
+// them: ordered by value when there is one such key and its values are
+// numbers ("33%" is one), in run order otherwise; the best marked only when it is significantly faster than every
 // other value (PairPlateau: every pair of the sweep's values judged
 // together, Holm-adjusted, so that identical values are called different
 // in at most Alpha of runs whatever their number; a claim about the

@@ -172,11 +172,17 @@ type ProbeSummary struct {
 type SweepSummary struct {
 	// Series is the series name (the variant name template).
 	Series string
-	// Keys are the swept keys, sorted.
+	// Keys are the swept keys whose value differs between the variants,
+	// sorted (all of them when none differs): a key every variant holds
+	// at one value says nothing about their differences.
 	Keys []string
 	// Numeric is true when there is one key and every value parses as a
-	// number; the variants are then ordered by value, otherwise in run order.
+	// number (SweptNumber: "33%" is 33); the variants are then ordered by
+	// value, otherwise in run order.
 	Numeric bool
+	// Values are the variants' numbers in chart order when Numeric, nil
+	// otherwise.
+	Values []float64
 	// Variants are indexes into Run.Variants (and RunSummary.Variants) in
 	// chart order.
 	Variants []int
@@ -398,30 +404,20 @@ func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return len(s.Variants) < 2 })
 	for k := range out {
 		sw := &out[k]
-		keys := map[string]bool{}
-		for _, i := range sw.Variants {
-			for key := range r.Variants[i].Sweep {
-				keys[key] = true
-			}
-		}
-		for key := range keys {
-			sw.Keys = append(sw.Keys, key)
-		}
-		sort.Strings(sw.Keys)
+		sw.Keys = sweptKeys(r, sw.Variants)
 		values := make(map[int]float64, len(sw.Variants))
 		sw.Numeric = len(sw.Keys) == 1
 		for _, i := range sw.Variants {
 			if !sw.Numeric {
 				break
 			}
-			x, err := strconv.ParseFloat(strings.TrimSpace(r.Variants[i].Sweep[sw.Keys[0]]), 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				sw.Numeric = false
-			}
-			values[i] = x
+			values[i], sw.Numeric = SweptNumber(r.Variants[i].Sweep[sw.Keys[0]])
 		}
 		if sw.Numeric {
 			sort.SliceStable(sw.Variants, func(a, b int) bool { return values[sw.Variants[a]] < values[sw.Variants[b]] })
+			for _, i := range sw.Variants {
+				sw.Values = append(sw.Values, values[i])
+			}
 		}
 		for _, i := range sw.Variants {
 			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
@@ -497,15 +493,56 @@ func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJud
 	return j
 }
 
+// sweptKeys are the swept keys of r's variants vs whose value differs
+// between them (a key one variant lacks differs), sorted; all their keys
+// when none differs.
+func sweptKeys(r *results.Run, vs []int) []string {
+	all := map[string]bool{}
+	for _, i := range vs {
+		for key := range r.Variants[i].Sweep {
+			all[key] = true
+		}
+	}
+	var keys, varying []string
+	for key := range all {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	first := r.Variants[vs[0]].Sweep
+	for _, key := range keys {
+		v0, ok0 := first[key]
+		for _, i := range vs[1:] {
+			if v, ok := r.Variants[i].Sweep[key]; ok != ok0 || v != v0 {
+				varying = append(varying, key)
+				break
+			}
+		}
+	}
+	if len(varying) == 0 {
+		return keys
+	}
+	return varying
+}
+
+// SweptNumber parses a swept value as a number, and says whether it is
+// one: surrounding space and a trailing "%" are allowed ("33%" is 33);
+// NaN and infinities are not numbers.
+func SweptNumber(s string) (float64, bool) {
+	x, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	return x, err == nil && !math.IsNaN(x) && !math.IsInf(x, 0)
+}
+
 // sweepLabel renders a variant's swept values: the value for one key,
 // "k1=v1 k2=v2" for several.
 func sweepLabel(sweep map[string]string, keys []string) string {
 	if len(keys) == 1 {
 		return sweep[keys[0]]
 	}
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + sweep[k]
+	var parts []string
+	for _, k := range keys {
+		if v, ok := sweep[k]; ok {
+			parts = append(parts, k+"="+v)
+		}
 	}
 	return strings.Join(parts, " ")
 }

@@ -111,6 +111,15 @@ func TestSweepOrder(t *testing.T) {
 		{"NaN is not a number",
 			[]results.Variant{{Name: "base"}, v("a", map[string]string{"x": "NaN"}, 10), v("b", map[string]string{"x": "1"}, 10)},
 			[]int{1, 2}, []string{"NaN", "1"}, false, 1},
+		{"percent is a number",
+			[]results.Variant{{Name: "base"}, v("a", map[string]string{"r": "50"}, 10), v("b", map[string]string{"r": "0"}, 30), v("c", map[string]string{"r": " 33% "}, 20)},
+			[]int{2, 3, 1}, []string{"0", " 33% ", "50"}, true, 2},
+		{"a key at one value is no swept key",
+			[]results.Variant{{Name: "base"}, v("a", map[string]string{"engine": "kae", "r": "33"}, 10), v("b", map[string]string{"engine": "kae", "r": "10"}, 30)},
+			[]int{2, 1}, []string{"10", "33"}, true, 2},
+		{"two keys varying, one missing from a variant",
+			[]results.Variant{{Name: "base"}, v("a", map[string]string{"jobs": "8", "r": "0"}, 10), v("b", map[string]string{"r": "50"}, 30)},
+			[]int{1, 2}, []string{"jobs=8 r=0", "r=50"}, false, 2},
 	}
 	for _, tt := range tests {
 		r := &results.Run{Name: "r", Variants: tt.variants}
@@ -125,6 +134,9 @@ func TestSweepOrder(t *testing.T) {
 		// One repetition each: the top is known, but no pair of values
 		// can be tested, so the sweep claims neither a best nor a
 		// plateau.
+		if tt.numeric && len(sw.Values) != len(sw.Variants) || !tt.numeric && sw.Values != nil {
+			t.Errorf("%s: values %v for %d variants, numeric %v", tt.name, sw.Values, len(sw.Variants), tt.numeric)
+		}
 		if !slices.Equal(sw.Variants, tt.order) || !slices.Equal(sw.Labels, tt.labels) || sw.Numeric != tt.numeric ||
 			sw.Top != tt.best || sw.Best != -1 || len(sw.Plateau) != 0 || sw.Family != 0 {
 			t.Errorf("%s: order %v labels %q numeric %v top %d best %d plateau %v family %d, want %v %q %v top %d best -1 plateau [] family 0",

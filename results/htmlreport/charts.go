@@ -181,9 +181,9 @@ func rateChart(vs []variantData) chart {
 // names would suggest values between them. verdicts are the sweeps'
 // conclusions in words (tables.PlateauLine) by series name: each
 // chart's caption ends with its own.
-func sweepCharts(vs []variantData, base *variantData, verdicts map[string]string) []chart {
+func sweepCharts(ss []series, base *variantData, verdicts map[string]string) []chart {
 	var out []chart
-	for i, s := range sweepSeries(vs) {
+	for i, s := range ss {
 		var c chart
 		if s.Numeric {
 			c = sweepLineChart(i, s, base)
@@ -213,8 +213,8 @@ func sweepErrors(pts []seriesPoint) xyErrors {
 }
 
 // bestPoint is the index of the point analysis.SummarizeRun marks best of
-// its sweep, -1 when it marks none (no value significantly faster than
-// every other, or a series of one variant, which is no sweep there).
+// its sweep, -1 when it marks none (no value is significantly faster
+// than every other).
 func bestPoint(pts []seriesPoint) int {
 	for j, pt := range pts {
 		if pt.D.Sum.Best {

@@ -137,6 +137,16 @@ func sweepFixture() []variantData {
 	return vs
 }
 
+// fixtureSweeps are the analysis's sweeps of sweepFixture: the names in
+// run order, the ratios by value.
+func fixtureSweeps() []analysis.SweepSummary {
+	return []analysis.SweepSummary{
+		{Series: "{cert}", Keys: []string{"cert"}, Variants: []int{0, 1, 2}, Labels: []string{"rsa2048", "rsa4096", "ecdsa-p256"}},
+		{Series: "kae-soft-{ratio}", Keys: []string{"ratio"}, Numeric: true, Variants: []int{4, 5, 6, 3, 7},
+			Labels: []string{"0", "10", "33", "50", "100"}, Values: []float64{0, 10, 33, 50, 100}},
+	}
+}
+
 // TestSweepChartKinds draws a sweep over certificate names and one over
 // ratio numbers. The names must be bars: a filled rectangle per value in
 // its variant's colour, heights in proportion to the means (bars start
@@ -144,7 +154,7 @@ func sweepFixture() []variantData {
 // polyline through the five points in order of the swept value, no bars.
 func TestSweepChartKinds(t *testing.T) {
 	vs := sweepFixture()
-	charts := sweepCharts(vs, &vs[0], nil)
+	charts := sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], nil)
 	if got, want := len(charts), 2; got != want {
 		t.Fatalf("%d sweep charts, want %d", got, want)
 	}
@@ -219,7 +229,7 @@ func TestSweepChartNoBest(t *testing.T) {
 		vs[i].Sum.Best = false
 	}
 	verdict := "no best value: no ratio is significantly faster than another"
-	for _, c := range sweepCharts(vs, &vs[0], map[string]string{"kae-soft-{ratio}": verdict}) {
+	for _, c := range sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], map[string]string{"kae-soft-{ratio}": verdict}) {
 		if c.Err != "" {
 			t.Fatalf("%s: %s", c.Title, c.Err)
 		}

@@ -19,12 +19,14 @@
 //
 //   - req/s per variant: mean bar, 95 % confidence-interval whisker,
 //     one dot per repetition, the baseline's mean as a dashed line;
-//   - one sweep chart per Variant.Series, with whiskers and the best
-//     point (SweepSummary.Best) ringed: a line of mean req/s against the
-//     swept value when every value parses as a number and one key varies;
-//     otherwise (certificate names, engines, several keys at once) a bar
-//     per value in plan order, from zero, since a line between names
-//     would suggest values between them;
+//   - one sweep chart per sweep of the analysis (RunSummary.Sweeps, in
+//     its order and with its labels), with whiskers, the best point
+//     (SweepSummary.Best) ringed when there is one and the sweep's
+//     verdict in words: a line of mean req/s against the swept value
+//     when the sweep is numeric (SweepSummary.Numeric); otherwise
+//     (certificate names, engines, several keys at once) a bar per value
+//     in run order, from zero, since a line between names would suggest
+//     values between them;
 //   - CDFs of the TLS handshake and total request time per variant on a
 //     log ms axis, from the repetitions' HDR histograms merged exactly;
 //   - req/s per worker group, mean over repetitions, grouped by group;

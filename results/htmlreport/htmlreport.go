@@ -317,7 +317,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		sw := &m.Summary.Sweeps[k]
 		verdicts[sw.Series] = tables.PlateauLine(m.Summary, sw)
 	}
-	pg.Charts = append(pg.Charts, sweepCharts(vs, base, verdicts)...)
+	pg.Charts = append(pg.Charts, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts)...)
 	if c, ok := searchChart(m.Search); ok {
 		pg.Charts = append(pg.Charts, c)
 	}

@@ -452,54 +452,48 @@ func TestCDF(t *testing.T) {
 	}
 }
 
+// TestSweepSeries: the sweep charts place the analysis's sweeps
+// (RunSummary.Sweeps) as they are: the same variants, order, labels and
+// numbers, so the text's sweep table and the page's chart agree.
 func TestSweepSeries(t *testing.T) {
-	mk := func(name, series string, sweep map[string]string, mean float64) variantData {
-		v := &results.Variant{Name: name, Series: series, Sweep: sweep, Reps: []results.Rep{{}}}
-		return variantData{V: v, Sum: &analysis.VariantSummary{Stats: stats.Stats{N: 1, Mean: mean}}}
+	mk := func(name, series string, sweep map[string]string) results.Variant {
+		return results.Variant{Name: name, Series: series, Sweep: sweep, Reps: []results.Rep{{}}}
 	}
 	tests := []struct {
 		name        string
-		vs          []variantData
+		vs          []results.Variant
 		wantKey     string
 		wantNumeric bool
 		want        string // "label@x" per point, in x order
 	}{
-		{"numeric, sorted by value", []variantData{
-			mk("s-50", "s", map[string]string{"ratio": "50"}, 3),
-			mk("s-0", "s", map[string]string{"ratio": "0"}, 1),
-			mk("s-33", "s", map[string]string{"ratio": "33%"}, 2),
+		{"numeric, sorted by value", []results.Variant{
+			mk("s-50", "s", map[string]string{"ratio": "50"}),
+			mk("s-0", "s", map[string]string{"ratio": "0"}),
+			mk("s-33", "s", map[string]string{"ratio": "33%"}),
 		}, "ratio", true, "0@0 33%@33 50@50"},
-		{"constant key skipped for the varying one", []variantData{
-			mk("a", "s", map[string]string{"async": "2", "jobs": "8"}, 1),
-			mk("b", "s", map[string]string{"async": "2", "jobs": "16"}, 1),
-		}, "jobs", true, "8@8 16@16"},
-		{"constant name beside a varying number: numeric", []variantData{
-			mk("a", "s", map[string]string{"engine": "kae", "ratio": "33"}, 1),
-			mk("b", "s", map[string]string{"engine": "kae", "ratio": "10"}, 1),
+		{"constant name beside a varying number: numeric", []results.Variant{
+			mk("a", "s", map[string]string{"engine": "kae", "ratio": "33"}),
+			mk("b", "s", map[string]string{"engine": "kae", "ratio": "10"}),
 		}, "ratio", true, "10@10 33@33"},
-		{"not numeric: categorical, plan order", []variantData{
-			mk("x", "s", map[string]string{"engine": "kae"}, 1),
-			mk("y", "s", map[string]string{"engine": "qat"}, 1),
-		}, "engine", false, "kae@0 qat@1"},
-		{"certificate names: categorical, plan order", []variantData{
-			mk("rsa2048", "{cert}", map[string]string{"cert": "rsa2048"}, 1),
-			mk("rsa4096", "{cert}", map[string]string{"cert": "rsa4096"}, 1),
-			mk("ecdsa-p256", "{cert}", map[string]string{"cert": "ecdsa-p256"}, 1),
+		{"certificate names: categorical, plan order", []results.Variant{
+			mk("rsa2048", "{cert}", map[string]string{"cert": "rsa2048"}),
+			mk("rsa4096", "{cert}", map[string]string{"cert": "rsa4096"}),
+			mk("ecdsa-p256", "{cert}", map[string]string{"cert": "ecdsa-p256"}),
 		}, "cert", false, "rsa2048@0 rsa4096@1 ecdsa-p256@2"},
-		{"one name among numbers: categorical", []variantData{
-			mk("a", "s", map[string]string{"ratio": "0"}, 1),
-			mk("b", "s", map[string]string{"ratio": "auto"}, 1),
-			mk("c", "s", map[string]string{"ratio": "50"}, 1),
-		}, "ratio", false, "0@0 auto@1 50@2"},
-		{"two numeric keys varying: categorical", []variantData{
-			mk("a", "s", map[string]string{"jobs": "8", "ratio": "0"}, 1),
-			mk("b", "s", map[string]string{"jobs": "8", "ratio": "50"}, 1),
-			mk("c", "s", map[string]string{"jobs": "16", "ratio": "0"}, 1),
+		{"two numeric keys varying: categorical", []results.Variant{
+			mk("a", "s", map[string]string{"jobs": "8", "ratio": "0"}),
+			mk("b", "s", map[string]string{"jobs": "8", "ratio": "50"}),
+			mk("c", "s", map[string]string{"jobs": "16", "ratio": "0"}),
 		}, "", false, "jobs=8 ratio=0@0 jobs=8 ratio=50@1 jobs=16 ratio=0@2"},
-		{"not swept: ignored", []variantData{mk("plain", "", nil, 1)}, "-", false, ""},
+		{"one variant: no sweep", []results.Variant{mk("a", "s", map[string]string{"ratio": "1"})}, "-", false, ""},
+		{"not swept: ignored", []results.Variant{mk("plain", "", nil)}, "-", false, ""},
 	}
 	for _, tt := range tests {
-		ss := sweepSeries(tt.vs)
+		m := analysis.Analyze(&results.Run{Name: "r", Variants: append([]results.Variant{{Name: "base", Reps: []results.Rep{{}}}}, tt.vs...)})
+		if m.Err != nil {
+			t.Fatalf("%s: %v", tt.name, m.Err)
+		}
+		ss := sweepSeries(m.Summary.Sweeps, newVariantData(m))
 		if tt.wantKey == "-" {
 			if len(ss) != 0 {
 				t.Errorf("%s: %d series, want none", tt.name, len(ss))

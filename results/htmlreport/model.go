@@ -4,8 +4,6 @@ import (
 	"image/color"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -179,136 +177,46 @@ type seriesPoint struct {
 	D     variantData
 }
 
-// series is the measured variants sharing one Variant.Series.
+// series is a sweep of the analysis (analysis.SweepSummary) placed on
+// the x axis.
 type series struct {
 	Name string
-	// Key is the swept key whose value differs between the series'
-	// variants; "" when several keys do (or, for a series of one variant
-	// with several keys, none is numeric).
+	// Key is the swept key when one is (SweepSummary.Keys); "" when
+	// several are.
 	Key string
-	// Numeric says the series is a numeric sweep: Key is set and every
-	// variant's value of it parses as a number. Each point's X is then
-	// that number, and the chart draws a line. Otherwise the series is
-	// categorical (certificate names, engines, several keys at once): X is
-	// the point's position in plan order, Label its value (Key set) or
-	// its "key=value" pairs, and the chart draws a bar per point.
+	// Numeric says the series is a numeric sweep (SweepSummary.Numeric):
+	// each point's X is its number, and the chart draws a line. Otherwise
+	// the series is categorical (certificate names, engines, several keys
+	// at once): X is the point's position in run order, and the chart
+	// draws a bar per point.
 	Numeric bool
-	Points  []seriesPoint
+	// Points are in the sweep's chart order, labelled with its values.
+	Points []seriesPoint
 }
 
-// sweepSeries groups the measured variants by Variant.Series, in order of
-// first appearance, and places each on the x axis (see placeSeries).
-// Points are sorted by X.
-func sweepSeries(vs []variantData) []series {
+// sweepSeries places the analysis's sweeps sws on the x axis; vs are
+// the run's variants (newVariantData).
+func sweepSeries(sws []analysis.SweepSummary, vs []variantData) []series {
 	var out []series
-	index := map[string]int{}
-	for _, v := range vs {
-		if v.V.Series == "" || len(v.V.Reps) == 0 {
-			continue
+	for k := range sws {
+		sw := &sws[k]
+		s := series{Name: sw.Series, Numeric: sw.Numeric}
+		if len(sw.Keys) == 1 {
+			s.Key = sw.Keys[0]
 		}
-		i, ok := index[v.V.Series]
-		if !ok {
-			i = len(out)
-			index[v.V.Series] = i
-			out = append(out, series{Name: v.V.Series})
+		for n, i := range sw.Variants {
+			p := seriesPoint{X: float64(n), Label: sw.Labels[n], D: vs[i]}
+			if sw.Numeric {
+				p.X = sw.Values[n]
+			}
+			if p.Label == "" {
+				p.Label = vs[i].V.Name
+			}
+			s.Points = append(s.Points, p)
 		}
-		out[i].Points = append(out[i].Points, seriesPoint{D: v})
-	}
-	for i := range out {
-		placeSeries(&out[i])
+		out = append(out, s)
 	}
 	return out
-}
-
-// placeSeries chooses s.Key and s.Numeric and sets every point's X and
-// Label. Keys whose value is the same in every variant say nothing about
-// the differences and are ignored. When exactly one key varies, it is
-// Key, and the series is numeric when every value of it parses as a
-// number. When none varies (a series of one variant), Key is the first
-// numeric key in sorted order, if any. When several vary, a line over
-// any one of them would join points that differ in the others: the
-// series is categorical.
-func placeSeries(s *series) {
-	keys := map[string]bool{}
-	for _, p := range s.Points {
-		for k := range p.D.V.Sweep {
-			keys[k] = true
-		}
-	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
-	numeric := func(k string) bool {
-		for _, p := range s.Points {
-			if _, err := parseSwept(p.D.V.Sweep[k]); err != nil {
-				return false
-			}
-		}
-		return true
-	}
-	var varying []string
-	for _, k := range sorted {
-		v0, ok0 := s.Points[0].D.V.Sweep[k]
-		for _, p := range s.Points {
-			if v, ok := p.D.V.Sweep[k]; ok != ok0 || v != v0 {
-				varying = append(varying, k)
-				break
-			}
-		}
-	}
-	s.Key, s.Numeric = "", false
-	switch len(varying) {
-	case 0:
-		for _, k := range sorted {
-			if numeric(k) {
-				s.Key, s.Numeric = k, true
-				break
-			}
-		}
-	case 1:
-		s.Key, s.Numeric = varying[0], numeric(varying[0])
-	}
-	for i := range s.Points {
-		p := &s.Points[i]
-		switch {
-		case s.Numeric:
-			p.X, _ = parseSwept(p.D.V.Sweep[s.Key])
-			p.Label = p.D.V.Sweep[s.Key]
-			continue
-		case s.Key != "":
-			p.Label = p.D.V.Sweep[s.Key]
-		default:
-			named := varying // what tells the points apart
-			if len(named) == 0 {
-				named = sorted
-			}
-			var parts []string
-			for _, k := range named {
-				if val, ok := p.D.V.Sweep[k]; ok {
-					parts = append(parts, k+"="+val)
-				}
-			}
-			p.Label = strings.Join(parts, " ")
-		}
-		p.X = float64(i)
-		if p.Label == "" {
-			p.Label = p.D.V.Name
-		}
-	}
-	sort.SliceStable(s.Points, func(a, b int) bool { return s.Points[a].X < s.Points[b].X })
-}
-
-// parseSwept parses a swept value as a number; a trailing "%" is allowed
-// ("33%" is 33).
-func parseSwept(s string) (float64, error) {
-	s = strings.TrimSuffix(strings.TrimSpace(s), "%")
-	x, err := strconv.ParseFloat(s, 64)
-	if err == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
-		return 0, strconv.ErrRange
-	}
-	return x, err
 }
 
 // firstOf returns the first n of lines and how many more there are.

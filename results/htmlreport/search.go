@@ -42,8 +42,8 @@ func searchChart(ss *analysis.SearchSummary) (chart, bool) {
 	}
 	xs := make([]float64, len(ss.Points))
 	for i, p := range ss.Points {
-		x, err := parseSwept(p.Value)
-		if err != nil {
+		x, ok := analysis.SweptNumber(p.Value)
+		if !ok {
 			return chart{}, false
 		}
 		xs[i] = x
@@ -120,10 +120,10 @@ func searchChart(ss *analysis.SearchSummary) (chart, bool) {
 		{Name: "best", Color: cssColor(colorBest)},
 	}
 	lo, hi := xs[0], xs[len(xs)-1]
-	if g, err := parseSwept(se.Values[0]); err == nil {
+	if g, ok := analysis.SweptNumber(se.Values[0]); ok {
 		lo = math.Min(lo, g)
 	}
-	if g, err := parseSwept(se.Values[len(se.Values)-1]); err == nil {
+	if g, ok := analysis.SweptNumber(se.Values[len(se.Values)-1]); ok {
 		hi = math.Max(hi, g)
 	}
 	if lo == hi {
