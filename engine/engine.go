@@ -723,17 +723,29 @@ func (s *slot) account() {
 		s.tmu.Unlock()
 	}
 	if !in {
+		// Outside the window, by the window's rules: every response by its
+		// status class, every failure and error status by its class.
 		o := &s.counts.Outside
 		switch {
 		case a.end < s.e.startNs && a.failed:
 			o.WarmupErrors++
+			o.WarmupClasses[a.class]++
 		case a.end < s.e.startNs:
 			o.Warmup++
+			o.WarmupStatus[statusClass(a.status)]++
+			if a.status >= 400 {
+				o.WarmupClasses[results.ErrStatus]++
+			}
 		case a.failed:
 			o.Abandoned++
+			o.AfterClasses[a.class]++
 			s.noteUnanswered(a, &o.Unanswered)
 		default:
 			o.Late++
+			o.LateStatus[statusClass(a.status)]++
+			if a.status >= 400 {
+				o.AfterClasses[results.ErrStatus]++
+			}
 		}
 		return
 	}
@@ -760,11 +772,7 @@ func (s *slot) account() {
 	}
 	c.Requests++
 	c.Bytes += a.bytes
-	class := a.status / 100
-	if class < 1 || class > 5 {
-		class = 0
-	}
-	c.Status[class]++
+	c.Status[statusClass(a.status)]++
 	if a.status >= 400 {
 		var err error
 		if c.Errors[results.ErrStatus].Count == 0 {
@@ -780,6 +788,15 @@ func (s *slot) account() {
 	}
 	s.pub.requests.Store(c.Requests)
 	s.pub.bytes.Store(c.Bytes)
+}
+
+// statusClass is the index of status in Counts.Status: 1 for 1xx … 5 for
+// 5xx, 0 for anything else.
+func statusClass(status int) int {
+	if class := status / 100; class >= 1 && class <= 5 {
+		return class
+	}
+	return 0
 }
 
 // noteUnanswered counts an attempt that was in flight when the window

@@ -213,9 +213,22 @@ type Outside struct {
 	Warmup uint64 `json:"warmup"`
 	// WarmupErrors is the number of requests failed before the window.
 	WarmupErrors uint64 `json:"warmup_errors"`
+	// WarmupStatus counts the warm-up's responses by status class, as
+	// Counts.Status counts the window's.
+	WarmupStatus [6]uint64 `json:"warmup_status,omitzero"`
+	// WarmupClasses counts by class the warm-up's failed requests and its
+	// responses with a status >= 400, as Counts.Errors counts the
+	// window's: a server that answers 503 during the warm-up shows here.
+	WarmupClasses ErrorCounts `json:"warmup_errors_by_class,omitzero"`
 	// Late is the number of responses in flight at the window's end that
 	// completed during the drain after it.
 	Late uint64 `json:"late"`
+	// LateStatus counts the Late responses by status class.
+	LateStatus [6]uint64 `json:"late_status,omitzero"`
+	// AfterClasses counts by class what failed after the window: the Late
+	// responses with a status >= 400 and the Abandoned requests, each by
+	// the class of its failure.
+	AfterClasses ErrorCounts `json:"after_errors_by_class,omitzero"`
 	// Abandoned is the number of requests in flight at the window's end
 	// that failed or were cut off by the drain limit or a cancellation.
 	Abandoned uint64 `json:"abandoned"`
@@ -223,6 +236,16 @@ type Outside struct {
 	// in when the window ended. A server that accepts connections and
 	// never answers shows up here, not as a quiet window with no errors.
 	Unanswered Stages `json:"unanswered"`
+}
+
+// WarmupErrorTotal is the number of the warm-up's errors of every class:
+// its failed requests and its responses with a status >= 400 (for a
+// record made before the warm-up counted classes, its failed requests).
+func (o *Outside) WarmupErrorTotal() uint64 {
+	if o.WarmupClasses.IsZero() {
+		return o.WarmupErrors
+	}
+	return o.WarmupClasses.Total()
 }
 
 // Responses is every response completed in the window, in the warm-up
@@ -272,6 +295,14 @@ func (c *Counts) Add(o *Counts) {
 	c.Outside.Warmup += o.Outside.Warmup
 	c.Outside.WarmupErrors += o.Outside.WarmupErrors
 	c.Outside.Late += o.Outside.Late
+	for i := range c.Outside.WarmupStatus {
+		c.Outside.WarmupStatus[i] += o.Outside.WarmupStatus[i]
+		c.Outside.LateStatus[i] += o.Outside.LateStatus[i]
+	}
+	for i := range c.Outside.WarmupClasses {
+		c.Outside.WarmupClasses[i] += o.Outside.WarmupClasses[i]
+		c.Outside.AfterClasses[i] += o.Outside.AfterClasses[i]
+	}
 	c.Outside.Abandoned += o.Outside.Abandoned
 	c.Outside.Unanswered.Connect += o.Outside.Unanswered.Connect
 	c.Outside.Unanswered.Handshake += o.Outside.Unanswered.Handshake

@@ -164,6 +164,49 @@ load:
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 
+// TestNginxLimitReqPhases: nginx limiting requests to 200 r/s answers
+// the excess with 503 in the warm-up as in the window. kaeload counts the
+// warm-up's 503s as warm-up errors of class status, like the window's,
+// and the phases' responses by status class add up to nginx's access log,
+// status by status.
+func TestNginxLimitReqPhases(t *testing.T) {
+	ng := nginxtest.Start(t, nginxtest.Config{
+		HTTP:     "limit_req_zone $server_port zone=kaeload:1m rate=200r/s;",
+		Location: "limit_req zone=kaeload; limit_req_status 503;",
+	})
+	r := runScenario(t, fmt.Sprintf(`name: nginx-limit-req
+target: {url: "https://%s/index.html"}
+load:
+  connection: close
+  warmup: 500ms
+  duration: 1s
+  groups: [{connections: 8}]
+`, ng.Addr))
+	total := r.Variants[0].Reps[0].Total
+	o := total.Outside
+	if o.WarmupStatus[5] == 0 || o.WarmupClasses[results.ErrStatus] != o.WarmupStatus[5] {
+		t.Errorf("warm-up: 5xx %d, status errors %d (errors %d); want the warm-up's 503s counted as status errors",
+			o.WarmupStatus[5], o.WarmupClasses[results.ErrStatus], o.WarmupErrorTotal())
+	}
+	if total.Errors[results.ErrStatus].Count == 0 {
+		t.Errorf("the window counted no 503: limit_req did not limit")
+	}
+	lines := ng.Log(t)
+	logged := map[int]uint64{}
+	for _, l := range lines {
+		logged[l.Status/100]++
+	}
+	if o.Abandoned == 0 && o.WarmupErrors == 0 {
+		for class := 1; class <= 5; class++ {
+			if got, want := total.Status[class]+o.WarmupStatus[class]+o.LateStatus[class], logged[class]; got != want {
+				t.Errorf("%dxx: window %d + warm-up %d + after %d = %d, nginx logged %d", class,
+					total.Status[class], o.WarmupStatus[class], o.LateStatus[class], got, want)
+			}
+		}
+	}
+	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
+}
+
 // TestServerKilledMidWindow kills nginx (master and workers, SIGKILL) in
 // the middle of the first variant's window and starts it again: the
 // failures are counted by class, the slots back off while nothing listens

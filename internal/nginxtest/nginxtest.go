@@ -43,6 +43,9 @@ type Config struct {
 	// Location is the body of "location / { … }"; "" serves the document
 	// root (index.html). E.g. "return 503;" for a server that fails.
 	Location string
+	// HTTP is added to the http block, e.g. a limit_req_zone that
+	// Location's limit_req uses.
+	HTTP string
 	// WorkerConnections is nginx's worker_connections (default 4096); the
 	// worker's open-file limit is set to twice it.
 	WorkerConnections int
@@ -109,6 +112,7 @@ worker_rlimit_nofile %[8]d;
 events { worker_connections %[7]d; }
 http {
     access_log off;
+%[9]s
     client_body_temp_path %[1]s/tmp;
     proxy_temp_path %[1]s/tmp;
     fastcgi_temp_path %[1]s/tmp;
@@ -196,7 +200,7 @@ func Start(t testing.TB, cfg Config) *Server {
 			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
 			fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addrs[len(addrs)-1], backlog)
 		}
-		conf := fmt.Sprintf(confTemplate, dir, listen.String(), cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections)
+		conf := fmt.Sprintf(confTemplate, dir, listen.String(), cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.HTTP)
 		confPath := filepath.Join(dir, "nginx.conf")
 		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 			t.Fatal(err)

@@ -187,7 +187,7 @@ type repRow struct {
 // end, those completed in the drain (Late) and those that failed or were
 // cut off (Abandoned), split by stage; and TIME_WAIT sockets after.
 type notCountedRow struct {
-	Variant, Rep, Warmup, WarmupErrors, Late, Abandoned, Connect, Handshake, Response, TimeWait string
+	Variant, Rep, Warmup, WarmupErrors, Late, AfterErrors, Abandoned, Connect, Handshake, Response, TimeWait string
 }
 
 // openLoopRow is one variant's open loop over its repetitions
@@ -479,6 +479,14 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 	return row
 }
 
+// withClasses is a count of errors with its classes: "1,400 (status 1,400)".
+func withClasses(n uint64, classes results.ErrorCounts) string {
+	if c := format.ErrorClasses(classes); c != "" && n > 0 {
+		return format.Count(n) + " (" + c + ")"
+	}
+	return format.Count(n)
+}
+
 // notCountedRowOf is rep's row of the not-counted table: what its groups
 // counted outside the window (results.Outside) and the TIME_WAIT sockets
 // after it, one figure per cell; false when it has none of them.
@@ -490,7 +498,8 @@ func notCountedRowOf(variant string, rep *results.Rep) (notCountedRow, bool) {
 	f := format.Count
 	row := notCountedRow{
 		Variant: variant, Rep: strconv.Itoa(rep.Index + 1),
-		Warmup: f(o.Warmup), WarmupErrors: f(o.WarmupErrors), Late: f(o.Late), Abandoned: f(o.Abandoned),
+		Warmup: f(o.Warmup), WarmupErrors: withClasses(o.WarmupErrorTotal(), o.WarmupClasses), Late: f(o.Late),
+		AfterErrors: withClasses(o.AfterClasses.Total(), o.AfterClasses), Abandoned: f(o.Abandoned),
 		Connect: f(o.Unanswered.Connect), Handshake: f(o.Unanswered.Handshake), Response: f(o.Unanswered.Response), TimeWait: dash,
 	}
 	if rep.TimeWait != nil {

@@ -677,7 +677,9 @@ func TestWriteNotCounted(t *testing.T) {
 	r := fixtureRun()
 	r.Variants[1].Reps[0].Total.Outside = results.Outside{
 		Warmup: 612345, WarmupErrors: 12, Late: 16, Abandoned: 7,
-		Unanswered: results.Stages{Connect: 1, Handshake: 2, Response: 4},
+		WarmupClasses: results.ErrorCounts{results.ErrConnect: 12, results.ErrStatus: 1400},
+		AfterClasses:  results.ErrorCounts{results.ErrTimeout: 7, results.ErrStatus: 3},
+		Unanswered:    results.Stages{Connect: 1, Handshake: 2, Response: 4},
 	}
 	tw := 28000
 	r.Variants[2].Reps[1].TimeWait = &tw
@@ -698,8 +700,8 @@ func TestWriteNotCounted(t *testing.T) {
 		rows = append(rows, strings.Join(cells, "|"))
 	}
 	want := []string{
-		"kae-soft-0|1|612,345|12|16|7|1|2|4|—",
-		"kae-soft-33|2|0|0|0|0|0|0|0|28,000",
+		"kae-soft-0|1|612,345|1,412 (connect 12, status 1,400)|16|10 (timeout 7, status 3)|7|1|2|4|—",
+		"kae-soft-33|2|0|0|0|0|0|0|0|0|28,000",
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("not-counted rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))

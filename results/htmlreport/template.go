@@ -258,16 +258,17 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 
 <h3 id="not-counted">Not counted</h3>
 <p class="note">Requests outside the measured windows, in no figure above: with the windows' requests they account for every line of the server's access log.
+Errors are counted by class as in the window (a 503 is "status").
 In flight at the window's end: completed in the drain after it, or failed or cut off, by the stage each was in.
 TIME_WAIT: sockets on the client machine right after the window (the server's too, when it runs there).</p>
 <div class="table-wrap"><table id="not-counted-table">
-<thead><tr><th rowspan="2">variant</th><th class="num" rowspan="2">rep</th><th class="group" colspan="2">warm-up</th><th class="group" colspan="5">in flight at the window's end</th>
+<thead><tr><th rowspan="2">variant</th><th class="num" rowspan="2">rep</th><th class="group" colspan="2">warm-up</th><th class="group" colspan="6">in flight at the window's end</th>
 <th class="num" rowspan="2">TIME_WAIT sockets after</th></tr>
-<tr><th class="num">responses</th><th class="num">errors</th><th class="num">completed after</th><th class="num">failed or cut off</th>
+<tr><th class="num">responses</th><th class="num">errors</th><th class="num">completed after</th><th class="num">errors after</th><th class="num">failed or cut off</th>
 <th class="num">in connect</th><th class="num">in handshake</th><th class="num">awaiting response</th></tr></thead>
 <tbody>
 {{- range .NotCounted}}
-<tr><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Warmup}}</td><td class="num">{{.WarmupErrors}}</td><td class="num">{{.Late}}</td><td class="num">{{.Abandoned}}</td>
+<tr><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Warmup}}</td><td class="num">{{.WarmupErrors}}</td><td class="num">{{.Late}}</td><td class="num">{{.AfterErrors}}</td><td class="num">{{.Abandoned}}</td>
 <td class="num">{{.Connect}}</td><td class="num">{{.Handshake}}</td><td class="num">{{.Response}}</td><td class="num">{{.TimeWait}}</td></tr>
 {{- end}}
 </tbody>

@@ -116,7 +116,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	}
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
 		"scheduled", "missed", "intended_p50_ms", "intended_p99_ms",
-		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot",
+		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "warmup_responses", "warmup_errors", "after_responses", "after_errors", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot",
 		"rate_min", "rate_median", "rate_max", "stalls", "stall_seconds", "listen_overflows", "diagnoses")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
@@ -203,7 +203,9 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			otherShare, busiest := otherCells(ra.MostOthers)
 			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(ra.ClientBoundGroups) > 0),
 				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, rep.Failed,
-				csvUint(t.Outside.Unanswered.Total()), tw, rss, perSlot)
+				csvUint(t.Outside.Unanswered.Total()))
+			row = append(row, outsideCells(&t.Outside)...)
+			row = append(row, tw, rss, perSlot)
 			row = append(row, timelineCells(&ra.Timeline)...)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
@@ -251,7 +253,9 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		}
 		row = append(row, busyMax, "", "", clientUs, serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0),
 			strconv.FormatBool(vs.OtherLoadReps > 0), "", "", failed,
-			csvUint(sum.Outside.Unanswered.Total()), "", "", "", "", "", "", "", "", "", "")
+			csvUint(sum.Outside.Unanswered.Total()))
+		row = append(row, outsideCells(&sum.Outside)...)
+		row = append(row, "", "", "", "", "", "", "", "", "", "")
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p analysis.ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""
@@ -428,4 +432,11 @@ func otherCells(gc *results.GroupCPU) (share, busiest string) {
 		busiest = fmt.Sprintf("%s pid %d", gc.Top[0].Comm, gc.Top[0].PID)
 	}
 	return csvF4(gc.Others), busiest
+}
+
+// outsideCells are the warmup_responses, warmup_errors, after_responses
+// and after_errors cells: what the client did outside the window, its
+// errors counted by class as in the window (a 503 is an error).
+func outsideCells(o *results.Outside) []string {
+	return []string{csvUint(o.Warmup), csvUint(o.WarmupErrorTotal()), csvUint(o.Late), csvUint(o.AfterClasses.Total())}
 }

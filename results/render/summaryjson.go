@@ -8,6 +8,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
+	"strconv"
 	"time"
 )
 
@@ -251,6 +252,12 @@ type RepJSON struct {
 	Requests  uint64  `json:"requests"`
 	Errors    uint64  `json:"errors"`
 	Failed    string  `json:"failed,omitempty"`
+	// Warmup and After are what its client did outside the window,
+	// counted by the window's rules and in no figure: the warm-up's
+	// responses and errors, and the responses completed and requests cut
+	// off after the window.
+	Warmup PhaseJSON `json:"warmup"`
+	After  PhaseJSON `json:"after"`
 	// NoTimeline is true for a repetition stored before timelines; the
 	// fields below are then absent.
 	NoTimeline bool `json:"no_timeline,omitempty"`
@@ -277,6 +284,39 @@ type RepJSON struct {
 	Diagnoses []DiagnosisJSON `json:"diagnoses,omitempty"`
 	// NotJudged says which rules could not judge the window, and why.
 	NotJudged []string `json:"not_judged,omitempty"`
+}
+
+// PhaseJSON is what a repetition's client did in a phase outside its
+// window: the responses it read (Status by class: "2xx", "5xx", "other")
+// and its errors by class, with a status >= 400 counted as "status" as
+// in the window; CutOff, after the window only, the requests in flight
+// that never completed.
+type PhaseJSON struct {
+	Responses     uint64              `json:"responses"`
+	Status        map[string]uint64   `json:"status,omitempty"`
+	Errors        uint64              `json:"errors"`
+	ErrorsByClass results.ErrorCounts `json:"errors_by_class,omitzero"`
+	CutOff        uint64              `json:"cut_off,omitempty"`
+}
+
+// statusJSON keys the status classes that occurred: "2xx" … "5xx", and
+// "other".
+func statusJSON(st [6]uint64) map[string]uint64 {
+	var m map[string]uint64
+	for i, n := range st {
+		if n == 0 {
+			continue
+		}
+		if m == nil {
+			m = map[string]uint64{}
+		}
+		k := "other"
+		if i > 0 {
+			k = strconv.Itoa(i) + "xx"
+		}
+		m[k] = n
+	}
+	return m
 }
 
 // StallJSON is one stall: its seconds relative to the window's start and
@@ -344,6 +384,9 @@ func millis(d time.Duration) *float64 {
 func repJSON(rep *results.Rep, tl *diagnosis.Repetition) RepJSON {
 	t := &rep.Total
 	out := RepJSON{Rep: rep.Index + 1, ReqPerSec: t.Rate(), Requests: t.Requests, Errors: t.Errors.Total(), Failed: rep.Failed, NoTimeline: tl.NoTimeline}
+	o := &t.Outside
+	out.Warmup = PhaseJSON{Responses: o.Warmup, Status: statusJSON(o.WarmupStatus), Errors: o.WarmupErrorTotal(), ErrorsByClass: o.WarmupClasses}
+	out.After = PhaseJSON{Responses: o.Late, Status: statusJSON(o.LateStatus), Errors: o.AfterClasses.Total(), ErrorsByClass: o.AfterClasses, CutOff: o.Abandoned}
 	if tl.NoTimeline || rep.Timeline == nil {
 		return out
 	}

@@ -174,8 +174,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		kv.Add("probe "+name, probeLine(rep.Probes[name], t.Requests))
 	}
 	if o := t.Outside; o != (results.Outside{}) {
-		kv.Add("not counted", fmt.Sprintf("warm-up %s (errors %s), after the window %s (cut off %s)",
-			format.Count(o.Warmup), format.Count(o.WarmupErrors), format.Count(o.Late), format.Count(o.Abandoned)))
+		kv.Add("not counted", format.OutsideLine(&o))
 	}
 	if len(t.Negotiated) == 0 {
 		kv.Add("negotiated", "none")
