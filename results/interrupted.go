@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -37,6 +38,22 @@ func (r *Run) AddRep(variant int, rep Rep) {
 	v := &r.Variants[variant]
 	v.Reps = append(v.Reps, rep)
 	r.withdrawInterrupted(v.Name, rep.Index)
+	// A resumed run measured the window an interrupt cut short: the
+	// complete window replaces the partial one.
+	v.Partial = slices.DeleteFunc(slices.Clone(v.Partial), func(p Rep) bool { return p.Index == rep.Index })
+	if len(v.Partial) == 0 {
+		v.Partial = nil
+	}
+}
+
+// AddPartial keeps rep, a window of the variant at index variant that an
+// interrupt cut short (rep.PartialOf set), in Variant.Partial: what it
+// measured is shown, marked PARTIAL, and stays out of the statistics and
+// of a resumed run's count. A later partial try of the same window
+// replaces an earlier one.
+func (r *Run) AddPartial(variant int, rep Rep) {
+	v := &r.Variants[variant]
+	v.Partial = append(slices.DeleteFunc(slices.Clone(v.Partial), func(p Rep) bool { return p.Index == rep.Index }), rep)
 }
 
 // withdrawInterrupted drops the InterruptedWarning of repetition index of

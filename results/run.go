@@ -112,6 +112,11 @@ type Variant struct {
 	Sweep  map[string]string `json:"sweep,omitempty"`
 	// Reps are the completed repetitions, in order.
 	Reps []Rep `json:"reps"`
+	// Partial are the windows an interrupt cut short, each with what it
+	// measured until then (its Total.Window ends at the interrupt and
+	// PartialOf is the planned length). They are shown, marked PARTIAL,
+	// and are in no statistic and no count of a resumed run.
+	Partial []Rep `json:"partial,omitempty"`
 	// Speed are the variant's crypto micro-benchmark runs, one per speed
 	// command of the scenario, in order; nil when it has none.
 	Speed []SpeedRun `json:"speed,omitempty"`
@@ -190,6 +195,9 @@ type Rep struct {
 	// Step is set when the repetition is a step of a capacity search: the
 	// rate asked and whether the window met the targets.
 	Step *CapacityStep `json:"step,omitempty"`
+	// PartialOf is set, to the planned window's length, on a window an
+	// interrupt cut short (Variant.Partial); 0 for a complete one.
+	PartialOf time.Duration `json:"partial_of,omitempty"`
 	// Timeline divides the warm-up and the window into intervals: the
 	// groups' sum, the server's CPU and the hosts' TCP counters per
 	// interval (see Timeline); nil in runs stored before it existed.

@@ -50,6 +50,9 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
 		if err != nil {
 			if ctx.Err() != nil {
+				if rep != nil {
+					c.keepPartial(s.variant, label, i, rep)
+				}
 				c.warn(results.InterruptedWarning(label))
 				return ctx.Err()
 			}

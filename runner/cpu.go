@@ -159,6 +159,13 @@ func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] 
 // short of CPU may take its first sample late, and a busy share over the
 // full window would then come out too low.
 func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, logf func(string, ...any)) <-chan T {
+	return measureWindowUntil(ctx, m, win, nil, logf)
+}
+
+// measureWindowUntil is measureWindow over a window that a close of early
+// may end before win.End: the second reading is then taken at once, over
+// the window as far as it went.
+func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Window, early <-chan struct{}, logf func(string, ...any)) <-chan T {
 	out := make(chan T, 1)
 	if m == nil {
 		var zero T
@@ -168,8 +175,13 @@ func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window,
 	go func() {
 		var u T
 		defer func() { out <- u }()
-		if !sleepUntil(ctx, win.Start) {
+		if !sleepUntilOr(ctx, win.Start, early) {
 			return
+		}
+		select {
+		case <-early: // stopped in the warm-up: no window to measure
+			return
+		default:
 		}
 		// From the start of one read to the start of the other: a read
 		// that takes a while (over ssh) takes it at both ends.
@@ -179,7 +191,7 @@ func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window,
 			logf("CPU not measured: %v", err)
 			return
 		}
-		if !sleepUntil(ctx, win.End) {
+		if !sleepUntilOr(ctx, win.End, early) {
 			return
 		}
 		if u, err = finish(time.Since(first)); err != nil {
@@ -187,6 +199,21 @@ func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window,
 		}
 	}()
 	return out
+}
+
+// sleepUntilOr is sleepUntil that also wakes, true, when early is closed
+// (a nil early never is).
+func sleepUntilOr(ctx context.Context, t time.Time, early <-chan struct{}) bool {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-early:
+		return true
+	case <-timer.C:
+		return true
+	}
 }
 
 func sleepUntil(ctx context.Context, t time.Time) bool {

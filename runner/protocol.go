@@ -23,6 +23,9 @@ const (
 	msgClock    = "clock"
 	// msgIntervals carries the timeline's intervals a worker has closed.
 	msgIntervals = "intervals"
+	// msgStop ends the window now (the run was interrupted): the worker
+	// stops its load and sends its final record for the shortened window.
+	msgStop = "stop"
 )
 
 // maxLine bounds one protocol line. A final record carries four compressed
@@ -63,6 +66,12 @@ type startMsg struct {
 	// (their ready messages' PID): kaeload's own load, which the worker
 	// does not count among the other processes on its CPUs.
 	Workers []int `json:"workers,omitempty"`
+}
+
+// stopMsg is the controller's stop: the window ends when the worker reads
+// it, and what it measured until then comes back as the final record.
+type stopMsg struct {
+	Type string `json:"type"`
 }
 
 // snapshotMsg is a running count, sent every snapshotEvery; it doubles as

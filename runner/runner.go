@@ -106,6 +106,9 @@ type Recorder interface {
 	// Rep records a finished repetition of r.Variants[variant] of the
 	// header given to Begin.
 	Rep(variant int, rep results.Rep) error
+	// Partial records a window of r.Variants[variant] that an interrupt
+	// cut short, with what it measured until then (rep.PartialOf set).
+	Partial(variant int, rep results.Rep) error
 	// Speed records the speed runs of r.Variants[variant].
 	Speed(variant int, runs []results.SpeedRun) error
 	// Warning records a warning about the run.
@@ -549,7 +552,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	}
 	timeline := tl.finish(ctx, groups)
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return partialRep(groups, timeline, win), ctx.Err()
 	}
 	rep := results.NewRep(0, groups)
 	rep.Timeline = timeline
@@ -570,6 +573,21 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	}
 	shown = &rep
 	return &rep, nil
+}
+
+// partialRep is the repetition of groups whose window win an interrupt
+// cut short: what they measured until the stop, marked with the planned
+// length (Rep.PartialOf); nil when the stop came before the window opened.
+// The server's CPU and the probes, read by the controller over the whole
+// window, are not in it.
+func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window) *results.Rep {
+	rep := results.NewRep(0, groups)
+	if rep.Total.Window.Length() <= 0 {
+		return nil
+	}
+	rep.Timeline = timeline
+	rep.PartialOf = win.Length()
+	return &rep
 }
 
 // groupNames labels the groups for the progress display.
@@ -710,6 +728,11 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 	return win, begin, nil
 }
 
+// stopGrace bounds the wait for the workers' final records after a stop
+// (an interrupt): their load ends at once, in-flight requests are cut off,
+// and what remains is sending the record.
+const stopGrace = 5 * time.Second
+
 // collect reads snapshots (into lv, for the display) until every worker
 // has sent its final record, and returns the groups in plan order. A
 // worker that fails, exits early, falls silent for silenceLimit without
@@ -738,11 +761,28 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 	defer deadline.Stop()
 	watch := time.NewTicker(snapshotEvery)
 	defer watch.Stop()
+	// An interrupt ends the window early instead of discarding it: every
+	// worker is told to stop, and their final records, for the window as
+	// far as it went, are awaited for stopGrace (a second interrupt, or
+	// any failure meanwhile, gives up on them).
+	interrupted := ctx.Done()
+	var abort <-chan struct{}
 	for got < len(ws.procs) {
 		select {
-		case <-ctx.Done():
+		case <-interrupted:
+			interrupted, abort = nil, ws.abort
+			for _, p := range ws.procs {
+				if err := p.send(stopMsg{Type: msgStop}); err != nil {
+					return nil, ctx.Err()
+				}
+			}
+			deadline.Reset(stopGrace)
+		case <-abort:
 			return nil, ctx.Err()
 		case <-deadline.C:
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			for i, p := range ws.procs {
 				if finals[i] == nil {
 					return nil, p.fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))

@@ -77,12 +77,12 @@ func commandTimeout(p *plans.Plan) time.Duration {
 
 // schedule runs every session into run.Variants, which holds every
 // planned variant in plan order; when it returns, the variants without a
-// completed repetition are left out.
+// completed repetition or a partial window are left out.
 func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 	defer func() {
 		var kept []results.Variant
 		for _, v := range run.Variants {
-			if len(v.Reps) > 0 {
+			if len(v.Reps) > 0 || len(v.Partial) > 0 {
 				kept = append(kept, v)
 			}
 		}
@@ -216,6 +216,10 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			return err
 		}
 		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
+		if rep != nil && rep.PartialOf > 0 {
+			c.keepPartial(s.variant, label, r, rep)
+			rep = nil
+		}
 		if rep != nil && ctl.StartFailed() != nil {
 			fmt.Fprintf(c.opts.Log, "%s discarded: the server's start command failed meanwhile, so what answered was not the server it started\n", label)
 			return nil // the deferred check reports it
@@ -448,4 +452,16 @@ func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes
 		out[i] = reading{v, err}
 	}
 	return out, true
+}
+
+// keepPartial keeps rep, window r of the variant cut short by an
+// interrupt, in the run and its journal (results.Run.AddPartial): shown,
+// marked PARTIAL, and in no statistic.
+func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
+	rep.Index = r
+	c.run.AddPartial(variant, *rep)
+	c.record(func(rec Recorder) error { return rec.Partial(variant, *rep) })
+	t := &rep.Total
+	fmt.Fprintf(c.opts.Log, "%s PARTIAL: interrupted after %s of %s: %s req/s, %s errors (kept, not in the statistics)\n", label,
+		t.Window.Length().Round(time.Millisecond), rep.PartialOf, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 }

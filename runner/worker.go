@@ -74,11 +74,17 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 	if err != nil {
 		return err
 	}
-	// From here on the input carries nothing: its end (the controller
-	// stopped the run or died) or any line cancels the load.
+	// From here on the input carries at most a stop, which ends the
+	// window early and keeps what it measured (the run was interrupted);
+	// its end (the controller died) or any other line cancels the load.
 	inputErr := make(chan error, 1)
+	early := make(chan struct{})
 	go func() {
 		m, err := lr.next()
+		if err == nil && m.Type == msgStop {
+			close(early)
+			m, err = lr.next()
+		}
 		if err == nil {
 			err = fmt.Errorf("unexpected %q message during the load", m.Type)
 		}
@@ -88,7 +94,7 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 		inputErr <- err
 		cancel()
 	}()
-	return load(ctx, spec, eng, win, start.Workers, memReady, out, inputErr)
+	return load(ctx, spec, eng, win, start.Workers, memReady, out, inputErr, early)
 }
 
 // readSpec reads the controller's first line and checks it as Compile
@@ -196,7 +202,22 @@ func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error)
 // workers on this host), used the most CPU of those that may run on the
 // group's CPUs. Its private memory is read on every snapshot: the highest
 // reading, against memReady, is what the slots cost.
-func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error) error {
+//
+// A close of early ends the window at once (a stop): the engine stops, the
+// meters read what they measured until then, and the final record carries
+// the shortened window.
+func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
+	// The load and the meters of the window run under wctx, which a stop
+	// ends as well.
+	wctx, endWindow := context.WithCancel(ctx)
+	defer endWindow()
+	go func() {
+		select {
+		case <-early:
+			endWindow()
+		case <-wctx.Done():
+		}
+	}()
 	g := spec.GroupSpec
 	want := pinning.Set(g.CPUs)
 	// The group's CPUs are measured over the window: pinned, the CPUs
@@ -209,13 +230,13 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	logf := func(f string, a ...any) {
 		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
 	}
-	cpu := measureWindow(ctx, cm, win, logf)
+	cpu := measureWindowUntil(ctx, cm, win, early, logf)
 	// And this process's own time, whatever else ran on its CPUs: what the
 	// group cost kaeload, which adds up across groups that share CPUs.
-	proc := measureWindow(ctx, selfMeter(want), win, logf)
+	proc := measureWindowUntil(ctx, selfMeter(want), win, early, logf)
 	// How long its threads were ready but waited for a CPU: CPU it
 	// wanted and others held.
-	wait := measureWindow(ctx, waitMeter(want), win, func(f string, a ...any) {
+	wait := measureWindowUntil(ctx, waitMeter(want), win, early, func(f string, a ...any) {
 		logf("CPU wait: "+f, a...)
 	})
 	// Who else used the group's CPUs.
@@ -223,7 +244,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	if len(want) > 0 {
 		othersM = othersMeter(want, siblings)
 	}
-	others := measureWindow(ctx, othersM, win, func(f string, a ...any) {
+	others := measureWindowUntil(ctx, othersM, win, early, func(f string, a ...any) {
 		logf("other processes: "+f, a...)
 	})
 	memPeak := anonRSS()
@@ -232,13 +253,13 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	var wt *workerTimeline
 	if ivl := spec.Load.Interval; ivl > 0 {
 		gr := grid{start: win.Start, end: win.End, ivl: ivl}
-		wt = &workerTimeline{proc: startSeries(ctx, selfMeter(want), gr, func(f string, a ...any) { logf("timeline CPU: "+f, a...) })}
+		wt = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, func(f string, a ...any) { logf("timeline CPU: "+f, a...) })}
 		if len(want) > 0 {
-			wt.cpus = startSeries(ctx, cpusMeter(want), gr, func(f string, a ...any) { logf("timeline CPUs: "+f, a...) })
+			wt.cpus = startSeries(wctx, cpusMeter(want), gr, func(f string, a ...any) { logf("timeline CPUs: "+f, a...) })
 		}
 	}
 	done := make(chan results.Group, 1)
-	go func() { done <- eng.Run(ctx, win) }()
+	go func() { done <- eng.Run(wctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
 	defer tick.Stop()
 	intervals := func(final bool) error {
@@ -294,8 +315,8 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 				return err
 			}
 			if wt != nil {
-				wt.proc.wait(ctx) // its last reading is at the window's end, before Run returned
-				wt.cpus.wait(ctx)
+				wt.proc.wait(wctx) // its last reading is at the window's end, before Run returned
+				wt.cpus.wait(wctx)
 			}
 			if err := intervals(true); err != nil {
 				return err

@@ -19,6 +19,7 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
@@ -582,5 +583,58 @@ variants:
 	}
 	if !strings.Contains(places[rundir.RunFile], "KAE_LEVEL") || !strings.Contains(out, "KAE_LEVEL=3") {
 		t.Errorf("the non-secret env is not shown")
+	}
+}
+
+// TestInterruptKeepsPartialWindow sends SIGINT 1.2 s into a 3 s window:
+// the run exits 130, and `kaeload report` on its directory shows the
+// window as PARTIAL, with about the 1.2 s it ran and what it counted,
+// while no repetition (and no statistic) holds it.
+func TestInterruptKeepsPartialWindow(t *testing.T) {
+	alongside(t)
+	scenario := filepath.Join(t.TempDir(), "partial.yaml")
+	if err := os.WriteFile(scenario, []byte(`name: partial
+target: {builtin: {cert: ecdsa-p256}}
+load:
+  connection: close
+  warmup: 200ms
+  duration: 3s
+  groups: [{connections: 2}]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runDir := filepath.Join(t.TempDir(), "run")
+	in := windowOf("variant default rep 1/1")
+	var timer *time.Timer
+	out, errOut, code := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
+		if timer == nil && in(line) {
+			timer = time.AfterFunc(1200*time.Millisecond, func() { _ = cmd.Process.Signal(os.Interrupt) })
+		}
+	}, "run", scenario, "--progress", "on", "--out", runDir)
+	t.Logf("stdout:\n%s\nstderr:\n%s", out, errOut)
+	if timer == nil {
+		t.Fatalf("the window never began (exit %d)", code)
+	}
+	if code != 130 {
+		t.Errorf("exit status %d, want 130 (interrupted)", code)
+	}
+	r, err := readRun(runDir)
+	if err != nil {
+		t.Fatalf("interrupted run not stored: %v", err)
+	}
+	if len(r.Variants) != 1 || len(r.Variants[0].Reps) != 0 || len(r.Variants[0].Partial) != 1 {
+		t.Fatalf("stored run: %d variants (want 1 with no repetition and 1 partial window)", len(r.Variants))
+	}
+	p := r.Variants[0].Partial[0]
+	if got := p.Total.Window.Length(); got < 700*time.Millisecond || got > 2500*time.Millisecond || p.PartialOf != 3*time.Second {
+		t.Errorf("partial window %s of %s, want about 1.2 s of 3s", got, p.PartialOf)
+	}
+	if p.Total.Requests == 0 {
+		t.Errorf("the partial window counted no request")
+	}
+	report, _, code := kaeload(t, "report", runDir)
+	if want := fmt.Sprintf("PARTIAL: variant default rep 1: interrupted after %s s of its 3s window: %s requests",
+		format.Float(p.Total.Window.Length().Seconds(), 2), format.Count(p.Total.Requests)); code != 0 || !strings.Contains(report, want) {
+		t.Errorf("report (exit %d) lacks %q:\n%s", code, want, report)
 	}
 }

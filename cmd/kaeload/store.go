@@ -152,6 +152,9 @@ func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path
 // Rep records a finished repetition.
 func (s *store) Rep(variant int, rep results.Rep) error { return s.journal.Rep(variant, rep) }
 
+// Partial records a window an interrupt cut short.
+func (s *store) Partial(variant int, rep results.Rep) error { return s.journal.Partial(variant, rep) }
+
 // Speed records a variant's speed runs.
 func (s *store) Speed(variant int, runs []results.SpeedRun) error {
 	return s.journal.Speed(variant, runs)

@@ -35,6 +35,9 @@ type Report struct {
 	Failed []string
 	// NotMeasured are the not-measured lines (NotMeasuredLines).
 	NotMeasured []string
+	// Partial are the windows an interrupt cut short, one line each
+	// (PartialLines): shown, in no statistic.
+	Partial []string
 	// Warnings are every warning the outputs show: the run's own, failed,
 	// client-bound, other-load, backoff and the summary's (drift, …).
 	Warnings []string
@@ -137,6 +140,7 @@ func Analyze(r *results.Run) *Report {
 	}
 	rep.Failed = Failed(r)
 	rep.NotMeasured = NotMeasuredLines(r)
+	rep.Partial = PartialLines(r)
 	rep.Warnings = warningsOf(r, rep.Summary)
 	rep.Hints = Hints(r)
 	if rep.Summary != nil && HasSpeed(r) {

@@ -75,7 +75,10 @@ type page struct {
 	// NotMeasured are the variants the run gave up on, one line each
 	// (analysis.NotMeasuredLines).
 	NotMeasured []string
-	Warnings    []string
+	// Partial are the windows an interrupt cut short, one line each
+	// (analysis.PartialLines).
+	Partial  []string
+	Warnings []string
 	// Hints are analysis.Hints: lines, not warnings.
 	Hints []string
 	// Hosts describes the run's ssh hosts (format.HostLine), if any.
@@ -262,6 +265,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
 		NotMeasured: m.NotMeasured,
+		Partial:     m.Partial,
 		Warnings:    m.Warnings,
 		Hints:       m.Hints,
 		Hosts:       hostLines(r.Hosts),

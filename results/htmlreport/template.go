@@ -79,6 +79,10 @@ These figures are not results: see the repetitions and errors tables.</div>
 <div class="banner alarm" id="not-measured">NOT MEASURED: the run gave up on {{if eq (len .NotMeasured) 1}}a variant{{else}}{{len .NotMeasured}} variants{{end}} and went on with the others.
 <ul>{{range .NotMeasured}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
+{{- if .Partial}}
+<div class="banner interrupted" id="partial">PARTIAL: {{if eq (len .Partial) 1}}a window was{{else}}{{len .Partial}} windows were{{end}} cut short by an interrupt. What {{if eq (len .Partial) 1}}it{{else}}they{{end}} measured is kept here, and is in no figure or test below.
+<ul>{{range .Partial}}<li>{{.}}</li>{{end}}</ul></div>
+{{- end}}
 {{- if .Incomplete}}
 <div class="banner interrupted" id="incomplete">INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown.</div>
 {{- end}}

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // answerOutputs are the outputs that must show every answer of the
@@ -117,6 +118,11 @@ var answers = map[string]answer{
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.NotMeasured[0])} },
 		"csv", func(m *analysis.Report) []string { return []string{"not measured: "} }),
 		without: map[string]string{"compare": "it lines up measured variants only"}},
+	"Report.Partial": {run: partialRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Partial },
+		"md", func(m *analysis.Report) []string { return []string{"**PARTIAL:** " + mdEscape(m.Partial[0])} },
+		"json", func(m *analysis.Report) []string { return []string{`"partial": [`, jsonText(m.Partial[0])} },
+		"csv", func(m *analysis.Report) []string { return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0]} }),
+		without: map[string]string{"compare": "it lines up measured repetitions; a partial window is in none"}},
 	"Report.Warnings": {run: laterRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Warnings },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Warnings[0])} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Warnings[0])} },
@@ -447,4 +453,14 @@ func hintRun() *results.Run {
 	g.Negotiated = map[string]uint64{"TLS1.2 TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 X25519": 100}
 	return &results.Run{Name: "hint", Plan: []byte(`{"target":{"tls":{"min_version":771,"max_version":772}}}`),
 		Variants: []results.Variant{{Name: "v", Reps: []results.Rep{results.NewRep(0, []results.Group{g})}}}}
+}
+
+// partialRun has a fourth window of the baseline that an interrupt cut
+// short after 4 s of 10 s.
+func partialRun() *results.Run {
+	r := fixture.CompareRun()
+	p := fixture.Rep(3, 4, 50000, 50000)
+	p.PartialOf = 10 * time.Second
+	r.Variants[0].Partial = []results.Rep{p}
+	return r
 }

@@ -36,6 +36,9 @@ type SummaryJSON struct {
 	// NotMeasured are the variants the run could not measure, and why
 	// (Run.NotMeasured).
 	NotMeasured []results.NotMeasured `json:"not_measured,omitempty"`
+	// Partial are the windows an interrupt cut short: what each measured
+	// until then, in no statistic.
+	Partial []PartialJSON `json:"partial,omitempty"`
 	// Thresholds are the threshold checks (CheckThresholds), and
 	// ThresholdsPassed whether every one passed (true without any).
 	Thresholds       []analysis.ThresholdCheck `json:"thresholds,omitempty"`
@@ -286,6 +289,34 @@ type RepJSON struct {
 	NotJudged []string `json:"not_judged,omitempty"`
 }
 
+// PartialJSON is a window an interrupt cut short (Variant.Partial): its
+// variant and 1-based repetition, how long it ran of the planned length,
+// its requests, rate and errors, and the line the reports show.
+type PartialJSON struct {
+	Variant   string  `json:"variant"`
+	Rep       int     `json:"rep"`
+	WindowS   float64 `json:"window_s"`
+	PlannedS  float64 `json:"planned_s"`
+	Requests  uint64  `json:"requests"`
+	ReqPerSec float64 `json:"req_per_s"`
+	Errors    uint64  `json:"errors"`
+	Line      string  `json:"line"`
+}
+
+// partialJSON lists r's partial windows with m's lines (PartialLines
+// gives one per window, in the same order).
+func partialJSON(r *results.Run, lines []string) []PartialJSON {
+	var out []PartialJSON
+	for i := range r.Variants {
+		for _, p := range r.Variants[i].Partial {
+			t := &p.Total
+			out = append(out, PartialJSON{Variant: r.Variants[i].Name, Rep: p.Index + 1, WindowS: t.Window.Length().Seconds(),
+				PlannedS: p.PartialOf.Seconds(), Requests: t.Requests, ReqPerSec: t.Rate(), Errors: t.Errors.Total(), Line: lines[len(out)]})
+		}
+	}
+	return out
+}
+
 // PhaseJSON is what a repetition's client did in a phase outside its
 // window: the responses it read (Status by class: "2xx", "5xx", "other")
 // and its errors by class, with a status >= 400 counted as "status" as
@@ -464,6 +495,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
 		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []VariantJSON{}}
+	out.Partial = partialJSON(r, m.Partial)
 	out.Thresholds = m.Thresholds
 	out.ThresholdsPassed = len(m.Crossed) == 0
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()

@@ -103,7 +103,11 @@ func writeVariant(b *bytes.Buffer, v *results.Variant, ras []analysis.RepReport)
 		b.WriteByte('\n')
 	}
 	if len(v.Reps) == 0 {
-		b.WriteString("no completed repetitions\n")
+		b.WriteString("no completed repetitions")
+		if len(v.Partial) > 0 {
+			b.WriteString(" (a partial window: see PARTIAL above)")
+		}
+		b.WriteByte('\n')
 	}
 	for i := range v.Reps {
 		writeRep(b, v.Name, &v.Reps[i], &ras[i])

@@ -23,8 +23,10 @@ const JournalFile = "journal.ndjson"
 
 // Record types of the journal.
 const (
-	recBegin   = "begin"
-	recRep     = "rep"
+	recBegin = "begin"
+	recRep   = "rep"
+	// recPartial keeps a window an interrupt cut short (Variant.Partial).
+	recPartial = "partial"
 	recSpeed   = "speed"
 	recWarning = "warning"
 	// recNotMeasured gives up on a variant (Run.NotMeasured).
@@ -206,6 +208,12 @@ func (j *Journal) Rep(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
 }
 
+// Partial records a window of the header's variant at index variant that
+// an interrupt cut short (results.Run.AddPartial).
+func (j *Journal) Partial(variant int, rep results.Rep) error {
+	return j.record(journalRecord{Type: recPartial, Variant: variant, Rep: &rep})
+}
+
 // Speed records the speed runs of the header's variant at index variant.
 func (j *Journal) Speed(variant int, runs []results.SpeedRun) error {
 	return j.record(journalRecord{Type: recSpeed, Variant: variant, Speed: runs})
@@ -301,7 +309,7 @@ func (j *Journal) view() *results.Run {
 	r.Search = j.run.Search.Clone()
 	r.Variants = nil
 	for _, v := range cloneVariants(j.run.Variants) {
-		if len(v.Reps) > 0 {
+		if len(v.Reps) > 0 || len(v.Partial) > 0 {
 			r.Variants = append(r.Variants, v)
 		}
 	}
@@ -363,6 +371,14 @@ func replay(r *results.Run, rec journalRecord) error {
 		if s := r.Search; s != nil && s.Member(v) {
 			s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
 		}
+	case recPartial:
+		if _, err := variant(); err != nil {
+			return err
+		}
+		if rec.Rep == nil {
+			return errors.New("journal: partial record without a window")
+		}
+		r.AddPartial(rec.Variant, *rec.Rep)
 	case recSpeed:
 		v, err := variant()
 		if err != nil {
@@ -460,7 +476,7 @@ func ReadJournal(rd io.Reader) (*results.Run, error) {
 	}
 	var kept []results.Variant
 	for _, v := range r.Variants {
-		if len(v.Reps) > 0 {
+		if len(v.Reps) > 0 || len(v.Partial) > 0 {
 			kept = append(kept, v)
 		}
 	}
@@ -474,6 +490,7 @@ func cloneVariants(vs []results.Variant) []results.Variant {
 	out := make([]results.Variant, len(vs))
 	for i, v := range vs {
 		v.Reps = append([]results.Rep(nil), v.Reps...)
+		v.Partial = append([]results.Rep(nil), v.Partial...)
 		v.Speed = append([]results.SpeedRun(nil), v.Speed...)
 		out[i] = v
 	}

@@ -13,7 +13,7 @@ import (
 type notice struct{ Label, Text string }
 
 // Notices lays out the banner of m once, in order: interrupted,
-// incomplete, failed, not measured, crossed thresholds, warnings,
+// incomplete, failed, not measured, partial windows, crossed thresholds, warnings,
 // diagnoses (each with its cause; the repetition's section has the rest),
 // hints.
 // The text report writes each as "LABEL: text", the Markdown report as a
@@ -31,6 +31,9 @@ func Notices(m *analysis.Report) []notice {
 	}
 	for _, l := range m.NotMeasured {
 		ns = append(ns, notice{"NOT MEASURED", l})
+	}
+	for _, l := range m.Partial {
+		ns = append(ns, notice{"PARTIAL", l})
 	}
 	for _, c := range m.Crossed {
 		ns = append(ns, notice{"THRESHOLD CROSSED", c})
