@@ -121,7 +121,9 @@ var answers = map[string]answer{
 	"Report.Partial": {run: partialRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Partial },
 		"md", func(m *analysis.Report) []string { return []string{"**PARTIAL:** " + mdEscape(m.Partial[0])} },
 		"json", func(m *analysis.Report) []string { return []string{`"partial": [`, jsonText(m.Partial[0])} },
-		"csv", func(m *analysis.Report) []string { return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0]} }),
+		"csv", func(m *analysis.Report) []string {
+			return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0]}
+		}),
 		without: map[string]string{"compare": "it lines up measured repetitions; a partial window is in none"}},
 	"Report.Warnings": {run: laterRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Warnings },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Warnings[0])} },
