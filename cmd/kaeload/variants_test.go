@@ -259,6 +259,25 @@ func TestLocalNginxExample(t *testing.T) {
 			t.Errorf("the comparison table does not call %s significant:\n%s", ecdsa, text.String())
 		}
 	}
+	// A variant that measured the client (ECDSA is often CLIENT-BOUND on
+	// a 2-CPU machine) is named best, or its difference significant, only
+	// with those words in the same line of the report.
+	m := analysis.Analyze(r)
+	var text strings.Builder
+	if err := render.WriteText(&text, m); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range m.Summary.Variants {
+		if v.ClientBoundReps == 0 {
+			continue
+		}
+		for _, line := range strings.Split(text.String(), "\n") {
+			named := strings.Contains(line, "best: "+v.Name+",") || (strings.HasPrefix(line, v.Name+" ") && strings.Contains(line, ", significant"))
+			if named && !strings.Contains(line, "CLIENT-BOUND in ") {
+				t.Errorf("%s is CLIENT-BOUND in %d of %d repetitions, yet this line names it without saying so:\n%s", v.Name, v.ClientBoundReps, v.Stats.N, line)
+			}
+		}
+	}
 	logged := map[string]uint64{}
 	read := map[string]results.Counts{}
 	for _, v := range r.Variants {

@@ -116,6 +116,18 @@ type VariantSummary struct {
 	// than (SweepSummary.Plateau), the best one included.
 	Best    bool
 	Plateau bool
+	// Caveat says what else the variant's figures measured (caveatOf):
+	// "measured the client: CLIENT-BOUND in 3 of 3 repetitions",
+	// "caution: …"; "" when no repetition is flagged.
+	Caveat string
+	// VerdictCaveat is what the verdict against the baseline must say
+	// with it: the variant's Caveat and the baseline's ("baseline
+	// measured the client: …"); "" when neither is flagged, and for the
+	// baseline itself.
+	VerdictCaveat string
+	// moreFlags are repetition flags counted by other analyses, for
+	// Caveat.
+	moreFlags []repFlag
 }
 
 // ClientMicrosPerRequest returns the client's CPU time per request in
@@ -263,6 +275,7 @@ func SummarizeRun(r *results.Run) (*RunSummary, error) {
 		}
 	}
 	searchSweep(r, s)
+	setCaveats(s)
 	s.Drift = drift(r)
 	s.Warnings = driftWarnings(r, s)
 	return s, nil

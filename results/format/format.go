@@ -209,6 +209,18 @@ func VerdictWords(c stats.Comparison) string {
 	return w
 }
 
+// VerdictLine is VerdictWords with, in the same line, what else the
+// figures measured (analysis.VariantSummary.VerdictCaveat): "+24.46 %,
+// significant; shared CPUs: other processes on the server's CPUs in 3 of
+// 3 repetitions". A difference is never called significant without it.
+func VerdictLine(c stats.Comparison, caveat string) string {
+	w := VerdictWords(c)
+	if caveat == "" {
+		return w
+	}
+	return w + "; " + caveat
+}
+
 func verdictWords(c stats.Comparison) string {
 	margin := strconv.FormatFloat(c.EquivalenceMarginPct, 'g', 4, 64)
 	switch {

@@ -5,6 +5,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
@@ -239,6 +240,12 @@ type VariantJSON struct {
 	Probes []ProbeJSON `json:"probes,omitempty"`
 	// Comparison is against the baseline; nil for the baseline itself.
 	Comparison *stats.Comparison `json:"comparison,omitempty"`
+	// Verdict is the comparison in words, with what else the figures
+	// measured in the same line (the reports' verdict); Caveat is that
+	// alone for the variant ("measured the client: CLIENT-BOUND in 3 of
+	// 3 repetitions"), absent when none of its repetitions is flagged.
+	Verdict string `json:"verdict,omitempty"`
+	Caveat  string `json:"caveat,omitempty"`
 	// Repetitions are the variant's repetitions in order, each with what
 	// its timeline says.
 	Repetitions []RepJSON `json:"repetitions"`
@@ -529,7 +536,9 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		if !vs.IsBaseline {
 			cmp := vs.Comparison
 			v.Comparison = &cmp
+			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat)
 		}
+		v.Caveat = vs.Caveat
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {
 			v.Repetitions = append(v.Repetitions, repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline))

@@ -185,7 +185,7 @@ func Comparison(s *analysis.RunSummary) Table {
 			if v.IsBaseline {
 				return ""
 			}
-			return format.VerdictWords(v.Comparison)
+			return format.VerdictLine(v.Comparison, v.VerdictCaveat)
 		}},
 		{"p99 handshake ms", true, func(_ int, v *analysis.VariantSummary) string { return format.QuantileMillis(v.Handshake, 99) }},
 		{"errors", true, func(_ int, v *analysis.VariantSummary) string { return format.Count(v.Errors) }},
@@ -285,11 +285,19 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	for k, i := range sw.Variants {
 		label[i] = sw.Labels[k]
 	}
+	// A value named best or highest says in the same line when its
+	// figures measured something else than the server.
+	caveat := func(i int) string {
+		if c := s.Variants[i].Caveat; c != "" {
+			return " — " + label[i] + ": " + c
+		}
+		return ""
+	}
 	if len(sw.Plateau) == 0 {
 		if sw.Top < 0 {
 			return ""
 		}
-		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (the highest mean is %s)", strings.Join(sw.Keys, ", "), label[sw.Top])
+		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (the highest mean is %s%s)", strings.Join(sw.Keys, ", "), label[sw.Top], caveat(sw.Top))
 	}
 	var names []string
 	for _, i := range sw.Plateau {
@@ -305,11 +313,11 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	var line string
 	switch {
 	case sw.Best >= 0:
-		line = fmt.Sprintf("best: %s, significantly faster than every other value (%s)", label[sw.Best], family)
+		line = fmt.Sprintf("best: %s, significantly faster than every other value%s (%s)", label[sw.Best], caveat(sw.Best), family)
 	case len(sw.Plateau) == len(sw.Variants):
 		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
 	default:
-		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; the highest mean is %s; %s)", strings.Join(names, ", "), label[sw.Top], family)
+		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; the highest mean is %s%s; %s)", strings.Join(names, ", "), label[sw.Top], caveat(sw.Top), family)
 	}
 	if sw.Caution != "" {
 		line += "; caution: " + sw.Caution

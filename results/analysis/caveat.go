@@ -1,0 +1,91 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Caveats say, in the words a verdict line carries, what a variant's
+// figures measured besides the server: a client-bound kaeload ("measured
+// the client") or CPUs shared with other processes ("shared CPUs"). They
+// are computed once per variant from its repetitions' flags; the reports
+// put them in the verdict's own line, the sweep's best and the
+// comparison, never only in a notes column.
+
+// caveat is one flag of a variant's repetitions: in how many of its n it
+// was raised, what the figures then measured when that is most of them
+// ("measured the client") and the flag's name ("CLIENT-BOUND").
+type caveat struct {
+	reps, n    int
+	most, flag string
+}
+
+// words says the caveat: "measured the client: CLIENT-BOUND in 3 of 3
+// repetitions" when most repetitions are flagged, "caution: CLIENT-BOUND
+// in 1 of 3 repetitions" otherwise; of names whose repetitions they are
+// ("the baseline"), "" for the variant's own.
+func (c caveat) words(of string) string {
+	if 2*c.reps > c.n {
+		if of != "" {
+			return fmt.Sprintf("%s %s: %s in %d of its %d repetitions", of, c.most, c.flag, c.reps, c.n)
+		}
+		return fmt.Sprintf("%s: %s in %d of %d repetitions", c.most, c.flag, c.reps, c.n)
+	}
+	in := fmt.Sprintf("caution: %s in %d of %d repetitions", c.flag, c.reps, c.n)
+	if of != "" {
+		in += " of " + of
+	}
+	return in
+}
+
+// caveatsOf lists the flags of v's repetitions, most serious first.
+func caveatsOf(v *VariantSummary) []caveat {
+	n := v.Stats.N
+	var cs []caveat
+	add := func(reps int, most, flag string) {
+		if reps > 0 && n > 0 {
+			cs = append(cs, caveat{reps: reps, n: n, most: most, flag: flag})
+		}
+	}
+	add(v.ClientBoundReps, "measured the client", "CLIENT-BOUND")
+	add(v.OtherLoadReps, "shared CPUs", "other processes on the client's CPUs")
+	for _, f := range v.moreFlags {
+		add(f.reps, f.most, f.flag)
+	}
+	return cs
+}
+
+// repFlag is a flag that other analyses (the server's CPUs) count over a
+// variant's repetitions, for its caveats.
+type repFlag struct {
+	reps       int
+	most, flag string
+}
+
+// setCaveats fills every variant's Caveat and, for the variants compared
+// with the baseline, VerdictCaveat: their own flags and the baseline's,
+// since a difference from a baseline that measured the client is not the
+// server's either.
+func setCaveats(s *RunSummary) {
+	var base []caveat
+	if s.Baseline >= 0 && s.Baseline < len(s.Variants) {
+		base = caveatsOf(&s.Variants[s.Baseline])
+	}
+	for i := range s.Variants {
+		v := &s.Variants[i]
+		own := caveatsOf(v)
+		var parts, verdict []string
+		for _, c := range own {
+			parts = append(parts, c.words(""))
+			verdict = append(verdict, c.words(""))
+		}
+		v.Caveat = strings.Join(parts, "; ")
+		if v.IsBaseline {
+			continue
+		}
+		for _, c := range base {
+			verdict = append(verdict, c.words("the baseline"))
+		}
+		v.VerdictCaveat = strings.Join(verdict, "; ")
+	}
+}

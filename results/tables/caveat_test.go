@@ -1,0 +1,86 @@
+package tables
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/internal/fixture"
+)
+
+// clientBound makes rep's second group client-bound: its worker used 97 %
+// of its CPUs.
+func clientBound(rep results.Rep) results.Rep {
+	return fixture.Measured(rep, []float64{0.55, 0.97}, 3.0, 0, "")
+}
+
+// TestCaveatInVerdictLine: a variant that measured the client in most of
+// its repetitions is named best of its sweep, and called significantly
+// faster, only with those words in the same line; a baseline that did
+// puts them in every comparison's verdict; an unflagged run carries none.
+func TestCaveatInVerdictLine(t *testing.T) {
+	r := fixture.SweepRun()
+	best := &r.Variants[4] // ratio 33, the sweep's best
+	for i := range best.Reps {
+		best.Reps[i] = clientBound(best.Reps[i])
+	}
+	m := analysis.Analyze(r)
+	s := m.Summary
+	v := &s.Variants[4]
+	want := "measured the client: CLIENT-BOUND in 3 of 3 repetitions"
+	if !v.Best || v.Caveat != want {
+		t.Fatalf("ratio 33: best %v, caveat %q; want best with %q", v.Best, v.Caveat, want)
+	}
+	line := PlateauLine(s, &s.Sweeps[0])
+	if !strings.HasPrefix(line, "best: 33,") || !strings.Contains(line, "33: "+want) {
+		t.Errorf("sweep line %q names 33 best without %q", line, want)
+	}
+	if got := verdictCell(t, s, "kae-soft-33"); !strings.Contains(got, "significant") || !strings.Contains(got, want) {
+		t.Errorf("verdict %q lacks %q", got, want)
+	}
+	// Ratio 0 has one client-bound repetition of three: a caution.
+	if got, want := verdictCell(t, s, "kae-soft-0"), "caution: CLIENT-BOUND in 1 of 3 repetitions"; !strings.Contains(got, want) {
+		t.Errorf("ratio 0's verdict %q lacks %q", got, want)
+	}
+
+	// The baseline measured the client: every difference from it says so.
+	r = fixture.SweepRun()
+	base := &r.Variants[0]
+	for i := range base.Reps[:2] {
+		base.Reps[i] = clientBound(base.Reps[i])
+	}
+	s = analysis.Analyze(r).Summary
+	for _, name := range []string{"kae-soft-10", "kae-soft-100", "kae-soft-33"} {
+		if got, want := verdictCell(t, s, name), "the baseline measured the client: CLIENT-BOUND in 2 of its 3 repetitions"; !strings.Contains(got, want) {
+			t.Errorf("%s's verdict %q lacks %q", name, got, want)
+		}
+	}
+
+	// Twin on an unflagged run: no caveat anywhere.
+	s = analysis.Analyze(fixture.CompareRun()).Summary
+	for i := range s.Variants {
+		if c := s.Variants[i].VerdictCaveat + s.Variants[i].Caveat; c != "" {
+			t.Errorf("%s: caveat %q on a run with no flag", s.Variants[i].Name, c)
+		}
+	}
+}
+
+// verdictCell is the comparison table's verdict of the variant name.
+func verdictCell(t *testing.T, s *analysis.RunSummary, name string) string {
+	t.Helper()
+	tb := Comparison(s)
+	col := -1
+	for i, h := range tb.Header {
+		if h == "verdict" {
+			col = i
+		}
+	}
+	for _, row := range tb.Rows {
+		if row[0] == name && col >= 0 {
+			return row[col]
+		}
+	}
+	t.Fatalf("no verdict of %s in the comparison table", name)
+	return ""
+}
