@@ -167,6 +167,11 @@ type comparisonRow struct {
 	// Failed is "FAILED" or "FAILED (k of n reps)" for a variant with
 	// failed repetitions, "" otherwise.
 	Failed string
+	// Errors are the variant's errors over its repetitions, PerServerCPU
+	// its requests per server CPU-second (dash when not measured) and
+	// Notes the comparison's notes (tables.NotesCell), as the text
+	// report's comparison has them.
+	Errors, PerServerCPU, Notes string
 }
 
 type variantRow struct {
@@ -180,6 +185,10 @@ type repRow struct {
 	ClientUs string
 	// Failed is the repetition's failure (results.Rep.Failed), "" when good.
 	Failed string
+	// Flagged is set on a repetition that measured the client or whose
+	// CPUs other processes shared (its RepReport's ClientBound and
+	// OtherLoad lines, shown on rows of their own): it is highlighted.
+	Flagged bool
 	// Notes are the repetition's other loud lines (RepReport: missed
 	// starts, back-off, the open loop), each on a row of its own.
 	Notes []string
@@ -410,6 +419,10 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	if us, ok := v.Sum.ClientMicrosPerRequest(); ok {
 		row.ClientUs = format.Micros(us)
 	}
+	row.Errors, row.PerServerCPU, row.Notes = format.Count(v.Sum.Errors), dash, tables.NotesCell(v.Sum)
+	if x, ok := v.Sum.RequestsPerServerCPU(); ok {
+		row.PerServerCPU = format.Rate(x)
+	}
 	if n := v.Sum.FailedReps; n > 0 {
 		row.Failed = "FAILED"
 		if s.N > 1 {
@@ -475,7 +488,8 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 		row.ClientUs = format.Micros(us)
 	}
 	row.Failed = rep.Failed
-	for _, l := range []string{ra.OpenLoop, ra.Missed, ra.Backoff} {
+	row.Flagged = ra.ClientBound != "" || ra.OtherLoad != ""
+	for _, l := range []string{ra.ClientBound, ra.OtherLoad, ra.OpenLoop, ra.Missed, ra.Backoff} {
 		if l != "" {
 			row.Notes = append(row.Notes, l)
 		}

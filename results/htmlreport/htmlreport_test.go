@@ -140,11 +140,11 @@ func TestWriteNumbers(t *testing.T) {
 		return format.PValue(c) + "|" + format.PAdjusted(c) + "|" + format.MDE(c) + "|" + format.VerdictWords(c)
 	}
 	tests := []struct{ variant, want string }{
-		{"baseline", "baseline|2|120,500.0|31.9|707.1|114,310.5 – 127,022.5|baseline|—|—|—|baseline|2.591"},
-		{"kae-soft-0", "kae-soft-0|2|151,000.0|32.6|1,414.2|138,810.5 – 164,252.7|+25.31 %|" + cells(c0) + "|2.127"},
+		{"baseline", "baseline|2|120,500.0|31.9|707.1|114,310.5 – 127,022.5|baseline|—|—|—|baseline|2.591|0|7,607.3"},
+		{"kae-soft-0", "kae-soft-0|2|151,000.0|32.6|1,414.2|138,810.5 – 164,252.7|+25.31 %|" + cells(c0) + "|2.127|4|11,038.0"},
 		// One of its two repetitions is client-bound (fixtureRun): the
 		// verdict says so in its own line.
-		{"kae-soft-33", "kae-soft-33|2|181,000.0|34.4|1,414.2|168,726.8 – 194,160.0|+50.21 %|" + cells(c33) + "; caution: CLIENT-BOUND in 1 of 2 repetitions|1.647"},
+		{"kae-soft-33", "kae-soft-33|2|181,000.0|34.4|1,414.2|168,726.8 – 194,160.0|+50.21 %|" + cells(c33) + "; caution: CLIENT-BOUND in 1 of 2 repetitions|1.647|0|11,602.6"},
 	}
 	if !strings.Contains(tests[2].want, "+50.21 %, significant") {
 		t.Errorf("kae-soft-33's verdict is not the significant difference: %s", tests[2].want)
@@ -297,8 +297,8 @@ func TestWriteInterrupted(t *testing.T) {
 		t.Errorf("completed = %q, want %q", got, want)
 	}
 	for _, tt := range []struct{ variant, want string }{
-		{"kae-soft-33", "kae-soft-33|1|180,000.0|31.6|—|—|+49.38 %|—|—|—|no test: needs 2+ repetitions on each side|1.647"},
-		{"kae-soft-50", "kae-soft-50|0|—|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"},
+		{"kae-soft-33", "kae-soft-33|1|180,000.0|31.6|—|—|+49.38 %|—|—|—|no test: needs 2+ repetitions on each side|1.647|0|11,597.9"},
+		{"kae-soft-50", "kae-soft-50|0|—|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—|0|—"},
 	} {
 		if got := tableRow(comparisonTable(t, root), tt.variant); got != tt.want {
 			t.Errorf("comparison row %s:\n got %s\nwant %s", tt.variant, got, tt.want)
@@ -367,7 +367,7 @@ func TestWriteNothingCompleted(t *testing.T) {
 	if got, want := root.byID("chart-rate").allText(), "no variant has a completed repetition"; !strings.Contains(got, want) {
 		t.Errorf("rate chart text = %q, want it to contain %q", got, want)
 	}
-	if got, want := tableRow(comparisonTable(t, root), "kae"), "kae|0|—|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—"; got != want {
+	if got, want := tableRow(comparisonTable(t, root), "kae"), "kae|0|—|—|—|—|—|—|—|—|no test: needs 2+ repetitions on each side|—|0|—"; got != want {
 		t.Errorf("comparison row kae:\n got %s\nwant %s", got, want)
 	}
 }
@@ -607,18 +607,19 @@ func TestWriteMatchesMarkdown(t *testing.T) {
 		for _, v := range r.Variants {
 			h := strings.Split(tableRow(comparisonTable(t, root), v.Name), "|")
 			m := md[v.Name]
-			if len(h) != 12 || len(m) < 12 {
-				t.Errorf("%s: %s: HTML cells %q, Markdown cells %q; want 12 and at least 12", name, v.Name, h, m)
+			if len(h) != 14 || len(m) < 14 {
+				t.Errorf("%s: %s: HTML cells %q, Markdown cells %q; want 14 and at least 14", name, v.Name, h, m)
 				continue
 			}
 			// Both: variant n mean "client µs/req" stddev CI Δ p "p Holm"
-			// MDE verdict p99 (Markdown goes on with errors, server CPU,
-			// notes).
+			// MDE verdict p99 errors "req/server cpu-s" (Markdown goes on
+			// with notes, which the page has on a row of their own).
 			cols := []struct {
 				col        string
 				html, mark string
 			}{
 				{"n", h[1], m[1]}, {"mean", h[2], m[2]}, {"client µs/req", h[3], m[3]}, {"stddev", h[4], m[4]}, {"delta", h[6], m[6]}, {"p99 handshake", h[11], m[11]},
+				{"errors", h[12], m[12]}, {"req/server cpu-s", h[13], m[13]},
 			}
 			if h[6] != "baseline" {
 				cols = append(cols, []struct {

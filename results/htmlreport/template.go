@@ -38,11 +38,14 @@ thead tr + tr th { border-top: 1px solid #e3e3e3; }
 th.group { text-align: center; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.num, td.name { white-space: nowrap; }
+td.num.ci { white-space: normal; min-width: 6em; }
 td.name .failed { display: block; }
-td.verdict { min-width: 15em; }
+td.verdict { min-width: 13em; }
+#comparison-table { font-size: .82em; }
 td.msg { font-family: "Liberation Mono", Consolas, monospace; font-size: .9em; word-break: break-all; max-width: 40em; }
 tr.base td { background: #f7f7f7; }
 tr.hot td { background: #fde0e0; }
+tr.flagged td { background: #fff3cd; }
 .sig-yes { color: #0a6b1f; font-weight: bold; }
 .sig-no { color: #666; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin-right: .35em; border-radius: 2px; }
@@ -128,13 +131,18 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <p class="note" id="order">Order: {{.Order}}.</p>
 {{- end}}
 <div class="table-wrap"><table id="comparison-table">
-<thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">client µs/req</th><th class="num">± stddev</th><th class="num">95 % CI</th>
-<th class="num">Δ vs baseline</th><th class="num">p</th><th class="num">p Holm</th><th class="num">MDE</th><th>verdict</th><th class="num">p99 handshake ms</th></tr></thead>
+<thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">client<br/>µs/req</th><th class="num">± stddev</th><th class="num">95 % CI</th>
+<th class="num">Δ vs<br/>baseline</th><th class="num">p</th><th class="num">p Holm</th><th class="num">MDE</th><th>verdict</th><th class="num">p99<br/>handshake ms</th>
+<th class="num">errors</th><th class="num">req/server<br/>cpu-s</th></tr></thead>
 <tbody>
 {{- range .Comparison}}
 <tr{{if .IsBase}} class="base"{{end}}><td class="name"><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
-<td class="num">{{.Mean}}</td><td class="num">{{.ClientUs}}</td><td class="num">{{.StdDev}}</td><td class="num">{{.CI}}</td><td class="num">{{.Delta}}</td>
-<td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="verdict {{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td></tr>
+<td class="num">{{.Mean}}</td><td class="num">{{.ClientUs}}</td><td class="num">{{.StdDev}}</td><td class="num ci">{{.CI}}</td><td class="num">{{.Delta}}</td>
+<td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="verdict {{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td>
+<td class="num">{{.Errors}}</td><td class="num">{{.PerServerCPU}}</td></tr>
+{{- if .Notes}}
+<tr class="notes{{if .IsBase}} base{{end}}"><td></td><td colspan="13" class="msg">notes: {{.Notes}}</td></tr>
+{{- end}}
 {{- end}}
 </tbody>
 </table></div>
@@ -244,7 +252,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th></tr></thead>
 <tbody>
 {{- range .Reps}}
-<tr{{if .Failed}} class="hot"{{end}}><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td><td class="num">{{.ClientUs}}</td>
+<tr{{if .Failed}} class="hot"{{else if .Flagged}} class="flagged"{{end}}><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td><td class="num">{{.ClientUs}}</td>
 <td class="num">{{.Errors}}</td><td class="num">{{.Handshakes}}</td><td class="num">{{.Resumed}}</td><td class="num">{{.Connections}}</td>
 <td>{{.Status}}</td><td class="num">{{.P99Total}}</td></tr>
 {{- if .Failed}}

@@ -115,6 +115,10 @@ func deltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
 	return format.Delta(v.Comparison.DeltaPct)
 }
 
+// NotesCell is the comparison's notes of v (what notesCell says), for
+// the outputs that lay out the comparison themselves (report.html).
+func NotesCell(v *analysis.VariantSummary) string { return notesCell(v) }
+
 // notesCell marks the best variant of a sweep, failed and client-bound
 // variants, and those whose client CPUs other processes shared
 // (VariantSummary.OtherLoadReps).
