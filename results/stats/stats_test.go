@@ -59,6 +59,42 @@ func TestStudentTQuantile(t *testing.T) {
 	}
 }
 
+// TestStudentTQuantileHugeDF: with df far above any run's the t
+// quantile is the normal one plus corrections in 1/df, and the
+// incomplete beta lost its digits there: StudentTQuantile(0.975, 1e15)
+// was 0.0548 and at 1e12 1.95991. The references are mpmath 1.3's, at 50
+// digits: its regularized betainc(df/2, 1/2, 0, df/(df+t²)) / 2 is the
+// upper tail, inverted by findroot. Each side of hugeDF, where the
+// expansion takes over, is checked, and tails of 1e-10 by the tail itself
+// (1 − p would round the p).
+func TestStudentTQuantileHugeDF(t *testing.T) {
+	for _, tt := range []struct{ q, df, want float64 }{
+		{0.025, 1e15, 1.959963984540056608}, // the normal's 1.959963984540054 + 2.37e-15
+		{0.025, 1e12, 1.959963984542426507},
+		{0.025, 1e8, 1.959964008262766821},
+		{0.025, 1e7, 1.959964221767205490},
+		{0.025, 1e5, 1.9599877075346096386},
+		{0.025, 99999, 1.9599877077718447791},
+		{0.025, 10001, 1.9602012161646410479},
+		{0.025, 10000, 1.9602012398906262341},
+		{0.0005, 10000, 3.2914999659416046741},
+		{0.2, 10000, 0.84165717914165277328},
+	} {
+		if got := StudentTQuantile(1-tt.q, tt.df); !near(got, tt.want, 1e-12) {
+			t.Errorf("StudentTQuantile(1 − %v, %v) = %.16g, want %.16g (mpmath)", tt.q, tt.df, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ t, df, q float64 }{
+		{6.3679413514828028678, 1e4, 1e-10},
+		{6.3620004198436912012, 1e5, 1e-10},
+		{6.3614068488767426196, 1e6, 1e-10},
+	} {
+		if got := studentTUpper(tt.t, tt.df); !near(got, tt.q, 1e-12) {
+			t.Errorf("studentTUpper(%v, %v) = %.16g, want %v (mpmath)", tt.t, tt.df, got, tt.q)
+		}
+	}
+}
+
 func TestStudentTQuantileInvertsCDF(t *testing.T) {
 	for _, df := range []float64{0.5, 1, 1.7, 3, 9.904741248650831, 24.98852929023142, 120, 5000} {
 		for _, p := range []float64{1e-6, 0.001, 0.025, 0.3, 0.5, 0.8, 0.975, 0.999999} {
@@ -258,14 +294,4 @@ func TestStudentTQuantileInfinite(t *testing.T) {
 	if got, want := studentTCDF(1.959963984540054, math.Inf(1)), 0.975; !near(got, want, 1e-12) {
 		t.Errorf("studentTCDF(1.96, +Inf) = %.16g, want %v", got, want)
 	}
-}
-
-// studentTCDF returns P(T ≤ t) for Student's t distribution with df > 0
-// degrees of freedom (df need not be an integer; +Inf is the normal
-// distribution).
-func studentTCDF(t, df float64) float64 {
-	if t >= 0 {
-		return 1 - studentTUpper(t, df)
-	}
-	return studentTUpper(-t, df)
 }
