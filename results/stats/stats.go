@@ -18,7 +18,8 @@ type Stats struct {
 	// Mean is the arithmetic mean; 0 when N is 0 or a value is not a
 	// finite number.
 	Mean float64 `json:"mean"`
-	// StdDev is the sample standard deviation (divisor N-1); 0 when N < 2.
+	// StdDev is the sample standard deviation (divisor N-1); 0 when N < 2,
+	// math.MaxFloat64 when it exceeds float64's range (MeanStdDev).
 	StdDev float64 `json:"stddev"`
 	// GeoMean is the geometric mean, exp(mean(ln x)), the centre of the
 	// confidence interval; 0 when a value is not positive.
@@ -89,7 +90,33 @@ func Summarize(xs []float64) Stats {
 
 // MeanStdDev returns the mean and the sample standard deviation (n-1) of
 // xs, two-pass for accuracy; the deviation is 0 for fewer than two values.
+// Finite values give a finite mean: where the sums would overflow (two
+// values of 1.7e308 summed to +Inf) it computes on the values scaled by
+// the largest magnitude, and a deviation beyond float64's range is
+// math.MaxFloat64.
 func MeanStdDev(xs []float64) (mean, sd float64) {
+	mean, sd = meanStdDev(xs)
+	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
+		return mean, sd
+	}
+	scale := maxAbs(xs)
+	if math.IsInf(scale, 0) || math.IsNaN(scale) || scale == 0 {
+		return mean, sd // a value is not finite: nothing to scale
+	}
+	scaled := make([]float64, len(xs))
+	for i, x := range xs {
+		scaled[i] = x / scale
+	}
+	mean, sd = meanStdDev(scaled)
+	mean, sd = mean*scale, sd*scale
+	if math.IsInf(sd, 1) {
+		sd = math.MaxFloat64
+	}
+	return mean, sd
+}
+
+// meanStdDev is MeanStdDev on values whose sums do not overflow.
+func meanStdDev(xs []float64) (mean, sd float64) {
 	for _, x := range xs {
 		mean += x
 	}

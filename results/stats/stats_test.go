@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -150,6 +151,39 @@ func TestSummarize(t *testing.T) {
 			!near(got.StdDev, tt.want.StdDev, 1e-12) || !near(got.GeoMean, tt.want.GeoMean, 1e-12) ||
 			!near(got.CI95Low, tt.want.CI95Low, 1e-12) || !near(got.CI95High, tt.want.CI95High, 1e-12) {
 			t.Errorf("%s: Summarize(%v) = %+v, want %+v", tt.name, tt.xs, got, tt.want)
+		}
+	}
+}
+
+// TestSummarizeExtreme: every field stays finite at the ends of
+// float64's range, as Stats promises (two values of 1.7e308 had a mean of
+// +Inf, which JSON cannot encode).
+func TestSummarizeExtreme(t *testing.T) {
+	tests := []struct {
+		name     string
+		xs       []float64
+		mean, sd float64
+	}{
+		{"two huge", []float64{1.7e308, 1.7e308}, 1.7e308, 0},
+		{"huge pair", []float64{1.7e308, 1.5e308}, 1.6e308, 0.2e308 / math.Sqrt2},
+		{"three huge", []float64{1.7e308, 1.7e308, 1.6e308}, 1.6666666666666667e308, 0.05773502691896258e308},
+		{"opposite", []float64{1.7e308, -1.7e308}, 0, math.MaxFloat64},
+		{"tiny", []float64{5e-324, 5e-324}, 5e-324, 0},
+	}
+	for _, tt := range tests {
+		s := Summarize(tt.xs)
+		fields := []float64{s.Mean, s.StdDev, s.GeoMean, s.CI95Low, s.CI95High}
+		for _, f := range fields {
+			if !finite(f) {
+				t.Errorf("%s: Summarize(%v) = %+v, want every field finite", tt.name, tt.xs, s)
+				break
+			}
+		}
+		if !near(s.Mean, tt.mean, 1e-12) || !near(s.StdDev, tt.sd, 1e-12) {
+			t.Errorf("%s: mean %v sd %v, want %v and %v", tt.name, s.Mean, s.StdDev, tt.mean, tt.sd)
+		}
+		if _, err := json.Marshal(s); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
 		}
 	}
 }
