@@ -141,7 +141,7 @@ func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat in
 	if repeat >= 2 {
 		mde := "not determinable"
 		if pct := stats.PlannedMDEPct(cal.NoisePct, repeat, cal.Family); !math.IsInf(pct, 0) && !math.IsNaN(pct) {
-			mde = fmt.Sprintf("±%.2f %%", pct)
+			mde = format.Bound(pct)
 		}
 		fmt.Fprintf(&b, "with the scenario's repeat: %d, the smallest difference found with 80 %% power is %s\n", repeat, mde)
 		if repeat < 3 {
