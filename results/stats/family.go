@@ -159,6 +159,7 @@ var noncentralities sync.Map // noncentralityKey -> float64
 type noncentralityKey struct {
 	df, alpha float64
 	reported  bool
+	power     float64 // the power to reach: Power but for noncentralityAt
 }
 
 // noncentrality returns the λ at which a two-sided t-test at level alpha
@@ -168,10 +169,15 @@ type noncentralityKey struct {
 // λ with few degrees of freedom: with three repetitions per variant it
 // promises 80 % and delivers 68 %. It is +Inf when no λ below 1e9 reaches
 // Power (df < 1).
-func noncentrality(df, alpha float64) float64 {
-	return cachedRoot(noncentralityKey{df, alpha, false}, func() (func(float64) float64, float64) {
+func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
+
+// noncentralityAt is noncentrality for a power other than Power (0 < power
+// < 1).
+func noncentralityAt(df, alpha, power float64) float64 {
+	return cachedRoot(noncentralityKey{df, alpha, false, power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
-		// At λ = tc the test rejects about half the time: below Power.
+		// At λ = tc the test rejects about half the time: below Power
+		// (findRoot starts lower when the power asked is below that).
 		return func(l float64) float64 { return tPower(l, tc, df, powerTolerance) }, tc
 	})
 }
@@ -184,7 +190,7 @@ func noncentrality(df, alpha float64) float64 {
 // effect too small to find: with three repetitions per variant, MDEs from
 // noncentrality are found 70 % of the time, not 80 %.
 func reportedNoncentrality(df, alpha float64) float64 {
-	return cachedRoot(noncentralityKey{df, alpha, true}, func() (func(float64) float64, float64) {
+	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
 		// An estimate that averages the power over the estimate's
 		// error needs more than the λ of a known standard error.
@@ -244,9 +250,9 @@ func studentTCDF(t, df float64) float64 {
 const powerTolerance = 1e-12
 
 // cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
-// Power, to a relative 1e-10, cached under key; +Inf when power stays
-// below Power up to 1e9 (or df and alpha are out of range: no root to
-// find). makePower returns power and a λ to start from, at most the
+// key.power, to a relative 1e-10, cached under key; +Inf when power stays
+// below it up to 1e9 (or df, alpha or the power are out of range: no
+// root to find). makePower returns power and a λ to start from, at most the
 // root when it can tell. It brackets the root by doubling from there and
 // closes in by regula falsi with the Illinois step, which needs about
 // ten evaluations of power where bisection needs forty.
@@ -255,9 +261,9 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 		return v.(float64)
 	}
 	root := math.Inf(1)
-	if key.df > 0 && key.alpha > 0 && key.alpha < 1 {
+	if key.df > 0 && key.alpha > 0 && key.alpha < 1 && key.power > 0 && key.power < 1 {
 		power, start := makePower()
-		root = findRoot(func(x float64) float64 { return power(x) - Power }, start, 1e9)
+		root = findRoot(func(x float64) float64 { return power(x) - key.power }, start, 1e9)
 	}
 	noncentralities.Store(key, root)
 	return root
@@ -599,4 +605,38 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	}
 	family = max(family, 1)
 	return math.Expm1(planned(noisePct/100*math.Sqrt(2/float64(n)), float64(2*n-2), Alpha/float64(family))) * 100
+}
+
+// RepsForBest returns the repetitions per value with which a sweep of
+// values values names its best value (PairPlateau: significantly faster
+// than every other value, every pair judged together) with probability
+// at least Power, when that value is effect (a fraction) above each of
+// the others and the rates have relative noise noisePct (NoisePct). It
+// tries n from 2 up to limit and returns false when even limit is too
+// few; then n is limit.
+//
+// It plans for the hardest case, every other value equal (so that each
+// is as close to the best as the effect allows), and conservatively:
+// each of the best's values−1 comparisons is held to the Bonferroni level
+// Alpha/(values·(values−1)/2), the strictest of the rule's steps, and to
+// the power Power^(1/(values−1)), which would make all of them succeed
+// with Power if they were independent; they share the best's mean and so
+// succeed together more often (TestRepsForBest runs the rule itself). A
+// sweep of 11 values with 1.5 % noise and a leader 12 % ahead names it
+// in 16 % of runs with 3 repetitions: this asks for more.
+func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
+	values = max(values, 2)
+	limit = max(limit, 2)
+	sigma := noisePct / 100
+	want := math.Log1p(effect)
+	pairs := values * (values - 1) / 2
+	alpha := Alpha / float64(pairs)
+	each := math.Pow(Power, 1/float64(values-1))
+	for n = 2; n <= limit; n++ {
+		se := sigma * math.Sqrt(2/float64(n))
+		if se == 0 || noncentralityAt(float64(2*n-2), alpha, each)*se <= want {
+			return n, true
+		}
+	}
+	return limit, false
 }
