@@ -12,6 +12,7 @@ import (
 
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/runner"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // planEffects are the effects plan-reps always lists next to the asked one.
@@ -29,7 +30,10 @@ between windows), and prints the repetitions per variant that find a
 difference of --effect with 80 % power, with the run's comparisons
 (variants − 1) judged together as "kaeload run" judges them (Holm). It
 also lists other effects, and what the scenario's current repeat can
-detect. Nothing is stored.
+detect. A scenario with a sweep also gets the repetitions with which the
+run names the sweep's best value when it leads every other by --effect
+(every pair of the sweep's values is judged together, which needs more).
+Nothing is stored.
 
 A scenario can do this itself on every run: repeat: {effect: 3%, max: 10}
 (or repeat: auto, for the equivalence margin) measures the baseline first
@@ -94,7 +98,65 @@ Examples:
 	if plan.Auto != nil {
 		repeat = 0 // chosen per run
 	}
-	return writePlan(stdout, cal, planEffects, repeat)
+	if err := writePlan(stdout, cal, planEffects, repeat); err != nil {
+		return err
+	}
+	return writeSweepPlan(stdout, cal, sweepSizes(plan), repeat)
+}
+
+// sweepSize is a series of swept variants and how many values it has.
+type sweepSize struct {
+	series string
+	values int
+}
+
+// sweepSizes are the plan's series of two swept variants or more, in
+// the order their first variant appears: the sweeps a run names a best
+// of.
+func sweepSizes(plan *plans.Plan) []sweepSize {
+	var out []sweepSize
+	for _, v := range plan.Variants {
+		if v.Series == "" {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(s sweepSize) bool { return s.series == v.Series }); i >= 0 {
+			out[i].values++
+			continue
+		}
+		out = append(out, sweepSize{v.Series, 1})
+	}
+	return slices.DeleteFunc(out, func(s sweepSize) bool { return s.values < 2 })
+}
+
+// writeSweepPlan prints, per sweep, the repetitions with which the run
+// names the sweep's best value when it leads every other by the asked
+// effect (stats.RepsForBest): a sweep judges every pair of its values
+// together, so it needs more than the comparisons with the baseline.
+// Nothing without a sweep or a noise estimate.
+func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, repeat int) error {
+	if len(sweeps) == 0 || !cal.HasNoise {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("\nsweeps: every pair of a sweep's values is judged together, so naming its best needs more repetitions\n")
+	for _, sw := range sweeps {
+		n, ok := stats.RepsForBest(cal.NoisePct, cal.EffectPct/100, sw.values, cal.Max)
+		need := fmt.Sprintf("repeat: %d", n)
+		if !ok {
+			need = fmt.Sprintf("more than %d repetitions", cal.Max)
+		}
+		fmt.Fprintf(&b, "to name the best of %s (%d values) when it leads every other value by %g %%: %s", sw.series, sw.values, cal.EffectPct, need)
+		if repeat >= 2 && ok {
+			verdict := "enough"
+			if repeat < n {
+				verdict = "too few"
+			}
+			fmt.Fprintf(&b, " (the scenario's repeat: %d is %s)", repeat, verdict)
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // writePlan prints what a calibration says: the noise, the repetitions
@@ -141,7 +203,7 @@ func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat in
 	if repeat >= 2 {
 		mde := "not determinable"
 		if pct := stats.PlannedMDEPct(cal.NoisePct, repeat, cal.Family); !math.IsInf(pct, 0) && !math.IsNaN(pct) {
-			mde = fmt.Sprintf("±%.2f %%", pct)
+			mde = format.Bound(pct)
 		}
 		fmt.Fprintf(&b, "with the scenario's repeat: %d, the smallest difference found with 80 %% power is %s\n", repeat, mde)
 		if repeat < 3 {

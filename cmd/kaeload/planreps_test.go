@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"github.com/kaeload/kaeload/results/stats"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"math"
 	"regexp"
 	"strconv"
@@ -124,5 +126,41 @@ func TestWritePlanCaution(t *testing.T) {
 		if got := strings.Contains(b.String(), "caution: 2 repetitions: t has 2 degrees of freedom"); got != tt.want {
 			t.Errorf("repeat %d: caution printed %v, want %v:\n%s", tt.repeat, got, tt.want, b.String())
 		}
+	}
+}
+
+// TestWriteSweepPlan: a scenario with a sweep is told the repetitions
+// that name the sweep's best (stats.RepsForBest), more than the baseline
+// comparisons need, and whether its repeat is enough; the sizes come from
+// the plan's series, a series of one variant being no sweep.
+func TestWriteSweepPlan(t *testing.T) {
+	plan := &plans.Plan{Variants: []plans.Variant{{Name: "baseline"}, {Name: "solo", Series: "solo-{x}"}}}
+	for i := range 11 {
+		plan.Variants = append(plan.Variants, plans.Variant{Name: fmt.Sprintf("kae-soft-%d", i*10), Series: "kae-soft-{ratio}"})
+	}
+	sizes := sweepSizes(plan)
+	if len(sizes) != 1 || sizes[0] != (sweepSize{"kae-soft-{ratio}", 11}) {
+		t.Fatalf("sweepSizes = %v, want one sweep kae-soft-{ratio} of 11 values", sizes)
+	}
+	cal := &stats.Calibration{Variant: "baseline", NoisePct: 1.5, HasNoise: true, EffectPct: 12, Family: 12, Max: 100}
+	n, _ := stats.RepsForBest(1.5, 0.12, 11, 100)
+	for _, tt := range []struct {
+		repeat int
+		want   string
+	}{
+		{3, fmt.Sprintf("to name the best of kae-soft-{ratio} (11 values) when it leads every other value by 12 %%: repeat: %d (the scenario's repeat: 3 is too few)", n)},
+		{n, fmt.Sprintf("repeat: %d (the scenario's repeat: %d is enough)", n, n)},
+	} {
+		var b strings.Builder
+		if err := writeSweepPlan(&b, cal, sizes, tt.repeat); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("repeat %d: got\n%s\nwant it to contain %q", tt.repeat, b.String(), tt.want)
+		}
+	}
+	var b strings.Builder
+	if err := writeSweepPlan(&b, cal, nil, 3); err != nil || b.Len() != 0 {
+		t.Errorf("no sweep: %q, %v; want nothing", b.String(), err)
 	}
 }

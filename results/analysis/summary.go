@@ -110,6 +110,16 @@ type VariantSummary struct {
 	ServerCPUReps     int
 	ServerCPUSeconds  float64
 	ServerCPURequests uint64
+	// ServerCPUStats summarises the repetitions' requests per server
+	// CPU-second (ServerCPURates) as Stats does their req/s: the mean and
+	// the 95 % confidence interval of the geometric mean. N is 0 when the
+	// server's CPU was not read.
+	ServerCPUStats stats.Stats
+	// ServerCPUComparison compares them with the baseline's as
+	// Comparison compares req/s, in a family of its own (compareServerCPU);
+	// the zero Comparison for the baseline, TestNone without two readings
+	// a side, TestNoBaseline when the baseline was not measured.
+	ServerCPUComparison stats.Comparison
 	// Best is true for the variant of its sweep that is significantly
 	// faster than every other one (see SweepSummary.Best); Plateau is true
 	// for the variants of its sweep that no other is significantly faster
@@ -274,6 +284,7 @@ func SummarizeRun(r *results.Run) (*RunSummary, error) {
 			s.Variants[i].Plateau = true
 		}
 	}
+	compareServerCPU(r, s)
 	searchSweep(r, s)
 	setCaveats(s)
 	s.Drift = drift(r)

@@ -70,8 +70,38 @@ func Percent(f float64) string {
 }
 
 // Delta renders a difference in percent with its sign and two
-// decimals ("+50.21 %"), as Comparison.DeltaPct is shown.
-func Delta(pct float64) string { return fmt.Sprintf("%+.2f %%", pct) }
+// decimals ("+50.21 %"), as Comparison.DeltaPct is shown; beyond
+// ±PercentCap only the bound ("> +10,000 %"), Missing for NaN.
+func Delta(pct float64) string {
+	switch {
+	case math.IsNaN(pct):
+		return Missing
+	case pct > PercentCap:
+		return "> +" + Float(PercentCap, 0) + " %"
+	case pct < -PercentCap:
+		return "< -" + Float(PercentCap, 0) + " %"
+	}
+	return fmt.Sprintf("%+.2f %%", pct)
+}
+
+// PercentCap is the largest percentage printed in full: a difference, a
+// minimum detectable effect or an equivalence bound beyond it (a ratio
+// of 101 or more) says no more as ±356839817.03 % than as its bound, and
+// its digits would only be noise.
+const PercentCap = 10000
+
+// Bound renders a symmetric bound in percent with two decimals
+// ("±4.80 %"), as MDEs and equivalence bounds are shown; beyond
+// PercentCap only the cap ("±>10,000 %"), Missing for NaN.
+func Bound(pct float64) string {
+	switch {
+	case math.IsNaN(pct):
+		return Missing
+	case math.Abs(pct) > PercentCap:
+		return "±>" + Float(PercentCap, 0) + " %"
+	}
+	return fmt.Sprintf("±%.2f %%", pct)
+}
 
 // Millis renders microseconds as milliseconds with microsecond
 // resolution ("2.591").
@@ -186,7 +216,7 @@ func PAdjusted(c stats.Comparison) string {
 func MDE(c stats.Comparison) string {
 	switch {
 	case c.HasMDE:
-		return fmt.Sprintf("±%.2f %%", c.MDEPct)
+		return Bound(c.MDEPct)
 	case c.MDENote != "":
 		return c.MDENote
 	}
@@ -237,11 +267,11 @@ func verdictWords(c stats.Comparison) string {
 	case c.Significant:
 		return fmt.Sprintf("%s, significant", Delta(c.DeltaPct))
 	case c.Equivalent:
-		return fmt.Sprintf("no difference larger than ±%s %% (equivalent; within ±%.2f %%)", margin, c.EquivalenceBoundPct)
+		return fmt.Sprintf("no difference larger than ±%s %% (equivalent; within %s)", margin, Bound(c.EquivalenceBoundPct))
 	case c.HasMDE && c.HasBound:
-		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; these repetitions detect ±%.2f %%", c.EquivalenceBoundPct, c.MDEPct)
+		return fmt.Sprintf("inconclusive: could be up to %s; these repetitions detect %s", Bound(c.EquivalenceBoundPct), Bound(c.MDEPct))
 	case c.HasBound:
-		return fmt.Sprintf("inconclusive: could be up to ±%.2f %%; the smallest difference these repetitions detect is %s", c.EquivalenceBoundPct, stats.MDENotDeterminable)
+		return fmt.Sprintf("inconclusive: could be up to %s; the smallest difference these repetitions detect is %s", Bound(c.EquivalenceBoundPct), stats.MDENotDeterminable)
 	case c.MDENote != "":
 		return "inconclusive: the noise is too large for any bound"
 	case c.Test == stats.TestZeroVariance:

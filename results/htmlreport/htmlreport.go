@@ -143,6 +143,10 @@ type page struct {
 // time and the requests per server CPU-second.
 type serverCostRow struct {
 	Variant, Reps, Seconds, PerSecond string
+	// CI is the 95 % interval of the repetitions' requests per server
+	// CPU-second (ServerCPUStats); Delta the comparison with the
+	// baseline's (tables.ServerCPUDeltaCell).
+	CI, Delta string
 }
 
 // driftSection is every variant's req/s by round.
@@ -357,7 +361,8 @@ func newPage(m *analysis.Report) (*page, error) {
 		}
 		if x, ok := v.Sum.RequestsPerServerCPU(); ok {
 			pg.ServerCost = append(pg.ServerCost, serverCostRow{Variant: v.V.Name, Reps: strconv.Itoa(v.Sum.ServerCPUReps),
-				Seconds: fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds), PerSecond: format.Rate(x)})
+				Seconds: fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds), PerSecond: format.Rate(x),
+				CI: tables.CICell(v.Sum.ServerCPUStats), Delta: tables.ServerCPUDeltaCell(v.Sum)})
 		}
 		pg.Groups = append(pg.Groups, groupRows(v)...)
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)

@@ -328,10 +328,10 @@ TIME_WAIT: sockets on the client machine right after the window (the server's to
 <h2 id="cpu">CPU</h2>
 {{- if .ServerCost}}
 <div class="table-wrap"><table id="server-cost">
-<thead><tr><th>variant</th><th class="num">reps with server CPU</th><th class="num">server CPU time</th><th class="num">req/server cpu-s</th></tr></thead>
+<thead><tr><th>variant</th><th class="num">reps with server CPU</th><th class="num">server CPU time</th><th class="num">req/server cpu-s</th><th>95 % CI (per repetition)</th><th>Δ req/server cpu-s</th></tr></thead>
 <tbody>
 {{- range .ServerCost}}
-<tr><td>{{.Variant}}</td><td class="num">{{.Reps}}</td><td class="num">{{.Seconds}}</td><td class="num">{{.PerSecond}}</td></tr>
+<tr><td>{{.Variant}}</td><td class="num">{{.Reps}}</td><td class="num">{{.Seconds}}</td><td class="num">{{.PerSecond}}</td><td>{{.CI}}</td><td>{{.Delta}}</td></tr>
 {{- end}}
 </tbody>
 </table></div>

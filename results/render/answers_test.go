@@ -240,6 +240,26 @@ var answers = map[string]answer{
 		x, _ := m.Summary.Variants[4].RequestsPerServerCPU()
 		return []string{fmt.Sprintf(`"req_per_server_cpu_s": %v`, x)}
 	})},
+	"VariantSummary.ServerCPUComparison": {run: fixture.SweepRun, want: forOutputs("text html", func(m *analysis.Report) []string {
+		return []string{"Δ req/server cpu-s", tables.ServerCPUDeltaCell(&m.Summary.Variants[4])}
+	}, "md", func(m *analysis.Report) []string {
+		return []string{"Δ req/server cpu-s", mdEscape(tables.ServerCPUDeltaCell(&m.Summary.Variants[4]))}
+	}, "csv", func(m *analysis.Report) []string {
+		c := m.Summary.Variants[4].ServerCPUComparison
+		return []string{"server_cpu_delta_pct", csvF3(c.DeltaPct) + "," + csvG(c.PValue) + "," + csvG(c.PAdjusted) + ",true,4"}
+	}, "json", func(m *analysis.Report) []string {
+		c := m.Summary.Variants[4].ServerCPUComparison
+		return []string{`"server_cpu_comparison": {`, fmt.Sprintf(`"delta_pct": %v`, c.DeltaPct)}
+	}), without: map[string]string{"compare": "it compares runs by req/s; each run's own report compares its variants' server cost"}},
+	"VariantSummary.ServerCPUStats": {run: fixture.SweepRun, want: forOutputs("html", func(m *analysis.Report) []string {
+		return []string{"95 % CI (per repetition)", tables.CICell(m.Summary.Variants[4].ServerCPUStats)}
+	}, "csv", func(m *analysis.Report) []string {
+		st := m.Summary.Variants[4].ServerCPUStats
+		return []string{"server_cpu_ci95_low", csvF3(st.Mean) + "," + csvF3(st.CI95Low) + "," + csvF3(st.CI95High)}
+	}, "json", func(m *analysis.Report) []string {
+		return []string{`"server_cpu_req_per_cpu_s": {`, fmt.Sprintf(`"ci95_low": %v`, m.Summary.Variants[4].ServerCPUStats.CI95Low)}
+	}), without: map[string]string{"text": "its table shows the pooled req/server cpu-s and the comparison; the per-repetition interval is in the CSV, JSON and HTML",
+		"md": "as text", "compare": "it compares runs by req/s"}},
 }
 
 // timelineAnswers are the answers of a repetition's timeline

@@ -144,6 +144,10 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			capacity[m.Capacities[k].Variant] = &m.Capacities[k]
 		}
 	}
+	serverCPU := slices.ContainsFunc(s.Variants, func(v analysis.VariantSummary) bool { return v.ServerCPUStats.N > 0 })
+	if serverCPU {
+		header = append(header, serverCPUHeader...)
+	}
 	tail := len(header) - slices.Index(header, "plateau") - 1 // the columns after plateau
 
 	cw := csv.NewWriter(w)
@@ -326,6 +330,9 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			}
 			row = append(row, knee, fail)
 		}
+		if serverCPU {
+			row = append(row, serverCPUCells(vs)...)
+		}
 		_ = cw.Write(row)
 	}
 	// A variant given up on before any repetition: one "all" row saying why.
@@ -366,6 +373,30 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
+}
+
+// serverCPUHeader are the columns of requests per server CPU-second
+// compared with the baseline (VariantSummary.ServerCPUStats and
+// ServerCPUComparison), filled in "all" rows.
+var serverCPUHeader = []string{"server_cpu_mean_req_per_cpu_s", "server_cpu_ci95_low", "server_cpu_ci95_high", "server_cpu_delta_pct",
+	"server_cpu_p_value", "server_cpu_p_adjusted", "server_cpu_significant", "server_cpu_family"}
+
+// serverCPUCells are the serverCPUHeader cells of v; empty where not
+// defined (no reading, the baseline, no test).
+func serverCPUCells(v *analysis.VariantSummary) []string {
+	st, c := v.ServerCPUStats, v.ServerCPUComparison
+	cells := make([]string, len(serverCPUHeader))
+	if st.N > 0 {
+		cells[0] = csvF3(st.Mean)
+	}
+	if st.HasCI {
+		cells[1], cells[2] = csvF3(st.CI95Low), csvF3(st.CI95High)
+	}
+	if !v.IsBaseline && c.Tested() {
+		cells[3], cells[4], cells[5] = csvF3(c.DeltaPct), csvG(c.PValue), csvG(c.PAdjusted)
+		cells[6], cells[7] = strconv.FormatBool(c.Significant), strconv.Itoa(c.Family)
+	}
+	return cells
 }
 
 // timelineCells are a repetition's rate_min, rate_median, rate_max,

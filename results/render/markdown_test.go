@@ -32,7 +32,7 @@ func TestWriteMarkdownContent(t *testing.T) {
 	for _, want := range []string{
 		"# kaeload run nginx-kae-sweep\n",
 		// Every table row of the comparison has as many cells as its header.
-		"| variant | n | mean req/s | client µs/req | ±stddev | 95 % CI | Δ% | p | p Holm | MDE | verdict | p99 handshake ms | errors | req/server cpu-s | notes |\n|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n",
+		"| variant | n | mean req/s | client µs/req | ±stddev | 95 % CI | Δ% | p | p Holm | MDE | verdict | p99 handshake ms | errors | req/server cpu-s | Δ req/server cpu-s | notes |\n|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|\n",
 		"| kae-soft-100 | 3 | 120,206.6 | 36.9 | 57.7 | 120,063.3 .. 120,350.0 | +0.02 % | 0.8177 | 0.8177 | ±0.48 % | no difference larger than ±2 % (equivalent; within ±0.25 %) |",
 		"Holm over the run's 4 comparisons",
 		"### Drift by round",

@@ -234,6 +234,13 @@ type VariantJSON struct {
 	// CPU time (VariantSummary.RequestsPerServerCPU): what offload saves
 	// the server; absent when the server's CPU was not read.
 	ReqPerServerCPUSecond *float64 `json:"req_per_server_cpu_s,omitempty"`
+	// ServerCPU summarises the repetitions' requests per server
+	// CPU-second (VariantSummary.ServerCPUStats), and ServerCPUComparison
+	// compares them with the baseline's like Comparison compares req/s
+	// (VariantSummary.ServerCPUComparison); both absent when the server's
+	// CPU was not read, the comparison also for the baseline.
+	ServerCPU           *stats.Stats      `json:"server_cpu_req_per_cpu_s,omitempty"`
+	ServerCPUComparison *stats.Comparison `json:"server_cpu_comparison,omitempty"`
 	// Probes are the variant's probe readings over its repetitions
 	// (VariantSummary.Probes), e.g. the accelerator's operations per
 	// request.
@@ -524,6 +531,14 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		}
 		if x, ok := vs.RequestsPerServerCPU(); ok {
 			v.ReqPerServerCPUSecond = &x
+		}
+		if vs.ServerCPUStats.N > 0 {
+			st := vs.ServerCPUStats
+			v.ServerCPU = &st
+			if !vs.IsBaseline {
+				c := vs.ServerCPUComparison
+				v.ServerCPUComparison = &c
+			}
 		}
 		for _, p := range vs.Probes {
 			pj := ProbeJSON{Name: p.Name, N: p.N, Failed: p.Failed, FirstError: p.FirstError, MeanDelta: p.MeanDelta}

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -158,6 +159,7 @@ var noncentralities sync.Map // noncentralityKey -> float64
 type noncentralityKey struct {
 	df, alpha float64
 	reported  bool
+	power     float64 // the power to reach: Power but for noncentralityAt
 }
 
 // noncentrality returns the λ at which a two-sided t-test at level alpha
@@ -167,11 +169,16 @@ type noncentralityKey struct {
 // λ with few degrees of freedom: with three repetitions per variant it
 // promises 80 % and delivers 68 %. It is +Inf when no λ below 1e9 reaches
 // Power (df < 1).
-func noncentrality(df, alpha float64) float64 {
-	return cachedRoot(noncentralityKey{df, alpha, false}, func() func(float64) float64 {
+func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
+
+// noncentralityAt is noncentrality for a power other than Power (0 < power
+// < 1).
+func noncentralityAt(df, alpha, power float64) float64 {
+	return cachedRoot(noncentralityKey{df, alpha, false, power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
-		rule := newChiSquareRule(df, 2000)
-		return func(l float64) float64 { return tPower(l, tc, rule) }
+		// At λ = tc the test rejects about half the time: below Power
+		// (findRoot starts lower when the power asked is below that).
+		return func(l float64) float64 { return tPower(l, tc, df, powerTolerance) }, tc
 	})
 }
 
@@ -183,41 +190,103 @@ func noncentrality(df, alpha float64) float64 {
 // effect too small to find: with three repetitions per variant, MDEs from
 // noncentrality are found 70 % of the time, not 80 %.
 func reportedNoncentrality(df, alpha float64) float64 {
-	return cachedRoot(noncentralityKey{df, alpha, true}, func() func(float64) float64 {
+	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
-		outer, inner := newChiSquareRule(df, 200), newChiSquareRule(df, 400)
-		return func(c float64) float64 {
-			// E over the estimate's V ~ χ²(df): its standard error is
-			// √(V/df) times the true one.
-			return outer.mean(func(r float64) float64 { return tPower(c*r, tc, inner) })
-		}
+		// An estimate that averages the power over the estimate's
+		// error needs more than the λ of a known standard error.
+		return func(c float64) float64 { return reportedPower(c, tc, df, powerTolerance) }, noncentrality(df, alpha)
 	})
 }
 
+// reportedPower is the power that reportedNoncentrality sets to Power:
+// P(|Z + c·R′| > tc·R) for Z standard normal and R, R′ independent, each
+// distributed as √(V/df) with V ~ χ²(df) (R′ the estimated standard error
+// over the true one, R the test's own), to an absolute tol.
+//
+// It is one integral, not the two nested ones it reads as: in polar
+// coordinates √df·(R, R′) = ρ·(cos θ, sin θ), ρ² is χ²(2·df) and
+// independent of θ, whose cos² is Beta(df/2, df/2), and averaging
+// Φ(ρ·a/√df) over ρ gives Student's distribution function F at a·√2 with
+// 2·df degrees of freedom:
+//
+//	E over θ of F(√2·(c·sin θ − tc·cos θ)) + F(−√2·(c·sin θ + tc·cos θ)).
+//
+// At df 1 it has the closed form 1 − (2/π)·asin(tc/√(1 + c² + tc²)),
+// which family_test.go checks. The integrand steps from 0 to 1 where
+// tan θ passes tc/c, and the weight of θ gathers around π/4 as df grows:
+// the range is cut at both places.
+func reportedPower(c, tc, df, tol float64) float64 {
+	lb, _ := math.Lgamma(df / 2)
+	lb2, _ := math.Lgamma(df)
+	logNorm := math.Ln2 - (2*lb - lb2) // 2 / B(df/2, df/2)
+	nu := 2 * df
+	f := func(th float64) float64 {
+		sin, cos := math.Sincos(th)
+		if sin <= 0 || cos <= 0 {
+			return 0 // the endpoints, where the weight is 0 or infinite; never a node
+		}
+		w := math.Exp(logNorm + (df-1)*math.Log(sin*cos))
+		return w * (studentTCDF(math.Sqrt2*(c*sin-tc*cos), nu) + studentTCDF(-math.Sqrt2*(c*sin+tc*cos), nu))
+	}
+	cuts := []float64{0, math.Pi / 2, math.Atan2(tc, c)}
+	for _, k := range []float64{0, 1, 2, 4, 8} {
+		d := k / math.Sqrt(2*df)
+		cuts = append(cuts, math.Pi/4-d, math.Pi/4+d)
+	}
+	return integratePieces(f, cuts, 0, math.Pi/2, tol)
+}
+
+// studentTCDF returns P(T ≤ t) for Student's t distribution with df > 0
+// degrees of freedom.
+func studentTCDF(t, df float64) float64 {
+	if t >= 0 {
+		return 1 - studentTUpper(t, df)
+	}
+	return studentTUpper(-t, df)
+}
+
+// powerTolerance is the absolute error allowed in a power integral: the
+// roots then agree with mpmath's to 1e-12 or better (family_test.go).
+const powerTolerance = 1e-12
+
 // cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
-// Power, to a relative 1e-12, cached under key; +Inf when power stays
-// below Power up to 1e9 (or df and alpha are out of range: no root to
-// find). It brackets the root by doubling and closes in by regula falsi
-// with the Illinois step, which needs about ten evaluations of power
-// where bisection needs forty.
-func cachedRoot(key noncentralityKey, makePower func() func(float64) float64) float64 {
+// key.power, to a relative 1e-10, cached under key; +Inf when power stays
+// below it up to 1e9 (or df, alpha or the power are out of range: no
+// root to find). makePower returns power and a λ to start from, at most the
+// root when it can tell. It brackets the root by doubling from there and
+// closes in by regula falsi with the Illinois step, which needs about
+// ten evaluations of power where bisection needs forty.
+func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
 	}
 	root := math.Inf(1)
-	if key.df > 0 && key.alpha > 0 && key.alpha < 1 {
-		power := makePower() // its quadrature rules only on a cache miss
-		root = findRoot(func(x float64) float64 { return power(x) - Power }, 1e9)
+	if key.df > 0 && key.alpha > 0 && key.alpha < 1 && key.power > 0 && key.power < 1 {
+		power, start := makePower()
+		root = findRoot(func(x float64) float64 { return power(x) - key.power }, start, 1e9)
 	}
 	noncentralities.Store(key, root)
 	return root
 }
 
 // findRoot returns the x in [0, limit] where the increasing g crosses 0,
-// to a relative 1e-12; +Inf when g(limit) < 0.
-func findRoot(g func(float64) float64, limit float64) float64 {
-	lo, hi := 0.0, 1.0
-	glo, ghi := g(lo), g(hi)
+// to a relative 1e-10 (or where |g| ≤ 1e-14); +Inf when g(limit) < 0.
+// The bracket starts at [start, 2·start] when g(start) < 0 (at [0,
+// start] otherwise; at [0, 1] when start is not positive) and doubles.
+func findRoot(g func(float64) float64, start, limit float64) float64 {
+	if !(start > 0) || math.IsInf(start, 1) {
+		start = 1
+	}
+	lo, hi := 0.0, start
+	ghi := g(hi)
+	var glo float64
+	if ghi < 0 {
+		lo, glo = hi, ghi
+		hi *= 2
+		ghi = g(hi)
+	} else {
+		glo = g(lo)
+	}
 	for ghi < 0 {
 		if hi > limit {
 			return math.Inf(1)
@@ -231,7 +300,7 @@ func findRoot(g func(float64) float64, limit float64) float64 {
 	}
 	side := 0
 	for range 200 {
-		if hi-lo <= 1e-12*hi {
+		if hi-lo <= 1e-10*hi {
 			break
 		}
 		x := hi - ghi*(hi-lo)/(ghi-glo)
@@ -240,7 +309,7 @@ func findRoot(g func(float64) float64, limit float64) float64 {
 		}
 		gx := g(x)
 		switch {
-		case gx == 0:
+		case math.Abs(gx) <= 1e-14:
 			return x
 		case gx < 0:
 			lo, glo = x, gx
@@ -259,76 +328,149 @@ func findRoot(g func(float64) float64, limit float64) float64 {
 	return hi
 }
 
-// tPower is the probability that |T| > tc for T noncentral t with the
-// degrees of freedom of rule and noncentrality lambda:
+// tPower is the probability that |T| > tc for T noncentral t with df
+// degrees of freedom and noncentrality lambda, to an absolute tol:
 // E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df). No library
 // here has the noncentral t distribution (gonum's distuv has only the
-// central one), hence the integral.
-func tPower(lambda, tc float64, rule chiSquareRule) float64 {
-	return rule.mean(func(r float64) float64 {
+// central one), hence the integral. Its integrand steps from 1 to 0 where
+// tc·√(V/df) passes λ, over a width of 1/tc in √(V/df): the quadrature is
+// split there.
+func tPower(lambda, tc, df, tol float64) float64 {
+	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r
 		return phi(lambda-s) + phi(-lambda-s)
-	})
+	}, tol)
 }
 
 // phi is the standard normal distribution function.
 func phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-// chiSquareRule integrates over V ~ χ²(df): mean(f) is E[f(√(V/df))], the
-// only form this package needs (a standard error estimated from df
-// degrees of freedom is √(V/df) times the true one). It is Simpson's rule
-// with steps (even) intervals over the bulk of V's density (up to 12
-// standard deviations either side of its mean), taken over
-// s = V^(1/4): for df < 2 the density of V is infinite at 0, and a rule
-// over V misses the mass there (the MDE then came out up to 150 % too
-// large at df 1.2, or infinite). Over s the density is proportional to
-// s^(2·df−1)·e^(−s⁴/2), finite for df ≥ 1 (Welch's degrees of freedom are
-// never fewer), and √(V/df) = s²/√df is smooth. Against scipy 1.10's
-// noncentral t, noncentrality and reportedNoncentrality agree to 1e-6 for
-// df from 1 to 20 (stats_test.go).
-type chiSquareRule struct {
-	root, weight []float64 // √(V/df) at the nodes, and their weights
-}
-
-// newChiSquareRule precomputes the nodes and weights of the rule.
-func newChiSquareRule(df float64, steps int) chiSquareRule {
+// chiSquareMean returns E[f(√(V/df))] over V ~ χ²(df), the only form this
+// package needs (a standard error estimated from df degrees of freedom is
+// √(V/df) times the true one), to an absolute tol for f between 0 and 1.
+// f may step sharply at √(V/df) = step (NaN: nowhere in particular).
+//
+// It integrates over s = V^(1/4): for df < 2 the density of V is
+// infinite at 0, and a rule over V misses the mass there (the MDE then
+// came out up to 150 % too large at df 1.2, or infinite). Over s the
+// density is proportional to s^(2·df−1)·e^(−s⁴/2), finite for df ≥ ½
+// (Welch's degrees of freedom are never below 1), and √(V/df) = s²/√df is
+// smooth. The range, V from 0 to its mean + 40 standard deviations + 100
+// (beyond lies less than 1e-30 of the mass), is cut at the mean ± 1, 2,
+// 4, 8, 16 standard deviations and at the step, and each piece is
+// integrated by adaptive Gauss–Kronrod (15 points) to its share of tol.
+// The fixed Simpson rule this replaced (2,000 steps) took a step of 1/700
+// in √(V/df) as one or two nodes at df 1 and α/55: λ came out 897.534,
+// not 897.447.
+func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float64 {
 	sd := math.Sqrt(2 * df)
-	lo, hi := math.Sqrt(math.Sqrt(math.Max(0, df-12*sd))), math.Sqrt(math.Sqrt(df+12*sd+10))
-	h := (hi - lo) / float64(steps)
 	lg, _ := math.Lgamma(df / 2)
 	logNorm := math.Log(4) - df/2*math.Ln2 - lg
-	var r chiSquareRule
-	for i := 0; i <= steps; i++ {
-		s := lo + float64(i)*h
-		w := 2.0
-		switch {
-		case i == 0 || i == steps:
-			w = 1
-		case i%2 == 1:
-			w = 4
+	root := math.Sqrt(df)
+	g := func(s float64) float64 {
+		if s <= 0 {
+			return 0
 		}
-		density := 0.0 // s^(2·df−1) at s = 0, df ≥ 1
-		if s > 0 {
-			density = math.Exp(logNorm + (2*df-1)*math.Log(s) - s*s*s*s/2)
+		density := math.Exp(logNorm + (2*df-1)*math.Log(s) - s*s*s*s/2)
+		if density == 0 {
+			return 0
 		}
-		if density == 0 && s > 0 {
-			continue
-		}
-		r.root = append(r.root, s*s/math.Sqrt(df))
-		r.weight = append(r.weight, w*h/3*density)
+		return density * f(s*s/root)
 	}
-	return r
+	cuts := []float64{0, df + 40*sd + 100}
+	for _, k := range []float64{0, 1, 2, 4, 8, 16} {
+		cuts = append(cuts, df-k*sd, df+k*sd)
+	}
+	if step >= 0 && !math.IsInf(step, 1) {
+		cuts = append(cuts, df*step*step)
+	}
+	for i, v := range cuts {
+		cuts[i] = math.Sqrt(math.Sqrt(math.Max(0, v)))
+	}
+	return integratePieces(g, cuts, 0, cuts[1], tol)
 }
 
-// mean returns E[f(√(V/df))].
-func (r chiSquareRule) mean(f func(float64) float64) float64 {
-	sum := 0.0
-	for i, x := range r.root {
-		if r.weight[i] != 0 {
-			sum += r.weight[i] * f(x)
+// integratePieces integrates f over [lo, hi], cut at the cuts that lie in
+// it, each piece by adaptiveGK to its share of tol.
+func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float64) float64 {
+	xs := []float64{lo, hi}
+	for _, x := range cuts {
+		if x > lo && x < hi {
+			xs = append(xs, x)
 		}
 	}
+	sort.Float64s(xs)
+	xs = slices.Compact(xs)
+	sum := 0.0
+	for i := 1; i < len(xs); i++ {
+		sum += adaptiveGK(f, xs[i-1], xs[i], tol*(xs[i]-xs[i-1])/(hi-lo), 40)
+	}
 	return sum
+}
+
+// adaptiveGK integrates f over [a, b] by the 15-point Gauss–Kronrod rule,
+// halving the interval until the rule's error estimate (gaussKronrod) is
+// below tol, or depth halvings have been made.
+func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
+	v, e := gaussKronrod(f, a, b)
+	if e <= tol || depth == 0 {
+		return v
+	}
+	m := a + (b-a)/2
+	return adaptiveGK(f, a, m, tol/2, depth-1) + adaptiveGK(f, m, b, tol/2, depth-1)
+}
+
+// The 15-point Kronrod rule on [−1, 1] and its embedded 7-point Gauss
+// rule (the nodes of odd index): QUADPACK's qk15.
+var (
+	kronrodNodes = [8]float64{
+		0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
+		0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
+		0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
+		0.207784955007898467600689403773245, 0,
+	}
+	kronrodWeights = [8]float64{
+		0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
+		0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
+		0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
+		0.204432940075298892414161999234649, 0.209482141084727828012999174891714,
+	}
+	gaussWeights = [4]float64{
+		0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
+		0.381830050505118944950369775488975, 0.417959183673469387755102040816327,
+	}
+)
+
+// gaussKronrod returns the 15-point Kronrod estimate of the integral of f
+// over [a, b] and QUADPACK's estimate of its error: the difference d from
+// the 7-point Gauss estimate, scaled as (200·d/I)^1.5·I where I is the
+// integral of |f − its mean| (the Kronrod estimate's error shrinks much
+// faster than d, which alone overstates it by orders of magnitude on a
+// smooth integrand).
+func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
+	c, h := (a+b)/2, (b-a)/2
+	var fs [15]float64
+	fs[7] = f(c)
+	k, g := fs[7]*kronrodWeights[7], fs[7]*gaussWeights[3]
+	for i := 0; i < 7; i++ {
+		x := h * kronrodNodes[i]
+		fs[i], fs[14-i] = f(c-x), f(c+x)
+		pair := fs[i] + fs[14-i]
+		k += kronrodWeights[i] * pair
+		if i%2 == 1 {
+			g += gaussWeights[i/2] * pair
+		}
+	}
+	mean := k / 2
+	asc := kronrodWeights[7] * math.Abs(fs[7]-mean)
+	for i := 0; i < 7; i++ {
+		asc += kronrodWeights[i] * (math.Abs(fs[i]-mean) + math.Abs(fs[14-i]-mean))
+	}
+	value, err, asc = k*h, math.Abs((k-g)*h), asc*math.Abs(h)
+	if asc != 0 && err != 0 {
+		err = asc * math.Min(1, math.Pow(200*err/asc, 1.5))
+	}
+	return value, err
 }
 
 // logDifference returns what judge needs, on the log scale Compare
@@ -463,4 +605,38 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	}
 	family = max(family, 1)
 	return math.Expm1(planned(noisePct/100*math.Sqrt(2/float64(n)), float64(2*n-2), Alpha/float64(family))) * 100
+}
+
+// RepsForBest returns the repetitions per value with which a sweep of
+// values values names its best value (PairPlateau: significantly faster
+// than every other value, every pair judged together) with probability
+// at least Power, when that value is effect (a fraction) above each of
+// the others and the rates have relative noise noisePct (NoisePct). It
+// tries n from 2 up to limit and returns false when even limit is too
+// few; then n is limit.
+//
+// It plans for the hardest case, every other value equal (so that each
+// is as close to the best as the effect allows), and conservatively:
+// each of the best's values−1 comparisons is held to the Bonferroni level
+// Alpha/(values·(values−1)/2), the strictest of the rule's steps, and to
+// the power Power^(1/(values−1)), which would make all of them succeed
+// with Power if they were independent; they share the best's mean and so
+// succeed together more often (TestRepsForBest runs the rule itself). A
+// sweep of 11 values with 1.5 % noise and a leader 12 % ahead names it
+// in 16 % of runs with 3 repetitions: this asks for more.
+func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
+	values = max(values, 2)
+	limit = max(limit, 2)
+	sigma := noisePct / 100
+	want := math.Log1p(effect)
+	pairs := values * (values - 1) / 2
+	alpha := Alpha / float64(pairs)
+	each := math.Pow(Power, 1/float64(values-1))
+	for n = 2; n <= limit; n++ {
+		se := sigma * math.Sqrt(2/float64(n))
+		if se == 0 || noncentralityAt(float64(2*n-2), alpha, each)*se <= want {
+			return n, true
+		}
+	}
+	return limit, false
 }

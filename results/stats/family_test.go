@@ -30,8 +30,51 @@ func TestNoncentralityReference(t *testing.T) {
 		if got := noncentrality(tt.df, tt.alpha); !near(got, tt.planned, 1e-6) {
 			t.Errorf("noncentrality(df %v, α %v) = %.10g, want %.10g (scipy)", tt.df, tt.alpha, got, tt.planned)
 		}
-		if got := reportedNoncentrality(tt.df, tt.alpha); !near(got, tt.reported, 1e-5) {
+		if got := reportedNoncentrality(tt.df, tt.alpha); !near(got, tt.reported, 1e-6) {
 			t.Errorf("reportedNoncentrality(df %v, α %v) = %.10g, want %.10g (scipy)", tt.df, tt.alpha, got, tt.reported)
+		}
+	}
+}
+
+// TestNoncentralitySmallAlpha: with df near 1 and a level of α/55 (a
+// run of 56 variants) the critical t is 700 and the power steps from 1
+// to 0 within 1/700 of the standard error's spread, which the fixed
+// Simpson rule this replaced took as one or two nodes: noncentrality(1,
+// α/55) was 897.534 and reportedNoncentrality(1.01, α/55) 2005.54.
+//
+// The references are mpmath 1.3's, at 30 digits, by other integrals than
+// the code's: noncentrality by quad over the χ density of √(V/df) of
+// Φ(λ − tc·r) + Φ(−λ − tc·r), cut at the step, with tc from mpmath's
+// betainc (at df 1 also by quad over Z of erf(|Z + λ|/(tc·√2)), which
+// agreed to 20 digits), and the root by regula falsi to 1e-15.
+// reportedNoncentrality at df 1 from its closed form: with R and R′
+// half-normal the power P(|Z + c·R′| > tc·R) is a trivariate normal
+// orthant probability, 1 − (2/π)·asin(tc/√(1 + c² + tc²)), so c =
+// √(tc²·cot²(π/10) − 1) (at α 0.05 it gives scipy's 39.0928891791
+// above); at 1.01 and 2 by quad over θ of the polar form (reportedPower)
+// with mpmath's own t distribution function, which gives the closed
+// form's value at df 1 to 20 digits. testdata/noncentrality_refs.py
+// computes them.
+func TestNoncentralitySmallAlpha(t *testing.T) {
+	const alpha = 0.05 / 55
+	for _, tt := range []struct{ df, planned, reported float64 }{
+		{1, 897.44747753638507548, 2155.2439151751307391},
+		{1.01, 842.89640314995609613, 2006.8835793825722174},
+		{2, 42.073576967038296818, 66.309868313423152068},
+	} {
+		if got := noncentrality(tt.df, alpha); !near(got, tt.planned, 1e-9) {
+			t.Errorf("noncentrality(df %v, α/55) = %.15g, want %.15g (mpmath)", tt.df, got, tt.planned)
+		}
+		if got := reportedNoncentrality(tt.df, alpha); !near(got, tt.reported, 1e-9) {
+			t.Errorf("reportedNoncentrality(df %v, α/55) = %.15g, want %.15g (mpmath)", tt.df, got, tt.reported)
+		}
+	}
+	// The closed form at df 1 for other levels too.
+	for _, a := range []float64{0.05, 0.05 / 3, 0.05 / 10, 0.05 / 1000} {
+		tc := math.Tan(math.Pi * (0.5 - a/2))
+		cot := 1 / math.Tan(math.Pi/10)
+		if got, want := reportedNoncentrality(1, a), math.Sqrt(tc*tc*cot*cot-1); !near(got, want, 1e-9) {
+			t.Errorf("reportedNoncentrality(df 1, α %v) = %.15g, want %.15g (closed form)", a, got, want)
 		}
 	}
 }

@@ -18,7 +18,8 @@ type Stats struct {
 	// Mean is the arithmetic mean; 0 when N is 0 or a value is not a
 	// finite number.
 	Mean float64 `json:"mean"`
-	// StdDev is the sample standard deviation (divisor N-1); 0 when N < 2.
+	// StdDev is the sample standard deviation (divisor N-1); 0 when N < 2,
+	// math.MaxFloat64 when it exceeds float64's range (MeanStdDev).
 	StdDev float64 `json:"stddev"`
 	// GeoMean is the geometric mean, exp(mean(ln x)), the centre of the
 	// confidence interval; 0 when a value is not positive.
@@ -89,7 +90,33 @@ func Summarize(xs []float64) Stats {
 
 // MeanStdDev returns the mean and the sample standard deviation (n-1) of
 // xs, two-pass for accuracy; the deviation is 0 for fewer than two values.
+// Finite values give a finite mean: where the sums would overflow (two
+// values of 1.7e308 summed to +Inf) it computes on the values scaled by
+// the largest magnitude, and a deviation beyond float64's range is
+// math.MaxFloat64.
 func MeanStdDev(xs []float64) (mean, sd float64) {
+	mean, sd = meanStdDev(xs)
+	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
+		return mean, sd
+	}
+	scale := maxAbs(xs)
+	if math.IsInf(scale, 0) || math.IsNaN(scale) || scale == 0 {
+		return mean, sd // a value is not finite: nothing to scale
+	}
+	scaled := make([]float64, len(xs))
+	for i, x := range xs {
+		scaled[i] = x / scale
+	}
+	mean, sd = meanStdDev(scaled)
+	mean, sd = mean*scale, sd*scale
+	if math.IsInf(sd, 1) {
+		sd = math.MaxFloat64
+	}
+	return mean, sd
+}
+
+// meanStdDev is MeanStdDev on values whose sums do not overflow.
+func meanStdDev(xs []float64) (mean, sd float64) {
 	for _, x := range xs {
 		mean += x
 	}
@@ -387,16 +414,56 @@ func welch(base, other []float64, tol float64) Comparison {
 // studentTUpper returns P(T > t) for t ≥ 0:
 // ½·I_x(df/2, ½) with x = df/(df+t²), the regularized incomplete beta;
 // for df = +Inf the normal tail ½·erfc(t/√2), the limit (x would be
-// Inf/Inf).
+// Inf/Inf); for df above hugeDF the expansion of the t distribution
+// around the normal (studentTUpperHuge), where the continued fraction
+// would need O(√df) steps.
 func studentTUpper(t, df float64) float64 {
 	switch {
 	case math.IsInf(t, 1):
 		return 0
 	case math.IsInf(df, 1):
 		return 0.5 * math.Erfc(t/math.Sqrt2)
+	case df > hugeDF:
+		return studentTUpperHuge(t, df)
 	}
 	t2 := t * t
 	return 0.5 * betaInc(df/2, 0.5, df/(df+t2), t2/(df+t2))
+}
+
+// hugeDF is the degrees of freedom above which studentTUpper uses the
+// expansion around the normal: there its first neglected term is below
+// 1e-30 for |t| up to 10, and the continued fraction would take over
+// ten thousand steps.
+const hugeDF = 1e4
+
+// studentTUpperHuge is P(T > t) for t ≥ 0 and a huge df, from the
+// Cornish–Fisher expansion of the t quantile in 1/df around the normal
+// quantile x (Abramowitz & Stegun 26.7.5, four terms): t = x + g1(x)/df +
+// … + g4(x)/df⁴. It solves that for the x of t, whose corrections are
+// tiny at such df (a fixed point reached in a few steps), and returns the
+// normal tail at x. Before, the incomplete beta lost its digits there:
+// StudentTQuantile(0.975, 1e15) was 0.0548.
+func studentTUpperHuge(t, df float64) float64 {
+	x := t
+	for range 50 {
+		next := t - cornishFisherShift(x, df)
+		if next == x {
+			break
+		}
+		x = next
+	}
+	return 0.5 * math.Erfc(x/math.Sqrt2)
+}
+
+// cornishFisherShift is t(p) − x for x the normal quantile of p, to four
+// terms in 1/df (A&S 26.7.5).
+func cornishFisherShift(x, df float64) float64 {
+	x2 := x * x
+	g1 := (x2 + 1) * x / 4
+	g2 := ((5*x2+16)*x2 + 3) * x / 96
+	g3 := (((3*x2+19)*x2+17)*x2 - 15) * x / 384
+	g4 := ((((79*x2+776)*x2+1482)*x2-1920)*x2 - 945) * x / 92160
+	return (g1 + (g2+(g3+g4/df)/df)/df) / df
 }
 
 // StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1
@@ -444,14 +511,49 @@ func betaInc(a, b, x, xc float64) float64 {
 	case xc <= 0:
 		return 1
 	}
-	lga, _ := math.Lgamma(a)
-	lgb, _ := math.Lgamma(b)
-	lgab, _ := math.Lgamma(a + b)
-	front := math.Exp(lgab - lga - lgb + a*math.Log(x) + b*math.Log(xc))
+	// The logarithms of x and xc from whichever is small: with df 1e15
+	// and t 1.96, x is 1 − 4e-15, and a·ln(x) from x itself was off by 0.05.
+	lx, lxc := math.Log(x), math.Log(xc)
+	if x > 0.5 {
+		lx = math.Log1p(-xc)
+	}
+	if xc > 0.5 {
+		lxc = math.Log1p(-x)
+	}
+	front := math.Exp(a*lx + b*lxc - logBeta(a, b))
 	if x < (a+1)/(a+b+2) {
 		return front * betaCF(a, b, x) / a
 	}
 	return 1 - front*betaCF(b, a, xc)/b
+}
+
+// logBeta returns ln B(a, b) for a, b > 0 without the cancellation of
+// lgamma(a) + lgamma(b) − lgamma(a+b) when a or b is large (R's lbeta):
+// with a 5e6 the lgammas are near 7e7 and their difference kept only
+// eight digits.
+func logBeta(a, b float64) float64 {
+	p, q := min(a, b), max(a, b)
+	switch {
+	case p >= 10:
+		corr := stirlingRemainder(p) + stirlingRemainder(q) - stirlingRemainder(p+q)
+		return -0.5*math.Log(q) + 0.5*math.Log(2*math.Pi) + corr + (p-0.5)*math.Log(p/(p+q)) + q*math.Log1p(-p/(p+q))
+	case q >= 10:
+		lp, _ := math.Lgamma(p)
+		corr := stirlingRemainder(q) - stirlingRemainder(p+q)
+		return lp + corr + p - p*math.Log(p+q) + (q-0.5)*math.Log1p(-p/(p+q))
+	}
+	lp, _ := math.Lgamma(p)
+	lq, _ := math.Lgamma(q)
+	lpq, _ := math.Lgamma(p + q)
+	return lp + lq - lpq
+}
+
+// stirlingRemainder returns ln Γ(x) − ((x−½)·ln x − x + ½·ln 2π) for
+// x ≥ 10, by Stirling's series to the term in x⁻¹³ (the next is below
+// 3e-17 at x = 10).
+func stirlingRemainder(x float64) float64 {
+	y := 1 / (x * x)
+	return (1.0/12 + y*(-1.0/360+y*(1.0/1260+y*(-1.0/1680+y*(1.0/1188+y*(-691.0/360360+y/156)))))) / x
 }
 
 // betaCF evaluates the continued fraction for the incomplete beta function

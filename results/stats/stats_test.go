@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -55,6 +56,42 @@ func TestStudentTQuantile(t *testing.T) {
 	for _, tt := range tests {
 		if got := StudentTQuantile(tt.p, tt.df); !near(got, tt.want, 1e-9) {
 			t.Errorf("StudentTQuantile(%v, %v) = %.15g, want %.15g", tt.p, tt.df, got, tt.want)
+		}
+	}
+}
+
+// TestStudentTQuantileHugeDF: with df far above any run's the t
+// quantile is the normal one plus corrections in 1/df, and the
+// incomplete beta lost its digits there: StudentTQuantile(0.975, 1e15)
+// was 0.0548 and at 1e12 1.95991. The references are mpmath 1.3's, at 50
+// digits: its regularized betainc(df/2, 1/2, 0, df/(df+t²)) / 2 is the
+// upper tail, inverted by findroot. Each side of hugeDF, where the
+// expansion takes over, is checked, and tails of 1e-10 by the tail itself
+// (1 − p would round the p). testdata/tquantile_refs.py computes them.
+func TestStudentTQuantileHugeDF(t *testing.T) {
+	for _, tt := range []struct{ q, df, want float64 }{
+		{0.025, 1e15, 1.959963984540056608}, // the normal's 1.959963984540054 + 2.37e-15
+		{0.025, 1e12, 1.959963984542426507},
+		{0.025, 1e8, 1.959964008262766821},
+		{0.025, 1e7, 1.959964221767205490},
+		{0.025, 1e5, 1.9599877075346096386},
+		{0.025, 99999, 1.9599877077718447791},
+		{0.025, 10001, 1.9602012161646410479},
+		{0.025, 10000, 1.9602012398906262341},
+		{0.0005, 10000, 3.2914999659416046741},
+		{0.2, 10000, 0.84165717914165277328},
+	} {
+		if got := StudentTQuantile(1-tt.q, tt.df); !near(got, tt.want, 1e-12) {
+			t.Errorf("StudentTQuantile(1 − %v, %v) = %.16g, want %.16g (mpmath)", tt.q, tt.df, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ t, df, q float64 }{
+		{6.3679413514828028678, 1e4, 1e-10},
+		{6.3620004198436912012, 1e5, 1e-10},
+		{6.3614068488767426196, 1e6, 1e-10},
+	} {
+		if got := studentTUpper(tt.t, tt.df); !near(got, tt.q, 1e-12) {
+			t.Errorf("studentTUpper(%v, %v) = %.16g, want %v (mpmath)", tt.t, tt.df, got, tt.q)
 		}
 	}
 }
@@ -114,6 +151,39 @@ func TestSummarize(t *testing.T) {
 			!near(got.StdDev, tt.want.StdDev, 1e-12) || !near(got.GeoMean, tt.want.GeoMean, 1e-12) ||
 			!near(got.CI95Low, tt.want.CI95Low, 1e-12) || !near(got.CI95High, tt.want.CI95High, 1e-12) {
 			t.Errorf("%s: Summarize(%v) = %+v, want %+v", tt.name, tt.xs, got, tt.want)
+		}
+	}
+}
+
+// TestSummarizeExtreme: every field stays finite at the ends of
+// float64's range, as Stats promises (two values of 1.7e308 had a mean of
+// +Inf, which JSON cannot encode).
+func TestSummarizeExtreme(t *testing.T) {
+	tests := []struct {
+		name     string
+		xs       []float64
+		mean, sd float64
+	}{
+		{"two huge", []float64{1.7e308, 1.7e308}, 1.7e308, 0},
+		{"huge pair", []float64{1.7e308, 1.5e308}, 1.6e308, 0.2e308 / math.Sqrt2},
+		{"three huge", []float64{1.7e308, 1.7e308, 1.6e308}, 1.6666666666666667e308, 0.05773502691896258e308},
+		{"opposite", []float64{1.7e308, -1.7e308}, 0, math.MaxFloat64},
+		{"tiny", []float64{5e-324, 5e-324}, 5e-324, 0},
+	}
+	for _, tt := range tests {
+		s := Summarize(tt.xs)
+		fields := []float64{s.Mean, s.StdDev, s.GeoMean, s.CI95Low, s.CI95High}
+		for _, f := range fields {
+			if !finite(f) {
+				t.Errorf("%s: Summarize(%v) = %+v, want every field finite", tt.name, tt.xs, s)
+				break
+			}
+		}
+		if !near(s.Mean, tt.mean, 1e-12) || !near(s.StdDev, tt.sd, 1e-12) {
+			t.Errorf("%s: mean %v sd %v, want %v and %v", tt.name, s.Mean, s.StdDev, tt.mean, tt.sd)
+		}
+		if _, err := json.Marshal(s); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
 		}
 	}
 }
@@ -258,14 +328,4 @@ func TestStudentTQuantileInfinite(t *testing.T) {
 	if got, want := studentTCDF(1.959963984540054, math.Inf(1)), 0.975; !near(got, want, 1e-12) {
 		t.Errorf("studentTCDF(1.96, +Inf) = %.16g, want %v", got, want)
 	}
-}
-
-// studentTCDF returns P(T ≤ t) for Student's t distribution with df > 0
-// degrees of freedom (df need not be an integer; +Inf is the normal
-// distribution).
-func studentTCDF(t, df float64) float64 {
-	if t >= 0 {
-		return 1 - studentTUpper(t, df)
-	}
-	return studentTUpper(-t, df)
 }

@@ -119,6 +119,25 @@ func deltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
 // the outputs that lay out the comparison themselves (report.html).
 func NotesCell(v *analysis.VariantSummary) string { return notesCell(v) }
 
+// ServerCPUDeltaCell is v's requests per server CPU-second against the
+// baseline's (VariantSummary.ServerCPUComparison): "+98.12 %, significant
+// (p Holm 0.0040)", "baseline", or why nothing was compared ("-" without
+// two readings a side).
+func ServerCPUDeltaCell(v *analysis.VariantSummary) string {
+	c := v.ServerCPUComparison
+	switch {
+	case v.IsBaseline:
+		return "baseline"
+	case !c.Tested():
+		return "-"
+	}
+	verdict := "not significant"
+	if c.Significant {
+		verdict = "significant"
+	}
+	return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
+}
+
 // notesCell marks the best variant of a sweep, failed and client-bound
 // variants, and those whose client CPUs other processes shared
 // (VariantSummary.OtherLoadReps).
@@ -216,7 +235,7 @@ func Comparison(s *analysis.RunSummary) Table {
 				return format.Rate(x)
 			}
 			return "-"
-		}})
+		}}, column{"Δ req/server cpu-s", false, func(_ int, v *analysis.VariantSummary) string { return ServerCPUDeltaCell(v) }})
 	}
 	if notes {
 		cols = append(cols, column{"notes", false, func(_ int, v *analysis.VariantSummary) string { return notesCell(v) }})
