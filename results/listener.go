@@ -90,4 +90,3 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	}
 	return &l
 }
-

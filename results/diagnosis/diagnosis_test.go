@@ -256,7 +256,7 @@ func TestNotAvailable(t *testing.T) {
 		t.Fatalf("diagnoses %v, want a probable %s", r, RuleAcceptQueue)
 	}
 	d := got.Diagnoses[0]
-	if !strings.Contains(d.Cause, "probably") || !strings.Contains(d.Figure, "ListenOverflows not available (open /proc/net/netstat: permission denied)") {
+	if !strings.Contains(d.Cause, "probably") || !strings.Contains(d.Figure, "ListenOverflows, ListenDrops not available (open /proc/net/netstat: permission denied) on server") {
 		t.Errorf("cause %q, figure %q: want probable, and not available with why", d.Cause, d.Figure)
 	}
 	if strings.Contains(d.Figure, "ListenOverflows +0") {

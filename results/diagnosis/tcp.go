@@ -155,11 +155,31 @@ func plural(n int, what string) string {
 }
 
 // on writes the counters names of h with where they were read: "ListenOverflows
-// +1,295, ListenDrops +1,295 on local (the server)".
+// +1,295, ListenDrops +1,295 on local (the server)". Counters not
+// available for the same reason share it: "ListenOverflows, ListenDrops
+// not available (why)".
 func on(h *HostCounts, names ...string) string {
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = figure(h, n)
+	var parts []string
+	var gone []string // names not available, in order, grouped by reason below
+	for _, n := range names {
+		if _, _, ok := h.Get(n); ok {
+			parts = append(parts, figure(h, n))
+		} else {
+			gone = append(gone, n)
+		}
+	}
+	for len(gone) > 0 {
+		why := h.Why(gone[0])
+		var same, rest []string
+		for _, n := range gone {
+			if h.Why(n) == why {
+				same = append(same, n)
+			} else {
+				rest = append(rest, n)
+			}
+		}
+		parts = append(parts, strings.Join(same, ", ")+" not available ("+why+")")
+		gone = rest
 	}
 	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")"
 }
