@@ -209,6 +209,18 @@ func All(reps [][]Repetition) []Diagnosis {
 	return out
 }
 
+// AllHostOnly returns every host-only change of reps (as Run returns
+// them), in order.
+func AllHostOnly(reps [][]Repetition) []HostOnly {
+	var out []HostOnly
+	for i := range reps {
+		for j := range reps[i] {
+			out = append(out, reps[i][j].HostOnly...)
+		}
+	}
+	return out
+}
+
 // Rep diagnoses one repetition of variant.
 func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out := Repetition{Variant: variant, Rep: rep.Index}

@@ -26,6 +26,17 @@ func RepTimeline(tl *diagnosis.Repetition) []notice {
 	for i := range tl.Hosts {
 		out = append(out, notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
 	}
+	if tl.Listener != nil {
+		out = append(out, notice{"listener", tl.Listener.Words()})
+	}
+	for i := range tl.Traffic {
+		if tl.Traffic[i].Shared {
+			out = append(out, notice{"other traffic", tl.Traffic[i].Words()})
+		}
+	}
+	for i := range tl.HostOnly {
+		out = append(out, notice{"not the run's", tl.HostOnly[i].Title + ": " + tl.HostOnly[i].Line()})
+	}
 	for _, u := range tl.Unjudged {
 		if !strings.HasPrefix(u, "stalls: ") { // said on the stalls line
 			out = append(out, notice{"not judged", u})
@@ -155,6 +166,16 @@ func TCPWords(h *diagnosis.HostCounts) string {
 		s += strings.Join(gone[why], ", ") + " (" + why + ")"
 	}
 	return s
+}
+
+// HostOnlyLabel labels a host-only change in a report's banner.
+const HostOnlyLabel = "NOT THE RUN'S"
+
+// HostOnlyWords words a host-only change for a report's banner:
+// "default, repetition 1: accept-queue overflow? ListenOverflows +493 …
+// on local (…): on this host, not attributable to the run: …".
+func HostOnlyWords(h *diagnosis.HostOnly) string {
+	return fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line())
 }
 
 // DiagnosisTitle is a diagnosis's heading: "default, repetition 1:
