@@ -297,7 +297,9 @@ var timelineAnswers = map[string]answer{
 	"Timeline.HostOnly": {run: fixture.ForeignOverflowRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		h := &m.Reps[0][0].Timeline.HostOnly[0]
 		return []string{"not the run's", h.Title + ": " + h.Line()}
-	}, "json", func(*analysis.Report) []string { return []string{`"not_attributable": [`, `"rule": "accept_queue_overflow"`} },
+	}, "json", func(*analysis.Report) []string {
+		return []string{`"not_attributable": [`, `"rule": "accept_queue_overflow"`}
+	},
 		"csv", func(*analysis.Report) []string { return []string{"," + diagnosis.RuleAcceptQueue + ","} }),
 		without: map[string]string{"compare": noTimelineCompare, "md": "the banner names each (Report.HostOnly)"}},
 	"Timeline.Traffic": {run: fixture.ForeignOverflowRun, want: forOutputs("text html", func(m *analysis.Report) []string {
