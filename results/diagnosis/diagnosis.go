@@ -117,7 +117,8 @@ type Repetition struct {
 	Stalls       []Stall `json:"stalls,omitempty"`
 	StallsJudged bool    `json:"stalls_judged,omitempty"`
 	// ListenOverflows is the target's listen overflows over the window:
-	// its listener's own drops where they were read (Listener), else the
+	// its listener's own drops where they were read (Listener; at most the
+	// server hosts' ListenOverflows where those grew), else the
 	// server hosts' ListenOverflows, each host once, when the run's own
 	// connections show them (0 when they do not: the overflows were
 	// another listener's, HostOnly); nil when not available (no server

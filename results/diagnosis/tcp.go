@@ -371,14 +371,29 @@ func (k *kernel) resets() []Diagnosis {
 }
 
 // listenOverflows is Repetition.ListenOverflows: the target listener's
-// drops where read, else the server hosts' ListenOverflows when an
-// accept-queue overflow is among the run's diagnoses ds (0 when it is
-// not: another listener's); nil when not available.
+// drops where read (at most the server hosts' ListenOverflows), else the
+// server hosts' ListenOverflows when an accept-queue overflow is among
+// the run's diagnoses ds (0 when it is not: another listener's); nil when
+// not available.
 func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
+	host := k.hostOverflows(ds)
 	if l := k.own.listener; l.Measured() {
+		// Its drops count each of its overflows and a few drops more
+		// (SYNs dropped for other reasons): the namespace's count bounds
+		// them where another listener did not overflow too.
 		v := l.Drops
+		if host != nil && *host > 0 {
+			v = min(v, *host)
+		}
 		return &v
 	}
+	return host
+}
+
+// hostOverflows is the server hosts' ListenOverflows over the window when
+// an accept-queue overflow is among the run's diagnoses ds, 0 when it is
+// not; nil when not available.
+func (k *kernel) hostOverflows(ds []Diagnosis) *uint64 {
 	var sum uint64
 	servers := 0
 	for i := range k.hosts {
