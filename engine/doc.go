@@ -41,7 +41,7 @@
 //     request that opens a connection) to the first and last response byte.
 //   - Before the client closes a connection it reads the socket's TCP_INFO
 //     (Linux, one getsockopt into the slot's own buffer: no allocation, no
-//     lock, about 1 µs against a short connection's 1 ms), and counts it
+//     lock, 2-3 µs against a short connection's 1.5 ms: BenchmarkSockInfo), and counts it
 //     with the request that closed it (Counts.Sockets): whether it
 //     retransmitted and whether the server reset it. That is the run's own
 //     view of what the namespace's kernel counters say of every program.
