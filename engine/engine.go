@@ -360,6 +360,7 @@ type slot struct {
 
 	cur atomic.Pointer[net.TCPConn] // published open connection, for abort
 	pub published
+	si  sockInfo // the TCP_INFO buffer (sockinfo_linux.go)
 
 	// The timeline (timeline.go): tmu is held from reading the clock for
 	// an event until the event is in tl.
@@ -395,6 +396,9 @@ type attempt struct {
 	err       error
 	status    int
 	bytes     uint64
+	sockRead  bool   // the connection's TCP_INFO was read when it closed
+	retrans   uint32 // and it had retransmitted so many segments
+	reset     bool   // and the peer had reset it
 }
 
 func newSlot(e *Engine, cfg *tls.Config, resumption bool) *slot {
@@ -412,6 +416,7 @@ func newSlot(e *Engine, cfg *tls.Config, resumption bool) *slot {
 		s.br = bufio.NewReaderSize(&s.rd, readBufferSize)
 	}
 	s.rd.e = e
+	s.si.init()
 	s.timer = time.NewTimer(time.Hour)
 	s.timer.Stop()
 	return s
@@ -700,6 +705,7 @@ func (s *slot) closeConn() {
 		return
 	}
 	s.cur.Store(nil)
+	s.noteSocket()
 	_ = s.raw.Close()
 	s.raw, s.conn, s.rd.c = nil, nil, nil
 }
@@ -753,6 +759,16 @@ func (s *slot) account() {
 	if a.dialed {
 		c.Connections++
 		s.record(timingConnect, a.connect)
+	}
+	if a.sockRead {
+		c.Sockets.Read++
+		if a.retrans > 0 {
+			c.Sockets.Retransmitted++
+			c.Sockets.Retransmits += uint64(a.retrans)
+		}
+		if a.reset {
+			c.Sockets.Reset++
+		}
 	}
 	if a.handshake {
 		c.Handshakes++

@@ -386,7 +386,7 @@ func TestWindow(t *testing.T) {
 	if got := g.Errors.Total(); got != 0 {
 		t.Errorf("errors = %d (%+v), want 0: requests draining after the window must not count", got, g.Errors)
 	}
-	if got, want := g.Outside, (results.Outside{Warmup: conns, Late: conns}); got != want {
+	if got, want := g.Outside, (results.Outside{Warmup: conns, WarmupStatus: [6]uint64{2: conns}, Late: conns, LateStatus: [6]uint64{2: conns}}); got != want {
 		t.Errorf("Outside = %+v, want %+v", got, want)
 	}
 	if got, want := e.dials(), uint64(3*conns); got != want {
@@ -423,7 +423,9 @@ func TestDrainLimit(t *testing.T) {
 	if got, want := g.Errors[results.ErrTimeout].Count, uint64(conns); got != want {
 		t.Errorf("timeouts = %d, want %d", got, want)
 	}
-	if got, want := g.Outside, (results.Outside{Abandoned: conns, Unanswered: results.Stages{Response: conns}}); got != want {
+	// Cut off after the window, they are counted by the class of their
+	// failure there: timeout.
+	if got, want := g.Outside, (results.Outside{Abandoned: conns, AfterClasses: results.ErrorCounts{results.ErrTimeout: conns}, Unanswered: results.Stages{Response: conns}}); got != want {
 		t.Errorf("Outside = %+v, want %+v", got, want)
 	}
 }

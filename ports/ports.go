@@ -212,9 +212,11 @@ type Load struct {
 //     port TimeWaitLen = 60 s, so the new-connection rate r it can keep is
 //     (P − c) / 60: 470 per second with the default range. A known Rate
 //     above that runs out of ports after (P − c) / r seconds; a closed loop
-//     (Rate 0) runs out only if the server is that fast, and the warning
-//     says so. With reuse on the limit is (P − c) per second (ReuseDelay),
-//     warned about the same way for a known Rate.
+//     (Rate 0) runs out only if the server is that fast. With reuse on the limit is (P − c) per second (ReuseDelay),
+//     warned about the same way for a known Rate. A closed loop's rate is
+//     not known before the run, and whether the client closes first
+//     depends on the server: MeasuredWarning judges it from what a window
+//     left behind instead.
 //
 // Whether the client or the server holds TIME_WAIT depends on which closes
 // first, so a rate warning says "may".
@@ -279,15 +281,6 @@ func Warnings(l Limits, ld Load) []string {
 			"that holds %s ports %s at once, but %s, %d beside %d open connections (enough for %s/s); "+
 			"connects may fail with EADDRNOTAVAIL after about %s s; %s",
 			rate, hold, count(r*holdSeconds(reused)), to, rng, ports-per, per, count(maxRate), count(left), fix))
-	case ld.Rate == 0 && !reused:
-		why := "tcp_tw_reuse is 0"
-		if l.TWReuse == TWReuseLoopback {
-			why = "tcp_tw_reuse=2 frees them only for loopback destinations"
-		}
-		ws = append(ws, fmt.Sprintf("connection: close in a closed loop: a client that closes first keeps each port 60 s in TIME_WAIT and %s; "+
-			"%s, so above %s new connections/s %s they run out and connects fail with EADDRNOTAVAIL; "+
-			"if the server can answer that fast, run: %s",
-			why, rng, count(maxRate), to, reuse))
 	}
 	return ws
 }
@@ -307,4 +300,54 @@ func count(f float64) string {
 		return strconv.FormatFloat(f, 'f', 1, 64)
 	}
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
+}
+
+// TimeWaitShare is the share of the free port range that the client's
+// TIME_WAIT sockets to one destination must hold after a window for
+// MeasuredWarning to speak: a tenth is far from running out yet, but a
+// window some times longer would.
+const TimeWaitShare = 0.1
+
+// MeasuredWarning says what a window's aftermath calls for, or "": the
+// client's TIME_WAIT sockets to the destination (timeWait, counted right
+// after the window: ports the client holds 60 s because it closed first)
+// holding at least TimeWaitShare of the ports not open (Ports −
+// ld.Connections per destination), or connects that failed for want of a
+// port (portErrors, EADDRNOTAVAIL). Where the server closes first, the
+// TIME_WAIT is the server's and the client's count stays small: no
+// warning, whatever the connection mode. Nothing for unknown Limits.
+func MeasuredWarning(l Limits, ld Load, timeWait int, portErrors uint64) string {
+	if !l.Known() || (timeWait <= 0 && portErrors == 0) {
+		return ""
+	}
+	dest := max(ld.Destinations, 1)
+	per := (max(ld.Connections, 0) + dest - 1) / dest
+	free := max(l.Ports()-per, 1)
+	share := float64(timeWait) / float64(dest) / float64(free)
+	if portErrors == 0 && share < TimeWaitShare {
+		return ""
+	}
+	const (
+		widen = "sysctl -w net.ipv4.ip_local_port_range='1024 65535'"
+		reuse = "sysctl -w net.ipv4.tcp_tw_reuse=1"
+	)
+	fix := "run: " + reuse + " (or " + widen + ")"
+	if l.Reuses(ld.Loopback) {
+		fix = "run: " + widen + ", or spread the load over more server addresses or client addresses"
+	}
+	what := fmt.Sprintf("after the window the client held %d ports in TIME_WAIT to the target (it closed first, so each stays 60 s), %.0f %% of the %d ports net.ipv4.ip_local_port_range %d-%d leaves beside %d open connections",
+		timeWait, share*100, free, l.Low, l.High, per)
+	if portErrors > 0 {
+		what += fmt.Sprintf(", and %s failed with EADDRNOTAVAIL (no free port)", plural(portErrors, "connect"))
+		return what + "; " + fix
+	}
+	return what + ": a longer or faster window runs out of ports and its connects fail with EADDRNOTAVAIL; " + fix
+}
+
+// plural writes "1 connect", "2 connects".
+func plural(n uint64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.FormatUint(n, 10) + " " + what + "s"
 }

@@ -200,11 +200,45 @@ type Counts struct {
 	// failures themselves are counted in Errors as usual; the waits keep
 	// a dead or refusing server from turning every slot into a busy loop.
 	Backoffs uint64 `json:"backoffs,omitempty"`
+	// Sockets is what the client's own sockets said of themselves when
+	// they closed (TCP_INFO); zero where not read (off Linux, a run
+	// stored before it).
+	Sockets Sockets `json:"sockets,omitzero"`
 	// Outside counts what happened outside the window. It is part of no
 	// figure; it makes kaeload's accounting checkable against the server's
 	// own log: every response the client read is in exactly one of
 	// Requests, Outside.Warmup and Outside.Late.
 	Outside Outside `json:"outside"`
+}
+
+// Sockets counts what the client's own connections said of themselves
+// (Linux's TCP_INFO, read once per connection just before the client
+// closes it), counted with the request that closed the connection. It is
+// the run's own evidence, beside the namespace's counters that every
+// program on the host moves: a connection that retransmitted met loss
+// or a full queue on its way; one the server reset shows it here.
+type Sockets struct {
+	// Read is the connections whose TCP_INFO was read.
+	Read uint64 `json:"read"`
+	// Retransmitted is how many of them retransmitted a segment
+	// (tcpi_total_retrans > 0: their handshake's final ACK or first data
+	// lost, as a full accept queue drops them), Retransmits their
+	// retransmitted segments in all. A retransmitted SYN shows as a
+	// connect of 1 s or more (the connect histogram) instead: the SYN's
+	// first retransmit waits 1 s.
+	Retransmitted uint64 `json:"retransmitted,omitempty"`
+	Retransmits   uint64 `json:"retransmits,omitempty"`
+	// Reset is how many were reset by the peer before the client closed
+	// them (their state CLOSE when read).
+	Reset uint64 `json:"reset,omitempty"`
+}
+
+// Add adds o into s.
+func (s *Sockets) Add(o Sockets) {
+	s.Read += o.Read
+	s.Retransmitted += o.Retransmitted
+	s.Retransmits += o.Retransmits
+	s.Reset += o.Reset
 }
 
 // Outside counts the requests that ended outside the measured window.
@@ -280,6 +314,7 @@ func (c *Counts) Add(o *Counts) {
 	c.Scheduled += o.Scheduled
 	c.Missed += o.Missed
 	c.Backoffs += o.Backoffs
+	c.Sockets.Add(o.Sockets)
 	for k, v := range o.Negotiated {
 		if c.Negotiated == nil {
 			c.Negotiated = make(map[string]uint64)

@@ -192,6 +192,11 @@ type Rep struct {
 	// holds TIME_WAIT for 60 s, so this shows which side pays for the
 	// short connections' ports.
 	TimeWait *int `json:"time_wait,omitempty"`
+	// TimeWaitTarget is how many of the client machine's sockets in
+	// TIME_WAIT right after the window were connections to the target
+	// (its address and port): the ports the client itself holds because
+	// it closed first; nil when not counted.
+	TimeWaitTarget *int `json:"time_wait_target,omitempty"`
 	// Step is set when the repetition is a step of a capacity search: the
 	// rate asked and whether the window met the targets.
 	Step *CapacityStep `json:"step,omitempty"`

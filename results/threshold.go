@@ -22,9 +22,12 @@ const (
 	// MetricVs is Variant's mean rate against Against's, as a fraction
 	// (0.30 = 30 % faster; "kae vs baseline >= +30%").
 	MetricVs = "vs"
-	// MetricListenOverflows is the server's ListenOverflows over a
+	// MetricListenOverflows is the target's listen overflows over a
 	// variant's windows, summed over its repetitions: how often its accept
-	// queue overflowed ("listen_overflows == 0"). Not measured where the
+	// queue overflowed ("listen_overflows == 0"): its listener's own drops
+	// where they were read, else the server's ListenOverflows where the
+	// run's own connections show them (diagnosis.Repetition.ListenOverflows;
+	// another listener's overflows count 0). Not measured where the
 	// server's counters are not available.
 	MetricListenOverflows = "listen_overflows"
 	// MetricStalls is the number of stalls (runs of intervals below half
@@ -35,7 +38,8 @@ const (
 	// MetricDiagnoses is the number of diagnoses of a variant's windows
 	// (accept-queue overflow, SYN queue full, TIME_WAIT overflow, reset
 	// storm, stalls, not steady), summed over its repetitions
-	// ("diagnoses == 0").
+	// ("diagnoses == 0"). A counter change the run's own connections do
+	// not show is no diagnosis (diagnosis.HostOnly).
 	MetricDiagnoses = "diagnoses"
 )
 

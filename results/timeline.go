@@ -50,6 +50,9 @@ type Timeline struct {
 	// Hosts are the network namespaces whose TCP counters were read,
 	// each with its counters' growth per point; empty when none was read.
 	Hosts []TCPHost `json:"tcp_hosts,omitempty"`
+	// Listener is the target's listening socket read at the same
+	// boundaries; nil when the server host was not read (see ListenQueue).
+	Listener *ListenQueue `json:"listener,omitempty"`
 }
 
 // Interval is one interval of a timeline: one group's, or the sum of
@@ -301,6 +304,8 @@ type TimelineBuilder struct {
 	points   map[int]*pointAcc
 	hosts    []TCPHost
 	tcp      []map[int]TCPCounts // per host, by interval
+	listener *ListenQueue
+	listen   map[int]ListenSample // by interval
 }
 
 // groupLine is one group's intervals so far.
@@ -500,6 +505,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	for h := range t.Hosts {
 		t.Hosts[h].Deltas = b.deltas(h, keys)
 	}
+	t.Listener = b.listenerOver(keys)
 	groups := make([][]Interval, len(b.groups))
 	if len(b.groups) == 1 {
 		return t, groups // the points are the group's (Rep.GroupTimeline)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,7 +15,11 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/internal/nginxtest"
 	"github.com/kaeload/kaeload/internal/testkit"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/render"
 )
 
 // tcpRead is a snapshot of kernel TCP counters and when it was taken.
@@ -175,6 +180,15 @@ func overflowCase(t *testing.T, backlog int, overflow bool) {
 		if window == 0 {
 			t.Fatalf("backlog %d: no listen overflow in the window (only in the warm-up)", tc.backlog)
 		}
+		// The run's own: its listener's drops, read at every boundary,
+		// make the overflow a diagnosis (TestForeignOverflow's twin).
+		m := analysis.Analyze(run)
+		if l := m.Reps[0][0].Timeline.Listener; !l.Measured() || l.Drops == 0 {
+			t.Errorf("backlog %d: the target's listener %+v: want read, with drops", tc.backlog, l)
+		}
+		if !slices.ContainsFunc(m.Diagnoses, func(d diagnosis.Diagnosis) bool { return d.Rule == diagnosis.RuleAcceptQueue }) {
+			t.Errorf("backlog %d: diagnoses %+v, host only %+v: want an accept-queue overflow", tc.backlog, m.Diagnoses, m.HostOnly)
+		}
 		words := "listen overflows " + format.Count(window)
 		if !regexp.MustCompile(`(?m)^kernel +client\+server: ` + words + `\b`).MatchString(out) {
 			t.Errorf("backlog %d: the progress bars do not name %q on their kernel line", tc.backlog, words)
@@ -182,5 +196,74 @@ func overflowCase(t *testing.T, backlog int, overflow bool) {
 		if !regexp.MustCompile(`(?m): done, .*; kernel client\+server: ` + words + `\b`).MatchString(out) {
 			t.Errorf("backlog %d: the closing line does not name %q", tc.backlog, words)
 		}
+	}
+}
+
+// TestForeignOverflow is TestAcceptQueueOverflow's twin with the
+// overflow someone else's: in a network namespace of its own, nginx with
+// a backlog of 4096 (its queue cannot overflow) is measured for 1 s while
+// another program's listen(1) socket that never accepts receives 100
+// connects a second (testkit.ForeignListener) and overflows. The
+// namespace's ListenOverflows grow in the window, but the target's own
+// listener, read at every boundary, drops nothing: no diagnosis, the
+// threshold "diagnoses == 0" holds, listen_overflows is 0, and the
+// report names the counter on the host, not attributable to the run. The
+// foreign connects show as other traffic in the namespace.
+func TestForeignOverflow(t *testing.T) {
+	endToEndOnce(t, "the kernel's TCP counters of a real foreign overflow")
+	needCPUs(t, 2)
+	nginxtest.Binary(t)
+	if !testkit.InPrivateNetns(t) {
+		return
+	}
+	ng := nginxtest.Start(t, nginxtest.Config{CPUs: "0", Backlog: 4096})
+	p := plan(ng.Addr, time.Second, []int{1})
+	// Two intervals: too few for the rate rules (stalls, not steady),
+	// which a busy machine could trip, so that every diagnosis would be
+	// the kernel counters'.
+	p.Load.Interval = 500 * time.Millisecond
+	foreign := testkit.ForeignListener(t, 100, 2*time.Second) // beyond the window's end: its SYNs are retried after it too
+	run, err := Run(context.Background(), p, testOptions(t, "1"))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	run.Thresholds = []results.Threshold{{Expr: "diagnoses == 0", Metric: results.MetricDiagnoses, Op: "==", Value: 0},
+		{Expr: "listen_overflows == 0", Metric: results.MetricListenOverflows, Op: "==", Value: 0}}
+	m := analysis.Analyze(run)
+	tl := &m.Reps[0][0].Timeline
+	var host uint64
+	for i := range tl.Hosts {
+		v, _, _ := tl.Hosts[i].Get("ListenOverflows")
+		host += v
+	}
+	t.Logf("%d foreign connects; host ListenOverflows +%d over the window; listener %+v; traffic %+v", foreign.Connects, host, tl.Listener, tl.Traffic)
+	if host == 0 {
+		t.Fatal("the foreign listener did not overflow in the window: the test shows nothing")
+	}
+	if !tl.Listener.Measured() || tl.Listener.Drops != 0 {
+		t.Errorf("the target's listener %+v: want read, no drop", tl.Listener)
+	}
+	if len(m.Diagnoses) != 0 {
+		t.Errorf("diagnoses %+v, want none", m.Diagnoses)
+	}
+	if len(m.Thresholds) != 2 {
+		t.Errorf("threshold checks %+v, want 2", m.Thresholds)
+	}
+	for _, c := range analysis.Crossed(m.Thresholds) {
+		t.Errorf("threshold %q crossed: %+v", c.Threshold.Expr, c)
+	}
+	if len(m.HostOnly) != 1 || m.HostOnly[0].Rule != diagnosis.RuleAcceptQueue {
+		t.Fatalf("host-only changes %+v, want the accept-queue overflow", m.HostOnly)
+	}
+	var text strings.Builder
+	if err := render.WriteText(&text, m); err != nil {
+		t.Fatal(err)
+	}
+	if want := "NOT THE RUN'S: default, repetition 1: no accept-queue overflow: ListenOverflows +" + format.Count(host); !strings.Contains(text.String(), want) ||
+		!strings.Contains(text.String(), diagnosis.NotTheRun) {
+		t.Errorf("the text report does not say %q … %q:\n%s", want, diagnosis.NotTheRun, text.String())
+	}
+	if len(tl.Traffic) != 1 || !tl.Traffic[0].Shared {
+		t.Errorf("traffic %+v: want other traffic in the namespace", tl.Traffic)
 	}
 }

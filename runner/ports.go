@@ -2,21 +2,17 @@ package runner
 
 import (
 	"net"
+	"net/netip"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/results"
 
 	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// checkPorts returns the warnings about the client's ephemeral ports that
-// the plan's connections call for (ports.Warnings): more connections at
-// once than the port range holds, or, with connection: close, a rate of
-// new connections that TIME_WAIT would exhaust. Nothing when the limits
-// cannot be read.
-func checkPorts(p *plans.Plan) []string {
-	l, err := ports.Read()
-	if err != nil {
-		return nil
-	}
+// portLoad is what the plan asks of the client's ports (ports.Load).
+func portLoad(p *plans.Plan) ports.Load {
 	total := 0
 	for _, g := range p.Load.Groups {
 		total += g.Connections
@@ -27,12 +23,52 @@ func checkPorts(p *plans.Plan) []string {
 			loopback = ip.IsLoopback()
 		}
 	}
-	return ports.Warnings(l, ports.Load{
-		Connections:  total,
-		Destinations: 1,
-		Loopback:     loopback,
-		Close:        p.Load.Connection != plans.KeepAlive,
-	})
+	return ports.Load{Connections: total, Destinations: 1, Loopback: loopback, Close: p.Load.Connection != plans.KeepAlive}
+}
+
+// checkTimeWait counts, when a group runs on this machine, the client's
+// sockets in TIME_WAIT to the target right after rep's window
+// (rep.TimeWaitTarget), and warns once a run when they, or the window's
+// connects that found no free port, call for it (ports.MeasuredWarning).
+func (c *controller) checkTimeWait(rep *results.Rep) {
+	local := false
+	for _, g := range c.plan.Load.Groups {
+		local = local || g.Host == nil
+	}
+	dst, err := netip.ParseAddrPort(c.plan.Target.Addr)
+	if !local || err != nil {
+		return
+	}
+	n, err := cpustat.CountTimeWait(dst)
+	if err != nil {
+		return
+	}
+	rep.TimeWaitTarget = &n
+	if c.timeWaitWarned {
+		return
+	}
+	l, err := ports.Read()
+	if err != nil {
+		return
+	}
+	if w := ports.MeasuredWarning(l, portLoad(c.plan), n, rep.Total.Errors[results.ErrPorts].Count); w != "" {
+		c.timeWaitWarned = true
+		c.warn(w)
+	}
+}
+
+// checkPorts returns the warnings about the client's ephemeral ports that
+// the plan's connections call for (ports.Warnings): more connections at
+// once than the port range holds, or, with connection: close, a rate of
+// new connections that TIME_WAIT would exhaust (a closed loop's is
+// judged after each window: checkTimeWait). Nothing when the limits
+// cannot be read.
+func checkPorts(p *plans.Plan) []string {
+	l, err := ports.Read()
+	if err != nil {
+		return nil
+	}
+	return ports.Warnings(l, portLoad(p))
 }
 
 // timeWait counts the client's sockets in TIME_WAIT (this network

@@ -489,6 +489,9 @@ type controller struct {
 	server    meter // the server's CPU; nil when it cannot be measured
 	serverPID int   // the server's process on its host (findServer); 0 when not found
 	builtin   bool  // the server is the built-in target in this process
+	// timeWaitWarned is set once the client's TIME_WAIT was warned about
+	// (checkTimeWait).
+	timeWaitWarned bool
 	// recordErr collects the Recorder's failures.
 	recordErr error
 	// hosts are the plan's ssh hosts, by name, connected for the run.
@@ -571,6 +574,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
+	c.checkTimeWait(&rep)
 	shown = &rep
 	return &rep, nil
 }

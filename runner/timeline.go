@@ -436,6 +436,8 @@ type repTimeline struct {
 	builder *results.TimelineBuilder
 	server  *series[*results.CPUUsage]
 	tcp     *tcpReadings
+	lsrc    listenSource
+	listen  *series[cpustat.ListenQueueDelta]
 }
 
 // timelineStart is the controller's first readings of a repetition's
@@ -446,6 +448,8 @@ type timelineStart struct {
 	hosts  []string // each group's ssh host, "" for this machine
 	server firstSample[*results.CPUUsage]
 	tcp    *tcpReadings
+	lsrc   listenSource
+	listen firstSample[cpustat.ListenQueueDelta]
 	logf   func(string, ...any)
 }
 
@@ -468,6 +472,8 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 	}
 	ts.server = sampleNow(c.server)
 	ts.tcp = firstTCP(ctx, c.tcpSources(), ts.logf)
+	ts.lsrc = c.listenSource()
+	ts.listen = firstListen(ctx, ts.lsrc)
 	return ts
 }
 
@@ -478,8 +484,12 @@ func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live
 		return nil
 	}
 	g := grid{start: win.Start, end: win.End, ivl: ts.ivl}
-	rt := &repTimeline{builder: results.NewTimelineBuilder(ts.ivl, ts.hosts), tcp: ts.tcp}
+	rt := &repTimeline{builder: results.NewTimelineBuilder(ts.ivl, ts.hosts), tcp: ts.tcp, lsrc: ts.lsrc}
+	if ts.listen.err != nil && rt.lsrc.why == "" {
+		rt.lsrc.why = ts.listen.err.Error()
+	}
 	rt.server = ts.server.series(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) })
+	rt.listen = ts.listen.series(ctx, g, func(f string, a ...any) { ts.logf("listen queue "+f, a...) })
 	lv.setTCPHosts(ts.tcp.hosts)
 	ts.tcp.run(ctx, g, lv.addTCP)
 	return rt
@@ -510,6 +520,11 @@ func (rt *repTimeline) finish(ctx context.Context, groups []results.Group) *resu
 		for k, r := range s.all() {
 			rt.builder.AddTCP(k, h, r.start, r.length, rt.tcp.counts(h, r.v))
 		}
+	}
+	rt.builder.SetListener(rt.lsrc.host, rt.lsrc.port, rt.lsrc.why)
+	rt.listen.wait(ctx)
+	for k, r := range rt.listen.all() {
+		rt.builder.AddListener(k, r.start, r.length, listenSample(r.v))
 	}
 	t, per := rt.builder.Build()
 	for i := range groups {

@@ -76,11 +76,15 @@ var countMetrics = map[string]string{
 //	client_bound (==|!=) true|false  any repetition client-bound
 //	VARIANT vs VARIANT OP PERCENT    Δ % of the mean rates ("baseline": the
 //	                                 scenario's baseline)
-//	listen_overflows OP COUNT        the server's accept-queue overflows
-//	                                 (ListenOverflows over the windows)
+//	listen_overflows OP COUNT        the target's accept-queue overflows
+//	                                 (its listener's drops, or
+//	                                 ListenOverflows the run's own
+//	                                 connections show, over the windows)
 //	stalls OP COUNT                  stalls: intervals below half the
 //	                                 window's median rate
 //	diagnoses OP COUNT               diagnoses of the windows' timelines
+//	                                 (not the host's counter changes the
+//	                                 run's own connections do not show)
 //
 // OP is <, <=, >, >=, == or !=. Variant names are resolved by Compile;
 // here "baseline" stays as written. The threshold is the run record's

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -246,7 +247,11 @@ func checkRemoteTCP(t *testing.T, rep results.Rep, host string, apart bool) {
 	if tl == nil {
 		t.Fatal("the repetition has no timeline")
 	}
-	t.Logf("TCP hosts: %+v", tl.Hosts)
+	t.Logf("TCP hosts: %+v; listener %+v", tl.Hosts, tl.Listener)
+	// The server's listener, read over ssh (ss) at every boundary.
+	if l := tl.Listener; l == nil || l.Host != host || l.Unavailable != "" || l.Backlog == 0 || !slices.ContainsFunc(l.Queue, func(q *uint64) bool { return q != nil }) {
+		t.Errorf("the target's listener %+v, want read on %s", l, host)
+	}
 	sum := func(h int, name string) uint64 {
 		var n uint64
 		for i := range tl.Points {

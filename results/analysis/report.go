@@ -57,6 +57,10 @@ type Report struct {
 	// variants and repetitions in order: what went wrong inside the
 	// windows, each with its cause, figure, consequence and fix.
 	Diagnoses []diagnosis.Diagnosis
+	// HostOnly are every repetition's kernel counter changes that the
+	// run's own connections do not show (RepReport.Timeline.HostOnly): on
+	// the host, not attributable to the run, and no diagnosis.
+	HostOnly []diagnosis.HostOnly
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or
@@ -134,6 +138,7 @@ func Analyze(r *results.Run) *Report {
 	rep.CapacityLine = CapacityLine(r)
 	inside := diagnosis.Run(r)
 	rep.Diagnoses = diagnosis.All(inside)
+	rep.HostOnly = diagnosis.AllHostOnly(inside)
 	rep.Thresholds = checkThresholds(r, inside)
 	for _, c := range Crossed(rep.Thresholds) {
 		rep.Crossed = append(rep.Crossed, crossedLine(&c))

@@ -81,6 +81,8 @@ type Diagnosis struct {
 	Counters []Counter `json:"counters,omitempty"`
 	// Stalls are the stalls (RuleStalls only).
 	Stalls []Stall `json:"stalls,omitempty"`
+
+	host string // the host a per-host rule (TIME_WAIT, resets) judged
 }
 
 // Counter is one kernel counter's growth on one host over a window.
@@ -114,11 +116,24 @@ type Repetition struct {
 	// not).
 	Stalls       []Stall `json:"stalls,omitempty"`
 	StallsJudged bool    `json:"stalls_judged,omitempty"`
-	// ListenOverflows is the server hosts' ListenOverflows over the
-	// window, each host once; nil when not available (no server host's
-	// counters read, or one server host's not available or not read in
-	// every interval).
+	// ListenOverflows is the target's listen overflows over the window:
+	// its listener's own drops where they were read (Listener; at most the
+	// server hosts' ListenOverflows where those grew), else the
+	// server hosts' ListenOverflows, each host once, when the run's own
+	// connections show them (0 when they do not: the overflows were
+	// another listener's, HostOnly); nil when not available (no server
+	// host's counters read, or one server host's not available or not
+	// read in every interval).
 	ListenOverflows *uint64 `json:"listen_overflows,omitempty"`
+	// Listener is the target's listener over the window; nil when the
+	// timeline has none (a run stored before it).
+	Listener *Listener `json:"listener,omitempty"`
+	// HostOnly are the kernel counters' changes that the run's own
+	// connections do not show: on the host, not attributable to the run;
+	// no diagnosis.
+	HostOnly []HostOnly `json:"host_only,omitempty"`
+	// Traffic cross-checks each host's opens with the run's connects.
+	Traffic []Traffic `json:"traffic,omitempty"`
 	// Hosts are the TCP counters' growth over the window, per host, in
 	// the timeline's order.
 	Hosts []HostCounts `json:"hosts,omitempty"`
@@ -195,6 +210,18 @@ func All(reps [][]Repetition) []Diagnosis {
 	return out
 }
 
+// AllHostOnly returns every host-only change of reps (as Run returns
+// them), in order.
+func AllHostOnly(reps [][]Repetition) []HostOnly {
+	var out []HostOnly
+	for i := range reps {
+		for j := range reps[i] {
+			out = append(out, reps[i][j].HostOnly...)
+		}
+	}
+	return out
+}
+
 // Rep diagnoses one repetition of variant.
 func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out := Repetition{Variant: variant, Rep: rep.Index}
@@ -213,14 +240,14 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	if why != "" {
 		out.Unjudged = append(out.Unjudged, "stalls: "+why)
 	}
-	out.ListenOverflows = listenOverflows(out.Hosts)
 	add := func(d *Diagnosis) {
 		if d != nil {
 			d.Variant, d.Rep, d.Title = variant, rep.Index, titles[d.Rule]
 			out.Diagnoses = append(out.Diagnoses, *d)
 		}
 	}
-	k := kernel{hosts: out.Hosts, connect: rep.Total.Latency.Connect, errs: &rep.Total.Counts.Errors, window: w.length()}
+	k := kernel{hosts: out.Hosts, connect: rep.Total.Latency.Connect, errs: &rep.Total.Counts.Errors, window: w.length(), own: newOwn(rep, out.Hosts)}
+	out.Listener, out.Traffic = k.own.listener, k.own.traffic(out.Hosts)
 	add(k.acceptQueue())
 	add(k.synQueue())
 	for _, d := range k.timeWait() {
@@ -229,6 +256,8 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	for _, d := range k.resets() {
 		add(&d)
 	}
+	out.Diagnoses, out.HostOnly = k.split(out.Diagnoses)
+	out.ListenOverflows = k.listenOverflows(out.Diagnoses)
 	add(w.stallDiagnosis(out.Stalls))
 	d, why := w.notSteady(out.Stalls, opts)
 	if why != "" {

@@ -21,6 +21,32 @@
 // A repetition without a timeline (a run stored before timelines) has
 // NoTimeline set and nothing else: no diagnosis and no error.
 //
+// # The run's own
+//
+// The kernel's counters belong to a network namespace, not to a run:
+// another program's listener overflowing its own queue moves
+// ListenOverflows as the target's would. So a counter rule's finding is
+// a diagnosis only where the run's own connections agree; otherwise it
+// is a HostOnly change, "on this host, not attributable to the run",
+// which every output names and no threshold counts (diagnoses,
+// listen_overflows). The evidence:
+//
+//   - accept-queue overflow and SYN queue full: the target's listener
+//     (results.ListenQueue, read at the timeline's boundaries) dropped
+//     SYNs or handshakes, or a boundary found its accept queue full;
+//     where it was read that decides. Where it was not (a server out of
+//     reach, a run stored before), connects of 1 s or more (a SYN dropped
+//     and retransmitted: its first retransmit waits 1 s) or connections
+//     whose TCP_INFO counted retransmits (results.Sockets: a final ACK or
+//     first data dropped);
+//   - TIME_WAIT overflow and reset storm, whose counters have no owner:
+//     the run's connects are at least OwnShare of the host's connections.
+//
+// Traffic cross-checks each host's opens (ActiveOpens where clients
+// run, else PassiveOpens) with the run's connects, and says when other
+// traffic shared the namespace: more opens than the connections in flight
+// at the window's edges explain.
+//
 // # Rules
 //
 // The counters are those of the window (the warm-up's do not count: it

@@ -38,6 +38,7 @@ func synthRep(perSecond []uint64) results.Rep {
 	}
 	rep := results.Rep{Groups: []results.Group{{}}, Timeline: t}
 	rep.Total.Requests = total
+	rep.Total.Connections = total // connection: close
 	t0 := time.Date(2026, 12, 3, 18, 0, 0, 0, time.UTC)
 	rep.Total.Window = results.Window{Start: t0, End: t0.Add(time.Duration(len(perSecond)) * time.Second)}
 	rep.Total.Latency = results.NewLatency()
@@ -118,4 +119,16 @@ func rules(ds []Diagnosis) []string {
 		out = append(out, d.Rule)
 	}
 	return out
+}
+
+// withListener sets rep's target listener: port 443 on host "server",
+// backlog 511, dropping drops[i] in point i (nil: not read), its queue
+// queue at every boundary.
+func withListener(rep results.Rep, queue uint64, drops ...*uint64) results.Rep {
+	q := &results.ListenQueue{Host: "server", Port: 443, Backlog: 511, Drops: drops}
+	for range drops {
+		q.Queue = append(q.Queue, &queue)
+	}
+	rep.Timeline.Listener = q
+	return rep
 }

@@ -2,6 +2,7 @@ package diagnosis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,6 +129,7 @@ type kernel struct {
 	connect *results.Histogram // the window's connect times
 	errs    *results.Errors    // the window's errors
 	window  time.Duration      // the window's length
+	own     *own               // what the run's own connections showed
 }
 
 // figure writes counter name of h for a figure: "ListenOverflows
@@ -153,11 +155,31 @@ func plural(n int, what string) string {
 }
 
 // on writes the counters names of h with where they were read: "ListenOverflows
-// +1,295, ListenDrops +1,295 on local (the server)".
+// +1,295, ListenDrops +1,295 on local (the server)". Counters not
+// available for the same reason share it: "ListenOverflows, ListenDrops
+// not available (why)".
 func on(h *HostCounts, names ...string) string {
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = figure(h, n)
+	var parts []string
+	var gone []string // names not available, in order, grouped by reason below
+	for _, n := range names {
+		if _, _, ok := h.Get(n); ok {
+			parts = append(parts, figure(h, n))
+		} else {
+			gone = append(gone, n)
+		}
+	}
+	for len(gone) > 0 {
+		why := h.Why(gone[0])
+		var same, rest []string
+		for _, n := range gone {
+			if h.Why(n) == why {
+				same = append(same, n)
+			} else {
+				rest = append(rest, n)
+			}
+		}
+		parts = append(parts, strings.Join(same, ", ")+" not available ("+why+")")
+		gone = rest
 	}
 	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")"
 }
@@ -290,7 +312,7 @@ func (k *kernel) timeWait() []Diagnosis {
 		if v == 0 {
 			continue
 		}
-		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow")}
+		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name}
 		d.Cause = "the TIME_WAIT table on " + h.Name + " was full (net.ipv4.tcp_max_tw_buckets)"
 		d.Figure = on(h, "TCPTimeWaitOverflow")
 		d.Consequence = format.Count(v) + " closing sockets skipped TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel logs \"TCP: time wait bucket table overflow\"; with short connections the side that closes first holds every connection in TIME_WAIT for 60 s"
@@ -319,7 +341,7 @@ func (k *kernel) resets() []Diagnosis {
 		if !ok || !okA || !okP || rst < MinResets || float64(rst) < ResetShare*float64(conns) {
 			continue
 		}
-		d := Diagnosis{Rule: RuleResets}
+		d := Diagnosis{Rule: RuleResets, host: h.Name}
 		names := []string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}
 		for _, n := range abortNames {
 			if v, _, _ := h.Get(n); v > 0 {
@@ -348,13 +370,34 @@ func (k *kernel) resets() []Diagnosis {
 	return out
 }
 
-// listenOverflows is the server hosts' ListenOverflows over the window
-// (Repetition.ListenOverflows); nil when not available.
-func listenOverflows(hosts []HostCounts) *uint64 {
+// listenOverflows is Repetition.ListenOverflows: the target listener's
+// drops where read (at most the server hosts' ListenOverflows), else the
+// server hosts' ListenOverflows when an accept-queue overflow is among
+// the run's diagnoses ds (0 when it is not: another listener's); nil when
+// not available.
+func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
+	host := k.hostOverflows(ds)
+	if l := k.own.listener; l.Measured() {
+		// Its drops count each of its overflows and a few drops more
+		// (SYNs dropped for other reasons): the namespace's count bounds
+		// them where another listener did not overflow too.
+		v := l.Drops
+		if host != nil && *host > 0 {
+			v = min(v, *host)
+		}
+		return &v
+	}
+	return host
+}
+
+// hostOverflows is the server hosts' ListenOverflows over the window when
+// an accept-queue overflow is among the run's diagnoses ds, 0 when it is
+// not; nil when not available.
+func (k *kernel) hostOverflows(ds []Diagnosis) *uint64 {
 	var sum uint64
 	servers := 0
-	for i := range hosts {
-		h := &hosts[i]
+	for i := range k.hosts {
+		h := &k.hosts[i]
 		if !h.Server {
 			continue
 		}
@@ -367,6 +410,9 @@ func listenOverflows(hosts []HostCounts) *uint64 {
 	}
 	if servers == 0 {
 		return nil
+	}
+	if !slices.ContainsFunc(ds, func(d Diagnosis) bool { return d.Rule == RuleAcceptQueue }) {
+		sum = 0 // the overflows were not the run's (HostOnly)
 	}
 	return &sum
 }

@@ -75,6 +75,9 @@ func syntheticRep(index int, s tlSpec, start time.Time) results.Rep {
 			Latency: results.Latency{Connect: hist(20, 20, 3), Handshake: hist(20, 4000, 100), TTFB: hist(20, 6000, 200), Total: hist(20, 7000, 200)},
 			CPU:     &results.CPUUsage{CPUs: cpus, Seconds: 0.62 * 10 * float64(s.window), Busy: 0.62},
 		}
+		if len(s.overflow) > 0 { // the run's own connections show the full queue
+			gr.Counts.Sockets = results.Sockets{Read: inWindow, Retransmitted: 3, Retransmits: 3}
+		}
 		if s.groups > 1 {
 			gr.Timeline = ivs
 		}

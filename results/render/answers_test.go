@@ -316,6 +316,30 @@ var timelineAnswers = map[string]answer{
 		"csv", func(*analysis.Report) []string { return []string{",400," + diagnosis.RuleAcceptQueue} },
 		"json", func(*analysis.Report) []string { return []string{`"listen_overflows": 400`} }),
 		without: map[string]string{"compare": noTimelineCompare, "md": "the accept-queue diagnosis names them (Report.Diagnoses)"}},
+	"Report.HostOnly": {run: fixture.ForeignOverflowRun, want: forOutputs("text md", func(m *analysis.Report) []string {
+		return []string{tables.HostOnlyLabel, "ListenOverflows +300", diagnosis.NotTheRun}
+	}, "csv", func(*analysis.Report) []string { return []string{",0,," + diagnosis.RuleAcceptQueue + ","} },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.HostOnly[0].Line())} },
+		"html", func(m *analysis.Report) []string { return []string{m.HostOnly[0].Line()} }),
+		without: map[string]string{"compare": noTimelineCompare}},
+	"Timeline.HostOnly": {run: fixture.ForeignOverflowRun, want: forOutputs("text html", func(m *analysis.Report) []string {
+		h := &m.Reps[0][0].Timeline.HostOnly[0]
+		return []string{"not the run's", h.Title + ": " + h.Line()}
+	}, "json", func(*analysis.Report) []string {
+		return []string{`"not_attributable": [`, `"rule": "accept_queue_overflow"`}
+	},
+		"csv", func(*analysis.Report) []string { return []string{"," + diagnosis.RuleAcceptQueue + ","} }),
+		without: map[string]string{"compare": noTimelineCompare, "md": "the banner names each (Report.HostOnly)"}},
+	"Timeline.Traffic": {run: fixture.ForeignOverflowRun, want: forOutputs("text html", func(m *analysis.Report) []string {
+		return []string{"other traffic", m.Reps[0][0].Timeline.Traffic[0].Words()}
+	}, "json", func(*analysis.Report) []string { return []string{`"counter": "ActiveOpens"`, `"other": 600`} },
+		"csv", func(*analysis.Report) []string { return []string{",600@local"} }),
+		without: map[string]string{"compare": noTimelineCompare, "md": "per-host counters are in the text report and the JSON summary"}},
+	"Timeline.Listener": {run: fixture.ForeignOverflowRun, want: forOutputs("text html", func(m *analysis.Report) []string {
+		return []string{"listener", m.Reps[0][0].Timeline.Listener.Words()}
+	}, "json", func(*analysis.Report) []string { return []string{`"listener": {`, `"port": 8443`} }),
+		without: map[string]string{"compare": noTimelineCompare, "md": "per-host counters are in the text report and the JSON summary",
+			"csv": "the listen_overflows column holds its drops"}},
 	"Timeline.Hosts": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{"tcp local", tables.TCPWords(&m.Reps[0][0].Timeline.Hosts[0])}
 	}, "json", func(*analysis.Report) []string { return []string{`"PassiveOpens": 10000`, `"shared": true`} }),

@@ -117,7 +117,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	header = append(header, "resumed", "handshake_p50_ms", "handshake_p99_ms", "total_p50_ms", "total_p99_ms",
 		"scheduled", "missed", "intended_p50_ms", "intended_p99_ms",
 		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "warmup_responses", "warmup_errors", "after_responses", "after_errors", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot",
-		"rate_min", "rate_median", "rate_max", "stalls", "stall_seconds", "listen_overflows", "diagnoses")
+		"rate_min", "rate_median", "rate_max", "stalls", "stall_seconds", "listen_overflows", "diagnoses", "not_attributable", "other_traffic")
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -259,7 +259,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			strconv.FormatBool(vs.OtherLoadReps > 0), "", "", failed,
 			csvUint(sum.Outside.Unanswered.Total()))
 		row = append(row, outsideCells(&sum.Outside)...)
-		row = append(row, "", "", "", "", "", "", "", "", "", "")
+		row = append(row, "", "", "", "", "", "", "", "", "", "", "", "") // client_time_wait … other_traffic
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p analysis.ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""
@@ -402,13 +402,16 @@ func serverCPUCells(v *analysis.VariantSummary) []string {
 // timelineCells are a repetition's rate_min, rate_median, rate_max,
 // stalls (how many; empty when not judged), stall_seconds ("3.0-5.0"
 // for each, ";"-separated), listen_overflows (empty when not available)
-// and diagnoses (the rules found, ";"-separated; "no timeline" for a
-// repetition stored before timelines).
+// diagnoses (the rules found, ";"-separated; "no timeline" for a
+// repetition stored before timelines), not_attributable (the rules whose
+// counters moved on a host but not with the run's own connections,
+// ";"-separated) and other_traffic (the opens beyond the run's connects
+// on each host where other traffic shared it, "400@local", ";"-separated).
 func timelineCells(tl *diagnosis.Repetition) []string {
 	if tl.NoTimeline {
-		return []string{"", "", "", "", "", "", "no timeline"}
+		return []string{"", "", "", "", "", "", "no timeline", "", ""}
 	}
-	out := make([]string, 7)
+	out := make([]string, 9)
 	if r := tl.Range; r != nil {
 		out[0], out[1], out[2] = csvF3(r.Min), csvF3(r.Median), csvF3(r.Max)
 	}
@@ -427,6 +430,16 @@ func timelineCells(tl *diagnosis.Repetition) []string {
 		rules = append(rules, d.Rule)
 	}
 	out[6] = strings.Join(rules, ";")
+	var foreign, other []string
+	for _, h := range tl.HostOnly {
+		foreign = append(foreign, h.Rule)
+	}
+	for _, t := range tl.Traffic {
+		if t.Shared {
+			other = append(other, csvUint(t.Other)+"@"+t.Host)
+		}
+	}
+	out[7], out[8] = strings.Join(foreign, ";"), strings.Join(other, ";")
 	return out
 }
 

@@ -299,6 +299,13 @@ type RepJSON struct {
 	TCP map[string]TCPHostJSON `json:"tcp,omitempty"`
 	// Diagnoses are what went wrong inside the window.
 	Diagnoses []DiagnosisJSON `json:"diagnoses,omitempty"`
+	// NotAttributable are the kernel counters' changes on a host that
+	// the run's own connections do not show: no diagnosis.
+	NotAttributable []HostOnlyJSON `json:"not_attributable,omitempty"`
+	// Traffic cross-checks each host's opens with the run's connects.
+	Traffic []diagnosis.Traffic `json:"traffic,omitempty"`
+	// Listener is the target's listener over the window.
+	Listener *diagnosis.Listener `json:"listener,omitempty"`
 	// NotJudged says which rules could not judge the window, and why.
 	NotJudged []string `json:"not_judged,omitempty"`
 }
@@ -415,6 +422,15 @@ type DiagnosisJSON struct {
 	Counters    []diagnosis.Counter `json:"counters,omitempty"`
 }
 
+// HostOnlyJSON is one kernel counter change on a host that the run's own
+// connections do not show (diagnosis.HostOnly): Text says so in words.
+type HostOnlyJSON struct {
+	Rule     string              `json:"rule"`
+	Title    string              `json:"title"`
+	Text     string              `json:"text"`
+	Counters []diagnosis.Counter `json:"counters,omitempty"`
+}
+
 // millis is d in milliseconds; nil for 0 (none).
 func millis(d time.Duration) *float64 {
 	if d == 0 {
@@ -452,6 +468,11 @@ func repJSON(rep *results.Rep, tl *diagnosis.Repetition) RepJSON {
 			out.TCP = map[string]TCPHostJSON{}
 		}
 		out.TCP[h.Name] = TCPHostJSON{Client: h.Client, Server: h.Server, Shared: h.Shared, Deltas: h.Values, Unread: h.Unread, NotAvailable: h.Unavailable}
+	}
+	out.Traffic, out.Listener = tl.Traffic, tl.Listener
+	for i := range tl.HostOnly {
+		h := &tl.HostOnly[i]
+		out.NotAttributable = append(out.NotAttributable, HostOnlyJSON{Rule: h.Rule, Title: h.Title, Text: h.Line(), Counters: h.Counters})
 	}
 	for _, d := range tl.Diagnoses {
 		out.Diagnoses = append(out.Diagnoses, DiagnosisJSON{Rule: d.Rule, Title: d.Title, Cause: d.Cause, Figure: d.Figure,

@@ -172,7 +172,11 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		kv.Add("client memory", fmt.Sprintf("%s MiB peak RSS summed over the workers", format.Rate(float64(t.PeakRSS)/(1<<20))))
 	}
 	if rep.TimeWait != nil {
-		kv.Add("time_wait", format.Count(uint64(max(*rep.TimeWait, 0)))+" sockets on the client machine after the window (the server's too, when it runs here)")
+		tw := format.Count(uint64(max(*rep.TimeWait, 0))) + " sockets on the client machine after the window (the server's too, when it runs here)"
+		if n := rep.TimeWaitTarget; n != nil {
+			tw += "; " + format.Count(uint64(max(*n, 0))) + " of them the client's, to the target"
+		}
+		kv.Add("time_wait", tw)
 	}
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		kv.Add("probe "+name, probeLine(rep.Probes[name], t.Requests))

@@ -45,6 +45,9 @@ func Notices(m *analysis.Report) []notice {
 		d := &m.Diagnoses[i]
 		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause})
 	}
+	for i := range m.HostOnly {
+		ns = append(ns, notice{HostOnlyLabel, HostOnlyWords(&m.HostOnly[i])})
+	}
 	for _, h := range m.Hints {
 		ns = append(ns, notice{"HINT", h})
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/internal/fixture"
 	"github.com/kaeload/kaeload/results/stats"
 	"testing"
@@ -65,5 +66,23 @@ func TestPlateauLineNotJudged(t *testing.T) {
 		if v := &s.Variants[i]; v.Best || v.Plateau {
 			t.Errorf("variant %s marked best %v plateau %v, measured once", v.Name, v.Best, v.Plateau)
 		}
+	}
+}
+
+// TestTCPWordsReasonOnce: a host whose counters cannot be read gives the
+// reason once, not once per counter; counters missing for two reasons
+// give each once, with their counters.
+func TestTCPWordsReasonOnce(t *testing.T) {
+	const why = "the server (10.0.0.2:443) is on a machine kaeload does not reach: give server.host an ssh:// URL to read its counters"
+	names := []string{"ListenOverflows", "ListenDrops", "TCPSynRetrans"}
+	all := &diagnosis.HostCounts{Name: "10.0.0.2", Server: true, Counters: names, Values: map[string]uint64{},
+		Unavailable: map[string]string{"ListenOverflows": why, "ListenDrops": why, "TCPSynRetrans": why}}
+	if got, want := TCPWords(all), "the server: every counter not available ("+why+")"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	some := &diagnosis.HostCounts{Name: "local", Server: true, Counters: names, Values: map[string]uint64{"TCPSynRetrans": 3},
+		Unavailable: map[string]string{"ListenOverflows": "a", "ListenDrops": "b"}}
+	if got, want := TCPWords(some), "the server: TCPSynRetrans +3; not available: ListenOverflows (a); ListenDrops (b)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

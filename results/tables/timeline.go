@@ -26,6 +26,17 @@ func RepTimeline(tl *diagnosis.Repetition) []notice {
 	for i := range tl.Hosts {
 		out = append(out, notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
 	}
+	if tl.Listener != nil {
+		out = append(out, notice{"listener", tl.Listener.Words()})
+	}
+	for i := range tl.Traffic {
+		if tl.Traffic[i].Shared {
+			out = append(out, notice{"other traffic", tl.Traffic[i].Words()})
+		}
+	}
+	for i := range tl.HostOnly {
+		out = append(out, notice{"not the run's", tl.HostOnly[i].Title + ": " + tl.HostOnly[i].Line()})
+	}
 	for _, u := range tl.Unjudged {
 		if !strings.HasPrefix(u, "stalls: ") { // said on the stalls line
 			out = append(out, notice{"not judged", u})
@@ -115,14 +126,22 @@ func StallSpan(s diagnosis.Stall) string {
 }
 
 // TCPWords words one host's TCP counters over the window: its role, the
-// counters that grew in the kernel's order, and those not available.
+// counters that grew in the kernel's order, and those not available,
+// each reason once ("not available: ListenOverflows, ListenDrops (why)";
+// "every counter not available (why)" when none has a value).
 func TCPWords(h *diagnosis.HostCounts) string {
-	var grew, gone []string
+	var grew []string
+	var whys []string             // reasons, in order of first use
+	gone := map[string][]string{} // counters by reason
 	for _, name := range h.Counters {
 		v, unread, ok := h.Get(name)
 		switch {
 		case !ok:
-			gone = append(gone, name+" ("+h.Why(name)+")")
+			why := h.Why(name)
+			if gone[why] == nil {
+				whys = append(whys, why)
+			}
+			gone[why] = append(gone[why], name)
 		case unread > 0:
 			grew = append(grew, fmt.Sprintf("%s at least +%s (%d intervals not read)", name, format.Count(v), unread))
 		case v > 0:
@@ -130,15 +149,33 @@ func TCPWords(h *diagnosis.HostCounts) string {
 		}
 	}
 	s := h.Role() + ": "
+	if len(whys) == 1 && len(gone[whys[0]]) == len(h.Counters) {
+		return s + "every counter not available (" + whys[0] + ")"
+	}
 	if len(grew) == 0 {
 		s += "no counter grew"
 	} else {
 		s += strings.Join(grew, ", ")
 	}
-	if len(gone) > 0 {
-		s += "; not available: " + strings.Join(gone, ", ")
+	for i, why := range whys {
+		if i == 0 {
+			s += "; not available: "
+		} else {
+			s += "; "
+		}
+		s += strings.Join(gone[why], ", ") + " (" + why + ")"
 	}
 	return s
+}
+
+// HostOnlyLabel labels a host-only change in a report's banner.
+const HostOnlyLabel = "NOT THE RUN'S"
+
+// HostOnlyWords words a host-only change for a report's banner:
+// "default, repetition 1: accept-queue overflow? ListenOverflows +493 …
+// on local (…): on this host, not attributable to the run: …".
+func HostOnlyWords(h *diagnosis.HostOnly) string {
+	return fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line())
 }
 
 // DiagnosisTitle is a diagnosis's heading: "default, repetition 1:

@@ -1,0 +1,88 @@
+package testkit
+
+import (
+	"net/netip"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Foreign is another program's listener on the test's machine: a socket
+// on a port of its own, listening with a backlog of 1 and never
+// accepting, that ForeignListener bombards with connects so that its
+// accept queue overflows. The kernel counts its drops in the namespace's
+// ListenOverflows and ListenDrops, as it counts a server's: what a
+// measurement must not take for its own.
+type Foreign struct {
+	// Port is the listener's port (on 127.0.0.1).
+	Port int
+	// Connects is how many connects were sent; set once Wait returns.
+	Connects int
+	done     chan struct{}
+}
+
+// Wait waits until the bombardment is over.
+func (f *Foreign) Wait() { <-f.done }
+
+// ForeignListener starts a listen(1) socket that never accepts on a
+// port of 127.0.0.1 and, from now on for d, about rate connects a second
+// to it (non-blocking: a connect whose SYN the full queue drops is
+// abandoned, not retried for long), then stops by itself; every socket is
+// closed when t ends. Its first connects fill the queue (one waiting,
+// the backlog, and one more), the rest overflow it.
+func ForeignListener(t *testing.T, rate int, d time.Duration) *Foreign {
+	t.Helper()
+	lfd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatalf("foreign listener: %v", err)
+	}
+	t.Cleanup(func() { unix.Close(lfd) })
+	if err := unix.Bind(lfd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatalf("foreign listener: bind: %v", err)
+	}
+	if err := unix.Listen(lfd, 1); err != nil {
+		t.Fatalf("foreign listener: listen: %v", err)
+	}
+	sa, err := unix.Getsockname(lfd)
+	if err != nil {
+		t.Fatalf("foreign listener: %v", err)
+	}
+	f := &Foreign{Port: sa.(*unix.SockaddrInet4).Port, done: make(chan struct{})}
+	to := &unix.SockaddrInet4{Port: f.Port, Addr: [4]byte{127, 0, 0, 1}}
+	var mu sync.Mutex
+	var fds []int
+	t.Cleanup(func() {
+		f.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	})
+	go func() {
+		defer close(f.done)
+		tick := time.NewTicker(time.Second / time.Duration(max(rate, 1)))
+		defer tick.Stop()
+		end := time.Now().Add(d)
+		for time.Now().Before(end) {
+			fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				return
+			}
+			_ = unix.Connect(fd, to) // EINPROGRESS: the kernel goes on alone
+			mu.Lock()
+			fds = append(fds, fd)
+			mu.Unlock()
+			f.Connects++
+			<-tick.C
+		}
+	}()
+	return f
+}
+
+// Addr is the listener's address.
+func (f *Foreign) Addr() netip.AddrPort {
+	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(f.Port))
+}

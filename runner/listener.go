@@ -1,0 +1,105 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/results"
+)
+
+// listenSource is where the target's listening socket is read for a
+// repetition's timeline (results.ListenQueue): in this network namespace
+// (sock_diag), on the server host over ssh (ss), or nowhere, for why.
+type listenSource struct {
+	host string
+	port int
+	read func(ctx context.Context) (cpustat.ListenQueue, error) // nil: not read, for why
+	why  string
+}
+
+// listenSource finds where the target's listener can be read: the
+// built-in target's and a local server's in this namespace (a server in
+// a namespace of its own is not entered), the server host's over ssh.
+func (c *controller) listenSource() listenSource {
+	host, portText, err := net.SplitHostPort(c.plan.Target.Addr)
+	port, _ := strconv.Atoi(portText)
+	src := listenSource{host: localHost, port: port}
+	if err != nil || port <= 0 {
+		src.why = fmt.Sprintf("the target's address %q has no port", c.plan.Target.Addr)
+		return src
+	}
+	local := func(context.Context) (cpustat.ListenQueue, error) { return cpustat.ReadListenQueue(port) }
+	switch s := c.plan.Server; {
+	case c.builtin:
+		src.read = local
+	case s != nil && s.SSH != nil:
+		hc := c.hosts[s.SSH.Name]
+		src.host = s.SSH.Name
+		src.read = func(ctx context.Context) (cpustat.ListenQueue, error) {
+			ctx, cancel := context.WithTimeout(ctx, clockTimeout)
+			defer cancel()
+			out, err := hc.conn.Output(ctx, "read the listen queue", cpustat.RemoteListenQueueCommand(port), nil)
+			if err != nil {
+				return cpustat.ListenQueue{}, err
+			}
+			return cpustat.ParseListenQueue(string(out))
+		}
+	case c.serverPID > 0:
+		theirs, err1 := cpustat.ProcessNetNS(c.serverPID)
+		ours, err2 := cpustat.LocalNetNS()
+		if err1 == nil && err2 == nil && !theirs.Same(ours) {
+			src.why = fmt.Sprintf("the server runs in another network namespace (%s) than kaeload (%s)", theirs, ours)
+			return src
+		}
+		src.read = local
+	case isLocal(net.ParseIP(host)):
+		src.read = local
+	default:
+		src.host = host
+		src.why = fmt.Sprintf("the server (%s) is on a machine kaeload does not reach", c.plan.Target.Addr)
+	}
+	return src
+}
+
+// errNoListener is a reading that found nothing listening on the port.
+var errNoListener = errors.New("nothing listens on the target's port")
+
+// firstListen takes the listener's first reading now: the start of its
+// series, each reading the interval it closes.
+func firstListen(ctx context.Context, src listenSource) firstSample[cpustat.ListenQueueDelta] {
+	f := firstSample[cpustat.ListenQueueDelta]{from: time.Now()}
+	if src.read == nil {
+		return f
+	}
+	prev, err := src.read(ctx)
+	if err == nil && prev.Sockets == 0 {
+		err = errNoListener
+	}
+	if err != nil {
+		f.err = fmt.Errorf("the target's listener: %w", err)
+		return f
+	}
+	f.finish = func(time.Duration) (cpustat.ListenQueueDelta, error) {
+		next, err := src.read(ctx)
+		if err == nil && next.Sockets == 0 {
+			err = errNoListener
+		}
+		if err != nil {
+			return cpustat.ListenQueueDelta{}, err
+		}
+		d := prev.Delta(next)
+		prev = next
+		return d, nil
+	}
+	return f
+}
+
+// listenSample is what the timeline keeps of a listener's delta.
+func listenSample(d cpustat.ListenQueueDelta) results.ListenSample {
+	return results.ListenSample{Drops: d.Drops, DropsKnown: d.DropsKnown, Queue: d.Queue, Backlog: d.Backlog}
+}
