@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -110,7 +111,9 @@ type Saturation struct {
 	Rate        float64
 	// NotSaturated: judged, the server's CPUs under
 	// results.ServerSaturatedBusy (its own share and, where read, their
-	// busy time), no group client-bound and no accelerator at work.
+	// busy time), no group client-bound, no accelerator at work, and
+	// Little's law holding (LittleAgrees): the connections in flight set
+	// the rate.
 	NotSaturated bool
 }
 
@@ -143,8 +146,22 @@ func RepSaturation(rep *results.Rep) Saturation {
 		}
 	}
 	busy := s.Server >= results.ServerSaturatedBusy || (s.HasCPUsBusy && s.CPUsBusy >= results.ServerSaturatedBusy)
-	s.NotSaturated = !busy && !s.ClientBound && s.Accelerator == ""
+	s.NotSaturated = !busy && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
 	return s
+}
+
+// LittleAgreement is how far apart Connections / MeanLatency and the
+// measured rate may be (as a ratio) for NotSaturated to say that the
+// connections in flight set the rate: in a closed loop each connection
+// slot starts its next request as soon as the last one ends, so they
+// agree within the time between requests, a few per cent.
+const LittleAgreement = 0.25
+
+// LittleAgrees reports whether LittleRate and Rate agree within
+// LittleAgreement: the loop was closed and nothing but the requests'
+// latency spaced them.
+func (s Saturation) LittleAgrees() bool {
+	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
 // NotSaturatedLine is the line for a repetition that did not load the

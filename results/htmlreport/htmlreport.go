@@ -471,7 +471,7 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 		row.ClientUs = format.Micros(us)
 	}
 	row.Failed = rep.Failed
-	for _, l := range []string{ra.OpenLoop, ra.Missed, ra.Backoff} {
+	for _, l := range []string{ra.OpenLoop, ra.Missed, ra.Backoff, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated} {
 		if l != "" {
 			row.Notes = append(row.Notes, l)
 		}

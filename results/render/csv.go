@@ -53,6 +53,10 @@ import (
 //     something, ";"-separated, "no timeline" for a repetition stored
 //     before timelines): the repetition's timeline (RepReport.Timeline);
 //     empty in "all" rows;
+//   - server_cpus, server_cpus_busy, server_cpus_other_share,
+//     server_cpus_busiest, server_other_load, shared_cpus, not_saturated
+//     and little_req_per_s: the server's CPUs and whether it was loaded
+//     (serverCPUsCells; in "all" rows serverCPUsAllCells);
 //   - probe.NAME.delta and probe.NAME.per_request for every probe name in
 //     the run (sorted); empty when the reading failed; the mean delta and
 //     the pooled per-request figure (ProbeSummary) in "all" rows;
@@ -118,6 +122,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		"scheduled", "missed", "intended_p50_ms", "intended_p99_ms",
 		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot",
 		"rate_min", "rate_median", "rate_max", "stalls", "stall_seconds", "listen_overflows", "diagnoses")
+	header = append(header, serverCPUsColumns...)
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -205,6 +210,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, rep.Failed,
 				csvUint(t.Outside.Unanswered.Total()), tw, rss, perSlot)
 			row = append(row, timelineCells(&ra.Timeline)...)
+			row = append(row, serverCPUsCells(ra)...)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
 				if !ok || p.Error != "" {
@@ -252,6 +258,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		row = append(row, busyMax, "", "", clientUs, serverSec, perServer, strconv.FormatBool(vs.ClientBoundReps > 0),
 			strconv.FormatBool(vs.OtherLoadReps > 0), "", "", failed,
 			csvUint(sum.Outside.Unanswered.Total()), "", "", "", "", "", "", "", "", "", "")
+		row = append(row, serverCPUsAllCells(vs)...)
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p analysis.ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""

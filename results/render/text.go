@@ -117,7 +117,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	} else {
 		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
 	}
-	for _, line := range []string{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.Missed, ra.Backoff} {
+	for _, line := range []string{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff} {
 		if line != "" {
 			b.WriteString(line + "\n")
 		}
@@ -158,6 +158,12 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	}
 	if rep.ServerCPU != nil {
 		kv.Add("server cpu", serverCPULine(rep.ServerCPU, t.Requests))
+	}
+	if w := tables.ServerCPUsWords(ra.ServerCPUs); w != "" {
+		kv.Add("server's cpus", w)
+	}
+	if w := tables.LittleWords(ra.Saturation); w != "" && ra.Saturation.Judged {
+		kv.Add("in flight", w)
 	}
 	if m, ok := rep.SlotMemory(); ok {
 		kv.Add("client memory", format.SlotMemoryLine(m))
