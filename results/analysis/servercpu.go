@@ -189,15 +189,26 @@ func NotSaturatedLine(rep *results.Rep) string {
 	return fmt.Sprintf("NOT SATURATED: neither kaeload nor the server's CPUs were busy (%s); the rate was set by the connections in flight (%s); raise connections or groups", busy, little)
 }
 
-// serverSharedReason is the reason a variant's notes give for a
-// repetition whose server CPUs were shared, "" when they were not.
+// serverSharedReason are the reasons a variant's notes give for a
+// repetition whose server CPUs were shared, none when they were not:
+// "client and server share CPU 0", "OTHER LOAD on the server's CPU 0,
+// busiest sh (pid 5151, nice 10)".
 func serverSharedReason(u results.ServerCPUUse) []string {
 	var out []string
 	for _, s := range u.Shared {
 		out = append(out, "client and server share "+cpusWords(s.Common))
 	}
 	if u.OtherLoad {
-		out = append(out, "other processes on the server's "+cpusWords(u.CPUs))
+		why := "OTHER LOAD on the server's " + cpusWords(u.CPUs)
+		if len(u.Top) > 0 {
+			o := u.Top[0]
+			why += fmt.Sprintf(", busiest %s (pid %d", o.Comm, o.PID)
+			if o.Nice != 0 {
+				why += fmt.Sprintf(", nice %d", o.Nice)
+			}
+			why += ")"
+		}
+		out = append(out, why)
 	}
 	return out
 }

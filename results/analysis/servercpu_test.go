@@ -27,7 +27,7 @@ func TestServerCPUsVerdicts(t *testing.T) {
 		passes                            bool
 	}{
 		{"nginx", 0, 0, 0, 0, "", nil, true},
-		{"busy-loop", 3, 0, 0, 3, "other processes on the server's CPU 0",
+		{"busy-loop", 3, 0, 0, 3, "OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10)",
 			[]string{"OTHER LOAD on the server: other processes took 43 % of the server's CPU 0, the server 55 %, kaeload 1 %, interrupts 1 %", "busiest: sh (pid 5151, nice 10, CPUs 0) 0.80 CPU-s"}, true},
 		{"c1", 0, 0, 3, 0, "", []string{"NOT SATURATED: neither kaeload nor the server's CPUs were busy", "the connections in flight (1 / 1.2", "raise connections or groups"}, false},
 		{"shared", 0, 3, 0, 3, "client and server share CPU 0", []string{"SHARED CPUS: client and server share CPU 0 (group 0 (CPUs 0))"}, true},

@@ -95,9 +95,9 @@ type VariantSummary struct {
 	// (results.ServerCPUUse.OtherLoad), SharedCPUReps those in which a
 	// client group ran on some of them (ServerCPUUse.Shared), and
 	// ServerSharedReps those with either: the server's CPUs were shared.
-	// ServerShared says how, one phrase per kind ("client and server
-	// share CPU 0", "other processes on the server's CPU 0"), in the
-	// order met. A verdict on a variant whose server CPUs were shared in
+	// ServerShared says how, each distinct phrase once, in the order met
+	// ("client and server share CPU 0", "OTHER LOAD on the server's CPU
+	// 0, busiest sh (pid 5151, nice 10)"). A verdict on a variant whose server CPUs were shared in
 	// most repetitions (ServerSharedInMost) says "shared CPUs".
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps int
 	ServerShared                                         []string

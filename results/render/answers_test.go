@@ -223,9 +223,9 @@ var answers = map[string]answer{
 		}),
 		without: map[string]string{"compare": "it compares rates across runs; each run's own report gives its probes"}},
 	"VariantSummary.ServerSharedReps": {run: fixture.ServerCPUsRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
-		return []string{"SHARED CPUS: client and server share CPU 0 (3 of 3 reps)", "SHARED CPUS: other processes on the server's CPU 0 (3 of 3 reps)"}
+		return []string{"SHARED CPUS: client and server share CPU 0 (3 of 3 reps)", "SHARED CPUS: OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10) (3 of 3 reps)"}
 	}, "csv", func(m *analysis.Report) []string {
-		return []string{",client and server share CPU 0 (3 of 3 reps),", ",3 of 3 reps,other processes on the server's CPU 0 (3 of 3 reps),"}
+		return []string{",client and server share CPU 0 (3 of 3 reps),", `,3 of 3 reps,"OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10) (3 of 3 reps)",`}
 	}, "json", func(m *analysis.Report) []string {
 		return []string{`"shared_reps": 3`, `"shared_in_most": true`, `"other_load_reps": 3`, jsonText(m.Reps[3][0].SharedCPUs)}
 	}, "html", func(m *analysis.Report) []string {
