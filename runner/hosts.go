@@ -303,7 +303,9 @@ func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat
 func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) { return readRemoteProcs(ctx, hc) }
+	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) {
+		return readRemoteProcs(ctx, hc)
+	}
 	whole := fmt.Sprintf("the whole of %s from its /proc/stat", hc.name)
 	_, portStr, err := net.SplitHostPort(addr)
 	port, perr := strconv.Atoi(portStr)
