@@ -219,6 +219,13 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if rep.ServerCPU == nil || rep.ServerCPU.Seconds <= 0 {
 		t.Errorf("server CPU %+v, want measured", rep.ServerCPU)
 	}
+	// The server's CPUs watched over ssh: its affinity read there, their
+	// busy time, the other processes there.
+	if s := rep.ServerCPUs; s == nil || s.Host != sshd.URL || s.CPUs == "" || s.Busy == nil || len(s.PIDs) < 2 {
+		t.Errorf("server's CPUs %+v, want measured on %s", s, sshd.URL)
+	} else {
+		t.Logf("server's CPUs on %s: %s, busy %.2f, others %+v", s.Host, s.CPUs, s.Busy.Busy, s.Others)
+	}
 	if !strings.Contains(log.String(), "server CPU: the process tree of nginx pid") {
 		t.Errorf("server CPU not from nginx's process tree over ssh:\n%s", log.String())
 	}
