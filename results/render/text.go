@@ -24,7 +24,10 @@ import (
 // and the spread between groups. A repetition with a client-bound group
 // (analysis.ClientBound) gets a line starting "CLIENT-BOUND:", and one whose
 // client CPUs other processes shared (analysis.OtherLoad) a line starting
-// "OTHER LOAD:", both repeated among the warnings at the top. When the run has more than one variant or
+// "OTHER LOAD:", both repeated among the warnings at the top, as are the
+// server-side lines (OTHER LOAD on the server, SHARED CPUS, NOT
+// SATURATED) beside the rows "server's cpus" and "in flight" (Little's
+// law beside the measured rate). When the run has more than one variant or
 // repetition it ends with a comparison of every variant against the
 // baseline (Run.BaselineIndex), the probe deltas per variant and, for
 // every sweep, a table with an ASCII chart of req/s against the swept
