@@ -176,7 +176,7 @@ func NotSaturatedLine(rep *results.Rep) string {
 	}
 	busy := fmt.Sprintf("the server used %.0f %% of its %s", s.Server*100, cpusWords(s.CPUs))
 	if s.HasCPUsBusy {
-		busy += fmt.Sprintf(", which were %.0f %% busy", s.CPUsBusy*100)
+		busy += fmt.Sprintf(" (%.0f %% busy in all)", s.CPUsBusy*100)
 	}
 	if c := rep.ClientCPU(); c.Measured > 0 {
 		busy += fmt.Sprintf("; the busiest group's CPUs %.0f %%", c.BusyMax*100)
