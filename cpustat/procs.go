@@ -42,6 +42,44 @@ type ProcsSample struct {
 // (ProcessCPU.CPUs). A process that exited before its affinity was read
 // is not named.
 func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) []results.ProcessCPU {
+	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) { return pinning.Allowed(strconv.Itoa(pid)) })
+}
+
+// TopAllowed is Top with the processes' affinity given rather than read
+// from this machine's /proc: for another machine's processes
+// (RemoteProcs.Procs), whose affinity was read there for the PIDs that
+// Used returns. A process missing from allowed is not named.
+func (a ProcsSample) TopAllowed(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowed map[int]pinning.Set) []results.ProcessCPU {
+	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) {
+		if s, ok := allowed[pid]; ok {
+			return s, nil
+		}
+		return nil, fmt.Errorf("pid %d: affinity not read", pid)
+	})
+}
+
+// Used returns, ascending, the PIDs of the processes not in exclude that
+// used CPU between a (the earlier sample) and b: those Top may name.
+func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
+	var pids []int
+	for k, st := range b.procs {
+		if slices.Contains(exclude, k.pid) {
+			continue
+		}
+		sec := st.own
+		if sa, ok := a.procs[k]; ok {
+			sec -= sa.own
+		}
+		if sec > 0 {
+			pids = append(pids, k.pid)
+		}
+	}
+	slices.Sort(pids)
+	return pids
+}
+
+// top is Top with the affinity of a process read by allowed.
+func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowedOf func(int) (pinning.Set, error)) []results.ProcessCPU {
 	type used struct {
 		p    results.ProcessCPU
 		rank float64 // estimated seconds on cpus
@@ -58,7 +96,7 @@ func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) 
 		if sec <= 0 {
 			continue
 		}
-		allowed, err := pinning.Allowed(strconv.Itoa(k.pid))
+		allowed, err := allowedOf(k.pid)
 		if err != nil || len(allowed) == 0 {
 			continue // exited meanwhile: it cannot be told apart from a new one
 		}

@@ -22,6 +22,8 @@ type remoteProc struct {
 	key     procKey
 	ppid    int
 	seconds float64 // utime + stime + cutime + cstime
+	own     float64 // utime + stime
+	nice    int
 }
 
 // ParseRemoteProcs parses the stat lines; lines that do not parse (a
@@ -62,12 +64,67 @@ func parseStatLine(line string) (remoteProc, int, bool) {
 		}
 		v[j] = x
 	}
+	if 19-first >= len(f) {
+		return remoteProc{}, 0, false
+	}
+	nice, err := strconv.Atoi(f[19-first]) // signed
+	if err != nil {
+		return remoteProc{}, 0, false
+	}
 	return remoteProc{
 		comm:    line[open+1 : close],
 		key:     procKey{pid: pid, start: v[5]},
 		ppid:    int(v[0]),
 		seconds: float64(v[1]+v[2]+v[3]+v[4]) / UserHZ,
+		own:     float64(v[1]+v[2]) / UserHZ,
+		nice:    nice,
 	}, pid, true
+}
+
+// Procs returns the snapshot as a ProcsSample, so that the busiest
+// processes of another machine are ranked as this machine's are
+// (ProcsSample.TopAllowed).
+func (rp RemoteProcs) Procs() ProcsSample {
+	s := ProcsSample{procs: make(map[procKey]procStat, len(rp.procs))}
+	for _, p := range rp.procs {
+		s.procs[p.key] = procStat{key: p.key, ppid: p.ppid, seconds: p.seconds, own: p.own, comm: p.comm, nice: p.nice}
+	}
+	return s
+}
+
+// AllowedScript prints the Cpus_allowed_list of each of pids, one
+// "/proc/PID/status:Cpus_allowed_list:\tLIST" line each (grep -H), for
+// ParseAllowed; processes that are gone are left out.
+func AllowedScript(pids []int) string {
+	var b strings.Builder
+	b.WriteString("grep -H Cpus_allowed_list")
+	for _, p := range pids {
+		b.WriteString(" /proc/" + strconv.Itoa(p) + "/status")
+	}
+	b.WriteString(" 2>/dev/null; true")
+	return b.String()
+}
+
+// ParseAllowed reads AllowedScript's output: each process's affinity by
+// PID. Lines that do not parse are left out.
+func ParseAllowed(text string) map[int]pinning.Set {
+	out := map[int]pinning.Set{}
+	for _, line := range strings.Split(text, "\n") {
+		path, list, ok := strings.Cut(line, ":Cpus_allowed_list:")
+		if !ok {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(path, "/proc/"), "/status"))
+		if err != nil {
+			continue
+		}
+		set, err := pinning.Parse(strings.TrimSpace(list))
+		if err != nil || len(set) == 0 {
+			continue
+		}
+		out[pid] = set
+	}
+	return out
 }
 
 // FamilyRoot climbs from pid through parents with the same command name

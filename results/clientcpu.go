@@ -149,10 +149,15 @@ type GroupCPU struct {
 	// 1,000-3,000 handshakes/s on loopback). It counts on kaeload's side:
 	// a busy loop makes none.
 	Interrupts float64
-	// Others is Busy − Kaeload − Interrupts (at least 0): the share
-	// other processes took. 0 for an unpinned group, whose CPUs are not
-	// measured apart from its process.
+	// Others is Busy − Kaeload − Interrupts − Server (at least 0): the
+	// share other processes took. 0 for an unpinned group, whose CPUs are
+	// not measured apart from its process.
 	Others float64
+	// Server is the share the server being measured took when the group
+	// runs on some of its CPUs (Rep.ServerCPUs, ServerCPUUse.Shared): its
+	// time spread evenly over its CPUs, the part on the group's. The
+	// server is then no other load but a CPU shared, said as such.
+	Server float64
 	// Waited is how long the group's worker threads were ready to run
 	// but waited for a CPU, in seconds, summed over its threads (the Go
 	// runtime's housekeeping thread included), and WaitShare that time
@@ -193,6 +198,11 @@ func (r *Rep) GroupCPUs() []GroupCPU {
 					gc.Interrupts = min(g.CPU.IRQ/g.CPU.Seconds, 1) * gc.Busy
 				}
 				gc.Others = max(gc.Busy-k-gc.Interrupts, 0)
+				if on, pids := r.serverOnGroup(g); pids != nil {
+					gc.Server = min(on, gc.Others)
+					gc.Others -= gc.Server
+					gc.Top = slices.DeleteFunc(slices.Clone(gc.Top), func(p ProcessCPU) bool { return slices.Contains(pids, p.PID) })
+				}
 			}
 		}
 		if g.Wait != nil {

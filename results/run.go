@@ -181,6 +181,12 @@ type Rep struct {
 	// ServerCPU is the server's CPU use during the window (a local server's
 	// process tree, or the server host's /proc/stat); nil when not measured.
 	ServerCPU *CPUUsage `json:"server_cpu,omitempty"`
+	// ServerCPUs is how the CPUs the server may run on were used during
+	// the window, by anything (the server, kaeload, other processes), and
+	// who else ran there (Rep.ServerCPUUse); nil when not measured (the
+	// built-in target, which runs in the controller, a server not found,
+	// runs stored before it existed).
+	ServerCPUs *ServerCPUs `json:"server_cpus,omitempty"`
 	// Failed says why the repetition failed (CheckRep): no request
 	// succeeded in its window, or its errors exceeded the run's limit; ""
 	// for a good repetition.

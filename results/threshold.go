@@ -19,6 +19,12 @@ const (
 	// MetricClientBound is 1 when any repetition of a variant had a
 	// client-bound group, else 0 ("client_bound == false").
 	MetricClientBound = "client_bound"
+	// MetricServerSaturated is 1 when no repetition of a variant was NOT
+	// SATURATED (neither kaeload nor the server's CPUs busy: the rate
+	// measured the connections in flight), else 0
+	// ("server_saturated == true"). Not measured when no repetition
+	// could be judged (the server's CPU not read, or an open loop).
+	MetricServerSaturated = "server_saturated"
 	// MetricVs is Variant's mean rate against Against's, as a fraction
 	// (0.30 = 30 % faster; "kae vs baseline >= +30%").
 	MetricVs = "vs"
@@ -62,7 +68,8 @@ type Threshold struct {
 	Op string `json:"op"`
 	// Value is the bound in the metric's unit: req/s, a count (errors,
 	// listen overflows, stalls, diagnoses), a fraction (error share, vs),
-	// microseconds (latency), 0 or 1 (client_bound: false or true).
+	// microseconds (latency), 0 or 1 (client_bound, server_saturated: false
+	// or true).
 	Value float64 `json:"value"`
 	// Variant and Against are the variants a MetricVs compares (Variant
 	// against Against), resolved to variant names.

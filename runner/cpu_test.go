@@ -195,8 +195,10 @@ func named(others []results.ProcessCPU, pid int, comm string) bool {
 //   - a busy loop at nice 19 pinned to the client's CPU keeps it 100 %
 //     busy against a server-bound run (RSA-4096 signing): no
 //     CLIENT-BOUND, and OTHER LOAD names the loop (pid, sh, nice 19);
-//   - the client pinned to the server's CPU: the CPU is busy with nginx,
-//     which OTHER LOAD names; not client-bound;
+//   - the client pinned to the server's CPU: the CPU is busy with nginx;
+//     the record names it among the group's other processes, and the
+//     report reads "client and server share CPU 0" (SHARED CPUS), never
+//     OTHER LOAD naming the server; not client-bound;
 //   - kaeload alone against a cheap server (ECDSA P-256) saturates its
 //     CPU (its workers' time and the interrupts of its connections) and
 //     is flagged.
@@ -258,8 +260,19 @@ func TestClientBound(t *testing.T) {
 		if !slices.ContainsFunc(g.Others, func(o results.ProcessCPU) bool { return o.Comm == "nginx" && o.CPUs == "0" }) {
 			t.Errorf("nginx, pinned to CPU 0 and busy signing, is not among the named other processes: %+v", g.Others)
 		}
-		if !strings.Contains(text, "OTHER LOAD: ") || !strings.Contains(text, "nginx (pid ") {
-			t.Errorf("the text report does not name nginx under OTHER LOAD:\n%s", text)
+		if !strings.Contains(text, "SHARED CPUS: client and server share CPU 0 (group 0 (CPUs 0))") {
+			t.Errorf("the text report does not say that client and server share CPU 0:\n%s", text)
+		}
+		if s := rep.ServerCPUs; s == nil {
+			t.Errorf("the server's CPUs not recorded")
+		} else {
+			for _, line := range strings.Split(text, "\n") {
+				for _, pid := range s.PIDs {
+					if strings.Contains(line, "OTHER LOAD") && strings.Contains(line, fmt.Sprintf("nginx (pid %d,", pid)) {
+						t.Errorf("OTHER LOAD names the server (pid %d): %s", pid, line)
+					}
+				}
+			}
 		}
 	})
 	t.Run("kaeload alone saturates its CPU", func(t *testing.T) {

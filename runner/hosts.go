@@ -284,6 +284,18 @@ func listenerScript(port int) string {
 	return fmt.Sprintf(`h=$(printf ':%%04X' %d); for i in $(awk -v h="$h" 'NR>1 && $4=="0A" && substr($2, length($2)-4)==h {print $10}' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null; done | cut -d/ -f3 | sort -un`, port)
 }
 
+// readRemoteProcs reads, in one command over hc, the host's /proc/stat
+// and every process's /proc/PID/stat.
+func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat.RemoteProcs, error) {
+	out, err := hc.conn.Output(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+	if err != nil {
+		return cpustat.Sample{}, cpustat.RemoteProcs{}, err
+	}
+	stat, procs, _ := strings.Cut(string(out), procSep)
+	s, err := cpustat.ParseProcStat(stat)
+	return s, cpustat.ParseRemoteProcs(procs), err
+}
+
 // remoteServerMeter measures the server on its ssh host: the process tree
 // listening on the target's port when it runs there (found anew each
 // session), else the whole machine from /proc/stat. It says which, and
@@ -292,13 +304,7 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) {
-		out, err := hc.conn.Output(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
-		if err != nil {
-			return cpustat.Sample{}, cpustat.RemoteProcs{}, err
-		}
-		stat, procs, _ := strings.Cut(string(out), procSep)
-		s, err := cpustat.ParseProcStat(stat)
-		return s, cpustat.ParseRemoteProcs(procs), err
+		return readRemoteProcs(ctx, hc)
 	}
 	whole := fmt.Sprintf("the whole of %s from its /proc/stat", hc.name)
 	_, portStr, err := net.SplitHostPort(addr)

@@ -548,6 +548,9 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
 		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
 	})
+	serverCPUs := measureWindow(mctx, c.serverCPUsOf(ws), win, func(f string, a ...any) {
+		fmt.Fprintf(c.opts.Log, "%s: server's CPUs: "+f+"\n", append([]any{label}, a...)...)
+	})
 
 	groups, err := ws.collect(ctx, win, c.plan.Load.Timeout, lv, tl.builderOrNil())
 	if err != nil {
@@ -567,6 +570,11 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	}
 	select {
 	case rep.ServerCPU = <-serverCPU:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case rep.ServerCPUs = <-serverCPUs:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

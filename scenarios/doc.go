@@ -411,6 +411,11 @@
 //	p99 handshake < 20ms       a percentile (p50, p99.9, …) of connect,
 //	                           handshake, ttfb or total (latency) time
 //	client_bound == false      no repetition of any variant client-bound
+//	server_saturated == true   no repetition of any variant NOT SATURATED:
+//	                           the server's CPUs (or kaeload's) were busy,
+//	                           so the rate measured the server and not the
+//	                           connections in flight (not measured where
+//	                           the server's CPU is not read)
 //	kae vs baseline >= +30%    Δ % of two variants' mean rates ("baseline"
 //	                           is the scenario's baseline variant)
 //	listen_overflows == 0      the server's accept-queue overflows over

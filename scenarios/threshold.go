@@ -57,7 +57,7 @@ func opAt(s string) string {
 }
 
 // thresholdHelp is the grammar, for error messages.
-const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0" or "diagnoses == 0"`
+const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "server_saturated == true", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0" or "diagnoses == 0"`
 
 // countMetrics are the metrics bounded by a count of events in the
 // variant's windows (the timeline's diagnosis), by the name a threshold
@@ -65,6 +65,10 @@ const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "
 var countMetrics = map[string]string{
 	"listen_overflows": results.MetricListenOverflows, "stalls": results.MetricStalls, "diagnoses": results.MetricDiagnoses,
 }
+
+// boolMetrics are the metrics that are true or false of a variant, by
+// the name a threshold gives them.
+var boolMetrics = map[string]string{"client_bound": results.MetricClientBound, "server_saturated": results.MetricServerSaturated}
 
 // ParseThreshold parses one threshold expression:
 //
@@ -74,6 +78,9 @@ var countMetrics = map[string]string{
 //	pQ KIND OP DURATION              percentile Q (0 < Q <= 100) of KIND:
 //	                                 connect, handshake, ttfb, total (or latency)
 //	client_bound (==|!=) true|false  any repetition client-bound
+//	server_saturated (==|!=) true|false
+//	                                 no repetition NOT SATURATED (the
+//	                                 server's CPUs or kaeload's busy)
 //	VARIANT vs VARIANT OP PERCENT    Δ % of the mean rates ("baseline": the
 //	                                 scenario's baseline)
 //	listen_overflows OP COUNT        the target's accept-queue overflows
@@ -145,18 +152,18 @@ func ParseThreshold(expr string) (results.Threshold, error) {
 			return t, fmt.Errorf("%q: %q is not a count (want e.g. 0)", t.Expr, value)
 		}
 		t.Value = float64(n)
-	case len(lhs) == 1 && lhs[0] == "client_bound":
-		t.Metric = results.MetricClientBound
+	case len(lhs) == 1 && boolMetrics[lhs[0]] != "":
+		t.Metric = boolMetrics[lhs[0]]
 		switch value {
 		case "true":
 			t.Value = 1
 		case "false":
 			t.Value = 0
 		default:
-			return t, fmt.Errorf("%q: client_bound is true or false, not %q", t.Expr, value)
+			return t, fmt.Errorf("%q: %s is true or false, not %q", t.Expr, lhs[0], value)
 		}
 		if t.Op != "==" && t.Op != "!=" {
-			return t, fmt.Errorf("%q: client_bound compares with == or !=, not %s", t.Expr, t.Op)
+			return t, fmt.Errorf("%q: %s compares with == or !=, not %s", t.Expr, lhs[0], t.Op)
 		}
 	case len(lhs) == 2 && strings.HasPrefix(lhs[0], "p"):
 		t.Metric = results.MetricLatency

@@ -220,6 +220,24 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if rep.ServerCPU == nil || rep.ServerCPU.Seconds <= 0 {
 		t.Errorf("server CPU %+v, want measured", rep.ServerCPU)
 	}
+	// The server's CPUs watched over ssh: its affinity read there, their
+	// busy time, the other processes there.
+	if s := rep.ServerCPUs; s == nil || s.Host != sshd.URL || s.CPUs == "" || s.Busy == nil || len(s.PIDs) < 2 {
+		t.Errorf("server's CPUs %+v, want measured on %s", s, sshd.URL)
+	} else {
+		t.Logf("server's CPUs on %s: %s, busy %.2f, others %+v", s.Host, s.CPUs, s.Busy.Busy, s.Others)
+		// The remote group runs on the server's host; where it is pinned
+		// to one of the server's CPUs, the two share it; the local group
+		// runs on another machine as far as kaeload knows.
+		u, _ := rep.ServerCPUUse()
+		g := rep.Groups[1]
+		server, _ := pinning.Parse(s.CPUs)
+		mine, _ := pinning.Parse(g.CPUs)
+		wantShared := len(mine) > 0 && len(mine.Missing(server)) < len(mine)
+		if got := len(u.Shared) == 1 && u.Shared[0].Group == 1; got != wantShared || len(u.Shared) > 1 {
+			t.Errorf("shared %+v with the server's CPUs %s, want group 1 (CPUs %q) alone: %v", u.Shared, s.CPUs, g.CPUs, wantShared)
+		}
+	}
 	if !strings.Contains(log.String(), "server CPU: the process tree of nginx pid") {
 		t.Errorf("server CPU not from nginx's process tree over ssh:\n%s", log.String())
 	}

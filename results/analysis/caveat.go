@@ -49,17 +49,9 @@ func caveatsOf(v *VariantSummary) []caveat {
 	}
 	add(v.ClientBoundReps, "measured the client", "CLIENT-BOUND")
 	add(v.OtherLoadReps, "shared CPUs", "other processes on the client's CPUs")
-	for _, f := range v.moreFlags {
-		add(f.reps, f.most, f.flag)
-	}
+	add(v.SharedCPUReps, "shared CPUs", "SHARED CPUS between client and server")
+	add(v.ServerOtherLoadReps, "shared CPUs", "OTHER LOAD on the server's CPUs")
 	return cs
-}
-
-// repFlag is a flag that other analyses (the server's CPUs) count over a
-// variant's repetitions, for its caveats.
-type repFlag struct {
-	reps       int
-	most, flag string
 }
 
 // setCaveats fills every variant's Caveat and, for the variants compared

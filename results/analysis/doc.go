@@ -81,6 +81,23 @@
 // (Rep.ServerCPU) gives requests per server CPU-second, which is what an
 // offload saves.
 //
+// The server's CPUs are watched like the client's (Rep.ServerCPUs,
+// Rep.ServerCPUUse): the CPUs its processes may run on, their busy time
+// less the server's own, kaeload's and the interrupts' is what other
+// processes took; at least results.ServerOtherLoadShare of it is OTHER
+// LOAD on the server (ServerOtherLoadLine), naming the busiest. A pinned
+// client group on one of those CPUs is "client and server share CPU 0"
+// (SharedCPUsLine) and no longer the client's OTHER LOAD naming the
+// server. Either makes the repetition's server CPUs shared
+// (VariantSummary.ServerSharedReps, ServerShared,
+// ServerSharedInMost), for the verdicts to say so. A closed-loop
+// repetition whose server CPUs were under results.ServerSaturatedBusy,
+// with no client-bound group, no probe that moved (an accelerator at
+// work) and Little's law holding (connections / mean latency ≈ rate) is
+// NOT SATURATED (RepSaturation, NotSaturatedLine): the rate measured the
+// connections in flight, not the server. The threshold
+// server_saturated reads it; no profile is needed.
+//
 // # Analysis: one Report, computed once
 //
 // Analyze computes a run's Report once: the run summary (variants,

@@ -102,6 +102,16 @@ type RepReport struct {
 	// Events are the kernel events on its timeline (KernelEvents); nil
 	// without a timeline or without events.
 	Events []KernelEvent
+	// ServerOtherLoad says that other processes took a large share of the
+	// server's CPUs (ServerOtherLoadLine), SharedCPUs that a client group
+	// ran on them (SharedCPUsLine), NotSaturated that neither kaeload nor
+	// the server's CPUs were busy (NotSaturatedLine).
+	ServerOtherLoad, SharedCPUs, NotSaturated string
+	// ServerCPUs is how the server's CPUs were used (Rep.ServerCPUUse);
+	// nil when not recorded. Saturation is whether the repetition loaded
+	// the server (RepSaturation).
+	ServerCPUs *results.ServerCPUUse
+	Saturation Saturation
 }
 
 // analyzeRep is the RepReport of rep.
@@ -124,6 +134,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 		}
 	}
 	ra.Events = KernelEvents(rep.Timeline)
+	analyzeServerCPUs(rep, &ra)
 	return ra
 }
 

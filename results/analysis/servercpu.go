@@ -1,56 +1,261 @@
 package analysis
 
 import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/stats"
+	"github.com/kaeload/kaeload/results/format"
 )
 
-// ServerCPURates returns, for each repetition of v whose server CPU was
-// read with a positive time, its requests per server CPU-second: the
-// window's requests over the server CPU seconds of that repetition, in
-// repetition order. It is to ServerCPUComparison what Variant.Rates is to
-// Comparison.
-func ServerCPURates(v *results.Variant) []float64 {
-	var out []float64
-	for i := range v.Reps {
-		rep := &v.Reps[i]
-		if rep.ServerCPU != nil && rep.ServerCPU.Seconds > 0 {
-			out = append(out, float64(rep.Total.Requests)/rep.ServerCPU.Seconds)
+// The server's CPUs watched like the client's (issue 30 item 3) and
+// whether the server was loaded at all (issue 31 item 4): per
+// repetition, who else ran on the CPUs the server may run on, whether a
+// client group ran there too, and whether neither the client nor the
+// server's CPUs were busy, so that the rate measured the connections in
+// flight rather than the server.
+
+// ServerOtherLoadLine is the line for a repetition in which other
+// processes took at least results.ServerOtherLoadShare of the server's
+// CPUs (ServerCPUUse.OtherLoad), naming the busiest; "" when none did or
+// it was not measured.
+func ServerOtherLoadLine(rep *results.Rep) string {
+	u, ok := rep.ServerCPUUse()
+	if !ok || !u.OtherLoad {
+		return ""
+	}
+	return "OTHER LOAD on the server: " + serverOtherLoadPart(u) + ": the server did not have its CPUs to itself"
+}
+
+// serverOtherLoadPart says how much of the server's CPUs other processes
+// took, beside the server, kaeload and interrupts, and who the busiest
+// were.
+func serverOtherLoadPart(u results.ServerCPUUse) string {
+	p := fmt.Sprintf("other processes took %.0f %% of the server's %s, the server %.0f %%, kaeload %.0f %%",
+		u.Others*100, cpusWords(u.CPUs), u.Server*100, u.Kaeload*100)
+	if u.Interrupts >= 0.005 {
+		p += fmt.Sprintf(", interrupts %.0f %%", u.Interrupts*100)
+	}
+	if len(u.Top) > 0 {
+		names := make([]string, len(u.Top))
+		for i, o := range u.Top {
+			names[i] = processName(o)
 		}
+		p += "; busiest: " + strings.Join(names, ", ")
+	}
+	return p
+}
+
+// cpusWords is "CPU 0" or "CPUs 0-3".
+func cpusWords(cpus string) string {
+	if strings.ContainsAny(cpus, ",-") {
+		return "CPUs " + cpus
+	}
+	return "CPU " + cpus
+}
+
+// SharedCPUsLine is the line for a repetition in which a pinned client
+// group ran on some of the server's CPUs on its host
+// (ServerCPUUse.Shared): "client and server share CPU 0"; "" when none
+// did. It is said in place of the client's OTHER LOAD, which then leaves
+// the server out (results.GroupCPU.Server).
+func SharedCPUsLine(rep *results.Rep) string {
+	u, ok := rep.ServerCPUUse()
+	if !ok || len(u.Shared) == 0 {
+		return ""
+	}
+	parts := make([]string, len(u.Shared))
+	for i, s := range u.Shared {
+		parts[i] = fmt.Sprintf("client and server share %s (%s)", cpusWords(s.Common), groupName(s.Group, s.CPUs))
+	}
+	line := "SHARED CPUS: " + strings.Join(parts, "; ")
+	if u.Measured {
+		line += fmt.Sprintf("; of the server's %s the server used %.0f %%, kaeload %.0f %%", cpusWords(u.CPUs), u.Server*100, u.Kaeload*100)
+	}
+	return line + ": the figure measures client and server together"
+}
+
+// Saturation is whether a repetition loaded the server: the server's
+// CPUs busy, or kaeload's, or else the rate set by the connections in
+// flight (Little's law: connections / mean latency = rate).
+type Saturation struct {
+	// Judged is false when the repetition could not be judged: the
+	// server's CPU was not measured, or the load was an open loop (a
+	// rate: the schedule set it).
+	Judged bool
+	// Server is the share of its CPUs the server's process tree used
+	// (results.CPUUsage.Busy of Rep.ServerCPU), CPUs those CPUs.
+	Server float64
+	CPUs   string
+	// CPUsBusy is the share of those CPUs' time anything ran on them;
+	// HasCPUsBusy says whether it was read (ServerCPUUse.Measured).
+	CPUsBusy    float64
+	HasCPUsBusy bool
+	// ClientBound: a group was client-bound (ClientBound).
+	ClientBound bool
+	// Accelerator names a probe that moved in the window (a nonzero
+	// delta per request): an accelerator at work does the server's work
+	// off its CPUs.
+	Accelerator string
+	// Connections is the number of connections in flight (the groups'
+	// slots), MeanLatency the mean total latency of the window's
+	// requests, LittleRate Connections / MeanLatency in req/s and Rate
+	// the measured rate.
+	Connections int
+	MeanLatency time.Duration
+	LittleRate  float64
+	Rate        float64
+	// NotSaturated: judged, the server's CPUs under
+	// results.ServerSaturatedBusy (its own share and, where read, their
+	// busy time), no group client-bound, no accelerator at work, and
+	// Little's law holding (LittleAgrees): the connections in flight set
+	// the rate.
+	NotSaturated bool
+}
+
+// RepSaturation judges whether rep loaded the server (Saturation). It
+// needs no profile: the server's CPU time (Rep.ServerCPU) and its CPUs'
+// busy time (Rep.ServerCPUs) are read every window.
+func RepSaturation(rep *results.Rep) Saturation {
+	t := &rep.Total
+	s := Saturation{Connections: t.Slots, Rate: t.Rate()}
+	if h := t.Latency.Total; !results.EmptyHistogram(h) {
+		s.MeanLatency = time.Duration(h.Mean() * float64(time.Microsecond))
+		if s.MeanLatency > 0 {
+			s.LittleRate = float64(s.Connections) / s.MeanLatency.Seconds()
+		}
+	}
+	c := rep.ServerCPU
+	if c == nil || t.Scheduled > 0 || t.Requests == 0 {
+		return s
+	}
+	s.Judged = true
+	s.Server, s.CPUs = c.Busy, c.CPUs
+	if u, ok := rep.ServerCPUUse(); ok && u.Measured {
+		s.CPUsBusy, s.HasCPUsBusy = u.Busy, true
+	}
+	s.ClientBound = len(ClientBound(rep)) > 0
+	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
+		if p := rep.Probes[name]; p.Error == "" && p.Delta() != 0 {
+			s.Accelerator = name
+			break
+		}
+	}
+	busy := s.Server >= results.ServerSaturatedBusy || (s.HasCPUsBusy && s.CPUsBusy >= results.ServerSaturatedBusy)
+	s.NotSaturated = !busy && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
+	return s
+}
+
+// LittleAgreement is how far apart Connections / MeanLatency and the
+// measured rate may be (as a ratio) for NotSaturated to say that the
+// connections in flight set the rate: in a closed loop each connection
+// slot starts its next request as soon as the last one ends, so they
+// agree within the time between requests, a few per cent.
+const LittleAgreement = 0.25
+
+// LittleAgrees reports whether LittleRate and Rate agree within
+// LittleAgreement: the loop was closed and nothing but the requests'
+// latency spaced them.
+func (s Saturation) LittleAgrees() bool {
+	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
+}
+
+// NotSaturatedLine is the line for a repetition that did not load the
+// server (Saturation.NotSaturated), "" otherwise: "NOT SATURATED: neither
+// kaeload nor the server's CPUs were busy (…); the rate was set by the
+// connections in flight (N / mean latency ≈ rate; measured …); raise
+// connections or groups".
+func NotSaturatedLine(rep *results.Rep) string {
+	s := RepSaturation(rep)
+	if !s.NotSaturated {
+		return ""
+	}
+	busy := fmt.Sprintf("the server used %.0f %% of its %s", s.Server*100, cpusWords(s.CPUs))
+	if s.HasCPUsBusy {
+		busy += fmt.Sprintf(" (%.0f %% busy in all)", s.CPUsBusy*100)
+	}
+	if c := rep.ClientCPU(); c.Measured > 0 {
+		busy += fmt.Sprintf("; the busiest group's CPUs %.0f %%", c.BusyMax*100)
+	}
+	little := "the mean latency was not measured"
+	if s.MeanLatency > 0 {
+		little = fmt.Sprintf("%d / %s ms mean latency ≈ %s req/s; measured %s req/s", s.Connections,
+			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
+	}
+	return fmt.Sprintf("NOT SATURATED: neither kaeload nor the server's CPUs were busy (%s); the rate was set by the connections in flight (%s); raise connections or groups", busy, little)
+}
+
+// serverSharedReason are the reasons a variant's notes give for a
+// repetition whose server CPUs were shared, none when they were not:
+// "client and server share CPU 0", "OTHER LOAD on the server's CPU 0,
+// busiest sh (pid 5151, nice 10)".
+func serverSharedReason(u results.ServerCPUUse) []string {
+	var out []string
+	for _, s := range u.Shared {
+		out = append(out, "client and server share "+cpusWords(s.Common))
+	}
+	if u.OtherLoad {
+		why := "OTHER LOAD on the server's " + cpusWords(u.CPUs)
+		if len(u.Top) > 0 {
+			o := u.Top[0]
+			why += fmt.Sprintf(", busiest %s (pid %d", o.Comm, o.PID)
+			if o.Nice != 0 {
+				why += fmt.Sprintf(", nice %d", o.Nice)
+			}
+			why += ")"
+		}
+		out = append(out, why)
 	}
 	return out
 }
 
-// compareServerCPU fills every variant's ServerCPUStats and
-// ServerCPUComparison. Requests per server CPU-second are compared with
-// the baseline's as req/s are (CompareFamily: the t-test on their
-// logarithms, MDE and equivalence at the run's margin), as a family of
-// their own: Holm over the variants whose test ran, apart from req/s's
-// family, since they answer another question (what a request costs the
-// server, which an offload changes most steadily) on other numbers.
-func compareServerCPU(r *results.Run, s *RunSummary) {
-	rates := make([][]float64, len(r.Variants))
-	for i := range r.Variants {
-		rates[i] = ServerCPURates(&r.Variants[i])
-		s.Variants[i].ServerCPUStats = stats.Summarize(rates[i])
-	}
-	base := s.Baseline
-	if base < 0 {
-		for i := range s.Variants {
-			s.Variants[i].ServerCPUComparison = stats.Comparison{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}
+// addServerCPUs counts rep's server-side verdicts into s
+// (VariantSummary.ServerSharedReps and the fields beside it).
+func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
+	if u, ok := rep.ServerCPUUse(); ok {
+		if u.OtherLoad {
+			s.ServerOtherLoadReps++
 		}
-		return
-	}
-	others := make([][]float64, len(rates))
-	for i := range rates {
-		if i != base {
-			others[i] = rates[i]
+		if len(u.Shared) > 0 {
+			s.SharedCPUReps++
+		}
+		if why := serverSharedReason(u); len(why) > 0 {
+			s.ServerSharedReps++
+			s.ServerShared = appendNew(s.ServerShared, why...)
 		}
 	}
-	comps := stats.CompareFamily(rates[base], others, s.Equivalence)
-	for i := range s.Variants {
-		if i != base {
-			s.Variants[i].ServerCPUComparison = comps[i]
+	if sat := RepSaturation(rep); sat.Judged {
+		s.SaturationReps++
+		if sat.NotSaturated {
+			s.NotSaturatedReps++
 		}
 	}
+}
+
+// ServerSharedInMost reports whether the server's CPUs were shared
+// (ServerSharedReps) in most of the variant's repetitions: a verdict on
+// it then measured the server together with what shared its CPUs.
+func (s *VariantSummary) ServerSharedInMost() bool {
+	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
+}
+
+// serverWarnings are the warnings of every repetition of r whose
+// server's CPUs were shared or that did not load the server.
+func serverWarnings(r *results.Run) []string {
+	ws := repWarnings(r, ServerOtherLoadLine)
+	ws = appendNew(ws, repWarnings(r, SharedCPUsLine)...)
+	return appendNew(ws, repWarnings(r, NotSaturatedLine)...)
+}
+
+// analyzeServerCPUs fills ra's server-side lines and figures for rep.
+func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
+	ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated = ServerOtherLoadLine(rep), SharedCPUsLine(rep), NotSaturatedLine(rep)
+	if u, ok := rep.ServerCPUUse(); ok {
+		ra.ServerCPUs = &u
+	}
+	ra.Saturation = RepSaturation(rep)
 }

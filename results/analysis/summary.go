@@ -90,6 +90,21 @@ type VariantSummary struct {
 	// OtherLoadReps is the number of repetitions in which other processes
 	// took a large share of some group's CPUs (OtherLoad).
 	OtherLoadReps int
+	// ServerOtherLoadReps is the number of repetitions in which other
+	// processes took a large share of the server's CPUs
+	// (results.ServerCPUUse.OtherLoad), SharedCPUReps those in which a
+	// client group ran on some of them (ServerCPUUse.Shared), and
+	// ServerSharedReps those with either: the server's CPUs were shared.
+	// ServerShared says how, each distinct phrase once, in the order met
+	// ("client and server share CPU 0", "OTHER LOAD on the server's CPU
+	// 0, busiest sh (pid 5151, nice 10)"). A verdict on a variant whose server CPUs were shared in
+	// most repetitions (ServerSharedInMost) says "shared CPUs".
+	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps int
+	ServerShared                                         []string
+	// SaturationReps is the number of repetitions judged for saturation
+	// (Saturation.Judged), NotSaturatedReps those that did not load the
+	// server (NotSaturatedLine).
+	SaturationReps, NotSaturatedReps int
 	// ClientBusyMax is the highest Busy of any group's CPU over the
 	// repetitions; HasClientCPU says whether any group was measured.
 	ClientBusyMax float64
@@ -135,9 +150,6 @@ type VariantSummary struct {
 	// measured the client: …"); "" when neither is flagged, and for the
 	// baseline itself.
 	VerdictCaveat string
-	// moreFlags are repetition flags counted by other analyses, for
-	// Caveat.
-	moreFlags []repFlag
 }
 
 // ClientMicrosPerRequest returns the client's CPU time per request in
@@ -350,6 +362,7 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		if len(OtherLoad(rep)) > 0 {
 			s.OtherLoadReps++
 		}
+		s.addServerCPUs(rep)
 		if rep.Failed != "" {
 			s.FailedReps++
 		}
@@ -601,6 +614,7 @@ func Annotate(r *results.Run) {
 	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, otherLoadWarnings(r)...)
+	r.Warnings = appendNew(r.Warnings, serverWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, MissedLine)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, BackoffLine)...)
 	if s, err := SummarizeRun(r); err == nil {

@@ -48,7 +48,7 @@ func thresholdFigure(metric string, v float64) string {
 		return strconv.FormatFloat(v*100, 'g', 3, 64) + " %"
 	case results.MetricLatency:
 		return format.Millis(int64(v)) + " ms"
-	case results.MetricClientBound:
+	case results.MetricClientBound, results.MetricServerSaturated:
 		return strconv.FormatBool(v != 0)
 	case results.MetricVs:
 		return format.Delta(v * 100)
@@ -167,6 +167,11 @@ func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside 
 			return 1, true
 		}
 		return 0, true
+	case results.MetricServerSaturated:
+		if s.SaturationReps == 0 {
+			return 0, false
+		}
+		return float64(b2i(s.NotSaturatedReps == 0)), true
 	case results.MetricLatency:
 		h := map[string]*results.Histogram{"connect": s.Connect, "handshake": s.Handshake, "ttfb": s.TTFB, "total": s.Total}[t.Latency]
 		if results.EmptyHistogram(h) {

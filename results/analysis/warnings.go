@@ -26,6 +26,7 @@ func warningsOf(r *results.Run, s *RunSummary) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
 	ws = appendNew(ws, clientBoundWarnings(r)...)
 	ws = appendNew(ws, otherLoadWarnings(r)...)
+	ws = appendNew(ws, serverWarnings(r)...)
 	ws = appendNew(ws, repWarnings(r, BackoffLine)...)
 	if s != nil {
 		ws = appendNew(ws, s.Warnings...)

@@ -493,8 +493,8 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 		row.ClientUs = format.Micros(us)
 	}
 	row.Failed = rep.Failed
-	row.Flagged = ra.ClientBound != "" || ra.OtherLoad != ""
-	for _, l := range []string{ra.ClientBound, ra.OtherLoad, ra.OpenLoop, ra.Missed, ra.Backoff} {
+	row.Flagged = ra.ClientBound != "" || ra.OtherLoad != "" || ra.ServerOtherLoad != "" || ra.SharedCPUs != ""
+	for _, l := range []string{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff} {
 		if l != "" {
 			row.Notes = append(row.Notes, l)
 		}

@@ -230,6 +230,23 @@ var answers = map[string]answer{
 			return []string{`"probes": [`, fmt.Sprintf(`"per_request": %v`, p.PerRequest), `"failed": 1`}
 		}),
 		without: map[string]string{"compare": "it compares rates across runs; each run's own report gives its probes"}},
+	"VariantSummary.ServerSharedReps": {run: fixture.ServerCPUsRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
+		return []string{"SHARED CPUS: client and server share CPU 0 (3 of 3 reps)", "SHARED CPUS: OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10) (3 of 3 reps)"}
+	}, "csv", func(m *analysis.Report) []string {
+		return []string{",client and server share CPU 0 (3 of 3 reps),", `,3 of 3 reps,"OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10) (3 of 3 reps)",`}
+	}, "json", func(m *analysis.Report) []string {
+		return []string{`"shared_reps": 3`, `"shared_in_most": true`, `"other_load_reps": 3`, jsonText(m.Reps[3][0].SharedCPUs)}
+	}, "html", func(m *analysis.Report) []string {
+		return []string{m.Reps[3][0].SharedCPUs, m.Reps[1][2].ServerOtherLoad}
+	})},
+	"VariantSummary.NotSaturatedReps": {run: fixture.ServerCPUsRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
+		return []string{"NOT SATURATED (3 of 3 reps)"}
+	}, "csv", func(m *analysis.Report) []string {
+		s := m.Reps[2][0].Saturation
+		return []string{",true," + csvF3(s.LittleRate) + ",", ",3 of 3 reps,"}
+	}, "json", func(m *analysis.Report) []string {
+		return []string{`"not_saturated_reps": 3`, `"not_saturated": true`, jsonText(m.Reps[2][0].NotSaturated)}
+	}, "html", func(m *analysis.Report) []string { return []string{m.Reps[2][1].NotSaturated} })},
 	"VariantSummary.ServerCPUSeconds": {run: fixture.SweepRun, want: forOutputs("text md html compare", func(m *analysis.Report) []string {
 		x, _ := m.Summary.Variants[4].RequestsPerServerCPU()
 		return []string{"req/server cpu-s", format.Rate(x)}

@@ -113,6 +113,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			if vs.OtherLoadReps > 0 {
 				notes = append(notes, fmt.Sprintf("OTHER LOAD (%d of %d reps)", vs.OtherLoadReps, vs.Stats.N))
 			}
+			notes = append(notes, tables.ServerNotes(vs)...)
 			clientUs := missing
 			if us, ok := vs.ClientMicrosPerRequest(); ok {
 				clientUs = format.Micros(us)

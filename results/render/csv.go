@@ -53,6 +53,10 @@ import (
 //     something, ";"-separated, "no timeline" for a repetition stored
 //     before timelines): the repetition's timeline (RepReport.Timeline);
 //     empty in "all" rows;
+//   - server_cpus, server_cpus_busy, server_cpus_other_share,
+//     server_cpus_busiest, server_other_load, shared_cpus, not_saturated
+//     and little_req_per_s: the server's CPUs and whether it was loaded
+//     (serverCPUsCells; in "all" rows serverCPUsAllCells);
 //   - probe.NAME.delta and probe.NAME.per_request for every probe name in
 //     the run (sorted); empty when the reading failed; the mean delta and
 //     the pooled per-request figure (ProbeSummary) in "all" rows;
@@ -118,6 +122,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		"scheduled", "missed", "intended_p50_ms", "intended_p99_ms",
 		"client_busy_max", "client_cpu_s", "req_per_client_cpu_s", "client_us_per_request", "server_cpu_s", "req_per_server_cpu_s", "client_bound", "other_load", "client_other_share", "other_busiest", "failed", "unanswered", "warmup_responses", "warmup_errors", "after_responses", "after_errors", "client_time_wait", "client_peak_rss_mib", "client_kib_per_slot",
 		"rate_min", "rate_median", "rate_max", "stalls", "stall_seconds", "listen_overflows", "diagnoses", "not_attributable", "other_traffic")
+	header = append(header, serverCPUsColumns...)
 	for _, p := range probeNames {
 		header = append(header, "probe."+p+".delta", "probe."+p+".per_request")
 	}
@@ -211,6 +216,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			row = append(row, outsideCells(&t.Outside)...)
 			row = append(row, tw, rss, perSlot)
 			row = append(row, timelineCells(&ra.Timeline)...)
+			row = append(row, serverCPUsCells(ra)...)
 			for _, name := range probeNames {
 				p, ok := rep.Probes[name]
 				if !ok || p.Error != "" {
@@ -260,6 +266,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			csvUint(sum.Outside.Unanswered.Total()))
 		row = append(row, outsideCells(&sum.Outside)...)
 		row = append(row, "", "", "", "", "", "", "", "", "", "", "", "") // client_time_wait … other_traffic
+		row = append(row, serverCPUsAllCells(vs)...)
 		for _, name := range probeNames {
 			i := slices.IndexFunc(vs.Probes, func(p analysis.ProbeSummary) bool { return p.Name == name })
 			delta, per := "", ""

@@ -21,6 +21,7 @@ func TestWriteCSVGolden(t *testing.T) {
 		{"compare", fixture.CompareRun()},
 		{"sweep", fixture.SweepRun()},
 		{"interrupted", fixture.InterruptedRun()},
+		{"servercpus", fixture.ServerCPUsRun()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

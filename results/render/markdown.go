@@ -130,6 +130,11 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 				if line := ra.OtherLoad; line != "" {
 					note = strings.TrimSpace(note + " " + line)
 				}
+				for _, line := range []string{ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated} {
+					if line != "" {
+						note = strings.TrimSpace(note + " " + line)
+					}
+				}
 				if line := ra.Failed; line != "" {
 					note = strings.TrimSpace(line + " " + note)
 				}

@@ -11,7 +11,7 @@ import (
 )
 
 func TestWriteMarkdownGolden(t *testing.T) {
-	for name, r := range map[string]*results.Run{"sweep": fixture.SweepRun(), "interrupted": fixture.InterruptedRun(), "single": fixture.SingleRun(), "speed": fixture.SpeedRun(), "diagnosed": fixture.DiagnosedRun()} {
+	for name, r := range map[string]*results.Run{"sweep": fixture.SweepRun(), "interrupted": fixture.InterruptedRun(), "single": fixture.SingleRun(), "speed": fixture.SpeedRun(), "diagnosed": fixture.DiagnosedRun(), "servercpus": fixture.ServerCPUsRun()} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := WriteMarkdown(&b, analysis.Analyze(r)); err != nil {

@@ -245,6 +245,10 @@ type VariantJSON struct {
 	// (VariantSummary.Probes), e.g. the accelerator's operations per
 	// request.
 	Probes []ProbeJSON `json:"probes,omitempty"`
+	// ServerCPUs are the variant's verdicts on the server's CPUs: shared,
+	// and whether its repetitions loaded the server; absent when none was
+	// recorded.
+	ServerCPUs *ServerCPUsVariantJSON `json:"server_cpus,omitempty"`
 	// Comparison is against the baseline; nil for the baseline itself.
 	Comparison *stats.Comparison `json:"comparison,omitempty"`
 	// Verdict is the comparison in words, with what else the figures
@@ -308,6 +312,11 @@ type RepJSON struct {
 	Listener *diagnosis.Listener `json:"listener,omitempty"`
 	// NotJudged says which rules could not judge the window, and why.
 	NotJudged []string `json:"not_judged,omitempty"`
+	// ServerCPUs is how the server's CPUs were used (absent when not
+	// recorded) and Saturation whether the window loaded the server
+	// (absent when not judged).
+	ServerCPUs *ServerCPUsJSON `json:"server_cpus,omitempty"`
+	Saturation *SaturationJSON `json:"saturation,omitempty"`
 }
 
 // PartialJSON is a window an interrupt cut short (Variant.Partial): its
@@ -569,6 +578,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 			}
 			v.Probes = append(v.Probes, pj)
 		}
+		v.ServerCPUs = serverVariantJSON(vs)
 		if !vs.IsBaseline {
 			cmp := vs.Comparison
 			v.Comparison = &cmp
@@ -577,7 +587,9 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		v.Caveat = vs.Caveat
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {
-			v.Repetitions = append(v.Repetitions, repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline))
+			rj := repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline)
+			serverRepJSON(&rj, &m.Reps[i][j])
+			v.Repetitions = append(v.Repetitions, rj)
 		}
 		out.Variants = append(out.Variants, v)
 	}

@@ -24,7 +24,10 @@ import (
 // and the spread between groups. A repetition with a client-bound group
 // (analysis.ClientBound) gets a line starting "CLIENT-BOUND:", and one whose
 // client CPUs other processes shared (analysis.OtherLoad) a line starting
-// "OTHER LOAD:", both repeated among the warnings at the top. When the run has more than one variant or
+// "OTHER LOAD:", both repeated among the warnings at the top, as are the
+// server-side lines (OTHER LOAD on the server, SHARED CPUS, NOT
+// SATURATED) beside the rows "server's cpus" and "in flight" (Little's
+// law beside the measured rate). When the run has more than one variant or
 // repetition it ends with a comparison of every variant against the
 // baseline (Run.BaselineIndex), the probe deltas per variant and, for
 // every sweep, a table with an ASCII chart of req/s against the swept
@@ -121,7 +124,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	} else {
 		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
 	}
-	for _, line := range []string{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.Missed, ra.Backoff} {
+	for _, line := range []string{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff} {
 		if line != "" {
 			b.WriteString(line + "\n")
 		}
@@ -162,6 +165,12 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	}
 	if rep.ServerCPU != nil {
 		kv.Add("server cpu", serverCPULine(rep.ServerCPU, t.Requests))
+	}
+	if w := tables.ServerCPUsWords(ra.ServerCPUs); w != "" {
+		kv.Add("server's cpus", w)
+	}
+	if w := tables.LittleWords(ra.Saturation); w != "" && ra.Saturation.Judged {
+		kv.Add("in flight", w)
 	}
 	if m, ok := rep.SlotMemory(); ok {
 		kv.Add("client memory", format.SlotMemoryLine(m))

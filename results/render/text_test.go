@@ -27,6 +27,7 @@ func TestWriteTextGolden(t *testing.T) {
 		{"sweep", fixture.SweepRun()},
 		{"speed", fixture.SpeedRun()},
 		{"diagnosed", fixture.DiagnosedRun()},
+		{"servercpus", fixture.ServerCPUsRun()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

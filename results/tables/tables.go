@@ -139,8 +139,9 @@ func ServerCPUDeltaCell(v *analysis.VariantSummary) string {
 }
 
 // notesCell marks the best variant of a sweep, failed and client-bound
-// variants, and those whose client CPUs other processes shared
-// (VariantSummary.OtherLoadReps).
+// variants, those whose client CPUs other processes shared
+// (VariantSummary.OtherLoadReps), and those whose server CPUs were shared
+// or not loaded (ServerNotes).
 func notesCell(v *analysis.VariantSummary) string {
 	var notes []string
 	switch {
@@ -170,6 +171,7 @@ func notesCell(v *analysis.VariantSummary) string {
 		}
 		notes = append(notes, n)
 	}
+	notes = append(notes, ServerNotes(v)...)
 	return strings.Join(notes, ", ")
 }
 

@@ -1,0 +1,188 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+)
+
+// serverCPUsMeter measures what ran on the CPUs of the local server whose
+// process tree is rooted at pid: the CPUs its processes may run on (their
+// affinity, read at the window's start), those CPUs' busy time, the
+// controller's own time, and the busiest processes there other than the
+// server's tree, this process and workers (the run's local workers). The
+// server's own time is treeMeter's (Rep.ServerCPU).
+func serverCPUsMeter(pid int, workers []int) meterOf[*results.ServerCPUs] {
+	self := selfMeter(nil)
+	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
+		tree, err := cpustat.SampleTree(pid)
+		if err != nil {
+			return nil, err
+		}
+		cpus := tree.CPUs
+		busyA, err := cpustat.SampleCPUs(cpus)
+		if err != nil {
+			return nil, err
+		}
+		procsA, err := cpustat.SampleProcs()
+		if err != nil {
+			return nil, err
+		}
+		ownFinish, err := self()
+		if err != nil {
+			return nil, err
+		}
+		return func(w time.Duration) (*results.ServerCPUs, error) {
+			end, err := cpustat.SampleTree(pid)
+			if err != nil {
+				return nil, err
+			}
+			busyB, err := cpustat.SampleCPUs(cpus)
+			if err != nil {
+				return nil, err
+			}
+			procsB, err := cpustat.SampleProcs()
+			if err != nil {
+				return nil, err
+			}
+			own, err := ownFinish(w)
+			if err != nil {
+				return nil, err
+			}
+			busy := busyA.Usage(busyB, w)
+			return &results.ServerCPUs{
+				CPUs:       cpus.String(),
+				PIDs:       end.PIDs,
+				Busy:       &busy,
+				Controller: own.Seconds,
+				Others:     procsA.Top(procsB, cpus, notOthers(tree.PIDs, end.PIDs, workers), results.OthersListed),
+			}, nil
+		}, nil
+	}
+}
+
+// notOthers are the processes a server's CPUs' busiest others leave out:
+// the server's tree at both ends of the window, the run's workers and
+// this process.
+func notOthers(treeA, treeB, workers []int) []int {
+	out := slices.Concat(treeA, treeB, workers, []int{os.Getpid()})
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// localWorkers are the PIDs of ws's workers that run on this machine.
+func localWorkers(ws *workers) []int {
+	var pids []int
+	for _, p := range ws.procs {
+		if p.host == nil {
+			pids = append(pids, p.pid)
+		}
+	}
+	return pids
+}
+
+// serverCPUsOf picks how the server's CPUs are watched in a repetition
+// whose workers are ws: nil for the built-in target (it runs in the
+// controller, whose CPUs the report knows) and when the server was not
+// found; over ssh on the server's host; else on this machine.
+func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
+	if c.builtin || c.serverPID <= 0 {
+		return nil
+	}
+	if s := c.plan.Server; s != nil && s.SSH != nil {
+		return remoteServerCPUsMeter(c.hosts[s.SSH.Name], c.serverPID)
+	}
+	return serverCPUsMeter(c.serverPID, localWorkers(ws))
+}
+
+// remoteServerCPUsMeter is serverCPUsMeter for a server on the ssh host
+// hc, root being its tree's root there: /proc read over the host's ssh
+// connection (readRemoteProcs), the affinity of the tree's processes
+// and of the busiest candidates read there too (cpustat.AllowedScript).
+// The controller runs elsewhere; the host's kaeload workers are not told
+// apart by PID there (their time counts as theirs, Group.Process).
+func remoteServerCPUsMeter(hc *hostConn, root int) meterOf[*results.ServerCPUs] {
+	if hc == nil {
+		return nil
+	}
+	allowed := func(ctx context.Context, pids []int) (map[int]pinning.Set, error) {
+		if len(pids) == 0 {
+			return nil, nil
+		}
+		out, err := hc.conn.Output(ctx, "read CPU affinity", cpustat.AllowedScript(pids), nil)
+		if err != nil {
+			return nil, err
+		}
+		return cpustat.ParseAllowed(string(out)), nil
+	}
+	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
+		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
+		defer cancel()
+		statA, procsA, err := readRemoteProcs(ctx, hc)
+		if err != nil {
+			return nil, err
+		}
+		host := statA.CPUs()
+		tree, err := procsA.Tree(root, host)
+		if err != nil {
+			return nil, err
+		}
+		masks, err := allowed(ctx, tree.PIDs)
+		if err != nil {
+			return nil, err
+		}
+		var cpus pinning.Set
+		for _, m := range masks {
+			cpus = union(cpus, m)
+		}
+		if len(cpus) == 0 {
+			cpus = host // every member gone: the host's CPUs
+		}
+		busyA, err := statA.Select(cpus)
+		if err != nil {
+			return nil, err
+		}
+		return func(w time.Duration) (*results.ServerCPUs, error) {
+			ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
+			defer cancel()
+			statB, procsB, err := readRemoteProcs(ctx, hc)
+			if err != nil {
+				return nil, err
+			}
+			end, err := procsB.Tree(root, host)
+			if err != nil {
+				return nil, err
+			}
+			busyB, err := statB.Select(cpus)
+			if err != nil {
+				return nil, err
+			}
+			a, b := procsA.Procs(), procsB.Procs()
+			exclude := slices.Concat(tree.PIDs, end.PIDs)
+			masks, err := allowed(ctx, a.Used(b, exclude))
+			if err != nil {
+				return nil, err
+			}
+			busy := busyA.Usage(busyB, w)
+			return &results.ServerCPUs{
+				CPUs:   cpus.String(),
+				Host:   hc.name,
+				PIDs:   end.PIDs,
+				Busy:   &busy,
+				Others: a.TopAllowed(b, cpus, exclude, results.OthersListed, masks),
+			}, nil
+		}, nil
+	}
+}
+
+// union returns the CPUs in a or b, ascending.
+func union(a, b pinning.Set) pinning.Set {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

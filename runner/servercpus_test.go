@@ -1,0 +1,135 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/scenarios/plans"
+)
+
+// TestServerCPUsNginx runs against nginx pinned to CPU 0 with the client
+// on CPU 1 and one connection, in 1 s windows, two variants: "busy-loop",
+// whose start command runs a busy loop at nice 10 pinned to CPU 0 (it
+// stops by itself after 10 s, and the variant's stop command ends it),
+// and its twin "quiet" without it. Then once with 8 connections.
+//
+// The loop is named OTHER LOAD on the server, in the variant's notes;
+// the server's own processes, kaeload's workers and this process are
+// never named among the others; the record holds the server's CPUs (its
+// affinity: CPU 0). With one connection and CPU 0 not taken by others,
+// the quiet variant is NOT SATURATED, its rate Little's law's (1 / mean
+// latency), and the server_saturated threshold is crossed; with 8
+// connections it is not NOT SATURATED. What other processes of this
+// machine do to CPU 0 meanwhile (other test binaries) is judged too:
+// the assertions that depend on CPU 0 being free are implications from
+// the record (no other load there, so …), never assumptions.
+func TestServerCPUsNginx(t *testing.T) {
+	endToEndOnce(t, "the server's CPUs against nginx")
+	needCPUs(t, 2)
+	ng := nginxtest.Start(t, nginxtest.Config{Cert: "ecdsa-p256", CPUs: "0"})
+	pidFile := filepath.Join(t.TempDir(), "loop.pid")
+	p := plan(ng.Addr, time.Second, []int{1})
+	p.Load.Groups[0].Connections = 1
+	p.Server = &plans.Server{Host: "local", CommandTimeout: 5 * time.Second,
+		Ready: plans.Ready{Kind: "tcp", Addr: ng.Addr, Interval: 20 * time.Millisecond, Timeout: 5 * time.Second}}
+	p.Variants = []plans.Variant{{Name: "quiet", Start: "true"}, {Name: "busy-loop",
+		Start: fmt.Sprintf(`nice -n 10 taskset -c 0 timeout 10 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo $! > %s`, pidFile),
+		Stop:  fmt.Sprintf(`kill $(cat %s)`, pidFile)}}
+	p.Thresholds = []results.Threshold{{Expr: "server_saturated == true", Metric: results.MetricServerSaturated, Op: "==", Value: 1}}
+	run, log := runLogged(t, p)
+	m := analysis.Analyze(run)
+	isLoop := func(o results.ProcessCPU) bool { return o.Comm == "sh" && o.Nice == 10 && o.CPUs == "0" }
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		rep := &v.Reps[0]
+		ra := &m.Reps[i][0]
+		s := rep.ServerCPUs
+		if s == nil || s.Busy == nil || rep.ServerCPU == nil {
+			t.Fatalf("%s: server's CPUs %+v, server CPU %+v: not measured\n%s", v.Name, s, rep.ServerCPU, log)
+		}
+		u := ra.ServerCPUs
+		t.Logf("%s: %s; %s; %s", v.Name, ra.ServerOtherLoad, ra.NotSaturated, little(ra.Saturation))
+		t.Logf("%s: server's CPUs %s busy %.2f: server %.2f kaeload %.2f interrupts %.2f others %.2f %v", v.Name, u.CPUs, u.Busy, u.Server, u.Kaeload, u.Interrupts, u.Others, u.Top)
+		if s.CPUs != "0" {
+			t.Errorf("%s: the server's CPUs %q, want its affinity \"0\"", v.Name, s.CPUs)
+		}
+		for _, o := range s.Others {
+			if slices.Contains(s.PIDs, o.PID) || o.Comm == "nginx" && slices.Contains(ng.PIDs(), o.PID) {
+				t.Errorf("%s: the server's own process %d (%s) named among the others", v.Name, o.PID, o.Comm)
+			}
+			if o.PID == os.Getpid() {
+				t.Errorf("%s: this process named among the others on the server's CPUs", v.Name)
+			}
+		}
+		// Never a flag without a name: other load is someone's.
+		if u.OtherLoad && len(u.Top) == 0 {
+			t.Errorf("%s: OTHER LOAD on the server without a process named", v.Name)
+		}
+		named := slices.ContainsFunc(s.Others, isLoop)
+		switch v.Name {
+		case "busy-loop":
+			if !u.OtherLoad || ra.ServerOtherLoad == "" {
+				t.Errorf("busy-loop: no OTHER LOAD on the server (others %.2f of CPU 0)", u.Others)
+			}
+			// Named, unless the list is full of busier processes.
+			if !named && len(s.Others) < results.OthersListed {
+				t.Errorf("busy-loop: the nice 10 loop is not among the others named on CPU 0: %+v", s.Others)
+			}
+			if named && !strings.Contains(ra.ServerOtherLoad, ", nice 10, CPUs 0)") {
+				t.Errorf("busy-loop: the line does not name the loop: %s", ra.ServerOtherLoad)
+			}
+			if n := m.Summary.Variants[i].ServerOtherLoadReps; n != 1 {
+				t.Errorf("busy-loop: %d repetitions with OTHER LOAD on the server, want 1", n)
+			}
+			// And in its verdict's own line (quiet is the baseline).
+			if got, want := m.Summary.Variants[i].VerdictCaveat, "shared CPUs: OTHER LOAD on the server's CPUs in 1 of 1 repetitions"; !strings.Contains(got, want) {
+				t.Errorf("busy-loop: verdict caveat %q, want %q in it", got, want)
+			}
+		case "quiet":
+			if named {
+				t.Errorf("quiet: the loop of the other variant named: %+v", s.Others)
+			}
+			sat := ra.Saturation
+			if u.Others < results.ServerOtherLoadShare && !sat.ClientBound && sat.Server < results.ServerSaturatedBusy {
+				if !sat.NotSaturated {
+					t.Errorf("quiet: one connection, CPU 0 free of others, the server %.0f %% busy: not NOT SATURATED (%+v)", sat.Server*100, sat)
+				}
+				if u.OtherLoad || ra.ServerOtherLoad != "" {
+					t.Errorf("quiet: OTHER LOAD on the server: %s", ra.ServerOtherLoad)
+				}
+			}
+			if !sat.LittleAgrees() {
+				t.Errorf("quiet: 1 connection / %s = %.1f req/s, measured %.1f: Little's law should hold in a closed loop", sat.MeanLatency, sat.LittleRate, sat.Rate)
+			}
+			for _, c := range m.Thresholds {
+				if c.Variant == "quiet" && c.Passed == sat.NotSaturated {
+					t.Errorf("quiet: %s, with NOT SATURATED %v", c.Line(), sat.NotSaturated)
+				}
+			}
+		}
+	}
+	// Enough connections: not NOT SATURATED (the server, or kaeload,
+	// busy).
+	p = plan(ng.Addr, time.Second, []int{1})
+	p.Load.Groups[0].Connections = 8
+	run, _ = runLogged(t, p)
+	rep := &run.Variants[0].Reps[0]
+	sat := analysis.RepSaturation(rep)
+	t.Logf("8 connections: %s; server %.0f %% of CPU 0, CPU 0 %.0f %% busy, client-bound %v", little(sat), sat.Server*100, sat.CPUsBusy*100, sat.ClientBound)
+	if !sat.Judged || sat.NotSaturated {
+		t.Errorf("8 connections: judged %v, NOT SATURATED %v: %s", sat.Judged, sat.NotSaturated, analysis.NotSaturatedLine(rep))
+	}
+}
+
+// little is Little's law of a repetition, for the log.
+func little(s analysis.Saturation) string {
+	return fmt.Sprintf("%d connections / %s mean latency = %.1f req/s, measured %.1f", s.Connections, s.MeanLatency, s.LittleRate, s.Rate)
+}
