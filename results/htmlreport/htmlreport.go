@@ -445,7 +445,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	}
 	if !v.Sum.IsBaseline {
 		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), c.Significant
-		row.MDE, row.Verdict = cell(format.MDE(c)), format.VerdictLine(c, v.Sum.VerdictCaveat)
+		row.MDE, row.Verdict = cell(tables.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat)
 		if hasDelta(v, base) {
 			row.Delta = format.Delta(c.DeltaPct)
 		}

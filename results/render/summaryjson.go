@@ -257,6 +257,9 @@ type VariantJSON struct {
 	// 3 repetitions"), absent when none of its repetitions is flagged.
 	Verdict string `json:"verdict,omitempty"`
 	Caveat  string `json:"caveat,omitempty"`
+	// MDESpread names the repetitions that alone make most of the spread
+	// behind the comparison's MDE (VariantSummary.MDESpread).
+	MDESpread string `json:"mde_spread,omitempty"`
 	// Repetitions are the variant's repetitions in order, each with what
 	// its timeline says.
 	Repetitions []RepJSON `json:"repetitions"`
@@ -584,7 +587,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 			v.Comparison = &cmp
 			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat)
 		}
-		v.Caveat = vs.Caveat
+		v.Caveat, v.MDESpread = vs.Caveat, vs.MDESpread
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {
 			rj := repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline)

@@ -115,6 +115,16 @@ func deltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
 	return format.Delta(v.Comparison.DeltaPct)
 }
 
+// MDECell is v's MDE with the repetitions that inflate it, when one does
+// (VariantSummary.MDESpread): "±180.85 % (spread: baseline rep 2
+// (35,120.0 req/s))".
+func MDECell(v *analysis.VariantSummary) string {
+	if v.MDESpread == "" {
+		return format.MDE(v.Comparison)
+	}
+	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread + ")"
+}
+
 // NotesCell is the comparison's notes of v (what notesCell says), for
 // the outputs that lay out the comparison themselves (report.html).
 func NotesCell(v *analysis.VariantSummary) string { return notesCell(v) }
@@ -204,7 +214,7 @@ func Comparison(s *analysis.RunSummary) Table {
 			if v.IsBaseline {
 				return ""
 			}
-			return format.MDE(v.Comparison)
+			return MDECell(v)
 		}},
 		{"verdict", false, func(_ int, v *analysis.VariantSummary) string {
 			if v.IsBaseline {
