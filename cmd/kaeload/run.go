@@ -46,7 +46,10 @@ URL mode: with a URL instead of a file, the flags marked "URL mode" below
 write a scenario — one target, one variant, the server managed outside
 kaeload — and that scenario is compiled and run exactly as a file holding
 it would be (pinning, full handshakes, counting, the run directory).
---print-scenario prints it, so a quick test grows into a file. -c and -t
+--print-scenario prints it (only when it compiles), so a quick test grows
+into a file. -d and --warmup take a duration (60s, 2m) or, as wrk's -d
+does, a number of seconds (60). A run of one window ends its text report
+with wrk's "Requests/sec:" line, for scripts written for wrk. -c and -t
 are per group; --cpus makes one group per CPU list; --groups N
 --cpus-per-group M makes N groups of M consecutive CPUs. --set, --threshold
 and the other flags apply as to a file. A problem names the flag that set
@@ -269,11 +272,12 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 		return f.resumeInput(stderr)
 	case f.urlMode():
 		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.pos[0], f.sets, f.thresholds, f.dryRun || f.ol.print)
-		if f.ol.print && in.scenarioText != "" && (err == nil || !errors.Is(err, errUsage)) {
-			// The scenario is printed even when it does not compile here
-			// (a CPU this machine lacks): it may be meant for another.
+		if f.ol.print && err == nil {
+			// Only a scenario that compiles is printed. It compiles as for
+			// --dry-run, so CPUs this machine lacks do not stop it: it may
+			// be meant for another machine.
 			fmt.Fprint(stdout, in.scenarioText)
-			return nil, err
+			return nil, nil
 		}
 	default:
 		in.plan, err = compileWith(f.pos[0], f.sets, f.thresholds, f.dryRun)

@@ -64,10 +64,23 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	if len(m.Thresholds) > 0 {
 		writeThresholds(&b, m.Thresholds)
 	}
+	writeWrkRate(&b, m)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
 	}
 	return nil
+}
+
+// writeWrkRate ends the report of a run of one window (one variant, one
+// repetition, as "kaeload run URL" makes) with wrk's "Requests/sec:" line,
+// for scripts written for wrk's output (awk '/^Requests\/sec/ {print $2}').
+// With more windows there is no one figure to give, so no such line.
+func writeWrkRate(b *bytes.Buffer, m *analysis.Report) {
+	r := m.Run
+	if r.Capacity != nil || len(r.Variants) != 1 || len(r.Variants[0].Reps) != 1 {
+		return
+	}
+	fmt.Fprintf(b, "\nRequests/sec: %9.2f\n", r.Variants[0].Reps[0].Total.Rate())
 }
 
 func writeHeader(b *bytes.Buffer, m *analysis.Report) {
