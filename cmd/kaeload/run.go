@@ -176,7 +176,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	if f.dryRun {
-		describePlan(stdout, in.plan)
+		describePlan(ctx, stdout, in.plan)
 		return nil
 	}
 	for _, w := range in.plan.Warnings {
@@ -312,13 +312,14 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	return &runInput{plan: plan, st: st, prev: prev}, nil
 }
 
-// describePlan is --dry-run: the plan (warnings included) and what a
-// search may cost.
-func describePlan(stdout io.Writer, plan *plans.Plan) {
+// describePlan is --dry-run: the plan (warnings included), what a
+// search may cost and every probe read once.
+func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
 	scenarios.Describe(stdout, plan) // warnings included
 	if l := runner.SearchPlan(plan); l != "" {
 		fmt.Fprintln(stdout, l)
 	}
+	showProbes(ctx, stdout, plan)
 }
 
 // execute runs the plan, logging to stderr (and the store's run log),
