@@ -112,7 +112,8 @@ checked for every variant once the run is done (a vs threshold for its
 pair): "req/s >= 100000", "errors < 0.1%", "errors == 0",
 "p99 handshake < 20ms", "client_bound == false",
 "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0",
-"diagnoses == 0". A crossed one is marked THRESHOLD CROSSED in
+"diagnoses == 0", "probe hpre_send per request >= 0.9" (a probe that
+failed in any window crosses it). A crossed one is marked THRESHOLD CROSSED in
 every report and makes the exit status 99.
 
 --format json prints a summary as JSON on standard output (per variant:

@@ -374,7 +374,7 @@ func serverCPULine(u *results.CPUUsage, requests uint64) string {
 // probeLine renders one probe reading of a repetition.
 func probeLine(p results.ProbeReading, requests uint64) string {
 	if p.Error != "" {
-		return "failed: " + format.Message(p.Error)
+		return "failed: " + format.Plain(p.Error) // as it was: a pattern's backslashes not doubled
 	}
 	line := fmt.Sprintf("delta %s (before %s, after %s)", format.Number(p.Delta()), format.Number(p.Before), format.Number(p.After))
 	if requests > 0 {
