@@ -210,7 +210,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	f := &runFlags{}
 	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
 	fs.Var(&f.sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
-	fs.BoolVar(&f.dryRun, "dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the compiled plan (groups, CPU sets, variants, how long it takes), read each probe once, and exit without sending load")
 	fs.StringVar(&f.out, "o", "", "write the run to this new directory (default: runs/<UTC time>-<scenario name>, see --results)")
 	fs.StringVar(&f.out, "out", "", "same as -o")
 	fs.StringVar(&f.resultsDir, "results", "runs", "parent directory of run directories (created if missing)")
