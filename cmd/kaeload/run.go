@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -33,7 +34,8 @@ Each run is kept in a new directory, runs/<UTC time>-<name>/ under the
 current directory (or -o DIR; --results PARENT moves runs/): run.json
 (everything, histograms included), summary.csv, report.html and run.log.
 Measurements stay out of the source tree, whose results/ is a Go package.
-An unwritable place fails before any load is sent.
+An unwritable place fails before any load is sent; a run that measured no
+window (a wrong port, a server that never started) keeps no directory.
 
 Examples:
   kaeload run examples/quickstart.yaml
@@ -189,7 +191,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	r, runErr := execute(ctx, f.progress, in, stderr)
-	dir, runErr := finishStore(in, r, runErr)
+	dir, runErr := finishStore(in, r, runErr, stderr)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
 		r.Thresholds = in.plan.Thresholds
@@ -346,10 +348,11 @@ func execute(ctx context.Context, progress string, in *runInput, stderr io.Write
 }
 
 // finishStore closes the run directory's journal and returns the
-// directory ("" when nothing was written). The journal holds every
+// directory ("" when nothing was written). A new run that measured no
+// window leaves no directory: it is removed, and stderr says so. The journal holds every
 // finished repetition already; its end record says whether the run
 // completed.
-func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
+func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (string, error) {
 	st := in.st
 	switch {
 	case st == nil:
@@ -366,8 +369,22 @@ func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
 	if err != nil {
 		return "", errors.Join(runErr, fmt.Errorf("write results: %w", err))
 	}
+	if in.prev == nil && dir != "" && sentNoLoad(r) {
+		// A wrong port, a server that never started: the directory would
+		// hold only "no variants". What went wrong is on stderr already.
+		if err := os.RemoveAll(dir); err != nil {
+			return dir, errors.Join(runErr, fmt.Errorf("remove the empty run directory: %w", err))
+		}
+		fmt.Fprintf(stderr, "kaeload: no window was measured, so no run directory is kept (%s removed)\n", dir)
+		return "", runErr
+	}
 	return dir, runErr
 }
+
+// sentNoLoad reports whether a run measured nothing: no variant has a
+// window (a run's record keeps only the variants that have one). Its
+// directory is not kept.
+func sentNoLoad(r *results.Run) bool { return len(r.Variants) == 0 }
 
 // writeReports shows what was measured, even when the run failed, was
 // interrupted or could not be stored. With a machine-readable format on
