@@ -19,7 +19,8 @@ import (
 // WARNING at the top of the text report (before the first variant), in
 // the JSON summary's warnings and in report.html's banner, their
 // patterns as written; the probe threshold on the missing one is
-// crossed (exit 99). The server is a real HTTPS server on loopback; its
+// crossed (exit 99). A third probe finds the run directory in
+// KAELOAD_RUN_DIR, as every local server command does. The server is a real HTTPS server on loopback; its
 // start command does nothing, so the run measures what listens there.
 func TestFailedProbeWarnsAndCrosses(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") }))
@@ -35,6 +36,7 @@ server:
   probes:
     - {name: hpre_send, command: "cat /nonexistent/hpre_dfx/send_cnt"}
     - {name: pattern, command: "echo recv_cnt: 5", pattern: 'send_cnt:\s*(\d+)'}
+    - {name: rundir, command: 'test -f "$KAELOAD_RUN_DIR/journal.ndjson" && echo 7'}
 thresholds:
   - probe hpre_send per request >= 0.9
 `, addr))
@@ -57,6 +59,10 @@ thresholds:
 		if !strings.Contains(top, want) {
 			t.Errorf("the text report's top lacks %q:\n%s", want, top)
 		}
+	}
+	// Server commands find the run directory in KAELOAD_RUN_DIR.
+	if strings.Contains(top, "probe rundir failed") {
+		t.Errorf("a server command did not find the run directory in %s:\n%s", RunDirEnv, top)
 	}
 	var sum struct {
 		Warnings []string `json:"warnings"`

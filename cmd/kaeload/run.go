@@ -36,6 +36,8 @@ current directory (or -o DIR; --results PARENT moves runs/): run.json
 Measurements stay out of the source tree, whose results/ is a Go package.
 An unwritable place fails before any load is sent; a run that measured no
 window (a wrong port, a server that never started) keeps no directory.
+Local server commands find the run directory in KAELOAD_RUN_DIR, for files
+that belong to the run (examples/local-nginx keeps its nginx's logs there).
 
 Examples:
   kaeload run examples/quickstart.yaml
