@@ -429,7 +429,13 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			if time.Now().Before(r.window.Start) {
 				phase = "left (warm-up)"
 			}
-			return fmt.Sprintf("%9d req %8.0f req/s %6d err %5.1f s %s", s.Requests, rps, s.Errors, left.Seconds(), phase) + missedWords(s.Missed) + runLeft(r, time.Now())
+			// The run's time left goes before the window's, which ends the
+			// line as scripts watching for "s left" expect.
+			run := ""
+			if l := runLeft(r, time.Now()); l != "" {
+				run = " (" + strings.TrimPrefix(l, ", ") + ")"
+			}
+			return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, left.Seconds(), phase) + missedWords(s.Missed)
 		}, decor.WCSyncSpaceR)))
 	b.bars = append(b.bars, total)
 	if l.hasTCP() {

@@ -198,7 +198,7 @@ func TestBars(t *testing.T) {
 		`variant base rep 2/3\n`,
 		`group 0 \[0-9\] .* 600 req +\d+ req/s +0 err`,
 		`group 1 \[10-19\] .* 300 req +\d+ req/s +7 err`,
-		`total .* 900 req +\d+ req/s +7 err +\d+\.\d s left, run about 12m0s left`,
+		`total .* 900 req +\d+ req/s +7 err \(run about 12m0s left\) +\d+\.\d s left`,
 		`kernel +no TCP trouble so far`,
 		`kernel +server: listen overflows 1,200\n`,
 		`\nworker 1: a log line while the bars run\n`,
