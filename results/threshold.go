@@ -47,6 +47,16 @@ const (
 	// ("diagnoses == 0"). A counter change the run's own connections do
 	// not show is no diagnosis (diagnosis.HostOnly).
 	MetricDiagnoses = "diagnoses"
+	// MetricProbe is a server probe's mean delta per window over a
+	// variant's repetitions (Probe names it): "probe hpre_send > 0". Not
+	// measured when any of its readings failed, so a probe on a missing
+	// file crosses its threshold.
+	MetricProbe = "probe"
+	// MetricProbePerRequest is a server probe's deltas summed over a
+	// variant's repetitions, divided by their requests (Probe names it):
+	// "probe hpre_send per request >= 0.9" says that nine handshakes in
+	// ten reached the accelerator. Not measured when any reading failed.
+	MetricProbePerRequest = "probe_per_request"
 )
 
 // Threshold is a resolved pass/fail criterion of a run, checked after it
@@ -69,10 +79,13 @@ type Threshold struct {
 	// Value is the bound in the metric's unit: req/s, a count (errors,
 	// listen overflows, stalls, diagnoses), a fraction (error share, vs),
 	// microseconds (latency), 0 or 1 (client_bound, server_saturated: false
-	// or true).
+	// or true), the probe's own unit (probe, and per request).
 	Value float64 `json:"value"`
 	// Variant and Against are the variants a MetricVs compares (Variant
 	// against Against), resolved to variant names.
 	Variant string `json:"variant,omitempty"`
 	Against string `json:"against,omitempty"`
+	// Probe names the server probe of MetricProbe and
+	// MetricProbePerRequest.
+	Probe string `json:"probe,omitempty"`
 }

@@ -39,6 +39,10 @@ type repInfo struct {
 	begin  time.Time // when load (warm-up) began
 	window results.Window
 	groups []string // "group 0 [0-9]" per group
+	// runEnd is when the whole run should end (eta.begin); zero when
+	// not known. runAtMost says it is a worst case (a search).
+	runEnd    time.Time
+	runAtMost bool
 }
 
 // live holds the latest snapshot per group, written by the controller and
@@ -340,8 +344,8 @@ func (p *plainDisplay) show(r repInfo, l *live) {
 				if now.Before(r.window.Start) {
 					phase = " warm-up,"
 				}
-				fmt.Fprintf(p.w, "%s:%s %.1f s left, %.0f req/s, %d errors%s%s\n",
-					r.label, phase, timeLeft(r, now).Seconds(), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
+				fmt.Fprintf(p.w, "%s:%s %.1f s left%s, %.0f req/s, %d errors%s%s\n",
+					r.label, phase, timeLeft(r, now).Seconds(), runLeft(r, now), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
 			}
 		}
 	}()
@@ -425,7 +429,13 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			if time.Now().Before(r.window.Start) {
 				phase = "left (warm-up)"
 			}
-			return fmt.Sprintf("%9d req %8.0f req/s %6d err %5.1f s %s", s.Requests, rps, s.Errors, left.Seconds(), phase) + missedWords(s.Missed)
+			// The run's time left goes before the window's, which ends the
+			// line as scripts watching for "s left" expect.
+			run := ""
+			if l := runLeft(r, time.Now()); l != "" {
+				run = " (" + strings.TrimPrefix(l, ", ") + ")"
+			}
+			return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, left.Seconds(), phase) + missedWords(s.Missed)
 		}, decor.WCSyncSpaceR)))
 	b.bars = append(b.bars, total)
 	if l.hasTCP() {

@@ -331,6 +331,7 @@ func newController(p *plans.Plan, opts Options, run *results.Run, disp display, 
 	for i := range run.Variants {
 		c.speedDone[i] = run.Variants[i].Speed != nil
 	}
+	c.eta = newETA(p, run)
 	return c
 }
 
@@ -496,6 +497,8 @@ type controller struct {
 	recordErr error
 	// hosts are the plan's ssh hosts, by name, connected for the run.
 	hosts map[string]*hostConn
+	// eta estimates the run's time left for the display; nil: none.
+	eta *eta
 }
 
 // rep runs one repetition, phase by phase: spawn the workers and send
@@ -542,7 +545,8 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	} else {
 		close(probed)
 	}
-	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups)}, lv)
+	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups),
+		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}, lv)
 	var shown *results.Rep
 	defer func() { c.disp.done(shown) }()
 	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {

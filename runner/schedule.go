@@ -418,7 +418,11 @@ func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.
 	out := make(map[string]results.ProbeReading, len(probes))
 	for i, p := range probes {
 		r := results.ProbeReading{Before: before[i].v, After: after[i].v}
-		if err := errors.Join(before[i].err, after[i].err); err != nil {
+		err := errors.Join(before[i].err, after[i].err)
+		if b, a := before[i].err, after[i].err; b != nil && a != nil && b.Error() == a.Error() {
+			err = b // the same failure twice says no more than once
+		}
+		if err != nil {
 			r = results.ProbeReading{Error: err.Error()}
 			fmt.Fprintf(c.opts.Log, "%s: probe %s failed (recorded, not fatal): %v\n", label, p.Name, err)
 		}

@@ -176,7 +176,8 @@ func TestBars(t *testing.T) {
 	win := results.Window{Start: now.Add(100 * time.Millisecond), End: now.Add(700 * time.Millisecond)}
 	lv := newLive(2)
 	lv.setTCPHosts([]results.TCPHost{{Name: "local", Client: true}, {Name: "srv", Server: true}})
-	d.show(repInfo{label: "variant base rep 2/3", begin: now, window: win, groups: []string{"group 0 [0-9]", "group 1 [10-19]"}}, lv)
+	d.show(repInfo{label: "variant base rep 2/3", begin: now, window: win, groups: []string{"group 0 [0-9]", "group 1 [10-19]"},
+		runEnd: win.End.Add(12 * time.Minute)}, lv)
 	for i := 1; i <= 6; i++ {
 		at := time.Now()
 		lv.update(0, snapshotMsg{Requests: uint64(100 * i)}, at)
@@ -197,7 +198,7 @@ func TestBars(t *testing.T) {
 		`variant base rep 2/3\n`,
 		`group 0 \[0-9\] .* 600 req +\d+ req/s +0 err`,
 		`group 1 \[10-19\] .* 300 req +\d+ req/s +7 err`,
-		`total .* 900 req +\d+ req/s +7 err +\d+\.\d s left`,
+		`total .* 900 req +\d+ req/s +7 err \(run about 12m0s left\) +\d+\.\d s left`,
 		`kernel +no TCP trouble so far`,
 		`kernel +server: listen overflows 1,200\n`,
 		`\nworker 1: a log line while the bars run\n`,

@@ -427,10 +427,15 @@
 //	                           (accept-queue overflow, SYN queue full,
 //	                           TIME_WAIT overflow, reset storm, stalls, not
 //	                           steady)
+//	probe hpre_send > 0        a server probe's mean delta per window
+//	probe hpre_send per request >= 0.9
+//	                           its deltas over the windows' requests; a
+//	                           probe that failed in any window crosses both
 //
 // Compile parses every expression (ParseThreshold) into Plan.Thresholds,
-// the run record's results.Threshold values, and checks that vs names variants, reporting problems at the list
-// entry's line:col.
+// the run record's results.Threshold values, and checks that vs names
+// variants and probe names one of server.probes, reporting problems at the
+// list entry's line:col.
 //
 // # Overrides
 //

@@ -57,7 +57,7 @@ func opAt(s string) string {
 }
 
 // thresholdHelp is the grammar, for error messages.
-const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "server_saturated == true", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0" or "diagnoses == 0"`
+const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "server_saturated == true", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0", "diagnoses == 0" or "probe hpre_send per request >= 0.9"`
 
 // countMetrics are the metrics bounded by a count of events in the
 // variant's windows (the timeline's diagnosis), by the name a threshold
@@ -92,6 +92,11 @@ var boolMetrics = map[string]string{"client_bound": results.MetricClientBound, "
 //	diagnoses OP COUNT               diagnoses of the windows' timelines
 //	                                 (not the host's counter changes the
 //	                                 run's own connections do not show)
+//	probe NAME OP NUMBER             a server probe's mean delta per window
+//	probe NAME per request OP NUMBER its deltas over the windows' requests
+//	                                 ("probe hpre_send per request >= 0.9");
+//	                                 a probe that failed in any window
+//	                                 crosses it
 //
 // OP is <, <=, >, >=, == or !=. Variant names are resolved by Compile;
 // here "baseline" stays as written. The threshold is the run record's
@@ -165,6 +170,10 @@ func ParseThreshold(expr string) (results.Threshold, error) {
 		if t.Op != "==" && t.Op != "!=" {
 			return t, fmt.Errorf("%q: %s compares with == or !=, not %s", t.Expr, lhs[0], t.Op)
 		}
+	case lhs[0] == "probe":
+		if err := parseProbeThreshold(&t, lhs, value); err != nil {
+			return t, err
+		}
 	case len(lhs) == 2 && strings.HasPrefix(lhs[0], "p"):
 		t.Metric = results.MetricLatency
 		q, err := plainNumber(lhs[0][1:])
@@ -184,6 +193,31 @@ func ParseThreshold(expr string) (results.Threshold, error) {
 		return t, fmt.Errorf("%q: unknown measure %q: %s", t.Expr, strings.Join(lhs, " "), thresholdHelp)
 	}
 	return t, nil
+}
+
+// parseProbeThreshold fills t from "probe NAME OP VALUE" (the mean delta
+// per window) or "probe NAME per request OP VALUE"; lhs is what precedes
+// OP. Compile checks that NAME is one of server.probes.
+func parseProbeThreshold(t *results.Threshold, lhs []string, value string) error {
+	switch {
+	case len(lhs) == 2:
+		t.Metric = results.MetricProbe
+	case len(lhs) == 4 && lhs[2] == "per" && lhs[3] == "request":
+		t.Metric = results.MetricProbePerRequest
+	default:
+		return fmt.Errorf("%q: want \"probe NAME OP NUMBER\" (its mean delta per window) or \"probe NAME per request OP NUMBER\"", t.Expr)
+	}
+	t.Probe = lhs[1]
+	num, neg := strings.CutPrefix(value, "-")
+	v, err := plainNumber(num)
+	if err != nil {
+		return fmt.Errorf("%q: %q is not a number (want e.g. 0.9)", t.Expr, value)
+	}
+	if neg {
+		v = -v
+	}
+	t.Value = v
+	return nil
 }
 
 // plainNumber parses a finite, non-negative decimal number.
@@ -243,6 +277,16 @@ func (c *compiler) thresholds(variants []plans.Variant, baseline string) []resul
 			fail("%v", err)
 			return
 		}
+		if t.Metric == results.MetricProbe || t.Metric == results.MetricProbePerRequest {
+			if probes := c.probeNames(); !slices.Contains(probes, t.Probe) {
+				list := "server.probes has none"
+				if len(probes) > 0 {
+					list = "server.probes: " + strings.Join(probes, ", ")
+				}
+				fail("%q: %q names no probe (%s)", t.Expr, t.Probe, list)
+				return
+			}
+		}
 		if t.Metric == results.MetricVs {
 			for _, name := range []*string{&t.Variant, &t.Against} {
 				if *name == "baseline" && !slices.Contains(names, "baseline") {
@@ -271,6 +315,20 @@ func (c *compiler) thresholds(variants []plans.Variant, baseline string) []resul
 			msg := strings.TrimPrefix(fmt.Sprintf(format, args...), strconv.Quote(expr)+": ")
 			c.errs = append(c.errs, &Error{Flag: flag, Msg: msg})
 		})
+	}
+	return out
+}
+
+// probeNames are the names of the scenario's server probes.
+func (c *compiler) probeNames() []string {
+	var out []string
+	if c.s.Server == nil {
+		return nil
+	}
+	for _, p := range c.s.Server.Probes {
+		if p.Name != nil {
+			out = append(out, *p.Name)
+		}
 	}
 	return out
 }

@@ -29,11 +29,14 @@ func TestParseThreshold(t *testing.T) {
 		{"listen_overflows == 0", results.Threshold{Metric: results.MetricListenOverflows, Op: "==", Value: 0}},
 		{"stalls <= 2", results.Threshold{Metric: results.MetricStalls, Op: "<=", Value: 2}},
 		{"diagnoses==0", results.Threshold{Metric: results.MetricDiagnoses, Op: "==", Value: 0}},
+		{"probe hpre_send per request >= 0.9", results.Threshold{Metric: results.MetricProbePerRequest, Probe: "hpre_send", Op: ">=", Value: 0.9}},
+		{"probe hpre_send > 0", results.Threshold{Metric: results.MetricProbe, Probe: "hpre_send", Op: ">", Value: 0}},
+		{"probe drift >= -5", results.Threshold{Metric: results.MetricProbe, Probe: "drift", Op: ">=", Value: -5}},
 	} {
 		got, err := ParseThreshold(tc.expr)
 		tc.want.Expr = tc.expr
 		if err != nil || got.Metric != tc.want.Metric || got.Op != tc.want.Op || math.Abs(got.Value-tc.want.Value) > 1e-12 ||
-			got.Latency != tc.want.Latency || got.Quantile != tc.want.Quantile || got.Variant != tc.want.Variant || got.Against != tc.want.Against {
+			got.Latency != tc.want.Latency || got.Quantile != tc.want.Quantile || got.Variant != tc.want.Variant || got.Against != tc.want.Against || got.Probe != tc.want.Probe {
 			t.Errorf("ParseThreshold(%q) = %+v, %v; want %+v", tc.expr, got, err, tc.want)
 		}
 	}
@@ -65,6 +68,10 @@ func TestParseThresholdErrors(t *testing.T) {
 		{"stalls < 1.5", `"1.5" is not a count`},
 		{"stalls < -1", `"-1" is not a count`},
 		{"stall == 0", `unknown measure "stall"`},
+		{"probe >= 1", `want "probe NAME OP NUMBER"`},
+		{"probe hpre per second >= 1", `want "probe NAME OP NUMBER" (its mean delta per window) or "probe NAME per request OP NUMBER"`},
+		{"probe hpre per request >= most", `"most" is not a number (want e.g. 0.9)`},
+		{"probe hpre > 1e3", `"1e3" is not a number`},
 	} {
 		_, err := ParseThreshold(tc.expr)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -124,6 +131,59 @@ thresholds:
 	}
 }
 
+// TestCompileProbeThresholds: a probe threshold names one of
+// server.probes; one that names another probe, or a scenario without
+// probes, is an error at its line and column.
+func TestCompileProbeThresholds(t *testing.T) {
+	src := `name: t
+target: {url: "https://127.0.0.1:8443/"}
+load: {groups: [{cpus: "0", connections: 1}]}
+server:
+  start: "true"
+  probes:
+    - {name: hpre_send, command: "cat /sys/kernel/debug/hisi_hpre/x/hpre_dfx/send_cnt"}
+thresholds:
+  - probe hpre_send per request >= 0.9
+  - probe hpre_recv > 0
+`
+	sc, err := Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.AddThreshold("probe qat > 0")
+	_, err = sc.Compile(smallHost)
+	for _, want := range []string{
+		`t.yaml:10:5: thresholds[1]: "probe hpre_recv > 0": "hpre_recv" names no probe (server.probes: hpre_send)`,
+		`--threshold "probe qat > 0": "qat" names no probe (server.probes: hpre_send)`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Compile error lacks %q:\n%v", want, err)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), "thresholds[0]") {
+		t.Errorf("a threshold on an existing probe is refused:\n%v", err)
+	}
+	sc, err = Parse("t.yaml", []byte(strings.Replace(src, "  - probe hpre_recv > 0\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sc.Compile(smallHost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Thresholds; len(got) != 1 || got[0].Metric != results.MetricProbePerRequest || got[0].Probe != "hpre_send" || got[0].Value != 0.9 {
+		t.Errorf("Thresholds = %+v, want hpre_send per request >= 0.9", got)
+	}
+	noProbes := "name: t\ntarget: {builtin: {}}\nload: {groups: [{cpus: \"0\", connections: 1}]}\nthresholds: [probe x > 0]\n"
+	sc, err = Parse("n.yaml", []byte(noProbes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sc.Compile(smallHost); err == nil || !strings.Contains(err.Error(), `n.yaml:4:14: thresholds[0]: "probe x > 0": "x" names no probe (server.probes has none)`) {
+		t.Errorf("Compile error = %v, want one naming the missing probe", err)
+	}
+}
+
 // FuzzParseThreshold: never a panic; a parsed threshold holds a known
 // metric and operator and a finite value.
 func FuzzParseThreshold(f *testing.F) {
@@ -137,7 +197,8 @@ func FuzzParseThreshold(f *testing.F) {
 			return
 		}
 		switch th.Metric {
-		case results.MetricRate, results.MetricErrors, results.MetricErrorShare, results.MetricLatency, results.MetricClientBound, results.MetricVs:
+		case results.MetricRate, results.MetricErrors, results.MetricErrorShare, results.MetricLatency, results.MetricClientBound, results.MetricVs,
+			results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses, results.MetricProbe, results.MetricProbePerRequest:
 		default:
 			t.Fatalf("%q: metric %q", s, th.Metric)
 		}

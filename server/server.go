@@ -532,7 +532,9 @@ func ParseNumber(re *regexp.Regexp, out string) (float64, error) {
 	}
 	m := re.FindStringSubmatch(out)
 	if m == nil {
-		return 0, fmt.Errorf("output %q does not match %q", clip(out), re)
+		// The pattern as written (`send_cnt:\s*(\d+)`), not Go-quoted:
+		// quoted, and quoted again by a report, its backslashes doubled.
+		return 0, fmt.Errorf("output %q does not match the pattern `%s`", clip(out), re)
 	}
 	s := m[0]
 	if len(m) > 1 {

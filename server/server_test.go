@@ -168,6 +168,16 @@ func TestParseNumber(t *testing.T) {
 	}
 }
 
+// TestParseNumberErrorShowsPattern: the error gives the pattern as
+// written, so that a report quoting the error does not double its
+// backslashes (`send_cnt:\\s*(\\d+)` was what users read).
+func TestParseNumberErrorShowsPattern(t *testing.T) {
+	_, err := ParseNumber(regexp.MustCompile(`send_cnt:\s*(\d+)`), "recv_cnt: 5\n")
+	if got, want := fmt.Sprint(err), "output \"recv_cnt: 5\" does not match the pattern `send_cnt:\\s*(\\d+)`"; got != want {
+		t.Errorf("error\n got %s\nwant %s", got, want)
+	}
+}
+
 func TestReadyKinds(t *testing.T) {
 	addr := testkit.FreeAddr(t)
 	if err := WaitReady(context.Background(), Ready{Kind: "tls", Addr: addr, Timeout: 300 * time.Millisecond}, nil); err == nil {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/scenarios"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"gopkg.in/yaml.v3"
@@ -21,7 +24,7 @@ type oneLine struct {
 	conns      optInt
 	threads    optInt
 	duration   optDuration
-	warmup     time.Duration
+	warmup     optDuration
 	cpus       string
 	groups     int
 	perGroup   int
@@ -46,8 +49,8 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.name, "name", "oneline", "URL mode: the run's name")
 	fs.Var(&o.conns, "c", "URL mode: `n` concurrent connections per group (default 16)")
 	fs.Var(&o.threads, "t", "URL mode: `n` threads (GOMAXPROCS) per group (default: the group's CPU count)")
-	fs.Var(&o.duration, "d", "URL mode: the measured window, a `duration` (default 10s)")
-	fs.DurationVar(&o.warmup, "warmup", -1, "URL mode: load before the window, not counted (default 1s)")
+	fs.Var(&o.duration, "d", "URL mode: the measured window, a `duration` (default 10s; a bare number is seconds, as in wrk: -d 60)")
+	fs.Var(&o.warmup, "warmup", "URL mode: load before the window, not counted, a `duration` (default 1s; a bare number is seconds)")
 	fs.StringVar(&o.cpus, "cpus", "", `URL mode: one worker group per CPU list, lists separated by commas; "+" joins ranges within a group ("0-9,10-19": two groups; "0-3+8-11": one)`)
 	fs.IntVar(&o.groups, "groups", 0, "URL mode: this many groups of --cpus-per-group consecutive CPUs from --first-cpu")
 	fs.IntVar(&o.perGroup, "cpus-per-group", 0, "URL mode: CPUs per group, with --groups")
@@ -108,13 +111,27 @@ func (o *optDuration) String() string {
 	return o.d.String()
 }
 
+// Set takes a Go duration ("30s", "2m") or, as wrk's -d does, a bare
+// number of seconds ("60", "0.5").
 func (o *optDuration) Set(s string) error {
-	d, err := time.ParseDuration(s)
+	d, err := parseFlagDuration(s)
 	if err != nil {
-		return fmt.Errorf("want a duration such as 30s or 2m")
+		return err
 	}
 	o.d, o.set = d, true
 	return nil
+}
+
+// parseFlagDuration reads a duration flag's value: a Go duration or a
+// bare, non-negative number of seconds.
+func parseFlagDuration(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		return d, nil
+	}
+	if sec, err := strconv.ParseFloat(s, 64); err == nil && sec >= 0 && sec <= float64(math.MaxInt64/int64(time.Second)) && !strings.ContainsAny(s, "eEpPxX_+") {
+		return time.Duration(sec * float64(time.Second)), nil
+	}
+	return 0, fmt.Errorf("want a duration such as 30s or 2m, or a number of seconds such as 60")
 }
 
 // isURL reports whether a run's argument is a URL rather than a file.
@@ -230,7 +247,7 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 		conns     = arg(o.conns.set, "-c", strconv.Itoa(o.conns.n))
 		threads   = arg(o.threads.set, "-t", strconv.Itoa(o.threads.n))
 		duration  = arg(o.duration.set, "-d", durationArg(o.duration.d))
-		warmup    = arg(o.warmup >= 0, "--warmup", durationArg(o.warmup))
+		warmup    = arg(o.warmup.set, "--warmup", durationArg(o.warmup.d))
 		cpus      = arg(o.cpus != "", "--cpus", o.cpus)
 		groups    = arg(o.groups != 0, "--groups", strconv.Itoa(o.groups))
 		perGroup  = arg(o.perGroup != 0, "--cpus-per-group", strconv.Itoa(o.perGroup))
@@ -293,8 +310,8 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 		sc.Load.Duration = o.duration.d.String()
 		from = append(from, origin{"load.duration", duration})
 	}
-	if o.warmup >= 0 {
-		sc.Load.Warmup = o.warmup.String()
+	if o.warmup.set {
+		sc.Load.Warmup = o.warmup.d.String()
 		from = append(from, origin{"load.warmup", warmup})
 	}
 	switch {
@@ -314,7 +331,13 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 			origin{"load.layout.connections", conns})
 	case o.cpus != "":
 		for _, list := range splitList(o.cpus) {
-			sc.Load.Groups = append(sc.Load.Groups, olGroup{CPUs: strings.ReplaceAll(list, "+", ","), Threads: o.threads.ptr(), Connections: o.conns.ptr()})
+			joined := strings.ReplaceAll(list, "+", ",")
+			if _, err := pinning.Parse(joined); err != nil {
+				// Quote the list as typed, not as rewritten for the file.
+				msg := strings.Replace(err.Error(), strconv.Quote(joined), strconv.Quote(list), 1)
+				return "", nil, &scenarios.Error{Flag: cpus, Msg: msg}
+			}
+			sc.Load.Groups = append(sc.Load.Groups, olGroup{CPUs: joined, Threads: o.threads.ptr(), Connections: o.conns.ptr()})
 		}
 		if len(sc.Load.Groups) == 0 {
 			return "", nil, fmt.Errorf("--cpus %q names no CPU list", o.cpus)
@@ -357,6 +380,9 @@ const oneLineSource = "URL mode"
 // exist …"), or the --set.
 func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
 	text, from, err := o.scenarioYAML(url)
+	if se := (*scenarios.Error)(nil); errors.As(err, &se) {
+		return nil, "", invalid(err) // a value the scenario would refuse, named by its flag
+	}
 	if err != nil {
 		return nil, "", usageError(fmt.Errorf("run: %w", err))
 	}

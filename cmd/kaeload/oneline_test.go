@@ -220,6 +220,12 @@ func TestURLModeErrorsNameTheFlag(t *testing.T) {
 		{[]string{url, "--warmup", "2h"}, "--warmup 2h: 2h is more than the 1h allowed (warm-up only has to bring the server to a steady state)"},
 		{[]string{url, "--cpus", "0," + far}, "--cpus 0," + far + ": CPU " + far + " do not exist (this machine has " + online.String() + ")"},
 		{[]string{url, "--cpus", "0-x"}, `--cpus 0-x: CPU list "0-x": "x" is not a CPU number (want e.g. 0-9,20-29,40)`},
+		// "+" joins ranges; the message quotes the list as typed, not as
+		// rewritten for the scenario ("0-1,").
+		{[]string{url, "--cpus", "0-1+"}, `--cpus 0-1+: CPU list "0-1+": "" is not a CPU number (want e.g. 0-9,20-29,40)`},
+		{[]string{url, "--cpus", "0+y,1"}, `--cpus 0+y,1: CPU list "0+y": "y" is not a CPU number (want e.g. 0-9,20-29,40)`},
+		{[]string{url, "-d", "sixty"}, `run: invalid value "sixty" for flag -d: want a duration such as 30s or 2m, or a number of seconds such as 60 (see kaeload run --help)`},
+		{[]string{url, "--warmup", "1e3"}, `run: invalid value "1e3" for flag -warmup: want a duration such as 30s or 2m, or a number of seconds such as 60 (see kaeload run --help)`},
 		{[]string{url, "--groups", "2", "--cpus-per-group", "8", "--first-cpu", strconv.Itoa(next)},
 			"--groups 2 --cpus-per-group 8 --first-cpu " + strconv.Itoa(next) + ": 2 groups of 8 CPUs from CPU " + strconv.Itoa(next) + " need CPU " + strconv.Itoa(next) + "-" + strconv.Itoa(next+15) + "; CPU " + strconv.Itoa(next) + "-" + strconv.Itoa(next+15) + " do not exist (this machine has " + online.String() + ")"},
 		{[]string{url, "--groups", "-1", "--cpus-per-group", "1"}, "--groups -1: must be from 1 to 65536, got -1"},
@@ -248,5 +254,40 @@ func TestURLModeErrorsNameTheFlag(t *testing.T) {
 	}
 	if strings.Contains(out, ".yaml") || strings.Contains(out, "load.groups") {
 		t.Errorf("--dry-run names a file or a field path:\n%s", out)
+	}
+}
+
+// TestWrkDurations: as in wrk, "-d 60" is 60 seconds, and so is a bare
+// number of --warmup; "60s" still works.
+func TestWrkDurations(t *testing.T) {
+	for _, tc := range []struct {
+		d, warmup    string
+		want, wantWU string
+	}{
+		{"60", "0.5", "duration: 1m0s", "warmup: 500ms"},
+		{"60s", "2s", "duration: 1m0s", "warmup: 2s"},
+		{"1.5", "0", "duration: 1.5s", "warmup: 0s"},
+	} {
+		out, errOut, code := runArgs("run", "https://127.0.0.1:1/", "-d", tc.d, "--warmup", tc.warmup, "--print-scenario")
+		if code != 0 || !strings.Contains(out, tc.want) || !strings.Contains(out, tc.wantWU) {
+			t.Errorf("-d %s --warmup %s: exit %d, scenario lacks %q and %q:\n%s%s", tc.d, tc.warmup, code, tc.want, tc.wantWU, out, errOut)
+		}
+	}
+}
+
+// TestPrintScenarioOnlyValid: --print-scenario prints a scenario only
+// when it compiles; otherwise exit 2 with the error and nothing on
+// standard output, which a "> file.yaml" would keep.
+func TestPrintScenarioOnlyValid(t *testing.T) {
+	for _, args := range [][]string{
+		{"--cpus", "0-1+"},
+		{"-c", "0"},
+		{"--curves", "nope"},
+		{"--set", "load.duration=-1s"},
+	} {
+		out, errOut, code := runArgs(append([]string{"run", "https://127.0.0.1:1/", "--print-scenario"}, args...)...)
+		if code != 2 || out != "" || errOut == "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout and the error", args, code, out, errOut)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -33,7 +34,10 @@ Each run is kept in a new directory, runs/<UTC time>-<name>/ under the
 current directory (or -o DIR; --results PARENT moves runs/): run.json
 (everything, histograms included), summary.csv, report.html and run.log.
 Measurements stay out of the source tree, whose results/ is a Go package.
-An unwritable place fails before any load is sent.
+An unwritable place fails before any load is sent; a run that measured no
+window (a wrong port, a server that never started) keeps no directory.
+Local server commands find the run directory in KAELOAD_RUN_DIR, for files
+that belong to the run (examples/local-nginx keeps its nginx's logs there).
 
 Examples:
   kaeload run examples/quickstart.yaml
@@ -46,7 +50,10 @@ URL mode: with a URL instead of a file, the flags marked "URL mode" below
 write a scenario — one target, one variant, the server managed outside
 kaeload — and that scenario is compiled and run exactly as a file holding
 it would be (pinning, full handshakes, counting, the run directory).
---print-scenario prints it, so a quick test grows into a file. -c and -t
+--print-scenario prints it (only when it compiles), so a quick test grows
+into a file. -d and --warmup take a duration (60s, 2m) or, as wrk's -d
+does, a number of seconds (60). A run of one window ends its text report
+with wrk's "Requests/sec:" line, for scripts written for wrk. -c and -t
 are per group; --cpus makes one group per CPU list; --groups N
 --cpus-per-group M makes N groups of M consecutive CPUs. --set, --threshold
 and the other flags apply as to a file. A problem names the flag that set
@@ -109,7 +116,8 @@ checked for every variant once the run is done (a vs threshold for its
 pair): "req/s >= 100000", "errors < 0.1%", "errors == 0",
 "p99 handshake < 20ms", "client_bound == false",
 "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0",
-"diagnoses == 0". A crossed one is marked THRESHOLD CROSSED in
+"diagnoses == 0", "probe hpre_send per request >= 0.9" (a probe that
+failed in any window crosses it). A crossed one is marked THRESHOLD CROSSED in
 every report and makes the exit status 99.
 
 --format json prints a summary as JSON on standard output (per variant:
@@ -173,7 +181,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	if f.dryRun {
-		describePlan(stdout, in.plan)
+		describePlan(ctx, stdout, in.plan)
 		return nil
 	}
 	for _, w := range in.plan.Warnings {
@@ -185,7 +193,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	r, runErr := execute(ctx, f.progress, in, stderr)
-	dir, runErr := finishStore(in, r, runErr)
+	dir, runErr := finishStore(in, r, runErr, stderr)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
 		r.Thresholds = in.plan.Thresholds
@@ -206,7 +214,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	f := &runFlags{}
 	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
 	fs.Var(&f.sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
-	fs.BoolVar(&f.dryRun, "dry-run", false, "print the compiled plan (groups, CPU sets, variants) and exit without sending load")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the compiled plan (groups, CPU sets, variants, how long it takes), read each probe once, and exit without sending load")
 	fs.StringVar(&f.out, "o", "", "write the run to this new directory (default: runs/<UTC time>-<scenario name>, see --results)")
 	fs.StringVar(&f.out, "out", "", "same as -o")
 	fs.StringVar(&f.resultsDir, "results", "runs", "parent directory of run directories (created if missing)")
@@ -269,11 +277,12 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 		return f.resumeInput(stderr)
 	case f.urlMode():
 		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.pos[0], f.sets, f.thresholds, f.dryRun || f.ol.print)
-		if f.ol.print && in.scenarioText != "" && (err == nil || !errors.Is(err, errUsage)) {
-			// The scenario is printed even when it does not compile here
-			// (a CPU this machine lacks): it may be meant for another.
+		if f.ol.print && err == nil {
+			// Only a scenario that compiles is printed. It compiles as for
+			// --dry-run, so CPUs this machine lacks do not stop it: it may
+			// be meant for another machine.
 			fmt.Fprint(stdout, in.scenarioText)
-			return nil, err
+			return nil, nil
 		}
 	default:
 		in.plan, err = compileWith(f.pos[0], f.sets, f.thresholds, f.dryRun)
@@ -308,13 +317,14 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	return &runInput{plan: plan, st: st, prev: prev}, nil
 }
 
-// describePlan is --dry-run: the plan (warnings included) and what a
-// search may cost.
-func describePlan(stdout io.Writer, plan *plans.Plan) {
+// describePlan is --dry-run: the plan (warnings included), what a
+// search may cost and every probe read once.
+func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
 	scenarios.Describe(stdout, plan) // warnings included
 	if l := runner.SearchPlan(plan); l != "" {
 		fmt.Fprintln(stdout, l)
 	}
+	showProbes(ctx, stdout, plan)
 }
 
 // execute runs the plan, logging to stderr (and the store's run log),
@@ -340,10 +350,11 @@ func execute(ctx context.Context, progress string, in *runInput, stderr io.Write
 }
 
 // finishStore closes the run directory's journal and returns the
-// directory ("" when nothing was written). The journal holds every
+// directory ("" when nothing was written). A new run that measured no
+// window leaves no directory: it is removed, and stderr says so. The journal holds every
 // finished repetition already; its end record says whether the run
 // completed.
-func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
+func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (string, error) {
 	st := in.st
 	switch {
 	case st == nil:
@@ -360,8 +371,22 @@ func finishStore(in *runInput, r *results.Run, runErr error) (string, error) {
 	if err != nil {
 		return "", errors.Join(runErr, fmt.Errorf("write results: %w", err))
 	}
+	if in.prev == nil && dir != "" && sentNoLoad(r) {
+		// A wrong port, a server that never started: the directory would
+		// hold only "no variants". What went wrong is on stderr already.
+		if err := os.RemoveAll(dir); err != nil {
+			return dir, errors.Join(runErr, fmt.Errorf("remove the empty run directory: %w", err))
+		}
+		fmt.Fprintf(stderr, "kaeload: no window was measured, so no run directory is kept (%s removed)\n", dir)
+		return "", runErr
+	}
 	return dir, runErr
 }
+
+// sentNoLoad reports whether a run measured nothing: no variant has a
+// window (a run's record keeps only the variants that have one). Its
+// directory is not kept.
+func sentNoLoad(r *results.Run) bool { return len(r.Variants) == 0 } // a variant with only a partial window counts: it measured something
 
 // writeReports shows what was measured, even when the run failed, was
 // interrupted or could not be stored. With a machine-readable format on

@@ -137,18 +137,23 @@ variants:
 
 // TestURLModeRefused: a URL nothing listens on stops the run at once,
 // before any load, with a non-zero exit, though its warm-up and window
-// would take 35 s.
+// would take 35 s; it leaves no run directory (one would hold only "no
+// variants") and says so.
 func TestURLModeRefused(t *testing.T) {
 	alongside(t)
 	addr := testkit.FreeAddr(t)
+	parent := t.TempDir()
 	began := time.Now()
-	out, errOut, code := kaeload(t, "run", "https://"+addr+"/", "-d", "30s", "--warmup", "5s", "-c", "4", "--progress", "off", "--no-save")
+	out, errOut, code := kaeload(t, "run", "https://"+addr+"/", "-d", "30", "--warmup", "5", "-c", "4", "--progress", "off", "--results", parent)
 	took := time.Since(began)
 	t.Logf("exit %d after %s\nstdout:\n%s\nstderr:\n%s", code, took.Round(time.Millisecond), out, errOut)
 	if code != 1 {
 		t.Errorf("exit status %d, want 1 (the work could not be done)", code)
 	}
-	for _, want := range []string{"target " + addr + ": nothing listens on it", "no load was sent"} {
+	if ents, err := os.ReadDir(parent); err != nil || len(ents) != 0 {
+		t.Errorf("--results %s holds %v (%v), want no run directory", parent, ents, err)
+	}
+	for _, want := range []string{"target " + addr + ": nothing listens on it", "no load was sent", "no window was measured, so no run directory is kept"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q", want)
 		}

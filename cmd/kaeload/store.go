@@ -66,6 +66,7 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 func (s *store) Begin(r *results.Run) error {
 	r.Thresholds = s.thresholds
 	if s.resuming {
+		exportRunDir(s.dir)
 		// The resumed run begins: from here on it is recorded.
 		if err := s.journal.Resume(); err != nil {
 			return fmt.Errorf("results cannot be written: %w", err)
@@ -107,6 +108,7 @@ func (s *store) Begin(r *results.Run) error {
 		return fmt.Errorf("results cannot be written: %w", err)
 	}
 	s.journal = j
+	exportRunDir(s.dir)
 	if err := s.log.attach(filepath.Join(s.dir, rundir.LogFile)); err != nil {
 		return fmt.Errorf("results cannot be written: %w", err)
 	}
@@ -175,6 +177,7 @@ func (s *store) end(r *results.Run) (string, error) {
 	if s.journal == nil {
 		return "", nil
 	}
+	os.Unsetenv(RunDirEnv)
 	finished := r.Finished
 	if finished.IsZero() {
 		finished = time.Now()
@@ -258,4 +261,18 @@ func (l *runLog) close() error {
 		return fmt.Errorf("run log: %w", l.err)
 	}
 	return err
+}
+
+// RunDirEnv is the environment variable that local server commands find
+// the run directory in (its absolute path), for files that belong to one
+// run: examples/local-nginx keeps its nginx's configuration and logs
+// there. It is not set with --no-save, nor for ssh servers.
+const RunDirEnv = "KAELOAD_RUN_DIR"
+
+// exportRunDir sets RunDirEnv to dir for the commands this process starts
+// from now on (the server's start, stop and probe commands inherit it).
+func exportRunDir(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		os.Setenv(RunDirEnv, abs)
+	}
 }

@@ -12,7 +12,9 @@ func validateCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var sets setFlags
 	fs := newFlagSet("validate", "[--set path=value]... SCENARIO.yaml", `
 Checks a scenario file — syntax, unknown keys, types, values, CPU sets
-against this machine, URL, TLS names — and prints the compiled plan.
+against this machine, URL, TLS names — and prints the compiled plan. Each
+server probe is read once, on the server's host, and its value or error
+shown (a failed probe is a WARNING; the scenario is still valid).
 Every problem is reported at once, each with file:line:col. Exit status 0
 when the scenario is valid, 2 when it is not.`, stdout)
 	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
@@ -28,6 +30,7 @@ when the scenario is valid, 2 when it is not.`, stdout)
 		return err
 	}
 	scenarios.Describe(stdout, plan)
+	showProbes(ctx, stdout, plan)
 	fmt.Fprintf(stdout, "\n%s: valid\n", pos[0])
 	return nil
 }

@@ -7,10 +7,13 @@
 #   nginx.sh stop [PORT [RUNDIR]]                 nginx -s quit, wait until it is gone
 #
 # CERT is rsa2048, rsa4096 or ecdsa-p256 (certs/CERT.crt and certs/CERT.key
-# next to this script). PORT defaults to 18443, RUNDIR to
-# /tmp/kaeload-local-nginx-PORT; it holds nginx.conf, the pid file, the
-# error log, temp directories and access-LABEL.log (LABEL defaults to
-# CERT), one line per request:
+# next to this script). PORT defaults to 18443. RUNDIR ("" or "-" for the
+# default) defaults to $KAELOAD_RUN_DIR/nginx-PORT — inside the kaeload run
+# directory, which kaeload run names in KAELOAD_RUN_DIR to its server
+# commands, so that each run keeps its own logs — and, outside a saved run
+# (--no-save), to /tmp/kaeload-local-nginx-PORT. RUNDIR holds nginx.conf,
+# the pid file, the error log, temp directories and access-LABEL.log
+# (LABEL defaults to CERT), one line per request:
 #   $msec $status $ssl_session_reused $ssl_protocol $ssl_cipher $bytes_sent $connection $connection_requests
 # NGINX_BIN overrides the nginx binary (default: nginx on PATH, else
 # /usr/sbin/nginx). (Not NGINX: nginx reads that one for inherited sockets.)
@@ -22,6 +25,20 @@ nginx=${NGINX_BIN:-$(command -v nginx || echo /usr/sbin/nginx)}
 usage() {
 	echo "usage: $0 start CERT [PORT [RUNDIR [LABEL]]] | stop [PORT [RUNDIR]]" >&2
 	exit 2
+}
+
+# rundir PORT [RUNDIR]: the run directory nginx uses (see above).
+rundir() {
+	case ${2:-} in
+	"" | -)
+		if [ -n "${KAELOAD_RUN_DIR:-}" ]; then
+			echo "$KAELOAD_RUN_DIR/nginx-$1"
+		else
+			echo "/tmp/kaeload-local-nginx-$1"
+		fi
+		;;
+	*) echo "$2" ;;
+	esac
 }
 
 # running PID: true while PID runs. An exited daemon that its reaper has
@@ -61,9 +78,8 @@ start)
 	[ $# -ge 1 ] || usage
 	cert=$1
 	port=${2:-18443}
-	run=${3:-/tmp/kaeload-local-nginx-$port}
+	run=$(rundir "$port" "${3:-}")
 	label=${4:-$cert}
-	[ -n "$run" ] || run=/tmp/kaeload-local-nginx-$port
 	crt=$here/certs/$cert.crt
 	key=$here/certs/$cert.key
 	if [ ! -r "$crt" ] || [ ! -r "$key" ]; then
@@ -116,7 +132,7 @@ EOF
 	;;
 stop)
 	port=${1:-18443}
-	run=${2:-/tmp/kaeload-local-nginx-$port}
+	run=$(rundir "$port" "${2:-}")
 	stop_nginx "$run"
 	;;
 *)

@@ -19,7 +19,9 @@ type RunsReport struct {
 	// Runs are the runs' own reports (Analyze), in order.
 	Runs []*Report
 	// PlanLine says whether the runs' plans are identical ("" when no run
-	// recorded one).
+	// recorded one) and, on the lines after it, what differs from the
+	// reference's plan and host facts, field by field
+	// ("  b: load.groups[0].connections: 200 → 50").
 	PlanLine string
 	// Variants are the variants lined up by name: those of the first run
 	// in order, then new ones as later runs list them.
@@ -184,19 +186,30 @@ func planLine(runs []*results.Run, names []string) string {
 	}
 	ref := compact(runs[0].Plan)
 	any := ref != ""
-	var differ []string
+	var differ, lines []string
 	for i := 1; i < len(runs); i++ {
 		p := compact(runs[i].Plan)
 		any = any || p != ""
 		if p != ref {
 			differ = append(differ, names[i])
+			for _, d := range jsonDiff("", json.RawMessage(ref), json.RawMessage(p)) {
+				lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
+			}
+		}
+		for _, d := range jsonDiff("host", runs[0].Host, runs[i].Host) {
+			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
 		}
 	}
+	line := "plans: identical"
 	switch {
 	case !any:
 		return ""
-	case len(differ) == 0:
-		return "plans: identical"
+	case len(differ) > 0 && len(lines) > 0:
+		line = fmt.Sprintf("plans: %s ran a different plan than %s; what differs, field by field:", strings.Join(differ, ", "), names[0])
+	case len(differ) > 0:
+		line = fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), names[0])
+	case len(lines) > 0:
+		line = fmt.Sprintf("plans: identical; the hosts differ from %s's:", names[0])
 	}
-	return fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), names[0])
+	return strings.Join(append([]string{line}, lines...), "\n")
 }

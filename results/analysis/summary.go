@@ -628,6 +628,7 @@ func Annotate(r *results.Run) {
 	r.Warnings = appendNew(r.Warnings, serverWarnings(r)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, MissedLine)...)
 	r.Warnings = appendNew(r.Warnings, repWarnings(r, BackoffLine)...)
+	r.Warnings = appendNew(r.Warnings, ProbeWarnings(r)...)
 	if s, err := SummarizeRun(r); err == nil {
 		r.Warnings = appendNew(r.Warnings, s.Warnings...)
 	}

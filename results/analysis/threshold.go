@@ -52,6 +52,10 @@ func thresholdFigure(metric string, v float64) string {
 		return strconv.FormatBool(v != 0)
 	case results.MetricVs:
 		return format.Delta(v * 100)
+	case results.MetricProbe:
+		return format.Number(v)
+	case results.MetricProbePerRequest:
+		return strconv.FormatFloat(v, 'f', 3, 64) + " per request"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
@@ -180,8 +184,28 @@ func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside 
 		return float64(h.ValueAtQuantile(t.Quantile)), true
 	case results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
 		return measureInside(t.Metric, inside)
+	case results.MetricProbe, results.MetricProbePerRequest:
+		return measureProbe(t, s)
 	}
 	return 0, false
+}
+
+// measureProbe is the figure of s's probe that t names: its mean delta
+// per window, or its delta per request. False when the variant has no
+// such probe, when any of its readings failed (a reading that failed
+// says nothing, and a probe that fails in some windows is not to be
+// trusted in the others), or, per request, when its windows completed no
+// request.
+func measureProbe(t results.Threshold, s *VariantSummary) (float64, bool) {
+	i := slices.IndexFunc(s.Probes, func(p ProbeSummary) bool { return p.Name == t.Probe })
+	if i < 0 || s.Probes[i].Failed > 0 || s.Probes[i].N == 0 {
+		return 0, false
+	}
+	p := &s.Probes[i]
+	if t.Metric == results.MetricProbe {
+		return p.MeanDelta, true
+	}
+	return p.PerRequest, p.HasPerRequest
 }
 
 // measureInside sums a timeline metric over a variant's repetitions;

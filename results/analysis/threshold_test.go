@@ -107,3 +107,38 @@ func TestTimelineThresholds(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeThresholds: a probe threshold reads the variant's probe
+// summary: per request the deltas over the requests, else the mean delta
+// per window. A variant whose probe failed in any window is not measured,
+// so the threshold is crossed there.
+func TestProbeThresholds(t *testing.T) {
+	r := fixture.SweepRun()
+	r.Thresholds = []results.Threshold{
+		{Expr: "probe kae_ops per request >= 0.8", Metric: results.MetricProbePerRequest, Probe: "kae_ops", Op: ">=", Value: 0.8},
+		{Expr: "probe kae_ops > 0", Metric: results.MetricProbe, Probe: "kae_ops", Op: ">", Value: 0},
+	}
+	type want struct {
+		measured, passed bool
+		shown            string
+	}
+	wants := map[string]want{
+		"probe kae_ops per request >= 0.8/baseline":     {true, false, "0.000 per request"},
+		"probe kae_ops per request >= 0.8/kae-soft-0":   {true, true, "1.000 per request"},
+		"probe kae_ops per request >= 0.8/kae-soft-10":  {true, true, "0.900 per request"},
+		"probe kae_ops per request >= 0.8/kae-soft-100": {true, false, "0.000 per request"},
+		"probe kae_ops per request >= 0.8/kae-soft-33":  {false, false, "not measured"}, // one reading failed
+		"probe kae_ops > 0/baseline":                    {true, false, "0"},
+		"probe kae_ops > 0/kae-soft-0":                  {true, true, "340,133.3"},
+		"probe kae_ops > 0/kae-soft-33":                 {false, false, "not measured"},
+	}
+	for _, c := range CheckThresholds(r) {
+		w, ok := wants[c.Threshold.Expr+"/"+c.Variant]
+		if !ok {
+			continue
+		}
+		if c.Measured != w.measured || c.Passed != w.passed || c.Shown() != w.shown {
+			t.Errorf("%s for %s: measured %v, passed %v, shown %q; want %v, %v, %q", c.Threshold.Expr, c.Variant, c.Measured, c.Passed, c.Shown(), w.measured, w.passed, w.shown)
+		}
+	}
+}

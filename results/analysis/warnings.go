@@ -21,13 +21,15 @@ func warnings(r *results.Run) []string {
 }
 
 // warningsOf returns r.Warnings followed by the failed, client-bound,
-// other-load and backoff warnings and those of r's summary s (nil: none).
+// other-load, backoff and failed-probe warnings and those of r's summary
+// s (nil: none).
 func warningsOf(r *results.Run, s *RunSummary) []string {
 	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
 	ws = appendNew(ws, clientBoundWarnings(r)...)
 	ws = appendNew(ws, otherLoadWarnings(r)...)
 	ws = appendNew(ws, serverWarnings(r)...)
 	ws = appendNew(ws, repWarnings(r, BackoffLine)...)
+	ws = appendNew(ws, ProbeWarnings(r)...)
 	if s != nil {
 		ws = appendNew(ws, s.Warnings...)
 	}

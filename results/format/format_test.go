@@ -5,6 +5,7 @@ import (
 	"github.com/kaeload/kaeload/results/internal/fixture"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -112,6 +113,19 @@ func TestStatusLine(t *testing.T) {
 		c := results.Counts{Status: tt.status}
 		if got := StatusLine(&c); got != tt.want {
 			t.Errorf("StatusLine(%v) = %q, want %q", tt.status, got, tt.want)
+		}
+	}
+}
+
+func TestPlain(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "(no message)"},
+		{"exit status 1; last output:\n    cat: /x: No such file", "exit status 1; last output: cat: /x: No such file"},
+		{"does not match the pattern `send_cnt:\\s*(\\d+)`", "does not match the pattern `send_cnt:\\s*(\\d+)`"},
+		{strings.Repeat("é", 200), strings.Repeat("é", 150) + "…"},
+	} {
+		if got := Plain(tc.in); got != tc.want {
+			t.Errorf("Plain(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
 }

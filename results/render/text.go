@@ -67,10 +67,23 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	if len(m.Thresholds) > 0 {
 		writeThresholds(&b, m.Thresholds)
 	}
+	writeWrkRate(&b, m)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
 	}
 	return nil
+}
+
+// writeWrkRate ends the report of a run of one window (one variant, one
+// repetition, as "kaeload run URL" makes) with wrk's "Requests/sec:" line,
+// for scripts written for wrk's output (awk '/^Requests\/sec/ {print $2}').
+// With more windows there is no one figure to give, so no such line.
+func writeWrkRate(b *bytes.Buffer, m *analysis.Report) {
+	r := m.Run
+	if r.Capacity != nil || len(r.Variants) != 1 || len(r.Variants[0].Reps) != 1 {
+		return
+	}
+	fmt.Fprintf(b, "\nRequests/sec: %9.2f\n", r.Variants[0].Reps[0].Total.Rate())
 }
 
 func writeHeader(b *bytes.Buffer, m *analysis.Report) {
@@ -377,7 +390,7 @@ func serverCPULine(u *results.CPUUsage, requests uint64) string {
 // probeLine renders one probe reading of a repetition.
 func probeLine(p results.ProbeReading, requests uint64) string {
 	if p.Error != "" {
-		return "failed: " + format.Message(p.Error)
+		return "failed: " + format.Plain(p.Error) // as it was: a pattern's backslashes not doubled
 	}
 	line := fmt.Sprintf("delta %s (before %s, after %s)", format.Number(p.Delta()), format.Number(p.Before), format.Number(p.After))
 	if requests > 0 {

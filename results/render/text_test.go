@@ -138,7 +138,7 @@ func TestWriteTextSweepContent(t *testing.T) {
 		"server cpu     3.90 s, 97.5 % busy on CPUs 12-13  (61,712.8 req per server cpu-s)\n",
 		// ratio 0 rep 1: 340,200 ops for 340,200 requests.
 		"probe kae_ops  delta 340,200 (before 1,000,000, after 1,340,200), 1.000 per request\n",
-		"probe kae_ops  failed: \"exit status 1: cat: /sys/class/kae/ops: No such file or directory\"\n",
+		"probe kae_ops  failed: exit status 1: cat: /sys/class/kae/ops: No such file or directory\n",
 		"group  cpus  threads  conns  requests      req/s  errors  p99 total ms  cpu busy\n",
 		"CLIENT-BOUND (1 of 3 reps)",
 		"* best of kae-soft-{ratio}",

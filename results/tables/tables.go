@@ -285,7 +285,7 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 			if failed {
 				f := ""
 				if p.Failed > 0 {
-					f = fmt.Sprintf("%d, first: %s", p.Failed, format.Message(p.FirstError))
+					f = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError))
 				}
 				row = append(row, f)
 			}

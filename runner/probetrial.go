@@ -1,0 +1,99 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+
+	"github.com/kaeload/kaeload/remote"
+	"github.com/kaeload/kaeload/scenarios/plans"
+	"github.com/kaeload/kaeload/server"
+)
+
+// ProbeTrial is one probe of a plan read once before any load: what
+// "kaeload validate" and "run --dry-run" show, so that a wrong path or a
+// pattern that does not match shows before an hour of windows whose
+// readings would all fail the same way.
+type ProbeTrial struct {
+	// Name is the probe's name; Variant the first variant it was read
+	// for, with that variant's env. A probe whose command and pattern are
+	// the same for every variant is read once.
+	Name, Variant string
+	// Command and Pattern are the probe's, as the plan holds them.
+	Command, Pattern string
+	// Value is the number read; Err why none was (the command failed,
+	// its output did not match, the server's host could not be reached).
+	Value float64
+	Err   error
+}
+
+// Line is the trial in one line: "hpre_send: 1234 (variant kae)" or
+// "hpre_send: FAILED: …".
+func (t *ProbeTrial) Line() string {
+	if t.Err != nil {
+		return fmt.Sprintf("%s: FAILED: %v", t.Name, t.Err)
+	}
+	return fmt.Sprintf("%s: %g", t.Name, t.Value)
+}
+
+// TryProbes reads every distinct probe of p once, on the server's host
+// (over ssh when it is remote), each bounded by the plan's command
+// timeout; nil when p has none. Nothing is started or stopped: a probe
+// that reads a counter of the running server reads it as it is now. log
+// receives the commands and their output (nil: discarded).
+func TryProbes(ctx context.Context, p *plans.Plan, log io.Writer) []ProbeTrial {
+	if p.Server == nil || !hasProbes(p) {
+		return nil
+	}
+	if log == nil {
+		log = io.Discard
+	}
+	compiled, err := compileProbes(p)
+	var remoteRun func(ctx context.Context, env map[string]string, command string) *exec.Cmd
+	if err == nil && p.Server.SSH != nil {
+		h := p.Server.SSH
+		var opt [][2]string
+		for _, o := range p.SSHOptions {
+			opt = append(opt, [2]string{o.Key, o.Value})
+		}
+		conn, derr := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
+		if derr != nil {
+			err = derr
+		} else {
+			defer conn.Close()
+			remoteRun = func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+				return conn.Command(ctx, remote.Shell(env, command))
+			}
+		}
+	}
+	type key struct{ name, command, pattern string }
+	seen := map[key]bool{}
+	var out []ProbeTrial
+	for i, v := range p.Variants {
+		for j, pr := range v.Probes {
+			k := key{pr.Name, pr.Command, pr.Pattern}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			t := ProbeTrial{Name: pr.Name, Variant: v.Name, Command: pr.Command, Pattern: pr.Pattern, Err: err}
+			if err == nil {
+				ctl := &server.Control{Host: p.Server.Host, Env: v.Env, Log: log, Remote: remoteRun}
+				t.Value, t.Err = ctl.Read(ctx, compiled[i][j])
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// hasProbes reports whether any variant of p has a probe.
+func hasProbes(p *plans.Plan) bool {
+	for _, v := range p.Variants {
+		if len(v.Probes) > 0 {
+			return true
+		}
+	}
+	return false
+}

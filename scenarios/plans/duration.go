@@ -1,0 +1,108 @@
+package plans
+
+import (
+	"fmt"
+	"time"
+)
+
+// Duration is how long a plan's run takes: its windows (warm-up and
+// measured window each, cooldowns between them) and, bounded, its server
+// restarts. Speed commands and worker start-up are not counted.
+type Duration struct {
+	// Windows are the measured windows: the planned steps, plus a
+	// search's budget, or a capacity search's most steps per variant.
+	Windows int
+	// Load is the windows' time: Windows × (warm-up + duration), plus a
+	// cooldown between consecutive windows.
+	Load time.Duration
+	// Restarts are the server starts (0 when kaeload does not control
+	// the server); RestartBound bounds their time: each waits at most the
+	// ready timeout after its stop command.
+	Restarts     int
+	RestartBound time.Duration
+	// Warmup, Window and Cooldown are one window's parts.
+	Warmup, Window, Cooldown time.Duration
+	// AtMost is set when Windows is a worst case (a search, a capacity
+	// search, repeat: auto) rather than the count the run will make.
+	AtMost bool
+}
+
+// Total is the longest the run should take: Load plus RestartBound.
+func (d Duration) Total() time.Duration { return d.Load + d.RestartBound }
+
+// String says it in one line: "27 windows of 5s warm-up + 1m0s, 2s
+// cooldown between: 30m7s; 27 server restarts add at most 13m30s (30s
+// ready timeout each): at most 43m37s in all".
+func (d Duration) String() string {
+	at := ""
+	if d.AtMost {
+		at = "at most "
+	}
+	windows := "windows"
+	if d.Windows == 1 {
+		windows = "window"
+	}
+	s := fmt.Sprintf("%s%d %s of %s warm-up + %s", at, d.Windows, windows, d.Warmup, d.Window)
+	if d.Cooldown > 0 && d.Windows > 1 {
+		s += fmt.Sprintf(", %s cooldown between", d.Cooldown)
+	}
+	s += ": " + round(d.Load).String()
+	if d.Restarts == 0 {
+		return s
+	}
+	return fmt.Sprintf("%s; %d server restarts add at most %s (%s ready timeout each): at most %s in all",
+		s, d.Restarts, round(d.RestartBound), round(d.RestartBound/time.Duration(d.Restarts)), round(d.Total()))
+}
+
+// round drops sub-second noise from a duration shown to people.
+func round(d time.Duration) time.Duration {
+	if d >= time.Minute {
+		return d.Round(time.Second)
+	}
+	return d
+}
+
+// Duration computes how long p's run takes (see Duration).
+func (p *Plan) Duration() Duration {
+	var d Duration
+	steps := p.Steps()
+	d.Windows = len(steps)
+	for _, st := range steps {
+		if st.Restart {
+			d.Restarts++
+		}
+	}
+	if c := p.Load.Capacity; c != nil {
+		// Each variant's steps run on one start of its server.
+		up, bisect := c.StepBound()
+		d.Windows = len(p.Variants) * (up + bisect)
+		d.Restarts = 0
+		if p.Server != nil {
+			d.Restarts = len(p.Variants)
+		}
+		d.AtMost = true
+	}
+	if s := p.Search; s != nil {
+		d.Windows += s.Budget
+		if p.Server != nil {
+			d.Restarts += s.Budget // a window per start
+		}
+		d.AtMost = true
+	}
+	if p.Auto != nil {
+		d.AtMost = true // Repeat is Auto.Max until the noise is known
+	}
+	window := p.Load.Warmup + p.Load.Duration
+	if c := p.Load.Capacity; c != nil {
+		window = p.Load.Warmup + c.Window
+	}
+	d.Warmup, d.Window, d.Cooldown = p.Load.Warmup, window-p.Load.Warmup, p.Cooldown
+	d.Load = time.Duration(d.Windows) * window
+	if d.Windows > 1 {
+		d.Load += time.Duration(d.Windows-1) * p.Cooldown
+	}
+	if p.Server != nil {
+		d.RestartBound = time.Duration(d.Restarts) * p.Server.Ready.Timeout
+	}
+	return d
+}
