@@ -215,7 +215,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			c.warn(results.InterruptedWarning(label))
 			return err
 		}
-		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
+		rep, err := c.rep(ctx, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
 		if rep != nil && ctl.StartFailed() != nil {
 			fmt.Fprintf(c.opts.Log, "%s discarded: the server's start command failed meanwhile, so what answered was not the server it started\n", label)
 			return nil // the deferred check reports it
