@@ -54,6 +54,9 @@ type Report struct {
 	// variants and repetitions in order: what went wrong inside the
 	// windows, each with its cause, figure, consequence and fix.
 	Diagnoses []diagnosis.Diagnosis
+	// Metrics says where the live metrics were served and whether
+	// Prometheus read the final values (MetricsLine); "" without.
+	Metrics string
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or
@@ -153,5 +156,6 @@ func Analyze(r *results.Run) *Report {
 	}
 	rep.ClientBoundGroups = ClientBoundGroups(r)
 	rep.OtherLoadGroups = OtherLoadGroups(r)
+	rep.Metrics = MetricsLine(r)
 	return rep
 }

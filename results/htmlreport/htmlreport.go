@@ -75,6 +75,8 @@ type page struct {
 	// NotMeasured are the variants the run gave up on, one line each
 	// (analysis.NotMeasuredLines).
 	NotMeasured []string
+	// Metrics is the live metrics line (analysis.MetricsLine); "" without.
+	Metrics string
 	Warnings    []string
 	// Hints are analysis.Hints: lines, not warnings.
 	Hints []string
@@ -262,6 +264,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
 		NotMeasured: m.NotMeasured,
+		Metrics:     m.Metrics,
 		Warnings:    m.Warnings,
 		Hints:       m.Hints,
 		Hosts:       hostLines(r.Hosts),
