@@ -63,35 +63,46 @@ var winLabels = []string{"run", "variant", "rep"}
 
 func with(labels ...string) []string { return append(append([]string(nil), winLabels...), labels...) }
 
+// helpOf holds each metric's help text, by name.
+var helpOf = map[string]string{}
+
+// newDesc makes a descriptor and keeps its help text.
+func newDesc(name, help string, labels []string, _ prometheus.Labels) *prometheus.Desc {
+	netstatMu.Lock()
+	helpOf[name] = help
+	netstatMu.Unlock()
+	return prometheus.NewDesc(name, help, labels, nil)
+}
+
 // descs are the metrics' descriptors, help text included.
 var (
-	descRequests = prometheus.NewDesc(RequestsTotal, "Requests that ended, by phase (warmup, window, after) and result: ok is a response below 400 (run.json's succeeded), error a failure or a status >= 400. The window's equal run.json's.",
+	descRequests = newDesc(RequestsTotal, "Requests that ended, by phase (warmup, window, after) and result: ok is a response below 400 (run.json's succeeded), error a failure or a status >= 400. The window's equal run.json's.",
 		with("phase", "group", "result"), nil)
-	descErrors = prometheus.NewDesc(ErrorsTotal, "Failed requests and responses with a status >= 400 by error class, as run.json counts them.",
+	descErrors = newDesc(ErrorsTotal, "Failed requests and responses with a status >= 400 by error class, as run.json counts them.",
 		with("phase", "group", "class"), nil)
-	descConnect = prometheus.NewDesc(ConnectSeconds, "TCP connect times of the window's requests; set at the window's end (the timeline does not keep them per interval). Buckets to the HDR histogram's precision (1 %).",
+	descConnect = newDesc(ConnectSeconds, "TCP connect times of the window's requests; set at the window's end (the timeline does not keep them per interval). Buckets to the HDR histogram's precision (1 %).",
 		with("phase"), nil)
-	descHandshake = prometheus.NewDesc(HandshakeSeconds, "TLS handshake times, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
+	descHandshake = newDesc(HandshakeSeconds, "TLS handshake times, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
 		with("phase"), nil)
-	descRequest = prometheus.NewDesc(RequestSeconds, "Total times of completed requests, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
+	descRequest = newDesc(RequestSeconds, "Total times of completed requests, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
 		with("phase"), nil)
-	descIntervalRate = prometheus.NewDesc(IntervalRate, "The last closed interval's successful responses per second, as the timeline has it.",
+	descIntervalRate = newDesc(IntervalRate, "The last closed interval's successful responses per second, as the timeline has it.",
 		with("group"), nil)
-	descIntervalHandshake = prometheus.NewDesc(IntervalHandshake, "The last closed interval's handshake percentile (quantile 0.5 or 0.99), as the timeline has it; 0 when it held none.",
+	descIntervalHandshake = newDesc(IntervalHandshake, "The last closed interval's handshake percentile (quantile 0.5 or 0.99), as the timeline has it; 0 when it held none.",
 		with("group", "quantile"), nil)
-	descClientCPU = prometheus.NewDesc(ClientCPUSeconds, "CPU time the group's worker process used (all its threads).",
+	descClientCPU = newDesc(ClientCPUSeconds, "CPU time the group's worker process used (all its threads).",
 		with("group"), nil)
-	descServerCPU = prometheus.NewDesc(ServerCPUSeconds, "CPU time of the server (its process tree, or its whole host).",
+	descServerCPU = newDesc(ServerCPUSeconds, "CPU time of the server (its process tree, or its whole host).",
 		with("host"), nil)
-	descDiagnosis = prometheus.NewDesc(DiagnosisActive, "1 when the window's timeline shows the diagnosis rule (set at the window's end), else 0.",
+	descDiagnosis = newDesc(DiagnosisActive, "1 when the window's timeline shows the diagnosis rule (set at the window's end), else 0.",
 		with("rule"), nil)
-	descWindowRate = prometheus.NewDesc(WindowRate, "The window's successful responses per second over all groups (run.json's rate), set at its end; 0 before.",
+	descWindowRate = newDesc(WindowRate, "The window's successful responses per second over all groups (run.json's rate), set at its end; 0 before.",
 		winLabels, nil)
-	descWindowStart = prometheus.NewDesc(WindowStart, "When the window's measurement began, Unix seconds (exact at its end); 0 before.",
+	descWindowStart = newDesc(WindowStart, "When the window's measurement began, Unix seconds (exact at its end); 0 before.",
 		winLabels, nil)
-	descRunInfo = prometheus.NewDesc(RunInfo, "The run: its scenario name and baseline.",
+	descRunInfo = newDesc(RunInfo, "The run: its scenario name and baseline.",
 		[]string{"run", "name", "baseline"}, nil)
-	descBuildInfo = prometheus.NewDesc(BuildInfo, "The kaeload that runs.",
+	descBuildInfo = newDesc(BuildInfo, "The kaeload that runs.",
 		[]string{"version", "goversion"}, nil)
 )
 
@@ -111,6 +122,7 @@ func netstatDesc(counter string) *prometheus.Desc {
 	d := prometheus.NewDesc(NetstatName(counter), "Growth of the kernel counter "+counter+" over the window's readings of the host's network namespace (side: client, server, or shared when both are in it).",
 		with("side", "host"), nil)
 	netstatDescs[counter] = d
+	helpOf[NetstatName(counter)] = "Growth of the kernel counter " + counter + " over the window's readings of the host's network namespace (side: client, server, or shared when both are in it)."
 	return d
 }
 
