@@ -77,7 +77,8 @@ type page struct {
 	NotMeasured []string
 	// Metrics is the live metrics line (analysis.MetricsLine); "" without.
 	Metrics string
-	Warnings    []string
+
+	Warnings []string
 	// Hints are analysis.Hints: lines, not warnings.
 	Hints []string
 	// Hosts describes the run's ssh hosts (format.HostLine), if any.
