@@ -75,10 +75,7 @@ type page struct {
 	// NotMeasured are the variants the run gave up on, one line each
 	// (analysis.NotMeasuredLines).
 	NotMeasured []string
-	// Metrics is the live metrics line (analysis.MetricsLine); "" without.
-	Metrics string
-
-	Warnings []string
+	Warnings    []string
 	// Hints are analysis.Hints: lines, not warnings.
 	Hints []string
 	// Hosts describes the run's ssh hosts (format.HostLine), if any.
@@ -109,6 +106,8 @@ type page struct {
 	Capacity *capacitySection
 	// Search is what the run's search found; nil without one.
 	Search *searchSection
+	// Metrics is the live metrics line (analysis.MetricsLine); "" without.
+	Metrics string
 
 	// Timeline is every repetition's charts over time; nil without variants.
 	Timeline *timelineSection
