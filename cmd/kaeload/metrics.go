@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/kaeload/kaeload/examples/grafana"
 	"github.com/kaeload/kaeload/metrics"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -73,4 +75,24 @@ func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Serve
 		fmt.Fprintf(stderr, "kaeload: warning: the metrics endpoint %s is not on loopback and has no authentication: anyone who reaches this machine can read it\n", srv.Addr())
 	}
 	return srv, nil
+}
+
+func dashboardCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("dashboard", "", `
+Prints kaeload's Grafana dashboard (JSON, for Grafana's Dashboards >
+Import): a run's live metrics (kaeload run --metrics ADDR) by run,
+variant, repetition and group: the rate, handshake p50 and p99 (the exact
+interval figure and the histogram estimate), client and server CPU,
+requests per server CPU-second and the kernel's TCP counters, with
+annotations at window starts and diagnoses. The same file is
+examples/grafana/kaeload.json.`, stdout)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usageError(fmt.Errorf("dashboard: takes no arguments"))
+	}
+	_, err = stdout.Write(grafana.Dashboard)
+	return err
 }
