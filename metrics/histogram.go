@@ -38,6 +38,9 @@ func (a *hist) add(h *results.Histogram) {
 	if results.EmptyHistogram(h) {
 		return
 	}
+	if a.classic == nil {
+		*a = *newHist()
+	}
 	for _, bar := range h.Distribution() {
 		if bar.Count <= 0 {
 			continue
@@ -70,6 +73,9 @@ func (a *hist) metric(desc *prometheus.Desc, labels ...string) prometheus.Metric
 	for i, b := range Bounds {
 		c += a.classic[i]
 		cum[b] = c
+	}
+	if a.classic == nil {
+		*a = *newHist()
 	}
 	classic := prometheus.MustNewConstHistogram(desc, a.count, a.sum, cum, labels...)
 	native := prometheus.MustNewConstNativeHistogram(desc, a.count, a.sum, a.native, nil, 0, nativeSchema, 0, time.Time{}, labels...)

@@ -88,8 +88,8 @@ var (
 		with("phase"), nil)
 	descIntervalRate = newDesc(IntervalRate, "The last closed interval's successful responses per second, as the timeline has it.",
 		with("group"), nil)
-	descIntervalHandshake = newDesc(IntervalHandshake, "The last closed interval's handshake percentile (quantile 0.5 or 0.99), as the timeline has it; 0 when it held none.",
-		with("group", "quantile"), nil)
+	descIntervalHandshake = newDesc(IntervalHandshake, "A summary: the last closed interval's handshake percentiles (quantile 0.5 and 0.99) as the timeline has them, 0 when it held none; count and sum over every interval so far.",
+		with("group"), nil)
 	descClientCPU = newDesc(ClientCPUSeconds, "CPU time the group's worker process used (all its threads).",
 		with("group"), nil)
 	descServerCPU = newDesc(ServerCPUSeconds, "CPU time of the server (its process tree, or its whole host).",

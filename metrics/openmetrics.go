@@ -136,8 +136,8 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64) {
 			emit(at)
 			l := win + ",group=" + group
 			om.sample(IntervalRate, "gauge", help(IntervalRate), l, iv.Rate(), at)
-			om.sample(IntervalHandshake, "gauge", help(IntervalHandshake), l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
-			om.sample(IntervalHandshake, "gauge", help(IntervalHandshake), l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
+			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
+			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
 		}
 		c[pWindow].ok = g.Succeeded()
 		for k := range c[pWindow].errs {

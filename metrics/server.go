@@ -64,6 +64,8 @@ type Server struct {
 	waited    time.Duration
 	planned   map[runner.WindowID]time.Time // when each window was planned
 
+	inflight atomic.Int32 // requests of /metrics being served
+
 	smu     sync.Mutex
 	scrapes []time.Time   // starts of the Prometheus scrapes served, as served
 	others  int           // other requests of /metrics served
@@ -87,7 +89,7 @@ func Listen(cfg plans.Metrics, log io.Writer) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, ln: ln, log: log, done: make(chan struct{}), byID: map[runner.WindowID]*window{},
 		finals: map[runner.WindowID]time.Time{}, planned: map[runner.WindowID]time.Time{}, served: make(chan struct{})}
-	reg := prometheus.NewPedanticRegistry()
+	reg := prometheus.NewRegistry()
 	reg.MustRegister(collector{s})
 	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true, MaxRequestsInFlight: maxInFlight, ErrorHandling: promhttp.ContinueOnError})
 	mux := http.NewServeMux()
@@ -148,6 +150,8 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 func (s *Server) count(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
 		ew := &errWriter{ResponseWriter: w}
 		h.ServeHTTP(ew, r)
 		if ew.err != nil || ew.status >= 400 {
@@ -188,6 +192,9 @@ func (w *errWriter) Write(b []byte) (int, error) {
 // publishLocked makes the current values what scrapes serve; s.mu held.
 func (s *Server) publishLocked() {
 	var out []prometheus.Metric
+	if old := s.snap.Load(); old != nil {
+		out = make([]prometheus.Metric, 0, len(*old))
+	}
 	bi := "unknown"
 	if info, ok := debug.ReadBuildInfo(); ok {
 		bi = info.Main.Version

@@ -44,6 +44,7 @@ type groupState struct {
 	cpu      float64
 	rate     float64       // the last interval's
 	p50, p99 time.Duration // the last interval's handshake percentiles
+	hs       hist          // every handshake so far: the summary's count and sum
 }
 
 // hostState is a host's TCP counters' growth over a window.
@@ -72,13 +73,15 @@ type window struct {
 	started    bool // BeforeLoad has been called
 	ended      bool
 	pending    map[int]*pending
-	// cached holds the metrics of an ended window: they never change.
+	// cached holds the window's metrics as last built; dirty says they
+	// changed since (an ended window's never do).
 	cached []prometheus.Metric
+	dirty  bool
 }
 
 // newWindow returns window id at 0, with groups groups.
 func newWindow(id runner.WindowID, groups int) *window {
-	w := &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, diag: map[string]bool{}}
+	w := &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, diag: map[string]bool{}, dirty: true}
 	for p := range pAfter { // warm-up and window
 		for k := range nHists {
 			w.hists[p][k] = newHist()
@@ -94,6 +97,7 @@ func (w *window) describe(lw runner.LiveWindow) {
 		w.groups = append(w.groups, make([]groupState, lw.Groups-len(w.groups))...)
 	}
 	w.serverHost = lw.ServerHost
+	w.dirty = true
 	for _, h := range lw.TCPHosts {
 		w.host(h.Name, side(h))
 	}
@@ -162,6 +166,7 @@ func (w *window) applyDue(all bool) {
 		}
 	}
 	for _, k := range keys[:last+1] {
+		w.dirty = true
 		for _, r := range w.pending[k].readings {
 			w.apply(r)
 		}
@@ -197,6 +202,7 @@ func (w *window) apply(r runner.LiveReading) {
 		}
 		iv := s.Interval()
 		g.rate, g.p50, g.p99 = iv.Rate(), iv.HandshakeP50, iv.HandshakeP99
+		g.hs.add(s.Handshake)
 	case r.ServerCPU != nil:
 		w.server += r.ServerCPU.Seconds
 	case r.TCPHost != "":
@@ -213,7 +219,7 @@ func (w *window) apply(r runner.LiveReading) {
 // diagnoses.
 func (w *window) end(rep *results.Rep, margin float64) {
 	w.applyDue(true)
-	w.ended = true
+	w.ended, w.dirty = true, true
 	if rep == nil {
 		return
 	}
@@ -240,7 +246,7 @@ func (w *window) end(rep *results.Rep, margin float64) {
 
 // metrics are the window's series, labelled with run.
 func (w *window) metrics(run string) []prometheus.Metric {
-	if w.cached != nil {
+	if !w.dirty {
 		return w.cached
 	}
 	rep := strconv.Itoa(w.id.Rep)
@@ -262,8 +268,8 @@ func (w *window) metrics(run string) []prometheus.Metric {
 		}
 		add(descClientCPU, prometheus.CounterValue, g.cpu, group)
 		add(descIntervalRate, prometheus.GaugeValue, g.rate, group)
-		add(descIntervalHandshake, prometheus.GaugeValue, g.p50.Seconds(), group, "0.5")
-		add(descIntervalHandshake, prometheus.GaugeValue, g.p99.Seconds(), group, "0.99")
+		out = append(out, prometheus.MustNewConstSummary(descIntervalHandshake, g.hs.count, g.hs.sum,
+			map[float64]float64{0.5: g.p50.Seconds(), 0.99: g.p99.Seconds()}, lv(group)...))
 	}
 	for p := range pAfter { // warm-up and window
 		out = append(out, w.hists[p][hHandshake].metric(descHandshake, lv(Phases[p])...))
@@ -291,8 +297,6 @@ func (w *window) metrics(run string) []prometheus.Metric {
 		start = float64(w.start.UnixNano()) / 1e9
 	}
 	add(descWindowStart, prometheus.GaugeValue, start)
-	if w.ended {
-		w.cached = out
-	}
+	w.cached, w.dirty = out, false
 	return out
 }
