@@ -254,6 +254,9 @@ func TestNativeBuckets(t *testing.T) {
 // they are gone a scrape reads the latest values; and no stalled or
 // cut-off scrape counts as served.
 func TestStalledScraper(t *testing.T) {
+	if raceOn {
+		t.Skip("megabytes of scrapes: slow under the race detector; the concurrency is raced by the other tests")
+	}
 	s, _ := serve(t, plans.Metrics{}, 100)
 	// More than the server's send buffer (4 MB at most) and a 4 KB
 	// receive buffer can take: a scraper that reads nothing stalls it.
