@@ -43,6 +43,7 @@ var layerRules = map[string][]string{
 	"search":                   {"results/stats"},
 	"scenarios/plans":          {"results", "internal/numfmt"},
 	"internal/numfmt":          {},
+	"metrics":                  {"results", "results/diagnosis", "results/rundir", "runner", "scenarios/plans"},
 	"runner":                   {"capacity", "cpustat", "engine", "pinning", "ports", "remote", "results", "results/analysis", "results/format", "results/stats", "scenarios/plans", "search", "server", "speed", "target"},
 }
 

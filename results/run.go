@@ -88,6 +88,9 @@ type Run struct {
 	// not completely (the repetitions measured before the failure are in
 	// Variants), in the order they failed; nil when every variant ran.
 	NotMeasured []NotMeasured `json:"not_measured,omitempty"`
+	// Metrics is what the live metrics endpoint (--metrics) served and
+	// whether a scrape read the final values; nil when it was off.
+	Metrics *Metrics `json:"metrics,omitempty"`
 }
 
 // NotMeasured is a planned variant the run gave up on, and why. The run

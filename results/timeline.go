@@ -290,6 +290,22 @@ type IntervalSample struct {
 	CPUs *CPUUsage `json:"cpus,omitempty"`
 }
 
+// Interval is the group's interval as its timeline keeps it: the
+// counts, the percentiles of its histograms and its CPU shares (what
+// TimelineBuilder.Add stores, and the live metrics show).
+func (s *IntervalSample) Interval() Interval {
+	iv := Interval{Start: s.Start, Length: s.Length, Requests: s.Requests, Errors: s.Errors, Started: s.Started}
+	iv.HandshakeP50, iv.HandshakeP99 = quantiles(s.Handshake)
+	iv.TotalP50, iv.TotalP99 = quantiles(s.Total)
+	if s.Process != nil {
+		iv.ProcessBusy = share(s.Process.Busy)
+	}
+	if s.CPUs != nil {
+		iv.CPUsBusy = share(s.CPUs.Busy)
+	}
+	return iv
+}
+
 // TimelineBuilder assembles a repetition's Timeline from the workers'
 // interval samples and the controller's readings at the same boundaries.
 // Each group's interval arrives once (IntervalSample, with its
@@ -375,21 +391,15 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	if _, dup := gl.intervals[s.K]; dup {
 		return fmt.Errorf("timeline: group %d sent interval %d twice", g, s.K)
 	}
-	iv := &Interval{Start: s.Start, Length: s.Length, Requests: s.Requests, Errors: s.Errors, Started: s.Started}
-	iv.HandshakeP50, iv.HandshakeP99 = quantiles(s.Handshake)
-	iv.TotalP50, iv.TotalP99 = quantiles(s.Total)
-	if s.Process != nil {
-		iv.ProcessBusy = share(s.Process.Busy)
-	}
+	iv := s.Interval()
 	if s.CPUs != nil {
-		iv.CPUsBusy = share(s.CPUs.Busy)
 		if gl.cpus == nil {
 			for _, c := range s.CPUs.PerCPU {
 				gl.cpus = append(gl.cpus, c.CPU)
 			}
 		}
 	}
-	gl.intervals[s.K] = iv
+	gl.intervals[s.K] = &iv
 
 	a := b.point(s.K)
 	a.setSpan(s.Start, s.Length)

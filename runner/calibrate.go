@@ -32,7 +32,7 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 	if cp.Order != results.OrderSequential {
 		cp.Order = results.OrderRandomized
 	}
-	opts.Recorder = nil
+	opts.Recorder, opts.Observer = nil, nil
 	cal := &stats.Calibration{Variant: plan.Variants[base].Name, EffectPct: effect * 100, Family: max(1, len(plan.Variants)-1), Max: limit}
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "calibration: measuring variant %s %d times to estimate the noise\n", cal.Variant, windows)

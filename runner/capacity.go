@@ -47,7 +47,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 				return err
 			}
 		}
-		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
+		rep, err := c.rep(ctx, WindowID{Variant: v.Name, Rep: i}, label, ctl, c.probes[s.variant])
 		if err != nil {
 			if ctx.Err() != nil {
 				if rep != nil {

@@ -69,6 +69,10 @@ type Options struct {
 	// the server's stop command still runs, bounded by its command timeout.
 	// It is the CLI's second Ctrl-C.
 	Abort <-chan struct{}
+	// Observer, when set, watches the run live (package metrics serves
+	// it): the header, every window's readings as the timeline takes
+	// them, every window's end and the run's (see Observer).
+	Observer Observer
 
 	// hooks let this package's tests watch processes; nil funcs are skipped.
 	hooks hooks
@@ -171,6 +175,10 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 		return nil, err
 	}
 	defer closeHosts(c.hosts)
+	if o := opts.Observer; o != nil {
+		o.Begin(run, p)
+		o.Planned(plannedWindows(p, run))
+	}
 	if opts.Recorder != nil {
 		if err := opts.Recorder.Begin(run); err != nil {
 			return nil, err
@@ -180,6 +188,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 		c.warn(w)
 	}
 	err = c.schedule(ctx, run)
+	c.endObserver(ctx)
 	return run, c.finish(ctx, err)
 }
 
@@ -508,8 +517,17 @@ type controller struct {
 // cancelled the workers' input closes, which stops their load, and the
 // repetition is dropped (a run keeps completed repetitions only). The
 // workers are gone when rep returns.
-func (c *controller) rep(ctx context.Context, label string, ctl *server.Control, probes []server.Probe) (*results.Rep, error) {
+//
+// w names the window for the observer (Options.Observer), which may
+// hold its load until a scrape has read its zeros.
+func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
+	if err := c.beforeLoad(ctx, w); err != nil {
+		return nil, err
+	}
+	defer func() { c.windowEnded(w, rep) }()
+	feed := c.feed(w)
 	ws, err := c.spawn()
+	ws.onInterval = feed.group
 	defer ws.stop(c.opts)
 	if err != nil {
 		return nil, err
@@ -529,7 +547,7 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	}
 	c.lastEnd = win.End
 	lv := newLive(len(ws.procs))
-	tl := tstart.start(mctx, win, lv)
+	tl := tstart.start(mctx, win, lv, feed)
 
 	// Probes run beside the load; a repetition that ends early stops them,
 	// one that completes waits for the reading after the window.
@@ -564,7 +582,8 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	if ctx.Err() != nil {
 		return partialRep(groups, timeline, win), ctx.Err()
 	}
-	rep := results.NewRep(0, groups)
+	r := results.NewRep(0, groups)
+	rep = &r
 	rep.Timeline = timeline
 	select {
 	case <-probed:
@@ -586,9 +605,9 @@ func (c *controller) rep(ctx context.Context, label string, ctl *server.Control,
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
-	c.checkTimeWait(&rep)
-	shown = &rep
-	return &rep, nil
+	c.checkTimeWait(rep)
+	shown = rep
+	return rep, nil
 }
 
 // partialRep is the repetition of groups whose window win an interrupt
@@ -634,7 +653,7 @@ type workers struct {
 // workers started are in the result even when it fails, for stop.
 func (c *controller) spawn() (*workers, error) {
 	groups := c.plan.Load.Groups
-	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log, onInterval: c.opts.hooks.interval}
+	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
 		var p *proc

@@ -215,7 +215,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			c.warn(results.InterruptedWarning(label))
 			return err
 		}
-		rep, err := c.rep(ctx, label, ctl, c.probes[s.variant])
+		rep, err := c.rep(ctx, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
 		if rep != nil && rep.PartialOf > 0 {
 			c.keepPartial(s.variant, label, r, rep)
 			rep = nil

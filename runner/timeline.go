@@ -477,9 +477,10 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 	return ts
 }
 
-// start reads on at every boundary of the timeline of win, and shows the
-// kernel's TCP counters on lv as they are read.
-func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live) *repTimeline {
+// start reads on at every boundary of the timeline of win, shows the
+// kernel's TCP counters on lv as they are read, and hands the server's
+// CPU and the TCP counters to feed (its funcs when not nil).
+func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
 	if ts == nil {
 		return nil
 	}
@@ -488,10 +489,18 @@ func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live
 	if ts.listen.err != nil && rt.lsrc.why == "" {
 		rt.lsrc.why = ts.listen.err.Error()
 	}
-	rt.server = ts.server.series(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) })
+	rt.server = ts.server.seriesTo(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) }, feed.server)
 	rt.listen = ts.listen.series(ctx, g, func(f string, a ...any) { ts.logf("listen queue "+f, a...) })
 	lv.setTCPHosts(ts.tcp.hosts)
-	ts.tcp.run(ctx, g, lv.addTCP)
+	tcp := lv.addTCP
+	if feed.tcp != nil {
+		hosts := ts.tcp.hosts
+		tcp = func(h, k int, d cpustat.TCPDelta) {
+			lv.addTCP(h, k, d)
+			feed.tcp(hosts[h].Name, k, d.Values)
+		}
+	}
+	ts.tcp.run(ctx, g, tcp)
 	return rt
 }
 

@@ -276,6 +276,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 		c.problem("max_errors", plans.MaxErrorsProblem(p.MaxErrors))
 	}
 	p.Order, p.Cooldown = c.schedule()
+	p.Metrics = c.metrics()
 	c.capacity(p)
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()

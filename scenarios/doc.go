@@ -242,6 +242,22 @@
 //	cooldown        pause between measured windows, default 0; not negative,
 //	                at most 1h.
 //
+//	metrics         optional: serve live metrics for Prometheus while the
+//	                run goes on (kaeload run --metrics ADDR does the same;
+//	                the flag wins). See README "Live metrics".
+//	  listen        host:port of /metrics (OpenMetrics and the Prometheus
+//	                text format), e.g. 127.0.0.1:9464; port 0 picks a free
+//	                one, printed and stored in run.json. Required. Another
+//	                host than loopback serves every interface's scrapers
+//	                without authentication (the run says so).
+//	  wait          0 (default) or a duration: the first load waits until a
+//	                Prometheus scrape has read the zeros, at most this long;
+//	                none in time fails the run before any load.
+//	  linger        how long the run's end waits for a scrape of the final
+//	                values (and a later planned window's load for a scrape
+//	                of its zeros); default three observed scrape intervals,
+//	                15s while none was observed. At most 10m.
+//
 //	vars            mapping of names to values (numbers are fine), written
 //	                {name} in the fields listed under "Variables" below.
 //

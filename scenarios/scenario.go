@@ -48,6 +48,8 @@ type Scenario struct {
 	Order *string `yaml:"order"`
 	// Cooldown is the pause between measured windows (default 0).
 	Cooldown *time.Duration `yaml:"cooldown"`
+	// Metrics serves live metrics while the run goes on (MetricsSpec).
+	Metrics *MetricsSpec `yaml:"metrics"`
 	// Server says how to start, stop and check the server between variants.
 	Server *ServerSpec `yaml:"server"`
 	// Variants are the server configurations to compare.
@@ -78,6 +80,17 @@ type Scenario struct {
 	dropped   map[string]bool
 
 	extraThresholds []string // --threshold expressions (AddThreshold)
+}
+
+// MetricsSpec is the scenario's metrics section: the live metrics
+// endpoint (plans.Metrics).
+type MetricsSpec struct {
+	// Listen is the host:port /metrics is served on.
+	Listen *string `yaml:"listen"`
+	// Wait holds the first load until a scrape read the zeros, at most this long.
+	Wait *time.Duration `yaml:"wait"`
+	// Linger bounds the wait for a scrape of the final values.
+	Linger *time.Duration `yaml:"linger"`
 }
 
 // TargetSpec is the scenario's target section.

@@ -873,3 +873,27 @@ func mergeMaps(ms ...map[string]string) map[string]string {
 	}
 	return out
 }
+
+// metrics resolves the metrics section; nil when it is left out.
+func (c *compiler) metrics() *plans.Metrics {
+	ms := c.s.Metrics
+	if ms == nil {
+		return nil
+	}
+	m := &plans.Metrics{}
+	if ms.Listen == nil {
+		c.errorf("metrics", "listen is missing (want listen: 127.0.0.1:9464, or 127.0.0.1:0 for a free port)")
+	} else {
+		m.Listen = *ms.Listen
+		c.problem("metrics.listen", plans.ListenProblem(m.Listen))
+	}
+	if ms.Wait != nil {
+		m.Wait = *ms.Wait
+		c.problem("metrics.wait", plans.MetricsWaitBound.Problem(m.Wait))
+	}
+	if ms.Linger != nil {
+		m.Linger = *ms.Linger
+		c.problem("metrics.linger", plans.MetricsWaitBound.Problem(m.Linger))
+	}
+	return m
+}

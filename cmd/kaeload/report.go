@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kaeload/kaeload/metrics"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/htmlreport"
@@ -12,19 +13,22 @@ import (
 )
 
 func reportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("report", "[--format text|md|csv|summary|json|html] [-o FILE] RUN", `
+	fs := newFlagSet("report", "[--format text|md|csv|summary|json|html|openmetrics] [-o FILE] RUN", `
 Re-renders a stored run. RUN is a run directory or its run.json. summary
 is the JSON summary that "kaeload run --format json" prints (verdicts,
 sweeps, thresholds, each repetition's timeline and diagnoses: what a CI
 pipeline reads); json writes run.json back unchanged (a round trip, with
 histograms and per-group counters); html is the self-contained report
-with SVG charts, fit for an offline lab.
+with SVG charts, fit for an offline lab; openmetrics is the timeline
+under the live metrics' names (run --metrics), each sample at its
+interval's end, which "promtool tsdb create-blocks-from openmetrics FILE
+DIR" imports into Prometheus with exact counts.
 
 Examples:
   kaeload report runs/20261202T134500Z-nginx-kae
   kaeload report runs/20261202T134500Z-nginx-kae --format summary | jq '.variants[].comparison.significant'
   kaeload report runs/20261202T134500Z-nginx-kae --format html -o kae.html`, stdout)
-	format := fs.String("format", "text", "output format: text, md, csv, summary (the JSON summary), json (run.json) or html")
+	format := fs.String("format", "text", "output format: text, md, csv, summary (the JSON summary), json (run.json), html or openmetrics (the timeline with timestamps, for promtool tsdb create-blocks-from openmetrics)")
 	output := fs.String("o", "", "write to this file (atomically: a temporary file renamed into place) instead of standard output")
 	html := fs.String("html", "", "same as --format html -o FILE")
 	pos, err := parse(fs, args)
@@ -40,9 +44,10 @@ Examples:
 	render := map[string]func(io.Writer, *analysis.Report) error{
 		"text": render.WriteText, "md": render.WriteMarkdown, "csv": render.WriteCSV, "summary": render.WriteSummaryJSON,
 		"json": func(w io.Writer, m *analysis.Report) error { return results.WriteJSON(w, m.Run) }, "html": htmlreport.Write,
+		"openmetrics": func(w io.Writer, m *analysis.Report) error { return metrics.WriteOpenMetrics(w, m.Run) },
 	}[*format]
 	if render == nil {
-		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, summary, json or html", *format))
+		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, summary, json, html or openmetrics", *format))
 	}
 	r, err := readRun(pos[0])
 	if err != nil {

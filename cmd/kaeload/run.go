@@ -120,6 +120,15 @@ pair): "req/s >= 100000", "errors < 0.1%", "errors == 0",
 failed in any window crosses it). A crossed one is marked THRESHOLD CROSSED in
 every report and makes the exit status 99.
 
+Live metrics: --metrics ADDR (or the scenario's metrics: {listen: ADDR})
+serves /metrics for Prometheus while the run goes on, OpenMetrics or the
+text format, from the same interval readings that fill run.json: every
+series exists at 0 before the load, values change at interval boundaries,
+and the run's end keeps the final values until a Prometheus scrape has
+read them (at most --metrics-linger). 127.0.0.1:0 picks a free port (it
+is printed and stored in run.json). "kaeload dashboard" prints a Grafana
+dashboard; README "Live metrics" lists the names.
+
 --format json prints a summary as JSON on standard output (per variant:
 req/s statistics, errors, latency percentiles, the comparison; the
 threshold checks) and the text report on standard error; --format md
@@ -149,6 +158,7 @@ type runFlags struct {
 	progress   string
 	format     string
 	resumeDir  string
+	metrics    metricsFlags
 	ol         oneLine
 	// pos is the scenario file or URL (empty when resuming from the
 	// stored plan alone).
@@ -169,6 +179,8 @@ type runInput struct {
 	st           *store
 	// prev is the run so far, when resuming.
 	prev *results.Run
+	// observer serves the run's live metrics; nil when off.
+	observer runner.Observer
 }
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -186,6 +198,14 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	for _, w := range in.plan.Warnings {
 		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
+	}
+	obs, err := f.metrics.serve(in.plan, stderr)
+	if err != nil {
+		return err
+	}
+	if obs != nil {
+		defer obs.Close()
+		in.observer = obs
 	}
 	if !f.noSave && in.st == nil {
 		if in.st, err = newStore(f.out, f.resultsDir, f.pos[0]); err != nil {
@@ -224,6 +244,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	fs.Var(&f.thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
 	fs.StringVar(&f.format, "format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
 	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
+	f.metrics.register(fs)
 	f.ol.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -331,7 +352,7 @@ func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
 // with secret env values hidden from both.
 func execute(ctx context.Context, progress string, in *runInput, stderr io.Writer) (*results.Run, error) {
 	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: in.prev}
+	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: in.prev, Observer: in.observer}
 	if st := in.st; st != nil {
 		st.redact = in.plan.Redact
 		st.scenarioText = in.scenarioText

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -182,7 +183,11 @@ func (s *store) end(r *results.Run) (string, error) {
 	if finished.IsZero() {
 		finished = time.Now()
 	}
-	err := s.journal.End(finished, r.Interrupted)
+	var err error
+	if r.Metrics != nil {
+		err = s.journal.Metrics(r.Metrics)
+	}
+	err = errors.Join(err, s.journal.End(finished, r.Interrupted))
 	if cerr := s.log.close(); err == nil {
 		err = cerr
 	}

@@ -54,13 +54,13 @@ func ProbeWarnings(r *results.Run) []string {
 			continue
 		}
 		ws = append(ws, fmt.Sprintf("probe %s failed in %d of %d windows (%s %s): %s; no delta was recorded there, and a threshold on the probe is crossed",
-			name, a.failed, a.read, plural(len(a.variants), "variant", "variants"), strings.Join(a.variants, ", "), format.Plain(a.first)))
+			name, a.failed, a.read, oneOrMany(len(a.variants), "variant", "variants"), strings.Join(a.variants, ", "), format.Plain(a.first)))
 	}
 	return ws
 }
 
-// plural is one or many by n.
-func plural(n int, one, many string) string {
+// oneOrMany is one or many by n.
+func oneOrMany(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

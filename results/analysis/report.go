@@ -61,6 +61,9 @@ type Report struct {
 	// run's own connections do not show (RepReport.Timeline.HostOnly): on
 	// the host, not attributable to the run, and no diagnosis.
 	HostOnly []diagnosis.HostOnly
+	// Metrics says where the live metrics were served and whether
+	// Prometheus read the final values (MetricsLine); "" without.
+	Metrics string
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or
@@ -173,5 +176,6 @@ func Analyze(r *results.Run) *Report {
 	}
 	rep.ClientBoundGroups = ClientBoundGroups(r)
 	rep.OtherLoadGroups = OtherLoadGroups(r)
+	rep.Metrics = MetricsLine(r)
 	return rep
 }

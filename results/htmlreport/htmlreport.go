@@ -109,6 +109,8 @@ type page struct {
 	Capacity *capacitySection
 	// Search is what the run's search found; nil without one.
 	Search *searchSection
+	// Metrics is the live metrics line (analysis.MetricsLine); "" without.
+	Metrics string
 
 	// Timeline is every repetition's charts over time; nil without variants.
 	Timeline *timelineSection
@@ -279,6 +281,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		Incomplete:  r.Incomplete,
 		NotMeasured: m.NotMeasured,
 		Partial:     m.Partial,
+		Metrics:     m.Metrics,
 		Warnings:    m.Warnings,
 		Hints:       m.Hints,
 		Hosts:       hostLines(r.Hosts),

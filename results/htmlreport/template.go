@@ -72,6 +72,8 @@ footer { margin-top: 3em; color: #888; font-size: .85em; }
 <dt>finished</dt><dd>{{.Finished}}{{if .Took}} (took {{.Took}}){{end}}</dd>{{end}}
 {{- if .Baseline}}
 <dt>baseline</dt><dd>{{.Baseline}}</dd>{{end}}
+{{- if .Metrics}}
+<dt>metrics</dt><dd id="metrics">{{.Metrics}}</dd>{{end}}
 <dt>completed</dt><dd id="completed">{{if .Interrupted}}no: interrupted{{else if .Incomplete}}no: still running or its controller died{{else if .NotMeasured}}yes, but not every variant was measured{{else}}yes{{end}}</dd>
 </dl>
 {{- if .Failed}}

@@ -247,6 +247,13 @@ var answers = map[string]answer{
 	}, "json", func(m *analysis.Report) []string {
 		return []string{`"not_saturated_reps": 3`, `"not_saturated": true`, jsonText(m.Reps[2][0].NotSaturated)}
 	}, "html", func(m *analysis.Report) []string { return []string{m.Reps[2][1].NotSaturated} })},
+	"Report.Metrics": {run: metricsRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Metrics, "NOT scraped"} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Metrics)} },
+		"json", func(m *analysis.Report) []string {
+			return []string{`"metrics": "` + jsonText(m.Metrics) + `"`, `"metrics_final_scraped": false`}
+		}),
+		without: map[string]string{"csv": "rows are figures; whether Prometheus read the final values is a line of the run",
+			"compare": "it compares figures across runs; each run's report says whether its final values were scraped"}},
 	"VariantSummary.ServerCPUSeconds": {run: fixture.SweepRun, want: forOutputs("text md html compare", func(m *analysis.Report) []string {
 		x, _ := m.Summary.Variants[4].RequestsPerServerCPU()
 		return []string{"req/server cpu-s", format.Rate(x)}
@@ -499,6 +506,16 @@ func TestEveryAnswerInEveryOutput(t *testing.T) {
 func jsonText(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// metricsRun is compareRun served live, its final values not scraped.
+func metricsRun() *results.Run {
+	r := fixture.CompareRun()
+	at := time.Date(2026, 12, 2, 13, 45, 0, 0, time.UTC)
+	r.Metrics = &results.Metrics{Listen: "127.0.0.1:0", Addr: "127.0.0.1:41234", Port: 41234, Scrapes: 7, ScrapeInterval: time.Second, Linger: 3 * time.Second,
+		Windows: []results.MetricsFinal{{Variant: "kae", Final: at, Scraped: at.Add(300 * time.Millisecond)}, {Variant: "kae", Rep: 1, Final: at.Add(time.Minute)}},
+		End:     results.MetricsFinal{Final: at.Add(time.Minute)}}
+	return r
 }
 
 // failedRun is compareRun with one failed repetition of kae.

@@ -48,6 +48,11 @@ type SummaryJSON struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Hints are the reports' hint lines (analysis.Hints).
 	Hints []string `json:"hints,omitempty"`
+	// Metrics says where the live metrics were served and whether the
+	// final values were scraped (analysis.MetricsLine); MetricsScraped
+	// is that answer alone. Both absent when the run served none.
+	Metrics        string `json:"metrics,omitempty"`
+	MetricsScraped *bool  `json:"metrics_final_scraped,omitempty"`
 	// Search is the search answer (Report.Search); absent when the run is
 	// no search.
 	Search *SearchJSON `json:"search,omitempty"`
@@ -545,6 +550,10 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	out.Partial = partialJSON(r, m.Partial)
 	out.Thresholds = m.Thresholds
 	out.ThresholdsPassed = len(m.Crossed) == 0
+	if mr := r.Metrics; mr != nil {
+		scraped := mr.End.WasScraped()
+		out.Metrics, out.MetricsScraped = m.Metrics, &scraped
+	}
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		vs := &s.Variants[i]

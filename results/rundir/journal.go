@@ -35,6 +35,9 @@ const (
 	// recResume continues a run after its end (or its controller's
 	// death): `kaeload run --resume`.
 	recResume = "resume"
+	// recMetrics is the live metrics endpoint's record (Run.Metrics),
+	// written at the run's end.
+	recMetrics = "metrics"
 )
 
 // journalRecord is one line of the journal.
@@ -53,6 +56,8 @@ type journalRecord struct {
 	// Finished and Interrupted end the run (end).
 	Finished    time.Time `json:"finished,omitzero"`
 	Interrupted bool      `json:"interrupted,omitempty"`
+	// Metrics is the metrics record (metrics).
+	Metrics *results.Metrics `json:"metrics,omitempty"`
 }
 
 // Journal is a run directory that grows as the run goes. CreateJournal
@@ -230,6 +235,12 @@ func (j *Journal) NotMeasured(variant int, reason string) error {
 	return j.record(journalRecord{Type: recNotMeasured, Variant: variant, Reason: reason})
 }
 
+// Metrics records what the run's live metrics endpoint served
+// (Run.Metrics), replacing what the header said.
+func (j *Journal) Metrics(m *results.Metrics) error {
+	return j.record(journalRecord{Type: recMetrics, Metrics: m})
+}
+
 // End records that the run ended (completed, failed or interrupted) at
 // finished, rebuilds the files a last time and closes the journal. Later
 // calls do nothing. A journal that ResumeJournal opened and Resume never
@@ -398,6 +409,8 @@ func replay(r *results.Run, rec journalRecord) error {
 		} else {
 			r.NotMeasured = append(r.NotMeasured, nm)
 		}
+	case recMetrics:
+		r.Metrics = rec.Metrics
 	case recEnd:
 		r.Finished = rec.Finished
 		r.Interrupted = rec.Interrupted

@@ -80,6 +80,9 @@ func Facts(m *analysis.Report) []notice {
 	if c := r.Calibration; c != nil {
 		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
 	}
+	if m.Metrics != "" {
+		fs = append(fs, notice{"metrics", m.Metrics})
+	}
 	return fs
 }
 

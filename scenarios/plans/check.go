@@ -314,6 +314,11 @@ func (p *Plan) Check() error {
 	}
 	k.problem("cooldown", CooldownBound.Problem(p.Cooldown))
 	k.problem("max_errors", MaxErrorsProblem(p.MaxErrors))
+	if m := p.Metrics; m != nil {
+		k.problem("metrics.listen", ListenProblem(m.Listen))
+		k.problem("metrics.wait", MetricsWaitBound.Problem(m.Wait))
+		k.problem("metrics.linger", MetricsWaitBound.Problem(m.Linger))
+	}
 	k.variants(p)
 	k.search(p)
 	if s := p.Server; s != nil {

@@ -64,6 +64,8 @@ type Plan struct {
 	Search *Search `json:"search,omitempty"`
 	// Cooldown is the pause between measured windows (0 = none).
 	Cooldown time.Duration `json:"cooldown"`
+	// Metrics is the live metrics endpoint; nil when it is off.
+	Metrics *Metrics `json:"metrics,omitempty"`
 	// Thresholds are the run's pass/fail criteria, the scenario's then the
 	// command line's, resolved (scenarios.ParseThreshold; variant names
 	// checked). The run record stores them as they are.

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kaeload/kaeload/examples/grafana"
+	"github.com/kaeload/kaeload/metrics"
+	"github.com/kaeload/kaeload/scenarios/plans"
+)
+
+// metricsFlags are run's live metrics flags; they win over the
+// scenario's metrics section.
+type metricsFlags struct {
+	listen       string
+	wait, linger time.Duration
+}
+
+func (m *metricsFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.listen, "metrics", "", "serve live metrics for Prometheus on this host:port while the run goes on (127.0.0.1:0: a free port, printed); see README \"Live metrics\"")
+	fs.DurationVar(&m.wait, "metrics-wait", 0, "hold the first load until a Prometheus scrape has read the zeros, at most this long (none: the run fails before any load)")
+	fs.DurationVar(&m.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
+}
+
+// config is the endpoint the plan and the flags ask for, and the name of
+// what asked for its address (for errors); nil when off.
+func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) {
+	cfg, from := plan.Metrics, "metrics.listen"
+	if m.listen != "" {
+		c := plans.Metrics{Listen: m.listen}
+		if cfg != nil {
+			c.Wait, c.Linger = cfg.Wait, cfg.Linger
+		}
+		cfg, from = &c, "--metrics"
+	}
+	if cfg == nil {
+		if m.wait != 0 || m.linger != 0 {
+			return nil, "", usageError(fmt.Errorf("run: --metrics-wait and --metrics-linger need --metrics ADDR (or the scenario's metrics section)"))
+		}
+		return nil, "", nil
+	}
+	c := *cfg
+	if m.wait != 0 {
+		c.Wait = m.wait
+	}
+	if m.linger != 0 {
+		c.Linger = m.linger
+	}
+	for name, d := range map[string]time.Duration{"--metrics-wait": c.Wait, "--metrics-linger": c.Linger} {
+		if p := plans.MetricsWaitBound.Problem(d); p != "" {
+			return nil, "", usageError(fmt.Errorf("run: %s %s: %s", name, d, p))
+		}
+	}
+	return &c, from, nil
+}
+
+// serve binds the endpoint the plan and flags ask for, before any load:
+// an address that cannot be bound is a usage error (exit 2) naming the
+// flag or field. It prints the address, and that a non-loopback one has
+// no authentication. nil when metrics are off.
+func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Server, error) {
+	cfg, from, err := m.config(plan)
+	if err != nil || cfg == nil {
+		return nil, err
+	}
+	srv, err := metrics.Listen(*cfg, stderr)
+	if err != nil {
+		return nil, usageError(fmt.Errorf("run: %s %s: %v (no load was sent)", from, cfg.Listen, err))
+	}
+	fmt.Fprintf(stderr, "kaeload: live metrics on %s (port %d)\n", srv, srv.Port())
+	if !srv.Loopback() {
+		fmt.Fprintf(stderr, "kaeload: warning: the metrics endpoint %s is not on loopback and has no authentication: anyone who reaches this machine can read it\n", srv.Addr())
+	}
+	return srv, nil
+}
+
+func dashboardCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("dashboard", "", `
+Prints kaeload's Grafana dashboard (JSON, for Grafana's Dashboards >
+Import): a run's live metrics (kaeload run --metrics ADDR) by run,
+variant, repetition and group: the rate, handshake p50 and p99 (the exact
+interval figure and the histogram estimate), client and server CPU,
+requests per server CPU-second and the kernel's TCP counters, with
+annotations at window starts and diagnoses. The same file is
+examples/grafana/kaeload.json.`, stdout)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usageError(fmt.Errorf("dashboard: takes no arguments"))
+	}
+	_, err = stdout.Write(grafana.Dashboard)
+	return err
+}

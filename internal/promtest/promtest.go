@@ -1,0 +1,225 @@
+// Package promtest runs a real Prometheus for tests: Debian's binary
+// (extracted to /opt/prom by .ci/run, or found on PATH or through
+// KAELOAD_PROMETHEUS) on a private port and data directory, scraping the
+// targets a test names every second. Without the binary the tests skip,
+// except under CI=true.
+package promtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// DefaultDir is where .ci/run extracts Debian's prometheus package's
+// binaries.
+const DefaultDir = "/opt/prom/usr/bin"
+
+// Find returns the path of the Prometheus tool name (prometheus,
+// promtool): in $KAELOAD_PROMETHEUS (a directory, or the prometheus
+// binary, whose directory is used), on PATH, or in DefaultDir. Without
+// it the test is skipped, or fails under CI=true.
+func Find(t testing.TB, name string) string {
+	t.Helper()
+	var dirs []string
+	if env := os.Getenv("KAELOAD_PROMETHEUS"); env != "" {
+		if fi, err := os.Stat(env); err == nil && !fi.IsDir() {
+			env = filepath.Dir(env)
+		}
+		dirs = append(dirs, env)
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	for _, d := range append(dirs, DefaultDir) {
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s not found (KAELOAD_PROMETHEUS, PATH, %s): CI extracts Debian's prometheus package there", name, DefaultDir)
+	}
+	t.Skipf("%s not found (KAELOAD_PROMETHEUS, PATH, %s)", name, DefaultDir)
+	return ""
+}
+
+// Prometheus is a running Prometheus: scraping the targets of Scrape
+// every Interval, or serving a data directory (Serve).
+type Prometheus struct {
+	// URL is its HTTP API's base ("http://127.0.0.1:PORT").
+	URL string
+	// Dir is its data directory.
+	Dir     string
+	cmd     *exec.Cmd
+	targets string
+	mu      sync.Mutex
+	log     *strings.Builder
+}
+
+// Interval is the scrape interval of Start.
+const Interval = time.Second
+
+// Start runs a Prometheus that scrapes, every Interval, the targets the
+// test gives Scrape (file service discovery: none at first). It is
+// stopped at the test's cleanup.
+func Start(t testing.TB) *Prometheus {
+	t.Helper()
+	dir := t.TempDir()
+	targets := filepath.Join(dir, "targets.json")
+	if err := os.WriteFile(targets, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`global: {scrape_interval: %s, scrape_timeout: %s, evaluation_interval: 1m}
+scrape_configs:
+  - job_name: kaeload
+    file_sd_configs: [{files: [%q], refresh_interval: 1s}]
+`, Interval, Interval, targets)
+	return run(t, dir, cfg, targets)
+}
+
+// Serve runs a Prometheus that scrapes nothing over the data directory
+// dir (blocks promtool created there), for queries.
+func Serve(t testing.TB, dir string) *Prometheus {
+	t.Helper()
+	return run(t, dir, "global: {evaluation_interval: 1m}\n", "")
+}
+
+func run(t testing.TB, dir, cfg, targets string) *Prometheus {
+	bin := Find(t, "prometheus")
+	cfgFile := filepath.Join(t.TempDir(), "prometheus.yml")
+	if err := os.WriteFile(cfgFile, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	p := &Prometheus{URL: "http://" + addr, Dir: dir, targets: targets, log: &strings.Builder{}}
+	p.cmd = exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
+		"--log.level=warn", "--storage.tsdb.retention.time=10y", "--web.console.templates=", "--web.console.libraries=")
+	w := &lockedWriter{p: p}
+	p.cmd.Stdout, p.cmd.Stderr = w, w
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start prometheus: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = p.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-done
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(p.URL + "/-/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("prometheus not ready within 30 s: %v\n%s", err, p.Log())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// lockedWriter collects Prometheus's output.
+type lockedWriter struct{ p *Prometheus }
+
+func (w *lockedWriter) Write(b []byte) (int, error) {
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	return w.p.log.Write(b)
+}
+
+// Log is what Prometheus wrote so far.
+func (p *Prometheus) Log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+// freeAddr is a loopback address with a port free right now.
+func freeAddr(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// Scrape makes addrs (host:port) the targets scraped; none stops the
+// scraping.
+func (p *Prometheus) Scrape(t testing.TB, addrs ...string) {
+	t.Helper()
+	b, _ := json.Marshal([]map[string]any{{"targets": append([]string{}, addrs...)}})
+	tmp := p.targets + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, p.targets); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Sample is one series of a query's answer: its labels and value.
+type Sample struct {
+	Labels map[string]string
+	Value  float64
+}
+
+// Query evaluates an instant query at at (now when zero) and returns the
+// vector it gives.
+func (p *Prometheus) Query(t testing.TB, q string, at time.Time) []Sample {
+	t.Helper()
+	v := url.Values{"query": {q}}
+	if !at.IsZero() {
+		v.Set("time", strconv.FormatFloat(float64(at.UnixNano())/1e9, 'f', 3, 64))
+	}
+	resp, err := http.Get(p.URL + "/api/v1/query?" + v.Encode())
+	if err != nil {
+		t.Fatalf("query %s: %v", q, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Data   struct {
+			ResultType string `json:"resultType"`
+			Result     []struct {
+				Metric map[string]string `json:"metric"`
+				Value  [2]any            `json:"value"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil || out.Status != "success" {
+		t.Fatalf("query %s: %v %s %s", q, err, out.Error, body)
+	}
+	var samples []Sample
+	for _, r := range out.Data.Result {
+		s, _ := r.Value[1].(string)
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("query %s: value %q: %v", q, s, err)
+		}
+		samples = append(samples, Sample{Labels: r.Metric, Value: f})
+	}
+	return samples
+}

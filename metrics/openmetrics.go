@@ -1,0 +1,215 @@
+package metrics
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/rundir"
+)
+
+// WriteOpenMetrics writes a stored run's timeline as OpenMetrics text
+// with timestamps, for `promtool tsdb create-blocks-from openmetrics`:
+// the live metrics' names and labels, each sample at its interval's end
+// (a window's final values at the window's end), every series starting
+// at 0 at its first interval's start. The counters are exact; the
+// latency histograms are not in a stored timeline (only its
+// percentiles: kaeload_interval_handshake_seconds), and the CPU only as
+// shares, so neither is written.
+func WriteOpenMetrics(w io.Writer, r *results.Run) error {
+	om := &omWriter{families: map[string]*omFamily{}}
+	run := rundir.DefaultDirName(r.Started, r.Name)
+	base := r.Baseline
+	if base == "" && len(r.Variants) > 0 {
+		base = r.Variants[0].Name
+	}
+	om.sample(RunInfo, "gauge", help(RunInfo), fmt.Sprintf(`run=%s,name=%s,baseline=%s`, q(run), q(r.Name), q(base)), 1, r.Started)
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			om.rep(run, v.Name, &v.Reps[j], r.Equivalence)
+		}
+	}
+	bw := bufio.NewWriter(w)
+	for _, name := range om.order {
+		f := om.families[name]
+		fmt.Fprintf(bw, "# TYPE %s %s\n# HELP %s %s\n", f.name, f.typ, f.name, escapeHelp(f.help))
+		for _, key := range f.series {
+			for _, s := range f.samples[key] {
+				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.sampleName, key, fnum(s.v), fnum(float64(s.at.UnixMilli())/1000))
+			}
+		}
+	}
+	bw.WriteString("# EOF\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write openmetrics: %w", err)
+	}
+	return nil
+}
+
+// omWriter collects the samples by family and series, in first-seen order.
+type omWriter struct {
+	families map[string]*omFamily
+	order    []string
+}
+
+type omFamily struct {
+	name, sampleName, typ, help string
+	series                      []string
+	samples                     map[string][]omSample
+}
+
+type omSample struct {
+	v  float64
+	at time.Time
+}
+
+// sample adds value v of the series with labels of metric name at at; a
+// sample at or before the series' last is dropped (the same time twice).
+func (om *omWriter) sample(metric, typ, help, labels string, v float64, at time.Time) {
+	fam := metric
+	if typ == "counter" {
+		fam = strings.TrimSuffix(metric, "_total")
+	}
+	f := om.families[fam]
+	if f == nil {
+		f = &omFamily{name: fam, sampleName: metric, typ: typ, help: help, samples: map[string][]omSample{}}
+		om.families[fam] = f
+		om.order = append(om.order, fam)
+	}
+	ss, seen := f.samples[labels]
+	if !seen {
+		f.series = append(f.series, labels)
+	}
+	if n := len(ss); n > 0 && !at.After(ss[n-1].at) {
+		ss[n-1].v = v
+		return
+	}
+	f.samples[labels] = append(ss, omSample{v, at})
+}
+
+// rep writes one repetition's timeline.
+func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64) {
+	start := rep.Total.Window.Start
+	end := rep.Total.Window.End
+	win := fmt.Sprintf("run=%s,variant=%s,rep=%s", q(run), q(variant), q(strconv.Itoa(rep.Index)))
+	first := end
+	for i := range rep.Groups {
+		g := &rep.Groups[i]
+		group := q(strconv.Itoa(i))
+		ivs := rep.GroupTimeline(i)
+		var c [nPhases]counts
+		emit := func(at time.Time) {
+			for p := range nPhases {
+				l := fmt.Sprintf("%s,phase=%s,group=%s", win, q(Phases[p]), group)
+				om.sample(RequestsTotal, "counter", help(RequestsTotal), l+",result="+q(resultOK), float64(c[p].ok), at)
+				om.sample(RequestsTotal, "counter", help(RequestsTotal), l+",result="+q(resultError), float64(c[p].errs.Total()+c[p].abandoned), at)
+				for k, n := range c[p].errs {
+					om.sample(ErrorsTotal, "counter", help(ErrorsTotal), l+",class="+q(errorClasses[k]), float64(n), at)
+				}
+			}
+		}
+		if len(ivs) > 0 {
+			at := start.Add(ivs[0].Start)
+			if at.Before(first) {
+				first = at
+			}
+			emit(at)
+		}
+		for _, iv := range ivs {
+			p := pWarmup
+			if iv.Start >= 0 {
+				p = pWindow
+			}
+			c[p].ok += iv.Requests - min(iv.Errors[results.ErrStatus], iv.Requests)
+			for k, n := range iv.Errors {
+				c[p].errs[k] += n
+			}
+			at := start.Add(iv.End())
+			emit(at)
+			l := win + ",group=" + group
+			om.sample(IntervalRate, "gauge", help(IntervalRate), l, iv.Rate(), at)
+			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
+			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
+		}
+		c[pWindow].ok = g.Succeeded()
+		for k := range c[pWindow].errs {
+			c[pWindow].errs[k] = g.Errors[k].Count
+		}
+		c[pAfter] = afterCounts(&g.Outside)
+		emit(end)
+	}
+	if t := rep.Timeline; t != nil {
+		for h := range t.Hosts {
+			host := &t.Hosts[h]
+			l := fmt.Sprintf("%s,side=%s,host=%s", win, q(side(*host)), q(host.Name))
+			sums := map[string]float64{}
+			names := slices.DeleteFunc(slices.Clone(host.Counters), func(n string) bool { _, gone := host.Unavailable[n]; return gone })
+			for _, n := range names {
+				netstatDesc(n) // its help
+				om.sample(NetstatName(n), "unknown", help(NetstatName(n)), l, 0, first)
+			}
+			for p := range t.Points {
+				at := start.Add(t.Points[p].End())
+				for _, n := range names {
+					d, ok := t.TCP(p, h, n)
+					if !ok {
+						continue
+					}
+					sums[n] += float64(d)
+					om.sample(NetstatName(n), "unknown", help(NetstatName(n)), l, sums[n], at)
+				}
+			}
+		}
+	}
+	active := map[string]bool{}
+	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
+		active[d.Rule] = true
+	}
+	for _, rule := range Rules {
+		v := 0.0
+		if active[rule] {
+			v = 1
+		}
+		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
+		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
+	}
+	om.sample(WindowRate, "gauge", help(WindowRate), win, 0, first)
+	om.sample(WindowRate, "gauge", help(WindowRate), win, rep.Total.Rate(), end)
+	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
+	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
+}
+
+// q quotes a label value as OpenMetrics does.
+func q(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// escapeHelp escapes a HELP text.
+func escapeHelp(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`).Replace(s)
+}
+
+// fnum formats a sample value or timestamp.
+func fnum(v float64) string {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// help is a metric's help text; a kernel counter's descriptor is made
+// (netstatDesc) before its help is read.
+func help(name string) string {
+	netstatMu.Lock()
+	defer netstatMu.Unlock()
+	return helpOf[name]
+}

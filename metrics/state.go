@@ -1,0 +1,314 @@
+package metrics
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/runner"
+)
+
+// Phase indexes.
+const (
+	pWarmup = iota
+	pWindow
+	pAfter
+	nPhases
+)
+
+// Histogram kinds.
+const (
+	hHandshake = iota
+	hRequest
+	hConnect
+	nHists
+)
+
+// counts are one group's requests in one phase.
+type counts struct {
+	ok   uint64
+	errs results.ErrorCounts
+	// abandoned are requests in flight at the window's end that never
+	// completed, in a record that does not class them (afterCounts).
+	abandoned uint64
+}
+
+// afterCounts are the counts of phase "after" from a group's record:
+// the responses completed after the window, those with a status >= 400
+// and the requests cut off counted as errors by class (Outside's
+// AfterClasses); in a record made before those classes, the cut-off
+// requests as abandoned, unclassed.
+func afterCounts(o *results.Outside) counts {
+	if o.AfterClasses.IsZero() {
+		return counts{ok: o.Late, abandoned: o.Abandoned}
+	}
+	return counts{ok: o.Late - min(o.AfterClasses[results.ErrStatus], o.Late), errs: o.AfterClasses}
+}
+
+// groupState is one group of a window as published.
+type groupState struct {
+	phases   [nPhases]counts
+	cpu      float64
+	rate     float64       // the last interval's
+	p50, p99 time.Duration // the last interval's handshake percentiles
+	hs       hist          // every handshake so far: the summary's count and sum
+}
+
+// hostState is a host's TCP counters' growth over a window.
+type hostState struct {
+	name, side string
+	counters   map[string]uint64
+}
+
+// pending is what arrived for one interval and is not published yet.
+type pending struct {
+	groups   map[int]bool
+	readings []runner.LiveReading
+}
+
+// window is one window's series.
+type window struct {
+	id         runner.WindowID
+	groups     []groupState
+	hists      [nPhases][nHists]*hist // warm-up and window; connect: window only
+	serverHost string
+	server     float64
+	hosts      []hostState
+	rate       float64
+	start      time.Time
+	diag       map[string]bool
+	started    bool // BeforeLoad has been called
+	ended      bool
+	pending    map[int]*pending
+	// cached holds the window's metrics as last built; dirty says they
+	// changed since (an ended window's never do).
+	cached []prometheus.Metric
+	dirty  bool
+}
+
+// newWindow returns window id at 0, with groups groups.
+func newWindow(id runner.WindowID, groups int) *window {
+	w := &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, diag: map[string]bool{}, dirty: true}
+	for p := range pAfter { // warm-up and window
+		for k := range nHists {
+			w.hists[p][k] = newHist()
+		}
+	}
+	return w
+}
+
+// describe completes the window with what its load will read (LiveWindow),
+// each series at 0.
+func (w *window) describe(lw runner.LiveWindow) {
+	if lw.Groups > len(w.groups) {
+		w.groups = append(w.groups, make([]groupState, lw.Groups-len(w.groups))...)
+	}
+	w.serverHost = lw.ServerHost
+	w.dirty = true
+	for _, h := range lw.TCPHosts {
+		w.host(h.Name, side(h))
+	}
+}
+
+// side is the side label of a TCP host.
+func side(h results.TCPHost) string {
+	switch {
+	case h.Shared || h.Client && h.Server:
+		return "shared"
+	case h.Server:
+		return "server"
+	}
+	return "client"
+}
+
+// host returns the window's host named name, adding it with every counter
+// at 0.
+func (w *window) host(name, side string) *hostState {
+	for i := range w.hosts {
+		if w.hosts[i].name == name {
+			return &w.hosts[i]
+		}
+	}
+	h := hostState{name: name, side: side, counters: map[string]uint64{}}
+	for _, c := range allCounters {
+		h.counters[c] = 0
+	}
+	w.hosts = append(w.hosts, h)
+	return &w.hosts[len(w.hosts)-1]
+}
+
+// allCounters are the kernel counters kaeload reads (cpustat's list, in
+// its order).
+var allCounters = []string{
+	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
+	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent",
+	"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory",
+	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs",
+}
+
+// add takes reading r; it reports whether an interval became complete
+// (every group reported it), after which publish applies what is due.
+func (w *window) add(r runner.LiveReading) bool {
+	p := w.pending[r.K]
+	if p == nil {
+		p = &pending{groups: map[int]bool{}}
+		w.pending[r.K] = p
+	}
+	p.readings = append(p.readings, r)
+	if r.Sample == nil {
+		return false
+	}
+	p.groups[r.Group] = true
+	return len(p.groups) >= len(w.groups)
+}
+
+// applyDue applies, in interval order, every pending interval up to the
+// last complete one (all of them when all).
+func (w *window) applyDue(all bool) {
+	keys := slices.Sorted(maps.Keys(w.pending))
+	last := -1
+	for i, k := range keys {
+		if all || len(w.pending[k].groups) >= len(w.groups) {
+			last = i
+		}
+	}
+	for _, k := range keys[:last+1] {
+		w.dirty = true
+		for _, r := range w.pending[k].readings {
+			w.apply(r)
+		}
+		delete(w.pending, k)
+	}
+}
+
+// apply adds one reading to the window's series.
+func (w *window) apply(r runner.LiveReading) {
+	switch {
+	case r.Sample != nil:
+		if r.Group < 0 || r.Group >= len(w.groups) {
+			return
+		}
+		s := r.Sample
+		g := &w.groups[r.Group]
+		ph := pWarmup
+		if s.Start >= 0 {
+			ph = pWindow
+			if w.start.IsZero() {
+				w.start = time.Now().Add(-s.Start - s.Length)
+			}
+		}
+		c := &g.phases[ph]
+		c.ok += s.Requests - min(s.Errors[results.ErrStatus], s.Requests)
+		for i, n := range s.Errors {
+			c.errs[i] += n
+		}
+		w.hists[ph][hHandshake].add(s.Handshake)
+		w.hists[ph][hRequest].add(s.Total)
+		if s.Process != nil {
+			g.cpu += s.Process.Seconds
+		}
+		iv := s.Interval()
+		g.rate, g.p50, g.p99 = iv.Rate(), iv.HandshakeP50, iv.HandshakeP99
+		g.hs.add(s.Handshake)
+	case r.ServerCPU != nil:
+		w.server += r.ServerCPU.Seconds
+	case r.TCPHost != "":
+		h := w.host(r.TCPHost, "client")
+		for name, v := range r.TCP {
+			h.counters[name] += v
+		}
+	}
+}
+
+// end sets the window's final values from its record: the window's
+// counts from its groups (equal to its intervals' by the timeline's
+// rule), what completed after it, the connect times, the rate and the
+// diagnoses.
+func (w *window) end(rep *results.Rep, margin float64) {
+	w.applyDue(true)
+	w.ended, w.dirty = true, true
+	if rep == nil {
+		return
+	}
+	for i := range rep.Groups {
+		if i >= len(w.groups) {
+			break
+		}
+		g := &rep.Groups[i]
+		c := &w.groups[i].phases[pWindow]
+		c.ok = g.Succeeded()
+		for k := range c.errs {
+			c.errs[k] = g.Errors[k].Count
+		}
+		w.groups[i].phases[pAfter] = afterCounts(&g.Outside)
+	}
+	w.hists[pWindow][hConnect] = newHist()
+	w.hists[pWindow][hConnect].add(rep.Total.Latency.Connect)
+	w.rate = rep.Total.Rate()
+	w.start = rep.Total.Window.Start
+	for _, d := range diagnosis.Rep(w.id.Variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
+		w.diag[d.Rule] = true
+	}
+}
+
+// metrics are the window's series, labelled with run.
+func (w *window) metrics(run string) []prometheus.Metric {
+	if !w.dirty {
+		return w.cached
+	}
+	rep := strconv.Itoa(w.id.Rep)
+	lv := func(more ...string) []string { return append([]string{run, w.id.Variant, rep}, more...) }
+	var out []prometheus.Metric
+	add := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
+		out = append(out, prometheus.MustNewConstMetric(d, t, v, lv(labels...)...))
+	}
+	for gi := range w.groups {
+		g := &w.groups[gi]
+		group := strconv.Itoa(gi)
+		for p := range nPhases {
+			c := &g.phases[p]
+			add(descRequests, prometheus.CounterValue, float64(c.ok), Phases[p], group, resultOK)
+			add(descRequests, prometheus.CounterValue, float64(c.errs.Total()+c.abandoned), Phases[p], group, resultError)
+			for k, n := range c.errs {
+				add(descErrors, prometheus.CounterValue, float64(n), Phases[p], group, errorClasses[k])
+			}
+		}
+		add(descClientCPU, prometheus.CounterValue, g.cpu, group)
+		add(descIntervalRate, prometheus.GaugeValue, g.rate, group)
+		out = append(out, prometheus.MustNewConstSummary(descIntervalHandshake, g.hs.count, g.hs.sum,
+			map[float64]float64{0.5: g.p50.Seconds(), 0.99: g.p99.Seconds()}, lv(group)...))
+	}
+	for p := range pAfter { // warm-up and window
+		out = append(out, w.hists[p][hHandshake].metric(descHandshake, lv(Phases[p])...))
+		out = append(out, w.hists[p][hRequest].metric(descRequest, lv(Phases[p])...))
+	}
+	out = append(out, w.hists[pWindow][hConnect].metric(descConnect, lv(phaseWindow)...))
+	if w.serverHost != "" {
+		add(descServerCPU, prometheus.CounterValue, w.server, w.serverHost)
+	}
+	for _, h := range w.hosts {
+		for _, c := range slices.Sorted(maps.Keys(h.counters)) {
+			add(netstatDesc(c), prometheus.UntypedValue, float64(h.counters[c]), h.side, h.name)
+		}
+	}
+	for _, rule := range Rules {
+		v := 0.0
+		if w.diag[rule] {
+			v = 1
+		}
+		add(descDiagnosis, prometheus.GaugeValue, v, rule)
+	}
+	add(descWindowRate, prometheus.GaugeValue, w.rate)
+	start := 0.0
+	if !w.start.IsZero() {
+		start = float64(w.start.UnixNano()) / 1e9
+	}
+	add(descWindowStart, prometheus.GaugeValue, start)
+	w.cached, w.dirty = out, false
+	return out
+}
