@@ -87,3 +87,12 @@ func (r *Run) withdrawInterrupted(name string, index int) {
 		r.Warnings = kept
 	}
 }
+
+// AddExcluded keeps rep, a window of the variant at index variant that
+// the exclude_flagged policy set aside (rep.Excluded says why), in
+// Variant.Excluded: shown, in no statistic; the run measures the window
+// again.
+func (r *Run) AddExcluded(variant int, rep Rep) {
+	v := &r.Variants[variant]
+	v.Excluded = append(v.Excluded, rep)
+}

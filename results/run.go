@@ -120,6 +120,10 @@ type Variant struct {
 	// PartialOf is the planned length). They are shown, marked PARTIAL,
 	// and are in no statistic and no count of a resumed run.
 	Partial []Rep `json:"partial,omitempty"`
+	// Excluded are the windows the run's exclude_flagged policy set aside
+	// and measured again because they measured the client or shared CPUs
+	// (each with Rep.Excluded saying why): shown, in no statistic.
+	Excluded []Rep `json:"excluded,omitempty"`
 	// Speed are the variant's crypto micro-benchmark runs, one per speed
 	// command of the scenario, in order; nil when it has none.
 	Speed []SpeedRun `json:"speed,omitempty"`
@@ -209,6 +213,10 @@ type Rep struct {
 	// Step is set when the repetition is a step of a capacity search: the
 	// rate asked and whether the window met the targets.
 	Step *CapacityStep `json:"step,omitempty"`
+	// Excluded says why the exclude_flagged policy set the window aside
+	// (Variant.Excluded): "CLIENT-BOUND: …"; "" for a window in the
+	// statistics.
+	Excluded string `json:"excluded,omitempty"`
 	// PartialOf is set, to the planned window's length, on a window an
 	// interrupt cut short (Variant.Partial); 0 for a complete one.
 	PartialOf time.Duration `json:"partial_of,omitempty"`

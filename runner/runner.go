@@ -113,6 +113,9 @@ type Recorder interface {
 	// Partial records a window of r.Variants[variant] that an interrupt
 	// cut short, with what it measured until then (rep.PartialOf set).
 	Partial(variant int, rep results.Rep) error
+	// Excluded records a window of r.Variants[variant] that the plan's
+	// ExcludeFlagged policy set aside (rep.Excluded says why).
+	Excluded(variant int, rep results.Rep) error
 	// Speed records the speed runs of r.Variants[variant].
 	Speed(variant int, runs []results.SpeedRun) error
 	// Warning records a warning about the run.
@@ -488,12 +491,15 @@ func checkFiles(plan *plans.Plan) error {
 
 // controller runs the repetitions of one plan.
 type controller struct {
-	plan    *plans.Plan
-	opts    Options
-	run     *results.Run
-	disp    display
-	probes  [][]server.Probe // per variant
-	lastEnd time.Time        // end of the last measured window, for Cooldown
+	// excluded counts, by variant index, the windows the plan's
+	// ExcludeFlagged policy set aside so far.
+	excluded map[int]int
+	plan     *plans.Plan
+	opts     Options
+	run      *results.Run
+	disp     display
+	probes   [][]server.Probe // per variant
+	lastEnd  time.Time        // end of the last measured window, for Cooldown
 	// speedDone marks, per variant, that its speed commands have run.
 	speedDone []bool
 	server    meter // the server's CPU; nil when it cannot be measured

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
@@ -206,7 +207,8 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 	if c.plan.Load.Capacity != nil {
 		return c.searchCapacity(ctx, s, ctl)
 	}
-	for _, r := range s.reps {
+	for k := 0; k < len(s.reps); k++ {
+		r := s.reps[k]
 		label := results.RepLabel(v.Name, r, c.plan.Repeat)
 		if c.plan.Searched(s.variant) {
 			label = results.SearchWindowLabel(v.Name, r)
@@ -223,6 +225,10 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		if rep != nil && ctl.StartFailed() != nil {
 			fmt.Fprintf(c.opts.Log, "%s discarded: the server's start command failed meanwhile, so what answered was not the server it started\n", label)
 			return nil // the deferred check reports it
+		}
+		if rep != nil && err == nil && c.excludeFlagged(s.variant, label, r, rep) {
+			k-- // the same window again
+			continue
 		}
 		if rep != nil {
 			rep.Index = r
@@ -468,4 +474,30 @@ func (c *controller) keepPartial(variant int, label string, r int, rep *results.
 	t := &rep.Total
 	fmt.Fprintf(c.opts.Log, "%s PARTIAL: interrupted after %s of %s: %s req/s, %s errors (kept, not in the statistics)\n", label,
 		t.Window.Length().Round(time.Millisecond), rep.PartialOf, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
+}
+
+// excludeFlagged sets rep, window r of the variant, aside when it
+// measured the client or shared CPUs (analysis.FlaggedLine) and the
+// plan's ExcludeFlagged policy allows the variant one more: it is kept in
+// the run and its journal (Variant.Excluded), in no statistic, and the
+// caller measures the window again. A failed window is not set aside: it
+// is reported as failed.
+func (c *controller) excludeFlagged(variant int, label string, r int, rep *results.Rep) bool {
+	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != "" {
+		return false
+	}
+	why := analysis.FlaggedLine(rep)
+	if why == "" {
+		return false
+	}
+	if c.excluded == nil {
+		c.excluded = map[int]int{}
+	}
+	c.excluded[variant]++
+	rep.Index, rep.Excluded = r, why
+	c.run.AddExcluded(variant, *rep)
+	c.record(func(rec Recorder) error { return rec.Excluded(variant, *rep) })
+	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
+		c.excluded[variant], c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
+	return true
 }

@@ -133,3 +133,41 @@ func TestServerCPUsNginx(t *testing.T) {
 func little(s analysis.Saturation) string {
 	return fmt.Sprintf("%d connections / %s mean latency = %.1f req/s, measured %.1f", s.Connections, s.MeanLatency, s.LittleRate, s.Rate)
 }
+
+// TestExcludeFlagged runs one window with the client pinned to nginx's
+// own CPU 0 (SHARED CPUS, a flag that does not depend on what else the
+// machine does) under exclude_flagged: 1. The first window is set aside,
+// kept with why, and measured again; the second is flagged too, but the
+// allowance is spent, so it counts. Its twin with exclude_flagged: 0
+// sets nothing aside.
+func TestExcludeFlagged(t *testing.T) {
+	endToEndOnce(t, "exclude_flagged against nginx")
+	needCPUs(t, 2)
+	ng := nginxtest.Start(t, nginxtest.Config{Cert: "ecdsa-p256", CPUs: "0"})
+	for _, allow := range []int{1, 0} {
+		p := plan(ng.Addr, 300*time.Millisecond, []int{0})
+		p.Load.Warmup = 100 * time.Millisecond
+		p.Load.Groups[0].Connections = 2
+		p.ExcludeFlagged = allow
+		run, log := runLogged(t, p)
+		v := &run.Variants[0]
+		if len(v.Reps) != 1 || v.Reps[0].Excluded != "" {
+			t.Fatalf("exclude_flagged %d: %d repetitions (want 1, in the statistics)\n%s", allow, len(v.Reps), log)
+		}
+		if !strings.Contains(analysis.FlaggedLine(&v.Reps[0]), "SHARED CPUS: client and server share CPU 0") {
+			t.Errorf("exclude_flagged %d: the window is not flagged SHARED CPUS: %q", allow, analysis.FlaggedLine(&v.Reps[0]))
+		}
+		if got := len(v.Excluded); got != allow {
+			t.Fatalf("exclude_flagged %d: %d windows set aside, want %d\n%s", allow, got, allow, log)
+		}
+		if allow == 1 {
+			x := v.Excluded[0]
+			if x.Index != 0 || !strings.Contains(x.Excluded, "SHARED CPUS") || x.Total.Requests == 0 {
+				t.Errorf("set-aside window: index %d, %d requests, why %q", x.Index, x.Total.Requests, x.Excluded)
+			}
+			if lines := analysis.Analyze(run).Excluded; len(lines) != 1 || !strings.HasPrefix(lines[0], "variant default rep 1: ") {
+				t.Errorf("EXCLUDED lines %q", lines)
+			}
+		}
+	}
+}

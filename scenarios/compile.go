@@ -275,6 +275,12 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 		p.MaxErrors = float64(*s.MaxErrors)
 		c.problem("max_errors", plans.MaxErrorsProblem(p.MaxErrors))
 	}
+	if s.ExcludeFlagged != nil {
+		p.ExcludeFlagged = *s.ExcludeFlagged
+		if p.ExcludeFlagged < 0 || p.ExcludeFlagged > plans.MaxExcludeFlagged {
+			c.problem("exclude_flagged", fmt.Sprintf("want 0 to %d windows per variant, got %d", plans.MaxExcludeFlagged, p.ExcludeFlagged))
+		}
+	}
 	p.Order, p.Cooldown = c.schedule()
 	p.Metrics = c.metrics()
 	c.capacity(p)

@@ -227,6 +227,14 @@
 //	                below 1 (0.01); a plain 1 or more is refused as
 //	                ambiguous (write 100% for any share). 0 to 100%, default
 //	                1%. Plan.MaxErrors holds it as a fraction.
+//	exclude_flagged how many windows per variant (0 to 10, default 0) may be
+//	                set aside and measured again because they measured the
+//	                client (CLIENT-BOUND) or shared CPUs (OTHER LOAD on the
+//	                client's or the server's CPUs, SHARED CPUS between client
+//	                and server). A set-aside window is kept in every report,
+//	                marked EXCLUDED with why, and is in no statistic; once
+//	                the allowance is spent, a flagged window counts, and its
+//	                verdict says so. run --exclude-flagged N sets it.
 //	order           randomized (default): randomized blocks: every round
 //	                runs each variant once, in a random order drawn afresh
 //	                per round from seed, restarting the server before every

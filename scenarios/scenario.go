@@ -44,6 +44,10 @@ type Scenario struct {
 	// MaxErrors is the error share above which a repetition is marked
 	// failed (default 1%).
 	MaxErrors *Fraction `yaml:"max_errors"`
+	// ExcludeFlagged is how many windows per variant may be set aside and
+	// measured again because they measured the client or shared CPUs
+	// (default 0: none).
+	ExcludeFlagged *int `yaml:"exclude_flagged"`
 	// Order is "randomized" (default), "interleaved" or "sequential".
 	Order *string `yaml:"order"`
 	// Cooldown is the pause between measured windows (default 0).

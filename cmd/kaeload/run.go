@@ -234,6 +234,10 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	f := &runFlags{}
 	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
 	fs.Var(&f.sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	fs.Func("exclude-flagged", "set aside and measure again up to `N` windows per variant that measured the client (CLIENT-BOUND) or shared CPUs (OTHER LOAD, SHARED CPUS); they are kept in every report, in no statistic (scenario key exclude_flagged)", func(v string) error {
+		f.sets = append(f.sets, [2]string{"exclude_flagged", v})
+		return nil
+	})
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the compiled plan (groups, CPU sets, variants, how long it takes), read each probe once, and exit without sending load")
 	fs.StringVar(&f.out, "o", "", "write the run to this new directory (default: runs/<UTC time>-<scenario name>, see --results)")
 	fs.StringVar(&f.out, "out", "", "same as -o")

@@ -158,6 +158,9 @@ func (s *store) Rep(variant int, rep results.Rep) error { return s.journal.Rep(v
 // Partial records a window an interrupt cut short.
 func (s *store) Partial(variant int, rep results.Rep) error { return s.journal.Partial(variant, rep) }
 
+// Excluded records a window the exclude_flagged policy set aside.
+func (s *store) Excluded(variant int, rep results.Rep) error { return s.journal.Excluded(variant, rep) }
+
 // Speed records a variant's speed runs.
 func (s *store) Speed(variant int, runs []results.SpeedRun) error {
 	return s.journal.Speed(variant, runs)

@@ -3,6 +3,9 @@ package analysis
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // Caveats say, in the words a verdict line carries, what a variant's
@@ -80,4 +83,35 @@ func setCaveats(s *RunSummary) {
 		}
 		v.VerdictCaveat = strings.Join(verdict, "; ")
 	}
+}
+
+// FlaggedLine says why a repetition measured something besides the
+// server, for the exclude_flagged policy: its CLIENT-BOUND, OTHER LOAD
+// (client's CPUs), SHARED CPUS and server's OTHER LOAD lines, joined;
+// "" when none is raised.
+func FlaggedLine(rep *results.Rep) string {
+	var parts []string
+	for _, l := range []string{ClientBoundLine(rep), OtherLoadLine(rep), SharedCPUsLine(rep), ServerOtherLoadLine(rep)} {
+		if l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ExcludedLines returns one line per window the exclude_flagged policy
+// set aside (Variant.Excluded), variants in order, as every report shows
+// it after "EXCLUDED:": "variant kae rep 2: 12,345.6 req/s set aside and
+// measured again: CLIENT-BOUND: …". Nil when none was.
+func ExcludedLines(r *results.Run) []string {
+	var lines []string
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Excluded {
+			x := &v.Excluded[j]
+			lines = append(lines, fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s",
+				v.Name, x.Index+1, format.Rate(x.Total.Rate()), x.Excluded))
+		}
+	}
+	return lines
 }

@@ -38,6 +38,9 @@ type Report struct {
 	// Partial are the windows an interrupt cut short, one line each
 	// (PartialLines): shown, in no statistic.
 	Partial []string
+	// Excluded are the windows the exclude_flagged policy set aside, one
+	// line each (ExcludedLines): shown, in no statistic.
+	Excluded []string
 	// Warnings are every warning the outputs show: the run's own, failed,
 	// client-bound, other-load, backoff and the summary's (drift, …).
 	Warnings []string
@@ -160,6 +163,7 @@ func Analyze(r *results.Run) *Report {
 	rep.Failed = Failed(r)
 	rep.NotMeasured = NotMeasuredLines(r)
 	rep.Partial = PartialLines(r)
+	rep.Excluded = ExcludedLines(r)
 	rep.Warnings = warningsOf(r, rep.Summary)
 	rep.Hints = Hints(r)
 	if rep.Summary != nil && HasSpeed(r) {

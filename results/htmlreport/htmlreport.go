@@ -77,7 +77,10 @@ type page struct {
 	NotMeasured []string
 	// Partial are the windows an interrupt cut short, one line each
 	// (analysis.PartialLines).
-	Partial  []string
+	Partial []string
+	// Excluded are the windows the exclude_flagged policy set aside, one
+	// line each (analysis.ExcludedLines).
+	Excluded []string
 	Warnings []string
 	// Hints are analysis.Hints: lines, not warnings.
 	Hints []string
@@ -281,6 +284,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		Incomplete:  r.Incomplete,
 		NotMeasured: m.NotMeasured,
 		Partial:     m.Partial,
+		Excluded:    m.Excluded,
 		Metrics:     m.Metrics,
 		Warnings:    m.Warnings,
 		Hints:       m.Hints,

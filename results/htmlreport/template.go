@@ -88,6 +88,10 @@ These figures are not results: see the repetitions and errors tables.</div>
 <div class="banner interrupted" id="partial">PARTIAL: {{if eq (len .Partial) 1}}a window was{{else}}{{len .Partial}} windows were{{end}} cut short by an interrupt. What {{if eq (len .Partial) 1}}it{{else}}they{{end}} measured is kept here, and is in no figure or test below.
 <ul>{{range .Partial}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
+{{- if .Excluded}}
+<div class="banner warnings" id="excluded">EXCLUDED: {{len .Excluded}} window{{if ne (len .Excluded) 1}}s{{end}} measured the client or shared CPUs, and the run's exclude_flagged policy set {{if eq (len .Excluded) 1}}it{{else}}them{{end}} aside and measured again; they are in no figure or test below.
+<ul>{{range .Excluded}}<li>{{.}}</li>{{end}}</ul></div>
+{{- end}}
 {{- if .Incomplete}}
 <div class="banner interrupted" id="incomplete">INCOMPLETE: rebuilt from the run's journal; only the repetitions finished so far are shown.</div>
 {{- end}}

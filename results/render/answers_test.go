@@ -125,6 +125,11 @@ var answers = map[string]answer{
 			return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0]}
 		}),
 		without: map[string]string{"compare": "it lines up measured repetitions; a partial window is in none"}},
+	"Report.Excluded": {run: excludedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Excluded },
+		"md", func(m *analysis.Report) []string { return []string{"**EXCLUDED:** " + mdEscape(m.Excluded[0])} },
+		"json", func(m *analysis.Report) []string { return []string{`"excluded": [`, jsonText(m.Excluded[0])} },
+		"csv", func(m *analysis.Report) []string { return []string{"\nkae,,2 excluded,2.001,", m.Excluded[0]} }),
+		without: map[string]string{"compare": "it lines up the windows in the statistics; an excluded one is in none"}},
 	"Report.Warnings": {run: laterRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Warnings },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Warnings[0])} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Warnings[0])} },
@@ -542,5 +547,15 @@ func partialRun() *results.Run {
 	p := fixture.Rep(3, 4, 50000, 50000)
 	p.PartialOf = 10 * time.Second
 	r.Variants[0].Partial = []results.Rep{p}
+	return r
+}
+
+// excludedRun has a window of kae that the exclude_flagged policy set
+// aside as client-bound and measured again.
+func excludedRun() *results.Run {
+	r := fixture.CompareRun()
+	x := fixture.Measured(fixture.Rep(1, 6, 170000, 170400), []float64{0.55, 0.97}, 3.0, 0, "")
+	x.Excluded = "CLIENT-BOUND: group 1 …"
+	r.Variants[1].Excluded = []results.Rep{x}
 	return r
 }

@@ -353,26 +353,33 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		row[failedCol] = notMeasuredCell(r, nm.Variant)
 		_ = cw.Write(row)
 	}
-	// A window an interrupt cut short: a row of its own, its rep marked
-	// "partial", with its figures and the reports' line; in no statistic.
+	// A window an interrupt cut short, or one the exclude_flagged policy
+	// set aside: a row of its own, its rep marked "partial" or
+	// "excluded", with its figures and the reports' line; in no statistic.
 	col := func(name string) int { return slices.Index(header, name) }
-	lines := m.Partial
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for _, p := range v.Partial {
-			t := &p.Total
-			row := make([]string, len(header))
-			row[0], row[len(sweepKeys)+2] = v.Name, strconv.Itoa(p.Index+1)+" partial"
-			if v.Series != "" {
-				row[1] = v.Series
+	for _, kind := range []struct {
+		mark  string
+		reps  func(v *results.Variant) []results.Rep
+		lines []string
+	}{
+		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial},
+		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded},
+	} {
+		lines := kind.lines
+		for i := range r.Variants {
+			v := &r.Variants[i]
+			for _, p := range kind.reps(v) {
+				t := &p.Total
+				row := make([]string, len(header))
+				row[0], row[1], row[len(sweepKeys)+2] = v.Name, v.Series, strconv.Itoa(p.Index+1)+" "+kind.mark
+				for k, key := range sweepKeys {
+					row[2+k] = v.Sweep[key]
+				}
+				row[col("window_s")], row[col("requests")], row[col("req_per_s")] = csvF3(t.Window.Length().Seconds()), csvUint(t.Requests), csvF3(t.Rate())
+				row[col("errors")] = csvUint(t.Errors.Total())
+				row[failedCol], lines = lines[0], lines[1:]
+				_ = cw.Write(row)
 			}
-			for k, key := range sweepKeys {
-				row[2+k] = v.Sweep[key]
-			}
-			row[col("window_s")], row[col("requests")], row[col("req_per_s")] = csvF3(t.Window.Length().Seconds()), csvUint(t.Requests), csvF3(t.Rate())
-			row[col("errors")] = csvUint(t.Errors.Total())
-			row[failedCol], lines = lines[0], lines[1:]
-			_ = cw.Write(row)
 		}
 	}
 	cw.Flush()

@@ -40,6 +40,9 @@ type SummaryJSON struct {
 	// Partial are the windows an interrupt cut short: what each measured
 	// until then, in no statistic.
 	Partial []PartialJSON `json:"partial,omitempty"`
+	// Excluded are the lines of the windows the exclude_flagged policy set
+	// aside and measured again (analysis.ExcludedLines).
+	Excluded []string `json:"excluded,omitempty"`
 	// Thresholds are the threshold checks (CheckThresholds), and
 	// ThresholdsPassed whether every one passed (true without any).
 	Thresholds       []analysis.ThresholdCheck `json:"thresholds,omitempty"`
@@ -548,6 +551,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
 		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []VariantJSON{}}
 	out.Partial = partialJSON(r, m.Partial)
+	out.Excluded = m.Excluded
 	out.Thresholds = m.Thresholds
 	out.ThresholdsPassed = len(m.Crossed) == 0
 	if mr := r.Metrics; mr != nil {

@@ -27,6 +27,9 @@ const (
 	recRep   = "rep"
 	// recPartial keeps a window an interrupt cut short (Variant.Partial).
 	recPartial = "partial"
+	// recExcluded keeps a window the exclude_flagged policy set aside
+	// (Variant.Excluded).
+	recExcluded = "excluded"
 	recSpeed   = "speed"
 	recWarning = "warning"
 	// recNotMeasured gives up on a variant (Run.NotMeasured).
@@ -219,6 +222,12 @@ func (j *Journal) Partial(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recPartial, Variant: variant, Rep: &rep})
 }
 
+// Excluded records a window of the header's variant at index variant that
+// the exclude_flagged policy set aside (results.Run.AddExcluded).
+func (j *Journal) Excluded(variant int, rep results.Rep) error {
+	return j.record(journalRecord{Type: recExcluded, Variant: variant, Rep: &rep})
+}
+
 // Speed records the speed runs of the header's variant at index variant.
 func (j *Journal) Speed(variant int, runs []results.SpeedRun) error {
 	return j.record(journalRecord{Type: recSpeed, Variant: variant, Speed: runs})
@@ -382,6 +391,14 @@ func replay(r *results.Run, rec journalRecord) error {
 		if s := r.Search; s != nil && s.Member(v) {
 			s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
 		}
+	case recExcluded:
+		if _, err := variant(); err != nil {
+			return err
+		}
+		if rec.Rep == nil {
+			return errors.New("journal: excluded record without a window")
+		}
+		r.AddExcluded(rec.Variant, *rec.Rep)
 	case recPartial:
 		if _, err := variant(); err != nil {
 			return err
@@ -504,6 +521,7 @@ func cloneVariants(vs []results.Variant) []results.Variant {
 	for i, v := range vs {
 		v.Reps = append([]results.Rep(nil), v.Reps...)
 		v.Partial = append([]results.Rep(nil), v.Partial...)
+		v.Excluded = append([]results.Rep(nil), v.Excluded...)
 		v.Speed = append([]results.SpeedRun(nil), v.Speed...)
 		out[i] = v
 	}

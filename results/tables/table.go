@@ -35,6 +35,9 @@ func Notices(m *analysis.Report) []notice {
 	for _, l := range m.Partial {
 		ns = append(ns, notice{"PARTIAL", l})
 	}
+	for _, l := range m.Excluded {
+		ns = append(ns, notice{"EXCLUDED", l})
+	}
 	for _, c := range m.Crossed {
 		ns = append(ns, notice{"THRESHOLD CROSSED", c})
 	}

@@ -28,6 +28,11 @@ type Plan struct {
 	// whose errors / (responses + errors) exceeds it is marked failed.
 	// 0 tolerates no error at all.
 	MaxErrors float64 `json:"max_errors"`
+	// ExcludeFlagged is how many windows per variant the run may set
+	// aside and measure again because they measured the client
+	// (CLIENT-BOUND) or shared CPUs with other processes or with the
+	// server (analysis.FlaggedLine); 0 keeps every window.
+	ExcludeFlagged int `json:"exclude_flagged,omitempty"`
 	// Variants are the server configurations to compare, in scenario order.
 	// A scenario without variants compiles to one variant named "default".
 	Variants []Variant `json:"variants"`
@@ -153,6 +158,10 @@ const (
 	// KeepAlive reuses each connection for request after request.
 	KeepAlive Connection = "keep-alive"
 )
+
+// MaxExcludeFlagged bounds Plan.ExcludeFlagged: a machine that flags
+// every window would otherwise measure forever.
+const MaxExcludeFlagged = 10
 
 // Load says how the load is shaped.
 type Load struct {
