@@ -30,8 +30,8 @@ const (
 	// recExcluded keeps a window the exclude_flagged policy set aside
 	// (Variant.Excluded).
 	recExcluded = "excluded"
-	recSpeed   = "speed"
-	recWarning = "warning"
+	recSpeed    = "speed"
+	recWarning  = "warning"
 	// recNotMeasured gives up on a variant (Run.NotMeasured).
 	recNotMeasured = "not_measured"
 	recEnd         = "end"
