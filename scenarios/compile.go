@@ -277,6 +277,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	}
 	p.Order, p.Cooldown = c.schedule()
 	c.capacity(p)
+	p.Profile = c.profile()
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	p.Search = c.searchPlan(p)
