@@ -235,6 +235,9 @@ type VariantJSON struct {
 	Probes []ProbeJSON `json:"probes,omitempty"`
 	// Comparison is against the baseline; nil for the baseline itself.
 	Comparison *stats.Comparison `json:"comparison,omitempty"`
+	// ServerProfile is where the server's CPU went (Report.Profile), or
+	// why that is not known; absent when the run did not profile.
+	ServerProfile *ProfileJSON `json:"server_profile,omitempty"`
 	// Repetitions are the variant's repetitions in order, each with what
 	// its timeline says.
 	Repetitions []RepJSON `json:"repetitions"`
@@ -455,6 +458,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 			cmp := vs.Comparison
 			v.Comparison = &cmp
 		}
+		v.ServerProfile = profileJSON(m.Profile, i)
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {
 			v.Repetitions = append(v.Repetitions, repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline))

@@ -74,6 +74,9 @@ func Facts(m *analysis.Report) []notice {
 	if c := r.Calibration; c != nil {
 		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
 	}
+	if m.Profile != nil {
+		fs = append(fs, notice{"profile", m.Profile.OnLine()})
+	}
 	return fs
 }
 
