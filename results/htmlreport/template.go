@@ -57,7 +57,7 @@ ul.legend { list-style: none; padding: 0; margin: .3em 0; display: flex; flex-wr
 .note { color: #666; font-size: .9em; }
 pre { background: #f6f6f6; padding: .8em; overflow: auto; font-size: .85em; max-height: 40em; }
 footer { margin-top: 3em; color: #888; font-size: .85em; }
-{{template "timeline-css"}}</style>
+{{template "timeline-css"}}{{template "profile-css"}}</style>
 </head>
 <body>
 <h1>kaeload report: {{.Name}}</h1>
@@ -197,6 +197,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 </figure>
 {{- end}}
 {{- with .Timeline}}{{template "timeline" .}}{{end}}
+{{- with .Profile}}{{template "profile" .}}{{end}}
 {{- with .Speed}}
 
 <h2 id="speed">Crypto speed</h2>
