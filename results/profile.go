@@ -78,6 +78,10 @@ type ServerProfile struct {
 	Seconds float64 `json:"seconds,omitempty"`
 	// Samples is the number of samples.
 	Samples uint64 `json:"samples"`
+	// CPUSeconds is the server's CPU time while sampling was enabled, by
+	// kaeload's own accounting (/proc, as Rep.ServerCPU): Samples should
+	// be CPUSeconds × Rate (the self-check); 0 when not measured.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	// Libraries are the samples by library, most first: the sampled
 	// instruction's DSO by base name ("libcrypto.so.3"), the kernel as
 	// "kernel", an unresolved one as "[unknown]".

@@ -75,6 +75,7 @@ type Session struct {
 	parsed  chan parsed
 	stderr  *tail
 	enabled time.Time
+	seconds float64 // sampling on, from Enable's ack to Disable's
 	once    sync.Once
 }
 
@@ -248,11 +249,20 @@ func (s *Session) Enable(ctx context.Context) error {
 	return nil
 }
 
-// Stop turns sampling off (the window closed), stops perf with SIGINT,
-// runs perf script and returns the profile: the samples between Enable
-// and now, or why there are none. The session is over.
+// Stop turns sampling off (the window closed) and collects the profile
+// (Disable, then Collect). The session is over.
 func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
-	defer s.Close()
+	if p := s.Disable(ctx); p != nil {
+		s.Close()
+		return p
+	}
+	return s.Collect(ctx)
+}
+
+// Disable turns sampling off and returns once perf has acknowledged it;
+// nil then, else the profile that says why there is none (the session is
+// then over: Close it).
+func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
 	host := s.host.Name()
 	if s.enabled.IsZero() {
 		return Unavailable(host, s.pids, "perf was never enabled")
@@ -264,7 +274,17 @@ func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
 	if err != nil || line != "disabled" {
 		return s.failure(ctx, line, err)
 	}
-	seconds := time.Since(s.enabled).Seconds()
+	s.seconds = time.Since(s.enabled).Seconds()
+	return nil
+}
+
+// Collect stops perf with SIGINT after Disable, runs perf script and
+// returns the profile: the samples between Enable and Disable, or why
+// there are none. The session is over.
+func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
+	defer s.Close()
+	host := s.host.Name()
+	seconds := s.seconds
 	var perfErr []string
 	for {
 		l, err := s.await(ctx, scriptTimeout)

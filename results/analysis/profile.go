@@ -280,11 +280,15 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		for _, st := range p.Stacks {
 			stacks[st.Stack] += st.Samples
 		}
-		if rep.ServerCPU != nil {
+		// The server's CPU while perf sampled, else over the window.
+		if cpu := p.CPUSeconds; cpu > 0 || rep.ServerCPU != nil {
+			if cpu == 0 {
+				cpu = rep.ServerCPU.Seconds
+			}
 			pv.Check.Checked = true
 			pv.Check.Samples += p.Samples
-			pv.Check.CPUSeconds += rep.ServerCPU.Seconds
-			pv.Check.Expected += rep.ServerCPU.Seconds * float64(p.Rate)
+			pv.Check.CPUSeconds += cpu
+			pv.Check.Expected += cpu * float64(p.Rate)
 		}
 	}
 	if pv.Profiled == 0 || pv.Samples == 0 {
