@@ -15,7 +15,13 @@ import (
 // ProfileCheckTolerance is how far the number of samples may be from the
 // server's CPU seconds × the sampling rate before the self-check says
 // they disagree: perf then missed the server's processes, or /proc did.
+// /proc counts CPU time in clock ticks (1/100 s), and each reading may be
+// one tick off at either end: a difference within those ticks' samples
+// agrees too, however short the window.
 const ProfileCheckTolerance = 0.10
+
+// procTickSeconds is the resolution of /proc's CPU times (USER_HZ 100).
+const procTickSeconds = 0.01
 
 // ProfileTopFunctions is how many functions a variant's profile lists.
 const ProfileTopFunctions = 10
@@ -112,8 +118,11 @@ type ProfileCheck struct {
 	Samples    uint64
 	CPUSeconds float64
 	Expected   float64
-	// Ratio is Samples / Expected; Agrees is |Ratio − 1| ≤
-	// ProfileCheckTolerance.
+	// Reps is the number of repetitions checked.
+	Reps int
+	// Ratio is Samples / Expected; Agrees is true when Samples is within
+	// ProfileCheckTolerance of Expected, or within the samples of two
+	// /proc clock ticks per repetition.
 	Ratio  float64
 	Agrees bool
 }
@@ -286,6 +295,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 				cpu = rep.ServerCPU.Seconds
 			}
 			pv.Check.Checked = true
+			pv.Check.Reps++
 			pv.Check.Samples += p.Samples
 			pv.Check.CPUSeconds += cpu
 			pv.Check.Expected += cpu * float64(p.Rate)
@@ -334,7 +344,8 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	})
 	if c := &pv.Check; c.Checked && c.Expected > 0 {
 		c.Ratio = float64(c.Samples) / c.Expected
-		c.Agrees = math.Abs(c.Ratio-1) <= ProfileCheckTolerance
+		ticks := 2 * procTickSeconds * float64(spec.Rate) * float64(c.Reps)
+		c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
 	} else {
 		c.Checked = false
 	}
