@@ -79,8 +79,10 @@ type ServerProfile struct {
 	// Samples is the number of samples.
 	Samples uint64 `json:"samples"`
 	// CPUSeconds is the server's CPU time while sampling was enabled, by
-	// kaeload's own accounting (/proc, as Rep.ServerCPU): Samples should
-	// be CPUSeconds × Rate (the self-check); 0 when not measured.
+	// the kernel's accounting (/proc/PID/stat of the PIDs, read on the
+	// server's host right after perf acknowledged the enable and the
+	// disable): Samples should be CPUSeconds × Rate (the self-check); 0
+	// when not read.
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	// Libraries are the samples by library, most first: the sampled
 	// instruction's DSO by base name ("libcrypto.so.3"), the kernel as

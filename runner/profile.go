@@ -104,27 +104,10 @@ func (c *controller) startProfile(ctx context.Context, label string, window time
 				logf("not available: %s", p.Reason)
 				return
 			}
-			// The server's CPU over the same interval as the samples:
-			// the self-check's other side.
-			var finish func(time.Duration) (*results.CPUUsage, error)
-			if c.server != nil {
-				finish, _ = c.server()
-			}
 			if !sleepUntil(ctx, win.End) {
 				return
 			}
-			if p = sess.Disable(ctx); p != nil {
-				logf("not available: %s", p.Reason)
-				return
-			}
-			var cpu *results.CPUUsage
-			if finish != nil {
-				cpu, _ = finish(0)
-			}
-			p = sess.Collect(ctx)
-			if cpu != nil && p.Available() {
-				p.CPUSeconds = cpu.Seconds
-			}
+			p = sess.Stop(ctx)
 			if p.Available() {
 				logf("%d samples over %.2f s", p.Samples, p.Seconds)
 			} else {

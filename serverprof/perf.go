@@ -76,6 +76,11 @@ type Session struct {
 	stderr  *tail
 	enabled time.Time
 	seconds float64 // sampling on, from Enable's ack to Disable's
+	// hz is the host's clock ticks per second (CLK_TCK); ticks the
+	// server processes' CPU ticks read on the host right after the
+	// enable's and the disable's acknowledgements.
+	hz    float64
+	ticks [2]float64
 	once    sync.Once
 }
 
@@ -118,7 +123,8 @@ func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*S
 	}
 	go s.read(stdout)
 	line, err := s.await(ctx, attachTimeout)
-	if err == nil && line == "attached" {
+	if hz, ok := strings.CutPrefix(line, "attached "); err == nil && ok {
+		s.hz, _ = strconv.ParseFloat(strings.TrimSpace(hz), 64)
 		return s, nil
 	}
 	prof := s.failure(ctx, line, err)
@@ -239,12 +245,14 @@ func (s *Session) Enable(ctx context.Context) error {
 		return fmt.Errorf("enable perf: %w", err)
 	}
 	line, err := s.await(ctx, ackTimeout)
-	if err == nil && line != "enabled" {
+	ticks, ok := strings.CutPrefix(line, "enabled ")
+	if err == nil && !ok {
 		err = fmt.Errorf("unexpected %q", line)
 	}
 	if err != nil {
 		return fmt.Errorf("enable perf: %w", err)
 	}
+	s.ticks[0], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
 	s.enabled = time.Now()
 	return nil
 }
@@ -271,10 +279,12 @@ func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
 		return Unavailable(host, s.pids, "disable perf: "+err.Error())
 	}
 	line, err := s.await(ctx, ackTimeout)
-	if err != nil || line != "disabled" {
+	ticks, ok := strings.CutPrefix(line, "disabled ")
+	if err != nil || !ok {
 		return s.failure(ctx, line, err)
 	}
 	s.seconds = time.Since(s.enabled).Seconds()
+	s.ticks[1], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
 	return nil
 }
 
@@ -308,6 +318,9 @@ func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
 		}
 		rec := r.p.Record()
 		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = host, s.pids, Rate, seconds
+		if s.hz > 0 && s.ticks[1] >= s.ticks[0] {
+			rec.CPUSeconds = (s.ticks[1] - s.ticks[0]) / s.hz
+		}
 		return &rec
 	case <-ctx.Done():
 		return Unavailable(host, s.pids, "perf script: "+ctx.Err().Error())
@@ -337,8 +350,11 @@ func (s *Session) Close() {
 
 // script is the shell script that runs perf record on pids for at most
 // limit, driven over its standard input and output: it prints
-// "attached" once perf has attached (sampling off), "enabled" after each
-// "enable" it reads, "disabled" after "disable", then stops perf with
+// "attached HZ" once perf has attached (sampling off; HZ is the host's
+// clock ticks per second), "enabled TICKS" after the "enable" it reads
+// and "disabled TICKS" after "disable" (TICKS: the CPU time of the
+// processes and their reaped children, /proc/PID/stat fields 14-17, read
+// right after perf's acknowledgement), then stops perf with
 // SIGINT, prints perf's error lines ("err …"), "scripting", then
 // "script" and perf script's output. A perf that cannot run gives
 // "unavailable REASON", or "failed STATUS", its error lines, "paranoid N"
@@ -350,7 +366,7 @@ func script(pids []int, limit time.Duration) string {
 		ps[i] = strconv.Itoa(p)
 	}
 	secs := strconv.Itoa(int(limit.Seconds()) + 1)
-	r := strings.NewReplacer("@PIDS@", strings.Join(ps, ","), "@RATE@", strconv.Itoa(Rate), "@LIMIT@", secs)
+	r := strings.NewReplacer("@PIDS@", strings.Join(ps, ","), "@PIDLIST@", strings.Join(ps, " "), "@RATE@", strconv.Itoa(Rate), "@LIMIT@", secs)
 	return r.Replace(scriptText)
 }
 
@@ -375,14 +391,28 @@ fail() {
 	echo end; exit 0
 }
 quit() { kill -INT $p 2>/dev/null; wait $p; exit 0; }
+# ticks prints the processes' CPU ticks with shell builtins only (no
+# fork: it runs right after perf's acknowledgement).
+rp=') '
+ticks() {
+	t=0
+	for i in @PIDLIST@; do
+		l=""
+		{ read -r l </proc/$i/stat; } 2>/dev/null
+		[ -n "$l" ] || continue
+		set -- ${l##*"$rp"}
+		t=$((t + ${12} + ${13} + ${14} + ${15}))
+	done
+	echo $t
+}
 echo ping >&3; read a <&4 || fail
-echo attached
+echo "attached $(getconf CLK_TCK 2>/dev/null || echo 100)"
 read c || quit
 echo enable >&3; read a <&4 || fail
-echo enabled
+echo "enabled $(ticks)"
 read c || quit
 echo disable >&3; read a <&4 || fail
-echo disabled
+echo "disabled $(ticks)"
 kill -INT $p 2>/dev/null; wait $p
 sed 's/^/err /' "$d/err"
 echo scripting

@@ -59,7 +59,15 @@ func TestSessionNginx(t *testing.T) {
 	ng := nginxtest.Start(t, nginxtest.Config{})
 	root := ng.Cmd.Process.Pid
 	ctx := context.Background()
-	s, why := Start(ctx, Local(), ng.PIDs(), 30*time.Second)
+	// The master and its worker: nginx forks the worker after it listens.
+	var tree cpustat.TreeSample
+	for deadline := time.Now().Add(10 * time.Second); len(tree.PIDs) < 2 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var err error
+		if tree, err = cpustat.SampleTree(root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, why := Start(ctx, Local(), tree.PIDs, 30*time.Second)
 	if s == nil {
 		t.Fatalf("no session: %+v", why)
 	}
@@ -85,6 +93,11 @@ func TestSessionNginx(t *testing.T) {
 	t.Logf("%d samples over %.3f s enabled; nginx used %.3f CPU-s: %.3f of CPU-s × %d Hz; libraries %+v", p.Samples, p.Seconds, cpu, ratio, Rate, p.Libraries)
 	if math.Abs(ratio-1) > 0.10 {
 		t.Errorf("samples %d vs %.3f CPU-s × %d Hz = %.0f: ratio %.3f, want within 10 %%", p.Samples, cpu, Rate, cpu*Rate, ratio)
+	}
+	// The CPU seconds the script read on the host while sampling was
+	// on: the same interval, the same accounting.
+	if got := p.CPUSeconds; math.Abs(got-cpu) > 0.05 {
+		t.Errorf("profile's CPU seconds %.3f, want nginx's %.3f (± 0.05)", got, cpu)
 	}
 	found := false
 	for _, l := range p.Libraries {

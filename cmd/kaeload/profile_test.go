@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/sshdtest"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/rundir"
@@ -171,5 +172,38 @@ server: {profile: true}
 	csv, err := os.ReadFile(filepath.Join(dir, rundir.ProfileFile))
 	if err != nil || !strings.Contains(string(csv), why) {
 		t.Errorf("%s: %v, want %q in:\n%s", rundir.ProfileFile, err, why, csv)
+	}
+}
+
+// TestRemoteServerProfile profiles nginx on an ssh host (sshd and nginx
+// in a network namespace of their own, started and stopped over ssh):
+// perf runs there, its output comes back as text, and the repetition's
+// profile names the host, counts libcrypto among nginx's libraries and
+// agrees with the server's CPU read from /proc over ssh.
+func TestRemoteServerProfile(t *testing.T) {
+	needPerf(t)
+	sshd, _, yaml := remoteSetup(t, "1s", sshdtest.NewNetns(t))
+	plan := compileYAML(t, yaml+"  profile: true\n")
+	r, log := runPlan(t, plan)
+	rep := r.Variants[0].Reps[0]
+	p := rep.ServerProfile
+	if !p.Available() {
+		t.Fatalf("profile %+v, want one\n%s\nsshd:\n%s", p, log, sshd.Log())
+	}
+	if p.Host != sshd.URL || p.Samples == 0 || len(p.PIDs) < 2 {
+		t.Errorf("profile on %q, %d samples, PIDs %v; want %q, samples, nginx's master and worker", p.Host, p.Samples, p.PIDs, sshd.URL)
+	}
+	found := false
+	for _, l := range p.Libraries {
+		found = found || strings.HasPrefix(l.Name, "libcrypto")
+	}
+	if !found {
+		t.Errorf("libraries %+v lack libcrypto", p.Libraries)
+	}
+	m := analysis.Analyze(r)
+	v := m.Profile.Variants[0]
+	t.Logf("%s; self-check %s", v.BoundWords(), v.CheckWords(m.Profile.Rate))
+	if !v.Check.Checked || !v.Check.Agrees {
+		t.Errorf("self-check %+v: want the samples to agree with the server's CPU read over ssh", v.Check)
 	}
 }
