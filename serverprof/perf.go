@@ -81,7 +81,7 @@ type Session struct {
 	// enable's and the disable's acknowledgements.
 	hz    float64
 	ticks [2]float64
-	once    sync.Once
+	once  sync.Once
 }
 
 // parsed is ParseScript's result.
