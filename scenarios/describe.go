@@ -123,6 +123,7 @@ func Describe(w io.Writer, p *plans.Plan) {
 	tw.Flush()
 	describeVariants(row, p, orig)
 	describeSchedule(row, p)
+	describeProfile(row, p)
 	for i, th := range p.Thresholds {
 		k := ""
 		if i == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/serverprof"
 )
 
@@ -76,4 +77,17 @@ func profileOnly(ss *ServerSpec, variants []VariantSpec) bool {
 		}
 	}
 	return true
+}
+
+// describeProfile writes how the server is profiled, when it is.
+func describeProfile(row func(k, format string, args ...any), p *plans.Plan) {
+	if p.Profile == nil {
+		return
+	}
+	where := "on this machine"
+	if p.Server != nil && p.Server.SSH != nil {
+		where = "on " + p.Server.Host + " over ssh"
+	}
+	row("profile", "perf record -e cpu-clock -F %d -g on the server's processes %s, every window", p.Profile.Rate, where)
+	row("", "crypto libraries: %s", strings.Join(p.Profile.Crypto, ", "))
 }
