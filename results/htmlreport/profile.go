@@ -90,7 +90,7 @@ func profileBars(t *analysis.ProfileTable) template.HTML {
 	const other = "#cccccc"
 	h := float64(len(t.Variants))*(barHeight+6) + 34
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="profile-bars" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="server CPU by library">`, profileWidth, h, profileWidth, h)
+	fmt.Fprintf(&b, `<svg class="profile-bars" style="max-width: 100%%; height: auto; display: block; margin: .5em 0" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="server CPU by library">`, profileWidth, h, profileWidth, h)
 	plot := profileWidth - barLabel - 10
 	for i := range t.Variants {
 		v := &t.Variants[i]
@@ -172,7 +172,7 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	}
 	h := float64(depth+1) * flameRow
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="flame" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="flame graph of %s">`, profileWidth, h, profileWidth, h, html.EscapeString(v.Name))
+	fmt.Fprintf(&b, `<svg class="flame" style="max-width: 100%%; height: auto; display: block; margin: .5em 0" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="flame graph of %s">`, profileWidth, h, profileWidth, h, html.EscapeString(v.Name))
 	scale := profileWidth / float64(root.samples)
 	var draw func(n *flameNode, x float64, level int)
 	draw = func(n *flameNode, x float64, level int) {
@@ -247,25 +247,17 @@ const profileTemplate = `
 {{- end}}
 </tbody>
 </table></div>
-<ul class="profile-lines">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>
+<ul class="profile-lines" style="font-size: .92em">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>
 {{- range .Flames}}
 <h3>Flame graph: {{.Variant}}</h3>
 {{- if .Reason}}
 <p class="note">{{.Reason}}</p>
 {{- else}}
-<div class="flame-wrap">{{.SVG}}</div>
+<div class="flame-wrap" style="overflow-x: auto">{{.SVG}}</div>
 {{- end}}
 {{- end}}
-`
-
-// profileCSS styles the profile section.
-const profileCSS = `
-svg.profile-bars, svg.flame { max-width: 100%; height: auto; display: block; margin: .5em 0; }
-.flame-wrap { overflow-x: auto; }
-ul.profile-lines { font-size: .92em; }
 `
 
 func init() {
 	template.Must(pageTemplate.New("profile").Parse(profileTemplate))
-	template.Must(pageTemplate.New("profile-css").Parse(profileCSS))
 }

@@ -57,7 +57,7 @@ ul.legend { list-style: none; padding: 0; margin: .3em 0; display: flex; flex-wr
 .note { color: #666; font-size: .9em; }
 pre { background: #f6f6f6; padding: .8em; overflow: auto; font-size: .85em; max-height: 40em; }
 footer { margin-top: 3em; color: #888; font-size: .85em; }
-{{template "timeline-css"}}{{template "profile-css"}}</style>
+{{template "timeline-css"}}</style>
 </head>
 <body>
 <h1>kaeload report: {{.Name}}</h1>
