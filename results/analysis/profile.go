@@ -197,6 +197,9 @@ func (v *ProfileVariant) CheckWords(rate int) string {
 		return ""
 	}
 	verdict := fmt.Sprintf("agrees within %.0f %%", ProfileCheckTolerance*100)
+	if math.Abs(c.Ratio-1) > ProfileCheckTolerance {
+		verdict = "agrees within /proc's resolution (two clock ticks per window)"
+	}
 	if !c.Agrees {
 		verdict = fmt.Sprintf("DISAGREES by more than %.0f %% (perf or /proc missed some of the server's processes)", ProfileCheckTolerance*100)
 	}
