@@ -382,7 +382,7 @@ $t perf record -e cpu-clock -F @RATE@ -g -p @PIDS@ -o "$d/perf.data" -D -1 --con
 p=$!
 # When perf ends, open the ack FIFO once, so that a read of it (or its
 # opening, had perf never opened it) ends instead of waiting forever.
-( while kill -0 $p 2>/dev/null; do sleep 0.1; done; exec 5<>"$d/ack" ) 2>/dev/null &
+( while kill -0 $p 2>/dev/null; do sleep 1; done; exec 5<>"$d/ack" ) 2>/dev/null &
 exec 4<"$d/ack" 3<>"$d/ctl"
 fail() {
 	kill -INT $p 2>/dev/null; wait $p; echo "failed $?"
