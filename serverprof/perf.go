@@ -378,7 +378,7 @@ trap 'rm -rf "$d"' EXIT
 mkfifo "$d/ctl" "$d/ack" || { echo "unavailable mkfifo failed"; exit 0; }
 t=""
 command -v timeout >/dev/null 2>&1 && t="timeout -s INT @LIMIT@"
-$t perf record -e cpu-clock -F @RATE@ -g -p @PIDS@ -o "$d/perf.data" -D -1 --control "fifo:$d/ctl,$d/ack" </dev/null >"$d/out" 2>"$d/err" &
+$t perf record --no-bpf-event -e cpu-clock -F @RATE@ -g -p @PIDS@ -o "$d/perf.data" -D -1 --control "fifo:$d/ctl,$d/ack" </dev/null >"$d/out" 2>"$d/err" &
 p=$!
 # When perf ends, open the ack FIFO once, so that a read of it (or its
 # opening, had perf never opened it) ends instead of waiting forever.
