@@ -71,6 +71,8 @@ type Session struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	lines chan string // the script's protocol lines; closed at its end
+	// closed is closed by Close: the reader stops passing lines on.
+	closed chan struct{}
 	// parsed delivers the samples once the script prints "script".
 	parsed  chan parsed
 	stderr  *tail
@@ -116,7 +118,7 @@ func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*S
 	if err != nil {
 		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
 	}
-	s := &Session{host: host, pids: pids, cmd: cmd, stdin: stdin, lines: make(chan string, 16), parsed: make(chan parsed, 1), stderr: &tail{}}
+	s := &Session{host: host, pids: pids, cmd: cmd, stdin: stdin, lines: make(chan string, 16), parsed: make(chan parsed, 1), stderr: &tail{}, closed: make(chan struct{})}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
@@ -146,7 +148,11 @@ func (s *Session) read(stdout io.Reader) {
 			return
 		}
 		if line != "" || err == nil {
-			s.lines <- line
+			select {
+			case s.lines <- line:
+			case <-s.closed:
+				return // nobody reads any more
+			}
 		}
 		if err != nil {
 			return
@@ -333,6 +339,7 @@ func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
 // removes its files), and the command is killed and waited for.
 func (s *Session) Close() {
 	s.once.Do(func() {
+		close(s.closed)
 		_ = s.stdin.Close()
 		done := make(chan struct{})
 		go func() { _ = s.cmd.Wait(); close(done) }()
