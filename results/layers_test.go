@@ -40,11 +40,12 @@ var layerRules = map[string][]string{
 	"engine":                   {"results", "scenarios/plans", "pacer", "ports"},
 	"cpustat":                  {"results", "pinning"},
 	"speed":                    {"results"},
+	"serverprof":               {"results"},
 	"search":                   {"results/stats"},
 	"scenarios/plans":          {"results", "internal/numfmt"},
 	"internal/numfmt":          {},
 	"metrics":                  {"results", "results/diagnosis", "results/rundir", "runner", "scenarios/plans"},
-	"runner":                   {"capacity", "cpustat", "engine", "pinning", "ports", "remote", "results", "results/analysis", "results/format", "results/stats", "scenarios/plans", "search", "server", "speed", "target"},
+	"runner":                   {"capacity", "cpustat", "engine", "pinning", "ports", "remote", "results", "results/analysis", "results/format", "results/stats", "scenarios/plans", "search", "server", "serverprof", "speed", "target"},
 }
 
 // moduleImports reads, with go/build, the non-test imports of ours of

@@ -71,6 +71,10 @@ type Run struct {
 	// Calibration is what the run measured before choosing its
 	// repetitions (repeat: auto); nil for a run with a fixed repeat.
 	Calibration *stats.Calibration `json:"calibration,omitempty"`
+	// Profile is set when the run profiled the server (server.profile):
+	// the sampling rate and the crypto libraries. Each repetition's
+	// ServerProfile holds its profile, or why there is none.
+	Profile *ProfileSpec `json:"profile,omitempty"`
 	// Capacity is set for a capacity search (load.capacity): how it
 	// searched. Each variant's repetitions are then its steps (Rep.Step),
 	// at different rates: see Capacities, not the repetition statistics.
@@ -194,6 +198,9 @@ type Rep struct {
 	// built-in target, which runs in the controller, a server not found,
 	// runs stored before it existed).
 	ServerCPUs *ServerCPUs `json:"server_cpus,omitempty"`
+	// ServerProfile is where the server's CPU went during the window
+	// (perf), or why that is not known; nil when the run did not profile.
+	ServerProfile *ServerProfile `json:"server_profile,omitempty"`
 	// Failed says why the repetition failed (CheckRep): no request
 	// succeeded in its window, or its errors exceeded the run's limit; ""
 	// for a good repetition.

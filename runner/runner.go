@@ -315,6 +315,7 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 		Order:         p.Order,
 		Equivalence:   p.Equivalence,
 		Calibration:   cal,
+		Profile:       p.Profile,
 	}
 	if cp := p.Load.Capacity; cp != nil {
 		spec := cp.CapacitySpec // the record's part of the plan's search
@@ -546,10 +547,19 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 	}
 	mctx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
-	tstart := c.beginTimeline(mctx, label) // before the load: its first interval holds all of it
+	profile := c.startProfile(mctx, label, c.plan.Load.Warmup+c.plan.Load.Duration+startLead) // perf attached before the window is set
+	tstart := c.beginTimeline(mctx, label)                                                    // before the load: its first interval holds all of it
 	win, begin, err := ws.start(c.plan.Load)
 	if err != nil {
+		if profile != nil {
+			stopMeter()
+			<-profile(win)
+		}
 		return nil, err
+	}
+	var serverProfile <-chan *results.ServerProfile
+	if profile != nil {
+		serverProfile = profile(win)
 	}
 	c.lastEnd = win.End
 	lv := newLive(len(ws.procs))
@@ -606,6 +616,13 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 	case rep.ServerCPUs = <-serverCPUs:
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+	if serverProfile != nil {
+		select {
+		case rep.ServerProfile = <-serverProfile:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	rep.Failed = analysis.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {

@@ -284,6 +284,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	p.Order, p.Cooldown = c.schedule()
 	p.Metrics = c.metrics()
 	c.capacity(p)
+	p.Profile = c.profile()
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
 	p.Search = c.searchPlan(p)

@@ -124,6 +124,7 @@ func Describe(w io.Writer, p *plans.Plan) {
 	describeVariants(row, p, orig)
 	describeSchedule(row, p)
 	row("duration", "%s", p.Duration())
+	describeProfile(row, p)
 	for i, th := range p.Thresholds {
 		k := ""
 		if i == 0 {

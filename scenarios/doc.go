@@ -309,6 +309,22 @@
 //	      command   shell command, e.g. cat of a hardware request counter.
 //	      pattern   Go regular expression with at most one group around the
 //	                number (default: the first number printed).
+//	  profile       true: profile the server with perf during every measured
+//	                window (perf record -e cpu-clock -F 499 -g on the
+//	                processes listening on the target's port, here or on
+//	                the ssh host): its CPU by library and function, folded
+//	                stacks, a pprof file per variant, the crypto share and
+//	                the offload bound. Without perf, without permission
+//	                (perf_event_paranoid) or without the server's PIDs the
+//	                run goes on and every output says why there is no
+//	                profile. A server section with nothing but profile
+//	                (and profile_crypto) profiles a server kaeload does not
+//	                start, on this machine. Plan.Profile.
+//	  profile_crypto  library name prefixes whose samples are the crypto
+//	                share (case ignored), e.g. [libcrypto, libssl, kae];
+//	                default libcrypto, libssl, libgmssl, kae, libkae,
+//	                libwd, uadk, libhisi, qat, libqat, libusdm, [hisi_,
+//	                [qat (results.DefaultCryptoLibraries). Needs profile.
 //
 //	variants        server configurations to compare, in order:
 //	  - name        unique after expansion, required.

@@ -308,6 +308,12 @@ type ServerSpec struct {
 	CommandTimeout *time.Duration `yaml:"command_timeout"`
 	// Probes are commands read before and after each measured window.
 	Probes []ProbeSpec `yaml:"probes"`
+	// Profile profiles the server with perf during every measured window
+	// (where its CPU went: by library, by function, folded stacks).
+	Profile *bool `yaml:"profile"`
+	// ProfileCrypto lists the library name prefixes whose samples are the
+	// crypto share (default results.DefaultCryptoLibraries).
+	ProfileCrypto []string `yaml:"profile_crypto"`
 }
 
 // ReadySpec is server.ready: one of TCP, TLS and HTTPS.

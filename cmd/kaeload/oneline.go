@@ -36,12 +36,14 @@ type oneLine struct {
 	curves     string
 	insecure   bool
 	print      bool
+	profile    bool
 }
 
 // oneLineFlags are the flags that only one-line mode takes.
 var oneLineFlags = map[string]bool{
 	"c": true, "t": true, "d": true, "warmup": true, "cpus": true, "groups": true, "cpus-per-group": true, "first-cpu": true,
 	"H": true, "keepalive": true, "tls-version": true, "ciphers": true, "curves": true, "insecure": true, "name": true, "print-scenario": true,
+	"server-profile": true,
 }
 
 // register adds the one-line flags to fs.
@@ -62,6 +64,7 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.curves, "curves", "", "URL mode: key-exchange groups, comma-separated (default X25519,P-256)")
 	fs.BoolVar(&o.insecure, "insecure", false, "URL mode: do not verify the server's certificate (kaeload's default; accepted for curl and hey habits)")
 	fs.BoolVar(&o.print, "print-scenario", false, "URL mode: print the scenario the flags make (YAML) and exit")
+	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server listening on the URL's port (on this machine) with perf during the window (server.profile: true)")
 }
 
 // optInt is a number flag that knows whether it was given: "-c 0" must
@@ -141,9 +144,16 @@ func isURL(arg string) bool {
 
 // The generated scenario, in the order a person would write it.
 type olScenario struct {
-	Name   string   `yaml:"name"`
-	Target olTarget `yaml:"target"`
-	Load   olLoad   `yaml:"load"`
+	Name   string    `yaml:"name"`
+	Target olTarget  `yaml:"target"`
+	Load   olLoad    `yaml:"load"`
+	Server *olServer `yaml:"server,omitempty"`
+}
+
+// olServer is the server section --server-profile writes: a server
+// kaeload does not start, profiled.
+type olServer struct {
+	Profile bool `yaml:"profile"`
 }
 
 type olTarget struct {
@@ -350,6 +360,10 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 	for i := range sc.Load.Groups {
 		g := fmt.Sprintf("load.groups[%d]", i)
 		from = append(from, origin{g + ".cpus", cpus}, origin{g + ".threads", threads}, origin{g + ".connections", conns})
+	}
+	if o.profile {
+		sc.Server = &olServer{Profile: true}
+		from = append(from, origin{"server", "--server-profile"}, origin{"server.profile", "--server-profile"})
 	}
 	var b strings.Builder
 	b.WriteString("# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n")

@@ -153,6 +153,11 @@ func TestRemoteGroupAndServer(t *testing.T) {
 
 func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	sshd, ng, yaml := remoteSetup(t, "1s", ns)
+	// In the namespace the server is also profiled over ssh (issue 31).
+	profiled := ns != nil && hasPerf(t)
+	if profiled {
+		yaml += "  profile: true\n"
+	}
 	plan := compileYAML(t, yaml)
 	var packets uint64
 	if ns != nil {
@@ -245,6 +250,9 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 		t.Errorf("nginx still running after the run (stop over ssh): %v", err)
 	}
 	checkRemoteTCP(t, rep, sshd.URL, ns != nil)
+	if profiled {
+		checkRemoteProfile(t, r, sshd.URL)
+	}
 	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }

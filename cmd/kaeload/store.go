@@ -140,6 +140,7 @@ func dirFiles(r *results.Run) (map[string][]byte, error) {
 			files[rundir.SpeedFile] = b.Bytes()
 		}
 	}
+	profileFiles(m, files)
 	var b bytes.Buffer
 	if err := htmlreport.Write(&b, m); err != nil {
 		return files, fmt.Errorf("%s: %w", rundir.ReportFile, err)
@@ -282,5 +283,28 @@ const RunDirEnv = "KAELOAD_RUN_DIR"
 func exportRunDir(dir string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		os.Setenv(RunDirEnv, abs)
+	}
+}
+
+// profileFiles adds the server profile's files to a run directory's
+// files when the run profiled its server: profile.csv and, per variant
+// with a profile, its pprof file (results.PprofFile).
+func profileFiles(m *analysis.Report, files map[string][]byte) {
+	if m.Profile == nil {
+		return
+	}
+	var b bytes.Buffer
+	if err := render.WriteProfileCSV(&b, m); err == nil {
+		files[rundir.ProfileFile] = b.Bytes()
+	}
+	for i := range m.Profile.Variants {
+		v := &m.Profile.Variants[i]
+		if !v.Available() {
+			continue
+		}
+		var b bytes.Buffer
+		if err := render.WriteProfilePprof(&b, m, i); err == nil {
+			files[v.Pprof] = b.Bytes()
+		}
 	}
 }

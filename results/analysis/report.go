@@ -56,6 +56,9 @@ type Report struct {
 	// sentence each (ClientBoundGroups); OtherLoadGroups every group whose
 	// CPUs other processes shared (OtherLoadGroups).
 	ClientBoundGroups, OtherLoadGroups []string
+	// Profile is where the server's CPU went, per variant (SummarizeProfile);
+	// nil when the run did not profile its server.
+	Profile *ProfileTable
 	// Diagnoses are every repetition's diagnoses (RepReport.Timeline),
 	// variants and repetitions in order: what went wrong inside the
 	// windows, each with its cause, figure, consequence and fix.
@@ -178,6 +181,7 @@ func Analyze(r *results.Run) *Report {
 			rep.Reps[i][j].Timeline = inside[i][j]
 		}
 	}
+	rep.Profile = SummarizeProfile(r, rep.Summary)
 	rep.ClientBoundGroups = ClientBoundGroups(r)
 	rep.OtherLoadGroups = OtherLoadGroups(r)
 	rep.Metrics = MetricsLine(r)

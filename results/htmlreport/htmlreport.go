@@ -140,7 +140,10 @@ type page struct {
 	// Speed is the crypto speed section; nil when no variant ran a speed
 	// command.
 	Speed *speedSection
-	Plan  string
+	// Profile is the server profile section; nil when the run did not
+	// profile its server.
+	Profile *profileSection
+	Plan    string
 }
 
 // serverCostRow is a variant's server CPU cost (VariantSummary's
@@ -355,6 +358,7 @@ func newPage(m *analysis.Report) (*page, error) {
 
 	pg.Timeline = timelineSectionOf(vs, m)
 	pg.Speed = speedSectionOf(m.Speed)
+	pg.Profile = profileSectionOf(m.Profile)
 
 	for i := range vs {
 		v := &vs[i]

@@ -215,6 +215,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 </figure>
 {{- end}}
 {{- with .Timeline}}{{template "timeline" .}}{{end}}
+{{- with .Profile}}{{template "profile" .}}{{end}}
 {{- with .Speed}}
 
 <h2 id="speed">Crypto speed</h2>

@@ -150,6 +150,19 @@ var answers = map[string]answer{
 				fmt.Sprintf(`"delta_pct": {%s"%s": %v`, "\n          ", m.Speed.Variants[1], d), jsonText(m.Speed.Failures[0].Error)}
 		}),
 		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)"}},
+	"Report.Profile": {run: fixture.ProfileRun, want: forOutputs("text html", func(m *analysis.Report) []string {
+		t := m.Profile
+		return []string{t.OnLine(), t.Variants[0].BoundWords(), t.Variants[1].DeltaWords(), t.Variants[0].CheckWords(t.Rate),
+			t.Variants[2].NotAvailableLine(), "libcrypto.so.3", t.Variants[0].Pprof}
+	}, "md", func(m *analysis.Report) []string {
+		t := m.Profile
+		return []string{mdEscape(t.OnLine()), mdEscape(t.Variants[0].BoundWords()), mdEscape(t.Variants[1].DeltaWords()),
+			mdEscape(t.Variants[2].NotAvailableLine())}
+	}, "json", func(m *analysis.Report) []string {
+		return []string{`"server_profile": {`, `"name": "libcrypto.so.3",` + "\n            \"share\": 0.667", `"reason": "profile not available: perf not found"`,
+			`"pprof": "profile-baseline.pb.gz"`}
+	}), without: map[string]string{"csv": "profile.csv is a file of its own (WriteProfileCSV)",
+		"compare": "it lines up rates; each run's own report shows its server profile"}},
 	"Report.Reps": {run: failedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed)} },
 		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed} },

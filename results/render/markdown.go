@@ -90,6 +90,9 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 	if m.Speed != nil {
 		writeSpeedMarkdown(&b, m.Speed)
 	}
+	if m.Profile != nil {
+		writeProfileMarkdown(&b, m.Profile)
+	}
 	if len(m.Thresholds) > 0 {
 		writeThresholdsMarkdown(&b, m.Thresholds)
 	}

@@ -24,6 +24,8 @@ var analysisFuncs = map[string]bool{
 	"FailedLine": true, "ClientBoundLine": true, "OtherLoadLine": true, "MissedLine": true, "BackoffLine": true, "OpenLoopLine": true,
 	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true,
 	"ClientBoundGroups": true, "OtherLoadGroups": true,
+	// The server profile (Report.Profile).
+	"SummarizeProfile": true, "profileVariant": true,
 	// The record's verdicts on a repetition's groups (RepReport.MostOthers,
 	// ClientBoundGroups, OtherLoadGroups hold them).
 	"GroupCPUs": true,

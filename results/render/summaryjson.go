@@ -268,6 +268,9 @@ type VariantJSON struct {
 	// MDESpread names the repetitions that alone make most of the spread
 	// behind the comparison's MDE (VariantSummary.MDESpread).
 	MDESpread string `json:"mde_spread,omitempty"`
+	// ServerProfile is where the server's CPU went (Report.Profile), or
+	// why that is not known; absent when the run did not profile.
+	ServerProfile *ProfileJSON `json:"server_profile,omitempty"`
 	// Repetitions are the variant's repetitions in order, each with what
 	// its timeline says.
 	Repetitions []RepJSON `json:"repetitions"`
@@ -601,6 +604,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat)
 		}
 		v.Caveat, v.MDESpread = vs.Caveat, vs.MDESpread
+		v.ServerProfile = profileJSON(m.Profile, i)
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {
 			rj := repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline)

@@ -64,6 +64,9 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	if m.Speed != nil {
 		writeSpeed(&b, m.Speed)
 	}
+	if m.Profile != nil {
+		writeProfile(&b, m.Profile)
+	}
 	if len(m.Thresholds) > 0 {
 		writeThresholds(&b, m.Thresholds)
 	}

@@ -21,6 +21,10 @@ const (
 	// SpeedFile is one row per variant × speed command × figure
 	// (WriteSpeedCSV), present only when a variant ran speed commands.
 	SpeedFile = "speed.csv"
+	// ProfileFile is the server profile by variant, library and function
+	// (WriteProfileCSV), present only when the run profiled its server;
+	// each profiled variant also has its pprof file (results.PprofFile).
+	ProfileFile = "profile.csv"
 	// ReportFile is the HTML report (rendered by results/htmlreport, injected
 	// through JournalOptions.Render).
 	ReportFile = "report.html"

@@ -86,6 +86,9 @@ func Facts(m *analysis.Report) []notice {
 	if m.Metrics != "" {
 		fs = append(fs, notice{"metrics", m.Metrics})
 	}
+	if m.Profile != nil {
+		fs = append(fs, notice{"profile", m.Profile.OnLine()})
+	}
 	return fs
 }
 

@@ -75,6 +75,10 @@ type Plan struct {
 	// command line's, resolved (scenarios.ParseThreshold; variant names
 	// checked). The run record stores them as they are.
 	Thresholds []results.Threshold `json:"thresholds,omitempty"`
+	// Profile, when set, asks for a perf profile of the server in every
+	// measured window (server.profile), at this rate, with these crypto
+	// libraries.
+	Profile *results.ProfileSpec `json:"profile,omitempty"`
 	// Warnings are Compile's non-fatal findings (overlapping groups, more
 	// threads than CPUs, TLS settings that restrict nothing), each located
 	// like an error: "file:line:col: field.path: message".

@@ -1,0 +1,364 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
+)
+
+// ProfileCheckTolerance is how far the number of samples may be from the
+// server's CPU seconds × the sampling rate before the self-check says
+// they disagree: perf then missed the server's processes, or /proc did.
+// /proc counts CPU time in clock ticks (1/100 s), and each reading may be
+// one tick off at either end: a difference within those ticks' samples
+// agrees too, however short the window.
+const ProfileCheckTolerance = 0.10
+
+// procTickSeconds is the resolution of /proc's CPU times (USER_HZ 100).
+const procTickSeconds = 0.01
+
+// ProfileTopFunctions is how many functions a variant's profile lists.
+const ProfileTopFunctions = 10
+
+// ProfileTable is where the server's CPU went, per variant, in a run that
+// profiled it (server.profile): the one model every output renders
+// (libraries side by side, top functions, crypto share, offload bound,
+// the self-check, flame graphs and pprof files).
+type ProfileTable struct {
+	// Rate is perf's sampling rate in Hz; Crypto the library prefixes
+	// counted as crypto (Run.Profile).
+	Rate   int
+	Crypto []string
+	// BaselineName names the baseline.
+	BaselineName string
+	// Variants are the run's variants in plan order.
+	Variants []ProfileVariant
+	// Libraries are every library any variant sampled, by its largest
+	// share in any variant, most first: the rows of the side-by-side
+	// table.
+	Libraries []string
+}
+
+// ProfileVariant is one variant's server profile: its repetitions'
+// samples added up.
+type ProfileVariant struct {
+	// Name is the variant's.
+	Name string
+	// Reason says why the variant has no profile ("" when it has one):
+	// the repetitions' reasons, each once.
+	Reason string
+	// Reps is the number of repetitions; Profiled those with a profile.
+	Reps, Profiled int
+	// Samples is the profiled repetitions' samples.
+	Samples uint64
+	// Libraries are the samples by library, most first; their shares sum
+	// to 1.
+	Libraries []LibraryShare
+	// Functions are the functions with the most samples of their own,
+	// at most ProfileTopFunctions.
+	Functions []FunctionShare
+	// Stacks are the folded stacks of every profiled repetition added up,
+	// most first (a flame graph's and the pprof file's input).
+	Stacks []results.FoldedStack
+	// CryptoShare is the share of the samples in crypto libraries.
+	CryptoShare float64
+	// Bound is how many times faster the server could be at most if
+	// every crypto sample went away: 1 / (1 − CryptoShare); +Inf when
+	// everything was crypto.
+	Bound float64
+	// Delta is the variant's measured Δ % against the baseline, HasDelta
+	// whether there is one (not for the baseline, nor without a test);
+	// BaselineBound the baseline's Bound (0 without a baseline profile):
+	// what the Δ is "of at most".
+	Delta         float64
+	HasDelta      bool
+	BaselineBound float64
+	// Check is the self-check: samples against the server's CPU seconds
+	// × Rate over the profiled repetitions whose server CPU was measured.
+	Check ProfileCheck
+	// Pprof is the name of the variant's pprof file in the run directory
+	// (results.PprofFile); "" without a profile.
+	Pprof string
+}
+
+// LibraryShare is a library's share of a variant's samples.
+type LibraryShare struct {
+	// Name is the library's name ("libcrypto.so.3", "kernel").
+	Name string
+	// Samples counts its samples; Share is Samples / the variant's.
+	Samples uint64
+	Share   float64
+	// Crypto is true for a crypto library (ProfileSpec.IsCrypto).
+	Crypto bool
+}
+
+// FunctionShare is a function's share of a variant's samples.
+type FunctionShare struct {
+	// Name and Library name the function.
+	Name, Library string
+	// Samples counts its own samples; Share is Samples / the variant's.
+	Samples uint64
+	Share   float64
+}
+
+// ProfileCheck ties perf's samples to kaeload's /proc accounting of the
+// server's CPU.
+type ProfileCheck struct {
+	// Checked is false when no profiled repetition had its server CPU
+	// measured.
+	Checked bool
+	// Samples are those of the repetitions checked; CPUSeconds their
+	// server's CPU seconds; Expected = CPUSeconds × Rate.
+	Samples    uint64
+	CPUSeconds float64
+	Expected   float64
+	// Reps is the number of repetitions checked.
+	Reps int
+	// Ratio is Samples / Expected; Agrees is true when Samples is within
+	// ProfileCheckTolerance of Expected, or within the samples of two
+	// /proc clock ticks per repetition.
+	Ratio  float64
+	Agrees bool
+}
+
+// Available reports whether the variant has a profile.
+func (v *ProfileVariant) Available() bool { return v.Reason == "" }
+
+// Share is the variant's share of library name (0 when it has none).
+func (v *ProfileVariant) Share(name string) (float64, bool) {
+	for _, l := range v.Libraries {
+		if l.Name == name {
+			return l.Share, true
+		}
+	}
+	return 0, false
+}
+
+// BoundPct is Bound as a gain in percent: (Bound − 1) × 100.
+func (v *ProfileVariant) BoundPct() float64 { return (v.Bound - 1) * 100 }
+
+// NotAvailableLine is "profile not available: REASON".
+func (v *ProfileVariant) NotAvailableLine() string { return "profile not available: " + v.Reason }
+
+// BoundWords is the offload bound in words: "offloading all crypto
+// (71.3 % of the server's CPU) could make it at most 3.49× faster
+// (+249 %)"; the not-available line without a profile.
+func (v *ProfileVariant) BoundWords() string {
+	if !v.Available() {
+		return v.NotAvailableLine()
+	}
+	if math.IsInf(v.Bound, 1) {
+		return fmt.Sprintf("offloading all crypto (%s of the server's CPU) leaves no bound: the server did nothing else", format.Percent(v.CryptoShare))
+	}
+	return fmt.Sprintf("offloading all crypto (%s of the server's CPU) could make it at most %.2f× faster (%s)", format.Percent(v.CryptoShare), v.Bound, boundPct(v.Bound))
+}
+
+// BoundCell is the offload bound as a figure and a gain: "3.49× (+249 %)",
+// "∞" when everything was crypto.
+func (v *ProfileVariant) BoundCell() string {
+	if math.IsInf(v.Bound, 1) {
+		return "∞"
+	}
+	return fmt.Sprintf("%.2f× (%s)", v.Bound, boundPct(v.Bound))
+}
+
+// DeltaWords is the measured Δ beside the baseline's bound: "+50.71 %, of
+// at most +249 %"; the Δ alone without a baseline profile, "" without a Δ.
+func (v *ProfileVariant) DeltaWords() string {
+	if !v.HasDelta {
+		return ""
+	}
+	if v.BaselineBound <= 0 {
+		return format.Delta(v.Delta)
+	}
+	return format.Delta(v.Delta) + ", of at most " + boundPct(v.BaselineBound)
+}
+
+// boundPct is a bound as a gain: "+249 %", "+∞".
+func boundPct(bound float64) string {
+	if math.IsInf(bound, 1) {
+		return "+∞"
+	}
+	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
+}
+
+// CheckWords is the self-check in words: "1,012 samples vs 2.03 server
+// CPU-s × 499 Hz = 1,013: ratio 1.00, agrees within 10 %"; "" when not
+// checked.
+func (v *ProfileVariant) CheckWords(rate int) string {
+	c := v.Check
+	if !c.Checked {
+		return ""
+	}
+	verdict := fmt.Sprintf("agrees within %.0f %%", ProfileCheckTolerance*100)
+	if math.Abs(c.Ratio-1) > ProfileCheckTolerance {
+		verdict = "agrees within /proc's resolution (two clock ticks per window)"
+	}
+	if !c.Agrees {
+		verdict = fmt.Sprintf("DISAGREES by more than %.0f %% (perf or /proc missed some of the server's processes)", ProfileCheckTolerance*100)
+	}
+	return fmt.Sprintf("%s samples vs %.2f server CPU-s × %d Hz = %s: ratio %.2f, %s", format.Count(c.Samples), c.CPUSeconds, rate, format.Count(uint64(math.Round(c.Expected))), c.Ratio, verdict)
+}
+
+// FunctionsLine lists the top functions: "62.1 % [unknown]
+// (libcrypto.so.3), 3.2 % tcp_v4_rcv (kernel), …".
+func (v *ProfileVariant) FunctionsLine() string {
+	parts := make([]string, len(v.Functions))
+	for i, f := range v.Functions {
+		parts[i] = fmt.Sprintf("%s %s (%s)", format.Percent(f.Share), f.Name, f.Library)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// OnLine says that the run profiled its server, how, and at what cost:
+// the line every output shows when profiling was on.
+func (t *ProfileTable) OnLine() string {
+	return fmt.Sprintf("profiling was on: perf record -e cpu-clock -F %d -g on the server's processes in every window (crypto: %s); perf itself takes some of the server's CPU (bench/profile-overhead.sh measures how much)", t.Rate, strings.Join(t.Crypto, ", "))
+}
+
+// SummarizeProfile returns the server profile of r, or nil when the run
+// did not profile (Run.Profile). s is r's summary (for the Δ against the
+// baseline); nil leaves the Δ out.
+func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
+	spec := r.Profile
+	if spec == nil {
+		return nil
+	}
+	t := &ProfileTable{Rate: spec.Rate, Crypto: spec.Crypto}
+	if s != nil {
+		t.BaselineName = s.BaselineName
+	}
+	for i := range r.Variants {
+		t.Variants = append(t.Variants, profileVariant(spec, &r.Variants[i]))
+	}
+	if s != nil && s.Baseline >= 0 && s.Baseline < len(t.Variants) {
+		base := t.Variants[s.Baseline].Bound
+		if !t.Variants[s.Baseline].Available() {
+			base = 0
+		}
+		for i := range t.Variants {
+			vs := &s.Variants[i]
+			if vs.IsBaseline || vs.Comparison.Test == stats.TestNoBaseline || vs.Comparison.Test == "" {
+				continue
+			}
+			t.Variants[i].Delta, t.Variants[i].HasDelta, t.Variants[i].BaselineBound = vs.Comparison.DeltaPct, true, base
+		}
+	}
+	best := map[string]float64{}
+	for _, v := range t.Variants {
+		for _, l := range v.Libraries {
+			if _, ok := best[l.Name]; !ok || l.Share > best[l.Name] {
+				best[l.Name] = l.Share
+			}
+		}
+	}
+	for name := range best {
+		t.Libraries = append(t.Libraries, name)
+	}
+	slices.SortFunc(t.Libraries, func(a, b string) int { return cmp.Or(cmp.Compare(best[b], best[a]), cmp.Compare(a, b)) })
+	return t
+}
+
+// profileVariant adds up the profiles of v's repetitions.
+func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVariant {
+	pv := ProfileVariant{Name: v.Name, Reps: len(v.Reps)}
+	libs, funcs, stacks := map[string]uint64{}, map[[2]string]uint64{}, map[string]uint64{}
+	var reasons []string
+	for j := range v.Reps {
+		rep := &v.Reps[j]
+		p := rep.ServerProfile
+		switch {
+		case p == nil:
+			reasons = appendOnce(reasons, "not profiled")
+			continue
+		case !p.Available():
+			reasons = appendOnce(reasons, p.Reason)
+			continue
+		}
+		pv.Profiled++
+		pv.Samples += p.Samples
+		for _, l := range p.Libraries {
+			libs[l.Name] += l.Samples
+		}
+		for _, f := range p.Functions {
+			funcs[[2]string{f.Name, f.Library}] += f.Samples
+		}
+		for _, st := range p.Stacks {
+			stacks[st.Stack] += st.Samples
+		}
+		// The server's CPU while perf sampled, else over the window.
+		if cpu := p.CPUSeconds; cpu > 0 || rep.ServerCPU != nil {
+			if cpu == 0 {
+				cpu = rep.ServerCPU.Seconds
+			}
+			pv.Check.Checked = true
+			pv.Check.Reps++
+			pv.Check.Samples += p.Samples
+			pv.Check.CPUSeconds += cpu
+			pv.Check.Expected += cpu * float64(p.Rate)
+		}
+	}
+	if pv.Profiled == 0 || pv.Samples == 0 {
+		switch {
+		case len(reasons) > 0:
+			pv.Reason = strings.Join(reasons, "; ")
+		case pv.Reps == 0:
+			pv.Reason = "no repetition measured"
+		default:
+			pv.Reason = "no samples: the server used no CPU in the window"
+		}
+		return pv
+	}
+	pv.Pprof = results.PprofFile(v.Name)
+	total := float64(pv.Samples)
+	for name, n := range libs {
+		l := LibraryShare{Name: name, Samples: n, Share: float64(n) / total, Crypto: spec.IsCrypto(name)}
+		pv.Libraries = append(pv.Libraries, l)
+		if l.Crypto {
+			pv.CryptoShare += l.Share
+		}
+	}
+	slices.SortFunc(pv.Libraries, func(a, b LibraryShare) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
+	})
+	pv.CryptoShare = min(pv.CryptoShare, 1)
+	pv.Bound = math.Inf(1)
+	if pv.CryptoShare < 1 {
+		pv.Bound = 1 / (1 - pv.CryptoShare)
+	}
+	for k, n := range funcs {
+		pv.Functions = append(pv.Functions, FunctionShare{Name: k[0], Library: k[1], Samples: n, Share: float64(n) / total})
+	}
+	slices.SortFunc(pv.Functions, func(a, b FunctionShare) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
+	})
+	pv.Functions = pv.Functions[:min(len(pv.Functions), ProfileTopFunctions)]
+	for st, n := range stacks {
+		pv.Stacks = append(pv.Stacks, results.FoldedStack{Stack: st, Samples: n})
+	}
+	slices.SortFunc(pv.Stacks, func(a, b results.FoldedStack) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
+	})
+	if c := &pv.Check; c.Checked && c.Expected > 0 {
+		c.Ratio = float64(c.Samples) / c.Expected
+		ticks := 2 * procTickSeconds * float64(spec.Rate) * float64(c.Reps)
+		c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
+	} else {
+		c.Checked = false
+	}
+	return pv
+}
+
+// appendOnce appends s to list unless it is there.
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}

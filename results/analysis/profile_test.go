@@ -1,0 +1,80 @@
+package analysis
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/internal/fixture"
+)
+
+// TestSummarizeProfile: issue 31's RSA-2048 profile (66.7 % libcrypto,
+// 4.6 % libssl) bounds offload at 1 / (1 − 0.713) = 3.48×; kae's
+// measured Δ reads "of at most" the baseline's bound; the shares sum to
+// 1; the self-check ties the samples to the server's CPU seconds × 499;
+// a variant whose repetitions had no perf says why.
+func TestSummarizeProfile(t *testing.T) {
+	r := fixture.ProfileRun()
+	s, err := SummarizeRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := SummarizeProfile(r, s)
+	if pt == nil || len(pt.Variants) != 3 {
+		t.Fatalf("profile table %+v, want 3 variants", pt)
+	}
+	for _, v := range pt.Variants[:2] {
+		var sum float64
+		for _, l := range v.Libraries {
+			sum += l.Share
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%s: shares sum to %v, want 1", v.Name, sum)
+		}
+	}
+	base, kae, qat := &pt.Variants[0], &pt.Variants[1], &pt.Variants[2]
+	if got, want := base.CryptoShare, 0.713; math.Abs(got-want) > 1e-9 {
+		t.Errorf("baseline crypto share %v, want %v", got, want)
+	}
+	if got, want := base.Bound, 1/(1-0.713); math.Abs(got-want) > 1e-9 {
+		t.Errorf("baseline bound %v, want %v", got, want)
+	}
+	if got, want := base.BoundWords(), "offloading all crypto (71.3 % of the server's CPU) could make it at most 3.48× faster (+248 %)"; got != want {
+		t.Errorf("bound words\n got %q\nwant %q", got, want)
+	}
+	if got, want := kae.CryptoShare, 0.48; math.Abs(got-want) > 1e-9 {
+		t.Errorf("kae crypto share %v (libcrypto, kae.so and libwd), want %v", got, want)
+	}
+	if !kae.HasDelta || base.HasDelta || !strings.HasSuffix(kae.DeltaWords(), " %, of at most +248 %") || !strings.HasPrefix(kae.DeltaWords(), "+50.") {
+		t.Errorf("Δ words: kae %q (has %v), baseline has %v; want \"+50.… %%, of at most +248 %%\" for kae only", kae.DeltaWords(), kae.HasDelta, base.HasDelta)
+	}
+	if c := base.Check; !c.Checked || !c.Agrees || c.Samples != 15000 || math.Abs(c.Expected-30.3*499) > 1e-6 {
+		t.Errorf("baseline self-check %+v, want 15,000 samples vs 30.3 CPU-s × 499, agreeing", c)
+	}
+	if qat.Available() || qat.Reason != "perf not found" || qat.NotAvailableLine() != "profile not available: perf not found" || qat.Pprof != "" {
+		t.Errorf("qat: %+v, want no profile because perf was not found", qat)
+	}
+	if got, want := pt.Libraries[0], "libcrypto.so.3"; got != want {
+		t.Errorf("first library row %q, want %q (%v)", got, want, pt.Libraries)
+	}
+	if SummarizeProfile(fixture.CompareRun(), s) != nil {
+		t.Errorf("a run that did not profile has a profile table")
+	}
+}
+
+// TestProfileCheckDisagrees: samples 20 % short of the server's CPU
+// seconds × rate fail the self-check, and its words say so.
+func TestProfileCheckDisagrees(t *testing.T) {
+	r := &results.Run{Profile: &results.ProfileSpec{Rate: 499, Crypto: []string{"libcrypto"}}, Variants: []results.Variant{{Name: "v", Reps: []results.Rep{{
+		ServerCPU:     &results.CPUUsage{Seconds: 1},
+		ServerProfile: &results.ServerProfile{Rate: 499, Samples: 399, Libraries: []results.ProfileCount{{Name: "libcrypto.so.3", Samples: 399}}},
+	}}}}}
+	v := SummarizeProfile(r, nil).Variants[0]
+	if v.Check.Agrees || !strings.Contains(v.CheckWords(499), "DISAGREES") {
+		t.Errorf("check %+v (%q), want a disagreement", v.Check, v.CheckWords(499))
+	}
+	if !math.IsInf(v.Bound, 1) || v.BoundCell() != "∞" {
+		t.Errorf("all crypto: bound %v (%q), want +Inf", v.Bound, v.BoundCell())
+	}
+}

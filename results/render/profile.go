@@ -1,0 +1,228 @@
+package render
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/google/pprof/profile"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/tables"
+)
+
+// writeProfile writes the text report's "server profile" section: the
+// libraries side by side (tables.Profile), then each variant's top
+// functions, offload bound, self-check and pprof file, or why it has no
+// profile.
+func writeProfile(b *bytes.Buffer, t *analysis.ProfileTable) {
+	fmt.Fprintf(b, "\n== server profile (perf, %d Hz): where the server's CPU went\n", t.Rate)
+	tb := tables.Profile(t)
+	writeTable(&tb, b, "")
+	for _, l := range tables.ProfileLines(t) {
+		b.WriteString(l + "\n")
+	}
+}
+
+// writeProfileMarkdown writes the Markdown report's "Server profile"
+// section: the text report's table and lines.
+func writeProfileMarkdown(b *bytes.Buffer, t *analysis.ProfileTable) {
+	fmt.Fprintf(b, "\n## Server profile\n\nWhere the server's CPU went (perf, %d Hz), by library; the crypto share bounds what offload can give.\n\n", t.Rate)
+	tb := tables.Profile(t)
+	writeMarkdownTable(&tb, b)
+	b.WriteByte('\n')
+	for _, l := range tables.ProfileLines(t) {
+		b.WriteString("- " + mdEscape(l) + "\n")
+	}
+}
+
+// WriteProfileCSV writes the server profile of m's run as profile.csv: a
+// header row, then per variant (plan order) one row per library (kind
+// "library": name, samples, share), one per top function (kind
+// "function": name, library, samples, share), and the rows crypto_share
+// (share), offload_bound (value: at most so many times faster; empty when
+// unbounded), delta_pct (value: the measured Δ % against the baseline, when
+// there is one) and self_check (samples, value: samples / (server CPU-s ×
+// rate)); a variant without a profile has one row of kind
+// "not_available" whose reason says why. A run that did not profile its
+// server gives the header alone. It returns any error of w.
+func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
+	cw := csv.NewWriter(w)
+	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
+	if t := m.Profile; t != nil {
+		for i := range t.Variants {
+			v := &t.Variants[i]
+			if !v.Available() {
+				rows = append(rows, []string{v.Name, "not_available", "", "", "", "", "", v.NotAvailableLine()})
+				continue
+			}
+			for _, l := range v.Libraries {
+				rows = append(rows, []string{v.Name, "library", l.Name, "", u(l.Samples), f(l.Share), "", ""})
+			}
+			for _, fn := range v.Functions {
+				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
+			}
+			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
+			bound := ""
+			if !math.IsInf(v.Bound, 1) {
+				bound = f(v.Bound)
+			}
+			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", bound, ""})
+			if v.HasDelta {
+				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
+			}
+			if v.Check.Checked {
+				rows = append(rows, []string{v.Name, "self_check", "", "", u(v.Check.Samples), "", f(v.Check.Ratio), ""})
+			}
+		}
+	}
+	if err := cw.WriteAll(rows); err != nil {
+		return fmt.Errorf("write profile csv %q: %w", m.Run.Name, err)
+	}
+	return nil
+}
+
+// ProfileJSON is a variant's server profile in a SummaryJSON: its
+// libraries' shares (summing to 1), its top functions, the crypto share,
+// the offload bound, the self-check and the pprof file; or the reason
+// there is none.
+type ProfileJSON struct {
+	// Reason says why there is no profile; the rest is then absent.
+	Reason string `json:"reason,omitempty"`
+	// Libraries are the shares of the samples by library, most first.
+	Libraries []ProfileShareJSON `json:"libraries,omitempty"`
+	// Functions are the top functions' shares.
+	Functions []ProfileShareJSON `json:"functions,omitempty"`
+	// Samples is the number of samples.
+	Samples uint64 `json:"samples,omitempty"`
+	// CryptoShare is the share of the crypto libraries; OffloadBound how
+	// many times faster offloading all of it could make the server at
+	// most (absent when unbounded).
+	CryptoShare  *float64 `json:"crypto_share,omitempty"`
+	OffloadBound *float64 `json:"offload_bound,omitempty"`
+	// SelfCheck is samples / (server CPU-s × rate), and whether it is
+	// within 10 % of 1; absent when not checked.
+	SelfCheck *ProfileCheckJSON `json:"self_check,omitempty"`
+	// Pprof is the pprof file's name in the run directory.
+	Pprof string `json:"pprof,omitempty"`
+}
+
+// ProfileShareJSON is a library's or function's share of the samples.
+type ProfileShareJSON struct {
+	Name    string  `json:"name"`
+	Library string  `json:"library,omitempty"`
+	Share   float64 `json:"share"`
+	Samples uint64  `json:"samples"`
+}
+
+// ProfileCheckJSON is the profile's self-check.
+type ProfileCheckJSON struct {
+	Ratio  float64 `json:"ratio"`
+	Agrees bool    `json:"agrees"`
+}
+
+// profileJSON is variant i's profile in JSON form; nil when the run did
+// not profile.
+func profileJSON(t *analysis.ProfileTable, i int) *ProfileJSON {
+	if t == nil || i >= len(t.Variants) {
+		return nil
+	}
+	v := &t.Variants[i]
+	if !v.Available() {
+		return &ProfileJSON{Reason: v.NotAvailableLine()}
+	}
+	out := &ProfileJSON{Samples: v.Samples, Pprof: v.Pprof, Libraries: []ProfileShareJSON{}}
+	for _, l := range v.Libraries {
+		out.Libraries = append(out.Libraries, ProfileShareJSON{Name: l.Name, Share: l.Share, Samples: l.Samples})
+	}
+	for _, f := range v.Functions {
+		out.Functions = append(out.Functions, ProfileShareJSON{Name: f.Name, Library: f.Library, Share: f.Share, Samples: f.Samples})
+	}
+	cs := v.CryptoShare
+	out.CryptoShare = &cs
+	if !math.IsInf(v.Bound, 1) {
+		b := v.Bound
+		out.OffloadBound = &b
+	}
+	if v.Check.Checked {
+		out.SelfCheck = &ProfileCheckJSON{Ratio: v.Check.Ratio, Agrees: v.Check.Agrees}
+	}
+	return out
+}
+
+// WriteProfilePprof writes variant i's server profile (its folded stacks
+// added over its repetitions) as a gzipped pprof profile: sample types
+// samples/count and cpu/nanoseconds (1/rate s per sample), one location
+// per frame with its function and its library as the mapping. go tool
+// pprof, speedscope and Grafana read it. A variant without a profile is
+// an error.
+func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
+	t := m.Profile
+	if t == nil || i < 0 || i >= len(t.Variants) || !t.Variants[i].Available() {
+		return fmt.Errorf("write pprof: variant %d has no profile", i)
+	}
+	v := &t.Variants[i]
+	period := int64(time.Second) / int64(max(t.Rate, 1))
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:     period,
+		Comments:   []string{fmt.Sprintf("kaeload server profile of variant %s: perf cpu-clock at %d Hz", v.Name, t.Rate)},
+	}
+	if !m.Run.Started.IsZero() {
+		p.TimeNanos = m.Run.Started.UnixNano()
+	}
+	mappings := map[string]*profile.Mapping{}
+	functions := map[[2]string]*profile.Function{}
+	locations := map[[2]string]*profile.Location{}
+	location := func(lib, fn string) *profile.Location {
+		k := [2]string{lib, fn}
+		if l, ok := locations[k]; ok {
+			return l
+		}
+		mp, ok := mappings[lib]
+		if !ok {
+			mp = &profile.Mapping{ID: uint64(len(p.Mapping) + 1), File: lib, HasFunctions: true}
+			mappings[lib] = mp
+			p.Mapping = append(p.Mapping, mp)
+		}
+		f, ok := functions[k]
+		if !ok {
+			name := fn
+			if fn == "[unknown]" {
+				name = "[unknown] in " + lib // one node per library, not one for all
+			}
+			f = &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
+			functions[k] = f
+			p.Function = append(p.Function, f)
+		}
+		l := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: mp, Line: []profile.Line{{Function: f}}}
+		locations[k] = l
+		p.Location = append(p.Location, l)
+		return l
+	}
+	for _, st := range v.Stacks {
+		frames := st.Frames()
+		if st.Stack == results.OtherStacks {
+			frames = [][2]string{{"", results.OtherStacks}}
+		}
+		s := &profile.Sample{Value: []int64{int64(st.Samples), int64(st.Samples) * period}}
+		for k := len(frames) - 1; k >= 0; k-- { // pprof lists the leaf first
+			s.Location = append(s.Location, location(frames[k][0], frames[k][1]))
+		}
+		p.Sample = append(p.Sample, s)
+	}
+	if err := p.CheckValid(); err != nil {
+		return fmt.Errorf("write pprof of %s: %w", v.Name, err)
+	}
+	if err := p.Write(w); err != nil {
+		return fmt.Errorf("write pprof of %s: %w", v.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/remote"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/serverprof"
+)
+
+// sshProfHost runs serverprof's script on the server's ssh host, over
+// its master connection.
+type sshProfHost struct{ hc *hostConn }
+
+// Name is the host's name.
+func (h sshProfHost) Name() string { return h.hc.name }
+
+// Script runs script with sh -c there.
+func (h sshProfHost) Script(ctx context.Context, script string) *exec.Cmd {
+	return h.hc.conn.Command(ctx, remote.Shell(nil, script))
+}
+
+// profileHost is where the server runs, for serverprof, and the server's
+// processes there now: the process tree of the server found for the
+// session (findServer), kaeload itself for the built-in target. Without
+// them, why not.
+func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, string) {
+	if s := c.plan.Server; s != nil && s.SSH != nil {
+		hc := c.hosts[s.SSH.Name]
+		h := sshProfHost{hc}
+		if c.serverPID <= 0 {
+			return h, nil, "server PIDs not found: nothing listens on the target's port on " + hc.name
+		}
+		rctx, cancel := context.WithTimeout(ctx, clockTimeout)
+		defer cancel()
+		out, err := hc.conn.Output(rctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+		if err != nil {
+			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
+		}
+		tree, err := cpustat.ParseRemoteProcs(string(out)).Tree(c.serverPID, nil)
+		if err != nil {
+			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
+		}
+		return h, tree.PIDs, ""
+	}
+	if c.builtin {
+		return serverprof.Local(), []int{os.Getpid()}, ""
+	}
+	if c.serverPID <= 0 {
+		return serverprof.Local(), nil, "server PIDs not found: no process of this machine listens on " + c.plan.Target.Addr
+	}
+	tree, err := cpustat.SampleTree(c.serverPID)
+	if err != nil {
+		return serverprof.Local(), nil, fmt.Sprintf("server PIDs not found: %v", err)
+	}
+	return serverprof.Local(), tree.PIDs, ""
+}
+
+// startProfile attaches perf to the server before the window is set,
+// when the plan profiles it: the returned func takes the window and
+// delivers the repetition's profile on its channel once the window has
+// ended (sampling on from its start to its end), or why there is none.
+// It returns nil when the plan does not profile.
+func (c *controller) startProfile(ctx context.Context, label string, window time.Duration) func(results.Window) <-chan *results.ServerProfile {
+	if c.plan.Profile == nil {
+		return nil
+	}
+	host, pids, why := c.profileHost(ctx)
+	logf := func(f string, a ...any) {
+		fmt.Fprintf(c.opts.Log, "%s: server profile "+f+"\n", append([]any{label}, a...)...)
+	}
+	var sess *serverprof.Session
+	var none *results.ServerProfile
+	if why != "" {
+		none = serverprof.Unavailable(host.Name(), nil, why)
+	} else {
+		sess, none = serverprof.Start(ctx, host, pids, window)
+	}
+	if none != nil {
+		logf("not available: %s", none.Reason)
+	} else {
+		logf("perf attached to %d processes on %s", len(pids), host.Name())
+	}
+	return func(win results.Window) <-chan *results.ServerProfile {
+		out := make(chan *results.ServerProfile, 1)
+		if sess == nil {
+			out <- none
+			return out
+		}
+		go func() {
+			p := serverprof.Unavailable(host.Name(), pids, "the window did not complete")
+			defer func() { out <- p }()
+			defer sess.Close()
+			if ctx.Err() != nil || !sleepUntil(ctx, win.Start) {
+				return
+			}
+			if err := sess.Enable(ctx); err != nil {
+				p = serverprof.Unavailable(host.Name(), pids, err.Error())
+				logf("not available: %s", p.Reason)
+				return
+			}
+			if !sleepUntil(ctx, win.End) {
+				return
+			}
+			p = sess.Stop(ctx)
+			if p.Available() {
+				logf("%d samples over %.2f s", p.Samples, p.Seconds)
+			} else {
+				logf("not available: %s", p.Reason)
+			}
+		}()
+		return out
+	}
+}

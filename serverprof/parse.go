@@ -1,0 +1,280 @@
+package serverprof
+
+import (
+	"bufio"
+	"cmp"
+	"errors"
+	"io"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// maxLine bounds one line of perf script's output: a longer one (a
+// demangled template name) is cut there.
+const maxLine = 64 << 10
+
+// Unknown names a symbol or library perf could not resolve.
+const Unknown = "[unknown]"
+
+// frame is one frame of a sample's call chain.
+type frame struct{ lib, fn string }
+
+// Profile counts perf samples: by library and function of the sampled
+// instruction, and by folded call stack. The zero Profile is empty and
+// ready to use.
+type Profile struct {
+	samples uint64
+	libs    map[string]uint64
+	funcs   map[frame]uint64
+	stacks  map[string]uint64
+}
+
+// Samples is the number of samples counted.
+func (p *Profile) Samples() uint64 { return p.samples }
+
+// add counts one sample whose call chain is chain, leaf first.
+func (p *Profile) add(chain []frame) {
+	if p.libs == nil {
+		p.libs, p.funcs, p.stacks = map[string]uint64{}, map[frame]uint64{}, map[string]uint64{}
+	}
+	if len(chain) == 0 {
+		chain = []frame{{Unknown, Unknown}}
+	}
+	p.samples++
+	p.libs[chain[0].lib]++
+	p.funcs[chain[0]]++
+	if len(chain) > results.ProfileDepth {
+		chain = chain[:results.ProfileDepth]
+	}
+	var b strings.Builder
+	for i := len(chain) - 1; i >= 0; i-- {
+		b.WriteString(results.FoldFrame(chain[i].lib, chain[i].fn))
+		if i > 0 {
+			b.WriteByte(';')
+		}
+	}
+	p.stacks[b.String()]++
+}
+
+// ParseScript reads the text of `perf script -F comm,pid,tid,ip,sym,dso`
+// (with or without call chains) and counts its samples. A sample is a
+// line that does not start with white space (the task: "nginx
+// 12651/12651"), optionally followed by its ip, symbol and DSO on the same
+// line, then one line per frame of its call chain ("\t 17f2e8 sym
+// (/usr/lib/…/libcrypto.so.3)"), leaf first, up to a blank line. Lines
+// that are none of these are skipped: the parse never fails on its input,
+// only on a read error.
+func ParseScript(r io.Reader) (*Profile, error) {
+	p := &Profile{}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var chain []frame
+	in := false
+	flush := func() {
+		if in {
+			p.add(chain)
+		}
+		chain, in = chain[:0], false
+	}
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 || err == nil {
+			switch {
+			case strings.TrimSpace(line) == "":
+				flush()
+			case strings.HasPrefix(line, "#"):
+				// a header comment (perf script --header)
+			case (line[0] == ' ' || line[0] == '\t') && !isTask(line):
+				if f, ok := parseFrame(strings.TrimSpace(line)); ok && in {
+					chain = append(chain, f)
+				}
+			default:
+				flush()
+				in = true
+				if f, ok := inlineFrame(line); ok {
+					chain = append(chain, f)
+				}
+			}
+		}
+		if err != nil {
+			flush()
+			if errors.Is(err, io.EOF) {
+				return p, nil
+			}
+			return p, err
+		}
+	}
+}
+
+// readLine reads one line without its end, at most maxLine bytes of it.
+func readLine(br *bufio.Reader) (string, error) {
+	var b []byte
+	for {
+		chunk, isPrefix, err := br.ReadLine()
+		if len(b) < maxLine {
+			b = append(b, chunk[:min(len(chunk), maxLine-len(b))]...)
+		}
+		if err != nil || !isPrefix {
+			return string(b), err
+		}
+	}
+}
+
+// isTask reports whether line starts a sample: among its first fields
+// after the first (the task's name, which may hold spaces), one is
+// "PID/TID". perf script pads the name with spaces on the left when it
+// prints no call chains, so a leading space does not tell.
+func isTask(line string) bool {
+	fields := strings.Fields(line)
+	for _, f := range fields[1:min(len(fields), 9)] {
+		if a, b, ok := strings.Cut(f, "/"); ok && isDigits(a) && isDigits(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// inlineFrame finds the ip, symbol and DSO on a sample's first line
+// (perf script without call chains prints them there): after the "PID/TID"
+// field, a hexadecimal address.
+func inlineFrame(line string) (frame, bool) {
+	fields := strings.Fields(line)
+	for i, f := range fields {
+		a, b, ok := strings.Cut(f, "/")
+		if !ok || !isDigits(a) || !isDigits(b) {
+			continue
+		}
+		rest := strings.Join(fields[i+1:], " ")
+		if rest == "" {
+			return frame{}, false
+		}
+		return parseFrame(rest)
+	}
+	return frame{}, false
+}
+
+// parseFrame parses "ADDR SYMBOL (DSO)": the address in hexadecimal, the
+// symbol possibly with "+0xOFFSET", the DSO in the line's last balanced
+// parentheses.
+func parseFrame(s string) (frame, bool) {
+	addr, rest, _ := strings.Cut(s, " ")
+	if addr == "" || !isHex(addr) {
+		return frame{}, false
+	}
+	rest = strings.TrimSpace(rest)
+	sym, dso := rest, ""
+	if strings.HasSuffix(rest, ")") {
+		depth := 0
+		for i := len(rest) - 1; i >= 0; i-- {
+			switch rest[i] {
+			case ')':
+				depth++
+			case '(':
+				depth--
+			}
+			if depth == 0 {
+				sym, dso = strings.TrimSpace(rest[:i]), rest[i+1:len(rest)-1]
+				break
+			}
+		}
+	}
+	return frame{lib: Library(dso), fn: symbol(sym)}, true
+}
+
+// symbol cleans a symbol: "+0x1f" offsets dropped, "" made Unknown.
+func symbol(s string) string {
+	if i := strings.LastIndex(s, "+0x"); i > 0 && isHex(s[i+3:]) {
+		s = s[:i]
+	}
+	if s == "" {
+		return Unknown
+	}
+	return s
+}
+
+// Library names a DSO as a profile shows it: a path by its base name
+// ("libcrypto.so.3"), "[kernel.kallsyms]" as "kernel", a kernel module
+// ("[hisi_hpre]") and other bracketed names as they are, "" as Unknown;
+// " (deleted)" is dropped.
+func Library(dso string) string {
+	dso = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(dso), "(deleted)"))
+	switch {
+	case dso == "":
+		return Unknown
+	case dso == "[kernel.kallsyms]" || strings.HasPrefix(dso, "[kernel.kallsyms]"):
+		return "kernel"
+	case strings.HasPrefix(dso, "["):
+		return dso
+	}
+	if b := path.Base(dso); b != "." && b != "/" {
+		return b
+	}
+	return dso
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(s string) bool {
+	_, err := strconv.ParseUint(s, 16, 64)
+	return err == nil
+}
+
+// Record is p as the run record stores it: its libraries (at most
+// ProfileLibraries, the rest under OtherLibraries), its top functions and
+// its heaviest stacks (the rest under OtherStacks), each most first and
+// then by name.
+func (p *Profile) Record() results.ServerProfile {
+	out := results.ServerProfile{Samples: p.samples}
+	libs := make([]results.ProfileCount, 0, len(p.libs))
+	for name, n := range p.libs {
+		libs = append(libs, results.ProfileCount{Name: name, Samples: n})
+	}
+	slices.SortFunc(libs, func(a, b results.ProfileCount) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
+	})
+	if len(libs) > results.ProfileLibraries {
+		var rest uint64
+		for _, l := range libs[results.ProfileLibraries-1:] {
+			rest += l.Samples
+		}
+		libs = append(libs[:results.ProfileLibraries-1], results.ProfileCount{Name: results.OtherLibraries, Samples: rest})
+	}
+	out.Libraries = libs
+	fns := make([]results.ProfileFunction, 0, len(p.funcs))
+	for f, n := range p.funcs {
+		fns = append(fns, results.ProfileFunction{Name: f.fn, Library: f.lib, Samples: n})
+	}
+	slices.SortFunc(fns, func(a, b results.ProfileFunction) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
+	})
+	out.Functions = fns[:min(len(fns), results.ProfileFunctions)]
+	stacks := make([]results.FoldedStack, 0, len(p.stacks))
+	for s, n := range p.stacks {
+		stacks = append(stacks, results.FoldedStack{Stack: s, Samples: n})
+	}
+	slices.SortFunc(stacks, func(a, b results.FoldedStack) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
+	})
+	if len(stacks) > results.ProfileStacks {
+		var rest uint64
+		for _, s := range stacks[results.ProfileStacks-1:] {
+			rest += s.Samples
+		}
+		stacks = append(stacks[:results.ProfileStacks-1], results.FoldedStack{Stack: results.OtherStacks, Samples: rest})
+	}
+	out.Stacks = stacks
+	return out
+}

@@ -1,0 +1,456 @@
+package serverprof
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// Rate is the sampling rate perf record runs at, in Hz: a prime, so that
+// the samples do not beat with a periodic timer of the server's.
+const Rate = 499
+
+// Timing of a session.
+const (
+	// attachTimeout bounds perf's start until it has attached to the
+	// PIDs (its first control acknowledgement).
+	attachTimeout = 20 * time.Second
+	// ackTimeout bounds an enable or disable.
+	ackTimeout = 10 * time.Second
+	// scriptTimeout bounds perf script and the parse of its output.
+	scriptTimeout = 2 * time.Minute
+	// limitMargin is how long perf may outlive the window it was started
+	// for before it stops by itself (timeout -s INT): a controller that
+	// died leaves no perf running for long.
+	limitMargin = time.Minute
+)
+
+// Host runs a shell script where the server runs: this machine (Local)
+// or an ssh host (the runner adapts remote.Host to it).
+type Host interface {
+	// Name names the host in profiles and messages ("local", the ssh
+	// host's name).
+	Name() string
+	// Script returns the command that runs script with sh there, its
+	// standard input and output connected to the returned command's.
+	Script(ctx context.Context, script string) *exec.Cmd
+}
+
+// localHost runs scripts with sh -c on this machine.
+type localHost struct{}
+
+// Local is this machine.
+func Local() Host { return localHost{} }
+
+// Name is "local".
+func (localHost) Name() string { return "local" }
+
+// Script runs script with sh -c, in a process group of its own.
+func (localHost) Script(ctx context.Context, script string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "sh", "-c", script)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd
+}
+
+// Session is perf record attached to a server's processes, with sampling
+// off until Enable: Start, then Enable when the window opens, Stop when
+// it closes (or Close to give up).
+type Session struct {
+	host  Host
+	pids  []int
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string // the script's protocol lines; closed at its end
+	// closed is closed by Close: the reader stops passing lines on.
+	closed chan struct{}
+	// parsed delivers the samples once the script prints "script".
+	parsed  chan parsed
+	stderr  *tail
+	enabled time.Time
+	seconds float64 // sampling on, from Enable's ack to Disable's
+	// hz is the host's clock ticks per second (CLK_TCK); ticks the
+	// server processes' CPU ticks read on the host right after the
+	// enable's and the disable's acknowledgements.
+	hz    float64
+	ticks [2]float64
+	once  sync.Once
+}
+
+// parsed is ParseScript's result.
+type parsed struct {
+	p   *Profile
+	err error
+}
+
+// Unavailable is the profile of a repetition without one: its reason,
+// where and what.
+func Unavailable(host string, pids []int, reason string) *results.ServerProfile {
+	return &results.ServerProfile{Reason: reason, Host: host, PIDs: pids, Rate: Rate}
+}
+
+// Start starts perf record on host, attached to pids with sampling off,
+// and returns once perf has attached (it acknowledged a ping on its
+// control FIFO) or failed. window is how long the caller means to
+// profile: perf stops by itself a minute after it. When there can be no
+// profile the session is nil and the profile says why (perf not found,
+// not permitted, the PIDs gone, …); the run goes on without one.
+func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*Session, *results.ServerProfile) {
+	if len(pids) == 0 {
+		return nil, Unavailable(host.Name(), nil, "server PIDs not found")
+	}
+	limit := window + limitMargin
+	cmd := host.Script(context.WithoutCancel(ctx), script(pids, limit))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
+	}
+	s := &Session{host: host, pids: pids, cmd: cmd, stdin: stdin, lines: make(chan string, 16), parsed: make(chan parsed, 1), stderr: &tail{}, closed: make(chan struct{})}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
+	}
+	go s.read(stdout)
+	line, err := s.await(ctx, attachTimeout)
+	if hz, ok := strings.CutPrefix(line, "attached "); err == nil && ok {
+		s.hz, _ = strconv.ParseFloat(strings.TrimSpace(hz), 64)
+		return s, nil
+	}
+	prof := s.failure(ctx, line, err)
+	s.Close()
+	return nil, prof
+}
+
+// read passes the script's lines to s.lines until "script", then parses
+// the rest as perf script's output into s.parsed.
+func (s *Session) read(stdout io.Reader) {
+	defer close(s.lines)
+	br := bufio.NewReader(stdout)
+	for {
+		line, err := br.ReadString('\n')
+		line = strings.TrimRight(line, "\n")
+		if line == "script" {
+			p, err := ParseScript(br)
+			s.parsed <- parsed{p, err}
+			return
+		}
+		if line != "" || err == nil {
+			select {
+			case s.lines <- line:
+			case <-s.closed:
+				return // nobody reads any more
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// await returns the script's next protocol line; an error when it ended,
+// when ctx ended, or after timeout.
+func (s *Session) await(ctx context.Context, timeout time.Duration) (string, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case line, ok := <-s.lines:
+		if !ok {
+			return "", errors.New("the profiling script ended" + s.stderr.say())
+		}
+		return line, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-t.C:
+		return "", fmt.Errorf("perf did not answer within %s", timeout)
+	}
+}
+
+// failure reads why perf stopped from the script's lines after the
+// first one (line), or says what went wrong (err).
+func (s *Session) failure(ctx context.Context, line string, err error) *results.ServerProfile {
+	host := s.host.Name()
+	if err != nil {
+		return Unavailable(host, s.pids, "perf failed: "+err.Error())
+	}
+	if r, ok := strings.CutPrefix(line, "unavailable "); ok {
+		if host != "local" {
+			r += " on " + host
+		}
+		return Unavailable(host, s.pids, r)
+	}
+	if !strings.HasPrefix(line, "failed") {
+		return Unavailable(host, s.pids, "perf failed: unexpected "+strconv.Quote(line))
+	}
+	var errs []string
+	paranoid := ""
+	for {
+		l, err := s.await(ctx, ackTimeout)
+		if err != nil || l == "end" {
+			break
+		}
+		if e, ok := strings.CutPrefix(l, "err "); ok {
+			errs = append(errs, e)
+		} else if v, ok := strings.CutPrefix(l, "paranoid "); ok {
+			paranoid = strings.TrimSpace(v)
+		}
+	}
+	return Unavailable(host, s.pids, Reason(errs, paranoid))
+}
+
+// Reason words why perf record failed, from its error output and the
+// host's kernel.perf_event_paranoid: not permitted, the PIDs gone, a perf
+// without control FIFOs, or perf's own first line.
+func Reason(perfErr []string, paranoid string) string {
+	text := strings.Join(perfErr, "\n")
+	switch {
+	case strings.Contains(text, "perf_event_paranoid") || strings.Contains(text, "Permission denied") || strings.Contains(text, "Operation not permitted"):
+		if paranoid == "" {
+			paranoid = "unknown"
+		}
+		return "not permitted: perf_event_paranoid=" + paranoid + " (run kaeload's server commands as root, or allow it with sysctl kernel.perf_event_paranoid=1 or lower)"
+	case strings.Contains(text, "No such process") || strings.Contains(text, "thread/CPU maps"):
+		return "server PIDs not found (they exited before perf attached)"
+	case strings.Contains(text, "control") && (strings.Contains(text, "unknown option") || strings.Contains(text, "Unknown option")):
+		return "perf too old: it has no --control (perf 5.9 or later needed)"
+	case strings.Contains(text, "not found for kernel"), strings.Contains(text, "perf not found"):
+		return "perf not found: " + firstLine(perfErr)
+	}
+	if l := firstLine(perfErr); l != "" {
+		return "perf record failed: " + l
+	}
+	return "perf record failed"
+}
+
+// firstLine is the first non-empty line of lines, trimmed.
+func firstLine(lines []string) string {
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// Enable turns sampling on (the window opens) and returns once perf has
+// acknowledged it.
+func (s *Session) Enable(ctx context.Context) error {
+	if _, err := io.WriteString(s.stdin, "enable\n"); err != nil {
+		return fmt.Errorf("enable perf: %w", err)
+	}
+	line, err := s.await(ctx, ackTimeout)
+	ticks, ok := strings.CutPrefix(line, "enabled ")
+	if err == nil && !ok {
+		err = fmt.Errorf("unexpected %q", line)
+	}
+	if err != nil {
+		return fmt.Errorf("enable perf: %w", err)
+	}
+	s.ticks[0], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
+	s.enabled = time.Now()
+	return nil
+}
+
+// Stop turns sampling off (the window closed) and collects the profile
+// (Disable, then Collect). The session is over.
+func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
+	if p := s.Disable(ctx); p != nil {
+		s.Close()
+		return p
+	}
+	return s.Collect(ctx)
+}
+
+// Disable turns sampling off and returns once perf has acknowledged it;
+// nil then, else the profile that says why there is none (the session is
+// then over: Close it).
+func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
+	host := s.host.Name()
+	if s.enabled.IsZero() {
+		return Unavailable(host, s.pids, "perf was never enabled")
+	}
+	if _, err := io.WriteString(s.stdin, "disable\n"); err != nil {
+		return Unavailable(host, s.pids, "disable perf: "+err.Error())
+	}
+	line, err := s.await(ctx, ackTimeout)
+	ticks, ok := strings.CutPrefix(line, "disabled ")
+	if err != nil || !ok {
+		return s.failure(ctx, line, err)
+	}
+	s.seconds = time.Since(s.enabled).Seconds()
+	s.ticks[1], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
+	return nil
+}
+
+// Collect stops perf with SIGINT after Disable, runs perf script and
+// returns the profile: the samples between Enable and Disable, or why
+// there are none. The session is over.
+func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
+	defer s.Close()
+	host := s.host.Name()
+	seconds := s.seconds
+	var perfErr []string
+	for {
+		l, err := s.await(ctx, scriptTimeout)
+		if err != nil {
+			// The script ended before perf script ran.
+			return Unavailable(host, s.pids, Reason(perfErr, ""))
+		}
+		if e, ok := strings.CutPrefix(l, "err "); ok {
+			perfErr = append(perfErr, e)
+		}
+		if strings.HasPrefix(l, "scripting") {
+			break
+		}
+	}
+	t := time.NewTimer(scriptTimeout)
+	defer t.Stop()
+	select {
+	case r := <-s.parsed:
+		if r.err != nil {
+			return Unavailable(host, s.pids, "perf script: "+r.err.Error())
+		}
+		rec := r.p.Record()
+		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = host, s.pids, Rate, seconds
+		if s.hz > 0 && s.ticks[1] >= s.ticks[0] {
+			rec.CPUSeconds = (s.ticks[1] - s.ticks[0]) / s.hz
+		}
+		return &rec
+	case <-ctx.Done():
+		return Unavailable(host, s.pids, "perf script: "+ctx.Err().Error())
+	case <-t.C:
+		return Unavailable(host, s.pids, fmt.Sprintf("perf script gave no output within %s", scriptTimeout))
+	}
+}
+
+// Close ends the session: the script's input closes (it stops perf and
+// removes its files), and the command is killed and waited for.
+func (s *Session) Close() {
+	s.once.Do(func() {
+		close(s.closed)
+		_ = s.stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = s.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			if p := s.cmd.Process; p != nil {
+				_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+				_ = p.Kill()
+			}
+			<-done
+		}
+	})
+}
+
+// script is the shell script that runs perf record on pids for at most
+// limit, driven over its standard input and output: it prints
+// "attached HZ" once perf has attached (sampling off; HZ is the host's
+// clock ticks per second), "enabled TICKS" after the "enable" it reads
+// and "disabled TICKS" after "disable" (TICKS: the CPU time of the
+// processes and their reaped children, /proc/PID/stat fields 14-17, read
+// right after perf's acknowledgement), then stops perf with
+// SIGINT, prints perf's error lines ("err …"), "scripting", then
+// "script" and perf script's output. A perf that cannot run gives
+// "unavailable REASON", or "failed STATUS", its error lines, "paranoid N"
+// and "end". Its input closing stops perf early. Its files live in a
+// temporary directory that it removes.
+func script(pids []int, limit time.Duration) string {
+	ps := make([]string, len(pids))
+	for i, p := range pids {
+		ps[i] = strconv.Itoa(p)
+	}
+	secs := strconv.Itoa(int(limit.Seconds()) + 1)
+	r := strings.NewReplacer("@PIDS@", strings.Join(ps, ","), "@PIDLIST@", strings.Join(ps, " "), "@RATE@", strconv.Itoa(Rate), "@LIMIT@", secs)
+	return r.Replace(scriptText)
+}
+
+// scriptText is script's text, @PIDS@, @RATE@ and @LIMIT@ to be filled in.
+const scriptText = `export LC_ALL=C
+command -v perf >/dev/null 2>&1 || { echo "unavailable perf not found"; exit 0; }
+d=$(mktemp -d "${TMPDIR:-/tmp}/kaeload-perf.XXXXXX") || { echo "unavailable no temporary directory for perf.data"; exit 0; }
+trap 'rm -rf "$d"' EXIT
+mkfifo "$d/ctl" "$d/ack" || { echo "unavailable mkfifo failed"; exit 0; }
+t=""
+command -v timeout >/dev/null 2>&1 && t="timeout -s INT @LIMIT@"
+$t perf record --no-bpf-event -e cpu-clock -F @RATE@ -g -p @PIDS@ -o "$d/perf.data" -D -1 --control "fifo:$d/ctl,$d/ack" </dev/null >"$d/out" 2>"$d/err" &
+p=$!
+# When perf ends, open the ack FIFO once, so that a read of it (or its
+# opening, had perf never opened it) ends instead of waiting forever.
+( while kill -0 $p 2>/dev/null; do sleep 1; done; exec 5<>"$d/ack" ) 2>/dev/null &
+exec 4<"$d/ack" 3<>"$d/ctl"
+fail() {
+	kill -INT $p 2>/dev/null; wait $p; echo "failed $?"
+	sed 's/^/err /' "$d/err" "$d/out"
+	echo "paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)"
+	echo end; exit 0
+}
+quit() { kill -INT $p 2>/dev/null; wait $p; exit 0; }
+# ticks prints the processes' CPU ticks with shell builtins only (no
+# fork: it runs right after perf's acknowledgement).
+rp=') '
+ticks() {
+	t=0
+	for i in @PIDLIST@; do
+		l=""
+		{ read -r l </proc/$i/stat; } 2>/dev/null
+		[ -n "$l" ] || continue
+		set -- ${l##*"$rp"}
+		t=$((t + ${12} + ${13} + ${14} + ${15}))
+	done
+	echo $t
+}
+echo ping >&3; read a <&4 || fail
+echo "attached $(getconf CLK_TCK 2>/dev/null || echo 100)"
+read c || quit
+echo enable >&3; read a <&4 || fail
+echo "enabled $(ticks)"
+read c || quit
+echo disable >&3; read a <&4 || fail
+echo "disabled $(ticks)"
+kill -INT $p 2>/dev/null; wait $p
+sed 's/^/err /' "$d/err"
+echo scripting
+echo script
+perf script -i "$d/perf.data" -F comm,pid,tid,ip,sym,dso 2>/dev/null
+`
+
+// tail keeps the last lines a command wrote to stderr.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// Write keeps the last 2 KiB.
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2048 {
+		t.buf = t.buf[len(t.buf)-2048:]
+	}
+	return len(p), nil
+}
+
+// say is ": LAST LINES" or "".
+func (t *tail) say() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := strings.TrimSpace(string(t.buf))
+	if s == "" {
+		return ""
+	}
+	return ": " + strings.ReplaceAll(s, "\n", " | ")
+}

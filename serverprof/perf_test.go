@@ -1,0 +1,148 @@
+package serverprof
+
+import (
+	"context"
+	"crypto/tls"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/internal/nginxtest"
+)
+
+// needPerf skips without perf, except under CI=true, where it is a
+// failure: .ci/run installs it.
+func needPerf(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("perf"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("perf not found under CI=true: %v", err)
+		}
+		t.Skipf("perf not found: %v", err)
+	}
+}
+
+// handshakes makes full TLS handshakes with addr until the server tree
+// of root has used cpu seconds of CPU since before (or 30 s pass).
+func handshakes(t *testing.T, addr string, root int, before cpustat.TreeSample, cpu float64) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for n := 0; ; n++ {
+		c, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true})
+		if err == nil {
+			c.Close()
+		}
+		if n%20 != 0 {
+			continue
+		}
+		now, err := cpustat.SampleTree(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before.Usage(now, 0).Seconds >= cpu || time.Now().After(deadline) {
+			return
+		}
+	}
+}
+
+// TestSessionNginx profiles a real nginx doing full RSA-2048 handshakes:
+// perf attaches before sampling is enabled, the samples while enabled
+// agree with the nginx tree's CPU seconds × Rate within 10 % (the
+// self-check the reports print), and libcrypto is among the libraries.
+func TestSessionNginx(t *testing.T) {
+	needPerf(t)
+	ng := nginxtest.Start(t, nginxtest.Config{})
+	root := ng.Cmd.Process.Pid
+	ctx := context.Background()
+	// The master and its worker: nginx forks the worker after it listens.
+	var tree cpustat.TreeSample
+	for deadline := time.Now().Add(10 * time.Second); len(tree.PIDs) < 2 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var err error
+		if tree, err = cpustat.SampleTree(root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, why := Start(ctx, Local(), tree.PIDs, 30*time.Second)
+	if s == nil {
+		t.Fatalf("no session: %+v", why)
+	}
+	defer s.Close()
+	if err := s.Enable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a, err := cpustat.SampleTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handshakes(t, ng.Addr, root, a, 0.5)
+	b, err := cpustat.SampleTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Stop(ctx)
+	if !p.Available() {
+		t.Fatalf("no profile: %s", p.Reason)
+	}
+	cpu := a.Usage(b, 0).Seconds
+	ratio := float64(p.Samples) / (cpu * Rate)
+	t.Logf("%d samples over %.3f s enabled; nginx used %.3f CPU-s: %.3f of CPU-s × %d Hz; libraries %+v", p.Samples, p.Seconds, cpu, ratio, Rate, p.Libraries)
+	if math.Abs(ratio-1) > 0.10 {
+		t.Errorf("samples %d vs %.3f CPU-s × %d Hz = %.0f: ratio %.3f, want within 10 %%", p.Samples, cpu, Rate, cpu*Rate, ratio)
+	}
+	// The CPU seconds the script read on the host while sampling was
+	// on: the same interval, the same accounting.
+	if got := p.CPUSeconds; math.Abs(got-cpu) > 0.05 {
+		t.Errorf("profile's CPU seconds %.3f, want nginx's %.3f (± 0.05)", got, cpu)
+	}
+	found := false
+	for _, l := range p.Libraries {
+		found = found || strings.HasPrefix(l.Name, "libcrypto")
+	}
+	if !found || p.Host != "local" || p.Rate != Rate || len(p.PIDs) == 0 {
+		t.Errorf("profile %+v: want libcrypto among the libraries, host local, rate %d, the PIDs", p, Rate)
+	}
+}
+
+// TestSessionUnavailable: no perf on PATH, PIDs that do not exist, and
+// no PIDs at all each give a reason, not an error; the script leaves no
+// temporary directory behind.
+func TestSessionUnavailable(t *testing.T) {
+	ctx := context.Background()
+	if _, why := Start(ctx, Local(), nil, time.Second); why.Reason != "server PIDs not found" {
+		t.Errorf("no PIDs: %q", why.Reason)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Run("no perf", func(t *testing.T) {
+		bin := t.TempDir()
+		for _, tool := range []string{"sh", "mktemp", "mkfifo", "rm", "sed", "cat", "sleep", "timeout"} {
+			p, err := exec.LookPath(tool)
+			if err != nil {
+				t.Skipf("%s: %v", tool, err)
+			}
+			if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Setenv("PATH", bin)
+		s, why := Start(ctx, Local(), []int{os.Getpid()}, time.Second)
+		if s != nil || why.Reason != "perf not found" {
+			t.Errorf("session %v, reason %q; want none, \"perf not found\"", s, why.Reason)
+		}
+	})
+	t.Run("gone", func(t *testing.T) {
+		needPerf(t)
+		s, why := Start(ctx, Local(), []int{1 << 22}, time.Second) // above pid_max's largest
+		if s != nil || !strings.HasPrefix(why.Reason, "server PIDs not found") {
+			t.Errorf("session %v, reason %q; want none, server PIDs not found", s, why.Reason)
+		}
+	})
+	if left, _ := filepath.Glob(filepath.Join(tmp, "kaeload-perf.*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
