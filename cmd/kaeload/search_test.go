@@ -278,7 +278,13 @@ func TestSearchFlatTop(t *testing.T) {
 			t.Errorf("report does not say %q:\n%s", want, out)
 		}
 		for _, v := range plateau {
-			if !top[v] {
+			switch {
+			case top[v]:
+			case spread > flatNoise:
+				// Windows of equal cost that differ this much leave a value
+				// of twice the cost, measured twice, within the noise.
+				t.Skipf("plateau %v holds %s, which costs twice as much as the top, but the windows on the top differed by %.1f %% (sd of ln score), over %.0f %%: the machine's load moved a handshake's CPU time", plateau, v, 100*spread, 100*flatNoise)
+			default:
 				t.Errorf("plateau %v holds %s, which costs twice as much as the top\n%s", plateau, v, out)
 			}
 		}

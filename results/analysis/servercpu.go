@@ -109,9 +109,14 @@ type Saturation struct {
 	MeanLatency time.Duration
 	LittleRate  float64
 	Rate        float64
+	// OtherLoad is set when other processes took a large share of the
+	// server's CPUs (ServerCPUUse.OtherLoad): the window then measured
+	// them, which its OTHER LOAD line says, and is not NOT SATURATED.
+	OtherLoad bool
 	// NotSaturated: judged, the server's CPUs under
 	// results.ServerSaturatedBusy (its own share and, where read, their
-	// busy time), no group client-bound, no accelerator at work, and
+	// busy time) and not shared (OtherLoad), no group client-bound, no
+	// accelerator at work, and
 	// Little's law holding (LittleAgrees): the connections in flight set
 	// the rate.
 	NotSaturated bool
@@ -137,6 +142,7 @@ func RepSaturation(rep *results.Rep) Saturation {
 	s.Server, s.CPUs = c.Busy, c.CPUs
 	if u, ok := rep.ServerCPUUse(); ok && u.Measured {
 		s.CPUsBusy, s.HasCPUsBusy = u.Busy, true
+		s.OtherLoad = u.OtherLoad
 	}
 	s.ClientBound = len(ClientBound(rep)) > 0
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
@@ -146,7 +152,7 @@ func RepSaturation(rep *results.Rep) Saturation {
 		}
 	}
 	busy := s.Server >= results.ServerSaturatedBusy || (s.HasCPUsBusy && s.CPUsBusy >= results.ServerSaturatedBusy)
-	s.NotSaturated = !busy && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
+	s.NotSaturated = !busy && !s.OtherLoad && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
 	return s
 }
 
