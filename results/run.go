@@ -1,6 +1,7 @@
 package results
 
 import (
+	"strings"
 	"encoding/json"
 	"fmt"
 	"github.com/kaeload/kaeload/results/stats"
@@ -128,9 +129,34 @@ type Variant struct {
 	// and measured again because they measured the client or shared CPUs
 	// (each with Rep.Excluded saying why): shown, in no statistic.
 	Excluded []Rep `json:"excluded,omitempty"`
+	// Info is the output of the server's info commands for this variant
+	// (server.info; nginx -V and openssl version for nginx): the server's
+	// software as it ran; nil when none ran.
+	Info []InfoRun `json:"info,omitempty"`
 	// Speed are the variant's crypto micro-benchmark runs, one per speed
 	// command of the scenario, in order; nil when it has none.
 	Speed []SpeedRun `json:"speed,omitempty"`
+}
+
+// InfoRun is one server info command run for a variant and what it
+// printed (at most InfoMax bytes), or why it failed.
+type InfoRun struct {
+	Command string `json:"command"`
+	Output  string `json:"output,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// InfoMax bounds what an info command's output keeps.
+const InfoMax = 4096
+
+// Line is the run in one line, for the reports: "nginx -V: nginx
+// version: nginx/1.22.1" (its output's first line), or its error.
+func (i InfoRun) Line() string {
+	if i.Error != "" {
+		return i.Command + ": failed: " + i.Error
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(i.Output), "\n")
+	return i.Command + ": " + first
 }
 
 // SpeedRun is one crypto micro-benchmark command run for a variant

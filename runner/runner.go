@@ -116,6 +116,8 @@ type Recorder interface {
 	// Excluded records a window of r.Variants[variant] that the plan's
 	// ExcludeFlagged policy set aside (rep.Excluded says why).
 	Excluded(variant int, rep results.Rep) error
+	// Info records the server info runs of r.Variants[variant].
+	Info(variant int, runs []results.InfoRun) error
 	// Speed records the speed runs of r.Variants[variant].
 	Speed(variant int, runs []results.SpeedRun) error
 	// Warning records a warning about the run.
@@ -501,6 +503,8 @@ type controller struct {
 	disp     display
 	probes   [][]server.Probe // per variant
 	lastEnd  time.Time        // end of the last measured window, for Cooldown
+	// infoDone marks, per variant, that its server info commands have run.
+	infoDone map[int]bool
 	// speedDone marks, per variant, that its speed commands have run.
 	speedDone []bool
 	server    meter // the server's CPU; nil when it cannot be measured

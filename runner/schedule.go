@@ -204,6 +204,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 	}
 	c.findServer(v)
+	c.runInfo(ctx, ctl, s.variant, rv)
 	if c.plan.Load.Capacity != nil {
 		return c.searchCapacity(ctx, s, ctl)
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -43,4 +44,36 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 		out = append(out, run)
 	}
 	return out
+}
+
+// runInfo runs the plan's server info commands for variant v through ctl
+// (its env, bounded by the command timeout), once per variant, when its
+// server is ready, and records their output with the variant: the
+// server's software as it ran. A failed command is recorded with why; it
+// fails nothing.
+func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant int, rv *results.Variant) {
+	if c.plan.Server == nil || len(c.plan.Server.Info) == 0 || c.infoDone[variant] || rv.Info != nil {
+		return
+	}
+	if c.infoDone == nil {
+		c.infoDone = map[int]bool{}
+	}
+	c.infoDone[variant] = true
+	runs := make([]results.InfoRun, 0, len(c.plan.Server.Info))
+	for _, cmd := range c.plan.Server.Info {
+		if ctx.Err() != nil {
+			return
+		}
+		text, err := ctl.Run(ctx, "info", cmd, commandTimeout(c.plan))
+		run := results.InfoRun{Command: cmd, Output: strings.TrimSpace(text)}
+		if len(run.Output) > results.InfoMax {
+			run.Output = run.Output[:results.InfoMax]
+		}
+		if err != nil {
+			run.Error = err.Error()
+		}
+		runs = append(runs, run)
+	}
+	rv.Info = runs
+	c.record(func(r Recorder) error { return r.Info(variant, runs) })
 }

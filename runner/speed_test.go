@@ -36,7 +36,18 @@ func TestSpeedSchedule(t *testing.T) {
 			{Command: "echo hello", Timeout: 5 * time.Second},
 		}
 	}
+	// Server info runs once per variant too, when its server is ready,
+	// with its env; a failing command is recorded, not fatal.
+	p.Server.Info = []string{"echo info $OPS; echo second line", "echo gone >&2; exit 4"}
 	run, log := runLogged(t, p)
+	for i, want := range []string{"info 801.2\nsecond line", "info 1602.4\nsecond line"} {
+		in := run.Variants[i].Info
+		if len(in) != 2 || in[0].Output != want || in[0].Error != "" || !strings.Contains(in[1].Error, "exit status 4") {
+			t.Errorf("variant %s: server info %+v, want %q and an exit status 4", run.Variants[i].Name, in, want)
+		} else if got, want := in[0].Line(), "echo info $OPS; echo second line: "+strings.Split(want, "\n")[0]; got != want {
+			t.Errorf("info line %q, want %q", got, want)
+		}
+	}
 	if got, want := calls(), "stop a, speed a, start a, stop a, stop b, speed b, start b, stop b, stop a, start a, stop a, stop b, start b, stop b"; got != want {
 		t.Errorf("commands\n got %q\nwant %q", got, want)
 	}

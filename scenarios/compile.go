@@ -287,6 +287,14 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	p.Profile = c.profile()
 	p.Server = c.server(p.Target)
 	p.Variants, p.Baseline = c.variants()
+	if p.Server != nil && s.Server != nil {
+		switch {
+		case s.Server.Info != nil:
+			p.Server.Info = s.Server.Info
+		case slices.ContainsFunc(p.Variants, func(v plans.Variant) bool { return strings.Contains(v.Start, "nginx") }):
+			p.Server.Info = plans.NginxInfo
+		}
+	}
 	p.Search = c.searchPlan(p)
 	c.speed()
 	if len(p.Variants) > 0 {

@@ -362,3 +362,23 @@ func TestMaxErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestServerInfo: a server started with nginx records nginx -V and
+// openssl version with each variant unless server.info says otherwise;
+// info: [] records nothing; another server records nothing by default.
+func TestServerInfo(t *testing.T) {
+	for _, tc := range []struct {
+		server string
+		want   []string
+	}{
+		{`{start: nginx -c /etc/nginx/nginx.conf, stop: nginx -s quit}`, plans.NginxInfo},
+		{`{start: nginx, info: []}`, nil},
+		{`{start: nginx, info: ["haproxy -vv"]}`, []string{"haproxy -vv"}},
+		{`{start: haproxy -f /etc/haproxy.cfg}`, nil},
+	} {
+		p := mustCompile(t, "target: {url: \"https://10.0.0.2/\"}\nserver: "+tc.server+"\n", eightCPUs)
+		if got := p.Server.Info; !slices.Equal(got, tc.want) {
+			t.Errorf("server %s: info %q, want %q", tc.server, got, tc.want)
+		}
+	}
+}

@@ -303,6 +303,12 @@
 //	                Default: tcp to the target's address.
 //	  command_timeout  bound on stop, reload and each probe; default 60s,
 //	                > 0, at most 24h.
+//	  info          commands run once per variant, with its env, when its
+//	                server is ready; their output (4 KiB each) records the
+//	                server's software with the variant in run.json, the
+//	                reports and compare's diff. Default, when a variant's
+//	                start command runs nginx: nginx -V and openssl version
+//	                -a; info: [] records nothing.
 //	  probes        commands read right before and after each measured
 //	                window; the delta of the number each prints is stored:
 //	    - name      labels the reading; unique.

@@ -308,6 +308,10 @@ type ServerSpec struct {
 	CommandTimeout *time.Duration `yaml:"command_timeout"`
 	// Probes are commands read before and after each measured window.
 	Probes []ProbeSpec `yaml:"probes"`
+	// Info are commands whose output records the server's software with
+	// each variant (default for nginx: nginx -V and openssl version;
+	// [] for none).
+	Info []string `yaml:"info"`
 	// Profile profiles the server with perf during every measured window
 	// (where its CPU went: by library, by function, folded stacks).
 	Profile *bool `yaml:"profile"`

@@ -162,6 +162,9 @@ func (s *store) Partial(variant int, rep results.Rep) error { return s.journal.P
 // Excluded records a window the exclude_flagged policy set aside.
 func (s *store) Excluded(variant int, rep results.Rep) error { return s.journal.Excluded(variant, rep) }
 
+// Info records a variant's server info runs.
+func (s *store) Info(variant int, runs []results.InfoRun) error { return s.journal.Info(variant, runs) }
+
 // Speed records a variant's speed runs.
 func (s *store) Speed(variant int, runs []results.SpeedRun) error {
 	return s.journal.Speed(variant, runs)

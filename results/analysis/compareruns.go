@@ -7,6 +7,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/stats"
+	"slices"
 	"strings"
 )
 
@@ -199,6 +200,9 @@ func planLine(runs []*results.Run, names []string) string {
 		for _, d := range jsonDiff("host", runs[0].Host, runs[i].Host) {
 			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
 		}
+		for _, d := range infoDiff(runs[0], runs[i]) {
+			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
+		}
 	}
 	line := "plans: identical"
 	switch {
@@ -212,4 +216,41 @@ func planLine(runs []*results.Run, names []string) string {
 		line = fmt.Sprintf("plans: identical; the hosts differ from %s's:", names[0])
 	}
 	return strings.Join(append([]string{line}, lines...), "\n")
+}
+
+// infoDiff returns, for each variant both runs measured, the server info
+// commands whose output differs (the server's software: nginx -V, openssl
+// version): "server info of kae, openssl version: OpenSSL 3.0.11 → OpenSSL
+// 3.0.13" with the first line that differs.
+func infoDiff(a, b *results.Run) []string {
+	var out []string
+	for i := range a.Variants {
+		va := &a.Variants[i]
+		j := slices.IndexFunc(b.Variants, func(v results.Variant) bool { return v.Name == va.Name })
+		if j < 0 {
+			continue
+		}
+		for _, ia := range va.Info {
+			k := slices.IndexFunc(b.Variants[j].Info, func(x results.InfoRun) bool { return x.Command == ia.Command })
+			if k < 0 {
+				continue
+			}
+			ib := b.Variants[j].Info[k]
+			la, lb := strings.Split(ia.Output+ia.Error, "\n"), strings.Split(ib.Output+ib.Error, "\n")
+			for n := 0; n < max(len(la), len(lb)); n++ {
+				x, y := "", ""
+				if n < len(la) {
+					x = la[n]
+				}
+				if n < len(lb) {
+					y = lb[n]
+				}
+				if x != y {
+					out = append(out, fmt.Sprintf("server info of %s, %s: %s → %s", va.Name, ia.Command, x, y))
+					break
+				}
+			}
+		}
+	}
+	return out
 }

@@ -188,6 +188,8 @@ type comparisonRow struct {
 
 type variantRow struct {
 	Variant, Color, Series, Sweep, Env, Reps string
+	// Info are the server's info commands' lines (results.InfoRun.Line).
+	Info []string
 }
 
 type repRow struct {
@@ -471,10 +473,14 @@ func hasDelta(v, base *variantData) bool {
 }
 
 func variantRowOf(v *variantData) variantRow {
-	return variantRow{
+	row := variantRow{
 		Variant: v.V.Name, Color: cssColor(v.Color), Series: v.V.Series,
 		Sweep: keyValues(v.V.Sweep), Env: keyValues(v.V.Env), Reps: strconv.Itoa(len(v.V.Reps)),
 	}
+	for _, in := range v.V.Info {
+		row.Info = append(row.Info, in.Line())
+	}
+	return row
 }
 
 // keyValues renders a map as "k=v k=v" in key order.

@@ -249,6 +249,9 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <tbody>
 {{- range .Variants}}
 <tr><td class="name"><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}</td><td>{{.Series}}</td><td>{{.Sweep}}</td><td class="msg">{{.Env}}</td><td class="num">{{.Reps}}</td></tr>
+{{- range .Info}}
+<tr><td></td><td colspan="4" class="msg">server {{.}}</td></tr>
+{{- end}}
 {{- end}}
 </tbody>
 </table></div>

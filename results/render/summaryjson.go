@@ -268,6 +268,9 @@ type VariantJSON struct {
 	// MDESpread names the repetitions that alone make most of the spread
 	// behind the comparison's MDE (VariantSummary.MDESpread).
 	MDESpread string `json:"mde_spread,omitempty"`
+	// ServerInfo is the output of the server's info commands for the
+	// variant (nginx -V, openssl version: results.Variant.Info).
+	ServerInfo []results.InfoRun `json:"server_info,omitempty"`
 	// ServerProfile is where the server's CPU went (Report.Profile), or
 	// why that is not known; absent when the run did not profile.
 	ServerProfile *ProfileJSON `json:"server_profile,omitempty"`
@@ -603,7 +606,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 			v.Comparison = &cmp
 			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat)
 		}
-		v.Caveat, v.MDESpread = vs.Caveat, vs.MDESpread
+		v.Caveat, v.MDESpread, v.ServerInfo = vs.Caveat, vs.MDESpread, r.Variants[i].Info
 		v.ServerProfile = profileJSON(m.Profile, i)
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {

@@ -121,6 +121,9 @@ func writeVariant(b *bytes.Buffer, v *results.Variant, ras []analysis.RepReport)
 		}
 		b.WriteByte('\n')
 	}
+	for _, in := range v.Info {
+		fmt.Fprintf(b, "server %s\n", in.Line())
+	}
 	if len(v.Reps) == 0 {
 		b.WriteString("no completed repetitions")
 		if len(v.Partial) > 0 {

@@ -31,6 +31,8 @@ const (
 	// (Variant.Excluded).
 	recExcluded = "excluded"
 	recSpeed    = "speed"
+	// recInfo records a variant's server info (Variant.Info).
+	recInfo = "info"
 	recWarning  = "warning"
 	// recNotMeasured gives up on a variant (Run.NotMeasured).
 	recNotMeasured = "not_measured"
@@ -53,6 +55,7 @@ type journalRecord struct {
 	Variant int                `json:"variant"`
 	Rep     *results.Rep       `json:"rep,omitempty"`
 	Speed   []results.SpeedRun `json:"speed,omitempty"`
+	Info    []results.InfoRun  `json:"info,omitempty"`
 	Warning string             `json:"warning,omitempty"`
 	// Reason is why the variant was not measured (not_measured).
 	Reason string `json:"reason,omitempty"`
@@ -226,6 +229,12 @@ func (j *Journal) Partial(variant int, rep results.Rep) error {
 // the exclude_flagged policy set aside (results.Run.AddExcluded).
 func (j *Journal) Excluded(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recExcluded, Variant: variant, Rep: &rep})
+}
+
+// Info records the server info runs of the header's variant at index
+// variant.
+func (j *Journal) Info(variant int, runs []results.InfoRun) error {
+	return j.record(journalRecord{Type: recInfo, Variant: variant, Info: runs})
 }
 
 // Speed records the speed runs of the header's variant at index variant.
@@ -407,6 +416,12 @@ func replay(r *results.Run, rec journalRecord) error {
 			return errors.New("journal: partial record without a window")
 		}
 		r.AddPartial(rec.Variant, *rec.Rep)
+	case recInfo:
+		v, err := variant()
+		if err != nil {
+			return err
+		}
+		v.Info = rec.Info
 	case recSpeed:
 		v, err := variant()
 		if err != nil {
@@ -523,6 +538,7 @@ func cloneVariants(vs []results.Variant) []results.Variant {
 		v.Partial = append([]results.Rep(nil), v.Partial...)
 		v.Excluded = append([]results.Rep(nil), v.Excluded...)
 		v.Speed = append([]results.SpeedRun(nil), v.Speed...)
+		v.Info = append([]results.InfoRun(nil), v.Info...)
 		out[i] = v
 	}
 	return out

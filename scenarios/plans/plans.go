@@ -303,7 +303,17 @@ type Server struct {
 	Ready Ready `json:"ready"`
 	// CommandTimeout bounds the stop and reload commands and each probe.
 	CommandTimeout time.Duration `json:"command_timeout"`
+	// Info are the commands run once per variant, with its environment,
+	// when its server is ready: their output records the server's
+	// software with the variant (results.Variant.Info).
+	Info []string `json:"info,omitempty"`
 }
+
+// NginxInfo are the server info commands of a scenario whose start
+// commands run nginx and that sets no server.info: nginx's version and
+// build options (its OpenSSL among them) and the OpenSSL that the
+// variant's environment (OPENSSL_CONF, an engine) gives.
+var NginxInfo = []string{"nginx -V 2>&1", "openssl version -a 2>&1 | head -3"}
 
 // Ready is the readiness probe run after a start command.
 type Ready struct {
