@@ -1,12 +1,12 @@
 package results
 
 import (
-	"strings"
 	"encoding/json"
 	"fmt"
 	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 

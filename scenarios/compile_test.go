@@ -54,10 +54,11 @@ func defaultLoad(groups ...plans.Group) plans.Load {
 
 var defaultVariants = []plans.Variant{{Name: "default"}}
 
-// localServer is the default server control for a target at addr.
+// localServer is the default server control for a target at addr, of
+// a server started with nginx (which records plans.NginxInfo).
 func localServer(addr string) *plans.Server {
 	return &plans.Server{Host: "local", CommandTimeout: DefaultCommandTimeout,
-		Ready: plans.Ready{Kind: "tcp", Addr: addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}}
+		Ready: plans.Ready{Kind: "tcp", Addr: addr, Interval: DefaultReadyInterval, Timeout: DefaultReadyTimeout}, Info: plans.NginxInfo}
 }
 
 // TestCompileGood compiles good scenarios and compares the whole Plan.

@@ -105,7 +105,7 @@ func TestExampleNginxKAE(t *testing.T) {
 		{"stop", p.Variants[8].Stop, "/usr/local/nginx/sbin/nginx -c /usr/local/nginx/conf/nginx.conf -s quit"},
 		{"probes", p.Variants[0].Probes, []plans.Probe{{Name: "hpre_send", Command: "cat /sys/kernel/debug/hisi_hpre/0000:79:00.0/hpre_dfx/send_cnt"}}},
 		{"server", *p.Server, plans.Server{Host: "local", CommandTimeout: time.Minute,
-			Ready: plans.Ready{Kind: "tcp", Addr: "10.0.0.2:443", Interval: 200 * time.Millisecond, Timeout: 30 * time.Second}}},
+			Ready: plans.Ready{Kind: "tcp", Addr: "10.0.0.2:443", Interval: 200 * time.Millisecond, Timeout: 30 * time.Second}, Info: plans.NginxInfo}},
 		{"order", [2]any{p.Order, p.Cooldown}, [2]any{results.OrderRandomized, 2 * time.Second}},
 		{"equivalence", p.Equivalence, 0.02},
 		{"baseline", p.Baseline, "baseline"},

@@ -102,7 +102,7 @@ baseline: kae
 		t.Errorf("variants:\ngot  %s\nwant %s", jsonText(p.Variants), jsonText(want))
 	}
 	wantServer := &plans.Server{Host: "local", CommandTimeout: 7 * time.Second,
-		Ready: plans.Ready{Kind: "tls", Addr: "127.0.0.1:8443", Interval: 200 * time.Millisecond, Timeout: 5 * time.Second}}
+		Ready: plans.Ready{Kind: "tls", Addr: "127.0.0.1:8443", Interval: 200 * time.Millisecond, Timeout: 5 * time.Second}, Info: plans.NginxInfo}
 	if !reflect.DeepEqual(p.Server, wantServer) {
 		t.Errorf("server: got %+v, want %+v", p.Server, wantServer)
 	}

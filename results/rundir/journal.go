@@ -32,8 +32,8 @@ const (
 	recExcluded = "excluded"
 	recSpeed    = "speed"
 	// recInfo records a variant's server info (Variant.Info).
-	recInfo = "info"
-	recWarning  = "warning"
+	recInfo    = "info"
+	recWarning = "warning"
 	// recNotMeasured gives up on a variant (Run.NotMeasured).
 	recNotMeasured = "not_measured"
 	recEnd         = "end"
