@@ -214,6 +214,7 @@ func TestSharedCountedOnce(t *testing.T) {
 	h.grew["ListenDrops"] = every(6, 10)
 	h.grew["TCPSynRetrans"] = every(6, 4)
 	rep := withListener(withHosts(synthRep(steady(4, 1000)), h), 0, every(6, 10)...)
+	rep.Total.Sockets.Read, rep.Total.Sockets.Retransmitted = rep.Total.Connections, 16
 	got := Rep("v", &rep, Options{})
 	if len(got.Diagnoses) != 1 {
 		t.Fatalf("diagnoses %v, want one", rules(got.Diagnoses))

@@ -31,14 +31,19 @@
 // which every output names and no threshold counts (diagnoses,
 // listen_overflows). The evidence:
 //
-//   - accept-queue overflow and SYN queue full: the target's listener
-//     (results.ListenQueue, read at the timeline's boundaries) dropped
-//     SYNs or handshakes, or a boundary found its accept queue full;
-//     where it was read that decides. Where it was not (a server out of
-//     reach, a run stored before), connects of 1 s or more (a SYN dropped
-//     and retransmitted: its first retransmit waits 1 s) or connections
-//     whose TCP_INFO counted retransmits (results.Sockets: a final ACK or
-//     first data dropped);
+//   - accept-queue overflow and SYN queue full: a boundary found the
+//     target's listener (results.ListenQueue, read at the timeline's
+//     boundaries) with its accept queue full, or the listener dropped
+//     packets and the run's connections show what a drop forces:
+//     connects of 1 s or more (a SYN dropped and retransmitted: its first
+//     retransmit waits 1 s) or connections whose TCP_INFO counted
+//     retransmits (results.Sockets: a final ACK or first data dropped).
+//     A listener's drop counter also counts duplicates the kernel
+//     discarded, which cost nothing, so drops alone decide only where
+//     nothing of the run's connections was recorded; a listener read
+//     with no drop decides that there was none. Where it was not read (a
+//     server out of reach, a run stored before), the connects and
+//     retransmits decide;
 //   - TIME_WAIT overflow and reset storm, whose counters have no owner:
 //     the run's connects are at least OwnShare of the host's connections.
 //

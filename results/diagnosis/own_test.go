@@ -14,7 +14,8 @@ import (
 // before listeners were read, where no connect took 1 s and no
 // connection retransmitted, there is no diagnosis and listen_overflows is
 // 0: the change is named on the host, not attributable to the run. The
-// target's own drops, or the run's slow connects, make it a diagnosis.
+// target's own drops with the retransmits or slow connects a drop forces,
+// or (no listener read) the run's slow connects, make it a diagnosis.
 func TestForeignOverflow(t *testing.T) {
 	foreign := func() host {
 		h := normalShared(6, 1000)
@@ -34,7 +35,11 @@ func TestForeignOverflow(t *testing.T) {
 	}{
 		{"listener read, dropped nothing", every(6, 0), 0, 0, nil, 0, "the target's listener, port 443 on server: dropped nothing, its accept queue at most 3 of 511"},
 		{"listener read, dropped nothing, slow connects", every(6, 0), 30, 0, nil, 0, "dropped nothing"},
-		{"listener read, dropped", series(0, 0, 0, 0, 12, 0), 0, 0, []string{RuleAcceptQueue}, 12, ""},
+		{"listener read, dropped, connections retransmitted", series(0, 0, 0, 0, 12, 0), 0, 7, []string{RuleAcceptQueue}, 12, ""},
+		{"listener read, dropped, slow connects", series(0, 0, 0, 0, 12, 0), 30, 0, []string{RuleAcceptQueue}, 12, ""},
+		// CI's case: one drop in 1,072 connects that cost none of them
+		// anything (sk_drops counts discards of duplicates too).
+		{"listener read, dropped 1, the run's connections clean", series(0, 0, 0, 0, 1, 0), 0, 0, nil, 0, "dropped 1, its accept queue at most 3 of 511 at the boundaries; 0 of 4,000 connects took 1 s or more; 0 of 4,000 connections retransmitted"},
 		{"listener read in no interval", []*uint64{nil, nil, nil, nil, nil, nil}, 0, 0, nil, 0, "not read in any interval of the window"},
 		{"no listener, fast connects", nil, 0, 0, nil, 0, "0 of 4,000 connects took 1 s or more"},
 		{"no listener, slow connects", nil, 30, 0, []string{RuleAcceptQueue}, 493, ""},
@@ -49,7 +54,7 @@ func TestForeignOverflow(t *testing.T) {
 			if tc.slow > 0 {
 				rep.Total.Latency.Connect.RecordN(1020*time.Millisecond, tc.slow)
 			}
-			if tc.retrans > 0 || strings.Contains(tc.own, "connections retransmitted") {
+			if tc.listener != nil || tc.retrans > 0 || strings.Contains(tc.own, "connections retransmitted") {
 				rep.Total.Sockets.Read, rep.Total.Sockets.Retransmitted = rep.Total.Connections, tc.retrans
 			}
 			got := Rep("v", &rep, Options{})

@@ -378,6 +378,10 @@ func (k *kernel) resets() []Diagnosis {
 func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
 	host := k.hostOverflows(ds)
 	if l := k.own.listener; l.Measured() {
+		if own, _ := k.own.queueTrouble(); !own {
+			var zero uint64 // its drops were not overflows (queueTrouble)
+			return &zero
+		}
 		// Its drops count each of its overflows and a few drops more
 		// (SYNs dropped for other reasons): the namespace's count bounds
 		// them where another listener did not overflow too.
