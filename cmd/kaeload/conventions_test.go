@@ -118,3 +118,40 @@ func TestReportOutputFlags(t *testing.T) {
 		t.Errorf("report -o into a missing directory: exit %d, want 1", code)
 	}
 }
+
+// TestCIRunsTheREADMECommand: the README's test command and .ci/run race
+// the same packages. They drifted once (CI raced metrics and serverprof,
+// the README did not), and a user who runs the README's command must run
+// what CI does.
+func TestCIRunsTheREADMECommand(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "go test -p 1 ./... && go test -race -p 1 "
+	var fromREADME []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if rest, ok := strings.CutPrefix(line, cmd); ok {
+			fromREADME = strings.Fields(rest)
+		}
+	}
+	var fromCI []string
+	for _, line := range strings.Split(string(ci), "\n") {
+		if rest, ok := strings.CutPrefix(line, "race=("); ok {
+			fromCI = strings.Fields(strings.TrimSuffix(rest, ")"))
+		}
+	}
+	if len(fromREADME) == 0 || len(fromCI) == 0 {
+		t.Fatalf("no test command found: README %q, .ci/run race=(%q)", fromREADME, fromCI)
+	}
+	if strings.Join(fromREADME, " ") != strings.Join(fromCI, " ") {
+		t.Errorf("the README races %q, .ci/run races %q", fromREADME, fromCI)
+	}
+	if !strings.Contains(string(ci), "go test -p 1 -timeout 10m ./...") {
+		t.Error(".ci/run does not run the README's go test -p 1 ./...")
+	}
+}
