@@ -2,13 +2,12 @@ package runner
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/render"
@@ -91,12 +90,7 @@ const noASM = "~0xffffffffffffffff:~0xffffffffffffffff"
 // needOpenSSL skips without the openssl command, except under CI=true.
 func needOpenSSL(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("openssl"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("openssl is missing (CI installs Debian's openssl package)")
-		}
-		t.Skip("openssl is missing")
-	}
+	testkit.NeedCommand(t, "openssl", "Debian's openssl package")
 }
 
 // TestSpeedOpenSSL runs the real openssl speed for two variants of the

@@ -13,18 +13,14 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 )
 
 // needPerf skips without perf, except under CI=true, where it is a
 // failure: .ci/run installs it.
 func needPerf(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("perf"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("perf not found under CI=true: %v", err)
-		}
-		t.Skipf("perf not found: %v", err)
-	}
+	testkit.NeedCommand(t, "perf", "Debian's linux-perf")
 }
 
 // handshakes makes full TLS handshakes with addr until the server tree

@@ -21,12 +21,7 @@ import (
 // needPerf skips without perf, except under CI=true (.ci/run installs it).
 func needPerf(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("perf"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("perf not found under CI=true: %v", err)
-		}
-		t.Skipf("perf not found: %v", err)
-	}
+	testkit.NeedCommand(t, "perf", "Debian's linux-perf")
 }
 
 // TestLocalNginxProfile runs examples/local-nginx.yaml's four variants

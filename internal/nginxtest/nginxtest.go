@@ -95,10 +95,7 @@ func Binary(t testing.TB) string {
 			return path
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("nginx not found but CI=true: .ci/run must install it (apt-get install -y nginx)")
-	}
-	t.Skip("nginx not installed (apt-get install -y nginx); skipping real-server test")
+	testkit.Missing(t, "nginx not installed (apt-get install -y nginx); skipping real-server test")
 	return ""
 }
 

@@ -8,6 +8,7 @@ package promtest
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"io"
 	"net"
 	"net/http"
@@ -48,10 +49,7 @@ func Find(t testing.TB, name string) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not found (KAELOAD_PROMETHEUS, PATH, %s): CI extracts Debian's prometheus package there", name, DefaultDir)
-	}
-	t.Skipf("%s not found (KAELOAD_PROMETHEUS, PATH, %s)", name, DefaultDir)
+	testkit.Missing(t, "%s not found (KAELOAD_PROMETHEUS, PATH, %s, where .ci/run extracts Debian's prometheus package)", name, DefaultDir)
 	return ""
 }
 

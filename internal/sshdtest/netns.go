@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/kaeload/kaeload/internal/testkit"
 )
 
 // Netns is a network namespace of its own joined to this one by a veth
@@ -46,12 +48,7 @@ var netnsSeq atomic.Int32
 // under CI=true and skips it otherwise.
 func NewNetns(t testing.TB) *Netns {
 	t.Helper()
-	if _, err := exec.LookPath("ip"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ip (iproute2) not found but CI=true: .ci/run must install it")
-		}
-		t.Skip("ip (iproute2) not installed; skipping the network namespace test")
-	}
+	testkit.NeedCommand(t, "ip", "Debian's iproute2; the network namespace test needs it")
 	n := int(netnsSeq.Add(1))
 	id := (os.Getpid()*7 + n) % 16000
 	// One /30 per namespace, 10.200.0.0/30 … 10.203.255.252/30, from id.

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -43,6 +44,29 @@ func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Missing ends a test that lacks a part it needs (a command, a kernel
+// feature), saying what is missing: it skips, except under CI=true, where
+// .ci/run installs every part and a missing one fails the test, so that
+// a broken install step cannot hide as skips.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true, and .ci/run installs it: "+format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// NeedCommand returns the path of the command name, or ends the test as
+// Missing does, with install saying how to get it (a Debian package).
+func NeedCommand(t testing.TB, name, install string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, "%s not found (%s): %v", name, install, err)
+	}
+	return path
 }
 
 // FreePort returns a loopback port nothing listens on right now (the

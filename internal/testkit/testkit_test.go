@@ -71,3 +71,32 @@ func TestSameResponses(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedCommand: a command that is there gives its path; one that is
+// not skips the test, naming it and how to install it, and under CI=true
+// fails it instead.
+func TestNeedCommand(t *testing.T) {
+	need := func(name string) (string, verdict) {
+		var v verdict
+		var path string
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			path = NeedCommand(&v, name, "Debian's package")
+		}()
+		<-done
+		return path, v
+	}
+	if path, v := need("sh"); path == "" || v.how != "" {
+		t.Errorf("NeedCommand(sh) = %q, %s %q; want a path and nothing else", path, v.how, v.msg)
+	}
+	const absent = "kaeload-no-such-command"
+	for _, ci := range []string{"", "true"} {
+		t.Setenv("CI", ci)
+		want := map[string]string{"": "skip", "true": "fatal"}[ci]
+		path, v := need(absent)
+		if path != "" || v.how != want || !strings.Contains(v.msg, absent+" not found (Debian's package)") {
+			t.Errorf("CI=%q: NeedCommand(%s) = %q, %s %q; want %s naming it", ci, absent, path, v.how, v.msg, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/internal/fixture"
 )
@@ -42,13 +43,7 @@ func TestWriteProfilePprof(t *testing.T) {
 		t.Errorf("variant %s without a profile: no error", m.Profile.Variants[2].Name)
 	}
 
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("go tool pprof: %v", err)
-	}
+	gobin := testkit.NeedCommand(t, "go", "go tool pprof opens the file")
 	file := filepath.Join(t.TempDir(), m.Profile.Variants[0].Pprof)
 	b.Reset()
 	if err := WriteProfilePprof(&b, m, 0); err != nil {
