@@ -30,12 +30,32 @@ const (
 // head of /proc/net/tcp6 does grow with them: to print its first
 // non-listening line the kernel walks past every IPv4 socket.)
 func diagListening(port int, buf []byte) ([]uint64, error) {
+	var inodes []uint64
+	err := diagDump(port, 1<<tcpStateListen, 0, buf, func(msg []byte, ext uint16, _ []byte) {
+		if ext == 0 && msg[1] == tcpStateListen && int(binary.BigEndian.Uint16(msg[diagMsgSport:])) == port {
+			if ino := binary.NativeEndian.Uint32(msg[diagMsgInode:]); ino != 0 {
+				inodes = append(inodes, uint64(ino))
+			}
+		}
+	})
+	return inodes, err
+}
+
+// diagDump asks sock_diag for the TCP sockets in states (a bit mask of
+// TCP states) of both families, listeners filtered by sport when not 0,
+// with the extensions ext (a bit mask), and calls each with every
+// socket: once with its inet_diag_msg (ext 0), then once per extension
+// attribute (ext its type, attr its payload). buf receives the answers
+// (diagReceiveSize; nil for a new one): a sampler keeps one.
+func diagDump(sport int, states uint32, ext uint8, buf []byte, each func(msg []byte, ext uint16, attr []byte)) error {
 	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, unix.NETLINK_SOCK_DIAG)
 	if err != nil {
-		return nil, fmt.Errorf("sock_diag: %w", err)
+		return fmt.Errorf("sock_diag: %w", err)
 	}
 	defer unix.Close(fd)
-	var inodes []uint64
+	if buf == nil {
+		buf = make([]byte, diagReceiveSize)
+	}
 	for seq, family := range []uint8{unix.AF_INET, unix.AF_INET6} {
 		var req [diagReqLen]byte
 		binary.NativeEndian.PutUint32(req[0:], diagReqLen)
@@ -44,54 +64,60 @@ func diagListening(port int, buf []byte) ([]uint64, error) {
 		binary.NativeEndian.PutUint32(req[8:], uint32(seq+1))
 		req[unix.SizeofNlMsghdr] = family
 		req[unix.SizeofNlMsghdr+1] = unix.IPPROTO_TCP
-		binary.NativeEndian.PutUint32(req[diagReqStates:], 1<<tcpStateListen)
-		binary.BigEndian.PutUint16(req[diagReqSport:], uint16(port)) // the kernel filters listeners by it
+		req[diagReqExt] = ext
+		binary.NativeEndian.PutUint32(req[diagReqStates:], states)
+		binary.BigEndian.PutUint16(req[diagReqSport:], uint16(sport))
 		if err := unix.Sendto(fd, req[:], 0, &unix.SockaddrNetlink{Family: unix.AF_NETLINK}); err != nil {
-			return nil, fmt.Errorf("sock_diag: %w", err)
+			return fmt.Errorf("sock_diag: %w", err)
 		}
-		inodes, err = diagReceive(fd, buf, port, inodes)
+		err := diagEach(fd, buf, each)
 		if err == unix.ENOENT && family == unix.AF_INET6 {
-			continue // no IPv6 in this kernel: no IPv6 listeners
+			continue // no IPv6 in this kernel
 		}
 		if err != nil {
-			return nil, fmt.Errorf("sock_diag (family %d): %w", family, err)
+			return fmt.Errorf("sock_diag (family %d): %w", family, err)
 		}
 	}
-	return inodes, nil
+	return nil
 }
 
-// diagReceive reads one dump's answers up to NLMSG_DONE, appending the
-// inode of each socket listening on port.
-func diagReceive(fd int, buf []byte, port int, inodes []uint64) ([]uint64, error) {
+// diagEach reads one dump's answers up to NLMSG_DONE and hands each
+// socket and its attributes to each (see diagDump).
+func diagEach(fd int, buf []byte, each func(msg []byte, ext uint16, attr []byte)) error {
 	for {
 		n, _, err := unix.Recvfrom(fd, buf, 0)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return inodes, err
+			return err
 		}
 		for b := buf[:n]; len(b) >= unix.SizeofNlMsghdr; {
 			l := int(binary.NativeEndian.Uint32(b[0:]))
 			if l < unix.SizeofNlMsghdr || l > len(b) {
-				return inodes, fmt.Errorf("a netlink message of %d bytes in %d", l, len(b))
+				return fmt.Errorf("a netlink message of %d bytes in %d", l, len(b))
 			}
 			msg := b[unix.SizeofNlMsghdr:l]
 			switch binary.NativeEndian.Uint16(b[4:]) {
 			case unix.NLMSG_DONE:
-				return inodes, nil
+				return nil
 			case unix.NLMSG_ERROR:
 				if len(msg) < 4 {
-					return inodes, fmt.Errorf("a short netlink error")
+					return fmt.Errorf("a short netlink error")
 				}
 				if e := int32(binary.NativeEndian.Uint32(msg)); e != 0 {
-					return inodes, unix.Errno(-e)
+					return unix.Errno(-e)
 				}
 			case unix.SOCK_DIAG_BY_FAMILY:
-				if len(msg) >= diagMsgLen && msg[1] == tcpStateListen &&
-					int(binary.BigEndian.Uint16(msg[diagMsgSport:])) == port {
-					if ino := binary.NativeEndian.Uint32(msg[diagMsgInode:]); ino != 0 {
-						inodes = append(inodes, uint64(ino))
+				if len(msg) >= diagMsgLen {
+					each(msg, 0, nil)
+					for a := msg[diagMsgLen:]; len(a) >= 4; {
+						al := int(binary.NativeEndian.Uint16(a[0:]))
+						if al < 4 || al > len(a) {
+							break
+						}
+						each(msg, binary.NativeEndian.Uint16(a[2:]), a[4:al])
+						a = a[min((al+3)&^3, len(a)):]
 					}
 				}
 			}
