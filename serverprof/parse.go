@@ -245,14 +245,10 @@ func (p *Profile) Record() results.ServerProfile {
 	slices.SortFunc(libs, func(a, b results.ProfileCount) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
 	})
-	if len(libs) > results.ProfileLibraries {
-		var rest uint64
-		for _, l := range libs[results.ProfileLibraries-1:] {
-			rest += l.Samples
-		}
-		libs = append(libs[:results.ProfileLibraries-1], results.ProfileCount{Name: results.OtherLibraries, Samples: rest})
-	}
-	out.Libraries = libs
+	out.Libraries = keepTop(libs, results.ProfileLibraries, func(l results.ProfileCount) uint64 { return l.Samples },
+		func(rest uint64) results.ProfileCount {
+			return results.ProfileCount{Name: results.OtherLibraries, Samples: rest}
+		})
 	fns := make([]results.ProfileFunction, 0, len(p.funcs))
 	for f, n := range p.funcs {
 		fns = append(fns, results.ProfileFunction{Name: f.fn, Library: f.lib, Samples: n})
@@ -268,13 +264,23 @@ func (p *Profile) Record() results.ServerProfile {
 	slices.SortFunc(stacks, func(a, b results.FoldedStack) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
 	})
-	if len(stacks) > results.ProfileStacks {
-		var rest uint64
-		for _, s := range stacks[results.ProfileStacks-1:] {
-			rest += s.Samples
-		}
-		stacks = append(stacks[:results.ProfileStacks-1], results.FoldedStack{Stack: results.OtherStacks, Samples: rest})
-	}
-	out.Stacks = stacks
+	out.Stacks = keepTop(stacks, results.ProfileStacks, func(s results.FoldedStack) uint64 { return s.Samples },
+		func(rest uint64) results.FoldedStack {
+			return results.FoldedStack{Stack: results.OtherStacks, Samples: rest}
+		})
 	return out
+}
+
+// keepTop returns sorted (most first) cut to n entries where it is
+// longer, the last of them other(the samples of all it stands for), so
+// that the samples still sum to the profile's.
+func keepTop[T any](sorted []T, n int, samples func(T) uint64, other func(rest uint64) T) []T {
+	if len(sorted) <= n {
+		return sorted
+	}
+	var rest uint64
+	for _, x := range sorted[n-1:] {
+		rest += samples(x)
+	}
+	return append(sorted[:n-1], other(rest))
 }

@@ -189,6 +189,9 @@ func TestRecordBounds(t *testing.T) {
 	if got, want := len(rec.Libraries), results.ProfileLibraries; got != want {
 		t.Errorf("%d libraries, want %d", got, want)
 	}
+	if got, want := rec.Libraries[len(rec.Libraries)-1].Name, results.OtherLibraries; got != want {
+		t.Errorf("last library %q, want %q", got, want)
+	}
 	if got, want := len(rec.Functions), results.ProfileFunctions; got != want {
 		t.Errorf("%d functions, want %d", got, want)
 	}
