@@ -234,18 +234,22 @@ func flameColor(lib string, level int) string {
 	return fmt.Sprintf("#%02x%02x%02x", 240, 180+h%60, 60+h%80)
 }
 
+// cellsTemplate is the head and body of a table of cells (Header and
+// Rows, each cell right-aligned where Num): the speed and profile tables.
+const cellsTemplate = `<thead><tr>{{range .Header}}<th{{if .Num}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rows}}
+<tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{- end}}
+</tbody>`
+
 // profileTemplate is the profile section of the page.
 const profileTemplate = `
 <h2 id="profile">Server profile</h2>
 <p class="note" id="profile-on">{{.On}}</p>
 {{.Bars}}
 <div class="table-wrap"><table id="profile-table">
-<thead><tr>{{range .Header}}<th{{if .Num}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
+{{template "cells" .}}
 </table></div>
 <ul class="profile-lines" style="font-size: .92em">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>
 {{- range .Flames}}
@@ -260,4 +264,5 @@ const profileTemplate = `
 
 func init() {
 	template.Must(pageTemplate.New("profile").Parse(profileTemplate))
+	template.Must(pageTemplate.New("cells").Parse(cellsTemplate))
 }

@@ -223,12 +223,7 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <ul class="speed-commands">{{range .Commands}}<li>speed[{{.Index}}]: <code>{{.Line}}</code></li>{{end}}</ul>
 {{- if .Rows}}
 <div class="table-wrap"><table id="speed-table">
-<thead><tr>{{range .Header}}<th{{if .Num}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
+{{template "cells" .}}
 </table></div>
 {{- end}}
 {{- if .Failures}}
