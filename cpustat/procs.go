@@ -58,6 +58,15 @@ func (a ProcsSample) TopAllowed(b ProcsSample, cpus pinning.Set, exclude []int, 
 	})
 }
 
+// ownSince is the CPU seconds the process k, at st in a later sample,
+// used of its own since a (all of them where a did not see it).
+func (a ProcsSample) ownSince(k procKey, st procStat) float64 {
+	if sa, ok := a.procs[k]; ok {
+		return st.own - sa.own
+	}
+	return st.own
+}
+
 // Used returns, ascending, the PIDs of the processes not in exclude that
 // used CPU between a (the earlier sample) and b: those Top may name.
 func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
@@ -66,10 +75,7 @@ func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
 		if slices.Contains(exclude, k.pid) {
 			continue
 		}
-		sec := st.own
-		if sa, ok := a.procs[k]; ok {
-			sec -= sa.own
-		}
+		sec := a.ownSince(k, st)
 		if sec > 0 {
 			pids = append(pids, k.pid)
 		}
@@ -89,10 +95,7 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 		if slices.Contains(exclude, k.pid) {
 			continue
 		}
-		sec := st.own
-		if sa, ok := a.procs[k]; ok {
-			sec -= sa.own
-		}
+		sec := a.ownSince(k, st)
 		if sec <= 0 {
 			continue
 		}
