@@ -19,6 +19,12 @@ type ServerCPUs struct {
 	// Host is the ssh host the server runs on, as Group.Host names hosts
 	// ("" = the controller's machine).
 	Host string `json:"host,omitempty"`
+	// Builtin is set when the server is kaeload's built-in target, which
+	// runs in the controller: it shares the client's CPUs by design (a
+	// way to try kaeload, not a server under evaluation), so no group is
+	// flagged as sharing them (ServerCPUUse.Shared), while their busy time
+	// still judges saturation and other processes there are still named.
+	Builtin bool `json:"builtin,omitempty"`
 	// PIDs are the server's processes (the listener's process tree) at
 	// the window's end, root first.
 	PIDs []int `json:"pids,omitempty"`
@@ -109,7 +115,7 @@ func (r *Rep) ServerCPUUse() (ServerCPUUse, bool) {
 	u := ServerCPUUse{CPUs: s.CPUs, Host: s.Host, Top: s.Others}
 	for i := range r.Groups {
 		g := &r.Groups[i]
-		if g.Host != s.Host || g.CPUs == "" {
+		if s.Builtin || g.Host != s.Host || g.CPUs == "" {
 			continue
 		}
 		if common := intersect(cpuList(g.CPUs), cpus); len(common) > 0 {

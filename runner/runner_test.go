@@ -204,6 +204,16 @@ func TestRunBuiltin(t *testing.T) {
 		t.Errorf("client: %d handshakes for %d requests, want one per request", total.Handshakes, total.Requests)
 	}
 
+	// The built-in target runs in the controller: its CPUs are watched
+	// as a server's, their busy time holding target and client together
+	// (what judges saturation), and no group is flagged as sharing them.
+	rep := &run.Variants[0].Reps[0]
+	if s := rep.ServerCPUs; s == nil || !s.Builtin || s.Busy == nil || s.Controller != 0 || s.CPUs != rep.ServerCPU.CPUs {
+		t.Errorf("the built-in target's CPUs %+v, want measured, marked built-in, on the CPUs of its CPU time %+v and with no controller time besides", s, rep.ServerCPU)
+	} else if u, _ := rep.ServerCPUUse(); len(u.Shared) > 0 || u.Busy < u.Server+u.Kaeload-0.05 {
+		t.Errorf("the built-in target's CPUs: %+v; want no group sharing them and their busy time (%.2f) to hold the target's (%.2f) and the workers' (%.2f)", u, u.Busy, u.Server, u.Kaeload)
+	}
+
 	// Plain progress: status lines, then the summary that matches the
 	// result. This machine's namespace is everyone's: its kernel counters
 	// may name trouble of other processes', as the timeline has it.

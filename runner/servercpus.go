@@ -17,8 +17,16 @@ import (
 // controller's own time, and the busiest processes there other than the
 // server's tree, this process and workers (the run's local workers). The
 // server's own time is treeMeter's (Rep.ServerCPU).
-func serverCPUsMeter(pid int, workers []int) meterOf[*results.ServerCPUs] {
+//
+// builtin says that pid is this process, serving the built-in target:
+// the controller's time is then the server's (selfMeter measures it as
+// Rep.ServerCPU), not kaeload's besides, and its workers, its children,
+// are in the tree but counted as kaeload's by their groups.
+func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.ServerCPUs] {
 	self := selfMeter(nil)
+	if builtin {
+		self = nil
+	}
 	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
 		tree, err := cpustat.SampleTree(pid)
 		if err != nil {
@@ -33,9 +41,11 @@ func serverCPUsMeter(pid int, workers []int) meterOf[*results.ServerCPUs] {
 		if err != nil {
 			return nil, err
 		}
-		ownFinish, err := self()
-		if err != nil {
-			return nil, err
+		var ownFinish func(time.Duration) (*results.CPUUsage, error)
+		if self != nil {
+			if ownFinish, err = self(); err != nil {
+				return nil, err
+			}
 		}
 		return func(w time.Duration) (*results.ServerCPUs, error) {
 			end, err := cpustat.SampleTree(pid)
@@ -50,16 +60,21 @@ func serverCPUsMeter(pid int, workers []int) meterOf[*results.ServerCPUs] {
 			if err != nil {
 				return nil, err
 			}
-			own, err := ownFinish(w)
-			if err != nil {
-				return nil, err
+			var controller float64
+			if ownFinish != nil {
+				own, err := ownFinish(w)
+				if err != nil {
+					return nil, err
+				}
+				controller = own.Seconds
 			}
 			busy := busyA.Usage(busyB, w)
 			return &results.ServerCPUs{
 				CPUs:       cpus.String(),
+				Builtin:    builtin,
 				PIDs:       end.PIDs,
 				Busy:       &busy,
-				Controller: own.Seconds,
+				Controller: controller,
 				Others:     procsA.Top(procsB, cpus, notOthers(tree.PIDs, end.PIDs, workers), results.OthersListed),
 			}, nil
 		}, nil
@@ -87,17 +102,22 @@ func localWorkers(ws *workers) []int {
 }
 
 // serverCPUsOf picks how the server's CPUs are watched in a repetition
-// whose workers are ws: nil for the built-in target (it runs in the
-// controller, whose CPUs the report knows) and when the server was not
-// found; over ssh on the server's host; else on this machine.
+// whose workers are ws: the controller's for the built-in target (it runs
+// there; without them the quick start, client and target together keeping
+// both CPUs of a small machine busy, read NOT SATURATED from the target's
+// 69 % alone); nil when the server was not found; over ssh on the
+// server's host; else on this machine.
 func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
-	if c.builtin || c.serverPID <= 0 {
+	if c.builtin {
+		return serverCPUsMeter(os.Getpid(), localWorkers(ws), true)
+	}
+	if c.serverPID <= 0 {
 		return nil
 	}
 	if s := c.plan.Server; s != nil && s.SSH != nil {
 		return remoteServerCPUsMeter(c.hosts[s.SSH.Name], c.serverPID)
 	}
-	return serverCPUsMeter(c.serverPID, localWorkers(ws))
+	return serverCPUsMeter(c.serverPID, localWorkers(ws), false)
 }
 
 // remoteServerCPUsMeter is serverCPUsMeter for a server on the ssh host
