@@ -92,7 +92,8 @@
 // (VariantSummary.ServerSharedReps, ServerShared,
 // ServerSharedInMost), for the verdicts to say so. A closed-loop
 // repetition whose server CPUs were under results.ServerSaturatedBusy,
-// with no client-bound group, no probe that moved (an accelerator at
+// as were its busiest group's CPUs, with no client-bound group, none
+// with OTHER LOAD, no probe that moved (an accelerator at
 // work) and Little's law holding (connections / mean latency ≈ rate) is
 // NOT SATURATED (RepSaturation, NotSaturatedLine): the rate measured the
 // connections in flight, not the server. The threshold

@@ -97,6 +97,18 @@ type Saturation struct {
 	HasCPUsBusy bool
 	// ClientBound: a group was client-bound (ClientBound).
 	ClientBound bool
+	// ClientBusy is the busy time of the busiest group's CPUs, by
+	// anything that ran there (results.ClientCPU.BusyMax; an unpinned
+	// group's is its worker's own share); HasClientBusy says whether a
+	// group's CPUs were read. ClientOtherLoad: other processes took a
+	// large share of a group's CPUs (results.GroupCPU.OtherLoad). Either
+	// way the client was short of CPU without kaeload being the one that
+	// used it (a nice 19 loop on the client's CPU slowed its requests
+	// while kaeload itself used 60 % of it), and the rate is not said to
+	// be the connections' alone.
+	ClientBusy      float64
+	HasClientBusy   bool
+	ClientOtherLoad bool
 	// Accelerator names a probe that moved in the window (a nonzero
 	// delta per request): an accelerator at work does the server's work
 	// off its CPUs.
@@ -115,7 +127,8 @@ type Saturation struct {
 	OtherLoad bool
 	// NotSaturated: judged, the server's CPUs under
 	// results.ServerSaturatedBusy (its own share and, where read, their
-	// busy time) and not shared (OtherLoad), no group client-bound, no
+	// busy time) and not shared (OtherLoad), no group client-bound, its
+	// busiest group's CPUs under it too and none with OTHER LOAD, no
 	// accelerator at work, and
 	// Little's law holding (LittleAgrees): the connections in flight set
 	// the rate.
@@ -145,14 +158,19 @@ func RepSaturation(rep *results.Rep) Saturation {
 		s.OtherLoad = u.OtherLoad
 	}
 	s.ClientBound = len(ClientBound(rep)) > 0
+	if c := rep.ClientCPU(); c.Measured > 0 {
+		s.ClientBusy, s.HasClientBusy = c.BusyMax, true
+	}
+	s.ClientOtherLoad = slices.ContainsFunc(rep.GroupCPUs(), func(g results.GroupCPU) bool { return g.OtherLoad })
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		if p := rep.Probes[name]; p.Error == "" && p.Delta() != 0 {
 			s.Accelerator = name
 			break
 		}
 	}
-	busy := s.Server >= results.ServerSaturatedBusy || (s.HasCPUsBusy && s.CPUsBusy >= results.ServerSaturatedBusy)
-	s.NotSaturated = !busy && !s.OtherLoad && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
+	busy := s.Server >= results.ServerSaturatedBusy || (s.HasCPUsBusy && s.CPUsBusy >= results.ServerSaturatedBusy) ||
+		(s.HasClientBusy && s.ClientBusy >= results.ServerSaturatedBusy)
+	s.NotSaturated = !busy && !s.OtherLoad && !s.ClientOtherLoad && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
 	return s
 }
 

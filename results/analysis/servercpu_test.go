@@ -102,9 +102,9 @@ func TestServerCPUsVerdicts(t *testing.T) {
 }
 
 // TestRepSaturation: NOT SATURATED needs a judged closed loop whose
-// server CPUs were not busy, no client-bound group, no accelerator at
-// work and Little's law agreeing with the rate; each exception alone
-// withholds it.
+// server CPUs were not busy, no client-bound group, no group's CPUs busy
+// or taken by others, no accelerator at work and Little's law agreeing
+// with the rate; each exception alone withholds it.
 func TestRepSaturation(t *testing.T) {
 	base := func() results.Rep { return fixture.ServerCPUsRun().Variants[2].Reps[0] }
 	for _, tc := range []struct {
@@ -120,6 +120,13 @@ func TestRepSaturation(t *testing.T) {
 			g := &r.Groups[0]
 			g.Process.Busy, g.CPU.Busy = 0.95, 0.95
 		}, true, false},
+		// The client short of CPU that kaeload did not use itself: the
+		// window measured what else ran there, not the connections.
+		{"the client's CPU busy, kaeload 60 % of it", func(r *results.Rep) {
+			g := &r.Groups[0]
+			g.Process.Busy, g.CPU.Busy = 0.6, 0.82
+		}, true, false},
+		{"others on the client's CPU, 70 % busy", func(r *results.Rep) { r.Groups[0].CPU.Busy = 0.7 }, true, false},
 		{"accelerator at work", func(r *results.Rep) {
 			r.Probes = map[string]results.ProbeReading{"a_failed": {Error: "no such file"}, "hpre_send": {Before: 10, After: 1610}}
 		}, true, false},
