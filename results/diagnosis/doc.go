@@ -41,7 +41,13 @@
 //     A listener's drop counter also counts duplicates the kernel
 //     discarded, which cost nothing, so drops alone decide only where
 //     nothing of the run's connections was recorded; a listener read
-//     with no drop decides that there was none. Where it was not read (a
+//     with no drop decides that there was none, and so does one whose
+//     queue no count of waiting connections could have filled: the
+//     run's connections in flight and failed, the others its host
+//     opened over the window and the longest queue a boundary found,
+//     all together under its backlog (a loaded machine's own
+//     retransmits, tail-loss probes, then say nothing of the queue).
+//     Where it was not read (a
 //     server out of reach, a run stored before), the connects and
 //     retransmits decide;
 //   - TIME_WAIT overflow and reset storm, whose counters have no owner:

@@ -157,6 +157,7 @@ func (t *Traffic) Words() string {
 // own is what the run's own connections showed over a window.
 type own struct {
 	connects   uint64 // connections opened and connects failed
+	failed     uint64 // requests that failed in the window (errors)
 	slots      int    // the connections in flight at once, planned
 	slow, all  uint64 // connects of 1 s or more, of all timed
 	timed      bool
@@ -169,7 +170,7 @@ type own struct {
 // newOwn gathers rep's own evidence and the hosts' opens.
 func newOwn(rep *results.Rep, hosts []HostCounts) *own {
 	t := &rep.Total
-	o := &own{connects: t.Connections + t.Errors[results.ErrConnect].Count, sockets: t.Sockets,
+	o := &own{connects: t.Connections + t.Errors[results.ErrConnect].Count, failed: t.Errors.Total(), sockets: t.Sockets,
 		listener: windowListener(rep.Timeline), hostOpens: map[string]uint64{}, hostOpened: map[string]bool{}}
 	for i := range rep.Groups {
 		o.slots += rep.Groups[i].Slots
@@ -197,6 +198,18 @@ func (o *own) queueTrouble() (yes bool, why string) {
 	if l.Measured() && (l.Full > 0 || l.Drops == 0) {
 		return l.Full > 0, strings.Join(parts, "; ")
 	}
+	// A queue of Backlog overflows only with more than Backlog
+	// connections waiting in it. The run's own are at most its slots
+	// (plus those it gave up on, which may linger there), and whatever
+	// else the namespace opened over the window and the longest queue a
+	// boundary found bound the rest: when all of that is under the
+	// backlog, nothing could fill it, and its drops were discards of
+	// another kind (a loaded machine's retransmits then say nothing).
+	if in, ok := o.atMost(l); ok && in < l.Backlog {
+		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and %s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",
+			format.Count(in), format.Count(l.Backlog), format.Count(uint64(o.slots)), format.Count(o.failed), format.Count(o.others(l.Host)), format.Count(l.MaxQueue)))
+		return false, strings.Join(parts, "; ")
+	}
 	// A listener's drop counter (sk_drops) also counts packets the kernel
 	// discarded for its pending connections for other reasons (a
 	// duplicate of a final ACK it was already processing), which cost no
@@ -217,6 +230,27 @@ func (o *own) queueTrouble() (yes bool, why string) {
 		parts = append(parts, "nothing of the run's own connections was recorded")
 	}
 	return o.slow > 0 || o.sockets.Retransmitted > 0, strings.Join(parts, "; ")
+}
+
+// atMost bounds the connections that could wait in listener l's accept
+// queue over the window: the run's slots and failed requests, the other
+// connections l's host opened, and the longest queue a boundary found;
+// false when l's backlog or its host's opens were not read.
+func (o *own) atMost(l *Listener) (uint64, bool) {
+	if !l.Measured() || l.Backlog == 0 || !o.hostOpened[l.Host] {
+		return 0, false
+	}
+	return uint64(o.slots) + o.failed + o.others(l.Host) + l.MaxQueue, true
+}
+
+// others is how many more connections host opened than the run's
+// connects (the larger of its ActiveOpens and PassiveOpens: in a shared
+// namespace each connection counts once a side).
+func (o *own) others(host string) uint64 {
+	if opens := o.hostOpens[host]; opens > o.connects {
+		return opens - o.connects
+	}
+	return 0
 }
 
 // mostly says whether the run's connects are at least OwnShare of host

@@ -122,3 +122,43 @@ func TestTrafficEdges(t *testing.T) {
 		t.Errorf("traffic %+v, want 50 more, not shared", got.Traffic)
 	}
 }
+
+// TestListenerTooFewToFill: CI's case under a nice'd busy loop. The
+// target's listener (backlog 4,096) dropped 2 while a foreign listen(1)
+// socket overflowed, and some of the run's connections retransmitted (a
+// loaded machine's tail-loss probes). The run's 64 connections in
+// flight, 400 others the namespace opened and 3 queued at a boundary
+// cannot fill a queue of 4,096, so the drops
+// were not overflows: no diagnosis, 0 overflows, and the host's change
+// named as not the run's, saying why. With a backlog of 128 the same
+// connections could fill it, and the drops with the retransmits are
+// the run's overflow again.
+func TestListenerTooFewToFill(t *testing.T) {
+	for _, tc := range []struct {
+		backlog uint64
+		want    []string
+	}{{4096, nil}, {128, []string{RuleAcceptQueue}}} {
+		h := normalShared(6, 1000)
+		h.grew["ListenOverflows"] = series(0, 0, 200, 100, 100, 93)
+		h.grew["ListenDrops"] = series(0, 0, 200, 100, 100, 93)
+		h.grew["ActiveOpens"] = every(6, 1100)
+		rep := withListener(withHosts(synthRep(steady(4, 1000)), h), 3, series(0, 0, 0, 0, 2, 0)...)
+		rep.Timeline.Listener.Host, rep.Timeline.Listener.Backlog = "local", tc.backlog
+		rep.Groups[0].Slots = 64
+		rep.Total.Sockets.Read, rep.Total.Sockets.Retransmitted = rep.Total.Connections, 9
+		got := Rep("v", &rep, Options{})
+		if r := rules(got.Diagnoses); !slices.Equal(r, tc.want) {
+			t.Fatalf("backlog %d: diagnoses %v, want %v (host only %+v)", tc.backlog, r, tc.want, got.HostOnly)
+		}
+		if tc.want != nil {
+			continue
+		}
+		if got.ListenOverflows == nil || *got.ListenOverflows != 0 {
+			t.Errorf("backlog %d: listen overflows %v, want 0", tc.backlog, got.ListenOverflows)
+		}
+		want := "at most 467 connections could wait in its queue of 4,096 (kaeload's 64 in flight and 0 failed, 400 others opened, 3 queued at a boundary): too few to fill it"
+		if len(got.HostOnly) != 1 || !strings.Contains(got.HostOnly[0].Line(), want) {
+			t.Errorf("backlog %d: host only %+v, want the overflow named with %q", tc.backlog, got.HostOnly, want)
+		}
+	}
+}
