@@ -222,13 +222,14 @@ func needTwoCPUs(t *testing.T) {
 // extended plateaus, 60 was left unmeasured whenever noise put 40 above
 // 50, in about a third of runs).
 //
-// Whatever the machine, the best value and the plateau lie on the top
-// (30 and 70 cost twice as much) and the report names the plateau's
-// lowest value. That the plateau is the whole top is a statistical claim:
+// Whatever the machine, the best value lies on the top (30 and 70 cost
+// twice as much) and the report names the plateau's lowest value. That the plateau is the whole top is a statistical claim:
 // a value of the top is left off by chance at most about 5 % of the time
 // with steady noise, more often when the machine's load moves a
-// handshake's CPU time during the run (the more so in a virtual machine).
-// So, like TestNginxAA, a miss gets a second run, and the test fails only
+// handshake's CPU time during the run (the more so in a virtual machine),
+// and with two windows a value, one stray window can widen a value's CI
+// enough to let a costlier value onto the plateau. So, like TestNginxAA,
+// a miss or a costlier value gets a second run, and the test fails only
 // when that misses too; when the second run's windows of equal cost
 // differ by more than flatNoise, the machine is too unsteady for the
 // claim, and the test skips, saying how far they differed.
@@ -277,16 +278,26 @@ func TestSearchFlatTop(t *testing.T) {
 		if want := "the full grid would need 7"; !strings.Contains(out, want) {
 			t.Errorf("report does not say %q:\n%s", want, out)
 		}
+		var extra []string // plateau values off the top, which cost twice as much
 		for _, v := range plateau {
-			switch {
-			case top[v]:
-			case spread > flatNoise:
-				// Windows of equal cost that differ this much leave a value
-				// of twice the cost, measured twice, within the noise.
-				t.Skipf("plateau %v holds %s, which costs twice as much as the top, but the windows on the top differed by %.1f %% (sd of ln score), over %.0f %%: the machine's load moved a handshake's CPU time", plateau, v, 100*spread, 100*flatNoise)
-			default:
-				t.Errorf("plateau %v holds %s, which costs twice as much as the top\n%s", plateau, v, out)
+			if !top[v] {
+				extra = append(extra, v)
 			}
+		}
+		switch {
+		case len(extra) == 0:
+		case spread > flatNoise:
+			// Windows of equal cost that differ this much leave a value
+			// of twice the cost, measured twice, within the noise.
+			t.Skipf("plateau %v holds %v, which cost twice as much as the top, but the windows on the top differed by %.1f %% (sd of ln score), over %.0f %%: the machine's load moved a handshake's CPU time", plateau, extra, 100*spread, 100*flatNoise)
+		case attempt == 1:
+			// Two windows a value leave its CI wide when one of them
+			// strays (CI saw 40's two at 49.8 … 1,221.5 with the top's
+			// windows at 9.4 % in all): as with a miss, a second run.
+			t.Logf("attempt 1: plateau %v holds %v, which cost twice as much as the top: a second run", plateau, extra)
+			continue
+		default:
+			t.Errorf("plateau %v holds %v, which cost twice as much as the top, in the second run too\n%s", plateau, extra, out)
 		}
 		if want := "lowest ratio = " + ss.Points[ss.PlateauLow].Value; !strings.Contains(out, want) {
 			t.Errorf("report does not say %q:\n%s", want, out)
