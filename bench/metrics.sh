@@ -3,9 +3,9 @@
 # scenario (built-in target, one group, closed loop) runs ROUNDS times
 # without metrics and with --metrics while a scraper polls /metrics every
 # 100 ms (as Prometheus, with its scrape header), alternating which goes
-# first, and prints
-# the client's CPU µs per request (the workers' own CPU over the window,
-# what the text report prints beside req/s) side by side with the ratio.
+# first, and prints the client's CPU µs per request (the workers' own CPU
+# over the window, what the text report prints beside req/s) side by side
+# with the ratio.
 # The endpoint runs in the controller, never in a worker: the ratio should
 # be 1 within the noise between rounds, which the min and max show.
 #
@@ -31,8 +31,9 @@ us() {
 }
 
 # poll starts the scraper on $port: one process, as Prometheus keeps one
-# connection, not a curl forked per scrape (whose churn alone added half
-# again to the client's CPU per request on 2 cores). It polls in both
+# connection, not a curl forked per scrape (whose churn raised both
+# halves' CPU per request from about 340 to 460-650 µs on 2 cores, and
+# their spread with it; bench/README.md). It polls in both
 # halves of a round (in the half without metrics nobody listens there and
 # it is refused), so that its own cost weighs on both alike.
 poll() {

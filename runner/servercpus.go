@@ -23,9 +23,9 @@ import (
 // Rep.ServerCPU), not kaeload's besides, and its workers, its children,
 // are in the tree but counted as kaeload's by their groups.
 func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.ServerCPUs] {
-	self := selfMeter(nil)
-	if builtin {
-		self = nil
+	var self meter // the controller's own time, but the built-in target's is the server's
+	if !builtin {
+		self = selfMeter(nil)
 	}
 	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
 		tree, err := cpustat.SampleTree(pid)

@@ -25,8 +25,8 @@ import (
 // the server's own processes, kaeload's workers and this process are
 // never named among the others; the record holds the server's CPUs (its
 // affinity: CPU 0). With one connection and CPUs 0 and 1 not taken by
-// others, the quiet variant is NOT SATURATED, its rate Little's law's (1 / mean
-// latency), and the server_saturated threshold is crossed; with 8
+// others, the quiet variant is NOT SATURATED, its rate Little's law's (1
+// / mean latency), and the server_saturated threshold is crossed; with 8
 // connections it is not NOT SATURATED. What other processes of this
 // machine do to CPU 0 meanwhile (other test binaries) is judged too:
 // the assertions that depend on CPU 0 being free are implications from

@@ -101,7 +101,7 @@ type Saturation struct {
 	// anything that ran there (results.ClientCPU.BusyMax; an unpinned
 	// group's is its worker's own share); HasClientBusy says whether a
 	// group's CPUs were read. ClientOtherLoad: other processes took a
-	// large share of a group's CPUs (results.GroupCPU.OtherLoad). Either
+	// large share of a group's CPUs (OtherLoad). Either
 	// way the client was short of CPU without kaeload being the one that
 	// used it (a nice 19 loop on the client's CPU slowed its requests
 	// while kaeload itself used 60 % of it), and the rate is not said to
@@ -161,7 +161,7 @@ func RepSaturation(rep *results.Rep) Saturation {
 	if c := rep.ClientCPU(); c.Measured > 0 {
 		s.ClientBusy, s.HasClientBusy = c.BusyMax, true
 	}
-	s.ClientOtherLoad = slices.ContainsFunc(rep.GroupCPUs(), func(g results.GroupCPU) bool { return g.OtherLoad })
+	s.ClientOtherLoad = len(OtherLoad(rep)) > 0
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		if p := rep.Probes[name]; p.Error == "" && p.Delta() != 0 {
 			s.Accelerator = name
