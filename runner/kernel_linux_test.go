@@ -240,12 +240,15 @@ func TestForeignOverflow(t *testing.T) {
 	if host == 0 {
 		t.Fatal("the foreign listener did not overflow in the window: the test shows nothing")
 	}
-	// Its queue never filled. A drop or two is allowed: the listener's
-	// drop counter also counts duplicates the kernel discarded (CI once
-	// saw one in 1,072 connects), and the rule wants the retransmits a
-	// real drop forces before it calls drops an overflow.
-	if l := tl.Listener; !l.Measured() || l.Full != 0 || l.Drops > 2 {
-		t.Errorf("the target's listener %+v: want read, never full, no more than 2 drops", l)
+	// Its queue never filled, nor came near it. Its drops are not
+	// bounded here: the listener's drop counter also counts the
+	// retransmitted SYNs and ACKs the kernel discards for a connection
+	// it already holds, which a loaded machine's retransmits bring (CI
+	// saw 1, then 4, in about 1,100 connects). Whether they were an
+	// overflow is the diagnosis's to say, below: a queue nothing could
+	// fill did not overflow.
+	if l := tl.Listener; !l.Measured() || l.Full != 0 || l.MaxQueue >= l.Backlog/2 {
+		t.Errorf("the target's listener %+v: want read, never full, its longest queue under half its backlog", l)
 	}
 	// The run's own diagnoses may hold a reset storm (nginx's and the
 	// clients' TLS closes race, and a busy machine loses the race more
