@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/diagnosis"
 )
 
 // KernelEvent is one kernel event on a repetition's timeline: a TCP
@@ -37,7 +38,10 @@ var TroubleCounters = []string{
 // events only in an interval where the host sent resets for at least
 // IntervalResetShare of the connections it opened (the larger of
 // ActiveOpens and PassiveOpens) and at least MinIntervalResets of them:
-// a reset storm within the interval.
+// a reset storm within the interval. The resets counted are those of
+// diagnosis.StormResets: in an interval where no request failed, the
+// aborts at close (the close race, which a saturated server loses for
+// half its connections) are not a storm.
 var ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
 
 // The reset storm of one interval (see ResetCounters).
@@ -78,9 +82,14 @@ func KernelEvents(t *results.Timeline) []KernelEvent {
 
 // resetStorm reports whether host h reset, in point p, at least
 // IntervalResetShare of the connections it opened and at least
-// MinIntervalResets connections.
+// MinIntervalResets connections (its resets as diagnosis.StormResets
+// counts them).
 func resetStorm(t *results.Timeline, p, h int) bool {
 	rsts, ok := t.TCP(p, h, "OutRsts")
+	onData, _ := t.TCP(p, h, "TCPAbortOnData")
+	onClose, _ := t.TCP(p, h, "TCPAbortOnClose")
+	e := &t.Points[p].Errors
+	rsts = diagnosis.StormResets(rsts, onData+onClose, e[results.ErrConnect]+e[results.ErrTLS]+e[results.ErrRead]+e[results.ErrWrite])
 	if !ok || rsts < MinIntervalResets {
 		return false
 	}

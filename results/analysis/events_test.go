@@ -13,7 +13,9 @@ import (
 // client host of their own, every growth of a trouble counter is an event
 // where it happened; resets and aborts are events only in the interval
 // where a host reset at least half the connections it opened (a healthy
-// 3 % elsewhere is not), and then every one of them that grew; a counter
+// 3 % elsewhere is not; nor is the close race's half, in aborts at close,
+// in an interval where no request failed), and then every one of them
+// that grew; a counter
 // not read in an interval (null) or not available on a host has none.
 func TestKernelEvents(t *testing.T) {
 	u := func(vs ...int64) []*uint64 { // -1: not read
@@ -51,7 +53,15 @@ func TestKernelEvents(t *testing.T) {
 				"OutRsts":             u(0, 80, 0, 0), // more than half of 90, but under MinIntervalResets
 				"TCPTimeWaitOverflow": u(0, 0, 0, 5),
 			}},
+		{Name: "srv2", Server: true, Counters: names,
+			Deltas: map[string][]*uint64{
+				"PassiveOpens":    u(700, 1000, 1000, 1000),
+				"OutRsts":         u(10, 10, 600, 600), // the close race: no request failed in 2, one did in 3
+				"TCPAbortOnData":  u(0, 0, 350, 350),
+				"TCPAbortOnClose": u(10, 10, 240, 240),
+			}},
 	}
+	tl.Points[3].Errors[results.ErrRead] = 1
 	got := KernelEvents(tl)
 	both := "local (clients and server)"
 	ev := func(p int, host, counter string, n uint64) KernelEvent {
@@ -63,6 +73,7 @@ func TestKernelEvents(t *testing.T) {
 		ev(2, both, "OutRsts", 600), ev(2, both, "EstabResets", 550), ev(2, both, "TCPAbortOnClose", 50),
 		ev(3, both, "TCPSynRetrans", 3),
 		ev(3, "lg2 (clients)", "TCPTimeWaitOverflow", 5),
+		ev(3, "srv2 (server)", "OutRsts", 600), ev(3, "srv2 (server)", "TCPAbortOnData", 350), ev(3, "srv2 (server)", "TCPAbortOnClose", 240),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("KernelEvents\n got %+v\nwant %+v", got, want)

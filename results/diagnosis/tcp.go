@@ -328,6 +328,18 @@ func (k *kernel) timeWait() []Diagnosis {
 	return out
 }
 
+// StormResets is how many of a host's resets (OutRsts) count toward a
+// reset storm: all of them where requests failed (connect, TLS, read or
+// write errors), else those not at close (aborts: its TCPAbortOnData and
+// TCPAbortOnClose), which after every response was read are the close
+// race of Connection: close (see the package documentation).
+func StormResets(resets, aborts, failed uint64) uint64 {
+	if failed > 0 {
+		return resets
+	}
+	return resets - min(resets, aborts)
+}
+
 // resets is RuleResets (see the package documentation): one per host
 // that reset at least ResetShare of its connections.
 func (k *kernel) resets() []Diagnosis {
@@ -338,7 +350,11 @@ func (k *kernel) resets() []Diagnosis {
 		a, _, okA := h.Get("ActiveOpens")
 		p, _, okP := h.Get("PassiveOpens")
 		conns := max(a, p) // a shared namespace opens each connection twice, once a side
-		if !ok || !okA || !okP || rst < MinResets || float64(rst) < ResetShare*float64(conns) {
+		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
+		onData, _, _ := h.Get("TCPAbortOnData")
+		onClose, _, _ := h.Get("TCPAbortOnClose")
+		storm := StormResets(rst, onData+onClose, failed)
+		if !ok || !okA || !okP || storm < MinResets || float64(storm) < ResetShare*float64(conns) {
 			continue
 		}
 		d := Diagnosis{Rule: RuleResets, host: h.Name}
@@ -355,11 +371,10 @@ func (k *kernel) resets() []Diagnosis {
 		}
 		d.Cause = fmt.Sprintf("%s sent %s: connections ended by a reset, not a close", h.Name, share)
 		d.Figure = on(h, names...)
-		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
 		if failed > 0 {
 			d.Consequence = fmt.Sprintf("%s requests failed in the window (connect, TLS, read or write errors): the rate counts only the connections the resets spared", format.Count(failed))
 		} else {
-			d.Consequence = "no request failed: the resets came after the responses, which costs both ends work but not the count; the server may be closing connections abruptly"
+			d.Consequence = "no request failed: the resets came after the responses, which costs both ends work but not the count; they were not closes with bytes unread (TCPAbortOnClose, TCPAbortOnData), so something between the ends or a peer that forgot its connections reset them"
 		}
 		d.Fix = "find which end resets (ss -tni, the server's error log): an end that closes with bytes unread resets (TCPAbortOnClose, TCPAbortOnData); net.ipv4.tcp_abort_on_overflow=1 resets on a full accept queue instead of dropping; a full conntrack table or a firewall resets too"
 		if v, _, _ := h.Get("TCPAbortOnMemory"); v > 0 {
