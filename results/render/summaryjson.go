@@ -83,7 +83,8 @@ type SweepJSON struct {
 	// Values are the sweep's values in chart order (by number when the
 	// one key is numeric, run order otherwise), each with its variant.
 	Values []SweepValueJSON `json:"values"`
-	// Top is the value with the highest mean; Best the value
+	// Top is the value with the highest mean among those with 2+
+	// repetitions (among all when none has); Best the value
 	// significantly faster than every other (absent when none is);
 	// Plateau the values no other is significantly faster than (absent
 	// when no pair of values could be tested).

@@ -332,7 +332,14 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 		if sw.Top < 0 {
 			return ""
 		}
-		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (the highest mean is %s%s)", strings.Join(sw.Keys, ", "), label[sw.Top], caveat(sw.Top))
+		top := "the highest mean is " + label[sw.Top]
+		if s.Variants[sw.Top].Stats.N >= 2 {
+			// The one value measured twice is Top however low its
+			// mean (stats.PairPlateau): a run interrupted in its
+			// second round.
+			top = "only " + label[sw.Top] + " has 2+ repetitions"
+		}
+		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (%s%s)", strings.Join(sw.Keys, ", "), top, caveat(sw.Top))
 	}
 	var names []string
 	for _, i := range sw.Plateau {

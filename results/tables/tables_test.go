@@ -69,6 +69,32 @@ func TestPlateauLineNotJudged(t *testing.T) {
 	}
 }
 
+// TestPlateauLineNotJudgedOneTwice: a run interrupted in its second round
+// measured one value (the slowest) twice and the others once. No pair
+// can be tested, and the line does not call the one value measured twice
+// the highest mean: it says that value alone has 2+ repetitions.
+func TestPlateauLineNotJudgedOneTwice(t *testing.T) {
+	r := fixture.SweepRun()
+	for i := range r.Variants {
+		keep := 1
+		if r.Variants[i].Name == "kae-soft-100" {
+			keep = 2
+		}
+		r.Variants[i].Reps = r.Variants[i].Reps[:keep]
+	}
+	s, err := analysis.SummarizeRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := PlateauLine(s, &s.Sweeps[0])
+	if want := "not judged: no two values of ratio have 2+ repetitions each"; !strings.HasPrefix(got, want) {
+		t.Errorf("PlateauLine = %q, want it to begin %q", got, want)
+	}
+	if want := "(only 100 has 2+ repetitions)"; !strings.HasSuffix(got, want) || strings.Contains(got, "highest mean") {
+		t.Errorf("PlateauLine = %q, want it to end %q and name no highest mean", got, want)
+	}
+}
+
 // TestTCPWordsReasonOnce: a host whose counters cannot be read gives the
 // reason once, not once per counter; counters missing for two reasons
 // give each once, with their counters.
