@@ -359,7 +359,13 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	case len(sw.Plateau) == len(sw.Variants):
 		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
 	default:
-		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; the highest mean is %s%s; %s)", strings.Join(names, ", "), label[sw.Top], caveat(sw.Top), family)
+		top := "the highest mean is "
+		for _, i := range sw.Variants {
+			if s.Variants[i].Stats.N == 1 { // never Top beside tested values (stats.PairPlateau)
+				top = "the highest mean of those with 2+ repetitions is "
+			}
+		}
+		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; %s%s%s; %s)", strings.Join(names, ", "), top, label[sw.Top], caveat(sw.Top), family)
 	}
 	if sw.Caution != "" {
 		line += "; caution: " + sw.Caution

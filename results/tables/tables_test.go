@@ -112,3 +112,24 @@ func TestTCPWordsReasonOnce(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestPlateauLineOnceOnPlateau: a value measured once stays on the
+// plateau (it cannot be excluded) and is never Top beside tested values,
+// so the line names Top as the highest mean of the values with 2+
+// repetitions, not of them all.
+func TestPlateauLineOnceOnPlateau(t *testing.T) {
+	r := fixture.SweepRun()
+	for i := range r.Variants {
+		if r.Variants[i].Name == "kae-soft-10" {
+			r.Variants[i].Reps = r.Variants[i].Reps[:1]
+		}
+	}
+	s, err := analysis.SummarizeRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := PlateauLine(s, &s.Sweeps[0])
+	if want := "the highest mean of those with 2+ repetitions is 33;"; !strings.HasPrefix(got, "plateau: ") || !strings.Contains(got, want) {
+		t.Errorf("PlateauLine = %q, want a plateau that says %q", got, want)
+	}
+}
