@@ -335,6 +335,9 @@ func ReadRun(rd io.Reader) (*Run, error) {
 	if r.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("decode run %q: schema version %d, want %d", r.Name, r.SchemaVersion, SchemaVersion)
 	}
+	if err := r.Check(); err != nil {
+		return nil, fmt.Errorf("decode run %q: %w", r.Name, err)
+	}
 	return &r, nil
 }
 

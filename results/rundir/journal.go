@@ -163,7 +163,7 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 // journal. A journal that does not read is an error.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
 	path := filepath.Join(dir, JournalFile)
-	data, err := os.ReadFile(path)
+	data, err := readJournalFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
@@ -184,6 +184,24 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 	out.Variants = cloneVariants(j.run.Variants)
 	out.Search = j.run.Search.Clone()
 	return j, &out, nil
+}
+
+// readJournalFile reads the journal at path whole, after reading it once
+// with the bounds of readJournal, so that damage is refused before the
+// file is held in memory.
+func readJournalFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := readJournal(f); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(f)
 }
 
 // Resume continues the run of a journal opened by ResumeJournal, once the
@@ -464,12 +482,15 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 	var r *results.Run
 	ended := false
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		if c, err := br.Peek(1); err == nil && c[0] != '{' {
+			return nil, fmt.Errorf("read journal: line %d does not start with '{': not a kaeload journal record", line)
+		}
+		b, err := readLine(br, maxJournalLine)
 		if len(b) == 0 && errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read journal: %w", err)
+			return nil, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
 		last := errors.Is(err, io.EOF) // no newline: the write was cut short
 		var rec journalRecord
@@ -506,7 +527,31 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 	if r == nil {
 		return nil, errors.New("read journal: empty")
 	}
+	if err := r.Check(); err != nil {
+		return nil, fmt.Errorf("read journal: %w", err)
+	}
 	return r, nil
+}
+
+// maxJournalLine bounds one journal record: a repetition with its
+// histograms and timeline takes kilobytes, so a longer line is damage,
+// refused before it is held in memory.
+const maxJournalLine = 32 << 20
+
+// readLine reads up to and including the next '\n', refusing a line of
+// more than limit bytes without reading it whole.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(line)+len(frag) > limit {
+			return nil, fmt.Errorf("longer than %d MiB: not a journal record", limit>>20)
+		}
+		line = append(line, frag...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
 }
 
 // ReadJournal rebuilds a run from a journal written by Journal. A journal
