@@ -340,7 +340,7 @@ func (j *Journal) append(rec journalRecord) error {
 	if err != nil {
 		return fmt.Errorf("journal: encode %s record: %w", rec.Type, err)
 	}
-	b = append(b, '\n')
+	b = append(seal(b), '\n')
 	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("journal %s: %w", j.f.Name(), err)
 	}
@@ -494,6 +494,10 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 		}
 		last := errors.Is(err, io.EOF) // no newline: the write was cut short
 		var rec journalRecord
+		b, uerr := unseal(b)
+		if uerr != nil && !last {
+			return nil, fmt.Errorf("read journal: line %d: %w", line, uerr)
+		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if derr := dec.Decode(&rec); derr != nil {

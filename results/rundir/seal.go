@@ -1,0 +1,43 @@
+package rundir
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+)
+
+// A journal line ends in its checksum: the record's JSON object with
+// ,"crc32":"xxxxxxxx" added before its closing brace, the CRC-32 (IEEE) of
+// the object without it. A flipped byte anywhere in the line is then an
+// error naming the line, not a silently different run. Lines written
+// before checksums (no such field) are read as they are.
+const crcField = `,"crc32":"`
+
+// sealLen is the length of the checksum field and the closing brace.
+const sealLen = len(crcField) + 8 + 2
+
+// seal adds the checksum to the JSON object b.
+func seal(b []byte) []byte {
+	sum := fmt.Sprintf(`%s%08x"}`, crcField, crc32.ChecksumIEEE(b))
+	return append(b[:len(b)-1], sum...)
+}
+
+// unseal returns the record of a sealed line (its newline trimmed), or
+// the line itself when it carries no checksum.
+func unseal(line []byte) ([]byte, error) {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	n := len(line) - sealLen
+	if n < 1 || !bytes.Equal(line[n:n+len(crcField)], []byte(crcField)) || !bytes.HasSuffix(line, []byte(`"}`)) {
+		return line, nil
+	}
+	want, err := hex.DecodeString(string(line[n+len(crcField) : len(line)-2]))
+	if err != nil || len(want) != 4 {
+		return line, nil // not a checksum: the decoder names the field
+	}
+	body := append(line[:n:n], '}')
+	if got := crc32.ChecksumIEEE(body); got != uint32(want[0])<<24|uint32(want[1])<<16|uint32(want[2])<<8|uint32(want[3]) {
+		return nil, fmt.Errorf("damaged: its checksum is %08x, the record's %08x", want, got)
+	}
+	return body, nil
+}
