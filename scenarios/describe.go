@@ -6,8 +6,11 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kaeload/kaeload/internal/numfmt"
 	"github.com/kaeload/kaeload/pinning"
@@ -428,9 +431,18 @@ func pairsText(m map[string]string, skip ...map[string]string) string {
 		if slices.ContainsFunc(skip, func(s map[string]string) bool { _, ok := s[k]; return ok }) {
 			continue
 		}
-		out = append(out, k+"="+m[k])
+		out = append(out, k+"="+quoteControl(m[k]))
 	}
 	return strings.Join(out, " ")
+}
+
+// quoteControl is v, Go-quoted when it holds a control character or is
+// not UTF-8, so that "a\nB=evil" cannot print as a second variable.
+func quoteControl(v string) string {
+	if !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+		return strconv.Quote(v)
+	}
+	return v
 }
 
 // only returns the entries of m whose keys keys has.

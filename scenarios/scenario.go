@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -506,6 +508,9 @@ var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // syntaxError turns a yaml.v3 error ("yaml: line 3: …") into an *Error with
 // the file name, line and column; a tab in the indentation is named as such.
 func syntaxError(name string, data []byte, err error) error {
+	if e := badChar(name, data); e != nil {
+		return e
+	}
 	msg := err.Error()
 	m := lineRE.FindStringSubmatch(msg)
 	if m == nil {
@@ -523,4 +528,25 @@ func syntaxError(name string, data []byte, err error) error {
 		}
 	}
 	return e
+}
+
+// badChar is the first byte YAML refuses outright (invalid UTF-8, or a
+// control character other than tab, newline and carriage return) at its
+// line and column, which yaml.v3 does not give; nil when there is none.
+func badChar(name string, data []byte) *Error {
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return &Error{File: name, Line: line, Col: col, Msg: fmt.Sprintf("YAML: byte 0x%02x is not UTF-8", data[i])}
+		case r == '\n':
+			line, col = line+1, 0
+		case r != '\t' && r != '\r' && unicode.IsControl(r) && r != 0x85:
+			return &Error{File: name, Line: line, Col: col, Msg: fmt.Sprintf("YAML: control character %U is not allowed", r)}
+		}
+		i += size
+		col++
+	}
+	return nil
 }
