@@ -3,6 +3,7 @@ package speed
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -34,9 +35,13 @@ type Result = results.SpeedResult
 // the lines themselves; other lines (banners, "Doing …" progress, build
 // information) are skipped. Results are in the order printed. It is an
 // error when the output holds no result at all.
-func Parse(output string) ([]Result, error) {
+func Parse(output string) ([]Result, error) { return ParseReader(strings.NewReader(output)) }
+
+// ParseReader is Parse reading line by line from r: memory stays bounded
+// by the longest line (1 MiB), whatever the input's size.
+func ParseReader(r io.Reader) ([]Result, error) {
 	var p parser
-	sc := bufio.NewScanner(strings.NewReader(output))
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		p.line(sc.Text())

@@ -70,21 +70,36 @@ Examples:
 // readSpeed reads and parses one saved speed output ("-": stdin). An
 // output without a result is an error quoting its first lines.
 func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(stdin)
-	} else {
-		b, err = os.ReadFile(path)
+	in := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("speed: %w", err)
+		}
+		defer f.Close()
+		in = f
 	}
+	// The input streams through the parser; its start is kept for the
+	// error message.
+	head := &headBuffer{max: 16 << 10}
+	rs, err := speed.ParseReader(io.TeeReader(in, head))
 	if err != nil {
-		return nil, fmt.Errorf("speed: %w", err)
-	}
-	rs, err := speed.Parse(string(b))
-	if err != nil {
-		return nil, fmt.Errorf("speed: %s: %w\n%s", speedName(path), err, firstLines(string(b), 5))
+		return nil, fmt.Errorf("speed: %s: %w\n%s", speedName(path), err, firstLines(head.String(), 5))
 	}
 	return rs, nil
+}
+
+// headBuffer keeps the first max bytes written to it.
+type headBuffer struct {
+	strings.Builder
+	max int
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	if room := h.max - h.Len(); room > 0 {
+		h.Builder.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
 }
 
 func speedName(path string) string {
