@@ -72,7 +72,7 @@ func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Serve
 	}
 	fmt.Fprintf(stderr, "kaeload: live metrics on %s (port %d)\n", srv, srv.Port())
 	if !srv.Loopback() {
-		fmt.Fprintf(stderr, "kaeload: warning: the metrics endpoint %s is not on loopback and has no authentication: anyone who reaches this machine can read it\n", srv.Addr())
+		fmt.Fprintf(stderr, "kaeload: warning: the metrics endpoint %s is not on loopback and has no authentication: anyone who reaches this machine can read it\n", cfg.Listen)
 	}
 	return srv, nil
 }
