@@ -19,7 +19,7 @@ import (
 // every scalar of the right type, but with no defaults applied and no values
 // checked. Set overrides fields; Compile checks everything and resolves it
 // into a Plan. A nil pointer, slice or map means the key was left out (an
-// explicit null is the same). The yaml tags are the file's keys; doc.go
+// explicit null is the same). The yaml tags are the file's keys; docs/scenario.md
 // describes each one.
 type Scenario struct {
 	// Version is the format version; only 1 exists.
