@@ -192,7 +192,7 @@ func ptr[T any](v T) *T { return &v }
 func (o *oneLine) steps(url string) ([]step, error) {
 	steps := []step{
 		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
-		{"URL", func(sc *scenarios.Scenario) { targetOf(sc).URL = ptr(url) }},
+		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = ptr(url) }},
 	}
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")
@@ -200,7 +200,7 @@ func (o *oneLine) steps(url string) ([]step, error) {
 			return nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
 		}
 		steps = append(steps, step{flagArg("-H", h), func(sc *scenarios.Scenario) {
-			t := targetOf(sc)
+			t := ensure(&sc.Target)
 			t.Headers = append(t.Headers, scenarios.Pair{Key: name, Value: strings.TrimSpace(value)})
 		}})
 	}
@@ -221,60 +221,35 @@ func (o *oneLine) steps(url string) ([]step, error) {
 	return steps, nil
 }
 
-func targetOf(sc *scenarios.Scenario) *scenarios.TargetSpec {
-	if sc.Target == nil {
-		sc.Target = &scenarios.TargetSpec{}
+// ensure returns *p, made first when it is nil: the section a flag fills.
+func ensure[T any](p **T) *T {
+	if *p == nil {
+		*p = new(T)
 	}
-	return sc.Target
-}
-
-func tlsOf(sc *scenarios.Scenario) *scenarios.TLSSpec {
-	t := targetOf(sc)
-	if t.TLS == nil {
-		t.TLS = &scenarios.TLSSpec{}
-	}
-	return t.TLS
-}
-
-func loadOf(sc *scenarios.Scenario) *scenarios.LoadSpec {
-	if sc.Load == nil {
-		sc.Load = &scenarios.LoadSpec{}
-	}
-	return sc.Load
-}
-
-func layoutOf(l *scenarios.LoadSpec) *scenarios.LayoutSpec {
-	if l.Layout == nil {
-		l.Layout = &scenarios.LayoutSpec{}
-	}
-	return l.Layout
+	return *p
 }
 
 // tlsSteps are the steps of --tls-version, --ciphers, --curves and --insecure.
 func (o *oneLine) tlsSteps() ([]step, error) {
 	var steps []step
-	if v := o.tlsVersion; v != "" {
-		lo, hi := v, v
-		switch v {
-		case "1.2", "1.3":
-		case "1.2-1.3":
-			lo, hi = "1.2", "1.3"
-		default:
-			return nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", v)
+	add := func(given bool, arg string, fill func(*scenarios.TLSSpec)) {
+		if given {
+			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&ensure(&sc.Target).TLS)) }})
 		}
-		steps = append(steps, step{flagArg("--tls-version", v), func(sc *scenarios.Scenario) {
-			tlsOf(sc).MinVersion, tlsOf(sc).MaxVersion = ptr(lo), ptr(hi)
-		}})
 	}
-	if l := splitList(o.ciphers); l != nil {
-		steps = append(steps, step{flagArg("--ciphers", o.ciphers), func(sc *scenarios.Scenario) { tlsOf(sc).Ciphers = l }})
+	lo, hi := o.tlsVersion, o.tlsVersion
+	switch o.tlsVersion {
+	case "", "1.2", "1.3":
+	case "1.2-1.3":
+		lo, hi = "1.2", "1.3"
+	default:
+		return nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", o.tlsVersion)
 	}
-	if l := splitList(o.curves); l != nil {
-		steps = append(steps, step{flagArg("--curves", o.curves), func(sc *scenarios.Scenario) { tlsOf(sc).Curves = l }})
-	}
-	if o.insecure {
-		steps = append(steps, step{"--insecure", func(sc *scenarios.Scenario) { tlsOf(sc).Verify = ptr(false) }})
-	}
+	add(lo != "", flagArg("--tls-version", o.tlsVersion), func(t *scenarios.TLSSpec) { t.MinVersion, t.MaxVersion = ptr(lo), ptr(hi) })
+	ciphers, curves := splitList(o.ciphers), splitList(o.curves)
+	add(ciphers != nil, flagArg("--ciphers", o.ciphers), func(t *scenarios.TLSSpec) { t.Ciphers = ciphers })
+	add(curves != nil, flagArg("--curves", o.curves), func(t *scenarios.TLSSpec) { t.Curves = curves })
+	add(o.insecure, "--insecure", func(t *scenarios.TLSSpec) { t.Verify = ptr(false) })
 	return steps, nil
 }
 
@@ -285,7 +260,7 @@ func (o *oneLine) loadSteps() ([]step, error) {
 	var steps []step
 	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
 		if given {
-			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(loadOf(sc)) }})
+			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) }})
 		}
 	}
 	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
@@ -301,7 +276,7 @@ func (o *oneLine) loadSteps() ([]step, error) {
 		}
 	})
 	layout := o.groups != 0 || o.perGroup != 0
-	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { layoutOf(l).Groups = ptr(o.groups) })
+	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = ptr(o.groups) })
 	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = ptr(o.perGroup) })
 	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = ptr(o.firstCPU) })
 	// -t and -c go to the layout, or to every group (one, made here, when
@@ -376,7 +351,7 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 		}
 		made = now
 	}
-	if loadOf(sc).Connection == nil {
+	if ensure(&sc.Load).Connection == nil {
 		sc.Load.Connection = ptr("close") // written out, so a file shows it
 	}
 	from := []origin{{"", oneLineSource}}
