@@ -234,11 +234,9 @@ func sortErrors(es []*Error) {
 }
 
 // Compile checks every value against the format and the host, applies the
-// defaults and resolves the scenario into a Plan. All problems are returned
-// at once (errors.Join of *Error, in file order), each with its position:
-// Parse's among them, when the scenario came back from Parse with an error.
-// Warnings — overlapping groups, more threads than CPUs, ineffective TLS
-// 1.3 suite names — do not fail Compile; they are in Plan.Warnings.
+// defaults and resolves the scenario into a Plan. Every problem comes back
+// at once (errors.Join of *Error, in file order, Parse's among them);
+// warnings do not fail it and are in Plan.Warnings.
 func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	c := &compiler{s: s, secrets: map[string]bool{}, rawSecrets: map[string]bool{}}
 	p := &plans.Plan{Source: s.file}

@@ -19,11 +19,9 @@ import (
 )
 
 // Describe writes the compiled plan for people, as `kaeload validate` and
-// `kaeload run --dry-run` show it: target and request, TLS, load shape,
-// every group with its CPUs, threads and connections, server control,
-// variants with the commands, env and vars each uses (what all share is
-// shown once), baseline, the schedule step by step, and warnings. Secret
-// values are shown as plans.SecretPlaceholder (see Plan.Redacted).
+// `run --dry-run` show it: target, TLS, groups, server control, variants
+// (what all share shown once), the schedule and warnings; secret values
+// as plans.SecretPlaceholder.
 func Describe(w io.Writer, p *plans.Plan) {
 	orig := p
 	p = p.Redacted()

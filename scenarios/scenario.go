@@ -17,12 +17,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Scenario is a scenario file as written: decoded, with every key known and
-// every scalar of the right type, but with no defaults applied and no values
-// checked. Set overrides fields; Compile checks everything and resolves it
-// into a Plan. A nil pointer, slice or map means the key was left out (an
-// explicit null is the same). The yaml tags are the file's keys; doc.go
-// describes each one.
+// Scenario is a scenario file as written: every key known and every scalar
+// of the right type, no defaults applied, no value checked (Compile's job).
+// A nil pointer, slice or map is a key left out. The yaml tags are the
+// file's keys; docs/scenario.md describes each one.
 type Scenario struct {
 	// Version is the format version; only 1 exists.
 	Version *int `yaml:"version"`
@@ -358,10 +356,7 @@ type SpeedSpec struct {
 }
 
 // EnvValue is one entry of server.env or variants[].env: a plain string,
-// or the mapping {value: …, secret: true} for a value (a token, a key
-// passphrase) that the server needs but that must never be shown: the Plan
-// hides it from JSON, Describe and reports (see Plan.Redacted and
-// Plan.Redact).
+// or {value: …, secret: true} for a value never shown (Plan.Redacted).
 type EnvValue struct {
 	// Value is the variable's value, {name} expanded; nil when the
 	// mapping form leaves it out (an error).
@@ -411,11 +406,8 @@ type Pairs []Pair
 // maxFileSize bounds what Load reads: a scenario is a few kilobytes.
 const maxFileSize = 4 << 20
 
-// LoadFile reads and parses the scenario file at path. Errors name the
-// file, line and column: "path:line:col: field.path: message". As with
-// Parse, a scenario comes back with the error when only some values are
-// wrong. (It is not called Load because the Plan's Load type holds that
-// name.)
+// LoadFile reads and parses the scenario file at path, as Parse does;
+// errors read "path:line:col: field.path: message".
 func LoadFile(path string) (*Scenario, error) {
 	data, err := readSmallFile(path, maxFileSize)
 	if err != nil {
@@ -449,16 +441,11 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 }
 
 // Parse parses a scenario from data; name is the file name used in messages
-// (and the directory relative names such as tls.ca are read from). It reports
-// every unknown key and wrongly typed value at once; value checks (ranges,
-// URL, cipher names, CPUs…) are Compile's.
-//
-// So that a file's problems are all reported together, the scenario is
-// returned with the error when the YAML itself is well-formed: the values
-// in error are left out, and Compile reports Parse's problems again among
-// its own (leaving out what only follows from those values' absence). The
-// scenario is nil when the text is not a YAML document, or one whose
-// aliases expand beyond reason.
+// and the directory relative names (tls.ca) are read from. It reports every
+// unknown key and wrongly typed value at once; value checks are Compile's.
+// When the YAML is well-formed the scenario comes back with the error, the
+// values in error left out, so that Compile reports all problems together;
+// it is nil when the text is not YAML or its aliases expand beyond reason.
 func Parse(name string, data []byte) (*Scenario, error) {
 	s := &Scenario{file: name, dir: filepath.Dir(name), abs: absDir(name), pos: make(map[string]pos), dropped: make(map[string]bool)}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))

@@ -10,15 +10,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Set overrides one field, as `--set path=value` does: path is a dotted
-// field path with list indexes ("load.duration", "target.tls.resumption",
-// "load.groups[0].connections", "variants[1].env.FOO") and value is parsed
-// as YAML, so "2s", "true", "4" and "[X25519, P-256]" all work. Missing
-// sections are created; an index equal to a list's length appends an entry.
-// An unknown key is an error listing the valid keys at that level; a value of
-// the wrong type is an error too. Values are checked further by Compile,
-// whose messages then point at the --set instead of the file. Set's own
-// errors do not repeat "--set path=value": the caller adds it.
+// Set overrides one field, as `--set path=value` does: path is a field
+// path with list indexes ("load.groups[0].connections") and value is YAML
+// ("2s", "true", "[X25519, P-256]"). Missing sections are created; an index
+// equal to a list's length appends. Compile's messages about the value
+// then name the --set; Set's own errors leave "--set …" to the caller.
 func (s *Scenario) Set(path, value string) error {
 	text := path + "=" + value
 	fail := func(format string, args ...any) error {
@@ -59,13 +55,9 @@ func (s *Scenario) Set(path, value string) error {
 }
 
 // FromFlag says that the value at path, and every value under it, came
-// from a command-line flag rather than from a file: kaeload run URL
-// writes its scenario from flags. Problems and warnings found there then
-// name the flag as the user would write it ("--cpus 0-9,10-19: CPU 2-9
-// do not exist …") instead of a position in a file that does not exist.
-// Call it from the general path to the particular ("" for anything the
-// flags did not set, then "load", then "load.duration"); a later Set
-// still names its --set.
+// from a command-line flag (URL mode): problems there name the flag as
+// typed ("--cpus 0-9,10-19: …") instead of a file position. Call it from
+// the general path to the particular; a later Set still names its --set.
 func (s *Scenario) FromFlag(path, flag string) {
 	if s.pos == nil {
 		s.pos = make(map[string]pos)

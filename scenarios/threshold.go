@@ -70,38 +70,11 @@ var countMetrics = map[string]string{
 // the name a threshold gives them.
 var boolMetrics = map[string]string{"client_bound": results.MetricClientBound, "server_saturated": results.MetricServerSaturated}
 
-// ParseThreshold parses one threshold expression:
-//
-//	req/s OP NUMBER                  mean total rate of each variant
-//	errors OP PERCENT                error share of each variant ("0.1%")
-//	errors OP COUNT                  failed requests of each variant
-//	pQ KIND OP DURATION              percentile Q (0 < Q <= 100) of KIND:
-//	                                 connect, handshake, ttfb, total (or latency)
-//	client_bound (==|!=) true|false  any repetition client-bound
-//	server_saturated (==|!=) true|false
-//	                                 no repetition NOT SATURATED (the
-//	                                 server's CPUs or kaeload's busy)
-//	VARIANT vs VARIANT OP PERCENT    Δ % of the mean rates ("baseline": the
-//	                                 scenario's baseline)
-//	listen_overflows OP COUNT        the target's accept-queue overflows
-//	                                 (its listener's drops, or
-//	                                 ListenOverflows the run's own
-//	                                 connections show, over the windows)
-//	stalls OP COUNT                  stalls: intervals below half the
-//	                                 window's median rate
-//	diagnoses OP COUNT               diagnoses of the windows' timelines
-//	                                 (not the host's counter changes the
-//	                                 run's own connections do not show)
-//	probe NAME OP NUMBER             a server probe's mean delta per window
-//	probe NAME per request OP NUMBER its deltas over the windows' requests
-//	                                 ("probe hpre_send per request >= 0.9");
-//	                                 a probe that failed in any window
-//	                                 crosses it
-//
-// OP is <, <=, >, >=, == or !=. Variant names are resolved by Compile;
-// here "baseline" stays as written. The threshold is the run record's
-// (results.Threshold), which evaluates it after a run; a crossed one makes
-// "kaeload run" exit 99.
+// ParseThreshold parses one threshold expression, "MEASURE OP VALUE" with
+// OP one of <, <=, >, >=, ==, != ("req/s >= 100000", "p99 handshake <
+// 20ms", "kae vs baseline >= +30%", "probe hpre_send per request >= 0.9";
+// docs/scenario.md lists them all). Compile resolves variant names; the
+// run record's Threshold evaluates it after the run.
 func ParseThreshold(expr string) (results.Threshold, error) {
 	t := results.Threshold{Expr: strings.TrimSpace(expr)}
 	toks := tokens(t.Expr)

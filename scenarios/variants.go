@@ -454,11 +454,8 @@ type expansion struct {
 }
 
 // expandEntries expands the variant entries, in order, into variants
-// with unique names, at most MaxVariants. An entry with a problem may
-// lack some of its variants, whose names the checks of baseline and
-// thresholds then do not know: it is added to c.unresolved (mayName).
-// full is true when the variants reached MaxVariants before the last
-// entry was expanded.
+// with unique names, at most MaxVariants (full: reached before the last
+// entry). An entry with a problem goes to c.unresolved (mayName).
 func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []plans.Variant, full bool) {
 	x := &expansion{first: make(map[string]named)}
 	for i, vs := range specs {

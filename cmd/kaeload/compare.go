@@ -19,7 +19,7 @@ func compareCmd(ctx context.Context, args []string, stdin io.Reader, stdout, std
 Lines up the variants of the same name across stored runs, the first run
 being the reference: mean req/s, Δ % against the first run, and whether the
 difference is larger than the noise (Welch's t-test on the repetitions).
-"Did last week's kernel update change anything?"
+"Did last week's kernel update change anything?" See docs/statistics.md.
 
 --fail-if-slower 5% makes it a gate: the exit status is 99 when a variant
 of a later run is significantly slower than in the first (the t-test on

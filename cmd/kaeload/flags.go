@@ -64,20 +64,58 @@ func newFlagSet(name, synopsis, text string, stdout io.Writer) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "Usage: kaeload %s %s\n\n%s\n", name, synopsis, strings.TrimSpace(text))
-		if hasFlags(fs) {
-			fmt.Fprintln(stdout, "\nFlags:")
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			fs.SetOutput(io.Discard)
-		}
+		printFlags(stdout, fs)
 	}
 	return fs
 }
 
-func hasFlags(fs *flag.FlagSet) bool {
-	n := 0
-	fs.VisitAll(func(*flag.Flag) { n++ })
-	return n > 0
+// printFlags lists fs's flags one a line, each usage cut to fit about 100
+// columns (docs/ has the whole story), so that a --help stays on a screen.
+// A flag whose usage is "same as -X" shares X's line.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	dash := func(name string) string { // -c, --dry-run: as people type them
+		if len(name) == 1 {
+			return "-" + name
+		}
+		return "--" + name
+	}
+	alias := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if x, ok := strings.CutPrefix(f.Usage, "same as -"); ok {
+			alias[x] = ", " + dash(f.Name)
+		}
+	})
+	head := "\nFlags:\n"
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Usage, "same as -") {
+			return
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		if d := f.DefValue; d != "" && d != "0" && d != "false" && d != "0s" && !strings.Contains(usage, "default") {
+			usage += " (default " + d + ")"
+		}
+		fmt.Fprintf(w, "%s  %-24s %s\n", head, strings.TrimSpace(dash(f.Name)+alias[f.Name]+" "+arg), clip(usage, 74))
+		head = ""
+	})
+}
+
+// clip cuts s to at most n runes at a clause boundary, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-3])
+	for _, sep := range []string{"; ", ", ", " (", " "} {
+		if i := strings.LastIndex(cut, sep); i > len(cut)/2 {
+			cut = cut[:i]
+			break
+		}
+	}
+	if strings.Count(cut, "(") > strings.Count(cut, ")") {
+		return cut + " …)"
+	}
+	return cut + " …"
 }
 
 // parse parses flags that may come before or after the positional

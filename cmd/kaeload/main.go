@@ -123,7 +123,7 @@ One URL, wrk style (one group per CPU list; --print-scenario for the YAML):
   kaeload run https://10.0.0.2/index.html -c 200 -d 60s -t 11 --cpus 0-9,10-19
 
 Run "kaeload <command> --help" for a command's flags; "kaeload --version"
-(or -v) prints the version.
+(or -v) prints the version. The reference is in docs/ (README.md lists it).
 
 Exit status:
   0    success

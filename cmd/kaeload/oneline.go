@@ -12,7 +12,6 @@ import (
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/scenarios"
 	"github.com/kaeload/kaeload/scenarios/plans"
-	"gopkg.in/yaml.v3"
 )
 
 // oneLine holds the flags of one-line mode ("kaeload run URL -c 200 -d
@@ -50,21 +49,21 @@ var oneLineFlags = map[string]bool{
 func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.name, "name", "oneline", "URL mode: the run's name")
 	fs.Var(&o.conns, "c", "URL mode: `n` concurrent connections per group (default 16)")
-	fs.Var(&o.threads, "t", "URL mode: `n` threads (GOMAXPROCS) per group (default: the group's CPU count)")
-	fs.Var(&o.duration, "d", "URL mode: the measured window, a `duration` (default 10s; a bare number is seconds, as in wrk: -d 60)")
-	fs.Var(&o.warmup, "warmup", "URL mode: load before the window, not counted, a `duration` (default 1s; a bare number is seconds)")
-	fs.StringVar(&o.cpus, "cpus", "", `URL mode: one worker group per CPU list, lists separated by commas; "+" joins ranges within a group ("0-9,10-19": two groups; "0-3+8-11": one)`)
-	fs.IntVar(&o.groups, "groups", 0, "URL mode: this many groups of --cpus-per-group consecutive CPUs from --first-cpu")
+	fs.Var(&o.threads, "t", "URL mode: `n` threads (GOMAXPROCS) per group (default: its CPU count)")
+	fs.Var(&o.duration, "d", "URL mode: the measured window, a `duration` (default 10s; -d 60: seconds)")
+	fs.Var(&o.warmup, "warmup", "URL mode: load before the window, not counted, a `duration` (default 1s)")
+	fs.StringVar(&o.cpus, "cpus", "", `URL mode: one group per CPU list ("0-9,10-19"); "+" joins ranges ("0-3+8-11")`)
+	fs.IntVar(&o.groups, "groups", 0, "URL mode: this many groups of --cpus-per-group CPUs from --first-cpu")
 	fs.IntVar(&o.perGroup, "cpus-per-group", 0, "URL mode: CPUs per group, with --groups")
 	fs.IntVar(&o.firstCPU, "first-cpu", 0, "URL mode: the first group's first CPU, with --groups")
 	fs.Var(&o.headers, "H", `URL mode: a request header "Name: value" (repeatable)`)
-	fs.BoolVar(&o.keepalive, "keepalive", false, "URL mode: reuse connections (keep-alive) instead of a new connection and handshake per request")
+	fs.BoolVar(&o.keepalive, "keepalive", false, "URL mode: keep-alive, instead of a new connection per request")
 	fs.StringVar(&o.tlsVersion, "tls-version", "", "URL mode: TLS version: 1.2, 1.3 or 1.2-1.3 (default 1.2-1.3)")
 	fs.StringVar(&o.ciphers, "ciphers", "", "URL mode: TLS 1.2 cipher suites, comma-separated, OpenSSL or IANA names")
 	fs.StringVar(&o.curves, "curves", "", "URL mode: key-exchange groups, comma-separated (default X25519,P-256)")
-	fs.BoolVar(&o.insecure, "insecure", false, "URL mode: do not verify the server's certificate (kaeload's default; accepted for curl and hey habits)")
+	fs.BoolVar(&o.insecure, "insecure", false, "URL mode: do not verify the certificate (the default; for curl habits)")
 	fs.BoolVar(&o.print, "print-scenario", false, "URL mode: print the scenario the flags make (YAML) and exit")
-	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server listening on the URL's port (on this machine) with perf during the window (server.profile: true)")
+	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server on the URL's port here with perf")
 }
 
 // optInt is a number flag that knows whether it was given: "-c 0" must
@@ -142,56 +141,6 @@ func isURL(arg string) bool {
 	return strings.HasPrefix(arg, "https://") || strings.HasPrefix(arg, "http://")
 }
 
-// The generated scenario, in the order a person would write it.
-type olScenario struct {
-	Name   string    `yaml:"name"`
-	Target olTarget  `yaml:"target"`
-	Load   olLoad    `yaml:"load"`
-	Server *olServer `yaml:"server,omitempty"`
-}
-
-// olServer is the server section --server-profile writes: a server
-// kaeload does not start, profiled.
-type olServer struct {
-	Profile bool `yaml:"profile"`
-}
-
-type olTarget struct {
-	URL     string     `yaml:"url"`
-	Headers *yaml.Node `yaml:"headers,omitempty"`
-	TLS     *olTLS     `yaml:"tls,omitempty"`
-}
-
-type olTLS struct {
-	MinVersion string   `yaml:"min_version,omitempty"`
-	MaxVersion string   `yaml:"max_version,omitempty"`
-	Ciphers    []string `yaml:"ciphers,omitempty"`
-	Curves     []string `yaml:"curves,omitempty"`
-	Verify     *bool    `yaml:"verify,omitempty"`
-}
-
-type olLoad struct {
-	Connection string    `yaml:"connection"`
-	Duration   string    `yaml:"duration,omitempty"`
-	Warmup     string    `yaml:"warmup,omitempty"`
-	Groups     []olGroup `yaml:"groups,omitempty"`
-	Layout     *olLayout `yaml:"layout,omitempty"`
-}
-
-type olGroup struct {
-	CPUs        string `yaml:"cpus,omitempty"`
-	Threads     *int   `yaml:"threads,omitempty"`
-	Connections *int   `yaml:"connections,omitempty"`
-}
-
-type olLayout struct {
-	Groups       int  `yaml:"groups"`
-	CPUsPerGroup int  `yaml:"cpus_per_group"`
-	FirstCPU     int  `yaml:"first_cpu,omitempty"`
-	Threads      *int `yaml:"threads,omitempty"`
-	Connections  *int `yaml:"connections,omitempty"`
-}
-
 // splitList splits a comma-separated flag value, dropping blanks.
 func splitList(s string) []string {
 	var out []string
@@ -203,8 +152,8 @@ func splitList(s string) []string {
 	return out
 }
 
-// origin is a field path of the generated scenario and the flag that set
-// it, as the user would write it: problems there name the flag.
+// origin is a field path of the generated scenario and the flags that set
+// it, as the user would write them: problems there name the flags.
 type origin struct{ path, flag string }
 
 // flagArg writes a flag and its value as typed on a command line.
@@ -227,161 +176,204 @@ func durationArg(d time.Duration) string {
 	return s
 }
 
-// joinFlags joins the flags that are given ("" entries are not).
-func joinFlags(flags ...string) string {
-	var given []string
-	for _, f := range flags {
-		if f != "" {
-			given = append(given, f)
-		}
-	}
-	return strings.Join(given, " ")
+// step is one flag's part of the scenario: arg is the flag as typed, and
+// fill writes its value into the scenario's own spec types.
+type step struct {
+	arg  string
+	fill func(*scenarios.Scenario)
 }
 
-// scenarioYAML writes the scenario the flags describe for url, and where
-// each of its values came from, from the general path to the particular
-// (scenarios.Scenario.FromFlag). Values are checked by Compile, as a
-// file's would be; only what the flags themselves cannot say (a header
-// without a colon, --cpus with --groups) is an error here.
-func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
-	sc := olScenario{Name: o.name, Target: olTarget{URL: url}, Load: olLoad{Connection: "close"}}
-	from := []origin{{"", "URL mode"}, {"name", flagArg("--name", o.name)}, {"target", "URL"}}
-	// The flags as typed; "" when not given (or at their default).
-	arg := func(given bool, name, value string) string {
-		if !given {
-			return ""
+func ptr[T any](v T) *T { return &v }
+
+// steps lists the given flags' steps, in the order their names join in
+// a message about a section ("-d 60s -c 200: …"). Only what the flags
+// themselves cannot say (a header without a colon, --cpus with --groups)
+// is an error here; values are Compile's to check, as a file's are.
+func (o *oneLine) steps(url string) ([]step, error) {
+	steps := []step{
+		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
+		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = ptr(url) }},
+	}
+	for _, h := range o.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if name = strings.TrimSpace(name); !ok || name == "" {
+			return nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
 		}
-		return flagArg(name, value)
+		steps = append(steps, step{flagArg("-H", h), func(sc *scenarios.Scenario) {
+			t := ensure(&sc.Target)
+			t.Headers = append(t.Headers, scenarios.Pair{Key: name, Value: strings.TrimSpace(value)})
+		}})
 	}
-	var (
-		conns     = arg(o.conns.set, "-c", strconv.Itoa(o.conns.n))
-		threads   = arg(o.threads.set, "-t", strconv.Itoa(o.threads.n))
-		duration  = arg(o.duration.set, "-d", durationArg(o.duration.d))
-		warmup    = arg(o.warmup.set, "--warmup", durationArg(o.warmup.d))
-		cpus      = arg(o.cpus != "", "--cpus", o.cpus)
-		groups    = arg(o.groups != 0, "--groups", strconv.Itoa(o.groups))
-		perGroup  = arg(o.perGroup != 0, "--cpus-per-group", strconv.Itoa(o.perGroup))
-		firstCPU  = arg(o.firstCPU != 0, "--first-cpu", strconv.Itoa(o.firstCPU))
-		version   = arg(o.tlsVersion != "", "--tls-version", o.tlsVersion)
-		ciphers   = arg(o.ciphers != "", "--ciphers", o.ciphers)
-		curves    = arg(o.curves != "", "--curves", o.curves)
-		insecure  = map[bool]string{true: "--insecure"}[o.insecure]
-		keepalive = map[bool]string{true: "--keepalive"}[o.keepalive]
-	)
-	from = append(from, origin{"target.url", "URL"})
-	if o.keepalive {
-		sc.Load.Connection = "keep-alive"
+	tls, err := o.tlsSteps()
+	if err != nil {
+		return nil, err
 	}
-	if len(o.headers) > 0 {
-		m := &yaml.Node{Kind: yaml.MappingNode}
-		var all []string
-		var each []origin
-		for _, h := range o.headers {
-			name, value, ok := strings.Cut(h, ":")
-			if name = strings.TrimSpace(name); !ok || name == "" {
-				return "", nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
-			}
-			m.Content = append(m.Content,
-				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name},
-				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.TrimSpace(value)})
-			all = append(all, flagArg("-H", h))
-			each = append(each, origin{"target.headers." + name, flagArg("-H", h)})
-		}
-		sc.Target.Headers = m
-		from = append(append(from, origin{"target.headers", strings.Join(all, " ")}), each...)
+	load, err := o.loadSteps()
+	if err != nil {
+		return nil, err
 	}
-	var tls olTLS
-	switch v := o.tlsVersion; v {
-	case "":
-	case "1.2", "1.3":
-		tls.MinVersion, tls.MaxVersion = v, v
-	case "1.2-1.3":
-		tls.MinVersion, tls.MaxVersion = "1.2", "1.3"
-	default:
-		return "", nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", v)
-	}
-	tls.Ciphers, tls.Curves = splitList(o.ciphers), splitList(o.curves)
-	if o.insecure {
-		f := false
-		tls.Verify = &f
-	}
-	if tls.MinVersion != "" || tls.Ciphers != nil || tls.Curves != nil || tls.Verify != nil {
-		sc.Target.TLS = &tls
-		from = append(from, origin{"target.tls", joinFlags(version, ciphers, curves, insecure)},
-			origin{"target.tls.min_version", version}, origin{"target.tls.max_version", version},
-			origin{"target.tls.ciphers", ciphers}, origin{"target.tls.curves", curves},
-			origin{"target.tls.verify", insecure})
-	}
-	if load := joinFlags(keepalive, duration, warmup, cpus, groups, perGroup, firstCPU, threads, conns); load != "" {
-		from = append(from, origin{"load", load})
-	}
-	from = append(from, origin{"load.connection", keepalive})
-	if o.duration.set {
-		sc.Load.Duration = o.duration.d.String()
-		from = append(from, origin{"load.duration", duration})
-	}
-	if o.warmup.set {
-		sc.Load.Warmup = o.warmup.d.String()
-		from = append(from, origin{"load.warmup", warmup})
-	}
-	switch {
-	case o.groups != 0 || o.perGroup != 0:
-		switch {
-		case o.cpus != "":
-			return "", nil, fmt.Errorf("--cpus and --groups: give one of them")
-		case o.perGroup == 0:
-			return "", nil, fmt.Errorf("%s: give --cpus-per-group too (or --cpus)", groups)
-		case o.groups == 0:
-			return "", nil, fmt.Errorf("%s: give --groups too (or --cpus)", perGroup)
-		}
-		sc.Load.Layout = &olLayout{Groups: o.groups, CPUsPerGroup: o.perGroup, FirstCPU: o.firstCPU, Threads: o.threads.ptr(), Connections: o.conns.ptr()}
-		from = append(from, origin{"load.layout", joinFlags(groups, perGroup, firstCPU)},
-			origin{"load.layout.groups", groups}, origin{"load.layout.cpus_per_group", perGroup},
-			origin{"load.layout.first_cpu", firstCPU}, origin{"load.layout.threads", threads},
-			origin{"load.layout.connections", conns})
-	case o.cpus != "":
-		for _, list := range splitList(o.cpus) {
-			joined := strings.ReplaceAll(list, "+", ",")
-			if _, err := pinning.Parse(joined); err != nil {
-				// Quote the list as typed, not as rewritten for the file.
-				msg := strings.Replace(err.Error(), strconv.Quote(joined), strconv.Quote(list), 1)
-				return "", nil, &scenarios.Error{Flag: cpus, Msg: msg}
-			}
-			sc.Load.Groups = append(sc.Load.Groups, olGroup{CPUs: joined, Threads: o.threads.ptr(), Connections: o.conns.ptr()})
-		}
-		if len(sc.Load.Groups) == 0 {
-			return "", nil, fmt.Errorf("--cpus %q names no CPU list", o.cpus)
-		}
-		from = append(from, origin{"load.groups", cpus})
-	case o.threads.set || o.conns.set:
-		sc.Load.Groups = []olGroup{{Threads: o.threads.ptr(), Connections: o.conns.ptr()}}
-		from = append(from, origin{"load.groups", joinFlags(threads, conns)})
-	}
-	for i := range sc.Load.Groups {
-		g := fmt.Sprintf("load.groups[%d]", i)
-		from = append(from, origin{g + ".cpus", cpus}, origin{g + ".threads", threads}, origin{g + ".connections", conns})
-	}
+	steps = append(append(steps, tls...), load...)
 	if o.profile {
-		sc.Server = &olServer{Profile: true}
-		from = append(from, origin{"server", "--server-profile"}, origin{"server.profile", "--server-profile"})
+		steps = append(steps, step{"--server-profile", func(sc *scenarios.Scenario) {
+			sc.Server = &scenarios.ServerSpec{Profile: ptr(true)}
+		}})
 	}
-	var b strings.Builder
-	b.WriteString("# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n")
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(sc); err != nil {
-		return "", nil, err
+	return steps, nil
+}
+
+// ensure returns *p, made first when it is nil: the section a flag fills.
+func ensure[T any](p **T) *T {
+	if *p == nil {
+		*p = new(T)
 	}
-	if err := enc.Close(); err != nil {
-		return "", nil, err
-	}
-	var given []origin
-	for _, f := range from {
-		if f.flag != "" {
-			given = append(given, f)
+	return *p
+}
+
+// tlsSteps are the steps of --tls-version, --ciphers, --curves and --insecure.
+func (o *oneLine) tlsSteps() ([]step, error) {
+	var steps []step
+	add := func(given bool, arg string, fill func(*scenarios.TLSSpec)) {
+		if given {
+			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&ensure(&sc.Target).TLS)) }})
 		}
 	}
-	return b.String(), given, nil
+	lo, hi := o.tlsVersion, o.tlsVersion
+	switch o.tlsVersion {
+	case "", "1.2", "1.3":
+	case "1.2-1.3":
+		lo, hi = "1.2", "1.3"
+	default:
+		return nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", o.tlsVersion)
+	}
+	add(lo != "", flagArg("--tls-version", o.tlsVersion), func(t *scenarios.TLSSpec) { t.MinVersion, t.MaxVersion = ptr(lo), ptr(hi) })
+	ciphers, curves := splitList(o.ciphers), splitList(o.curves)
+	add(ciphers != nil, flagArg("--ciphers", o.ciphers), func(t *scenarios.TLSSpec) { t.Ciphers = ciphers })
+	add(curves != nil, flagArg("--curves", o.curves), func(t *scenarios.TLSSpec) { t.Curves = curves })
+	add(o.insecure, "--insecure", func(t *scenarios.TLSSpec) { t.Verify = ptr(false) })
+	return steps, nil
+}
+
+// loadSteps are the steps of the load's flags: the connection mode, the
+// window, and the groups (--cpus, or --groups and --cpus-per-group, with
+// -t and -c for each).
+func (o *oneLine) loadSteps() ([]step, error) {
+	var steps []step
+	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
+		if given {
+			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) }})
+		}
+	}
+	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
+	add(o.duration.set, flagArg("-d", durationArg(o.duration.d)), func(l *scenarios.LoadSpec) { l.Duration = ptr(o.duration.d) })
+	add(o.warmup.set, flagArg("--warmup", durationArg(o.warmup.d)), func(l *scenarios.LoadSpec) { l.Warmup = ptr(o.warmup.d) })
+	groups, err := o.groupLists()
+	if err != nil {
+		return nil, err
+	}
+	add(groups != nil, flagArg("--cpus", o.cpus), func(l *scenarios.LoadSpec) {
+		for _, cpus := range groups {
+			l.Groups = append(l.Groups, scenarios.GroupSpec{CPUs: ptr(cpus)})
+		}
+	})
+	layout := o.groups != 0 || o.perGroup != 0
+	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = ptr(o.groups) })
+	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = ptr(o.perGroup) })
+	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = ptr(o.firstCPU) })
+	// -t and -c go to the layout, or to every group (one, made here, when
+	// neither --cpus nor --groups made any).
+	each := func(set func(threads, conns **int)) func(*scenarios.LoadSpec) {
+		return func(l *scenarios.LoadSpec) {
+			if l.Layout != nil {
+				set(&l.Layout.Threads, &l.Layout.Connections)
+				return
+			}
+			if l.Groups == nil {
+				l.Groups = []scenarios.GroupSpec{{}}
+			}
+			for i := range l.Groups {
+				set(&l.Groups[i].Threads, &l.Groups[i].Connections)
+			}
+		}
+	}
+	add(o.threads.set, flagArg("-t", strconv.Itoa(o.threads.n)), each(func(t, _ **int) { *t = o.threads.ptr() }))
+	add(o.conns.set, flagArg("-c", strconv.Itoa(o.conns.n)), each(func(_, c **int) { *c = o.conns.ptr() }))
+	return steps, nil
+}
+
+// groupLists checks --cpus against --groups and returns its CPU lists,
+// "+" written as the file's ",": nil when --cpus is not given.
+func (o *oneLine) groupLists() ([]string, error) {
+	groups, perGroup := flagArg("--groups", strconv.Itoa(o.groups)), flagArg("--cpus-per-group", strconv.Itoa(o.perGroup))
+	switch {
+	case (o.groups != 0 || o.perGroup != 0) && o.cpus != "":
+		return nil, fmt.Errorf("--cpus and --groups: give one of them")
+	case o.groups != 0 && o.perGroup == 0:
+		return nil, fmt.Errorf("%s: give --cpus-per-group too (or --cpus)", groups)
+	case o.perGroup != 0 && o.groups == 0:
+		return nil, fmt.Errorf("%s: give --groups too (or --cpus)", perGroup)
+	case o.cpus == "":
+		return nil, nil
+	}
+	var lists []string
+	for _, list := range splitList(o.cpus) {
+		joined := strings.ReplaceAll(list, "+", ",")
+		if _, err := pinning.Parse(joined); err != nil {
+			// Quote the list as typed, not as rewritten for the file.
+			msg := strings.Replace(err.Error(), strconv.Quote(joined), strconv.Quote(list), 1)
+			return nil, &scenarios.Error{Flag: flagArg("--cpus", o.cpus), Msg: msg}
+		}
+		lists = append(lists, joined)
+	}
+	if lists == nil {
+		return nil, fmt.Errorf("--cpus %q names no CPU list", o.cpus)
+	}
+	return lists, nil
+}
+
+// scenarioYAML writes the scenario the flags describe for url, and the
+// flags each of its field paths came from, sections first: a path names
+// the flags whose steps made a value at it or under it, in step order.
+func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
+	steps, err := o.steps(url)
+	if err != nil {
+		return "", nil, err
+	}
+	sc := &scenarios.Scenario{}
+	madeBy := map[string]string{} // path → the flag whose step made it (the last, for -H A twice)
+	made := map[string]int{}
+	for _, s := range steps {
+		s.fill(sc)
+		now := map[string]int{}
+		for _, p := range sc.Paths() {
+			if now[p]++; now[p] > made[p] {
+				madeBy[p] = s.arg
+			}
+		}
+		made = now
+	}
+	if ensure(&sc.Load).Connection == nil {
+		sc.Load.Connection = ptr("close") // written out, so a file shows it
+	}
+	from := []origin{{"", oneLineSource}}
+	for _, p := range sc.Paths() {
+		var flags []string
+		for _, s := range steps {
+			for q, arg := range madeBy {
+				if arg == s.arg && (q == p || strings.HasPrefix(q, p+".") || strings.HasPrefix(q, p+"[")) {
+					flags = append(flags, arg)
+					break
+				}
+			}
+		}
+		if flags != nil {
+			from = append(from, origin{p, strings.Join(flags, " ")})
+		}
+	}
+	text, err := sc.Marshal()
+	if err != nil {
+		return "", nil, err
+	}
+	return "# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n" + string(text), from, nil
 }
 
 // oneLineSource names the generated scenario in the plan (Plan.Source):

@@ -41,7 +41,7 @@ and chooses the repetitions.
 
 The noise estimate from a few windows is itself rough (with 5 windows it
 is within about ±40 % of the truth): calibrate longer when the answer is
-close to what you can afford.
+close to what you can afford. See docs/statistics.md.
 
 Examples:
   kaeload plan-reps nginx-kae.yaml --effect 3%

@@ -20,7 +20,7 @@ func showProbes(ctx context.Context, w io.Writer, plan *plans.Plan) {
 	fmt.Fprintf(w, "\nprobes, read once now on the server's host (%s):\n", plan.Server.Host)
 	for _, t := range trials {
 		if t.Err != nil {
-			fmt.Fprintf(w, "WARNING: probe %s failed: %v\n  (every window's reading would fail the same way; see README \"Probe recipes\")\n", t.Name, t.Err)
+			fmt.Fprintf(w, "WARNING: probe %s failed: %v\n  (every window's reading would fail the same way; see docs/probes.md)\n", t.Name, t.Err)
 			continue
 		}
 		fmt.Fprintf(w, "  %s\n", t.Line())

@@ -22,7 +22,7 @@ histograms and per-group counters); html is the self-contained report
 with SVG charts, fit for an offline lab; openmetrics is the timeline
 under the live metrics' names (run --metrics), each sample at its
 interval's end, which "promtool tsdb create-blocks-from openmetrics FILE
-DIR" imports into Prometheus with exact counts.
+DIR" imports into Prometheus with exact counts. Fields: docs/outputs.md.
 
 Examples:
   kaeload report runs/20261202T134500Z-nginx-kae

@@ -16,7 +16,7 @@ against this machine, URL, TLS names — and prints the compiled plan. Each
 server probe is read once, on the server's host, and its value or error
 shown (a failed probe is a WARNING; the scenario is still valid).
 Every problem is reported at once, each with file:line:col. Exit status 0
-when the scenario is valid, 2 when it is not.`, stdout)
+when the scenario is valid, 2 when it is not. Keys: docs/scenario.md.`, stdout)
 	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
 	pos, err := parse(fs, args)
 	if err != nil {

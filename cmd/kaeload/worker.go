@@ -13,7 +13,7 @@ import (
 // stdout; see package runner for the protocol.
 func workerCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("worker", "", `Internal: one pinned load process driven over stdin/stdout by "kaeload run".
-Not for direct use; the protocol is documented in package runner.`, stdout)
+Not for direct use; the protocol is in docs/internals.md.`, stdout)
 	relay := fs.Bool("relay", false, "relay for a remote host: start the pinned worker as a child and pass the stream through (what kaeload runs over ssh)")
 	if _, err := parse(fs, args); err != nil {
 		return err

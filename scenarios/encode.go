@@ -1,0 +1,185 @@
+package scenarios
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Marshal writes s as a scenario file: the keys in the order of the spec
+// types, left-out values left out. Parse reads it back to the same values
+// (a test checks this on every example); URL mode prints its scenario so.
+func (s *Scenario) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	n := encode(reflect.ValueOf(s).Elem())
+	if n == nil {
+		n = &yaml.Node{Kind: yaml.MappingNode}
+	}
+	if err := enc.Encode(n); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func scalar(tag, value string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+}
+
+func str(s string) *yaml.Node { return scalar("!!str", s) }
+
+func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
+
+// encode is decode's inverse: the node of v, nil when v is left out.
+func encode(v reflect.Value) *yaml.Node {
+	t := v.Type()
+	switch k := t.Kind(); {
+	case (k == reflect.Pointer || k == reflect.Slice || k == reflect.Map) && v.IsNil():
+		return nil
+	case t == durationType:
+		return str(time.Duration(v.Int()).String())
+	case t == fractionType:
+		return str(strconv.FormatFloat(v.Float()*100, 'g', -1, 64) + "%")
+	case t == pairsType:
+		m := mapping()
+		for _, p := range v.Interface().(Pairs) {
+			m.Content = append(m.Content, str(p.Key), str(p.Value))
+		}
+		return m
+	case t == sweepType:
+		m := mapping()
+		for _, p := range v.Interface().(Sweep) {
+			m.Content = append(m.Content, str(p.Key), encodeParam(p))
+		}
+		return m
+	case t == envValueType:
+		if e := v.Interface().(EnvValue); !e.secret() && e.Value != nil {
+			return str(*e.Value)
+		}
+	case t == repeatType:
+		return encodeRepeat(v.Interface().(RepeatSpec))
+	case t == searchType:
+		return encodeSearch(v.Interface().(SearchSpec))
+	}
+	return encodeKind(v)
+}
+
+// encodeKind encodes v by its kind: a struct by its yaml tags.
+func encodeKind(v reflect.Value) *yaml.Node {
+	switch v.Kind() {
+	case reflect.Pointer:
+		return encode(v.Elem())
+	case reflect.Struct:
+		m := mapping()
+		for _, f := range fieldsOf(v.Type()) {
+			if n := encode(v.Field(f.index)); n != nil {
+				m.Content = append(m.Content, str(f.key), n)
+			}
+		}
+		return m
+	case reflect.Slice:
+		s := &yaml.Node{Kind: yaml.SequenceNode}
+		for i := range v.Len() {
+			s.Content = append(s.Content, encode(v.Index(i)))
+		}
+		return s
+	case reflect.Map:
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		m := mapping()
+		for _, k := range keys {
+			m.Content = append(m.Content, str(k.String()), encode(v.MapIndex(k)))
+		}
+		return m
+	case reflect.String:
+		return str(v.String())
+	case reflect.Int:
+		return scalar("!!int", strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint64:
+		return scalar("!!int", strconv.FormatUint(v.Uint(), 10))
+	case reflect.Float64:
+		return scalar("", strconv.FormatFloat(v.Float(), 'g', -1, 64)) // 0, not !!float 0
+	case reflect.Bool:
+		return scalar("!!bool", strconv.FormatBool(v.Bool()))
+	}
+	panic("scenarios: no encoder for " + v.Type().String())
+}
+
+// encodeParam writes a swept or searched parameter: its values as written
+// (plain, so that 33 stays a number), or its range.
+func encodeParam(p SweepParam) *yaml.Node {
+	if p.Range != nil {
+		return encode(reflect.ValueOf(p.Range))
+	}
+	s := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, x := range p.Values {
+		s.Content = append(s.Content, scalar("", x))
+	}
+	return s
+}
+
+func encodeRepeat(r RepeatSpec) *yaml.Node {
+	switch {
+	case r.Count != nil:
+		return scalar("!!int", strconv.Itoa(*r.Count))
+	case r.Auto == nil:
+		return nil
+	case *r.Auto == AutoSpec{}:
+		return str("auto")
+	}
+	return encode(reflect.ValueOf(r.Auto))
+}
+
+func encodeSearch(s SearchSpec) *yaml.Node {
+	m := mapping()
+	if s.Param != nil {
+		m.Content = append(m.Content, str(s.Param.Key), encodeParam(*s.Param))
+	}
+	if s.Maximize != nil {
+		m.Content = append(m.Content, str("maximize"), str(*s.Maximize))
+	}
+	switch b := s.Budget; {
+	case b != nil && b.Windows != nil:
+		m.Content = append(m.Content, str("budget"), scalar("!!int", strconv.Itoa(*b.Windows)))
+	case b != nil && b.Duration != nil:
+		m.Content = append(m.Content, str("budget"), str(b.Duration.String()))
+	}
+	return m
+}
+
+// Paths lists the field path of every value s holds, each section before
+// what it holds ("load", "load.groups", "load.groups[0]",
+// "load.groups[0].cpus"): the paths that errors and FromFlag name.
+func (s *Scenario) Paths() []string {
+	var out []string
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				p := joinKey(path, n.Content[i].Value)
+				out = append(out, p)
+				walk(n.Content[i+1], p)
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				p := fmt.Sprintf("%s[%d]", path, i)
+				out = append(out, p)
+				walk(c, p)
+			}
+		}
+	}
+	if n := encode(reflect.ValueOf(s).Elem()); n != nil {
+		walk(n, "")
+	}
+	return out
+}
