@@ -129,7 +129,7 @@ func names(vs []plans.Variant) []string {
 // TestExampleQuickstart checks the quick start runs the built-in target.
 func TestExampleQuickstart(t *testing.T) {
 	p := compileExample(t, "quickstart.yaml")
-	want := plans.Load{Connection: plans.Close, Warmup: time.Second, Duration: 3 * time.Second, Timeout: DefaultTimeout, Interval: time.Second,
+	want := plans.Load{Connection: plans.Close, Warmup: time.Second, Duration: 3 * time.Second, Timeout: DefaultTimeout, Interval: 500 * time.Millisecond,
 		Groups: []plans.Group{{Threads: 128, Connections: 8}}}
 	if !reflect.DeepEqual(p.Load, want) {
 		t.Errorf("load = %+v, want %+v", p.Load, want)
