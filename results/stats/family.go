@@ -330,11 +330,9 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 
 // tPower is the probability that |T| > tc for T noncentral t with df
 // degrees of freedom and noncentrality lambda, to an absolute tol:
-// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df). No library
-// here has the noncentral t distribution (gonum's distuv has only the
-// central one), hence the integral. Its integrand steps from 1 to 0 where
-// tc·√(V/df) passes λ, over a width of 1/tc in √(V/df): the quadrature is
-// split there.
+// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df).
+// It stays hand-written: gonum's distuv has only the central t. The
+// integrand steps where tc·√(V/df) passes λ; the quadrature is cut there.
 func tPower(lambda, tc, df, tol float64) float64 {
 	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r

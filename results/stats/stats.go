@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Alpha is the significance level of Compare (two-sided).
@@ -411,38 +413,28 @@ func welch(base, other []float64, tol float64) Comparison {
 	return c
 }
 
-// studentTUpper returns P(T > t) for t ≥ 0:
-// ½·I_x(df/2, ½) with x = df/(df+t²), the regularized incomplete beta;
-// for df = +Inf the normal tail ½·erfc(t/√2), the limit (x would be
-// Inf/Inf); for df above hugeDF the expansion of the t distribution
-// around the normal (studentTUpperHuge), where the continued fraction
-// would need O(√df) steps.
+// studentTUpper returns P(T > t) for t ≥ 0: gonum's Student t up to
+// hugeDF, and above it the expansion around the normal
+// (studentTUpperHuge), where df/(df+t²) rounds towards 1 and the
+// incomplete beta loses its digits (StudentTQuantile(0.975, 1e15) was 0.0548).
 func studentTUpper(t, df float64) float64 {
 	switch {
 	case math.IsInf(t, 1):
 		return 0
-	case math.IsInf(df, 1):
-		return 0.5 * math.Erfc(t/math.Sqrt2)
 	case df > hugeDF:
 		return studentTUpperHuge(t, df)
 	}
-	t2 := t * t
-	return 0.5 * betaInc(df/2, 0.5, df/(df+t2), t2/(df+t2))
+	return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 }
 
-// hugeDF is the degrees of freedom above which studentTUpper uses the
-// expansion around the normal: there its first neglected term is below
-// 1e-30 for |t| up to 10, and the continued fraction would take over
-// ten thousand steps.
+// hugeDF is the degrees of freedom above which the t distribution is
+// taken from its expansion around the normal: there the first neglected
+// term is below 1e-30 for |t| up to 10.
 const hugeDF = 1e4
 
-// studentTUpperHuge is P(T > t) for t ≥ 0 and a huge df, from the
-// Cornish–Fisher expansion of the t quantile in 1/df around the normal
-// quantile x (Abramowitz & Stegun 26.7.5, four terms): t = x + g1(x)/df +
-// … + g4(x)/df⁴. It solves that for the x of t, whose corrections are
-// tiny at such df (a fixed point reached in a few steps), and returns the
-// normal tail at x. Before, the incomplete beta lost its digits there:
-// StudentTQuantile(0.975, 1e15) was 0.0548.
+// studentTUpperHuge is P(T > t) for t ≥ 0 and a huge df (+Inf too): the
+// normal tail at the x whose Cornish–Fisher quantile (A&S 26.7.5) is t,
+// found as a fixed point in a few steps.
 func studentTUpperHuge(t, df float64) float64 {
 	x := t
 	for range 50 {
@@ -466,131 +458,18 @@ func cornishFisherShift(x, df float64) float64 {
 	return (g1 + (g2+(g3+g4/df)/df)/df) / df
 }
 
-// StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1
-// and df > 0 (df need not be an integer; +Inf gives the normal quantile,
-// 1.959963984540054 for p = 0.975). It inverts the CDF by bisection to
-// full float64 precision; it returns NaN for p or df out of range.
+// StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1 and
+// df > 0 (not necessarily an integer; +Inf gives the normal quantile).
+// It returns NaN for p or df out of range.
 func StudentTQuantile(p, df float64) float64 {
 	switch {
 	case !(p > 0 && p < 1) || !(df > 0):
 		return math.NaN()
-	case p == 0.5:
-		return 0
-	case p < 0.5:
-		return -StudentTQuantile(1-p, df)
+	case df > hugeDF:
+		x := distuv.UnitNormal.Quantile(p)
+		return x + cornishFisherShift(x, df)
 	}
-	q := 1 - p // target upper tail, decreasing in t
-	lo, hi := 0.0, 1.0
-	for studentTUpper(hi, df) > q {
-		lo, hi = hi, hi*2
-		if math.IsInf(hi, 1) {
-			return hi
-		}
-	}
-	for {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			return mid
-		}
-		if studentTUpper(mid, df) > q {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-}
-
-// betaInc returns the regularized incomplete beta function I_x(a, b) for
-// a, b > 0, given x and xc = 1-x (passed separately to keep precision when
-// x is close to 1). It uses the continued fraction of Numerical Recipes
-// (§6.4) on whichever side converges quickly.
-func betaInc(a, b, x, xc float64) float64 {
-	switch {
-	case x <= 0:
-		return 0
-	case xc <= 0:
-		return 1
-	}
-	// The logarithms of x and xc from whichever is small: with df 1e15
-	// and t 1.96, x is 1 − 4e-15, and a·ln(x) from x itself was off by 0.05.
-	lx, lxc := math.Log(x), math.Log(xc)
-	if x > 0.5 {
-		lx = math.Log1p(-xc)
-	}
-	if xc > 0.5 {
-		lxc = math.Log1p(-x)
-	}
-	front := math.Exp(a*lx + b*lxc - logBeta(a, b))
-	if x < (a+1)/(a+b+2) {
-		return front * betaCF(a, b, x) / a
-	}
-	return 1 - front*betaCF(b, a, xc)/b
-}
-
-// logBeta returns ln B(a, b) for a, b > 0 without the cancellation of
-// lgamma(a) + lgamma(b) − lgamma(a+b) when a or b is large (R's lbeta):
-// with a 5e6 the lgammas are near 7e7 and their difference kept only
-// eight digits.
-func logBeta(a, b float64) float64 {
-	p, q := min(a, b), max(a, b)
-	switch {
-	case p >= 10:
-		corr := stirlingRemainder(p) + stirlingRemainder(q) - stirlingRemainder(p+q)
-		return -0.5*math.Log(q) + 0.5*math.Log(2*math.Pi) + corr + (p-0.5)*math.Log(p/(p+q)) + q*math.Log1p(-p/(p+q))
-	case q >= 10:
-		lp, _ := math.Lgamma(p)
-		corr := stirlingRemainder(q) - stirlingRemainder(p+q)
-		return lp + corr + p - p*math.Log(p+q) + (q-0.5)*math.Log1p(-p/(p+q))
-	}
-	lp, _ := math.Lgamma(p)
-	lq, _ := math.Lgamma(q)
-	lpq, _ := math.Lgamma(p + q)
-	return lp + lq - lpq
-}
-
-// stirlingRemainder returns ln Γ(x) − ((x−½)·ln x − x + ½·ln 2π) for
-// x ≥ 10, by Stirling's series to the term in x⁻¹³ (the next is below
-// 3e-17 at x = 10).
-func stirlingRemainder(x float64) float64 {
-	y := 1 / (x * x)
-	return (1.0/12 + y*(-1.0/360+y*(1.0/1260+y*(-1.0/1680+y*(1.0/1188+y*(-691.0/360360+y/156)))))) / x
-}
-
-// betaCF evaluates the continued fraction for the incomplete beta function
-// by the modified Lentz method.
-func betaCF(a, b, x float64) float64 {
-	const (
-		eps     = 1e-15
-		tiny    = 1e-300
-		maxIter = 100000 // converges in O(√max(a,b)) steps
-	)
-	fix := func(v float64) float64 {
-		if math.Abs(v) < tiny {
-			return tiny
-		}
-		return v
-	}
-	qab, qap, qam := a+b, a+1, a-1
-	c := 1.0
-	d := 1 / fix(1-qab*x/qap)
-	h := d
-	for m := 1; m <= maxIter; m++ {
-		fm := float64(m)
-		m2 := 2 * fm
-		aa := fm * (b - fm) * x / ((qam + m2) * (a + m2))
-		d = 1 / fix(1+aa*d)
-		c = fix(1 + aa/c)
-		h *= d * c
-		aa = -(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2))
-		d = 1 / fix(1+aa*d)
-		c = fix(1 + aa/c)
-		del := d * c
-		h *= del
-		if math.Abs(del-1) < eps {
-			break
-		}
-	}
-	return h
+	return distuv.StudentsT{Sigma: 1, Nu: df}.Quantile(p)
 }
 
 // TestNoBaseline is Comparison.Test for a variant of a run whose baseline
