@@ -562,11 +562,12 @@ func (s *slot) waitUntil(at int64) bool {
 func (s *slot) do(ctx context.Context) {
 	e := s.e
 	a := &s.att
-	*a = attempt{start: s.now()}
+	s.lockTimeline()
+	*a = attempt{start: e.since()}
 	if e.ivl > 0 {
 		s.noteStart()
-		s.tmu.Unlock()
 	}
+	s.unlockTimeline()
 	deadlineNs := min(a.start+int64(e.timeout), e.stopNs.Load())
 	deadline := e.base.Add(time.Duration(deadlineNs))
 
@@ -596,7 +597,8 @@ func (s *slot) do(ctx context.Context) {
 		br.Reset(nil)
 		e.readers.Put(br)
 	}
-	a.end = s.now() // the timeline's lock, held until account
+	s.lockTimeline() // held until account counts the attempt
+	a.end = e.since()
 	a.bytes = s.rd.n
 	if err != nil {
 		s.fail(a, results.ErrRead, err, deadlineNs)
@@ -679,7 +681,8 @@ func (s *slot) noteNegotiated(ver, suite uint16, curve tls.CurveID) {
 // after the request's deadline is a timeout whatever error reported it.
 func (s *slot) fail(a *attempt, class results.ErrorClass, err error, deadlineNs int64) {
 	if a.end == 0 {
-		a.end = s.now() // the timeline's lock, held until account
+		s.lockTimeline() // held until account counts the attempt
+		a.end = s.e.since()
 	}
 	if a.end >= deadlineNs || isTimeout(err) {
 		class = results.ErrTimeout
@@ -718,16 +721,14 @@ func (s *slot) closeConn() {
 // With a timeline, it also counts the attempt in the interval of its end
 // (when it counts in the window or the warm-up: by the same comparison,
 // so the window's intervals add up to its counts) and releases the
-// timeline's lock that reading the end time took.
+// timeline's lock that do or fail took before reading the end time.
 func (s *slot) account() {
 	a := &s.att
 	in := s.e.counted(a.end)
-	if s.e.ivl > 0 {
-		if in || a.end < s.e.startNs {
-			s.noteEnd()
-		}
-		s.tmu.Unlock()
+	if s.e.ivl > 0 && (in || a.end < s.e.startNs) {
+		s.noteEnd()
 	}
+	s.unlockTimeline()
 	if !in {
 		// Outside the window, by the window's rules: every response by its
 		// status class, every failure and error status by its class.

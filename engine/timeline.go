@@ -97,17 +97,16 @@ func (e *Engine) intervalOf(t int64) int64 {
 	return k
 }
 
-// now reads the clock for an event the timeline counts, taking the slot's
-// timeline lock first (see above); the caller counts the event and calls
-// unlockTimeline. Without a timeline it is since.
-func (s *slot) now() int64 {
+// lockTimeline takes the slot's timeline lock, if it has a timeline,
+// before the clock is read for an event the timeline counts; whoever
+// counts the event calls unlockTimeline (see the top of this file).
+func (s *slot) lockTimeline() {
 	if s.e.ivl > 0 {
 		s.tmu.Lock()
 	}
-	return s.e.since()
 }
 
-// unlockTimeline releases the lock now took.
+// unlockTimeline releases the lock lockTimeline took.
 func (s *slot) unlockTimeline() {
 	if s.e.ivl > 0 {
 		s.tmu.Unlock()
