@@ -27,11 +27,8 @@ type Stats struct {
 	// confidence interval; 0 when a value is not positive.
 	GeoMean float64 `json:"geo_mean,omitempty"`
 	// CI95Low and CI95High bound the 95 % confidence interval of the
-	// geometric mean, taken on the log scale where Compare tests:
-	// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N) with Student's t
-	// quantile. It is never negative and agrees with the test: the ratio
-	// of two variants is judged on ln(req/s), so is each variant's
-	// interval. When HasCI is false the interval is undefined and both
+	// geometric mean on the log scale, where Compare tests:
+	// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N). Without HasCI both
 	// equal Mean.
 	CI95Low  float64 `json:"ci95_low"`
 	CI95High float64 `json:"ci95_high"`
@@ -91,11 +88,9 @@ func Summarize(xs []float64) Stats {
 }
 
 // MeanStdDev returns the mean and the sample standard deviation (n-1) of
-// xs, two-pass for accuracy; the deviation is 0 for fewer than two values.
-// Finite values give a finite mean: where the sums would overflow (two
-// values of 1.7e308 summed to +Inf) it computes on the values scaled by
-// the largest magnitude, and a deviation beyond float64's range is
-// math.MaxFloat64.
+// xs, two-pass; the deviation is 0 for fewer than two values. Sums that
+// would overflow are taken on scaled values, and a deviation beyond
+// float64's range is math.MaxFloat64.
 func MeanStdDev(xs []float64) (mean, sd float64) {
 	mean, sd = meanStdDev(xs)
 	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
@@ -135,12 +130,8 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 }
 
 // roundingTolerance is the spread below which the logarithms xs count as
-// equal: 1e-12 times (their largest magnitude + 1). A real difference
-// between two rates is at least one request in a window, far above
-// 1e-12 of the rate; below it lie only the rounding of the rates and of
-// their logarithms and sums (8 × 153126.78528368345 and 3 × the same
-// have means of their logarithms 1 ulp apart and a standard deviation of
-// 1e-15, which a t-test would call significant).
+// equal: 1e-12 times (their largest magnitude + 1), far below one
+// request in a window and above the rounding of logs and sums.
 func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
 
 // maxAbs is the largest magnitude in xs.
@@ -156,33 +147,24 @@ func maxAbs(xs ...[]float64) float64 {
 
 // The values of Comparison.Test.
 const (
-	// TestStudentLog is Student's two-sample t-test with pooled variance
-	// on the natural logarithm of the values: what Compare uses for
-	// samples of equal size such as the req/s of a run's variants (see
-	// Compare).
+	// TestStudentLog is Student's pooled t-test on the natural logarithm
+	// of the values: Compare's test for samples of equal size.
 	TestStudentLog = "t-test on ln(req/s)"
-	// TestStudent is Student's two-sample t-test with pooled variance,
-	// two-sided: with samples of equal size it is Welch's statistic with
-	// n_a + n_b − 2 degrees of freedom, robust to unequal variances.
-	// Compare no longer tests on the raw scale; the name stays for runs
-	// summarised before.
+	// TestStudent is Student's pooled t-test on the raw values; Compare no
+	// longer uses it, the name stays for runs summarised before.
 	TestStudent = "t-test"
-	// TestWelchLog is TestWelch on the natural logarithm of the values:
-	// what Compare uses for samples of different sizes.
+	// TestWelchLog is TestWelch on the logarithms: Compare's test for
+	// samples of different sizes.
 	TestWelchLog = "welch t-test on ln(req/s)"
-	// TestWelch is Welch's unequal-variance two-sample t-test, two-sided,
-	// as Welch runs it on the values given.
+	// TestWelch is Welch's unequal-variance t-test on the values given.
 	TestWelch = "welch t-test"
-	// TestZeroVariance is a t-test where neither sample varies by more
-	// than rounding (roundingTolerance): p is 1 if the means are equal
-	// to within rounding and 0 otherwise.
+	// TestZeroVariance: neither sample varies beyond rounding; p is 1 if
+	// the means are equal to within rounding, 0 otherwise.
 	TestZeroVariance = "t-test (zero variance)"
 	// TestNone means a sample had fewer than two values, so no test ran.
 	TestNone = "n<2: no test"
-	// TestCannot means no test could run on the values given;
-	// Comparison.Why says why (a rate that is zero, negative or not a
-	// finite number has no logarithm, and switching to the raw scale
-	// would judge a different question).
+	// TestCannot means no test could run on the values given (a rate
+	// with no logarithm); Comparison.Why says why.
 	TestCannot = "cannot test"
 )
 
@@ -190,14 +172,12 @@ const (
 // the difference is larger than the noise. Every field is finite.
 type Comparison struct {
 	// DeltaPct is (mean(other) - mean(base)) / mean(base) in percent; 0
-	// when mean(base) is 0, a mean is not finite, or the samples are the
-	// same to within rounding (TestZeroVariance, not significant).
+	// when undefined or the samples are equal to within rounding.
 	DeltaPct float64 `json:"delta_pct"`
 	// PValue is the two-sided p-value of Test, unadjusted; 1 when no test ran.
 	PValue float64 `json:"p_value"`
-	// PAdjusted is PValue adjusted for the other comparisons of its
-	// family (Adjustment over Family comparisons, CompareFamily); equal to
-	// PValue for a comparison judged alone, 1 when no test ran.
+	// PAdjusted is PValue adjusted over its family (CompareFamily); PValue
+	// when judged alone, 1 when no test ran.
 	PAdjusted float64 `json:"p_adjusted"`
 	// Adjustment names the adjustment (AdjustHolm or AdjustNone) and
 	// Family the number of comparisons adjusted together.
@@ -206,41 +186,31 @@ type Comparison struct {
 	// Significant is PAdjusted < Alpha for a test that ran; false otherwise.
 	Significant bool `json:"significant"`
 	// SEPct is the standard error of the difference in percent of the
-	// baseline; MDEPct the minimum detectable effect: the smallest true
-	// difference, in percent, found significant with probability Power at
-	// the Bonferroni level Alpha/Family (the strictest step of Holm's, so
-	// the promise holds whatever rank the comparison takes). HasMDE is
-	// false when no test ran, or when the MDE is not determinable; then
-	// MDENote says so (MDENotDeterminable).
+	// baseline; MDEPct the smallest true difference found significant
+	// with probability Power at level Alpha/Family (Holm's strictest
+	// step). Without HasMDE, MDENote may say why.
 	SEPct   float64 `json:"se_pct,omitempty"`
 	MDEPct  float64 `json:"mde_pct,omitempty"`
 	HasMDE  bool    `json:"has_mde,omitempty"`
 	MDENote string  `json:"mde_note,omitempty"`
-	// EquivalenceBoundPct is the smallest ±X % that the data rule out:
-	// the (1 − 2·Alpha/Family) confidence interval of the ratio
-	// other/base lies within 1 ± X/100 (symmetric ratio limits: "±2 %" is
-	// 0.98 to 1.02). Two one-sided tests against a margin of X % would
-	// both pass at level Alpha/Family. Defined when HasBound.
+	// EquivalenceBoundPct is the smallest ±X % the data rule out: the
+	// (1 − 2·Alpha/Family) interval of other/base lies within 1 ± X/100
+	// (TOST at level Alpha/Family). Defined when HasBound.
 	EquivalenceBoundPct float64 `json:"equivalence_bound_pct,omitempty"`
 	HasBound            bool    `json:"has_bound,omitempty"`
-	// EquivalenceMarginPct is the margin tested (the scenario's
-	// equivalence, in percent; 0 when none), and Equivalent says whether
-	// the bound is within it: "no difference larger than ±margin".
+	// EquivalenceMarginPct is the scenario's margin in percent (0: none);
+	// Equivalent says the bound is within it.
 	EquivalenceMarginPct float64 `json:"equivalence_margin_pct,omitempty"`
 	Equivalent           bool    `json:"equivalent,omitempty"`
-	// Test names the test (TestStudentLog, TestWelchLog,
-	// TestZeroVariance, TestNone or TestCannot); Why says why a test could
-	// not run (TestCannot).
+	// Test names the test; Why says why none could run (TestCannot).
 	Test string `json:"test"`
 	Why  string `json:"why,omitempty"`
 	// T and DF are the t statistic (other minus base) and its degrees of
-	// freedom (Student's n_a + n_b − 2, or Welch–Satterthwaite's); 0 when
-	// not defined.
+	// freedom; 0 when not defined.
 	T  float64 `json:"t"`
 	DF float64 `json:"df"`
-	// N is the smaller sample's size; Caution, set when a test ran on
-	// fewer than three values a side, says how little the verdict rests
-	// on ("2 repetitions: t has 2 degrees of freedom").
+	// N is the smaller sample's size; Caution says how little a verdict
+	// on fewer than three values a side rests on.
 	N       int    `json:"n,omitempty"`
 	Caution string `json:"caution,omitempty"`
 }
@@ -250,40 +220,15 @@ type Comparison struct {
 // Power (Welch's df near 1 after a lost repetition).
 const MDENotDeterminable = "not determinable"
 
-// Compare compares other with base: DeltaPct from the means, and whether
-// the difference is larger than the noise by a two-sample t-test
-// (two-sided, significance level Alpha) on the logarithms of the values
-// (TestStudentLog or TestWelchLog).
-//
-// Why logarithms: the noise of a throughput measurement is proportional to
-// the throughput (a shared machine slows every request by a few percent),
-// so two variants of very different speed — RSA-4096 at 150 req/s against
-// ECDSA at 2,000 — have very different variances on the raw scale. Welch's
-// degrees of freedom then collapse towards 1 and the test loses nearly all
-// its power. On the log scale the variances are comparable, the question
-// becomes "is the ratio different from 1", which is what Δ % reports, and
-// the test keeps its power. A value that has no logarithm (zero, negative,
-// not finite) gives TestCannot: the test never switches scale behind the
-// reader's back.
-//
-// Which t-test: with samples of equal size (every variant of a run gets
-// the same repetitions) Student's and Welch's statistics are the same
-// number, and Student's n_a + n_b − 2 degrees of freedom are known
-// exactly, where Welch's are estimated from the very noise they judge and
-// drop to as few as n − 1: with three repetitions Welch would need a
-// t of up to 4.30 instead of 2.78, and its power could not be stated.
-// Equal sizes are also the case where the pooled test stays accurate
-// when the variances differ. With sizes that differ (a repetition lost)
-// Compare uses Welch's test.
-//
-// Spreads below rounding (roundingTolerance) count as none: two samples
-// of one constant are the same (TestZeroVariance, p = 1), however their
-// sizes round the mean.
-//
-// With fewer than two values on either side no test runs: Significant is
-// false and Test is TestNone. Compare judges the comparison alone
-// (PAdjusted = PValue, Family 1) and gives no MDE or equivalence;
-// CompareFamily judges several together.
+// Compare compares other with base: DeltaPct from the means, and a
+// two-sided t-test at level Alpha on the logarithms of the values. Logs,
+// because throughput noise is proportional to throughput: on the raw
+// scale variants of very different speed have very different variances
+// and Welch's test loses its power. Student's pooled test for equal
+// sizes (its degrees of freedom are exact), Welch's otherwise. A value
+// with no logarithm gives TestCannot, fewer than two values a side
+// TestNone, and spreads below rounding count as none (TestZeroVariance).
+// Compare judges alone (Family 1, no MDE); CompareFamily judges several.
 func Compare(base, other []float64) Comparison {
 	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
