@@ -91,15 +91,11 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 	return s.Select(cpus)
 }
 
-// Usage returns the CPU time used between a (the earlier sample) and b over
-// a window of the given length. Seconds is the busy time summed over the
-// CPUs present in both samples, IRQ the part of it spent on interrupts,
-// and PerCPU the busy time CPU by CPU; Busy
-// is Seconds / (window × number of those CPUs), clamped to [0, 1]; CPUs
-// names them in taskset form. A CPU whose
-// counters went backwards (hot-plugged) contributes 0. With window <= 0 (no
-// trustworthy clock, e.g. two remote reads) Busy is the kernel's own ratio
-// busy / (busy + idle) over the same CPUs.
+// Usage returns the CPU time used between a and b over a window of the
+// given length, over the CPUs present in both: Seconds busy, IRQ the
+// interrupts' part, PerCPU per CPU, and Busy as Seconds / (window × CPUs),
+// clamped to [0, 1]. A CPU whose counters went backwards counts 0. With
+// window <= 0 Busy is the kernel's busy / (busy + idle).
 func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
 	var per []results.CPUTime

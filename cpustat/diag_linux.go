@@ -22,13 +22,9 @@ const (
 	diagReqSport   = unix.SizeofNlMsghdr + 8  // id.idiag_sport
 )
 
-// diagListening returns the inodes of the TCP sockets listening on port
-// in the calling thread's network namespace, IPv4 and IPv6, asked of the
-// kernel through sock_diag (NETLINK_SOCK_DIAG, as `ss -lt` does). Asked
-// for listening sockets only, the kernel walks its listening hash alone,
-// so the cost does not grow with the sockets in TIME_WAIT. (Reading the
-// head of /proc/net/tcp6 does grow with them: to print its first
-// non-listening line the kernel walks past every IPv4 socket.)
+// diagListening returns the inodes of the TCP sockets listening on port in
+// the thread's network namespace, IPv4 and IPv6, through sock_diag: the
+// kernel walks its listening hash alone, whatever the TIME_WAIT count.
 func diagListening(port int, buf []byte) ([]uint64, error) {
 	var inodes []uint64
 	err := diagDump(port, 1<<tcpStateListen, 0, buf, func(msg []byte, ext uint16, _ []byte) {

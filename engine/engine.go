@@ -154,13 +154,10 @@ func New(t plans.Target, l plans.Load, connections int) (*Engine, error) {
 	return e, nil
 }
 
-// SetRate makes the engine an open loop: from the next Run on, requests
-// start at rate per second (new connections per second in close mode),
-// on a schedule that begins when Run does, instead of back to back. Each
-// start goes to a free slot; a start that comes due while every slot is
-// busy is missed (Counts.Missed), never run late. Latency.Intended
-// measures each request from its intended start. Rate 0 makes it a closed
-// loop again. SetRate must not be called while Run runs.
+// SetRate makes the engine an open loop from the next Run on: requests
+// start at rate per second, each on a free slot; a start due while every
+// slot is busy is missed (Counts.Missed), never run late. Rate 0 makes it
+// a closed loop again. Not while Run runs.
 func (e *Engine) SetRate(rate float64) error {
 	if rate == 0 {
 		e.pacer = nil
@@ -198,13 +195,10 @@ func tlsConfig(t *plans.TLS, host string) (*tls.Config, error) {
 	return cfg, nil
 }
 
-// Run sends requests on every slot from now until w.End and returns what was
-// counted inside w (see the package documentation for the counting rules).
-// Traffic before w.Start is warm-up. At w.End no request starts; those in
-// flight drain for up to min(timeout, 1 s), uncounted (Outside.Late and
-// Outside.Abandoned). Cancelling ctx stops the
-// slots early the same way; the result's Window.End is then the cancel time.
-// The returned Group has Window, Counts and Latency filled.
+// Run sends requests on every slot until w.End and returns what was
+// counted inside w; before w.Start is warm-up. In-flight requests drain
+// for up to min(timeout, 1 s), uncounted. Cancelling ctx stops early; the
+// Group's Window.End is then the cancel time.
 func (e *Engine) Run(ctx context.Context, w results.Window) results.Group {
 	endNs := e.begin(w)
 	if ctx.Err() != nil {
@@ -454,14 +448,10 @@ func (s *slot) loop() {
 	}
 }
 
-// Back-off of a closed-loop slot whose connects keep failing: after
-// backoffAfter connects failed in a row at once (refused, reset,
-// unreachable, no local port: not timeouts, which waited already), the
-// slot waits backoffMin before its next try, twice as long after each
-// further failure, up to backoffMax, until a connect succeeds. A dead
-// server then costs each slot at most about backoffAfter tries plus ten
-// a second instead of a busy loop, while a server that is up never makes
-// a slot wait.
+// Back-off of a closed-loop slot whose connects keep failing at once:
+// after backoffAfter such failures in a row it waits backoffMin, doubling
+// up to backoffMax, until a connect succeeds. A dead server then costs
+// about ten tries a second per slot instead of a busy loop.
 const (
 	backoffAfter = 3
 	backoffMin   = time.Millisecond
@@ -714,14 +704,9 @@ func (s *slot) closeConn() {
 }
 
 // account adds the attempt in s.att to the slot's counters if it ended
-// inside the window: a request counts when its response completes in the
-// window, a failure when it happens in the window, and the connection,
-// handshake and timings of an attempt count with it.
-//
-// With a timeline, it also counts the attempt in the interval of its end
-// (when it counts in the window or the warm-up: by the same comparison,
-// so the window's intervals add up to its counts) and releases the
-// timeline's lock that do or fail took before reading the end time.
+// inside the window (a response completed, or a failure happened, in it).
+// With a timeline it also counts the attempt in its end's interval, by the
+// same comparison, and releases the timeline lock do or fail took.
 func (s *slot) account() {
 	a := &s.att
 	in := s.e.counted(a.end)

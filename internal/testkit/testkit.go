@@ -1,13 +1,7 @@
-// Package testkit holds the helpers kaeload's tests share: a buffer a
-// test reads while a run writes it, free loopback ports, waiting for a
-// listener, whether a process is gone, a network namespace of a test's
-// own (InPrivateNetns, Linux), and the check that ties kaeload's counts
-// to a server's own record of what it served.
-//
-// It imports nothing of kaeload's but the run record, so the tests of
-// every package above the record can use it (runner's own tests
-// included); helpers that start servers live in internal/nginxtest and
-// internal/sshdtest, which build on it.
+// Package testkit holds the helpers kaeload's tests share: a buffer, free
+// ports, waits, process checks, network namespaces, busy-machine skips and
+// the check of kaeload's counts against a server's log. It imports only
+// the run record, so every package's tests can use it.
 package testkit
 
 import (
@@ -152,13 +146,11 @@ func Alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
-// SameResponses checks kaeload's counts against a server's own record
-// (results.Counts.Responses): the server (named by server, for the
-// message) served every response the client read, in the window, the
-// warm-up or the drain. A request that timed out, failed in the warm-up
-// or was cut off after the window may or may not have reached the
-// server, so each widens the range served may take; it never skips. Any
-// other failure fails the test: the check needs every request answered.
+// SameResponses checks kaeload's counts against a server's own record: the
+// server served every response the client read (window, warm-up, drain).
+// Requests that timed out, failed in the warm-up or were cut off may or
+// may not have reached it and widen the range; it never skips. Any other
+// failure fails the test.
 func SameResponses(t testing.TB, server string, served uint64, c results.Counts) {
 	t.Helper()
 	var failed []string
