@@ -239,9 +239,8 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 }
 
 // findRoot returns the x in [0, limit] where the increasing g crosses 0,
-// to a relative 1e-10 (or where |g| ≤ 1e-14); +Inf when g(limit) < 0.
-// The bracket starts at [start, 2·start] when g(start) < 0 (at [0,
-// start] otherwise; at [0, 1] when start is not positive) and doubles.
+// to a relative 1e-10 (or |g| ≤ 1e-14); +Inf when g(limit) < 0. It
+// brackets from start by doubling, then closes in by Illinois regula falsi.
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
@@ -398,11 +397,8 @@ var (
 )
 
 // gaussKronrod returns the 15-point Kronrod estimate of the integral of f
-// over [a, b] and QUADPACK's estimate of its error: the difference d from
-// the 7-point Gauss estimate, scaled as (200·d/I)^1.5·I where I is the
-// integral of |f − its mean| (the Kronrod estimate's error shrinks much
-// faster than d, which alone overstates it by orders of magnitude on a
-// smooth integrand).
+// over [a, b] and QUADPACK's error estimate, (200·d/I)^1.5·I for d the
+// difference from the 7-point Gauss rule and I the integral of |f − mean|.
 func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	c, h := (a+b)/2, (b-a)/2
 	var fs [15]float64
@@ -429,12 +425,9 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	return value, err
 }
 
-// logDifference returns what judge needs, on the log scale Compare
-// tests on: the difference of the means of the logarithms d (other −
-// base), its standard error se and the degrees of freedom of Compare's
-// test, with spreads below rounding counted as zero as Compare counts
-// them. ok is false when a sample has fewer than two values or a value
-// has no logarithm.
+// logDifference returns, on Compare's log scale, the difference of the
+// means d (other − base), its standard error se and Compare's degrees of
+// freedom; ok is false when Compare could not test.
 func logDifference(base, other []float64) (d, se, df float64, ok bool) {
 	logs, isLog := logAll(base, other)
 	if len(base) < 2 || len(other) < 2 || !isLog {
@@ -465,10 +458,9 @@ func logDifference(base, other []float64) (d, se, df float64, ok bool) {
 	return d, se, df, true
 }
 
-// NoisePct is the relative noise of a sample of rates: the standard
-// deviation of their natural logarithms in percent (about the
-// coefficient of variation for small noise); ok is false with fewer than
-// two values or a value that is not positive.
+// NoisePct is the standard deviation of the logarithms of xs in percent
+// (about the coefficient of variation); ok is false with fewer than two
+// values or one that is not positive.
 func NoisePct(xs []float64) (pct float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
@@ -505,9 +497,7 @@ func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 }
 
 // Calibration is what a run learnt about the noise before choosing its
-// repetitions (repeat: auto), or what `kaeload plan-reps` measured: the
-// baseline's rates over a few windows, their noise, and the repetitions
-// per variant that detect Effect at Power.
+// repetitions (repeat: auto, or `kaeload plan-reps`).
 type Calibration struct {
 	// Variant is the variant measured (the baseline).
 	Variant string `json:"variant"`
@@ -547,10 +537,8 @@ func (c *Calibration) Calibrate() {
 	c.Repeat, c.Capped = n, !ok
 }
 
-// PlannedMDEPct is the minimum detectable effect, in percent, of a
-// comparison of two variants with n repetitions each whose rates have
-// relative noise noisePct (NoisePct), judged with family comparisons:
-// what RepsFor inverts.
+// PlannedMDEPct is the MDE, in percent, of two variants with n
+// repetitions each and noise noisePct, judged among family comparisons.
 func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	if n < 2 {
 		return math.Inf(1)

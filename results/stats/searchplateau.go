@@ -175,9 +175,8 @@ func shaffer(ps []float64, k int) []float64 {
 }
 
 // trueNullCounts returns every number of pairwise equalities among k
-// means that can be true at once: the means split into groups of equal
-// ones, j of them equal give C(j, 2) true equalities, so the counts are
-// the sums of C(j, 2) over the groups of a partition of k (Shaffer 1986).
+// means that can be true at once: sums of C(j, 2) over the groups of a
+// partition of k (Shaffer 1986).
 func trueNullCounts(k int) []int {
 	fewest := fewestMeans(k)
 	var out []int
@@ -190,10 +189,8 @@ func trueNullCounts(k int) []int {
 }
 
 // mostTrueNulls returns, for every L from 0 to k(k−1)/2, the largest
-// count of true pairwise equalities among k means (trueNullCounts) that
-// is at most L: the multipliers of Shaffer's step-down. It is cached per
-// k, for a run's sweeps and a simulation's thousands of trials ask for
-// the same few.
+// count of true pairwise equalities among k means that is at most L:
+// Shaffer's multipliers, cached per k.
 func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)

@@ -315,10 +315,9 @@ func logAll(a, b []float64) ([2][]float64, bool) {
 	return out, true
 }
 
-// Welch runs Welch's unequal-variance two-sample t-test of other against
-// base on the values as given (two-sided, significance level Alpha). It
-// fills T, DF, PValue, Significant and Test; DeltaPct is left 0. Spreads
-// below rounding (1e-12 of the values' magnitude) count as zero.
+// Welch runs Welch's t-test of other against base on the values as given
+// (two-sided, level Alpha), filling T, DF, PValue, Significant and Test.
+// Spreads below 1e-12 of the values' magnitude count as zero.
 func Welch(base, other []float64) Comparison {
 	return welch(base, other, 1e-12*maxAbs(base, other))
 }
@@ -422,10 +421,8 @@ func StudentTQuantile(p, df float64) float64 {
 // rendering says why instead of showing a difference.
 const TestNoBaseline = "baseline not measured: no test"
 
-// Tested reports whether c's test ran: false for TestNone, TestCannot
-// and TestNoBaseline, whose p-values, MDE and verdict are not defined. A
-// comparison that was not tested is outside its family: it neither counts
-// in Holm's m nor takes a rank.
+// Tested reports whether c's test ran (not TestNone, TestCannot or
+// TestNoBaseline); an untested comparison is outside its family.
 func (c Comparison) Tested() bool {
 	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }
