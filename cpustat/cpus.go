@@ -131,11 +131,9 @@ func clamp01(f float64) float64 {
 	return min(max(f, 0), 1)
 }
 
-// ParseProcStat reads the per-CPU lines ("cpuN user nice system idle iowait
-// irq softirq steal guest guest_nice", in USER_HZ ticks) of /proc/stat text,
-// such as `cat /proc/stat` run on a server over a command channel. The
-// aggregate "cpu" line and every other line are ignored; fields a kernel
-// does not print (older kernels stop after idle or iowait) count as 0.
+// ParseProcStat reads the per-CPU lines of /proc/stat text (USER_HZ
+// ticks), such as a server's read over a command channel; other lines are
+// ignored, and fields an older kernel does not print count as 0.
 func ParseProcStat(text string) (Sample, error) {
 	var s Sample
 	for lineNo, line := range strings.Split(text, "\n") {

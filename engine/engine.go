@@ -22,11 +22,9 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// readBufferSize is the response read buffer; response headers must fit
-// in it. In keep-alive mode each slot has its own; in close mode, where a
-// slot spends most of its time connecting and in the handshake, slots
-// borrow one from the engine's pool for the read only, which saves
-// 16 KiB per slot (10,000 slots: 160 MiB).
+// readBufferSize is the response read buffer; response headers must fit.
+// Keep-alive slots own one; close-mode slots borrow one from a pool for
+// the read only, saving 16 KiB a slot.
 const readBufferSize = 16 << 10
 
 // Snapshot is a point-in-time view of a running engine for progress display.
@@ -73,12 +71,9 @@ type Engine struct {
 	aborted chan struct{} // closed by abort: wakes slots waiting for their start
 }
 
-// maxDrain bounds the drain after the window: requests in flight at the
-// window's end may complete (uncounted, as Outside.Late) for at most this
-// long, or the request timeout if shorter. Letting them finish instead of
-// cutting them off means every response the server sent is read and
-// accounted for, so kaeload's totals can be checked against the server's
-// log exactly.
+// maxDrain bounds the drain after the window (or the request timeout if
+// shorter): requests in flight may complete, uncounted (Outside.Late), so
+// every response the server sent is read and the totals match its log.
 const maxDrain = time.Second
 
 // New prepares an engine for one group: connections slots, each sending the
@@ -818,12 +813,10 @@ func (s *slot) noteUnanswered(a *attempt, st *results.Stages) {
 	}
 }
 
-// Latency histograms are shared: four HDR histograms take about 86 KB, too
-// much for every one of 10,000 connection slots, so slots share them in
-// lanes (lanesPerThread per GOMAXPROCS) and hand their timings over in
-// batches of batchSize, taking the lane's lock once per batch: far from
-// once per request, and with few slots per lock. Every timing still goes
-// into a histogram, so the merge at the end is exact.
+// Latency histograms are shared: four HDR histograms take about 86 KB, so
+// slots share them in lanes (lanesPerThread per GOMAXPROCS) and hand their
+// timings over in batches of batchSize, one lock per batch. Every timing
+// still reaches a histogram, so the merge is exact.
 const (
 	lanesPerThread = 4
 	batchSize      = 32

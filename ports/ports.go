@@ -79,11 +79,9 @@ func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
 	return max(float64(l.Ports()-max(concurrent, 0)), 0) / hold.Seconds()
 }
 
-// ParseLimits parses the text of /proc/sys/net/ipv4/ip_local_port_range
-// ("32768\t60999"), tcp_tw_reuse ("2") and tcp_fin_timeout ("60", seconds).
-// Surrounding white space is ignored; anything else that is not what the
-// kernel writes is an error naming the sysctl, and every such error is
-// returned together. On error the Limits are the zero (unknown) Limits.
+// ParseLimits parses ip_local_port_range ("32768\t60999"), tcp_tw_reuse
+// ("2") and tcp_fin_timeout ("60") text. Every malformed value is an error
+// naming its sysctl, returned together, with the zero (unknown) Limits.
 func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
 	var l Limits
 	var errs []error
@@ -165,11 +163,9 @@ func ParseTimeWait(sockstat string) (int, error) {
 	return tw, nil
 }
 
-// Exhausted reports whether err, from a dial, says that the client had no
-// free ephemeral port for the destination: EADDRNOTAVAIL from connect()
-// (which a dialer bound to an address this host does not have also gets;
-// kaeload's dialers bind none). The engine counts such a dial as
-// results.ErrPorts, whose reports quote results.PortsHint.
+// Exhausted reports whether err, from a dial, says the client had no free
+// ephemeral port for the destination (EADDRNOTAVAIL from connect); the
+// engine counts it as results.ErrPorts.
 func Exhausted(err error) bool {
 	return errors.Is(err, syscall.EADDRNOTAVAIL)
 }

@@ -99,11 +99,9 @@ func Unavailable(host string, pids []int, reason string) *results.ServerProfile 
 }
 
 // Start starts perf record on host, attached to pids with sampling off,
-// and returns once perf has attached (it acknowledged a ping on its
-// control FIFO) or failed. window is how long the caller means to
-// profile: perf stops by itself a minute after it. When there can be no
-// profile the session is nil and the profile says why (perf not found,
-// not permitted, the PIDs gone, …); the run goes on without one.
+// and returns once perf has attached or failed; perf stops itself a
+// minute after window. Without a profile the session is nil and the
+// profile says why; the run goes on.
 func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*Session, *results.ServerProfile) {
 	if len(pids) == 0 {
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")
