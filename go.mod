@@ -12,6 +12,7 @@ require (
 	github.com/valyala/fasthttp v1.79.0
 	github.com/vbauerster/mpb/v8 v8.16.2
 	golang.org/x/sys v0.50.0
+	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.17.0
 	gopkg.in/yaml.v3 v3.0.1
 )

@@ -91,15 +91,11 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 	return s.Select(cpus)
 }
 
-// Usage returns the CPU time used between a (the earlier sample) and b over
-// a window of the given length. Seconds is the busy time summed over the
-// CPUs present in both samples, IRQ the part of it spent on interrupts,
-// and PerCPU the busy time CPU by CPU; Busy
-// is Seconds / (window × number of those CPUs), clamped to [0, 1]; CPUs
-// names them in taskset form. A CPU whose
-// counters went backwards (hot-plugged) contributes 0. With window <= 0 (no
-// trustworthy clock, e.g. two remote reads) Busy is the kernel's own ratio
-// busy / (busy + idle) over the same CPUs.
+// Usage returns the CPU time used between a and b over a window of the
+// given length, over the CPUs present in both: Seconds busy, IRQ the
+// interrupts' part, PerCPU per CPU, and Busy as Seconds / (window × CPUs),
+// clamped to [0, 1]. A CPU whose counters went backwards counts 0. With
+// window <= 0 Busy is the kernel's busy / (busy + idle).
 func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
 	var per []results.CPUTime
@@ -135,11 +131,9 @@ func clamp01(f float64) float64 {
 	return min(max(f, 0), 1)
 }
 
-// ParseProcStat reads the per-CPU lines ("cpuN user nice system idle iowait
-// irq softirq steal guest guest_nice", in USER_HZ ticks) of /proc/stat text,
-// such as `cat /proc/stat` run on a server over a command channel. The
-// aggregate "cpu" line and every other line are ignored; fields a kernel
-// does not print (older kernels stop after idle or iowait) count as 0.
+// ParseProcStat reads the per-CPU lines of /proc/stat text (USER_HZ
+// ticks), such as a server's read over a command channel; other lines are
+// ignored, and fields an older kernel does not print count as 0.
 func ParseProcStat(text string) (Sample, error) {
 	var s Sample
 	for lineNo, line := range strings.Split(text, "\n") {

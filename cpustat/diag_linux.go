@@ -22,13 +22,9 @@ const (
 	diagReqSport   = unix.SizeofNlMsghdr + 8  // id.idiag_sport
 )
 
-// diagListening returns the inodes of the TCP sockets listening on port
-// in the calling thread's network namespace, IPv4 and IPv6, asked of the
-// kernel through sock_diag (NETLINK_SOCK_DIAG, as `ss -lt` does). Asked
-// for listening sockets only, the kernel walks its listening hash alone,
-// so the cost does not grow with the sockets in TIME_WAIT. (Reading the
-// head of /proc/net/tcp6 does grow with them: to print its first
-// non-listening line the kernel walks past every IPv4 socket.)
+// diagListening returns the inodes of the TCP sockets listening on port in
+// the thread's network namespace, IPv4 and IPv6, through sock_diag: the
+// kernel walks its listening hash alone, whatever the TIME_WAIT count.
 func diagListening(port int, buf []byte) ([]uint64, error) {
 	var inodes []uint64
 	err := diagDump(port, 1<<tcpStateListen, 0, buf, func(msg []byte, ext uint16, _ []byte) {
@@ -41,12 +37,10 @@ func diagListening(port int, buf []byte) ([]uint64, error) {
 	return inodes, err
 }
 
-// diagDump asks sock_diag for the TCP sockets in states (a bit mask of
-// TCP states) of both families, listeners filtered by sport when not 0,
-// with the extensions ext (a bit mask), and calls each with every
-// socket: once with its inet_diag_msg (ext 0), then once per extension
-// attribute (ext its type, attr its payload). buf receives the answers
-// (diagReceiveSize; nil for a new one): a sampler keeps one.
+// diagDump asks sock_diag for the TCP sockets in states (a bit mask) of
+// both families, listeners filtered by sport when not 0, with extensions
+// ext, and calls each once per socket with its inet_diag_msg (ext 0), then
+// once per extension attribute. buf (nil: a new one) receives the answers.
 func diagDump(sport int, states uint32, ext uint8, buf []byte, each func(msg []byte, ext uint16, attr []byte)) error {
 	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, unix.NETLINK_SOCK_DIAG)
 	if err != nil {

@@ -14,31 +14,20 @@ import (
 )
 
 // FindListener returns the PID of the local server listening on TCP port
-// (on any local address: 127.0.0.1, 0.0.0.0, ::, or a specific one). A
-// listening socket is often shared by a family of processes, as nginx's
-// master opens it and its workers inherit it; FindListener returns the root
-// of that family: it climbs from the process holding the socket to its
-// parent while the parent runs the same executable and is not PID 1. For
-// nginx that is the master, whose tree (SampleTree) holds every worker.
-// It is an error when nothing listens on port, when the owner cannot be
-// seen (not root and not the server's user), or when unrelated processes
-// (different roots) listen on it. Finding it again is cheaper with a
-// Listener, which remembers what it found.
+// (any local address): the root of the family of processes sharing the
+// socket, climbing to the parent while it runs the same executable and is
+// not PID 1 (nginx's master). It is an error when nothing listens, the
+// owner cannot be seen, or unrelated processes listen on it.
 func FindListener(port int) (int, error) {
 	l := Listener{Port: port}
 	return l.Find()
 }
 
-// Listener finds the server listening on a TCP port of this machine, as
-// FindListener does, and remembers the answer. Its cost does not grow
-// with the sockets in other states (hundreds of thousands in TIME_WAIT
-// after a short-connection run): it asks the kernel for the listening
-// sockets alone (sock_diag, as `ss -lt` does; the LISTEN lines at the
-// head of /proc/net/tcp and tcp6 where that fails), and then finds the
-// processes holding those sockets through /proc/PID/fd. That walk over every process's
-// descriptors runs only when the listening sockets changed since the last
-// Find or the server's root process is gone; otherwise Find returns the
-// root it found before. A Listener is not safe for concurrent use.
+// Listener finds the server listening on a TCP port, as FindListener does,
+// and remembers it. It asks the kernel for the listening sockets alone
+// (sock_diag, or the head of /proc/net/tcp), so its cost does not grow with
+// TIME_WAIT sockets, and walks the processes' descriptors only when those
+// sockets changed or the root is gone. Not safe for concurrent use.
 type Listener struct {
 	// Port is the TCP port the server listens on.
 	Port int
@@ -159,13 +148,10 @@ const (
 	tcpSynRecv = "03"
 )
 
-// listenInodes appends to inodes the inode of each socket listening on
-// port in r, text in the format of /proc/net/tcp, read through buf. The
-// kernel lists listening sockets first, then the established hash
-// (TIME_WAIT included), so the read stops at the first socket in any
-// other state: that keeps it cheap with any number of sockets in
-// TIME_WAIT. Kernels before 4.4 printed a listener's pending requests
-// (SYN_RECV) right after it, so those do not stop the read.
+// listenInodes appends the inode of each socket listening on port in r
+// (/proc/net/tcp format). The kernel lists listeners first, so the read
+// stops at the first other state (SYN_RECV lines of kernels before 4.4
+// excepted): cheap with any number of TIME_WAIT sockets.
 func listenInodes(r io.Reader, buf []byte, port int, inodes []uint64) ([]uint64, error) {
 	want := fmt.Sprintf(":%04X", port)
 	var carry []byte // a line cut by the end of the previous read

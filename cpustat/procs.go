@@ -30,17 +30,12 @@ type ProcsSample struct {
 	procs map[procKey]procStat
 }
 
-// Top returns the processes that used CPU between a (the earlier sample)
-// and b and may run on at least one CPU of cpus (any process when cpus
-// is empty), leaving out the PIDs in exclude: at most n of them, the
-// busiest on cpus first. A process's Seconds is its own user + system
-// time between the samples (all of it when it started after a). /proc
-// does not split a process's time by CPU, so the ranking counts the
-// share of its affinity that lies in cpus (a process pinned to cpus
-// counts in full, one that may also run on as many other CPUs counts
-// half) and every process is named with its affinity
-// (ProcessCPU.CPUs). A process that exited before its affinity was read
-// is not named.
+// Top returns at most n processes, not in exclude, that used CPU between
+// a and b and may run on a CPU of cpus (any, when cpus is empty), the
+// busiest on cpus first. Seconds is a process's own time between the
+// samples. /proc does not split time by CPU, so the ranking weighs it by
+// the share of the process's affinity inside cpus; each is named with its
+// affinity, and one that exited before it was read is not named.
 func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) []results.ProcessCPU {
 	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) { return pinning.Allowed(strconv.Itoa(pid)) })
 }

@@ -7,10 +7,8 @@ import (
 )
 
 // ListenQueue is what the kernel says of the sockets listening on one TCP
-// port at one instant (sock_diag, as `ss -ltnm` shows it), summed over
-// them (several with SO_REUSEPORT, or one each for IPv4 and IPv6). Unlike
-// the namespace's counters (TCPSnapshot), it is the target listener's
-// own: another program's listener does not move it.
+// port at one instant, summed over them. Unlike the namespace's counters
+// (TCPSnapshot), another program's listener does not move it.
 type ListenQueue struct {
 	// Sockets is how many sockets listen on the port; 0 when none does.
 	Sockets int
@@ -40,10 +38,9 @@ func RemoteListenQueueCommand(port int) string {
 }
 
 // ParseListenQueue reads the output of RemoteListenQueueCommand (`ss
-// -Hltnm`): each listening socket's line "LISTEN RECV-Q SEND-Q LOCAL PEER
-// … skmem:(r0,rb…,d12)", the skmem part on the same line or the next. It
-// fails on output that has no socket line and does not look like an empty
-// answer.
+// -Hltnm`): each listener's "LISTEN …" line with its skmem part on it or
+// the next line. Output with no socket line that is not an empty answer
+// is an error.
 func ParseListenQueue(out string) (ListenQueue, error) {
 	var q ListenQueue
 	dropsSeen := 0

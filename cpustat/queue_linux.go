@@ -23,11 +23,9 @@ const (
 	tcpStateTimeWait = 6                       // TCP_TIME_WAIT
 )
 
-// ReadListenQueue reads the sockets listening on TCP port in this
-// process's network namespace (sock_diag): their accept queue, backlog
-// and drops. Asked for listeners of one port, the kernel walks its
-// listening hash alone, so the cost does not grow with the connections.
-// No socket listening is no error (Sockets 0).
+// ReadListenQueue reads the accept queue, backlog and drops of the sockets
+// listening on TCP port in this network namespace (sock_diag, listeners
+// only, so the cost does not grow with connections). None is no error.
 func ReadListenQueue(port int) (ListenQueue, error) {
 	var q ListenQueue
 	drops := 0
@@ -53,11 +51,9 @@ func ReadListenQueue(port int) (ListenQueue, error) {
 	return q, nil
 }
 
-// CountTimeWait counts the TCP sockets in TIME_WAIT in this process's
-// network namespace whose peer is dst: a client's connections to a
-// server that the client closed first, each holding a local port for 60
-// s (sock_diag; the kernel lists every socket in TIME_WAIT, and the
-// count picks those to dst).
+// CountTimeWait counts the TCP sockets in TIME_WAIT in this network
+// namespace whose peer is dst (sock_diag): the ports a client that closed
+// first holds for 60 s.
 func CountTimeWait(dst netip.AddrPort) (int, error) {
 	n := 0
 	want := dst.Addr().Unmap().As16()

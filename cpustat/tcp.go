@@ -71,13 +71,10 @@ func (d TCPDelta) Get(name string) (uint64, bool) {
 	return v, ok
 }
 
-// Delta returns how much each counter grew from a (the earlier snapshot)
-// to b. A counter missing from either snapshot is not available. A
-// counter that went down either wrapped, which only a 32-bit kernel's
-// counters do (both values fit in 32 bits and the wrapped growth is below
-// 2^31), and then its growth counts across the wrap; or it was reset, and
-// then it is not available for this delta. Snapshots of two different
-// network namespaces have no delta: every counter is not available.
+// Delta returns how much each counter grew from a to b. A counter missing
+// from either is not available; one that went down wrapped (32-bit
+// kernels: counted across the wrap) or was reset (not available).
+// Snapshots of different network namespaces have no delta.
 func (a TCPSnapshot) Delta(b TCPSnapshot) TCPDelta {
 	d := TCPDelta{Namespace: b.Namespace, Values: make(map[string]uint64, len(TCPCounterNames))}
 	unavailable := func(name, why string) {

@@ -40,29 +40,12 @@ type TreeSample struct {
 }
 
 // Usage returns the CPU time the tree used between a (the earlier sample)
-// and b over a window of the given length. Busy is Seconds / (window × the
-// number of CPUs in b.CPUs), clamped to [0, 1]: the share of the CPUs the
-// tree may run on that it used (a server pinned to 0-9 is judged against 10
-// CPUs, an unpinned one against the whole machine). CPUs is b.CPUs in
-// taskset form.
-//
-// Accounting, process by process (a process is a PID with its start time):
-//   - present at both ends: its CPU time at b minus its CPU time at a;
-//   - new at b: all of its CPU time, which began after a;
-//   - started and exited inside the window: counted through its parent's
-//     reaped-children time (cutime/cstime), which every member carries;
-//   - present at a, exited before b: its parent reaped it, so the parent's
-//     reaped-children time at b holds its whole lifetime; the part before a
-//     is subtracted again;
-//   - present at a, alive at b but no longer a descendant (reparented when
-//     its parent exited): its time inside the window is lost.
-//
-// This is exact for nginx, whose master and workers live through the window
-// (and exact across a worker restart, since the master reaps its workers).
-// It undercounts only processes that leave the tree while alive, or that
-// exit after being reparented out of it, or whose parent ignores SIGCHLD
-// (the kernel does not add auto-reaped children to cutime). Seconds never
-// goes below 0.
+// and b over a window of the given length; Busy is Seconds over the
+// window times b's CPUs, clamped to [0, 1]. Per process (PID and start
+// time): a survivor counts its growth, a newcomer all of its time, and
+// one that exited counts through its parent's reaped-children time. Exact
+// for nginx; it undercounts only processes that leave the tree alive or
+// whose parent ignores SIGCHLD. Seconds is never below 0.
 func (a TreeSample) Usage(b TreeSample, window time.Duration) results.CPUUsage {
 	var sec float64
 	for k, tb := range b.procs {

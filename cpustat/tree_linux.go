@@ -115,12 +115,9 @@ func SampleProcs() (ProcsSample, error) {
 	return s, nil
 }
 
-// RunDelay returns how long the threads of process pid have spent ready
-// to run but waiting for a CPU, summed over its live threads since each
-// started: the second field of /proc/PID/task/TID/schedstat, in
-// nanoseconds. A process alone on its CPUs waits next to nothing; one
-// whose CPUs other processes of equal or higher priority keep busy waits
-// about as long as they run. Threads that exited are not counted.
+// RunDelay returns how long process pid's live threads have waited ready
+// for a CPU (schedstat's second field): next to nothing alone on its CPUs,
+// about as long as they run when other processes keep those CPUs busy.
 func RunDelay(pid int) (time.Duration, error) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	tids, err := os.ReadDir(dir)

@@ -173,12 +173,14 @@ func BenchmarkTimelineEvents(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				s.att = attempt{start: s.now()}
+				s.lockTimeline()
+				s.att = attempt{start: s.e.since()}
 				if s.e.ivl > 0 {
 					s.noteStart()
 				}
 				s.unlockTimeline()
-				s.att.end = s.now()
+				s.lockTimeline()
+				s.att.end = s.e.since()
 				s.att.handshake, s.att.tlsTime, s.att.status = true, time.Millisecond, 200
 				if s.e.ivl > 0 {
 					s.noteEnd()

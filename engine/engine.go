@@ -22,11 +22,9 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// readBufferSize is the response read buffer; response headers must fit
-// in it. In keep-alive mode each slot has its own; in close mode, where a
-// slot spends most of its time connecting and in the handshake, slots
-// borrow one from the engine's pool for the read only, which saves
-// 16 KiB per slot (10,000 slots: 160 MiB).
+// readBufferSize is the response read buffer; response headers must fit.
+// Keep-alive slots own one; close-mode slots borrow one from a pool for
+// the read only, saving 16 KiB a slot.
 const readBufferSize = 16 << 10
 
 // Snapshot is a point-in-time view of a running engine for progress display.
@@ -73,12 +71,9 @@ type Engine struct {
 	aborted chan struct{} // closed by abort: wakes slots waiting for their start
 }
 
-// maxDrain bounds the drain after the window: requests in flight at the
-// window's end may complete (uncounted, as Outside.Late) for at most this
-// long, or the request timeout if shorter. Letting them finish instead of
-// cutting them off means every response the server sent is read and
-// accounted for, so kaeload's totals can be checked against the server's
-// log exactly.
+// maxDrain bounds the drain after the window (or the request timeout if
+// shorter): requests in flight may complete, uncounted (Outside.Late), so
+// every response the server sent is read and the totals match its log.
 const maxDrain = time.Second
 
 // New prepares an engine for one group: connections slots, each sending the
@@ -154,13 +149,10 @@ func New(t plans.Target, l plans.Load, connections int) (*Engine, error) {
 	return e, nil
 }
 
-// SetRate makes the engine an open loop: from the next Run on, requests
-// start at rate per second (new connections per second in close mode),
-// on a schedule that begins when Run does, instead of back to back. Each
-// start goes to a free slot; a start that comes due while every slot is
-// busy is missed (Counts.Missed), never run late. Latency.Intended
-// measures each request from its intended start. Rate 0 makes it a closed
-// loop again. SetRate must not be called while Run runs.
+// SetRate makes the engine an open loop from the next Run on: requests
+// start at rate per second, each on a free slot; a start due while every
+// slot is busy is missed (Counts.Missed), never run late. Rate 0 makes it
+// a closed loop again. Not while Run runs.
 func (e *Engine) SetRate(rate float64) error {
 	if rate == 0 {
 		e.pacer = nil
@@ -198,13 +190,10 @@ func tlsConfig(t *plans.TLS, host string) (*tls.Config, error) {
 	return cfg, nil
 }
 
-// Run sends requests on every slot from now until w.End and returns what was
-// counted inside w (see the package documentation for the counting rules).
-// Traffic before w.Start is warm-up. At w.End no request starts; those in
-// flight drain for up to min(timeout, 1 s), uncounted (Outside.Late and
-// Outside.Abandoned). Cancelling ctx stops the
-// slots early the same way; the result's Window.End is then the cancel time.
-// The returned Group has Window, Counts and Latency filled.
+// Run sends requests on every slot until w.End and returns what was
+// counted inside w; before w.Start is warm-up. In-flight requests drain
+// for up to min(timeout, 1 s), uncounted. Cancelling ctx stops early; the
+// Group's Window.End is then the cancel time.
 func (e *Engine) Run(ctx context.Context, w results.Window) results.Group {
 	endNs := e.begin(w)
 	if ctx.Err() != nil {
@@ -454,14 +443,10 @@ func (s *slot) loop() {
 	}
 }
 
-// Back-off of a closed-loop slot whose connects keep failing: after
-// backoffAfter connects failed in a row at once (refused, reset,
-// unreachable, no local port: not timeouts, which waited already), the
-// slot waits backoffMin before its next try, twice as long after each
-// further failure, up to backoffMax, until a connect succeeds. A dead
-// server then costs each slot at most about backoffAfter tries plus ten
-// a second instead of a busy loop, while a server that is up never makes
-// a slot wait.
+// Back-off of a closed-loop slot whose connects keep failing at once:
+// after backoffAfter such failures in a row it waits backoffMin, doubling
+// up to backoffMax, until a connect succeeds. A dead server then costs
+// about ten tries a second per slot instead of a busy loop.
 const (
 	backoffAfter = 3
 	backoffMin   = time.Millisecond
@@ -562,11 +547,12 @@ func (s *slot) waitUntil(at int64) bool {
 func (s *slot) do(ctx context.Context) {
 	e := s.e
 	a := &s.att
-	*a = attempt{start: s.now()}
+	s.lockTimeline()
+	*a = attempt{start: e.since()}
 	if e.ivl > 0 {
 		s.noteStart()
-		s.tmu.Unlock()
 	}
+	s.unlockTimeline()
 	deadlineNs := min(a.start+int64(e.timeout), e.stopNs.Load())
 	deadline := e.base.Add(time.Duration(deadlineNs))
 
@@ -596,7 +582,8 @@ func (s *slot) do(ctx context.Context) {
 		br.Reset(nil)
 		e.readers.Put(br)
 	}
-	a.end = s.now() // the timeline's lock, held until account
+	s.lockTimeline() // held until account counts the attempt
+	a.end = e.since()
 	a.bytes = s.rd.n
 	if err != nil {
 		s.fail(a, results.ErrRead, err, deadlineNs)
@@ -679,7 +666,8 @@ func (s *slot) noteNegotiated(ver, suite uint16, curve tls.CurveID) {
 // after the request's deadline is a timeout whatever error reported it.
 func (s *slot) fail(a *attempt, class results.ErrorClass, err error, deadlineNs int64) {
 	if a.end == 0 {
-		a.end = s.now() // the timeline's lock, held until account
+		s.lockTimeline() // held until account counts the attempt
+		a.end = s.e.since()
 	}
 	if a.end >= deadlineNs || isTimeout(err) {
 		class = results.ErrTimeout
@@ -711,23 +699,16 @@ func (s *slot) closeConn() {
 }
 
 // account adds the attempt in s.att to the slot's counters if it ended
-// inside the window: a request counts when its response completes in the
-// window, a failure when it happens in the window, and the connection,
-// handshake and timings of an attempt count with it.
-//
-// With a timeline, it also counts the attempt in the interval of its end
-// (when it counts in the window or the warm-up: by the same comparison,
-// so the window's intervals add up to its counts) and releases the
-// timeline's lock that reading the end time took.
+// inside the window (a response completed, or a failure happened, in it).
+// With a timeline it also counts the attempt in its end's interval, by the
+// same comparison, and releases the timeline lock do or fail took.
 func (s *slot) account() {
 	a := &s.att
 	in := s.e.counted(a.end)
-	if s.e.ivl > 0 {
-		if in || a.end < s.e.startNs {
-			s.noteEnd()
-		}
-		s.tmu.Unlock()
+	if s.e.ivl > 0 && (in || a.end < s.e.startNs) {
+		s.noteEnd()
 	}
+	s.unlockTimeline()
 	if !in {
 		// Outside the window, by the window's rules: every response by its
 		// status class, every failure and error status by its class.
@@ -832,12 +813,10 @@ func (s *slot) noteUnanswered(a *attempt, st *results.Stages) {
 	}
 }
 
-// Latency histograms are shared: four HDR histograms take about 86 KB, too
-// much for every one of 10,000 connection slots, so slots share them in
-// lanes (lanesPerThread per GOMAXPROCS) and hand their timings over in
-// batches of batchSize, taking the lane's lock once per batch: far from
-// once per request, and with few slots per lock. Every timing still goes
-// into a histogram, so the merge at the end is exact.
+// Latency histograms are shared: four HDR histograms take about 86 KB, so
+// slots share them in lanes (lanesPerThread per GOMAXPROCS) and hand their
+// timings over in batches of batchSize, one lock per batch. Every timing
+// still reaches a histogram, so the merge is exact.
 const (
 	lanesPerThread = 4
 	batchSize      = 32

@@ -10,25 +10,15 @@ import (
 // intervals anchored at the window's start: interval k covers
 // [k·interval, (k+1)·interval) after it, negative k in the warm-up.
 //
-// A slot counts into its own accumulator (slotInterval), for the interval
-// of the time it has just measured: a request's start (Started), its end
-// (Requests, Errors, the handshake and total times, by the same decision
-// that counts it in the window or the warm-up). Times only grow within a
-// slot, so when an event falls in a later interval the slot hands the
-// accumulator over to its lane and starts a new one: once per interval,
-// not per request. TakeIntervals collects: it takes the current time T,
-// hands over on each slot's behalf every accumulator of an interval that
-// ended before T, and takes from the lanes the intervals that ended before
-// T. That is exact because a slot holds its timeline lock (tmu) from the
-// moment it reads the clock for an event until the event is counted:
-// while TakeIntervals holds it, the slot cannot be between the two, and
-// whatever it measures after TakeIntervals releases it is later than T.
-// So an interval, once taken, never receives anything again.
-//
-// The lock is uncontended except for the instant TakeIntervals visits the
-// slot (a few times a second), and it is held across no network wait: a
-// slot takes it right before reading the clock and releases it once the
-// event is counted.
+// A slot counts each event into its own accumulator (slotInterval) for
+// the interval of the time it measured, and hands it to its lane when an
+// event falls in a later interval. TakeIntervals takes the time T, hands
+// over every slot's accumulator of an interval that ended before T and
+// collects those intervals from the lanes. That is exact because a slot
+// holds its timeline lock (tmu) from reading the clock for an event until
+// the event is counted, so an interval once taken never receives more.
+// The lock is uncontended but for TakeIntervals' visits and is held
+// across no network wait.
 
 // intervalCounts are the counts of one interval.
 type intervalCounts struct {
@@ -97,17 +87,16 @@ func (e *Engine) intervalOf(t int64) int64 {
 	return k
 }
 
-// now reads the clock for an event the timeline counts, taking the slot's
-// timeline lock first (see above); the caller counts the event and calls
-// unlockTimeline. Without a timeline it is since.
-func (s *slot) now() int64 {
+// lockTimeline takes the slot's timeline lock, if it has a timeline,
+// before the clock is read for an event the timeline counts; whoever
+// counts the event calls unlockTimeline (see the top of this file).
+func (s *slot) lockTimeline() {
 	if s.e.ivl > 0 {
 		s.tmu.Lock()
 	}
-	return s.e.since()
 }
 
-// unlockTimeline releases the lock now took.
+// unlockTimeline releases the lock lockTimeline took.
 func (s *slot) unlockTimeline() {
 	if s.e.ivl > 0 {
 		s.tmu.Unlock()
@@ -197,15 +186,11 @@ func (s *slot) noteEnd() {
 	}
 }
 
-// TakeIntervals returns the timeline's intervals that have ended and were
-// not returned before, in order, each with its counts and histograms
-// (empty intervals included: nothing completed then). While Run runs, an
-// interval is returned once it has ended (see the top of this file: it is
-// complete then); with final, after Run has returned, every interval up to
-// the window's end. Start and Length are relative to the window's start;
-// the first interval begins when Run began, the last ends with the window.
-// TakeIntervals may be called concurrently with Run, by one goroutine at
-// a time; nil without a timeline (Load.Interval 0) or before Run began.
+// TakeIntervals returns, in order, the timeline's intervals that have
+// ended and were not returned before, empty ones included; with final,
+// after Run has returned, every interval up to the window's end. Start and
+// Length are relative to the window's start. One goroutine at a time may
+// call it during Run; nil without a timeline or before Run began.
 func (e *Engine) TakeIntervals(final bool) []results.IntervalSample {
 	if e.ivl == 0 {
 		return nil

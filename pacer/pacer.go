@@ -106,16 +106,12 @@ func (p *Pacer) Reset(end time.Duration) {
 	p.end.Store(int64(end))
 }
 
-// Take hands a taker that has been free since free the next start not
-// taken yet. When that start came due before free, nobody took it while
-// it was due: every taker was busy, so it was missed. Those starts are
-// skipped and reported in the result (Start.MissedFrom), never handed out
-// late; the taker gets the first start due at or after free. A start due
-// after free but already past when the taker calls (the taker was slow to
-// come back) is handed out: the lag is the client's and shows in latency
-// measured from the intended start. ok is false once the next start would
-// be at or after the end; the result then still reports the starts missed
-// before the end.
+// Take hands a taker free since free the next start not taken yet. Starts
+// that came due before free while every taker was busy are missed:
+// skipped and reported (Start.MissedFrom), never handed out late. A start
+// due after free but already past is handed out: the lag shows in latency
+// from the intended start. ok is false once the next start is at or after
+// the end; the result still reports the starts missed before it.
 func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	end := time.Duration(p.end.Load())
 	for {

@@ -16,9 +16,8 @@ import (
 const Supported = true
 
 // Start starts cmd with its CPU affinity set to cpus from its first
-// instruction: the calling goroutine locks its OS thread, narrows that
-// thread's mask, starts the child (which inherits the mask, so every thread
-// its runtime ever starts is pinned and GOMAXPROCS sizes from it), then
+// instruction: on a locked OS thread it narrows the thread's mask, starts
+// the child (which inherits it, threads and GOMAXPROCS included) and
 // restores the mask. An empty set starts cmd unpinned.
 func Start(cmd *exec.Cmd, cpus Set) error {
 	if len(cpus) == 0 {

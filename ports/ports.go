@@ -67,13 +67,10 @@ func (l Limits) Reuses(loopback bool) bool {
 	return l.TWReuse == TWReuseOn || (l.TWReuse == TWReuseLoopback && loopback)
 }
 
-// MaxRate returns the highest rate of new connections per second that a
-// client which closes first can keep up to one destination (loopback or
-// not) while concurrent other connections to it are open: every closed
-// connection keeps its port for TimeWaitLen, or ReuseDelay when the kernel
-// reuses TIME_WAIT ports, so (Ports − concurrent) / that time. With the
-// default range and no reuse: 28,232 / 60 s ≈ 470 per second. It is 0 for
-// unknown Limits or when concurrent already takes every port.
+// MaxRate returns the highest rate of new connections per second a client
+// that closes first can keep to one destination while concurrent others
+// are open: (Ports − concurrent) / TimeWaitLen, or ReuseDelay with reuse
+// (about 470/s with the defaults). 0 for unknown Limits or no port left.
 func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
 	hold := TimeWaitLen
 	if l.Reuses(loopback) {
@@ -82,11 +79,9 @@ func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
 	return max(float64(l.Ports()-max(concurrent, 0)), 0) / hold.Seconds()
 }
 
-// ParseLimits parses the text of /proc/sys/net/ipv4/ip_local_port_range
-// ("32768\t60999"), tcp_tw_reuse ("2") and tcp_fin_timeout ("60", seconds).
-// Surrounding white space is ignored; anything else that is not what the
-// kernel writes is an error naming the sysctl, and every such error is
-// returned together. On error the Limits are the zero (unknown) Limits.
+// ParseLimits parses ip_local_port_range ("32768\t60999"), tcp_tw_reuse
+// ("2") and tcp_fin_timeout ("60") text. Every malformed value is an error
+// naming its sysctl, returned together, with the zero (unknown) Limits.
 func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
 	var l Limits
 	var errs []error
@@ -132,13 +127,9 @@ func oneInt(text string) (int, error) {
 	return strconv.Atoi(f[0])
 }
 
-// ParseTimeWait returns the number of TCP connections in TIME_WAIT from
-// /proc/net/sockstat text: the tw value of its "TCP:" line ("TCP: inuse 5
-// orphan 0 tw 120 alloc 7 mem 3"). Lines of other protocols are ignored;
-// a missing TCP line or tw field, a second TCP line, or a TCP line that is
-// not name-count pairs is an error. /proc/net/sockstat6 has no tw field:
-// the kernel counts IPv6 TIME_WAIT connections in sockstat's TCP tw too,
-// so its text alone is an error.
+// ParseTimeWait returns the tw value of the "TCP:" line of
+// /proc/net/sockstat text (IPv6 is counted there too). A missing or
+// repeated TCP line or tw field, or a malformed line, is an error.
 func ParseTimeWait(sockstat string) (int, error) {
 	tw, found := -1, false
 	for _, line := range strings.Split(sockstat, "\n") {
@@ -172,11 +163,9 @@ func ParseTimeWait(sockstat string) (int, error) {
 	return tw, nil
 }
 
-// Exhausted reports whether err, from a dial, says that the client had no
-// free ephemeral port for the destination: EADDRNOTAVAIL from connect()
-// (which a dialer bound to an address this host does not have also gets;
-// kaeload's dialers bind none). The engine counts such a dial as
-// results.ErrPorts, whose reports quote results.PortsHint.
+// Exhausted reports whether err, from a dial, says the client had no free
+// ephemeral port for the destination (EADDRNOTAVAIL from connect); the
+// engine counts it as results.ErrPorts.
 func Exhausted(err error) bool {
 	return errors.Is(err, syscall.EADDRNOTAVAIL)
 }
@@ -200,26 +189,14 @@ type Load struct {
 	Rate float64
 }
 
-// Warnings returns what a user must see before load is sent, each warning
-// with the command that removes its cause; nil when l is unknown or
-// nothing applies. Per destination (connections spread evenly, P = Ports,
-// c = open connections to it):
-//   - c > P: connects beyond the range fail with EADDRNOTAVAIL at once;
-//     widen the range (1024-65535 has 64,512 ports), or when even that is
-//     too small, add destinations or client addresses.
-//   - with Close and no TIME_WAIT reuse for the destination (tcp_tw_reuse
-//     0, or 2 and not loopback), a client that closes first holds each
-//     port TimeWaitLen = 60 s, so the new-connection rate r it can keep is
-//     (P − c) / 60: 470 per second with the default range. A known Rate
-//     above that runs out of ports after (P − c) / r seconds; a closed loop
-//     (Rate 0) runs out only if the server is that fast. With reuse on the limit is (P − c) per second (ReuseDelay),
-//     warned about the same way for a known Rate. A closed loop's rate is
-//     not known before the run, and whether the client closes first
-//     depends on the server: MeasuredWarning judges it from what a window
-//     left behind instead.
-//
-// Whether the client or the server holds TIME_WAIT depends on which closes
-// first, so a rate warning says "may".
+// Warnings returns what a user must see before load is sent, each with
+// the command that removes its cause; nil when l is unknown or nothing
+// applies. Per destination (P ports, c open connections): c > P fails
+// connects at once; in close mode a client that closes first holds each
+// port TimeWaitLen (ReuseDelay with reuse), so a known Rate above MaxRate
+// runs out of ports. A closed loop's rate is unknown before the run:
+// MeasuredWarning judges it after a window. Which side holds TIME_WAIT
+// depends on who closes first, so a rate warning says "may".
 func Warnings(l Limits, ld Load) []string {
 	if !l.Known() {
 		return nil
@@ -309,13 +286,10 @@ func count(f float64) string {
 const TimeWaitShare = 0.1
 
 // MeasuredWarning says what a window's aftermath calls for, or "": the
-// client's TIME_WAIT sockets to the destination (timeWait, counted right
-// after the window: ports the client holds 60 s because it closed first)
-// holding at least TimeWaitShare of the ports not open (Ports −
-// ld.Connections per destination), or connects that failed for want of a
-// port (portErrors, EADDRNOTAVAIL). Where the server closes first, the
-// TIME_WAIT is the server's and the client's count stays small: no
-// warning, whatever the connection mode. Nothing for unknown Limits.
+// client's TIME_WAIT sockets to the destination holding at least
+// TimeWaitShare of the ports not open, or connects that failed for want
+// of a port. Where the server closes first the client holds few: no
+// warning. Nothing for unknown Limits.
 func MeasuredWarning(l Limits, ld Load, timeWait int, portErrors uint64) string {
 	if !l.Known() || (timeWait <= 0 && portErrors == 0) {
 		return ""

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/internal/nginxtest"
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -222,7 +223,7 @@ func TestClientBound(t *testing.T) {
 		}
 		if own >= (results.ClientBoundBusy-0.1)*window {
 			// Under -race a handshake costs the client several times more.
-			t.Skipf("kaeload itself used %.2f CPU-s of the %.2f s window: the server is not clearly the bottleneck here", own, window)
+			testkit.SkipBusy(t, "kaeload itself used %.2f CPU-s of the %.2f s window: the server is not clearly the bottleneck here", own, window)
 		}
 		if b := analysis.ClientBound(rep); len(b) > 0 || strings.Contains(text, "CLIENT-BOUND:") {
 			t.Errorf("flagged client-bound (groups %v) while kaeload used %.2f of %.2f CPU-s:\n%s", b, own, window, text)
@@ -233,7 +234,7 @@ func TestClientBound(t *testing.T) {
 		if !named(g.Others, loop, "sh") {
 			loopSec, err := processSeconds(loop)
 			if err == nil && len(g.Others) == results.OthersListed && g.Others[len(g.Others)-1].Seconds >= loopSec/2 {
-				t.Skipf("other processes pinned to CPU 1 outranked the loop (pid %d): %+v", loop, g.Others)
+				testkit.SkipBusy(t, "other processes pinned to CPU 1 outranked the loop (pid %d): %+v", loop, g.Others)
 			}
 			t.Fatalf("the loop (pid %d) is not among the named other processes %+v", loop, g.Others)
 		}
@@ -252,7 +253,7 @@ func TestClientBound(t *testing.T) {
 		g := &rep.Groups[0]
 		window := g.Window.Length().Seconds()
 		if own >= (results.ClientBoundBusy-0.1)*window {
-			t.Skipf("kaeload itself used %.2f CPU-s of the %.2f s window beside nginx", own, window)
+			testkit.SkipBusy(t, "kaeload itself used %.2f CPU-s of the %.2f s window beside nginx", own, window)
 		}
 		if b := analysis.ClientBound(rep); len(b) > 0 {
 			t.Errorf("flagged client-bound while kaeload used %.2f of %.2f CPU-s", own, window)
@@ -282,7 +283,7 @@ func TestClientBound(t *testing.T) {
 		// Its own time and the interrupts of its connections on CPU 1,
 		// as the test traced them.
 		if used := own + traced.IRQ; used < (results.ClientBoundBusy+0.03)*window {
-			t.Skipf("kaeload used %.2f CPU-s and interrupts %.2f of the %.2f s window on CPU 1 (%.0f %% busy): other processes left it too little to saturate it here",
+			testkit.SkipBusy(t, "kaeload used %.2f CPU-s and interrupts %.2f of the %.2f s window on CPU 1 (%.0f %% busy): other processes left it too little to saturate it here",
 				own, traced.IRQ, window, 100*traced.Busy)
 		}
 		if b := analysis.ClientBound(rep); !slices.Equal(b, []int{0}) {

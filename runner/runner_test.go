@@ -238,7 +238,6 @@ func TestRunBuiltin(t *testing.T) {
 	if got := lines[len(lines)-1]; got != want {
 		t.Errorf("summary line\n got %q\nwant %q", got, want)
 	}
-	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "the built-in target", st.Requests, total.Counts)
 }
 
@@ -299,7 +298,6 @@ func TestRunNginx(t *testing.T) {
 	} else {
 		t.Logf("timeline against the log not checked: errors %+v, outside %+v", total.Errors, total.Outside)
 	}
-	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 

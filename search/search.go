@@ -276,11 +276,9 @@ func (s *state) noise() (sd float64, df int) {
 }
 
 // contender reports whether visited point p is within noise of best: a
-// t-test on ln(score) that is not significant when both have two
-// windows, else a difference of means under the 99.5 % quantile of
-// Student's t times the standard error from the pooled noise. The
-// quantile is wide while the noise rests on few windows (63.7 with one
-// degree of freedom) and narrows as repetitions add to it.
+// t-test on ln(score) that is not significant when both have two windows,
+// else a difference of means under Student's t(0.995) times the pooled
+// standard error, wide while the noise rests on few windows.
 func (s *state) contender(best, p int) bool {
 	a, b := s.scores[best], s.scores[p]
 	if len(a) >= 2 && len(b) >= 2 {
@@ -296,11 +294,9 @@ func (s *state) contender(best, p int) bool {
 }
 
 // extend finds where the plateau may go on unmeasured: once the best has
-// two windows, the unvisited grid neighbour of the best or of a point
-// the t-test cannot tell from it (both with two windows or more), the
-// highest such point first. A flat top wider than a coarse step lies
-// partly outside the bracket of the one local best the coarse pass
-// picked by noise, and would otherwise be left unmeasured there.
+// two windows, the highest unvisited grid neighbour of the best or of a
+// point the t-test cannot tell from it. A flat top wider than a coarse
+// step would otherwise be left partly unmeasured.
 func (s *state) extend() (int, string, bool) {
 	best := s.best(s.order)
 	if len(s.scores[best]) < 2 || math.IsInf(s.logMean(best), -1) {

@@ -225,12 +225,10 @@ func (c *Control) Run(ctx context.Context, step, command string, timeout time.Du
 }
 
 // Start runs the start command and waits until ready answers. A command
-// that exits 0 has daemonized; one that exits non-zero failed, also when
-// it does so within one ready interval after the server answered (then
-// something else answered: an old server still shutting down); one still
-// running after that stays in the foreground until Stop (StartFailed
-// tells whether it failed later).
-// On failure nothing started is left running.
+// that exits 0 has daemonized; one that exits non-zero failed, also
+// shortly after the server answered (an old server answered); one still
+// running stays in the foreground until Stop. On failure nothing started
+// is left running.
 func (c *Control) Start(ctx context.Context, command string, ready Ready) error {
 	if err := c.local(); err != nil {
 		return err
@@ -319,11 +317,8 @@ func (e *ReadyError) Unwrap() error { return e.Err }
 
 // StartFailed returns the start command's *CommandError when the command
 // was still running as the server became ready and has exited non-zero
-// since: then whatever answered the readiness probe was not the server it
-// started (an old one still shutting down after an asynchronous stop, such
-// as nginx -s quit), and what was measured meanwhile is not this
-// server's. It returns nil while the command runs, after it exited 0 (a
-// daemon that forked), and once Stop has ended it.
+// since (an old server answered the probe); nil while it runs, after it
+// exited 0, and once Stop has ended it.
 func (c *Control) StartFailed() error {
 	c.mu.Lock()
 	f := c.fgErr
@@ -422,13 +417,10 @@ func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
 	}
 }
 
-// Listening tells whether anything listens on addr (host:port) before load
-// is sent to it: it connects over TCP (and closes at once) up to tries
-// times, spread evenly over within, and returns nil at the first
-// connection, or at the first failure other than a refusal (a timeout or
-// an unreachable network here says little about what the load's hosts
-// will see). It returns an error when every try was refused: nothing
-// listens there, and every connection the load opened would fail alike.
+// Listening tells whether anything listens on addr before load is sent:
+// up to tries TCP connects spread over within, nil at the first success
+// or at a failure other than a refusal; an error when every try was
+// refused.
 func Listening(ctx context.Context, addr string, tries int, within time.Duration) error {
 	tries = max(tries, 1)
 	gap := within / time.Duration(tries)

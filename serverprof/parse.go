@@ -60,14 +60,10 @@ func (p *Profile) add(chain []frame) {
 	p.stacks[b.String()]++
 }
 
-// ParseScript reads the text of `perf script -F comm,pid,tid,ip,sym,dso`
-// (with or without call chains) and counts its samples. A sample is a
-// line that does not start with white space (the task: "nginx
-// 12651/12651"), optionally followed by its ip, symbol and DSO on the same
-// line, then one line per frame of its call chain ("\t 17f2e8 sym
-// (/usr/lib/…/libcrypto.so.3)"), leaf first, up to a blank line. Lines
-// that are none of these are skipped: the parse never fails on its input,
-// only on a read error.
+// ParseScript counts the samples of `perf script -F
+// comm,pid,tid,ip,sym,dso` text, with or without call chains: a sample
+// line starts with the task, its frames follow indented, leaf first, up to
+// a blank line. Other lines are skipped; only a read error fails it.
 func ParseScript(r io.Reader) (*Profile, error) {
 	p := &Profile{}
 	br := bufio.NewReaderSize(r, 64<<10)

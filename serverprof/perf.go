@@ -99,11 +99,9 @@ func Unavailable(host string, pids []int, reason string) *results.ServerProfile 
 }
 
 // Start starts perf record on host, attached to pids with sampling off,
-// and returns once perf has attached (it acknowledged a ping on its
-// control FIFO) or failed. window is how long the caller means to
-// profile: perf stops by itself a minute after it. When there can be no
-// profile the session is nil and the profile says why (perf not found,
-// not permitted, the PIDs gone, …); the run goes on without one.
+// and returns once perf has attached or failed; perf stops itself a
+// minute after window. Without a profile the session is nil and the
+// profile says why; the run goes on.
 func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*Session, *results.ServerProfile) {
 	if len(pids) == 0 {
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")
@@ -356,17 +354,12 @@ func (s *Session) Close() {
 }
 
 // script is the shell script that runs perf record on pids for at most
-// limit, driven over its standard input and output: it prints
-// "attached HZ" once perf has attached (sampling off; HZ is the host's
-// clock ticks per second), "enabled TICKS" after the "enable" it reads
-// and "disabled TICKS" after "disable" (TICKS: the CPU time of the
-// processes and their reaped children, /proc/PID/stat fields 14-17, read
-// right after perf's acknowledgement), then stops perf with
-// SIGINT, prints perf's error lines ("err …"), "scripting", then
-// "script" and perf script's output. A perf that cannot run gives
-// "unavailable REASON", or "failed STATUS", its error lines, "paranoid N"
-// and "end". Its input closing stops perf early. Its files live in a
-// temporary directory that it removes.
+// limit, driven over stdin/stdout: it prints "attached HZ", then
+// "enabled TICKS" and "disabled TICKS" after the commands of those names
+// (TICKS: the processes' CPU time, /proc/PID/stat fields 14-17), then
+// perf's error lines ("err …"), "scripting", "script" and perf script's
+// output. A perf that cannot run gives "unavailable REASON" or "failed
+// STATUS", its errors, "paranoid N" and "end". EOF on stdin stops perf.
 func script(pids []int, limit time.Duration) string {
 	ps := make([]string, len(pids))
 	for i, p := range pids {

@@ -20,14 +20,9 @@ const (
 	BytesPerSec = "bytes/s"
 )
 
-// Result is one figure of a speed run. It is results.SpeedResult, the
-// form a run stores: a measuring package returns the results type of what
-// it measures, so that nothing is copied field by field on the way into
-// run.json (see package results). Algorithm names what was measured as the
-// tool prints it ("rsa 2048 bits", "RSA 2048", "sms4-cbc"), Operation the
-// operation ("" when the tool names none), Block the block size in bytes
-// of a throughput figure (0 for operation rates), Value the rate (finite
-// and >= 0) in Unit (OpsPerSec or BytesPerSec).
+// Result is one figure of a speed run, stored as is in run.json:
+// Algorithm and Operation as the tool prints them, Block the block size of
+// a throughput figure (0 for rates), Value (finite, >= 0) in Unit.
 type Result = results.SpeedResult
 
 // Parse reads the output of `bssl speed`, or of `openssl speed` (OpenSSL

@@ -1,20 +1,12 @@
 // Command tcpcounters times what kaeload reads from a host at every
-// interval boundary (issue 21): the kernel's TCP counters, the CPU (the
-// machine's /proc/stat and the server's process tree) and the lookup of
-// the server listening on the target's port, while the host holds many
-// sockets in TIME_WAIT. It is the server: it listens on -ports loopback
-// ports and closes each connection first, as nginx does, so the TIME_WAIT
-// sockets land on its side; -c goroutines connect, wait for the server's
-// close and close. At each count of -at it pauses the connections and
-// times -r readings, and beside them the lookup kaeload used before
-// (gopsutil net.Connections, which walks every socket).
+// interval boundary (the TCP counters, /proc/stat, the server's process
+// tree, the listener lookup) while the host holds many sockets in
+// TIME_WAIT, beside the gopsutil lookup used before. It is the server and
+// closes first, so TIME_WAIT lands on its side.
 //
 //	tcpcounters -at 2000,250000 -ports 16 -r 200
 //
-// Run it in a network namespace of its own (bench/tcpcounters.sh does,
-// and raises tcp_max_tw_buckets and the ephemeral port range there):
-// TIME_WAIT sockets last 60 s, and the counts it reaches are capped by
-// the namespace's tcp_max_tw_buckets.
+// Run it through bench/tcpcounters.sh, in a network namespace of its own.
 package main
 
 import (
@@ -122,12 +114,8 @@ func listen(served *atomic.Int64) (*unix.SockaddrInet4, error) {
 }
 
 // connect makes connections until the namespace holds target sockets in
-// TIME_WAIT or the deadline passes, and returns the count reached. Each
-// of conns goroutines opens a batch of connections (a connect on
-// loopback completes inside the call), waits until the server has closed
-// them all, then closes its ends: the server's sockets go to TIME_WAIT.
-// Blocking system calls, no poller and no reads: the least work per
-// TIME_WAIT socket, so that 250,000 fit in TIME_WAIT's 60 s.
+// TIME_WAIT or the deadline passes, and returns the count reached: conns
+// goroutines open batches, wait for the server to close them, then close.
 func connect(addrs []*unix.SockaddrInet4, conns, target int, deadline time.Time, made, served *atomic.Int64) int {
 	const batch = 256
 	var stop atomic.Bool

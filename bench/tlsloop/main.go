@@ -1,15 +1,9 @@
 // Command tlsloop is the floor bench/peers.sh sets every HTTPS load
-// generator against: the least a Go client can do per request. Each of -c
-// goroutines dials, completes a TLS handshake with crypto/tls, writes one
-// GET, reads the response (status line, headers, Content-Length body) and,
-// in close mode, closes the connection, until -d has passed. No
-// histograms, no accounting beyond a request counter, no HTTP library.
+// generator against: the least a Go client can do per request (dial, TLS
+// handshake, one GET, read, close), with no histograms and no HTTP library.
 //
 //	tlsloop -addr 127.0.0.1:8443 -c 32 -d 3s            # close
 //	tlsloop -addr 127.0.0.1:8443 -c 32 -d 3s -keepalive
-//
-// It prints the requests it completed and the errors. Certificate
-// verification is off; -max-version 1.2 offers TLS 1.2 only.
 package main
 
 import (

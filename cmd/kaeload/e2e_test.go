@@ -206,7 +206,6 @@ load:
 					t.Errorf("client negotiated %q; nginx logged %s %v", key, tc.protocol, ciphers)
 				}
 			}
-			// Last: it skips the rest when a busy machine left requests unaccounted.
 			testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 		})
 	}

@@ -161,7 +161,6 @@ load:
 			t.Fatalf("nginx logged status %d, want 503", l.Status)
 		}
 	}
-	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 )
 
@@ -163,7 +164,7 @@ func skipIfStarved(t *testing.T, code int, output string) {
 			continue
 		}
 		if strings.Contains(line, "(no request ended at all)") || strings.Contains(line, "(unanswered at the window's end") {
-			t.Skipf("the machine is too loaded for this test: a window completed no request and met no error:\n%s", line)
+			testkit.SkipBusy(t, "the machine is too loaded for this test: a window completed no request and met no error:\n%s", line)
 		}
 	}
 }
@@ -175,8 +176,8 @@ func skipIfStarved(t *testing.T, code int, output string) {
 // every test that did not call t.Parallel has ended, so the measuring
 // tests, which never call alongside, still have the CPUs to themselves.
 // Tests that kill this process's ssh masters (TestRemoteConnectionDropped)
-// or may skip when a busy machine leaves requests unaccounted
-// (testkit.SameResponses) stay out of it.
+// or check counts against a server's log (testkit.SameResponses) stay out
+// of it.
 func alongside(t *testing.T) {
 	t.Helper()
 	t.Parallel()

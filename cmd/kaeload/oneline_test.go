@@ -188,7 +188,6 @@ func TestURLModeNginx(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sum); err != nil || len(sum.Variants) != 1 || sum.Variants[0].Requests != total.Requests {
 		t.Errorf("stdout summary %v (%v), want %d requests", sum, err, total.Requests)
 	}
-	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 

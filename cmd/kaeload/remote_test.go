@@ -253,7 +253,6 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 	if profiled {
 		checkRemoteProfile(t, r, sshd.URL)
 	}
-	// Last: it skips the rest when a busy machine left requests unaccounted.
 	testkit.SameResponses(t, "nginx", uint64(len(lines)), total.Counts)
 }
 

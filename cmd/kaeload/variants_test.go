@@ -298,7 +298,6 @@ func TestLocalNginxExample(t *testing.T) {
 		}
 		logged[v.Name], read[v.Name] = uint64(len(lines)), c
 	}
-	// Last: it skips the rest when a busy machine left requests unaccounted.
 	for _, v := range r.Variants {
 		testkit.SameResponses(t, "nginx (access-"+v.Name+".log)", logged[v.Name], read[v.Name])
 	}

@@ -1,10 +1,6 @@
-// Package nginxtest starts a private nginx on 127.0.0.1 for tests, with its
-// own temporary configuration, certificate and access log, and parses that
-// log so tests can check kaeload's counts against the server's own record.
-//
-// Without an nginx binary the test is skipped, except under CI=true, where a
-// missing nginx is a failure: a broken install step must not hide behind
-// green skips.
+// Package nginxtest starts a private nginx on 127.0.0.1 for tests and
+// parses its access log, so tests can check kaeload's counts against the
+// server's. Without nginx a test skips, and fails under CI=true.
 package nginxtest
 
 import (

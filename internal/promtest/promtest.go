@@ -1,8 +1,6 @@
-// Package promtest runs a real Prometheus for tests: Debian's binary
-// (extracted to /opt/prom by .ci/run, or found on PATH or through
-// KAELOAD_PROMETHEUS) on a private port and data directory, scraping the
-// targets a test names every second. Without the binary the tests skip,
-// except under CI=true.
+// Package promtest runs a real Prometheus for tests (/opt/prom, PATH or
+// $KAELOAD_PROMETHEUS) on a private port and data directory, scraping a
+// test's targets every second. Without it tests skip, but under CI=true.
 package promtest
 
 import (

@@ -1,8 +1,6 @@
-// Package sshdtest starts a real OpenSSH server for tests: sshd on a free
-// port of 127.0.0.1, run as the current user with its own configuration,
-// a throwaway host key and a throwaway user key in a temporary directory,
-// stopped when the test ends. Like internal/nginxtest, a missing sshd
-// skips the test outside CI and fails it under CI=true.
+// Package sshdtest starts a real OpenSSH server on 127.0.0.1 for tests,
+// as the current user with throwaway keys, stopped when the test ends.
+// A missing sshd skips the test, and fails it under CI=true.
 package sshdtest
 
 import (

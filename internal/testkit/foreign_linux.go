@@ -9,12 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Foreign is another program's listener on the test's machine: a socket
-// on a port of its own, listening with a backlog of 1 and never
-// accepting, that ForeignListener bombards with connects so that its
-// accept queue overflows. The kernel counts its drops in the namespace's
-// ListenOverflows and ListenDrops, as it counts a server's: what a
-// measurement must not take for its own.
+// Foreign is another program's listener whose accept queue overflows: the
+// kernel counts its drops in the namespace's ListenOverflows and
+// ListenDrops, which a measurement must not take for its own.
 type Foreign struct {
 	// Port is the listener's port (on 127.0.0.1).
 	Port int
@@ -26,12 +23,9 @@ type Foreign struct {
 // Wait waits until the bombardment is over.
 func (f *Foreign) Wait() { <-f.done }
 
-// ForeignListener starts a listen(1) socket that never accepts on a
-// port of 127.0.0.1 and, from now on for d, about rate connects a second
-// to it (non-blocking: a connect whose SYN the full queue drops is
-// abandoned, not retried for long), then stops by itself; every socket is
-// closed when t ends. Its first connects fill the queue (one waiting,
-// the backlog, and one more), the rest overflow it.
+// ForeignListener starts a listen(1) socket on 127.0.0.1 that never
+// accepts and sends it about rate non-blocking connects a second for d;
+// the first fill its queue, the rest overflow it. Sockets close when t ends.
 func ForeignListener(t *testing.T, rate int, d time.Duration) *Foreign {
 	t.Helper()
 	lfd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)

@@ -16,14 +16,11 @@ import (
 // of its own, the test it runs there (InPrivateNetns).
 const envNetns = "KAELOAD_TEST_NETNS"
 
-// InPrivateNetns gives test (or subtest) t a network namespace of its
-// own, so that the kernel's TCP counters move only with what t does. In
-// the test binary as started it runs t again, alone, in a copy of itself
-// re-executed under `unshare -n`, reports that run's output and returns
-// false: the caller returns. In that copy it brings the loopback up and
-// returns true: everything the test starts (nginx, the workers) inherits
-// the namespace. Without namespaces (not root, no unshare) t is skipped,
-// and fails under CI=true.
+// InPrivateNetns gives test t a network namespace of its own, so that the
+// kernel's TCP counters move only with what t does: it reruns t alone in
+// a copy of the test binary under `unshare -n` and returns false (the
+// caller returns); in that copy it brings the loopback up and returns
+// true. Without namespaces t is Missing.
 func InPrivateNetns(t *testing.T) bool {
 	t.Helper()
 	if os.Getenv(envNetns) == t.Name() {

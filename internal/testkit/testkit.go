@@ -1,17 +1,12 @@
-// Package testkit holds the helpers kaeload's tests share: a buffer a
-// test reads while a run writes it, free loopback ports, waiting for a
-// listener, whether a process is gone, a network namespace of a test's
-// own (InPrivateNetns, Linux), and the check that ties kaeload's counts
-// to a server's own record of what it served.
-//
-// It imports nothing of kaeload's but the run record, so the tests of
-// every package above the record can use it (runner's own tests
-// included); helpers that start servers live in internal/nginxtest and
-// internal/sshdtest, which build on it.
+// Package testkit holds the helpers kaeload's tests share: a buffer, free
+// ports, waits, process checks, network namespaces, busy-machine skips and
+// the check of kaeload's counts against a server's log. It imports only
+// the run record, so every package's tests can use it.
 package testkit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -56,6 +51,30 @@ func Missing(t testing.TB, format string, args ...any) {
 		t.Fatalf("CI=true, and .ci/run installs it: "+format, args...)
 	}
 	t.Skipf(format, args...)
+}
+
+// BusySkips names the file, set by .ci/run, where SkipBusy appends a line
+// per skip so that CI can count them.
+const BusySkips = "KAELOAD_BUSY_SKIPS"
+
+// SkipBusy skips a test whose measurement the machine's load spoiled, in
+// the one form CI counts: the message starts "BUSY-SKIP:", and a line
+// goes to the file named by $KAELOAD_BUSY_SKIPS. The counting tests
+// (SameResponses) never call it.
+func SkipBusy(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := "BUSY-SKIP: " + t.Name() + ": " + fmt.Sprintf(format, args...)
+	if path := os.Getenv(BusySkips); path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatalf("%s: %v", BusySkips, err)
+		}
+		_, err = fmt.Fprintln(f, strings.ReplaceAll(msg, "\n", " "))
+		if err = errors.Join(err, f.Close()); err != nil {
+			t.Fatalf("%s: %v", BusySkips, err)
+		}
+	}
+	t.Skip(msg)
 }
 
 // NeedCommand returns the path of the command name, or ends the test as
@@ -127,34 +146,27 @@ func Alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
-// SameResponses checks the rule that ties kaeload's counts to a server's
-// own record (results.Counts.Responses): the server (named by server, for
-// the message) served exactly served requests, one per response the
-// client read in the window, in the warm-up or in the drain after it.
-//
-// The rule is exact only when every request ended in a response (an
-// error status is one). A request that failed may or may not have reached
-// the server's log. A timeout, a failure in the warm-up or a request cut
-// off after the window is what a busy machine causes without any fault
-// of kaeload's: the check is then skipped, saying why. Any other failure
-// fails the test.
+// SameResponses checks kaeload's counts against a server's own record: the
+// server served every response the client read (window, warm-up, drain).
+// Requests that timed out, failed in the warm-up or were cut off may or
+// may not have reached it and widen the range; it never skips. Any other
+// failure fails the test.
 func SameResponses(t testing.TB, server string, served uint64, c results.Counts) {
 	t.Helper()
-	if to := c.Errors[results.ErrTimeout].Count; to != 0 || c.Outside.Abandoned != 0 || c.Outside.WarmupErrors != 0 {
-		t.Skipf("%d requests timed out, %d failed in the warm-up and %d were cut off after the window (unanswered %+v): whether %s served them is unknown, so its count cannot be checked exactly",
-			to, c.Outside.WarmupErrors, c.Outside.Abandoned, c.Outside.Unanswered, server)
-	}
 	var failed []string
 	for class, e := range c.Errors {
-		if e.Count != 0 && results.ErrorClass(class) != results.ErrStatus {
+		if e.Count != 0 && results.ErrorClass(class) != results.ErrStatus && results.ErrorClass(class) != results.ErrTimeout {
 			failed = append(failed, fmt.Sprintf("%s %d (first: %s)", results.ErrorClass(class), e.Count, e.First))
 		}
 	}
 	if len(failed) != 0 {
 		t.Fatalf("requests failed: %s; the exact check of %s's count needs every request answered", strings.Join(failed, ", "), server)
 	}
-	if got, want := served, c.Responses(); got != want {
-		t.Errorf("%s served %d requests; kaeload read %d in the window + %d in the warm-up + %d late = %d",
-			server, got, c.Requests, c.Outside.Warmup, c.Outside.Late, want)
+	want := c.Responses()
+	unknown := c.Errors[results.ErrTimeout].Count + c.Outside.WarmupErrors + c.Outside.Abandoned
+	if served < want || served > want+unknown {
+		t.Errorf("%s served %d requests; kaeload read %d in the window + %d in the warm-up + %d late = %d, and %d timed out, %d failed in the warm-up and %d were cut off (unanswered %+v)",
+			server, served, c.Requests, c.Outside.Warmup, c.Outside.Late, want,
+			c.Errors[results.ErrTimeout].Count, c.Outside.WarmupErrors, c.Outside.Abandoned, c.Outside.Unanswered)
 	}
 }

@@ -2,6 +2,8 @@ package testkit
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -27,6 +29,11 @@ func (v *verdict) Skipf(f string, a ...any) {
 	v.how, v.msg = "skip", fmt.Sprintf(f, a...)
 	runtime.Goexit()
 }
+func (v *verdict) Skip(a ...any) {
+	v.how, v.msg = "skip", fmt.Sprint(a...)
+	runtime.Goexit()
+}
+func (v *verdict) Name() string { return "TestX" }
 
 // check runs SameResponses on its own goroutine, as testing would.
 func check(served uint64, c results.Counts) verdict {
@@ -61,14 +68,42 @@ func TestSameResponses(t *testing.T) {
 		{"equal", 123, clean, "", ""},
 		{"error statuses are responses", 123, status, "", ""},
 		{"one missing", 122, clean, "error", "nginx served 122 requests; kaeload read 100 in the window + 20 in the warm-up + 3 late = 123"},
-		{"timeout", 122, timedOut, "skip", "1 requests timed out"},
-		{"cut off", 122, cut, "skip", "2 were cut off after the window"},
+		{"one extra", 124, clean, "error", "nginx served 124 requests"},
+		{"timeout not served", 123, timedOut, "", ""},
+		{"timeout served", 124, timedOut, "", ""},
+		{"timeout and one missing", 122, timedOut, "error", "= 123, and 1 timed out"},
+		{"timeout and one extra", 125, timedOut, "error", "= 123, and 1 timed out"},
+		{"cut off served", 125, cut, "", ""},
+		{"cut off and one extra", 126, cut, "error", "2 were cut off"},
 		{"refused", 123, refused, "fatal", "connect 1 (first: connection refused)"},
 	} {
 		v := check(tc.served, tc.c)
 		if v.how != tc.how || !strings.Contains(v.msg, tc.want) {
 			t.Errorf("%s: %s %q, want %s containing %q", tc.name, v.how, v.msg, tc.how, tc.want)
 		}
+	}
+}
+
+// TestSkipBusy: the skip says BUSY-SKIP and appends a line to the file
+// CI counts.
+func TestSkipBusy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "busy")
+	t.Setenv(BusySkips, path)
+	for range 2 {
+		var v verdict
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			SkipBusy(&v, "load %d", 7)
+		}()
+		<-done
+		if v.how != "skip" || !strings.HasPrefix(v.msg, "BUSY-SKIP: ") || !strings.HasSuffix(v.msg, "load 7") {
+			t.Errorf("SkipBusy: %s %q, want a skip starting BUSY-SKIP:", v.how, v.msg)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if got := strings.Count(string(b), "BUSY-SKIP: "); err != nil || got != 2 {
+		t.Errorf("%s holds %d skips (%v), want 2:\n%s", BusySkips, got, err, b)
 	}
 }
 

@@ -1,11 +1,18 @@
 package analysis
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // TestPlanLineDiff: compare says what differs between the plans and the
@@ -35,3 +42,52 @@ func TestPlanLineDiff(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestDurationKeys: durationKeys are the JSON keys of plans.Plan's
+// time.Duration fields, and none of them names another kind of field.
+func TestDurationKeys(t *testing.T) {
+	dur := reflect.TypeFor[time.Duration]()
+	keys := map[reflect.Type]map[string]bool{}
+	jsonKeys(reflect.TypeFor[plans.Plan](), keys)
+	want := keys[dur]
+	if !maps.Equal(durationKeys, want) {
+		var lit []string
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			lit = append(lit, fmt.Sprintf("%q: true", k))
+		}
+		t.Errorf("durationKeys differ from plans.Plan's; want\nvar durationKeys = map[string]bool{%s}", strings.Join(lit, ", "))
+	}
+	for typ, ks := range keys {
+		for k := range ks {
+			if typ != dur && want[k] && typ.Kind() != reflect.Struct {
+				t.Errorf("key %q names a time.Duration and a %s: its differences would show as durations", k, typ)
+			}
+		}
+	}
+}
+
+// jsonKeys records, by field type (pointers followed), the JSON key of
+// every exported field reachable from t.
+func jsonKeys(t reflect.Type, keys map[reflect.Type]map[string]bool) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || t == reflect.TypeFor[time.Duration]() {
+		return
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" || f.Anonymous {
+			continue
+		}
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if keys[ft] == nil {
+			keys[ft] = map[string]bool{}
+		}
+		keys[ft][cmp.Or(name, f.Name)] = true
+		jsonKeys(ft, keys)
+	}
+}

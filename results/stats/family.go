@@ -22,25 +22,12 @@ const (
 )
 
 // CompareFamily compares every sample of others with base (Compare) as
-// one family of tests, the way a run compares its variants with the
-// baseline, and judges them together so that the family's false-alarm
-// rate is at most Alpha:
-//
-//   - PAdjusted is Holm's adjusted p-value over the comparisons whose test
-//     ran, and Significant is PAdjusted < Alpha. Holm is uniformly more
-//     powerful than Bonferroni and, unlike Benjamini–Hochberg, controls
-//     the chance of any false alarm, which is what a verdict per variant
-//     needs.
-//   - MDEPct, the minimum detectable effect, and the equivalence bound
-//     use the Bonferroni level Alpha/Family, the strictest level Holm
-//     applies to any comparison: a true difference of MDEPct is found with
-//     at least Power whatever rank its p-value has, and an equivalence
-//     bound within the margin is a two-one-sided-tests verdict at that
-//     level, so equivalence claims are adjusted like difference claims.
-//
-// margin is the equivalence margin as a fraction (0.02 for ±2 %); with
-// margin ≤ 0 no equivalence verdict is given. An entry of others that is
-// nil gets the zero Comparison with Test TestNone, outside the family.
+// one family: PAdjusted is Holm's over the comparisons that ran (it bounds
+// the chance of any false alarm, as a verdict per variant needs), and the
+// MDE and equivalence bound use Alpha/Family, Holm's strictest level, so
+// they hold whatever rank a comparison takes. margin is the equivalence
+// margin as a fraction (0.02 for ±2 %; ≤ 0: no verdict). A nil entry of
+// others gets TestNone, outside the family.
 func CompareFamily(base []float64, others [][]float64, margin float64) []Comparison {
 	bases := make([][]float64, len(others))
 	for i := range bases {
@@ -79,14 +66,10 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	return out
 }
 
-// Holm returns Holm's step-down adjusted p-values of ps, in the order of
-// ps: sorted ascending, the k-th smallest (k from 0) becomes
-// max over j ≤ k of min(1, (m-j)·p_j), so that rejecting every adjusted
-// p below α keeps the family-wise error rate at most α. A p that is NaN
-// is no test: it is left out of the family (m counts the others, whose
-// adjusted values are those of the family without it) and its adjusted
-// value is NaN. Sorting with it in would order the others wrongly, and
-// the running maximum would carry the NaN onto every later rank.
+// Holm returns Holm's step-down adjusted p-values of ps, in ps's order:
+// the k-th smallest becomes max over j ≤ k of min(1, (m-j)·p_j). A NaN p
+// is no test: it is left out of the family and stays NaN (sorted in, it
+// would misorder the others and spread through the running maximum).
 func Holm(ps []float64) []float64 {
 	out := make([]float64, len(ps))
 	var idx []int
@@ -163,11 +146,9 @@ type noncentralityKey struct {
 }
 
 // noncentrality returns the λ at which a two-sided t-test at level alpha
-// with df degrees of freedom rejects with probability Power, when the
-// statistic is noncentral t with noncentrality λ (the true difference over
-// its true standard error). The shortcut t(1−α/2) + t(Power) understates
-// λ with few degrees of freedom: with three repetitions per variant it
-// promises 80 % and delivers 68 %. It is +Inf when no λ below 1e9 reaches
+// with df degrees of freedom rejects with probability Power under the
+// noncentral t. The shortcut t(1−α/2) + t(Power) promises 80 % and
+// delivers 68 % with three repetitions. +Inf when no λ below 1e9 reaches
 // Power (df < 1).
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
 
@@ -182,13 +163,11 @@ func noncentralityAt(df, alpha, power float64) float64 {
 	})
 }
 
-// reportedNoncentrality is noncentrality for a standard error that is
-// itself estimated from df degrees of freedom, as a comparison's MDE is:
-// the c for which an effect of c·(estimated standard error), tested on
-// fresh data, is found with probability Power on average over the
-// estimate. An estimate that came out low would otherwise promise an
-// effect too small to find: with three repetitions per variant, MDEs from
-// noncentrality are found 70 % of the time, not 80 %.
+// reportedNoncentrality is noncentrality for a standard error itself
+// estimated from df degrees of freedom, as a comparison's MDE is: the c
+// for which an effect of c·(estimated standard error) is found with
+// probability Power on average over the estimate (noncentrality alone
+// delivers 70 %, not 80 %, with three repetitions).
 func reportedNoncentrality(df, alpha float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
@@ -200,21 +179,14 @@ func reportedNoncentrality(df, alpha float64) float64 {
 
 // reportedPower is the power that reportedNoncentrality sets to Power:
 // P(|Z + c·R′| > tc·R) for Z standard normal and R, R′ independent, each
-// distributed as √(V/df) with V ~ χ²(df) (R′ the estimated standard error
-// over the true one, R the test's own), to an absolute tol.
+// √(V/df) with V ~ χ²(df), to an absolute tol. In polar coordinates it is
+// one integral over θ (cos²θ ~ Beta(df/2, df/2)) of Student's F with 2·df
+// degrees of freedom:
 //
-// It is one integral, not the two nested ones it reads as: in polar
-// coordinates √df·(R, R′) = ρ·(cos θ, sin θ), ρ² is χ²(2·df) and
-// independent of θ, whose cos² is Beta(df/2, df/2), and averaging
-// Φ(ρ·a/√df) over ρ gives Student's distribution function F at a·√2 with
-// 2·df degrees of freedom:
+//	E over θ of F(√2·(c·sin θ − tc·cos θ)) + F(−√2·(c·sin θ + tc·cos θ)),
 //
-//	E over θ of F(√2·(c·sin θ − tc·cos θ)) + F(−√2·(c·sin θ + tc·cos θ)).
-//
-// At df 1 it has the closed form 1 − (2/π)·asin(tc/√(1 + c² + tc²)),
-// which family_test.go checks. The integrand steps from 0 to 1 where
-// tan θ passes tc/c, and the weight of θ gathers around π/4 as df grows:
-// the range is cut at both places.
+// cut where tan θ passes tc/c and around π/4. At df 1 it has a closed
+// form, which family_test.go checks.
 func reportedPower(c, tc, df, tol float64) float64 {
 	lb, _ := math.Lgamma(df / 2)
 	lb2, _ := math.Lgamma(df)
@@ -250,12 +222,9 @@ func studentTCDF(t, df float64) float64 {
 const powerTolerance = 1e-12
 
 // cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
-// key.power, to a relative 1e-10, cached under key; +Inf when power stays
-// below it up to 1e9 (or df, alpha or the power are out of range: no
-// root to find). makePower returns power and a λ to start from, at most the
-// root when it can tell. It brackets the root by doubling from there and
-// closes in by regula falsi with the Illinois step, which needs about
-// ten evaluations of power where bisection needs forty.
+// key.power, to a relative 1e-10, cached under key; +Inf when there is no
+// root below 1e9 or the arguments are out of range. makePower returns
+// power and a start at most the root; findRoot brackets and closes in.
 func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
@@ -270,9 +239,8 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 }
 
 // findRoot returns the x in [0, limit] where the increasing g crosses 0,
-// to a relative 1e-10 (or where |g| ≤ 1e-14); +Inf when g(limit) < 0.
-// The bracket starts at [start, 2·start] when g(start) < 0 (at [0,
-// start] otherwise; at [0, 1] when start is not positive) and doubles.
+// to a relative 1e-10 (or |g| ≤ 1e-14); +Inf when g(limit) < 0. It
+// brackets from start by doubling, then closes in by Illinois regula falsi.
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
@@ -330,11 +298,9 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 
 // tPower is the probability that |T| > tc for T noncentral t with df
 // degrees of freedom and noncentrality lambda, to an absolute tol:
-// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df). No library
-// here has the noncentral t distribution (gonum's distuv has only the
-// central one), hence the integral. Its integrand steps from 1 to 0 where
-// tc·√(V/df) passes λ, over a width of 1/tc in √(V/df): the quadrature is
-// split there.
+// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df).
+// It stays hand-written: gonum's distuv has only the central t. The
+// integrand steps where tc·√(V/df) passes λ; the quadrature is cut there.
 func tPower(lambda, tc, df, tol float64) float64 {
 	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r
@@ -345,23 +311,12 @@ func tPower(lambda, tc, df, tol float64) float64 {
 // phi is the standard normal distribution function.
 func phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-// chiSquareMean returns E[f(√(V/df))] over V ~ χ²(df), the only form this
-// package needs (a standard error estimated from df degrees of freedom is
-// √(V/df) times the true one), to an absolute tol for f between 0 and 1.
-// f may step sharply at √(V/df) = step (NaN: nowhere in particular).
-//
-// It integrates over s = V^(1/4): for df < 2 the density of V is
-// infinite at 0, and a rule over V misses the mass there (the MDE then
-// came out up to 150 % too large at df 1.2, or infinite). Over s the
-// density is proportional to s^(2·df−1)·e^(−s⁴/2), finite for df ≥ ½
-// (Welch's degrees of freedom are never below 1), and √(V/df) = s²/√df is
-// smooth. The range, V from 0 to its mean + 40 standard deviations + 100
-// (beyond lies less than 1e-30 of the mass), is cut at the mean ± 1, 2,
-// 4, 8, 16 standard deviations and at the step, and each piece is
-// integrated by adaptive Gauss–Kronrod (15 points) to its share of tol.
-// The fixed Simpson rule this replaced (2,000 steps) took a step of 1/700
-// in √(V/df) as one or two nodes at df 1 and α/55: λ came out 897.534,
-// not 897.447.
+// chiSquareMean returns E[f(√(V/df))] over V ~ χ²(df), to an absolute tol
+// for f between 0 and 1 that may step sharply at √(V/df) = step (NaN:
+// nowhere). It integrates over s = V^(1/4), where the density is finite
+// for df ≥ ½ (over V it is infinite at 0 for df < 2, and the MDE came out
+// up to 150 % too large), cut at the mean ± 1…16 standard deviations and
+// at the step, each piece by adaptive Gauss–Kronrod to its share of tol.
 func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float64 {
 	sd := math.Sqrt(2 * df)
 	lg, _ := math.Lgamma(df / 2)
@@ -442,11 +397,8 @@ var (
 )
 
 // gaussKronrod returns the 15-point Kronrod estimate of the integral of f
-// over [a, b] and QUADPACK's estimate of its error: the difference d from
-// the 7-point Gauss estimate, scaled as (200·d/I)^1.5·I where I is the
-// integral of |f − its mean| (the Kronrod estimate's error shrinks much
-// faster than d, which alone overstates it by orders of magnitude on a
-// smooth integrand).
+// over [a, b] and QUADPACK's error estimate, (200·d/I)^1.5·I for d the
+// difference from the 7-point Gauss rule and I the integral of |f − mean|.
 func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	c, h := (a+b)/2, (b-a)/2
 	var fs [15]float64
@@ -473,12 +425,9 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	return value, err
 }
 
-// logDifference returns what judge needs, on the log scale Compare
-// tests on: the difference of the means of the logarithms d (other −
-// base), its standard error se and the degrees of freedom of Compare's
-// test, with spreads below rounding counted as zero as Compare counts
-// them. ok is false when a sample has fewer than two values or a value
-// has no logarithm.
+// logDifference returns, on Compare's log scale, the difference of the
+// means d (other − base), its standard error se and Compare's degrees of
+// freedom; ok is false when Compare could not test.
 func logDifference(base, other []float64) (d, se, df float64, ok bool) {
 	logs, isLog := logAll(base, other)
 	if len(base) < 2 || len(other) < 2 || !isLog {
@@ -509,10 +458,9 @@ func logDifference(base, other []float64) (d, se, df float64, ok bool) {
 	return d, se, df, true
 }
 
-// NoisePct is the relative noise of a sample of rates: the standard
-// deviation of their natural logarithms in percent (about the
-// coefficient of variation for small noise); ok is false with fewer than
-// two values or a value that is not positive.
+// NoisePct is the standard deviation of the logarithms of xs in percent
+// (about the coefficient of variation); ok is false with fewer than two
+// values or one that is not positive.
 func NoisePct(xs []float64) (pct float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
@@ -526,13 +474,9 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 }
 
 // RepsFor returns the repetitions per variant that detect a true
-// difference of effect (a fraction: 0.03 for 3 %) with probability Power
-// when comparing two variants whose rates have relative noise noisePct
-// (NoisePct) on the log scale, judged at the Bonferroni level
-// Alpha/family like CompareFamily's minimum detectable effect. It tries
-// n from 2 up to limit and returns false when even limit is too few; then
-// n is limit. With n repetitions on each side and equal noise, Welch's
-// test has 2n−2 degrees of freedom.
+// difference of effect (a fraction) with probability Power between two
+// variants with noise noisePct (NoisePct), at level Alpha/family like
+// CompareFamily's MDE; false, with n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 	if family < 1 {
 		family = 1
@@ -553,9 +497,7 @@ func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 }
 
 // Calibration is what a run learnt about the noise before choosing its
-// repetitions (repeat: auto), or what `kaeload plan-reps` measured: the
-// baseline's rates over a few windows, their noise, and the repetitions
-// per variant that detect Effect at Power.
+// repetitions (repeat: auto, or `kaeload plan-reps`).
 type Calibration struct {
 	// Variant is the variant measured (the baseline).
 	Variant string `json:"variant"`
@@ -595,10 +537,8 @@ func (c *Calibration) Calibrate() {
 	c.Repeat, c.Capped = n, !ok
 }
 
-// PlannedMDEPct is the minimum detectable effect, in percent, of a
-// comparison of two variants with n repetitions each whose rates have
-// relative noise noisePct (NoisePct), judged with family comparisons:
-// what RepsFor inverts.
+// PlannedMDEPct is the MDE, in percent, of two variants with n
+// repetitions each and noise noisePct, judged among family comparisons.
 func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	if n < 2 {
 		return math.Inf(1)
@@ -608,22 +548,12 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 }
 
 // RepsForBest returns the repetitions per value with which a sweep of
-// values values names its best value (PairPlateau: significantly faster
-// than every other value, every pair judged together) with probability
-// at least Power, when that value is effect (a fraction) above each of
-// the others and the rates have relative noise noisePct (NoisePct). It
-// tries n from 2 up to limit and returns false when even limit is too
-// few; then n is limit.
-//
-// It plans for the hardest case, every other value equal (so that each
-// is as close to the best as the effect allows), and conservatively:
-// each of the best's values−1 comparisons is held to the Bonferroni level
-// Alpha/(values·(values−1)/2), the strictest of the rule's steps, and to
-// the power Power^(1/(values−1)), which would make all of them succeed
-// with Power if they were independent; they share the best's mean and so
-// succeed together more often (TestRepsForBest runs the rule itself). A
-// sweep of 11 values with 1.5 % noise and a leader 12 % ahead names it
-// in 16 % of runs with 3 repetitions: this asks for more.
+// values values names its best (PairPlateau) with probability at least
+// Power, when the best is effect (a fraction) above every other value and
+// the noise is noisePct; false, with n = limit, when limit is too few. It
+// plans for every other value equal, each comparison at the strictest
+// level Alpha/(values·(values−1)/2) and power Power^(1/(values−1)):
+// conservative, since the comparisons share the best's mean.
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
 	limit = max(limit, 2)

@@ -8,14 +8,11 @@ import (
 )
 
 // SearchPlateau judges the points a search visited, each with its
-// windows' scores (positive, higher is better): top is the point with the
-// highest mean (the first of equals) among those measured twice or more
-// (PairPlateau; -1 when no point has a score), and
-// Plateau lists, in index order, top and every point that top is not
-// significantly better than (PairPlateau). Untested lists the points
-// with scores that could not be tested against top (fewer than two scores
-// on a side, or a score that is not positive), which are on no plateau: a
-// single window says nothing about noise.
+// windows' scores (positive, higher is better): top is the highest mean
+// among points measured twice or more (-1 when no point has a score),
+// plateau lists top and every point top is not significantly better than
+// (PairPlateau), and untested the points that could not be tested
+// against top; they are on no plateau.
 func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 	j := PairPlateau(samples, nil)
 	plateau, untested = j.SearchLists(samples)
@@ -61,32 +58,14 @@ type Pairs struct {
 }
 
 // PairPlateau judges samples (positive, higher is better) as one family:
-// every pair with at least two values a side is compared (Compare, the
-// t-test on the logarithms) and Holm's step-down runs over all of them,
-// with Shaffer's refinement for pairwise comparisons (shaffer).
-// Top is the sample with the highest mean among those that can be tested
-// (two values or more, all positive; among all when none can), and Below
-// marks the samples Top is significantly better than. A sample of one
-// window is never Top beside testable ones: one lucky window would
-// otherwise be the answer with no CI, and leave every other sample
-// untested (it has nothing to be compared with).
-//
-// Why every pair and not only the pairs with Top: Top is chosen as the
-// highest of the means, so Top against the rest is the largest of the
-// differences, not a typical one. Holm over Top's k−1 comparisons alone
-// called a "best" among identical variants in 5.4 % of sweeps of 3 values
-// with 2 repetitions and 10.8 % of 11 values with 5; Holm over every pair
-// bounds the chance of any false claim by α whatever k and whichever
-// sample turns out Top (it controls every pairwise error, so also those
-// with Top). In simulation (sim_test.go) identical values lose a claim
-// in 2–4 % of runs where the top-only rule did in 5.5–9.7 %. The cost is
-// power: with k values the first step compares against α/(k(k−1)/2), so
-// a sweep of many values needs more repetitions to name a best.
-//
-// agree, when not nil, may veto a claim: Below[i] also needs agree(Top, i)
-// (a run's sweep asks that a claim about its baseline agree with the
-// comparison with the baseline, so that the two never contradict). A
-// veto only removes claims, so the family-wise rate stays at most α.
+// every pair with two or more values a side is compared (Compare) under
+// Holm's step-down with Shaffer's refinement (shaffer). Top is the
+// highest mean among the testable samples (among all when none is), and
+// Below marks those Top is significantly better than. Every pair, not
+// only Top's: Top is the largest difference by choice, and Holm over its
+// comparisons alone called a "best" among identical values in up to 10.8 %
+// of sweeps (sim_test.go). agree, when not nil, may veto a claim: Below[i]
+// also needs agree(Top, i); a veto only removes claims.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
 	means := make([]float64, len(samples))
@@ -162,13 +141,10 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 }
 
 // shaffer returns the adjusted p-values of the k(k−1)/2 pairwise
-// comparisons of k samples by Shaffer's S1 (1986): Holm's step-down, but
-// at step j the p-value is multiplied by the most hypotheses that can
-// still be true once j−1 have been rejected, which for pairwise
-// equalities is far fewer than Holm's m−j+1 (one difference among five
-// means leaves at most 6 of the 10 equalities true, not 9). It controls
-// the family-wise error like Holm, with more power. ps must hold every
-// pair of the k samples; with any other count it falls back to Holm.
+// comparisons of k samples by Shaffer's S1 (1986): Holm's step-down with
+// step j's multiplier the most hypotheses still possibly true, far fewer
+// than Holm's m−j+1 for pairwise equalities. ps must hold every pair;
+// with any other count it falls back to Holm.
 func shaffer(ps []float64, k int) []float64 {
 	m := len(ps)
 	if m != k*(k-1)/2 {
@@ -199,9 +175,8 @@ func shaffer(ps []float64, k int) []float64 {
 }
 
 // trueNullCounts returns every number of pairwise equalities among k
-// means that can be true at once: the means split into groups of equal
-// ones, j of them equal give C(j, 2) true equalities, so the counts are
-// the sums of C(j, 2) over the groups of a partition of k (Shaffer 1986).
+// means that can be true at once: sums of C(j, 2) over the groups of a
+// partition of k (Shaffer 1986).
 func trueNullCounts(k int) []int {
 	fewest := fewestMeans(k)
 	var out []int
@@ -214,10 +189,8 @@ func trueNullCounts(k int) []int {
 }
 
 // mostTrueNulls returns, for every L from 0 to k(k−1)/2, the largest
-// count of true pairwise equalities among k means (trueNullCounts) that
-// is at most L: the multipliers of Shaffer's step-down. It is cached per
-// k, for a run's sweeps and a simulation's thousands of trials ask for
-// the same few.
+// count of true pairwise equalities among k means that is at most L:
+// Shaffer's multipliers, cached per k.
 func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)
@@ -237,13 +210,9 @@ func mostTrueNulls(k int) []int32 {
 var mostTrueNullsCache sync.Map // k -> []int32
 
 // fewestMeans returns, for every t from 0 to k(k−1)/2, the fewest means
-// whose groups of equal ones give exactly t pairwise equalities (groups
-// of j give C(j, 2); the k means not in a group stand alone and give
-// none), so t is possible among k means when it is at most k. It is
-// f(t) = min over j ≥ 2 with C(j, 2) ≤ t of j + f(t − C(j, 2)): about
-// (2/3)·√2·m^1.5 steps for m = k(k−1)/2, 3·10⁸ for 1,000 means. The sets
-// of counts this replaced, built up one mean at a time in maps, took
-// k⁴ steps: 9 s for 300 values, hours for the 1,000 a sweep may have.
+// whose groups of equal ones give exactly t pairwise equalities:
+// f(t) = min over j ≥ 2 with C(j, 2) ≤ t of j + f(t − C(j, 2)), about
+// (2/3)·√2·m^1.5 steps for m = k(k−1)/2 (the maps it replaced took k⁴).
 func fewestMeans(k int) []int32 {
 	f, _ := fewestMeansSteps(k)
 	return f

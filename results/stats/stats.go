@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Alpha is the significance level of Compare (two-sided).
@@ -25,11 +27,8 @@ type Stats struct {
 	// confidence interval; 0 when a value is not positive.
 	GeoMean float64 `json:"geo_mean,omitempty"`
 	// CI95Low and CI95High bound the 95 % confidence interval of the
-	// geometric mean, taken on the log scale where Compare tests:
-	// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N) with Student's t
-	// quantile. It is never negative and agrees with the test: the ratio
-	// of two variants is judged on ln(req/s), so is each variant's
-	// interval. When HasCI is false the interval is undefined and both
+	// geometric mean on the log scale, where Compare tests:
+	// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N). Without HasCI both
 	// equal Mean.
 	CI95Low  float64 `json:"ci95_low"`
 	CI95High float64 `json:"ci95_high"`
@@ -89,11 +88,9 @@ func Summarize(xs []float64) Stats {
 }
 
 // MeanStdDev returns the mean and the sample standard deviation (n-1) of
-// xs, two-pass for accuracy; the deviation is 0 for fewer than two values.
-// Finite values give a finite mean: where the sums would overflow (two
-// values of 1.7e308 summed to +Inf) it computes on the values scaled by
-// the largest magnitude, and a deviation beyond float64's range is
-// math.MaxFloat64.
+// xs, two-pass; the deviation is 0 for fewer than two values. Sums that
+// would overflow are taken on scaled values, and a deviation beyond
+// float64's range is math.MaxFloat64.
 func MeanStdDev(xs []float64) (mean, sd float64) {
 	mean, sd = meanStdDev(xs)
 	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
@@ -133,12 +130,8 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 }
 
 // roundingTolerance is the spread below which the logarithms xs count as
-// equal: 1e-12 times (their largest magnitude + 1). A real difference
-// between two rates is at least one request in a window, far above
-// 1e-12 of the rate; below it lie only the rounding of the rates and of
-// their logarithms and sums (8 × 153126.78528368345 and 3 × the same
-// have means of their logarithms 1 ulp apart and a standard deviation of
-// 1e-15, which a t-test would call significant).
+// equal: 1e-12 times (their largest magnitude + 1), far below one
+// request in a window and above the rounding of logs and sums.
 func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
 
 // maxAbs is the largest magnitude in xs.
@@ -154,33 +147,24 @@ func maxAbs(xs ...[]float64) float64 {
 
 // The values of Comparison.Test.
 const (
-	// TestStudentLog is Student's two-sample t-test with pooled variance
-	// on the natural logarithm of the values: what Compare uses for
-	// samples of equal size such as the req/s of a run's variants (see
-	// Compare).
+	// TestStudentLog is Student's pooled t-test on the natural logarithm
+	// of the values: Compare's test for samples of equal size.
 	TestStudentLog = "t-test on ln(req/s)"
-	// TestStudent is Student's two-sample t-test with pooled variance,
-	// two-sided: with samples of equal size it is Welch's statistic with
-	// n_a + n_b − 2 degrees of freedom, robust to unequal variances.
-	// Compare no longer tests on the raw scale; the name stays for runs
-	// summarised before.
+	// TestStudent is Student's pooled t-test on the raw values; Compare no
+	// longer uses it, the name stays for runs summarised before.
 	TestStudent = "t-test"
-	// TestWelchLog is TestWelch on the natural logarithm of the values:
-	// what Compare uses for samples of different sizes.
+	// TestWelchLog is TestWelch on the logarithms: Compare's test for
+	// samples of different sizes.
 	TestWelchLog = "welch t-test on ln(req/s)"
-	// TestWelch is Welch's unequal-variance two-sample t-test, two-sided,
-	// as Welch runs it on the values given.
+	// TestWelch is Welch's unequal-variance t-test on the values given.
 	TestWelch = "welch t-test"
-	// TestZeroVariance is a t-test where neither sample varies by more
-	// than rounding (roundingTolerance): p is 1 if the means are equal
-	// to within rounding and 0 otherwise.
+	// TestZeroVariance: neither sample varies beyond rounding; p is 1 if
+	// the means are equal to within rounding, 0 otherwise.
 	TestZeroVariance = "t-test (zero variance)"
 	// TestNone means a sample had fewer than two values, so no test ran.
 	TestNone = "n<2: no test"
-	// TestCannot means no test could run on the values given;
-	// Comparison.Why says why (a rate that is zero, negative or not a
-	// finite number has no logarithm, and switching to the raw scale
-	// would judge a different question).
+	// TestCannot means no test could run on the values given (a rate
+	// with no logarithm); Comparison.Why says why.
 	TestCannot = "cannot test"
 )
 
@@ -188,14 +172,12 @@ const (
 // the difference is larger than the noise. Every field is finite.
 type Comparison struct {
 	// DeltaPct is (mean(other) - mean(base)) / mean(base) in percent; 0
-	// when mean(base) is 0, a mean is not finite, or the samples are the
-	// same to within rounding (TestZeroVariance, not significant).
+	// when undefined or the samples are equal to within rounding.
 	DeltaPct float64 `json:"delta_pct"`
 	// PValue is the two-sided p-value of Test, unadjusted; 1 when no test ran.
 	PValue float64 `json:"p_value"`
-	// PAdjusted is PValue adjusted for the other comparisons of its
-	// family (Adjustment over Family comparisons, CompareFamily); equal to
-	// PValue for a comparison judged alone, 1 when no test ran.
+	// PAdjusted is PValue adjusted over its family (CompareFamily); PValue
+	// when judged alone, 1 when no test ran.
 	PAdjusted float64 `json:"p_adjusted"`
 	// Adjustment names the adjustment (AdjustHolm or AdjustNone) and
 	// Family the number of comparisons adjusted together.
@@ -204,41 +186,31 @@ type Comparison struct {
 	// Significant is PAdjusted < Alpha for a test that ran; false otherwise.
 	Significant bool `json:"significant"`
 	// SEPct is the standard error of the difference in percent of the
-	// baseline; MDEPct the minimum detectable effect: the smallest true
-	// difference, in percent, found significant with probability Power at
-	// the Bonferroni level Alpha/Family (the strictest step of Holm's, so
-	// the promise holds whatever rank the comparison takes). HasMDE is
-	// false when no test ran, or when the MDE is not determinable; then
-	// MDENote says so (MDENotDeterminable).
+	// baseline; MDEPct the smallest true difference found significant
+	// with probability Power at level Alpha/Family (Holm's strictest
+	// step). Without HasMDE, MDENote may say why.
 	SEPct   float64 `json:"se_pct,omitempty"`
 	MDEPct  float64 `json:"mde_pct,omitempty"`
 	HasMDE  bool    `json:"has_mde,omitempty"`
 	MDENote string  `json:"mde_note,omitempty"`
-	// EquivalenceBoundPct is the smallest ±X % that the data rule out:
-	// the (1 − 2·Alpha/Family) confidence interval of the ratio
-	// other/base lies within 1 ± X/100 (symmetric ratio limits: "±2 %" is
-	// 0.98 to 1.02). Two one-sided tests against a margin of X % would
-	// both pass at level Alpha/Family. Defined when HasBound.
+	// EquivalenceBoundPct is the smallest ±X % the data rule out: the
+	// (1 − 2·Alpha/Family) interval of other/base lies within 1 ± X/100
+	// (TOST at level Alpha/Family). Defined when HasBound.
 	EquivalenceBoundPct float64 `json:"equivalence_bound_pct,omitempty"`
 	HasBound            bool    `json:"has_bound,omitempty"`
-	// EquivalenceMarginPct is the margin tested (the scenario's
-	// equivalence, in percent; 0 when none), and Equivalent says whether
-	// the bound is within it: "no difference larger than ±margin".
+	// EquivalenceMarginPct is the scenario's margin in percent (0: none);
+	// Equivalent says the bound is within it.
 	EquivalenceMarginPct float64 `json:"equivalence_margin_pct,omitempty"`
 	Equivalent           bool    `json:"equivalent,omitempty"`
-	// Test names the test (TestStudentLog, TestWelchLog,
-	// TestZeroVariance, TestNone or TestCannot); Why says why a test could
-	// not run (TestCannot).
+	// Test names the test; Why says why none could run (TestCannot).
 	Test string `json:"test"`
 	Why  string `json:"why,omitempty"`
 	// T and DF are the t statistic (other minus base) and its degrees of
-	// freedom (Student's n_a + n_b − 2, or Welch–Satterthwaite's); 0 when
-	// not defined.
+	// freedom; 0 when not defined.
 	T  float64 `json:"t"`
 	DF float64 `json:"df"`
-	// N is the smaller sample's size; Caution, set when a test ran on
-	// fewer than three values a side, says how little the verdict rests
-	// on ("2 repetitions: t has 2 degrees of freedom").
+	// N is the smaller sample's size; Caution says how little a verdict
+	// on fewer than three values a side rests on.
 	N       int    `json:"n,omitempty"`
 	Caution string `json:"caution,omitempty"`
 }
@@ -248,40 +220,15 @@ type Comparison struct {
 // Power (Welch's df near 1 after a lost repetition).
 const MDENotDeterminable = "not determinable"
 
-// Compare compares other with base: DeltaPct from the means, and whether
-// the difference is larger than the noise by a two-sample t-test
-// (two-sided, significance level Alpha) on the logarithms of the values
-// (TestStudentLog or TestWelchLog).
-//
-// Why logarithms: the noise of a throughput measurement is proportional to
-// the throughput (a shared machine slows every request by a few percent),
-// so two variants of very different speed — RSA-4096 at 150 req/s against
-// ECDSA at 2,000 — have very different variances on the raw scale. Welch's
-// degrees of freedom then collapse towards 1 and the test loses nearly all
-// its power. On the log scale the variances are comparable, the question
-// becomes "is the ratio different from 1", which is what Δ % reports, and
-// the test keeps its power. A value that has no logarithm (zero, negative,
-// not finite) gives TestCannot: the test never switches scale behind the
-// reader's back.
-//
-// Which t-test: with samples of equal size (every variant of a run gets
-// the same repetitions) Student's and Welch's statistics are the same
-// number, and Student's n_a + n_b − 2 degrees of freedom are known
-// exactly, where Welch's are estimated from the very noise they judge and
-// drop to as few as n − 1: with three repetitions Welch would need a
-// t of up to 4.30 instead of 2.78, and its power could not be stated.
-// Equal sizes are also the case where the pooled test stays accurate
-// when the variances differ. With sizes that differ (a repetition lost)
-// Compare uses Welch's test.
-//
-// Spreads below rounding (roundingTolerance) count as none: two samples
-// of one constant are the same (TestZeroVariance, p = 1), however their
-// sizes round the mean.
-//
-// With fewer than two values on either side no test runs: Significant is
-// false and Test is TestNone. Compare judges the comparison alone
-// (PAdjusted = PValue, Family 1) and gives no MDE or equivalence;
-// CompareFamily judges several together.
+// Compare compares other with base: DeltaPct from the means, and a
+// two-sided t-test at level Alpha on the logarithms of the values. Logs,
+// because throughput noise is proportional to throughput: on the raw
+// scale variants of very different speed have very different variances
+// and Welch's test loses its power. Student's pooled test for equal
+// sizes (its degrees of freedom are exact), Welch's otherwise. A value
+// with no logarithm gives TestCannot, fewer than two values a side
+// TestNone, and spreads below rounding count as none (TestZeroVariance).
+// Compare judges alone (Family 1, no MDE); CompareFamily judges several.
 func Compare(base, other []float64) Comparison {
 	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
@@ -368,10 +315,9 @@ func logAll(a, b []float64) ([2][]float64, bool) {
 	return out, true
 }
 
-// Welch runs Welch's unequal-variance two-sample t-test of other against
-// base on the values as given (two-sided, significance level Alpha). It
-// fills T, DF, PValue, Significant and Test; DeltaPct is left 0. Spreads
-// below rounding (1e-12 of the values' magnitude) count as zero.
+// Welch runs Welch's t-test of other against base on the values as given
+// (two-sided, level Alpha), filling T, DF, PValue, Significant and Test.
+// Spreads below 1e-12 of the values' magnitude count as zero.
 func Welch(base, other []float64) Comparison {
 	return welch(base, other, 1e-12*maxAbs(base, other))
 }
@@ -411,38 +357,28 @@ func welch(base, other []float64, tol float64) Comparison {
 	return c
 }
 
-// studentTUpper returns P(T > t) for t ≥ 0:
-// ½·I_x(df/2, ½) with x = df/(df+t²), the regularized incomplete beta;
-// for df = +Inf the normal tail ½·erfc(t/√2), the limit (x would be
-// Inf/Inf); for df above hugeDF the expansion of the t distribution
-// around the normal (studentTUpperHuge), where the continued fraction
-// would need O(√df) steps.
+// studentTUpper returns P(T > t) for t ≥ 0: gonum's Student t up to
+// hugeDF, and above it the expansion around the normal
+// (studentTUpperHuge), where df/(df+t²) rounds towards 1 and the
+// incomplete beta loses its digits (StudentTQuantile(0.975, 1e15) was 0.0548).
 func studentTUpper(t, df float64) float64 {
 	switch {
 	case math.IsInf(t, 1):
 		return 0
-	case math.IsInf(df, 1):
-		return 0.5 * math.Erfc(t/math.Sqrt2)
 	case df > hugeDF:
 		return studentTUpperHuge(t, df)
 	}
-	t2 := t * t
-	return 0.5 * betaInc(df/2, 0.5, df/(df+t2), t2/(df+t2))
+	return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 }
 
-// hugeDF is the degrees of freedom above which studentTUpper uses the
-// expansion around the normal: there its first neglected term is below
-// 1e-30 for |t| up to 10, and the continued fraction would take over
-// ten thousand steps.
+// hugeDF is the degrees of freedom above which the t distribution is
+// taken from its expansion around the normal: there the first neglected
+// term is below 1e-30 for |t| up to 10.
 const hugeDF = 1e4
 
-// studentTUpperHuge is P(T > t) for t ≥ 0 and a huge df, from the
-// Cornish–Fisher expansion of the t quantile in 1/df around the normal
-// quantile x (Abramowitz & Stegun 26.7.5, four terms): t = x + g1(x)/df +
-// … + g4(x)/df⁴. It solves that for the x of t, whose corrections are
-// tiny at such df (a fixed point reached in a few steps), and returns the
-// normal tail at x. Before, the incomplete beta lost its digits there:
-// StudentTQuantile(0.975, 1e15) was 0.0548.
+// studentTUpperHuge is P(T > t) for t ≥ 0 and a huge df (+Inf too): the
+// normal tail at the x whose Cornish–Fisher quantile (A&S 26.7.5) is t,
+// found as a fixed point in a few steps.
 func studentTUpperHuge(t, df float64) float64 {
 	x := t
 	for range 50 {
@@ -466,131 +402,18 @@ func cornishFisherShift(x, df float64) float64 {
 	return (g1 + (g2+(g3+g4/df)/df)/df) / df
 }
 
-// StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1
-// and df > 0 (df need not be an integer; +Inf gives the normal quantile,
-// 1.959963984540054 for p = 0.975). It inverts the CDF by bisection to
-// full float64 precision; it returns NaN for p or df out of range.
+// StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1 and
+// df > 0 (not necessarily an integer; +Inf gives the normal quantile).
+// It returns NaN for p or df out of range.
 func StudentTQuantile(p, df float64) float64 {
 	switch {
 	case !(p > 0 && p < 1) || !(df > 0):
 		return math.NaN()
-	case p == 0.5:
-		return 0
-	case p < 0.5:
-		return -StudentTQuantile(1-p, df)
+	case df > hugeDF:
+		x := distuv.UnitNormal.Quantile(p)
+		return x + cornishFisherShift(x, df)
 	}
-	q := 1 - p // target upper tail, decreasing in t
-	lo, hi := 0.0, 1.0
-	for studentTUpper(hi, df) > q {
-		lo, hi = hi, hi*2
-		if math.IsInf(hi, 1) {
-			return hi
-		}
-	}
-	for {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			return mid
-		}
-		if studentTUpper(mid, df) > q {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-}
-
-// betaInc returns the regularized incomplete beta function I_x(a, b) for
-// a, b > 0, given x and xc = 1-x (passed separately to keep precision when
-// x is close to 1). It uses the continued fraction of Numerical Recipes
-// (§6.4) on whichever side converges quickly.
-func betaInc(a, b, x, xc float64) float64 {
-	switch {
-	case x <= 0:
-		return 0
-	case xc <= 0:
-		return 1
-	}
-	// The logarithms of x and xc from whichever is small: with df 1e15
-	// and t 1.96, x is 1 − 4e-15, and a·ln(x) from x itself was off by 0.05.
-	lx, lxc := math.Log(x), math.Log(xc)
-	if x > 0.5 {
-		lx = math.Log1p(-xc)
-	}
-	if xc > 0.5 {
-		lxc = math.Log1p(-x)
-	}
-	front := math.Exp(a*lx + b*lxc - logBeta(a, b))
-	if x < (a+1)/(a+b+2) {
-		return front * betaCF(a, b, x) / a
-	}
-	return 1 - front*betaCF(b, a, xc)/b
-}
-
-// logBeta returns ln B(a, b) for a, b > 0 without the cancellation of
-// lgamma(a) + lgamma(b) − lgamma(a+b) when a or b is large (R's lbeta):
-// with a 5e6 the lgammas are near 7e7 and their difference kept only
-// eight digits.
-func logBeta(a, b float64) float64 {
-	p, q := min(a, b), max(a, b)
-	switch {
-	case p >= 10:
-		corr := stirlingRemainder(p) + stirlingRemainder(q) - stirlingRemainder(p+q)
-		return -0.5*math.Log(q) + 0.5*math.Log(2*math.Pi) + corr + (p-0.5)*math.Log(p/(p+q)) + q*math.Log1p(-p/(p+q))
-	case q >= 10:
-		lp, _ := math.Lgamma(p)
-		corr := stirlingRemainder(q) - stirlingRemainder(p+q)
-		return lp + corr + p - p*math.Log(p+q) + (q-0.5)*math.Log1p(-p/(p+q))
-	}
-	lp, _ := math.Lgamma(p)
-	lq, _ := math.Lgamma(q)
-	lpq, _ := math.Lgamma(p + q)
-	return lp + lq - lpq
-}
-
-// stirlingRemainder returns ln Γ(x) − ((x−½)·ln x − x + ½·ln 2π) for
-// x ≥ 10, by Stirling's series to the term in x⁻¹³ (the next is below
-// 3e-17 at x = 10).
-func stirlingRemainder(x float64) float64 {
-	y := 1 / (x * x)
-	return (1.0/12 + y*(-1.0/360+y*(1.0/1260+y*(-1.0/1680+y*(1.0/1188+y*(-691.0/360360+y/156)))))) / x
-}
-
-// betaCF evaluates the continued fraction for the incomplete beta function
-// by the modified Lentz method.
-func betaCF(a, b, x float64) float64 {
-	const (
-		eps     = 1e-15
-		tiny    = 1e-300
-		maxIter = 100000 // converges in O(√max(a,b)) steps
-	)
-	fix := func(v float64) float64 {
-		if math.Abs(v) < tiny {
-			return tiny
-		}
-		return v
-	}
-	qab, qap, qam := a+b, a+1, a-1
-	c := 1.0
-	d := 1 / fix(1-qab*x/qap)
-	h := d
-	for m := 1; m <= maxIter; m++ {
-		fm := float64(m)
-		m2 := 2 * fm
-		aa := fm * (b - fm) * x / ((qam + m2) * (a + m2))
-		d = 1 / fix(1+aa*d)
-		c = fix(1 + aa/c)
-		h *= d * c
-		aa = -(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2))
-		d = 1 / fix(1+aa*d)
-		c = fix(1 + aa/c)
-		del := d * c
-		h *= del
-		if math.Abs(del-1) < eps {
-			break
-		}
-	}
-	return h
+	return distuv.StudentsT{Sigma: 1, Nu: df}.Quantile(p)
 }
 
 // TestNoBaseline is Comparison.Test for a variant of a run whose baseline
@@ -598,10 +421,8 @@ func betaCF(a, b, x float64) float64 {
 // rendering says why instead of showing a difference.
 const TestNoBaseline = "baseline not measured: no test"
 
-// Tested reports whether c's test ran: false for TestNone, TestCannot
-// and TestNoBaseline, whose p-values, MDE and verdict are not defined. A
-// comparison that was not tested is outside its family: it neither counts
-// in Holm's m nor takes a rank.
+// Tested reports whether c's test ran (not TestNone, TestCannot or
+// TestNoBaseline); an untested comparison is outside its family.
 func (c Comparison) Tested() bool {
 	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }
