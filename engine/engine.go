@@ -4,13 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/rsa"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -321,23 +323,21 @@ func (e *Engine) counted(t int64) bool { return t >= e.startNs && t < e.endNs.Lo
 // requests back to back, owned by that goroutine alone. The only fields
 // other goroutines touch are cur (abort) and pub (Snapshot).
 type slot struct {
-	e        *Engine
-	cfg      *tls.Config // nil for plain http; a private clone per slot
-	dialer   net.Dialer
-	raw      *net.TCPConn // open connection or nil
-	conn     net.Conn     // raw, or the tls.Conn over it
-	rd       firstByteReader
-	br       *bufio.Reader
-	resp     fasthttp.Response
-	att      attempt
-	counts   results.Counts
-	lane     *lane  // where the slot's timings go
-	batch    batch  // timings not yet in the lane
-	dials    uint64 // successful dials in every phase (warm-up, window, abandoned)
-	negKey   string // Negotiated key of the last (version, cipher, curve)
-	negVer   uint16
-	negSuite uint16
-	negCurve tls.CurveID
+	e      *Engine
+	cfg    *tls.Config // nil for plain http; a private clone per slot
+	dialer net.Dialer
+	raw    *net.TCPConn // open connection or nil
+	conn   net.Conn     // raw, or the tls.Conn over it
+	rd     firstByteReader
+	br     *bufio.Reader
+	resp   fasthttp.Response
+	att    attempt
+	counts results.Counts
+	lane   *lane  // where the slot's timings go
+	batch  batch  // timings not yet in the lane
+	dials  uint64 // successful dials in every phase (warm-up, window, abandoned)
+	negKey string // Negotiated key of the last handshake, with its negID
+	negID  negotiatedID
 
 	connFails int           // closed loop: connects failed in a row
 	backoff   time.Duration // closed loop: the last back-off; 0 after a connect succeeded
@@ -638,7 +638,7 @@ func (s *slot) open(ctx context.Context, a *attempt, deadline time.Time, deadlin
 		a.handshake = true
 		st := tc.ConnectionState()
 		a.resumed = st.DidResume
-		s.noteNegotiated(st.Version, st.CipherSuite, st.CurveID)
+		s.noteNegotiated(&st)
 		s.conn = tc
 	}
 	s.rd.c = s.conn
@@ -648,18 +648,33 @@ func (s *slot) open(ctx context.Context, a *attempt, deadline time.Time, deadlin
 	return true
 }
 
-// noteNegotiated remembers the handshake parameters, building the
-// Negotiated key string only when they differ from the previous handshake.
-func (s *slot) noteNegotiated(ver, suite uint16, curve tls.CurveID) {
-	if s.negKey != "" && ver == s.negVer && suite == s.negSuite && curve == s.negCurve {
+// noteNegotiated remembers the handshake's parameters, building the
+// Negotiated key only when they differ from the previous handshake's.
+func (s *slot) noteNegotiated(st *tls.ConnectionState) {
+	id := negotiatedID{ver: st.Version, suite: st.CipherSuite, curve: st.CurveID}
+	if len(st.PeerCertificates) > 0 {
+		c := st.PeerCertificates[0]
+		id.keyAlg = c.PublicKeyAlgorithm
+		switch k := c.PublicKey.(type) {
+		case *rsa.PublicKey:
+			id.keyBits = k.N.BitLen()
+		case *ecdsa.PublicKey:
+			id.keyBits = k.Curve.Params().BitSize
+		}
+	}
+	if s.negKey != "" && id == s.negID {
 		return
 	}
-	s.negVer, s.negSuite, s.negCurve = ver, suite, curve
-	curveName := "none"
-	if curve != 0 {
-		curveName = curve.String()
-	}
-	s.negKey = strings.ReplaceAll(tls.VersionName(ver), " ", "") + " " + tls.CipherSuiteName(suite) + " " + curveName
+	s.negID, s.negKey = id, results.NewHandshake(st).String()
+}
+
+// negotiatedID tells handshakes with different Negotiated keys apart
+// without building the key.
+type negotiatedID struct {
+	ver, suite uint16
+	curve      tls.CurveID
+	keyAlg     x509.PublicKeyAlgorithm
+	keyBits    int
 }
 
 // fail records a failed attempt, closing the connection. A failure at or

@@ -222,7 +222,7 @@ func TestCloseMode(t *testing.T) {
 	if g.Resumed != 0 {
 		t.Errorf("Resumed = %d, want 0", g.Resumed)
 	}
-	wantKey := "TLS1.3 TLS_AES_128_GCM_SHA256 X25519"
+	wantKey := "TLS1.3 TLS_AES_128_GCM_SHA256 X25519, ECDSA P-256, ecdsa_secp256r1_sha256"
 	if got, want := g.Negotiated, map[string]uint64{wantKey: g.Handshakes}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("Negotiated = %v, want %v", got, want)
 	}

@@ -1,0 +1,100 @@
+package results
+
+import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"crypto/tls"
+	"crypto/x509"
+	"strconv"
+	"strings"
+)
+
+// Handshake is what one TLS handshake negotiated: the key of
+// Counts.Negotiated is its String, "TLS1.3 TLS_AES_128_GCM_SHA256 X25519,
+// ECDSA P-256, ecdsa_secp256r1_sha256"; runs stored before the
+// certificate was recorded have the first part alone.
+type Handshake struct {
+	Version, Cipher, Group string
+	// Key is the server certificate's key type and size ("RSA 2048",
+	// "ECDSA P-256"), Scheme the signature scheme its handshake signature
+	// used; both "" when not recorded.
+	Key, Scheme string
+}
+
+func (h Handshake) String() string {
+	s := h.Version + " " + h.Cipher + " " + h.Group
+	if h.Key != "" {
+		s += ", " + h.Key + ", " + h.Scheme
+	}
+	return s
+}
+
+// ParseHandshake reads a Counts.Negotiated key back; ok is false for a
+// key of another form.
+func ParseHandshake(key string) (h Handshake, ok bool) {
+	parts := strings.Split(key, ", ")
+	f := strings.Fields(parts[0])
+	if len(f) != 3 || (len(parts) != 1 && len(parts) != 3) {
+		return Handshake{}, false
+	}
+	h = Handshake{Version: f[0], Cipher: f[1], Group: f[2]}
+	if len(parts) == 3 {
+		h.Key, h.Scheme = parts[1], parts[2]
+	}
+	return h, true
+}
+
+// Differences names the parts in which h and o differ ("cipher",
+// "certificate key"), in the key's order; a part one of them lacks is no
+// difference.
+func (h Handshake) Differences(o Handshake) []string {
+	var out []string
+	for _, p := range []struct{ name, a, b string }{
+		{"version", h.Version, o.Version}, {"cipher", h.Cipher, o.Cipher}, {"group", h.Group, o.Group},
+		{"certificate key", h.Key, o.Key}, {"signature scheme", h.Scheme, o.Scheme},
+	} {
+		if p.a != "" && p.b != "" && p.a != p.b {
+			out = append(out, p.name)
+		}
+	}
+	return out
+}
+
+// NewHandshake describes a handshake from its connection state. The
+// signature scheme is not in crypto/tls's state: it follows from the key
+// and the version, as a server picks it from the list Go's client offers
+// (RSA-PSS before PKCS#1 v1.5, SHA-256 first; ECDSA's hash by its curve).
+func NewHandshake(st *tls.ConnectionState) Handshake {
+	h := Handshake{Version: strings.ReplaceAll(tls.VersionName(st.Version), " ", ""), Cipher: tls.CipherSuiteName(st.CipherSuite), Group: "none"}
+	if st.CurveID != 0 {
+		h.Group = st.CurveID.String()
+	}
+	if len(st.PeerCertificates) > 0 {
+		h.Key, h.Scheme = certKey(st.PeerCertificates[0], st.Version)
+	}
+	return h
+}
+
+// certKey is the certificate's key ("RSA 2048") and the scheme a server
+// signs with for Go's client at version.
+func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
+	switch k := c.PublicKey.(type) {
+	case *rsa.PublicKey:
+		if version < tls.VersionTLS12 {
+			return "RSA " + strconv.Itoa(k.N.BitLen()), "rsa_pkcs1_md5_sha1"
+		}
+		return "RSA " + strconv.Itoa(k.N.BitLen()), "rsa_pss_rsae_sha256"
+	case *ecdsa.PublicKey:
+		name := k.Curve.Params().Name
+		hash := map[string]string{"P-256": "sha256", "P-384": "sha384", "P-521": "sha512"}[name]
+		curve := map[string]string{"P-256": "secp256r1", "P-384": "secp384r1", "P-521": "secp521r1"}[name]
+		if hash == "" {
+			return "ECDSA " + name, "?"
+		}
+		return "ECDSA " + name, "ecdsa_" + curve + "_" + hash
+	case ed25519.PublicKey:
+		return "Ed25519", "ed25519"
+	}
+	return c.PublicKeyAlgorithm.String(), "?"
+}
