@@ -2,13 +2,16 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
@@ -74,58 +77,113 @@ func roles(p *plans.Plan, name string) string {
 // connections opened are closed and the error names the host and what it
 // was for.
 func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*hostConn, error) {
-	hosts := make(map[string]*hostConn, len(p.Hosts))
 	var opt [][2]string
 	for _, o := range p.SSHOptions {
 		opt = append(opt, [2]string{o.Key, o.Value})
 	}
-	fail := func(name string, err error) (map[string]*hostConn, error) {
-		closeHosts(hosts)
-		return nil, fmt.Errorf("%s (%s): %w", name, roles(p, name), err)
+	// Every host at once (at most maxDials): readiness then takes one
+	// host's time, and unreachable hosts one connect timeout in all. The
+	// first failure cancels the dials still going.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	log := &lockedWriter{w: opts.Log}
+	conns, errs := make([]*hostConn, len(p.Hosts)), make([]error, len(p.Hosts))
+	sem := make(chan struct{}, maxDials)
+	var wg sync.WaitGroup
+	for i, h := range p.Hosts {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				errs[i] = ctx.Err()
+				return
+			}
+			conns[i], errs[i] = dialHost(ctx, p, h, opt, log, opts.Executable)
+			if errs[i] != nil {
+				cancel()
+			}
+		})
 	}
-	for _, h := range p.Hosts {
-		fmt.Fprintf(opts.Log, "host %s: connecting over ssh (%s)\n", h.Name, roles(p, h.Name))
-		conn, err := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: opts.Log})
-		if err != nil {
-			return fail(h.Name, err)
+	wg.Wait()
+	hosts := make(map[string]*hostConn, len(p.Hosts))
+	for _, hc := range conns {
+		if hc != nil {
+			hosts[hc.name] = hc
 		}
-		hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name)}}
-		hosts[h.Name] = hc
-		hc.info.Facts = remoteFacts(ctx, conn)
-		groups := 0
-		for _, g := range p.Load.Groups {
-			if g.Host != nil && g.Host.Name == h.Name {
-				groups++
+	}
+	// The error to report is the first that is not another's cancellation.
+	for _, cancelled := range []bool{false, true} {
+		for i, err := range errs {
+			if err != nil && errors.Is(err, context.Canceled) == cancelled {
+				closeHosts(hosts)
+				return nil, fmt.Errorf("%s (%s): %w", p.Hosts[i].Name, roles(p, p.Hosts[i].Name), err)
 			}
 		}
-		runsGroups := groups > 0
-		if !runsGroups {
-			continue
-		}
-		if groups+2 > sshdMaxSessions {
-			fmt.Fprintf(opts.Log, "host %s: %d groups: unless its sshd allows %d sessions per connection (MaxSessions, default %d), ssh opens a connection of its own for each session beyond\n", h.Name, groups, groups+2, sshdMaxSessions)
-		}
-		plat, err := conn.Platform(ctx)
-		if err != nil {
-			return fail(h.Name, err)
-		}
-		hc.info.Platform = plat
-		bin, err := pickBinary(plat, p.Binaries, opts.Executable)
-		if err != nil {
-			return fail(h.Name, err)
-		}
-		path, hash, uploaded, err := conn.Install(ctx, bin)
-		if err != nil {
-			return fail(h.Name, err)
-		}
-		hc.exe, hc.info.Binary, hc.info.Uploaded = path, hash, uploaded
-		how := "found"
-		if uploaded {
-			how = "uploaded"
-		}
-		fmt.Fprintf(opts.Log, "host %s: %s, kaeload sha256 %s %s at %s\n", h.Name, plat, hash[:16], how, path)
 	}
 	return hosts, nil
+}
+
+// maxDials bounds the ssh connections opened at once.
+const maxDials = 32
+
+// dialHost connects to h, reads its facts and, when a group runs there,
+// installs kaeload; on failure it closes what it opened.
+func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]string, log io.Writer, executable string) (*hostConn, error) {
+	fmt.Fprintf(log, "host %s: connecting over ssh (%s)\n", h.Name, roles(p, h.Name))
+	conn, err := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name)}}
+	hc.info.Facts = remoteFacts(ctx, conn)
+	groups := 0
+	for _, g := range p.Load.Groups {
+		if g.Host != nil && g.Host.Name == h.Name {
+			groups++
+		}
+	}
+	if groups == 0 {
+		return hc, nil
+	}
+	if groups+2 > sshdMaxSessions {
+		fmt.Fprintf(log, "host %s: %d groups: unless its sshd allows %d sessions per connection (MaxSessions, default %d), ssh opens a connection of its own for each session beyond\n", h.Name, groups, groups+2, sshdMaxSessions)
+	}
+	fail := func(err error) (*hostConn, error) {
+		closeHosts(map[string]*hostConn{h.Name: hc})
+		return nil, err
+	}
+	plat, err := conn.Platform(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	hc.info.Platform = plat
+	bin, err := pickBinary(plat, p.Binaries, executable)
+	if err != nil {
+		return fail(err)
+	}
+	path, hash, uploaded, err := conn.Install(ctx, bin)
+	if err != nil {
+		return fail(err)
+	}
+	hc.exe, hc.info.Binary, hc.info.Uploaded = path, hash, uploaded
+	how := "found"
+	if uploaded {
+		how = "uploaded"
+	}
+	fmt.Fprintf(log, "host %s: %s, kaeload sha256 %s %s at %s\n", h.Name, plat, hash[:16], how, path)
+	return hc, nil
+}
+
+// lockedWriter serialises writes from the dials running at once.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // remoteFacts reads a few facts about a host (best effort: "" on failure).
