@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -27,12 +28,13 @@ func main() {
 		// command is bounded by command_timeout). Third: exit at once.
 		// Finished repetitions are in the run's journal whatever happens.
 		s := <-sigs
+		last := time.Now()
 		fmt.Fprintf(os.Stderr, "\nkaeload: %v: stopping the load and tearing down (again to abort)\n", s)
 		cancel()
-		<-sigs
+		last = nextSignal(sigs, last)
 		fmt.Fprintln(os.Stderr, "kaeload: aborting: stopping the server first (again to exit at once)")
 		close(abort)
-		<-sigs
+		nextSignal(sigs, last)
 		fmt.Fprintln(os.Stderr, "kaeload: exiting without tearing down")
 		os.Exit(130)
 	}()
@@ -41,6 +43,22 @@ func main() {
 		fmt.Fprintln(os.Stderr, "kaeload:", err)
 	}
 	os.Exit(exitCode(err))
+}
+
+// sameSignal is how close two signals count as one: GNU timeout forwards
+// a SIGINT to the process and to its group, so one interrupt arrives
+// twice within microseconds.
+const sameSignal = 200 * time.Millisecond
+
+// nextSignal waits for a signal more than sameSignal after the one
+// counted at last, and returns when it came.
+func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
+	for range sigs {
+		if now := time.Now(); now.Sub(last) > sameSignal {
+			return now
+		}
+	}
+	return time.Now()
 }
 
 // abortKey carries the channel closed on the second signal.
