@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -153,7 +154,7 @@ type serverCostRow struct {
 	Variant, Reps, Seconds, PerSecond string
 	// CI is the 95 % interval of the repetitions' requests per server
 	// CPU-second (ServerCPUStats); Delta the comparison with the
-	// baseline's (tables.ServerCPUDeltaCell).
+	// baseline's (measure.ServerCPUDeltaCell).
 	CI, Delta string
 }
 
@@ -181,7 +182,7 @@ type comparisonRow struct {
 	Failed string
 	// Errors are the variant's errors over its repetitions, PerServerCPU
 	// its requests per server CPU-second (dash when not measured) and
-	// Notes the comparison's notes (tables.NotesCell), as the text
+	// Notes the comparison's notes (measure.NotesCell), as the text
 	// report's comparison has them.
 	Errors, PerServerCPU, Notes string
 }
@@ -375,7 +376,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		if x, ok := v.Sum.RequestsPerServerCPU(); ok {
 			pg.ServerCost = append(pg.ServerCost, serverCostRow{Variant: v.V.Name, Reps: strconv.Itoa(v.Sum.ServerCPUReps),
 				Seconds: fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds), PerSecond: format.Rate(x),
-				CI: tables.CICell(v.Sum.ServerCPUStats), Delta: tables.ServerCPUDeltaCell(v.Sum)})
+				CI: measure.CICell(v.Sum.ServerCPUStats), Delta: measure.ServerCPUDeltaCell(v.Sum)})
 		}
 		pg.Groups = append(pg.Groups, groupRows(v)...)
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
@@ -437,7 +438,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	if us, ok := v.Sum.ClientMicrosPerRequest(); ok {
 		row.ClientUs = format.Micros(us)
 	}
-	row.Errors, row.PerServerCPU, row.Notes = format.Count(v.Sum.Errors), dash, tables.NotesCell(v.Sum)
+	row.Errors, row.PerServerCPU, row.Notes = format.Count(v.Sum.Errors), dash, measure.NotesCell(v.Sum)
 	if x, ok := v.Sum.RequestsPerServerCPU(); ok {
 		row.PerServerCPU = format.Rate(x)
 	}
@@ -458,7 +459,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	}
 	if !v.Sum.IsBaseline {
 		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), c.Significant
-		row.MDE, row.Verdict = cell(tables.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat)
+		row.MDE, row.Verdict = cell(measure.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat)
 		if hasDelta(v, base) {
 			row.Delta = format.Delta(c.DeltaPct)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/tables"
+	"github.com/kaeload/kaeload/results/measure"
 )
 
 // The timeline charts are drawn as SVG by hand, not with gonum/plot: a
@@ -358,7 +358,7 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 		c.b.WriteString(`<rect class="stall" x="` + num(x0) + `" y="` + num(c.y0) + `" width="` + num(max(x1-x0, 1)) + `" height="` + num(c.y1-c.y0) +
 			`" fill="none" stroke="#444" stroke-dasharray="3 2"/>`)
 		c.b.WriteString(`<text class="stall-label" x="` + num((x0+x1)/2) + `" y="` + num(c.y0+12) + `" text-anchor="middle" fill="#444">stall<title>` +
-			html.EscapeString("stall: "+tables.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)") + `</title></text>`)
+			html.EscapeString("stall: "+measure.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)") + `</title></text>`)
 	}
 	// One invisible column per interval carries its figures as a tooltip,
 	// unless the intervals are too narrow to point at (a long window in

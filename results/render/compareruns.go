@@ -6,6 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
@@ -113,7 +114,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			if vs.OtherLoadReps > 0 {
 				notes = append(notes, fmt.Sprintf("OTHER LOAD (%d of %d reps)", vs.OtherLoadReps, vs.Stats.N))
 			}
-			notes = append(notes, tables.ServerNotes(vs)...)
+			notes = append(notes, measure.ServerNotes(vs)...)
 			clientUs := missing
 			if us, ok := vs.ClientMicrosPerRequest(); ok {
 				clientUs = format.Micros(us)
@@ -122,7 +123,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			if x, ok := vs.RequestsPerServerCPU(); ok {
 				serverCPU = format.Rate(x)
 			}
-			row := []string{label, names[i], strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), tables.CICell(vs.Stats), delta, p, padj, verdict,
+			row := []string{label, names[i], strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), measure.CICell(vs.Stats), delta, p, padj, verdict,
 				format.QuantileMillis(vs.Handshake, 99), clientUs, serverCPU}
 			if openLoop {
 				missedCell, intended := format.Missing, format.Missing

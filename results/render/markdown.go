@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -55,7 +54,7 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		} else {
 			fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(s.BaselineName), mdEscape(tables.StatsNote(s)))
 		}
-		ct := tables.Comparison(s)
+		ct := tables.Comparison(m, measure.Markdown)
 		writeMarkdownTable(&ct, &b)
 	}
 	if dt, title, ok := tables.Drift(s); ok {
@@ -99,57 +98,7 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 
 	if len(r.Variants) > 0 {
 		b.WriteString("\n## Repetitions\n\n")
-		rt := tables.Table{
-			Header: []string{"variant", "rep", "window s", "requests", "req/s", "client µs/req", "errors", "p99 handshake ms", "p99 total ms",
-				"client busy max", "server cpu s", "req/server cpu-s", "req/s by interval min / median / max", "stalls", "notes"},
-			Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, true, false, false},
-		}
-		for i := range r.Variants {
-			v := &r.Variants[i]
-			if len(v.Reps) == 0 {
-				rt.Add(v.Name, "-", "", "", "", "", "", "", "", "", "", "", "", "", "no completed repetitions")
-			}
-			for j := range v.Reps {
-				rep := &v.Reps[j]
-				t := &rep.Total
-				busy, server, perServer, note := "-", "-", "-", ""
-				ra := &m.Reps[i][j]
-				if c := ra.ClientCPU; c.Measured > 0 {
-					busy = format.Percent(c.BusyMax)
-				}
-				clientUs := "-"
-				if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
-					clientUs = format.Micros(us)
-				}
-				if u := rep.ServerCPU; u != nil {
-					server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
-					if u.Seconds > 0 {
-						perServer = format.Rate(float64(t.Requests) / u.Seconds)
-					}
-				}
-				if line := ra.ClientBound; line != "" {
-					note = line
-				}
-				if line := ra.OtherLoad; line != "" {
-					note = strings.TrimSpace(note + " " + line)
-				}
-				for _, line := range []string{ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated} {
-					if line != "" {
-						note = strings.TrimSpace(note + " " + line)
-					}
-				}
-				if line := ra.Failed; line != "" {
-					note = strings.TrimSpace(line + " " + note)
-				}
-				if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start
-					note = strings.TrimSpace(fmt.Sprintf("missed %s of %s starts, p99 from intended start %s ms", format.Count(t.Missed),
-						format.Count(t.Scheduled), format.QuantileMillis(t.Latency.Intended, 99)) + " " + note)
-				}
-				rt.Add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
-					format.Count(t.Requests), format.Rate(t.Rate()), clientUs, format.Count(t.Errors.Total()), format.QuantileMillis(t.Latency.Handshake, 99),
-					format.QuantileMillis(t.Latency.Total, 99), busy, server, perServer, tables.RangeCell(&ra.Timeline), tables.StallsCell(&ra.Timeline), note)
-			}
-		}
+		rt := tables.Repetitions(m, measure.Markdown)
 		writeMarkdownTable(&rt, &b)
 	}
 	if len(m.Diagnoses) > 0 {

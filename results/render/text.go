@@ -6,6 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
 	"maps"
@@ -43,7 +44,7 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write text report: %w", m.Err)
 	}
-	r, s := m.Run, m.Summary
+	r := m.Run
 	var b bytes.Buffer
 	writeHeader(&b, m)
 	reps := 0
@@ -56,7 +57,7 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 		// Steps are windows at different rates: no repetition statistics.
 		writeCapacity(&b, m)
 	case len(r.Variants) > 1 || reps > 1:
-		writeComparison(&b, r, s)
+		writeComparison(&b, m)
 	}
 	if m.Search != nil {
 		writeSearch(&b, m.Search)
@@ -308,14 +309,15 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	}
 }
 
-func writeComparison(b *bytes.Buffer, r *results.Run, s *analysis.RunSummary) {
+func writeComparison(b *bytes.Buffer, m *analysis.Report) {
+	s := m.Summary
 	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", s.BaselineName)
 	if nc := s.NoComparison(); nc != "" {
 		b.WriteString(nc + "\n")
 	} else {
 		b.WriteString(tables.StatsNote(s) + "\n")
 	}
-	ct := tables.Comparison(s)
+	ct := tables.Comparison(m, measure.Text)
 	writeTable(&ct, b, "")
 	if dt, title, ok := tables.Drift(s); ok {
 		fmt.Fprintf(b, "\n%s\n", title)

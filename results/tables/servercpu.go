@@ -9,26 +9,6 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// ServerNotes are a variant's notes on the server's CPUs: shared with a
-// client group or other processes (VariantSummary.ServerSharedReps), and
-// not loaded at all (VariantSummary.NotSaturatedReps).
-func ServerNotes(v *analysis.VariantSummary) []string {
-	reps := func(k int) string {
-		if v.Stats.N > 1 {
-			return fmt.Sprintf(" (%d of %d reps)", k, v.Stats.N)
-		}
-		return ""
-	}
-	var notes []string
-	if v.ServerSharedReps > 0 {
-		notes = append(notes, "SHARED CPUS: "+strings.Join(v.ServerShared, ", ")+reps(v.ServerSharedReps))
-	}
-	if v.NotSaturatedReps > 0 {
-		notes = append(notes, "NOT SATURATED"+reps(v.NotSaturatedReps))
-	}
-	return notes
-}
-
 // ServerCPUsWords says how the server's CPUs were used in a repetition
 // (RepReport.ServerCPUs): "CPU 0 100.0 % busy: the server 40 %, kaeload
 // 27 %, interrupts 4 %, others 29 %"; "" when their busy time was not
