@@ -7,6 +7,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,6 +122,11 @@ type page struct {
 
 	Charts     []chart
 	Comparison []comparisonRow
+	// VariantMeasures and RepMeasures label the catalogue's columns that
+	// the HTML report shows beside its own (results/measure); ColsV and
+	// ColsR count each table's columns.
+	VariantMeasures, RepMeasures []string
+	ColsV, ColsR                 int
 	Variants   []variantRow
 	Reps       []repRow
 	// NotCounted are the repetitions' counts outside their windows, one
@@ -185,6 +191,8 @@ type comparisonRow struct {
 	// Notes the comparison's notes (measure.NotesCell), as the text
 	// report's comparison has them.
 	Errors, PerServerCPU, Notes string
+	// Measures are the catalogue's cells (page.VariantMeasures).
+	Measures []string
 }
 
 type variantRow struct {
@@ -207,6 +215,8 @@ type repRow struct {
 	// Notes are the repetition's other loud lines (RepReport: missed
 	// starts, back-off, the open loop), each on a row of its own.
 	Notes []string
+	// Measures are the catalogue's cells (page.RepMeasures).
+	Measures []string
 }
 
 // notCountedRow is one repetition's counts outside its window: responses
@@ -363,9 +373,19 @@ func newPage(m *analysis.Report) (*page, error) {
 	pg.Speed = speedSectionOf(m.Speed)
 	pg.Profile = profileSectionOf(m.Profile)
 
+	vcols, rcols := measure.Columns(m, measure.HTML), measure.Columns(m, measure.HTML)
+	vcols = slices.DeleteFunc(vcols, func(c measure.Column) bool { return c.Variant == nil })
+	rcols = slices.DeleteFunc(rcols, func(c measure.Column) bool { return c.Rep == nil })
+	pg.VariantMeasures, pg.RepMeasures = columnLabels(vcols), columnLabels(rcols)
+	pg.ColsV, pg.ColsR = 13+len(vcols), 12+len(rcols)
 	for i := range vs {
 		v := &vs[i]
-		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, base))
+		row := comparisonRowOf(v, base)
+		x := measure.NewVariant(m, v.Index)
+		for _, c := range vcols {
+			row.Measures = append(row.Measures, c.Text(c.OfVariant(x)))
+		}
+		pg.Comparison = append(pg.Comparison, row)
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
 		if v.Sum.Scheduled > 0 {
@@ -382,7 +402,12 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
-			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep, &m.Reps[v.Index][j]))
+			row := repRowOf(v.V.Name, rep, &m.Reps[v.Index][j])
+			x := measure.NewRep(m, v.Index, j)
+			for _, c := range rcols {
+				row.Measures = append(row.Measures, c.Text(c.OfRep(x)))
+			}
+			pg.Reps = append(pg.Reps, row)
 			if row, ok := notCountedRowOf(v.V.Name, rep); ok {
 				pg.NotCounted = append(pg.NotCounted, row)
 			}
@@ -423,6 +448,15 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 		sec.Failures = append(sec.Failures, speedFailure{Variant: f.Variant, Command: strconv.Itoa(f.Command), Line: f.CommandLine, Error: f.Error})
 	}
 	return sec
+}
+
+// columnLabels are the columns' labels.
+func columnLabels(cols []measure.Column) []string {
+	var out []string
+	for _, c := range cols {
+		out = append(out, c.Label)
+	}
+	return out
 }
 
 // comparisonRowOf is v's row of the comparison table; base is the

@@ -21,12 +21,12 @@ var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelin
 var counts = []Measure{
 	{Key: "reps", Show: JSON, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }},
 	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, CountInt(x.S.FailedReps)) }},
-	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | HTML | PartialRow, Order: 1,
+	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain},
-	{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | HTML | PartialRow, Order: 2,
+	{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Requests) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Requests) }},
-	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | HTML | JSON | PartialRow | OpenMetrics, Order: 3,
+	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
 		Metric: "kaeload_window_requests_per_second",
 		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
 	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
@@ -109,7 +109,7 @@ var latencies = []Measure{
 	latency("ttfb_p50_ms", "latency_ms.ttfb_p50", "", JSON, 0, 0, 50, ttfb, vTTFB),
 	latency("ttfb_p99_ms", "latency_ms.ttfb_p99", "", JSON, 0, 0, 99, ttfb, vTTFB),
 	latency("total_p50_ms", "latency_ms.total_p50", "", CSV|JSON, 0, 0, 50, total, vTotal),
-	latency("total_p99_ms", "latency_ms.total_p99", "p99 total ms", CSV|JSON|Markdown|HTML, 7, 0, 99, total, vTotal),
+	latency("total_p99_ms", "latency_ms.total_p99", "p99 total ms", CSV|JSON|Markdown, 7, 0, 99, total, vTotal),
 	{Key: "scheduled", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return If(openLoop(x), Count(x.Rep.Total.Scheduled)) },
 		Variant: func(x *Variant) Value { return If(openLoopVariant(x), Count(x.S.Scheduled)) }},
@@ -139,7 +139,7 @@ func fullCPU(x *Rep) (float64, bool) {
 // cpuAndClient: the client's and the server's CPU, the client's flags,
 // what it did outside the window and its memory.
 var cpuAndClient = []Measure{
-	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown | HTML, Order: 8,
+	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
 		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMax)) },
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) },
 		Human:   human(format.Percent)},
@@ -157,7 +157,7 @@ var cpuAndClient = []Measure{
 		},
 		Variant: func(x *Variant) Value { us, ok := x.S.ClientMicrosPerRequest(); return If(ok, F3(us)) },
 		Human:   human(format.Micros)},
-	{Key: "server_cpu_s", Unit: "s", Label: "server cpu s", Show: CSV | JSON | Markdown | HTML, Order: 9,
+	{Key: "server_cpu_s", Unit: "s", Label: "server cpu s", Show: CSV | JSON | Markdown, Order: 9,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},

@@ -29,11 +29,12 @@ const (
 	PartialRow
 	// UnmeasuredRow: filled in the CSV's row of a variant never measured.
 	UnmeasuredRow
-	// Tables shows it in the repetition and comparison tables of the
-	// text, Markdown and HTML reports.
-	Tables = Text | Markdown | HTML
-	// All is every output.
-	All = Tables | CSV | JSON | OpenMetrics
+	// Tables shows it in the comparison and repetition tables of the
+	// text and Markdown reports.
+	Tables = Text | Markdown
+	// All is every output. HTML shows its measures beside the columns
+	// of its own layout.
+	All = Tables | HTML | CSV | JSON | OpenMetrics
 )
 
 // Measure is one quantity. Rep reads it from a repetition, Variant from a
@@ -50,7 +51,7 @@ type Measure struct {
 	Variant      func(*Variant) Value
 	When         func(*analysis.Report) bool
 	Each         func(*analysis.Report) []string
-	// Human writes a value for the text, Markdown and HTML tables
+	// Human writes a value for the tables
 	// (Value.Human when nil); Order places it there (0: after those
 	// placed, in catalogue order).
 	Human func(Value) string

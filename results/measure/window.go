@@ -45,7 +45,7 @@ var timeline = []Measure{
 	rateRange("rate_min", func(r *diagnosis.RateRange) float64 { return r.Min }),
 	rateRange("rate_median", func(r *diagnosis.RateRange) float64 { return r.Median }),
 	rateRange("rate_max", func(r *diagnosis.RateRange) float64 { return r.Max }),
-	{Key: "rate_range", JSONKey: "-", Label: "req/s by interval min / median / max", Show: Markdown | HTML, Order: 11,
+	{Key: "rate_range", JSONKey: "-", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11,
 		Rep: func(x *Rep) Value { return Words(RangeCell(&x.A.Timeline)) }, Human: words},
 	{Key: "stalls", JSONKey: "-", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return If(tl.StallsJudged, CountInt(len(tl.Stalls)))
@@ -53,7 +53,7 @@ var timeline = []Measure{
 	{Key: "stall_seconds", JSONKey: "-", Show: CSV, Rep: joined(stalls, func(s diagnosis.Stall) string {
 		return strconv.FormatFloat(s.Start.Seconds(), 'f', 1, 64) + "-" + strconv.FormatFloat(s.End.Seconds(), 'f', 1, 64)
 	})},
-	{Key: "stalls_cell", JSONKey: "-", Label: "stalls", Show: Markdown | HTML, Order: 12, Left: true,
+	{Key: "stalls_cell", JSONKey: "-", Label: "stalls", Show: Markdown, Order: 12, Left: true,
 		Rep: func(x *Rep) Value { return Words(StallsCell(&x.A.Timeline)) }, Human: words},
 	{Key: "listen_overflows", Show: CSV | JSON, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return From(tl.ListenOverflows, func(n *uint64) Value { return Count(*n) })
