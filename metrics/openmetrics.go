@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
@@ -22,9 +24,11 @@ import (
 // at 0 at its first interval's start. The counters are exact; the
 // latency histograms are not in a stored timeline (only its
 // percentiles: kaeload_interval_handshake_seconds), and the CPU only as
-// shares, so neither is written.
-func WriteOpenMetrics(w io.Writer, r *results.Run) error {
-	om := &omWriter{families: map[string]*omFamily{}}
+// shares, so neither is written. Each measure of the catalogue marked
+// OpenMetrics (results/measure) is a gauge per window, set at its end.
+func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
+	r := m.Run
+	om := &omWriter{families: map[string]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
 	run := rundir.DefaultDirName(r.Started, r.Name)
 	base := r.Baseline
 	if base == "" && len(r.Variants) > 0 {
@@ -34,7 +38,11 @@ func WriteOpenMetrics(w io.Writer, r *results.Run) error {
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			om.rep(run, v.Name, &v.Reps[j], r.Equivalence)
+			var x *measure.Rep
+			if m.Err == nil {
+				x = measure.NewRep(m, i, j)
+			}
+			om.rep(run, v.Name, &v.Reps[j], r.Equivalence, x)
 		}
 	}
 	bw := bufio.NewWriter(w)
@@ -58,6 +66,7 @@ func WriteOpenMetrics(w io.Writer, r *results.Run) error {
 type omWriter struct {
 	families map[string]*omFamily
 	order    []string
+	cols     []measure.Column
 }
 
 type omFamily struct {
@@ -96,7 +105,7 @@ func (om *omWriter) sample(metric, typ, help, labels string, v float64, at time.
 }
 
 // rep writes one repetition's timeline.
-func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64) {
+func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x *measure.Rep) {
 	start := rep.Total.Window.Start
 	end := rep.Total.Window.End
 	win := fmt.Sprintf("run=%s,variant=%s,rep=%s", q(run), q(variant), q(strconv.Itoa(rep.Index)))
@@ -181,8 +190,22 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64) {
 		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
 		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
 	}
-	om.sample(WindowRate, "gauge", help(WindowRate), win, 0, first)
-	om.sample(WindowRate, "gauge", help(WindowRate), win, rep.Total.Rate(), end)
+	for _, c := range om.cols {
+		if x == nil {
+			break
+		}
+		if v := c.OfRep(x); v.Kind != measure.None {
+			name, h := c.Metric, ""
+			if name == "" {
+				name = "kaeload_" + c.Key
+			}
+			if h = help(name); h == "" {
+				h = strings.TrimSpace(c.Label + " (" + c.Unit + ")")
+			}
+			om.sample(name, "gauge", h, win, 0, first)
+			om.sample(name, "gauge", h, win, v.F, end)
+		}
+	}
 	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
 	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
 }
