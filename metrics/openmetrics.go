@@ -155,6 +155,28 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 		c[pAfter] = afterCounts(&g.Outside)
 		emit(end)
 	}
+	om.netstat(win, rep, first)
+	active := map[string]bool{}
+	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
+		active[d.Rule] = true
+	}
+	for _, rule := range Rules {
+		v := 0.0
+		if active[rule] {
+			v = 1
+		}
+		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
+		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
+	}
+	om.measures(win, x, first, end)
+	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
+	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
+}
+
+// netstat writes the growth of each kernel counter of each host over the
+// window, from 0 at first.
+func (om *omWriter) netstat(win string, rep *results.Rep, first time.Time) {
+	start := rep.Total.Window.Start
 	if t := rep.Timeline; t != nil {
 		for h := range t.Hosts {
 			host := &t.Hosts[h]
@@ -178,22 +200,15 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			}
 		}
 	}
-	active := map[string]bool{}
-	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
-		active[d.Rule] = true
-	}
-	for _, rule := range Rules {
-		v := 0.0
-		if active[rule] {
-			v = 1
-		}
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
+}
+
+// measures writes the catalogue's OpenMetrics measures of repetition x
+// (nil: none) as gauges, 0 at first and their value at end.
+func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
+	if x == nil {
+		return
 	}
 	for _, c := range om.cols {
-		if x == nil {
-			break
-		}
 		if v := c.OfRep(x); v.Kind != measure.None {
 			name, h := c.Metric, ""
 			if name == "" {
@@ -206,8 +221,6 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			om.sample(name, "gauge", h, win, v.F, end)
 		}
 	}
-	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
-	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
 }
 
 // q quotes a label value as OpenMetrics does.

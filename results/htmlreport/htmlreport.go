@@ -127,8 +127,8 @@ type page struct {
 	// ColsR count each table's columns.
 	VariantMeasures, RepMeasures []string
 	ColsV, ColsR                 int
-	Variants   []variantRow
-	Reps       []repRow
+	Variants                     []variantRow
+	Reps                         []repRow
 	// NotCounted are the repetitions' counts outside their windows, one
 	// row per repetition that has any.
 	NotCounted []notCountedRow
@@ -350,29 +350,42 @@ func newPage(m *analysis.Report) (*page, error) {
 	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups, maxClientBound)
 
 	pg.Capacity = capacitySectionOf(m)
-	pg.Charts = append(pg.Charts, capacityCharts(m)...)
-	pg.Charts = append(pg.Charts, rateChart(vs))
+	pg.Charts = charts(m, vs, base)
+	pg.Timeline = timelineSectionOf(vs, m)
+	pg.Speed = speedSectionOf(m.Speed)
+	pg.Profile = profileSectionOf(m.Profile)
+
+	pg.addVariants(m, vs, base)
+	return pg, nil
+}
+
+// charts are the page's charts, in order.
+func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
+	var out []chart
+	out = append(out, capacityCharts(m)...)
+	out = append(out, rateChart(vs))
 	verdicts := map[string]string{}
 	for k := range m.Summary.Sweeps {
 		sw := &m.Summary.Sweeps[k]
 		verdicts[sw.Series] = tables.PlateauLine(m.Summary, sw)
 	}
-	pg.Charts = append(pg.Charts, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts)...)
+	out = append(out, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts)...)
 	if c, ok := searchChart(m.Search); ok {
-		pg.Charts = append(pg.Charts, c)
+		out = append(out, c)
 	}
-	pg.Charts = append(pg.Charts,
+	out = append(out,
 		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
 		cdfChart(vs, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 		groupChart(vs))
 	if c, ok := cpuChart(vs); ok {
-		pg.Charts = append(pg.Charts, c)
+		out = append(out, c)
 	}
+	return out
+}
 
-	pg.Timeline = timelineSectionOf(vs, m)
-	pg.Speed = speedSectionOf(m.Speed)
-	pg.Profile = profileSectionOf(m.Profile)
-
+// addVariants adds the rows of every variant in vs and of its
+// repetitions to pg's tables, with the catalogue's HTML measures.
+func (pg *page) addVariants(m *analysis.Report, vs []variantData, base *variantData) {
 	vcols, rcols := measure.Columns(m, measure.HTML), measure.Columns(m, measure.HTML)
 	vcols = slices.DeleteFunc(vcols, func(c measure.Column) bool { return c.Variant == nil })
 	rcols = slices.DeleteFunc(rcols, func(c measure.Column) bool { return c.Rep == nil })
@@ -418,7 +431,6 @@ func newPage(m *analysis.Report) (*page, error) {
 			}
 		}
 	}
-	return pg, nil
 }
 
 // speedSectionOf lays out the crypto speed table st (nil: none) with the

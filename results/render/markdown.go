@@ -57,35 +57,7 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		ct := tables.Comparison(m, measure.Markdown)
 		writeMarkdownTable(&ct, &b)
 	}
-	if dt, title, ok := tables.Drift(s); ok {
-		fmt.Fprintf(&b, "\n### Drift by round\n\n%s.\n\n", mdEscape(upperFirst(strings.TrimPrefix(title, "drift by round: "))))
-		writeMarkdownTable(&dt, &b)
-	}
-	if pt, ok := tables.Probes(s); ok {
-		b.WriteString("\n### Probe deltas\n\nPer window, mean over repetitions; per request = delta / requests in the window.\n\n")
-		writeMarkdownTable(&pt, &b)
-	}
-	for i := range s.Sweeps {
-		sw := &s.Sweeps[i]
-		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\n```text\n", mdEscape(upperFirst(tables.SweepTitle(sw))), upperFirst(tables.SweepLegend))
-		st := tables.Sweep(s, sw)
-		writeTable(&st, &b, "")
-		b.WriteString("```\n")
-		if l := tables.PlateauLine(s, sw); l != "" {
-			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
-		}
-	}
-	if ss := m.Search; ss != nil {
-		fmt.Fprintf(&b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
-		for _, l := range ss.Lines() {
-			b.WriteString("- " + mdEscape(l) + "\n")
-		}
-		if len(ss.Points) > 0 {
-			fmt.Fprintf(&b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))
-			t := tables.Search(ss)
-			writeMarkdownTable(&t, &b)
-		}
-	}
+	writeMarkdownAnswers(&b, m)
 	if m.Speed != nil {
 		writeSpeedMarkdown(&b, m.Speed)
 	}
@@ -115,6 +87,41 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		return fmt.Errorf("write markdown report: %w", err)
 	}
 	return nil
+}
+
+// writeMarkdownAnswers writes the drift, probe, sweep and search
+// sections of m.
+func writeMarkdownAnswers(b *bytes.Buffer, m *analysis.Report) {
+	s := m.Summary
+	if dt, title, ok := tables.Drift(s); ok {
+		fmt.Fprintf(b, "\n### Drift by round\n\n%s.\n\n", mdEscape(upperFirst(strings.TrimPrefix(title, "drift by round: "))))
+		writeMarkdownTable(&dt, b)
+	}
+	if pt, ok := tables.Probes(s); ok {
+		b.WriteString("\n### Probe deltas\n\nPer window, mean over repetitions; per request = delta / requests in the window.\n\n")
+		writeMarkdownTable(&pt, b)
+	}
+	for i := range s.Sweeps {
+		sw := &s.Sweeps[i]
+		fmt.Fprintf(b, "\n## %s\n\n%s.\n\n```text\n", mdEscape(upperFirst(tables.SweepTitle(sw))), upperFirst(tables.SweepLegend))
+		st := tables.Sweep(s, sw)
+		writeTable(&st, b, "")
+		b.WriteString("```\n")
+		if l := tables.PlateauLine(s, sw); l != "" {
+			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
+		}
+	}
+	if ss := m.Search; ss != nil {
+		fmt.Fprintf(b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
+		for _, l := range ss.Lines() {
+			b.WriteString("- " + mdEscape(l) + "\n")
+		}
+		if len(ss.Points) > 0 {
+			fmt.Fprintf(b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))
+			t := tables.Search(ss)
+			writeMarkdownTable(&t, b)
+		}
+	}
 }
 
 // writeMarkdownTable writes t as a GitHub table, cells escaped.
