@@ -118,7 +118,7 @@ func (c Column) JSONName() string {
 	case "-":
 		return ""
 	}
-	return c.JSONKey
+	return replaceParam(c.JSONKey, c.Param)
 }
 
 // OfRep is the column's value for x; empty without a Rep reading.
