@@ -78,56 +78,42 @@ func plain(v Value) string {
 	return v.Text()
 }
 
-// latency is a percentile of one latency, of the repetition's histogram
-// and of the variant's repetitions merged.
-func latency(key, json, label string, show Output, order, vorder int, q float64, h func(*results.Latency) *results.Histogram, vh func(*analysis.VariantSummary) *results.Histogram) Measure {
-	return Measure{Key: key, JSONKey: json, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
-		Rep:     func(x *Rep) Value { return Quantile(h(&x.Rep.Total.Latency), q) },
-		Variant: func(x *Variant) Value { return Quantile(vh(x.S), q) }}
+// latency is the q-th percentile of one latency ("handshake"), of the
+// repetition's histogram and of the variant's repetitions merged; in an
+// open loop alone for "intended".
+func latency(name string, q int, label string, show Output, order, vorder int) Measure {
+	p := strconv.Itoa(q)
+	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
+		Rep: func(x *Rep) Value {
+			l := &x.Rep.Total.Latency
+			h := map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
+			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(h, float64(q)))
+		},
+		Variant: func(x *Variant) Value {
+			v := x.S
+			h := map[string]*results.Histogram{"connect": v.Connect, "handshake": v.Handshake, "ttfb": v.TTFB, "total": v.Total, "intended": v.Intended}[name]
+			return If(name != "intended" || v.Scheduled > 0, Quantile(h, float64(q)))
+		}}
 }
-
-func connect(l *results.Latency) *results.Histogram            { return l.Connect }
-func handshake(l *results.Latency) *results.Histogram          { return l.Handshake }
-func ttfb(l *results.Latency) *results.Histogram               { return l.TTFB }
-func total(l *results.Latency) *results.Histogram              { return l.Total }
-func vConnect(v *analysis.VariantSummary) *results.Histogram   { return v.Connect }
-func vHandshake(v *analysis.VariantSummary) *results.Histogram { return v.Handshake }
-func vTTFB(v *analysis.VariantSummary) *results.Histogram      { return v.TTFB }
-func vTotal(v *analysis.VariantSummary) *results.Histogram     { return v.Total }
-func vIntended(v *analysis.VariantSummary) *results.Histogram  { return v.Intended }
-func intended(l *results.Latency) *results.Histogram           { return l.Intended }
-func openLoop(x *Rep) bool                                     { return x.Rep.Total.Scheduled > 0 }
-func openLoopVariant(x *Variant) bool                          { return x.S.Scheduled > 0 }
-func ifOpen(ok bool, v Value) Value                            { return If(ok, v) }
 
 // latencies: the percentiles of the latencies, the open loop's starts.
 var latencies = []Measure{
-	latency("connect_p50_ms", "latency_ms.connect_p50", "", JSON, 0, 0, 50, connect, vConnect),
-	latency("connect_p99_ms", "latency_ms.connect_p99", "", JSON, 0, 0, 99, connect, vConnect),
-	latency("handshake_p50_ms", "latency_ms.handshake_p50", "", CSV|JSON, 0, 0, 50, handshake, vHandshake),
-	latency("handshake_p99_ms", "latency_ms.handshake_p99", "p99 handshake ms", CSV|JSON|Tables, 6, 11, 99, handshake, vHandshake),
-	latency("ttfb_p50_ms", "latency_ms.ttfb_p50", "", JSON, 0, 0, 50, ttfb, vTTFB),
-	latency("ttfb_p99_ms", "latency_ms.ttfb_p99", "", JSON, 0, 0, 99, ttfb, vTTFB),
-	latency("total_p50_ms", "latency_ms.total_p50", "", CSV|JSON, 0, 0, 50, total, vTotal),
-	latency("total_p99_ms", "latency_ms.total_p99", "p99 total ms", CSV|JSON|Markdown, 7, 0, 99, total, vTotal),
+	latency("connect", 50, "", JSON, 0, 0),
+	latency("connect", 99, "", JSON, 0, 0),
+	latency("handshake", 50, "", CSV|JSON, 0, 0),
+	latency("handshake", 99, "p99 handshake ms", CSV|JSON|Tables, 6, 11),
+	latency("ttfb", 50, "", JSON, 0, 0),
+	latency("ttfb", 99, "", JSON, 0, 0),
+	latency("total", 50, "", CSV|JSON, 0, 0),
+	latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
 	{Key: "scheduled", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return If(openLoop(x), Count(x.Rep.Total.Scheduled)) },
-		Variant: func(x *Variant) Value { return If(openLoopVariant(x), Count(x.S.Scheduled)) }},
+		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Scheduled)) },
+		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Scheduled)) }},
 	{Key: "missed", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return If(openLoop(x), Count(x.Rep.Total.Missed)) },
-		Variant: func(x *Variant) Value { return If(openLoopVariant(x), Count(x.S.Missed)) }},
-	openLatency("intended_p50_ms", "latency_ms.intended_p50", 50),
-	openLatency("intended_p99_ms", "latency_ms.intended_p99", 99),
-}
-
-// openLatency is a percentile of the latency from the intended start,
-// in an open loop alone.
-func openLatency(key, json string, q float64) Measure {
-	m := latency(key, json, "", CSV|JSON, 0, 0, q, intended, vIntended)
-	rep, variant := m.Rep, m.Variant
-	m.Rep = func(x *Rep) Value { return ifOpen(openLoop(x), rep(x)) }
-	m.Variant = func(x *Variant) Value { return ifOpen(openLoopVariant(x), variant(x)) }
-	return m
+		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Missed)) },
+		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Missed)) }},
+	latency("intended", 50, "", CSV|JSON, 0, 0),
+	latency("intended", 99, "", CSV|JSON, 0, 0),
 }
 
 // fullCPU is the client's CPU seconds when every group was measured.
