@@ -20,32 +20,12 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// Write writes r as one self-contained HTML page (report.html): inline CSS,
-// inline SVG charts, no script and no reference to anything outside the
-// file, so it opens on an offline machine and can be mailed as is.
-//
-// The page shows the scenario name, times, baseline, an interrupted flag,
-// the run's warnings, a client-bound banner when kaeload itself used at
-// least results.ClientBoundBusy of any group's CPUs and an other-load
-// banner naming the processes that took a large share of them
-// (analysis.OtherLoadGroups); the charts (req/s per variant with 95 %
-// confidence intervals, a line per numeric sweep series and bars per
-// categorical one, handshake and total latency CDFs, req/s per group,
-// client and server CPU when measured); each repetition's timeline (its
-// rate range, stalls, TCP counters and diagnoses; rate stacked by group,
-// handshake p50 and p99, CPU, the analysis's stalls and kernel events
-// marked), the diagnoses also in a banner; and the tables (comparison
-// against the baseline with Welch's t-test, variants, per-repetition
-// totals, what each repetition counted outside its window, latency
-// percentiles, groups, CPU, errors by class, negotiated parameters,
-// probes, the plan). When any variant ran speed commands, a crypto speed
-// table shows every figure per variant with its Δ % against the baseline
-// (the text report's cells) and lists the failed commands with their
-// error.
-//
-// A run whose baseline was not measured shows what was measured, and its
-// comparison says that nothing is compared. It returns any error of w. A chart that cannot be drawn is replaced by
-// a visible note saying why; the rest of the page is still written.
+// Write writes m as one self-contained HTML page (report.html): inline
+// CSS and SVG, no script and no outside reference, so it opens offline.
+// It shows the run's facts and banners, the charts, each repetition's
+// timeline and the tables (docs/outputs.md lists them), the catalogue's
+// HTML measures among them. A chart that cannot be drawn is replaced by a
+// note saying why. It returns any error of w.
 func Write(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	pg, err := newPage(m)

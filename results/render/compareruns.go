@@ -97,17 +97,9 @@ func compareRow(cell *analysis.RunsCell, label, name string, i int, openLoop boo
 const missing = "—"
 
 // CompareRuns writes the plain-text comparison of stored runs rr
-// (AnalyzeRuns). For every variant and run it shows the number of
-// repetitions, the mean req/s and its 95 % CI, the difference from the
-// reference run's mean, whether that difference is significant, the p99
-// handshake time over all repetitions, the client CPU per request and
-// whether any repetition was client-bound; a variant a run lacks shows
-// "—". When any run drove an open loop, two columns more: the starts
-// missed of those due and the p99 latency from the intended start. The
-// header lists the runs, says whether their encoded plans are identical
-// and, for capacity searches and searches, each run's answer. Each run
-// that ran crypto speed commands has its speed table after the
-// comparison (figures against that run's baseline, not across runs).
+// (AnalyzeRuns): the runs and their answers, then per variant and run its
+// figures against the reference run's ("—" where a run lacks it), then
+// each run's speed table against its own baseline.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
 	var b bytes.Buffer

@@ -10,19 +10,11 @@ import (
 	"strings"
 )
 
-// WriteMarkdown writes a report of r as GitHub-flavoured Markdown, for a
-// pull request, an issue or a wiki page: the run's facts and warnings
-// (client-bound repetitions included, whether or not Annotate ran), the
-// comparison table (the same cells as WriteText's, for any number of
-// variants and repetitions), the probe deltas, every sweep's table and
-// chart (in a text block, which keeps the bars aligned), when any variant
-// ran speed commands the crypto speed table (the text report's cells: every
-// figure per variant, Δ % against the baseline, the failed commands), and
-// one row per repetition. Per-group details stay in the text report and run.json.
-//
-// A run whose baseline was not measured shows what was measured and says
-// that nothing is compared (RunSummary.NoComparison); a run without
-// variants says that nothing was measured. It returns any error of w.
+// WriteMarkdown writes a report of m as GitHub-flavoured Markdown: the
+// facts and banners, the comparison table (the text report's cells),
+// drift, probes, sweeps, the run's other answers and one row per
+// repetition. Per-group details stay in the text report and run.json. It
+// returns any error of w.
 func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write markdown report: %w", m.Err)

@@ -17,29 +17,12 @@ import (
 	"unicode/utf8"
 )
 
-// WriteText writes a plain-text report of r for a terminal or a CI log: no
-// colours, fixed-width columns. For every variant and repetition it shows
-// the totals (window, requests, rate, errors by class, handshakes,
-// negotiated parameters, status classes, client and server CPU, probe
-// deltas, latency percentiles) and a per-group table with the total row
-// and the spread between groups. A repetition with a client-bound group
-// (analysis.ClientBound) gets a line starting "CLIENT-BOUND:", and one whose
-// client CPUs other processes shared (analysis.OtherLoad) a line starting
-// "OTHER LOAD:", both repeated among the warnings at the top, as are the
-// server-side lines (OTHER LOAD on the server, SHARED CPUS, NOT
-// SATURATED) beside the rows "server's cpus" and "in flight" (Little's
-// law beside the measured rate). When the run has more than one variant or
-// repetition it ends with a comparison of every variant against the
-// baseline (Run.BaselineIndex), the probe deltas per variant and, for
-// every sweep, a table with an ASCII chart of req/s against the swept
-// value. When any variant ran speed commands, a "crypto speed" section
-// follows: every figure per variant and its Δ % against the baseline, and
-// the speed commands that failed.
-//
-// A run whose baseline was not measured (interrupted before its first
-// window, say) shows what was measured and says, in place of the
-// comparison, that nothing is compared (RunSummary.NoComparison). It
-// returns any error of w.
+// WriteText writes a plain-text report of m for a terminal or a CI log:
+// the facts and banners, every variant's repetitions (totals, flags, CPU,
+// probes, latency, groups), then the comparison table with drift, probes
+// and sweeps, and the search, capacity, speed, profile and threshold
+// sections the run has. A run whose baseline was not measured says that
+// nothing is compared. It returns any error of w.
 func WriteText(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write text report: %w", m.Err)
