@@ -56,3 +56,19 @@ func TestNewMeasureInEveryOutput(t *testing.T) {
 		t.Errorf("CSV without the entry: %v, has test_widgets: %v", err, strings.Contains(b.String(), "test_widgets"))
 	}
 }
+
+// TestWriteReference: the reference lists every measure once, with its
+// outputs.
+func TestWriteReference(t *testing.T) {
+	var b bytes.Buffer
+	if err := measure.WriteReference(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if got, want := len(lines), len(measure.Catalogue)+2; got != want {
+		t.Errorf("reference has %d lines, want %d", got, want)
+	}
+	if !strings.Contains(b.String(), "| req_per_s | req_per_s | req/s | req/s | repetition | md csv json openmetrics |") {
+		t.Errorf("reference lacks req_per_s:\n%s", b.String())
+	}
+}
