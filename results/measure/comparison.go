@@ -84,10 +84,11 @@ var comparison = []Measure{
 		Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
 }
 
-// anyServerCPU says whether any variant of m had its server's CPU read.
+// anyServerCPU says whether any variant of m has requests per server
+// CPU-second, as the column beside this one does.
 func anyServerCPU(m *analysis.Report) bool {
 	for i := range m.Summary.Variants {
-		if m.Summary.Variants[i].ServerCPUReps > 0 {
+		if _, ok := m.Summary.Variants[i].RequestsPerServerCPU(); ok {
 			return true
 		}
 	}
