@@ -15,28 +15,30 @@ import (
 // catalogue holds the measures in summary.csv's column order; the
 // JSON-only ones (JSON objects the CSV shows in columns of its own) sit
 // beside their columns.
-var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers)
+var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts)
 
 // counts: the window, its requests and errors.
 var counts = []Measure{
 	{Key: "reps", Show: JSON, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }},
 	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, CountInt(x.S.FailedReps)) }},
 	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
-		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain},
+		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
+		Fact: fact("window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) })},
 	{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Requests) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Requests) }},
+		Variant: func(x *Variant) Value { return Count(x.Sum.Requests) }, Fact: fact("requests", 2, requestsLine)},
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
 		Metric: "kaeload_window_requests_per_second",
 		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
 	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
 	{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors.Total()) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Errors.Total()) }},
+		Variant: func(x *Variant) Value { return Count(x.Sum.Errors.Total()) }, Fact: fact("errors", 4, errorsLine)},
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare) }},
 	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) }},
+		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) },
+		Fact:    fact("  %s", 5, errorClassLine)},
 	{Key: "resumed", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Resumed) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Resumed) }},
@@ -130,7 +132,13 @@ var cpuAndClient = []Measure{
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) },
 		Human:   human(format.Percent)},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
-		Rep: func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) }},
+		Rep: func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
+		Fact: fact("client cpu", 11, func(x *Rep) string {
+			if c := x.A.ClientCPU; c.Measured > 0 {
+				return clientCPULine(c, x.Rep.Total.Requests)
+			}
+			return ""
+		})},
 	{Key: "req_per_client_cpu_s", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			s, ok := fullCPU(x)
@@ -148,7 +156,13 @@ var cpuAndClient = []Measure{
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
-		Human:   human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
+		Fact: fact("server cpu", 12, func(x *Rep) string {
+			if u := x.Rep.ServerCPU; u != nil {
+				return serverCPULine(u, x.Rep.Total.Requests)
+			}
+			return ""
+		}),
+		Human: human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
 	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {
@@ -172,7 +186,13 @@ var cpuAndClient = []Measure{
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
 	{Key: "unanswered", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Outside.Unanswered.Total()) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Outside.Unanswered.Total()) }},
+		Variant: func(x *Variant) Value { return Count(x.Sum.Outside.Unanswered.Total()) },
+		Fact: fact("unanswered", 7, func(x *Rep) string {
+			if x.A.Unanswered == "" {
+				return ""
+			}
+			return x.A.Unanswered + " at the window's end"
+		})},
 	outside("warmup_responses", func(o *results.Outside) uint64 { return o.Warmup }),
 	outside("warmup_errors", (*results.Outside).WarmupErrorTotal),
 	outside("after_responses", func(o *results.Outside) uint64 { return o.Late }),
@@ -182,11 +202,12 @@ var cpuAndClient = []Measure{
 	{Key: "client_time_wait", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })
-		}},
+		}, Fact: fact("time_wait", 16, timeWaitLine)},
 	{Key: "client_peak_rss_mib", Unit: "MiB", Show: CSV | JSON,
 		Rep: func(x *Rep) Value { t := &x.Rep.Total; return If(t.PeakRSS > 0, F3(float64(t.PeakRSS)/(1<<20))) }},
 	{Key: "client_kib_per_slot", Unit: "KiB", Show: CSV | JSON,
-		Rep: func(x *Rep) Value { m, ok := x.Rep.SlotMemory(); return If(ok && m.Known, F3(m.PerSlot/1024)) }},
+		Rep:  func(x *Rep) Value { m, ok := x.Rep.SlotMemory(); return If(ok && m.Known, F3(m.PerSlot/1024)) },
+		Fact: fact("client memory", 15, memoryLine)},
 }
 
 // busiest is "comm pid N" of the busiest other process of g; "" for none.
@@ -254,6 +275,13 @@ func probeOf(x *Variant) *analysis.ProbeSummary {
 // probes: each probe's delta over the window and per request.
 var probes = []Measure{
 	{Key: "probe.%s.delta", JSONKey: "-", Show: CSV, Each: probeNames,
+		Fact: fact("probe %s", 17, func(x *Rep) string {
+			p, ok := x.Rep.Probes[x.Param]
+			if !ok {
+				return ""
+			}
+			return probeLine(p, x.Rep.Total.Requests)
+		}),
 		Rep: func(x *Rep) Value {
 			p, ok := x.Rep.Probes[x.Param]
 			return If(ok && p.Error == "", G(p.Delta()))

@@ -32,7 +32,7 @@ func TestNewMeasureInEveryOutput(t *testing.T) {
 		write func(io.Writer, *analysis.Report) error
 		want  []string
 	}{
-		{"text", render.WriteText, []string{"test widgets", "4,242.5"}},
+		{"text", render.WriteText, []string{"test widgets", "4,242.5", "7,001.0"}},
 		{"markdown", render.WriteMarkdown, []string{"| test widgets |", "| 4,242.5 |", "| 7,001.0 |"}},
 		{"csv", render.WriteCSV, []string{",test_widgets\n", ",all,", ",4242.500\n", ",7001.000\n"}},
 		{"json", render.WriteSummaryJSON, []string{`"test_widgets": 4242.5`, `"test_widgets": 7001`}},

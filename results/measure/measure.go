@@ -29,12 +29,15 @@ const (
 	PartialRow
 	// UnmeasuredRow: filled in the CSV's row of a variant never measured.
 	UnmeasuredRow
+	// Facts: a line among a repetition's facts in the text report, whose
+	// own lines word the quantities it always shows.
+	Facts
 	// Tables shows it in the comparison and repetition tables of the
 	// text and Markdown reports.
 	Tables = Text | Markdown
 	// All is every output. HTML shows its measures beside the columns
 	// of its own layout.
-	All = Tables | HTML | CSV | JSON | OpenMetrics
+	All = Tables | Facts | HTML | CSV | JSON | OpenMetrics
 )
 
 // Measure is one quantity. Rep reads it from a repetition, Variant from a
@@ -63,6 +66,8 @@ type Measure struct {
 	Left, Sparse bool
 	// Metric names its OpenMetrics gauge ("kaeload_" + Key when "").
 	Metric string
+	// Fact words it among a repetition's facts in the text report.
+	Fact *Fact
 }
 
 // Rep is what a repetition's measure reads: A is nil for a partial or
