@@ -2,7 +2,6 @@ package measure
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -204,5 +203,3 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 	}
 	return "crossed: " + strings.Join(crossed, "; ")
 }
-
-var _ = strconv.Itoa

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
 )
@@ -139,5 +138,3 @@ func StallsCell(tl *diagnosis.Repetition) string {
 func StallSpan(s diagnosis.Stall) string {
 	return strconv.FormatFloat(s.Start.Seconds(), 'f', 1, 64) + "–" + strconv.FormatFloat(s.End.Seconds(), 'f', 1, 64) + " s"
 }
-
-var _ = analysis.Report{}
