@@ -54,9 +54,8 @@ type Measure struct {
 	Variant      func(*Variant) Value
 	When         func(*analysis.Report) bool
 	Each         func(*analysis.Report) []string
-	// Human writes a value for the tables
-	// (Value.Human when nil); Order places it there (0: after those
-	// placed, in catalogue order).
+	// Human writes a value for the tables (Value.Human when nil); Order
+	// places it in the repetition tables (0: after those placed).
 	Human func(Value) string
 	Order int
 	// VOrder places it in the variant tables; a measure with neither
