@@ -38,11 +38,7 @@ func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			var x *measure.Rep
-			if m.Err == nil {
-				x = measure.NewRep(m, i, j)
-			}
-			om.rep(run, v.Name, &v.Reps[j], r.Equivalence, x)
+			om.rep(run, v.Name, &v.Reps[j], r.Equivalence, measure.NewRep(m, i, j))
 		}
 	}
 	bw := bufio.NewWriter(w)
@@ -203,11 +199,8 @@ func (om *omWriter) netstat(win string, rep *results.Rep, first time.Time) {
 }
 
 // measures writes the catalogue's OpenMetrics measures of repetition x
-// (nil: none) as gauges, 0 at first and their value at end.
+// as gauges, 0 at first and their value at end.
 func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
-	if x == nil {
-		return
-	}
 	for _, c := range om.cols {
 		if v := c.OfRep(x); v.Kind != measure.None {
 			name, h := c.Metric, ""
