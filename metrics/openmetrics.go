@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
@@ -22,9 +24,11 @@ import (
 // at 0 at its first interval's start. The counters are exact; the
 // latency histograms are not in a stored timeline (only its
 // percentiles: kaeload_interval_handshake_seconds), and the CPU only as
-// shares, so neither is written.
-func WriteOpenMetrics(w io.Writer, r *results.Run) error {
-	om := &omWriter{families: map[string]*omFamily{}}
+// shares, so neither is written. Each measure of the catalogue marked
+// OpenMetrics (results/measure) is a gauge per window, set at its end.
+func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
+	r := m.Run
+	om := &omWriter{families: map[string]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
 	run := rundir.DefaultDirName(r.Started, r.Name)
 	base := r.Baseline
 	if base == "" && len(r.Variants) > 0 {
@@ -34,7 +38,7 @@ func WriteOpenMetrics(w io.Writer, r *results.Run) error {
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			om.rep(run, v.Name, &v.Reps[j], r.Equivalence)
+			om.rep(run, v.Name, &v.Reps[j], r.Equivalence, measure.NewRep(m, i, j))
 		}
 	}
 	bw := bufio.NewWriter(w)
@@ -58,6 +62,7 @@ func WriteOpenMetrics(w io.Writer, r *results.Run) error {
 type omWriter struct {
 	families map[string]*omFamily
 	order    []string
+	cols     []measure.Column
 }
 
 type omFamily struct {
@@ -96,7 +101,7 @@ func (om *omWriter) sample(metric, typ, help, labels string, v float64, at time.
 }
 
 // rep writes one repetition's timeline.
-func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64) {
+func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x *measure.Rep) {
 	start := rep.Total.Window.Start
 	end := rep.Total.Window.End
 	win := fmt.Sprintf("run=%s,variant=%s,rep=%s", q(run), q(variant), q(strconv.Itoa(rep.Index)))
@@ -146,6 +151,28 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64) {
 		c[pAfter] = afterCounts(&g.Outside)
 		emit(end)
 	}
+	om.netstat(win, rep, first)
+	active := map[string]bool{}
+	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
+		active[d.Rule] = true
+	}
+	for _, rule := range Rules {
+		v := 0.0
+		if active[rule] {
+			v = 1
+		}
+		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
+		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
+	}
+	om.measures(win, x, first, end)
+	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
+	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
+}
+
+// netstat writes the growth of each kernel counter of each host over the
+// window, from 0 at first.
+func (om *omWriter) netstat(win string, rep *results.Rep, first time.Time) {
+	start := rep.Total.Window.Start
 	if t := rep.Timeline; t != nil {
 		for h := range t.Hosts {
 			host := &t.Hosts[h]
@@ -169,22 +196,24 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64) {
 			}
 		}
 	}
-	active := map[string]bool{}
-	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
-		active[d.Rule] = true
-	}
-	for _, rule := range Rules {
-		v := 0.0
-		if active[rule] {
-			v = 1
+}
+
+// measures writes the catalogue's OpenMetrics measures of repetition x
+// as gauges, 0 at first and their value at end.
+func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
+	for _, c := range om.cols {
+		if v := c.OfRep(x); v.Kind != measure.None {
+			name, h := c.Metric, ""
+			if name == "" {
+				name = "kaeload_" + c.Key
+			}
+			if h = help(name); h == "" {
+				h = strings.TrimSpace(c.Label + " (" + c.Unit + ")")
+			}
+			om.sample(name, "gauge", h, win, 0, first)
+			om.sample(name, "gauge", h, win, v.F, end)
 		}
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
 	}
-	om.sample(WindowRate, "gauge", help(WindowRate), win, 0, first)
-	om.sample(WindowRate, "gauge", help(WindowRate), win, rep.Total.Rate(), end)
-	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
-	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
 }
 
 // q quotes a label value as OpenMetrics does.

@@ -18,7 +18,8 @@ const Module = "github.com/kaeload/kaeload"
 // ours; the run record only the statistics (Run.Calibration); format
 // (numbers and words) the record and the statistics; the timeline's
 // diagnosis those; the analysis those and the diagnosis;
-// the table model the analysis; the renderers (render, htmlreport) the
+// the catalogue of measures the analysis; the table model the analysis
+// and the catalogue; the renderers (render, htmlreport) the
 // table model and below, never each other; the run directory only the
 // record, its analysis and renderers injected. The measuring packages
 // import only the record; search imports only the statistics; the
@@ -32,9 +33,10 @@ var layerRules = map[string][]string{
 	"results/format":           {"results", "results/stats"},
 	"results/diagnosis":        {"results", "results/stats", "results/format"},
 	"results/analysis":         {"results", "results/stats", "results/format", "results/diagnosis"},
-	"results/tables":           {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis"},
-	"results/render":           {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/tables"},
-	"results/htmlreport":       {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/tables"},
+	"results/measure":          {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis"},
+	"results/tables":           {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/measure"},
+	"results/render":           {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/measure", "results/tables"},
+	"results/htmlreport":       {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/measure", "results/tables"},
 	"results/rundir":           {"results"},
 	"results/internal/fixture": {"results"},
 	"engine":                   {"results", "scenarios/plans", "pacer", "ports"},
@@ -44,7 +46,7 @@ var layerRules = map[string][]string{
 	"search":                   {"results/stats"},
 	"scenarios/plans":          {"results", "internal/numfmt"},
 	"internal/numfmt":          {},
-	"metrics":                  {"results", "results/diagnosis", "results/rundir", "runner", "scenarios/plans"},
+	"metrics":                  {"results", "results/analysis", "results/diagnosis", "results/measure", "results/rundir", "runner", "scenarios/plans"},
 	"runner":                   {"capacity", "cpustat", "engine", "pinning", "ports", "remote", "results", "results/analysis", "results/format", "results/stats", "scenarios/plans", "search", "server", "serverprof", "speed", "target"},
 }
 

@@ -44,7 +44,7 @@ Examples:
 	render := map[string]func(io.Writer, *analysis.Report) error{
 		"text": render.WriteText, "md": render.WriteMarkdown, "csv": render.WriteCSV, "summary": render.WriteSummaryJSON,
 		"json": func(w io.Writer, m *analysis.Report) error { return results.WriteJSON(w, m.Run) }, "html": htmlreport.Write,
-		"openmetrics": func(w io.Writer, m *analysis.Report) error { return metrics.WriteOpenMetrics(w, m.Run) },
+		"openmetrics": func(w io.Writer, m *analysis.Report) error { return metrics.WriteOpenMetrics(w, m) },
 	}[*format]
 	if render == nil {
 		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, summary, json, html or openmetrics", *format))

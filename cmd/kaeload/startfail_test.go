@@ -91,7 +91,7 @@ variants:
 	if slices.Sort(names); !slices.Equal(names, []string{"badstart", "nocert"}) {
 		t.Errorf("JSON summary not_measured names %q, want badstart and nocert", names)
 	}
-	if len(sum.Variants) != 1 || sum.Variants[0].Name != "good" || sum.Variants[0].Reps != 1 {
+	if len(sum.Variants) != 1 || sum.Variants[0].Get("name") != "good" || sum.Variants[0].Get("reps") != 1.0 {
 		t.Errorf("JSON summary variants %+v: want good alone, with its repetition", sum.Variants)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/results/rundir"
 )
@@ -147,14 +148,14 @@ func TestRunDirectory(t *testing.T) {
 	}
 	var sumReqs uint64
 	for _, v := range sum.Variants {
-		sumReqs += v.Requests
-		for _, rep := range v.Repetitions {
-			if rep.NoTimeline || len(rep.Timeline) == 0 {
-				t.Errorf("report --format summary: %s rep %d has no timeline", v.Name, rep.Rep)
+		sumReqs += uint64(v.Get("requests").(float64))
+		for _, rep := range v.Get("repetitions").([]any) {
+			if rep := rep.(measure.Fields); rep.Get("no_timeline") != nil || rep.Get("timeline") == nil {
+				t.Errorf("report --format summary: %s rep %v has no timeline", v.Get("name"), rep.Get("rep"))
 			}
 		}
 	}
-	if sum.Name != r.Name || sumReqs != want || len(sum.Variants) != len(r.Variants) || sum.Variants[0].Reps != 3 {
+	if sum.Name != r.Name || sumReqs != want || len(sum.Variants) != len(r.Variants) || sum.Variants[0].Get("reps") != 3.0 {
 		t.Errorf("report --format summary: name %q, %d variants, %d requests; want %q, %d variants of 3 reps, %d requests",
 			sum.Name, len(sum.Variants), sumReqs, r.Name, len(r.Variants), want)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,35 +16,16 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// Write writes r as one self-contained HTML page (report.html): inline CSS,
-// inline SVG charts, no script and no reference to anything outside the
-// file, so it opens on an offline machine and can be mailed as is.
-//
-// The page shows the scenario name, times, baseline, an interrupted flag,
-// the run's warnings, a client-bound banner when kaeload itself used at
-// least results.ClientBoundBusy of any group's CPUs and an other-load
-// banner naming the processes that took a large share of them
-// (analysis.OtherLoadGroups); the charts (req/s per variant with 95 %
-// confidence intervals, a line per numeric sweep series and bars per
-// categorical one, handshake and total latency CDFs, req/s per group,
-// client and server CPU when measured); each repetition's timeline (its
-// rate range, stalls, TCP counters and diagnoses; rate stacked by group,
-// handshake p50 and p99, CPU, the analysis's stalls and kernel events
-// marked), the diagnoses also in a banner; and the tables (comparison
-// against the baseline with Welch's t-test, variants, per-repetition
-// totals, what each repetition counted outside its window, latency
-// percentiles, groups, CPU, errors by class, negotiated parameters,
-// probes, the plan). When any variant ran speed commands, a crypto speed
-// table shows every figure per variant with its Δ % against the baseline
-// (the text report's cells) and lists the failed commands with their
-// error.
-//
-// A run whose baseline was not measured shows what was measured, and its
-// comparison says that nothing is compared. It returns any error of w. A chart that cannot be drawn is replaced by
-// a visible note saying why; the rest of the page is still written.
+// Write writes m as one self-contained HTML page (report.html): inline
+// CSS and SVG, no script and no outside reference, so it opens offline.
+// It shows the run's facts and banners, the charts, each repetition's
+// timeline and the tables (docs/outputs.md lists them), the catalogue's
+// HTML measures among them. A chart that cannot be drawn is replaced by a
+// note saying why. It returns any error of w.
 func Write(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	pg, err := newPage(m)
@@ -120,8 +102,13 @@ type page struct {
 
 	Charts     []chart
 	Comparison []comparisonRow
-	Variants   []variantRow
-	Reps       []repRow
+	// VariantMeasures and RepMeasures label the catalogue's columns that
+	// the HTML report shows beside its own (results/measure); ColsV and
+	// ColsR count each table's columns.
+	VariantMeasures, RepMeasures []string
+	ColsV, ColsR                 int
+	Variants                     []variantRow
+	Reps                         []repRow
 	// NotCounted are the repetitions' counts outside their windows, one
 	// row per repetition that has any.
 	NotCounted []notCountedRow
@@ -153,7 +140,7 @@ type serverCostRow struct {
 	Variant, Reps, Seconds, PerSecond string
 	// CI is the 95 % interval of the repetitions' requests per server
 	// CPU-second (ServerCPUStats); Delta the comparison with the
-	// baseline's (tables.ServerCPUDeltaCell).
+	// baseline's (measure.ServerCPUDeltaCell).
 	CI, Delta string
 }
 
@@ -181,9 +168,11 @@ type comparisonRow struct {
 	Failed string
 	// Errors are the variant's errors over its repetitions, PerServerCPU
 	// its requests per server CPU-second (dash when not measured) and
-	// Notes the comparison's notes (tables.NotesCell), as the text
+	// Notes the comparison's notes (measure.NotesCell), as the text
 	// report's comparison has them.
 	Errors, PerServerCPU, Notes string
+	// Measures are the catalogue's cells (page.VariantMeasures).
+	Measures []string
 }
 
 type variantRow struct {
@@ -206,6 +195,8 @@ type repRow struct {
 	// Notes are the repetition's other loud lines (RepReport: missed
 	// starts, back-off, the open loop), each on a row of its own.
 	Notes []string
+	// Measures are the catalogue's cells (page.RepMeasures).
+	Measures []string
 }
 
 // notCountedRow is one repetition's counts outside its window: responses
@@ -339,32 +330,55 @@ func newPage(m *analysis.Report) (*page, error) {
 	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups, maxClientBound)
 
 	pg.Capacity = capacitySectionOf(m)
-	pg.Charts = append(pg.Charts, capacityCharts(m)...)
-	pg.Charts = append(pg.Charts, rateChart(vs))
+	pg.Charts = charts(m, vs, base)
+	pg.Timeline = timelineSectionOf(vs, m)
+	pg.Speed = speedSectionOf(m.Speed)
+	pg.Profile = profileSectionOf(m.Profile)
+
+	pg.addVariants(m, vs, base)
+	return pg, nil
+}
+
+// charts are the page's charts, in order.
+func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
+	var out []chart
+	out = append(out, capacityCharts(m)...)
+	out = append(out, rateChart(vs))
 	verdicts := map[string]string{}
 	for k := range m.Summary.Sweeps {
 		sw := &m.Summary.Sweeps[k]
 		verdicts[sw.Series] = tables.PlateauLine(m.Summary, sw)
 	}
-	pg.Charts = append(pg.Charts, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts)...)
+	out = append(out, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts)...)
 	if c, ok := searchChart(m.Search); ok {
-		pg.Charts = append(pg.Charts, c)
+		out = append(out, c)
 	}
-	pg.Charts = append(pg.Charts,
+	out = append(out,
 		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
 		cdfChart(vs, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 		groupChart(vs))
 	if c, ok := cpuChart(vs); ok {
-		pg.Charts = append(pg.Charts, c)
+		out = append(out, c)
 	}
+	return out
+}
 
-	pg.Timeline = timelineSectionOf(vs, m)
-	pg.Speed = speedSectionOf(m.Speed)
-	pg.Profile = profileSectionOf(m.Profile)
-
+// addVariants adds the rows of every variant in vs and of its
+// repetitions to pg's tables, with the catalogue's HTML measures.
+func (pg *page) addVariants(m *analysis.Report, vs []variantData, base *variantData) {
+	vcols, rcols := measure.Columns(m, measure.HTML), measure.Columns(m, measure.HTML)
+	vcols = slices.DeleteFunc(vcols, func(c measure.Column) bool { return c.Variant == nil })
+	rcols = slices.DeleteFunc(rcols, func(c measure.Column) bool { return c.Rep == nil })
+	pg.VariantMeasures, pg.RepMeasures = columnLabels(vcols), columnLabels(rcols)
+	pg.ColsV, pg.ColsR = 13+len(vcols), 12+len(rcols)
 	for i := range vs {
 		v := &vs[i]
-		pg.Comparison = append(pg.Comparison, comparisonRowOf(v, base))
+		row := comparisonRowOf(v, base)
+		x := measure.NewVariant(m, v.Index)
+		for _, c := range vcols {
+			row.Measures = append(row.Measures, c.Text(c.OfVariant(x)))
+		}
+		pg.Comparison = append(pg.Comparison, row)
 		pg.Variants = append(pg.Variants, variantRowOf(v))
 		pg.Latency = append(pg.Latency, latencyRows(v)...)
 		if v.Sum.Scheduled > 0 {
@@ -375,13 +389,18 @@ func newPage(m *analysis.Report) (*page, error) {
 		if x, ok := v.Sum.RequestsPerServerCPU(); ok {
 			pg.ServerCost = append(pg.ServerCost, serverCostRow{Variant: v.V.Name, Reps: strconv.Itoa(v.Sum.ServerCPUReps),
 				Seconds: fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds), PerSecond: format.Rate(x),
-				CI: tables.CICell(v.Sum.ServerCPUStats), Delta: tables.ServerCPUDeltaCell(v.Sum)})
+				CI: measure.CICell(v.Sum.ServerCPUStats), Delta: measure.ServerCPUDeltaCell(v.Sum)})
 		}
 		pg.Groups = append(pg.Groups, groupRows(v)...)
 		pg.Negotiated = append(pg.Negotiated, negotiatedRows(v)...)
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
-			pg.Reps = append(pg.Reps, repRowOf(v.V.Name, rep, &m.Reps[v.Index][j]))
+			row := repRowOf(v.V.Name, rep, &m.Reps[v.Index][j])
+			x := measure.NewRep(m, v.Index, j)
+			for _, c := range rcols {
+				row.Measures = append(row.Measures, c.Text(c.OfRep(x)))
+			}
+			pg.Reps = append(pg.Reps, row)
 			if row, ok := notCountedRowOf(v.V.Name, rep); ok {
 				pg.NotCounted = append(pg.NotCounted, row)
 			}
@@ -392,7 +411,6 @@ func newPage(m *analysis.Report) (*page, error) {
 			}
 		}
 	}
-	return pg, nil
 }
 
 // speedSectionOf lays out the crypto speed table st (nil: none) with the
@@ -424,6 +442,15 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 	return sec
 }
 
+// columnLabels are the columns' labels.
+func columnLabels(cols []measure.Column) []string {
+	var out []string
+	for _, c := range cols {
+		out = append(out, c.Label)
+	}
+	return out
+}
+
 // comparisonRowOf is v's row of the comparison table; base is the
 // baseline variant. The cells hold the figures of the text report's
 // comparison table.
@@ -437,7 +464,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	if us, ok := v.Sum.ClientMicrosPerRequest(); ok {
 		row.ClientUs = format.Micros(us)
 	}
-	row.Errors, row.PerServerCPU, row.Notes = format.Count(v.Sum.Errors), dash, tables.NotesCell(v.Sum)
+	row.Errors, row.PerServerCPU, row.Notes = format.Count(v.Sum.Errors), dash, measure.NotesCell(v.Sum)
 	if x, ok := v.Sum.RequestsPerServerCPU(); ok {
 		row.PerServerCPU = format.Rate(x)
 	}
@@ -458,7 +485,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	}
 	if !v.Sum.IsBaseline {
 		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), c.Significant
-		row.MDE, row.Verdict = cell(tables.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat)
+		row.MDE, row.Verdict = cell(measure.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat)
 		if hasDelta(v, base) {
 			row.Delta = format.Delta(c.DeltaPct)
 		}

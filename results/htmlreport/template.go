@@ -139,15 +139,15 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <div class="table-wrap"><table id="comparison-table">
 <thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">client<br/>µs/req</th><th class="num">± stddev</th><th class="num">95 % CI</th>
 <th class="num">Δ vs<br/>baseline</th><th class="num">p</th><th class="num">p Holm</th><th class="num">MDE</th><th>verdict</th><th class="num">p99<br/>handshake ms</th>
-<th class="num">errors</th><th class="num">req/server<br/>cpu-s</th></tr></thead>
+<th class="num">errors</th><th class="num">req/server<br/>cpu-s</th>{{range .VariantMeasures}}<th class="num">{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Comparison}}
 <tr{{if .IsBase}} class="base"{{end}}><td class="name"><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
 <td class="num">{{.Mean}}</td><td class="num">{{.ClientUs}}</td><td class="num">{{.StdDev}}</td><td class="num ci">{{.CI}}</td><td class="num">{{.Delta}}</td>
 <td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="verdict {{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td>
-<td class="num">{{.Errors}}</td><td class="num">{{.PerServerCPU}}</td></tr>
+<td class="num">{{.Errors}}</td><td class="num">{{.PerServerCPU}}</td>{{range .Measures}}<td class="num">{{.}}</td>{{end}}</tr>
 {{- if .Notes}}
-<tr class="notes{{if .IsBase}} base{{end}}"><td></td><td colspan="13" class="msg">notes: {{.Notes}}</td></tr>
+<tr class="notes{{if .IsBase}} base{{end}}"><td></td><td colspan="{{$.ColsV}}" class="msg">notes: {{.Notes}}</td></tr>
 {{- end}}
 {{- end}}
 </tbody>
@@ -254,20 +254,20 @@ That is not kaeload's own use, which alone makes a result client-bound, but they
 <h2 id="repetitions">Repetitions</h2>
 <div class="table-wrap"><table id="reps-table">
 <thead><tr><th>variant</th><th class="num">rep</th><th class="num">window</th><th class="num">requests</th><th class="num">req/s</th><th class="num">client µs/req</th><th class="num">errors</th>
-<th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th></tr></thead>
+<th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th>{{range .RepMeasures}}<th class="num">{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Reps}}
 <tr{{if .Failed}} class="hot"{{else if .Flagged}} class="flagged"{{end}}><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td><td class="num">{{.ClientUs}}</td>
 <td class="num">{{.Errors}}</td><td class="num">{{.Handshakes}}</td><td class="num">{{.Resumed}}</td><td class="num">{{.Connections}}</td>
-<td>{{.Status}}</td><td class="num">{{.P99Total}}</td></tr>
+<td>{{.Status}}</td><td class="num">{{.P99Total}}</td>{{range .Measures}}<td class="num">{{.}}</td>{{end}}</tr>
 {{- if .Failed}}
-<tr class="hot"><td colspan="12"><span class="failed">FAILED:</span> {{.Failed}}</td></tr>
+<tr class="hot"><td colspan="{{$.ColsR}}"><span class="failed">FAILED:</span> {{.Failed}}</td></tr>
 {{- end}}
 {{- range .Notes}}
-<tr><td colspan="12" class="msg">{{.}}</td></tr>
+<tr><td colspan="{{$.ColsR}}" class="msg">{{.}}</td></tr>
 {{- end}}
 {{- else}}
-<tr><td colspan="12">no completed repetitions</td></tr>
+<tr><td colspan="{{$.ColsR}}">no completed repetitions</td></tr>
 {{- end}}
 </tbody>
 </table></div>

@@ -12,7 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/tables"
+	"github.com/kaeload/kaeload/results/measure"
 )
 
 // The timeline charts are drawn as SVG by hand, not with gonum/plot: a
@@ -353,18 +353,32 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 	if ax.Lo < 0 { // fade the warm-up's bars
 		c.b.WriteString(`<rect x="` + num(c.x0) + `" y="` + num(c.y0) + `" width="` + num(c.x(0)-c.x0) + `" height="` + num(c.y1-c.y0) + `" fill="#fff" fill-opacity=".45"/>`)
 	}
+	c.stalls(stalls)
+	c.tips(rep.Timeline.Points)
+	c.timeFrame(true)
+	c.eventTriangles(marks)
+	ch.SVG = c.close()
+	ch.Legend, ch.Note = rateLegend(rep, stalls, marks)
+	return ch
+}
+
+// stalls frames each stall and names it in a tooltip.
+func (c *svgCanvas) stalls(stalls []diagnosis.Stall) {
 	for _, st := range stalls {
 		x0, x1 := c.x(st.Start.Seconds()), c.x(st.End.Seconds())
 		c.b.WriteString(`<rect class="stall" x="` + num(x0) + `" y="` + num(c.y0) + `" width="` + num(max(x1-x0, 1)) + `" height="` + num(c.y1-c.y0) +
 			`" fill="none" stroke="#444" stroke-dasharray="3 2"/>`)
 		c.b.WriteString(`<text class="stall-label" x="` + num((x0+x1)/2) + `" y="` + num(c.y0+12) + `" text-anchor="middle" fill="#444">stall<title>` +
-			html.EscapeString("stall: "+tables.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)") + `</title></text>`)
+			html.EscapeString("stall: "+measure.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)") + `</title></text>`)
 	}
+}
+
+// tips lays one invisible column per interval carrying its figures.
+func (c *svgCanvas) tips(tips []results.Point) {
 	// One invisible column per interval carries its figures as a tooltip,
 	// unless the intervals are too narrow to point at (a long window in
 	// intervals of 100 ms), where the tooltips would be a third of the
 	// page's weight.
-	tips := rep.Timeline.Points
 	if (c.x1-c.x0)/float64(len(tips)) < minTipWidth {
 		tips = nil
 	}
@@ -380,28 +394,29 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 		c.b.WriteString(`<rect class="tip" x="` + num(x0) + `" y="` + num(c.y0) + `" width="` + num(max(x1-x0, 0.1)) + `" height="` + num(c.y1-c.y0) +
 			`" fill="#fff" fill-opacity="0"><title>` + html.EscapeString(tip) + `</title></rect>`)
 	}
-	c.timeFrame(true)
-	c.eventTriangles(marks)
-	ch.SVG = c.close()
+}
+
+// rateLegend is the rate chart's legend and note.
+func rateLegend(rep *results.Rep, stalls []diagnosis.Stall, marks []eventMark) (legend []legendItem, note string) {
 	for g := range rep.Groups {
 		gr := &rep.Groups[g]
 		name := "group " + strconv.Itoa(gr.Index)
 		if gr.CPUs != "" {
 			name += " (" + gr.CPUs + ")"
 		}
-		ch.Legend = append(ch.Legend, legendItem{Name: name, Color: cssColor(groupColor(g))})
+		legend = append(legend, legendItem{Name: name, Color: cssColor(groupColor(g))})
 	}
-	ch.Legend = append(ch.Legend, legendItem{Name: "warm-up (faded, not counted)", Color: cssColor(colorWarmup)})
+	legend = append(legend, legendItem{Name: "warm-up (faded, not counted)", Color: cssColor(colorWarmup)})
 	if len(stalls) > 0 {
-		ch.Legend = append(ch.Legend, legendItem{Name: "stall (dashed: under half the window's median rate)", Color: "#444444", Line: true, Dashed: true})
+		legend = append(legend, legendItem{Name: "stall (dashed: under half the window's median rate)", Color: "#444444", Line: true, Dashed: true})
 	}
 	if len(marks) > 0 {
-		ch.Legend = append(ch.Legend, legendItem{Name: "▲ kernel event: " + strings.Join(eventCounters(marks), ", "), Color: cssColor(colorEvent)})
-		ch.Note = "▲ and the red bands mark the intervals in which a kernel TCP trouble counter grew; hover a ▲ for the counters, hosts and counts, a bar for the interval's figures."
+		legend = append(legend, legendItem{Name: "▲ kernel event: " + strings.Join(eventCounters(marks), ", "), Color: cssColor(colorEvent)})
+		note = "▲ and the red bands mark the intervals in which a kernel TCP trouble counter grew; hover a ▲ for the counters, hosts and counts, a bar for the interval's figures."
 	} else {
-		ch.Note = "No kernel TCP trouble counter grew in this repetition. Hover a bar for the interval's figures."
+		note = "No kernel TCP trouble counter grew in this repetition. Hover a bar for the interval's figures."
 	}
-	return ch
+	return legend, note
 }
 
 // groupColor is the colour of the g-th group of a repetition.

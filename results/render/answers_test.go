@@ -10,6 +10,7 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/htmlreport"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 	"html"
 	"io"
@@ -283,9 +284,9 @@ var answers = map[string]answer{
 		return []string{fmt.Sprintf(`"req_per_server_cpu_s": %v`, x)}
 	})},
 	"VariantSummary.ServerCPUComparison": {run: fixture.SweepRun, want: forOutputs("text html", func(m *analysis.Report) []string {
-		return []string{"Δ req/server cpu-s", tables.ServerCPUDeltaCell(&m.Summary.Variants[4])}
+		return []string{"Δ req/server cpu-s", measure.ServerCPUDeltaCell(&m.Summary.Variants[4])}
 	}, "md", func(m *analysis.Report) []string {
-		return []string{"Δ req/server cpu-s", mdEscape(tables.ServerCPUDeltaCell(&m.Summary.Variants[4]))}
+		return []string{"Δ req/server cpu-s", mdEscape(measure.ServerCPUDeltaCell(&m.Summary.Variants[4]))}
 	}, "csv", func(m *analysis.Report) []string {
 		c := m.Summary.Variants[4].ServerCPUComparison
 		return []string{"server_cpu_delta_pct", csvF3(c.DeltaPct) + "," + csvG(c.PValue) + "," + csvG(c.PAdjusted) + ",true,4"}
@@ -294,7 +295,7 @@ var answers = map[string]answer{
 		return []string{`"server_cpu_comparison": {`, fmt.Sprintf(`"delta_pct": %v`, c.DeltaPct)}
 	}), without: map[string]string{"compare": "it compares runs by req/s; each run's own report compares its variants' server cost"}},
 	"VariantSummary.ServerCPUStats": {run: fixture.SweepRun, want: forOutputs("html", func(m *analysis.Report) []string {
-		return []string{"95 % CI (per repetition)", tables.CICell(m.Summary.Variants[4].ServerCPUStats)}
+		return []string{"95 % CI (per repetition)", measure.CICell(m.Summary.Variants[4].ServerCPUStats)}
 	}, "csv", func(m *analysis.Report) []string {
 		st := m.Summary.Variants[4].ServerCPUStats
 		return []string{"server_cpu_ci95_low", csvF3(st.Mean) + "," + csvF3(st.CI95Low) + "," + csvF3(st.CI95High)}
@@ -335,7 +336,7 @@ var timelineAnswers = map[string]answer{
 		without: map[string]string{"compare": noTimelineCompare, "md": "the column says by interval", "csv": "the rate columns are per second whatever the interval"}},
 	"Timeline.Range": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{tables.RangeWords(&m.Reps[0][0].Timeline)}
-	}, "md", func(m *analysis.Report) []string { return []string{tables.RangeCell(&m.Reps[0][0].Timeline)} },
+	}, "md", func(m *analysis.Report) []string { return []string{measure.RangeCell(&m.Reps[0][0].Timeline)} },
 		"csv", func(m *analysis.Report) []string {
 			r := m.Reps[0][0].Timeline.Range
 			return []string{csvF3(r.Min) + "," + csvF3(r.Median) + "," + csvF3(r.Max)}
@@ -345,7 +346,7 @@ var timelineAnswers = map[string]answer{
 		without: map[string]string{"compare": noTimelineCompare}},
 	"Timeline.Stalls": {run: fixture.DiagnosedRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		return []string{tables.StallWords(&m.Reps[0][0].Timeline)}
-	}, "md", func(m *analysis.Report) []string { return []string{tables.StallsCell(&m.Reps[0][0].Timeline)} },
+	}, "md", func(m *analysis.Report) []string { return []string{measure.StallsCell(&m.Reps[0][0].Timeline)} },
 		"csv", func(*analysis.Report) []string { return []string{",1,3.0-5.0,"} },
 		"json", func(*analysis.Report) []string { return []string{`"start_s": 3,`, `"end_s": 5,`} }),
 		without: map[string]string{"compare": noTimelineCompare}},

@@ -6,6 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
@@ -13,21 +14,92 @@ import (
 	"strings"
 )
 
+// compareTable has a row per variant and run of rr: its figures against
+// the reference run's, missing where the run lacks the variant.
+func compareTable(rr *analysis.RunsReport) tables.Table {
+	names := rr.Names
+	ct := tables.Table{
+		Header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "client µs/req", "req/server cpu-s"},
+		Right:  []bool{false, false, true, true, false, true, true, true, false, true, true, true},
+	}
+	openLoop := false // any run drove an open loop: its columns
+	for _, rv := range rr.Variants {
+		for i := range rv.Cells {
+			openLoop = openLoop || rv.Cells[i].Summary.Scheduled > 0
+		}
+	}
+	if openLoop {
+		ct.Header = append(ct.Header, "starts missed", "p99 from intended ms")
+		ct.Right = append(ct.Right, true, true)
+	}
+	ct.Header, ct.Right = append(ct.Header, "notes"), append(ct.Right, false)
+	for _, rv := range rr.Variants {
+		for i := range rv.Cells {
+			cell := &rv.Cells[i]
+			label := ""
+			if i == 0 {
+				label = rv.Name
+			}
+			if !cell.Present {
+				row := []string{label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, missing, missing}
+				if openLoop {
+					row = append(row, missing, missing)
+				}
+				ct.Add(append(row, "")...)
+				continue
+			}
+			ct.Add(compareRow(cell, label, names[i], i, openLoop)...)
+		}
+	}
+	return ct
+}
+
+// compareRow is the row of a variant in run i (not the reference when
+// i > 0), with the open loop's cells when openLoop.
+func compareRow(cell *analysis.RunsCell, label, name string, i int, openLoop bool) []string {
+	vs := &cell.Summary
+	delta, p, padj, verdict := "reference", "", "", ""
+	if i > 0 {
+		delta, p, padj, verdict = missing, missing, missing, missing
+		if c := vs.Comparison; cell.Compared {
+			delta, p, padj, verdict = format.Delta(c.DeltaPct), format.PValue(c), format.PAdjusted(c), format.VerdictWords(c)
+		}
+	}
+	var notes []string
+	if vs.ClientBoundReps > 0 {
+		notes = append(notes, fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", vs.ClientBoundReps, vs.Stats.N))
+	}
+	if vs.OtherLoadReps > 0 {
+		notes = append(notes, fmt.Sprintf("OTHER LOAD (%d of %d reps)", vs.OtherLoadReps, vs.Stats.N))
+	}
+	notes = append(notes, measure.ServerNotes(vs)...)
+	clientUs := missing
+	if us, ok := vs.ClientMicrosPerRequest(); ok {
+		clientUs = format.Micros(us)
+	}
+	serverCPU := missing
+	if x, ok := vs.RequestsPerServerCPU(); ok {
+		serverCPU = format.Rate(x)
+	}
+	row := []string{label, name, strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), measure.CICell(vs.Stats), delta, p, padj, verdict,
+		format.QuantileMillis(vs.Handshake, 99), clientUs, serverCPU}
+	if openLoop {
+		missedCell, intended := format.Missing, format.Missing
+		if vs.Scheduled > 0 {
+			missedCell, intended = format.Count(vs.Missed)+" of "+format.Count(vs.Scheduled), format.QuantileMillis(vs.Intended, 99)
+		}
+		row = append(row, missedCell, intended)
+	}
+	return append(row, strings.Join(notes, ", "))
+}
+
 // missing marks a variant a run does not have.
 const missing = "—"
 
 // CompareRuns writes the plain-text comparison of stored runs rr
-// (AnalyzeRuns). For every variant and run it shows the number of
-// repetitions, the mean req/s and its 95 % CI, the difference from the
-// reference run's mean, whether that difference is significant, the p99
-// handshake time over all repetitions, the client CPU per request and
-// whether any repetition was client-bound; a variant a run lacks shows
-// "—". When any run drove an open loop, two columns more: the starts
-// missed of those due and the p99 latency from the intended start. The
-// header lists the runs, says whether their encoded plans are identical
-// and, for capacity searches and searches, each run's answer. Each run
-// that ran crypto speed commands has its speed table after the
-// comparison (figures against that run's baseline, not across runs).
+// (AnalyzeRuns): the runs and their answers, then per variant and run its
+// figures against the reference run's ("—" where a run lacks it), then
+// each run's speed table against its own baseline.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
 	var b bytes.Buffer
@@ -68,72 +140,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	}
 	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
 
-	ct := tables.Table{
-		Header: []string{"variant", "run", "n", "mean req/s", "95 % CI", "Δ% vs " + names[0], "p", "p Holm", "verdict", "p99 handshake ms", "client µs/req", "req/server cpu-s"},
-		Right:  []bool{false, false, true, true, false, true, true, true, false, true, true, true},
-	}
-	openLoop := false // any run drove an open loop: its columns
-	for _, rv := range rr.Variants {
-		for i := range rv.Cells {
-			openLoop = openLoop || rv.Cells[i].Summary.Scheduled > 0
-		}
-	}
-	if openLoop {
-		ct.Header = append(ct.Header, "starts missed", "p99 from intended ms")
-		ct.Right = append(ct.Right, true, true)
-	}
-	ct.Header, ct.Right = append(ct.Header, "notes"), append(ct.Right, false)
-	for _, rv := range rr.Variants {
-		for i := range rv.Cells {
-			cell := &rv.Cells[i]
-			label := ""
-			if i == 0 {
-				label = rv.Name
-			}
-			if !cell.Present {
-				row := []string{label, names[i], missing, missing, missing, missing, missing, missing, missing, missing, missing, missing}
-				if openLoop {
-					row = append(row, missing, missing)
-				}
-				ct.Add(append(row, "")...)
-				continue
-			}
-			vs := &cell.Summary
-			delta, p, padj, verdict := "reference", "", "", ""
-			if i > 0 {
-				delta, p, padj, verdict = missing, missing, missing, missing
-				if c := vs.Comparison; cell.Compared {
-					delta, p, padj, verdict = format.Delta(c.DeltaPct), format.PValue(c), format.PAdjusted(c), format.VerdictWords(c)
-				}
-			}
-			var notes []string
-			if vs.ClientBoundReps > 0 {
-				notes = append(notes, fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", vs.ClientBoundReps, vs.Stats.N))
-			}
-			if vs.OtherLoadReps > 0 {
-				notes = append(notes, fmt.Sprintf("OTHER LOAD (%d of %d reps)", vs.OtherLoadReps, vs.Stats.N))
-			}
-			notes = append(notes, tables.ServerNotes(vs)...)
-			clientUs := missing
-			if us, ok := vs.ClientMicrosPerRequest(); ok {
-				clientUs = format.Micros(us)
-			}
-			serverCPU := missing
-			if x, ok := vs.RequestsPerServerCPU(); ok {
-				serverCPU = format.Rate(x)
-			}
-			row := []string{label, names[i], strconv.Itoa(vs.Stats.N), tables.MeanCell(vs.Stats), tables.CICell(vs.Stats), delta, p, padj, verdict,
-				format.QuantileMillis(vs.Handshake, 99), clientUs, serverCPU}
-			if openLoop {
-				missedCell, intended := format.Missing, format.Missing
-				if vs.Scheduled > 0 {
-					missedCell, intended = format.Count(vs.Missed)+" of "+format.Count(vs.Scheduled), format.QuantileMillis(vs.Intended, 99)
-				}
-				row = append(row, missedCell, intended)
-			}
-			ct.Add(append(row, strings.Join(notes, ", "))...)
-		}
-	}
+	ct := compareTable(rr)
 	writeTable(&ct, &b, "")
 	for i, m := range rr.Runs {
 		if m.Speed != nil {

@@ -4,26 +4,17 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
-	"strconv"
 	"strings"
 )
 
-// WriteMarkdown writes a report of r as GitHub-flavoured Markdown, for a
-// pull request, an issue or a wiki page: the run's facts and warnings
-// (client-bound repetitions included, whether or not Annotate ran), the
-// comparison table (the same cells as WriteText's, for any number of
-// variants and repetitions), the probe deltas, every sweep's table and
-// chart (in a text block, which keeps the bars aligned), when any variant
-// ran speed commands the crypto speed table (the text report's cells: every
-// figure per variant, Δ % against the baseline, the failed commands), and
-// one row per repetition. Per-group details stay in the text report and run.json.
-//
-// A run whose baseline was not measured shows what was measured and says
-// that nothing is compared (RunSummary.NoComparison); a run without
-// variants says that nothing was measured. It returns any error of w.
+// WriteMarkdown writes a report of m as GitHub-flavoured Markdown: the
+// facts and banners, the comparison table (the text report's cells),
+// drift, probes, sweeps, the run's other answers and one row per
+// repetition. Per-group details stay in the text report and run.json. It
+// returns any error of w.
 func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write markdown report: %w", m.Err)
@@ -55,38 +46,10 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		} else {
 			fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(s.BaselineName), mdEscape(tables.StatsNote(s)))
 		}
-		ct := tables.Comparison(s)
+		ct := tables.Comparison(m, measure.Markdown)
 		writeMarkdownTable(&ct, &b)
 	}
-	if dt, title, ok := tables.Drift(s); ok {
-		fmt.Fprintf(&b, "\n### Drift by round\n\n%s.\n\n", mdEscape(upperFirst(strings.TrimPrefix(title, "drift by round: "))))
-		writeMarkdownTable(&dt, &b)
-	}
-	if pt, ok := tables.Probes(s); ok {
-		b.WriteString("\n### Probe deltas\n\nPer window, mean over repetitions; per request = delta / requests in the window.\n\n")
-		writeMarkdownTable(&pt, &b)
-	}
-	for i := range s.Sweeps {
-		sw := &s.Sweeps[i]
-		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\n```text\n", mdEscape(upperFirst(tables.SweepTitle(sw))), upperFirst(tables.SweepLegend))
-		st := tables.Sweep(s, sw)
-		writeTable(&st, &b, "")
-		b.WriteString("```\n")
-		if l := tables.PlateauLine(s, sw); l != "" {
-			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
-		}
-	}
-	if ss := m.Search; ss != nil {
-		fmt.Fprintf(&b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
-		for _, l := range ss.Lines() {
-			b.WriteString("- " + mdEscape(l) + "\n")
-		}
-		if len(ss.Points) > 0 {
-			fmt.Fprintf(&b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))
-			t := tables.Search(ss)
-			writeMarkdownTable(&t, &b)
-		}
-	}
+	writeMarkdownAnswers(&b, m)
 	if m.Speed != nil {
 		writeSpeedMarkdown(&b, m.Speed)
 	}
@@ -99,57 +62,7 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 
 	if len(r.Variants) > 0 {
 		b.WriteString("\n## Repetitions\n\n")
-		rt := tables.Table{
-			Header: []string{"variant", "rep", "window s", "requests", "req/s", "client µs/req", "errors", "p99 handshake ms", "p99 total ms",
-				"client busy max", "server cpu s", "req/server cpu-s", "req/s by interval min / median / max", "stalls", "notes"},
-			Right: []bool{false, true, true, true, true, true, true, true, true, true, true, true, true, false, false},
-		}
-		for i := range r.Variants {
-			v := &r.Variants[i]
-			if len(v.Reps) == 0 {
-				rt.Add(v.Name, "-", "", "", "", "", "", "", "", "", "", "", "", "", "no completed repetitions")
-			}
-			for j := range v.Reps {
-				rep := &v.Reps[j]
-				t := &rep.Total
-				busy, server, perServer, note := "-", "-", "-", ""
-				ra := &m.Reps[i][j]
-				if c := ra.ClientCPU; c.Measured > 0 {
-					busy = format.Percent(c.BusyMax)
-				}
-				clientUs := "-"
-				if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
-					clientUs = format.Micros(us)
-				}
-				if u := rep.ServerCPU; u != nil {
-					server = strconv.FormatFloat(u.Seconds, 'f', 2, 64)
-					if u.Seconds > 0 {
-						perServer = format.Rate(float64(t.Requests) / u.Seconds)
-					}
-				}
-				if line := ra.ClientBound; line != "" {
-					note = line
-				}
-				if line := ra.OtherLoad; line != "" {
-					note = strings.TrimSpace(note + " " + line)
-				}
-				for _, line := range []string{ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated} {
-					if line != "" {
-						note = strings.TrimSpace(note + " " + line)
-					}
-				}
-				if line := ra.Failed; line != "" {
-					note = strings.TrimSpace(line + " " + note)
-				}
-				if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start
-					note = strings.TrimSpace(fmt.Sprintf("missed %s of %s starts, p99 from intended start %s ms", format.Count(t.Missed),
-						format.Count(t.Scheduled), format.QuantileMillis(t.Latency.Intended, 99)) + " " + note)
-				}
-				rt.Add(v.Name, strconv.Itoa(rep.Index+1), strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64),
-					format.Count(t.Requests), format.Rate(t.Rate()), clientUs, format.Count(t.Errors.Total()), format.QuantileMillis(t.Latency.Handshake, 99),
-					format.QuantileMillis(t.Latency.Total, 99), busy, server, perServer, tables.RangeCell(&ra.Timeline), tables.StallsCell(&ra.Timeline), note)
-			}
-		}
+		rt := tables.Repetitions(m, measure.Markdown)
 		writeMarkdownTable(&rt, &b)
 	}
 	if len(m.Diagnoses) > 0 {
@@ -166,6 +79,41 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		return fmt.Errorf("write markdown report: %w", err)
 	}
 	return nil
+}
+
+// writeMarkdownAnswers writes the drift, probe, sweep and search
+// sections of m.
+func writeMarkdownAnswers(b *bytes.Buffer, m *analysis.Report) {
+	s := m.Summary
+	if dt, title, ok := tables.Drift(s); ok {
+		fmt.Fprintf(b, "\n### Drift by round\n\n%s.\n\n", mdEscape(upperFirst(strings.TrimPrefix(title, "drift by round: "))))
+		writeMarkdownTable(&dt, b)
+	}
+	if pt, ok := tables.Probes(s); ok {
+		b.WriteString("\n### Probe deltas\n\nPer window, mean over repetitions; per request = delta / requests in the window.\n\n")
+		writeMarkdownTable(&pt, b)
+	}
+	for i := range s.Sweeps {
+		sw := &s.Sweeps[i]
+		fmt.Fprintf(b, "\n## %s\n\n%s.\n\n```text\n", mdEscape(upperFirst(tables.SweepTitle(sw))), upperFirst(tables.SweepLegend))
+		st := tables.Sweep(s, sw)
+		writeTable(&st, b, "")
+		b.WriteString("```\n")
+		if l := tables.PlateauLine(s, sw); l != "" {
+			b.WriteString("\n" + mdEscape(upperFirst(l)) + ".\n")
+		}
+	}
+	if ss := m.Search; ss != nil {
+		fmt.Fprintf(b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
+		for _, l := range ss.Lines() {
+			b.WriteString("- " + mdEscape(l) + "\n")
+		}
+		if len(ss.Points) > 0 {
+			fmt.Fprintf(b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))
+			t := tables.Search(ss)
+			writeMarkdownTable(&t, b)
+		}
+	}
 }
 
 // writeMarkdownTable writes t as a GitHub table, cells escaped.

@@ -32,8 +32,8 @@ var analysisFuncs = map[string]bool{
 }
 
 // TestRenderersComputeNothing parses the renderers (every function of the
-// non-test files of results/render, results/tables and
-// results/htmlreport, so that a new one is checked too) and fails
+// non-test files of results/render, results/tables, results/htmlreport
+// and the catalogue results/measure, so that a new one is checked too) and fails
 // when one calls an analysis function, a statistics function
 // (results/stats) or the timeline's diagnosis (results/diagnosis), or
 // when an exported writer (Write…, CompareRuns) of render or htmlreport
@@ -112,7 +112,7 @@ func TestRenderersComputeNothing(t *testing.T) {
 		}
 		return n
 	}
-	for _, dir := range []string{".", "../tables", "../htmlreport"} {
+	for _, dir := range []string{".", "../tables", "../htmlreport", "../measure"} {
 		if n := check(dir); n == 0 {
 			t.Errorf("no function in %s", dir)
 		}

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/diagnosis"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
-	"strconv"
 	"time"
 )
 
@@ -30,8 +28,9 @@ type SummaryJSON struct {
 	Baseline         string `json:"baseline,omitempty"`
 	BaselineMeasured bool   `json:"baseline_measured"`
 	NoComparison     string `json:"no_comparison,omitempty"`
-	// Variants are in plan order.
-	Variants []VariantJSON `json:"variants"`
+	// Variants are in plan order, each with its repetitions: the
+	// catalogue's measures that JSON shows (results/measure).
+	Variants []measure.Fields `json:"variants"`
 	// Failed names the variants with a failed repetition.
 	Failed []string `json:"failed,omitempty"`
 	// NotMeasured are the variants the run could not measure, and why
@@ -215,128 +214,6 @@ type CapacityVariantJSON struct {
 	Steps int `json:"steps"`
 }
 
-// VariantJSON sums up one variant in a SummaryJSON. Latencies are in
-// milliseconds over the repetitions' merged histograms; absent when not
-// measured.
-type VariantJSON struct {
-	Name            string      `json:"name"`
-	Reps            int         `json:"reps"`
-	FailedReps      int         `json:"failed_reps,omitempty"`
-	ReqPerSec       stats.Stats `json:"req_per_s"`
-	Requests        uint64      `json:"requests"`
-	Errors          uint64      `json:"errors"`
-	ErrorShare      float64     `json:"error_share"`
-	ClientBoundReps int         `json:"client_bound_reps,omitempty"`
-	// Scheduled and Missed are the open-loop starts due and missed
-	// (VariantSummary.Scheduled, .Missed); absent in a closed loop.
-	Scheduled uint64 `json:"scheduled,omitempty"`
-	Missed    uint64 `json:"missed,omitempty"`
-	// OtherLoadReps counts the repetitions in which other processes took
-	// a large share of a group's CPUs (VariantSummary.OtherLoadReps); the
-	// warnings name them.
-	OtherLoadReps int         `json:"other_load_reps,omitempty"`
-	LatencyMs     LatencyJSON `json:"latency_ms"`
-	// ClientUsPerRequest is the client's CPU µs per request
-	// (VariantSummary.ClientMicrosPerRequest); absent when not measured.
-	ClientUsPerRequest *float64 `json:"client_us_per_request,omitempty"`
-	// ReqPerServerCPUSecond is the requests per second of the server's
-	// CPU time (VariantSummary.RequestsPerServerCPU): what offload saves
-	// the server; absent when the server's CPU was not read.
-	ReqPerServerCPUSecond *float64 `json:"req_per_server_cpu_s,omitempty"`
-	// ServerCPU summarises the repetitions' requests per server
-	// CPU-second (VariantSummary.ServerCPUStats), and ServerCPUComparison
-	// compares them with the baseline's like Comparison compares req/s
-	// (VariantSummary.ServerCPUComparison); both absent when the server's
-	// CPU was not read, the comparison also for the baseline.
-	ServerCPU           *stats.Stats      `json:"server_cpu_req_per_cpu_s,omitempty"`
-	ServerCPUComparison *stats.Comparison `json:"server_cpu_comparison,omitempty"`
-	// Probes are the variant's probe readings over its repetitions
-	// (VariantSummary.Probes), e.g. the accelerator's operations per
-	// request.
-	Probes []ProbeJSON `json:"probes,omitempty"`
-	// ServerCPUs are the variant's verdicts on the server's CPUs: shared,
-	// and whether its repetitions loaded the server; absent when none was
-	// recorded.
-	ServerCPUs *ServerCPUsVariantJSON `json:"server_cpus,omitempty"`
-	// Comparison is against the baseline; nil for the baseline itself.
-	Comparison *stats.Comparison `json:"comparison,omitempty"`
-	// Verdict is the comparison in words, with what else the figures
-	// measured in the same line (the reports' verdict); Caveat is that
-	// alone for the variant ("measured the client: CLIENT-BOUND in 3 of
-	// 3 repetitions"), absent when none of its repetitions is flagged.
-	Verdict string `json:"verdict,omitempty"`
-	Caveat  string `json:"caveat,omitempty"`
-	// MDESpread names the repetitions that alone make most of the spread
-	// behind the comparison's MDE (VariantSummary.MDESpread).
-	MDESpread string `json:"mde_spread,omitempty"`
-	// ServerInfo is the output of the server's info commands for the
-	// variant (nginx -V, openssl version: results.Variant.Info).
-	ServerInfo []results.InfoRun `json:"server_info,omitempty"`
-	// ServerProfile is where the server's CPU went (Report.Profile), or
-	// why that is not known; absent when the run did not profile.
-	ServerProfile *ProfileJSON `json:"server_profile,omitempty"`
-	// Repetitions are the variant's repetitions in order, each with what
-	// its timeline says.
-	Repetitions []RepJSON `json:"repetitions"`
-}
-
-// RepJSON is one repetition in a SummaryJSON: its figures, its timeline
-// and what the analysis of the timeline found (RepReport.Timeline).
-type RepJSON struct {
-	// Rep is the repetition's 1-based number, as the reports show it.
-	Rep int `json:"rep"`
-	// ReqPerSec, Requests and Errors are its total's; Failed says why it
-	// failed ("" for a good one).
-	ReqPerSec float64 `json:"req_per_s"`
-	Requests  uint64  `json:"requests"`
-	Errors    uint64  `json:"errors"`
-	Failed    string  `json:"failed,omitempty"`
-	// Warmup and After are what its client did outside the window,
-	// counted by the window's rules and in no figure: the warm-up's
-	// responses and errors, and the responses completed and requests cut
-	// off after the window.
-	Warmup PhaseJSON `json:"warmup"`
-	After  PhaseJSON `json:"after"`
-	// NoTimeline is true for a repetition stored before timelines; the
-	// fields below are then absent.
-	NoTimeline bool `json:"no_timeline,omitempty"`
-	// IntervalS is the timeline's interval in seconds.
-	IntervalS float64 `json:"interval_s,omitempty"`
-	// RateRange is min / median / max of the window's interval rates
-	// (req/s), over Intervals intervals.
-	RateRange *diagnosis.RateRange `json:"rate_range,omitempty"`
-	// Stalls are the window's stalls; StallsJudged whether the window
-	// could be judged for them.
-	Stalls       []StallJSON `json:"stalls,omitempty"`
-	StallsJudged bool        `json:"stalls_judged,omitempty"`
-	// ListenOverflows is the server's ListenOverflows over the window
-	// (the listen_overflows threshold's figure); absent when not
-	// available.
-	ListenOverflows *uint64 `json:"listen_overflows,omitempty"`
-	// Timeline holds every interval, the warm-up's first (negative
-	// start_s).
-	Timeline []PointJSON `json:"timeline,omitempty"`
-	// TCP holds, by host name, each host's kernel TCP counters' growth
-	// over the window, keyed by counter name.
-	TCP map[string]TCPHostJSON `json:"tcp,omitempty"`
-	// Diagnoses are what went wrong inside the window.
-	Diagnoses []DiagnosisJSON `json:"diagnoses,omitempty"`
-	// NotAttributable are the kernel counters' changes on a host that
-	// the run's own connections do not show: no diagnosis.
-	NotAttributable []HostOnlyJSON `json:"not_attributable,omitempty"`
-	// Traffic cross-checks each host's opens with the run's connects.
-	Traffic []diagnosis.Traffic `json:"traffic,omitempty"`
-	// Listener is the target's listener over the window.
-	Listener *diagnosis.Listener `json:"listener,omitempty"`
-	// NotJudged says which rules could not judge the window, and why.
-	NotJudged []string `json:"not_judged,omitempty"`
-	// ServerCPUs is how the server's CPUs were used (absent when not
-	// recorded) and Saturation whether the window loaded the server
-	// (absent when not judged).
-	ServerCPUs *ServerCPUsJSON `json:"server_cpus,omitempty"`
-	Saturation *SaturationJSON `json:"saturation,omitempty"`
-}
-
 // PartialJSON is a window an interrupt cut short (Variant.Partial): its
 // variant and 1-based repetition, how long it ran of the planned length,
 // its requests, rate and errors, and the line the reports show.
@@ -365,189 +242,6 @@ func partialJSON(r *results.Run, lines []string) []PartialJSON {
 	return out
 }
 
-// PhaseJSON is what a repetition's client did in a phase outside its
-// window: the responses it read (Status by class: "2xx", "5xx", "other")
-// and its errors by class, with a status >= 400 counted as "status" as
-// in the window; CutOff, after the window only, the requests in flight
-// that never completed.
-type PhaseJSON struct {
-	Responses     uint64              `json:"responses"`
-	Status        map[string]uint64   `json:"status,omitempty"`
-	Errors        uint64              `json:"errors"`
-	ErrorsByClass results.ErrorCounts `json:"errors_by_class,omitzero"`
-	CutOff        uint64              `json:"cut_off,omitempty"`
-}
-
-// statusJSON keys the status classes that occurred: "2xx" … "5xx", and
-// "other".
-func statusJSON(st [6]uint64) map[string]uint64 {
-	var m map[string]uint64
-	for i, n := range st {
-		if n == 0 {
-			continue
-		}
-		if m == nil {
-			m = map[string]uint64{}
-		}
-		k := "other"
-		if i > 0 {
-			k = strconv.Itoa(i) + "xx"
-		}
-		m[k] = n
-	}
-	return m
-}
-
-// StallJSON is one stall: its seconds relative to the window's start and
-// its rate.
-type StallJSON struct {
-	StartS    float64 `json:"start_s"`
-	EndS      float64 `json:"end_s"`
-	ReqPerSec float64 `json:"req_per_s"`
-}
-
-// PointJSON is one interval of a repetition's timeline (results.Point):
-// start_s and length_s in seconds from the window's start, its counts,
-// its latency percentiles in milliseconds and its CPU shares (0..1);
-// those not measured are absent.
-type PointJSON struct {
-	StartS        float64             `json:"start_s"`
-	LengthS       float64             `json:"length_s"`
-	Requests      uint64              `json:"requests"`
-	Errors        uint64              `json:"errors"`
-	ErrorsByClass results.ErrorCounts `json:"errors_by_class,omitzero"`
-	Started       uint64              `json:"started"`
-	HandshakeP50  *float64            `json:"handshake_p50_ms,omitempty"`
-	HandshakeP99  *float64            `json:"handshake_p99_ms,omitempty"`
-	TotalP50      *float64            `json:"total_p50_ms,omitempty"`
-	TotalP99      *float64            `json:"total_p99_ms,omitempty"`
-	ClientBusy    *float64            `json:"client_busy,omitempty"`
-	ClientCPUs    *float64            `json:"client_cpus_busy,omitempty"`
-	ServerBusy    *float64            `json:"server_busy,omitempty"`
-}
-
-// TCPHostJSON is one host's TCP counters over a window: whose namespace
-// it is, each counter's growth by name, and the counters not available
-// (never a zero) with why.
-type TCPHostJSON struct {
-	Client       bool              `json:"client,omitempty"`
-	Server       bool              `json:"server,omitempty"`
-	Shared       bool              `json:"shared,omitempty"`
-	Deltas       map[string]uint64 `json:"deltas"`
-	Unread       map[string]int    `json:"intervals_not_read,omitempty"`
-	NotAvailable map[string]string `json:"not_available,omitempty"`
-}
-
-// DiagnosisJSON is one diagnosis (diagnosis.Diagnosis) of a repetition.
-type DiagnosisJSON struct {
-	Rule        string              `json:"rule"`
-	Title       string              `json:"title"`
-	Cause       string              `json:"cause"`
-	Figure      string              `json:"figure"`
-	Consequence string              `json:"consequence"`
-	Fix         string              `json:"fix"`
-	Counters    []diagnosis.Counter `json:"counters,omitempty"`
-}
-
-// HostOnlyJSON is one kernel counter change on a host that the run's own
-// connections do not show (diagnosis.HostOnly): Text says so in words.
-type HostOnlyJSON struct {
-	Rule     string              `json:"rule"`
-	Title    string              `json:"title"`
-	Text     string              `json:"text"`
-	Counters []diagnosis.Counter `json:"counters,omitempty"`
-}
-
-// millis is d in milliseconds; nil for 0 (none).
-func millis(d time.Duration) *float64 {
-	if d == 0 {
-		return nil
-	}
-	v := float64(d) / float64(time.Millisecond)
-	return &v
-}
-
-// repJSON copies repetition rep and its timeline's analysis tl into
-// their JSON form.
-func repJSON(rep *results.Rep, tl *diagnosis.Repetition) RepJSON {
-	t := &rep.Total
-	out := RepJSON{Rep: rep.Index + 1, ReqPerSec: t.Rate(), Requests: t.Requests, Errors: t.Errors.Total(), Failed: rep.Failed, NoTimeline: tl.NoTimeline}
-	o := &t.Outside
-	out.Warmup = PhaseJSON{Responses: o.Warmup, Status: statusJSON(o.WarmupStatus), Errors: o.WarmupErrorTotal(), ErrorsByClass: o.WarmupClasses}
-	out.After = PhaseJSON{Responses: o.Late, Status: statusJSON(o.LateStatus), Errors: o.AfterClasses.Total(), ErrorsByClass: o.AfterClasses, CutOff: o.Abandoned}
-	if tl.NoTimeline || rep.Timeline == nil {
-		return out
-	}
-	out.IntervalS, out.RateRange, out.StallsJudged, out.NotJudged = tl.Interval.Seconds(), tl.Range, tl.StallsJudged, tl.Unjudged
-	out.ListenOverflows = tl.ListenOverflows
-	for _, s := range tl.Stalls {
-		out.Stalls = append(out.Stalls, StallJSON{StartS: s.Start.Seconds(), EndS: s.End.Seconds(), ReqPerSec: s.Rate})
-	}
-	for _, p := range rep.Timeline.Points {
-		out.Timeline = append(out.Timeline, PointJSON{StartS: p.Start.Seconds(), LengthS: p.Length.Seconds(), Requests: p.Requests,
-			Errors: p.Errors.Total(), ErrorsByClass: p.Errors, Started: p.Started,
-			HandshakeP50: millis(p.HandshakeP50), HandshakeP99: millis(p.HandshakeP99), TotalP50: millis(p.TotalP50), TotalP99: millis(p.TotalP99),
-			ClientBusy: p.ProcessBusy, ClientCPUs: p.CPUsBusy, ServerBusy: p.ServerBusy})
-	}
-	for i := range tl.Hosts {
-		h := &tl.Hosts[i]
-		if out.TCP == nil {
-			out.TCP = map[string]TCPHostJSON{}
-		}
-		out.TCP[h.Name] = TCPHostJSON{Client: h.Client, Server: h.Server, Shared: h.Shared, Deltas: h.Values, Unread: h.Unread, NotAvailable: h.Unavailable}
-	}
-	out.Traffic, out.Listener = tl.Traffic, tl.Listener
-	for i := range tl.HostOnly {
-		h := &tl.HostOnly[i]
-		out.NotAttributable = append(out.NotAttributable, HostOnlyJSON{Rule: h.Rule, Title: h.Title, Text: h.Line(), Counters: h.Counters})
-	}
-	for _, d := range tl.Diagnoses {
-		out.Diagnoses = append(out.Diagnoses, DiagnosisJSON{Rule: d.Rule, Title: d.Title, Cause: d.Cause, Figure: d.Figure,
-			Consequence: d.Consequence, Fix: d.Fix, Counters: d.Counters})
-	}
-	return out
-}
-
-// ProbeJSON is one probe over a variant's repetitions
-// (analysis.ProbeSummary).
-type ProbeJSON struct {
-	Name string `json:"name"`
-	// N is the repetitions read without error, Failed those whose
-	// reading failed, FirstError the first failure's message.
-	N          int    `json:"n"`
-	Failed     int    `json:"failed,omitempty"`
-	FirstError string `json:"first_error,omitempty"`
-	// MeanDelta is the mean delta over the good readings; PerRequest
-	// their sum over the same repetitions' requests (absent when they
-	// completed none).
-	MeanDelta  float64  `json:"mean_delta"`
-	PerRequest *float64 `json:"per_request,omitempty"`
-}
-
-// LatencyJSON holds p50 and p99 of each latency, in milliseconds.
-type LatencyJSON struct {
-	ConnectP50   *float64 `json:"connect_p50,omitempty"`
-	ConnectP99   *float64 `json:"connect_p99,omitempty"`
-	HandshakeP50 *float64 `json:"handshake_p50,omitempty"`
-	HandshakeP99 *float64 `json:"handshake_p99,omitempty"`
-	TTFBP50      *float64 `json:"ttfb_p50,omitempty"`
-	TTFBP99      *float64 `json:"ttfb_p99,omitempty"`
-	TotalP50     *float64 `json:"total_p50,omitempty"`
-	TotalP99     *float64 `json:"total_p99,omitempty"`
-	// IntendedP50 and IntendedP99 are from the intended start, in an
-	// open loop (Latency.Intended).
-	IntendedP50 *float64 `json:"intended_p50,omitempty"`
-	IntendedP99 *float64 `json:"intended_p99,omitempty"`
-}
-
-func quantileMs(h *results.Histogram, q float64) *float64 {
-	if results.EmptyHistogram(h) {
-		return nil
-	}
-	v := float64(h.ValueAtQuantile(q)) / 1000
-	return &v
-}
-
 // Summarize returns the SummaryJSON of m's run, also for a run whose
 // baseline was not measured: fields of m, formatted. The error is m.Err.
 func Summarize(m *analysis.Report) (*SummaryJSON, error) {
@@ -556,7 +250,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	}
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []VariantJSON{}}
+		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []measure.Fields{}}
 	out.Partial = partialJSON(r, m.Partial)
 	out.Excluded = m.Excluded
 	out.Thresholds = m.Thresholds
@@ -567,55 +261,14 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	}
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
-		vs := &s.Variants[i]
-		v := VariantJSON{Name: vs.Name, Reps: vs.Stats.N, FailedReps: vs.FailedReps, ReqPerSec: vs.Stats,
-			Requests: vs.Requests, Errors: vs.Errors, ErrorShare: vs.ErrorShare, ClientBoundReps: vs.ClientBoundReps,
-			OtherLoadReps: vs.OtherLoadReps,
-			LatencyMs: LatencyJSON{
-				ConnectP50: quantileMs(vs.Connect, 50), ConnectP99: quantileMs(vs.Connect, 99),
-				HandshakeP50: quantileMs(vs.Handshake, 50), HandshakeP99: quantileMs(vs.Handshake, 99),
-				TTFBP50: quantileMs(vs.TTFB, 50), TTFBP99: quantileMs(vs.TTFB, 99),
-				TotalP50: quantileMs(vs.Total, 50), TotalP99: quantileMs(vs.Total, 99),
-				IntendedP50: quantileMs(vs.Intended, 50), IntendedP99: quantileMs(vs.Intended, 99),
-			},
-			Scheduled: vs.Scheduled, Missed: vs.Missed}
-		if us, ok := vs.ClientMicrosPerRequest(); ok {
-			v.ClientUsPerRequest = &us
-		}
-		if x, ok := vs.RequestsPerServerCPU(); ok {
-			v.ReqPerServerCPUSecond = &x
-		}
-		if vs.ServerCPUStats.N > 0 {
-			st := vs.ServerCPUStats
-			v.ServerCPU = &st
-			if !vs.IsBaseline {
-				c := vs.ServerCPUComparison
-				v.ServerCPUComparison = &c
-			}
-		}
-		for _, p := range vs.Probes {
-			pj := ProbeJSON{Name: p.Name, N: p.N, Failed: p.Failed, FirstError: p.FirstError, MeanDelta: p.MeanDelta}
-			if p.HasPerRequest {
-				per := p.PerRequest
-				pj.PerRequest = &per
-			}
-			v.Probes = append(v.Probes, pj)
-		}
-		v.ServerCPUs = serverVariantJSON(vs)
-		if !vs.IsBaseline {
-			cmp := vs.Comparison
-			v.Comparison = &cmp
-			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat)
-		}
-		v.Caveat, v.MDESpread, v.ServerInfo = vs.Caveat, vs.MDESpread, r.Variants[i].Info
-		v.ServerProfile = profileJSON(m.Profile, i)
-		v.Repetitions = []RepJSON{}
+		v := measure.VariantJSON(measure.NewVariant(m, i))
+		v.Set("server_info", measure.Object(r.Variants[i].Info).JSON())
+		v.Set("server_profile", measure.Object(profileJSON(m.Profile, i)).JSON())
+		var reps []measure.Fields
 		for j := range r.Variants[i].Reps {
-			rj := repJSON(&r.Variants[i].Reps[j], &m.Reps[i][j].Timeline)
-			serverRepJSON(&rj, &m.Reps[i][j])
-			v.Repetitions = append(v.Repetitions, rj)
+			reps = append(reps, measure.RepJSON(measure.NewRep(m, i, j)))
 		}
-		out.Variants = append(out.Variants, v)
+		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: nonNil(reps)}))
 	}
 	out.Search = searchJSON(m.Search)
 	out.Speed = speedJSON(m.Speed)
@@ -730,6 +383,14 @@ func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
 		}
 	}
 	return out
+}
+
+// nonNil is fs, an empty list for none.
+func nonNil(fs []measure.Fields) []measure.Fields {
+	if fs == nil {
+		return []measure.Fields{}
+	}
+	return fs
 }
 
 // WriteSummaryJSON writes the SummaryJSON of m (Report.Summarize), indented.

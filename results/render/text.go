@@ -6,49 +6,31 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// WriteText writes a plain-text report of r for a terminal or a CI log: no
-// colours, fixed-width columns. For every variant and repetition it shows
-// the totals (window, requests, rate, errors by class, handshakes,
-// negotiated parameters, status classes, client and server CPU, probe
-// deltas, latency percentiles) and a per-group table with the total row
-// and the spread between groups. A repetition with a client-bound group
-// (analysis.ClientBound) gets a line starting "CLIENT-BOUND:", and one whose
-// client CPUs other processes shared (analysis.OtherLoad) a line starting
-// "OTHER LOAD:", both repeated among the warnings at the top, as are the
-// server-side lines (OTHER LOAD on the server, SHARED CPUS, NOT
-// SATURATED) beside the rows "server's cpus" and "in flight" (Little's
-// law beside the measured rate). When the run has more than one variant or
-// repetition it ends with a comparison of every variant against the
-// baseline (Run.BaselineIndex), the probe deltas per variant and, for
-// every sweep, a table with an ASCII chart of req/s against the swept
-// value. When any variant ran speed commands, a "crypto speed" section
-// follows: every figure per variant and its Δ % against the baseline, and
-// the speed commands that failed.
-//
-// A run whose baseline was not measured (interrupted before its first
-// window, say) shows what was measured and says, in place of the
-// comparison, that nothing is compared (RunSummary.NoComparison). It
-// returns any error of w.
+// WriteText writes a plain-text report of m for a terminal or a CI log:
+// the facts and banners, every variant's repetitions (totals, flags, CPU,
+// probes, latency, groups), then the comparison table with drift, probes
+// and sweeps, and the search, capacity, speed, profile and threshold
+// sections the run has. A run whose baseline was not measured says that
+// nothing is compared. It returns any error of w.
 func WriteText(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write text report: %w", m.Err)
 	}
-	r, s := m.Run, m.Summary
+	r := m.Run
 	var b bytes.Buffer
 	writeHeader(&b, m)
 	reps := 0
 	for i := range r.Variants {
-		writeVariant(&b, &r.Variants[i], m.Reps[i])
+		writeVariant(&b, m, i)
 		reps += len(r.Variants[i].Reps)
 	}
 	switch {
@@ -56,7 +38,7 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 		// Steps are windows at different rates: no repetition statistics.
 		writeCapacity(&b, m)
 	case len(r.Variants) > 1 || reps > 1:
-		writeComparison(&b, r, s)
+		writeComparison(&b, m)
 	}
 	if m.Search != nil {
 		writeSearch(&b, m.Search)
@@ -107,7 +89,8 @@ func writeHeader(b *bytes.Buffer, m *analysis.Report) {
 	writeHosts(b, r.Hosts)
 }
 
-func writeVariant(b *bytes.Buffer, v *results.Variant, ras []analysis.RepReport) {
+func writeVariant(b *bytes.Buffer, m *analysis.Report, vi int) {
+	v := &m.Run.Variants[vi]
 	fmt.Fprintf(b, "\n== variant %s\n", v.Name)
 	if len(v.Env) > 0 {
 		keys := make([]string, 0, len(v.Env))
@@ -132,11 +115,12 @@ func writeVariant(b *bytes.Buffer, v *results.Variant, ras []analysis.RepReport)
 		b.WriteByte('\n')
 	}
 	for i := range v.Reps {
-		writeRep(b, v.Name, &v.Reps[i], &ras[i])
+		writeRep(b, measure.NewRep(m, vi, i))
 	}
 }
 
-func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.RepReport) {
+func writeRep(b *bytes.Buffer, x *measure.Rep) {
+	variant, rep, ra := x.V.Name, x.Rep, x.A
 	t := &rep.Total
 	if st := rep.Step; st != nil {
 		fmt.Fprintf(b, "\n-- %s, capacity step %d (%s, %s/s asked)\n", variant, rep.Index+1, st.Phase, format.Count(uint64(st.Rate+0.5)))
@@ -149,71 +133,10 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		}
 	}
 	kv := tables.Table{Right: []bool{false, false}}
-	kv.Add("window", fmt.Sprintf("%.3f s", t.Window.Length().Seconds()))
-	if ok := t.Succeeded(); ok != t.Requests {
-		kv.Add("requests", fmt.Sprintf("%s  (%s succeeded, %s req/s%s)", format.Count(t.Requests), format.Count(ok), format.Rate(t.Rate()), clientCostNote(ra, t.Requests)))
-	} else {
-		kv.Add("requests", fmt.Sprintf("%s  (%s req/s%s)", format.Count(t.Requests), format.Rate(t.Rate()), clientCostNote(ra, t.Requests)))
-	}
-	if line := ra.OpenLoop; line != "" {
-		kv.Add("open loop", line)
-	}
-	errs := format.Count(t.Errors.Total())
-	if t.Attempts() > 0 && t.Errors.Total() > 0 {
-		errs += "  (" + format.Share(t.ErrorShare()) + " of attempts)"
-	}
-	kv.Add("errors", errs)
-	for c := range t.Errors {
-		ec := &t.Errors[c]
-		if ec.Count == 0 {
-			continue
+	for _, c := range measure.FactColumns(x.R) {
+		if label, line, ok := c.FactRow(x); ok {
+			kv.Add(label, line)
 		}
-		kv.Add("  "+results.ErrorClass(c).String(), fmt.Sprintf("%s  first: %s", format.Count(ec.Count), format.Message(ec.First)))
-		if results.ErrorClass(c) == results.ErrPorts {
-			kv.Add("", results.PortsHint)
-		}
-	}
-	if ra.Unanswered != "" {
-		kv.Add("unanswered", ra.Unanswered+" at the window's end")
-	}
-	kv.Add("handshakes", fmt.Sprintf("%s  (resumed %s)", format.Count(t.Handshakes), format.Count(t.Resumed)))
-	kv.Add("connections", format.Count(t.Connections))
-	kv.Add("status", format.StatusLine(&t.Counts))
-	if c := ra.ClientCPU; c.Measured > 0 {
-		kv.Add("client cpu", clientCPULine(c, t.Requests))
-	}
-	if rep.ServerCPU != nil {
-		kv.Add("server cpu", serverCPULine(rep.ServerCPU, t.Requests))
-	}
-	if w := tables.ServerCPUsWords(ra.ServerCPUs); w != "" {
-		kv.Add("server's cpus", w)
-	}
-	if w := tables.LittleWords(ra.Saturation); w != "" && ra.Saturation.Judged {
-		kv.Add("in flight", w)
-	}
-	if m, ok := rep.SlotMemory(); ok {
-		kv.Add("client memory", format.SlotMemoryLine(m))
-	} else if t.PeakRSS > 0 {
-		// A run recorded before workers measured their private memory:
-		// peak RSS counts the shared binary once per worker, so it says
-		// nothing per slot.
-		kv.Add("client memory", fmt.Sprintf("%s MiB peak RSS summed over the workers", format.Rate(float64(t.PeakRSS)/(1<<20))))
-	}
-	if rep.TimeWait != nil {
-		tw := format.Count(uint64(max(*rep.TimeWait, 0))) + " sockets on the client machine after the window (the server's too, when it runs here)"
-		if n := rep.TimeWaitTarget; n != nil {
-			tw += "; " + format.Count(uint64(max(*n, 0))) + " of them the client's, to the target"
-		}
-		kv.Add("time_wait", tw)
-	}
-	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
-		kv.Add("probe "+name, probeLine(rep.Probes[name], t.Requests))
-	}
-	if o := t.Outside; o != (results.Outside{}) {
-		kv.Add("not counted", format.OutsideLine(&o))
-	}
-	if len(t.Negotiated) == 0 {
-		kv.Add("negotiated", "none")
 	}
 	for _, n := range tables.RepTimeline(&ra.Timeline) {
 		kv.Add(n.Label, n.Text)
@@ -237,6 +160,12 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 		writeTable(&dt, b, "  ")
 	}
 
+	writeLatencies(b, t)
+	writeGroups(b, rep, ra)
+}
+
+// writeLatencies writes the repetition's latency percentiles.
+func writeLatencies(b *bytes.Buffer, t *results.Group) {
 	b.WriteByte('\n')
 	lt := tables.Table{Header: []string{"latency ms", "p50", "p90", "p99", "p99.9", "max"}, Right: []bool{false, true, true, true, true, true}}
 	for _, h := range []struct {
@@ -250,6 +179,12 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	}
 	writeTable(&lt, b, "")
 
+}
+
+// writeGroups writes the repetition's groups, their total and the spread
+// between them.
+func writeGroups(b *bytes.Buffer, rep *results.Rep, ra *analysis.RepReport) {
+	t := &rep.Total
 	b.WriteByte('\n')
 	gt := tables.Table{
 		Header: []string{"group", "cpus", "threads", "conns", "requests", "req/s", "errors", "p99 total ms"},
@@ -308,14 +243,15 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	}
 }
 
-func writeComparison(b *bytes.Buffer, r *results.Run, s *analysis.RunSummary) {
+func writeComparison(b *bytes.Buffer, m *analysis.Report) {
+	s := m.Summary
 	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", s.BaselineName)
 	if nc := s.NoComparison(); nc != "" {
 		b.WriteString(nc + "\n")
 	} else {
 		b.WriteString(tables.StatsNote(s) + "\n")
 	}
-	ct := tables.Comparison(s)
+	ct := tables.Comparison(m, measure.Text)
 	writeTable(&ct, b, "")
 	if dt, title, ok := tables.Drift(s); ok {
 		fmt.Fprintf(b, "\n%s\n", title)
@@ -348,61 +284,6 @@ func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 	fmt.Fprintf(b, "visit order: %s\n", ss.VisitOrder())
 	t := tables.Search(ss)
 	writeTable(&t, b, "")
-}
-
-// clientCPULine renders the client CPU use of a repetition that
-// completed requests: kaeload's own time when recorded, and the busy time
-// of the groups' CPUs (each CPU counted once).
-func clientCPULine(c results.ClientCPU, requests uint64) string {
-	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.Percent(c.BusyMax))
-	if c.ProcessMeasured == c.Groups && c.Groups > 0 {
-		line = fmt.Sprintf("kaeload %.2f s; its CPUs %s", c.Process, line)
-	}
-	if c.Measured < c.Groups {
-		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
-	}
-	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
-		line += fmt.Sprintf("  (%s req per client cpu-s", format.Rate(1e6/us))
-		if own {
-			line += ", kaeload's own"
-		}
-		line += ")"
-	}
-	return line
-}
-
-// clientCostNote is ", client N µs per request" for a repetition whose
-// client CPU was measured, "" otherwise: the generator's cost beside the
-// server's rate.
-func clientCostNote(ra *analysis.RepReport, requests uint64) string {
-	if us, _, ok := ra.ClientCPU.PerRequest(requests); ok {
-		return ", client " + format.Micros(us) + " µs per request"
-	}
-	return ""
-}
-
-// serverCPULine renders the server CPU use of a repetition.
-func serverCPULine(u *results.CPUUsage, requests uint64) string {
-	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, format.Percent(u.Busy))
-	if u.CPUs != "" {
-		line += " on CPUs " + u.CPUs
-	}
-	if u.Seconds > 0 {
-		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(requests)/u.Seconds))
-	}
-	return line
-}
-
-// probeLine renders one probe reading of a repetition.
-func probeLine(p results.ProbeReading, requests uint64) string {
-	if p.Error != "" {
-		return "failed: " + format.Plain(p.Error) // as it was: a pattern's backslashes not doubled
-	}
-	line := fmt.Sprintf("delta %s (before %s, after %s)", format.Number(p.Delta()), format.Number(p.Before), format.Number(p.After))
-	if requests > 0 {
-		line += fmt.Sprintf(", %.3f per request", p.Delta()/float64(requests))
-	}
-	return line
 }
 
 type negotiated struct {

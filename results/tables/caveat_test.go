@@ -7,6 +7,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/measure"
 )
 
 // clientBound makes rep's second group client-bound: its worker used 97 %
@@ -36,11 +37,11 @@ func TestCaveatInVerdictLine(t *testing.T) {
 	if !strings.HasPrefix(line, "best: 33,") || !strings.Contains(line, "33: "+want) {
 		t.Errorf("sweep line %q names 33 best without %q", line, want)
 	}
-	if got := verdictCell(t, s, "kae-soft-33"); !strings.Contains(got, "significant") || !strings.Contains(got, want) {
+	if got := verdictCell(t, m, "kae-soft-33"); !strings.Contains(got, "significant") || !strings.Contains(got, want) {
 		t.Errorf("verdict %q lacks %q", got, want)
 	}
 	// Ratio 0 has one client-bound repetition of three: a caution.
-	if got, want := verdictCell(t, s, "kae-soft-0"), "caution: CLIENT-BOUND in 1 of 3 repetitions"; !strings.Contains(got, want) {
+	if got, want := verdictCell(t, m, "kae-soft-0"), "caution: CLIENT-BOUND in 1 of 3 repetitions"; !strings.Contains(got, want) {
 		t.Errorf("ratio 0's verdict %q lacks %q", got, want)
 	}
 
@@ -50,9 +51,10 @@ func TestCaveatInVerdictLine(t *testing.T) {
 	for i := range base.Reps[:2] {
 		base.Reps[i] = clientBound(base.Reps[i])
 	}
-	s = analysis.Analyze(r).Summary
+	m = analysis.Analyze(r)
+	s = m.Summary
 	for _, name := range []string{"kae-soft-10", "kae-soft-100", "kae-soft-33"} {
-		if got, want := verdictCell(t, s, name), "the baseline measured the client: CLIENT-BOUND in 2 of its 3 repetitions"; !strings.Contains(got, want) {
+		if got, want := verdictCell(t, m, name), "the baseline measured the client: CLIENT-BOUND in 2 of its 3 repetitions"; !strings.Contains(got, want) {
 			t.Errorf("%s's verdict %q lacks %q", name, got, want)
 		}
 	}
@@ -67,9 +69,9 @@ func TestCaveatInVerdictLine(t *testing.T) {
 }
 
 // verdictCell is the comparison table's verdict of the variant name.
-func verdictCell(t *testing.T, s *analysis.RunSummary, name string) string {
+func verdictCell(t *testing.T, m *analysis.Report, name string) string {
 	t.Helper()
-	tb := Comparison(s)
+	tb := Comparison(m, measure.Text)
 	col := -1
 	for i, h := range tb.Header {
 		if h == "verdict" {

@@ -6,9 +6,9 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -71,15 +71,6 @@ func buildTable(s *analysis.RunSummary, cols []column, rows []int) Table {
 	return t
 }
 
-// allRows returns 0 … len(s.Variants)-1.
-func allRows(s *analysis.RunSummary) []int {
-	rows := make([]int, len(s.Variants))
-	for i := range rows {
-		rows[i] = i
-	}
-	return rows
-}
-
 func MeanCell(st stats.Stats) string {
 	if st.N == 0 {
 		return "-"
@@ -87,172 +78,59 @@ func MeanCell(st stats.Stats) string {
 	return format.Rate(st.Mean)
 }
 
-func stddevCell(st stats.Stats) string {
-	if st.N < 2 {
-		return "-"
-	}
-	return format.Rate(st.StdDev)
-}
-
-func CICell(st stats.Stats) string {
-	switch {
-	case st.HasCI:
-		return format.Rate(st.CI95Low) + " .. " + format.Rate(st.CI95High)
-	case st.N > 0:
-		return "n/a (" + st.NoCI + ")"
-	}
-	return "-"
-}
-
-// deltaCell is the Δ % of v against the baseline of s.
-func deltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
-	if v.IsBaseline {
-		return "baseline"
-	}
-	if v.Stats.N == 0 || s.Baseline < 0 || s.Variants[s.Baseline].Stats.N == 0 {
-		return "-"
-	}
-	return format.Delta(v.Comparison.DeltaPct)
-}
-
-// MDECell is v's MDE with the repetitions that inflate it, when one does
-// (VariantSummary.MDESpread): "±180.85 % (spread: baseline rep 2
-// (35,120.0 req/s))".
-func MDECell(v *analysis.VariantSummary) string {
-	if v.MDESpread == "" {
-		return format.MDE(v.Comparison)
-	}
-	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread + ")"
-}
-
-// NotesCell is the comparison's notes of v (what notesCell says), for
-// the outputs that lay out the comparison themselves (report.html).
-func NotesCell(v *analysis.VariantSummary) string { return notesCell(v) }
-
-// ServerCPUDeltaCell is v's requests per server CPU-second against the
-// baseline's (VariantSummary.ServerCPUComparison): "+98.12 %, significant
-// (p Holm 0.0040)", "baseline", or why nothing was compared ("-" without
-// two readings a side).
-func ServerCPUDeltaCell(v *analysis.VariantSummary) string {
-	c := v.ServerCPUComparison
-	switch {
-	case v.IsBaseline:
-		return "baseline"
-	case !c.Tested():
-		return "-"
-	}
-	verdict := "not significant"
-	if c.Significant {
-		verdict = "significant"
-	}
-	return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
-}
-
-// notesCell marks the best variant of a sweep, failed and client-bound
-// variants, those whose client CPUs other processes shared
-// (VariantSummary.OtherLoadReps), and those whose server CPUs were shared
-// or not loaded (ServerNotes).
-func notesCell(v *analysis.VariantSummary) string {
-	var notes []string
-	switch {
-	case v.Best:
-		notes = append(notes, "* best of "+v.Series+" (significantly faster than every other value)")
-	case v.Plateau:
-		notes = append(notes, "~ plateau of "+v.Series)
-	}
-	if v.FailedReps > 0 {
-		n := "FAILED"
-		if v.Stats.N > 1 {
-			n += fmt.Sprintf(" (%d of %d reps)", v.FailedReps, v.Stats.N)
+// Comparison is the answer of a run: per variant, the catalogue's
+// measures that out's variant tables show (results/measure).
+func Comparison(m *analysis.Report, out measure.Output) Table {
+	cols := measure.VariantColumns(m, out)
+	t := header(cols, "variant")
+	for i := range m.Summary.Variants {
+		x := measure.NewVariant(m, i)
+		row := []string{x.Name}
+		for _, c := range cols {
+			row = append(row, c.Text(c.OfVariant(x)))
 		}
-		notes = append(notes, n)
+		t.Add(row...)
 	}
-	if v.ClientBoundReps > 0 {
-		n := "CLIENT-BOUND"
-		if v.Stats.N > 1 {
-			n += fmt.Sprintf(" (%d of %d reps)", v.ClientBoundReps, v.Stats.N)
-		}
-		notes = append(notes, n)
-	}
-	if v.OtherLoadReps > 0 {
-		n := "OTHER LOAD"
-		if v.Stats.N > 1 {
-			n += fmt.Sprintf(" (%d of %d reps)", v.OtherLoadReps, v.Stats.N)
-		}
-		notes = append(notes, n)
-	}
-	notes = append(notes, ServerNotes(v)...)
-	return strings.Join(notes, ", ")
+	return t
 }
 
-// Comparison is the answer of a run: per variant the mean rate, its
-// spread and interval, the difference from the baseline and whether it is
-// significant, the p99 handshake time over all repetitions, errors, and,
-// when measured, the client's CPU µs per request (beside the rate),
-// requests per server CPU-second and notes.
-func Comparison(s *analysis.RunSummary) Table {
-	cols := []column{
-		{"variant", false, func(_ int, v *analysis.VariantSummary) string { return v.Name }},
-		{"n", true, func(_ int, v *analysis.VariantSummary) string { return strconv.Itoa(v.Stats.N) }},
-		{"mean req/s", true, func(_ int, v *analysis.VariantSummary) string { return MeanCell(v.Stats) }},
-		{"±stddev", true, func(_ int, v *analysis.VariantSummary) string { return stddevCell(v.Stats) }},
-		{"95 % CI", false, func(_ int, v *analysis.VariantSummary) string { return CICell(v.Stats) }},
-		{"Δ%", true, func(_ int, v *analysis.VariantSummary) string { return deltaCell(s, v) }},
-		{"p", true, func(_ int, v *analysis.VariantSummary) string {
-			if v.IsBaseline {
-				return ""
+// Repetitions has a row per repetition of every variant with the
+// catalogue's measures that out's repetition tables show; a variant
+// without any says so in the last cell.
+func Repetitions(m *analysis.Report, out measure.Output) Table {
+	cols := measure.RepColumns(m, out)
+	t := header(cols, "variant", "rep")
+	for i := range m.Run.Variants {
+		v := &m.Run.Variants[i]
+		if len(v.Reps) == 0 {
+			row := append([]string{v.Name, "-"}, make([]string, len(cols))...)
+			row[len(row)-1] = "no completed repetitions"
+			t.Add(row...)
+		}
+		for j := range v.Reps {
+			x := measure.NewRep(m, i, j)
+			row := []string{v.Name, strconv.Itoa(v.Reps[j].Index + 1)}
+			for _, c := range cols {
+				row = append(row, c.Text(c.OfRep(x)))
 			}
-			return format.PValue(v.Comparison)
-		}},
-		{"p Holm", true, func(_ int, v *analysis.VariantSummary) string {
-			if v.IsBaseline {
-				return ""
-			}
-			return format.PAdjusted(v.Comparison)
-		}},
-		{"MDE", true, func(_ int, v *analysis.VariantSummary) string {
-			if v.IsBaseline {
-				return ""
-			}
-			return MDECell(v)
-		}},
-		{"verdict", false, func(_ int, v *analysis.VariantSummary) string {
-			if v.IsBaseline {
-				return ""
-			}
-			return format.VerdictLine(v.Comparison, v.VerdictCaveat)
-		}},
-		{"p99 handshake ms", true, func(_ int, v *analysis.VariantSummary) string { return format.QuantileMillis(v.Handshake, 99) }},
-		{"errors", true, func(_ int, v *analysis.VariantSummary) string { return format.Count(v.Errors) }},
+			t.Add(row...)
+		}
 	}
-	var clientCPU, serverCPU, notes bool
-	for i := range s.Variants {
-		v := &s.Variants[i]
-		clientCPU = clientCPU || v.ClientCPUReps > 0
-		serverCPU = serverCPU || v.ServerCPUReps > 0
-		notes = notes || notesCell(v) != ""
+	return t
+}
+
+// header is a table's header: the names (the first left-aligned, the
+// rest right), then each column's label.
+func header(cols []measure.Column, names ...string) Table {
+	t := Table{Header: names, Right: make([]bool, len(names))}
+	for i := 1; i < len(names); i++ {
+		t.Right[i] = true
 	}
-	if clientCPU {
-		// Beside the rate: what each request cost the load generator.
-		cols = slices.Insert(cols, 3, column{"client µs/req", true, func(_ int, v *analysis.VariantSummary) string {
-			if x, ok := v.ClientMicrosPerRequest(); ok {
-				return format.Micros(x)
-			}
-			return "-"
-		}})
+	for _, c := range cols {
+		t.Header = append(t.Header, c.Label)
+		t.Right = append(t.Right, !c.Left)
 	}
-	if serverCPU {
-		cols = append(cols, column{"req/server cpu-s", true, func(_ int, v *analysis.VariantSummary) string {
-			if x, ok := v.RequestsPerServerCPU(); ok {
-				return format.Rate(x)
-			}
-			return "-"
-		}}, column{"Δ req/server cpu-s", false, func(_ int, v *analysis.VariantSummary) string { return ServerCPUDeltaCell(v) }})
-	}
-	if notes {
-		cols = append(cols, column{"notes", false, func(_ int, v *analysis.VariantSummary) string { return notesCell(v) }})
-	}
-	return buildTable(s, cols, allRows(s))
+	return t
 }
 
 // Probes has one row per variant and probe; ok is false when no
@@ -460,8 +338,8 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 		{"variant", false, func(_ int, v *analysis.VariantSummary) string { return v.Name }},
 		{axis, false, func(_ int, v *analysis.VariantSummary) string { return bar(v.Stats, scale, chartWidth) }},
 		{"mean req/s", true, func(_ int, v *analysis.VariantSummary) string { return MeanCell(v.Stats) }},
-		{"95 % CI", false, func(_ int, v *analysis.VariantSummary) string { return CICell(v.Stats) }},
-		{"Δ% vs baseline", true, func(_ int, v *analysis.VariantSummary) string { return deltaCell(s, v) }},
+		{"95 % CI", false, func(_ int, v *analysis.VariantSummary) string { return measure.CICell(v.Stats) }},
+		{"Δ% vs baseline", true, func(_ int, v *analysis.VariantSummary) string { return measure.DeltaCell(s, v) }},
 	}
 	return buildTable(s, cols, rows)
 }

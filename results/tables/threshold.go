@@ -1,9 +1,7 @@
 package tables
 
 import (
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
-	"strings"
 )
 
 // Thresholds lays the threshold checks out once, for the text and
@@ -19,24 +17,4 @@ func Thresholds(cs []analysis.ThresholdCheck) Table {
 		tb.Add(verdict, c.Threshold.Expr, c.Variant, c.Shown())
 	}
 	return tb
-}
-
-// ThresholdCell is the CSV "thresholds" cell of a variant's "all" row:
-// "pass", or "crossed: EXPR; EXPR" naming the thresholds it crossed
-// (MetricVs ones count for their Variant).
-func ThresholdCell(cs []analysis.ThresholdCheck, variant string) string {
-	var crossed []string
-	for _, c := range cs {
-		name := c.Variant
-		if c.Threshold.Metric == results.MetricVs {
-			name = c.Threshold.Variant
-		}
-		if name == variant && !c.Passed {
-			crossed = append(crossed, c.Threshold.Expr)
-		}
-	}
-	if len(crossed) == 0 {
-		return "pass"
-	}
-	return "crossed: " + strings.Join(crossed, "; ")
 }

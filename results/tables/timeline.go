@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 )
 
 // NoTimeline is what the reports say of a repetition stored before
@@ -67,39 +68,6 @@ func RangeWords(tl *diagnosis.Repetition) string {
 	return fmt.Sprintf("min %s / median %s / max %s req/s over %d intervals", format.Rate(r.Min), format.Rate(r.Median), format.Rate(r.Max), r.Intervals)
 }
 
-// RangeCell is a repetition's rate range in a table cell: "120.0 / 997.5
-// / 1,010.0" (min / median / max req/s), "no timeline", or "-" when no
-// interval was long enough.
-func RangeCell(tl *diagnosis.Repetition) string {
-	switch r := tl.Range; {
-	case tl.NoTimeline:
-		return "no timeline"
-	case r == nil:
-		return "-"
-	default:
-		return format.Rate(r.Min) + " / " + format.Rate(r.Median) + " / " + format.Rate(r.Max)
-	}
-}
-
-// StallsCell is a repetition's stalls in a table cell: "none", their
-// spans and rates ("3.0–5.0 s at 135.0 req/s"), "not judged", or "-"
-// without a timeline.
-func StallsCell(tl *diagnosis.Repetition) string {
-	switch {
-	case tl.NoTimeline:
-		return "-"
-	case !tl.StallsJudged:
-		return "not judged"
-	case len(tl.Stalls) == 0:
-		return "none"
-	}
-	var parts []string
-	for _, s := range tl.Stalls {
-		parts = append(parts, fmt.Sprintf("%s at %s req/s", StallSpan(s), format.Rate(s.Rate)))
-	}
-	return strings.Join(parts, ", ")
-}
-
 // StallWords words a repetition's stalls: "none", "3.0–5.0 s at 135.0
 // req/s (median 997.5)", or why they were not judged.
 func StallWords(tl *diagnosis.Repetition) string {
@@ -116,13 +84,7 @@ func StallWords(tl *diagnosis.Repetition) string {
 	case len(tl.Stalls) == 0:
 		return "none"
 	}
-	return fmt.Sprintf("%s (median %s req/s)", StallsCell(tl), format.Rate(tl.Stalls[0].Median))
-}
-
-// StallSpan is a stall's seconds, relative to the window's start:
-// "3.0–5.0 s".
-func StallSpan(s diagnosis.Stall) string {
-	return fmt.Sprintf("%.1f–%.1f s", s.Start.Seconds(), s.End.Seconds())
+	return fmt.Sprintf("%s (median %s req/s)", measure.StallsCell(tl), format.Rate(tl.Stalls[0].Median))
 }
 
 // TCPWords words one host's TCP counters over the window: its role, the

@@ -1,4 +1,4 @@
-package render
+package measure
 
 import (
 	"github.com/kaeload/kaeload/results"

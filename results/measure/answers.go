@@ -1,0 +1,110 @@
+package measure
+
+import (
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/stats"
+)
+
+// searchUnit names a search's score column by its objective's unit.
+var searchUnit = map[results.Objective]string{
+	results.ObjectiveRate: "req_per_s", results.ObjectiveRatePerCPU: "req_per_server_cpu_s", results.ObjectiveP99: "p99_handshake_ms",
+}
+
+// searchPoint is the search's point of the variant; nil when not visited.
+func searchPoint(x *Variant) *analysis.SearchPoint {
+	ss := x.R.Search
+	for k := range ss.Points {
+		if ss.Points[k].Variant == x.Name && ss.Points[k].Stats.N > 0 {
+			return &ss.Points[k]
+		}
+	}
+	return nil
+}
+
+// capacityOf is the capacity answer of the variant; nil without one.
+func capacityOf(x *Variant) *results.Capacity {
+	for k := range x.R.Capacities {
+		if x.R.Capacities[k].Variant == x.I {
+			return &x.R.Capacities[k]
+		}
+	}
+	return nil
+}
+
+// serverCPUStats reads a variant's requests per server CPU-second.
+func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
+	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
+}
+
+// serverCPUTested reads their comparison with the baseline's.
+func serverCPUTested(f func(c *stats.Comparison) Value) func(*Variant) Value {
+	return func(x *Variant) Value {
+		if x.S.IsBaseline || !x.S.ServerCPUComparison.Tested() {
+			return Value{}
+		}
+		return f(&x.S.ServerCPUComparison)
+	}
+}
+
+func hasThresholds(m *analysis.Report) bool { return len(m.Thresholds) > 0 }
+func isSearch(m *analysis.Report) bool      { return m.Search != nil }
+func isCapacity(m *analysis.Report) bool    { return m.Capacities != nil }
+func hasServerCPU(m *analysis.Report) bool {
+	for i := range m.Summary.Variants {
+		if m.Summary.Variants[i].ServerCPUStats.N > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// answers: the thresholds, a search's and a capacity search's answers
+// and requests per server CPU-second compared, in the runs that have them.
+var answers = []Measure{
+	{Key: "thresholds", JSONKey: "-", Show: CSV, When: hasThresholds,
+		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
+	{Key: "search_best", JSONKey: "-", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {
+		p, ss := searchPoint(x), x.R.Search
+		return If(p != nil, Truth(ss.Best >= 0 && ss.Points[ss.Best].Variant == x.Name))
+	}},
+	{Key: "search_score_%s", JSONKey: "-", Show: CSV, When: isSearch,
+		Each: func(m *analysis.Report) []string { return []string{searchUnit[m.Search.Search.Maximize]} },
+		Variant: func(x *Variant) Value {
+			return From(searchPoint(x), func(p *analysis.SearchPoint) Value { return F3(p.Stats.Mean) })
+		}},
+	{Key: "capacity_knee_per_s", JSONKey: "-", Show: CSV, When: isCapacity,
+		Variant: func(x *Variant) Value {
+			return From(capacityOf(x), func(c *results.Capacity) Value { return If(c.Knee > 0, F3(c.Knee)) })
+		}},
+	{Key: "capacity_fail_per_s", JSONKey: "-", Show: CSV, When: isCapacity,
+		Variant: func(x *Variant) Value {
+			return From(capacityOf(x), func(c *results.Capacity) Value { return If(c.Fail > 0, F3(c.Fail)) })
+		}},
+	{Key: "server_cpu_req_per_cpu_s", Show: JSON, Variant: func(x *Variant) Value {
+		st := x.S.ServerCPUStats
+		return If(st.N > 0, Object(&st))
+	}},
+	{Key: "server_cpu_comparison", Show: JSON, Variant: func(x *Variant) Value {
+		c := x.S.ServerCPUComparison
+		return If(x.S.ServerCPUStats.N > 0 && !x.S.IsBaseline, Object(&c))
+	}},
+	{Key: "server_cpu_mean_req_per_cpu_s", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUStats(func(st *stats.Stats) Value { return If(st.N > 0, F3(st.Mean)) })},
+	{Key: "server_cpu_ci95_low", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95Low)) })},
+	{Key: "server_cpu_ci95_high", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95High)) })},
+	{Key: "server_cpu_delta_pct", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUTested(func(c *stats.Comparison) Value { return F3(c.DeltaPct) })},
+	{Key: "server_cpu_p_value", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUTested(func(c *stats.Comparison) Value { return G(c.PValue) })},
+	{Key: "server_cpu_p_adjusted", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUTested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
+	{Key: "server_cpu_significant", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUTested(func(c *stats.Comparison) Value { return Truth(c.Significant) })},
+	{Key: "server_cpu_family", JSONKey: "-", Show: CSV, When: hasServerCPU,
+		Variant: serverCPUTested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
+}
+
+func kneeOf(c *results.Capacity) float64 { return c.Knee }

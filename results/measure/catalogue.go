@@ -1,0 +1,302 @@
+package measure
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// catalogue holds the measures in summary.csv's column order; the
+// JSON-only ones (JSON objects the CSV shows in columns of its own) sit
+// beside their columns.
+var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts)
+
+// counts: the window, its requests and errors.
+var counts = []Measure{
+	{Key: "reps", Show: JSON, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }},
+	{Key: "failed_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.FailedReps > 0, CountInt(x.S.FailedReps)) }},
+	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
+		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
+		Fact: fact("window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) })},
+	{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
+		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Requests) },
+		Variant: func(x *Variant) Value { return Count(x.Sum.Requests) }, Fact: fact("requests", 2, requestsLine)},
+	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
+		Metric: "kaeload_window_requests_per_second",
+		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
+	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
+	{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
+		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors.Total()) },
+		Variant: func(x *Variant) Value { return Count(x.Sum.Errors.Total()) }, Fact: fact("errors", 4, errorsLine)},
+	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare) }},
+	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
+		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
+		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) },
+		Fact:    fact("  %s", 5, errorClassLine)},
+	{Key: "resumed", Show: CSV | JSON,
+		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Resumed) },
+		Variant: func(x *Variant) Value { return Count(x.Sum.Resumed) }},
+}
+
+// errorClasses are the error classes' names, a family's values.
+func errorClasses(*analysis.Report) []string {
+	var out []string
+	for c := range results.NumErrorClasses {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+func errorClass(name string) results.ErrorClass {
+	for c := range results.NumErrorClasses {
+		if c.String() == name {
+			return c
+		}
+	}
+	return 0
+}
+
+// human writes a number with f, format.Missing when none.
+func human(f func(float64) string) func(Value) string {
+	return func(v Value) string {
+		if v.Kind == None {
+			return format.Missing
+		}
+		return f(v.F)
+	}
+}
+
+// plain writes a number as its CSV cell ("12.345"), for the tables.
+func plain(v Value) string {
+	if v.Kind == None {
+		return format.Missing
+	}
+	return v.Text()
+}
+
+// latency is the q-th percentile of one latency ("handshake"), of the
+// repetition's histogram and of the variant's repetitions merged; in an
+// open loop alone for "intended".
+func latency(name string, q int, label string, show Output, order, vorder int) Measure {
+	p := strconv.Itoa(q)
+	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
+		Rep: func(x *Rep) Value {
+			l := &x.Rep.Total.Latency
+			h := map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
+			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(h, float64(q)))
+		},
+		Variant: func(x *Variant) Value {
+			v := x.S
+			h := map[string]*results.Histogram{"connect": v.Connect, "handshake": v.Handshake, "ttfb": v.TTFB, "total": v.Total, "intended": v.Intended}[name]
+			return If(name != "intended" || v.Scheduled > 0, Quantile(h, float64(q)))
+		}}
+}
+
+// latencies: the percentiles of the latencies, the open loop's starts.
+var latencies = []Measure{
+	latency("connect", 50, "", JSON, 0, 0),
+	latency("connect", 99, "", JSON, 0, 0),
+	latency("handshake", 50, "", CSV|JSON, 0, 0),
+	latency("handshake", 99, "p99 handshake ms", CSV|JSON|Tables, 6, 11),
+	latency("ttfb", 50, "", JSON, 0, 0),
+	latency("ttfb", 99, "", JSON, 0, 0),
+	latency("total", 50, "", CSV|JSON, 0, 0),
+	latency("total", 99, "p99 total ms", CSV|JSON|Markdown, 7, 0),
+	{Key: "scheduled", Show: CSV | JSON,
+		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Scheduled)) },
+		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Scheduled)) }},
+	{Key: "missed", Show: CSV | JSON,
+		Rep:     func(x *Rep) Value { t := &x.Rep.Total; return If(t.Scheduled > 0, Count(t.Missed)) },
+		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Count(x.S.Missed)) }},
+	latency("intended", 50, "", CSV|JSON, 0, 0),
+	latency("intended", 99, "", CSV|JSON, 0, 0),
+}
+
+// fullCPU is the client's CPU seconds when every group was measured.
+func fullCPU(x *Rep) (float64, bool) {
+	c := x.A.ClientCPU
+	return c.Seconds, c.Measured == c.Groups && c.Groups > 0
+}
+
+// cpuAndClient: the client's and the server's CPU, the client's flags,
+// what it did outside the window and its memory.
+var cpuAndClient = []Measure{
+	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
+		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMax)) },
+		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) },
+		Human:   human(format.Percent)},
+	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
+		Rep: func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
+		Fact: fact("client cpu", 11, func(x *Rep) string {
+			if c := x.A.ClientCPU; c.Measured > 0 {
+				return clientCPULine(c, x.Rep.Total.Requests)
+			}
+			return ""
+		})},
+	{Key: "req_per_client_cpu_s", Show: CSV | JSON,
+		Rep: func(x *Rep) Value {
+			s, ok := fullCPU(x)
+			return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
+		}},
+	{Key: "client_us_per_request", Unit: "µs", Label: "client µs/req", Show: CSV | JSON | Tables, Order: 4, VOrder: 3, Sparse: true,
+		Rep: func(x *Rep) Value {
+			us, _, ok := x.A.ClientCPU.PerRequest(x.Rep.Total.Requests)
+			return If(ok, F3(us))
+		},
+		Variant: func(x *Variant) Value { us, ok := x.S.ClientMicrosPerRequest(); return If(ok, F3(us)) },
+		Human:   human(format.Micros)},
+	{Key: "server_cpu_s", Unit: "s", Label: "server cpu s", Show: CSV | JSON | Markdown, Order: 9,
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
+		},
+		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
+		Fact: fact("server cpu", 12, func(x *Rep) string {
+			if u := x.Rep.ServerCPU; u != nil {
+				return serverCPULine(u, x.Rep.Total.Requests)
+			}
+			return ""
+		}),
+		Human: human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
+	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {
+				return If(u.Seconds > 0, F3(float64(x.Rep.Total.Requests)/u.Seconds))
+			})
+		},
+		Variant: func(x *Variant) Value { r, ok := x.S.RequestsPerServerCPU(); return If(ok, F3(r)) }},
+	{Key: "client_bound", Show: CSV | JSON,
+		Rep:     func(x *Rep) Value { return Truth(len(x.A.ClientBoundGroups) > 0) },
+		Variant: func(x *Variant) Value { return Truth(x.S.ClientBoundReps > 0) }},
+	{Key: "client_bound_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.ClientBoundReps > 0, CountInt(x.S.ClientBoundReps)) }},
+	{Key: "other_load", Show: CSV | JSON,
+		Rep:     func(x *Rep) Value { return Truth(len(x.A.OtherLoadGroups) > 0) },
+		Variant: func(x *Variant) Value { return Truth(x.S.OtherLoadReps > 0) }},
+	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, CountInt(x.S.OtherLoadReps)) }},
+	{Key: "client_other_share", Unit: "share", Show: CSV | JSON,
+		Rep: func(x *Rep) Value {
+			return From(x.A.MostOthers, func(g *results.GroupCPU) Value { return F4(g.Others) })
+		}},
+	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value { return Words(busiest(x.A.MostOthers)) }},
+	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
+	{Key: "unanswered", Show: CSV | JSON,
+		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Outside.Unanswered.Total()) },
+		Variant: func(x *Variant) Value { return Count(x.Sum.Outside.Unanswered.Total()) },
+		Fact: fact("unanswered", 7, func(x *Rep) string {
+			if x.A.Unanswered == "" {
+				return ""
+			}
+			return x.A.Unanswered + " at the window's end"
+		})},
+	outside("warmup_responses", func(o *results.Outside) uint64 { return o.Warmup }),
+	outside("warmup_errors", (*results.Outside).WarmupErrorTotal),
+	outside("after_responses", func(o *results.Outside) uint64 { return o.Late }),
+	outside("after_errors", func(o *results.Outside) uint64 { return o.AfterClasses.Total() }),
+	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value { return Object(warmupJSON(&x.Rep.Total.Outside)) }},
+	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(afterJSON(&x.Rep.Total.Outside)) }},
+	{Key: "client_time_wait", Show: CSV | JSON,
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })
+		}, Fact: fact("time_wait", 16, timeWaitLine)},
+	{Key: "client_peak_rss_mib", Unit: "MiB", Show: CSV | JSON,
+		Rep: func(x *Rep) Value { t := &x.Rep.Total; return If(t.PeakRSS > 0, F3(float64(t.PeakRSS)/(1<<20))) }},
+	{Key: "client_kib_per_slot", Unit: "KiB", Show: CSV | JSON,
+		Rep:  func(x *Rep) Value { m, ok := x.Rep.SlotMemory(); return If(ok && m.Known, F3(m.PerSlot/1024)) },
+		Fact: fact("client memory", 15, memoryLine)},
+}
+
+// busiest is "comm pid N" of the busiest other process of g; "" for none.
+func busiest(g *results.GroupCPU) string {
+	if g == nil || len(g.Top) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s pid %d", g.Top[0].Comm, g.Top[0].PID)
+}
+
+// outside is a count of what the client did outside the window.
+func outside(key string, n func(*results.Outside) uint64) Measure {
+	return Measure{Key: key, Show: CSV | JSON,
+		Rep:     func(x *Rep) Value { return Count(n(&x.Rep.Total.Outside)) },
+		Variant: func(x *Variant) Value { return Count(n(&x.Sum.Outside)) }}
+}
+
+// repFailed is a repetition's failure, or a partial window's line.
+func repFailed(x *Rep) Value {
+	if x.A == nil {
+		return Words(x.Note)
+	}
+	return Words(x.Rep.Failed)
+}
+
+// variantFailed is "K of N reps" failed and, for a variant the run gave
+// up on, "not measured: REASON".
+func variantFailed(x *Variant) Value {
+	var parts []string
+	if x.S != nil && x.S.FailedReps > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d reps", x.S.FailedReps, x.S.Stats.N))
+	}
+	for _, nm := range x.R.Run.NotMeasured {
+		if nm.Variant == x.Name {
+			parts = append(parts, "not measured: "+nm.Reason)
+			break
+		}
+	}
+	return Words(strings.Join(parts, "; "))
+}
+
+// probeNames are the probes read in m's run, sorted: a family's values.
+func probeNames(m *analysis.Report) []string {
+	set := map[string]bool{}
+	for i := range m.Run.Variants {
+		for j := range m.Run.Variants[i].Reps {
+			for k := range m.Run.Variants[i].Reps[j].Probes {
+				set[k] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// probeOf is the variant's summary of probe name; nil without one.
+func probeOf(x *Variant) *analysis.ProbeSummary {
+	for i := range x.S.Probes {
+		if x.S.Probes[i].Name == x.Param {
+			return &x.S.Probes[i]
+		}
+	}
+	return nil
+}
+
+// probes: each probe's delta over the window and per request.
+var probes = []Measure{
+	{Key: "probe.%s.delta", JSONKey: "-", Show: CSV, Each: probeNames,
+		Fact: fact("probe %s", 17, func(x *Rep) string {
+			p, ok := x.Rep.Probes[x.Param]
+			if !ok {
+				return ""
+			}
+			return probeLine(p, x.Rep.Total.Requests)
+		}),
+		Rep: func(x *Rep) Value {
+			p, ok := x.Rep.Probes[x.Param]
+			return If(ok && p.Error == "", G(p.Delta()))
+		},
+		Variant: func(x *Variant) Value {
+			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })
+		}},
+	{Key: "probe.%s.per_request", JSONKey: "-", Show: CSV, Each: probeNames,
+		Rep: func(x *Rep) Value {
+			p, ok := x.Rep.Probes[x.Param]
+			n := x.Rep.Total.Requests
+			return If(ok && p.Error == "" && n > 0, F6(p.Delta()/float64(n)))
+		},
+		Variant: func(x *Variant) Value {
+			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })
+		}},
+	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(probesJSON(x.S.Probes))) }},
+}

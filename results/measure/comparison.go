@@ -1,0 +1,205 @@
+package measure
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
+)
+
+// tested reads a variant compared with the baseline by a test that ran.
+func tested(f func(c *stats.Comparison) Value) func(*Variant) Value {
+	return func(x *Variant) Value {
+		if x.S.IsBaseline || !x.S.Comparison.Tested() {
+			return Value{}
+		}
+		return f(&x.S.Comparison)
+	}
+}
+
+// notBaseline is f's cell for a variant compared, "" for the baseline.
+func notBaseline(f func(*analysis.VariantSummary) string) func(*Variant) Value {
+	return func(x *Variant) Value {
+		if x.S.IsBaseline {
+			return Words("")
+		}
+		return Words(f(x.S))
+	}
+}
+
+// comparison: a variant's rate over its repetitions and its comparison
+// with the baseline (VariantSummary.Stats, .Comparison).
+var comparison = []Measure{
+	{Key: "n", JSONKey: "-", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }, Human: plain},
+	{Key: "mean_req_per_s", JSONKey: "-", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
+		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)) }},
+	{Key: "stddev", JSONKey: "-", Unit: "req/s", Label: "±stddev", Show: CSV | Text | Markdown, VOrder: 4,
+		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 1, F3(x.S.Stats.StdDev)) }},
+	{Key: "ci95_low", JSONKey: "-", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95Low)) }},
+	{Key: "ci95_high", JSONKey: "-", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95High)) }},
+	{Key: "ci95", JSONKey: "-", Label: "95 % CI", Show: Text | Markdown, VOrder: 5, Left: true,
+		Variant: func(x *Variant) Value { return Words(CICell(x.S.Stats)) }, Human: words},
+	{Key: "delta_pct", JSONKey: "-", Unit: "%", Show: CSV, Variant: func(x *Variant) Value {
+		s := x.R.Summary
+		ok := !x.S.IsBaseline && x.S.Stats.N > 0 && s.Baseline >= 0 && s.Variants[s.Baseline].Stats.N > 0
+		return If(ok, F3(x.S.Comparison.DeltaPct))
+	}},
+	{Key: "delta", JSONKey: "-", Label: "Δ%", Show: Text | Markdown, VOrder: 6,
+		Variant: func(x *Variant) Value { return Words(DeltaCell(x.R.Summary, x.S)) }, Human: words},
+	{Key: "p_value", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PValue) })},
+	{Key: "p", JSONKey: "-", Label: "p", Show: Text | Markdown, VOrder: 7, Human: words,
+		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.PValue(v.Comparison) })},
+	{Key: "significant", JSONKey: "-", Show: CSV, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Truth(x.S.Comparison.Significant)) }},
+	{Key: "test", JSONKey: "-", Show: CSV, Variant: func(x *Variant) Value {
+		if x.S.IsBaseline {
+			return Words("baseline")
+		}
+		return Words(x.S.Comparison.Test)
+	}},
+	{Key: "p_adjusted", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
+	{Key: "p_holm", JSONKey: "-", Label: "p Holm", Show: Text | Markdown, VOrder: 8, Human: words,
+		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.PAdjusted(v.Comparison) })},
+	{Key: "adjustment", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Words(c.Adjustment) })},
+	{Key: "family", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
+	{Key: "mde_pct", JSONKey: "-", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
+	{Key: "mde", JSONKey: "-", Label: "MDE", Show: Text | Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
+	{Key: "verdict", Label: "verdict", Show: Text | Markdown | JSON, VOrder: 10, Left: true, Human: words,
+		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.VerdictLine(v.Comparison, v.VerdictCaveat) })},
+	{Key: "equivalence_bound_pct", JSONKey: "-", Unit: "%", Show: CSV,
+		Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, F3(c.EquivalenceBoundPct)) })},
+	{Key: "equivalence_margin_pct", JSONKey: "-", Unit: "%", Show: CSV,
+		Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, G(c.EquivalenceMarginPct)) })},
+	{Key: "equivalent", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, Truth(c.Equivalent)) })},
+	{Key: "plateau", Show: CSV | JSON, Variant: func(x *Variant) Value { return If(x.S.Series != "", Truth(x.S.Plateau)) }},
+	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
+	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat) }},
+	{Key: "mde_spread", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.MDESpread) }},
+	{Key: "req_per_server_cpu_delta", JSONKey: "-", Label: "Δ req/server cpu-s", Show: Text | Markdown, VOrder: 14, Left: true, Sparse: true, Human: words,
+		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
+	{Key: "notes", JSONKey: "-", Label: "notes", Show: Text | Markdown, VOrder: 15, Left: true, Sparse: true, Human: words,
+		Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
+}
+
+// anyServerCPU says whether any variant of m has requests per server
+// CPU-second, as the column beside this one does.
+func anyServerCPU(m *analysis.Report) bool {
+	for i := range m.Summary.Variants {
+		if _, ok := m.Summary.Variants[i].RequestsPerServerCPU(); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// CICell is a 95 % interval in a table cell: "lo .. hi", "n/a (why)" or "-".
+func CICell(st stats.Stats) string {
+	switch {
+	case st.HasCI:
+		return format.Rate(st.CI95Low) + " .. " + format.Rate(st.CI95High)
+	case st.N > 0:
+		return "n/a (" + st.NoCI + ")"
+	}
+	return format.Missing
+}
+
+// DeltaCell is the Δ % of v against the baseline of s.
+func DeltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
+	if v.IsBaseline {
+		return "baseline"
+	}
+	if v.Stats.N == 0 || s.Baseline < 0 || s.Variants[s.Baseline].Stats.N == 0 {
+		return format.Missing
+	}
+	return format.Delta(v.Comparison.DeltaPct)
+}
+
+// MDECell is v's MDE with the repetitions that inflate it, when one does
+// (VariantSummary.MDESpread): "±180.85 % (spread: baseline rep 2 …)".
+func MDECell(v *analysis.VariantSummary) string {
+	if v.MDESpread == "" {
+		return format.MDE(v.Comparison)
+	}
+	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread + ")"
+}
+
+// ServerCPUDeltaCell is v's requests per server CPU-second against the
+// baseline's: "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-".
+func ServerCPUDeltaCell(v *analysis.VariantSummary) string {
+	c := v.ServerCPUComparison
+	switch {
+	case v.IsBaseline:
+		return "baseline"
+	case !c.Tested():
+		return format.Missing
+	}
+	verdict := "not significant"
+	if c.Significant {
+		verdict = "significant"
+	}
+	return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
+}
+
+// ofN is " (K of N reps)" for a variant of several repetitions.
+func ofN(k int, v *analysis.VariantSummary) string {
+	if v.Stats.N > 1 {
+		return fmt.Sprintf(" (%d of %d reps)", k, v.Stats.N)
+	}
+	return ""
+}
+
+// NotesCell marks the best variant of a sweep, failed and client-bound
+// variants, those whose client CPUs other processes shared, and those
+// whose server CPUs were shared or not loaded (ServerNotes).
+func NotesCell(v *analysis.VariantSummary) string {
+	var notes []string
+	switch {
+	case v.Best:
+		notes = append(notes, "* best of "+v.Series+" (significantly faster than every other value)")
+	case v.Plateau:
+		notes = append(notes, "~ plateau of "+v.Series)
+	}
+	for _, f := range []struct {
+		label string
+		k     int
+	}{{"FAILED", v.FailedReps}, {"CLIENT-BOUND", v.ClientBoundReps}, {"OTHER LOAD", v.OtherLoadReps}} {
+		if f.k > 0 {
+			notes = append(notes, f.label+ofN(f.k, v))
+		}
+	}
+	return strings.Join(append(notes, ServerNotes(v)...), ", ")
+}
+
+// ServerNotes are v's notes on the server's CPUs: SHARED CPUS and NOT
+// SATURATED, with how many repetitions.
+func ServerNotes(v *analysis.VariantSummary) []string {
+	var notes []string
+	if v.ServerSharedReps > 0 {
+		notes = append(notes, "SHARED CPUS: "+strings.Join(v.ServerShared, ", ")+ofN(v.ServerSharedReps, v))
+	}
+	if v.NotSaturatedReps > 0 {
+		notes = append(notes, "NOT SATURATED"+ofN(v.NotSaturatedReps, v))
+	}
+	return notes
+}
+
+// thresholdCell is "pass", or "crossed: EXPR; EXPR" naming the
+// thresholds the variant crossed (MetricVs ones count for their Variant).
+func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
+	var crossed []string
+	for _, c := range cs {
+		name := c.Variant
+		if c.Threshold.Metric == results.MetricVs {
+			name = c.Threshold.Variant
+		}
+		if name == variant && !c.Passed {
+			crossed = append(crossed, c.Threshold.Expr)
+		}
+	}
+	if len(crossed) == 0 {
+		return "pass"
+	}
+	return "crossed: " + strings.Join(crossed, "; ")
+}

@@ -1,0 +1,347 @@
+package measure
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/diagnosis"
+)
+
+// Fields is a JSON object that keeps its fields' order.
+type Fields []Field
+
+// Field is one field of Fields.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// MarshalJSON writes f as an object in order.
+func (f Fields) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, fd := range f {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(fd.Key)
+		v, err := json.Marshal(fd.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Set sets the field at the dotted path to v, making the objects on the
+// way; a nil v only makes them.
+func (f *Fields) Set(path string, v any) {
+	head, rest, nested := strings.Cut(path, ".")
+	for i := range *f {
+		if fd := &(*f)[i]; fd.Key == head {
+			if nested {
+				fd.Value.(*Fields).Set(rest, v)
+			} else if v != nil {
+				fd.Value = v
+			}
+			return
+		}
+	}
+	if nested {
+		sub := &Fields{}
+		*f = append(*f, Field{head, sub})
+		sub.Set(rest, v)
+	} else if v != nil {
+		*f = append(*f, Field{head, v})
+	}
+}
+
+// RepJSON is repetition x as JSON: its 1-based number, then every
+// measure JSON shows.
+func RepJSON(x *Rep) Fields {
+	f := Fields{{"rep", x.Rep.Index + 1}}
+	for _, c := range Columns(x.R, JSON) {
+		if name := c.JSONName(); name != "" && c.Rep != nil {
+			f.Set(name, c.OfRep(x).JSON())
+		}
+	}
+	return f
+}
+
+// VariantJSON is variant x as JSON: its name, then every measure JSON
+// shows.
+func VariantJSON(x *Variant) Fields {
+	f := Fields{{"name", x.Name}}
+	for _, c := range Columns(x.R, JSON) {
+		if name := c.JSONName(); name != "" && c.Variant != nil {
+			f.Set(name, c.OfVariant(x).JSON())
+		}
+	}
+	return f
+}
+
+// timelineJSON: a repetition's timeline and what its analysis found, in
+// JSON alone (the CSV's timeline columns sum them up).
+var timelineJSON = []Measure{
+	{Key: "no_timeline", Show: JSON, Rep: func(x *Rep) Value { return If(x.A.Timeline.NoTimeline, Truth(true)) }},
+	{Key: "interval_s", Unit: "s", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return G(x.A.Timeline.Interval.Seconds()) })},
+	{Key: "rate_range", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Range) })},
+	{Key: "stalls", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(stallsJSON(x.A.Timeline.Stalls)) })},
+	{Key: "stalls_judged", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return If(x.A.Timeline.StallsJudged, Truth(true)) })},
+	{Key: "timeline", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(pointsJSON(x.Rep.Timeline.Points)) })},
+	{Key: "tcp", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(tcpJSON(x.A.Timeline.Hosts)) })},
+	{Key: "diagnoses", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Diagnoses) })},
+	{Key: "not_attributable", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(hostOnlyJSON(x.A.Timeline.HostOnly)) })},
+	{Key: "traffic", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Traffic) })},
+	{Key: "listener", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Listener) })},
+	{Key: "not_judged", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Unjudged) })},
+}
+
+// hasTimeline reads a repetition that has a timeline.
+func hasTimeline(f func(*Rep) Value) func(*Rep) Value {
+	return func(x *Rep) Value {
+		if x.A.Timeline.NoTimeline || x.Rep.Timeline == nil {
+			return Value{}
+		}
+		return f(x)
+	}
+}
+
+// PhaseJSON is what a repetition's client did in a phase outside its
+// window: responses by status class, errors by class; CutOff, after the
+// window only, the requests in flight that never completed.
+type PhaseJSON struct {
+	Responses     uint64              `json:"responses"`
+	Status        map[string]uint64   `json:"status,omitempty"`
+	Errors        uint64              `json:"errors"`
+	ErrorsByClass results.ErrorCounts `json:"errors_by_class,omitzero"`
+	CutOff        uint64              `json:"cut_off,omitempty"`
+}
+
+func warmupJSON(o *results.Outside) PhaseJSON {
+	return PhaseJSON{Responses: o.Warmup, Status: statusJSON(o.WarmupStatus), Errors: o.WarmupErrorTotal(), ErrorsByClass: o.WarmupClasses}
+}
+
+func afterJSON(o *results.Outside) PhaseJSON {
+	return PhaseJSON{Responses: o.Late, Status: statusJSON(o.LateStatus), Errors: o.AfterClasses.Total(), ErrorsByClass: o.AfterClasses, CutOff: o.Abandoned}
+}
+
+// statusJSON keys the status classes that occurred: "2xx" … "5xx", "other".
+func statusJSON(st [6]uint64) map[string]uint64 {
+	var m map[string]uint64
+	for i, n := range st {
+		if n == 0 {
+			continue
+		}
+		if m == nil {
+			m = map[string]uint64{}
+		}
+		k := "other"
+		if i > 0 {
+			k = strconv.Itoa(i) + "xx"
+		}
+		m[k] = n
+	}
+	return m
+}
+
+// StallJSON is one stall: its seconds from the window's start and its rate.
+type StallJSON struct {
+	StartS    float64 `json:"start_s"`
+	EndS      float64 `json:"end_s"`
+	ReqPerSec float64 `json:"req_per_s"`
+}
+
+func stallsJSON(ss []diagnosis.Stall) []StallJSON {
+	var out []StallJSON
+	for _, s := range ss {
+		out = append(out, StallJSON{StartS: s.Start.Seconds(), EndS: s.End.Seconds(), ReqPerSec: s.Rate})
+	}
+	return out
+}
+
+// PointJSON is one interval of a timeline: seconds from the window's
+// start, counts, latency percentiles in ms and CPU shares (0..1).
+type PointJSON struct {
+	StartS        float64             `json:"start_s"`
+	LengthS       float64             `json:"length_s"`
+	Requests      uint64              `json:"requests"`
+	Errors        uint64              `json:"errors"`
+	ErrorsByClass results.ErrorCounts `json:"errors_by_class,omitzero"`
+	Started       uint64              `json:"started"`
+	HandshakeP50  *float64            `json:"handshake_p50_ms,omitempty"`
+	HandshakeP99  *float64            `json:"handshake_p99_ms,omitempty"`
+	TotalP50      *float64            `json:"total_p50_ms,omitempty"`
+	TotalP99      *float64            `json:"total_p99_ms,omitempty"`
+	ClientBusy    *float64            `json:"client_busy,omitempty"`
+	ClientCPUs    *float64            `json:"client_cpus_busy,omitempty"`
+	ServerBusy    *float64            `json:"server_busy,omitempty"`
+}
+
+// millis is d in milliseconds; nil for 0 (none).
+func millis(d time.Duration) *float64 {
+	if d == 0 {
+		return nil
+	}
+	v := float64(d) / float64(time.Millisecond)
+	return &v
+}
+
+func pointsJSON(ps []results.Point) []PointJSON {
+	var out []PointJSON
+	for _, p := range ps {
+		out = append(out, PointJSON{StartS: p.Start.Seconds(), LengthS: p.Length.Seconds(), Requests: p.Requests,
+			Errors: p.Errors.Total(), ErrorsByClass: p.Errors, Started: p.Started,
+			HandshakeP50: millis(p.HandshakeP50), HandshakeP99: millis(p.HandshakeP99), TotalP50: millis(p.TotalP50), TotalP99: millis(p.TotalP99),
+			ClientBusy: p.ProcessBusy, ClientCPUs: p.CPUsBusy, ServerBusy: p.ServerBusy})
+	}
+	return out
+}
+
+// TCPHostJSON is one host's TCP counters over a window: whose namespace
+// it is, each counter's growth, and the counters not available with why.
+type TCPHostJSON struct {
+	Client       bool              `json:"client,omitempty"`
+	Server       bool              `json:"server,omitempty"`
+	Shared       bool              `json:"shared,omitempty"`
+	Deltas       map[string]uint64 `json:"deltas"`
+	Unread       map[string]int    `json:"intervals_not_read,omitempty"`
+	NotAvailable map[string]string `json:"not_available,omitempty"`
+}
+
+func tcpJSON(hs []diagnosis.HostCounts) map[string]TCPHostJSON {
+	var out map[string]TCPHostJSON
+	for i := range hs {
+		h := &hs[i]
+		if out == nil {
+			out = map[string]TCPHostJSON{}
+		}
+		out[h.Name] = TCPHostJSON{Client: h.Client, Server: h.Server, Shared: h.Shared, Deltas: h.Values, Unread: h.Unread, NotAvailable: h.Unavailable}
+	}
+	return out
+}
+
+// HostOnlyJSON is a kernel counter change on a host that the run's own
+// connections do not show: Text says so in words.
+type HostOnlyJSON struct {
+	Rule     string              `json:"rule"`
+	Title    string              `json:"title"`
+	Text     string              `json:"text"`
+	Counters []diagnosis.Counter `json:"counters,omitempty"`
+}
+
+func hostOnlyJSON(hs []diagnosis.HostOnly) []HostOnlyJSON {
+	var out []HostOnlyJSON
+	for i := range hs {
+		h := &hs[i]
+		out = append(out, HostOnlyJSON{Rule: h.Rule, Title: h.Title, Text: h.Line(), Counters: h.Counters})
+	}
+	return out
+}
+
+// ProbeJSON is one probe over a variant's repetitions: the good readings
+// (N), the failed ones and the first failure, the mean delta and the
+// delta per request (absent when they completed no request).
+type ProbeJSON struct {
+	Name       string   `json:"name"`
+	N          int      `json:"n"`
+	Failed     int      `json:"failed,omitempty"`
+	FirstError string   `json:"first_error,omitempty"`
+	MeanDelta  float64  `json:"mean_delta"`
+	PerRequest *float64 `json:"per_request,omitempty"`
+}
+
+func probesJSON(ps []analysis.ProbeSummary) []ProbeJSON {
+	var out []ProbeJSON
+	for _, p := range ps {
+		pj := ProbeJSON{Name: p.Name, N: p.N, Failed: p.Failed, FirstError: p.FirstError, MeanDelta: p.MeanDelta}
+		if p.HasPerRequest {
+			per := p.PerRequest
+			pj.PerRequest = &per
+		}
+		out = append(out, pj)
+	}
+	return out
+}
+
+// UnmarshalJSON reads an object in order; nested objects become Fields,
+// arrays []any and numbers float64.
+func (f *Fields) UnmarshalJSON(b []byte) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	v, err := decode(d)
+	if err != nil {
+		return err
+	}
+	fs, ok := v.(Fields)
+	if !ok {
+		return fmt.Errorf("measure fields: not an object")
+	}
+	*f = fs
+	return nil
+}
+
+func decode(d *json.Decoder) (any, error) {
+	t, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t {
+	case json.Delim('{'):
+		fs := Fields{}
+		for d.More() {
+			k, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := decode(d)
+			if err != nil {
+				return nil, err
+			}
+			fs = append(fs, Field{k.(string), v})
+		}
+		_, err := d.Token()
+		return fs, err
+	case json.Delim('['):
+		out := []any{}
+		for d.More() {
+			v, err := decode(d)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		_, err := d.Token()
+		return out, err
+	}
+	return t, nil
+}
+
+// Get is the value at the dotted path; nil when absent.
+func (f Fields) Get(path string) any {
+	head, rest, nested := strings.Cut(path, ".")
+	for _, fd := range f {
+		if fd.Key != head {
+			continue
+		}
+		if !nested {
+			return fd.Value
+		}
+		switch sub := fd.Value.(type) {
+		case Fields:
+			return sub.Get(rest)
+		case *Fields:
+			return sub.Get(rest)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package measure
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+)
+
+// serverUse reads a repetition's server CPUs; none when not recorded.
+func serverUse(f func(u *results.ServerCPUUse) Value) func(*Rep) Value {
+	return func(x *Rep) Value {
+		if x.A.ServerCPUs == nil {
+			return Value{}
+		}
+		return f(x.A.ServerCPUs)
+	}
+}
+
+// ofReps is "K of N reps" when k > 0.
+func ofReps(k, n int) Value { return If(k > 0, Words(fmt.Sprintf("%d of %d reps", k, n))) }
+
+// serverCPUs: the server's CPUs and whether the window loaded it.
+var serverCPUs = []Measure{
+	{Key: "server_cpus", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *results.ServerCPUUse) Value { return Words(u.CPUs) })},
+	{Key: "server_cpus_busy", JSONKey: "-", Unit: "share", Show: CSV,
+		Rep: serverUse(func(u *results.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) })},
+	{Key: "server_cpus_other_share", JSONKey: "-", Unit: "share", Show: CSV,
+		Rep: serverUse(func(u *results.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) })},
+	{Key: "server_cpus_busiest", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *results.ServerCPUUse) Value {
+		if len(u.Top) == 0 {
+			return Value{}
+		}
+		return Words(fmt.Sprintf("%s pid %d", u.Top[0].Comm, u.Top[0].PID))
+	})},
+	{Key: "server_other_load", JSONKey: "-", Show: CSV,
+		Rep:     serverUse(func(u *results.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
+		Variant: func(x *Variant) Value { return ofReps(x.S.ServerOtherLoadReps, x.S.Stats.N) }},
+	{Key: "shared_cpus", JSONKey: "-", Show: CSV,
+		Rep: serverUse(func(u *results.ServerCPUUse) Value {
+			var common []string
+			for _, s := range u.Shared {
+				common = append(common, s.Common)
+			}
+			return Words(strings.Join(common, ";"))
+		}),
+		Variant: func(x *Variant) Value {
+			s := x.S
+			return If(s.ServerSharedReps > 0, Words(fmt.Sprintf("%s (%d of %d reps)", strings.Join(s.ServerShared, "; "), s.ServerSharedReps, s.Stats.N)))
+		}},
+	{Key: "not_saturated", JSONKey: "-", Show: CSV,
+		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged, Truth(s.NotSaturated)) },
+		Variant: func(x *Variant) Value {
+			return If(x.S.SaturationReps > 0, Words(fmt.Sprintf("%d of %d reps", x.S.NotSaturatedReps, x.S.SaturationReps)))
+		}},
+	{Key: "little_req_per_s", JSONKey: "-", Unit: "req/s", Show: CSV,
+		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged && s.LittleRate > 0, F3(s.LittleRate)) }},
+	{Key: "server_cpus", Show: JSON, Rep: func(x *Rep) Value { return Object(serverCPUsJSON(x.A)) },
+		Variant: func(x *Variant) Value { return Object(serverVariantJSON(x.S)) }},
+	{Key: "saturation", Show: JSON, Rep: func(x *Rep) Value { return Object(saturationJSON(x.A)) }},
+}
+
+// ServerCPUsVariantJSON is a variant's server-side verdicts in a
+// SummaryJSON (VariantSummary.ServerSharedReps and the fields beside it).
+type ServerCPUsVariantJSON struct {
+	// OtherLoadReps counts the repetitions with OTHER LOAD on the
+	// server's CPUs, SharedCPUReps those in which a client group ran on
+	// them, SharedReps those with either; Shared says how; SharedInMost
+	// is true when that was most of the repetitions (a verdict then
+	// says "shared CPUs").
+	OtherLoadReps int      `json:"other_load_reps"`
+	SharedCPUReps int      `json:"shared_cpu_reps"`
+	SharedReps    int      `json:"shared_reps"`
+	Shared        []string `json:"shared,omitempty"`
+	SharedInMost  bool     `json:"shared_in_most"`
+	// SaturationReps counts the repetitions judged for saturation,
+	// NotSaturatedReps those NOT SATURATED.
+	SaturationReps   int `json:"saturation_reps"`
+	NotSaturatedReps int `json:"not_saturated_reps"`
+}
+
+// ServerCPUsJSON is how the server's CPUs were used in a repetition
+// (results.ServerCPUUse): shares of their time 0..1, absent when not read.
+type ServerCPUsJSON struct {
+	CPUs       string               `json:"cpus"`
+	Host       string               `json:"host,omitempty"`
+	Busy       *float64             `json:"busy,omitempty"`
+	Server     *float64             `json:"server,omitempty"`
+	Kaeload    *float64             `json:"kaeload,omitempty"`
+	Interrupts *float64             `json:"interrupts,omitempty"`
+	Others     *float64             `json:"others,omitempty"`
+	Busiest    []results.ProcessCPU `json:"busiest,omitempty"`
+	OtherLoad  bool                 `json:"other_load"`
+	Shared     []SharedCPUJSON      `json:"shared,omitempty"`
+	// Lines are the repetition's OTHER LOAD on the server and SHARED
+	// CPUS lines (RepReport), those it has.
+	Lines []string `json:"lines,omitempty"`
+}
+
+// SharedCPUJSON is a client group on the server's CPUs.
+type SharedCPUJSON struct {
+	Group  int    `json:"group"`
+	CPUs   string `json:"cpus"`
+	Common string `json:"common"`
+}
+
+// SaturationJSON is whether a repetition loaded the server
+// (analysis.Saturation); present only when judged.
+type SaturationJSON struct {
+	ServerBusy    float64  `json:"server_busy"`
+	CPUsBusy      *float64 `json:"cpus_busy,omitempty"`
+	ClientBound   bool     `json:"client_bound"`
+	Accelerator   string   `json:"accelerator,omitempty"`
+	Connections   int      `json:"connections"`
+	MeanLatencyMs float64  `json:"mean_latency_ms"`
+	LittleReqPerS float64  `json:"little_req_per_s"`
+	ReqPerS       float64  `json:"req_per_s"`
+	NotSaturated  bool     `json:"not_saturated"`
+	// Line is NotSaturatedLine, when NotSaturated.
+	Line string `json:"line,omitempty"`
+}
+
+// serverVariantJSON is vs's ServerCPUsVariantJSON, nil when no
+// repetition was judged or had its server's CPUs recorded.
+func serverVariantJSON(vs *analysis.VariantSummary) *ServerCPUsVariantJSON {
+	if vs.SaturationReps == 0 && vs.ServerSharedReps == 0 {
+		return nil
+	}
+	return &ServerCPUsVariantJSON{OtherLoadReps: vs.ServerOtherLoadReps, SharedCPUReps: vs.SharedCPUReps, SharedReps: vs.ServerSharedReps,
+		Shared: vs.ServerShared, SharedInMost: vs.ServerSharedInMost(), SaturationReps: vs.SaturationReps, NotSaturatedReps: vs.NotSaturatedReps}
+}
+
+// serverCPUsJSON is how a repetition used the server's CPUs; nil when
+// not recorded.
+func serverCPUsJSON(ra *analysis.RepReport) *ServerCPUsJSON {
+	u := ra.ServerCPUs
+	if u == nil {
+		return nil
+	}
+	sj := &ServerCPUsJSON{CPUs: u.CPUs, Host: u.Host, Busiest: u.Top, OtherLoad: u.OtherLoad}
+	if u.Measured {
+		f := func(x float64) *float64 { return &x }
+		sj.Busy, sj.Kaeload, sj.Interrupts, sj.Others = f(u.Busy), f(u.Kaeload), f(u.Interrupts), f(u.Others)
+		if u.HasServer {
+			sj.Server = f(u.Server)
+		}
+	}
+	for _, s := range u.Shared {
+		sj.Shared = append(sj.Shared, SharedCPUJSON{Group: s.Group, CPUs: s.CPUs, Common: s.Common})
+	}
+	for _, l := range []string{ra.ServerOtherLoad, ra.SharedCPUs} {
+		if l != "" {
+			sj.Lines = append(sj.Lines, l)
+		}
+	}
+	return sj
+}
+
+// saturationJSON is whether a repetition loaded the server; nil when
+// not judged.
+func saturationJSON(ra *analysis.RepReport) *SaturationJSON {
+	s := ra.Saturation
+	if !s.Judged {
+		return nil
+	}
+	sj := &SaturationJSON{ServerBusy: s.Server, ClientBound: s.ClientBound, Accelerator: s.Accelerator, Connections: s.Connections,
+		MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate, NotSaturated: s.NotSaturated, Line: ra.NotSaturated}
+	if s.HasCPUsBusy {
+		b := s.CPUsBusy
+		sj.CPUsBusy = &b
+	}
+	return sj
+}
