@@ -106,66 +106,38 @@ type Prediction struct {
 // Draws and Seed fix the parametric resample behind the ranges, so that
 // a prediction is deterministic.
 const (
-	Draws = 4000
+	Draws = 2000
 	Seed  = 40
 )
-
-// estimate is a mean, its standard error and the degrees of freedom of
-// its Student-t distribution (df 0: exact).
-type estimate struct {
-	mean, se float64
-	df       int
-}
 
 // Predict fits a and b (least squares of the CPU per request on r over
 // every window), β (the mean busy fraction of the CPU-saturated windows)
 // and D (the mean of T·(1−r) over the device-bound windows, else the
 // given capacity), then r*, T* and their ranges.
 func Predict(in Input) Prediction {
-	p := Prediction{Status: OK}
+	var p Prediction
 	if p.Status, p.Window = check(in); p.Status != OK {
 		return p
 	}
-	ws := in.Windows
-	p.Model.CPUs = ws[0].CPUs
-	p.Ratios = distinct(ws)
-	if p.Ratios < 2 {
+	if p.Ratios = distinct(in.Windows); p.Ratios < 2 {
 		p.Status = TooFewRatios
 		return p
 	}
-	mean, slope := fitLine(ws)
-	beta, dev := busyAndCapacity(ws)
-	p.BetaFrom, p.CapacityFrom = FromWindows, FromWindows
-	if beta.df < 0 {
-		beta, p.BetaFrom = estimate{mean: 1}, Assumed
-	}
-	if dev.df < 0 && in.Capacity > 0 {
-		dev, p.CapacityFrom = estimate{mean: in.Capacity}, in.CapacityFrom
-	}
-	x := xbar(ws)
-	p.Model.B = mean.mean - slope.mean*x
-	p.Model.A = p.Model.B + slope.mean
-	p.Model.Beta, p.Model.Capacity = beta.mean, dev.mean
-	if !(p.Model.A > 0 && p.Model.B > 0) || math.IsInf(p.Model.A, 0) || math.IsInf(p.Model.B, 0) {
-		p.Status = BadFit
+	p.Model, p.BetaFrom, p.CapacityFrom = fit(in.Windows, in)
+	if !valid(p.Model) {
+		p.Status, p.Model.Capacity = BadFit, 0
 		return p
 	}
-	if dev.df < 0 {
-		p.Status, p.CapacityFrom, p.Model.Capacity = NoCapacity, "", 0
+	if p.CapacityFrom == "" {
+		p.Status = NoCapacity
 		p.Needs = []Code{NeedDeviceWindow, NeedScenarioCapacity, NeedSpeedFile}
 		return p
 	}
-	p.Ranged = mean.df > 0 && beta.df != 0 && dev.df != 0
-	p.resample(mean, slope, x, beta, dev)
-	if !finite(p.Ratio.Low, p.Ratio.High, p.Rate.Low, p.Rate.High, p.A.Low, p.A.High,
-		p.B.Low, p.B.High, p.Beta.Low, p.Beta.High, p.Capacity.Low, p.Capacity.High) {
-		p.Status = BadFit
-	}
+	p.resample(in)
 	p.Sides = p.Model.Sides()
 	return p
 }
 
-// check validates the input: finite values in range, one CPU count.
 func check(in Input) (Code, int) {
 	if !(in.Capacity >= 0) || math.IsInf(in.Capacity, 0) {
 		return BadCapacity, 0
@@ -200,102 +172,121 @@ func distinct(ws []Window) int {
 	return len(slices.Compact(rs))
 }
 
-func xbar(ws []Window) float64 {
-	var s float64
-	for _, w := range ws {
-		s += w.Ratio
-	}
-	return s / float64(len(ws))
+// valid says the model's numbers are finite and its CPU costs positive
+// (a capacity of 0 stands for an unknown one).
+func valid(m Model) bool {
+	return m.A > 0 && m.B > 0 && m.Beta > 0 && m.Capacity >= 0 && finite(m.A, m.B, m.Beta, m.Capacity, m.cpuBound(0), m.cpuBound(1))
 }
 
-// fitLine fits CPUPerRequest = m + s·(r − r̄) by least squares and returns
-// the estimates of m (the mean) and s (the slope, a − b); the two are
-// independent, with n − 2 degrees of freedom.
-func fitLine(ws []Window) (mean, slope estimate) {
-	n, x := float64(len(ws)), xbar(ws)
+// fit is the point fit. β is 1 (Assumed) when no window saturated the
+// CPUs; D is 0 and its source "" when neither a window nor in gives it.
+func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
+	n, x := float64(len(ws)), 0.0
 	var y, sxx, sxy float64
 	for _, w := range ws {
-		y += w.CPUPerRequest / n
+		x, y = x+w.Ratio/n, y+w.CPUPerRequest/n
 	}
+	var busy, caps []float64
 	for _, w := range ws {
 		sxx += (w.Ratio - x) * (w.Ratio - x)
 		sxy += (w.Ratio - x) * (w.CPUPerRequest - y)
-	}
-	s := sxy / sxx
-	var rss float64
-	for _, w := range ws {
-		e := w.CPUPerRequest - y - s*(w.Ratio-x)
-		rss += e * e
-	}
-	df := len(ws) - 2
-	if df == 0 {
-		return estimate{mean: y}, estimate{mean: s}
-	}
-	sigma := math.Sqrt(rss / float64(df))
-	return estimate{y, sigma / math.Sqrt(n), df}, estimate{s, sigma / math.Sqrt(sxx), df}
-}
-
-// busyAndCapacity estimates β from the CPU-saturated windows and D from
-// the device-bound ones (CPUs not saturated, r < 1); df −1 when none.
-func busyAndCapacity(ws []Window) (beta, dev estimate) {
-	var busy, caps []float64
-	for _, w := range ws {
 		if w.Saturated {
 			busy = append(busy, w.Busy)
 		} else if w.Ratio < 1 {
 			caps = append(caps, w.Rate*(1-w.Ratio))
 		}
 	}
-	return meanOf(busy), meanOf(caps)
+	slope := sxy / sxx
+	m = Model{B: y - slope*x, A: y + slope*(1-x), CPUs: ws[0].CPUs, Beta: 1, Capacity: in.Capacity}
+	betaFrom, capFrom = Assumed, in.CapacityFrom
+	if len(busy) > 0 {
+		m.Beta, betaFrom = mean(busy), FromWindows
+	}
+	if len(caps) > 0 {
+		m.Capacity, capFrom = mean(caps), FromWindows
+	} else if in.Capacity == 0 {
+		capFrom = ""
+	}
+	return m, betaFrom, capFrom
 }
 
-func meanOf(xs []float64) estimate {
-	n := float64(len(xs))
-	var m, ss float64
+func mean(xs []float64) float64 {
+	var m float64
 	for _, x := range xs {
-		m += x / n
+		m += x / float64(len(xs))
 	}
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	if len(xs) < 2 {
-		return estimate{mean: m, df: len(xs) - 1}
-	}
-	return estimate{m, math.Sqrt(ss / (n - 1) / n), len(xs) - 1}
+	return m
 }
 
-// resample sets the ranges: the 2.5th and 97.5th percentiles of r*, T*
-// and the parameters over Draws seeded draws of the parameters from their
-// Student-t distributions (a and b from one regression, sharing its
-// scale), widened to hold the point estimates.
-func (p *Prediction) resample(mean, slope estimate, x float64, beta, dev estimate) {
+// noise is the relative noise of the rate and of the CPU per request
+// between repetitions at one ratio (the pooled standard deviation of
+// their logarithms) and its degrees of freedom: windows less ratios.
+func noise(ws []Window) (rate, cpu float64, df int) {
+	byRatio := map[float64][]Window{}
+	for _, w := range ws {
+		byRatio[w.Ratio] = append(byRatio[w.Ratio], w)
+	}
+	for _, g := range byRatio {
+		var lt, lc float64
+		for _, w := range g {
+			lt, lc = lt+math.Log(w.Rate)/float64(len(g)), lc+math.Log(w.CPUPerRequest)/float64(len(g))
+		}
+		for _, w := range g {
+			rate += (math.Log(w.Rate) - lt) * (math.Log(w.Rate) - lt)
+			cpu += (math.Log(w.CPUPerRequest) - lc) * (math.Log(w.CPUPerRequest) - lc)
+		}
+	}
+	if df = len(ws) - len(byRatio); df == 0 {
+		return 0, 0, 0
+	}
+	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
+}
+
+// resample sets the ranges, from a seeded parametric bootstrap: Draws
+// times, every window's rate and CPU per request are scaled by noise
+// drawn at the measured spread between repetitions (Student-t, through a
+// shared χ² scale), its busy fraction with them (busy = T·c/N), and the
+// model is fitted again. Refitting keeps what the estimates share (β and
+// a both see the CPU per request), so their correlation. The ranges are
+// the draws' 2.5th and 97.5th percentiles, widened to hold the point
+// estimates. Without repetitions there is no spread: Ranged is false and
+// the ranges are points.
+func (p *Prediction) resample(in Input) {
+	sr, sc, df := noise(in.Windows)
+	p.Ranged = df > 0
 	rng := rand.New(rand.NewPCG(Seed, Seed))
-	var as, bs, betas, devs, ratios, rates []float64
-	for range Draws {
-		u := scale(rng, mean.df)
-		mn, s := mean.mean+u*mean.se*rng.NormFloat64(), slope.mean+u*slope.se*rng.NormFloat64()
-		m := Model{B: mn - s*x, CPUs: p.Model.CPUs}
-		m.A = m.B + s
-		m.Beta = beta.mean + scale(rng, beta.df)*beta.se*rng.NormFloat64()
-		m.Capacity = dev.mean + scale(rng, dev.df)*dev.se*rng.NormFloat64()
-		if !(m.A > 0 && m.B > 0 && m.Beta > 0 && m.Capacity > 0) {
+	ws := slices.Clone(in.Windows)
+	var draws [6][]float64 // a, b, β, D, r*, T*
+	for i := 0; i < Draws && p.Ranged; i++ {
+		u := scale(rng, df)
+		for j, w := range in.Windows {
+			fr, fc := math.Exp(u*sr*rng.NormFloat64()), math.Exp(u*sc*rng.NormFloat64())
+			ws[j].Rate, ws[j].CPUPerRequest, ws[j].Busy = w.Rate*fr, w.CPUPerRequest*fc, w.Busy*fr*fc
+		}
+		m, _, _ := fit(ws, in)
+		if !valid(m) {
 			continue
 		}
 		r, t := m.Best()
-		as, bs, betas, devs = append(as, m.A), append(bs, m.B), append(betas, m.Beta), append(devs, m.Capacity)
-		ratios, rates = append(ratios, r), append(rates, t)
+		for k, v := range []float64{m.A, m.B, m.Beta, m.Capacity, r, t} {
+			draws[k] = append(draws[k], v)
+		}
 	}
-	r, t := p.Model.Best()
-	p.A, p.B = spread(p.Model.A, as), spread(p.Model.B, bs)
-	p.Beta, p.Capacity = spread(p.Model.Beta, betas), spread(p.Model.Capacity, devs)
-	p.Ratio, p.Rate = spread(r, ratios), spread(t, rates)
+	m := p.Model
+	r, t := m.Best()
+	rgs := []*Range{&p.A, &p.B, &p.Beta, &p.Capacity, &p.Ratio, &p.Rate}
+	for k, v := range []float64{m.A, m.B, m.Beta, m.Capacity, r, t} {
+		*rgs[k] = spread(v, draws[k])
+	}
 }
 
 // scale is the factor that turns a normal draw into a Student-t draw with
-// df degrees of freedom: sqrt(df/χ²_df); 1 for df ≤ 0 (se is 0 there).
+// df degrees of freedom: sqrt(df/χ²_df), χ² summed from df normal draws,
+// or above 30 by Wilson and Hilferty's cube (so many windows stay cheap).
 func scale(rng *rand.Rand, df int) float64 {
-	if df <= 0 {
-		return 1
+	if df > 30 {
+		k := 2 / (9 * float64(df))
+		return math.Pow(max(1-k+rng.NormFloat64()*math.Sqrt(k), 0.1), -1.5)
 	}
 	var chi float64
 	for range df {
