@@ -94,8 +94,8 @@ type Prediction struct {
 	Capacity     Range  `json:"capacity"`
 	BetaFrom     Source `json:"beta_from,omitempty"`
 	CapacityFrom Source `json:"capacity_from,omitempty"`
-	// Ranged says every fitted parameter had a spread, so the ranges of
-	// Ratio and Rate reflect all of them.
+	// Ranged says the windows had repetitions, so the ranges carry their
+	// spread; without, the ranges are points.
 	Ranged bool `json:"ranged"`
 	// Ratio and Rate are r* and T*, Sides the bounds on each side of r*.
 	Ratio Range  `json:"ratio"`
@@ -125,11 +125,11 @@ func Predict(in Input) Prediction {
 	}
 	p.Model, p.BetaFrom, p.CapacityFrom = fit(in.Windows, in)
 	if !valid(p.Model) {
-		p.Status, p.Model.Capacity = BadFit, 0
+		p.Status = BadFit
 		return p
 	}
-	if p.CapacityFrom == "" {
-		p.Status = NoCapacity
+	if p.Model.Capacity == 0 {
+		p.Status, p.CapacityFrom = NoCapacity, ""
 		p.Needs = []Code{NeedDeviceWindow, NeedScenarioCapacity, NeedSpeedFile}
 		return p
 	}
@@ -179,7 +179,7 @@ func valid(m Model) bool {
 }
 
 // fit is the point fit. β is 1 (Assumed) when no window saturated the
-// CPUs; D is 0 and its source "" when neither a window nor in gives it.
+// CPUs; D is in.Capacity when no window was device-bound.
 func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	n, x := float64(len(ws)), 0.0
 	var y, sxx, sxy float64
@@ -204,8 +204,6 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	}
 	if len(caps) > 0 {
 		m.Capacity, capFrom = mean(caps), FromWindows
-	} else if in.Capacity == 0 {
-		capFrom = ""
 	}
 	return m, betaFrom, capFrom
 }

@@ -288,3 +288,30 @@ func decode(b []byte) []Window {
 	}
 	return ws
 }
+
+// TestCapacityPrecedence: a device-bound window's D wins over a given
+// one; a given one with no source named still counts.
+func TestCapacityPrecedence(t *testing.T) {
+	m := Model{A: 1.30e-3, B: 0.35e-3, Beta: 0.95, CPUs: 1, Capacity: 600}
+	p := Predict(Input{Windows: synth(m, fiveRatios, 1, 0, nil), Capacity: 900, CapacityFrom: FromScenario})
+	if p.CapacityFrom != FromWindows || !near(p.Model.Capacity, 600, 1e-9) {
+		t.Errorf("D %g from %s, want 600 from the windows", p.Model.Capacity, p.CapacityFrom)
+	}
+	sat := synth(Model{A: 2e-3, B: 1e-3, Beta: 0.9, CPUs: 4, Capacity: 1e5}, fiveRatios, 1, 0, nil)
+	if p := Predict(Input{Windows: sat, Capacity: 5000}); p.Status != OK || p.Model.Capacity != 5000 {
+		t.Errorf("status %s D %g, want ok 5000", p.Status, p.Model.Capacity)
+	}
+}
+
+// TestDeterministic: the same windows give the same ranges, whatever ran
+// before (the resample has its own seed).
+func TestDeterministic(t *testing.T) {
+	m := Model{A: 1.30e-3, B: 0.35e-3, Beta: 0.95, CPUs: 1, Capacity: 600}
+	in := Input{Windows: synth(m, fiveRatios, 3, 0.03, rand.New(rand.NewPCG(7, 7)))}
+	first := Predict(in)
+	_ = Predict(Input{Windows: synth(m, fiveRatios, 2, 0.05, rand.New(rand.NewPCG(8, 8)))})
+	again := Predict(in)
+	if first.Ratio != again.Ratio || first.Rate != again.Rate || first.Ratio.Low == first.Ratio.High {
+		t.Errorf("r* %v then %v, T* %v then %v", first.Ratio, again.Ratio, first.Rate, again.Rate)
+	}
+}
