@@ -2,6 +2,7 @@ package softratio
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -92,12 +93,22 @@ func TestMessage(t *testing.T) {
 	m := Model{A: 1.30e-3, B: 0.35e-3, Beta: 0.95, CPUs: 1, Capacity: 600}
 	p := Predict(Input{Windows: synth(m, fiveRatios, 1, 0, nil)})
 	got := Message(p)
-	want := "best soft ratio 49 predicted (49–49), peak 1169 req/s: below it the device limits at 600 ops/s, above it the server's CPU at 0.35 → 1.30 ms per request"
+	want := "best soft ratio 49 predicted, peak 1169 req/s: below it the device limits at 600 ops/s, above it the server's CPU at 0.35 → 1.30 ms per request"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	if len(p.Sides) != 2 || !near(p.Sides[0].To, p.Ratio.Value, 1e-12) || p.Sides[1].From != p.Sides[0].To {
 		t.Errorf("sides %v do not meet at r* %g", p.Sides, p.Ratio.Value)
+	}
+	p = Predict(Input{Windows: synth(m, fiveRatios, 3, 0.02, rand.New(rand.NewPCG(3, 3)))})
+	if got := Message(p); !strings.HasPrefix(got, fmt.Sprintf("best soft ratio %.0f predicted (%.0f–%.0f), peak",
+		100*p.Ratio.Value, 100*p.Ratio.Low, 100*p.Ratio.High)) || p.Ratio.Low == p.Ratio.High {
+		t.Errorf("with repetitions: %q", got)
+	}
+	cpu := Model{A: 2e-3, B: 1e-3, Beta: 0.9, CPUs: 4, Capacity: 1e5}
+	p = Predict(Input{Windows: synth(cpu, fiveRatios, 1, 0, nil), Capacity: 1e5})
+	if got, want := Message(p), "best soft ratio 0 predicted, peak 3600 req/s: at every ratio the server's CPU at 1.00 → 2.00 ms per request"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
 
