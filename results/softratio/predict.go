@@ -1,6 +1,7 @@
 package softratio
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -220,21 +221,25 @@ func mean(xs []float64) float64 {
 // between repetitions at one ratio (the pooled standard deviation of
 // their logarithms) and its degrees of freedom: windows less ratios.
 func noise(ws []Window) (rate, cpu float64, df int) {
-	byRatio := map[float64][]Window{}
-	for _, w := range ws {
-		byRatio[w.Ratio] = append(byRatio[w.Ratio], w)
-	}
-	for _, g := range byRatio {
-		var lt, lc float64
-		for _, w := range g {
-			lt, lc = lt+math.Log(w.Rate)/float64(len(g)), lc+math.Log(w.CPUPerRequest)/float64(len(g))
+	sorted := slices.Clone(ws)
+	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
+	groups := 0
+	for g := sorted; len(g) > 0; groups++ {
+		n := 1
+		for n < len(g) && g[n].Ratio == g[0].Ratio {
+			n++
 		}
-		for _, w := range g {
+		var lt, lc float64
+		for _, w := range g[:n] {
+			lt, lc = lt+math.Log(w.Rate)/float64(n), lc+math.Log(w.CPUPerRequest)/float64(n)
+		}
+		for _, w := range g[:n] {
 			rate += (math.Log(w.Rate) - lt) * (math.Log(w.Rate) - lt)
 			cpu += (math.Log(w.CPUPerRequest) - lc) * (math.Log(w.CPUPerRequest) - lc)
 		}
+		g = g[n:]
 	}
-	if df = len(ws) - len(byRatio); df == 0 {
+	if df = len(ws) - groups; df == 0 {
 		return 0, 0, 0
 	}
 	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
