@@ -18,8 +18,12 @@ type Window struct {
 	// Busy is the server's CPUs' busy fraction, CPUs their count.
 	Busy float64 `json:"busy"`
 	CPUs int     `json:"cpus"`
-	// Saturated says the server's CPUs were the bottleneck.
-	Saturated bool `json:"saturated"`
+	// Saturated says the server's CPUs were the bottleneck; OtherBound
+	// that something else set the rate (kaeload's CPUs, the connections
+	// in flight), so the window gives neither β nor D, only its CPU per
+	// request. A window with neither, at r < 1, was device-bound.
+	Saturated  bool `json:"saturated"`
+	OtherBound bool `json:"other_bound,omitempty"`
 }
 
 // Source says where a parameter came from.
@@ -191,9 +195,11 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	for _, w := range ws {
 		sxx += (w.Ratio - x) * (w.Ratio - x)
 		sxy += (w.Ratio - x) * (w.CPUPerRequest - y)
-		if w.Saturated {
+		switch {
+		case w.OtherBound:
+		case w.Saturated:
 			busy = append(busy, w.Busy)
-		} else if w.Ratio < 1 {
+		case w.Ratio < 1:
 			caps = append(caps, w.Rate*(1-w.Ratio))
 		}
 	}

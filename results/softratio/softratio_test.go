@@ -308,6 +308,14 @@ func TestCapacityPrecedence(t *testing.T) {
 	if p.CapacityFrom != FromWindows || !near(p.Model.Capacity, 600, 1e-9) {
 		t.Errorf("D %g from %s, want 600 from the windows", p.Model.Capacity, p.CapacityFrom)
 	}
+	ws := synth(m, fiveRatios, 1, 0, nil)
+	for i := range ws {
+		ws[i].Rate *= 0.5 // the client limits every window: no D, no β
+		ws[i].OtherBound, ws[i].Saturated = true, false
+	}
+	if p := Predict(Input{Windows: ws}); p.Status != NoCapacity || p.BetaFrom != Assumed || !near(p.Model.A, m.A, 1e-9) {
+		t.Errorf("client-bound windows: status %s β from %s a %g", p.Status, p.BetaFrom, p.Model.A)
+	}
 	sat := synth(Model{A: 2e-3, B: 1e-3, Beta: 0.9, CPUs: 4, Capacity: 1e5}, fiveRatios, 1, 0, nil)
 	if p := Predict(Input{Windows: sat, Capacity: 5000}); p.Status != OK || p.Model.Capacity != 5000 {
 		t.Errorf("status %s D %g, want ok 5000", p.Status, p.Model.Capacity)
