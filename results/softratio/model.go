@@ -1,0 +1,92 @@
+package softratio
+
+import "math"
+
+// Model is the async-offload model: T(r) = min(N·β/(b + r·(a−b)), D/(1−r)).
+type Model struct {
+	// A and B are the server's CPU-seconds per request at r = 1 (all in
+	// software) and at r = 0 (all offloaded).
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+	// Beta is the busy fraction the server's CPUs reach when they are the
+	// bottleneck, CPUs their count N.
+	Beta float64 `json:"beta"`
+	CPUs int     `json:"cpus"`
+	// Capacity is the device's capacity D in operations per second.
+	Capacity float64 `json:"capacity"`
+}
+
+// CPU is the server's CPU-seconds per request at soft ratio r.
+func (m Model) CPU(r float64) float64 { return m.B + r*(m.A-m.B) }
+
+// cpuBound and deviceBound are the two bounds on the rate at r.
+func (m Model) cpuBound(r float64) float64    { return float64(m.CPUs) * m.Beta / m.CPU(r) }
+func (m Model) deviceBound(r float64) float64 { return m.Capacity / (1 - r) }
+
+// Rate is the predicted rate T(r) in requests per second.
+func (m Model) Rate(r float64) float64 { return math.Min(m.cpuBound(r), m.deviceBound(r)) }
+
+// cross is the ratio where the two bounds meet (not clamped; NaN when
+// they never do).
+func (m Model) cross() float64 {
+	nb := float64(m.CPUs) * m.Beta
+	return (nb - m.Capacity*m.B) / (nb + m.Capacity*(m.A-m.B))
+}
+
+// Best is the ratio r* that maximizes Rate and the rate T* there. When
+// offload costs the CPU as much as software or more (a ≤ b) both bounds
+// rise with r and r* = 1; otherwise r* is where they meet, clamped to [0, 1].
+func (m Model) Best() (ratio, rate float64) {
+	ratio = 1
+	if m.A > m.B {
+		ratio = min(max(m.cross(), 0), 1)
+	}
+	return ratio, m.Rate(ratio)
+}
+
+// Bound names what limits the rate.
+type Bound string
+
+// The bounds.
+const (
+	// BoundDevice: the device, at Capacity operations per second.
+	BoundDevice Bound = "device"
+	// BoundCPU: the server's CPUs, at CPU(r) seconds per request.
+	BoundCPU Bound = "cpu"
+)
+
+// Side is a span of soft ratios [From, To] over which one bound holds.
+type Side struct {
+	Bound Bound   `json:"bound"`
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+}
+
+// Sides splits [0, 1] where the bounds cross and names the one that holds
+// on each part, lowest ratios first.
+func (m Model) Sides() []Side {
+	cuts := []float64{0, 1}
+	if c := m.cross(); c > 0 && c < 1 {
+		cuts = []float64{0, c, 1}
+	}
+	var sides []Side
+	for i := 1; i < len(cuts); i++ {
+		mid := (cuts[i-1] + cuts[i]) / 2
+		b := BoundCPU
+		if m.deviceBound(mid) < m.cpuBound(mid) {
+			b = BoundDevice
+		}
+		sides = append(sides, Side{Bound: b, From: cuts[i-1], To: cuts[i]})
+	}
+	return sides
+}
+
+// Curve is Rate at n+1 evenly spaced ratios from 0 to 1 (n ≥ 1), for
+// drawing the model over a measured sweep.
+func (m Model) Curve(n int) (ratios, rates []float64) {
+	for i := 0; i <= n; i++ {
+		r := float64(i) / float64(n)
+		ratios, rates = append(ratios, r), append(rates, m.Rate(r))
+	}
+	return ratios, rates
+}
