@@ -366,7 +366,8 @@ func (s *Session) Close() {
 // "script" and perf script's output. A perf that cannot run gives
 // "unavailable REASON", or "failed STATUS", its error lines, "paranoid N"
 // and "end". Its input closing stops perf early. Its files live in a
-// temporary directory that it removes.
+// temporary directory that it removes; perf.data is copied first to
+// $KAELOAD_PERF_DATA where that is set (for perf report).
 func script(pids []int, limit time.Duration) string {
 	ps := make([]string, len(pids))
 	for i, p := range pids {
@@ -425,6 +426,7 @@ sed 's/^/err /' "$d/err"
 echo scripting
 echo script
 perf script -i "$d/perf.data" -F comm,pid,tid,ip,sym,dso 2>/dev/null
+[ -z "$KAELOAD_PERF_DATA" ] || cp "$d/perf.data" "$KAELOAD_PERF_DATA" 2>/dev/null
 `
 
 // tail keeps the last lines a command wrote to stderr.
