@@ -229,7 +229,7 @@ func FuzzParsePerfScript(f *testing.F) {
 		if libs != rec.Samples || stacks != rec.Samples {
 			t.Errorf("libraries %d, stacks %d, samples %d", libs, stacks, rec.Samples)
 		}
-		if len(rec.Stacks) > results.ProfileStacks || len(rec.Libraries) > results.ProfileLibraries || len(rec.Functions) > results.ProfileFunctions {
+		if len(rec.Stacks) > results.ProfileStacks || len(rec.Libraries) > results.ProfileLibraries || len(rec.Functions) > results.ProfileFunctions || len(rec.Packages) > results.ProfilePackages {
 			t.Errorf("over the bounds: %d stacks, %d libraries, %d functions", len(rec.Stacks), len(rec.Libraries), len(rec.Functions))
 		}
 	})
