@@ -17,46 +17,94 @@ const (
 	// ProfileLibraries is how many libraries a repetition keeps (the
 	// rest are counted under OtherLibraries).
 	ProfileLibraries = 40
+	// ProfilePackages is how many Go packages a repetition keeps.
+	ProfilePackages = 200
 )
 
 // OtherStacks names the folded stack that counts the samples of the
 // stacks beyond ProfileStacks; OtherLibraries the library that counts
-// those beyond ProfileLibraries.
+// those beyond ProfileLibraries; OtherPackages the package that counts
+// those beyond ProfilePackages.
 const (
 	OtherStacks    = "[other stacks]"
 	OtherLibraries = "[other libraries]"
+	OtherPackages  = "[other packages]"
 )
 
-// DefaultCryptoLibraries are the library name prefixes whose samples are
-// the crypto share (ProfileSpec.Crypto) unless the scenario gives its own:
-// OpenSSL's libcrypto and libssl, BoringSSL's and GmSSL's, the KAE engine
-// and its user-space driver (kae.so, libwd, UADK's libraries), the Intel
-// QAT engine, provider and driver (qatengine.so, qatprovider.so,
-// libqat, libusdm), and the HiSilicon kernel crypto drivers (hisi_hpre,
-// hisi_sec2, hisi_zip; "[hisi_hpre]" in perf).
-var DefaultCryptoLibraries = []string{"libcrypto", "libssl", "libgmssl", "kae", "libkae", "libwd", "uadk", "libhisi", "qat", "libqat", "libusdm", "[hisi_", "[qat"}
+// DefaultCryptoLibraries is what counts as crypto (ProfileSpec.Crypto)
+// unless the scenario says: OpenSSL's, BoringSSL's and GmSSL's libraries,
+// the KAE engine and UADK (kae.so, libwd*, libhisi*), Intel QAT's engine,
+// provider and drivers, the HiSilicon and QAT kernel modules, and Go's
+// crypto packages (the standard library's, its fips140 core, x/crypto).
+var DefaultCryptoLibraries = []string{"libcrypto", "libssl", "libgmssl", "kae", "libkae", "libwd*", "libhisi*", "qatengine", "qatprovider", "libqat*", "libusdm*", "[hisi_", "[qat", "[intel_qat]", "crypto/...", "golang.org/x/crypto/..."}
 
 // ProfileSpec says that the run profiled the server (server.profile) and
-// how: the sampling rate and which libraries count as crypto.
+// how: the sampling rate and what counts as crypto.
 type ProfileSpec struct {
 	// Rate is perf's sampling rate in Hz (samples per CPU-second).
 	Rate int `json:"rate_hz"`
-	// Crypto are the library name prefixes whose samples are the crypto
-	// share (DefaultCryptoLibraries unless the scenario lists its own).
+	// Crypto is what counts as crypto (IsCrypto, IsCryptoPackage):
+	// DefaultCryptoLibraries unless the scenario lists its own.
 	Crypto []string `json:"crypto_libraries"`
 }
 
-// IsCrypto reports whether the library name (as ServerProfile.Libraries
-// names it: "libcrypto.so.3", "kernel", "[hisi_hpre]") starts with one of
-// the spec's crypto prefixes, case ignored.
+// IsCrypto reports whether a library (as ServerProfile.Libraries names
+// it: "libcrypto.so.3", "kernel", "[hisi_hpre]") is crypto, case ignored:
+// an entry names it exactly, less any ".so" suffix and version
+// ("libcrypto" is libcrypto.so.3, not libcrypto-legacy.so); one ending in
+// "*", or a "[" left open ("[hisi_"), is a prefix.
 func (s *ProfileSpec) IsCrypto(library string) bool {
 	l := strings.ToLower(library)
-	for _, p := range s.Crypto {
-		if p != "" && strings.HasPrefix(l, strings.ToLower(p)) {
+	if i := strings.Index(l, ".so"); i > 0 && (len(l) == i+3 || l[i+3] == '.') {
+		l = l[:i]
+	}
+	for _, e := range s.Crypto {
+		e = strings.ToLower(e)
+		switch {
+		case strings.Contains(e, "/") || e == "":
+		case strings.HasSuffix(e, "*") || strings.HasPrefix(e, "[") && !strings.HasSuffix(e, "]"):
+			if strings.HasPrefix(l, strings.TrimSuffix(e, "*")) {
+				return true
+			}
+		case l == e:
 			return true
 		}
 	}
 	return false
+}
+
+// IsCryptoPackage reports whether a Go package's functions are crypto:
+// an entry with a "/" is a package path, "P/..." P and every package
+// under it; a leading "vendor/" (the standard library's copy of
+// golang.org/x/crypto) is ignored.
+func (s *ProfileSpec) IsCryptoPackage(pkg string) bool {
+	pkg = strings.TrimPrefix(pkg, "vendor/")
+	for _, e := range s.Crypto {
+		if !strings.Contains(e, "/") {
+			continue
+		}
+		if tree, ok := strings.CutSuffix(e, "/..."); ok && (pkg == tree || strings.HasPrefix(pkg, tree+"/")) || pkg == e {
+			return true
+		}
+	}
+	return false
+}
+
+// CryptoSamples counts p's crypto samples: those in crypto libraries,
+// and those in functions of crypto packages of the other libraries.
+func (s *ProfileSpec) CryptoSamples(p *ServerProfile) uint64 {
+	var n uint64
+	for _, l := range p.Libraries {
+		if s.IsCrypto(l.Name) {
+			n += l.Samples
+		}
+	}
+	for _, g := range p.Packages {
+		if !s.IsCrypto(g.Library) && s.IsCryptoPackage(g.Name) {
+			n += g.Samples
+		}
+	}
+	return n
 }
 
 // ServerProfile is where the server's CPU went during one measured
@@ -88,6 +136,11 @@ type ServerProfile struct {
 	// instruction's DSO by base name ("libcrypto.so.3"), the kernel as
 	// "kernel", an unresolved one as "[unknown]".
 	Libraries []ProfileCount `json:"libraries,omitempty"`
+	// Packages are the samples by Go package of the sampled function
+	// ("crypto/internal/fips140/bigmod") and library, most first, at most
+	// ProfilePackages (the rest under OtherPackages); none for functions
+	// outside a Go package.
+	Packages []ProfileFunction `json:"packages,omitempty"`
 	// Functions are the functions with the most samples of their own
 	// (the sampled instruction's symbol), at most ProfileFunctions, most
 	// first; an unresolved symbol is "[unknown]" in its library.

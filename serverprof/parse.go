@@ -24,12 +24,13 @@ const Unknown = "[unknown]"
 type frame struct{ lib, fn string }
 
 // Profile counts perf samples: by library and function of the sampled
-// instruction, and by folded call stack. The zero Profile is empty and
-// ready to use.
+// instruction, by its Go package, and by folded call stack. The zero
+// Profile is empty and ready to use.
 type Profile struct {
 	samples uint64
 	libs    map[string]uint64
 	funcs   map[frame]uint64
+	pkgs    map[frame]uint64 // by library and Go package
 	stacks  map[string]uint64
 }
 
@@ -39,7 +40,7 @@ func (p *Profile) Samples() uint64 { return p.samples }
 // add counts one sample whose call chain is chain, leaf first.
 func (p *Profile) add(chain []frame) {
 	if p.libs == nil {
-		p.libs, p.funcs, p.stacks = map[string]uint64{}, map[frame]uint64{}, map[string]uint64{}
+		p.libs, p.funcs, p.pkgs, p.stacks = map[string]uint64{}, map[frame]uint64{}, map[frame]uint64{}, map[string]uint64{}
 	}
 	if len(chain) == 0 {
 		chain = []frame{{Unknown, Unknown}}
@@ -47,6 +48,9 @@ func (p *Profile) add(chain []frame) {
 	p.samples++
 	p.libs[chain[0].lib]++
 	p.funcs[chain[0]]++
+	if pkg := GoPackage(chain[0].lib, chain[0].fn); pkg != "" {
+		p.pkgs[frame{chain[0].lib, pkg}]++
+	}
 	if len(chain) > results.ProfileDepth {
 		chain = chain[:results.ProfileDepth]
 	}
@@ -117,6 +121,27 @@ func readLine(br *bufio.Reader) (string, error) {
 			return string(b), err
 		}
 	}
+}
+
+// GoPackage is the Go package of the function fn in library lib
+// ("crypto/internal/fips140/bigmod" for its "….addMulVVW2048"): fn up to
+// the first "." after its last "/", both before any "[" or "(" (type
+// arguments and receivers); "" for the kernel's and other symbols that
+// are not Go's.
+func GoPackage(lib, fn string) string {
+	if lib == "kernel" || strings.HasPrefix(lib, "[") || fn == Unknown || strings.ContainsAny(fn, "@ <") {
+		return ""
+	}
+	head := fn
+	if i := strings.IndexAny(fn, "[("); i >= 0 {
+		head = fn[:i]
+	}
+	slash := strings.LastIndexByte(head, '/') + 1
+	dot := strings.IndexByte(head[slash:], '.')
+	if dot <= 0 {
+		return ""
+	}
+	return head[:slash+dot]
 }
 
 // isTask reports whether line starts a sample: among its first fields
@@ -229,9 +254,9 @@ func isHex(s string) bool {
 }
 
 // Record is p as the run record stores it: its libraries (at most
-// ProfileLibraries, the rest under OtherLibraries), its top functions and
-// its heaviest stacks (the rest under OtherStacks), each most first and
-// then by name.
+// ProfileLibraries, the rest under OtherLibraries), its Go packages (the
+// rest under OtherPackages), its top functions and its heaviest stacks
+// (the rest under OtherStacks), each most first and then by name.
 func (p *Profile) Record() results.ServerProfile {
 	out := results.ServerProfile{Samples: p.samples}
 	libs := make([]results.ProfileCount, 0, len(p.libs))
@@ -245,14 +270,9 @@ func (p *Profile) Record() results.ServerProfile {
 		func(rest uint64) results.ProfileCount {
 			return results.ProfileCount{Name: results.OtherLibraries, Samples: rest}
 		})
-	fns := make([]results.ProfileFunction, 0, len(p.funcs))
-	for f, n := range p.funcs {
-		fns = append(fns, results.ProfileFunction{Name: f.fn, Library: f.lib, Samples: n})
-	}
-	slices.SortFunc(fns, func(a, b results.ProfileFunction) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
-	})
+	fns := counted(p.funcs, len(p.funcs), "")
 	out.Functions = fns[:min(len(fns), results.ProfileFunctions)]
+	out.Packages = counted(p.pkgs, results.ProfilePackages, results.OtherPackages)
 	stacks := make([]results.FoldedStack, 0, len(p.stacks))
 	for s, n := range p.stacks {
 		stacks = append(stacks, results.FoldedStack{Stack: s, Samples: n})
@@ -265,6 +285,20 @@ func (p *Profile) Record() results.ServerProfile {
 			return results.FoldedStack{Stack: results.OtherStacks, Samples: rest}
 		})
 	return out
+}
+
+// counted lists the counts of m most first, then by library and name, at
+// most n of them, the last then named other for all it stands for.
+func counted(m map[frame]uint64, n int, other string) []results.ProfileFunction {
+	out := make([]results.ProfileFunction, 0, len(m))
+	for f, c := range m {
+		out = append(out, results.ProfileFunction{Name: f.fn, Library: f.lib, Samples: c})
+	}
+	slices.SortFunc(out, func(a, b results.ProfileFunction) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
+	})
+	return keepTop(out, max(n, 1), func(f results.ProfileFunction) uint64 { return f.Samples },
+		func(rest uint64) results.ProfileFunction { return results.ProfileFunction{Name: other, Samples: rest} })
 }
 
 // keepTop returns sorted (most first) cut to n entries where it is

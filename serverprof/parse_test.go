@@ -229,8 +229,45 @@ func FuzzParsePerfScript(f *testing.F) {
 		if libs != rec.Samples || stacks != rec.Samples {
 			t.Errorf("libraries %d, stacks %d, samples %d", libs, stacks, rec.Samples)
 		}
-		if len(rec.Stacks) > results.ProfileStacks || len(rec.Libraries) > results.ProfileLibraries || len(rec.Functions) > results.ProfileFunctions {
+		if len(rec.Stacks) > results.ProfileStacks || len(rec.Libraries) > results.ProfileLibraries || len(rec.Functions) > results.ProfileFunctions || len(rec.Packages) > results.ProfilePackages {
 			t.Errorf("over the bounds: %d stacks, %d libraries, %d functions", len(rec.Stacks), len(rec.Libraries), len(rec.Functions))
 		}
 	})
+}
+
+// TestGoCrypto: the profile of kaeload serve --cert rsa2048 from issue
+// 40 (bigmod 81 %, edwards25519 7 %, sha256 1 % of the samples, all in
+// the "kaeload" binary) has a crypto share of 89 % by package, not the
+// whole binary's by library name; a crypto library's samples count once.
+func TestGoCrypto(t *testing.T) {
+	var b strings.Builder
+	add := func(n int, sym, dso string) {
+		for range n {
+			b.WriteString("kaeload 7/7\n\t4a10 " + sym + "+0x1f (" + dso + ")\n\t4000 runtime.goexit (/usr/bin/kaeload)\n\n")
+		}
+	}
+	add(81, "crypto/internal/fips140/bigmod.addMulVVW2048", "/usr/bin/kaeload")
+	add(7, "crypto/internal/fips140/edwards25519/field.feMul", "/usr/bin/kaeload")
+	add(1, "vendor/golang.org/x/crypto/chacha20poly1305.(*chacha20poly1305).sealGeneric", "/usr/bin/kaeload")
+	add(6, "runtime.mallocgc", "/usr/bin/kaeload")
+	add(2, "slices.SortFunc[go.shape.[]crypto/x509.Foo]", "/usr/bin/kaeload")
+	add(2, "crypto_shash_update", "[kernel.kallsyms]")
+	add(1, "BN_mod_exp_mont", "/usr/lib/libcrypto.so.3")
+	p, err := ParseScript(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := p.Record()
+	spec := &results.ProfileSpec{Crypto: results.DefaultCryptoLibraries}
+	if got, want := spec.CryptoSamples(&rec), uint64(81+7+1+1); got != want {
+		t.Errorf("crypto samples %d, want %d; packages %+v", got, want, rec.Packages)
+	}
+	for fn, want := range map[string]string{
+		"crypto/tls.(*Conn).Handshake": "crypto/tls", "main.main": "main", "crypto.Hash.New": "crypto",
+		"slices.SortFunc[go.shape.[]crypto/x509.Foo]": "slices", "BN_mod_exp_mont": "", "memcpy@plt": "",
+	} {
+		if got := GoPackage("kaeload", fn); got != want {
+			t.Errorf("GoPackage(%q) = %q, want %q", fn, got, want)
+		}
+	}
 }

@@ -360,6 +360,7 @@ func (s *Session) Close() {
 // perf's error lines ("err …"), "scripting", "script" and perf script's
 // output. A perf that cannot run gives "unavailable REASON" or "failed
 // STATUS", its errors, "paranoid N" and "end". EOF on stdin stops perf.
+// perf.data is copied to $KAELOAD_PERF_DATA where that is set.
 func script(pids []int, limit time.Duration) string {
 	ps := make([]string, len(pids))
 	for i, p := range pids {
@@ -418,6 +419,7 @@ sed 's/^/err /' "$d/err"
 echo scripting
 echo script
 perf script -i "$d/perf.data" -F comm,pid,tid,ip,sym,dso 2>/dev/null
+[ -z "$KAELOAD_PERF_DATA" ] || cp "$d/perf.data" "$KAELOAD_PERF_DATA" 2>/dev/null
 `
 
 // tail keeps the last lines a command wrote to stderr.

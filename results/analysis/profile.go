@@ -31,8 +31,8 @@ const ProfileTopFunctions = 10
 // (libraries side by side, top functions, crypto share, offload bound,
 // the self-check, flame graphs and pprof files).
 type ProfileTable struct {
-	// Rate is perf's sampling rate in Hz; Crypto the library prefixes
-	// counted as crypto (Run.Profile).
+	// Rate is perf's sampling rate in Hz; Crypto what counts as crypto
+	// (Run.Profile).
 	Rate   int
 	Crypto []string
 	// BaselineName names the baseline.
@@ -66,7 +66,8 @@ type ProfileVariant struct {
 	// Stacks are the folded stacks of every profiled repetition added up,
 	// most first (a flame graph's and the pprof file's input).
 	Stacks []results.FoldedStack
-	// CryptoShare is the share of the samples in crypto libraries.
+	// CryptoShare is the share of the samples in crypto libraries and
+	// crypto packages (ProfileSpec.CryptoSamples).
 	CryptoShare float64
 	// Bound is how many times faster the server could be at most if
 	// every crypto sample went away: 1 / (1 − CryptoShare); +Inf when
@@ -270,6 +271,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	pv := ProfileVariant{Name: v.Name, Reps: len(v.Reps)}
 	libs, funcs, stacks := map[string]uint64{}, map[[2]string]uint64{}, map[string]uint64{}
 	var reasons []string
+	var crypto uint64
 	for j := range v.Reps {
 		rep := &v.Reps[j]
 		p := rep.ServerProfile
@@ -283,6 +285,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		}
 		pv.Profiled++
 		pv.Samples += p.Samples
+		crypto += spec.CryptoSamples(p)
 		for _, l := range p.Libraries {
 			libs[l.Name] += l.Samples
 		}
@@ -318,16 +321,12 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	pv.Pprof = results.PprofFile(v.Name)
 	total := float64(pv.Samples)
 	for name, n := range libs {
-		l := LibraryShare{Name: name, Samples: n, Share: float64(n) / total, Crypto: spec.IsCrypto(name)}
-		pv.Libraries = append(pv.Libraries, l)
-		if l.Crypto {
-			pv.CryptoShare += l.Share
-		}
+		pv.Libraries = append(pv.Libraries, LibraryShare{Name: name, Samples: n, Share: float64(n) / total, Crypto: spec.IsCrypto(name)})
 	}
 	slices.SortFunc(pv.Libraries, func(a, b LibraryShare) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
 	})
-	pv.CryptoShare = min(pv.CryptoShare, 1)
+	pv.CryptoShare = min(float64(crypto)/total, 1)
 	pv.Bound = math.Inf(1)
 	if pv.CryptoShare < 1 {
 		pv.Bound = 1 / (1 - pv.CryptoShare)
@@ -345,14 +344,19 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	slices.SortFunc(pv.Stacks, func(a, b results.FoldedStack) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
 	})
-	if c := &pv.Check; c.Checked && c.Expected > 0 {
-		c.Ratio = float64(c.Samples) / c.Expected
-		ticks := 2 * procTickSeconds * float64(spec.Rate) * float64(c.Reps)
-		c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
-	} else {
-		c.Checked = false
-	}
+	pv.Check.judge(spec.Rate)
 	return pv
+}
+
+// judge sets the check's ratio and verdict at rate Hz.
+func (c *ProfileCheck) judge(rate int) {
+	if !c.Checked || c.Expected <= 0 {
+		c.Checked = false
+		return
+	}
+	c.Ratio = float64(c.Samples) / c.Expected
+	ticks := 2 * procTickSeconds * float64(rate) * float64(c.Reps)
+	c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
 }
 
 // appendOnce appends s to list unless it is there.
