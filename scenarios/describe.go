@@ -3,6 +3,7 @@ package scenarios
 import (
 	"crypto/tls"
 	"fmt"
+	"github.com/kaeload/kaeload/accel"
 	"io"
 	"slices"
 	"sort"
@@ -39,6 +40,9 @@ func Describe(w io.Writer, p *plans.Plan) {
 		row("target", "built-in HTTPS server, %s certificate, at %s", t.Builtin.Cert, t.Addr)
 	default:
 		row("target", "%s (dial %s)", t.URL, t.Addr)
+	}
+	if t.Builtin != nil && t.Builtin.Accel != nil {
+		row("accelerator", "%s (env per variant: %s, %s)", accel.String(*t.Builtin.Accel), accel.RatioEnv, accel.SpecEnv)
 	}
 	head, body, _ := strings.Cut(string(t.Request), "\r\n\r\n")
 	lines := strings.Split(head, "\r\n")
