@@ -36,7 +36,7 @@ variants:
 	for yaml, wantErr := range map[string]string{
 		"target:\n  builtin:\n    accel: {capacity: 600/s, latency: 2}\n": `t.yaml:3:39: target.builtin.accel.latency: accel: latency="2": want a duration`,
 		"target:\n  builtin:\n    accel:\n      speed: 1\n":               `t.yaml:4:14: target.builtin.accel.speed: accel: unknown key "speed"`,
-		"target: {builtin: {}}\nvariants: [{name: a, env: {K: v}}]\n":      "variants[0].env: variants set env but there is no server section",
+		"target: {builtin: {}}\nvariants: [{name: a, env: {K: v}}]\n":     "variants[0].env: variants set env but there is no server section",
 	} {
 		s, err := Parse("t.yaml", []byte(yaml))
 		if err == nil {
