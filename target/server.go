@@ -263,3 +263,15 @@ func (s *Server) SetAccel(getenv func(string) string) (*accel.Accel, error) {
 
 // Accel is the server's accelerator now; nil without one.
 func (s *Server) Accel() *accel.Accel { return s.accel.Load() }
+
+// AccelProbeNames name the accelerator's counters as probes.
+var AccelProbeNames = accel.ProbeNames
+
+// AccelProbe is the accelerator's counter name (AccelProbeNames) now; 0
+// without an accelerator.
+func (s *Server) AccelProbe(name string) float64 {
+	if a := s.accel.Load(); a != nil {
+		return a.Counters().Value(name)
+	}
+	return 0
+}
