@@ -508,10 +508,9 @@ type controller struct {
 	infoDone map[int]bool
 	// speedDone marks, per variant, that its speed commands have run.
 	speedDone []bool
-	server    meter          // the server's CPU; nil when it cannot be measured
-	serverPID int            // the server's process on its host (findServer); 0 when not found
-	builtin   bool           // the server is the built-in target in this process
-	target    *target.Server // the built-in target; nil when not builtin
+	server    meter // the server's CPU; nil when it cannot be measured
+	serverPID int   // the server's process on its host (findServer); 0 when not found
+	builtin   bool  // the server is the built-in target in this process
 	// timeWaitWarned is set once the client's TIME_WAIT was warned about
 	// (checkTimeWait).
 	timeWaitWarned bool
@@ -521,6 +520,9 @@ type controller struct {
 	hosts map[string]*hostConn
 	// eta estimates the run's time left for the display; nil: none.
 	eta *eta
+
+	// target is the built-in target; nil when the plan has none.
+	target *target.Server
 }
 
 // rep runs one repetition, phase by phase: spawn the workers and send
