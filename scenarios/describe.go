@@ -199,7 +199,9 @@ func describeVariants(row func(k, format string, args ...any), p, orig *plans.Pl
 	if p.Server == nil {
 		for i, v := range vs {
 			row(first(i, "variants"), "%s%s", v.Name, baseline(i))
-			if env := pairsText(v.Env); env != "" {
+			if env := pairsText(v.Env); env != "" && p.Target.Builtin != nil && p.Target.Builtin.Accel != nil {
+				row("", "  env     %s (the built-in target's)", env)
+			} else if env != "" {
 				row("", "  env     %s (speed commands only)", env)
 			}
 		}
