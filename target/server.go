@@ -104,10 +104,14 @@ func Listen(o Options) (*Server, error) {
 		s.body = DefaultBody
 	}
 	if o.Accel != nil {
+		key, ok := cert.PrivateKey.(crypto.Signer)
+		if !ok {
+			return nil, fmt.Errorf("target: accel: a %T key cannot sign", cert.PrivateKey)
+		}
 		if _, err := s.SetAccel(o.Getenv); err != nil {
 			return nil, err
 		}
-		cert.PrivateKey = accel.Signer(cert.PrivateKey.(crypto.Signer), s.accel.Load)
+		cert.PrivateKey = accel.Signer(key, s.accel.Load)
 	}
 	cfg := &tls.Config{
 		Certificates:           []tls.Certificate{cert},
