@@ -81,43 +81,48 @@ func (a *Accel) String() string {
 // queue is full answers RETRY, and the signature falls back to software.
 func (a *Accel) Sign(key crypto.Signer, rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
 	sign := func() ([]byte, error) { return key.Sign(rand, digest, opts) }
-	if a.reserve() {
-		ready, ok := a.dev.submit(time.Now())
-		if ok {
-			defer a.inflight.Add(-1)
-			a.offload.Add(1)
-			sig, err := spend(a.cfg.OffloadCPU, sign)
-			a.wait(ready)
-			return sig, err
-		}
-		a.inflight.Add(-1)
-		a.retry.Add(1)
+	if !a.reserve() {
+		return spend(a.cfg.SoftCPU, sign)
 	}
-	a.soft.Add(1)
-	return spend(a.cfg.SoftCPU, sign)
+	defer a.inflight.Add(-1)
+	ready, ok := a.dev.submit(time.Now())
+	if !ok {
+		a.offload.Add(^uint64(0)) // -1: counted at the decision
+		a.retry.Add(1)
+		a.soft.Add(1)
+		return spend(a.cfg.SoftCPU, sign)
+	}
+	sig, err := spend(a.cfg.OffloadCPU, sign)
+	a.wait(ready)
+	return sig, err
 }
 
 // reserve says whether this signature goes to the device, taking an
-// in-flight slot when it does. Policy ratio keeps exactly ratio of every
-// 100 consecutive signatures in software, spread evenly; overflow
-// offloads while fewer than the threshold are in flight.
+// in-flight slot when it does, and counts it at once: a goroutine held up
+// later (on the device's lock, preempted) must not move it out of the
+// window it was decided in. Policy ratio keeps exactly ratio of every 100
+// consecutive signatures in software, spread evenly; overflow offloads
+// while fewer than the threshold are in flight.
 func (a *Accel) reserve() bool {
-	if a.off {
-		return false
-	}
-	if a.cfg.Policy == "overflow" {
-		if a.inflight.Add(1) > a.limit {
+	off := false
+	switch {
+	case a.off:
+	case a.cfg.Policy == "overflow":
+		if off = a.inflight.Add(1) <= a.limit; !off {
 			a.inflight.Add(-1)
-			return false
 		}
-		return true
+	default:
+		n := a.seq.Add(1) - 1
+		if off = (n+1)*a.ratio/100 == n*a.ratio/100; off {
+			a.inflight.Add(1)
+		}
 	}
-	n := a.seq.Add(1) - 1
-	if (n+1)*a.ratio/100 > n*a.ratio/100 {
-		return false
+	if off {
+		a.offload.Add(1)
+	} else {
+		a.soft.Add(1)
 	}
-	a.inflight.Add(1)
-	return true
+	return off
 }
 
 // wait returns once the device's result is ready: asleep in mode async

@@ -2,6 +2,7 @@ package accel
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,9 +16,9 @@ type device struct {
 	service time.Duration
 	latency time.Duration
 	queue   int
-	free    []time.Time // per engine: when it takes its next operation
-	waiting []time.Time // start times after the last submit's now, in order
-	busy    time.Duration
+	free    []time.Time  // per engine: when it takes its next operation
+	waiting []time.Time  // start times after the last submit's now, in order
+	busy    atomic.Int64 // nanoseconds; read without the lock
 }
 
 func newDevice(engines, queue int, service, latency time.Duration) *device {
@@ -52,13 +53,9 @@ func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 		d.waiting = append(d.waiting, start)
 	}
 	d.free[e] = start.Add(d.service)
-	d.busy += d.service
+	d.busy.Add(int64(d.service))
 	return start.Add(max(d.service, d.latency)), true
 }
 
 // busyTime is the engines' busy time summed, for the operations accepted.
-func (d *device) busyTime() time.Duration {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.busy
-}
+func (d *device) busyTime() time.Duration { return time.Duration(d.busy.Load()) }
