@@ -166,7 +166,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err := checkFiles(plan); err != nil {
 		return nil, err
 	}
-	p, stopBuiltin, err := startBuiltin(ctx, plan, opts)
+	p, srv, stopBuiltin, err := startBuiltin(ctx, plan, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,8 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
-	c := newController(p, opts, run, disp, probes)
+	c := newController(p, opts, run, disp, accelProbes(probes, srv))
+	c.target = srv
 	if err := c.connectHosts(ctx); err != nil {
 		return nil, err
 	}
@@ -264,16 +265,16 @@ func withDefaults(opts Options) (Options, display, error) {
 // a free loopback port, and returns the plan dialling it and a func that
 // stops it (waiting at most 5 s); without one, plan and a func that does
 // nothing.
-func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, func(), error) {
+func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *target.Server, func(), error) {
 	b := plan.Target.Builtin
 	if b == nil {
-		return plan, func() {}, nil
+		return plan, nil, func() {}, nil
 	}
 	// The built-in target resumes sessions only when the client may.
 	resume := plan.Target.TLS != nil && plan.Target.TLS.Resumption
-	srv, err := target.Listen(target.Options{Addr: "127.0.0.1:0", Cert: b.Cert, Resumption: resume})
+	srv, err := target.Listen(target.Options{Addr: "127.0.0.1:0", Cert: b.Cert, Resumption: resume, Accel: b.Accel})
 	if err != nil {
-		return nil, nil, fmt.Errorf("start built-in target: %w", err)
+		return nil, nil, nil, fmt.Errorf("start built-in target: %w", err)
 	}
 	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
 	served := make(chan error, 1)
@@ -293,7 +294,7 @@ func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.P
 	if opts.hooks.builtin != nil {
 		opts.hooks.builtin(srv)
 	}
-	return plan.WithAddr(srv.Addr()), stop, nil
+	return plan.WithAddr(srv.Addr()), srv, stop, nil
 }
 
 // newRecord is the run's record before anything is measured: the plan
@@ -519,6 +520,9 @@ type controller struct {
 	hosts map[string]*hostConn
 	// eta estimates the run's time left for the display; nil: none.
 	eta *eta
+
+	// target is the built-in target; nil when the plan has none.
+	target *target.Server
 }
 
 // rep runs one repetition, phase by phase: spawn the workers and send

@@ -173,6 +173,9 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		if err := speed(); err != nil {
 			return err
 		}
+		if err := c.accelSession(v); err != nil {
+			return err
+		}
 		if err := c.listening(ctx); err != nil {
 			return err
 		}

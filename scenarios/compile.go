@@ -422,13 +422,17 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 		c.errorf("target", "want url (the server under test) or builtin (kaeload's own server)")
 	case ts.Builtin != nil:
 		kind := "rsa2048"
+		t.Builtin = &plans.Builtin{Accel: c.accel(ts.Builtin.Accel)}
+		if t.Builtin.Accel != nil {
+			kind = "ecdsa-p256" // its real signature is cheaper than offload-cpu
+		}
 		if ts.Builtin.Cert != nil {
 			kind = *ts.Builtin.Cert
 			if !slices.Contains(plans.BuiltinCerts, kind) {
 				c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", kind, strings.Join(plans.BuiltinCerts, ", "))
 			}
 		}
-		t.Builtin = &plans.Builtin{Cert: kind}
+		t.Builtin.Cert = kind
 	default:
 		raw, ok := c.expand("target.url", *ts.URL, c.top)
 		t.URL = raw

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"crypto/tls"
 	"fmt"
+	"github.com/kaeload/kaeload/accel"
 	"io"
 	"slices"
 	"sort"
@@ -40,6 +41,9 @@ func Describe(w io.Writer, p *plans.Plan) {
 		row("target", "built-in HTTPS server, %s certificate, at %s", t.Builtin.Cert, t.Addr)
 	default:
 		row("target", "%s (dial %s)", t.URL, t.Addr)
+	}
+	if t.Builtin != nil && t.Builtin.Accel != nil {
+		row("accelerator", "%s (env per variant: %s, %s)", accel.String(*t.Builtin.Accel), accel.RatioEnv, accel.SpecEnv)
 	}
 	head, body, _ := strings.Cut(string(t.Request), "\r\n\r\n")
 	lines := strings.Split(head, "\r\n")
@@ -196,7 +200,9 @@ func describeVariants(row func(k, format string, args ...any), p, orig *plans.Pl
 	if p.Server == nil {
 		for i, v := range vs {
 			row(first(i, "variants"), "%s%s", v.Name, baseline(i))
-			if env := pairsText(v.Env); env != "" {
+			if env := pairsText(v.Env); env != "" && p.Target.Builtin != nil && p.Target.Builtin.Accel != nil {
+				row("", "  env     %s (the built-in target's)", env)
+			} else if env != "" {
 				row("", "  env     %s (speed commands only)", env)
 			}
 		}

@@ -115,8 +115,17 @@ type TargetSpec struct {
 
 // BuiltinSpec is target.builtin.
 type BuiltinSpec struct {
-	// Cert is the certificate kind: rsa2048 (default), rsa3072, rsa4096, ecdsa-p256.
+	// Cert is the certificate kind: rsa2048 (default), rsa3072, rsa4096,
+	// ecdsa-p256 (the default with accel).
 	Cert *string `yaml:"cert"`
+	// Accel puts a simulated accelerator behind the target's signatures:
+	// the keys of kaeload serve --accel (capacity: 600/s, latency: 2ms,
+	// soft-cpu, offload-cpu, engines, queue, threshold, mode: async|sync,
+	// policy: ratio|overflow), each defaulted by package accel; {} for
+	// all defaults. Variants may then set env, vars, sweep and search
+	// without a server section: each session gives the accelerator the
+	// variant's env (KAE_GO_SOFT_RATIO, KAELOAD_ACCEL), as a restart would.
+	Accel map[string]string `yaml:"accel"`
 }
 
 // TLSSpec is target.tls.

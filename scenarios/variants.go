@@ -343,7 +343,8 @@ func (c *compiler) where(path string) string {
 // variantServerKeys are the variant fields that need a server section.
 // With a speed section, env, vars and sweep need none: they shape the
 // speed commands' runs.
-func variantServerKeys(vs VariantSpec, speed bool) []string {
+func variantServerKeys(vs VariantSpec, speed, accel bool) []string {
+	speed = speed || accel // the built-in target's accelerator takes env
 	var keys []string
 	if vs.Env != nil && !speed {
 		keys = append(keys, "env")
@@ -363,7 +364,7 @@ func variantServerKeys(vs VariantSpec, speed bool) []string {
 	if vs.Sweep != nil && !speed {
 		keys = append(keys, "sweep")
 	}
-	if vs.Search != nil {
+	if vs.Search != nil && !accel {
 		keys = append(keys, "search")
 	}
 	return keys
@@ -433,7 +434,7 @@ func (c *compiler) variantsServer() bool {
 	if ss == nil {
 		if !c.leftOut("server") {
 			for i, vs := range s.Variants {
-				if keys := variantServerKeys(vs, s.Speed != nil); len(keys) > 0 {
+				if keys := variantServerKeys(vs, s.Speed != nil, accelTarget(s)); len(keys) > 0 {
 					c.errorf(fmt.Sprintf("variants[%d].%s", i, keys[0]), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", keys[0])
 					break
 				}

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"crypto"
 	"crypto/sha256"
 	"crypto/tls"
 	"errors"
@@ -10,9 +11,13 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/kaeload/kaeload/accel"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // DefaultBody is the response body the server sends when Options.Body is empty.
@@ -42,7 +47,18 @@ type Options struct {
 	// It makes a server whose handshakes cost more, by CPU work rather than
 	// sleeping, for tests of what a run or a search measures; 0 = none.
 	HandshakeWork int
+	// Accel, when set, puts a simulated accelerator behind every
+	// signature (package accel), under the environment Getenv reads
+	// (nil: this process's). The certificate is then ecdsa-p256 unless
+	// named: its real signature is cheap, so each path costs what Accel
+	// says. GET AccelPath answers its counters.
+	Accel  *plans.Accel
+	Getenv func(string) string
 }
+
+// AccelPath is where a server with an accelerator answers its counters,
+// one "name value" a line (accel.Counters.Text).
+const AccelPath = "/.kaeload/accel"
 
 // Stats are the server's counters since Listen.
 type Stats struct {
@@ -71,6 +87,9 @@ type Server struct {
 	handshakes  atomic.Uint64
 	resumed     atomic.Uint64
 	requests    atomic.Uint64
+
+	accelCfg *plans.Accel
+	accel    atomic.Pointer[accel.Accel]
 }
 
 // Listen loads or generates the certificate and starts listening on o.Addr.
@@ -80,9 +99,19 @@ func Listen(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{body: o.Body}
+	s := &Server{body: o.Body, accelCfg: o.Accel}
 	if len(s.body) == 0 {
 		s.body = DefaultBody
+	}
+	if o.Accel != nil {
+		key, ok := cert.PrivateKey.(crypto.Signer)
+		if !ok {
+			return nil, fmt.Errorf("target: accel: a %T key cannot sign", cert.PrivateKey)
+		}
+		if _, err := s.SetAccel(o.Getenv); err != nil {
+			return nil, err
+		}
+		cert.PrivateKey = accel.Signer(key, s.accel.Load)
 	}
 	cfg := &tls.Config{
 		Certificates:           []tls.Certificate{cert},
@@ -111,7 +140,11 @@ func Listen(o Options) (*Server, error) {
 	length := []string{strconv.Itoa(len(s.body))}
 	contentType := []string{"text/plain; charset=utf-8"}
 	s.srv = &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if a := s.accel.Load(); a != nil && r.URL.Path == AccelPath {
+				_, _ = io.WriteString(w, a.Counters().Text())
+				return
+			}
 			h := w.Header()
 			h["Content-Length"] = length
 			h["Content-Type"] = contentType
@@ -166,6 +199,8 @@ func loadCert(o Options) (tls.Certificate, error) {
 			return tls.Certificate{}, fmt.Errorf("target: load certificate: %w", err)
 		}
 		return c, nil
+	case o.Cert == "" && o.Accel != nil:
+		return LoadCert("ecdsa-p256")
 	case o.Cert == "":
 		return LoadCert(DefaultCert)
 	default:
@@ -209,4 +244,38 @@ func (s *Server) Stats() Stats {
 		Resumed:     s.resumed.Load(),
 		Requests:    s.requests.Load(),
 	}
+}
+
+// SetAccel gives the server a fresh accelerator, as Options.Accel says,
+// under the environment getenv reads (nil: this process's), as a restart
+// with that environment would. It returns it, or nil when the server has
+// none.
+func (s *Server) SetAccel(getenv func(string) string) (*accel.Accel, error) {
+	if s.accelCfg == nil {
+		return nil, nil
+	}
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	a, err := accel.New(*s.accelCfg, getenv)
+	if err != nil {
+		return nil, fmt.Errorf("target: %w", err)
+	}
+	s.accel.Store(a)
+	return a, nil
+}
+
+// Accel is the server's accelerator now; nil without one.
+func (s *Server) Accel() *accel.Accel { return s.accel.Load() }
+
+// AccelProbeNames name the accelerator's counters as probes.
+var AccelProbeNames = accel.ProbeNames
+
+// AccelProbe is the accelerator's counter name (AccelProbeNames) now; 0
+// without an accelerator.
+func (s *Server) AccelProbe(name string) float64 {
+	if a := s.accel.Load(); a != nil {
+		return a.Counters().Value(name)
+	}
+	return 0
 }

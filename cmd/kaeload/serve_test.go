@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/ecdsa"
 	"crypto/tls"
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,5 +62,26 @@ func TestServe(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("serve still running 5 s after Ctrl-C")
+	}
+}
+
+// TestServeAccel: --accel's errors name the key; with no --cert the
+// certificate is ECDSA, and the accelerator is described.
+func TestServeAccel(t *testing.T) {
+	var out strings.Builder
+	err := serveCmd(context.Background(), []string{"--addr", "127.0.0.1:0", "--accel", "capacity=600/s,latency=2"}, nil, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), `--accel: accel: latency="2": want a duration`) {
+		t.Errorf("bad latency: got %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // serve returns at once
+	t.Setenv("KAE_GO_SOFT_RATIO", "33")
+	if err := serveCmd(ctx, []string{"--addr", "127.0.0.1:0", "--accel", "capacity=900/s,mode=sync"}, nil, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"certificate ecdsa-p256", "accelerator: capacity=900/s,latency=2ms,soft-cpu=1.248128ms,offload-cpu=50µs,engines=1,queue=1024,threshold=3,mode=sync,policy=ratio, KAE_GO_SOFT_RATIO=33", "/.kaeload/accel"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

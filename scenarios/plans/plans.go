@@ -124,6 +124,30 @@ type Builtin struct {
 	// Cert is the generated certificate kind, one of BuiltinCerts:
 	// rsa2048, rsa3072, rsa4096 or ecdsa-p256.
 	Cert string `json:"cert"`
+	// Accel, when set, puts a simulated accelerator behind the target's
+	// signatures (package accel); each session gives it the variant's env.
+	Accel *Accel `json:"accel,omitempty"`
+}
+
+// Accel is a simulated accelerator, resolved (package accel parses it,
+// fills its defaults and runs it).
+type Accel struct {
+	// Capacity is the device's operations per second, engines together.
+	Capacity float64 `json:"capacity"`
+	// Latency is an operation's time in the device once an engine takes it.
+	Latency time.Duration `json:"latency"`
+	// SoftCPU and OffloadCPU are the server's CPU per signature done in
+	// software and per signature handed to the device.
+	SoftCPU    time.Duration `json:"soft_cpu"`
+	OffloadCPU time.Duration `json:"offload_cpu"`
+	// Engines serve in parallel; Queue bounds the operations waiting for
+	// one; Threshold bounds the operations in flight under policy overflow.
+	Engines   int `json:"engines"`
+	Queue     int `json:"queue"`
+	Threshold int `json:"threshold"`
+	// Mode is "async" or "sync"; Policy is "ratio" or "overflow".
+	Mode   string `json:"mode"`
+	Policy string `json:"policy"`
 }
 
 // BuiltinCerts are the certificate kinds a plan may ask of the built-in

@@ -1,0 +1,247 @@
+package accel
+
+import (
+	"crypto"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
+)
+
+// Environment variables an Accel reads, as a server with KAE reads them.
+const (
+	// RatioEnv is the percent of signatures kept in software, 0 to 100
+	// (default 0: all offloaded), for policy ratio.
+	RatioEnv = "KAE_GO_SOFT_RATIO"
+	// SpecEnv is "off" (no device: every signature in software, as
+	// without KAE) or a spec whose keys override the configured ones.
+	SpecEnv = "KAELOAD_ACCEL"
+)
+
+// Accel decides, for every signature, software or device, and spends
+// what each costs: the real signature, then a spin to the path's CPU in
+// thread CPU time; on the device, also the wait for its result.
+type Accel struct {
+	cfg      plans.Accel
+	off      bool
+	ratio    uint64 // percent kept in software
+	limit    int64  // Threshold(cfg)
+	dev      *device
+	seq      atomic.Uint64
+	inflight atomic.Int64
+	soft     atomic.Uint64
+	offload  atomic.Uint64
+	retry    atomic.Uint64
+}
+
+// New is the accelerator cfg describes, under the environment getenv
+// reads (SpecEnv over cfg, then RatioEnv).
+func New(cfg plans.Accel, getenv func(string) string) (*Accel, error) {
+	a := &Accel{}
+	switch spec := strings.TrimSpace(getenv(SpecEnv)); spec {
+	case "off":
+		a.off = true
+	default:
+		var err error
+		if cfg, err = Parse(spec, cfg); err != nil {
+			return nil, fmt.Errorf("%s: %w", SpecEnv, err)
+		}
+	}
+	if err := Check(cfg); err != nil {
+		return nil, err
+	}
+	if s := strings.TrimSpace(getenv(RatioEnv)); s != "" {
+		r, err := strconv.ParseUint(s, 10, 8)
+		if err != nil || r > 100 {
+			return nil, fmt.Errorf("accel: %s=%q: want a whole percent from 0 to 100", RatioEnv, s)
+		}
+		a.ratio = r
+	}
+	a.cfg, a.limit = cfg, int64(Threshold(cfg))
+	a.dev = newDevice(cfg.Engines, cfg.Queue, Service(cfg), cfg.Latency)
+	return a, nil
+}
+
+// String says what a runs, for logs.
+func (a *Accel) String() string {
+	if a.off {
+		return "off (every signature in software, soft-cpu " + a.cfg.SoftCPU.String() + ")"
+	}
+	return fmt.Sprintf("%s, %s=%d", String(a.cfg), RatioEnv, a.ratio)
+}
+
+// Sign signs digest with key along the path a picks. A device whose
+// queue is full answers RETRY, and the signature falls back to software.
+func (a *Accel) Sign(key crypto.Signer, rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
+	sign := func() ([]byte, error) { return key.Sign(rand, digest, opts) }
+	if !a.reserve() {
+		return spend(a.cfg.SoftCPU, sign)
+	}
+	defer a.inflight.Add(-1)
+	ready, ok := a.dev.submit(time.Now())
+	if !ok {
+		a.offload.Add(^uint64(0)) // -1: counted at the decision
+		a.retry.Add(1)
+		a.soft.Add(1)
+		return spend(a.cfg.SoftCPU, sign)
+	}
+	sig, err := spend(a.cfg.OffloadCPU, sign)
+	a.wait(ready)
+	return sig, err
+}
+
+// reserve says whether this signature goes to the device, taking an
+// in-flight slot when it does, and counts it at once: a goroutine held up
+// later (on the device's lock, preempted) must not move it out of the
+// window it was decided in. Policy ratio keeps exactly ratio of every 100
+// consecutive signatures in software, spread evenly; overflow offloads
+// while fewer than the threshold are in flight.
+func (a *Accel) reserve() bool {
+	off := false
+	switch {
+	case a.off:
+	case a.cfg.Policy == "overflow":
+		if off = a.inflight.Add(1) <= a.limit; !off {
+			a.inflight.Add(-1)
+		}
+	default:
+		n := a.seq.Add(1) - 1
+		if off = (n+1)*a.ratio/100 == n*a.ratio/100; off {
+			a.inflight.Add(1)
+		}
+	}
+	if off {
+		a.offload.Add(1)
+	} else {
+		a.soft.Add(1)
+	}
+	return off
+}
+
+// wait returns once the device's result is ready: asleep in mode async
+// (the goroutine is free), polling the clock in mode sync (the CPU burns).
+func (a *Accel) wait(ready time.Time) {
+	if a.cfg.Mode == "sync" {
+		poll(ready)
+		return
+	}
+	if d := time.Until(ready); d > 0 {
+		time.Sleep(d)
+	}
+}
+
+//go:noinline
+func poll(ready time.Time) {
+	for time.Now().Before(ready) {
+	}
+}
+
+// Counters are an Accel's counts since New.
+type Counters struct {
+	// Soft counts signatures done in software (RETRYs' included).
+	Soft uint64
+	// Offloaded counts signatures the device accepted.
+	Offloaded uint64
+	// Retries counts RETRY answers of a full queue.
+	Retries uint64
+	// Busy is the engines' busy time summed.
+	Busy time.Duration
+}
+
+// Counters returns a's counters.
+func (a *Accel) Counters() Counters {
+	return Counters{Soft: a.soft.Load(), Offloaded: a.offload.Load(), Retries: a.retry.Load(), Busy: a.dev.busyTime()}
+}
+
+// ProbeNames name the counters as probes (Value), in order.
+var ProbeNames = []string{"accel_soft", "accel_offload", "accel_retry", "accel_busy_ms"}
+
+// Value is the counter a probe name (ProbeNames) reads.
+func (c Counters) Value(name string) float64 {
+	switch name {
+	case "accel_soft":
+		return float64(c.Soft)
+	case "accel_offload":
+		return float64(c.Offloaded)
+	case "accel_retry":
+		return float64(c.Retries)
+	case "accel_busy_ms":
+		return float64(c.Busy) / float64(time.Millisecond)
+	}
+	return 0
+}
+
+// Text writes the counters one "name value" per line.
+func (c Counters) Text() string {
+	var b strings.Builder
+	for _, n := range ProbeNames {
+		fmt.Fprintf(&b, "%s %s\n", n, strconv.FormatFloat(c.Value(n), 'f', -1, 64))
+	}
+	return b.String()
+}
+
+// Signer wraps key so that its signatures go through the Accel current()
+// returns (none: key's own).
+func Signer(key crypto.Signer, current func() *Accel) crypto.Signer {
+	return signer{key, current}
+}
+
+type signer struct {
+	crypto.Signer
+	current func() *Accel
+}
+
+func (s signer) Sign(rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
+	if a := s.current(); a != nil {
+		return a.Sign(s.Signer, rand, digest, opts)
+	}
+	return s.Signer.Sign(rand, digest, opts)
+}
+
+// spend runs f and then spins until the thread has used cost of CPU since
+// spend began: f's own CPU counts towards it (none is added when f used
+// more). The spin hashes with SHA-256, so a profile counts it as crypto.
+func spend(cost time.Duration, f func() ([]byte, error)) ([]byte, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0 := threadCPU()
+	sig, err := f()
+	per := hashCost()
+	for {
+		left := cost - (threadCPU() - t0)
+		if left <= 0 {
+			return sig, err
+		}
+		hash(int(left/(2*per)) + 1)
+	}
+}
+
+// hashCost is the thread CPU one hash takes here, measured once.
+var hashCost = sync.OnceValue(func() time.Duration {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const n = 2000
+	t0 := threadCPU()
+	hash(n)
+	return max((threadCPU()-t0)/n, 10*time.Nanosecond)
+})
+
+var hashSink atomic.Uint32
+
+// hash chains n SHA-256 hashes of a 64-byte block.
+func hash(n int) {
+	var sum [sha256.Size]byte
+	var block [64]byte
+	for range n {
+		copy(block[:], sum[:])
+		sum = sha256.Sum256(block[:])
+	}
+	hashSink.Add(uint32(sum[0]))
+}

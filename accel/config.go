@@ -1,0 +1,156 @@
+package accel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
+)
+
+// Keys are the settings Set and Parse accept, in the order String writes them.
+var Keys = []string{"capacity", "latency", "soft-cpu", "offload-cpu", "engines", "queue", "threshold", "mode", "policy"}
+
+// Defaults is the device the seeds describe (docs/ explains the model):
+//   - soft-cpu: BoringSSL `bssl speed -filter RSA`, RSA-2048 signing,
+//     801.2 ops/s on one CPU (shared/fixtures/bssl-speed-rsa.txt): 1.248 ms.
+//   - capacity 600/s: below what one CPU signs in software, so neither end
+//     is best on one server CPU. The device alone gives 600 req/s, software
+//     alone under 801; a mix keeps both busy (about 1,100 req/s at r ≈ 0.5).
+//     Any capacity under 1 / (the CPU per request at r = 0) has an interior
+//     optimum.
+//   - offload-cpu 50us: submitting and collecting an operation, and at
+//     least the real ECDSA P-256 signature behind it (about 32 us here).
+//   - latency 2ms: a hardware round trip; in sync mode it costs more CPU
+//     than soft-cpu, so there keeping everything in software wins.
+//   - queue 1024: deep enough that a few hundred connections never see
+//     RETRY; threshold 0: derived (Threshold).
+func Defaults() plans.Accel {
+	return plans.Accel{
+		Capacity:   600,
+		Latency:    2 * time.Millisecond,
+		SoftCPU:    time.Duration(math.Round(float64(time.Second) / 801.2)),
+		OffloadCPU: 50 * time.Microsecond,
+		Engines:    1,
+		Queue:      1024,
+		Mode:       "async",
+		Policy:     "ratio",
+	}
+}
+
+// Parse reads a spec such as "capacity=600/s,latency=2ms,mode=sync" over
+// base; an error names the key at fault.
+func Parse(spec string, base plans.Accel) (plans.Accel, error) {
+	c := base
+	for _, kv := range strings.Split(spec, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return c, fmt.Errorf("accel: %q: want key=value (keys: %s)", kv, strings.Join(Keys, ", "))
+		}
+		if err := Set(&c, strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return c, err
+		}
+	}
+	return c, Check(c)
+}
+
+// Set sets one key of c from its text; the error names the key.
+func Set(c *plans.Accel, key, val string) error {
+	var err error
+	switch key {
+	case "capacity":
+		c.Capacity, err = strconv.ParseFloat(strings.TrimSuffix(val, "/s"), 64)
+		if err != nil || !(c.Capacity > 0) || math.IsInf(c.Capacity, 0) {
+			err = fmt.Errorf("want operations per second above 0, such as 600/s")
+		}
+	case "latency":
+		c.Latency, err = duration(val)
+	case "soft-cpu":
+		c.SoftCPU, err = duration(val)
+	case "offload-cpu":
+		c.OffloadCPU, err = duration(val)
+	case "engines":
+		c.Engines, err = count(val, 1)
+	case "queue":
+		c.Queue, err = count(val, 0)
+	case "threshold":
+		c.Threshold, err = count(val, 0)
+	case "mode", "policy":
+		want := map[string][]string{"mode": {"async", "sync"}, "policy": {"ratio", "overflow"}}[key]
+		if !slices.Contains(want, val) {
+			return fmt.Errorf("accel: %s=%q: want %s", key, val, strings.Join(want, " or "))
+		}
+		if key == "mode" {
+			c.Mode = val
+		} else {
+			c.Policy = val
+		}
+	default:
+		return fmt.Errorf("accel: unknown key %q (want one of %s)", key, strings.Join(Keys, ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("accel: %s=%q: %w", key, val, err)
+	}
+	return nil
+}
+
+// Check reports a setting out of range, naming its key.
+func Check(c plans.Accel) error {
+	switch {
+	case c.Capacity <= 0:
+		return fmt.Errorf("accel: capacity must be above 0")
+	case c.Engines < 1:
+		return fmt.Errorf("accel: engines must be 1 or more")
+	case c.Mode != "async" && c.Mode != "sync":
+		return fmt.Errorf("accel: mode %q: want async or sync", c.Mode)
+	case c.Policy != "ratio" && c.Policy != "overflow":
+		return fmt.Errorf("accel: policy %q: want ratio or overflow", c.Policy)
+	}
+	return nil
+}
+
+// String writes c as a spec that Parse reads back.
+func String(c plans.Accel) string {
+	return fmt.Sprintf("capacity=%g/s,latency=%v,soft-cpu=%v,offload-cpu=%v,engines=%d,queue=%d,threshold=%d,mode=%s,policy=%s",
+		c.Capacity, c.Latency, c.SoftCPU, c.OffloadCPU, c.Engines, c.Queue, Threshold(c), c.Mode, c.Policy)
+}
+
+// Service is how long an engine is busy with one operation: the engines
+// together do Capacity operations per second.
+func Service(c plans.Accel) time.Duration {
+	return time.Duration(float64(c.Engines) * float64(time.Second) / c.Capacity)
+}
+
+// Threshold is the overflow policy's bound on operations in flight: c's,
+// or else the device's own concurrency at capacity (Little's law:
+// capacity × an operation's time in it) plus one waiting per engine, so
+// that it stays busy while the rest goes to software.
+func Threshold(c plans.Accel) int {
+	if c.Threshold > 0 {
+		return c.Threshold
+	}
+	in := max(Service(c), c.Latency)
+	return int(math.Ceil(c.Capacity*in.Seconds())) + c.Engines
+}
+
+func duration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		err = fmt.Errorf("want a duration such as 2ms or 30us")
+	}
+	return d, err
+}
+
+func count(s string, least int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < least {
+		err = fmt.Errorf("want a whole number, %d or more", least)
+	}
+	return n, err
+}
