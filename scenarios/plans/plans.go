@@ -135,7 +135,7 @@ type Accel struct {
 	// Capacity is the device's operations per second, engines together.
 	Capacity float64 `json:"capacity"`
 	// Latency is an operation's time in the device once an engine takes it.
-	Latency time.Duration `json:"latency"`
+	Latency time.Duration `json:"device_latency"`
 	// SoftCPU and OffloadCPU are the server's CPU per signature done in
 	// software and per signature handed to the device.
 	SoftCPU    time.Duration `json:"soft_cpu"`
