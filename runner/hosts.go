@@ -14,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -203,13 +204,6 @@ func remoteStatMeter(hc *hostConn) meter {
 	}
 }
 
-// clockMsg is a timestamp exchange: the controller sends it without Time,
-// the worker answers with its clock.
-type clockMsg struct {
-	Type string    `json:"type"`
-	Time time.Time `json:"time,omitzero"`
-}
-
 // syncClocks measures every remote worker's round trip and clock offset
 // (Cristian's method: the exchange with the shortest round trip, offset =
 // remote time − the midpoint of the exchange, uncertain by half that round
@@ -224,16 +218,16 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 		var offset time.Duration
 		for range clockRounds {
 			t0 := time.Now()
-			if err := p.send(clockMsg{Type: msgClock}); err != nil {
+			if err := p.send(wire.Clock{Type: wire.TypeClock}); err != nil {
 				return err
 			}
-			m, err := ws.awaitFrom(ctx, p, msgClock)
+			m, err := ws.awaitFrom(ctx, p, wire.TypeClock)
 			if err != nil {
 				return err
 			}
 			t1 := time.Now()
-			var cm clockMsg
-			if err := m.decode(&cm); err != nil {
+			var cm wire.Clock
+			if err := m.Decode(&cm); err != nil {
 				return p.fail(fmt.Errorf("protocol: %w", err))
 			}
 			if rtt := t1.Sub(t0); best < 0 || rtt < best {
@@ -256,20 +250,20 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 
 // awaitFrom waits for a message of type want from p; any other event is
 // a failure.
-func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (message, error) {
+func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (wire.Message, error) {
 	t := time.NewTimer(clockTimeout)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return message{}, ctx.Err()
+		return wire.Message{}, ctx.Err()
 	case <-t.C:
-		return message{}, p.fail(fmt.Errorf("no %q answer within %s", want, clockTimeout))
+		return wire.Message{}, p.fail(fmt.Errorf("no %q answer within %s", want, clockTimeout))
 	case e := <-ws.events:
 		if err := eventErr(e); err != nil {
-			return message{}, err
+			return wire.Message{}, err
 		}
 		if e.w != p || e.msg.Type != want {
-			return message{}, e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+			return wire.Message{}, e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
 		}
 		return e.msg, nil
 	}

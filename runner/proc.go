@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
 // stderrLines is how many of a worker's last stderr lines an error quotes.
@@ -117,7 +118,7 @@ func (r *ring) last() []string {
 // event is a line from a worker, or the end of its stream (err set).
 type event struct {
 	w   *proc
-	msg message
+	msg wire.Message
 	err error
 }
 
@@ -195,9 +196,9 @@ func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io
 // read forwards protocol lines until the stream ends or the controller
 // stops listening, then drains the rest and waits for the process.
 func (p *proc) read(stdout io.Reader, events chan<- event) {
-	lr := newLineReader(stdout)
+	lr := wire.NewReader(stdout)
 	for {
-		m, err := lr.next()
+		m, err := lr.Next()
 		select {
 		case events <- event{w: p, msg: m, err: err}:
 		case <-p.quit:
@@ -217,7 +218,7 @@ func (p *proc) read(stdout io.Reader, events chan<- event) {
 // ready and start) is reported as it is when its output ends: exited
 // before its final record, with its exit status, not as a failed write.
 func (p *proc) send(v any) error {
-	if err := writeMsg(p.stdin, v); err != nil {
+	if err := wire.Write(p.stdin, v); err != nil {
 		if status := p.exitStatus(time.Second); status != "still running" {
 			if p.host != nil {
 				return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))

@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
 // Progress modes for Options.ProgressMode.
@@ -51,7 +52,7 @@ type repInfo struct {
 // the controller reads the counters at each interval's end.
 type live struct {
 	mu    sync.Mutex
-	snaps []snapshotMsg
+	snaps []wire.Snapshot
 	hist  [][]sample // recent samples per group, for rates
 	// tcpHosts are the timeline's TCP hosts; none without a timeline.
 	tcpHosts []results.TCPHost
@@ -88,10 +89,10 @@ type sample struct {
 const rateSpan = time.Second
 
 func newLive(groups int) *live {
-	return &live{snaps: make([]snapshotMsg, groups), hist: make([][]sample, groups)}
+	return &live{snaps: make([]wire.Snapshot, groups), hist: make([][]sample, groups)}
 }
 
-func (l *live) update(group int, s snapshotMsg, at time.Time) {
+func (l *live) update(group int, s wire.Snapshot, at time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.snaps[group] = s
@@ -181,17 +182,17 @@ func kernelWords(k string) string {
 }
 
 // group returns group g's counts and its recent request rate.
-func (l *live) group(g int) (snapshotMsg, float64) {
+func (l *live) group(g int) (wire.Snapshot, float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.snaps[g], rate(l.hist[g])
 }
 
 // total returns the summed counts and request rate of all groups.
-func (l *live) total() (snapshotMsg, float64) {
+func (l *live) total() (wire.Snapshot, float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var t snapshotMsg
+	var t wire.Snapshot
 	var r float64
 	for g, s := range l.snaps {
 		t.Requests += s.Requests

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
 // Relay is the body of `kaeload worker --relay`, what a remote host runs
@@ -28,19 +29,19 @@ import (
 // dies (Pdeathsig), so no worker outlives its ssh session. Relay returns
 // when the worker has exited.
 func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string, args []string) error {
-	lr := newLineReader(in)
-	m, err := lr.next()
+	lr := wire.NewReader(in)
+	m, err := lr.Next()
 	if errors.Is(err, io.EOF) {
 		return errControllerGone
 	}
 	if err != nil {
 		return relayFail(out, fmt.Errorf("relay: read spec: %w", err))
 	}
-	var spec specMsg
-	if m.Type != msgSpec {
-		return relayFail(out, fmt.Errorf("relay: want a %q message first, got %q", msgSpec, m.Type))
+	var spec wire.Spec
+	if m.Type != wire.TypeSpec {
+		return relayFail(out, fmt.Errorf("relay: want a %q message first, got %q", wire.TypeSpec, m.Type))
 	}
-	if err := m.decode(&spec); err != nil {
+	if err := m.Decode(&spec); err != nil {
 		return relayFail(out, err)
 	}
 	cmd := exec.Command(exe, args...)
@@ -58,8 +59,8 @@ func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string,
 	var waitErr error
 	go func() { waitErr = cmd.Wait(); close(done) }()
 	go func() {
-		if _, err := stdin.Write(m.raw); err == nil {
-			_, _ = io.Copy(stdin, lr.r)
+		if _, err := stdin.Write(m.Line()); err == nil {
+			_, _ = io.Copy(stdin, lr.Rest())
 		}
 		_ = stdin.Close() // the session ended: the worker stops
 		select {
@@ -81,6 +82,6 @@ func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string,
 
 // relayFail reports err to the controller as a protocol error and returns it.
 func relayFail(out io.Writer, err error) error {
-	_ = writeMsg(out, errorMsg{Type: msgError, Message: err.Error()})
+	_ = wire.Write(out, wire.Error{Type: wire.TypeError, Message: err.Error()})
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
@@ -699,7 +700,7 @@ func (c *controller) spawn() (*workers, error) {
 		}
 	}
 	for i, p := range ws.procs {
-		spec := specMsg{Type: msgSpec, Group: i, Target: c.plan.Target, Load: c.plan.Load, GroupSpec: groups[i]}
+		spec := wire.Spec{Type: wire.TypeSpec, Group: i, Target: c.plan.Target, Load: c.plan.Load, GroupSpec: groups[i]}
 		if err := p.send(spec); err != nil {
 			return ws, err
 		}
@@ -742,11 +743,11 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 				}
 				return err
 			}
-			if e.msg.Type != msgReady || isReady[p.index] {
+			if e.msg.Type != wire.TypeReady || isReady[p.index] {
 				return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
 			}
-			var r readyMsg
-			if err := e.msg.decode(&r); err != nil {
+			var r wire.Ready
+			if err := e.msg.Decode(&r); err != nil {
 				return p.fail(fmt.Errorf("protocol: %w", err))
 			}
 			if want := p.cpus.String(); want != "" && r.CPUs != want {
@@ -777,7 +778,7 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 		}
 	}
 	for _, p := range ws.procs {
-		m := startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End, Workers: pids[p.host]}
+		m := wire.Start{Type: wire.TypeStart, WarmupEnd: win.Start, End: win.End, Workers: pids[p.host]}
 		if p.host != nil {
 			// Relative to receipt, which is half a round trip from now.
 			at := time.Now().Add(p.rtt / 2)
@@ -834,7 +835,7 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 		case <-interrupted:
 			interrupted, abort = nil, ws.abort
 			for _, p := range ws.procs {
-				if err := p.send(stopMsg{Type: msgStop}); err != nil {
+				if err := p.send(wire.Stop{Type: wire.TypeStop}); err != nil {
 					return nil, ctx.Err()
 				}
 			}
@@ -894,15 +895,15 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 			}
 			lastSeen[p.index] = time.Now()
 			switch e.msg.Type {
-			case msgSnapshot:
-				var s snapshotMsg
-				if err := e.msg.decode(&s); err != nil {
+			case wire.TypeSnapshot:
+				var s wire.Snapshot
+				if err := e.msg.Decode(&s); err != nil {
 					return nil, p.fail(fmt.Errorf("protocol: %w", err))
 				}
 				lv.update(p.index, s, lastSeen[p.index])
-			case msgIntervals:
-				var m intervalsMsg
-				if err := e.msg.decode(&m); err != nil {
+			case wire.TypeIntervals:
+				var m wire.Intervals
+				if err := e.msg.Decode(&m); err != nil {
 					return nil, p.fail(fmt.Errorf("protocol: %w", err))
 				}
 				if tb == nil {
@@ -916,9 +917,9 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 						ws.onInterval(p.index, iv)
 					}
 				}
-			case msgFinal:
-				var f finalMsg
-				if err := e.msg.decode(&f); err != nil {
+			case wire.TypeFinal:
+				var f wire.Final
+				if err := e.msg.Decode(&f); err != nil {
 					return nil, p.fail(fmt.Errorf("protocol: %w", err))
 				}
 				if finals[p.index] != nil || f.Group.Index != p.index {
@@ -949,9 +950,9 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 func eventErr(e event) error {
 	p := e.w
 	switch {
-	case e.err == nil && e.msg.Type == msgError:
-		var m errorMsg
-		if err := e.msg.decode(&m); err != nil {
+	case e.err == nil && e.msg.Type == wire.TypeError:
+		var m wire.Error
+		if err := e.msg.Decode(&m); err != nil {
 			return p.fail(fmt.Errorf("protocol: %w", err))
 		}
 		p.exitStatus(killAfter) // let its last stderr lines arrive

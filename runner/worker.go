@@ -13,6 +13,7 @@ import (
 	"github.com/kaeload/kaeload/engine"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -35,9 +36,9 @@ func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := &syncWriter{w: out}
-	err := work(ctx, cancel, newLineReader(in), w)
+	err := work(ctx, cancel, wire.NewReader(in), w)
 	if err != nil && !errors.Is(err, errControllerGone) {
-		_ = writeMsg(w, errorMsg{Type: msgError, Message: err.Error()})
+		_ = wire.Write(w, wire.Error{Type: wire.TypeError, Message: err.Error()})
 	}
 	return err
 }
@@ -61,7 +62,7 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 // spec, prepare (pinning, GOMAXPROCS, engine) and answer ready, wait for
 // start, then run the load while streaming snapshots, ending with the
 // final record.
-func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io.Writer) error {
+func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out io.Writer) error {
 	spec, err := readSpec(lr)
 	if err != nil {
 		return err
@@ -80,10 +81,10 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 	inputErr := make(chan error, 1)
 	early := make(chan struct{})
 	go func() {
-		m, err := lr.next()
-		if err == nil && m.Type == msgStop {
+		m, err := lr.Next()
+		if err == nil && m.Type == wire.TypeStop {
 			close(early)
-			m, err = lr.next()
+			m, err = lr.Next()
 		}
 		if err == nil {
 			err = fmt.Errorf("unexpected %q message during the load", m.Type)
@@ -101,19 +102,19 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 // would have: a malformed or absurd spec (10⁹ connections, a window of a
 // century) is an error naming what is wrong, never a panic or a huge
 // allocation.
-func readSpec(lr *lineReader) (specMsg, error) {
-	var spec specMsg
-	m, err := lr.next()
+func readSpec(lr *wire.Reader) (wire.Spec, error) {
+	var spec wire.Spec
+	m, err := lr.Next()
 	if errors.Is(err, io.EOF) {
 		return spec, errControllerGone
 	}
 	if err != nil {
 		return spec, fmt.Errorf("read spec: %w", err)
 	}
-	if m.Type != msgSpec {
-		return spec, fmt.Errorf("want a %q message first, got %q", msgSpec, m.Type)
+	if m.Type != wire.TypeSpec {
+		return spec, fmt.Errorf("want a %q message first, got %q", wire.TypeSpec, m.Type)
 	}
-	if err := m.decode(&spec); err != nil {
+	if err := m.Decode(&spec); err != nil {
 		return spec, err
 	}
 	if err := plans.CheckWorker(spec.Target, spec.Load, spec.GroupSpec); err != nil {
@@ -125,7 +126,7 @@ func readSpec(lr *lineReader) (specMsg, error) {
 // prepare checks the pinning the controller set up, sizes GOMAXPROCS,
 // builds the engine and answers ready. It returns the engine and the
 // process's private memory before the engine was built (anonRSS).
-func prepare(spec specMsg, out io.Writer) (*engine.Engine, uint64, error) {
+func prepare(spec wire.Spec, out io.Writer) (*engine.Engine, uint64, error) {
 	g := spec.GroupSpec
 	if want := pinning.Set(g.CPUs); len(want) > 0 {
 		if err := verifyAffinity(want); err != nil {
@@ -149,22 +150,22 @@ func prepare(spec specMsg, out io.Writer) (*engine.Engine, uint64, error) {
 	if have, err := pinning.Allowed("self"); err == nil {
 		cpus = have.String()
 	}
-	if err := writeMsg(out, readyMsg{Type: msgReady, PID: os.Getpid(), CPUs: cpus, GOMAXPROCS: runtime.GOMAXPROCS(0)}); err != nil {
+	if err := wire.Write(out, wire.Ready{Type: wire.TypeReady, PID: os.Getpid(), CPUs: cpus, GOMAXPROCS: runtime.GOMAXPROCS(0)}); err != nil {
 		return nil, 0, fmt.Errorf("send ready: %w", err)
 	}
 	return eng, memReady, nil
 }
 
 // awaitStart reads the start message and returns it with its window.
-func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error) {
-	var start startMsg
-	m, err := lr.next()
-	for err == nil && m.Type == msgClock {
+func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, error) {
+	var start wire.Start
+	m, err := lr.Next()
+	for err == nil && m.Type == wire.TypeClock {
 		// A timestamp exchange (syncClocks): answer with this clock.
-		if err := writeMsg(out, clockMsg{Type: msgClock, Time: time.Now()}); err != nil {
+		if err := wire.Write(out, wire.Clock{Type: wire.TypeClock, Time: time.Now()}); err != nil {
 			return start, results.Window{}, fmt.Errorf("send clock: %w", err)
 		}
-		m, err = lr.next()
+		m, err = lr.Next()
 	}
 	received := time.Now()
 	if errors.Is(err, io.EOF) {
@@ -173,10 +174,10 @@ func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error)
 	if err != nil {
 		return start, results.Window{}, fmt.Errorf("read start: %w", err)
 	}
-	if m.Type != msgStart {
-		return start, results.Window{}, fmt.Errorf("want a %q message, got %q", msgStart, m.Type)
+	if m.Type != wire.TypeStart {
+		return start, results.Window{}, fmt.Errorf("want a %q message, got %q", wire.TypeStart, m.Type)
 	}
-	if err := m.decode(&start); err != nil {
+	if err := m.Decode(&start); err != nil {
 		return start, results.Window{}, err
 	}
 	win := results.Window{Start: start.WarmupEnd, End: start.End}
@@ -206,7 +207,7 @@ func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error)
 // A close of early ends the window at once (a stop): the engine stops, the
 // meters read what they measured until then, and the final record carries
 // the shortened window.
-func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
+func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
 	// The load and the meters of the window run under wctx, which a stop
 	// ends as well.
 	wctx, endWindow := context.WithCancel(ctx)
@@ -270,7 +271,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 		if len(ivs) == 0 {
 			return nil
 		}
-		if err := writeMsg(out, intervalsMsg{Type: msgIntervals, Intervals: ivs}); err != nil {
+		if err := wire.Write(out, wire.Intervals{Type: wire.TypeIntervals, Intervals: ivs}); err != nil {
 			return fmt.Errorf("send intervals: %w", err)
 		}
 		return nil
@@ -278,7 +279,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	snapshot := func() error {
 		memPeak = max(memPeak, anonRSS())
 		s := eng.Snapshot()
-		if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes, Missed: s.Missed}); err != nil {
+		if err := wire.Write(out, wire.Snapshot{Type: wire.TypeSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes, Missed: s.Missed}); err != nil {
 			return fmt.Errorf("send snapshot: %w", err)
 		}
 		return intervals(false)
@@ -325,7 +326,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 			if memReady > 0 && memPeak > 0 {
 				res.MemoryReady, res.MemoryPeak = memReady, memPeak
 			}
-			if err := writeMsg(out, finalMsg{Type: msgFinal, Group: res}); err != nil {
+			if err := wire.Write(out, wire.Final{Type: wire.TypeFinal, Group: res}); err != nil {
 				return fmt.Errorf("send final: %w", err)
 			}
 			return nil
