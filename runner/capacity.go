@@ -8,6 +8,7 @@ import (
 	"github.com/kaeload/kaeload/capacity"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
 
@@ -17,26 +18,23 @@ import (
 // repetition is (c.rep) with the rate split over the groups and the
 // search's window length. Every step is recorded as a repetition of the
 // variant with Rep.Step set, histograms and all.
-func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.Control) error {
-	v := c.plan.Variants[s.variant]
-	cp := c.plan.Load.Capacity
+func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
+	v := p.Variants[s.variant]
+	cp := p.Load.Capacity
 	search, err := capacity.New(capacity.Config{From: cp.From, Factor: cp.Factor, Resolution: cp.Resolution, Max: cp.Max})
 	if err != nil {
 		return err
 	}
 	targets := capacity.Targets{P99Handshake: cp.P99Handshake, P99Total: cp.P99Total, MaxErrors: cp.MaxErrors, MaxMissed: cp.MaxMissed}
-	base := c.plan
-	defer func() { c.plan = base }()
 	failed := false
 	for i := 0; ; i++ {
 		rate, phase, ok := search.Next()
 		if !ok {
 			break
 		}
-		step := *base
-		step.Load = base.Load.SplitRate(rate)
+		step := *p // the plan this step measures
+		step.Load = p.Load.SplitRate(rate)
 		step.Load.Duration = cp.Window
-		c.plan = &step // c.rep measures c.plan's load
 		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, format.Count(uint64(rate+0.5)))
 		if err := c.cooldown(ctx); err != nil {
 			c.warn(results.InterruptedWarning(label))
@@ -47,7 +45,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 				return err
 			}
 		}
-		rep, err := c.rep(ctx, WindowID{Variant: v.Name, Rep: i}, label, ctl, c.probes[s.variant])
+		rep, err := c.rep(ctx, &step, WindowID{Variant: v.Name, Rep: i}, label, ctl, c.probes[s.variant])
 		if err != nil {
 			if ctx.Err() != nil {
 				if rep != nil {

@@ -532,13 +532,13 @@ type controller struct {
 //
 // w names the window for the observer (Options.Observer), which may
 // hold its load until a scrape has read its zeros.
-func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
+func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	if err := c.beforeLoad(ctx, w); err != nil {
 		return nil, err
 	}
 	defer func() { c.windowEnded(w, rep) }()
 	feed := c.feed(w)
-	ws, err := c.spawn()
+	ws, err := c.spawn(p)
 	ws.onInterval = feed.group
 	defer ws.stop(c.opts)
 	if err != nil {
@@ -547,14 +547,14 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 	if err := ws.awaitReady(ctx, c.opts.Log); err != nil {
 		return nil, err
 	}
-	if err := ws.syncClocks(ctx, c.plan.Load.Duration, c.warn); err != nil {
+	if err := ws.syncClocks(ctx, p.Load.Duration, c.warn); err != nil {
 		return nil, err
 	}
 	mctx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
-	profile := c.startProfile(mctx, label, c.plan.Load.Warmup+c.plan.Load.Duration+startLead) // perf attached before the window is set
-	tstart := c.beginTimeline(mctx, label)                                                    // before the load: its first interval holds all of it
-	win, begin, err := ws.start(c.plan.Load)
+	profile := c.startProfile(mctx, label, p.Load.Warmup+p.Load.Duration+startLead) // perf attached before the window is set
+	tstart := c.beginTimeline(mctx, label)                                          // before the load: its first interval holds all of it
+	win, begin, err := ws.start(p.Load)
 	if err != nil {
 		if profile != nil {
 			stopMeter()
@@ -584,7 +584,7 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 	} else {
 		close(probed)
 	}
-	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups),
+	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}, lv)
 	var shown *results.Rep
 	defer func() { c.disp.done(shown) }()
@@ -595,7 +595,7 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 		fmt.Fprintf(c.opts.Log, "%s: server's CPUs: "+f+"\n", append([]any{label}, a...)...)
 	})
 
-	groups, err := ws.collect(ctx, win, c.plan.Load.Timeout, lv, tl.builderOrNil())
+	groups, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if err != nil {
 		return nil, err
 	}
@@ -629,7 +629,7 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 			return nil, ctx.Err()
 		}
 	}
-	rep.Failed = analysis.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
+	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
@@ -679,29 +679,29 @@ type workers struct {
 
 // spawn starts one pinned worker per group and sends each its spec. The
 // workers started are in the result even when it fails, for stop.
-func (c *controller) spawn() (*workers, error) {
-	groups := c.plan.Load.Groups
+func (c *controller) spawn(p *plans.Plan) (*workers, error) {
+	groups := p.Load.Groups
 	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
-		var p *proc
+		var w *proc
 		var err error
 		if g.Host != nil {
-			p, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.Log, ws.events)
+			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.Log, ws.events)
 		} else {
-			p, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
+			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
 		}
 		if err != nil {
 			return ws, err
 		}
-		ws.procs = append(ws.procs, p)
+		ws.procs = append(ws.procs, w)
 		if c.opts.hooks.workerStart != nil {
-			c.opts.hooks.workerStart(i, p.pid)
+			c.opts.hooks.workerStart(i, w.pid)
 		}
 	}
-	for i, p := range ws.procs {
-		spec := wire.Spec{Type: wire.TypeSpec, Group: i, Target: c.plan.Target, Load: c.plan.Load, GroupSpec: groups[i]}
-		if err := p.send(spec); err != nil {
+	for i, w := range ws.procs {
+		spec := wire.Spec{Type: wire.TypeSpec, Group: i, Target: p.Target, Load: p.Load, GroupSpec: groups[i]}
+		if err := w.send(spec); err != nil {
 			return ws, err
 		}
 	}

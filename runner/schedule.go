@@ -102,7 +102,7 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 		if len(s.reps) == 0 || gaveUp[s.variant] {
 			continue
 		}
-		err := c.session(ctx, s, rv)
+		err := c.session(ctx, c.plan, s, rv)
 		if se := (*startError)(nil); errors.As(err, &se) && ctx.Err() == nil {
 			// Its server does not start: the other variants still run.
 			gaveUp[s.variant] = true
@@ -114,7 +114,7 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 			return err
 		}
 	}
-	return c.searchWindows(ctx, run)
+	return c.searchWindows(ctx, c.plan, run)
 }
 
 // startError is a server that did not come up for a variant (its start or
@@ -155,8 +155,8 @@ func startFailure(ctx context.Context, v plans.Variant, err error) error {
 // measures the session's repetitions and stops the server again. The stop
 // always runs: after the last repetition, on any error and when ctx is
 // cancelled (then with a fresh context bounded by the command timeout).
-func (c *controller) session(ctx context.Context, s session, rv *results.Variant) (err error) {
-	v := c.plan.Variants[s.variant]
+func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *results.Variant) (err error) {
+	v := p.Variants[s.variant]
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
 	// Speed commands run once per variant, at its first session, while
 	// the server is stopped: after serverUp's stop, before its start.
@@ -169,7 +169,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			return ctx.Err()
 		}
 	}
-	if c.plan.Server == nil {
+	if p.Server == nil {
 		if err := speed(); err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			return err
 		}
 	} else {
-		ctl.Host = c.plan.Server.Host
+		ctl.Host = p.Server.Host
 		ctl.Remote = c.serverRemote()
 		startErr := c.serverUp(ctx, ctl, v, speed)
 		startFailed := startErr != nil
@@ -205,20 +205,20 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 	}
 	c.findServer(v)
 	c.runInfo(ctx, ctl, s.variant, rv)
-	if c.plan.Load.Capacity != nil {
-		return c.searchCapacity(ctx, s, ctl)
+	if p.Load.Capacity != nil {
+		return c.searchCapacity(ctx, p, s, ctl)
 	}
 	for k := 0; k < len(s.reps); k++ {
 		r := s.reps[k]
-		label := results.RepLabel(v.Name, r, c.plan.Repeat)
-		if c.plan.Searched(s.variant) {
+		label := results.RepLabel(v.Name, r, p.Repeat)
+		if p.Searched(s.variant) {
 			label = results.SearchWindowLabel(v.Name, r)
 		}
 		if err := c.cooldown(ctx); err != nil {
 			c.warn(results.InterruptedWarning(label))
 			return err
 		}
-		rep, err := c.rep(ctx, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
+		rep, err := c.rep(ctx, p, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
 		if rep != nil && rep.PartialOf > 0 {
 			c.keepPartial(s.variant, label, r, rep)
 			rep = nil

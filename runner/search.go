@@ -31,8 +31,8 @@ func searchRecord(p *plans.Plan) *results.Search {
 // one session of that point's variant, with the server restarted with its
 // env, recorded like any repetition. It ends when the driver is done or a
 // window fails to run.
-func (c *controller) searchWindows(ctx context.Context, run *results.Run) error {
-	s := c.plan.Search
+func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *results.Run) error {
+	s := p.Search
 	if s == nil {
 		return nil
 	}
@@ -52,9 +52,9 @@ func (c *controller) searchWindows(ctx context.Context, run *results.Run) error 
 		}
 		vi := s.First + st.Point
 		rv := &run.Variants[vi]
-		fmt.Fprintf(c.opts.Log, "search window %d/%d: %s = %s (%s: %s)\n", len(done)+1, s.Budget, s.Key, s.Value(c.plan, st.Point), st.Phase, st.Why)
+		fmt.Fprintf(c.opts.Log, "search window %d/%d: %s = %s (%s: %s)\n", len(done)+1, s.Budget, s.Key, s.Value(p, st.Point), st.Phase, st.Why)
 		before := len(rv.Reps)
-		err := c.session(ctx, session{variant: vi, reps: []int{before}}, rv)
+		err := c.session(ctx, p, session{variant: vi, reps: []int{before}}, rv)
 		if len(rv.Reps) > before {
 			rep := &rv.Reps[len(rv.Reps)-1]
 			run.Search.Visits = append(run.Search.Visits, results.Visit{Value: rv.Sweep[s.Key], Variant: rv.Name, Rep: rep.Index})
