@@ -17,7 +17,7 @@ import (
 // and returns their rates with the repetitions per variant that detect a
 // difference of effect (a fraction) at stats.Power, judged with the
 // plan's other comparisons (stats.RepsFor), at most limit. Failed
-// windows count as no estimate. Nothing is recorded: opts.Recorder is
+// windows count as no estimate. Nothing is recorded: opts.Outputs are
 // not used.
 func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
 	base := 0
@@ -32,7 +32,7 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 	if cp.Order != results.OrderSequential {
 		cp.Order = results.OrderRandomized
 	}
-	opts.Recorder, opts.Observer = nil, nil
+	opts.Outputs = nil
 	cal := &stats.Calibration{Variant: plan.Variants[base].Name, EffectPct: effect * 100, Family: max(1, len(plan.Variants)-1), Max: limit}
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "calibration: measuring variant %s %d times to estimate the noise\n", cal.Variant, windows)

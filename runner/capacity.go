@@ -62,8 +62,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
 		rep.Failed = "" // a step that misses the targets is what the search looks for
-		c.run.AddRep(s.variant, *rep)
-		c.record(func(r Recorder) error { return r.Rep(s.variant, *rep) })
+		c.addRep(s.variant, *rep)
 		verdict := "pass"
 		if !pass {
 			verdict = "FAIL: " + why

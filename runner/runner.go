@@ -55,10 +55,12 @@ type Options struct {
 	// prefixed "worker N: "; nil = discarded (the last lines still appear
 	// in a worker's error).
 	Log io.Writer
-	// Recorder, when set, receives the run as it is measured: its header
-	// before any load, then every finished repetition, speed run and
-	// warning (see Recorder).
-	Recorder Recorder
+	// Outputs subscribe to the run's events: the journal, the live
+	// metrics (see Output). The progress display is one too.
+	Outputs []Output
+	// About is what the caller knows of the run and does not measure; it
+	// goes into the run's header.
+	About About
 	// Resume, when set, is the run so far of an interrupted run of the
 	// same plan (rundir.ResumeJournal gives it, with every planned
 	// variant in plan order): its repetitions are kept, the steps they
@@ -70,10 +72,6 @@ type Options struct {
 	// the server's stop command still runs, bounded by its command timeout.
 	// It is the CLI's second Ctrl-C.
 	Abort <-chan struct{}
-	// Observer, when set, watches the run live (package metrics serves
-	// it): the header, every window's readings as the timeline takes
-	// them, every window's end and the run's (see Observer).
-	Observer Observer
 
 	// hooks let this package's tests watch processes; nil funcs are skipped.
 	hooks hooks
@@ -98,34 +96,12 @@ type hooks struct {
 	interval func(group int, iv results.IntervalSample)
 }
 
-// Recorder receives a run as it goes, so that nothing measured is lost
-// when the controller dies: rundir.Journal behind the CLI's run
-// directory. Begin gets the run's header (plan, baseline, every planned
-// variant without repetitions) before any load is sent, and may add to it
-// (host facts, scenario text): the Run that Run returns is the same value.
-// An error from Begin fails the run before it starts; an error from the
-// others is logged, the run goes on (its results are still returned and
-// printed), and Run's error says that they could not all be stored.
-type Recorder interface {
-	Begin(r *results.Run) error
-	// Rep records a finished repetition of r.Variants[variant] of the
-	// header given to Begin.
-	Rep(variant int, rep results.Rep) error
-	// Partial records a window of r.Variants[variant] that an interrupt
-	// cut short, with what it measured until then (rep.PartialOf set).
-	Partial(variant int, rep results.Rep) error
-	// Excluded records a window of r.Variants[variant] that the plan's
-	// ExcludeFlagged policy set aside (rep.Excluded says why).
-	Excluded(variant int, rep results.Rep) error
-	// Info records the server info runs of r.Variants[variant].
-	Info(variant int, runs []results.InfoRun) error
-	// Speed records the speed runs of r.Variants[variant].
-	Speed(variant int, runs []results.SpeedRun) error
-	// Warning records a warning about the run.
-	Warning(w string) error
-	// NotMeasured records that the run gave up on r.Variants[variant]
-	// (its server did not start) and why; the run goes on without it.
-	NotMeasured(variant int, reason string) error
+// About is what the caller knows of a run: the header's kaeload and Go
+// versions, host facts and scenario text (results.Run).
+type About struct {
+	Kaeload, GoVersion string
+	Host               []byte
+	Scenario           string
 }
 
 // Run executes every variant × repetition of plan: per repetition one
@@ -148,6 +124,9 @@ type Recorder interface {
 // that does not start for a variant does not fail the run: the variant is
 // recorded in the run's NotMeasured and the others run (see the package
 // doc). No worker process outlives Run.
+//
+// Run is the one writer of the run it returns: the outputs get its events
+// (Options.Outputs), and nothing writes it after Run returns.
 func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
@@ -160,7 +139,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
-	opts, disp, err := withDefaults(opts)
+	opts, err = withDefaults(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -176,25 +155,20 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
-	c := newController(p, opts, run, disp, probes)
+	c := newController(p, opts, &book{run: run, outputs: opts.Outputs, log: opts.Log}, probes)
 	if err := c.connectHosts(ctx); err != nil {
 		return nil, err
 	}
 	defer closeHosts(c.hosts)
-	if o := opts.Observer; o != nil {
-		o.Begin(run, p)
-		o.Planned(plannedWindows(p, run))
+	if err := c.start(p); err != nil {
+		return nil, err
 	}
-	if opts.Recorder != nil {
-		if err := opts.Recorder.Begin(run); err != nil {
-			return nil, err
-		}
-	}
+	c.publish(Event{Kind: EventPlanned, Windows: plannedWindows(p, run)})
 	for _, w := range checkPorts(p) {
 		c.warn(w)
 	}
 	err = c.schedule(ctx, run)
-	c.endObserver(ctx)
+	c.stopOutputs(ctx)
 	return run, c.finish(ctx, err)
 }
 
@@ -236,13 +210,13 @@ func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Pla
 }
 
 // withDefaults fills in the options left out (the worker executable and
-// its arguments, a log) and returns them with the progress display, which
-// shares the log's writer through a logSink.
-func withDefaults(opts Options) (Options, display, error) {
+// its arguments, a log) and puts the progress display, which shares the
+// log's writer through a logSink, first among the outputs.
+func withDefaults(opts Options) (Options, error) {
 	if opts.Executable == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return opts, nil, fmt.Errorf("find own executable for workers: %w", err)
+			return opts, fmt.Errorf("find own executable for workers: %w", err)
 		}
 		opts.Executable = exe
 	}
@@ -256,9 +230,10 @@ func withDefaults(opts Options) (Options, display, error) {
 	opts.Log = sink
 	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
 	if err != nil {
-		return opts, nil, err
+		return opts, err
 	}
-	return opts, disp, nil
+	opts.Outputs = append([]Output{&displayOutput{d: disp}}, opts.Outputs...)
+	return opts, nil
 }
 
 // startBuiltin starts the built-in target when the plan asks for one, on
@@ -319,6 +294,11 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 		Equivalence:   p.Equivalence,
 		Calibration:   cal,
 		Profile:       p.Profile,
+		Thresholds:    p.Thresholds,
+		Kaeload:       opts.About.Kaeload,
+		GoVersion:     opts.About.GoVersion,
+		Host:          opts.About.Host,
+		Scenario:      opts.About.Scenario,
 	}
 	if cp := p.Load.Capacity; cp != nil {
 		spec := cp.CapacitySpec // the record's part of the plan's search
@@ -342,8 +322,9 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 
 // newController is the controller of run, which executes p; a variant
 // whose speed commands ran before a resume does not run them again.
-func newController(p *plans.Plan, opts Options, run *results.Run, disp display, probes [][]server.Probe) *controller {
-	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: p.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+func newController(p *plans.Plan, opts Options, b *book, probes [][]server.Probe) *controller {
+	run := b.run
+	c := &controller{book: b, plan: p, opts: opts, probes: probes, builtin: p.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
 	for i := range run.Variants {
 		c.speedDone[i] = run.Variants[i].Speed != nil
 	}
@@ -385,8 +366,8 @@ func (c *controller) finish(ctx context.Context, err error) error {
 		}
 		err = errors.Join(fmt.Errorf("run interrupted: %w", ctx.Err()), err)
 	}
-	if c.recordErr != nil {
-		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.recordErr))
+	if c.storeErr != nil {
+		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.storeErr))
 	}
 	return err
 }
@@ -422,38 +403,11 @@ func resume(run, prev *results.Run) error {
 	return nil
 }
 
-// warn adds a warning about the run: to the run's warnings, the log and
-// the recorder.
-func (c *controller) warn(w string) {
-	c.run.Warnings = append(c.run.Warnings, w)
-	fmt.Fprintf(c.opts.Log, "warning: %s\n", w)
-	c.record(func(r Recorder) error { return r.Warning(w) })
-}
-
 // notMeasured gives up on the plan's variant at index variant, for
-// reason: it is added to the run's NotMeasured, the log and the recorder.
-// The reason is redacted: it quotes a server command's output, which may
-// hold a secret env value.
+// reason, redacted: it quotes a server command's output, which may hold
+// a secret env value.
 func (c *controller) notMeasured(variant int, reason string) {
-	reason = c.plan.Redact(reason)
-	name := c.run.Variants[variant].Name
-	c.run.NotMeasured = append(c.run.NotMeasured, results.NotMeasured{Variant: name, Reason: reason})
-	fmt.Fprintf(c.opts.Log, "variant %s NOT MEASURED: %s (the run goes on with the other variants)\n", name, reason)
-	c.record(func(r Recorder) error { return r.NotMeasured(variant, reason) })
-}
-
-// record hands something measured to the recorder. A failure is logged
-// once loudly and remembered for Run's error; the run goes on.
-func (c *controller) record(f func(Recorder) error) {
-	if c.opts.Recorder == nil {
-		return
-	}
-	if err := f(c.opts.Recorder); err != nil {
-		if c.recordErr == nil {
-			fmt.Fprintf(c.opts.Log, "ERROR: results could not be stored (the run goes on; its report is still printed): %v\n", err)
-		}
-		c.recordErr = errors.Join(c.recordErr, err)
-	}
+	c.book.notMeasured(variant, c.plan.Redact(reason))
 }
 
 // checkPlan rejects plans Compile would never produce (plans.Plan.Check:
@@ -498,10 +452,9 @@ type controller struct {
 	// excluded counts, by variant index, the windows the plan's
 	// ExcludeFlagged policy set aside so far.
 	excluded map[int]int
+	*book    // the run's record and its outputs
 	plan     *plans.Plan
 	opts     Options
-	run      *results.Run
-	disp     display
 	probes   [][]server.Probe // per variant
 	lastEnd  time.Time        // end of the last measured window, for Cooldown
 	// infoDone marks, per variant, that its server info commands have run.
@@ -514,8 +467,6 @@ type controller struct {
 	// timeWaitWarned is set once the client's TIME_WAIT was warned about
 	// (checkTimeWait).
 	timeWaitWarned bool
-	// recordErr collects the Recorder's failures.
-	recordErr error
 	// hosts are the plan's ssh hosts, by name, connected for the run.
 	hosts map[string]*hostConn
 	// eta estimates the run's time left for the display; nil: none.
@@ -530,8 +481,8 @@ type controller struct {
 // repetition is dropped (a run keeps completed repetitions only). The
 // workers are gone when rep returns.
 //
-// w names the window for the observer (Options.Observer), which may
-// hold its load until a scrape has read its zeros.
+// w names the window for the outputs, which may hold its load until a
+// scrape has read its zeros.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	if err := c.beforeLoad(ctx, w); err != nil {
 		return nil, err
@@ -584,10 +535,8 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	} else {
 		close(probed)
 	}
-	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
-		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}, lv)
-	var shown *results.Rep
-	defer func() { c.disp.done(shown) }()
+	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
+		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
 	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
 		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
 	})
@@ -634,7 +583,6 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 		rep.TimeWait = &n
 	}
 	c.checkTimeWait(rep)
-	shown = rep
 	return rep, nil
 }
 

@@ -164,8 +164,7 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 	if len(v.Speed) > 0 && !c.speedDone[s.variant] {
 		c.speedDone[s.variant] = true
 		speed = func() error {
-			rv.Speed = c.runSpeed(ctx, ctl, v)
-			c.record(func(r Recorder) error { return r.Speed(s.variant, rv.Speed) })
+			c.setSpeed(s.variant, c.runSpeed(ctx, ctl, v))
 			return ctx.Err()
 		}
 	}
@@ -233,8 +232,7 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 		}
 		if rep != nil {
 			rep.Index = r
-			c.run.AddRep(s.variant, *rep) // withdraws an earlier try's warning that it was interrupted
-			c.record(func(rec Recorder) error { return rec.Rep(s.variant, *rep) })
+			c.addRep(s.variant, *rep)
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 			if rep.Failed != "" {
@@ -470,8 +468,7 @@ func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes
 // marked PARTIAL, and in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
-	c.run.AddPartial(variant, *rep)
-	c.record(func(rec Recorder) error { return rec.Partial(variant, *rep) })
+	c.addPartial(variant, *rep)
 	t := &rep.Total
 	fmt.Fprintf(c.opts.Log, "%s PARTIAL: interrupted after %s of %s: %s req/s, %s errors (kept, not in the statistics)\n", label,
 		t.Window.Length().Round(time.Millisecond), rep.PartialOf, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
@@ -496,8 +493,7 @@ func (c *controller) excludeFlagged(variant int, label string, r int, rep *resul
 	}
 	c.excluded[variant]++
 	rep.Index, rep.Excluded = r, why
-	c.run.AddExcluded(variant, *rep)
-	c.record(func(rec Recorder) error { return rec.Excluded(variant, *rep) })
+	c.addExcluded(variant, *rep)
 	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
 		c.excluded[variant], c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
 	return true

@@ -74,6 +74,5 @@ func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant i
 		}
 		runs = append(runs, run)
 	}
-	rv.Info = runs
-	c.record(func(r Recorder) error { return r.Info(variant, runs) })
+	c.setInfo(variant, runs)
 }
