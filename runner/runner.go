@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
@@ -537,13 +538,9 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	}
 	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
-	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
-	})
-	serverCPUs := measureWindow(mctx, c.serverCPUsOf(ws), win, func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: server's CPUs: "+f+"\n", append([]any{label}, a...)...)
-	})
-
+	rd := sideReadings{probed: probed, readings: &readings, profile: serverProfile,
+		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
+		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
 	groups, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if err != nil {
 		return nil, err
@@ -555,28 +552,8 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	r := results.NewRep(0, groups)
 	rep = &r
 	rep.Timeline = timeline
-	select {
-	case <-probed:
-		rep.Probes = readings
-	case <-ctx.Done():
+	if !rd.fill(ctx, rep) {
 		return nil, ctx.Err()
-	}
-	select {
-	case rep.ServerCPU = <-serverCPU:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	select {
-	case rep.ServerCPUs = <-serverCPUs:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if serverProfile != nil {
-		select {
-		case rep.ServerProfile = <-serverProfile:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
 	}
 	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {
@@ -584,6 +561,54 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	}
 	c.checkTimeWait(rep)
 	return rep, nil
+}
+
+// sideReadings are what the controller reads beside a window's load:
+// the probes (readings, once probed is closed), the server's CPU and the
+// CPUs it may run on, and its profile (nil: not profiled).
+type sideReadings struct {
+	probed     <-chan struct{}
+	readings   *map[string]results.ProbeReading
+	serverCPU  <-chan *results.CPUUsage
+	serverCPUs <-chan *results.ServerCPUs
+	profile    <-chan *results.ServerProfile
+}
+
+// fill sets rep's side readings once they are in; false when ctx ended
+// first.
+func (rd sideReadings) fill(ctx context.Context, rep *results.Rep) bool {
+	var ok bool
+	if _, ok = recv(ctx, rd.probed); !ok {
+		return false
+	}
+	rep.Probes = *rd.readings
+	if rep.ServerCPU, ok = recv(ctx, rd.serverCPU); !ok {
+		return false
+	}
+	if rep.ServerCPUs, ok = recv(ctx, rd.serverCPUs); !ok {
+		return false
+	}
+	if rd.profile != nil {
+		rep.ServerProfile, ok = recv(ctx, rd.profile)
+	}
+	return ok
+}
+
+// recv receives from ch; false when ctx ends first.
+func recv[T any](ctx context.Context, ch <-chan T) (T, bool) {
+	select {
+	case v := <-ch:
+		return v, true
+	case <-ctx.Done():
+		var zero T
+		return zero, false
+	}
+}
+
+// logf is a printf to the log, each line prefixed and ended.
+func (c *controller) logf(prefix string) func(string, ...any) {
+	prefix = strings.ReplaceAll(prefix, "%", "%%")
+	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
 }
 
 // partialRep is the repetition of groups whose window win an interrupt
@@ -737,187 +762,6 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 		}
 	}
 	return win, begin, nil
-}
-
-// stopGrace bounds the wait for the workers' final records after a stop
-// (an interrupt): their load ends at once, in-flight requests are cut off,
-// and what remains is sending the record.
-const stopGrace = 5 * time.Second
-
-// collect reads snapshots (into lv, for the display) until every worker
-// has sent its final record, and returns the groups in plan order. A
-// worker that fails, exits early, falls silent for silenceLimit without
-// using any CPU meanwhile (it hangs), or sends no final record within
-// timeout + finishGrace after the window fails the repetition with a
-// *WorkerError naming its group.
-//
-// Intervals of the groups' timelines go to tb (nil: none are expected).
-func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, error) {
-	finals := make([]*results.Group, len(ws.procs))
-	got := 0
-	busyTicks := make([]uint64, len(ws.procs)) // CPU ticks when last found silent
-	starved := make([]bool, len(ws.procs))
-	lastSeen := make([]time.Time, len(ws.procs))
-	now := time.Now()
-	for i, p := range ws.procs {
-		lastSeen[i] = now
-		// From now on: the CPU a worker used to start is not work done
-		// while silent (it made a hung worker look busy for one more
-		// silenceLimit).
-		if p.host == nil {
-			busyTicks[i], _ = cpuTicks(p.pid)
-		}
-	}
-	deadline := time.NewTimer(time.Until(win.End.Add(timeout + finishGrace)))
-	defer deadline.Stop()
-	watch := time.NewTicker(snapshotEvery)
-	defer watch.Stop()
-	// An interrupt ends the window early instead of discarding it: every
-	// worker is told to stop, and their final records, for the window as
-	// far as it went, are awaited for stopGrace (a second interrupt, or
-	// any failure meanwhile, gives up on them).
-	interrupted := ctx.Done()
-	var abort <-chan struct{}
-	for got < len(ws.procs) {
-		select {
-		case <-interrupted:
-			interrupted, abort = nil, ws.abort
-			for _, p := range ws.procs {
-				if err := p.send(wire.Stop{Type: wire.TypeStop}); err != nil {
-					return nil, ctx.Err()
-				}
-			}
-			deadline.Reset(stopGrace)
-		case <-abort:
-			return nil, ctx.Err()
-		case <-deadline.C:
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			for i, p := range ws.procs {
-				if finals[i] == nil {
-					return nil, p.fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
-				}
-			}
-		case now := <-watch.C:
-			for i, p := range ws.procs {
-				if finals[i] != nil || now.Sub(lastSeen[i]) <= silenceLimit {
-					continue
-				}
-				if p.host != nil {
-					// A remote worker's CPU cannot be read from here:
-					// give it longer (a dead host is also noticed by
-					// ssh's keepalive).
-					if now.Sub(lastSeen[i]) <= remoteSilence {
-						continue
-					}
-					_ = p.cmd.Process.Kill()
-					p.exitStatus(killAfter)
-					return nil, p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
-				}
-				// Silent, but still working: with thousands of slots
-				// per thread its snapshots can wait that long for the
-				// CPU. Only a worker that is silent and idle hangs.
-				if ticks, err := cpuTicks(p.pid); err == nil && ticks != busyTicks[i] {
-					busyTicks[i], lastSeen[i] = ticks, now
-					if !starved[i] {
-						starved[i] = true
-						fmt.Fprintf(ws.log, "worker %d (pid %d) sent nothing for %s but is using CPU: its snapshots wait for the CPU (client-bound?)\n", p.index, p.pid, silenceLimit)
-					}
-					continue
-				}
-				_ = p.cmd.Process.Kill() // so that the stderr ring is complete
-				p.exitStatus(killAfter)
-				return nil, p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
-			}
-		case e := <-ws.events:
-			p := e.w
-			if finals[p.index] != nil && errors.Is(e.err, io.EOF) {
-				continue // a worker exits after its final record
-			}
-			if err := eventErr(e); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, err
-			}
-			lastSeen[p.index] = time.Now()
-			switch e.msg.Type {
-			case wire.TypeSnapshot:
-				var s wire.Snapshot
-				if err := e.msg.Decode(&s); err != nil {
-					return nil, p.fail(fmt.Errorf("protocol: %w", err))
-				}
-				lv.update(p.index, s, lastSeen[p.index])
-			case wire.TypeIntervals:
-				var m wire.Intervals
-				if err := e.msg.Decode(&m); err != nil {
-					return nil, p.fail(fmt.Errorf("protocol: %w", err))
-				}
-				if tb == nil {
-					return nil, p.fail(fmt.Errorf("protocol: intervals from a worker whose plan records no timeline"))
-				}
-				for _, iv := range m.Intervals {
-					if err := tb.Add(p.index, iv); err != nil {
-						return nil, p.fail(fmt.Errorf("protocol: %w", err))
-					}
-					if ws.onInterval != nil {
-						ws.onInterval(p.index, iv)
-					}
-				}
-			case wire.TypeFinal:
-				var f wire.Final
-				if err := e.msg.Decode(&f); err != nil {
-					return nil, p.fail(fmt.Errorf("protocol: %w", err))
-				}
-				if finals[p.index] != nil || f.Group.Index != p.index {
-					return nil, p.fail(fmt.Errorf("protocol: unexpected final record for group %d", f.Group.Index))
-				}
-				if p.host != nil {
-					// The worker's window is in its own clock.
-					f.Group.Host, f.Group.ClockOffset = p.host.name, p.offset
-					f.Group.Window.Start = f.Group.Window.Start.Add(-p.offset)
-					f.Group.Window.End = f.Group.Window.End.Add(-p.offset)
-				}
-				finals[p.index] = &f.Group
-				got++
-			default:
-				return nil, p.fail(fmt.Errorf("protocol: unexpected %q message during the load", e.msg.Type))
-			}
-		}
-	}
-	groups := make([]results.Group, len(finals))
-	for i, g := range finals {
-		groups[i] = *g
-	}
-	return groups, nil
-}
-
-// eventErr turns a worker's error message, garbage or end of stream into
-// a WorkerError; nil for an ordinary message.
-func eventErr(e event) error {
-	p := e.w
-	switch {
-	case e.err == nil && e.msg.Type == wire.TypeError:
-		var m wire.Error
-		if err := e.msg.Decode(&m); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
-		}
-		p.exitStatus(killAfter) // let its last stderr lines arrive
-		return p.fail(fmt.Errorf("worker failed: %s", m.Message))
-	case e.err == nil:
-		return nil
-	case errors.Is(e.err, io.EOF):
-		status := p.exitStatus(killAfter)
-		if p.host != nil {
-			return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
-		}
-		return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
-	default:
-		_ = p.cmd.Process.Kill()
-		p.exitStatus(killAfter)
-		return p.fail(fmt.Errorf("protocol: %w", e.err))
-	}
 }
 
 // orderLine says in what order the windows run, and how to replay a

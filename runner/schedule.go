@@ -207,6 +207,14 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 	if p.Load.Capacity != nil {
 		return c.searchCapacity(ctx, p, s, ctl)
 	}
+	return c.sweep(ctx, p, s, ctl)
+}
+
+// sweep measures the session's repetitions of p on the server ctl
+// started; a window cut short is kept as partial, one set aside by
+// exclude_flagged is measured again.
+func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
+	v := p.Variants[s.variant]
 	for k := 0; k < len(s.reps); k++ {
 		r := s.reps[k]
 		label := results.RepLabel(v.Name, r, p.Repeat)
