@@ -193,6 +193,58 @@ func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, err
 	return start, win, nil
 }
 
+// stopped is the input's error when the controller stopped the load,
+// else ctx's.
+func stopped(ctx context.Context, inputErr <-chan error) error {
+	select {
+	case err := <-inputErr:
+		return err
+	default:
+		return ctx.Err()
+	}
+}
+
+// groupMeters measure a worker's window beside its load: the group's
+// CPUs (pinned: busy with anything means no room for more load;
+// unpinned: this process), this process's own CPU (what the group cost
+// kaeload), how long its threads waited for a CPU, which other processes
+// used the group's CPUs, and the timeline's CPU readings.
+type groupMeters struct {
+	cpu, proc, wait <-chan *results.CPUUsage
+	others          <-chan []results.ProcessCPU
+	timeline        *workerTimeline // nil without a timeline
+}
+
+// startMeters starts the meters of win; the timeline's run under wctx.
+func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, siblings []int, early <-chan struct{}) *groupMeters {
+	want := pinning.Set(spec.GroupSpec.CPUs)
+	logf := func(f string, a ...any) {
+		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
+	}
+	prefixed := func(p string) func(string, ...any) {
+		return func(f string, a ...any) { logf(p+f, a...) }
+	}
+	cm := selfMeter(nil)
+	var othersM meterOf[[]results.ProcessCPU]
+	if len(want) > 0 {
+		cm, othersM = cpusMeter(want), othersMeter(want, siblings)
+	}
+	m := &groupMeters{
+		cpu:    measureWindowUntil(ctx, cm, win, early, logf),
+		proc:   measureWindowUntil(ctx, selfMeter(want), win, early, logf),
+		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, prefixed("CPU wait: ")),
+		others: measureWindowUntil(ctx, othersM, win, early, prefixed("other processes: ")),
+	}
+	if ivl := spec.Load.Interval; ivl > 0 {
+		gr := grid{start: win.Start, end: win.End, ivl: ivl}
+		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, prefixed("timeline CPU: "))}
+		if len(want) > 0 {
+			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, prefixed("timeline CPUs: "))
+		}
+	}
+	return m
+}
+
 // load runs the engine over win, sends a snapshot every snapshotEvery and
 // the final record when the engine is done. It returns the input's error
 // when the controller stopped the load.
@@ -221,44 +273,9 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.W
 	}()
 	g := spec.GroupSpec
 	want := pinning.Set(g.CPUs)
-	// The group's CPUs are measured over the window: pinned, the CPUs
-	// themselves (busy with anything means no room for more load);
-	// unpinned, this process.
-	cm := selfMeter(nil)
-	if len(want) > 0 {
-		cm = cpusMeter(want)
-	}
-	logf := func(f string, a ...any) {
-		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
-	}
-	cpu := measureWindowUntil(ctx, cm, win, early, logf)
-	// And this process's own time, whatever else ran on its CPUs: what the
-	// group cost kaeload, which adds up across groups that share CPUs.
-	proc := measureWindowUntil(ctx, selfMeter(want), win, early, logf)
-	// How long its threads were ready but waited for a CPU: CPU it
-	// wanted and others held.
-	wait := measureWindowUntil(ctx, waitMeter(want), win, early, func(f string, a ...any) {
-		logf("CPU wait: "+f, a...)
-	})
-	// Who else used the group's CPUs.
-	var othersM meterOf[[]results.ProcessCPU]
-	if len(want) > 0 {
-		othersM = othersMeter(want, siblings)
-	}
-	others := measureWindowUntil(ctx, othersM, win, early, func(f string, a ...any) {
-		logf("other processes: "+f, a...)
-	})
+	m := startMeters(ctx, wctx, spec, win, siblings, early)
+	wt := m.timeline
 	memPeak := anonRSS()
-	// The timeline: this process's CPU and the group's CPUs at every
-	// boundary, joined to the engine's intervals.
-	var wt *workerTimeline
-	if ivl := spec.Load.Interval; ivl > 0 {
-		gr := grid{start: win.Start, end: win.End, ivl: ivl}
-		wt = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, func(f string, a ...any) { logf("timeline CPU: "+f, a...) })}
-		if len(want) > 0 {
-			wt.cpus = startSeries(wctx, cpusMeter(want), gr, func(f string, a ...any) { logf("timeline CPUs: "+f, a...) })
-		}
-	}
 	done := make(chan results.Group, 1)
 	go func() { done <- eng.Run(wctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
@@ -284,14 +301,6 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.W
 		}
 		return intervals(false)
 	}
-	stopped := func() error {
-		select {
-		case err := <-inputErr:
-			return err
-		default:
-			return ctx.Err()
-		}
-	}
 	for {
 		select {
 		case <-tick.C:
@@ -299,19 +308,13 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.W
 				return err
 			}
 		case <-ctx.Done():
-			return stopped()
+			return stopped(ctx, inputErr)
 		case res := <-done:
 			if ctx.Err() != nil {
-				return stopped() // Run returned because the controller went away
+				return stopped(ctx, inputErr) // Run returned because the controller went away
 			}
-			res.CPU = <-cpu
-			res.Process = <-proc
-			res.Index = spec.Group
-			res.CPUs = want.String()
-			res.Threads = g.Threads
-			res.Slots = g.Connections
-			res.Wait = <-wait
-			res.Others = <-others
+			res.CPU, res.Process, res.Wait, res.Others = <-m.cpu, <-m.proc, <-m.wait, <-m.others
+			res.Index, res.CPUs, res.Threads, res.Slots = spec.Group, want.String(), g.Threads, g.Connections
 			if err := snapshot(); err != nil {
 				return err
 			}
