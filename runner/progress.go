@@ -61,14 +61,10 @@ type live struct {
 	tcp [][len(kernelEvents)]uint64
 }
 
-// kernelEvents are the kernel TCP counters that mean trouble (a lost or
-// refused connection, a retransmitted handshake, a full queue) and how
-// the live display names them, the accept queue's first. The others grow
-// with any load: opens and retransmitted segments, and also resets and
-// aborts on data or close, which a healthy TLS short-connection run makes
-// by the hundred (a client closing with a session ticket unread resets;
-// 13 % of requests against the built-in target, 2-4 % against nginx).
-// Whether those are a storm is the analysis's call, against the opens.
+// kernelEvents are the kernel TCP counters that mean trouble, as the live
+// display names them. Resets and aborts are not among them: a healthy TLS
+// short-connection run makes them by the hundred; whether they are a storm
+// is the analysis's call.
 var kernelEvents = [...]struct{ counter, words string }{
 	{"ListenOverflows", "listen overflows"},
 	{"ListenDrops", "listen drops"},

@@ -13,21 +13,11 @@ import (
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
-// Relay is the body of `kaeload worker --relay`, what a remote host runs
-// for a worker group at the end of an ssh session: it reads the group's
-// spec line, starts exe with args (the plain `kaeload worker`) pinned to
-// the group's CPUs from its first instruction with pinning.Start — exactly
-// as the controller pins a local worker — hands it the spec, and then
-// passes the stream through unchanged: in to the worker's stdin, the
-// worker's stdout straight to out. So the controller speaks the same
-// protocol to a remote worker as to a local one.
-//
-// When in ends — the controller closed the session, or the ssh connection
-// dropped and sshd closed the session's pipes — the worker's input is
-// closed, which stops its load, and it is killed if it has not exited
-// killAfter later. On Linux the worker also gets SIGKILL when the relay
-// dies (Pdeathsig), so no worker outlives its ssh session. Relay returns
-// when the worker has exited.
+// Relay is `kaeload worker --relay`, run on a remote host at the end of an
+// ssh session: it starts exe with args pinned to the spec's CPUs, as a local
+// worker is, and passes the stream through unchanged. When in ends, the
+// worker's input closes and it is killed killAfter later (and on Linux when
+// the relay dies), so no worker outlives its session.
 func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string, args []string) error {
 	lr := wire.NewReader(in)
 	m, err := lr.Next()

@@ -25,36 +25,26 @@ import (
 
 // Timing of a repetition.
 const (
-	// startLead is how far in the future the load begins, so that every
-	// worker has read start before it matters: all groups begin together.
-	startLead = 200 * time.Millisecond
-	// readyTimeout bounds process start plus spec handling.
-	readyTimeout = 15 * time.Second
-	// finishGrace is how long after the window's end plus one request
-	// timeout the controller waits for final records.
-	finishGrace = 5 * time.Second
-	// spareFiles is the open-file headroom each process needs beyond one
-	// file per connection (binary, pipes, epoll, runtime).
-	spareFiles = 64
+	startLead    = 200 * time.Millisecond // the load begins this far ahead: every worker has read start
+	readyTimeout = 15 * time.Second       // process start plus spec handling
+	finishGrace  = 5 * time.Second        // after the window's end plus one request timeout, for final records
+	spareFiles   = 64                     // open files each process needs beyond its connections
 )
 
 // Options tune how Run executes a plan.
 type Options struct {
-	// Executable is the program re-executed as a worker (default: this
-	// program, os.Executable).
+	// Executable and WorkerArgs are the worker's program (default: this
+	// one) and arguments (default: "worker"); Env is added to its
+	// environment.
 	Executable string
-	// WorkerArgs are its arguments (default: "worker").
 	WorkerArgs []string
-	// Env is added to the workers' environment (after os.Environ).
-	Env []string
-	// Progress receives the progress bars or status lines; nil = none.
-	Progress io.Writer
-	// ProgressMode is ProgressAuto (the default), ProgressOn, ProgressPlain
-	// or ProgressOff.
+	Env        []string
+	// Progress receives the progress display in ProgressMode (default
+	// ProgressAuto); nil = none.
+	Progress     io.Writer
 	ProgressMode string
 	// Log receives the controller's notes and every worker stderr line,
-	// prefixed "worker N: "; nil = discarded (the last lines still appear
-	// in a worker's error).
+	// prefixed "worker N: "; nil = discarded.
 	Log io.Writer
 	// Outputs subscribe to the run's events: the journal, the live
 	// metrics (see Output). The progress display is one too.
@@ -62,16 +52,12 @@ type Options struct {
 	// About is what the caller knows of the run and does not measure; it
 	// goes into the run's header.
 	About About
-	// Resume, when set, is the run so far of an interrupted run of the
-	// same plan (rundir.ResumeJournal gives it, with every planned
-	// variant in plan order): its repetitions are kept, the steps they
-	// cover are not measured again, its search continues from its
-	// visits, and its calibration (repeat: auto) is reused.
+	// Resume is the run so far of an interrupted run of the same plan
+	// (rundir.ResumeJournal): its windows, search visits and calibration
+	// are kept, and not measured again.
 	Resume *results.Run
-	// Abort, when closed after ctx was cancelled, cuts the teardown short:
-	// workers are killed at once and nothing more is measured or probed;
-	// the server's stop command still runs, bounded by its command timeout.
-	// It is the CLI's second Ctrl-C.
+	// Abort, closed after ctx was cancelled (a second Ctrl-C), kills the
+	// workers at once; the server's stop command still runs.
 	Abort <-chan struct{}
 
 	// hooks let this package's tests watch processes; nil funcs are skipped.
@@ -80,21 +66,11 @@ type Options struct {
 
 // hooks are test-only observers of a run.
 type hooks struct {
-	// workerStart is called with each worker's group index and process id
-	// right after the process starts.
-	workerStart func(group, pid int)
-	// workerExit is called with each worker's group index and process
-	// state once it has been waited for (benchmarks read its CPU time).
-	workerExit func(group int, state *os.ProcessState)
-	// builtin is called with the built-in target once it listens.
-	builtin func(s *target.Server)
-	// tcpRead is called with every snapshot of a host's kernel TCP
-	// counters that the timeline takes, as it is taken, with the source's
-	// host name (tcpSources).
-	tcpRead func(host string, s cpustat.TCPSnapshot)
-	// interval is called with each interval of a group's timeline as the
-	// controller receives it from the worker.
-	interval func(group int, iv results.IntervalSample)
+	workerStart func(group, pid int)                       // a worker started
+	workerExit  func(group int, state *os.ProcessState)    // a worker was waited for
+	builtin     func(s *target.Server)                     // the built-in target listens
+	tcpRead     func(host string, s cpustat.TCPSnapshot)   // the timeline read a host's TCP counters
+	interval    func(group int, iv results.IntervalSample) // the controller got a group's interval
 }
 
 // About is what the caller knows of a run: the header's kaeload and Go
@@ -106,25 +82,17 @@ type About struct {
 }
 
 // Run executes every variant × repetition of plan: per repetition one
-// pinned worker process per group, all started on one barrier and measured
-// over the same window. It starts the built-in target when the plan asks
-// for one (on a free loopback port) and stops it afterwards. Each
-// repetition's Total is the exact merge of its groups; its Probes are the
-// variant's probes read when the window starts and when it ends.
+// pinned worker process per group, started on one barrier and measured over
+// one window; each Total is the exact merge of its groups. It runs the
+// built-in target when the plan asks for one, and controls plan.Server per
+// variant (stop, start with its env, wait until ready, measure, stop; the
+// stop always runs).
 //
-// When plan.Server is set, Run also controls the server: per variant (per
-// repetition with Order Interleaved) stop, start with the variant's env,
-// wait until ready, measure, stop; see the package doc. The stop always
-// runs, also on errors and after ctx is cancelled.
-//
-// When ctx is cancelled the load stops; Run returns what was measured, with
-// Interrupted set, and an error wrapping ctx.Err(). A failed worker fails
-// the run with a *WorkerError, a failed stop command with a
-// *server.CommandError naming the command, its exit status and its last
-// output lines; the results measured before are returned too. A server
-// that does not start for a variant does not fail the run: the variant is
-// recorded in the run's NotMeasured and the others run (see the package
-// doc). No worker process outlives Run.
+// When ctx is cancelled Run returns what was measured, Interrupted set, and
+// an error wrapping ctx.Err(). A failed worker fails the run (*WorkerError),
+// as does a failed stop command (*server.CommandError), with the results so
+// far; a server that does not start for a variant is recorded in
+// NotMeasured and the run goes on. No worker process outlives Run.
 //
 // Run is the one writer of the run it returns: the outputs get its events
 // (Options.Outputs), and nothing writes it after Run returns.
@@ -183,10 +151,8 @@ func seeded(plan *plans.Plan) *plans.Plan {
 	return plan
 }
 
-// calibrated returns plan with the repetitions repeat: auto asks for:
-// those of the resumed run's calibration, or else those a calibration of
-// the baseline measures now (Calibrate), with the calibration the run
-// records; a plan with a fixed repeat is returned as it is.
+// calibrated returns plan with the repetitions repeat: auto asks for (the
+// resumed run's calibration, or Calibrate's now) and that calibration.
 func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *stats.Calibration, error) {
 	a := plan.Auto
 	if a == nil {
@@ -237,10 +203,8 @@ func withDefaults(opts Options) (Options, error) {
 	return opts, nil
 }
 
-// startBuiltin starts the built-in target when the plan asks for one, on
-// a free loopback port, and returns the plan dialling it and a func that
-// stops it (waiting at most 5 s); without one, plan and a func that does
-// nothing.
+// startBuiltin starts the built-in target when the plan asks for one and
+// returns the plan dialling it and a func that stops it.
 func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, func(), error) {
 	b := plan.Target.Builtin
 	if b == nil {
@@ -273,12 +237,9 @@ func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.P
 	return plan.WithAddr(srv.Addr()), stop, nil
 }
 
-// newRecord is the run's record before anything is measured: the plan
-// (encoded; what is stored and shown never holds a secret env value), its
-// variants without repetitions, what decides how the run is read
-// (baseline, order and seed, margins, calibration, capacity search,
-// search) and, when resuming, what the stored run measured already. It
-// logs the order the windows run in.
+// newRecord is the run's record before anything is measured: the encoded
+// plan (secrets hidden), its variants, what decides how the run is read,
+// the caller's facts and, when resuming, what was measured already.
 func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Run, error) {
 	planJSON, err := json.Marshal(p)
 	if err != nil {
@@ -350,10 +311,8 @@ func (c *controller) connectHosts(ctx context.Context) error {
 	return nil
 }
 
-// finish closes the run's record once the schedule returned err: its end,
-// the hosts' last clock readings, and whether it was interrupted. It
-// returns the run's error: err, the interruption said once, and the
-// recorder's failures.
+// finish closes the record once the schedule returned err and returns the
+// run's error: err, the interruption said once, and the outputs' failures.
 func (c *controller) finish(ctx context.Context, err error) error {
 	run := c.run
 	run.Finished = time.Now()
@@ -474,16 +433,11 @@ type controller struct {
 	eta *eta
 }
 
-// rep runs one repetition, phase by phase: spawn the workers and send
-// their specs, wait until all are ready (the barrier), start them on one
-// window, then collect their results while the variant's probes (through
-// ctl) and the server's CPU are read around the window. When ctx is
-// cancelled the workers' input closes, which stops their load, and the
-// repetition is dropped (a run keeps completed repetitions only). The
+// rep runs one repetition: spawn the workers, wait until all are ready
+// (the barrier), start them on one window and collect their results while
+// the probes and the server's CPU are read around it. The outputs may hold
+// the load (Load event); an interrupt returns the partial window. The
 // workers are gone when rep returns.
-//
-// w names the window for the outputs, which may hold its load until a
-// scrape has read its zeros.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	if err := c.beforeLoad(ctx, w); err != nil {
 		return nil, err
@@ -611,11 +565,9 @@ func (c *controller) logf(prefix string) func(string, ...any) {
 	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
 }
 
-// partialRep is the repetition of groups whose window win an interrupt
-// cut short: what they measured until the stop, marked with the planned
-// length (Rep.PartialOf); nil when the stop came before the window opened.
-// The server's CPU and the probes, read by the controller over the whole
-// window, are not in it.
+// partialRep is the repetition of groups whose window an interrupt cut
+// short (Rep.PartialOf: the planned length), without the readings taken
+// over the whole window; nil when the window never opened.
 func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window) *results.Rep {
 	rep := results.NewRep(0, groups)
 	if rep.Total.Window.Length() <= 0 {

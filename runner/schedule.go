@@ -128,10 +128,8 @@ type startError struct {
 func (e *startError) Error() string { return e.err.Error() }
 func (e *startError) Unwrap() error { return e.err }
 
-// startFailure wraps err, why the server did not come up for variant v,
-// in a *startError saying in one line what went wrong: a command's first
-// line of output (server.CommandError.Summary), or why it never became
-// ready. A cancelled run's err is returned as it is.
+// startFailure wraps err, why the server did not come up for v, in a
+// *startError saying it in one line; a cancelled run's err is returned.
 func startFailure(ctx context.Context, v plans.Variant, err error) error {
 	if ctx.Err() != nil {
 		return err
@@ -152,9 +150,7 @@ func startFailure(ctx context.Context, v plans.Variant, err error) error {
 }
 
 // session starts the server for one variant (when the plan controls it),
-// measures the session's repetitions and stops the server again. The stop
-// always runs: after the last repetition, on any error and when ctx is
-// cancelled (then with a fresh context bounded by the command timeout).
+// measures the session's windows and stops the server; the stop always runs.
 func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *results.Variant) (err error) {
 	v := p.Variants[s.variant]
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
@@ -266,13 +262,9 @@ const (
 	listenWithin = time.Second
 )
 
-// listening checks, before a session's load, that something listens on
-// the target when the plan does not control the server (a controlled one
-// passed its readiness probe, the built-in target listens). A target that
-// refuses every connection fails the run at once: otherwise every slot
-// would spend the warm-up and the window on connect errors. Targets only
-// remote groups load are not checked: this machine may not see what they
-// see.
+// listening fails the run at once when nothing listens on a target the
+// plan does not control (and a local group loads): every slot would spend
+// the window on connect errors.
 func (c *controller) listening(ctx context.Context) error {
 	if c.builtin || !slices.ContainsFunc(c.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
 		return nil
@@ -286,13 +278,9 @@ func (c *controller) listening(ctx context.Context) error {
 	return nil
 }
 
-// findServer picks how the server's CPU is measured for a session: the
-// controller itself for the built-in target, else the process tree
-// listening on the target's port when that is on this machine (found anew
-// each session, since a restart makes new processes).
-//
-// It also remembers the server's PID (0 when not found), whose network
-// namespace holds the server's TCP counters (tcpSources).
+// findServer picks how the server's CPU is measured for a session (the
+// controller itself for the built-in target, else the tree listening on the
+// target's port, found anew) and remembers its PID (0: not found).
 func (c *controller) findServer(v plans.Variant) {
 	c.serverPID = 0
 	if c.builtin {
@@ -342,11 +330,8 @@ func (c *controller) ready() server.Ready {
 	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
 }
 
-// serverUp prepares the server for variant v. With a start command: the
-// stop command first, to clear whatever runs (its failure is only
-// logged), then stopped (the speed commands run here, so that they have
-// the machine to themselves), then start and wait until ready. Without
-// one: stopped first, then the reload command when there is one, then
+// serverUp prepares the server for variant v: stop (its failure only
+// logged), then stopped (the speed commands), then start or reload, and
 // wait until ready. An error from stopped ends serverUp.
 func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
 	log := c.opts.Log
@@ -392,11 +377,9 @@ func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v plans.
 	return nil
 }
 
-// serverDown stops the server started for variant v: the stop command and
-// the end of a start command still in the foreground. It runs with a fresh
-// context, so that it also runs when the run's context was cancelled.
-// After a failed start the stop command's failure (usually: nothing to
-// stop) is only logged.
+// serverDown stops the server started for v, with a fresh context so that
+// it also runs after an interrupt; after a failed start its failure is
+// only logged.
 func (c *controller) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
 	if v.Start == "" {
 		return nil // kaeload did not start it: leave it running
@@ -482,12 +465,10 @@ func (c *controller) keepPartial(variant int, label string, r int, rep *results.
 		t.Window.Length().Round(time.Millisecond), rep.PartialOf, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 }
 
-// excludeFlagged sets rep, window r of the variant, aside when it
-// measured the client or shared CPUs (analysis.FlaggedLine) and the
-// plan's ExcludeFlagged policy allows the variant one more: it is kept in
-// the run and its journal (Variant.Excluded), in no statistic, and the
-// caller measures the window again. A failed window is not set aside: it
-// is reported as failed.
+// excludeFlagged sets rep aside when it measured the client or shared CPUs
+// (analysis.FlaggedLine) and the plan's exclude_flagged allows one more:
+// kept in the record, in no statistic, and measured again. A failed window
+// is reported as failed instead.
 func (c *controller) excludeFlagged(variant int, label string, r int, rep *results.Rep) bool {
 	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != "" {
 		return false

@@ -24,14 +24,11 @@ const (
 	silenceLimit  = 3 * time.Second
 )
 
-// Worker is the body of the hidden `kaeload worker` subcommand: it reads the
-// group spec from in, checks that the process is pinned as the spec says,
-// sets GOMAXPROCS to the group's thread count, answers ready, waits for
-// start, runs the load, streams snapshots and ends with the final record on
-// out. Nothing but protocol lines is written to out (log to stderr). When in
-// closes before the final record — the controller died or gave up — the
-// load stops and Worker returns an error; the caller should then exit.
-// A failure is also reported to the controller as an error message.
+// Worker is the hidden `kaeload worker`: it reads the group spec from in,
+// checks its pinning, answers ready, waits for start, runs the load and
+// streams snapshots and the final record to out (logs go to stderr). When
+// in closes early the load stops and Worker returns an error; a failure is
+// also sent to the controller.
 func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -245,20 +242,11 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 	return m
 }
 
-// load runs the engine over win, sends a snapshot every snapshotEvery and
-// the final record when the engine is done. It returns the input's error
-// when the controller stopped the load.
-//
-// Beside the load it measures, over the window: the group's CPUs, the
-// process's own CPU time, how long its threads waited for a CPU, and
-// (pinned) which other processes, not in siblings (the run's other
-// workers on this host), used the most CPU of those that may run on the
-// group's CPUs. Its private memory is read on every snapshot: the highest
-// reading, against memReady, is what the slots cost.
-//
-// A close of early ends the window at once (a stop): the engine stops, the
-// meters read what they measured until then, and the final record carries
-// the shortened window.
+// load runs the engine over win, sends snapshots every snapshotEvery and
+// the final record at the end, with the meters' readings (startMeters) and
+// the peak of private memory against memReady. A close of early ends the
+// window at once. It returns the input's error when the controller
+// stopped the load.
 func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
 	// The load and the meters of the window run under wctx, which a stop
 	// ends as well.
