@@ -163,18 +163,6 @@ func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
 	return hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, args...))
 }
 
-// serverRemote is server.Control.Remote for the plan's ssh server.
-func (c *controller) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-	s := c.plan.Server
-	if s == nil || s.SSH == nil {
-		return nil
-	}
-	hc := c.hosts[s.SSH.Name]
-	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-		return hc.conn.Command(ctx, remote.Shell(env, command))
-	}
-}
-
 // remoteStatMeter measures the whole of a remote host's CPUs from its
 // /proc/stat, read over the host's ssh connection.
 func remoteStatMeter(hc *hostConn) meter {

@@ -286,7 +286,7 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 // whose speed commands ran before a resume does not run them again.
 func newController(p *plans.Plan, opts Options, b *book, probes [][]server.Probe) *controller {
 	run := b.run
-	c := &controller{book: b, plan: p, opts: opts, probes: probes, builtin: p.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+	c := &controller{book: b, serverSide: &serverSide{plan: p, log: opts.Log, builtin: p.Target.Builtin != nil}, plan: p, opts: opts, probes: probes, speedDone: make([]bool, len(p.Variants))}
 	for i := range run.Variants {
 		c.speedDone[i] = run.Variants[i].Speed != nil
 	}
@@ -411,24 +411,20 @@ func checkFiles(plan *plans.Plan) error {
 type controller struct {
 	// excluded counts, by variant index, the windows the plan's
 	// ExcludeFlagged policy set aside so far.
-	excluded map[int]int
-	*book    // the run's record and its outputs
-	plan     *plans.Plan
-	opts     Options
-	probes   [][]server.Probe // per variant
-	lastEnd  time.Time        // end of the last measured window, for Cooldown
+	excluded    map[int]int
+	*book       // the run's record and its outputs
+	*serverSide // the server: start, stop, its CPU
+	plan        *plans.Plan
+	opts        Options
+	probes      [][]server.Probe // per variant
+	lastEnd     time.Time        // end of the last measured window, for Cooldown
 	// infoDone marks, per variant, that its server info commands have run.
 	infoDone map[int]bool
 	// speedDone marks, per variant, that its speed commands have run.
 	speedDone []bool
-	server    meter // the server's CPU; nil when it cannot be measured
-	serverPID int   // the server's process on its host (findServer); 0 when not found
-	builtin   bool  // the server is the built-in target in this process
 	// timeWaitWarned is set once the client's TIME_WAIT was warned about
 	// (checkTimeWait).
 	timeWaitWarned bool
-	// hosts are the plan's ssh hosts, by name, connected for the run.
-	hosts map[string]*hostConn
 	// eta estimates the run's time left for the display; nil: none.
 	eta *eta
 }

@@ -262,46 +262,6 @@ const (
 	listenWithin = time.Second
 )
 
-// listening fails the run at once when nothing listens on a target the
-// plan does not control (and a local group loads): every slot would spend
-// the window on connect errors.
-func (c *controller) listening(ctx context.Context) error {
-	if c.builtin || !slices.ContainsFunc(c.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
-		return nil
-	}
-	if err := server.Listening(ctx, c.plan.Target.Addr, listenTries, listenWithin); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("target %w; no load was sent (start the server, or check target.url)", err)
-	}
-	return nil
-}
-
-// findServer picks how the server's CPU is measured for a session (the
-// controller itself for the built-in target, else the tree listening on the
-// target's port, found anew) and remembers its PID (0: not found).
-func (c *controller) findServer(v plans.Variant) {
-	c.serverPID = 0
-	if c.builtin {
-		c.server = selfMeter(nil)
-		return
-	}
-	if s := c.plan.Server; s != nil && s.SSH != nil {
-		// Over the server host's ssh connection: its process tree, or
-		// the whole machine.
-		m, how, pid := remoteServerMeter(c.hosts[s.SSH.Name], c.plan.Target.Addr)
-		fmt.Fprintf(c.opts.Log, "variant %s: server CPU: %s\n", v.Name, how)
-		c.server, c.serverPID = m, pid
-		return
-	}
-	m, pid, err := localServer(c.plan.Target.Addr)
-	if err != nil {
-		fmt.Fprintf(c.opts.Log, "variant %s: server CPU not measured: %v\n", v.Name, err)
-	}
-	c.server, c.serverPID = m, pid
-}
-
 // cooldown waits until plan.Cooldown has passed since the last window
 // ended, so that no load runs in the pause between measured windows.
 func (c *controller) cooldown(ctx context.Context) error {
@@ -321,82 +281,6 @@ func (c *controller) cooldown(ctx context.Context) error {
 	case <-t.C:
 		return nil
 	}
-}
-
-// ready is the plan's readiness probe (Compile, or WithAddr for a
-// built-in target, filled in its address).
-func (c *controller) ready() server.Ready {
-	r := c.plan.Server.Ready
-	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
-}
-
-// serverUp prepares the server for variant v: stop (its failure only
-// logged), then stopped (the speed commands), then start or reload, and
-// wait until ready. An error from stopped ends serverUp.
-func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
-	log := c.opts.Log
-	timeout := commandTimeout(c.plan)
-	ready := c.ready()
-	began := time.Now()
-	switch {
-	case v.Start != "":
-		if v.Stop != "" {
-			fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
-			if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
-				fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
-			}
-		}
-		if err := stopped(); err != nil {
-			return err
-		}
-		began = time.Now()
-		fmt.Fprintf(log, "variant %s: starting the server\n", v.Name)
-		if err := ctl.Start(ctx, v.Start, ready); err != nil {
-			return startFailure(ctx, v, err)
-		}
-	case v.Reload != "":
-		if err := stopped(); err != nil {
-			return err
-		}
-		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
-		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
-			return startFailure(ctx, v, err)
-		}
-		fallthrough
-	default:
-		if v.Reload == "" {
-			if err := stopped(); err != nil {
-				return err
-			}
-		}
-		if err := server.WaitReady(ctx, ready, nil); err != nil {
-			return startFailure(ctx, v, fmt.Errorf("server: %w", err))
-		}
-	}
-	fmt.Fprintf(log, "variant %s: server ready after %s\n", v.Name, time.Since(began).Round(time.Millisecond))
-	return nil
-}
-
-// serverDown stops the server started for v, with a fresh context so that
-// it also runs after an interrupt; after a failed start its failure is
-// only logged.
-func (c *controller) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
-	if v.Start == "" {
-		return nil // kaeload did not start it: leave it running
-	}
-	timeout := commandTimeout(c.plan)
-	ctx, cancel := context.WithTimeout(context.Background(), timeout+teardownSlack)
-	defer cancel()
-	fmt.Fprintf(c.opts.Log, "variant %s: stopping the server\n", v.Name)
-	err := ctl.Stop(ctx, v.Stop, timeout)
-	if err == nil {
-		return nil
-	}
-	if startFailed {
-		fmt.Fprintf(c.opts.Log, "variant %s: stop after the failed start: %v\n", v.Name, err)
-		return nil
-	}
-	return fmt.Errorf("variant %s: %w", v.Name, err)
 }
 
 // probeWindow reads every probe right when the window starts and right
