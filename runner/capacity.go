@@ -12,12 +12,9 @@ import (
 	"github.com/kaeload/kaeload/server"
 )
 
-// searchCapacity is a session of a capacity plan: instead of repetitions
-// at one load, the capacity driver picks the rate of each next window
-// from the finished ones, and each window is measured exactly as a
-// repetition is (c.rep) with the rate split over the groups and the
-// search's window length. Every step is recorded as a repetition of the
-// variant with Rep.Step set, histograms and all.
+// searchCapacity is the capacity driver: it picks each next window's rate
+// from the finished ones and measures it as a repetition of p with the
+// rate split over the groups; each step is a repetition with Rep.Step set.
 func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
 	v := p.Variants[s.variant]
 	cp := p.Load.Capacity
@@ -82,12 +79,10 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 	return nil
 }
 
-// After a step that failed, the server may still be working off what the
-// overload left queued: handshakes of connections the client has given
-// up on, which a server with a long listen backlog serves all the same.
-// settle waits for that to end before the next step, so that the next
-// step measures the server, not the hangover: until the server's CPU use
-// over settleSample drops below settleBusy, at most settleMax.
+// After a failed step the server may still serve the handshakes the
+// overload left queued: settle waits, at most settleMax, until its CPU use
+// over settleSample is below settleBusy, so the next step measures the
+// server, not the hangover.
 const (
 	settleSample = 100 * time.Millisecond
 	settleBusy   = 0.05

@@ -152,12 +152,9 @@ func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] 
 	}
 }
 
-// measureWindow samples m when win starts and when it ends, beside the
-// load. It delivers the zero T (nil) on the channel when ctx ends first
-// or a sample fails (the failure goes to logf). The reading is over the
-// time between the two samples, not the window's nominal length: a worker
-// short of CPU may take its first sample late, and a busy share over the
-// full window would then come out too low.
+// measureWindow samples m when win starts and when it ends and delivers
+// the reading over the time between the samples (a late first sample must
+// not lower a busy share), or zero when ctx ends or a sample fails.
 func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, logf func(string, ...any)) <-chan T {
 	return measureWindowUntil(ctx, m, win, nil, logf)
 }

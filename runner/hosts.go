@@ -70,10 +70,8 @@ func roles(p *plans.Plan, name string) string {
 	return strings.Join(parts, " and ")
 }
 
-// dialHosts opens one master connection per ssh host of the plan and
-// installs kaeload on every host that runs a group. On failure the
-// connections opened are closed and the error names the host and what it
-// was for.
+// dialHosts opens one master connection per ssh host and installs kaeload
+// where a group runs; on failure it closes them and names the host.
 func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*hostConn, error) {
 	hosts := make(map[string]*hostConn, len(p.Hosts))
 	var opt [][2]string
@@ -192,11 +190,9 @@ func remoteStatMeter(hc *hostConn) meter {
 	}
 }
 
-// syncClocks measures every remote worker's round trip and clock offset
-// (Cristian's method: the exchange with the shortest round trip, offset =
-// remote time − the midpoint of the exchange, uncertain by half that round
-// trip). The result is kept per worker (start and the window's
-// translation use it) and per host (the run's record).
+// syncClocks measures each remote worker's round trip and clock offset
+// (Cristian's method: the shortest exchange, offset = remote time − its
+// midpoint, ± half its round trip), kept per worker and per host.
 func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn func(string)) error {
 	for _, p := range ws.procs {
 		if p.host == nil {

@@ -15,10 +15,9 @@ type WindowID struct {
 	Rep     int
 }
 
-// LiveWindow is a window about to be measured and what its timeline will
-// read: its groups, the host whose server CPU is read ("" when it is
-// not) and the hosts whose TCP counters are (named as tcpSources names
-// them, merged by name).
+// LiveWindow is a window about to be measured: its groups, the host whose
+// server CPU its timeline reads ("" when none) and the hosts whose TCP
+// counters it reads.
 type LiveWindow struct {
 	WindowID
 	Groups     int

@@ -46,10 +46,9 @@ type repInfo struct {
 	runAtMost bool
 }
 
-// live holds the latest snapshot per group, written by the controller and
-// pulled by the display on its own ticker (workers never touch the UI),
-// and the kernel's TCP trouble so far in the window, per host, added as
-// the controller reads the counters at each interval's end.
+// live holds the latest snapshot per group and the kernel's TCP trouble so
+// far, per host, written by the controller and pulled by the display on its
+// own ticker (workers never touch the UI).
 type live struct {
 	mu    sync.Mutex
 	snaps []wire.Snapshot

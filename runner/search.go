@@ -25,12 +25,10 @@ func searchRecord(p *plans.Plan) *results.Search {
 	return rec
 }
 
-// searchWindows runs the plan's search after its other variants: the
-// driver (package search) names the next grid point from the windows
-// finished so far — those of a resumed run included — and each window is
-// one session of that point's variant, with the server restarted with its
-// env, recorded like any repetition. It ends when the driver is done or a
-// window fails to run.
+// searchWindows is the search driver: after the other variants, package
+// search names the next grid point from the windows so far (a resumed
+// run's too) and each window is a session of that point's variant. It ends
+// when the driver is done or a window fails.
 func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *results.Run) error {
 	s := p.Search
 	if s == nil {

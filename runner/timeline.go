@@ -235,12 +235,10 @@ type tcpSource struct {
 // localHost names the controller's machine among the TCP hosts.
 const localHost = "local"
 
-// tcpSources lists the hosts whose TCP counters the timeline reads: the
-// controller's namespace when a group runs here, each ssh host that runs
-// groups, and the server's: the built-in target's (this process), a local
-// server's (its process's namespace), or the server host's over ssh (its
-// listener's namespace when found, else its shell's). A server elsewhere
-// that kaeload does not reach gets why.
+// tcpSources lists the hosts whose TCP counters the timeline reads: this
+// machine's when a group runs here, each ssh host with groups, and the
+// server's (this process, a local server's namespace, or its ssh host); a
+// server kaeload does not reach gets why.
 func (c *controller) tcpSources() []tcpSource {
 	local := func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCounters() }
 	remoteRead := func(hc *hostConn, pid int) func(context.Context) cpustat.TCPSnapshot {
@@ -313,10 +311,8 @@ type tcpReadings struct {
 	warned map[int]bool // hosts whose missing counters were logged
 }
 
-// firstTCP takes the first snapshot of every source now and merges the
-// sources that share a network namespace into one host (read once:
-// clients and server in one namespace count each connection once);
-// tcpReadings.run then reads each host at every boundary.
+// firstTCP takes every source's first snapshot and merges sources that
+// share a network namespace into one host, read once.
 func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) *tcpReadings {
 	from := time.Now()
 	first := make([]cpustat.TCPSnapshot, len(srcs))

@@ -96,9 +96,8 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out i
 }
 
 // readSpec reads the controller's first line and checks it as Compile
-// would have: a malformed or absurd spec (10⁹ connections, a window of a
-// century) is an error naming what is wrong, never a panic or a huge
-// allocation.
+// would: an absurd spec is an error naming what is wrong, never a panic or
+// a huge allocation.
 func readSpec(lr *wire.Reader) (wire.Spec, error) {
 	var spec wire.Spec
 	m, err := lr.Next()
@@ -201,11 +200,9 @@ func stopped(ctx context.Context, inputErr <-chan error) error {
 	}
 }
 
-// groupMeters measure a worker's window beside its load: the group's
-// CPUs (pinned: busy with anything means no room for more load;
-// unpinned: this process), this process's own CPU (what the group cost
-// kaeload), how long its threads waited for a CPU, which other processes
-// used the group's CPUs, and the timeline's CPU readings.
+// groupMeters measure a worker's window beside its load: the group's CPUs
+// (or this process, unpinned), its own CPU, its CPU wait, other processes
+// on its CPUs, and the timeline's readings.
 type groupMeters struct {
 	cpu, proc, wait <-chan *results.CPUUsage
 	others          <-chan []results.ProcessCPU
