@@ -58,7 +58,7 @@ func plannedWindows(p *plans.Plan, run *results.Run) []WindowID {
 	return out
 }
 
-// liveWindow describes window w for the observer before its load.
+// liveWindow describes window w for the outputs before its load.
 func (c *controller) liveWindow(w WindowID) LiveWindow {
 	lw := LiveWindow{WindowID: w, Groups: len(c.plan.Load.Groups)}
 	if c.plan.Load.Interval <= 0 {
