@@ -46,7 +46,7 @@ const (
 	// EventReading: one Reading of an interval of Window.
 	EventReading
 	// EventWindowEnded: Window ended with Rep, its Index set (nil: it
-	// did not complete).
+	// failed; PartialOf set: an interrupt cut it short).
 	EventWindowEnded
 	// EventRep, EventPartial, EventExcluded: Rep, a repetition of the
 	// header's Variants[Variant], was recorded as measured, cut short by
