@@ -59,7 +59,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
 		rep.Failed = "" // a step that misses the targets is what the search looks for
-		c.addRep(s.variant, *rep)
+		c.add(EventRep, s.variant, *rep)
 		verdict := "pass"
 		if !pass {
 			verdict = "FAIL: " + why

@@ -173,23 +173,18 @@ func (b *book) notMeasured(variant int, reason string) {
 	b.publish(Event{Kind: EventNotMeasured, Variant: variant, Text: reason})
 }
 
-// addRep records rep of variant as measured (results.Run.AddRep
-// withdraws an earlier try's warning that it was interrupted).
-func (b *book) addRep(variant int, rep results.Rep) {
-	b.run.AddRep(variant, rep)
-	b.publish(Event{Kind: EventRep, Variant: variant, Rep: &rep})
-}
-
-// addPartial records rep of variant as cut short by an interrupt.
-func (b *book) addPartial(variant int, rep results.Rep) {
-	b.run.AddPartial(variant, rep)
-	b.publish(Event{Kind: EventPartial, Variant: variant, Rep: &rep})
-}
-
-// addExcluded records rep of variant as set aside by exclude_flagged.
-func (b *book) addExcluded(variant int, rep results.Rep) {
-	b.run.AddExcluded(variant, rep)
-	b.publish(Event{Kind: EventExcluded, Variant: variant, Rep: &rep})
+// add records rep of variant as kind says: EventRep (measured),
+// EventPartial (cut short) or EventExcluded (set aside).
+func (b *book) add(kind EventKind, variant int, rep results.Rep) {
+	switch kind {
+	case EventPartial:
+		b.run.AddPartial(variant, rep)
+	case EventExcluded:
+		b.run.AddExcluded(variant, rep)
+	default:
+		b.run.AddRep(variant, rep) // withdraws an earlier try's warning that it was interrupted
+	}
+	b.publish(Event{Kind: kind, Variant: variant, Rep: &rep})
 }
 
 // setInfo records variant's server info runs.

@@ -236,7 +236,7 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 		}
 		if rep != nil {
 			rep.Index = r
-			c.addRep(s.variant, *rep)
+			c.add(EventRep, s.variant, *rep)
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 			if rep.Failed != "" {
@@ -343,7 +343,7 @@ func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes
 // marked PARTIAL, and in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
-	c.addPartial(variant, *rep)
+	c.add(EventPartial, variant, *rep)
 	t := &rep.Total
 	fmt.Fprintf(c.opts.Log, "%s PARTIAL: interrupted after %s of %s: %s req/s, %s errors (kept, not in the statistics)\n", label,
 		t.Window.Length().Round(time.Millisecond), rep.PartialOf, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
@@ -366,7 +366,7 @@ func (c *controller) excludeFlagged(variant int, label string, r int, rep *resul
 	}
 	c.excluded[variant]++
 	rep.Index, rep.Excluded = r, why
-	c.addExcluded(variant, *rep)
+	c.add(EventExcluded, variant, *rep)
 	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
 		c.excluded[variant], c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
 	return true

@@ -488,15 +488,10 @@ func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live
 	rt.server = ts.server.seriesTo(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) }, feed.server)
 	rt.listen = ts.listen.series(ctx, g, func(f string, a ...any) { ts.logf("listen queue "+f, a...) })
 	lv.setTCPHosts(ts.tcp.hosts)
-	tcp := lv.addTCP
-	if feed.tcp != nil {
-		hosts := ts.tcp.hosts
-		tcp = func(h, k int, d cpustat.TCPDelta) {
-			lv.addTCP(h, k, d)
-			feed.tcp(hosts[h].Name, k, d.Values)
-		}
-	}
-	ts.tcp.run(ctx, g, tcp)
+	ts.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
+		lv.addTCP(h, k, d)
+		feed.tcp(ts.tcp.hosts[h].Name, k, d.Values)
+	})
 	return rt
 }
 
