@@ -64,10 +64,9 @@ func treeMeter(pid int) meter {
 	}
 }
 
-// selfMeter measures this process alone, not its children: a worker's own
-// time, or the controller serving the built-in target (whose children are
-// the workers). Busy is relative to cpus, or to the CPUs the process may
-// use when cpus is empty.
+// selfMeter measures this process alone, not its children (a worker, or the
+// controller serving the built-in target); busy relative to cpus, or to the
+// CPUs it may use when cpus is empty.
 func selfMeter(cpus pinning.Set) meter {
 	seconds := func() (float64, error) {
 		var ru syscall.Rusage
@@ -225,8 +224,7 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 }
 
 // localServer finds the process serving addr when it is on this machine
-// (a loopback or local interface address) and returns a meter for its
-// process tree and its PID. It returns why not otherwise.
+// and returns a meter for its tree and its PID, or why not.
 func localServer(addr string) (meter, int, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {

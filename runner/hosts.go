@@ -18,9 +18,8 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// clockRounds is the number of timestamp exchanges per remote worker
-// before each window; the one with the shortest round trip sets the
-// clock offset.
+// clockRounds is the timestamp exchanges per remote worker before each
+// window; the shortest round trip sets the offset.
 const clockRounds = 5
 
 // remoteSilence is how long a remote worker may send nothing during the
@@ -274,10 +273,9 @@ func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat
 	return s, cpustat.ParseRemoteProcs(procs), err
 }
 
-// remoteServerMeter measures the server on its ssh host: the process tree
-// listening on the target's port when it runs there (found anew each
-// session), else the whole machine from /proc/stat. It says which, and
-// returns the tree's root PID there (0 for the whole machine).
+// remoteServerMeter measures the server on its ssh host: the tree listening
+// on the target's port (found anew each session), else the whole machine.
+// It says which, and returns the tree's root PID (0: the machine).
 func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

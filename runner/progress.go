@@ -106,9 +106,8 @@ func (l *live) setTCPHosts(hosts []results.TCPHost) {
 	l.tcp = make([][len(kernelEvents)]uint64, len(hosts))
 }
 
-// addTCP adds host h's counter growth over interval k, when k is in the
-// window (k >= 0): the display names trouble over the window so far, as
-// it counts requests.
+// addTCP adds host h's counter growth over interval k when k is in the
+// window (k >= 0).
 func (l *live) addTCP(h, k int, d cpustat.TCPDelta) {
 	if k < 0 {
 		return
@@ -131,9 +130,7 @@ func (l *live) hasTCP() bool {
 }
 
 // kernel names the kernel's TCP trouble over the window so far, host by
-// host ("server: listen overflows 1,234, SYN retransmits 56"; a host
-// whose namespace holds both client and server, counted once, is
-// "client+server"); "" when there is none.
+// host ("server: listen overflows 1,234"); "" when there is none.
 func (l *live) kernel() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -153,8 +150,7 @@ func (l *live) kernel() string {
 }
 
 // tcpRole names a TCP host by what runs there: "server", "client" (with
-// the host's name when it is another machine's), or "client+server" when
-// they share its network namespace.
+// its name when remote) or "client+server" (one namespace).
 func tcpRole(h results.TCPHost) string {
 	switch {
 	case h.Shared:
@@ -353,9 +349,8 @@ func (p *plainDisplay) done(rep *results.Rep) {
 	fmt.Fprintln(p.w, closing(p.r.label, rep, p.l))
 }
 
-// logSink is Options.Log. While bars are drawn on the same writer, log
-// lines go through the bar container, which prints them above the bars
-// instead of through them.
+// logSink is Options.Log: while bars are drawn on the same writer, log
+// lines are printed above them.
 type logSink struct {
 	w     io.Writer
 	mu    sync.Mutex
@@ -380,9 +375,8 @@ func (l *logSink) setAbove(w io.Writer) {
 	l.mu.Unlock()
 }
 
-// barDisplay draws an mpb bar per group and one for the total; the bars
-// advance with time (warm-up plus window) and their decorators pull the
-// latest snapshots.
+// barDisplay draws a bar per group and one for the total, advancing with
+// time; their decorators pull the latest snapshots.
 type barDisplay struct {
 	w     io.Writer
 	log   *logSink // nil, or the log to print above the bars

@@ -202,9 +202,8 @@ type workerTimeline struct {
 	pending    []results.IntervalSample
 }
 
-// take adds the engine's newly ended intervals and returns those whose
-// CPU readings are in, in order, with them (final: every one, with what
-// there is).
+// take adds the engine's newly ended intervals and returns, in order, those
+// whose CPU readings are in (final: every one).
 func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []results.IntervalSample {
 	wt.pending = append(wt.pending, taken...)
 	n := 0
@@ -367,9 +366,8 @@ func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) 
 	return tr
 }
 
-// tcpFirst is the start of a host's series: its first snapshot, taken at
-// from, and what reads the next ones; nothing to measure for a host not
-// readable (read nil).
+// tcpFirst starts a host's series from its first snapshot, taken at from;
+// nothing for a host that cannot be read (read nil).
 func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapshot, first cpustat.TCPSnapshot, from time.Time) firstSample[cpustat.TCPDelta] {
 	f := firstSample[cpustat.TCPDelta]{from: from}
 	if read == nil {
@@ -385,9 +383,8 @@ func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapsho
 	return f
 }
 
-// run reads every host at every boundary of g after the first snapshots,
-// and hands each reading to notify (when not nil) as it is taken: host h's
-// delta over interval k.
+// run reads every host at every boundary of g and hands each reading to
+// notify: host h's delta over interval k.
 func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d cpustat.TCPDelta)) {
 	for h, f := range tr.first {
 		name := tr.hosts[h].Name
@@ -437,8 +434,7 @@ type repTimeline struct {
 }
 
 // timelineStart is the controller's first readings of a repetition's
-// timeline, taken before its load starts, so that its first interval
-// holds all of the load.
+// timeline, taken before its load so the first interval holds all of it.
 type timelineStart struct {
 	ivl    time.Duration
 	hosts  []string // each group's ssh host, "" for this machine
@@ -449,9 +445,8 @@ type timelineStart struct {
 	logf   func(string, ...any)
 }
 
-// beginTimeline takes the controller's first readings for a repetition
-// about to start: the server's CPU and the TCP counters of every host.
-// nil when the plan records no timeline.
+// beginTimeline takes the first readings (server CPU, every host's TCP
+// counters) for a repetition about to start; nil without a timeline.
 func (c *controller) beginTimeline(ctx context.Context, label string) *timelineStart {
 	ivl := c.plan.Load.Interval
 	if ivl <= 0 {
@@ -473,9 +468,8 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 	return ts
 }
 
-// start reads on at every boundary of the timeline of win, shows the
-// kernel's TCP counters on lv as they are read, and hands the server's
-// CPU and the TCP counters to feed (its funcs when not nil).
+// start reads on at every boundary of win's timeline, shows the TCP
+// counters on lv and hands the readings to feed.
 func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
 	if ts == nil {
 		return nil
