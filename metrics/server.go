@@ -38,8 +38,8 @@ const (
 	minLinger     = time.Second
 )
 
-// Server serves a run's metrics on /metrics and watches the run as its
-// runner.Observer. Listen makes one; Close ends it.
+// Server serves a run's metrics on /metrics and watches the run as one
+// of its outputs (runner.Output). Listen makes one; Close ends it.
 type Server struct {
 	cfg  plans.Metrics
 	ln   net.Listener
@@ -210,8 +210,9 @@ func (s *Server) publishLocked() {
 	s.published = time.Now()
 }
 
-// Begin takes the run's identity and records the endpoint in its header.
-func (s *Server) Begin(r *results.Run, p *plans.Plan) {
+// Start takes the run's identity and returns the endpoint, for the
+// record's header.
+func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.run = rundir.DefaultDirName(r.Started, r.Name)
@@ -220,12 +221,34 @@ func (s *Server) Begin(r *results.Run, p *plans.Plan) {
 		s.baseline = r.Variants[0].Name
 	}
 	s.groups = len(p.Load.Groups)
-	r.Metrics = &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}
 	s.publishLocked()
+	return []runner.Event{{Kind: runner.EventMetrics, Metrics: &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}}}, nil
 }
 
-// Planned creates the windows' series at 0.
-func (s *Server) Planned(ws []runner.WindowID) {
+// Event takes the run's live events: windows planned, about to load,
+// their readings and their ends.
+func (s *Server) Event(ctx context.Context, e runner.Event) error {
+	switch e.Kind {
+	case runner.EventPlanned:
+		s.plan(e.Windows)
+	case runner.EventLoad:
+		return s.beforeLoad(ctx, *e.Live)
+	case runner.EventReading:
+		s.intervalClosed(e.Window, *e.Reading)
+	case runner.EventWindowEnded:
+		s.windowEnded(e.Window, e.Rep)
+	}
+	return nil
+}
+
+// Stop holds the final values for a scrape and returns the endpoint's
+// record as a fact for the run's record.
+func (s *Server) Stop(ctx context.Context) []runner.Event {
+	return []runner.Event{{Kind: runner.EventMetrics, Metrics: s.end(ctx)}}
+}
+
+// plan creates the windows' series at 0.
+func (s *Server) plan(ws []runner.WindowID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	added := false
@@ -244,11 +267,11 @@ func (s *Server) Planned(ws []runner.WindowID) {
 	}
 }
 
-// BeforeLoad completes w's series (its hosts, at 0) and waits before its
+// beforeLoad completes w's series (its hosts, at 0) and waits before its
 // load: the first load with metrics.wait until a scrape has read the
 // zeros (an error when none comes in time), any other while a scraper
 // is known and w's zeros are not read yet, for at most the linger.
-func (s *Server) BeforeLoad(ctx context.Context, lw runner.LiveWindow) error {
+func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	s.mu.Lock()
 	w := s.byID[lw.WindowID]
 	if w == nil {
@@ -287,9 +310,9 @@ func (s *Server) BeforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	return ctx.Err()
 }
 
-// IntervalClosed takes one reading of window id; the series change when
+// intervalClosed takes one reading of window id; the series change when
 // every group has reported an interval.
-func (s *Server) IntervalClosed(id runner.WindowID, r runner.LiveReading) {
+func (s *Server) intervalClosed(id runner.WindowID, r runner.LiveReading) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.byID[id]
@@ -302,9 +325,9 @@ func (s *Server) IntervalClosed(id runner.WindowID, r runner.LiveReading) {
 	}
 }
 
-// WindowEnded sets window id's final values from its record (rep nil:
+// windowEnded sets window id's final values from its record (rep nil:
 // what it had).
-func (s *Server) WindowEnded(id runner.WindowID, rep *results.Rep) {
+func (s *Server) windowEnded(id runner.WindowID, rep *results.Rep) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.byID[id]
@@ -318,10 +341,10 @@ func (s *Server) WindowEnded(id runner.WindowID, rep *results.Rep) {
 	}
 }
 
-// End waits, for at most the linger, until a Prometheus scrape that began
+// end waits, for at most the linger, until a Prometheus scrape that began
 // after the last values were published has been served, and returns the
 // endpoint's record.
-func (s *Server) End(ctx context.Context) *results.Metrics {
+func (s *Server) end(ctx context.Context) *results.Metrics {
 	s.mu.Lock()
 	last := s.published
 	s.mu.Unlock()
@@ -425,4 +448,4 @@ func (s *Server) linger() time.Duration {
 // String describes the endpoint for the run's log.
 func (s *Server) String() string { return "http://" + s.Addr() + "/metrics" }
 
-var _ runner.Observer = (*Server)(nil)
+var _ runner.Output = (*Server)(nil)

@@ -60,12 +60,12 @@ func serve(t *testing.T, cfg plans.Metrics, wins int) (*Server, *results.Run) {
 	}
 	t.Cleanup(func() { s.Close() })
 	r := &results.Run{Name: "t", Started: time.Date(2026, 12, 2, 13, 45, 0, 0, time.UTC), Variants: []results.Variant{{Name: "a"}}}
-	s.Begin(r, testPlan())
+	_, _ = s.Start(r, testPlan())
 	var ids []runner.WindowID
 	for i := range wins {
 		ids = append(ids, runner.WindowID{Variant: "a", Rep: i})
 	}
-	s.Planned(ids)
+	s.plan(ids)
 	return s, r
 }
 
@@ -93,7 +93,7 @@ func get(t *testing.T, s *Server, accept string, prom bool) string {
 	return string(b)
 }
 
-// window is the window of rep 0 with its hosts, as BeforeLoad gets it.
+// window is the window of rep 0 with its hosts, as beforeLoad gets it.
 var lw0 = runner.LiveWindow{WindowID: runner.WindowID{Variant: "a"}, Groups: 2, ServerHost: "local",
 	TCPHosts: []results.TCPHost{{Name: "local", Client: true, Server: true, Shared: true}}}
 
@@ -115,7 +115,7 @@ func value(t *testing.T, text, series string) string {
 // output passes promtool's lint; and the series stay within the budget.
 func TestZerosThenIntervals(t *testing.T) {
 	s, _ := serve(t, plans.Metrics{}, 2)
-	if err := s.BeforeLoad(context.Background(), lw0); err != nil {
+	if err := s.beforeLoad(context.Background(), lw0); err != nil {
 		t.Fatal(err)
 	}
 	zeros := get(t, s, "", false)
@@ -129,12 +129,12 @@ func TestZerosThenIntervals(t *testing.T) {
 	}
 	ok0 := `kaeload_requests_total{group="0",phase="window",rep="0",result="ok",run="20261202T134500Z-t",variant="a"}`
 	w := runner.WindowID{Variant: "a"}
-	s.IntervalClosed(w, runner.LiveReading{K: 0, Group: 0, Sample: new(sample(0, 100))})
-	s.IntervalClosed(w, runner.LiveReading{K: 0, Group: -1, ServerCPU: &results.CPUUsage{Seconds: 0.5}})
+	s.intervalClosed(w, runner.LiveReading{K: 0, Group: 0, Sample: new(sample(0, 100))})
+	s.intervalClosed(w, runner.LiveReading{K: 0, Group: -1, ServerCPU: &results.CPUUsage{Seconds: 0.5}})
 	if got := value(t, get(t, s, "", false), ok0); got != "0" {
 		t.Errorf("one group of two reported interval 0: %s = %s, want 0 (the interval shows whole)", ok0, got)
 	}
-	s.IntervalClosed(w, runner.LiveReading{K: 0, Group: 1, Sample: new(sample(0, 50))})
+	s.intervalClosed(w, runner.LiveReading{K: 0, Group: 1, Sample: new(sample(0, 50))})
 	text := get(t, s, "", false)
 	iv := new(sample(0, 100)).Interval() // the group's interval as the timeline keeps it
 	for _, c := range []struct{ series, want string }{
@@ -156,7 +156,7 @@ func TestZerosThenIntervals(t *testing.T) {
 	g.Errors[results.ErrStatus].Count = 3
 	g.Outside.Late = 7
 	rep := results.NewRep(0, []results.Group{g, {Index: 1}})
-	s.WindowEnded(w, &rep)
+	s.windowEnded(w, &rep)
 	text = get(t, s, "", false)
 	if got := value(t, text, ok0); got != "120" {
 		t.Errorf("after the window: %s = %s, want run.json's succeeded 120", ok0, got)
@@ -206,7 +206,7 @@ func TestNativeBuckets(t *testing.T) {
 	s, _ := serve(t, plans.Metrics{}, 1)
 	w := runner.WindowID{Variant: "a"}
 	for g := range 2 {
-		s.IntervalClosed(w, runner.LiveReading{K: 0, Group: g, Sample: new(sample(0, 10))})
+		s.intervalClosed(w, runner.LiveReading{K: 0, Group: g, Sample: new(sample(0, 10))})
 	}
 	req, _ := http.NewRequest("GET", "http://"+s.Addr()+"/metrics", nil)
 	req.Header.Set("Accept", `application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited`)
@@ -265,7 +265,7 @@ func TestStalledScraper(t *testing.T) {
 	for i := 100; i < 100+(8<<20)/perWindow; i++ {
 		ids = append(ids, runner.WindowID{Variant: "a", Rep: i})
 	}
-	s.Planned(ids)
+	s.plan(ids)
 	w := runner.WindowID{Variant: "a", Rep: 0}
 	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		return c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
@@ -290,7 +290,7 @@ func TestStalledScraper(t *testing.T) {
 	}
 	for k := range 50 {
 		for g := range 2 {
-			s.IntervalClosed(w, runner.LiveReading{K: k, Group: g, Sample: new(sample(k, 1))})
+			s.intervalClosed(w, runner.LiveReading{K: k, Group: g, Sample: new(sample(k, 1))})
 		}
 	}
 	if n := s.inflight.Load(); n != stalls {
@@ -335,7 +335,7 @@ func TestEndLinger(t *testing.T) {
 	const linger = 300 * time.Millisecond
 	s, _ := serve(t, plans.Metrics{Linger: linger}, 1)
 	began := time.Now()
-	m := s.End(context.Background())
+	m := s.end(context.Background())
 	if took := time.Since(began); took < linger || took > linger+2*time.Second {
 		t.Errorf("End took %s without a scraper, want the linger %s", took, linger)
 	}
@@ -345,7 +345,7 @@ func TestEndLinger(t *testing.T) {
 
 	s, _ = serve(t, plans.Metrics{Linger: time.Minute}, 1)
 	done := make(chan *results.Metrics)
-	go func() { done <- s.End(context.Background()) }()
+	go func() { done <- s.end(context.Background()) }()
 	time.Sleep(20 * time.Millisecond)
 	get(t, s, "", false) // not Prometheus: does not count
 	select {
@@ -368,7 +368,7 @@ func TestEndLinger(t *testing.T) {
 // scrape read the zeros, and fails without one.
 func TestWaitForZeros(t *testing.T) {
 	s, _ := serve(t, plans.Metrics{Wait: 200 * time.Millisecond}, 1)
-	err := s.BeforeLoad(context.Background(), lw0)
+	err := s.beforeLoad(context.Background(), lw0)
 	if err == nil || !strings.Contains(err.Error(), "no Prometheus scrape") || !strings.Contains(err.Error(), "no load was sent") {
 		t.Errorf("no scraper: %v, want the run to fail before the load", err)
 	}
@@ -378,7 +378,7 @@ func TestWaitForZeros(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		get(t, s, "", true)
 	}()
-	if err := s.BeforeLoad(context.Background(), lw0); err != nil {
+	if err := s.beforeLoad(context.Background(), lw0); err != nil {
 		t.Errorf("with a scrape: %v", err)
 	}
 }

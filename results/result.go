@@ -212,11 +212,8 @@ type Counts struct {
 }
 
 // Sockets counts what the client's own connections said of themselves
-// (Linux's TCP_INFO, read once per connection just before the client
-// closes it), counted with the request that closed the connection. It is
-// the run's own evidence, beside the namespace's counters that every
-// program on the host moves: a connection that retransmitted met loss
-// or a full queue on its way; one the server reset shows it here.
+// (TCP_INFO, read once before close): the run's own evidence of loss or
+// resets, beside the namespace's counters that every program moves.
 type Sockets struct {
 	// Read is the connections whose TCP_INFO was read.
 	Read uint64 `json:"read"`

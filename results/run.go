@@ -11,7 +11,8 @@ import (
 )
 
 // SchemaVersion is the version of the run.json layout written by this
-// package. ReadRun rejects any other version.
+// package. ReadRun reads it and files without one (written before it was
+// stored); it rejects any other.
 const SchemaVersion = 1
 
 // Run is everything one `kaeload run` measured: every variant, every
@@ -324,7 +325,8 @@ func WriteJSON(w io.Writer, r *Run) error {
 }
 
 // ReadRun decodes a run written by WriteJSON. Unknown fields and schema
-// versions other than SchemaVersion are errors.
+// versions other than SchemaVersion are errors; a run without one (0) is
+// read as SchemaVersion.
 func ReadRun(rd io.Reader) (*Run, error) {
 	dec := json.NewDecoder(rd)
 	dec.DisallowUnknownFields()
@@ -332,13 +334,27 @@ func ReadRun(rd io.Reader) (*Run, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("decode run: %w", err)
 	}
-	if r.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("decode run %q: schema version %d, want %d", r.Name, r.SchemaVersion, SchemaVersion)
+	if err := r.CheckSchema(); err != nil {
+		return nil, err
 	}
 	if err := r.Check(); err != nil {
 		return nil, fmt.Errorf("decode run %q: %w", r.Name, err)
 	}
 	return &r, nil
+}
+
+// CheckSchema rejects a run of a schema version this package does not
+// read, and sets a missing one (0, written before versions) to
+// SchemaVersion.
+func (r *Run) CheckSchema() error {
+	switch r.SchemaVersion {
+	case 0:
+		r.SchemaVersion = SchemaVersion
+	case SchemaVersion:
+	default:
+		return fmt.Errorf("decode run %q: schema version %d, want %d", r.Name, r.SchemaVersion, SchemaVersion)
+	}
+	return nil
 }
 
 // ProbeReading is one probe read right before and right after a window.

@@ -96,6 +96,18 @@ func TestReadRunRejects(t *testing.T) {
 	}
 }
 
+// TestReadRunWithoutSchemaVersion: a run.json written before the record
+// was versioned still loads, as the current version.
+func TestReadRunWithoutSchemaVersion(t *testing.T) {
+	r, err := results.ReadRun(strings.NewReader(`{"name": "old", "variants": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.SchemaVersion, results.SchemaVersion; got != want {
+		t.Errorf("SchemaVersion = %d, want %d", got, want)
+	}
+}
+
 func TestBaselineIndex(t *testing.T) {
 	vs := []results.Variant{{Name: "a"}, {Name: "b"}}
 	tests := []struct {

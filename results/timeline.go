@@ -27,21 +27,15 @@ func IntervalProblem(d time.Duration) string {
 	return ""
 }
 
-// Timeline is a repetition divided into intervals: the groups' sum per
-// interval, with what the controller read at the same boundaries (the
-// server's CPU, the kernel's TCP counters of every host). Each group's own
-// intervals are Group.Timeline, except in a repetition of one group, whose
-// intervals are the points (Rep.GroupTimeline reads either); Rep.Total has
-// none (the total is here).
+// Timeline is a repetition in intervals: the groups' sum per interval with
+// the controller's readings at the same boundaries (server CPU, every host's
+// TCP counters). Each group's own intervals are Group.Timeline, or with one
+// group the points (Rep.GroupTimeline).
 //
-// Intervals are anchored at the window's start: interval k covers
-// [k·Interval, (k+1)·Interval) relative to it, cut at the start of the
-// load (the first, in the warm-up) and at the window's end (the last). So
-// the warm-up has negative times, and the intervals with Start >= 0 are
-// the window: their counts add up exactly to the window's, because each
-// request is counted in the interval in which it completes, by the same
-// rule (and the same comparison) that counts it in the window. Requests
-// that complete after the window (Outside.Late) are in no interval.
+// Interval k covers [k·Interval, (k+1)·Interval) from the window's start,
+// cut at the load's start and the window's end: the warm-up has negative
+// times, and the window's intervals add up exactly to its counts (a request
+// counts in the interval it completes in, by the window's rule).
 type Timeline struct {
 	// Interval is the intervals' nominal length.
 	Interval time.Duration `json:"interval"`
@@ -176,13 +170,9 @@ func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// TCPHost is one network namespace whose kernel TCP counters (TcpExt of
-// /proc/net/netstat, Tcp of /proc/net/snmp) a timeline holds: a client
-// host's, the server host's, or one that both share. The counters of a
-// namespace count every connection in it, so when the clients and the
-// server share one it is read once and recorded once, with both roles
-// (Shared): its ActiveOpens are the clients', its PassiveOpens the
-// server's, and nothing is counted twice.
+// TCPHost is one network namespace whose kernel TCP counters a timeline
+// holds: a client host's, the server's, or one both share (Shared: read and
+// recorded once, nothing counted twice).
 type TCPHost struct {
 	// Name is the host: "local" for the controller's machine, else the
 	// ssh host's name as the scenario writes it.
@@ -223,10 +213,8 @@ type TCPCounts struct {
 	Missing []string
 }
 
-// TCP returns how much counter name grew on host (an index into t.Hosts)
-// over point p (an index into t.Points), and whether that is known: false
-// when the counter is not available there (TCPHost.Unavailable, a null in
-// TCPHost.Deltas) or was never read.
+// TCP returns how much counter name grew on host over point p, and whether
+// that is known (false: not available there, or never read).
 func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 	if host < 0 || host >= len(t.Hosts) || p < 0 || p >= len(t.Points) {
 		return 0, false
@@ -263,10 +251,9 @@ func cmpDuration(a, b time.Duration) int {
 	return 0
 }
 
-// IntervalSample is what a worker reports for one interval of its group,
-// exactly: counts and the latency histograms, which the controller merges
-// across groups (TimelineBuilder). It crosses the worker pipe; the record
-// keeps only what Interval holds.
+// IntervalSample is a worker's report of one interval of its group: counts
+// and histograms, merged across groups by TimelineBuilder; the record keeps
+// only what Interval holds.
 type IntervalSample struct {
 	// K is the interval's index: it covers [K·interval, (K+1)·interval)
 	// relative to the window's start, cut to Start and Length.
@@ -307,13 +294,10 @@ func (s *IntervalSample) Interval() Interval {
 }
 
 // TimelineBuilder assembles a repetition's Timeline from the workers'
-// interval samples and the controller's readings at the same boundaries.
-// Each group's interval arrives once (IntervalSample, with its
-// histograms); the group's percentiles are taken at once, and its
-// histograms merged into the interval's total, whose percentiles are
-// taken when every group has reported the interval (or at Build), so that
-// a long window does not keep every interval's histograms. It is not safe
-// for concurrent use.
+// interval samples and the controller's readings. An interval's histograms
+// are merged and its percentiles taken once every group reported it (or at
+// Build), so a long window keeps few histograms. Not safe for concurrent
+// use.
 type TimelineBuilder struct {
 	interval time.Duration
 	groups   []groupLine
@@ -487,11 +471,8 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 	b.tcp[h][k] = c
 }
 
-// Build returns the timeline and each group's intervals in plan order,
-// both in time order; with one group, no list of its own (the points are
-// its intervals, see Rep.GroupTimeline). Intervals a group did not report
-// are left out of its own list; the points hold what every source
-// reported.
+// Build returns the timeline and each group's intervals in plan order (with
+// one group, none of its own: see Rep.GroupTimeline).
 func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	t := &Timeline{Interval: b.interval, Hosts: b.hosts}
 	keys := slices.Sorted(maps.Keys(b.points))
@@ -528,11 +509,8 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	return t, groups
 }
 
-// GroupTimeline returns group i's intervals: its Timeline, or, in a
-// repetition of one group, which stores them once, the timeline's points
-// (the controller's readings left out; the first may begin a little
-// earlier, when the controller's first reading did). nil when there are
-// none.
+// GroupTimeline returns group i's intervals: its Timeline or, with one
+// group, the timeline's points; nil when there are none.
 func (r *Rep) GroupTimeline(i int) []Interval {
 	if i < 0 || i >= len(r.Groups) {
 		return nil

@@ -9,16 +9,11 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// Calibrate measures the noise of the machine and server before a run
-// chooses its repetitions: it runs plan's baseline variant for windows
-// windows, each exactly as the run would (same load, warm-up and window;
-// with a server to control and an order other than sequential, a restart
-// before every window, so that the noise between restarts is included),
-// and returns their rates with the repetitions per variant that detect a
-// difference of effect (a fraction) at stats.Power, judged with the
-// plan's other comparisons (stats.RepsFor), at most limit. Failed
-// windows count as no estimate. Nothing is recorded: opts.Recorder is
-// not used.
+// Calibrate measures the noise before a run chooses its repetitions: it
+// runs plan's baseline for windows windows as the run would (restarts
+// included) and returns their rates with the repetitions per variant that
+// detect effect at stats.Power (stats.RepsFor), at most limit. Failed
+// windows count as no estimate; nothing is recorded.
 func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
 	base := 0
 	for i, v := range plan.Variants {
@@ -32,7 +27,7 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 	if cp.Order != results.OrderSequential {
 		cp.Order = results.OrderRandomized
 	}
-	opts.Recorder, opts.Observer = nil, nil
+	opts.Outputs = nil
 	cal := &stats.Calibration{Variant: plan.Variants[base].Name, EffectPct: effect * 100, Family: max(1, len(plan.Variants)-1), Max: limit}
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "calibration: measuring variant %s %d times to estimate the noise\n", cal.Variant, windows)

@@ -8,35 +8,30 @@ import (
 	"github.com/kaeload/kaeload/capacity"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
 
-// searchCapacity is a session of a capacity plan: instead of repetitions
-// at one load, the capacity driver picks the rate of each next window
-// from the finished ones, and each window is measured exactly as a
-// repetition is (c.rep) with the rate split over the groups and the
-// search's window length. Every step is recorded as a repetition of the
-// variant with Rep.Step set, histograms and all.
-func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.Control) error {
-	v := c.plan.Variants[s.variant]
-	cp := c.plan.Load.Capacity
+// searchCapacity is the capacity driver: it picks each next window's rate
+// from the finished ones and measures it as a repetition of p with the
+// rate split over the groups; each step is a repetition with Rep.Step set.
+func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
+	v := p.Variants[s.variant]
+	cp := p.Load.Capacity
 	search, err := capacity.New(capacity.Config{From: cp.From, Factor: cp.Factor, Resolution: cp.Resolution, Max: cp.Max})
 	if err != nil {
 		return err
 	}
 	targets := capacity.Targets{P99Handshake: cp.P99Handshake, P99Total: cp.P99Total, MaxErrors: cp.MaxErrors, MaxMissed: cp.MaxMissed}
-	base := c.plan
-	defer func() { c.plan = base }()
 	failed := false
 	for i := 0; ; i++ {
 		rate, phase, ok := search.Next()
 		if !ok {
 			break
 		}
-		step := *base
-		step.Load = base.Load.SplitRate(rate)
+		step := *p // the plan this step measures
+		step.Load = p.Load.SplitRate(rate)
 		step.Load.Duration = cp.Window
-		c.plan = &step // c.rep measures c.plan's load
 		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, format.Count(uint64(rate+0.5)))
 		if err := c.cooldown(ctx); err != nil {
 			c.warn(results.InterruptedWarning(label))
@@ -47,7 +42,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 				return err
 			}
 		}
-		rep, err := c.rep(ctx, WindowID{Variant: v.Name, Rep: i}, label, ctl, c.probes[s.variant])
+		rep, err := c.rep(ctx, &step, WindowID{Variant: v.Name, Rep: i}, label, ctl, c.probes[s.variant])
 		if err != nil {
 			if ctx.Err() != nil {
 				if rep != nil {
@@ -64,8 +59,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
 		rep.Failed = "" // a step that misses the targets is what the search looks for
-		c.run.AddRep(s.variant, *rep)
-		c.record(func(r Recorder) error { return r.Rep(s.variant, *rep) })
+		c.add(EventRep, s.variant, *rep)
 		verdict := "pass"
 		if !pass {
 			verdict = "FAIL: " + why
@@ -85,12 +79,10 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 	return nil
 }
 
-// After a step that failed, the server may still be working off what the
-// overload left queued: handshakes of connections the client has given
-// up on, which a server with a long listen backlog serves all the same.
-// settle waits for that to end before the next step, so that the next
-// step measures the server, not the hangover: until the server's CPU use
-// over settleSample drops below settleBusy, at most settleMax.
+// After a failed step the server may still serve the handshakes the
+// overload left queued: settle waits, at most settleMax, until its CPU use
+// over settleSample is below settleBusy, so the next step measures the
+// server, not the hangover.
 const (
 	settleSample = 100 * time.Millisecond
 	settleBusy   = 0.05

@@ -64,10 +64,9 @@ func treeMeter(pid int) meter {
 	}
 }
 
-// selfMeter measures this process alone, not its children: a worker's own
-// time, or the controller serving the built-in target (whose children are
-// the workers). Busy is relative to cpus, or to the CPUs the process may
-// use when cpus is empty.
+// selfMeter measures this process alone, not its children (a worker, or the
+// controller serving the built-in target); busy relative to cpus, or to the
+// CPUs it may use when cpus is empty.
 func selfMeter(cpus pinning.Set) meter {
 	seconds := func() (float64, error) {
 		var ru syscall.Rusage
@@ -152,12 +151,9 @@ func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] 
 	}
 }
 
-// measureWindow samples m when win starts and when it ends, beside the
-// load. It delivers the zero T (nil) on the channel when ctx ends first
-// or a sample fails (the failure goes to logf). The reading is over the
-// time between the two samples, not the window's nominal length: a worker
-// short of CPU may take its first sample late, and a busy share over the
-// full window would then come out too low.
+// measureWindow samples m when win starts and when it ends and delivers
+// the reading over the time between the samples (a late first sample must
+// not lower a busy share), or zero when ctx ends or a sample fails.
 func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, logf func(string, ...any)) <-chan T {
 	return measureWindowUntil(ctx, m, win, nil, logf)
 }
@@ -228,8 +224,7 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 }
 
 // localServer finds the process serving addr when it is on this machine
-// (a loopback or local interface address) and returns a meter for its
-// process tree and its PID. It returns why not otherwise.
+// and returns a meter for its tree and its PID, or why not.
 func localServer(addr string) (meter, int, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {

@@ -8,11 +8,9 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// eta says how long the rest of a run will take, for the progress
-// display: the windows still to measure, each taking what the windows so
-// far took on average (server restarts, worker starts and cooldowns
-// included), or before the first one ends what the plan says a window
-// takes (plans.Duration).
+// eta says how long the rest of a run takes, for the display: the windows
+// left, each as long as those so far took on average (or, before one ended,
+// what the plan says).
 type eta struct {
 	start   time.Time     // when the first window of this run began its load
 	done    int           // windows begun so far in this run

@@ -17,12 +17,12 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// clockRounds is the number of timestamp exchanges per remote worker
-// before each window; the one with the shortest round trip sets the
-// clock offset.
+// clockRounds is the timestamp exchanges per remote worker before each
+// window; the shortest round trip sets the offset.
 const clockRounds = 5
 
 // remoteSilence is how long a remote worker may send nothing during the
@@ -72,10 +72,8 @@ func roles(p *plans.Plan, name string) string {
 	return strings.Join(parts, " and ")
 }
 
-// dialHosts opens one master connection per ssh host of the plan and
-// installs kaeload on every host that runs a group. On failure the
-// connections opened are closed and the error names the host and what it
-// was for.
+// dialHosts opens one master connection per ssh host and installs kaeload
+// where a group runs; on failure it closes them and names the host.
 func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*hostConn, error) {
 	var opt [][2]string
 	for _, o := range p.SSHOptions {
@@ -220,18 +218,6 @@ func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
 	return hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, args...))
 }
 
-// serverRemote is server.Control.Remote for the plan's ssh server.
-func (c *controller) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-	s := c.plan.Server
-	if s == nil || s.SSH == nil {
-		return nil
-	}
-	hc := c.hosts[s.SSH.Name]
-	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-		return hc.conn.Command(ctx, remote.Shell(env, command))
-	}
-}
-
 // remoteStatMeter measures the whole of a remote host's CPUs from its
 // /proc/stat, read over the host's ssh connection.
 func remoteStatMeter(hc *hostConn) meter {
@@ -261,18 +247,9 @@ func remoteStatMeter(hc *hostConn) meter {
 	}
 }
 
-// clockMsg is a timestamp exchange: the controller sends it without Time,
-// the worker answers with its clock.
-type clockMsg struct {
-	Type string    `json:"type"`
-	Time time.Time `json:"time,omitzero"`
-}
-
-// syncClocks measures every remote worker's round trip and clock offset
-// (Cristian's method: the exchange with the shortest round trip, offset =
-// remote time − the midpoint of the exchange, uncertain by half that round
-// trip). The result is kept per worker (start and the window's
-// translation use it) and per host (the run's record).
+// syncClocks measures each remote worker's round trip and clock offset
+// (Cristian's method: the shortest exchange, offset = remote time − its
+// midpoint, ± half its round trip), kept per worker and per host.
 func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn func(string)) error {
 	for _, p := range ws.procs {
 		if p.host == nil {
@@ -282,16 +259,16 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 		var offset time.Duration
 		for range clockRounds {
 			t0 := time.Now()
-			if err := p.send(clockMsg{Type: msgClock}); err != nil {
+			if err := p.send(wire.Clock{Type: wire.TypeClock}); err != nil {
 				return err
 			}
-			m, err := ws.awaitFrom(ctx, p, msgClock)
+			m, err := ws.awaitFrom(ctx, p, wire.TypeClock)
 			if err != nil {
 				return err
 			}
 			t1 := time.Now()
-			var cm clockMsg
-			if err := m.decode(&cm); err != nil {
+			var cm wire.Clock
+			if err := m.Decode(&cm); err != nil {
 				return p.fail(fmt.Errorf("protocol: %w", err))
 			}
 			if rtt := t1.Sub(t0); best < 0 || rtt < best {
@@ -314,20 +291,20 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 
 // awaitFrom waits for a message of type want from p; any other event is
 // a failure.
-func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (message, error) {
+func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (wire.Message, error) {
 	t := time.NewTimer(clockTimeout)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return message{}, ctx.Err()
+		return wire.Message{}, ctx.Err()
 	case <-t.C:
-		return message{}, p.fail(fmt.Errorf("no %q answer within %s", want, clockTimeout))
+		return wire.Message{}, p.fail(fmt.Errorf("no %q answer within %s", want, clockTimeout))
 	case e := <-ws.events:
 		if err := eventErr(e); err != nil {
-			return message{}, err
+			return wire.Message{}, err
 		}
 		if e.w != p || e.msg.Type != want {
-			return message{}, e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+			return wire.Message{}, e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
 		}
 		return e.msg, nil
 	}
@@ -354,10 +331,9 @@ func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat
 	return s, cpustat.ParseRemoteProcs(procs), err
 }
 
-// remoteServerMeter measures the server on its ssh host: the process tree
-// listening on the target's port when it runs there (found anew each
-// session), else the whole machine from /proc/stat. It says which, and
-// returns the tree's root PID there (0 for the whole machine).
+// remoteServerMeter measures the server on its ssh host: the tree listening
+// on the target's port (found anew each session), else the whole machine.
+// It says which, and returns the tree's root PID (0: the machine).
 func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

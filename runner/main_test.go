@@ -14,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -58,14 +59,14 @@ func brokenWorker(mode string) int {
 		fmt.Println("hello, I am not a protocol line")
 		time.Sleep(10 * time.Second)
 	case "panic": // dies with a panic once it has the spec
-		_, _ = newLineReader(os.Stdin).next()
+		_, _ = wire.NewReader(os.Stdin).Next()
 		panic("test worker panic")
 	case "silent": // ready, then not a word after start
-		lr := newLineReader(os.Stdin)
-		_, _ = lr.next()
+		lr := wire.NewReader(os.Stdin)
+		_, _ = lr.Next()
 		fmt.Printf(`{"type":"ready","pid":%d,"cpus":%q,"gomaxprocs":1}`+"\n", os.Getpid(), allowedSelf())
-		_, _ = lr.next()
-		_, _ = lr.next() // blocks until the controller gives up
+		_, _ = lr.Next()
+		_, _ = lr.Next() // blocks until the controller gives up
 	case "unpinned": // widens one thread's mask, then runs the real worker
 		runtime.LockOSThread()
 		if err := widenThread(); err != nil {

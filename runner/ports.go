@@ -26,10 +26,9 @@ func portLoad(p *plans.Plan) ports.Load {
 	return ports.Load{Connections: total, Destinations: 1, Loopback: loopback, Close: p.Load.Connection != plans.KeepAlive}
 }
 
-// checkTimeWait counts, when a group runs on this machine, the client's
-// sockets in TIME_WAIT to the target right after rep's window
-// (rep.TimeWaitTarget), and warns once a run when they, or the window's
-// connects that found no free port, call for it (ports.MeasuredWarning).
+// checkTimeWait counts the client's sockets in TIME_WAIT to the target
+// after rep's window and warns once a run when they, or connects that
+// found no free port, call for it (ports.MeasuredWarning).
 func (c *controller) checkTimeWait(rep *results.Rep) {
 	local := false
 	for _, g := range c.plan.Load.Groups {
@@ -57,12 +56,9 @@ func (c *controller) checkTimeWait(rep *results.Rep) {
 	}
 }
 
-// checkPorts returns the warnings about the client's ephemeral ports that
-// the plan's connections call for (ports.Warnings): more connections at
-// once than the port range holds, or, with connection: close, a rate of
-// new connections that TIME_WAIT would exhaust (a closed loop's is
-// judged after each window: checkTimeWait). Nothing when the limits
-// cannot be read.
+// checkPorts returns the warnings the plan's connections call for about the
+// client's ephemeral ports (ports.Warnings); none when the limits cannot be
+// read.
 func checkPorts(p *plans.Plan) []string {
 	l, err := ports.Read()
 	if err != nil {

@@ -11,10 +11,8 @@ import (
 	"github.com/kaeload/kaeload/server"
 )
 
-// ProbeTrial is one probe of a plan read once before any load: what
-// "kaeload validate" and "run --dry-run" show, so that a wrong path or a
-// pattern that does not match shows before an hour of windows whose
-// readings would all fail the same way.
+// ProbeTrial is one probe read once before any load (validate, run
+// --dry-run): a wrong path shows before an hour of failed readings.
 type ProbeTrial struct {
 	// Name is the probe's name; Variant the first variant it was read
 	// for, with that variant's env. A probe whose command and pattern are
@@ -37,11 +35,9 @@ func (t *ProbeTrial) Line() string {
 	return fmt.Sprintf("%s: %g", t.Name, t.Value)
 }
 
-// TryProbes reads every distinct probe of p once, on the server's host
-// (over ssh when it is remote), each bounded by the plan's command
-// timeout; nil when p has none. Nothing is started or stopped: a probe
-// that reads a counter of the running server reads it as it is now. log
-// receives the commands and their output (nil: discarded).
+// TryProbes reads every distinct probe of p once on the server's host,
+// bounded by the command timeout; nil when p has none. log receives the
+// commands and their output (nil: discarded).
 func TryProbes(ctx context.Context, p *plans.Plan, log io.Writer) []ProbeTrial {
 	if p.Server == nil || !hasProbes(p) {
 		return nil

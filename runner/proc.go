@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
 // stderrLines is how many of a worker's last stderr lines an error quotes.
@@ -117,7 +118,7 @@ func (r *ring) last() []string {
 // event is a line from a worker, or the end of its stream (err set).
 type event struct {
 	w   *proc
-	msg message
+	msg wire.Message
 	err error
 }
 
@@ -154,9 +155,8 @@ func startProc(index int, cpus pinning.Set, exe string, args, env []string, log 
 	return startCmd(index, cpus, cmd, nil, log, events)
 }
 
-// startCmd starts cmd as worker index: pinned to cpus when it runs here
-// (host nil); for a remote worker cmd is the ssh client, which is not
-// pinned (the relay at the other end pins the worker).
+// startCmd starts cmd as worker index, pinned to cpus when it runs here; a
+// remote worker's cmd is ssh, and the relay there pins it.
 func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io.Writer, events chan<- event) (*proc, error) {
 	exe := cmd.Path
 	p := &proc{
@@ -195,9 +195,9 @@ func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io
 // read forwards protocol lines until the stream ends or the controller
 // stops listening, then drains the rest and waits for the process.
 func (p *proc) read(stdout io.Reader, events chan<- event) {
-	lr := newLineReader(stdout)
+	lr := wire.NewReader(stdout)
 	for {
-		m, err := lr.next()
+		m, err := lr.Next()
 		select {
 		case events <- event{w: p, msg: m, err: err}:
 		case <-p.quit:
@@ -211,13 +211,11 @@ func (p *proc) read(stdout io.Reader, events chan<- event) {
 	close(p.exited)
 }
 
-// send writes one protocol line to the worker.
-//
-// A worker that died before the line could be written (killed between
-// ready and start) is reported as it is when its output ends: exited
-// before its final record, with its exit status, not as a failed write.
+// send writes one protocol line to the worker. A worker that died before
+// (killed between ready and start) is reported when its output ends, with
+// its exit status, not as a failed write.
 func (p *proc) send(v any) error {
-	if err := writeMsg(p.stdin, v); err != nil {
+	if err := wire.Write(p.stdin, v); err != nil {
 		if status := p.exitStatus(time.Second); status != "still running" {
 			if p.host != nil {
 				return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
@@ -229,9 +227,8 @@ func (p *proc) send(v any) error {
 	return nil
 }
 
-// stopAll ends the workers: their input closes (a worker exits when it
-// does), and those still running killAfter later, or when abort closes,
-// are killed. stopAll returns once every process has been waited for.
+// stopAll closes the workers' input, kills those still running killAfter
+// later (or when abort closes) and waits for every one.
 func stopAll(procs []*proc, abort <-chan struct{}) {
 	for _, p := range procs {
 		p.quitOnce.Do(func() { close(p.quit) })

@@ -25,10 +25,8 @@ func (h sshProfHost) Script(ctx context.Context, script string) *exec.Cmd {
 	return h.hc.conn.Command(ctx, remote.Shell(nil, script))
 }
 
-// profileHost is where the server runs, for serverprof, and the server's
-// processes there now: the process tree of the server found for the
-// session (findServer), kaeload itself for the built-in target. Without
-// them, why not.
+// profileHost is where the server runs, for serverprof, and its processes
+// there (kaeload itself for the built-in target); without them, why not.
 func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, string) {
 	if s := c.plan.Server; s != nil && s.SSH != nil {
 		hc := c.hosts[s.SSH.Name]
@@ -61,11 +59,9 @@ func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, s
 	return serverprof.Local(), tree.PIDs, ""
 }
 
-// startProfile attaches perf to the server before the window is set,
-// when the plan profiles it: the returned func takes the window and
-// delivers the repetition's profile on its channel once the window has
-// ended (sampling on from its start to its end), or why there is none.
-// It returns nil when the plan does not profile.
+// startProfile attaches perf to the server before the window is set; the
+// func it returns takes the window and delivers its profile, or why there
+// is none, once the window ended. nil when the plan does not profile.
 func (c *controller) startProfile(ctx context.Context, label string, window time.Duration) func(results.Window) <-chan *results.ServerProfile {
 	if c.plan.Profile == nil {
 		return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
 // Progress modes for Options.ProgressMode.
@@ -45,13 +46,12 @@ type repInfo struct {
 	runAtMost bool
 }
 
-// live holds the latest snapshot per group, written by the controller and
-// pulled by the display on its own ticker (workers never touch the UI),
-// and the kernel's TCP trouble so far in the window, per host, added as
-// the controller reads the counters at each interval's end.
+// live holds the latest snapshot per group and the kernel's TCP trouble so
+// far, per host, written by the controller and pulled by the display on its
+// own ticker (workers never touch the UI).
 type live struct {
 	mu    sync.Mutex
-	snaps []snapshotMsg
+	snaps []wire.Snapshot
 	hist  [][]sample // recent samples per group, for rates
 	// tcpHosts are the timeline's TCP hosts; none without a timeline.
 	tcpHosts []results.TCPHost
@@ -60,14 +60,10 @@ type live struct {
 	tcp [][len(kernelEvents)]uint64
 }
 
-// kernelEvents are the kernel TCP counters that mean trouble (a lost or
-// refused connection, a retransmitted handshake, a full queue) and how
-// the live display names them, the accept queue's first. The others grow
-// with any load: opens and retransmitted segments, and also resets and
-// aborts on data or close, which a healthy TLS short-connection run makes
-// by the hundred (a client closing with a session ticket unread resets;
-// 13 % of requests against the built-in target, 2-4 % against nginx).
-// Whether those are a storm is the analysis's call, against the opens.
+// kernelEvents are the kernel TCP counters that mean trouble, as the live
+// display names them. Resets and aborts are not among them: a healthy TLS
+// short-connection run makes them by the hundred; whether they are a storm
+// is the analysis's call.
 var kernelEvents = [...]struct{ counter, words string }{
 	{"ListenOverflows", "listen overflows"},
 	{"ListenDrops", "listen drops"},
@@ -88,10 +84,10 @@ type sample struct {
 const rateSpan = time.Second
 
 func newLive(groups int) *live {
-	return &live{snaps: make([]snapshotMsg, groups), hist: make([][]sample, groups)}
+	return &live{snaps: make([]wire.Snapshot, groups), hist: make([][]sample, groups)}
 }
 
-func (l *live) update(group int, s snapshotMsg, at time.Time) {
+func (l *live) update(group int, s wire.Snapshot, at time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.snaps[group] = s
@@ -110,9 +106,8 @@ func (l *live) setTCPHosts(hosts []results.TCPHost) {
 	l.tcp = make([][len(kernelEvents)]uint64, len(hosts))
 }
 
-// addTCP adds host h's counter growth over interval k, when k is in the
-// window (k >= 0): the display names trouble over the window so far, as
-// it counts requests.
+// addTCP adds host h's counter growth over interval k when k is in the
+// window (k >= 0).
 func (l *live) addTCP(h, k int, d cpustat.TCPDelta) {
 	if k < 0 {
 		return
@@ -135,9 +130,7 @@ func (l *live) hasTCP() bool {
 }
 
 // kernel names the kernel's TCP trouble over the window so far, host by
-// host ("server: listen overflows 1,234, SYN retransmits 56"; a host
-// whose namespace holds both client and server, counted once, is
-// "client+server"); "" when there is none.
+// host ("server: listen overflows 1,234"); "" when there is none.
 func (l *live) kernel() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -157,8 +150,7 @@ func (l *live) kernel() string {
 }
 
 // tcpRole names a TCP host by what runs there: "server", "client" (with
-// the host's name when it is another machine's), or "client+server" when
-// they share its network namespace.
+// its name when remote) or "client+server" (one namespace).
 func tcpRole(h results.TCPHost) string {
 	switch {
 	case h.Shared:
@@ -181,17 +173,17 @@ func kernelWords(k string) string {
 }
 
 // group returns group g's counts and its recent request rate.
-func (l *live) group(g int) (snapshotMsg, float64) {
+func (l *live) group(g int) (wire.Snapshot, float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.snaps[g], rate(l.hist[g])
 }
 
 // total returns the summed counts and request rate of all groups.
-func (l *live) total() (snapshotMsg, float64) {
+func (l *live) total() (wire.Snapshot, float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var t snapshotMsg
+	var t wire.Snapshot
 	var r float64
 	for g, s := range l.snaps {
 		t.Requests += s.Requests
@@ -357,9 +349,8 @@ func (p *plainDisplay) done(rep *results.Rep) {
 	fmt.Fprintln(p.w, closing(p.r.label, rep, p.l))
 }
 
-// logSink is Options.Log. While bars are drawn on the same writer, log
-// lines go through the bar container, which prints them above the bars
-// instead of through them.
+// logSink is Options.Log: while bars are drawn on the same writer, log
+// lines are printed above them.
 type logSink struct {
 	w     io.Writer
 	mu    sync.Mutex
@@ -384,9 +375,8 @@ func (l *logSink) setAbove(w io.Writer) {
 	l.mu.Unlock()
 }
 
-// barDisplay draws an mpb bar per group and one for the total; the bars
-// advance with time (warm-up plus window) and their decorators pull the
-// latest snapshots.
+// barDisplay draws a bar per group and one for the total, advancing with
+// time; their decorators pull the latest snapshots.
 type barDisplay struct {
 	w     io.Writer
 	log   *logSink // nil, or the log to print above the bars

@@ -9,14 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // validSpec is a spec line Compile could have produced.
 func validSpec(t testing.TB) []byte {
 	t.Helper()
-	spec := specMsg{
-		Type:  msgSpec,
+	spec := wire.Spec{
+		Type:  wire.TypeSpec,
 		Group: 0,
 		Target: plans.Target{
 			URL: "https://127.0.0.1:8443/", Addr: "127.0.0.1:8443", Method: "GET",
@@ -38,7 +39,7 @@ func validSpec(t testing.TB) []byte {
 // that say what is wrong, before the worker allocates anything.
 func TestReadSpecRejects(t *testing.T) {
 	good := validSpec(t)
-	if _, err := readSpec(newLineReader(bytes.NewReader(good))); err != nil {
+	if _, err := readSpec(wire.NewReader(bytes.NewReader(good))); err != nil {
 		t.Fatalf("valid spec rejected: %v", err)
 	}
 	edit := func(f func(m map[string]any)) []byte {
@@ -64,7 +65,7 @@ func TestReadSpecRejects(t *testing.T) {
 		{"start first", "want a \"spec\" message first", []byte(`{"type":"start"}` + "\n")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := readSpec(newLineReader(bytes.NewReader(tc.line)))
+			_, err := readSpec(wire.NewReader(bytes.NewReader(tc.line)))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("readSpec = %v, want an error mentioning %q", err, tc.want)
 			}
@@ -84,7 +85,7 @@ func FuzzWorkerSpec(f *testing.F) {
 	f.Add([]byte(`{"type":"spec","group":0,"target":null,"load":null,"group_spec":null}` + "\n"))
 	f.Add([]byte("{\"type\":\"spec\"\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		lr := newLineReader(bytes.NewReader(in))
+		lr := wire.NewReader(bytes.NewReader(in))
 		spec, err := readSpec(lr)
 		if err != nil {
 			return

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
 // TestAwaitStartClockAndRelative: clock messages before start are
@@ -24,7 +25,7 @@ func TestAwaitStartClockAndRelative(t *testing.T) {
 		`{"type":"start","warmup_end":"2000-01-01T00:00:00Z","end":"2000-01-01T00:00:01Z","warmup_in":500000000,"end_in":1500000000}` + "\n"
 	var out bytes.Buffer
 	before := time.Now()
-	_, win, err := awaitStart(newLineReader(strings.NewReader(in)), &out)
+	_, win, err := awaitStart(wire.NewReader(strings.NewReader(in)), &out)
 	after := time.Now()
 	if err != nil {
 		t.Fatal(err)
@@ -34,8 +35,8 @@ func TestAwaitStartClockAndRelative(t *testing.T) {
 		t.Fatalf("answers %q, want two clock lines", lines)
 	}
 	for _, l := range lines {
-		var m clockMsg
-		if err := json.Unmarshal([]byte(l), &m); err != nil || m.Type != msgClock || m.Time.Before(before.Add(-time.Second)) || m.Time.After(after.Add(time.Second)) {
+		var m wire.Clock
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m.Type != wire.TypeClock || m.Time.Before(before.Add(-time.Second)) || m.Time.After(after.Add(time.Second)) {
 			t.Errorf("answer %s: want a clock with this machine's time", l)
 		}
 	}
@@ -63,13 +64,13 @@ func TestRelayPinsAndEndsWithSession(t *testing.T) {
 	if _, err := inW.Write(validSpec(t)); err != nil {
 		t.Fatal(err)
 	}
-	lr := newLineReader(outR)
-	m, err := lr.next()
-	if err != nil || m.Type != msgReady {
-		t.Fatalf("first line %s, %v; want ready", m.raw, err)
+	lr := wire.NewReader(outR)
+	m, err := lr.Next()
+	if err != nil || m.Type != wire.TypeReady {
+		t.Fatalf("first line %s, %v; want ready", m.Line(), err)
 	}
-	var r readyMsg
-	if err := m.decode(&r); err != nil {
+	var r wire.Ready
+	if err := m.Decode(&r); err != nil {
 		t.Fatal(err)
 	}
 	if r.PID == os.Getpid() {
@@ -134,15 +135,16 @@ func TestSyncClocks(t *testing.T) {
 		p := &proc{index: 1, host: &hostConn{name: "ssh://h"}, stdin: w, stderr: &ring{}}
 		ws.procs = []*proc{p}
 		go func() {
-			lr := newLineReader(r)
+			lr := wire.NewReader(r)
 			for {
-				if _, err := lr.next(); err != nil {
+				if _, err := lr.Next(); err != nil {
 					return
 				}
 				time.Sleep(delay / 2)
-				b, _ := json.Marshal(clockMsg{Type: msgClock, Time: time.Now().Add(skew)})
+				b, _ := json.Marshal(wire.Clock{Type: wire.TypeClock, Time: time.Now().Add(skew)})
 				time.Sleep(delay / 2)
-				ws.events <- event{w: p, msg: message{Type: msgClock, raw: b}}
+				m, _ := wire.Parse(b)
+				ws.events <- event{w: p, msg: m}
 			}
 		}()
 		var warnings []string

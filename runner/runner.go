@@ -10,12 +10,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/target"
@@ -23,56 +25,40 @@ import (
 
 // Timing of a repetition.
 const (
-	// startLead is how far in the future the load begins, so that every
-	// worker has read start before it matters: all groups begin together.
-	startLead = 200 * time.Millisecond
-	// readyTimeout bounds process start plus spec handling.
-	readyTimeout = 15 * time.Second
-	// finishGrace is how long after the window's end plus one request
-	// timeout the controller waits for final records.
-	finishGrace = 5 * time.Second
-	// spareFiles is the open-file headroom each process needs beyond one
-	// file per connection (binary, pipes, epoll, runtime).
-	spareFiles = 64
+	startLead    = 200 * time.Millisecond // the load begins this far ahead: every worker has read start
+	readyTimeout = 15 * time.Second       // process start plus spec handling
+	finishGrace  = 5 * time.Second        // after the window's end plus one request timeout, for final records
+	spareFiles   = 64                     // open files each process needs beyond its connections
 )
 
 // Options tune how Run executes a plan.
 type Options struct {
-	// Executable is the program re-executed as a worker (default: this
-	// program, os.Executable).
+	// Executable and WorkerArgs are the worker's program (default: this
+	// one) and arguments (default: "worker"); Env is added to its
+	// environment.
 	Executable string
-	// WorkerArgs are its arguments (default: "worker").
 	WorkerArgs []string
-	// Env is added to the workers' environment (after os.Environ).
-	Env []string
-	// Progress receives the progress bars or status lines; nil = none.
-	Progress io.Writer
-	// ProgressMode is ProgressAuto (the default), ProgressOn, ProgressPlain
-	// or ProgressOff.
+	Env        []string
+	// Progress receives the progress display in ProgressMode (default
+	// ProgressAuto); nil = none.
+	Progress     io.Writer
 	ProgressMode string
 	// Log receives the controller's notes and every worker stderr line,
-	// prefixed "worker N: "; nil = discarded (the last lines still appear
-	// in a worker's error).
+	// prefixed "worker N: "; nil = discarded.
 	Log io.Writer
-	// Recorder, when set, receives the run as it is measured: its header
-	// before any load, then every finished repetition, speed run and
-	// warning (see Recorder).
-	Recorder Recorder
-	// Resume, when set, is the run so far of an interrupted run of the
-	// same plan (rundir.ResumeJournal gives it, with every planned
-	// variant in plan order): its repetitions are kept, the steps they
-	// cover are not measured again, its search continues from its
-	// visits, and its calibration (repeat: auto) is reused.
+	// Outputs subscribe to the run's events: the journal, the live
+	// metrics (see Output). The progress display is one too.
+	Outputs []Output
+	// About is what the caller knows of the run and does not measure; it
+	// goes into the run's header.
+	About About
+	// Resume is the run so far of an interrupted run of the same plan
+	// (rundir.ResumeJournal): its windows, search visits and calibration
+	// are kept, and not measured again.
 	Resume *results.Run
-	// Abort, when closed after ctx was cancelled, cuts the teardown short:
-	// workers are killed at once and nothing more is measured or probed;
-	// the server's stop command still runs, bounded by its command timeout.
-	// It is the CLI's second Ctrl-C.
+	// Abort, closed after ctx was cancelled (a second Ctrl-C), kills the
+	// workers at once; the server's stop command still runs.
 	Abort <-chan struct{}
-	// Observer, when set, watches the run live (package metrics serves
-	// it): the header, every window's readings as the timeline takes
-	// them, every window's end and the run's (see Observer).
-	Observer Observer
 
 	// hooks let this package's tests watch processes; nil funcs are skipped.
 	hooks hooks
@@ -80,73 +66,36 @@ type Options struct {
 
 // hooks are test-only observers of a run.
 type hooks struct {
-	// workerStart is called with each worker's group index and process id
-	// right after the process starts.
-	workerStart func(group, pid int)
-	// workerExit is called with each worker's group index and process
-	// state once it has been waited for (benchmarks read its CPU time).
-	workerExit func(group int, state *os.ProcessState)
-	// builtin is called with the built-in target once it listens.
-	builtin func(s *target.Server)
-	// tcpRead is called with every snapshot of a host's kernel TCP
-	// counters that the timeline takes, as it is taken, with the source's
-	// host name (tcpSources).
-	tcpRead func(host string, s cpustat.TCPSnapshot)
-	// interval is called with each interval of a group's timeline as the
-	// controller receives it from the worker.
-	interval func(group int, iv results.IntervalSample)
+	workerStart func(group, pid int)                       // a worker started
+	workerExit  func(group int, state *os.ProcessState)    // a worker was waited for
+	builtin     func(s *target.Server)                     // the built-in target listens
+	tcpRead     func(host string, s cpustat.TCPSnapshot)   // the timeline read a host's TCP counters
+	interval    func(group int, iv results.IntervalSample) // the controller got a group's interval
 }
 
-// Recorder receives a run as it goes, so that nothing measured is lost
-// when the controller dies: rundir.Journal behind the CLI's run
-// directory. Begin gets the run's header (plan, baseline, every planned
-// variant without repetitions) before any load is sent, and may add to it
-// (host facts, scenario text): the Run that Run returns is the same value.
-// An error from Begin fails the run before it starts; an error from the
-// others is logged, the run goes on (its results are still returned and
-// printed), and Run's error says that they could not all be stored.
-type Recorder interface {
-	Begin(r *results.Run) error
-	// Rep records a finished repetition of r.Variants[variant] of the
-	// header given to Begin.
-	Rep(variant int, rep results.Rep) error
-	// Partial records a window of r.Variants[variant] that an interrupt
-	// cut short, with what it measured until then (rep.PartialOf set).
-	Partial(variant int, rep results.Rep) error
-	// Excluded records a window of r.Variants[variant] that the plan's
-	// ExcludeFlagged policy set aside (rep.Excluded says why).
-	Excluded(variant int, rep results.Rep) error
-	// Info records the server info runs of r.Variants[variant].
-	Info(variant int, runs []results.InfoRun) error
-	// Speed records the speed runs of r.Variants[variant].
-	Speed(variant int, runs []results.SpeedRun) error
-	// Warning records a warning about the run.
-	Warning(w string) error
-	// NotMeasured records that the run gave up on r.Variants[variant]
-	// (its server did not start) and why; the run goes on without it.
-	NotMeasured(variant int, reason string) error
+// About is what the caller knows of a run: the header's kaeload and Go
+// versions, host facts and scenario text (results.Run).
+type About struct {
+	Kaeload, GoVersion string
+	Host               []byte
+	Scenario           string
 }
 
 // Run executes every variant × repetition of plan: per repetition one
-// pinned worker process per group, all started on one barrier and measured
-// over the same window. It starts the built-in target when the plan asks
-// for one (on a free loopback port) and stops it afterwards. Each
-// repetition's Total is the exact merge of its groups; its Probes are the
-// variant's probes read when the window starts and when it ends.
+// pinned worker process per group, started on one barrier and measured over
+// one window; each Total is the exact merge of its groups. It runs the
+// built-in target when the plan asks for one, and controls plan.Server per
+// variant (stop, start with its env, wait until ready, measure, stop; the
+// stop always runs).
 //
-// When plan.Server is set, Run also controls the server: per variant (per
-// repetition with Order Interleaved) stop, start with the variant's env,
-// wait until ready, measure, stop; see the package doc. The stop always
-// runs, also on errors and after ctx is cancelled.
+// When ctx is cancelled Run returns what was measured, Interrupted set, and
+// an error wrapping ctx.Err(). A failed worker fails the run (*WorkerError),
+// as does a failed stop command (*server.CommandError), with the results so
+// far; a server that does not start for a variant is recorded in
+// NotMeasured and the run goes on. No worker process outlives Run.
 //
-// When ctx is cancelled the load stops; Run returns what was measured, with
-// Interrupted set, and an error wrapping ctx.Err(). A failed worker fails
-// the run with a *WorkerError, a failed stop command with a
-// *server.CommandError naming the command, its exit status and its last
-// output lines; the results measured before are returned too. A server
-// that does not start for a variant does not fail the run: the variant is
-// recorded in the run's NotMeasured and the others run (see the package
-// doc). No worker process outlives Run.
+// Run is the one writer of the run it returns: the outputs get its events
+// (Options.Outputs), and nothing writes it after Run returns.
 func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
@@ -159,7 +108,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
-	opts, disp, err := withDefaults(opts)
+	opts, err = withDefaults(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -175,26 +124,21 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
-	c := newController(p, opts, run, disp, accelProbes(probes, srv))
+	c := newController(p, opts, &book{run: run, outputs: opts.Outputs, log: opts.Log}, accelProbes(probes, srv))
 	c.target = srv
 	if err := c.connectHosts(ctx); err != nil {
 		return nil, err
 	}
 	defer closeHosts(c.hosts)
-	if o := opts.Observer; o != nil {
-		o.Begin(run, p)
-		o.Planned(plannedWindows(p, run))
+	if err := c.start(p); err != nil {
+		return nil, err
 	}
-	if opts.Recorder != nil {
-		if err := opts.Recorder.Begin(run); err != nil {
-			return nil, err
-		}
-	}
+	c.publish(Event{Kind: EventPlanned, Windows: plannedWindows(p, run)})
 	for _, w := range checkPorts(p) {
 		c.warn(w)
 	}
 	err = c.schedule(ctx, run)
-	c.endObserver(ctx)
+	c.stopOutputs(ctx)
 	return run, c.finish(ctx, err)
 }
 
@@ -208,10 +152,8 @@ func seeded(plan *plans.Plan) *plans.Plan {
 	return plan
 }
 
-// calibrated returns plan with the repetitions repeat: auto asks for:
-// those of the resumed run's calibration, or else those a calibration of
-// the baseline measures now (Calibrate), with the calibration the run
-// records; a plan with a fixed repeat is returned as it is.
+// calibrated returns plan with the repetitions repeat: auto asks for (the
+// resumed run's calibration, or Calibrate's now) and that calibration.
 func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *stats.Calibration, error) {
 	a := plan.Auto
 	if a == nil {
@@ -236,13 +178,13 @@ func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Pla
 }
 
 // withDefaults fills in the options left out (the worker executable and
-// its arguments, a log) and returns them with the progress display, which
-// shares the log's writer through a logSink.
-func withDefaults(opts Options) (Options, display, error) {
+// its arguments, a log) and puts the progress display, which shares the
+// log's writer through a logSink, first among the outputs.
+func withDefaults(opts Options) (Options, error) {
 	if opts.Executable == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return opts, nil, fmt.Errorf("find own executable for workers: %w", err)
+			return opts, fmt.Errorf("find own executable for workers: %w", err)
 		}
 		opts.Executable = exe
 	}
@@ -256,15 +198,14 @@ func withDefaults(opts Options) (Options, display, error) {
 	opts.Log = sink
 	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
 	if err != nil {
-		return opts, nil, err
+		return opts, err
 	}
-	return opts, disp, nil
+	opts.Outputs = append([]Output{&displayOutput{d: disp}}, opts.Outputs...)
+	return opts, nil
 }
 
-// startBuiltin starts the built-in target when the plan asks for one, on
-// a free loopback port, and returns the plan dialling it and a func that
-// stops it (waiting at most 5 s); without one, plan and a func that does
-// nothing.
+// startBuiltin starts the built-in target when the plan asks for one and
+// returns the plan dialling it, the target and a func that stops it.
 func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *target.Server, func(), error) {
 	b := plan.Target.Builtin
 	if b == nil {
@@ -297,12 +238,9 @@ func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.P
 	return plan.WithAddr(srv.Addr()), srv, stop, nil
 }
 
-// newRecord is the run's record before anything is measured: the plan
-// (encoded; what is stored and shown never holds a secret env value), its
-// variants without repetitions, what decides how the run is read
-// (baseline, order and seed, margins, calibration, capacity search,
-// search) and, when resuming, what the stored run measured already. It
-// logs the order the windows run in.
+// newRecord is the run's record before anything is measured: the encoded
+// plan (secrets hidden), its variants, what decides how the run is read,
+// the caller's facts and, when resuming, what was measured already.
 func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Run, error) {
 	planJSON, err := json.Marshal(p)
 	if err != nil {
@@ -319,6 +257,11 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 		Equivalence:   p.Equivalence,
 		Calibration:   cal,
 		Profile:       p.Profile,
+		Thresholds:    p.Thresholds,
+		Kaeload:       opts.About.Kaeload,
+		GoVersion:     opts.About.GoVersion,
+		Host:          opts.About.Host,
+		Scenario:      opts.About.Scenario,
 	}
 	if cp := p.Load.Capacity; cp != nil {
 		spec := cp.CapacitySpec // the record's part of the plan's search
@@ -342,8 +285,9 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 
 // newController is the controller of run, which executes p; a variant
 // whose speed commands ran before a resume does not run them again.
-func newController(p *plans.Plan, opts Options, run *results.Run, disp display, probes [][]server.Probe) *controller {
-	c := &controller{plan: p, opts: opts, run: run, disp: disp, probes: probes, builtin: p.Target.Builtin != nil, speedDone: make([]bool, len(p.Variants))}
+func newController(p *plans.Plan, opts Options, b *book, probes [][]server.Probe) *controller {
+	run := b.run
+	c := &controller{book: b, serverSide: &serverSide{plan: p, log: opts.Log, builtin: p.Target.Builtin != nil}, plan: p, opts: opts, probes: probes, speedDone: make([]bool, len(p.Variants))}
 	for i := range run.Variants {
 		c.speedDone[i] = run.Variants[i].Speed != nil
 	}
@@ -368,10 +312,8 @@ func (c *controller) connectHosts(ctx context.Context) error {
 	return nil
 }
 
-// finish closes the run's record once the schedule returned err: its end,
-// the hosts' last clock readings, and whether it was interrupted. It
-// returns the run's error: err, the interruption said once, and the
-// recorder's failures.
+// finish closes the record once the schedule returned err and returns the
+// run's error: err, the interruption said once, and the outputs' failures.
 func (c *controller) finish(ctx context.Context, err error) error {
 	run := c.run
 	run.Finished = time.Now()
@@ -385,8 +327,8 @@ func (c *controller) finish(ctx context.Context, err error) error {
 		}
 		err = errors.Join(fmt.Errorf("run interrupted: %w", ctx.Err()), err)
 	}
-	if c.recordErr != nil {
-		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.recordErr))
+	if c.storeErr != nil {
+		err = errors.Join(err, fmt.Errorf("results could not all be stored (they are still reported): %w", c.storeErr))
 	}
 	return err
 }
@@ -422,38 +364,11 @@ func resume(run, prev *results.Run) error {
 	return nil
 }
 
-// warn adds a warning about the run: to the run's warnings, the log and
-// the recorder.
-func (c *controller) warn(w string) {
-	c.run.Warnings = append(c.run.Warnings, w)
-	fmt.Fprintf(c.opts.Log, "warning: %s\n", w)
-	c.record(func(r Recorder) error { return r.Warning(w) })
-}
-
 // notMeasured gives up on the plan's variant at index variant, for
-// reason: it is added to the run's NotMeasured, the log and the recorder.
-// The reason is redacted: it quotes a server command's output, which may
-// hold a secret env value.
+// reason, redacted: it quotes a server command's output, which may hold
+// a secret env value.
 func (c *controller) notMeasured(variant int, reason string) {
-	reason = c.plan.Redact(reason)
-	name := c.run.Variants[variant].Name
-	c.run.NotMeasured = append(c.run.NotMeasured, results.NotMeasured{Variant: name, Reason: reason})
-	fmt.Fprintf(c.opts.Log, "variant %s NOT MEASURED: %s (the run goes on with the other variants)\n", name, reason)
-	c.record(func(r Recorder) error { return r.NotMeasured(variant, reason) })
-}
-
-// record hands something measured to the recorder. A failure is logged
-// once loudly and remembered for Run's error; the run goes on.
-func (c *controller) record(f func(Recorder) error) {
-	if c.opts.Recorder == nil {
-		return
-	}
-	if err := f(c.opts.Recorder); err != nil {
-		if c.recordErr == nil {
-			fmt.Fprintf(c.opts.Log, "ERROR: results could not be stored (the run goes on; its report is still printed): %v\n", err)
-		}
-		c.recordErr = errors.Join(c.recordErr, err)
-	}
+	c.book.notMeasured(variant, c.plan.Redact(reason))
 }
 
 // checkPlan rejects plans Compile would never produce (plans.Plan.Check:
@@ -497,27 +412,20 @@ func checkFiles(plan *plans.Plan) error {
 type controller struct {
 	// excluded counts, by variant index, the windows the plan's
 	// ExcludeFlagged policy set aside so far.
-	excluded map[int]int
-	plan     *plans.Plan
-	opts     Options
-	run      *results.Run
-	disp     display
-	probes   [][]server.Probe // per variant
-	lastEnd  time.Time        // end of the last measured window, for Cooldown
+	excluded    map[int]int
+	*book       // the run's record and its outputs
+	*serverSide // the server: start, stop, its CPU
+	plan        *plans.Plan
+	opts        Options
+	probes      [][]server.Probe // per variant
+	lastEnd     time.Time        // end of the last measured window, for Cooldown
 	// infoDone marks, per variant, that its server info commands have run.
 	infoDone map[int]bool
 	// speedDone marks, per variant, that its speed commands have run.
 	speedDone []bool
-	server    meter // the server's CPU; nil when it cannot be measured
-	serverPID int   // the server's process on its host (findServer); 0 when not found
-	builtin   bool  // the server is the built-in target in this process
 	// timeWaitWarned is set once the client's TIME_WAIT was warned about
 	// (checkTimeWait).
 	timeWaitWarned bool
-	// recordErr collects the Recorder's failures.
-	recordErr error
-	// hosts are the plan's ssh hosts, by name, connected for the run.
-	hosts map[string]*hostConn
 	// eta estimates the run's time left for the display; nil: none.
 	eta *eta
 
@@ -525,23 +433,18 @@ type controller struct {
 	target *target.Server
 }
 
-// rep runs one repetition, phase by phase: spawn the workers and send
-// their specs, wait until all are ready (the barrier), start them on one
-// window, then collect their results while the variant's probes (through
-// ctl) and the server's CPU are read around the window. When ctx is
-// cancelled the workers' input closes, which stops their load, and the
-// repetition is dropped (a run keeps completed repetitions only). The
+// rep runs one repetition: spawn the workers, wait until all are ready
+// (the barrier), start them on one window and collect their results while
+// the probes and the server's CPU are read around it. The outputs may hold
+// the load (Load event); an interrupt returns the partial window. The
 // workers are gone when rep returns.
-//
-// w names the window for the observer (Options.Observer), which may
-// hold its load until a scrape has read its zeros.
-func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
+func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	if err := c.beforeLoad(ctx, w); err != nil {
 		return nil, err
 	}
 	defer func() { c.windowEnded(w, rep) }()
 	feed := c.feed(w)
-	ws, err := c.spawn()
+	ws, err := c.spawn(p)
 	ws.onInterval = feed.group
 	defer ws.stop(c.opts)
 	if err != nil {
@@ -550,14 +453,14 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 	if err := ws.awaitReady(ctx, c.opts.Log); err != nil {
 		return nil, err
 	}
-	if err := ws.syncClocks(ctx, c.plan.Load.Duration, c.warn); err != nil {
+	if err := ws.syncClocks(ctx, p.Load.Duration, c.warn); err != nil {
 		return nil, err
 	}
 	mctx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
-	profile := c.startProfile(mctx, label, c.plan.Load.Warmup+c.plan.Load.Duration+startLead) // perf attached before the window is set
-	tstart := c.beginTimeline(mctx, label)                                                    // before the load: its first interval holds all of it
-	win, begin, err := ws.start(c.plan.Load)
+	profile := c.startProfile(mctx, label, p.Load.Warmup+p.Load.Duration+startLead) // perf attached before the window is set
+	tstart := c.beginTimeline(mctx, label)                                          // before the load: its first interval holds all of it
+	win, begin, err := ws.start(p.Load)
 	if err != nil {
 		if profile != nil {
 			stopMeter()
@@ -587,18 +490,12 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 	} else {
 		close(probed)
 	}
-	c.disp.show(repInfo{label: label, begin: begin, window: win, groups: groupNames(c.plan.Load.Groups),
-		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}, lv)
-	var shown *results.Rep
-	defer func() { c.disp.done(shown) }()
-	serverCPU := measureWindow(mctx, c.server, win, func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: server "+f+"\n", append([]any{label}, a...)...)
-	})
-	serverCPUs := measureWindow(mctx, c.serverCPUsOf(ws), win, func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: server's CPUs: "+f+"\n", append([]any{label}, a...)...)
-	})
-
-	groups, err := ws.collect(ctx, win, c.plan.Load.Timeout, lv, tl.builderOrNil())
+	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
+		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
+	rd := sideReadings{probed: probed, readings: &readings, profile: serverProfile,
+		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
+		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
+	groups, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if err != nil {
 		return nil, err
 	}
@@ -609,43 +506,68 @@ func (c *controller) rep(ctx context.Context, w WindowID, label string, ctl *ser
 	r := results.NewRep(0, groups)
 	rep = &r
 	rep.Timeline = timeline
-	select {
-	case <-probed:
-		rep.Probes = readings
-	case <-ctx.Done():
+	if !rd.fill(ctx, rep) {
 		return nil, ctx.Err()
 	}
-	select {
-	case rep.ServerCPU = <-serverCPU:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	select {
-	case rep.ServerCPUs = <-serverCPUs:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if serverProfile != nil {
-		select {
-		case rep.ServerProfile = <-serverProfile:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	rep.Failed = analysis.CheckRep(&rep.Total, c.plan.MaxErrors) // Compile's default: 1 %
+	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
 	c.checkTimeWait(rep)
-	shown = rep
 	return rep, nil
 }
 
-// partialRep is the repetition of groups whose window win an interrupt
-// cut short: what they measured until the stop, marked with the planned
-// length (Rep.PartialOf); nil when the stop came before the window opened.
-// The server's CPU and the probes, read by the controller over the whole
-// window, are not in it.
+// sideReadings are what the controller reads beside a window's load:
+// the probes (readings, once probed is closed), the server's CPU and the
+// CPUs it may run on, and its profile (nil: not profiled).
+type sideReadings struct {
+	probed     <-chan struct{}
+	readings   *map[string]results.ProbeReading
+	serverCPU  <-chan *results.CPUUsage
+	serverCPUs <-chan *results.ServerCPUs
+	profile    <-chan *results.ServerProfile
+}
+
+// fill sets rep's side readings once they are in; false when ctx ended
+// first.
+func (rd sideReadings) fill(ctx context.Context, rep *results.Rep) bool {
+	var ok bool
+	if _, ok = recv(ctx, rd.probed); !ok {
+		return false
+	}
+	rep.Probes = *rd.readings
+	if rep.ServerCPU, ok = recv(ctx, rd.serverCPU); !ok {
+		return false
+	}
+	if rep.ServerCPUs, ok = recv(ctx, rd.serverCPUs); !ok {
+		return false
+	}
+	if rd.profile != nil {
+		rep.ServerProfile, ok = recv(ctx, rd.profile)
+	}
+	return ok
+}
+
+// recv receives from ch; false when ctx ends first.
+func recv[T any](ctx context.Context, ch <-chan T) (T, bool) {
+	select {
+	case v := <-ch:
+		return v, true
+	case <-ctx.Done():
+		var zero T
+		return zero, false
+	}
+}
+
+// logf is a printf to the log, each line prefixed and ended.
+func (c *controller) logf(prefix string) func(string, ...any) {
+	prefix = strings.ReplaceAll(prefix, "%", "%%")
+	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
+}
+
+// partialRep is the repetition of groups whose window an interrupt cut
+// short (Rep.PartialOf: the planned length), without the readings taken
+// over the whole window; nil when the window never opened.
 func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window) *results.Rep {
 	rep := results.NewRep(0, groups)
 	if rep.Total.Window.Length() <= 0 {
@@ -682,29 +604,29 @@ type workers struct {
 
 // spawn starts one pinned worker per group and sends each its spec. The
 // workers started are in the result even when it fails, for stop.
-func (c *controller) spawn() (*workers, error) {
-	groups := c.plan.Load.Groups
+func (c *controller) spawn(p *plans.Plan) (*workers, error) {
+	groups := p.Load.Groups
 	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
-		var p *proc
+		var w *proc
 		var err error
 		if g.Host != nil {
-			p, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.Log, ws.events)
+			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.Log, ws.events)
 		} else {
-			p, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
+			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
 		}
 		if err != nil {
 			return ws, err
 		}
-		ws.procs = append(ws.procs, p)
+		ws.procs = append(ws.procs, w)
 		if c.opts.hooks.workerStart != nil {
-			c.opts.hooks.workerStart(i, p.pid)
+			c.opts.hooks.workerStart(i, w.pid)
 		}
 	}
-	for i, p := range ws.procs {
-		spec := specMsg{Type: msgSpec, Group: i, Target: c.plan.Target, Load: c.plan.Load, GroupSpec: groups[i]}
-		if err := p.send(spec); err != nil {
+	for i, w := range ws.procs {
+		spec := wire.Spec{Type: wire.TypeSpec, Group: i, Target: p.Target, Load: p.Load, GroupSpec: groups[i]}
+		if err := w.send(spec); err != nil {
 			return ws, err
 		}
 	}
@@ -746,11 +668,11 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 				}
 				return err
 			}
-			if e.msg.Type != msgReady || isReady[p.index] {
+			if e.msg.Type != wire.TypeReady || isReady[p.index] {
 				return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
 			}
-			var r readyMsg
-			if err := e.msg.decode(&r); err != nil {
+			var r wire.Ready
+			if err := e.msg.Decode(&r); err != nil {
 				return p.fail(fmt.Errorf("protocol: %w", err))
 			}
 			if want := p.cpus.String(); want != "" && r.CPUs != want {
@@ -781,7 +703,7 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 		}
 	}
 	for _, p := range ws.procs {
-		m := startMsg{Type: msgStart, WarmupEnd: win.Start, End: win.End, Workers: pids[p.host]}
+		m := wire.Start{Type: wire.TypeStart, WarmupEnd: win.Start, End: win.End, Workers: pids[p.host]}
 		if p.host != nil {
 			// Relative to receipt, which is half a round trip from now.
 			at := time.Now().Add(p.rtt / 2)
@@ -792,187 +714,6 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 		}
 	}
 	return win, begin, nil
-}
-
-// stopGrace bounds the wait for the workers' final records after a stop
-// (an interrupt): their load ends at once, in-flight requests are cut off,
-// and what remains is sending the record.
-const stopGrace = 5 * time.Second
-
-// collect reads snapshots (into lv, for the display) until every worker
-// has sent its final record, and returns the groups in plan order. A
-// worker that fails, exits early, falls silent for silenceLimit without
-// using any CPU meanwhile (it hangs), or sends no final record within
-// timeout + finishGrace after the window fails the repetition with a
-// *WorkerError naming its group.
-//
-// Intervals of the groups' timelines go to tb (nil: none are expected).
-func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, error) {
-	finals := make([]*results.Group, len(ws.procs))
-	got := 0
-	busyTicks := make([]uint64, len(ws.procs)) // CPU ticks when last found silent
-	starved := make([]bool, len(ws.procs))
-	lastSeen := make([]time.Time, len(ws.procs))
-	now := time.Now()
-	for i, p := range ws.procs {
-		lastSeen[i] = now
-		// From now on: the CPU a worker used to start is not work done
-		// while silent (it made a hung worker look busy for one more
-		// silenceLimit).
-		if p.host == nil {
-			busyTicks[i], _ = cpuTicks(p.pid)
-		}
-	}
-	deadline := time.NewTimer(time.Until(win.End.Add(timeout + finishGrace)))
-	defer deadline.Stop()
-	watch := time.NewTicker(snapshotEvery)
-	defer watch.Stop()
-	// An interrupt ends the window early instead of discarding it: every
-	// worker is told to stop, and their final records, for the window as
-	// far as it went, are awaited for stopGrace (a second interrupt, or
-	// any failure meanwhile, gives up on them).
-	interrupted := ctx.Done()
-	var abort <-chan struct{}
-	for got < len(ws.procs) {
-		select {
-		case <-interrupted:
-			interrupted, abort = nil, ws.abort
-			for _, p := range ws.procs {
-				if err := p.send(stopMsg{Type: msgStop}); err != nil {
-					return nil, ctx.Err()
-				}
-			}
-			deadline.Reset(stopGrace)
-		case <-abort:
-			return nil, ctx.Err()
-		case <-deadline.C:
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			for i, p := range ws.procs {
-				if finals[i] == nil {
-					return nil, p.fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
-				}
-			}
-		case now := <-watch.C:
-			for i, p := range ws.procs {
-				if finals[i] != nil || now.Sub(lastSeen[i]) <= silenceLimit {
-					continue
-				}
-				if p.host != nil {
-					// A remote worker's CPU cannot be read from here:
-					// give it longer (a dead host is also noticed by
-					// ssh's keepalive).
-					if now.Sub(lastSeen[i]) <= remoteSilence {
-						continue
-					}
-					_ = p.cmd.Process.Kill()
-					p.exitStatus(killAfter)
-					return nil, p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
-				}
-				// Silent, but still working: with thousands of slots
-				// per thread its snapshots can wait that long for the
-				// CPU. Only a worker that is silent and idle hangs.
-				if ticks, err := cpuTicks(p.pid); err == nil && ticks != busyTicks[i] {
-					busyTicks[i], lastSeen[i] = ticks, now
-					if !starved[i] {
-						starved[i] = true
-						fmt.Fprintf(ws.log, "worker %d (pid %d) sent nothing for %s but is using CPU: its snapshots wait for the CPU (client-bound?)\n", p.index, p.pid, silenceLimit)
-					}
-					continue
-				}
-				_ = p.cmd.Process.Kill() // so that the stderr ring is complete
-				p.exitStatus(killAfter)
-				return nil, p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
-			}
-		case e := <-ws.events:
-			p := e.w
-			if finals[p.index] != nil && errors.Is(e.err, io.EOF) {
-				continue // a worker exits after its final record
-			}
-			if err := eventErr(e); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, err
-			}
-			lastSeen[p.index] = time.Now()
-			switch e.msg.Type {
-			case msgSnapshot:
-				var s snapshotMsg
-				if err := e.msg.decode(&s); err != nil {
-					return nil, p.fail(fmt.Errorf("protocol: %w", err))
-				}
-				lv.update(p.index, s, lastSeen[p.index])
-			case msgIntervals:
-				var m intervalsMsg
-				if err := e.msg.decode(&m); err != nil {
-					return nil, p.fail(fmt.Errorf("protocol: %w", err))
-				}
-				if tb == nil {
-					return nil, p.fail(fmt.Errorf("protocol: intervals from a worker whose plan records no timeline"))
-				}
-				for _, iv := range m.Intervals {
-					if err := tb.Add(p.index, iv); err != nil {
-						return nil, p.fail(fmt.Errorf("protocol: %w", err))
-					}
-					if ws.onInterval != nil {
-						ws.onInterval(p.index, iv)
-					}
-				}
-			case msgFinal:
-				var f finalMsg
-				if err := e.msg.decode(&f); err != nil {
-					return nil, p.fail(fmt.Errorf("protocol: %w", err))
-				}
-				if finals[p.index] != nil || f.Group.Index != p.index {
-					return nil, p.fail(fmt.Errorf("protocol: unexpected final record for group %d", f.Group.Index))
-				}
-				if p.host != nil {
-					// The worker's window is in its own clock.
-					f.Group.Host, f.Group.ClockOffset = p.host.name, p.offset
-					f.Group.Window.Start = f.Group.Window.Start.Add(-p.offset)
-					f.Group.Window.End = f.Group.Window.End.Add(-p.offset)
-				}
-				finals[p.index] = &f.Group
-				got++
-			default:
-				return nil, p.fail(fmt.Errorf("protocol: unexpected %q message during the load", e.msg.Type))
-			}
-		}
-	}
-	groups := make([]results.Group, len(finals))
-	for i, g := range finals {
-		groups[i] = *g
-	}
-	return groups, nil
-}
-
-// eventErr turns a worker's error message, garbage or end of stream into
-// a WorkerError; nil for an ordinary message.
-func eventErr(e event) error {
-	p := e.w
-	switch {
-	case e.err == nil && e.msg.Type == msgError:
-		var m errorMsg
-		if err := e.msg.decode(&m); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
-		}
-		p.exitStatus(killAfter) // let its last stderr lines arrive
-		return p.fail(fmt.Errorf("worker failed: %s", m.Message))
-	case e.err == nil:
-		return nil
-	case errors.Is(e.err, io.EOF):
-		status := p.exitStatus(killAfter)
-		if p.host != nil {
-			return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
-		}
-		return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
-	default:
-		_ = p.cmd.Process.Kill()
-		p.exitStatus(killAfter)
-		return p.fail(fmt.Errorf("protocol: %w", e.err))
-	}
 }
 
 // orderLine says in what order the windows run, and how to replay a

@@ -102,7 +102,7 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 		if len(s.reps) == 0 || gaveUp[s.variant] {
 			continue
 		}
-		err := c.session(ctx, s, rv)
+		err := c.session(ctx, c.plan, s, rv)
 		if se := (*startError)(nil); errors.As(err, &se) && ctx.Err() == nil {
 			// Its server does not start: the other variants still run.
 			gaveUp[s.variant] = true
@@ -114,7 +114,7 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 			return err
 		}
 	}
-	return c.searchWindows(ctx, run)
+	return c.searchWindows(ctx, c.plan, run)
 }
 
 // startError is a server that did not come up for a variant (its start or
@@ -128,10 +128,8 @@ type startError struct {
 func (e *startError) Error() string { return e.err.Error() }
 func (e *startError) Unwrap() error { return e.err }
 
-// startFailure wraps err, why the server did not come up for variant v,
-// in a *startError saying in one line what went wrong: a command's first
-// line of output (server.CommandError.Summary), or why it never became
-// ready. A cancelled run's err is returned as it is.
+// startFailure wraps err, why the server did not come up for v, in a
+// *startError saying it in one line; a cancelled run's err is returned.
 func startFailure(ctx context.Context, v plans.Variant, err error) error {
 	if ctx.Err() != nil {
 		return err
@@ -152,11 +150,9 @@ func startFailure(ctx context.Context, v plans.Variant, err error) error {
 }
 
 // session starts the server for one variant (when the plan controls it),
-// measures the session's repetitions and stops the server again. The stop
-// always runs: after the last repetition, on any error and when ctx is
-// cancelled (then with a fresh context bounded by the command timeout).
-func (c *controller) session(ctx context.Context, s session, rv *results.Variant) (err error) {
-	v := c.plan.Variants[s.variant]
+// measures the session's windows and stops the server; the stop always runs.
+func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *results.Variant) (err error) {
+	v := p.Variants[s.variant]
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
 	// Speed commands run once per variant, at its first session, while
 	// the server is stopped: after serverUp's stop, before its start.
@@ -164,12 +160,11 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 	if len(v.Speed) > 0 && !c.speedDone[s.variant] {
 		c.speedDone[s.variant] = true
 		speed = func() error {
-			rv.Speed = c.runSpeed(ctx, ctl, v)
-			c.record(func(r Recorder) error { return r.Speed(s.variant, rv.Speed) })
+			c.setSpeed(s.variant, c.runSpeed(ctx, ctl, v))
 			return ctx.Err()
 		}
 	}
-	if c.plan.Server == nil {
+	if p.Server == nil {
 		if err := speed(); err != nil {
 			return err
 		}
@@ -180,7 +175,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 			return err
 		}
 	} else {
-		ctl.Host = c.plan.Server.Host
+		ctl.Host = p.Server.Host
 		ctl.Remote = c.serverRemote()
 		startErr := c.serverUp(ctx, ctl, v, speed)
 		startFailed := startErr != nil
@@ -208,20 +203,28 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 	}
 	c.findServer(v)
 	c.runInfo(ctx, ctl, s.variant, rv)
-	if c.plan.Load.Capacity != nil {
-		return c.searchCapacity(ctx, s, ctl)
+	if p.Load.Capacity != nil {
+		return c.searchCapacity(ctx, p, s, ctl)
 	}
+	return c.sweep(ctx, p, s, ctl)
+}
+
+// sweep measures the session's repetitions of p on the server ctl
+// started; a window cut short is kept as partial, one set aside by
+// exclude_flagged is measured again.
+func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
+	v := p.Variants[s.variant]
 	for k := 0; k < len(s.reps); k++ {
 		r := s.reps[k]
-		label := results.RepLabel(v.Name, r, c.plan.Repeat)
-		if c.plan.Searched(s.variant) {
+		label := results.RepLabel(v.Name, r, p.Repeat)
+		if p.Searched(s.variant) {
 			label = results.SearchWindowLabel(v.Name, r)
 		}
 		if err := c.cooldown(ctx); err != nil {
 			c.warn(results.InterruptedWarning(label))
 			return err
 		}
-		rep, err := c.rep(ctx, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
+		rep, err := c.rep(ctx, p, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
 		if rep != nil && rep.PartialOf > 0 {
 			c.keepPartial(s.variant, label, r, rep)
 			rep = nil
@@ -236,8 +239,7 @@ func (c *controller) session(ctx context.Context, s session, rv *results.Variant
 		}
 		if rep != nil {
 			rep.Index = r
-			c.run.AddRep(s.variant, *rep) // withdraws an earlier try's warning that it was interrupted
-			c.record(func(rec Recorder) error { return rec.Rep(s.variant, *rep) })
+			c.add(EventRep, s.variant, *rep)
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 			if rep.Failed != "" {
@@ -263,54 +265,6 @@ const (
 	listenWithin = time.Second
 )
 
-// listening checks, before a session's load, that something listens on
-// the target when the plan does not control the server (a controlled one
-// passed its readiness probe, the built-in target listens). A target that
-// refuses every connection fails the run at once: otherwise every slot
-// would spend the warm-up and the window on connect errors. Targets only
-// remote groups load are not checked: this machine may not see what they
-// see.
-func (c *controller) listening(ctx context.Context) error {
-	if c.builtin || !slices.ContainsFunc(c.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
-		return nil
-	}
-	if err := server.Listening(ctx, c.plan.Target.Addr, listenTries, listenWithin); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("target %w; no load was sent (start the server, or check target.url)", err)
-	}
-	return nil
-}
-
-// findServer picks how the server's CPU is measured for a session: the
-// controller itself for the built-in target, else the process tree
-// listening on the target's port when that is on this machine (found anew
-// each session, since a restart makes new processes).
-//
-// It also remembers the server's PID (0 when not found), whose network
-// namespace holds the server's TCP counters (tcpSources).
-func (c *controller) findServer(v plans.Variant) {
-	c.serverPID = 0
-	if c.builtin {
-		c.server = selfMeter(nil)
-		return
-	}
-	if s := c.plan.Server; s != nil && s.SSH != nil {
-		// Over the server host's ssh connection: its process tree, or
-		// the whole machine.
-		m, how, pid := remoteServerMeter(c.hosts[s.SSH.Name], c.plan.Target.Addr)
-		fmt.Fprintf(c.opts.Log, "variant %s: server CPU: %s\n", v.Name, how)
-		c.server, c.serverPID = m, pid
-		return
-	}
-	m, pid, err := localServer(c.plan.Target.Addr)
-	if err != nil {
-		fmt.Fprintf(c.opts.Log, "variant %s: server CPU not measured: %v\n", v.Name, err)
-	}
-	c.server, c.serverPID = m, pid
-}
-
 // cooldown waits until plan.Cooldown has passed since the last window
 // ended, so that no load runs in the pause between measured windows.
 func (c *controller) cooldown(ctx context.Context) error {
@@ -330,87 +284,6 @@ func (c *controller) cooldown(ctx context.Context) error {
 	case <-t.C:
 		return nil
 	}
-}
-
-// ready is the plan's readiness probe (Compile, or WithAddr for a
-// built-in target, filled in its address).
-func (c *controller) ready() server.Ready {
-	r := c.plan.Server.Ready
-	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
-}
-
-// serverUp prepares the server for variant v. With a start command: the
-// stop command first, to clear whatever runs (its failure is only
-// logged), then stopped (the speed commands run here, so that they have
-// the machine to themselves), then start and wait until ready. Without
-// one: stopped first, then the reload command when there is one, then
-// wait until ready. An error from stopped ends serverUp.
-func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
-	log := c.opts.Log
-	timeout := commandTimeout(c.plan)
-	ready := c.ready()
-	began := time.Now()
-	switch {
-	case v.Start != "":
-		if v.Stop != "" {
-			fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
-			if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
-				fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
-			}
-		}
-		if err := stopped(); err != nil {
-			return err
-		}
-		began = time.Now()
-		fmt.Fprintf(log, "variant %s: starting the server\n", v.Name)
-		if err := ctl.Start(ctx, v.Start, ready); err != nil {
-			return startFailure(ctx, v, err)
-		}
-	case v.Reload != "":
-		if err := stopped(); err != nil {
-			return err
-		}
-		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
-		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
-			return startFailure(ctx, v, err)
-		}
-		fallthrough
-	default:
-		if v.Reload == "" {
-			if err := stopped(); err != nil {
-				return err
-			}
-		}
-		if err := server.WaitReady(ctx, ready, nil); err != nil {
-			return startFailure(ctx, v, fmt.Errorf("server: %w", err))
-		}
-	}
-	fmt.Fprintf(log, "variant %s: server ready after %s\n", v.Name, time.Since(began).Round(time.Millisecond))
-	return nil
-}
-
-// serverDown stops the server started for variant v: the stop command and
-// the end of a start command still in the foreground. It runs with a fresh
-// context, so that it also runs when the run's context was cancelled.
-// After a failed start the stop command's failure (usually: nothing to
-// stop) is only logged.
-func (c *controller) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
-	if v.Start == "" {
-		return nil // kaeload did not start it: leave it running
-	}
-	timeout := commandTimeout(c.plan)
-	ctx, cancel := context.WithTimeout(context.Background(), timeout+teardownSlack)
-	defer cancel()
-	fmt.Fprintf(c.opts.Log, "variant %s: stopping the server\n", v.Name)
-	err := ctl.Stop(ctx, v.Stop, timeout)
-	if err == nil {
-		return nil
-	}
-	if startFailed {
-		fmt.Fprintf(c.opts.Log, "variant %s: stop after the failed start: %v\n", v.Name, err)
-		return nil
-	}
-	return fmt.Errorf("variant %s: %w", v.Name, err)
 }
 
 // probeWindow reads every probe right when the window starts and right
@@ -473,19 +346,16 @@ func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes
 // marked PARTIAL, and in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
-	c.run.AddPartial(variant, *rep)
-	c.record(func(rec Recorder) error { return rec.Partial(variant, *rep) })
+	c.add(EventPartial, variant, *rep)
 	t := &rep.Total
 	fmt.Fprintf(c.opts.Log, "%s PARTIAL: interrupted after %s of %s: %s req/s, %s errors (kept, not in the statistics)\n", label,
 		t.Window.Length().Round(time.Millisecond), rep.PartialOf, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
 }
 
-// excludeFlagged sets rep, window r of the variant, aside when it
-// measured the client or shared CPUs (analysis.FlaggedLine) and the
-// plan's ExcludeFlagged policy allows the variant one more: it is kept in
-// the run and its journal (Variant.Excluded), in no statistic, and the
-// caller measures the window again. A failed window is not set aside: it
-// is reported as failed.
+// excludeFlagged sets rep aside when it measured the client or shared CPUs
+// (analysis.FlaggedLine) and the plan's exclude_flagged allows one more:
+// kept in the record, in no statistic, and measured again. A failed window
+// is reported as failed instead.
 func (c *controller) excludeFlagged(variant int, label string, r int, rep *results.Rep) bool {
 	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != "" {
 		return false
@@ -499,8 +369,7 @@ func (c *controller) excludeFlagged(variant int, label string, r int, rep *resul
 	}
 	c.excluded[variant]++
 	rep.Index, rep.Excluded = r, why
-	c.run.AddExcluded(variant, *rep)
-	c.record(func(rec Recorder) error { return rec.Excluded(variant, *rep) })
+	c.add(EventExcluded, variant, *rep)
 	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
 		c.excluded[variant], c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
 	return true

@@ -25,14 +25,12 @@ func searchRecord(p *plans.Plan) *results.Search {
 	return rec
 }
 
-// searchWindows runs the plan's search after its other variants: the
-// driver (package search) names the next grid point from the windows
-// finished so far — those of a resumed run included — and each window is
-// one session of that point's variant, with the server restarted with its
-// env, recorded like any repetition. It ends when the driver is done or a
-// window fails to run.
-func (c *controller) searchWindows(ctx context.Context, run *results.Run) error {
-	s := c.plan.Search
+// searchWindows is the search driver: after the other variants, package
+// search names the next grid point from the windows so far (a resumed
+// run's too) and each window is a session of that point's variant. It ends
+// when the driver is done or a window fails.
+func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *results.Run) error {
+	s := p.Search
 	if s == nil {
 		return nil
 	}
@@ -52,9 +50,9 @@ func (c *controller) searchWindows(ctx context.Context, run *results.Run) error 
 		}
 		vi := s.First + st.Point
 		rv := &run.Variants[vi]
-		fmt.Fprintf(c.opts.Log, "search window %d/%d: %s = %s (%s: %s)\n", len(done)+1, s.Budget, s.Key, s.Value(c.plan, st.Point), st.Phase, st.Why)
+		fmt.Fprintf(c.opts.Log, "search window %d/%d: %s = %s (%s: %s)\n", len(done)+1, s.Budget, s.Key, s.Value(p, st.Point), st.Phase, st.Why)
 		before := len(rv.Reps)
-		err := c.session(ctx, session{variant: vi, reps: []int{before}}, rv)
+		err := c.session(ctx, p, session{variant: vi, reps: []int{before}}, rv)
 		if len(rv.Reps) > before {
 			rep := &rv.Reps[len(rv.Reps)-1]
 			run.Search.Visits = append(run.Search.Visits, results.Visit{Value: rv.Sweep[s.Key], Variant: rv.Name, Rep: rep.Index})

@@ -11,17 +11,10 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// serverCPUsMeter measures what ran on the CPUs of the local server whose
-// process tree is rooted at pid: the CPUs its processes may run on (their
-// affinity, read at the window's start), those CPUs' busy time, the
-// controller's own time, and the busiest processes there other than the
-// server's tree, this process and workers (the run's local workers). The
-// server's own time is treeMeter's (Rep.ServerCPU).
-//
-// builtin says that pid is this process, serving the built-in target:
-// the controller's time is then the server's (selfMeter measures it as
-// Rep.ServerCPU), not kaeload's besides, and its workers, its children,
-// are in the tree but counted as kaeload's by their groups.
+// serverCPUsMeter measures the CPUs the local server rooted at pid may run
+// on: their busy time, the controller's own time, and the busiest other
+// processes there (not the server's tree, this process or workers). With
+// builtin, pid is this process and its time is the server's.
 func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.ServerCPUs] {
 	var self meter // the controller's own time, but the built-in target's is the server's
 	if !builtin {

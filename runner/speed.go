@@ -11,12 +11,9 @@ import (
 	"github.com/kaeload/kaeload/speed"
 )
 
-// runSpeed runs variant v's speed commands through ctl (so with the
-// variant's env, each bounded by its timeout, output in the run log) and
-// parses their output. A command that fails or prints nothing speed.Parse
-// understands is recorded in its SpeedRun.Error, logged and warned about;
-// it does not fail the run. The figures of a failed command's output are
-// kept when there are any (e.g. openssl speed interrupted by the timeout).
+// runSpeed runs v's speed commands through ctl and parses their output. A
+// command that fails or prints nothing speed.Parse understands is recorded
+// in its SpeedRun.Error and warned about, with any figures it printed.
 func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.Variant) []results.SpeedRun {
 	out := make([]results.SpeedRun, 0, len(v.Speed))
 	for i, sp := range v.Speed {
@@ -46,11 +43,8 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 	return out
 }
 
-// runInfo runs the plan's server info commands for variant v through ctl
-// (its env, bounded by the command timeout), once per variant, when its
-// server is ready, and records their output with the variant: the
-// server's software as it ran. A failed command is recorded with why; it
-// fails nothing.
+// runInfo runs the server info commands once per variant, when its server
+// is ready, and records their output; a failure is recorded, not fatal.
 func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant int, rv *results.Variant) {
 	if c.plan.Server == nil || len(c.plan.Server.Info) == 0 || c.infoDone[variant] || rv.Info != nil {
 		return
@@ -74,6 +68,5 @@ func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant i
 		}
 		runs = append(runs, run)
 	}
-	rv.Info = runs
-	c.record(func(r Recorder) error { return r.Info(variant, runs) })
+	c.setInfo(variant, runs)
 }

@@ -202,9 +202,8 @@ type workerTimeline struct {
 	pending    []results.IntervalSample
 }
 
-// take adds the engine's newly ended intervals and returns those whose
-// CPU readings are in, in order, with them (final: every one, with what
-// there is).
+// take adds the engine's newly ended intervals and returns, in order, those
+// whose CPU readings are in (final: every one).
 func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []results.IntervalSample {
 	wt.pending = append(wt.pending, taken...)
 	n := 0
@@ -235,12 +234,10 @@ type tcpSource struct {
 // localHost names the controller's machine among the TCP hosts.
 const localHost = "local"
 
-// tcpSources lists the hosts whose TCP counters the timeline reads: the
-// controller's namespace when a group runs here, each ssh host that runs
-// groups, and the server's: the built-in target's (this process), a local
-// server's (its process's namespace), or the server host's over ssh (its
-// listener's namespace when found, else its shell's). A server elsewhere
-// that kaeload does not reach gets why.
+// tcpSources lists the hosts whose TCP counters the timeline reads: this
+// machine's when a group runs here, each ssh host with groups, and the
+// server's (this process, a local server's namespace, or its ssh host); a
+// server kaeload does not reach gets why.
 func (c *controller) tcpSources() []tcpSource {
 	local := func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCounters() }
 	remoteRead := func(hc *hostConn, pid int) func(context.Context) cpustat.TCPSnapshot {
@@ -313,10 +310,8 @@ type tcpReadings struct {
 	warned map[int]bool // hosts whose missing counters were logged
 }
 
-// firstTCP takes the first snapshot of every source now and merges the
-// sources that share a network namespace into one host (read once:
-// clients and server in one namespace count each connection once);
-// tcpReadings.run then reads each host at every boundary.
+// firstTCP takes every source's first snapshot and merges sources that
+// share a network namespace into one host, read once.
 func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) *tcpReadings {
 	from := time.Now()
 	first := make([]cpustat.TCPSnapshot, len(srcs))
@@ -371,9 +366,8 @@ func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) 
 	return tr
 }
 
-// tcpFirst is the start of a host's series: its first snapshot, taken at
-// from, and what reads the next ones; nothing to measure for a host not
-// readable (read nil).
+// tcpFirst starts a host's series from its first snapshot, taken at from;
+// nothing for a host that cannot be read (read nil).
 func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapshot, first cpustat.TCPSnapshot, from time.Time) firstSample[cpustat.TCPDelta] {
 	f := firstSample[cpustat.TCPDelta]{from: from}
 	if read == nil {
@@ -389,9 +383,8 @@ func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapsho
 	return f
 }
 
-// run reads every host at every boundary of g after the first snapshots,
-// and hands each reading to notify (when not nil) as it is taken: host h's
-// delta over interval k.
+// run reads every host at every boundary of g and hands each reading to
+// notify: host h's delta over interval k.
 func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d cpustat.TCPDelta)) {
 	for h, f := range tr.first {
 		name := tr.hosts[h].Name
@@ -441,8 +434,7 @@ type repTimeline struct {
 }
 
 // timelineStart is the controller's first readings of a repetition's
-// timeline, taken before its load starts, so that its first interval
-// holds all of the load.
+// timeline, taken before its load so the first interval holds all of it.
 type timelineStart struct {
 	ivl    time.Duration
 	hosts  []string // each group's ssh host, "" for this machine
@@ -453,9 +445,8 @@ type timelineStart struct {
 	logf   func(string, ...any)
 }
 
-// beginTimeline takes the controller's first readings for a repetition
-// about to start: the server's CPU and the TCP counters of every host.
-// nil when the plan records no timeline.
+// beginTimeline takes the first readings (server CPU, every host's TCP
+// counters) for a repetition about to start; nil without a timeline.
 func (c *controller) beginTimeline(ctx context.Context, label string) *timelineStart {
 	ivl := c.plan.Load.Interval
 	if ivl <= 0 {
@@ -477,9 +468,8 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 	return ts
 }
 
-// start reads on at every boundary of the timeline of win, shows the
-// kernel's TCP counters on lv as they are read, and hands the server's
-// CPU and the TCP counters to feed (its funcs when not nil).
+// start reads on at every boundary of win's timeline, shows the TCP
+// counters on lv and hands the readings to feed.
 func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
 	if ts == nil {
 		return nil
@@ -492,15 +482,10 @@ func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live
 	rt.server = ts.server.seriesTo(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) }, feed.server)
 	rt.listen = ts.listen.series(ctx, g, func(f string, a ...any) { ts.logf("listen queue "+f, a...) })
 	lv.setTCPHosts(ts.tcp.hosts)
-	tcp := lv.addTCP
-	if feed.tcp != nil {
-		hosts := ts.tcp.hosts
-		tcp = func(h, k int, d cpustat.TCPDelta) {
-			lv.addTCP(h, k, d)
-			feed.tcp(hosts[h].Name, k, d.Values)
-		}
-	}
-	ts.tcp.run(ctx, g, tcp)
+	ts.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
+		lv.addTCP(h, k, d)
+		feed.tcp(ts.tcp.hosts[h].Name, k, d.Values)
+	})
 	return rt
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -35,12 +36,12 @@ func TestLineReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lr := newLineReader(strings.NewReader(tt.in))
+			lr := wire.NewReader(strings.NewReader(tt.in))
 			var got []string
 			var err error
 			for {
-				var m message
-				if m, err = lr.next(); err != nil {
+				var m wire.Message
+				if m, err = lr.Next(); err != nil {
 					break
 				}
 				got = append(got, m.Type)
@@ -180,8 +181,8 @@ func TestBars(t *testing.T) {
 		runEnd: win.End.Add(12 * time.Minute)}, lv)
 	for i := 1; i <= 6; i++ {
 		at := time.Now()
-		lv.update(0, snapshotMsg{Requests: uint64(100 * i)}, at)
-		lv.update(1, snapshotMsg{Requests: uint64(50 * i), Errors: 7}, at)
+		lv.update(0, wire.Snapshot{Requests: uint64(100 * i)}, at)
+		lv.update(1, wire.Snapshot{Requests: uint64(50 * i), Errors: 7}, at)
 		if i >= 4 { // as the controller reads the counters, while the bars draw
 			lv.addTCP(1, i, cpustat.TCPDelta{Values: map[string]uint64{"ListenOverflows": 400, "ActiveOpens": 9}})
 		}
@@ -252,8 +253,8 @@ func TestLiveKernel(t *testing.T) {
 // intended start and the client's CPU µs per request.
 func TestProgressOpenLoop(t *testing.T) {
 	lv := newLive(2)
-	lv.update(0, snapshotMsg{Requests: 100, Missed: 3}, time.Unix(100, 0))
-	lv.update(1, snapshotMsg{Requests: 50, Missed: 4}, time.Unix(100, 0))
+	lv.update(0, wire.Snapshot{Requests: 100, Missed: 3}, time.Unix(100, 0))
+	lv.update(1, wire.Snapshot{Requests: 50, Missed: 4}, time.Unix(100, 0))
 	if s, _ := lv.total(); s.Missed != 7 || missedWords(s.Missed) != ", 7 missed" || missedWords(0) != "" {
 		t.Errorf("live total missed %d (%q), want 7", s.Missed, missedWords(s.Missed))
 	}
@@ -275,7 +276,7 @@ func TestLiveRate(t *testing.T) {
 	lv := newLive(1)
 	t0 := time.Unix(100, 0)
 	for i := 0; i <= 8; i++ { // 400 req/s in 250 ms steps
-		lv.update(0, snapshotMsg{Requests: uint64(100 * i)}, t0.Add(time.Duration(i)*250*time.Millisecond))
+		lv.update(0, wire.Snapshot{Requests: uint64(100 * i)}, t0.Add(time.Duration(i)*250*time.Millisecond))
 	}
 	s, r := lv.group(0)
 	if s.Requests != 800 || math.Abs(r-400) > 1e-9 {

@@ -13,6 +13,7 @@ import (
 	"github.com/kaeload/kaeload/engine"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -23,21 +24,18 @@ const (
 	silenceLimit  = 3 * time.Second
 )
 
-// Worker is the body of the hidden `kaeload worker` subcommand: it reads the
-// group spec from in, checks that the process is pinned as the spec says,
-// sets GOMAXPROCS to the group's thread count, answers ready, waits for
-// start, runs the load, streams snapshots and ends with the final record on
-// out. Nothing but protocol lines is written to out (log to stderr). When in
-// closes before the final record — the controller died or gave up — the
-// load stops and Worker returns an error; the caller should then exit.
-// A failure is also reported to the controller as an error message.
+// Worker is the hidden `kaeload worker`: it reads the group spec from in,
+// checks its pinning, answers ready, waits for start, runs the load and
+// streams snapshots and the final record to out (logs go to stderr). When
+// in closes early the load stops and Worker returns an error; a failure is
+// also sent to the controller.
 func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := &syncWriter{w: out}
-	err := work(ctx, cancel, newLineReader(in), w)
+	err := work(ctx, cancel, wire.NewReader(in), w)
 	if err != nil && !errors.Is(err, errControllerGone) {
-		_ = writeMsg(w, errorMsg{Type: msgError, Message: err.Error()})
+		_ = wire.Write(w, wire.Error{Type: wire.TypeError, Message: err.Error()})
 	}
 	return err
 }
@@ -61,7 +59,7 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 // spec, prepare (pinning, GOMAXPROCS, engine) and answer ready, wait for
 // start, then run the load while streaming snapshots, ending with the
 // final record.
-func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io.Writer) error {
+func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out io.Writer) error {
 	spec, err := readSpec(lr)
 	if err != nil {
 		return err
@@ -80,10 +78,10 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 	inputErr := make(chan error, 1)
 	early := make(chan struct{})
 	go func() {
-		m, err := lr.next()
-		if err == nil && m.Type == msgStop {
+		m, err := lr.Next()
+		if err == nil && m.Type == wire.TypeStop {
 			close(early)
-			m, err = lr.next()
+			m, err = lr.Next()
 		}
 		if err == nil {
 			err = fmt.Errorf("unexpected %q message during the load", m.Type)
@@ -98,22 +96,21 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *lineReader, out io
 }
 
 // readSpec reads the controller's first line and checks it as Compile
-// would have: a malformed or absurd spec (10⁹ connections, a window of a
-// century) is an error naming what is wrong, never a panic or a huge
-// allocation.
-func readSpec(lr *lineReader) (specMsg, error) {
-	var spec specMsg
-	m, err := lr.next()
+// would: an absurd spec is an error naming what is wrong, never a panic or
+// a huge allocation.
+func readSpec(lr *wire.Reader) (wire.Spec, error) {
+	var spec wire.Spec
+	m, err := lr.Next()
 	if errors.Is(err, io.EOF) {
 		return spec, errControllerGone
 	}
 	if err != nil {
 		return spec, fmt.Errorf("read spec: %w", err)
 	}
-	if m.Type != msgSpec {
-		return spec, fmt.Errorf("want a %q message first, got %q", msgSpec, m.Type)
+	if m.Type != wire.TypeSpec {
+		return spec, fmt.Errorf("want a %q message first, got %q", wire.TypeSpec, m.Type)
 	}
-	if err := m.decode(&spec); err != nil {
+	if err := m.Decode(&spec); err != nil {
 		return spec, err
 	}
 	if err := plans.CheckWorker(spec.Target, spec.Load, spec.GroupSpec); err != nil {
@@ -125,7 +122,7 @@ func readSpec(lr *lineReader) (specMsg, error) {
 // prepare checks the pinning the controller set up, sizes GOMAXPROCS,
 // builds the engine and answers ready. It returns the engine and the
 // process's private memory before the engine was built (anonRSS).
-func prepare(spec specMsg, out io.Writer) (*engine.Engine, uint64, error) {
+func prepare(spec wire.Spec, out io.Writer) (*engine.Engine, uint64, error) {
 	g := spec.GroupSpec
 	if want := pinning.Set(g.CPUs); len(want) > 0 {
 		if err := verifyAffinity(want); err != nil {
@@ -149,22 +146,22 @@ func prepare(spec specMsg, out io.Writer) (*engine.Engine, uint64, error) {
 	if have, err := pinning.Allowed("self"); err == nil {
 		cpus = have.String()
 	}
-	if err := writeMsg(out, readyMsg{Type: msgReady, PID: os.Getpid(), CPUs: cpus, GOMAXPROCS: runtime.GOMAXPROCS(0)}); err != nil {
+	if err := wire.Write(out, wire.Ready{Type: wire.TypeReady, PID: os.Getpid(), CPUs: cpus, GOMAXPROCS: runtime.GOMAXPROCS(0)}); err != nil {
 		return nil, 0, fmt.Errorf("send ready: %w", err)
 	}
 	return eng, memReady, nil
 }
 
 // awaitStart reads the start message and returns it with its window.
-func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error) {
-	var start startMsg
-	m, err := lr.next()
-	for err == nil && m.Type == msgClock {
+func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, error) {
+	var start wire.Start
+	m, err := lr.Next()
+	for err == nil && m.Type == wire.TypeClock {
 		// A timestamp exchange (syncClocks): answer with this clock.
-		if err := writeMsg(out, clockMsg{Type: msgClock, Time: time.Now()}); err != nil {
+		if err := wire.Write(out, wire.Clock{Type: wire.TypeClock, Time: time.Now()}); err != nil {
 			return start, results.Window{}, fmt.Errorf("send clock: %w", err)
 		}
-		m, err = lr.next()
+		m, err = lr.Next()
 	}
 	received := time.Now()
 	if errors.Is(err, io.EOF) {
@@ -173,10 +170,10 @@ func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error)
 	if err != nil {
 		return start, results.Window{}, fmt.Errorf("read start: %w", err)
 	}
-	if m.Type != msgStart {
-		return start, results.Window{}, fmt.Errorf("want a %q message, got %q", msgStart, m.Type)
+	if m.Type != wire.TypeStart {
+		return start, results.Window{}, fmt.Errorf("want a %q message, got %q", wire.TypeStart, m.Type)
 	}
-	if err := m.decode(&start); err != nil {
+	if err := m.Decode(&start); err != nil {
 		return start, results.Window{}, err
 	}
 	win := results.Window{Start: start.WarmupEnd, End: start.End}
@@ -192,21 +189,62 @@ func awaitStart(lr *lineReader, out io.Writer) (startMsg, results.Window, error)
 	return start, win, nil
 }
 
-// load runs the engine over win, sends a snapshot every snapshotEvery and
-// the final record when the engine is done. It returns the input's error
-// when the controller stopped the load.
-//
-// Beside the load it measures, over the window: the group's CPUs, the
-// process's own CPU time, how long its threads waited for a CPU, and
-// (pinned) which other processes, not in siblings (the run's other
-// workers on this host), used the most CPU of those that may run on the
-// group's CPUs. Its private memory is read on every snapshot: the highest
-// reading, against memReady, is what the slots cost.
-//
-// A close of early ends the window at once (a stop): the engine stops, the
-// meters read what they measured until then, and the final record carries
-// the shortened window.
-func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
+// stopped is the input's error when the controller stopped the load,
+// else ctx's.
+func stopped(ctx context.Context, inputErr <-chan error) error {
+	select {
+	case err := <-inputErr:
+		return err
+	default:
+		return ctx.Err()
+	}
+}
+
+// groupMeters measure a worker's window beside its load: the group's CPUs
+// (or this process, unpinned), its own CPU, its CPU wait, other processes
+// on its CPUs, and the timeline's readings.
+type groupMeters struct {
+	cpu, proc, wait <-chan *results.CPUUsage
+	others          <-chan []results.ProcessCPU
+	timeline        *workerTimeline // nil without a timeline
+}
+
+// startMeters starts the meters of win; the timeline's run under wctx.
+func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, siblings []int, early <-chan struct{}) *groupMeters {
+	want := pinning.Set(spec.GroupSpec.CPUs)
+	logf := func(f string, a ...any) {
+		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
+	}
+	prefixed := func(p string) func(string, ...any) {
+		return func(f string, a ...any) { logf(p+f, a...) }
+	}
+	cm := selfMeter(nil)
+	var othersM meterOf[[]results.ProcessCPU]
+	if len(want) > 0 {
+		cm, othersM = cpusMeter(want), othersMeter(want, siblings)
+	}
+	m := &groupMeters{
+		cpu:    measureWindowUntil(ctx, cm, win, early, logf),
+		proc:   measureWindowUntil(ctx, selfMeter(want), win, early, logf),
+		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, prefixed("CPU wait: ")),
+		others: measureWindowUntil(ctx, othersM, win, early, prefixed("other processes: ")),
+	}
+	if ivl := spec.Load.Interval; ivl > 0 {
+		gr := grid{start: win.Start, end: win.End, ivl: ivl}
+		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, prefixed("timeline CPU: "))}
+		if len(want) > 0 {
+			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, prefixed("timeline CPUs: "))
+		}
+	}
+	return m
+}
+
+// load runs the engine over win, sends snapshots every snapshotEvery and
+// the final record at the end, with the meters' readings (startMeters) and
+// the peak of private memory against memReady. A close of early ends the
+// window at once. It returns the input's error when the controller
+// stopped the load.
+func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
 	// The load and the meters of the window run under wctx, which a stop
 	// ends as well.
 	wctx, endWindow := context.WithCancel(ctx)
@@ -220,44 +258,9 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	}()
 	g := spec.GroupSpec
 	want := pinning.Set(g.CPUs)
-	// The group's CPUs are measured over the window: pinned, the CPUs
-	// themselves (busy with anything means no room for more load);
-	// unpinned, this process.
-	cm := selfMeter(nil)
-	if len(want) > 0 {
-		cm = cpusMeter(want)
-	}
-	logf := func(f string, a ...any) {
-		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
-	}
-	cpu := measureWindowUntil(ctx, cm, win, early, logf)
-	// And this process's own time, whatever else ran on its CPUs: what the
-	// group cost kaeload, which adds up across groups that share CPUs.
-	proc := measureWindowUntil(ctx, selfMeter(want), win, early, logf)
-	// How long its threads were ready but waited for a CPU: CPU it
-	// wanted and others held.
-	wait := measureWindowUntil(ctx, waitMeter(want), win, early, func(f string, a ...any) {
-		logf("CPU wait: "+f, a...)
-	})
-	// Who else used the group's CPUs.
-	var othersM meterOf[[]results.ProcessCPU]
-	if len(want) > 0 {
-		othersM = othersMeter(want, siblings)
-	}
-	others := measureWindowUntil(ctx, othersM, win, early, func(f string, a ...any) {
-		logf("other processes: "+f, a...)
-	})
+	m := startMeters(ctx, wctx, spec, win, siblings, early)
+	wt := m.timeline
 	memPeak := anonRSS()
-	// The timeline: this process's CPU and the group's CPUs at every
-	// boundary, joined to the engine's intervals.
-	var wt *workerTimeline
-	if ivl := spec.Load.Interval; ivl > 0 {
-		gr := grid{start: win.Start, end: win.End, ivl: ivl}
-		wt = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, func(f string, a ...any) { logf("timeline CPU: "+f, a...) })}
-		if len(want) > 0 {
-			wt.cpus = startSeries(wctx, cpusMeter(want), gr, func(f string, a ...any) { logf("timeline CPUs: "+f, a...) })
-		}
-	}
 	done := make(chan results.Group, 1)
 	go func() { done <- eng.Run(wctx, win) }()
 	tick := time.NewTicker(snapshotEvery)
@@ -270,7 +273,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 		if len(ivs) == 0 {
 			return nil
 		}
-		if err := writeMsg(out, intervalsMsg{Type: msgIntervals, Intervals: ivs}); err != nil {
+		if err := wire.Write(out, wire.Intervals{Type: wire.TypeIntervals, Intervals: ivs}); err != nil {
 			return fmt.Errorf("send intervals: %w", err)
 		}
 		return nil
@@ -278,18 +281,10 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 	snapshot := func() error {
 		memPeak = max(memPeak, anonRSS())
 		s := eng.Snapshot()
-		if err := writeMsg(out, snapshotMsg{Type: msgSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes, Missed: s.Missed}); err != nil {
+		if err := wire.Write(out, wire.Snapshot{Type: wire.TypeSnapshot, Requests: s.Requests, Errors: s.Errors, Bytes: s.Bytes, Missed: s.Missed}); err != nil {
 			return fmt.Errorf("send snapshot: %w", err)
 		}
 		return intervals(false)
-	}
-	stopped := func() error {
-		select {
-		case err := <-inputErr:
-			return err
-		default:
-			return ctx.Err()
-		}
 	}
 	for {
 		select {
@@ -298,19 +293,13 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 				return err
 			}
 		case <-ctx.Done():
-			return stopped()
+			return stopped(ctx, inputErr)
 		case res := <-done:
 			if ctx.Err() != nil {
-				return stopped() // Run returned because the controller went away
+				return stopped(ctx, inputErr) // Run returned because the controller went away
 			}
-			res.CPU = <-cpu
-			res.Process = <-proc
-			res.Index = spec.Group
-			res.CPUs = want.String()
-			res.Threads = g.Threads
-			res.Slots = g.Connections
-			res.Wait = <-wait
-			res.Others = <-others
+			res.CPU, res.Process, res.Wait, res.Others = <-m.cpu, <-m.proc, <-m.wait, <-m.others
+			res.Index, res.CPUs, res.Threads, res.Slots = spec.Group, want.String(), g.Threads, g.Connections
 			if err := snapshot(); err != nil {
 				return err
 			}
@@ -325,7 +314,7 @@ func load(ctx context.Context, spec specMsg, eng *engine.Engine, win results.Win
 			if memReady > 0 && memPeak > 0 {
 				res.MemoryReady, res.MemoryPeak = memReady, memPeak
 			}
-			if err := writeMsg(out, finalMsg{Type: msgFinal, Group: res}); err != nil {
+			if err := wire.Write(out, wire.Final{Type: wire.TypeFinal, Group: res}); err != nil {
 				return fmt.Errorf("send final: %w", err)
 			}
 			return nil

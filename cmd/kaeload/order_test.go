@@ -127,14 +127,14 @@ func TestBaselineNotFirst(t *testing.T) {
 			for _, v := range ref.Variants {
 				h.Variants = append(h.Variants, results.Variant{Name: v.Name})
 			}
-			if err := st.Begin(&h); err != nil {
+			if err := st.begin(&h); err != nil {
 				t.Fatal(err)
 			}
 			fmt.Fprintf(st.log, "order: seed %d\n", seed)
 			for i, s := range steps {
 				v := &ref.Variants[s.Variant]
 				k := slices.IndexFunc(v.Reps, func(r results.Rep) bool { return r.Index == s.Rep })
-				if err := st.Rep(s.Variant, v.Reps[k]); err != nil {
+				if err := st.journal.Rep(s.Variant, v.Reps[k]); err != nil {
 					t.Fatalf("seed %d: window %d (%s rep %d): %v", seed, i+1, v.Name, s.Rep+1, err)
 				}
 				if i == 0 && s.Variant != base {

@@ -58,8 +58,8 @@ type runInput struct {
 	st           *store
 	// prev is the run so far, when resuming.
 	prev *results.Run
-	// observer serves the run's live metrics; nil when off.
-	observer runner.Observer
+	// metrics serves the run's live metrics; nil when off.
+	metrics runner.Output
 }
 
 func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -84,7 +84,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	if obs != nil {
 		defer obs.Close()
-		in.observer = obs
+		in.metrics = obs
 	}
 	if !f.noSave && in.st == nil {
 		if in.st, err = newStore(f.out, f.resultsDir, f.pos[0]); err != nil {
@@ -95,7 +95,6 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	dir, runErr := finishStore(in, r, runErr, stderr)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
-		r.Thresholds = in.plan.Thresholds
 		m = analysis.Analyze(r)
 		if err := writeReports(m, f.format, f.report, stdout, stderr); err != nil {
 			runErr = errors.Join(runErr, err)
@@ -235,13 +234,16 @@ func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
 // with secret env values hidden from both.
 func execute(ctx context.Context, progress string, in *runInput, stderr io.Writer) (*results.Run, error) {
 	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: in.prev, Observer: in.observer}
+	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: in.prev}
+	if in.metrics != nil {
+		opts.Outputs = append(opts.Outputs, in.metrics)
+	}
 	if st := in.st; st != nil {
-		st.redact = in.plan.Redact
-		st.scenarioText = in.scenarioText
-		st.thresholds = in.plan.Thresholds
+		if in.prev == nil {
+			opts.About = about(st.scenarioPath, in.scenarioText, in.plan.Redact)
+		}
 		log = io.MultiWriter(stderr, st.log)
-		opts.Recorder = st
+		opts.Outputs = append(opts.Outputs, st) // last: it stores the header
 	}
 	// Server command output and worker lines may hold a secret env value.
 	rlog := newRedactWriter(log, in.plan.Secrets, in.plan.Redact)

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +18,8 @@ import (
 	"github.com/kaeload/kaeload/results/htmlreport"
 	"github.com/kaeload/kaeload/results/render"
 	"github.com/kaeload/kaeload/results/rundir"
+	"github.com/kaeload/kaeload/runner"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // store is where one run is kept. It is checked before any load is sent,
@@ -29,14 +31,8 @@ type store struct {
 	dir          string // the run directory; "" = derive from the start time
 	parent       string // where derived run directories go
 	scenarioPath string
-	// redact hides secret values in the scenario text (nil: nothing to hide).
-	redact func(string) string
-	// scenarioText is the scenario of a URL-mode run (no file to read).
-	scenarioText string
-	// thresholds are stored in the run's header (results.Run.Thresholds).
-	thresholds []results.Threshold
-	log        *runLog
-	journal    *rundir.Journal
+	log          *runLog
+	journal      *rundir.Journal
 	// logFile is the run log of a resumed run, open for appending and
 	// attached to log when the run begins.
 	logFile *os.File
@@ -61,11 +57,35 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 	return s, nil
 }
 
-// Begin completes the run's header with what the controller knows
-// (version, host facts, scenario text), creates the run directory with its
-// journal and moves the run log into it.
-func (s *store) Begin(r *results.Run) error {
-	r.Thresholds = s.thresholds
+// about is what the CLI knows of a new run and does not measure, for
+// its header: versions, host facts and the scenario's text (scenarioText
+// in URL mode, else the file's), with secrets hidden by redact.
+func about(scenarioPath, scenarioText string, redact func(string) string) runner.About {
+	a := runner.About{Kaeload: versionString(), GoVersion: runtime.Version()}
+	if facts, err := cpustat.HostFacts(); err == nil {
+		if b, err := json.Marshal(facts); err == nil {
+			a.Host = b
+		}
+	}
+	if scenarioText == "" {
+		if text, err := os.ReadFile(scenarioPath); err == nil {
+			scenarioText = string(text)
+		}
+	}
+	if redact != nil {
+		scenarioText = redact(scenarioText)
+	}
+	a.Scenario = scenarioText
+	return a
+}
+
+// Start creates the run directory with its journal and header r (or
+// resumes the journal) and moves the run log into it.
+func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
+	return nil, s.begin(r)
+}
+
+func (s *store) begin(r *results.Run) error {
 	if s.resuming {
 		exportRunDir(s.dir)
 		// The resumed run begins: from here on it is recorded.
@@ -83,24 +103,6 @@ func (s *store) Begin(r *results.Run) error {
 		}
 		return nil
 	}
-	r.Kaeload = versionString()
-	r.GoVersion = runtime.Version()
-	if facts, err := cpustat.HostFacts(); err == nil {
-		if b, err := json.Marshal(facts); err == nil {
-			r.Host = b
-		}
-	}
-	if s.scenarioText != "" {
-		r.Scenario = s.scenarioText
-		if s.redact != nil {
-			r.Scenario = s.redact(r.Scenario)
-		}
-	} else if text, err := os.ReadFile(s.scenarioPath); err == nil {
-		r.Scenario = string(text)
-		if s.redact != nil {
-			r.Scenario = s.redact(r.Scenario)
-		}
-	}
 	if s.dir == "" {
 		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
 	}
@@ -115,6 +117,33 @@ func (s *store) Begin(r *results.Run) error {
 	}
 	return nil
 }
+
+// Event records what changes the run in the journal.
+func (s *store) Event(_ context.Context, e runner.Event) error {
+	j := s.journal
+	switch e.Kind {
+	case runner.EventRep:
+		return j.Rep(e.Variant, *e.Rep)
+	case runner.EventPartial:
+		return j.Partial(e.Variant, *e.Rep)
+	case runner.EventExcluded:
+		return j.Excluded(e.Variant, *e.Rep)
+	case runner.EventInfo:
+		return j.Info(e.Variant, e.Info)
+	case runner.EventSpeed:
+		return j.Speed(e.Variant, e.Speed)
+	case runner.EventWarning:
+		return j.Warning(e.Text)
+	case runner.EventNotMeasured:
+		return j.NotMeasured(e.Variant, e.Text)
+	case runner.EventMetrics:
+		return j.Metrics(e.Metrics)
+	}
+	return nil
+}
+
+// Stop adds nothing: the journal ends with end.
+func (s *store) Stop(context.Context) []runner.Event { return nil }
 
 // dirOptions are what a run directory is given to complete and render a
 // run (rundir does no analysis of its own): the analysis's warnings in
@@ -153,31 +182,6 @@ func dirFiles(r *results.Run) (map[string][]byte, error) {
 // run.json has it (rundir.ReadRunFile with dirOptions).
 func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path, dirOptions) }
 
-// Rep records a finished repetition.
-func (s *store) Rep(variant int, rep results.Rep) error { return s.journal.Rep(variant, rep) }
-
-// Partial records a window an interrupt cut short.
-func (s *store) Partial(variant int, rep results.Rep) error { return s.journal.Partial(variant, rep) }
-
-// Excluded records a window the exclude_flagged policy set aside.
-func (s *store) Excluded(variant int, rep results.Rep) error { return s.journal.Excluded(variant, rep) }
-
-// Info records a variant's server info runs.
-func (s *store) Info(variant int, runs []results.InfoRun) error { return s.journal.Info(variant, runs) }
-
-// Speed records a variant's speed runs.
-func (s *store) Speed(variant int, runs []results.SpeedRun) error {
-	return s.journal.Speed(variant, runs)
-}
-
-// Warning records a warning.
-func (s *store) Warning(w string) error { return s.journal.Warning(w) }
-
-// NotMeasured records a variant the run gave up on.
-func (s *store) NotMeasured(variant int, reason string) error {
-	return s.journal.NotMeasured(variant, reason)
-}
-
 // end closes the journal with the run's end: when it finished and whether
 // it was interrupted. It returns the run directory ("" when the run never
 // began).
@@ -190,11 +194,7 @@ func (s *store) end(r *results.Run) (string, error) {
 	if finished.IsZero() {
 		finished = time.Now()
 	}
-	var err error
-	if r.Metrics != nil {
-		err = s.journal.Metrics(r.Metrics)
-	}
-	err = errors.Join(err, s.journal.End(finished, r.Interrupted))
+	err := s.journal.End(finished, r.Interrupted)
 	if cerr := s.log.close(); err == nil {
 		err = cerr
 	}

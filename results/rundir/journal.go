@@ -510,8 +510,8 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 			if rec.Type != recBegin || rec.Run == nil {
 				return nil, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
 			}
-			if v := rec.Run.SchemaVersion; v != results.SchemaVersion {
-				return nil, fmt.Errorf("read journal: schema version %d, want %d", v, results.SchemaVersion)
+			if err := rec.Run.CheckSchema(); err != nil {
+				return nil, fmt.Errorf("read journal: %w", err)
 			}
 			r = rec.Run
 			r.Incomplete = true

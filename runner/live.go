@@ -8,33 +8,6 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// Observer watches a run live: package metrics serves it to Prometheus.
-// The controller calls it, never a worker, and only at the timeline's
-// boundaries and around windows: from the same interval readings that
-// fill the timeline and run.json. Without one (Options.Observer nil)
-// nothing of it runs. IntervalClosed may be called from several
-// goroutines at once; it must not block.
-type Observer interface {
-	// Begin gets the run's header before any load (it may add to it:
-	// Run.Metrics) and the plan it runs.
-	Begin(r *results.Run, p *plans.Plan)
-	// Planned announces windows before their load: at the start the
-	// plan's fixed windows, later each window of a search or capacity
-	// step when its driver picks it.
-	Planned(ws []WindowID)
-	// BeforeLoad is called before w's workers start: it may wait (for a
-	// scrape of w's zeros), and its error fails the run before w's load.
-	BeforeLoad(ctx context.Context, w LiveWindow) error
-	// IntervalClosed hands over one reading of one interval of w.
-	IntervalClosed(w WindowID, r LiveReading)
-	// WindowEnded gives w's repetition as recorded (nil when it did not
-	// complete: failed or interrupted).
-	WindowEnded(w WindowID, rep *results.Rep)
-	// End is called once every window has ended; it may wait (for a
-	// scrape of the final values) and returns the run's metrics record.
-	End(ctx context.Context) *results.Metrics
-}
-
 // WindowID names a window: the variant's name and the repetition's index
 // in run.json (a capacity step's, a search window's).
 type WindowID struct {
@@ -42,10 +15,9 @@ type WindowID struct {
 	Rep     int
 }
 
-// LiveWindow is a window about to be measured and what its timeline will
-// read: its groups, the host whose server CPU is read ("" when it is
-// not) and the hosts whose TCP counters are (named as tcpSources names
-// them, merged by name).
+// LiveWindow is a window about to be measured: its groups, the host whose
+// server CPU its timeline reads ("" when none) and the hosts whose TCP
+// counters it reads.
 type LiveWindow struct {
 	WindowID
 	Groups     int
@@ -86,7 +58,7 @@ func plannedWindows(p *plans.Plan, run *results.Run) []WindowID {
 	return out
 }
 
-// liveWindow describes window w for the observer before its load.
+// liveWindow describes window w for the outputs before its load.
 func (c *controller) liveWindow(w WindowID) LiveWindow {
 	lw := LiveWindow{WindowID: w, Groups: len(c.plan.Load.Groups)}
 	if c.plan.Load.Interval <= 0 {
@@ -115,20 +87,15 @@ func (c *controller) liveWindow(w WindowID) LiveWindow {
 }
 
 // beforeLoad plans window w (a search's or capacity step's is planned
-// only now) and lets the observer wait before its load; nothing without
-// an observer.
+// only now) and lets the outputs wait before its load.
 func (c *controller) beforeLoad(ctx context.Context, w WindowID) error {
-	o := c.opts.Observer
-	if o == nil {
-		return nil
-	}
-	o.Planned([]WindowID{w})
-	return o.BeforeLoad(ctx, c.liveWindow(w))
+	c.publish(Event{Kind: EventPlanned, Windows: []WindowID{w}})
+	lw := c.liveWindow(w)
+	return c.emit(ctx, Event{Kind: EventLoad, Window: w, Live: &lw})
 }
 
 // liveFeed is what a repetition's readings are handed to as they are
-// taken: the observer's IntervalClosed for window w; nil funcs without
-// an observer.
+// taken: the outputs, as Reading events of one window.
 type liveFeed struct {
 	group  func(group int, iv results.IntervalSample)
 	server func(k int, u *results.CPUUsage)
@@ -137,49 +104,40 @@ type liveFeed struct {
 
 // feed is the liveFeed of window w, with the test hook on intervals.
 func (c *controller) feed(w WindowID) liveFeed {
-	o := c.opts.Observer
 	hook := c.opts.hooks.interval
-	if o == nil {
-		return liveFeed{group: hook}
-	}
+	read := func(r LiveReading) { c.publish(Event{Kind: EventReading, Window: w, Reading: &r}) }
 	return liveFeed{
 		group: func(g int, iv results.IntervalSample) {
 			if hook != nil {
 				hook(g, iv)
 			}
-			o.IntervalClosed(w, LiveReading{K: iv.K, Group: g, Sample: &iv})
+			read(LiveReading{K: iv.K, Group: g, Sample: &iv})
 		},
 		server: func(k int, u *results.CPUUsage) {
 			if u != nil {
-				o.IntervalClosed(w, LiveReading{K: k, Group: -1, ServerCPU: u})
+				read(LiveReading{K: k, Group: -1, ServerCPU: u})
 			}
 		},
 		tcp: func(host string, k int, grew map[string]uint64) {
-			o.IntervalClosed(w, LiveReading{K: k, Group: -1, TCPHost: host, TCP: grew})
+			read(LiveReading{K: k, Group: -1, TCPHost: host, TCP: grew})
 		},
 	}
 }
 
-// windowEnded tells the observer that window w ended with rep (nil: it
+// windowEnded tells the outputs that window w ended with rep (nil: it
 // did not complete).
 func (c *controller) windowEnded(w WindowID, rep *results.Rep) {
-	if o := c.opts.Observer; o != nil {
-		if rep != nil {
-			r := *rep
-			r.Index = w.Rep
-			rep = &r
-		}
-		o.WindowEnded(w, rep)
+	if rep != nil {
+		r := *rep
+		r.Index = w.Rep
+		rep = &r
 	}
+	c.publish(Event{Kind: EventWindowEnded, Window: w, Rep: rep})
 }
 
-// endObserver lets the observer hold the final values (for at most its
-// linger; a second Ctrl-C cuts it short) and records what it served.
-func (c *controller) endObserver(ctx context.Context) {
-	o := c.opts.Observer
-	if o == nil {
-		return
-	}
+// stopOutputs stops the outputs, which may hold the final values for a
+// scrape (a second Ctrl-C cuts that short), and keeps their facts.
+func (c *controller) stopOutputs(ctx context.Context) {
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	if c.opts.Abort != nil {
@@ -191,5 +149,5 @@ func (c *controller) endObserver(ctx context.Context) {
 			}
 		}()
 	}
-	c.run.Metrics = o.End(wctx)
+	c.stop(wctx)
 }

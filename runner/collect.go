@@ -1,0 +1,224 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/runner/internal/wire"
+)
+
+// stopGrace bounds the wait for the workers' final records after an
+// interrupt: their load ends at once, and what remains is the record.
+const stopGrace = 5 * time.Second
+
+// collection is the state of collect: each worker's final record, and
+// when it was last heard from.
+type collection struct {
+	ws        *workers
+	finals    []*results.Group
+	got       int
+	busyTicks []uint64 // CPU ticks when last found silent
+	starved   []bool
+	lastSeen  []time.Time
+	lv        *live
+	tb        *results.TimelineBuilder
+}
+
+// collect reads snapshots (into lv, for the display) until every worker
+// has sent its final record, and returns the groups in plan order. A
+// worker that fails, exits early, falls silent for silenceLimit without
+// using any CPU (it hangs), or sends no final record within timeout +
+// finishGrace after the window fails the repetition with a *WorkerError.
+// Intervals of the groups' timelines go to tb (nil: none are expected).
+//
+// An interrupt ends the window early instead of discarding it: every
+// worker is told to stop, and their final records are awaited for
+// stopGrace (a second interrupt, or any failure, gives up on them).
+func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, error) {
+	n := len(ws.procs)
+	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
+	now := time.Now()
+	for i, p := range ws.procs {
+		c.lastSeen[i] = now
+		// The CPU a worker used to start is not work done while silent.
+		if p.host == nil {
+			c.busyTicks[i], _ = cpuTicks(p.pid)
+		}
+	}
+	deadline := time.NewTimer(time.Until(win.End.Add(timeout + finishGrace)))
+	defer deadline.Stop()
+	watch := time.NewTicker(snapshotEvery)
+	defer watch.Stop()
+	interrupted := ctx.Done()
+	var abort <-chan struct{}
+	for c.got < n {
+		var err error
+		select {
+		case <-interrupted:
+			interrupted, abort = nil, ws.abort
+			for _, p := range ws.procs {
+				if err := p.send(wire.Stop{Type: wire.TypeStop}); err != nil {
+					return nil, ctx.Err()
+				}
+			}
+			deadline.Reset(stopGrace)
+		case <-abort:
+			return nil, ctx.Err()
+		case <-deadline.C:
+			err = c.late(ctx, timeout)
+		case now := <-watch.C:
+			err = c.silent(now)
+		case e := <-ws.events:
+			err = c.take(ctx, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	groups := make([]results.Group, n)
+	for i, g := range c.finals {
+		groups[i] = *g
+	}
+	return groups, nil
+}
+
+// late fails the first worker without a final record at the deadline.
+func (c *collection) late(ctx context.Context, timeout time.Duration) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for i, p := range c.ws.procs {
+		if c.finals[i] == nil {
+			return p.fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
+		}
+	}
+	return nil
+}
+
+// silent fails a worker silent for silenceLimit that uses no CPU (it
+// hangs); one that still works waits for the CPU, and is only noted. A
+// remote worker's CPU cannot be read: it gets remoteSilence.
+func (c *collection) silent(now time.Time) error {
+	for i, p := range c.ws.procs {
+		if c.finals[i] != nil || now.Sub(c.lastSeen[i]) <= silenceLimit {
+			continue
+		}
+		if p.host != nil {
+			if now.Sub(c.lastSeen[i]) <= remoteSilence {
+				continue
+			}
+			_ = p.cmd.Process.Kill()
+			p.exitStatus(killAfter)
+			return p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
+		}
+		if ticks, err := cpuTicks(p.pid); err == nil && ticks != c.busyTicks[i] {
+			c.busyTicks[i], c.lastSeen[i] = ticks, now
+			if !c.starved[i] {
+				c.starved[i] = true
+				fmt.Fprintf(c.ws.log, "worker %d (pid %d) sent nothing for %s but is using CPU: its snapshots wait for the CPU (client-bound?)\n", p.index, p.pid, silenceLimit)
+			}
+			continue
+		}
+		_ = p.cmd.Process.Kill() // so that the stderr ring is complete
+		p.exitStatus(killAfter)
+		return p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
+	}
+	return nil
+}
+
+// take handles one event of the load: a snapshot, intervals or a final
+// record.
+func (c *collection) take(ctx context.Context, e event) error {
+	p := e.w
+	if c.finals[p.index] != nil && errors.Is(e.err, io.EOF) {
+		return nil // a worker exits after its final record
+	}
+	if err := eventErr(e); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	c.lastSeen[p.index] = time.Now()
+	switch e.msg.Type {
+	case wire.TypeSnapshot:
+		var s wire.Snapshot
+		if err := e.msg.Decode(&s); err != nil {
+			return p.fail(fmt.Errorf("protocol: %w", err))
+		}
+		c.lv.update(p.index, s, c.lastSeen[p.index])
+	case wire.TypeIntervals:
+		return c.intervals(e)
+	case wire.TypeFinal:
+		var f wire.Final
+		if err := e.msg.Decode(&f); err != nil {
+			return p.fail(fmt.Errorf("protocol: %w", err))
+		}
+		if c.finals[p.index] != nil || f.Group.Index != p.index {
+			return p.fail(fmt.Errorf("protocol: unexpected final record for group %d", f.Group.Index))
+		}
+		if p.host != nil {
+			// The worker's window is in its own clock.
+			f.Group.Host, f.Group.ClockOffset = p.host.name, p.offset
+			f.Group.Window.Start = f.Group.Window.Start.Add(-p.offset)
+			f.Group.Window.End = f.Group.Window.End.Add(-p.offset)
+		}
+		c.finals[p.index] = &f.Group
+		c.got++
+	default:
+		return p.fail(fmt.Errorf("protocol: unexpected %q message during the load", e.msg.Type))
+	}
+	return nil
+}
+
+// intervals adds a worker's closed intervals to the timeline.
+func (c *collection) intervals(e event) error {
+	p := e.w
+	var m wire.Intervals
+	if err := e.msg.Decode(&m); err != nil {
+		return p.fail(fmt.Errorf("protocol: %w", err))
+	}
+	if c.tb == nil {
+		return p.fail(fmt.Errorf("protocol: intervals from a worker whose plan records no timeline"))
+	}
+	for _, iv := range m.Intervals {
+		if err := c.tb.Add(p.index, iv); err != nil {
+			return p.fail(fmt.Errorf("protocol: %w", err))
+		}
+		if c.ws.onInterval != nil {
+			c.ws.onInterval(p.index, iv)
+		}
+	}
+	return nil
+}
+
+// eventErr turns a worker's error message, garbage or end of stream into
+// a WorkerError; nil for an ordinary message.
+func eventErr(e event) error {
+	p := e.w
+	switch {
+	case e.err == nil && e.msg.Type == wire.TypeError:
+		var m wire.Error
+		if err := e.msg.Decode(&m); err != nil {
+			return p.fail(fmt.Errorf("protocol: %w", err))
+		}
+		p.exitStatus(killAfter) // let its last stderr lines arrive
+		return p.fail(fmt.Errorf("worker failed: %s", m.Message))
+	case e.err == nil:
+		return nil
+	case errors.Is(e.err, io.EOF):
+		status := p.exitStatus(killAfter)
+		if p.host != nil {
+			return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+		}
+		return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+	default:
+		_ = p.cmd.Process.Kill()
+		p.exitStatus(killAfter)
+		return p.fail(fmt.Errorf("protocol: %w", e.err))
+	}
+}

@@ -1,0 +1,155 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"time"
+
+	"github.com/kaeload/kaeload/remote"
+	"github.com/kaeload/kaeload/scenarios/plans"
+	"github.com/kaeload/kaeload/server"
+)
+
+// serverSide is the server a run measures: how it is started, checked and
+// stopped, and how its CPU is found. The controller embeds it.
+type serverSide struct {
+	plan    *plans.Plan
+	log     io.Writer
+	builtin bool                 // the server is the built-in target in this process
+	hosts   map[string]*hostConn // the plan's ssh hosts, connected for the run
+	server  meter                // the server's CPU; nil when it cannot be measured
+	// serverPID is the server's process on its host (findServer); 0 when
+	// not found.
+	serverPID int
+}
+
+// listening fails the run at once when nothing listens on a target the
+// plan does not control (and a local group loads): every slot would spend
+// the window on connect errors.
+func (sv *serverSide) listening(ctx context.Context) error {
+	if sv.builtin || !slices.ContainsFunc(sv.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
+		return nil
+	}
+	if err := server.Listening(ctx, sv.plan.Target.Addr, listenTries, listenWithin); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("target %w; no load was sent (start the server, or check target.url)", err)
+	}
+	return nil
+}
+
+// findServer picks how the server's CPU is measured for a session (the
+// controller itself for the built-in target, else the tree listening on the
+// target's port, found anew) and remembers its PID (0: not found).
+func (sv *serverSide) findServer(v plans.Variant) {
+	sv.serverPID = 0
+	if sv.builtin {
+		sv.server = selfMeter(nil)
+		return
+	}
+	if s := sv.plan.Server; s != nil && s.SSH != nil {
+		// Over the server host's ssh connection: its process tree, or
+		// the whole machine.
+		m, how, pid := remoteServerMeter(sv.hosts[s.SSH.Name], sv.plan.Target.Addr)
+		fmt.Fprintf(sv.log, "variant %s: server CPU: %s\n", v.Name, how)
+		sv.server, sv.serverPID = m, pid
+		return
+	}
+	m, pid, err := localServer(sv.plan.Target.Addr)
+	if err != nil {
+		fmt.Fprintf(sv.log, "variant %s: server CPU not measured: %v\n", v.Name, err)
+	}
+	sv.server, sv.serverPID = m, pid
+}
+
+// ready is the plan's readiness probe (Compile, or WithAddr for a
+// built-in target, filled in its address).
+func (sv *serverSide) ready() server.Ready {
+	r := sv.plan.Server.Ready
+	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
+}
+
+// serverUp prepares the server for variant v: stop (its failure only
+// logged), then stopped (the speed commands), then start or reload, and
+// wait until ready. An error from stopped ends serverUp.
+func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
+	log := sv.log
+	timeout := commandTimeout(sv.plan)
+	ready := sv.ready()
+	began := time.Now()
+	switch {
+	case v.Start != "":
+		if v.Stop != "" {
+			fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
+			if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
+				fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
+			}
+		}
+		if err := stopped(); err != nil {
+			return err
+		}
+		began = time.Now()
+		fmt.Fprintf(log, "variant %s: starting the server\n", v.Name)
+		if err := ctl.Start(ctx, v.Start, ready); err != nil {
+			return startFailure(ctx, v, err)
+		}
+	case v.Reload != "":
+		if err := stopped(); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
+		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
+			return startFailure(ctx, v, err)
+		}
+		fallthrough
+	default:
+		if v.Reload == "" {
+			if err := stopped(); err != nil {
+				return err
+			}
+		}
+		if err := server.WaitReady(ctx, ready, nil); err != nil {
+			return startFailure(ctx, v, fmt.Errorf("server: %w", err))
+		}
+	}
+	fmt.Fprintf(log, "variant %s: server ready after %s\n", v.Name, time.Since(began).Round(time.Millisecond))
+	return nil
+}
+
+// serverDown stops the server started for v, with a fresh context so that
+// it also runs after an interrupt; after a failed start its failure is
+// only logged.
+func (sv *serverSide) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
+	if v.Start == "" {
+		return nil // kaeload did not start it: leave it running
+	}
+	timeout := commandTimeout(sv.plan)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+teardownSlack)
+	defer cancel()
+	fmt.Fprintf(sv.log, "variant %s: stopping the server\n", v.Name)
+	err := ctl.Stop(ctx, v.Stop, timeout)
+	if err == nil {
+		return nil
+	}
+	if startFailed {
+		fmt.Fprintf(sv.log, "variant %s: stop after the failed start: %v\n", v.Name, err)
+		return nil
+	}
+	return fmt.Errorf("variant %s: %w", v.Name, err)
+}
+
+// serverRemote is server.Control.Remote for the plan's ssh server.
+func (sv *serverSide) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+	s := sv.plan.Server
+	if s == nil || s.SSH == nil {
+		return nil
+	}
+	hc := sv.hosts[s.SSH.Name]
+	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+		return hc.conn.Command(ctx, remote.Shell(env, command))
+	}
+}
