@@ -201,7 +201,9 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 			return nil // the deferred check reports it
 		}
 	}
-	c.findServer(v)
+	if err := c.findServer(v); err != nil {
+		c.warn(fmt.Sprintf("variant %s: server CPU not measured: %v", v.Name, err))
+	}
 	c.runInfo(ctx, ctl, s.variant, rv)
 	if p.Load.Capacity != nil {
 		return c.searchCapacity(ctx, p, s, ctl)

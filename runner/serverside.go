@@ -4,9 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
 
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -45,11 +50,11 @@ func (sv *serverSide) listening(ctx context.Context) error {
 // findServer picks how the server's CPU is measured for a session (the
 // controller itself for the built-in target, else the tree listening on the
 // target's port, found anew) and remembers its PID (0: not found).
-func (sv *serverSide) findServer(v plans.Variant) {
+func (sv *serverSide) findServer(v plans.Variant) error {
 	sv.serverPID = 0
 	if sv.builtin {
 		sv.server = selfMeter(nil)
-		return
+		return nil
 	}
 	if s := sv.plan.Server; s != nil && s.SSH != nil {
 		// Over the server host's ssh connection: its process tree, or
@@ -57,13 +62,11 @@ func (sv *serverSide) findServer(v plans.Variant) {
 		m, how, pid := remoteServerMeter(sv.hosts[s.SSH.Name], sv.plan.Target.Addr)
 		fmt.Fprintf(sv.log, "variant %s: server CPU: %s\n", v.Name, how)
 		sv.server, sv.serverPID = m, pid
-		return
+		return nil
 	}
 	m, pid, err := localServer(sv.plan.Target.Addr)
-	if err != nil {
-		fmt.Fprintf(sv.log, "variant %s: server CPU not measured: %v\n", v.Name, err)
-	}
 	sv.server, sv.serverPID = m, pid
+	return err
 }
 
 // ready is the plan's readiness probe (Compile, or WithAddr for a
@@ -92,9 +95,15 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 		if err := stopped(); err != nil {
 			return err
 		}
+		if err := sv.portFree(ctx, timeout); err != nil {
+			return startFailure(ctx, v, err)
+		}
 		began = time.Now()
 		fmt.Fprintf(log, "variant %s: starting the server\n", v.Name)
 		if err := ctl.Start(ctx, v.Start, ready); err != nil {
+			return startFailure(ctx, v, err)
+		}
+		if err := sv.portOwned(began); err != nil {
 			return startFailure(ctx, v, err)
 		}
 	case v.Reload != "":
@@ -152,4 +161,78 @@ func (sv *serverSide) serverRemote() func(ctx context.Context, env map[string]st
 	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
 		return hc.conn.Command(ctx, remote.Shell(env, command))
 	}
+}
+
+// localPort is the target's port when kaeload starts the server on this
+// machine; 0 otherwise (nothing to check here).
+func (sv *serverSide) localPort() int {
+	if sv.builtin || sv.plan.Server == nil || sv.plan.Server.SSH != nil {
+		return 0
+	}
+	_, port, err := net.SplitHostPort(sv.plan.Target.Addr)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(port)
+	return n
+}
+
+// portFree waits, at most timeout, until nothing listens on the target's
+// port (a server stopping may still drain): a server kaeload did not
+// start would share the load of the one it starts (SO_REUSEPORT) or
+// answer in its place, and its figures would be taken for this server's.
+func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error {
+	port := sv.localPort()
+	if port == 0 {
+		return nil
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		hs, err := cpustat.PortHolders(port)
+		if err != nil || len(hs) == 0 {
+			return nil // unreadable here: the readiness probe is all there is
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("port %d is already held by %s, which kaeload did not start", port, holdersText(hs))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// portOwned checks, once the server is ready, that every process family
+// listening on the target's port started after the start command: none
+// was there before (portFree), so an older one bound the port meanwhile.
+// Start times read from /proc are exact to the second of boot.
+func (sv *serverSide) portOwned(since time.Time) error {
+	port := sv.localPort()
+	if port == 0 {
+		return nil
+	}
+	hs, err := cpustat.PortHolders(port)
+	if err != nil {
+		return nil
+	}
+	var old []cpustat.Holder
+	for _, h := range hs {
+		if !h.Started.IsZero() && h.Started.Before(since.Add(-2*time.Second)) {
+			old = append(old, h)
+		}
+	}
+	if len(old) > 0 {
+		return fmt.Errorf("port %d is also held by %s, which kaeload did not start", port, holdersText(old))
+	}
+	return nil
+}
+
+// holdersText names process families: "haproxy (pid 30337)".
+func holdersText(hs []cpustat.Holder) string {
+	parts := make([]string, len(hs))
+	for i, h := range hs {
+		parts[i] = h.String()
+	}
+	return strings.Join(parts, " and ")
 }
