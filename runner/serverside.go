@@ -29,6 +29,9 @@ type serverSide struct {
 	// serverPID is the server's process on its host (findServer); 0 when
 	// not found.
 	serverPID int
+	// started are the process families found listening on the target's
+	// port after a start (portOwned): kaeload's, and may still drain.
+	started map[int]bool
 }
 
 // listening fails the run at once when nothing listens on a target the
@@ -192,8 +195,12 @@ func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error
 		if err != nil || len(hs) == 0 {
 			return nil // unreadable here: the readiness probe is all there is
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("port %d is already held by %s, which kaeload did not start", port, holdersText(hs))
+		foreign := slices.DeleteFunc(slices.Clone(hs), func(h cpustat.Holder) bool { return sv.started[h.PID] })
+		if len(foreign) > 0 {
+			return fmt.Errorf("port %d is already held by %s, which kaeload did not start", port, holdersText(foreign))
+		}
+		if time.Now().After(deadline) { // a server kaeload started, not gone
+			return fmt.Errorf("port %d is still held by %s, which its stop command did not stop", port, holdersText(hs))
 		}
 		select {
 		case <-ctx.Done():
@@ -220,6 +227,11 @@ func (sv *serverSide) portOwned(since time.Time) error {
 	for _, h := range hs {
 		if !h.Started.IsZero() && h.Started.Before(since.Add(-2*time.Second)) {
 			old = append(old, h)
+		} else {
+			if sv.started == nil {
+				sv.started = map[int]bool{}
+			}
+			sv.started[h.PID] = true
 		}
 	}
 	if len(old) > 0 {
