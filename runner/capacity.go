@@ -63,7 +63,7 @@ func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.
 		failed = !pass
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
-		rep.Failed = "" // a step that misses the targets is what the search looks for
+		rep.Failed = nil // a step that misses the targets is what the search looks for
 		c.run.AddRep(s.variant, *rep)
 		c.record(func(r Recorder) error { return r.Rep(s.variant, *rep) })
 		verdict := "pass"

@@ -63,7 +63,7 @@ func drift(r *results.Run) DriftSummary {
 		d.Cells[i] = make([]RoundCell, d.Rounds)
 		for _, rep := range r.Variants[i].Reps {
 			if rep.Index >= 0 {
-				d.Cells[i][rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != ""}
+				d.Cells[i][rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != nil}
 			}
 		}
 	}

@@ -87,7 +87,7 @@ func TestGroupCPUs(t *testing.T) {
 	irq := fixture.LoopGroup(0, "1", []int{1}, []float64{2.91}, 2.61)
 	irq.CPU.IRQ = 0.18
 	irqRep := results.NewRep(0, []results.Group{irq})
-	if got, want := ClientBoundLine(&irqRep), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
+	if got, want := ClientBoundLine(&irqRep).String(), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
 		t.Errorf("clientBoundLine =\n%q\nwant\n%q", got, want)
 	}
 	// Groups on two hosts do not share CPUs, whatever their numbers.

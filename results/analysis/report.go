@@ -3,6 +3,7 @@ package analysis
 import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // Report is the analysis of one run, computed once by Analyze: every
@@ -53,9 +54,9 @@ type Report struct {
 	// Run.Variants[i].Reps[j].
 	Reps [][]RepReport
 	// ClientBoundGroups names every client-bound group of the run, one
-	// sentence each (ClientBoundGroups); OtherLoadGroups every group whose
+	// note each (ClientBoundGroups); OtherLoadGroups every group whose
 	// CPUs other processes shared (OtherLoadGroups).
-	ClientBoundGroups, OtherLoadGroups []string
+	ClientBoundGroups, OtherLoadGroups notes.List
 	// Profile is where the server's CPU went, per variant (SummarizeProfile);
 	// nil when the run did not profile its server.
 	Profile *ProfileTable
@@ -74,20 +75,20 @@ type Report struct {
 
 // RepReport is the analysis of one repetition (or capacity step, or
 // search window): the loud lines every output shows with it and what its
-// groups say together. A line is "" when it has nothing to say.
+// groups say together. A note is zero when it has nothing to say.
 type RepReport struct {
 	// Failed says why the repetition failed (FailedLine).
-	Failed string
+	Failed notes.Note
 	// ClientBound names its client-bound groups (ClientBoundLine), and
 	// OtherLoad the groups whose CPUs other processes shared
 	// (OtherLoadLine).
-	ClientBound, OtherLoad string
+	ClientBound, OtherLoad notes.Note
 	// Missed says why an open loop missed starts (MissedLine), Backoff how
 	// often slots backed off (BackoffLine).
-	Missed, Backoff string
+	Missed, Backoff notes.Note
 	// OpenLoop is the total's open-loop line (OpenLoopLine): starts due,
 	// missed, latency from the intended start.
-	OpenLoop string
+	OpenLoop notes.Note
 	// Unanswered words the requests still unanswered at the window's end
 	// by stage (UnansweredLine).
 	Unanswered string
@@ -115,12 +116,18 @@ type RepReport struct {
 	// server's CPUs (ServerOtherLoadLine), SharedCPUs that a client group
 	// ran on them (SharedCPUsLine), NotSaturated that neither kaeload nor
 	// the server's CPUs were busy (NotSaturatedLine).
-	ServerOtherLoad, SharedCPUs, NotSaturated string
+	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	// ServerCPUs is how the server's CPUs were used (Rep.ServerCPUUse);
 	// nil when not recorded. Saturation is whether the repetition loaded
 	// the server (RepSaturation).
 	ServerCPUs *results.ServerCPUUse
 	Saturation Saturation
+}
+
+// Flagged reports whether the repetition measured something besides the
+// server: client-bound, other load on either side's CPUs, shared CPUs.
+func (ra *RepReport) Flagged() bool {
+	return !ra.ClientBound.IsZero() || !ra.OtherLoad.IsZero() || !ra.ServerOtherLoad.IsZero() || !ra.SharedCPUs.IsZero()
 }
 
 // analyzeRep is the RepReport of rep.

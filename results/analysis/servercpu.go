@@ -5,11 +5,10 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // The server's CPUs watched like the client's (issue 30 item 3) and
@@ -21,62 +20,26 @@ import (
 
 // ServerOtherLoadLine is the line for a repetition in which other
 // processes took at least results.ServerOtherLoadShare of the server's
-// CPUs (ServerCPUUse.OtherLoad), naming the busiest; "" when none did or
-// it was not measured.
-func ServerOtherLoadLine(rep *results.Rep) string {
+// CPUs, naming the busiest; zero when none did or it was not measured.
+func ServerOtherLoadLine(rep *results.Rep) notes.Note {
 	u, ok := rep.ServerCPUUse()
 	if !ok || !u.OtherLoad {
-		return ""
+		return notes.Note{}
 	}
-	return "OTHER LOAD on the server: " + serverOtherLoadPart(u) + ": the server did not have its CPUs to itself"
-}
-
-// serverOtherLoadPart says how much of the server's CPUs other processes
-// took, beside the server, kaeload and interrupts, and who the busiest
-// were.
-func serverOtherLoadPart(u results.ServerCPUUse) string {
-	p := fmt.Sprintf("other processes took %.0f %% of the server's %s, the server %.0f %%, kaeload %.0f %%",
-		u.Others*100, cpusWords(u.CPUs), u.Server*100, u.Kaeload*100)
-	if u.Interrupts >= 0.005 {
-		p += fmt.Sprintf(", interrupts %.0f %%", u.Interrupts*100)
-	}
-	if len(u.Top) > 0 {
-		names := make([]string, len(u.Top))
-		for i, o := range u.Top {
-			names[i] = processName(o)
-		}
-		p += "; busiest: " + strings.Join(names, ", ")
-	}
-	return p
-}
-
-// cpusWords is "CPU 0" or "CPUs 0-3".
-func cpusWords(cpus string) string {
-	if strings.ContainsAny(cpus, ",-") {
-		return "CPUs " + cpus
-	}
-	return "CPU " + cpus
+	return notes.New(notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload,
+		"interrupts", u.Interrupts, "top", u.Top)
 }
 
 // SharedCPUsLine is the line for a repetition in which a pinned client
-// group ran on some of the server's CPUs on its host
-// (ServerCPUUse.Shared): "client and server share CPU 0"; "" when none
+// group ran on some of the server's CPUs on its host; zero when none
 // did. It is said in place of the client's OTHER LOAD, which then leaves
 // the server out (results.GroupCPU.Server).
-func SharedCPUsLine(rep *results.Rep) string {
+func SharedCPUsLine(rep *results.Rep) notes.Note {
 	u, ok := rep.ServerCPUUse()
 	if !ok || len(u.Shared) == 0 {
-		return ""
+		return notes.Note{}
 	}
-	parts := make([]string, len(u.Shared))
-	for i, s := range u.Shared {
-		parts[i] = fmt.Sprintf("client and server share %s (%s)", cpusWords(s.Common), groupName(s.Group, s.CPUs))
-	}
-	line := "SHARED CPUS: " + strings.Join(parts, "; ")
-	if u.Measured {
-		line += fmt.Sprintf("; of the server's %s the server used %.0f %%, kaeload %.0f %%", cpusWords(u.CPUs), u.Server*100, u.Kaeload*100)
-	}
-	return line + ": the figure measures client and server together"
+	return notes.New(notes.SharedCPUs, "shared", u.Shared, "measured", u.Measured, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 }
 
 // Saturation is whether a repetition loaded the server: the server's
@@ -189,28 +152,16 @@ func (s Saturation) LittleAgrees() bool {
 }
 
 // NotSaturatedLine is the line for a repetition that did not load the
-// server (Saturation.NotSaturated), "" otherwise: "NOT SATURATED: neither
-// kaeload nor the server's CPUs were busy (…); the rate was set by the
-// connections in flight (N / mean latency ≈ rate; measured …); raise
-// connections or groups".
-func NotSaturatedLine(rep *results.Rep) string {
+// server (Saturation.NotSaturated); zero otherwise.
+func NotSaturatedLine(rep *results.Rep) notes.Note {
 	s := RepSaturation(rep)
 	if !s.NotSaturated {
-		return ""
+		return notes.Note{}
 	}
-	busy := fmt.Sprintf("the server used %.0f %% of its %s", s.Server*100, cpusWords(s.CPUs))
-	if s.HasCPUsBusy {
-		busy += fmt.Sprintf(" (%.0f %% busy in all)", s.CPUsBusy*100)
-	}
-	if c := rep.ClientCPU(); c.Measured > 0 {
-		busy += fmt.Sprintf("; the busiest group's CPUs %.0f %%", c.BusyMax*100)
-	}
-	little := "the mean latency was not measured"
-	if s.MeanLatency > 0 {
-		little = fmt.Sprintf("%d / %s ms mean latency ≈ %s req/s; measured %s req/s", s.Connections,
-			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
-	}
-	return fmt.Sprintf("NOT SATURATED: neither kaeload nor the server's CPUs were busy (%s); the rate was set by the connections in flight (%s); raise connections or groups", busy, little)
+	c := rep.ClientCPU()
+	return notes.New(notes.NotSaturated, "server", s.Server, "cpus", s.CPUs, "has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy,
+		"has_client_busy", c.Measured > 0, "client_busy", c.BusyMax, "connections", s.Connections,
+		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
 }
 
 // serverSharedReason are the reasons a variant's notes give for a
@@ -220,10 +171,10 @@ func NotSaturatedLine(rep *results.Rep) string {
 func serverSharedReason(u results.ServerCPUUse) []string {
 	var out []string
 	for _, s := range u.Shared {
-		out = append(out, "client and server share "+cpusWords(s.Common))
+		out = append(out, "client and server share "+notes.CPUsWords(s.Common))
 	}
 	if u.OtherLoad {
-		why := "OTHER LOAD on the server's " + cpusWords(u.CPUs)
+		why := "OTHER LOAD on the server's " + notes.CPUsWords(u.CPUs)
 		if len(u.Top) > 0 {
 			o := u.Top[0]
 			why += fmt.Sprintf(", busiest %s (pid %d", o.Comm, o.PID)

@@ -53,7 +53,7 @@ func TestServerCPUsVerdicts(t *testing.T) {
 			}
 			for j := range r.Variants[i].Reps {
 				ra := &m.Reps[i][j]
-				all := strings.Join([]string{ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OtherLoad}, "\n")
+				all := strings.Join([]string{ra.ServerOtherLoad.String(), ra.SharedCPUs.String(), ra.NotSaturated.String(), ra.OtherLoad.String()}, "\n")
 				for _, w := range tc.line {
 					if !strings.Contains(all, w) {
 						t.Errorf("repetition %d: lines lack %q:\n%s", j+1, w, all)
@@ -62,7 +62,7 @@ func TestServerCPUsVerdicts(t *testing.T) {
 				if len(tc.line) == 0 && strings.TrimSpace(all) != "" {
 					t.Errorf("repetition %d: lines %q, want none", j+1, all)
 				}
-				if strings.Contains(ra.OtherLoad, "nginx") {
+				if strings.Contains(ra.OtherLoad.String(), "nginx") {
 					t.Errorf("repetition %d: the client's OTHER LOAD names the server: %s", j+1, ra.OtherLoad)
 				}
 			}
@@ -144,7 +144,7 @@ func TestRepSaturation(t *testing.T) {
 			if s.Judged != tc.judged || s.NotSaturated != tc.notSat {
 				t.Errorf("judged %v, not saturated %v; want %v, %v (%+v)", s.Judged, s.NotSaturated, tc.judged, tc.notSat, s)
 			}
-			if got := NotSaturatedLine(&rep) != ""; got != tc.notSat {
+			if got := !NotSaturatedLine(&rep).IsZero(); got != tc.notSat {
 				t.Errorf("NotSaturatedLine() given: %v, want %v", got, tc.notSat)
 			}
 		})

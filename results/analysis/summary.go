@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"slices"
@@ -148,12 +149,12 @@ type VariantSummary struct {
 	// Caveat says what else the variant's figures measured (caveatOf):
 	// "measured the client: CLIENT-BOUND in 3 of 3 repetitions",
 	// "caution: …"; "" when no repetition is flagged.
-	Caveat string
+	Caveat notes.Note
 	// VerdictCaveat is what the verdict against the baseline must say
 	// with it: the variant's Caveat and the baseline's ("baseline
 	// measured the client: …"); "" when neither is flagged, and for the
 	// baseline itself.
-	VerdictCaveat string
+	VerdictCaveat notes.Note
 }
 
 // ClientMicrosPerRequest returns the client's CPU time per request in
@@ -374,7 +375,7 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			s.OtherLoadReps++
 		}
 		s.addServerCPUs(rep)
-		if rep.Failed != "" {
+		if rep.Failed != nil {
 			s.FailedReps++
 		}
 		if c := rep.ClientCPU(); c.Measured > 0 {
@@ -600,13 +601,13 @@ func clientBoundWarnings(r *results.Run) []string { return repWarnings(r, Client
 
 // repWarnings returns, for every repetition of r for which line says
 // something, "variant V, repetition N: " and what it says.
-func repWarnings(r *results.Run, line func(*results.Rep) string) []string {
+func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) []string {
 	var ws []string
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			if l := line(&v.Reps[j]); l != "" {
-				ws = append(ws, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, l))
+			if l := line(&v.Reps[j]); !l.IsZero() {
+				ws = append(ws, inRep(v, &v.Reps[j], l).String())
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -140,9 +141,9 @@ type Repetition struct {
 	// Diagnoses are the rules' findings, in the order of the Rule
 	// constants.
 	Diagnoses []Diagnosis `json:"diagnoses,omitempty"`
-	// Unjudged says, one line each, which rules could not judge this
-	// repetition and why ("not steady: 2 intervals, 6 needed").
-	Unjudged []string `json:"unjudged,omitempty"`
+	// Unjudged are the rules that could not judge this repetition, and
+	// why (notes.Unjudged: "not steady: 2 intervals, 6 needed").
+	Unjudged notes.List `json:"unjudged,omitempty"`
 }
 
 // RateRange is the spread of a window's interval rates (successes per
@@ -238,7 +239,7 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out.Stalls, why = w.stalls()
 	out.StallsJudged = why == ""
 	if why != "" {
-		out.Unjudged = append(out.Unjudged, "stalls: "+why)
+		out.Unjudged = append(out.Unjudged, unjudged(RuleStalls, why))
 	}
 	add := func(d *Diagnosis) {
 		if d != nil {
@@ -261,10 +262,25 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	add(w.stallDiagnosis(out.Stalls))
 	d, why := w.notSteady(out.Stalls, opts)
 	if why != "" {
-		out.Unjudged = append(out.Unjudged, "not steady: "+why)
+		out.Unjudged = append(out.Unjudged, unjudged(RuleNotSteady, why))
 	}
 	add(d)
 	return out
+}
+
+// unjudged says that rule could not judge a repetition, and why.
+func unjudged(rule, why string) notes.Note {
+	return notes.New(notes.Unjudged, "rule", rule, "title", titles[rule], "why", why)
+}
+
+// StallsUnjudged is why the stalls were not judged, "" when they were.
+func (r *Repetition) StallsUnjudged() string {
+	for _, u := range r.Unjudged {
+		if u.S("rule") == RuleStalls {
+			return u.S("why")
+		}
+	}
+	return ""
 }
 
 // seconds writes a time relative to the window in seconds ("4.0 s").

@@ -356,7 +356,8 @@ func TestShortWindow(t *testing.T) {
 	if len(got.Diagnoses) != 0 || len(got.Unjudged) != 2 || got.StallsJudged {
 		t.Fatalf("diagnoses %v, unjudged %q; want none and two reasons", rules(got.Diagnoses), got.Unjudged)
 	}
-	if !strings.HasPrefix(got.Unjudged[0], "stalls: 2 intervals") || !strings.HasPrefix(got.Unjudged[1], "not steady: 2 intervals") {
+	if !strings.HasPrefix(got.Unjudged[0].String(), "stalls: 2 intervals") || !strings.HasPrefix(got.Unjudged[1].String(), "not steady: 2 intervals") ||
+		got.Unjudged[0].S("rule") != RuleStalls || got.Unjudged[1].S("rule") != RuleNotSteady {
 		t.Errorf("unjudged %q", got.Unjudged)
 	}
 	// A cut last interval (0.2 s of 1 s) is not judged: a 30 s window

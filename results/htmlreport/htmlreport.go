@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -335,8 +336,8 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
 	}
 	pg.Failed = m.Failed
-	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups, maxClientBound)
-	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups, maxClientBound)
+	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
+	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups.Strings(), maxClientBound)
 
 	pg.Capacity = capacitySectionOf(m)
 	pg.Charts = append(pg.Charts, capacityCharts(m)...)
@@ -458,7 +459,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	}
 	if !v.Sum.IsBaseline {
 		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), c.Significant
-		row.MDE, row.Verdict = cell(tables.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat)
+		row.MDE, row.Verdict = cell(tables.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat.String())
 		if hasDelta(v, base) {
 			row.Delta = format.Delta(c.DeltaPct)
 		}
@@ -509,9 +510,9 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 	if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
 		row.ClientUs = format.Micros(us)
 	}
-	row.Failed = rep.Failed
-	row.Flagged = ra.ClientBound != "" || ra.OtherLoad != "" || ra.ServerOtherLoad != "" || ra.SharedCPUs != ""
-	for _, l := range []string{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff} {
+	row.Failed = notes.Failure(rep.Failed).String()
+	row.Flagged = ra.Flagged()
+	for _, l := range (notes.List{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff}).Strings() {
 		if l != "" {
 			row.Notes = append(row.Notes, l)
 		}

@@ -163,28 +163,28 @@ var answers = map[string]answer{
 			`"pprof": "profile-baseline.pb.gz"`}
 	}), without: map[string]string{"csv": "profile.csv is a file of its own (WriteProfileCSV)",
 		"compare": "it lines up rates; each run's own report shows its server profile"}},
-	"Report.Reps": {run: failedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed)} },
-		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed} },
-		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[1][0].Failed)} }),
+	"Report.Reps": {run: failedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed.String()} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed.String())} },
+		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed.Text} },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[1][0].Failed.String())} }),
 		without: map[string]string{"compare": "it compares figures; a failed repetition's warning is counted in the runs table"}},
 	"Report.ClientBoundGroups": {run: fixture.OtherLoadRun, without: map[string]string{
 		"text": "each repetition's CLIENT-BOUND line (Report.Reps) names its groups; the list over the run is report.html's banner",
 		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the client_bound column, per repetition",
 		"json": "the warnings name the groups", "compare": "it compares figures"},
-		want: forOutputs("html", func(m *analysis.Report) []string { return m.ClientBoundGroups[:1] })},
+		want: forOutputs("html", func(m *analysis.Report) []string { return m.ClientBoundGroups[:1].Strings() })},
 	"Report.OtherLoadGroups": {run: fixture.OtherLoadRun, without: map[string]string{
 		"text": "each repetition's OTHER LOAD line (Report.Reps) names its groups; the list over the run is report.html's banner",
 		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the other_load column, per repetition",
 		"json": "the warnings name the groups", "compare": "it compares figures"},
-		want: forOutputs("html", func(m *analysis.Report) []string { return m.OtherLoadGroups[:1] })},
+		want: forOutputs("html", func(m *analysis.Report) []string { return m.OtherLoadGroups[:1].Strings() })},
 	"VariantSummary.Missed": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
 		v := m.Summary.Variants[1]
 		return []string{fmt.Sprintf(",%d,%d,", v.Scheduled, v.Missed)}
 	}, "json", func(m *analysis.Report) []string { return []string{`"scheduled": `} }, "text", func(m *analysis.Report) []string { return []string{"missed"} },
 		"html", func(m *analysis.Report) []string {
 			v := m.Summary.Variants[1]
-			return []string{fmt.Sprintf("%s %s %s", v.Name, format.Count(v.Scheduled), format.Count(v.Missed)), m.Reps[1][0].OpenLoop}
+			return []string{fmt.Sprintf("%s %s %s", v.Name, format.Count(v.Scheduled), format.Count(v.Missed)), m.Reps[1][0].OpenLoop.String()}
 		},
 		"md", func(m *analysis.Report) []string {
 			t := &m.Run.Variants[1].Reps[0].Total
@@ -253,9 +253,9 @@ var answers = map[string]answer{
 	}, "csv", func(m *analysis.Report) []string {
 		return []string{",client and server share CPU 0 (3 of 3 reps),", `,3 of 3 reps,"OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10) (3 of 3 reps)",`}
 	}, "json", func(m *analysis.Report) []string {
-		return []string{`"shared_reps": 3`, `"shared_in_most": true`, `"other_load_reps": 3`, jsonText(m.Reps[3][0].SharedCPUs)}
+		return []string{`"shared_reps": 3`, `"shared_in_most": true`, `"other_load_reps": 3`, jsonText(m.Reps[3][0].SharedCPUs.String())}
 	}, "html", func(m *analysis.Report) []string {
-		return []string{m.Reps[3][0].SharedCPUs, m.Reps[1][2].ServerOtherLoad}
+		return []string{m.Reps[3][0].SharedCPUs.String(), m.Reps[1][2].ServerOtherLoad.String()}
 	})},
 	"VariantSummary.NotSaturatedReps": {run: fixture.ServerCPUsRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
 		return []string{"NOT SATURATED (3 of 3 reps)"}
@@ -263,8 +263,8 @@ var answers = map[string]answer{
 		s := m.Reps[2][0].Saturation
 		return []string{",true," + csvF3(s.LittleRate) + ",", ",3 of 3 reps,"}
 	}, "json", func(m *analysis.Report) []string {
-		return []string{`"not_saturated_reps": 3`, `"not_saturated": true`, jsonText(m.Reps[2][0].NotSaturated)}
-	}, "html", func(m *analysis.Report) []string { return []string{m.Reps[2][1].NotSaturated} })},
+		return []string{`"not_saturated_reps": 3`, `"not_saturated": true`, jsonText(m.Reps[2][0].NotSaturated.String())}
+	}, "html", func(m *analysis.Report) []string { return []string{m.Reps[2][1].NotSaturated.String()} })},
 	"Report.Metrics": {run: metricsRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Metrics, "NOT scraped"} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Metrics)} },
 		"json", func(m *analysis.Report) []string {
@@ -350,7 +350,7 @@ var timelineAnswers = map[string]answer{
 		"json", func(*analysis.Report) []string { return []string{`"start_s": 3,`, `"end_s": 5,`} }),
 		without: map[string]string{"compare": noTimelineCompare}},
 	"Timeline.StallsJudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string {
-		return []string{"not judged: " + strings.TrimPrefix(m.Reps[0][0].Timeline.Unjudged[0], "stalls: ")}
+		return []string{"not judged: " + m.Reps[0][0].Timeline.StallsUnjudged()}
 	}, "md", func(*analysis.Report) []string { return []string{"| not judged |"} },
 		"json", func(*analysis.Report) []string { return []string{`"not_judged": [`} }),
 		without: map[string]string{"compare": noTimelineCompare, "csv": "the stalls cell is empty"}},
@@ -400,8 +400,8 @@ var timelineAnswers = map[string]answer{
 			return []string{"DIAGNOSIS: " + d.Title, d.Figure, d.Consequence}
 		}),
 		without: map[string]string{"compare": noTimelineCompare}},
-	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1]} },
-		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[0][0].Timeline.Unjudged[1])} }),
+	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1].String()} },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[0][0].Timeline.Unjudged[1].String())} }),
 		without: map[string]string{"compare": noTimelineCompare, "md": "the stalls column says not judged; the rest is in the text report", "csv": "the stalls cell is empty"}},
 }
 
@@ -539,7 +539,7 @@ func metricsRun() *results.Run {
 // failedRun is compareRun with one failed repetition of kae.
 func failedRun() *results.Run {
 	r := fixture.CompareRun()
-	r.Variants[1].Reps[0].Failed = "no request succeeded"
+	r.Variants[1].Reps[0].Failed = &results.Failure{Code: results.FailText, Text: "no request succeeded"}
 	return r
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
 	"maps"
@@ -211,7 +212,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			}
 			otherShare, busiest := otherCells(ra.MostOthers)
 			row = append(row, busyMax, clientSec, perClient, clientUs, serverSec, perServer, strconv.FormatBool(len(ra.ClientBoundGroups) > 0),
-				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, rep.Failed,
+				strconv.FormatBool(len(ra.OtherLoadGroups) > 0), otherShare, busiest, notes.Failure(rep.Failed).String(),
 				csvUint(t.Outside.Unanswered.Total()))
 			row = append(row, outsideCells(&t.Outside)...)
 			row = append(row, tw, rss, perSlot)

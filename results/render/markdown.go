@@ -127,18 +127,18 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 						perServer = format.Rate(float64(t.Requests) / u.Seconds)
 					}
 				}
-				if line := ra.ClientBound; line != "" {
+				if line := ra.ClientBound.String(); line != "" {
 					note = line
 				}
-				if line := ra.OtherLoad; line != "" {
+				if line := ra.OtherLoad.String(); line != "" {
 					note = strings.TrimSpace(note + " " + line)
 				}
-				for _, line := range []string{ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated} {
+				for _, line := range []string{ra.ServerOtherLoad.String(), ra.SharedCPUs.String(), ra.NotSaturated.String()} {
 					if line != "" {
 						note = strings.TrimSpace(note + " " + line)
 					}
 				}
-				if line := ra.Failed; line != "" {
+				if line := ra.Failed.String(); line != "" {
 					note = strings.TrimSpace(line + " " + note)
 				}
 				if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start

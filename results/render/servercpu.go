@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // serverCPUsColumns are summary.csv's columns on the server's CPUs and
@@ -150,7 +151,7 @@ func serverRepJSON(rj *RepJSON, ra *analysis.RepReport) {
 		for _, s := range u.Shared {
 			sj.Shared = append(sj.Shared, SharedCPUJSON{Group: s.Group, CPUs: s.CPUs, Common: s.Common})
 		}
-		for _, l := range []string{ra.ServerOtherLoad, ra.SharedCPUs} {
+		for _, l := range (notes.List{ra.ServerOtherLoad, ra.SharedCPUs}).Strings() {
 			if l != "" {
 				sj.Lines = append(sj.Lines, l)
 			}
@@ -159,7 +160,7 @@ func serverRepJSON(rj *RepJSON, ra *analysis.RepReport) {
 	}
 	if s := ra.Saturation; s.Judged {
 		sj := &SaturationJSON{ServerBusy: s.Server, ClientBound: s.ClientBound, Accelerator: s.Accelerator, Connections: s.Connections,
-			MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate, NotSaturated: s.NotSaturated, Line: ra.NotSaturated}
+			MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate, NotSaturated: s.NotSaturated, Line: ra.NotSaturated.String()}
 		if s.HasCPUsBusy {
 			b := s.CPUsBusy
 			sj.CPUsBusy = &b

@@ -6,6 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
@@ -471,14 +472,14 @@ func millis(d time.Duration) *float64 {
 // their JSON form.
 func repJSON(rep *results.Rep, tl *diagnosis.Repetition) RepJSON {
 	t := &rep.Total
-	out := RepJSON{Rep: rep.Index + 1, ReqPerSec: t.Rate(), Requests: t.Requests, Errors: t.Errors.Total(), Failed: rep.Failed, NoTimeline: tl.NoTimeline}
+	out := RepJSON{Rep: rep.Index + 1, ReqPerSec: t.Rate(), Requests: t.Requests, Errors: t.Errors.Total(), Failed: notes.Failure(rep.Failed).String(), NoTimeline: tl.NoTimeline}
 	o := &t.Outside
 	out.Warmup = PhaseJSON{Responses: o.Warmup, Status: statusJSON(o.WarmupStatus), Errors: o.WarmupErrorTotal(), ErrorsByClass: o.WarmupClasses}
 	out.After = PhaseJSON{Responses: o.Late, Status: statusJSON(o.LateStatus), Errors: o.AfterClasses.Total(), ErrorsByClass: o.AfterClasses, CutOff: o.Abandoned}
 	if tl.NoTimeline || rep.Timeline == nil {
 		return out
 	}
-	out.IntervalS, out.RateRange, out.StallsJudged, out.NotJudged = tl.Interval.Seconds(), tl.Range, tl.StallsJudged, tl.Unjudged
+	out.IntervalS, out.RateRange, out.StallsJudged, out.NotJudged = tl.Interval.Seconds(), tl.Range, tl.StallsJudged, tl.Unjudged.Strings()
 	out.ListenOverflows = tl.ListenOverflows
 	for _, s := range tl.Stalls {
 		out.Stalls = append(out.Stalls, StallJSON{StartS: s.Start.Seconds(), EndS: s.End.Seconds(), ReqPerSec: s.Rate})
@@ -605,9 +606,9 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 		if !vs.IsBaseline {
 			cmp := vs.Comparison
 			v.Comparison = &cmp
-			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat)
+			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat.String())
 		}
-		v.Caveat, v.MDESpread, v.ServerInfo = vs.Caveat, vs.MDESpread, r.Variants[i].Info
+		v.Caveat, v.MDESpread, v.ServerInfo = vs.Caveat.String(), vs.MDESpread, r.Variants[i].Info
 		v.ServerProfile = profileJSON(m.Profile, i)
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {

@@ -6,6 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
 	"maps"
@@ -143,7 +144,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	} else {
 		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
 	}
-	for _, line := range []string{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff} {
+	for _, line := range (notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff}).Strings() {
 		if line != "" {
 			b.WriteString(line + "\n")
 		}
@@ -155,7 +156,7 @@ func writeRep(b *bytes.Buffer, variant string, rep *results.Rep, ra *analysis.Re
 	} else {
 		kv.Add("requests", fmt.Sprintf("%s  (%s req/s%s)", format.Count(t.Requests), format.Rate(t.Rate()), clientCostNote(ra, t.Requests)))
 	}
-	if line := ra.OpenLoop; line != "" {
+	if line := ra.OpenLoop.String(); line != "" {
 		kv.Add("open loop", line)
 	}
 	errs := format.Count(t.Errors.Total())

@@ -220,7 +220,7 @@ func Comparison(s *analysis.RunSummary) Table {
 			if v.IsBaseline {
 				return ""
 			}
-			return format.VerdictLine(v.Comparison, v.VerdictCaveat)
+			return format.VerdictLine(v.Comparison, v.VerdictCaveat.String())
 		}},
 		{"p99 handshake ms", true, func(_ int, v *analysis.VariantSummary) string { return format.QuantileMillis(v.Handshake, 99) }},
 		{"errors", true, func(_ int, v *analysis.VariantSummary) string { return format.Count(v.Errors) }},
@@ -323,7 +323,7 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	// A value named best or highest says in the same line when its
 	// figures measured something else than the server.
 	caveat := func(i int) string {
-		if c := s.Variants[i].Caveat; c != "" {
+		if c := s.Variants[i].Caveat.String(); c != "" {
 			return " — " + label[i] + ": " + c
 		}
 		return ""

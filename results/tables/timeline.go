@@ -38,8 +38,8 @@ func RepTimeline(tl *diagnosis.Repetition) []notice {
 		out = append(out, notice{"not the run's", tl.HostOnly[i].Title + ": " + tl.HostOnly[i].Line()})
 	}
 	for _, u := range tl.Unjudged {
-		if !strings.HasPrefix(u, "stalls: ") { // said on the stalls line
-			out = append(out, notice{"not judged", u})
+		if u.S("rule") != diagnosis.RuleStalls { // said on the stalls line
+			out = append(out, notice{"not judged", u.String()})
 		}
 	}
 	return out
@@ -107,10 +107,8 @@ func StallWords(tl *diagnosis.Repetition) string {
 	case tl.NoTimeline:
 		return NoTimeline
 	case !tl.StallsJudged:
-		for _, u := range tl.Unjudged {
-			if why, ok := strings.CutPrefix(u, "stalls: "); ok {
-				return "not judged: " + why
-			}
+		if why := tl.StallsUnjudged(); why != "" {
+			return "not judged: " + why
 		}
 		return "not judged"
 	case len(tl.Stalls) == 0:

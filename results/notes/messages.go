@@ -1,0 +1,288 @@
+package notes
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// The codes, each with its words in messages.
+const (
+	RepFailed     Code = "failed"          // why: the failure's note
+	NoSuccess     Code = "no_success"      // errors, unanswered (results.Stages)
+	ErrorsOverMax Code = "errors_over_max" // share, max
+	FailedText    Code = "failed_text"     // text: a failure stored as a sentence
+	BackedOff     Code = "backed_off"      // backoffs, fails
+	ClientBound   Code = "client_bound"    // groups: ClientBoundGroup notes
+	OtherLoad     Code = "other_load"      // groups: OtherLoadGroup notes
+	MissedStarts  Code = "missed_starts"   // groups: MissedGroup notes
+	// OpenLoop: asked, rate, missed, scheduled, share.
+	OpenLoop Code = "open_loop"
+	// ClientBoundGroup: index, cpus, own, busy, kaeload, interrupts.
+	ClientBoundGroup Code = "client_bound_group"
+	// OtherLoadGroup: index, cpus, others, kaeload, interrupts, wait,
+	// waited, top ([]results.ProcessCPU).
+	OtherLoadGroup Code = "other_load_group"
+	// MissedGroup: index, limit, share, measured, own, busy, kaeload,
+	// interrupts, slots.
+	MissedGroup Code = "missed_group"
+	// ServerOtherLoad: others, cpus, server, kaeload, interrupts, top.
+	ServerOtherLoad Code = "server_other_load"
+	// SharedCPUs: shared ([]results.SharedCPU), measured, cpus, server,
+	// kaeload.
+	SharedCPUs Code = "shared_cpus"
+	// NotSaturated: server, cpus, has_cpus_busy, cpus_busy,
+	// has_client_busy, client_busy, connections, latency_us, little, rate.
+	NotSaturated Code = "not_saturated"
+	// Flagged: notes, the flags of a window joined.
+	Flagged Code = "flagged"
+	// InRep: variant, rep (1-based), note: a repetition's note as a
+	// run-wide line.
+	InRep Code = "in_rep"
+	// Caveat: reps, n, flag (one of ClientBound, OtherLoad, SharedCPUs,
+	// ServerOtherLoad), of ("" or whose repetitions: "the baseline").
+	Caveat Code = "caveat"
+	// Unjudged: rule, title, why: a diagnosis rule could not judge a
+	// repetition.
+	Unjudged Code = "unjudged"
+	// Caveats: notes, a variant's caveats joined.
+	Caveats Code = "caveats"
+)
+
+// messages are the words of every code (set in init: they refer to
+// Note.String, which reads them).
+var messages map[Code]func(Note) string
+
+func init() { messages = table() }
+
+func table() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		RepFailed: func(n Note) string { return "FAILED: " + n.Args["why"].(Note).String() },
+		NoSuccess: func(n Note) string {
+			var why []string
+			if e := n.U("errors"); e > 0 {
+				why = append(why, format.Count(e)+" errors")
+			}
+			if u, ok := n.Args["unanswered"].(results.Stages); ok && u.Total() > 0 {
+				why = append(why, "unanswered at the window's end: "+Unanswered(u))
+			}
+			if len(why) == 0 {
+				why = append(why, "no request ended at all")
+			}
+			return "no request succeeded in the window (" + strings.Join(why, "; ") + ")"
+		},
+		ErrorsOverMax: func(n Note) string {
+			return fmt.Sprintf("errors were %s of the window's attempts, more than max_errors %s", format.Share(n.F("share")), format.Share(n.F("max")))
+		},
+		FailedText: func(n Note) string { return n.S("text") },
+		BackedOff: func(n Note) string {
+			return fmt.Sprintf("BACKED OFF: connection slots waited %s times before their next try because their connects kept failing (%s connect errors, counted as usual): the server refused or was unreachable",
+				format.Count(n.U("backoffs")), format.Count(n.U("fails")))
+		},
+		ClientBound: func(n Note) string {
+			return "CLIENT-BOUND: " + Join(n.N("groups"), ", ") + ": this figure measures kaeload, not the server"
+		},
+		OtherLoad: func(n Note) string {
+			return "OTHER LOAD: " + Join(n.N("groups"), "; ") + ": not kaeload's own use, which alone makes a result client-bound"
+		},
+		MissedStarts: func(n Note) string {
+			return "MISSED STARTS: " + Join(n.N("groups"), ", ") + ": the rate asked was not kept"
+		},
+		ClientBoundGroup: clientBoundGroup,
+		OtherLoadGroup:   otherLoadGroup,
+		MissedGroup:      missedGroup,
+		ServerOtherLoad:  serverOtherLoad,
+		SharedCPUs:       sharedCPUs,
+		NotSaturated:     notSaturated,
+		Flagged:          func(n Note) string { return Join(n.N("notes"), "; ") },
+		Caveats:          func(n Note) string { return Join(n.N("notes"), "; ") },
+		InRep: func(n Note) string {
+			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Args["note"].(Note))
+		},
+		Caveat:   caveat,
+		Unjudged: func(n Note) string { return n.S("title") + ": " + n.S("why") },
+		OpenLoop: func(n Note) string {
+			return fmt.Sprintf("%s/s asked, %s/s achieved; %s of %s starts missed (%s)",
+				format.Rate(n.F("asked")), format.Rate(n.F("rate")), format.Count(n.U("missed")), format.Count(n.U("scheduled")), format.Share(n.F("share")))
+		},
+	}
+}
+
+// Failure is the note of a repetition's failure; the zero Note for nil.
+func Failure(f *results.Failure) Note {
+	switch {
+	case f == nil:
+		return Note{}
+	case f.Code == results.FailNoSuccess:
+		n := New(NoSuccess, "errors", f.Errors)
+		if f.Unanswered != nil {
+			n.Args["unanswered"] = *f.Unanswered
+		}
+		return n
+	case f.Code == results.FailErrors:
+		return New(ErrorsOverMax, "share", f.Share, "max", f.Max)
+	}
+	return New(FailedText, "text", f.Text)
+}
+
+// Unanswered words requests left unanswered by stage: "4 (connect 0,
+// handshake 4, response 0)".
+func Unanswered(u results.Stages) string {
+	return fmt.Sprintf("%s (connect %s, handshake %s, response %s)",
+		format.Count(u.Total()), format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response))
+}
+
+// GroupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
+func GroupName(index int, cpus string) string {
+	if cpus == "" {
+		return fmt.Sprintf("group %d (unpinned)", index)
+	}
+	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
+}
+
+// CPUsWords is "CPU 0" or "CPUs 0-3".
+func CPUsWords(cpus string) string {
+	if strings.ContainsAny(cpus, ",-") {
+		return "CPUs " + cpus
+	}
+	return "CPU " + cpus
+}
+
+// ProcessName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
+func ProcessName(o results.ProcessCPU) string {
+	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
+	if o.Nice != 0 {
+		s += fmt.Sprintf(", nice %d", o.Nice)
+	}
+	if o.CPUs != "" {
+		s += ", CPUs " + o.CPUs
+	}
+	return s + fmt.Sprintf(") %.2f CPU-s", o.Seconds)
+}
+
+// pct is a 0..1 share as a whole percentage, without the sign.
+func pct(f float64) string { return fmt.Sprintf("%.0f", f*100) }
+
+// interrupts is ", interrupts 6 %" when interrupts took a visible share.
+func interrupts(n Note) string {
+	if i := n.F("interrupts"); i >= 0.005 {
+		return ", interrupts " + pct(i) + " %"
+	}
+	return ""
+}
+
+// busiest is "; busiest: a, b" for the processes in top, "" for none.
+func busiest(n Note) string {
+	top, _ := n.Args["top"].([]results.ProcessCPU)
+	if len(top) == 0 {
+		return ""
+	}
+	names := make([]string, len(top))
+	for i, o := range top {
+		names[i] = ProcessName(o)
+	}
+	return "; busiest: " + strings.Join(names, ", ")
+}
+
+func clientBoundGroup(n Note) string {
+	name := GroupName(n.I("index"), n.S("cpus"))
+	if !n.B("own") {
+		return fmt.Sprintf("%s was %s %% busy", name, pct(n.F("busy")))
+	}
+	s := fmt.Sprintf("kaeload used %s %% of %s", pct(n.F("kaeload")+n.F("interrupts")), name)
+	if n.F("interrupts") >= 0.005 {
+		s += fmt.Sprintf(" (its workers %s %%, interrupts %s %%)", pct(n.F("kaeload")), pct(n.F("interrupts")))
+	}
+	return s
+}
+
+func otherLoadGroup(n Note) string {
+	p := fmt.Sprintf("other processes took %s %% of %s, kaeload %s %%", pct(n.F("others")), GroupName(n.I("index"), n.S("cpus")), pct(n.F("kaeload"))) + interrupts(n)
+	if n.B("wait") {
+		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", n.F("waited"))
+	}
+	return p + busiest(n)
+}
+
+func missedGroup(n Note) string {
+	var detail string
+	switch limit := n.S("limit"); {
+	case limit == results.ClientBound && n.B("own"):
+		detail = fmt.Sprintf("kaeload used %s %% of its CPUs", pct(n.F("kaeload")+n.F("interrupts")))
+	case limit == results.ClientBound:
+		detail = fmt.Sprintf("CPUs %s %% busy", pct(n.F("busy")))
+	case limit == results.CPUsTaken:
+		detail = fmt.Sprintf("CPUs %s %% busy, kaeload's own use %s %%", pct(n.F("busy")), pct(n.F("kaeload")))
+	default:
+		detail = fmt.Sprintf("all %d connection slots busy", n.I("slots"))
+		if n.B("measured") {
+			detail += fmt.Sprintf(", CPUs %s %% busy", pct(n.F("busy")))
+		}
+	}
+	return fmt.Sprintf("group %d %s (missed %s of its starts; %s)", n.I("index"), n.S("limit"), format.Share(n.F("share")), detail)
+}
+
+func serverOtherLoad(n Note) string {
+	return fmt.Sprintf("OTHER LOAD on the server: other processes took %s %% of the server's %s, the server %s %%, kaeload %s %%",
+		pct(n.F("others")), CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload"))) +
+		interrupts(n) + busiest(n) + ": the server did not have its CPUs to itself"
+}
+
+func sharedCPUs(n Note) string {
+	shared, _ := n.Args["shared"].([]results.SharedCPU)
+	parts := make([]string, len(shared))
+	for i, s := range shared {
+		parts[i] = fmt.Sprintf("client and server share %s (%s)", CPUsWords(s.Common), GroupName(s.Group, s.CPUs))
+	}
+	line := "SHARED CPUS: " + strings.Join(parts, "; ")
+	if n.B("measured") {
+		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
+	}
+	return line + ": the figure measures client and server together"
+}
+
+func notSaturated(n Note) string {
+	busy := fmt.Sprintf("the server used %s %% of its %s", pct(n.F("server")), CPUsWords(n.S("cpus")))
+	if n.B("has_cpus_busy") {
+		busy += fmt.Sprintf(" (%s %% busy in all)", pct(n.F("cpus_busy")))
+	}
+	if n.B("has_client_busy") {
+		busy += fmt.Sprintf("; the busiest group's CPUs %s %%", pct(n.F("client_busy")))
+	}
+	little := "the mean latency was not measured"
+	if us := int64(n.F("latency_us")); us > 0 {
+		little = fmt.Sprintf("%d / %s ms mean latency ≈ %s req/s; measured %s req/s", n.I("connections"),
+			format.Millis(us), format.Rate(n.F("little")), format.Rate(n.F("rate")))
+	}
+	return fmt.Sprintf("NOT SATURATED: neither kaeload nor the server's CPUs were busy (%s); the rate was set by the connections in flight (%s); raise connections or groups", busy, little)
+}
+
+// caveatWords are, by flag, what the figures measured when most
+// repetitions raised it and the flag's name.
+var caveatWords = map[Code][2]string{
+	ClientBound:     {"measured the client", "CLIENT-BOUND"},
+	OtherLoad:       {"shared CPUs", "other processes on the client's CPUs"},
+	SharedCPUs:      {"shared CPUs", "SHARED CPUS between client and server"},
+	ServerOtherLoad: {"shared CPUs", "OTHER LOAD on the server's CPUs"},
+}
+
+// caveat: "measured the client: CLIENT-BOUND in 3 of 3 repetitions" when
+// most repetitions are flagged, "caution: CLIENT-BOUND in 1 of 3
+// repetitions" otherwise, naming whose repetitions they are (of).
+func caveat(n Note) string {
+	w := caveatWords[Code(n.S("flag"))]
+	reps, total, of := n.I("reps"), n.I("n"), n.S("of")
+	if 2*reps > total {
+		if of != "" {
+			return fmt.Sprintf("%s %s: %s in %d of its %d repetitions", of, w[0], w[1], reps, total)
+		}
+		return fmt.Sprintf("%s: %s in %d of %d repetitions", w[0], w[1], reps, total)
+	}
+	in := fmt.Sprintf("caution: %s in %d of %d repetitions", w[1], reps, total)
+	if of != "" {
+		in += " of " + of
+	}
+	return in
+}

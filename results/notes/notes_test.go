@@ -1,0 +1,54 @@
+package notes
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// TestFailureJSON: a failure is stored as a code with its figures, a
+// run.json written when it was a sentence still loads, and both read
+// back in the same words.
+func TestFailureJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name, stored, code, words string
+	}{
+		{"code", `{"code":"errors_over_max","share":0.03,"max":0.01}`, results.FailErrors,
+			"errors were 3 % of the window's attempts, more than max_errors 1 %"},
+		{"no success", `{"code":"no_success","errors":50}`, results.FailNoSuccess, "no request succeeded in the window (50 errors)"},
+		{"sentence of an older run", `"no request succeeded in the window (no request ended at all)"`, results.FailText,
+			"no request succeeded in the window (no request ended at all)"},
+	} {
+		var rep results.Rep
+		if err := json.Unmarshal([]byte(`{"index":0,"groups":null,"total":{},"failed":`+tc.stored+`}`), &rep); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if rep.Failed == nil || rep.Failed.Code != tc.code {
+			t.Fatalf("%s: failed %+v, want code %s", tc.name, rep.Failed, tc.code)
+		}
+		if got := Failure(rep.Failed).String(); got != tc.words {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.words)
+		}
+		b, _ := json.Marshal(rep.Failed)
+		var again results.Failure
+		if err := json.Unmarshal(b, &again); err != nil || Failure(&again).String() != tc.words {
+			t.Errorf("%s: %s read back as %+v (%v)", tc.name, b, again, err)
+		}
+	}
+	var f results.Failure
+	if err := json.Unmarshal([]byte(`{"code":"no_success","why":"x"}`), &f); err == nil {
+		t.Error("an unknown field in a failure: no error")
+	}
+}
+
+// TestNoteJSON: a note is one object, its code beside its parameters.
+func TestNoteJSON(t *testing.T) {
+	b, err := json.Marshal(New(ErrorsOverMax, "share", 0.03, "max", 0.01))
+	if got, want := string(b), `{"code":"errors_over_max","max":0.01,"share":0.03}`; err != nil || got != want {
+		t.Errorf("got %s (%v), want %s", got, err, want)
+	}
+	if (Note{}).String() != "" || !(Note{}).IsZero() {
+		t.Error("the zero note says something")
+	}
+}
