@@ -401,7 +401,9 @@ var timelineAnswers = map[string]answer{
 		}),
 		without: map[string]string{"compare": noTimelineCompare}},
 	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1].String()} },
-		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[0][0].Timeline.Unjudged[1].String())} }),
+		"json", func(m *analysis.Report) []string {
+			return []string{jsonText(m.Reps[0][0].Timeline.Unjudged[1].String())}
+		}),
 		without: map[string]string{"compare": noTimelineCompare, "md": "the stalls column says not judged; the rest is in the text report", "csv": "the stalls cell is empty"}},
 }
 
