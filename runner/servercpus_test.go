@@ -141,7 +141,7 @@ func TestServerCPUsNginx(t *testing.T) {
 	// Only when CPU 0 was the server's: other processes there (a busy
 	// machine) leave the server short of CPU, the window then measures
 	// them, and the record says OTHER LOAD instead.
-	if u, ok := rep.ServerCPUUse(); ok && u.OtherLoad {
+	if u, ok := analysis.RepServerCPUUse(rep); ok && u.OtherLoad {
 		t.Logf("8 connections: not judged here: OTHER LOAD on CPU 0 (others %.0f %%)", u.Others*100)
 	} else if !sat.Judged || sat.NotSaturated {
 		t.Errorf("8 connections: judged %v, NOT SATURATED %v: %s", sat.Judged, sat.NotSaturated, analysis.NotSaturatedLine(rep))

@@ -12,7 +12,7 @@ import (
 // server.
 func ClientBound(r *results.Rep) []int {
 	var idx []int
-	for _, gc := range r.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(r) {
 		if gc.ClientBound {
 			idx = append(idx, gc.Index)
 		}
@@ -25,7 +25,7 @@ func ClientBound(r *results.Rep) []int {
 // plan order; nil when none.
 func OtherLoad(r *results.Rep) []int {
 	var idx []int
-	for _, gc := range r.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(r) {
 		if gc.OtherLoad {
 			idx = append(idx, gc.Index)
 		}
@@ -34,23 +34,23 @@ func OtherLoad(r *results.Rep) []int {
 }
 
 // clientBoundPart is a client-bound group's note.
-func clientBoundPart(gc results.GroupCPU) notes.Note {
+func clientBoundPart(gc GroupCPU) notes.Note {
 	return notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
 		"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts)
 }
 
 // otherLoadPart is the note of a group whose CPUs other processes took:
 // how much, how long kaeload's threads waited and the busiest others.
-func otherLoadPart(gc results.GroupCPU) notes.Note {
+func otherLoadPart(gc GroupCPU) notes.Note {
 	return notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs, "others", gc.Others, "kaeload", gc.Kaeload,
 		"interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top)
 }
 
 // groupsNote is code over the parts of rep's groups that match; zero
 // when none does.
-func groupsNote(rep *results.Rep, code notes.Code, match func(results.GroupCPU) bool, part func(results.GroupCPU) notes.Note) notes.Note {
+func groupsNote(rep *results.Rep, code notes.Code, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) notes.Note {
 	var parts []notes.Note
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(rep) {
 		if match(gc) {
 			parts = append(parts, part(gc))
 		}
@@ -61,8 +61,8 @@ func groupsNote(rep *results.Rep, code notes.Code, match func(results.GroupCPU) 
 	return notes.New(code, "groups", parts)
 }
 
-func isClientBound(gc results.GroupCPU) bool { return gc.ClientBound }
-func isOtherLoad(gc results.GroupCPU) bool   { return gc.OtherLoad }
+func isClientBound(gc GroupCPU) bool { return gc.ClientBound }
+func isOtherLoad(gc GroupCPU) bool   { return gc.OtherLoad }
 
 // ClientBoundLine is the loud line for a repetition with client-bound
 // groups; zero when it has none.
@@ -98,12 +98,12 @@ func inRep(v *results.Variant, rep *results.Rep, note notes.Note) notes.Note {
 
 // groupSentences returns inRep of part(gc) for every group of every
 // repetition of r that match selects.
-func groupSentences(r *results.Run, match func(results.GroupCPU) bool, part func(results.GroupCPU) notes.Note) notes.List {
+func groupSentences(r *results.Run, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) notes.List {
 	var out notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			for _, gc := range v.Reps[j].GroupCPUs() {
+			for _, gc := range RepGroupCPUs(&v.Reps[j]) {
 				if match(gc) {
 					out = append(out, inRep(v, &v.Reps[j], part(gc)))
 				}

@@ -15,8 +15,8 @@ import (
 // (Rep.GroupCPUs).
 func OpenLoopLimit(g *results.Group) string {
 	one := results.Rep{Groups: []results.Group{*g}}
-	var gc *results.GroupCPU
-	if gcs := one.GroupCPUs(); len(gcs) == 1 {
+	var gc *GroupCPU
+	if gcs := RepGroupCPUs(&one); len(gcs) == 1 {
 		gc = &gcs[0]
 	}
 	return openLoopLimit(g, gc)
@@ -24,7 +24,7 @@ func OpenLoopLimit(g *results.Group) string {
 
 // openLoopLimit is OpenLoopLimit with the group's CPU use (nil: not
 // measured).
-func openLoopLimit(g *results.Group, gc *results.GroupCPU) string {
+func openLoopLimit(g *results.Group, gc *GroupCPU) string {
 	switch {
 	case g.MissedShare() <= results.MaxMissedShare:
 		return ""
@@ -39,8 +39,8 @@ func openLoopLimit(g *results.Group, gc *results.GroupCPU) string {
 // MissedLine is the loud line for a repetition in which some group missed
 // more than MaxMissedShare of its starts; zero when none did.
 func MissedLine(rep *results.Rep) notes.Note {
-	gcs := map[int]*results.GroupCPU{}
-	all := rep.GroupCPUs()
+	gcs := map[int]*GroupCPU{}
+	all := RepGroupCPUs(rep)
 	for i := range all {
 		gcs[all[i].Index] = &all[i]
 	}

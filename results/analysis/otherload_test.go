@@ -64,7 +64,7 @@ func TestGroupCPUs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := results.NewRep(0, tc.groups)
-			gcs := rep.GroupCPUs()
+			gcs := RepGroupCPUs(&rep)
 			if len(gcs) != len(tc.wantKaeload) {
 				t.Fatalf("%d groups measured, want %d", len(gcs), len(tc.wantKaeload))
 			}
@@ -94,7 +94,7 @@ func TestGroupCPUs(t *testing.T) {
 	a, b := fixture.LoopGroup(0, "1", []int{1}, []float64{3}, 1.5), fixture.LoopGroup(1, "1", []int{1}, []float64{3}, 1.5)
 	b.Host = "client2"
 	rep := results.NewRep(0, []results.Group{a, b})
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(&rep) {
 		if gc.Kaeload != 0.5 {
 			t.Errorf("group %d on its own host: kaeload %.3f, want 0.5", gc.Index, gc.Kaeload)
 		}

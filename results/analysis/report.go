@@ -93,7 +93,7 @@ type RepReport struct {
 	// by stage (UnansweredLine).
 	Unanswered string
 	// ClientCPU is kaeload's CPU over the window (Rep.ClientCPU).
-	ClientCPU results.ClientCPU
+	ClientCPU ClientCPU
 	// ClientBoundGroups and OtherLoadGroups index the groups behind
 	// ClientBound and OtherLoad (ClientBound, OtherLoad).
 	ClientBoundGroups, OtherLoadGroups []int
@@ -103,7 +103,7 @@ type RepReport struct {
 	// MostOthers is the pinned group whose worker measured itself and
 	// whose CPUs other processes took the largest share of
 	// (GroupCPU.Others; the first of equals); nil when no group is such.
-	MostOthers *results.GroupCPU
+	MostOthers *GroupCPU
 	// Timeline is what the repetition's timeline says (diagnosis.Rep):
 	// its rate range by interval, its stalls, the hosts' TCP counters
 	// over the window and its diagnoses; NoTimeline for a repetition
@@ -120,7 +120,7 @@ type RepReport struct {
 	// ServerCPUs is how the server's CPUs were used (Rep.ServerCPUUse);
 	// nil when not recorded. Saturation is whether the repetition loaded
 	// the server (RepSaturation).
-	ServerCPUs *results.ServerCPUUse
+	ServerCPUs *ServerCPUUse
 	Saturation Saturation
 }
 
@@ -135,7 +135,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 	ra := RepReport{
 		Failed: FailedLine(rep), ClientBound: ClientBoundLine(rep), OtherLoad: OtherLoadLine(rep),
 		Missed: MissedLine(rep), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
-		ClientCPU: rep.ClientCPU(), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
+		ClientCPU: RepClientCPU(rep), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
 	}
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
 		ra.Unanswered = UnansweredLine(u)
@@ -144,7 +144,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
 	}
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(rep) {
 		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
 			ra.MostOthers = &gc
 		}

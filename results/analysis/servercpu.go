@@ -22,7 +22,7 @@ import (
 // processes took at least results.ServerOtherLoadShare of the server's
 // CPUs, naming the busiest; zero when none did or it was not measured.
 func ServerOtherLoadLine(rep *results.Rep) notes.Note {
-	u, ok := rep.ServerCPUUse()
+	u, ok := RepServerCPUUse(rep)
 	if !ok || !u.OtherLoad {
 		return notes.Note{}
 	}
@@ -33,13 +33,17 @@ func ServerOtherLoadLine(rep *results.Rep) notes.Note {
 // SharedCPUsLine is the line for a repetition in which a pinned client
 // group ran on some of the server's CPUs on its host; zero when none
 // did. It is said in place of the client's OTHER LOAD, which then leaves
-// the server out (results.GroupCPU.Server).
+// the server out (GroupCPU.Server).
 func SharedCPUsLine(rep *results.Rep) notes.Note {
-	u, ok := rep.ServerCPUUse()
+	u, ok := RepServerCPUUse(rep)
 	if !ok || len(u.Shared) == 0 {
 		return notes.Note{}
 	}
-	return notes.New(notes.SharedCPUs, "shared", u.Shared, "measured", u.Measured, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
+	var shared []notes.Note
+	for _, s := range u.Shared {
+		shared = append(shared, notes.New(notes.SharedGroup, "group", s.Group, "cpus", s.CPUs, "common", s.Common))
+	}
+	return notes.New(notes.SharedCPUs, "shared", shared, "measured", u.Measured, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 }
 
 // Saturation is whether a repetition loaded the server: the server's
@@ -61,7 +65,7 @@ type Saturation struct {
 	// ClientBound: a group was client-bound (ClientBound).
 	ClientBound bool
 	// ClientBusy is the busy time of the busiest group's CPUs, by
-	// anything that ran there (results.ClientCPU.BusyMax; an unpinned
+	// anything that ran there (ClientCPU.BusyMax; an unpinned
 	// group's is its worker's own share); HasClientBusy says whether a
 	// group's CPUs were read. ClientOtherLoad: other processes took a
 	// large share of a group's CPUs (OtherLoad). Either
@@ -116,12 +120,12 @@ func RepSaturation(rep *results.Rep) Saturation {
 	}
 	s.Judged = true
 	s.Server, s.CPUs = c.Busy, c.CPUs
-	if u, ok := rep.ServerCPUUse(); ok && u.Measured {
+	if u, ok := RepServerCPUUse(rep); ok && u.Measured {
 		s.CPUsBusy, s.HasCPUsBusy = u.Busy, true
 		s.OtherLoad = u.OtherLoad
 	}
 	s.ClientBound = len(ClientBound(rep)) > 0
-	if c := rep.ClientCPU(); c.Measured > 0 {
+	if c := RepClientCPU(rep); c.Measured > 0 {
 		s.ClientBusy, s.HasClientBusy = c.BusyMax, true
 	}
 	s.ClientOtherLoad = len(OtherLoad(rep)) > 0
@@ -158,7 +162,7 @@ func NotSaturatedLine(rep *results.Rep) notes.Note {
 	if !s.NotSaturated {
 		return notes.Note{}
 	}
-	c := rep.ClientCPU()
+	c := RepClientCPU(rep)
 	return notes.New(notes.NotSaturated, "server", s.Server, "cpus", s.CPUs, "has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy,
 		"has_client_busy", c.Measured > 0, "client_busy", c.BusyMax, "connections", s.Connections,
 		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
@@ -168,7 +172,7 @@ func NotSaturatedLine(rep *results.Rep) notes.Note {
 // repetition whose server CPUs were shared, none when they were not:
 // "client and server share CPU 0", "OTHER LOAD on the server's CPU 0,
 // busiest sh (pid 5151, nice 10)".
-func serverSharedReason(u results.ServerCPUUse) []string {
+func serverSharedReason(u ServerCPUUse) []string {
 	var out []string
 	for _, s := range u.Shared {
 		out = append(out, "client and server share "+notes.CPUsWords(s.Common))
@@ -191,7 +195,7 @@ func serverSharedReason(u results.ServerCPUUse) []string {
 // addServerCPUs counts rep's server-side verdicts into s
 // (VariantSummary.ServerSharedReps and the fields beside it).
 func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
-	if u, ok := rep.ServerCPUUse(); ok {
+	if u, ok := RepServerCPUUse(rep); ok {
 		if u.OtherLoad {
 			s.ServerOtherLoadReps++
 		}
@@ -229,7 +233,7 @@ func serverWarnings(r *results.Run) []string {
 // analyzeServerCPUs fills ra's server-side lines and figures for rep.
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 	ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated = ServerOtherLoadLine(rep), SharedCPUsLine(rep), NotSaturatedLine(rep)
-	if u, ok := rep.ServerCPUUse(); ok {
+	if u, ok := RepServerCPUUse(rep); ok {
 		ra.ServerCPUs = &u
 	}
 	ra.Saturation = RepSaturation(rep)

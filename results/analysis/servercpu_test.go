@@ -75,7 +75,7 @@ func TestServerCPUsVerdicts(t *testing.T) {
 	}
 	// The shares of the busy loop's repetition: the CPU 100 % busy, the
 	// server 55 %, kaeload its controller's 0.02 s of 2 s, interrupts 1 %.
-	u, ok := r.Variants[1].Reps[0].ServerCPUUse()
+	u, ok := RepServerCPUUse(&r.Variants[1].Reps[0])
 	if !ok || !u.Measured || !u.OtherLoad {
 		t.Fatalf("ServerCPUUse() = %+v, %v", u, ok)
 	}
@@ -91,10 +91,10 @@ func TestServerCPUsVerdicts(t *testing.T) {
 	// kaeload's, the server as the server's; nothing is left for others,
 	// and the client group leaves nginx out of its busiest.
 	rep := &r.Variants[3].Reps[0]
-	if u, _ := rep.ServerCPUUse(); u.OtherLoad || math.Abs(u.Kaeload-0.46) > 1e-9 {
+	if u, _ := RepServerCPUUse(rep); u.OtherLoad || math.Abs(u.Kaeload-0.46) > 1e-9 {
 		t.Errorf("shared: kaeload %.3f of the server's CPU, other load %v; want 0.46, false", u.Kaeload, u.OtherLoad)
 	}
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(rep) {
 		if len(gc.Top) != 0 || gc.OtherLoad || math.Abs(gc.Server-0.52) > 1e-9 {
 			t.Errorf("shared: group %d server %.3f, others %.3f %v, other load %v; want the server's 0.52, nothing else", gc.Index, gc.Server, gc.Others, gc.Top, gc.OtherLoad)
 		}

@@ -93,7 +93,7 @@ type VariantSummary struct {
 	OtherLoadReps int
 	// ServerOtherLoadReps is the number of repetitions in which other
 	// processes took a large share of the server's CPUs
-	// (results.ServerCPUUse.OtherLoad), SharedCPUReps those in which a
+	// (ServerCPUUse.OtherLoad), SharedCPUReps those in which a
 	// client group ran on some of them (ServerCPUUse.Shared), and
 	// ServerSharedReps those with either: the server's CPUs were shared.
 	// ServerShared says how, each distinct phrase once, in the order met
@@ -378,11 +378,11 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		if rep.Failed != nil {
 			s.FailedReps++
 		}
-		if c := rep.ClientCPU(); c.Measured > 0 {
+		if c := RepClientCPU(rep); c.Measured > 0 {
 			s.HasClientCPU = true
 			s.ClientBusyMax = max(s.ClientBusyMax, c.BusyMax)
 		}
-		if us, own, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+		if us, own, ok := RepClientCPU(rep).PerRequest(t.Requests); ok {
 			s.ClientCPUReps++
 			s.ClientCPUSeconds += us * float64(t.Requests) / 1e6
 			s.ClientCPURequests += t.Requests

@@ -30,9 +30,12 @@ const (
 	MissedGroup Code = "missed_group"
 	// ServerOtherLoad: others, cpus, server, kaeload, interrupts, top.
 	ServerOtherLoad Code = "server_other_load"
-	// SharedCPUs: shared ([]results.SharedCPU), measured, cpus, server,
+	// SharedCPUs: shared (SharedGroup notes), measured, cpus, server,
 	// kaeload.
 	SharedCPUs Code = "shared_cpus"
+	// SharedGroup: group, cpus, common: a client group on the server's
+	// CPUs.
+	SharedGroup Code = "shared_group"
 	// NotSaturated: server, cpus, has_cpus_busy, cpus_busy,
 	// has_client_busy, client_busy, connections, latency_us, little, rate.
 	NotSaturated Code = "not_saturated"
@@ -101,7 +104,10 @@ func table() map[Code]func(Note) string {
 		InRep: func(n Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Args["note"].(Note))
 		},
-		Caveat:   caveat,
+		Caveat: caveat,
+		SharedGroup: func(n Note) string {
+			return fmt.Sprintf("client and server share %s (%s)", CPUsWords(n.S("common")), GroupName(n.I("group"), n.S("cpus")))
+		},
 		Unjudged: func(n Note) string { return n.S("title") + ": " + n.S("why") },
 		OpenLoop: func(n Note) string {
 			return fmt.Sprintf("%s/s asked, %s/s achieved; %s of %s starts missed (%s)",
@@ -231,12 +237,7 @@ func serverOtherLoad(n Note) string {
 }
 
 func sharedCPUs(n Note) string {
-	shared, _ := n.Args["shared"].([]results.SharedCPU)
-	parts := make([]string, len(shared))
-	for i, s := range shared {
-		parts[i] = fmt.Sprintf("client and server share %s (%s)", CPUsWords(s.Common), GroupName(s.Group, s.CPUs))
-	}
-	line := "SHARED CPUS: " + strings.Join(parts, "; ")
+	line := "SHARED CPUS: " + Join(n.N("shared"), "; ")
 	if n.B("measured") {
 		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
 	}

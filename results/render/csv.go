@@ -505,7 +505,7 @@ func csvMs(h *results.Histogram, q float64) string {
 // a group's CPUs that other processes took, RepReport.MostOthers; empty
 // when no group measured it) and other_busiest ("comm pid N", the busiest
 // other process of that group; empty when none was named).
-func otherCells(gc *results.GroupCPU) (share, busiest string) {
+func otherCells(gc *analysis.GroupCPU) (share, busiest string) {
 	if gc == nil {
 		return "", ""
 	}

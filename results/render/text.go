@@ -354,7 +354,7 @@ func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 // clientCPULine renders the client CPU use of a repetition that
 // completed requests: kaeload's own time when recorded, and the busy time
 // of the groups' CPUs (each CPU counted once).
-func clientCPULine(c results.ClientCPU, requests uint64) string {
+func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.Percent(c.BusyMax))
 	if c.ProcessMeasured == c.Groups && c.Groups > 0 {
 		line = fmt.Sprintf("kaeload %.2f s; its CPUs %s", c.Process, line)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 )
@@ -33,7 +32,7 @@ func ServerNotes(v *analysis.VariantSummary) []string {
 // (RepReport.ServerCPUs): "CPU 0 100.0 % busy: the server 40 %, kaeload
 // 27 %, interrupts 4 %, others 29 %"; "" when their busy time was not
 // read.
-func ServerCPUsWords(u *results.ServerCPUUse) string {
+func ServerCPUsWords(u *analysis.ServerCPUUse) string {
 	if u == nil || !u.Measured {
 		return ""
 	}
