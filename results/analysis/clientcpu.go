@@ -112,7 +112,3 @@ func groupSentences(r *results.Run, match func(GroupCPU) bool, part func(GroupCP
 	}
 	return out
 }
-
-// otherLoadWarnings returns one warning per repetition of r with other
-// load on a group's CPUs.
-func otherLoadWarnings(r *results.Run) []string { return repWarnings(r, OtherLoadLine) }

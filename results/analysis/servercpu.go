@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -169,25 +168,19 @@ func NotSaturatedLine(rep *results.Rep) notes.Note {
 }
 
 // serverSharedReason are the reasons a variant's notes give for a
-// repetition whose server CPUs were shared, none when they were not:
-// "client and server share CPU 0", "OTHER LOAD on the server's CPU 0,
-// busiest sh (pid 5151, nice 10)".
-func serverSharedReason(u ServerCPUUse) []string {
-	var out []string
+// repetition whose server CPUs were shared: "client and server share CPU
+// 0", "OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10)".
+func serverSharedReason(u ServerCPUUse) []notes.Note {
+	var out []notes.Note
 	for _, s := range u.Shared {
-		out = append(out, "client and server share "+notes.CPUsWords(s.Common))
+		out = append(out, notes.New(notes.ServerShare, "common", s.Common))
 	}
 	if u.OtherLoad {
-		why := "OTHER LOAD on the server's " + notes.CPUsWords(u.CPUs)
+		n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
 		if len(u.Top) > 0 {
-			o := u.Top[0]
-			why += fmt.Sprintf(", busiest %s (pid %d", o.Comm, o.PID)
-			if o.Nice != 0 {
-				why += fmt.Sprintf(", nice %d", o.Nice)
-			}
-			why += ")"
+			n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
 		}
-		out = append(out, why)
+		out = append(out, n)
 	}
 	return out
 }
@@ -204,7 +197,7 @@ func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
 		}
 		if why := serverSharedReason(u); len(why) > 0 {
 			s.ServerSharedReps++
-			s.ServerShared = appendNew(s.ServerShared, why...)
+			s.ServerShared = s.ServerShared.AppendNew(why...)
 		}
 	}
 	if sat := RepSaturation(rep); sat.Judged {

@@ -45,8 +45,8 @@ func TestServerCPUsVerdicts(t *testing.T) {
 			if got, want := v.ServerSharedInMost(), tc.shareN == 3; got != want {
 				t.Errorf("ServerSharedInMost() = %v, want %v", got, want)
 			}
-			if tc.shared0 != "" && (len(v.ServerShared) != 1 || v.ServerShared[0] != tc.shared0) {
-				t.Errorf("ServerShared = %q, want [%q]", v.ServerShared, tc.shared0)
+			if tc.shared0 != "" && (len(v.ServerShared) != 1 || v.ServerShared[0].String() != tc.shared0) {
+				t.Errorf("ServerShared = %q, want [%q]", v.ServerShared.Strings(), tc.shared0)
 			}
 			if v.SaturationReps != 3 {
 				t.Errorf("%d repetitions judged for saturation, want 3", v.SaturationReps)

@@ -101,7 +101,7 @@ type VariantSummary struct {
 	// 0, busiest sh (pid 5151, nice 10)"). A verdict on a variant whose server CPUs were shared in
 	// most repetitions (ServerSharedInMost) says "shared CPUs".
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps int
-	ServerShared                                         []string
+	ServerShared                                         notes.List
 	// SaturationReps is the number of repetitions judged for saturation
 	// (Saturation.Judged), NotSaturatedReps those that did not load the
 	// server (NotSaturatedLine).
@@ -596,9 +596,6 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 	return strings.Join(parts, " ")
 }
 
-// clientBoundWarnings returns one warning per client-bound repetition of r.
-func clientBoundWarnings(r *results.Run) []string { return repWarnings(r, ClientBoundLine) }
-
 // repWarnings returns, for every repetition of r for which line says
 // something, "variant V, repetition N: " and what it says.
 func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) []string {
@@ -609,37 +606,6 @@ func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) []string {
 			if l := line(&v.Reps[j]); !l.IsZero() {
 				ws = append(ws, inRep(v, &v.Reps[j], l).String())
 			}
-		}
-	}
-	return ws
-}
-
-// Annotate appends to r.Warnings a warning for every failed repetition
-// (Rep.Failed), every client-bound one (ClientBound), every one with
-// missed starts and every one whose slots backed off (Counts.Backoffs), e.g. "variant kae, repetition 2:
-// CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
-// kaeload, not the server", unless r.Warnings already holds it, so calling
-// it again adds nothing. Call it before WriteJSON so that run.json carries
-// the warnings; Journal does. WriteText and WriteMarkdown show these
-// warnings whether or not Annotate ran.
-func Annotate(r *results.Run) {
-	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, otherLoadWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, serverWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, repWarnings(r, MissedLine)...)
-	r.Warnings = appendNew(r.Warnings, repWarnings(r, BackoffLine)...)
-	r.Warnings = appendNew(r.Warnings, ProbeWarnings(r)...)
-	if s, err := SummarizeRun(r); err == nil {
-		r.Warnings = appendNew(r.Warnings, s.Warnings...)
-	}
-}
-
-// appendNew appends the strings of add that ws does not hold yet.
-func appendNew(ws []string, add ...string) []string {
-	for _, a := range add {
-		if !slices.Contains(ws, a) {
-			ws = append(ws, a)
 		}
 	}
 	return ws

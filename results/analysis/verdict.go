@@ -96,6 +96,3 @@ func BackoffLine(rep *results.Rep) notes.Note {
 	}
 	return notes.New(notes.BackedOff, "backoffs", t.Backoffs, "fails", t.Errors[results.ErrConnect].Count+t.Errors[results.ErrPorts].Count)
 }
-
-// failedWarnings returns one warning per failed repetition of r.
-func failedWarnings(r *results.Run) []string { return repWarnings(r, FailedLine) }

@@ -50,6 +50,11 @@ const (
 	// Unjudged: rule, title, why: a diagnosis rule could not judge a
 	// repetition.
 	Unjudged Code = "unjudged"
+	// ServerShare: common: a client group ran on the server's CPUs.
+	ServerShare Code = "server_share"
+	// ServerBusiest: cpus, comm, pid, nice: other load on the server's
+	// CPUs and its busiest process.
+	ServerBusiest Code = "server_busiest"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
 )
@@ -104,7 +109,19 @@ func table() map[Code]func(Note) string {
 		InRep: func(n Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Args["note"].(Note))
 		},
-		Caveat: caveat,
+		Caveat:      caveat,
+		ServerShare: func(n Note) string { return "client and server share " + CPUsWords(n.S("common")) },
+		ServerBusiest: func(n Note) string {
+			why := "OTHER LOAD on the server's " + CPUsWords(n.S("cpus"))
+			if comm, ok := n.Args["comm"]; ok {
+				why += fmt.Sprintf(", busiest %s (pid %d", comm, n.I("pid"))
+				if n.I("nice") != 0 {
+					why += fmt.Sprintf(", nice %d", n.I("nice"))
+				}
+				why += ")"
+			}
+			return why
+		},
 		SharedGroup: func(n Note) string {
 			return fmt.Sprintf("client and server share %s (%s)", CPUsWords(n.S("common")), GroupName(n.I("group"), n.S("cpus")))
 		},

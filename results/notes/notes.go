@@ -7,6 +7,8 @@ package notes
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -82,6 +84,16 @@ func Join(ns []Note, sep string) string {
 
 // List is a list of notes.
 type List []Note
+
+// AppendNew appends the notes of add that l does not hold yet.
+func (l List) AppendNew(add ...Note) List {
+	for _, a := range add {
+		if !slices.ContainsFunc(l, func(n Note) bool { return reflect.DeepEqual(n, a) }) {
+			l = append(l, a)
+		}
+	}
+	return l
+}
 
 // Strings says each note of l.
 func (l List) Strings() []string {

@@ -59,7 +59,7 @@ func serverCPUsAllCells(vs *analysis.VariantSummary) []string {
 		out[4] = fmt.Sprintf("%d of %d reps", vs.ServerOtherLoadReps, vs.Stats.N)
 	}
 	if vs.ServerSharedReps > 0 {
-		out[5] = fmt.Sprintf("%s (%d of %d reps)", strings.Join(vs.ServerShared, "; "), vs.ServerSharedReps, vs.Stats.N)
+		out[5] = fmt.Sprintf("%s (%d of %d reps)", strings.Join(vs.ServerShared.Strings(), "; "), vs.ServerSharedReps, vs.Stats.N)
 	}
 	if vs.SaturationReps > 0 {
 		out[6] = fmt.Sprintf("%d of %d reps", vs.NotSaturatedReps, vs.SaturationReps)
@@ -134,7 +134,7 @@ func serverVariantJSON(vs *analysis.VariantSummary) *ServerCPUsVariantJSON {
 		return nil
 	}
 	return &ServerCPUsVariantJSON{OtherLoadReps: vs.ServerOtherLoadReps, SharedCPUReps: vs.SharedCPUReps, SharedReps: vs.ServerSharedReps,
-		Shared: vs.ServerShared, SharedInMost: vs.ServerSharedInMost(), SaturationReps: vs.SaturationReps, NotSaturatedReps: vs.NotSaturatedReps}
+		Shared: vs.ServerShared.Strings(), SharedInMost: vs.ServerSharedInMost(), SaturationReps: vs.SaturationReps, NotSaturatedReps: vs.NotSaturatedReps}
 }
 
 // serverRepJSON adds a repetition's server's CPUs and saturation to rj.

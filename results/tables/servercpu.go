@@ -20,7 +20,7 @@ func ServerNotes(v *analysis.VariantSummary) []string {
 	}
 	var notes []string
 	if v.ServerSharedReps > 0 {
-		notes = append(notes, "SHARED CPUS: "+strings.Join(v.ServerShared, ", ")+reps(v.ServerSharedReps))
+		notes = append(notes, "SHARED CPUS: "+strings.Join(v.ServerShared.Strings(), ", ")+reps(v.ServerSharedReps))
 	}
 	if v.NotSaturatedReps > 0 {
 		notes = append(notes, "NOT SATURATED"+reps(v.NotSaturatedReps))
