@@ -2,6 +2,11 @@ package notes
 
 import (
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/kaeload/kaeload/results"
@@ -50,5 +55,44 @@ func TestNoteJSON(t *testing.T) {
 	}
 	if (Note{}).String() != "" || !(Note{}).IsZero() {
 		t.Error("the zero note says something")
+	}
+}
+
+// decidesByText matches production code that tests a note's words: a
+// comparison with, or a search for, the start of a message.
+var decidesByText = regexp.MustCompile(`(==|!=)\s*"(FAILED|CLIENT-BOUND|OTHER LOAD|SHARED CPUS|NOT SATURATED|MISSED STARTS|BACKED OFF|stalls: |not steady: |no request succeeded|errors were)|strings\.(Contains|HasPrefix|HasSuffix|CutPrefix|CutSuffix|TrimPrefix|Index)\([^()]*,\s*"(FAILED|CLIENT-BOUND|OTHER LOAD|SHARED CPUS|NOT SATURATED|MISSED STARTS|BACKED OFF|stalls: |not steady: |no request succeeded|errors were)`)
+
+// TestNoDecisionByText: no production code decides by a note's words;
+// it compares codes (issue 37 must-show 5).
+func TestNoDecisionByText(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if decidesByText.MatchString(line) {
+				t.Errorf("%s:%d decides by a note's words: %s", path, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{`if line == "FAILED: x" {`, `if strings.HasPrefix(u, "stalls: ") {`} {
+		if !decidesByText.MatchString(bad) {
+			t.Errorf("the pattern misses %s", bad)
+		}
 	}
 }
