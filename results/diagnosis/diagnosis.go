@@ -1,7 +1,6 @@
 package diagnosis
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
@@ -70,13 +69,13 @@ type Diagnosis struct {
 	Variant string `json:"variant"`
 	Rep     int    `json:"rep"`
 	// Cause names what happened ("the server's accept queue overflowed").
-	Cause string `json:"cause"`
+	Cause notes.Note `json:"cause"`
 	// Figure says how much, with the counters and hosts.
 	Figure string `json:"figure"`
 	// Consequence says what it did to the measurement.
-	Consequence string `json:"consequence"`
+	Consequence notes.Note `json:"consequence"`
 	// Fix says what to change.
-	Fix string `json:"fix"`
+	Fix notes.Note `json:"fix"`
 	// Counters are the kernel counters behind the figure, by host, over
 	// the window; empty for the rate rules.
 	Counters []Counter `json:"counters,omitempty"`
@@ -284,16 +283,7 @@ func (r *Repetition) StallsUnjudged() string {
 }
 
 // seconds writes a time relative to the window in seconds ("4.0 s").
-func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
-}
+func seconds(d time.Duration) string { return notes.Seconds(d.Seconds()) }
 
-// percent writes a fraction as a percentage with one decimal ("4.5 %"),
-// or two significant digits below 1 % ("0.026 %"), so that a small share
-// does not read as none.
-func percent(f float64) string {
-	if p := f * 100; p != 0 && p > -1 && p < 1 {
-		return strconv.FormatFloat(p, 'g', 2, 64) + " %"
-	}
-	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
-}
+// percent writes a fraction as notes.Percent does ("4.5 %", "0.026 %").
+func percent(f float64) string { return notes.Percent(f) }

@@ -63,7 +63,10 @@ const (
 // Note.String, which reads them).
 var messages map[Code]func(Note) string
 
-func init() { messages = table() }
+func init() {
+	messages = table()
+	diagnosisMessages(messages)
+}
 
 func table() map[Code]func(Note) string {
 	return map[Code]func(Note) string{

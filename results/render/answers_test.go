@@ -312,16 +312,16 @@ const noTimelineCompare = "it compares figures across runs, not what happened in
 var timelineAnswers = map[string]answer{
 	"Report.Diagnoses": {run: fixture.DiagnosedRun, want: forOutputs("text", func(m *analysis.Report) []string {
 		d := &m.Diagnoses[0]
-		return []string{"DIAGNOSIS: " + tables.DiagnosisTitle(d) + ": " + d.Cause, d.Fix}
+		return []string{"DIAGNOSIS: " + tables.DiagnosisTitle(d) + ": " + d.Cause.String(), d.Fix.String()}
 	}, "md", func(m *analysis.Report) []string {
-		return []string{mdEscape(m.Diagnoses[0].Figure), mdEscape(m.Diagnoses[1].Consequence)}
+		return []string{mdEscape(m.Diagnoses[0].Figure), mdEscape(m.Diagnoses[1].Consequence.String())}
 	}, "csv", func(m *analysis.Report) []string {
 		return []string{diagnosis.RuleAcceptQueue + ";" + diagnosis.RuleStalls}
 	},
 		"json", func(m *analysis.Report) []string {
-			return []string{jsonText(m.Diagnoses[0].Consequence), jsonText(m.Diagnoses[1].Fix)}
+			return []string{jsonText(m.Diagnoses[0].Consequence.String()), jsonText(m.Diagnoses[1].Fix.String())}
 		}, "html", func(m *analysis.Report) []string {
-			return []string{"DIAGNOSED", tables.DiagnosisTitle(&m.Diagnoses[0]) + ": " + m.Diagnoses[0].Cause, tables.DiagnosisTitle(&m.Diagnoses[1]) + ": " + m.Diagnoses[1].Cause}
+			return []string{"DIAGNOSED", tables.DiagnosisTitle(&m.Diagnoses[0]) + ": " + m.Diagnoses[0].Cause.String(), tables.DiagnosisTitle(&m.Diagnoses[1]) + ": " + m.Diagnoses[1].Cause.String()}
 		}),
 		without: map[string]string{"compare": "it compares figures across runs; each run's report names its diagnoses"}},
 	"Timeline.NoTimeline": {run: fixture.CompareRun, want: forOutputs("text", func(*analysis.Report) []string { return []string{tables.NoTimeline} },
@@ -397,7 +397,7 @@ var timelineAnswers = map[string]answer{
 		"json", func(*analysis.Report) []string { return []string{`"rule": "stalls"`, `"title": "stalls"`} },
 		"html", func(m *analysis.Report) []string {
 			d := &m.Reps[0][0].Timeline.Diagnoses[1]
-			return []string{"DIAGNOSIS: " + d.Title, d.Figure, d.Consequence}
+			return []string{"DIAGNOSIS: " + d.Title, d.Figure, d.Consequence.String()}
 		}),
 		without: map[string]string{"compare": noTimelineCompare}},
 	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1].String()} },

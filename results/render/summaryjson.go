@@ -503,8 +503,8 @@ func repJSON(rep *results.Rep, tl *diagnosis.Repetition) RepJSON {
 		out.NotAttributable = append(out.NotAttributable, HostOnlyJSON{Rule: h.Rule, Title: h.Title, Text: h.Line(), Counters: h.Counters})
 	}
 	for _, d := range tl.Diagnoses {
-		out.Diagnoses = append(out.Diagnoses, DiagnosisJSON{Rule: d.Rule, Title: d.Title, Cause: d.Cause, Figure: d.Figure,
-			Consequence: d.Consequence, Fix: d.Fix, Counters: d.Counters})
+		out.Diagnoses = append(out.Diagnoses, DiagnosisJSON{Rule: d.Rule, Title: d.Title, Cause: d.Cause.String(), Figure: d.Figure,
+			Consequence: d.Consequence.String(), Fix: d.Fix.String(), Counters: d.Counters})
 	}
 	return out
 }

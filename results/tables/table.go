@@ -46,7 +46,7 @@ func Notices(m *analysis.Report) []notice {
 	}
 	for i := range m.Diagnoses {
 		d := &m.Diagnoses[i]
-		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause})
+		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause.String()})
 	}
 	for i := range m.HostOnly {
 		ns = append(ns, notice{HostOnlyLabel, HostOnlyWords(&m.HostOnly[i])})

@@ -185,5 +185,5 @@ func DiagnosisTitle(d *diagnosis.Diagnosis) string {
 // DiagnosisRows lays a diagnosis out once: cause, figure, consequence
 // and fix, each a label and its sentence.
 func DiagnosisRows(d *diagnosis.Diagnosis) []notice {
-	return []notice{{"cause", d.Cause}, {"figure", d.Figure}, {"consequence", d.Consequence}, {"fix", d.Fix}}
+	return []notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
 }
