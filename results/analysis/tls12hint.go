@@ -7,13 +7,9 @@ import (
 	"strings"
 )
 
-// tls12Saving says where the saving of max_version: "1.2" is measured,
-// against servers that negotiate TLS 1.2 only: with TLS 1.3 allowed, Go's
-// ClientHello carries a TLS 1.3 key share (an X25519 key pair generated
-// per handshake) that a TLS 1.2 server never uses. The figure depends on
-// the machine, the certificate and the load, so the product bakes in no
-// number: bench/peers.sh measures it side by side, and bench/README.md
-// keeps the ranges measured so far.
+// tls12Saving says where the saving of max_version: "1.2" is measured:
+// with TLS 1.3 allowed, the ClientHello carries a key share a TLS 1.2
+// server never uses; its cost depends on the machine, so no number here.
 const tls12Saving = "part of kaeload's client CPU per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)"
 
 // tls12Offer is the part of an encoded Plan that says which TLS versions
