@@ -221,7 +221,7 @@ type Rep struct {
 	ServerCPU *CPUUsage `json:"server_cpu,omitempty"`
 	// ServerCPUs is how the CPUs the server may run on were used during
 	// the window, by anything (the server, kaeload, other processes), and
-	// who else ran there (Rep.ServerCPUUse); nil when not measured (the
+	// who else ran there (analysis.RepServerCPUUse); nil when not measured (the
 	// built-in target, which runs in the controller, a server not found,
 	// runs stored before it existed).
 	ServerCPUs *ServerCPUs `json:"server_cpus,omitempty"`

@@ -12,7 +12,7 @@ import (
 // other processes, SlotsExhausted otherwise (CPU not measured included).
 // It judges the group alone; a repetition's report also counts the
 // workers of other groups pinned to the same CPUs as kaeload's
-// (Rep.GroupCPUs).
+// (RepGroupCPUs).
 func OpenLoopLimit(g *results.Group) string {
 	one := results.Rep{Groups: []results.Group{*g}}
 	var gc *GroupCPU
