@@ -343,12 +343,6 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		Stats:   stats.Summarize(rates),
 		Connect: results.NewHistogram(), Handshake: results.NewHistogram(), TTFB: results.NewHistogram(), Total: results.NewHistogram(),
 	}
-	type probeAcc struct {
-		ProbeSummary
-		sum  float64
-		reqs uint64
-	}
-	probes := map[string]*probeAcc{}
 	var counts results.Counts
 	for i := range v.Reps {
 		rep := &v.Reps[i]
@@ -393,7 +387,22 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			s.ServerCPUSeconds += rep.ServerCPU.Seconds
 			s.ServerCPURequests += t.Requests
 		}
-		for name, pr := range rep.Probes {
+	}
+	s.Probes = summarizeProbes(v)
+	s.ErrorShare = counts.ErrorShare()
+	return s
+}
+
+// summarizeProbes sums up v's probe deltas by probe name, sorted by name.
+func summarizeProbes(v *results.Variant) []ProbeSummary {
+	type probeAcc struct {
+		ProbeSummary
+		sum  float64
+		reqs uint64
+	}
+	probes := map[string]*probeAcc{}
+	for i := range v.Reps {
+		for name, pr := range v.Reps[i].Probes {
 			a := probes[name]
 			if a == nil {
 				a = &probeAcc{ProbeSummary: ProbeSummary{Name: name}}
@@ -408,9 +417,10 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			}
 			a.N++
 			a.sum += pr.Delta()
-			a.reqs += t.Requests
+			a.reqs += v.Reps[i].Total.Requests
 		}
 	}
+	var out []ProbeSummary
 	for _, a := range probes {
 		p := a.ProbeSummary
 		if p.N > 0 {
@@ -419,11 +429,10 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		if a.reqs > 0 {
 			p.PerRequest, p.HasPerRequest = a.sum/float64(a.reqs), true
 		}
-		s.Probes = append(s.Probes, p)
+		out = append(out, p)
 	}
-	sort.Slice(s.Probes, func(i, j int) bool { return s.Probes[i].Name < s.Probes[j].Name })
-	s.ErrorShare = counts.ErrorShare()
-	return s
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // mergeInto merges src into dst when src holds a histogram.

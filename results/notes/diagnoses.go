@@ -9,7 +9,7 @@ import (
 )
 
 // The diagnoses' codes (diagnosis.Diagnosis Cause, Consequence, Fix),
-// their words in diagnosisMessages, part of the one table.
+// their words in kernelMessages and rateMessages, part of the one table.
 const (
 	AcceptQueueCause       Code = "accept_queue_cause"       // probable
 	AcceptQueueConsequence Code = "accept_queue_consequence" // slow: connects of 1 s or more (0: not timed)
@@ -33,7 +33,7 @@ const (
 
 func fixed(s string) func(Note) string { return func(Note) string { return s } }
 
-func diagnosisMessages(m map[Code]func(Note) string) {
+func kernelMessages(m map[Code]func(Note) string) {
 	m[AcceptQueueCause] = func(n Note) string {
 		if n.B("probable") {
 			return "connects waited for SYN retransmits and the server's overflow counters are not available: probably its accept queue overflowed"
@@ -83,6 +83,9 @@ func diagnosisMessages(m map[Code]func(Note) string) {
 		}
 		return s
 	}
+}
+
+func rateMessages(m map[Code]func(Note) string) {
 	m[StallsCause] = func(n Note) string {
 		spans, _ := n.Args["spans"].([][2]float64)
 		words := make([]string, len(spans))

@@ -65,7 +65,8 @@ var messages map[Code]func(Note) string
 
 func init() {
 	messages = table()
-	diagnosisMessages(messages)
+	kernelMessages(messages)
+	rateMessages(messages)
 }
 
 func table() map[Code]func(Note) string {
