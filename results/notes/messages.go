@@ -71,7 +71,7 @@ func init() {
 
 func table() map[Code]func(Note) string {
 	return map[Code]func(Note) string{
-		RepFailed: func(n Note) string { return "FAILED: " + n.Args["why"].(Note).String() },
+		RepFailed: func(n Note) string { return "FAILED: " + n.Sub("why").String() },
 		NoSuccess: func(n Note) string {
 			var why []string
 			if e := n.U("errors"); e > 0 {
@@ -111,7 +111,7 @@ func table() map[Code]func(Note) string {
 		Flagged:          func(n Note) string { return Join(n.N("notes"), "; ") },
 		Caveats:          func(n Note) string { return Join(n.N("notes"), "; ") },
 		InRep: func(n Note) string {
-			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Args["note"].(Note))
+			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
 		},
 		Caveat:      caveat,
 		ServerShare: func(n Note) string { return "client and server share " + CPUsWords(n.S("common")) },

@@ -134,5 +134,8 @@ func (n Note) S(k string) string { s, _ := n.Args[k].(string); return s }
 // B is parameter k as a bool.
 func (n Note) B(k string) bool { b, _ := n.Args[k].(bool); return b }
 
+// Sub is parameter k as a note (zero when absent).
+func (n Note) Sub(k string) Note { s, _ := n.Args[k].(Note); return s }
+
 // N is parameter k as a list of notes.
 func (n Note) N(k string) []Note { ns, _ := n.Args[k].([]Note); return ns }

@@ -96,3 +96,23 @@ func TestNoDecisionByText(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryMessageWithoutArgs: every code has words, and says them
+// without a panic when its parameters are missing.
+func TestEveryMessageWithoutArgs(t *testing.T) {
+	if len(messages) < 30 {
+		t.Fatalf("%d messages: the table was not filled", len(messages))
+	}
+	for code := range messages {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s without parameters: panic %v", code, r)
+				}
+			}()
+			if New(code).String() == "" && code != FailedText && code != Flagged && code != Caveats {
+				t.Errorf("%s says nothing", code)
+			}
+		}()
+	}
+}
