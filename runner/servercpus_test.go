@@ -184,7 +184,7 @@ func TestExcludeFlagged(t *testing.T) {
 			if x.Index != 0 || !strings.Contains(x.Excluded, "SHARED CPUS") || x.Total.Requests == 0 {
 				t.Errorf("set-aside window: index %d, %d requests, why %q", x.Index, x.Total.Requests, x.Excluded)
 			}
-			if lines := analysis.Analyze(run).Excluded; len(lines) != 1 || !strings.HasPrefix(lines[0], "variant default rep 1: ") {
+			if lines := analysis.Analyze(run).Excluded; len(lines) != 1 || !strings.HasPrefix(lines[0].String(), "variant default rep 1: ") {
 				t.Errorf("EXCLUDED lines %q", lines)
 			}
 		}

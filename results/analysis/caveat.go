@@ -1,10 +1,7 @@
 package analysis
 
 import (
-	"fmt"
-
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
 )
 
@@ -77,14 +74,13 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 // set aside (Variant.Excluded), variants in order, as every report shows
 // it after "EXCLUDED:": "variant kae rep 2: 12,345.6 req/s set aside and
 // measured again: CLIENT-BOUND: …". Nil when none was.
-func ExcludedLines(r *results.Run) []string {
-	var lines []string
+func ExcludedLines(r *results.Run) notes.List {
+	var lines notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Excluded {
 			x := &v.Excluded[j]
-			lines = append(lines, fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s",
-				v.Name, x.Index+1, format.Rate(x.Total.Rate()), x.Excluded))
+			lines = append(lines, notes.New(notes.ExcludedWindow, "variant", v.Name, "rep", x.Index+1, "rate", x.Total.Rate(), "why", x.Excluded))
 		}
 	}
 	return lines

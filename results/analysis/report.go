@@ -31,22 +31,22 @@ type Report struct {
 	// Thresholds are the threshold checks (CheckThresholds).
 	Thresholds []ThresholdCheck
 	// Crossed are the crossed thresholds, one line each (CrossedLines).
-	Crossed []string
+	Crossed notes.List
 	// Failed names the variants with failed repetitions (Failed).
 	Failed []string
 	// NotMeasured are the not-measured lines (NotMeasuredLines).
-	NotMeasured []string
+	NotMeasured notes.List
 	// Partial are the windows an interrupt cut short, one line each
 	// (PartialLines): shown, in no statistic.
-	Partial []string
+	Partial notes.List
 	// Excluded are the windows the exclude_flagged policy set aside, one
 	// line each (ExcludedLines): shown, in no statistic.
-	Excluded []string
+	Excluded notes.List
 	// Warnings are every warning the outputs show: the run's own, failed,
 	// client-bound, other-load, backoff and the summary's (drift, …).
 	Warnings []string
 	// Hints are the hint lines (Hints).
-	Hints []string
+	Hints notes.List
 	// Speed is the crypto speed table; nil when no variant ran speed
 	// commands or the summary failed.
 	Speed *SpeedTable

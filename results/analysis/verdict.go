@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
 )
@@ -52,13 +51,11 @@ func Failed(r *results.Run) []string {
 	return names
 }
 
-// NotMeasuredLines returns one line per variant the run could not
-// measure (Run.NotMeasured), in the order they failed, as every report
-// shows it after "NOT MEASURED:": "variant b: server start failed: …", or
-// "variant b after 2 repetitions: …" when some repetitions were measured
-// before the failure. Nil when every variant ran.
-func NotMeasuredLines(r *results.Run) []string {
-	var lines []string
+// NotMeasuredLines returns one note per variant the run could not
+// measure (Run.NotMeasured), in the order they failed, with the
+// repetitions measured before: "variant b after 2 repetitions: …".
+func NotMeasuredLines(r *results.Run) notes.List {
+	var lines notes.List
 	for _, nm := range r.NotMeasured {
 		n := 0
 		for i := range r.Variants {
@@ -66,14 +63,7 @@ func NotMeasuredLines(r *results.Run) []string {
 				n = len(r.Variants[i].Reps)
 			}
 		}
-		switch n {
-		case 0:
-			lines = append(lines, fmt.Sprintf("variant %s: %s", nm.Variant, nm.Reason))
-		case 1:
-			lines = append(lines, fmt.Sprintf("variant %s after 1 repetition: %s", nm.Variant, nm.Reason))
-		default:
-			lines = append(lines, fmt.Sprintf("variant %s after %d repetitions: %s", nm.Variant, n, nm.Reason))
-		}
+		lines = append(lines, notes.New(notes.NotMeasured, "variant", nm.Variant, "reps", n, "reason", nm.Reason))
 	}
 	return lines
 }

@@ -55,6 +55,18 @@ const (
 	// ServerBusiest: cpus, comm, pid, nice: other load on the server's
 	// CPUs and its busiest process.
 	ServerBusiest Code = "server_busiest"
+	// NotMeasured: variant, reps, reason: a variant the run gave up on.
+	NotMeasured Code = "not_measured"
+	// PartialWindow: variant, rep, seconds, planned (time.Duration),
+	// requests, rate, errors: a window an interrupt cut short.
+	PartialWindow Code = "partial_window"
+	// ExcludedWindow: variant, rep, rate, why: a window exclude_flagged
+	// set aside.
+	ExcludedWindow Code = "excluded_window"
+	// ThresholdCrossed: expr, variant, shown (the measured figure).
+	ThresholdCrossed Code = "threshold_crossed"
+	// TLS12Hint: variant, saving.
+	TLS12Hint Code = "tls12_hint"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
 )
@@ -113,7 +125,29 @@ func table() map[Code]func(Note) string {
 		InRep: func(n Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
 		},
-		Caveat:      caveat,
+		Caveat: caveat,
+		NotMeasured: func(n Note) string {
+			switch reps := n.I("reps"); reps {
+			case 0:
+				return fmt.Sprintf("variant %s: %s", n.S("variant"), n.S("reason"))
+			case 1:
+				return fmt.Sprintf("variant %s after 1 repetition: %s", n.S("variant"), n.S("reason"))
+			default:
+				return fmt.Sprintf("variant %s after %d repetitions: %s", n.S("variant"), reps, n.S("reason"))
+			}
+		},
+		PartialWindow: func(n Note) string {
+			return fmt.Sprintf("variant %s rep %d: interrupted after %s s of its %v window: %s requests, %s req/s, %s errors; kept, not in the statistics",
+				n.S("variant"), n.I("rep"), format.Float(n.F("seconds"), 2), n.Args["planned"], format.Count(n.U("requests")), format.Rate(n.F("rate")), format.Count(n.U("errors")))
+		},
+		ExcludedWindow: func(n Note) string {
+			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
+		},
+		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
+		TLS12Hint: func(n Note) string {
+			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
+				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s", n.S("variant"), n.S("saving"))
+		},
 		ServerShare: func(n Note) string { return "client and server share " + CPUsWords(n.S("common")) },
 		ServerBusiest: func(n Note) string {
 			why := "OTHER LOAD on the server's " + CPUsWords(n.S("cpus"))

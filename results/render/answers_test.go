@@ -102,42 +102,46 @@ var answers = map[string]answer{
 	"Report.Thresholds": {run: fixture.ThresholdRun, want: forOutputs("text md csv json html", func(m *analysis.Report) []string {
 		return []string{m.Thresholds[0].Threshold.Expr}
 	}), without: map[string]string{"compare": "a comparison of runs checks no thresholds"}},
-	"Report.Crossed": {run: fixture.ThresholdRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{"THRESHOLD CROSSED: " + m.Crossed[0]} },
-		"md", func(m *analysis.Report) []string { return []string{"**THRESHOLD CROSSED:** " + mdEscape(m.Crossed[0])} },
+	"Report.Crossed": {run: fixture.ThresholdRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{"THRESHOLD CROSSED: " + m.Crossed[0].String()} },
+		"md", func(m *analysis.Report) []string {
+			return []string{"**THRESHOLD CROSSED:** " + mdEscape(m.Crossed[0].String())}
+		},
 		"csv", func(m *analysis.Report) []string { return []string{"crossed: "} },
 		"json", func(m *analysis.Report) []string { return []string{`"thresholds_passed": false`} },
 		"html", func(m *analysis.Report) []string {
-			return []string{fmt.Sprintf("THRESHOLD CROSSED: %d of %d checks failed", len(m.Crossed), len(m.Thresholds)), m.Crossed[0]}
+			return []string{fmt.Sprintf("THRESHOLD CROSSED: %d of %d checks failed", len(m.Crossed), len(m.Thresholds)), m.Crossed[0].String()}
 		}),
 		without: map[string]string{"compare": "a comparison of runs checks no thresholds"}},
 	"Report.Failed": {run: failedRun, want: forOutputs("text md json html", func(m *analysis.Report) []string { return m.Failed },
 		"csv", func(m *analysis.Report) []string { return []string{"1 of 3 reps"} }),
 		without: map[string]string{"compare": "it compares figures; a failed repetition's warning is counted in the runs table"}},
-	"Report.NotMeasured": {run: fixture.NotMeasuredRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.NotMeasured },
+	"Report.NotMeasured": {run: fixture.NotMeasuredRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.NotMeasured.Strings() },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Run.NotMeasured[0].Reason)} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.NotMeasured[0])} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.NotMeasured[0].String())} },
 		"csv", func(m *analysis.Report) []string { return []string{"not measured: "} }),
 		without: map[string]string{"compare": "it lines up measured variants only"}},
-	"Report.Partial": {run: partialRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Partial },
-		"md", func(m *analysis.Report) []string { return []string{"**PARTIAL:** " + mdEscape(m.Partial[0])} },
-		"json", func(m *analysis.Report) []string { return []string{`"partial": [`, jsonText(m.Partial[0])} },
+	"Report.Partial": {run: partialRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Partial.Strings() },
+		"md", func(m *analysis.Report) []string { return []string{"**PARTIAL:** " + mdEscape(m.Partial[0].String())} },
+		"json", func(m *analysis.Report) []string { return []string{`"partial": [`, jsonText(m.Partial[0].String())} },
 		"csv", func(m *analysis.Report) []string {
-			return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0]}
+			return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0].String()}
 		}),
 		without: map[string]string{"compare": "it lines up measured repetitions; a partial window is in none"}},
-	"Report.Excluded": {run: excludedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Excluded },
-		"md", func(m *analysis.Report) []string { return []string{"**EXCLUDED:** " + mdEscape(m.Excluded[0])} },
-		"json", func(m *analysis.Report) []string { return []string{`"excluded": [`, jsonText(m.Excluded[0])} },
-		"csv", func(m *analysis.Report) []string { return []string{"\nkae,,2 excluded,2.001,", m.Excluded[0]} }),
+	"Report.Excluded": {run: excludedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Excluded.Strings() },
+		"md", func(m *analysis.Report) []string {
+			return []string{"**EXCLUDED:** " + mdEscape(m.Excluded[0].String())}
+		},
+		"json", func(m *analysis.Report) []string { return []string{`"excluded": [`, jsonText(m.Excluded[0].String())} },
+		"csv", func(m *analysis.Report) []string { return []string{"\nkae,,2 excluded,2.001,", m.Excluded[0].String()} }),
 		without: map[string]string{"compare": "it lines up the windows in the statistics; an excluded one is in none"}},
 	"Report.Warnings": {run: laterRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Warnings },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Warnings[0])} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Warnings[0])} },
 		"compare", func(m *analysis.Report) []string { return []string{"1 warning"} }),
 		without: map[string]string{"csv": "rows are figures; the warnings' cases have their columns (client_bound, other_load, failed)"}},
-	"Report.Hints": {run: hintRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Hints },
-		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Hints[0])} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Hints[0])} }),
+	"Report.Hints": {run: hintRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Hints.Strings() },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Hints[0].String())} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Hints[0].String())} }),
 		without: map[string]string{"csv": "rows are figures", "compare": "it compares figures"}},
 	"Report.Speed": {run: fixture.SpeedRun, want: forOutputs("text md html", func(m *analysis.Report) []string { return []string{m.Speed.Commands[0]} },
 		"compare", func(m *analysis.Report) []string {

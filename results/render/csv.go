@@ -363,8 +363,8 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		reps  func(v *results.Variant) []results.Rep
 		lines []string
 	}{
-		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial},
-		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded},
+		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial.Strings()},
+		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded.Strings()},
 	} {
 		lines := kind.lines
 		for i := range r.Variants {

@@ -557,9 +557,9 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	}
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []VariantJSON{}}
-	out.Partial = partialJSON(r, m.Partial)
-	out.Excluded = m.Excluded
+		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints.Strings(), Variants: []VariantJSON{}}
+	out.Partial = partialJSON(r, m.Partial.Strings())
+	out.Excluded = m.Excluded.Strings()
 	out.Thresholds = m.Thresholds
 	out.ThresholdsPassed = len(m.Crossed) == 0
 	if mr := r.Metrics; mr != nil {

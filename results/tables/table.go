@@ -29,16 +29,16 @@ func Notices(m *analysis.Report) []notice {
 	if len(m.Failed) > 0 {
 		ns = append(ns, notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
 	}
-	for _, l := range m.NotMeasured {
+	for _, l := range m.NotMeasured.Strings() {
 		ns = append(ns, notice{"NOT MEASURED", l})
 	}
-	for _, l := range m.Partial {
+	for _, l := range m.Partial.Strings() {
 		ns = append(ns, notice{"PARTIAL", l})
 	}
-	for _, l := range m.Excluded {
+	for _, l := range m.Excluded.Strings() {
 		ns = append(ns, notice{"EXCLUDED", l})
 	}
-	for _, c := range m.Crossed {
+	for _, c := range m.Crossed.Strings() {
 		ns = append(ns, notice{"THRESHOLD CROSSED", c})
 	}
 	for _, w := range m.Warnings {
@@ -51,7 +51,7 @@ func Notices(m *analysis.Report) []notice {
 	for i := range m.HostOnly {
 		ns = append(ns, notice{HostOnlyLabel, HostOnlyWords(&m.HostOnly[i])})
 	}
-	for _, h := range m.Hints {
+	for _, h := range m.Hints.Strings() {
 		ns = append(ns, notice{"HINT", h})
 	}
 	return ns
