@@ -29,12 +29,15 @@ func caveatsOf(v *VariantSummary, of string) []notes.Note {
 	return cs
 }
 
-// joined is the notes ns as one (Caveats), zero when there are none.
-func joined(code notes.Code, ns []notes.Note) notes.Note {
+// joined is the notes ns as one note of code, zero when there are none.
+func joined(code notes.Code, ns []notes.Note) notes.Note { return joinedAs(code, "notes", ns) }
+
+// joinedAs is joined with the notes as parameter key.
+func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
 	if len(ns) == 0 {
 		return notes.Note{}
 	}
-	return notes.New(code, "notes", ns)
+	return notes.New(code, key, ns)
 }
 
 // setCaveats fills every variant's Caveat and, for the variants compared

@@ -45,7 +45,7 @@ type RunSummary struct {
 	// Warnings are what the statistics say a reader must know (drift not
 	// controlled, drift as large as a claimed difference), one sentence
 	// each; Annotate adds them to Run.Warnings.
-	Warnings []string
+	Warnings notes.List
 }
 
 // VariantSummary sums up one variant over its repetitions.
@@ -145,7 +145,7 @@ type VariantSummary struct {
 	// MDESpread names the repetitions, of the variant or the baseline,
 	// that alone make most of the spread behind the comparison's MDE
 	// (mdeSpread): "baseline rep 2 (35,120.0 req/s)"; "" when none does.
-	MDESpread string
+	MDESpread notes.Note
 	// Caveat says what else the variant's figures measured (caveatOf):
 	// "measured the client: CLIENT-BOUND in 3 of 3 repetitions",
 	// "caution: …"; "" when no repetition is flagged.

@@ -48,7 +48,7 @@ func ownWarnings(r *results.Run, s *RunSummary, missed bool) []string {
 	ws = appendNew(ws, repWarnings(r, BackoffLine)...)
 	ws = appendNew(ws, ProbeWarnings(r)...)
 	if s != nil {
-		ws = appendNew(ws, s.Warnings...)
+		ws = appendNew(ws, s.Warnings.Strings()...)
 	}
 	return ws
 }

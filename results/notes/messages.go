@@ -67,6 +67,16 @@ const (
 	ThresholdCrossed Code = "threshold_crossed"
 	// TLS12Hint: variant, saving.
 	TLS12Hint Code = "tls12_hint"
+	// DriftUncontrolled: a sequential order does not control drift.
+	DriftUncontrolled Code = "drift_uncontrolled"
+	// DriftTrend: trend (%), rounds, names, deltas (%): drift as large
+	// as differences called significant.
+	DriftTrend Code = "drift_trend"
+	// MDESpread: reps (SpreadRep notes): the repetitions that inflate a
+	// comparison's MDE.
+	MDESpread Code = "mde_spread"
+	// SpreadRep: variant, rep, rate.
+	SpreadRep Code = "spread_rep"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
 )
@@ -126,6 +136,23 @@ func table() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
 		},
 		Caveat: caveat,
+		DriftUncontrolled: func(Note) string {
+			return "order sequential: drift is not controlled: each variant's repetitions run together, so a slow change of the machine lands between variants and reads as a difference (order: randomized spreads it over every variant)"
+		},
+		DriftTrend: func(n Note) string {
+			names, _ := n.Args["names"].([]string)
+			pcts, _ := n.Args["deltas"].([]float64)
+			deltas := make([]string, len(pcts))
+			for i, p := range pcts {
+				deltas[i] = format.Delta(p)
+			}
+			return fmt.Sprintf("drift: the rates moved %s from round 1 to round %d, as much as the difference called significant for %s (%s): drift alone can make or hide a difference of that size; rerun on a steadier machine or with more rounds",
+				format.Delta(n.F("trend")), n.I("rounds"), strings.Join(names, ", "), strings.Join(deltas, ", "))
+		},
+		MDESpread: func(n Note) string { return Join(n.N("reps"), ", ") },
+		SpreadRep: func(n Note) string {
+			return fmt.Sprintf("%s rep %d (%s req/s)", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")))
+		},
 		NotMeasured: func(n Note) string {
 			switch reps := n.I("reps"); reps {
 			case 0:

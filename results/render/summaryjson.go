@@ -608,7 +608,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 			v.Comparison = &cmp
 			v.Verdict = format.VerdictLine(cmp, vs.VerdictCaveat.String())
 		}
-		v.Caveat, v.MDESpread, v.ServerInfo = vs.Caveat.String(), vs.MDESpread, r.Variants[i].Info
+		v.Caveat, v.MDESpread, v.ServerInfo = vs.Caveat.String(), vs.MDESpread.String(), r.Variants[i].Info
 		v.ServerProfile = profileJSON(m.Profile, i)
 		v.Repetitions = []RepJSON{}
 		for j := range r.Variants[i].Reps {

@@ -119,10 +119,10 @@ func deltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
 // (VariantSummary.MDESpread): "±180.85 % (spread: baseline rep 2
 // (35,120.0 req/s))".
 func MDECell(v *analysis.VariantSummary) string {
-	if v.MDESpread == "" {
+	if v.MDESpread.IsZero() {
 		return format.MDE(v.Comparison)
 	}
-	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread + ")"
+	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread.String() + ")"
 }
 
 // NotesCell is the comparison's notes of v (what notesCell says), for
