@@ -46,7 +46,7 @@ func ownWarnings(r *results.Run, s *RunSummary, missed bool) []string {
 		ws = appendNew(ws, repWarnings(r, MissedLine)...)
 	}
 	ws = appendNew(ws, repWarnings(r, BackoffLine)...)
-	ws = appendNew(ws, ProbeWarnings(r)...)
+	ws = appendNew(ws, ProbeWarnings(r).Strings()...)
 	if s != nil {
 		ws = appendNew(ws, s.Warnings.Strings()...)
 	}

@@ -77,6 +77,8 @@ const (
 	MDESpread Code = "mde_spread"
 	// SpreadRep: variant, rep, rate.
 	SpreadRep Code = "spread_rep"
+	// ProbeFailed: probe, failed, read (windows), variants, first (error).
+	ProbeFailed Code = "probe_failed"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
 )
@@ -136,6 +138,15 @@ func table() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
 		},
 		Caveat: caveat,
+		ProbeFailed: func(n Note) string {
+			vs, _ := n.Args["variants"].([]string)
+			which := "variants"
+			if len(vs) == 1 {
+				which = "variant"
+			}
+			return fmt.Sprintf("probe %s failed in %d of %d windows (%s %s): %s; no delta was recorded there, and a threshold on the probe is crossed",
+				n.S("probe"), n.I("failed"), n.I("read"), which, strings.Join(vs, ", "), format.Plain(n.S("first")))
+		},
 		DriftUncontrolled: func(Note) string {
 			return "order sequential: drift is not controlled: each variant's repetitions run together, so a slow change of the machine lands between variants and reads as a difference (order: randomized spreads it over every variant)"
 		},
