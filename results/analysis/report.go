@@ -27,7 +27,7 @@ type Report struct {
 	Capacities []results.Capacity
 	// CapacityLine is the capacity answer in one line (CapacityLine);
 	// "" when the run is not a capacity search.
-	CapacityLine string
+	CapacityLine notes.Note
 	// Thresholds are the threshold checks (CheckThresholds).
 	Thresholds []ThresholdCheck
 	// Crossed are the crossed thresholds, one line each (CrossedLines).

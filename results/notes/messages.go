@@ -2,7 +2,9 @@ package notes
 
 import (
 	"fmt"
+	"math"
 	"strings"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
@@ -79,6 +81,12 @@ const (
 	SpreadRep Code = "spread_rep"
 	// ProbeFailed: probe, failed, read (windows), variants, first (error).
 	ProbeFailed Code = "probe_failed"
+	// Capacity: spec (results.CapacitySpec), knees (CapacityKnee notes):
+	// the capacity answer.
+	Capacity Code = "capacity"
+	// CapacityKnee: variant, knee, from, steps, below_from, at_max, delta
+	// (against the baseline's knee, absent when none).
+	CapacityKnee Code = "capacity_knee"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
 )
@@ -138,6 +146,17 @@ func table() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
 		},
 		Caveat: caveat,
+		Capacity: func(n Note) string {
+			spec, _ := n.Args["spec"].(results.CapacitySpec)
+			return "capacity under " + TargetWords(&spec) + ": " + Join(n.N("knees"), ", ")
+		},
+		CapacityKnee: func(n Note) string {
+			s := n.S("variant") + " " + KneeWords(n.F("knee"), n.F("from"), n.I("steps"), n.B("below_from"), n.B("at_max"))
+			if _, ok := n.Args["delta"]; ok {
+				s += fmt.Sprintf(" (%+.0f %%)", 100*n.F("delta"))
+			}
+			return s
+		},
 		ProbeFailed: func(n Note) string {
 			vs, _ := n.Args["variants"].([]string)
 			which := "variants"
@@ -379,4 +398,37 @@ func caveat(n Note) string {
 		in += " of " + of
 	}
 	return in
+}
+
+// KneeWords is a capacity for a report: "41,000/s", "≥ 1,000,000/s"
+// (every step passed), "< 1,000/s" (none did) or "-" (no step).
+func KneeWords(knee, from float64, steps int, belowFrom, atMax bool) string {
+	switch {
+	case steps == 0:
+		return "-"
+	case belowFrom:
+		return "< " + format.Count(uint64(math.Round(from))) + "/s"
+	case atMax:
+		return "≥ " + format.Count(uint64(math.Round(knee))) + "/s"
+	}
+	return format.Count(uint64(math.Round(knee))) + "/s"
+}
+
+// TargetWords names a capacity search's targets: "20 ms p99 handshake",
+// "50 ms p99 total".
+func TargetWords(s *results.CapacitySpec) string {
+	var ts []string
+	if s.P99Handshake > 0 {
+		ts = append(ts, millisWords(s.P99Handshake)+" p99 handshake")
+	}
+	if s.P99Total > 0 {
+		ts = append(ts, millisWords(s.P99Total)+" p99 total")
+	}
+	return strings.Join(ts, ", ")
+}
+
+// millisWords writes d in milliseconds without trailing zeros: "20 ms",
+// "2.5 ms".
+func millisWords(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
 }

@@ -96,8 +96,8 @@ var answers = map[string]answer{
 			c := m.Capacities[1]
 			return []string{",capacity_knee_per_s,capacity_fail_per_s", "," + csvF3(c.Knee) + "," + csvF3(c.Fail) + "\n"}
 		})},
-	"Report.CapacityLine": {run: fixture.CapacityRun, want: forOutputs("text compare json html", func(m *analysis.Report) []string { return []string{m.CapacityLine} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(upperFirst(m.CapacityLine))} }),
+	"Report.CapacityLine": {run: fixture.CapacityRun, want: forOutputs("text compare json html", func(m *analysis.Report) []string { return []string{m.CapacityLine.String()} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(upperFirst(m.CapacityLine.String()))} }),
 		without: map[string]string{"csv": "the line is words; its figures are the capacity_knee_per_s and capacity_fail_per_s columns"}},
 	"Report.Thresholds": {run: fixture.ThresholdRun, want: forOutputs("text md csv json html", func(m *analysis.Report) []string {
 		return []string{m.Thresholds[0].Threshold.Expr}

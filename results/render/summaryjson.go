@@ -623,7 +623,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	out.Sweeps = sweepsJSON(s)
 	out.Drift = driftJSON(&s.Drift)
 	if m.Capacities != nil {
-		out.Capacity = &CapacityJSON{Line: m.CapacityLine, Variants: []CapacityVariantJSON{}}
+		out.Capacity = &CapacityJSON{Line: m.CapacityLine.String(), Variants: []CapacityVariantJSON{}}
 		for _, c := range m.Capacities {
 			out.Capacity.Variants = append(out.Capacity.Variants, CapacityVariantJSON{Variant: r.Variants[c.Variant].Name,
 				Knee: c.Knee, Fail: c.Fail, BelowFrom: c.BelowFrom, AtMax: c.AtMax, Steps: len(c.Steps)})
