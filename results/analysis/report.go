@@ -70,7 +70,7 @@ type Report struct {
 	HostOnly []diagnosis.HostOnly
 	// Metrics says where the live metrics were served and whether
 	// Prometheus read the final values (MetricsLine); "" without.
-	Metrics string
+	Metrics notes.Note
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or

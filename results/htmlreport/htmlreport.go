@@ -291,7 +291,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		NotMeasured: m.NotMeasured.Strings(),
 		Partial:     m.Partial.Strings(),
 		Excluded:    m.Excluded.Strings(),
-		Metrics:     m.Metrics,
+		Metrics:     m.Metrics.String(),
 		Warnings:    m.Warnings,
 		Hints:       m.Hints.Strings(),
 		Hosts:       hostLines(r.Hosts),

@@ -3,6 +3,7 @@ package notes
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,6 +88,9 @@ const (
 	// CapacityKnee: variant, knee, from, steps, below_from, at_max, delta
 	// (against the baseline's knee, absent when none).
 	CapacityKnee Code = "capacity_knee"
+	// MetricsServed: metrics (*results.Metrics): where the live metrics
+	// were served and whether Prometheus read the final values.
+	MetricsServed Code = "metrics_served"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
 )
@@ -145,7 +149,8 @@ func table() map[Code]func(Note) string {
 		InRep: func(n Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
 		},
-		Caveat: caveat,
+		Caveat:        caveat,
+		MetricsServed: metricsServed,
 		Capacity: func(n Note) string {
 			spec, _ := n.Args["spec"].(results.CapacitySpec)
 			return "capacity under " + TargetWords(&spec) + ": " + Join(n.N("knees"), ", ")
@@ -431,4 +436,45 @@ func TargetWords(s *results.CapacitySpec) string {
 // "2.5 ms".
 func millisWords(d time.Duration) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
+}
+
+// metricsServed: "live metrics served on :9090: 12 Prometheus scrapes
+// about every 1s; the final values were scraped at …".
+func metricsServed(n Note) string {
+	m, _ := n.Args["metrics"].(*results.Metrics)
+	if m == nil {
+		return "live metrics served"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "live metrics served on %s: %s", m.Addr, plural(m.Scrapes, "Prometheus scrape"))
+	if m.ScrapeInterval > 0 {
+		fmt.Fprintf(&b, " about every %s", m.ScrapeInterval.Round(10*time.Millisecond))
+	}
+	if e := &m.End; e.WasScraped() {
+		fmt.Fprintf(&b, "; the final values were scraped at %s (%s after they were set)",
+			e.Scraped.Format("15:04:05.000"), e.Scraped.Sub(e.Final).Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(&b, "; the final values were NOT scraped: no Prometheus scrape began within the linger (%s) after they were set, so Prometheus lacks the run's last interval", m.Linger)
+	}
+	un := m.Unscraped()
+	switch {
+	case len(m.Windows) == 0:
+	case len(un) == 0:
+		b.WriteString(", and every window's were")
+	default:
+		names := make([]string, len(un))
+		for i, w := range un {
+			names[i] = w.Variant + " rep " + strconv.Itoa(w.Rep+1)
+		}
+		fmt.Fprintf(&b, "; %d of %d windows' final values were not scraped (%s)", len(un), len(m.Windows), strings.Join(names, ", "))
+	}
+	return b.String()
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }

@@ -269,10 +269,10 @@ var answers = map[string]answer{
 	}, "json", func(m *analysis.Report) []string {
 		return []string{`"not_saturated_reps": 3`, `"not_saturated": true`, jsonText(m.Reps[2][0].NotSaturated.String())}
 	}, "html", func(m *analysis.Report) []string { return []string{m.Reps[2][1].NotSaturated.String()} })},
-	"Report.Metrics": {run: metricsRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Metrics, "NOT scraped"} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Metrics)} },
+	"Report.Metrics": {run: metricsRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Metrics.String(), "NOT scraped"} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Metrics.String())} },
 		"json", func(m *analysis.Report) []string {
-			return []string{`"metrics": "` + jsonText(m.Metrics) + `"`, `"metrics_final_scraped": false`}
+			return []string{`"metrics": "` + jsonText(m.Metrics.String()) + `"`, `"metrics_final_scraped": false`}
 		}),
 		without: map[string]string{"csv": "rows are figures; whether Prometheus read the final values is a line of the run",
 			"compare": "it compares figures across runs; each run's report says whether its final values were scraped"}},

@@ -564,7 +564,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	out.ThresholdsPassed = len(m.Crossed) == 0
 	if mr := r.Metrics; mr != nil {
 		scraped := mr.End.WasScraped()
-		out.Metrics, out.MetricsScraped = m.Metrics, &scraped
+		out.Metrics, out.MetricsScraped = m.Metrics.String(), &scraped
 	}
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {

@@ -83,8 +83,8 @@ func Facts(m *analysis.Report) []notice {
 	if c := r.Calibration; c != nil {
 		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
 	}
-	if m.Metrics != "" {
-		fs = append(fs, notice{"metrics", m.Metrics})
+	if !m.Metrics.IsZero() {
+		fs = append(fs, notice{"metrics", m.Metrics.String()})
 	}
 	if m.Profile != nil {
 		fs = append(fs, notice{"profile", m.Profile.OnLine()})
