@@ -2,6 +2,7 @@ package notes
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -101,10 +102,13 @@ var messages map[Code]func(Note) string
 
 func init() {
 	messages = table()
+	maps.Copy(messages, runTable())
+	maps.Copy(messages, summaryTable())
 	kernelMessages(messages)
 	rateMessages(messages)
 }
 
+// table are the words of a repetition's codes.
 func table() map[Code]func(Note) string {
 	return map[Code]func(Note) string{
 		RepFailed: func(n Note) string { return "FAILED: " + n.Sub("why").String() },
@@ -149,6 +153,12 @@ func table() map[Code]func(Note) string {
 		InRep: func(n Note) string {
 			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
 		},
+	}
+}
+
+// runTable are the words of the run-wide and variant-wide codes.
+func runTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
 		Caveat:        caveat,
 		MetricsServed: metricsServed,
 		Capacity: func(n Note) string {
@@ -171,6 +181,12 @@ func table() map[Code]func(Note) string {
 			return fmt.Sprintf("probe %s failed in %d of %d windows (%s %s): %s; no delta was recorded there, and a threshold on the probe is crossed",
 				n.S("probe"), n.I("failed"), n.I("read"), which, strings.Join(vs, ", "), format.Plain(n.S("first")))
 		},
+	}
+}
+
+// summaryTable are the words of the run summary's codes.
+func summaryTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
 		DriftUncontrolled: func(Note) string {
 			return "order sequential: drift is not controlled: each variant's repetitions run together, so a slow change of the machine lands between variants and reads as a difference (order: randomized spreads it over every variant)"
 		},
