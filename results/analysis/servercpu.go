@@ -10,13 +10,6 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// The server's CPUs watched like the client's (issue 30 item 3) and
-// whether the server was loaded at all (issue 31 item 4): per
-// repetition, who else ran on the CPUs the server may run on, whether a
-// client group ran there too, and whether neither the client nor the
-// server's CPUs were busy, so that the rate measured the connections in
-// flight rather than the server.
-
 // ServerOtherLoadLine is the line for a repetition in which other
 // processes took at least results.ServerOtherLoadShare of the server's
 // CPUs, naming the busiest; zero when none did or it was not measured.
@@ -49,12 +42,10 @@ func SharedCPUsLine(rep *results.Rep) notes.Note {
 // CPUs busy, or kaeload's, or else the rate set by the connections in
 // flight (Little's law: connections / mean latency = rate).
 type Saturation struct {
-	// Judged is false when the repetition could not be judged: the
-	// server's CPU was not measured, or the load was an open loop (a
-	// rate: the schedule set it).
+	// Judged is false when the server's CPU was not measured or the load
+	// was an open loop (the schedule set the rate).
 	Judged bool
-	// Server is the share of its CPUs the server's process tree used
-	// (results.CPUUsage.Busy of Rep.ServerCPU), CPUs those CPUs.
+	// Server is the share of its CPUs (CPUs) the server's tree used.
 	Server float64
 	CPUs   string
 	// CPUsBusy is the share of those CPUs' time anything ran on them;
@@ -63,21 +54,16 @@ type Saturation struct {
 	HasCPUsBusy bool
 	// ClientBound: a group was client-bound (ClientBound).
 	ClientBound bool
-	// ClientBusy is the busy time of the busiest group's CPUs, by
-	// anything that ran there (ClientCPU.BusyMax; an unpinned
-	// group's is its worker's own share); HasClientBusy says whether a
-	// group's CPUs were read. ClientOtherLoad: other processes took a
-	// large share of a group's CPUs (OtherLoad). Either
-	// way the client was short of CPU without kaeload being the one that
-	// used it (a nice 19 loop on the client's CPU slowed its requests
-	// while kaeload itself used 60 % of it), and the rate is not said to
-	// be the connections' alone.
+	// ClientBusy is the busy time of the busiest group's CPUs
+	// (ClientCPU.BusyMax); HasClientBusy says whether one was read.
+	// ClientOtherLoad: other processes took a large share of a group's
+	// CPUs. Either way the client was short of CPU, and the rate is not
+	// said to be the connections' alone.
 	ClientBusy      float64
 	HasClientBusy   bool
 	ClientOtherLoad bool
-	// Accelerator names a probe that moved in the window (a nonzero
-	// delta per request): an accelerator at work does the server's work
-	// off its CPUs.
+	// Accelerator names a probe that moved in the window: an accelerator
+	// does the server's work off its CPUs.
 	Accelerator string
 	// Connections is the number of connections in flight (the groups'
 	// slots), MeanLatency the mean total latency of the window's
@@ -87,23 +73,17 @@ type Saturation struct {
 	MeanLatency time.Duration
 	LittleRate  float64
 	Rate        float64
-	// OtherLoad is set when other processes took a large share of the
-	// server's CPUs (ServerCPUUse.OtherLoad): the window then measured
-	// them, which its OTHER LOAD line says, and is not NOT SATURATED.
+	// OtherLoad: other processes took a large share of the server's
+	// CPUs; the window is then OTHER LOAD, not NOT SATURATED.
 	OtherLoad bool
-	// NotSaturated: judged, the server's CPUs under
-	// results.ServerSaturatedBusy (its own share and, where read, their
-	// busy time) and not shared (OtherLoad), no group client-bound, its
-	// busiest group's CPUs under it too and none with OTHER LOAD, no
-	// accelerator at work, and
-	// Little's law holding (LittleAgrees): the connections in flight set
-	// the rate.
+	// NotSaturated: judged, the server's CPUs and the busiest group's
+	// under results.ServerSaturatedBusy, no flag on either side, no
+	// accelerator at work, and Little's law holding (LittleAgrees).
 	NotSaturated bool
 }
 
-// RepSaturation judges whether rep loaded the server (Saturation). It
-// needs no profile: the server's CPU time (Rep.ServerCPU) and its CPUs'
-// busy time (Rep.ServerCPUs) are read every window.
+// RepSaturation judges whether rep loaded the server (Saturation), from
+// the server's CPU time and its CPUs' busy time, read every window.
 func RepSaturation(rep *results.Rep) Saturation {
 	t := &rep.Total
 	s := Saturation{Connections: t.Slots, Rate: t.Rate()}
