@@ -7,10 +7,8 @@ import (
 )
 
 // Report is the analysis of one run, computed once by Analyze: every
-// conclusion the outputs show. The renderers (WriteText, WriteMarkdown,
-// WriteCSV, WriteSummaryJSON, htmlreport) read its fields and compute no
-// analysis of their own, so two outputs of one rendering pass can never
-// disagree and each analysis runs once per pass.
+// conclusion the outputs show, the verdicts as notes (codes with
+// parameters) that the renderers word with String.
 type Report struct {
 	// Run is the record analysed.
 	Run *results.Run
@@ -25,8 +23,8 @@ type Report struct {
 	// Capacities are the capacity answers per variant (Capacities);
 	// nil when the run is not a capacity search.
 	Capacities []results.Capacity
-	// CapacityLine is the capacity answer in one line (CapacityLine);
-	// "" when the run is not a capacity search.
+	// CapacityLine is the capacity answer (CapacityLine); zero when the
+	// run is not a capacity search.
 	CapacityLine notes.Note
 	// Thresholds are the threshold checks (CheckThresholds).
 	Thresholds []ThresholdCheck
@@ -69,7 +67,7 @@ type Report struct {
 	// the host, not attributable to the run, and no diagnosis.
 	HostOnly []diagnosis.HostOnly
 	// Metrics says where the live metrics were served and whether
-	// Prometheus read the final values (MetricsLine); "" without.
+	// Prometheus read the final values (MetricsLine); zero without.
 	Metrics notes.Note
 }
 
