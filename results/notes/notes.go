@@ -38,16 +38,6 @@ func New(code Code, kv ...any) Note {
 // IsZero reports whether n says nothing.
 func (n Note) IsZero() bool { return n.Code == "" }
 
-// Is reports whether n has one of codes.
-func (n Note) Is(codes ...Code) bool {
-	for _, c := range codes {
-		if n.Code == c {
-			return true
-		}
-	}
-	return false
-}
-
 // String is n in English, from the table of messages; "" for the zero
 // Note.
 func (n Note) String() string {
