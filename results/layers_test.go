@@ -16,10 +16,10 @@ const Module = "github.com/kaeload/kaeload"
 // layerRules are the imports of ours each named package may have (issue
 // 20 item 2). The chain runs one way: the statistics import nothing of
 // ours; the run record only the statistics (Run.Calibration); format
-// (numbers and words) the record and the statistics; the timeline's
-// diagnosis those; the analysis those and the diagnosis;
-// the catalogue of measures the analysis; the table model the analysis
-// and the catalogue; the renderers (render, htmlreport) the
+// (numbers and words) the record and the statistics; the notes (codes
+// and their messages) those; the timeline's diagnosis those; the analysis
+// those and the diagnosis; the catalogue of measures the analysis; the
+// table model the analysis and the catalogue; the renderers (render, htmlreport) the
 // table model and below, never each other; the run directory only the
 // record, its analysis and renderers injected. The measuring packages
 // import only the record; search imports only the statistics; the
@@ -31,12 +31,13 @@ var layerRules = map[string][]string{
 	"results/stats":            {},
 	"results":                  {"results/stats"},
 	"results/format":           {"results", "results/stats"},
-	"results/diagnosis":        {"results", "results/stats", "results/format"},
-	"results/analysis":         {"results", "results/stats", "results/format", "results/diagnosis"},
-	"results/measure":          {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis"},
-	"results/tables":           {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/measure"},
-	"results/render":           {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/measure", "results/tables"},
-	"results/htmlreport":       {"results", "results/stats", "results/format", "results/diagnosis", "results/analysis", "results/measure", "results/tables"},
+	"results/notes":            {"results", "results/stats", "results/format"},
+	"results/diagnosis":        {"results", "results/stats", "results/format", "results/notes"},
+	"results/analysis":         {"results", "results/stats", "results/format", "results/notes", "results/diagnosis"},
+	"results/measure":          {"results", "results/stats", "results/format", "results/notes", "results/diagnosis", "results/analysis"},
+	"results/tables":           {"results", "results/stats", "results/format", "results/notes", "results/diagnosis", "results/analysis", "results/measure"},
+	"results/render":           {"results", "results/stats", "results/format", "results/notes", "results/diagnosis", "results/analysis", "results/measure", "results/tables"},
+	"results/htmlreport":       {"results", "results/stats", "results/format", "results/notes", "results/diagnosis", "results/analysis", "results/measure", "results/tables"},
 	"results/rundir":           {"results"},
 	"results/internal/fixture": {"results"},
 	"engine":                   {"results", "scenarios/plans", "pacer", "ports"},

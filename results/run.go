@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"github.com/kaeload/kaeload/results/stats"
@@ -221,17 +222,16 @@ type Rep struct {
 	ServerCPU *CPUUsage `json:"server_cpu,omitempty"`
 	// ServerCPUs is how the CPUs the server may run on were used during
 	// the window, by anything (the server, kaeload, other processes), and
-	// who else ran there (Rep.ServerCPUUse); nil when not measured (the
+	// who else ran there (analysis.RepServerCPUUse); nil when not measured (the
 	// built-in target, which runs in the controller, a server not found,
 	// runs stored before it existed).
 	ServerCPUs *ServerCPUs `json:"server_cpus,omitempty"`
 	// ServerProfile is where the server's CPU went during the window
 	// (perf), or why that is not known; nil when the run did not profile.
 	ServerProfile *ServerProfile `json:"server_profile,omitempty"`
-	// Failed says why the repetition failed (CheckRep): no request
-	// succeeded in its window, or its errors exceeded the run's limit; ""
-	// for a good repetition.
-	Failed string `json:"failed,omitempty"`
+	// Failed says why the repetition failed (analysis.CheckRep); nil for
+	// a good repetition.
+	Failed *Failure `json:"failed,omitempty"`
 	// TimeWait is the number of TCP sockets in TIME_WAIT on the client
 	// machine right after the window (/proc/net/sockstat of the
 	// controller's network namespace, so a server on the same machine
@@ -258,6 +258,45 @@ type Rep struct {
 	// groups' sum, the server's CPU and the hosts' TCP counters per
 	// interval (see Timeline); nil in runs stored before it existed.
 	Timeline *Timeline `json:"timeline,omitempty"`
+}
+
+// Failure codes (Failure.Code).
+const (
+	// FailNoSuccess: no request succeeded in the window.
+	FailNoSuccess = "no_success"
+	// FailErrors: the errors' share of the attempts exceeded max_errors.
+	FailErrors = "errors_over_max"
+	// FailText: a run stored when the failure was a sentence (Text).
+	FailText = "text"
+)
+
+// Failure is why a repetition failed, as a code and its figures:
+// {"code": "errors_over_max", "share": 0.03, "max": 0.01}.
+type Failure struct {
+	Code string `json:"code"`
+	// Errors and Unanswered are the window's errors and the requests
+	// left unanswered at its end (FailNoSuccess).
+	Errors     uint64  `json:"errors,omitempty"`
+	Unanswered *Stages `json:"unanswered,omitempty"`
+	// Share is the errors' share of the attempts, Max the limit
+	// (FailErrors).
+	Share float64 `json:"share,omitempty"`
+	Max   float64 `json:"max,omitempty"`
+	// Text is the sentence of a run stored before the codes (FailText).
+	Text string `json:"text,omitempty"`
+}
+
+// UnmarshalJSON reads a Failure, or the sentence a run stored before the
+// codes wrote (as FailText).
+func (f *Failure) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*f = Failure{Code: FailText}
+		return json.Unmarshal(b, &f.Text)
+	}
+	type plain Failure
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode((*plain)(f))
 }
 
 // NewRep returns the repetition with the given index and groups and its

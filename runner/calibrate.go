@@ -35,7 +35,7 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 	r, err := Run(ctx, &cp, opts)
 	if r != nil && len(r.Variants) > 0 {
 		for _, rep := range r.Variants[0].Reps {
-			if rep.Failed == "" {
+			if rep.Failed == nil {
 				cal.Rates = append(cal.Rates, rep.Total.Rate())
 			}
 		}

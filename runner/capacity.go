@@ -58,7 +58,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		failed = !pass
 		rep.Index = i
 		rep.Step = &results.CapacityStep{Rate: rate, Phase: string(phase), Pass: pass, Why: why}
-		rep.Failed = "" // a step that misses the targets is what the search looks for
+		rep.Failed = nil // a step that misses the targets is what the search looks for
 		c.add(EventRep, s.variant, *rep)
 		verdict := "pass"
 		if !pass {

@@ -122,7 +122,7 @@ func TestCapacityNginx(t *testing.T) {
 	both := *rsaRun
 	rsaRun.Variants[0].Name, ecdsaRun.Variants[0].Name = "rsa4096", "ecdsa"
 	both.Variants = []results.Variant{rsaRun.Variants[0], ecdsaRun.Variants[0]}
-	line := analysis.CapacityLine(&both)
+	line := analysis.CapacityLine(&both).String()
 	t.Log(line)
 	if !strings.HasPrefix(line, "capacity under ") || !strings.Contains(line, "rsa4096 ") || !strings.Contains(line, "ecdsa ") || !strings.Contains(line, "(+") {
 		t.Errorf("CapacityLine = %q, want both variants and ECDSA's gain", line)

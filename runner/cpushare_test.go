@@ -49,7 +49,7 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 	}
 	rep := &run.Variants[0].Reps[0]
 	window := rep.Total.Window.Length().Seconds()
-	c := rep.ClientCPU()
+	c := analysis.RepClientCPU(rep)
 	if c.Measured != groups || c.ProcessMeasured != groups {
 		t.Fatalf("measured %d groups' CPUs and %d processes, want %d each", c.Measured, c.ProcessMeasured, groups)
 	}
@@ -84,7 +84,7 @@ func TestSharedCPUsCountedOnce(t *testing.T) {
 	}
 	// Every group counts all four workers as kaeload's, not its own one
 	// alone (a quarter of it).
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range analysis.RepGroupCPUs(rep) {
 		if want := min(shares, 1); !gc.Own || math.Abs(gc.Kaeload-want) > 0.01 {
 			t.Errorf("group %d: kaeload's share of CPU 1 %.3f (measured %v), want the four workers' %.3f (%.2f CPU-s over the %.2f s window)", gc.Index, gc.Kaeload, gc.Own, want, c.Process, window)
 		}

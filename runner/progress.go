@@ -14,6 +14,7 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
@@ -293,7 +294,7 @@ func summary(label string, rep *results.Rep) string {
 		line += fmt.Sprintf(", %d of %d starts missed, p99 from intended start %s ms", total.Missed, total.Scheduled,
 			format.QuantileMillis(total.Latency.Intended, 99))
 	}
-	if us, _, ok := rep.ClientCPU().PerRequest(total.Requests); ok {
+	if us, _, ok := analysis.RepClientCPU(rep).PerRequest(total.Requests); ok {
 		line += ", client " + format.Micros(us) + " µs/req"
 	}
 	return line

@@ -21,6 +21,7 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/target"
@@ -210,7 +211,7 @@ func TestRunBuiltin(t *testing.T) {
 	rep := &run.Variants[0].Reps[0]
 	if s := rep.ServerCPUs; s == nil || !s.Builtin || s.Busy == nil || s.Controller != 0 || s.CPUs != rep.ServerCPU.CPUs {
 		t.Errorf("the built-in target's CPUs %+v, want measured, marked built-in, on the CPUs of its CPU time %+v and with no controller time besides", s, rep.ServerCPU)
-	} else if u, _ := rep.ServerCPUUse(); len(u.Shared) > 0 || u.Busy < u.Server+u.Kaeload-0.05 {
+	} else if u, _ := analysis.RepServerCPUUse(rep); len(u.Shared) > 0 || u.Busy < u.Server+u.Kaeload-0.05 {
 		t.Errorf("the built-in target's CPUs: %+v; want no group sharing them and their busy time (%.2f) to hold the target's (%.2f) and the workers' (%.2f)", u, u.Busy, u.Server, u.Kaeload)
 	}
 
@@ -231,7 +232,7 @@ func TestRunBuiltin(t *testing.T) {
 	}
 	secs := total.Window.Length().Seconds()
 	want := fmt.Sprintf("variant default rep 1/1: done, %d requests in %.1f s, %.0f req/s, 0 errors", total.Requests, secs, float64(total.Requests)/secs)
-	if us, _, ok := run.Variants[0].Reps[0].ClientCPU().PerRequest(total.Requests); ok {
+	if us, _, ok := analysis.RepClientCPU(&run.Variants[0].Reps[0]).PerRequest(total.Requests); ok {
 		want += ", client " + format.Micros(us) + " µs/req" // the client's CPU per request, when measured
 	}
 	want += kernelWords(kernelOf(run.Variants[0].Reps[0].Timeline))

@@ -244,8 +244,8 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 			c.add(EventRep, s.variant, *rep)
 			t := &rep.Total
 			fmt.Fprintf(c.opts.Log, "%s done: %s req/s, %s errors\n", label, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
-			if rep.Failed != "" {
-				fmt.Fprintf(c.opts.Log, "%s FAILED: %s (the run goes on)\n", label, rep.Failed)
+			if rep.Failed != nil {
+				fmt.Fprintf(c.opts.Log, "%s %s (the run goes on)\n", label, analysis.FailedLine(rep))
 			}
 		}
 		if err != nil {
@@ -359,18 +359,18 @@ func (c *controller) keepPartial(variant int, label string, r int, rep *results.
 // kept in the record, in no statistic, and measured again. A failed window
 // is reported as failed instead.
 func (c *controller) excludeFlagged(variant int, label string, r int, rep *results.Rep) bool {
-	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != "" {
+	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != nil {
 		return false
 	}
 	why := analysis.FlaggedLine(rep)
-	if why == "" {
+	if why.IsZero() {
 		return false
 	}
 	if c.excluded == nil {
 		c.excluded = map[int]int{}
 	}
 	c.excluded[variant]++
-	rep.Index, rep.Excluded = r, why
+	rep.Index, rep.Excluded = r, why.String()
 	c.add(EventExcluded, variant, *rep)
 	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
 		c.excluded[variant], c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)

@@ -87,21 +87,21 @@ func TestServerCPUsNginx(t *testing.T) {
 		named := slices.ContainsFunc(s.Others, isLoop)
 		switch v.Name {
 		case "busy-loop":
-			if !u.OtherLoad || ra.ServerOtherLoad == "" {
+			if !u.OtherLoad || ra.ServerOtherLoad.IsZero() {
 				t.Errorf("busy-loop: no OTHER LOAD on the server (others %.2f of CPU 0)", u.Others)
 			}
 			// Named, unless the list is full of busier processes.
 			if !named && len(s.Others) < results.OthersListed {
 				t.Errorf("busy-loop: the nice 10 loop is not among the others named on CPU 0: %+v", s.Others)
 			}
-			if named && !strings.Contains(ra.ServerOtherLoad, ", nice 10, CPUs 0)") {
+			if named && !strings.Contains(ra.ServerOtherLoad.String(), ", nice 10, CPUs 0)") {
 				t.Errorf("busy-loop: the line does not name the loop: %s", ra.ServerOtherLoad)
 			}
 			if n := m.Summary.Variants[i].ServerOtherLoadReps; n != 1 {
 				t.Errorf("busy-loop: %d repetitions with OTHER LOAD on the server, want 1", n)
 			}
 			// And in its verdict's own line (quiet is the baseline).
-			if got, want := m.Summary.Variants[i].VerdictCaveat, "shared CPUs: OTHER LOAD on the server's CPUs in 1 of 1 repetitions"; !strings.Contains(got, want) {
+			if got, want := m.Summary.Variants[i].VerdictCaveat.String(), "shared CPUs: OTHER LOAD on the server's CPUs in 1 of 1 repetitions"; !strings.Contains(got, want) {
 				t.Errorf("busy-loop: verdict caveat %q, want %q in it", got, want)
 			}
 		case "quiet":
@@ -116,7 +116,7 @@ func TestServerCPUsNginx(t *testing.T) {
 				if !sat.NotSaturated {
 					t.Errorf("quiet: one paced connection, CPUs 0 and 1 free of others, the server %.0f %% busy, CPU 0 %.0f %%, the client's %.0f %%: not NOT SATURATED (%+v)", sat.Server*100, sat.CPUsBusy*100, sat.ClientBusy*100, sat)
 				}
-				if u.OtherLoad || ra.ServerOtherLoad != "" {
+				if u.OtherLoad || !ra.ServerOtherLoad.IsZero() {
 					t.Errorf("quiet: OTHER LOAD on the server: %s", ra.ServerOtherLoad)
 				}
 			}
@@ -141,7 +141,7 @@ func TestServerCPUsNginx(t *testing.T) {
 	// Only when CPU 0 was the server's: other processes there (a busy
 	// machine) leave the server short of CPU, the window then measures
 	// them, and the record says OTHER LOAD instead.
-	if u, ok := rep.ServerCPUUse(); ok && u.OtherLoad {
+	if u, ok := analysis.RepServerCPUUse(rep); ok && u.OtherLoad {
 		t.Logf("8 connections: not judged here: OTHER LOAD on CPU 0 (others %.0f %%)", u.Others*100)
 	} else if !sat.Judged || sat.NotSaturated {
 		t.Errorf("8 connections: judged %v, NOT SATURATED %v: %s", sat.Judged, sat.NotSaturated, analysis.NotSaturatedLine(rep))
@@ -173,7 +173,7 @@ func TestExcludeFlagged(t *testing.T) {
 		if len(v.Reps) != 1 || v.Reps[0].Excluded != "" {
 			t.Fatalf("exclude_flagged %d: %d repetitions (want 1, in the statistics)\n%s", allow, len(v.Reps), log)
 		}
-		if !strings.Contains(analysis.FlaggedLine(&v.Reps[0]), "SHARED CPUS: client and server share CPU 0") {
+		if !strings.Contains(analysis.FlaggedLine(&v.Reps[0]).String(), "SHARED CPUS: client and server share CPU 0") {
 			t.Errorf("exclude_flagged %d: the window is not flagged SHARED CPUS: %q", allow, analysis.FlaggedLine(&v.Reps[0]))
 		}
 		if got := len(v.Excluded); got != allow {
@@ -184,7 +184,7 @@ func TestExcludeFlagged(t *testing.T) {
 			if x.Index != 0 || !strings.Contains(x.Excluded, "SHARED CPUS") || x.Total.Requests == 0 {
 				t.Errorf("set-aside window: index %d, %d requests, why %q", x.Index, x.Total.Requests, x.Excluded)
 			}
-			if lines := analysis.Analyze(run).Excluded; len(lines) != 1 || !strings.HasPrefix(lines[0], "variant default rep 1: ") {
+			if lines := analysis.Analyze(run).Excluded; len(lines) != 1 || !strings.HasPrefix(lines[0].String(), "variant default rep 1: ") {
 				t.Errorf("EXCLUDED lines %q", lines)
 			}
 		}

@@ -150,7 +150,7 @@ func TestStallNginx(t *testing.T) {
 		// A machine too busy to give the window enough requests per
 		// interval leaves the stall rule nothing to judge by, and it says
 		// so (tested in diagnosis): the timeline above showed the stall.
-		testkit.SkipBusy(t, "stalls not judged on this window (%s): the machine gave it too few requests per interval", strings.Join(tl.Unjudged, "; "))
+		testkit.SkipBusy(t, "stalls not judged on this window (%s): the machine gave it too few requests per interval", strings.Join(tl.Unjudged.Strings(), "; "))
 	}
 	if len(stalls) != 1 || !slices.ContainsFunc(m.Diagnoses, func(d diagnosis.Diagnosis) bool { return d.Rule == diagnosis.RuleStalls }) {
 		t.Fatalf("stalls %+v, diagnoses %+v: want one stall, named", stalls, m.Diagnoses)

@@ -152,7 +152,7 @@ load:
 	if total.Succeeded() != 0 || total.Rate() != 0 {
 		t.Errorf("succeeded %d, rate %v: a 503 is not a success", total.Succeeded(), total.Rate())
 	}
-	if rep.Failed == "" {
+	if rep.Failed == nil {
 		t.Errorf("repetition not marked failed")
 	}
 	lines := ng.Log(t)

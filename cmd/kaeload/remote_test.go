@@ -234,7 +234,7 @@ func testRemoteGroupAndServer(t *testing.T, ns *sshdtest.Netns) {
 		// The remote group runs on the server's host; where it is pinned
 		// to one of the server's CPUs, the two share it; the local group
 		// runs on another machine as far as kaeload knows.
-		u, _ := rep.ServerCPUUse()
+		u, _ := analysis.RepServerCPUUse(&rep)
 		g := rep.Groups[1]
 		server, _ := pinning.Parse(s.CPUs)
 		mine, _ := pinning.Parse(g.CPUs)

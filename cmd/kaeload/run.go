@@ -319,7 +319,7 @@ func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 	if failed := m.Failed; len(failed) > 0 {
 		failures = append(failures, fmt.Sprintf("%s: no request succeeded in a window, or errors were above max_errors (see the report)", strings.Join(failed, ", ")))
 	}
-	for _, l := range m.NotMeasured {
+	for _, l := range m.NotMeasured.Strings() {
 		failures = append(failures, "not measured: "+l)
 	}
 	if len(failures) > 0 {

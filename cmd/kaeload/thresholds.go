@@ -20,7 +20,7 @@ func (s *stringsFlag) Set(v string) error {
 // thresholdError is errThreshold naming the crossed thresholds of m; nil
 // when none was crossed (Report.Crossed).
 func thresholdError(m *analysis.Report) error {
-	lines := m.Crossed
+	lines := m.Crossed.Strings()
 	if len(lines) == 0 {
 		return nil
 	}

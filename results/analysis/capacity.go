@@ -1,12 +1,8 @@
 package analysis
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
-	"math"
-	"strings"
-	"time"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // Capacities returns the capacity search of every variant of r, in
@@ -39,45 +35,22 @@ func Capacities(r *results.Run) []results.Capacity {
 	return out
 }
 
-// KneeWords is c's capacity for a report: "41,000/s", "≥ 1,000,000/s"
-// (every step passed), "< 1,000/s" (none did) or "-" (no step).
+// KneeWords is c's capacity for a report (notes.KneeWords).
 func KneeWords(c *results.Capacity, from float64) string {
-	switch {
-	case len(c.Steps) == 0:
-		return "-"
-	case c.BelowFrom:
-		return "< " + format.Count(uint64(math.Round(from))) + "/s"
-	case c.AtMax:
-		return "≥ " + format.Count(uint64(math.Round(c.Knee))) + "/s"
-	}
-	return format.Count(uint64(math.Round(c.Knee))) + "/s"
+	return notes.KneeWords(c.Knee, from, len(c.Steps), c.BelowFrom, c.AtMax)
 }
 
-// TargetWords names the targets: "20 ms p99 handshake", "50 ms p99 total".
-func TargetWords(s *results.CapacitySpec) string {
-	var ts []string
-	if s.P99Handshake > 0 {
-		ts = append(ts, millisWords(s.P99Handshake)+" p99 handshake")
-	}
-	if s.P99Total > 0 {
-		ts = append(ts, millisWords(s.P99Total)+" p99 total")
-	}
-	return strings.Join(ts, ", ")
-}
-
-// millisWords writes d in milliseconds without trailing zeros: "20 ms", "2.5 ms".
-func millisWords(d time.Duration) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
-}
+// TargetWords names the targets (notes.TargetWords).
+func TargetWords(s *results.CapacitySpec) string { return notes.TargetWords(s) }
 
 // CapacityLine is the run's capacity comparison in one line: "capacity
 // under 20 ms p99 handshake: baseline 41,000/s, kae 96,000/s (+134 %)",
-// each variant against the baseline; "" for a run that is not a capacity
-// search.
-func CapacityLine(r *results.Run) string {
+// each variant against the baseline; zero for a run that is not a
+// capacity search.
+func CapacityLine(r *results.Run) notes.Note {
 	cs := Capacities(r)
 	if cs == nil {
-		return ""
+		return notes.Note{}
 	}
 	base, _ := r.BaselineVariant() // -1 when not measured: no differences
 	var baseKnee float64
@@ -86,14 +59,15 @@ func CapacityLine(r *results.Run) string {
 			baseKnee = cs[i].Knee
 		}
 	}
-	parts := make([]string, 0, len(cs))
+	knees := make([]notes.Note, 0, len(cs))
 	for i := range cs {
 		c := &cs[i]
-		p := r.Variants[c.Variant].Name + " " + KneeWords(c, r.Capacity.From)
+		k := notes.New(notes.CapacityKnee, "variant", r.Variants[c.Variant].Name, "knee", c.Knee, "from", r.Capacity.From,
+			"steps", len(c.Steps), "below_from", c.BelowFrom, "at_max", c.AtMax)
 		if c.Variant != base && baseKnee > 0 && c.Knee > 0 && !c.BelowFrom && !c.AtMax {
-			p += fmt.Sprintf(" (%+.0f %%)", 100*(c.Knee/baseKnee-1))
+			k.Args["delta"] = c.Knee/baseKnee - 1
 		}
-		parts = append(parts, p)
+		knees = append(knees, k)
 	}
-	return "capacity under " + TargetWords(r.Capacity) + ": " + strings.Join(parts, ", ")
+	return notes.New(notes.Capacity, "spec", *r.Capacity, "knees", knees)
 }

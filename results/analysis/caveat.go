@@ -1,11 +1,8 @@
 package analysis
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // Caveats say, in the words a verdict line carries, what a variant's
@@ -15,46 +12,32 @@ import (
 // put them in the verdict's own line, the sweep's best and the
 // comparison, never only in a notes column.
 
-// caveat is one flag of a variant's repetitions: in how many of its n it
-// was raised, what the figures then measured when that is most of them
-// ("measured the client") and the flag's name ("CLIENT-BOUND").
-type caveat struct {
-	reps, n    int
-	most, flag string
-}
-
-// words says the caveat: "measured the client: CLIENT-BOUND in 3 of 3
-// repetitions" when most repetitions are flagged, "caution: CLIENT-BOUND
-// in 1 of 3 repetitions" otherwise; of names whose repetitions they are
-// ("the baseline"), "" for the variant's own.
-func (c caveat) words(of string) string {
-	if 2*c.reps > c.n {
-		if of != "" {
-			return fmt.Sprintf("%s %s: %s in %d of its %d repetitions", of, c.most, c.flag, c.reps, c.n)
-		}
-		return fmt.Sprintf("%s: %s in %d of %d repetitions", c.most, c.flag, c.reps, c.n)
-	}
-	in := fmt.Sprintf("caution: %s in %d of %d repetitions", c.flag, c.reps, c.n)
-	if of != "" {
-		in += " of " + of
-	}
-	return in
-}
-
-// caveatsOf lists the flags of v's repetitions, most serious first.
-func caveatsOf(v *VariantSummary) []caveat {
+// caveatsOf lists the flags of v's repetitions, most serious first;
+// of names whose repetitions they are ("the baseline"), "" for v's own.
+func caveatsOf(v *VariantSummary, of string) []notes.Note {
 	n := v.Stats.N
-	var cs []caveat
-	add := func(reps int, most, flag string) {
+	var cs []notes.Note
+	add := func(reps int, flag notes.Code) {
 		if reps > 0 && n > 0 {
-			cs = append(cs, caveat{reps: reps, n: n, most: most, flag: flag})
+			cs = append(cs, notes.New(notes.Caveat, "reps", reps, "n", n, "flag", string(flag), "of", of))
 		}
 	}
-	add(v.ClientBoundReps, "measured the client", "CLIENT-BOUND")
-	add(v.OtherLoadReps, "shared CPUs", "other processes on the client's CPUs")
-	add(v.SharedCPUReps, "shared CPUs", "SHARED CPUS between client and server")
-	add(v.ServerOtherLoadReps, "shared CPUs", "OTHER LOAD on the server's CPUs")
+	add(v.ClientBoundReps, notes.ClientBound)
+	add(v.OtherLoadReps, notes.OtherLoad)
+	add(v.SharedCPUReps, notes.SharedCPUs)
+	add(v.ServerOtherLoadReps, notes.ServerOtherLoad)
 	return cs
+}
+
+// joined is the notes ns as one note of code, zero when there are none.
+func joined(code notes.Code, ns []notes.Note) notes.Note { return joinedAs(code, "notes", ns) }
+
+// joinedAs is joined with the notes as parameter key.
+func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
+	if len(ns) == 0 {
+		return notes.Note{}
+	}
+	return notes.New(code, key, ns)
 }
 
 // setCaveats fills every variant's Caveat and, for the variants compared
@@ -62,55 +45,45 @@ func caveatsOf(v *VariantSummary) []caveat {
 // since a difference from a baseline that measured the client is not the
 // server's either.
 func setCaveats(s *RunSummary) {
-	var base []caveat
+	var base []notes.Note
 	if s.Baseline >= 0 && s.Baseline < len(s.Variants) {
-		base = caveatsOf(&s.Variants[s.Baseline])
+		base = caveatsOf(&s.Variants[s.Baseline], "the baseline")
 	}
 	for i := range s.Variants {
 		v := &s.Variants[i]
-		own := caveatsOf(v)
-		var parts, verdict []string
-		for _, c := range own {
-			parts = append(parts, c.words(""))
-			verdict = append(verdict, c.words(""))
+		own := caveatsOf(v, "")
+		v.Caveat = joined(notes.Caveats, own)
+		if !v.IsBaseline {
+			v.VerdictCaveat = joined(notes.Caveats, append(own, base...))
 		}
-		v.Caveat = strings.Join(parts, "; ")
-		if v.IsBaseline {
-			continue
-		}
-		for _, c := range base {
-			verdict = append(verdict, c.words("the baseline"))
-		}
-		v.VerdictCaveat = strings.Join(verdict, "; ")
 	}
 }
 
 // FlaggedLine says why a repetition measured something besides the
 // server, for the exclude_flagged policy: its CLIENT-BOUND, OTHER LOAD
-// (client's CPUs), SHARED CPUS and server's OTHER LOAD lines, joined;
-// "" when none is raised.
-func FlaggedLine(rep *results.Rep) string {
-	var parts []string
-	for _, l := range []string{ClientBoundLine(rep), OtherLoadLine(rep), SharedCPUsLine(rep), ServerOtherLoadLine(rep)} {
-		if l != "" {
-			parts = append(parts, l)
+// (client's CPUs), SHARED CPUS and server's OTHER LOAD notes together;
+// zero when none is raised.
+func FlaggedLine(rep *results.Rep) notes.Note {
+	var ns []notes.Note
+	for _, l := range []notes.Note{ClientBoundLine(rep), OtherLoadLine(rep), SharedCPUsLine(rep), ServerOtherLoadLine(rep)} {
+		if !l.IsZero() {
+			ns = append(ns, l)
 		}
 	}
-	return strings.Join(parts, "; ")
+	return joined(notes.Flagged, ns)
 }
 
 // ExcludedLines returns one line per window the exclude_flagged policy
 // set aside (Variant.Excluded), variants in order, as every report shows
 // it after "EXCLUDED:": "variant kae rep 2: 12,345.6 req/s set aside and
 // measured again: CLIENT-BOUND: …". Nil when none was.
-func ExcludedLines(r *results.Run) []string {
-	var lines []string
+func ExcludedLines(r *results.Run) notes.List {
+	var lines notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Excluded {
 			x := &v.Excluded[j]
-			lines = append(lines, fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s",
-				v.Name, x.Index+1, format.Rate(x.Total.Rate()), x.Excluded))
+			lines = append(lines, notes.New(notes.ExcludedWindow, "variant", v.Name, "rep", x.Index+1, "rate", x.Total.Rate(), "why", x.Excluded))
 		}
 	}
 	return lines

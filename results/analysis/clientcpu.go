@@ -1,9 +1,8 @@
 package analysis
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"strings"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // ClientBound returns the Group.Index of every group of r in which
@@ -13,7 +12,7 @@ import (
 // server.
 func ClientBound(r *results.Rep) []int {
 	var idx []int
-	for _, gc := range r.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(r) {
 		if gc.ClientBound {
 			idx = append(idx, gc.Index)
 		}
@@ -26,7 +25,7 @@ func ClientBound(r *results.Rep) []int {
 // plan order; nil when none.
 func OtherLoad(r *results.Rep) []int {
 	var idx []int
-	for _, gc := range r.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(r) {
 		if gc.OtherLoad {
 			idx = append(idx, gc.Index)
 		}
@@ -34,125 +33,82 @@ func OtherLoad(r *results.Rep) []int {
 	return idx
 }
 
-// groupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
-func groupName(index int, cpus string) string {
-	if cpus == "" {
-		return fmt.Sprintf("group %d (unpinned)", index)
-	}
-	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
+// clientBoundPart is a client-bound group's note.
+func clientBoundPart(gc GroupCPU) notes.Note {
+	return notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
+		"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts)
 }
 
-// clientBoundPart says how much of a client-bound group's CPUs kaeload
-// used: "kaeload used 97 % of group 1 (CPUs 4-7)".
-func clientBoundPart(gc results.GroupCPU) string {
-	if !gc.Own {
-		return fmt.Sprintf("%s was %.0f %% busy", groupName(gc.Index, gc.CPUs), gc.Busy*100)
-	}
-	s := fmt.Sprintf("kaeload used %.0f %% of %s", (gc.Kaeload+gc.Interrupts)*100, groupName(gc.Index, gc.CPUs))
-	if gc.Interrupts >= 0.005 {
-		s += fmt.Sprintf(" (its workers %.0f %%, interrupts %.0f %%)", gc.Kaeload*100, gc.Interrupts*100)
-	}
-	return s
+// otherLoadPart is the note of a group whose CPUs other processes took:
+// how much, how long kaeload's threads waited and the busiest others.
+func otherLoadPart(gc GroupCPU) notes.Note {
+	return notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs, "others", gc.Others, "kaeload", gc.Kaeload,
+		"interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top)
 }
 
-// otherLoadPart says how much of a group's CPUs other processes took,
-// how long kaeload's threads waited for a CPU, and who the busiest
-// others were.
-func otherLoadPart(gc results.GroupCPU) string {
-	p := fmt.Sprintf("other processes took %.0f %% of %s, kaeload %.0f %%", gc.Others*100, groupName(gc.Index, gc.CPUs), gc.Kaeload*100)
-	if gc.Interrupts >= 0.005 {
-		p += fmt.Sprintf(", interrupts %.0f %%", gc.Interrupts*100)
-	}
-	if gc.Wait {
-		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", gc.Waited)
-	}
-	if len(gc.Top) > 0 {
-		names := make([]string, len(gc.Top))
-		for i, o := range gc.Top {
-			names[i] = processName(o)
-		}
-		p += "; busiest: " + strings.Join(names, ", ")
-	}
-	return p
-}
-
-// ClientBoundLine is the loud line for a repetition with client-bound
-// groups, "" when it has none.
-func ClientBoundLine(rep *results.Rep) string {
-	var parts []string
-	for _, gc := range rep.GroupCPUs() {
-		if gc.ClientBound {
-			parts = append(parts, clientBoundPart(gc))
+// groupsNote is code over the parts of rep's groups that match; zero
+// when none does.
+func groupsNote(rep *results.Rep, code notes.Code, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) notes.Note {
+	var parts []notes.Note
+	for _, gc := range RepGroupCPUs(rep) {
+		if match(gc) {
+			parts = append(parts, part(gc))
 		}
 	}
 	if len(parts) == 0 {
-		return ""
+		return notes.Note{}
 	}
-	return "CLIENT-BOUND: " + strings.Join(parts, ", ") + ": this figure measures kaeload, not the server"
+	return notes.New(code, "groups", parts)
+}
+
+func isClientBound(gc GroupCPU) bool { return gc.ClientBound }
+func isOtherLoad(gc GroupCPU) bool   { return gc.OtherLoad }
+
+// ClientBoundLine is the loud line for a repetition with client-bound
+// groups; zero when it has none.
+func ClientBoundLine(rep *results.Rep) notes.Note {
+	return groupsNote(rep, notes.ClientBound, isClientBound, clientBoundPart)
 }
 
 // OtherLoadLine is the line for a repetition in which other processes
-// took a large share of some group's CPUs, "" when none did. It is not
-// the client-bound verdict: a busy loop at nice 19 takes only what
-// kaeload leaves, while a server pinned beside the group takes what it
-// needs, and the line gives what tells them apart (kaeload's share, how
-// long its threads waited, who the others were).
-func OtherLoadLine(rep *results.Rep) string {
-	var parts []string
-	for _, gc := range rep.GroupCPUs() {
-		if gc.OtherLoad {
-			parts = append(parts, otherLoadPart(gc))
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "OTHER LOAD: " + strings.Join(parts, "; ") + ": not kaeload's own use, which alone makes a result client-bound"
+// took a large share of some group's CPUs; zero when none did. It is not
+// the client-bound verdict: a nice 19 loop takes only what kaeload
+// leaves, a server pinned beside the group what it needs.
+func OtherLoadLine(rep *results.Rep) notes.Note {
+	return groupsNote(rep, notes.OtherLoad, isOtherLoad, otherLoadPart)
 }
 
-// ClientBoundGroups returns one sentence per client-bound group
-// (GroupCPU.ClientBound) of every repetition of r: "variant kae,
-// repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
-func ClientBoundGroups(r *results.Run) []string {
-	return groupSentences(r, func(gc results.GroupCPU) bool { return gc.ClientBound }, clientBoundPart)
+// ClientBoundGroups returns one note per client-bound group of every
+// repetition of r: "variant kae, repetition 2: kaeload used 97 % of
+// group 1 (CPUs 4-7)".
+func ClientBoundGroups(r *results.Run) notes.List {
+	return groupSentences(r, isClientBound, clientBoundPart)
 }
 
-// OtherLoadGroups returns one sentence per group of every repetition of
-// r whose CPUs other processes took a large share of
-// (GroupCPU.OtherLoad), naming the busiest of them.
-func OtherLoadGroups(r *results.Run) []string {
-	return groupSentences(r, func(gc results.GroupCPU) bool { return gc.OtherLoad }, otherLoadPart)
+// OtherLoadGroups returns one note per group of every repetition of r
+// whose CPUs other processes took a large share of.
+func OtherLoadGroups(r *results.Run) notes.List {
+	return groupSentences(r, isOtherLoad, otherLoadPart)
 }
 
-// groupSentences returns "variant V, repetition N: " and part(gc) for
-// every group of every repetition of r that match selects.
-func groupSentences(r *results.Run, match func(results.GroupCPU) bool, part func(results.GroupCPU) string) []string {
-	var out []string
+// inRep is note as a run-wide line: "variant V, repetition N: note".
+func inRep(v *results.Variant, rep *results.Rep, note notes.Note) notes.Note {
+	return notes.New(notes.InRep, "variant", v.Name, "rep", rep.Index+1, "note", note)
+}
+
+// groupSentences returns inRep of part(gc) for every group of every
+// repetition of r that match selects.
+func groupSentences(r *results.Run, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) notes.List {
+	var out notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			for _, gc := range v.Reps[j].GroupCPUs() {
+			for _, gc := range RepGroupCPUs(&v.Reps[j]) {
 				if match(gc) {
-					out = append(out, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, part(gc)))
+					out = append(out, inRep(v, &v.Reps[j], part(gc)))
 				}
 			}
 		}
 	}
 	return out
 }
-
-// processName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
-func processName(o results.ProcessCPU) string {
-	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
-	if o.Nice != 0 {
-		s += fmt.Sprintf(", nice %d", o.Nice)
-	}
-	if o.CPUs != "" {
-		s += ", CPUs " + o.CPUs
-	}
-	return s + fmt.Sprintf(") %.2f CPU-s", o.Seconds)
-}
-
-// otherLoadWarnings returns one warning per repetition of r with other
-// load on a group's CPUs.
-func otherLoadWarnings(r *results.Run) []string { return repWarnings(r, OtherLoadLine) }

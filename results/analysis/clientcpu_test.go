@@ -14,7 +14,7 @@ func TestClientCPUPartialOverlap(t *testing.T) {
 	a := fixture.PinnedGroup(0, "0-1", []int{0, 1}, []float64{1, 2}, -1, 100)
 	b := fixture.PinnedGroup(1, "1-2", []int{1, 2}, []float64{2.2, 0.5}, -1, 100)
 	rep := results.NewRep(0, []results.Group{a, b})
-	c := rep.ClientCPU()
+	c := RepClientCPU(&rep)
 	if got, want := c.Seconds, 1+2.1+0.5; math.Abs(got-want) > 1e-9 {
 		t.Errorf("seconds %.3f, want %.3f", got, want)
 	}
@@ -30,12 +30,12 @@ func TestClientCPUPartialOverlap(t *testing.T) {
 	remote := fixture.PinnedGroup(3, "0-1", []int{0, 1}, []float64{1, 2}, -1, 100)
 	remote.Host = "client2"
 	rep = results.NewRep(0, []results.Group{a, remote})
-	if got, want := rep.ClientCPU().Seconds, 3.0+3.0; math.Abs(got-want) > 1e-9 {
+	if got, want := RepClientCPU(&rep).Seconds, 3.0+3.0; math.Abs(got-want) > 1e-9 {
 		t.Errorf("two hosts: seconds %.3f, want %.3f", got, want)
 	}
 
 	rep = results.NewRep(0, []results.Group{old(0), old(1), unpinned})
-	c = rep.ClientCPU()
+	c = RepClientCPU(&rep)
 	if got, want := c.Seconds, 5+1.5; math.Abs(got-want) > 1e-9 {
 		t.Errorf("older run: seconds %.3f, want %.3f", got, want)
 	}

@@ -50,14 +50,10 @@ type RunsCell struct {
 }
 
 // AnalyzeRuns compares stored runs, e.g. the same scenario before and
-// after a kernel update; runs[0] is the reference. Every variant of every
-// later run is compared with the reference's of the same name (Compare's
-// two-sided t-test on the logarithms of the repetitions' total rates:
-// Student's pooled test for equal repetitions, Welch's otherwise;
-// Holm-adjusted over every variant and run, α = Alpha). labels name the
-// runs (e.g. their file names); nil or an empty label gives "run N". It is
-// an error when there is no run or the number of labels is neither 0 nor
-// len(runs).
+// after a kernel update; runs[0] is the reference. Every later variant is
+// compared with the reference's of the same name (Compare, Holm-adjusted
+// over every variant and run). labels name the runs ("" gives "run N");
+// there must be none or one per run.
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")

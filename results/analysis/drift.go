@@ -1,12 +1,10 @@
 package analysis
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
-	"strings"
 )
 
 // DriftSummary shows how the rates moved over the run's rounds: round r
@@ -63,7 +61,7 @@ func drift(r *results.Run) DriftSummary {
 		d.Cells[i] = make([]RoundCell, d.Rounds)
 		for _, rep := range r.Variants[i].Reps {
 			if rep.Index >= 0 {
-				d.Cells[i][rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != ""}
+				d.Cells[i][rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != nil}
 			}
 		}
 	}
@@ -109,27 +107,27 @@ func drift(r *results.Run) DriftSummary {
 // sequential order does not control it, and when the trend over the
 // rounds is as large as a difference called significant, since drift of
 // that size could make or hide such a difference.
-func driftWarnings(r *results.Run, s *RunSummary) []string {
-	var ws []string
+func driftWarnings(r *results.Run, s *RunSummary) notes.List {
+	var ws notes.List
 	d := &s.Drift
 	if !d.Controlled && len(r.Variants) > 1 {
-		ws = append(ws, "order sequential: drift is not controlled: each variant's repetitions run together, so a slow change of the machine lands between variants and reads as a difference (order: randomized spreads it over every variant)")
+		ws = append(ws, notes.New(notes.DriftUncontrolled))
 	}
 	if !d.HasTrend {
 		return ws
 	}
-	var names, deltas []string
+	var names []string
+	var deltas []float64
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		c := v.Comparison
 		if v.IsBaseline || !c.Significant || math.Abs(d.TrendPct) < math.Abs(c.DeltaPct) {
 			continue
 		}
-		names, deltas = append(names, v.Name), append(deltas, format.Delta(c.DeltaPct))
+		names, deltas = append(names, v.Name), append(deltas, c.DeltaPct)
 	}
 	if len(names) > 0 {
-		ws = append(ws, fmt.Sprintf("drift: the rates moved %s from round 1 to round %d, as much as the difference called significant for %s (%s): drift alone can make or hide a difference of that size; rerun on a steadier machine or with more rounds",
-			format.Delta(d.TrendPct), d.Rounds, strings.Join(names, ", "), strings.Join(deltas, ", ")))
+		ws = append(ws, notes.New(notes.DriftTrend, "trend", d.TrendPct, "rounds", d.Rounds, "names", names, "deltas", deltas))
 	}
 	return ws
 }

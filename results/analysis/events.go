@@ -32,16 +32,10 @@ var TroubleCounters = []string{
 	"SyncookiesSent", "TCPTimeWaitOverflow", "TCPAbortOnMemory",
 }
 
-// ResetCounters are the reset and abort counters. A healthy TLS
-// short-connection run grows them in every interval (a client that closes
-// with a session ticket unread resets: 2-13 % of requests), so they are
-// events only in an interval where the host sent resets for at least
-// IntervalResetShare of the connections it opened (the larger of
-// ActiveOpens and PassiveOpens) and at least MinIntervalResets of them:
-// a reset storm within the interval. The resets counted are those of
-// diagnosis.StormResets: in an interval where no request failed, the
-// aborts at close (the close race, which a saturated server loses for
-// half its connections) are not a storm.
+// ResetCounters are the reset and abort counters. A healthy TLS run grows
+// them every interval, so they are events only in an interval with a
+// reset storm (diagnosis.StormResets over IntervalResetShare of the
+// connections opened, and MinIntervalResets or more).
 var ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
 
 // The reset storm of one interval (see ResetCounters).

@@ -1,10 +1,8 @@
 package analysis
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
-	"strings"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // OpenLoopLimit says why an open-loop group did not keep its rate: ""
@@ -14,11 +12,11 @@ import (
 // other processes, SlotsExhausted otherwise (CPU not measured included).
 // It judges the group alone; a repetition's report also counts the
 // workers of other groups pinned to the same CPUs as kaeload's
-// (Rep.GroupCPUs).
+// (RepGroupCPUs).
 func OpenLoopLimit(g *results.Group) string {
 	one := results.Rep{Groups: []results.Group{*g}}
-	var gc *results.GroupCPU
-	if gcs := one.GroupCPUs(); len(gcs) == 1 {
+	var gc *GroupCPU
+	if gcs := RepGroupCPUs(&one); len(gcs) == 1 {
 		gc = &gcs[0]
 	}
 	return openLoopLimit(g, gc)
@@ -26,7 +24,7 @@ func OpenLoopLimit(g *results.Group) string {
 
 // openLoopLimit is OpenLoopLimit with the group's CPU use (nil: not
 // measured).
-func openLoopLimit(g *results.Group, gc *results.GroupCPU) string {
+func openLoopLimit(g *results.Group, gc *GroupCPU) string {
 	switch {
 	case g.MissedShare() <= results.MaxMissedShare:
 		return ""
@@ -39,55 +37,43 @@ func openLoopLimit(g *results.Group, gc *results.GroupCPU) string {
 }
 
 // MissedLine is the loud line for a repetition in which some group missed
-// more than MaxMissedShare of its starts, "" when none did.
-func MissedLine(rep *results.Rep) string {
-	gcs := map[int]*results.GroupCPU{}
-	all := rep.GroupCPUs()
+// more than MaxMissedShare of its starts; zero when none did.
+func MissedLine(rep *results.Rep) notes.Note {
+	gcs := map[int]*GroupCPU{}
+	all := RepGroupCPUs(rep)
 	for i := range all {
 		gcs[all[i].Index] = &all[i]
 	}
-	var parts []string
+	var parts []notes.Note
 	for i := range rep.Groups {
 		g := &rep.Groups[i]
 		gc := gcs[g.Index]
 		why := openLoopLimit(g, gc)
-		var detail string
-		switch why {
-		case "":
+		if why == "" {
 			continue
-		case results.ClientBound:
-			detail = fmt.Sprintf("kaeload used %.0f %% of its CPUs", (gc.Kaeload+gc.Interrupts)*100)
-			if !gc.Own {
-				detail = fmt.Sprintf("CPUs %.0f %% busy", gc.Busy*100)
-			}
-		case results.CPUsTaken:
-			detail = fmt.Sprintf("CPUs %.0f %% busy, kaeload's own use %.0f %%", gc.Busy*100, gc.Kaeload*100)
-		default:
-			detail = fmt.Sprintf("all %d connection slots busy", g.Slots)
-			if gc != nil {
-				detail += fmt.Sprintf(", CPUs %.0f %% busy", gc.Busy*100)
-			}
 		}
-		parts = append(parts, fmt.Sprintf("group %d %s (missed %s of its starts; %s)", g.Index, why, format.Share(g.MissedShare()), detail))
+		n := notes.New(notes.MissedGroup, "index", g.Index, "limit", why, "share", g.MissedShare(), "slots", g.Slots, "measured", gc != nil)
+		if gc != nil {
+			n.Args["own"], n.Args["busy"], n.Args["kaeload"], n.Args["interrupts"] = gc.Own, gc.Busy, gc.Kaeload, gc.Interrupts
+		}
+		parts = append(parts, n)
 	}
 	if len(parts) == 0 {
-		return ""
+		return notes.Note{}
 	}
-	return "MISSED STARTS: " + strings.Join(parts, ", ") + ": the rate asked was not kept"
+	return notes.New(notes.MissedStarts, "groups", parts)
 }
 
-// OpenLoopLine describes an open-loop total: the rate asked (its scheduled
-// starts over the window), the rate achieved and the starts missed; "" in
-// a closed loop.
-func OpenLoopLine(t *results.Group) string {
+// OpenLoopLine describes an open-loop total: the rate asked (its
+// scheduled starts over the window), the rate achieved and the starts
+// missed; zero in a closed loop.
+func OpenLoopLine(t *results.Group) notes.Note {
 	if t.Scheduled == 0 {
-		return ""
+		return notes.Note{}
 	}
-	l := t.Window.Length().Seconds()
 	asked := 0.0
-	if l > 0 {
+	if l := t.Window.Length().Seconds(); l > 0 {
 		asked = float64(t.Scheduled) / l
 	}
-	return fmt.Sprintf("%s/s asked, %s/s achieved; %s of %s starts missed (%s)",
-		format.Rate(asked), format.Rate(t.Rate()), format.Count(t.Missed), format.Count(t.Scheduled), format.Share(t.MissedShare()))
+	return notes.New(notes.OpenLoop, "asked", asked, "rate", t.Rate(), "missed", t.Missed, "scheduled", t.Scheduled, "share", t.MissedShare())
 }

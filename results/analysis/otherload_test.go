@@ -64,7 +64,7 @@ func TestGroupCPUs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := results.NewRep(0, tc.groups)
-			gcs := rep.GroupCPUs()
+			gcs := RepGroupCPUs(&rep)
 			if len(gcs) != len(tc.wantKaeload) {
 				t.Fatalf("%d groups measured, want %d", len(gcs), len(tc.wantKaeload))
 			}
@@ -87,14 +87,14 @@ func TestGroupCPUs(t *testing.T) {
 	irq := fixture.LoopGroup(0, "1", []int{1}, []float64{2.91}, 2.61)
 	irq.CPU.IRQ = 0.18
 	irqRep := results.NewRep(0, []results.Group{irq})
-	if got, want := ClientBoundLine(&irqRep), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
+	if got, want := ClientBoundLine(&irqRep).String(), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
 		t.Errorf("clientBoundLine =\n%q\nwant\n%q", got, want)
 	}
 	// Groups on two hosts do not share CPUs, whatever their numbers.
 	a, b := fixture.LoopGroup(0, "1", []int{1}, []float64{3}, 1.5), fixture.LoopGroup(1, "1", []int{1}, []float64{3}, 1.5)
 	b.Host = "client2"
 	rep := results.NewRep(0, []results.Group{a, b})
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(&rep) {
 		if gc.Kaeload != 0.5 {
 			t.Errorf("group %d on its own host: kaeload %.3f, want 0.5", gc.Index, gc.Kaeload)
 		}

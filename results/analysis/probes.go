@@ -1,12 +1,10 @@
 package analysis
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // ProbeWarnings returns one warning per server probe of r that failed in
@@ -14,7 +12,7 @@ import (
 // first error as it was (the pattern as written, not quoted). A probe
 // that fails leaves no delta, and a threshold on it is crossed: this is
 // what the top of every output says about it, where it cannot be missed.
-func ProbeWarnings(r *results.Run) []string {
+func ProbeWarnings(r *results.Run) notes.List {
 	type acc struct {
 		failed, read int
 		variants     []string
@@ -46,23 +44,14 @@ func ProbeWarnings(r *results.Run) []string {
 			}
 		}
 	}
-	var ws []string
+	var ws notes.List
 	slices.Sort(names)
 	for _, name := range names {
 		a := byName[name]
 		if a.failed == 0 {
 			continue
 		}
-		ws = append(ws, fmt.Sprintf("probe %s failed in %d of %d windows (%s %s): %s; no delta was recorded there, and a threshold on the probe is crossed",
-			name, a.failed, a.read, oneOrMany(len(a.variants), "variant", "variants"), strings.Join(a.variants, ", "), format.Plain(a.first)))
+		ws = append(ws, notes.New(notes.ProbeFailed, "probe", name, "failed", a.failed, "read", a.read, "variants", a.variants, "first", a.first))
 	}
 	return ws
-}
-
-// oneOrMany is one or many by n.
-func oneOrMany(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

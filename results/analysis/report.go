@@ -3,13 +3,12 @@ package analysis
 import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // Report is the analysis of one run, computed once by Analyze: every
-// conclusion the outputs show. The renderers (WriteText, WriteMarkdown,
-// WriteCSV, WriteSummaryJSON, htmlreport) read its fields and compute no
-// analysis of their own, so two outputs of one rendering pass can never
-// disagree and each analysis runs once per pass.
+// conclusion the outputs show, the verdicts as notes (codes with
+// parameters) that the renderers word with String.
 type Report struct {
 	// Run is the record analysed.
 	Run *results.Run
@@ -24,28 +23,28 @@ type Report struct {
 	// Capacities are the capacity answers per variant (Capacities);
 	// nil when the run is not a capacity search.
 	Capacities []results.Capacity
-	// CapacityLine is the capacity answer in one line (CapacityLine);
-	// "" when the run is not a capacity search.
-	CapacityLine string
+	// CapacityLine is the capacity answer (CapacityLine); zero when the
+	// run is not a capacity search.
+	CapacityLine notes.Note
 	// Thresholds are the threshold checks (CheckThresholds).
 	Thresholds []ThresholdCheck
 	// Crossed are the crossed thresholds, one line each (CrossedLines).
-	Crossed []string
+	Crossed notes.List
 	// Failed names the variants with failed repetitions (Failed).
 	Failed []string
 	// NotMeasured are the not-measured lines (NotMeasuredLines).
-	NotMeasured []string
+	NotMeasured notes.List
 	// Partial are the windows an interrupt cut short, one line each
 	// (PartialLines): shown, in no statistic.
-	Partial []string
+	Partial notes.List
 	// Excluded are the windows the exclude_flagged policy set aside, one
 	// line each (ExcludedLines): shown, in no statistic.
-	Excluded []string
+	Excluded notes.List
 	// Warnings are every warning the outputs show: the run's own, failed,
 	// client-bound, other-load, backoff and the summary's (drift, …).
 	Warnings []string
 	// Hints are the hint lines (Hints).
-	Hints []string
+	Hints notes.List
 	// Speed is the crypto speed table; nil when no variant ran speed
 	// commands or the summary failed.
 	Speed *SpeedTable
@@ -53,9 +52,9 @@ type Report struct {
 	// Run.Variants[i].Reps[j].
 	Reps [][]RepReport
 	// ClientBoundGroups names every client-bound group of the run, one
-	// sentence each (ClientBoundGroups); OtherLoadGroups every group whose
+	// note each (ClientBoundGroups); OtherLoadGroups every group whose
 	// CPUs other processes shared (OtherLoadGroups).
-	ClientBoundGroups, OtherLoadGroups []string
+	ClientBoundGroups, OtherLoadGroups notes.List
 	// Profile is where the server's CPU went, per variant (SummarizeProfile);
 	// nil when the run did not profile its server.
 	Profile *ProfileTable
@@ -68,31 +67,31 @@ type Report struct {
 	// the host, not attributable to the run, and no diagnosis.
 	HostOnly []diagnosis.HostOnly
 	// Metrics says where the live metrics were served and whether
-	// Prometheus read the final values (MetricsLine); "" without.
-	Metrics string
+	// Prometheus read the final values (MetricsLine); zero without.
+	Metrics notes.Note
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or
 // search window): the loud lines every output shows with it and what its
-// groups say together. A line is "" when it has nothing to say.
+// groups say together. A note is zero when it has nothing to say.
 type RepReport struct {
 	// Failed says why the repetition failed (FailedLine).
-	Failed string
+	Failed notes.Note
 	// ClientBound names its client-bound groups (ClientBoundLine), and
 	// OtherLoad the groups whose CPUs other processes shared
 	// (OtherLoadLine).
-	ClientBound, OtherLoad string
+	ClientBound, OtherLoad notes.Note
 	// Missed says why an open loop missed starts (MissedLine), Backoff how
 	// often slots backed off (BackoffLine).
-	Missed, Backoff string
+	Missed, Backoff notes.Note
 	// OpenLoop is the total's open-loop line (OpenLoopLine): starts due,
 	// missed, latency from the intended start.
-	OpenLoop string
+	OpenLoop notes.Note
 	// Unanswered words the requests still unanswered at the window's end
 	// by stage (UnansweredLine).
 	Unanswered string
 	// ClientCPU is kaeload's CPU over the window (Rep.ClientCPU).
-	ClientCPU results.ClientCPU
+	ClientCPU ClientCPU
 	// ClientBoundGroups and OtherLoadGroups index the groups behind
 	// ClientBound and OtherLoad (ClientBound, OtherLoad).
 	ClientBoundGroups, OtherLoadGroups []int
@@ -102,7 +101,7 @@ type RepReport struct {
 	// MostOthers is the pinned group whose worker measured itself and
 	// whose CPUs other processes took the largest share of
 	// (GroupCPU.Others; the first of equals); nil when no group is such.
-	MostOthers *results.GroupCPU
+	MostOthers *GroupCPU
 	// Timeline is what the repetition's timeline says (diagnosis.Rep):
 	// its rate range by interval, its stalls, the hosts' TCP counters
 	// over the window and its diagnoses; NoTimeline for a repetition
@@ -115,12 +114,18 @@ type RepReport struct {
 	// server's CPUs (ServerOtherLoadLine), SharedCPUs that a client group
 	// ran on them (SharedCPUsLine), NotSaturated that neither kaeload nor
 	// the server's CPUs were busy (NotSaturatedLine).
-	ServerOtherLoad, SharedCPUs, NotSaturated string
+	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
 	// ServerCPUs is how the server's CPUs were used (Rep.ServerCPUUse);
 	// nil when not recorded. Saturation is whether the repetition loaded
 	// the server (RepSaturation).
-	ServerCPUs *results.ServerCPUUse
+	ServerCPUs *ServerCPUUse
 	Saturation Saturation
+}
+
+// Flagged reports whether the repetition measured something besides the
+// server: client-bound, other load on either side's CPUs, shared CPUs.
+func (ra *RepReport) Flagged() bool {
+	return !ra.ClientBound.IsZero() || !ra.OtherLoad.IsZero() || !ra.ServerOtherLoad.IsZero() || !ra.SharedCPUs.IsZero()
 }
 
 // analyzeRep is the RepReport of rep.
@@ -128,7 +133,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 	ra := RepReport{
 		Failed: FailedLine(rep), ClientBound: ClientBoundLine(rep), OtherLoad: OtherLoadLine(rep),
 		Missed: MissedLine(rep), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
-		ClientCPU: rep.ClientCPU(), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
+		ClientCPU: RepClientCPU(rep), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
 	}
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
 		ra.Unanswered = UnansweredLine(u)
@@ -137,7 +142,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
 	}
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(rep) {
 		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
 			ra.MostOthers = &gc
 		}

@@ -1,94 +1,51 @@
 package analysis
 
 import (
-	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
-
-// The server's CPUs watched like the client's (issue 30 item 3) and
-// whether the server was loaded at all (issue 31 item 4): per
-// repetition, who else ran on the CPUs the server may run on, whether a
-// client group ran there too, and whether neither the client nor the
-// server's CPUs were busy, so that the rate measured the connections in
-// flight rather than the server.
 
 // ServerOtherLoadLine is the line for a repetition in which other
 // processes took at least results.ServerOtherLoadShare of the server's
-// CPUs (ServerCPUUse.OtherLoad), naming the busiest; "" when none did or
-// it was not measured.
-func ServerOtherLoadLine(rep *results.Rep) string {
-	u, ok := rep.ServerCPUUse()
+// CPUs, naming the busiest; zero when none did or it was not measured.
+func ServerOtherLoadLine(rep *results.Rep) notes.Note {
+	u, ok := RepServerCPUUse(rep)
 	if !ok || !u.OtherLoad {
-		return ""
+		return notes.Note{}
 	}
-	return "OTHER LOAD on the server: " + serverOtherLoadPart(u) + ": the server did not have its CPUs to itself"
-}
-
-// serverOtherLoadPart says how much of the server's CPUs other processes
-// took, beside the server, kaeload and interrupts, and who the busiest
-// were.
-func serverOtherLoadPart(u results.ServerCPUUse) string {
-	p := fmt.Sprintf("other processes took %.0f %% of the server's %s, the server %.0f %%, kaeload %.0f %%",
-		u.Others*100, cpusWords(u.CPUs), u.Server*100, u.Kaeload*100)
-	if u.Interrupts >= 0.005 {
-		p += fmt.Sprintf(", interrupts %.0f %%", u.Interrupts*100)
-	}
-	if len(u.Top) > 0 {
-		names := make([]string, len(u.Top))
-		for i, o := range u.Top {
-			names[i] = processName(o)
-		}
-		p += "; busiest: " + strings.Join(names, ", ")
-	}
-	return p
-}
-
-// cpusWords is "CPU 0" or "CPUs 0-3".
-func cpusWords(cpus string) string {
-	if strings.ContainsAny(cpus, ",-") {
-		return "CPUs " + cpus
-	}
-	return "CPU " + cpus
+	return notes.New(notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload,
+		"interrupts", u.Interrupts, "top", u.Top)
 }
 
 // SharedCPUsLine is the line for a repetition in which a pinned client
-// group ran on some of the server's CPUs on its host
-// (ServerCPUUse.Shared): "client and server share CPU 0"; "" when none
+// group ran on some of the server's CPUs on its host; zero when none
 // did. It is said in place of the client's OTHER LOAD, which then leaves
-// the server out (results.GroupCPU.Server).
-func SharedCPUsLine(rep *results.Rep) string {
-	u, ok := rep.ServerCPUUse()
+// the server out (GroupCPU.Server).
+func SharedCPUsLine(rep *results.Rep) notes.Note {
+	u, ok := RepServerCPUUse(rep)
 	if !ok || len(u.Shared) == 0 {
-		return ""
+		return notes.Note{}
 	}
-	parts := make([]string, len(u.Shared))
-	for i, s := range u.Shared {
-		parts[i] = fmt.Sprintf("client and server share %s (%s)", cpusWords(s.Common), groupName(s.Group, s.CPUs))
+	var shared []notes.Note
+	for _, s := range u.Shared {
+		shared = append(shared, notes.New(notes.SharedGroup, "group", s.Group, "cpus", s.CPUs, "common", s.Common))
 	}
-	line := "SHARED CPUS: " + strings.Join(parts, "; ")
-	if u.Measured {
-		line += fmt.Sprintf("; of the server's %s the server used %.0f %%, kaeload %.0f %%", cpusWords(u.CPUs), u.Server*100, u.Kaeload*100)
-	}
-	return line + ": the figure measures client and server together"
+	return notes.New(notes.SharedCPUs, "shared", shared, "measured", u.Measured, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 }
 
 // Saturation is whether a repetition loaded the server: the server's
 // CPUs busy, or kaeload's, or else the rate set by the connections in
 // flight (Little's law: connections / mean latency = rate).
 type Saturation struct {
-	// Judged is false when the repetition could not be judged: the
-	// server's CPU was not measured, or the load was an open loop (a
-	// rate: the schedule set it).
+	// Judged is false when the server's CPU was not measured or the load
+	// was an open loop (the schedule set the rate).
 	Judged bool
-	// Server is the share of its CPUs the server's process tree used
-	// (results.CPUUsage.Busy of Rep.ServerCPU), CPUs those CPUs.
+	// Server is the share of its CPUs (CPUs) the server's tree used.
 	Server float64
 	CPUs   string
 	// CPUsBusy is the share of those CPUs' time anything ran on them;
@@ -97,21 +54,16 @@ type Saturation struct {
 	HasCPUsBusy bool
 	// ClientBound: a group was client-bound (ClientBound).
 	ClientBound bool
-	// ClientBusy is the busy time of the busiest group's CPUs, by
-	// anything that ran there (results.ClientCPU.BusyMax; an unpinned
-	// group's is its worker's own share); HasClientBusy says whether a
-	// group's CPUs were read. ClientOtherLoad: other processes took a
-	// large share of a group's CPUs (OtherLoad). Either
-	// way the client was short of CPU without kaeload being the one that
-	// used it (a nice 19 loop on the client's CPU slowed its requests
-	// while kaeload itself used 60 % of it), and the rate is not said to
-	// be the connections' alone.
+	// ClientBusy is the busy time of the busiest group's CPUs
+	// (ClientCPU.BusyMax); HasClientBusy says whether one was read.
+	// ClientOtherLoad: other processes took a large share of a group's
+	// CPUs. Either way the client was short of CPU, and the rate is not
+	// said to be the connections' alone.
 	ClientBusy      float64
 	HasClientBusy   bool
 	ClientOtherLoad bool
-	// Accelerator names a probe that moved in the window (a nonzero
-	// delta per request): an accelerator at work does the server's work
-	// off its CPUs.
+	// Accelerator names a probe that moved in the window: an accelerator
+	// does the server's work off its CPUs.
 	Accelerator string
 	// Connections is the number of connections in flight (the groups'
 	// slots), MeanLatency the mean total latency of the window's
@@ -121,23 +73,17 @@ type Saturation struct {
 	MeanLatency time.Duration
 	LittleRate  float64
 	Rate        float64
-	// OtherLoad is set when other processes took a large share of the
-	// server's CPUs (ServerCPUUse.OtherLoad): the window then measured
-	// them, which its OTHER LOAD line says, and is not NOT SATURATED.
+	// OtherLoad: other processes took a large share of the server's
+	// CPUs; the window is then OTHER LOAD, not NOT SATURATED.
 	OtherLoad bool
-	// NotSaturated: judged, the server's CPUs under
-	// results.ServerSaturatedBusy (its own share and, where read, their
-	// busy time) and not shared (OtherLoad), no group client-bound, its
-	// busiest group's CPUs under it too and none with OTHER LOAD, no
-	// accelerator at work, and
-	// Little's law holding (LittleAgrees): the connections in flight set
-	// the rate.
+	// NotSaturated: judged, the server's CPUs and the busiest group's
+	// under results.ServerSaturatedBusy, no flag on either side, no
+	// accelerator at work, and Little's law holding (LittleAgrees).
 	NotSaturated bool
 }
 
-// RepSaturation judges whether rep loaded the server (Saturation). It
-// needs no profile: the server's CPU time (Rep.ServerCPU) and its CPUs'
-// busy time (Rep.ServerCPUs) are read every window.
+// RepSaturation judges whether rep loaded the server (Saturation), from
+// the server's CPU time and its CPUs' busy time, read every window.
 func RepSaturation(rep *results.Rep) Saturation {
 	t := &rep.Total
 	s := Saturation{Connections: t.Slots, Rate: t.Rate()}
@@ -153,12 +99,12 @@ func RepSaturation(rep *results.Rep) Saturation {
 	}
 	s.Judged = true
 	s.Server, s.CPUs = c.Busy, c.CPUs
-	if u, ok := rep.ServerCPUUse(); ok && u.Measured {
+	if u, ok := RepServerCPUUse(rep); ok && u.Measured {
 		s.CPUsBusy, s.HasCPUsBusy = u.Busy, true
 		s.OtherLoad = u.OtherLoad
 	}
 	s.ClientBound = len(ClientBound(rep)) > 0
-	if c := rep.ClientCPU(); c.Measured > 0 {
+	if c := RepClientCPU(rep); c.Measured > 0 {
 		s.ClientBusy, s.HasClientBusy = c.BusyMax, true
 	}
 	s.ClientOtherLoad = len(OtherLoad(rep)) > 0
@@ -189,50 +135,32 @@ func (s Saturation) LittleAgrees() bool {
 }
 
 // NotSaturatedLine is the line for a repetition that did not load the
-// server (Saturation.NotSaturated), "" otherwise: "NOT SATURATED: neither
-// kaeload nor the server's CPUs were busy (…); the rate was set by the
-// connections in flight (N / mean latency ≈ rate; measured …); raise
-// connections or groups".
-func NotSaturatedLine(rep *results.Rep) string {
+// server (Saturation.NotSaturated); zero otherwise.
+func NotSaturatedLine(rep *results.Rep) notes.Note {
 	s := RepSaturation(rep)
 	if !s.NotSaturated {
-		return ""
+		return notes.Note{}
 	}
-	busy := fmt.Sprintf("the server used %.0f %% of its %s", s.Server*100, cpusWords(s.CPUs))
-	if s.HasCPUsBusy {
-		busy += fmt.Sprintf(" (%.0f %% busy in all)", s.CPUsBusy*100)
-	}
-	if c := rep.ClientCPU(); c.Measured > 0 {
-		busy += fmt.Sprintf("; the busiest group's CPUs %.0f %%", c.BusyMax*100)
-	}
-	little := "the mean latency was not measured"
-	if s.MeanLatency > 0 {
-		little = fmt.Sprintf("%d / %s ms mean latency ≈ %s req/s; measured %s req/s", s.Connections,
-			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
-	}
-	return fmt.Sprintf("NOT SATURATED: neither kaeload nor the server's CPUs were busy (%s); the rate was set by the connections in flight (%s); raise connections or groups", busy, little)
+	c := RepClientCPU(rep)
+	return notes.New(notes.NotSaturated, "server", s.Server, "cpus", s.CPUs, "has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy,
+		"has_client_busy", c.Measured > 0, "client_busy", c.BusyMax, "connections", s.Connections,
+		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
 }
 
 // serverSharedReason are the reasons a variant's notes give for a
-// repetition whose server CPUs were shared, none when they were not:
-// "client and server share CPU 0", "OTHER LOAD on the server's CPU 0,
-// busiest sh (pid 5151, nice 10)".
-func serverSharedReason(u results.ServerCPUUse) []string {
-	var out []string
+// repetition whose server CPUs were shared: "client and server share CPU
+// 0", "OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10)".
+func serverSharedReason(u ServerCPUUse) []notes.Note {
+	var out []notes.Note
 	for _, s := range u.Shared {
-		out = append(out, "client and server share "+cpusWords(s.Common))
+		out = append(out, notes.New(notes.ServerShare, "common", s.Common))
 	}
 	if u.OtherLoad {
-		why := "OTHER LOAD on the server's " + cpusWords(u.CPUs)
+		n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
 		if len(u.Top) > 0 {
-			o := u.Top[0]
-			why += fmt.Sprintf(", busiest %s (pid %d", o.Comm, o.PID)
-			if o.Nice != 0 {
-				why += fmt.Sprintf(", nice %d", o.Nice)
-			}
-			why += ")"
+			n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
 		}
-		out = append(out, why)
+		out = append(out, n)
 	}
 	return out
 }
@@ -240,7 +168,7 @@ func serverSharedReason(u results.ServerCPUUse) []string {
 // addServerCPUs counts rep's server-side verdicts into s
 // (VariantSummary.ServerSharedReps and the fields beside it).
 func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
-	if u, ok := rep.ServerCPUUse(); ok {
+	if u, ok := RepServerCPUUse(rep); ok {
 		if u.OtherLoad {
 			s.ServerOtherLoadReps++
 		}
@@ -249,7 +177,7 @@ func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
 		}
 		if why := serverSharedReason(u); len(why) > 0 {
 			s.ServerSharedReps++
-			s.ServerShared = appendNew(s.ServerShared, why...)
+			s.ServerShared = s.ServerShared.AppendNew(why...)
 		}
 	}
 	if sat := RepSaturation(rep); sat.Judged {
@@ -278,7 +206,7 @@ func serverWarnings(r *results.Run) []string {
 // analyzeServerCPUs fills ra's server-side lines and figures for rep.
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 	ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated = ServerOtherLoadLine(rep), SharedCPUsLine(rep), NotSaturatedLine(rep)
-	if u, ok := rep.ServerCPUUse(); ok {
+	if u, ok := RepServerCPUUse(rep); ok {
 		ra.ServerCPUs = &u
 	}
 	ra.Saturation = RepSaturation(rep)

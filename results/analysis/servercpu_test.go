@@ -45,15 +45,15 @@ func TestServerCPUsVerdicts(t *testing.T) {
 			if got, want := v.ServerSharedInMost(), tc.shareN == 3; got != want {
 				t.Errorf("ServerSharedInMost() = %v, want %v", got, want)
 			}
-			if tc.shared0 != "" && (len(v.ServerShared) != 1 || v.ServerShared[0] != tc.shared0) {
-				t.Errorf("ServerShared = %q, want [%q]", v.ServerShared, tc.shared0)
+			if tc.shared0 != "" && (len(v.ServerShared) != 1 || v.ServerShared[0].String() != tc.shared0) {
+				t.Errorf("ServerShared = %q, want [%q]", v.ServerShared.Strings(), tc.shared0)
 			}
 			if v.SaturationReps != 3 {
 				t.Errorf("%d repetitions judged for saturation, want 3", v.SaturationReps)
 			}
 			for j := range r.Variants[i].Reps {
 				ra := &m.Reps[i][j]
-				all := strings.Join([]string{ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OtherLoad}, "\n")
+				all := strings.Join([]string{ra.ServerOtherLoad.String(), ra.SharedCPUs.String(), ra.NotSaturated.String(), ra.OtherLoad.String()}, "\n")
 				for _, w := range tc.line {
 					if !strings.Contains(all, w) {
 						t.Errorf("repetition %d: lines lack %q:\n%s", j+1, w, all)
@@ -62,7 +62,7 @@ func TestServerCPUsVerdicts(t *testing.T) {
 				if len(tc.line) == 0 && strings.TrimSpace(all) != "" {
 					t.Errorf("repetition %d: lines %q, want none", j+1, all)
 				}
-				if strings.Contains(ra.OtherLoad, "nginx") {
+				if strings.Contains(ra.OtherLoad.String(), "nginx") {
 					t.Errorf("repetition %d: the client's OTHER LOAD names the server: %s", j+1, ra.OtherLoad)
 				}
 			}
@@ -75,7 +75,7 @@ func TestServerCPUsVerdicts(t *testing.T) {
 	}
 	// The shares of the busy loop's repetition: the CPU 100 % busy, the
 	// server 55 %, kaeload its controller's 0.02 s of 2 s, interrupts 1 %.
-	u, ok := r.Variants[1].Reps[0].ServerCPUUse()
+	u, ok := RepServerCPUUse(&r.Variants[1].Reps[0])
 	if !ok || !u.Measured || !u.OtherLoad {
 		t.Fatalf("ServerCPUUse() = %+v, %v", u, ok)
 	}
@@ -91,10 +91,10 @@ func TestServerCPUsVerdicts(t *testing.T) {
 	// kaeload's, the server as the server's; nothing is left for others,
 	// and the client group leaves nginx out of its busiest.
 	rep := &r.Variants[3].Reps[0]
-	if u, _ := rep.ServerCPUUse(); u.OtherLoad || math.Abs(u.Kaeload-0.46) > 1e-9 {
+	if u, _ := RepServerCPUUse(rep); u.OtherLoad || math.Abs(u.Kaeload-0.46) > 1e-9 {
 		t.Errorf("shared: kaeload %.3f of the server's CPU, other load %v; want 0.46, false", u.Kaeload, u.OtherLoad)
 	}
-	for _, gc := range rep.GroupCPUs() {
+	for _, gc := range RepGroupCPUs(rep) {
 		if len(gc.Top) != 0 || gc.OtherLoad || math.Abs(gc.Server-0.52) > 1e-9 {
 			t.Errorf("shared: group %d server %.3f, others %.3f %v, other load %v; want the server's 0.52, nothing else", gc.Index, gc.Server, gc.Others, gc.Top, gc.OtherLoad)
 		}
@@ -144,7 +144,7 @@ func TestRepSaturation(t *testing.T) {
 			if s.Judged != tc.judged || s.NotSaturated != tc.notSat {
 				t.Errorf("judged %v, not saturated %v; want %v, %v (%+v)", s.Judged, s.NotSaturated, tc.judged, tc.notSat, s)
 			}
-			if got := NotSaturatedLine(&rep) != ""; got != tc.notSat {
+			if got := !NotSaturatedLine(&rep).IsZero(); got != tc.notSat {
 				t.Errorf("NotSaturatedLine() given: %v, want %v", got, tc.notSat)
 			}
 		})

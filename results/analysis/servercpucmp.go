@@ -22,12 +22,9 @@ func ServerCPURates(v *results.Variant) []float64 {
 }
 
 // compareServerCPU fills every variant's ServerCPUStats and
-// ServerCPUComparison. Requests per server CPU-second are compared with
-// the baseline's as req/s are (CompareFamily: the t-test on their
-// logarithms, MDE and equivalence at the run's margin), as a family of
-// their own: Holm over the variants whose test ran, apart from req/s's
-// family, since they answer another question (what a request costs the
-// server, which an offload changes most steadily) on other numbers.
+// ServerCPUComparison: requests per server CPU-second compared as req/s
+// are (CompareFamily), in a Holm family of their own, since they answer
+// another question (what a request costs the server).
 func compareServerCPU(r *results.Run, s *RunSummary) {
 	rates := make([][]float64, len(r.Variants))
 	for i := range r.Variants {

@@ -1,11 +1,10 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // A repetition whose removal leaves the spread of its variant's log
@@ -73,20 +72,17 @@ func sd(xs []float64) float64 {
 }
 
 // mdeSpread names the repetitions that inflate the MDE of v's comparison
-// with base: "baseline rep 2 (35,120.0 req/s)"; "" when no single
+// with base: "baseline rep 2 (35,120.0 req/s)"; zero when no single
 // repetition of either does (spreadRep).
-func mdeSpread(base, v *results.Variant) string {
-	var out string
+func mdeSpread(base, v *results.Variant) notes.Note {
+	var reps []notes.Note
 	for _, w := range []*results.Variant{base, v} {
 		if w == nil {
 			continue
 		}
 		if i := spreadRep(w); i >= 0 {
-			if out != "" {
-				out += ", "
-			}
-			out += fmt.Sprintf("%s rep %d (%s req/s)", w.Name, w.Reps[i].Index+1, format.Rate(w.Reps[i].Total.Rate()))
+			reps = append(reps, notes.New(notes.SpreadRep, "variant", w.Name, "rep", w.Reps[i].Index+1, "rate", w.Reps[i].Total.Rate()))
 		}
 	}
-	return out
+	return joinedAs(notes.MDESpread, "reps", reps)
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"slices"
@@ -44,7 +45,7 @@ type RunSummary struct {
 	// Warnings are what the statistics say a reader must know (drift not
 	// controlled, drift as large as a claimed difference), one sentence
 	// each; Annotate adds them to Run.Warnings.
-	Warnings []string
+	Warnings notes.List
 }
 
 // VariantSummary sums up one variant over its repetitions.
@@ -92,7 +93,7 @@ type VariantSummary struct {
 	OtherLoadReps int
 	// ServerOtherLoadReps is the number of repetitions in which other
 	// processes took a large share of the server's CPUs
-	// (results.ServerCPUUse.OtherLoad), SharedCPUReps those in which a
+	// (ServerCPUUse.OtherLoad), SharedCPUReps those in which a
 	// client group ran on some of them (ServerCPUUse.Shared), and
 	// ServerSharedReps those with either: the server's CPUs were shared.
 	// ServerShared says how, each distinct phrase once, in the order met
@@ -100,7 +101,7 @@ type VariantSummary struct {
 	// 0, busiest sh (pid 5151, nice 10)"). A verdict on a variant whose server CPUs were shared in
 	// most repetitions (ServerSharedInMost) says "shared CPUs".
 	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps int
-	ServerShared                                         []string
+	ServerShared                                         notes.List
 	// SaturationReps is the number of repetitions judged for saturation
 	// (Saturation.Judged), NotSaturatedReps those that did not load the
 	// server (NotSaturatedLine).
@@ -144,16 +145,16 @@ type VariantSummary struct {
 	// MDESpread names the repetitions, of the variant or the baseline,
 	// that alone make most of the spread behind the comparison's MDE
 	// (mdeSpread): "baseline rep 2 (35,120.0 req/s)"; "" when none does.
-	MDESpread string
+	MDESpread notes.Note
 	// Caveat says what else the variant's figures measured (caveatOf):
 	// "measured the client: CLIENT-BOUND in 3 of 3 repetitions",
 	// "caution: …"; "" when no repetition is flagged.
-	Caveat string
+	Caveat notes.Note
 	// VerdictCaveat is what the verdict against the baseline must say
 	// with it: the variant's Caveat and the baseline's ("baseline
 	// measured the client: …"); "" when neither is flagged, and for the
 	// baseline itself.
-	VerdictCaveat string
+	VerdictCaveat notes.Note
 }
 
 // ClientMicrosPerRequest returns the client's CPU time per request in
@@ -342,12 +343,6 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		Stats:   stats.Summarize(rates),
 		Connect: results.NewHistogram(), Handshake: results.NewHistogram(), TTFB: results.NewHistogram(), Total: results.NewHistogram(),
 	}
-	type probeAcc struct {
-		ProbeSummary
-		sum  float64
-		reqs uint64
-	}
-	probes := map[string]*probeAcc{}
 	var counts results.Counts
 	for i := range v.Reps {
 		rep := &v.Reps[i]
@@ -374,14 +369,14 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			s.OtherLoadReps++
 		}
 		s.addServerCPUs(rep)
-		if rep.Failed != "" {
+		if rep.Failed != nil {
 			s.FailedReps++
 		}
-		if c := rep.ClientCPU(); c.Measured > 0 {
+		if c := RepClientCPU(rep); c.Measured > 0 {
 			s.HasClientCPU = true
 			s.ClientBusyMax = max(s.ClientBusyMax, c.BusyMax)
 		}
-		if us, own, ok := rep.ClientCPU().PerRequest(t.Requests); ok {
+		if us, own, ok := RepClientCPU(rep).PerRequest(t.Requests); ok {
 			s.ClientCPUReps++
 			s.ClientCPUSeconds += us * float64(t.Requests) / 1e6
 			s.ClientCPURequests += t.Requests
@@ -392,7 +387,22 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			s.ServerCPUSeconds += rep.ServerCPU.Seconds
 			s.ServerCPURequests += t.Requests
 		}
-		for name, pr := range rep.Probes {
+	}
+	s.Probes = summarizeProbes(v)
+	s.ErrorShare = counts.ErrorShare()
+	return s
+}
+
+// summarizeProbes sums up v's probe deltas by probe name, sorted by name.
+func summarizeProbes(v *results.Variant) []ProbeSummary {
+	type probeAcc struct {
+		ProbeSummary
+		sum  float64
+		reqs uint64
+	}
+	probes := map[string]*probeAcc{}
+	for i := range v.Reps {
+		for name, pr := range v.Reps[i].Probes {
 			a := probes[name]
 			if a == nil {
 				a = &probeAcc{ProbeSummary: ProbeSummary{Name: name}}
@@ -407,9 +417,10 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			}
 			a.N++
 			a.sum += pr.Delta()
-			a.reqs += t.Requests
+			a.reqs += v.Reps[i].Total.Requests
 		}
 	}
+	var out []ProbeSummary
 	for _, a := range probes {
 		p := a.ProbeSummary
 		if p.N > 0 {
@@ -418,11 +429,10 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		if a.reqs > 0 {
 			p.PerRequest, p.HasPerRequest = a.sum/float64(a.reqs), true
 		}
-		s.Probes = append(s.Probes, p)
+		out = append(out, p)
 	}
-	sort.Slice(s.Probes, func(i, j int) bool { return s.Probes[i].Name < s.Probes[j].Name })
-	s.ErrorShare = counts.ErrorShare()
-	return s
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // mergeInto merges src into dst when src holds a histogram.
@@ -595,50 +605,16 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 	return strings.Join(parts, " ")
 }
 
-// clientBoundWarnings returns one warning per client-bound repetition of r.
-func clientBoundWarnings(r *results.Run) []string { return repWarnings(r, ClientBoundLine) }
-
 // repWarnings returns, for every repetition of r for which line says
 // something, "variant V, repetition N: " and what it says.
-func repWarnings(r *results.Run, line func(*results.Rep) string) []string {
+func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) []string {
 	var ws []string
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			if l := line(&v.Reps[j]); l != "" {
-				ws = append(ws, fmt.Sprintf("variant %s, repetition %d: %s", v.Name, v.Reps[j].Index+1, l))
+			if l := line(&v.Reps[j]); !l.IsZero() {
+				ws = append(ws, inRep(v, &v.Reps[j], l).String())
 			}
-		}
-	}
-	return ws
-}
-
-// Annotate appends to r.Warnings a warning for every failed repetition
-// (Rep.Failed), every client-bound one (ClientBound), every one with
-// missed starts and every one whose slots backed off (Counts.Backoffs), e.g. "variant kae, repetition 2:
-// CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures
-// kaeload, not the server", unless r.Warnings already holds it, so calling
-// it again adds nothing. Call it before WriteJSON so that run.json carries
-// the warnings; Journal does. WriteText and WriteMarkdown show these
-// warnings whether or not Annotate ran.
-func Annotate(r *results.Run) {
-	r.Warnings = appendNew(r.Warnings, failedWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, clientBoundWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, otherLoadWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, serverWarnings(r)...)
-	r.Warnings = appendNew(r.Warnings, repWarnings(r, MissedLine)...)
-	r.Warnings = appendNew(r.Warnings, repWarnings(r, BackoffLine)...)
-	r.Warnings = appendNew(r.Warnings, ProbeWarnings(r)...)
-	if s, err := SummarizeRun(r); err == nil {
-		r.Warnings = appendNew(r.Warnings, s.Warnings...)
-	}
-}
-
-// appendNew appends the strings of add that ws does not hold yet.
-func appendNew(ws []string, add ...string) []string {
-	for _, a := range add {
-		if !slices.Contains(ws, a) {
-			ws = append(ws, a)
 		}
 	}
 	return ws

@@ -24,7 +24,7 @@ func TestClientBound(t *testing.T) {
 	if got := ClientBound((&results.Rep{})); got != nil {
 		t.Errorf("ClientBound() of a rep without groups = %v, want nil", got)
 	}
-	if got, want := ClientBoundLine(&rep), "CLIENT-BOUND: group 1 (CPUs 4-7) was 90 % busy, group 7 (CPUs 8-11) was 100 % busy: this figure measures kaeload, not the server"; got != want {
+	if got, want := ClientBoundLine(&rep).String(), "CLIENT-BOUND: group 1 (CPUs 4-7) was 90 % busy, group 7 (CPUs 8-11) was 100 % busy: this figure measures kaeload, not the server"; got != want {
 		t.Errorf("clientBoundLine = %q\nwant %q", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // ThresholdCheck is one threshold checked against one variant (or one
@@ -249,8 +250,8 @@ func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 
 // CrossedLines are the crossed thresholds of r, one line each ("req/s >=
 // 100000: default 12,345.6 req/s"), as the reports' headers show them.
-func CrossedLines(r *results.Run) []string {
-	var out []string
+func CrossedLines(r *results.Run) notes.List {
+	var out notes.List
 	for _, c := range Crossed(CheckThresholds(r)) {
 		out = append(out, crossedLine(&c))
 	}
@@ -258,6 +259,6 @@ func CrossedLines(r *results.Run) []string {
 }
 
 // crossedLine is one crossed threshold as the reports' headers show it.
-func crossedLine(c *ThresholdCheck) string {
-	return fmt.Sprintf("%s: %s %s", c.Threshold.Expr, c.Variant, c.Shown())
+func crossedLine(c *ThresholdCheck) notes.Note {
+	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant, "shown", c.Shown())
 }

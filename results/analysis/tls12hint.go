@@ -2,18 +2,14 @@ package analysis
 
 import (
 	"encoding/json"
-	"fmt"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"strings"
 )
 
-// tls12Saving says where the saving of max_version: "1.2" is measured,
-// against servers that negotiate TLS 1.2 only: with TLS 1.3 allowed, Go's
-// ClientHello carries a TLS 1.3 key share (an X25519 key pair generated
-// per handshake) that a TLS 1.2 server never uses. The figure depends on
-// the machine, the certificate and the load, so the product bakes in no
-// number: bench/peers.sh measures it side by side, and bench/README.md
-// keeps the ranges measured so far.
+// tls12Saving says where the saving of max_version: "1.2" is measured:
+// with TLS 1.3 allowed, the ClientHello carries a key share a TLS 1.2
+// server never uses; its cost depends on the machine, so no number here.
 const tls12Saving = "part of kaeload's client CPU per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)"
 
 // tls12Offer is the part of an encoded Plan that says which TLS versions
@@ -34,21 +30,19 @@ const versionTLS13 = 0x0304
 // negotiated TLS 1.2 while kaeload offered TLS 1.3 too, the saving of
 // max_version: "1.2". A hint is a line in the report, never a change:
 // the ClientHello is the scenario's to choose.
-func Hints(r *results.Run) []string {
+func Hints(r *results.Run) notes.List {
 	var plan tls12Offer
 	if len(r.Plan) == 0 || json.Unmarshal(r.Plan, &plan) != nil || plan.Target.TLS == nil ||
 		plan.Target.TLS.MaxVersion < versionTLS13 {
 		return nil
 	}
-	var hints []string
+	var hints notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		if !allTLS12(v) {
 			continue
 		}
-		hints = append(hints, fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
-			"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s",
-			v.Name, tls12Saving))
+		hints = append(hints, notes.New(notes.TLS12Hint, "variant", v.Name, "saving", tls12Saving))
 	}
 	return hints
 }

@@ -1,51 +1,38 @@
 package analysis
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
-	"strings"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // CheckRep says whether the repetition whose total is t failed, and why:
-// it fails when its window completed no successful request (a server that
-// is down, accepts and never answers, or answers only with errors), or when
-// the share of failed attempts (Counts.ErrorShare) exceeds maxErrors
-// (0 tolerates no error). It returns "" for a good repetition.
-// A failed repetition is a measurement, not a figure to trust: every
-// rendering marks it, and `kaeload run` exits non-zero.
-func CheckRep(t *results.Group, maxErrors float64) string {
+// no successful request in its window, or a share of failed attempts
+// (Counts.ErrorShare) above maxErrors (0 tolerates none). Nil for a good
+// repetition. Every rendering marks a failed one, and `kaeload run`
+// exits non-zero.
+func CheckRep(t *results.Group, maxErrors float64) *results.Failure {
 	if t.Succeeded() == 0 {
-		var why []string
-		if n := t.Errors.Total(); n > 0 {
-			why = append(why, fmt.Sprintf("%s errors", format.Count(n)))
-		}
+		f := &results.Failure{Code: results.FailNoSuccess, Errors: t.Errors.Total()}
 		if u := t.Outside.Unanswered; u.Total() > 0 {
-			why = append(why, "unanswered at the window's end: "+UnansweredLine(u))
+			f.Unanswered = &u
 		}
-		if len(why) == 0 {
-			why = append(why, "no request ended at all")
-		}
-		return "no request succeeded in the window (" + strings.Join(why, "; ") + ")"
+		return f
 	}
 	if share := t.ErrorShare(); share > maxErrors {
-		return fmt.Sprintf("errors were %s of the window's attempts, more than max_errors %s", format.Share(share), format.Share(maxErrors))
+		return &results.Failure{Code: results.FailErrors, Share: share, Max: maxErrors}
 	}
-	return ""
+	return nil
 }
 
 // UnansweredLine describes requests left unanswered by stage, e.g.
 // "4 (connect 0, handshake 4, response 0)".
-func UnansweredLine(u results.Stages) string {
-	return fmt.Sprintf("%s (connect %s, handshake %s, response %s)",
-		format.Count(u.Total()), format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response))
-}
+func UnansweredLine(u results.Stages) string { return notes.Unanswered(u) }
 
 // variantFailed reports whether any repetition of v failed (Rep.Failed).
 func variantFailed(v *results.Variant) int {
 	n := 0
 	for i := range v.Reps {
-		if v.Reps[i].Failed != "" {
+		if v.Reps[i].Failed != nil {
 			n++
 		}
 	}
@@ -64,13 +51,11 @@ func Failed(r *results.Run) []string {
 	return names
 }
 
-// NotMeasuredLines returns one line per variant the run could not
-// measure (Run.NotMeasured), in the order they failed, as every report
-// shows it after "NOT MEASURED:": "variant b: server start failed: …", or
-// "variant b after 2 repetitions: …" when some repetitions were measured
-// before the failure. Nil when every variant ran.
-func NotMeasuredLines(r *results.Run) []string {
-	var lines []string
+// NotMeasuredLines returns one note per variant the run could not
+// measure (Run.NotMeasured), in the order they failed, with the
+// repetitions measured before: "variant b after 2 repetitions: …".
+func NotMeasuredLines(r *results.Run) notes.List {
+	var lines notes.List
 	for _, nm := range r.NotMeasured {
 		n := 0
 		for i := range r.Variants {
@@ -78,37 +63,26 @@ func NotMeasuredLines(r *results.Run) []string {
 				n = len(r.Variants[i].Reps)
 			}
 		}
-		switch n {
-		case 0:
-			lines = append(lines, fmt.Sprintf("variant %s: %s", nm.Variant, nm.Reason))
-		case 1:
-			lines = append(lines, fmt.Sprintf("variant %s after 1 repetition: %s", nm.Variant, nm.Reason))
-		default:
-			lines = append(lines, fmt.Sprintf("variant %s after %d repetitions: %s", nm.Variant, n, nm.Reason))
-		}
+		lines = append(lines, notes.New(notes.NotMeasured, "variant", nm.Variant, "reps", n, "reason", nm.Reason))
 	}
 	return lines
 }
 
-// FailedLine is the loud line of a failed repetition, "" for a good one.
-func FailedLine(rep *results.Rep) string {
-	if rep.Failed == "" {
-		return ""
+// FailedLine is the loud line of a failed repetition, the zero Note for
+// a good one.
+func FailedLine(rep *results.Rep) notes.Note {
+	if rep.Failed == nil {
+		return notes.Note{}
 	}
-	return "FAILED: " + rep.Failed
+	return notes.New(notes.RepFailed, "why", notes.Failure(rep.Failed))
 }
 
 // BackoffLine is the line of a repetition in which connection slots
-// backed off after failed connects (Counts.Backoffs), "" when none did.
-func BackoffLine(rep *results.Rep) string {
+// backed off after failed connects (Counts.Backoffs); zero when none did.
+func BackoffLine(rep *results.Rep) notes.Note {
 	t := &rep.Total
 	if t.Backoffs == 0 {
-		return ""
+		return notes.Note{}
 	}
-	fails := t.Errors[results.ErrConnect].Count + t.Errors[results.ErrPorts].Count
-	return fmt.Sprintf("BACKED OFF: connection slots waited %s times before their next try because their connects kept failing (%s connect errors, counted as usual): the server refused or was unreachable",
-		format.Count(t.Backoffs), format.Count(fails))
+	return notes.New(notes.BackedOff, "backoffs", t.Backoffs, "fails", t.Errors[results.ErrConnect].Count+t.Errors[results.ErrPorts].Count)
 }
-
-// failedWarnings returns one warning per failed repetition of r.
-func failedWarnings(r *results.Run) []string { return repWarnings(r, FailedLine) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/notes"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestCheckRep(t *testing.T) {
 		{"no error tolerated", mk(999, 0, 1, results.Stages{}), 0, "errors were 0.1 % of the window's attempts, more than max_errors 0 %"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := CheckRep(tc.g, tc.maxErrors)
+			got := notes.Failure(CheckRep(tc.g, tc.maxErrors)).String()
 			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 				t.Errorf("CheckRep = %q, want %q", got, tc.want)
 			}

@@ -1,18 +1,15 @@
 package analysis
 
 import (
-	"github.com/kaeload/kaeload/results"
 	"slices"
+
+	"github.com/kaeload/kaeload/results"
 )
 
-// AllWarnings returns r.Warnings followed by the failed-repetition and
-// client-bound warnings that Annotate would add, without changing r:
-// what every rendering shows, whether or not Annotate ran.
-func AllWarnings(r *results.Run) []string { return warnings(r) }
-
-// warnings returns r.Warnings followed by the failed and client-bound
-// warnings that Annotate would add.
-func warnings(r *results.Run) []string {
+// AllWarnings returns r.Warnings followed by the analysis's own warnings
+// (ownWarnings), without changing r: what every rendering shows, whether
+// or not Annotate ran.
+func AllWarnings(r *results.Run) []string {
 	s, err := SummarizeRun(r)
 	if err != nil {
 		s = nil
@@ -20,18 +17,48 @@ func warnings(r *results.Run) []string {
 	return warningsOf(r, s)
 }
 
-// warningsOf returns r.Warnings followed by the failed, client-bound,
-// other-load, backoff and failed-probe warnings and those of r's summary
-// s (nil: none).
+// warningsOf is AllWarnings with r's summary s (nil: none).
 func warningsOf(r *results.Run, s *RunSummary) []string {
-	ws := appendNew(slices.Clone(r.Warnings), failedWarnings(r)...)
-	ws = appendNew(ws, clientBoundWarnings(r)...)
-	ws = appendNew(ws, otherLoadWarnings(r)...)
+	return appendNew(slices.Clone(r.Warnings), ownWarnings(r, s, false)...)
+}
+
+// Annotate appends the analysis's warnings to r.Warnings, those already
+// there excepted, so calling it again adds nothing; the journal calls it
+// before writing run.json. Besides what AllWarnings adds, it keeps the
+// missed starts' lines.
+func Annotate(r *results.Run) {
+	s, err := SummarizeRun(r)
+	if err != nil {
+		s = nil
+	}
+	r.Warnings = appendNew(r.Warnings, ownWarnings(r, s, true)...)
+}
+
+// ownWarnings are the failed, client-bound, other-load, server CPU,
+// missed-start (with missed), backoff and probe warnings of r's
+// repetitions, then those of its summary s.
+func ownWarnings(r *results.Run, s *RunSummary, missed bool) []string {
+	ws := appendNew(nil, repWarnings(r, FailedLine)...)
+	ws = appendNew(ws, repWarnings(r, ClientBoundLine)...)
+	ws = appendNew(ws, repWarnings(r, OtherLoadLine)...)
 	ws = appendNew(ws, serverWarnings(r)...)
+	if missed {
+		ws = appendNew(ws, repWarnings(r, MissedLine)...)
+	}
 	ws = appendNew(ws, repWarnings(r, BackoffLine)...)
-	ws = appendNew(ws, ProbeWarnings(r)...)
+	ws = appendNew(ws, ProbeWarnings(r).Strings()...)
 	if s != nil {
-		ws = appendNew(ws, s.Warnings...)
+		ws = appendNew(ws, s.Warnings.Strings()...)
+	}
+	return ws
+}
+
+// appendNew appends the strings of add that ws does not hold yet.
+func appendNew(ws []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(ws, a) {
+			ws = append(ws, a)
+		}
 	}
 	return ws
 }

@@ -1,10 +1,10 @@
 package diagnosis
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -69,13 +69,13 @@ type Diagnosis struct {
 	Variant string `json:"variant"`
 	Rep     int    `json:"rep"`
 	// Cause names what happened ("the server's accept queue overflowed").
-	Cause string `json:"cause"`
+	Cause notes.Note `json:"cause"`
 	// Figure says how much, with the counters and hosts.
 	Figure string `json:"figure"`
 	// Consequence says what it did to the measurement.
-	Consequence string `json:"consequence"`
+	Consequence notes.Note `json:"consequence"`
 	// Fix says what to change.
-	Fix string `json:"fix"`
+	Fix notes.Note `json:"fix"`
 	// Counters are the kernel counters behind the figure, by host, over
 	// the window; empty for the rate rules.
 	Counters []Counter `json:"counters,omitempty"`
@@ -140,9 +140,9 @@ type Repetition struct {
 	// Diagnoses are the rules' findings, in the order of the Rule
 	// constants.
 	Diagnoses []Diagnosis `json:"diagnoses,omitempty"`
-	// Unjudged says, one line each, which rules could not judge this
-	// repetition and why ("not steady: 2 intervals, 6 needed").
-	Unjudged []string `json:"unjudged,omitempty"`
+	// Unjudged are the rules that could not judge this repetition, and
+	// why (notes.Unjudged: "not steady: 2 intervals, 6 needed").
+	Unjudged notes.List `json:"unjudged,omitempty"`
 }
 
 // RateRange is the spread of a window's interval rates (successes per
@@ -238,7 +238,7 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out.Stalls, why = w.stalls()
 	out.StallsJudged = why == ""
 	if why != "" {
-		out.Unjudged = append(out.Unjudged, "stalls: "+why)
+		out.Unjudged = append(out.Unjudged, unjudged(RuleStalls, why))
 	}
 	add := func(d *Diagnosis) {
 		if d != nil {
@@ -261,23 +261,29 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	add(w.stallDiagnosis(out.Stalls))
 	d, why := w.notSteady(out.Stalls, opts)
 	if why != "" {
-		out.Unjudged = append(out.Unjudged, "not steady: "+why)
+		out.Unjudged = append(out.Unjudged, unjudged(RuleNotSteady, why))
 	}
 	add(d)
 	return out
 }
 
-// seconds writes a time relative to the window in seconds ("4.0 s").
-func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
+// unjudged says that rule could not judge a repetition, and why.
+func unjudged(rule, why string) notes.Note {
+	return notes.New(notes.Unjudged, "rule", rule, "title", titles[rule], "why", why)
 }
 
-// percent writes a fraction as a percentage with one decimal ("4.5 %"),
-// or two significant digits below 1 % ("0.026 %"), so that a small share
-// does not read as none.
-func percent(f float64) string {
-	if p := f * 100; p != 0 && p > -1 && p < 1 {
-		return strconv.FormatFloat(p, 'g', 2, 64) + " %"
+// StallsUnjudged is why the stalls were not judged, "" when they were.
+func (r *Repetition) StallsUnjudged() string {
+	for _, u := range r.Unjudged {
+		if u.S("rule") == RuleStalls {
+			return u.S("why")
+		}
 	}
-	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
+	return ""
 }
+
+// seconds writes a time relative to the window in seconds ("4.0 s").
+func seconds(d time.Duration) string { return notes.Seconds(d.Seconds()) }
+
+// percent writes a fraction as notes.Percent does ("4.5 %", "0.026 %").
+func percent(f float64) string { return notes.Percent(f) }

@@ -107,14 +107,14 @@ func TestStallAtKnownSeconds(t *testing.T) {
 			}
 			d := got.Diagnoses[0]
 			for _, s := range tc.stall {
-				if want := span(s); !strings.Contains(d.Cause, want) {
-					t.Errorf("cause %q does not name %s", d.Cause, want)
+				if want := span(s); !strings.Contains(d.Cause.String(), want) {
+					t.Errorf("cause %q does not name %s", d.Cause.String(), want)
 				}
 			}
 			if got.Range.Min != 300 {
 				t.Errorf("range min %.1f, want the stall's 300", got.Range.Min)
 			}
-			if d.Stalls == nil || d.Fix == "" || d.Consequence == "" || d.Figure == "" {
+			if d.Stalls == nil || d.Fix.IsZero() || d.Consequence.IsZero() || d.Figure == "" {
 				t.Errorf("incomplete diagnosis %+v", d)
 			}
 		})
@@ -148,8 +148,8 @@ func TestNotSteadyPlanted(t *testing.T) {
 					t.Fatalf("seed %d: named %+v", seed, got.Diagnoses[i])
 				case tc.want != "" && i < 0:
 					missed++
-				case tc.want != "" && !strings.Contains(got.Diagnoses[i].Fix, tc.want):
-					t.Fatalf("seed %d: fix %q, want it to say %q", seed, got.Diagnoses[i].Fix, tc.want)
+				case tc.want != "" && !strings.Contains(got.Diagnoses[i].Fix.String(), tc.want):
+					t.Fatalf("seed %d: fix %q, want it to say %q", seed, got.Diagnoses[i].Fix.String(), tc.want)
 				}
 			}
 			if missed > 0 {
@@ -196,12 +196,12 @@ func TestAcceptQueueCounts(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"backlog=", "net.core.somaxconn", "net.ipv4.tcp_max_syn_backlog"} {
-		if !strings.Contains(d.Fix, s) {
-			t.Errorf("fix %q lacks %q", d.Fix, s)
+		if !strings.Contains(d.Fix.String(), s) {
+			t.Errorf("fix %q lacks %q", d.Fix.String(), s)
 		}
 	}
-	if !strings.Contains(d.Consequence, "34 connects waited 1 s or more") {
-		t.Errorf("consequence %q does not count the slow connects", d.Consequence)
+	if !strings.Contains(d.Consequence.String(), "34 connects waited 1 s or more") {
+		t.Errorf("consequence %q does not count the slow connects", d.Consequence.String())
 	}
 }
 
@@ -257,8 +257,8 @@ func TestNotAvailable(t *testing.T) {
 		t.Fatalf("diagnoses %v, want a probable %s", r, RuleAcceptQueue)
 	}
 	d := got.Diagnoses[0]
-	if !strings.Contains(d.Cause, "probably") || !strings.Contains(d.Figure, "ListenOverflows, ListenDrops not available (open /proc/net/netstat: permission denied) on server") {
-		t.Errorf("cause %q, figure %q: want probable, and not available with why", d.Cause, d.Figure)
+	if !strings.Contains(d.Cause.String(), "probably") || !strings.Contains(d.Figure, "ListenOverflows, ListenDrops not available (open /proc/net/netstat: permission denied) on server") {
+		t.Errorf("cause %q, figure %q: want probable, and not available with why", d.Cause.String(), d.Figure)
 	}
 	if strings.Contains(d.Figure, "ListenOverflows +0") {
 		t.Errorf("figure %q gives an unavailable counter a zero", d.Figure)
@@ -356,7 +356,8 @@ func TestShortWindow(t *testing.T) {
 	if len(got.Diagnoses) != 0 || len(got.Unjudged) != 2 || got.StallsJudged {
 		t.Fatalf("diagnoses %v, unjudged %q; want none and two reasons", rules(got.Diagnoses), got.Unjudged)
 	}
-	if !strings.HasPrefix(got.Unjudged[0], "stalls: 2 intervals") || !strings.HasPrefix(got.Unjudged[1], "not steady: 2 intervals") {
+	if !strings.HasPrefix(got.Unjudged[0].String(), "stalls: 2 intervals") || !strings.HasPrefix(got.Unjudged[1].String(), "not steady: 2 intervals") ||
+		got.Unjudged[0].S("rule") != RuleStalls || got.Unjudged[1].S("rule") != RuleNotSteady {
 		t.Errorf("unjudged %q", got.Unjudged)
 	}
 	// A cut last interval (0.2 s of 1 s) is not judged: a 30 s window

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -119,7 +120,7 @@ func (w *window) stalls() ([]Stall, string) {
 
 // span writes a stall's times: "4.0–6.0 s".
 func span(s Stall) string {
-	return strings.TrimSuffix(seconds(s.Start), " s") + "–" + seconds(s.End)
+	return notes.Span(s.Start.Seconds(), s.End.Seconds())
 }
 
 // stallDiagnosis is RuleStalls over the stalls found.
@@ -127,10 +128,11 @@ func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
 	if len(stalls) == 0 {
 		return nil
 	}
-	var spans, figs []string
+	var spans [][2]float64
+	var figs []string
 	var in time.Duration
 	for _, s := range stalls {
-		spans = append(spans, span(s))
+		spans = append(spans, [2]float64{s.Start.Seconds(), s.End.Seconds()})
 		figs = append(figs, fmt.Sprintf("%s at %s req/s", span(s), format.Rate(s.Rate)))
 		in += s.End - s.Start
 	}
@@ -142,13 +144,10 @@ func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
 	}
 	all, rest := rateOf(w.all), rateOf(outside)
 	d := Diagnosis{Rule: RuleStalls, Stalls: stalls}
-	d.Cause = fmt.Sprintf("the rate fell below half the window's median (%s req/s) at %s", format.Rate(w.median), strings.Join(spans, ", "))
+	d.Cause = notes.New(notes.StallsCause, "median", w.median, "spans", spans)
 	d.Figure = fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
-	d.Consequence = fmt.Sprintf("the window's rate, %s req/s, averages the stalls in", format.Rate(all))
-	if rest > 0 {
-		d.Consequence += fmt.Sprintf(": it is %s below the rate outside them, %s req/s", percent(1-all/rest), format.Rate(rest))
-	}
-	d.Fix = "find what paused at those seconds: the server's CPU in the timeline, its log, other processes, a reload or log rotation, the client's own CPU; rerun to see whether the stalls recur"
+	d.Consequence = notes.New(notes.StallsConsequence, "all", all, "rest", rest)
+	d.Fix = notes.New(notes.StallsFix)
 	return &d
 }
 
@@ -197,11 +196,7 @@ func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
 	}
 	d := Diagnosis{Rule: RuleNotSteady}
 	change := math.Expm1(diff)
-	dir := "rose"
-	if diff < 0 {
-		dir = "fell"
-	}
-	d.Cause = fmt.Sprintf("the rate %s from %s req/s in the window's first third to %s req/s in its last (%+.1f %%), more than the noise", dir, format.Rate(rf), format.Rate(rl), change*100)
+	d.Cause = notes.New(notes.NotSteadyCause, "first", rf, "last", rl, "change", change)
 	noise := fmt.Sprintf("the intervals' own noise allows ±%s (3σ of %d intervals, σ %s per interval from successive differences)", percent(math.Expm1(statBound)), n, percent(sigma))
 	if opts.RepNoise > 0 {
 		noise += fmt.Sprintf(", the repetitions differ by %s", percent(opts.RepNoise))
@@ -210,11 +205,7 @@ func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
 	d.Figure = fmt.Sprintf("first third %s–%s at %s req/s, last third %s–%s at %s req/s: %+.1f %%; %s",
 		strings.TrimSuffix(seconds(first[0].Start), " s"), seconds(first[k-1].End()), format.Rate(rf),
 		strings.TrimSuffix(seconds(last[0].Start), " s"), seconds(last[k-1].End()), format.Rate(rl), change*100, noise)
-	d.Consequence = "the window's rate depends on how long it runs and where it starts: another window or warm-up would give another figure, and a comparison of variants mixes the trend into their difference"
-	if diff > 0 {
-		d.Fix = fmt.Sprintf("the warm-up (%s) is probably too short: lengthen load.warmup until the timeline is flat from the window's start", seconds(w.warmup))
-	} else {
-		d.Fix = "the server slows as the window goes on: look for what accumulates (TIME_WAIT sockets, memory, temperature and clock throttling, a growing log); the timeline shows when it begins"
-	}
+	d.Consequence = notes.New(notes.NotSteadyConsequence)
+	d.Fix = notes.New(notes.NotSteadyFix, "rising", diff > 0, "warmup_s", w.warmup.Seconds())
 	return &d, ""
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // HostCounts is one host's kernel TCP counters over a window: each
@@ -266,16 +267,13 @@ func (k *kernel) acceptQueue() *Diagnosis {
 		return nil
 	}
 	d.Rule = RuleAcceptQueue
-	d.Cause = "the server's accept queue overflowed: connections completed their handshake faster than the server accepted them, and the kernel dropped the excess"
-	if probable {
-		d.Cause = "connects waited for SYN retransmits and the server's overflow counters are not available: probably its accept queue overflowed"
-	}
+	d.Cause = notes.New(notes.AcceptQueueCause, "probable", probable)
 	d.Figure = strings.Join(figs, "; ")
-	d.Consequence = "a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, then 2 s more: those connects measured the kernel's back-off, not the server's TLS, so the rate is partly the queue's and the connect percentiles jump to 1 s and 3 s"
+	d.Consequence = notes.New(notes.AcceptQueueConsequence)
 	if timed && slow > 0 {
-		d.Consequence = fmt.Sprintf("%s connects waited 1 s or more: a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, then 2 s more; those connects measured the kernel's back-off, not the server's TLS, so the rate is partly the queue's", format.Count(slow))
+		d.Consequence.Args["slow"] = slow
 	}
-	d.Fix = "raise the server's listen backlog (nginx: listen … backlog=N), which the kernel caps at net.core.somaxconn (sysctl -w net.core.somaxconn=N), and net.ipv4.tcp_max_syn_backlog to match; or let the server accept faster (more workers) or open fewer connections (load.connections)"
+	d.Fix = notes.New(notes.AcceptQueueFix)
 	return &d
 }
 
@@ -295,10 +293,9 @@ func (k *kernel) synQueue() *Diagnosis {
 		return nil
 	}
 	d.Rule = RuleSYNCookies
-	d.Cause = "the server's SYN queue was full: the kernel took the load for a SYN flood and answered with SYN cookies (or dropped SYNs)"
+	d.Cause = notes.New(notes.SYNQueueCause)
 	d.Figure = strings.Join(figs, "; ")
-	d.Consequence = "connections opened with a SYN cookie lose the TCP options a cookie cannot carry (window scaling and SACK, unless timestamps are on), and a dropped SYN (TCPReqQFullDrop) is retried after 1 s; the kernel logs \"possible SYN flooding on port …\""
-	d.Fix = "the SYN queue is as long as the listen backlog: raise it (nginx: listen … backlog=N) and net.core.somaxconn, which caps it, and net.ipv4.tcp_max_syn_backlog, which bounds it when SYN cookies are off"
+	d.Consequence, d.Fix = notes.New(notes.SYNQueueConsequence), notes.New(notes.SYNQueueFix)
 	return &d
 }
 
@@ -313,15 +310,14 @@ func (k *kernel) timeWait() []Diagnosis {
 			continue
 		}
 		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name}
-		d.Cause = "the TIME_WAIT table on " + h.Name + " was full (net.ipv4.tcp_max_tw_buckets)"
+		d.Cause = notes.New(notes.TimeWaitCause, "host", h.Name)
 		d.Figure = on(h, "TCPTimeWaitOverflow")
-		d.Consequence = format.Count(v) + " closing sockets skipped TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel logs \"TCP: time wait bucket table overflow\"; with short connections the side that closes first holds every connection in TIME_WAIT for 60 s"
-		d.Fix = "raise net.ipv4.tcp_max_tw_buckets on " + h.Name + " above the connections it closes in 60 s"
+		d.Consequence = notes.New(notes.TimeWaitConsequence, "skipped", v)
+		d.Fix = notes.New(notes.TimeWaitFix, "host", h.Name)
 		a, _, okA := h.Get("ActiveOpens")
 		p, _, okP := h.Get("PassiveOpens")
 		if okA && okP && k.window > 0 {
-			perSec := float64(max(a, p)) / k.window.Seconds()
-			d.Fix += fmt.Sprintf(" (at this window's %s connections/s, more than %s)", format.Rate(perSec), format.Count(uint64(perSec*60+0.5)))
+			d.Fix.Args["per_s"] = float64(max(a, p)) / k.window.Seconds()
 		}
 		out = append(out, d)
 	}
@@ -365,21 +361,11 @@ func (k *kernel) resets() []Diagnosis {
 			}
 		}
 		d.Counters = counters(h, names...)
-		share := "more resets than connections"
-		if conns > 0 && rst <= conns {
-			share = fmt.Sprintf("as many resets as %s of its connections", percent(float64(rst)/float64(conns)))
-		}
-		d.Cause = fmt.Sprintf("%s sent %s: connections ended by a reset, not a close", h.Name, share)
+		d.Cause = notes.New(notes.ResetsCause, "host", h.Name, "resets", rst, "conns", conns)
 		d.Figure = on(h, names...)
-		if failed > 0 {
-			d.Consequence = fmt.Sprintf("%s requests failed in the window (connect, TLS, read or write errors): the rate counts only the connections the resets spared", format.Count(failed))
-		} else {
-			d.Consequence = "no request failed: the resets came after the responses, which costs both ends work but not the count; they were not closes with bytes unread (TCPAbortOnClose, TCPAbortOnData), so something between the ends or a peer that forgot its connections reset them"
-		}
-		d.Fix = "find which end resets (ss -tni, the server's error log): an end that closes with bytes unread resets (TCPAbortOnClose, TCPAbortOnData); net.ipv4.tcp_abort_on_overflow=1 resets on a full accept queue instead of dropping; a full conntrack table or a firewall resets too"
-		if v, _, _ := h.Get("TCPAbortOnMemory"); v > 0 {
-			d.Fix = "the host ran out of TCP memory (TCPAbortOnMemory): raise net.ipv4.tcp_mem and net.ipv4.tcp_max_orphans; " + d.Fix
-		}
+		d.Consequence = notes.New(notes.ResetsConsequence, "failed", failed)
+		memory, _, _ := h.Get("TCPAbortOnMemory")
+		d.Fix = notes.New(notes.ResetsFix, "memory", memory > 0)
 		out = append(out, d)
 	}
 	return out

@@ -41,7 +41,7 @@ func capacitySectionOf(m *analysis.Report) *capacitySection {
 	if cs == nil {
 		return nil
 	}
-	s := &capacitySection{Line: m.CapacityLine, Intro: tables.CapacityIntro(r.Capacity)}
+	s := &capacitySection{Line: m.CapacityLine.String(), Intro: tables.CapacityIntro(r.Capacity)}
 	for i := range cs {
 		h, rows := tables.CapacityRows(&cs[i])
 		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From), Header: h, Rows: rows})

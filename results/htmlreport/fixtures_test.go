@@ -185,6 +185,6 @@ func wideRun() *results.Run {
 		}
 		r.Variants = append(r.Variants, v)
 	}
-	r.Variants[3].Reps[2].Failed = "no request succeeded in the window (unanswered at the window's end: 4 (connect 0, handshake 4, response 0))"
+	r.Variants[3].Reps[2].Failed = &results.Failure{Code: results.FailNoSuccess, Unanswered: &results.Stages{Handshake: 4}}
 	return r
 }

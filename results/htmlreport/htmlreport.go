@@ -17,6 +17,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -278,12 +279,12 @@ func newPage(m *analysis.Report) (*page, error) {
 		Name:        r.Name,
 		Interrupted: r.Interrupted,
 		Incomplete:  r.Incomplete,
-		NotMeasured: m.NotMeasured,
-		Partial:     m.Partial,
-		Excluded:    m.Excluded,
-		Metrics:     m.Metrics,
+		NotMeasured: m.NotMeasured.Strings(),
+		Partial:     m.Partial.Strings(),
+		Excluded:    m.Excluded.Strings(),
+		Metrics:     m.Metrics.String(),
 		Warnings:    m.Warnings,
-		Hints:       m.Hints,
+		Hints:       m.Hints.Strings(),
 		Hosts:       hostLines(r.Hosts),
 		Threshold:   strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		Alpha:       strconv.FormatFloat(stats.Alpha, 'f', -1, 64),
@@ -326,8 +327,8 @@ func newPage(m *analysis.Report) (*page, error) {
 		pg.Search = &searchSection{Lines: lines, Header: h, Rows: rows}
 	}
 	pg.Failed = m.Failed
-	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups, maxClientBound)
-	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups, maxClientBound)
+	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
+	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups.Strings(), maxClientBound)
 
 	pg.Capacity = capacitySectionOf(m)
 	pg.Charts = charts(m, vs, base)
@@ -485,7 +486,7 @@ func comparisonRowOf(v, base *variantData) comparisonRow {
 	}
 	if !v.Sum.IsBaseline {
 		row.Delta, row.P, row.PAdj, row.Significant = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), c.Significant
-		row.MDE, row.Verdict = cell(measure.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat)
+		row.MDE, row.Verdict = cell(measure.MDECell(v.Sum)), format.VerdictLine(c, v.Sum.VerdictCaveat.String())
 		if hasDelta(v, base) {
 			row.Delta = format.Delta(c.DeltaPct)
 		}
@@ -536,9 +537,9 @@ func repRowOf(variant string, rep *results.Rep, ra *analysis.RepReport) repRow {
 	if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
 		row.ClientUs = format.Micros(us)
 	}
-	row.Failed = rep.Failed
-	row.Flagged = ra.ClientBound != "" || ra.OtherLoad != "" || ra.ServerOtherLoad != "" || ra.SharedCPUs != ""
-	for _, l := range []string{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff} {
+	row.Failed = notes.Failure(rep.Failed).String()
+	row.Flagged = ra.Flagged()
+	for _, l := range (notes.List{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff}).Strings() {
 		if l != "" {
 			row.Notes = append(row.Notes, l)
 		}

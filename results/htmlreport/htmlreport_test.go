@@ -649,7 +649,7 @@ func TestWriteMatchesMarkdown(t *testing.T) {
 // repetition's row.
 func TestWriteFailed(t *testing.T) {
 	r := fixtureRun()
-	r.Variants[1].Reps[1].Failed = "no request succeeded in the window (unanswered at the window's end: 4 (connect 0, handshake 4, response 0))"
+	r.Variants[1].Reps[1].Failed = &results.Failure{Code: results.FailNoSuccess, Unanswered: &results.Stages{Handshake: 4}}
 	root, err := parseStrict(write(t, r))
 	if err != nil {
 		t.Fatalf("report is not well-formed: %v", err)

@@ -143,7 +143,7 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 			break
 		}
 		d := &m.Diagnoses[k]
-		line := diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause}
+		line := diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause.String()}
 		if id, ok := blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]; ok {
 			line.Href = "#" + id
 		}

@@ -329,7 +329,7 @@ func TestTimelineDiagnoses(t *testing.T) {
 			t.Errorf("banner line %d does not link to a block on the page", i)
 			continue
 		}
-		if !strings.Contains(a[0].allText(), d.Title+": "+d.Cause) || !strings.Contains(a[0].allText(), "repetition "+strconv.Itoa(d.Rep+1)) {
+		if !strings.Contains(a[0].allText(), d.Title+": "+d.Cause.String()) || !strings.Contains(a[0].allText(), "repetition "+strconv.Itoa(d.Rep+1)) {
 			t.Errorf("banner line %d: %q, want diagnosis %d's title and cause", i, a[0].allText(), i)
 		}
 	}
@@ -343,7 +343,7 @@ func TestTimelineDiagnoses(t *testing.T) {
 	text := block.allText()
 	ra := &m.Reps[2][1]
 	for _, d := range ra.Timeline.Diagnoses {
-		for _, want := range []string{"DIAGNOSIS: " + d.Title, d.Cause, d.Figure, d.Consequence, d.Fix} {
+		for _, want := range []string{"DIAGNOSIS: " + d.Title, d.Cause.String(), d.Figure, d.Consequence.String(), d.Fix.String()} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the repetition's block lacks %q", want)
 			}

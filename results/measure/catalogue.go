@@ -10,6 +10,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // catalogue holds the measures in summary.csv's column order; the
@@ -180,7 +181,7 @@ var cpuAndClient = []Measure{
 	{Key: "other_load_reps", Show: JSON, Variant: func(x *Variant) Value { return If(x.S.OtherLoadReps > 0, CountInt(x.S.OtherLoadReps)) }},
 	{Key: "client_other_share", Unit: "share", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
-			return From(x.A.MostOthers, func(g *results.GroupCPU) Value { return F4(g.Others) })
+			return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return F4(g.Others) })
 		}},
 	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value { return Words(busiest(x.A.MostOthers)) }},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
@@ -211,7 +212,7 @@ var cpuAndClient = []Measure{
 }
 
 // busiest is "comm pid N" of the busiest other process of g; "" for none.
-func busiest(g *results.GroupCPU) string {
+func busiest(g *analysis.GroupCPU) string {
 	if g == nil || len(g.Top) == 0 {
 		return ""
 	}
@@ -230,7 +231,7 @@ func repFailed(x *Rep) Value {
 	if x.A == nil {
 		return Words(x.Note)
 	}
-	return Words(x.Rep.Failed)
+	return Words(notes.Failure(x.Rep.Failed).String())
 }
 
 // variantFailed is "K of N reps" failed and, for a variant the run gave

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/internal/fixture"
 	"math"
 	"strings"
@@ -21,7 +22,7 @@ func TestClientCPUOverlap(t *testing.T) {
 		groups = append(groups, fixture.PinnedGroup(i, "1", []int{1}, []float64{2.98 + 0.02*float64(i%2)}, 0.24, requests/12))
 	}
 	rep := results.NewRep(0, groups)
-	c := rep.ClientCPU()
+	c := analysis.RepClientCPU(&rep)
 	if got, want := c.Seconds, 2.99; math.Abs(got-want) > 1e-9 {
 		t.Errorf("CPU-set seconds %.4f, want %.4f (CPU 1 once, the mean of its readings)", got, want)
 	}

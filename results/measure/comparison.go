@@ -67,7 +67,9 @@ var comparison = []Measure{
 	{Key: "mde_pct", JSONKey: "-", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
 	{Key: "mde", JSONKey: "-", Label: "MDE", Show: Text | Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
 	{Key: "verdict", Label: "verdict", Show: Text | Markdown | JSON, VOrder: 10, Left: true, Human: words,
-		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.VerdictLine(v.Comparison, v.VerdictCaveat) })},
+		Variant: notBaseline(func(v *analysis.VariantSummary) string {
+			return format.VerdictLine(v.Comparison, v.VerdictCaveat.String())
+		})},
 	{Key: "equivalence_bound_pct", JSONKey: "-", Unit: "%", Show: CSV,
 		Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, F3(c.EquivalenceBoundPct)) })},
 	{Key: "equivalence_margin_pct", JSONKey: "-", Unit: "%", Show: CSV,
@@ -75,8 +77,8 @@ var comparison = []Measure{
 	{Key: "equivalent", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, Truth(c.Equivalent)) })},
 	{Key: "plateau", Show: CSV | JSON, Variant: func(x *Variant) Value { return If(x.S.Series != "", Truth(x.S.Plateau)) }},
 	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
-	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat) }},
-	{Key: "mde_spread", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.MDESpread) }},
+	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
+	{Key: "mde_spread", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
 	{Key: "req_per_server_cpu_delta", JSONKey: "-", Label: "Δ req/server cpu-s", Show: Text | Markdown, VOrder: 14, Left: true, Sparse: true, Human: words,
 		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
 	{Key: "notes", JSONKey: "-", Label: "notes", Show: Text | Markdown, VOrder: 15, Left: true, Sparse: true, Human: words,
@@ -119,10 +121,10 @@ func DeltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
 // MDECell is v's MDE with the repetitions that inflate it, when one does
 // (VariantSummary.MDESpread): "±180.85 % (spread: baseline rep 2 …)".
 func MDECell(v *analysis.VariantSummary) string {
-	if v.MDESpread == "" {
+	if v.MDESpread.IsZero() {
 		return format.MDE(v.Comparison)
 	}
-	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread + ")"
+	return format.MDE(v.Comparison) + " (spread: " + v.MDESpread.String() + ")"
 }
 
 // ServerCPUDeltaCell is v's requests per server CPU-second against the
@@ -177,7 +179,7 @@ func NotesCell(v *analysis.VariantSummary) string {
 func ServerNotes(v *analysis.VariantSummary) []string {
 	var notes []string
 	if v.ServerSharedReps > 0 {
-		notes = append(notes, "SHARED CPUS: "+strings.Join(v.ServerShared, ", ")+ofN(v.ServerSharedReps, v))
+		notes = append(notes, "SHARED CPUS: "+strings.Join(v.ServerShared.Strings(), ", ")+ofN(v.ServerSharedReps, v))
 	}
 	if v.NotSaturatedReps > 0 {
 		notes = append(notes, "NOT SATURATED"+ofN(v.NotSaturatedReps, v))

@@ -54,7 +54,7 @@ func (c Column) FactRow(x *Rep) (label, line string, ok bool) {
 
 // facts: the lines the text report always words, beside the measures.
 var facts = []Measure{
-	{Key: "open_loop", JSONKey: "-", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop })},
+	{Key: "open_loop", JSONKey: "-", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() })},
 	{Key: "ports_hint", JSONKey: "-", Show: Facts, Fact: fact("", 6, func(x *Rep) string {
 		if x.Rep.Total.Errors[results.ErrPorts].Count == 0 {
 			return ""
@@ -145,7 +145,7 @@ func timeWaitLine(x *Rep) string {
 // clientCPULine renders the client CPU use of a repetition that
 // completed requests: kaeload's own time when recorded, and the busy time
 // of the groups' CPUs (each CPU counted once).
-func clientCPULine(c results.ClientCPU, requests uint64) string {
+func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.Percent(c.BusyMax))
 	if c.ProcessMeasured == c.Groups && c.Groups > 0 {
 		line = fmt.Sprintf("kaeload %.2f s; its CPUs %s", c.Process, line)
@@ -201,7 +201,7 @@ func probeLine(p results.ProbeReading, requests uint64) string {
 // (RepReport.ServerCPUs): "CPU 0 100.0 % busy: the server 40 %, kaeload
 // 27 %, interrupts 4 %, others 29 %"; "" when their busy time was not
 // read.
-func ServerCPUsWords(u *results.ServerCPUUse) string {
+func ServerCPUsWords(u *analysis.ServerCPUUse) string {
 	if u == nil || !u.Measured {
 		return ""
 	}

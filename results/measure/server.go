@@ -6,10 +6,11 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // serverUse reads a repetition's server CPUs; none when not recorded.
-func serverUse(f func(u *results.ServerCPUUse) Value) func(*Rep) Value {
+func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 	return func(x *Rep) Value {
 		if x.A.ServerCPUs == nil {
 			return Value{}
@@ -23,22 +24,22 @@ func ofReps(k, n int) Value { return If(k > 0, Words(fmt.Sprintf("%d of %d reps"
 
 // serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
-	{Key: "server_cpus", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *results.ServerCPUUse) Value { return Words(u.CPUs) })},
+	{Key: "server_cpus", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
 	{Key: "server_cpus_busy", JSONKey: "-", Unit: "share", Show: CSV,
-		Rep: serverUse(func(u *results.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) })},
+		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) })},
 	{Key: "server_cpus_other_share", JSONKey: "-", Unit: "share", Show: CSV,
-		Rep: serverUse(func(u *results.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) })},
-	{Key: "server_cpus_busiest", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *results.ServerCPUUse) Value {
+		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) })},
+	{Key: "server_cpus_busiest", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
 		if len(u.Top) == 0 {
 			return Value{}
 		}
 		return Words(fmt.Sprintf("%s pid %d", u.Top[0].Comm, u.Top[0].PID))
 	})},
 	{Key: "server_other_load", JSONKey: "-", Show: CSV,
-		Rep:     serverUse(func(u *results.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
+		Rep:     serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
 		Variant: func(x *Variant) Value { return ofReps(x.S.ServerOtherLoadReps, x.S.Stats.N) }},
 	{Key: "shared_cpus", JSONKey: "-", Show: CSV,
-		Rep: serverUse(func(u *results.ServerCPUUse) Value {
+		Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
 			var common []string
 			for _, s := range u.Shared {
 				common = append(common, s.Common)
@@ -47,7 +48,7 @@ var serverCPUs = []Measure{
 		}),
 		Variant: func(x *Variant) Value {
 			s := x.S
-			return If(s.ServerSharedReps > 0, Words(fmt.Sprintf("%s (%d of %d reps)", strings.Join(s.ServerShared, "; "), s.ServerSharedReps, s.Stats.N)))
+			return If(s.ServerSharedReps > 0, Words(fmt.Sprintf("%s (%d of %d reps)", strings.Join(s.ServerShared.Strings(), "; "), s.ServerSharedReps, s.Stats.N)))
 		}},
 	{Key: "not_saturated", JSONKey: "-", Show: CSV,
 		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged, Truth(s.NotSaturated)) },
@@ -81,7 +82,7 @@ type ServerCPUsVariantJSON struct {
 }
 
 // ServerCPUsJSON is how the server's CPUs were used in a repetition
-// (results.ServerCPUUse): shares of their time 0..1, absent when not read.
+// (analysis.ServerCPUUse): shares of their time 0..1, absent when not read.
 type ServerCPUsJSON struct {
 	CPUs       string               `json:"cpus"`
 	Host       string               `json:"host,omitempty"`
@@ -128,7 +129,7 @@ func serverVariantJSON(vs *analysis.VariantSummary) *ServerCPUsVariantJSON {
 		return nil
 	}
 	return &ServerCPUsVariantJSON{OtherLoadReps: vs.ServerOtherLoadReps, SharedCPUReps: vs.SharedCPUReps, SharedReps: vs.ServerSharedReps,
-		Shared: vs.ServerShared, SharedInMost: vs.ServerSharedInMost(), SaturationReps: vs.SaturationReps, NotSaturatedReps: vs.NotSaturatedReps}
+		Shared: vs.ServerShared.Strings(), SharedInMost: vs.ServerSharedInMost(), SaturationReps: vs.SaturationReps, NotSaturatedReps: vs.NotSaturatedReps}
 }
 
 // serverCPUsJSON is how a repetition used the server's CPUs; nil when
@@ -149,9 +150,9 @@ func serverCPUsJSON(ra *analysis.RepReport) *ServerCPUsJSON {
 	for _, s := range u.Shared {
 		sj.Shared = append(sj.Shared, SharedCPUJSON{Group: s.Group, CPUs: s.CPUs, Common: s.Common})
 	}
-	for _, l := range []string{ra.ServerOtherLoad, ra.SharedCPUs} {
-		if l != "" {
-			sj.Lines = append(sj.Lines, l)
+	for _, l := range []notes.Note{ra.ServerOtherLoad, ra.SharedCPUs} {
+		if !l.IsZero() {
+			sj.Lines = append(sj.Lines, l.String())
 		}
 	}
 	return sj
@@ -165,7 +166,7 @@ func saturationJSON(ra *analysis.RepReport) *SaturationJSON {
 		return nil
 	}
 	sj := &SaturationJSON{ServerBusy: s.Server, ClientBound: s.ClientBound, Accelerator: s.Accelerator, Connections: s.Connections,
-		MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate, NotSaturated: s.NotSaturated, Line: ra.NotSaturated}
+		MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate, NotSaturated: s.NotSaturated, Line: ra.NotSaturated.String()}
 	if s.HasCPUsBusy {
 		b := s.CPUsBusy
 		sj.CPUsBusy = &b

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // withTimeline reads a repetition's timeline analysis; none for a
@@ -86,13 +87,13 @@ func words(v Value) string { return v.S }
 func repNotes(x *Rep) Value {
 	ra, t := x.A, &x.Rep.Total
 	note := ""
-	for _, line := range []string{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated} {
-		if line != "" {
-			note = strings.TrimSpace(note + " " + line)
+	for _, line := range []notes.Note{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated} {
+		if !line.IsZero() {
+			note = strings.TrimSpace(note + " " + line.String())
 		}
 	}
-	if line := ra.Failed; line != "" {
-		note = strings.TrimSpace(line + " " + note)
+	if line := ra.Failed; !line.IsZero() {
+		note = strings.TrimSpace(line.String() + " " + note)
 	}
 	if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start
 		note = strings.TrimSpace("missed " + format.Count(t.Missed) + " of " + format.Count(t.Scheduled) +

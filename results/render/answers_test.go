@@ -97,48 +97,52 @@ var answers = map[string]answer{
 			c := m.Capacities[1]
 			return []string{",capacity_knee_per_s,capacity_fail_per_s", "," + csvF3(c.Knee) + "," + csvF3(c.Fail) + "\n"}
 		})},
-	"Report.CapacityLine": {run: fixture.CapacityRun, want: forOutputs("text compare json html", func(m *analysis.Report) []string { return []string{m.CapacityLine} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(upperFirst(m.CapacityLine))} }),
+	"Report.CapacityLine": {run: fixture.CapacityRun, want: forOutputs("text compare json html", func(m *analysis.Report) []string { return []string{m.CapacityLine.String()} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(upperFirst(m.CapacityLine.String()))} }),
 		without: map[string]string{"csv": "the line is words; its figures are the capacity_knee_per_s and capacity_fail_per_s columns"}},
 	"Report.Thresholds": {run: fixture.ThresholdRun, want: forOutputs("text md csv json html", func(m *analysis.Report) []string {
 		return []string{m.Thresholds[0].Threshold.Expr}
 	}), without: map[string]string{"compare": "a comparison of runs checks no thresholds"}},
-	"Report.Crossed": {run: fixture.ThresholdRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{"THRESHOLD CROSSED: " + m.Crossed[0]} },
-		"md", func(m *analysis.Report) []string { return []string{"**THRESHOLD CROSSED:** " + mdEscape(m.Crossed[0])} },
+	"Report.Crossed": {run: fixture.ThresholdRun, want: forOutputs("text", func(m *analysis.Report) []string { return []string{"THRESHOLD CROSSED: " + m.Crossed[0].String()} },
+		"md", func(m *analysis.Report) []string {
+			return []string{"**THRESHOLD CROSSED:** " + mdEscape(m.Crossed[0].String())}
+		},
 		"csv", func(m *analysis.Report) []string { return []string{"crossed: "} },
 		"json", func(m *analysis.Report) []string { return []string{`"thresholds_passed": false`} },
 		"html", func(m *analysis.Report) []string {
-			return []string{fmt.Sprintf("THRESHOLD CROSSED: %d of %d checks failed", len(m.Crossed), len(m.Thresholds)), m.Crossed[0]}
+			return []string{fmt.Sprintf("THRESHOLD CROSSED: %d of %d checks failed", len(m.Crossed), len(m.Thresholds)), m.Crossed[0].String()}
 		}),
 		without: map[string]string{"compare": "a comparison of runs checks no thresholds"}},
 	"Report.Failed": {run: failedRun, want: forOutputs("text md json html", func(m *analysis.Report) []string { return m.Failed },
 		"csv", func(m *analysis.Report) []string { return []string{"1 of 3 reps"} }),
 		without: map[string]string{"compare": "it compares figures; a failed repetition's warning is counted in the runs table"}},
-	"Report.NotMeasured": {run: fixture.NotMeasuredRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.NotMeasured },
+	"Report.NotMeasured": {run: fixture.NotMeasuredRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.NotMeasured.Strings() },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Run.NotMeasured[0].Reason)} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.NotMeasured[0])} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.NotMeasured[0].String())} },
 		"csv", func(m *analysis.Report) []string { return []string{"not measured: "} }),
 		without: map[string]string{"compare": "it lines up measured variants only"}},
-	"Report.Partial": {run: partialRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Partial },
-		"md", func(m *analysis.Report) []string { return []string{"**PARTIAL:** " + mdEscape(m.Partial[0])} },
-		"json", func(m *analysis.Report) []string { return []string{`"partial": [`, jsonText(m.Partial[0])} },
+	"Report.Partial": {run: partialRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Partial.Strings() },
+		"md", func(m *analysis.Report) []string { return []string{"**PARTIAL:** " + mdEscape(m.Partial[0].String())} },
+		"json", func(m *analysis.Report) []string { return []string{`"partial": [`, jsonText(m.Partial[0].String())} },
 		"csv", func(m *analysis.Report) []string {
-			return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0]}
+			return []string{"\nbaseline,,4 partial,2.001,100000,", m.Partial[0].String()}
 		}),
 		without: map[string]string{"compare": "it lines up measured repetitions; a partial window is in none"}},
-	"Report.Excluded": {run: excludedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Excluded },
-		"md", func(m *analysis.Report) []string { return []string{"**EXCLUDED:** " + mdEscape(m.Excluded[0])} },
-		"json", func(m *analysis.Report) []string { return []string{`"excluded": [`, jsonText(m.Excluded[0])} },
-		"csv", func(m *analysis.Report) []string { return []string{"\nkae,,2 excluded,2.001,", m.Excluded[0]} }),
+	"Report.Excluded": {run: excludedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Excluded.Strings() },
+		"md", func(m *analysis.Report) []string {
+			return []string{"**EXCLUDED:** " + mdEscape(m.Excluded[0].String())}
+		},
+		"json", func(m *analysis.Report) []string { return []string{`"excluded": [`, jsonText(m.Excluded[0].String())} },
+		"csv", func(m *analysis.Report) []string { return []string{"\nkae,,2 excluded,2.001,", m.Excluded[0].String()} }),
 		without: map[string]string{"compare": "it lines up the windows in the statistics; an excluded one is in none"}},
 	"Report.Warnings": {run: laterRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Warnings },
 		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Warnings[0])} },
 		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Warnings[0])} },
 		"compare", func(m *analysis.Report) []string { return []string{"1 warning"} }),
 		without: map[string]string{"csv": "rows are figures; the warnings' cases have their columns (client_bound, other_load, failed)"}},
-	"Report.Hints": {run: hintRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Hints },
-		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Hints[0])} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Hints[0])} }),
+	"Report.Hints": {run: hintRun, want: forOutputs("text html", func(m *analysis.Report) []string { return m.Hints.Strings() },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Hints[0].String())} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Hints[0].String())} }),
 		without: map[string]string{"csv": "rows are figures", "compare": "it compares figures"}},
 	"Report.Speed": {run: fixture.SpeedRun, want: forOutputs("text md html", func(m *analysis.Report) []string { return []string{m.Speed.Commands[0]} },
 		"compare", func(m *analysis.Report) []string {
@@ -164,28 +168,28 @@ var answers = map[string]answer{
 			`"pprof": "profile-baseline.pb.gz"`}
 	}), without: map[string]string{"csv": "profile.csv is a file of its own (WriteProfileCSV)",
 		"compare": "it lines up rates; each run's own report shows its server profile"}},
-	"Report.Reps": {run: failedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed)} },
-		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed} },
-		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[1][0].Failed)} }),
+	"Report.Reps": {run: failedRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[1][0].Failed.String()} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Reps[1][0].Failed.String())} },
+		"csv", func(m *analysis.Report) []string { return []string{m.Run.Variants[1].Reps[0].Failed.Text} },
+		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[1][0].Failed.String())} }),
 		without: map[string]string{"compare": "it compares figures; a failed repetition's warning is counted in the runs table"}},
 	"Report.ClientBoundGroups": {run: fixture.OtherLoadRun, without: map[string]string{
 		"text": "each repetition's CLIENT-BOUND line (Report.Reps) names its groups; the list over the run is report.html's banner",
 		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the client_bound column, per repetition",
 		"json": "the warnings name the groups", "compare": "it compares figures"},
-		want: forOutputs("html", func(m *analysis.Report) []string { return m.ClientBoundGroups[:1] })},
+		want: forOutputs("html", func(m *analysis.Report) []string { return m.ClientBoundGroups[:1].Strings() })},
 	"Report.OtherLoadGroups": {run: fixture.OtherLoadRun, without: map[string]string{
 		"text": "each repetition's OTHER LOAD line (Report.Reps) names its groups; the list over the run is report.html's banner",
 		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the other_load column, per repetition",
 		"json": "the warnings name the groups", "compare": "it compares figures"},
-		want: forOutputs("html", func(m *analysis.Report) []string { return m.OtherLoadGroups[:1] })},
+		want: forOutputs("html", func(m *analysis.Report) []string { return m.OtherLoadGroups[:1].Strings() })},
 	"VariantSummary.Missed": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
 		v := m.Summary.Variants[1]
 		return []string{fmt.Sprintf(",%d,%d,", v.Scheduled, v.Missed)}
 	}, "json", func(m *analysis.Report) []string { return []string{`"scheduled": `} }, "text", func(m *analysis.Report) []string { return []string{"missed"} },
 		"html", func(m *analysis.Report) []string {
 			v := m.Summary.Variants[1]
-			return []string{fmt.Sprintf("%s %s %s", v.Name, format.Count(v.Scheduled), format.Count(v.Missed)), m.Reps[1][0].OpenLoop}
+			return []string{fmt.Sprintf("%s %s %s", v.Name, format.Count(v.Scheduled), format.Count(v.Missed)), m.Reps[1][0].OpenLoop.String()}
 		},
 		"md", func(m *analysis.Report) []string {
 			t := &m.Run.Variants[1].Reps[0].Total
@@ -254,9 +258,9 @@ var answers = map[string]answer{
 	}, "csv", func(m *analysis.Report) []string {
 		return []string{",client and server share CPU 0 (3 of 3 reps),", `,3 of 3 reps,"OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10) (3 of 3 reps)",`}
 	}, "json", func(m *analysis.Report) []string {
-		return []string{`"shared_reps": 3`, `"shared_in_most": true`, `"other_load_reps": 3`, jsonText(m.Reps[3][0].SharedCPUs)}
+		return []string{`"shared_reps": 3`, `"shared_in_most": true`, `"other_load_reps": 3`, jsonText(m.Reps[3][0].SharedCPUs.String())}
 	}, "html", func(m *analysis.Report) []string {
-		return []string{m.Reps[3][0].SharedCPUs, m.Reps[1][2].ServerOtherLoad}
+		return []string{m.Reps[3][0].SharedCPUs.String(), m.Reps[1][2].ServerOtherLoad.String()}
 	})},
 	"VariantSummary.NotSaturatedReps": {run: fixture.ServerCPUsRun, want: forOutputs("text md compare", func(m *analysis.Report) []string {
 		return []string{"NOT SATURATED (3 of 3 reps)"}
@@ -264,12 +268,12 @@ var answers = map[string]answer{
 		s := m.Reps[2][0].Saturation
 		return []string{",true," + csvF3(s.LittleRate) + ",", ",3 of 3 reps,"}
 	}, "json", func(m *analysis.Report) []string {
-		return []string{`"not_saturated_reps": 3`, `"not_saturated": true`, jsonText(m.Reps[2][0].NotSaturated)}
-	}, "html", func(m *analysis.Report) []string { return []string{m.Reps[2][1].NotSaturated} })},
-	"Report.Metrics": {run: metricsRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Metrics, "NOT scraped"} },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Metrics)} },
+		return []string{`"not_saturated_reps": 3`, `"not_saturated": true`, jsonText(m.Reps[2][0].NotSaturated.String())}
+	}, "html", func(m *analysis.Report) []string { return []string{m.Reps[2][1].NotSaturated.String()} })},
+	"Report.Metrics": {run: metricsRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Metrics.String(), "NOT scraped"} },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Metrics.String())} },
 		"json", func(m *analysis.Report) []string {
-			return []string{`"metrics": "` + jsonText(m.Metrics) + `"`, `"metrics_final_scraped": false`}
+			return []string{`"metrics": "` + jsonText(m.Metrics.String()) + `"`, `"metrics_final_scraped": false`}
 		}),
 		without: map[string]string{"csv": "rows are figures; whether Prometheus read the final values is a line of the run",
 			"compare": "it compares figures across runs; each run's report says whether its final values were scraped"}},
@@ -313,16 +317,16 @@ const noTimelineCompare = "it compares figures across runs, not what happened in
 var timelineAnswers = map[string]answer{
 	"Report.Diagnoses": {run: fixture.DiagnosedRun, want: forOutputs("text", func(m *analysis.Report) []string {
 		d := &m.Diagnoses[0]
-		return []string{"DIAGNOSIS: " + tables.DiagnosisTitle(d) + ": " + d.Cause, d.Fix}
+		return []string{"DIAGNOSIS: " + tables.DiagnosisTitle(d) + ": " + d.Cause.String(), d.Fix.String()}
 	}, "md", func(m *analysis.Report) []string {
-		return []string{mdEscape(m.Diagnoses[0].Figure), mdEscape(m.Diagnoses[1].Consequence)}
+		return []string{mdEscape(m.Diagnoses[0].Figure), mdEscape(m.Diagnoses[1].Consequence.String())}
 	}, "csv", func(m *analysis.Report) []string {
 		return []string{diagnosis.RuleAcceptQueue + ";" + diagnosis.RuleStalls}
 	},
 		"json", func(m *analysis.Report) []string {
-			return []string{jsonText(m.Diagnoses[0].Consequence), jsonText(m.Diagnoses[1].Fix)}
+			return []string{jsonText(m.Diagnoses[0].Consequence.String()), jsonText(m.Diagnoses[1].Fix.String())}
 		}, "html", func(m *analysis.Report) []string {
-			return []string{"DIAGNOSED", tables.DiagnosisTitle(&m.Diagnoses[0]) + ": " + m.Diagnoses[0].Cause, tables.DiagnosisTitle(&m.Diagnoses[1]) + ": " + m.Diagnoses[1].Cause}
+			return []string{"DIAGNOSED", tables.DiagnosisTitle(&m.Diagnoses[0]) + ": " + m.Diagnoses[0].Cause.String(), tables.DiagnosisTitle(&m.Diagnoses[1]) + ": " + m.Diagnoses[1].Cause.String()}
 		}),
 		without: map[string]string{"compare": "it compares figures across runs; each run's report names its diagnoses"}},
 	"Timeline.NoTimeline": {run: fixture.CompareRun, want: forOutputs("text", func(*analysis.Report) []string { return []string{tables.NoTimeline} },
@@ -351,7 +355,7 @@ var timelineAnswers = map[string]answer{
 		"json", func(*analysis.Report) []string { return []string{`"start_s": 3,`, `"end_s": 5,`} }),
 		without: map[string]string{"compare": noTimelineCompare}},
 	"Timeline.StallsJudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string {
-		return []string{"not judged: " + strings.TrimPrefix(m.Reps[0][0].Timeline.Unjudged[0], "stalls: ")}
+		return []string{"not judged: " + m.Reps[0][0].Timeline.StallsUnjudged()}
 	}, "md", func(*analysis.Report) []string { return []string{"| not judged |"} },
 		"json", func(*analysis.Report) []string { return []string{`"not_judged": [`} }),
 		without: map[string]string{"compare": noTimelineCompare, "csv": "the stalls cell is empty"}},
@@ -398,11 +402,13 @@ var timelineAnswers = map[string]answer{
 		"json", func(*analysis.Report) []string { return []string{`"rule": "stalls"`, `"title": "stalls"`} },
 		"html", func(m *analysis.Report) []string {
 			d := &m.Reps[0][0].Timeline.Diagnoses[1]
-			return []string{"DIAGNOSIS: " + d.Title, d.Figure, d.Consequence}
+			return []string{"DIAGNOSIS: " + d.Title, d.Figure, d.Consequence.String()}
 		}),
 		without: map[string]string{"compare": noTimelineCompare}},
-	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1]} },
-		"json", func(m *analysis.Report) []string { return []string{jsonText(m.Reps[0][0].Timeline.Unjudged[1])} }),
+	"Timeline.Unjudged": {run: shortRun, want: forOutputs("text html", func(m *analysis.Report) []string { return []string{m.Reps[0][0].Timeline.Unjudged[1].String()} },
+		"json", func(m *analysis.Report) []string {
+			return []string{jsonText(m.Reps[0][0].Timeline.Unjudged[1].String())}
+		}),
 		without: map[string]string{"compare": noTimelineCompare, "md": "the stalls column says not judged; the rest is in the text report", "csv": "the stalls cell is empty"}},
 }
 
@@ -540,7 +546,7 @@ func metricsRun() *results.Run {
 // failedRun is compareRun with one failed repetition of kae.
 func failedRun() *results.Run {
 	r := fixture.CompareRun()
-	r.Variants[1].Reps[0].Failed = "no request succeeded"
+	r.Variants[1].Reps[0].Failed = &results.Failure{Code: results.FailText, Text: "no request succeeded"}
 	return r
 }
 

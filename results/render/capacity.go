@@ -22,7 +22,7 @@ func writeCapacity(b *bytes.Buffer, m *analysis.Report) {
 // writeCapacityMarkdown writes the capacity section of the Markdown report.
 func writeCapacityMarkdown(b *bytes.Buffer, m *analysis.Report) {
 	r := m.Run
-	fmt.Fprintf(b, "\n## Capacity\n\n**%s**\n\n%s.\n", mdEscape(upperFirst(m.CapacityLine)), mdEscape(upperFirst(tables.CapacityIntro(r.Capacity))))
+	fmt.Fprintf(b, "\n## Capacity\n\n**%s**\n\n%s.\n", mdEscape(upperFirst(m.CapacityLine.String())), mdEscape(upperFirst(tables.CapacityIntro(r.Capacity))))
 	for i := range m.Capacities {
 		c := &m.Capacities[i]
 		fmt.Fprintf(b, "\n### %s: %s\n\n", mdEscape(r.Variants[c.Variant].Name), mdEscape(analysis.KneeWords(c, r.Capacity.From)))

@@ -129,7 +129,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		b.WriteString(rr.PlanLine + "\n")
 	}
 	for i, m := range rr.Runs {
-		if m.CapacityLine != "" {
+		if !m.CapacityLine.IsZero() {
 			fmt.Fprintf(&b, "%s: %s\n", names[i], m.CapacityLine)
 		}
 		if ss := m.Search; ss != nil {

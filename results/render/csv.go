@@ -87,8 +87,8 @@ func writeSetAside(m *analysis.Report, row func(*results.Variant, string, string
 		reps  func(v *results.Variant) []results.Rep
 		lines []string
 	}{
-		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial},
-		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded},
+		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial.Strings()},
+		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded.Strings()},
 	} {
 		lines := kind.lines
 		for i := range m.Run.Variants {

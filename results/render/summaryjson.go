@@ -250,14 +250,14 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	}
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints, Variants: []measure.Fields{}}
-	out.Partial = partialJSON(r, m.Partial)
-	out.Excluded = m.Excluded
+		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints.Strings(), Variants: []measure.Fields{}}
+	out.Partial = partialJSON(r, m.Partial.Strings())
+	out.Excluded = m.Excluded.Strings()
 	out.Thresholds = m.Thresholds
 	out.ThresholdsPassed = len(m.Crossed) == 0
 	if mr := r.Metrics; mr != nil {
 		scraped := mr.End.WasScraped()
-		out.Metrics, out.MetricsScraped = m.Metrics, &scraped
+		out.Metrics, out.MetricsScraped = m.Metrics.String(), &scraped
 	}
 	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
@@ -275,7 +275,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 	out.Sweeps = sweepsJSON(s)
 	out.Drift = driftJSON(&s.Drift)
 	if m.Capacities != nil {
-		out.Capacity = &CapacityJSON{Line: m.CapacityLine, Variants: []CapacityVariantJSON{}}
+		out.Capacity = &CapacityJSON{Line: m.CapacityLine.String(), Variants: []CapacityVariantJSON{}}
 		for _, c := range m.Capacities {
 			out.Capacity.Variants = append(out.Capacity.Variants, CapacityVariantJSON{Variant: r.Variants[c.Variant].Name,
 				Knee: c.Knee, Fail: c.Fail, BelowFrom: c.BelowFrom, AtMax: c.AtMax, Steps: len(c.Steps)})

@@ -46,7 +46,7 @@ func TestTLS12Hint(t *testing.T) {
 		if !tc.want {
 			continue
 		}
-		if h := hints[0]; !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "client CPU per request") || !strings.Contains(h, "bench/peers.sh") {
+		if h := hints[0].String(); !strings.Contains(h, `max_version: "1.2"`) || !strings.Contains(h, "client CPU per request") || !strings.Contains(h, "bench/peers.sh") {
 			t.Errorf("%s: hint %q lacks the setting, the saving or where it is measured", tc.name, h)
 		}
 		var text, md bytes.Buffer

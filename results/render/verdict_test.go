@@ -19,7 +19,7 @@ func TestFailedInEveryRendering(t *testing.T) {
 	tw := 11304
 	rep.TimeWait = &tw
 	rep.Failed = analysis.CheckRep(&results.Group{Window: rep.Total.Window, Counts: results.Counts{Outside: results.Outside{Unanswered: results.Stages{Handshake: 100}}}}, 0.01)
-	if rep.Failed == "" {
+	if rep.Failed == nil {
 		t.Fatal("fixture: the repetition should fail")
 	}
 	if got, want := analysis.Failed(r), []string{"kae"}; len(got) != 1 || got[0] != want[0] {

@@ -57,7 +57,7 @@ func TestDriftWarnings(t *testing.T) {
 	if !s.Drift.HasTrend || s.Drift.TrendPct > -2.8 || s.Drift.TrendPct < -3.2 {
 		t.Errorf("trend %v %%, want about -3 %%", s.Drift.TrendPct)
 	}
-	got := strings.Join(s.Warnings, "\n")
+	got := strings.Join(s.Warnings.Strings(), "\n")
 	for _, want := range []string{"order sequential: drift is not controlled", "drift: the rates moved -3.", "as much as the difference called significant for faster (+2.5"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("warnings %q lack %q", got, want)

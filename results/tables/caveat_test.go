@@ -30,7 +30,7 @@ func TestCaveatInVerdictLine(t *testing.T) {
 	s := m.Summary
 	v := &s.Variants[4]
 	want := "measured the client: CLIENT-BOUND in 3 of 3 repetitions"
-	if !v.Best || v.Caveat != want {
+	if !v.Best || v.Caveat.String() != want {
 		t.Fatalf("ratio 33: best %v, caveat %q; want best with %q", v.Best, v.Caveat, want)
 	}
 	line := PlateauLine(s, &s.Sweeps[0])
@@ -62,7 +62,7 @@ func TestCaveatInVerdictLine(t *testing.T) {
 	// Twin on an unflagged run: no caveat anywhere.
 	s = analysis.Analyze(fixture.CompareRun()).Summary
 	for i := range s.Variants {
-		if c := s.Variants[i].VerdictCaveat + s.Variants[i].Caveat; c != "" {
+		if c := s.Variants[i].VerdictCaveat.String() + s.Variants[i].Caveat.String(); c != "" {
 			t.Errorf("%s: caveat %q on a run with no flag", s.Variants[i].Name, c)
 		}
 	}

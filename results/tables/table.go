@@ -29,16 +29,16 @@ func Notices(m *analysis.Report) []notice {
 	if len(m.Failed) > 0 {
 		ns = append(ns, notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
 	}
-	for _, l := range m.NotMeasured {
+	for _, l := range m.NotMeasured.Strings() {
 		ns = append(ns, notice{"NOT MEASURED", l})
 	}
-	for _, l := range m.Partial {
+	for _, l := range m.Partial.Strings() {
 		ns = append(ns, notice{"PARTIAL", l})
 	}
-	for _, l := range m.Excluded {
+	for _, l := range m.Excluded.Strings() {
 		ns = append(ns, notice{"EXCLUDED", l})
 	}
-	for _, c := range m.Crossed {
+	for _, c := range m.Crossed.Strings() {
 		ns = append(ns, notice{"THRESHOLD CROSSED", c})
 	}
 	for _, w := range m.Warnings {
@@ -46,12 +46,12 @@ func Notices(m *analysis.Report) []notice {
 	}
 	for i := range m.Diagnoses {
 		d := &m.Diagnoses[i]
-		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause})
+		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause.String()})
 	}
 	for i := range m.HostOnly {
 		ns = append(ns, notice{HostOnlyLabel, HostOnlyWords(&m.HostOnly[i])})
 	}
-	for _, h := range m.Hints {
+	for _, h := range m.Hints.Strings() {
 		ns = append(ns, notice{"HINT", h})
 	}
 	return ns
@@ -83,8 +83,8 @@ func Facts(m *analysis.Report) []notice {
 	if c := r.Calibration; c != nil {
 		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
 	}
-	if m.Metrics != "" {
-		fs = append(fs, notice{"metrics", m.Metrics})
+	if !m.Metrics.IsZero() {
+		fs = append(fs, notice{"metrics", m.Metrics.String()})
 	}
 	if m.Profile != nil {
 		fs = append(fs, notice{"profile", m.Profile.OnLine()})

@@ -201,7 +201,7 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	// A value named best or highest says in the same line when its
 	// figures measured something else than the server.
 	caveat := func(i int) string {
-		if c := s.Variants[i].Caveat; c != "" {
+		if c := s.Variants[i].Caveat.String(); c != "" {
 			return " — " + label[i] + ": " + c
 		}
 		return ""

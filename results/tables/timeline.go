@@ -39,8 +39,8 @@ func RepTimeline(tl *diagnosis.Repetition) []notice {
 		out = append(out, notice{"not the run's", tl.HostOnly[i].Title + ": " + tl.HostOnly[i].Line()})
 	}
 	for _, u := range tl.Unjudged {
-		if !strings.HasPrefix(u, "stalls: ") { // said on the stalls line
-			out = append(out, notice{"not judged", u})
+		if u.S("rule") != diagnosis.RuleStalls { // said on the stalls line
+			out = append(out, notice{"not judged", u.String()})
 		}
 	}
 	return out
@@ -75,10 +75,8 @@ func StallWords(tl *diagnosis.Repetition) string {
 	case tl.NoTimeline:
 		return NoTimeline
 	case !tl.StallsJudged:
-		for _, u := range tl.Unjudged {
-			if why, ok := strings.CutPrefix(u, "stalls: "); ok {
-				return "not judged: " + why
-			}
+		if why := tl.StallsUnjudged(); why != "" {
+			return "not judged: " + why
 		}
 		return "not judged"
 	case len(tl.Stalls) == 0:
@@ -149,5 +147,5 @@ func DiagnosisTitle(d *diagnosis.Diagnosis) string {
 // DiagnosisRows lays a diagnosis out once: cause, figure, consequence
 // and fix, each a label and its sentence.
 func DiagnosisRows(d *diagnosis.Diagnosis) []notice {
-	return []notice{{"cause", d.Cause}, {"figure", d.Figure}, {"consequence", d.Consequence}, {"fix", d.Fix}}
+	return []notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
 }

@@ -1,0 +1,496 @@
+package notes
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// The codes, each with its words in messages.
+const (
+	RepFailed     Code = "failed"          // why: the failure's note
+	NoSuccess     Code = "no_success"      // errors, unanswered (results.Stages)
+	ErrorsOverMax Code = "errors_over_max" // share, max
+	FailedText    Code = "failed_text"     // text: a failure stored as a sentence
+	BackedOff     Code = "backed_off"      // backoffs, fails
+	ClientBound   Code = "client_bound"    // groups: ClientBoundGroup notes
+	OtherLoad     Code = "other_load"      // groups: OtherLoadGroup notes
+	MissedStarts  Code = "missed_starts"   // groups: MissedGroup notes
+	// OpenLoop: asked, rate, missed, scheduled, share.
+	OpenLoop Code = "open_loop"
+	// ClientBoundGroup: index, cpus, own, busy, kaeload, interrupts.
+	ClientBoundGroup Code = "client_bound_group"
+	// OtherLoadGroup: index, cpus, others, kaeload, interrupts, wait,
+	// waited, top ([]results.ProcessCPU).
+	OtherLoadGroup Code = "other_load_group"
+	// MissedGroup: index, limit, share, measured, own, busy, kaeload,
+	// interrupts, slots.
+	MissedGroup Code = "missed_group"
+	// ServerOtherLoad: others, cpus, server, kaeload, interrupts, top.
+	ServerOtherLoad Code = "server_other_load"
+	// SharedCPUs: shared (SharedGroup notes), measured, cpus, server,
+	// kaeload.
+	SharedCPUs Code = "shared_cpus"
+	// SharedGroup: group, cpus, common: a client group on the server's
+	// CPUs.
+	SharedGroup Code = "shared_group"
+	// NotSaturated: server, cpus, has_cpus_busy, cpus_busy,
+	// has_client_busy, client_busy, connections, latency_us, little, rate.
+	NotSaturated Code = "not_saturated"
+	// Flagged: notes, the flags of a window joined.
+	Flagged Code = "flagged"
+	// InRep: variant, rep (1-based), note: a repetition's note as a
+	// run-wide line.
+	InRep Code = "in_rep"
+	// Caveat: reps, n, flag (one of ClientBound, OtherLoad, SharedCPUs,
+	// ServerOtherLoad), of ("" or whose repetitions: "the baseline").
+	Caveat Code = "caveat"
+	// Unjudged: rule, title, why: a diagnosis rule could not judge a
+	// repetition.
+	Unjudged Code = "unjudged"
+	// ServerShare: common: a client group ran on the server's CPUs.
+	ServerShare Code = "server_share"
+	// ServerBusiest: cpus, comm, pid, nice: other load on the server's
+	// CPUs and its busiest process.
+	ServerBusiest Code = "server_busiest"
+	// NotMeasured: variant, reps, reason: a variant the run gave up on.
+	NotMeasured Code = "not_measured"
+	// PartialWindow: variant, rep, seconds, planned (time.Duration),
+	// requests, rate, errors: a window an interrupt cut short.
+	PartialWindow Code = "partial_window"
+	// ExcludedWindow: variant, rep, rate, why: a window exclude_flagged
+	// set aside.
+	ExcludedWindow Code = "excluded_window"
+	// ThresholdCrossed: expr, variant, shown (the measured figure).
+	ThresholdCrossed Code = "threshold_crossed"
+	// TLS12Hint: variant, saving.
+	TLS12Hint Code = "tls12_hint"
+	// DriftUncontrolled: a sequential order does not control drift.
+	DriftUncontrolled Code = "drift_uncontrolled"
+	// DriftTrend: trend (%), rounds, names, deltas (%): drift as large
+	// as differences called significant.
+	DriftTrend Code = "drift_trend"
+	// MDESpread: reps (SpreadRep notes): the repetitions that inflate a
+	// comparison's MDE.
+	MDESpread Code = "mde_spread"
+	// SpreadRep: variant, rep, rate.
+	SpreadRep Code = "spread_rep"
+	// ProbeFailed: probe, failed, read (windows), variants, first (error).
+	ProbeFailed Code = "probe_failed"
+	// Capacity: spec (results.CapacitySpec), knees (CapacityKnee notes):
+	// the capacity answer.
+	Capacity Code = "capacity"
+	// CapacityKnee: variant, knee, from, steps, below_from, at_max, delta
+	// (against the baseline's knee, absent when none).
+	CapacityKnee Code = "capacity_knee"
+	// MetricsServed: metrics (*results.Metrics): where the live metrics
+	// were served and whether Prometheus read the final values.
+	MetricsServed Code = "metrics_served"
+	// Caveats: notes, a variant's caveats joined.
+	Caveats Code = "caveats"
+)
+
+// messages are the words of every code (set in init: they refer to
+// Note.String, which reads them).
+var messages map[Code]func(Note) string
+
+func init() {
+	messages = table()
+	maps.Copy(messages, runTable())
+	maps.Copy(messages, summaryTable())
+	kernelMessages(messages)
+	rateMessages(messages)
+}
+
+// table are the words of a repetition's codes.
+func table() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		RepFailed: func(n Note) string { return "FAILED: " + n.Sub("why").String() },
+		NoSuccess: func(n Note) string {
+			var why []string
+			if e := n.U("errors"); e > 0 {
+				why = append(why, format.Count(e)+" errors")
+			}
+			if u, ok := n.Args["unanswered"].(results.Stages); ok && u.Total() > 0 {
+				why = append(why, "unanswered at the window's end: "+Unanswered(u))
+			}
+			if len(why) == 0 {
+				why = append(why, "no request ended at all")
+			}
+			return "no request succeeded in the window (" + strings.Join(why, "; ") + ")"
+		},
+		ErrorsOverMax: func(n Note) string {
+			return fmt.Sprintf("errors were %s of the window's attempts, more than max_errors %s", format.Share(n.F("share")), format.Share(n.F("max")))
+		},
+		FailedText: func(n Note) string { return n.S("text") },
+		BackedOff: func(n Note) string {
+			return fmt.Sprintf("BACKED OFF: connection slots waited %s times before their next try because their connects kept failing (%s connect errors, counted as usual): the server refused or was unreachable",
+				format.Count(n.U("backoffs")), format.Count(n.U("fails")))
+		},
+		ClientBound: func(n Note) string {
+			return "CLIENT-BOUND: " + Join(n.N("groups"), ", ") + ": this figure measures kaeload, not the server"
+		},
+		OtherLoad: func(n Note) string {
+			return "OTHER LOAD: " + Join(n.N("groups"), "; ") + ": not kaeload's own use, which alone makes a result client-bound"
+		},
+		MissedStarts: func(n Note) string {
+			return "MISSED STARTS: " + Join(n.N("groups"), ", ") + ": the rate asked was not kept"
+		},
+		ClientBoundGroup: clientBoundGroup,
+		OtherLoadGroup:   otherLoadGroup,
+		MissedGroup:      missedGroup,
+		ServerOtherLoad:  serverOtherLoad,
+		SharedCPUs:       sharedCPUs,
+		NotSaturated:     notSaturated,
+		Flagged:          func(n Note) string { return Join(n.N("notes"), "; ") },
+		Caveats:          func(n Note) string { return Join(n.N("notes"), "; ") },
+		InRep: func(n Note) string {
+			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
+		},
+	}
+}
+
+// runTable are the words of the run-wide and variant-wide codes.
+func runTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		Caveat:        caveat,
+		MetricsServed: metricsServed,
+		Capacity: func(n Note) string {
+			spec, _ := n.Args["spec"].(results.CapacitySpec)
+			return "capacity under " + TargetWords(&spec) + ": " + Join(n.N("knees"), ", ")
+		},
+		CapacityKnee: func(n Note) string {
+			s := n.S("variant") + " " + KneeWords(n.F("knee"), n.F("from"), n.I("steps"), n.B("below_from"), n.B("at_max"))
+			if _, ok := n.Args["delta"]; ok {
+				s += fmt.Sprintf(" (%+.0f %%)", 100*n.F("delta"))
+			}
+			return s
+		},
+		ProbeFailed: func(n Note) string {
+			vs, _ := n.Args["variants"].([]string)
+			which := "variants"
+			if len(vs) == 1 {
+				which = "variant"
+			}
+			return fmt.Sprintf("probe %s failed in %d of %d windows (%s %s): %s; no delta was recorded there, and a threshold on the probe is crossed",
+				n.S("probe"), n.I("failed"), n.I("read"), which, strings.Join(vs, ", "), format.Plain(n.S("first")))
+		},
+	}
+}
+
+// summaryTable are the words of the run summary's codes.
+func summaryTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		DriftUncontrolled: func(Note) string {
+			return "order sequential: drift is not controlled: each variant's repetitions run together, so a slow change of the machine lands between variants and reads as a difference (order: randomized spreads it over every variant)"
+		},
+		DriftTrend: func(n Note) string {
+			names, _ := n.Args["names"].([]string)
+			pcts, _ := n.Args["deltas"].([]float64)
+			deltas := make([]string, len(pcts))
+			for i, p := range pcts {
+				deltas[i] = format.Delta(p)
+			}
+			return fmt.Sprintf("drift: the rates moved %s from round 1 to round %d, as much as the difference called significant for %s (%s): drift alone can make or hide a difference of that size; rerun on a steadier machine or with more rounds",
+				format.Delta(n.F("trend")), n.I("rounds"), strings.Join(names, ", "), strings.Join(deltas, ", "))
+		},
+		MDESpread: func(n Note) string { return Join(n.N("reps"), ", ") },
+		SpreadRep: func(n Note) string {
+			return fmt.Sprintf("%s rep %d (%s req/s)", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")))
+		},
+		NotMeasured: func(n Note) string {
+			switch reps := n.I("reps"); reps {
+			case 0:
+				return fmt.Sprintf("variant %s: %s", n.S("variant"), n.S("reason"))
+			case 1:
+				return fmt.Sprintf("variant %s after 1 repetition: %s", n.S("variant"), n.S("reason"))
+			default:
+				return fmt.Sprintf("variant %s after %d repetitions: %s", n.S("variant"), reps, n.S("reason"))
+			}
+		},
+		PartialWindow: func(n Note) string {
+			return fmt.Sprintf("variant %s rep %d: interrupted after %s s of its %v window: %s requests, %s req/s, %s errors; kept, not in the statistics",
+				n.S("variant"), n.I("rep"), format.Float(n.F("seconds"), 2), n.Args["planned"], format.Count(n.U("requests")), format.Rate(n.F("rate")), format.Count(n.U("errors")))
+		},
+		ExcludedWindow: func(n Note) string {
+			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
+		},
+		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
+		TLS12Hint: func(n Note) string {
+			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
+				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s", n.S("variant"), n.S("saving"))
+		},
+		ServerShare: func(n Note) string { return "client and server share " + CPUsWords(n.S("common")) },
+		ServerBusiest: func(n Note) string {
+			why := "OTHER LOAD on the server's " + CPUsWords(n.S("cpus"))
+			if comm, ok := n.Args["comm"]; ok {
+				why += fmt.Sprintf(", busiest %s (pid %d", comm, n.I("pid"))
+				if n.I("nice") != 0 {
+					why += fmt.Sprintf(", nice %d", n.I("nice"))
+				}
+				why += ")"
+			}
+			return why
+		},
+		SharedGroup: func(n Note) string {
+			return fmt.Sprintf("client and server share %s (%s)", CPUsWords(n.S("common")), GroupName(n.I("group"), n.S("cpus")))
+		},
+		Unjudged: func(n Note) string { return n.S("title") + ": " + n.S("why") },
+		OpenLoop: func(n Note) string {
+			return fmt.Sprintf("%s/s asked, %s/s achieved; %s of %s starts missed (%s)",
+				format.Rate(n.F("asked")), format.Rate(n.F("rate")), format.Count(n.U("missed")), format.Count(n.U("scheduled")), format.Share(n.F("share")))
+		},
+	}
+}
+
+// Failure is the note of a repetition's failure; the zero Note for nil.
+func Failure(f *results.Failure) Note {
+	switch {
+	case f == nil:
+		return Note{}
+	case f.Code == results.FailNoSuccess:
+		n := New(NoSuccess, "errors", f.Errors)
+		if f.Unanswered != nil {
+			n.Args["unanswered"] = *f.Unanswered
+		}
+		return n
+	case f.Code == results.FailErrors:
+		return New(ErrorsOverMax, "share", f.Share, "max", f.Max)
+	}
+	return New(FailedText, "text", f.Text)
+}
+
+// Unanswered words requests left unanswered by stage: "4 (connect 0,
+// handshake 4, response 0)".
+func Unanswered(u results.Stages) string {
+	return fmt.Sprintf("%s (connect %s, handshake %s, response %s)",
+		format.Count(u.Total()), format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response))
+}
+
+// GroupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
+func GroupName(index int, cpus string) string {
+	if cpus == "" {
+		return fmt.Sprintf("group %d (unpinned)", index)
+	}
+	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
+}
+
+// CPUsWords is "CPU 0" or "CPUs 0-3".
+func CPUsWords(cpus string) string {
+	if strings.ContainsAny(cpus, ",-") {
+		return "CPUs " + cpus
+	}
+	return "CPU " + cpus
+}
+
+// ProcessName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
+func ProcessName(o results.ProcessCPU) string {
+	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
+	if o.Nice != 0 {
+		s += fmt.Sprintf(", nice %d", o.Nice)
+	}
+	if o.CPUs != "" {
+		s += ", CPUs " + o.CPUs
+	}
+	return s + fmt.Sprintf(") %.2f CPU-s", o.Seconds)
+}
+
+// pct is a 0..1 share as a whole percentage, without the sign.
+func pct(f float64) string { return fmt.Sprintf("%.0f", f*100) }
+
+// interrupts is ", interrupts 6 %" when interrupts took a visible share.
+func interrupts(n Note) string {
+	if i := n.F("interrupts"); i >= 0.005 {
+		return ", interrupts " + pct(i) + " %"
+	}
+	return ""
+}
+
+// busiest is "; busiest: a, b" for the processes in top, "" for none.
+func busiest(n Note) string {
+	top, _ := n.Args["top"].([]results.ProcessCPU)
+	if len(top) == 0 {
+		return ""
+	}
+	names := make([]string, len(top))
+	for i, o := range top {
+		names[i] = ProcessName(o)
+	}
+	return "; busiest: " + strings.Join(names, ", ")
+}
+
+func clientBoundGroup(n Note) string {
+	name := GroupName(n.I("index"), n.S("cpus"))
+	if !n.B("own") {
+		return fmt.Sprintf("%s was %s %% busy", name, pct(n.F("busy")))
+	}
+	s := fmt.Sprintf("kaeload used %s %% of %s", pct(n.F("kaeload")+n.F("interrupts")), name)
+	if n.F("interrupts") >= 0.005 {
+		s += fmt.Sprintf(" (its workers %s %%, interrupts %s %%)", pct(n.F("kaeload")), pct(n.F("interrupts")))
+	}
+	return s
+}
+
+func otherLoadGroup(n Note) string {
+	p := fmt.Sprintf("other processes took %s %% of %s, kaeload %s %%", pct(n.F("others")), GroupName(n.I("index"), n.S("cpus")), pct(n.F("kaeload"))) + interrupts(n)
+	if n.B("wait") {
+		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", n.F("waited"))
+	}
+	return p + busiest(n)
+}
+
+func missedGroup(n Note) string {
+	var detail string
+	switch limit := n.S("limit"); {
+	case limit == results.ClientBound && n.B("own"):
+		detail = fmt.Sprintf("kaeload used %s %% of its CPUs", pct(n.F("kaeload")+n.F("interrupts")))
+	case limit == results.ClientBound:
+		detail = fmt.Sprintf("CPUs %s %% busy", pct(n.F("busy")))
+	case limit == results.CPUsTaken:
+		detail = fmt.Sprintf("CPUs %s %% busy, kaeload's own use %s %%", pct(n.F("busy")), pct(n.F("kaeload")))
+	default:
+		detail = fmt.Sprintf("all %d connection slots busy", n.I("slots"))
+		if n.B("measured") {
+			detail += fmt.Sprintf(", CPUs %s %% busy", pct(n.F("busy")))
+		}
+	}
+	return fmt.Sprintf("group %d %s (missed %s of its starts; %s)", n.I("index"), n.S("limit"), format.Share(n.F("share")), detail)
+}
+
+func serverOtherLoad(n Note) string {
+	return fmt.Sprintf("OTHER LOAD on the server: other processes took %s %% of the server's %s, the server %s %%, kaeload %s %%",
+		pct(n.F("others")), CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload"))) +
+		interrupts(n) + busiest(n) + ": the server did not have its CPUs to itself"
+}
+
+func sharedCPUs(n Note) string {
+	line := "SHARED CPUS: " + Join(n.N("shared"), "; ")
+	if n.B("measured") {
+		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
+	}
+	return line + ": the figure measures client and server together"
+}
+
+func notSaturated(n Note) string {
+	busy := fmt.Sprintf("the server used %s %% of its %s", pct(n.F("server")), CPUsWords(n.S("cpus")))
+	if n.B("has_cpus_busy") {
+		busy += fmt.Sprintf(" (%s %% busy in all)", pct(n.F("cpus_busy")))
+	}
+	if n.B("has_client_busy") {
+		busy += fmt.Sprintf("; the busiest group's CPUs %s %%", pct(n.F("client_busy")))
+	}
+	little := "the mean latency was not measured"
+	if us := int64(n.F("latency_us")); us > 0 {
+		little = fmt.Sprintf("%d / %s ms mean latency ≈ %s req/s; measured %s req/s", n.I("connections"),
+			format.Millis(us), format.Rate(n.F("little")), format.Rate(n.F("rate")))
+	}
+	return fmt.Sprintf("NOT SATURATED: neither kaeload nor the server's CPUs were busy (%s); the rate was set by the connections in flight (%s); raise connections or groups", busy, little)
+}
+
+// caveatWords are, by flag, what the figures measured when most
+// repetitions raised it and the flag's name.
+var caveatWords = map[Code][2]string{
+	ClientBound:     {"measured the client", "CLIENT-BOUND"},
+	OtherLoad:       {"shared CPUs", "other processes on the client's CPUs"},
+	SharedCPUs:      {"shared CPUs", "SHARED CPUS between client and server"},
+	ServerOtherLoad: {"shared CPUs", "OTHER LOAD on the server's CPUs"},
+}
+
+// caveat: "measured the client: CLIENT-BOUND in 3 of 3 repetitions" when
+// most repetitions are flagged, "caution: CLIENT-BOUND in 1 of 3
+// repetitions" otherwise, naming whose repetitions they are (of).
+func caveat(n Note) string {
+	w := caveatWords[Code(n.S("flag"))]
+	reps, total, of := n.I("reps"), n.I("n"), n.S("of")
+	if 2*reps > total {
+		if of != "" {
+			return fmt.Sprintf("%s %s: %s in %d of its %d repetitions", of, w[0], w[1], reps, total)
+		}
+		return fmt.Sprintf("%s: %s in %d of %d repetitions", w[0], w[1], reps, total)
+	}
+	in := fmt.Sprintf("caution: %s in %d of %d repetitions", w[1], reps, total)
+	if of != "" {
+		in += " of " + of
+	}
+	return in
+}
+
+// KneeWords is a capacity for a report: "41,000/s", "≥ 1,000,000/s"
+// (every step passed), "< 1,000/s" (none did) or "-" (no step).
+func KneeWords(knee, from float64, steps int, belowFrom, atMax bool) string {
+	switch {
+	case steps == 0:
+		return "-"
+	case belowFrom:
+		return "< " + format.Count(uint64(math.Round(from))) + "/s"
+	case atMax:
+		return "≥ " + format.Count(uint64(math.Round(knee))) + "/s"
+	}
+	return format.Count(uint64(math.Round(knee))) + "/s"
+}
+
+// TargetWords names a capacity search's targets: "20 ms p99 handshake",
+// "50 ms p99 total".
+func TargetWords(s *results.CapacitySpec) string {
+	var ts []string
+	if s.P99Handshake > 0 {
+		ts = append(ts, millisWords(s.P99Handshake)+" p99 handshake")
+	}
+	if s.P99Total > 0 {
+		ts = append(ts, millisWords(s.P99Total)+" p99 total")
+	}
+	return strings.Join(ts, ", ")
+}
+
+// millisWords writes d in milliseconds without trailing zeros: "20 ms",
+// "2.5 ms".
+func millisWords(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
+}
+
+// metricsServed: "live metrics served on :9090: 12 Prometheus scrapes
+// about every 1s; the final values were scraped at …".
+func metricsServed(n Note) string {
+	m, _ := n.Args["metrics"].(*results.Metrics)
+	if m == nil {
+		return "live metrics served"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "live metrics served on %s: %s", m.Addr, plural(m.Scrapes, "Prometheus scrape"))
+	if m.ScrapeInterval > 0 {
+		fmt.Fprintf(&b, " about every %s", m.ScrapeInterval.Round(10*time.Millisecond))
+	}
+	if e := &m.End; e.WasScraped() {
+		fmt.Fprintf(&b, "; the final values were scraped at %s (%s after they were set)",
+			e.Scraped.Format("15:04:05.000"), e.Scraped.Sub(e.Final).Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(&b, "; the final values were NOT scraped: no Prometheus scrape began within the linger (%s) after they were set, so Prometheus lacks the run's last interval", m.Linger)
+	}
+	un := m.Unscraped()
+	switch {
+	case len(m.Windows) == 0:
+	case len(un) == 0:
+		b.WriteString(", and every window's were")
+	default:
+		names := make([]string, len(un))
+		for i, w := range un {
+			names[i] = w.Variant + " rep " + strconv.Itoa(w.Rep+1)
+		}
+		fmt.Fprintf(&b, "; %d of %d windows' final values were not scraped (%s)", len(un), len(m.Windows), strings.Join(names, ", "))
+	}
+	return b.String()
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}

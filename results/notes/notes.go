@@ -1,0 +1,136 @@
+// Package notes holds the verdicts, cautions, flags, diagnoses and
+// failure reasons of the analysis as codes with parameters, and the one
+// table of messages (messages.go, with the diagnoses' in diagnoses.go)
+// that turns them into English at the edge. Code that decides compares
+// codes; only String writes words.
+package notes
+
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// Code names a kind of note; messages holds its words.
+type Code string
+
+// Args are a note's parameters by name.
+type Args map[string]any
+
+// Note is a code and its parameters. The zero Note says nothing.
+type Note struct {
+	Code Code
+	Args Args
+}
+
+// New returns the note code with the parameters given as name, value
+// pairs.
+func New(code Code, kv ...any) Note {
+	n := Note{Code: code, Args: Args{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		n.Args[kv[i].(string)] = kv[i+1]
+	}
+	return n
+}
+
+// IsZero reports whether n says nothing.
+func (n Note) IsZero() bool { return n.Code == "" }
+
+// String is n in English, from the table of messages; "" for the zero
+// Note.
+func (n Note) String() string {
+	if n.Code == "" {
+		return ""
+	}
+	if m, ok := messages[n.Code]; ok {
+		return m(n)
+	}
+	return string(n.Code)
+}
+
+// MarshalJSON writes n as one object: its code, its words and its
+// parameters, {"code": "errors_over_max", "message": "errors were 3 % …",
+// "share": 0.03, "max": 0.01}; the zero note as null.
+func (n Note) MarshalJSON() ([]byte, error) {
+	if n.IsZero() {
+		return []byte("null"), nil
+	}
+	m := maps.Clone(n.Args)
+	if m == nil {
+		m = Args{}
+	}
+	m["code"], m["message"] = n.Code, n.String()
+	return json.Marshal(m)
+}
+
+// Join says notes one after another, separated by sep, skipping zero
+// ones.
+func Join(ns []Note, sep string) string {
+	var parts []string
+	for _, n := range ns {
+		if s := n.String(); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, sep)
+}
+
+// List is a list of notes.
+type List []Note
+
+// AppendNew appends the notes of add that l does not hold yet.
+func (l List) AppendNew(add ...Note) List {
+	for _, a := range add {
+		if !slices.ContainsFunc(l, func(n Note) bool { return reflect.DeepEqual(n, a) }) {
+			l = append(l, a)
+		}
+	}
+	return l
+}
+
+// Strings says each note of l.
+func (l List) Strings() []string {
+	var out []string
+	for _, n := range l {
+		out = append(out, n.String())
+	}
+	return out
+}
+
+// F is parameter k as a float64 (0 when absent).
+func (n Note) F(k string) float64 {
+	switch v := n.Args[k].(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	}
+	return 0
+}
+
+// I is parameter k as an int.
+func (n Note) I(k string) int { return int(n.F(k)) }
+
+// U is parameter k as a uint64.
+func (n Note) U(k string) uint64 {
+	if v, ok := n.Args[k].(uint64); ok {
+		return v
+	}
+	return uint64(n.F(k))
+}
+
+// S is parameter k as a string.
+func (n Note) S(k string) string { s, _ := n.Args[k].(string); return s }
+
+// B is parameter k as a bool.
+func (n Note) B(k string) bool { b, _ := n.Args[k].(bool); return b }
+
+// Sub is parameter k as a note (zero when absent).
+func (n Note) Sub(k string) Note { s, _ := n.Args[k].(Note); return s }
+
+// N is parameter k as a list of notes.
+func (n Note) N(k string) []Note { ns, _ := n.Args[k].([]Note); return ns }

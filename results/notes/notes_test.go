@@ -1,0 +1,122 @@
+package notes
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/results"
+)
+
+// TestFailureJSON: a failure is stored as a code with its figures, a
+// run.json written when it was a sentence still loads, and both read
+// back in the same words.
+func TestFailureJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name, stored, code, words string
+	}{
+		{"code", `{"code":"errors_over_max","share":0.03,"max":0.01}`, results.FailErrors,
+			"errors were 3 % of the window's attempts, more than max_errors 1 %"},
+		{"no success", `{"code":"no_success","errors":50}`, results.FailNoSuccess, "no request succeeded in the window (50 errors)"},
+		{"sentence of an older run", `"no request succeeded in the window (no request ended at all)"`, results.FailText,
+			"no request succeeded in the window (no request ended at all)"},
+	} {
+		var rep results.Rep
+		if err := json.Unmarshal([]byte(`{"index":0,"groups":null,"total":{},"failed":`+tc.stored+`}`), &rep); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if rep.Failed == nil || rep.Failed.Code != tc.code {
+			t.Fatalf("%s: failed %+v, want code %s", tc.name, rep.Failed, tc.code)
+		}
+		if got := Failure(rep.Failed).String(); got != tc.words {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.words)
+		}
+		b, _ := json.Marshal(rep.Failed)
+		var again results.Failure
+		if err := json.Unmarshal(b, &again); err != nil || Failure(&again).String() != tc.words {
+			t.Errorf("%s: %s read back as %+v (%v)", tc.name, b, again, err)
+		}
+	}
+	var f results.Failure
+	if err := json.Unmarshal([]byte(`{"code":"no_success","why":"x"}`), &f); err == nil {
+		t.Error("an unknown field in a failure: no error")
+	}
+}
+
+// TestNoteJSON: a note is one object, its code and its words beside its
+// parameters; the zero note is null.
+func TestNoteJSON(t *testing.T) {
+	b, err := json.Marshal(New(ErrorsOverMax, "share", 0.03, "max", 0.01))
+	if got, want := string(b), `{"code":"errors_over_max","max":0.01,"message":"errors were 3 % of the window's attempts, more than max_errors 1 %","share":0.03}`; err != nil || got != want {
+		t.Errorf("got %s (%v), want %s", got, err, want)
+	}
+	if b, _ := json.Marshal(Note{}); string(b) != "null" {
+		t.Errorf("the zero note marshals as %s", b)
+	}
+	if (Note{}).String() != "" || !(Note{}).IsZero() {
+		t.Error("the zero note says something")
+	}
+}
+
+// decidesByText matches production code that tests a note's words: a
+// comparison with, or a search for, the start of a message.
+var decidesByText = regexp.MustCompile(`(==|!=)\s*"(FAILED|CLIENT-BOUND|OTHER LOAD|SHARED CPUS|NOT SATURATED|MISSED STARTS|BACKED OFF|stalls: |not steady: |no request succeeded|errors were)|strings\.(Contains|HasPrefix|HasSuffix|CutPrefix|CutSuffix|TrimPrefix|Index)\([^()]*,\s*"(FAILED|CLIENT-BOUND|OTHER LOAD|SHARED CPUS|NOT SATURATED|MISSED STARTS|BACKED OFF|stalls: |not steady: |no request succeeded|errors were)`)
+
+// TestNoDecisionByText: no production code decides by a note's words;
+// it compares codes (issue 37 must-show 5).
+func TestNoDecisionByText(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if decidesByText.MatchString(line) {
+				t.Errorf("%s:%d decides by a note's words: %s", path, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{`if line == "FAILED: x" {`, `if strings.HasPrefix(u, "stalls: ") {`} {
+		if !decidesByText.MatchString(bad) {
+			t.Errorf("the pattern misses %s", bad)
+		}
+	}
+}
+
+// TestEveryMessageWithoutArgs: every code has words, and says them
+// without a panic when its parameters are missing.
+func TestEveryMessageWithoutArgs(t *testing.T) {
+	if len(messages) < 30 {
+		t.Fatalf("%d messages: the table was not filled", len(messages))
+	}
+	for code := range messages {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s without parameters: panic %v", code, r)
+				}
+			}()
+			if New(code).String() == "" && code != FailedText && code != Flagged && code != Caveats && code != MDESpread {
+				t.Errorf("%s says nothing", code)
+			}
+		}()
+	}
+}
