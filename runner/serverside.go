@@ -30,8 +30,10 @@ type serverSide struct {
 	// not found.
 	serverPID int
 	// started are the process families found listening on the target's
-	// port after a start (portOwned): kaeload's, and may still drain.
+	// port after a start (portOwned): kaeload's, and may still drain;
+	// before, those listening before the last start (portFree).
 	started map[int]bool
+	before  []cpustat.Holder
 }
 
 // listening fails the run at once when nothing listens on a target the
@@ -106,7 +108,7 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 		if err := ctl.Start(ctx, v.Start, ready); err != nil {
 			return startFailure(ctx, v, err)
 		}
-		if err := sv.portOwned(began); err != nil {
+		if err := sv.portOwned(); err != nil {
 			return startFailure(ctx, v, err)
 		}
 	case v.Reload != "":
@@ -180,10 +182,9 @@ func (sv *serverSide) localPort() int {
 	return n
 }
 
-// portFree waits, at most timeout, until nothing listens on the target's
-// port (a server stopping may still drain): a server kaeload did not
-// start would share the load of the one it starts (SO_REUSEPORT) or
-// answer in its place, and its figures would be taken for this server's.
+// portFree waits, at most timeout, until no server kaeload started
+// before still holds the target's port (a stopped server may drain), so
+// that portOwned does not take it for another's.
 func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error {
 	port := sv.localPort()
 	if port == 0 {
@@ -192,14 +193,11 @@ func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error
 	deadline := time.Now().Add(timeout)
 	for {
 		hs, err := cpustat.PortHolders(port)
-		if err != nil || len(hs) == 0 {
-			return nil // unreadable here: the readiness probe is all there is
+		if err != nil || !slices.ContainsFunc(hs, func(h cpustat.Holder) bool { return sv.started[h.PID] }) {
+			sv.before = hs
+			return nil
 		}
-		foreign := slices.DeleteFunc(slices.Clone(hs), func(h cpustat.Holder) bool { return sv.started[h.PID] })
-		if len(foreign) > 0 {
-			return fmt.Errorf("port %d is already held by %s, which kaeload did not start", port, holdersText(foreign))
-		}
-		if time.Now().After(deadline) { // a server kaeload started, not gone
+		if time.Now().After(deadline) {
 			return fmt.Errorf("port %d is still held by %s, which its stop command did not stop", port, holdersText(hs))
 		}
 		select {
@@ -210,11 +208,13 @@ func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error
 	}
 }
 
-// portOwned checks, once the server is ready, that every process family
-// listening on the target's port started after the start command: none
-// was there before (portFree), so an older one bound the port meanwhile.
-// Start times read from /proc are exact to the second of boot.
-func (sv *serverSide) portOwned(since time.Time) error {
+// portOwned checks, once the server is ready, who listens on the target's
+// port. A family that held it before the start (portFree) beside one the
+// start brought is a server kaeload did not start sharing the port
+// (SO_REUSEPORT) and the load: an error naming it. Only families from
+// before (a start command that starts no listener) are the server, as
+// without server control.
+func (sv *serverSide) portOwned() error {
 	port := sv.localPort()
 	if port == 0 {
 		return nil
@@ -223,19 +223,22 @@ func (sv *serverSide) portOwned(since time.Time) error {
 	if err != nil {
 		return nil
 	}
-	var old []cpustat.Holder
+	var old, started []cpustat.Holder
 	for _, h := range hs {
-		if !h.Started.IsZero() && h.Started.Before(since.Add(-2*time.Second)) {
+		if slices.ContainsFunc(sv.before, func(b cpustat.Holder) bool { return b.PID == h.PID }) {
 			old = append(old, h)
 		} else {
-			if sv.started == nil {
-				sv.started = map[int]bool{}
-			}
-			sv.started[h.PID] = true
+			started = append(started, h)
 		}
 	}
-	if len(old) > 0 {
+	if len(old) > 0 && len(started) > 0 {
 		return fmt.Errorf("port %d is also held by %s, which kaeload did not start", port, holdersText(old))
+	}
+	if sv.started == nil {
+		sv.started = map[int]bool{}
+	}
+	for _, h := range started {
+		sv.started[h.PID] = true
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func TestCompareFailIfSlower(t *testing.T) {
 	f.Close()
 
 	out, errOut, code := kaeload(t, "compare", old, slow, "--fail-if-slower", "5%")
-	if code != 99 || !strings.Contains(errOut, "significantly slower by more than 5 %: default in slow.json: -90.") {
+	if code != 99 || !strings.Contains(errOut, "significantly slower by more than 5 %: default in slow.json: -9") {
 		t.Errorf("old → slow: exit %d, want 99 naming default\n%s\n%s", code, out, errOut)
 	}
 	if !strings.Contains(out, "== comparison of 2 runs") {

@@ -495,7 +495,10 @@ server:
 			nginxPid = pidOf(ndir)
 			_ = cmd.Process.Signal(os.Interrupt)
 		case strings.Contains(line, "stopping the load and tearing down"):
-			_ = cmd.Process.Signal(os.Interrupt) // the first was seen: the second now
+			// The first was seen: the second now, past the 200 ms within
+			// which two count as one (sameSignal).
+			time.Sleep(sameSignal + 50*time.Millisecond)
+			_ = cmd.Process.Signal(os.Interrupt)
 		}
 	}, "run", scenario, "--progress", "on", "--out", dir)
 	if code != 130 {
@@ -635,5 +638,39 @@ load:
 	if want := fmt.Sprintf("PARTIAL: variant default rep 1: interrupted after %s s of its 3s window: %s requests",
 		format.Float(p.Total.Window.Length().Seconds(), 2), format.Count(p.Total.Requests)); code != 0 || !strings.Contains(report, want) {
 		t.Errorf("report (exit %d) lacks %q:\n%s", code, want, report)
+	}
+}
+
+// TestForwardedInterrupt: GNU timeout forwards a Ctrl-C to kaeload and
+// to its group, so one interrupt arrives twice within microseconds. It
+// counts once: the window in progress is kept as PARTIAL, not aborted.
+func TestForwardedInterrupt(t *testing.T) {
+	alongside(t)
+	addr := testkit.FreeAddr(t)
+	_, start, stop := nginxDir(t, addr)
+	scenario := writeScenario(t, fmt.Sprintf(`name: forwarded
+target: {url: "https://%[1]s/"}
+load: {connection: close, warmup: 100ms, duration: 10s, groups: [{connections: 4}]}
+server: {start: %[2]q, stop: %[3]q, ready: {tls: %[1]q, timeout: 10s}}
+`, addr, start, stop))
+	dir := filepath.Join(t.TempDir(), "run")
+	inWindow := windowOf("variant default rep 1/1")
+	sent := false
+	_, errOut, _ := kaeloadWatch(t, func(line string, cmd *exec.Cmd) {
+		if !sent && inWindow(line) {
+			sent = true
+			_ = cmd.Process.Signal(os.Interrupt)
+			_ = cmd.Process.Signal(os.Interrupt)
+		}
+	}, "run", scenario, "--progress", "on", "--out", dir)
+	if strings.Contains(errOut, "aborting") {
+		t.Errorf("two signals within microseconds read as an abort:\n%s", errOut)
+	}
+	r, err := readRun(dir)
+	if err != nil {
+		t.Fatalf("the run directory: %v\n%s", err, errOut)
+	}
+	if len(r.Variants) != 1 || len(r.Variants[0].Partial) != 1 || !r.Interrupted {
+		t.Errorf("stored run: %d variants, interrupted %v; want one PARTIAL window", len(r.Variants), r.Interrupted)
 	}
 }

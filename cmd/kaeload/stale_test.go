@@ -45,7 +45,7 @@ server: {start: %[2]q, stop: %[3]q, ready: {tls: %[1]q, timeout: 10s}}
 `, addr, start, stop))
 	run := filepath.Join(t.TempDir(), "run")
 	out, errOut, code := kaeload(t, "run", scenario, "-o", run, "--progress", "off")
-	want := "already held by nginx (pid " + strconv.Itoa(stalePID) + "), which kaeload did not start"
+	want := "also held by nginx (pid " + strconv.Itoa(stalePID) + "), which kaeload did not start"
 	if code != 3 || !strings.Contains(out+errOut, want) {
 		t.Fatalf("exit %d, want 3 and %q:\n%s\n%s", code, want, out, errOut)
 	}
