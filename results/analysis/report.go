@@ -4,6 +4,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/softratio"
 )
 
 // Report is the analysis of one run, computed once by Analyze: every
@@ -43,8 +44,11 @@ type Report struct {
 	// Warnings are every warning the outputs show: the run's own, failed,
 	// client-bound, other-load, backoff and the summary's (drift, …).
 	Warnings []string
-	// Hints are the hint lines (Hints).
+	// Hints are the hint lines (Hints), the soft ratio's prediction last.
 	Hints notes.List
+	// SoftRatio is the best soft ratio predicted from the run's windows at
+	// two or more ratios (SoftRatio); nil without them.
+	SoftRatio *softratio.Prediction
 	// Speed is the crypto speed table; nil when no variant ran speed
 	// commands or the summary failed.
 	Speed *SpeedTable
@@ -185,6 +189,9 @@ func Analyze(r *results.Run) *Report {
 			rep.Reps[i][j] = analyzeRep(&v.Reps[j])
 			rep.Reps[i][j].Timeline = inside[i][j]
 		}
+	}
+	if rep.SoftRatio = SoftRatio(rep); rep.SoftRatio != nil {
+		rep.Hints = append(rep.Hints, softRatioNote(rep.SoftRatio))
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
 	rep.ClientBoundGroups = ClientBoundGroups(r)

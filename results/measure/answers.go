@@ -1,8 +1,11 @@
 package measure
 
 import (
+	"strconv"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/softratio"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -48,8 +51,17 @@ func serverCPUTested(f func(c *stats.Comparison) Value) func(*Variant) Value {
 }
 
 func hasThresholds(m *analysis.Report) bool { return len(m.Thresholds) > 0 }
-func isSearch(m *analysis.Report) bool      { return m.Search != nil }
-func isCapacity(m *analysis.Report) bool    { return m.Capacities != nil }
+func hasSoftRatio(m *analysis.Report) bool {
+	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
+}
+
+// softRatioModel is the model's rate at the variant's soft ratio.
+func softRatioModel(x *Variant) Value {
+	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
+	return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))
+}
+func isSearch(m *analysis.Report) bool   { return m.Search != nil }
+func isCapacity(m *analysis.Report) bool { return m.Capacities != nil }
 func hasServerCPU(m *analysis.Report) bool {
 	for i := range m.Summary.Variants {
 		if m.Summary.Variants[i].ServerCPUStats.N > 0 {
@@ -62,6 +74,7 @@ func hasServerCPU(m *analysis.Report) bool {
 // answers: the thresholds, a search's and a capacity search's answers
 // and requests per server CPU-second compared, in the runs that have them.
 var answers = []Measure{
+	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML, When: hasSoftRatio, Variant: softRatioModel},
 	{Key: "thresholds", JSONKey: "-", Show: CSV, When: hasThresholds,
 		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
 	{Key: "search_best", JSONKey: "-", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {

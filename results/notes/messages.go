@@ -10,6 +10,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/softratio"
 )
 
 // The codes, each with its words in messages.
@@ -71,6 +72,8 @@ const (
 	ThresholdCrossed Code = "threshold_crossed"
 	// TLS12Hint: variant, saving.
 	TLS12Hint Code = "tls12_hint"
+	// SoftRatio: prediction (softratio.Prediction), in its package's words.
+	SoftRatio Code = "soft_ratio"
 	// DriftUncontrolled: a sequential order does not control drift.
 	DriftUncontrolled Code = "drift_uncontrolled"
 	// DriftTrend: trend (%), rounds, names, deltas (%): drift as large
@@ -222,6 +225,10 @@ func summaryTable() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
 		},
 		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
+		SoftRatio: func(n Note) string {
+			p, _ := n.Args["prediction"].(softratio.Prediction)
+			return softratio.Message(p)
+		},
 		TLS12Hint: func(n Note) string {
 			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
 				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s", n.S("variant"), n.S("saving"))

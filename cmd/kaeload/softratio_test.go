@@ -1,0 +1,37 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSoftRatioPrediction: a sweep of KAE_GO_SOFT_RATIO against the
+// built-in target's simulated accelerator gets the best ratio predicted
+// by the two-server model in the text report (a hint line) and the model's
+// rate at each variant's ratio in the CSV and the JSON summary.
+func TestSoftRatioPrediction(t *testing.T) {
+	alongside(t)
+	scenario := writeScenario(t, `name: softsim
+target: {builtin: {cert: ecdsa-p256, accel: {capacity: 300/s}}}
+load: {connection: close, warmup: 200ms, duration: 1s, groups: [{connections: 8}]}
+variants:
+  - name: "soft-{ratio}"
+    env: {KAE_GO_SOFT_RATIO: "{ratio}"}
+    sweep: {ratio: [0, 100]}
+`)
+	dir := filepath.Join(t.TempDir(), "run")
+	out, errOut, code := kaeload(t, "run", scenario, "-o", dir, "--progress", "off")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if text := out + errOut; !strings.Contains(text, "HINT: best soft ratio ") || !strings.Contains(text, "the device limits at 300 ops/s") {
+		t.Errorf("no prediction in the text report:\n%s", text)
+	}
+	for format, want := range map[string]string{"csv": "soft_ratio_model_req_per_s", "summary": `"best soft ratio `} {
+		got, _, code := kaeload(t, "report", dir, "--format", format)
+		if code != 0 || !strings.Contains(got, want) {
+			t.Errorf("report --format %s: exit %d, want %q in:\n%s", format, code, want, got)
+		}
+	}
+}
