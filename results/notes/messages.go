@@ -226,8 +226,10 @@ func summaryTable() map[Code]func(Note) string {
 		},
 		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
 		SoftRatio: func(n Note) string {
-			p, _ := n.Args["prediction"].(softratio.Prediction)
-			return softratio.Message(p)
+			if p, ok := n.Args["prediction"].(softratio.Prediction); ok {
+				return softratio.Message(p)
+			}
+			return "no soft-ratio prediction"
 		},
 		TLS12Hint: func(n Note) string {
 			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+

@@ -435,6 +435,7 @@ var notAnswers = map[string]string{
 	"RunSummary.Family":          "every comparison's (stats.Comparison.Family), shown with them (Report.Summary)",
 	"RunSummary.Equivalence":     "every comparison's equivalence verdict (Report.Summary)",
 	"RunSummary.Warnings":        "part of Report.Warnings",
+	"Report.SoftRatio":           "said as the last of Report.Hints and by the catalogue's soft_ratio_model_req_per_s (cmd/kaeload TestSoftRatioPrediction runs it end to end)",
 }
 
 // forOutputs builds an answer's want: pairs of space-separated output
