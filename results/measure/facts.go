@@ -75,10 +75,14 @@ var facts = []Measure{
 		return LittleWords(x.A.Saturation)
 	})},
 	{Key: "not_counted", JSONKey: "-", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
+		var parts []string
 		if o := x.Rep.Total.Outside; o != (results.Outside{}) {
-			return format.OutsideLine(&o)
+			parts = append(parts, format.OutsideLine(&o))
 		}
-		return ""
+		if r := x.Rep.Readiness; r != nil {
+			parts = append(parts, format.ReadinessLine(r))
+		}
+		return strings.Join(parts, ", ")
 	})},
 	{Key: "negotiated_none", JSONKey: "-", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
 		if len(x.Rep.Total.Negotiated) == 0 {
