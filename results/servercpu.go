@@ -25,6 +25,9 @@ type ServerCPUs struct {
 	// flagged as sharing them (ServerCPUUse.Shared), while their busy time
 	// still judges saturation and other processes there are still named.
 	Builtin bool `json:"builtin,omitempty"`
+	// Name is the command of PIDs' root: with no server control, the
+	// listener's processes are the server, and the report names them.
+	Name string `json:"name,omitempty"`
 	// PIDs are the server's processes (the listener's process tree) at
 	// the window's end, root first.
 	PIDs []int `json:"pids,omitempty"`
