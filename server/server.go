@@ -512,9 +512,8 @@ func probe(ctx context.Context, r Ready, timeout time.Duration) error {
 		return err
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
-	_ = resp.Body.Close()
 	t.Requests++
-	return tc.Close()
+	return resp.Body.Close() // c closes deferred: the server may have closed it first
 }
 
 // Probe is a command whose output carries a number, read before and after
