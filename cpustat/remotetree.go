@@ -153,7 +153,7 @@ func (rp RemoteProcs) Tree(root int, cpus pinning.Set) (TreeSample, error) {
 	if _, ok := rp.procs[root]; !ok {
 		return TreeSample{}, fmt.Errorf("sample process tree of %d: no such process", root)
 	}
-	ts := TreeSample{Root: root, CPUs: cpus, procs: map[procKey]float64{}, alive: make(map[procKey]struct{}, len(rp.procs))}
+	ts := TreeSample{Root: root, Comm: rp.Comm(root), CPUs: cpus, procs: map[procKey]float64{}, alive: make(map[procKey]struct{}, len(rp.procs))}
 	for _, p := range rp.procs {
 		ts.alive[p.key] = struct{}{}
 	}

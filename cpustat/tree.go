@@ -26,6 +26,8 @@ type TreeSample struct {
 	Root int
 	// PIDs lists the processes in the tree, root first, then ascending.
 	PIDs []int
+	// Comm is the root's command name ("" when unread).
+	Comm string
 	// CPUs is the union of the tree's CPU affinity masks: the CPUs its
 	// processes may run on.
 	CPUs pinning.Set

@@ -40,6 +40,7 @@ func SampleTree(pid int) (TreeSample, error) {
 	}
 	ts := TreeSample{
 		Root:  pid,
+		Comm:  all[pid].comm,
 		procs: make(map[procKey]float64),
 		alive: make(map[procKey]struct{}, len(all)),
 	}

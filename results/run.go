@@ -258,6 +258,18 @@ type Rep struct {
 	// groups' sum, the server's CPU and the hosts' TCP counters per
 	// interval (see Timeline); nil in runs stored before it existed.
 	Timeline *Timeline `json:"timeline,omitempty"`
+	// Readiness counts the readiness probes of the server start (or
+	// check) just before this window; nil when none preceded it.
+	Readiness *Readiness `json:"readiness,omitempty"`
+}
+
+// Readiness is what a start's readiness probes (server.ready) did to the
+// server, outside every window yet in its log: TCP connections, TLS
+// handshakes completed and HTTP responses read.
+type Readiness struct {
+	Connections uint64 `json:"connections"`
+	Handshakes  uint64 `json:"handshakes"`
+	Requests    uint64 `json:"requests"`
 }
 
 // Failure codes (Failure.Code).

@@ -13,6 +13,9 @@ type ServerCPUs struct {
 	// controller and shares the client's CPUs by design: no group is
 	// flagged as sharing them.
 	Builtin bool `json:"builtin,omitempty"`
+	// Name is the command of PIDs' root: with no server control, the
+	// listener's processes are the server, and the report names them.
+	Name string `json:"name,omitempty"`
 	// PIDs are the server's processes at the window's end, root first.
 	PIDs []int `json:"pids,omitempty"`
 	// Busy is the busy time of the server's CPUs over the window, by

@@ -443,6 +443,11 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 		return nil, err
 	}
 	defer func() { c.windowEnded(w, rep) }()
+	defer func() {
+		if rep != nil { // the first window after a start holds its readiness probes
+			rep.Readiness, c.readiness = c.readiness, nil
+		}
+	}()
 	feed := c.feed(w)
 	ws, err := c.spawn(p)
 	ws.onInterval = feed.group

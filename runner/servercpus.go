@@ -62,9 +62,14 @@ func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.Serv
 				controller = own.Seconds
 			}
 			busy := busyA.Usage(busyB, w)
+			name := end.Comm
+			if builtin {
+				name = "" // kaeload itself
+			}
 			return &results.ServerCPUs{
 				CPUs:       cpus.String(),
 				Builtin:    builtin,
+				Name:       name,
 				PIDs:       end.PIDs,
 				Busy:       &busy,
 				Controller: controller,
@@ -185,6 +190,7 @@ func remoteServerCPUsMeter(hc *hostConn, root int) meterOf[*results.ServerCPUs] 
 			return &results.ServerCPUs{
 				CPUs:   cpus.String(),
 				Host:   hc.name,
+				Name:   end.Comm,
 				PIDs:   end.PIDs,
 				Busy:   &busy,
 				Others: a.TopAllowed(b, cpus, exclude, results.OthersListed, masks),

@@ -14,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 
 	"github.com/kaeload/kaeload/remote"
+	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
@@ -34,6 +35,9 @@ type serverSide struct {
 	// before, those listening before the last start (portFree).
 	started map[int]bool
 	before  []cpustat.Holder
+	// readiness is the last start's readiness probes, for the window
+	// after it (rep).
+	readiness *results.Readiness
 }
 
 // listening fails the run at once when nothing listens on a target the
@@ -88,6 +92,8 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 	log := sv.log
 	timeout := commandTimeout(sv.plan)
 	ready := sv.ready()
+	ready.Tally = new(server.Tally)
+	sv.readiness = (*results.Readiness)(ready.Tally)
 	began := time.Now()
 	switch {
 	case v.Start != "":

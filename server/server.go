@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -30,7 +31,13 @@ type Ready struct {
 	URL string
 	// Interval between attempts; Timeout for the whole wait.
 	Interval, Timeout time.Duration
+	// Tally, when set, counts what the probes did to the server.
+	Tally *Tally
 }
+
+// Tally counts the readiness probes' TCP connections, completed TLS
+// handshakes and HTTP responses read: lines in some servers' logs.
+type Tally struct{ Connections, Handshakes, Requests uint64 }
 
 // Control is the server-side half of a run: how to start, stop and check
 // the server. The zero Control does nothing (an externally managed server).
@@ -455,36 +462,58 @@ func Listening(ctx context.Context, addr string, tries int, within time.Duration
 func probe(ctx context.Context, r Ready, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	addr := r.Addr
+	var req *http.Request
 	switch r.Kind {
-	case "tcp":
-		c, err := (&net.Dialer{}).DialContext(ctx, "tcp", r.Addr)
-		if err != nil {
-			return err
-		}
-		return c.Close()
-	case "tls":
-		d := &tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true}}
-		c, err := d.DialContext(ctx, "tcp", r.Addr)
-		if err != nil {
-			return err
-		}
-		return c.Close()
+	case "tcp", "tls":
 	case "https":
-		tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, DisableKeepAlives: true}
-		defer tr.CloseIdleConnections()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
-		if err != nil {
+		var err error
+		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil); err != nil {
 			return err
 		}
-		resp, err := (&http.Client{Transport: tr}).Do(req)
-		if err != nil {
-			return err
+		req.Close = true
+		addr = req.URL.Host
+		if req.URL.Port() == "" {
+			addr = net.JoinHostPort(req.URL.Hostname(), "443")
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		return resp.Body.Close()
 	default:
 		return fmt.Errorf("unknown ready probe %q (want tcp, tls or https)", r.Kind)
 	}
+	t := r.Tally
+	if t == nil {
+		t = new(Tally)
+	}
+	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	t.Connections++
+	if r.Kind == "tcp" {
+		return c.Close()
+	}
+	host, _, _ := net.SplitHostPort(addr)
+	tc := tls.Client(c, &tls.Config{InsecureSkipVerify: true, ServerName: host})
+	if err := tc.HandshakeContext(ctx); err != nil {
+		return err
+	}
+	t.Handshakes++
+	if req == nil {
+		return tc.Close()
+	}
+	// The request and response in this goroutine, so that t is final
+	// when probe returns; any status is an answer.
+	defer context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Now()) })()
+	if err := req.Write(tc); err != nil {
+		return err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(tc), req)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	t.Requests++
+	return resp.Body.Close() // c closes deferred: the server may have closed it first
 }
 
 // Probe is a command whose output carries a number, read before and after

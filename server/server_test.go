@@ -186,12 +186,26 @@ func TestReadyKinds(t *testing.T) {
 	if err := WaitReady(context.Background(), Ready{Kind: "bogus", Addr: addr, Timeout: 100 * time.Millisecond}, nil); err == nil || !strings.Contains(err.Error(), `unknown ready probe "bogus"`) {
 		t.Fatalf("err = %v", err)
 	}
+	// Each probe's steps are tallied; the https one is nginx's only log line.
 	s := nginxtest.Start(t, nginxtest.Config{})
-	for _, r := range []Ready{{Kind: "tcp", Addr: s.Addr}, {Kind: "tls", Addr: s.Addr}, {Kind: "https", URL: "https://" + s.Addr + "/index.html"}} {
-		r.Timeout = 3 * time.Second
-		if err := WaitReady(context.Background(), r, nil); err != nil {
-			t.Errorf("%s: %v", r.Kind, err)
+	for _, tc := range []struct {
+		r    Ready
+		want Tally
+	}{
+		{Ready{Kind: "tcp", Addr: s.Addr}, Tally{1, 0, 0}},
+		{Ready{Kind: "tls", Addr: s.Addr}, Tally{1, 1, 0}},
+		{Ready{Kind: "https", URL: "https://" + s.Addr + "/index.html"}, Tally{1, 1, 1}},
+	} {
+		tc.r.Timeout, tc.r.Tally = 3*time.Second, new(Tally)
+		if err := WaitReady(context.Background(), tc.r, nil); err != nil {
+			t.Errorf("%s: %v", tc.r.Kind, err)
 		}
+		if got := *tc.r.Tally; got != tc.want {
+			t.Errorf("%s: tally %+v, want %+v", tc.r.Kind, got, tc.want)
+		}
+	}
+	if got, want := len(s.Log(t)), 1; got != want {
+		t.Errorf("nginx logged %d requests, want %d (the https probe's)", got, want)
 	}
 }
 

@@ -182,6 +182,10 @@ load:
 			if total.Requests == 0 {
 				t.Fatal("no requests counted")
 			}
+			// No server control: the listener's processes are the server, named.
+			if s := r.Variants[0].Reps[0].ServerCPUs; s == nil || s.Name != "nginx" || len(s.PIDs) < 2 {
+				t.Errorf("server's processes %+v, want nginx's master and worker named", s)
+			}
 			if total.Resumed != 0 || total.Handshakes != total.Requests {
 				t.Errorf("client: %d handshakes, %d resumed for %d requests", total.Handshakes, total.Resumed, total.Requests)
 			}

@@ -41,3 +41,9 @@ func OutsideLine(o *results.Outside) string {
 	return "warm-up " + Count(o.Warmup) + " (" + phaseErrors(o.WarmupErrorTotal(), o.WarmupClasses) + "), after the window " +
 		Count(o.Late) + " (" + phaseErrors(after, o.AfterClasses) + "), cut off " + Count(o.Abandoned)
 }
+
+// ReadinessLine is what a start's readiness probes did to the server:
+// "readiness 1 (handshakes 1, connections 3)", its responses first.
+func ReadinessLine(r *results.Readiness) string {
+	return "readiness " + Count(r.Requests) + " (handshakes " + Count(r.Handshakes) + ", connections " + Count(r.Connections) + ")"
+}

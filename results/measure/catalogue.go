@@ -159,7 +159,7 @@ var cpuAndClient = []Measure{
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
 		Fact: fact("server cpu", 12, func(x *Rep) string {
 			if u := x.Rep.ServerCPU; u != nil {
-				return serverCPULine(u, x.Rep.Total.Requests)
+				return serverCPULine(u, x.Rep.Total.Requests) + serverNamed(x.Rep.ServerCPUs)
 			}
 			return ""
 		}),

@@ -3,6 +3,7 @@ package measure
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -75,10 +76,14 @@ var facts = []Measure{
 		return LittleWords(x.A.Saturation)
 	})},
 	{Key: "not_counted", JSONKey: "-", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
+		var parts []string
 		if o := x.Rep.Total.Outside; o != (results.Outside{}) {
-			return format.OutsideLine(&o)
+			parts = append(parts, format.OutsideLine(&o))
 		}
-		return ""
+		if r := x.Rep.Readiness; r != nil {
+			parts = append(parts, format.ReadinessLine(r))
+		}
+		return strings.Join(parts, ", ")
 	})},
 	{Key: "negotiated_none", JSONKey: "-", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
 		if len(x.Rep.Total.Negotiated) == 0 {
@@ -183,6 +188,23 @@ func serverCPULine(u *results.CPUUsage, requests uint64) string {
 		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(requests)/u.Seconds))
 	}
 	return line
+}
+
+// serverNamed is "  server: nginx (pids 30337, 30338)", the processes
+// measured as the server; "" when not named.
+func serverNamed(s *results.ServerCPUs) string {
+	if s == nil || s.Name == "" {
+		return ""
+	}
+	pids, more := s.PIDs, ""
+	if len(pids) > 4 {
+		pids, more = pids[:4], fmt.Sprintf(" and %d more", len(s.PIDs)-4)
+	}
+	words := make([]string, len(pids))
+	for i, p := range pids {
+		words[i] = strconv.Itoa(p)
+	}
+	return "  server: " + s.Name + " (pids " + strings.Join(words, ", ") + more + ")"
 }
 
 // probeLine renders one probe reading of a repetition.
