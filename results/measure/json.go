@@ -100,11 +100,11 @@ var timelineJSON = []Measure{
 	{Key: "stalls_judged", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return If(x.A.Timeline.StallsJudged, Truth(true)) })},
 	{Key: "timeline", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(pointsJSON(x.Rep.Timeline.Points)) })},
 	{Key: "tcp", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(tcpJSON(x.A.Timeline.Hosts)) })},
-	{Key: "diagnoses", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Diagnoses) })},
+	{Key: "diagnoses", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(diagnosesJSON(x.A.Timeline.Diagnoses)) })},
 	{Key: "not_attributable", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(hostOnlyJSON(x.A.Timeline.HostOnly)) })},
 	{Key: "traffic", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Traffic) })},
 	{Key: "listener", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Listener) })},
-	{Key: "not_judged", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Unjudged) })},
+	{Key: "not_judged", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Unjudged.Strings()) })},
 }
 
 // hasTimeline reads a repetition that has a timeline.
@@ -344,4 +344,28 @@ func (f Fields) Get(path string) any {
 		}
 	}
 	return nil
+}
+
+// DiagnosisJSON is a diagnosis with its cause, consequence and fix in
+// words, as the summary has always had them.
+type DiagnosisJSON struct {
+	Rule        string              `json:"rule"`
+	Title       string              `json:"title"`
+	Variant     string              `json:"variant"`
+	Rep         int                 `json:"rep"`
+	Cause       string              `json:"cause"`
+	Figure      string              `json:"figure"`
+	Consequence string              `json:"consequence"`
+	Fix         string              `json:"fix"`
+	Counters    []diagnosis.Counter `json:"counters,omitempty"`
+	Stalls      []diagnosis.Stall   `json:"stalls,omitempty"`
+}
+
+func diagnosesJSON(ds []diagnosis.Diagnosis) []DiagnosisJSON {
+	out := make([]DiagnosisJSON, len(ds))
+	for i, d := range ds {
+		out[i] = DiagnosisJSON{Rule: d.Rule, Title: d.Title, Variant: d.Variant, Rep: d.Rep, Cause: d.Cause.String(), Figure: d.Figure,
+			Consequence: d.Consequence.String(), Fix: d.Fix.String(), Counters: d.Counters, Stalls: d.Stalls}
+	}
+	return out
 }
