@@ -3,6 +3,7 @@ package analysis
 import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
+	"strings"
 )
 
 // Caveats say, in the words a verdict line carries, what a variant's
@@ -87,4 +88,43 @@ func ExcludedLines(r *results.Run) notes.List {
 		}
 	}
 	return lines
+}
+
+// handshakeOf is the handshake most of v's windows negotiated.
+func handshakeOf(v *results.Variant) (results.Handshake, bool) {
+	counts := map[string]uint64{}
+	for _, rep := range v.Reps {
+		for k, n := range rep.Total.Negotiated {
+			counts[k] += n
+		}
+	}
+	best, most := "", uint64(0)
+	for k, n := range counts {
+		if n > most || (n == most && k < best) {
+			best, most = k, n
+		}
+	}
+	return results.ParseHandshake(best)
+}
+
+// setHandshakeCaveats adds to the verdict of each variant compared with
+// the baseline the parts of the handshake it negotiated that differ from
+// the baseline's (a cipher, a certificate): the difference then measures
+// them too.
+func setHandshakeCaveats(r *results.Run, s *RunSummary) {
+	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
+		return
+	}
+	base, ok := handshakeOf(&r.Variants[s.Baseline])
+	for i := range s.Variants {
+		v := &s.Variants[i]
+		h, hok := handshakeOf(&r.Variants[i])
+		if !ok || !hok || v.IsBaseline {
+			continue
+		}
+		if d := h.Differences(base); len(d) > 0 {
+			n := notes.New(notes.HandshakeDiffers, "parts", strings.Join(d, ", "), "own", h.String(), "base", base.String())
+			v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
+		}
+	}
 }

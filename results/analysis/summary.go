@@ -304,6 +304,7 @@ func SummarizeRun(r *results.Run) (*RunSummary, error) {
 	compareServerCPU(r, s)
 	searchSweep(r, s)
 	setCaveats(s)
+	setHandshakeCaveats(r, s)
 	if base >= 0 {
 		for i := range s.Variants {
 			if v := &s.Variants[i]; !v.IsBaseline && v.Comparison.HasMDE {

@@ -72,6 +72,8 @@ const (
 	ThresholdCrossed Code = "threshold_crossed"
 	// TLS12Hint: variant, saving.
 	TLS12Hint Code = "tls12_hint"
+	// HandshakeDiffers: parts (names), own and base (Handshake keys).
+	HandshakeDiffers Code = "handshake_differs"
 	// SoftRatio: prediction (softratio.Prediction), in its package's words.
 	SoftRatio Code = "soft_ratio"
 	// DriftUncontrolled: a sequential order does not control drift.
@@ -225,6 +227,9 @@ func summaryTable() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
 		},
 		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
+		HandshakeDiffers: func(n Note) string {
+			return "negotiated another " + n.S("parts") + " than the baseline: " + n.S("own") + " against " + n.S("base")
+		},
 		SoftRatio: func(n Note) string {
 			if p, ok := n.Args["prediction"].(softratio.Prediction); ok {
 				return softratio.Message(p)

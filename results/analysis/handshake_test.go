@@ -1,0 +1,36 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kaeload/kaeload/results/internal/fixture"
+)
+
+// TestHandshakeCaveat: a variant whose handshakes negotiated another
+// cipher than the baseline's says so in its verdict; one that negotiated
+// the same says nothing of it.
+func TestHandshakeCaveat(t *testing.T) {
+	r := fixture.CompareRun()
+	keys := []string{
+		"TLS1.3 TLS_AES_128_GCM_SHA256 X25519, RSA 2048, rsa_pss_rsae_sha256",
+		"TLS1.3 TLS_AES_256_GCM_SHA384 X25519, RSA 2048, rsa_pss_rsae_sha256",
+	}
+	for i := range r.Variants {
+		for j := range r.Variants[i].Reps {
+			tot := &r.Variants[i].Reps[j].Total
+			tot.Negotiated = map[string]uint64{keys[min(i, 1)]: tot.Handshakes + 1}
+		}
+	}
+	s, err := SummarizeRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range s.Variants {
+		got := v.VerdictCaveat.String()
+		differs := strings.Contains(got, "negotiated another cipher than the baseline: "+keys[1]+" against "+keys[0])
+		if want := i > 0 && !v.IsBaseline; differs != want {
+			t.Errorf("variant %s (baseline %v): verdict caveat %q", v.Name, v.IsBaseline, got)
+		}
+	}
+}
