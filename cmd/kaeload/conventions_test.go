@@ -89,12 +89,9 @@ func TestExitStatusDocumented(t *testing.T) {
 func TestReportOutputFlags(t *testing.T) {
 	alongside(t)
 	dir := t.TempDir()
-	run := filepath.Join(dir, "run")
-	// run -o is the run directory (--out's short form), after the file.
-	if out, errOut, code := kaeload(t, "run", "../../examples/quickstart.yaml", "--set", "load.duration=300ms",
-		"--set", "load.warmup=100ms", "--progress", "off", "-o", run); code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-	}
+	// A stored run: what is tested is report's -o, not a window a loaded
+	// machine may leave without a success (run -o: TestRunDirectory).
+	run := filepath.Join("testdata", "stored", "done")
 	out := filepath.Join(dir, "r.md")
 	for _, args := range [][]string{
 		{"report", run, "--format", "md", "-o", out},
