@@ -3,6 +3,7 @@ package analysis
 import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
+	"math"
 	"strings"
 )
 
@@ -124,6 +125,43 @@ func setHandshakeCaveats(r *results.Run, s *RunSummary) {
 		}
 		if d := h.Differences(base); len(d) > 0 {
 			n := notes.New(notes.HandshakeDiffers, "parts", strings.Join(d, ", "), "own", h.String(), "base", base.String())
+			v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
+		}
+	}
+}
+
+// serverOthers is the mean share of the server's CPUs other processes
+// took in v's windows; false when none was measured.
+func serverOthers(v *results.Variant) (float64, bool) {
+	var sum float64
+	n := 0
+	for j := range v.Reps {
+		if u, ok := RepServerCPUUse(&v.Reps[j]); ok && u.Measured && u.HasServer {
+			sum += u.Others
+			n++
+		}
+	}
+	return sum / float64(max(n, 1)), n > 0
+}
+
+// setOtherLoadCaveats cautions a comparison whose variants' windows had
+// other processes on the server's CPUs in shares further apart than the
+// difference the comparison resolves (its MDE), whatever the OTHER LOAD
+// line says: a nice'd loop taking 7 % of a saturated server moves 3 %
+// effects.
+func setOtherLoadCaveats(r *results.Run, s *RunSummary) {
+	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
+		return
+	}
+	base, ok := serverOthers(&r.Variants[s.Baseline])
+	for i := range s.Variants {
+		v := &s.Variants[i]
+		own, vok := serverOthers(&r.Variants[i])
+		if !ok || !vok || v.IsBaseline || !v.Comparison.HasMDE {
+			continue
+		}
+		if d := 100 * math.Abs(own-base); d > v.Comparison.MDEPct {
+			n := notes.New(notes.OtherLoadApart, "own", own, "base", base, "mde", v.Comparison.MDEPct)
 			v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
 		}
 	}

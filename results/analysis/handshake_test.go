@@ -34,3 +34,21 @@ func TestHandshakeCaveat(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherLoadApart: a variant whose windows had other processes on the
+// server's CPUs (a busy loop: 43 %) far beyond the baseline's (0 %) is
+// cautioned whatever its own flags; variants within the MDE of the
+// baseline's share (0 %, 1 % against MDEs of 3-6 %) are not.
+func TestOtherLoadApart(t *testing.T) {
+	s, err := SummarizeRun(fixture.ServerCPUsRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range s.Variants {
+		got := v.VerdictCaveat.String()
+		apart := strings.Contains(got, "% in the baseline's windows, further apart than the")
+		if want := v.Name == "busy-loop"; apart != want {
+			t.Errorf("variant %s: verdict caveat %q", v.Name, got)
+		}
+	}
+}

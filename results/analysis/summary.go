@@ -305,6 +305,7 @@ func SummarizeRun(r *results.Run) (*RunSummary, error) {
 	searchSweep(r, s)
 	setCaveats(s)
 	setHandshakeCaveats(r, s)
+	setOtherLoadCaveats(r, s)
 	if base >= 0 {
 		for i := range s.Variants {
 			if v := &s.Variants[i]; !v.IsBaseline && v.Comparison.HasMDE {

@@ -72,6 +72,8 @@ const (
 	ThresholdCrossed Code = "threshold_crossed"
 	// TLS12Hint: variant, saving.
 	TLS12Hint Code = "tls12_hint"
+	// OtherLoadApart: own, base (shares of the server's CPUs), mde (%).
+	OtherLoadApart Code = "other_load_apart"
 	// HandshakeDiffers: parts (names), own and base (Handshake keys).
 	HandshakeDiffers Code = "handshake_differs"
 	// SoftRatio: prediction (softratio.Prediction), in its package's words.
@@ -227,6 +229,10 @@ func summaryTable() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
 		},
 		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
+		OtherLoadApart: func(n Note) string {
+			return "caution: other processes took " + pct(n.F("own")) + " % of the server's CPUs against " + pct(n.F("base")) +
+				" % in the baseline's windows, further apart than the " + format.Percent(n.F("mde")/100) + " this comparison resolves"
+		},
 		HandshakeDiffers: func(n Note) string {
 			return "negotiated another " + n.S("parts") + " than the baseline: " + n.S("own") + " against " + n.S("base")
 		},
