@@ -1,0 +1,155 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+)
+
+// quietStep is how often the wait for a quiet machine reads the CPUs.
+const quietStep = 500 * time.Millisecond
+
+// waitQuiet waits, before the window named label, until other processes
+// take less than the plan's Quiet.MaxOther of the client's and the
+// server's CPUs on this machine for Quiet.For, at most Quiet.Timeout
+// (then TimedOut is set and the window is measured anyway). It returns
+// nil when the plan asks for no wait or the CPUs cannot be read.
+func (c *controller) waitQuiet(ctx context.Context, label string) (*results.QuietWait, error) {
+	q := c.plan.Quiet
+	if q == nil {
+		return nil, nil
+	}
+	sets := c.quietCPUs()
+	w := &results.QuietWait{MaxOther: q.MaxOther}
+	start := time.Now()
+	var since time.Time // when the quiet stretch began; zero: not quiet
+	noisy := false
+	for {
+		at := time.Now()
+		share, top, err := othersStep(ctx, sets)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			fmt.Fprintf(c.opts.Log, "%s: not waiting for a quiet machine: %v\n", label, err)
+			return nil, nil
+		}
+		switch {
+		case share >= q.MaxOther:
+			since, noisy, w.Others, w.Busiest = time.Time{}, true, share, top
+		case since.IsZero():
+			since = at
+		}
+		if !noisy {
+			w.Others = share
+		}
+		w.Waited = time.Since(start)
+		if !since.IsZero() && time.Since(since) >= q.For {
+			break
+		}
+		if w.TimedOut = w.Waited >= q.Timeout; w.TimedOut {
+			break
+		}
+		c.publish(Event{Kind: eventQuiet, Text: quietLine(label, w, share, q.Timeout-w.Waited)})
+	}
+	fmt.Fprintf(c.opts.Log, "%s: waited %s for a quiet machine (timed out: %t)\n", label, w.Waited.Round(time.Millisecond), w.TimedOut)
+	return w, nil
+}
+
+// quietLine is the progress display's line while label waits.
+func quietLine(label string, w *results.QuietWait, share float64, left time.Duration) string {
+	line := fmt.Sprintf("%s: waiting for a quiet machine: others %.0f %% of the CPUs (under %.0f %% wanted), %s left",
+		label, 100*share, 100*w.MaxOther, left.Round(time.Second))
+	if p := w.Busiest; p != nil {
+		line += fmt.Sprintf("; busiest %s (pid %d)", p.Comm, p.PID)
+	}
+	return line
+}
+
+// quietCPUs are the CPU sets the wait watches on this machine: the local
+// groups' (all online CPUs for an unpinned one) and the server's (the
+// controller's for the built-in target; none when it is remote or was
+// not found).
+func (c *controller) quietCPUs() []pinning.Set {
+	var client, srv pinning.Set
+	for _, g := range c.plan.Load.Groups {
+		cpus := pinning.Set(g.CPUs)
+		if g.Host != nil {
+			continue
+		}
+		if len(cpus) == 0 {
+			cpus, _ = pinning.Online()
+		}
+		client = union(client, cpus)
+	}
+	switch remote := c.plan.Server != nil && c.plan.Server.SSH != nil; {
+	case c.builtin:
+		srv, _ = pinning.Allowed(strconv.Itoa(os.Getpid()))
+	case c.serverPID > 0 && !remote:
+		if t, err := cpustat.SampleTree(c.serverPID); err == nil {
+			srv = t.CPUs
+		}
+	}
+	return []pinning.Set{client, srv}
+}
+
+// othersStep reads the CPUs of sets over one quietStep and returns the
+// largest share of one set's time that processes other than this one
+// took (busy, less interrupts and this process's own time), and the
+// busiest of them.
+func othersStep(ctx context.Context, sets []pinning.Set) (float64, *results.ProcessCPU, error) {
+	var all pinning.Set
+	for _, s := range sets {
+		all = union(all, s)
+	}
+	cpusA, err := cpustat.SampleCPUs(all)
+	if err != nil {
+		return 0, nil, err
+	}
+	procsA, err := cpustat.SampleProcs()
+	if err != nil {
+		return 0, nil, err
+	}
+	self, err := selfMeter(nil)()
+	if err != nil {
+		return 0, nil, err
+	}
+	start := time.Now()
+	if !sleepUntil(ctx, start.Add(quietStep)) {
+		return 0, nil, ctx.Err()
+	}
+	cpusB, err := cpustat.SampleCPUs(all)
+	if err != nil {
+		return 0, nil, err
+	}
+	procsB, err := cpustat.SampleProcs()
+	if err != nil {
+		return 0, nil, err
+	}
+	step := time.Since(start)
+	own, err := self(step)
+	if err != nil {
+		return 0, nil, err
+	}
+	var share float64
+	for _, s := range sets {
+		a, errA := cpusA.Select(s)
+		b, errB := cpusB.Select(s)
+		if len(s) == 0 || errA != nil || errB != nil {
+			continue
+		}
+		u := a.Usage(b, step)
+		share = max(share, min((u.Seconds-u.IRQ-own.Seconds)/(step.Seconds()*float64(len(s))), 1))
+	}
+	var top *results.ProcessCPU
+	if t := procsA.Top(procsB, all, []int{os.Getpid()}, 1); len(t) > 0 {
+		top = &t[0]
+	}
+	return share, top, nil
+}

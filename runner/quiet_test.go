@@ -1,0 +1,82 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kaeload/kaeload/internal/testkit"
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/scenarios/plans"
+)
+
+// quietRun runs one short window of the built-in target on CPU 0 that
+// waits for a quiet machine as q says, and returns the run, its
+// repetition and the plain progress display's output.
+func quietRun(t *testing.T, q plans.Quiet) (*results.Run, *results.Rep, string) {
+	t.Helper()
+	p := builtinPlan(200*time.Millisecond, []int{0})
+	p.Quiet = &q
+	var progress bytes.Buffer
+	opts := testOptions(t, "1")
+	opts.Progress, opts.ProgressMode = &progress, ProgressPlain
+	run, err := Run(context.Background(), p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Variants) != 1 || len(run.Variants[0].Reps) != 1 {
+		t.Fatalf("want one measured window, got %+v", run.Variants)
+	}
+	rep := &run.Variants[0].Reps[0]
+	if rep.Quiet == nil {
+		t.Fatal("the window's wait for a quiet machine is not recorded")
+	}
+	t.Logf("wait %+v, busiest %+v", *rep.Quiet, rep.Quiet.Busiest)
+	return run, rep, progress.String()
+}
+
+// TestWaitQuietBusy: with a busy loop on the group's CPU the wait lasts
+// its timeout, the progress shows it, and the window is measured anyway
+// and flagged by a warning naming the wait and the busiest process.
+func TestWaitQuietBusy(t *testing.T) {
+	needCPUs(t, 1)
+	endToEndOnce(t, "a wait for a quiet machine")
+	loop := startLoop(t, 0, 0)
+	q := plans.Quiet{MaxOther: 0.10, For: time.Second, Timeout: 2 * time.Second}
+	run, rep, progress := quietRun(t, q)
+	w := rep.Quiet
+	if !w.TimedOut || w.Waited < q.Timeout || w.Others < q.MaxOther || w.Busiest == nil {
+		t.Errorf("with a busy loop (pid %d) on the group's CPU: wait %+v, want timed out after %s with others over %.0f %% and the busiest named", loop, *w, q.Timeout, 100*q.MaxOther)
+	}
+	want := results.QuietWarning(results.RepLabel("default", 0, 1), *w)
+	if !slices.Contains(run.Warnings, want) || w.Busiest == nil || !strings.Contains(want, w.Busiest.Comm) {
+		t.Errorf("warnings %q, want %q naming the busiest process", run.Warnings, want)
+	}
+	if !strings.Contains(progress, "waiting for a quiet machine") || !strings.Contains(progress, "busiest") {
+		t.Errorf("the progress does not show the wait and the busiest process:\n%s", progress)
+	}
+}
+
+// TestWaitQuietIdle: without a busy loop the wait ends once the machine
+// stayed quiet for `for`, and the window carries no warning.
+func TestWaitQuietIdle(t *testing.T) {
+	needCPUs(t, 1)
+	endToEndOnce(t, "a wait for a quiet machine")
+	q := plans.Quiet{MaxOther: 0.25, For: time.Second, Timeout: 10 * time.Second}
+	run, rep, _ := quietRun(t, q)
+	w := rep.Quiet
+	if w.TimedOut {
+		testkit.SkipBusy(t, "other processes took %.0f %% of the CPUs the run watched for %s (busiest %+v)", 100*w.Others, q.Timeout, w.Busiest)
+	}
+	if w.Waited < q.For || w.Waited >= q.Timeout {
+		t.Errorf("waited %s on a quiet machine, want at least %s (for) and under %s (timeout)", w.Waited, q.For, q.Timeout)
+	}
+	for _, s := range run.Warnings {
+		if strings.Contains(s, "busy machine") {
+			t.Errorf("a quiet wait's window is flagged: %q", s)
+		}
+	}
+}
