@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -25,14 +26,13 @@ func (c *controller) waitQuiet(ctx context.Context, label string) (*results.Quie
 	if q == nil {
 		return nil, nil
 	}
-	sets := c.quietCPUs()
+	client, srv := c.quietCPUs()
 	w := &results.QuietWait{MaxOther: q.MaxOther}
 	start := time.Now()
 	var since time.Time // when the quiet stretch began; zero: not quiet
-	noisy := false
 	for {
 		at := time.Now()
-		share, top, err := othersStep(ctx, sets)
+		share, top, err := othersStep(ctx, client, srv)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -40,14 +40,10 @@ func (c *controller) waitQuiet(ctx context.Context, label string) (*results.Quie
 			fmt.Fprintf(c.opts.Log, "%s: not waiting for a quiet machine: %v\n", label, err)
 			return nil, nil
 		}
-		switch {
-		case share >= q.MaxOther:
-			since, noisy, w.Others, w.Busiest = time.Time{}, true, share, top
-		case since.IsZero():
+		if share >= q.MaxOther {
+			since, w.Others, w.Busiest = time.Time{}, share, top
+		} else if since.IsZero() {
 			since = at
-		}
-		if !noisy {
-			w.Others = share
 		}
 		w.Waited = time.Since(start)
 		if !since.IsZero() && time.Since(since) >= q.For {
@@ -76,17 +72,15 @@ func quietLine(label string, w *results.QuietWait, share float64, left time.Dura
 // groups' (all online CPUs for an unpinned one) and the server's (the
 // controller's for the built-in target; none when it is remote or was
 // not found).
-func (c *controller) quietCPUs() []pinning.Set {
-	var client, srv pinning.Set
+func (c *controller) quietCPUs() (client, srv pinning.Set) {
 	for _, g := range c.plan.Load.Groups {
 		cpus := pinning.Set(g.CPUs)
-		if g.Host != nil {
-			continue
-		}
-		if len(cpus) == 0 {
+		if len(cpus) == 0 && g.Host == nil {
 			cpus, _ = pinning.Online()
 		}
-		client = union(client, cpus)
+		if g.Host == nil {
+			client = union(client, cpus)
+		}
 	}
 	switch remote := c.plan.Server != nil && c.plan.Server.SSH != nil; {
 	case c.builtin:
@@ -96,56 +90,40 @@ func (c *controller) quietCPUs() []pinning.Set {
 			srv = t.CPUs
 		}
 	}
-	return []pinning.Set{client, srv}
+	return client, srv
 }
 
-// othersStep reads the CPUs of sets over one quietStep and returns the
-// largest share of one set's time that processes other than this one
-// took (busy, less interrupts and this process's own time), and the
-// busiest of them.
-func othersStep(ctx context.Context, sets []pinning.Set) (float64, *results.ProcessCPU, error) {
-	var all pinning.Set
-	for _, s := range sets {
-		all = union(all, s)
-	}
-	cpusA, err := cpustat.SampleCPUs(all)
-	if err != nil {
-		return 0, nil, err
-	}
-	procsA, err := cpustat.SampleProcs()
-	if err != nil {
-		return 0, nil, err
-	}
-	self, err := selfMeter(nil)()
-	if err != nil {
+// othersStep reads the CPUs of client and srv over one quietStep and
+// returns the larger share of one set's time that processes other than
+// this one took (busy, less interrupts and this process's own time), and
+// the busiest of them.
+func othersStep(ctx context.Context, client, srv pinning.Set) (float64, *results.ProcessCPU, error) {
+	all := union(client, srv)
+	cpusA, errC := cpustat.SampleCPUs(all)
+	procsA, errP := cpustat.SampleProcs()
+	self, errS := selfMeter(nil)()
+	if err := errors.Join(errC, errP, errS); err != nil {
 		return 0, nil, err
 	}
 	start := time.Now()
 	if !sleepUntil(ctx, start.Add(quietStep)) {
 		return 0, nil, ctx.Err()
 	}
-	cpusB, err := cpustat.SampleCPUs(all)
-	if err != nil {
-		return 0, nil, err
-	}
-	procsB, err := cpustat.SampleProcs()
-	if err != nil {
-		return 0, nil, err
-	}
+	cpusB, errC := cpustat.SampleCPUs(all)
+	procsB, errP := cpustat.SampleProcs()
 	step := time.Since(start)
-	own, err := self(step)
-	if err != nil {
+	own, errS := self(step)
+	if err := errors.Join(errC, errP, errS); err != nil {
 		return 0, nil, err
 	}
 	var share float64
-	for _, s := range sets {
+	for _, s := range []pinning.Set{client, srv} {
 		a, errA := cpusA.Select(s)
 		b, errB := cpusB.Select(s)
-		if len(s) == 0 || errA != nil || errB != nil {
-			continue
+		if len(s) > 0 && errA == nil && errB == nil {
+			u := a.Usage(b, step)
+			share = max(share, min((u.Seconds-u.IRQ-own.Seconds)/(step.Seconds()*float64(len(s))), 1))
 		}
-		u := a.Usage(b, step)
-		share = max(share, min((u.Seconds-u.IRQ-own.Seconds)/(step.Seconds()*float64(len(s))), 1))
 	}
 	var top *results.ProcessCPU
 	if t := procsA.Top(procsB, all, []int{os.Getpid()}, 1); len(t) > 0 {
