@@ -3,12 +3,15 @@ package runner
 import (
 	"bytes"
 	"context"
+	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kaeload/kaeload/internal/testkit"
+	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -44,12 +47,20 @@ func quietRun(t *testing.T, q plans.Quiet) (*results.Run, *results.Rep, string) 
 func TestWaitQuietBusy(t *testing.T) {
 	needCPUs(t, 1)
 	endToEndOnce(t, "a wait for a quiet machine")
-	loop := startLoop(t, 0, 0)
+	loop := exec.Command("timeout", "60", "sh", "-c", "while :; do :; done") // bounded: it ends by itself
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := pinning.Start(loop, pinning.Set{0}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		_ = loop.Wait()
+	})
 	q := plans.Quiet{MaxOther: 0.10, For: time.Second, Timeout: 2 * time.Second}
 	run, rep, progress := quietRun(t, q)
 	w := rep.Quiet
 	if !w.TimedOut || w.Waited < q.Timeout || w.Others < q.MaxOther || w.Busiest == nil {
-		t.Errorf("with a busy loop (pid %d) on the group's CPU: wait %+v, want timed out after %s with others over %.0f %% and the busiest named", loop, *w, q.Timeout, 100*q.MaxOther)
+		t.Errorf("with a busy loop (pid %d) on the group's CPU: wait %+v, want timed out after %s with others over %.0f %% and the busiest named", loop.Process.Pid, *w, q.Timeout, 100*q.MaxOther)
 	}
 	want := results.QuietWarning(results.RepLabel("default", 0, 1), *w)
 	if !slices.Contains(run.Warnings, want) || w.Busiest == nil || !strings.Contains(want, w.Busiest.Comm) {
