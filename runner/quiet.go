@@ -16,6 +16,9 @@ import (
 // quietStep is how often the wait for a quiet machine reads the CPUs.
 const quietStep = 500 * time.Millisecond
 
+// quietSample is othersStep; tests replace it.
+var quietSample = othersStep
+
 // waitQuiet waits, before the window named label, until other processes
 // take less than the plan's Quiet.MaxOther of the client's and the
 // server's CPUs on this machine for Quiet.For, at most Quiet.Timeout
@@ -32,7 +35,7 @@ func (c *controller) waitQuiet(ctx context.Context, label string) (*results.Quie
 	var since time.Time // when the quiet stretch began; zero: not quiet
 	for {
 		at := time.Now()
-		share, top, err := othersStep(ctx, client, srv)
+		share, top, err := quietSample(ctx, client, srv)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -91,3 +91,52 @@ func TestWaitQuietIdle(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitQuietSteps: the wait ends once every step for `for` was quiet,
+// a noisy step starting the stretch again and naming the busiest; a
+// machine never quiet times out. Steps are simulated, 10 ms each.
+func TestWaitQuietSteps(t *testing.T) {
+	defer func(f func(context.Context, pinning.Set, pinning.Set) (float64, *results.ProcessCPU, error)) {
+		quietSample = f
+	}(quietSample)
+	for _, tc := range []struct {
+		name     string
+		shares   []float64 // one per step, the last repeated
+		timedOut bool
+		busiest  int // the share named busiest, 1-based, as its PID; 0: none
+	}{
+		{"quiet at once", []float64{0.01}, false, 0},
+		{"noisy, then quiet", []float64{0.5, 0.01, 0.01, 0.3, 0.01}, false, 4},
+		{"never quiet", []float64{0.5, 0.01, 0.6}, true, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k, noisy := 0, time.Time{} // steps taken, when the last noisy one ended
+			quietSample = func(context.Context, pinning.Set, pinning.Set) (float64, *results.ProcessCPU, error) {
+				k++
+				time.Sleep(10 * time.Millisecond)
+				i := min(k, len(tc.shares))
+				if tc.shares[i-1] >= 0.1 {
+					noisy = time.Now()
+				}
+				return tc.shares[i-1], &results.ProcessCPU{PID: i, Comm: "busy"}, nil
+			}
+			p := builtinPlan(time.Second, []int{0})
+			p.Quiet = &plans.Quiet{MaxOther: 0.1, For: 50 * time.Millisecond, Timeout: time.Second}
+			c := &controller{plan: p, serverSide: &serverSide{plan: p, builtin: true}, book: &book{run: &results.Run{}}, opts: Options{Log: &testLog{t: t}}}
+			w, err := c.waitQuiet(context.Background(), "w")
+			if err != nil || w == nil {
+				t.Fatalf("waitQuiet: %+v, %v", w, err)
+			}
+			if !noisy.IsZero() && !w.TimedOut && time.Since(noisy) < p.Quiet.For {
+				t.Errorf("the wait ended %s after the last noisy step, want at least %s quiet", time.Since(noisy), p.Quiet.For)
+			}
+			busiest := 0
+			if w.Busiest != nil {
+				busiest = w.Busiest.PID
+			}
+			if w.TimedOut != tc.timedOut || busiest != tc.busiest || (!w.TimedOut && (w.Waited < p.Quiet.For || w.Waited >= p.Quiet.Timeout)) {
+				t.Errorf("after %d steps: %+v, busiest step %d; want timed out %t, busiest step %d", k, *w, busiest, tc.timedOut, tc.busiest)
+			}
+		})
+	}
+}
