@@ -23,13 +23,17 @@ var quietSample = othersStep
 // take less than the plan's Quiet.MaxOther of the client's and the
 // server's CPUs on this machine for Quiet.For, at most Quiet.Timeout
 // (then TimedOut is set and the window is measured anyway). It returns
-// nil when the plan asks for no wait or the CPUs cannot be read.
+// nil when the plan asks for no wait or no CPU here can be watched.
 func (c *controller) waitQuiet(ctx context.Context, label string) (*results.QuietWait, error) {
 	q := c.plan.Quiet
 	if q == nil {
 		return nil, nil
 	}
 	client, srv := c.quietCPUs()
+	if len(client)+len(srv) == 0 {
+		fmt.Fprintf(c.opts.Log, "%s: not waiting for a quiet machine: neither the client nor the server runs here\n", label)
+		return nil, nil
+	}
 	w := &results.QuietWait{MaxOther: q.MaxOther}
 	start := time.Now()
 	var since time.Time // when the quiet stretch began; zero: not quiet
