@@ -244,6 +244,9 @@ type Rep struct {
 	// (its address and port): the ports the client itself holds because
 	// it closed first; nil when not counted.
 	TimeWaitTarget *int `json:"time_wait_target,omitempty"`
+	// Quiet is the wait for a quiet machine before the window; nil
+	// when the plan had none.
+	Quiet *QuietWait `json:"quiet,omitempty"`
 	// Step is set when the repetition is a step of a capacity search: the
 	// rate asked and whether the window met the targets.
 	Step *CapacityStep `json:"step,omitempty"`

@@ -65,6 +65,8 @@ const (
 	EventMetrics
 	// eventShow: the window's load began (the display's).
 	eventShow
+	// eventQuiet: Text says how the wait for a quiet machine stands.
+	eventQuiet
 )
 
 // Event is one thing that happened in a run; Kind says which fields are
@@ -211,6 +213,8 @@ func (o *displayOutput) Stop(context.Context) []Event                     { retu
 
 func (o *displayOutput) Event(_ context.Context, e Event) error {
 	switch {
+	case e.Kind == eventQuiet:
+		o.d.waiting(e.Text)
 	case e.Kind == eventShow:
 		o.d.show(e.show.info, e.show.live)
 		o.shown = true

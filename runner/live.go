@@ -87,11 +87,16 @@ func (c *controller) liveWindow(w WindowID) LiveWindow {
 }
 
 // beforeLoad plans window w (a search's or capacity step's is planned
-// only now) and lets the outputs wait before its load.
-func (c *controller) beforeLoad(ctx context.Context, w WindowID) error {
+// only now), waits for a quiet machine (waitQuiet) and lets the outputs
+// wait before its load.
+func (c *controller) beforeLoad(ctx context.Context, w WindowID, label string) (*results.QuietWait, error) {
 	c.publish(Event{Kind: EventPlanned, Windows: []WindowID{w}})
+	quiet, err := c.waitQuiet(ctx, label)
+	if err != nil {
+		return nil, err
+	}
 	lw := c.liveWindow(w)
-	return c.emit(ctx, Event{Kind: EventLoad, Window: w, Live: &lw})
+	return quiet, c.emit(ctx, Event{Kind: EventLoad, Window: w, Live: &lw})
 }
 
 // liveFeed is what a repetition's readings are handed to as they are

@@ -209,10 +209,12 @@ func rate(h []sample) float64 {
 }
 
 // display shows one repetition's progress. show starts it; done stops it
-// (rep is nil when the repetition failed or was cut short).
+// (rep is nil when the repetition failed or was cut short); waiting shows
+// the wait for a quiet machine before it.
 type display interface {
 	show(r repInfo, l *live)
 	done(rep *results.Rep)
+	waiting(line string)
 }
 
 // newDisplay picks the display for mode and w. Bars drawn on the writer
@@ -257,6 +259,7 @@ type nopDisplay struct{}
 
 func (nopDisplay) show(repInfo, *live) {}
 func (nopDisplay) done(*results.Rep)   {}
+func (nopDisplay) waiting(string)      {}
 
 // timeLeft is the time until the window ends, never negative.
 func timeLeft(r repInfo, now time.Time) time.Duration {
@@ -317,6 +320,18 @@ type plainDisplay struct {
 	l     *live
 	stopc chan struct{}
 	wg    sync.WaitGroup
+	said  time.Time // when waiting last printed
+}
+
+func (p *plainDisplay) waiting(line string) { sayEvery(p.w, &p.said, line) }
+
+// sayEvery prints line unless one was printed, at *said, less than
+// plainEvery ago.
+func sayEvery(w io.Writer, said *time.Time, line string) {
+	if time.Since(*said) >= plainEvery {
+		*said = time.Now()
+		fmt.Fprintln(w, line)
+	}
 }
 
 func (p *plainDisplay) show(r repInfo, l *live) {
@@ -387,7 +402,10 @@ type barDisplay struct {
 	bars  []*mpb.Bar
 	stopc chan struct{}
 	wg    sync.WaitGroup
+	said  time.Time // when waiting last printed
 }
+
+func (b *barDisplay) waiting(line string) { sayEvery(b.w, &b.said, line) }
 
 func (b *barDisplay) show(r repInfo, l *live) {
 	b.r, b.l = r, l

@@ -439,7 +439,8 @@ type controller struct {
 // the load (Load event); an interrupt returns the partial window. The
 // workers are gone when rep returns.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
-	if err := c.beforeLoad(ctx, w); err != nil {
+	quiet, err := c.beforeLoad(ctx, w, label)
+	if err != nil {
 		return nil, err
 	}
 	defer func() { c.windowEnded(w, rep) }()
@@ -510,16 +511,25 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	}
 	r := results.NewRep(0, groups)
 	rep = &r
-	rep.Timeline = timeline
+	rep.Timeline, rep.Quiet = timeline, quiet
 	if !rd.fill(ctx, rep) {
 		return nil, ctx.Err()
 	}
+	c.check(p, label, rep)
+	return rep, nil
+}
+
+// check judges a measured repetition: failed, the client's TIME_WAIT,
+// and a wait for a quiet machine that timed out.
+func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
 	if n, err := timeWait(); err == nil {
 		rep.TimeWait = &n
 	}
 	c.checkTimeWait(rep)
-	return rep, nil
+	if q := rep.Quiet; q != nil && q.TimedOut {
+		c.warn(results.QuietWarning(label, *q))
+	}
 }
 
 // sideReadings are what the controller reads beside a window's load:

@@ -281,6 +281,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	}
 	p.Order, p.Cooldown = c.schedule()
 	p.Metrics = c.metrics()
+	p.Quiet = c.quiet()
 	c.capacity(p)
 	p.Profile = c.profile()
 	p.Server = c.server(p.Target)

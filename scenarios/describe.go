@@ -335,6 +335,9 @@ func describeSchedule(row func(k, format string, args ...any), p *plans.Plan) {
 	if probes {
 		window = fmt.Sprintf("warm-up %s, read probes, measure %s, read probes", p.Load.Warmup, p.Load.Duration)
 	}
+	if q := p.Quiet; q != nil {
+		window = fmt.Sprintf("wait until others take under %s of the CPUs for %s (at most %s), %s", numfmt.Percent(q.MaxOther), q.For, q.Timeout, window)
+	}
 	order := string(p.Order)
 	if order == "" {
 		order = string(results.OrderSequential)

@@ -54,6 +54,8 @@ type Scenario struct {
 	Cooldown *time.Duration `yaml:"cooldown"`
 	// Metrics serves live metrics while the run goes on (MetricsSpec).
 	Metrics *MetricsSpec `yaml:"metrics"`
+	// Quiet waits for a quiet machine before each window (QuietSpec).
+	Quiet *QuietSpec `yaml:"quiet"`
 	// Server says how to start, stop and check the server between variants.
 	Server *ServerSpec `yaml:"server"`
 	// Variants are the server configurations to compare.
@@ -95,6 +97,17 @@ type MetricsSpec struct {
 	Wait *time.Duration `yaml:"wait"`
 	// Linger bounds the wait for a scrape of the final values.
 	Linger *time.Duration `yaml:"linger"`
+}
+
+// QuietSpec is the scenario's quiet section (plans.Quiet); {} for the
+// defaults (plans.DefaultQuiet).
+type QuietSpec struct {
+	// MaxOther is the share of the watched CPUs other processes may take.
+	MaxOther *Fraction `yaml:"max_other"`
+	// For is how long they must stay under it.
+	For *time.Duration `yaml:"for"`
+	// Timeout bounds the wait; the window is then measured and flagged.
+	Timeout *time.Duration `yaml:"timeout"`
 }
 
 // TargetSpec is the scenario's target section.

@@ -895,3 +895,25 @@ func (c *compiler) metrics() *plans.Metrics {
 	}
 	return m
 }
+
+// quiet resolves the quiet section; nil when there is none.
+func (c *compiler) quiet() *plans.Quiet {
+	qs := c.s.Quiet
+	if qs == nil {
+		return nil
+	}
+	q := plans.DefaultQuiet
+	if qs.MaxOther != nil {
+		q.MaxOther = float64(*qs.MaxOther)
+		c.problem("quiet.max_other", plans.MaxOtherProblem(q.MaxOther))
+	}
+	if qs.For != nil {
+		q.For = *qs.For
+		c.problem("quiet.for", plans.QuietBound.Problem(q.For))
+	}
+	if qs.Timeout != nil {
+		q.Timeout = *qs.Timeout
+		c.problem("quiet.timeout", plans.QuietBound.Problem(q.Timeout))
+	}
+	return &q
+}

@@ -37,6 +37,7 @@ type runFlags struct {
 	progress   string
 	format     string
 	resumeDir  string
+	waitQuiet  bool
 	metrics    metricsFlags
 	ol         oneLine
 	// pos is the scenario file or URL (empty when resuming from the
@@ -126,6 +127,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	fs.Var(&f.thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
 	fs.StringVar(&f.format, "format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
 	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
+	fs.BoolVar(&f.waitQuiet, "wait-quiet", false, "wait for a quiet machine before each window (scenario key quiet)")
 	f.metrics.register(fs)
 	f.ol.register(fs)
 	pos, err := parse(fs, args)
@@ -134,8 +136,8 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	}
 	f.pos = pos
 	switch {
-	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || *seed != "" || f.urlMode()):
-		return nil, usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save or --seed"))
+	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || *seed != "" || f.waitQuiet || f.urlMode()):
+		return nil, usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
 	case !f.resuming() && len(pos) != 1:
 		return nil, usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
 	}
@@ -192,6 +194,10 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if f.waitQuiet && in.plan.Quiet == nil {
+		q := plans.DefaultQuiet
+		in.plan.Quiet = &q
 	}
 	return in, nil
 }

@@ -16,7 +16,7 @@ const maxDiffs = 12
 // (nanoseconds in JSON), shown as durations. results/ may not import the
 // plan's package, so TestDurationKeys derives them from plans.Plan by
 // reflection and fails, printing this line, when they differ.
-var durationKeys = map[string]bool{"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true, "soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true}
+var durationKeys = map[string]bool{"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true, "for": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true, "soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true}
 
 // jsonDiff returns the fields in which the JSON documents a and b differ,
 // one line each by field path ("load.groups[0].connections: 200 → 50",

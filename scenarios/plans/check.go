@@ -319,6 +319,11 @@ func (p *Plan) Check() error {
 		k.problem("metrics.wait", MetricsWaitBound.Problem(m.Wait))
 		k.problem("metrics.linger", MetricsWaitBound.Problem(m.Linger))
 	}
+	if q := p.Quiet; q != nil {
+		k.problem("quiet.max_other", MaxOtherProblem(q.MaxOther))
+		k.problem("quiet.for", QuietBound.Problem(q.For))
+		k.problem("quiet.timeout", QuietBound.Problem(q.Timeout))
+	}
 	k.variants(p)
 	k.search(p)
 	if s := p.Server; s != nil {

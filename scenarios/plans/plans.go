@@ -71,6 +71,8 @@ type Plan struct {
 	Cooldown time.Duration `json:"cooldown"`
 	// Metrics is the live metrics endpoint; nil when it is off.
 	Metrics *Metrics `json:"metrics,omitempty"`
+	// Quiet waits for a quiet machine before each window; nil: no wait.
+	Quiet *Quiet `json:"quiet,omitempty"`
 	// Thresholds are the run's pass/fail criteria, the scenario's then the
 	// command line's, resolved (scenarios.ParseThreshold; variant names
 	// checked). The run record stores them as they are.

@@ -1,0 +1,140 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
+)
+
+// quietStep is how often the wait for a quiet machine reads the CPUs.
+const quietStep = 500 * time.Millisecond
+
+// quietSample is othersStep; tests replace it.
+var quietSample = othersStep
+
+// waitQuiet waits, before the window named label, until other processes
+// take less than the plan's Quiet.MaxOther of the client's and the
+// server's CPUs on this machine for Quiet.For, at most Quiet.Timeout
+// (then TimedOut is set and the window is measured anyway). It returns
+// nil when the plan asks for no wait or no CPU here can be watched.
+func (c *controller) waitQuiet(ctx context.Context, label string) (*results.QuietWait, error) {
+	q := c.plan.Quiet
+	if q == nil {
+		return nil, nil
+	}
+	client, srv := c.quietCPUs()
+	if len(client)+len(srv) == 0 {
+		fmt.Fprintf(c.opts.Log, "%s: not waiting for a quiet machine: neither the client nor the server runs here\n", label)
+		return nil, nil
+	}
+	w := &results.QuietWait{MaxOther: q.MaxOther}
+	start := time.Now()
+	var since time.Time // when the quiet stretch began; zero: not quiet
+	for {
+		at := time.Now()
+		share, top, err := quietSample(ctx, client, srv)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			fmt.Fprintf(c.opts.Log, "%s: not waiting for a quiet machine: %v\n", label, err)
+			return nil, nil
+		}
+		if share >= q.MaxOther {
+			since, w.Others, w.Busiest = time.Time{}, share, top
+		} else if since.IsZero() {
+			since = at
+		}
+		w.Waited = time.Since(start)
+		if !since.IsZero() && time.Since(since) >= q.For {
+			break
+		}
+		if w.TimedOut = w.Waited >= q.Timeout; w.TimedOut {
+			break
+		}
+		c.publish(Event{Kind: eventQuiet, Text: quietLine(label, w, share, q.Timeout-w.Waited)})
+	}
+	fmt.Fprintf(c.opts.Log, "%s: waited %s for a quiet machine (timed out: %t)\n", label, w.Waited.Round(time.Millisecond), w.TimedOut)
+	return w, nil
+}
+
+// quietLine is the progress display's line while label waits.
+func quietLine(label string, w *results.QuietWait, share float64, left time.Duration) string {
+	line := fmt.Sprintf("%s: waiting for a quiet machine: others %.0f %% of the CPUs (under %.0f %% wanted), %s left",
+		label, 100*share, 100*w.MaxOther, left.Round(time.Second))
+	if p := w.Busiest; p != nil {
+		line += fmt.Sprintf("; busiest %s (pid %d)", p.Comm, p.PID)
+	}
+	return line
+}
+
+// quietCPUs are the CPU sets the wait watches on this machine: the local
+// groups' (all online CPUs for an unpinned one) and the server's (the
+// controller's for the built-in target; none when it is remote or was
+// not found).
+func (c *controller) quietCPUs() (client, srv pinning.Set) {
+	for _, g := range c.plan.Load.Groups {
+		cpus := pinning.Set(g.CPUs)
+		if len(cpus) == 0 && g.Host == nil {
+			cpus, _ = pinning.Online()
+		}
+		if g.Host == nil {
+			client = union(client, cpus)
+		}
+	}
+	switch remote := c.plan.Server != nil && c.plan.Server.SSH != nil; {
+	case c.builtin:
+		srv, _ = pinning.Allowed(strconv.Itoa(os.Getpid()))
+	case c.serverPID > 0 && !remote:
+		if t, err := cpustat.SampleTree(c.serverPID); err == nil {
+			srv = t.CPUs
+		}
+	}
+	return client, srv
+}
+
+// othersStep reads the CPUs of client and srv over one quietStep and
+// returns the larger share of one set's time that processes other than
+// this one took (busy, less interrupts and this process's own time), and
+// the busiest of them.
+func othersStep(ctx context.Context, client, srv pinning.Set) (float64, *results.ProcessCPU, error) {
+	all := union(client, srv)
+	cpusA, errC := cpustat.SampleCPUs(all)
+	procsA, errP := cpustat.SampleProcs()
+	self, errS := selfMeter(nil)()
+	if err := errors.Join(errC, errP, errS); err != nil {
+		return 0, nil, err
+	}
+	start := time.Now()
+	if !sleepUntil(ctx, start.Add(quietStep)) {
+		return 0, nil, ctx.Err()
+	}
+	cpusB, errC := cpustat.SampleCPUs(all)
+	procsB, errP := cpustat.SampleProcs()
+	step := time.Since(start)
+	own, errS := self(step)
+	if err := errors.Join(errC, errP, errS); err != nil {
+		return 0, nil, err
+	}
+	var share float64
+	for _, s := range []pinning.Set{client, srv} {
+		a, errA := cpusA.Select(s)
+		b, errB := cpusB.Select(s)
+		if len(s) > 0 && errA == nil && errB == nil {
+			u := a.Usage(b, step)
+			share = max(share, min((u.Seconds-u.IRQ-own.Seconds)/(step.Seconds()*float64(len(s))), 1))
+		}
+	}
+	var top *results.ProcessCPU
+	if t := procsA.Top(procsB, all, []int{os.Getpid()}, 1); len(t) > 0 {
+		top = &t[0]
+	}
+	return share, top, nil
+}
