@@ -254,10 +254,64 @@ type Rep struct {
 	// PartialOf is set, to the planned window's length, on a window an
 	// interrupt cut short (Variant.Partial); 0 for a complete one.
 	PartialOf time.Duration `json:"partial_of,omitempty"`
+	// WindowSpread is how far apart the groups' windows started and
+	// ended; nil in runs stored before it was recorded.
+	WindowSpread *WindowSpread `json:"window_spread,omitempty"`
 	// Timeline divides the warm-up and the window into intervals: the
 	// groups' sum, the server's CPU and the hosts' TCP counters per
 	// interval (see Timeline); nil in runs stored before it existed.
 	Timeline *Timeline `json:"timeline,omitempty"`
+}
+
+// WindowSpread is the latest start of the groups' windows minus the
+// earliest, and the same for their ends.
+type WindowSpread struct {
+	Start time.Duration `json:"start"`
+	End   time.Duration `json:"end"`
+}
+
+// RecordSpread records the spread of r's windows and, where they differ,
+// makes the total's rate the sum of the groups' own rates, each count
+// over its own window (runs stored before it: over the windows' hull).
+func (r *Rep) RecordSpread() {
+	r.WindowSpread = SpreadOf(r.Groups)
+	if *r.WindowSpread == (WindowSpread{}) {
+		return
+	}
+	for i := range r.Groups {
+		r.Total.GroupsRate += r.Groups[i].Rate()
+	}
+}
+
+// SpreadOf is the spread of the groups' windows (the empty ones left out).
+func SpreadOf(groups []Group) *WindowSpread {
+	var first, last Window
+	for _, g := range groups {
+		w := g.Window
+		if w.Length() <= 0 {
+			continue
+		}
+		if first.Start.IsZero() {
+			first, last = w, w
+		}
+		first.Start, last.Start = earlier(first.Start, w.Start), later(last.Start, w.Start)
+		first.End, last.End = earlier(first.End, w.End), later(last.End, w.End)
+	}
+	return &WindowSpread{Start: last.Start.Sub(first.Start), End: last.End.Sub(first.End)}
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // NewRep returns the repetition with the given index and groups and its
