@@ -54,7 +54,19 @@ func caveatsOf(v *VariantSummary) []caveat {
 	add(v.OtherLoadReps, "shared CPUs", "other processes on the client's CPUs")
 	add(v.SharedCPUReps, "shared CPUs", "SHARED CPUS between client and server")
 	add(v.ServerOtherLoadReps, "shared CPUs", "OTHER LOAD on the server's CPUs")
+	add(v.MisalignedReps, "windows apart", MisalignedFlag)
 	return cs
+}
+
+// MisalignedFlag words a repetition whose groups' windows started or
+// ended over 1 % of the window apart (Misaligned).
+const MisalignedFlag = "MISALIGNED windows (groups over 1 % apart)"
+
+// Misaligned is whether rep's groups' windows started or ended more than
+// 1 % of the window apart (Rep.WindowSpread).
+func Misaligned(rep *results.Rep) bool {
+	s := rep.WindowSpread
+	return s != nil && 100*max(s.Start, s.End) > rep.Total.Window.Length()
 }
 
 // setCaveats fills every variant's Caveat and, for the variants compared
