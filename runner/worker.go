@@ -259,17 +259,7 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Ti
 	wt := m.timeline
 	memPeak := anonRSS()
 	done := make(chan results.Group, 1)
-	go func() {
-		started := waitUntil(wctx, begin)
-		res := eng.Run(wctx, win)
-		if started.After(res.Window.Start) { // a late start: the counts cover less
-			res.Window.Start = started
-			if started.After(res.Window.End) {
-				res.Window.Start = res.Window.End
-			}
-		}
-		done <- res
-	}()
+	go func() { done <- runAt(wctx, eng, begin, win) }()
 	tick := time.NewTicker(snapshotEvery)
 	defer tick.Stop()
 	intervals := func(final bool) error {
@@ -329,16 +319,24 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Ti
 	}
 }
 
-// waitUntil returns at t, or when ctx ends first, with the time it
-// returned.
-func waitUntil(ctx context.Context, t time.Time) time.Time {
-	if d := time.Until(t); d > 0 {
+// runAt runs eng over win once begin has come (or ctx has ended). A
+// group that began after win opened reports the start it counted from.
+func runAt(ctx context.Context, eng *engine.Engine, begin time.Time, win results.Window) results.Group {
+	if d := time.Until(begin); d > 0 {
 		timer := time.NewTimer(d)
-		defer timer.Stop()
 		select {
 		case <-timer.C:
 		case <-ctx.Done():
+			timer.Stop()
 		}
 	}
-	return time.Now()
+	started := time.Now()
+	res := eng.Run(ctx, win)
+	if started.After(res.Window.Start) {
+		res.Window.Start = started
+		if started.After(res.Window.End) {
+			res.Window.Start = res.Window.End
+		}
+	}
+	return res
 }
