@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results/stats"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -285,33 +286,21 @@ func (r *Rep) RecordSpread() {
 
 // SpreadOf is the spread of the groups' windows (the empty ones left out).
 func SpreadOf(groups []Group) *WindowSpread {
-	var first, last Window
+	var starts, ends []time.Time
 	for _, g := range groups {
-		w := g.Window
-		if w.Length() <= 0 {
-			continue
+		if g.Window.Length() > 0 {
+			starts, ends = append(starts, g.Window.Start), append(ends, g.Window.End)
 		}
-		if first.Start.IsZero() {
-			first, last = w, w
-		}
-		first.Start, last.Start = earlier(first.Start, w.Start), later(last.Start, w.Start)
-		first.End, last.End = earlier(first.End, w.End), later(last.End, w.End)
 	}
-	return &WindowSpread{Start: last.Start.Sub(first.Start), End: last.End.Sub(first.End)}
+	return &WindowSpread{Start: span(starts), End: span(ends)}
 }
 
-func earlier(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
+// span is the latest of ts minus the earliest; 0 for none.
+func span(ts []time.Time) time.Duration {
+	if len(ts) == 0 {
+		return 0
 	}
-	return a
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
+	return slices.MaxFunc(ts, time.Time.Compare).Sub(slices.MinFunc(ts, time.Time.Compare))
 }
 
 // NewRep returns the repetition with the given index and groups and its
