@@ -60,8 +60,12 @@ func (l *Latency) mergeFrom(o *Latency) {
 // Rate is the group's throughput in successful requests per second:
 // Succeeded (responses with a status below 400) divided by the length of
 // its own Window. It is 0 for an empty or inverted window. For a total
-// made by Merge this is total successes / [earliest Start, latest End].
+// made by Merge this is total successes / [earliest Start, latest End],
+// unless GroupsRate is set (Rep.RecordSpread).
 func (g *Group) Rate() float64 {
+	if g.GroupsRate > 0 {
+		return g.GroupsRate
+	}
 	l := g.Window.Length()
 	if l <= 0 {
 		return 0

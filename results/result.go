@@ -448,6 +448,9 @@ type Group struct {
 	Slots int `json:"slots"`
 	// Window is the interval the counts cover.
 	Window Window `json:"window"`
+	// GroupsRate, on a total whose groups' windows differ, is the sum of
+	// their own rates (Rep.RecordSpread); 0 otherwise.
+	GroupsRate float64 `json:"groups_rate,omitempty"`
 	Counts
 	// Latency holds the merged histograms of the group.
 	Latency Latency `json:"latency"`

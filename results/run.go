@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results/stats"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -257,6 +258,9 @@ type Rep struct {
 	// PartialOf is set, to the planned window's length, on a window an
 	// interrupt cut short (Variant.Partial); 0 for a complete one.
 	PartialOf time.Duration `json:"partial_of,omitempty"`
+	// WindowSpread is how far apart the groups' windows started and
+	// ended; nil in runs stored before it was recorded.
+	WindowSpread *WindowSpread `json:"window_spread,omitempty"`
 	// Timeline divides the warm-up and the window into intervals: the
 	// groups' sum, the server's CPU and the hosts' TCP counters per
 	// interval (see Timeline); nil in runs stored before it existed.
@@ -312,6 +316,45 @@ func (f *Failure) UnmarshalJSON(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	return dec.Decode((*plain)(f))
+}
+
+// WindowSpread is the latest start of the groups' windows minus the
+// earliest, and the same for their ends.
+type WindowSpread struct {
+	Start time.Duration `json:"start"`
+	End   time.Duration `json:"end"`
+}
+
+// RecordSpread records the spread of r's windows and, where they differ,
+// makes the total's rate the sum of the groups' own rates, each count
+// over its own window (runs stored before it: over the windows' hull).
+func (r *Rep) RecordSpread() {
+	r.WindowSpread = SpreadOf(r.Groups)
+	if *r.WindowSpread == (WindowSpread{}) {
+		return
+	}
+	for i := range r.Groups {
+		r.Total.GroupsRate += r.Groups[i].Rate()
+	}
+}
+
+// SpreadOf is the spread of the groups' windows (the empty ones left out).
+func SpreadOf(groups []Group) *WindowSpread {
+	var starts, ends []time.Time
+	for _, g := range groups {
+		if g.Window.Length() > 0 {
+			starts, ends = append(starts, g.Window.Start), append(ends, g.Window.End)
+		}
+	}
+	return &WindowSpread{Start: span(starts), End: span(ends)}
+}
+
+// span is the latest of ts minus the earliest; 0 for none.
+func span(ts []time.Time) time.Duration {
+	if len(ts) == 0 {
+		return 0
+	}
+	return slices.MaxFunc(ts, time.Time.Compare).Sub(slices.MinFunc(ts, time.Time.Compare))
 }
 
 // NewRep returns the repetition with the given index and groups and its

@@ -256,7 +256,7 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 			continue
 		}
 		best := time.Duration(-1)
-		var offset time.Duration
+		var offset, slowest time.Duration
 		for range clockRounds {
 			t0 := time.Now()
 			if err := p.send(wire.Clock{Type: wire.TypeClock}); err != nil {
@@ -271,12 +271,14 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 			if err := m.Decode(&cm); err != nil {
 				return p.fail(fmt.Errorf("protocol: %w", err))
 			}
-			if rtt := t1.Sub(t0); best < 0 || rtt < best {
+			rtt := t1.Sub(t0)
+			slowest = max(slowest, rtt)
+			if best < 0 || rtt < best {
 				best = rtt
 				offset = cm.Time.Sub(t0.Add(rtt / 2))
 			}
 		}
-		p.offset, p.rtt = offset, best
+		p.offset, p.rtt, p.slowest = offset, best, slowest
 		info := &p.host.info
 		info.RTT, info.ClockOffset = best, offset
 		info.Uncertain = best/2 > window/100

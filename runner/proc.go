@@ -142,8 +142,9 @@ type proc struct {
 	// workerPID is the worker's PID on its host, from its ready message.
 	workerPID int
 	// offset is the remote clock minus this one and rtt the round trip,
-	// measured before start (syncClocks).
-	offset, rtt time.Duration
+	// measured before start (syncClocks); slowest is the longest round
+	// trip seen there.
+	offset, rtt, slowest time.Duration
 }
 
 // startProc starts one worker pinned to cpus; its stdout lines go to events

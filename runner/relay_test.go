@@ -14,18 +14,19 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
-// TestAwaitStartClockAndRelative: clock messages before start are
-// answered with the worker's time, and a start with end_in gives the
-// window relative to its receipt.
-func TestAwaitStartClockAndRelative(t *testing.T) {
+// TestAwaitStartClockAndOffset: clock messages before start are
+// answered with the worker's time, and the start's instants are
+// converted to the worker's clock with the offset it carries.
+func TestAwaitStartClockAndOffset(t *testing.T) {
 	in := `{"type":"clock"}` + "\n" + `{"type":"clock"}` + "\n" +
-		`{"type":"start","warmup_end":"2000-01-01T00:00:00Z","end":"2000-01-01T00:00:01Z","warmup_in":500000000,"end_in":1500000000}` + "\n"
+		`{"type":"start","begin":"2000-01-01T00:00:00Z","warmup_end":"2000-01-01T00:00:01Z","end":"2000-01-01T00:00:03Z","offset":-1500000000}` + "\n"
 	var out bytes.Buffer
 	before := time.Now()
-	_, win, err := awaitStart(wire.NewReader(strings.NewReader(in)), &out)
+	start, win, err := awaitStart(wire.NewReader(strings.NewReader(in)), &out)
 	after := time.Now()
 	if err != nil {
 		t.Fatal(err)
@@ -40,8 +41,12 @@ func TestAwaitStartClockAndRelative(t *testing.T) {
 			t.Errorf("answer %s: want a clock with this machine's time", l)
 		}
 	}
-	if win.Start.Before(before.Add(500*time.Millisecond)) || win.Start.After(after.Add(500*time.Millisecond)) || win.Length() != time.Second {
-		t.Errorf("window %v–%v, want 500ms after receipt, 1s long (received between %v and %v)", win.Start, win.End, before, after)
+	at := func(s string) time.Time { t0, _ := time.Parse(time.RFC3339Nano, s); return t0 }
+	if got, want := win, (results.Window{Start: at("1999-12-31T23:59:59.5Z"), End: at("2000-01-01T00:00:01.5Z")}); !got.Start.Equal(want.Start) || !got.End.Equal(want.End) {
+		t.Errorf("window %v–%v, want %v–%v (the controller's instants 1.5 s earlier)", got.Start, got.End, want.Start, want.End)
+	}
+	if got, want := start.Local(start.Begin), at("1999-12-31T23:59:58.5Z"); !got.Equal(want) {
+		t.Errorf("begin %v, want %v", got, want)
 	}
 }
 

@@ -25,7 +25,7 @@ import (
 
 // Timing of a repetition.
 const (
-	startLead    = 200 * time.Millisecond // the load begins this far ahead: every worker has read start
+	startLead    = 200 * time.Millisecond // the load begins at least this far ahead: every worker has read start
 	readyTimeout = 15 * time.Second       // process start plus spec handling
 	finishGrace  = 5 * time.Second        // after the window's end plus one request timeout, for final records
 	spareFiles   = 64                     // open files each process needs beyond its connections
@@ -464,7 +464,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	}
 	mctx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
-	profile := c.startProfile(mctx, label, p.Load.Warmup+p.Load.Duration+startLead) // perf attached before the window is set
+	profile := c.startProfile(mctx, label, p.Load.Warmup+p.Load.Duration+ws.lead()) // perf attached before the window is set
 	tstart := c.beginTimeline(mctx, label)                                          // before the load: its first interval holds all of it
 	win, begin, err := ws.start(p.Load)
 	if err != nil {
@@ -510,6 +510,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 		return partialRep(groups, timeline, win), ctx.Err()
 	}
 	r := results.NewRep(0, groups)
+	r.RecordSpread()
 	rep = &r
 	rep.Timeline, rep.Quiet = timeline, quiet
 	if !rd.fill(ctx, rep) {
@@ -590,6 +591,7 @@ func partialRep(groups []results.Group, timeline *results.Timeline, win results.
 	}
 	rep.Timeline = timeline
 	rep.PartialOf = win.Length()
+	rep.RecordSpread()
 	return &rep
 }
 
@@ -702,11 +704,11 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 	return nil
 }
 
-// start sends every worker the same window: the load begins startLead
-// from now, the window after the warm-up. It returns the window and when
-// the load begins.
+// start sends every worker the same window, as instants on this clock
+// that each converts with its offset: the load begins lead from now, the
+// window after the warm-up. It returns the window and when the load begins.
 func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
-	begin := time.Now().Add(startLead)
+	begin := time.Now().Add(ws.lead())
 	win := results.Window{Start: begin.Add(l.Warmup)}
 	win.End = win.Start.Add(l.Duration)
 	// Each worker learns its siblings on the same host: kaeload's own
@@ -718,17 +720,23 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 		}
 	}
 	for _, p := range ws.procs {
-		m := wire.Start{Type: wire.TypeStart, WarmupEnd: win.Start, End: win.End, Workers: pids[p.host]}
-		if p.host != nil {
-			// Relative to receipt, which is half a round trip from now.
-			at := time.Now().Add(p.rtt / 2)
-			m.WarmupIn, m.EndIn = win.Start.Sub(at), win.End.Sub(at)
-		}
+		m := wire.Start{Type: wire.TypeStart, Begin: begin, WarmupEnd: win.Start, End: win.End, Offset: p.offset, Workers: pids[p.host]}
 		if err := p.send(m); err != nil {
 			return win, begin, err
 		}
 	}
 	return win, begin, nil
+}
+
+// lead is how far ahead of the load its start is sent: startLead beyond
+// twice the slowest round trip measured (syncClocks), so every worker
+// has it before it is due.
+func (ws *workers) lead() time.Duration {
+	var slowest time.Duration
+	for _, p := range ws.procs {
+		slowest = max(slowest, p.slowest)
+	}
+	return startLead + 2*slowest
 }
 
 // orderLine says in what order the windows run, and how to replay a

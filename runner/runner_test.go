@@ -209,6 +209,9 @@ func TestRunBuiltin(t *testing.T) {
 	// as a server's, their busy time holding target and client together
 	// (what judges saturation), and no group is flagged as sharing them.
 	rep := &run.Variants[0].Reps[0]
+	if s, l := rep.WindowSpread, total.Window.Length(); s == nil || s.Start > l/100 || s.End > l/100 {
+		t.Errorf("the groups' windows spread %+v, want recorded and within 1 %% of the %s window", s, l)
+	}
 	if s := rep.ServerCPUs; s == nil || !s.Builtin || s.Busy == nil || s.Controller != 0 || s.CPUs != rep.ServerCPU.CPUs {
 		t.Errorf("the built-in target's CPUs %+v, want measured, marked built-in, on the CPUs of its CPU time %+v and with no controller time besides", s, rep.ServerCPU)
 	} else if u, _ := analysis.RepServerCPUUse(rep); len(u.Shared) > 0 || u.Busy < u.Server+u.Kaeload-0.05 {

@@ -92,7 +92,7 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out i
 		inputErr <- err
 		cancel()
 	}()
-	return load(ctx, spec, eng, win, start.Workers, memReady, out, inputErr, early)
+	return load(ctx, spec, eng, start.Local(start.Begin), win, start.Workers, memReady, out, inputErr, early)
 }
 
 // readSpec reads the controller's first line and checks it as Compile
@@ -152,7 +152,8 @@ func prepare(spec wire.Spec, out io.Writer) (*engine.Engine, uint64, error) {
 	return eng, memReady, nil
 }
 
-// awaitStart reads the start message and returns it with its window.
+// awaitStart reads the start message and returns it with its window on
+// this worker's clock.
 func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, error) {
 	var start wire.Start
 	m, err := lr.Next()
@@ -163,7 +164,6 @@ func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, err
 		}
 		m, err = lr.Next()
 	}
-	received := time.Now()
 	if errors.Is(err, io.EOF) {
 		return start, results.Window{}, errControllerGone
 	}
@@ -176,10 +176,7 @@ func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, err
 	if err := m.Decode(&start); err != nil {
 		return start, results.Window{}, err
 	}
-	win := results.Window{Start: start.WarmupEnd, End: start.End}
-	if start.EndIn > 0 {
-		win = results.Window{Start: received.Add(start.WarmupIn), End: received.Add(start.EndIn)}
-	}
+	win := results.Window{Start: start.Local(start.WarmupEnd), End: start.Local(start.End)}
 	if !win.End.After(win.Start) {
 		return start, win, fmt.Errorf("start: window ends (%s) before it starts (%s)", win.End, win.Start)
 	}
@@ -239,12 +236,12 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 	return m
 }
 
-// load runs the engine over win, sends snapshots every snapshotEvery and
+// load runs the engine from begin over win, sends snapshots every snapshotEvery and
 // the final record at the end, with the meters' readings (startMeters) and
 // the peak of private memory against memReady. A close of early ends the
 // window at once. It returns the input's error when the controller
 // stopped the load.
-func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
+func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Time, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
 	// The load and the meters of the window run under wctx, which a stop
 	// ends as well.
 	wctx, endWindow := context.WithCancel(ctx)
@@ -262,7 +259,7 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.W
 	wt := m.timeline
 	memPeak := anonRSS()
 	done := make(chan results.Group, 1)
-	go func() { done <- eng.Run(wctx, win) }()
+	go func() { done <- runAt(wctx, eng, begin, win) }()
 	tick := time.NewTicker(snapshotEvery)
 	defer tick.Stop()
 	intervals := func(final bool) error {
@@ -320,4 +317,26 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, win results.W
 			return nil
 		}
 	}
+}
+
+// runAt runs eng over win once begin has come (or ctx has ended). A
+// group that began after win opened reports the start it counted from.
+func runAt(ctx context.Context, eng *engine.Engine, begin time.Time, win results.Window) results.Group {
+	if d := time.Until(begin); d > 0 {
+		timer := time.NewTimer(d)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+		}
+	}
+	started := time.Now()
+	res := eng.Run(ctx, win)
+	if started.After(res.Window.Start) {
+		res.Window.Start = started
+		if started.After(res.Window.End) {
+			res.Window.Start = res.Window.End
+		}
+	}
+	return res
 }

@@ -28,7 +28,19 @@ func caveatsOf(v *VariantSummary, of string) []notes.Note {
 	add(v.OtherLoadReps, notes.OtherLoad)
 	add(v.SharedCPUReps, notes.SharedCPUs)
 	add(v.ServerOtherLoadReps, notes.ServerOtherLoad)
+	add(v.MisalignedReps, notes.Misaligned)
 	return cs
+}
+
+// MisalignedFlag words a repetition whose groups' windows started or
+// ended over 1 % of the window apart (Misaligned).
+const MisalignedFlag = notes.MisalignedWords
+
+// Misaligned is whether rep's groups' windows started or ended more than
+// 1 % of the window apart (Rep.WindowSpread).
+func Misaligned(rep *results.Rep) bool {
+	s := rep.WindowSpread
+	return s != nil && 100*max(s.Start, s.End) > rep.Total.Window.Length()
 }
 
 // joined is the notes ns as one note of code, zero when there are none.

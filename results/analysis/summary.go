@@ -91,6 +91,9 @@ type VariantSummary struct {
 	// OtherLoadReps is the number of repetitions in which other processes
 	// took a large share of some group's CPUs (OtherLoad).
 	OtherLoadReps int
+	// MisalignedReps is the number of repetitions whose groups' windows
+	// spread apart (Misaligned).
+	MisalignedReps int
 	// ServerOtherLoadReps is the number of repetitions in which other
 	// processes took a large share of the server's CPUs
 	// (ServerCPUUse.OtherLoad), SharedCPUReps those in which a
@@ -369,6 +372,9 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		}
 		if len(OtherLoad(rep)) > 0 {
 			s.OtherLoadReps++
+		}
+		if Misaligned(rep) {
+			s.MisalignedReps++
 		}
 		s.addServerCPUs(rep)
 		if rep.Failed != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -25,6 +26,15 @@ var counts = []Measure{
 	{Key: "window_s", Unit: "s", Label: "window s", Show: CSV | JSON | Markdown | PartialRow, Order: 1,
 		Rep: func(x *Rep) Value { return F3(x.Rep.Total.Window.Length().Seconds()) }, Human: plain,
 		Fact: fact("window", 1, func(x *Rep) string { return fmt.Sprintf("%.3f s", x.Rep.Total.Window.Length().Seconds()) })},
+	{Key: "window_%s_spread_ms", JSONKey: "window_spread_ms.%s", Unit: "ms", Label: "window %s spread ms", Show: All | PartialRow, Each: spreads, Human: plain,
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.WindowSpread, func(s *results.WindowSpread) Value {
+				return F3(map[string]time.Duration{"start": s.Start, "end": s.End}[x.Param].Seconds() * 1e3)
+			})
+		}},
+	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
+		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
+		Fact: fact("caution", 2, func(x *Rep) string { return map[bool]string{true: analysis.MisalignedFlag}[analysis.Misaligned(x.Rep)] })},
 	{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Requests) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Requests) }, Fact: fact("requests", 2, requestsLine)},
@@ -43,6 +53,18 @@ var counts = []Measure{
 	{Key: "resumed", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Resumed) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Resumed) }},
+}
+
+// spreads are the window spreads' members, for a run that records them.
+func spreads(m *analysis.Report) []string {
+	for i := range m.Run.Variants {
+		for j := range m.Run.Variants[i].Reps {
+			if m.Run.Variants[i].Reps[j].WindowSpread != nil {
+				return []string{"start", "end"}
+			}
+		}
+	}
+	return nil
 }
 
 // errorClasses are the error classes' names, a family's values.

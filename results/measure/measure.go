@@ -108,10 +108,10 @@ func NewRep(m *analysis.Report, i, j int) *Rep {
 }
 
 // Column is a measure as one report shows it: a family's member has its
-// Param and its own Key.
+// Param and its own Key and Label.
 type Column struct {
 	*Measure
-	Key, Param string
+	Key, Param, Label string
 }
 
 // JSONName is the column's JSON field, "" for none.
@@ -164,11 +164,11 @@ func Columns(m *analysis.Report, out Output) []Column {
 			continue
 		}
 		if me.Each == nil {
-			cols = append(cols, Column{me, me.Key, ""})
+			cols = append(cols, Column{me, me.Key, "", me.Label})
 			continue
 		}
 		for _, p := range me.Each(m) {
-			cols = append(cols, Column{me, replaceParam(me.Key, p), p})
+			cols = append(cols, Column{me, replaceParam(me.Key, p), p, replaceParam(me.Label, p)})
 		}
 	}
 	return cols

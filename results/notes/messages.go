@@ -72,6 +72,8 @@ const (
 	ThresholdCrossed Code = "threshold_crossed"
 	// TLS12Hint: variant, saving.
 	TLS12Hint Code = "tls12_hint"
+	// Misaligned: a caveat's flag, the groups' windows over 1 % apart.
+	Misaligned Code = "misaligned"
 	// OtherLoadApart: own, base (shares of the server's CPUs), mde (%).
 	OtherLoadApart Code = "other_load_apart"
 	// HandshakeDiffers: parts (names), own and base (Handshake keys).
@@ -420,7 +422,12 @@ var caveatWords = map[Code][2]string{
 	OtherLoad:       {"shared CPUs", "other processes on the client's CPUs"},
 	SharedCPUs:      {"shared CPUs", "SHARED CPUS between client and server"},
 	ServerOtherLoad: {"shared CPUs", "OTHER LOAD on the server's CPUs"},
+	Misaligned:      {"windows apart", MisalignedWords},
 }
+
+// MisalignedWords name a repetition whose groups' windows were over 1 %
+// of the window apart.
+const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
 // caveat: "measured the client: CLIENT-BOUND in 3 of 3 repetitions" when
 // most repetitions are flagged, "caution: CLIENT-BOUND in 1 of 3

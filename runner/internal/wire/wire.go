@@ -52,20 +52,23 @@ type Ready struct {
 	GOMAXPROCS int    `json:"gomaxprocs"`
 }
 
-// Start carries the window, the same for every group; traffic before
-// WarmupEnd is warm-up.
+// Start carries the window, the same for every group, as instants on the
+// controller's clock, sent ahead of time: the load begins at Begin, the
+// window runs from WarmupEnd to End. Offset is the worker's clock minus
+// the controller's (0 for a local worker); Local converts.
 type Start struct {
-	Type      string    `json:"type"`
-	WarmupEnd time.Time `json:"warmup_end"`
-	End       time.Time `json:"end"`
-	// WarmupIn and EndIn, when EndIn is set, give the window relative to
-	// the receipt of this message (a remote worker, whose clock differs).
-	WarmupIn time.Duration `json:"warmup_in,omitempty"`
-	EndIn    time.Duration `json:"end_in,omitempty"`
+	Type      string        `json:"type"`
+	Begin     time.Time     `json:"begin"`
+	WarmupEnd time.Time     `json:"warmup_end"`
+	End       time.Time     `json:"end"`
+	Offset    time.Duration `json:"offset,omitempty"`
 	// Workers are the PIDs of the run's workers on the worker's host:
 	// kaeload's own load, not other processes on its CPUs.
 	Workers []int `json:"workers,omitempty"`
 }
+
+// Local is the controller's instant t on the worker's clock.
+func (s Start) Local(t time.Time) time.Time { return t.Add(s.Offset) }
 
 // Stop ends the window when the worker reads it.
 type Stop struct {
