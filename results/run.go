@@ -254,10 +254,23 @@ type Rep struct {
 	// PartialOf is set, to the planned window's length, on a window an
 	// interrupt cut short (Variant.Partial); 0 for a complete one.
 	PartialOf time.Duration `json:"partial_of,omitempty"`
+	// Lost is set on a partial window that a lost worker cut short: it
+	// is FAILED, and holds the other groups' counts.
+	Lost *LostGroup `json:"lost,omitempty"`
 	// Timeline divides the warm-up and the window into intervals: the
 	// groups' sum, the server's CPU and the hosts' TCP counters per
 	// interval (see Timeline); nil in runs stored before it existed.
 	Timeline *Timeline `json:"timeline,omitempty"`
+}
+
+// LostGroup is a worker lost mid-window: its group, its host ("" = this
+// machine), why ("killed by signal 9", "the connection dropped (ssh exit
+// 255)", …) and the requests it had reported in the window until then.
+type LostGroup struct {
+	Group    int    `json:"group"`
+	Host     string `json:"host,omitempty"`
+	Why      string `json:"why"`
+	Requests uint64 `json:"requests"`
 }
 
 // NewRep returns the repetition with the given index and groups and its

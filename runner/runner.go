@@ -320,6 +320,9 @@ func (c *controller) finish(ctx context.Context, err error) error {
 	for i := range run.Hosts {
 		run.Hosts[i] = c.hosts[run.Hosts[i].Name].info // the last clock readings
 	}
+	if we := (*WorkerError)(nil); errors.As(err, &we) {
+		run.Interrupted = true // a lost worker stopped the run early
+	}
 	if ctx.Err() != nil {
 		run.Interrupted = true
 		if err == nil || errors.Is(err, ctx.Err()) {
@@ -495,14 +498,19 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	rd := sideReadings{probed: probed, readings: &readings, profile: serverProfile,
 		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
 		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
-	groups, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
+	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
+	if lost != nil || ctx.Err() != nil {
+		end := time.Now()
+		stopMeter() // the readings end with the window
+		if err == nil {
+			err = ctx.Err()
+		}
+		return partialRep(groups, tl.finish(mctx, groups), win, lost, end), err
+	}
 	if err != nil {
 		return nil, err
 	}
 	timeline := tl.finish(ctx, groups)
-	if ctx.Err() != nil {
-		return partialRep(groups, timeline, win), ctx.Err()
-	}
 	r := results.NewRep(0, groups)
 	rep = &r
 	rep.Timeline = timeline
@@ -565,16 +573,22 @@ func (c *controller) logf(prefix string) func(string, ...any) {
 	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
 }
 
-// partialRep is the repetition of groups whose window an interrupt cut
-// short (Rep.PartialOf: the planned length), without the readings taken
-// over the whole window; nil when the window never opened.
-func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window) *results.Rep {
+// partialRep is the repetition of groups whose window an interrupt or
+// the loss of group lost (nil: none) cut short at end (Rep.PartialOf: the
+// planned length), without the readings taken over the whole window; nil
+// when the window never opened.
+func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window, lost *results.LostGroup, end time.Time) *results.Rep {
 	rep := results.NewRep(0, groups)
+	if lost != nil && len(groups) == 0 && end.After(win.Start) {
+		rep.Total.Window = results.Window{Start: win.Start, End: end} // no group's record: when it was lost
+		if end.After(win.End) {
+			rep.Total.Window.End = win.End
+		}
+	}
 	if rep.Total.Window.Length() <= 0 {
 		return nil
 	}
-	rep.Timeline = timeline
-	rep.PartialOf = win.Length()
+	rep.Timeline, rep.PartialOf, rep.Lost = timeline, win.Length(), lost
 	return &rep
 }
 
