@@ -43,9 +43,10 @@ type Options struct {
 	// ProgressAuto); nil = none.
 	Progress     io.Writer
 	ProgressMode string
-	// Log receives the controller's notes and every worker stderr line,
-	// prefixed "worker N: "; nil = discarded.
-	Log io.Writer
+	// Log receives the controller's notes; nil = discarded. WorkerLog
+	// receives every worker stderr line, prefixed "worker N: " (nil =
+	// Log): the chatter of workers told to stop is no news.
+	Log, WorkerLog io.Writer
 	// Outputs subscribe to the run's events: the journal, the live
 	// metrics (see Output). The progress display is one too.
 	Outputs []Output
@@ -196,6 +197,9 @@ func withDefaults(opts Options) (Options, error) {
 	}
 	sink := &logSink{w: opts.Log}
 	opts.Log = sink
+	if opts.WorkerLog == nil {
+		opts.WorkerLog = sink
+	}
 	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
 	if err != nil {
 		return opts, err
@@ -626,9 +630,9 @@ func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 		var w *proc
 		var err error
 		if g.Host != nil {
-			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.Log, ws.events)
+			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.WorkerLog, ws.events)
 		} else {
-			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
+			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.WorkerLog, ws.events)
 		}
 		if err != nil {
 			return ws, err

@@ -495,7 +495,9 @@ server:
 			nginxPid = pidOf(ndir)
 			_ = cmd.Process.Signal(os.Interrupt)
 		case strings.Contains(line, "stopping the load and tearing down"):
-			_ = cmd.Process.Signal(os.Interrupt) // the first was seen: the second now
+			// The first was seen: the second once it no longer counts as
+			// the same one (sameSignal).
+			time.AfterFunc(2*sameSignal, func() { _ = cmd.Process.Signal(os.Interrupt) })
 		}
 	}, "run", scenario, "--progress", "on", "--out", dir)
 	if code != 130 {
