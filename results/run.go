@@ -121,10 +121,11 @@ type Variant struct {
 	Sweep  map[string]string `json:"sweep,omitempty"`
 	// Reps are the completed repetitions, in order.
 	Reps []Rep `json:"reps"`
-	// Partial are the windows an interrupt cut short, each with what it
-	// measured until then (its Total.Window ends at the interrupt and
-	// PartialOf is the planned length). They are shown, marked PARTIAL,
-	// and are in no statistic and no count of a resumed run.
+	// Partial are the windows an interrupt or a lost worker (Rep.Lost:
+	// FAILED) cut short, each with what it measured until then (its
+	// Total.Window ends there and PartialOf is the planned length). They
+	// are shown, marked PARTIAL, and are in no statistic and no count of
+	// a resumed run.
 	Partial []Rep `json:"partial,omitempty"`
 	// Excluded are the windows the run's exclude_flagged policy set aside
 	// and measured again because they measured the client or shared CPUs

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -90,8 +91,8 @@ type About struct {
 // stop always runs).
 //
 // When ctx is cancelled Run returns what was measured, Interrupted set, and
-// an error wrapping ctx.Err(). A failed worker fails the run (*WorkerError),
-// as does a failed stop command (*server.CommandError), with the results so
+// an error wrapping ctx.Err(). A failed worker fails the run (*WorkerError,
+// Interrupted set, its window kept FAILED: Rep.Lost), as does a failed stop command (*server.CommandError), with the results so
 // far; a server that does not start for a variant is recorded in
 // NotMeasured and the run goes on. No worker process outlives Run.
 //
@@ -443,7 +444,8 @@ type controller struct {
 // rep runs one repetition: spawn the workers, wait until all are ready
 // (the barrier), start them on one window and collect their results while
 // the probes and the server's CPU are read around it. The outputs may hold
-// the load (Load event); an interrupt returns the partial window. The
+// the load (Load event); an interrupt or a lost worker returns the partial
+// window. The
 // workers are gone when rep returns.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	if err := c.beforeLoad(ctx, w); err != nil {
@@ -506,10 +508,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()
 		stopMeter() // the readings end with the window
-		if err == nil {
-			err = ctx.Err()
-		}
-		return partialRep(groups, tl.finish(mctx, groups), win, lost, end), err
+		return partialRep(groups, tl.finish(mctx, groups), win, lost, end), cmp.Or(err, ctx.Err())
 	}
 	if err != nil {
 		return nil, err
