@@ -299,7 +299,7 @@ func eventErr(e event) error {
 			if why := p.ended(); why != "" {
 				status = why // ssh's status alone does not say it
 			}
-			we = p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+			we = p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record: %s", p.pid, status))
 		} else {
 			we = p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
 		}
