@@ -452,7 +452,7 @@ load: {duration: 1s, groups: [{connections: 1}, {connections: 1, host: "%s"}]}
 			if err == nil {
 				t.Fatal("run succeeded")
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, tc.host+" (group 1): ssh host "+tc.host+": connect:") || !strings.Contains(msg, tc.want) {
+			if msg := err.Error(); !strings.HasPrefix(msg, "group 1: ssh host "+tc.host+": connect:") || !strings.Contains(msg, tc.want) {
 				t.Errorf("error %q: want it to name %s, group 1 and %q", msg, tc.host, tc.want)
 			}
 		})
