@@ -123,10 +123,11 @@ type Variant struct {
 	Sweep  map[string]string `json:"sweep,omitempty"`
 	// Reps are the completed repetitions, in order.
 	Reps []Rep `json:"reps"`
-	// Partial are the windows an interrupt cut short, each with what it
-	// measured until then (its Total.Window ends at the interrupt and
-	// PartialOf is the planned length). They are shown, marked PARTIAL,
-	// and are in no statistic and no count of a resumed run.
+	// Partial are the windows an interrupt or a lost worker (Rep.Lost:
+	// FAILED) cut short, each with what it measured until then (its
+	// Total.Window ends there and PartialOf is the planned length). They
+	// are shown, marked PARTIAL, and are in no statistic and no count of
+	// a resumed run.
 	Partial []Rep `json:"partial,omitempty"`
 	// Excluded are the windows the run's exclude_flagged policy set aside
 	// and measured again because they measured the client or shared CPUs
@@ -261,6 +262,9 @@ type Rep struct {
 	// WindowSpread is how far apart the groups' windows started and
 	// ended; nil in runs stored before it was recorded.
 	WindowSpread *WindowSpread `json:"window_spread,omitempty"`
+	// Lost is set on a partial window that a lost worker cut short: it
+	// is FAILED, and holds the other groups' counts.
+	Lost *LostGroup `json:"lost,omitempty"`
 	// Timeline divides the warm-up and the window into intervals: the
 	// groups' sum, the server's CPU and the hosts' TCP counters per
 	// interval (see Timeline); nil in runs stored before it existed.
@@ -355,6 +359,16 @@ func span(ts []time.Time) time.Duration {
 		return 0
 	}
 	return slices.MaxFunc(ts, time.Time.Compare).Sub(slices.MinFunc(ts, time.Time.Compare))
+}
+
+// LostGroup is a worker lost mid-window: its group, its host ("" = this
+// machine), why ("killed by signal 9", "the connection dropped (ssh exit
+// 255)", …) and the requests it had reported in the window until then.
+type LostGroup struct {
+	Group    int    `json:"group"`
+	Host     string `json:"host,omitempty"`
+	Why      string `json:"why"`
+	Requests uint64 `json:"requests"`
 }
 
 // NewRep returns the repetition with the given index and groups and its

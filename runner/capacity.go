@@ -44,10 +44,10 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		}
 		rep, err := c.rep(ctx, &step, WindowID{Variant: v.Name, Rep: i}, label, ctl, c.probes[s.variant])
 		if err != nil {
+			if rep != nil {
+				c.keepPartial(s.variant, label, i, rep)
+			}
 			if ctx.Err() != nil {
-				if rep != nil {
-					c.keepPartial(s.variant, label, i, rep)
-				}
 				c.warn(results.InterruptedWarning(label))
 				return ctx.Err()
 			}

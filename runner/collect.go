@@ -26,19 +26,25 @@ type collection struct {
 	lastSeen  []time.Time
 	lv        *live
 	tb        *results.TimelineBuilder
+	// lost is the first worker lost (its group no longer awaited) and
+	// lostErr why; the others are told to stop and their records kept.
+	lost    *results.LostGroup
+	lostErr error
 }
 
 // collect reads snapshots (into lv, for the display) until every worker
 // has sent its final record, and returns the groups in plan order. A
 // worker that fails, exits early, falls silent for silenceLimit without
 // using any CPU (it hangs), or sends no final record within timeout +
-// finishGrace after the window fails the repetition with a *WorkerError.
+// finishGrace after the window is lost: the others are told to stop, and
+// collect returns their final records, the lost group and a *WorkerError.
 // Intervals of the groups' timelines go to tb (nil: none are expected).
 //
 // An interrupt ends the window early instead of discarding it: every
 // worker is told to stop, and their final records are awaited for
-// stopGrace (a second interrupt, or any failure, gives up on them).
-func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, error) {
+// stopGrace. A second interrupt gives up on those still missing, which
+// are returned as lost.
+func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, *results.LostGroup, error) {
 	n := len(ws.procs)
 	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
 	now := time.Now()
@@ -60,14 +66,12 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 		select {
 		case <-interrupted:
 			interrupted, abort = nil, ws.abort
-			for _, p := range ws.procs {
-				if err := p.send(wire.Stop{Type: wire.TypeStop}); err != nil {
-					return nil, ctx.Err()
-				}
+			if err := c.stopAll(); err != nil {
+				return c.kept(), c.lostOr(err, ""), ctx.Err()
 			}
 			deadline.Reset(stopGrace)
 		case <-abort:
-			return nil, ctx.Err()
+			return c.kept(), c.lostOr(ctx.Err(), "the run was aborted"), ctx.Err()
 		case <-deadline.C:
 			err = c.late(ctx, timeout)
 		case now := <-watch.C:
@@ -75,15 +79,91 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 		case e := <-ws.events:
 			err = c.take(ctx, e)
 		}
+		if err != nil && (c.lost != nil || ctx.Err() != nil) {
+			return c.kept(), c.lostOr(err, "no final record after the interrupt"), c.errOr(err)
+		}
 		if err != nil {
-			return nil, err
+			c.lose(err)
+			if c.stopAll() != nil {
+				return c.kept(), c.lost, c.lostErr
+			}
+			deadline.Reset(stopGrace)
 		}
 	}
-	groups := make([]results.Group, n)
-	for i, g := range c.finals {
-		groups[i] = *g
+	return c.kept(), c.lost, c.lostErr
+}
+
+// lostFinal stands for a lost group's final record: not awaited, not kept.
+var lostFinal = &results.Group{}
+
+// lose records the worker err names (a *WorkerError) as lost: its group
+// is no longer awaited.
+func (c *collection) lose(err error) {
+	c.lostErr = err
+	var we *WorkerError
+	if !errors.As(err, &we) {
+		return
 	}
-	return groups, nil
+	why := we.Why
+	if why == "" {
+		why = we.Err.Error()
+	}
+	c.lost = &results.LostGroup{Group: we.Group, Host: we.Host, Why: why, Requests: c.lv.requests(we.Group)}
+	if c.finals[we.Group] == nil {
+		c.finals[we.Group] = lostFinal
+		c.got++
+	}
+}
+
+// lostOr is the lost group, or the first group without a final record
+// when none was lost (why: what ended the wait); nil when all sent one.
+func (c *collection) lostOr(err error, why string) *results.LostGroup {
+	if c.lost != nil {
+		return c.lost
+	}
+	c.lose(err)
+	if c.lost == nil && why != "" {
+		for i, f := range c.finals {
+			if f == nil {
+				p := c.ws.procs[i]
+				c.lost = &results.LostGroup{Group: i, Host: p.hostName(), Why: why, Requests: c.lv.requests(i)}
+				break
+			}
+		}
+	}
+	return c.lost
+}
+
+// errOr is the first loss's error, else err.
+func (c *collection) errOr(err error) error {
+	if c.lostErr != nil {
+		return c.lostErr
+	}
+	return err
+}
+
+// stopAll tells every worker still awaited to end its window now.
+func (c *collection) stopAll() error {
+	for i, p := range c.ws.procs {
+		if c.finals[i] != nil {
+			continue
+		}
+		if err := p.send(wire.Stop{Type: wire.TypeStop}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// kept are the final records received, in plan order.
+func (c *collection) kept() []results.Group {
+	var groups []results.Group
+	for _, g := range c.finals {
+		if g != nil && g != lostFinal {
+			groups = append(groups, *g)
+		}
+	}
+	return groups
 }
 
 // late fails the first worker without a final record at the deadline.
@@ -134,8 +214,8 @@ func (c *collection) silent(now time.Time) error {
 // record.
 func (c *collection) take(ctx context.Context, e event) error {
 	p := e.w
-	if c.finals[p.index] != nil && errors.Is(e.err, io.EOF) {
-		return nil // a worker exits after its final record
+	if f := c.finals[p.index]; f == lostFinal || f != nil && errors.Is(e.err, io.EOF) {
+		return nil // a worker exits after its final record; a lost one is not heard
 	}
 	if err := eventErr(e); err != nil {
 		if ctx.Err() != nil {
@@ -207,15 +287,24 @@ func eventErr(e event) error {
 			return p.fail(fmt.Errorf("protocol: %w", err))
 		}
 		p.exitStatus(killAfter) // let its last stderr lines arrive
-		return p.fail(fmt.Errorf("worker failed: %s", m.Message))
+		we := p.fail(fmt.Errorf("worker failed: %s", m.Message))
+		we.Why = "failed: " + m.Message
+		return we
 	case e.err == nil:
 		return nil
 	case errors.Is(e.err, io.EOF):
 		status := p.exitStatus(killAfter)
+		var we *WorkerError
 		if p.host != nil {
-			return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+			if why := p.ended(); why != "" {
+				status = why // ssh's status alone does not say it
+			}
+			we = p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record: %s", p.pid, status))
+		} else {
+			we = p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
 		}
-		return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+		we.Why = p.ended()
+		return we
 	default:
 		_ = p.cmd.Process.Kill()
 		p.exitStatus(killAfter)

@@ -46,11 +46,12 @@ const (
 	// EventReading: one Reading of an interval of Window.
 	EventReading
 	// EventWindowEnded: Window ended with Rep, its Index set (nil: it
-	// failed; PartialOf set: an interrupt cut it short).
+	// failed; PartialOf set: an interrupt or a lost worker cut it short).
 	EventWindowEnded
 	// EventRep, EventPartial, EventExcluded: Rep, a repetition of the
 	// header's Variants[Variant], was recorded as measured, cut short by
-	// an interrupt, or set aside by exclude_flagged.
+	// an interrupt or a lost worker (FAILED), or set aside by
+	// exclude_flagged.
 	EventRep
 	EventPartial
 	EventExcluded

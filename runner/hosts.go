@@ -114,7 +114,11 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 		for i, err := range errs {
 			if err != nil && errors.Is(err, context.Canceled) == cancelled {
 				closeHosts(hosts)
-				return nil, fmt.Errorf("%s (%s): %w", p.Hosts[i].Name, roles(p, p.Hosts[i].Name), err)
+				who := fmt.Sprintf("%s (%s)", p.Hosts[i].Name, roles(p, p.Hosts[i].Name))
+				if re := (*remote.Error)(nil); errors.As(err, &re) {
+					who = roles(p, p.Hosts[i].Name) // err names the host
+				}
+				return nil, fmt.Errorf("%s: %w", who, err)
 			}
 		}
 	}

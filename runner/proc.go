@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/kaeload/kaeload/pinning"
@@ -34,6 +35,9 @@ type WorkerError struct {
 	Stderr []string
 	// Host is the ssh host the group runs on ("" = this machine).
 	Host string
+	// Why says in a few words how the worker ended on its own
+	// (proc.ended); "" when the controller found it failing.
+	Why string
 }
 
 // Error names the group and CPUs and quotes the worker's last stderr lines.
@@ -265,6 +269,40 @@ func (p *proc) exitStatus(d time.Duration) string {
 		return ee.ProcessState.String()
 	}
 	return p.waitErr.Error()
+}
+
+// ended says how the worker's process ended: killed by a signal, its ssh
+// connection dropped, or an exit status with its last stderr line; ""
+// while it runs.
+func (p *proc) ended() string {
+	select {
+	case <-p.exited:
+	default:
+		return ""
+	}
+	var ee *exec.ExitError
+	if !errors.As(p.waitErr, &ee) {
+		return "exited with status 0"
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("killed by signal %d", int(ws.Signal()))
+	}
+	if p.host != nil && ee.ExitCode() == 255 {
+		return "the connection dropped (ssh exit 255)"
+	}
+	why := fmt.Sprintf("exited with status %d", ee.ExitCode())
+	if l := p.stderr.last(); len(l) > 0 {
+		why += ": " + l[len(l)-1]
+	}
+	return why
+}
+
+// hostName is the worker's ssh host; "" for this machine.
+func (p *proc) hostName() string {
+	if p.host == nil {
+		return ""
+	}
+	return p.host.name
 }
 
 // fail wraps err as a WorkerError for this worker.

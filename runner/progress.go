@@ -99,6 +99,13 @@ func (l *live) update(group int, s wire.Snapshot, at time.Time) {
 	l.hist[group] = h
 }
 
+// requests is group's last reported count of requests in the window.
+func (l *live) requests(group int) uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.snaps[group].Requests
+}
+
 // setTCPHosts names the hosts whose TCP counters addTCP adds.
 func (l *live) setTCPHosts(hosts []results.TCPHost) {
 	l.mu.Lock()

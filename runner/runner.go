@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -43,9 +44,10 @@ type Options struct {
 	// ProgressAuto); nil = none.
 	Progress     io.Writer
 	ProgressMode string
-	// Log receives the controller's notes and every worker stderr line,
-	// prefixed "worker N: "; nil = discarded.
-	Log io.Writer
+	// Log receives the controller's notes; nil = discarded. WorkerLog
+	// receives every worker stderr line, prefixed "worker N: " (nil =
+	// Log): the chatter of workers told to stop is no news.
+	Log, WorkerLog io.Writer
 	// Outputs subscribe to the run's events: the journal, the live
 	// metrics (see Output). The progress display is one too.
 	Outputs []Output
@@ -89,8 +91,8 @@ type About struct {
 // stop always runs).
 //
 // When ctx is cancelled Run returns what was measured, Interrupted set, and
-// an error wrapping ctx.Err(). A failed worker fails the run (*WorkerError),
-// as does a failed stop command (*server.CommandError), with the results so
+// an error wrapping ctx.Err(). A failed worker fails the run (*WorkerError,
+// Interrupted set, its window kept FAILED: Rep.Lost), as does a failed stop command (*server.CommandError), with the results so
 // far; a server that does not start for a variant is recorded in
 // NotMeasured and the run goes on. No worker process outlives Run.
 //
@@ -196,6 +198,9 @@ func withDefaults(opts Options) (Options, error) {
 	}
 	sink := &logSink{w: opts.Log}
 	opts.Log = sink
+	if opts.WorkerLog == nil {
+		opts.WorkerLog = sink
+	}
 	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
 	if err != nil {
 		return opts, err
@@ -320,6 +325,9 @@ func (c *controller) finish(ctx context.Context, err error) error {
 	for i := range run.Hosts {
 		run.Hosts[i] = c.hosts[run.Hosts[i].Name].info // the last clock readings
 	}
+	if we := (*WorkerError)(nil); errors.As(err, &we) {
+		run.Interrupted = true // a lost worker stopped the run early
+	}
 	if ctx.Err() != nil {
 		run.Interrupted = true
 		if err == nil || errors.Is(err, ctx.Err()) {
@@ -436,7 +444,8 @@ type controller struct {
 // rep runs one repetition: spawn the workers, wait until all are ready
 // (the barrier), start them on one window and collect their results while
 // the probes and the server's CPU are read around it. The outputs may hold
-// the load (Load event); an interrupt returns the partial window. The
+// the load (Load event); an interrupt or a lost worker returns the partial
+// window. The
 // workers are gone when rep returns.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	quiet, err := c.beforeLoad(ctx, w, label)
@@ -501,14 +510,16 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	rd := sideReadings{probed: probed, readings: &readings, profile: serverProfile,
 		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
 		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
-	groups, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
+	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
+	if lost != nil || ctx.Err() != nil {
+		end := time.Now()
+		stopMeter() // the readings end with the window
+		return partialRep(groups, tl.finish(mctx, groups), win, lost, end), cmp.Or(err, ctx.Err())
+	}
 	if err != nil {
 		return nil, err
 	}
 	timeline := tl.finish(ctx, groups)
-	if ctx.Err() != nil {
-		return partialRep(groups, timeline, win), ctx.Err()
-	}
 	r := results.NewRep(0, groups)
 	r.RecordSpread()
 	rep = &r
@@ -581,16 +592,22 @@ func (c *controller) logf(prefix string) func(string, ...any) {
 	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
 }
 
-// partialRep is the repetition of groups whose window an interrupt cut
-// short (Rep.PartialOf: the planned length), without the readings taken
-// over the whole window; nil when the window never opened.
-func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window) *results.Rep {
+// partialRep is the repetition of groups whose window an interrupt or
+// the loss of group lost (nil: none) cut short at end (Rep.PartialOf: the
+// planned length), without the readings taken over the whole window; nil
+// when the window never opened.
+func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window, lost *results.LostGroup, end time.Time) *results.Rep {
 	rep := results.NewRep(0, groups)
+	if lost != nil && len(groups) == 0 && end.After(win.Start) {
+		rep.Total.Window = results.Window{Start: win.Start, End: end} // no group's record: when it was lost
+		if end.After(win.End) {
+			rep.Total.Window.End = win.End
+		}
+	}
 	if rep.Total.Window.Length() <= 0 {
 		return nil
 	}
-	rep.Timeline = timeline
-	rep.PartialOf = win.Length()
+	rep.Timeline, rep.PartialOf, rep.Lost = timeline, win.Length(), lost
 	rep.RecordSpread()
 	return &rep
 }
@@ -629,9 +646,9 @@ func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 		var w *proc
 		var err error
 		if g.Host != nil {
-			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.Log, ws.events)
+			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.WorkerLog, ws.events)
 		} else {
-			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.Log, ws.events)
+			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.WorkerLog, ws.events)
 		}
 		if err != nil {
 			return ws, err

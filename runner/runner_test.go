@@ -344,7 +344,8 @@ func waitFor(d time.Duration, cond func() bool) bool {
 
 // TestWorkerKilled kills one worker mid-run, once its window has begun
 // (the progress bars leave the warm-up): Run fails within 5 s with an
-// error naming the group, and no worker survives.
+// error naming the group, keeps the window FAILED with the other group's
+// record, and no worker survives.
 func TestWorkerKilled(t *testing.T) {
 	needCPUs(t, 2)
 	progress := &testkit.LockedBuffer{}
@@ -369,10 +370,16 @@ func TestWorkerKilled(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	_, err := Run(context.Background(), builtinPlan(20*time.Second, []int{0}, []int{1}), opts)
+	run, err := Run(context.Background(), builtinPlan(20*time.Second, []int{0}, []int{1}), opts)
 	returned := time.Now()
 	if err == nil {
 		t.Fatal("Run succeeded with a killed worker")
+	}
+	if len(run.Variants) != 1 || len(run.Variants[0].Partial) != 1 || !run.Interrupted {
+		t.Fatalf("run: %d variants, interrupted %v; want the FAILED window kept, interrupted", len(run.Variants), run.Interrupted)
+	}
+	if p := run.Variants[0].Partial[0]; p.Lost == nil || p.Lost.Group != 1 || p.Lost.Why != "killed by signal 9" || len(p.Groups) != 1 {
+		t.Errorf("FAILED window: lost %+v, %d groups; want group 1 killed by signal 9 and group 0's record", p.Lost, len(p.Groups))
 	}
 	t.Logf("error: %v", err)
 	var we *WorkerError
@@ -558,4 +565,36 @@ func TestControllerKilled(t *testing.T) {
 		t.Fatalf("workers %v outlived their controller by 5 s", left)
 	}
 	t.Logf("workers gone %s after the controller was killed", time.Since(killed).Round(time.Millisecond))
+}
+
+// TestAbortKeepsWindow interrupts and aborts at once inside the window:
+// what was measured is kept as a partial window, FAILED when a group's
+// final record was given up on.
+func TestAbortKeepsWindow(t *testing.T) {
+	needCPUs(t, 1)
+	progress := &testkit.LockedBuffer{}
+	opts := testOptions(t, "1")
+	opts.Progress, opts.ProgressMode = progress, ProgressOn
+	abort := make(chan struct{})
+	opts.Abort = abort
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		if !waitFor(20*time.Second, func() bool { return inWindow.MatchString(progress.String()) }) {
+			t.Errorf("the window did not begin within 20 s:\n%s", progress.String())
+		}
+		cancel()
+		close(abort)
+	}()
+	run, err := Run(ctx, builtinPlan(20*time.Second, []int{0}), opts)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run error = %v, want one wrapping context.Canceled", err)
+	}
+	if len(run.Variants) != 1 || len(run.Variants[0].Partial) != 1 {
+		t.Fatalf("run has %d variants, want 1 with its partial window", len(run.Variants))
+	}
+	p := run.Variants[0].Partial[0]
+	if l := p.Lost; p.Total.Window.Length() <= 0 || l != nil && (l.Group != 0 || l.Why != "the run was aborted") {
+		t.Errorf("partial window of %s, lost %+v; want a window, and group 0 aborted if lost", p.Total.Window.Length(), l)
+	}
 }

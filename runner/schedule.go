@@ -344,14 +344,12 @@ func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes
 }
 
 // keepPartial keeps rep, window r of the variant cut short by an
-// interrupt, in the run and its journal (results.Run.AddPartial): shown,
-// marked PARTIAL, and in no statistic.
+// interrupt or a lost worker, in the run and its journal
+// (results.Run.AddPartial): shown, marked PARTIAL, and in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
 	c.add(EventPartial, variant, *rep)
-	t := &rep.Total
-	fmt.Fprintf(c.opts.Log, "%s PARTIAL: interrupted after %s of %s: %s req/s, %s errors (kept, not in the statistics)\n", label,
-		t.Window.Length().Round(time.Millisecond), rep.PartialOf, format.Rate(t.Rate()), format.Count(t.Errors.Total()))
+	fmt.Fprintf(c.opts.Log, "PARTIAL: %s\n", analysis.PartialLine(c.run.Variants[variant].Name, rep))
 }
 
 // excludeFlagged sets rep aside when it measured the client or shared CPUs

@@ -522,7 +522,9 @@ func (rt *repTimeline) finish(ctx context.Context, groups []results.Group) *resu
 	}
 	t, per := rt.builder.Build()
 	for i := range groups {
-		groups[i].Timeline = per[i]
+		if k := groups[i].Index; k >= 0 && k < len(per) {
+			groups[i].Timeline = per[k] // a lost group's are missing
+		}
 	}
 	return t
 }

@@ -495,10 +495,9 @@ server:
 			nginxPid = pidOf(ndir)
 			_ = cmd.Process.Signal(os.Interrupt)
 		case strings.Contains(line, "stopping the load and tearing down"):
-			// The first was seen: the second now, past the 200 ms within
-			// which two count as one (sameSignal).
-			time.Sleep(sameSignal + 50*time.Millisecond)
-			_ = cmd.Process.Signal(os.Interrupt)
+			// The first was seen: the second once it no longer counts as
+			// the same one (sameSignal).
+			time.AfterFunc(2*sameSignal, func() { _ = cmd.Process.Signal(os.Interrupt) })
 		}
 	}, "run", scenario, "--progress", "on", "--out", dir)
 	if code != 130 {

@@ -336,7 +336,8 @@ func allowedSelf(t *testing.T) string {
 
 // TestRemoteConnectionDropped cuts the ssh connection mid-window (the
 // master ssh process is killed): the run fails with an error naming the
-// host and group, and the remote worker does not survive.
+// host and group, keeps the window FAILED saying the connection dropped,
+// and the remote worker does not survive.
 func TestRemoteConnectionDropped(t *testing.T) {
 	_, _, yaml := remoteSetup(t, "20s", nil)
 	plan := compileYAML(t, yaml)
@@ -365,11 +366,16 @@ func TestRemoteConnectionDropped(t *testing.T) {
 	began := time.Now()
 	opts := workerOptions(log)
 	opts.Progress, opts.ProgressMode = log, runner.ProgressOn
-	_, err := runner.Run(context.Background(), plan, opts)
+	run, err := runner.Run(context.Background(), plan, opts)
 	close(done)
 	<-watched
 	if err == nil {
 		t.Fatalf("run succeeded after its ssh connection was cut\n%s", log.String())
+	}
+	if len(run.Variants) != 1 || len(run.Variants[0].Partial) != 1 {
+		t.Errorf("run: %d variants; want the window kept FAILED", len(run.Variants))
+	} else if l := run.Variants[0].Partial[0].Lost; l == nil || l.Group != 1 || l.Host != plan.Hosts[0].Name || l.Why != "the connection dropped (ssh exit 255)" {
+		t.Errorf("lost group %+v, want group 1 on %s, the connection dropped", l, plan.Hosts[0].Name)
 	}
 	if time.Since(began) > 15*time.Second {
 		t.Errorf("the run took %s to notice", time.Since(began))
@@ -446,7 +452,7 @@ load: {duration: 1s, groups: [{connections: 1}, {connections: 1, host: "%s"}]}
 			if err == nil {
 				t.Fatal("run succeeded")
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, tc.host+" (group 1): ssh host "+tc.host+": connect:") || !strings.Contains(msg, tc.want) {
+			if msg := err.Error(); !strings.HasPrefix(msg, "group 1: ssh host "+tc.host+": connect:") || !strings.Contains(msg, tc.want) {
 				t.Errorf("error %q: want it to name %s, group 1 and %q", msg, tc.host, tc.want)
 			}
 		})

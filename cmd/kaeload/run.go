@@ -254,9 +254,14 @@ func execute(ctx context.Context, progress string, in *runInput, stderr io.Write
 	// Server command output and worker lines may hold a secret env value.
 	rlog := newRedactWriter(log, in.plan.Secrets, in.plan.Redact)
 	opts.Log = rlog
+	if in.st != nil { // worker chatter: the run log only
+		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
+	}
 	r, err := runner.Run(ctx, in.plan, opts)
-	if rw, ok := rlog.(*redactWriter); ok {
-		rw.flush()
+	for _, w := range []io.Writer{rlog, opts.WorkerLog} {
+		if rw, ok := w.(*redactWriter); ok {
+			rw.flush()
+		}
 	}
 	return r, err
 }

@@ -85,7 +85,7 @@ These figures are not results: see the repetitions and errors tables.</div>
 <ul>{{range .NotMeasured}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
 {{- if .Partial}}
-<div class="banner interrupted" id="partial">PARTIAL: {{if eq (len .Partial) 1}}a window was{{else}}{{len .Partial}} windows were{{end}} cut short by an interrupt. What {{if eq (len .Partial) 1}}it{{else}}they{{end}} measured is kept here, and is in no figure or test below.
+<div class="banner interrupted" id="partial">PARTIAL: {{if eq (len .Partial) 1}}a window was{{else}}{{len .Partial}} windows were{{end}} cut short by an interrupt or a lost worker. What {{if eq (len .Partial) 1}}it{{else}}they{{end}} measured is kept here, and is in no figure or test below.
 <ul>{{range .Partial}}<li>{{.}}</li>{{end}}</ul></div>
 {{- end}}
 {{- if .Excluded}}

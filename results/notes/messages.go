@@ -64,6 +64,8 @@ const (
 	NotMeasured Code = "not_measured"
 	// PartialWindow: variant, rep, seconds, planned (time.Duration),
 	// requests, rate, errors: a window an interrupt cut short.
+	// A lost worker's window adds lost_group, lost_host, lost_why and
+	// lost_requests (what the group had reported).
 	PartialWindow Code = "partial_window"
 	// ExcludedWindow: variant, rep, rate, why: a window exclude_flagged
 	// set aside.
@@ -223,10 +225,7 @@ func summaryTable() map[Code]func(Note) string {
 				return fmt.Sprintf("variant %s after %d repetitions: %s", n.S("variant"), reps, n.S("reason"))
 			}
 		},
-		PartialWindow: func(n Note) string {
-			return fmt.Sprintf("variant %s rep %d: interrupted after %s s of its %v window: %s requests, %s req/s, %s errors; kept, not in the statistics",
-				n.S("variant"), n.I("rep"), format.Float(n.F("seconds"), 2), n.Args["planned"], format.Count(n.U("requests")), format.Rate(n.F("rate")), format.Count(n.U("errors")))
-		},
+		PartialWindow: partialWindow,
 		ExcludedWindow: func(n Note) string {
 			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
 		},
@@ -520,4 +519,21 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return strconv.Itoa(n) + " " + thing + "s"
+}
+
+// partialWindow: "variant default rep 1: interrupted after 4.01 s of its
+// 10s window: …"; a lost worker's window is FAILED and names the group.
+func partialWindow(n Note) string {
+	what, whose := "interrupted", ""
+	if _, lost := n.Args["lost_group"]; lost {
+		host := ""
+		if h := n.S("lost_host"); h != "" {
+			host = " on host " + h
+		}
+		what = fmt.Sprintf("FAILED, the run is INCOMPLETE: group %d%s was lost (%s)", n.I("lost_group"), host, n.S("lost_why"))
+		whose = fmt.Sprintf(" (the other groups'; group %d had reported %s)", n.I("lost_group"), format.Count(n.U("lost_requests")))
+	}
+	return fmt.Sprintf("variant %s rep %d: %s after %s s of its %v window: %s requests%s, %s req/s, %s errors; kept, not in the statistics",
+		n.S("variant"), n.I("rep"), what, format.Float(n.F("seconds"), 2), n.Args["planned"], format.Count(n.U("requests")), whose,
+		format.Rate(n.F("rate")), format.Count(n.U("errors")))
 }

@@ -214,18 +214,20 @@ type CapacityVariantJSON struct {
 	Steps int `json:"steps"`
 }
 
-// PartialJSON is a window an interrupt cut short (Variant.Partial): its
-// variant and 1-based repetition, how long it ran of the planned length,
-// its requests, rate and errors, and the line the reports show.
+// PartialJSON is a window an interrupt or a lost worker cut short
+// (Variant.Partial): its variant and 1-based repetition, how long it ran
+// of the planned length, its requests, rate and errors, the lost group
+// (FAILED; nil: interrupted) and the line the reports show.
 type PartialJSON struct {
-	Variant   string  `json:"variant"`
-	Rep       int     `json:"rep"`
-	WindowS   float64 `json:"window_s"`
-	PlannedS  float64 `json:"planned_s"`
-	Requests  uint64  `json:"requests"`
-	ReqPerSec float64 `json:"req_per_s"`
-	Errors    uint64  `json:"errors"`
-	Line      string  `json:"line"`
+	Variant   string             `json:"variant"`
+	Rep       int                `json:"rep"`
+	WindowS   float64            `json:"window_s"`
+	PlannedS  float64            `json:"planned_s"`
+	Requests  uint64             `json:"requests"`
+	ReqPerSec float64            `json:"req_per_s"`
+	Errors    uint64             `json:"errors"`
+	Lost      *results.LostGroup `json:"lost,omitempty"`
+	Line      string             `json:"line"`
 }
 
 // partialJSON lists r's partial windows with m's lines (PartialLines
@@ -236,7 +238,7 @@ func partialJSON(r *results.Run, lines []string) []PartialJSON {
 		for _, p := range r.Variants[i].Partial {
 			t := &p.Total
 			out = append(out, PartialJSON{Variant: r.Variants[i].Name, Rep: p.Index + 1, WindowS: t.Window.Length().Seconds(),
-				PlannedS: p.PartialOf.Seconds(), Requests: t.Requests, ReqPerSec: t.Rate(), Errors: t.Errors.Total(), Line: lines[len(out)]})
+				PlannedS: p.PartialOf.Seconds(), Requests: t.Requests, ReqPerSec: t.Rate(), Errors: t.Errors.Total(), Lost: p.Lost, Line: lines[len(out)]})
 		}
 	}
 	return out
