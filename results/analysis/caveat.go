@@ -120,26 +120,34 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 	return results.ParseHandshake(best)
 }
 
-// setHandshakeCaveats adds to the verdict of each variant compared with
-// the baseline the parts of the handshake it negotiated that differ from
-// the baseline's (a cipher, a certificate): the difference then measures
-// them too.
-func setHandshakeCaveats(r *results.Run, s *RunSummary) {
+// addBaselineCaveats adds to the verdict of each variant compared with
+// the baseline what caveat says of the two (nothing when it returns a
+// zero note).
+func addBaselineCaveats(r *results.Run, s *RunSummary, caveat func(v *VariantSummary, own, base *results.Variant) notes.Note) {
 	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
 		return
 	}
-	base, ok := handshakeOf(&r.Variants[s.Baseline])
 	for i := range s.Variants {
 		v := &s.Variants[i]
-		h, hok := handshakeOf(&r.Variants[i])
-		if !ok || !hok || v.IsBaseline {
+		if v.IsBaseline {
 			continue
 		}
-		if d := h.Differences(base); len(d) > 0 {
-			n := notes.New(notes.HandshakeDiffers, "parts", strings.Join(d, ", "), "own", h.String(), "base", base.String())
+		if n := caveat(v, &r.Variants[i], &r.Variants[s.Baseline]); !n.IsZero() {
 			v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
 		}
 	}
+}
+
+// handshakeCaveat names the parts of the handshake a variant negotiated
+// that differ from the baseline's (a cipher, a certificate): the
+// difference then measures them too.
+func handshakeCaveat(_ *VariantSummary, own, base *results.Variant) notes.Note {
+	h, hok := handshakeOf(own)
+	b, bok := handshakeOf(base)
+	if d := h.Differences(b); hok && bok && len(d) > 0 {
+		return notes.New(notes.HandshakeDiffers, "parts", strings.Join(d, ", "), "own", h.String(), "base", b.String())
+	}
+	return notes.Note{}
 }
 
 // serverOthers is the mean share of the server's CPUs other processes
@@ -156,25 +164,16 @@ func serverOthers(v *results.Variant) (float64, bool) {
 	return sum / float64(max(n, 1)), n > 0
 }
 
-// setOtherLoadCaveats cautions a comparison whose variants' windows had
+// otherLoadCaveat cautions a comparison whose variants' windows had
 // other processes on the server's CPUs in shares further apart than the
 // difference the comparison resolves (its MDE), whatever the OTHER LOAD
 // line says: a nice'd loop taking 7 % of a saturated server moves 3 %
 // effects.
-func setOtherLoadCaveats(r *results.Run, s *RunSummary) {
-	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
-		return
+func otherLoadCaveat(v *VariantSummary, own, base *results.Variant) notes.Note {
+	o, ook := serverOthers(own)
+	b, bok := serverOthers(base)
+	if ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct {
+		return notes.New(notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
 	}
-	base, ok := serverOthers(&r.Variants[s.Baseline])
-	for i := range s.Variants {
-		v := &s.Variants[i]
-		own, vok := serverOthers(&r.Variants[i])
-		if !ok || !vok || v.IsBaseline || !v.Comparison.HasMDE {
-			continue
-		}
-		if d := 100 * math.Abs(own-base); d > v.Comparison.MDEPct {
-			n := notes.New(notes.OtherLoadApart, "own", own, "base", base, "mde", v.Comparison.MDEPct)
-			v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
-		}
-	}
+	return notes.Note{}
 }

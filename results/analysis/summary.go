@@ -307,8 +307,8 @@ func SummarizeRun(r *results.Run) (*RunSummary, error) {
 	compareServerCPU(r, s)
 	searchSweep(r, s)
 	setCaveats(s)
-	setHandshakeCaveats(r, s)
-	setOtherLoadCaveats(r, s)
+	addBaselineCaveats(r, s, handshakeCaveat)
+	addBaselineCaveats(r, s, otherLoadCaveat)
 	if base >= 0 {
 		for i := range s.Variants {
 			if v := &s.Variants[i]; !v.IsBaseline && v.Comparison.HasMDE {
