@@ -519,8 +519,10 @@ func TestEveryAnswerInEveryOutput(t *testing.T) {
 			if err := o.write(&b, m); err != nil {
 				t.Fatalf("%s: %s: %v", field, o.name, err)
 			}
+			flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 			for _, w := range want(m) {
-				if !strings.Contains(b.String(), w) {
+				// The text report wraps the cells below its comparison.
+				if !strings.Contains(b.String(), w) && (o.name != "text" || !strings.Contains(flat(b.String()), flat(w))) {
 					t.Errorf("%s: the %s output lacks %q:\n%s", field, o.name, w, b.String())
 				}
 			}
