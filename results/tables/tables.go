@@ -95,7 +95,7 @@ func Comparison(m *analysis.Report, out measure.Output) Table {
 }
 
 // Below is what the text report writes under its comparison table: per
-// variant, the catalogue's Below measures it has a value of, as rows of
+// variant, the catalogue's Below measures it has a value of (not "-"), as rows of
 // the variant's name (on its first row), the label and the value.
 func Below(m *analysis.Report) Table {
 	var t Table
@@ -104,7 +104,7 @@ func Below(m *analysis.Report) Table {
 		x := measure.NewVariant(m, i)
 		name := x.Name
 		for _, c := range cols {
-			if v := c.OfVariant(x); v.Kind != measure.None {
+			if v := c.OfVariant(x); v.Kind != measure.None && c.Text(v) != format.Missing {
 				t.Add(name, c.Label, c.Text(v))
 				name = ""
 			}
