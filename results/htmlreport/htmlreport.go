@@ -77,14 +77,9 @@ type page struct {
 	// ClientBoundMore counts the others.
 	ClientBound     []string
 	ClientBoundMore int
-	// OtherLoad lists the first maxClientBound groups whose CPUs other
-	// processes took a large share of (analysis.OtherLoadGroups);
-	// OtherLoadMore counts the others.
-	OtherLoad     []string
-	OtherLoadMore int
-	Threshold     string
-	Alpha         string
-	NoVariants    bool
+	Threshold       string
+	Alpha           string
+	NoVariants      bool
 	// Order says in what order the windows ran; StatsNote how the
 	// comparison decides.
 	Order     string
@@ -328,7 +323,6 @@ func newPage(m *analysis.Report) (*page, error) {
 	}
 	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
-	pg.OtherLoad, pg.OtherLoadMore = firstOf(m.OtherLoadGroups.Strings(), maxClientBound)
 
 	pg.Capacity = capacitySectionOf(m)
 	pg.Charts = charts(m, vs, base)

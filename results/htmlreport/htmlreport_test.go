@@ -751,8 +751,8 @@ func TestWriteNotMeasured(t *testing.T) {
 }
 
 // TestWriteOtherLoad: a group whose CPU a busy loop at nice 19 kept full
-// while kaeload itself used 10 % of it gets no client-bound banner but an
-// other-load banner naming the loop; the same CPUs busy with kaeload's
+// while kaeload itself used 10 % of it gets no client-bound banner but a
+// warning naming the loop, once; the same CPUs busy with kaeload's
 // own workers are client-bound.
 func TestWriteOtherLoad(t *testing.T) {
 	r := fixtureRun()
@@ -767,20 +767,23 @@ func TestWriteOtherLoad(t *testing.T) {
 	g := &r.Variants[2].Reps[1].Groups[1] // 95 % busy
 	g.Process = &results.CPUUsage{Seconds: 0.1 * g.CPU.Seconds, Busy: 0.1 * g.CPU.Busy}
 	g.Others = []results.ProcessCPU{{PID: 4242, Comm: "sh", Nice: 19, Seconds: 2.5, CPUs: "4-7"}}
-	root, err := parseStrict(write(t, r))
+	page := write(t, r)
+	root, err := parseStrict(page)
 	if err != nil {
 		t.Fatalf("report is not well-formed: %v", err)
 	}
 	if b := root.byID("client-bound"); b != nil {
 		t.Errorf("client-bound banner while kaeload used 10 %% of the CPUs: %q", b.allText())
 	}
-	b := root.byID("other-load")
-	if b == nil {
-		t.Fatalf("no other-load banner")
+	// The warnings banner names it, once on the page (it had a box of
+	// its own too).
+	w := "variant kae-soft-33, repetition 2: OTHER LOAD: other processes took 86 % of group 1 (CPUs 4-7)"
+	if b := root.byID("warnings"); b == nil || !strings.Contains(b.allText(), w) || !strings.Contains(b.allText(), "sh (pid 4242, nice 19, CPUs 4-7)") {
+		t.Errorf("the warnings banner does not name the loop: %v", b)
 	}
-	if text := b.allText(); !strings.Contains(text, "variant kae-soft-33, repetition 2: other processes took 86 % of group 1 (CPUs 4-7)") ||
-		!strings.Contains(text, "sh (pid 4242, nice 19, CPUs 4-7)") {
-		t.Errorf("other-load banner does not name the loop: %q", text)
+	// Once in the banners, once on its repetition's row.
+	if n := strings.Count(page, "other processes took 86 % of group 1 (CPUs 4-7)"); n != 2 {
+		t.Errorf("the page names the loop's share %d times, want twice", n)
 	}
 	g.Process = &results.CPUUsage{Seconds: g.CPU.Seconds, Busy: g.CPU.Busy}
 	root, err = parseStrict(write(t, r))

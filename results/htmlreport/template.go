@@ -101,12 +101,6 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <ul>{{range .ClientBound}}<li>{{.}}</li>{{end}}
 {{- if .ClientBoundMore}}<li>… and {{.ClientBoundMore}} more: see the worker groups and CPU tables</li>{{end}}</ul></div>
 {{- end}}
-{{- if .OtherLoad}}
-<div class="banner warnings" id="other-load">OTHER LOAD: other processes took a large share of a worker group's CPUs.
-That is not kaeload's own use, which alone makes a result client-bound, but they may have delayed it.
-<ul>{{range .OtherLoad}}<li>{{.}}</li>{{end}}
-{{- if .OtherLoadMore}}<li>… and {{.OtherLoadMore}} more: see the warnings</li>{{end}}</ul></div>
-{{- end}}
 {{- if .Interrupted}}
 <div class="banner interrupted" id="interrupted">INTERRUPTED: the run was stopped early and is INCOMPLETE: only the completed repetitions are shown (kaeload run --resume DIR measures the rest).</div>
 {{- end}}

@@ -126,7 +126,7 @@ var latencies = []Measure{
 	latency("connect", 50, "", JSON, 0, 0),
 	latency("connect", 99, "", JSON, 0, 0),
 	latency("handshake", 50, "", CSV|JSON, 0, 0),
-	latency("handshake", 99, "p99 handshake ms", CSV|JSON|Tables, 6, 11),
+	latency("handshake", 99, "p99 handshake ms", CSV|JSON|Markdown, 6, 11),
 	latency("ttfb", 50, "", JSON, 0, 0),
 	latency("ttfb", 99, "", JSON, 0, 0),
 	latency("total", 50, "", CSV|JSON, 0, 0),
@@ -167,7 +167,7 @@ var cpuAndClient = []Measure{
 			s, ok := fullCPU(x)
 			return If(ok && s > 0, F3(float64(x.Rep.Total.Requests)/s))
 		}},
-	{Key: "client_us_per_request", Unit: "µs", Label: "client µs/req", Show: CSV | JSON | Tables, Order: 4, VOrder: 3, Sparse: true,
+	{Key: "client_us_per_request", Unit: "µs", Label: "client µs/req", Show: CSV | JSON | Markdown, Order: 4, VOrder: 3, Sparse: true,
 		Rep: func(x *Rep) Value {
 			us, _, ok := x.A.ClientCPU.PerRequest(x.Rep.Total.Requests)
 			return If(ok, F3(us))

@@ -2,11 +2,13 @@ package measure
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -36,7 +38,7 @@ var comparison = []Measure{
 	{Key: "n", JSONKey: "-", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }, Human: plain},
 	{Key: "mean_req_per_s", JSONKey: "-", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)) }},
-	{Key: "stddev", JSONKey: "-", Unit: "req/s", Label: "±stddev", Show: CSV | Text | Markdown, VOrder: 4,
+	{Key: "stddev", JSONKey: "-", Unit: "req/s", Label: "±stddev", Show: CSV | Markdown, VOrder: 4,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 1, F3(x.S.Stats.StdDev)) }},
 	{Key: "ci95_low", JSONKey: "-", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95Low)) }},
 	{Key: "ci95_high", JSONKey: "-", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95High)) }},
@@ -50,7 +52,7 @@ var comparison = []Measure{
 	{Key: "delta", JSONKey: "-", Label: "Δ%", Show: Text | Markdown, VOrder: 6,
 		Variant: func(x *Variant) Value { return Words(DeltaCell(x.R.Summary, x.S)) }, Human: words},
 	{Key: "p_value", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PValue) })},
-	{Key: "p", JSONKey: "-", Label: "p", Show: Text | Markdown, VOrder: 7, Human: words,
+	{Key: "p", JSONKey: "-", Label: "p", Show: Markdown, VOrder: 7, Human: words,
 		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.PValue(v.Comparison) })},
 	{Key: "significant", JSONKey: "-", Show: CSV, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Truth(x.S.Comparison.Significant)) }},
 	{Key: "test", JSONKey: "-", Show: CSV, Variant: func(x *Variant) Value {
@@ -65,11 +67,19 @@ var comparison = []Measure{
 	{Key: "adjustment", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Words(c.Adjustment) })},
 	{Key: "family", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
 	{Key: "mde_pct", JSONKey: "-", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
-	{Key: "mde", JSONKey: "-", Label: "MDE", Show: Text | Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
-	{Key: "verdict", Label: "verdict", Show: Text | Markdown | JSON, VOrder: 10, Left: true, Human: words,
+	{Key: "mde", JSONKey: "-", Label: "MDE", Show: Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
+	{Key: "mde_bound", JSONKey: "-", Label: "MDE", Show: Text, VOrder: 9, Human: words,
+		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.MDE(v.Comparison) })},
+	{Key: "verdict", Label: "verdict", Show: Markdown | JSON, VOrder: 10, Left: true, Human: words,
 		Variant: notBaseline(func(v *analysis.VariantSummary) string {
 			return format.VerdictLine(v.Comparison, v.VerdictCaveat.String())
 		})},
+	{Key: "verdict_own", JSONKey: "-", Label: "verdict", Show: Below, VOrder: 10, Human: words,
+		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.VerdictLine(v.Comparison, OwnCaveat(v)) })},
+	{Key: "baseline_caveat", JSONKey: "-", Label: "in every comparison", Show: Below, VOrder: 11, Human: words,
+		Variant: func(x *Variant) Value {
+			return If(x.S.IsBaseline && len(x.R.Summary.Variants) > 1, Words(x.S.Caveat.String()))
+		}},
 	{Key: "equivalence_bound_pct", JSONKey: "-", Unit: "%", Show: CSV,
 		Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, F3(c.EquivalenceBoundPct)) })},
 	{Key: "equivalence_margin_pct", JSONKey: "-", Unit: "%", Show: CSV,
@@ -78,11 +88,18 @@ var comparison = []Measure{
 	{Key: "plateau", Show: CSV | JSON, Variant: func(x *Variant) Value { return If(x.S.Series != "", Truth(x.S.Plateau)) }},
 	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
 	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
-	{Key: "mde_spread", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
-	{Key: "req_per_server_cpu_delta", JSONKey: "-", Label: "Δ req/server cpu-s", Show: Text | Markdown, VOrder: 14, Left: true, Sparse: true, Human: words,
+	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
+	{Key: "req_per_server_cpu_delta", JSONKey: "-", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true, Human: words,
 		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
-	{Key: "notes", JSONKey: "-", Label: "notes", Show: Text | Markdown, VOrder: 15, Left: true, Sparse: true, Human: words,
+	{Key: "notes", JSONKey: "-", Label: "notes", Show: Markdown | Below, VOrder: 15, Left: true, Sparse: true, Human: words,
 		Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
+}
+
+// OwnCaveat is v's verdict caveat without the baseline's flags, which
+// the text report says once, under the baseline.
+func OwnCaveat(v *analysis.VariantSummary) string {
+	own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.S("of") != "" })
+	return notes.Join(own, "; ")
 }
 
 // anyServerCPU says whether any variant of m has requests per server

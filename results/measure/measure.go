@@ -32,6 +32,9 @@ const (
 	// Facts: a line among a repetition's facts in the text report, whose
 	// own lines word the quantities it always shows.
 	Facts
+	// Below: under the text report's comparison table, a line per variant
+	// that has a value: what is too wide for a 120-column table.
+	Below
 	// Tables shows it in the comparison and repetition tables of the
 	// text and Markdown reports.
 	Tables = Text | Markdown

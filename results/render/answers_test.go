@@ -179,10 +179,10 @@ var answers = map[string]answer{
 		"json": "the warnings name the groups", "compare": "it compares figures"},
 		want: forOutputs("html", func(m *analysis.Report) []string { return m.ClientBoundGroups[:1].Strings() })},
 	"Report.OtherLoadGroups": {run: fixture.OtherLoadRun, without: map[string]string{
-		"text": "each repetition's OTHER LOAD line (Report.Reps) names its groups; the list over the run is report.html's banner",
+		"text": "each repetition's OTHER LOAD line (Report.Reps) names its groups",
 		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the other_load column, per repetition",
-		"json": "the warnings name the groups", "compare": "it compares figures"},
-		want: forOutputs("html", func(m *analysis.Report) []string { return m.OtherLoadGroups[:1].Strings() })},
+		"json": "the warnings name the groups", "compare": "it compares figures",
+		"html": "the warnings banner holds each repetition's OTHER LOAD line, once"}},
 	"VariantSummary.Missed": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
 		v := m.Summary.Variants[1]
 		return []string{fmt.Sprintf(",%d,%d,", v.Scheduled, v.Missed)}
@@ -519,8 +519,10 @@ func TestEveryAnswerInEveryOutput(t *testing.T) {
 			if err := o.write(&b, m); err != nil {
 				t.Fatalf("%s: %s: %v", field, o.name, err)
 			}
+			flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 			for _, w := range want(m) {
-				if !strings.Contains(b.String(), w) {
+				// The text report wraps the cells below its comparison.
+				if !strings.Contains(b.String(), w) && (o.name != "text" || !strings.Contains(flat(b.String()), flat(w))) {
 					t.Errorf("%s: the %s output lacks %q:\n%s", field, o.name, w, b.String())
 				}
 			}

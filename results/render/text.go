@@ -247,13 +247,19 @@ func writeGroups(b *bytes.Buffer, rep *results.Rep, ra *analysis.RepReport) {
 func writeComparison(b *bytes.Buffer, m *analysis.Report) {
 	s := m.Summary
 	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", s.BaselineName)
+	note := tables.Table{Rows: [][]string{{tables.StatsNote(s)}}}
 	if nc := s.NoComparison(); nc != "" {
-		b.WriteString(nc + "\n")
-	} else {
-		b.WriteString(tables.StatsNote(s) + "\n")
+		note.Rows[0][0] = nc
 	}
+	wrapLast(&note, textWidth)
+	writeTable(&note, b, "")
 	ct := tables.Comparison(m, measure.Text)
 	writeTable(&ct, b, "")
+	if bt := tables.Below(m); len(bt.Rows) > 0 {
+		b.WriteByte('\n')
+		wrapLast(&bt, textWidth)
+		writeTable(&bt, b, "")
+	}
 	if dt, title, ok := tables.Drift(s); ok {
 		fmt.Fprintf(b, "\n%s\n", title)
 		writeTable(&dt, b, "")
@@ -305,6 +311,35 @@ func sortedNegotiated(m map[string]uint64) []negotiated {
 		return ns[i].key < ns[j].key
 	})
 	return ns
+}
+
+// textWidth is the width the text report's comparison keeps to.
+const textWidth = 120
+
+// wrapLast splits the last cell of t's rows at spaces so that each line
+// fits width beside the other columns, continuing on rows of its own.
+func wrapLast(t *tables.Table, width int) {
+	n := len(t.Rows[0]) - 1
+	lead := 2 * n // the other columns and the gaps
+	for i := range n {
+		w := 0
+		for _, row := range t.Rows {
+			w = max(w, utf8.RuneCountInString(row[i]))
+		}
+		lead += w
+	}
+	var rows [][]string
+	for _, row := range t.Rows {
+		line := ""
+		for _, w := range strings.Fields(row[n]) {
+			if line != "" && lead+utf8.RuneCountInString(line+" "+w) > width {
+				rows, row, line = append(rows, append(row[:n:n], line)), make([]string, n+1), ""
+			}
+			line = strings.TrimPrefix(line+" "+w, " ")
+		}
+		rows = append(rows, append(row[:n:n], line))
+	}
+	t.Rows = rows
 }
 
 func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {

@@ -6,12 +6,15 @@ import (
 	"flag"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/measure"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -167,5 +170,80 @@ func TestWriteTextSweepContent(t *testing.T) {
 	}
 	if strings.ContainsAny(out[strings.Index(out, "== sweep"):], "\x1b") {
 		t.Errorf("sweep chart contains escape sequences")
+	}
+}
+
+// comparisonLines are the lines of the text report's comparison: its
+// title, note, table and what is below the table.
+func comparisonLines(out string) []string {
+	_, after, ok := strings.Cut(out, "\n== comparison:")
+	if !ok {
+		return nil
+	}
+	var lines []string
+	blanks := 0
+	for _, l := range strings.Split(after, "\n") {
+		if l == "" {
+			blanks++
+		}
+		if blanks == 2 || strings.HasPrefix(l, "== ") {
+			break
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// TestComparisonFits120: the text comparison fits 120 columns in every
+// golden and with long variant names and many cautions, where every
+// variant's verdict, caveats and notes are said below the table, the
+// baseline's caveat once.
+func TestComparisonFits120(t *testing.T) {
+	goldens, _ := filepath.Glob("testdata/*.golden")
+	stored, _ := filepath.Glob("../../cmd/kaeload/testdata/stored/*/report.text.golden")
+	texts := map[string]string{}
+	for _, path := range append(goldens, stored...) {
+		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), "\n== comparison:") {
+			texts[path] = string(b)
+		}
+	}
+	if len(texts) < 7 {
+		t.Fatalf("%d goldens with a comparison, want 7 or more", len(texts))
+	}
+	sweep := fixture.SweepRun()
+	for i := range sweep.Variants[0].Reps[:2] { // the baseline client-bound
+		sweep.Variants[0].Reps[i] = fixture.Measured(sweep.Variants[0].Reps[i], []float64{0.55, 0.97}, 3.0, 0, "")
+	}
+	for _, r := range []*results.Run{sweep, fixture.ServerCPUsRun()} {
+		for i := range r.Variants {
+			r.Variants[i].Name = (r.Variants[i].Name + "-with-long-name")[:14]
+		}
+		r.Baseline = r.Variants[0].Name
+		m := analysis.Analyze(r)
+		var b bytes.Buffer
+		if err := WriteText(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Join(comparisonLines(b.String()), "\n")
+		texts[r.Name] = b.String()
+		flat := strings.Join(strings.Fields(out), " ")
+		base := m.Summary.Variants[0].Caveat.String()
+		if strings.Contains(flat, "of the baseline") || (base != "" && strings.Count(flat, base) != 1) || (r == sweep && base == "") {
+			t.Errorf("%s: the baseline's caveat %q is not said once:\n%s", r.Name, base, out)
+		}
+		for _, v := range m.Summary.Variants[1:] {
+			for _, w := range []string{format.VerdictLine(v.Comparison, measure.OwnCaveat(&v)), measure.NotesCell(&v)} {
+				if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+					t.Errorf("%s: %s: the comparison lacks %q:\n%s", r.Name, v.Name, w, out)
+				}
+			}
+		}
+	}
+	for name, out := range texts {
+		for _, l := range comparisonLines(out) {
+			if n := utf8.RuneCountInString(l); n > 120 {
+				t.Errorf("%s: a comparison line of %d columns: %q", name, n, l)
+			}
+		}
 	}
 }

@@ -58,6 +58,23 @@ func TestCaveatInVerdictLine(t *testing.T) {
 			t.Errorf("%s's verdict %q lacks %q", name, got, want)
 		}
 	}
+	// The text report says it once, under the baseline.
+	below := Below(m)
+	if got := below.Rows; got[0][0] != "baseline" || got[0][2] != "measured the client: CLIENT-BOUND in 2 of 3 repetitions" {
+		t.Errorf("below the text table, first %q; want the baseline's caveat", got[0])
+	}
+	verdicts := 0
+	for _, row := range below.Rows[1:] {
+		if row[1] == "verdict" {
+			verdicts++
+			if strings.Contains(row[2], "baseline") {
+				t.Errorf("below the text table, %q repeats the baseline's caveat", row)
+			}
+		}
+	}
+	if verdicts != 4 {
+		t.Errorf("below the text table, %d verdicts; want 4", verdicts)
+	}
 
 	// Twin on an unflagged run: no caveat anywhere.
 	s = analysis.Analyze(fixture.CompareRun()).Summary
@@ -68,10 +85,10 @@ func TestCaveatInVerdictLine(t *testing.T) {
 	}
 }
 
-// verdictCell is the comparison table's verdict of the variant name.
+// verdictCell is the Markdown comparison table's verdict of the variant.
 func verdictCell(t *testing.T, m *analysis.Report, name string) string {
 	t.Helper()
-	tb := Comparison(m, measure.Text)
+	tb := Comparison(m, measure.Markdown)
 	col := -1
 	for i, h := range tb.Header {
 		if h == "verdict" {

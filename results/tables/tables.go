@@ -94,6 +94,25 @@ func Comparison(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
+// Below is what the text report writes under its comparison table: per
+// variant, the catalogue's Below measures it has a value of (not "-"), as rows of
+// the variant's name (on its first row), the label and the value.
+func Below(m *analysis.Report) Table {
+	var t Table
+	cols := measure.VariantColumns(m, measure.Below)
+	for i := range m.Summary.Variants {
+		x := measure.NewVariant(m, i)
+		name := x.Name
+		for _, c := range cols {
+			if v := c.OfVariant(x); v.Kind != measure.None && c.Text(v) != format.Missing {
+				t.Add(name, c.Label, c.Text(v))
+				name = ""
+			}
+		}
+	}
+	return t
+}
+
 // Repetitions has a row per repetition of every variant with the
 // catalogue's measures that out's repetition tables show; a variant
 // without any says so in the last cell.
