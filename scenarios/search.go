@@ -112,6 +112,9 @@ func (c *compiler) searchStart(p *plans.Plan, s *plans.Search, path string) {
 		c.errorf(path, "want predicted or coarse, got %q", *st)
 		return
 	}
+	if c.s.tainted(c.search.path + ".env." + softRatioEnv) {
+		return // the env's own problem is reported
+	}
 	for k := range s.Points {
 		v := p.Variants[s.First+k]
 		if pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64); err != nil || pct < 0 || pct > 100 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -62,5 +63,8 @@ variants:
 	}
 	if want := "visit order: 1:0 2:100 3:" + pred[1] + " "; !strings.Contains(text, want) {
 		t.Errorf("want %q in:\n%s", want, text)
+	}
+	if page, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(page), "model: predicted req/s") {
+		t.Errorf("report.html has no model curve (%v)", err)
 	}
 }
