@@ -38,6 +38,9 @@ type Search struct {
 	Budget int `json:"budget"`
 	// Visits are the search's windows in the order they finished.
 	Visits []Visit `json:"visits,omitempty"`
+	// Start is "predicted" when the search started from the soft-ratio
+	// prediction, "" for the coarse pass.
+	Start string `json:"start,omitempty"`
 }
 
 // Visit is one window of a search.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/search"
 )
@@ -19,6 +20,9 @@ func searchRecord(p *plans.Plan) *results.Search {
 		return nil
 	}
 	rec := &results.Search{Series: s.Series, Key: s.Key, Maximize: s.Maximize, Budget: s.Budget}
+	if s.Predicted {
+		rec.Start = "predicted"
+	}
 	for k := range s.Points {
 		rec.Values = append(rec.Values, s.Value(p, k))
 	}
@@ -35,6 +39,10 @@ func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *resu
 		return nil
 	}
 	cfg := search.Config{Points: s.Points, Budget: s.Budget}
+	if s.Predicted {
+		var memo *analysis.SearchPrediction
+		cfg.Predict = func(search.Window, search.Window) (int, bool) { return predictPoint(p, run, &memo) }
+	}
 	done := c.searchDone(run)
 	if len(done) > 0 {
 		fmt.Fprintf(c.opts.Log, "search: %d windows measured before, reused\n", len(done))
@@ -65,6 +73,21 @@ func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *resu
 	}
 	c.searchWarnings(cfg, done, run)
 	return nil
+}
+
+// predictPoint is the grid point nearest the best soft ratio predicted
+// from the run's windows up to the search's first at both ends
+// (analysis.StartPrediction), kept in *memo once found.
+func predictPoint(p *plans.Plan, run *results.Run, memo **analysis.SearchPrediction) (int, bool) {
+	if *memo == nil {
+		*memo = analysis.StartPrediction(run)
+	}
+	for k := range p.Search.Points {
+		if v := (*memo).Value; v != "" && p.Search.Value(p, k) == v {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // searchDone returns the search's windows already in run (a resumed
@@ -102,7 +125,9 @@ func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run
 		}
 		ws = append(ws, fmt.Sprintf("search %s: the coarse pass is not unimodal (local bests at %s = %s): the search refined around each; look at the chart before trusting one best value", s.Series, s.Key, strings.Join(vals, ", ")))
 	}
-	if !a.Refined && a.Windows > 0 && cfg.Points > len(search.CoarsePoints(cfg)) {
+	if !a.Refined && a.Windows > 0 && a.Predicted >= 0 {
+		ws = append(ws, fmt.Sprintf("search %s: a budget of %d windows covers only both ends and the predicted value with its neighbours: no refinement", s.Series, cfg.Budget))
+	} else if !a.Refined && a.Windows > 0 && cfg.Points > len(search.CoarsePoints(cfg)) {
 		ws = append(ws, fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", s.Series, cfg.Budget, strings.Join(coarseValues(c.plan, cfg), ", ")))
 	}
 	for _, w := range ws {
@@ -130,6 +155,10 @@ func SearchPlan(p *plans.Plan) string {
 	}
 	cfg := search.Config{Points: s.Points, Budget: s.Budget}
 	coarse := coarseValues(p, cfg)
-	return fmt.Sprintf("search plan: coarse pass %s = %s (%d windows); then golden section around each local best until grid resolution; at least the last %d windows repeat the best and the values within noise of it (at most %d windows each); at most %d windows (the full grid: %d), worst case %s plus server restarts",
-		s.Key, strings.Join(coarse, ", "), len(coarse), search.RepeatReserve(cfg), search.MaxWindowsPerPoint, s.Budget, s.Points, s.WorstCase(p))
+	first := fmt.Sprintf("coarse pass %s = %s (%d windows)", s.Key, strings.Join(coarse, ", "), len(coarse))
+	if s.Predicted {
+		first = fmt.Sprintf("both ends %s = %s, %s, then the value predicted from them and its neighbours (the coarse pass %s if it predicts none)", s.Key, s.Value(p, 0), s.Value(p, s.Points-1), strings.Join(coarse, ", "))
+	}
+	return fmt.Sprintf("search plan: %s; then golden section around each local best until grid resolution; at least the last %d windows repeat the best and the values within noise of it (at most %d windows each); at most %d windows (the full grid: %d), worst case %s plus server restarts",
+		first, search.RepeatReserve(cfg), search.MaxWindowsPerPoint, s.Budget, s.Points, s.WorstCase(p))
 }

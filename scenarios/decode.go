@@ -362,6 +362,8 @@ func (d *decoder) search(path string, n *yaml.Node, v reflect.Value) {
 			d.decode(sub, kv.value, reflect.ValueOf(&spec.Maximize).Elem())
 		case "budget":
 			d.budget(sub, kv.value, &spec)
+		case "start":
+			d.decode(sub, kv.value, reflect.ValueOf(&spec.Start).Elem())
 		default:
 			if spec.Param != nil {
 				d.keyErrorf(kv.key, sub, "a search has one variable; %s is already searched (use a sweep for the others, in another variant entry)", spec.Param.Key)

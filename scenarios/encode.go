@@ -147,6 +147,9 @@ func encodeSearch(s SearchSpec) *yaml.Node {
 	if s.Maximize != nil {
 		m.Content = append(m.Content, str("maximize"), str(*s.Maximize))
 	}
+	if s.Start != nil {
+		m.Content = append(m.Content, str("start"), str(*s.Start))
+	}
 	switch b := s.Budget; {
 	case b != nil && b.Windows != nil:
 		m.Content = append(m.Content, str("budget"), scalar("!!int", strconv.Itoa(*b.Windows)))

@@ -274,6 +274,9 @@ type SearchSpec struct {
 	Maximize *string
 	// Budget bounds the measured windows: a count or a duration.
 	Budget *BudgetSpec
+	// Start is "predicted" to start from the soft-ratio prediction, or
+	// "coarse" (the default).
+	Start *string
 }
 
 // BudgetSpec is search.budget: a whole number of windows, or a duration

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -74,6 +75,7 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 		}
 		s.Maximize = o
 	}
+	c.searchStart(p, s, sp+".start")
 	if b := ps.spec.Budget; b != nil {
 		switch {
 		case b.Windows != nil:
@@ -97,3 +99,31 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 	}
 	return s
 }
+
+// searchStart resolves search.start: "predicted" needs every grid
+// point's variant to set KAE_GO_SOFT_RATIO to a number from 0 to 100,
+// which the prediction maps to a grid point.
+func (c *compiler) searchStart(p *plans.Plan, s *plans.Search, path string) {
+	st := c.search.spec.Start
+	if st == nil || *st == "coarse" {
+		return
+	}
+	if *st != "predicted" {
+		c.errorf(path, "want predicted or coarse, got %q", *st)
+		return
+	}
+	if c.s.tainted(c.search.path + ".env." + softRatioEnv) {
+		return // the env's own problem is reported
+	}
+	for k := range s.Points {
+		v := p.Variants[s.First+k]
+		if pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64); err != nil || pct < 0 || pct > 100 {
+			c.errorf(path, "predicted needs every searched variant to set %s to a number from 0 to 100 (e.g. env: {%s: \"{%s}\"}); %s sets %q", softRatioEnv, softRatioEnv, s.Key, v.Name, v.Env[softRatioEnv])
+			return
+		}
+	}
+	s.Predicted = true
+}
+
+// softRatioEnv is the soft ratio's variable (analysis.SoftRatioEnv).
+const softRatioEnv = "KAE_GO_SOFT_RATIO"

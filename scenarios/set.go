@@ -287,6 +287,10 @@ func (d *decoder) assignSearch(v reflect.Value, path string, segs []seg, val *ya
 		if err := d.assign(reflect.ValueOf(&spec.Maximize).Elem(), sub, segs[1:], val); err != nil {
 			return err
 		}
+	case "start":
+		if err := d.assign(reflect.ValueOf(&spec.Start).Elem(), sub, segs[1:], val); err != nil {
+			return err
+		}
 	case "budget":
 		if len(segs) > 1 {
 			return fmt.Errorf("%s is a value, not a section", sub)

@@ -24,14 +24,22 @@ type Config struct {
 	Points int
 	// Budget is the most windows the search measures, at least 1.
 	Budget int
+	// Predict, when set, starts the search from a prediction: it measures
+	// the two ends first, then Predict names the best point from their
+	// first windows (lo, hi), and the search confirms there and at its
+	// neighbours before the usual refinement. ok false falls back to the
+	// coarse pass. It must give the same answer for the same windows.
+	Predict func(lo, hi Window) (point int, ok bool)
 }
 
 // The phases of a Step.
 const (
-	PhaseCoarse = "coarse"
-	PhaseRefine = "refine"
-	PhaseRepeat = "repeat"
-	PhaseDone   = "done"
+	PhaseCoarse  = "coarse"
+	PhaseEnds    = "ends"
+	PhaseConfirm = "confirm"
+	PhaseRefine  = "refine"
+	PhaseRepeat  = "repeat"
+	PhaseDone    = "done"
 )
 
 // Step is what Next decided.
@@ -41,7 +49,8 @@ type Step struct {
 	// Done is true when the search measures nothing more: its budget is
 	// spent, or there is nothing left worth measuring.
 	Done bool
-	// Phase is PhaseCoarse, PhaseRefine, PhaseRepeat or PhaseDone.
+	// Phase is PhaseEnds, PhaseConfirm, PhaseCoarse, PhaseRefine,
+	// PhaseRepeat or PhaseDone.
 	Phase string
 	// Why says in words why this point (or why done).
 	Why string
@@ -82,20 +91,55 @@ func RepeatReserve(cfg Config) int { return cfg.Budget / 6 }
 type state struct {
 	cfg    Config
 	scores map[int][]float64
-	coarse []int
-	order  []int // visited points, sorted
+	// first are the points measured before any refinement, in order;
+	// coarse the same, sorted. predicted is Config.Predict's point, -1
+	// without one.
+	first, coarse []int
+	order         []int // visited points, sorted
+	predicted     int
 }
 
 func newState(cfg Config, done []Window) *state {
-	s := &state{cfg: cfg, scores: map[int][]float64{}, coarse: CoarsePoints(cfg)}
+	s := &state{cfg: cfg, scores: map[int][]float64{}, first: CoarsePoints(cfg), predicted: -1}
+	ends := map[int]Window{}
 	for _, w := range done {
 		if _, ok := s.scores[w.Point]; !ok {
 			s.order = append(s.order, w.Point)
+			ends[w.Point] = w
 		}
 		s.scores[w.Point] = append(s.scores[w.Point], w.Score)
 	}
 	sort.Ints(s.order)
+	if cfg.Predict != nil {
+		s.first = s.predictedPoints(ends)
+	}
+	s.coarse = slices.Sorted(slices.Values(s.first))
 	return s
+}
+
+// predictedPoints are the first points of a search started from the
+// prediction: the two ends, then (once they are measured) the predicted
+// point and its neighbours; the coarse pass when the prediction fails.
+func (s *state) predictedPoints(first map[int]Window) []int {
+	last := s.cfg.Points - 1
+	pts := []int{0, last}
+	lo, okLo := first[0]
+	hi, okHi := first[last]
+	if okLo && okHi {
+		p, ok := s.cfg.Predict(lo, hi)
+		if !ok || p < 0 || p > last {
+			return CoarsePoints(s.cfg)
+		}
+		s.predicted = p
+		pts = append(pts, p, p-1, p+1)
+	}
+	var out []int
+	for _, p := range pts {
+		if p >= 0 && p <= last && !slices.Contains(out, p) && len(out) < s.cfg.Budget {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // logMean is the mean of ln(score) of point p (−Inf for a non-positive
@@ -207,9 +251,9 @@ func Next(cfg Config, done []Window) Step {
 		return Step{Point: -1, Done: true, Phase: PhaseDone, Why: fmt.Sprintf("budget of %d windows spent", cfg.Budget)}
 	}
 	s := newState(cfg, done)
-	for _, p := range s.coarse {
+	for i, p := range s.first {
 		if !s.visited(p) {
-			return Step{Point: p, Phase: PhaseCoarse, Why: fmt.Sprintf("coarse pass, %d points evenly spread", len(s.coarse))}
+			return s.firstStep(i, p)
 		}
 	}
 	left := cfg.Budget - len(done)
@@ -247,6 +291,17 @@ func Next(cfg Config, done []Window) Step {
 		return refine()
 	}
 	return Step{Point: -1, Done: true, Phase: PhaseDone, Why: fmt.Sprintf("every bracket is resolved, and the best and the points within noise of it have %d windows", MaxWindowsPerPoint)}
+}
+
+// firstStep is the step that measures s.first[i] = p.
+func (s *state) firstStep(i, p int) Step {
+	switch {
+	case s.cfg.Predict == nil || s.predicted < 0 && len(s.first) > 2:
+		return Step{Point: p, Phase: PhaseCoarse, Why: fmt.Sprintf("coarse pass, %d points evenly spread", len(s.first))}
+	case i < 2:
+		return Step{Point: p, Phase: PhaseEnds, Why: "measure both ends to predict the best point"}
+	}
+	return Step{Point: p, Phase: PhaseConfirm, Why: fmt.Sprintf("confirm the predicted point %d and its neighbours", s.predicted)}
 }
 
 // noise returns the standard deviation of ln(score) pooled over the
@@ -379,12 +434,14 @@ type Answer struct {
 	// Resolved is true when every local best's bracket reached grid
 	// resolution.
 	Resolved bool
+	// Predicted is Config.Predict's point; -1 without one.
+	Predicted int
 }
 
 // Analyze returns the answer the windows done give.
 func Analyze(cfg Config, done []Window) Answer {
 	s := newState(cfg, done)
-	a := Answer{Best: -1, PlateauLow: -1, Windows: len(done), Visited: len(s.order), Unimodal: true}
+	a := Answer{Best: -1, PlateauLow: -1, Windows: len(done), Visited: len(s.order), Unimodal: true, Predicted: s.predicted}
 	if len(s.order) == 0 {
 		return a
 	}

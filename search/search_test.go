@@ -61,13 +61,13 @@ func TestCoarsePoints(t *testing.T) {
 		cfg  Config
 		want []int
 	}{
-		{Config{101, 12}, []int{0, 25, 50, 75, 100}},
-		{Config{101, 20}, []int{0, 17, 33, 50, 67, 83, 100}},
-		{Config{101, 3}, []int{0, 50, 100}},
-		{Config{101, 2}, []int{0, 100}},
-		{Config{101, 1}, []int{50}},
-		{Config{3, 12}, []int{0, 1, 2}},
-		{Config{1, 12}, []int{0}},
+		{Config{Points: 101, Budget: 12}, []int{0, 25, 50, 75, 100}},
+		{Config{Points: 101, Budget: 20}, []int{0, 17, 33, 50, 67, 83, 100}},
+		{Config{Points: 101, Budget: 3}, []int{0, 50, 100}},
+		{Config{Points: 101, Budget: 2}, []int{0, 100}},
+		{Config{Points: 101, Budget: 1}, []int{50}},
+		{Config{Points: 3, Budget: 12}, []int{0, 1, 2}},
+		{Config{Points: 1, Budget: 12}, []int{0}},
 	} {
 		if got := CoarsePoints(tc.cfg); !slices.Equal(got, tc.want) {
 			t.Errorf("CoarsePoints(%+v) = %v, want %v", tc.cfg, got, tc.want)
@@ -312,5 +312,40 @@ func TestFlatTopOffCoarse(t *testing.T) {
 	}
 	if exact < 190 {
 		t.Errorf("plateau exactly the top for %d of 200 seeds, want at least 190", exact)
+	}
+}
+
+// TestPredictedStart: a search started from the prediction measures both
+// ends first, then the predicted point, on a curve that follows the
+// soft-ratio model T(r) = min(N/(b + r(a−b)), D/(1−r)); its predictor
+// solves the model from the ends' scores (D = T(0), N/a = T(1)) and a
+// known b, so it names r* = 37 on 0..100.
+func TestPredictedStart(t *testing.T) {
+	const a, b = 1.25e-3, 0.3e-3
+	model := func(x int) float64 {
+		r := float64(x) / 100
+		return math.Min(1/(b+r*(a-b)), 967/(1-r+1e-9))
+	}
+	var calls int
+	predict := func(lo, hi Window) (int, bool) {
+		calls++
+		d, n := lo.Score, hi.Score*a
+		return int(math.Round(100 * (n - d*b) / (n + d*(a-b)))), true
+	}
+	cfg := Config{Points: 101, Budget: 10, Predict: predict}
+	done, steps := drive(t, cfg, newNoisy(1, 0, model))
+	if got, want := []int{done[0].Point, done[1].Point, done[2].Point}, []int{0, 100, 37}; !slices.Equal(got, want) {
+		t.Errorf("first points %v, want %v", got, want)
+	}
+	if got, want := steps[2].Phase, PhaseConfirm; got != want {
+		t.Errorf("third step's phase %q, want %q", got, want)
+	}
+	an := Analyze(cfg, done)
+	if an.Predicted != 37 || an.Best < 36 || an.Best > 38 || calls == 0 {
+		t.Errorf("answer predicted %d, best %d (predictor called %d times), want 37 and 36..38", an.Predicted, an.Best, calls)
+	}
+	cfg.Predict = func(Window, Window) (int, bool) { return 0, false }
+	if done, _ := drive(t, cfg, newNoisy(1, 0, model)); done[2].Point != CoarsePoints(cfg)[1] {
+		t.Errorf("a failed prediction: third point %d, want the coarse pass's %d", done[2].Point, CoarsePoints(cfg)[1])
 	}
 }

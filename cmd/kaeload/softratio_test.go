@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -33,5 +35,36 @@ variants:
 		if code != 0 || !strings.Contains(got, want) {
 			t.Errorf("report --format %s: exit %d, want %q in:\n%s", format, code, want, got)
 		}
+	}
+}
+
+// TestSearchStartPredicted: a search with start: predicted against the
+// built-in accelerator measures both ends first, then the value predicted
+// from them, and reports the predicted and the searched best.
+func TestSearchStartPredicted(t *testing.T) {
+	alongside(t)
+	scenario := writeScenario(t, `name: softsearch
+target: {builtin: {cert: ecdsa-p256, accel: {capacity: 300/s}}}
+load: {connection: close, warmup: 200ms, duration: 1s, groups: [{connections: 8}]}
+variants:
+  - name: "soft-{ratio}"
+    env: {KAE_GO_SOFT_RATIO: "{ratio}"}
+    search: {ratio: {from: 0, to: 100, step: 10}, budget: 5, start: predicted}
+`)
+	dir := filepath.Join(t.TempDir(), "run")
+	out, errOut, code := kaeload(t, "run", scenario, "-o", dir, "--progress", "off")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	text := out + errOut
+	pred := regexp.MustCompile(`predicted from both ends: best ratio = (\d+) `).FindStringSubmatch(text)
+	if pred == nil || !strings.Contains(text, "\nbest ratio = ") {
+		t.Fatalf("no predicted and searched best in the report:\n%s", text)
+	}
+	if want := "visit order: 1:0 2:100 3:" + pred[1] + " "; !strings.Contains(text, want) {
+		t.Errorf("want %q in:\n%s", want, text)
+	}
+	if page, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(page), "model: predicted req/s") {
+		t.Errorf("report.html has no model curve (%v)", err)
 	}
 }

@@ -162,7 +162,9 @@ func Analyze(r *results.Run) *Report {
 	if rep.Summary, rep.Err = SummarizeRun(r); rep.Err != nil {
 		rep.Summary = nil
 	}
-	rep.Search = SummarizeSearch(r)
+	if rep.Search = SummarizeSearch(r); rep.Search != nil {
+		rep.Search.Predicted = StartPrediction(r)
+	}
 	rep.Capacities = Capacities(r)
 	rep.CapacityLine = CapacityLine(r)
 	inside := diagnosis.Run(r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/softratio"
 	"github.com/kaeload/kaeload/results/stats"
 	"slices"
 	"strconv"
@@ -32,6 +33,9 @@ type SearchSummary struct {
 	// three windows (Comparison.Caution).
 	Family  int
 	Caution string
+	// Predicted is the prediction a search with start: predicted started
+	// from (StartPrediction); nil otherwise.
+	Predicted *SearchPrediction
 }
 
 // SearchPoint is one visited value.
@@ -146,6 +150,11 @@ func (s *SearchSummary) Lines() []string {
 		ci = fmt.Sprintf("95 %% CI %s … %s", format.Number(b.Stats.CI95Low), format.Number(b.Stats.CI95High))
 	}
 	lines = append(lines, fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", se.Key, b.Value, format.Number(b.Stats.Mean), s.Unit(), ci, b.Stats.N))
+	if p := s.Predicted; p != nil && p.Value != "" {
+		lines = append(lines, fmt.Sprintf("predicted from both ends: best %s = %s (%s); the search confirmed around it", se.Key, p.Value, softratio.Message(*p.Prediction)))
+	} else if p != nil {
+		lines = append(lines, fmt.Sprintf("predicted from both ends: none (%s); the search fell back to its coarse pass", softratio.Message(*p.Prediction)))
+	}
 	var vals []string
 	for _, i := range s.Plateau {
 		vals = append(vals, s.Points[i].Value)

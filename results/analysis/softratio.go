@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 
@@ -81,4 +82,80 @@ func planCapacity(plan json.RawMessage) float64 {
 // softRatioNote is the prediction as the reports say it.
 func softRatioNote(p *softratio.Prediction) notes.Note {
 	return notes.New(notes.SoftRatio, "prediction", *p)
+}
+
+// SearchPrediction is where a search with start: predicted confirmed:
+// the prediction from the run's windows up to the search's first windows
+// at both ends, and the grid value nearest its best ratio ("" when it
+// predicted none, and the search fell back to its coarse pass).
+type SearchPrediction struct {
+	Prediction *softratio.Prediction
+	Value      string
+}
+
+// StartPrediction is the prediction r's search started from; nil when
+// the search does not start from one or has not measured both ends.
+func StartPrediction(r *results.Run) *SearchPrediction {
+	s := r.Search
+	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {
+		return nil
+	}
+	n, seen := 0, map[string]bool{}
+	for n < len(s.Visits) && !(seen[s.Values[0]] && seen[s.Values[len(s.Values)-1]]) {
+		seen[s.Visits[n].Value] = true
+		n++
+	}
+	if !seen[s.Values[0]] || !seen[s.Values[len(s.Values)-1]] {
+		return nil
+	}
+	cp := *r
+	cp.Search, cp.Variants = nil, slices.Clone(r.Variants)
+	for i := range cp.Variants {
+		v := &cp.Variants[i]
+		if s.Member(v) {
+			v.Reps = slices.DeleteFunc(slices.Clone(v.Reps), func(rep results.Rep) bool { return !slices.Contains(s.Visits[:n], s.Visit(v, &rep)) })
+		}
+	}
+	sp := &SearchPrediction{Prediction: SoftRatio(Analyze(&cp))}
+	if sp.Prediction == nil {
+		p := softratio.Predict(softratio.Input{})
+		sp.Prediction = &p
+	}
+	ratios := planRatios(r.Plan)
+	if p := sp.Prediction; p == nil || p.Status != softratio.OK || len(ratios) != len(s.Values) {
+		return sp
+	}
+	best := math.Inf(1)
+	for k, pct := range ratios {
+		if d := math.Abs(pct - 100*sp.Prediction.Ratio.Value); d < best {
+			best, sp.Value = d, s.Values[k]
+		}
+	}
+	return sp
+}
+
+// planRatios are the soft ratios in percent of the search's grid points
+// in the stored plan; nil when one does not read.
+func planRatios(plan json.RawMessage) []float64 {
+	var p struct {
+		Variants []struct {
+			Env map[string]string `json:"env"`
+		} `json:"variants"`
+		Search *struct {
+			First  int `json:"first"`
+			Points int `json:"points"`
+		} `json:"search"`
+	}
+	if json.Unmarshal(plan, &p) != nil || p.Search == nil || p.Search.First+p.Search.Points > len(p.Variants) {
+		return nil
+	}
+	var out []float64
+	for _, v := range p.Variants[p.Search.First : p.Search.First+p.Search.Points] {
+		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
+		if err != nil {
+			return nil
+		}
+		out = append(out, pct)
+	}
+	return out
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/softratio"
 )
 
 // chart is one figure of the report.
@@ -181,12 +182,12 @@ func rateChart(vs []variantData) chart {
 // names would suggest values between them. verdicts are the sweeps'
 // conclusions in words (tables.PlateauLine) by series name: each
 // chart's caption ends with its own.
-func sweepCharts(ss []series, base *variantData, verdicts map[string]string) []chart {
+func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pred *softratio.Prediction) []chart {
 	var out []chart
 	for i, s := range ss {
 		var c chart
 		if s.Numeric {
-			c = sweepLineChart(i, s, base)
+			c = sweepLineChart(i, s, base, pred)
 		} else {
 			c = sweepBarChart(i, s, base)
 		}
@@ -249,8 +250,9 @@ func markBest(p *plot.Plot, b seriesPoint, labelY float64, off vg.Point, align t
 }
 
 // sweepLineChart draws a numeric sweep series as a line over the swept
-// number (see sweepCharts).
-func sweepLineChart(i int, s series, base *variantData) chart {
+// number (see sweepCharts), with the soft-ratio model's curve when pred
+// predicts and the swept number is the soft ratio.
+func sweepLineChart(i int, s series, base *variantData, pred *softratio.Prediction) chart {
 	c := chart{
 		ID:    "chart-sweep-" + strconv.Itoa(i),
 		Title: "Sweep " + s.Name + ": req/s against " + s.Key,
@@ -287,6 +289,16 @@ func sweepLineChart(i int, s series, base *variantData) chart {
 		lo, hi = lo-1, hi+1
 	}
 	c.Legend = []legendItem{{Name: s.Name, Color: cssColor(col), Line: true}}
+	xs, ratios := make([]float64, len(s.Points)), make([]string, len(s.Points))
+	for j, pt := range s.Points {
+		xs[j], ratios[j] = pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
+	}
+	if item, ok, err := modelCurve(p, pred, xs, ratios); err != nil {
+		c.Err = err.Error()
+		return c
+	} else if ok {
+		c.Legend = append(c.Legend, item)
+	}
 	// The label starts right of the ring, or ends left of it for a best
 	// point in the right half, so it stays inside the chart.
 	if bi := bestPoint(s.Points); bi >= 0 {

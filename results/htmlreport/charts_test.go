@@ -10,6 +10,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/softratio"
 )
 
 // svgPath is one <path> of a chart as vgsvg writes it.
@@ -154,7 +155,7 @@ func fixtureSweeps() []analysis.SweepSummary {
 // polyline through the five points in order of the swept value, no bars.
 func TestSweepChartKinds(t *testing.T) {
 	vs := sweepFixture()
-	charts := sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], nil)
+	charts := sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], nil, nil)
 	if got, want := len(charts), 2; got != want {
 		t.Fatalf("%d sweep charts, want %d", got, want)
 	}
@@ -229,7 +230,7 @@ func TestSweepChartNoBest(t *testing.T) {
 		vs[i].Sum.Best = false
 	}
 	verdict := "no best value: no ratio is significantly faster than another"
-	for _, c := range sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], map[string]string{"kae-soft-{ratio}": verdict}) {
+	for _, c := range sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], map[string]string{"kae-soft-{ratio}": verdict}, nil) {
 		if c.Err != "" {
 			t.Fatalf("%s: %s", c.Title, c.Err)
 		}
@@ -243,6 +244,38 @@ func TestSweepChartNoBest(t *testing.T) {
 		}
 		if got := strings.HasSuffix(c.Caption, " Verdict: "+verdict+"."); got != strings.Contains(c.Title, "ratio") {
 			t.Errorf("%s: caption %q; want the verdict given for its series, and only there", c.Title, c.Caption)
+		}
+	}
+}
+
+// TestSweepChartModelCurve: the ratio sweep's chart holds the soft-ratio
+// model's curve (a polyline in colorModel across 0..100) when the run has
+// a prediction and the swept number is KAE_GO_SOFT_RATIO, and not without
+// a prediction or when the variants set no soft ratio.
+func TestSweepChartModelCurve(t *testing.T) {
+	pred := &softratio.Prediction{Status: softratio.OK, Ratio: softratio.Range{Value: 0.37},
+		Model: softratio.Model{A: 1.25e-3, B: 0.3e-3, Beta: 1, CPUs: 1, Capacity: 967}}
+	model := map[string]bool{strings.ToUpper(cssColor(colorModel)): true}
+	curves := func(pred *softratio.Prediction, env bool) int {
+		vs := sweepFixture()
+		for _, v := range vs {
+			if env && v.V.Series == "kae-soft-{ratio}" {
+				v.V.Env = map[string]string{analysis.SoftRatioEnv: v.V.Sweep["ratio"]}
+			}
+		}
+		c := sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], nil, pred)[1]
+		if c.Err != "" {
+			t.Fatalf("ratio chart: %s", c.Err)
+		}
+		return len(polylines(svgPaths(t, string(c.SVG)), model))
+	}
+	for _, tc := range []struct {
+		pred *softratio.Prediction
+		env  bool
+		want int
+	}{{pred, true, 1}, {nil, true, 0}, {pred, false, 0}, {&softratio.Prediction{Status: softratio.NoCapacity}, true, 0}} {
+		if got := curves(tc.pred, tc.env); got != tc.want {
+			t.Errorf("prediction %v, soft ratio env %v: %d model curves, want %d", tc.pred != nil, tc.env, got, tc.want)
 		}
 	}
 }

@@ -344,8 +344,12 @@ func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
 		sw := &m.Summary.Sweeps[k]
 		verdicts[sw.Series] = tables.PlateauLine(m.Summary, sw)
 	}
-	out = append(out, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts)...)
-	if c, ok := searchChart(m.Search); ok {
+	out = append(out, sweepCharts(sweepSeries(m.Summary.Sweeps, vs), base, verdicts, m.SoftRatio)...)
+	ratioOf := map[string]string{}
+	for _, v := range m.Run.Variants {
+		ratioOf[v.Name] = v.Env[analysis.SoftRatioEnv]
+	}
+	if c, ok := searchChart(m.Search, m.SoftRatio, ratioOf); ok {
 		out = append(out, c)
 	}
 	out = append(out,

@@ -60,8 +60,9 @@ func softRatioModel(x *Variant) Value {
 	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
 	return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))
 }
-func isSearch(m *analysis.Report) bool   { return m.Search != nil }
-func isCapacity(m *analysis.Report) bool { return m.Capacities != nil }
+func isSearch(m *analysis.Report) bool    { return m.Search != nil }
+func isPredicted(m *analysis.Report) bool { return m.Search != nil && m.Search.Predicted != nil }
+func isCapacity(m *analysis.Report) bool  { return m.Capacities != nil }
 func hasServerCPU(m *analysis.Report) bool {
 	for i := range m.Summary.Variants {
 		if m.Summary.Variants[i].ServerCPUStats.N > 0 {
@@ -80,6 +81,10 @@ var answers = []Measure{
 	{Key: "search_best", JSONKey: "-", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {
 		p, ss := searchPoint(x), x.R.Search
 		return If(p != nil, Truth(ss.Best >= 0 && ss.Points[ss.Best].Variant == x.Name))
+	}},
+	{Key: "search_predicted", JSONKey: "-", Show: CSV, When: isPredicted, Variant: func(x *Variant) Value {
+		p := x.R.Search.Predicted
+		return If(searchPoint(x) != nil, Truth(p.Value != "" && x.V.Sweep[x.R.Search.Search.Key] == p.Value))
 	}},
 	{Key: "search_score_%s", JSONKey: "-", Show: CSV, When: isSearch,
 		Each: func(m *analysis.Report) []string { return []string{searchUnit[m.Search.Search.Maximize]} },

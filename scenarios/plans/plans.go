@@ -387,6 +387,10 @@ type Search struct {
 	// at least 1.
 	Budget     int           `json:"budget"`
 	BudgetTime time.Duration `json:"budget_time,omitempty"`
+	// Predicted starts the search from the soft-ratio prediction
+	// (search.start: predicted): each grid point's variant sets
+	// KAE_GO_SOFT_RATIO to a number from 0 to 100.
+	Predicted bool `json:"predicted,omitempty"`
 }
 
 // Searched reports whether Plan.Variants[i] belongs to the search's grid.
