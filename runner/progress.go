@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -110,7 +111,7 @@ func (l *live) requests(group int) uint64 {
 func (l *live) setTCPHosts(hosts []results.TCPHost) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.tcpHosts = hosts
+	l.tcpHosts = slices.Clone(hosts) // the timeline fills hosts' deltas meanwhile
 	l.tcp = make([][len(kernelEvents)]uint64, len(hosts))
 }
 
