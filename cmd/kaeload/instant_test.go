@@ -25,8 +25,7 @@ import (
 // holds what they counted.
 func TestHostsStartAtOneInstant(t *testing.T) {
 	ns := sshdtest.NewNetns(t)
-	s0, ng, yaml := remoteSetup(t, "1s", ns)
-	yaml = strings.Replace(yaml, "load:\n  connection: close\n", "repeat: 2\nload:\n  connection: close\n", 1)
+	s0, ng, yaml := remoteSetup(t, "500ms", ns)
 	hash, err := remote.FileHash(os.Args[0])
 	if err != nil {
 		t.Fatal(err)

@@ -45,7 +45,7 @@ func TestSearchStartPredicted(t *testing.T) {
 	alongside(t)
 	scenario := writeScenario(t, `name: softsearch
 target: {builtin: {cert: ecdsa-p256, accel: {capacity: 300/s}}}
-load: {connection: close, warmup: 200ms, duration: 1s, groups: [{connections: 8}]}
+load: {connection: close, warmup: 200ms, duration: 500ms, groups: [{connections: 8}]}
 variants:
   - name: "soft-{ratio}"
     env: {KAE_GO_SOFT_RATIO: "{ratio}"}
