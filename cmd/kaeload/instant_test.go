@@ -25,7 +25,7 @@ import (
 // holds what they counted.
 func TestHostsStartAtOneInstant(t *testing.T) {
 	ns := sshdtest.NewNetns(t)
-	s0, ng, yaml := remoteSetup(t, "500ms", ns)
+	s0, ng, yaml := remoteSetup(t, "1s", ns)
 	hash, err := remote.FileHash(os.Args[0])
 	if err != nil {
 		t.Fatal(err)
