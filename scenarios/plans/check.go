@@ -16,56 +16,28 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// Limits. The compiler rejects a scenario beyond them, and Plan.Check and
-// CheckWorker reject a Plan (or a worker's slice of one) beyond them, so
-// that a typo or a malformed spec cannot make kaeload try to open 10^9
-// connections or wait for a century. Each is well above what a lab uses
-// (e.g. 11 groups × 200 connections, windows of a minute or two) and
-// bounded by what one machine can do.
+// Limits the compiler, Check and CheckWorker enforce, so that a typo cannot
+// open 10^9 connections or wait a century. Each is far above a lab's use;
+// the reasons a user reads are in the Limit values below.
 const (
-	// MaxConnections bounds one group's concurrent connections: each needs
-	// its own source port towards the target (one source address has at
-	// most 65535) and an open file in the worker.
-	MaxConnections = 65535
-	// MaxTotalConnections bounds the connections of all groups together:
-	// every group runs on this machine and dials the one target address
-	// from its one source address, which has at most 65535 ports towards
-	// it (Linux uses net.ipv4.ip_local_port_range, 28232 by default).
+	// MaxConnections bounds one group's connections, MaxTotalConnections all
+	// groups': each needs a source port towards the one target address.
+	MaxConnections      = 65535
 	MaxTotalConnections = 65535
-	// MaxThreads bounds one group's GOMAXPROCS: no machine has more CPUs,
-	// and threads beyond a group's CPUs only time-share them.
-	MaxThreads = 4096
-	// MaxGroups bounds the worker groups. Each group is one pinned worker
-	// process; more groups than the biggest machines have cores is a typo.
-	MaxGroups = 1024
-	// MaxRepeat bounds the repetitions of each variant: the statistics
-	// gain little beyond a few dozen windows per variant.
-	MaxRepeat = 1000
-	// MaxDuration bounds the measured window; repeat gives more windows.
-	MaxDuration = 24 * time.Hour
-	// MaxWarmup bounds the warm-up, which only has to bring the server to
-	// a steady state.
-	MaxWarmup = time.Hour
-	// MaxTimeout bounds one request (connect, handshake, write, read): a
-	// request that takes longer has failed.
-	MaxTimeout = 10 * time.Minute
-	// MaxCooldown bounds the pause between measured windows.
-	MaxCooldown = time.Hour
-	// MaxCommandTimeout bounds server.command_timeout, server.ready's
-	// timeout and interval, and speed timeouts: a command or wait that
-	// takes longer has hung.
+	MaxThreads          = 4096 // one group's GOMAXPROCS
+	MaxGroups           = 1024 // each one pinned worker process
+	MaxRepeat           = 1000
+	MaxDuration         = 24 * time.Hour
+	MaxWarmup           = time.Hour
+	MaxTimeout          = 10 * time.Minute
+	MaxCooldown         = time.Hour
+	// MaxCommandTimeout bounds command_timeout, server.ready and speed timeouts.
 	MaxCommandTimeout = 24 * time.Hour
-	// MaxVariants bounds the variants of a plan, sweeps expanded.
-	MaxVariants = 1000
-	// MaxVars bounds each vars mapping (top-level, per variant) and each
-	// env mapping (server, per variant) of a scenario; a variant's Env,
-	// both merged, has at most twice as many entries.
-	MaxVars = 100
-	// MaxSearchBudget bounds a search's windows.
+	MaxVariants       = 1000 // sweeps expanded
+	// MaxVars bounds each vars and env mapping; a variant's merged Env has twice as many.
+	MaxVars         = 100
 	MaxSearchBudget = 10_000
-	// MaxCPUs bounds CPU numbers: a group's CPUs are 0 to MaxCPUs-1, as
-	// package pinning allows.
-	MaxCPUs = 1 << 16
+	MaxCPUs         = 1 << 16 // CPU numbers are 0 to MaxCPUs-1
 )
 
 // CountLimit is the range 1..max of a count, with why max is what it is.
@@ -85,8 +57,7 @@ func (l CountLimit) Problem(n int) string {
 	return ""
 }
 
-// DurationLimit is the range of a duration: > 0 (or >= 0 when zero is
-// allowed) up to max, with why max is what it is.
+// DurationLimit is a duration > 0 (>= 0 with zero) up to max, with why.
 type DurationLimit struct {
 	max  time.Duration
 	zero bool
@@ -106,8 +77,7 @@ func (l DurationLimit) Problem(d time.Duration) string {
 	return ""
 }
 
-// The limits with their reasons, shared by the compiler, Check and
-// CheckWorker, so that a scenario and a plan beyond one read alike.
+// The limits with their reasons: a scenario and a plan beyond one read alike.
 var (
 	ConnectionsLimit = CountLimit{MaxConnections, "each connection needs its own source port towards the target and an open file"}
 	ThreadsLimit     = CountLimit{MaxThreads, "threads are the worker's GOMAXPROCS; beyond its CPUs they only time-share"}
@@ -136,8 +106,7 @@ func TotalProblem(total int) string {
 	return ""
 }
 
-// AutoMaxLimit and CalibrateLimit bound repeat: auto's max and calibrate:
-// a variance needs two windows.
+// AutoMaxLimit and CalibrateLimit bound repeat: auto's max and calibrate.
 var (
 	AutoMaxLimit   = RangeLimit{2, MaxRepeat, "repetitions per variant; a comparison needs two on each side"}
 	CalibrateLimit = RangeLimit{2, 100, "baseline windows measured to estimate the noise; two are the fewest that show it"}
@@ -157,8 +126,7 @@ func (l RangeLimit) Problem(n int) string {
 	return ""
 }
 
-// EffectProblem says what is wrong with an effect or equivalence margin
-// (what), a fraction above 0 and at most 50 %, or "".
+// EffectProblem says what is wrong with an effect or margin (what), or "".
 func EffectProblem(f float64, what string) string {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0) || f <= 0:
@@ -199,16 +167,14 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
-// Error is one problem Check or CheckWorker found in a plan, located by
-// the field path of the value ("load.groups[1].threads").
+// Error is one problem Check or CheckWorker found, at a field path
+// ("load.groups[1].threads"; "" = the whole plan).
 type Error struct {
-	// Path is the field path, as in a scenario ("" = the whole plan).
 	Path string
-	// Msg says what is wrong and what was expected.
-	Msg string
+	Msg  string
 }
 
-// Error formats the problem as "path: message" ("message" without a path).
+// Error formats the problem as "path: message".
 func (e *Error) Error() string {
 	if e.Path == "" {
 		return e.Msg
@@ -216,13 +182,11 @@ func (e *Error) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
-// checker collects the problems of a compiled Plan as *Error values
-// located by field path only ("load.groups[1].threads: …").
+// checker collects a Plan's problems as *Error values.
 type checker struct {
 	errs []error
 }
 
-// add records a problem at path.
 func (k *checker) add(path, format string, args ...any) {
 	k.errs = append(k.errs, &Error{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
@@ -234,7 +198,6 @@ func (k *checker) problem(path, msg string) {
 	}
 }
 
-// err joins the problems; nil when there are none.
 func (k *checker) err() error {
 	if len(k.errs) == 0 {
 		return nil
@@ -242,16 +205,9 @@ func (k *checker) err() error {
 	return errors.Join(k.errs...)
 }
 
-// CheckWorker checks the slice of a Plan a worker process receives (over
-// a pipe, possibly from another machine) before it acts on it: the target
-// (an address to dial, a request, sane TLS parameters), the load (the
-// connection mode; duration, warm-up and timeout within MaxDuration,
-// MaxWarmup and MaxTimeout) and its group (threads 1..MaxThreads,
-// connections 1..MaxConnections, CPUs sorted, without repeats, below
-// 65536). l.Groups is not looked at: the worker runs g. Every problem is
-// returned, joined with errors.Join, as *Error located by field path
-// ("group.connections: …"). A Plan that passes Check passes CheckWorker
-// for each of its groups once its target has an address.
+// CheckWorker checks the slice of a Plan a worker receives, possibly from
+// another machine, before acting on it: target, load and its group g
+// (l.Groups is not looked at). A Plan that passes Check passes it.
 func CheckWorker(t Target, l Load, g Group) error {
 	k := &checker{}
 	k.target(t, true)
@@ -260,19 +216,9 @@ func CheckWorker(t Target, l Load, g Group) error {
 	return k.err()
 }
 
-// Check checks a whole compiled Plan against the invariants the compiler
-// guarantees: everything CheckWorker checks, for every group (a built-in
-// target may lack its address, which the runner fills in), 1..MaxGroups
-// groups with at most MaxTotalConnections connections in all, repeat
-// 1..MaxRepeat, cooldown within MaxCooldown, MaxErrors from 0 to 1, at
-// least one variant and at most MaxVariants, variant names unique and
-// usable as file names, env names valid, secret keys (SecretEnv) in env,
-// a baseline that names a variant (or ""), a known order, and server
-// control that can run (host local, a known ready probe, timeouts within
-// MaxCommandTimeout, a start command for every variant). Every problem is
-// returned, joined with errors.Join, as *Error located by field path. The
-// compiler's plans always pass; the runner checks plans built by other
-// means with it.
+// Check checks a whole Plan against the invariants the compiler
+// guarantees, returning every problem joined; the runner checks plans
+// built by other means with it.
 func (p *Plan) Check() error {
 	if p == nil {
 		return &Error{Msg: "nil plan"}
@@ -500,8 +446,7 @@ func (k *checker) server(s *Server, builtin bool) {
 	k.problem("server.command_timeout", CommandBound.Problem(s.CommandTimeout))
 }
 
-// search checks that a Search names variants of the plan that carry its
-// key, and has a budget.
+// search checks that a Search's grid is in the plan and carries its key.
 func (k *checker) search(p *Plan) {
 	s := p.Search
 	if s == nil {

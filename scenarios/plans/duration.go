@@ -5,25 +5,16 @@ import (
 	"time"
 )
 
-// Duration is how long a plan's run takes: its windows (warm-up and
-// measured window each, cooldowns between them) and, bounded, its server
-// restarts. Speed commands and worker start-up are not counted.
+// Duration is how long a plan's run takes: its windows with cooldowns, and
+// its server restarts, bounded. Speed commands and worker start-up are not counted.
 type Duration struct {
-	// Windows are the measured windows: the planned steps, plus a
-	// search's budget, or a capacity search's most steps per variant.
-	Windows int
-	// Load is the windows' time: Windows × (warm-up + duration), plus a
-	// cooldown between consecutive windows.
-	Load time.Duration
-	// Restarts are the server starts (0 when kaeload does not control
-	// the server); RestartBound bounds their time: each waits at most the
-	// ready timeout after its stop command.
-	Restarts     int
-	RestartBound time.Duration
-	// Warmup, Window and Cooldown are one window's parts.
-	Warmup, Window, Cooldown time.Duration
-	// AtMost is set when Windows is a worst case (a search, a capacity
-	// search, repeat: auto) rather than the count the run will make.
+	Windows int           // steps, plus a search's budget or capacity's most steps
+	Load    time.Duration // the windows' time, cooldowns between included
+	// Restarts are the server starts; RestartBound allows each the ready timeout.
+	Restarts                 int
+	RestartBound             time.Duration
+	Warmup, Window, Cooldown time.Duration // one window's parts
+	// AtMost is set when Windows is a worst case (search, capacity, repeat: auto).
 	AtMost bool
 }
 
@@ -31,8 +22,7 @@ type Duration struct {
 func (d Duration) Total() time.Duration { return d.Load + d.RestartBound }
 
 // String says it in one line: "27 windows of 5s warm-up + 1m0s, 2s
-// cooldown between: 30m7s; 27 server restarts add at most 13m30s (30s
-// ready timeout each): at most 43m37s in all".
+// cooldown between: 30m7s; 27 server restarts add at most …".
 func (d Duration) String() string {
 	at := ""
 	if d.AtMost {

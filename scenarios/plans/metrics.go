@@ -7,28 +7,21 @@ import (
 	"time"
 )
 
-// Metrics is the run's live metrics endpoint (scenario metrics:, or
-// kaeload run --metrics): where /metrics is served while the run goes
-// on, and how long the load and the run's end wait for Prometheus.
+// Metrics is the live metrics endpoint: where /metrics is served, and how
+// long the load and the run's end wait for Prometheus.
 type Metrics struct {
-	// Listen is the address to serve on, host:port ("127.0.0.1:0" picks
-	// a free port; ":9464" every interface).
-	Listen string `json:"listen"`
-	// Wait, when positive, holds the first load until a Prometheus
-	// scrape has read the zeros, for at most this long (the run fails
-	// without load when none comes).
+	Listen string `json:"listen"` // host:port; port 0 picks a free one
+	// Wait holds the first load until a scrape has read the zeros, at most this long.
 	Wait time.Duration `json:"wait,omitempty"`
-	// Linger bounds how long the run's end (and a later planned window's
-	// load) waits for a scrape of the final values (the zeros); 0: three
-	// observed scrape intervals, DefaultLinger while none was observed.
+	// Linger bounds the wait for a scrape of the final values; 0: three
+	// observed scrape intervals, or DefaultLinger.
 	Linger time.Duration `json:"linger,omitempty"`
 }
 
-// Bounds of the metrics section.
+// DefaultLinger is the linger while no scrape interval was observed;
+// MaxMetricsWait bounds metrics.wait and metrics.linger.
 const (
-	// DefaultLinger is the linger while no scrape interval was observed.
-	DefaultLinger = 15 * time.Second
-	// MaxMetricsWait bounds metrics.wait and metrics.linger.
+	DefaultLinger  = 15 * time.Second
 	MaxMetricsWait = 10 * time.Minute
 )
 

@@ -8,10 +8,8 @@ import (
 	"github.com/kaeload/kaeload/internal/numfmt"
 )
 
-// Quiet is the wait for a quiet machine before each measured window
-// (scenario quiet:, or kaeload run --wait-quiet): until other processes
-// take less than MaxOther of the client's and the server's CPUs for For,
-// at most Timeout; then the window is measured, flagged if it timed out.
+// Quiet is the wait before each window until other processes take less
+// than MaxOther of the watched CPUs for For, at most Timeout (then flagged).
 type Quiet struct {
 	MaxOther float64       `json:"max_other"`
 	For      time.Duration `json:"for"`

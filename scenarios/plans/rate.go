@@ -11,42 +11,26 @@ import (
 
 // Open-loop limits.
 const (
-	// MaxRate is the highest open-loop rate, per group and in all, per
-	// second (the engine's schedule has nanosecond resolution).
+	// MaxRate is the highest open-loop rate per second, per group and in all.
 	MaxRate = 1e8
-	// MaxCapacityFactor bounds the step-up factor: larger steps leave
-	// the bisection most of the work.
+	// MaxCapacityFactor bounds the step-up factor: larger steps leave the
+	// bisection most of the work.
 	MaxCapacityFactor = 100
-	// MaxMissed is the share of an open-loop window's scheduled starts
-	// that may be missed (every slot busy): above it the window did not
-	// run at the rate asked. A capacity step above it fails (the
-	// compiler sets Capacity.MaxMissed to it).
+	// MaxMissed is the share of scheduled starts a window may miss (every
+	// slot busy) and still have run at the rate asked.
 	MaxMissed = 0.01
 )
 
-// Capacity is load.capacity resolved: per variant, find the highest rate
-// that meets the targets. The search steps up from From by Factor while
-// each step meets them, then bisects between the last rate that met them
-// and the first that did not until the two are within Resolution of the
-// lower; each step is one open-loop window of length Window (after the
-// load's warm-up). A step meets the targets when its p99 handshake time
-// (p99 request time from the intended start) is at most P99Handshake
-// (P99Total), its error share at most MaxErrors and its missed share at
-// most MaxMissed.
-//
-// The targets and the steps' shape are the run record's
-// results.CapacitySpec, embedded, so that the record stores them as the
-// plan holds them; Window is the plan's alone.
+// Capacity is load.capacity resolved: per variant, step the rate up from
+// From by Factor while each step meets the targets, then bisect down to
+// Resolution. The targets are the record's CapacitySpec, embedded as stored.
 type Capacity struct {
 	results.CapacitySpec
-	// Window is each step's measured window.
-	Window time.Duration `json:"window"`
+	Window time.Duration `json:"window"` // each step's measured window
 }
 
-// StepBound is the most steps one search takes: the step-up steps from
-// From to Max (each Factor times the last, the last one at Max), then the
-// bisection steps that narrow Factor-1 times the lower rate down to
-// Resolution of it.
+// StepBound is the most steps one search takes: step-up from From to Max,
+// then bisection from Factor-1 down to Resolution.
 func (c Capacity) StepBound() (up, bisect int) {
 	up = 1
 	if c.Max > c.From && c.Factor > 1 {
@@ -58,11 +42,9 @@ func (c Capacity) StepBound() (up, bisect int) {
 	return up, bisect
 }
 
-// SplitRate returns a copy of l running open loop at total per second in
-// all: each group's share is its weight over the weights of all groups,
-// where a group's weight is its Rate when every group has one (the
-// scenario gave per-group rates), and otherwise its CPU count (its Threads
-// when unpinned). l itself is not modified; Capacity is kept.
+// SplitRate returns a copy of l open loop at total per second, split by
+// the groups' own rates when all have one, else by CPU count (unpinned:
+// Threads).
 func (l Load) SplitRate(total float64) Load {
 	groups := make([]Group, len(l.Groups))
 	copy(groups, l.Groups)
@@ -96,8 +78,7 @@ func (l Load) SplitRate(total float64) Load {
 	return l
 }
 
-// RateProblem says what is wrong with an open-loop rate (a group's or all
-// groups'), or "" when there is nothing: more than 0 and at most MaxRate.
+// RateProblem says what is wrong with an open-loop rate, or "".
 func RateProblem(r float64) string {
 	if !(r > 0) || r > MaxRate || math.IsInf(r, 0) {
 		return fmt.Sprintf("must be more than 0 and at most %s per second, got %s", numfmt.Num(MaxRate, -1), numfmt.Num(r, -1))
@@ -105,9 +86,8 @@ func RateProblem(r float64) string {
 	return ""
 }
 
-// rate checks a Load's open-loop fields: Rate within limits and equal to
-// the groups' rates added up, which are all set or all 0, and Capacity's
-// values within their limits.
+// rate checks a Load's open-loop fields: Rate is the groups' rates added
+// up, all set or all 0, and Capacity within its limits.
 func (k *checker) rate(l Load) {
 	if l.Rate != 0 {
 		k.problem("load.rate", RateProblem(l.Rate))

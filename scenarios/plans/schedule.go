@@ -2,27 +2,17 @@ package plans
 
 import "github.com/kaeload/kaeload/results"
 
-// Step is one measured window of a run: which variant, which repetition,
-// and whether the server is (re)started before it.
+// Step is one measured window of a run.
 type Step struct {
-	// Variant is the index into Plan.Variants.
-	Variant int `json:"variant"`
-	// Rep is the repetition, 0-based (results.Rep.Index).
-	Rep int `json:"rep"`
-	// Restart is true when the server is stopped and started with the
-	// variant's env (and waited for) before this step's warm-up. Always
-	// false without Plan.Server.
-	Restart bool `json:"restart,omitempty"`
+	Variant int  `json:"variant"`           // index into Plan.Variants
+	Rep     int  `json:"rep"`               // 0-based repetition
+	Restart bool `json:"restart,omitempty"` // server restarted with the variant's env first
 }
 
 // Steps lists the plan's measured windows in the order they run.
-// Randomized: round r runs repetition r of every variant once, in the
-// order results.BlockOrder(Seed, len(Variants), r), restarting the server before
-// each step. Interleaved: the same in plan order. Sequential: every
-// repetition of the first variant, then the next; the server restarts
-// when the variant changes. Between steps the runner pauses for Cooldown.
-// The variants of a Search are not in Steps (their windows are the
-// search's); the others are, as if they were the plan's only variants.
+// Randomized: round r runs every variant once in results.BlockOrder's
+// order, a restart before each; interleaved: the same in plan order;
+// sequential: variant after variant. A Search's variants are not in it.
 func (p *Plan) Steps() []Step {
 	var fixed []int
 	for i := range p.Variants {

@@ -7,15 +7,11 @@ import (
 	"strings"
 )
 
-// SecretPlaceholder replaces a secret value wherever a Plan is shown or
-// written: in Redacted copies, in Redact's output, in Describe and in a
-// Plan's JSON.
+// SecretPlaceholder replaces a secret value wherever a Plan is shown or written.
 const SecretPlaceholder = "<secret>"
 
-// secretValues lists the values to hide: p.Secrets and the values of every
-// variant's SecretEnv keys, without repeats, empty ones or the
-// placeholder, longest first (so that a secret containing another is
-// replaced whole).
+// secretValues lists p.Secrets and every variant's SecretEnv values, in
+// SortSecrets order.
 func (p *Plan) secretValues() []string {
 	set := make(map[string]bool, len(p.Secrets))
 	for _, s := range p.Secrets {
@@ -31,9 +27,9 @@ func (p *Plan) secretValues() []string {
 	return SortSecrets(set)
 }
 
-// SortSecrets lists the non-empty values of set, the placeholder left out,
-// longest first, then in byte order; nil when there are none. It is the
-// order of Plan.Secrets.
+// SortSecrets lists set's non-empty values, the placeholder left out,
+// longest first (a secret containing another is replaced whole), then in
+// byte order.
 func SortSecrets(set map[string]bool) []string {
 	var out []string
 	for s := range set {
@@ -50,8 +46,7 @@ func SortSecrets(set map[string]bool) []string {
 	return out
 }
 
-// replacer replaces every secret (longest first) by SecretPlaceholder;
-// nil when there is nothing to hide.
+// replacer replaces every secret by SecretPlaceholder; nil when none.
 func replacer(secrets []string) *strings.Replacer {
 	if len(secrets) == 0 {
 		return nil
@@ -63,10 +58,8 @@ func replacer(secrets []string) *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
-// Redact returns s with every occurrence of every secret value (see
-// Secrets and Variant.SecretEnv) replaced by SecretPlaceholder, longest
-// values first, so that scenario text, command output and log lines can be
-// shown. Empty values are ignored. Without secrets s is returned as is.
+// Redact returns s with every secret value replaced by SecretPlaceholder,
+// so that command output and log lines can be shown.
 func (p *Plan) Redact(s string) string {
 	r := replacer(p.secretValues())
 	if r == nil {
@@ -75,14 +68,9 @@ func (p *Plan) Redact(s string) string {
 	return r.Replace(s)
 }
 
-// Redacted returns a copy of p fit to be shown or stored: every secret env
-// value (Variant.SecretEnv) is SecretPlaceholder, and the texts a secret
-// can reach through {vars} — the other env values, vars, server, probe and
-// speed commands, warnings — have every secret value replaced as Redact
-// does. Names, the target and the request are kept as they are (a secret
-// spelled into them through {vars} is not hidden). p is not modified: the
-// copy has its own variants, maps and slices wherever it differs. Secrets
-// is kept, so that the copy's Redact still works.
+// Redacted returns a copy of p fit to be shown or stored: secret env values
+// are SecretPlaceholder, and the texts {vars} reach (env, vars, commands,
+// warnings) are redacted; names, target and request are not. p is unchanged.
 func (p *Plan) Redacted() *Plan {
 	q := *p
 	secrets := p.secretValues()
@@ -142,9 +130,7 @@ func hideMap(m map[string]string, hide func(string) string) map[string]string {
 // plainPlan is Plan without its MarshalJSON, to encode a redacted copy.
 type plainPlan Plan
 
-// MarshalJSON encodes p.Redacted(): a plan written to run.json, or sent to
-// a worker, never holds a secret value. (Decoding it gives
-// SecretPlaceholder for the secret env values, with SecretEnv naming them.)
+// MarshalJSON encodes p.Redacted(): run.json and workers never see a secret.
 func (p Plan) MarshalJSON() ([]byte, error) {
 	return json.Marshal((*plainPlan)(p.Redacted()))
 }

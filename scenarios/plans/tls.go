@@ -6,16 +6,13 @@ import (
 	"fmt"
 )
 
-// Curves are the key-exchange groups a plan may offer (TLS.Curves), as
-// crypto/tls implements them; the compiler accepts them under these and
-// their OpenSSL/IETF names.
+// Curves are the key-exchange groups a plan may offer, as crypto/tls implements them.
 var Curves = []tls.CurveID{
 	tls.X25519, tls.CurveP256, tls.CurveP384, tls.CurveP521,
 	tls.X25519MLKEM768, tls.SecP256r1MLKEM768, tls.SecP384r1MLKEM1024,
 }
 
-// VersionName is "1.2" for tls.VersionTLS12, "1.3" for tls.VersionTLS13,
-// and the hex value ("0x0301") for any other version.
+// VersionName is "1.2" or "1.3", or the hex value ("0x0301") for another version.
 func VersionName(v uint16) string {
 	switch v {
 	case tls.VersionTLS12:
@@ -26,11 +23,8 @@ func VersionName(v uint16) string {
 	return fmt.Sprintf("0x%04x", v)
 }
 
-// Config builds the crypto/tls client configuration: versions, TLS 1.2
-// cipher suites, curves, InsecureSkipVerify = !Verify, RootCAs from CAPEM
-// and ServerName. It leaves ClientSessionCache unset: the engine sets one
-// per connection slot only when Resumption is true, so with resumption off
-// every handshake is full. Each call returns a new Config.
+// Config builds a new crypto/tls client configuration. It leaves
+// ClientSessionCache unset: the engine sets one per slot only with Resumption.
 func (t *TLS) Config() (*tls.Config, error) {
 	c := &tls.Config{
 		MinVersion:         t.MinVersion,
