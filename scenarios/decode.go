@@ -11,31 +11,21 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Error is one problem in a scenario, located in its file (or in a --set
-// override) and in the field tree. Parse, Set and Compile return them, joined
-// with errors.Join when there are several.
+// Error is one problem in a scenario, located in its file (or a --set, or
+// a flag) and in the field tree. Parse, Set and Compile join several.
 type Error struct {
-	// File is the scenario's file name as given to LoadFile or Parse.
-	File string
-	// Line is 1-based; 0 when the problem has no position in the file.
-	Line int
-	// Col is 1-based; 0 when the problem has no position in the file.
-	Col int
-	// Set is "path=value" when the offending value came from Set (--set).
-	Set string
-	// Flag is the command-line flag the value came from, as the user
-	// would write it ("--cpus 0-9,10-19"), when the scenario was written
-	// from flags (FromFlag): it replaces the file position and the path.
+	File      string
+	Line, Col int    // 1-based; 0 when the problem has no position in the file
+	Set       string // "path=value" when the value came from --set
+	// Flag is the flag the value came from ("--cpus 0-9"), which replaces
+	// the position and the path (FromFlag).
 	Flag string
-	// Path is the field path, e.g. "load.groups[1].cpus" ("" = the whole file).
-	Path string
-	// Msg says what is wrong and what was expected.
-	Msg string
+	Path string // the field path, e.g. "load.groups[1].cpus"; "" = the whole file
+	Msg  string
 }
 
-// Error formats the problem as "file:line:col: path: message", or
-// "--set path=value: path: message" for an override, or "flag: message"
-// for a value from a flag; empty parts are left out.
+// Error formats the problem as "file:line:col: path: message", with
+// "--set path=value" or the flag in place of the position.
 func (e *Error) Error() string {
 	if e.Flag != "" {
 		return e.Flag + ": " + e.Msg
@@ -75,10 +65,9 @@ type pos struct {
 // otherwise refer to themselves.
 const maxMergeDepth = 8
 
-// decoder walks a yaml.Node tree into the Spec types by reflection, following
-// their yaml tags, so that unknown keys, wrong kinds and wrong scalar types
-// are reported with their position. It records the position of every value
-// it decodes under the value's field path.
+// decoder walks a yaml.Node tree into the Spec types by their yaml tags,
+// reporting unknown keys and wrong types with their position, and records
+// every value's position under its field path.
 type decoder struct {
 	file   string
 	set    string // "path=value" while decoding a Set value
@@ -87,8 +76,7 @@ type decoder struct {
 	pos    map[string]pos
 	errs   []error
 	visits int // values decoded, bounded by maxVisits
-	// dropped collects the field paths whose value was left out because
-	// it could not be decoded (nil: not collected).
+	// dropped collects the paths of values left out as undecodable (nil: not collected).
 	dropped map[string]bool
 }
 
@@ -103,9 +91,8 @@ func (d *decoder) at(n *yaml.Node) pos {
 	return pos{line: n.Line, col: n.Column}
 }
 
-// errorf records a problem with the value at path, which is left out:
-// path is marked dropped, so that Compile does not also report what
-// follows from its absence (a default in its place, a section missing).
+// errorf records a problem with the value at path, which is left out and
+// marked dropped, so that Compile does not also report its absence.
 func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 	d.keyErrorf(n, path, format, args...)
 	if d.dropped != nil {
@@ -154,6 +141,21 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return n
 }
 
+// decoders decode the types whose YAML form is not their Go kind.
+var decoders map[reflect.Type]func(*decoder, string, *yaml.Node, reflect.Value)
+
+func init() {
+	decoders = map[reflect.Type]func(*decoder, string, *yaml.Node, reflect.Value){
+		durationType: (*decoder).duration,
+		pairsType:    (*decoder).pairs,
+		sweepType:    (*decoder).sweep,
+		fractionType: (*decoder).fraction,
+		envValueType: (*decoder).envValue,
+		repeatType:   (*decoder).repeat,
+		searchType:   (*decoder).search,
+	}
+}
+
 // decode decodes n into v (addressable), recording positions under path.
 func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 	if d.visits++; d.visits > maxVisits {
@@ -174,27 +176,8 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 		return
 	}
 	d.pos[path] = d.at(use)
-	switch {
-	case t == durationType:
-		d.duration(path, n, v)
-		return
-	case t == pairsType:
-		d.pairs(path, n, v)
-		return
-	case t == sweepType:
-		d.sweep(path, n, v)
-		return
-	case t == fractionType:
-		d.fraction(path, n, v)
-		return
-	case t == envValueType:
-		d.envValue(path, n, v)
-		return
-	case t == repeatType:
-		d.repeat(path, n, v)
-		return
-	case t == searchType:
-		d.search(path, n, v)
+	if dec, ok := decoders[t]; ok {
+		dec(d, path, n, v)
 		return
 	}
 	switch t.Kind() {
@@ -217,56 +200,71 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 		}
 		v.Set(s)
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			d.errorf(use, path, "want a mapping, got %s", describeNode(n))
-			return
+		d.mapping(path, use, n, v)
+	default:
+		d.scalar(path, use, n, v)
+	}
+}
+
+// mapping decodes a YAML mapping into the map v.
+func (d *decoder) mapping(path string, use, n *yaml.Node, v reflect.Value) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(use, path, "want a mapping, got %s", describeNode(n))
+		return
+	}
+	m := reflect.MakeMap(v.Type())
+	for _, kv := range d.entries(path, n, 0) {
+		sub := path + "." + kv.key.Value
+		e := reflect.New(v.Type().Elem()).Elem()
+		d.decode(sub, kv.value, e)
+		d.keyPos(sub, kv)
+		if !d.dropped[sub] {
+			m.SetMapIndex(reflect.ValueOf(kv.key.Value), e)
 		}
-		m := reflect.MakeMap(t)
-		for _, kv := range d.entries(path, n, 0) {
-			e := reflect.New(t.Elem()).Elem()
-			d.decode(path+"."+kv.key.Value, kv.value, e)
-			d.keyPos(path+"."+kv.key.Value, kv)
-			if !d.dropped[path+"."+kv.key.Value] {
-				m.SetMapIndex(reflect.ValueOf(kv.key.Value), e)
-			}
-		}
-		v.Set(m)
+	}
+	v.Set(m)
+}
+
+// scalar decodes a string, number or bool, whose YAML tag must match.
+func (d *decoder) scalar(path string, use, n *yaml.Node, v reflect.Value) {
+	scalar := n.Kind == yaml.ScalarNode
+	switch v.Kind() {
 	case reflect.String:
-		if n.Kind != yaml.ScalarNode || isNull(n) {
+		if !scalar || isNull(n) {
 			d.errorf(use, path, "want a string, got %s", describeNode(n))
 			return
 		}
 		v.SetString(n.Value)
 	case reflect.Int:
 		var i int64
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&i) != nil {
+		if !scalar || n.Tag != "!!int" || n.Decode(&i) != nil {
 			d.errorf(use, path, "want a whole number, got %s", describeNode(n))
 			return
 		}
 		v.SetInt(i)
 	case reflect.Uint64:
 		u, err := strconv.ParseUint(n.Value, 10, 64)
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil {
+		if !scalar || n.Tag != "!!int" || err != nil {
 			d.errorf(use, path, "want a whole number from 0 to %d, got %s", uint64(math.MaxUint64), describeNode(n))
 			return
 		}
 		v.SetUint(u)
 	case reflect.Float64:
 		var f float64
-		if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&f) != nil {
+		if !scalar || (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&f) != nil {
 			d.errorf(use, path, "want a number, got %s", describeNode(n))
 			return
 		}
 		v.SetFloat(f)
 	case reflect.Bool:
 		var b bool
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
+		if !scalar || n.Tag != "!!bool" || n.Decode(&b) != nil {
 			d.errorf(use, path, "want true or false, got %s", describeNode(n))
 			return
 		}
 		v.SetBool(b)
 	default:
-		panic("scenarios: no decoder for " + t.String())
+		panic("scenarios: no decoder for " + v.Type().String())
 	}
 }
 
@@ -346,9 +344,8 @@ func (d *decoder) repeat(path string, n *yaml.Node, v reflect.Value) {
 	v.Set(reflect.ValueOf(spec))
 }
 
-// search decodes variants[].search: the keys maximize and budget, and
-// one more key, the searched variable, whose value is written like a
-// sweep parameter's.
+// search decodes variants[].search: maximize, budget, start, and one more
+// key, the searched variable, written like a sweep parameter.
 func (d *decoder) search(path string, n *yaml.Node, v reflect.Value) {
 	if n.Kind != yaml.MappingNode {
 		d.errorf(n, path, "want a mapping such as {ratio: {from: 0, to: 100, step: 1}, maximize: req/s, budget: 12}, got %s", describeNode(n))
@@ -408,9 +405,8 @@ func (d *decoder) budget(path string, use *yaml.Node, spec *SearchSpec) {
 	spec.Budget = b
 }
 
-// envValue decodes an env entry: a scalar is the plain form (numbers are
-// fine: KAE_GO_SOFT_RATIO: 33), a mapping the {value: …, secret: true} form
-// with its keys checked.
+// envValue decodes an env entry: any scalar (KAE_GO_SOFT_RATIO: 33), or
+// the {value: …, secret: true} form.
 func (d *decoder) envValue(path string, n *yaml.Node, v reflect.Value) {
 	switch {
 	case n.Kind == yaml.ScalarNode && !isNull(n):
@@ -426,15 +422,13 @@ func (d *decoder) envValue(path string, n *yaml.Node, v reflect.Value) {
 // entry is one key/value pair of a mapping, after merge keys are applied.
 type entry struct{ key, value *yaml.Node }
 
-// entries returns the pairs of mapping n in order, with keys checked to be
-// unique scalars and YAML merge keys ("<<: *anchor") expanded (explicit keys
-// win). Problems are recorded and the offending pairs skipped.
+// entries returns the pairs of mapping n in order, keys checked unique and
+// merge keys ("<<: *anchor") expanded, explicit keys winning.
 func (d *decoder) entries(path string, n *yaml.Node, depth int) []entry {
 	return d.entriesSeen(path, n, depth, map[*yaml.Node]bool{n: true})
 }
 
-// entriesSeen is entries; seen holds the mappings already merged, so that
-// merging one anchor many times costs nothing (no exponential blow-up).
+// entriesSeen is entries; seen holds the mappings already merged (no exponential blow-up).
 func (d *decoder) entriesSeen(path string, n *yaml.Node, depth int, seen map[*yaml.Node]bool) []entry {
 	var out []entry
 	first := make(map[string]*yaml.Node)
