@@ -3,26 +3,26 @@ package scenarios
 import (
 	"crypto/tls"
 	"fmt"
-	"github.com/kaeload/kaeload/accel"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kaeload/kaeload/accel"
 	"github.com/kaeload/kaeload/internal/numfmt"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
+// rowFunc writes one "key<TAB>text" row of Describe's table.
+type rowFunc func(k, format string, args ...any)
+
 // Describe writes the compiled plan for people, as `kaeload validate` and
-// `run --dry-run` show it: target, TLS, groups, server control, variants
-// (what all share shown once), the schedule and warnings; secret values
-// as plans.SecretPlaceholder.
+// `run --dry-run` show it, secret values as plans.SecretPlaceholder.
 func Describe(w io.Writer, p *plans.Plan) {
 	orig := p
 	p = p.Redacted()
@@ -33,7 +33,32 @@ func Describe(w io.Writer, p *plans.Plan) {
 		src = " (" + p.Source + ")"
 	}
 	row("scenario", "%s%s", p.Name, src)
-	t := p.Target
+	describeTarget(row, p.Target)
+	describeLoad(row, p)
+	tw.Flush()
+	describeGroups(w, p)
+	describeSSH(row, p)
+	describeRate(row, p)
+	tw.Flush()
+	describeVariants(row, p, orig)
+	describeSchedule(row, p)
+	row("duration", "%s", p.Duration())
+	describeProfile(row, p)
+	for i, th := range p.Thresholds {
+		what := "every variant"
+		if th.Metric == results.MetricVs {
+			what = th.Variant + " against " + th.Against
+		}
+		row(first(i, "thresholds"), "%s (%s; crossed: exit status 99)", th.Expr, what)
+	}
+	for i, warn := range p.Warnings {
+		row(first(i, "warnings"), "%s", warn)
+	}
+	tw.Flush()
+}
+
+// describeTarget writes the target, the request and the TLS settings.
+func describeTarget(row rowFunc, t plans.Target) {
 	switch {
 	case t.Builtin != nil && t.Addr == "":
 		row("target", "built-in HTTPS server, %s certificate, on a free loopback port", t.Builtin.Cert)
@@ -57,6 +82,10 @@ func Describe(w io.Writer, p *plans.Plan) {
 	if t.TLS != nil {
 		describeTLS(row, t.TLS)
 	}
+}
+
+// describeLoad writes the load, the repetitions and the verdicts' rules.
+func describeLoad(row rowFunc, p *plans.Plan) {
 	l := p.Load
 	if a := p.Auto; a != nil {
 		row("load", "connection %s, warmup %s, duration %s, timeout %s, repeat auto", l.Connection, l.Warmup, l.Duration, l.Timeout)
@@ -73,7 +102,11 @@ func Describe(w io.Writer, p *plans.Plan) {
 		conns += g.Connections
 	}
 	row("groups", "%d, %d connections in all", len(l.Groups), conns)
-	tw.Flush()
+}
+
+// describeGroups writes the worker groups as a right-aligned table.
+func describeGroups(w io.Writer, p *plans.Plan) {
+	l := p.Load
 	gw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	hostCol := ""
 	if len(p.Hosts) > 0 {
@@ -103,55 +136,30 @@ func Describe(w io.Writer, p *plans.Plan) {
 		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t%s\n", i, host, cpus, g.Threads, g.Connections, rate)
 	}
 	gw.Flush()
-	if len(p.Hosts) > 0 {
-		var names, opts []string
-		for _, h := range p.Hosts {
-			names = append(names, h.Name)
-		}
-		for _, o := range p.SSHOptions {
-			opts = append(opts, o.Key+"="+o.Value)
-		}
-		row("ssh", "%s: one connection per host, BatchMode", strings.Join(names, ", "))
-		if len(opts) > 0 {
-			row("", "options %s", strings.Join(opts, " "))
-		}
-		plats := make([]string, 0, len(p.Binaries))
-		for k := range p.Binaries {
-			plats = append(plats, k)
-		}
-		sort.Strings(plats)
-		for _, k := range plats {
-			row("", "binary for %s: %s", k, p.Binaries[k])
-		}
-	}
-	describeRate(row, p)
-	tw.Flush()
-	describeVariants(row, p, orig)
-	describeSchedule(row, p)
-	row("duration", "%s", p.Duration())
-	describeProfile(row, p)
-	for i, th := range p.Thresholds {
-		k := ""
-		if i == 0 {
-			k = "thresholds"
-		}
-		what := "every variant"
-		if th.Metric == results.MetricVs {
-			what = th.Variant + " against " + th.Against
-		}
-		row(k, "%s (%s; crossed: exit status 99)", th.Expr, what)
-	}
-	for i, warn := range p.Warnings {
-		k := ""
-		if i == 0 {
-			k = "warnings"
-		}
-		row(k, "%s", warn)
-	}
-	tw.Flush()
 }
 
-func describeTLS(row func(k, format string, args ...any), t *plans.TLS) {
+// describeSSH writes the ssh hosts, their options and binaries.
+func describeSSH(row rowFunc, p *plans.Plan) {
+	if len(p.Hosts) == 0 {
+		return
+	}
+	var names, opts []string
+	for _, h := range p.Hosts {
+		names = append(names, h.Name)
+	}
+	for _, o := range p.SSHOptions {
+		opts = append(opts, o.Key+"="+o.Value)
+	}
+	row("ssh", "%s: one connection per host, BatchMode", strings.Join(names, ", "))
+	if len(opts) > 0 {
+		row("", "options %s", strings.Join(opts, " "))
+	}
+	for _, k := range sortedKeys(p.Binaries) {
+		row("", "binary for %s: %s", k, p.Binaries[k])
+	}
+}
+
+func describeTLS(row rowFunc, t *plans.TLS) {
 	versions := plans.VersionName(t.MinVersion)
 	if t.MaxVersion != t.MinVersion {
 		versions += "-" + plans.VersionName(t.MaxVersion)
@@ -184,22 +192,31 @@ func describeTLS(row func(k, format string, args ...any), t *plans.TLS) {
 	row("", "resumption %s, verify %s, server name %s", onOff[t.Resumption], verify, sni)
 }
 
-// describeVariants writes the server section and the variants: what every
-// variant shares once, then each variant with what is its own. p is
-// redacted; what the variants share is found in orig, so that different
-// secrets are not taken for one.
-func describeVariants(row func(k, format string, args ...any), p, orig *plans.Plan) {
-	vs := p.Variants
-	baseline := func(i int) string {
-		if vs[i].Name == p.Baseline || p.Baseline == "" && i == 0 {
-			return " (baseline)"
-		}
-		return ""
+// serverKeys are the per-variant server settings Describe lists.
+var serverKeys = []string{"start", "stop", "reload", "probes"}
+
+// serverField is v's value of one of serverKeys, as text.
+func serverField(v plans.Variant, key string) string {
+	switch key {
+	case "start":
+		return v.Start
+	case "stop":
+		return v.Stop
+	case "reload":
+		return v.Reload
 	}
+	return probesText(v.Probes)
+}
+
+// describeVariants writes the server section and the variants: what every
+// variant shares once, then each variant's own. What they share is found
+// in orig, not the redacted p, so that different secrets are not one.
+func describeVariants(row rowFunc, p, orig *plans.Plan) {
 	defer describeSpeed(row, p)
+	vs := p.Variants
 	if p.Server == nil {
 		for i, v := range vs {
-			row(first(i, "variants"), "%s%s", v.Name, baseline(i))
+			row(first(i, "variants"), "%s%s", v.Name, baselineMark(p, i))
 			if env := pairsText(v.Env); env != "" && p.Target.Builtin != nil && p.Target.Builtin.Accel != nil {
 				row("", "  env     %s (the built-in target's)", env)
 			} else if env != "" {
@@ -208,36 +225,18 @@ func describeVariants(row func(k, format string, args ...any), p, orig *plans.Pl
 		}
 		return
 	}
-	s := p.Server
-	r := s.Ready
+	s, r := p.Server, p.Server.Ready
 	target := r.Addr
 	if r.Kind == "https" {
 		target = r.URL
 	}
 	row("server", "%s; ready when %s %s answers (every %s, up to %s); stop, reload and probes time out after %s",
 		s.Host, r.Kind, target, r.Interval, r.Timeout, s.CommandTimeout)
-	field := func(v plans.Variant, key string) string {
-		switch key {
-		case "start":
-			return v.Start
-		case "stop":
-			return v.Stop
-		case "reload":
-			return v.Reload
-		}
-		return probesText(v.Probes)
-	}
-	keys := []string{"start", "stop", "reload", "probes"}
 	shared := map[string]bool{}
-	for _, k := range keys {
-		shared[k] = true
-		for _, v := range vs[1:] {
-			if field(v, k) != field(vs[0], k) {
-				shared[k] = false
-			}
-		}
-		if shared[k] && field(vs[0], k) != "" {
-			row("  "+k, "%s", field(vs[0], k))
+	for _, k := range serverKeys {
+		shared[k] = !slices.ContainsFunc(vs[1:], func(v plans.Variant) bool { return serverField(v, k) != serverField(vs[0], k) })
+		if shared[k] && serverField(vs[0], k) != "" {
+			row("  "+k, "%s", serverField(vs[0], k))
 		}
 	}
 	var commonEnv, commonVars map[string]string
@@ -252,17 +251,10 @@ func describeVariants(row func(k, format string, args ...any), p, orig *plans.Pl
 		row("  vars", "%s", pairsText(only(vs[0].Vars, commonVars)))
 	}
 	for i, v := range vs {
-		series := ""
-		if v.Series != "" {
-			series = "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
+		if p.Searched(i) && i > p.Search.First {
+			continue // one searched value stands for all
 		}
-		if sr := p.Search; p.Searched(i) {
-			if i > sr.First {
-				continue // one searched value stands for all
-			}
-			series = fmt.Sprintf("  [search %s: %s over %d values %s … %s; shown for %s]", sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), pairsText(v.Sweep))
-		}
-		row(first(i, "variants"), "%s%s%s", v.Name, baseline(i), series)
+		row(first(i, "variants"), "%s%s%s", v.Name, baselineMark(p, i), seriesText(p, i))
 		env := pairsText(v.Env, commonEnv)
 		if env == "" {
 			env = "(none added)"
@@ -271,17 +263,37 @@ func describeVariants(row func(k, format string, args ...any), p, orig *plans.Pl
 		if vars := pairsText(v.Vars, commonVars, v.Sweep); vars != "" {
 			row("", "  vars    %s", vars)
 		}
-		for _, k := range keys {
-			if !shared[k] && field(v, k) != "" {
-				row("", "  %-7s %s", k, field(v, k))
+		for _, k := range serverKeys {
+			if !shared[k] && serverField(v, k) != "" {
+				row("", "  %-7s %s", k, serverField(v, k))
 			}
 		}
 	}
 }
 
+// baselineMark is " (baseline)" for the baseline variant i, else "".
+func baselineMark(p *plans.Plan, i int) string {
+	if p.Variants[i].Name == p.Baseline || p.Baseline == "" && i == 0 {
+		return " (baseline)"
+	}
+	return ""
+}
+
+// seriesText names the sweep or search variant i comes from, or "".
+func seriesText(p *plans.Plan, i int) string {
+	v := p.Variants[i]
+	if sr := p.Search; p.Searched(i) {
+		return fmt.Sprintf("  [search %s: %s over %d values %s … %s; shown for %s]", sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), pairsText(v.Sweep))
+	}
+	if v.Series != "" {
+		return "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
+	}
+	return ""
+}
+
 // describeSpeed writes the speed commands: once when every variant runs
 // the same ones, else per variant.
-func describeSpeed(row func(k, format string, args ...any), p *plans.Plan) {
+func describeSpeed(row rowFunc, p *plans.Plan) {
 	text := func(v plans.Variant) []string {
 		var out []string
 		for _, s := range v.Speed {
@@ -322,17 +334,13 @@ func describeSpeed(row func(k, format string, args ...any), p *plans.Plan) {
 const maxListedSteps = 200
 
 // describeSchedule writes the order of the measured windows.
-func describeSchedule(row func(k, format string, args ...any), p *plans.Plan) {
+func describeSchedule(row rowFunc, p *plans.Plan) {
 	cool := "no cooldown"
 	if p.Cooldown > 0 {
 		cool = "cooldown " + p.Cooldown.String() + " between windows"
 	}
 	window := fmt.Sprintf("warm-up %s, measure %s", p.Load.Warmup, p.Load.Duration)
-	probes := false
-	for _, v := range p.Variants {
-		probes = probes || len(v.Probes) > 0
-	}
-	if probes {
+	if slices.ContainsFunc(p.Variants, func(v plans.Variant) bool { return len(v.Probes) > 0 }) {
 		window = fmt.Sprintf("warm-up %s, read probes, measure %s, read probes", p.Load.Warmup, p.Load.Duration)
 	}
 	if q := p.Quiet; q != nil {
@@ -361,28 +369,43 @@ func describeSchedule(row func(k, format string, args ...any), p *plans.Plan) {
 	case p.Order == results.OrderSequential && len(p.Variants) > 1:
 		row("", "sequential: drift of the machine over time is not controlled (each variant's windows run together)")
 	}
-	if sr := p.Search; sr != nil {
-		full := fmt.Sprintf("the full grid: %d windows", sr.Points)
-		budget := fmt.Sprintf("%d windows", sr.Budget)
-		if sr.BudgetTime > 0 {
-			budget = fmt.Sprintf("%s = %d windows of %s", sr.BudgetTime, sr.Budget, p.Load.Warmup+p.Load.Duration+p.Cooldown)
-		}
-		row("search", "%s: %s over %d values (%s … %s), maximize %s, budget %s (%s); after the other variants' windows",
-			sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), sr.Maximize, budget, full)
-		row("", "each window: the value the search picks from the windows so far; the server restarted with its env")
-		row("", "worst case: %s of windows, plus server restarts", sr.WorstCase(p))
+	describeSearch(row, p)
+	describeSteps(row, p)
+}
+
+// describeSearch writes the searched variable and its budget.
+func describeSearch(row rowFunc, p *plans.Plan) {
+	sr := p.Search
+	if sr == nil {
+		return
 	}
+	full := fmt.Sprintf("the full grid: %d windows", sr.Points)
+	budget := fmt.Sprintf("%d windows", sr.Budget)
+	if sr.BudgetTime > 0 {
+		budget = fmt.Sprintf("%s = %d windows of %s", sr.BudgetTime, sr.Budget, p.Load.Warmup+p.Load.Duration+p.Cooldown)
+	}
+	row("search", "%s: %s over %d values (%s … %s), maximize %s, budget %s (%s); after the other variants' windows",
+		sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), sr.Maximize, budget, full)
+	row("", "each window: the value the search picks from the windows so far; the server restarted with its env")
+	row("", "worst case: %s of windows, plus server restarts", sr.WorstCase(p))
+}
+
+// describeSteps lists the steps, several to a line of at most 90 bytes.
+func describeSteps(row rowFunc, p *plans.Plan) {
 	var line strings.Builder
 	n := 0
+	flush := func() {
+		if line.Len() > 0 {
+			row(first(n, "schedule"), "%s", line.String())
+			n++
+			line.Reset()
+		}
+	}
 	steps := p.Steps()
 	for i, st := range steps {
 		if len(steps) > maxListedSteps && i >= maxListedSteps-10 && i < len(steps)-10 {
 			if i == maxListedSteps-10 {
-				if line.Len() > 0 {
-					row(first(n, "schedule"), "%s", line.String())
-					n++
-					line.Reset()
-				}
+				flush()
 				row(first(n, "schedule"), "… %d more steps …", len(steps)-maxListedSteps)
 				n++
 			}
@@ -390,18 +413,14 @@ func describeSchedule(row func(k, format string, args ...any), p *plans.Plan) {
 		}
 		item := fmt.Sprintf("%d. %s rep %d/%d", i+1, p.Variants[st.Variant].Name, st.Rep+1, p.Repeat)
 		if line.Len() > 0 && line.Len()+2+len(item) > 90 {
-			row(first(n, "schedule"), "%s", line.String())
-			n++
-			line.Reset()
+			flush()
 		}
 		if line.Len() > 0 {
 			line.WriteString("  ")
 		}
 		line.WriteString(item)
 	}
-	if line.Len() > 0 {
-		row(first(n, "schedule"), "%s", line.String())
-	}
+	flush()
 }
 
 // first returns k for the first row of a block and "" for the others.

@@ -80,7 +80,7 @@ func profileOnly(ss *ServerSpec, variants []VariantSpec) bool {
 }
 
 // describeProfile writes how the server is profiled, when it is.
-func describeProfile(row func(k, format string, args ...any), p *plans.Plan) {
+func describeProfile(row rowFunc, p *plans.Plan) {
 	if p.Profile == nil {
 		return
 	}

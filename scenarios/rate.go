@@ -160,7 +160,7 @@ func (c *compiler) capacity(p *plans.Plan) {
 // describeRate writes the open-loop schedule or the capacity search of
 // Describe: the rate in all and what a missed start means, or the
 // targets, the bound on the search's steps and its longest duration.
-func describeRate(row func(k, format string, args ...any), p *plans.Plan) {
+func describeRate(row rowFunc, p *plans.Plan) {
 	l := p.Load
 	if l.Rate > 0 {
 		row("rate", "open loop: %s new %s per second in all (the groups' rates above), start k of a group at k/rate after its start, no drift", numfmt.Num(l.Rate, -1), perRequest(l))
