@@ -235,8 +235,7 @@ func sortErrors(es []*Error) {
 
 // Compile checks every value against the format and the host, applies the
 // defaults and resolves the scenario into a Plan. Every problem comes back
-// at once (errors.Join of *Error, in file order, Parse's among them);
-// warnings do not fail it and are in Plan.Warnings.
+// at once (errors.Join of *Error); warnings are in Plan.Warnings.
 func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	c := &compiler{s: s, secrets: map[string]bool{}, rawSecrets: map[string]bool{}}
 	p := &plans.Plan{Source: s.file}
@@ -249,6 +248,44 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	p.Target = c.target(conn)
 	p.Load = c.load(conn, h)
 	c.remoteTarget(p.Target, p.Load.Groups)
+	c.repetitions(p)
+	p.Order, p.Cooldown = c.schedule()
+	p.Metrics = c.metrics()
+	p.Quiet = c.quiet()
+	c.capacity(p)
+	p.Profile = c.profile()
+	p.Server = c.server(p.Target)
+	p.Variants, p.Baseline = c.variants()
+	if p.Server != nil && s.Server != nil {
+		switch {
+		case s.Server.Info != nil:
+			p.Server.Info = s.Server.Info
+		case slices.ContainsFunc(p.Variants, func(v plans.Variant) bool { return strings.Contains(v.Start, "nginx") }):
+			p.Server.Info = plans.NginxInfo
+		}
+	}
+	p.Search = c.searchPlan(p)
+	c.speed()
+	if len(p.Variants) > 0 {
+		base := p.Baseline
+		if base == "" {
+			base = p.Variants[0].Name
+		}
+		p.Thresholds = c.thresholds(p.Variants, base)
+	}
+	p.SSHOptions = c.sshOptions()
+	p.Binaries = c.binaries()
+	p.Hosts = c.hosts
+	c.scrub()
+	p.Secrets = plans.SortSecrets(c.secrets)
+	return c.finish(p)
+}
+
+// repetitions resolves the keys that say how often a variant is measured
+// and when a window fails: equivalence, repeat, seed, max_errors and
+// exclude_flagged.
+func (c *compiler) repetitions(p *plans.Plan) {
+	s := c.s
 	p.Equivalence = results.DefaultEquivalence
 	if s.Equivalence != nil {
 		p.Equivalence = float64(*s.Equivalence)
@@ -279,41 +316,16 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 			c.problem("exclude_flagged", fmt.Sprintf("want 0 to %d windows per variant, got %d", plans.MaxExcludeFlagged, p.ExcludeFlagged))
 		}
 	}
-	p.Order, p.Cooldown = c.schedule()
-	p.Metrics = c.metrics()
-	p.Quiet = c.quiet()
-	c.capacity(p)
-	p.Profile = c.profile()
-	p.Server = c.server(p.Target)
-	p.Variants, p.Baseline = c.variants()
-	if p.Server != nil && s.Server != nil {
-		switch {
-		case s.Server.Info != nil:
-			p.Server.Info = s.Server.Info
-		case slices.ContainsFunc(p.Variants, func(v plans.Variant) bool { return strings.Contains(v.Start, "nginx") }):
-			p.Server.Info = plans.NginxInfo
-		}
-	}
-	p.Search = c.searchPlan(p)
-	c.speed()
-	if len(p.Variants) > 0 {
-		base := p.Baseline
-		if base == "" {
-			base = p.Variants[0].Name
-		}
-		p.Thresholds = c.thresholds(p.Variants, base)
-	}
-	p.SSHOptions = c.sshOptions()
-	p.Binaries = c.binaries()
-	p.Hosts = c.hosts
-	c.scrub()
-	p.Secrets = plans.SortSecrets(c.secrets)
+}
+
+// finish returns p with its warnings, or every problem in file order,
+// Parse's among them and those that only follow from another left out.
+func (c *compiler) finish(p *plans.Plan) (*plans.Plan, error) {
 	errs := c.consequential(c.errs)
-	for _, e := range s.parseErrs {
-		errs = append(errs, s.relocated(e))
+	for _, e := range c.s.parseErrs {
+		errs = append(errs, c.s.relocated(e))
 	}
-	c.errs = errs
-	c.errs, c.warns = dedupe(c.errs), dedupe(c.warns)
+	c.errs, c.warns = dedupe(errs), dedupe(c.warns)
 	sortErrors(c.errs)
 	sortErrors(c.warns)
 	if len(c.errs) > 0 {
@@ -401,18 +413,12 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 	ts := c.s.Target
 	var t plans.Target
 	if ts == nil {
-		if c.leftOut("target") {
-			return t
+		if !c.leftOut("target") {
+			c.errorf("", "target is missing (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
 		}
-		c.errorf("", "target is missing (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
 		return t
 	}
-	var (
-		scheme     = "https"
-		reqURI     = "/"
-		hostHeader = "localhost"
-		hostname   = "localhost"
-	)
+	u := urlParts{scheme: "https", reqURI: "/", hostHeader: "localhost", hostname: "localhost"}
 	switch {
 	case ts.URL != nil && ts.Builtin != nil:
 		c.errorf("target.builtin", "give url or builtin, not both")
@@ -422,59 +428,14 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 		}
 		c.errorf("target", "want url (the server under test) or builtin (kaeload's own server)")
 	case ts.Builtin != nil:
-		kind := "rsa2048"
-		t.Builtin = &plans.Builtin{Accel: c.accel(ts.Builtin.Accel)}
-		if t.Builtin.Accel != nil {
-			kind = "ecdsa-p256" // its real signature is cheaper than offload-cpu
-		}
-		if ts.Builtin.Cert != nil {
-			kind = *ts.Builtin.Cert
-			if !slices.Contains(plans.BuiltinCerts, kind) {
-				c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", kind, strings.Join(plans.BuiltinCerts, ", "))
-			}
-		}
-		t.Builtin.Cert = kind
+		t.Builtin = c.builtin(ts.Builtin)
 	default:
 		raw, ok := c.expand("target.url", *ts.URL, c.top)
 		t.URL = raw
 		if !ok {
 			break
 		}
-		u, err := url.Parse(raw)
-		if err != nil {
-			var ue *url.Error
-			if errors.As(err, &ue) {
-				err = ue.Err
-			}
-			c.errorf("target.url", "%q is not a URL: %v (want e.g. https://10.0.0.2:443/index.html)", raw, err)
-			break
-		}
-		scheme = strings.ToLower(u.Scheme)
-		port := u.Port()
-		switch {
-		case scheme != "https" && scheme != "http":
-			c.errorf("target.url", "want an https:// or http:// URL, got %q", raw)
-			return t
-		case u.Hostname() == "":
-			c.errorf("target.url", "%q has no host", raw)
-			return t
-		case u.User != nil:
-			c.errorf("target.url", "%q holds credentials, which are not sent; use an Authorization header", raw)
-			return t
-		case port == "":
-			port = map[string]string{"https": "443", "http": "80"}[scheme]
-		default:
-			if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-				c.errorf("target.url", "%q: port %q is not a number from 1 to 65535", raw, port)
-				return t
-			}
-		}
-		hostname = u.Hostname()
-		hostHeader = u.Host
-		reqURI = u.RequestURI()
-		t.Addr = net.JoinHostPort(hostname, port)
-		if h, _, err := net.SplitHostPort(t.Addr); err != nil || h != hostname {
-			c.errorf("target.url", "%q: %q is not a host name or IP address", raw, hostname)
+		if !c.targetURL(raw, &u, &t) {
 			return t
 		}
 	}
@@ -489,15 +450,77 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 	if ts.Body != nil {
 		body = *ts.Body
 	}
-	t.Request = c.request(t.Method, reqURI, hostHeader, ts.Headers, body, conn)
-	if scheme == "http" {
+	t.Request = c.request(t.Method, u.reqURI, u.hostHeader, ts.Headers, body, conn)
+	if u.scheme == "http" {
 		if ts.TLS != nil {
 			c.errorf("target.tls", "TLS settings on an http:// URL (use https:// or remove tls)")
 		}
 		return t
 	}
-	t.TLS = c.tls(ts.TLS, hostname, t.Builtin != nil)
+	t.TLS = c.tls(ts.TLS, u.hostname, t.Builtin != nil)
 	return t
+}
+
+// builtin resolves target.builtin.
+func (c *compiler) builtin(bs *BuiltinSpec) *plans.Builtin {
+	b := &plans.Builtin{Cert: "rsa2048", Accel: c.accel(bs.Accel)}
+	if b.Accel != nil {
+		b.Cert = "ecdsa-p256" // its real signature is cheaper than offload-cpu
+	}
+	if bs.Cert != nil {
+		b.Cert = *bs.Cert
+		if !slices.Contains(plans.BuiltinCerts, b.Cert) {
+			c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
+		}
+	}
+	return b
+}
+
+// urlParts are the pieces of target.url the request and TLS need.
+type urlParts struct {
+	scheme, reqURI, hostHeader, hostname string
+}
+
+// targetURL checks target.url into u and t.Addr, the port defaulted by
+// the scheme. It returns false when the target is unusable; a text that
+// is not a URL leaves u and t as they are.
+func (c *compiler) targetURL(raw string, u *urlParts, t *plans.Target) bool {
+	pu, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		c.errorf("target.url", "%q is not a URL: %v (want e.g. https://10.0.0.2:443/index.html)", raw, err)
+		return true
+	}
+	u.scheme = strings.ToLower(pu.Scheme)
+	port := pu.Port()
+	switch {
+	case u.scheme != "https" && u.scheme != "http":
+		c.errorf("target.url", "want an https:// or http:// URL, got %q", raw)
+		return false
+	case pu.Hostname() == "":
+		c.errorf("target.url", "%q has no host", raw)
+		return false
+	case pu.User != nil:
+		c.errorf("target.url", "%q holds credentials, which are not sent; use an Authorization header", raw)
+		return false
+	case port == "":
+		port = map[string]string{"https": "443", "http": "80"}[u.scheme]
+	default:
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			c.errorf("target.url", "%q: port %q is not a number from 1 to 65535", raw, port)
+			return false
+		}
+	}
+	u.hostname, u.hostHeader, u.reqURI = pu.Hostname(), pu.Host, pu.RequestURI()
+	t.Addr = net.JoinHostPort(u.hostname, port)
+	if h, _, err := net.SplitHostPort(t.Addr); err != nil || h != u.hostname {
+		c.errorf("target.url", "%q: %q is not a host name or IP address", raw, u.hostname)
+		return false
+	}
+	return true
 }
 
 // request renders the HTTP/1.1 request: request line, Host, the scenario's
@@ -560,33 +583,71 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		ts = &TLSSpec{}
 	}
 	t := &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13}
-	versionsOK := true
+	versionsOK := c.tlsVersions(ts, t)
+	c.ciphers(ts.Ciphers, t, versionsOK)
+	c.curves(ts.Curves, t, versionsOK)
+	if ts.Resumption != nil {
+		t.Resumption = *ts.Resumption
+	}
+	if ts.Verify != nil {
+		t.Verify = *ts.Verify
+	}
+	if builtin && t.Verify {
+		c.errorf("target.tls.verify", "the built-in target's certificate is self-signed; verify must be false")
+	}
+	if ts.CA != nil {
+		c.tlsCA(*ts.CA, t)
+	}
+	switch {
+	case ts.ServerName != nil:
+		t.ServerName = *ts.ServerName
+		if hasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /") {
+			c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
+		}
+	default:
+		t.ServerName = hostname
+	}
+	if t.Verify && t.ServerName == "" {
+		c.errorf("target.tls.server_name", "verify needs a server name to check the certificate against")
+	}
+	return t
+}
+
+// tlsVersions resolves min_version and max_version; false when they are
+// unusable, so that checks that compare with them are skipped.
+func (c *compiler) tlsVersions(ts *TLSSpec, t *plans.TLS) bool {
+	ok := true
 	for _, v := range []struct {
-		path string
-		in   *string
-		out  *uint16
-	}{{"target.tls.min_version", ts.MinVersion, &t.MinVersion}, {"target.tls.max_version", ts.MaxVersion, &t.MaxVersion}} {
+		key string
+		in  *string
+		out *uint16
+	}{{"min_version", ts.MinVersion, &t.MinVersion}, {"max_version", ts.MaxVersion, &t.MaxVersion}} {
 		if v.in == nil {
 			continue
 		}
-		if n, ok := parseVersion(*v.in); ok {
+		if n, known := parseVersion(*v.in); known {
 			*v.out = n
 		} else {
-			versionsOK = false
-			c.errorf(v.path, "want \"1.2\" or \"1.3\", got %q", *v.in)
+			ok = false
+			c.errorf("target.tls."+v.key, "want \"1.2\" or \"1.3\", got %q", *v.in)
 		}
 	}
-	if versionsOK && t.MinVersion > t.MaxVersion {
+	if ok && t.MinVersion > t.MaxVersion {
 		c.errorf("target.tls.min_version", "%s is above max_version %s", plans.VersionName(t.MinVersion), plans.VersionName(t.MaxVersion))
-		versionsOK = false
+		ok = false
 	}
+	return ok
+}
 
-	if ts.Ciphers != nil && len(ts.Ciphers) == 0 {
+// ciphers resolves target.tls.ciphers. Only TLS 1.2 suites restrict what
+// Go offers, so listing TLS 1.3 ones draws a warning.
+func (c *compiler) ciphers(names []string, t *plans.TLS, versionsOK bool) {
+	if names != nil && len(names) == 0 {
 		c.errorf("target.tls.ciphers", "empty list (leave ciphers out for Go's defaults)")
 	}
 	listed := make(map[uint16]int)
 	has12, has13 := false, false
-	for i, name := range ts.Ciphers {
+	for i, name := range names {
 		path := fmt.Sprintf("target.tls.ciphers[%d]", i)
 		info, ok := lookupSuite(name)
 		if !ok {
@@ -626,14 +687,16 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		}
 		c.warnf("target.tls.ciphers", "%s", msg)
 	}
+}
 
-	if ts.Curves == nil {
+// curves resolves target.tls.curves (default DefaultCurves).
+func (c *compiler) curves(names []string, t *plans.TLS, versionsOK bool) {
+	if names == nil {
 		t.Curves = slices.Clone(DefaultCurves)
-	} else if len(ts.Curves) == 0 {
+	} else if len(names) == 0 {
 		c.errorf("target.tls.curves", "empty list (leave curves out for the default X25519, P-256)")
 	}
-	classic := false
-	for i, name := range ts.Curves {
+	for i, name := range names {
 		path := fmt.Sprintf("target.tls.curves[%d]", i)
 		id, ok := curveNames[strings.ToUpper(name)]
 		if !ok {
@@ -646,55 +709,30 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		}
 		t.Curves = append(t.Curves, uint16(id))
 	}
-	for _, id := range t.Curves {
-		classic = classic || !isHybrid(tls.CurveID(id))
-	}
+	classic := slices.ContainsFunc(t.Curves, func(id uint16) bool { return !isHybrid(tls.CurveID(id)) })
 	if len(t.Curves) > 0 && !classic && versionsOK && t.MaxVersion < tls.VersionTLS13 {
 		c.errorf("target.tls.curves", "only post-quantum hybrid groups are listed, which need TLS 1.3, but max_version is %s", plans.VersionName(t.MaxVersion))
 	}
+}
 
-	if ts.Resumption != nil {
-		t.Resumption = *ts.Resumption
+// tlsCA reads target.tls.ca, relative to the scenario's directory.
+func (c *compiler) tlsCA(file string, t *plans.TLS) {
+	if !t.Verify {
+		c.errorf("target.tls.ca", "ca is only used with verify: true")
+		return
 	}
-	if ts.Verify != nil {
-		t.Verify = *ts.Verify
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(c.s.dir, file)
 	}
-	if builtin && t.Verify {
-		c.errorf("target.tls.verify", "the built-in target's certificate is self-signed; verify must be false")
-	}
-	if ts.CA != nil {
-		switch {
-		case !t.Verify:
-			c.errorf("target.tls.ca", "ca is only used with verify: true")
-		default:
-			file := *ts.CA
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(c.s.dir, file)
-			}
-			pem, err := readSmallFile(file, 1<<20)
-			switch {
-			case err != nil:
-				c.errorf("target.tls.ca", "read CA file: %v", err)
-			case !x509.NewCertPool().AppendCertsFromPEM(pem):
-				c.errorf("target.tls.ca", "%s holds no PEM certificate", file)
-			default:
-				t.CAPEM = pem
-			}
-		}
-	}
+	pem, err := readSmallFile(file, 1<<20)
 	switch {
-	case ts.ServerName != nil:
-		t.ServerName = *ts.ServerName
-		if hasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /") {
-			c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
-		}
+	case err != nil:
+		c.errorf("target.tls.ca", "read CA file: %v", err)
+	case !x509.NewCertPool().AppendCertsFromPEM(pem):
+		c.errorf("target.tls.ca", "%s holds no PEM certificate", file)
 	default:
-		t.ServerName = hostname
+		t.CAPEM = pem
 	}
-	if t.Verify && t.ServerName == "" {
-		c.errorf("target.tls.server_name", "verify needs a server name to check the certificate against")
-	}
-	return t
 }
 
 // load resolves the load section.
@@ -704,110 +742,27 @@ func (c *compiler) load(conn plans.Connection, h Host) plans.Load {
 		ls = &LoadSpec{}
 	}
 	l := plans.Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout, Interval: results.DefaultInterval}
-	if ls.Duration != nil {
-		l.Duration = *ls.Duration
-		c.problem("load.duration", plans.DurationBound.Problem(l.Duration))
-	}
-	if ls.Warmup != nil {
-		l.Warmup = *ls.Warmup
-		c.problem("load.warmup", plans.WarmupBound.Problem(l.Warmup))
-	}
-	if ls.Timeout != nil {
-		l.Timeout = *ls.Timeout
-		c.problem("load.timeout", plans.TimeoutBound.Problem(l.Timeout))
-	}
-	if ls.Interval != nil {
-		l.Interval = *ls.Interval
-		c.problem("load.interval", results.IntervalProblem(l.Interval))
+	for _, d := range []struct {
+		key     string
+		in      *time.Duration
+		out     *time.Duration
+		problem func(time.Duration) string
+	}{
+		{"duration", ls.Duration, &l.Duration, plans.DurationBound.Problem},
+		{"warmup", ls.Warmup, &l.Warmup, plans.WarmupBound.Problem},
+		{"timeout", ls.Timeout, &l.Timeout, plans.TimeoutBound.Problem},
+		{"interval", ls.Interval, &l.Interval, results.IntervalProblem},
+	} {
+		if d.in != nil {
+			*d.out = *d.in
+			c.problem("load."+d.key, d.problem(*d.in))
+		}
 	}
 	switch {
 	case ls.Groups != nil && ls.Layout != nil:
 		c.errorf("load.layout", "give groups or layout, not both")
 	case ls.Groups != nil:
-		if len(ls.Groups) == 0 {
-			c.errorf("load.groups", "empty list (give at least one group, or leave groups out for one unpinned group)")
-		}
-		if msg := plans.GroupsProblem(len(ls.Groups)); msg != "" {
-			c.problem("load.groups", msg)
-			break
-		}
-		// total adds up the connections of groups within the per-group limit.
-		total := 0
-		type hostCPU struct {
-			host string
-			cpu  int
-		}
-		owner := make(map[hostCPU]int) // CPU of a host -> first group pinned to it
-		type cpuList struct {
-			set, missing pinning.Set
-			err          error
-		}
-		parsed := make(map[string]cpuList) // groups often repeat a list
-		for i, gs := range ls.Groups {
-			path := fmt.Sprintf("load.groups[%d]", i)
-			var g plans.Group
-			if gs.Host != nil {
-				g.Host = c.host(path+".host", *gs.Host)
-			}
-			if gs.CPUs != nil {
-				cc, ok := parsed[*gs.CPUs]
-				if !ok {
-					if cc.set, cc.err = pinning.Parse(*gs.CPUs); cc.err == nil {
-						cc.missing = cc.set.Missing(h.CPUs)
-					}
-					parsed[*gs.CPUs] = cc
-				}
-				switch {
-				case cc.err != nil:
-					c.errorf(path+".cpus", "%v", cc.err)
-				case g.Host != nil && cc.err == nil:
-					// Another machine's CPUs: its worker checks them.
-					g.CPUs = slices.Clone(cc.set)
-				case len(cc.missing) > 0 && !h.Planning:
-					c.missingCPUs(path+".cpus", "", cc.missing, h)
-				default:
-					if len(cc.missing) > 0 {
-						c.missingCPUs(path+".cpus", "", cc.missing, h)
-					}
-					g.CPUs = slices.Clone(cc.set)
-				}
-			}
-			def := min(len(g.CPUs), plans.MaxThreads)
-			if gs.CPUs == nil {
-				def = defaultThreads(h)
-			}
-			g.Threads = c.count(path+".threads", gs.Threads, def, plans.ThreadsLimit)
-			g.Connections = c.count(path+".connections", gs.Connections, DefaultConnections, plans.ConnectionsLimit)
-			if plans.ConnectionsLimit.Problem(g.Connections) == "" {
-				total += g.Connections
-			}
-			c.checkThreads(path+".threads", g.Threads, len(g.CPUs))
-			var shared pinning.Set
-			others := map[int]bool{}
-			for _, cpu := range g.CPUs {
-				key := hostCPU{cpu: cpu}
-				if g.Host != nil {
-					key.host = g.Host.Name
-				}
-				if j, ok := owner[key]; ok {
-					shared = append(shared, cpu)
-					others[j] = true
-				} else {
-					owner[key] = i
-				}
-			}
-			if len(shared) > 0 {
-				var names []string
-				for j := range i {
-					if others[j] {
-						names = append(names, fmt.Sprintf("load.groups[%d]", j))
-					}
-				}
-				c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, strings.Join(names, ", "))
-			}
-			l.Groups = append(l.Groups, g)
-		}
-		c.problem("load.groups", plans.TotalProblem(total))
+		l.Groups = c.groups(ls.Groups, h)
 	case ls.Layout != nil:
 		l.Groups = c.layout(ls.Layout, h)
 	default:
@@ -815,6 +770,104 @@ func (c *compiler) load(conn plans.Connection, h Host) plans.Load {
 	}
 	c.rate(ls, &l)
 	return l
+}
+
+// hostCPU is one CPU of one host ("" = this machine).
+type hostCPU struct {
+	host string
+	cpu  int
+}
+
+// cpuList is a group's CPU list parsed, and the CPUs this host lacks.
+type cpuList struct {
+	set, missing pinning.Set
+	err          error
+}
+
+// groups resolves load.groups and warns of groups that share CPUs.
+func (c *compiler) groups(specs []GroupSpec, h Host) []plans.Group {
+	if len(specs) == 0 {
+		c.errorf("load.groups", "empty list (give at least one group, or leave groups out for one unpinned group)")
+	}
+	if msg := plans.GroupsProblem(len(specs)); msg != "" {
+		c.problem("load.groups", msg)
+		return nil
+	}
+	var out []plans.Group
+	total := 0                         // connections of the groups within the per-group limit
+	owner := make(map[hostCPU]int)     // CPU of a host -> first group pinned to it
+	parsed := make(map[string]cpuList) // groups often repeat a list
+	for i, gs := range specs {
+		path := fmt.Sprintf("load.groups[%d]", i)
+		g := c.group(path, gs, h, parsed)
+		if plans.ConnectionsLimit.Problem(g.Connections) == "" {
+			total += g.Connections
+		}
+		var shared pinning.Set
+		others := map[int]bool{}
+		for _, cpu := range g.CPUs {
+			key := hostCPU{cpu: cpu}
+			if g.Host != nil {
+				key.host = g.Host.Name
+			}
+			if j, ok := owner[key]; ok {
+				shared = append(shared, cpu)
+				others[j] = true
+			} else {
+				owner[key] = i
+			}
+		}
+		if len(shared) > 0 {
+			var names []string
+			for j := range i {
+				if others[j] {
+					names = append(names, fmt.Sprintf("load.groups[%d]", j))
+				}
+			}
+			c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, strings.Join(names, ", "))
+		}
+		out = append(out, g)
+	}
+	c.problem("load.groups", plans.TotalProblem(total))
+	return out
+}
+
+// group resolves one entry of load.groups; parsed caches CPU lists.
+func (c *compiler) group(path string, gs GroupSpec, h Host, parsed map[string]cpuList) plans.Group {
+	var g plans.Group
+	if gs.Host != nil {
+		g.Host = c.host(path+".host", *gs.Host)
+	}
+	if gs.CPUs != nil {
+		cc, ok := parsed[*gs.CPUs]
+		if !ok {
+			if cc.set, cc.err = pinning.Parse(*gs.CPUs); cc.err == nil {
+				cc.missing = cc.set.Missing(h.CPUs)
+			}
+			parsed[*gs.CPUs] = cc
+		}
+		switch {
+		case cc.err != nil:
+			c.errorf(path+".cpus", "%v", cc.err)
+		case g.Host != nil:
+			g.CPUs = slices.Clone(cc.set) // another machine's CPUs: its worker checks them
+		case len(cc.missing) > 0 && !h.Planning:
+			c.missingCPUs(path+".cpus", "", cc.missing, h)
+		default:
+			if len(cc.missing) > 0 {
+				c.missingCPUs(path+".cpus", "", cc.missing, h)
+			}
+			g.CPUs = slices.Clone(cc.set)
+		}
+	}
+	def := min(len(g.CPUs), plans.MaxThreads)
+	if gs.CPUs == nil {
+		def = defaultThreads(h)
+	}
+	g.Threads = c.count(path+".threads", gs.Threads, def, plans.ThreadsLimit)
+	g.Connections = c.count(path+".connections", gs.Connections, DefaultConnections, plans.ConnectionsLimit)
+	c.checkThreads(path+".threads", g.Threads, len(g.CPUs))
+	return g
 }
 
 // defaultThreads is an unpinned group's threads: the host's CPU count,
