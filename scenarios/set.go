@@ -10,11 +10,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Set overrides one field, as `--set path=value` does: path is a field
-// path with list indexes ("load.groups[0].connections") and value is YAML
-// ("2s", "true", "[X25519, P-256]"). Missing sections are created; an index
-// equal to a list's length appends. Compile's messages about the value
-// then name the --set; Set's own errors leave "--set …" to the caller.
+// Set overrides one field, as `--set load.groups[0].connections=32` does:
+// value is YAML, missing sections are created and an index equal to a
+// list's length appends. Compile's messages then name the --set.
 func (s *Scenario) Set(path, value string) error {
 	text := path + "=" + value
 	fail := func(format string, args ...any) error {
@@ -54,10 +52,9 @@ func (s *Scenario) Set(path, value string) error {
 	return errors.Join(d.errs...)
 }
 
-// FromFlag says that the value at path, and every value under it, came
-// from a command-line flag (URL mode): problems there name the flag as
-// typed ("--cpus 0-9,10-19: …") instead of a file position. Call it from
-// the general path to the particular; a later Set still names its --set.
+// FromFlag says that the value at path and under it came from a flag (URL
+// mode): problems there name the flag ("--cpus 0-9: …"). Call it from the
+// general path to the particular; a later Set still names its --set.
 func (s *Scenario) FromFlag(path, flag string) {
 	if s.pos == nil {
 		s.pos = make(map[string]pos)
@@ -101,10 +98,8 @@ func splitPath(path string) ([]seg, error) {
 	return segs, nil
 }
 
-// assignEnv sets an env entry. A value that is not the mapping form (a
-// mapping with a value key) is taken as a plain string, as written, and
-// keeps the entry's secret mark: --set server.env.TOKEN=x replaces a
-// secret with another secret. The mapping form replaces the entry whole.
+// assignEnv sets an env entry. A plain value keeps the entry's secret
+// mark (--set server.env.TOKEN=x stays secret); the mapping form replaces it whole.
 func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error {
 	old := v.Interface().(EnvValue)
 	mapping := false
@@ -142,24 +137,15 @@ func (d *decoder) forget(path string) {
 	}
 }
 
+// notYAML is the error of a Set value that is not YAML where YAML is needed.
+func (d *decoder) notYAML() error {
+	return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
+}
+
 // assign walks v along segs, creating what is missing, and decodes val at the end.
 func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
-	if len(segs) == 0 && v.Type() == envValueType {
-		return d.assignEnv(v, path, val)
-	}
 	if len(segs) == 0 {
-		// A string field takes a value that is not a YAML scalar as
-		// written, so that templates such as {scenario_dir}/x.cnf work.
-		if v.Kind() == reflect.String && (val == nil || val.Kind != yaml.ScalarNode) {
-			val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
-		}
-		if val == nil {
-			return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
-		}
-		d.forget(path)
-		v.SetZero()
-		d.decode(path, val, v)
-		return nil
+		return d.assignValue(v, path, val)
 	}
 	sg := segs[0]
 	t := v.Type()
@@ -172,21 +158,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 	}
 	switch {
 	case sg.index >= 0:
-		if t.Kind() != reflect.Slice || t == pairsType || t == sweepType {
-			return fmt.Errorf("%s is not a list; [%d] does not apply", path, sg.index)
-		}
-		n := v.Len()
-		if sg.index > n {
-			entries := "entries"
-			if n == 1 {
-				entries = "entry"
-			}
-			return fmt.Errorf("%s has %d %s; index %d is out of range (use %d to append one)", path, n, entries, sg.index, n)
-		}
-		if sg.index == n {
-			v.Set(reflect.Append(v, reflect.Zero(t.Elem())))
-		}
-		return d.assign(v.Index(sg.index), fmt.Sprintf("%s[%d]", path, sg.index), segs[1:], val)
+		return d.assignIndex(v, path, segs, val)
 	case t == searchType:
 		return d.assignSearch(v, path, segs, val)
 	case t.Kind() == reflect.Struct:
@@ -201,64 +173,9 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 		}
 		return d.assign(v.Field(f.index), joinKey(path, sg.key), segs[1:], val)
 	case t == pairsType:
-		if len(segs) > 1 {
-			return fmt.Errorf("%s.%s is a value, not a section", path, sg.key)
-		}
-		sub := joinKey(path, sg.key)
-		var p Pair
-		p.Key = sg.key
-		if err := d.assign(reflect.ValueOf(&p.Value).Elem(), sub, nil, val); err != nil {
-			return err
-		}
-		ps := v.Interface().(Pairs)
-		for i := range ps {
-			if ps[i].Key == sg.key {
-				ps[i] = p
-				return nil
-			}
-		}
-		v.Set(reflect.ValueOf(append(ps, p)))
-		return nil
+		return d.assignPair(v, path, segs, val)
 	case t == sweepType:
-		sub := joinKey(path, sg.key)
-		sw := v.Interface().(Sweep)
-		i := 0
-		for i < len(sw) && sw[i].Key != sg.key {
-			i++
-		}
-		p := SweepParam{Key: sg.key}
-		if i < len(sw) {
-			p = sw[i]
-		}
-		if len(segs) == 1 {
-			d.forget(sub)
-			if val == nil {
-				return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
-			}
-			p = SweepParam{Key: sg.key}
-			d.sweepParam(sub, val, &p)
-		} else {
-			if p.Values != nil {
-				return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
-			}
-			r := RangeSpec{}
-			if p.Range != nil {
-				r = *p.Range
-			}
-			if err := d.assign(reflect.ValueOf(&r).Elem(), sub, segs[1:], val); err != nil {
-				return err
-			}
-			p.Range = &r
-			d.pos[sub] = pos{set: d.set}
-		}
-		sw = append(Sweep(nil), sw...)
-		if i < len(sw) {
-			sw[i] = p
-		} else {
-			sw = append(sw, p)
-		}
-		v.Set(reflect.ValueOf(sw))
-		return nil
+		return d.assignSweep(v, path, segs, val)
 	case t.Kind() == reflect.Map:
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(t))
@@ -274,6 +191,110 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 		return nil
 	}
 	return fmt.Errorf("%s is a value, not a section; %q does not apply", path, sg.key)
+}
+
+// assignValue decodes val into v, the end of the path.
+func (d *decoder) assignValue(v reflect.Value, path string, val *yaml.Node) error {
+	if v.Type() == envValueType {
+		return d.assignEnv(v, path, val)
+	}
+	// A string field takes a value that is not a YAML scalar as written,
+	// so that templates such as {scenario_dir}/x.cnf work.
+	if v.Kind() == reflect.String && (val == nil || val.Kind != yaml.ScalarNode) {
+		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
+	}
+	if val == nil {
+		return d.notYAML()
+	}
+	d.forget(path)
+	v.SetZero()
+	d.decode(path, val, v)
+	return nil
+}
+
+// assignIndex sets list entry segs[0].index of v, appending at its length.
+func (d *decoder) assignIndex(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
+	t, i := v.Type(), segs[0].index
+	if t.Kind() != reflect.Slice || t == pairsType || t == sweepType {
+		return fmt.Errorf("%s is not a list; [%d] does not apply", path, i)
+	}
+	n := v.Len()
+	if i > n {
+		entries := "entries"
+		if n == 1 {
+			entries = "entry"
+		}
+		return fmt.Errorf("%s has %d %s; index %d is out of range (use %d to append one)", path, n, entries, i, n)
+	}
+	if i == n {
+		v.Set(reflect.Append(v, reflect.Zero(t.Elem())))
+	}
+	return d.assign(v.Index(i), fmt.Sprintf("%s[%d]", path, i), segs[1:], val)
+}
+
+// assignPair sets one entry of an ordered mapping (headers), in place or appended.
+func (d *decoder) assignPair(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
+	key := segs[0].key
+	if len(segs) > 1 {
+		return fmt.Errorf("%s.%s is a value, not a section", path, key)
+	}
+	p := Pair{Key: key}
+	if err := d.assign(reflect.ValueOf(&p.Value).Elem(), joinKey(path, key), nil, val); err != nil {
+		return err
+	}
+	ps := v.Interface().(Pairs)
+	for i := range ps {
+		if ps[i].Key == key {
+			ps[i] = p
+			return nil
+		}
+	}
+	v.Set(reflect.ValueOf(append(ps, p)))
+	return nil
+}
+
+// assignSweep sets one swept parameter whole, or a field of its range.
+func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
+	key := segs[0].key
+	sub := joinKey(path, key)
+	sw := v.Interface().(Sweep)
+	i := 0
+	for i < len(sw) && sw[i].Key != key {
+		i++
+	}
+	p := SweepParam{Key: key}
+	if i < len(sw) {
+		p = sw[i]
+	}
+	if len(segs) == 1 {
+		d.forget(sub)
+		if val == nil {
+			return d.notYAML()
+		}
+		p = SweepParam{Key: key}
+		d.sweepParam(sub, val, &p)
+	} else {
+		if p.Values != nil {
+			return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
+		}
+		r := RangeSpec{}
+		if p.Range != nil {
+			r = *p.Range
+		}
+		if err := d.assign(reflect.ValueOf(&r).Elem(), sub, segs[1:], val); err != nil {
+			return err
+		}
+		p.Range = &r
+		d.pos[sub] = pos{set: d.set}
+	}
+	sw = append(Sweep(nil), sw...)
+	if i < len(sw) {
+		sw[i] = p
+	} else {
+		sw = append(sw, p)
+	}
+	v.Set(reflect.ValueOf(sw))
+	return nil
 }
 
 // assignSearch sets a field of variants[i].search: maximize, budget, or
@@ -296,7 +317,7 @@ func (d *decoder) assignSearch(v reflect.Value, path string, segs []seg, val *ya
 			return fmt.Errorf("%s is a value, not a section", sub)
 		}
 		if val == nil {
-			return fmt.Errorf("value is not valid YAML: %s", strings.TrimPrefix(d.rawErr.Error(), "yaml: "))
+			return d.notYAML()
 		}
 		d.budget(sub, val, &spec)
 	default:
