@@ -59,22 +59,34 @@ func opAt(s string) string {
 // thresholdHelp is the grammar, for error messages.
 const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "server_saturated == true", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0", "diagnoses == 0" or "probe hpre_send per request >= 0.9"`
 
-// countMetrics are the metrics bounded by a count of events in the
-// variant's windows (the timeline's diagnosis), by the name a threshold
-// gives them.
-var countMetrics = map[string]string{
-	"listen_overflows": results.MetricListenOverflows, "stalls": results.MetricStalls, "diagnoses": results.MetricDiagnoses,
+// countMetrics are the metrics bounded by a count of the timeline's
+// events, and boolMetrics those true or false of a variant, by the name a
+// threshold gives them.
+var (
+	countMetrics = map[string]string{
+		"listen_overflows": results.MetricListenOverflows, "stalls": results.MetricStalls, "diagnoses": results.MetricDiagnoses,
+	}
+	boolMetrics = map[string]string{"client_bound": results.MetricClientBound, "server_saturated": results.MetricServerSaturated}
+)
+
+// measures parse a threshold's value by its measure (the words before the
+// operator), the first that matches.
+var measures = []struct {
+	match func(lhs []string) bool
+	parse func(t *results.Threshold, lhs []string, value string) error
+}{
+	{func(l []string) bool { return len(l) == 3 && l[1] == "vs" }, parseVsThreshold},
+	{func(l []string) bool { return len(l) == 1 && (l[0] == "req/s" || l[0] == "rps") }, parseRateThreshold},
+	{func(l []string) bool { return len(l) == 1 && l[0] == "errors" }, parseErrorsThreshold},
+	{func(l []string) bool { return len(l) == 1 && countMetrics[l[0]] != "" }, parseCountThreshold},
+	{func(l []string) bool { return len(l) == 1 && boolMetrics[l[0]] != "" }, parseBoolThreshold},
+	{func(l []string) bool { return l[0] == "probe" }, parseProbeThreshold},
+	{func(l []string) bool { return len(l) == 2 && strings.HasPrefix(l[0], "p") }, parseLatencyThreshold},
 }
 
-// boolMetrics are the metrics that are true or false of a variant, by
-// the name a threshold gives them.
-var boolMetrics = map[string]string{"client_bound": results.MetricClientBound, "server_saturated": results.MetricServerSaturated}
-
-// ParseThreshold parses one threshold expression, "MEASURE OP VALUE" with
-// OP one of <, <=, >, >=, ==, != ("req/s >= 100000", "p99 handshake <
-// 20ms", "kae vs baseline >= +30%", "probe hpre_send per request >= 0.9";
-// docs/scenario.md lists them all). Compile resolves variant names; the
-// run record's Threshold evaluates it after the run.
+// ParseThreshold parses one threshold expression, "MEASURE OP VALUE"
+// ("req/s >= 100000", "p99 handshake < 20ms"; docs/scenario.md lists them).
+// Compile resolves variant names; results.Threshold evaluates it.
 func ParseThreshold(expr string) (results.Threshold, error) {
 	t := results.Threshold{Expr: strings.TrimSpace(expr)}
 	toks := tokens(t.Expr)
@@ -98,79 +110,94 @@ func ParseThreshold(expr string) (results.Threshold, error) {
 	}
 	lhs, value := toks[:opAtIdx], toks[opAtIdx+1]
 	t.Op = toks[opAtIdx]
-	var err error
-	switch {
-	case len(lhs) == 3 && lhs[1] == "vs":
-		t.Metric, t.Variant, t.Against = results.MetricVs, lhs[0], lhs[2]
-		var ok bool
-		if t.Value, ok = thresholdPercent(value, true); !ok {
-			return t, fmt.Errorf("%q: %q is not a percentage (want e.g. +30%% or -5%%)", t.Expr, value)
+	for _, m := range measures {
+		if m.match(lhs) {
+			return t, m.parse(&t, lhs, value)
 		}
-	case len(lhs) == 1 && (lhs[0] == "req/s" || lhs[0] == "rps"):
-		t.Metric = results.MetricRate
-		t.Value, err = plainNumber(value)
-		if err != nil {
-			return t, fmt.Errorf("%q: %q is not a rate in req/s (want e.g. 100000)", t.Expr, value)
-		}
-	case len(lhs) == 1 && lhs[0] == "errors":
-		if v, ok := thresholdPercent(value, false); ok {
-			t.Metric, t.Value = results.MetricErrorShare, v
-			if v > 1 {
-				return t, fmt.Errorf("%q: %s is more than 100%%", t.Expr, value)
-			}
-		} else if n, err := strconv.ParseUint(value, 10, 53); err == nil {
-			t.Metric, t.Value = results.MetricErrors, float64(n)
-		} else {
-			return t, fmt.Errorf("%q: %q is neither a percentage (0.1%%) nor a count of errors (0)", t.Expr, value)
-		}
-	case len(lhs) == 1 && countMetrics[lhs[0]] != "":
-		t.Metric = countMetrics[lhs[0]]
-		n, err := strconv.ParseUint(value, 10, 53)
-		if err != nil {
-			return t, fmt.Errorf("%q: %q is not a count (want e.g. 0)", t.Expr, value)
-		}
-		t.Value = float64(n)
-	case len(lhs) == 1 && boolMetrics[lhs[0]] != "":
-		t.Metric = boolMetrics[lhs[0]]
-		switch value {
-		case "true":
-			t.Value = 1
-		case "false":
-			t.Value = 0
-		default:
-			return t, fmt.Errorf("%q: %s is true or false, not %q", t.Expr, lhs[0], value)
-		}
-		if t.Op != "==" && t.Op != "!=" {
-			return t, fmt.Errorf("%q: %s compares with == or !=, not %s", t.Expr, lhs[0], t.Op)
-		}
-	case lhs[0] == "probe":
-		if err := parseProbeThreshold(&t, lhs, value); err != nil {
-			return t, err
-		}
-	case len(lhs) == 2 && strings.HasPrefix(lhs[0], "p"):
-		t.Metric = results.MetricLatency
-		q, err := plainNumber(lhs[0][1:])
-		if err != nil || q <= 0 || q > 100 {
-			return t, fmt.Errorf("%q: %q is not a percentile (want p50, p99, p99.9)", t.Expr, lhs[0])
-		}
-		kind, ok := latencyKinds[lhs[1]]
-		if !ok {
-			return t, fmt.Errorf("%q: %q is not a latency (want connect, handshake, ttfb or total)", t.Expr, lhs[1])
-		}
-		d, err := time.ParseDuration(value)
-		if err != nil || d < 0 {
-			return t, fmt.Errorf("%q: %q is not a duration (want e.g. 20ms)", t.Expr, value)
-		}
-		t.Quantile, t.Latency, t.Value = q, kind, float64(d.Microseconds())
-	default:
-		return t, fmt.Errorf("%q: unknown measure %q: %s", t.Expr, strings.Join(lhs, " "), thresholdHelp)
 	}
-	return t, nil
+	return t, fmt.Errorf("%q: unknown measure %q: %s", t.Expr, strings.Join(lhs, " "), thresholdHelp)
 }
 
-// parseProbeThreshold fills t from "probe NAME OP VALUE" (the mean delta
-// per window) or "probe NAME per request OP VALUE"; lhs is what precedes
-// OP. Compile checks that NAME is one of server.probes.
+func parseVsThreshold(t *results.Threshold, lhs []string, value string) error {
+	t.Metric, t.Variant, t.Against = results.MetricVs, lhs[0], lhs[2]
+	var ok bool
+	if t.Value, ok = thresholdPercent(value, true); !ok {
+		return fmt.Errorf("%q: %q is not a percentage (want e.g. +30%% or -5%%)", t.Expr, value)
+	}
+	return nil
+}
+
+func parseRateThreshold(t *results.Threshold, _ []string, value string) error {
+	t.Metric = results.MetricRate
+	var err error
+	if t.Value, err = plainNumber(value); err != nil {
+		return fmt.Errorf("%q: %q is not a rate in req/s (want e.g. 100000)", t.Expr, value)
+	}
+	return nil
+}
+
+// parseErrorsThreshold takes a share ("0.1%") or a count ("0").
+func parseErrorsThreshold(t *results.Threshold, _ []string, value string) error {
+	if v, ok := thresholdPercent(value, false); ok {
+		t.Metric, t.Value = results.MetricErrorShare, v
+		if v > 1 {
+			return fmt.Errorf("%q: %s is more than 100%%", t.Expr, value)
+		}
+	} else if n, err := strconv.ParseUint(value, 10, 53); err == nil {
+		t.Metric, t.Value = results.MetricErrors, float64(n)
+	} else {
+		return fmt.Errorf("%q: %q is neither a percentage (0.1%%) nor a count of errors (0)", t.Expr, value)
+	}
+	return nil
+}
+
+func parseCountThreshold(t *results.Threshold, lhs []string, value string) error {
+	t.Metric = countMetrics[lhs[0]]
+	n, err := strconv.ParseUint(value, 10, 53)
+	if err != nil {
+		return fmt.Errorf("%q: %q is not a count (want e.g. 0)", t.Expr, value)
+	}
+	t.Value = float64(n)
+	return nil
+}
+
+func parseBoolThreshold(t *results.Threshold, lhs []string, value string) error {
+	t.Metric = boolMetrics[lhs[0]]
+	switch value {
+	case "true":
+		t.Value = 1
+	case "false":
+		t.Value = 0
+	default:
+		return fmt.Errorf("%q: %s is true or false, not %q", t.Expr, lhs[0], value)
+	}
+	if t.Op != "==" && t.Op != "!=" {
+		return fmt.Errorf("%q: %s compares with == or !=, not %s", t.Expr, lhs[0], t.Op)
+	}
+	return nil
+}
+
+// parseLatencyThreshold parses "pQ KIND OP DURATION", the value in µs.
+func parseLatencyThreshold(t *results.Threshold, lhs []string, value string) error {
+	t.Metric = results.MetricLatency
+	q, err := plainNumber(lhs[0][1:])
+	if err != nil || q <= 0 || q > 100 {
+		return fmt.Errorf("%q: %q is not a percentile (want p50, p99, p99.9)", t.Expr, lhs[0])
+	}
+	kind, ok := latencyKinds[lhs[1]]
+	if !ok {
+		return fmt.Errorf("%q: %q is not a latency (want connect, handshake, ttfb or total)", t.Expr, lhs[1])
+	}
+	d, err := time.ParseDuration(value)
+	if err != nil || d < 0 {
+		return fmt.Errorf("%q: %q is not a duration (want e.g. 20ms)", t.Expr, value)
+	}
+	t.Quantile, t.Latency, t.Value = q, kind, float64(d.Microseconds())
+	return nil
+}
+
+// parseProbeThreshold parses "probe NAME [per request] OP NUMBER"; Compile
+// checks that NAME is one of server.probes.
 func parseProbeThreshold(t *results.Threshold, lhs []string, value string) error {
 	switch {
 	case len(lhs) == 2:
