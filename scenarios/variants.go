@@ -76,47 +76,58 @@ func (c *compiler) server(t plans.Target) *plans.Server {
 		srv.CommandTimeout = *ss.CommandTimeout
 		c.problem("server.command_timeout", plans.CommandBound.Problem(srv.CommandTimeout))
 	}
-	if rs := ss.Ready; rs != nil {
-		var kinds []string
-		for _, k := range []struct {
-			name string
-			v    *string
-		}{{"tcp", rs.TCP}, {"tls", rs.TLS}, {"https", rs.HTTPS}} {
-			if k.v != nil {
-				kinds = append(kinds, k.name)
-			}
-		}
-		switch len(kinds) {
-		case 0:
-		case 1:
-			srv.Ready.Kind = kinds[0]
-			path := "server.ready." + kinds[0]
-			switch kinds[0] {
-			case "tcp":
-				srv.Ready.Addr = c.readyAddr(path, *rs.TCP)
-			case "tls":
-				srv.Ready.Addr = c.readyAddr(path, *rs.TLS)
-			case "https":
-				srv.Ready.Addr = ""
-				srv.Ready.URL = c.readyURL(path, *rs.HTTPS)
-			}
-		default:
-			c.errorf("server.ready", "give one of tcp, tls and https, not %s", strings.Join(kinds, " and "))
-		}
-		if rs.Timeout != nil {
-			srv.Ready.Timeout = *rs.Timeout
-			c.problem("server.ready.timeout", plans.CommandBound.Problem(srv.Ready.Timeout))
-		}
-		if rs.Interval != nil {
-			srv.Ready.Interval = *rs.Interval
-			c.problem("server.ready.interval", plans.CommandBound.Problem(srv.Ready.Interval))
+	if ss.Ready != nil {
+		c.ready(ss.Ready, &srv.Ready)
+	}
+	c.probes(ss.Probes)
+	return srv
+}
+
+// ready resolves server.ready into r, which holds the defaults.
+func (c *compiler) ready(rs *ReadySpec, r *plans.Ready) {
+	var kinds []string
+	for _, k := range []struct {
+		name string
+		v    *string
+	}{{"tcp", rs.TCP}, {"tls", rs.TLS}, {"https", rs.HTTPS}} {
+		if k.v != nil {
+			kinds = append(kinds, k.name)
 		}
 	}
-	if len(ss.Probes) > MaxProbes {
-		c.errorf("server.probes", "%d probes, more than the %d allowed", len(ss.Probes), MaxProbes)
-		ss = &ServerSpec{}
+	switch len(kinds) {
+	case 0:
+	case 1:
+		r.Kind = kinds[0]
+		path := "server.ready." + kinds[0]
+		switch kinds[0] {
+		case "tcp":
+			r.Addr = c.readyAddr(path, *rs.TCP)
+		case "tls":
+			r.Addr = c.readyAddr(path, *rs.TLS)
+		case "https":
+			r.Addr = ""
+			r.URL = c.readyURL(path, *rs.HTTPS)
+		}
+	default:
+		c.errorf("server.ready", "give one of tcp, tls and https, not %s", strings.Join(kinds, " and "))
 	}
-	for i, ps := range ss.Probes {
+	if rs.Timeout != nil {
+		r.Timeout = *rs.Timeout
+		c.problem("server.ready.timeout", plans.CommandBound.Problem(r.Timeout))
+	}
+	if rs.Interval != nil {
+		r.Interval = *rs.Interval
+		c.problem("server.ready.interval", plans.CommandBound.Problem(r.Interval))
+	}
+}
+
+// probes checks server.probes; each variant resolves them with its vars.
+func (c *compiler) probes(probes []ProbeSpec) {
+	if len(probes) > MaxProbes {
+		c.errorf("server.probes", "%d probes, more than the %d allowed", len(probes), MaxProbes)
+		return
+	}
+	for i, ps := range probes {
 		path := fmt.Sprintf("server.probes[%d]", i)
 		switch {
 		case ps.Name == nil && c.leftOut(path+".name"):
@@ -126,7 +137,7 @@ func (c *compiler) server(t plans.Target) *plans.Server {
 			c.errorf(path+".name", "%q is not a usable name (want non-empty text without control characters)", *ps.Name)
 		default:
 			for j := range i {
-				if o := ss.Probes[j].Name; o != nil && *o == *ps.Name {
+				if o := probes[j].Name; o != nil && *o == *ps.Name {
 					c.errorf(path+".name", "%q already names server.probes[%d]", *ps.Name, j)
 					break
 				}
@@ -136,22 +147,24 @@ func (c *compiler) server(t plans.Target) *plans.Server {
 			c.errorf(path, "command is missing (want a shell command that prints a number)")
 		}
 		if ps.Pattern != nil {
-			re, err := regexp.Compile(*ps.Pattern)
-			switch {
-			case err != nil:
-				msg := err.Error()
-				var se *syntax.Error
-				if e, ok := err.(*syntax.Error); ok {
-					se = e
-					msg = fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
-				}
-				c.errorf(path+".pattern", "not a Go regular expression: %s", msg)
-			case re.NumSubexp() > 1:
-				c.errorf(path+".pattern", "%d groups; want at most one, around the number (use (?:…) for grouping)", re.NumSubexp())
-			}
+			c.probePattern(path+".pattern", *ps.Pattern)
 		}
 	}
-	return srv
+}
+
+// probePattern checks a probe's regular expression: at most one group.
+func (c *compiler) probePattern(path, pattern string) {
+	re, err := regexp.Compile(pattern)
+	switch {
+	case err != nil:
+		msg := err.Error()
+		if se, ok := err.(*syntax.Error); ok {
+			msg = fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
+		}
+		c.errorf(path, "not a Go regular expression: %s", msg)
+	case re.NumSubexp() > 1:
+		c.errorf(path, "%d groups; want at most one, around the number (use (?:…) for grouping)", re.NumSubexp())
+	}
 }
 
 // readyAddr expands and checks a host:port for the ready probe.
