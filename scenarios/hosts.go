@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -127,12 +126,7 @@ func (c *compiler) binaries() map[string]string {
 		return nil
 	}
 	out := make(map[string]string, len(c.s.Binaries))
-	keys := make([]string, 0, len(c.s.Binaries))
-	for k := range c.s.Binaries {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(c.s.Binaries) {
 		path := "binaries." + k
 		if !platformRE.MatchString(k) {
 			c.errorf(path, "%q is not a platform (want GOOS/GOARCH, such as linux/arm64)", k)

@@ -579,7 +579,7 @@ func (c *compiler) expandEntry(x *expansion, i int, path string, vs VariantSpec,
 			whole = false
 			continue
 		}
-		x.first[v.Name] = named{i, comboString(cb)}
+		x.first[v.Name] = named{i, cb.String()}
 		x.out = append(x.out, v)
 		if vs.Search != nil {
 			c.search.points++
@@ -644,13 +644,6 @@ func (c *compiler) mayName(name string) bool {
 		}
 	}
 	return false
-}
-
-func comboString(cb combo) string {
-	if cb.keys == nil {
-		return ""
-	}
-	return cb.String()
 }
 
 // checkStart requires a start command for every variant: server.start, or

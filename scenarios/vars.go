@@ -2,7 +2,9 @@ package scenarios
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -205,17 +207,12 @@ func (c *compiler) resolveVars(prefix string, defs map[string]string, base scope
 	out := make(map[string]string, len(defs))
 	broken := make(map[string]bool)
 	state := make(map[string]int) // 1 resolving, 2 done
-	names := make([]string, 0, len(defs))
-	for k := range defs {
-		names = append(names, k)
-	}
-	sort.Strings(names)
 	sc := base.with(out, broken)
 	var resolve func(name string, chain []string) bool
 	resolve = func(name string, chain []string) bool {
 		switch state[name] {
 		case 1:
-			cycle := append(slicesClone(chain[indexOf(chain, name):]), name)
+			cycle := append(slices.Clone(chain[slices.Index(chain, name):]), name)
 			c.errorf(prefix+"."+chain[len(chain)-1], "vars refer to each other in a cycle: %s", strings.Join(cycle, " → "))
 			return false
 		case 2:
@@ -243,22 +240,11 @@ func (c *compiler) resolveVars(prefix string, defs map[string]string, base scope
 		state[name] = 2
 		return ok
 	}
-	for _, name := range names {
+	for _, name := range sortedKeys(defs) {
 		resolve(name, nil)
 	}
 	return out, broken
 }
-
-func indexOf(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return 0
-}
-
-func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 // checkVarNames reports var (or sweep key) names that cannot be written
 // as {name} or that take the built-in's name.
@@ -315,11 +301,4 @@ func (c *compiler) leftOutVars(prefix string) map[string]bool {
 	return left
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
