@@ -21,19 +21,15 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// Host is the machine a plan will run on, as far as Compile needs to know:
-// worker groups may only name CPUs it has, and an unpinned group's threads
-// default to its CPU count.
+// Host is the machine a plan will run on: groups may only name its CPUs.
 type Host struct {
-	// CPUs are the CPUs this process may run on.
-	CPUs pinning.Set
-	// Planning turns "CPU does not exist" from an error into a warning, so
-	// that --dry-run can show a plan meant for a bigger machine.
+	CPUs pinning.Set // those this process may run on
+	// Planning makes "CPU does not exist" a warning, so that --dry-run can
+	// show a plan meant for a bigger machine.
 	Planning bool
 }
 
-// LocalHost describes this machine: the CPUs in this process's affinity
-// mask, or CPUs 0..runtime.NumCPU()-1 should the mask be unreadable.
+// LocalHost describes this machine: its affinity mask, else 0..NumCPU-1.
 func LocalHost() Host {
 	cpus, err := pinning.Online()
 	if err != nil || len(cpus) == 0 {
@@ -45,31 +41,19 @@ func LocalHost() Host {
 	return Host{CPUs: cpus}
 }
 
-// Defaults applied by Compile (the limits a plan must keep are package
-// plans'; the equivalence margin's default is results.DefaultEquivalence,
-// which judges runs that stored none).
+// Defaults of keys left out (the limits are package plans').
 const (
-	// DefaultDuration is the measured window when load.duration is left out.
-	DefaultDuration = 10 * time.Second
-	// DefaultWarmup is the warm-up when load.warmup is left out.
-	DefaultWarmup = 1 * time.Second
-	// DefaultTimeout is the per-request limit when load.timeout is left out.
-	DefaultTimeout = 10 * time.Second
-	// DefaultConnections is a group's connections when not given.
-	DefaultConnections = 16
-	// DefaultAutoMax and DefaultAutoCalibrate are repeat: auto's cap on
-	// repetitions per variant and its calibration windows.
-	DefaultAutoMax       = 10
-	DefaultAutoCalibrate = 5
-	// DefaultMaxErrors is the error share a repetition may have when
-	// max_errors is left out: 1%.
-	DefaultMaxErrors = 0.01
+	DefaultDuration      = 10 * time.Second
+	DefaultWarmup        = 1 * time.Second
+	DefaultTimeout       = 10 * time.Second // one request
+	DefaultConnections   = 16               // per group
+	DefaultAutoMax       = 10               // repeat: auto's repetitions per variant
+	DefaultAutoCalibrate = 5                // and its baseline windows
+	DefaultMaxErrors     = 0.01
 )
 
-// DefaultCurves are the key-exchange groups offered when tls.curves is left
-// out: X25519 and P-256. Go's own default would add the hybrid
-// X25519MLKEM768 key share, which costs client CPU on every handshake and
-// which most servers under test do not support; list it to measure it.
+// DefaultCurves are X25519 and P-256: Go's default would add the hybrid
+// X25519MLKEM768 share, which costs client CPU and most servers lack.
 var DefaultCurves = []uint16{uint16(tls.X25519), uint16(tls.CurveP256)}
 
 // compiler collects every problem and warning while building a Plan.
@@ -79,31 +63,31 @@ type compiler struct {
 	warns   []*Error
 	top     scope             // top-level vars and built-ins, resolved
 	userTop map[string]string // the top-level vars alone, resolved
-	// secrets are the secret env values, expanded; rawSecrets the same as
-	// written. Messages are scrubbed of both.
+	// secrets are the secret env values, expanded, and rawSecrets as
+	// written; messages are scrubbed of both.
 	secrets, rawSecrets map[string]bool
-	// search is the searched entry found by variants, resolved by
-	// searchPlan; nil when none.
-	search *pendingSearch
-	// hosts are the ssh hosts named so far (Plan.Hosts).
-	hosts []plans.SSHHost
-	// unresolved are the variant entries that had a problem, whose
-	// variants may be missing (mayName).
-	unresolved []VariantSpec
+	search              *pendingSearch  // the searched entry, nil when none
+	hosts               []plans.SSHHost // the ssh hosts named so far
+	unresolved          []VariantSpec   // entries with a problem, whose variants may be missing
 }
 
-// at makes an Error located at path's value, or at its nearest ancestor
-// with a known position.
-func (c *compiler) at(path, format string, args ...any) *Error {
-	e := &Error{File: c.s.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+// posOf is where path's value came from, or its nearest ancestor's.
+func (s *Scenario) posOf(path string) (pos, bool) {
 	for p := path; ; p = parentPath(p) {
-		if ps, ok := c.s.pos[p]; ok {
-			e.Line, e.Col, e.Set, e.Flag = ps.line, ps.col, ps.set, ps.flag
-			break
+		if ps, ok := s.pos[p]; ok {
+			return ps, true
 		}
 		if p == "" {
-			break
+			return pos{}, false
 		}
+	}
+}
+
+// at makes an Error located at path's value (posOf).
+func (c *compiler) at(path, format string, args ...any) *Error {
+	e := &Error{File: c.s.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if ps, ok := c.s.posOf(path); ok {
+		e.Line, e.Col, e.Set, e.Flag = ps.line, ps.col, ps.set, ps.flag
 	}
 	return e
 }
@@ -123,9 +107,8 @@ func (c *compiler) warnf(path, format string, args ...any) {
 	c.warns = append(c.warns, c.at(path, format, args...))
 }
 
-// consequential drops the problems that follow from a value Parse or Set
-// left out rather than from what the file says: those in the value's
-// reach (tainted). The value's own problem is reported already.
+// consequential drops the problems that only follow from a value Parse or
+// Set left out (tainted), whose own problem is reported already.
 func (c *compiler) consequential(es []*Error) []*Error {
 	if len(c.s.dropped) == 0 {
 		return es
@@ -140,9 +123,8 @@ func (c *compiler) consequential(es []*Error) []*Error {
 }
 
 // tainted reports whether a problem at path may follow from a value left
-// out by Parse or Set: path is at or under the value, or, when the value
-// is in a list entry, at the entry's name, which a variant's sweep values
-// make. (A required key left out is not "missing": see leftOut.)
+// out: path is at or under it, or is its list entry's name (which sweep
+// values make).
 func (s *Scenario) tainted(path string) bool {
 	for d := range s.dropped {
 		if within(path, d) {
@@ -155,9 +137,8 @@ func (s *Scenario) tainted(path string) bool {
 	return false
 }
 
-// leftOut reports whether the value at path was given but left out by
-// Parse or Set, its problem reported: checks that a required key is
-// there skip it.
+// leftOut reports whether the value at path was given but left out as
+// wrong: checks that a required key is there skip it.
 func (c *compiler) leftOut(path string) bool { return c.s.dropped[path] }
 
 // within reports whether path is p or under it.
@@ -177,19 +158,13 @@ func outermostEntry(path string) string {
 // relocated is Parse's problem e, naming the flag its value came from
 // when FromFlag has said so since.
 func (s *Scenario) relocated(e *Error) *Error {
-	for p := e.Path; ; p = parentPath(p) {
-		if ps, ok := s.pos[p]; ok {
-			if ps.flag == "" {
-				return e
-			}
-			r := *e
-			r.Flag = ps.flag
-			return &r
-		}
-		if p == "" {
-			return e
-		}
+	ps, ok := s.posOf(e.Path)
+	if !ok || ps.flag == "" {
+		return e
 	}
+	r := *e
+	r.Flag = ps.flag
+	return &r
 }
 
 // parentPath strips the last key or index of a field path.
@@ -205,8 +180,7 @@ func parentPath(p string) string {
 	return ""
 }
 
-// dedupe drops repeated problems (a swept variant's template is checked
-// once per expansion), keeping the first of each.
+// dedupe drops repeated problems (a template checked once per expansion).
 func dedupe(es []*Error) []*Error {
 	seen := make(map[string]bool, len(es))
 	out := es[:0]
@@ -281,9 +255,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	return c.finish(p)
 }
 
-// repetitions resolves the keys that say how often a variant is measured
-// and when a window fails: equivalence, repeat, seed, max_errors and
-// exclude_flagged.
+// repetitions resolves equivalence, repeat, seed, max_errors and exclude_flagged.
 func (c *compiler) repetitions(p *plans.Plan) {
 	s := c.s
 	p.Equivalence = results.DefaultEquivalence
@@ -481,9 +453,8 @@ type urlParts struct {
 	scheme, reqURI, hostHeader, hostname string
 }
 
-// targetURL checks target.url into u and t.Addr, the port defaulted by
-// the scheme. It returns false when the target is unusable; a text that
-// is not a URL leaves u and t as they are.
+// targetURL checks target.url into u and t.Addr; false when the target is
+// unusable (a text that is not a URL leaves both as they are).
 func (c *compiler) targetURL(raw string, u *urlParts, t *plans.Target) bool {
 	pu, err := url.Parse(raw)
 	if err != nil {
@@ -870,8 +841,7 @@ func (c *compiler) group(path string, gs GroupSpec, h Host, parsed map[string]cp
 	return g
 }
 
-// defaultThreads is an unpinned group's threads: the host's CPU count,
-// within 1..MaxThreads.
+// defaultThreads is an unpinned group's threads: the host's CPU count.
 func defaultThreads(h Host) int {
 	return min(max(1, len(h.CPUs)), plans.MaxThreads)
 }
@@ -984,8 +954,7 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 }
 
 // auto resolves repeat's auto form; the effect defaults to the
-// equivalence margin, so that plain "repeat: auto" asks for enough
-// repetitions to detect a difference as large as that margin.
+// equivalence margin: enough repetitions to detect a difference that large.
 func (c *compiler) auto(a *AutoSpec, margin float64) *plans.AutoRepeat {
 	r := &plans.AutoRepeat{Effect: margin, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
 	if a.Effect != nil {

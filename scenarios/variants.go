@@ -17,22 +17,15 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// Defaults and limits of server control and sweeps, applied by Compile.
+// Defaults and limits of server control, sweeps and speed commands.
 const (
-	// DefaultReadyTimeout bounds the wait for a started server.
-	DefaultReadyTimeout = 30 * time.Second
-	// DefaultReadyInterval is the pause between readiness attempts.
-	DefaultReadyInterval = 100 * time.Millisecond
-	// DefaultCommandTimeout bounds stop, reload and probe commands.
-	DefaultCommandTimeout = 60 * time.Second
-	// MaxSweepValues bounds one swept parameter's values.
-	MaxSweepValues = 1000
-	// MaxProbes bounds server.probes.
-	MaxProbes = 100
-	// DefaultSpeedTimeout bounds a speed command without its own timeout.
-	DefaultSpeedTimeout = 10 * time.Minute
-	// MaxSpeed bounds the speed section's commands.
-	MaxSpeed = 100
+	DefaultReadyTimeout   = 30 * time.Second
+	DefaultReadyInterval  = 100 * time.Millisecond
+	DefaultCommandTimeout = 60 * time.Second // stop, reload and probes
+	MaxSweepValues        = 1000             // of one swept parameter
+	MaxProbes             = 100
+	DefaultSpeedTimeout   = 10 * time.Minute
+	MaxSpeed              = 100
 )
 
 // schedule resolves order and cooldown.
@@ -334,28 +327,23 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 	return out, true
 }
 
-// where says where a field path's value came from, for messages that name
-// a second position: "line 12" or "--set path=value".
+// where says where path's value came from, for messages that name a
+// second position: "line 12" or "--set path=value".
 func (c *compiler) where(path string) string {
-	for p := path; ; p = parentPath(p) {
-		if ps, ok := c.s.pos[p]; ok {
-			switch {
-			case ps.set != "":
-				return "--set " + ps.set
-			case ps.flag != "":
-				return ps.flag
-			}
-			return fmt.Sprintf("line %d", ps.line)
-		}
-		if p == "" {
-			return ""
-		}
+	ps, ok := c.s.posOf(path)
+	switch {
+	case !ok:
+		return ""
+	case ps.set != "":
+		return "--set " + ps.set
+	case ps.flag != "":
+		return ps.flag
 	}
+	return fmt.Sprintf("line %d", ps.line)
 }
 
-// variantServerKeys are the variant fields that need a server section.
-// With a speed section, env, vars and sweep need none: they shape the
-// speed commands' runs.
+// variantServerKeys are the variant fields that need a server section;
+// with speed commands or an accelerator, env, vars and sweep need none.
 func variantServerKeys(vs VariantSpec, speed, accel bool) []string {
 	speed = speed || accel // the built-in target's accelerator takes env
 	var keys []string
@@ -435,9 +423,7 @@ func (c *compiler) variants() ([]plans.Variant, string) {
 }
 
 // variantsServer checks what the variant entries need of the server
-// section: a variants list that is not empty, no entry setting server
-// fields without one, and the server's env and start command. It reports
-// whether server.env can be used (true without a server section).
+// section, and reports whether server.env can be used.
 func (c *compiler) variantsServer() bool {
 	s := c.s
 	if s.Variants != nil && len(s.Variants) == 0 {
@@ -460,16 +446,14 @@ func (c *compiler) variantsServer() bool {
 	return ok
 }
 
-// expansion is the variants expanded so far, and where each name was
-// first given.
+// expansion is the variants expanded so far, and where each name was first given.
 type expansion struct {
 	out   []plans.Variant
 	first map[string]named
 }
 
-// expandEntries expands the variant entries, in order, into variants
-// with unique names, at most MaxVariants (full: reached before the last
-// entry). An entry with a problem goes to c.unresolved (mayName).
+// expandEntries expands the entries into variants with unique names, at
+// most MaxVariants (full); an entry with a problem goes to c.unresolved.
 func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []plans.Variant, full bool) {
 	x := &expansion{first: make(map[string]named)}
 	for i, vs := range specs {
@@ -495,10 +479,8 @@ func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []p
 	return x.out, false
 }
 
-// entry checks the variant entry vs at path and returns the combinations
-// of its sweep (or search), one per variant it expands to ({} when it has
-// neither), and whether its env can be used; ok is false when the entry
-// gives no variant.
+// entry checks the entry vs and returns its sweep's (or search's)
+// combinations, one per variant ({} for neither); ok is false when it gives none.
 func (c *compiler) entry(path string, vs VariantSpec, serverEnvOK bool) (combos []combo, envOK, ok bool) {
 	switch {
 	case vs.Name == nil:
@@ -558,10 +540,8 @@ func (c *compiler) entryVars(path string, vs VariantSpec, combos []combo) bool {
 	return true
 }
 
-// expandEntry adds entry i's variants, one per combination, to x. whole
-// is false when one of them could not be resolved or repeats a name;
-// full is true when the plan reached MaxVariants, and the entries from
-// this one on are not expanded further.
+// expandEntry adds entry i's variants to x. whole is false when one could
+// not be resolved or repeats a name; full when the plan reached MaxVariants.
 func (c *compiler) expandEntry(x *expansion, i int, path string, vs VariantSpec, combos []combo, envOK bool) (whole, full bool) {
 	whole = true
 	for _, cb := range combos {
@@ -605,11 +585,8 @@ func (c *compiler) duplicateName(path, name string, cb combo, prev named) {
 	c.errorf(path+".name", "%q%s already names variants[%d]%s%s", name, desc, prev.index, prevDesc, at)
 }
 
-// baseline resolves the baseline: the scenario's, which must name one of
-// out, or else the first variant. When a search's values come first, the
-// first other variant is the baseline, or, without one, the first value
-// the search measures (Run.Baseline ""): the searched values are measured
-// only if the search picks them.
+// baseline resolves the baseline: the scenario's, or else the first
+// variant not searched ("" when all are: the search's first measured value).
 func (c *compiler) baseline(out []plans.Variant) string {
 	if c.s.Baseline != nil {
 		baseline := *c.s.Baseline
@@ -631,9 +608,7 @@ func (c *compiler) baseline(out []plans.Variant) string {
 	return out[0].Name
 }
 
-// mayName reports whether a variant entry with a problem (already
-// reported) might have been named name: its name was left out, is a
-// template, or is name.
+// mayName reports whether an entry with a problem might have named name.
 func (c *compiler) mayName(name string) bool {
 	if c.leftOut("variants") {
 		return true
@@ -672,9 +647,8 @@ func (c *compiler) checkStart(ss *ServerSpec) {
 	}
 }
 
-// variant resolves one variant of an entry: the entry vs at path, with
-// the sweep values of cb. envOK says whether its env (and server.env) can
-// be expanded.
+// variant resolves the variant of entry vs with the sweep values of cb;
+// envOK says whether its env (and server.env) can be expanded.
 func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (plans.Variant, bool) {
 	sc, local := c.variantScope(path, vs, cb)
 	name, ok := c.variantName(path, *vs.Name, sc)
@@ -701,10 +675,8 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (p
 	return v, ok && good
 }
 
-// variantScope is the scope a variant's {vars} resolve in: the top-level
-// vars and built-ins, the entry's vars (local, resolved), then the
-// combination's sweep values. The variant's vars left out by Parse or Set
-// are broken in it.
+// variantScope is the scope a variant's {vars} resolve in: top-level vars,
+// the entry's vars (local), then the sweep values.
 func (c *compiler) variantScope(path string, vs VariantSpec, cb combo) (sc scope, local map[string]string) {
 	left := c.leftOutVars(path + ".vars")
 	defined := []string{path + ".vars", path + ".sweep", path + ".search"}
@@ -741,8 +713,7 @@ func (c *compiler) variantName(path, template string, sc scope) (string, bool) {
 	return name, ok
 }
 
-// variantSpeed expands the speed commands for a variant; nil when there
-// are none.
+// variantSpeed expands the speed commands for a variant.
 func (c *compiler) variantSpeed(sc scope) ([]plans.Speed, bool) {
 	var out []plans.Speed
 	ok := true
@@ -761,10 +732,8 @@ func (c *compiler) variantSpeed(sc scope) ([]plans.Speed, bool) {
 	return out, ok
 }
 
-// variantEnv expands server.env and the entry's env over it into a
-// variant's Env, and lists its secret keys, sorted. A key marked secret
-// in server.env stays secret when a variant gives it another value. The
-// expanded secret values are added to c.secrets.
+// variantEnv expands the entry's env over server.env, and lists the secret
+// keys; a key secret in server.env stays secret when a variant overrides it.
 func (c *compiler) variantEnv(path string, vs VariantSpec, sc scope) (env map[string]string, secretKeys []string, ok bool) {
 	var serverEnv map[string]EnvValue
 	if ss := c.s.Server; ss != nil {
@@ -806,10 +775,8 @@ func (c *compiler) variantEnv(path string, vs VariantSpec, sc scope) (env map[st
 	return env, secretKeys, ok
 }
 
-// variantCommands expands the server commands into v: the entry's own
-// start, stop and reload, or else the server section's. A start command
-// must not be empty, nor expand to an empty one when everything so far
-// (ok) resolved. It returns ok with the commands' problems added.
+// variantCommands expands the entry's start, stop and reload, or else the
+// server section's, into v; a start command must not expand to nothing.
 func (c *compiler) variantCommands(path string, vs VariantSpec, sc scope, v *plans.Variant, ok bool) bool {
 	ss := c.s.Server
 	cmd := func(key string, server, own *string) string {
@@ -844,8 +811,7 @@ func (c *compiler) variantCommands(path string, vs VariantSpec, sc scope, v *pla
 	return ok
 }
 
-// variantProbes expands the server's probes for a variant; nil when there
-// are none.
+// variantProbes expands the server's probes for a variant.
 func (c *compiler) variantProbes(sc scope) ([]plans.Probe, bool) {
 	var out []plans.Probe
 	ok := true
