@@ -96,6 +96,14 @@ func (c *compiler) errorf(path, format string, args ...any) {
 	c.errs = append(c.errs, c.at(path, format, args...))
 }
 
+// opt sets *out to *in when the key is given, and records check's problem with it.
+func opt[T any](c *compiler, path string, in, out *T, check func(T) string) {
+	if in != nil {
+		*out = *in
+		c.problem(path, check(*in))
+	}
+}
+
 // problem records msg at path unless it is "" (a limit's verdict).
 func (c *compiler) problem(path, msg string) {
 	if msg != "" {
@@ -259,10 +267,9 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 func (c *compiler) repetitions(p *plans.Plan) {
 	s := c.s
 	p.Equivalence = results.DefaultEquivalence
-	if s.Equivalence != nil {
-		p.Equivalence = float64(*s.Equivalence)
-		c.problem("equivalence", plans.EffectProblem(p.Equivalence, "the equivalence margin"))
-	}
+	opt(c, "equivalence", (*float64)(s.Equivalence), &p.Equivalence, func(f float64) string {
+		return plans.EffectProblem(f, "the equivalence margin")
+	})
 	p.Repeat = 1
 	if s.Repeat != nil {
 		switch r := s.Repeat; {
@@ -278,10 +285,7 @@ func (c *compiler) repetitions(p *plans.Plan) {
 		p.Seed, p.SeedSet = *s.Seed, true
 	}
 	p.MaxErrors = DefaultMaxErrors
-	if s.MaxErrors != nil {
-		p.MaxErrors = float64(*s.MaxErrors)
-		c.problem("max_errors", plans.MaxErrorsProblem(p.MaxErrors))
-	}
+	opt(c, "max_errors", (*float64)(s.MaxErrors), &p.MaxErrors, plans.MaxErrorsProblem)
 	if s.ExcludeFlagged != nil {
 		p.ExcludeFlagged = *s.ExcludeFlagged
 		if p.ExcludeFlagged < 0 || p.ExcludeFlagged > plans.MaxExcludeFlagged {
@@ -713,22 +717,10 @@ func (c *compiler) load(conn plans.Connection, h Host) plans.Load {
 		ls = &LoadSpec{}
 	}
 	l := plans.Load{Connection: conn, Duration: DefaultDuration, Warmup: DefaultWarmup, Timeout: DefaultTimeout, Interval: results.DefaultInterval}
-	for _, d := range []struct {
-		key     string
-		in      *time.Duration
-		out     *time.Duration
-		problem func(time.Duration) string
-	}{
-		{"duration", ls.Duration, &l.Duration, plans.DurationBound.Problem},
-		{"warmup", ls.Warmup, &l.Warmup, plans.WarmupBound.Problem},
-		{"timeout", ls.Timeout, &l.Timeout, plans.TimeoutBound.Problem},
-		{"interval", ls.Interval, &l.Interval, results.IntervalProblem},
-	} {
-		if d.in != nil {
-			*d.out = *d.in
-			c.problem("load."+d.key, d.problem(*d.in))
-		}
-	}
+	opt(c, "load.duration", ls.Duration, &l.Duration, plans.DurationBound.Problem)
+	opt(c, "load.warmup", ls.Warmup, &l.Warmup, plans.WarmupBound.Problem)
+	opt(c, "load.timeout", ls.Timeout, &l.Timeout, plans.TimeoutBound.Problem)
+	opt(c, "load.interval", ls.Interval, &l.Interval, results.IntervalProblem)
 	switch {
 	case ls.Groups != nil && ls.Layout != nil:
 		c.errorf("load.layout", "give groups or layout, not both")
@@ -957,17 +949,8 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 // equivalence margin: enough repetitions to detect a difference that large.
 func (c *compiler) auto(a *AutoSpec, margin float64) *plans.AutoRepeat {
 	r := &plans.AutoRepeat{Effect: margin, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
-	if a.Effect != nil {
-		r.Effect = float64(*a.Effect)
-		c.problem("repeat.effect", plans.EffectProblem(r.Effect, "the effect"))
-	}
-	if a.Max != nil {
-		r.Max = *a.Max
-		c.problem("repeat.max", plans.AutoMaxLimit.Problem(r.Max))
-	}
-	if a.Calibrate != nil {
-		r.Calibrate = *a.Calibrate
-		c.problem("repeat.calibrate", plans.CalibrateLimit.Problem(r.Calibrate))
-	}
+	opt(c, "repeat.effect", (*float64)(a.Effect), &r.Effect, func(f float64) string { return plans.EffectProblem(f, "the effect") })
+	opt(c, "repeat.max", a.Max, &r.Max, plans.AutoMaxLimit.Problem)
+	opt(c, "repeat.calibrate", a.Calibrate, &r.Calibrate, plans.CalibrateLimit.Problem)
 	return r
 }

@@ -112,18 +112,9 @@ func (c *compiler) capacity(p *plans.Plan) {
 	if cs.P99Handshake == nil && cs.P99Total == nil && !c.leftOut(path+".p99_handshake") && !c.leftOut(path+".p99_total") {
 		c.errorf(path, "no latency target: give p99_handshake (e.g. 20ms) or p99_total")
 	}
-	if cs.MaxErrors != nil {
-		cp.MaxErrors = float64(*cs.MaxErrors)
-		c.problem(path+".max_errors", plans.MaxErrorsProblem(cp.MaxErrors))
-	}
-	if cs.From != nil {
-		cp.From = *cs.From
-		c.problem(path+".from", plans.RateProblem(cp.From))
-	}
-	if cs.Max != nil {
-		cp.Max = *cs.Max
-		c.problem(path+".max", plans.RateProblem(cp.Max))
-	}
+	opt(c, path+".max_errors", (*float64)(cs.MaxErrors), &cp.MaxErrors, plans.MaxErrorsProblem)
+	opt(c, path+".from", cs.From, &cp.From, plans.RateProblem)
+	opt(c, path+".max", cs.Max, &cp.Max, plans.RateProblem)
 	if cp.Max < cp.From && plans.RateProblem(cp.Max) == "" && plans.RateProblem(cp.From) == "" {
 		c.errorf(path+".max", "%s is below from (%s)", numfmt.Num(cp.Max, -1), numfmt.Num(cp.From, -1))
 	}
@@ -139,10 +130,7 @@ func (c *compiler) capacity(p *plans.Plan) {
 			c.errorf(path+".resolution", "must be more than 0%% and at most 50%%, got %s", numfmt.Percent(cp.Resolution))
 		}
 	}
-	if cs.Window != nil {
-		cp.Window = *cs.Window
-		c.problem(path+".window", plans.DurationBound.Problem(cp.Window))
-	}
+	opt(c, path+".window", cs.Window, &cp.Window, plans.DurationBound.Problem)
 	if p.Repeat != 1 || p.Auto != nil {
 		c.errorf("repeat", "a capacity search runs once per variant: leave repeat out (or 1)")
 	}

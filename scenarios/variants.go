@@ -41,10 +41,7 @@ func (c *compiler) schedule() (results.Order, time.Duration) {
 		}
 	}
 	var cool time.Duration
-	if s.Cooldown != nil {
-		cool = *s.Cooldown
-		c.problem("cooldown", plans.CooldownBound.Problem(cool))
-	}
+	opt(c, "cooldown", s.Cooldown, &cool, plans.CooldownBound.Problem)
 	return order, cool
 }
 
@@ -65,10 +62,7 @@ func (c *compiler) server(t plans.Target) *plans.Server {
 	if t.Builtin != nil {
 		c.errorf("server", "a server section needs target.url: the built-in target is started by kaeload itself")
 	}
-	if ss.CommandTimeout != nil {
-		srv.CommandTimeout = *ss.CommandTimeout
-		c.problem("server.command_timeout", plans.CommandBound.Problem(srv.CommandTimeout))
-	}
+	opt(c, "server.command_timeout", ss.CommandTimeout, &srv.CommandTimeout, plans.CommandBound.Problem)
 	if ss.Ready != nil {
 		c.ready(ss.Ready, &srv.Ready)
 	}
@@ -104,14 +98,8 @@ func (c *compiler) ready(rs *ReadySpec, r *plans.Ready) {
 	default:
 		c.errorf("server.ready", "give one of tcp, tls and https, not %s", strings.Join(kinds, " and "))
 	}
-	if rs.Timeout != nil {
-		r.Timeout = *rs.Timeout
-		c.problem("server.ready.timeout", plans.CommandBound.Problem(r.Timeout))
-	}
-	if rs.Interval != nil {
-		r.Interval = *rs.Interval
-		c.problem("server.ready.interval", plans.CommandBound.Problem(r.Interval))
-	}
+	opt(c, "server.ready.timeout", rs.Timeout, &r.Timeout, plans.CommandBound.Problem)
+	opt(c, "server.ready.interval", rs.Interval, &r.Interval, plans.CommandBound.Problem)
 }
 
 // probes checks server.probes; each variant resolves them with its vars.
@@ -857,14 +845,8 @@ func (c *compiler) metrics() *plans.Metrics {
 		m.Listen = *ms.Listen
 		c.problem("metrics.listen", plans.ListenProblem(m.Listen))
 	}
-	if ms.Wait != nil {
-		m.Wait = *ms.Wait
-		c.problem("metrics.wait", plans.MetricsWaitBound.Problem(m.Wait))
-	}
-	if ms.Linger != nil {
-		m.Linger = *ms.Linger
-		c.problem("metrics.linger", plans.MetricsWaitBound.Problem(m.Linger))
-	}
+	opt(c, "metrics.wait", ms.Wait, &m.Wait, plans.MetricsWaitBound.Problem)
+	opt(c, "metrics.linger", ms.Linger, &m.Linger, plans.MetricsWaitBound.Problem)
 	return m
 }
 
@@ -875,17 +857,8 @@ func (c *compiler) quiet() *plans.Quiet {
 		return nil
 	}
 	q := plans.DefaultQuiet
-	if qs.MaxOther != nil {
-		q.MaxOther = float64(*qs.MaxOther)
-		c.problem("quiet.max_other", plans.MaxOtherProblem(q.MaxOther))
-	}
-	if qs.For != nil {
-		q.For = *qs.For
-		c.problem("quiet.for", plans.QuietBound.Problem(q.For))
-	}
-	if qs.Timeout != nil {
-		q.Timeout = *qs.Timeout
-		c.problem("quiet.timeout", plans.QuietBound.Problem(q.Timeout))
-	}
+	opt(c, "quiet.max_other", (*float64)(qs.MaxOther), &q.MaxOther, plans.MaxOtherProblem)
+	opt(c, "quiet.for", qs.For, &q.For, plans.QuietBound.Problem)
+	opt(c, "quiet.timeout", qs.Timeout, &q.Timeout, plans.QuietBound.Problem)
 	return &q
 }
