@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"slices"
-
 	"github.com/kaeload/kaeload/accel"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -14,13 +12,7 @@ func (c *compiler) accel(keys map[string]string) *plans.Accel {
 		return nil
 	}
 	cfg := accel.Defaults()
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range keys {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, k := range sortedKeys(keys) {
 		if err := accel.Set(&cfg, k, keys[k]); err != nil {
 			c.errorf("target.builtin.accel."+k, "%v", err)
 		}
