@@ -114,6 +114,7 @@ var fractionType = reflect.TypeFor[Fraction]()
 var envValueType = reflect.TypeFor[EnvValue]()
 var repeatType = reflect.TypeFor[RepeatSpec]()
 var searchType = reflect.TypeFor[SearchSpec]()
+var budgetType = reflect.TypeFor[BudgetSpec]()
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
@@ -153,6 +154,7 @@ func init() {
 		envValueType: (*decoder).envValue,
 		repeatType:   (*decoder).repeat,
 		searchType:   (*decoder).search,
+		budgetType:   (*decoder).budget,
 	}
 }
 
@@ -352,57 +354,49 @@ func (d *decoder) search(path string, n *yaml.Node, v reflect.Value) {
 		return
 	}
 	var spec SearchSpec
+	sv := reflect.ValueOf(&spec).Elem()
+	fs := fieldsOf(searchType)
 	for _, kv := range d.entries(path, n, 0) {
 		sub := path + "." + kv.key.Value
-		switch kv.key.Value {
-		case "maximize":
-			d.decode(sub, kv.value, reflect.ValueOf(&spec.Maximize).Elem())
-		case "budget":
-			d.budget(sub, kv.value, &spec)
-		case "start":
-			d.decode(sub, kv.value, reflect.ValueOf(&spec.Start).Elem())
-		default:
-			if spec.Param != nil {
-				d.keyErrorf(kv.key, sub, "a search has one variable; %s is already searched (use a sweep for the others, in another variant entry)", spec.Param.Key)
-				continue
-			}
-			spec.Param = &SweepParam{Key: kv.key.Value}
-			d.sweepParam(sub, kv.value, spec.Param)
-			d.keyPos(sub, kv)
+		if f, ok := lookupField(fs, kv.key.Value); ok {
+			d.decode(sub, kv.value, sv.Field(f.index))
+			continue
 		}
+		if spec.Param != nil {
+			d.keyErrorf(kv.key, sub, "a search has one variable; %s is already searched (use a sweep for the others, in another variant entry)", spec.Param.Key)
+			continue
+		}
+		spec.Param = &SweepParam{Key: kv.key.Value}
+		d.sweepParam(sub, kv.value, spec.Param)
+		d.keyPos(sub, kv)
 	}
-	v.Set(reflect.ValueOf(spec))
+	v.Set(sv)
 }
 
 // budget decodes search.budget: a whole number of windows or a duration.
-func (d *decoder) budget(path string, use *yaml.Node, spec *SearchSpec) {
-	n := resolve(use)
-	if n == nil {
-		d.errorf(use, path, "unresolvable alias")
-		return
-	}
-	d.pos[path] = d.at(use)
-	b := &BudgetSpec{}
+func (d *decoder) budget(path string, n *yaml.Node, v reflect.Value) {
+	const want = "want a number of windows such as 12 or a duration such as 20m, got %s"
+	var b BudgetSpec
 	switch {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
 		var i int
 		if n.Decode(&i) != nil {
-			d.errorf(use, path, "want a whole number of windows, got %s", describeNode(n))
+			d.errorf(n, path, "want a whole number of windows, got %s", describeNode(n))
 			return
 		}
 		b.Windows = &i
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
 		dur, err := time.ParseDuration(strings.TrimSpace(n.Value))
 		if err != nil {
-			d.errorf(use, path, "want a number of windows such as 12 or a duration such as 20m, got %s", describeNode(n))
+			d.errorf(n, path, want, describeNode(n))
 			return
 		}
 		b.Duration = &dur
 	default:
-		d.errorf(use, path, "want a number of windows such as 12 or a duration such as 20m, got %s", describeNode(n))
+		d.errorf(n, path, want, describeNode(n))
 		return
 	}
-	spec.Budget = b
+	v.Set(reflect.ValueOf(b))
 }
 
 // envValue decodes an env entry: any scalar (KAE_GO_SOFT_RATIO: 33), or

@@ -69,6 +69,14 @@ func encode(v reflect.Value) *yaml.Node {
 		return encodeRepeat(v.Interface().(RepeatSpec))
 	case t == searchType:
 		return encodeSearch(v.Interface().(SearchSpec))
+	case t == budgetType:
+		switch b := v.Interface().(BudgetSpec); {
+		case b.Windows != nil:
+			return scalar("!!int", strconv.Itoa(*b.Windows))
+		case b.Duration != nil:
+			return str(b.Duration.String())
+		}
+		return nil
 	}
 	return encodeKind(v)
 }
@@ -144,18 +152,7 @@ func encodeSearch(s SearchSpec) *yaml.Node {
 	if s.Param != nil {
 		m.Content = append(m.Content, str(s.Param.Key), encodeParam(*s.Param))
 	}
-	if s.Maximize != nil {
-		m.Content = append(m.Content, str("maximize"), str(*s.Maximize))
-	}
-	if s.Start != nil {
-		m.Content = append(m.Content, str("start"), str(*s.Start))
-	}
-	switch b := s.Budget; {
-	case b != nil && b.Windows != nil:
-		m.Content = append(m.Content, str("budget"), scalar("!!int", strconv.Itoa(*b.Windows)))
-	case b != nil && b.Duration != nil:
-		m.Content = append(m.Content, str("budget"), str(b.Duration.String()))
-	}
+	m.Content = append(m.Content, encodeKind(reflect.ValueOf(s)).Content...)
 	return m
 }
 

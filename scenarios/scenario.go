@@ -159,16 +159,17 @@ type VariantSpec struct {
 	Search *SearchSpec         `yaml:"search"` // not together with Sweep
 }
 
-// SearchSpec is variants[].search: the searched variable, written like a
-// sweep parameter, the objective and the budget.
+// SearchSpec is variants[].search: its keys, and one more, the searched
+// variable, written like a sweep parameter (Param; nil when none).
 type SearchSpec struct {
-	Param    *SweepParam // nil when the mapping names none
-	Maximize *string
-	Budget   *BudgetSpec
-	Start    *string
+	Param    *SweepParam `yaml:"-"`
+	Maximize *string     `yaml:"maximize"`
+	Start    *string     `yaml:"start"`
+	Budget   BudgetSpec  `yaml:"budget"`
 }
 
-// BudgetSpec is search.budget: a number of windows or a duration.
+// BudgetSpec is search.budget: a number of windows or a duration; neither
+// when left out.
 type BudgetSpec struct {
 	Windows  *int
 	Duration *time.Duration

@@ -76,25 +76,23 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 		s.Maximize = o
 	}
 	c.searchStart(p, s, sp+".start")
-	if b := ps.spec.Budget; b != nil {
+	switch b := ps.spec.Budget; {
+	case b.Windows != nil:
+		s.Budget = *b.Windows
+		if s.Budget < 1 || s.Budget > plans.MaxSearchBudget {
+			c.errorf(sp+".budget", "want 1 to %d windows, got %d", plans.MaxSearchBudget, s.Budget)
+		}
+	case b.Duration != nil:
+		s.BudgetTime = *b.Duration
+		window := p.Load.Warmup + p.Load.Duration + p.Cooldown
 		switch {
-		case b.Windows != nil:
-			s.Budget = *b.Windows
-			if s.Budget < 1 || s.Budget > plans.MaxSearchBudget {
-				c.errorf(sp+".budget", "want 1 to %d windows, got %d", plans.MaxSearchBudget, s.Budget)
-			}
-		case b.Duration != nil:
-			s.BudgetTime = *b.Duration
-			window := p.Load.Warmup + p.Load.Duration + p.Cooldown
-			switch {
-			case s.BudgetTime <= 0:
-				c.errorf(sp+".budget", "want a positive duration, got %s", s.BudgetTime)
-			case window <= 0:
-			case s.BudgetTime < window:
-				c.errorf(sp+".budget", "%s is less than one window (%s: warm-up + duration + cooldown)", s.BudgetTime, window)
-			default:
-				s.Budget = min(int(s.BudgetTime/window), plans.MaxSearchBudget)
-			}
+		case s.BudgetTime <= 0:
+			c.errorf(sp+".budget", "want a positive duration, got %s", s.BudgetTime)
+		case window <= 0:
+		case s.BudgetTime < window:
+			c.errorf(sp+".budget", "%s is less than one window (%s: warm-up + duration + cooldown)", s.BudgetTime, window)
+		default:
+			s.Budget = min(int(s.BudgetTime/window), plans.MaxSearchBudget)
 		}
 	}
 	return s

@@ -161,6 +161,8 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 		return d.assignIndex(v, path, segs, val)
 	case t == searchType:
 		return d.assignSearch(v, path, segs, val)
+	case t == budgetType:
+		return fmt.Errorf("%s is a value, not a section", path)
 	case t.Kind() == reflect.Struct:
 		fs := fieldsOf(t)
 		f, ok := lookupField(fs, sg.key)
@@ -297,45 +299,33 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 	return nil
 }
 
-// assignSearch sets a field of variants[i].search: maximize, budget, or
-// the searched variable (whole, or a field of its range, as for a sweep).
+// assignSearch sets a key of variants[i].search, or the searched variable
+// (whole, or a field of its range, as for a sweep).
 func (d *decoder) assignSearch(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	spec := v.Interface().(SearchSpec)
+	sv := reflect.ValueOf(&spec).Elem()
 	sg := segs[0]
-	sub := joinKey(path, sg.key)
-	switch sg.key {
-	case "maximize":
-		if err := d.assign(reflect.ValueOf(&spec.Maximize).Elem(), sub, segs[1:], val); err != nil {
+	if f, ok := lookupField(fieldsOf(searchType), sg.key); ok {
+		if err := d.assign(sv.Field(f.index), joinKey(path, sg.key), segs[1:], val); err != nil {
 			return err
 		}
-	case "start":
-		if err := d.assign(reflect.ValueOf(&spec.Start).Elem(), sub, segs[1:], val); err != nil {
-			return err
-		}
-	case "budget":
-		if len(segs) > 1 {
-			return fmt.Errorf("%s is a value, not a section", sub)
-		}
-		if val == nil {
-			return d.notYAML()
-		}
-		d.budget(sub, val, &spec)
-	default:
-		if spec.Param != nil && spec.Param.Key != sg.key {
-			return fmt.Errorf("%s searches %s; a search has one variable (set %s)", path, spec.Param.Key, joinKey(path, spec.Param.Key))
-		}
-		var sw Sweep
-		if spec.Param != nil {
-			sw = Sweep{*spec.Param}
-		}
-		if err := d.assign(reflect.ValueOf(&sw).Elem(), path, segs, val); err != nil {
-			return err
-		}
-		if len(sw) > 0 {
-			p := sw[0]
-			spec.Param = &p
-		}
+		v.Set(sv)
+		return nil
 	}
-	v.Set(reflect.ValueOf(spec))
+	if spec.Param != nil && spec.Param.Key != sg.key {
+		return fmt.Errorf("%s searches %s; a search has one variable (set %s)", path, spec.Param.Key, joinKey(path, spec.Param.Key))
+	}
+	var sw Sweep
+	if spec.Param != nil {
+		sw = Sweep{*spec.Param}
+	}
+	if err := d.assign(reflect.ValueOf(&sw).Elem(), path, segs, val); err != nil {
+		return err
+	}
+	if len(sw) > 0 {
+		p := sw[0]
+		spec.Param = &p
+	}
+	v.Set(sv)
 	return nil
 }
