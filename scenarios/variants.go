@@ -5,6 +5,7 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"reflect"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -330,31 +331,18 @@ func (c *compiler) where(path string) string {
 	return fmt.Sprintf("line %d", ps.line)
 }
 
-// variantServerKeys are the variant fields that need a server section;
-// with speed commands or an accelerator, env, vars and sweep need none.
+// variantServerKeys are the keys vs sets that need a server section; with
+// speed commands or an accelerator, env, vars and sweep need none, and an
+// accelerator takes a search too.
 func variantServerKeys(vs VariantSpec, speed, accel bool) []string {
-	speed = speed || accel // the built-in target's accelerator takes env
+	speed = speed || accel
+	exempt := map[string]bool{"name": true, "env": speed, "vars": speed, "sweep": speed, "search": accel}
 	var keys []string
-	if vs.Env != nil && !speed {
-		keys = append(keys, "env")
-	}
-	if vs.Vars != nil && !speed {
-		keys = append(keys, "vars")
-	}
-	if vs.Start != nil {
-		keys = append(keys, "start")
-	}
-	if vs.Stop != nil {
-		keys = append(keys, "stop")
-	}
-	if vs.Reload != nil {
-		keys = append(keys, "reload")
-	}
-	if vs.Sweep != nil && !speed {
-		keys = append(keys, "sweep")
-	}
-	if vs.Search != nil && !accel {
-		keys = append(keys, "search")
+	v := reflect.ValueOf(vs)
+	for _, f := range fieldsOf(v.Type()) {
+		if !exempt[f.key] && !v.Field(f.index).IsNil() {
+			keys = append(keys, f.key)
+		}
 	}
 	return keys
 }
