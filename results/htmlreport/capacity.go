@@ -28,10 +28,8 @@ type capacitySection struct {
 
 // capacityTable is one variant's steps.
 type capacityTable struct {
-	Variant string
-	Knee    string
-	Header  []string
-	Rows    [][]string
+	Variant, Knee string
+	Table         table
 }
 
 // capacitySectionOf lays out m's capacity answers; nil when the run is no
@@ -44,7 +42,7 @@ func capacitySectionOf(m *analysis.Report) *capacitySection {
 	s := &capacitySection{Line: m.CapacityLine.String(), Intro: tables.CapacityIntro(r.Capacity)}
 	for i := range cs {
 		h, rows := tables.CapacityRows(&cs[i])
-		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From), Header: h, Rows: rows})
+		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From), Table: cellTable("", h, rows, never, false)})
 	}
 	return s
 }

@@ -130,34 +130,12 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- if .Order}}
 <p class="note" id="order">Order: {{.Order}}.</p>
 {{- end}}
-<div class="table-wrap"><table id="comparison-table">
-<thead><tr><th>variant</th><th class="num">n</th><th class="num">mean req/s</th><th class="num">client<br/>µs/req</th><th class="num">± stddev</th><th class="num">95 % CI</th>
-<th class="num">Δ vs<br/>baseline</th><th class="num">p</th><th class="num">p Holm</th><th class="num">MDE</th><th>verdict</th><th class="num">p99<br/>handshake ms</th>
-<th class="num">errors</th><th class="num">req/server<br/>cpu-s</th>{{range .VariantMeasures}}<th class="num">{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Comparison}}
-<tr{{if .IsBase}} class="base"{{end}}><td class="name"><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}{{if .Failed}} <span class="failed">{{.Failed}}</span>{{end}}</td><td class="num">{{.N}}</td>
-<td class="num">{{.Mean}}</td><td class="num">{{.ClientUs}}</td><td class="num">{{.StdDev}}</td><td class="num ci">{{.CI}}</td><td class="num">{{.Delta}}</td>
-<td class="num">{{.P}}</td><td class="num">{{.PAdj}}</td><td class="num">{{.MDE}}</td><td class="verdict {{if .Significant}}sig-yes{{else}}sig-no{{end}}">{{.Verdict}}</td><td class="num">{{.P99Handshake}}</td>
-<td class="num">{{.Errors}}</td><td class="num">{{.PerServerCPU}}</td>{{range .Measures}}<td class="num">{{.}}</td>{{end}}</tr>
-{{- if .Notes}}
-<tr class="notes{{if .IsBase}} base{{end}}"><td></td><td colspan="{{$.ColsV}}" class="msg">notes: {{.Notes}}</td></tr>
-{{- end}}
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .Comparison}}
 {{- with .Drift}}
 
 <h3 id="drift">Drift by round</h3>
 <p class="note">{{.Title}}.</p>
-<div class="table-wrap"><table>
-<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td class="num">{{.}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .Table}}
 {{- end}}
 {{- with .Search}}
 
@@ -165,14 +143,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 {{- range .Lines}}
 <p class="note">{{.}}.</p>
 {{- end}}
-<div class="table-wrap"><table>
-<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .Table}}
 {{- end}}
 
 {{- with .Capacity}}
@@ -182,14 +153,7 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <p class="note">{{.Intro}}.</p>
 {{- range .Tables}}
 <h3>{{.Variant}}: {{.Knee}}</h3>
-<div class="table-wrap"><table>
-<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .Table}}
 {{- end}}
 {{- end}}
 
@@ -215,179 +179,70 @@ These figures measure kaeload, not the server: add client CPUs or groups and run
 <h2 id="speed">Crypto speed</h2>
 <p class="note">Crypto micro-benchmarks, run once per variant with the server stopped; Δ % against the baseline {{.Baseline}}.</p>
 <ul class="speed-commands">{{range .Commands}}<li>speed[{{.Index}}]: <code>{{.Line}}</code></li>{{end}}</ul>
-{{- if .Rows}}
-<div class="table-wrap"><table id="speed-table">
-{{template "cells" .}}
-</table></div>
+{{- with .Table}}
+{{template "table" .}}
 {{- end}}
-{{- if .Failures}}
-<div class="table-wrap"><table id="speed-failures">
-<thead><tr><th>variant</th><th>speed command</th><th>error</th></tr></thead>
-<tbody>
-{{- range .Failures}}
-<tr><td>{{.Variant}}</td><td class="msg">speed[{{.Command}}] {{.Line}}</td><td class="msg">{{.Error}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{- with .Failures}}
+{{template "table" .}}
 {{- end}}
 {{- end}}
 
 <h2 id="variants">Variants</h2>
-<div class="table-wrap"><table>
-<thead><tr><th>variant</th><th>series</th><th>swept</th><th>server environment</th><th class="num">repetitions</th></tr></thead>
-<tbody>
-{{- range .Variants}}
-<tr><td class="name"><span class="swatch" style="background: {{.Color}}"></span>{{.Variant}}</td><td>{{.Series}}</td><td>{{.Sweep}}</td><td class="msg">{{.Env}}</td><td class="num">{{.Reps}}</td></tr>
-{{- range .Info}}
-<tr><td></td><td colspan="4" class="msg">server {{.}}</td></tr>
-{{- end}}
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .Variants}}
 
 <h2 id="repetitions">Repetitions</h2>
-<div class="table-wrap"><table id="reps-table">
-<thead><tr><th>variant</th><th class="num">rep</th><th class="num">window</th><th class="num">requests</th><th class="num">req/s</th><th class="num">client µs/req</th><th class="num">errors</th>
-<th class="num">handshakes</th><th class="num">resumed</th><th class="num">connections</th><th>status</th><th class="num">p99 total ms</th>{{range .RepMeasures}}<th class="num">{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Reps}}
-<tr{{if .Failed}} class="hot"{{else if .Flagged}} class="flagged"{{end}}><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Window}}</td><td class="num">{{.Requests}}</td><td class="num">{{.Rate}}</td><td class="num">{{.ClientUs}}</td>
-<td class="num">{{.Errors}}</td><td class="num">{{.Handshakes}}</td><td class="num">{{.Resumed}}</td><td class="num">{{.Connections}}</td>
-<td>{{.Status}}</td><td class="num">{{.P99Total}}</td>{{range .Measures}}<td class="num">{{.}}</td>{{end}}</tr>
-{{- if .Failed}}
-<tr class="hot"><td colspan="{{$.ColsR}}"><span class="failed">FAILED:</span> {{.Failed}}</td></tr>
-{{- end}}
-{{- range .Notes}}
-<tr><td colspan="{{$.ColsR}}" class="msg">{{.}}</td></tr>
-{{- end}}
-{{- else}}
-<tr><td colspan="{{$.ColsR}}">no completed repetitions</td></tr>
-{{- end}}
-</tbody>
-</table></div>
-{{- if .NotCounted}}
+{{template "table" .Reps}}
+{{- with .NotCounted}}
 
 <h3 id="not-counted">Not counted</h3>
 <p class="note">Requests outside the measured windows, in no figure above: with the windows' requests they account for every line of the server's access log.
 Errors are counted by class as in the window (a 503 is "status").
 In flight at the window's end: completed in the drain after it, or failed or cut off, by the stage each was in.
 TIME_WAIT: sockets on the client machine right after the window (the server's too, when it runs there).</p>
-<div class="table-wrap"><table id="not-counted-table">
-<thead><tr><th rowspan="2">variant</th><th class="num" rowspan="2">rep</th><th class="group" colspan="2">warm-up</th><th class="group" colspan="6">in flight at the window's end</th>
-<th class="num" rowspan="2">TIME_WAIT sockets after</th></tr>
-<tr><th class="num">responses</th><th class="num">errors</th><th class="num">completed after</th><th class="num">errors after</th><th class="num">failed or cut off</th>
-<th class="num">in connect</th><th class="num">in handshake</th><th class="num">awaiting response</th></tr></thead>
-<tbody>
-{{- range .NotCounted}}
-<tr><td class="name">{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.Warmup}}</td><td class="num">{{.WarmupErrors}}</td><td class="num">{{.Late}}</td><td class="num">{{.AfterErrors}}</td><td class="num">{{.Abandoned}}</td>
-<td class="num">{{.Connect}}</td><td class="num">{{.Handshake}}</td><td class="num">{{.Response}}</td><td class="num">{{.TimeWait}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .}}
 {{- end}}
 
 <h2 id="latency">Latency</h2>
 <p class="note">Milliseconds, from the HDR histograms of every repetition merged exactly (not averaged percentiles).</p>
-<div class="table-wrap"><table>
-<thead><tr><th>variant</th><th>timing</th><th class="num">count</th><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">p99.9</th><th class="num">max</th></tr></thead>
-<tbody>
-{{- range .Latency}}
-<tr><td>{{.Variant}}</td><td>{{.Metric}}</td><td class="num">{{.Count}}</td><td class="num">{{.P50}}</td><td class="num">{{.P90}}</td>
-<td class="num">{{.P99}}</td><td class="num">{{.P999}}</td><td class="num">{{.Max}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .Latency}}
 
-{{- if .OpenLoop}}
+{{- with .OpenLoop}}
 
 <h3 id="open-loop">Open loop</h3>
 <p class="note">Starts due in the windows, and those missed because every connection slot was busy when they came due (never run late); latency in milliseconds from each request's intended start, a missed start counted at the request timeout (histograms of the repetitions merged exactly).</p>
-<div class="table-wrap"><table id="open-loop-table">
-<thead><tr><th>variant</th><th class="num">starts due</th><th class="num">missed</th><th class="num">p50 from intended</th><th class="num">p99 from intended</th><th class="num">p99.9 from intended</th></tr></thead>
-<tbody>
-{{- range .OpenLoop}}
-<tr><td class="name">{{.Variant}}</td><td class="num">{{.Scheduled}}</td><td class="num">{{.Missed}}</td><td class="num">{{.P50}}</td><td class="num">{{.P99}}</td><td class="num">{{.P999}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .}}
 {{- end}}
 
 <h2 id="groups">Worker groups</h2>
-<div class="table-wrap"><table>
-<thead><tr><th>variant</th><th class="num">group</th><th>CPUs</th><th class="num">threads</th><th class="num">connections</th>
-<th class="num">mean req/s</th><th class="num">range over reps</th><th class="num">CPU busy: mean (max)</th></tr></thead>
-<tbody>
-{{- range .Groups}}
-<tr{{if .Hot}} class="hot"{{end}}><td>{{.Variant}}</td><td class="num">{{.Group}}</td><td>{{.CPUs}}</td><td class="num">{{.Threads}}</td>
-<td class="num">{{.Slots}}</td><td class="num">{{.Rate}}</td><td class="num">{{.RateRange}}</td><td class="num">{{.Busy}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .Groups}}
 
 <h2 id="cpu">CPU</h2>
-{{- if .ServerCost}}
-<div class="table-wrap"><table id="server-cost">
-<thead><tr><th>variant</th><th class="num">reps with server CPU</th><th class="num">server CPU time</th><th class="num">req/server cpu-s</th><th>95 % CI (per repetition)</th><th>Δ req/server cpu-s</th></tr></thead>
-<tbody>
-{{- range .ServerCost}}
-<tr><td>{{.Variant}}</td><td class="num">{{.Reps}}</td><td class="num">{{.Seconds}}</td><td class="num">{{.PerSecond}}</td><td>{{.CI}}</td><td>{{.Delta}}</td></tr>
+{{- with .ServerCost}}
+{{template "table" .}}
 {{- end}}
-</tbody>
-</table></div>
-{{- end}}
-{{- if .CPU}}
-<div class="table-wrap"><table>
-<thead><tr><th>variant</th><th class="num">rep</th><th class="num">client busiest group</th><th class="num">group</th>
-<th class="num">client mean</th><th class="num">server busy</th><th class="num">server CPU time</th></tr></thead>
-<tbody>
-{{- range .CPU}}
-<tr{{if .Hot}} class="hot"{{end}}><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td class="num">{{.ClientMax}}</td><td class="num">{{.Busiest}}</td>
-<td class="num">{{.ClientMean}}</td><td class="num">{{.Server}}</td><td class="num">{{.ServerSeconds}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{- with .CPU}}
+{{template "table" .}}
 {{- else}}
 <p class="note">CPU use was not measured in this run.</p>
 {{- end}}
 
 <h2 id="errors">Errors</h2>
-{{- if .Errors}}
-<div class="table-wrap"><table>
-<thead><tr><th>variant</th><th class="num">rep</th><th>class</th><th class="num">count</th><th>first message</th></tr></thead>
-<tbody>
-{{- range .Errors}}
-<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td>{{.Class}}</td><td class="num">{{.Count}}</td><td class="msg">{{.First}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{- with .Errors}}
+{{template "table" .}}
 {{- else}}
 <p class="note">No request failed inside the measured windows.</p>
 {{- end}}
 
 <h2 id="negotiated">Negotiated parameters</h2>
-{{- if .Negotiated}}
-<div class="table-wrap"><table>
-<thead><tr><th>variant</th><th>version, cipher, group</th><th class="num">handshakes</th><th class="num">share</th></tr></thead>
-<tbody>
-{{- range .Negotiated}}
-<tr><td>{{.Variant}}</td><td>{{.Params}}</td><td class="num">{{.Count}}</td><td class="num">{{.Share}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{- with .Negotiated}}
+{{template "table" .}}
 {{- else}}
 <p class="note">No negotiated parameters were recorded.</p>
 {{- end}}
-{{- if .Probes}}
+{{- with .Probes}}
 
 <h2 id="probes">Server probes</h2>
-<div class="table-wrap"><table>
-<thead><tr><th>variant</th><th class="num">rep</th><th>probe</th><th class="num">before</th><th class="num">after</th><th class="num">delta</th><th>error</th></tr></thead>
-<tbody>
-{{- range .Probes}}
-<tr><td>{{.Variant}}</td><td class="num">{{.Rep}}</td><td>{{.Probe}}</td><td class="num">{{.Before}}</td><td class="num">{{.After}}</td><td class="num">{{.Delta}}</td><td class="msg">{{.Error}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
+{{template "table" .}}
 {{- end}}
 {{- end}}
 {{- if .Plan}}
