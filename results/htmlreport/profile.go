@@ -223,24 +223,3 @@ func flameColor(lib string, level int) string {
 	}
 	return fmt.Sprintf("#%02x%02x%02x", 240, 180+h%60, 60+h%80)
 }
-
-// profileTemplate is the profile section of the page.
-const profileTemplate = `
-<h2 id="profile">Server profile</h2>
-<p class="note" id="profile-on">{{.On}}</p>
-{{.Bars}}
-{{template "table" .Table}}
-<ul class="profile-lines" style="font-size: .92em">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>
-{{- range .Flames}}
-<h3>Flame graph: {{.Variant}}</h3>
-{{- if .Reason}}
-<p class="note">{{.Reason}}</p>
-{{- else}}
-<div class="flame-wrap" style="overflow-x: auto">{{.SVG}}</div>
-{{- end}}
-{{- end}}
-`
-
-func init() {
-	template.Must(pageTemplate.New("profile").Parse(profileTemplate))
-}

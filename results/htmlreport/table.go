@@ -82,17 +82,3 @@ func numClass(right bool) string {
 
 func always(int) bool { return true }
 func never(int) bool  { return false }
-
-const tableTemplate = `<div class="table-wrap"><table{{with .ID}} id="{{.}}"{{end}}>
-<thead>{{range $i, $r := .Head}}{{if $i}}
-{{end}}<tr>{{range $r}}{{if .NL}}
-{{end}}<th{{with .Class}} class="{{.}}"{{end}}{{with .RowSpan}} rowspan="{{.}}"{{end}}{{with .Cols}} colspan="{{.}}"{{end}}>{{with .HTML}}{{.}}{{else}}{{.Text}}{{end}}</th>{{end}}</tr>{{end}}</thead>
-<tbody>
-{{- range .Rows}}
-<tr{{with .Class}} class="{{.}}"{{end}}>{{range .Cells}}{{if .NL}}
-{{end}}<td{{with .Span}} colspan="{{.}}"{{end}}{{with .Class}} class="{{.}}"{{end}}>{{with .Swatch}}<span class="swatch" style="background: {{.}}"></span>{{end}}{{with .Lead}}<span class="failed">{{.}}</span> {{end}}{{.Text}}{{with .Flag}} <span class="failed">{{.}}</span>{{end}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table></div>`
-
-func init() { template.Must(pageTemplate.New("table").Parse(tableTemplate)) }
