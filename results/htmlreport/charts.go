@@ -281,12 +281,8 @@ func cdfChart(vs []variantData, id, name string, pick func(*analysis.VariantSumm
 		if len(pts) == 0 {
 			continue
 		}
-		xys := make(plotter.XYs, len(pts))
-		for i, pt := range pts {
-			xys[i] = plotter.XY{X: pt.X, Y: pt.Y}
-		}
 		lo, hi = math.Min(lo, pts[0].X), math.Max(hi, pts[len(pts)-1].X)
-		f.line(xys, v.Color, 1.8)
+		f.line(pts, v.Color, 1.8)
 		legend = append(legend, v)
 	}
 	if len(legend) == 0 {

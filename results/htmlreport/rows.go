@@ -68,7 +68,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData, base *variantDat
 			addNotCounted(notCounted, v.V.Name, rep)
 			addErrors(errs, v.V.Name, rep)
 			addProbes(probes, v.V.Name, rep)
-			if c := cpuOf(rep, ra); !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
+			if c := cpuOf(rep, ra); c.measured() {
 				addCPU(cpu, v.V.Name, rep, c, ra)
 			}
 		}
