@@ -407,3 +407,9 @@ func cpuChart(vs []variantData) (chart, bool) {
 	f.Y.Min, f.Y.Max = 0, 100
 	return f.draw(c, 260), true
 }
+
+// hasDelta reports whether v's difference from the baseline base is
+// defined: both have a completed repetition (base may be nil: none).
+func hasDelta(v, base *variantData) bool {
+	return base != nil && v.Sum.Stats.N > 0 && base.Sum.Stats.N > 0
+}

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"fmt"
+	"html/template"
 	"maps"
 	"math"
 	"slices"
@@ -19,13 +20,11 @@ import (
 // addTables lays out the tables of every variant in vs and of its
 // repetitions, the catalogue's HTML measures after their own columns.
 func (pg *page) addTables(m *analysis.Report, vs []variantData, base *variantData) {
-	vcols := slices.DeleteFunc(measure.Columns(m, measure.HTML), func(c measure.Column) bool { return c.Variant == nil })
-	rcols := slices.DeleteFunc(measure.Columns(m, measure.HTML), func(c measure.Column) bool { return c.Rep == nil })
-	pg.Comparison = table{ID: "comparison-table", Head: [][]th{append(head("variant", "#n", "#mean req/s", "#client<br/>µs/req", "#± stddev", "#95 % CI",
-		"\n#Δ vs<br/>baseline", "#p", "#p Holm", "#MDE", "verdict", "#p99<br/>handshake ms", "\n#errors", "#req/server<br/>cpu-s"), measureHeads(vcols)...)}}
+	vcols := extraColumns(m, comparisonColumns, func(c measure.Column) bool { return c.Variant != nil })
+	rcols := extraColumns(m, repColumns, func(c measure.Column) bool { return c.Rep != nil })
+	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
 	pg.Variants = table{Head: [][]th{head("variant", "series", "swept", "server environment", "#repetitions")}}
-	pg.Reps = table{ID: "reps-table", Head: [][]th{append(head("variant", "#rep", "#window", "#requests", "#req/s", "#client µs/req", "#errors",
-		"\n#handshakes", "#resumed", "#connections", "status", "#p99 total ms"), measureHeads(rcols)...)}}
+	pg.Reps = table{ID: "reps-table", Head: [][]th{slices.Concat(head("variant", "#rep"), heads(repColumns, true), measureHeads(rcols))}}
 	pg.Latency = table{Head: [][]th{head("variant", "timing", "#count", "#p50", "#p90", "#p99", "#p99.9", "#max")}}
 	pg.Groups = table{Head: [][]th{head("variant", "#group", "CPUs", "#threads", "#connections",
 		"\n#mean req/s", "#range over reps", "#CPU busy: mean (max)")}}
@@ -40,11 +39,11 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData, base *variantDat
 	errs := &table{Head: [][]th{head("variant", "#rep", "class", "#count", "first message")}}
 	negotiated := &table{Head: [][]th{head("variant", "version, cipher, group", "#handshakes", "#share")}}
 	probes := &table{Head: [][]th{head("variant", "#rep", "probe", "#before", "#after", "#delta", "error")}}
-	colsV, colsR := 13+len(vcols), 12+len(rcols)
+	colsV, colsR := len(comparisonColumns)+len(vcols), len(repColumns)+2+len(rcols)
 	for i := range vs {
 		v := &vs[i]
 		x := measure.NewVariant(m, v.Index)
-		pg.addComparison(v, base, measureCells(vcols, func(c measure.Column) measure.Value { return c.OfVariant(x) }), colsV)
+		pg.addComparison(v, measureCells(vcols, func(c measure.Column) measure.Value { return c.OfVariant(x) }), x, colsV)
 		pg.Variants.add("", td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}, txt(v.V.Series), txt(keyValues(v.V.Sweep)),
 			msg(keyValues(v.V.Env)), right(strconv.Itoa(len(v.V.Reps))))
 		for _, in := range v.V.Info {
@@ -64,7 +63,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData, base *variantDat
 		for j := range v.V.Reps {
 			rep, ra := &v.V.Reps[j], &v.Reps[j]
 			x := measure.NewRep(m, v.Index, j)
-			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, func(c measure.Column) measure.Value { return c.OfRep(x) }), colsR)
+			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, func(c measure.Column) measure.Value { return c.OfRep(x) }), x, colsR)
 			addNotCounted(notCounted, v.V.Name, rep)
 			addErrors(errs, v.V.Name, rep)
 			addProbes(probes, v.V.Name, rep)
@@ -106,9 +105,95 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 	return out
 }
 
-// addComparison adds v's row of the comparison table, with the text
-// report's figures, and its notes' row; base is the baseline.
-func (pg *page) addComparison(v, base *variantData, measures []td, cols int) {
+// pageColumn is a column of the comparison or repetitions table: the
+// catalogue's measure Key, or the page's own cell by that name where the
+// catalogue has none or writes it otherwise. Head replaces the label
+// where the page words or breaks it otherwise; Unit appends the unit.
+type pageColumn struct {
+	Key           string
+	Head          template.HTML
+	Unit          bool
+	HeadNL, RowNL bool
+}
+
+// comparisonColumns follow the variant's name in the comparison table.
+var comparisonColumns = []pageColumn{
+	{Key: "n"}, {Key: "mean_req_per_s", RowNL: true}, {Key: "client_us_per_request", Head: "client<br/>µs/req"},
+	{Key: "stddev", Head: "± stddev"}, {Key: "ci_range", Head: "95 % CI"}, {Key: "delta", Head: "Δ vs<br/>baseline", HeadNL: true},
+	{Key: "p", RowNL: true}, {Key: "p_holm"}, {Key: "mde"}, {Key: "verdict_cell", Head: "verdict"},
+	{Key: "handshake_p99_ms", Head: "p99<br/>handshake ms"}, {Key: "errors", HeadNL: true, RowNL: true},
+	{Key: "req_per_server_cpu_s", Head: "req/server<br/>cpu-s"},
+}
+
+// repColumns follow the variant and the repetition's number in the
+// repetitions table.
+var repColumns = []pageColumn{
+	{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
+	{Key: "errors", RowNL: true}, {Key: "handshakes", Head: "handshakes", HeadNL: true}, {Key: "resumed", Head: "resumed"},
+	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", RowNL: true}, {Key: "total_p99_ms"},
+}
+
+// catalogued is the catalogue's measure key that reads a repetition
+// (rep) or a variant; false for none.
+func catalogued(key string, rep bool) (measure.Column, bool) {
+	for i := range measure.Catalogue {
+		if me := &measure.Catalogue[i]; me.Key == key && me.Each == nil && (rep && me.Rep != nil || !rep && me.Variant != nil) {
+			return measure.Column{Measure: me, Key: key, Label: me.Label}, true
+		}
+	}
+	return measure.Column{}, false
+}
+
+// heads are the columns' headers, right-aligned but for the page's own
+// words ("verdict", "status").
+func heads(cols []pageColumn, rep bool) []th {
+	var out []th
+	for _, pc := range cols {
+		h := th{HTML: pc.Head, NL: pc.HeadNL, Class: "num"}
+		if c, ok := catalogued(pc.Key, rep); ok && h.HTML == "" {
+			h.Text = c.Label
+		}
+		if pc.Key == "verdict_cell" || pc.Key == "status" {
+			h.Class = ""
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// extraColumns are the catalogue's HTML measures that has reads and the
+// page's columns do not place, shown after them.
+func extraColumns(m *analysis.Report, placed []pageColumn, has func(measure.Column) bool) []measure.Column {
+	return slices.DeleteFunc(measure.Columns(m, measure.HTML), func(c measure.Column) bool {
+		return !has(c) || slices.ContainsFunc(placed, func(pc pageColumn) bool { return pc.Key == c.Key })
+	})
+}
+
+// rowCells are the columns' cells: own[Key] where the page writes its
+// own, else the catalogue's value (read by value) with dash for none.
+func rowCells(cols []pageColumn, rep bool, own map[string]td, value func(measure.Column) measure.Value) []td {
+	var out []td
+	for _, pc := range cols {
+		c, ok := own[pc.Key]
+		if !ok {
+			mc, _ := catalogued(pc.Key, rep)
+			c = right(dash)
+			if v := value(mc); v.Kind != measure.None {
+				c.Text = cell(mc.Text(v))
+				if pc.Unit {
+					c.Text += " " + mc.Unit
+				}
+			}
+		}
+		c.NL = pc.RowNL
+		out = append(out, c)
+	}
+	return out
+}
+
+// addComparison adds v's row of the comparison table (x: its catalogue
+// reading) and its notes' row.
+func (pg *page) addComparison(v *variantData, measures []td, x *measure.Variant, cols int) {
 	s, c := v.Sum.Stats, v.Sum.Comparison
 	name := td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}
 	if n := v.Sum.FailedReps; n > 0 {
@@ -117,50 +202,26 @@ func (pg *page) addComparison(v, base *variantData, measures []td, cols int) {
 			name.Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, s.N)
 		}
 	}
-	mean, stddev, ci, clientUs, perServer := dash, dash, dash, dash, dash
-	if s.N > 0 {
-		mean = format.Rate(s.Mean)
-	}
-	if s.N > 1 {
-		stddev = format.Rate(s.StdDev)
-	}
+	own := map[string]td{"ci_range": {Text: dash, Class: "num ci"}, "verdict_cell": {Text: "baseline", Class: "verdict sig-no"}}
 	if s.HasCI {
-		ci = format.Rate(s.CI95Low) + " – " + format.Rate(s.CI95High)
+		own["ci_range"] = td{Text: format.Rate(s.CI95Low) + " – " + format.Rate(s.CI95High), Class: "num ci"}
 	}
-	if us, ok := v.Sum.ClientMicrosPerRequest(); ok {
-		clientUs = format.Micros(us)
-	}
-	if x, ok := v.Sum.RequestsPerServerCPU(); ok {
-		perServer = format.Rate(x)
-	}
-	delta, p, pAdj, mde, verdict := "baseline", dash, dash, dash, td{Text: "baseline", Class: "verdict sig-no"}
 	if !v.Sum.IsBaseline {
-		delta, p, pAdj, mde = dash, cell(format.PValue(c)), cell(format.PAdjusted(c)), cell(measure.MDECell(v.Sum))
-		verdict.Text = format.VerdictLine(c, v.Sum.VerdictCaveat.String())
+		verdict := td{Text: format.VerdictLine(c, v.Sum.VerdictCaveat.String()), Class: "verdict sig-no"}
 		if c.Significant {
 			verdict.Class = "verdict sig-yes"
 		}
-		if hasDelta(v, base) {
-			delta = format.Delta(c.DeltaPct)
-		}
+		own["verdict_cell"] = verdict
 	}
 	class := ""
 	if v.Sum.IsBaseline {
 		class = "base"
 	}
-	pg.Comparison.add(class, append([]td{name, right(strconv.Itoa(s.N)),
-		right(mean).nl(), right(clientUs), right(stddev), {Text: ci, Class: "num ci"}, right(delta),
-		right(p).nl(), right(pAdj), right(mde), verdict, right(cell(format.QuantileMillis(v.Sum.Handshake, 99))),
-		right(format.Count(v.Sum.Errors)).nl(), right(perServer)}, measures...)...)
+	cells := rowCells(comparisonColumns, false, own, func(mc measure.Column) measure.Value { return mc.OfVariant(x) })
+	pg.Comparison.add(class, slices.Concat([]td{name}, cells, measures)...)
 	if n := measure.NotesCell(v.Sum); n != "" {
 		pg.Comparison.add(strings.TrimSpace("notes "+class), td{}, td{Text: "notes: " + n, Class: "msg", Span: cols})
 	}
-}
-
-// hasDelta reports whether v's difference from the baseline base is
-// defined: both have a completed repetition (base may be nil: none).
-func hasDelta(v, base *variantData) bool {
-	return base != nil && v.Sum.Stats.N > 0 && base.Sum.Stats.N > 0
 }
 
 // keyValues renders a map as "k=v k=v" in key order.
@@ -173,14 +234,13 @@ func keyValues(m map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// addRep adds rep's row of the repetitions table, then its failure and
-// its loud lines (RepReport) on rows of their own.
-func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport, measures []td, cols int) {
+// addRep adds rep's row of the repetitions table (x: its catalogue
+// reading), then its failure and its loud lines (RepReport) on rows of
+// their own.
+func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport, measures []td, x *measure.Rep, cols int) {
 	t := &rep.Total
-	clientUs := dash
-	if us, _, ok := ra.ClientCPU.PerRequest(t.Requests); ok {
-		clientUs = format.Micros(us)
-	}
+	own := map[string]td{"handshakes": right(format.Count(t.Handshakes)), "connections": right(format.Count(t.Connections)),
+		"status": txt(format.StatusLine(&t.Counts))}
 	failed := notes.Failure(rep.Failed).String()
 	class := ""
 	if failed != "" {
@@ -188,10 +248,8 @@ func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport,
 	} else if ra.Flagged() {
 		class = "flagged"
 	}
-	pg.Reps.add(class, append([]td{{Text: variant, Class: "name"}, right(strconv.Itoa(rep.Index + 1)),
-		right(strconv.FormatFloat(t.Window.Length().Seconds(), 'f', 3, 64) + " s"), right(format.Count(t.Requests)), right(format.Rate(t.Rate())), right(clientUs),
-		right(format.Count(t.Errors.Total())).nl(), right(format.Count(t.Handshakes)), right(format.Count(t.Resumed)), right(format.Count(t.Connections)),
-		txt(format.StatusLine(&t.Counts)).nl(), right(cell(format.QuantileMillis(t.Latency.Total, 99)))}, measures...)...)
+	cells := rowCells(repColumns, true, own, func(mc measure.Column) measure.Value { return mc.OfRep(x) })
+	pg.Reps.add(class, slices.Concat([]td{{Text: variant, Class: "name"}, right(strconv.Itoa(rep.Index + 1))}, cells, measures)...)
 	if failed != "" {
 		pg.Reps.add("hot", td{Lead: "FAILED:", Text: failed, Span: cols})
 	}
