@@ -273,7 +273,7 @@ func cdfChart(vs []variantData, id, name string, pick func(*analysis.VariantSumm
 	f := newFigure(name+" (ms, log scale)", "requests ≤ x", true, true)
 	f.X.Scale = plot.LogScale{}
 	f.X.Tick.Marker = logMsTicks{}
-	f.Y.Tick.Marker = fractionTicks{}
+	f.Y.Tick.Marker = fractionTicks
 	var legend []variantData
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range measured(vs) {
@@ -376,7 +376,7 @@ func cpuChart(vs []variantData) (chart, bool) {
 	}
 	ms := measured(vs)
 	f := newFigure("", "busy", false, true)
-	f.Y.Tick.Marker = percentTicks{}
+	f.Y.Tick.Marker = percentTicks
 	names := make([]string, len(ms))
 	w := max(min((chartWidth-100)/vg.Length(len(ms)*(len(cpuKinds)+1)), 40), 2)
 	used := make([]bool, len(cpuKinds))

@@ -279,15 +279,21 @@ func rateLabel(v float64, thousands bool) string {
 	return format.Float(v, -1)
 }
 
-// percentTicks tick every 10 % of a 0..100 axis, labelled every 20 %.
-type percentTicks struct{}
+// percentTicks tick a 0..100 axis every 10 %, labelled every 20 %.
+var percentTicks = ticksAt([]float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, func(v float64) bool { return int(v)%20 == 0 }, 1)
 
-func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for v := 0.0; v <= math.Max(hi, 100); v += 10 {
+// fractionTicks label a 0..1 axis in percent at 0, 50, 90 and 100 %,
+// with a tick at 99 %.
+var fractionTicks = ticksAt([]float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1},
+	func(v float64) bool { return v == 0 || v == 0.5 || v == 0.9 || v == 1 }, 100)
+
+// ticksAt are ticks at vs, those labelled in percent (v × scale).
+func ticksAt(vs []float64, labelled func(float64) bool, scale float64) plot.ConstantTicks {
+	var ts plot.ConstantTicks
+	for _, v := range vs {
 		t := plot.Tick{Value: v}
-		if int(v)%20 == 0 {
-			t.Label = strconv.Itoa(int(v)) + " %"
+		if labelled(v) {
+			t.Label = strconv.FormatFloat(v*scale, 'f', -1, 64) + " %"
 		}
 		ts = append(ts, t)
 	}
@@ -324,20 +330,4 @@ func decades(lo, hi float64, ms []int, each func(v float64, m int)) {
 			}
 		}
 	}
-}
-
-// fractionTicks label a 0..1 axis in percent: 0, 50, 90 and 100 %, with
-// a tick at 99 %.
-type fractionTicks struct{}
-
-func (fractionTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for _, v := range []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1} {
-		t := plot.Tick{Value: v}
-		if v == 0 || v == 0.5 || v == 0.9 || v == 1 {
-			t.Label = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
-		}
-		ts = append(ts, t)
-	}
-	return ts
 }
