@@ -151,7 +151,7 @@ func newPage(m *analysis.Report) (*page, error) {
 	pg.Timeline = timelineSectionOf(vs, m)
 	pg.Speed = speedSectionOf(m.Speed)
 	pg.Profile = profileSectionOf(m.Profile)
-	pg.addTables(m, vs, base)
+	pg.addTables(m, vs)
 	return pg, nil
 }
 

@@ -19,7 +19,7 @@ import (
 
 // addTables lays out the tables of every variant in vs and of its
 // repetitions, the catalogue's HTML measures after their own columns.
-func (pg *page) addTables(m *analysis.Report, vs []variantData, base *variantData) {
+func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	vcols := extraColumns(m, comparisonColumns, func(c measure.Column) bool { return c.Variant != nil })
 	rcols := extraColumns(m, repColumns, func(c measure.Column) bool { return c.Rep != nil })
 	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
@@ -54,9 +54,9 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData, base *variantDat
 			q := func(q float64) td { return right(cell(format.QuantileMillis(s.Intended, q))) }
 			openLoop.add("", td{Text: v.V.Name, Class: "name"}, right(format.Count(s.Scheduled)), right(format.Count(s.Missed)), q(50), q(99), q(99.9))
 		}
-		if x, ok := v.Sum.RequestsPerServerCPU(); ok {
+		if perCPU, ok := v.Sum.RequestsPerServerCPU(); ok {
 			serverCost.add("", txt(v.V.Name), right(strconv.Itoa(v.Sum.ServerCPUReps)), right(fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds)),
-				right(format.Rate(x)), txt(measure.CICell(v.Sum.ServerCPUStats)), txt(measure.ServerCPUDeltaCell(v.Sum)))
+				right(format.Rate(perCPU)), txt(measure.CICell(v.Sum.ServerCPUStats)), txt(measure.ServerCPUDeltaCell(v.Sum)))
 		}
 		addGroups(&pg.Groups, v)
 		addNegotiated(negotiated, v)

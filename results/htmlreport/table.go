@@ -46,8 +46,8 @@ func head(labels ...template.HTML) []th {
 	out := make([]th, len(labels))
 	for i, l := range labels {
 		s, nl := strings.CutPrefix(string(l), "\n")
-		s, right := strings.CutPrefix(s, "#")
-		out[i] = th{HTML: template.HTML(s), NL: nl, Class: numClass(right)}
+		s, isNum := strings.CutPrefix(s, "#")
+		out[i] = th{HTML: template.HTML(s), NL: nl, Class: numClass(isNum)}
 	}
 	return out
 }
