@@ -48,8 +48,8 @@ func TestTicks(t *testing.T) {
 		{"log ms over zero", logMsTicks{}, 0, 10, "", 0},
 		{"rates in thousands", rateTicks{}, 0, 200000, "0 100k 200k", -1},
 		{"small rates", rateTicks{}, 0, 2.5, "0 1 2", -1},
-		{"percent", percentTicks{}, 0, 100, "0 % 20 % 40 % 60 % 80 % 100 %", 11},
-		{"fraction", fractionTicks{}, 0, 1, "0 % 50 % 90 % 100 %", 12},
+		{"percent", percentTicks, 0, 100, "0 % 20 % 40 % 60 % 80 % 100 %", 11},
+		{"fraction", fractionTicks, 0, 1, "0 % 50 % 90 % 100 %", 12},
 	}
 	for _, tt := range tests {
 		ts := tt.ticker.Ticks(tt.lo, tt.hi)

@@ -5,29 +5,35 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/plot/plotter"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 )
 
-// variantData is one variant with everything the report derives from it.
-type variantData struct {
-	// Index is the variant's position in Run.Variants.
-	Index int
-	V     *results.Variant
-	// Sum is the variant's analysis.VariantSummary: its Stats, its
-	// Comparison with the baseline, its latency histograms merged exactly
-	// over the repetitions and whether it is the best of its sweep. The
-	// page shows these figures, so they are the text and CSV reports'.
-	Sum   *analysis.VariantSummary
-	Color color.RGBA
-	// Rates are the repetitions' total rates, in repetition order.
-	Rates []float64
-	// Reps are the repetitions' analyses (Report.Reps of the variant).
-	Reps []analysis.RepReport
+// dash is the page's mark for an undefined value (format.Missing in text).
+const dash = "—"
+
+// cell is a formatter's result s with format.Missing shown as dash.
+func cell(s string) string {
+	if s == format.Missing {
+		return dash
+	}
+	return s
 }
 
-// newVariantData pairs every variant of m's run with its summary and
-// its repetitions' analyses.
+// variantData is variant Index of the run with its summary (the text
+// report's figures), colour, repetitions' rates and analyses.
+type variantData struct {
+	Index int
+	V     *results.Variant
+	Sum   *analysis.VariantSummary
+	Color color.RGBA
+	Rates []float64
+	Reps  []analysis.RepReport
+}
+
 func newVariantData(m *analysis.Report) []variantData {
 	r := m.Run
 	vs := make([]variantData, len(r.Variants))
@@ -38,7 +44,7 @@ func newVariantData(m *analysis.Report) []variantData {
 	return vs
 }
 
-// measured returns the variants with at least one completed repetition.
+// measured are the variants with at least one completed repetition.
 func measured(vs []variantData) []variantData {
 	var out []variantData
 	for _, v := range vs {
@@ -49,49 +55,38 @@ func measured(vs []variantData) []variantData {
 	return out
 }
 
-// cdfPoint is one point of an empirical CDF: the fraction Y of recorded
-// values that are ≤ X milliseconds.
-type cdfPoint struct{ X, Y float64 }
-
-// cdf returns the empirical CDF of h (microseconds) in milliseconds, nil
-// for an empty histogram. Each non-empty HDR bucket [From, To] contributes
-// the two points (From, fraction below it) and (To, fraction up to and
-// including it), so the curve is exact at bucket bounds and linear within a
-// bucket. X is at least 1 µs, so the points suit a log axis.
-func cdf(h *results.Histogram) []cdfPoint {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+// cdf is the empirical CDF of h (µs) in ms, nil for an empty histogram.
+// Each non-empty bucket [From, To] gives the points (From, fraction
+// below) and (To, fraction up to it): exact at bucket bounds, and X ≥ 1 µs
+// suits a log axis.
+func cdf(h *results.Histogram) plotter.XYs {
+	if results.EmptyHistogram(h) {
 		return nil
 	}
 	total := float64(h.TotalCount())
-	var pts []cdfPoint
+	var pts plotter.XYs
 	var cum int64
 	for _, b := range h.Distribution() {
 		if b.Count == 0 {
 			continue
 		}
 		from := max(b.From, results.HistogramMin)
-		pts = append(pts, cdfPoint{float64(from) / 1000, float64(cum) / total})
+		pts = append(pts, plotter.XY{X: float64(from) / 1000, Y: float64(cum) / total})
 		cum += b.Count
-		pts = append(pts, cdfPoint{float64(max(b.To, from)) / 1000, float64(cum) / total})
+		pts = append(pts, plotter.XY{X: float64(max(b.To, from)) / 1000, Y: float64(cum) / total})
 	}
 	return pts
 }
 
-// groupAgg is one group index of one variant, aggregated over repetitions.
+// groupAgg is one group index of a variant over its repetitions: its
+// rates, and its CPUs' busy shares where measured.
 type groupAgg struct {
-	Index   int
-	CPUs    string
-	Threads int
-	Slots   int
-	// Rates are the group's rates, one per repetition that had the group.
-	Rates []float64
-	// Busy are the group's CPU busy fractions, one per repetition that
-	// measured it.
-	Busy []float64
+	Index, Threads, Slots int
+	CPUs                  string
+	Rates, Busy           []float64
 }
 
-// groups aggregates v's groups by Group.Index over its repetitions, in
-// index order.
+// groups aggregates v's groups by index over its repetitions, in index order.
 func groups(v *results.Variant) []groupAgg {
 	byIndex := map[int]*groupAgg{}
 	var order []int
@@ -130,21 +125,14 @@ func mean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// repCPU is the CPU picture of one repetition.
+// repCPU is a repetition's CPU: the busiest and mean busy shares of the
+// client's measured groups (from the analysis) and the server's; NaN
+// where not measured, Busiest -1.
 type repCPU struct {
-	// ClientMax and ClientMean are the busiest and the mean busy fraction
-	// of the groups that measured their CPUs; NaN when none did.
-	ClientMax, ClientMean float64
-	// Busiest is the Group.Index of the busiest group (-1 when none).
-	Busiest int
-	// Server is the server's busy fraction; NaN when not measured.
-	Server float64
-	// ServerSeconds is the server's CPU time; NaN when not measured.
-	ServerSeconds float64
+	ClientMax, ClientMean, Server, ServerSeconds float64
+	Busiest                                      int
 }
 
-// cpuOf returns the CPU picture of rep, whose analysis is ra: the
-// client's figures are ra.ClientCPU's (the analysis computes them).
 func cpuOf(rep *results.Rep, ra *analysis.RepReport) repCPU {
 	c := repCPU{ClientMax: math.NaN(), ClientMean: math.NaN(), Busiest: -1, Server: math.NaN(), ServerSeconds: math.NaN()}
 	if cc := ra.ClientCPU; cc.Measured > 0 {
@@ -156,13 +144,14 @@ func cpuOf(rep *results.Rep, ra *analysis.RepReport) repCPU {
 	return c
 }
 
-// hasCPU reports whether any repetition of any variant measured client or
-// server CPU.
+// measured reports whether the client's or the server's CPU was.
+func (c repCPU) measured() bool { return !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) }
+
+// hasCPU reports whether any repetition measured client or server CPU.
 func hasCPU(vs []variantData) bool {
 	for _, v := range vs {
 		for i := range v.V.Reps {
-			c := cpuOf(&v.V.Reps[i], &v.Reps[i])
-			if !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) {
+			if cpuOf(&v.V.Reps[i], &v.Reps[i]).measured() {
 				return true
 			}
 		}
@@ -170,32 +159,21 @@ func hasCPU(vs []variantData) bool {
 	return false
 }
 
-// seriesPoint is one variant of a sweep series placed on the x axis.
+// series is a sweep (analysis.SweepSummary) on the x axis: a numeric one
+// at its numbers, drawn as a line; a categorical one (names, several keys
+// at once) at its positions, drawn as bars. Key is "" when several are swept.
+type series struct {
+	Name, Key string
+	Numeric   bool
+	Points    []seriesPoint
+}
+
 type seriesPoint struct {
 	X     float64
 	Label string
 	D     variantData
 }
 
-// series is a sweep of the analysis (analysis.SweepSummary) placed on
-// the x axis.
-type series struct {
-	Name string
-	// Key is the swept key when one is (SweepSummary.Keys); "" when
-	// several are.
-	Key string
-	// Numeric says the series is a numeric sweep (SweepSummary.Numeric):
-	// each point's X is its number, and the chart draws a line. Otherwise
-	// the series is categorical (certificate names, engines, several keys
-	// at once): X is the point's position in run order, and the chart
-	// draws a bar per point.
-	Numeric bool
-	// Points are in the sweep's chart order, labelled with its values.
-	Points []seriesPoint
-}
-
-// sweepSeries places the analysis's sweeps sws on the x axis; vs are
-// the run's variants (newVariantData).
 func sweepSeries(sws []analysis.SweepSummary, vs []variantData) []series {
 	var out []series
 	for k := range sws {

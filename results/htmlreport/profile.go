@@ -20,8 +20,7 @@ import (
 type profileSection struct {
 	On     string
 	Bars   template.HTML
-	Header []speedCell
-	Rows   [][]speedCell
+	Table  table
 	Lines  []string
 	Flames []flameGraph
 }
@@ -54,16 +53,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	}
 	sec := &profileSection{On: t.OnLine(), Lines: tables.ProfileLines(t), Bars: profileBars(t)}
 	tb := tables.Profile(t)
-	for i, h := range tb.Header {
-		sec.Header = append(sec.Header, speedCell{Text: h, Num: i > 0})
-	}
-	for _, r := range tb.Rows {
-		var row []speedCell
-		for k, c := range r {
-			row = append(row, speedCell{Text: cell(c), Num: k > 0})
-		}
-		sec.Rows = append(sec.Rows, row)
-	}
+	sec.Table = cellTable("profile-table", tb.Header, tb.Rows, func(k int) bool { return k > 0 }, true)
 	for i := range t.Variants {
 		v := &t.Variants[i]
 		fg := flameGraph{Variant: v.Name}
@@ -232,37 +222,4 @@ func flameColor(lib string, level int) string {
 		h = h*31 + uint32(c)
 	}
 	return fmt.Sprintf("#%02x%02x%02x", 240, 180+h%60, 60+h%80)
-}
-
-// cellsTemplate is the head and body of a table of cells (Header and
-// Rows, each cell right-aligned where Num): the speed and profile tables.
-const cellsTemplate = `<thead><tr>{{range .Header}}<th{{if .Num}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
-{{- end}}
-</tbody>`
-
-// profileTemplate is the profile section of the page.
-const profileTemplate = `
-<h2 id="profile">Server profile</h2>
-<p class="note" id="profile-on">{{.On}}</p>
-{{.Bars}}
-<div class="table-wrap"><table id="profile-table">
-{{template "cells" .}}
-</table></div>
-<ul class="profile-lines" style="font-size: .92em">{{range .Lines}}<li>{{.}}</li>{{end}}</ul>
-{{- range .Flames}}
-<h3>Flame graph: {{.Variant}}</h3>
-{{- if .Reason}}
-<p class="note">{{.Reason}}</p>
-{{- else}}
-<div class="flame-wrap" style="overflow-x: auto">{{.SVG}}</div>
-{{- end}}
-{{- end}}
-`
-
-func init() {
-	template.Must(pageTemplate.New("profile").Parse(profileTemplate))
-	template.Must(pageTemplate.New("cells").Parse(cellsTemplate))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"html/template"
 	"image/color"
 	"math"
 	"strconv"
@@ -18,68 +19,210 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
-// chartWidth is the width of every chart; heights vary with the content.
-// SVG user units are points; the page's CSS scales the charts to the
-// column width.
+// chartWidth is every chart's width in points; the page's CSS scales it.
 const chartWidth = 720 * vg.Length(1)
 
-// sans is the typeface of every chart. gonum/plot measures text with the
-// Liberation fonts it bundles; the SVG names the family without embedding
-// it (svgFont adds fallbacks), so a browser without Liberation Sans uses a
-// metric-compatible sans-serif (Arial) or its default sans-serif.
+// sans is the charts' typeface: gonum/plot measures with its bundled
+// Liberation fonts, and the SVG names the family with fallbacks.
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
-// palette holds the variant colours (the "category10" palette), assigned in
-// plan order and reused by every chart and legend of the report.
+// palette holds the variant colours ("category10"), in plan order.
 var palette = []color.RGBA{
 	{31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255}, {214, 39, 40, 255},
 	{148, 103, 189, 255}, {140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255},
 	{188, 189, 34, 255}, {23, 190, 207, 255},
 }
 
-// Fixed colours of marks that are not variants.
 var (
 	colorInk       = color.RGBA{34, 34, 34, 255}
 	colorMuted     = color.RGBA{110, 110, 110, 255}
 	colorAlarm     = color.RGBA{200, 0, 0, 255}
 	colorBest      = color.RGBA{200, 0, 0, 255}
 	colorGridLight = color.RGBA{225, 225, 225, 255}
+	colorPlateau   = color.RGBA{44, 160, 44, 255}
+	colorModel     = color.RGBA{102, 51, 153, 255}
 )
 
-// variantColor is the colour of the i-th variant of the run.
 func variantColor(i int) color.RGBA { return palette[i%len(palette)] }
 
-// cssColor renders c as a CSS hex colour.
 func cssColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
-// textStyle returns a sans text style of the given size in points.
-func textStyle(size vg.Length) text.Style {
-	return text.Style{Color: colorInk, Font: font.From(sans, size), Handler: plot.DefaultTextHandler}
+// boxItem, lineItem and dashedItem are legend entries: a filled box, a
+// line and a dashed line.
+func boxItem(name string, c color.RGBA) legendItem { return legendItem{Name: name, Color: cssColor(c)} }
+func lineItem(name string, c color.RGBA) legendItem {
+	return legendItem{Name: name, Color: cssColor(c), Line: true}
+}
+func dashedItem(name string, c color.RGBA) legendItem {
+	return legendItem{Name: name, Color: cssColor(c), Line: true, Dashed: true}
 }
 
-// newPlot returns a plot with the report's fonts, a title and axis labels.
-func newPlot(title, xLabel, yLabel string) *plot.Plot {
+// figure is a chart being drawn with gonum/plot: every mark goes through
+// its methods, and the first error sticks and replaces the drawing.
+type figure struct {
+	*plot.Plot
+	err error
+	// label is the SVG's accessible name; the chart's title when "".
+	label string
+}
+
+// newFigure is a plot with the report's fonts and axis labels, and light
+// grid lines at the major ticks of the axes named.
+func newFigure(xLabel, yLabel string, vertical, horizontal bool) *figure {
 	p := plot.New()
-	p.Title.Text = title
-	p.Title.TextStyle.Font = font.From(sans, 13)
-	p.Title.Padding = 8
-	p.X.Label.Text = xLabel
-	p.Y.Label.Text = yLabel
+	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = font.From(sans, 11)
 		a.Tick.Label.Font = font.From(sans, 9.5)
 	}
-	p.Legend.TextStyle.Font = font.From(sans, 10)
-	return p
+	g := plotter.NewGrid()
+	g.Vertical.Color, g.Horizontal.Color = colorGridLight, colorGridLight
+	g.Vertical.Dashes, g.Horizontal.Dashes = nil, nil
+	if !vertical {
+		g.Vertical.Color = nil
+	}
+	if !horizontal {
+		g.Horizontal.Color = nil
+	}
+	p.Add(g)
+	return &figure{Plot: p}
 }
 
-// renderSVG draws p on a w×h SVG canvas and returns the <svg> element
-// ready to inline into HTML: without the XML prolog and comment, with a
-// fallback font list and an accessible label. gonum/plot panics on some
-// degenerate inputs (a log axis over non-positive values…); such a panic
-// becomes an error naming the chart.
+// fail keeps err as the figure's error unless one came before; it
+// reports whether the figure is still good.
+func (f *figure) fail(err error) bool {
+	if f.err == nil {
+		f.err = err
+	}
+	return f.err == nil
+}
+
+// bar adds a bar of value v at pos, shifted by offset along the category axis.
+func (f *figure) bar(pos, v float64, width, offset vg.Length, c color.Color, horizontal bool) {
+	b, err := plotter.NewBarChart(plotter.Values{v}, width)
+	if f.fail(err) {
+		b.XMin, b.Offset, b.Color, b.LineStyle.Width, b.Horizontal = pos, offset, c, 0, horizontal
+		f.Add(b)
+	}
+}
+
+// line adds a line through xys; dashes nil for a solid one.
+func (f *figure) line(xys plotter.XYs, c color.Color, width vg.Length, dashes ...vg.Length) {
+	l, err := plotter.NewLine(xys)
+	if f.fail(err) {
+		l.Color, l.Width, l.Dashes = c, width, dashes
+		f.Add(l)
+	}
+}
+
+// refLine adds a dashed reference line from (x0, y0) to (x1, y1).
+func (f *figure) refLine(x0, y0, x1, y1 float64, c color.Color) {
+	f.line(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y1}}, c, 1.2, 5, 3)
+}
+
+// linePoints adds a line through xys with a dot on every point.
+func (f *figure) linePoints(xys plotter.XYs, c color.Color) {
+	l, pts, err := plotter.NewLinePoints(xys)
+	if f.fail(err) {
+		l.Color, l.Width = c, 2
+		pts.GlyphStyle = draw.GlyphStyle{Color: c, Radius: 3.5, Shape: draw.CircleGlyph{}}
+		f.Add(l, pts)
+	}
+}
+
+// glyphs adds a mark of the given shape and radius at each of xys.
+func (f *figure) glyphs(xys plotter.XYs, c color.Color, radius vg.Length, shape draw.GlyphDrawer) *plotter.Scatter {
+	s, err := plotter.NewScatter(xys)
+	if !f.fail(err) {
+		return nil
+	}
+	s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: radius, Shape: shape}
+	f.Add(s)
+	return s
+}
+
+// whiskers adds e's confidence intervals, along x when horizontal.
+func (f *figure) whiskers(e xyErrors, c color.Color, horizontal bool) {
+	if len(e.XYs) == 0 || f.err != nil {
+		return
+	}
+	if horizontal {
+		eb, err := plotter.NewXErrorBars(e)
+		if f.fail(err) {
+			eb.Color, eb.Width, eb.CapWidth = c, 1.5, 8
+			f.Add(eb)
+		}
+		return
+	}
+	eb, err := plotter.NewYErrorBars(e)
+	if f.fail(err) {
+		eb.Color, eb.Width, eb.CapWidth = c, 1.5, 8
+		f.Add(eb)
+	}
+}
+
+// labels adds text at the points, offset by off, in size pt.
+func (f *figure) labels(xys plotter.XYs, strs []string, off vg.Point, size vg.Length, c color.Color, align text.XAlignment) {
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: strs})
+	if !f.fail(err) {
+		return
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i] = text.Style{Color: c, Font: font.From(sans, size), Handler: plot.DefaultTextHandler, XAlign: align}
+	}
+	l.Offset = off
+	f.Add(l)
+}
+
+// nominalX names the categories of the x axis, slanting more than eight.
+func (f *figure) nominalX(names []string, slant bool) {
+	f.NominalX(names...)
+	f.X.Min, f.X.Max = -0.5, float64(len(names))-0.5
+	if slant && len(names) > 8 {
+		f.X.Tick.Label.Rotation = math.Pi / 6
+		f.X.Tick.Label.XAlign = draw.XRight
+	}
+}
+
+// draw renders the figure h points high into c, or c's Err.
+func (f *figure) draw(c chart, h vg.Length) chart {
+	if f.label == "" {
+		f.label = c.Title
+	}
+	if f.err == nil {
+		var svg string
+		if svg, f.err = renderSVG(f.Plot, chartWidth, h, f.label); f.err == nil {
+			c.SVG = template.HTML(svg) // vgsvg escapes every text it draws
+			return c
+		}
+	}
+	c.Err = f.err.Error()
+	return c
+}
+
+// xyErrors are points with asymmetric errors, on x or y.
+type xyErrors struct {
+	plotter.XYs
+	plotter.Errors
+}
+
+func (e xyErrors) XError(i int) (float64, float64) { return e.Errors[i].Low, e.Errors[i].High }
+func (e xyErrors) YError(i int) (float64, float64) { return e.Errors[i].Low, e.Errors[i].High }
+
+// add adds st's 95 % confidence interval at xy, when it has one.
+func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
+	if st.HasCI {
+		e.XYs = append(e.XYs, xy)
+		e.Errors = append(e.Errors, struct{ Low, High float64 }{st.Mean - st.CI95Low, st.CI95High - st.Mean})
+	}
+}
+
+// renderSVG draws p on a w×h canvas as an inline <svg> element. gonum/plot
+// panics on some degenerate inputs (a log axis over non-positive values):
+// the panic becomes an error naming the chart.
 func renderSVG(p *plot.Plot, w, h vg.Length, label string) (svg string, err error) {
 	defer func() {
 		if e := recover(); e != nil {
@@ -95,10 +238,8 @@ func renderSVG(p *plot.Plot, w, h vg.Length, label string) (svg string, err erro
 	return inlineSVG(buf.String(), label)
 }
 
-// inlineSVG turns a standalone SVG document written by vgsvg into an
-// element for an HTML page: it drops everything before <svg (the XML
-// prolog and the generator comment), gives the family names fallbacks and
-// labels the element for screen readers.
+// inlineSVG drops what precedes <svg (the XML prolog and comment), gives
+// the font family fallbacks and labels the element for screen readers.
 func inlineSVG(doc, label string) (string, error) {
 	i := strings.Index(doc, "<svg")
 	if i < 0 {
@@ -110,11 +251,10 @@ func inlineSVG(doc, label string) (string, error) {
 	return s, nil
 }
 
-// rateTicks are linear ticks labelled with thousands separators, or with a
-// "k" suffix when every label is a multiple of 1000.
+// rateTicks are linear ticks with thousands separators, or "50k" when
+// every label is a multiple of 1000.
 type rateTicks struct{}
 
-// Ticks implements plot.Ticker.
 func (rateTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
 	allK := true
@@ -124,131 +264,70 @@ func (rateTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	for i := range ts {
-		if ts[i].Label == "" {
-			continue
-		}
-		if allK && ts[i].Value != 0 {
-			ts[i].Label = format.Float(ts[i].Value/1000, 0) + "k"
-		} else {
-			ts[i].Label = format.Float(ts[i].Value, -1)
+		if ts[i].Label != "" {
+			ts[i].Label = rateLabel(ts[i].Value, allK)
 		}
 	}
 	return ts
 }
 
-// percentTicks are ticks every 10 % over a 0..100 axis, labelled every 20 %.
-type percentTicks struct{}
+// rateLabel is a rate tick's label: "50k" in thousands, else "1,500".
+func rateLabel(v float64, thousands bool) string {
+	if thousands && v != 0 {
+		return format.Float(v/1000, 0) + "k"
+	}
+	return format.Float(v, -1)
+}
 
-// Ticks implements plot.Ticker.
-func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for v := 0.0; v <= math.Max(hi, 100); v += 10 {
+// percentTicks tick a 0..100 axis every 10 %, labelled every 20 %.
+var percentTicks = ticksAt([]float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, func(v float64) bool { return int(v)%20 == 0 }, 1)
+
+// fractionTicks label a 0..1 axis in percent at 0, 50, 90 and 100 %,
+// with a tick at 99 %.
+var fractionTicks = ticksAt([]float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1},
+	func(v float64) bool { return v == 0 || v == 0.5 || v == 0.9 || v == 1 }, 100)
+
+// ticksAt are ticks at vs, those labelled in percent (v × scale).
+func ticksAt(vs []float64, labelled func(float64) bool, scale float64) plot.ConstantTicks {
+	var ts plot.ConstantTicks
+	for _, v := range vs {
 		t := plot.Tick{Value: v}
-		if int(v)%20 == 0 {
-			t.Label = strconv.Itoa(int(v)) + " %"
+		if labelled(v) {
+			t.Label = strconv.FormatFloat(v*scale, 'f', -1, 64) + " %"
 		}
 		ts = append(ts, t)
 	}
 	return ts
 }
 
-// logMsTicks are log-axis ticks for milliseconds: majors labelled at 1, 2
-// and 5 times each power of ten, minors at the other multiples.
+// logMsTicks tick a log ms axis at every multiple of each power of ten,
+// labelled at 1, 2 and 5 times it.
 type logMsTicks struct{}
 
-// Ticks implements plot.Ticker.
 func (logMsTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > 0) {
 		return nil
 	}
 	var ts []plot.Tick
-	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
-		for m := 1; m <= 9; m++ {
-			v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", m, e), 64) // exact decimal, not m·10^e rounded twice
-			if v < lo/1.0001 || v > hi*1.0001 {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
-				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
-			}
-			ts = append(ts, t)
-		}
-	}
-	return ts
-}
-
-// fractionTicks label a 0..1 axis in percent of requests: labels at 0, 50,
-// 90 and 100 %, a tick at 99 %.
-type fractionTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (fractionTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for _, v := range []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1} {
+	decades(lo, hi, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, func(v float64, m int) {
 		t := plot.Tick{Value: v}
-		if v == 0 || v == 0.5 || v == 0.9 || v == 1 {
-			t.Label = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
+		if m == 1 || m == 2 || m == 5 {
+			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
 		}
 		ts = append(ts, t)
-	}
+	})
 	return ts
 }
 
-// bar adds one bar of value v at position pos (plus offset along the
-// category axis) to p.
-func bar(p *plot.Plot, pos, v float64, width, offset vg.Length, c color.Color, horizontal bool) error {
-	b, err := plotter.NewBarChart(plotter.Values{v}, width)
-	if err != nil {
-		return err
+// decades calls each with m×10^e for each m of ms and every power of ten
+// e, from lo to hi; v is exact in decimal, not m·10^e rounded twice.
+func decades(lo, hi float64, ms []int, each func(v float64, m int)) {
+	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
+		for _, m := range ms {
+			v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e), 64)
+			if v >= lo/1.0001 && v <= hi*1.0001 {
+				each(v, m)
+			}
+		}
 	}
-	b.XMin = pos
-	b.Offset = offset
-	b.Color = c
-	b.LineStyle.Width = 0
-	b.Horizontal = horizontal
-	p.Add(b)
-	return nil
-}
-
-// refLine adds a dashed straight line from (x0, y0) to (x1, y1).
-func refLine(p *plot.Plot, x0, y0, x1, y1 float64, c color.Color) error {
-	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y1}})
-	if err != nil {
-		return err
-	}
-	l.Color = c
-	l.Width = 1.2
-	l.Dashes = []vg.Length{5, 3}
-	p.Add(l)
-	return nil
-}
-
-// labels adds text labels at the given points, offset by off, in size pt.
-func labels(p *plot.Plot, xys plotter.XYs, strs []string, off vg.Point, size vg.Length, c color.Color) error {
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: strs})
-	if err != nil {
-		return err
-	}
-	for i := range l.TextStyle {
-		l.TextStyle[i] = textStyle(size)
-		l.TextStyle[i].Color = c
-	}
-	l.Offset = off
-	p.Add(l)
-	return nil
-}
-
-// lightGrid adds light grid lines at the major ticks of the chosen axes.
-func lightGrid(p *plot.Plot, vertical, horizontal bool) {
-	g := plotter.NewGrid()
-	g.Vertical.Color, g.Horizontal.Color = colorGridLight, colorGridLight
-	g.Vertical.Dashes, g.Horizontal.Dashes = nil, nil
-	if !vertical {
-		g.Vertical.Color = nil
-	}
-	if !horizontal {
-		g.Horizontal.Color = nil
-	}
-	p.Add(g)
 }

@@ -11,90 +11,57 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// timelineSection is the page's timeline: a block per variant, each with
-// its repetitions' facts, diagnoses and charts; Recorded is false when no
-// repetition of the run has a timeline (a run stored before timelines
-// existed), and the page then says so once instead of drawing anything.
+// timelineSection is a block per variant with its repetitions' facts,
+// diagnoses and charts. Recorded is false when no repetition has a
+// timeline (a run stored before timelines); Without names the variants
+// that have none in a run where others do.
 type timelineSection struct {
 	Recorded bool
 	Variants []timelineVariant
-	// Without names the variants none of whose repetitions recorded a
-	// timeline, in a run where others did: one line for all of them.
-	Without []string
-	// Diagnoses are the run's first maxClientBound diagnoses
-	// (analysis.Report.Diagnoses), one line each for the banner at the
-	// top of the page, linked to their repetition's block;
-	// DiagnosesMore counts the others.
+	Without  []string
+	// Diagnoses are the run's first maxClientBound diagnoses for the
+	// banner; DiagnosesMore counts the others.
 	Diagnoses     []diagnosisLine
 	DiagnosesMore int
 }
 
-// diagnosisLine is one diagnosis in the banner: its title and cause.
-type diagnosisLine struct {
-	Text string
-	// Href is "#" and the id of the repetition's block; "" when the
-	// repetition has none on the page.
-	Href string
-}
+// diagnosisLine is a diagnosis's title and cause, linked (Href) to its
+// repetition's block when the page has one.
+type diagnosisLine struct{ Text, Href string }
 
-// timelineVariant is one variant's repetitions on the timeline.
 type timelineVariant struct {
-	Name  string
-	Color string
-	// ID is the HTML id of the variant's block ("timeline-0").
-	ID   string
-	Reps []timelineRep
+	Name, Color, ID string
+	Reps            []timelineRep
 }
 
-// timelineRep is one repetition's timeline, shown in a <details> element
-// of its own; the first drawn of each variant starts open.
+// timelineRep is one repetition in a <details> of its own: the first
+// drawn of each variant starts Open; None says it recorded no timeline.
 type timelineRep struct {
-	// ID is the HTML id of the repetition's block ("timeline-0-1").
-	ID string
-	// Rep is the repetition's number as the page shows it (from 1).
-	Rep string
-	// Open says the repetition's block starts open.
-	Open bool
-	// Summary is the one line beside the repetition's number.
-	Summary string
-	// None says the repetition recorded no timeline.
-	None bool
-	// Facts are what the analysis says of its timeline
-	// (tables.RepTimeline): rate range, stalls, each host's TCP
-	// counters, the rules that could not judge it.
-	Facts []fact
-	// Diagnoses are its diagnoses, each with cause, figure, consequence
-	// and fix.
+	ID, Rep, Summary string
+	Open, None       bool
+	// Facts are what the analysis says of its timeline (tables.RepTimeline).
+	Facts     []fact
 	Diagnoses []diagnosisBlock
-	// Charts are the rate, handshake and CPU charts, on one time axis.
-	Charts []timelineChart
+	Charts    []timelineChart
 }
 
-// fact is a label and its sentence.
 type fact struct{ Label, Text string }
 
-// diagnosisBlock is one diagnosis of a repetition.
 type diagnosisBlock struct {
 	Title string
 	Rows  []fact
 }
 
-// timelineChart is one chart of a repetition's timeline.
+// timelineChart is one chart of a repetition's timeline; Class is its
+// kind ("tl-rate"), Note a line under it.
 type timelineChart struct {
-	// Class is the chart's kind ("tl-rate", "tl-handshake", "tl-cpu").
-	Class string
-	Title string
-	// SVG is the inline <svg> element.
-	SVG template.HTML
-	// Legend is drawn in HTML beside the chart's title.
-	Legend []legendItem
-	// Note says how to read the chart, in a line under it; "" for none.
-	Note string
+	Class, Title, Note string
+	SVG                template.HTML
+	Legend             []legendItem
 }
 
 // timelineSectionOf lays out the timeline of every variant of vs from
-// the report m: each repetition's analysis (m.Reps: its timeline's
-// facts, diagnoses and kernel events) and the run's diagnoses.
+// the analysis m: each repetition's facts, diagnoses and kernel events.
 func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	sec := &timelineSection{}
 	blocks := map[string]string{} // "variant/rep" -> the block's id
@@ -103,11 +70,12 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 		if len(v.V.Reps) == 0 {
 			continue
 		}
-		tv := timelineVariant{Name: v.V.Name, Color: cssColor(v.Color), ID: "timeline-" + strconv.Itoa(v.Index)}
 		if !hasTimeline(v.V) {
 			sec.Without = append(sec.Without, v.V.Name)
 			continue
 		}
+		tv := timelineVariant{Name: v.V.Name, Color: cssColor(v.Color), ID: "timeline-" + strconv.Itoa(v.Index)}
+		open := true
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
 			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1)}
@@ -116,10 +84,9 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 				tv.Reps = append(tv.Reps, tr)
 				continue
 			}
-			tr.Open = !anyDrawn(tv.Reps) // the variant's first drawn repetition
-			sec.Recorded = true
-			ra := &m.Reps[v.Index][j]
+			tr.Open, open, sec.Recorded = open, false, true
 			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = tr.ID
+			ra := &m.Reps[v.Index][j]
 			tr.Summary = repTimelineSummary(rep, ra)
 			for _, n := range tables.RepTimeline(&ra.Timeline) {
 				tr.Facts = append(tr.Facts, fact{n.Label, n.Text})
@@ -152,7 +119,6 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	return sec
 }
 
-// hasTimeline reports whether a repetition of v recorded a timeline.
 func hasTimeline(v *results.Variant) bool {
 	for j := range v.Reps {
 		if hasPoints(&v.Reps[j]) {
@@ -162,25 +128,12 @@ func hasTimeline(v *results.Variant) bool {
 	return false
 }
 
-// hasPoints reports whether rep recorded a timeline with an interval.
 func hasPoints(rep *results.Rep) bool { return rep.Timeline != nil && len(rep.Timeline.Points) > 0 }
 
-// anyDrawn reports whether one of reps has charts.
-func anyDrawn(reps []timelineRep) bool {
-	for _, r := range reps {
-		if !r.None {
-			return true
-		}
-	}
-	return false
-}
-
 // repTimelineSummary is the line beside a repetition's number: its
-// window and interval, its diagnoses by title, and how many intervals
-// had kernel events.
+// window and interval, its diagnoses and the intervals with kernel events.
 func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
-	t := rep.Timeline
-	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(t.Interval.Seconds())
+	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
 		titles := make([]string, len(ds))
 		for i := range ds {
@@ -190,20 +143,18 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	} else {
 		s += "; no diagnosis"
 	}
-	if n := len(eventMarks(ra.Events)); n > 0 {
-		s += "; kernel events in " + strconv.Itoa(n) + " interval"
-		if n > 1 {
-			s += "s"
-		}
-	} else {
-		s += "; no kernel event"
+	switch n := len(eventMarks(ra.Events)); n {
+	case 0:
+		return s + "; no kernel event"
+	case 1:
+		return s + "; kernel events in 1 interval"
+	default:
+		return s + "; kernel events in " + strconv.Itoa(n) + " intervals"
 	}
-	return s
 }
 
-// repTimelineCharts draws a repetition's charts on one time axis: rate
-// stacked by group with its stalls and the kernel events marked,
-// handshake p50 and p99, client and server CPU; ra is its analysis.
+// repTimelineCharts draws a repetition's rate, handshake and CPU charts
+// on one time axis; ra is its analysis.
 func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []timelineChart {
 	ax := newTimeAxis(rep.Timeline)
 	marks := eventMarks(ra.Events)
@@ -214,15 +165,13 @@ func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []timelineChart
 	return out
 }
 
-// eventMark is the kernel events of one interval: one mark on the time
-// axis, its tooltip naming each counter, host and count.
+// eventMark is the kernel events of one interval: one mark on the axis.
 type eventMark struct {
 	Start, Length time.Duration
 	Events        []analysis.KernelEvent
 }
 
-// eventMarks groups evs by interval, in the order the analysis lists
-// them (intervals in order of first appearance).
+// eventMarks groups evs by interval, in order of first appearance.
 func eventMarks(evs []analysis.KernelEvent) []eventMark {
 	var out []eventMark
 	index := map[time.Duration]int{}

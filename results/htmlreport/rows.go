@@ -1,0 +1,382 @@
+package htmlreport
+
+import (
+	"fmt"
+	"html/template"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
+)
+
+// addTables lays out the tables of every variant in vs and of its
+// repetitions, the catalogue's HTML measures after their own columns.
+func (pg *page) addTables(m *analysis.Report, vs []variantData) {
+	vcols := extraColumns(m, comparisonColumns, func(c measure.Column) bool { return c.Variant != nil })
+	rcols := extraColumns(m, repColumns, func(c measure.Column) bool { return c.Rep != nil })
+	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
+	pg.Variants = table{Head: [][]th{head("variant", "series", "swept", "server environment", "#repetitions")}}
+	pg.Reps = table{ID: "reps-table", Head: [][]th{slices.Concat(head("variant", "#rep"), heads(repColumns, true), measureHeads(rcols))}}
+	pg.Latency = table{Head: [][]th{head("variant", "timing", "#count", "#p50", "#p90", "#p99", "#p99.9", "#max")}}
+	pg.Groups = table{Head: [][]th{head("variant", "#group", "CPUs", "#threads", "#connections",
+		"\n#mean req/s", "#range over reps", "#CPU busy: mean (max)")}}
+	notCounted := &table{ID: "not-counted-table", Head: [][]th{
+		{{HTML: "variant", RowSpan: 2}, {HTML: "rep", Class: "num", RowSpan: 2}, {HTML: "warm-up", Class: "group", Cols: 2},
+			{HTML: "in flight at the window's end", Class: "group", Cols: 6}, {HTML: "TIME_WAIT sockets after", Class: "num", RowSpan: 2, NL: true}},
+		head("#responses", "#errors", "#completed after", "#errors after", "#failed or cut off", "\n#in connect", "#in handshake", "#awaiting response")}}
+	openLoop := &table{ID: "open-loop-table", Head: [][]th{head("variant", "#starts due", "#missed", "#p50 from intended", "#p99 from intended", "#p99.9 from intended")}}
+	serverCost := &table{ID: "server-cost", Head: [][]th{head("variant", "#reps with server CPU", "#server CPU time", "#req/server cpu-s",
+		"95 % CI (per repetition)", "Δ req/server cpu-s")}}
+	cpu := &table{Head: [][]th{head("variant", "#rep", "#client busiest group", "#group", "\n#client mean", "#server busy", "#server CPU time")}}
+	errs := &table{Head: [][]th{head("variant", "#rep", "class", "#count", "first message")}}
+	negotiated := &table{Head: [][]th{head("variant", "version, cipher, group", "#handshakes", "#share")}}
+	probes := &table{Head: [][]th{head("variant", "#rep", "probe", "#before", "#after", "#delta", "error")}}
+	colsV, colsR := len(comparisonColumns)+len(vcols), len(repColumns)+2+len(rcols)
+	for i := range vs {
+		v := &vs[i]
+		x := measure.NewVariant(m, v.Index)
+		pg.addComparison(v, measureCells(vcols, func(c measure.Column) measure.Value { return c.OfVariant(x) }), x, colsV)
+		pg.Variants.add("", td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}, txt(v.V.Series), txt(keyValues(v.V.Sweep)),
+			msg(keyValues(v.V.Env)), right(strconv.Itoa(len(v.V.Reps))))
+		for _, in := range v.V.Info {
+			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
+		}
+		addLatency(&pg.Latency, v)
+		if s := v.Sum; s.Scheduled > 0 {
+			q := func(q float64) td { return right(cell(format.QuantileMillis(s.Intended, q))) }
+			openLoop.add("", td{Text: v.V.Name, Class: "name"}, right(format.Count(s.Scheduled)), right(format.Count(s.Missed)), q(50), q(99), q(99.9))
+		}
+		if perCPU, ok := v.Sum.RequestsPerServerCPU(); ok {
+			serverCost.add("", txt(v.V.Name), right(strconv.Itoa(v.Sum.ServerCPUReps)), right(fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds)),
+				right(format.Rate(perCPU)), txt(measure.CICell(v.Sum.ServerCPUStats)), txt(measure.ServerCPUDeltaCell(v.Sum)))
+		}
+		addGroups(&pg.Groups, v)
+		addNegotiated(negotiated, v)
+		for j := range v.V.Reps {
+			rep, ra := &v.V.Reps[j], &v.Reps[j]
+			x := measure.NewRep(m, v.Index, j)
+			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, func(c measure.Column) measure.Value { return c.OfRep(x) }), x, colsR)
+			addNotCounted(notCounted, v.V.Name, rep)
+			addErrors(errs, v.V.Name, rep)
+			addProbes(probes, v.V.Name, rep)
+			if c := cpuOf(rep, ra); c.measured() {
+				addCPU(cpu, v.V.Name, rep, c, ra)
+			}
+		}
+	}
+	if len(pg.Reps.Rows) == 0 {
+		pg.Reps.add("", td{Text: "no completed repetitions", Span: colsR})
+	}
+	pg.NotCounted, pg.OpenLoop, pg.ServerCost, pg.CPU = ifRows(notCounted), ifRows(openLoop), ifRows(serverCost), ifRows(cpu)
+	pg.Errors, pg.Negotiated, pg.Probes = ifRows(errs), ifRows(negotiated), ifRows(probes)
+}
+
+// ifRows is t, nil without rows: the page then leaves it out.
+func ifRows(t *table) *table {
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// measureHeads are the catalogue columns' headers.
+func measureHeads(cols []measure.Column) []th {
+	var out []th
+	for _, c := range cols {
+		out = append(out, th{Text: c.Label, Class: "num"})
+	}
+	return out
+}
+
+// measureCells are the catalogue columns' cells, value reading each.
+func measureCells(cols []measure.Column, value func(measure.Column) measure.Value) []td {
+	var out []td
+	for _, c := range cols {
+		out = append(out, right(c.Text(value(c))))
+	}
+	return out
+}
+
+// pageColumn is a column of the comparison or repetitions table: the
+// catalogue's measure Key, or the page's own cell by that name where the
+// catalogue has none or writes it otherwise. Head replaces the label
+// where the page words or breaks it otherwise; Unit appends the unit.
+type pageColumn struct {
+	Key           string
+	Head          template.HTML
+	Unit          bool
+	HeadNL, RowNL bool
+}
+
+// comparisonColumns follow the variant's name in the comparison table.
+var comparisonColumns = []pageColumn{
+	{Key: "n"}, {Key: "mean_req_per_s", RowNL: true}, {Key: "client_us_per_request", Head: "client<br/>µs/req"},
+	{Key: "stddev", Head: "± stddev"}, {Key: "ci_range", Head: "95 % CI"}, {Key: "delta", Head: "Δ vs<br/>baseline", HeadNL: true},
+	{Key: "p", RowNL: true}, {Key: "p_holm"}, {Key: "mde"}, {Key: "verdict_cell", Head: "verdict"},
+	{Key: "handshake_p99_ms", Head: "p99<br/>handshake ms"}, {Key: "errors", HeadNL: true, RowNL: true},
+	{Key: "req_per_server_cpu_s", Head: "req/server<br/>cpu-s"},
+}
+
+// repColumns follow the variant and the repetition's number in the
+// repetitions table.
+var repColumns = []pageColumn{
+	{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
+	{Key: "errors", RowNL: true}, {Key: "handshakes", Head: "handshakes", HeadNL: true}, {Key: "resumed", Head: "resumed"},
+	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", RowNL: true}, {Key: "total_p99_ms"},
+}
+
+// catalogued is the catalogue's measure key that reads a repetition
+// (rep) or a variant; false for none.
+func catalogued(key string, rep bool) (measure.Column, bool) {
+	for i := range measure.Catalogue {
+		if me := &measure.Catalogue[i]; me.Key == key && me.Each == nil && (rep && me.Rep != nil || !rep && me.Variant != nil) {
+			return measure.Column{Measure: me, Key: key, Label: me.Label}, true
+		}
+	}
+	return measure.Column{}, false
+}
+
+// heads are the columns' headers, right-aligned but for the page's own
+// words ("verdict", "status").
+func heads(cols []pageColumn, rep bool) []th {
+	var out []th
+	for _, pc := range cols {
+		h := th{HTML: pc.Head, NL: pc.HeadNL, Class: "num"}
+		if c, ok := catalogued(pc.Key, rep); ok && h.HTML == "" {
+			h.Text = c.Label
+		}
+		if pc.Key == "verdict_cell" || pc.Key == "status" {
+			h.Class = ""
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// extraColumns are the catalogue's HTML measures that has reads and the
+// page's columns do not place, shown after them.
+func extraColumns(m *analysis.Report, placed []pageColumn, has func(measure.Column) bool) []measure.Column {
+	return slices.DeleteFunc(measure.Columns(m, measure.HTML), func(c measure.Column) bool {
+		return !has(c) || slices.ContainsFunc(placed, func(pc pageColumn) bool { return pc.Key == c.Key })
+	})
+}
+
+// rowCells are the columns' cells: own[Key] where the page writes its
+// own, else the catalogue's value (read by value) with dash for none.
+func rowCells(cols []pageColumn, rep bool, own map[string]td, value func(measure.Column) measure.Value) []td {
+	var out []td
+	for _, pc := range cols {
+		c, ok := own[pc.Key]
+		if !ok {
+			mc, _ := catalogued(pc.Key, rep)
+			c = right(dash)
+			if v := value(mc); v.Kind != measure.None {
+				c.Text = cell(mc.Text(v))
+				if pc.Unit {
+					c.Text += " " + mc.Unit
+				}
+			}
+		}
+		c.NL = pc.RowNL
+		out = append(out, c)
+	}
+	return out
+}
+
+// addComparison adds v's row of the comparison table (x: its catalogue
+// reading) and its notes' row.
+func (pg *page) addComparison(v *variantData, measures []td, x *measure.Variant, cols int) {
+	s, c := v.Sum.Stats, v.Sum.Comparison
+	name := td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}
+	if n := v.Sum.FailedReps; n > 0 {
+		name.Flag = "FAILED"
+		if s.N > 1 {
+			name.Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, s.N)
+		}
+	}
+	own := map[string]td{"ci_range": {Text: dash, Class: "num ci"}, "verdict_cell": {Text: "baseline", Class: "verdict sig-no"}}
+	if s.HasCI {
+		own["ci_range"] = td{Text: format.Rate(s.CI95Low) + " – " + format.Rate(s.CI95High), Class: "num ci"}
+	}
+	if !v.Sum.IsBaseline {
+		verdict := td{Text: format.VerdictLine(c, v.Sum.VerdictCaveat.String()), Class: "verdict sig-no"}
+		if c.Significant {
+			verdict.Class = "verdict sig-yes"
+		}
+		own["verdict_cell"] = verdict
+	}
+	class := ""
+	if v.Sum.IsBaseline {
+		class = "base"
+	}
+	cells := rowCells(comparisonColumns, false, own, func(mc measure.Column) measure.Value { return mc.OfVariant(x) })
+	pg.Comparison.add(class, slices.Concat([]td{name}, cells, measures)...)
+	if n := measure.NotesCell(v.Sum); n != "" {
+		pg.Comparison.add(strings.TrimSpace("notes "+class), td{}, td{Text: "notes: " + n, Class: "msg", Span: cols})
+	}
+}
+
+// keyValues renders a map as "k=v k=v" in key order.
+func keyValues(m map[string]string) string {
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + m[k]
+	}
+	return strings.Join(parts, " ")
+}
+
+// addRep adds rep's row of the repetitions table (x: its catalogue
+// reading), then its failure and its loud lines (RepReport) on rows of
+// their own.
+func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport, measures []td, x *measure.Rep, cols int) {
+	t := &rep.Total
+	own := map[string]td{"handshakes": right(format.Count(t.Handshakes)), "connections": right(format.Count(t.Connections)),
+		"status": txt(format.StatusLine(&t.Counts))}
+	failed := notes.Failure(rep.Failed).String()
+	class := ""
+	if failed != "" {
+		class = "hot"
+	} else if ra.Flagged() {
+		class = "flagged"
+	}
+	cells := rowCells(repColumns, true, own, func(mc measure.Column) measure.Value { return mc.OfRep(x) })
+	pg.Reps.add(class, slices.Concat([]td{{Text: variant, Class: "name"}, right(strconv.Itoa(rep.Index + 1))}, cells, measures)...)
+	if failed != "" {
+		pg.Reps.add("hot", td{Lead: "FAILED:", Text: failed, Span: cols})
+	}
+	for _, l := range (notes.List{ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff}).Strings() {
+		if l != "" {
+			pg.Reps.add("", td{Text: l, Class: "msg", Span: cols})
+		}
+	}
+}
+
+// withClasses is a count of errors with its classes: "1,400 (status 1,400)".
+func withClasses(n uint64, classes results.ErrorCounts) string {
+	if c := format.ErrorClasses(classes); c != "" && n > 0 {
+		return format.Count(n) + " (" + c + ")"
+	}
+	return format.Count(n)
+}
+
+// addNotCounted adds what rep counted outside its window (results.Outside)
+// and its TIME_WAIT sockets after it, when it has any of them.
+func addNotCounted(t *table, variant string, rep *results.Rep) {
+	o := rep.Total.Outside
+	if o == (results.Outside{}) && rep.TimeWait == nil {
+		return
+	}
+	tw := dash
+	if rep.TimeWait != nil {
+		tw = format.Count(uint64(max(*rep.TimeWait, 0)))
+	}
+	f := func(n uint64) td { return right(format.Count(n)) }
+	t.add("", td{Text: variant, Class: "name"}, right(strconv.Itoa(rep.Index+1)), f(o.Warmup), right(withClasses(o.WarmupErrorTotal(), o.WarmupClasses)),
+		f(o.Late), right(withClasses(o.AfterClasses.Total(), o.AfterClasses)), f(o.Abandoned),
+		f(o.Unanswered.Connect).nl(), f(o.Unanswered.Handshake), f(o.Unanswered.Response), right(tw))
+}
+
+// addLatency adds v's latencies, merged over its repetitions.
+func addLatency(t *table, v *variantData) {
+	if len(v.V.Reps) == 0 {
+		return
+	}
+	for _, m := range []struct {
+		name string
+		h    *results.Histogram
+	}{{"connect", v.Sum.Connect}, {"handshake", v.Sum.Handshake}, {"ttfb", v.Sum.TTFB}, {"total", v.Sum.Total}} {
+		q := func(q float64) td { return right(cell(format.QuantileMillis(m.h, q))) }
+		t.add("", txt(v.V.Name), txt(m.name), right(format.Count(uint64(m.h.TotalCount()))), q(50), q(90),
+			q(99).nl(), q(99.9), right(cell(format.MaxMillis(m.h))))
+	}
+}
+
+// addGroups adds v's groups, aggregated over its repetitions; a group
+// whose CPUs were ever client-bound busy is highlighted.
+func addGroups(t *table, v *variantData) {
+	for _, g := range groups(v.V) {
+		cpus := g.CPUs
+		if cpus == "" {
+			cpus = "unpinned"
+		}
+		rateRange, busy := "", cell(format.Percent(mean(g.Busy)))
+		if len(g.Rates) > 1 {
+			rateRange = format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
+		}
+		if len(g.Busy) > 1 {
+			busy += " (max " + format.Percent(slices.Max(g.Busy)) + ")"
+		}
+		class := ""
+		if len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy {
+			class = "hot"
+		}
+		t.add(class, txt(v.V.Name), right(strconv.Itoa(g.Index)), txt(cpus), right(strconv.Itoa(g.Threads)),
+			right(strconv.Itoa(g.Slots)).nl(), right(cell(format.Rate(mean(g.Rates)))), right(rateRange), right(busy))
+	}
+}
+
+// addCPU adds rep's CPU figures c; the row is hot on the analysis's
+// verdict (ra), never on the busy time alone.
+func addCPU(t *table, variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) {
+	busiest, seconds := dash, dash
+	if c.Busiest >= 0 {
+		busiest = strconv.Itoa(c.Busiest)
+	}
+	if !math.IsNaN(c.ServerSeconds) {
+		seconds = strconv.FormatFloat(c.ServerSeconds, 'f', 2, 64) + " s"
+	}
+	class := ""
+	if len(ra.ClientBoundGroups) > 0 {
+		class = "hot"
+	}
+	t.add(class, txt(variant), right(strconv.Itoa(rep.Index+1)), right(cell(format.Percent(c.ClientMax))), right(busiest),
+		right(cell(format.Percent(c.ClientMean))).nl(), right(cell(format.Percent(c.Server))), right(seconds))
+}
+
+func addErrors(t *table, variant string, rep *results.Rep) {
+	for c, ec := range rep.Total.Errors {
+		if ec.Count == 0 {
+			continue
+		}
+		first := ec.First
+		if first == "" {
+			first = "(no message)"
+		}
+		t.add("", txt(variant), right(strconv.Itoa(rep.Index+1)), txt(results.ErrorClass(c).String()), right(format.Count(ec.Count)), msg(first))
+	}
+}
+
+// addNegotiated adds v's negotiated parameters over its repetitions, the
+// most frequent first.
+func addNegotiated(t *table, v *variantData) {
+	sum := map[string]uint64{}
+	var total uint64
+	for i := range v.V.Reps {
+		for k, n := range v.V.Reps[i].Total.Negotiated {
+			sum[k] += n
+			total += n
+		}
+	}
+	keys := slices.Sorted(maps.Keys(sum))
+	sort.SliceStable(keys, func(i, j int) bool { return sum[keys[i]] > sum[keys[j]] })
+	for _, k := range keys {
+		t.add("", txt(v.V.Name), txt(k), right(format.Count(sum[k])), right(cell(format.Percent(float64(sum[k])/float64(total)))))
+	}
+}
+
+func addProbes(t *table, variant string, rep *results.Rep) {
+	for _, k := range slices.Sorted(maps.Keys(rep.Probes)) {
+		p := rep.Probes[k]
+		t.add("", txt(variant), right(strconv.Itoa(rep.Index+1)), txt(k),
+			right(cell(format.Float(p.Before, 2))), right(cell(format.Float(p.After, 2))), right(cell(format.Float(p.Delta(), 2))), msg(p.Error))
+	}
+}
