@@ -304,7 +304,9 @@ var runs = []Measure{
 	{Key: "req_per_server_cpu_s", JSONKey: "-", Label: "req/server cpu-s", Show: Runs | UnmeasuredRow, Human: words,
 		Variant: orAbsent((*analysis.VariantSummary).RequestsPerServerCPU, format.Rate)},
 	{Key: "missed", JSONKey: "-", Label: "starts missed", Show: Runs | UnmeasuredRow, Sparse: true, Human: wordsOr,
-		Variant: openLoopCell(func(v *analysis.VariantSummary) string { return format.Count(v.Missed) + " of " + format.Count(v.Scheduled) })},
+		Variant: openLoopCell(func(v *analysis.VariantSummary) string {
+			return format.Count(v.Missed) + " of " + format.Count(v.Scheduled)
+		})},
 	{Key: "intended_p99_ms", JSONKey: "-", Label: "p99 from intended ms", Show: Runs | UnmeasuredRow, Sparse: true, Human: wordsOr,
 		Variant: openLoopCell(func(v *analysis.VariantSummary) string { return format.QuantileMillis(v.Intended, 99) })},
 	{Key: "notes", JSONKey: "-", Label: "notes", Show: Runs | UnmeasuredRow, Left: true, Human: words, Variant: func(x *Variant) Value {
