@@ -81,6 +81,7 @@ type Measure struct {
 
 // Rep is what a repetition's measure reads: A is nil for a partial or
 // excluded window, whose Note is the reports' line on it.
+// G is the group a Groups measure reads.
 type Rep struct {
 	R     *analysis.Report
 	V     *results.Variant
@@ -88,6 +89,7 @@ type Rep struct {
 	A     *analysis.RepReport
 	Note  string
 	Param string
+	G     *results.Group
 }
 
 // Variant is what a variant's measure reads: S and V are nil for a

@@ -9,6 +9,7 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -415,4 +416,56 @@ func niceCeil(x float64) float64 {
 func DriftRows(s *analysis.RunSummary) (header []string, rows [][]string, title string, ok bool) {
 	t, title, ok := Drift(s)
 	return t.Header, t.Rows, title, ok
+}
+
+// Latencies is a repetition's latency table: a row per catalogue
+// measure shown in measure.Latencies that has a value, a column per
+// member of its family.
+func Latencies(x *measure.Rep) Table {
+	cols := measure.Columns(x.R, measure.Latencies)
+	t := Table{Header: []string{measure.LatencyHeading}, Right: []bool{false}}
+	for _, c := range cols {
+		if c.Measure == cols[0].Measure {
+			t.Header, t.Right = append(t.Header, c.Param), append(t.Right, true)
+		}
+	}
+	for start, end := 0, 0; start < len(cols); start = end {
+		row := []string{cols[start].Label}
+		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
+			if v := cols[end].OfRep(x); v.Kind != measure.None {
+				row = append(row, cols[end].Text(v))
+			}
+		}
+		if len(row) > 1 {
+			t.Add(row...)
+		}
+	}
+	return t
+}
+
+// Groups is a repetition's groups table: a row per group and the total,
+// with the catalogue's measures shown in measure.Groups (a Sparse one only
+// where a row has it).
+func Groups(x *measure.Rep) Table {
+	rows := []*results.Group{}
+	for i := range x.Rep.Groups {
+		rows = append(rows, &x.Rep.Groups[i])
+	}
+	rows = append(rows, &x.Rep.Total)
+	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
+		return c.Sparse && !slices.ContainsFunc(rows, func(g *results.Group) bool { x.G = g; return c.OfRep(x).Kind != measure.None })
+	})
+	t := header(cols, "group")
+	for _, g := range rows {
+		x.G = g
+		row := []string{"total"}
+		if g.Index != results.TotalIndex {
+			row[0] = strconv.Itoa(g.Index)
+		}
+		for _, c := range cols {
+			row = append(row, c.Text(c.OfRep(x)))
+		}
+		t.Add(row...)
+	}
+	return t
 }
