@@ -239,7 +239,7 @@ func summaryTable() map[Code]func(Note) string {
 		},
 		SoftRatio: func(n Note) string {
 			if p, ok := n.Args["prediction"].(softratio.Prediction); ok {
-				return softratio.Message(p)
+				return SoftRatioWords(p)
 			}
 			return "no soft-ratio prediction"
 		},
@@ -536,4 +536,65 @@ func partialWindow(n Note) string {
 	return fmt.Sprintf("variant %s rep %d: %s after %s s of its %v window: %s requests%s, %s req/s, %s errors; kept, not in the statistics",
 		n.S("variant"), n.I("rep"), what, format.Float(n.F("seconds"), 2), n.Args["planned"], format.Count(n.U("requests")), whose,
 		format.Rate(n.F("rate")), format.Count(n.U("errors")))
+}
+
+// softRatioWords are the soft-ratio prediction's words, by code.
+var softRatioWords = map[softratio.Code]string{
+	softratio.OK:                          "best soft ratio %.0f predicted%s, peak %.0f req/s",
+	"range":                               " (%.0f–%.0f)",
+	"below":                               "below it ",
+	"above":                               "above it ",
+	"every":                               "at every ratio ",
+	softratio.Code(softratio.BoundDevice): "the device limits at %.0f ops/s",
+	softratio.Code(softratio.BoundCPU):    "the server's CPU at %.2f → %.2f ms per request",
+	softratio.TooFewRatios:                "no soft-ratio prediction: windows at %d soft ratio(s), two are needed",
+	softratio.BadWindow:                   "no soft-ratio prediction: window %d has a value out of range",
+	softratio.CPUsDiffer:                  "no soft-ratio prediction: window %d has another server CPU count",
+	softratio.BadCapacity:                 "no soft-ratio prediction: the given device capacity is not a positive number",
+	softratio.BadFit:                      "no soft-ratio prediction: the fit gives no positive CPU per request",
+	softratio.NoCapacity:                  "no soft-ratio prediction: the device's capacity is unknown; it needs %s",
+	softratio.NeedDeviceWindow:            "a window where the device was the bottleneck (server CPUs not saturated, soft ratio below 100)",
+	softratio.NeedScenarioCapacity:        "accelerator.capacity in the scenario",
+	softratio.NeedSpeedFile:               "a speed file (kaeload speed on openssl speed -async_jobs output)",
+}
+
+// SoftRatioWords is a soft-ratio prediction in words: the best ratio and
+// what bounds each side of it, or why there is none.
+func SoftRatioWords(p softratio.Prediction) string {
+	words := softRatioWords
+	switch p.Status {
+	case softratio.OK:
+	case softratio.TooFewRatios:
+		return fmt.Sprintf(words[p.Status], p.Ratios)
+	case softratio.BadWindow, softratio.CPUsDiffer:
+		return fmt.Sprintf(words[p.Status], p.Window)
+	case softratio.NoCapacity:
+		var needs []string
+		for _, n := range p.Needs {
+			needs = append(needs, words[n])
+		}
+		return fmt.Sprintf(words[p.Status], strings.Join(needs, ", or "))
+	default:
+		return words[p.Status]
+	}
+	rg := ""
+	if p.Ranged {
+		rg = fmt.Sprintf(words["range"], 100*p.Ratio.Low, 100*p.Ratio.High)
+	}
+	s := fmt.Sprintf(words[softratio.OK], 100*p.Ratio.Value, rg, p.Rate.Value)
+	for i, side := range p.Sides {
+		where := softratio.Code("above")
+		switch {
+		case len(p.Sides) == 1:
+			where = "every"
+		case side.To <= p.Ratio.Value:
+			where = "below"
+		}
+		args := []any{p.Model.Capacity}
+		if side.Bound == softratio.BoundCPU {
+			args = []any{1e3 * p.Model.B, 1e3 * p.Model.A}
+		}
+		s += []string{": ", ", "}[min(i, 1)] + words[where] + fmt.Sprintf(words[softratio.Code(side.Bound)], args...)
+	}
+	return s
 }
