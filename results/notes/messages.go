@@ -105,6 +105,22 @@ const (
 	MetricsServed Code = "metrics_served"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
+	// Interrupted: label, and for a window a later repetition measures,
+	// variant and index (0-based): an interrupt cut the window short.
+	Interrupted Code = results.WarnInterrupted
+	// SpeedFailed: variant, command, error.
+	SpeedFailed Code = "speed_failed"
+	// ServerCPUUnmeasured: variant, error: the server's processes not found.
+	ServerCPUUnmeasured Code = "server_cpu_unmeasured"
+	// SearchNotUnimodal: series, key, values (the coarse pass's local bests).
+	SearchNotUnimodal Code = "search_not_unimodal"
+	// SearchUnrefined: series, budget, and values (the coarse pass's)
+	// when the budget covered it, none when only both ends and the
+	// predicted value.
+	SearchUnrefined Code = "search_unrefined"
+	// Said: text, a warning worded where it arose (the plan's, the client
+	// ports', a wait for a quiet machine).
+	Said Code = "said"
 )
 
 // messages are the words of every code (set in init: they refer to
@@ -117,6 +133,31 @@ func init() {
 	maps.Copy(messages, summaryTable())
 	kernelMessages(messages)
 	rateMessages(messages)
+	maps.Copy(messages, warningTable())
+}
+
+// warningTable are the words of the runner's warnings.
+func warningTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		Interrupted: func(n Note) string { return n.S("label") + " was interrupted and is not included" },
+		SpeedFailed: func(n Note) string {
+			return fmt.Sprintf("variant %s: speed command %q: %s", n.S("variant"), n.S("command"), n.S("error"))
+		},
+		ServerCPUUnmeasured: func(n Note) string {
+			return fmt.Sprintf("variant %s: server CPU not measured: %s", n.S("variant"), n.S("error"))
+		},
+		SearchNotUnimodal: func(n Note) string {
+			return fmt.Sprintf("search %s: the coarse pass is not unimodal (local bests at %s = %s): the search refined around each; look at the chart before trusting one best value",
+				n.S("series"), n.S("key"), n.S("values"))
+		},
+		SearchUnrefined: func(n Note) string {
+			if n.S("values") == "" {
+				return fmt.Sprintf("search %s: a budget of %d windows covers only both ends and the predicted value with its neighbours: no refinement", n.S("series"), n.I("budget"))
+			}
+			return fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", n.S("series"), n.I("budget"), n.S("values"))
+		},
+		Said: func(n Note) string { return n.S("text") },
+	}
 }
 
 // table are the words of a repetition's codes.
