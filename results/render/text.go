@@ -171,9 +171,7 @@ func writeGroups(b *bytes.Buffer, x *measure.Rep) {
 	b.WriteByte('\n')
 	gt := tables.Groups(x)
 	writeTable(&gt, b, "")
-	if hasHosts(x.Rep.Groups) {
-		writeHostGroups(b, x.Rep.Groups)
-	}
+	writeHostGroups(b, x.Rep.Groups)
 	if s := x.A.Spread; s != nil {
 		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
 			format.Rate(s.Min), s.MinIndex, format.Rate(s.Max), s.MaxIndex, s.Pct)
