@@ -37,10 +37,8 @@ func compareTable(rr *analysis.RunsReport) tables.Table {
 	return ct
 }
 
-// CompareRuns writes the plain-text comparison of stored runs rr
-// (AnalyzeRuns): the runs and their answers, then per variant and run its
-// figures against the reference run's ("—" where a run lacks it), then
-// each run's speed table against its own baseline.
+// CompareRuns writes the plain-text comparison of stored runs rr: the
+// runs and their answers, the compare table and each run's speed table.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
 	var b bytes.Buffer

@@ -11,8 +11,7 @@ import (
 	"strconv"
 )
 
-// writeSpeed writes the text report's "crypto speed" section: the
-// commands, the table of t and the failed runs after it.
+// writeSpeed writes the text report's "crypto speed" section.
 func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
 
 // speedSection is the text report's "crypto speed" section of t, its
@@ -37,8 +36,7 @@ func speedSection(t *analysis.SpeedTable, run string) string {
 	return sb.String()
 }
 
-// writeSpeedMarkdown writes the Markdown report's "Crypto speed" section:
-// the commands, the table of t and the failed runs.
+// writeSpeedMarkdown writes the Markdown report's "Crypto speed" section.
 func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
 	if t.Baseline < 0 {
 		fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; the baseline **%s** was not measured: no Δ %%.\n\n", mdEscape(t.BaselineName))
@@ -61,16 +59,9 @@ func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
 	}
 }
 
-// WriteSpeedCSV writes the speed runs of m's run as speed.csv: a header row, then
-// for every variant (plan order), speed command (scenario order) and figure
-// (as printed) one row with the columns variant, command (the command line
-// as run), algorithm, operation, block (bytes; empty for a rate of
-// operations), value (in unit, shortest exact decimal), unit and error (the
-// command's SpeedRun.Error, "" when it succeeded). A command that gave no
-// figure has one row with the figure cells empty. Values are those of
-// run.json, unrounded; no comparison is made (the Δ % are the Report's
-// SpeedTable, in the other outputs). A run without speed runs gives the
-// header row alone, also when m.Err is set. It returns any error of w.
+// WriteSpeedCSV writes speed.csv: a row per variant, speed command and
+// figure as run.json has it, unrounded and uncompared (a command without
+// figures has one row with its error); the header alone without speed runs.
 func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	cw := csv.NewWriter(w)

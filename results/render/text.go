@@ -14,12 +14,8 @@ import (
 	"unicode/utf8"
 )
 
-// WriteText writes a plain-text report of m for a terminal or a CI log:
-// the facts and banners, every variant's repetitions (totals, flags, CPU,
-// probes, latency, groups), then the comparison table with drift, probes
-// and sweeps, and the search, capacity, speed, profile and threshold
-// sections the run has. A run whose baseline was not measured says that
-// nothing is compared. It returns any error of w.
+// WriteText writes the plain-text report of m for a terminal or a CI log:
+// the banners, every repetition, the comparison and the run's answers.
 func WriteText(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write text report: %w", m.Err)
@@ -58,10 +54,8 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// writeWrkRate ends the report of a run of one window (one variant, one
-// repetition, as "kaeload run URL" makes) with wrk's "Requests/sec:" line,
-// for scripts written for wrk's output (awk '/^Requests\/sec/ {print $2}').
-// With more windows there is no one figure to give, so no such line.
+// writeWrkRate ends the report of a run of one window with wrk's
+// "Requests/sec:" line, for scripts written for wrk's output.
 func writeWrkRate(b *bytes.Buffer, m *analysis.Report) {
 	r := m.Run
 	if r.Capacity != nil || len(r.Variants) != 1 || len(r.Variants[0].Reps) != 1 {

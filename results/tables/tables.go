@@ -14,10 +14,6 @@ import (
 	"strings"
 )
 
-// The tables shared by the text and Markdown reports. Each builds a table
-// from a RunSummary; the text report aligns it, the Markdown report writes
-// it as a GitHub table, so both show the same cells.
-
 // StatsNote says how the comparison decides: which test, which
 // adjustment over how many comparisons, and what MDE and equivalence mean.
 func StatsNote(s *analysis.RunSummary) string {
@@ -209,10 +205,8 @@ func SweepTitle(sw *analysis.SweepSummary) string {
 // SweepLegend explains a sweep chart.
 const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
-// PlateauLine says in words what a sweep concluded: its best value, or
-// its plateau when it has none, with the family the claim was judged in
-// and the caution of few repetitions; that it concluded nothing when no
-// pair of values could be tested; "" when nothing was measured.
+// PlateauLine says what a sweep concluded: its best value or plateau and
+// the family judged, or that nothing could be; "" when nothing was measured.
 func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	label := map[int]string{}
 	for k, i := range sw.Variants {
