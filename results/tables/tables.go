@@ -44,30 +44,6 @@ func OrderLine(r *results.Run) string {
 	return ""
 }
 
-// column is one column of a table built per variant.
-type column struct {
-	name  string
-	right bool
-	cell  func(i int, v *analysis.VariantSummary) string
-}
-
-// buildTable lays out one row per variant of s with the given columns.
-func buildTable(s *analysis.RunSummary, cols []column, rows []int) Table {
-	t := Table{}
-	for _, c := range cols {
-		t.Header = append(t.Header, c.name)
-		t.Right = append(t.Right, c.right)
-	}
-	for _, i := range rows {
-		cells := make([]string, len(cols))
-		for k, c := range cols {
-			cells[k] = c.cell(i, &s.Variants[i])
-		}
-		t.Add(cells...)
-	}
-	return t
-}
-
 func MeanCell(st stats.Stats) string {
 	if st.N == 0 {
 		return "-"
@@ -334,28 +310,20 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	scale := niceCeil(top)
 	axisRight := format.GroupDigits(strconv.FormatFloat(scale, 'f', 0, 64))
 	axis := "0" + strings.Repeat(" ", max(1, chartWidth+2-1-len(axisRight))) + axisRight
-	label := map[int]string{}
+	t := Table{Header: []string{"", strings.Join(sw.Keys, " "), "variant", axis, "mean req/s", "95 % CI", "Δ% vs baseline"},
+		Right: []bool{false, true, false, false, true, false, true}}
 	for k, i := range rows {
-		label[i] = labels[k]
+		v := &s.Variants[i]
+		mark := ""
+		switch {
+		case v.Best:
+			mark = "*"
+		case v.Plateau && v.Series == sw.Series:
+			mark = "~"
+		}
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), MeanCell(v.Stats), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
-	cols := []column{
-		{"", false, func(i int, v *analysis.VariantSummary) string {
-			switch {
-			case v.Best:
-				return "*"
-			case v.Plateau && v.Series == sw.Series:
-				return "~"
-			}
-			return ""
-		}},
-		{strings.Join(sw.Keys, " "), true, func(i int, _ *analysis.VariantSummary) string { return label[i] }},
-		{"variant", false, func(_ int, v *analysis.VariantSummary) string { return v.Name }},
-		{axis, false, func(_ int, v *analysis.VariantSummary) string { return bar(v.Stats, scale, chartWidth) }},
-		{"mean req/s", true, func(_ int, v *analysis.VariantSummary) string { return MeanCell(v.Stats) }},
-		{"95 % CI", false, func(_ int, v *analysis.VariantSummary) string { return measure.CICell(v.Stats) }},
-		{"Δ% vs baseline", true, func(_ int, v *analysis.VariantSummary) string { return measure.DeltaCell(s, v) }},
-	}
-	return buildTable(s, cols, rows)
+	return t
 }
 
 // bar draws st on a scale from 0 to scale in width characters between two
