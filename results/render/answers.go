@@ -4,12 +4,51 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
+	"strconv"
+
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"strconv"
 )
+
+// writeCapacity writes the capacity section of the text report.
+func writeCapacity(b *bytes.Buffer, m *analysis.Report) {
+	r := m.Run
+	fmt.Fprintf(b, "\n== %s\n%s\n", m.CapacityLine, tables.CapacityIntro(r.Capacity))
+	for i := range m.Capacities {
+		c := &m.Capacities[i]
+		fmt.Fprintf(b, "\n-- %s: capacity %s, %d steps\n", r.Variants[c.Variant].Name, analysis.KneeWords(c, r.Capacity.From), len(c.Steps))
+		t := tables.Capacity(c)
+		writeTable(&t, b, "")
+	}
+}
+
+// writeCapacityMarkdown writes the capacity section of the Markdown report.
+func writeCapacityMarkdown(b *bytes.Buffer, m *analysis.Report) {
+	r := m.Run
+	fmt.Fprintf(b, "\n## Capacity\n\n**%s**\n\n%s.\n", mdEscape(upperFirst(m.CapacityLine.String())), mdEscape(upperFirst(tables.CapacityIntro(r.Capacity))))
+	for i := range m.Capacities {
+		c := &m.Capacities[i]
+		fmt.Fprintf(b, "\n### %s: %s\n\n", mdEscape(r.Variants[c.Variant].Name), mdEscape(analysis.KneeWords(c, r.Capacity.From)))
+		t := tables.Capacity(c)
+		writeMarkdownTable(&t, b)
+	}
+}
+
+// writeThresholds writes the text report's thresholds section.
+func writeThresholds(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
+	b.WriteString("\n== thresholds\n")
+	tb := tables.Thresholds(cs)
+	writeTable(&tb, b, "")
+}
+
+// writeThresholdsMarkdown writes the Markdown report's thresholds section.
+func writeThresholdsMarkdown(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
+	b.WriteString("\n## Thresholds\n\n")
+	tb := tables.Thresholds(cs) // writeMarkdown escapes
+	writeMarkdownTable(&tb, b)
+}
 
 // writeSpeed writes the text report's "crypto speed" section.
 func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
