@@ -277,7 +277,6 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 	}
 	fmt.Fprintln(opts.Log, orderLine(p))
 	shown := p.Redacted()
-	run.Warnings = nil
 	for _, w := range shown.Warnings {
 		run.Warnings = append(run.Warnings, notes.New(notes.Said, "text", w).Warning())
 	}
