@@ -3,11 +3,12 @@ package results
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
-// interruptedSuffix ends the warning for a window an interrupt cut short.
-const interruptedSuffix = " was interrupted and is not included"
+// WarnInterrupted is the code of the warning for a window an interrupt
+// cut short; its parameters variant and index (0-based) name a window a
+// later repetition measures (a capacity step's has neither).
+const WarnInterrupted = "interrupted"
 
 // RepLabel names repetition index (0-based) of a variant with repeat
 // repetitions, as the progress lines and warnings do: "variant kae rep
@@ -22,18 +23,9 @@ func SearchWindowLabel(variant string, index int) string {
 	return fmt.Sprintf("variant %s window %d (search)", variant, index+1)
 }
 
-// InterruptedWarning is the warning for the window named label
-// (RepLabel, SearchWindowLabel, a capacity step's) that an interrupt cut
-// short: "variant kae rep 2/3 was interrupted and is not included". It
-// holds until the window is measured: AddRep, and the journal, withdraw
-// it when a repetition of the same variant and index is recorded, as a
-// resumed run does.
-func InterruptedWarning(label string) string { return label + interruptedSuffix }
-
 // AddRep appends rep to the variant at index variant and withdraws the
-// InterruptedWarning of the same window (RepLabel or SearchWindowLabel of
-// rep.Index): a resumed run measured it, and a report must not say it is
-// missing.
+// WarnInterrupted warning of the same window: a resumed run measured it,
+// and a report must not say it is missing.
 func (r *Run) AddRep(variant int, rep Rep) {
 	v := &r.Variants[variant]
 	v.Reps = append(v.Reps, rep)
@@ -56,35 +48,21 @@ func (r *Run) AddPartial(variant int, rep Rep) {
 	v.Partial = append(slices.DeleteFunc(slices.Clone(v.Partial), func(p Rep) bool { return p.Index == rep.Index }), rep)
 }
 
-// withdrawInterrupted drops the InterruptedWarning of repetition index of
-// the variant name from r.Warnings, whatever the repetition count in its
-// label. The slice is rebuilt, not changed in place: copies of the run
-// may share it.
+// withdrawInterrupted drops the WarnInterrupted warning of window index
+// of the variant name. The slice is rebuilt, not changed in place: copies
+// of the run may share it.
 func (r *Run) withdrawInterrupted(name string, index int) {
-	repPrefix := fmt.Sprintf("variant %s rep %d/", name, index+1)
-	search := InterruptedWarning(SearchWindowLabel(name, index))
-	stale := func(w string) bool {
-		if w == search {
-			return true
+	stale := func(w Warning) bool {
+		i, ok := w.Args["index"].(float64) // as JSON reads it
+		if n, isInt := w.Args["index"].(int); isInt {
+			i, ok = float64(n), true
 		}
-		rest, ok := strings.CutPrefix(w, repPrefix)
-		if !ok {
-			return false
-		}
-		n, ok := strings.CutSuffix(rest, interruptedSuffix)
-		return ok && n != "" && strings.Trim(n, "0123456789") == ""
+		return w.Code == WarnInterrupted && w.Args["variant"] == name && ok && int(i) == index
 	}
-	var kept []string
-	drop := false
-	for _, w := range r.Warnings {
-		if stale(w) {
-			drop = true
-			continue
+	if slices.ContainsFunc(r.Warnings, stale) {
+		if r.Warnings = slices.DeleteFunc(slices.Clone(r.Warnings), stale); len(r.Warnings) == 0 {
+			r.Warnings = nil
 		}
-		kept = append(kept, w)
-	}
-	if drop {
-		r.Warnings = kept
 	}
 }
 

@@ -49,7 +49,7 @@ var layerRules = map[string][]string{
 	"scenarios/plans":          {"results", "internal/numfmt"},
 	"internal/numfmt":          {},
 	"metrics":                  {"results", "results/analysis", "results/diagnosis", "results/measure", "results/rundir", "runner", "scenarios/plans"},
-	"runner":                   {"capacity", "cpustat", "engine", "pinning", "ports", "remote", "results", "results/analysis", "results/format", "results/stats", "runner/internal/wire", "scenarios/plans", "search", "server", "serverprof", "speed", "target"},
+	"runner":                   {"capacity", "cpustat", "engine", "pinning", "ports", "remote", "results", "results/analysis", "results/format", "results/notes", "results/stats", "runner/internal/wire", "scenarios/plans", "search", "server", "serverprof", "speed", "target"},
 	"runner/internal/wire":     {"results", "scenarios/plans"},
 }
 

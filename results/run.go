@@ -90,8 +90,8 @@ type Run struct {
 	// when it has none.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
 	// Warnings are conditions a reader must know about (client-bound
-	// groups, server restarts, …), one sentence each.
-	Warnings []string `json:"warnings,omitempty"`
+	// groups, server restarts, …), each a code with its words.
+	Warnings Warnings `json:"warnings,omitempty"`
 	// NotMeasured are the planned variants the run could not measure, or
 	// not completely (the repetitions measured before the failure are in
 	// Variants), in the order they failed; nil when every variant ran.

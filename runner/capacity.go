@@ -8,6 +8,7 @@ import (
 	"github.com/kaeload/kaeload/capacity"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
@@ -33,8 +34,9 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		step.Load = p.Load.SplitRate(rate)
 		step.Load.Duration = cp.Window
 		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, format.Count(uint64(rate+0.5)))
+		interrupted := notes.New(notes.Interrupted, "label", label).Warning() // a step is never measured again
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(results.InterruptedWarning(label))
+			c.warn(interrupted)
 			return err
 		}
 		if failed {
@@ -48,7 +50,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 				c.keepPartial(s.variant, label, i, rep)
 			}
 			if ctx.Err() != nil {
-				c.warn(results.InterruptedWarning(label))
+				c.warn(interrupted)
 				return ctx.Err()
 			}
 			return fmt.Errorf("%s: %w", label, err)

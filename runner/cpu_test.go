@@ -243,7 +243,7 @@ func TestClientBound(t *testing.T) {
 			t.Errorf("the text report does not name the loop as %q:\n%s", want, text)
 		}
 		analysis.Annotate(run)
-		if !slices.ContainsFunc(run.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+		if !slices.ContainsFunc(run.Warnings.Strings(), func(w string) bool { return strings.Contains(w, want) }) {
 			t.Errorf("run.Warnings do not name the loop: %q", run.Warnings)
 		}
 	})

@@ -58,7 +58,7 @@ const (
 	// EventInfo and EventSpeed: the variant's server info or speed runs.
 	EventInfo
 	EventSpeed
-	// EventWarning: Text is a warning about the run.
+	// EventWarning: Warning is a warning about the run, Text its words.
 	EventWarning
 	// EventNotMeasured: the run gave up on Variant, for Text.
 	EventNotMeasured
@@ -83,6 +83,7 @@ type Event struct {
 	Info    []results.InfoRun
 	Speed   []results.SpeedRun
 	Text    string
+	Warning results.Warning
 	Metrics *results.Metrics
 	show    *showing
 }
@@ -161,10 +162,10 @@ func (b *book) stop(ctx context.Context) {
 }
 
 // warn adds a warning about the run.
-func (b *book) warn(w string) {
+func (b *book) warn(w results.Warning) {
 	b.run.Warnings = append(b.run.Warnings, w)
-	fmt.Fprintf(b.log, "warning: %s\n", w)
-	b.publish(Event{Kind: EventWarning, Text: w})
+	fmt.Fprintf(b.log, "warning: %s\n", w.Message)
+	b.publish(Event{Kind: EventWarning, Text: w.Message, Warning: w})
 }
 
 // notMeasured records that the run gave up on variant, for reason

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 
 	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -52,7 +53,7 @@ func (c *controller) checkTimeWait(rep *results.Rep) {
 	}
 	if w := ports.MeasuredWarning(l, portLoad(c.plan), n, rep.Total.Errors[results.ErrPorts].Count); w != "" {
 		c.timeWaitWarned = true
-		c.warn(w)
+		c.warn(notes.New(notes.Said, "text", w).Warning())
 	}
 }
 

@@ -63,7 +63,7 @@ func TestWaitQuietBusy(t *testing.T) {
 		t.Errorf("with a busy loop (pid %d) on the group's CPU: wait %+v, want timed out after %s with others over %.0f %% and the busiest named", loop.Process.Pid, *w, q.Timeout, 100*q.MaxOther)
 	}
 	want := results.QuietWarning(results.RepLabel("default", 0, 1), *w)
-	if !slices.Contains(run.Warnings, want) || w.Busiest == nil || !strings.Contains(want, w.Busiest.Comm) {
+	if !slices.Contains(run.Warnings.Strings(), want) || w.Busiest == nil || !strings.Contains(want, w.Busiest.Comm) {
 		t.Errorf("warnings %q, want %q naming the busiest process", run.Warnings, want)
 	}
 	if !strings.Contains(progress, "waiting for a quiet machine") || !strings.Contains(progress, "busiest") {
@@ -85,7 +85,7 @@ func TestWaitQuietIdle(t *testing.T) {
 	if w.Waited < q.For || w.Waited >= q.Timeout {
 		t.Errorf("waited %s on a quiet machine, want at least %s (for) and under %s (timeout)", w.Waited, q.For, q.Timeout)
 	}
-	for _, s := range run.Warnings {
+	for _, s := range run.Warnings.Strings() {
 		if strings.Contains(s, "busy machine") {
 			t.Errorf("a quiet wait's window is flagged: %q", s)
 		}

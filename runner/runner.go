@@ -10,7 +10,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
@@ -137,7 +137,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	}
 	c.publish(Event{Kind: EventPlanned, Windows: plannedWindows(p, run)})
 	for _, w := range checkPorts(p) {
-		c.warn(w)
+		c.warn(notes.New(notes.Said, "text", w).Warning())
 	}
 	err = c.schedule(ctx, run)
 	c.stopOutputs(ctx)
@@ -277,7 +277,9 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 	}
 	fmt.Fprintln(opts.Log, orderLine(p))
 	shown := p.Redacted()
-	run.Warnings = append([]string(nil), shown.Warnings...)
+	for _, w := range shown.Warnings {
+		run.Warnings = append(run.Warnings, notes.New(notes.Said, "text", w).Warning())
+	}
 	for _, v := range shown.Variants {
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
 	}
@@ -364,11 +366,7 @@ func resume(run, prev *results.Run) error {
 		run.Search.Visits = append([]results.Visit(nil), prev.Search.Visits...)
 	}
 	run.Started = prev.Started
-	for _, w := range prev.Warnings {
-		if !slices.Contains(run.Warnings, w) {
-			run.Warnings = append(run.Warnings, w)
-		}
-	}
+	run.Warnings = run.Warnings.AppendNew(prev.Warnings...)
 	return nil
 }
 
@@ -468,7 +466,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if err := ws.awaitReady(ctx, c.opts.Log); err != nil {
 		return nil, err
 	}
-	if err := ws.syncClocks(ctx, p.Load.Duration, c.warn); err != nil {
+	if err := ws.syncClocks(ctx, p.Load.Duration, func(w string) { c.warn(notes.New(notes.Said, "text", w).Warning()) }); err != nil {
 		return nil, err
 	}
 	mctx, stopMeter := context.WithCancel(ctx)
@@ -540,7 +538,7 @@ func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	}
 	c.checkTimeWait(rep)
 	if q := rep.Quiet; q != nil && q.TimedOut {
-		c.warn(results.QuietWarning(label, *q))
+		c.warn(notes.New(notes.Said, "text", results.QuietWarning(label, *q)).Warning())
 	}
 }
 

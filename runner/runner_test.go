@@ -491,7 +491,7 @@ func TestInterrupt(t *testing.T) {
 	if got, want := run.Variants[0].Name, "a"; got != want || len(run.Variants[0].Reps) != 1 {
 		t.Errorf("variant %q with %d reps, want %q with 1", got, len(run.Variants[0].Reps), want)
 	}
-	if got, want := strings.Join(run.Warnings, "|"), "variant b rep 1/1 was interrupted and is not included"; got != want {
+	if got, want := strings.Join(run.Warnings.Strings(), "|"), "variant b rep 1/1 was interrupted and is not included"; got != want {
 		t.Errorf("warnings = %q, want %q", got, want)
 	}
 	if got, want := calls(), "stop a 1, start a 1, stop a 1, stop b 2, start b 2, stop b 2"; got != want {

@@ -11,6 +11,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
@@ -202,7 +203,7 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 		}
 	}
 	if err := c.findServer(v); err != nil {
-		c.warn(fmt.Sprintf("variant %s: server CPU not measured: %v", v.Name, err))
+		c.warn(notes.New(notes.ServerCPUUnmeasured, "variant", v.Name, "error", err.Error()).Warning())
 	}
 	c.runInfo(ctx, ctl, s.variant, rv)
 	if p.Load.Capacity != nil {
@@ -222,8 +223,9 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 		if p.Searched(s.variant) {
 			label = results.SearchWindowLabel(v.Name, r)
 		}
+		interrupted := notes.New(notes.Interrupted, "label", label, "variant", v.Name, "index", r).Warning()
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(results.InterruptedWarning(label))
+			c.warn(interrupted)
 			return err
 		}
 		rep, err := c.rep(ctx, p, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
@@ -250,7 +252,7 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				c.warn(results.InterruptedWarning(label))
+				c.warn(interrupted)
 				return ctx.Err()
 			}
 			return fmt.Errorf("%s: %w", label, err)

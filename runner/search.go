@@ -3,11 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/search"
 )
@@ -117,21 +117,21 @@ func (c *controller) searchDone(run *results.Run) []search.Window {
 func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run *results.Run) {
 	s := c.plan.Search
 	a := search.Analyze(cfg, done)
-	var ws []string
+	var ws []notes.Note
 	if !a.Unimodal {
 		vals := make([]string, len(a.LocalBests))
 		for i, p := range a.LocalBests {
 			vals[i] = s.Value(c.plan, p)
 		}
-		ws = append(ws, fmt.Sprintf("search %s: the coarse pass is not unimodal (local bests at %s = %s): the search refined around each; look at the chart before trusting one best value", s.Series, s.Key, strings.Join(vals, ", ")))
+		ws = append(ws, notes.New(notes.SearchNotUnimodal, "series", s.Series, "key", s.Key, "values", strings.Join(vals, ", ")))
 	}
 	if !a.Refined && a.Windows > 0 && a.Predicted >= 0 {
-		ws = append(ws, fmt.Sprintf("search %s: a budget of %d windows covers only both ends and the predicted value with its neighbours: no refinement", s.Series, cfg.Budget))
+		ws = append(ws, notes.New(notes.SearchUnrefined, "series", s.Series, "budget", cfg.Budget))
 	} else if !a.Refined && a.Windows > 0 && cfg.Points > len(search.CoarsePoints(cfg)) {
-		ws = append(ws, fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", s.Series, cfg.Budget, strings.Join(coarseValues(c.plan, cfg), ", ")))
+		ws = append(ws, notes.New(notes.SearchUnrefined, "series", s.Series, "budget", cfg.Budget, "values", strings.Join(coarseValues(c.plan, cfg), ", ")))
 	}
-	for _, w := range ws {
-		if !slices.Contains(run.Warnings, w) {
+	for _, n := range ws {
+		if w := n.Warning(); !run.Warnings.Has(w) {
 			c.warn(w)
 		}
 	}

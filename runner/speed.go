@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 	"github.com/kaeload/kaeload/speed"
@@ -32,9 +33,9 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 			run.Error = perr.Error()
 		}
 		if run.Error != "" {
-			msg := fmt.Sprintf("variant %s: speed command %q: %s", v.Name, sp.Command, run.Error)
-			fmt.Fprintf(c.opts.Log, "%s (the load run goes on)\n", msg)
-			c.warn(msg)
+			w := notes.New(notes.SpeedFailed, "variant", v.Name, "command", sp.Command, "error", run.Error).Warning()
+			fmt.Fprintf(c.opts.Log, "%s (the load run goes on)\n", w.Message)
+			c.warn(w)
 		} else {
 			fmt.Fprintf(c.opts.Log, "variant %s: speed command %d/%d: %d figures\n", v.Name, i+1, len(v.Speed), len(run.Results))
 		}

@@ -70,7 +70,7 @@ func TestSpeedSchedule(t *testing.T) {
 		}
 	}
 	warned := 0
-	for _, w := range run.Warnings {
+	for _, w := range run.Warnings.Strings() {
 		if strings.Contains(w, "speed command") {
 			warned++
 		}

@@ -209,7 +209,7 @@ func TestBaselineNotFirst(t *testing.T) {
 			if got := len(windows(mid)); got != done {
 				t.Errorf("the interrupted run keeps %d windows, %d were done", got, done)
 			}
-			if slices.ContainsFunc(mid.Warnings, func(w string) bool { return strings.Contains(w, "was interrupted") }) {
+			if slices.ContainsFunc(mid.Warnings.Strings(), func(w string) bool { return strings.Contains(w, "was interrupted") }) {
 				warned.Add(1)
 			}
 
@@ -244,7 +244,7 @@ func TestBaselineNotFirst(t *testing.T) {
 			if got := windows(r); !slices.Equal(got, want) || r.Incomplete || r.Interrupted {
 				t.Errorf("after the resume: windows %q (incomplete %v, interrupted %v), want %q as uninterrupted", got, r.Incomplete, r.Interrupted, want)
 			}
-			if slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "was interrupted") }) {
+			if slices.ContainsFunc(r.Warnings.Strings(), func(w string) bool { return strings.Contains(w, "was interrupted") }) {
 				t.Errorf("stale warning after the resume: %q", r.Warnings)
 			}
 			jr, _ := os.ReadFile(filepath.Join(dir, rundir.JournalFile))

@@ -133,7 +133,7 @@ func (s *store) Event(_ context.Context, e runner.Event) error {
 	case runner.EventSpeed:
 		return j.Speed(e.Variant, e.Speed)
 	case runner.EventWarning:
-		return j.Warning(e.Text)
+		return j.Warning(e.Warning)
 	case runner.EventNotMeasured:
 		return j.NotMeasured(e.Variant, e.Text)
 	case runner.EventMetrics:

@@ -51,7 +51,7 @@ func TestOpenLoopLimit(t *testing.T) {
 	}
 	r := &results.Run{Variants: []results.Variant{{Name: "v", Reps: []results.Rep{rep}}}}
 	Annotate(r)
-	if !strings.Contains(strings.Join(r.Warnings, "\n"), "variant v, repetition 1: MISSED STARTS") {
+	if !strings.Contains(strings.Join(r.Warnings.Strings(), "\n"), "variant v, repetition 1: MISSED STARTS") {
 		t.Errorf("Annotate warnings %q lack the missed-starts line", r.Warnings)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/softratio"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 	"slices"
 	"strconv"
@@ -151,9 +151,9 @@ func (s *SearchSummary) Lines() []string {
 	}
 	lines = append(lines, fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", se.Key, b.Value, format.Number(b.Stats.Mean), s.Unit(), ci, b.Stats.N))
 	if p := s.Predicted; p != nil && p.Value != "" {
-		lines = append(lines, fmt.Sprintf("predicted from both ends: best %s = %s (%s); the search confirmed around it", se.Key, p.Value, softratio.Message(*p.Prediction)))
+		lines = append(lines, fmt.Sprintf("predicted from both ends: best %s = %s (%s); the search confirmed around it", se.Key, p.Value, notes.SoftRatioWords(*p.Prediction)))
 	} else if p != nil {
-		lines = append(lines, fmt.Sprintf("predicted from both ends: none (%s); the search fell back to its coarse pass", softratio.Message(*p.Prediction)))
+		lines = append(lines, fmt.Sprintf("predicted from both ends: none (%s); the search fell back to its coarse pass", notes.SoftRatioWords(*p.Prediction)))
 	}
 	var vals []string
 	for _, i := range s.Plateau {

@@ -197,10 +197,10 @@ func (s *VariantSummary) ServerSharedInMost() bool {
 
 // serverWarnings are the warnings of every repetition of r whose
 // server's CPUs were shared or that did not load the server.
-func serverWarnings(r *results.Run) []string {
+func serverWarnings(r *results.Run) notes.List {
 	ws := repWarnings(r, ServerOtherLoadLine)
-	ws = appendNew(ws, repWarnings(r, SharedCPUsLine)...)
-	return appendNew(ws, repWarnings(r, NotSaturatedLine)...)
+	ws = append(ws, repWarnings(r, SharedCPUsLine)...)
+	return append(ws, repWarnings(r, NotSaturatedLine)...)
 }
 
 // analyzeServerCPUs fills ra's server-side lines and figures for rep.

@@ -615,13 +615,13 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 
 // repWarnings returns, for every repetition of r for which line says
 // something, "variant V, repetition N: " and what it says.
-func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) []string {
-	var ws []string
+func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) notes.List {
+	var ws notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
 			if l := line(&v.Reps[j]); !l.IsZero() {
-				ws = append(ws, inRep(v, &v.Reps[j], l).String())
+				ws = append(ws, inRep(v, &v.Reps[j], l))
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func TestClientBound(t *testing.T) {
 
 func TestAnnotate(t *testing.T) {
 	r := fixture.SweepRun()
-	r.Warnings = []string{"server restarted once"}
+	r.Warnings = results.Warnings{{Message: "server restarted once"}}
 	Annotate(r)
 	Annotate(r)
 	want := []string{
@@ -39,7 +39,7 @@ func TestAnnotate(t *testing.T) {
 		"variant kae-soft-0, repetition 1: CLIENT-BOUND: group 1 (CPUs 4-7) was 97 % busy: this figure measures kaeload, not the server",
 		"probe kae_ops failed in 1 of 15 windows (variant kae-soft-33): exit status 1: cat: /sys/class/kae/ops: No such file or directory; no delta was recorded there, and a threshold on the probe is crossed",
 	}
-	if !slices.Equal(r.Warnings, want) {
+	if !slices.Equal(r.Warnings.Strings(), want) {
 		t.Errorf("Warnings after Annotate twice = %q\nwant %q", r.Warnings, want)
 	}
 	c := fixture.CompareRun()

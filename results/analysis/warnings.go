@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // AllWarnings returns r.Warnings followed by the analysis's own warnings
@@ -19,7 +20,7 @@ func AllWarnings(r *results.Run) []string {
 
 // warningsOf is AllWarnings with r's summary s (nil: none).
 func warningsOf(r *results.Run, s *RunSummary) []string {
-	return appendNew(slices.Clone(r.Warnings), ownWarnings(r, s, false)...)
+	return appendNew(r.Warnings.Strings(), ownWarnings(r, s, false).Strings()...)
 }
 
 // Annotate appends the analysis's warnings to r.Warnings, those already
@@ -31,26 +32,33 @@ func Annotate(r *results.Run) {
 	if err != nil {
 		s = nil
 	}
-	r.Warnings = appendNew(r.Warnings, ownWarnings(r, s, true)...)
+	for _, n := range ownWarnings(r, s, true) {
+		r.Warnings = r.Warnings.AppendNew(n.Warning())
+	}
 }
 
 // ownWarnings are the failed, client-bound, other-load, server CPU,
 // missed-start (with missed), backoff and probe warnings of r's
-// repetitions, then those of its summary s.
-func ownWarnings(r *results.Run, s *RunSummary, missed bool) []string {
-	ws := appendNew(nil, repWarnings(r, FailedLine)...)
-	ws = appendNew(ws, repWarnings(r, ClientBoundLine)...)
-	ws = appendNew(ws, repWarnings(r, OtherLoadLine)...)
-	ws = appendNew(ws, serverWarnings(r)...)
+// repetitions, then those of its summary s, each said once.
+func ownWarnings(r *results.Run, s *RunSummary, missed bool) notes.List {
+	ws := repWarnings(r, FailedLine)
+	ws = append(ws, repWarnings(r, ClientBoundLine)...)
+	ws = append(ws, repWarnings(r, OtherLoadLine)...)
+	ws = append(ws, serverWarnings(r)...)
 	if missed {
-		ws = appendNew(ws, repWarnings(r, MissedLine)...)
+		ws = append(ws, repWarnings(r, MissedLine)...)
 	}
-	ws = appendNew(ws, repWarnings(r, BackoffLine)...)
-	ws = appendNew(ws, ProbeWarnings(r).Strings()...)
+	ws = append(ws, repWarnings(r, BackoffLine)...)
+	ws = append(ws, ProbeWarnings(r)...)
 	if s != nil {
-		ws = appendNew(ws, s.Warnings.Strings()...)
+		ws = append(ws, s.Warnings...)
 	}
-	return ws
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ws, func(n notes.Note) bool {
+		said := seen[n.String()]
+		seen[n.String()] = true
+		return said
+	})
 }
 
 // appendNew appends the strings of add that ws does not hold yet.

@@ -110,7 +110,7 @@ func fixtureRun() *results.Run {
 		Finished:      t0.Add(4*time.Minute + 30*time.Second),
 		Plan:          json.RawMessage(`{"name":"nginx-kae-test","repeat":2}`),
 		Baseline:      "baseline",
-		Warnings:      []string{"server restarted between repetitions of kae-soft-0"},
+		Warnings:      results.Warnings{{Message: "server restarted between repetitions of kae-soft-0"}},
 		Variants: []results.Variant{
 			{Name: "baseline", Reps: base},
 			{Name: "kae-soft-0", Series: "kae-soft-{ratio}", Sweep: map[string]string{"ratio": "0"},

@@ -124,5 +124,3 @@ var answers = []Measure{
 	{Key: "server_cpu_family", JSONKey: "-", Show: CSV, When: hasServerCPU,
 		Variant: serverCPUTested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
 }
-
-func kneeOf(c *results.Capacity) float64 { return c.Knee }

@@ -3,6 +3,7 @@ package measure
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -221,4 +222,109 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 		return "pass"
 	}
 	return "crossed: " + strings.Join(crossed, "; ")
+}
+
+// Absent marks, in a comparison of runs, a variant a run does not have.
+const Absent = "—"
+
+// inRun is a cell of the comparison of runs: Absent for a run without
+// the variant, else f's words.
+func inRun(f func(x *Variant) string) func(*Variant) Value {
+	return func(x *Variant) Value {
+		if x.S == nil {
+			return Words(Absent)
+		}
+		return Words(f(x))
+	}
+}
+
+// againstRef is "reference" in the reference run, f of the comparison
+// with it in a later run that was compared, else Absent.
+func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) Value {
+	return inRun(func(x *Variant) string {
+		switch {
+		case x.Cell.Run == 0:
+			return ref
+		case x.Cell.Compared:
+			return f(x.S.Comparison)
+		}
+		return Absent
+	})
+}
+
+// orAbsent is f's figure, Absent when ok is false.
+func orAbsent(f func(v *analysis.VariantSummary) (float64, bool), text func(float64) string) func(*Variant) Value {
+	return inRun(func(x *Variant) string {
+		if y, ok := f(x.S); ok {
+			return text(y)
+		}
+		return Absent
+	})
+}
+
+// openLoopCell is f's words for a variant that drove an open loop, none
+// (format.Missing) for one that did not.
+func openLoopCell(f func(v *analysis.VariantSummary) string) func(*Variant) Value {
+	return func(x *Variant) Value {
+		if x.S == nil {
+			return Words(Absent)
+		}
+		return If(x.S.Scheduled > 0, Words(f(x.S)))
+	}
+}
+
+// wordsOr is a cell of words, format.Missing when none.
+func wordsOr(v Value) string {
+	if v.Kind == None {
+		return format.Missing
+	}
+	return v.S
+}
+
+// runs: the comparison of stored runs, each variant in each run against
+// the reference run's (analysis.RunsReport). A label's %s is the
+// reference run's name.
+var runs = []Measure{
+	{Key: "n", JSONKey: "-", Label: "n", Show: Runs | UnmeasuredRow, Human: words,
+		Variant: inRun(func(x *Variant) string { return strconv.Itoa(x.S.Stats.N) })},
+	{Key: "mean_req_per_s", JSONKey: "-", Label: "mean req/s", Show: Runs | UnmeasuredRow, Human: words,
+		Variant: inRun(func(x *Variant) string { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)).Human() })},
+	{Key: "ci95", JSONKey: "-", Label: "95 % CI", Show: Runs | UnmeasuredRow, Left: true, Human: words,
+		Variant: inRun(func(x *Variant) string { return CICell(x.S.Stats) })},
+	{Key: "delta", JSONKey: "-", Label: "Δ% vs %s", Show: Runs | UnmeasuredRow, Human: words,
+		Variant: againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })},
+	{Key: "p", JSONKey: "-", Label: "p", Show: Runs | UnmeasuredRow, Human: words, Variant: againstRef("", format.PValue)},
+	{Key: "p_holm", JSONKey: "-", Label: "p Holm", Show: Runs | UnmeasuredRow, Human: words, Variant: againstRef("", format.PAdjusted)},
+	{Key: "verdict", JSONKey: "-", Label: "verdict", Show: Runs | UnmeasuredRow, Left: true, Human: words,
+		Variant: againstRef("", format.VerdictWords)},
+	{Key: "handshake_p99_ms", JSONKey: "-", Label: "p99 handshake ms", Show: Runs | UnmeasuredRow, Human: words,
+		Variant: inRun(func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) })},
+	{Key: "client_us_per_request", JSONKey: "-", Label: "client µs/req", Show: Runs | UnmeasuredRow, Human: words,
+		Variant: orAbsent((*analysis.VariantSummary).ClientMicrosPerRequest, format.Micros)},
+	{Key: "req_per_server_cpu_s", JSONKey: "-", Label: "req/server cpu-s", Show: Runs | UnmeasuredRow, Human: words,
+		Variant: orAbsent((*analysis.VariantSummary).RequestsPerServerCPU, format.Rate)},
+	{Key: "missed", JSONKey: "-", Label: "starts missed", Show: Runs | UnmeasuredRow, Sparse: true, Human: wordsOr,
+		Variant: openLoopCell(func(v *analysis.VariantSummary) string {
+			return format.Count(v.Missed) + " of " + format.Count(v.Scheduled)
+		})},
+	{Key: "intended_p99_ms", JSONKey: "-", Label: "p99 from intended ms", Show: Runs | UnmeasuredRow, Sparse: true, Human: wordsOr,
+		Variant: openLoopCell(func(v *analysis.VariantSummary) string { return format.QuantileMillis(v.Intended, 99) })},
+	{Key: "notes", JSONKey: "-", Label: "notes", Show: Runs | UnmeasuredRow, Left: true, Human: words, Variant: func(x *Variant) Value {
+		if x.S == nil {
+			return Value{}
+		}
+		return Words(strings.Join(runNotes(x.S), ", "))
+	}},
+}
+
+// runNotes are a variant's flags in a comparison of runs.
+func runNotes(v *analysis.VariantSummary) []string {
+	var out []string
+	if v.ClientBoundReps > 0 {
+		out = append(out, fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", v.ClientBoundReps, v.Stats.N))
+	}
+	if v.OtherLoadReps > 0 {
+		out = append(out, fmt.Sprintf("OTHER LOAD (%d of %d reps)", v.OtherLoadReps, v.Stats.N))
+	}
+	return append(out, ServerNotes(v)...)
 }

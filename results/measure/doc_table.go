@@ -10,12 +10,10 @@ import (
 var outputNames = []struct {
 	o    Output
 	name string
-}{{Text, "text"}, {Below, "text-below"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}}
+}{{Text, "text"}, {Below, "text-below"}, {Latencies, "text-latency"}, {Groups, "text-groups"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
 
 // WriteReference writes the catalogue as a Markdown table for docs/: each
-// measure's key (CSV column; a family's %s is its error class or probe),
-// JSON field, unit, label, whether a repetition or a variant has it, and
-// its outputs.
+// measure's key, JSON field, unit, label, what has it and its outputs.
 func WriteReference(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| key | json | unit | label | of | outputs |\n|---|---|---|---|---|---|\n")

@@ -219,10 +219,8 @@ func probeLine(p results.ProbeReading, requests uint64) string {
 	return line
 }
 
-// ServerCPUsWords says how the server's CPUs were used in a repetition
-// (RepReport.ServerCPUs): "CPU 0 100.0 % busy: the server 40 %, kaeload
-// 27 %, interrupts 4 %, others 29 %"; "" when their busy time was not
-// read.
+// ServerCPUsWords says how a repetition used the server's CPUs: "CPU 0
+// 100.0 % busy: the server 40 %, kaeload 27 %, interrupts 4 %, others 29 %".
 func ServerCPUsWords(u *analysis.ServerCPUUse) string {
 	if u == nil || !u.Measured {
 		return ""
@@ -241,10 +239,8 @@ func ServerCPUsWords(u *analysis.ServerCPUUse) string {
 	return s + fmt.Sprintf("kaeload %.0f %%, interrupts %.0f %%, others %.0f %%", u.Kaeload*100, u.Interrupts*100, u.Others*100)
 }
 
-// LittleWords is Little's law for a repetition's closed loop
-// (RepReport.Saturation): "8 connections / 12.520 ms mean latency ≈
-// 639.0 req/s (measured 637.5 req/s)"; "" when the latency was not
-// measured.
+// LittleWords is Little's law for a repetition's closed loop: "8
+// connections / 12.520 ms mean latency ≈ 639.0 req/s (measured 637.5 req/s)".
 func LittleWords(s analysis.Saturation) string {
 	if s.MeanLatency <= 0 {
 		return ""

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -274,56 +276,24 @@ func probesJSON(ps []analysis.ProbeSummary) []ProbeJSON {
 	return out
 }
 
-// UnmarshalJSON reads an object in order; nested objects become Fields,
-// arrays []any and numbers float64.
+// UnmarshalJSON reads an object back, its fields sorted by key; nested
+// objects become Fields, the rest as encoding/json reads into an any.
 func (f *Fields) UnmarshalJSON(b []byte) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	v, err := decode(d)
-	if err != nil {
-		return err
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("measure fields: %w", err)
 	}
-	fs, ok := v.(Fields)
-	if !ok {
-		return fmt.Errorf("measure fields: not an object")
+	*f = Fields{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		var v any
+		if sub := (Fields{}); bytes.HasPrefix(bytes.TrimSpace(m[k]), []byte("{")) && sub.UnmarshalJSON(m[k]) == nil {
+			v = sub
+		} else if err := json.Unmarshal(m[k], &v); err != nil {
+			return err
+		}
+		*f = append(*f, Field{k, v})
 	}
-	*f = fs
 	return nil
-}
-
-func decode(d *json.Decoder) (any, error) {
-	t, err := d.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t {
-	case json.Delim('{'):
-		fs := Fields{}
-		for d.More() {
-			k, err := d.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := decode(d)
-			if err != nil {
-				return nil, err
-			}
-			fs = append(fs, Field{k.(string), v})
-		}
-		_, err := d.Token()
-		return fs, err
-	case json.Delim('['):
-		out := []any{}
-		for d.More() {
-			v, err := decode(d)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		_, err := d.Token()
-		return out, err
-	}
-	return t, nil
 }
 
 // Get is the value at the dotted path; nil when absent.

@@ -35,6 +35,13 @@ const (
 	// Below: under the text report's comparison table, a line per variant
 	// that has a value: what is too wide for a 120-column table.
 	Below
+	// Runs: the comparison of stored runs (kaeload compare), a row per
+	// variant and run.
+	Runs
+	// Latencies and Groups: a repetition's latency and group tables in
+	// the text report, a row per latency or group.
+	Latencies
+	Groups
 	// Tables shows it in the comparison and repetition tables of the
 	// text and Markdown reports.
 	Tables = Text | Markdown
@@ -74,6 +81,7 @@ type Measure struct {
 
 // Rep is what a repetition's measure reads: A is nil for a partial or
 // excluded window, whose Note is the reports' line on it.
+// G is the group a Groups measure reads.
 type Rep struct {
 	R     *analysis.Report
 	V     *results.Variant
@@ -81,10 +89,13 @@ type Rep struct {
 	A     *analysis.RepReport
 	Note  string
 	Param string
+	G     *results.Group
 }
 
 // Variant is what a variant's measure reads: S and V are nil for a
 // variant the run never measured; Sum adds up its repetitions' counts.
+// In a comparison of runs (Runs) only S and Cell are set, S nil for a
+// run without the variant.
 type Variant struct {
 	R     *analysis.Report
 	I     int
@@ -93,6 +104,24 @@ type Variant struct {
 	S     *analysis.VariantSummary
 	Sum   results.Counts
 	Param string
+	Cell  *RunsCell
+}
+
+// RunsCell is a variant in run Run of a comparison of runs (0: the
+// reference).
+type RunsCell struct {
+	Run      int
+	Compared bool
+}
+
+// NewRunsCell is the context of variant k in run i of rr.
+func NewRunsCell(rr *analysis.RunsReport, k, i int) *Variant {
+	c := &rr.Variants[k].Cells[i]
+	x := &Variant{Name: rr.Variants[k].Name, Cell: &RunsCell{Run: i, Compared: c.Compared}}
+	if c.Present {
+		x.S = &c.Summary
+	}
+	return x
 }
 
 // NewVariant is the context of variant i of m.
@@ -187,19 +216,31 @@ func RepColumns(m *analysis.Report, out Output) []Column {
 // VariantColumns are the columns of out's variant tables, in order,
 // without the sparse ones that no variant of m fills.
 func VariantColumns(m *analysis.Report, out Output) []Column {
-	cols := slices.DeleteFunc(Columns(m, out), func(c Column) bool {
+	var xs []*Variant
+	for i := range m.Summary.Variants {
+		xs = append(xs, NewVariant(m, i))
+	}
+	return variantColumns(Columns(m, out), xs)
+}
+
+// RunsColumns are the columns of the comparison of runs rr, without the
+// sparse ones that no variant in any run fills.
+func RunsColumns(rr *analysis.RunsReport) []Column {
+	var xs []*Variant
+	for k := range rr.Variants {
+		for i := range rr.Variants[k].Cells {
+			xs = append(xs, NewRunsCell(rr, k, i))
+		}
+	}
+	return variantColumns(Columns(nil, Runs), xs)
+}
+
+func variantColumns(cols []Column, xs []*Variant) []Column {
+	cols = slices.DeleteFunc(cols, func(c Column) bool {
 		if c.Variant == nil || (c.VOrder == 0 && c.Order > 0) {
 			return true
 		}
-		if !c.Sparse {
-			return false
-		}
-		for i := range m.Summary.Variants {
-			if c.OfVariant(NewVariant(m, i)).Kind != None {
-				return false
-			}
-		}
-		return true
+		return c.Sparse && !slices.ContainsFunc(xs, func(x *Variant) bool { return x.S != nil && c.OfVariant(x).Kind != None })
 	})
 	slices.SortStableFunc(cols, func(a, b Column) int { return rank(a.VOrder) - rank(b.VOrder) })
 	return cols

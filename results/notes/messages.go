@@ -105,6 +105,22 @@ const (
 	MetricsServed Code = "metrics_served"
 	// Caveats: notes, a variant's caveats joined.
 	Caveats Code = "caveats"
+	// Interrupted: label, and for a window a later repetition measures,
+	// variant and index (0-based): an interrupt cut the window short.
+	Interrupted Code = results.WarnInterrupted
+	// SpeedFailed: variant, command, error.
+	SpeedFailed Code = "speed_failed"
+	// ServerCPUUnmeasured: variant, error: the server's processes not found.
+	ServerCPUUnmeasured Code = "server_cpu_unmeasured"
+	// SearchNotUnimodal: series, key, values (the coarse pass's local bests).
+	SearchNotUnimodal Code = "search_not_unimodal"
+	// SearchUnrefined: series, budget, and values (the coarse pass's)
+	// when the budget covered it, none when only both ends and the
+	// predicted value.
+	SearchUnrefined Code = "search_unrefined"
+	// Said: text, a warning worded where it arose (the plan's, the client
+	// ports', a wait for a quiet machine).
+	Said Code = "said"
 )
 
 // messages are the words of every code (set in init: they refer to
@@ -117,6 +133,31 @@ func init() {
 	maps.Copy(messages, summaryTable())
 	kernelMessages(messages)
 	rateMessages(messages)
+	maps.Copy(messages, warningTable())
+}
+
+// warningTable are the words of the runner's warnings.
+func warningTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		Interrupted: func(n Note) string { return n.S("label") + " was interrupted and is not included" },
+		SpeedFailed: func(n Note) string {
+			return fmt.Sprintf("variant %s: speed command %q: %s", n.S("variant"), n.S("command"), n.S("error"))
+		},
+		ServerCPUUnmeasured: func(n Note) string {
+			return fmt.Sprintf("variant %s: server CPU not measured: %s", n.S("variant"), n.S("error"))
+		},
+		SearchNotUnimodal: func(n Note) string {
+			return fmt.Sprintf("search %s: the coarse pass is not unimodal (local bests at %s = %s): the search refined around each; look at the chart before trusting one best value",
+				n.S("series"), n.S("key"), n.S("values"))
+		},
+		SearchUnrefined: func(n Note) string {
+			if n.S("values") == "" {
+				return fmt.Sprintf("search %s: a budget of %d windows covers only both ends and the predicted value with its neighbours: no refinement", n.S("series"), n.I("budget"))
+			}
+			return fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", n.S("series"), n.I("budget"), n.S("values"))
+		},
+		Said: func(n Note) string { return n.S("text") },
+	}
 }
 
 // table are the words of a repetition's codes.
@@ -239,7 +280,7 @@ func summaryTable() map[Code]func(Note) string {
 		},
 		SoftRatio: func(n Note) string {
 			if p, ok := n.Args["prediction"].(softratio.Prediction); ok {
-				return softratio.Message(p)
+				return SoftRatioWords(p)
 			}
 			return "no soft-ratio prediction"
 		},
@@ -536,4 +577,65 @@ func partialWindow(n Note) string {
 	return fmt.Sprintf("variant %s rep %d: %s after %s s of its %v window: %s requests%s, %s req/s, %s errors; kept, not in the statistics",
 		n.S("variant"), n.I("rep"), what, format.Float(n.F("seconds"), 2), n.Args["planned"], format.Count(n.U("requests")), whose,
 		format.Rate(n.F("rate")), format.Count(n.U("errors")))
+}
+
+// softRatioWords are the soft-ratio prediction's words, by code.
+var softRatioWords = map[softratio.Code]string{
+	softratio.OK:                          "best soft ratio %.0f predicted%s, peak %.0f req/s",
+	"range":                               " (%.0f–%.0f)",
+	"below":                               "below it ",
+	"above":                               "above it ",
+	"every":                               "at every ratio ",
+	softratio.Code(softratio.BoundDevice): "the device limits at %.0f ops/s",
+	softratio.Code(softratio.BoundCPU):    "the server's CPU at %.2f → %.2f ms per request",
+	softratio.TooFewRatios:                "no soft-ratio prediction: windows at %d soft ratio(s), two are needed",
+	softratio.BadWindow:                   "no soft-ratio prediction: window %d has a value out of range",
+	softratio.CPUsDiffer:                  "no soft-ratio prediction: window %d has another server CPU count",
+	softratio.BadCapacity:                 "no soft-ratio prediction: the given device capacity is not a positive number",
+	softratio.BadFit:                      "no soft-ratio prediction: the fit gives no positive CPU per request",
+	softratio.NoCapacity:                  "no soft-ratio prediction: the device's capacity is unknown; it needs %s",
+	softratio.NeedDeviceWindow:            "a window where the device was the bottleneck (server CPUs not saturated, soft ratio below 100)",
+	softratio.NeedScenarioCapacity:        "accelerator.capacity in the scenario",
+	softratio.NeedSpeedFile:               "a speed file (kaeload speed on openssl speed -async_jobs output)",
+}
+
+// SoftRatioWords is a soft-ratio prediction in words: the best ratio and
+// what bounds each side of it, or why there is none.
+func SoftRatioWords(p softratio.Prediction) string {
+	words := softRatioWords
+	switch p.Status {
+	case softratio.OK:
+	case softratio.TooFewRatios:
+		return fmt.Sprintf(words[p.Status], p.Ratios)
+	case softratio.BadWindow, softratio.CPUsDiffer:
+		return fmt.Sprintf(words[p.Status], p.Window)
+	case softratio.NoCapacity:
+		var needs []string
+		for _, n := range p.Needs {
+			needs = append(needs, words[n])
+		}
+		return fmt.Sprintf(words[p.Status], strings.Join(needs, ", or "))
+	default:
+		return words[p.Status]
+	}
+	rg := ""
+	if p.Ranged {
+		rg = fmt.Sprintf(words["range"], 100*p.Ratio.Low, 100*p.Ratio.High)
+	}
+	s := fmt.Sprintf(words[softratio.OK], 100*p.Ratio.Value, rg, p.Rate.Value)
+	for i, side := range p.Sides {
+		where := softratio.Code("above")
+		switch {
+		case len(p.Sides) == 1:
+			where = "every"
+		case side.To <= p.Ratio.Value:
+			where = "below"
+		}
+		args := []any{p.Model.Capacity}
+		if side.Bound == softratio.BoundCPU {
+			args = []any{1e3 * p.Model.B, 1e3 * p.Model.A}
+		}
+		s += []string{": ", ", "}[min(i, 1)] + words[where] + fmt.Sprintf(words[softratio.Code(side.Bound)], args...)
+	}
+	return s
 }

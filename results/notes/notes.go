@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/kaeload/kaeload/results"
 )
 
 // Code names a kind of note; messages holds its words.
@@ -63,6 +65,11 @@ func (n Note) MarshalJSON() ([]byte, error) {
 	}
 	m["code"], m["message"] = n.Code, n.String()
 	return json.Marshal(m)
+}
+
+// Warning is n as a run's warning: its code, parameters and words.
+func (n Note) Warning() results.Warning {
+	return results.Warning{Code: string(n.Code), Args: n.Args, Message: n.String()}
 }
 
 // Join says notes one after another, separated by sep, skipping zero

@@ -6,6 +6,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/measure"
 	"io"
 	"path/filepath"
 	"slices"
@@ -91,8 +92,8 @@ func TestCompareRunsContent(t *testing.T) {
 	}
 	// kae-async exists only in the second run.
 	async := row("kae-async")
-	if strings.Count(async, missing) != 10 {
-		t.Errorf("kae-async is missing from the reference run, want ten %q cells: %q", missing, async)
+	if strings.Count(async, measure.Absent) != 10 {
+		t.Errorf("kae-async is missing from the reference run, want ten %q cells: %q", measure.Absent, async)
 	}
 	if !strings.Contains(out, "plans: this-week ran a different plan than last-week") {
 		t.Errorf("plan difference not reported:\n%s", out)

@@ -13,15 +13,9 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 )
 
-// WriteCSV writes r as summary.csv: a header row, then for every variant
-// one row per repetition followed by one statistics row whose rep column
-// is "all". The columns are variant, series, sweep.KEY for every swept
-// key (sorted), rep, then every measure of the catalogue the CSV shows
-// (results/measure; docs/outputs.md lists them). Numbers are plain (no
-// thousands separators, '.' decimal point); a cell is empty when the
-// value was not measured or does not apply to the row. A variant never
-// measured has its "all" row alone; a partial or excluded window has a
-// row of its own ("2 partial"), in no statistic. It returns any error of w.
+// WriteCSV writes summary.csv: per variant a row per repetition and an
+// "all" row, a row per partial or excluded window, with the columns
+// variant, series, sweep.KEY…, rep and the catalogue's CSV measures.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write csv: %w", m.Err)

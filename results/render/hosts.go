@@ -5,19 +5,10 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"slices"
 	"strings"
 	"time"
 )
-
-// hasHosts reports whether any group ran on an ssh host.
-func hasHosts(groups []results.Group) bool {
-	for _, g := range groups {
-		if g.Host != "" {
-			return true
-		}
-	}
-	return false
-}
 
 // writeHosts lists the run's ssh hosts, one HostLine each.
 func writeHosts(b *bytes.Buffer, hosts []results.RemoteHost) {
@@ -27,8 +18,11 @@ func writeHosts(b *bytes.Buffer, hosts []results.RemoteHost) {
 }
 
 // writeHostGroups sums a repetition's groups per host: groups, CPUs,
-// client CPU and clock offset.
+// client CPU and clock offset; nothing when every group ran here.
 func writeHostGroups(b *bytes.Buffer, groups []results.Group) {
+	if !slices.ContainsFunc(groups, func(g results.Group) bool { return g.Host != "" }) {
+		return
+	}
 	type acc struct {
 		groups, cpus []string
 		seconds      float64

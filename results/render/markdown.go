@@ -10,11 +10,8 @@ import (
 	"strings"
 )
 
-// WriteMarkdown writes a report of m as GitHub-flavoured Markdown: the
-// facts and banners, the comparison table (the text report's cells),
-// drift, probes, sweeps, the run's other answers and one row per
-// repetition. Per-group details stay in the text report and run.json. It
-// returns any error of w.
+// WriteMarkdown writes the report of m as GitHub-flavoured Markdown: the
+// text report's banners, tables and answers, a row per repetition.
 func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write markdown report: %w", m.Err)

@@ -131,7 +131,7 @@ func TestBackoffReported(t *testing.T) {
 		t.Errorf("Markdown lacks the back-off warning:\n%s", md.String())
 	}
 	analysis.Annotate(r)
-	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+	if !slices.ContainsFunc(r.Warnings.Strings(), func(w string) bool { return strings.Contains(w, want) }) {
 		t.Errorf("Annotate did not store the back-off warning in run.json's warnings: %q", r.Warnings)
 	}
 }

@@ -37,7 +37,7 @@ func TestOtherLoadInEveryOutput(t *testing.T) {
 		t.Errorf("the baseline is flagged client-bound: %q", ws)
 	}
 	analysis.Annotate(r)
-	if !slices.Contains(r.Warnings, want) {
+	if !slices.Contains(r.Warnings.Strings(), want) {
 		t.Errorf("Annotate did not store the OTHER LOAD warning: %q", r.Warnings)
 	}
 

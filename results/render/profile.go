@@ -16,9 +16,7 @@ import (
 )
 
 // writeProfile writes the text report's "server profile" section: the
-// libraries side by side (tables.Profile), then each variant's top
-// functions, offload bound, self-check and pprof file, or why it has no
-// profile.
+// libraries side by side, then each variant's lines (tables.ProfileLines).
 func writeProfile(b *bytes.Buffer, t *analysis.ProfileTable) {
 	fmt.Fprintf(b, "\n== server profile (perf, %d Hz): where the server's CPU went\n", t.Rate)
 	tb := tables.Profile(t)
@@ -40,16 +38,9 @@ func writeProfileMarkdown(b *bytes.Buffer, t *analysis.ProfileTable) {
 	}
 }
 
-// WriteProfileCSV writes the server profile of m's run as profile.csv: a
-// header row, then per variant (plan order) one row per library (kind
-// "library": name, samples, share), one per top function (kind
-// "function": name, library, samples, share), and the rows crypto_share
-// (share), offload_bound (value: at most so many times faster; empty when
-// unbounded), delta_pct (value: the measured Δ % against the baseline, when
-// there is one) and self_check (samples, value: samples / (server CPU-s ×
-// rate)); a variant without a profile has one row of kind
-// "not_available" whose reason says why. A run that did not profile its
-// server gives the header alone. It returns any error of w.
+// WriteProfileCSV writes profile.csv: per variant, a row per library and
+// top function, then its crypto_share, offload_bound, delta_pct and
+// self_check rows, or one not_available row with the reason (docs/profiling.md).
 func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 	cw := csv.NewWriter(w)
 	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
@@ -88,29 +79,19 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// ProfileJSON is a variant's server profile in a SummaryJSON: its
-// libraries' shares (summing to 1), its top functions, the crypto share,
-// the offload bound, the self-check and the pprof file; or the reason
-// there is none.
+// ProfileJSON is a variant's server profile in a SummaryJSON, or the
+// reason it has none.
 type ProfileJSON struct {
-	// Reason says why there is no profile; the rest is then absent.
-	Reason string `json:"reason,omitempty"`
-	// Libraries are the shares of the samples by library, most first.
+	Reason    string             `json:"reason,omitempty"`
 	Libraries []ProfileShareJSON `json:"libraries,omitempty"`
-	// Functions are the top functions' shares.
 	Functions []ProfileShareJSON `json:"functions,omitempty"`
-	// Samples is the number of samples.
-	Samples uint64 `json:"samples,omitempty"`
-	// CryptoShare is the share of the crypto libraries; OffloadBound how
-	// many times faster offloading all of it could make the server at
-	// most (absent when unbounded).
-	CryptoShare  *float64 `json:"crypto_share,omitempty"`
-	OffloadBound *float64 `json:"offload_bound,omitempty"`
-	// SelfCheck is samples / (server CPU-s × rate), and whether it is
-	// within 10 % of 1; absent when not checked.
-	SelfCheck *ProfileCheckJSON `json:"self_check,omitempty"`
-	// Pprof is the pprof file's name in the run directory.
-	Pprof string `json:"pprof,omitempty"`
+	Samples   uint64             `json:"samples,omitempty"`
+	// OffloadBound is how many times faster offloading all the crypto
+	// share could make the server at most; absent when unbounded.
+	CryptoShare  *float64          `json:"crypto_share,omitempty"`
+	OffloadBound *float64          `json:"offload_bound,omitempty"`
+	SelfCheck    *ProfileCheckJSON `json:"self_check,omitempty"`
+	Pprof        string            `json:"pprof,omitempty"`
 }
 
 // ProfileShareJSON is a library's or function's share of the samples.
@@ -156,12 +137,9 @@ func profileJSON(t *analysis.ProfileTable, i int) *ProfileJSON {
 	return out
 }
 
-// WriteProfilePprof writes variant i's server profile (its folded stacks
-// added over its repetitions) as a gzipped pprof profile: sample types
-// samples/count and cpu/nanoseconds (1/rate s per sample), one location
-// per frame with its function and its library as the mapping. go tool
-// pprof, speedscope and Grafana read it. A variant without a profile is
-// an error.
+// WriteProfilePprof writes variant i's folded stacks as a gzipped pprof
+// profile (samples/count, cpu/nanoseconds; a frame's library is its
+// mapping), for go tool pprof, speedscope and Grafana.
 func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 	t := m.Profile
 	if t == nil || i < 0 || i >= len(t.Variants) || !t.Variants[i].Available() {

@@ -14,9 +14,7 @@ import (
 )
 
 // WriteSpeedResults writes the figures of one speed output in format
-// "text" (a table: figure, value, unit), "csv" (algorithm, operation,
-// block, value, unit; values unrounded) or "json" (an array of
-// SpeedResult).
+// text, csv (unrounded) or json.
 func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error {
 	switch kind {
 	case "json":
@@ -45,11 +43,8 @@ func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error
 	return fmt.Errorf("speed format %q: want text, csv or json", kind)
 }
 
-// WriteSpeedPairs writes two speed outputs side by side, named nameA and
-// nameB, in format "text" (one line per figure: label, then Line), "csv"
-// (figure, unit, a, b, ratio, delta_pct; empty cells where undefined) or
-// "json" (an array of objects with the same fields; absent where
-// undefined).
+// WriteSpeedPairs writes two speed outputs side by side in format text,
+// csv (figure, unit, a, b, ratio, delta_pct) or json (the same fields).
 func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.SpeedPair) error {
 	switch kind {
 	case "json":

@@ -12,133 +12,74 @@ import (
 )
 
 // SummaryJSON is the machine-readable summary of a run ("kaeload run
-// --format json"): what a CI pipeline reads to gate on, without the
-// histograms and per-group counters of run.json.
+// --format json"): what a CI pipeline gates on, without run.json's
+// histograms. Its fields copy the Report's (results/analysis); a variant is
+// the catalogue's JSON measures (results/measure).
 type SummaryJSON struct {
-	// Name, Started, Finished, Interrupted and Incomplete are the Run's.
-	Name        string    `json:"name"`
-	Started     time.Time `json:"started"`
-	Finished    time.Time `json:"finished"`
-	Interrupted bool      `json:"interrupted,omitempty"`
-	Incomplete  bool      `json:"incomplete,omitempty"`
-	// Baseline names the baseline variant; BaselineMeasured says whether
-	// it has a repetition. Without one nothing is compared: NoComparison
-	// says so (RunSummary.NoComparison) and every variant's comparison
-	// has the test TestNoBaseline.
-	Baseline         string `json:"baseline,omitempty"`
-	BaselineMeasured bool   `json:"baseline_measured"`
-	NoComparison     string `json:"no_comparison,omitempty"`
-	// Variants are in plan order, each with its repetitions: the
-	// catalogue's measures that JSON shows (results/measure).
-	Variants []measure.Fields `json:"variants"`
-	// Failed names the variants with a failed repetition.
-	Failed []string `json:"failed,omitempty"`
-	// NotMeasured are the variants the run could not measure, and why
-	// (Run.NotMeasured).
-	NotMeasured []results.NotMeasured `json:"not_measured,omitempty"`
-	// Partial are the windows an interrupt cut short: what each measured
-	// until then, in no statistic.
-	Partial []PartialJSON `json:"partial,omitempty"`
-	// Excluded are the lines of the windows the exclude_flagged policy set
-	// aside and measured again (analysis.ExcludedLines).
-	Excluded []string `json:"excluded,omitempty"`
-	// Thresholds are the threshold checks (CheckThresholds), and
-	// ThresholdsPassed whether every one passed (true without any).
+	Name             string                    `json:"name"`
+	Started          time.Time                 `json:"started"`
+	Finished         time.Time                 `json:"finished"`
+	Interrupted      bool                      `json:"interrupted,omitempty"`
+	Incomplete       bool                      `json:"incomplete,omitempty"`
+	Baseline         string                    `json:"baseline,omitempty"`
+	BaselineMeasured bool                      `json:"baseline_measured"`
+	NoComparison     string                    `json:"no_comparison,omitempty"`
+	Variants         []measure.Fields          `json:"variants"`
+	Failed           []string                  `json:"failed,omitempty"`
+	NotMeasured      []results.NotMeasured     `json:"not_measured,omitempty"`
+	Partial          []PartialJSON             `json:"partial,omitempty"`
+	Excluded         []string                  `json:"excluded,omitempty"`
 	Thresholds       []analysis.ThresholdCheck `json:"thresholds,omitempty"`
 	ThresholdsPassed bool                      `json:"thresholds_passed"`
-	// Warnings are every warning the reports show (analysis.AllWarnings).
-	Warnings []string `json:"warnings,omitempty"`
-	// Hints are the reports' hint lines (analysis.Hints).
-	Hints []string `json:"hints,omitempty"`
-	// Metrics says where the live metrics were served and whether the
-	// final values were scraped (analysis.MetricsLine); MetricsScraped
-	// is that answer alone. Both absent when the run served none.
-	Metrics        string `json:"metrics,omitempty"`
-	MetricsScraped *bool  `json:"metrics_final_scraped,omitempty"`
-	// Search is the search answer (Report.Search); absent when the run is
-	// no search.
-	Search *SearchJSON `json:"search,omitempty"`
-	// Capacity is the capacity answer (Report.Capacities); absent when the
-	// run is no capacity search.
-	Capacity *CapacityJSON `json:"capacity,omitempty"`
-	// Speed is the crypto speed table (Report.Speed); absent when no
-	// variant ran a speed command.
-	Speed *SpeedJSON `json:"speed,omitempty"`
-	// Sweeps are the sweeps' answers (RunSummary.Sweeps): which value is
-	// best, or the plateau; absent when the run sweeps nothing.
-	Sweeps []SweepJSON `json:"sweeps,omitempty"`
-	// Drift is the machine's drift over the rounds (RunSummary.Drift);
-	// absent with fewer than two rounds.
-	Drift *DriftJSON `json:"drift,omitempty"`
+	Warnings         []string                  `json:"warnings,omitempty"`
+	Hints            []string                  `json:"hints,omitempty"`
+	// Metrics is analysis.MetricsLine; both absent when none was served.
+	Metrics        string        `json:"metrics,omitempty"`
+	MetricsScraped *bool         `json:"metrics_final_scraped,omitempty"`
+	Search         *SearchJSON   `json:"search,omitempty"`
+	Capacity       *CapacityJSON `json:"capacity,omitempty"`
+	Speed          *SpeedJSON    `json:"speed,omitempty"`
+	Sweeps         []SweepJSON   `json:"sweeps,omitempty"`
+	Drift          *DriftJSON    `json:"drift,omitempty"`
 }
 
-// SweepJSON is one sweep's answer in a SummaryJSON
-// (analysis.SweepSummary).
+// SweepJSON is one sweep's answer (analysis.SweepSummary), values by label.
 type SweepJSON struct {
-	// Series is the series name (the variant name template); Keys the
-	// swept keys.
-	Series string   `json:"series"`
-	Keys   []string `json:"keys"`
-	// Values are the sweep's values in chart order (by number when the
-	// one key is numeric, run order otherwise), each with its variant.
-	Values []SweepValueJSON `json:"values"`
-	// Top is the value with the highest mean among those with 2+
-	// repetitions (among all when none has); Best the value
-	// significantly faster than every other (absent when none is);
-	// Plateau the values no other is significantly faster than (absent
-	// when no pair of values could be tested).
-	Top     string   `json:"top,omitempty"`
-	Best    string   `json:"best,omitempty"`
-	Plateau []string `json:"plateau,omitempty"`
-	// Family is the number of pairs of values judged together; Caution
-	// is set when a value had fewer than three repetitions.
-	Family  int    `json:"family"`
-	Caution string `json:"caution,omitempty"`
-	// Verdict says it in words, as the reports do.
-	Verdict string `json:"verdict,omitempty"`
+	Series  string           `json:"series"`
+	Keys    []string         `json:"keys"`
+	Values  []SweepValueJSON `json:"values"`
+	Top     string           `json:"top,omitempty"`
+	Best    string           `json:"best,omitempty"`
+	Plateau []string         `json:"plateau,omitempty"`
+	Family  int              `json:"family"`
+	Caution string           `json:"caution,omitempty"`
+	Verdict string           `json:"verdict,omitempty"`
 }
 
-// SweepValueJSON is one value of a sweep: its label ("50", or
-// "k1=v1 k2=v2" for several keys) and its variant.
+// SweepValueJSON is one value of a sweep: its label and its variant.
 type SweepValueJSON struct {
 	Value   string `json:"value"`
 	Variant string `json:"variant"`
 }
 
-// DriftJSON is the drift over a run's rounds (analysis.DriftSummary).
+// DriftJSON is the drift over a run's rounds (analysis.DriftSummary); a
+// round without a rate has a null RoundPct.
 type DriftJSON struct {
-	// Rounds is the number of rounds.
-	Rounds int `json:"rounds"`
-	// RoundPct is, per round, the mean deviation of the variants measured
-	// in it from their own means, in percent; null for a round without a
-	// rate.
-	RoundPct []*float64 `json:"round_pct"`
-	// TrendPct is the change from the first round to the last, in
-	// percent; absent with fewer than two rounds of rates.
-	TrendPct *float64 `json:"trend_pct,omitempty"`
-	// Controlled is false when the order let drift land between
-	// variants (sequential); OrderUnknown is true for a run that did not
-	// record its order.
-	Controlled   bool `json:"controlled"`
-	OrderUnknown bool `json:"order_unknown,omitempty"`
+	Rounds       int        `json:"rounds"`
+	RoundPct     []*float64 `json:"round_pct"`
+	TrendPct     *float64   `json:"trend_pct,omitempty"`
+	Controlled   bool       `json:"controlled"`
+	OrderUnknown bool       `json:"order_unknown,omitempty"`
 }
 
-// SpeedJSON is the crypto speed table in a SummaryJSON: the figures of
-// every variant, run once per variant with the server stopped, and their
-// Δ % against the baseline.
+// SpeedJSON is the crypto speed table (analysis.SpeedTable); a figure's
+// Command indexes Commands.
 type SpeedJSON struct {
-	// Baseline names the baseline; BaselineMeasured is false when it was
-	// not measured (then no figure has a delta_pct).
-	Baseline         string `json:"baseline"`
-	BaselineMeasured bool   `json:"baseline_measured"`
-	// Commands are the speed command lines by position (a figure's
-	// command indexes them).
-	Commands []string `json:"commands"`
-	// Figures are the table's rows.
-	Figures []SpeedFigureJSON `json:"figures"`
-	// Failures are the speed runs that failed or whose output was not
-	// understood.
-	Failures []SpeedFailureJSON `json:"failures,omitempty"`
+	Baseline         string             `json:"baseline"`
+	BaselineMeasured bool               `json:"baseline_measured"`
+	Commands         []string           `json:"commands"`
+	Figures          []SpeedFigureJSON  `json:"figures"`
+	Failures         []SpeedFailureJSON `json:"failures,omitempty"`
 }
 
 // SpeedFailureJSON is a speed run that failed (analysis.SpeedFailure).
@@ -149,75 +90,55 @@ type SpeedFailureJSON struct {
 	Error       string `json:"error"`
 }
 
-// SpeedFigureJSON is one figure of the crypto speed table.
+// SpeedFigureJSON is one figure: its value per variant and, but for the
+// baseline's, its Δ % against the baseline's.
 type SpeedFigureJSON struct {
-	// Command is the position of the command that printed it; Figure
-	// names it as the reports do ("[0] RSA 2048 signing").
-	Command   int    `json:"command"`
-	Figure    string `json:"figure"`
-	Algorithm string `json:"algorithm"`
-	Operation string `json:"operation,omitempty"`
-	Block     int    `json:"block,omitempty"`
-	Unit      string `json:"unit"`
-	// Values are the figure per variant that has it, by variant name.
-	Values map[string]float64 `json:"values"`
-	// DeltaPct is, per variant but the baseline, its Δ % against the
-	// baseline's figure, where both have it.
-	DeltaPct map[string]float64 `json:"delta_pct,omitempty"`
+	Command   int                `json:"command"`
+	Figure    string             `json:"figure"`
+	Algorithm string             `json:"algorithm"`
+	Operation string             `json:"operation,omitempty"`
+	Block     int                `json:"block,omitempty"`
+	Unit      string             `json:"unit"`
+	Values    map[string]float64 `json:"values"`
+	DeltaPct  map[string]float64 `json:"delta_pct,omitempty"`
 }
 
-// SearchJSON is a search's answer in a SummaryJSON.
+// SearchJSON is a search's answer (analysis.SearchSummary), values by label.
 type SearchJSON struct {
-	// Series, Key and Objective say what was searched.
-	Series    string            `json:"series"`
-	Key       string            `json:"key"`
-	Objective results.Objective `json:"objective"`
-	// Windows is the windows measured; Grid the full grid's size.
-	Windows int `json:"windows"`
-	Grid    int `json:"grid"`
-	// Best is the best value, with its variant and the statistics of its
-	// scores in the objective's unit; absent when nothing was measured.
-	Best        string       `json:"best,omitempty"`
-	BestVariant string       `json:"best_variant,omitempty"`
-	BestScore   *stats.Stats `json:"best_score,omitempty"`
-	// Plateau lists the values not significantly worse than the best,
-	// in grid order; PlateauLow is the lowest of them.
-	Plateau    []string `json:"plateau,omitempty"`
-	PlateauLow string   `json:"plateau_low,omitempty"`
-	// Untested are the values measured once (on no plateau).
-	Untested []string `json:"untested,omitempty"`
-	// Caution is SearchSummary.Caution.
-	Caution string `json:"caution,omitempty"`
-	// Lines say it in words, as the text report does.
-	Lines []string `json:"lines"`
+	Series      string            `json:"series"`
+	Key         string            `json:"key"`
+	Objective   results.Objective `json:"objective"`
+	Windows     int               `json:"windows"`
+	Grid        int               `json:"grid"`
+	Best        string            `json:"best,omitempty"`
+	BestVariant string            `json:"best_variant,omitempty"`
+	BestScore   *stats.Stats      `json:"best_score,omitempty"`
+	Plateau     []string          `json:"plateau,omitempty"`
+	PlateauLow  string            `json:"plateau_low,omitempty"`
+	Untested    []string          `json:"untested,omitempty"`
+	Caution     string            `json:"caution,omitempty"`
+	Lines       []string          `json:"lines"`
 }
 
-// CapacityJSON is a capacity search's answer in a SummaryJSON.
+// CapacityJSON is a capacity search's answer: its line and each
+// variant's knee, in plan order.
 type CapacityJSON struct {
-	// Line says it in one line (analysis.CapacityLine).
-	Line string `json:"line"`
-	// Variants hold each variant's knee, in plan order.
+	Line     string                `json:"line"`
 	Variants []CapacityVariantJSON `json:"variants"`
 }
 
-// CapacityVariantJSON is one variant's capacity (Capacity).
+// CapacityVariantJSON is one variant's capacity (results.Capacity).
 type CapacityVariantJSON struct {
-	Variant string `json:"variant"`
-	// Knee is the highest rate per second that met the targets (0: none
-	// did); Fail the lowest that did not (0: none).
-	Knee float64 `json:"knee"`
-	Fail float64 `json:"fail,omitempty"`
-	// BelowFrom: no step met the targets; AtMax: every step did up to Max.
-	BelowFrom bool `json:"below_from,omitempty"`
-	AtMax     bool `json:"at_max,omitempty"`
-	// Steps is the number of steps measured.
-	Steps int `json:"steps"`
+	Variant   string  `json:"variant"`
+	Knee      float64 `json:"knee"`
+	Fail      float64 `json:"fail,omitempty"`
+	BelowFrom bool    `json:"below_from,omitempty"`
+	AtMax     bool    `json:"at_max,omitempty"`
+	Steps     int     `json:"steps"`
 }
 
 // PartialJSON is a window an interrupt or a lost worker cut short
-// (Variant.Partial): its variant and 1-based repetition, how long it ran
-// of the planned length, its requests, rate and errors, the lost group
-// (FAILED; nil: interrupted) and the line the reports show.
+// (Variant.Partial), with the line the reports show.
 type PartialJSON struct {
 	Variant   string             `json:"variant"`
 	Rep       int                `json:"rep"`

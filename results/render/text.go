@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
@@ -11,17 +10,12 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// WriteText writes a plain-text report of m for a terminal or a CI log:
-// the facts and banners, every variant's repetitions (totals, flags, CPU,
-// probes, latency, groups), then the comparison table with drift, probes
-// and sweeps, and the search, capacity, speed, profile and threshold
-// sections the run has. A run whose baseline was not measured says that
-// nothing is compared. It returns any error of w.
+// WriteText writes the plain-text report of m for a terminal or a CI log:
+// the banners, every repetition, the comparison and the run's answers.
 func WriteText(w io.Writer, m *analysis.Report) error {
 	if m.Err != nil {
 		return fmt.Errorf("write text report: %w", m.Err)
@@ -60,10 +54,8 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 	return nil
 }
 
-// writeWrkRate ends the report of a run of one window (one variant, one
-// repetition, as "kaeload run URL" makes) with wrk's "Requests/sec:" line,
-// for scripts written for wrk's output (awk '/^Requests\/sec/ {print $2}').
-// With more windows there is no one figure to give, so no such line.
+// writeWrkRate ends the report of a run of one window with wrk's
+// "Requests/sec:" line, for scripts written for wrk's output.
 func writeWrkRate(b *bytes.Buffer, m *analysis.Report) {
 	r := m.Run
 	if r.Capacity != nil || len(r.Variants) != 1 || len(r.Variants[0].Reps) != 1 {
@@ -161,84 +153,20 @@ func writeRep(b *bytes.Buffer, x *measure.Rep) {
 		writeTable(&dt, b, "  ")
 	}
 
-	writeLatencies(b, t)
-	writeGroups(b, rep, ra)
-}
-
-// writeLatencies writes the repetition's latency percentiles.
-func writeLatencies(b *bytes.Buffer, t *results.Group) {
 	b.WriteByte('\n')
-	lt := tables.Table{Header: []string{"latency ms", "p50", "p90", "p99", "p99.9", "max"}, Right: []bool{false, true, true, true, true, true}}
-	for _, h := range []struct {
-		name string
-		h    *results.Histogram
-	}{{"connect", t.Latency.Connect}, {"handshake", t.Latency.Handshake}, {"ttfb", t.Latency.TTFB}, {"total", t.Latency.Total}} {
-		lt.Add(h.name, format.QuantileMillis(h.h, 50), format.QuantileMillis(h.h, 90), format.QuantileMillis(h.h, 99), format.QuantileMillis(h.h, 99.9), format.MaxMillis(h.h))
-	}
-	if h := t.Latency.Intended; h != nil && h.Histogram != nil {
-		lt.Add("from intended", format.QuantileMillis(h, 50), format.QuantileMillis(h, 90), format.QuantileMillis(h, 99), format.QuantileMillis(h, 99.9), format.MaxMillis(h))
-	}
+	lt := tables.Latencies(x)
 	writeTable(&lt, b, "")
-
+	writeGroups(b, x)
 }
 
 // writeGroups writes the repetition's groups, their total and the spread
 // between them.
-func writeGroups(b *bytes.Buffer, rep *results.Rep, ra *analysis.RepReport) {
-	t := &rep.Total
+func writeGroups(b *bytes.Buffer, x *measure.Rep) {
 	b.WriteByte('\n')
-	gt := tables.Table{
-		Header: []string{"group", "cpus", "threads", "conns", "requests", "req/s", "errors", "p99 total ms"},
-		Right:  []bool{false, false, true, true, true, true, true, true},
-	}
-	hosts := hasHosts(rep.Groups)
-	if hosts {
-		gt.Header = append([]string{"group", "host"}, gt.Header[1:]...)
-		gt.Right = append([]bool{false, false}, gt.Right[1:]...)
-	}
-	busy := ra.ClientCPU.Measured > 0
-	if busy {
-		gt.Header = append(gt.Header, "cpu busy")
-		gt.Right = append(gt.Right, true)
-	}
-	groupRow := func(name string, g *results.Group) {
-		cpus := g.CPUs
-		if cpus == "" {
-			cpus = "-"
-		}
-		if g.Index == results.TotalIndex {
-			cpus = ""
-		}
-		row := []string{name, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Slots), format.Count(g.Requests),
-			format.Rate(g.Rate()), format.Count(g.Errors.Total()), format.QuantileMillis(g.Latency.Total, 99)}
-		if hosts {
-			host := g.Host
-			if host == "" && g.Index != results.TotalIndex {
-				host = "local"
-			}
-			row = append([]string{row[0], host}, row[1:]...)
-		}
-		if busy {
-			switch {
-			case g.Index == results.TotalIndex:
-				row = append(row, "")
-			case g.CPU == nil:
-				row = append(row, "-")
-			default:
-				row = append(row, format.Percent(g.CPU.Busy))
-			}
-		}
-		gt.Add(row...)
-	}
-	for i := range rep.Groups {
-		groupRow(strconv.Itoa(rep.Groups[i].Index), &rep.Groups[i])
-	}
-	groupRow("total", t)
+	gt := tables.Groups(x)
 	writeTable(&gt, b, "")
-	if hosts {
-		writeHostGroups(b, rep.Groups)
-	}
-	if s := ra.Spread; s != nil {
+	writeHostGroups(b, x.Rep.Groups)
+	if s := x.A.Spread; s != nil {
 		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
 			format.Rate(s.Min), s.MinIndex, format.Rate(s.Max), s.MaxIndex, s.Pct)
 	}

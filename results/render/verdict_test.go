@@ -98,7 +98,7 @@ func TestFailedInEveryRendering(t *testing.T) {
 	}
 
 	analysis.Annotate(r)
-	if !strings.Contains(strings.Join(r.Warnings, "\n"), "variant kae, repetition 3: FAILED") {
+	if !strings.Contains(strings.Join(r.Warnings.Strings(), "\n"), "variant kae, repetition 3: FAILED") {
 		t.Errorf("Annotate did not store the failure: %q", r.Warnings)
 	}
 }

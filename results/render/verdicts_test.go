@@ -64,7 +64,7 @@ func TestDriftWarnings(t *testing.T) {
 		}
 	}
 	analysis.Annotate(r)
-	if !strings.Contains(strings.Join(r.Warnings, "\n"), "drift: the rates moved") {
+	if !strings.Contains(strings.Join(r.Warnings.Strings(), "\n"), "drift: the rates moved") {
 		t.Errorf("Annotate did not store the drift warning: %q", r.Warnings)
 	}
 	if s, _ := analysis.SummarizeRun(verdictsRun()); len(s.Warnings) != 0 {

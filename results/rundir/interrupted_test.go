@@ -3,8 +3,8 @@ package rundir
 import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/notes"
 	"path/filepath"
-	"slices"
 	"testing"
 )
 
@@ -24,15 +24,19 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := results.InterruptedWarning(results.RepLabel("kae", 1, 3))
-	keep := []string{
-		results.InterruptedWarning(results.RepLabel("kae", 2, 3)),
-		results.InterruptedWarning(results.RepLabel("kae-2", 1, 3)),
-		results.InterruptedWarning(results.SearchWindowLabel("baseline", 1)),
-		"variant kae rep 2/3 was interrupted and is not included, and more",
-		"server restarted",
+	interrupted := func(label, variant string, index int) results.Warning {
+		return notes.New(notes.Interrupted, "label", label, "variant", variant, "index", index).Warning()
 	}
-	for _, w := range append([]string{stale}, keep...) {
+	stale := interrupted(results.RepLabel("kae", 1, 3), "kae", 1)
+	keep := []results.Warning{
+		interrupted(results.RepLabel("kae", 2, 3), "kae", 2),
+		interrupted(results.RepLabel("kae-2", 1, 3), "kae-2", 1),
+		interrupted(results.SearchWindowLabel("baseline", 1), "baseline", 1),
+		notes.New(notes.Interrupted, "label", "variant kae capacity step 2 (up, 100/s)").Warning(), // never measured again
+		{Message: results.RepLabel("kae", 1, 4) + " was interrupted and is not included"},          // an older run's words: no code to withdraw by
+		{Message: "server restarted"},
+	}
+	for _, w := range append([]results.Warning{stale}, keep...) {
 		if err := j.Warning(w); err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +51,7 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(mid.Warnings, stale) {
+	if !mid.Warnings.Has(stale) {
 		t.Fatalf("the interrupted run lacks %q: %q", stale, mid.Warnings)
 	}
 
@@ -71,18 +75,18 @@ func TestInterruptedWarningWithdrawn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, r := range map[string]*results.Run{"journal": got, "AddRep": prev} {
-		if slices.Contains(r.Warnings, stale) {
+		if r.Warnings.Has(stale) {
 			t.Errorf("%s: the measured window is still said to be interrupted: %q", name, r.Warnings)
 		}
 		for _, w := range keep {
-			if !slices.Contains(r.Warnings, w) {
+			if !r.Warnings.Has(w) {
 				t.Errorf("%s: warning %q was dropped", name, w)
 			}
 		}
 	}
 
 	// A searched variant's window too.
-	r := &results.Run{Variants: []results.Variant{{Name: "s-10"}}, Warnings: []string{results.InterruptedWarning(results.SearchWindowLabel("s-10", 4))}}
+	r := &results.Run{Variants: []results.Variant{{Name: "s-10"}}, Warnings: results.Warnings{interrupted(results.SearchWindowLabel("s-10", 4), "s-10", 4)}}
 	r.AddRep(0, results.Rep{Index: 4})
 	if len(r.Warnings) != 0 {
 		t.Errorf("search window measured, warnings still %q", r.Warnings)

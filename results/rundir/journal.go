@@ -56,7 +56,7 @@ type journalRecord struct {
 	Rep     *results.Rep       `json:"rep,omitempty"`
 	Speed   []results.SpeedRun `json:"speed,omitempty"`
 	Info    []results.InfoRun  `json:"info,omitempty"`
-	Warning string             `json:"warning,omitempty"`
+	Warning *results.Warning   `json:"warning,omitempty"`
 	// Reason is why the variant was not measured (not_measured).
 	Reason string `json:"reason,omitempty"`
 	// Finished and Interrupted end the run (end).
@@ -261,8 +261,8 @@ func (j *Journal) Speed(variant int, runs []results.SpeedRun) error {
 }
 
 // Warning records a warning about the run.
-func (j *Journal) Warning(w string) error {
-	return j.record(journalRecord{Type: recWarning, Warning: w})
+func (j *Journal) Warning(w results.Warning) error {
+	return j.record(journalRecord{Type: recWarning, Warning: &w})
 }
 
 // NotMeasured records that the run gave up on the header's variant at
@@ -360,7 +360,7 @@ func (j *Journal) view() *results.Run {
 			r.Variants = append(r.Variants, v)
 		}
 	}
-	r.Warnings = append([]string(nil), j.run.Warnings...)
+	r.Warnings = append(results.Warnings(nil), j.run.Warnings...)
 	r.NotMeasured = append([]results.NotMeasured(nil), j.run.NotMeasured...)
 	return &r
 }
@@ -447,7 +447,9 @@ func replay(r *results.Run, rec journalRecord) error {
 		}
 		v.Speed = rec.Speed
 	case recWarning:
-		r.Warnings = appendNew(r.Warnings, rec.Warning)
+		if rec.Warning != nil {
+			r.Warnings = r.Warnings.AppendNew(*rec.Warning)
+		}
 	case recNotMeasured:
 		v, err := variant()
 		if err != nil {
@@ -591,14 +593,4 @@ func cloneVariants(vs []results.Variant) []results.Variant {
 		out[i] = v
 	}
 	return out
-}
-
-// appendNew appends the strings of add that ws does not hold yet.
-func appendNew(ws []string, add ...string) []string {
-	for _, a := range add {
-		if !slices.Contains(ws, a) {
-			ws = append(ws, a)
-		}
-	}
-	return ws
 }

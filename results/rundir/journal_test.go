@@ -69,7 +69,7 @@ func runJSON(t *testing.T, r *results.Run) string {
 func TestJournal(t *testing.T) {
 	fixture.SingleGoroutine(t)
 	full := fixture.CompareRun()
-	full.Warnings = []string{"a warning of the plan"}
+	full.Warnings = results.Warnings{{Message: "a warning of the plan"}}
 	dir := filepath.Join(t.TempDir(), "runs", "r1")
 	var renders int
 	opts := testOptions
@@ -155,7 +155,7 @@ func TestJournal(t *testing.T) {
 // withAnnotations is r after Annotate, as run.json stores it.
 func withAnnotations(r *results.Run) *results.Run {
 	c := *r
-	c.Warnings = append([]string(nil), r.Warnings...)
+	c.Warnings = append(results.Warnings(nil), r.Warnings...)
 	analysis.Annotate(&c)
 	return &c
 }

@@ -50,7 +50,7 @@ type Input struct {
 // Code is a prediction's status, or a thing it needs.
 type Code string
 
-// The codes. Message turns them into words.
+// The codes; notes.SoftRatioWords turns them into words.
 const (
 	OK Code = "ok"
 	// TooFewRatios: windows at fewer than two soft ratios (Prediction.Ratios).

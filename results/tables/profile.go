@@ -5,11 +5,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Profile lays the server profile out for the text and Markdown reports:
-// one row per library, one column per variant (its share of the
-// variant's samples, format.Missing where it has none, "n/a" for a
-// variant without a profile), then the crypto share, the offload bound,
-// the measured Δ against the baseline and the samples.
+// Profile lays the server profile out: a row per library and a column
+// per variant, then the crypto share, offload bound, Δ and samples.
 func Profile(t *analysis.ProfileTable) Table {
 	tb := Table{Header: []string{"server CPU by library"}}
 	for _, v := range t.Variants {

@@ -12,12 +12,8 @@ import (
 // ("WARNING") and its text.
 type notice struct{ Label, Text string }
 
-// Notices lays out the banner of m once, in order: interrupted,
-// incomplete, failed, not measured, partial windows, crossed thresholds, warnings,
-// diagnoses (each with its cause; the repetition's section has the rest),
-// hints.
-// The text report writes each as "LABEL: text", the Markdown report as a
-// quoted "**LABEL:** text".
+// Notices lays out the banner of m once, in order, each a label in
+// capitals and its text, for the text and Markdown reports.
 func Notices(m *analysis.Report) []notice {
 	var ns []notice
 	if m.Run.Interrupted {
@@ -57,10 +53,8 @@ func Notices(m *analysis.Report) []notice {
 	return ns
 }
 
-// Facts lays out the head of a report once, in order: started,
-// finished (and how long it took), baseline, order and automatic
-// repetitions, each with its label in lower case. The text report writes
-// "label     text", the Markdown report "- **label** text".
+// Facts lays out the head of a report once, in order: started, finished,
+// baseline, order, automatic repetitions, metrics and profile.
 func Facts(m *analysis.Report) []notice {
 	r, s := m.Run, m.Summary
 	var fs []notice

@@ -9,13 +9,10 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
-
-// The tables shared by the text and Markdown reports. Each builds a table
-// from a RunSummary; the text report aligns it, the Markdown report writes
-// it as a GitHub table, so both show the same cells.
 
 // StatsNote says how the comparison decides: which test, which
 // adjustment over how many comparisons, and what MDE and equivalence mean.
@@ -45,30 +42,6 @@ func OrderLine(r *results.Run) string {
 		return "sequential (every repetition of a variant, then the next): drift of the machine is not controlled"
 	}
 	return ""
-}
-
-// column is one column of a table built per variant.
-type column struct {
-	name  string
-	right bool
-	cell  func(i int, v *analysis.VariantSummary) string
-}
-
-// buildTable lays out one row per variant of s with the given columns.
-func buildTable(s *analysis.RunSummary, cols []column, rows []int) Table {
-	t := Table{}
-	for _, c := range cols {
-		t.Header = append(t.Header, c.name)
-		t.Right = append(t.Right, c.right)
-	}
-	for _, i := range rows {
-		cells := make([]string, len(cols))
-		for k, c := range cols {
-			cells[k] = c.cell(i, &s.Variants[i])
-		}
-		t.Add(cells...)
-	}
-	return t
 }
 
 func MeanCell(st stats.Stats) string {
@@ -208,10 +181,8 @@ func SweepTitle(sw *analysis.SweepSummary) string {
 // SweepLegend explains a sweep chart.
 const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
-// PlateauLine says in words what a sweep concluded: its best value, or
-// its plateau when it has none, with the family the claim was judged in
-// and the caution of few repetitions; that it concluded nothing when no
-// pair of values could be tested; "" when nothing was measured.
+// PlateauLine says what a sweep concluded: its best value or plateau and
+// the family judged, or that nothing could be; "" when nothing was measured.
 func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	label := map[int]string{}
 	for k, i := range sw.Variants {
@@ -339,28 +310,20 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	scale := niceCeil(top)
 	axisRight := format.GroupDigits(strconv.FormatFloat(scale, 'f', 0, 64))
 	axis := "0" + strings.Repeat(" ", max(1, chartWidth+2-1-len(axisRight))) + axisRight
-	label := map[int]string{}
+	t := Table{Header: []string{"", strings.Join(sw.Keys, " "), "variant", axis, "mean req/s", "95 % CI", "Δ% vs baseline"},
+		Right: []bool{false, true, false, false, true, false, true}}
 	for k, i := range rows {
-		label[i] = labels[k]
+		v := &s.Variants[i]
+		mark := ""
+		switch {
+		case v.Best:
+			mark = "*"
+		case v.Plateau && v.Series == sw.Series:
+			mark = "~"
+		}
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), MeanCell(v.Stats), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
-	cols := []column{
-		{"", false, func(i int, v *analysis.VariantSummary) string {
-			switch {
-			case v.Best:
-				return "*"
-			case v.Plateau && v.Series == sw.Series:
-				return "~"
-			}
-			return ""
-		}},
-		{strings.Join(sw.Keys, " "), true, func(i int, _ *analysis.VariantSummary) string { return label[i] }},
-		{"variant", false, func(_ int, v *analysis.VariantSummary) string { return v.Name }},
-		{axis, false, func(_ int, v *analysis.VariantSummary) string { return bar(v.Stats, scale, chartWidth) }},
-		{"mean req/s", true, func(_ int, v *analysis.VariantSummary) string { return MeanCell(v.Stats) }},
-		{"95 % CI", false, func(_ int, v *analysis.VariantSummary) string { return measure.CICell(v.Stats) }},
-		{"Δ% vs baseline", true, func(_ int, v *analysis.VariantSummary) string { return measure.DeltaCell(s, v) }},
-	}
-	return buildTable(s, cols, rows)
+	return t
 }
 
 // bar draws st on a scale from 0 to scale in width characters between two
@@ -415,4 +378,56 @@ func niceCeil(x float64) float64 {
 func DriftRows(s *analysis.RunSummary) (header []string, rows [][]string, title string, ok bool) {
 	t, title, ok := Drift(s)
 	return t.Header, t.Rows, title, ok
+}
+
+// Latencies is a repetition's latency table: a row per catalogue
+// measure shown in measure.Latencies that has a value, a column per
+// member of its family.
+func Latencies(x *measure.Rep) Table {
+	cols := measure.Columns(x.R, measure.Latencies)
+	t := Table{Header: []string{measure.LatencyHeading}, Right: []bool{false}}
+	for _, c := range cols {
+		if c.Measure == cols[0].Measure {
+			t.Header, t.Right = append(t.Header, c.Param), append(t.Right, true)
+		}
+	}
+	for start, end := 0, 0; start < len(cols); start = end {
+		row := []string{cols[start].Label}
+		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
+			if v := cols[end].OfRep(x); v.Kind != measure.None {
+				row = append(row, cols[end].Text(v))
+			}
+		}
+		if len(row) > 1 {
+			t.Add(row...)
+		}
+	}
+	return t
+}
+
+// Groups is a repetition's groups table: a row per group and the total,
+// with the catalogue's measures shown in measure.Groups (a Sparse one only
+// where a row has it).
+func Groups(x *measure.Rep) Table {
+	rows := []*results.Group{}
+	for i := range x.Rep.Groups {
+		rows = append(rows, &x.Rep.Groups[i])
+	}
+	rows = append(rows, &x.Rep.Total)
+	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
+		return c.Sparse && !slices.ContainsFunc(rows, func(g *results.Group) bool { x.G = g; return c.OfRep(x).Kind != measure.None })
+	})
+	t := header(cols, "group")
+	for _, g := range rows {
+		x.G = g
+		row := []string{"total"}
+		if g.Index != results.TotalIndex {
+			row[0] = strconv.Itoa(g.Index)
+		}
+		for _, c := range cols {
+			row = append(row, c.Text(c.OfRep(x)))
+		}
+		t.Add(row...)
+	}
+	return t
 }

@@ -14,11 +14,8 @@ import (
 // timelines.
 const NoTimeline = "no timeline (the run was stored before kaeload kept one)"
 
-// RepTimeline lays out, once, what a repetition's timeline says
-// (analysis.RepReport.Timeline): its rate range, its stalls, each host's
-// TCP counters over the window and the rules that could not judge it,
-// each a label and its text. The text report writes them among the
-// repetition's facts; a repetition without a timeline says NoTimeline.
+// RepTimeline lays out what a repetition's timeline says: its rate range,
+// stalls, each host's TCP counters and the rules that could not judge it.
 func RepTimeline(tl *diagnosis.Repetition) []notice {
 	if tl.NoTimeline {
 		return []notice{{"timeline", NoTimeline}}
@@ -86,9 +83,7 @@ func StallWords(tl *diagnosis.Repetition) string {
 }
 
 // TCPWords words one host's TCP counters over the window: its role, the
-// counters that grew in the kernel's order, and those not available,
-// each reason once ("not available: ListenOverflows, ListenDrops (why)";
-// "every counter not available (why)" when none has a value).
+// counters that grew, and those not available, each reason once.
 func TCPWords(h *diagnosis.HostCounts) string {
 	var grew []string
 	var whys []string             // reasons, in order of first use

@@ -4,15 +4,53 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
+	"strconv"
+
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"strconv"
 )
 
-// writeSpeed writes the text report's "crypto speed" section: the
-// commands, the table of t and the failed runs after it.
+// writeCapacity writes the capacity section of the text report.
+func writeCapacity(b *bytes.Buffer, m *analysis.Report) {
+	r := m.Run
+	fmt.Fprintf(b, "\n== %s\n%s\n", m.CapacityLine, tables.CapacityIntro(r.Capacity))
+	for i := range m.Capacities {
+		c := &m.Capacities[i]
+		fmt.Fprintf(b, "\n-- %s: capacity %s, %d steps\n", r.Variants[c.Variant].Name, analysis.KneeWords(c, r.Capacity.From), len(c.Steps))
+		t := tables.Capacity(c)
+		writeTable(&t, b, "")
+	}
+}
+
+// writeCapacityMarkdown writes the capacity section of the Markdown report.
+func writeCapacityMarkdown(b *bytes.Buffer, m *analysis.Report) {
+	r := m.Run
+	fmt.Fprintf(b, "\n## Capacity\n\n**%s**\n\n%s.\n", mdEscape(upperFirst(m.CapacityLine.String())), mdEscape(upperFirst(tables.CapacityIntro(r.Capacity))))
+	for i := range m.Capacities {
+		c := &m.Capacities[i]
+		fmt.Fprintf(b, "\n### %s: %s\n\n", mdEscape(r.Variants[c.Variant].Name), mdEscape(analysis.KneeWords(c, r.Capacity.From)))
+		t := tables.Capacity(c)
+		writeMarkdownTable(&t, b)
+	}
+}
+
+// writeThresholds writes the text report's thresholds section.
+func writeThresholds(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
+	b.WriteString("\n== thresholds\n")
+	tb := tables.Thresholds(cs)
+	writeTable(&tb, b, "")
+}
+
+// writeThresholdsMarkdown writes the Markdown report's thresholds section.
+func writeThresholdsMarkdown(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
+	b.WriteString("\n## Thresholds\n\n")
+	tb := tables.Thresholds(cs) // writeMarkdown escapes
+	writeMarkdownTable(&tb, b)
+}
+
+// writeSpeed writes the text report's "crypto speed" section.
 func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
 
 // speedSection is the text report's "crypto speed" section of t, its
@@ -37,8 +75,7 @@ func speedSection(t *analysis.SpeedTable, run string) string {
 	return sb.String()
 }
 
-// writeSpeedMarkdown writes the Markdown report's "Crypto speed" section:
-// the commands, the table of t and the failed runs.
+// writeSpeedMarkdown writes the Markdown report's "Crypto speed" section.
 func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
 	if t.Baseline < 0 {
 		fmt.Fprintf(b, "\n## Crypto speed\n\nRun once per variant with the server stopped; the baseline **%s** was not measured: no Δ %%.\n\n", mdEscape(t.BaselineName))
@@ -61,16 +98,9 @@ func writeSpeedMarkdown(b *bytes.Buffer, t *analysis.SpeedTable) {
 	}
 }
 
-// WriteSpeedCSV writes the speed runs of m's run as speed.csv: a header row, then
-// for every variant (plan order), speed command (scenario order) and figure
-// (as printed) one row with the columns variant, command (the command line
-// as run), algorithm, operation, block (bytes; empty for a rate of
-// operations), value (in unit, shortest exact decimal), unit and error (the
-// command's SpeedRun.Error, "" when it succeeded). A command that gave no
-// figure has one row with the figure cells empty. Values are those of
-// run.json, unrounded; no comparison is made (the Δ % are the Report's
-// SpeedTable, in the other outputs). A run without speed runs gives the
-// header row alone, also when m.Err is set. It returns any error of w.
+// WriteSpeedCSV writes speed.csv: a row per variant, speed command and
+// figure as run.json has it, unrounded and uncompared (a command without
+// figures has one row with its error); the header alone without speed runs.
 func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	cw := csv.NewWriter(w)

@@ -1,0 +1,4 @@
+package softratio
+
+// Synth and FiveRatios serve the external tests.
+var Synth, FiveRatios = synth, fiveRatios

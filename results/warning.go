@@ -1,0 +1,81 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+)
+
+// Warning is a condition a reader of the run must know about: a code and
+// its parameters, with the words results/notes gave it when it was made.
+// A run.json written before warnings had codes holds only the words.
+type Warning struct {
+	Code    string
+	Args    map[string]any
+	Message string
+}
+
+// Warnings are a run's warnings, in the order they arose.
+type Warnings []Warning
+
+// Strings are the warnings' words.
+func (ws Warnings) Strings() []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, w.Message)
+	}
+	return out
+}
+
+// Has says whether ws holds w, said in the same words (an older run's
+// warnings have no code to compare).
+func (ws Warnings) Has(w Warning) bool {
+	for _, o := range ws {
+		if o.Message == w.Message {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendNew appends the warnings of add that ws does not hold yet.
+func (ws Warnings) AppendNew(add ...Warning) Warnings {
+	for _, w := range add {
+		if !ws.Has(w) {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// MarshalJSON writes w as notes do: {"code": …, "message": …, params…}.
+func (w Warning) MarshalJSON() ([]byte, error) {
+	m := maps.Clone(w.Args)
+	if m == nil {
+		m = map[string]any{}
+	}
+	m["code"], m["message"] = w.Code, w.Message
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, or an older run's plain
+// string as a warning of words alone.
+func (w *Warning) UnmarshalJSON(b []byte) error {
+	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '"' {
+		*w = Warning{}
+		return json.Unmarshal(b, &w.Message)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	code, _ := m["code"].(string)
+	msg, _ := m["message"].(string)
+	delete(m, "code")
+	delete(m, "message")
+	if len(m) == 0 {
+		m = nil
+	}
+	*w = Warning{Code: code, Args: m, Message: msg}
+	return nil
+}
