@@ -725,32 +725,66 @@ func (s *slot) account() {
 	}
 	s.unlockTimeline()
 	if !in {
-		// Outside the window, by the window's rules: every response by its
-		// status class, every failure and error status by its class.
-		o := &s.counts.Outside
-		switch {
-		case a.end < s.e.startNs && a.failed:
-			o.WarmupErrors++
-			o.WarmupClasses[a.class]++
-		case a.end < s.e.startNs:
-			o.Warmup++
-			o.WarmupStatus[statusClass(a.status)]++
-			if a.status >= 400 {
-				o.WarmupClasses[results.ErrStatus]++
-			}
-		case a.failed:
-			o.Abandoned++
-			o.AfterClasses[a.class]++
-			s.noteUnanswered(a, &o.Unanswered)
-		default:
-			o.Late++
-			o.LateStatus[statusClass(a.status)]++
-			if a.status >= 400 {
-				o.AfterClasses[results.ErrStatus]++
-			}
-		}
+		s.accountOutside(a)
 		return
 	}
+	c := &s.counts
+	s.accountConnection(a)
+	if a.failed {
+		c.Errors.Add(a.class, a.err)
+		s.pub.errors.Store(c.Errors.Total())
+		return
+	}
+	c.Requests++
+	c.Bytes += a.bytes
+	c.Status[statusClass(a.status)]++
+	if a.status >= 400 {
+		var err error
+		if c.Errors[results.ErrStatus].Count == 0 {
+			err = fmt.Errorf("status %d", a.status)
+		}
+		c.Errors.Add(results.ErrStatus, err)
+		s.pub.errors.Store(c.Errors.Total())
+	}
+	s.record(timingTTFB, a.ttfb)
+	s.record(timingTotal, time.Duration(a.end-a.start))
+	if s.e.pacer != nil {
+		s.record(timingIntended, time.Duration(a.end-a.intended))
+	}
+	s.pub.requests.Store(c.Requests)
+	s.pub.bytes.Store(c.Bytes)
+}
+
+// accountOutside counts an attempt that ended outside the window: every
+// response by its status class, every failure and error status by its class.
+func (s *slot) accountOutside(a *attempt) {
+	o := &s.counts.Outside
+	switch {
+	case a.end < s.e.startNs && a.failed:
+		o.WarmupErrors++
+		o.WarmupClasses[a.class]++
+	case a.end < s.e.startNs:
+		o.Warmup++
+		o.WarmupStatus[statusClass(a.status)]++
+		if a.status >= 400 {
+			o.WarmupClasses[results.ErrStatus]++
+		}
+	case a.failed:
+		o.Abandoned++
+		o.AfterClasses[a.class]++
+		s.noteUnanswered(a, &o.Unanswered)
+	default:
+		o.Late++
+		o.LateStatus[statusClass(a.status)]++
+		if a.status >= 400 {
+			o.AfterClasses[results.ErrStatus]++
+		}
+	}
+}
+
+// accountConnection counts what an attempt inside the window did to its
+// connection: a dial, the socket's state, a handshake.
+func (s *slot) accountConnection(a *attempt) {
 	c := &s.counts
 	if a.dialed {
 		c.Connections++
@@ -777,29 +811,6 @@ func (s *slot) account() {
 		c.Negotiated[s.negKey]++
 		s.record(timingHandshake, a.tlsTime)
 	}
-	if a.failed {
-		c.Errors.Add(a.class, a.err)
-		s.pub.errors.Store(c.Errors.Total())
-		return
-	}
-	c.Requests++
-	c.Bytes += a.bytes
-	c.Status[statusClass(a.status)]++
-	if a.status >= 400 {
-		var err error
-		if c.Errors[results.ErrStatus].Count == 0 {
-			err = fmt.Errorf("status %d", a.status)
-		}
-		c.Errors.Add(results.ErrStatus, err)
-		s.pub.errors.Store(c.Errors.Total())
-	}
-	s.record(timingTTFB, a.ttfb)
-	s.record(timingTotal, time.Duration(a.end-a.start))
-	if s.e.pacer != nil {
-		s.record(timingIntended, time.Duration(a.end-a.intended))
-	}
-	s.pub.requests.Store(c.Requests)
-	s.pub.bytes.Store(c.Bytes)
 }
 
 // statusClass is the index of status in Counts.Status: 1 for 1xx … 5 for

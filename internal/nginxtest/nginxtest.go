@@ -131,6 +131,34 @@ http {
 func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Binary(t)
+	cfg.setDefaults()
+	dir := t.TempDir()
+	certPEM := writeSite(t, dir, cfg.Cert)
+	var cpus pinning.Set
+	if cfg.CPUs != "" {
+		var err error
+		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		s := &Server{Dir: dir, CertPEM: certPEM}
+		exited, err := s.start(t, bin, cfg, cpus)
+		if err == nil {
+			t.Cleanup(func() { s.stop(t, exited) })
+			return s
+		}
+		lastErr = err
+		if !strings.Contains(err.Error(), "in use") {
+			break // only a port taken since FreePort is worth another try
+		}
+	}
+	t.Fatal(lastErr)
+	return nil
+}
+
+func (cfg *Config) setDefaults() {
 	if cfg.Cert == "" {
 		cfg.Cert = "rsa2048"
 	}
@@ -143,8 +171,12 @@ func Start(t testing.TB, cfg Config) *Server {
 	if cfg.Backlog == 0 {
 		cfg.Backlog = 65535
 	}
-	dir := t.TempDir()
-	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
+}
+
+// writeSite writes a certificate of kind cert, its key and the document
+// root into dir, and returns the certificate.
+func writeSite(t testing.TB, dir, cert string) []byte {
+	certPEM, keyPEM, err := target.GenerateCert(cert)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,13 +192,20 @@ func Start(t testing.TB, cfg Config) *Server {
 			t.Fatal(err)
 		}
 	}
-	// Run as root, nginx workers drop to "nobody", who cannot enter the
-	// test's private temporary directory: keep them as the current user.
-	userLine := ""
-	if os.Geteuid() == 0 {
-		userLine = "user root;"
+	return certPEM
+}
+
+// config returns nginx.conf for cfg, listening on s's addresses (s.Addr,
+// then s.MoreAddrs for cfg.MoreBacklogs).
+func (s *Server) config(cfg Config) string {
+	var listen, extra strings.Builder
+	for i, backlog := range append([]int{cfg.Backlog}, cfg.MoreBacklogs...) {
+		addr := s.Addr
+		if i > 0 {
+			addr = s.MoreAddrs[i-1]
+		}
+		fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addr, backlog)
 	}
-	var extra strings.Builder
 	if cfg.Ciphers != "" {
 		fmt.Fprintf(&extra, "        ssl_ciphers %s;\n        ssl_prefer_server_ciphers on;\n", cfg.Ciphers)
 	}
@@ -175,64 +214,58 @@ func Start(t testing.TB, cfg Config) *Server {
 	} else {
 		extra.WriteString("        ssl_session_cache off;\n        ssl_session_tickets off;\n")
 	}
-	var cpus pinning.Set
-	if cfg.CPUs != "" {
-		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
-			t.Fatal(err)
-		}
+	// Run as root, nginx workers drop to "nobody", who cannot enter the
+	// test's private temporary directory: keep them as the current user.
+	userLine := ""
+	if os.Geteuid() == 0 {
+		userLine = "user root;"
 	}
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
-		var addrs []string
-		var listen strings.Builder
-		for _, backlog := range append([]int{cfg.Backlog}, cfg.MoreBacklogs...) {
-			port, err := testkit.FreePort()
-			if err != nil {
-				t.Fatal(err)
-			}
-			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
-			fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addrs[len(addrs)-1], backlog)
-		}
-		conf := fmt.Sprintf(confTemplate, dir, listen.String(), cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.HTTP)
-		confPath := filepath.Join(dir, "nginx.conf")
-		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s := &Server{Addr: addrs[0], MoreAddrs: addrs[1:], Dir: dir, CertPEM: certPEM}
-		cmd := exec.Command(bin, "-e", filepath.Join(dir, "error.log"), "-p", dir, "-c", confPath)
-		cmd.Env = os.Environ()
-		for k, v := range cfg.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := pinning.Start(cmd, cpus); err != nil {
-			t.Fatalf("start nginx: %v", err)
-		}
-		s.Cmd = cmd
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		err := testkit.WaitListening(s.Addr, exited, 5*time.Second)
-		for _, a := range s.MoreAddrs {
-			if err == nil {
-				err = testkit.WaitListening(a, exited, 5*time.Second)
-			}
-		}
+	return fmt.Sprintf(confTemplate, s.Dir, listen.String(), cfg.Protocols, extra.String(), userLine,
+		cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.HTTP)
+}
+
+// start picks free ports, starts nginx on them and waits until every
+// listener accepts; on failure nginx is killed and the error says why.
+func (s *Server) start(t testing.TB, bin string, cfg Config, cpus pinning.Set) (<-chan error, error) {
+	var addrs []string
+	for range 1 + len(cfg.MoreBacklogs) {
+		port, err := testkit.FreePort()
 		if err != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			errLog, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			lastErr = fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
-			if strings.Contains(lastErr.Error(), "in use") {
-				continue
-			}
-			t.Fatal(lastErr)
+			t.Fatal(err)
 		}
-		t.Cleanup(func() { s.stop(t, exited) })
-		return s
+		addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
 	}
-	t.Fatal(lastErr)
-	return nil
+	s.Addr, s.MoreAddrs = addrs[0], addrs[1:]
+	confPath := filepath.Join(s.Dir, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(s.config(cfg)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-e", filepath.Join(s.Dir, "error.log"), "-p", s.Dir, "-c", confPath)
+	cmd.Env = os.Environ()
+	for k, v := range cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := pinning.Start(cmd, cpus); err != nil {
+		t.Fatalf("start nginx: %v", err)
+	}
+	s.Cmd = cmd
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	for _, a := range addrs {
+		if err == nil {
+			err = testkit.WaitListening(a, exited, 5*time.Second)
+		}
+	}
+	if err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		errLog, _ := os.ReadFile(filepath.Join(s.Dir, "error.log"))
+		return nil, fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
+	}
+	return exited, nil
 }
 
 func (s *Server) stop(t testing.TB, exited <-chan error) {
