@@ -15,11 +15,9 @@ type Holder struct {
 
 func (h Holder) String() string { return fmt.Sprintf("%s (pid %d)", h.Name, h.PID) }
 
-// PortHolders returns the process families listening on TCP port of this
-// machine now, each by its root as FindListener climbs to it, sorted by
-// PID; none when nothing listens. The runner compares them before and
-// after a start, so no start time is needed. Sockets whose holder cannot be seen
-// (another user's, when not root) are left out.
+// PortHolders returns, sorted by PID, the roots of the process families
+// listening on TCP port now (as FindListener climbs); holders it cannot
+// see are left out.
 func PortHolders(port int) ([]Holder, error) {
 	l := Listener{Port: port}
 	inodes, err := l.listening()

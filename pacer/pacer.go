@@ -26,9 +26,6 @@ func NewSchedule(rate float64) (Schedule, error) {
 	return Schedule{rate: rate}, nil
 }
 
-// Rate is the schedule's rate in starts per second.
-func (s Schedule) Rate() float64 { return s.rate }
-
 // At is when start k is due, after the origin: k/rate, rounded to the
 // nanosecond. It is computed from k alone, so the error never accumulates.
 func (s Schedule) At(k int64) time.Duration {
@@ -93,12 +90,6 @@ func New(s Schedule, end time.Duration) *Pacer {
 
 // Schedule is the pacer's schedule.
 func (p *Pacer) Schedule() Schedule { return p.s }
-
-// End is the time no start reaches.
-func (p *Pacer) End() time.Duration { return time.Duration(p.end.Load()) }
-
-// SetEnd moves the end; starts already handed out are not taken back.
-func (p *Pacer) SetEnd(end time.Duration) { p.end.Store(int64(end)) }
 
 // Reset starts the schedule over from start 0 with a new end.
 func (p *Pacer) Reset(end time.Duration) {

@@ -34,9 +34,6 @@ type Profile struct {
 	stacks  map[string]uint64
 }
 
-// Samples is the number of samples counted.
-func (p *Profile) Samples() uint64 { return p.samples }
-
 // add counts one sample whose call chain is chain, leaf first.
 func (p *Profile) add(chain []frame) {
 	if p.libs == nil {
