@@ -32,10 +32,8 @@ const (
 	resultOK, resultError = "ok", "error"
 )
 
-// Phases are the values of the phase label: the warm-up, the measured
-// window, and after it (responses in flight at the window's end that
-// completed in the drain: run.json's outside.late, and those that did
-// not: outside.abandoned).
+// Phases are the values of the phase label; after is what was in flight
+// at the window's end (run.json's outside.late and outside.abandoned).
 var Phases = []string{phaseWarmup, phaseWindow, phaseAfter}
 
 // Rules are the values of kaeload_diagnosis_active's rule label.
@@ -57,53 +55,49 @@ func NetstatName(counter string) string {
 	return netstatPrefix + "TcpExt_" + counter
 }
 
-// Window labels: the run, the variant and the repetition (run.json's
-// index).
+// winLabels name a window: rep is run.json's index.
 var winLabels = []string{"run", "variant", "rep"}
 
 func with(labels ...string) []string { return append(append([]string(nil), winLabels...), labels...) }
 
-// helpOf holds each metric's help text, by name.
+// helpOf holds each metric's help text, by name; newDesc fills it at
+// initialization only.
 var helpOf = map[string]string{}
 
-// newDesc makes a descriptor and keeps its help text.
-func newDesc(name, help string, labels []string, _ prometheus.Labels) *prometheus.Desc {
-	netstatMu.Lock()
+func newDesc(name, help string, labels []string) *prometheus.Desc {
 	helpOf[name] = help
-	netstatMu.Unlock()
 	return prometheus.NewDesc(name, help, labels, nil)
 }
 
-// descs are the metrics' descriptors, help text included.
 var (
 	descRequests = newDesc(RequestsTotal, "Requests that ended, by phase (warmup, window, after) and result: ok is a response below 400 (run.json's succeeded), error a failure or a status >= 400. The window's equal run.json's.",
-		with("phase", "group", "result"), nil)
+		with("phase", "group", "result"))
 	descErrors = newDesc(ErrorsTotal, "Failed requests and responses with a status >= 400 by error class, as run.json counts them.",
-		with("phase", "group", "class"), nil)
+		with("phase", "group", "class"))
 	descConnect = newDesc(ConnectSeconds, "TCP connect times of the window's requests; set at the window's end (the timeline does not keep them per interval). Buckets to the HDR histogram's precision (1 %).",
-		with("phase"), nil)
+		with("phase"))
 	descHandshake = newDesc(HandshakeSeconds, "TLS handshake times, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
-		with("phase"), nil)
+		with("phase"))
 	descRequest = newDesc(RequestSeconds, "Total times of completed requests, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
-		with("phase"), nil)
+		with("phase"))
 	descIntervalRate = newDesc(IntervalRate, "The last closed interval's successful responses per second, as the timeline has it.",
-		with("group"), nil)
+		with("group"))
 	descIntervalHandshake = newDesc(IntervalHandshake, "A summary: the last closed interval's handshake percentiles (quantile 0.5 and 0.99) as the timeline has them, 0 when it held none; count and sum over every interval so far.",
-		with("group"), nil)
+		with("group"))
 	descClientCPU = newDesc(ClientCPUSeconds, "CPU time the group's worker process used (all its threads).",
-		with("group"), nil)
+		with("group"))
 	descServerCPU = newDesc(ServerCPUSeconds, "CPU time of the server (its process tree, or its whole host).",
-		with("host"), nil)
+		with("host"))
 	descDiagnosis = newDesc(DiagnosisActive, "1 when the window's timeline shows the diagnosis rule (set at the window's end), else 0.",
-		with("rule"), nil)
+		with("rule"))
 	descWindowRate = newDesc(WindowRate, "The window's successful responses per second over all groups (run.json's rate), set at its end; 0 before.",
-		winLabels, nil)
+		winLabels)
 	descWindowStart = newDesc(WindowStart, "When the window's measurement began, Unix seconds (exact at its end); 0 before.",
-		winLabels, nil)
+		winLabels)
 	descRunInfo = newDesc(RunInfo, "The run: its scenario name and baseline.",
-		[]string{"run", "name", "baseline"}, nil)
+		[]string{"run", "name", "baseline"})
 	descBuildInfo = newDesc(BuildInfo, "The kaeload that runs.",
-		[]string{"version", "goversion"}, nil)
+		[]string{"version", "goversion"})
 )
 
 // netstatDescs holds a descriptor per kernel counter, made once.
@@ -112,6 +106,10 @@ var (
 	netstatDescs = map[string]*prometheus.Desc{}
 )
 
+func netstatHelp(counter string) string {
+	return "Growth of the kernel counter " + counter + " over the window's readings of the host's network namespace (side: client, server, or shared when both are in it)."
+}
+
 // netstatDesc returns the descriptor of a kernel counter.
 func netstatDesc(counter string) *prometheus.Desc {
 	netstatMu.Lock()
@@ -119,10 +117,8 @@ func netstatDesc(counter string) *prometheus.Desc {
 	if d, ok := netstatDescs[counter]; ok {
 		return d
 	}
-	d := prometheus.NewDesc(NetstatName(counter), "Growth of the kernel counter "+counter+" over the window's readings of the host's network namespace (side: client, server, or shared when both are in it).",
-		with("side", "host"), nil)
+	d := prometheus.NewDesc(NetstatName(counter), netstatHelp(counter), with("side", "host"), nil)
 	netstatDescs[counter] = d
-	helpOf[NetstatName(counter)] = "Growth of the kernel counter " + counter + " over the window's readings of the host's network namespace (side: client, server, or shared when both are in it)."
 	return d
 }
 

@@ -17,15 +17,10 @@ import (
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
-// WriteOpenMetrics writes a stored run's timeline as OpenMetrics text
-// with timestamps, for `promtool tsdb create-blocks-from openmetrics`:
-// the live metrics' names and labels, each sample at its interval's end
-// (a window's final values at the window's end), every series starting
-// at 0 at its first interval's start. The counters are exact; the
-// latency histograms are not in a stored timeline (only its
-// percentiles: kaeload_interval_handshake_seconds), and the CPU only as
-// shares, so neither is written. Each measure of the catalogue marked
-// OpenMetrics (results/measure) is a gauge per window, set at its end.
+// WriteOpenMetrics writes a stored run's timeline as timestamped
+// OpenMetrics for promtool: the live series, each from 0 at its first
+// interval's start, but the latency histograms and CPU a record lacks.
+// Catalogue measures marked OpenMetrics are gauges set at the window's end.
 func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	om := &omWriter{families: map[string]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
@@ -34,7 +29,7 @@ func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	if base == "" && len(r.Variants) > 0 {
 		base = r.Variants[0].Name
 	}
-	om.sample(RunInfo, "gauge", help(RunInfo), fmt.Sprintf(`run=%s,name=%s,baseline=%s`, q(run), q(r.Name), q(base)), 1, r.Started)
+	om.sample(RunInfo, "gauge", helpOf[RunInfo], fmt.Sprintf(`run=%s,name=%s,baseline=%s`, q(run), q(r.Name), q(base)), 1, r.Started)
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
@@ -76,8 +71,8 @@ type omSample struct {
 	at time.Time
 }
 
-// sample adds value v of the series with labels of metric name at at; a
-// sample at or before the series' last is dropped (the same time twice).
+// sample adds value v of metric's series labels at at; one not after the
+// series' last replaces it.
 func (om *omWriter) sample(metric, typ, help, labels string, v float64, at time.Time) {
 	fam := metric
 	if typ == "counter" {
@@ -114,10 +109,10 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 		emit := func(at time.Time) {
 			for p := range nPhases {
 				l := fmt.Sprintf("%s,phase=%s,group=%s", win, q(Phases[p]), group)
-				om.sample(RequestsTotal, "counter", help(RequestsTotal), l+",result="+q(resultOK), float64(c[p].ok), at)
-				om.sample(RequestsTotal, "counter", help(RequestsTotal), l+",result="+q(resultError), float64(c[p].errs.Total()+c[p].abandoned), at)
+				om.sample(RequestsTotal, "counter", helpOf[RequestsTotal], l+",result="+q(resultOK), float64(c[p].ok), at)
+				om.sample(RequestsTotal, "counter", helpOf[RequestsTotal], l+",result="+q(resultError), float64(c[p].errs.Total()+c[p].abandoned), at)
 				for k, n := range c[p].errs {
-					om.sample(ErrorsTotal, "counter", help(ErrorsTotal), l+",class="+q(errorClasses[k]), float64(n), at)
+					om.sample(ErrorsTotal, "counter", helpOf[ErrorsTotal], l+",class="+q(errorClasses[k]), float64(n), at)
 				}
 			}
 		}
@@ -140,9 +135,9 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			at := start.Add(iv.End())
 			emit(at)
 			l := win + ",group=" + group
-			om.sample(IntervalRate, "gauge", help(IntervalRate), l, iv.Rate(), at)
-			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
-			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
+			om.sample(IntervalRate, "gauge", helpOf[IntervalRate], l, iv.Rate(), at)
+			om.sample(IntervalHandshake, "summary", helpOf[IntervalHandshake], l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
+			om.sample(IntervalHandshake, "summary", helpOf[IntervalHandshake], l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
 		}
 		c[pWindow].ok = g.Succeeded()
 		for k := range c[pWindow].errs {
@@ -161,12 +156,12 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 		if active[rule] {
 			v = 1
 		}
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
+		om.sample(DiagnosisActive, "gauge", helpOf[DiagnosisActive], win+",rule="+q(rule), 0, first)
+		om.sample(DiagnosisActive, "gauge", helpOf[DiagnosisActive], win+",rule="+q(rule), v, end)
 	}
 	om.measures(win, x, first, end)
-	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
-	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
+	om.sample(WindowStart, "gauge", helpOf[WindowStart], win, 0, first)
+	om.sample(WindowStart, "gauge", helpOf[WindowStart], win, float64(start.UnixNano())/1e9, end)
 }
 
 // netstat writes the growth of each kernel counter of each host over the
@@ -180,8 +175,7 @@ func (om *omWriter) netstat(win string, rep *results.Rep, first time.Time) {
 			sums := map[string]float64{}
 			names := slices.DeleteFunc(slices.Clone(host.Counters), func(n string) bool { _, gone := host.Unavailable[n]; return gone })
 			for _, n := range names {
-				netstatDesc(n) // its help
-				om.sample(NetstatName(n), "unknown", help(NetstatName(n)), l, 0, first)
+				om.sample(NetstatName(n), "unknown", netstatHelp(n), l, 0, first)
 			}
 			for p := range t.Points {
 				at := start.Add(t.Points[p].End())
@@ -191,7 +185,7 @@ func (om *omWriter) netstat(win string, rep *results.Rep, first time.Time) {
 						continue
 					}
 					sums[n] += float64(d)
-					om.sample(NetstatName(n), "unknown", help(NetstatName(n)), l, sums[n], at)
+					om.sample(NetstatName(n), "unknown", netstatHelp(n), l, sums[n], at)
 				}
 			}
 		}
@@ -207,7 +201,7 @@ func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
 			if name == "" {
 				name = "kaeload_" + c.Key
 			}
-			if h = help(name); h == "" {
+			if h = helpOf[name]; h == "" {
 				h = strings.TrimSpace(c.Label + " (" + c.Unit + ")")
 			}
 			om.sample(name, "gauge", h, win, 0, first)
@@ -233,12 +227,4 @@ func fnum(v float64) string {
 		return "NaN"
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
-}
-
-// help is a metric's help text; a kernel counter's descriptor is made
-// (netstatDesc) before its help is read.
-func help(name string) string {
-	netstatMu.Lock()
-	defer netstatMu.Unlock()
-	return helpOf[name]
 }
