@@ -59,13 +59,9 @@ func (s Schedule) Count(from, to time.Duration) int64 {
 
 // Start is one start handed out by Take.
 type Start struct {
-	// K is the start's index in the schedule.
-	K int64
-	// At is when it is due, after the origin.
-	At time.Duration
-	// Missed is the range [MissedFrom, K) of starts that were due before
-	// the taker came and are skipped: their time arrived while no slot
-	// was free. Empty when MissedFrom == K.
+	K  int64         // the index in the schedule
+	At time.Duration // when it is due, after the origin
+	// Starts [MissedFrom, K) came due while no slot was free: skipped.
 	MissedFrom int64
 }
 
@@ -98,11 +94,8 @@ func (p *Pacer) Reset(end time.Duration) {
 }
 
 // Take hands a taker free since free the next start not taken yet. Starts
-// that came due before free while every taker was busy are missed:
-// skipped and reported (Start.MissedFrom), never handed out late. A start
-// due after free but already past is handed out: the lag shows in latency
-// from the intended start. ok is false once the next start is at or after
-// the end; the result still reports the starts missed before it.
+// due before free are missed (Start.MissedFrom), never handed out late;
+// ok is false once the next start is at or after the end.
 func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	end := time.Duration(p.end.Load())
 	for {
@@ -132,9 +125,8 @@ func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	}
 }
 
-// Clock is the time source Wait uses: Now is the time since the
-// schedule's origin, SleepUntil returns once Now >= t (or earlier, when
-// the clock's owner cancels: Wait then checks Now again).
+// Clock is the time source Wait uses: Now is the time since the origin;
+// SleepUntil returns once Now >= t, or earlier when its owner cancels.
 type Clock interface {
 	Now() time.Duration
 	SleepUntil(t time.Duration)
