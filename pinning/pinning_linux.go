@@ -15,10 +15,9 @@ import (
 // Supported reports whether this OS can pin processes.
 const Supported = true
 
-// Start starts cmd with its CPU affinity set to cpus from its first
-// instruction: on a locked OS thread it narrows the thread's mask, starts
-// the child (which inherits it, threads and GOMAXPROCS included) and
-// restores the mask. An empty set starts cmd unpinned.
+// Start starts cmd pinned to cpus (unpinned when empty) from its first
+// instruction: a locked thread narrows its mask, starts the child, which
+// inherits it, and restores the mask.
 func Start(cmd *exec.Cmd, cpus Set) error {
 	if len(cpus) == 0 {
 		return cmd.Start()
@@ -48,8 +47,8 @@ func Start(cmd *exec.Cmd, cpus Set) error {
 	return startErr
 }
 
-// Online returns the CPUs this process may run on (its affinity mask, which
-// on a plain machine is every online CPU).
+// Online returns the CPUs this process may run on: every online CPU on a
+// plain machine.
 func Online() (Set, error) {
 	var cur unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &cur); err != nil {
