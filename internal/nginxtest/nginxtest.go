@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/process"
+
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/target"
@@ -23,62 +25,43 @@ import (
 
 // Config describes the nginx to start.
 type Config struct {
-	// Cert is the certificate kind (see target.CertKinds); default rsa2048.
-	Cert string
-	// CPUs pins nginx (master and workers) to these CPUs, taskset style; "" = unpinned.
-	CPUs string
-	// Protocols is ssl_protocols; default "TLSv1.2 TLSv1.3".
-	Protocols string
-	// Ciphers is ssl_ciphers (TLS 1.2 suites, OpenSSL names); "" = nginx default.
-	Ciphers string
-	// SessionReuse turns the session cache and tickets on; off by default,
-	// so every handshake must be full.
-	SessionReuse bool
-	// Env is added to nginx's environment.
-	Env map[string]string
-	// Location is the body of "location / { … }"; "" serves the document
-	// root (index.html). E.g. "return 503;" for a server that fails.
-	Location string
-	// HTTP is added to the http block, e.g. a limit_req_zone that
-	// Location's limit_req uses.
-	HTTP string
-	// WorkerConnections is nginx's worker_connections (default 4096); the
-	// worker's open-file limit is set to twice it.
+	Cert         string            // a target.CertKinds; default rsa2048
+	CPUs         string            // pins master and workers, taskset style; "" = unpinned
+	Protocols    string            // ssl_protocols; default "TLSv1.2 TLSv1.3"
+	Ciphers      string            // ssl_ciphers (TLS 1.2, OpenSSL names); "" = nginx's
+	SessionReuse bool              // session cache and tickets; off: every handshake is full
+	Env          map[string]string // added to nginx's environment
+	// Location is the body of "location / { … }", such as "return 503;";
+	// "" serves index.html. HTTP is added to the http block.
+	Location, HTTP string
+	// WorkerConnections defaults to 4096; the open-file limit is twice it.
 	WorkerConnections int
-	// Backlog is the listen backlog (listen … backlog=N); 0 asks for 65535,
-	// which the kernel caps at net.core.somaxconn: the system's largest.
-	// A small one makes the accept queue overflow under load.
+	// Backlog is the listen backlog; 0 asks for 65535, capped by the
+	// kernel at net.core.somaxconn. A small one overflows under load.
 	Backlog int
-	// MoreBacklogs adds a listener on 127.0.0.1 for each backlog it
-	// lists, serving the same site (Server.MoreAddrs): one nginx for a
-	// test that compares backlogs.
+	// MoreBacklogs adds a listener of the same site for each backlog it
+	// lists (Server.MoreAddrs).
 	MoreBacklogs []int
 }
 
 // Server is a running nginx.
 type Server struct {
-	// Addr is host:port of the HTTPS listener on 127.0.0.1.
-	Addr string
-	// MoreAddrs are those of the listeners of Config.MoreBacklogs, in
-	// its order.
-	MoreAddrs []string
-	// Dir holds the configuration, certificate, logs and document root.
-	Dir string
-	// Cmd is the nginx master process.
-	Cmd *exec.Cmd
-	// CertPEM is the server certificate, for clients that verify.
-	CertPEM []byte
+	Addr      string   // the HTTPS listener on 127.0.0.1
+	MoreAddrs []string // the listeners of Config.MoreBacklogs, in order
+	Dir       string   // configuration, certificate, logs and document root
+	Cmd       *exec.Cmd
+	CertPEM   []byte // for clients that verify
 }
 
 // Line is one access-log entry.
 type Line struct {
 	Time     time.Time // $msec: when the request finished
 	Status   int
-	Reused   bool   // $ssl_session_reused == "r"
-	Protocol string // $ssl_protocol, e.g. TLSv1.3
-	Cipher   string // $ssl_cipher, OpenSSL name
+	Reused   bool // $ssl_session_reused == "r"
+	Protocol string
+	Cipher   string // OpenSSL's name
 	Bytes    int    // $bytes_sent
-	Conn     uint64 // $connection serial number
+	Conn     uint64 // $connection
 	ConnReqs int    // $connection_requests
 }
 
@@ -283,13 +266,10 @@ func (s *Server) stop(t testing.TB, exited <-chan error) {
 // PIDs returns the master's and its workers' process IDs.
 func (s *Server) PIDs() []int {
 	pids := []int{s.Cmd.Process.Pid}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", s.Cmd.Process.Pid, s.Cmd.Process.Pid))
-	if err != nil {
-		return pids
-	}
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
-			pids = append(pids, n)
+	if p, err := process.NewProcess(int32(pids[0])); err == nil {
+		children, _ := p.Children()
+		for _, c := range children {
+			pids = append(pids, int(c.Pid))
 		}
 	}
 	return pids
