@@ -199,9 +199,9 @@ func (s *Server) publishLocked() {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		bi = info.Main.Version
 	}
-	out = append(out, prometheus.MustNewConstMetric(descBuildInfo, prometheus.GaugeValue, 1, bi, runtime.Version()))
+	out = append(out, prometheus.MustNewConstMetric(famBuildInfo.desc, prometheus.GaugeValue, 1, bi, runtime.Version()))
 	if s.run != "" {
-		out = append(out, prometheus.MustNewConstMetric(descRunInfo, prometheus.GaugeValue, 1, s.run, s.name, s.baseline))
+		out = append(out, prometheus.MustNewConstMetric(famRunInfo.desc, prometheus.GaugeValue, 1, s.run, s.name, s.baseline))
 	}
 	for _, w := range s.windows {
 		out = append(out, w.metrics(s.run)...)
