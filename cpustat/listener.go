@@ -1,6 +1,7 @@
 package cpustat
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -145,42 +146,19 @@ const (
 // state (but SYN_RECV, listed among them before Linux 4.4).
 func listenInodes(r io.Reader, buf []byte, port int, inodes []uint64) ([]uint64, error) {
 	want := fmt.Sprintf(":%04X", port)
-	var carry []byte // a line cut by the end of the previous read
-	header := true
-	for {
-		n, err := r.Read(buf)
-		chunk := buf[:n]
-		for len(chunk) > 0 {
-			i := slices.Index(chunk, '\n')
-			if i < 0 {
-				carry = append(carry, chunk...)
-				break
-			}
-			line := chunk[:i]
-			chunk = chunk[i+1:]
-			if len(carry) > 0 {
-				line = append(carry, line...)
-				carry = carry[:0]
-			}
-			if header {
-				header = false
-				continue
-			}
-			ino, state, ok := parseTCPLine(line, want)
-			switch {
-			case state != tcpListen && state != tcpSynRecv:
-				return inodes, nil
-			case ok:
-				inodes = append(inodes, ino)
-			}
-		}
-		if err == io.EOF {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(buf, len(buf))
+	sc.Scan() // the header
+	for sc.Scan() {
+		ino, state, ok := parseTCPLine(sc.Bytes(), want)
+		switch {
+		case state != tcpListen && state != tcpSynRecv:
 			return inodes, nil
-		}
-		if err != nil {
-			return inodes, err
+		case ok:
+			inodes = append(inodes, ino)
 		}
 	}
+	return inodes, sc.Err()
 }
 
 // parseTCPLine reads one /proc/net/tcp line: its state, and its inode
