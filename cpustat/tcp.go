@@ -58,9 +58,8 @@ func (d TCPDelta) Get(name string) (uint64, bool) {
 }
 
 // Delta returns how much each counter grew from a to b. A counter missing
-// from either is not available; one that went down wrapped (32-bit
-// kernels: counted across the wrap) or was reset (not available).
-// Snapshots of different network namespaces have no delta.
+// from either, reset, or of another namespace is not available; a 32-bit
+// one that wrapped counts across the wrap.
 func (a TCPSnapshot) Delta(b TCPSnapshot) TCPDelta {
 	d := TCPDelta{Namespace: b.Namespace, Values: make(map[string]uint64, len(TCPCounterNames))}
 	unavailable := func(name, why string) {

@@ -31,15 +31,10 @@ const readBufferSize = 16 << 10
 // Snapshot is a point-in-time view of a running engine for progress display.
 // Every field follows the counting rule: only what happened inside the window.
 type Snapshot struct {
-	// Requests is the number of responses completed in the window so far.
-	Requests uint64
-	// Errors is the number of failed requests (every class, status included).
-	Errors uint64
-	// Bytes is the number of response bytes of the counted requests.
-	Bytes uint64
-	// Missed is, in open-loop mode, the number of starts due in the
-	// window so far that were missed (Counts.Missed).
-	Missed uint64
+	Requests uint64 // responses completed
+	Errors   uint64 // every class, status included
+	Bytes    uint64 // of the counted responses
+	Missed   uint64 // open loop: starts due and missed (Counts.Missed)
 }
 
 // Engine runs the request loop of one worker group: a fixed number of

@@ -72,10 +72,8 @@ type Server struct {
 	served  chan struct{} // closed and replaced at each Prometheus scrape served
 }
 
-// Listen binds addr (metrics.listen, --metrics) and serves /metrics on it
-// until Close; log gets the notes of the endpoint. An address that
-// cannot be bound (in use, not this machine's) is an error before
-// anything is served.
+// Listen binds cfg.Listen and serves /metrics on it until Close; log gets
+// the endpoint's notes. An address it cannot bind is an error at once.
 func Listen(cfg plans.Metrics, log io.Writer) (*Server, error) {
 	if p := plans.ListenProblem(cfg.Listen); p != "" {
 		return nil, errors.New(p)
@@ -267,10 +265,9 @@ func (s *Server) plan(ws []runner.WindowID) {
 	}
 }
 
-// beforeLoad completes w's series (its hosts, at 0) and waits before its
-// load: the first load with metrics.wait until a scrape has read the
-// zeros (an error when none comes in time), any other while a scraper
-// is known and w's zeros are not read yet, for at most the linger.
+// beforeLoad completes w's series at 0 and waits, for at most the linger,
+// until a scrape read them: before the first load with metrics.wait (an
+// error when none comes), else only while a scraper is known.
 func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	s.mu.Lock()
 	w := s.byID[lw.WindowID]

@@ -49,11 +49,9 @@ func (c *counts) series(write func(f *family, v float64, labels ...string)) {
 	}
 }
 
-// afterCounts are the counts of phase "after" from a group's record:
-// the responses completed after the window, those with a status >= 400
-// and the requests cut off counted as errors by class (Outside's
-// AfterClasses); in a record made before those classes, the cut-off
-// requests as abandoned, unclassed.
+// afterCounts are phase "after"'s counts from a group's record: responses
+// completed after the window, and the cut-off requests as errors by class
+// (as abandoned, unclassed, in a record older than AfterClasses).
 func afterCounts(o *results.Outside) counts {
 	if o.AfterClasses.IsZero() {
 		return counts{ok: o.Late, abandoned: o.Abandoned}
@@ -236,10 +234,9 @@ func (w *window) apply(r runner.LiveReading) {
 	}
 }
 
-// end sets the window's final values from its record: the window's
-// counts from its groups (equal to its intervals' by the timeline's
-// rule), what completed after it, the connect times, the rate and the
-// diagnoses.
+// end sets the window's final values from its record: the counts (its
+// intervals' by the timeline's rule), what completed after it, the connect
+// times, the rate and the diagnoses.
 func (w *window) end(rep *results.Rep, margin float64) {
 	w.applyDue(true)
 	w.ended, w.dirty = true, true

@@ -92,9 +92,8 @@ func Unavailable(host string, pids []int, reason string) *results.ServerProfile 
 }
 
 // Start starts perf record on host, attached to pids with sampling off,
-// and returns once perf has attached or failed; perf stops itself a
-// minute after window. Without a profile the session is nil and the
-// profile says why; the run goes on.
+// once perf has attached or failed; perf stops itself a minute after window.
+// Without a profile the session is nil and the profile says why.
 func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*Session, *results.ServerProfile) {
 	if len(pids) == 0 {
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")

@@ -228,9 +228,7 @@ func (s *Server) Stats() Stats {
 }
 
 // SetAccel gives the server a fresh accelerator, as Options.Accel says,
-// under the environment getenv reads (nil: this process's), as a restart
-// with that environment would. It returns it, or nil when the server has
-// none.
+// under getenv's environment, as a restart would; nil when it has none.
 func (s *Server) SetAccel(getenv func(string) string) (*accel.Accel, error) {
 	if s.accelCfg == nil {
 		return nil, nil

@@ -58,9 +58,8 @@ func Missing(t testing.TB, format string, args ...any) {
 const BusySkips = "KAELOAD_BUSY_SKIPS"
 
 // SkipBusy skips a test whose measurement the machine's load spoiled, in
-// the one form CI counts: the message starts "BUSY-SKIP:", and a line
-// goes to the file named by $KAELOAD_BUSY_SKIPS. The counting tests
-// (SameResponses) never call it.
+// the one form CI counts: "BUSY-SKIP:", and a line in $KAELOAD_BUSY_SKIPS.
+// Counting tests (SameResponses) never call it.
 func SkipBusy(t testing.TB, format string, args ...any) {
 	t.Helper()
 	msg := "BUSY-SKIP: " + t.Name() + ": " + fmt.Sprintf(format, args...)
