@@ -48,27 +48,22 @@ func (a ProcsSample) TopAllowed(b ProcsSample, cpus pinning.Set, exclude []int, 
 	})
 }
 
-// ownSince is the CPU seconds process k, at st later, used since a.
-func (a ProcsSample) ownSince(k procKey, st procStat) float64 {
-	if sa, ok := a.procs[k]; ok {
-		return st.own - sa.own
+// used calls f with each process of b not in exclude that used CPU since
+// a, and its seconds (all of them where a did not see it).
+func (a ProcsSample) used(b ProcsSample, exclude []int, f func(k procKey, st procStat, sec float64)) {
+	for k, st := range b.procs {
+		sec := st.own - a.procs[k].own
+		if sec > 0 && !slices.Contains(exclude, k.pid) {
+			f(k, st, sec)
+		}
 	}
-	return st.own
 }
 
 // Used returns, ascending, the PIDs of the processes not in exclude that
 // used CPU between a (the earlier sample) and b: those Top may name.
 func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
 	var pids []int
-	for k, st := range b.procs {
-		if slices.Contains(exclude, k.pid) {
-			continue
-		}
-		sec := a.ownSince(k, st)
-		if sec > 0 {
-			pids = append(pids, k.pid)
-		}
-	}
+	a.used(b, exclude, func(k procKey, _ procStat, _ float64) { pids = append(pids, k.pid) })
 	slices.Sort(pids)
 	return pids
 }
@@ -80,17 +75,10 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 		rank float64 // estimated seconds on cpus
 	}
 	var cands []used
-	for k, st := range b.procs {
-		if slices.Contains(exclude, k.pid) {
-			continue
-		}
-		sec := a.ownSince(k, st)
-		if sec <= 0 {
-			continue
-		}
+	a.used(b, exclude, func(k procKey, st procStat, sec float64) {
 		allowed, err := allowedOf(k.pid)
 		if err != nil || len(allowed) == 0 {
-			continue // exited meanwhile: it cannot be told apart from a new one
+			return // exited meanwhile: it cannot be told apart from a new one
 		}
 		share := 1.0
 		if len(cpus) > 0 {
@@ -101,12 +89,12 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 				}
 			}
 			if in == 0 {
-				continue
+				return
 			}
 			share = float64(in) / float64(len(allowed))
 		}
 		cands = append(cands, used{results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}, sec * share})
-	}
+	})
 	slices.SortFunc(cands, func(x, y used) int {
 		if c := cmp.Compare(y.rank, x.rank); c != 0 {
 			return c
