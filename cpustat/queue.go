@@ -81,12 +81,11 @@ type ListenQueueDelta struct {
 	Drops          uint64
 	DropsKnown     bool
 	Queue, Backlog uint64
-	Sockets        int
 }
 
 // Delta is q's growth to the later reading b.
 func (q ListenQueue) Delta(b ListenQueue) ListenQueueDelta {
-	d := ListenQueueDelta{Queue: b.Queue, Backlog: b.Backlog, Sockets: b.Sockets}
+	d := ListenQueueDelta{Queue: b.Queue, Backlog: b.Backlog}
 	if q.DropsKnown && b.DropsKnown && q.Sockets == b.Sockets && b.Drops >= q.Drops {
 		d.Drops, d.DropsKnown = b.Drops-q.Drops, true
 	}

@@ -62,7 +62,6 @@ type Server struct {
 	published time.Time // when the last snapshot was published
 	loads     int       // windows whose load began
 	waited    time.Duration
-	planned   map[runner.WindowID]time.Time // when each window was planned
 
 	inflight atomic.Int32 // requests of /metrics being served
 
@@ -86,7 +85,7 @@ func Listen(cfg plans.Metrics, log io.Writer) (*Server, error) {
 		log = io.Discard
 	}
 	s := &Server{cfg: cfg, ln: ln, log: log, done: make(chan struct{}), byID: map[runner.WindowID]*window{},
-		finals: map[runner.WindowID]time.Time{}, planned: map[runner.WindowID]time.Time{}, served: make(chan struct{})}
+		finals: map[runner.WindowID]time.Time{}, served: make(chan struct{})}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collector{s})
 	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true, MaxRequestsInFlight: maxInFlight, ErrorHandling: promhttp.ContinueOnError})
@@ -257,7 +256,6 @@ func (s *Server) plan(ws []runner.WindowID) {
 		w := newWindow(id, s.groups)
 		s.byID[id] = w
 		s.windows = append(s.windows, w)
-		s.planned[id] = time.Now()
 		added = true
 	}
 	if added {
@@ -277,7 +275,6 @@ func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 		s.windows = append(s.windows, w)
 	}
 	w.describe(lw)
-	w.started = true
 	s.publishLocked()
 	zeros := s.published
 	first := s.loads == 0

@@ -91,7 +91,6 @@ type window struct {
 	rate       float64
 	start      time.Time
 	diag       map[string]bool
-	started    bool // beforeLoad has been called
 	ended      bool
 	pending    map[int]*pending
 	// cached holds the window's metrics as last built; dirty says they

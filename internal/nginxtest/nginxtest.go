@@ -50,7 +50,6 @@ type Server struct {
 	MoreAddrs []string // the listeners of Config.MoreBacklogs, in order
 	Dir       string   // configuration, certificate, logs and document root
 	Cmd       *exec.Cmd
-	CertPEM   []byte // for clients that verify
 }
 
 // Line is one access-log entry.
@@ -116,7 +115,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	bin := Binary(t)
 	cfg.setDefaults()
 	dir := t.TempDir()
-	certPEM := writeSite(t, dir, cfg.Cert)
+	writeSite(t, dir, cfg.Cert)
 	var cpus pinning.Set
 	if cfg.CPUs != "" {
 		var err error
@@ -126,7 +125,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		s := &Server{Dir: dir, CertPEM: certPEM}
+		s := &Server{Dir: dir}
 		exited, err := s.start(t, bin, cfg, cpus)
 		if err == nil {
 			t.Cleanup(func() { s.stop(t, exited) })
@@ -157,8 +156,8 @@ func (cfg *Config) setDefaults() {
 }
 
 // writeSite writes a certificate of kind cert, its key and the document
-// root into dir, and returns the certificate.
-func writeSite(t testing.TB, dir, cert string) []byte {
+// root into dir.
+func writeSite(t testing.TB, dir, cert string) {
 	certPEM, keyPEM, err := target.GenerateCert(cert)
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +174,6 @@ func writeSite(t testing.TB, dir, cert string) []byte {
 			t.Fatal(err)
 		}
 	}
-	return certPEM
 }
 
 // config returns nginx.conf for cfg, listening on s's addresses (s.Addr,

@@ -52,7 +52,6 @@ func Find(t testing.TB, name string) string {
 // every Interval, or serving a data directory (Serve).
 type Prometheus struct {
 	URL     string // the HTTP API's base, "http://127.0.0.1:PORT"
-	Dir     string // the data directory
 	cmd     *exec.Cmd
 	targets string
 	log     testkit.LockedBuffer
@@ -93,7 +92,7 @@ func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 		t.Fatal(err)
 	}
 	addr := testkit.FreeAddr(t)
-	p := &Prometheus{URL: "http://" + addr, Dir: dir, targets: targets}
+	p := &Prometheus{URL: "http://" + addr, targets: targets}
 	p.cmd = exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
 		"--log.level=warn", "--storage.tsdb.retention.time=10y", "--web.console.templates=", "--web.console.libraries=")
 	p.cmd.Stdout, p.cmd.Stderr = &p.log, &p.log
