@@ -177,7 +177,7 @@ func newTree(root int, all map[int]procStat) TreeSample {
 	for p, st := range all {
 		children[st.ppid] = append(children[st.ppid], p)
 	}
-	ts := TreeSample{Root: root, Comm: all[root].comm, procs: make(map[procKey]float64), alive: make(map[procKey]struct{}, len(all))}
+	ts := TreeSample{Comm: all[root].comm, procs: make(map[procKey]float64), alive: make(map[procKey]struct{}, len(all))}
 	for _, st := range all {
 		ts.alive[st.key] = struct{}{}
 	}

@@ -22,7 +22,6 @@ type procKey struct {
 // TreeSample is the cumulative CPU time of a process and all its
 // descendants at one instant.
 type TreeSample struct {
-	Root int
 	PIDs []int       // root first, then ascending
 	Comm string      // the root's command name
 	CPUs pinning.Set // the union of the members' affinities
