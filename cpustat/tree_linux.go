@@ -38,12 +38,7 @@ func SampleTree(pid int) (TreeSample, error) {
 			}
 		}
 	}
-	for c := 0; c < len(cpus)*64 && len(ts.CPUs) < cpus.Count(); c++ {
-		if cpus.IsSet(c) {
-			ts.CPUs = append(ts.CPUs, c)
-		}
-	}
-	if len(ts.CPUs) == 0 {
+	if ts.CPUs = pinning.FromCPUSet(&cpus); len(ts.CPUs) == 0 {
 		// Every member exited before its mask could be read; fall back to ours.
 		ts.CPUs, _ = pinning.Online()
 	}

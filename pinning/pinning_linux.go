@@ -54,13 +54,18 @@ func Online() (Set, error) {
 	if err := unix.SchedGetaffinity(0, &cur); err != nil {
 		return nil, fmt.Errorf("read CPU affinity: %w", err)
 	}
+	return FromCPUSet(&cur), nil
+}
+
+// FromCPUSet returns the CPUs in m.
+func FromCPUSet(m *unix.CPUSet) Set {
 	var s Set
-	for c := 0; c < len(cur)*64 && len(s) < cur.Count(); c++ {
-		if cur.IsSet(c) {
+	for c := 0; c < len(m)*64 && len(s) < m.Count(); c++ {
+		if m.IsSet(c) {
 			s = append(s, c)
 		}
 	}
-	return s, nil
+	return s
 }
 
 // Allowed returns the Cpus_allowed_list of a thread or process, read from
