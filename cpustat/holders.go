@@ -2,7 +2,6 @@ package cpustat
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/shirou/gopsutil/v4/process"
 )
@@ -29,11 +28,7 @@ func PortHolders(port int) ([]Holder, error) {
 		return nil, err
 	}
 	var out []Holder
-	for _, pid := range pids {
-		root := familyRoot(pid)
-		if slices.ContainsFunc(out, func(h Holder) bool { return h.PID == root }) {
-			continue
-		}
+	for _, root := range familyRoots(pids) {
 		h := Holder{PID: root, Name: "?"}
 		if p, err := process.NewProcess(int32(root)); err == nil {
 			if n, err := p.Name(); err == nil {
@@ -42,6 +37,5 @@ func PortHolders(port int) ([]Holder, error) {
 		}
 		out = append(out, h)
 	}
-	slices.SortFunc(out, func(a, b Holder) int { return a.PID - b.PID })
 	return out, nil
 }

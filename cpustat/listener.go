@@ -63,18 +63,11 @@ func (l *Listener) Find() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("find listener on port %d: %w", port, err)
 	}
-	var roots []int
-	for _, pid := range holders {
-		root := familyRoot(pid)
-		if !slices.Contains(roots, root) {
-			roots = append(roots, root)
-		}
-	}
+	roots := familyRoots(holders)
 	switch {
 	case len(roots) == 0:
 		return 0, fmt.Errorf("find listener on port %d: its process is not visible (run as root or as the server's user)", port)
 	case len(roots) > 1:
-		slices.Sort(roots)
 		return 0, fmt.Errorf("find listener on port %d: unrelated processes %v listen on it", port, roots)
 	}
 	st, err := readProcStat(roots[0])
@@ -261,6 +254,16 @@ func holdsSocket(pid int, inodes []uint64, link []byte) bool {
 		}
 	}
 	return false
+}
+
+// familyRoots returns the family roots of pids, sorted.
+func familyRoots(pids []int) []int {
+	var roots []int
+	for _, pid := range pids {
+		roots = append(roots, familyRoot(pid))
+	}
+	slices.Sort(roots)
+	return slices.Compact(roots)
 }
 
 // familyRoot climbs from pid through parents that run the same executable,
