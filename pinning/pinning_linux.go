@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -68,19 +69,22 @@ func FromCPUSet(m *unix.CPUSet) Set {
 	return s
 }
 
-// Allowed returns the Cpus_allowed_list of a thread or process, read from
-// /proc (pid may be "self" or "<pid>/task/<tid>").
+// Allowed returns the CPU affinity of a process or thread: pid is "self",
+// "PID" or "PID/task/TID" as under /proc.
 func Allowed(pid string) (Set, error) {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return nil, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
-			return Parse(strings.TrimSpace(v))
+	tid := 0 // self
+	if last := pid[strings.LastIndexByte(pid, '/')+1:]; last != "self" {
+		n, err := strconv.Atoi(last)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("CPU affinity of %q: not a process", pid)
 		}
+		tid = n
 	}
-	return nil, fmt.Errorf("/proc/%s/status: no Cpus_allowed_list", pid)
+	var m unix.CPUSet
+	if err := unix.SchedGetaffinity(tid, &m); err != nil {
+		return nil, fmt.Errorf("CPU affinity of %s: %w", pid, err)
+	}
+	return FromCPUSet(&m), nil
 }
 
 // NUMANode returns the NUMA node of cpu as the kernel reports it under
