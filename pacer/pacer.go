@@ -70,7 +70,7 @@ func (st Start) Missed() int64 { return st.K - st.MissedFrom }
 
 // Pacer hands out the starts of one schedule to concurrent takers, each
 // exactly once, without a lock: a free slot calls Take and waits until
-// the start it got is due. Starts at or after End are never handed out.
+// the start it got is due. Starts at or after its end are never handed out.
 type Pacer struct {
 	s    Schedule
 	end  atomic.Int64 // no start at or after it
