@@ -210,8 +210,11 @@ func TestNoLongFunctions(t *testing.T) {
 			checked++
 			lines := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
 			key := filepath.ToSlash(rel) + " " + fn.Name.Name
-			if lines > maxFuncLines && !longFuncsBeingSplit[key] {
+			switch {
+			case lines > maxFuncLines && !longFuncsBeingSplit[key]:
 				t.Errorf("%s is %d lines, over %d: split it", key, lines, maxFuncLines)
+			case lines <= maxFuncLines && longFuncsBeingSplit[key]:
+				t.Logf("%s is %d lines now: take it off longFuncsBeingSplit", key, lines)
 			}
 		}
 		return nil
