@@ -10,6 +10,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // The label values.
@@ -42,6 +43,16 @@ func NetstatName(counter string) string {
 		return netstatPrefix + "Tcp_" + counter
 	}
 	return netstatPrefix + "TcpExt_" + counter
+}
+
+// runLabels are the run label of r and its baseline, the first variant
+// when it names none.
+func runLabels(r *results.Run) (run, baseline string) {
+	baseline = r.Baseline
+	if baseline == "" && len(r.Variants) > 0 {
+		baseline = r.Variants[0].Name
+	}
+	return rundir.DefaultDirName(r.Started, r.Name), baseline
 }
 
 // winLabels name a window: rep is run.json's index.

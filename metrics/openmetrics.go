@@ -14,7 +14,6 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/rundir"
 )
 
 // WriteOpenMetrics writes a stored run's timeline as timestamped
@@ -24,11 +23,7 @@ import (
 func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	om := &omWriter{families: map[string]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
-	run := rundir.DefaultDirName(r.Started, r.Name)
-	base := r.Baseline
-	if base == "" && len(r.Variants) > 0 {
-		base = r.Variants[0].Name
-	}
+	run, base := runLabels(r)
 	om.sample(famRunInfo, famRunInfo.pairs(run, r.Name, base), 1, r.Started)
 	for i := range r.Variants {
 		v := &r.Variants[i]

@@ -18,7 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/rundir"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -212,11 +211,8 @@ func (s *Server) publishLocked() {
 func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.run = rundir.DefaultDirName(r.Started, r.Name)
-	s.name, s.baseline, s.margin = r.Name, r.Baseline, r.Equivalence
-	if s.baseline == "" && len(r.Variants) > 0 {
-		s.baseline = r.Variants[0].Name
-	}
+	s.run, s.baseline = runLabels(r)
+	s.name, s.margin = r.Name, r.Equivalence
 	s.groups = len(p.Load.Groups)
 	s.publishLocked()
 	return []runner.Event{{Kind: runner.EventMetrics, Metrics: &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}}}, nil
