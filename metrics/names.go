@@ -86,16 +86,8 @@ func newFamily(name, typ, help string, labels []string) *family {
 	return f
 }
 
-// valueType is the family's type for the live endpoint.
-func (f *family) valueType() prometheus.ValueType {
-	switch f.typ {
-	case "counter":
-		return prometheus.CounterValue
-	case "gauge":
-		return prometheus.GaugeValue
-	}
-	return prometheus.UntypedValue
-}
+// valueTypes are the live endpoint's types of the families' plain values.
+var valueTypes = map[string]prometheus.ValueType{"counter": prometheus.CounterValue, "gauge": prometheus.GaugeValue, "unknown": prometheus.UntypedValue}
 
 // pairs writes values as OpenMetrics label pairs, named in f's order.
 func (f *family) pairs(values ...string) string {

@@ -272,7 +272,7 @@ func (w *window) metrics(run string) []prometheus.Metric {
 	lv := func(more ...string) []string { return append([]string{run, w.id.Variant, rep}, more...) }
 	var out []prometheus.Metric
 	add := func(f *family, v float64, labels ...string) {
-		out = append(out, prometheus.MustNewConstMetric(f.desc, f.valueType(), v, lv(labels...)...))
+		out = append(out, prometheus.MustNewConstMetric(f.desc, valueTypes[f.typ], v, lv(labels...)...))
 	}
 	for gi := range w.groups {
 		g := &w.groups[gi]
