@@ -670,7 +670,6 @@ func (s *slot) fail(a *attempt, class results.ErrorClass, err error, deadlineNs 
 	s.closeConn()
 }
 
-// isTimeout reports whether err is a deadline or timeout error.
 func isTimeout(err error) bool {
 	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
 		return true
@@ -841,7 +840,6 @@ type lane struct {
 	spare []*laneInterval
 }
 
-// hist returns the lane's histogram of timing k.
 func (l *lane) hist(k int) *results.Histogram {
 	switch k {
 	case timingConnect:
@@ -875,7 +873,6 @@ func (s *slot) record(k int, d time.Duration) {
 	}
 }
 
-// flush hands every pending timing to the lane.
 func (s *slot) flush() {
 	s.lane.mu.Lock()
 	defer s.lane.mu.Unlock()

@@ -87,7 +87,6 @@ func (s *slot) lockTimeline() {
 	}
 }
 
-// unlockTimeline releases the lock lockTimeline took.
 func (s *slot) unlockTimeline() {
 	if s.e.ivl > 0 {
 		s.tmu.Unlock()

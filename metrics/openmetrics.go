@@ -90,7 +90,6 @@ func (om *omWriter) sample(m *family, labels string, v float64, at time.Time) {
 	f.samples[labels] = append(ss, omSample{v, at})
 }
 
-// rep writes one repetition's timeline.
 func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x *measure.Rep) {
 	start := rep.Total.Window.Start
 	end := rep.Total.Window.End
@@ -211,7 +210,6 @@ func q(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-// escapeHelp escapes a HELP text.
 func escapeHelp(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`).Replace(s)
 }

@@ -396,7 +396,6 @@ func (s *Server) firstAfterLocked(t time.Time) time.Time {
 	return first
 }
 
-// scraped is the number of Prometheus scrapes served so far.
 func (s *Server) scraped() int {
 	s.smu.Lock()
 	defer s.smu.Unlock()

@@ -106,7 +106,6 @@ func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
 	return l, nil
 }
 
-// oneInt parses text that holds exactly one decimal integer.
 func oneInt(text string) (int, error) {
 	f := strings.Fields(text)
 	if len(f) != 1 {

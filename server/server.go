@@ -348,7 +348,6 @@ func (c *Control) Foreground() int {
 
 var errExited = errors.New("start command exited")
 
-// readyInterval is r.Interval, or its default.
 func readyInterval(r Ready) time.Duration {
 	if r.Interval <= 0 {
 		return 100 * time.Millisecond

@@ -79,7 +79,6 @@ type Session struct {
 	once  sync.Once
 }
 
-// parsed is ParseScript's result.
 type parsed struct {
 	p   *Profile
 	err error

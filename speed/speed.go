@@ -69,7 +69,6 @@ var (
 	timeRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?s$`)
 )
 
-// line consumes one line of output.
 func (p *parser) line(s string) {
 	s = strings.TrimRight(s, "\r")
 	if m := bsslRE.FindStringSubmatch(s); m != nil {

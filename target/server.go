@@ -165,7 +165,6 @@ func burn(n int) {
 	burnSink.Add(uint64(sum[0]))
 }
 
-// loadCert returns the certificate o asks for.
 func loadCert(o Options) (tls.Certificate, error) {
 	switch {
 	case o.CertFile != "" || o.KeyFile != "":
