@@ -10,20 +10,14 @@ import (
 
 // Config is how the search steps.
 type Config struct {
-	// From is the first rate tried, per second (> 0).
-	From float64
-	// Factor multiplies the rate while steps pass (> 1).
-	Factor float64
-	// Resolution is the width, relative to the passing rate, at which the
-	// bisection stops (> 0).
-	Resolution float64
-	// Max is the highest rate tried (>= From).
-	Max float64
+	From       float64 // the first rate, per second (> 0)
+	Factor     float64 // multiplies the rate while steps pass (> 1)
+	Resolution float64 // the bracket's width, relative to the passing rate, that ends the bisection
+	Max        float64 // the highest rate tried (>= From)
 }
 
 // Bound is the most steps a search with c takes: up steps from From to
-// Max, then bisect steps narrowing Factor-1 times the lower rate to
-// Resolution of it.
+// Max, then bisect steps down to Resolution.
 func (c Config) Bound() (up, bisect int) {
 	up = 1
 	if c.Max > c.From {
@@ -39,10 +33,8 @@ func (c Config) Bound() (up, bisect int) {
 type Phase string
 
 const (
-	// Up steps multiply the rate by Factor while the targets hold.
-	Up Phase = "up"
-	// Bisect steps narrow the knee down between a passing and a failing rate.
-	Bisect Phase = "bisect"
+	Up     Phase = "up"     // multiply the rate by Factor while the targets hold
+	Bisect Phase = "bisect" // narrow the knee between a passing and a failing rate
 )
 
 // Step is one window of the search.
@@ -50,34 +42,25 @@ type Step struct {
 	Rate  float64
 	Phase Phase
 	Pass  bool
-	// Why says which target failed ("" when Pass).
-	Why string
+	Why   string // which target failed
 }
 
 // Limit says where a search ended without bracketing the knee.
 type Limit string
 
 const (
-	// Bracketed: the knee lies between Result.Knee and Result.Fail.
-	Bracketed Limit = ""
-	// BelowFrom: the first step already failed; the knee is below From.
-	BelowFrom Limit = "below-from"
-	// AtMax: every step passed up to Max; the knee is at or above it.
-	AtMax Limit = "at-max"
+	Bracketed Limit = ""           // the knee lies between Knee and Fail
+	BelowFrom Limit = "below-from" // the first step failed
+	AtMax     Limit = "at-max"     // every step passed up to Max
 )
 
 // Result is where a search ended.
 type Result struct {
-	// Knee is the highest rate that met the targets (0: none did).
-	Knee float64
-	// Fail is the lowest rate that failed (0: none did).
-	Fail float64
-	// Limit says whether Knee and Fail bracket the knee.
+	Knee  float64 // the highest rate that met the targets (0: none did)
+	Fail  float64 // the lowest rate that failed (0: none did)
 	Limit Limit
-	// Steps are every step in order.
 	Steps []Step
-	// Done is true when the search has no further step.
-	Done bool
+	Done  bool // the search has no further step
 }
 
 // Search is one capacity search. It is not safe for concurrent use.
@@ -173,27 +156,17 @@ func (s *Search) Result() Result {
 
 // Targets are what a step must meet.
 type Targets struct {
-	// P99Handshake and P99Total bound the 99th percentiles; 0 = no bound.
-	P99Handshake time.Duration
-	P99Total     time.Duration
-	// MaxErrors and MaxMissed bound the error and missed-start shares.
-	MaxErrors float64
-	MaxMissed float64
+	P99Handshake, P99Total time.Duration // 0: no bound
+	MaxErrors, MaxMissed   float64       // shares of attempts and starts
 }
 
-// Measure is what one step measured.
+// Measure is what one step measured; one without a success meets no target.
 type Measure struct {
-	// Succeeded is the number of successful responses; a step without
-	// any meets no target.
-	Succeeded uint64
-	// P99Handshake is the 99th percentile handshake time; P99Total the
-	// 99th percentile request time from the intended start.
+	Succeeded    uint64
 	P99Handshake time.Duration
-	P99Total     time.Duration
-	// ErrorShare and MissedShare are fractions of the step's attempts and
-	// scheduled starts.
-	ErrorShare  float64
-	MissedShare float64
+	P99Total     time.Duration // from the intended start
+	ErrorShare   float64       // of the attempts
+	MissedShare  float64       // of the scheduled starts
 }
 
 // Judge says whether m meets t, and if not, every target it missed, e.g.

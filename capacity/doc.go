@@ -1,5 +1,4 @@
-// Package capacity is the capacity search: it picks the rate of the next
-// open-loop window from the windows measured so far (stepping up by a
-// factor, then bisecting), and judges whether a window met the targets. It
-// measures nothing; see docs/internals.md.
+// Package capacity is the capacity search: it picks the next open-loop
+// rate from the windows so far (up by a factor, then bisecting) and judges
+// a window against the targets. See docs/internals.md.
 package capacity

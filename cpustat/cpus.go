@@ -13,31 +13,33 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// UserHZ is the unit of the tick counts in /proc/stat (the kernel's USER_HZ,
-// 100 on every Linux architecture kaeload targets).
+// UserHZ is the unit of /proc/stat's ticks: USER_HZ, 100 on every Linux
+// architecture kaeload targets.
 const UserHZ = 100
 
 // maxCPU bounds CPU numbers read from text, as pinning does.
 const maxCPU = 1 << 16
 
-// Times is the cumulative time one CPU has spent busy and idle since boot.
+// Times is the cumulative time one CPU has spent busy and idle since
+// boot, in seconds.
 type Times struct {
-	// CPU is the CPU number.
 	CPU int
-	// Busy is user + nice + system + irq + softirq + steal, in seconds
-	// (guest time is already inside user and nice).
-	Busy float64
-	// Idle is idle + iowait, in seconds.
-	Idle float64
-	// IRQ is irq + softirq, in seconds: the part of Busy spent handling
-	// interrupts (the kernel's network work among them), which no
-	// process's time includes.
+	// Busy is user + nice + system + irq + softirq + steal (guest time
+	// is inside user and nice); Idle is idle + iowait.
+	Busy, Idle float64
+	// IRQ is irq + softirq: Busy's part handling interrupts (the kernel's
+	// network work among them), which no process's time includes.
 	IRQ float64
 }
 
-// Sample is the cumulative times of a set of CPUs at one instant.
+// newTimes sums the columns of /proc/stat, in seconds, into CPU's Times.
+func newTimes(cpu int, user, nice, system, idle, iowait, irq, softirq, steal float64) Times {
+	return Times{CPU: cpu, Busy: user + nice + system + irq + softirq + steal, Idle: idle + iowait, IRQ: irq + softirq}
+}
+
+// Sample is the cumulative times of a set of CPUs at one instant,
+// ascending by CPU number.
 type Sample struct {
-	// Times holds one entry per CPU, ascending by CPU number.
 	Times []Times
 }
 
@@ -67,8 +69,8 @@ func (s Sample) Select(cpus pinning.Set) (Sample, error) {
 	return out, nil
 }
 
-// SampleCPUs reads the cumulative times of cpus from this machine (via
-// gopsutil, which reads /proc/stat on Linux); an empty set samples every CPU.
+// SampleCPUs reads the cumulative times of cpus (every CPU when empty)
+// from this machine.
 func SampleCPUs(cpus pinning.Set) (Sample, error) {
 	stats, err := cpu.Times(true)
 	if err != nil {
@@ -80,22 +82,15 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 		if err != nil {
 			return Sample{}, fmt.Errorf("sample CPU times: unexpected CPU name %q", st.CPU)
 		}
-		s.Times = append(s.Times, Times{
-			CPU:  n,
-			Busy: st.User + st.Nice + st.System + st.Irq + st.Softirq + st.Steal,
-			Idle: st.Idle + st.Iowait,
-			IRQ:  st.Irq + st.Softirq,
-		})
+		s.Times = append(s.Times, newTimes(n, st.User, st.Nice, st.System, st.Idle, st.Iowait, st.Irq, st.Softirq, st.Steal))
 	}
 	slices.SortFunc(s.Times, func(a, b Times) int { return a.CPU - b.CPU })
 	return s.Select(cpus)
 }
 
-// Usage returns the CPU time used between a and b over a window of the
-// given length, over the CPUs present in both: Seconds busy, IRQ the
-// interrupts' part, PerCPU per CPU, and Busy as Seconds / (window × CPUs),
-// clamped to [0, 1]. A CPU whose counters went backwards counts 0. With
-// window <= 0 Busy is the kernel's busy / (busy + idle).
+// Usage returns the CPU time used between a and b by the CPUs in both,
+// Busy being Seconds / (window × CPUs) in [0, 1], or busy / (busy + idle)
+// when window <= 0. A CPU whose counters went backwards counts 0.
 func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
 	var per []results.CPUTime
@@ -131,9 +126,8 @@ func clamp01(f float64) float64 {
 	return min(max(f, 0), 1)
 }
 
-// ParseProcStat reads the per-CPU lines of /proc/stat text (USER_HZ
-// ticks), such as a server's read over a command channel; other lines are
-// ignored, and fields an older kernel does not print count as 0.
+// ParseProcStat reads the per-CPU lines of /proc/stat text, such as a
+// server's read over ssh; fields an older kernel lacks count as 0.
 func ParseProcStat(text string) (Sample, error) {
 	var s Sample
 	for lineNo, line := range strings.Split(text, "\n") {
@@ -156,12 +150,7 @@ func ParseProcStat(text string) (Sample, error) {
 			}
 			v[i-1] = float64(ticks) / UserHZ
 		}
-		s.Times = append(s.Times, Times{
-			CPU:  n,
-			Busy: v[0] + v[1] + v[2] + v[5] + v[6] + v[7],
-			Idle: v[3] + v[4],
-			IRQ:  v[5] + v[6],
-		})
+		s.Times = append(s.Times, newTimes(n, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]))
 	}
 	if len(s.Times) == 0 {
 		return Sample{}, fmt.Errorf("parse /proc/stat: no per-CPU lines (cpu0 …)")

@@ -9,9 +9,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Sizes and offsets of the kernel's sock_diag structures
-// (linux/inet_diag.h): a request is a netlink header and an
-// inet_diag_req_v2; each answer a netlink header and an inet_diag_msg.
+// Offsets in sock_diag's request (netlink header + inet_diag_req_v2)
+// and answer (inet_diag_msg), from linux/inet_diag.h.
 const (
 	diagReqLen     = unix.SizeofNlMsghdr + 56 // inet_diag_req_v2: 8 bytes, then inet_diag_sockid (48)
 	diagMsgLen     = 72                       // inet_diag_msg
@@ -22,9 +21,8 @@ const (
 	diagReqSport   = unix.SizeofNlMsghdr + 8  // id.idiag_sport
 )
 
-// diagListening returns the inodes of the TCP sockets listening on port in
-// the thread's network namespace, IPv4 and IPv6, through sock_diag: the
-// kernel walks its listening hash alone, whatever the TIME_WAIT count.
+// diagListening returns the inodes of the TCP sockets listening on port
+// (sock_diag: the kernel walks its listening hash alone).
 func diagListening(port int, buf []byte) ([]uint64, error) {
 	var inodes []uint64
 	err := diagDump(port, 1<<tcpStateListen, 0, buf, func(msg []byte, ext uint16, _ []byte) {
@@ -37,10 +35,9 @@ func diagListening(port int, buf []byte) ([]uint64, error) {
 	return inodes, err
 }
 
-// diagDump asks sock_diag for the TCP sockets in states (a bit mask) of
-// both families, listeners filtered by sport when not 0, with extensions
-// ext, and calls each once per socket with its inet_diag_msg (ext 0), then
-// once per extension attribute. buf (nil: a new one) receives the answers.
+// diagDump asks sock_diag for the TCP sockets of both families in states
+// (a bit mask), with source port sport when not 0 and extensions ext. It
+// calls each with a socket's inet_diag_msg (ext 0), then per attribute.
 func diagDump(sport int, states uint32, ext uint8, buf []byte, each func(msg []byte, ext uint16, attr []byte)) error {
 	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, unix.NETLINK_SOCK_DIAG)
 	if err != nil {
@@ -75,8 +72,7 @@ func diagDump(sport int, states uint32, ext uint8, buf []byte, each func(msg []b
 	return nil
 }
 
-// diagEach reads one dump's answers up to NLMSG_DONE and hands each
-// socket and its attributes to each (see diagDump).
+// diagEach reads one dump's answers up to NLMSG_DONE (see diagDump).
 func diagEach(fd int, buf []byte, each func(msg []byte, ext uint16, attr []byte)) error {
 	for {
 		n, _, err := unix.Recvfrom(fd, buf, 0)

@@ -1,5 +1,4 @@
-// Package cpustat measures CPU time over a window: per-CPU busy time, a
-// process tree's CPU (local or from /proc read over ssh), the process
-// listening on a port, the kernel's TCP counters and a host's facts. It
-// imports only pinning and results.
+// Package cpustat measures CPU time over a window (per CPU, a process
+// tree's, local or over ssh), finds a port's listener and reads the
+// kernel's TCP counters and a host's facts.
 package cpustat

@@ -2,7 +2,6 @@ package cpustat
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/shirou/gopsutil/v4/process"
 )
@@ -15,11 +14,9 @@ type Holder struct {
 
 func (h Holder) String() string { return fmt.Sprintf("%s (pid %d)", h.Name, h.PID) }
 
-// PortHolders returns the process families listening on TCP port of this
-// machine now, each by its root as FindListener climbs to it, sorted by
-// PID; none when nothing listens. The runner compares them before and
-// after a start, so no start time is needed. Sockets whose holder cannot be seen
-// (another user's, when not root) are left out.
+// PortHolders returns, sorted by PID, the roots of the process families
+// listening on TCP port now (as FindListener climbs); holders it cannot
+// see are left out.
 func PortHolders(port int) ([]Holder, error) {
 	l := Listener{Port: port}
 	inodes, err := l.listening()
@@ -31,11 +28,7 @@ func PortHolders(port int) ([]Holder, error) {
 		return nil, err
 	}
 	var out []Holder
-	for _, pid := range pids {
-		root := familyRoot(pid)
-		if slices.ContainsFunc(out, func(h Holder) bool { return h.PID == root }) {
-			continue
-		}
+	for _, root := range familyRoots(pids) {
 		h := Holder{PID: root, Name: "?"}
 		if p, err := process.NewProcess(int32(root)); err == nil {
 			if n, err := p.Name(); err == nil {
@@ -44,6 +37,5 @@ func PortHolders(port int) ([]Holder, error) {
 		}
 		out = append(out, h)
 	}
-	slices.SortFunc(out, func(a, b Holder) int { return a.PID - b.PID })
 	return out, nil
 }

@@ -14,36 +14,24 @@ import (
 	"github.com/shirou/gopsutil/v4/mem"
 )
 
-// Host describes the machine a run measured on, for run.json.
+// Host describes the machine a run measured on, for run.json; a number
+// is 0 when unknown.
 type Host struct {
-	// Hostname is the machine's host name.
-	Hostname string `json:"hostname"`
-	// OS is the operating system (runtime.GOOS form, e.g. "linux").
-	OS string `json:"os"`
-	// Platform is the distribution and its version, e.g. "debian 12.7".
-	Platform string `json:"platform,omitempty"`
-	// Kernel is the kernel release, e.g. "6.1.0-26-amd64".
-	Kernel string `json:"kernel,omitempty"`
-	// Arch is the machine architecture as `uname -m` prints it.
-	Arch string `json:"arch"`
-	// CPUModel is the processor model name of the first CPU.
-	CPUModel string `json:"cpu_model,omitempty"`
-	// CPUMHz is the nominal clock of the first CPU, 0 when unknown.
-	CPUMHz float64 `json:"cpu_mhz,omitempty"`
-	// PhysicalCores is the number of physical cores, 0 when unknown.
-	PhysicalCores int `json:"physical_cores,omitempty"`
-	// LogicalCPUs is the number of logical CPUs (hardware threads).
-	LogicalCPUs int `json:"logical_cpus"`
-	// NUMANodes is the number of NUMA nodes under /sys/devices/system/node,
-	// 0 when the system does not say.
-	NUMANodes int `json:"numa_nodes,omitempty"`
-	// MemoryBytes is the total physical memory.
-	MemoryBytes uint64 `json:"memory_bytes,omitempty"`
+	Hostname      string  `json:"hostname"`
+	OS            string  `json:"os"`                 // runtime.GOOS form
+	Platform      string  `json:"platform,omitempty"` // "debian 12.7"
+	Kernel        string  `json:"kernel,omitempty"`   // "6.1.0-26-amd64"
+	Arch          string  `json:"arch"`               // as `uname -m` prints it
+	CPUModel      string  `json:"cpu_model,omitempty"`
+	CPUMHz        float64 `json:"cpu_mhz,omitempty"` // the first CPU's nominal clock
+	PhysicalCores int     `json:"physical_cores,omitempty"`
+	LogicalCPUs   int     `json:"logical_cpus"`
+	NUMANodes     int     `json:"numa_nodes,omitempty"`
+	MemoryBytes   uint64  `json:"memory_bytes,omitempty"`
 }
 
-// HostFacts gathers the facts about this machine. It fills in everything it
-// can; the error joins whatever could not be read, so a caller may record
-// a partial Host and warn.
+// HostFacts gathers what it can about this machine; the error joins what
+// could not be read, so a caller may record a partial Host and warn.
 func HostFacts() (Host, error) {
 	h := Host{OS: runtime.GOOS, Arch: runtime.GOARCH, LogicalCPUs: runtime.NumCPU()}
 	var errs []error

@@ -1,6 +1,7 @@
 package cpustat
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,23 +14,18 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 )
 
-// FindListener returns the PID of the local server listening on TCP port
-// (any local address): the root of the family of processes sharing the
-// socket, climbing to the parent while it runs the same executable and is
-// not PID 1 (nginx's master). It is an error when nothing listens, the
-// owner cannot be seen, or unrelated processes listen on it.
+// FindListener returns the PID of the root of the process family
+// listening on TCP port (nginx's master: parents running the same
+// executable, below PID 1). Nothing, an unseen or unrelated holders are errors.
 func FindListener(port int) (int, error) {
 	l := Listener{Port: port}
 	return l.Find()
 }
 
-// Listener finds the server listening on a TCP port, as FindListener does,
-// and remembers it. It asks the kernel for the listening sockets alone
-// (sock_diag, or the head of /proc/net/tcp), so its cost does not grow with
-// TIME_WAIT sockets, and walks the processes' descriptors only when those
-// sockets changed or the root is gone. Not safe for concurrent use.
+// Listener is FindListener that remembers: it reads the listening
+// sockets alone (cheap with any TIME_WAIT count) and walks /proc only when
+// they changed or the root is gone. Not safe for concurrent use.
 type Listener struct {
-	// Port is the TCP port the server listens on.
 	Port int
 
 	netDir  string   // "": ask sock_diag; else read tcp and tcp6 there
@@ -39,12 +35,11 @@ type Listener struct {
 	buf     []byte
 }
 
-// Holders returns the processes that held the port's listening sockets
-// when Find last walked /proc (the nginx master and its workers), sorted.
+// Holders returns the processes that held the listening sockets when
+// Find last walked /proc, sorted.
 func (l *Listener) Holders() []int { return slices.Clone(l.holders) }
 
-// Find returns the PID of the root of the process family listening on
-// l.Port, with FindListener's rules and errors.
+// Find is FindListener(l.Port).
 func (l *Listener) Find() (int, error) {
 	port := l.Port
 	if port <= 0 || port > 65535 {
@@ -68,18 +63,11 @@ func (l *Listener) Find() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("find listener on port %d: %w", port, err)
 	}
-	var roots []int
-	for _, pid := range holders {
-		root := familyRoot(pid)
-		if !slices.Contains(roots, root) {
-			roots = append(roots, root)
-		}
-	}
+	roots := familyRoots(holders)
 	switch {
 	case len(roots) == 0:
 		return 0, fmt.Errorf("find listener on port %d: its process is not visible (run as root or as the server's user)", port)
 	case len(roots) > 1:
-		slices.Sort(roots)
 		return 0, fmt.Errorf("find listener on port %d: unrelated processes %v listen on it", port, roots)
 	}
 	st, err := readProcStat(roots[0])
@@ -92,9 +80,7 @@ func (l *Listener) Find() (int, error) {
 func (l *Listener) forget() { l.inodes, l.root, l.holders = nil, procKey{}, nil }
 
 // listening returns the sorted inodes of the sockets listening on
-// l.Port: from sock_diag, or when that fails (or a test set netDir) from
-// the head of /proc/net/tcp and tcp6. A missing tcp6 (IPv6 off) is no
-// error.
+// l.Port, from sock_diag or, when that fails, /proc/net/tcp and tcp6.
 func (l *Listener) listening() ([]uint64, error) {
 	if l.buf == nil {
 		l.buf = make([]byte, diagReceiveSize)
@@ -113,8 +99,8 @@ func (l *Listener) listening() ([]uint64, error) {
 	return slices.Compact(inodes), nil
 }
 
-// procListening reads the listening sockets of l.Port from the LISTEN
-// lines at the head of /proc/net/tcp and tcp6 (under l.netDir).
+// procListening reads the listening sockets of l.Port from tcp and tcp6
+// under l.netDir; a missing tcp6 (IPv6 off) is no error.
 func (l *Listener) procListening() ([]uint64, error) {
 	dir := l.netDir
 	if dir == "" {
@@ -138,8 +124,8 @@ func (l *Listener) procListening() ([]uint64, error) {
 	return inodes, nil
 }
 
-// diagReceiveSize is the buffer a sock_diag answer is read into (the
-// kernel fills what fits and sends the rest in the next read).
+// diagReceiveSize is the buffer a sock_diag answer is read into; the
+// kernel sends what does not fit in the next read.
 const diagReceiveSize = 32 << 10
 
 // Socket states in /proc/net/tcp's st column.
@@ -149,57 +135,32 @@ const (
 )
 
 // listenInodes appends the inode of each socket listening on port in r
-// (/proc/net/tcp format). The kernel lists listeners first, so the read
-// stops at the first other state (SYN_RECV lines of kernels before 4.4
-// excepted): cheap with any number of TIME_WAIT sockets.
+// (/proc/net/tcp). Listeners come first, so it stops at the first other
+// state (but SYN_RECV, listed among them before Linux 4.4).
 func listenInodes(r io.Reader, buf []byte, port int, inodes []uint64) ([]uint64, error) {
 	want := fmt.Sprintf(":%04X", port)
-	var carry []byte // a line cut by the end of the previous read
-	header := true
-	for {
-		n, err := r.Read(buf)
-		chunk := buf[:n]
-		for len(chunk) > 0 {
-			i := slices.Index(chunk, '\n')
-			if i < 0 {
-				carry = append(carry, chunk...)
-				break
-			}
-			line := chunk[:i]
-			chunk = chunk[i+1:]
-			if len(carry) > 0 {
-				line = append(carry, line...)
-				carry = carry[:0]
-			}
-			if header {
-				header = false
-				continue
-			}
-			ino, state, ok := parseTCPLine(line, want)
-			switch {
-			case state != tcpListen && state != tcpSynRecv:
-				return inodes, nil
-			case ok:
-				inodes = append(inodes, ino)
-			}
-		}
-		if err == io.EOF {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(buf, len(buf))
+	sc.Scan() // the header
+	for sc.Scan() {
+		ino, state, ok := parseTCPLine(sc.Bytes(), want)
+		switch {
+		case state != tcpListen && state != tcpSynRecv:
 			return inodes, nil
-		}
-		if err != nil {
-			return inodes, err
+		case ok:
+			inodes = append(inodes, ino)
 		}
 	}
+	return inodes, sc.Err()
 }
 
-// parseTCPLine reads one /proc/net/tcp line ("0: 0100007F:1F90
-// 00000000:0000 0A … uid timeout inode …"): its state, and its inode when
-// it listens on the local port whose ":%04X" form is want.
+// parseTCPLine reads one /proc/net/tcp line: its state, and its inode
+// when it listens on the local port whose ":%04X" form is want.
 func parseTCPLine(line []byte, want string) (ino uint64, state string, ok bool) {
 	var f [10][]byte
 	rest := line
 	for i := range f {
-		if f[i], rest = nextFieldBytes(rest); len(f[i]) == 0 {
+		if f[i], rest = nextField(rest); len(f[i]) == 0 {
 			return 0, "", false
 		}
 	}
@@ -218,19 +179,6 @@ func parseTCPLine(line []byte, want string) (ino uint64, state string, ok bool) 
 	return ino, state, ok && ino != 0
 }
 
-// nextFieldBytes is nextField for a byte slice.
-func nextFieldBytes(s []byte) (field, rest []byte) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
-		i++
-	}
-	j := i
-	for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\r' {
-		j++
-	}
-	return s[i:j], s[j:]
-}
-
 // parseUint parses decimal digits without allocating.
 func parseUint(b []byte) (uint64, bool) {
 	if len(b) == 0 || len(b) > 19 {
@@ -246,9 +194,8 @@ func parseUint(b []byte) (uint64, bool) {
 	return v, true
 }
 
-// socketHolders returns the processes holding a descriptor of any of the
-// sockets inodes (sorted), from the /proc/PID/fd links of every process
-// it may read.
+// socketHolders returns, sorted, the processes with a descriptor of any
+// of the sockets inodes, from the /proc/PID/fd links it may read.
 func socketHolders(inodes []uint64) ([]int, error) {
 	d, err := os.Open("/proc")
 	if err != nil {
@@ -275,8 +222,7 @@ func socketHolders(inodes []uint64) ([]int, error) {
 }
 
 // holdsSocket says whether process pid has a descriptor of one of the
-// sockets inodes. A process it may not read (another user's, when not
-// root) or that exited meanwhile holds none.
+// sockets inodes; one it may not read, or that exited, holds none.
 func holdsSocket(pid int, inodes []uint64, link []byte) bool {
 	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
 	d, err := os.Open(dir)
@@ -308,6 +254,16 @@ func holdsSocket(pid int, inodes []uint64, link []byte) bool {
 		}
 	}
 	return false
+}
+
+// familyRoots returns the family roots of pids, sorted.
+func familyRoots(pids []int) []int {
+	var roots []int
+	for _, pid := range pids {
+		roots = append(roots, familyRoot(pid))
+	}
+	slices.Sort(roots)
+	return slices.Compact(roots)
 }
 
 // familyRoot climbs from pid through parents that run the same executable,

@@ -1,6 +1,7 @@
 package cpustat
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -24,26 +25,20 @@ type procStat struct {
 }
 
 // ProcsSample is the cumulative CPU time of every process on this machine
-// at one instant, each process's own threads only (not its reaped
-// children), with its command name and nice value.
+// at one instant, its own threads' only, with its name and nice value.
 type ProcsSample struct {
 	procs map[procKey]procStat
 }
 
-// Top returns at most n processes, not in exclude, that used CPU between
-// a and b and may run on a CPU of cpus (any, when cpus is empty), the
-// busiest on cpus first. Seconds is a process's own time between the
-// samples. /proc does not split time by CPU, so the ranking weighs it by
-// the share of the process's affinity inside cpus; each is named with its
-// affinity, and one that exited before it was read is not named.
+// Top returns at most n processes not in exclude that used CPU between a
+// and b and may run on cpus (any when empty), busiest first. /proc does
+// not split time by CPU: the rank weighs it by the affinity's share in cpus.
 func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) []results.ProcessCPU {
 	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) { return pinning.Allowed(strconv.Itoa(pid)) })
 }
 
-// TopAllowed is Top with the processes' affinity given rather than read
-// from this machine's /proc: for another machine's processes
-// (RemoteProcs.Procs), whose affinity was read there for the PIDs that
-// Used returns. A process missing from allowed is not named.
+// TopAllowed is Top with the affinities given, read on another machine
+// for the PIDs Used returns; a process missing from allowed is not named.
 func (a ProcsSample) TopAllowed(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowed map[int]pinning.Set) []results.ProcessCPU {
 	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) {
 		if s, ok := allowed[pid]; ok {
@@ -53,50 +48,37 @@ func (a ProcsSample) TopAllowed(b ProcsSample, cpus pinning.Set, exclude []int, 
 	})
 }
 
-// ownSince is the CPU seconds the process k, at st in a later sample,
-// used of its own since a (all of them where a did not see it).
-func (a ProcsSample) ownSince(k procKey, st procStat) float64 {
-	if sa, ok := a.procs[k]; ok {
-		return st.own - sa.own
+// used calls f with each process of b not in exclude that used CPU since
+// a, and its seconds (all of them where a did not see it).
+func (a ProcsSample) used(b ProcsSample, exclude []int, f func(k procKey, st procStat, sec float64)) {
+	for k, st := range b.procs {
+		sec := st.own - a.procs[k].own
+		if sec > 0 && !slices.Contains(exclude, k.pid) {
+			f(k, st, sec)
+		}
 	}
-	return st.own
 }
 
 // Used returns, ascending, the PIDs of the processes not in exclude that
 // used CPU between a (the earlier sample) and b: those Top may name.
 func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
 	var pids []int
-	for k, st := range b.procs {
-		if slices.Contains(exclude, k.pid) {
-			continue
-		}
-		sec := a.ownSince(k, st)
-		if sec > 0 {
-			pids = append(pids, k.pid)
-		}
-	}
+	a.used(b, exclude, func(k procKey, _ procStat, _ float64) { pids = append(pids, k.pid) })
 	slices.Sort(pids)
 	return pids
 }
 
-// top is Top with the affinity of a process read by allowed.
+// top is Top with the affinity of a process read by allowedOf.
 func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowedOf func(int) (pinning.Set, error)) []results.ProcessCPU {
 	type used struct {
 		p    results.ProcessCPU
 		rank float64 // estimated seconds on cpus
 	}
 	var cands []used
-	for k, st := range b.procs {
-		if slices.Contains(exclude, k.pid) {
-			continue
-		}
-		sec := a.ownSince(k, st)
-		if sec <= 0 {
-			continue
-		}
+	a.used(b, exclude, func(k procKey, st procStat, sec float64) {
 		allowed, err := allowedOf(k.pid)
 		if err != nil || len(allowed) == 0 {
-			continue // exited meanwhile: it cannot be told apart from a new one
+			return // exited meanwhile: it cannot be told apart from a new one
 		}
 		share := 1.0
 		if len(cpus) > 0 {
@@ -107,12 +89,12 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 				}
 			}
 			if in == 0 {
-				continue
+				return
 			}
 			share = float64(in) / float64(len(allowed))
 		}
 		cands = append(cands, used{results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}, sec * share})
-	}
+	})
 	slices.SortFunc(cands, func(x, y used) int {
 		if c := cmp.Compare(y.rank, x.rank); c != 0 {
 			return c
@@ -126,8 +108,8 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 	return top
 }
 
-// parseSchedstat returns the run delay of a /proc/.../schedstat line:
-// "time on CPU (ns) time waiting to run (ns) timeslices".
+// parseSchedstat returns the run delay (the second field, ns) of a
+// /proc/.../schedstat line.
 func parseSchedstat(b []byte) (time.Duration, error) {
 	f := strings.Fields(string(b))
 	if len(f) < 2 {
@@ -138,4 +120,77 @@ func parseSchedstat(b []byte) (time.Duration, error) {
 		return 0, fmt.Errorf("%q: wait time %q is not a count of nanoseconds", b, f[1])
 	}
 	return time.Duration(ns), nil
+}
+
+// parseProcPIDStat parses process pid's /proc/PID/stat. The command name
+// (field 2) may hold spaces and ')', so fields count from the last ')'.
+func parseProcPIDStat(pid int, b []byte) (procStat, error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procStat{}, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := bytes.Fields(b[i+1:]) // f[0] is field 3 (state)
+	const first = 3
+	field := func(n int) (uint64, error) {
+		if n-first >= len(f) {
+			return 0, fmt.Errorf("/proc/%d/stat: %d fields, want at least %d", pid, len(f)+first-1, n)
+		}
+		v, err := strconv.ParseInt(string(f[n-first]), 10, 64)
+		if err != nil || v < 0 {
+			return 0, fmt.Errorf("/proc/%d/stat: field %d: %q is not a count", pid, n, f[n-first])
+		}
+		return uint64(v), nil
+	}
+	var v [6]uint64
+	for j, n := range []int{4, 14, 15, 16, 17, 22} { // ppid utime stime cutime cstime starttime
+		var err error
+		if v[j], err = field(n); err != nil {
+			return procStat{}, err
+		}
+	}
+	// The nice value (field 19) is signed.
+	if 19-first >= len(f) {
+		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields, want at least 19", pid, len(f)+first-1)
+	}
+	nice, err := strconv.Atoi(string(f[19-first]))
+	if err != nil {
+		return procStat{}, fmt.Errorf("/proc/%d/stat: field 19: %q is not a nice value", pid, f[19-first])
+	}
+	comm := ""
+	if j := bytes.IndexByte(b, '('); j >= 0 && j < i {
+		comm = string(b[j+1 : i])
+	}
+	return procStat{
+		key:     procKey{pid: pid, start: v[5]},
+		ppid:    int(v[0]),
+		seconds: float64(v[1]+v[2]+v[3]+v[4]) / UserHZ,
+		own:     float64(v[1]+v[2]) / UserHZ,
+		comm:    comm,
+		nice:    nice,
+		state:   f[0][0], // Fields yields no empty field
+	}, nil
+}
+
+// newTree is the tree of root among all, every process by PID.
+func newTree(root int, all map[int]procStat) TreeSample {
+	children := make(map[int][]int)
+	for p, st := range all {
+		children[st.ppid] = append(children[st.ppid], p)
+	}
+	ts := TreeSample{Comm: all[root].comm, procs: make(map[procKey]float64), alive: make(map[procKey]struct{}, len(all))}
+	for _, st := range all {
+		ts.alive[st.key] = struct{}{}
+	}
+	for queue := []int{root}; len(queue) > 0; queue = queue[1:] {
+		st := all[queue[0]]
+		if _, dup := ts.procs[st.key]; dup {
+			continue
+		}
+		ts.procs[st.key] = st.seconds
+		ts.Seconds += st.seconds
+		ts.PIDs = append(ts.PIDs, queue[0])
+		queue = append(queue, children[queue[0]]...)
+	}
+	slices.Sort(ts.PIDs[1:])
+	return ts
 }

@@ -6,28 +6,21 @@ import (
 	"strings"
 )
 
-// ListenQueue is what the kernel says of the sockets listening on one TCP
-// port at one instant, summed over them. Unlike the namespace's counters
-// (TCPSnapshot), another program's listener does not move it.
+// ListenQueue sums the sockets listening on one TCP port at one instant.
+// Unlike the namespace's counters, another program's listener does not
+// move it.
 type ListenQueue struct {
-	// Sockets is how many sockets listen on the port; 0 when none does.
 	Sockets int
-	// Queue is the connections waiting in their accept queues
-	// (idiag_rqueue, ss's Recv-Q), Backlog the queues' limits (the listen
-	// backlog capped at net.core.somaxconn: idiag_wqueue, ss's Send-Q).
+	// Queue is the connections waiting (ss's Recv-Q), Backlog the limit
+	// (the backlog capped at net.core.somaxconn, ss's Send-Q).
 	Queue, Backlog uint64
-	// Drops is the sockets' drop counter (sk_drops, ss's skmem d): the
-	// kernel adds one for each SYN or completed handshake such a
-	// listener drops, whenever it adds one to the namespace's
-	// ListenDrops (so it counts the listener's ListenOverflows too).
-	Drops uint64
-	// DropsKnown is false when the kernel did not report Drops (before
-	// Linux 4.6, or ss without skmem).
+	// Drops is sk_drops (ss's skmem d): the listener's share of ListenDrops,
+	// its overflows included. Not known before Linux 4.6 or without skmem.
+	Drops      uint64
 	DropsKnown bool
 }
 
-// Full says whether an accept queue was full at the instant: as many
-// waiting as the backlog allows (the kernel overflows beyond it).
+// Full says whether the accept queue held as many as the backlog allows.
 func (q ListenQueue) Full() bool { return q.Sockets > 0 && q.Queue >= q.Backlog }
 
 // RemoteListenQueueCommand is the shell command whose output
@@ -37,10 +30,9 @@ func RemoteListenQueueCommand(port int) string {
 	return "ss -Hltnm 'sport = :" + strconv.Itoa(port) + "' 2>&1"
 }
 
-// ParseListenQueue reads the output of RemoteListenQueueCommand (`ss
-// -Hltnm`): each listener's "LISTEN …" line with its skmem part on it or
-// the next line. Output with no socket line that is not an empty answer
-// is an error.
+// ParseListenQueue reads the output of RemoteListenQueueCommand: a
+// "LISTEN …" line per listener, its skmem on it or the next line. Output
+// that is neither empty nor has such a line is an error.
 func ParseListenQueue(out string) (ListenQueue, error) {
 	var q ListenQueue
 	dropsSeen := 0
@@ -66,9 +58,7 @@ func ParseListenQueue(out string) (ListenQueue, error) {
 		}
 		return q, nil
 	}
-	// The queue columns: the two numbers after each LISTEN.
-	lines := strings.Split(out, "\n")
-	for _, line := range lines {
+	for _, line := range strings.Split(out, "\n") { // Recv-Q and Send-Q follow LISTEN
 		fs := strings.Fields(line)
 		if len(fs) < 3 || fs[0] != "LISTEN" {
 			continue
@@ -84,22 +74,18 @@ func ParseListenQueue(out string) (ListenQueue, error) {
 	return q, nil
 }
 
-// ListenQueueDelta is a listener over an interval: how much its drops
-// grew, and its accept queue at the interval's end.
+// ListenQueueDelta is a listener over an interval: its drops' growth (not
+// known when a reading lacks it or the sockets changed) and the later
+// reading's queue.
 type ListenQueueDelta struct {
-	// Drops is the growth of ListenQueue.Drops; DropsKnown false when
-	// either reading lacks it, or the sockets changed between them (a
-	// restarted listener's counter starts at 0 again).
-	Drops      uint64
-	DropsKnown bool
-	// Queue, Backlog and Sockets are the later reading's.
+	Drops          uint64
+	DropsKnown     bool
 	Queue, Backlog uint64
-	Sockets        int
 }
 
 // Delta is q's growth to the later reading b.
 func (q ListenQueue) Delta(b ListenQueue) ListenQueueDelta {
-	d := ListenQueueDelta{Queue: b.Queue, Backlog: b.Backlog, Sockets: b.Sockets}
+	d := ListenQueueDelta{Queue: b.Queue, Backlog: b.Backlog}
 	if q.DropsKnown && b.DropsKnown && q.Sockets == b.Sockets && b.Drops >= q.Drops {
 		d.Drops, d.DropsKnown = b.Drops-q.Drops, true
 	}

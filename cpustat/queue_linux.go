@@ -10,8 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// More of the kernel's sock_diag layout (linux/inet_diag.h,
-// linux/sock_diag.h).
+// More of sock_diag's layout (linux/inet_diag.h, linux/sock_diag.h).
 const (
 	diagReqExt       = unix.SizeofNlMsghdr + 2 // idiag_ext: the extensions asked for
 	diagMsgDport     = 6                       // id.idiag_dport, big-endian
@@ -23,9 +22,8 @@ const (
 	tcpStateTimeWait = 6                       // TCP_TIME_WAIT
 )
 
-// ReadListenQueue reads the accept queue, backlog and drops of the sockets
-// listening on TCP port in this network namespace (sock_diag, listeners
-// only, so the cost does not grow with connections). None is no error.
+// ReadListenQueue reads the listeners of TCP port in this network
+// namespace through sock_diag (listeners only: cheap). None is no error.
 func ReadListenQueue(port int) (ListenQueue, error) {
 	var q ListenQueue
 	drops := 0
@@ -51,9 +49,8 @@ func ReadListenQueue(port int) (ListenQueue, error) {
 	return q, nil
 }
 
-// CountTimeWait counts the TCP sockets in TIME_WAIT in this network
-// namespace whose peer is dst (sock_diag): the ports a client that closed
-// first holds for 60 s.
+// CountTimeWait counts the TCP sockets in TIME_WAIT to dst in this
+// network namespace: the ports a client that closed first holds for 60 s.
 func CountTimeWait(dst netip.AddrPort) (int, error) {
 	n := 0
 	want := dst.Addr().Unmap().As16()

@@ -9,21 +9,17 @@ import (
 )
 
 // TCPCounterNames lists the kernel TCP counters a TCPSnapshot holds, by
-// the names the kernel gives them: first the TcpExt counters of
-// /proc/net/netstat, then the Tcp counters of /proc/net/snmp.
+// the kernel's names: TcpExt's (/proc/net/netstat), then Tcp's (/proc/net/snmp).
 var TCPCounterNames = [...]string{
-	// TcpExt, /proc/net/netstat
 	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
 	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent",
 	"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory",
-	// Tcp, /proc/net/snmp
 	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs",
 }
 
-// numTCPExt is how many of TCPCounterNames come from TcpExt.
+// numTCPExt is how many of TCPCounterNames are TcpExt's.
 const numTCPExt = 10
 
-// tcpCounterIndex maps a counter name to its index in TCPCounterNames.
 var tcpCounterIndex = func() map[string]int {
 	m := make(map[string]int, len(TCPCounterNames))
 	for i, n := range TCPCounterNames {
@@ -32,30 +28,20 @@ var tcpCounterIndex = func() map[string]int {
 	return m
 }()
 
-// TCPSnapshot holds the kernel's TCP counters of one network namespace at
-// one instant (TCPCounterNames). Every counter is in exactly one of Values
-// and Unavailable: a counter this kernel lacks, or whose file could not be
-// read, is "not available", never a zero.
+// TCPSnapshot holds the TCP counters of one network namespace at one
+// instant. Every counter is in exactly one of Values and Unavailable (the
+// reason, by name): one this kernel lacks or could not read is never a zero.
 type TCPSnapshot struct {
-	// Namespace is the network namespace the counters belong to (zero
-	// when it could not be read).
-	Namespace NetNS
-	// Values holds each counter that was read, by name.
-	Values map[string]uint64
-	// Unavailable says, by counter name, why a counter has no value.
+	Namespace   NetNS // zero when it could not be read
+	Values      map[string]uint64
 	Unavailable map[string]string
 }
 
-// TCPDelta is how much each kernel TCP counter grew between two
-// snapshots of one network namespace. As in a TCPSnapshot, every counter
-// of TCPCounterNames is in exactly one of Values and Unavailable.
+// TCPDelta is how much each counter grew between two snapshots of one
+// network namespace (the later one's), split as in a TCPSnapshot.
 type TCPDelta struct {
-	// Namespace is the later snapshot's network namespace.
-	Namespace NetNS
-	// Values holds each counter's growth, by name.
-	Values map[string]uint64
-	// Unavailable says, by counter name, why a counter has no growth:
-	// missing from either snapshot, or it went backwards.
+	Namespace   NetNS
+	Values      map[string]uint64
 	Unavailable map[string]string
 }
 
@@ -72,9 +58,8 @@ func (d TCPDelta) Get(name string) (uint64, bool) {
 }
 
 // Delta returns how much each counter grew from a to b. A counter missing
-// from either is not available; one that went down wrapped (32-bit
-// kernels: counted across the wrap) or was reset (not available).
-// Snapshots of different network namespaces have no delta.
+// from either, reset, or of another namespace is not available; a 32-bit
+// one that wrapped counts across the wrap.
 func (a TCPSnapshot) Delta(b TCPSnapshot) TCPDelta {
 	d := TCPDelta{Namespace: b.Namespace, Values: make(map[string]uint64, len(TCPCounterNames))}
 	unavailable := func(name, why string) {
@@ -116,10 +101,9 @@ func reasonOr(why string) string {
 	return why
 }
 
-// ParseTCPCounters parses the text of /proc/net/netstat and of
-// /proc/net/snmp into a snapshot (its Namespace left zero). It never
-// fails: a counter it cannot find or read is not available, with the
-// reason.
+// ParseTCPCounters parses /proc/net/netstat and /proc/net/snmp into a
+// snapshot without a Namespace. It never fails: a counter it cannot read
+// is not available, with the reason.
 func ParseTCPCounters(netstat, snmp string) TCPSnapshot {
 	var p tcpParse
 	p.section("/proc/net/netstat", netstat, "TcpExt:", 0, numTCPExt)
@@ -127,7 +111,6 @@ func ParseTCPCounters(netstat, snmp string) TCPSnapshot {
 	return p.snapshot()
 }
 
-// tcpParse collects counters by index into TCPCounterNames.
 type tcpParse struct {
 	values [len(TCPCounterNames)]uint64
 	why    [len(TCPCounterNames)]string // "" when the value was read
@@ -140,9 +123,8 @@ func (p *tcpParse) fail(lo, hi int, why string) {
 	}
 }
 
-// section reads the header and values lines that start with prefix
-// ("TcpExt:") into counters [lo, hi). The kernel prints a header line of
-// names and, right after it, a line of as many values.
+// section reads counters [lo, hi) from the lines that start with prefix
+// ("TcpExt:"): a header line of names, then a line of as many values.
 func (p *tcpParse) section(file, text, prefix string, lo, hi int) {
 	p.fail(lo, hi, "not in this kernel's "+file)
 	var header, values string
@@ -191,8 +173,8 @@ func (p *tcpParse) section(file, text, prefix string, lo, hi int) {
 	}
 }
 
-// quoteFirstLine returns ` ("first line")` of text that has something
-// on its first line (an error a remote cat printed), else "".
+// quoteFirstLine returns ` ("first line")` of text (an error a remote cat
+// printed), or "" when that line is blank.
 func quoteFirstLine(text string) string {
 	line, _, _ := strings.Cut(text, "\n")
 	line = strings.TrimSpace(line)
@@ -205,8 +187,9 @@ func quoteFirstLine(text string) string {
 	return fmt.Sprintf(" (%q)", line)
 }
 
-// nextField returns the first space-separated field of s and the rest.
-func nextField(s string) (field, rest string) {
+// nextField returns the first space-separated field of s and the rest,
+// without allocating.
+func nextField[S string | []byte](s S) (field, rest S) {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
 		i++
@@ -242,21 +225,19 @@ func (p *tcpParse) snapshot() TCPSnapshot {
 }
 
 // ReadTCPCounters reads the TCP counters of this process's network
-// namespace from /proc/net/netstat and /proc/net/snmp. A file that cannot
-// be read makes its counters not available; it never fails.
+// namespace; a file it cannot read makes its counters not available.
 func ReadTCPCounters() TCPSnapshot {
 	return readTCPCounters("/proc/self")
 }
 
 // ReadTCPCountersOf reads the TCP counters of process pid's network
-// namespace (/proc/PID/net/…), such as a local server's when it runs in a
-// namespace of its own.
+// namespace, such as a local server's own.
 func ReadTCPCountersOf(pid int) TCPSnapshot {
 	return readTCPCounters("/proc/" + strconv.Itoa(pid))
 }
 
 // readTCPCounters reads the counters and namespace of proc, a /proc
-// process directory ("/proc/self", "/proc/thread-self", "/proc/PID").
+// process directory.
 func readTCPCounters(proc string) TCPSnapshot {
 	var p tcpParse
 	for _, f := range []struct {
@@ -275,7 +256,6 @@ func readTCPCounters(proc string) TCPSnapshot {
 	return s
 }
 
-// Markers that separate the parts of RemoteTCPCountersCommand's output.
 const (
 	tcpMarkNS      = "@@kaeload-netns@@"
 	tcpMarkNetstat = "@@kaeload-netstat@@"
@@ -283,9 +263,8 @@ const (
 )
 
 // RemoteTCPCountersCommand is the shell command whose output
-// ParseRemoteTCPCounters reads: a host's network namespace and boot ID,
-// /proc/net/netstat and /proc/net/snmp, in one round trip (over ssh).
-// With pid > 0 it reads that process's namespace, else the shell's own.
+// ParseRemoteTCPCounters reads, in one ssh round trip: the network
+// namespace of pid (> 0) or the shell, the boot ID and both counter files.
 func RemoteTCPCountersCommand(pid int) string {
 	proc := "/proc/self"
 	if pid > 0 {
@@ -297,8 +276,8 @@ func RemoteTCPCountersCommand(pid int) string {
 }
 
 // ParseRemoteTCPCounters parses the output of RemoteTCPCountersCommand.
-// Like ParseTCPCounters it never fails; output without the command's
-// markers leaves every counter not available.
+// It never fails: output without its markers leaves every counter not
+// available.
 func ParseRemoteTCPCounters(out string) TCPSnapshot {
 	_, rest, ok1 := strings.Cut(out, tcpMarkNS+"\n")
 	ns, rest, ok2 := strings.Cut(rest, tcpMarkNetstat+"\n")
@@ -316,22 +295,18 @@ func ParseRemoteTCPCounters(out string) TCPSnapshot {
 	return s
 }
 
-// NetNS identifies a network namespace: the kernel it lives in (its boot
-// ID) and the namespace's inode number in that kernel. Inode numbers
-// repeat across machines (every host's first namespace is usually
-// net:[4026531840] or close), so the boot ID tells two hosts apart.
+// NetNS identifies a network namespace by its kernel's boot ID and its
+// inode number: inode numbers repeat across machines, boot IDs do not.
 type NetNS struct {
-	// BootID is /proc/sys/kernel/random/boot_id of the namespace's kernel.
-	BootID string `json:"boot_id"`
-	// Inode is the namespace's inode number (readlink /proc/PID/ns/net).
-	Inode uint64 `json:"inode"`
+	BootID string `json:"boot_id"` // /proc/sys/kernel/random/boot_id
+	Inode  uint64 `json:"inode"`   // readlink /proc/PID/ns/net
 }
 
 // Known says whether n was read, both parts of it.
 func (n NetNS) Known() bool { return n.BootID != "" && n.Inode != 0 }
 
-// Same says whether n and m are known and the same namespace: counters
-// read in both then count the same packets.
+// Same says whether n and m are known and the same namespace, whose
+// counters count the same packets.
 func (n NetNS) Same(m NetNS) bool { return n.Known() && n == m }
 
 // String is the namespace as readlink prints it, with the first 8
@@ -365,7 +340,7 @@ func ParseNetNS(link, bootID string) (NetNS, error) {
 func LocalNetNS() (NetNS, error) { return readNetNS("/proc/self") }
 
 // ProcessNetNS returns the network namespace of process pid on this
-// machine (a server's, to tell whether it shares the client's).
+// machine.
 func ProcessNetNS(pid int) (NetNS, error) { return readNetNS("/proc/" + strconv.Itoa(pid)) }
 
 func readNetNS(proc string) (NetNS, error) {

@@ -9,11 +9,11 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// ErrUnsupported is returned by SampleTree on systems without Linux /proc.
+// ErrUnsupported is what the /proc readers return off Linux.
 var ErrUnsupported = errors.New("process tree CPU accounting needs Linux /proc (this is " + runtime.GOOS + ")")
 
-// procKey identifies a process across samples: a PID together with its start
-// time, so a reused PID is a different process.
+// procKey identifies a process across samples: a reused PID has another
+// start time.
 type procKey struct {
 	pid   int
 	start uint64 // clock ticks after boot, /proc/PID/stat field 22
@@ -22,32 +22,20 @@ type procKey struct {
 // TreeSample is the cumulative CPU time of a process and all its
 // descendants at one instant.
 type TreeSample struct {
-	// Root is the PID the tree was sampled from.
-	Root int
-	// PIDs lists the processes in the tree, root first, then ascending.
-	PIDs []int
-	// Comm is the root's command name ("" when unread).
-	Comm string
-	// CPUs is the union of the tree's CPU affinity masks: the CPUs its
-	// processes may run on.
-	CPUs pinning.Set
-	// Seconds is the tree's cumulative CPU time: user + system of every
-	// member plus the user + system of children they have reaped.
+	PIDs []int       // root first, then ascending
+	Comm string      // the root's command name
+	CPUs pinning.Set // the union of the members' affinities
+	// Seconds is user + system of every member and of the children
+	// they reaped.
 	Seconds float64
 
-	// procs holds each member's own plus reaped-children seconds.
-	procs map[procKey]float64
-	// alive holds every process on the system at sample time, tree or not.
-	alive map[procKey]struct{}
+	procs map[procKey]float64  // each member's Seconds
+	alive map[procKey]struct{} // every process on the system, tree or not
 }
 
-// Usage returns the CPU time the tree used between a (the earlier sample)
-// and b over a window of the given length; Busy is Seconds over the
-// window times b's CPUs, clamped to [0, 1]. Per process (PID and start
-// time): a survivor counts its growth, a newcomer all of its time, and
-// one that exited counts through its parent's reaped-children time. Exact
-// for nginx; it undercounts only processes that leave the tree alive or
-// whose parent ignores SIGCHLD. Seconds is never below 0.
+// Usage returns the CPU time the tree used from a to b; Busy is Seconds
+// over window × b's CPUs. A survivor counts its growth, a newcomer all its
+// time, one that exited its parent's reaped-children time: exact for nginx.
 func (a TreeSample) Usage(b TreeSample, window time.Duration) results.CPUUsage {
 	var sec float64
 	for k, tb := range b.procs {

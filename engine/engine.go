@@ -24,29 +24,22 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// readBufferSize is the response read buffer; response headers must fit.
-// Keep-alive slots own one; close-mode slots borrow one from a pool for
-// the read only, saving 16 KiB a slot.
+// readBufferSize is the response read buffer; headers must fit. Close-mode
+// slots borrow one from a pool for the read only, saving 16 KiB a slot.
 const readBufferSize = 16 << 10
 
 // Snapshot is a point-in-time view of a running engine for progress display.
 // Every field follows the counting rule: only what happened inside the window.
 type Snapshot struct {
-	// Requests is the number of responses completed in the window so far.
-	Requests uint64
-	// Errors is the number of failed requests (every class, status included).
-	Errors uint64
-	// Bytes is the number of response bytes of the counted requests.
-	Bytes uint64
-	// Missed is, in open-loop mode, the number of starts due in the
-	// window so far that were missed (Counts.Missed).
-	Missed uint64
+	Requests uint64 // responses completed
+	Errors   uint64 // every class, status included
+	Bytes    uint64 // of the counted responses
+	Missed   uint64 // open loop: starts due and missed (Counts.Missed)
 }
 
 // Engine runs the request loop of one worker group: a fixed number of
-// connection slots, each one goroutine sending requests back to back.
-// An Engine is prepared once by New and may Run several windows, one at a
-// time; Snapshot may be called concurrently with Run.
+// connection slots, one goroutine each. New prepares it once; it Runs
+// windows one at a time, and Snapshot may be called during Run.
 type Engine struct {
 	addr      string // host:port dialled, host resolved to an IP by New
 	request   []byte
@@ -73,15 +66,13 @@ type Engine struct {
 	aborted chan struct{} // closed by abort: wakes slots waiting for their start
 }
 
-// maxDrain bounds the drain after the window (or the request timeout if
-// shorter): requests in flight may complete, uncounted (Outside.Late), so
-// every response the server sent is read and the totals match its log.
+// maxDrain bounds the drain after the window: requests in flight complete,
+// uncounted (Outside.Late), so the totals match the server's log.
 const maxDrain = time.Second
 
-// New prepares an engine for one group: connections slots, each sending the
-// request of t, shaped by l (connection mode, timeout). It builds the TLS
-// client configuration from t.TLS (nil: plain http), checks t.Addr and
-// resolves its host once, so no request pays for a name lookup.
+// New prepares an engine of connections slots sending t's request, shaped
+// by l. It checks t.Addr and resolves its host once, so no request pays
+// for a name lookup.
 func New(t plans.Target, l plans.Load, connections int) (*Engine, error) {
 	if connections < 1 {
 		return nil, fmt.Errorf("engine: connections must be at least 1, got %d", connections)
@@ -151,10 +142,9 @@ func New(t plans.Target, l plans.Load, connections int) (*Engine, error) {
 	return e, nil
 }
 
-// SetRate makes the engine an open loop from the next Run on: requests
-// start at rate per second, each on a free slot; a start due while every
-// slot is busy is missed (Counts.Missed), never run late. Rate 0 makes it
-// a closed loop again. Not while Run runs.
+// SetRate makes the engine an open loop from the next Run on: a start due
+// while every slot is busy is missed (Counts.Missed), never run late. Rate
+// 0 makes it a closed loop again. Not while Run runs.
 func (e *Engine) SetRate(rate float64) error {
 	if rate == 0 {
 		e.pacer = nil
@@ -176,10 +166,9 @@ func (e *Engine) SetRate(rate float64) error {
 	return nil
 }
 
-// tlsConfig builds the client configuration for one scenario TLS section
-// from plans.TLS.Config, adding what is the engine's to decide: no
-// session tickets unless Resumption (the per-slot cache is set by newSlot),
-// and host as the verification name when Verify is set without ServerName.
+// tlsConfig builds t's client configuration with what is the engine's to
+// decide: no session tickets unless Resumption, and host as the
+// verification name when Verify is set without ServerName.
 func tlsConfig(t *plans.TLS, host string) (*tls.Config, error) {
 	cfg, err := t.Config()
 	if err != nil {
@@ -192,10 +181,9 @@ func tlsConfig(t *plans.TLS, host string) (*tls.Config, error) {
 	return cfg, nil
 }
 
-// Run sends requests on every slot until w.End and returns what was
-// counted inside w; before w.Start is warm-up. In-flight requests drain
-// for up to min(timeout, 1 s), uncounted. Cancelling ctx stops early; the
-// Group's Window.End is then the cancel time.
+// Run sends requests on every slot until w.End and returns what was counted
+// inside w. In-flight requests drain for up to min(timeout, 1 s),
+// uncounted. Cancelling ctx ends the window at the cancel time.
 func (e *Engine) Run(ctx context.Context, w results.Window) results.Group {
 	endNs := e.begin(w)
 	if ctx.Err() != nil {
@@ -203,9 +191,7 @@ func (e *Engine) Run(ctx context.Context, w results.Window) results.Group {
 		e.stopNs.Store(0)
 	}
 	// Each slot dials under its own context, cancelled only by abort after
-	// it has ended the window, so a dial that fails because of the
-	// cancellation always fails after the end and never counts. Per-slot
-	// contexts also keep the slots from sharing a context's lock.
+	// the window's end, so a dial failed by the cancellation never counts.
 	for _, s := range e.slots {
 		s.ctx, s.cancel = context.WithCancel(context.Background())
 	}
@@ -244,9 +230,8 @@ func (e *Engine) Run(ctx context.Context, w results.Window) results.Group {
 	return g
 }
 
-// begin prepares the engine for window w: the clock origin is now, the
-// slots' counters are cleared. It returns the window end in nanoseconds
-// after the origin.
+// begin prepares the slots for window w from now, and returns the window's
+// end in nanoseconds after the origin.
 func (e *Engine) begin(w results.Window) int64 {
 	e.tlMu.Lock()
 	defer e.tlMu.Unlock()
@@ -275,10 +260,9 @@ func (e *Engine) begin(w results.Window) int64 {
 	return endNs
 }
 
-// abort ends the window at the current time: it lowers endNs so nothing
-// after now counts, then cancels the slots' dials and pulls every open
-// connection's deadline into the past, so that whatever the slots are
-// blocked in returns at once, failing after the new end.
+// abort ends the window now: it lowers endNs, then cancels the dials and
+// pulls every connection's deadline into the past, so whatever a slot is
+// blocked in fails at once, after the new end.
 func (e *Engine) abort() {
 	now := e.since()
 	for _, v := range []*atomic.Int64{&e.endNs, &e.stopNs} {
@@ -319,9 +303,8 @@ func (e *Engine) since() int64 { return int64(time.Since(e.base)) }
 // lies inside the window.
 func (e *Engine) counted(t int64) bool { return t >= e.startNs && t < e.endNs.Load() }
 
-// slot is one connection slot: everything one goroutine needs to send
-// requests back to back, owned by that goroutine alone. The only fields
-// other goroutines touch are cur (abort) and pub (Snapshot).
+// slot is one connection slot, owned by its goroutine; others touch only
+// cur (abort) and pub (Snapshot).
 type slot struct {
 	e      *Engine
 	cfg    *tls.Config // nil for plain http; a private clone per slot
@@ -444,18 +427,16 @@ func (s *slot) loop() {
 }
 
 // Back-off of a closed-loop slot whose connects keep failing at once:
-// after backoffAfter such failures in a row it waits backoffMin, doubling
-// up to backoffMax, until a connect succeeds. A dead server then costs
-// about ten tries a second per slot instead of a busy loop.
+// after backoffAfter in a row it waits backoffMin, doubling up to
+// backoffMax, so a dead server costs about ten tries a second per slot.
 const (
 	backoffAfter = 3
 	backoffMin   = time.Millisecond
 	backoffMax   = 100 * time.Millisecond
 )
 
-// connectFailed notes a connect that failed with class and, after
-// backoffAfter in a row, waits (Counts.Backoffs) before the next try;
-// never past the window's end, and not once the run is aborted.
+// connectFailed notes a failed connect and, after backoffAfter in a row,
+// waits (Counts.Backoffs), never past the window's end or an abort.
 func (s *slot) connectFailed(class results.ErrorClass) {
 	if class != results.ErrConnect && class != results.ErrPorts {
 		return // a timeout: the slot waited already
@@ -471,10 +452,9 @@ func (s *slot) connectFailed(class results.ErrorClass) {
 	s.waitUntil(min(now+int64(s.backoff), s.e.endNs.Load()))
 }
 
-// paced is the open loop: the slot takes the next start from the pacer
-// whenever it is free, waits until the start is due and runs it. Starts
-// that came due while it (and every other slot) was busy are counted as
-// missed by whichever slot finds them, never run late.
+// paced is the open loop: a free slot takes the next start from the pacer
+// and waits until it is due. Starts due while every slot was busy count as
+// missed, never run late.
 func (s *slot) paced() {
 	for s.step() {
 	}
@@ -541,9 +521,8 @@ func (s *slot) waitUntil(at int64) bool {
 	}
 }
 
-// do sends one request, opening a connection first if the slot has none,
-// and leaves the outcome in s.att. In close mode, and whenever the
-// connection cannot be reused, it closes the connection afterwards.
+// do sends one request, opening a connection if the slot has none, and
+// leaves the outcome in s.att. It closes a connection it cannot reuse.
 func (s *slot) do(ctx context.Context) {
 	e := s.e
 	a := &s.att
@@ -691,7 +670,6 @@ func (s *slot) fail(a *attempt, class results.ErrorClass, err error, deadlineNs 
 	s.closeConn()
 }
 
-// isTimeout reports whether err is a deadline or timeout error.
 func isTimeout(err error) bool {
 	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
 		return true
@@ -700,9 +678,8 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// closeConn closes the slot's connection, if any. It closes the TCP socket
-// directly: the response is complete, so a TLS close_notify would only add
-// work on both sides.
+// closeConn closes the slot's TCP socket, if any: the response is complete,
+// so a TLS close_notify would only add work on both sides.
 func (s *slot) closeConn() {
 	if s.raw == nil {
 		return
@@ -713,10 +690,8 @@ func (s *slot) closeConn() {
 	s.raw, s.conn, s.rd.c = nil, nil, nil
 }
 
-// account adds the attempt in s.att to the slot's counters if it ended
-// inside the window (a response completed, or a failure happened, in it).
-// With a timeline it also counts the attempt in its end's interval, by the
-// same comparison, and releases the timeline lock do or fail took.
+// account counts s.att if it ended inside the window, and in its end's
+// interval with a timeline; it releases the timeline lock do or fail took.
 func (s *slot) account() {
 	a := &s.att
 	in := s.e.counted(a.end)
@@ -725,32 +700,66 @@ func (s *slot) account() {
 	}
 	s.unlockTimeline()
 	if !in {
-		// Outside the window, by the window's rules: every response by its
-		// status class, every failure and error status by its class.
-		o := &s.counts.Outside
-		switch {
-		case a.end < s.e.startNs && a.failed:
-			o.WarmupErrors++
-			o.WarmupClasses[a.class]++
-		case a.end < s.e.startNs:
-			o.Warmup++
-			o.WarmupStatus[statusClass(a.status)]++
-			if a.status >= 400 {
-				o.WarmupClasses[results.ErrStatus]++
-			}
-		case a.failed:
-			o.Abandoned++
-			o.AfterClasses[a.class]++
-			s.noteUnanswered(a, &o.Unanswered)
-		default:
-			o.Late++
-			o.LateStatus[statusClass(a.status)]++
-			if a.status >= 400 {
-				o.AfterClasses[results.ErrStatus]++
-			}
-		}
+		s.accountOutside(a)
 		return
 	}
+	c := &s.counts
+	s.accountConnection(a)
+	if a.failed {
+		c.Errors.Add(a.class, a.err)
+		s.pub.errors.Store(c.Errors.Total())
+		return
+	}
+	c.Requests++
+	c.Bytes += a.bytes
+	c.Status[statusClass(a.status)]++
+	if a.status >= 400 {
+		var err error
+		if c.Errors[results.ErrStatus].Count == 0 {
+			err = fmt.Errorf("status %d", a.status)
+		}
+		c.Errors.Add(results.ErrStatus, err)
+		s.pub.errors.Store(c.Errors.Total())
+	}
+	s.record(timingTTFB, a.ttfb)
+	s.record(timingTotal, time.Duration(a.end-a.start))
+	if s.e.pacer != nil {
+		s.record(timingIntended, time.Duration(a.end-a.intended))
+	}
+	s.pub.requests.Store(c.Requests)
+	s.pub.bytes.Store(c.Bytes)
+}
+
+// accountOutside counts an attempt that ended outside the window: every
+// response by its status class, every failure and error status by its class.
+func (s *slot) accountOutside(a *attempt) {
+	o := &s.counts.Outside
+	switch {
+	case a.end < s.e.startNs && a.failed:
+		o.WarmupErrors++
+		o.WarmupClasses[a.class]++
+	case a.end < s.e.startNs:
+		o.Warmup++
+		o.WarmupStatus[statusClass(a.status)]++
+		if a.status >= 400 {
+			o.WarmupClasses[results.ErrStatus]++
+		}
+	case a.failed:
+		o.Abandoned++
+		o.AfterClasses[a.class]++
+		s.noteUnanswered(a, &o.Unanswered)
+	default:
+		o.Late++
+		o.LateStatus[statusClass(a.status)]++
+		if a.status >= 400 {
+			o.AfterClasses[results.ErrStatus]++
+		}
+	}
+}
+
+// accountConnection counts what an attempt inside the window did to its
+// connection: a dial, the socket's state, a handshake.
+func (s *slot) accountConnection(a *attempt) {
 	c := &s.counts
 	if a.dialed {
 		c.Connections++
@@ -777,29 +786,6 @@ func (s *slot) account() {
 		c.Negotiated[s.negKey]++
 		s.record(timingHandshake, a.tlsTime)
 	}
-	if a.failed {
-		c.Errors.Add(a.class, a.err)
-		s.pub.errors.Store(c.Errors.Total())
-		return
-	}
-	c.Requests++
-	c.Bytes += a.bytes
-	c.Status[statusClass(a.status)]++
-	if a.status >= 400 {
-		var err error
-		if c.Errors[results.ErrStatus].Count == 0 {
-			err = fmt.Errorf("status %d", a.status)
-		}
-		c.Errors.Add(results.ErrStatus, err)
-		s.pub.errors.Store(c.Errors.Total())
-	}
-	s.record(timingTTFB, a.ttfb)
-	s.record(timingTotal, time.Duration(a.end-a.start))
-	if s.e.pacer != nil {
-		s.record(timingIntended, time.Duration(a.end-a.intended))
-	}
-	s.pub.requests.Store(c.Requests)
-	s.pub.bytes.Store(c.Bytes)
 }
 
 // statusClass is the index of status in Counts.Status: 1 for 1xx … 5 for
@@ -811,10 +797,8 @@ func statusClass(status int) int {
 	return 0
 }
 
-// noteUnanswered counts an attempt that was in flight when the window
-// ended and got no answer after it, by the stage it was in at the end:
-// connect (the TCP connect had not completed), handshake (the TLS
-// handshake had not), or response.
+// noteUnanswered counts an attempt in flight at the window's end that got
+// no answer, by its stage then: connect, handshake or response.
 func (s *slot) noteUnanswered(a *attempt, st *results.Stages) {
 	end := s.e.endNs.Load()
 	connected := a.start + int64(a.connect)
@@ -829,9 +813,8 @@ func (s *slot) noteUnanswered(a *attempt, st *results.Stages) {
 }
 
 // Latency histograms are shared: four HDR histograms take about 86 KB, so
-// slots share them in lanes (lanesPerThread per GOMAXPROCS) and hand their
-// timings over in batches of batchSize, one lock per batch. Every timing
-// still reaches a histogram, so the merge is exact.
+// slots share them in lanes and hand over timings in batches, one lock per
+// batch. Every timing still reaches a histogram: the merge is exact.
 const (
 	lanesPerThread = 4
 	batchSize      = 32
@@ -857,7 +840,6 @@ type lane struct {
 	spare []*laneInterval
 }
 
-// hist returns the lane's histogram of timing k.
 func (l *lane) hist(k int) *results.Histogram {
 	switch k {
 	case timingConnect:
@@ -891,7 +873,6 @@ func (s *slot) record(k int, d time.Duration) {
 	}
 }
 
-// flush hands every pending timing to the lane.
 func (s *slot) flush() {
 	s.lane.mu.Lock()
 	defer s.lane.mu.Unlock()

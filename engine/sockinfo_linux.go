@@ -19,7 +19,6 @@ type sockInfo struct {
 	read func(fd uintptr) // readFD, bound once (a method value made per call would allocate)
 }
 
-// init binds read.
 func (si *sockInfo) init() { si.read = si.readFD }
 
 // readFD reads fd's TCP_INFO into si.info; si.ok says whether it worked.

@@ -6,19 +6,12 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// The timeline (Load.Interval > 0) divides the warm-up and the window into
-// intervals anchored at the window's start: interval k covers
-// [k·interval, (k+1)·interval) after it, negative k in the warm-up.
-//
-// A slot counts each event into its own accumulator (slotInterval) for
-// the interval of the time it measured, and hands it to its lane when an
-// event falls in a later interval. TakeIntervals takes the time T, hands
-// over every slot's accumulator of an interval that ended before T and
-// collects those intervals from the lanes. That is exact because a slot
-// holds its timeline lock (tmu) from reading the clock for an event until
-// the event is counted, so an interval once taken never receives more.
-// The lock is uncontended but for TakeIntervals' visits and is held
-// across no network wait.
+// The timeline (Load.Interval > 0) cuts the warm-up and the window into
+// intervals anchored at the window's start (negative k in the warm-up).
+// A slot counts each event in its own accumulator and hands it to its lane
+// when an event falls later. It holds its lock (tmu) from reading the clock
+// for an event until the event is counted, so an interval TakeIntervals
+// took never receives more. The lock is held across no network wait.
 
 // intervalCounts are the counts of one interval.
 type intervalCounts struct {
@@ -54,8 +47,7 @@ type laneInterval struct {
 }
 
 // lanesSpare is how many intervals a lane has room for before its slice
-// grows: those not yet taken (about one, plus the current one) with room
-// for a collector that falls behind.
+// grows: those not taken yet, with room for a collector that falls behind.
 const lanesSpare = 8
 
 // interval returns the lane's entry for interval k, reusing a spare one;
@@ -87,16 +79,14 @@ func (e *Engine) intervalOf(t int64) int64 {
 	return k
 }
 
-// lockTimeline takes the slot's timeline lock, if it has a timeline,
-// before the clock is read for an event the timeline counts; whoever
-// counts the event calls unlockTimeline (see the top of this file).
+// lockTimeline takes the slot's timeline lock before the clock is read for
+// an event; whoever counts the event calls unlockTimeline.
 func (s *slot) lockTimeline() {
 	if s.e.ivl > 0 {
 		s.tmu.Lock()
 	}
 }
 
-// unlockTimeline releases the lock lockTimeline took.
 func (s *slot) unlockTimeline() {
 	if s.e.ivl > 0 {
 		s.tmu.Unlock()
@@ -160,10 +150,8 @@ func (s *slot) noteStart() {
 	s.at(s.e.intervalOf(a.start)).c.started++
 }
 
-// noteEnd counts the attempt in s.att in the interval of its end: a
-// response (and, status >= 400, a status error) or a failure of its
-// class, and its handshake and total times, as account counts it in the
-// window or the warm-up. tmu is held.
+// noteEnd counts s.att in the interval of its end, as account counts it in
+// the window or the warm-up. tmu is held.
 func (s *slot) noteEnd() {
 	a := &s.att
 	t := s.at(s.e.intervalOf(a.end))
@@ -186,11 +174,9 @@ func (s *slot) noteEnd() {
 	}
 }
 
-// TakeIntervals returns, in order, the timeline's intervals that have
-// ended and were not returned before, empty ones included; with final,
-// after Run has returned, every interval up to the window's end. Start and
-// Length are relative to the window's start. One goroutine at a time may
-// call it during Run; nil without a timeline or before Run began.
+// TakeIntervals returns, in order, the intervals that ended and were not
+// returned before (every one to the window's end with final, after Run),
+// relative to the window's start. One caller at a time; nil without a timeline.
 func (e *Engine) TakeIntervals(final bool) []results.IntervalSample {
 	if e.ivl == 0 {
 		return nil
@@ -267,9 +253,8 @@ func mergeNonEmpty(acc, h *results.Histogram) *results.Histogram {
 	return acc
 }
 
-// beginTimeline readies the timeline for a Run whose origin is now base:
-// every slot's accumulator and every lane's intervals are cleared. The
-// caller holds tlMu.
+// beginTimeline clears every slot's accumulator and every lane's intervals
+// for a Run from base. The caller holds tlMu.
 func (e *Engine) beginTimeline() {
 	if e.ivl == 0 {
 		return

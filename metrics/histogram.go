@@ -18,12 +18,9 @@ var Bounds = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 
 // (about 9 %) wider than the one before.
 const nativeSchema = 3
 
-// hist is a latency histogram as served: classic buckets (not
-// cumulative), native buckets by index, count and sum. It is filled from
-// the record's HDR histograms: each HDR bucket's count goes, whole, to
-// the bucket holding its middle value, so a bucket is exact to the HDR
-// histogram's precision (two significant digits), the count exactly, the
-// sum to the same precision.
+// hist is a latency histogram as served: classic buckets (not cumulative),
+// native buckets, count and sum. Each HDR bucket of the record goes whole
+// to the bucket of its middle value: exact to the HDR precision (1 %).
 type hist struct {
 	classic []uint64
 	native  map[int]int64

@@ -1,30 +1,20 @@
 package metrics
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/rundir"
 )
 
-// The metric names. Dashboards are built on them: they do not change.
+// The label values.
 const (
-	RequestsTotal         = "kaeload_requests_total"
-	ErrorsTotal           = "kaeload_errors_total"
-	ConnectSeconds        = "kaeload_connect_seconds"
-	HandshakeSeconds      = "kaeload_handshake_seconds"
-	RequestSeconds        = "kaeload_request_seconds"
-	IntervalRate          = "kaeload_interval_requests_per_second"
-	IntervalHandshake     = "kaeload_interval_handshake_seconds"
-	ClientCPUSeconds      = "kaeload_client_cpu_seconds_total"
-	ServerCPUSeconds      = "kaeload_server_cpu_seconds_total"
-	DiagnosisActive       = "kaeload_diagnosis_active"
-	WindowRate            = "kaeload_window_requests_per_second"
-	WindowStart           = "kaeload_window_start_timestamp_seconds"
-	RunInfo               = "kaeload_run_info"
-	BuildInfo             = "kaeload_build_info"
 	netstatPrefix         = "kaeload_netstat_"
 	phaseWarmup           = "warmup"
 	phaseWindow           = "window"
@@ -32,10 +22,8 @@ const (
 	resultOK, resultError = "ok", "error"
 )
 
-// Phases are the values of the phase label: the warm-up, the measured
-// window, and after it (responses in flight at the window's end that
-// completed in the drain: run.json's outside.late, and those that did
-// not: outside.abandoned).
+// Phases are the values of the phase label; after is what was in flight
+// at the window's end (run.json's outside.late and outside.abandoned).
 var Phases = []string{phaseWarmup, phaseWindow, phaseAfter}
 
 // Rules are the values of kaeload_diagnosis_active's rule label.
@@ -57,73 +45,112 @@ func NetstatName(counter string) string {
 	return netstatPrefix + "TcpExt_" + counter
 }
 
-// Window labels: the run, the variant and the repetition (run.json's
-// index).
+// runLabels are the run label of r and its baseline, the first variant
+// when it names none.
+func runLabels(r *results.Run) (run, baseline string) {
+	baseline = r.Baseline
+	if baseline == "" && len(r.Variants) > 0 {
+		baseline = r.Variants[0].Name
+	}
+	return rundir.DefaultDirName(r.Started, r.Name), baseline
+}
+
+// winLabels name a window: rep is run.json's index.
 var winLabels = []string{"run", "variant", "rep"}
 
 func with(labels ...string) []string { return append(append([]string(nil), winLabels...), labels...) }
 
-// helpOf holds each metric's help text, by name.
-var helpOf = map[string]string{}
+// windowRate is the catalogue's window rate, which the live endpoint
+// also serves at each window's end. Its Rep reads x.Rep alone.
+var windowRate = func() *measure.Measure {
+	i := slices.IndexFunc(measure.Catalogue, func(m measure.Measure) bool {
+		return m.Key == "req_per_s" && m.Show&measure.OpenMetrics != 0
+	})
+	return &measure.Catalogue[i]
+}()
 
-// newDesc makes a descriptor and keeps its help text.
-func newDesc(name, help string, labels []string, _ prometheus.Labels) *prometheus.Desc {
-	netstatMu.Lock()
-	helpOf[name] = help
-	netstatMu.Unlock()
-	return prometheus.NewDesc(name, help, labels, nil)
+// family is one metric as both outputs write it: the live endpoint through
+// desc, the OpenMetrics writer by its name, type, help and label names.
+type family struct {
+	name, typ, help string
+	labels          []string
+	desc            *prometheus.Desc
 }
 
-// descs are the metrics' descriptors, help text included.
+// families holds the families made at initialization, by name.
+var families = map[string]*family{}
+
+func newFamily(name, typ, help string, labels []string) *family {
+	f := &family{name: name, typ: typ, help: help, labels: labels, desc: prometheus.NewDesc(name, help, labels, nil)}
+	families[name] = f
+	return f
+}
+
+// valueTypes are the live endpoint's types of the families' plain values.
+var valueTypes = map[string]prometheus.ValueType{"counter": prometheus.CounterValue, "gauge": prometheus.GaugeValue, "unknown": prometheus.UntypedValue}
+
+// pairs writes values as OpenMetrics label pairs, named in f's order.
+func (f *family) pairs(values ...string) string {
+	var b strings.Builder
+	for i, v := range values {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(f.labels[i] + "=" + q(v))
+	}
+	return b.String()
+}
+
+// The metrics. Dashboards are built on their names: they do not change.
 var (
-	descRequests = newDesc(RequestsTotal, "Requests that ended, by phase (warmup, window, after) and result: ok is a response below 400 (run.json's succeeded), error a failure or a status >= 400. The window's equal run.json's.",
-		with("phase", "group", "result"), nil)
-	descErrors = newDesc(ErrorsTotal, "Failed requests and responses with a status >= 400 by error class, as run.json counts them.",
-		with("phase", "group", "class"), nil)
-	descConnect = newDesc(ConnectSeconds, "TCP connect times of the window's requests; set at the window's end (the timeline does not keep them per interval). Buckets to the HDR histogram's precision (1 %).",
-		with("phase"), nil)
-	descHandshake = newDesc(HandshakeSeconds, "TLS handshake times, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
-		with("phase"), nil)
-	descRequest = newDesc(RequestSeconds, "Total times of completed requests, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
-		with("phase"), nil)
-	descIntervalRate = newDesc(IntervalRate, "The last closed interval's successful responses per second, as the timeline has it.",
-		with("group"), nil)
-	descIntervalHandshake = newDesc(IntervalHandshake, "A summary: the last closed interval's handshake percentiles (quantile 0.5 and 0.99) as the timeline has them, 0 when it held none; count and sum over every interval so far.",
-		with("group"), nil)
-	descClientCPU = newDesc(ClientCPUSeconds, "CPU time the group's worker process used (all its threads).",
-		with("group"), nil)
-	descServerCPU = newDesc(ServerCPUSeconds, "CPU time of the server (its process tree, or its whole host).",
-		with("host"), nil)
-	descDiagnosis = newDesc(DiagnosisActive, "1 when the window's timeline shows the diagnosis rule (set at the window's end), else 0.",
-		with("rule"), nil)
-	descWindowRate = newDesc(WindowRate, "The window's successful responses per second over all groups (run.json's rate), set at its end; 0 before.",
-		winLabels, nil)
-	descWindowStart = newDesc(WindowStart, "When the window's measurement began, Unix seconds (exact at its end); 0 before.",
-		winLabels, nil)
-	descRunInfo = newDesc(RunInfo, "The run: its scenario name and baseline.",
-		[]string{"run", "name", "baseline"}, nil)
-	descBuildInfo = newDesc(BuildInfo, "The kaeload that runs.",
-		[]string{"version", "goversion"}, nil)
+	famRequests = newFamily("kaeload_requests_total", "counter", "Requests that ended, by phase (warmup, window, after) and result: ok is a response below 400 (run.json's succeeded), error a failure or a status >= 400. The window's equal run.json's.",
+		with("phase", "group", "result"))
+	famErrors = newFamily("kaeload_errors_total", "counter", "Failed requests and responses with a status >= 400 by error class, as run.json counts them.",
+		with("phase", "group", "class"))
+	famConnect = newFamily("kaeload_connect_seconds", "histogram", "TCP connect times of the window's requests; set at the window's end (the timeline does not keep them per interval). Buckets to the HDR histogram's precision (1 %).",
+		with("phase"))
+	famHandshake = newFamily("kaeload_handshake_seconds", "histogram", "TLS handshake times, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
+		with("phase"))
+	famRequest = newFamily("kaeload_request_seconds", "histogram", "Total times of completed requests, per interval as the timeline has them. Buckets to the HDR histogram's precision (1 %).",
+		with("phase"))
+	famIntervalRate = newFamily("kaeload_interval_requests_per_second", "gauge", "The last closed interval's successful responses per second, as the timeline has it.",
+		with("group"))
+	famIntervalHandshake = newFamily("kaeload_interval_handshake_seconds", "summary", "A summary: the last closed interval's handshake percentiles (quantile 0.5 and 0.99) as the timeline has them, 0 when it held none; count and sum over every interval so far.",
+		with("group"))
+	famClientCPU = newFamily("kaeload_client_cpu_seconds_total", "counter", "CPU time the group's worker process used (all its threads).",
+		with("group"))
+	famServerCPU = newFamily("kaeload_server_cpu_seconds_total", "counter", "CPU time of the server (its process tree, or its whole host).",
+		with("host"))
+	famDiagnosis = newFamily("kaeload_diagnosis_active", "gauge", "1 when the window's timeline shows the diagnosis rule (set at the window's end), else 0.",
+		with("rule"))
+	famWindowRate = newFamily(windowRate.Metric, "gauge", "The window's successful responses per second over all groups (run.json's rate), set at its end; 0 before.",
+		winLabels)
+	famWindowStart = newFamily("kaeload_window_start_timestamp_seconds", "gauge", "When the window's measurement began, Unix seconds (exact at its end); 0 before.",
+		winLabels)
+	famRunInfo = newFamily("kaeload_run_info", "gauge", "The run: its scenario name and baseline.",
+		[]string{"run", "name", "baseline"})
+	famBuildInfo = newFamily("kaeload_build_info", "gauge", "The kaeload that runs.",
+		[]string{"version", "goversion"})
 )
 
-// netstatDescs holds a descriptor per kernel counter, made once.
+// netstatFamilies holds a family per kernel counter, made once.
 var (
-	netstatMu    sync.Mutex
-	netstatDescs = map[string]*prometheus.Desc{}
+	netstatMu       sync.Mutex
+	netstatFamilies = map[string]*family{}
 )
 
-// netstatDesc returns the descriptor of a kernel counter.
-func netstatDesc(counter string) *prometheus.Desc {
+// netstatFamily returns the family of a kernel counter.
+func netstatFamily(counter string) *family {
 	netstatMu.Lock()
 	defer netstatMu.Unlock()
-	if d, ok := netstatDescs[counter]; ok {
-		return d
+	if f, ok := netstatFamilies[counter]; ok {
+		return f
 	}
-	d := prometheus.NewDesc(NetstatName(counter), "Growth of the kernel counter "+counter+" over the window's readings of the host's network namespace (side: client, server, or shared when both are in it).",
-		with("side", "host"), nil)
-	netstatDescs[counter] = d
-	helpOf[NetstatName(counter)] = "Growth of the kernel counter " + counter + " over the window's readings of the host's network namespace (side: client, server, or shared when both are in it)."
-	return d
+	help := "Growth of the kernel counter " + counter + " over the window's readings of the host's network namespace (side: client, server, or shared when both are in it)."
+	labels := with("side", "host")
+	f := &family{name: NetstatName(counter), typ: "unknown", help: help, labels: labels, desc: prometheus.NewDesc(NetstatName(counter), help, labels, nil)}
+	netstatFamilies[counter] = f
+	return f
 }
 
 // errorClasses are the values of the class label.

@@ -14,27 +14,17 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/rundir"
 )
 
-// WriteOpenMetrics writes a stored run's timeline as OpenMetrics text
-// with timestamps, for `promtool tsdb create-blocks-from openmetrics`:
-// the live metrics' names and labels, each sample at its interval's end
-// (a window's final values at the window's end), every series starting
-// at 0 at its first interval's start. The counters are exact; the
-// latency histograms are not in a stored timeline (only its
-// percentiles: kaeload_interval_handshake_seconds), and the CPU only as
-// shares, so neither is written. Each measure of the catalogue marked
-// OpenMetrics (results/measure) is a gauge per window, set at its end.
+// WriteOpenMetrics writes a stored run's timeline as timestamped
+// OpenMetrics for promtool: the live series, each from 0 at its first
+// interval's start, but the latency histograms and CPU a record lacks.
+// Catalogue measures marked OpenMetrics are gauges set at the window's end.
 func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	om := &omWriter{families: map[string]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
-	run := rundir.DefaultDirName(r.Started, r.Name)
-	base := r.Baseline
-	if base == "" && len(r.Variants) > 0 {
-		base = r.Variants[0].Name
-	}
-	om.sample(RunInfo, "gauge", help(RunInfo), fmt.Sprintf(`run=%s,name=%s,baseline=%s`, q(run), q(r.Name), q(base)), 1, r.Started)
+	run, base := runLabels(r)
+	om.sample(famRunInfo, famRunInfo.pairs(run, r.Name, base), 1, r.Started)
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
@@ -76,16 +66,16 @@ type omSample struct {
 	at time.Time
 }
 
-// sample adds value v of the series with labels of metric name at at; a
-// sample at or before the series' last is dropped (the same time twice).
-func (om *omWriter) sample(metric, typ, help, labels string, v float64, at time.Time) {
-	fam := metric
-	if typ == "counter" {
-		fam = strings.TrimSuffix(metric, "_total")
+// sample adds value v of m's series labels at at; one not after the
+// series' last replaces it.
+func (om *omWriter) sample(m *family, labels string, v float64, at time.Time) {
+	fam := m.name
+	if m.typ == "counter" {
+		fam = strings.TrimSuffix(m.name, "_total")
 	}
 	f := om.families[fam]
 	if f == nil {
-		f = &omFamily{name: fam, sampleName: metric, typ: typ, help: help, samples: map[string][]omSample{}}
+		f = &omFamily{name: fam, sampleName: m.name, typ: m.typ, help: m.help, samples: map[string][]omSample{}}
 		om.families[fam] = f
 		om.order = append(om.order, fam)
 	}
@@ -100,25 +90,22 @@ func (om *omWriter) sample(metric, typ, help, labels string, v float64, at time.
 	f.samples[labels] = append(ss, omSample{v, at})
 }
 
-// rep writes one repetition's timeline.
 func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x *measure.Rep) {
 	start := rep.Total.Window.Start
 	end := rep.Total.Window.End
-	win := fmt.Sprintf("run=%s,variant=%s,rep=%s", q(run), q(variant), q(strconv.Itoa(rep.Index)))
+	win := []string{run, variant, strconv.Itoa(rep.Index)}
+	lv := func(more ...string) []string { return append(slices.Clip(win), more...) }
 	first := end
 	for i := range rep.Groups {
 		g := &rep.Groups[i]
-		group := q(strconv.Itoa(i))
+		group := strconv.Itoa(i)
 		ivs := rep.GroupTimeline(i)
 		var c [nPhases]counts
 		emit := func(at time.Time) {
 			for p := range nPhases {
-				l := fmt.Sprintf("%s,phase=%s,group=%s", win, q(Phases[p]), group)
-				om.sample(RequestsTotal, "counter", help(RequestsTotal), l+",result="+q(resultOK), float64(c[p].ok), at)
-				om.sample(RequestsTotal, "counter", help(RequestsTotal), l+",result="+q(resultError), float64(c[p].errs.Total()+c[p].abandoned), at)
-				for k, n := range c[p].errs {
-					om.sample(ErrorsTotal, "counter", help(ErrorsTotal), l+",class="+q(errorClasses[k]), float64(n), at)
-				}
+				c[p].series(func(f *family, v float64, labels ...string) {
+					om.sample(f, f.pairs(lv(append([]string{Phases[p], group}, labels...)...)...), v, at)
+				})
 			}
 		}
 		if len(ivs) > 0 {
@@ -139,10 +126,10 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			}
 			at := start.Add(iv.End())
 			emit(at)
-			l := win + ",group=" + group
-			om.sample(IntervalRate, "gauge", help(IntervalRate), l, iv.Rate(), at)
-			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
-			om.sample(IntervalHandshake, "summary", help(IntervalHandshake), l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
+			om.sample(famIntervalRate, famIntervalRate.pairs(lv(group)...), iv.Rate(), at)
+			l := famIntervalHandshake.pairs(lv(group)...)
+			om.sample(famIntervalHandshake, l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
+			om.sample(famIntervalHandshake, l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
 		}
 		c[pWindow].ok = g.Succeeded()
 		for k := range c[pWindow].errs {
@@ -151,7 +138,7 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 		c[pAfter] = afterCounts(&g.Outside)
 		emit(end)
 	}
-	om.netstat(win, rep, first)
+	om.netstat(lv, rep, first)
 	active := map[string]bool{}
 	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
 		active[d.Rule] = true
@@ -161,37 +148,37 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 		if active[rule] {
 			v = 1
 		}
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), 0, first)
-		om.sample(DiagnosisActive, "gauge", help(DiagnosisActive), win+",rule="+q(rule), v, end)
+		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), 0, first)
+		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), v, end)
 	}
-	om.measures(win, x, first, end)
-	om.sample(WindowStart, "gauge", help(WindowStart), win, 0, first)
-	om.sample(WindowStart, "gauge", help(WindowStart), win, float64(start.UnixNano())/1e9, end)
+	om.measures(famWindowStart.pairs(win...), x, first, end)
+	om.sample(famWindowStart, famWindowStart.pairs(win...), 0, first)
+	om.sample(famWindowStart, famWindowStart.pairs(win...), float64(start.UnixNano())/1e9, end)
 }
 
 // netstat writes the growth of each kernel counter of each host over the
 // window, from 0 at first.
-func (om *omWriter) netstat(win string, rep *results.Rep, first time.Time) {
+func (om *omWriter) netstat(lv func(...string) []string, rep *results.Rep, first time.Time) {
 	start := rep.Total.Window.Start
-	if t := rep.Timeline; t != nil {
-		for h := range t.Hosts {
-			host := &t.Hosts[h]
-			l := fmt.Sprintf("%s,side=%s,host=%s", win, q(side(*host)), q(host.Name))
-			sums := map[string]float64{}
-			names := slices.DeleteFunc(slices.Clone(host.Counters), func(n string) bool { _, gone := host.Unavailable[n]; return gone })
+	t := rep.Timeline
+	if t == nil {
+		return
+	}
+	for h := range t.Hosts {
+		host := &t.Hosts[h]
+		names := slices.DeleteFunc(slices.Clone(host.Counters), func(n string) bool { _, gone := host.Unavailable[n]; return gone })
+		sums := map[string]float64{}
+		for _, n := range names {
+			f := netstatFamily(n)
+			om.sample(f, f.pairs(lv(side(*host), host.Name)...), 0, first)
+		}
+		for p := range t.Points {
+			at := start.Add(t.Points[p].End())
 			for _, n := range names {
-				netstatDesc(n) // its help
-				om.sample(NetstatName(n), "unknown", help(NetstatName(n)), l, 0, first)
-			}
-			for p := range t.Points {
-				at := start.Add(t.Points[p].End())
-				for _, n := range names {
-					d, ok := t.TCP(p, h, n)
-					if !ok {
-						continue
-					}
+				if d, ok := t.TCP(p, h, n); ok {
 					sums[n] += float64(d)
-					om.sample(NetstatName(n), "unknown", help(NetstatName(n)), l, sums[n], at)
+					f := netstatFamily(n)
+					om.sample(f, f.pairs(lv(side(*host), host.Name)...), sums[n], at)
 				}
 			}
 		}
@@ -199,19 +186,20 @@ func (om *omWriter) netstat(win string, rep *results.Rep, first time.Time) {
 }
 
 // measures writes the catalogue's OpenMetrics measures of repetition x
-// as gauges, 0 at first and their value at end.
+// as gauges of the window labelled win, 0 at first and their value at end.
 func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
 	for _, c := range om.cols {
 		if v := c.OfRep(x); v.Kind != measure.None {
-			name, h := c.Metric, ""
+			name := c.Metric
 			if name == "" {
 				name = "kaeload_" + c.Key
 			}
-			if h = help(name); h == "" {
-				h = strings.TrimSpace(c.Label + " (" + c.Unit + ")")
+			f := &family{name: name, typ: "gauge", help: strings.TrimSpace(c.Label + " (" + c.Unit + ")")}
+			if known := families[name]; known != nil {
+				f.help = known.help
 			}
-			om.sample(name, "gauge", h, win, 0, first)
-			om.sample(name, "gauge", h, win, v.F, end)
+			om.sample(f, win, 0, first)
+			om.sample(f, win, v.F, end)
 		}
 	}
 }
@@ -222,7 +210,6 @@ func q(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-// escapeHelp escapes a HELP text.
 func escapeHelp(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`).Replace(s)
 }
@@ -233,12 +220,4 @@ func fnum(v float64) string {
 		return "NaN"
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
-}
-
-// help is a metric's help text; a kernel counter's descriptor is made
-// (netstatDesc) before its help is read.
-func help(name string) string {
-	netstatMu.Lock()
-	defer netstatMu.Unlock()
-	return helpOf[name]
 }

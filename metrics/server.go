@@ -18,7 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/rundir"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -62,7 +61,6 @@ type Server struct {
 	published time.Time // when the last snapshot was published
 	loads     int       // windows whose load began
 	waited    time.Duration
-	planned   map[runner.WindowID]time.Time // when each window was planned
 
 	inflight atomic.Int32 // requests of /metrics being served
 
@@ -72,10 +70,8 @@ type Server struct {
 	served  chan struct{} // closed and replaced at each Prometheus scrape served
 }
 
-// Listen binds addr (metrics.listen, --metrics) and serves /metrics on it
-// until Close; log gets the notes of the endpoint. An address that
-// cannot be bound (in use, not this machine's) is an error before
-// anything is served.
+// Listen binds cfg.Listen and serves /metrics on it until Close; log gets
+// the endpoint's notes. An address it cannot bind is an error at once.
 func Listen(cfg plans.Metrics, log io.Writer) (*Server, error) {
 	if p := plans.ListenProblem(cfg.Listen); p != "" {
 		return nil, errors.New(p)
@@ -88,7 +84,7 @@ func Listen(cfg plans.Metrics, log io.Writer) (*Server, error) {
 		log = io.Discard
 	}
 	s := &Server{cfg: cfg, ln: ln, log: log, done: make(chan struct{}), byID: map[runner.WindowID]*window{},
-		finals: map[runner.WindowID]time.Time{}, planned: map[runner.WindowID]time.Time{}, served: make(chan struct{})}
+		finals: map[runner.WindowID]time.Time{}, served: make(chan struct{})}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collector{s})
 	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true, MaxRequestsInFlight: maxInFlight, ErrorHandling: promhttp.ContinueOnError})
@@ -199,9 +195,9 @@ func (s *Server) publishLocked() {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		bi = info.Main.Version
 	}
-	out = append(out, prometheus.MustNewConstMetric(descBuildInfo, prometheus.GaugeValue, 1, bi, runtime.Version()))
+	out = append(out, prometheus.MustNewConstMetric(famBuildInfo.desc, prometheus.GaugeValue, 1, bi, runtime.Version()))
 	if s.run != "" {
-		out = append(out, prometheus.MustNewConstMetric(descRunInfo, prometheus.GaugeValue, 1, s.run, s.name, s.baseline))
+		out = append(out, prometheus.MustNewConstMetric(famRunInfo.desc, prometheus.GaugeValue, 1, s.run, s.name, s.baseline))
 	}
 	for _, w := range s.windows {
 		out = append(out, w.metrics(s.run)...)
@@ -215,11 +211,8 @@ func (s *Server) publishLocked() {
 func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.run = rundir.DefaultDirName(r.Started, r.Name)
-	s.name, s.baseline, s.margin = r.Name, r.Baseline, r.Equivalence
-	if s.baseline == "" && len(r.Variants) > 0 {
-		s.baseline = r.Variants[0].Name
-	}
+	s.run, s.baseline = runLabels(r)
+	s.name, s.margin = r.Name, r.Equivalence
 	s.groups = len(p.Load.Groups)
 	s.publishLocked()
 	return []runner.Event{{Kind: runner.EventMetrics, Metrics: &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}}}, nil
@@ -259,7 +252,6 @@ func (s *Server) plan(ws []runner.WindowID) {
 		w := newWindow(id, s.groups)
 		s.byID[id] = w
 		s.windows = append(s.windows, w)
-		s.planned[id] = time.Now()
 		added = true
 	}
 	if added {
@@ -267,10 +259,9 @@ func (s *Server) plan(ws []runner.WindowID) {
 	}
 }
 
-// beforeLoad completes w's series (its hosts, at 0) and waits before its
-// load: the first load with metrics.wait until a scrape has read the
-// zeros (an error when none comes in time), any other while a scraper
-// is known and w's zeros are not read yet, for at most the linger.
+// beforeLoad completes w's series at 0 and waits, for at most the linger,
+// until a scrape read them: before the first load with metrics.wait (an
+// error when none comes), else only while a scraper is known.
 func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	s.mu.Lock()
 	w := s.byID[lw.WindowID]
@@ -280,7 +271,6 @@ func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 		s.windows = append(s.windows, w)
 	}
 	w.describe(lw)
-	w.started = true
 	s.publishLocked()
 	zeros := s.published
 	first := s.loads == 0
@@ -406,7 +396,6 @@ func (s *Server) firstAfterLocked(t time.Time) time.Time {
 	return first
 }
 
-// scraped is the number of Prometheus scrapes served so far.
 func (s *Server) scraped() int {
 	s.smu.Lock()
 	defer s.smu.Unlock()

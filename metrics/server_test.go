@@ -222,7 +222,7 @@ func TestNativeBuckets(t *testing.T) {
 		if err := dec.Decode(&mf); err != nil {
 			break
 		}
-		if mf.GetName() != HandshakeSeconds {
+		if mf.GetName() != famHandshake.name {
 			continue
 		}
 		for _, m := range mf.Metric {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/runner"
 )
 
@@ -38,11 +39,19 @@ type counts struct {
 	abandoned uint64
 }
 
-// afterCounts are the counts of phase "after" from a group's record:
-// the responses completed after the window, those with a status >= 400
-// and the requests cut off counted as errors by class (Outside's
-// AfterClasses); in a record made before those classes, the cut-off
-// requests as abandoned, unclassed.
+// series writes c as the requests and errors series, with the labels
+// after phase and group.
+func (c *counts) series(write func(f *family, v float64, labels ...string)) {
+	write(famRequests, float64(c.ok), resultOK)
+	write(famRequests, float64(c.errs.Total()+c.abandoned), resultError)
+	for k, n := range c.errs {
+		write(famErrors, float64(n), errorClasses[k])
+	}
+}
+
+// afterCounts are phase "after"'s counts from a group's record: responses
+// completed after the window, and the cut-off requests as errors by class
+// (as abandoned, unclassed, in a record older than AfterClasses).
 func afterCounts(o *results.Outside) counts {
 	if o.AfterClasses.IsZero() {
 		return counts{ok: o.Late, abandoned: o.Abandoned}
@@ -82,7 +91,6 @@ type window struct {
 	rate       float64
 	start      time.Time
 	diag       map[string]bool
-	started    bool // beforeLoad has been called
 	ended      bool
 	pending    map[int]*pending
 	// cached holds the window's metrics as last built; dirty says they
@@ -225,10 +233,9 @@ func (w *window) apply(r runner.LiveReading) {
 	}
 }
 
-// end sets the window's final values from its record: the window's
-// counts from its groups (equal to its intervals' by the timeline's
-// rule), what completed after it, the connect times, the rate and the
-// diagnoses.
+// end sets the window's final values from its record: the counts (its
+// intervals' by the timeline's rule), what completed after it, the connect
+// times, the rate and the diagnoses.
 func (w *window) end(rep *results.Rep, margin float64) {
 	w.applyDue(true)
 	w.ended, w.dirty = true, true
@@ -249,7 +256,7 @@ func (w *window) end(rep *results.Rep, margin float64) {
 	}
 	w.hists[pWindow][hConnect] = newHist()
 	w.hists[pWindow][hConnect].add(rep.Total.Latency.Connect)
-	w.rate = rep.Total.Rate()
+	w.rate = windowRate.Rep(&measure.Rep{Rep: rep}).F
 	w.start = rep.Total.Window.Start
 	for _, d := range diagnosis.Rep(w.id.Variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
 		w.diag[d.Rule] = true
@@ -264,36 +271,34 @@ func (w *window) metrics(run string) []prometheus.Metric {
 	rep := strconv.Itoa(w.id.Rep)
 	lv := func(more ...string) []string { return append([]string{run, w.id.Variant, rep}, more...) }
 	var out []prometheus.Metric
-	add := func(d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
-		out = append(out, prometheus.MustNewConstMetric(d, t, v, lv(labels...)...))
+	add := func(f *family, v float64, labels ...string) {
+		out = append(out, prometheus.MustNewConstMetric(f.desc, valueTypes[f.typ], v, lv(labels...)...))
 	}
 	for gi := range w.groups {
 		g := &w.groups[gi]
 		group := strconv.Itoa(gi)
 		for p := range nPhases {
 			c := &g.phases[p]
-			add(descRequests, prometheus.CounterValue, float64(c.ok), Phases[p], group, resultOK)
-			add(descRequests, prometheus.CounterValue, float64(c.errs.Total()+c.abandoned), Phases[p], group, resultError)
-			for k, n := range c.errs {
-				add(descErrors, prometheus.CounterValue, float64(n), Phases[p], group, errorClasses[k])
-			}
+			c.series(func(f *family, v float64, labels ...string) {
+				add(f, v, append([]string{Phases[p], group}, labels...)...)
+			})
 		}
-		add(descClientCPU, prometheus.CounterValue, g.cpu, group)
-		add(descIntervalRate, prometheus.GaugeValue, g.rate, group)
-		out = append(out, prometheus.MustNewConstSummary(descIntervalHandshake, g.hs.count, g.hs.sum,
+		add(famClientCPU, g.cpu, group)
+		add(famIntervalRate, g.rate, group)
+		out = append(out, prometheus.MustNewConstSummary(famIntervalHandshake.desc, g.hs.count, g.hs.sum,
 			map[float64]float64{0.5: g.p50.Seconds(), 0.99: g.p99.Seconds()}, lv(group)...))
 	}
 	for p := range pAfter { // warm-up and window
-		out = append(out, w.hists[p][hHandshake].metric(descHandshake, lv(Phases[p])...))
-		out = append(out, w.hists[p][hRequest].metric(descRequest, lv(Phases[p])...))
+		out = append(out, w.hists[p][hHandshake].metric(famHandshake.desc, lv(Phases[p])...))
+		out = append(out, w.hists[p][hRequest].metric(famRequest.desc, lv(Phases[p])...))
 	}
-	out = append(out, w.hists[pWindow][hConnect].metric(descConnect, lv(phaseWindow)...))
+	out = append(out, w.hists[pWindow][hConnect].metric(famConnect.desc, lv(phaseWindow)...))
 	if w.serverHost != "" {
-		add(descServerCPU, prometheus.CounterValue, w.server, w.serverHost)
+		add(famServerCPU, w.server, w.serverHost)
 	}
 	for _, h := range w.hosts {
 		for _, c := range slices.Sorted(maps.Keys(h.counters)) {
-			add(netstatDesc(c), prometheus.UntypedValue, float64(h.counters[c]), h.side, h.name)
+			add(netstatFamily(c), float64(h.counters[c]), h.side, h.name)
 		}
 	}
 	for _, rule := range Rules {
@@ -301,14 +306,14 @@ func (w *window) metrics(run string) []prometheus.Metric {
 		if w.diag[rule] {
 			v = 1
 		}
-		add(descDiagnosis, prometheus.GaugeValue, v, rule)
+		add(famDiagnosis, v, rule)
 	}
-	add(descWindowRate, prometheus.GaugeValue, w.rate)
+	add(famWindowRate, w.rate)
 	start := 0.0
 	if !w.start.IsZero() {
 		start = float64(w.start.UnixNano()) / 1e9
 	}
-	add(descWindowStart, prometheus.GaugeValue, start)
+	add(famWindowStart, start)
 	w.cached, w.dirty = out, false
 	return out
 }

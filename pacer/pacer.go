@@ -26,9 +26,6 @@ func NewSchedule(rate float64) (Schedule, error) {
 	return Schedule{rate: rate}, nil
 }
 
-// Rate is the schedule's rate in starts per second.
-func (s Schedule) Rate() float64 { return s.rate }
-
 // At is when start k is due, after the origin: k/rate, rounded to the
 // nanosecond. It is computed from k alone, so the error never accumulates.
 func (s Schedule) At(k int64) time.Duration {
@@ -62,13 +59,9 @@ func (s Schedule) Count(from, to time.Duration) int64 {
 
 // Start is one start handed out by Take.
 type Start struct {
-	// K is the start's index in the schedule.
-	K int64
-	// At is when it is due, after the origin.
-	At time.Duration
-	// Missed is the range [MissedFrom, K) of starts that were due before
-	// the taker came and are skipped: their time arrived while no slot
-	// was free. Empty when MissedFrom == K.
+	K  int64         // the index in the schedule
+	At time.Duration // when it is due, after the origin
+	// Starts [MissedFrom, K) came due while no slot was free: skipped.
 	MissedFrom int64
 }
 
@@ -77,7 +70,7 @@ func (st Start) Missed() int64 { return st.K - st.MissedFrom }
 
 // Pacer hands out the starts of one schedule to concurrent takers, each
 // exactly once, without a lock: a free slot calls Take and waits until
-// the start it got is due. Starts at or after End are never handed out.
+// the start it got is due. Starts at or after its end are never handed out.
 type Pacer struct {
 	s    Schedule
 	end  atomic.Int64 // no start at or after it
@@ -94,12 +87,6 @@ func New(s Schedule, end time.Duration) *Pacer {
 // Schedule is the pacer's schedule.
 func (p *Pacer) Schedule() Schedule { return p.s }
 
-// End is the time no start reaches.
-func (p *Pacer) End() time.Duration { return time.Duration(p.end.Load()) }
-
-// SetEnd moves the end; starts already handed out are not taken back.
-func (p *Pacer) SetEnd(end time.Duration) { p.end.Store(int64(end)) }
-
 // Reset starts the schedule over from start 0 with a new end.
 func (p *Pacer) Reset(end time.Duration) {
 	p.next.Store(0)
@@ -107,11 +94,8 @@ func (p *Pacer) Reset(end time.Duration) {
 }
 
 // Take hands a taker free since free the next start not taken yet. Starts
-// that came due before free while every taker was busy are missed:
-// skipped and reported (Start.MissedFrom), never handed out late. A start
-// due after free but already past is handed out: the lag shows in latency
-// from the intended start. ok is false once the next start is at or after
-// the end; the result still reports the starts missed before it.
+// due before free are missed (Start.MissedFrom), never handed out late;
+// ok is false once the next start is at or after the end.
 func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	end := time.Duration(p.end.Load())
 	for {
@@ -141,9 +125,8 @@ func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	}
 }
 
-// Clock is the time source Wait uses: Now is the time since the
-// schedule's origin, SleepUntil returns once Now >= t (or earlier, when
-// the clock's owner cancels: Wait then checks Now again).
+// Clock is the time source Wait uses: Now is the time since the origin;
+// SleepUntil returns once Now >= t, or earlier when its owner cancels.
 type Clock interface {
 	Now() time.Duration
 	SleepUntil(t time.Duration)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -15,10 +16,9 @@ import (
 // Supported reports whether this OS can pin processes.
 const Supported = true
 
-// Start starts cmd with its CPU affinity set to cpus from its first
-// instruction: on a locked OS thread it narrows the thread's mask, starts
-// the child (which inherits it, threads and GOMAXPROCS included) and
-// restores the mask. An empty set starts cmd unpinned.
+// Start starts cmd pinned to cpus (unpinned when empty) from its first
+// instruction: a locked thread narrows its mask, starts the child, which
+// inherits it, and restores the mask.
 func Start(cmd *exec.Cmd, cpus Set) error {
 	if len(cpus) == 0 {
 		return cmd.Start()
@@ -48,35 +48,43 @@ func Start(cmd *exec.Cmd, cpus Set) error {
 	return startErr
 }
 
-// Online returns the CPUs this process may run on (its affinity mask, which
-// on a plain machine is every online CPU).
+// Online returns the CPUs this process may run on: every online CPU on a
+// plain machine.
 func Online() (Set, error) {
 	var cur unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &cur); err != nil {
 		return nil, fmt.Errorf("read CPU affinity: %w", err)
 	}
+	return FromCPUSet(&cur), nil
+}
+
+// FromCPUSet returns the CPUs in m.
+func FromCPUSet(m *unix.CPUSet) Set {
 	var s Set
-	for c := 0; c < len(cur)*64 && len(s) < cur.Count(); c++ {
-		if cur.IsSet(c) {
+	for c := 0; c < len(m)*64 && len(s) < m.Count(); c++ {
+		if m.IsSet(c) {
 			s = append(s, c)
 		}
 	}
-	return s, nil
+	return s
 }
 
-// Allowed returns the Cpus_allowed_list of a thread or process, read from
-// /proc (pid may be "self" or "<pid>/task/<tid>").
+// Allowed returns the CPU affinity of a process or thread: pid is "self",
+// "PID" or "PID/task/TID" as under /proc.
 func Allowed(pid string) (Set, error) {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return nil, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
-			return Parse(strings.TrimSpace(v))
+	tid := 0 // self
+	if last := pid[strings.LastIndexByte(pid, '/')+1:]; last != "self" {
+		n, err := strconv.Atoi(last)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("CPU affinity of %q: not a process", pid)
 		}
+		tid = n
 	}
-	return nil, fmt.Errorf("/proc/%s/status: no Cpus_allowed_list", pid)
+	var m unix.CPUSet
+	if err := unix.SchedGetaffinity(tid, &m); err != nil {
+		return nil, fmt.Errorf("CPU affinity of %s: %w", pid, err)
+	}
+	return FromCPUSet(&m), nil
 }
 
 // NUMANode returns the NUMA node of cpu as the kernel reports it under

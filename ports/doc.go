@@ -1,5 +1,4 @@
 // Package ports holds the Linux facts that bound a client's short
-// connections: the ephemeral port range, TIME_WAIT reuse and the sockets in
-// TIME_WAIT, with warnings that name the sysctl to run. See
-// docs/internals.md.
+// connections (port range, TIME_WAIT and its reuse), with warnings that
+// name the sysctl to run. See docs/internals.md.
 package ports

@@ -11,16 +11,12 @@ import (
 	"time"
 )
 
-// TimeWaitLen is how long a TCP connection stays in TIME_WAIT on the side
-// that closed it first, holding its local port: the kernel constant
-// TCP_TIMEWAIT_LEN, which no sysctl changes (tcp_fin_timeout bounds
-// FIN_WAIT_2, a different state).
+// TimeWaitLen is how long the side that closed first holds the port in
+// TIME_WAIT: TCP_TIMEWAIT_LEN, which no sysctl changes (not tcp_fin_timeout).
 const TimeWaitLen = 60 * time.Second
 
 // ReuseDelay is how old a TIME_WAIT connection must be before tcp_tw_reuse
-// lets a new outgoing connection take its port (about a second; since
-// Linux 6.13 net.ipv4.tcp_tw_reuse_delay, 1000 ms by default). Reuse also
-// needs TCP timestamps, which Linux sends by default.
+// gives its port to a new one (tcp_tw_reuse_delay since Linux 6.13).
 const ReuseDelay = time.Second
 
 // Values of Limits.TWReuse, as net.ipv4.tcp_tw_reuse spells them.
@@ -33,27 +29,21 @@ const (
 // ErrUnsupported is what Read and TimeWait return off Linux.
 var ErrUnsupported = errors.New("client port limits need Linux /proc (this is " + runtime.GOOS + ")")
 
-// Limits are the kernel settings that bound a client's connections to one
-// destination. The zero Limits is unknown: what Read returns off Linux or
-// when /proc cannot be read; Warnings says nothing about it.
+// Limits are the net.ipv4 settings that bound a client's connections to
+// one destination; the zero Limits is unknown.
 type Limits struct {
-	// Low and High are net.ipv4.ip_local_port_range, the inclusive range of
-	// local ports connect() picks from.
-	Low, High int
-	// TWReuse is net.ipv4.tcp_tw_reuse: TWReuseOff, TWReuseOn or
-	// TWReuseLoopback.
-	TWReuse int
-	// FinTimeout is net.ipv4.tcp_fin_timeout: how long an orphaned
-	// connection waits in FIN_WAIT_2. Recorded because it is often taken
-	// for the TIME_WAIT length, which it is not (see TimeWaitLen).
+	Low, High int // ip_local_port_range, inclusive
+	TWReuse   int // tcp_tw_reuse
+	// FinTimeout is tcp_fin_timeout, recorded because it is often taken
+	// for the TIME_WAIT length, which it is not.
 	FinTimeout time.Duration
 }
 
 // Known reports whether l was read from a kernel (it has a port range).
 func (l Limits) Known() bool { return l.High > 0 }
 
-// Ports returns the number of ports in the range, 0 for unknown Limits.
-// (Ports listed in net.ipv4.ip_local_reserved_ports are not subtracted.)
+// Ports returns the number of ports in the range (reserved ones
+// included), 0 for unknown Limits.
 func (l Limits) Ports() int {
 	if !l.Known() || l.High < l.Low {
 		return 0
@@ -67,10 +57,9 @@ func (l Limits) Reuses(loopback bool) bool {
 	return l.TWReuse == TWReuseOn || (l.TWReuse == TWReuseLoopback && loopback)
 }
 
-// MaxRate returns the highest rate of new connections per second a client
-// that closes first can keep to one destination while concurrent others
-// are open: (Ports − concurrent) / TimeWaitLen, or ReuseDelay with reuse
-// (about 470/s with the defaults). 0 for unknown Limits or no port left.
+// MaxRate returns the most new connections per second a client that
+// closes first keeps to one destination beside concurrent open ones:
+// (Ports − concurrent) / TimeWaitLen (ReuseDelay with reuse).
 func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
 	hold := TimeWaitLen
 	if l.Reuses(loopback) {
@@ -79,9 +68,8 @@ func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
 	return max(float64(l.Ports()-max(concurrent, 0)), 0) / hold.Seconds()
 }
 
-// ParseLimits parses ip_local_port_range ("32768\t60999"), tcp_tw_reuse
-// ("2") and tcp_fin_timeout ("60") text. Every malformed value is an error
-// naming its sysctl, returned together, with the zero (unknown) Limits.
+// ParseLimits parses the text of ip_local_port_range, tcp_tw_reuse and
+// tcp_fin_timeout; every malformed one is an error naming its sysctl.
 func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
 	var l Limits
 	var errs []error
@@ -118,7 +106,6 @@ func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
 	return l, nil
 }
 
-// oneInt parses text that holds exactly one decimal integer.
 func oneInt(text string) (int, error) {
 	f := strings.Fields(text)
 	if len(f) != 1 {
@@ -127,9 +114,8 @@ func oneInt(text string) (int, error) {
 	return strconv.Atoi(f[0])
 }
 
-// ParseTimeWait returns the tw value of the "TCP:" line of
-// /proc/net/sockstat text (IPv6 is counted there too). A missing or
-// repeated TCP line or tw field, or a malformed line, is an error.
+// ParseTimeWait returns the tw count of /proc/net/sockstat's one "TCP:"
+// line (IPv6 included).
 func ParseTimeWait(sockstat string) (int, error) {
 	tw, found := -1, false
 	for _, line := range strings.Split(sockstat, "\n") {
@@ -163,40 +149,26 @@ func ParseTimeWait(sockstat string) (int, error) {
 	return tw, nil
 }
 
-// Exhausted reports whether err, from a dial, says the client had no free
-// ephemeral port for the destination (EADDRNOTAVAIL from connect); the
-// engine counts it as results.ErrPorts.
+// Exhausted reports whether a dial's err says no ephemeral port was free
+// (EADDRNOTAVAIL).
 func Exhausted(err error) bool {
 	return errors.Is(err, syscall.EADDRNOTAVAIL)
 }
 
 // Load is what a planned run asks of the client's ports.
 type Load struct {
-	// Connections is the number of connections open at once, all groups
-	// together.
-	Connections int
-	// Destinations is the number of distinct server addresses (IP and
-	// port) the connections are spread over evenly; 0 counts as 1.
-	Destinations int
-	// Loopback says every destination is a loopback address, where
-	// tcp_tw_reuse=2 (the default) reuses TIME_WAIT ports.
-	Loopback bool
-	// Close says every request opens a new connection (connection: close).
-	Close bool
-	// Rate is the planned rate of new connections per second, all
-	// destinations together; 0 for a closed loop, whose rate is whatever
-	// the server answers and not known before the run.
+	Connections  int  // open at once, all groups together
+	Destinations int  // server addresses the connections spread over; 0 counts as 1
+	Loopback     bool // every destination is loopback (tcp_tw_reuse=2 reuses)
+	Close        bool // connection: close
+	// Rate is new connections per second over all destinations; 0 for a
+	// closed loop, whose rate MeasuredWarning judges after a window.
 	Rate float64
 }
 
 // Warnings returns what a user must see before load is sent, each with
-// the command that removes its cause; nil when l is unknown or nothing
-// applies. Per destination (P ports, c open connections): c > P fails
-// connects at once; in close mode a client that closes first holds each
-// port TimeWaitLen (ReuseDelay with reuse), so a known Rate above MaxRate
-// runs out of ports. A closed loop's rate is unknown before the run:
-// MeasuredWarning judges it after a window. Which side holds TIME_WAIT
-// depends on who closes first, so a rate warning says "may".
+// the command that removes its cause: more connections than ports, or in
+// close mode a Rate above MaxRate.
 func Warnings(l Limits, ld Load) []string {
 	if !l.Known() {
 		return nil
@@ -270,8 +242,7 @@ func holdSeconds(reused bool) float64 {
 	return TimeWaitLen.Seconds()
 }
 
-// count formats a rate or a number of ports: whole numbers below 10 keep
-// one decimal.
+// count formats a rate or a number of ports, with one decimal below 10.
 func count(f float64) string {
 	if f < 10 && f != math.Trunc(f) {
 		return strconv.FormatFloat(f, 'f', 1, 64)
@@ -279,17 +250,12 @@ func count(f float64) string {
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
 
-// TimeWaitShare is the share of the free port range that the client's
-// TIME_WAIT sockets to one destination must hold after a window for
-// MeasuredWarning to speak: a tenth is far from running out yet, but a
-// window some times longer would.
+// TimeWaitShare is the share of the free ports that TIME_WAIT must hold
+// after a window for MeasuredWarning to speak: a longer window would run out.
 const TimeWaitShare = 0.1
 
-// MeasuredWarning says what a window's aftermath calls for, or "": the
-// client's TIME_WAIT sockets to the destination holding at least
-// TimeWaitShare of the ports not open, or connects that failed for want
-// of a port. Where the server closes first the client holds few: no
-// warning. Nothing for unknown Limits.
+// MeasuredWarning warns, after a window, of TIME_WAIT holding at least
+// TimeWaitShare of the free ports or of connects that found none; "" else.
 func MeasuredWarning(l Limits, ld Load, timeWait int, portErrors uint64) string {
 	if !l.Known() || (timeWait <= 0 && portErrors == 0) {
 		return ""

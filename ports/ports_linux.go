@@ -7,8 +7,7 @@ import (
 	"os"
 )
 
-// Read returns this network namespace's Limits from /proc/sys/net/ipv4
-// (see ParseLimits); on error, the zero (unknown) Limits.
+// Read returns this network namespace's Limits; on error, the zero Limits.
 func Read() (Limits, error) {
 	var text [3]string
 	for i, name := range []string{"ip_local_port_range", "tcp_tw_reuse", "tcp_fin_timeout"} {
@@ -25,10 +24,8 @@ func Read() (Limits, error) {
 	return l, nil
 }
 
-// TimeWait returns the number of TCP connections (IPv4 and IPv6) in
-// TIME_WAIT in this process's network namespace, from /proc/net/sockstat
-// (see ParseTimeWait). A container has a namespace of its own: the count
-// is that of the namespace, not of the host.
+// TimeWait returns the number of TCP connections in TIME_WAIT in this
+// process's network namespace (a container's own, not the host's).
 func TimeWait() (int, error) {
 	b, err := os.ReadFile("/proc/net/sockstat")
 	if err != nil {

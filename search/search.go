@@ -2,10 +2,11 @@ package search
 
 import (
 	"fmt"
-	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/kaeload/kaeload/results/stats"
 )
 
 // golden is 2 − φ: a golden-section step is this share of the larger gap.
@@ -20,15 +21,11 @@ type Window struct {
 
 // Config is what a search may do.
 type Config struct {
-	// Points is the grid's size (indexes 0 … Points−1), at least 1.
-	Points int
-	// Budget is the most windows the search measures, at least 1.
-	Budget int
-	// Predict, when set, starts the search from a prediction: it measures
-	// the two ends first, then Predict names the best point from their
-	// first windows (lo, hi), and the search confirms there and at its
-	// neighbours before the usual refinement. ok false falls back to the
-	// coarse pass. It must give the same answer for the same windows.
+	Points int // the grid's size, at least 1
+	Budget int // the most windows, at least 1
+	// Predict, when set, names the best point from the two ends' first
+	// windows; the search confirms there and at its neighbours, or falls
+	// back to the coarse pass when !ok. It must be deterministic.
 	Predict func(lo, hi Window) (point int, ok bool)
 }
 
@@ -44,16 +41,10 @@ const (
 
 // Step is what Next decided.
 type Step struct {
-	// Point is the grid point to measure next; -1 when Done.
-	Point int
-	// Done is true when the search measures nothing more: its budget is
-	// spent, or there is nothing left worth measuring.
-	Done bool
-	// Phase is PhaseEnds, PhaseConfirm, PhaseCoarse, PhaseRefine,
-	// PhaseRepeat or PhaseDone.
+	Point int  // -1 when Done
+	Done  bool // the budget is spent, or nothing is left worth measuring
 	Phase string
-	// Why says in words why this point (or why done).
-	Why string
+	Why   string
 }
 
 // CoarsePoints returns the coarse pass's grid points in the order they
@@ -410,32 +401,25 @@ func (s *state) repeat() (int, string, bool) {
 
 // Answer is what a search found.
 type Answer struct {
-	// Best is the visited point with the highest mean score; -1 when
-	// nothing was measured. Stats are its scores' (mean, 95 % CI).
+	// Best is the visited point with the highest mean score (-1: none);
+	// Stats are its scores'.
 	Best  int
 	Stats stats.Stats
 	// Plateau are the visited points not significantly worse than Best,
-	// Best included, ascending; PlateauLow is the lowest of them (-1 when
-	// none). Untested are the visited points that could not be tested
-	// (one window, or the best has one): on no plateau.
+	// ascending (PlateauLow the lowest, -1 when none); Untested those
+	// with too few windows to test.
 	Plateau    []int
 	PlateauLow int
 	Untested   []int
-	// Visited is the number of distinct points measured, Windows the
-	// windows (Budget at most).
-	Visited, Windows int
-	// Unimodal is false when the coarse pass had more than one local best;
-	// LocalBests are those, highest first.
+	Visited    int // distinct points measured
+	Windows    int
+	// Unimodal is false when the coarse pass had more than one local
+	// best; LocalBests are those, highest first.
 	Unimodal   bool
 	LocalBests []int
-	// Refined is false when the budget ended before any refinement (only
-	// the coarse pass, or part of it, was measured).
-	Refined bool
-	// Resolved is true when every local best's bracket reached grid
-	// resolution.
-	Resolved bool
-	// Predicted is Config.Predict's point; -1 without one.
-	Predicted int
+	Refined    bool // the budget lasted beyond the coarse pass
+	Resolved   bool // every local best's bracket reached grid resolution
+	Predicted  int  // Config.Predict's point; -1 without one
 }
 
 // Analyze returns the answer the windows done give.

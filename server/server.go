@@ -8,12 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,16 +24,11 @@ import (
 
 // Ready says how to tell that the server answers.
 type Ready struct {
-	// Kind is "tcp" (connect), "tls" (full handshake) or "https" (GET URL, any status).
-	Kind string
-	// Addr is host:port for tcp and tls.
-	Addr string
-	// URL is fetched for https.
-	URL string
-	// Interval between attempts; Timeout for the whole wait.
-	Interval, Timeout time.Duration
-	// Tally, when set, counts what the probes did to the server.
-	Tally *Tally
+	Kind              string // "tcp" (connect), "tls" (handshake) or "https" (GET URL, any status)
+	Addr              string // host:port for tcp and tls
+	URL               string
+	Interval, Timeout time.Duration // between attempts; for the whole wait
+	Tally             *Tally        // when set, counts what the probes did
 }
 
 // Tally counts the readiness probes' TCP connections, completed TLS
@@ -42,24 +38,17 @@ type Tally struct{ Connections, Handshakes, Requests uint64 }
 // Control is the server-side half of a run: how to start, stop and check
 // the server. The zero Control does nothing (an externally managed server).
 type Control struct {
-	// Host is "local" (or "") for sh -c on this machine.
-	Host string
-	// Env is added to every command's environment (the variant's env merged
-	// over the server's, resolved by the scenario).
-	Env map[string]string
-	// Log receives every command line and its output.
-	Log io.Writer
-	// Remote, when set, runs the commands on another machine: it returns
-	// the command (an ssh client) that runs command there with sh -c and
-	// env set explicitly. Host then names that machine in messages.
+	Host string            // "local" (or "") for sh -c on this machine
+	Env  map[string]string // added to every command's environment
+	Log  io.Writer         // every command line and its output
+	// Remote, when set, returns the command (an ssh client) that runs
+	// command with env on the machine Host names.
 	Remote func(ctx context.Context, env map[string]string, command string) *exec.Cmd
 
 	mu     sync.Mutex
 	fg     *exec.Cmd // a start command still running in the foreground
 	fgDone chan struct{}
-	// fgErr is the foreground start command's failure once it has
-	// exited non-zero; nil while it runs or after it exited 0.
-	fgErr func() error
+	fgErr  func() error // its failure once it exited non-zero
 }
 
 // CommandError is a server command that failed.
@@ -69,10 +58,7 @@ type CommandError struct {
 	Command string
 	Status  string // "exit status 1", "signal: killed", "did not finish within 30s"
 	Stderr  []string
-	// First is the first non-blank line of the command's output ("" when
-	// it printed nothing): usually what went wrong, such as nginx's
-	// "[emerg] cannot load certificate …".
-	First string
+	First   string // the first line of output: usually what went wrong
 }
 
 // Summary says in one line what went wrong: the command's first line of
@@ -111,21 +97,15 @@ func (c *Control) local() error {
 }
 
 func (c *Control) command(ctx context.Context, command string) *exec.Cmd {
+	var cmd *exec.Cmd
 	if c.Remote != nil {
-		cmd := c.Remote(ctx, c.Env, command)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		return cmd
-	}
-	cmd := exec.CommandContext(ctx, "sh", "-c", command)
-	cmd.Env = os.Environ()
-	keys := make([]string, 0, len(c.Env))
-	for k := range c.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
+		cmd = c.Remote(ctx, c.Env, command)
+	} else {
+		cmd = exec.CommandContext(ctx, "sh", "-c", command)
+		cmd.Env = os.Environ()
+		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+			cmd.Env = append(cmd.Env, k+"="+c.Env[k])
+		}
 	}
 	// Own process group: Stop can end the whole tree, and a Ctrl-C sent to
 	// kaeload's terminal group does not hit the server mid-teardown.
@@ -140,71 +120,64 @@ func (c *Control) logf(format string, args ...any) {
 	}
 }
 
-// output keeps a command's output in the log and its last lines for errors.
+// output logs a command's output line by line and keeps all of it.
 type output struct {
-	log  io.Writer
-	step string
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	all  bytes.Buffer
+	log    io.Writer
+	step   string
+	mu     sync.Mutex
+	all    bytes.Buffer
+	logged int // the bytes of all logged so far
 }
 
 func (o *output) Write(b []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.all.Write(b)
-	o.buf.Write(b)
-	for {
-		line, err := o.buf.ReadString('\n')
-		if err != nil {
-			o.buf.WriteString(line) // incomplete: keep for later
+	for o.log != nil {
+		rest := o.all.Bytes()[o.logged:]
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
 			break
 		}
-		if o.log != nil {
-			fmt.Fprintf(o.log, "[%s] %s", o.step, line)
-		}
+		fmt.Fprintf(o.log, "[%s] %s", o.step, rest[:i+1])
+		o.logged += i + 1
 	}
 	return len(b), nil
 }
 
+// flush logs a last line that has no newline.
 func (o *output) flush() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if rest := o.buf.String(); rest != "" && o.log != nil {
+	if rest := o.all.Bytes()[o.logged:]; len(rest) > 0 && o.log != nil {
 		fmt.Fprintf(o.log, "[%s] %s\n", o.step, rest)
 	}
-	o.buf.Reset()
-}
-
-func (o *output) last(n int) []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	lines := strings.Split(strings.TrimRight(o.all.String(), "\n"), "\n")
-	if len(lines) == 1 && lines[0] == "" {
-		return nil
-	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines
-}
-
-// first returns the first non-blank line of the output, trimmed.
-func (o *output) first() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for _, l := range strings.Split(o.all.String(), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
+	o.logged = o.all.Len()
 }
 
 func (o *output) text() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.all.String()
+}
+
+// failure is the error of command, which ended with status: its last 5
+// lines of output, and its first that is not blank.
+func (o *output) failure(host, command, status string) *CommandError {
+	e := &CommandError{Host: host, Step: o.step, Command: command, Status: status}
+	text := strings.TrimRight(o.text(), "\n")
+	if text == "" {
+		return e
+	}
+	lines := strings.Split(text, "\n")
+	e.Stderr = lines[max(len(lines)-5, 0):]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			e.First = l
+			break
+		}
+	}
+	return e
 }
 
 // Run runs one command to completion (bounded by timeout) and returns its
@@ -226,16 +199,14 @@ func (c *Control) Run(ctx context.Context, step, command string, timeout time.Du
 		if ctx.Err() == context.DeadlineExceeded {
 			status = fmt.Sprintf("did not finish within %v", timeout)
 		}
-		return out.text(), &CommandError{Host: c.remoteName(), Step: step, Command: command, Status: status, Stderr: out.last(5), First: out.first()}
+		return out.text(), out.failure(c.remoteName(), command, status)
 	}
 	return out.text(), nil
 }
 
 // Start runs the start command and waits until ready answers. A command
-// that exits 0 has daemonized; one that exits non-zero failed, also
-// shortly after the server answered (an old server answered); one still
-// running stays in the foreground until Stop. On failure nothing started
-// is left running.
+// that exits 0 has daemonized, non-zero failed (even after an old server
+// answered); one still running stays until Stop. A failure leaves nothing.
 func (c *Control) Start(ctx context.Context, command string, ready Ready) error {
 	if err := c.local(); err != nil {
 		return err
@@ -245,7 +216,7 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 	cmd.Stdout, cmd.Stderr = out, out
 	c.logf("[start] $ %s\n", command)
 	if err := cmd.Start(); err != nil {
-		return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: err.Error()}
+		return out.failure(c.remoteName(), command, err.Error())
 	}
 	done := make(chan struct{})
 	var waitErr error
@@ -259,7 +230,7 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 		c.fg, c.fgDone = nil, nil
 		c.mu.Unlock()
 		if waitErr != nil {
-			return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5), First: out.first()}
+			return out.failure(c.remoteName(), command, waitErr.Error())
 		}
 		return nil
 	}
@@ -297,7 +268,7 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 			if waitErr == nil {
 				return nil
 			}
-			return &CommandError{Host: c.remoteName(), Step: "start", Command: command, Status: waitErr.Error(), Stderr: out.last(5), First: out.first()}
+			return out.failure(c.remoteName(), command, waitErr.Error())
 		}
 		c.mu.Unlock()
 	}
@@ -312,9 +283,7 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 // ready (or the wait for it was cancelled).
 type ReadyError struct {
 	Command string
-	// Err is WaitReady's error: "not ready after 30s (tcp probe): …",
-	// or the context's.
-	Err error
+	Err     error // WaitReady's or the context's
 }
 
 func (e *ReadyError) Error() string { return fmt.Sprintf("server start %q: %v", e.Command, e.Err) }
@@ -322,10 +291,9 @@ func (e *ReadyError) Error() string { return fmt.Sprintf("server start %q: %v", 
 // Unwrap returns Err.
 func (e *ReadyError) Unwrap() error { return e.Err }
 
-// StartFailed returns the start command's *CommandError when the command
-// was still running as the server became ready and has exited non-zero
-// since (an old server answered the probe); nil while it runs, after it
-// exited 0, and once Stop has ended it.
+// StartFailed returns the start command's *CommandError when it was still
+// running as the server became ready and exited non-zero since (an old
+// server answered the probe); else nil.
 func (c *Control) StartFailed() error {
 	c.mu.Lock()
 	f := c.fgErr
@@ -380,7 +348,6 @@ func (c *Control) Foreground() int {
 
 var errExited = errors.New("start command exited")
 
-// readyInterval is r.Interval, or its default.
 func readyInterval(r Ready) time.Duration {
 	if r.Interval <= 0 {
 		return 100 * time.Millisecond
@@ -424,10 +391,8 @@ func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
 	}
 }
 
-// Listening tells whether anything listens on addr before load is sent:
-// up to tries TCP connects spread over within, nil at the first success
-// or at a failure other than a refusal; an error when every try was
-// refused.
+// Listening tells whether anything listens on addr: up to tries TCP
+// connects spread over within, an error only when every one was refused.
 func Listening(ctx context.Context, addr string, tries int, within time.Duration) error {
 	tries = max(tries, 1)
 	gap := within / time.Duration(tries)
@@ -521,13 +486,10 @@ func probe(ctx context.Context, r Ready, timeout time.Duration) error {
 type Probe struct {
 	Name    string
 	Command string
-	// Pattern's first capture group (or whole match) is the number; nil = the first number in the output.
+	// Pattern's first group (or match) is the number; nil: the first number.
 	Pattern *regexp.Regexp
-	// Timeout bounds the command; 0 = DefaultProbeTimeout.
-	Timeout time.Duration
-	// Func, when set, is read instead of a command (a counter of this
-	// process, such as the built-in target's accelerator's).
-	Func func() float64
+	Timeout time.Duration  // 0: DefaultProbeTimeout
+	Func    func() float64 // read instead of a command (this process's counter)
 }
 
 // DefaultProbeTimeout bounds a probe command whose Timeout is 0.

@@ -34,9 +34,6 @@ type Profile struct {
 	stacks  map[string]uint64
 }
 
-// Samples is the number of samples counted.
-func (p *Profile) Samples() uint64 { return p.samples }
-
 // add counts one sample whose call chain is chain, leaf first.
 func (p *Profile) add(chain []frame) {
 	if p.libs == nil {
@@ -64,10 +61,9 @@ func (p *Profile) add(chain []frame) {
 	p.stacks[b.String()]++
 }
 
-// ParseScript counts the samples of `perf script -F
-// comm,pid,tid,ip,sym,dso` text, with or without call chains: a sample
-// line starts with the task, its frames follow indented, leaf first, up to
-// a blank line. Other lines are skipped; only a read error fails it.
+// ParseScript counts the samples of `perf script -F comm,pid,tid,ip,sym,dso`
+// text: a task line, then its frames indented, leaf first, up to a blank
+// line (or inline without call chains). Only a read error fails it.
 func ParseScript(r io.Reader) (*Profile, error) {
 	p := &Profile{}
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -123,11 +119,9 @@ func readLine(br *bufio.Reader) (string, error) {
 	}
 }
 
-// GoPackage is the Go package of the function fn in library lib
-// ("crypto/internal/fips140/bigmod" for its "….addMulVVW2048"): fn up to
-// the first "." after its last "/", both before any "[" or "(" (type
-// arguments and receivers); "" for the kernel's and other symbols that
-// are not Go's.
+// GoPackage is the Go package of function fn in library lib: fn up to the
+// first "." after its last "/", before any "[" or "(" (type arguments,
+// receivers); "" for symbols that are not Go's.
 func GoPackage(lib, fn string) string {
 	if lib == "kernel" || strings.HasPrefix(lib, "[") || fn == Unknown || strings.ContainsAny(fn, "@ <") {
 		return ""
@@ -144,10 +138,9 @@ func GoPackage(lib, fn string) string {
 	return head[:slash+dot]
 }
 
-// isTask reports whether line starts a sample: among its first fields
-// after the first (the task's name, which may hold spaces), one is
-// "PID/TID". perf script pads the name with spaces on the left when it
-// prints no call chains, so a leading space does not tell.
+// isTask reports whether line starts a sample: a field after the task's
+// name (which may hold spaces) is "PID/TID". A leading space does not tell:
+// perf pads the name without call chains.
 func isTask(line string) bool {
 	fields := strings.Fields(line)
 	for _, f := range fields[1:min(len(fields), 9)] {
@@ -216,10 +209,9 @@ func symbol(s string) string {
 	return s
 }
 
-// Library names a DSO as a profile shows it: a path by its base name
-// ("libcrypto.so.3"), "[kernel.kallsyms]" as "kernel", a kernel module
-// ("[hisi_hpre]") and other bracketed names as they are, "" as Unknown;
-// " (deleted)" is dropped.
+// Library names a DSO as a profile shows it: a path by its base name,
+// "[kernel.kallsyms]" as "kernel", other bracketed names as they are, ""
+// as Unknown, without " (deleted)".
 func Library(dso string) string {
 	dso = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(dso), "(deleted)"))
 	switch {
@@ -253,10 +245,9 @@ func isHex(s string) bool {
 	return err == nil
 }
 
-// Record is p as the run record stores it: its libraries (at most
-// ProfileLibraries, the rest under OtherLibraries), its Go packages (the
-// rest under OtherPackages), its top functions and its heaviest stacks
-// (the rest under OtherStacks), each most first and then by name.
+// Record is p as the run record stores it: its top libraries, Go
+// packages, functions and stacks, each most first, then by name, the rest
+// under Other….
 func (p *Profile) Record() results.ServerProfile {
 	out := results.ServerProfile{Samples: p.samples}
 	libs := make([]results.ProfileCount, 0, len(p.libs))

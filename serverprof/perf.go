@@ -22,27 +22,20 @@ const Rate = 499
 
 // Timing of a session.
 const (
-	// attachTimeout bounds perf's start until it has attached to the
-	// PIDs (its first control acknowledgement).
-	attachTimeout = 20 * time.Second
-	// ackTimeout bounds an enable or disable.
-	ackTimeout = 10 * time.Second
-	// scriptTimeout bounds perf script and the parse of its output.
-	scriptTimeout = 2 * time.Minute
-	// limitMargin is how long perf may outlive the window it was started
-	// for before it stops by itself (timeout -s INT): a controller that
-	// died leaves no perf running for long.
+	attachTimeout = 20 * time.Second // until perf has attached to the PIDs
+	ackTimeout    = 10 * time.Second // an enable or disable
+	scriptTimeout = 2 * time.Minute  // perf script and the parse of its output
+	// limitMargin is how long perf outlives its window before it stops by
+	// itself: a controller that died leaves no perf running for long.
 	limitMargin = time.Minute
 )
 
 // Host runs a shell script where the server runs: this machine (Local)
 // or an ssh host (the runner adapts remote.Host to it).
 type Host interface {
-	// Name names the host in profiles and messages ("local", the ssh
-	// host's name).
-	Name() string
+	Name() string // "local", or the ssh host's name
 	// Script returns the command that runs script with sh there, its
-	// standard input and output connected to the returned command's.
+	// standard input and output the command's.
 	Script(ctx context.Context, script string) *exec.Cmd
 }
 
@@ -86,7 +79,6 @@ type Session struct {
 	once  sync.Once
 }
 
-// parsed is ParseScript's result.
 type parsed struct {
 	p   *Profile
 	err error
@@ -99,9 +91,8 @@ func Unavailable(host string, pids []int, reason string) *results.ServerProfile 
 }
 
 // Start starts perf record on host, attached to pids with sampling off,
-// and returns once perf has attached or failed; perf stops itself a
-// minute after window. Without a profile the session is nil and the
-// profile says why; the run goes on.
+// once perf has attached or failed; perf stops itself a minute after window.
+// Without a profile the session is nil and the profile says why.
 func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*Session, *results.ServerProfile) {
 	if len(pids) == 0 {
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")

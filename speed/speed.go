@@ -12,28 +12,23 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// Units of Result.Unit.
+// Units of Result.Unit: rates of operations (signatures, key exchanges)
+// and throughput (ciphers, digests, AEADs).
 const (
-	// OpsPerSec is the unit of operation rates (signatures, key exchanges).
-	OpsPerSec = "ops/s"
-	// BytesPerSec is the unit of throughput (ciphers, digests, AEADs).
+	OpsPerSec   = "ops/s"
 	BytesPerSec = "bytes/s"
 )
 
-// Result is one figure of a speed run, stored as is in run.json:
-// Algorithm and Operation as the tool prints them, Block the block size of
-// a throughput figure (0 for rates), Value (finite, >= 0) in Unit.
+// Result is one figure of a speed run, stored as is in run.json.
 type Result = results.SpeedResult
 
-// Parse reads the output of `bssl speed`, or of `openssl speed` (OpenSSL
-// 1.1 and 3.x, GmSSL, human-readable or -mr), recognising the tool from
-// the lines themselves; other lines (banners, "Doing …" progress, build
-// information) are skipped. Results are in the order printed. It is an
-// error when the output holds no result at all.
+// Parse reads the results of `bssl speed` or `openssl speed` (OpenSSL 1.1
+// and 3.x, GmSSL, human-readable or -mr) in the order printed, skipping
+// other lines. Output without any result is an error.
 func Parse(output string) ([]Result, error) { return ParseReader(strings.NewReader(output)) }
 
-// ParseReader is Parse reading line by line from r: memory stays bounded
-// by the longest line (1 MiB), whatever the input's size.
+// ParseReader is Parse reading r line by line, in memory bounded by the
+// longest line (1 MiB).
 func ParseReader(r io.Reader) ([]Result, error) {
 	var p parser
 	sc := bufio.NewScanner(r)
@@ -53,19 +48,12 @@ func ParseReader(r io.Reader) ([]Result, error) {
 
 // parser holds the table header in force while reading lines.
 type parser struct {
-	out []Result
-	// rates are the rate columns of the current public-key table header
-	// ("sign", "verify"); nil outside such a table.
-	rates []string
-	// blocks are the block sizes of the current cipher table header (or of
-	// the last -mr +H line).
-	blocks []int
-	// inTypes is true between a "type 16 bytes …" header and a line that
-	// is not one of its rows.
-	inTypes bool
-	// multi is true after "Got: +H:…" lines, which `openssl speed -multi
-	// N` prints for each child before the summed cipher rows it prints
-	// without a "type" header; blocks then holds the children's sizes.
+	out     []Result
+	rates   []string // the public-key table's rate columns ("sign", "verify")
+	blocks  []int    // the cipher table's block sizes (or the last -mr +H line's)
+	inTypes bool     // in the rows of a "type 16 bytes …" header
+	// multi is set by the "Got: +H:…" lines `openssl speed -multi N`
+	// prints before its summed cipher rows, which have no "type" header.
 	multi bool
 }
 
@@ -79,11 +67,8 @@ var (
 	numRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 	// timeRE is a seconds-per-operation cell ("0.000387s").
 	timeRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?s$`)
-	// bytesHeadRE is one cell of a cipher table header ("16 bytes").
-	bytesHeadRE = regexp.MustCompile(`([0-9]+) bytes`)
 )
 
-// line consumes one line of output.
 func (p *parser) line(s string) {
 	s = strings.TrimRight(s, "\r")
 	if m := bsslRE.FindStringSubmatch(s); m != nil {

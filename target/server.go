@@ -28,30 +28,17 @@ const DefaultCert = "rsa2048"
 
 // Options configure the built-in target.
 type Options struct {
-	// Addr is the TCP address to listen on; "127.0.0.1:0" picks a free port.
-	Addr string
-	// Cert is the kind of self-signed certificate to generate (see
-	// CertKinds; "" = DefaultCert unless CertFile is set).
-	Cert string
-	// CertFile and KeyFile name a PEM certificate and key to serve instead
-	// of a generated one; both or neither.
-	CertFile, KeyFile string
-	// Resumption allows TLS session resumption (session tickets). When false,
-	// the server issues no tickets and keeps no session cache, so every
-	// handshake is full.
-	Resumption bool
-	// Body is the response body of every request ("" = DefaultBody).
-	Body []byte
-	// HandshakeWork is extra CPU work done in every handshake: that many
-	// SHA-256 hashes of a 64-byte block (a few hundred nanoseconds each).
-	// It makes a server whose handshakes cost more, by CPU work rather than
-	// sleeping, for tests of what a run or a search measures; 0 = none.
+	Addr              string // "127.0.0.1:0" picks a free port
+	Cert              string // a CertKinds; "" is DefaultCert unless CertFile is set
+	CertFile, KeyFile string // a PEM certificate and key to serve instead; both or neither
+	Resumption        bool   // session tickets; without them every handshake is full
+	Body              []byte // "" is DefaultBody
+	// HandshakeWork is that many SHA-256 hashes of 64 bytes in every
+	// handshake: CPU work, not sleep, for tests of what a run measures.
 	HandshakeWork int
-	// Accel, when set, puts a simulated accelerator behind every
-	// signature (package accel), under the environment Getenv reads
-	// (nil: this process's). The certificate is then ecdsa-p256 unless
-	// named: its real signature is cheap, so each path costs what Accel
-	// says. GET AccelPath answers its counters.
+	// Accel puts a simulated accelerator behind every signature, under
+	// the environment Getenv reads (nil: this process's). The certificate
+	// is then ecdsa-p256 unless named. GET AccelPath answers its counters.
 	Accel  *plans.Accel
 	Getenv func(string) string
 }
@@ -62,22 +49,16 @@ const AccelPath = "/.kaeload/accel"
 
 // Stats are the server's counters since Listen.
 type Stats struct {
-	// Connections is the number of TCP connections accepted.
 	Connections uint64
-	// Handshakes is the number of TLS handshakes that got as far as the
-	// server's connection verification: the server has sent its last flight
-	// and only the client's Finished is outstanding.
+	// Handshakes counts those that reached the server's connection
+	// verification: only the client's Finished is outstanding.
 	Handshakes uint64
-	// Resumed is how many of those handshakes resumed a session.
-	Resumed uint64
-	// Requests is the number of requests answered.
-	Requests uint64
+	Resumed    uint64
+	Requests   uint64
 }
 
-// Server is the built-in HTTPS target: an HTTP/1.1 server answering every
-// request with a fixed 200 response. It keeps connections alive unless the
-// request says "Connection: close", and counts connections, handshakes and
-// requests.
+// Server is the built-in HTTPS target: HTTP/1.1 answering every request
+// with a fixed 200, keeping connections alive unless asked to close.
 type Server struct {
 	ln   net.Listener
 	srv  *http.Server
@@ -184,7 +165,6 @@ func burn(n int) {
 	burnSink.Add(uint64(sum[0]))
 }
 
-// loadCert returns the certificate o asks for.
 func loadCert(o Options) (tls.Certificate, error) {
 	switch {
 	case o.CertFile != "" || o.KeyFile != "":
@@ -247,9 +227,7 @@ func (s *Server) Stats() Stats {
 }
 
 // SetAccel gives the server a fresh accelerator, as Options.Accel says,
-// under the environment getenv reads (nil: this process's), as a restart
-// with that environment would. It returns it, or nil when the server has
-// none.
+// under getenv's environment, as a restart would; nil when it has none.
 func (s *Server) SetAccel(getenv func(string) string) (*accel.Accel, error) {
 	if s.accelCfg == nil {
 		return nil, nil

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/ports"
 )
 
 func main() {
@@ -249,22 +250,13 @@ func oldLookup(port int) error {
 	return fmt.Errorf("old lookup: no listener on port %d", port)
 }
 
-// timeWait is the namespace's TIME_WAIT count from /proc/net/sockstat.
+// timeWait is the namespace's TIME_WAIT count.
 func timeWait() int {
-	b, err := os.ReadFile("/proc/net/sockstat")
+	n, err := ports.TimeWait()
 	if err != nil {
 		fail(err)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		for i := 0; i+1 < len(f); i++ {
-			if f[0] == "TCP:" && f[i] == "tw" {
-				n, _ := strconv.Atoi(f[i+1])
-				return n
-			}
-		}
-	}
-	return 0
+	return n
 }
 
 func sysctl(name string) string {

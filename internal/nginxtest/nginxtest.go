@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/process"
+
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/target"
@@ -23,62 +25,42 @@ import (
 
 // Config describes the nginx to start.
 type Config struct {
-	// Cert is the certificate kind (see target.CertKinds); default rsa2048.
-	Cert string
-	// CPUs pins nginx (master and workers) to these CPUs, taskset style; "" = unpinned.
-	CPUs string
-	// Protocols is ssl_protocols; default "TLSv1.2 TLSv1.3".
-	Protocols string
-	// Ciphers is ssl_ciphers (TLS 1.2 suites, OpenSSL names); "" = nginx default.
-	Ciphers string
-	// SessionReuse turns the session cache and tickets on; off by default,
-	// so every handshake must be full.
-	SessionReuse bool
-	// Env is added to nginx's environment.
-	Env map[string]string
-	// Location is the body of "location / { … }"; "" serves the document
-	// root (index.html). E.g. "return 503;" for a server that fails.
-	Location string
-	// HTTP is added to the http block, e.g. a limit_req_zone that
-	// Location's limit_req uses.
-	HTTP string
-	// WorkerConnections is nginx's worker_connections (default 4096); the
-	// worker's open-file limit is set to twice it.
+	Cert         string            // a target.CertKinds; default rsa2048
+	CPUs         string            // pins master and workers, taskset style; "" = unpinned
+	Protocols    string            // ssl_protocols; default "TLSv1.2 TLSv1.3"
+	Ciphers      string            // ssl_ciphers (TLS 1.2, OpenSSL names); "" = nginx's
+	SessionReuse bool              // session cache and tickets; off: every handshake is full
+	Env          map[string]string // added to nginx's environment
+	// Location is the body of "location / { … }", such as "return 503;";
+	// "" serves index.html. HTTP is added to the http block.
+	Location, HTTP string
+	// WorkerConnections defaults to 4096; the open-file limit is twice it.
 	WorkerConnections int
-	// Backlog is the listen backlog (listen … backlog=N); 0 asks for 65535,
-	// which the kernel caps at net.core.somaxconn: the system's largest.
-	// A small one makes the accept queue overflow under load.
+	// Backlog is the listen backlog; 0 asks for 65535, capped by the
+	// kernel at net.core.somaxconn. A small one overflows under load.
 	Backlog int
-	// MoreBacklogs adds a listener on 127.0.0.1 for each backlog it
-	// lists, serving the same site (Server.MoreAddrs): one nginx for a
-	// test that compares backlogs.
+	// MoreBacklogs adds a listener of the same site for each backlog it
+	// lists (Server.MoreAddrs).
 	MoreBacklogs []int
 }
 
 // Server is a running nginx.
 type Server struct {
-	// Addr is host:port of the HTTPS listener on 127.0.0.1.
-	Addr string
-	// MoreAddrs are those of the listeners of Config.MoreBacklogs, in
-	// its order.
-	MoreAddrs []string
-	// Dir holds the configuration, certificate, logs and document root.
-	Dir string
-	// Cmd is the nginx master process.
-	Cmd *exec.Cmd
-	// CertPEM is the server certificate, for clients that verify.
-	CertPEM []byte
+	Addr      string   // the HTTPS listener on 127.0.0.1
+	MoreAddrs []string // the listeners of Config.MoreBacklogs, in order
+	Dir       string   // configuration, certificate, logs and document root
+	Cmd       *exec.Cmd
 }
 
 // Line is one access-log entry.
 type Line struct {
 	Time     time.Time // $msec: when the request finished
 	Status   int
-	Reused   bool   // $ssl_session_reused == "r"
-	Protocol string // $ssl_protocol, e.g. TLSv1.3
-	Cipher   string // $ssl_cipher, OpenSSL name
+	Reused   bool // $ssl_session_reused == "r"
+	Protocol string
+	Cipher   string // OpenSSL's name
 	Bytes    int    // $bytes_sent
-	Conn     uint64 // $connection serial number
+	Conn     uint64 // $connection
 	ConnReqs int    // $connection_requests
 }
 
@@ -131,6 +113,34 @@ http {
 func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Binary(t)
+	cfg.setDefaults()
+	dir := t.TempDir()
+	writeSite(t, dir, cfg.Cert)
+	var cpus pinning.Set
+	if cfg.CPUs != "" {
+		var err error
+		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		s := &Server{Dir: dir}
+		exited, err := s.start(t, bin, cfg, cpus)
+		if err == nil {
+			t.Cleanup(func() { s.stop(t, exited) })
+			return s
+		}
+		lastErr = err
+		if !strings.Contains(err.Error(), "in use") {
+			break // only a port taken since FreePort is worth another try
+		}
+	}
+	t.Fatal(lastErr)
+	return nil
+}
+
+func (cfg *Config) setDefaults() {
 	if cfg.Cert == "" {
 		cfg.Cert = "rsa2048"
 	}
@@ -143,8 +153,12 @@ func Start(t testing.TB, cfg Config) *Server {
 	if cfg.Backlog == 0 {
 		cfg.Backlog = 65535
 	}
-	dir := t.TempDir()
-	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
+}
+
+// writeSite writes a certificate of kind cert, its key and the document
+// root into dir.
+func writeSite(t testing.TB, dir, cert string) {
+	certPEM, keyPEM, err := target.GenerateCert(cert)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,13 +174,19 @@ func Start(t testing.TB, cfg Config) *Server {
 			t.Fatal(err)
 		}
 	}
-	// Run as root, nginx workers drop to "nobody", who cannot enter the
-	// test's private temporary directory: keep them as the current user.
-	userLine := ""
-	if os.Geteuid() == 0 {
-		userLine = "user root;"
+}
+
+// config returns nginx.conf for cfg, listening on s's addresses (s.Addr,
+// then s.MoreAddrs for cfg.MoreBacklogs).
+func (s *Server) config(cfg Config) string {
+	var listen, extra strings.Builder
+	for i, backlog := range append([]int{cfg.Backlog}, cfg.MoreBacklogs...) {
+		addr := s.Addr
+		if i > 0 {
+			addr = s.MoreAddrs[i-1]
+		}
+		fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addr, backlog)
 	}
-	var extra strings.Builder
 	if cfg.Ciphers != "" {
 		fmt.Fprintf(&extra, "        ssl_ciphers %s;\n        ssl_prefer_server_ciphers on;\n", cfg.Ciphers)
 	}
@@ -175,64 +195,58 @@ func Start(t testing.TB, cfg Config) *Server {
 	} else {
 		extra.WriteString("        ssl_session_cache off;\n        ssl_session_tickets off;\n")
 	}
-	var cpus pinning.Set
-	if cfg.CPUs != "" {
-		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
-			t.Fatal(err)
-		}
+	// Run as root, nginx workers drop to "nobody", who cannot enter the
+	// test's private temporary directory: keep them as the current user.
+	userLine := ""
+	if os.Geteuid() == 0 {
+		userLine = "user root;"
 	}
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
-		var addrs []string
-		var listen strings.Builder
-		for _, backlog := range append([]int{cfg.Backlog}, cfg.MoreBacklogs...) {
-			port, err := testkit.FreePort()
-			if err != nil {
-				t.Fatal(err)
-			}
-			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
-			fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addrs[len(addrs)-1], backlog)
-		}
-		conf := fmt.Sprintf(confTemplate, dir, listen.String(), cfg.Protocols, extra.String(), userLine, cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.HTTP)
-		confPath := filepath.Join(dir, "nginx.conf")
-		if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s := &Server{Addr: addrs[0], MoreAddrs: addrs[1:], Dir: dir, CertPEM: certPEM}
-		cmd := exec.Command(bin, "-e", filepath.Join(dir, "error.log"), "-p", dir, "-c", confPath)
-		cmd.Env = os.Environ()
-		for k, v := range cfg.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := pinning.Start(cmd, cpus); err != nil {
-			t.Fatalf("start nginx: %v", err)
-		}
-		s.Cmd = cmd
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		err := testkit.WaitListening(s.Addr, exited, 5*time.Second)
-		for _, a := range s.MoreAddrs {
-			if err == nil {
-				err = testkit.WaitListening(a, exited, 5*time.Second)
-			}
-		}
+	return fmt.Sprintf(confTemplate, s.Dir, listen.String(), cfg.Protocols, extra.String(), userLine,
+		cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.HTTP)
+}
+
+// start picks free ports, starts nginx on them and waits until every
+// listener accepts; on failure nginx is killed and the error says why.
+func (s *Server) start(t testing.TB, bin string, cfg Config, cpus pinning.Set) (<-chan error, error) {
+	var addrs []string
+	for range 1 + len(cfg.MoreBacklogs) {
+		port, err := testkit.FreePort()
 		if err != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			errLog, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			lastErr = fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
-			if strings.Contains(lastErr.Error(), "in use") {
-				continue
-			}
-			t.Fatal(lastErr)
+			t.Fatal(err)
 		}
-		t.Cleanup(func() { s.stop(t, exited) })
-		return s
+		addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
 	}
-	t.Fatal(lastErr)
-	return nil
+	s.Addr, s.MoreAddrs = addrs[0], addrs[1:]
+	confPath := filepath.Join(s.Dir, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(s.config(cfg)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-e", filepath.Join(s.Dir, "error.log"), "-p", s.Dir, "-c", confPath)
+	cmd.Env = os.Environ()
+	for k, v := range cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := pinning.Start(cmd, cpus); err != nil {
+		t.Fatalf("start nginx: %v", err)
+	}
+	s.Cmd = cmd
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	for _, a := range addrs {
+		if err == nil {
+			err = testkit.WaitListening(a, exited, 5*time.Second)
+		}
+	}
+	if err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		errLog, _ := os.ReadFile(filepath.Join(s.Dir, "error.log"))
+		return nil, fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
+	}
+	return exited, nil
 }
 
 func (s *Server) stop(t testing.TB, exited <-chan error) {
@@ -250,13 +264,10 @@ func (s *Server) stop(t testing.TB, exited <-chan error) {
 // PIDs returns the master's and its workers' process IDs.
 func (s *Server) PIDs() []int {
 	pids := []int{s.Cmd.Process.Pid}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", s.Cmd.Process.Pid, s.Cmd.Process.Pid))
-	if err != nil {
-		return pids
-	}
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
-			pids = append(pids, n)
+	if p, err := process.NewProcess(int32(pids[0])); err == nil {
+		children, _ := p.Children()
+		for _, c := range children {
+			pids = append(pids, int(c.Pid))
 		}
 	}
 	return pids

@@ -1,7 +1,6 @@
-// Package numfmt writes numbers as the scenario checks and the plan
-// description quote them back to a person: shortest form, no float noise
-// (3 × 0.1 is 0.3), no "-0", fractions as percentages. It is the one home
-// of these helpers for scenarios and scenarios/plans.
+// Package numfmt writes numbers as scenario checks and plan descriptions
+// quote them back to a person: shortest form, no float noise, no "-0",
+// fractions as percentages.
 package numfmt
 
 import (

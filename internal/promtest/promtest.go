@@ -6,19 +6,17 @@ package promtest
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kaeload/kaeload/internal/testkit"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/internal/testkit"
 )
 
 // DefaultDir is where .ci/run extracts Debian's prometheus package's
@@ -26,9 +24,8 @@ import (
 const DefaultDir = "/opt/prom/usr/bin"
 
 // Find returns the path of the Prometheus tool name (prometheus,
-// promtool): in $KAELOAD_PROMETHEUS (a directory, or the prometheus
-// binary, whose directory is used), on PATH, or in DefaultDir. Without
-// it the test is skipped, or fails under CI=true.
+// promtool): on PATH, in $KAELOAD_PROMETHEUS (a directory or a file in it)
+// or in DefaultDir. Without it the test is skipped, or fails under CI=true.
 func Find(t testing.TB, name string) string {
 	t.Helper()
 	var dirs []string
@@ -54,14 +51,10 @@ func Find(t testing.TB, name string) string {
 // Prometheus is a running Prometheus: scraping the targets of Scrape
 // every Interval, or serving a data directory (Serve).
 type Prometheus struct {
-	// URL is its HTTP API's base ("http://127.0.0.1:PORT").
-	URL string
-	// Dir is its data directory.
-	Dir     string
+	URL     string // the HTTP API's base, "http://127.0.0.1:PORT"
 	cmd     *exec.Cmd
 	targets string
-	mu      sync.Mutex
-	log     *strings.Builder
+	log     testkit.LockedBuffer
 }
 
 // Interval is the scrape interval of Start.
@@ -98,12 +91,11 @@ func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 	if err := os.WriteFile(cfgFile, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := freeAddr(t)
-	p := &Prometheus{URL: "http://" + addr, Dir: dir, targets: targets, log: &strings.Builder{}}
+	addr := testkit.FreeAddr(t)
+	p := &Prometheus{URL: "http://" + addr, targets: targets}
 	p.cmd = exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
 		"--log.level=warn", "--storage.tsdb.retention.time=10y", "--web.console.templates=", "--web.console.libraries=")
-	w := &lockedWriter{p: p}
-	p.cmd.Stdout, p.cmd.Stderr = w, w
+	p.cmd.Stdout, p.cmd.Stderr = &p.log, &p.log
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start prometheus: %v", err)
 	}
@@ -134,31 +126,8 @@ func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 	}
 }
 
-// lockedWriter collects Prometheus's output.
-type lockedWriter struct{ p *Prometheus }
-
-func (w *lockedWriter) Write(b []byte) (int, error) {
-	w.p.mu.Lock()
-	defer w.p.mu.Unlock()
-	return w.p.log.Write(b)
-}
-
 // Log is what Prometheus wrote so far.
-func (p *Prometheus) Log() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
-}
-
-// freeAddr is a loopback address with a port free right now.
-func freeAddr(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
+func (p *Prometheus) Log() string { return p.log.String() }
 
 // Scrape makes addrs (host:port) the targets scraped; none stops the
 // scraping.
@@ -195,15 +164,13 @@ func (p *Prometheus) Query(t testing.TB, q string, at time.Time) []Sample {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	var out struct {
-		Status string `json:"status"`
-		Error  string `json:"error"`
-		Data   struct {
-			ResultType string `json:"resultType"`
-			Result     []struct {
-				Metric map[string]string `json:"metric"`
-				Value  [2]any            `json:"value"`
-			} `json:"result"`
-		} `json:"data"`
+		Status, Error string
+		Data          struct {
+			Result []struct {
+				Metric map[string]string
+				Value  [2]any
+			}
+		}
 	}
 	if err := json.Unmarshal(body, &out); err != nil || out.Status != "success" {
 		t.Fatalf("query %s: %v %s %s", q, err, out.Error, body)

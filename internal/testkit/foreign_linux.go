@@ -1,7 +1,6 @@
 package testkit
 
 import (
-	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -74,9 +73,4 @@ func ForeignListener(t *testing.T, rate int, d time.Duration) *Foreign {
 		}
 	}()
 	return f
-}
-
-// Addr is the listener's address.
-func (f *Foreign) Addr() netip.AddrPort {
-	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(f.Port))
 }

@@ -16,11 +16,9 @@ import (
 // of its own, the test it runs there (InPrivateNetns).
 const envNetns = "KAELOAD_TEST_NETNS"
 
-// InPrivateNetns gives test t a network namespace of its own, so that the
-// kernel's TCP counters move only with what t does: it reruns t alone in
-// a copy of the test binary under `unshare -n` and returns false (the
-// caller returns); in that copy it brings the loopback up and returns
-// true. Without namespaces t is Missing.
+// InPrivateNetns gives test t a network namespace of its own, so the TCP
+// counters move only with t: it reruns t under `unshare -n` and returns
+// false; in the rerun it brings the loopback up and returns true.
 func InPrivateNetns(t *testing.T) bool {
 	t.Helper()
 	if os.Getenv(envNetns) == t.Name() {

@@ -1,7 +1,6 @@
 // Package testkit holds the helpers kaeload's tests share: a buffer, free
 // ports, waits, process checks, network namespaces, busy-machine skips and
-// the check of kaeload's counts against a server's log. It imports only
-// the run record, so every package's tests can use it.
+// the check of counts against a server's log. It imports only results.
 package testkit
 
 import (
@@ -11,11 +10,13 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/kaeload/kaeload/results"
 )
@@ -41,9 +42,8 @@ func (l *LockedBuffer) String() string {
 	return l.b.String()
 }
 
-// Missing ends a test that lacks a part it needs (a command, a kernel
-// feature), saying what is missing: it skips, except under CI=true, where
-// .ci/run installs every part and a missing one fails the test, so that
+// Missing skips a test that lacks a part it needs (a command, a kernel
+// feature), but fails it under CI=true, where .ci/run installs every part:
 // a broken install step cannot hide as skips.
 func Missing(t testing.TB, format string, args ...any) {
 	t.Helper()
@@ -58,9 +58,8 @@ func Missing(t testing.TB, format string, args ...any) {
 const BusySkips = "KAELOAD_BUSY_SKIPS"
 
 // SkipBusy skips a test whose measurement the machine's load spoiled, in
-// the one form CI counts: the message starts "BUSY-SKIP:", and a line
-// goes to the file named by $KAELOAD_BUSY_SKIPS. The counting tests
-// (SameResponses) never call it.
+// the one form CI counts: "BUSY-SKIP:", and a line in $KAELOAD_BUSY_SKIPS.
+// Counting tests (SameResponses) never call it.
 func SkipBusy(t testing.TB, format string, args ...any) {
 	t.Helper()
 	msg := "BUSY-SKIP: " + t.Name() + ": " + fmt.Sprintf(format, args...)
@@ -131,26 +130,19 @@ func WaitListening(addr string, exited <-chan error, timeout time.Duration) erro
 }
 
 // Alive reports whether pid is a process that has not exited. A zombie
-// awaiting its reaper counts as gone: a daemon's reaper is init, which in
-// a container may take a second or more to collect it.
+// counts as gone: in a container its reaper, init, may take seconds.
 func Alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	p, err := process.NewProcess(int32(pid))
 	if err != nil {
 		return false
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+	status, err := p.Status()
+	return err == nil && !slices.Contains(status, process.Zombie)
 }
 
-// SameResponses checks kaeload's counts against a server's own record: the
-// server served every response the client read (window, warm-up, drain).
-// Requests that timed out, failed in the warm-up or were cut off may or
-// may not have reached it and widen the range; it never skips. Any other
-// failure fails the test.
+// SameResponses checks kaeload's counts against a server's own: it served
+// every response the client read. Requests that timed out, failed in the
+// warm-up or were cut off widen the range; other failures fail the test.
 func SameResponses(t testing.TB, server string, served uint64, c results.Counts) {
 	t.Helper()
 	var failed []string
