@@ -85,12 +85,6 @@ func ClientBoundGroups(r *results.Run) notes.List {
 	return groupSentences(r, isClientBound, clientBoundPart)
 }
 
-// OtherLoadGroups returns one note per group of every repetition of r
-// whose CPUs other processes took a large share of.
-func OtherLoadGroups(r *results.Run) notes.List {
-	return groupSentences(r, isOtherLoad, otherLoadPart)
-}
-
 // inRep is note as a run-wide line: "variant V, repetition N: note".
 func inRep(v *results.Variant, rep *results.Rep, note notes.Note) notes.Note {
 	return notes.New(notes.InRep, "variant", v.Name, "rep", rep.Index+1, "note", note)

@@ -123,12 +123,11 @@ type GroupCPU struct {
 	// Server is the share the measured server took where the group runs
 	// on some of its CPUs: a CPU shared, not other load.
 	Server float64
-	// Waited is how long the group's threads waited for a CPU, in
-	// seconds summed over threads, WaitShare that over the CPUs' time;
-	// Wait says whether it was measured. No part of the client-bound
-	// verdict: a nice 19 loop adds a wait at nearly every wakeup.
-	Waited, WaitShare float64
-	Wait              bool
+	// Waited is how long the group's threads waited for a CPU, in seconds
+	// summed over threads; Wait says whether it was measured. No part of
+	// the verdict: a nice 19 loop adds a wait at nearly every wakeup.
+	Waited float64
+	Wait   bool
 	// Top names the busiest other processes on the CPUs (Group.Others).
 	Top []results.ProcessCPU
 	// ClientBound: Kaeload + Interrupts reached results.ClientBoundBusy.
@@ -164,7 +163,7 @@ func RepGroupCPUs(r *results.Rep) []GroupCPU {
 			}
 		}
 		if g.Wait != nil {
-			gc.Waited, gc.WaitShare, gc.Wait = g.Wait.Seconds, min(g.Wait.Busy, 1), true
+			gc.Waited, gc.Wait = g.Wait.Seconds, true
 		}
 		gc.ClientBound = gc.Kaeload+gc.Interrupts >= results.ClientBoundBusy
 		gc.OtherLoad = gc.Own && gc.Others >= results.OtherLoadShare

@@ -35,8 +35,6 @@ type ProfileTable struct {
 	// (Run.Profile).
 	Rate   int
 	Crypto []string
-	// BaselineName names the baseline.
-	BaselineName string
 	// Variants are the run's variants in plan order.
 	Variants []ProfileVariant
 	// Libraries are every library any variant sampled, by its largest
@@ -95,8 +93,6 @@ type LibraryShare struct {
 	// Samples counts its samples; Share is Samples / the variant's.
 	Samples uint64
 	Share   float64
-	// Crypto is true for a crypto library (ProfileSpec.IsCrypto).
-	Crypto bool
 }
 
 // FunctionShare is a function's share of a variant's samples.
@@ -140,9 +136,6 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	}
 	return 0, false
 }
-
-// BoundPct is Bound as a gain in percent: (Bound − 1) × 100.
-func (v *ProfileVariant) BoundPct() float64 { return (v.Bound - 1) * 100 }
 
 // NotAvailableLine is "profile not available: REASON".
 func (v *ProfileVariant) NotAvailableLine() string { return "profile not available: " + v.Reason }
@@ -232,9 +225,6 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 		return nil
 	}
 	t := &ProfileTable{Rate: spec.Rate, Crypto: spec.Crypto}
-	if s != nil {
-		t.BaselineName = s.BaselineName
-	}
 	for i := range r.Variants {
 		t.Variants = append(t.Variants, profileVariant(spec, &r.Variants[i]))
 	}
@@ -321,7 +311,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	pv.Pprof = results.PprofFile(v.Name)
 	total := float64(pv.Samples)
 	for name, n := range libs {
-		pv.Libraries = append(pv.Libraries, LibraryShare{Name: name, Samples: n, Share: float64(n) / total, Crypto: spec.IsCrypto(name)})
+		pv.Libraries = append(pv.Libraries, LibraryShare{Name: name, Samples: n, Share: float64(n) / total})
 	}
 	slices.SortFunc(pv.Libraries, func(a, b LibraryShare) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))

@@ -56,9 +56,8 @@ type Report struct {
 	// Run.Variants[i].Reps[j].
 	Reps [][]RepReport
 	// ClientBoundGroups names every client-bound group of the run, one
-	// note each (ClientBoundGroups); OtherLoadGroups every group whose
-	// CPUs other processes shared (OtherLoadGroups).
-	ClientBoundGroups, OtherLoadGroups notes.List
+	// note each (ClientBoundGroups).
+	ClientBoundGroups notes.List
 	// Profile is where the server's CPU went, per variant (SummarizeProfile);
 	// nil when the run did not profile its server.
 	Profile *ProfileTable
@@ -197,7 +196,6 @@ func Analyze(r *results.Run) *Report {
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
 	rep.ClientBoundGroups = ClientBoundGroups(r)
-	rep.OtherLoadGroups = OtherLoadGroups(r)
 	rep.Metrics = MetricsLine(r)
 	return rep
 }

@@ -94,21 +94,6 @@ func HasSpeed(r *results.Run) bool {
 	return false
 }
 
-// SummarizeSpeed returns the crypto speed comparison of r against its
-// baseline (SummarizeRun's), or nil when no variant has a speed run. A
-// baseline that was not measured gives the figures without Δ %. The error
-// is nil.
-func SummarizeSpeed(r *results.Run) (*SpeedTable, error) {
-	if !HasSpeed(r) {
-		return nil, nil
-	}
-	s, err := SummarizeRun(r)
-	if err != nil {
-		return nil, fmt.Errorf("summarize speed: %w", err)
-	}
-	return newSpeedTable(r, s), nil
-}
-
 // newSpeedTable builds the speed comparison of r against the baseline of
 // its summary s.
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {

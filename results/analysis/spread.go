@@ -7,8 +7,6 @@ import (
 // Spread summarises how evenly the groups of one repetition performed, by
 // their rates (Group.Rate).
 type Spread struct {
-	// N is the number of groups.
-	N int
 	// Min and Max are the lowest and highest group rates (req/s), and
 	// MinIndex and MaxIndex the Group.Index of the groups that had them.
 	Min, Max           float64
@@ -25,7 +23,7 @@ func GroupSpread(groups []results.Group) Spread {
 	if len(groups) == 0 {
 		return Spread{}
 	}
-	s := Spread{N: len(groups)}
+	var s Spread
 	var sum float64
 	for i := range groups {
 		r := groups[i].Rate()

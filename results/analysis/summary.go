@@ -50,10 +50,9 @@ type RunSummary struct {
 
 // VariantSummary sums up one variant over its repetitions.
 type VariantSummary struct {
-	// Name, Series and Sweep are the variant's (Variant fields).
+	// Name and Series are the variant's.
 	Name   string
 	Series string
-	Sweep  map[string]string
 	// IsBaseline is true for the baseline variant.
 	IsBaseline bool
 	// Stats summarises the repetitions' total rates (Variant.Rates).
@@ -62,9 +61,8 @@ type VariantSummary struct {
 	// run's other comparisons (CompareFamily); the zero Comparison for the
 	// baseline itself.
 	Comparison stats.Comparison
-	// Requests and Errors are summed over the repetitions.
-	Requests uint64
-	Errors   uint64
+	// Errors are summed over the repetitions.
+	Errors uint64
 	// ErrorShare is the share of the repetitions' attempts that failed,
 	// as Counts.ErrorShare of their summed counts.
 	ErrorShare float64
@@ -344,7 +342,7 @@ func (s *RunSummary) BaselineLine() string {
 func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 	rates := v.Rates()
 	s := VariantSummary{
-		Name: v.Name, Series: v.Series, Sweep: v.Sweep, IsBaseline: isBase,
+		Name: v.Name, Series: v.Series, IsBaseline: isBase,
 		Stats:   stats.Summarize(rates),
 		Connect: results.NewHistogram(), Handshake: results.NewHistogram(), TTFB: results.NewHistogram(), Total: results.NewHistogram(),
 	}
@@ -353,7 +351,6 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 		rep := &v.Reps[i]
 		t := &rep.Total
 		counts.Add(&t.Counts)
-		s.Requests += t.Requests
 		s.Errors += t.Errors.Total()
 		mergeInto(s.Connect, t.Latency.Connect)
 		mergeInto(s.Handshake, t.Latency.Handshake)

@@ -248,16 +248,6 @@ func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 	return out
 }
 
-// CrossedLines are the crossed thresholds of r, one line each ("req/s >=
-// 100000: default 12,345.6 req/s"), as the reports' headers show them.
-func CrossedLines(r *results.Run) notes.List {
-	var out notes.List
-	for _, c := range Crossed(CheckThresholds(r)) {
-		out = append(out, crossedLine(&c))
-	}
-	return out
-}
-
 // crossedLine is one crossed threshold as the reports' headers show it.
 func crossedLine(c *ThresholdCheck) notes.Note {
 	return notes.New(notes.ThresholdCrossed, "expr", c.Threshold.Expr, "variant", c.Variant, "shown", c.Shown())
