@@ -5,11 +5,9 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ServerCPURates returns, for each repetition of v whose server CPU was
-// read with a positive time, its requests per server CPU-second: the
-// window's requests over the server CPU seconds of that repetition, in
-// repetition order. It is to ServerCPUComparison what Variant.Rates is to
-// Comparison.
+// ServerCPURates are v's requests per server CPU-second, one per
+// repetition that read a positive server CPU time: what Variant.Rates is
+// to Comparison, for ServerCPUComparison.
 func ServerCPURates(v *results.Variant) []float64 {
 	var out []float64
 	for i := range v.Reps {
@@ -22,32 +20,15 @@ func ServerCPURates(v *results.Variant) []float64 {
 }
 
 // compareServerCPU fills every variant's ServerCPUStats and
-// ServerCPUComparison: requests per server CPU-second compared as req/s
-// are (CompareFamily), in a Holm family of their own, since they answer
-// another question (what a request costs the server).
+// ServerCPUComparison, in a Holm family of their own: they answer another
+// question (what a request costs the server).
 func compareServerCPU(r *results.Run, s *RunSummary) {
 	rates := make([][]float64, len(r.Variants))
 	for i := range r.Variants {
 		rates[i] = ServerCPURates(&r.Variants[i])
 		s.Variants[i].ServerCPUStats = stats.Summarize(rates[i])
 	}
-	base := s.Baseline
-	if base < 0 {
-		for i := range s.Variants {
-			s.Variants[i].ServerCPUComparison = stats.Comparison{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}
-		}
-		return
-	}
-	others := make([][]float64, len(rates))
-	for i := range rates {
-		if i != base {
-			others[i] = rates[i]
-		}
-	}
-	comps := stats.CompareFamily(rates[base], others, s.Equivalence)
-	for i := range s.Variants {
-		if i != base {
-			s.Variants[i].ServerCPUComparison = comps[i]
-		}
+	for i, c := range compareWithBaseline(rates, s.Baseline, s.Equivalence) {
+		s.Variants[i].ServerCPUComparison = c
 	}
 }
