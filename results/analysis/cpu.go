@@ -9,30 +9,27 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// ClientCPU is the client's CPU use in one repetition, its groups taken
-// together. A CPU that several groups share counts once; kaeload's own
-// time is the sum of its worker processes', which never overlap.
+// ClientCPU is the client's CPU use in one repetition, its groups together:
+// a CPU several groups share counts once.
 type ClientCPU struct {
 	// Groups is the number of groups; Measured those with a reading of
-	// their CPUs (Group.CPU), ProcessMeasured of their worker process.
+	// their CPUs, ProcessMeasured of their worker process.
 	Groups, Measured, ProcessMeasured int
-	// Seconds is the busy time of the union of the measured groups' CPUs
-	// (anything running there), each CPU once; an unpinned group adds its
-	// own process time.
+	// Seconds is the busy time of the union of the measured groups' CPUs;
+	// an unpinned group adds its own process time.
 	Seconds float64
-	// Process is kaeload's own CPU time: its workers' user + system time.
+	// Process is the workers' user + system time.
 	Process float64
-	// BusyMax is the highest Group.CPU.Busy, BusyMaxGroup that group's
-	// Index, BusyMean the measured groups' mean; 0 when none is measured.
+	// BusyMax is the highest Group.CPU.Busy (of group BusyMaxGroup),
+	// BusyMean the mean; 0 when none is measured.
 	BusyMax      float64
 	BusyMaxGroup int
 	BusyMean     float64
 }
 
-// RepClientCPU returns the client CPU use of r's groups. Groups measured
-// CPU by CPU count each CPU of each host once, with the mean of the
-// groups' readings of it; a group without per-CPU figures (older runs)
-// counts once per distinct CPU list.
+// RepClientCPU returns the client CPU use of r's groups: each CPU of each
+// host once (the mean of the groups' readings), or for older runs without
+// per-CPU figures each distinct CPU list once.
 func RepClientCPU(r *results.Rep) ClientCPU {
 	c := ClientCPU{Groups: len(r.Groups)}
 	type hostCPU struct {
@@ -84,10 +81,9 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 	return c
 }
 
-// PerRequest returns the client's CPU time per request in microseconds:
-// kaeload's own time when every group measured it (own), else the busy
-// time of the groups' CPUs when every group measured that; false when
-// neither, or there were no requests.
+// PerRequest is the client's CPU µs per request: kaeload's own time when
+// every group measured it (own), else its CPUs' busy time; false when
+// neither was measured by every group, or without requests.
 func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 	if requests == 0 || c.Groups == 0 {
 		return 0, false, false
@@ -104,42 +100,36 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 // GroupCPU is how one group's CPUs were used during a window, as shares
 // of their time (window × CPUs), with the verdicts that follow.
 type GroupCPU struct {
-	// Index is the group's Group.Index and CPUs its CPU list ("" =
-	// unpinned).
+	// Index is Group.Index; CPUs its CPU list ("" = unpinned).
 	Index int
 	CPUs  string
-	// Busy is the share of the CPUs' time that anything ran on them.
+	// Busy is the share anything ran on the CPUs.
 	Busy float64
-	// Kaeload is the share kaeload's workers used on these CPUs (this
-	// group's, and others pinned to some of them, by overlap); Own says
-	// whether it was measured, else Kaeload is Busy.
+	// Kaeload is the share kaeload's workers used there (overlapping
+	// groups' by overlap); Own says whether measured, else it is Busy.
 	Kaeload float64
 	Own     bool
-	// Interrupts is the share spent handling interrupts (CPUUsage.IRQ):
-	// the kernel's network work for kaeload's connections.
+	// Interrupts is the kernel's network work for kaeload (CPUUsage.IRQ).
 	Interrupts float64
 	// Others is Busy − Kaeload − Interrupts − Server (at least 0).
 	Others float64
-	// Server is the share the measured server took where the group runs
-	// on some of its CPUs: a CPU shared, not other load.
+	// Server is the measured server's share where it shares the CPUs.
 	Server float64
 	// Waited is how long the group's threads waited for a CPU, in seconds
 	// summed over threads; Wait says whether it was measured. No part of
 	// the verdict: a nice 19 loop adds a wait at nearly every wakeup.
 	Waited float64
 	Wait   bool
-	// Top names the busiest other processes on the CPUs (Group.Others).
+	// Top names the busiest other processes on the CPUs.
 	Top []results.ProcessCPU
-	// ClientBound: Kaeload + Interrupts reached results.ClientBoundBusy.
-	ClientBound bool
+	// ClientBound: Kaeload + Interrupts reached results.ClientBoundBusy;
 	// OtherLoad: Others reached results.OtherLoadShare.
-	OtherLoad bool
+	ClientBound, OtherLoad bool
 }
 
-// RepGroupCPUs returns, in plan order, how each group of r whose CPUs
-// were measured used them. Client-bound rests on kaeload's own time,
-// never on the CPUs' busy time alone: a nice 19 loop keeps a CPU busy
-// without taking anything kaeload asks for.
+// RepGroupCPUs returns how each measured group of r used its CPUs, in plan
+// order. Client-bound rests on kaeload's own time, not on busy time: a
+// nice 19 loop keeps a CPU busy without taking anything kaeload asks for.
 func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	var out []GroupCPU
 	for i := range r.Groups {
@@ -172,10 +162,9 @@ func RepGroupCPUs(r *results.Rep) []GroupCPU {
 	return out
 }
 
-// kaeloadShare is the share of group i's CPU time the run's workers
-// used: its own worker's, plus every other group's on the same host in
-// proportion to the CPUs they share; false when group i's worker did not
-// measure itself.
+// kaeloadShare is the share of group i's CPU time the run's workers used
+// (other groups' on the host by the CPUs they share); false when group
+// i's worker did not measure itself.
 func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 	g := &r.Groups[i]
 	if g.Process == nil {
@@ -205,38 +194,30 @@ func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 	return min(used/float64(len(mine)), 1), true
 }
 
-// SharedCPU is a pinned client group on the server's host that may run
-// on some of the server's CPUs.
+// SharedCPU is a pinned client group on the server's host that may run on
+// some of its CPUs (Common).
 type SharedCPU struct {
-	// Group is the group's Index, CPUs its CPU list, Common the CPUs it
-	// shares with the server.
 	Group        int
 	CPUs, Common string
 }
 
-// ServerCPUUse is how the CPUs the server may run on were used during a
-// window, as shares of their time, and who shared them.
+// ServerCPUUse is how the server's CPUs were used during a window, as
+// shares of their time, and who shared them.
 type ServerCPUUse struct {
-	// CPUs and Host are the server's CPUs and host (results.ServerCPUs).
 	CPUs, Host string
-	// Measured says whether their busy time was read; the shares below
-	// are 0 when not.
+	// Measured says whether their busy time was read (else shares are 0).
 	Measured bool
-	// Busy is the share anything ran on them.
-	Busy float64
-	// Server is the server's process tree's share; HasServer says
-	// whether it was measured.
+	Busy     float64
+	// Server is the server's process tree's share, if HasServer.
 	Server    float64
 	HasServer bool
-	// Kaeload is the share kaeload took there: the controller's time
-	// and its workers' on these CPUs.
-	Kaeload float64
-	// Interrupts is the share spent in interrupts.
+	// Kaeload is the controller's time and its workers' on these CPUs.
+	Kaeload    float64
 	Interrupts float64
-	// Others is Busy − Server − Kaeload − Interrupts (at least 0).
+	// Others is Busy − Server − Kaeload − Interrupts (at least 0); Top
+	// names the busiest of them.
 	Others float64
-	// Top names the busiest other processes there.
-	Top []results.ProcessCPU
+	Top    []results.ProcessCPU
 	// OtherLoad: Others reached results.ServerOtherLoadShare.
 	OtherLoad bool
 	// Shared are the client groups pinned to some of these CPUs.
@@ -292,9 +273,8 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	return u, true
 }
 
-// serverOnGroup is the share of group g's CPU time the server took, its
-// time spread evenly over its CPUs, and the server's PIDs; nil PIDs when
-// g shares no CPU with it.
+// serverOnGroup is the share of g's CPU time the server took (its time
+// spread evenly over its CPUs) and its PIDs; nil PIDs when none shared.
 func serverOnGroup(r *results.Rep, g *results.Group) (float64, []int) {
 	s, c := r.ServerCPUs, r.ServerCPU
 	if s == nil || g.CPUs == "" || g.Host != s.Host || g.CPU == nil {
@@ -313,8 +293,7 @@ func serverOnGroup(r *results.Rep, g *results.Group) (float64, []int) {
 	return min(on/(window*float64(len(mine))), 1), s.PIDs
 }
 
-// cpuList parses a CPU list ("0-3,8") into sorted CPU numbers, skipping
-// what does not parse.
+// cpuList parses "0-3,8" into sorted CPUs, skipping what does not parse.
 func cpuList(s string) []int {
 	var out []int
 	for _, part := range strings.Split(s, ",") {

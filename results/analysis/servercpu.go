@@ -10,9 +10,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// ServerOtherLoadLine is the line for a repetition in which other
-// processes took at least results.ServerOtherLoadShare of the server's
-// CPUs, naming the busiest; zero when none did or it was not measured.
+// ServerOtherLoadLine says that other processes took at least
+// results.ServerOtherLoadShare of the server's CPUs; zero otherwise.
 func ServerOtherLoadLine(rep *results.Rep) notes.Note {
 	u, ok := RepServerCPUUse(rep)
 	if !ok || !u.OtherLoad {
@@ -22,10 +21,8 @@ func ServerOtherLoadLine(rep *results.Rep) notes.Note {
 		"interrupts", u.Interrupts, "top", u.Top)
 }
 
-// SharedCPUsLine is the line for a repetition in which a pinned client
-// group ran on some of the server's CPUs on its host; zero when none
-// did. It is said in place of the client's OTHER LOAD, which then leaves
-// the server out (GroupCPU.Server).
+// SharedCPUsLine says that a pinned client group ran on some of the
+// server's CPUs (in place of the client's OTHER LOAD); zero otherwise.
 func SharedCPUsLine(rep *results.Rep) notes.Note {
 	u, ok := RepServerCPUUse(rep)
 	if !ok || len(u.Shared) == 0 {
@@ -38,52 +35,40 @@ func SharedCPUsLine(rep *results.Rep) notes.Note {
 	return notes.New(notes.SharedCPUs, "shared", shared, "measured", u.Measured, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 }
 
-// Saturation is whether a repetition loaded the server: the server's
-// CPUs busy, or kaeload's, or else the rate set by the connections in
-// flight (Little's law: connections / mean latency = rate).
+// Saturation is whether a repetition loaded the server: its CPUs busy, or
+// kaeload's, or else the connections in flight set the rate (Little's law:
+// connections / mean latency = rate).
 type Saturation struct {
-	// Judged is false when the server's CPU was not measured or the load
-	// was an open loop (the schedule set the rate).
+	// Judged is false without a server CPU reading or in an open loop.
 	Judged bool
-	// Server is the share of its CPUs (CPUs) the server's tree used.
+	// Server is the server tree's share of its CPUs.
 	Server float64
 	CPUs   string
-	// CPUsBusy is the share of those CPUs' time anything ran on them;
-	// HasCPUsBusy says whether it was read (ServerCPUUse.Measured).
+	// CPUsBusy is the share anything ran on them, if HasCPUsBusy.
 	CPUsBusy    float64
 	HasCPUsBusy bool
-	// ClientBound: a group was client-bound (ClientBound).
-	ClientBound bool
-	// ClientBusy is the busy time of the busiest group's CPUs
-	// (ClientCPU.BusyMax); HasClientBusy says whether one was read.
-	// ClientOtherLoad: other processes took a large share of a group's
-	// CPUs. Either way the client was short of CPU, and the rate is not
-	// said to be the connections' alone.
+	// Client short of CPU (bound, busiest group's busy time, other load):
+	// the rate is then not the connections' alone.
+	ClientBound     bool
 	ClientBusy      float64
 	HasClientBusy   bool
 	ClientOtherLoad bool
-	// Accelerator names a probe that moved in the window: an accelerator
-	// does the server's work off its CPUs.
+	// Accelerator names a probe that moved: work done off the CPUs.
 	Accelerator string
-	// Connections is the number of connections in flight (the groups'
-	// slots), MeanLatency the mean total latency of the window's
-	// requests, LittleRate Connections / MeanLatency in req/s and Rate
-	// the measured rate.
+	// Connections in flight, their mean latency, LittleRate (their
+	// quotient, req/s) and the measured Rate.
 	Connections int
 	MeanLatency time.Duration
 	LittleRate  float64
 	Rate        float64
-	// OtherLoad: other processes took a large share of the server's
-	// CPUs; the window is then OTHER LOAD, not NOT SATURATED.
+	// OtherLoad on the server's CPUs: the window is OTHER LOAD instead.
 	OtherLoad bool
-	// NotSaturated: judged, the server's CPUs and the busiest group's
-	// under results.ServerSaturatedBusy, no flag on either side, no
-	// accelerator at work, and Little's law holding (LittleAgrees).
+	// NotSaturated: judged, nothing busy past results.ServerSaturatedBusy,
+	// no flag, no accelerator, and LittleAgrees.
 	NotSaturated bool
 }
 
-// RepSaturation judges whether rep loaded the server (Saturation), from
-// the server's CPU time and its CPUs' busy time, read every window.
+// RepSaturation judges whether rep loaded the server.
 func RepSaturation(rep *results.Rep) Saturation {
 	t := &rep.Total
 	s := Saturation{Connections: t.Slots, Rate: t.Rate()}
@@ -120,22 +105,16 @@ func RepSaturation(rep *results.Rep) Saturation {
 	return s
 }
 
-// LittleAgreement is how far apart Connections / MeanLatency and the
-// measured rate may be (as a ratio) for NotSaturated to say that the
-// connections in flight set the rate: in a closed loop each connection
-// slot starts its next request as soon as the last one ends, so they
-// agree within the time between requests, a few per cent.
+// LittleAgreement is how far LittleRate and Rate may differ (as a ratio):
+// in a closed loop they agree within the time between requests, a few %.
 const LittleAgreement = 0.25
 
-// LittleAgrees reports whether LittleRate and Rate agree within
-// LittleAgreement: the loop was closed and nothing but the requests'
-// latency spaced them.
+// LittleAgrees: nothing but the requests' latency spaced them.
 func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// NotSaturatedLine is the line for a repetition that did not load the
-// server (Saturation.NotSaturated); zero otherwise.
+// NotSaturatedLine says that rep did not load the server; zero otherwise.
 func NotSaturatedLine(rep *results.Rep) notes.Note {
 	s := RepSaturation(rep)
 	if !s.NotSaturated {
@@ -147,9 +126,8 @@ func NotSaturatedLine(rep *results.Rep) notes.Note {
 		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
 }
 
-// serverSharedReason are the reasons a variant's notes give for a
-// repetition whose server CPUs were shared: "client and server share CPU
-// 0", "OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10)".
+// serverSharedReason says how a repetition's server CPUs were shared:
+// with a client group, or with other load (its busiest process).
 func serverSharedReason(u ServerCPUUse) []notes.Note {
 	var out []notes.Note
 	for _, s := range u.Shared {
@@ -165,8 +143,7 @@ func serverSharedReason(u ServerCPUUse) []notes.Note {
 	return out
 }
 
-// addServerCPUs counts rep's server-side verdicts into s
-// (VariantSummary.ServerSharedReps and the fields beside it).
+// addServerCPUs counts rep's server-side verdicts into s.
 func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
 	if u, ok := RepServerCPUUse(rep); ok {
 		if u.OtherLoad {
@@ -188,15 +165,13 @@ func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
 	}
 }
 
-// ServerSharedInMost reports whether the server's CPUs were shared
-// (ServerSharedReps) in most of the variant's repetitions: a verdict on
-// it then measured the server together with what shared its CPUs.
+// ServerSharedInMost: the server's CPUs were shared in most repetitions,
+// so a verdict measured the server with what shared them.
 func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
 }
 
-// serverWarnings are the warnings of every repetition of r whose
-// server's CPUs were shared or that did not load the server.
+// serverWarnings are the server-side warnings of r's repetitions.
 func serverWarnings(r *results.Run) []string {
 	ws := repWarnings(r, ServerOtherLoadLine)
 	ws = appendNew(ws, repWarnings(r, SharedCPUsLine)...)

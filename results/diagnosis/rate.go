@@ -83,8 +83,8 @@ func (w *window) rateRange() *RateRange {
 	return &RateRange{Min: slices.Min(w.rates), Median: w.median, Max: slices.Max(w.rates), Intervals: len(w.rates)}
 }
 
-// judgeable says why the window's rates cannot be judged for a rule that
-// needs need intervals; "" when they can.
+// judgeable says why a rule needing need intervals cannot judge the
+// window; "" when it can.
 func (w *window) judgeable(need int) string {
 	if len(w.pts) < need {
 		return fmt.Sprintf("%d intervals of at least half the interval (%s) in the window, %d needed", len(w.pts), w.interval, need)
@@ -151,8 +151,7 @@ func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
 	return &d
 }
 
-// notSteady is RuleNotSteady (see the package documentation), or why it
-// was not judged.
+// notSteady is RuleNotSteady, or why it was not judged.
 func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
 	if why := w.judgeable(MinSteadyPoints); why != "" {
 		return nil, why
