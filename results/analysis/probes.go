@@ -7,11 +7,9 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// ProbeWarnings returns one warning per server probe of r that failed in
-// any window: how many windows of how many, in which variants, and the
-// first error as it was (the pattern as written, not quoted). A probe
-// that fails leaves no delta, and a threshold on it is crossed: this is
-// what the top of every output says about it, where it cannot be missed.
+// ProbeWarnings is one warning per probe of r that failed in any window:
+// how often, in which variants, the first error. A failed probe leaves no
+// delta and crosses its thresholds, so every output says so on top.
 func ProbeWarnings(r *results.Run) notes.List {
 	type acc struct {
 		failed, read int

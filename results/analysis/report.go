@@ -96,7 +96,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 		ClientCPU: RepClientCPU(rep), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
 	}
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
-		ra.Unanswered = UnansweredLine(u)
+		ra.Unanswered = notes.Unanswered(u)
 	}
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)

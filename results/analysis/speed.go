@@ -8,61 +8,45 @@ import (
 	"strconv"
 )
 
-// SpeedTable is the crypto speed comparison of a run, the one model that
-// every report renders (the text and Markdown reports' "crypto speed"
-// section, report.html's): per speed command (by its position in the
-// scenario's speed list), one row per figure and one column per variant,
-// then the Δ % of every other variant against the baseline, and the runs
-// that failed.
+// SpeedTable is a run's crypto speed comparison, the one model every
+// report renders: a row per figure, a column per variant, then the Δ %
+// against the baseline, and the runs that failed.
 type SpeedTable struct {
-	// Baseline is the index in Variants (and Run.Variants) of the
-	// baseline; -1 when it was not measured: the table then has no Δ %
-	// columns.
-	Baseline int
-	// BaselineName names the baseline, measured or not.
+	// Baseline indexes Variants; -1 when not measured (no Δ % columns).
+	Baseline     int
 	BaselineName string
-	// Variants are the variants' names in plan order.
-	Variants []string
-	// Commands are the speed command lines by position: the baseline's
-	// where it ran that command, else the first variant's that did.
+	Variants     []string
+	// Commands are the command lines by position: the baseline's where it
+	// ran that command, else the first variant's.
 	Commands []string
-	// Rows are the figures in order of first appearance (variants in plan
-	// order, each command's figures as printed). A figure a tool printed
+	// Rows are the figures in order of first appearance; a figure printed
 	// twice keeps its first value.
-	Rows []SpeedRow
-	// Failures are the speed runs with an Error, variants in plan order.
+	Rows     []SpeedRow
 	Failures []SpeedFailure
 }
 
-// SpeedRow is one figure of a SpeedTable and its value per variant.
+// SpeedRow is one figure of command number Command, its value per variant
+// (Has[i] false where variant i lacks it).
 type SpeedRow struct {
-	// Command is the position of the speed command that printed the figure.
-	Command int
-	// Algorithm, Operation, Block and Unit identify the figure (as in
-	// SpeedResult).
+	Command   int
 	Algorithm string
 	Operation string
 	Block     int
 	Unit      string
-	// Values holds the figure per variant (index as in SpeedTable.Variants);
-	// Has[i] is false, and Values[i] 0, when variant i has no such figure.
-	Values []float64
-	Has    []bool
+	Values    []float64
+	Has       []bool
 }
 
 // SpeedFailure is a speed run that failed or whose output was not
 // understood.
 type SpeedFailure struct {
-	// Variant is the variant's name; Command the command's position and
-	// CommandLine the command as run.
 	Variant     string
 	Command     int
 	CommandLine string
-	// Error is SpeedRun.Error.
-	Error string
+	Error       string
 }
 
-// speedKey identifies one row of the crypto speed table.
+// speedKey identifies a SpeedRow.
 type speedKey struct {
 	command   int
 	algorithm string
@@ -71,8 +55,7 @@ type speedKey struct {
 	unit      string
 }
 
-// Figure names the row with its command's position: "[0] rsa 2048 bits
-// sign", "[1] sms4-cbc 16 bytes".
+// Figure names the row: "[0] rsa 2048 bits sign", "[1] sms4-cbc 16 bytes".
 func (row *SpeedRow) Figure() string {
 	s := fmt.Sprintf("[%d] %s", row.Command, row.Algorithm)
 	if row.Operation != "" {
@@ -94,8 +77,7 @@ func HasSpeed(r *results.Run) bool {
 	return false
 }
 
-// newSpeedTable builds the speed comparison of r against the baseline of
-// its summary s.
+// newSpeedTable builds r's speed comparison against s's baseline.
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	base := s.Baseline
 	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
@@ -136,9 +118,7 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	return t
 }
 
-// Delta returns the Δ % of variant vi's value of the figure against the
-// baseline's; false when either lacks the figure, the baseline's is 0 or
-// the difference is not a finite number.
+// Delta is variant vi's Δ % against the baseline; false when undefined.
 func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	b := t.Baseline
 	if b < 0 || !row.Has[vi] || !row.Has[b] || row.Values[b] == 0 {
@@ -151,9 +131,8 @@ func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	return d, true
 }
 
-// Header returns the column names of the table: "figure", "unit", every
-// variant's name, then "Δ% NAME" for every variant but the baseline (none
-// when the baseline was not measured).
+// Header: "figure", "unit", every variant, then "Δ% NAME" for every
+// variant compared with the baseline.
 func (t *SpeedTable) Header() []string {
 	h := append([]string{"figure", "unit"}, t.Variants...)
 	for vi, name := range t.Variants {
@@ -164,9 +143,7 @@ func (t *SpeedTable) Header() []string {
 	return h
 }
 
-// Cells returns the cells of row under Header: the figure, its unit, the
-// values (format.Rate) and the deltas (format.Delta); Missing where not
-// defined. Every column after the first two is numeric.
+// Cells are row's cells under Header; Missing where not defined.
 func (t *SpeedTable) Cells(row *SpeedRow) []string {
 	cells := []string{row.Figure(), row.Unit}
 	for vi := range t.Variants {

@@ -8,13 +8,8 @@ import (
 	"strconv"
 )
 
-// This file renders saved speed outputs outside a run ("kaeload speed"):
-// one output's figures, or two outputs side by side.
-
-// SpeedPair is one figure of two speed outputs side by side: its label
-// and unit (as SpeedResult.Label and Unit), and its value in each output;
-// HasA or HasB is false (and the value 0) where that output lacks the
-// figure.
+// SpeedPair is one figure of two saved speed outputs side by side
+// ("kaeload speed"); HasA or HasB is false where an output lacks it.
 type SpeedPair struct {
 	Label string
 	Unit  string
@@ -23,9 +18,8 @@ type SpeedPair struct {
 	HasB  bool
 }
 
-// PairSpeed lines up the figures of two speed outputs by label and unit:
-// a's figures in a's order, then those only b has in b's order. A figure
-// printed twice in one output keeps its first value.
+// PairSpeed lines up two outputs' figures by label and unit: a's in
+// order, then b's own; a figure printed twice keeps its first value.
 func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 	type key struct{ label, unit string }
 	var out []SpeedPair
@@ -52,8 +46,7 @@ func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 	return out
 }
 
-// Ratio returns B/A; false when either value is missing, A is 0 or the
-// ratio is not finite.
+// Ratio returns B/A; false when not defined.
 func (p SpeedPair) Ratio() (float64, bool) {
 	if !p.HasA || !p.HasB || p.A == 0 {
 		return 0, false
@@ -65,8 +58,7 @@ func (p SpeedPair) Ratio() (float64, bool) {
 	return r, true
 }
 
-// Line renders the pair as users paste it into reports: "801.2 → 3245.2
-// ops/s, 4.05× (+305.04 %)"; a missing side is Missing and has no ratio.
+// Line: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
 func (p SpeedPair) Line() string {
 	side := func(v float64, ok bool) string {
 		if !ok {

@@ -323,14 +323,15 @@ func (k *kernel) timeWait() []Diagnosis {
 	return out
 }
 
-// StormResets is how many of a host's resets count toward a storm: all
-// where requests failed, else those beyond its aborts at close (the close
-// race of Connection: close, see docs/diagnoses.md).
-func StormResets(resets, aborts, failed uint64) uint64 {
-	if failed > 0 {
-		return resets
+// Storm says whether a host's resets over a window or an interval are a
+// reset storm: at least MinResets and ResetShare of its opens. Its resets
+// count all where requests failed, else only beyond its aborts at close
+// (the close race of Connection: close, see docs/diagnoses.md).
+func Storm(resets, aborts, failed, opens uint64) bool {
+	if failed == 0 {
+		resets -= min(resets, aborts)
 	}
-	return resets - min(resets, aborts)
+	return resets >= MinResets && float64(resets) >= ResetShare*float64(opens)
 }
 
 // resets is RuleResets (see the package documentation): one per host
@@ -344,8 +345,7 @@ func (k *kernel) resets() []Diagnosis {
 		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
 		onData, _, _ := h.Get("TCPAbortOnData")
 		onClose, _, _ := h.Get("TCPAbortOnClose")
-		storm := StormResets(rst, onData+onClose, failed)
-		if !ok || !opened || storm < MinResets || float64(storm) < ResetShare*float64(conns) {
+		if !ok || !opened || !Storm(rst, onData+onClose, failed, conns) {
 			continue
 		}
 		d := Diagnosis{Rule: RuleResets, host: h.Name}
