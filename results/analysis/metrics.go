@@ -5,9 +5,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// MetricsLine says where the run's live metrics were served and whether
-// Prometheus read the final values (of the run's end and of every
-// window), and when; zero when the run served none.
+// MetricsLine says where live metrics were served and whether Prometheus
+// read the final values; zero without.
 func MetricsLine(r *results.Run) notes.Note {
 	if r.Metrics == nil {
 		return notes.Note{}

@@ -12,16 +12,12 @@ import (
 // maxDiffs bounds the differences listed per pair of runs.
 const maxDiffs = 12
 
-// durationKeys are the JSON keys of the plan's time.Duration fields
-// (nanoseconds in JSON), shown as durations. results/ may not import the
-// plan's package, so TestDurationKeys derives them from plans.Plan by
-// reflection and fails, printing this line, when they differ.
+// durationKeys are the plan's time.Duration JSON keys, shown as durations.
+// TestDurationKeys checks them against plans.Plan, which results/ may not import.
 var durationKeys = map[string]bool{"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true, "for": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true, "soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true}
 
-// jsonDiff returns the fields in which the JSON documents a and b differ,
-// one line each by field path ("load.groups[0].connections: 200 → 50",
-// "variants[3]: absent → {…}"), at most maxDiffs of them and then a count
-// of the rest; nil when they are equal or either does not decode.
+// jsonDiff lists the fields where JSON a and b differ, at most maxDiffs:
+// "load.groups[0].connections: 200 → 50", "variants[3]: absent → {…}".
 func jsonDiff(prefix string, a, b json.RawMessage) []string {
 	var va, vb any
 	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {

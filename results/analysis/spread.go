@@ -4,21 +4,16 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// Spread summarises how evenly the groups of one repetition performed, by
-// their rates (Group.Rate).
+// Spread is how evenly one repetition's groups performed: their lowest,
+// highest (by Group.Index) and mean rates, and (Max-Min)/Mean in %.
 type Spread struct {
-	// Min and Max are the lowest and highest group rates (req/s), and
-	// MinIndex and MaxIndex the Group.Index of the groups that had them.
 	Min, Max           float64
 	MinIndex, MaxIndex int
-	// Mean is the mean group rate (req/s).
-	Mean float64
-	// Pct is (Max-Min)/Mean in percent; 0 when Mean is 0.
-	Pct float64
+	Mean               float64
+	Pct                float64
 }
 
-// GroupSpread returns the Spread of the groups' rates; the zero Spread for
-// no groups.
+// GroupSpread returns the groups' Spread; zero for none.
 func GroupSpread(groups []results.Group) Spread {
 	if len(groups) == 0 {
 		return Spread{}

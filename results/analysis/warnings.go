@@ -12,10 +12,8 @@ func warningsOf(r *results.Run, s *RunSummary) []string {
 	return appendNew(slices.Clone(r.Warnings), ownWarnings(r, s, false)...)
 }
 
-// Annotate appends the analysis's warnings to r.Warnings, those already
-// there excepted, so calling it again adds nothing; the journal calls it
-// before writing run.json. Besides what warningsOf adds, it keeps the
-// missed starts' lines.
+// Annotate appends the analysis's warnings, the missed starts' included,
+// to r.Warnings once (the journal, before writing run.json).
 func Annotate(r *results.Run) {
 	s, err := SummarizeRun(r)
 	if err != nil {
@@ -24,9 +22,8 @@ func Annotate(r *results.Run) {
 	r.Warnings = appendNew(r.Warnings, ownWarnings(r, s, true)...)
 }
 
-// ownWarnings are the failed, client-bound, other-load, server CPU,
-// missed-start (with missed), backoff and probe warnings of r's
-// repetitions, then those of its summary s.
+// ownWarnings are the warnings of r's repetitions (missed starts only
+// with missed), then those of its summary s.
 func ownWarnings(r *results.Run, s *RunSummary, missed bool) []string {
 	ws := appendNew(nil, repWarnings(r, FailedLine)...)
 	ws = appendNew(ws, repWarnings(r, ClientBoundLine)...)
