@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,43 +37,30 @@ func diffValues(path string, a, b any, out *[]string) {
 	switch x := a.(type) {
 	case map[string]any:
 		if y, ok := b.(map[string]any); ok {
-			keys := map[string]bool{}
-			for k := range x {
-				keys[k] = true
-			}
-			for k := range y {
-				keys[k] = true
-			}
-			for _, k := range slices.Sorted(mapKeys(keys)) {
+			union := maps.Clone(x)
+			maps.Copy(union, y)
+			for _, k := range slices.Sorted(maps.Keys(union)) {
 				p := k
 				if path != "" {
 					p = path + "." + k
 				}
 				va, ina := x[k]
 				vb, inb := y[k]
-				switch {
-				case !ina:
-					*out = append(*out, fmt.Sprintf("%s: absent → %s", p, shown(k, vb)))
-				case !inb:
-					*out = append(*out, fmt.Sprintf("%s: %s → absent", p, shown(k, va)))
-				default:
-					diffValues(p, va, vb, out)
-				}
+				diffEntry(p, k, va, vb, ina, inb, out)
 			}
 			return
 		}
 	case []any:
 		if y, ok := b.([]any); ok {
 			for i := range max(len(x), len(y)) {
-				p := fmt.Sprintf("%s[%d]", path, i)
-				switch {
-				case i >= len(x):
-					*out = append(*out, fmt.Sprintf("%s: absent → %s", p, shown("", y[i])))
-				case i >= len(y):
-					*out = append(*out, fmt.Sprintf("%s: %s → absent", p, shown("", x[i])))
-				default:
-					diffValues(p, x[i], y[i], out)
+				var va, vb any
+				if i < len(x) {
+					va = x[i]
 				}
+				if i < len(y) {
+					vb = y[i]
+				}
+				diffEntry(fmt.Sprintf("%s[%d]", path, i), "", va, vb, i < len(x), i < len(y), out)
 			}
 			return
 		}
@@ -85,19 +73,20 @@ func diffValues(path string, a, b any, out *[]string) {
 	}
 }
 
-// mapKeys yields the keys of m.
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
+// diffEntry compares one field or element, present in a (ina) or b (inb).
+func diffEntry(path, key string, a, b any, ina, inb bool, out *[]string) {
+	switch {
+	case !ina:
+		*out = append(*out, fmt.Sprintf("%s: absent → %s", path, shown(key, b)))
+	case !inb:
+		*out = append(*out, fmt.Sprintf("%s: %s → absent", path, shown(key, a)))
+	default:
+		diffValues(path, a, b, out)
 	}
 }
 
-// shown is a JSON value as a difference line shows it: a duration field
-// as a duration, a string as it is, an object or list elided.
+// shown is a JSON value in a difference line: a duration field as a
+// duration, an object or list elided.
 func shown(key string, v any) string {
 	switch x := v.(type) {
 	case float64:

@@ -156,3 +156,12 @@ func Analyze(r *results.Run) *Report {
 	rep.Metrics = MetricsLine(r)
 	return rep
 }
+
+// MetricsLine says where live metrics were served and whether Prometheus
+// read the final values; zero without.
+func MetricsLine(r *results.Run) notes.Note {
+	if r.Metrics == nil {
+		return notes.Note{}
+	}
+	return notes.New(notes.MetricsServed, "metrics", r.Metrics)
+}

@@ -4,11 +4,167 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/stats"
 )
+
+// SharedCPU is a pinned client group on the server's host that may run on
+// some of its CPUs (Common).
+type SharedCPU struct {
+	Group        int
+	CPUs, Common string
+}
+
+// ServerCPUUse is how the server's CPUs were used during a window, as
+// shares of their time, and who shared them.
+type ServerCPUUse struct {
+	CPUs, Host string
+	// Measured says whether their busy time was read (else shares are 0).
+	Measured bool
+	Busy     float64
+	// Server is the server's process tree's share, if HasServer.
+	Server    float64
+	HasServer bool
+	// Kaeload is the controller's time and its workers' on these CPUs.
+	Kaeload    float64
+	Interrupts float64
+	// Others is Busy − Server − Kaeload − Interrupts (at least 0); Top
+	// names the busiest of them.
+	Others float64
+	Top    []results.ProcessCPU
+	// OtherLoad: Others reached results.ServerOtherLoadShare.
+	OtherLoad bool
+	// Shared are the client groups pinned to some of these CPUs.
+	Shared []SharedCPU
+}
+
+// RepServerCPUUse returns how the server's CPUs were used during r's
+// window; false when they were not recorded (Rep.ServerCPUs nil).
+func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
+	s := r.ServerCPUs
+	if s == nil {
+		return ServerCPUUse{}, false
+	}
+	cpus := cpuList(s.CPUs)
+	u := ServerCPUUse{CPUs: s.CPUs, Host: s.Host, Top: s.Others}
+	for i := range r.Groups {
+		g := &r.Groups[i]
+		if s.Builtin || g.Host != s.Host || g.CPUs == "" {
+			continue
+		}
+		if common := intersect(cpuList(g.CPUs), cpus); len(common) > 0 {
+			u.Shared = append(u.Shared, SharedCPU{Group: g.Index, CPUs: g.CPUs, Common: cpuString(common)})
+		}
+	}
+	window := r.Total.Window.Length().Seconds()
+	if s.Busy == nil || len(cpus) == 0 || window <= 0 {
+		return u, true
+	}
+	capacity := window * float64(len(cpus))
+	u.Measured = true
+	u.Busy = s.Busy.Busy
+	u.Interrupts = min(s.Busy.IRQ/capacity, 1)
+	if c := r.ServerCPU; c != nil {
+		u.Server, u.HasServer = min(c.Seconds/capacity, 1), true
+	}
+	kaeload := s.Controller
+	for i := range r.Groups {
+		g := &r.Groups[i]
+		if g.Host != s.Host || g.Process == nil {
+			continue
+		}
+		mine := cpuList(g.CPUs)
+		if len(mine) == 0 && g.CPU != nil { // unpinned: the CPUs it measured itself on
+			mine = cpuList(g.CPU.CPUs)
+		}
+		if len(mine) > 0 {
+			kaeload += g.Process.Seconds * float64(len(intersect(mine, cpus))) / float64(len(mine))
+		}
+	}
+	u.Kaeload = min(kaeload/capacity, 1)
+	u.Others = max(u.Busy-u.Server-u.Kaeload-u.Interrupts, 0)
+	u.OtherLoad = u.HasServer && u.Others >= results.ServerOtherLoadShare
+	return u, true
+}
+
+// serverOnGroup is the share of g's CPU time the server took (its time
+// spread evenly over its CPUs) and its PIDs; nil PIDs when none shared.
+func serverOnGroup(r *results.Rep, g *results.Group) (float64, []int) {
+	s, c := r.ServerCPUs, r.ServerCPU
+	if s == nil || g.CPUs == "" || g.Host != s.Host || g.CPU == nil {
+		return 0, nil
+	}
+	server, mine := cpuList(s.CPUs), cpuList(g.CPUs)
+	common := intersect(mine, server)
+	if len(common) == 0 {
+		return 0, nil
+	}
+	window := r.Total.Window.Length().Seconds()
+	if c == nil || window <= 0 {
+		return 0, s.PIDs
+	}
+	on := c.Seconds * float64(len(common)) / float64(len(server))
+	return min(on/(window*float64(len(mine))), 1), s.PIDs
+}
+
+// cpuList parses "0-3,8" into sorted CPUs, skipping what does not parse.
+func cpuList(s string) []int {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			continue
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 1<<16 {
+				continue
+			}
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// intersect returns the CPUs of a that the sorted b holds.
+func intersect(a, b []int) []int {
+	var out []int
+	for _, c := range a {
+		if _, ok := slices.BinarySearch(b, c); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cpuString writes sorted CPUs as a list with ranges ("0-2,5").
+func cpuString(cpus []int) string {
+	var b strings.Builder
+	for i := 0; i < len(cpus); {
+		j := i
+		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(cpus[i]))
+		if j > i {
+			b.WriteString("-" + strconv.Itoa(cpus[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
 
 // ServerOtherLoadLine says that other processes took at least
 // results.ServerOtherLoadShare of the server's CPUs; zero otherwise.
@@ -185,4 +341,32 @@ func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 		ra.ServerCPUs = &u
 	}
 	ra.Saturation = RepSaturation(rep)
+}
+
+// ServerCPURates are v's requests per server CPU-second, one per
+// repetition that read a positive server CPU time: what Variant.Rates is
+// to Comparison, for ServerCPUComparison.
+func ServerCPURates(v *results.Variant) []float64 {
+	var out []float64
+	for i := range v.Reps {
+		rep := &v.Reps[i]
+		if rep.ServerCPU != nil && rep.ServerCPU.Seconds > 0 {
+			out = append(out, float64(rep.Total.Requests)/rep.ServerCPU.Seconds)
+		}
+	}
+	return out
+}
+
+// compareServerCPU fills every variant's ServerCPUStats and
+// ServerCPUComparison, in a Holm family of their own: they answer another
+// question (what a request costs the server).
+func compareServerCPU(r *results.Run, s *RunSummary) {
+	rates := make([][]float64, len(r.Variants))
+	for i := range r.Variants {
+		rates[i] = ServerCPURates(&r.Variants[i])
+		s.Variants[i].ServerCPUStats = stats.Summarize(rates[i])
+	}
+	for i, c := range compareWithBaseline(rates, s.Baseline, s.Equivalence) {
+		s.Variants[i].ServerCPUComparison = c
+	}
 }

@@ -2,14 +2,15 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/notes"
-	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
 // RunSummary is what every output says about a run across repetitions,
@@ -115,21 +116,6 @@ func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
 		return 0, false
 	}
 	return float64(s.ServerCPURequests) / s.ServerCPUSeconds, true
-}
-
-// ProbeSummary is one probe's deltas over a variant's repetitions.
-type ProbeSummary struct {
-	Name string
-	// N readings succeeded, Failed failed (FirstError the first's message).
-	N          int
-	Failed     int
-	FirstError string
-	// MeanDelta is the mean of the good deltas.
-	MeanDelta float64
-	// PerRequest is their sum over the same repetitions' requests (1.0
-	// hardware operations per request: every handshake offloaded).
-	PerRequest    float64
-	HasPerRequest bool
 }
 
 // SweepSummary is one series of swept variants (same Variant.Series).
@@ -305,48 +291,6 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// summarizeProbes sums up v's probe deltas by probe name, sorted by name.
-func summarizeProbes(v *results.Variant) []ProbeSummary {
-	type probeAcc struct {
-		ProbeSummary
-		sum  float64
-		reqs uint64
-	}
-	probes := map[string]*probeAcc{}
-	for i := range v.Reps {
-		for name, pr := range v.Reps[i].Probes {
-			a := probes[name]
-			if a == nil {
-				a = &probeAcc{ProbeSummary: ProbeSummary{Name: name}}
-				probes[name] = a
-			}
-			if pr.Error != "" {
-				if a.Failed == 0 {
-					a.FirstError = pr.Error
-				}
-				a.Failed++
-				continue
-			}
-			a.N++
-			a.sum += pr.Delta()
-			a.reqs += v.Reps[i].Total.Requests
-		}
-	}
-	var out []ProbeSummary
-	for _, a := range probes {
-		p := a.ProbeSummary
-		if p.N > 0 {
-			p.MeanDelta = a.sum / float64(p.N)
-		}
-		if a.reqs > 0 {
-			p.PerRequest, p.HasPerRequest = a.sum/float64(a.reqs), true
-		}
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
 
 // mergeInto merges src into dst when src holds a histogram.
