@@ -225,19 +225,15 @@ func otherLoadPart(gc GroupCPU) notes.Note {
 		"interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top)
 }
 
-// groupsNote is code over the parts of rep's groups that match; zero
-// when none does.
-func groupsNote(rep *results.Rep, code notes.Code, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) notes.Note {
+// groupParts are part's notes of rep's groups that match, in plan order.
+func groupParts(rep *results.Rep, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) []notes.Note {
 	var parts []notes.Note
 	for _, gc := range RepGroupCPUs(rep) {
 		if match(gc) {
 			parts = append(parts, part(gc))
 		}
 	}
-	if len(parts) == 0 {
-		return notes.Note{}
-	}
-	return notes.New(code, "groups", parts)
+	return parts
 }
 
 func isClientBound(gc GroupCPU) bool { return gc.ClientBound }
@@ -245,38 +241,31 @@ func isOtherLoad(gc GroupCPU) bool   { return gc.OtherLoad }
 
 // ClientBoundLine names rep's client-bound groups; zero when none.
 func ClientBoundLine(rep *results.Rep) notes.Note {
-	return groupsNote(rep, notes.ClientBound, isClientBound, clientBoundPart)
+	return joinedAs(notes.ClientBound, "groups", groupParts(rep, isClientBound, clientBoundPart))
 }
 
 // OtherLoadLine names rep's groups whose CPUs other processes took; zero
 // when none. Not client-bound: a nice 19 loop takes only what kaeload leaves.
 func OtherLoadLine(rep *results.Rep) notes.Note {
-	return groupsNote(rep, notes.OtherLoad, isOtherLoad, otherLoadPart)
+	return joinedAs(notes.OtherLoad, "groups", groupParts(rep, isOtherLoad, otherLoadPart))
 }
 
 // ClientBoundGroups is one note per client-bound group of r: "variant kae,
 // repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
 func ClientBoundGroups(r *results.Run) notes.List {
-	return groupSentences(r, isClientBound, clientBoundPart)
+	var out notes.List
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			for _, part := range groupParts(&v.Reps[j], isClientBound, clientBoundPart) {
+				out = append(out, inRep(v, &v.Reps[j], part))
+			}
+		}
+	}
+	return out
 }
 
 // inRep is note as a run-wide line: "variant V, repetition N: note".
 func inRep(v *results.Variant, rep *results.Rep, note notes.Note) notes.Note {
 	return notes.New(notes.InRep, "variant", v.Name, "rep", rep.Index+1, "note", note)
-}
-
-// groupSentences is inRep of part(gc) for every matching group of r.
-func groupSentences(r *results.Run, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) notes.List {
-	var out notes.List
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Reps {
-			for _, gc := range RepGroupCPUs(&v.Reps[j]) {
-				if match(gc) {
-					out = append(out, inRep(v, &v.Reps[j], part(gc)))
-				}
-			}
-		}
-	}
-	return out
 }

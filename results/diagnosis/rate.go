@@ -143,12 +143,9 @@ func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
 		}
 	}
 	all, rest := rateOf(w.all), rateOf(outside)
-	d := Diagnosis{Rule: RuleStalls, Stalls: stalls}
-	d.Cause = notes.New(notes.StallsCause, "median", w.median, "spans", spans)
-	d.Figure = fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
-	d.Consequence = notes.New(notes.StallsConsequence, "all", all, "rest", rest)
-	d.Fix = notes.New(notes.StallsFix)
-	return &d
+	figure := fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
+	return &Diagnosis{Rule: RuleStalls, Stalls: stalls, Figure: figure, Cause: notes.New(notes.StallsCause, "median", w.median, "spans", spans),
+		Consequence: notes.New(notes.StallsConsequence, "all", all, "rest", rest), Fix: notes.New(notes.StallsFix)}
 }
 
 // notSteady is RuleNotSteady, or why it was not judged.

@@ -228,7 +228,7 @@ var (
 	abortNames  = []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
 )
 
-// acceptQueue is RuleAcceptQueue (see the package documentation).
+// acceptQueue is RuleAcceptQueue (docs/diagnoses.md).
 func (k *kernel) acceptQueue() *Diagnosis {
 	var d Diagnosis
 	var figs []string
@@ -267,18 +267,16 @@ func (k *kernel) acceptQueue() *Diagnosis {
 	if !overflowed && !probable {
 		return nil
 	}
-	d.Rule = RuleAcceptQueue
+	d.Rule, d.Figure = RuleAcceptQueue, strings.Join(figs, "; ")
 	d.Cause = notes.New(notes.AcceptQueueCause, "probable", probable)
-	d.Figure = strings.Join(figs, "; ")
-	d.Consequence = notes.New(notes.AcceptQueueConsequence)
+	d.Consequence, d.Fix = notes.New(notes.AcceptQueueConsequence), notes.New(notes.AcceptQueueFix)
 	if timed && slow > 0 {
 		d.Consequence.Args["slow"] = slow
 	}
-	d.Fix = notes.New(notes.AcceptQueueFix)
 	return &d
 }
 
-// synQueue is RuleSYNCookies (see the package documentation).
+// synQueue is RuleSYNCookies.
 func (k *kernel) synQueue() *Diagnosis {
 	var d Diagnosis
 	var figs []string
@@ -293,15 +291,12 @@ func (k *kernel) synQueue() *Diagnosis {
 	if len(figs) == 0 {
 		return nil
 	}
-	d.Rule = RuleSYNCookies
-	d.Cause = notes.New(notes.SYNQueueCause)
-	d.Figure = strings.Join(figs, "; ")
+	d.Rule, d.Cause, d.Figure = RuleSYNCookies, notes.New(notes.SYNQueueCause), strings.Join(figs, "; ")
 	d.Consequence, d.Fix = notes.New(notes.SYNQueueConsequence), notes.New(notes.SYNQueueFix)
 	return &d
 }
 
-// timeWait is RuleTimeWait (see the package documentation): one per host
-// that overflowed.
+// timeWait is RuleTimeWait: one per host that overflowed.
 func (k *kernel) timeWait() []Diagnosis {
 	var out []Diagnosis
 	for i := range k.hosts {
@@ -310,11 +305,9 @@ func (k *kernel) timeWait() []Diagnosis {
 		if v == 0 {
 			continue
 		}
-		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name}
-		d.Cause = notes.New(notes.TimeWaitCause, "host", h.Name)
-		d.Figure = on(h, "TCPTimeWaitOverflow")
-		d.Consequence = notes.New(notes.TimeWaitConsequence, "skipped", v)
-		d.Fix = notes.New(notes.TimeWaitFix, "host", h.Name)
+		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name, Figure: on(h, "TCPTimeWaitOverflow"),
+			Cause: notes.New(notes.TimeWaitCause, "host", h.Name), Consequence: notes.New(notes.TimeWaitConsequence, "skipped", v),
+			Fix: notes.New(notes.TimeWaitFix, "host", h.Name)}
 		if opens, ok := h.opens(); ok && k.window > 0 {
 			d.Fix.Args["per_s"] = float64(opens) / k.window.Seconds()
 		}
@@ -334,8 +327,7 @@ func Storm(resets, aborts, failed, opens uint64) bool {
 	return resets >= MinResets && float64(resets) >= ResetShare*float64(opens)
 }
 
-// resets is RuleResets (see the package documentation): one per host
-// that reset at least ResetShare of its connections.
+// resets is RuleResets: one per host with a Storm.
 func (k *kernel) resets() []Diagnosis {
 	var out []Diagnosis
 	for i := range k.hosts {
