@@ -147,11 +147,7 @@ func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside 
 	case results.MetricErrors:
 		return float64(s.Errors), true
 	case results.MetricErrorShare:
-		var c results.Counts
-		for i := range v.Reps {
-			c.Add(&v.Reps[i].Total.Counts)
-		}
-		return c.ErrorShare(), true
+		return s.ErrorShare, true
 	case results.MetricClientBound:
 		return float64(b2i(s.ClientBoundReps > 0)), true
 	case results.MetricServerSaturated:

@@ -155,21 +155,19 @@ func Run(r *results.Run) [][]Repetition {
 
 // All returns every diagnosis of reps (as Run returns them), in order.
 func All(reps [][]Repetition) []Diagnosis {
-	var out []Diagnosis
-	for i := range reps {
-		for j := range reps[i] {
-			out = append(out, reps[i][j].Diagnoses...)
-		}
-	}
-	return out
+	return flatten(reps, func(r *Repetition) []Diagnosis { return r.Diagnoses })
 }
 
 // AllHostOnly returns every host-only change of reps, in order.
 func AllHostOnly(reps [][]Repetition) []HostOnly {
-	var out []HostOnly
+	return flatten(reps, func(r *Repetition) []HostOnly { return r.HostOnly })
+}
+
+func flatten[T any](reps [][]Repetition, of func(*Repetition) []T) []T {
+	var out []T
 	for i := range reps {
 		for j := range reps[i] {
-			out = append(out, reps[i][j].HostOnly...)
+			out = append(out, of(&reps[i][j])...)
 		}
 	}
 	return out

@@ -89,17 +89,8 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	for h := range t.Hosts {
 		th := &t.Hosts[h]
 		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters, Values: map[string]uint64{}}
-		unavailable := func(name, why string) {
-			if hc.Unavailable == nil {
-				hc.Unavailable = map[string]string{}
-			}
-			hc.Unavailable[name] = why
-		}
 		for _, name := range th.Counters {
-			if why, gone := th.Unavailable[name]; gone {
-				unavailable(name, why)
-				continue
-			}
+			why, gone := th.Unavailable[name]
 			var sum uint64
 			unread := 0
 			for _, p := range win {
@@ -110,23 +101,32 @@ func windowCounts(t *results.Timeline) []HostCounts {
 				sum += v
 			}
 			switch {
+			case gone:
 			case len(win) == 0:
-				unavailable(name, "the window has no interval")
+				why = "the window has no interval"
 			case unread == len(win):
-				unavailable(name, "not read in any interval of the window (the run's log says why)")
+				why = "not read in any interval of the window (the run's log says why)"
 			default:
 				hc.Values[name] = sum
 				if unread > 0 {
-					if hc.Unread == nil {
-						hc.Unread = map[string]int{}
-					}
-					hc.Unread[name] = unread
+					hc.Unread = setKey(hc.Unread, name, unread)
 				}
+				continue
 			}
+			hc.Unavailable = setKey(hc.Unavailable, name, why)
 		}
 		out[h] = hc
 	}
 	return out
+}
+
+// setKey sets m[k] = v, making m when nil (absent from JSON until set).
+func setKey[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
+	}
+	m[k] = v
+	return m
 }
 
 // kernel holds what the counter rules read.
