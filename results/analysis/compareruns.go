@@ -168,16 +168,13 @@ func planLine(runs []*results.Run, names []string) string {
 	for i := 1; i < len(runs); i++ {
 		p := compact(runs[i].Plan)
 		any = any || p != ""
+		var diffs []string
 		if p != ref {
 			differ = append(differ, names[i])
-			for _, d := range jsonDiff("", json.RawMessage(ref), json.RawMessage(p)) {
-				lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
-			}
+			diffs = jsonDiff("", json.RawMessage(ref), json.RawMessage(p))
 		}
-		for _, d := range jsonDiff("host", runs[0].Host, runs[i].Host) {
-			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
-		}
-		for _, d := range infoDiff(runs[0], runs[i]) {
+		diffs = append(diffs, jsonDiff("host", runs[0].Host, runs[i].Host)...)
+		for _, d := range append(diffs, infoDiff(runs[0], runs[i])...) {
 			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
 		}
 	}

@@ -268,10 +268,9 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	}
 	pv.Pprof = results.PprofFile(v.Name)
 	total := float64(pv.Samples)
-	for name, n := range libs {
-		pv.Libraries = append(pv.Libraries, LibraryShare{Name: name, Samples: n, Share: float64(n) / total})
-	}
-	slices.SortFunc(pv.Libraries, func(a, b LibraryShare) int {
+	pv.Libraries = byCount(libs, func(name string, n uint64) LibraryShare {
+		return LibraryShare{Name: name, Samples: n, Share: float64(n) / total}
+	}, func(a, b LibraryShare) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
 	})
 	pv.CryptoShare = min(float64(crypto)/total, 1)
@@ -279,21 +278,28 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	if pv.CryptoShare < 1 {
 		pv.Bound = 1 / (1 - pv.CryptoShare)
 	}
-	for k, n := range funcs {
-		pv.Functions = append(pv.Functions, FunctionShare{Name: k[0], Library: k[1], Samples: n, Share: float64(n) / total})
-	}
-	slices.SortFunc(pv.Functions, func(a, b FunctionShare) int {
+	pv.Functions = byCount(funcs, func(k [2]string, n uint64) FunctionShare {
+		return FunctionShare{Name: k[0], Library: k[1], Samples: n, Share: float64(n) / total}
+	}, func(a, b FunctionShare) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
 	})
 	pv.Functions = pv.Functions[:min(len(pv.Functions), ProfileTopFunctions)]
-	for st, n := range stacks {
-		pv.Stacks = append(pv.Stacks, results.FoldedStack{Stack: st, Samples: n})
-	}
-	slices.SortFunc(pv.Stacks, func(a, b results.FoldedStack) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
-	})
+	pv.Stacks = byCount(stacks, func(st string, n uint64) results.FoldedStack { return results.FoldedStack{Stack: st, Samples: n} },
+		func(a, b results.FoldedStack) int {
+			return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
+		})
 	pv.Check.judge(spec.Rate)
 	return pv
+}
+
+// byCount turns counts by key into items, sorted by order.
+func byCount[K comparable, T any](counts map[K]uint64, item func(K, uint64) T, order func(a, b T) int) []T {
+	var out []T
+	for k, n := range counts {
+		out = append(out, item(k, n))
+	}
+	slices.SortFunc(out, order)
+	return out
 }
 
 // judge sets the check's ratio and verdict at rate Hz.
