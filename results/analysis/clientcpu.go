@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -69,13 +70,8 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 	if c.Measured > 0 {
 		c.BusyMean /= float64(c.Measured)
 	}
-	keys := slices.SortedFunc(maps.Keys(sum), func(a, b hostCPU) int {
-		if a.host != b.host {
-			return strings.Compare(a.host, b.host)
-		}
-		return a.cpu - b.cpu
-	})
-	for _, k := range keys {
+	byHostCPU := func(a, b hostCPU) int { return cmp.Or(strings.Compare(a.host, b.host), a.cpu-b.cpu) }
+	for _, k := range slices.SortedFunc(maps.Keys(sum), byHostCPU) {
 		c.Seconds += sum[k] / float64(n[k])
 	}
 	return c
