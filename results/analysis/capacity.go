@@ -5,8 +5,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// Capacities returns the capacity search of every variant of r, in
-// order; nil for a run that is not a capacity search.
+// Capacities are every variant's capacity search; nil for another run.
 func Capacities(r *results.Run) []results.Capacity {
 	if r.Capacity == nil {
 		return nil
@@ -43,10 +42,8 @@ func KneeWords(c *results.Capacity, from float64) string {
 // TargetWords names the targets (notes.TargetWords).
 func TargetWords(s *results.CapacitySpec) string { return notes.TargetWords(s) }
 
-// CapacityLine is the run's capacity comparison in one line: "capacity
-// under 20 ms p99 handshake: baseline 41,000/s, kae 96,000/s (+134 %)",
-// each variant against the baseline; zero for a run that is not a
-// capacity search.
+// CapacityLine: "capacity under 20 ms p99 handshake: baseline 41,000/s,
+// kae 96,000/s (+134 %)"; zero for another run.
 func CapacityLine(r *results.Run) notes.Note {
 	cs := Capacities(r)
 	if cs == nil {

@@ -7,15 +7,9 @@ import (
 	"strings"
 )
 
-// Caveats say, in the words a verdict line carries, what a variant's
-// figures measured besides the server: a client-bound kaeload ("measured
-// the client") or CPUs shared with other processes ("shared CPUs"). They
-// are computed once per variant from its repetitions' flags; the reports
-// put them in the verdict's own line, the sweep's best and the
-// comparison, never only in a notes column.
-
-// caveatsOf lists the flags of v's repetitions, most serious first;
-// of names whose repetitions they are ("the baseline"), "" for v's own.
+// caveatsOf lists the flags of v's repetitions, most serious first: what
+// its figures measured besides the server, for the verdict's own line. of
+// names whose they are ("the baseline"), "" for v's own.
 func caveatsOf(v *VariantSummary, of string) []notes.Note {
 	n := v.Stats.N
 	var cs []notes.Note
@@ -32,12 +26,10 @@ func caveatsOf(v *VariantSummary, of string) []notes.Note {
 	return cs
 }
 
-// MisalignedFlag words a repetition whose groups' windows started or
-// ended over 1 % of the window apart (Misaligned).
+// MisalignedFlag words a Misaligned repetition.
 const MisalignedFlag = notes.MisalignedWords
 
-// Misaligned is whether rep's groups' windows started or ended more than
-// 1 % of the window apart (Rep.WindowSpread).
+// Misaligned: rep's groups' windows started or ended over 1 % apart.
 func Misaligned(rep *results.Rep) bool {
 	s := rep.WindowSpread
 	return s != nil && 100*max(s.Start, s.End) > rep.Total.Window.Length()
@@ -54,10 +46,9 @@ func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
 	return notes.New(code, key, ns)
 }
 
-// setCaveats fills every variant's Caveat and, for the variants compared
-// with the baseline, VerdictCaveat: their own flags and the baseline's,
-// since a difference from a baseline that measured the client is not the
-// server's either.
+// setCaveats fills every variant's Caveat and VerdictCaveat (its own flags
+// and the baseline's: a difference from a flagged baseline is not the
+// server's either).
 func setCaveats(s *RunSummary) {
 	var base []notes.Note
 	if s.Baseline >= 0 && s.Baseline < len(s.Variants) {
@@ -73,10 +64,8 @@ func setCaveats(s *RunSummary) {
 	}
 }
 
-// FlaggedLine says why a repetition measured something besides the
-// server, for the exclude_flagged policy: its CLIENT-BOUND, OTHER LOAD
-// (client's CPUs), SHARED CPUS and server's OTHER LOAD notes together;
-// zero when none is raised.
+// FlaggedLine says why rep measured something besides the server, for
+// exclude_flagged; zero when nothing is raised.
 func FlaggedLine(rep *results.Rep) notes.Note {
 	var ns []notes.Note
 	for _, l := range []notes.Note{ClientBoundLine(rep), OtherLoadLine(rep), SharedCPUsLine(rep), ServerOtherLoadLine(rep)} {
@@ -87,10 +76,8 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 	return joined(notes.Flagged, ns)
 }
 
-// ExcludedLines returns one line per window the exclude_flagged policy
-// set aside (Variant.Excluded), variants in order, as every report shows
-// it after "EXCLUDED:": "variant kae rep 2: 12,345.6 req/s set aside and
-// measured again: CLIENT-BOUND: …". Nil when none was.
+// ExcludedLines is one line per window exclude_flagged set aside: "variant
+// kae rep 2: 12,345.6 req/s set aside and measured again: CLIENT-BOUND: …".
 func ExcludedLines(r *results.Run) notes.List {
 	var lines notes.List
 	for i := range r.Variants {
@@ -120,9 +107,8 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 	return results.ParseHandshake(best)
 }
 
-// addBaselineCaveats adds to the verdict of each variant compared with
-// the baseline what caveat says of the two (nothing when it returns a
-// zero note).
+// addBaselineCaveats adds what caveat says of each variant and the
+// baseline to the verdict against it.
 func addBaselineCaveats(r *results.Run, s *RunSummary, caveat func(v *VariantSummary, own, base *results.Variant) notes.Note) {
 	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
 		return
@@ -138,9 +124,8 @@ func addBaselineCaveats(r *results.Run, s *RunSummary, caveat func(v *VariantSum
 	}
 }
 
-// handshakeCaveat names the parts of the handshake a variant negotiated
-// that differ from the baseline's (a cipher, a certificate): the
-// difference then measures them too.
+// handshakeCaveat names the handshake's parts that differ from the
+// baseline's (a cipher, a certificate): the difference measures them too.
 func handshakeCaveat(_ *VariantSummary, own, base *results.Variant) notes.Note {
 	h, hok := handshakeOf(own)
 	b, bok := handshakeOf(base)
@@ -150,8 +135,8 @@ func handshakeCaveat(_ *VariantSummary, own, base *results.Variant) notes.Note {
 	return notes.Note{}
 }
 
-// serverOthers is the mean share of the server's CPUs other processes
-// took in v's windows; false when none was measured.
+// serverOthers is the mean share of the server's CPUs others took in v's
+// windows; false when none was measured.
 func serverOthers(v *results.Variant) (float64, bool) {
 	var sum float64
 	n := 0
@@ -164,11 +149,9 @@ func serverOthers(v *results.Variant) (float64, bool) {
 	return sum / float64(max(n, 1)), n > 0
 }
 
-// otherLoadCaveat cautions a comparison whose variants' windows had
-// other processes on the server's CPUs in shares further apart than the
-// difference the comparison resolves (its MDE), whatever the OTHER LOAD
-// line says: a nice'd loop taking 7 % of a saturated server moves 3 %
-// effects.
+// otherLoadCaveat cautions a comparison whose sides' other load on the
+// server's CPUs differs by more than its MDE: a nice'd loop taking 7 % of
+// a saturated server moves 3 % effects.
 func otherLoadCaveat(v *VariantSummary, own, base *results.Variant) notes.Note {
 	o, ook := serverOthers(own)
 	b, bok := serverOthers(base)

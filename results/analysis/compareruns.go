@@ -11,49 +11,37 @@ import (
 	"strings"
 )
 
-// RunsReport is the analysis of stored runs compared with a reference
-// runs[0], computed once by AnalyzeRuns: what CompareRuns writes and
-// SlowerRuns reads.
+// RunsReport is the analysis of stored runs against the reference runs[0],
+// computed once by AnalyzeRuns.
 type RunsReport struct {
-	// Names label the runs ("run N" when no label was given).
+	// Names label the runs ("run N" without a label); Runs are their own
+	// reports.
 	Names []string
-	// Runs are the runs' own reports (Analyze), in order.
-	Runs []*Report
-	// PlanLine says whether the runs' plans are identical ("" when no run
-	// recorded one) and, on the lines after it, what differs from the
-	// reference's plan and host facts, field by field
-	// ("  b: load.groups[0].connections: 200 → 50").
+	Runs  []*Report
+	// PlanLine says whether the plans are identical ("" when none was
+	// recorded), then what differs from the reference, field by field.
 	PlanLine string
-	// Variants are the variants lined up by name: those of the first run
-	// in order, then new ones as later runs list them.
+	// Variants line up by name: the first run's in order, then new ones.
 	Variants []RunsVariant
 }
 
-// RunsVariant is one variant across the runs.
+// RunsVariant is one variant across the runs, one cell per run.
 type RunsVariant struct {
-	// Name is the variant's name.
-	Name string
-	// Cells hold the variant in each run, in the runs' order.
+	Name  string
 	Cells []RunsCell
 }
 
-// RunsCell is one variant in one run.
+// RunsCell is one variant in one run. Summary's Comparison is against the
+// reference run (Holm over every variant and run), when Compared.
 type RunsCell struct {
-	// Present is false when the run has no variant of that name.
-	Present bool
-	// Summary summarizes the variant's repetitions; its Comparison is the
-	// one against the reference run (Holm over every variant and run).
-	Summary VariantSummary
-	// Compared is true for a later run whose variant was tested against
-	// the reference run's.
+	Present  bool
+	Summary  VariantSummary
 	Compared bool
 }
 
-// AnalyzeRuns compares stored runs, e.g. the same scenario before and
-// after a kernel update; runs[0] is the reference. Every later variant is
-// compared with the reference's of the same name (Compare, Holm-adjusted
-// over every variant and run). labels name the runs ("" gives "run N");
-// there must be none or one per run.
+// AnalyzeRuns compares stored runs with runs[0] (say, before and after a
+// kernel update), variant by variant of the same name. labels name the
+// runs ("" gives "run N"): none or one per run.
 func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 	if len(runs) == 0 {
 		return nil, errors.New("compare runs: no runs")
@@ -96,10 +84,8 @@ type runKey struct {
 	run  int
 }
 
-// runComparisons lines the runs' variants up by name (the first run's in
-// order, then new ones as later runs list them) and compares every
-// variant of every later run with the reference's, all of them judged as
-// one family (Holm), like a run's comparisons.
+// runComparisons lines the runs' variants up by name and compares every
+// later run's with the reference's, as one Holm family.
 func runComparisons(runs []*results.Run) ([]string, map[runKey]stats.Comparison) {
 	var order []string
 	seen := map[string]bool{}
@@ -129,10 +115,8 @@ func runComparisons(runs []*results.Run) ([]string, map[runKey]stats.Comparison)
 	return order, comps
 }
 
-// SlowerRuns returns, one line each, the variants of the later runs of
-// rr that are significantly slower than in the reference run (the
-// comparisons of AnalyzeRuns: Holm-adjusted over every variant and run)
-// by more than limitPct percent: "kae in NEW: -7.12 % (p Holm 0.003)".
+// SlowerRuns returns the later runs' variants significantly slower than in
+// the reference by more than limitPct %: "kae in NEW: -7.12 % (p Holm 0.003)".
 func SlowerRuns(rr *RunsReport, limitPct float64) []string {
 	var out []string
 	for _, rv := range rr.Variants {
@@ -157,11 +141,9 @@ func findVariant(r *results.Run, name string) *results.Variant {
 	return nil
 }
 
-// planLine says whether the runs' encoded plans are the same as the
-// reference's (compared as canonical JSON); "" when no run recorded one.
-// The address of a built-in target is a free port picked per run, and the
-// seed of a randomized order is drawn per run, so both are left out of the
-// comparison.
+// planLine compares the runs' plans with the reference's as canonical
+// JSON; "" when none recorded one. A built-in target's address and a
+// randomized order's seed are drawn per run and left out.
 func planLine(runs []*results.Run, names []string) string {
 	compact := func(raw json.RawMessage) string {
 		var plan map[string]any
@@ -172,7 +154,6 @@ func planLine(runs []*results.Run, names []string) string {
 			delete(t, "addr")
 			delete(t, "url")
 		}
-		// A randomized order draws its seed per run: the same plan.
 		delete(plan, "seed")
 		delete(plan, "seed_set")
 		b, err := json.Marshal(plan) // map keys sorted: canonical
@@ -187,16 +168,13 @@ func planLine(runs []*results.Run, names []string) string {
 	for i := 1; i < len(runs); i++ {
 		p := compact(runs[i].Plan)
 		any = any || p != ""
+		var diffs []string
 		if p != ref {
 			differ = append(differ, names[i])
-			for _, d := range jsonDiff("", json.RawMessage(ref), json.RawMessage(p)) {
-				lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
-			}
+			diffs = jsonDiff("", json.RawMessage(ref), json.RawMessage(p))
 		}
-		for _, d := range jsonDiff("host", runs[0].Host, runs[i].Host) {
-			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
-		}
-		for _, d := range infoDiff(runs[0], runs[i]) {
+		diffs = append(diffs, jsonDiff("host", runs[0].Host, runs[i].Host)...)
+		for _, d := range append(diffs, infoDiff(runs[0], runs[i])...) {
 			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
 		}
 	}
@@ -214,24 +192,22 @@ func planLine(runs []*results.Run, names []string) string {
 	return strings.Join(append([]string{line}, lines...), "\n")
 }
 
-// infoDiff returns, for each variant both runs measured, the server info
-// commands whose output differs (the server's software: nginx -V, openssl
-// version): "server info of kae, openssl version: OpenSSL 3.0.11 → OpenSSL
-// 3.0.13" with the first line that differs.
+// infoDiff returns the first differing line of each server info command
+// (nginx -V, openssl version) of a variant both runs measured: "server info
+// of kae, openssl version: OpenSSL 3.0.11 → OpenSSL 3.0.13".
 func infoDiff(a, b *results.Run) []string {
 	var out []string
 	for i := range a.Variants {
-		va := &a.Variants[i]
-		j := slices.IndexFunc(b.Variants, func(v results.Variant) bool { return v.Name == va.Name })
-		if j < 0 {
+		va, vb := &a.Variants[i], findVariant(b, a.Variants[i].Name)
+		if vb == nil {
 			continue
 		}
 		for _, ia := range va.Info {
-			k := slices.IndexFunc(b.Variants[j].Info, func(x results.InfoRun) bool { return x.Command == ia.Command })
+			k := slices.IndexFunc(vb.Info, func(x results.InfoRun) bool { return x.Command == ia.Command })
 			if k < 0 {
 				continue
 			}
-			ib := b.Variants[j].Info[k]
+			ib := vb.Info[k]
 			la, lb := strings.Split(ia.Output+ia.Error, "\n"), strings.Split(ib.Output+ib.Error, "\n")
 			for n := 0; n < max(len(la), len(lb)); n++ {
 				x, y := "", ""

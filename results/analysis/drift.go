@@ -7,44 +7,31 @@ import (
 	"math"
 )
 
-// DriftSummary shows how the rates moved over the run's rounds: round r
-// is every variant's repetition r (Rep.Index), so with a randomized or
-// interleaved order a round is one stretch of time in which each variant
-// ran once, and a change of the machine over the run (thermal state,
-// neighbours on a shared host, a filling disk) shows as a trend over
-// rounds that every variant shares.
+// DriftSummary shows how the rates moved over the rounds (round r is every
+// variant's repetition r): a change of the machine over the run shows as a
+// trend every variant shares.
 type DriftSummary struct {
-	// Rounds is the number of rounds (the highest Rep.Index + 1).
 	Rounds int
-	// Cells holds, per variant (in Run.Variants order) and round, the
-	// repetition's rate.
+	// Cells[variant][round] is that repetition's rate.
 	Cells [][]RoundCell
-	// RoundPct is, per round, the mean over the variants measured in it of
-	// their rate's deviation from their own mean (geometric), in percent:
-	// the machine's state in that round, whatever the variants' speeds.
-	// RoundHas says whether any variant had a positive rate in the round.
+	// RoundPct is the variants' mean geometric deviation from their own
+	// mean in that round, % (if RoundHas): the machine's state then.
 	RoundPct []float64
 	RoundHas []bool
-	// TrendPct is the change over the run from the first round to the
-	// last, in percent, by least squares over rounds with a level per
-	// variant (the slope every variant shares); HasTrend is false with
-	// fewer than two rounds of positive rates.
+	// TrendPct is the change from the first round to the last, %, by least
+	// squares with a level per variant; needs two rounds (HasTrend).
 	TrendPct float64
 	HasTrend bool
-	// Controlled is false when the order lets drift land between variants
-	// (sequential, where each variant's windows run together); Unknown is
-	// true for a run that did not record its order.
+	// Controlled is false for a sequential order, where drift lands
+	// between variants; Unknown when the order was not recorded.
 	Controlled bool
 	Unknown    bool
 }
 
-// RoundCell is one variant's repetition in one round.
+// RoundCell is one variant's repetition in one round (OK: there is one).
 type RoundCell struct {
-	// Rate is the repetition's total rate; OK is false when the variant
-	// has no repetition in the round.
-	Rate float64
-	OK   bool
-	// Failed is true for a failed repetition (Rep.Failed).
+	Rate   float64
+	OK     bool
 	Failed bool
 }
 
@@ -103,10 +90,9 @@ func drift(r *results.Run) DriftSummary {
 	return d
 }
 
-// driftWarnings says what a reader of s must know about drift: that a
-// sequential order does not control it, and when the trend over the
-// rounds is as large as a difference called significant, since drift of
-// that size could make or hide such a difference.
+// driftWarnings warns that a sequential order does not control drift, and
+// when the trend is as large as a significant difference (it could make or
+// hide one).
 func driftWarnings(r *results.Run, s *RunSummary) notes.List {
 	var ws notes.List
 	d := &s.Drift

@@ -50,7 +50,7 @@ func TestKernelEvents(t *testing.T) {
 		{Name: "lg2", Client: true, Counters: names,
 			Deltas: map[string][]*uint64{
 				"ActiveOpens":         u(0, 90, 100, 100),
-				"OutRsts":             u(0, 80, 0, 0), // more than half of 90, but under MinIntervalResets
+				"OutRsts":             u(0, 80, 0, 0), // more than half of 90, but under diagnosis.MinResets
 				"TCPTimeWaitOverflow": u(0, 0, 0, 5),
 			}},
 		{Name: "srv2", Server: true, Counters: names,

@@ -5,14 +5,9 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// OpenLoopLimit says why an open-loop group did not keep its rate: ""
-// when it missed at most MaxMissedShare of its scheduled starts (or ran a
-// closed loop), ClientBound when kaeload itself used at least
-// ClientBoundBusy of its CPUs, CPUsTaken when they were that busy with
-// other processes, SlotsExhausted otherwise (CPU not measured included).
-// It judges the group alone; a repetition's report also counts the
-// workers of other groups pinned to the same CPUs as kaeload's
-// (RepGroupCPUs).
+// OpenLoopLimit says why an open-loop group, judged alone, missed more
+// than MaxMissedShare of its starts: ClientBound, CPUsTaken (others kept
+// its CPUs busy) or SlotsExhausted; "" when it did not.
 func OpenLoopLimit(g *results.Group) string {
 	one := results.Rep{Groups: []results.Group{*g}}
 	var gc *GroupCPU
@@ -22,8 +17,7 @@ func OpenLoopLimit(g *results.Group) string {
 	return openLoopLimit(g, gc)
 }
 
-// openLoopLimit is OpenLoopLimit with the group's CPU use (nil: not
-// measured).
+// openLoopLimit is OpenLoopLimit with the group's CPU use (nil: unknown).
 func openLoopLimit(g *results.Group, gc *GroupCPU) string {
 	switch {
 	case g.MissedShare() <= results.MaxMissedShare:
@@ -36,8 +30,8 @@ func openLoopLimit(g *results.Group, gc *GroupCPU) string {
 	return results.SlotsExhausted
 }
 
-// MissedLine is the loud line for a repetition in which some group missed
-// more than MaxMissedShare of its starts; zero when none did.
+// MissedLine names rep's groups that missed more than MaxMissedShare of
+// their starts, and why; zero when none did.
 func MissedLine(rep *results.Rep) notes.Note {
 	gcs := map[int]*GroupCPU{}
 	all := RepGroupCPUs(rep)
@@ -64,8 +58,7 @@ func MissedLine(rep *results.Rep) notes.Note {
 	return notes.New(notes.MissedStarts, "groups", parts)
 }
 
-// OpenLoopLine describes an open-loop total: the rate asked (its
-// scheduled starts over the window), the rate achieved and the starts
+// OpenLoopLine is an open-loop total's rate asked, achieved and starts
 // missed; zero in a closed loop.
 func OpenLoopLine(t *results.Group) notes.Note {
 	if t.Scheduled == 0 {

@@ -7,9 +7,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// PartialLines returns one line per window an interrupt or a lost worker
-// cut short (Variant.Partial), variants in order, as every report shows
-// it after "PARTIAL:" (PartialLine). Nil when no window was cut short.
+// PartialLines is one line per window cut short (Variant.Partial).
 func PartialLines(r *results.Run) notes.List {
 	var lines notes.List
 	for i := range r.Variants {
@@ -21,11 +19,8 @@ func PartialLines(r *results.Run) notes.List {
 	return lines
 }
 
-// PartialLine says what window p of the variant named measured until it
-// was cut short: "variant default rep 1: interrupted after 4.01 s of its
-// 10s window: 12,345 requests, 3,078.6 req/s, 0 errors; kept, not in the
-// statistics". A lost worker's window is FAILED, and the run INCOMPLETE:
-// the line names the group, its host and why, and counts the others.
+// PartialLine says what window p measured until an interrupt or a lost
+// worker (named, with its host and why) cut it short.
 func PartialLine(variant string, p *results.Rep) notes.Note {
 	t := &p.Total
 	n := notes.New(notes.PartialWindow, "variant", variant, "rep", p.Index+1, "seconds", t.Window.Length().Seconds(),

@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,16 +13,12 @@ import (
 // maxDiffs bounds the differences listed per pair of runs.
 const maxDiffs = 12
 
-// durationKeys are the JSON keys of the plan's time.Duration fields
-// (nanoseconds in JSON), shown as durations. results/ may not import the
-// plan's package, so TestDurationKeys derives them from plans.Plan by
-// reflection and fails, printing this line, when they differ.
+// durationKeys are the plan's time.Duration JSON keys, shown as durations.
+// TestDurationKeys checks them against plans.Plan, which results/ may not import.
 var durationKeys = map[string]bool{"budget_time": true, "command_timeout": true, "cooldown": true, "device_latency": true, "duration": true, "for": true, "interval": true, "linger": true, "offload_cpu": true, "p99_handshake": true, "p99_total": true, "soft_cpu": true, "timeout": true, "wait": true, "warmup": true, "window": true}
 
-// jsonDiff returns the fields in which the JSON documents a and b differ,
-// one line each by field path ("load.groups[0].connections: 200 → 50",
-// "variants[3]: absent → {…}"), at most maxDiffs of them and then a count
-// of the rest; nil when they are equal or either does not decode.
+// jsonDiff lists the fields where JSON a and b differ, at most maxDiffs:
+// "load.groups[0].connections: 200 → 50", "variants[3]: absent → {…}".
 func jsonDiff(prefix string, a, b json.RawMessage) []string {
 	var va, vb any
 	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
@@ -40,43 +37,30 @@ func diffValues(path string, a, b any, out *[]string) {
 	switch x := a.(type) {
 	case map[string]any:
 		if y, ok := b.(map[string]any); ok {
-			keys := map[string]bool{}
-			for k := range x {
-				keys[k] = true
-			}
-			for k := range y {
-				keys[k] = true
-			}
-			for _, k := range slices.Sorted(mapKeys(keys)) {
+			union := maps.Clone(x)
+			maps.Copy(union, y)
+			for _, k := range slices.Sorted(maps.Keys(union)) {
 				p := k
 				if path != "" {
 					p = path + "." + k
 				}
 				va, ina := x[k]
 				vb, inb := y[k]
-				switch {
-				case !ina:
-					*out = append(*out, fmt.Sprintf("%s: absent → %s", p, shown(k, vb)))
-				case !inb:
-					*out = append(*out, fmt.Sprintf("%s: %s → absent", p, shown(k, va)))
-				default:
-					diffValues(p, va, vb, out)
-				}
+				diffEntry(p, k, va, vb, ina, inb, out)
 			}
 			return
 		}
 	case []any:
 		if y, ok := b.([]any); ok {
 			for i := range max(len(x), len(y)) {
-				p := fmt.Sprintf("%s[%d]", path, i)
-				switch {
-				case i >= len(x):
-					*out = append(*out, fmt.Sprintf("%s: absent → %s", p, shown("", y[i])))
-				case i >= len(y):
-					*out = append(*out, fmt.Sprintf("%s: %s → absent", p, shown("", x[i])))
-				default:
-					diffValues(p, x[i], y[i], out)
+				var va, vb any
+				if i < len(x) {
+					va = x[i]
 				}
+				if i < len(y) {
+					vb = y[i]
+				}
+				diffEntry(fmt.Sprintf("%s[%d]", path, i), "", va, vb, i < len(x), i < len(y), out)
 			}
 			return
 		}
@@ -89,19 +73,20 @@ func diffValues(path string, a, b any, out *[]string) {
 	}
 }
 
-// mapKeys yields the keys of m.
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
+// diffEntry compares one field or element, present in a (ina) or b (inb).
+func diffEntry(path, key string, a, b any, ina, inb bool, out *[]string) {
+	switch {
+	case !ina:
+		*out = append(*out, fmt.Sprintf("%s: absent → %s", path, shown(key, b)))
+	case !inb:
+		*out = append(*out, fmt.Sprintf("%s: %s → absent", path, shown(key, a)))
+	default:
+		diffValues(path, a, b, out)
 	}
 }
 
-// shown is a JSON value as a difference line shows it: a duration field
-// as a duration, a string as it is, an object or list elided.
+// shown is a JSON value in a difference line: a duration field as a
+// duration, an object or list elided.
 func shown(key string, v any) string {
 	switch x := v.(type) {
 	case float64:

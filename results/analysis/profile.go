@@ -12,120 +12,81 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ProfileCheckTolerance is how far the number of samples may be from the
-// server's CPU seconds × the sampling rate before the self-check says
-// they disagree: perf then missed the server's processes, or /proc did.
-// /proc counts CPU time in clock ticks (1/100 s), and each reading may be
-// one tick off at either end: a difference within those ticks' samples
-// agrees too, however short the window.
+// ProfileCheckTolerance is how far the samples may be from the server's CPU
+// seconds × the rate before the self-check says perf or /proc missed some
+// processes. A difference within two /proc ticks per window agrees too.
 const ProfileCheckTolerance = 0.10
 
-// procTickSeconds is the resolution of /proc's CPU times (USER_HZ 100).
-const procTickSeconds = 0.01
+const procTickSeconds = 0.01 // /proc's CPU time resolution (USER_HZ 100)
 
 // ProfileTopFunctions is how many functions a variant's profile lists.
 const ProfileTopFunctions = 10
 
-// ProfileTable is where the server's CPU went, per variant, in a run that
-// profiled it (server.profile): the one model every output renders
-// (libraries side by side, top functions, crypto share, offload bound,
-// the self-check, flame graphs and pprof files).
+// ProfileTable is where the server's CPU went, per variant, in a run with
+// server.profile: the one model every output renders.
 type ProfileTable struct {
-	// Rate is perf's sampling rate in Hz; Crypto what counts as crypto
-	// (Run.Profile).
-	Rate   int
-	Crypto []string
-	// BaselineName names the baseline.
-	BaselineName string
-	// Variants are the run's variants in plan order.
+	// Rate is perf's sampling rate in Hz; Crypto what counts as crypto.
+	Rate     int
+	Crypto   []string
 	Variants []ProfileVariant
-	// Libraries are every library any variant sampled, by its largest
-	// share in any variant, most first: the rows of the side-by-side
-	// table.
+	// Libraries are every library sampled, by its largest share, most
+	// first: the rows of the side-by-side table.
 	Libraries []string
 }
 
-// ProfileVariant is one variant's server profile: its repetitions'
-// samples added up.
+// ProfileVariant is one variant's server profile, its repetitions added up.
 type ProfileVariant struct {
-	// Name is the variant's.
 	Name string
-	// Reason says why the variant has no profile ("" when it has one):
-	// the repetitions' reasons, each once.
+	// Reason says why there is no profile ("" when there is one).
 	Reason string
 	// Reps is the number of repetitions; Profiled those with a profile.
 	Reps, Profiled int
-	// Samples is the profiled repetitions' samples.
-	Samples uint64
-	// Libraries are the samples by library, most first; their shares sum
-	// to 1.
+	Samples        uint64
+	// Libraries and Stacks are most first; Functions are the top
+	// ProfileTopFunctions by own samples.
 	Libraries []LibraryShare
-	// Functions are the functions with the most samples of their own,
-	// at most ProfileTopFunctions.
 	Functions []FunctionShare
-	// Stacks are the folded stacks of every profiled repetition added up,
-	// most first (a flame graph's and the pprof file's input).
-	Stacks []results.FoldedStack
-	// CryptoShare is the share of the samples in crypto libraries and
-	// crypto packages (ProfileSpec.CryptoSamples).
+	Stacks    []results.FoldedStack
+	// CryptoShare is the samples' share in crypto; Bound = 1 / (1 −
+	// CryptoShare), the most offload could speed the server up (+Inf).
 	CryptoShare float64
-	// Bound is how many times faster the server could be at most if
-	// every crypto sample went away: 1 / (1 − CryptoShare); +Inf when
-	// everything was crypto.
-	Bound float64
-	// Delta is the variant's measured Δ % against the baseline, HasDelta
-	// whether there is one (not for the baseline, nor without a test);
-	// BaselineBound the baseline's Bound (0 without a baseline profile):
-	// what the Δ is "of at most".
+	Bound       float64
+	// Delta is the measured Δ % against the baseline (if HasDelta), "of at
+	// most" BaselineBound (0 without a baseline profile).
 	Delta         float64
 	HasDelta      bool
 	BaselineBound float64
-	// Check is the self-check: samples against the server's CPU seconds
-	// × Rate over the profiled repetitions whose server CPU was measured.
+	// Check ties the samples to the server's CPU seconds × Rate.
 	Check ProfileCheck
-	// Pprof is the name of the variant's pprof file in the run directory
-	// (results.PprofFile); "" without a profile.
+	// Pprof names the pprof file in the run directory; "" without.
 	Pprof string
 }
 
 // LibraryShare is a library's share of a variant's samples.
 type LibraryShare struct {
-	// Name is the library's name ("libcrypto.so.3", "kernel").
-	Name string
-	// Samples counts its samples; Share is Samples / the variant's.
+	Name    string
 	Samples uint64
 	Share   float64
-	// Crypto is true for a crypto library (ProfileSpec.IsCrypto).
-	Crypto bool
 }
 
-// FunctionShare is a function's share of a variant's samples.
+// FunctionShare is a function's share of a variant's own samples.
 type FunctionShare struct {
-	// Name and Library name the function.
 	Name, Library string
-	// Samples counts its own samples; Share is Samples / the variant's.
-	Samples uint64
-	Share   float64
+	Samples       uint64
+	Share         float64
 }
 
-// ProfileCheck ties perf's samples to kaeload's /proc accounting of the
-// server's CPU.
+// ProfileCheck ties perf's samples to /proc's accounting of the server's
+// CPU over the Reps repetitions that measured it (Checked).
 type ProfileCheck struct {
-	// Checked is false when no profiled repetition had its server CPU
-	// measured.
-	Checked bool
-	// Samples are those of the repetitions checked; CPUSeconds their
-	// server's CPU seconds; Expected = CPUSeconds × Rate.
+	Checked    bool
 	Samples    uint64
 	CPUSeconds float64
-	Expected   float64
-	// Reps is the number of repetitions checked.
-	Reps int
-	// Ratio is Samples / Expected; Agrees is true when Samples is within
-	// ProfileCheckTolerance of Expected, or within the samples of two
-	// /proc clock ticks per repetition.
-	Ratio  float64
-	Agrees bool
+	// Expected is CPUSeconds × Rate, Ratio Samples / Expected.
+	Expected float64
+	Reps     int
+	Ratio    float64
+	Agrees   bool
 }
 
 // Available reports whether the variant has a profile.
@@ -141,15 +102,11 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// BoundPct is Bound as a gain in percent: (Bound − 1) × 100.
-func (v *ProfileVariant) BoundPct() float64 { return (v.Bound - 1) * 100 }
-
 // NotAvailableLine is "profile not available: REASON".
 func (v *ProfileVariant) NotAvailableLine() string { return "profile not available: " + v.Reason }
 
-// BoundWords is the offload bound in words: "offloading all crypto
-// (71.3 % of the server's CPU) could make it at most 3.49× faster
-// (+249 %)"; the not-available line without a profile.
+// BoundWords: "offloading all crypto (71.3 % of the server's CPU) could
+// make it at most 3.49× faster (+249 %)".
 func (v *ProfileVariant) BoundWords() string {
 	if !v.Available() {
 		return v.NotAvailableLine()
@@ -160,8 +117,7 @@ func (v *ProfileVariant) BoundWords() string {
 	return fmt.Sprintf("offloading all crypto (%s of the server's CPU) could make it at most %.2f× faster (%s)", format.Percent(v.CryptoShare), v.Bound, boundPct(v.Bound))
 }
 
-// BoundCell is the offload bound as a figure and a gain: "3.49× (+249 %)",
-// "∞" when everything was crypto.
+// BoundCell: "3.49× (+249 %)", "∞" when everything was crypto.
 func (v *ProfileVariant) BoundCell() string {
 	if math.IsInf(v.Bound, 1) {
 		return "∞"
@@ -169,8 +125,7 @@ func (v *ProfileVariant) BoundCell() string {
 	return fmt.Sprintf("%.2f× (%s)", v.Bound, boundPct(v.Bound))
 }
 
-// DeltaWords is the measured Δ beside the baseline's bound: "+50.71 %, of
-// at most +249 %"; the Δ alone without a baseline profile, "" without a Δ.
+// DeltaWords: "+50.71 %, of at most +249 %"; "" without a Δ.
 func (v *ProfileVariant) DeltaWords() string {
 	if !v.HasDelta {
 		return ""
@@ -189,9 +144,8 @@ func boundPct(bound float64) string {
 	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
 }
 
-// CheckWords is the self-check in words: "1,012 samples vs 2.03 server
-// CPU-s × 499 Hz = 1,013: ratio 1.00, agrees within 10 %"; "" when not
-// checked.
+// CheckWords: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio
+// 1.00, agrees within 10 %"; "" when not checked.
 func (v *ProfileVariant) CheckWords(rate int) string {
 	c := v.Check
 	if !c.Checked {
@@ -207,8 +161,8 @@ func (v *ProfileVariant) CheckWords(rate int) string {
 	return fmt.Sprintf("%s samples vs %.2f server CPU-s × %d Hz = %s: ratio %.2f, %s", format.Count(c.Samples), c.CPUSeconds, rate, format.Count(uint64(math.Round(c.Expected))), c.Ratio, verdict)
 }
 
-// FunctionsLine lists the top functions: "62.1 % [unknown]
-// (libcrypto.so.3), 3.2 % tcp_v4_rcv (kernel), …".
+// FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv
+// (kernel), …".
 func (v *ProfileVariant) FunctionsLine() string {
 	parts := make([]string, len(v.Functions))
 	for i, f := range v.Functions {
@@ -217,24 +171,19 @@ func (v *ProfileVariant) FunctionsLine() string {
 	return strings.Join(parts, ", ")
 }
 
-// OnLine says that the run profiled its server, how, and at what cost:
-// the line every output shows when profiling was on.
+// OnLine says that and how the run profiled its server, and at what cost.
 func (t *ProfileTable) OnLine() string {
 	return fmt.Sprintf("profiling was on: perf record -e cpu-clock -F %d -g on the server's processes in every window (crypto: %s); perf itself takes some of the server's CPU (bench/profile-overhead.sh measures how much)", t.Rate, strings.Join(t.Crypto, ", "))
 }
 
-// SummarizeProfile returns the server profile of r, or nil when the run
-// did not profile (Run.Profile). s is r's summary (for the Δ against the
-// baseline); nil leaves the Δ out.
+// SummarizeProfile returns r's server profile, nil without one; s gives
+// the Δ against the baseline (nil: none).
 func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 	spec := r.Profile
 	if spec == nil {
 		return nil
 	}
 	t := &ProfileTable{Rate: spec.Rate, Crypto: spec.Crypto}
-	if s != nil {
-		t.BaselineName = s.BaselineName
-	}
 	for i := range r.Variants {
 		t.Variants = append(t.Variants, profileVariant(spec, &r.Variants[i]))
 	}
@@ -295,7 +244,6 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		for _, st := range p.Stacks {
 			stacks[st.Stack] += st.Samples
 		}
-		// The server's CPU while perf sampled, else over the window.
 		if cpu := p.CPUSeconds; cpu > 0 || rep.ServerCPU != nil {
 			if cpu == 0 {
 				cpu = rep.ServerCPU.Seconds
@@ -320,10 +268,9 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	}
 	pv.Pprof = results.PprofFile(v.Name)
 	total := float64(pv.Samples)
-	for name, n := range libs {
-		pv.Libraries = append(pv.Libraries, LibraryShare{Name: name, Samples: n, Share: float64(n) / total, Crypto: spec.IsCrypto(name)})
-	}
-	slices.SortFunc(pv.Libraries, func(a, b LibraryShare) int {
+	pv.Libraries = byCount(libs, func(name string, n uint64) LibraryShare {
+		return LibraryShare{Name: name, Samples: n, Share: float64(n) / total}
+	}, func(a, b LibraryShare) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
 	})
 	pv.CryptoShare = min(float64(crypto)/total, 1)
@@ -331,21 +278,28 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	if pv.CryptoShare < 1 {
 		pv.Bound = 1 / (1 - pv.CryptoShare)
 	}
-	for k, n := range funcs {
-		pv.Functions = append(pv.Functions, FunctionShare{Name: k[0], Library: k[1], Samples: n, Share: float64(n) / total})
-	}
-	slices.SortFunc(pv.Functions, func(a, b FunctionShare) int {
+	pv.Functions = byCount(funcs, func(k [2]string, n uint64) FunctionShare {
+		return FunctionShare{Name: k[0], Library: k[1], Samples: n, Share: float64(n) / total}
+	}, func(a, b FunctionShare) int {
 		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
 	})
 	pv.Functions = pv.Functions[:min(len(pv.Functions), ProfileTopFunctions)]
-	for st, n := range stacks {
-		pv.Stacks = append(pv.Stacks, results.FoldedStack{Stack: st, Samples: n})
-	}
-	slices.SortFunc(pv.Stacks, func(a, b results.FoldedStack) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
-	})
+	pv.Stacks = byCount(stacks, func(st string, n uint64) results.FoldedStack { return results.FoldedStack{Stack: st, Samples: n} },
+		func(a, b results.FoldedStack) int {
+			return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
+		})
 	pv.Check.judge(spec.Rate)
 	return pv
+}
+
+// byCount turns counts by key into items, sorted by order.
+func byCount[K comparable, T any](counts map[K]uint64, item func(K, uint64) T, order func(a, b T) int) []T {
+	var out []T
+	for k, n := range counts {
+		out = append(out, item(k, n))
+	}
+	slices.SortFunc(out, order)
+	return out
 }
 
 // judge sets the check's ratio and verdict at rate Hz.

@@ -8,120 +8,76 @@ import (
 )
 
 // Report is the analysis of one run, computed once by Analyze: every
-// conclusion the outputs show, the verdicts as notes (codes with
-// parameters) that the renderers word with String.
+// conclusion the outputs show, verdicts as notes (codes with parameters).
 type Report struct {
-	// Run is the record analysed.
 	Run *results.Run
-	// Summary is the run summary (SummarizeRun): variants, comparisons,
-	// verdicts, sweeps, drift; nil only when Err is set.
+	// Summary is SummarizeRun's; nil only when Err is set.
 	Summary *RunSummary
-	// Err is SummarizeRun's error, if any.
-	Err error
-	// Search is the search answer (SummarizeSearch); nil when the run is
-	// not a search.
-	Search *SearchSummary
-	// Capacities are the capacity answers per variant (Capacities);
-	// nil when the run is not a capacity search.
-	Capacities []results.Capacity
-	// CapacityLine is the capacity answer (CapacityLine); zero when the
-	// run is not a capacity search.
+	Err     error
+	// Search is nil unless the run is a search; Capacities and
+	// CapacityLine are zero unless it is a capacity search.
+	Search       *SearchSummary
+	Capacities   []results.Capacity
 	CapacityLine notes.Note
-	// Thresholds are the threshold checks (CheckThresholds).
+	// Thresholds are the checks, Crossed one line per crossed threshold.
 	Thresholds []ThresholdCheck
-	// Crossed are the crossed thresholds, one line each (CrossedLines).
-	Crossed notes.List
-	// Failed names the variants with failed repetitions (Failed).
-	Failed []string
-	// NotMeasured are the not-measured lines (NotMeasuredLines).
+	Crossed    notes.List
+	// Failed names the variants with failed repetitions.
+	Failed      []string
 	NotMeasured notes.List
-	// Partial are the windows an interrupt cut short, one line each
-	// (PartialLines): shown, in no statistic.
-	Partial notes.List
-	// Excluded are the windows the exclude_flagged policy set aside, one
-	// line each (ExcludedLines): shown, in no statistic.
-	Excluded notes.List
-	// Warnings are every warning the outputs show: the run's own, failed,
-	// client-bound, other-load, backoff and the summary's (drift, …).
+	// Partial (cut short by an interrupt) and Excluded (set aside by
+	// exclude_flagged) windows are shown, in no statistic.
+	Partial, Excluded notes.List
+	// Warnings are every warning the outputs show: the run's own, then the
+	// analysis's (warningsOf).
 	Warnings []string
-	// Hints are the hint lines (Hints), the soft ratio's prediction last.
-	Hints notes.List
-	// SoftRatio is the best soft ratio predicted from the run's windows at
-	// two or more ratios (SoftRatio); nil without them.
+	// Hints end with the soft ratio's prediction; SoftRatio is nil without
+	// windows at two ratios or more.
+	Hints     notes.List
 	SoftRatio *softratio.Prediction
-	// Speed is the crypto speed table; nil when no variant ran speed
-	// commands or the summary failed.
+	// Speed is nil when no variant ran speed commands.
 	Speed *SpeedTable
-	// Reps are the repetitions' analyses: Reps[i][j] is that of
-	// Run.Variants[i].Reps[j].
+	// Reps[i][j] analyses Run.Variants[i].Reps[j].
 	Reps [][]RepReport
-	// ClientBoundGroups names every client-bound group of the run, one
-	// note each (ClientBoundGroups); OtherLoadGroups every group whose
-	// CPUs other processes shared (OtherLoadGroups).
-	ClientBoundGroups, OtherLoadGroups notes.List
-	// Profile is where the server's CPU went, per variant (SummarizeProfile);
-	// nil when the run did not profile its server.
+	// ClientBoundGroups is one note per client-bound group of the run.
+	ClientBoundGroups notes.List
+	// Profile is where the server's CPU went; nil without server.profile.
 	Profile *ProfileTable
-	// Diagnoses are every repetition's diagnoses (RepReport.Timeline),
-	// variants and repetitions in order: what went wrong inside the
-	// windows, each with its cause, figure, consequence and fix.
+	// Diagnoses are every repetition's, in order; HostOnly the kernel
+	// counter changes the run's own connections do not show.
 	Diagnoses []diagnosis.Diagnosis
-	// HostOnly are every repetition's kernel counter changes that the
-	// run's own connections do not show (RepReport.Timeline.HostOnly): on
-	// the host, not attributable to the run, and no diagnosis.
-	HostOnly []diagnosis.HostOnly
-	// Metrics says where the live metrics were served and whether
-	// Prometheus read the final values (MetricsLine); zero without.
+	HostOnly  []diagnosis.HostOnly
+	// Metrics says where live metrics were served; zero without.
 	Metrics notes.Note
 }
 
-// RepReport is the analysis of one repetition (or capacity step, or
-// search window): the loud lines every output shows with it and what its
-// groups say together. A note is zero when it has nothing to say.
+// RepReport is the analysis of one repetition (or capacity step, or search
+// window). A note is zero when it has nothing to say.
 type RepReport struct {
-	// Failed says why the repetition failed (FailedLine).
 	Failed notes.Note
-	// ClientBound names its client-bound groups (ClientBoundLine), and
-	// OtherLoad the groups whose CPUs other processes shared
-	// (OtherLoadLine).
-	ClientBound, OtherLoad notes.Note
-	// Missed says why an open loop missed starts (MissedLine), Backoff how
-	// often slots backed off (BackoffLine).
-	Missed, Backoff notes.Note
-	// OpenLoop is the total's open-loop line (OpenLoopLine): starts due,
-	// missed, latency from the intended start.
-	OpenLoop notes.Note
-	// Unanswered words the requests still unanswered at the window's end
-	// by stage (UnansweredLine).
-	Unanswered string
-	// ClientCPU is kaeload's CPU over the window (Rep.ClientCPU).
-	ClientCPU ClientCPU
-	// ClientBoundGroups and OtherLoadGroups index the groups behind
-	// ClientBound and OtherLoad (ClientBound, OtherLoad).
+	// ClientBound and OtherLoad name the flagged groups, indexed by
+	// ClientBoundGroups and OtherLoadGroups.
+	ClientBound, OtherLoad             notes.Note
 	ClientBoundGroups, OtherLoadGroups []int
-	// Spread is how evenly the groups performed (GroupSpread); nil with
-	// fewer than two groups.
+	// Missed says why an open loop missed starts, Backoff how often slots
+	// backed off, OpenLoop the total's starts due, missed and latency.
+	Missed, Backoff, OpenLoop notes.Note
+	// Unanswered words the requests unanswered at the window's end.
+	Unanswered string
+	ClientCPU  ClientCPU
+	// Spread is nil with fewer than two groups.
 	Spread *Spread
-	// MostOthers is the pinned group whose worker measured itself and
-	// whose CPUs other processes took the largest share of
-	// (GroupCPU.Others; the first of equals); nil when no group is such.
+	// MostOthers is the self-measured pinned group whose CPUs others took
+	// most of (the first of equals); nil when none.
 	MostOthers *GroupCPU
-	// Timeline is what the repetition's timeline says (diagnosis.Rep):
-	// its rate range by interval, its stalls, the hosts' TCP counters
-	// over the window and its diagnoses; NoTimeline for a repetition
-	// stored before timelines.
+	// Timeline is the repetition's diagnosis (NoTimeline for old runs).
 	Timeline diagnosis.Repetition
-	// Events are the kernel events on its timeline (KernelEvents); nil
-	// without a timeline or without events.
+	// Events are the kernel events on its timeline; nil without.
 	Events []KernelEvent
-	// ServerOtherLoad says that other processes took a large share of the
-	// server's CPUs (ServerOtherLoadLine), SharedCPUs that a client group
-	// ran on them (SharedCPUsLine), NotSaturated that neither kaeload nor
-	// the server's CPUs were busy (NotSaturatedLine).
+	// Server-side lines: other load on its CPUs, a client group on them,
+	// neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
-	// ServerCPUs is how the server's CPUs were used (Rep.ServerCPUUse);
-	// nil when not recorded. Saturation is whether the repetition loaded
-	// the server (RepSaturation).
+	// ServerCPUs is nil when not recorded.
 	ServerCPUs *ServerCPUUse
 	Saturation Saturation
 }
@@ -140,7 +96,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 		ClientCPU: RepClientCPU(rep), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
 	}
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
-		ra.Unanswered = UnansweredLine(u)
+		ra.Unanswered = notes.Unanswered(u)
 	}
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
@@ -197,7 +153,15 @@ func Analyze(r *results.Run) *Report {
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
 	rep.ClientBoundGroups = ClientBoundGroups(r)
-	rep.OtherLoadGroups = OtherLoadGroups(r)
 	rep.Metrics = MetricsLine(r)
 	return rep
+}
+
+// MetricsLine says where live metrics were served and whether Prometheus
+// read the final values; zero without.
+func MetricsLine(r *results.Run) notes.Note {
+	if r.Metrics == nil {
+		return notes.Note{}
+	}
+	return notes.New(notes.MetricsServed, "metrics", r.Metrics)
 }

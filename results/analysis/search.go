@@ -13,43 +13,35 @@ import (
 
 // SearchSummary is what a search found, for every report.
 type SearchSummary struct {
-	// Search is the run's record.
 	Search *results.Search
 	// Points are the visited values in grid order.
 	Points []SearchPoint
-	// Best indexes Points (the highest mean score among the points
-	// measured twice or more, so that it has a CI; among all when none
-	// is); -1 when nothing was measured.
+	// Best indexes the highest mean score among points measured twice or
+	// more (all when none is); -1 when nothing was measured.
 	Best int
-	// Plateau indexes the Points not significantly worse than Best
-	// (SearchPlateau), Best included, in grid order; PlateauLow is the
-	// first of them (the lowest value), -1 when none.
+	// Plateau indexes the points not significantly worse than Best, in
+	// grid order; PlateauLow is the first, -1 when none.
 	Plateau    []int
 	PlateauLow int
-	// Windows is the windows measured; Grid the full grid's size.
+	// Windows measured, of a full Grid.
 	Windows, Grid int
-	// Family is the number of pairs of points judged together
-	// (PairPlateau); Caution is set when a point on trial had fewer than
-	// three windows (Comparison.Caution).
+	// Family is the number of pairs judged together; Caution is set when
+	// a point on trial had fewer than three windows.
 	Family  int
 	Caution string
-	// Predicted is the prediction a search with start: predicted started
-	// from (StartPrediction); nil otherwise.
+	// Predicted is what start: predicted started from; nil otherwise.
 	Predicted *SearchPrediction
 }
 
 // SearchPoint is one visited value.
 type SearchPoint struct {
-	// Value is the variable's value; Variant the variant's name; Index
-	// its grid position.
+	// Value is the variable's, Index its grid position.
 	Value   string
 	Variant string
 	Index   int
 	// Visits are the 1-based visit numbers of its windows.
 	Visits []int
-	// Scores are its windows' scores; Stats their statistics in the
-	// objective's unit (req/s, req/s per CPU-second, or p99 handshake in
-	// ms for ObjectiveP99, where lower is better).
+	// Stats are the Scores' in the objective's unit (ms for ObjectiveP99).
 	Scores []float64
 	Stats  stats.Stats
 	// Plateau is true on the plateau; Untested when measured once.
@@ -130,9 +122,8 @@ func (s *SearchSummary) Unit() string {
 	return "req/s"
 }
 
-// Lines says in words what the search found: windows against the full
-// grid, the best value with its mean and 95 % CI, and the plateau with
-// its lowest value.
+// Lines says what the search found: its budget, the best value and the
+// plateau.
 func (s *SearchSummary) Lines() []string {
 	se := s.Search
 	what := "maximize " + string(se.Maximize)
@@ -200,10 +191,8 @@ func last(xs []string) string {
 	return xs[len(xs)-1]
 }
 
-// searchSweep makes the sweep of the search's series show the search's
-// answer: its plateau (points measured once are on none) and no single
-// best unless the plateau is the best alone with every other point
-// tested.
+// searchSweep makes the search's sweep show the search's plateau, and a
+// best only when it is the plateau alone with every other point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)
 	if ss == nil {

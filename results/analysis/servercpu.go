@@ -4,15 +4,170 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ServerOtherLoadLine is the line for a repetition in which other
-// processes took at least results.ServerOtherLoadShare of the server's
-// CPUs, naming the busiest; zero when none did or it was not measured.
+// SharedCPU is a pinned client group on the server's host that may run on
+// some of its CPUs (Common).
+type SharedCPU struct {
+	Group        int
+	CPUs, Common string
+}
+
+// ServerCPUUse is how the server's CPUs were used during a window, as
+// shares of their time, and who shared them.
+type ServerCPUUse struct {
+	CPUs, Host string
+	// Measured says whether their busy time was read (else shares are 0).
+	Measured bool
+	Busy     float64
+	// Server is the server's process tree's share, if HasServer.
+	Server    float64
+	HasServer bool
+	// Kaeload is the controller's time and its workers' on these CPUs.
+	Kaeload    float64
+	Interrupts float64
+	// Others is Busy − Server − Kaeload − Interrupts (at least 0); Top
+	// names the busiest of them.
+	Others float64
+	Top    []results.ProcessCPU
+	// OtherLoad: Others reached results.ServerOtherLoadShare.
+	OtherLoad bool
+	// Shared are the client groups pinned to some of these CPUs.
+	Shared []SharedCPU
+}
+
+// RepServerCPUUse returns how the server's CPUs were used during r's
+// window; false when they were not recorded (Rep.ServerCPUs nil).
+func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
+	s := r.ServerCPUs
+	if s == nil {
+		return ServerCPUUse{}, false
+	}
+	cpus := cpuList(s.CPUs)
+	u := ServerCPUUse{CPUs: s.CPUs, Host: s.Host, Top: s.Others}
+	for i := range r.Groups {
+		g := &r.Groups[i]
+		if s.Builtin || g.Host != s.Host || g.CPUs == "" {
+			continue
+		}
+		if common := intersect(cpuList(g.CPUs), cpus); len(common) > 0 {
+			u.Shared = append(u.Shared, SharedCPU{Group: g.Index, CPUs: g.CPUs, Common: cpuString(common)})
+		}
+	}
+	window := r.Total.Window.Length().Seconds()
+	if s.Busy == nil || len(cpus) == 0 || window <= 0 {
+		return u, true
+	}
+	capacity := window * float64(len(cpus))
+	u.Measured = true
+	u.Busy = s.Busy.Busy
+	u.Interrupts = min(s.Busy.IRQ/capacity, 1)
+	if c := r.ServerCPU; c != nil {
+		u.Server, u.HasServer = min(c.Seconds/capacity, 1), true
+	}
+	kaeload := s.Controller
+	for i := range r.Groups {
+		g := &r.Groups[i]
+		if g.Host != s.Host || g.Process == nil {
+			continue
+		}
+		mine := cpuList(g.CPUs)
+		if len(mine) == 0 && g.CPU != nil { // unpinned: the CPUs it measured itself on
+			mine = cpuList(g.CPU.CPUs)
+		}
+		if len(mine) > 0 {
+			kaeload += g.Process.Seconds * float64(len(intersect(mine, cpus))) / float64(len(mine))
+		}
+	}
+	u.Kaeload = min(kaeload/capacity, 1)
+	u.Others = max(u.Busy-u.Server-u.Kaeload-u.Interrupts, 0)
+	u.OtherLoad = u.HasServer && u.Others >= results.ServerOtherLoadShare
+	return u, true
+}
+
+// serverOnGroup is the share of g's CPU time the server took (its time
+// spread evenly over its CPUs) and its PIDs; nil PIDs when none shared.
+func serverOnGroup(r *results.Rep, g *results.Group) (float64, []int) {
+	s, c := r.ServerCPUs, r.ServerCPU
+	if s == nil || g.CPUs == "" || g.Host != s.Host || g.CPU == nil {
+		return 0, nil
+	}
+	server, mine := cpuList(s.CPUs), cpuList(g.CPUs)
+	common := intersect(mine, server)
+	if len(common) == 0 {
+		return 0, nil
+	}
+	window := r.Total.Window.Length().Seconds()
+	if c == nil || window <= 0 {
+		return 0, s.PIDs
+	}
+	on := c.Seconds * float64(len(common)) / float64(len(server))
+	return min(on/(window*float64(len(mine))), 1), s.PIDs
+}
+
+// cpuList parses "0-3,8" into sorted CPUs, skipping what does not parse.
+func cpuList(s string) []int {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			continue
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 1<<16 {
+				continue
+			}
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// intersect returns the CPUs of a that the sorted b holds.
+func intersect(a, b []int) []int {
+	var out []int
+	for _, c := range a {
+		if _, ok := slices.BinarySearch(b, c); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cpuString writes sorted CPUs as a list with ranges ("0-2,5").
+func cpuString(cpus []int) string {
+	var b strings.Builder
+	for i := 0; i < len(cpus); {
+		j := i
+		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(cpus[i]))
+		if j > i {
+			b.WriteString("-" + strconv.Itoa(cpus[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// ServerOtherLoadLine says that other processes took at least
+// results.ServerOtherLoadShare of the server's CPUs; zero otherwise.
 func ServerOtherLoadLine(rep *results.Rep) notes.Note {
 	u, ok := RepServerCPUUse(rep)
 	if !ok || !u.OtherLoad {
@@ -22,10 +177,8 @@ func ServerOtherLoadLine(rep *results.Rep) notes.Note {
 		"interrupts", u.Interrupts, "top", u.Top)
 }
 
-// SharedCPUsLine is the line for a repetition in which a pinned client
-// group ran on some of the server's CPUs on its host; zero when none
-// did. It is said in place of the client's OTHER LOAD, which then leaves
-// the server out (GroupCPU.Server).
+// SharedCPUsLine says that a pinned client group ran on some of the
+// server's CPUs (in place of the client's OTHER LOAD); zero otherwise.
 func SharedCPUsLine(rep *results.Rep) notes.Note {
 	u, ok := RepServerCPUUse(rep)
 	if !ok || len(u.Shared) == 0 {
@@ -38,52 +191,40 @@ func SharedCPUsLine(rep *results.Rep) notes.Note {
 	return notes.New(notes.SharedCPUs, "shared", shared, "measured", u.Measured, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 }
 
-// Saturation is whether a repetition loaded the server: the server's
-// CPUs busy, or kaeload's, or else the rate set by the connections in
-// flight (Little's law: connections / mean latency = rate).
+// Saturation is whether a repetition loaded the server: its CPUs busy, or
+// kaeload's, or else the connections in flight set the rate (Little's law:
+// connections / mean latency = rate).
 type Saturation struct {
-	// Judged is false when the server's CPU was not measured or the load
-	// was an open loop (the schedule set the rate).
+	// Judged is false without a server CPU reading or in an open loop.
 	Judged bool
-	// Server is the share of its CPUs (CPUs) the server's tree used.
+	// Server is the server tree's share of its CPUs.
 	Server float64
 	CPUs   string
-	// CPUsBusy is the share of those CPUs' time anything ran on them;
-	// HasCPUsBusy says whether it was read (ServerCPUUse.Measured).
+	// CPUsBusy is the share anything ran on them, if HasCPUsBusy.
 	CPUsBusy    float64
 	HasCPUsBusy bool
-	// ClientBound: a group was client-bound (ClientBound).
-	ClientBound bool
-	// ClientBusy is the busy time of the busiest group's CPUs
-	// (ClientCPU.BusyMax); HasClientBusy says whether one was read.
-	// ClientOtherLoad: other processes took a large share of a group's
-	// CPUs. Either way the client was short of CPU, and the rate is not
-	// said to be the connections' alone.
+	// Client short of CPU (bound, busiest group's busy time, other load):
+	// the rate is then not the connections' alone.
+	ClientBound     bool
 	ClientBusy      float64
 	HasClientBusy   bool
 	ClientOtherLoad bool
-	// Accelerator names a probe that moved in the window: an accelerator
-	// does the server's work off its CPUs.
+	// Accelerator names a probe that moved: work done off the CPUs.
 	Accelerator string
-	// Connections is the number of connections in flight (the groups'
-	// slots), MeanLatency the mean total latency of the window's
-	// requests, LittleRate Connections / MeanLatency in req/s and Rate
-	// the measured rate.
+	// Connections in flight, their mean latency, LittleRate (their
+	// quotient, req/s) and the measured Rate.
 	Connections int
 	MeanLatency time.Duration
 	LittleRate  float64
 	Rate        float64
-	// OtherLoad: other processes took a large share of the server's
-	// CPUs; the window is then OTHER LOAD, not NOT SATURATED.
+	// OtherLoad on the server's CPUs: the window is OTHER LOAD instead.
 	OtherLoad bool
-	// NotSaturated: judged, the server's CPUs and the busiest group's
-	// under results.ServerSaturatedBusy, no flag on either side, no
-	// accelerator at work, and Little's law holding (LittleAgrees).
+	// NotSaturated: judged, nothing busy past results.ServerSaturatedBusy,
+	// no flag, no accelerator, and LittleAgrees.
 	NotSaturated bool
 }
 
-// RepSaturation judges whether rep loaded the server (Saturation), from
-// the server's CPU time and its CPUs' busy time, read every window.
+// RepSaturation judges whether rep loaded the server.
 func RepSaturation(rep *results.Rep) Saturation {
 	t := &rep.Total
 	s := Saturation{Connections: t.Slots, Rate: t.Rate()}
@@ -120,22 +261,16 @@ func RepSaturation(rep *results.Rep) Saturation {
 	return s
 }
 
-// LittleAgreement is how far apart Connections / MeanLatency and the
-// measured rate may be (as a ratio) for NotSaturated to say that the
-// connections in flight set the rate: in a closed loop each connection
-// slot starts its next request as soon as the last one ends, so they
-// agree within the time between requests, a few per cent.
+// LittleAgreement is how far LittleRate and Rate may differ (as a ratio):
+// in a closed loop they agree within the time between requests, a few %.
 const LittleAgreement = 0.25
 
-// LittleAgrees reports whether LittleRate and Rate agree within
-// LittleAgreement: the loop was closed and nothing but the requests'
-// latency spaced them.
+// LittleAgrees: nothing but the requests' latency spaced them.
 func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// NotSaturatedLine is the line for a repetition that did not load the
-// server (Saturation.NotSaturated); zero otherwise.
+// NotSaturatedLine says that rep did not load the server; zero otherwise.
 func NotSaturatedLine(rep *results.Rep) notes.Note {
 	s := RepSaturation(rep)
 	if !s.NotSaturated {
@@ -147,9 +282,8 @@ func NotSaturatedLine(rep *results.Rep) notes.Note {
 		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
 }
 
-// serverSharedReason are the reasons a variant's notes give for a
-// repetition whose server CPUs were shared: "client and server share CPU
-// 0", "OTHER LOAD on the server's CPU 0, busiest sh (pid 5151, nice 10)".
+// serverSharedReason says how a repetition's server CPUs were shared:
+// with a client group, or with other load (its busiest process).
 func serverSharedReason(u ServerCPUUse) []notes.Note {
 	var out []notes.Note
 	for _, s := range u.Shared {
@@ -165,8 +299,7 @@ func serverSharedReason(u ServerCPUUse) []notes.Note {
 	return out
 }
 
-// addServerCPUs counts rep's server-side verdicts into s
-// (VariantSummary.ServerSharedReps and the fields beside it).
+// addServerCPUs counts rep's server-side verdicts into s.
 func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
 	if u, ok := RepServerCPUUse(rep); ok {
 		if u.OtherLoad {
@@ -188,9 +321,8 @@ func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
 	}
 }
 
-// ServerSharedInMost reports whether the server's CPUs were shared
-// (ServerSharedReps) in most of the variant's repetitions: a verdict on
-// it then measured the server together with what shared its CPUs.
+// ServerSharedInMost: the server's CPUs were shared in most repetitions,
+// so a verdict measured the server with what shared them.
 func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
 }
@@ -210,4 +342,32 @@ func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 		ra.ServerCPUs = &u
 	}
 	ra.Saturation = RepSaturation(rep)
+}
+
+// ServerCPURates are v's requests per server CPU-second, one per
+// repetition that read a positive server CPU time: what Variant.Rates is
+// to Comparison, for ServerCPUComparison.
+func ServerCPURates(v *results.Variant) []float64 {
+	var out []float64
+	for i := range v.Reps {
+		rep := &v.Reps[i]
+		if rep.ServerCPU != nil && rep.ServerCPU.Seconds > 0 {
+			out = append(out, float64(rep.Total.Requests)/rep.ServerCPU.Seconds)
+		}
+	}
+	return out
+}
+
+// compareServerCPU fills every variant's ServerCPUStats and
+// ServerCPUComparison, in a Holm family of their own: they answer another
+// question (what a request costs the server).
+func compareServerCPU(r *results.Run, s *RunSummary) {
+	rates := make([][]float64, len(r.Variants))
+	for i := range r.Variants {
+		rates[i] = ServerCPURates(&r.Variants[i])
+		s.Variants[i].ServerCPUStats = stats.Summarize(rates[i])
+	}
+	for i, c := range compareWithBaseline(rates, s.Baseline, s.Equivalence) {
+		s.Variants[i].ServerCPUComparison = c
+	}
 }

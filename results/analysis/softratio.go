@@ -11,14 +11,13 @@ import (
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
-// SoftRatioEnv is the variable that sets the share of signatures kept in
-// software, in percent (KAE's; the built-in target's accelerator reads it).
+// SoftRatioEnv sets the % of signatures kept in software (KAE's; the
+// built-in accelerator reads it too).
 const SoftRatioEnv = "KAE_GO_SOFT_RATIO"
 
-// SoftRatio fits the two-server model (package softratio) to the run's
-// windows at two or more soft ratios and predicts the best; nil when the
-// run has no such windows. A window that measured the client or shared
-// CPUs gives the CPU per request only.
+// SoftRatio fits package softratio's model to the windows at two or more
+// soft ratios and predicts the best; nil without. A flagged window gives
+// only its CPU per request.
 func SoftRatio(m *Report) *softratio.Prediction {
 	var in softratio.Input
 	var ratios []float64
@@ -61,8 +60,7 @@ func ratioWindow(rep *results.Rep, ra *RepReport, ratio float64) (softratio.Wind
 	}, true
 }
 
-// planCapacity is the built-in target's accelerator capacity in the
-// stored plan; 0 when it has none.
+// planCapacity is the built-in accelerator's capacity in the plan, or 0.
 func planCapacity(plan json.RawMessage) float64 {
 	var p struct {
 		Target struct {
@@ -84,17 +82,14 @@ func softRatioNote(p *softratio.Prediction) notes.Note {
 	return notes.New(notes.SoftRatio, "prediction", *p)
 }
 
-// SearchPrediction is where a search with start: predicted confirmed:
-// the prediction from the run's windows up to the search's first windows
-// at both ends, and the grid value nearest its best ratio ("" when it
-// predicted none, and the search fell back to its coarse pass).
+// SearchPrediction is what start: predicted predicted from the windows at
+// both ends, and the grid Value nearest its best ratio ("" for none).
 type SearchPrediction struct {
 	Prediction *softratio.Prediction
 	Value      string
 }
 
-// StartPrediction is the prediction r's search started from; nil when
-// the search does not start from one or has not measured both ends.
+// StartPrediction is what r's search started from; nil when none.
 func StartPrediction(r *results.Run) *SearchPrediction {
 	s := r.Search
 	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {
@@ -134,8 +129,7 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 	return sp
 }
 
-// planRatios are the soft ratios in percent of the search's grid points
-// in the stored plan; nil when one does not read.
+// planRatios are the grid's soft ratios (%) in the plan; nil when unread.
 func planRatios(plan json.RawMessage) []float64 {
 	var p struct {
 		Variants []struct {

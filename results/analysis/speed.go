@@ -2,67 +2,52 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
 	"math"
 	"strconv"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
-// SpeedTable is the crypto speed comparison of a run, the one model that
-// every report renders (the text and Markdown reports' "crypto speed"
-// section, report.html's): per speed command (by its position in the
-// scenario's speed list), one row per figure and one column per variant,
-// then the Δ % of every other variant against the baseline, and the runs
-// that failed.
+// SpeedTable is a run's crypto speed comparison, the one model every
+// report renders: a row per figure, a column per variant, then the Δ %
+// against the baseline, and the runs that failed.
 type SpeedTable struct {
-	// Baseline is the index in Variants (and Run.Variants) of the
-	// baseline; -1 when it was not measured: the table then has no Δ %
-	// columns.
-	Baseline int
-	// BaselineName names the baseline, measured or not.
+	// Baseline indexes Variants; -1 when not measured (no Δ % columns).
+	Baseline     int
 	BaselineName string
-	// Variants are the variants' names in plan order.
-	Variants []string
-	// Commands are the speed command lines by position: the baseline's
-	// where it ran that command, else the first variant's that did.
+	Variants     []string
+	// Commands are the command lines by position: the baseline's where it
+	// ran that command, else the first variant's.
 	Commands []string
-	// Rows are the figures in order of first appearance (variants in plan
-	// order, each command's figures as printed). A figure a tool printed
+	// Rows are the figures in order of first appearance; a figure printed
 	// twice keeps its first value.
-	Rows []SpeedRow
-	// Failures are the speed runs with an Error, variants in plan order.
+	Rows     []SpeedRow
 	Failures []SpeedFailure
 }
 
-// SpeedRow is one figure of a SpeedTable and its value per variant.
+// SpeedRow is one figure of command number Command, its value per variant
+// (Has[i] false where variant i lacks it).
 type SpeedRow struct {
-	// Command is the position of the speed command that printed the figure.
-	Command int
-	// Algorithm, Operation, Block and Unit identify the figure (as in
-	// SpeedResult).
+	Command   int
 	Algorithm string
 	Operation string
 	Block     int
 	Unit      string
-	// Values holds the figure per variant (index as in SpeedTable.Variants);
-	// Has[i] is false, and Values[i] 0, when variant i has no such figure.
-	Values []float64
-	Has    []bool
+	Values    []float64
+	Has       []bool
 }
 
 // SpeedFailure is a speed run that failed or whose output was not
 // understood.
 type SpeedFailure struct {
-	// Variant is the variant's name; Command the command's position and
-	// CommandLine the command as run.
 	Variant     string
 	Command     int
 	CommandLine string
-	// Error is SpeedRun.Error.
-	Error string
+	Error       string
 }
 
-// speedKey identifies one row of the crypto speed table.
+// speedKey identifies a SpeedRow.
 type speedKey struct {
 	command   int
 	algorithm string
@@ -71,8 +56,7 @@ type speedKey struct {
 	unit      string
 }
 
-// Figure names the row with its command's position: "[0] rsa 2048 bits
-// sign", "[1] sms4-cbc 16 bytes".
+// Figure names the row: "[0] rsa 2048 bits sign", "[1] sms4-cbc 16 bytes".
 func (row *SpeedRow) Figure() string {
 	s := fmt.Sprintf("[%d] %s", row.Command, row.Algorithm)
 	if row.Operation != "" {
@@ -94,23 +78,7 @@ func HasSpeed(r *results.Run) bool {
 	return false
 }
 
-// SummarizeSpeed returns the crypto speed comparison of r against its
-// baseline (SummarizeRun's), or nil when no variant has a speed run. A
-// baseline that was not measured gives the figures without Δ %. The error
-// is nil.
-func SummarizeSpeed(r *results.Run) (*SpeedTable, error) {
-	if !HasSpeed(r) {
-		return nil, nil
-	}
-	s, err := SummarizeRun(r)
-	if err != nil {
-		return nil, fmt.Errorf("summarize speed: %w", err)
-	}
-	return newSpeedTable(r, s), nil
-}
-
-// newSpeedTable builds the speed comparison of r against the baseline of
-// its summary s.
+// newSpeedTable builds r's speed comparison against s's baseline.
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	base := s.Baseline
 	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
@@ -151,9 +119,7 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 	return t
 }
 
-// Delta returns the Δ % of variant vi's value of the figure against the
-// baseline's; false when either lacks the figure, the baseline's is 0 or
-// the difference is not a finite number.
+// Delta is variant vi's Δ % against the baseline; false when undefined.
 func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	b := t.Baseline
 	if b < 0 || !row.Has[vi] || !row.Has[b] || row.Values[b] == 0 {
@@ -166,9 +132,8 @@ func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	return d, true
 }
 
-// Header returns the column names of the table: "figure", "unit", every
-// variant's name, then "Δ% NAME" for every variant but the baseline (none
-// when the baseline was not measured).
+// Header: "figure", "unit", every variant, then "Δ% NAME" for every
+// variant compared with the baseline.
 func (t *SpeedTable) Header() []string {
 	h := append([]string{"figure", "unit"}, t.Variants...)
 	for vi, name := range t.Variants {
@@ -179,9 +144,7 @@ func (t *SpeedTable) Header() []string {
 	return h
 }
 
-// Cells returns the cells of row under Header: the figure, its unit, the
-// values (format.Rate) and the deltas (format.Delta); Missing where not
-// defined. Every column after the first two is numeric.
+// Cells are row's cells under Header; Missing where not defined.
 func (t *SpeedTable) Cells(row *SpeedRow) []string {
 	cells := []string{row.Figure(), row.Unit}
 	for vi := range t.Variants {
@@ -202,4 +165,69 @@ func (t *SpeedTable) Cells(row *SpeedRow) []string {
 		}
 	}
 	return cells
+}
+
+// SpeedPair is one figure of two saved speed outputs side by side
+// ("kaeload speed"); HasA or HasB is false where an output lacks it.
+type SpeedPair struct {
+	Label string
+	Unit  string
+	A, B  float64
+	HasA  bool
+	HasB  bool
+}
+
+// PairSpeed lines up two outputs' figures by label and unit: a's in
+// order, then b's own; a figure printed twice keeps its first value.
+func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
+	type key struct{ label, unit string }
+	var out []SpeedPair
+	index := map[key]int{}
+	for _, r := range a {
+		k := key{r.Label(), r.Unit}
+		if _, ok := index[k]; !ok {
+			index[k] = len(out)
+			out = append(out, SpeedPair{Label: k.label, Unit: r.Unit, A: r.Value, HasA: true})
+		}
+	}
+	for _, r := range b {
+		k := key{r.Label(), r.Unit}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, SpeedPair{Label: k.label, Unit: r.Unit, B: r.Value, HasB: true})
+			continue
+		}
+		if !out[i].HasB {
+			out[i].B, out[i].HasB = r.Value, true
+		}
+	}
+	return out
+}
+
+// Ratio returns B/A; false when not defined.
+func (p SpeedPair) Ratio() (float64, bool) {
+	if !p.HasA || !p.HasB || p.A == 0 {
+		return 0, false
+	}
+	r := p.B / p.A
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return 0, false
+	}
+	return r, true
+}
+
+// Line: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
+func (p SpeedPair) Line() string {
+	side := func(v float64, ok bool) string {
+		if !ok {
+			return format.Missing
+		}
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	s := side(p.A, p.HasA) + " → " + side(p.B, p.HasB) + " " + p.Unit
+	if r, ok := p.Ratio(); ok {
+		s += fmt.Sprintf(", %.2f× (%s)", r, format.Delta((r-1)*100))
+	}
+	return s
 }

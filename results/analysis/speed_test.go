@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// TestSummarizeSpeed checks the shared model: rows in order of first
+// TestSpeedTable checks the shared model: rows in order of first
 // appearance, values per variant, deltas, failures, and no model without
 // speed runs.
-func TestSummarizeSpeed(t *testing.T) {
-	st, err := SummarizeSpeed(fixture.SpeedRun())
-	if err != nil || st == nil {
-		t.Fatalf("SummarizeSpeed = %v, %v; want a table", st, err)
+func TestSpeedTable(t *testing.T) {
+	st := Analyze(fixture.SpeedRun()).Speed
+	if st == nil {
+		t.Fatal("Speed = nil; want a table")
 	}
 	var figures []string
 	for i := range st.Rows {
@@ -41,17 +41,17 @@ func TestSummarizeSpeed(t *testing.T) {
 	// The baseline named by the run is the one compared with.
 	r := fixture.SpeedRun()
 	r.Baseline = "kae"
-	if st, err = SummarizeSpeed(r); err != nil || st.Baseline != 1 {
-		t.Fatalf("SummarizeSpeed with baseline kae = %+v, %v", st, err)
+	if st = Analyze(r).Speed; st == nil || st.Baseline != 1 {
+		t.Fatalf("Speed with baseline kae = %+v", st)
 	}
 	if d, ok := st.Delta(&st.Rows[0], 0); !ok || d != -50 {
 		t.Errorf("Δ%% of baseline against kae = %v, %v; want -50, true", d, ok)
 	}
 	r.Baseline = "nope"
-	if st, err := SummarizeSpeed(r); err != nil || st.Baseline != -1 {
-		t.Errorf("SummarizeSpeed with a baseline not measured = %+v, %v; want Baseline -1", st, err)
+	if st := Analyze(r).Speed; st == nil || st.Baseline != -1 {
+		t.Errorf("Speed with a baseline not measured = %+v; want Baseline -1", st)
 	}
-	if st, err := SummarizeSpeed(fixture.CompareRun()); st != nil || err != nil {
-		t.Errorf("SummarizeSpeed of a run without speed runs = %+v, %v; want nil, nil", st, err)
+	if st := Analyze(fixture.CompareRun()).Speed; st != nil {
+		t.Errorf("Speed of a run without speed runs = %+v; want nil", st)
 	}
 }

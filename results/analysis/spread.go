@@ -1,31 +1,29 @@
 package analysis
 
 import (
+	"math"
+	"slices"
+
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Spread summarises how evenly the groups of one repetition performed, by
-// their rates (Group.Rate).
+// Spread is how evenly one repetition's groups performed: their lowest,
+// highest (by Group.Index) and mean rates, and (Max-Min)/Mean in %.
 type Spread struct {
-	// N is the number of groups.
-	N int
-	// Min and Max are the lowest and highest group rates (req/s), and
-	// MinIndex and MaxIndex the Group.Index of the groups that had them.
 	Min, Max           float64
 	MinIndex, MaxIndex int
-	// Mean is the mean group rate (req/s).
-	Mean float64
-	// Pct is (Max-Min)/Mean in percent; 0 when Mean is 0.
-	Pct float64
+	Mean               float64
+	Pct                float64
 }
 
-// GroupSpread returns the Spread of the groups' rates; the zero Spread for
-// no groups.
+// GroupSpread returns the groups' Spread; zero for none.
 func GroupSpread(groups []results.Group) Spread {
 	if len(groups) == 0 {
 		return Spread{}
 	}
-	s := Spread{N: len(groups)}
+	var s Spread
 	var sum float64
 	for i := range groups {
 		r := groups[i].Rate()
@@ -42,4 +40,58 @@ func GroupSpread(groups []results.Group) Spread {
 		s.Pct = (s.Max - s.Min) / s.Mean * 100
 	}
 	return s
+}
+
+// A repetition whose removal leaves less than outlierShare of its
+// variant's log-rate spread, and that is more than outlierOff off the
+// others' mean, inflates the MDE. (Removing one of three alike
+// repetitions often halves the spread: the second rule keeps it unnamed.)
+const (
+	outlierShare = 0.5
+	outlierOff   = 0.05
+)
+
+// spreadRep indexes the repetition of v that alone makes most of its
+// spread; -1 when none does or v has fewer than three.
+func spreadRep(v *results.Variant) int {
+	rates := v.Rates()
+	if len(rates) < 3 {
+		return -1
+	}
+	logs := make([]float64, 0, len(rates))
+	for _, r := range rates {
+		if r <= 0 {
+			return -1
+		}
+		logs = append(logs, math.Log(r))
+	}
+	_, all := stats.MeanStdDev(logs)
+	if all == 0 {
+		return -1
+	}
+	best, bestSD, bestOff := -1, math.Inf(1), 0.0
+	for i := range logs {
+		if m, s := stats.MeanStdDev(slices.Delete(slices.Clone(logs), i, i+1)); s < bestSD {
+			best, bestSD, bestOff = i, s, math.Abs(math.Expm1(logs[i]-m))
+		}
+	}
+	if bestSD >= outlierShare*all || bestOff <= outlierOff {
+		return -1
+	}
+	return best
+}
+
+// mdeSpread names the repetitions that inflate the MDE of v's comparison
+// with base (spreadRep): "baseline rep 2 (35,120.0 req/s)".
+func mdeSpread(base, v *results.Variant) notes.Note {
+	var reps []notes.Note
+	for _, w := range []*results.Variant{base, v} {
+		if w == nil {
+			continue
+		}
+		if i := spreadRep(w); i >= 0 {
+			reps = append(reps, notes.New(notes.SpreadRep, "variant", w.Name, "rep", w.Reps[i].Index+1, "rate", w.Reps[i].Total.Rate()))
+		}
+	}
+	return joinedAs(notes.MDESpread, "reps", reps)
 }

@@ -1,9 +1,12 @@
 package analysis
 
 import (
-	"github.com/kaeload/kaeload/results"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/internal/fixture"
 )
 
 func TestGroupSpread(t *testing.T) {
@@ -15,7 +18,7 @@ func TestGroupSpread(t *testing.T) {
 		{Index: 2, Window: w, Counts: results.Counts{Requests: 100}},
 	}
 	got := GroupSpread(groups)
-	want := Spread{N: 3, Min: 100, Max: 200, MinIndex: 2, MaxIndex: 1, Mean: 150, Pct: 200.0 / 3} // (200-100)/150 = 66.67 %
+	want := Spread{Min: 100, Max: 200, MinIndex: 2, MaxIndex: 1, Mean: 150, Pct: 200.0 / 3} // (200-100)/150 = 66.67 %
 	if got.Pct-want.Pct > 1e-12 || want.Pct-got.Pct > 1e-12 {
 		t.Errorf("GroupSpread Pct = %v, want %v", got.Pct, want.Pct)
 	}
@@ -26,7 +29,29 @@ func TestGroupSpread(t *testing.T) {
 	if got := GroupSpread(nil); got != (Spread{}) {
 		t.Errorf("GroupSpread(nil) = %+v, want zero", got)
 	}
-	if got := GroupSpread([]results.Group{{Index: 4}}); got != (Spread{N: 1, MinIndex: 4, MaxIndex: 4}) {
-		t.Errorf("GroupSpread(one empty group) = %+v, want N 1, indexes 4, zero rates", got)
+	if got := GroupSpread([]results.Group{{Index: 4}}); got != (Spread{MinIndex: 4, MaxIndex: 4}) {
+		t.Errorf("GroupSpread(one empty group) = %+v, want indexes 4, zero rates", got)
+	}
+}
+
+// TestMDESpread: a baseline repetition far below its others inflates the
+// MDE, and the comparison names it; with the repetitions alike (the
+// fixture as it is) nothing is named.
+func TestMDESpread(t *testing.T) {
+	r := fixture.CompareRun()
+	s, _ := SummarizeRun(r)
+	for _, v := range s.Variants {
+		if !v.MDESpread.IsZero() {
+			t.Errorf("%s: MDE spread %q on alike repetitions", v.Name, v.MDESpread.String())
+		}
+	}
+	r.Variants[0].Reps[1] = fixture.Rep(1, 10, 20000, 20100) // rep 2 of the baseline: a sixth of the others
+	s, _ = SummarizeRun(r)
+	v := &s.Variants[1]
+	if !v.Comparison.HasMDE || !strings.HasPrefix(v.MDESpread.String(), "baseline rep 2 (") {
+		t.Errorf("kae: MDE %v (%.2f %%), spread %q; want baseline rep 2 named", v.Comparison.HasMDE, v.Comparison.MDEPct, v.MDESpread.String())
+	}
+	if got := spreadRep(&results.Variant{Reps: r.Variants[0].Reps[:2]}); got != -1 {
+		t.Errorf("two repetitions: spreadRep %d, want -1 (neither can be told from the other)", got)
 	}
 }

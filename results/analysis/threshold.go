@@ -12,26 +12,20 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// ThresholdCheck is one threshold checked against one variant (or one
-// pair of variants, for MetricVs).
+// ThresholdCheck is one threshold checked against one variant ("kae vs
+// baseline" for MetricVs). Without a figure to check (not Measured) it is
+// crossed: nothing shows it holds.
 type ThresholdCheck struct {
-	// Threshold is what was checked.
 	Threshold results.Threshold `json:"threshold"`
-	// Variant is the variant measured ("kae vs baseline" for MetricVs).
-	Variant string `json:"variant"`
-	// Measured says whether the variant had a figure to check (a
-	// repetition, a non-empty histogram, a rate to compare with); a
-	// threshold without one is crossed: nothing shows it holds.
-	Measured bool `json:"measured"`
-	// Value is the measured figure in the threshold's unit.
-	Value float64 `json:"value"`
-	// Passed is true when Measured and "Value Op Threshold.Value" holds.
-	Passed bool `json:"passed"`
+	Variant   string            `json:"variant"`
+	Measured  bool              `json:"measured"`
+	// Value is in the threshold's unit.
+	Value  float64 `json:"value"`
+	Passed bool    `json:"passed"`
 }
 
-// Shown renders the measured figure for people ("12,345.6 req/s",
-// "0.12 %", "18.304 ms", "+31.20 %", "false"); "not measured" when there
-// was none.
+// Shown renders the measured figure ("12,345.6 req/s", "18.304 ms"), or
+// "not measured".
 func (c *ThresholdCheck) Shown() string {
 	if !c.Measured {
 		return "not measured"
@@ -61,8 +55,7 @@ func thresholdFigure(metric string, v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// Line is the check in one line: "PASS  req/s >= 100000: default
-// 123,456.7 req/s" or "CROSSED  …".
+// Line: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
 func (c *ThresholdCheck) Line() string {
 	verdict := "PASS"
 	if !c.Passed {
@@ -90,14 +83,9 @@ func holds(v float64, op string, bound float64) bool {
 	return false
 }
 
-// CheckThresholds checks r's thresholds: every threshold against every
-// variant in plan order (a MetricVs against its pair), thresholds in
-// order. Nil when r has none. It is pure: the same run gives the same
-// checks, so every rendering shows the same verdicts.
+// CheckThresholds checks every threshold of r, in order, against every
+// variant in plan order (a MetricVs against its pair); nil without any.
 func CheckThresholds(r *results.Run) []ThresholdCheck {
-	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
-		return nil
-	}
 	var inside [][]diagnosis.Repetition
 	if slices.ContainsFunc(r.Thresholds, func(t results.Threshold) bool { return timelineMetrics[t.Metric] }) {
 		inside = diagnosis.Run(r)
@@ -105,13 +93,11 @@ func CheckThresholds(r *results.Run) []ThresholdCheck {
 	return checkThresholds(r, inside)
 }
 
-// timelineMetrics are the metrics measured on the repetitions' timelines
-// (their diagnosis).
+// timelineMetrics are measured on the repetitions' diagnoses.
 var timelineMetrics = map[string]bool{results.MetricListenOverflows: true, results.MetricStalls: true, results.MetricDiagnoses: true}
 
-// checkThresholds is CheckThresholds with the repetitions' diagnoses
-// (diagnosis.Run) already made; inside may be nil when no threshold reads
-// them.
+// checkThresholds is CheckThresholds with diagnosis.Run's result (nil
+// when no threshold reads it).
 func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition) []ThresholdCheck {
 	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
 		return nil
@@ -151,7 +137,6 @@ func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition) []Threshol
 }
 
 // measure returns the figure of s that t bounds; false when s has none.
-// inside are v's repetitions' diagnoses, for the timeline's metrics.
 func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside []diagnosis.Repetition) (float64, bool) {
 	if len(v.Reps) == 0 {
 		return 0, false
@@ -162,16 +147,9 @@ func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside 
 	case results.MetricErrors:
 		return float64(s.Errors), true
 	case results.MetricErrorShare:
-		var c results.Counts
-		for i := range v.Reps {
-			c.Add(&v.Reps[i].Total.Counts)
-		}
-		return c.ErrorShare(), true
+		return s.ErrorShare, true
 	case results.MetricClientBound:
-		if s.ClientBoundReps > 0 {
-			return 1, true
-		}
-		return 0, true
+		return float64(b2i(s.ClientBoundReps > 0)), true
 	case results.MetricServerSaturated:
 		if s.SaturationReps == 0 {
 			return 0, false
@@ -191,12 +169,9 @@ func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside 
 	return 0, false
 }
 
-// measureProbe is the figure of s's probe that t names: its mean delta
-// per window, or its delta per request. False when the variant has no
-// such probe, when any of its readings failed (a reading that failed
-// says nothing, and a probe that fails in some windows is not to be
-// trusted in the others), or, per request, when its windows completed no
-// request.
+// measureProbe is t's probe's mean delta, or delta per request. False
+// without the probe or requests, or when any reading failed: a probe that
+// fails in some windows is not to be trusted in the others.
 func measureProbe(t results.Threshold, s *VariantSummary) (float64, bool) {
 	i := slices.IndexFunc(s.Probes, func(p ProbeSummary) bool { return p.Name == t.Probe })
 	if i < 0 || s.Probes[i].Failed > 0 || s.Probes[i].N == 0 {
@@ -209,10 +184,8 @@ func measureProbe(t results.Threshold, s *VariantSummary) (float64, bool) {
 	return p.PerRequest, p.HasPerRequest
 }
 
-// measureInside sums a timeline metric over a variant's repetitions;
-// false when a repetition has no figure for it: no timeline, its server's
-// ListenOverflows not available, its window too short to judge stalls.
-// Nothing then shows the threshold holds.
+// measureInside sums a timeline metric over a variant's repetitions; false
+// when one has no figure (no timeline, overflows not read, stalls unjudged).
 func measureInside(metric string, inside []diagnosis.Repetition) (float64, bool) {
 	var sum float64
 	for i := range inside {
@@ -244,16 +217,6 @@ func Crossed(cs []ThresholdCheck) []ThresholdCheck {
 		if !c.Passed {
 			out = append(out, c)
 		}
-	}
-	return out
-}
-
-// CrossedLines are the crossed thresholds of r, one line each ("req/s >=
-// 100000: default 12,345.6 req/s"), as the reports' headers show them.
-func CrossedLines(r *results.Run) notes.List {
-	var out notes.List
-	for _, c := range Crossed(CheckThresholds(r)) {
-		out = append(out, crossedLine(&c))
 	}
 	return out
 }

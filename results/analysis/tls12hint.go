@@ -7,13 +7,11 @@ import (
 	"strings"
 )
 
-// tls12Saving says where the saving of max_version: "1.2" is measured:
-// with TLS 1.3 allowed, the ClientHello carries a key share a TLS 1.2
+// tls12Saving: a ClientHello offering TLS 1.3 carries a key share a TLS 1.2
 // server never uses; its cost depends on the machine, so no number here.
 const tls12Saving = "part of kaeload's client CPU per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)"
 
-// tls12Offer is the part of an encoded Plan that says which TLS versions
-// the ClientHello offered.
+// tls12Offer is the part of an encoded Plan with the TLS versions offered.
 type tls12Offer struct {
 	Target struct {
 		TLS *struct {
@@ -25,11 +23,8 @@ type tls12Offer struct {
 // versionTLS13 is crypto/tls.VersionTLS13 (results imports no TLS).
 const versionTLS13 = 0x0304
 
-// Hints returns what a reader could change to measure more cheaply,
-// one sentence each: today, for every variant whose handshakes all
-// negotiated TLS 1.2 while kaeload offered TLS 1.3 too, the saving of
-// max_version: "1.2". A hint is a line in the report, never a change:
-// the ClientHello is the scenario's to choose.
+// Hints say what a reader could change to measure more cheaply: today
+// max_version "1.2" for a variant that offered TLS 1.3 but negotiated 1.2.
 func Hints(r *results.Run) notes.List {
 	var plan tls12Offer
 	if len(r.Plan) == 0 || json.Unmarshal(r.Plan, &plan) != nil || plan.Target.TLS == nil ||
@@ -47,8 +42,7 @@ func Hints(r *results.Run) notes.List {
 	return hints
 }
 
-// allTLS12 reports whether v completed handshakes and every one of them,
-// in every window, negotiated TLS 1.2.
+// allTLS12: v completed handshakes, every one TLS 1.2.
 func allTLS12(v *results.Variant) bool {
 	var n uint64
 	for j := range v.Reps {

@@ -7,26 +7,14 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// AllWarnings returns r.Warnings followed by the analysis's own warnings
-// (ownWarnings), without changing r: what every rendering shows, whether
-// or not Annotate ran.
-func AllWarnings(r *results.Run) []string {
-	s, err := SummarizeRun(r)
-	if err != nil {
-		s = nil
-	}
-	return warningsOf(r, s)
-}
-
-// warningsOf is AllWarnings with r's summary s (nil: none).
+// warningsOf returns r.Warnings followed by the analysis's own warnings
+// (summary s, nil: none), without changing r.
 func warningsOf(r *results.Run, s *RunSummary) []string {
 	return appendNew(r.Warnings.Strings(), ownWarnings(r, s, false).Strings()...)
 }
 
-// Annotate appends the analysis's warnings to r.Warnings, those already
-// there excepted, so calling it again adds nothing; the journal calls it
-// before writing run.json. Besides what AllWarnings adds, it keeps the
-// missed starts' lines.
+// Annotate appends the analysis's warnings, the missed starts' included,
+// to r.Warnings once (the journal, before writing run.json).
 func Annotate(r *results.Run) {
 	s, err := SummarizeRun(r)
 	if err != nil {

@@ -8,22 +8,15 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// The rules (Diagnosis.Rule), as the machine-readable outputs name them.
+// The rules (Diagnosis.Rule), as the machine-readable outputs name them
+// (docs/diagnoses.md says what each judges).
 const (
-	// RuleAcceptQueue: the server's accept queue overflowed.
 	RuleAcceptQueue = "accept_queue_overflow"
-	// RuleSYNCookies: the server's SYN queue was full (SYN cookies sent,
-	// or SYNs dropped).
-	RuleSYNCookies = "syn_queue_full"
-	// RuleTimeWait: a host's TIME_WAIT bucket table overflowed.
-	RuleTimeWait = "time_wait_overflow"
-	// RuleResets: a host reset a large share of its connections.
-	RuleResets = "reset_storm"
-	// RuleStalls: the rate fell below half the median in some intervals.
-	RuleStalls = "stalls"
-	// RuleNotSteady: the rate of the window's first third differs from
-	// its last third's by more than the noise.
-	RuleNotSteady = "not_steady"
+	RuleSYNCookies  = "syn_queue_full"
+	RuleTimeWait    = "time_wait_overflow"
+	RuleResets      = "reset_storm"
+	RuleStalls      = "stalls"
+	RuleNotSteady   = "not_steady"
 )
 
 // titles name the rules for people.
@@ -32,22 +25,19 @@ var titles = map[string]string{
 	RuleResets: "reset storm", RuleStalls: "stalls", RuleNotSteady: "not steady",
 }
 
-// Thresholds of the rules (see the package documentation for why).
+// Thresholds of the rules (docs/diagnoses.md says why).
 const (
-	// ResetShare is the resets a host must have sent per connection it
-	// opened (OutRsts over the larger of ActiveOpens and PassiveOpens)
-	// for a reset storm.
+	// ResetShare is a storm's resets per connection opened (OutRsts over
+	// the host's opens), MinResets its fewest resets.
 	ResetShare = 0.5
-	// MinResets is the fewest resets that make a storm.
-	MinResets = 100
-	// StallShare is the share of the window's median rate below which an
-	// interval is a stall.
+	MinResets  = 100
+	// StallShare of the window's median rate: below it an interval stalls.
 	StallShare = 0.5
-	// MinStallRequests is the fewest successes the window's median
-	// interval must hold for stalls and trends to be judged.
+	// MinStallRequests is the fewest successes in the median interval for
+	// stalls and trends to be judged.
 	MinStallRequests = 40
-	// MinIntervals is the fewest judged window intervals for stalls (3)
-	// and for the thirds of "not steady" (6: two a third).
+	// MinIntervals judged intervals for stalls, MinSteadyPoints for the
+	// thirds of "not steady" (two a third).
 	MinIntervals     = 3
 	MinSteadyPoints  = 6
 	steadyQuantile   = 0.99865 // Student's t quantile: 3σ, one-sided-equivalent
@@ -56,127 +46,91 @@ const (
 	slowConnectMicro = int64(slowConnect / time.Microsecond)
 )
 
-// Diagnosis is one rule's finding in one repetition: what happened, how
-// much, what it did to the figure and what to change. Every output shows
-// the four sentences as they are.
+// Diagnosis is one rule's finding in one repetition: what happened (Cause),
+// how much (Figure), what it did to the measurement (Consequence) and what
+// to change (Fix).
 type Diagnosis struct {
-	// Rule is one of the Rule constants, Title its name for people
-	// ("accept-queue overflow").
+	// Rule is a Rule constant, Title its name for people.
 	Rule  string `json:"rule"`
 	Title string `json:"title"`
-	// Variant and Rep name the repetition (Rep is 0-based, as
-	// results.Rep.Index).
-	Variant string `json:"variant"`
-	Rep     int    `json:"rep"`
-	// Cause names what happened ("the server's accept queue overflowed").
-	Cause notes.Note `json:"cause"`
-	// Figure says how much, with the counters and hosts.
-	Figure string `json:"figure"`
-	// Consequence says what it did to the measurement.
+	// Variant and Rep (0-based) name the repetition.
+	Variant     string     `json:"variant"`
+	Rep         int        `json:"rep"`
+	Cause       notes.Note `json:"cause"`
+	Figure      string     `json:"figure"`
 	Consequence notes.Note `json:"consequence"`
-	// Fix says what to change.
-	Fix notes.Note `json:"fix"`
-	// Counters are the kernel counters behind the figure, by host, over
-	// the window; empty for the rate rules.
+	Fix         notes.Note `json:"fix"`
+	// Counters are the kernel counters behind the figure; empty for the
+	// rate rules. Stalls are RuleStalls's.
 	Counters []Counter `json:"counters,omitempty"`
-	// Stalls are the stalls (RuleStalls only).
-	Stalls []Stall `json:"stalls,omitempty"`
+	Stalls   []Stall   `json:"stalls,omitempty"`
 
 	host string // the host a per-host rule (TIME_WAIT, resets) judged
 }
 
-// Counter is one kernel counter's growth on one host over a window.
+// Counter is one kernel counter's growth on one host over a window; Value
+// is a lower bound when Unread intervals were not read.
 type Counter struct {
-	// Host is the host's name (results.TCPHost.Name).
-	Host string `json:"host"`
-	// Name is the counter's name in the kernel's terms.
-	Name string `json:"name"`
-	// Value is its growth over the window.
-	Value uint64 `json:"value"`
-	// Unread is the number of window intervals in which it was not read;
-	// Value is then a lower bound.
-	Unread int `json:"unread,omitempty"`
+	Host   string `json:"host"`
+	Name   string `json:"name"`
+	Value  uint64 `json:"value"`
+	Unread int    `json:"unread,omitempty"`
 }
 
 // Repetition is what the diagnosis found in one repetition.
 type Repetition struct {
-	// Variant and Rep name the repetition (Rep is 0-based).
 	Variant string `json:"variant"`
 	Rep     int    `json:"rep"`
-	// NoTimeline is true when the repetition has no timeline (a run
-	// stored before timelines): nothing else is set.
-	NoTimeline bool `json:"no_timeline,omitempty"`
-	// Interval is the timeline's interval.
-	Interval time.Duration `json:"interval,omitempty"`
-	// Range is the rate range over the window's intervals; nil when no
-	// interval is long enough to judge.
+	// NoTimeline: a run stored before timelines; nothing else is set.
+	NoTimeline bool          `json:"no_timeline,omitempty"`
+	Interval   time.Duration `json:"interval,omitempty"`
+	// Range is nil when no interval is long enough to judge.
 	Range *RateRange `json:"range,omitempty"`
-	// Stalls are the window's stalls, in time order; StallsJudged says
-	// whether the window could be judged for them (Unjudged says why
-	// not).
+	// Stalls are in time order; StallsJudged is false when Unjudged says
+	// why they could not be judged.
 	Stalls       []Stall `json:"stalls,omitempty"`
 	StallsJudged bool    `json:"stalls_judged,omitempty"`
-	// ListenOverflows is the target's listen overflows over the window:
-	// its listener's own drops where they were read (Listener; at most the
-	// server hosts' ListenOverflows where those grew), else the
-	// server hosts' ListenOverflows, each host once, when the run's own
-	// connections show them (0 when they do not: the overflows were
-	// another listener's, HostOnly); nil when not available (no server
-	// host's counters read, or one server host's not available or not
-	// read in every interval).
+	// ListenOverflows is the target's: its listener's drops where read
+	// (at most the server hosts' count), else the server hosts'
+	// ListenOverflows when the run's own connections show them (0 when
+	// not: another listener's); nil when not read everywhere.
 	ListenOverflows *uint64 `json:"listen_overflows,omitempty"`
-	// Listener is the target's listener over the window; nil when the
-	// timeline has none (a run stored before it).
+	// Listener is nil for a run stored before it.
 	Listener *Listener `json:"listener,omitempty"`
-	// HostOnly are the kernel counters' changes that the run's own
-	// connections do not show: on the host, not attributable to the run;
-	// no diagnosis.
+	// HostOnly are counter changes not attributable to the run.
 	HostOnly []HostOnly `json:"host_only,omitempty"`
-	// Traffic cross-checks each host's opens with the run's connects.
-	Traffic []Traffic `json:"traffic,omitempty"`
-	// Hosts are the TCP counters' growth over the window, per host, in
-	// the timeline's order.
+	Traffic  []Traffic  `json:"traffic,omitempty"`
+	// Hosts are the counters' growth per host, in the timeline's order.
 	Hosts []HostCounts `json:"hosts,omitempty"`
-	// Diagnoses are the rules' findings, in the order of the Rule
-	// constants.
+	// Diagnoses are in the order of the Rule constants.
 	Diagnoses []Diagnosis `json:"diagnoses,omitempty"`
-	// Unjudged are the rules that could not judge this repetition, and
-	// why (notes.Unjudged: "not steady: 2 intervals, 6 needed").
+	// Unjudged are the rules that could not judge, and why.
 	Unjudged notes.List `json:"unjudged,omitempty"`
 }
 
-// RateRange is the spread of a window's interval rates (successes per
-// second).
+// RateRange is the spread of the judged intervals' rates (successes/s).
 type RateRange struct {
-	// Min, Median and Max are over the judged intervals.
-	Min    float64 `json:"min"`
-	Median float64 `json:"median"`
-	Max    float64 `json:"max"`
-	// Intervals is how many intervals were judged.
-	Intervals int `json:"intervals"`
+	Min       float64 `json:"min"`
+	Median    float64 `json:"median"`
+	Max       float64 `json:"max"`
+	Intervals int     `json:"intervals"`
 }
 
-// Stall is a run of consecutive window intervals whose rate was below
-// StallShare of the window's median.
+// Stall is a run of consecutive intervals below StallShare of the window's
+// Median; Start and End are relative to the window, Rate over its length.
 type Stall struct {
-	// Start and End bound it, relative to the window's start.
-	Start time.Duration `json:"start"`
-	End   time.Duration `json:"end"`
-	// Rate is its successes per second over its length.
-	Rate float64 `json:"rate"`
-	// Median is the window's median interval rate.
-	Median float64 `json:"median"`
+	Start  time.Duration `json:"start"`
+	End    time.Duration `json:"end"`
+	Rate   float64       `json:"rate"`
+	Median float64       `json:"median"`
 }
 
-// Options are what a repetition's diagnosis needs beyond its record.
+// Options are what a repetition's diagnosis needs beyond its record:
+// the variant's repetition noise (sd of ln rate, 0 unknown) and the
+// equivalence margin (0: 2 %), as fractions.
 type Options struct {
-	// RepNoise is the variant's repetition spread as a fraction (the
-	// standard deviation of ln(rate) over its repetitions); 0 when
-	// unknown.
 	RepNoise float64
-	// Margin is the run's equivalence margin as a fraction; 0 means the
-	// default, 2 %.
-	Margin float64
+	Margin   float64
 }
 
 // Run diagnoses every repetition of r: out[i][j] is that of
@@ -201,22 +155,19 @@ func Run(r *results.Run) [][]Repetition {
 
 // All returns every diagnosis of reps (as Run returns them), in order.
 func All(reps [][]Repetition) []Diagnosis {
-	var out []Diagnosis
-	for i := range reps {
-		for j := range reps[i] {
-			out = append(out, reps[i][j].Diagnoses...)
-		}
-	}
-	return out
+	return flatten(reps, func(r *Repetition) []Diagnosis { return r.Diagnoses })
 }
 
-// AllHostOnly returns every host-only change of reps (as Run returns
-// them), in order.
+// AllHostOnly returns every host-only change of reps, in order.
 func AllHostOnly(reps [][]Repetition) []HostOnly {
-	var out []HostOnly
+	return flatten(reps, func(r *Repetition) []HostOnly { return r.HostOnly })
+}
+
+func flatten[T any](reps [][]Repetition, of func(*Repetition) []T) []T {
+	var out []T
 	for i := range reps {
 		for j := range reps[i] {
-			out = append(out, reps[i][j].HostOnly...)
+			out = append(out, of(&reps[i][j])...)
 		}
 	}
 	return out
@@ -231,7 +182,7 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 		return out
 	}
 	out.Interval = t.Interval
-	out.Hosts = WindowCounts(t)
+	out.Hosts = windowCounts(t)
 	w := newWindow(t)
 	out.Range = w.rateRange()
 	var why string
@@ -282,8 +233,8 @@ func (r *Repetition) StallsUnjudged() string {
 	return ""
 }
 
-// seconds writes a time relative to the window in seconds ("4.0 s").
+// seconds writes "4.0 s".
 func seconds(d time.Duration) string { return notes.Seconds(d.Seconds()) }
 
-// percent writes a fraction as notes.Percent does ("4.5 %", "0.026 %").
+// percent writes a fraction: "4.5 %", "0.026 %".
 func percent(f float64) string { return notes.Percent(f) }

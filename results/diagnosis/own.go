@@ -8,59 +8,43 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// NotTheRun is the words every output gives a counter change that the
-// run's own connections do not show.
+// NotTheRun words a counter change the run's own connections do not show.
 const NotTheRun = "on this host, not attributable to the run"
 
-// OwnShare is the share of a host's connections (the larger of its
-// ActiveOpens and PassiveOpens over the window) that must be the run's
-// own connects for a host-wide rule (TIME_WAIT overflow, reset storm) to
-// be the run's: a namespace whose traffic is mostly other programs' tells
-// nothing of the run.
+// OwnShare is the share of a host's opens that must be the run's connects
+// for a host-wide rule (TIME_WAIT, resets) to be the run's.
 const OwnShare = 0.5
 
-// HostOnly is a kernel counter's change on one host that the run's own
-// connections do not show: "on this host, not attributable to the run".
-// Another program's listener overflowing its own queue moves the same
-// namespace-wide counters as the target's would. It is neither a
-// diagnosis nor counted by a threshold (diagnoses, listen_overflows).
+// HostOnly is a kernel counter's change the run's own connections do not
+// show (another program's listener moves the same counters): no diagnosis,
+// in no threshold. Fields as Diagnosis's; Own says what the run showed.
 type HostOnly struct {
-	// Rule and Title name the rule the change would have made.
-	Rule  string `json:"rule"`
-	Title string `json:"title"`
-	// Variant and Rep name the repetition (Rep is 0-based).
-	Variant string `json:"variant"`
-	Rep     int    `json:"rep"`
-	// Figure says how much, with the counters and the host, as a
-	// diagnosis's figure.
-	Figure string `json:"figure"`
-	// Own says what the run's own connections showed instead.
-	Own string `json:"own"`
-	// Counters are the counters behind the figure.
+	Rule     string    `json:"rule"`
+	Title    string    `json:"title"`
+	Variant  string    `json:"variant"`
+	Rep      int       `json:"rep"`
+	Figure   string    `json:"figure"`
+	Own      string    `json:"own"`
 	Counters []Counter `json:"counters,omitempty"`
 }
 
-// Line words h in one line: "ListenOverflows +493, … on local (…): on
-// this host, not attributable to the run: the target's listener … dropped
-// nothing; …".
+// Line words h in one line: figure, NotTheRun, what the run showed.
 func (h *HostOnly) Line() string {
 	return h.Figure + ": " + NotTheRun + ": " + h.Own
 }
 
 // Listener is the target's listener over a window (results.ListenQueue).
 type Listener struct {
-	// Host and Port name it.
 	Host string `json:"host"`
 	Port int    `json:"port"`
 	// Unavailable says why it was not read; "" when it was.
 	Unavailable string `json:"unavailable,omitempty"`
-	// Drops is its drops over the window's intervals that read them
-	// (Read of them; a lower bound when Unread > 0).
+	// Drops over the Read intervals (a lower bound when Unread > 0).
 	Drops  uint64 `json:"drops"`
 	Read   int    `json:"read"`
 	Unread int    `json:"unread,omitempty"`
-	// Backlog is its accept queue's limit; MaxQueue the longest queue a
-	// boundary found, Full how many boundaries found it full.
+	// Backlog is the accept queue's limit; MaxQueue the longest queue a
+	// boundary found, Full how many found it full.
 	Backlog  uint64 `json:"backlog,omitempty"`
 	MaxQueue uint64 `json:"max_queue"`
 	Full     int    `json:"full,omitempty"`
@@ -69,8 +53,8 @@ type Listener struct {
 // Measured says whether its drops were read in some window interval.
 func (l *Listener) Measured() bool { return l != nil && l.Unavailable == "" && l.Read > 0 }
 
-// Words words it: "port 8443 on local: dropped nothing, its accept
-// queue at most 3 of 511", or why it was not read.
+// Words: "port 8443 on local: dropped nothing, its accept queue at most 3
+// of 511", or why it was not read.
 func (l *Listener) Words() string {
 	where := fmt.Sprintf("port %d on %s", l.Port, l.Host)
 	switch {
@@ -93,8 +77,7 @@ func (l *Listener) Words() string {
 	return s
 }
 
-// windowListener sums t's listener over the window; nil when the
-// timeline has none.
+// windowListener sums t's listener over the window; nil without one.
 func windowListener(t *results.Timeline) *Listener {
 	q := t.Listener
 	if q == nil {
@@ -104,10 +87,7 @@ func windowListener(t *results.Timeline) *Listener {
 	if l.Unavailable != "" {
 		return l
 	}
-	for i := range t.Points {
-		if t.Points[i].Start < 0 {
-			continue
-		}
+	for _, i := range windowPoints(t) {
 		if i < len(q.Drops) && q.Drops[i] != nil {
 			l.Drops += *q.Drops[i]
 			l.Read++
@@ -124,28 +104,21 @@ func windowListener(t *results.Timeline) *Listener {
 	return l
 }
 
-// Traffic is the cross-check of a host's connections over the window
-// against the run's own connects: the kernel counts every program's.
+// Traffic cross-checks a host's opens (Counter: ActiveOpens where clients
+// run, else PassiveOpens) against the run's own connects (Own).
 type Traffic struct {
-	// Host names the namespace; Counter is the counter compared
-	// (ActiveOpens where clients run, else PassiveOpens) and Opens its
-	// growth.
 	Host    string `json:"host"`
 	Counter string `json:"counter"`
 	Opens   uint64 `json:"opens"`
-	// Own is the run's connects: connections opened, and connects that
-	// failed.
-	Own uint64 `json:"own"`
-	// Other is the opens beyond Own; Shared is true when they exceed
-	// what the window's edges explain (the connections in flight at its
-	// start and end, at least 2 % of Own): other traffic shared the
-	// namespace.
+	Own     uint64 `json:"own"`
+	// Other is the opens beyond Own; Shared when they exceed what the
+	// window's edges explain (slots, 2 % of Own): other traffic.
 	Other  uint64 `json:"other"`
 	Shared bool   `json:"shared"`
 }
 
-// Words words it: "ActiveOpens +2,057 on local, kaeload's connects
-// 1,802: other traffic shared this network namespace (255 more)".
+// Words: "ActiveOpens +2,057 on local, kaeload's connects 1,802: other
+// traffic shared this network namespace (255 more)".
 func (t *Traffic) Words() string {
 	s := fmt.Sprintf("%s +%s on %s, kaeload's connects %s", t.Counter, format.Count(t.Opens), t.Host, format.Count(t.Own))
 	if t.Shared {
@@ -177,18 +150,14 @@ func newOwn(rep *results.Rep, hosts []HostCounts) *own {
 	}
 	o.slow, o.all, o.timed = slowConnects(t.Latency.Connect)
 	for i := range hosts {
-		a, _, okA := hosts[i].Get("ActiveOpens")
-		p, _, okP := hosts[i].Get("PassiveOpens")
-		o.hostOpens[hosts[i].Name], o.hostOpened[hosts[i].Name] = max(a, p), okA && okP
+		o.hostOpens[hosts[i].Name], o.hostOpened[hosts[i].Name] = hosts[i].opens()
 	}
 	return o
 }
 
-// queueTrouble says whether the run's own connections show a full queue
-// at the target: the listener's drops or a full accept queue where it was
-// read (which then decides), else connects of 1 s or more (a dropped
-// SYN's retransmit) or connections that retransmitted (a dropped final
-// ACK or first data). why words what they showed.
+// queueTrouble says whether the run's own connections show a full queue at
+// the target: the listener where read decides, else connects of 1 s or
+// more (a dropped SYN) or retransmits (a dropped ACK). why words them.
 func (o *own) queueTrouble() (yes bool, why string) {
 	var parts []string
 	l := o.listener
@@ -198,25 +167,18 @@ func (o *own) queueTrouble() (yes bool, why string) {
 	if l.Measured() && (l.Full > 0 || l.Drops == 0) {
 		return l.Full > 0, strings.Join(parts, "; ")
 	}
-	// A queue of Backlog overflows only with more than Backlog
-	// connections waiting in it. The run's own are at most its slots
-	// (plus those it gave up on, which may linger there), and whatever
-	// else the namespace opened over the window and the longest queue a
-	// boundary found bound the rest: when all of that is under the
-	// backlog, nothing could fill it, and its drops were discards of
-	// another kind (a loaded machine's retransmits then say nothing).
+	// A queue overflows only with more than Backlog connections waiting:
+	// when all that could wait is under it, the drops were discards of
+	// another kind (and a loaded machine's retransmits say nothing).
 	if in, ok := o.atMost(l); ok && in < l.Backlog {
 		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and %s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",
 			format.Count(in), format.Count(l.Backlog), format.Count(uint64(o.slots)), format.Count(o.failed), format.Count(o.others(l.Host)), format.Count(l.MaxQueue)))
 		return false, strings.Join(parts, "; ")
 	}
-	// A listener's drop counter (sk_drops) also counts packets the kernel
-	// discarded for its pending connections for other reasons (a
-	// duplicate of a final ACK it was already processing), which cost no
-	// connection anything: seen on a loaded machine, one such drop in
-	// 1,072 connects. A drop by a full queue forces a retransmit, so the
-	// listener's drops are an overflow where the run's own connections
-	// show one, or where nothing of them was recorded to tell.
+	// sk_drops also counts harmless discards (a duplicate final ACK: one
+	// in 1,072 connects on a loaded machine); a full queue's drop forces
+	// a retransmit, so the drops are an overflow where the run shows one,
+	// or where nothing of it was recorded.
 	if o.timed {
 		parts = append(parts, fmt.Sprintf("%s of %s connects took 1 s or more", format.Count(o.slow), format.Count(o.all)))
 	}
@@ -232,9 +194,8 @@ func (o *own) queueTrouble() (yes bool, why string) {
 	return o.slow > 0 || o.sockets.Retransmitted > 0, strings.Join(parts, "; ")
 }
 
-// atMost bounds the connections that could wait in listener l's accept
-// queue over the window: the run's slots and failed requests, the other
-// connections l's host opened, and the longest queue a boundary found;
+// atMost bounds the connections that could wait in l's queue: the run's
+// slots and failures, the host's other opens and the longest queue seen;
 // false when l's backlog or its host's opens were not read.
 func (o *own) atMost(l *Listener) (uint64, bool) {
 	if !l.Measured() || l.Backlog == 0 || !o.hostOpened[l.Host] {
@@ -243,9 +204,7 @@ func (o *own) atMost(l *Listener) (uint64, bool) {
 	return uint64(o.slots) + o.failed + o.others(l.Host) + l.MaxQueue, true
 }
 
-// others is how many more connections host opened than the run's
-// connects (the larger of its ActiveOpens and PassiveOpens: in a shared
-// namespace each connection counts once a side).
+// others is how many more connections host opened than the run.
 func (o *own) others(host string) uint64 {
 	if opens := o.hostOpens[host]; opens > o.connects {
 		return opens - o.connects
@@ -253,8 +212,8 @@ func (o *own) others(host string) uint64 {
 	return 0
 }
 
-// mostly says whether the run's connects are at least OwnShare of host
-// h's opens, with words.
+// mostly says, with words, whether the run's connects are at least
+// OwnShare of h's opens.
 func (o *own) mostly(h *HostCounts) (yes bool, why string) {
 	opens := o.hostOpens[h.Name]
 	if !o.hostOpened[h.Name] {
@@ -294,8 +253,8 @@ func (o *own) traffic(hosts []HostCounts) []Traffic {
 	return out
 }
 
-// split moves the diagnoses of ds that the run's own connections do not
-// show to host-only changes (see the package documentation).
+// split moves the diagnoses the run's own connections do not show to
+// host-only changes.
 func (k *kernel) split(ds []Diagnosis) (kept []Diagnosis, hostOnly []HostOnly) {
 	for _, d := range ds {
 		ok, why := k.attributable(&d)

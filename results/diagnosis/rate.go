@@ -83,8 +83,8 @@ func (w *window) rateRange() *RateRange {
 	return &RateRange{Min: slices.Min(w.rates), Median: w.median, Max: slices.Max(w.rates), Intervals: len(w.rates)}
 }
 
-// judgeable says why the window's rates cannot be judged for a rule that
-// needs need intervals; "" when they can.
+// judgeable says why a rule needing need intervals cannot judge the
+// window; "" when it can.
 func (w *window) judgeable(need int) string {
 	if len(w.pts) < need {
 		return fmt.Sprintf("%d intervals of at least half the interval (%s) in the window, %d needed", len(w.pts), w.interval, need)
@@ -143,16 +143,12 @@ func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
 		}
 	}
 	all, rest := rateOf(w.all), rateOf(outside)
-	d := Diagnosis{Rule: RuleStalls, Stalls: stalls}
-	d.Cause = notes.New(notes.StallsCause, "median", w.median, "spans", spans)
-	d.Figure = fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
-	d.Consequence = notes.New(notes.StallsConsequence, "all", all, "rest", rest)
-	d.Fix = notes.New(notes.StallsFix)
-	return &d
+	figure := fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
+	return &Diagnosis{Rule: RuleStalls, Stalls: stalls, Figure: figure, Cause: notes.New(notes.StallsCause, "median", w.median, "spans", spans),
+		Consequence: notes.New(notes.StallsConsequence, "all", all, "rest", rest), Fix: notes.New(notes.StallsFix)}
 }
 
-// notSteady is RuleNotSteady (see the package documentation), or why it
-// was not judged.
+// notSteady is RuleNotSteady, or why it was not judged.
 func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
 	if why := w.judgeable(MinSteadyPoints); why != "" {
 		return nil, why

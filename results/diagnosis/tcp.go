@@ -11,33 +11,27 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// HostCounts is one host's kernel TCP counters over a window: each
-// counter's growth summed over the window's intervals. Every counter the
-// host lists (results.TCPHost.Counters) is in exactly one of Values and
-// Unavailable.
+// HostCounts is one host's kernel TCP counters' growth over a window. Every
+// counter the host lists is in exactly one of Values and Unavailable.
 type HostCounts struct {
-	// Name, Client, Server and Shared are results.TCPHost's: a host the
-	// clients and the server share is one host, its counters both sides'
-	// (each connection counted once, on each side).
+	// Name, Client, Server and Shared are results.TCPHost's: a shared host
+	// counts each connection once on each side.
 	Name   string `json:"name"`
 	Client bool   `json:"client,omitempty"`
 	Server bool   `json:"server,omitempty"`
 	Shared bool   `json:"shared,omitempty"`
-	// Counters are the counters the host lists, in the kernel's order.
-	Counters []string `json:"counters"`
-	// Values holds each counter's growth over the window, by name.
-	Values map[string]uint64 `json:"values"`
-	// Unread holds, by name, how many window intervals a counter of
-	// Values was not read in (its value is then a lower bound); absent
-	// when it was read in every one.
+	// Counters are the host's counters, in the kernel's order.
+	Counters []string          `json:"counters"`
+	Values   map[string]uint64 `json:"values"`
+	// Unread counts the intervals a counter of Values was not read in
+	// (its value is then a lower bound).
 	Unread map[string]int `json:"unread,omitempty"`
-	// Unavailable says, by name, why a counter has no value over the
-	// window: not available, never a zero.
+	// Unavailable says why a counter has no value: never a zero.
 	Unavailable map[string]string `json:"unavailable,omitempty"`
 }
 
 // Get returns counter name's growth, the intervals it was not read in,
-// and whether it has a value at all.
+// and whether it has a value.
 func (h *HostCounts) Get(name string) (v uint64, unread int, ok bool) {
 	v, ok = h.Values[name]
 	return v, h.Unread[name], ok
@@ -54,9 +48,15 @@ func (h *HostCounts) Why(name string) string {
 	return "not read on this host"
 }
 
-// Role says whose namespace the host is, for people: "the server",
-// "the clients", or "clients and server, one network namespace: counted
-// once".
+// opens is the larger of the host's ActiveOpens and PassiveOpens (a shared
+// namespace counts each connection once a side); ok when both were read.
+func (h *HostCounts) opens() (uint64, bool) {
+	a, _, okA := h.Get("ActiveOpens")
+	p, _, okP := h.Get("PassiveOpens")
+	return max(a, p), okA && okP
+}
+
+// Role says whose namespace the host is, for people.
 func (h *HostCounts) Role() string {
 	switch {
 	case h.Shared:
@@ -71,30 +71,26 @@ func (h *HostCounts) Role() string {
 	return "neither clients nor server"
 }
 
-// WindowCounts sums each host's counters of t over the window (the
-// points with Start >= 0).
-func WindowCounts(t *results.Timeline) []HostCounts {
+// windowPoints indexes t's window points (Start >= 0).
+func windowPoints(t *results.Timeline) []int {
 	var win []int
 	for i := range t.Points {
 		if t.Points[i].Start >= 0 {
 			win = append(win, i)
 		}
 	}
+	return win
+}
+
+// windowCounts sums each host's counters of t over the window.
+func windowCounts(t *results.Timeline) []HostCounts {
+	win := windowPoints(t)
 	out := make([]HostCounts, len(t.Hosts))
 	for h := range t.Hosts {
 		th := &t.Hosts[h]
 		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters, Values: map[string]uint64{}}
-		unavailable := func(name, why string) {
-			if hc.Unavailable == nil {
-				hc.Unavailable = map[string]string{}
-			}
-			hc.Unavailable[name] = why
-		}
 		for _, name := range th.Counters {
-			if why, gone := th.Unavailable[name]; gone {
-				unavailable(name, why)
-				continue
-			}
+			why, gone := th.Unavailable[name]
 			var sum uint64
 			unread := 0
 			for _, p := range win {
@@ -105,23 +101,32 @@ func WindowCounts(t *results.Timeline) []HostCounts {
 				sum += v
 			}
 			switch {
+			case gone:
 			case len(win) == 0:
-				unavailable(name, "the window has no interval")
+				why = "the window has no interval"
 			case unread == len(win):
-				unavailable(name, "not read in any interval of the window (the run's log says why)")
+				why = "not read in any interval of the window (the run's log says why)"
 			default:
 				hc.Values[name] = sum
 				if unread > 0 {
-					if hc.Unread == nil {
-						hc.Unread = map[string]int{}
-					}
-					hc.Unread[name] = unread
+					hc.Unread = setKey(hc.Unread, name, unread)
 				}
+				continue
 			}
+			hc.Unavailable = setKey(hc.Unavailable, name, why)
 		}
 		out[h] = hc
 	}
 	return out
+}
+
+// setKey sets m[k] = v, making m when nil (absent from JSON until set).
+func setKey[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
+	}
+	m[k] = v
+	return m
 }
 
 // kernel holds what the counter rules read.
@@ -133,9 +138,8 @@ type kernel struct {
 	own     *own               // what the run's own connections showed
 }
 
-// figure writes counter name of h for a figure: "ListenOverflows
-// +1,295", "… at least +1,295 (1 interval not read)" or "ListenOverflows
-// not available (why)".
+// figure writes counter name of h: "ListenOverflows +1,295", "… at least
+// +1,295 (1 interval not read)" or "… not available (why)".
 func figure(h *HostCounts, name string) string {
 	v, unread, ok := h.Get(name)
 	switch {
@@ -155,10 +159,8 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// on writes the counters names of h with where they were read: "ListenOverflows
-// +1,295, ListenDrops +1,295 on local (the server)". Counters not
-// available for the same reason share it: "ListenOverflows, ListenDrops
-// not available (why)".
+// on writes the named counters of h and where: "ListenOverflows +1,295, …
+// on local (the server)"; those missing for one reason share it.
 func on(h *HostCounts, names ...string) string {
 	var parts []string
 	var gone []string // names not available, in order, grouped by reason below
@@ -206,9 +208,8 @@ func grew(h *HostCounts, names ...string) bool {
 	return false
 }
 
-// slowConnects counts the connects of h that took slowConnect or more
-// (to the histogram's resolution: the bucket holding 1 s counts), of
-// all; ok is false when h holds none.
+// slowConnects counts the connects of h that took slowConnect or more (the
+// bucket holding 1 s counts), of all; false when h holds none.
 func slowConnects(h *results.Histogram) (slow, all uint64, ok bool) {
 	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
 		return 0, 0, false
@@ -227,7 +228,7 @@ var (
 	abortNames  = []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
 )
 
-// acceptQueue is RuleAcceptQueue (see the package documentation).
+// acceptQueue is RuleAcceptQueue (docs/diagnoses.md).
 func (k *kernel) acceptQueue() *Diagnosis {
 	var d Diagnosis
 	var figs []string
@@ -266,18 +267,16 @@ func (k *kernel) acceptQueue() *Diagnosis {
 	if !overflowed && !probable {
 		return nil
 	}
-	d.Rule = RuleAcceptQueue
+	d.Rule, d.Figure = RuleAcceptQueue, strings.Join(figs, "; ")
 	d.Cause = notes.New(notes.AcceptQueueCause, "probable", probable)
-	d.Figure = strings.Join(figs, "; ")
-	d.Consequence = notes.New(notes.AcceptQueueConsequence)
+	d.Consequence, d.Fix = notes.New(notes.AcceptQueueConsequence), notes.New(notes.AcceptQueueFix)
 	if timed && slow > 0 {
 		d.Consequence.Args["slow"] = slow
 	}
-	d.Fix = notes.New(notes.AcceptQueueFix)
 	return &d
 }
 
-// synQueue is RuleSYNCookies (see the package documentation).
+// synQueue is RuleSYNCookies.
 func (k *kernel) synQueue() *Diagnosis {
 	var d Diagnosis
 	var figs []string
@@ -292,15 +291,12 @@ func (k *kernel) synQueue() *Diagnosis {
 	if len(figs) == 0 {
 		return nil
 	}
-	d.Rule = RuleSYNCookies
-	d.Cause = notes.New(notes.SYNQueueCause)
-	d.Figure = strings.Join(figs, "; ")
+	d.Rule, d.Cause, d.Figure = RuleSYNCookies, notes.New(notes.SYNQueueCause), strings.Join(figs, "; ")
 	d.Consequence, d.Fix = notes.New(notes.SYNQueueConsequence), notes.New(notes.SYNQueueFix)
 	return &d
 }
 
-// timeWait is RuleTimeWait (see the package documentation): one per host
-// that overflowed.
+// timeWait is RuleTimeWait: one per host that overflowed.
 func (k *kernel) timeWait() []Diagnosis {
 	var out []Diagnosis
 	for i := range k.hosts {
@@ -309,48 +305,39 @@ func (k *kernel) timeWait() []Diagnosis {
 		if v == 0 {
 			continue
 		}
-		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name}
-		d.Cause = notes.New(notes.TimeWaitCause, "host", h.Name)
-		d.Figure = on(h, "TCPTimeWaitOverflow")
-		d.Consequence = notes.New(notes.TimeWaitConsequence, "skipped", v)
-		d.Fix = notes.New(notes.TimeWaitFix, "host", h.Name)
-		a, _, okA := h.Get("ActiveOpens")
-		p, _, okP := h.Get("PassiveOpens")
-		if okA && okP && k.window > 0 {
-			d.Fix.Args["per_s"] = float64(max(a, p)) / k.window.Seconds()
+		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name, Figure: on(h, "TCPTimeWaitOverflow"),
+			Cause: notes.New(notes.TimeWaitCause, "host", h.Name), Consequence: notes.New(notes.TimeWaitConsequence, "skipped", v),
+			Fix: notes.New(notes.TimeWaitFix, "host", h.Name)}
+		if opens, ok := h.opens(); ok && k.window > 0 {
+			d.Fix.Args["per_s"] = float64(opens) / k.window.Seconds()
 		}
 		out = append(out, d)
 	}
 	return out
 }
 
-// StormResets is how many of a host's resets (OutRsts) count toward a
-// reset storm: all of them where requests failed (connect, TLS, read or
-// write errors), else those not at close (aborts: its TCPAbortOnData and
-// TCPAbortOnClose), which after every response was read are the close
-// race of Connection: close (see the package documentation).
-func StormResets(resets, aborts, failed uint64) uint64 {
-	if failed > 0 {
-		return resets
+// Storm says whether a host's resets over a window or an interval are a
+// reset storm: at least MinResets and ResetShare of its opens. Its resets
+// count all where requests failed, else only beyond its aborts at close
+// (the close race of Connection: close, see docs/diagnoses.md).
+func Storm(resets, aborts, failed, opens uint64) bool {
+	if failed == 0 {
+		resets -= min(resets, aborts)
 	}
-	return resets - min(resets, aborts)
+	return resets >= MinResets && float64(resets) >= ResetShare*float64(opens)
 }
 
-// resets is RuleResets (see the package documentation): one per host
-// that reset at least ResetShare of its connections.
+// resets is RuleResets: one per host with a Storm.
 func (k *kernel) resets() []Diagnosis {
 	var out []Diagnosis
 	for i := range k.hosts {
 		h := &k.hosts[i]
 		rst, _, ok := h.Get("OutRsts")
-		a, _, okA := h.Get("ActiveOpens")
-		p, _, okP := h.Get("PassiveOpens")
-		conns := max(a, p) // a shared namespace opens each connection twice, once a side
+		conns, opened := h.opens()
 		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
 		onData, _, _ := h.Get("TCPAbortOnData")
 		onClose, _, _ := h.Get("TCPAbortOnClose")
-		storm := StormResets(rst, onData+onClose, failed)
-		if !ok || !okA || !okP || storm < MinResets || float64(storm) < ResetShare*float64(conns) {
+		if !ok || !opened || !Storm(rst, onData+onClose, failed, conns) {
 			continue
 		}
 		d := Diagnosis{Rule: RuleResets, host: h.Name}
@@ -371,11 +358,8 @@ func (k *kernel) resets() []Diagnosis {
 	return out
 }
 
-// listenOverflows is Repetition.ListenOverflows: the target listener's
-// drops where read (at most the server hosts' ListenOverflows), else the
-// server hosts' ListenOverflows when an accept-queue overflow is among
-// the run's diagnoses ds (0 when it is not: another listener's); nil when
-// not available.
+// listenOverflows is Repetition.ListenOverflows from the run's diagnoses
+// ds (see its doc).
 func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
 	host := k.hostOverflows(ds)
 	if l := k.own.listener; l.Measured() {
@@ -383,9 +367,8 @@ func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
 			var zero uint64 // its drops were not overflows (queueTrouble)
 			return &zero
 		}
-		// Its drops count each of its overflows and a few drops more
-		// (SYNs dropped for other reasons): the namespace's count bounds
-		// them where another listener did not overflow too.
+		// Its drops include a few SYNs dropped for other reasons: the
+		// namespace's count bounds them.
 		v := l.Drops
 		if host != nil && *host > 0 {
 			v = min(v, *host)
@@ -395,9 +378,8 @@ func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
 	return host
 }
 
-// hostOverflows is the server hosts' ListenOverflows over the window when
-// an accept-queue overflow is among the run's diagnoses ds, 0 when it is
-// not; nil when not available.
+// hostOverflows is the server hosts' ListenOverflows when an accept-queue
+// overflow is among ds, else 0; nil when not available.
 func (k *kernel) hostOverflows(ds []Diagnosis) *uint64 {
 	var sum uint64
 	servers := 0

@@ -178,11 +178,6 @@ var answers = map[string]answer{
 		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the client_bound column, per repetition",
 		"json": "the warnings name the groups", "compare": "it compares figures"},
 		want: forOutputs("html", func(m *analysis.Report) []string { return m.ClientBoundGroups[:1].Strings() })},
-	"Report.OtherLoadGroups": {run: fixture.OtherLoadRun, without: map[string]string{
-		"text": "each repetition's OTHER LOAD line (Report.Reps) names its groups",
-		"md":   "each repetition's note (Report.Reps) names its groups", "csv": "the other_load column, per repetition",
-		"json": "the warnings name the groups", "compare": "it compares figures",
-		"html": "the warnings banner holds each repetition's OTHER LOAD line, once"}},
 	"VariantSummary.Missed": {run: fixture.CapacityRun, want: forOutputs("csv", func(m *analysis.Report) []string {
 		v := m.Summary.Variants[1]
 		return []string{fmt.Sprintf(",%d,%d,", v.Scheduled, v.Missed)}

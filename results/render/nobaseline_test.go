@@ -142,9 +142,9 @@ func TestBaselineNotMeasured(t *testing.T) {
 
 	// Speed runs: the figures without Δ %.
 	sr := withoutBaseline(fixture.SpeedRun())
-	st, err := analysis.SummarizeSpeed(sr)
-	if err != nil || st.Baseline != -1 || st.BaselineName != "baseline" {
-		t.Fatalf("SummarizeSpeed = %+v, %v; want baseline -1 named baseline", st, err)
+	st := analysis.Analyze(sr).Speed
+	if st == nil || st.Baseline != -1 || st.BaselineName != "baseline" {
+		t.Fatalf("Speed = %+v; want baseline -1 named baseline", st)
 	}
 	if h := st.Header(); slices.ContainsFunc(h, func(c string) bool { return strings.HasPrefix(c, "Δ%") }) {
 		t.Errorf("speed header without a baseline has Δ columns: %q", h)

@@ -106,7 +106,7 @@ func TestNotMeasuredEveryOutput(t *testing.T) {
 func TestBackoffReported(t *testing.T) {
 	r := fixture.SingleRun()
 	t.Run("none", func(t *testing.T) {
-		if ws := analysis.AllWarnings(r); slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(w, "BACKED OFF") }) {
+		if ws := analysis.Analyze(r).Warnings; slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(w, "BACKED OFF") }) {
 			t.Errorf("warnings %q mention backing off, want not", ws)
 		}
 	})
@@ -124,7 +124,7 @@ func TestBackoffReported(t *testing.T) {
 	if section := text.String()[strings.Index(text.String(), "-- default, repetition 1"):]; !strings.Contains(section, "\n"+want) {
 		t.Errorf("repetition section lacks %q:\n%s", want, section)
 	}
-	if ws := analysis.AllWarnings(r); !slices.ContainsFunc(ws, func(w string) bool { return strings.HasPrefix(w, "variant default, repetition 1: "+want) }) {
+	if ws := analysis.Analyze(r).Warnings; !slices.ContainsFunc(ws, func(w string) bool { return strings.HasPrefix(w, "variant default, repetition 1: "+want) }) {
 		t.Errorf("warnings %q lack the back-off line", ws)
 	}
 	if !strings.Contains(md.String(), "**WARNING:** variant default, repetition 1: BACKED OFF") {
