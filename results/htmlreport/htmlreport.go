@@ -2,8 +2,10 @@ package htmlreport
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"io"
 	"strconv"
 	"strings"
@@ -222,3 +224,11 @@ func planText(plan json.RawMessage) string {
 	}
 	return b.String()
 }
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+// pageTemplate is the page (templates/page.html) and its parts. It is
+// XHTML-style (void elements self-closed), so the page is well-formed XML,
+// which the tests check; everything it needs is inline, with no script.
+var pageTemplate = template.Must(template.New("page.html").ParseFS(templateFiles, "templates/*.html"))

@@ -1,6 +1,8 @@
 package htmlreport
 
 import (
+	"html"
+	"html/template"
 	"image/color"
 	"math"
 	"slices"
@@ -18,25 +20,15 @@ import (
 // each group's bars are one <path> and each line one <polyline>, which
 // keeps a repetition under 20 KB.
 const (
-	tlWidth  = 1100.0
-	tlLeft   = 58.0 // room for the y tick labels
-	tlRight  = 12.0
-	tlTop    = 10.0
-	tlBottom = 20.0 // room for the time tick labels
-	tlMarks  = 12.0 // the kernel events' strip under the rate chart's axis
-	tlFont   = "Liberation Sans,Arimo,Arial,Helvetica,sans-serif"
+	tlWidth    = 1100.0
+	tlLeft     = 58.0 // room for the y tick labels
+	tlRight    = 12.0
+	tlTop      = 10.0
+	tlBottom   = 20.0 // room for the time tick labels
+	tlMarks    = 12.0 // the kernel events' strip under the rate chart's axis
+	fontFamily = "Liberation Sans,Arimo,Arial,Helvetica,sans-serif"
 	// minTipWidth is the narrowest mean interval that gets tooltips.
 	minTipWidth = 4.0
-)
-
-var (
-	colorP50     = color.RGBA{31, 119, 180, 255}
-	colorP99     = color.RGBA{255, 127, 14, 255}
-	colorProcess = color.RGBA{230, 85, 13, 255}
-	colorCPUs    = color.RGBA{253, 174, 107, 255}
-	colorServer  = color.RGBA{49, 130, 189, 255}
-	colorEvent   = color.RGBA{204, 0, 0, 255}
-	colorWarmup  = color.RGBA{238, 238, 238, 255}
 )
 
 // groupPalette colours the worker groups (ColorBrewer's "Paired", its
@@ -106,7 +98,7 @@ type svgCanvas struct {
 // newCanvas starts a chart h high on ax, with extra room under the axis.
 func newCanvas(h, extra float64, ax timeAxis, label string) *svgCanvas {
 	c := &svgCanvas{x0: tlLeft, x1: tlWidth - tlRight, y0: tlTop, y1: h - tlBottom - extra, ax: ax, bottomText: h - 6}
-	c.openSVG("", tlWidth, h, label, "font-family", tlFont, "font-size", "11", "fill", "#222")
+	c.openSVG("", tlWidth, h, label, "font-family", fontFamily, "font-size", "11", "fill", "#222")
 	return c
 }
 
@@ -432,4 +424,65 @@ func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineC
 	ch.SVG = c.close()
 	ch.Legend = append(ch.Legend, dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm))
 	return ch, true
+}
+
+// svgDoc writes the drawings gonum/plot cannot make small or with a
+// tooltip per mark: the timelines (hundreds of bars a repetition) and the
+// server profile (a tooltip per frame).
+type svgDoc struct{ b strings.Builder }
+
+// start writes "<name" and attrs, pairs of a name and a value: a string
+// (escaped, left out when ""), a float64 (see num) or an int.
+func (d *svgDoc) start(name string, attrs []any) {
+	d.b.WriteString("<" + name)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		var v string
+		switch x := attrs[i+1].(type) {
+		case string:
+			v = html.EscapeString(x)
+		case float64:
+			v = num(x)
+		case int:
+			v = strconv.Itoa(x)
+		}
+		if v != "" {
+			d.b.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
+		}
+	}
+}
+
+// open starts an element that end closes.
+func (d *svgDoc) open(name string, attrs ...any) { d.start(name, attrs); d.b.WriteString(">") }
+
+func (d *svgDoc) end(name string) { d.b.WriteString("</" + name + ">") }
+
+// el writes a whole element with its text and its tooltip, each "" for none.
+func (d *svgDoc) el(name, text, title string, attrs ...any) {
+	d.start(name, attrs)
+	if text == "" && title == "" {
+		d.b.WriteString("/>")
+		return
+	}
+	d.b.WriteString(">" + html.EscapeString(text))
+	if title != "" {
+		d.b.WriteString("<title>" + html.EscapeString(title) + "</title>")
+	}
+	d.end(name)
+}
+
+// close ends the <svg> element and returns the drawing.
+func (d *svgDoc) close() template.HTML {
+	d.end("svg")
+	return template.HTML(d.b.String()) // start and el escape every text
+}
+
+// openSVG starts a drawing of w×h user units named label, attrs last.
+func (d *svgDoc) openSVG(class string, w, h float64, label string, attrs ...any) {
+	d.open("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
+		"role", "img", "aria-label", label}, attrs...)...)
+}
+
+// num writes a coordinate to a tenth of a unit, without trailing zeros.
+func num(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
