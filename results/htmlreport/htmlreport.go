@@ -18,8 +18,7 @@ import (
 )
 
 // Write writes m as one self-contained page (report.html): inline CSS and
-// SVG, no script and no outside reference. A chart that cannot be drawn
-// is replaced by a note saying why. It returns any error of w.
+// SVG, no script, no outside reference; a chart that cannot be drawn says why.
 func Write(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	pg, err := newPage(m)
@@ -37,18 +36,15 @@ func Write(w io.Writer, m *analysis.Report) error {
 }
 
 // page is what the template renders; the banners' lines come from the
-// analysis as the text report has them.
+// analysis as the text report has them. Incomplete: rebuilt from the
+// journal before the run ended; Crossed: thresholds that did not pass.
 type page struct {
-	Name, Started, Finished, Took, Baseline string
-	Interrupted                             bool
-	// Incomplete marks a run rebuilt from its journal before it ended.
-	Incomplete                                              bool
+	Name, Started, Finished, Took, Baseline                 string
+	Interrupted, Incomplete                                 bool
 	Failed, NotMeasured, Partial, Excluded, Warnings, Hints []string
 	Hosts, Thresholds                                       []string
-	// Crossed counts the thresholds that did not pass.
-	Crossed int
-	// ClientBound lists the first maxClientBound client-bound groups;
-	// ClientBoundMore counts the others.
+	Crossed                                                 int
+	// ClientBound lists the first maxClientBound client-bound groups.
 	ClientBound     []string
 	ClientBoundMore int
 	Threshold       string
@@ -196,11 +192,7 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 		sec.Commands = append(sec.Commands, speedCommand{Index: strconv.Itoa(i), Line: c})
 	}
 	if len(st.Rows) > 0 {
-		var rows [][]string
-		for i := range st.Rows {
-			rows = append(rows, st.Cells(&st.Rows[i]))
-		}
-		t := cellTable("speed-table", st.Header(), rows, func(k int) bool { return k >= 2 }, true)
+		t := figureTable("speed-table", tables.Speed(st))
 		sec.Table = &t
 	}
 	if len(st.Failures) > 0 {
@@ -212,8 +204,7 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 	return sec
 }
 
-// planText is the encoded plan indented; as given when it is not valid
-// JSON; "" when absent.
+// planText is the encoded plan indented, as given when not valid JSON.
 func planText(plan json.RawMessage) string {
 	if len(plan) == 0 {
 		return ""
@@ -228,7 +219,6 @@ func planText(plan json.RawMessage) string {
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-// pageTemplate is the page (templates/page.html) and its parts. It is
-// XHTML-style (void elements self-closed), so the page is well-formed XML,
-// which the tests check; everything it needs is inline, with no script.
+// pageTemplate is the page (templates/page.html) and its parts, XHTML-style
+// (void elements self-closed) so that the page is well-formed XML.
 var pageTemplate = template.Must(template.New("page.html").ParseFS(templateFiles, "templates/*.html"))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/kaeload/kaeload/results"
@@ -114,16 +115,7 @@ func groups(v *results.Variant) []groupAgg {
 }
 
 // mean is the arithmetic mean of xs; NaN for none.
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
+func mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 
 // repCPU is a repetition's CPU: the busiest and mean busy shares of the
 // client's measured groups (from the analysis) and the server's; NaN

@@ -54,8 +54,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 		return nil
 	}
 	sec := &profileSection{On: t.OnLine(), Lines: tables.ProfileLines(t), Bars: profileBars(t)}
-	tb := tables.Profile(t)
-	sec.Table = cellTable("profile-table", tb.Header, tb.Rows, func(k int) bool { return k > 0 }, true)
+	sec.Table = figureTable("profile-table", tables.Profile(t))
 	for i := range t.Variants {
 		v := &t.Variants[i]
 		fg := flameGraph{Variant: v.Name}

@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/tables"
 )
 
 // addTables lays out the tables of every variant in vs and of its
@@ -447,6 +448,11 @@ func cellTable(id string, header []string, rows [][]string, numeric func(k int) 
 		t.add("", cells...)
 	}
 	return t
+}
+
+// figureTable is tb as a table of figures.
+func figureTable(id string, tb tables.Table) table {
+	return cellTable(id, tb.Header, tb.Rows, func(k int) bool { return tb.Right[k] }, true)
 }
 
 func numClass(right bool) string {

@@ -12,15 +12,12 @@ import (
 )
 
 // timelineSection is a block per variant with its repetitions' facts,
-// diagnoses and charts. Recorded is false when no repetition has a
-// timeline (a run stored before timelines); Without names the variants
-// that have none in a run where others do.
+// diagnoses and charts; Without names the variants without a timeline.
+// Diagnoses are the run's first maxClientBound diagnoses for the banner.
 type timelineSection struct {
-	Recorded bool
-	Variants []timelineVariant
-	Without  []string
-	// Diagnoses are the run's first maxClientBound diagnoses for the
-	// banner; DiagnosesMore counts the others.
+	Recorded      bool
+	Variants      []timelineVariant
+	Without       []string
 	Diagnoses     []diagnosisLine
 	DiagnosesMore int
 }
@@ -39,10 +36,9 @@ type timelineVariant struct {
 type timelineRep struct {
 	ID, Rep, Summary string
 	Open, None       bool
-	// Facts are what the analysis says of its timeline (tables.RepTimeline).
-	Facts     []fact
-	Diagnoses []diagnosisBlock
-	Charts    []timelineChart
+	Facts            []fact // tables.RepTimeline
+	Diagnoses        []diagnosisBlock
+	Charts           []timelineChart
 }
 
 type fact struct{ Label, Text string }
@@ -52,16 +48,14 @@ type diagnosisBlock struct {
 	Rows  []fact
 }
 
-// timelineChart is one chart of a repetition's timeline; Class is its
-// kind ("tl-rate"), Note a line under it.
+// timelineChart is one chart of a repetition's timeline; Class is its kind.
 type timelineChart struct {
 	Class, Title, Note string
 	SVG                template.HTML
 	Legend             []legendItem
 }
 
-// timelineSectionOf lays out the timeline of every variant of vs from
-// the analysis m: each repetition's facts, diagnoses and kernel events.
+// timelineSectionOf lays out the timeline of every variant of vs from m.
 func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	sec := &timelineSection{}
 	blocks := map[string]string{} // "variant/rep" -> the block's id
@@ -130,8 +124,7 @@ func hasTimeline(v *results.Variant) bool {
 
 func hasPoints(rep *results.Rep) bool { return rep.Timeline != nil && len(rep.Timeline.Points) > 0 }
 
-// repTimelineSummary is the line beside a repetition's number: its
-// window and interval, its diagnoses and the intervals with kernel events.
+// repTimelineSummary is the line beside a repetition's number.
 func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
@@ -153,8 +146,7 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	}
 }
 
-// repTimelineCharts draws a repetition's rate, handshake and CPU charts
-// on one time axis; ra is its analysis.
+// repTimelineCharts draws a repetition's charts on one time axis.
 func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []timelineChart {
 	ax := newTimeAxis(rep.Timeline)
 	marks := eventMarks(ra.Events)

@@ -185,8 +185,8 @@ func span(start, length time.Duration) string {
 }
 
 // series draws v of each point at the interval's middle, broken where v
-// has no value: a <polyline> per run of points, a dot for a run of one.
-func (c *svgCanvas) series(class string, col color.RGBA, pts []results.Point, v func(*results.Point) (float64, bool)) {
+// is NaN: a <polyline> per run of points, a dot for a run of one.
+func (c *svgCanvas) series(class string, col color.RGBA, pts []results.Point, v func(*results.Point) float64) {
 	var run []string
 	flush := func() {
 		switch len(run) {
@@ -201,7 +201,7 @@ func (c *svgCanvas) series(class string, col color.RGBA, pts []results.Point, v 
 	}
 	for i := range pts {
 		p := &pts[i]
-		if y, ok := v(p); ok {
+		if y := v(p); !math.IsNaN(y) {
 			run = append(run, num(c.x((p.Start+p.Length/2).Seconds()))+","+num(c.y(y)))
 		} else {
 			flush()
@@ -341,13 +341,18 @@ func rateLegend(rep *results.Rep, stalls []diagnosis.Stall, marks []eventMark) (
 // handshakeTimeline draws the TLS handshake's p50 and p99 per interval
 // in ms on a log scale; an interval without handshakes leaves a gap.
 func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) timelineChart {
-	ms := func(d time.Duration) (float64, bool) { return float64(d) / float64(time.Millisecond), d > 0 }
-	p50 := func(p *results.Point) (float64, bool) { return ms(p.HandshakeP50) }
-	p99 := func(p *results.Point) (float64, bool) { return ms(p.HandshakeP99) }
+	ms := func(d time.Duration) float64 {
+		if d <= 0 {
+			return math.NaN()
+		}
+		return float64(d) / float64(time.Millisecond)
+	}
+	p50 := func(p *results.Point) float64 { return ms(p.HandshakeP50) }
+	p99 := func(p *results.Point) float64 { return ms(p.HandshakeP99) }
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range t.Points {
-		for _, v := range []func(*results.Point) (float64, bool){p50, p99} {
-			if y, ok := v(&t.Points[i]); ok {
+		for _, y := range []float64{p50(&t.Points[i]), p99(&t.Points[i])} {
+			if !math.IsNaN(y) {
 				lo, hi = min(lo, y), max(hi, y)
 			}
 		}
@@ -382,11 +387,18 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) time
 var cpuSeries = []struct {
 	class, name string
 	col         color.RGBA
-	v           func(*results.Point) *float64
+	v           func(*results.Point) float64 // NaN where not measured
 }{
-	{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) *float64 { return p.ProcessBusy }},
-	{"cpus", "groups' CPUs (anything on them)", colorCPUs, func(p *results.Point) *float64 { return p.CPUsBusy }},
-	{"server", "server", colorServer, func(p *results.Point) *float64 { return p.ServerBusy }},
+	{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
+	{"cpus", "groups' CPUs (anything on them)", colorCPUs, func(p *results.Point) float64 { return orNaN(p.CPUsBusy) }},
+	{"server", "server", colorServer, func(p *results.Point) float64 { return orNaN(p.ServerBusy) }},
+}
+
+func orNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
 }
 
 // cpuTimeline draws per interval how busy the worker processes kept their
@@ -397,7 +409,7 @@ func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineC
 	used := make([]bool, len(cpuSeries))
 	for i := range t.Points {
 		for k, s := range cpuSeries {
-			used[k] = used[k] || s.v(&t.Points[i]) != nil
+			used[k] = used[k] || !math.IsNaN(s.v(&t.Points[i]))
 		}
 	}
 	if !slices.Contains(used, true) {
@@ -411,12 +423,7 @@ func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineC
 	c.el("path", "", "", "class", "threshold", "d", "M"+num(c.x0)+" "+num(c.y(limit))+"H"+num(c.x1), "stroke", cssColor(colorAlarm), "stroke-dasharray", "5 3", "fill", "none")
 	for k, s := range cpuSeries {
 		if used[k] {
-			c.series(s.class, s.col, t.Points, func(p *results.Point) (float64, bool) {
-				if v := s.v(p); v != nil {
-					return *v, true
-				}
-				return 0, false
-			})
+			c.series(s.class, s.col, t.Points, s.v)
 			ch.Legend = append(ch.Legend, lineItem(s.name, s.col))
 		}
 	}
