@@ -58,9 +58,8 @@ func baselineLegend(base *variantData) legendItem {
 	return dashedItem("baseline mean ("+base.V.Name+")", colorMuted)
 }
 
-// rateChart draws each measured variant's mean total rate as a horizontal
-// bar (the first at the top) with its 95 % CI, its repetitions as dots
-// and the baseline's mean as a dashed line.
+// rateChart draws each measured variant's mean rate as a horizontal bar
+// (the first at the top) with its 95 % CI and its repetitions as dots.
 func rateChart(vs []variantData) chart {
 	c := chart{
 		ID:    "chart-rate",
@@ -361,9 +360,8 @@ var cpuKinds = []struct {
 	{"server", colorServer, func(r repCPU) float64 { return r.Server }},
 }
 
-// cpuChart draws per measured variant the mean busy share of the client's
-// busiest group, of its groups on average and of the server, against the
-// client-bound threshold; false when no CPU figure was measured.
+// cpuChart draws each measured variant's mean busy shares (cpuKinds)
+// against the client-bound threshold; false when none was measured.
 func cpuChart(vs []variantData) (chart, bool) {
 	if !hasCPU(vs) {
 		return chart{}, false
@@ -409,16 +407,14 @@ func cpuChart(vs []variantData) (chart, bool) {
 	return f.draw(c, 260), true
 }
 
-// hasDelta reports whether v's difference from the baseline base is
-// defined: both have a completed repetition (base may be nil: none).
+// hasDelta reports whether v and the baseline base (nil: none) both have
+// a completed repetition, so that their difference is defined.
 func hasDelta(v, base *variantData) bool {
 	return base != nil && v.Sum.Stats.N > 0 && base.Sum.Stats.N > 0
 }
 
-// searchChart draws every value a search visited at its place on the
-// grid: the mean of its objective with its 95 % CI, its visit numbers,
-// the best ringed, the plateau marked and, for a search of req/s over the
-// soft ratio (ratioOf: its value by variant), the model's curve. It is
+// searchChart draws every value a search visited (see searchMarks) and,
+// for req/s over the soft ratio (ratioOf: by variant), the model's curve;
 // false without a search or when a visited value is not a number.
 func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) (chart, bool) {
 	if ss == nil || len(ss.Points) == 0 {
@@ -473,9 +469,8 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 	return f.draw(c, 320), true
 }
 
-// modelCurve draws the soft-ratio model's rate, dashed, across the points
-// at xs when pred predicts and each point's soft ratio in percent
-// (ratios) is its x; false when it draws nothing.
+// modelCurve draws the soft-ratio model's rate across xs when pred
+// predicts and each point's soft ratio in percent is its x; else false.
 func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []string) (legendItem, bool) {
 	if pred == nil || pred.Status != softratio.OK || len(xs) == 0 {
 		return legendItem{}, false

@@ -14,10 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// profileSection is the server profile (analysis.ProfileTable): the line
-// saying profiling was on, a stacked bar of each variant's CPU by
-// library, the text report's table and lines, and a flame graph per
-// variant, every one drawn here as inline SVG (no script, no network).
+// profileSection is the server profile: the line saying profiling was on,
+// the bars of CPU by library, the text's table and lines, the flame graphs.
 type profileSection struct {
 	On     string
 	Bars   template.HTML
@@ -118,8 +116,7 @@ func profileBars(t *analysis.ProfileTable) template.HTML {
 	return d.close()
 }
 
-// flameNode is one frame of a flame graph: its samples (its own and its
-// callees') and its callees.
+// flameNode is one frame of a flame graph, its samples its callees' too.
 type flameNode struct {
 	name     string
 	lib      string

@@ -107,9 +107,8 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 }
 
 // pageColumn is a column of the comparison or repetitions table: the
-// catalogue's measure Key, or the page's own cell by that name where the
-// catalogue has none or writes it otherwise. Head replaces the label
-// where the page words or breaks it otherwise; Unit appends the unit.
+// catalogue's measure Key, or the page's own cell by that name. Head
+// replaces the catalogue's label; Unit appends the unit.
 type pageColumn struct {
 	Key           string
 	Head          template.HTML
@@ -126,16 +125,14 @@ var comparisonColumns = []pageColumn{
 	{Key: "req_per_server_cpu_s", Head: "req/server<br/>cpu-s"},
 }
 
-// repColumns follow the variant and the repetition's number in the
-// repetitions table.
+// repColumns follow the variant and repetition in the repetitions table.
 var repColumns = []pageColumn{
 	{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 	{Key: "errors", RowNL: true}, {Key: "handshakes", Head: "handshakes", HeadNL: true}, {Key: "resumed", Head: "resumed"},
 	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", RowNL: true}, {Key: "total_p99_ms"},
 }
 
-// catalogued is the catalogue's measure key that reads a repetition
-// (rep) or a variant; false for none.
+// catalogued is the catalogue's measure key of a repetition (rep) or a variant.
 func catalogued(key string, rep bool) (measure.Column, bool) {
 	for i := range measure.Catalogue {
 		if me := &measure.Catalogue[i]; me.Key == key && me.Each == nil && (rep && me.Rep != nil || !rep && me.Variant != nil) {
@@ -162,8 +159,8 @@ func heads(cols []pageColumn, rep bool) []th {
 	return out
 }
 
-// extraColumns are the catalogue's HTML measures that has reads and the
-// page's columns do not place, shown after them.
+// extraColumns are the catalogue's HTML measures that has reads and
+// placed does not name, shown after the page's columns.
 func extraColumns(m *analysis.Report, placed []pageColumn, has func(measure.Column) bool) []measure.Column {
 	return slices.DeleteFunc(measure.Columns(m, measure.HTML), func(c measure.Column) bool {
 		return !has(c) || slices.ContainsFunc(placed, func(pc pageColumn) bool { return pc.Key == c.Key })
@@ -236,8 +233,7 @@ func keyValues(m map[string]string) string {
 }
 
 // addRep adds rep's row of the repetitions table (x: its catalogue
-// reading), then its failure and its loud lines (RepReport) on rows of
-// their own.
+// reading), then its failure and its loud lines on rows of their own.
 func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport, measures []td, x *measure.Rep, cols int) {
 	t := &rep.Total
 	own := map[string]td{"handshakes": right(format.Count(t.Handshakes)), "connections": right(format.Count(t.Connections)),
@@ -269,8 +265,8 @@ func withClasses(n uint64, classes results.ErrorCounts) string {
 	return format.Count(n)
 }
 
-// addNotCounted adds what rep counted outside its window (results.Outside)
-// and its TIME_WAIT sockets after it, when it has any of them.
+// addNotCounted adds what rep counted outside its window and its
+// TIME_WAIT sockets after it, when it has any of them.
 func addNotCounted(t *table, variant string, rep *results.Rep) {
 	o := rep.Total.Outside
 	if o == (results.Outside{}) && rep.TimeWait == nil {
@@ -325,8 +321,7 @@ func addGroups(t *table, v *variantData) {
 	}
 }
 
-// addCPU adds rep's CPU figures c; the row is hot on the analysis's
-// verdict (ra), never on the busy time alone.
+// addCPU adds rep's CPU figures c, hot on the analysis's verdict alone.
 func addCPU(t *table, variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) {
 	busiest, seconds := dash, dash
 	if c.Busiest >= 0 {
@@ -356,8 +351,7 @@ func addErrors(t *table, variant string, rep *results.Rep) {
 	}
 }
 
-// addNegotiated adds v's negotiated parameters over its repetitions, the
-// most frequent first.
+// addNegotiated adds v's negotiated parameters, the most frequent first.
 func addNegotiated(t *table, v *variantData) {
 	sum := map[string]uint64{}
 	var total uint64
@@ -430,8 +424,7 @@ func head(labels ...template.HTML) []th {
 }
 
 // cellTable is a table of text cells, column k right-aligned when
-// numeric(k); a table of figures aligns its header too and shows
-// format.Missing as dash.
+// numeric(k); a table of figures aligns its header and shows Missing as dash.
 func cellTable(id string, header []string, rows [][]string, numeric func(k int) bool, figures bool) table {
 	t := table{ID: id, Head: [][]th{nil}}
 	for k, h := range header {

@@ -85,6 +85,70 @@ func niceBelow(x float64) float64 {
 	return p
 }
 
+// svgDoc writes the drawings gonum/plot cannot make small or with a
+// tooltip per mark: the timelines (hundreds of bars a repetition) and the
+// server profile (a tooltip per frame).
+type svgDoc struct{ b strings.Builder }
+
+// start writes "<name" and attrs, pairs of a name and a value: a string
+// (escaped, left out when ""), a float64 (see num) or an int.
+func (d *svgDoc) start(name string, attrs []any) {
+	d.b.WriteString("<" + name)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		var v string
+		switch x := attrs[i+1].(type) {
+		case string:
+			v = html.EscapeString(x)
+		case float64:
+			v = num(x)
+		case int:
+			v = strconv.Itoa(x)
+		}
+		if v != "" {
+			d.b.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
+		}
+	}
+}
+
+// open starts an element that end closes.
+func (d *svgDoc) open(name string, attrs ...any) {
+	d.start(name, attrs)
+	d.b.WriteString(">")
+}
+
+func (d *svgDoc) end(name string) { d.b.WriteString("</" + name + ">") }
+
+// el writes a whole element with its text and its tooltip, each "" for none.
+func (d *svgDoc) el(name, text, title string, attrs ...any) {
+	d.start(name, attrs)
+	if text == "" && title == "" {
+		d.b.WriteString("/>")
+		return
+	}
+	d.b.WriteString(">" + html.EscapeString(text))
+	if title != "" {
+		d.b.WriteString("<title>" + html.EscapeString(title) + "</title>")
+	}
+	d.end(name)
+}
+
+// close ends the <svg> element and returns the drawing.
+func (d *svgDoc) close() template.HTML {
+	d.end("svg")
+	return template.HTML(d.b.String()) // start and el escape every text
+}
+
+// openSVG starts a drawing of w×h user units named label, attrs last.
+func (d *svgDoc) openSVG(class string, w, h float64, label string, attrs ...any) {
+	d.open("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
+		"role", "img", "aria-label", label}, attrs...)...)
+}
+
+// num writes a coordinate to a tenth of a unit, without trailing zeros.
+func num(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}
+
 // svgCanvas is one timeline chart: its plot area (x0..x1, y0..y1) and scales.
 type svgCanvas struct {
 	svgDoc
@@ -236,9 +300,8 @@ func linearTicks(hi float64) ([]float64, float64) {
 	return ts, step
 }
 
-// rateTimeline draws a repetition's successful responses per second, one
-// bar per interval stacked by group (group 0 at the bottom), the warm-up
-// faded, the analysis's stalls outlined and the kernel events marked.
+// rateTimeline draws a repetition's responses per second stacked by group
+// (0 at the bottom), the warm-up faded, stalls outlined, kernel events marked.
 func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []diagnosis.Stall) timelineChart {
 	top := map[time.Duration]float64{} // stack height by interval start
 	hi := 0.0
@@ -290,9 +353,8 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 	return ch
 }
 
-// tips lays an invisible column per interval carrying its figures as a
-// tooltip, unless the intervals are too narrow to point at (the tooltips
-// would then be a third of the page's weight).
+// tips lays an invisible column per interval with its figures as a
+// tooltip, unless too narrow to point at (a third of the page's weight).
 func (c *svgCanvas) tips(pts []results.Point) {
 	if (c.x1-c.x0)/float64(len(pts)) < minTipWidth {
 		return
@@ -401,9 +463,8 @@ func orNaN(v *float64) float64 {
 	return *v
 }
 
-// cpuTimeline draws per interval how busy the worker processes kept their
-// groups' CPUs, how busy those CPUs were with anything, and the server's
-// CPU, against the client-bound threshold; false when none was measured.
+// cpuTimeline draws cpuSeries per interval against the client-bound
+// threshold; false when none was measured.
 func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineChart, bool) {
 	ch := timelineChart{Class: "tl-cpu", Title: "CPU busy per interval: client and server"}
 	used := make([]bool, len(cpuSeries))
@@ -431,65 +492,4 @@ func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineC
 	ch.SVG = c.close()
 	ch.Legend = append(ch.Legend, dashedItem("client-bound threshold ("+strconv.FormatFloat(limit*100, 'f', -1, 64)+" % by kaeload itself)", colorAlarm))
 	return ch, true
-}
-
-// svgDoc writes the drawings gonum/plot cannot make small or with a
-// tooltip per mark: the timelines (hundreds of bars a repetition) and the
-// server profile (a tooltip per frame).
-type svgDoc struct{ b strings.Builder }
-
-// start writes "<name" and attrs, pairs of a name and a value: a string
-// (escaped, left out when ""), a float64 (see num) or an int.
-func (d *svgDoc) start(name string, attrs []any) {
-	d.b.WriteString("<" + name)
-	for i := 0; i+1 < len(attrs); i += 2 {
-		var v string
-		switch x := attrs[i+1].(type) {
-		case string:
-			v = html.EscapeString(x)
-		case float64:
-			v = num(x)
-		case int:
-			v = strconv.Itoa(x)
-		}
-		if v != "" {
-			d.b.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
-		}
-	}
-}
-
-// open starts an element that end closes.
-func (d *svgDoc) open(name string, attrs ...any) { d.start(name, attrs); d.b.WriteString(">") }
-
-func (d *svgDoc) end(name string) { d.b.WriteString("</" + name + ">") }
-
-// el writes a whole element with its text and its tooltip, each "" for none.
-func (d *svgDoc) el(name, text, title string, attrs ...any) {
-	d.start(name, attrs)
-	if text == "" && title == "" {
-		d.b.WriteString("/>")
-		return
-	}
-	d.b.WriteString(">" + html.EscapeString(text))
-	if title != "" {
-		d.b.WriteString("<title>" + html.EscapeString(title) + "</title>")
-	}
-	d.end(name)
-}
-
-// close ends the <svg> element and returns the drawing.
-func (d *svgDoc) close() template.HTML {
-	d.end("svg")
-	return template.HTML(d.b.String()) // start and el escape every text
-}
-
-// openSVG starts a drawing of w×h user units named label, attrs last.
-func (d *svgDoc) openSVG(class string, w, h float64, label string, attrs ...any) {
-	d.open("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
-		"role", "img", "aria-label", label}, attrs...)...)
-}
-
-// num writes a coordinate to a tenth of a unit, without trailing zeros.
-func num(v float64) string {
-	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
