@@ -79,12 +79,10 @@ type searchSection struct {
 // commands and failed runs.
 type speedSection struct {
 	Baseline string
-	Commands []speedCommand
+	Commands []string
 	Table    *table
 	Failures *table
 }
-
-type speedCommand struct{ Index, Line string }
 
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
@@ -184,12 +182,9 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 	if st == nil {
 		return nil
 	}
-	sec := &speedSection{Baseline: st.BaselineName}
+	sec := &speedSection{Baseline: st.BaselineName, Commands: st.Commands}
 	if st.Baseline < 0 {
 		sec.Baseline += " (not measured: no Δ %)"
-	}
-	for i, c := range st.Commands {
-		sec.Commands = append(sec.Commands, speedCommand{Index: strconv.Itoa(i), Line: c})
 	}
 	if len(st.Rows) > 0 {
 		t := figureTable("speed-table", tables.Speed(st))
