@@ -43,6 +43,15 @@ type timelineRep struct {
 
 type fact struct{ Label, Text string }
 
+// facts copies the label and text pairs of the tables package.
+func facts[N ~struct{ Label, Text string }](ns []N) []fact {
+	out := make([]fact, len(ns))
+	for i, n := range ns {
+		out[i] = fact(n)
+	}
+	return out
+}
+
 type diagnosisBlock struct {
 	Title string
 	Rows  []fact
@@ -82,16 +91,10 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = tr.ID
 			ra := &m.Reps[v.Index][j]
 			tr.Summary = repTimelineSummary(rep, ra)
-			for _, n := range tables.RepTimeline(&ra.Timeline) {
-				tr.Facts = append(tr.Facts, fact{n.Label, n.Text})
-			}
+			tr.Facts = facts(tables.RepTimeline(&ra.Timeline))
 			for k := range ra.Timeline.Diagnoses {
 				d := &ra.Timeline.Diagnoses[k]
-				b := diagnosisBlock{Title: d.Title}
-				for _, n := range tables.DiagnosisRows(d) {
-					b.Rows = append(b.Rows, fact{n.Label, n.Text})
-				}
-				tr.Diagnoses = append(tr.Diagnoses, b)
+				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: facts(tables.DiagnosisRows(d))})
 			}
 			tr.Charts = repTimelineCharts(rep, ra)
 			tv.Reps = append(tv.Reps, tr)
