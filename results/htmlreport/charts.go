@@ -100,7 +100,7 @@ func rateChart(vs []variantData) chart {
 			right = math.Max(right, r)
 		}
 		label := format.Rate(st.Mean)
-		if !v.Sum.IsBaseline && hasDelta(v, base) {
+		if !v.Sum.IsBaseline && base != nil && st.N > 0 && base.Sum.Stats.N > 0 { // the difference is defined
 			label += "  (" + format.Delta(v.Sum.Comparison.DeltaPct) + ")"
 		}
 		at, lbls = append(at, plotter.XY{X: right, Y: pos}), append(lbls, label)
@@ -405,12 +405,6 @@ func cpuChart(vs []variantData) (chart, bool) {
 	f.nominalX(names, false)
 	f.Y.Min, f.Y.Max = 0, 100
 	return f.draw(c, 260), true
-}
-
-// hasDelta reports whether v and the baseline base (nil: none) both have
-// a completed repetition, so that their difference is defined.
-func hasDelta(v, base *variantData) bool {
-	return base != nil && v.Sum.Stats.N > 0 && base.Sum.Stats.N > 0
 }
 
 // searchChart draws every value a search visited (see searchMarks) and,
