@@ -18,8 +18,7 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// capacitySection is the capacity search of a run: the comparison line
-// and each variant's steps.
+// capacitySection is a capacity search: its line and each variant's steps.
 type capacitySection struct {
 	Line   string
 	Intro  string
@@ -32,8 +31,7 @@ type capacityTable struct {
 	Table         table
 }
 
-// capacitySectionOf lays out m's capacity answers; nil when the run is no
-// capacity search.
+// capacitySectionOf lays out m's capacity answers; nil for none.
 func capacitySectionOf(m *analysis.Report) *capacitySection {
 	r, cs := m.Run, m.Capacities
 	if cs == nil {
@@ -56,9 +54,8 @@ func capacityCharts(m *analysis.Report) []chart {
 	return out
 }
 
-// capacityChart draws the p99 latency the target bounds (handshake, else
-// total from the intended start) against the rate asked at each step of
-// c, failing steps ringed, the target dashed and the knee dotted.
+// capacityChart draws the p99 latency the target bounds against the rate
+// asked at each step of c: failing steps ringed, the knee dotted.
 func capacityChart(r *results.Run, c *results.Capacity) chart {
 	spec, name := r.Capacity, r.Variants[c.Variant].Name
 	what, target := "p99 handshake", spec.P99Handshake
@@ -111,8 +108,8 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 	return f.draw(ch, 300)
 }
 
-// capacitySteps are the steps' p99 latencies (pick: which) by rate
-// asked, in ms, and those of the failing steps.
+// capacitySteps are the steps' p99 latencies in ms by rate asked, and
+// those of the failing steps.
 func capacitySteps(steps []*results.Rep, pick func(*results.Group) *results.Histogram) (line, fails plotter.XYs) {
 	steps = append([]*results.Rep(nil), steps...)
 	sort.SliceStable(steps, func(a, b int) bool { return steps[a].Step.Rate < steps[b].Step.Rate })

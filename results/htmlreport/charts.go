@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -57,9 +58,8 @@ func baselineLegend(base *variantData) legendItem {
 	return dashedItem("baseline mean ("+base.V.Name+")", colorMuted)
 }
 
-// rateChart draws each measured variant's mean total rate as a horizontal
-// bar (the first at the top) with its 95 % CI, its repetitions as dots
-// and the baseline's mean as a dashed line.
+// rateChart draws each measured variant's mean rate as a horizontal bar
+// (the first at the top) with its 95 % CI and its repetitions as dots.
 func rateChart(vs []variantData) chart {
 	c := chart{
 		ID:    "chart-rate",
@@ -100,7 +100,7 @@ func rateChart(vs []variantData) chart {
 			right = math.Max(right, r)
 		}
 		label := format.Rate(st.Mean)
-		if !v.Sum.IsBaseline && hasDelta(v, base) {
+		if !v.Sum.IsBaseline && base != nil && st.N > 0 && base.Sum.Stats.N > 0 { // the difference is defined
 			label += "  (" + format.Delta(v.Sum.Comparison.DeltaPct) + ")"
 		}
 		at, lbls = append(at, plotter.XY{X: right, Y: pos}), append(lbls, label)
@@ -355,14 +355,13 @@ var cpuKinds = []struct {
 	col  color.RGBA
 	val  func(repCPU) float64
 }{
-	{"client, busiest group", color.RGBA{230, 85, 13, 255}, func(r repCPU) float64 { return r.ClientMax }},
-	{"client, mean of groups", color.RGBA{253, 174, 107, 255}, func(r repCPU) float64 { return r.ClientMean }},
-	{"server", color.RGBA{49, 130, 189, 255}, func(r repCPU) float64 { return r.Server }},
+	{"client, busiest group", colorProcess, func(r repCPU) float64 { return r.ClientMax }},
+	{"client, mean of groups", colorCPUs, func(r repCPU) float64 { return r.ClientMean }},
+	{"server", colorServer, func(r repCPU) float64 { return r.Server }},
 }
 
-// cpuChart draws per measured variant the mean busy share of the client's
-// busiest group, of its groups on average and of the server, against the
-// client-bound threshold; false when no CPU figure was measured.
+// cpuChart draws each measured variant's mean busy shares (cpuKinds)
+// against the client-bound threshold; false when none was measured.
 func cpuChart(vs []variantData) (chart, bool) {
 	if !hasCPU(vs) {
 		return chart{}, false
@@ -408,8 +407,119 @@ func cpuChart(vs []variantData) (chart, bool) {
 	return f.draw(c, 260), true
 }
 
-// hasDelta reports whether v's difference from the baseline base is
-// defined: both have a completed repetition (base may be nil: none).
-func hasDelta(v, base *variantData) bool {
-	return base != nil && v.Sum.Stats.N > 0 && base.Sum.Stats.N > 0
+// searchChart draws every value a search visited (see searchMarks) and,
+// for req/s over the soft ratio (ratioOf: by variant), the model's curve;
+// false without a search or when a visited value is not a number.
+func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) (chart, bool) {
+	if ss == nil || len(ss.Points) == 0 {
+		return chart{}, false
+	}
+	se := ss.Search
+	unit := string(se.Maximize)
+	if se.Maximize == results.ObjectiveP99 {
+		unit = "p99 handshake ms (lower is better)"
+	}
+	c := chart{
+		ID:    "chart-search",
+		Title: "Search " + se.Series + ": " + unit + " against " + se.Key,
+		Caption: "Every value the search measured (" + strconv.Itoa(ss.Windows) + " windows; the full grid: " + strconv.Itoa(ss.Grid) +
+			"), labelled with its visit numbers in order (#1 first); whiskers: 95 % confidence interval; ring: the best; " +
+			"green squares: the plateau, the values not significantly worse than the best (Holm-adjusted t-test on the log scale); " +
+			"values measured once are tested against nothing and are on no plateau.",
+	}
+	xs, ratios := make([]float64, len(ss.Points)), make([]string, len(ss.Points))
+	for i, p := range ss.Points {
+		x, ok := analysis.SweptNumber(p.Value)
+		if !ok {
+			return chart{}, false
+		}
+		xs[i], ratios[i] = x, ratioOf[p.Variant]
+	}
+	f := newFigure(se.Key, unit, false, true)
+	f.searchMarks(ss, xs)
+	c.Legend = []legendItem{
+		boxItem("visited value (mean, 95 % CI)", palette[0]),
+		boxItem("plateau (lowest: "+se.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau),
+		boxItem("best", colorBest),
+	}
+	if se.Maximize == results.ObjectiveRate {
+		if item, ok := f.modelCurve(pred, xs, ratios); ok {
+			c.Legend = append(c.Legend, item)
+		}
+	}
+	lo, hi := xs[0], xs[len(xs)-1]
+	if g, ok := analysis.SweptNumber(se.Values[0]); ok {
+		lo = math.Min(lo, g)
+	}
+	if g, ok := analysis.SweptNumber(se.Values[len(se.Values)-1]); ok {
+		hi = math.Max(hi, g)
+	}
+	if lo == hi {
+		lo, hi = lo-1, hi+1
+	}
+	pad := (hi - lo) * 0.05
+	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15
+	f.X.Min, f.X.Max = math.Min(f.X.Min, lo-pad), math.Max(f.X.Max, hi+pad)
+	return f.draw(c, 320), true
+}
+
+// modelCurve draws the soft-ratio model's rate across xs when pred
+// predicts and each point's soft ratio in percent is its x; else false.
+func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []string) (legendItem, bool) {
+	if pred == nil || pred.Status != softratio.OK || len(xs) == 0 {
+		return legendItem{}, false
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, x := range xs {
+		if pct, err := strconv.ParseFloat(ratios[i], 64); err != nil || pct != x {
+			return legendItem{}, false
+		}
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	var line plotter.XYs
+	rs, ts := pred.Model.Curve(100)
+	for i, r := range rs {
+		if x := 100 * r; x >= lo-1e-9 && x <= hi+1e-9 && !math.IsInf(ts[i], 0) && !math.IsNaN(ts[i]) {
+			line = append(line, plotter.XY{X: x, Y: ts[i]})
+		}
+	}
+	if len(line) < 2 {
+		return legendItem{}, false
+	}
+	f.line(line, colorModel, 1.5, 6, 3)
+	return dashedItem("model: predicted req/s (best soft ratio "+format.Number(100*pred.Ratio.Value)+")", colorModel), true
+}
+
+// searchMarks draws the visited values at xs: means, whiskers, the
+// plateau's squares, the visit numbers and the best's ring.
+func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
+	var all, plateau plotter.XYs
+	var whisk xyErrors
+	var nums []string
+	for i, pt := range ss.Points {
+		xy := plotter.XY{X: xs[i], Y: pt.Stats.Mean}
+		all = append(all, xy)
+		if pt.Plateau {
+			plateau = append(plateau, xy)
+		}
+		whisk.add(xy, pt.Stats)
+		n := make([]string, len(pt.Visits))
+		for j, v := range pt.Visits {
+			n[j] = "#" + strconv.Itoa(v)
+		}
+		nums = append(nums, strings.Join(n, ","))
+	}
+	pts := f.glyphs(all, palette[0], 3.5, draw.CircleGlyph{})
+	f.whiskers(whisk, palette[0], false)
+	if len(plateau) > 0 {
+		f.glyphs(plateau, colorPlateau, 6, draw.BoxGlyph{})
+		if pts != nil {
+			f.Add(pts) // the point above its square
+		}
+	}
+	f.labels(all, nums, vg.Point{X: 6, Y: -12}, 8, colorMuted, draw.XLeft)
+	b := ss.Points[ss.Best]
+	bxy := plotter.XYs{{X: xs[ss.Best], Y: b.Stats.Mean}}
+	f.glyphs(bxy, colorBest, 8, draw.RingGlyph{})
+	f.labels(bxy, []string{"best: " + ss.Search.Key + " = " + b.Value + ", " + format.Number(b.Stats.Mean)}, vg.Point{X: 10, Y: 10}, 10, colorBest, draw.XLeft)
 }

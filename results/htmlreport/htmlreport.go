@@ -2,8 +2,10 @@ package htmlreport
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"io"
 	"strconv"
 	"strings"
@@ -16,8 +18,7 @@ import (
 )
 
 // Write writes m as one self-contained page (report.html): inline CSS and
-// SVG, no script and no outside reference. A chart that cannot be drawn
-// is replaced by a note saying why. It returns any error of w.
+// SVG, no script, no outside reference; a chart that cannot be drawn says why.
 func Write(w io.Writer, m *analysis.Report) error {
 	r := m.Run
 	pg, err := newPage(m)
@@ -35,18 +36,15 @@ func Write(w io.Writer, m *analysis.Report) error {
 }
 
 // page is what the template renders; the banners' lines come from the
-// analysis as the text report has them.
+// analysis as the text report has them. Incomplete: rebuilt from the
+// journal before the run ended; Crossed: thresholds that did not pass.
 type page struct {
-	Name, Started, Finished, Took, Baseline string
-	Interrupted                             bool
-	// Incomplete marks a run rebuilt from its journal before it ended.
-	Incomplete                                              bool
+	Name, Started, Finished, Took, Baseline                 string
+	Interrupted, Incomplete                                 bool
 	Failed, NotMeasured, Partial, Excluded, Warnings, Hints []string
 	Hosts, Thresholds                                       []string
-	// Crossed counts the thresholds that did not pass.
-	Crossed int
-	// ClientBound lists the first maxClientBound client-bound groups;
-	// ClientBoundMore counts the others.
+	Crossed                                                 int
+	// ClientBound lists the first maxClientBound client-bound groups.
 	ClientBound     []string
 	ClientBoundMore int
 	Threshold       string
@@ -81,12 +79,10 @@ type searchSection struct {
 // commands and failed runs.
 type speedSection struct {
 	Baseline string
-	Commands []speedCommand
+	Commands []string
 	Table    *table
 	Failures *table
 }
-
-type speedCommand struct{ Index, Line string }
 
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
@@ -186,19 +182,12 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 	if st == nil {
 		return nil
 	}
-	sec := &speedSection{Baseline: st.BaselineName}
+	sec := &speedSection{Baseline: st.BaselineName, Commands: st.Commands}
 	if st.Baseline < 0 {
 		sec.Baseline += " (not measured: no Δ %)"
 	}
-	for i, c := range st.Commands {
-		sec.Commands = append(sec.Commands, speedCommand{Index: strconv.Itoa(i), Line: c})
-	}
 	if len(st.Rows) > 0 {
-		var rows [][]string
-		for i := range st.Rows {
-			rows = append(rows, st.Cells(&st.Rows[i]))
-		}
-		t := cellTable("speed-table", st.Header(), rows, func(k int) bool { return k >= 2 }, true)
+		t := figureTable("speed-table", tables.Speed(st))
 		sec.Table = &t
 	}
 	if len(st.Failures) > 0 {
@@ -210,8 +199,7 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 	return sec
 }
 
-// planText is the encoded plan indented; as given when it is not valid
-// JSON; "" when absent.
+// planText is the encoded plan indented, as given when not valid JSON.
 func planText(plan json.RawMessage) string {
 	if len(plan) == 0 {
 		return ""
@@ -222,3 +210,10 @@ func planText(plan json.RawMessage) string {
 	}
 	return b.String()
 }
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+// pageTemplate is the page (templates/page.html) and its parts, XHTML-style
+// (void elements self-closed) so that the page is well-formed XML.
+var pageTemplate = template.Must(template.New("page.html").ParseFS(templateFiles, "templates/*.html"))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/kaeload/kaeload/results"
@@ -23,8 +24,8 @@ func cell(s string) string {
 	return s
 }
 
-// variantData is variant Index of the run with its summary (the text
-// report's figures), colour, repetitions' rates and analyses.
+// variantData is variant Index with its summary, colour, repetitions'
+// rates and analyses.
 type variantData struct {
 	Index int
 	V     *results.Variant
@@ -55,10 +56,8 @@ func measured(vs []variantData) []variantData {
 	return out
 }
 
-// cdf is the empirical CDF of h (µs) in ms, nil for an empty histogram.
-// Each non-empty bucket [From, To] gives the points (From, fraction
-// below) and (To, fraction up to it): exact at bucket bounds, and X ≥ 1 µs
-// suits a log axis.
+// cdf is the empirical CDF of h (µs) in ms, exact at the bounds of each
+// non-empty bucket, x ≥ 1 µs for a log axis; nil for an empty histogram.
 func cdf(h *results.Histogram) plotter.XYs {
 	if results.EmptyHistogram(h) {
 		return nil
@@ -78,8 +77,7 @@ func cdf(h *results.Histogram) plotter.XYs {
 	return pts
 }
 
-// groupAgg is one group index of a variant over its repetitions: its
-// rates, and its CPUs' busy shares where measured.
+// groupAgg is one group index of a variant over its repetitions.
 type groupAgg struct {
 	Index, Threads, Slots int
 	CPUs                  string
@@ -114,20 +112,10 @@ func groups(v *results.Variant) []groupAgg {
 }
 
 // mean is the arithmetic mean of xs; NaN for none.
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
+func mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 
-// repCPU is a repetition's CPU: the busiest and mean busy shares of the
-// client's measured groups (from the analysis) and the server's; NaN
-// where not measured, Busiest -1.
+// repCPU is a repetition's CPU busy shares (client's from the analysis),
+// NaN where not measured, Busiest -1.
 type repCPU struct {
 	ClientMax, ClientMean, Server, ServerSeconds float64
 	Busiest                                      int
@@ -159,9 +147,8 @@ func hasCPU(vs []variantData) bool {
 	return false
 }
 
-// series is a sweep (analysis.SweepSummary) on the x axis: a numeric one
-// at its numbers, drawn as a line; a categorical one (names, several keys
-// at once) at its positions, drawn as bars. Key is "" when several are swept.
+// series is a sweep on the x axis: a numeric one at its numbers, a
+// categorical one at its positions. Key is "" when several are swept.
 type series struct {
 	Name, Key string
 	Numeric   bool

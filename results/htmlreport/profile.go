@@ -1,10 +1,11 @@
 package htmlreport
 
 import (
-	"fmt"
-	"html"
+	"cmp"
 	"html/template"
-	"sort"
+	"image/color"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -13,10 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// profileSection is the server profile (analysis.ProfileTable): the line
-// saying profiling was on, a stacked bar of each variant's CPU by
-// library, the text report's table and lines, and a flame graph per
-// variant, every one drawn here as inline SVG (no script, no network).
+// profileSection is the server profile: the line saying profiling was on,
+// the bars of CPU by library, the text's table and lines, the flame graphs.
 type profileSection struct {
 	On     string
 	Bars   template.HTML
@@ -44,6 +43,7 @@ const (
 	// barLibraries is how many libraries the bars colour one by one; the
 	// rest are one "other" segment.
 	barLibraries = 8
+	profileStyle = "max-width: 100%; height: auto; display: block; margin: .5em 0"
 )
 
 // profileSectionOf lays out t; nil for nil.
@@ -52,8 +52,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 		return nil
 	}
 	sec := &profileSection{On: t.OnLine(), Lines: tables.ProfileLines(t), Bars: profileBars(t)}
-	tb := tables.Profile(t)
-	sec.Table = cellTable("profile-table", tb.Header, tb.Rows, func(k int) bool { return k > 0 }, true)
+	sec.Table = figureTable("profile-table", tables.Profile(t))
 	for i := range t.Variants {
 		v := &t.Variants[i]
 		fg := flameGraph{Variant: v.Name}
@@ -67,31 +66,30 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	return sec
 }
 
-// profileBars draws one horizontal bar per variant, its width the
-// variant's samples split by library (the table's first libraries one
-// colour each, the rest grey), with a legend; a variant without a
-// profile gets its reason in place of a bar.
+// profileBars draws a bar per variant, its width the variant's samples
+// split by library (the table's first libraries one colour each, the rest
+// grey), with a legend; a variant without a profile gets its reason.
 func profileBars(t *analysis.ProfileTable) template.HTML {
 	named := t.Libraries[:min(len(t.Libraries), barLibraries)]
+	const other = "#cccccc"
 	colorOf := map[string]string{}
 	for i, l := range named {
 		colorOf[l] = cssColor(palette[i%len(palette)])
 	}
-	const other = "#cccccc"
+	var d svgDoc
 	h := float64(len(t.Variants))*(barHeight+6) + 34
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="profile-bars" style="max-width: 100%%; height: auto; display: block; margin: .5em 0" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="server CPU by library">`, profileWidth, h, profileWidth, h)
+	d.openSVG("profile-bars", profileWidth, h, "server CPU by library", "style", profileStyle, "width", profileWidth, "height", h)
 	plot := profileWidth - barLabel - 10
 	for i := range t.Variants {
 		v := &t.Variants[i]
-		y := float64(i) * (barHeight + 6)
-		fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="11" text-anchor="end" font-family="sans-serif">%s</text>`, barLabel-6, y+barHeight/2+4, html.EscapeString(v.Name))
+		top := float64(i) * (barHeight + 6)
+		y := top + barHeight/2 + 4 // the labels' baseline
+		d.el("text", v.Name, "", "x", barLabel-6, "y", y, "font-size", "11", "text-anchor", "end", "font-family", "sans-serif")
 		if !v.Available() {
-			fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="11" fill="#c00000" font-family="sans-serif">%s</text>`, barLabel, y+barHeight/2+4, html.EscapeString(v.NotAvailableLine()))
+			d.el("text", v.NotAvailableLine(), "", "x", barLabel, "y", y, "font-size", "11", "fill", "#c00000", "font-family", "sans-serif")
 			continue
 		}
-		x := barLabel
-		var rest float64
+		x, rest := barLabel, 0.0
 		for _, l := range v.Libraries {
 			c, ok := colorOf[l.Name]
 			if !ok {
@@ -99,32 +97,26 @@ func profileBars(t *analysis.ProfileTable) template.HTML {
 				continue
 			}
 			w := l.Share * plot
-			fmt.Fprintf(&b, `<rect x="%.2f" y="%g" width="%.2f" height="%g" fill="%s"><title>%s: %s</title></rect>`, x, y, w, barHeight, c, html.EscapeString(l.Name), format.Percent(l.Share))
+			d.el("rect", "", l.Name+": "+format.Percent(l.Share), "x", x, "y", top, "width", w, "height", barHeight, "fill", c)
 			if w > 34 {
-				fmt.Fprintf(&b, `<text x="%.2f" y="%g" font-size="10" fill="#fff" text-anchor="middle" font-family="sans-serif">%s</text>`, x+w/2, y+barHeight/2+4, format.Percent(l.Share))
+				d.el("text", format.Percent(l.Share), "", "x", x+w/2, "y", y, "font-size", "10", "fill", "#fff", "text-anchor", "middle", "font-family", "sans-serif")
 			}
 			x += w
 		}
 		if rest > 0 {
-			fmt.Fprintf(&b, `<rect x="%.2f" y="%g" width="%.2f" height="%g" fill="%s"><title>other libraries: %s</title></rect>`, x, y, rest*plot, barHeight, other, format.Percent(rest))
+			d.el("rect", "", "other libraries: "+format.Percent(rest), "x", x, "y", top, "width", rest*plot, "height", barHeight, "fill", other)
 		}
 	}
-	// The legend, in the table's order.
 	x, y := barLabel, float64(len(t.Variants))*(barHeight+6)+14
-	for _, l := range append(append([]string(nil), named...), "other") {
-		c := colorOf[l]
-		if c == "" {
-			c = other
-		}
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%g" width="10" height="10" fill="%s"/><text x="%.1f" y="%g" font-size="10" font-family="sans-serif">%s</text>`, x, y-9, c, x+13, y, html.EscapeString(l))
+	for _, l := range append(slices.Clone(named), "other") { // the legend, in the table's order
+		d.el("rect", "", "", "x", x, "y", y-9, "width", "10", "height", "10", "fill", cmp.Or(colorOf[l], other))
+		d.el("text", l, "", "x", x+13, "y", y, "font-size", "10", "font-family", "sans-serif")
 		x += 20 + 6*float64(len(l))
 	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String()) // every text above is escaped
+	return d.close()
 }
 
-// flameNode is one frame of a flame graph: its samples (its own and its
-// callees') and its callees.
+// flameNode is one frame of a flame graph, its samples its callees' too.
 type flameNode struct {
 	name     string
 	lib      string
@@ -133,8 +125,8 @@ type flameNode struct {
 }
 
 // flameSVG draws v's folded stacks as a flame graph: the roots at the
-// bottom, each frame as wide as its share of the samples, its callees
-// on top of it; a frame's title gives its name, library and share.
+// bottom, each frame as wide as its share of the samples, its callees on
+// top of it; a frame's tooltip gives its name, library and share.
 func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	root := &flameNode{name: "all", children: map[string]*flameNode{}}
 	depth := 0
@@ -160,48 +152,46 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	if root.samples == 0 {
 		return ""
 	}
+	var d svgDoc
 	h := float64(depth+1) * flameRow
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="flame" style="max-width: 100%%; height: auto; display: block; margin: .5em 0" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-label="flame graph of %s">`, profileWidth, h, profileWidth, h, html.EscapeString(v.Name))
-	scale := profileWidth / float64(root.samples)
-	var draw func(n *flameNode, x float64, level int)
-	draw = func(n *flameNode, x float64, level int) {
-		w := float64(n.samples) * scale
-		if w < flameMinWidth {
-			return
-		}
-		y := h - float64(level+1)*flameRow
-		label := n.name
-		if n.lib != "" && n.name == "[unknown]" {
-			label = n.lib
-		}
-		share := format.Percent(float64(n.samples) / float64(root.samples))
-		title := fmt.Sprintf("%s (%s): %s, %s samples", n.name, n.lib, share, format.Count(n.samples))
-		if level == 0 {
-			title = fmt.Sprintf("all: %s samples", format.Count(n.samples))
-		}
-		fmt.Fprintf(&b, `<g><title>%s</title><rect x="%.2f" y="%g" width="%.2f" height="%g" fill="%s" stroke="#fff" stroke-width="0.5"/>`, html.EscapeString(title), x, y, w, flameRow-1, flameColor(n.lib, level))
-		if chars := int((w - 4) / 6); chars >= 3 {
-			if r := []rune(label); len(r) > chars {
-				label = string(r[:chars-1]) + "…"
-			}
-			fmt.Fprintf(&b, `<text x="%.2f" y="%g" font-size="10" font-family="monospace">%s</text>`, x+2, y+flameRow-5, html.EscapeString(label))
-		}
-		b.WriteString(`</g>`)
-		keys := make([]string, 0, len(n.children))
-		for k := range n.children {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // flame graphs order callees by name
-		for _, k := range keys {
-			c := n.children[k]
-			draw(c, x, level+1)
-			x += float64(c.samples) * scale
-		}
+	d.openSVG("flame", profileWidth, h, "flame graph of "+v.Name, "style", profileStyle, "width", profileWidth, "height", h)
+	d.flame(root, root.samples, 0, h, 0)
+	return d.close()
+}
+
+// flame draws frame n at x, level rows above the bottom h, and its
+// callees in name order on top of it; total is the root's samples.
+func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
+	scale := profileWidth / float64(total)
+	w := float64(n.samples) * scale
+	if w < flameMinWidth {
+		return
 	}
-	draw(root, 0, 0)
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String()) // every text above is escaped
+	y := h - float64(level+1)*flameRow
+	title := "all: " + format.Count(n.samples) + " samples"
+	if level > 0 {
+		share := format.Percent(float64(n.samples) / float64(total))
+		title = n.name + " (" + n.lib + "): " + share + ", " + format.Count(n.samples) + " samples"
+	}
+	d.open("g")
+	d.el("title", title, "")
+	d.el("rect", "", "", "x", x, "y", y, "width", w, "height", flameRow-1, "fill", flameColor(n.lib, level), "stroke", "#fff", "stroke-width", "0.5")
+	label := n.name
+	if n.lib != "" && n.name == "[unknown]" {
+		label = n.lib
+	}
+	if chars := int((w - 4) / 6); chars >= 3 {
+		if r := []rune(label); len(r) > chars {
+			label = string(r[:chars-1]) + "…"
+		}
+		d.el("text", label, "", "x", x+2, "y", y+flameRow-5, "font-size", "10", "font-family", "monospace")
+	}
+	d.end("g")
+	for _, k := range slices.Sorted(maps.Keys(n.children)) { // flame graphs order callees by name
+		c := n.children[k]
+		d.flame(c, total, x, h, level+1)
+		x += float64(c.samples) * scale
+	}
 }
 
 // flameColor colours a frame by where it runs: the kernel orange, crypto
@@ -221,5 +211,5 @@ func flameColor(lib string, level int) string {
 	for _, c := range lib {
 		h = h*31 + uint32(c)
 	}
-	return fmt.Sprintf("#%02x%02x%02x", 240, 180+h%60, 60+h%80)
+	return cssColor(color.RGBA{240, uint8(180 + h%60), uint8(60 + h%80), 255})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/tables"
 )
 
 // addTables lays out the tables of every variant in vs and of its
@@ -106,9 +107,8 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 }
 
 // pageColumn is a column of the comparison or repetitions table: the
-// catalogue's measure Key, or the page's own cell by that name where the
-// catalogue has none or writes it otherwise. Head replaces the label
-// where the page words or breaks it otherwise; Unit appends the unit.
+// catalogue's measure Key, or the page's own cell by that name. Head
+// replaces the catalogue's label; Unit appends the unit.
 type pageColumn struct {
 	Key           string
 	Head          template.HTML
@@ -125,16 +125,14 @@ var comparisonColumns = []pageColumn{
 	{Key: "req_per_server_cpu_s", Head: "req/server<br/>cpu-s"},
 }
 
-// repColumns follow the variant and the repetition's number in the
-// repetitions table.
+// repColumns follow the variant and repetition in the repetitions table.
 var repColumns = []pageColumn{
 	{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 	{Key: "errors", RowNL: true}, {Key: "handshakes", Head: "handshakes", HeadNL: true}, {Key: "resumed", Head: "resumed"},
 	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", RowNL: true}, {Key: "total_p99_ms"},
 }
 
-// catalogued is the catalogue's measure key that reads a repetition
-// (rep) or a variant; false for none.
+// catalogued is the catalogue's measure key of a repetition (rep) or a variant.
 func catalogued(key string, rep bool) (measure.Column, bool) {
 	for i := range measure.Catalogue {
 		if me := &measure.Catalogue[i]; me.Key == key && me.Each == nil && (rep && me.Rep != nil || !rep && me.Variant != nil) {
@@ -161,8 +159,8 @@ func heads(cols []pageColumn, rep bool) []th {
 	return out
 }
 
-// extraColumns are the catalogue's HTML measures that has reads and the
-// page's columns do not place, shown after them.
+// extraColumns are the catalogue's HTML measures that has reads and
+// placed does not name, shown after the page's columns.
 func extraColumns(m *analysis.Report, placed []pageColumn, has func(measure.Column) bool) []measure.Column {
 	return slices.DeleteFunc(measure.Columns(m, measure.HTML), func(c measure.Column) bool {
 		return !has(c) || slices.ContainsFunc(placed, func(pc pageColumn) bool { return pc.Key == c.Key })
@@ -235,8 +233,7 @@ func keyValues(m map[string]string) string {
 }
 
 // addRep adds rep's row of the repetitions table (x: its catalogue
-// reading), then its failure and its loud lines (RepReport) on rows of
-// their own.
+// reading), then its failure and its loud lines on rows of their own.
 func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport, measures []td, x *measure.Rep, cols int) {
 	t := &rep.Total
 	own := map[string]td{"handshakes": right(format.Count(t.Handshakes)), "connections": right(format.Count(t.Connections)),
@@ -268,8 +265,8 @@ func withClasses(n uint64, classes results.ErrorCounts) string {
 	return format.Count(n)
 }
 
-// addNotCounted adds what rep counted outside its window (results.Outside)
-// and its TIME_WAIT sockets after it, when it has any of them.
+// addNotCounted adds what rep counted outside its window and its
+// TIME_WAIT sockets after it, when it has any of them.
 func addNotCounted(t *table, variant string, rep *results.Rep) {
 	o := rep.Total.Outside
 	if o == (results.Outside{}) && rep.TimeWait == nil {
@@ -324,8 +321,7 @@ func addGroups(t *table, v *variantData) {
 	}
 }
 
-// addCPU adds rep's CPU figures c; the row is hot on the analysis's
-// verdict (ra), never on the busy time alone.
+// addCPU adds rep's CPU figures c, hot on the analysis's verdict alone.
 func addCPU(t *table, variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) {
 	busiest, seconds := dash, dash
 	if c.Busiest >= 0 {
@@ -355,8 +351,7 @@ func addErrors(t *table, variant string, rep *results.Rep) {
 	}
 }
 
-// addNegotiated adds v's negotiated parameters over its repetitions, the
-// most frequent first.
+// addNegotiated adds v's negotiated parameters, the most frequent first.
 func addNegotiated(t *table, v *variantData) {
 	sum := map[string]uint64{}
 	var total uint64
@@ -380,3 +375,85 @@ func addProbes(t *table, variant string, rep *results.Rep) {
 			right(cell(format.Float(p.Before, 2))), right(cell(format.Float(p.After, 2))), right(cell(format.Float(p.Delta(), 2))), msg(p.Error))
 	}
 }
+
+// table is one table of the page, drawn by the "table" template.
+type table struct {
+	ID   string
+	Head [][]th
+	Rows []row
+}
+
+// th is a header cell: Text, or HTML for the page's own labels.
+type th struct {
+	Text, Class   string
+	HTML          template.HTML
+	RowSpan, Cols int
+	// NL starts the cell on a new line of the page's source.
+	NL bool
+}
+
+type row struct {
+	Class string
+	Cells []td
+}
+
+// td is a body cell: Swatch is a colour square before Text, Lead a red
+// word before it and Flag one after it.
+type td struct {
+	Text, Class, Swatch, Lead, Flag string
+	Span                            int
+	NL                              bool
+}
+
+func right(s string) td                        { return td{Text: s, Class: "num"} }
+func txt(s string) td                          { return td{Text: s} }
+func msg(s string) td                          { return td{Text: s, Class: "msg"} }
+func (c td) nl() td                            { c.NL = true; return c }
+func (t *table) add(class string, cells ...td) { t.Rows = append(t.Rows, row{class, cells}) }
+
+// head is a header row of the page's own labels (HTML): a label starting
+// with "\n" starts a new source line, then "#" right-aligns it.
+func head(labels ...template.HTML) []th {
+	out := make([]th, len(labels))
+	for i, l := range labels {
+		s, nl := strings.CutPrefix(string(l), "\n")
+		s, isNum := strings.CutPrefix(s, "#")
+		out[i] = th{HTML: template.HTML(s), NL: nl, Class: numClass(isNum)}
+	}
+	return out
+}
+
+// cellTable is a table of text cells, column k right-aligned when
+// numeric(k); a table of figures aligns its header and shows Missing as dash.
+func cellTable(id string, header []string, rows [][]string, numeric func(k int) bool, figures bool) table {
+	t := table{ID: id, Head: [][]th{nil}}
+	for k, h := range header {
+		t.Head[0] = append(t.Head[0], th{Text: h, Class: numClass(figures && numeric(k))})
+	}
+	for _, r := range rows {
+		var cells []td
+		for k, c := range r {
+			if figures {
+				c = cell(c)
+			}
+			cells = append(cells, td{Text: c, Class: numClass(numeric(k))})
+		}
+		t.add("", cells...)
+	}
+	return t
+}
+
+// figureTable is tb as a table of figures.
+func figureTable(id string, tb tables.Table) table {
+	return cellTable(id, tb.Header, tb.Rows, func(k int) bool { return tb.Right[k] }, true)
+}
+
+func numClass(right bool) string {
+	if right {
+		return "num"
+	}
+	return ""
+}
+
+func always(int) bool { return true }
+func never(int) bool  { return false }

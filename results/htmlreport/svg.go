@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 	"html/template"
@@ -26,7 +25,7 @@ import (
 const chartWidth = 720 * vg.Length(1)
 
 // sans is the charts' typeface: gonum/plot measures with its bundled
-// Liberation fonts, and the SVG names the family with fallbacks.
+// Liberation fonts; the SVG names the family with fallbacks.
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 // palette holds the variant colours ("category10"), in plan order.
@@ -44,6 +43,13 @@ var (
 	colorGridLight = color.RGBA{225, 225, 225, 255}
 	colorPlateau   = color.RGBA{44, 160, 44, 255}
 	colorModel     = color.RGBA{102, 51, 153, 255}
+	colorP50       = palette[0]
+	colorP99       = palette[1]
+	colorProcess   = color.RGBA{230, 85, 13, 255} // the client's CPU: kaeload's own, the busiest group
+	colorCPUs      = color.RGBA{253, 174, 107, 255}
+	colorServer    = color.RGBA{49, 130, 189, 255}
+	colorEvent     = color.RGBA{204, 0, 0, 255}
+	colorWarmup    = color.RGBA{238, 238, 238, 255}
 )
 
 func variantColor(i int) color.RGBA { return palette[i%len(palette)] }
@@ -60,12 +66,11 @@ func dashedItem(name string, c color.RGBA) legendItem {
 	return legendItem{Name: name, Color: cssColor(c), Line: true, Dashed: true}
 }
 
-// figure is a chart being drawn with gonum/plot: every mark goes through
-// its methods, and the first error sticks and replaces the drawing.
+// figure is a chart drawn with gonum/plot; the first error of its marks
+// replaces the drawing. label is the SVG's accessible name (default: title).
 type figure struct {
 	*plot.Plot
-	err error
-	// label is the SVG's accessible name; the chart's title when "".
+	err   error
 	label string
 }
 
@@ -91,8 +96,7 @@ func newFigure(xLabel, yLabel string, vertical, horizontal bool) *figure {
 	return &figure{Plot: p}
 }
 
-// fail keeps err as the figure's error unless one came before; it
-// reports whether the figure is still good.
+// fail keeps the first error; it reports whether the figure is still good.
 func (f *figure) fail(err error) bool {
 	if f.err == nil {
 		f.err = err
@@ -187,7 +191,7 @@ func (f *figure) nominalX(names []string, slant bool) {
 	}
 }
 
-// draw renders the figure h points high into c, or c's Err.
+// draw renders the figure h points high into c, or sets c.Err.
 func (f *figure) draw(c chart, h vg.Length) chart {
 	if f.label == "" {
 		f.label = c.Title
@@ -220,9 +224,10 @@ func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
 	}
 }
 
-// renderSVG draws p on a w×h canvas as an inline <svg> element. gonum/plot
-// panics on some degenerate inputs (a log axis over non-positive values):
-// the panic becomes an error naming the chart.
+// renderSVG draws p on a w×h canvas as an inline <svg> element: no XML
+// prolog, the font family with fallbacks, labelled for screen readers.
+// gonum/plot panics on some degenerate inputs (a log axis over
+// non-positive values): the panic becomes an error naming the chart.
 func renderSVG(p *plot.Plot, w, h vg.Length, label string) (svg string, err error) {
 	defer func() {
 		if e := recover(); e != nil {
@@ -231,28 +236,19 @@ func renderSVG(p *plot.Plot, w, h vg.Length, label string) (svg string, err erro
 	}()
 	c := vgsvg.New(w, h)
 	p.Draw(draw.New(c))
-	var buf bytes.Buffer
+	var buf strings.Builder
 	if _, err := c.WriteTo(&buf); err != nil {
 		return "", fmt.Errorf("write chart %q: %w", label, err)
 	}
-	return inlineSVG(buf.String(), label)
-}
-
-// inlineSVG drops what precedes <svg (the XML prolog and comment), gives
-// the font family fallbacks and labels the element for screen readers.
-func inlineSVG(doc, label string) (string, error) {
-	i := strings.Index(doc, "<svg")
-	if i < 0 {
+	_, s, ok := strings.Cut(buf.String(), "<svg ")
+	if !ok {
 		return "", fmt.Errorf("chart %q: no <svg> element in the canvas output", label)
 	}
-	s := doc[i:]
-	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:Liberation Sans,Arimo,Arial,Helvetica,sans-serif;")
-	s = strings.Replace(s, "<svg ", `<svg role="img" aria-label="`+html.EscapeString(label)+`" `, 1)
-	return s, nil
+	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:"+fontFamily+";")
+	return `<svg role="img" aria-label="` + html.EscapeString(label) + `" ` + s, nil
 }
 
-// rateTicks are linear ticks with thousands separators, or "50k" when
-// every label is a multiple of 1000.
+// rateTicks are linear ticks labelled by rateLabel.
 type rateTicks struct{}
 
 func (rateTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -279,11 +275,10 @@ func rateLabel(v float64, thousands bool) string {
 	return format.Float(v, -1)
 }
 
-// percentTicks tick a 0..100 axis every 10 %, labelled every 20 %.
+// percentTicks tick a 0..100 axis every 10 %, labelled every 20 %;
+// fractionTicks label a 0..1 axis in percent at 0, 50, 90 and 100 %.
 var percentTicks = ticksAt([]float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, func(v float64) bool { return int(v)%20 == 0 }, 1)
 
-// fractionTicks label a 0..1 axis in percent at 0, 50, 90 and 100 %,
-// with a tick at 99 %.
 var fractionTicks = ticksAt([]float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1},
 	func(v float64) bool { return v == 0 || v == 0.5 || v == 0.9 || v == 1 }, 100)
 
@@ -300,7 +295,7 @@ func ticksAt(vs []float64, labelled func(float64) bool, scale float64) plot.Cons
 	return ts
 }
 
-// logMsTicks tick a log ms axis at every multiple of each power of ten,
+// logMsTicks tick a log ms axis at each multiple of a power of ten,
 // labelled at 1, 2 and 5 times it.
 type logMsTicks struct{}
 
@@ -319,8 +314,8 @@ func (logMsTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// decades calls each with m×10^e for each m of ms and every power of ten
-// e, from lo to hi; v is exact in decimal, not m·10^e rounded twice.
+// decades calls each with v = m×10^e for each m of ms and power e from
+// lo to hi; v is parsed from decimal, not m·10^e rounded twice.
 func decades(lo, hi float64, ms []int, each func(v float64, m int)) {
 	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
 		for _, m := range ms {

@@ -12,15 +12,12 @@ import (
 )
 
 // timelineSection is a block per variant with its repetitions' facts,
-// diagnoses and charts. Recorded is false when no repetition has a
-// timeline (a run stored before timelines); Without names the variants
-// that have none in a run where others do.
+// diagnoses and charts; Without names the variants without a timeline.
+// Diagnoses are the run's first maxClientBound diagnoses for the banner.
 type timelineSection struct {
-	Recorded bool
-	Variants []timelineVariant
-	Without  []string
-	// Diagnoses are the run's first maxClientBound diagnoses for the
-	// banner; DiagnosesMore counts the others.
+	Recorded      bool
+	Variants      []timelineVariant
+	Without       []string
 	Diagnoses     []diagnosisLine
 	DiagnosesMore int
 }
@@ -39,29 +36,35 @@ type timelineVariant struct {
 type timelineRep struct {
 	ID, Rep, Summary string
 	Open, None       bool
-	// Facts are what the analysis says of its timeline (tables.RepTimeline).
-	Facts     []fact
-	Diagnoses []diagnosisBlock
-	Charts    []timelineChart
+	Facts            []fact // tables.RepTimeline
+	Diagnoses        []diagnosisBlock
+	Charts           []timelineChart
 }
 
 type fact struct{ Label, Text string }
+
+// facts copies the label and text pairs of the tables package.
+func facts[N ~struct{ Label, Text string }](ns []N) []fact {
+	out := make([]fact, len(ns))
+	for i, n := range ns {
+		out[i] = fact(n)
+	}
+	return out
+}
 
 type diagnosisBlock struct {
 	Title string
 	Rows  []fact
 }
 
-// timelineChart is one chart of a repetition's timeline; Class is its
-// kind ("tl-rate"), Note a line under it.
+// timelineChart is one chart of a repetition's timeline; Class is its kind.
 type timelineChart struct {
 	Class, Title, Note string
 	SVG                template.HTML
 	Legend             []legendItem
 }
 
-// timelineSectionOf lays out the timeline of every variant of vs from
-// the analysis m: each repetition's facts, diagnoses and kernel events.
+// timelineSectionOf lays out the timeline of every variant of vs from m.
 func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	sec := &timelineSection{}
 	blocks := map[string]string{} // "variant/rep" -> the block's id
@@ -88,16 +91,10 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = tr.ID
 			ra := &m.Reps[v.Index][j]
 			tr.Summary = repTimelineSummary(rep, ra)
-			for _, n := range tables.RepTimeline(&ra.Timeline) {
-				tr.Facts = append(tr.Facts, fact{n.Label, n.Text})
-			}
+			tr.Facts = facts(tables.RepTimeline(&ra.Timeline))
 			for k := range ra.Timeline.Diagnoses {
 				d := &ra.Timeline.Diagnoses[k]
-				b := diagnosisBlock{Title: d.Title}
-				for _, n := range tables.DiagnosisRows(d) {
-					b.Rows = append(b.Rows, fact{n.Label, n.Text})
-				}
-				tr.Diagnoses = append(tr.Diagnoses, b)
+				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: facts(tables.DiagnosisRows(d))})
 			}
 			tr.Charts = repTimelineCharts(rep, ra)
 			tv.Reps = append(tv.Reps, tr)
@@ -130,8 +127,7 @@ func hasTimeline(v *results.Variant) bool {
 
 func hasPoints(rep *results.Rep) bool { return rep.Timeline != nil && len(rep.Timeline.Points) > 0 }
 
-// repTimelineSummary is the line beside a repetition's number: its
-// window and interval, its diagnoses and the intervals with kernel events.
+// repTimelineSummary is the line beside a repetition's number.
 func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	s := "window " + strconv.FormatFloat(rep.Total.Window.Length().Seconds(), 'f', 1, 64) + " s in intervals of " + seconds(rep.Timeline.Interval.Seconds())
 	if ds := ra.Timeline.Diagnoses; len(ds) > 0 {
@@ -153,8 +149,7 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 	}
 }
 
-// repTimelineCharts draws a repetition's rate, handshake and CPU charts
-// on one time axis; ra is its analysis.
+// repTimelineCharts draws a repetition's charts on one time axis.
 func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []timelineChart {
 	ax := newTimeAxis(rep.Timeline)
 	marks := eventMarks(ra.Events)

@@ -16,32 +16,19 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 )
 
-// The timeline charts are SVG written here, not with gonum/plot: a
-// repetition has hundreds of bars, so each group's bars are one <path>
-// and each line one <polyline>, under 20 KB per repetition. A
-// repetition's charts share one time axis and margins, so they line up.
-
-// Timeline chart geometry, in SVG user units (about 1:1 at the widest).
+// A repetition's charts share one time axis and margins, so they line up;
+// each group's bars are one <path> and each line one <polyline>, which
+// keeps a repetition under 20 KB.
 const (
-	tlWidth  = 1100.0
-	tlLeft   = 58.0 // room for the y tick labels
-	tlRight  = 12.0
-	tlTop    = 10.0
-	tlBottom = 20.0 // room for the time tick labels
-	tlMarks  = 12.0 // the kernel events' strip under the rate chart's axis
-	tlFont   = "Liberation Sans,Arimo,Arial,Helvetica,sans-serif"
+	tlWidth    = 1100.0
+	tlLeft     = 58.0 // room for the y tick labels
+	tlRight    = 12.0
+	tlTop      = 10.0
+	tlBottom   = 20.0 // room for the time tick labels
+	tlMarks    = 12.0 // the kernel events' strip under the rate chart's axis
+	fontFamily = "Liberation Sans,Arimo,Arial,Helvetica,sans-serif"
 	// minTipWidth is the narrowest mean interval that gets tooltips.
 	minTipWidth = 4.0
-)
-
-var (
-	colorP50     = color.RGBA{31, 119, 180, 255}
-	colorP99     = color.RGBA{255, 127, 14, 255}
-	colorProcess = color.RGBA{230, 85, 13, 255}
-	colorCPUs    = color.RGBA{253, 174, 107, 255}
-	colorServer  = color.RGBA{49, 130, 189, 255}
-	colorEvent   = color.RGBA{204, 0, 0, 255}
-	colorWarmup  = color.RGBA{238, 238, 238, 255}
 )
 
 // groupPalette colours the worker groups (ColorBrewer's "Paired", its
@@ -54,15 +41,13 @@ var groupPalette = []color.RGBA{
 
 func groupColor(g int) color.RGBA { return groupPalette[g%len(groupPalette)] }
 
-// timeAxis is the time axis of a repetition's charts, in seconds from
-// the window's start.
+// timeAxis is a repetition's time axis, in seconds from the window's start.
 type timeAxis struct {
 	Lo, Hi float64
 	Ticks  []float64
 }
 
-// newTimeAxis spans t's points with about ten ticks at a round step, 0
-// among them.
+// newTimeAxis spans t's points with about ten ticks at a round step, 0 among them.
 func newTimeAxis(t *results.Timeline) timeAxis {
 	ax := timeAxis{Lo: t.Points[0].Start.Seconds(), Hi: t.Points[len(t.Points)-1].End().Seconds()}
 	if ax.Hi <= ax.Lo {
@@ -100,10 +85,73 @@ func niceBelow(x float64) float64 {
 	return p
 }
 
-// svgCanvas is one timeline chart being written, with its plot area
-// (x0..x1, y0..y1) and scales.
+// svgDoc writes the drawings gonum/plot cannot make small or with a
+// tooltip per mark: the timelines (hundreds of bars a repetition) and the
+// server profile (a tooltip per frame).
+type svgDoc struct{ b strings.Builder }
+
+// start writes "<name" and attrs, pairs of a name and a value: a string
+// (escaped, left out when ""), a float64 (see num) or an int.
+func (d *svgDoc) start(name string, attrs []any) {
+	d.b.WriteString("<" + name)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		var v string
+		switch x := attrs[i+1].(type) {
+		case string:
+			v = html.EscapeString(x)
+		case float64:
+			v = num(x)
+		case int:
+			v = strconv.Itoa(x)
+		}
+		if v != "" {
+			d.b.WriteString(" " + attrs[i].(string) + `="` + v + `"`)
+		}
+	}
+}
+
+// open starts an element that end closes.
+func (d *svgDoc) open(name string, attrs ...any) {
+	d.start(name, attrs)
+	d.b.WriteString(">")
+}
+
+func (d *svgDoc) end(name string) { d.b.WriteString("</" + name + ">") }
+
+// el writes a whole element with its text and its tooltip, each "" for none.
+func (d *svgDoc) el(name, text, title string, attrs ...any) {
+	d.start(name, attrs)
+	if text == "" && title == "" {
+		d.b.WriteString("/>")
+		return
+	}
+	d.b.WriteString(">" + html.EscapeString(text))
+	if title != "" {
+		d.b.WriteString("<title>" + html.EscapeString(title) + "</title>")
+	}
+	d.end(name)
+}
+
+// close ends the <svg> element and returns the drawing.
+func (d *svgDoc) close() template.HTML {
+	d.end("svg")
+	return template.HTML(d.b.String()) // start and el escape every text
+}
+
+// openSVG starts a drawing of w×h user units named label, attrs last.
+func (d *svgDoc) openSVG(class string, w, h float64, label string, attrs ...any) {
+	d.open("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
+		"role", "img", "aria-label", label}, attrs...)...)
+}
+
+// num writes a coordinate to a tenth of a unit, without trailing zeros.
+func num(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}
+
+// svgCanvas is one timeline chart: its plot area (x0..x1, y0..y1) and scales.
 type svgCanvas struct {
-	b              strings.Builder
+	svgDoc
 	x0, x1, y0, y1 float64
 	ax             timeAxis
 	ylo, yhi       float64
@@ -111,18 +159,11 @@ type svgCanvas struct {
 	bottomText     float64 // baseline of the time tick labels
 }
 
-// newCanvas starts a chart h high on the time axis ax, with extra room
-// under the axis.
+// newCanvas starts a chart h high on ax, with extra room under the axis.
 func newCanvas(h, extra float64, ax timeAxis, label string) *svgCanvas {
 	c := &svgCanvas{x0: tlLeft, x1: tlWidth - tlRight, y0: tlTop, y1: h - tlBottom - extra, ax: ax, bottomText: h - 6}
-	c.b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ` + num(tlWidth) + " " + num(h) +
-		`" role="img" aria-label="` + html.EscapeString(label) + `" font-family="` + tlFont + `" font-size="11" fill="#222">`)
+	c.openSVG("", tlWidth, h, label, "font-family", fontFamily, "font-size", "11", "fill", "#222")
 	return c
-}
-
-// num writes a coordinate to a tenth of a unit, without trailing zeros.
-func num(v float64) string {
-	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
 
 // x maps seconds to the plot area.
@@ -140,28 +181,19 @@ func (c *svgCanvas) y(v float64) float64 {
 }
 
 // band draws a rect over the plot area's height from x0 to x1, at least
-// minW wide, with a tooltip unless title is "".
-func (c *svgCanvas) band(class string, x0, x1, minW float64, attrs, title string) {
-	if class != "" {
-		class = ` class="` + class + `"`
-	}
-	c.b.WriteString(`<rect` + class + ` x="` + num(x0) + `" y="` + num(c.y0) + `" width="` + num(max(x1-x0, minW)) +
-		`" height="` + num(c.y1-c.y0) + `" ` + attrs)
-	if title == "" {
-		c.b.WriteString(`/>`)
-		return
-	}
-	c.b.WriteString(`><title>` + html.EscapeString(title) + `</title></rect>`)
+// minW wide, with its tooltip title.
+func (c *svgCanvas) band(class string, x0, x1, minW float64, title string, attrs ...any) {
+	c.el("rect", "", title, append([]any{"class", class, "x", x0, "y", c.y0, "width", max(x1-x0, minW), "height", c.y1 - c.y0}, attrs...)...)
 }
 
 // backdrop draws the warm-up's band and a band over every interval with
 // kernel events.
 func (c *svgCanvas) backdrop(marks []eventMark) {
 	if c.ax.Lo < 0 {
-		c.band("warmup", c.x0, c.x(0), 0, `fill="`+cssColor(colorWarmup)+`"`, "")
+		c.band("warmup", c.x0, c.x(0), 0, "", "fill", cssColor(colorWarmup))
 	}
 	for _, m := range marks {
-		c.band("event-band", c.x(m.Start.Seconds()), c.x((m.Start + m.Length).Seconds()), 1, `fill="`+cssColor(colorEvent)+`" fill-opacity=".1"`, "")
+		c.band("event-band", c.x(m.Start.Seconds()), c.x((m.Start + m.Length).Seconds()), 1, "", "fill", cssColor(colorEvent), "fill-opacity", ".1")
 	}
 }
 
@@ -171,18 +203,10 @@ func (c *svgCanvas) yGrid(ticks []float64, label func(float64) string) {
 	for _, t := range ticks {
 		d.WriteString("M" + num(c.x0) + " " + num(c.y(t)) + "H" + num(c.x1))
 	}
-	c.b.WriteString(`<path class="grid" d="` + d.String() + `" stroke="` + cssColor(colorGridLight) + `" fill="none"/>`)
+	c.el("path", "", "", "class", "grid", "d", d.String(), "stroke", cssColor(colorGridLight), "fill", "none")
 	for _, t := range ticks {
-		c.text(c.x0-5, c.y(t)+4, `text-anchor="end"`, html.EscapeString(label(t)))
+		c.el("text", label(t), "", "x", c.x0-5, "y", c.y(t)+4, "text-anchor", "end")
 	}
-}
-
-// text writes an SVG text element at (x, y); inner is HTML.
-func (c *svgCanvas) text(x, y float64, attrs, inner string) {
-	if attrs != "" {
-		attrs = " " + attrs
-	}
-	c.b.WriteString(`<text x="` + num(x) + `" y="` + num(y) + `"` + attrs + `>` + inner + `</text>`)
 }
 
 // timeFrame draws the time axis, the window's start as a dashed line,
@@ -193,15 +217,15 @@ func (c *svgCanvas) timeFrame(label bool) {
 	for _, t := range c.ax.Ticks {
 		d.WriteString("M" + num(c.x(t)) + " " + num(c.y1) + "v4")
 	}
-	c.b.WriteString(`<path class="axis" d="` + d.String() + `" stroke="#666" fill="none"/>`)
+	c.el("path", "", "", "class", "axis", "d", d.String(), "stroke", "#666", "fill", "none")
 	for _, t := range c.ax.Ticks {
-		c.text(c.x(t), c.bottomText, `text-anchor="middle"`, seconds(t))
+		c.el("text", seconds(t), "", "x", c.x(t), "y", c.bottomText, "text-anchor", "middle")
 	}
 	if c.ax.Lo < 0 {
-		c.b.WriteString(`<path class="window-start" d="M` + num(c.x(0)) + " " + num(c.y0) + "V" + num(c.y1) + `" stroke="#444" stroke-dasharray="4 3" fill="none"/>`)
+		c.el("path", "", "", "class", "window-start", "d", "M"+num(c.x(0))+" "+num(c.y0)+"V"+num(c.y1), "stroke", "#444", "stroke-dasharray", "4 3", "fill", "none")
 		if label {
-			c.b.WriteString(`<text class="warmup-label" x="` + num(c.x0+4) + `" y="` + num(c.y0+12) + `" fill="#555">warm-up</text>`)
-			c.text(c.x(0)+4, c.y0+12, `fill="#555"`, "window")
+			c.el("text", "warm-up", "", "class", "warmup-label", "x", c.x0+4, "y", c.y0+12, "fill", "#555")
+			c.el("text", "window", "", "x", c.x(0)+4, "y", c.y0+12, "fill", "#555")
 		}
 	}
 }
@@ -224,35 +248,28 @@ func span(start, length time.Duration) string {
 	return seconds(round3(start.Seconds())) + " to " + seconds(round3((start + length).Seconds()))
 }
 
-// close ends the chart and returns it.
-func (c *svgCanvas) close() template.HTML {
-	c.b.WriteString(`</svg>`)
-	return template.HTML(c.b.String()) // every text above is escaped
-}
-
-// series draws v of each point at the interval's middle, broken where
-// v has no value: a <polyline> per run of points, a dot for a run of one.
-func (c *svgCanvas) series(class string, col color.RGBA, pts []results.Point, v func(*results.Point) (float64, bool)) {
+// series draws v of each point at the interval's middle, broken where v
+// is NaN: a <polyline> per run of points, a dot for a run of one.
+func (c *svgCanvas) series(class string, col color.RGBA, pts []results.Point, v func(*results.Point) float64) {
 	var run []string
 	flush := func() {
 		switch len(run) {
 		case 0:
 		case 1:
 			x, y, _ := strings.Cut(run[0], ",")
-			c.b.WriteString(`<circle class="` + class + `" cx="` + x + `" cy="` + y + `" r="2" fill="` + cssColor(col) + `"/>`)
+			c.el("circle", "", "", "class", class, "cx", x, "cy", y, "r", "2", "fill", cssColor(col))
 		default:
-			c.b.WriteString(`<polyline class="` + class + `" points="` + strings.Join(run, " ") + `" stroke="` + cssColor(col) + `" stroke-width="1.8" fill="none"/>`)
+			c.el("polyline", "", "", "class", class, "points", strings.Join(run, " "), "stroke", cssColor(col), "stroke-width", "1.8", "fill", "none")
 		}
 		run = run[:0]
 	}
 	for i := range pts {
 		p := &pts[i]
-		y, ok := v(p)
-		if !ok {
+		if y := v(p); !math.IsNaN(y) {
+			run = append(run, num(c.x((p.Start+p.Length/2).Seconds()))+","+num(c.y(y)))
+		} else {
 			flush()
-			continue
 		}
-		run = append(run, num(c.x((p.Start+p.Length/2).Seconds()))+","+num(c.y(y)))
 	}
 	flush()
 }
@@ -261,18 +278,16 @@ func (c *svgCanvas) series(class string, col color.RGBA, pts []results.Point, v 
 // events, its tooltip naming each counter with its host and count.
 func (c *svgCanvas) eventTriangles(marks []eventMark) {
 	for _, m := range marks {
-		x := c.x((m.Start + m.Length/2).Seconds())
 		t := "kernel events, " + span(m.Start, m.Length) + ":"
 		for _, e := range m.Events {
 			t += "\n" + e.Counter + " +" + format.Count(e.Count) + " on " + e.Host
 		}
-		c.b.WriteString(`<path class="event" d="M` + num(x) + " " + num(c.y1+1) + `l5 9h-10z" fill="` + cssColor(colorEvent) + `"><title>` +
-			html.EscapeString(t) + `</title></path>`)
+		d := "M" + num(c.x((m.Start + m.Length/2).Seconds())) + " " + num(c.y1+1) + "l5 9h-10z"
+		c.el("path", "", t, "class", "event", "d", d, "fill", cssColor(colorEvent))
 	}
 }
 
-// linearTicks are 0 and multiples of a round step up to about hi, with
-// the step.
+// linearTicks are 0 and multiples of a round step up to about hi, with the step.
 func linearTicks(hi float64) ([]float64, float64) {
 	if !(hi > 0) {
 		hi = 1
@@ -285,9 +300,8 @@ func linearTicks(hi float64) ([]float64, float64) {
 	return ts, step
 }
 
-// rateTimeline draws a repetition's successful responses per second, one
-// bar per interval stacked by group (group 0 at the bottom), the warm-up
-// faded, the analysis's stalls outlined and the kernel events marked.
+// rateTimeline draws a repetition's responses per second stacked by group
+// (0 at the bottom), the warm-up faded, stalls outlined, kernel events marked.
 func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []diagnosis.Stall) timelineChart {
 	top := map[time.Duration]float64{} // stack height by interval start
 	hi := 0.0
@@ -319,17 +333,17 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 			d.WriteString("M" + num(x0+gap) + " " + num(yb) + "V" + num(yt) + "H" + num(x1-gap) + "V" + num(yb) + "z")
 		}
 		if d.Len() > 0 {
-			c.b.WriteString(`<path class="group" data-group="` + strconv.Itoa(rep.Groups[g].Index) + `" d="` + d.String() + `" fill="` + cssColor(groupColor(g)) + `"/>`)
+			c.el("path", "", "", "class", "group", "data-group", rep.Groups[g].Index, "d", d.String(), "fill", cssColor(groupColor(g)))
 		}
 	}
 	if ax.Lo < 0 { // fade the warm-up's bars
-		c.band("", c.x0, c.x(0), 0, `fill="#fff" fill-opacity=".45"`, "")
+		c.band("", c.x0, c.x(0), 0, "", "fill", "#fff", "fill-opacity", ".45")
 	}
 	for _, st := range stalls {
 		x0, x1 := c.x(st.Start.Seconds()), c.x(st.End.Seconds())
-		c.band("stall", x0, x1, 1, `fill="none" stroke="#444" stroke-dasharray="3 2"`, "")
-		c.b.WriteString(`<text class="stall-label" x="` + num((x0+x1)/2) + `" y="` + num(c.y0+12) + `" text-anchor="middle" fill="#444">stall<title>` +
-			html.EscapeString("stall: "+measure.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)") + `</title></text>`)
+		c.band("stall", x0, x1, 1, "", "fill", "none", "stroke", "#444", "stroke-dasharray", "3 2")
+		c.el("text", "stall", "stall: "+measure.StallSpan(st)+" at "+format.Rate(st.Rate)+" req/s (median "+format.Rate(st.Median)+" req/s)",
+			"class", "stall-label", "x", (x0+x1)/2, "y", c.y0+12, "text-anchor", "middle", "fill", "#444")
 	}
 	c.tips(rep.Timeline.Points)
 	c.timeFrame(true)
@@ -339,9 +353,8 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 	return ch
 }
 
-// tips lays an invisible column per interval carrying its figures as a
-// tooltip, unless the intervals are too narrow to point at (the tooltips
-// would then be a third of the page's weight).
+// tips lays an invisible column per interval with its figures as a
+// tooltip, unless too narrow to point at (a third of the page's weight).
 func (c *svgCanvas) tips(pts []results.Point) {
 	if (c.x1-c.x0)/float64(len(pts)) < minTipWidth {
 		return
@@ -354,7 +367,7 @@ func (c *svgCanvas) tips(pts []results.Point) {
 		if p.Start < 0 {
 			tip += " (warm-up)"
 		}
-		c.band("tip", c.x(p.Start.Seconds()), c.x(p.End().Seconds()), 0.1, `fill="#fff" fill-opacity="0"`, tip)
+		c.band("tip", c.x(p.Start.Seconds()), c.x(p.End().Seconds()), 0.1, tip, "fill", "#fff", "fill-opacity", "0")
 	}
 }
 
@@ -390,13 +403,18 @@ func rateLegend(rep *results.Rep, stalls []diagnosis.Stall, marks []eventMark) (
 // handshakeTimeline draws the TLS handshake's p50 and p99 per interval
 // in ms on a log scale; an interval without handshakes leaves a gap.
 func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) timelineChart {
-	ms := func(d time.Duration) (float64, bool) { return float64(d) / float64(time.Millisecond), d > 0 }
-	p50 := func(p *results.Point) (float64, bool) { return ms(p.HandshakeP50) }
-	p99 := func(p *results.Point) (float64, bool) { return ms(p.HandshakeP99) }
+	ms := func(d time.Duration) float64 {
+		if d <= 0 {
+			return math.NaN()
+		}
+		return float64(d) / float64(time.Millisecond)
+	}
+	p50 := func(p *results.Point) float64 { return ms(p.HandshakeP50) }
+	p99 := func(p *results.Point) float64 { return ms(p.HandshakeP99) }
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range t.Points {
-		for _, v := range []func(*results.Point) (float64, bool){p50, p99} {
-			if y, ok := v(&t.Points[i]); ok {
+		for _, y := range []float64{p50(&t.Points[i]), p99(&t.Points[i])} {
+			if !math.IsNaN(y) {
 				lo, hi = min(lo, y), max(hi, y)
 			}
 		}
@@ -431,22 +449,28 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) time
 var cpuSeries = []struct {
 	class, name string
 	col         color.RGBA
-	v           func(*results.Point) *float64
+	v           func(*results.Point) float64 // NaN where not measured
 }{
-	{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) *float64 { return p.ProcessBusy }},
-	{"cpus", "groups' CPUs (anything on them)", colorCPUs, func(p *results.Point) *float64 { return p.CPUsBusy }},
-	{"server", "server", colorServer, func(p *results.Point) *float64 { return p.ServerBusy }},
+	{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
+	{"cpus", "groups' CPUs (anything on them)", colorCPUs, func(p *results.Point) float64 { return orNaN(p.CPUsBusy) }},
+	{"server", "server", colorServer, func(p *results.Point) float64 { return orNaN(p.ServerBusy) }},
 }
 
-// cpuTimeline draws per interval how busy the worker processes kept their
-// groups' CPUs, how busy those CPUs were with anything, and the server's
-// CPU, against the client-bound threshold; false when none was measured.
+func orNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}
+
+// cpuTimeline draws cpuSeries per interval against the client-bound
+// threshold; false when none was measured.
 func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineChart, bool) {
 	ch := timelineChart{Class: "tl-cpu", Title: "CPU busy per interval: client and server"}
 	used := make([]bool, len(cpuSeries))
 	for i := range t.Points {
 		for k, s := range cpuSeries {
-			used[k] = used[k] || s.v(&t.Points[i]) != nil
+			used[k] = used[k] || !math.IsNaN(s.v(&t.Points[i]))
 		}
 	}
 	if !slices.Contains(used, true) {
@@ -457,16 +481,10 @@ func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineC
 	c.backdrop(marks)
 	c.yGrid([]float64{0, 0.25, 0.5, 0.75, 1}, func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" })
 	limit := results.ClientBoundBusy
-	c.b.WriteString(`<path class="threshold" d="M` + num(c.x0) + " " + num(c.y(limit)) + "H" + num(c.x1) + `" stroke="` + cssColor(colorAlarm) +
-		`" stroke-dasharray="5 3" fill="none"/>`)
+	c.el("path", "", "", "class", "threshold", "d", "M"+num(c.x0)+" "+num(c.y(limit))+"H"+num(c.x1), "stroke", cssColor(colorAlarm), "stroke-dasharray", "5 3", "fill", "none")
 	for k, s := range cpuSeries {
 		if used[k] {
-			c.series(s.class, s.col, t.Points, func(p *results.Point) (float64, bool) {
-				if v := s.v(p); v != nil {
-					return *v, true
-				}
-				return 0, false
-			})
+			c.series(s.class, s.col, t.Points, s.v)
 			ch.Legend = append(ch.Legend, lineItem(s.name, s.col))
 		}
 	}
