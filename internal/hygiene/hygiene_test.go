@@ -159,22 +159,9 @@ func reaches(funcs map[string][]string, fn, target string, seen map[string]bool)
 // engineers are splitting now, as "dir/file.go Func" (methods by method
 // name). The lead empties this list once their branches are merged.
 var longFuncsBeingSplit = map[string]bool{
-	"runner/runner.go rep":                          true,
-	"cmd/kaeload/planreps.go planRepsCmd":           true,
-	"results/htmlreport/capacity.go capacityCharts": true,
-	"results/htmlreport/charts.go rateChart":        true,
-	"scenarios/compile.go Compile":                  true,
-	"scenarios/compile.go target":                   true,
-	"scenarios/compile.go tls":                      true,
-	"scenarios/compile.go load":                     true,
-	"scenarios/decode.go decode":                    true,
-	"scenarios/describe.go Describe":                true,
-	"scenarios/describe.go describeVariants":        true,
-	"scenarios/describe.go describeSchedule":        true,
-	"scenarios/set.go assign":                       true,
-	"scenarios/threshold.go ParseThreshold":         true,
-	"scenarios/variants.go server":                  true,
-	"internal/sshdtest/sshdtest.go StartWith":       true,
+	"runner/runner.go rep":                    true,
+	"cmd/kaeload/planreps.go planRepsCmd":     true,
+	"internal/sshdtest/sshdtest.go StartWith": true,
 }
 
 // maxFuncLines is the longest a non-test function may run, from its
