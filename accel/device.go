@@ -1,6 +1,7 @@
 package accel
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +19,7 @@ type device struct {
 	queue   int
 	free    []time.Time  // per engine: when it takes its next operation
 	waiting []time.Time  // start times after the last submit's now, in order
+	out     []time.Time  // ready times after the last call's now
 	busy    atomic.Int64 // nanoseconds; read without the lock
 }
 
@@ -36,6 +38,7 @@ func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 		i++
 	}
 	d.waiting = d.waiting[i:]
+	d.prune(now)
 	e := 0
 	for k := range d.free {
 		if d.free[k].Before(d.free[e]) {
@@ -54,7 +57,21 @@ func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 	}
 	d.free[e] = start.Add(d.service)
 	d.busy.Add(int64(d.service))
-	return start.Add(max(d.service, d.latency)), true
+	ready = start.Add(max(d.service, d.latency))
+	d.out = append(d.out, ready)
+	return ready, true
+}
+
+// inFlight counts the operations accepted whose result is not ready at now.
+func (d *device) inFlight(now time.Time) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.prune(now)
+	return len(d.out)
+}
+
+func (d *device) prune(now time.Time) {
+	d.out = slices.DeleteFunc(d.out, func(ready time.Time) bool { return !ready.After(now) })
 }
 
 // busyTime is the engines' busy time summed, for the operations accepted.

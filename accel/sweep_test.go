@@ -116,7 +116,7 @@ func sweepWindow(t *testing.T, key crypto.Signer, r int, beta float64) window {
 		for decided() < n {
 			time.Sleep(5 * time.Millisecond)
 		}
-		return done.Load(), a.Counters(), time.Now(), processCPU(t)
+		return done.Load(), a.Counters(), time.Now(), processCPU()
 	}
 	n0, c0, t0, cpu0 := snap(30)
 	n1, c1, t1, cpu1 := snap(330)
@@ -126,10 +126,8 @@ func sweepWindow(t *testing.T, key crypto.Signer, r int, beta float64) window {
 }
 
 // processCPU is the process's CPU time so far, every thread's.
-func processCPU(t *testing.T) time.Duration {
+func processCPU() time.Duration {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru) // fails only for a bad who
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
