@@ -247,7 +247,10 @@ func TestSyncWaitIsCPU(t *testing.T) {
 		t.Skip("windows of 100 signatures")
 	}
 	g := newRig(t)
-	cfg := Defaults()
+	cfg, err := Parse(paramSets[0], Defaults()) // as TestSearchFindsPredicted's first
+	if err != nil {
+		t.Fatal(err)
+	}
 	sync := cfg
 	sync.Mode = "sync"
 	as, s := g.window(cfg, 0, 100), g.window(sync, 0, 100)
