@@ -33,12 +33,7 @@ func newDevice(engines, queue int, service, latency time.Duration) *device {
 func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	i := 0
-	for i < len(d.waiting) && !d.waiting[i].After(now) {
-		i++
-	}
-	d.waiting = d.waiting[i:]
-	d.prune(now)
+	d.waiting, d.out = pending(d.waiting, now), pending(d.out, now)
 	e := 0
 	for k := range d.free {
 		if d.free[k].Before(d.free[e]) {
@@ -66,12 +61,13 @@ func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 func (d *device) inFlight(now time.Time) int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.prune(now)
+	d.out = pending(d.out, now)
 	return len(d.out)
 }
 
-func (d *device) prune(now time.Time) {
-	d.out = slices.DeleteFunc(d.out, func(ready time.Time) bool { return !ready.After(now) })
+// pending keeps the times after now.
+func pending(ts []time.Time, now time.Time) []time.Time {
+	return slices.DeleteFunc(ts, func(t time.Time) bool { return !t.After(now) })
 }
 
 // busyTime is the engines' busy time summed, for the operations accepted.
