@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -165,17 +166,11 @@ func (a *Accel) Counters() Counters {
 // ProbeNames name the counters as probes (Value), in order.
 var ProbeNames = []string{"accel_soft", "accel_offload", "accel_retry", "accel_busy_ms"}
 
-// Value is the counter a probe name (ProbeNames) reads.
+// Value is the counter a probe name (ProbeNames) reads; 0 for another name.
 func (c Counters) Value(name string) float64 {
-	switch name {
-	case "accel_soft":
-		return float64(c.Soft)
-	case "accel_offload":
-		return float64(c.Offloaded)
-	case "accel_retry":
-		return float64(c.Retries)
-	case "accel_busy_ms":
-		return float64(c.Busy) / float64(time.Millisecond)
+	values := []float64{float64(c.Soft), float64(c.Offloaded), float64(c.Retries), float64(c.Busy) / float64(time.Millisecond)}
+	if i := slices.Index(ProbeNames, name); i >= 0 {
+		return values[i]
 	}
 	return 0
 }
