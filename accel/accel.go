@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,20 +26,27 @@ const (
 	SpecEnv = "KAELOAD_ACCEL"
 )
 
+// clockNow and clockSleep are the device's clock: the wall's, which tests
+// replace by the process's CPU time, so that a busy machine that gives
+// the process a varying share of a CPU keeps the device's ratio to it.
+var (
+	clockNow   = time.Now
+	clockSleep = func(until time.Time) { time.Sleep(time.Until(until)) }
+)
+
 // Accel decides, for every signature, software or device, and spends
 // what each costs: the real signature, then a spin to the path's CPU in
 // thread CPU time; on the device, also the wait for its result.
 type Accel struct {
-	cfg      plans.Accel
-	off      bool
-	ratio    uint64 // percent kept in software
-	limit    int64  // Threshold(cfg)
-	dev      *device
-	seq      atomic.Uint64
-	inflight atomic.Int64
-	soft     atomic.Uint64
-	offload  atomic.Uint64
-	retry    atomic.Uint64
+	cfg     plans.Accel
+	off     bool
+	ratio   uint64 // percent kept in software
+	limit   int    // Threshold(cfg)
+	dev     *device
+	seq     atomic.Uint64
+	soft    atomic.Uint64
+	offload atomic.Uint64
+	retry   atomic.Uint64
 }
 
 // New is the accelerator cfg describes, under the environment getenv
@@ -64,7 +72,7 @@ func New(cfg plans.Accel, getenv func(string) string) (*Accel, error) {
 		}
 		a.ratio = r
 	}
-	a.cfg, a.limit = cfg, int64(Threshold(cfg))
+	a.cfg, a.limit = cfg, Threshold(cfg)
 	a.dev = newDevice(cfg.Engines, cfg.Queue, Service(cfg), cfg.Latency)
 	return a, nil
 }
@@ -81,11 +89,11 @@ func (a *Accel) String() string {
 // queue is full answers RETRY, and the signature falls back to software.
 func (a *Accel) Sign(key crypto.Signer, rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
 	sign := func() ([]byte, error) { return key.Sign(rand, digest, opts) }
-	if !a.reserve() {
+	now := clockNow()
+	if !a.reserve(now) {
 		return spend(a.cfg.SoftCPU, sign)
 	}
-	defer a.inflight.Add(-1)
-	ready, ok := a.dev.submit(time.Now())
+	ready, ok := a.dev.submit(now)
 	if !ok {
 		a.offload.Add(^uint64(0)) // -1: counted at the decision
 		a.retry.Add(1)
@@ -97,25 +105,22 @@ func (a *Accel) Sign(key crypto.Signer, rand io.Reader, digest []byte, opts cryp
 	return sig, err
 }
 
-// reserve says whether this signature goes to the device, taking an
-// in-flight slot when it does, and counts it at once: a goroutine held up
-// later (on the device's lock, preempted) must not move it out of the
-// window it was decided in. Policy ratio keeps exactly ratio of every 100
-// consecutive signatures in software, spread evenly; overflow offloads
-// while fewer than the threshold are in flight.
-func (a *Accel) reserve() bool {
+// reserve says whether the signature asked for at now goes to the
+// device, and counts it at once: a goroutine held up later (on the
+// device's lock, preempted) must not move it out of the window it was
+// decided in. Policy ratio keeps exactly ratio of every 100 consecutive
+// signatures in software, spread evenly; overflow offloads while fewer
+// than the threshold are in the device (as QAT counts them: until their
+// result is ready, not until the thread that waits for it runs again).
+func (a *Accel) reserve(now time.Time) bool {
 	off := false
 	switch {
 	case a.off:
 	case a.cfg.Policy == "overflow":
-		if off = a.inflight.Add(1) <= a.limit; !off {
-			a.inflight.Add(-1)
-		}
+		off = a.dev.inFlight(now) < a.limit
 	default:
 		n := a.seq.Add(1) - 1
-		if off = (n+1)*a.ratio/100 == n*a.ratio/100; off {
-			a.inflight.Add(1)
-		}
+		off = (n+1)*a.ratio/100 == n*a.ratio/100
 	}
 	if off {
 		a.offload.Add(1)
@@ -132,14 +137,12 @@ func (a *Accel) wait(ready time.Time) {
 		poll(ready)
 		return
 	}
-	if d := time.Until(ready); d > 0 {
-		time.Sleep(d)
-	}
+	clockSleep(ready)
 }
 
 //go:noinline
 func poll(ready time.Time) {
-	for time.Now().Before(ready) {
+	for clockNow().Before(ready) {
 	}
 }
 
@@ -163,17 +166,11 @@ func (a *Accel) Counters() Counters {
 // ProbeNames name the counters as probes (Value), in order.
 var ProbeNames = []string{"accel_soft", "accel_offload", "accel_retry", "accel_busy_ms"}
 
-// Value is the counter a probe name (ProbeNames) reads.
+// Value is the counter a probe name (ProbeNames) reads; 0 for another name.
 func (c Counters) Value(name string) float64 {
-	switch name {
-	case "accel_soft":
-		return float64(c.Soft)
-	case "accel_offload":
-		return float64(c.Offloaded)
-	case "accel_retry":
-		return float64(c.Retries)
-	case "accel_busy_ms":
-		return float64(c.Busy) / float64(time.Millisecond)
+	values := []float64{float64(c.Soft), float64(c.Offloaded), float64(c.Retries), float64(c.Busy) / float64(time.Millisecond)}
+	if i := slices.Index(ProbeNames, name); i >= 0 {
+		return values[i]
 	}
 	return 0
 }

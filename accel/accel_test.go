@@ -76,9 +76,7 @@ func TestRatioSplit(t *testing.T) {
 		soft := make([]int, 1001) // soft[i]: software among the first i
 		for i := range 1000 {
 			soft[i+1] = soft[i]
-			if a.reserve() {
-				a.inflight.Add(-1)
-			} else {
+			if !a.reserve(t0) {
 				soft[i+1]++
 			}
 		}
@@ -94,17 +92,19 @@ func TestRatioSplit(t *testing.T) {
 }
 
 // TestOverflow: policy overflow offloads while fewer than the threshold
-// are in flight.
+// are in the device, until their results are ready.
 func TestOverflow(t *testing.T) {
 	a := newTest(t, plans.Accel{Policy: "overflow", Threshold: 3}, nil)
 	for i, want := range []bool{true, true, true, false} {
-		if got := a.reserve(); got != want {
+		if got := a.reserve(at(0)); got != want {
 			t.Fatalf("reserve %d: got %v, want %v", i, got, want)
 		}
+		if want {
+			a.dev.submit(at(0)) // ready at 2 ms, 3.67 ms and 5.33 ms
+		}
 	}
-	a.inflight.Add(-1)
-	if !a.reserve() {
-		t.Error("a slot freed but the next signature stayed in software")
+	if !a.reserve(at(2 * time.Millisecond)) {
+		t.Error("a result ready but the next signature stayed in software")
 	}
 	if got, want := Threshold(Defaults()), 3; got != want { // ceil(600/s × 2 ms) + 1 engine
 		t.Errorf("default threshold %d, want %d", got, want)

@@ -1,6 +1,7 @@
 package accel
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +19,7 @@ type device struct {
 	queue   int
 	free    []time.Time  // per engine: when it takes its next operation
 	waiting []time.Time  // start times after the last submit's now, in order
+	out     []time.Time  // ready times after the last call's now
 	busy    atomic.Int64 // nanoseconds; read without the lock
 }
 
@@ -31,11 +33,7 @@ func newDevice(engines, queue int, service, latency time.Duration) *device {
 func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	i := 0
-	for i < len(d.waiting) && !d.waiting[i].After(now) {
-		i++
-	}
-	d.waiting = d.waiting[i:]
+	d.waiting, d.out = pending(d.waiting, now), pending(d.out, now)
 	e := 0
 	for k := range d.free {
 		if d.free[k].Before(d.free[e]) {
@@ -54,7 +52,22 @@ func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 	}
 	d.free[e] = start.Add(d.service)
 	d.busy.Add(int64(d.service))
-	return start.Add(max(d.service, d.latency)), true
+	ready = start.Add(max(d.service, d.latency))
+	d.out = append(d.out, ready)
+	return ready, true
+}
+
+// inFlight counts the operations accepted whose result is not ready at now.
+func (d *device) inFlight(now time.Time) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.out = pending(d.out, now)
+	return len(d.out)
+}
+
+// pending keeps the times after now.
+func pending(ts []time.Time, now time.Time) []time.Time {
+	return slices.DeleteFunc(ts, func(t time.Time) bool { return !t.After(now) })
 }
 
 // busyTime is the engines' busy time summed, for the operations accepted.
