@@ -341,12 +341,15 @@ func NewLatency() Latency {
 	return Latency{Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram()}
 }
 
-// Merge adds every histogram of o into l exactly.
+// Merge adds every histogram of o into l exactly, skipping nil ones on
+// either side (same bounds everywhere: nothing is dropped).
 func (l *Latency) Merge(o *Latency) {
-	l.Connect.Merge(o.Connect.Histogram)
-	l.Handshake.Merge(o.Handshake.Histogram)
-	l.TTFB.Merge(o.TTFB.Histogram)
-	l.Total.Merge(o.Total.Histogram)
+	pairs := [...][2]*Histogram{{l.Connect, o.Connect}, {l.Handshake, o.Handshake}, {l.TTFB, o.TTFB}, {l.Total, o.Total}}
+	for _, p := range pairs {
+		if p[0] != nil && p[0].Histogram != nil && !EmptyHistogram(p[1]) {
+			p[0].Merge(p[1].Histogram)
+		}
+	}
 	l.mergeIntended(o)
 }
 
