@@ -286,6 +286,29 @@ func welch(base, other []float64, tol float64) Comparison {
 	if len(base) < 2 || len(other) < 2 {
 		return c
 	}
+	d, vb, vo := difference(base, other, tol)
+	se2 := vb + vo
+	if se2 == 0 {
+		c.Test = TestZeroVariance
+		if math.Abs(d) > tol {
+			c.PValue, c.Significant = 0, true
+		}
+		return c
+	}
+	c.Test = TestWelch
+	c.T = d / math.Sqrt(se2)
+	c.DF = welchDF(vb, vo, len(base), len(other))
+	c.PValue = 2 * studentTUpper(math.Abs(c.T), c.DF)
+	if c.PValue > 1 {
+		c.PValue = 1
+	}
+	c.Significant = c.PValue < Alpha
+	return c
+}
+
+// difference returns the means' difference other − base and the squared
+// standard errors of the means, spreads up to tol counted as zero.
+func difference(base, other []float64, tol float64) (d, vb, vo float64) {
 	mb, sb := MeanStdDev(base)
 	mo, so := MeanStdDev(other)
 	if sb <= tol {
@@ -294,25 +317,12 @@ func welch(base, other []float64, tol float64) Comparison {
 	if so <= tol {
 		so = 0
 	}
-	nb, no := float64(len(base)), float64(len(other))
-	vb, vo := sb*sb/nb, so*so/no // squared standard errors of the means
-	se2 := vb + vo
-	if se2 == 0 {
-		c.Test = TestZeroVariance
-		if math.Abs(mo-mb) > tol {
-			c.PValue, c.Significant = 0, true
-		}
-		return c
-	}
-	c.Test = TestWelch
-	c.T = (mo - mb) / math.Sqrt(se2)
-	c.DF = se2 * se2 / (vb*vb/(nb-1) + vo*vo/(no-1))
-	c.PValue = 2 * studentTUpper(math.Abs(c.T), c.DF)
-	if c.PValue > 1 {
-		c.PValue = 1
-	}
-	c.Significant = c.PValue < Alpha
-	return c
+	return mo - mb, sb * sb / float64(len(base)), so * so / float64(len(other))
+}
+
+// welchDF is Welch–Satterthwaite's degrees of freedom.
+func welchDF(vb, vo float64, nb, no int) float64 {
+	return (vb + vo) * (vb + vo) / (vb*vb/float64(nb-1) + vo*vo/float64(no-1))
 }
 
 // studentTUpper returns P(T > t) for t ≥ 0: gonum's Student t up to
