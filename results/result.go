@@ -3,8 +3,10 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"slices"
 	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // EmptyHistogram reports whether h holds no value.
@@ -126,31 +128,38 @@ func (e *Errors) Total() uint64 {
 
 // MarshalJSON writes the classes that occurred as an object keyed by class name.
 func (e Errors) MarshalJSON() ([]byte, error) {
-	m := make(map[string]ErrorCount)
-	for c, ec := range e {
-		if ec.Count > 0 {
-			m[ErrorClass(c).String()] = ec
+	return marshalClasses(e[:], func(ec ErrorCount) bool { return ec.Count > 0 })
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
+func (e *Errors) UnmarshalJSON(data []byte) error {
+	*e = Errors{}
+	return unmarshalClasses(data, e[:])
+}
+
+// marshalClasses writes the values by class that occurred.
+func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
+	m := make(map[string]T)
+	for c, v := range byClass {
+		if occurred(v) {
+			m[ErrorClass(c).String()] = v
 		}
 	}
 	return json.Marshal(m)
 }
 
-// UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
-func (e *Errors) UnmarshalJSON(data []byte) error {
-	var m map[string]ErrorCount
+// unmarshalClasses reads what marshalClasses wrote into byClass.
+func unmarshalClasses[T any](data []byte, byClass []T) error {
+	var m map[string]T
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
-	*e = Errors{}
-outer:
-	for name, ec := range m {
-		for c, n := range errorClassNames {
-			if n == name {
-				e[c] = ec
-				continue outer
-			}
+	for name, v := range m {
+		i := slices.Index(errorClassNames[:], name)
+		if i < 0 {
+			return fmt.Errorf("unknown error class %q", name)
 		}
-		return fmt.Errorf("unknown error class %q", name)
+		byClass[i] = v
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package results
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -107,30 +106,13 @@ func (e ErrorCounts) IsZero() bool { return e == ErrorCounts{} }
 
 // MarshalJSON writes the classes that occurred.
 func (e ErrorCounts) MarshalJSON() ([]byte, error) {
-	m := make(map[string]uint64)
-	for c, n := range e {
-		if n > 0 {
-			m[ErrorClass(c).String()] = n
-		}
-	}
-	return json.Marshal(m)
+	return marshalClasses(e[:], func(n uint64) bool { return n > 0 })
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
-	var m map[string]uint64
-	if err := json.Unmarshal(data, &m); err != nil {
-		return err
-	}
 	*e = ErrorCounts{}
-	for name, n := range m {
-		i := slices.Index(errorClassNames[:], name)
-		if i < 0 {
-			return fmt.Errorf("unknown error class %q", name)
-		}
-		e[i] = n
-	}
-	return nil
+	return unmarshalClasses(data, e[:])
 }
 
 // TCPHost is one network namespace whose TCP counters a timeline holds:
