@@ -274,13 +274,8 @@ func logAll(a, b []float64) ([2][]float64, bool) {
 	return out, true
 }
 
-// Welch runs Welch's two-sided t-test of other against base on the values
-// as given; spreads below 1e-12 of their magnitude count as zero.
-func Welch(base, other []float64) Comparison {
-	return welch(base, other, 1e-12*maxAbs(base, other))
-}
-
-// welch is Welch with spreads up to tol counted as zero.
+// welch runs Welch's two-sided t-test of other against base on the values
+// as given, spreads up to tol counted as zero.
 func welch(base, other []float64, tol float64) Comparison {
 	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) < 2 || len(other) < 2 {
