@@ -108,28 +108,6 @@ func MaxMillis(h *results.Histogram) string {
 	return Millis(h.Max())
 }
 
-// Verdict says whether c is significant: "yes", "no (zero variance)",
-// "no test (n<2)", "cannot test", ….
-func Verdict(c stats.Comparison) string {
-	switch c.Test {
-	case stats.TestNone:
-		return "no test (n<2)"
-	case stats.TestCannot:
-		return "cannot test"
-	case stats.TestNoBaseline:
-		return "no test (baseline not measured)"
-	case stats.TestZeroVariance:
-		if c.Significant {
-			return "yes (zero variance)"
-		}
-		return "no (zero variance)"
-	}
-	if c.Significant {
-		return "yes"
-	}
-	return "no"
-}
-
 // PValue renders c's p-value with four decimals, "<0.0001" below;
 // Missing when no test ran.
 func PValue(c stats.Comparison) string { return formatP(c, c.PValue) }
