@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Power is the probability with which a difference as large as a
@@ -276,12 +278,9 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 func tPower(lambda, tc, df, tol float64) float64 {
 	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r
-		return phi(lambda-s) + phi(-lambda-s)
+		return distuv.UnitNormal.CDF(lambda-s) + distuv.UnitNormal.CDF(-lambda-s)
 	}, tol)
 }
-
-// phi is the standard normal distribution function.
-func phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 // chiSquareMean returns E[f(√(V/df))] over V ~ χ²(df), to an absolute tol,
 // for f in [0, 1] that may step at √(V/df) = step. It integrates over

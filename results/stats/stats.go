@@ -348,7 +348,7 @@ func studentTUpperHuge(t, df float64) float64 {
 		}
 		x = next
 	}
-	return 0.5 * math.Erfc(x/math.Sqrt2)
+	return distuv.UnitNormal.CDF(-x) // Survival loses the tail to 1 − Erf
 }
 
 // cornishFisherShift is t(p) − x for x the normal quantile of p, to four
