@@ -3,12 +3,9 @@ package results
 // TotalIndex is the Group.Index of a group produced by Merge.
 const TotalIndex = -1
 
-// Merge combines the groups of one repetition into their total, exactly,
-// sharing no memory with them: counts are added, histograms merged bucket by
-// bucket (never averaged percentiles), Threads, Slots and memory summed.
-// Window is the hull of the non-zero windows, which differ only by clock
-// noise: the hull keeps every counted request inside, so Rate is never
-// overstated.
+// Merge combines a repetition's groups into their total, exactly and
+// sharing no memory: histograms merge bucket by bucket, and Window is the
+// hull of the windows, so that Rate is never overstated.
 func Merge(groups []Group) Group {
 	t := Group{Index: TotalIndex, Latency: NewLatency()}
 	for i := range groups {
