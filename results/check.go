@@ -5,24 +5,20 @@ import (
 	"fmt"
 )
 
-// MaxRepeat bounds the repetitions a plan may ask of one variant (the
-// scenario's repeat and repeat.max allow at most 1000).
+// MaxRepeat bounds the repetitions a plan may ask of one variant.
 const MaxRepeat = 1000
 
 // maxGroups bounds a group's index: far above any machine's CPU count.
 const maxGroups = 1 << 16
 
-// Check rejects what no kaeload run writes and what would make a reader
-// allocate or loop without bound: repetition indices beyond the plan's
-// reach, negative or huge group indices, search visits of repetitions that
-// do not exist. Every reader of a stored run calls it before use, so a
-// damaged file is an error naming the field, never a panic or a hang.
+// Check rejects indices no kaeload run writes, which would make a reader
+// allocate or loop without bound: a damaged file is an error naming the
+// field, never a panic or a hang.
 func (r *Run) Check() error {
 	var errs []error
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		// A variant's windows, kept, cut short or set aside, are indexed
-		// within its plan; re-measured windows add to the count.
+		// Re-measured windows add to the plan's count.
 		limit := MaxRepeat + len(v.Reps) + len(v.Partial) + len(v.Excluded)
 		for _, set := range []struct {
 			kind string
@@ -48,8 +44,7 @@ func (r *Run) Check() error {
 	return errors.Join(errs...)
 }
 
-// check rejects a repetition whose index is outside [0, limit) or whose
-// groups' indices are out of range.
+// check rejects a repetition or group index out of range.
 func (rep *Rep) check(limit int) error {
 	if rep.Index < 0 || rep.Index >= limit {
 		return fmt.Errorf("index %d is out of range (0 to %d)", rep.Index, limit-1)

@@ -1,35 +1,24 @@
 package results
 
-// SlotMemoryBase is how much a worker's private memory grows once it
-// carries load, whatever its number of connection slots: the Go
-// runtime lets the heap reach 4 MiB before its first collection, and
-// the runtime, TLS and histogram state of a loaded worker add about
-// 1.5 MiB more (measured: 5.5 MiB with one slot, against 39 MiB with
-// 1,024). SlotMemory subtracts it from each worker's growth.
+// SlotMemoryBase is how much a loaded worker's private memory grows
+// whatever its slots: the heap's first 4 MiB and 1.5 MiB of state
+// (measured: 5.5 MiB with one slot, 39 MiB with 1,024).
 const SlotMemoryBase = 6 << 20
 
-// SlotMemory is what a repetition's connection slots cost the client in
-// memory, from the groups whose workers measured their private memory
-// (Group.MemoryReady, Group.MemoryPeak).
+// SlotMemory is what a repetition's connection slots cost the client, from
+// the groups that measured their private memory (bytes, summed).
 type SlotMemory struct {
-	// Workers is the number of such groups and Slots their slots.
 	Workers, Slots int
-	// Ready and Peak are their private memory summed, in bytes: when
-	// ready (idle, before any connection) and at its highest under load.
-	Ready, Peak uint64
-	// PerSlot is what one slot costs in bytes: the growth from Ready to
-	// Peak less SlotMemoryBase per worker, over Slots. Known says whether
-	// the slots can be told from the base: only when the growth is at
-	// least twice SlotMemoryBase per worker, so that the slots make
-	// most of it. A few slots per worker (the quick start; 128 groups of
-	// one slot) cannot be told from it.
+	Ready, Peak    uint64
+	// PerSlot is the growth less SlotMemoryBase per worker, over Slots.
+	// Known only when the growth is at least twice the base, so that the
+	// slots make most of it.
 	PerSlot float64
 	Known   bool
 }
 
 // SlotMemory returns the memory per connection slot of r's groups; false
-// when no group measured its memory (a run recorded before they did, or
-// off Linux).
+// when no group measured it.
 func (r *Rep) SlotMemory() (SlotMemory, bool) {
 	var m SlotMemory
 	for i := range r.Groups {

@@ -2,50 +2,30 @@ package results
 
 import "time"
 
-// Metrics is the record of a run's live metrics endpoint (kaeload run
-// --metrics ADDR): where it listened, what scraped it, and, for every
-// window and for the run's end, whether a scrape that began after the
-// final values were set was served before the run moved on (the values
-// of a window never change after its end, so a later scrape reads them
-// too) or ended.
+// Metrics is the record of the live metrics endpoint (--metrics): where it
+// listened, what scraped it, and whether each window's and the run's final
+// values were read by a scrape begun after they were set.
 type Metrics struct {
-	// Listen is the address asked for ("127.0.0.1:0", ":9464").
-	Listen string `json:"listen"`
-	// Addr is the address served, with the port bound ("127.0.0.1:41234").
-	Addr string `json:"addr"`
-	// Port is Addr's port.
-	Port int `json:"port"`
-	// Scrapes is the number of Prometheus scrapes served (requests with
-	// an X-Prometheus-Scrape-Timeout-Seconds header); Others the other
-	// requests of /metrics served (curl, a browser).
-	Scrapes int `json:"scrapes"`
-	Others  int `json:"others,omitempty"`
-	// ScrapeInterval is the median time between the starts of the
-	// Prometheus scrapes; 0 with fewer than two.
-	ScrapeInterval time.Duration `json:"scrape_interval,omitempty"`
-	// Linger bounds how long the run's end waited for a scrape of its
-	// final values.
-	Linger time.Duration `json:"linger"`
-	// Waited is how long the load waited before its first window for a
-	// scrape of the zeros (--metrics-wait); 0 when it did not wait.
-	Waited time.Duration `json:"waited,omitempty"`
-	// Windows are the measured windows, in the order they ran.
-	Windows []MetricsFinal `json:"windows,omitempty"`
-	// End is the run's end: the last values of all.
-	End MetricsFinal `json:"end"`
+	Listen string `json:"listen"` // as asked: ":9464"
+	Addr   string `json:"addr"`   // as served, port bound
+	Port   int    `json:"port"`
+	// Scrapes counts Prometheus scrapes (by their timeout header), Others
+	// the other requests of /metrics.
+	Scrapes        int            `json:"scrapes"`
+	Others         int            `json:"others,omitempty"`
+	ScrapeInterval time.Duration  `json:"scrape_interval,omitempty"` // median
+	Linger         time.Duration  `json:"linger"`                    // the end's wait for a scrape
+	Waited         time.Duration  `json:"waited,omitempty"`          // --metrics-wait
+	Windows        []MetricsFinal `json:"windows,omitempty"`
+	End            MetricsFinal   `json:"end"`
 }
 
-// MetricsFinal is one set of final values: a window's (Variant and Rep
-// name it) or the run's end (both empty).
+// MetricsFinal is one set of final values: a window's, or the run's end
+// (Variant "", Rep 0). Scraped is zero when no scrape read them.
 type MetricsFinal struct {
-	// Variant and Rep (the index of run.json's repetition) name the
-	// window; "" and 0 for the run's end.
-	Variant string `json:"variant,omitempty"`
-	Rep     int    `json:"rep,omitempty"`
-	// Final is when the final values were set.
-	Final time.Time `json:"final"`
-	// Scraped is when the first Prometheus scrape that began after Final
-	// began; zero when none was served.
+	Variant string    `json:"variant,omitempty"`
+	Rep     int       `json:"rep,omitempty"`
+	Final   time.Time `json:"final"`
 	Scraped time.Time `json:"scraped,omitzero"`
 }
 

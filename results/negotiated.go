@@ -10,16 +10,12 @@ import (
 	"strings"
 )
 
-// Handshake is what one TLS handshake negotiated: the key of
-// Counts.Negotiated is its String, "TLS1.3 TLS_AES_128_GCM_SHA256 X25519,
-// ECDSA P-256, ecdsa_secp256r1_sha256"; runs stored before the
-// certificate was recorded have the first part alone.
+// Handshake is what one TLS handshake negotiated; its String is the key of
+// Counts.Negotiated ("TLS1.3 TLS_AES_128_GCM_SHA256 X25519, ECDSA P-256,
+// ecdsa_secp256r1_sha256"; older runs have the first part alone).
 type Handshake struct {
 	Version, Cipher, Group string
-	// Key is the server certificate's key type and size ("RSA 2048",
-	// "ECDSA P-256"), Scheme the signature scheme its handshake signature
-	// used; both "" when not recorded.
-	Key, Scheme string
+	Key, Scheme            string // the certificate's key, the signature scheme
 }
 
 func (h Handshake) String() string {
@@ -30,8 +26,7 @@ func (h Handshake) String() string {
 	return s
 }
 
-// ParseHandshake reads a Counts.Negotiated key back; ok is false for a
-// key of another form.
+// ParseHandshake reads a Counts.Negotiated key back.
 func ParseHandshake(key string) (h Handshake, ok bool) {
 	parts := strings.Split(key, ", ")
 	f := strings.Fields(parts[0])
@@ -45,9 +40,8 @@ func ParseHandshake(key string) (h Handshake, ok bool) {
 	return h, true
 }
 
-// Differences names the parts in which h and o differ ("cipher",
-// "certificate key"), in the key's order; a part one of them lacks is no
-// difference.
+// Differences names the parts in which h and o differ, in the key's
+// order; a part one of them lacks is no difference.
 func (h Handshake) Differences(o Handshake) []string {
 	var out []string
 	for _, p := range []struct{ name, a, b string }{
@@ -62,9 +56,8 @@ func (h Handshake) Differences(o Handshake) []string {
 }
 
 // NewHandshake describes a handshake from its connection state. The
-// signature scheme is not in crypto/tls's state: it follows from the key
-// and the version, as a server picks it from the list Go's client offers
-// (RSA-PSS before PKCS#1 v1.5, SHA-256 first; ECDSA's hash by its curve).
+// signature scheme is not in it: it follows from the key and version, as
+// a server picks from what Go's client offers.
 func NewHandshake(st *tls.ConnectionState) Handshake {
 	h := Handshake{Version: strings.ReplaceAll(tls.VersionName(st.Version), " ", ""), Cipher: tls.CipherSuiteName(st.CipherSuite), Group: "none"}
 	if st.CurveID != 0 {

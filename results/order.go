@@ -5,40 +5,28 @@ import (
 	rand "math/rand/v2"
 )
 
-// Order is the order a run's variants and repetitions ran in (Run.Order).
-// The plan's compiler resolves the scenario's order to one of these, and
-// the runner runs it; the record keeps it because it changes how a run is
-// read (drift between variants is controlled, or not).
+// Order is the order a run's variants and repetitions ran in: it tells
+// whether drift between variants is controlled.
 type Order string
 
 // The orders a run can have.
 const (
-	// OrderRandomized runs randomized blocks: every round runs each
-	// variant once, in the order BlockOrder(seed, variants, round) draws
-	// for that round.
+	// OrderRandomized runs every variant once a round, in BlockOrder's order.
 	OrderRandomized Order = "randomized"
-	// OrderInterleaved runs one repetition of every variant, in plan
-	// order, then the next round.
+	// OrderInterleaved runs every variant once a round, in plan order.
 	OrderInterleaved Order = "interleaved"
-	// OrderSequential runs every repetition of a variant, then the next
-	// variant: drift of the machine is not controlled.
+	// OrderSequential runs all of a variant, then the next: no drift control.
 	OrderSequential Order = "sequential"
 )
 
-// blockStream separates BlockOrder's PCG stream from any other use of the
-// same seed.
+// blockStream ("kaeload1") separates BlockOrder's PCG stream from any
+// other use of the same seed.
 const blockStream = 0x6b61656c6f616431
 
-// "kaeload1"
-
-// BlockOrder returns the order in which round round of a randomized
-// block design runs variants 0..variants-1: a permutation drawn by
-// Fisher–Yates from a PCG generator seeded with (seed, round). It depends
-// on nothing else, so a seed replays the same schedule on any machine and
-// any Go release (math/rand/v2 specifies PCG's output, and the bounded
-// draws are this function's own, not the library's). It lives with Order
-// because it is what OrderRandomized and Run.Seed mean: a stored run's
-// seed names the order its windows ran in.
+// BlockOrder returns round's permutation of variants 0..variants-1 in a
+// randomized block design: Fisher–Yates on a PCG seeded with (seed, round).
+// PCG's output is specified and the bounded draws are ours, so a seed
+// replays the same schedule on any machine and Go release.
 func BlockOrder(seed uint64, variants, round int) []int {
 	order := make([]int, variants)
 	for i := range order {
@@ -52,8 +40,8 @@ func BlockOrder(seed uint64, variants, round int) []int {
 	return order
 }
 
-// uniform returns a uniform integer in [0, n) by rejection: draws at or
-// above the largest multiple of n are thrown away, so no value is favoured.
+// uniform returns a uniform integer in [0, n) by rejection, so no value
+// is favoured.
 func uniform(rng *rand.PCG, n uint64) uint64 {
 	limit := math.MaxUint64 - math.MaxUint64%n
 	for {

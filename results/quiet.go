@@ -8,16 +8,12 @@ import (
 // QuietWait is the wait for a quiet machine before a window (the plan's
 // quiet): how long it took, and whether it timed out.
 type QuietWait struct {
-	// MaxOther is the share of the watched CPUs others were allowed.
-	MaxOther float64 `json:"max_other"`
-	// Waited is how long the window waited.
-	Waited time.Duration `json:"waited"`
-	// TimedOut is set when the machine never stayed quiet long enough:
-	// the window was measured anyway (QuietWarning).
+	MaxOther float64       `json:"max_other"` // share allowed to others
+	Waited   time.Duration `json:"waited"`
+	// TimedOut: never quiet long enough, measured anyway (QuietWarning).
 	TimedOut bool `json:"timed_out,omitempty"`
-	// Others is the larger share of the client's or the server's CPUs
-	// that other processes took, and Busiest the busiest of them, in the
-	// wait's last step that was not quiet; 0 and nil when none was.
+	// Others is the larger share of the client's or server's CPUs others
+	// took in the last step that was not quiet, Busiest the busiest of them.
 	Others  float64     `json:"others,omitempty"`
 	Busiest *ProcessCPU `json:"busiest,omitempty"`
 }

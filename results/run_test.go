@@ -108,31 +108,24 @@ func TestReadRunWithoutSchemaVersion(t *testing.T) {
 	}
 }
 
-func TestBaselineIndex(t *testing.T) {
+func TestBaselineVariant(t *testing.T) {
 	vs := []results.Variant{{Name: "a"}, {Name: "b"}}
 	tests := []struct {
 		baseline string
 		variants []results.Variant
 		want     int
-		wantErr  string
+		wantName string
 	}{
-		{"", vs, 0, ""},
-		{"a", vs, 0, ""},
-		{"b", vs, 1, ""},
-		{"c", vs, 0, `baseline "c": no such variant`},
-		{"", nil, 0, "has no variants"},
+		{"", vs, 0, "a"},
+		{"a", vs, 0, "a"},
+		{"b", vs, 1, "b"},
+		{"c", vs, -1, "c"},
+		{"", nil, -1, ""},
 	}
 	for _, tt := range tests {
 		r := results.Run{Name: "r", Baseline: tt.baseline, Variants: tt.variants}
-		got, err := r.BaselineIndex()
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("BaselineIndex(%q) error = %v, want %q", tt.baseline, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("BaselineIndex(%q) = %d, %v, want %d, nil", tt.baseline, got, err, tt.want)
+		if got, name := r.BaselineVariant(); got != tt.want || name != tt.wantName {
+			t.Errorf("BaselineVariant(%q) = %d, %q, want %d, %q", tt.baseline, got, name, tt.want, tt.wantName)
 		}
 	}
 }

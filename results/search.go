@@ -4,52 +4,35 @@ import (
 	"slices"
 )
 
-// Objective is what a search maximizes (Search.Maximize). The plan's
-// compiler resolves the scenario's spellings to one of these.
+// Objective is what a search maximizes (Search.Maximize).
 type Objective string
 
-// The objectives of a search.
+// The objectives of a search (see SearchScore).
 const (
-	// ObjectiveRate is the window's total rate (req/s).
-	ObjectiveRate Objective = "req/s"
-	// ObjectiveRatePerCPU is requests per server CPU-second: what an
-	// offload saves.
-	ObjectiveRatePerCPU Objective = "req/s per server CPU-second"
-	// ObjectiveP99 maximizes −p99 of the handshake time: the window's
-	// score is 1/p99, so the search's log-scale test compares p99s.
-	ObjectiveP99 Objective = "-p99 handshake"
+	ObjectiveRate       Objective = "req/s"
+	ObjectiveRatePerCPU Objective = "req/s per server CPU-second" // what an offload saves
+	ObjectiveP99        Objective = "-p99 handshake"
 )
 
-// Search is a run's search of one variable (a scenario's
-// variants[].search): which grid it could visit, what it maximized, its
-// budget, and the windows it measured in visit order. The visited values
-// are ordinary variants of the run (Series, Sweep), so every report shows
-// their repetitions; a value not visited has no variant.
+// Search is a run's search of one variable (variants[].search). The visited
+// values are ordinary variants of the run (Series, Sweep).
 type Search struct {
-	// Series is the variant name template; Key the searched variable.
-	Series string `json:"series"`
-	Key    string `json:"key"`
-	// Values is the grid, in order.
-	Values []string `json:"values"`
-	// Maximize is the objective: ObjectiveRate, ObjectiveRatePerCPU or
-	// ObjectiveP99.
+	Series   string    `json:"series"` // the variant name template
+	Key      string    `json:"key"`    // the searched variable
+	Values   []string  `json:"values"` // the grid, in order
 	Maximize Objective `json:"maximize"`
-	// Budget is the most windows the search measures.
-	Budget int `json:"budget"`
-	// Visits are the search's windows in the order they finished.
-	Visits []Visit `json:"visits,omitempty"`
+	Budget   int       `json:"budget"` // the most windows measured
+	Visits   []Visit   `json:"visits,omitempty"`
 	// Start is "predicted" when the search started from the soft-ratio
 	// prediction, "" for the coarse pass.
 	Start string `json:"start,omitempty"`
 }
 
-// Visit is one window of a search.
+// Visit is one window of a search, in the order they finished.
 type Visit struct {
-	// Value is the searched variable's value; Variant the variant's name.
 	Value   string `json:"value"`
 	Variant string `json:"variant"`
-	// Rep is the repetition's Index within its variant.
-	Rep int `json:"rep"`
+	Rep     int    `json:"rep"` // Rep.Index
 }
 
 // Clone copies s and its visits; nil stays nil.
@@ -71,11 +54,9 @@ func (s *Search) Visit(v *Variant, rep *Rep) Visit {
 	return Visit{Value: v.Sweep[s.Key], Variant: v.Name, Rep: rep.Index}
 }
 
-// SearchScore is a window's score under objective: positive, higher is
-// better. req/s is the total rate; req/s per server CPU-second needs the
-// server's CPU time; −p99 handshake scores 1/p99 (in 1/s), so that the
-// log-scale test compares p99s. ok is false when the window has no such
-// figure (then the score is 0, the worst).
+// SearchScore is a window's score under objective, higher is better; −p99
+// scores 1/p99 so that the log-scale test compares p99s. ok is false when
+// the window has no such figure (score 0, the worst).
 func SearchScore(objective Objective, rep *Rep) (score float64, ok bool) {
 	t := &rep.Total
 	switch objective {

@@ -1,38 +1,27 @@
 package results
 
 // ServerCPUs is what ran on the CPUs the server may run on during a
-// window: the server (Rep.ServerCPU holds its own time), kaeload and
-// other processes. analysis.RepServerCPUUse turns it into shares.
+// window (Rep.ServerCPU holds the server's own time).
 type ServerCPUs struct {
-	// CPUs is the server's CPUs in taskset form: the union of its
-	// processes' affinity masks, or the host's CPUs when none was read.
+	// CPUs is the union of the server's affinities, or the host's CPUs.
 	CPUs string `json:"cpus"`
-	// Host is the ssh host the server runs on ("" = the controller's).
-	Host string `json:"host,omitempty"`
-	// Builtin is set for kaeload's built-in target, which runs in the
-	// controller and shares the client's CPUs by design: no group is
-	// flagged as sharing them.
+	Host string `json:"host,omitempty"` // "" = the controller's
+	// Builtin is the built-in target, sharing the client's CPUs by design.
 	Builtin bool `json:"builtin,omitempty"`
-	// Name is the command of PIDs' root: with no server control, the
-	// listener's processes are the server, and the report names them.
+	// Name is the command of PIDs' root, named when there is no server
+	// control; PIDs are the server's processes, root first.
 	Name string `json:"name,omitempty"`
-	// PIDs are the server's processes at the window's end, root first.
-	PIDs []int `json:"pids,omitempty"`
-	// Busy is the busy time of the server's CPUs over the window, by
-	// anything, CPU by CPU (/proc/stat); nil when not read.
+	PIDs []int  `json:"pids,omitempty"`
+	// Busy is the CPUs' busy time by anything, CPU by CPU.
 	Busy *CPUUsage `json:"busy,omitempty"`
-	// Controller is the controller's own CPU time over the window when
-	// it runs on the server's host.
-	Controller float64 `json:"controller_seconds,omitempty"`
-	// Others lists the busiest other processes that may run on the
-	// server's CPUs (at most OthersListed).
-	Others []ProcessCPU `json:"others,omitempty"`
+	// Controller is its own CPU time when it runs on the server's host.
+	Controller float64      `json:"controller_seconds,omitempty"`
+	Others     []ProcessCPU `json:"others,omitempty"` // at most OthersListed
 }
 
-// ServerOtherLoadShare is the share of the server's CPU time other
-// processes must take for a report to say the server did not have its
-// CPUs to itself. Lower than OtherLoadShare: a nice 10 loop beside a
-// saturated server gets only a tenth of a CPU, yet takes all it leaves.
+// ServerOtherLoadShare is the share of the server's CPU time others must
+// take to be reported. Lower than OtherLoadShare: a nice 10 loop beside a
+// saturated server gets a tenth of a CPU, yet takes all it leaves.
 const ServerOtherLoadShare = 0.10
 
 // ServerSaturatedBusy is the share of its CPUs the server must use, or

@@ -1,7 +1,7 @@
 package results
 
 import (
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -9,17 +9,14 @@ import (
 	"time"
 )
 
-// The timeline's interval: a repetition's warm-up and window are divided
-// into intervals of load.interval, DefaultInterval unless the scenario
-// says otherwise, from MinInterval to MaxInterval.
+// The timeline's interval (load.interval) and its bounds.
 const (
 	DefaultInterval = time.Second
 	MinInterval     = 100 * time.Millisecond
 	MaxInterval     = 10 * time.Second
 )
 
-// IntervalProblem says what is wrong with d as a timeline interval, or ""
-// when it is within [MinInterval, MaxInterval].
+// IntervalProblem says what is wrong with d as a timeline interval, or "".
 func IntervalProblem(d time.Duration) string {
 	if d < MinInterval || d > MaxInterval {
 		return fmt.Sprintf("%s is outside %s to %s (shorter intervals cost every worker a CPU reading each; longer ones hide what happens inside the window)", d, MinInterval, MaxInterval)
@@ -27,70 +24,42 @@ func IntervalProblem(d time.Duration) string {
 	return ""
 }
 
-// Timeline is a repetition in intervals: the groups' sum per interval with
-// the controller's readings at the same boundaries (server CPU, every host's
-// TCP counters). Each group's own intervals are Group.Timeline, or with one
-// group the points (Rep.GroupTimeline).
-//
-// Interval k covers [k·Interval, (k+1)·Interval) from the window's start,
-// cut at the load's start and the window's end: the warm-up has negative
-// times, and the window's intervals add up exactly to its counts (a request
-// counts in the interval it completes in, by the window's rule).
+// Timeline is a repetition in intervals: the groups' sum with the
+// controller's readings at the same boundaries. Interval k covers
+// [k·Interval, (k+1)·Interval) from the window's start, cut at the load's
+// start and the window's end, so the warm-up is negative and the window's
+// intervals add up exactly to its counts.
 type Timeline struct {
-	// Interval is the intervals' nominal length.
 	Interval time.Duration `json:"interval"`
-	// Points are the intervals in time order, warm-up first.
-	Points []Point `json:"points"`
-	// Hosts are the network namespaces whose TCP counters were read,
-	// each with its counters' growth per point; empty when none was read.
-	Hosts []TCPHost `json:"tcp_hosts,omitempty"`
-	// Listener is the target's listening socket read at the same
-	// boundaries; nil when the server host was not read (see ListenQueue).
+	Points   []Point       `json:"points"` // time order, warm-up first
+	// Hosts are the namespaces whose TCP counters were read.
+	Hosts    []TCPHost    `json:"tcp_hosts,omitempty"`
 	Listener *ListenQueue `json:"listener,omitempty"`
 }
 
-// Interval is one interval of a timeline: one group's, or the sum of
-// every group's (Point).
+// Interval is one group's interval, or every group's sum (Point). Counts
+// follow the window's rules; nil shares were not measured.
 type Interval struct {
-	// Start is when the interval begins, relative to the window's start:
-	// negative in the warm-up.
-	Start time.Duration `json:"start"`
-	// Length is how long it lasts: the timeline's interval, less for the
-	// first (the load began inside it) and the last (the window ended
-	// inside it).
-	Length time.Duration `json:"length"`
-	// Requests is the number of responses completed in the interval (any
-	// status), counted as Counts.Requests is.
-	Requests uint64 `json:"requests"`
-	// Errors counts the requests that failed in the interval, and the
-	// responses with a status >= 400, by class, as Counts.Errors does.
-	Errors ErrorCounts `json:"errors,omitzero"`
-	// Started is the number of requests started in the interval (each
-	// opening a connection in close mode), whenever they ended.
-	Started uint64 `json:"started"`
-	// HandshakeP50 and HandshakeP99 are percentiles of the TLS handshake
-	// time of the requests that completed, or failed after their
-	// handshake, in the interval; TotalP50 and TotalP99 of the total time
-	// of those that completed. 0 when there was none.
+	Start    time.Duration `json:"start"`  // from the window's start
+	Length   time.Duration `json:"length"` // shorter at either end
+	Requests uint64        `json:"requests"`
+	Errors   ErrorCounts   `json:"errors,omitzero"`
+	Started  uint64        `json:"started"` // requests started, whenever they ended
+	// Percentiles of the handshakes and totals ended in the interval.
 	HandshakeP50 time.Duration `json:"handshake_p50,omitempty"`
 	HandshakeP99 time.Duration `json:"handshake_p99,omitempty"`
 	TotalP50     time.Duration `json:"total_p50,omitempty"`
 	TotalP99     time.Duration `json:"total_p99,omitempty"`
-	// ProcessBusy is the CPU time the worker processes themselves used
-	// (all their threads) over the interval's length times their groups'
-	// CPUs (the machine's, unpinned); nil when not measured.
+	// ProcessBusy is the workers' CPU time over length × their CPUs;
+	// CPUsBusy how busy those CPUs were with anything, each counted once.
 	ProcessBusy *float64 `json:"process_busy,omitempty"`
-	// CPUsBusy is how busy the groups' CPUs were, with anything (each CPU
-	// once, also when groups share it), 0..1; nil when not measured (an
-	// unpinned group).
-	CPUsBusy *float64 `json:"cpus_busy,omitempty"`
+	CPUsBusy    *float64 `json:"cpus_busy,omitempty"`
 }
 
 // End is when the interval ends, relative to the window's start.
 func (iv *Interval) End() time.Duration { return iv.Start + iv.Length }
 
-// Rate is the interval's successful responses per second (Requests less
-// status errors, over Length); 0 for an empty interval.
+// Rate is the interval's successful responses per second.
 func (iv *Interval) Rate() float64 {
 	if iv.Length <= 0 {
 		return 0
@@ -99,35 +68,28 @@ func (iv *Interval) Rate() float64 {
 	return float64(ok) / iv.Length.Seconds()
 }
 
-// Point is one interval of a repetition: the groups' sum and the server's
-// CPU over the same interval (the hosts' TCP counters are in
-// Timeline.Hosts, point by point).
+// Point is the groups' sum over one interval, with the server's CPU.
 type Point struct {
 	Interval
-	// ServerBusy is the server's CPU (its process tree, or its whole
-	// host) over the interval, as Rep.ServerCPU.Busy over the window;
-	// nil when not measured.
-	ServerBusy *float64 `json:"server_busy,omitempty"`
+	ServerBusy *float64 `json:"server_busy,omitempty"` // as Rep.ServerCPU.Busy
 }
 
 // quantiles returns h's p50 and p99; 0, 0 for an empty or nil h.
 func quantiles(h *Histogram) (p50, p99 time.Duration) {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+	if EmptyHistogram(h) {
 		return 0, 0
 	}
 	return time.Duration(h.ValueAtQuantile(50)) * time.Microsecond, time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
 }
 
-// share is a busy share as the timeline keeps it: within 0..1, to four
-// decimals (a hundredth of a per cent is below what CPU accounting
-// resolves, and the record stays small).
+// share is a busy share within 0..1 to four decimals: below what CPU
+// accounting resolves, and the record stays small.
 func share(v float64) *float64 {
 	v = math.Round(min(max(v, 0), 1)*1e4) / 1e4
 	return &v
 }
 
-// ErrorCounts counts errors by class, indexed by ErrorClass. It encodes
-// to JSON as an object of the classes that occurred, keyed by class name.
+// ErrorCounts counts errors by class; JSON is {"connect": 3, …}.
 type ErrorCounts [NumErrorClasses]uint64
 
 // Total is the number of errors of every class.
@@ -142,79 +104,43 @@ func (e *ErrorCounts) Total() uint64 {
 // IsZero reports whether no error was counted (for omitzero).
 func (e ErrorCounts) IsZero() bool { return e == ErrorCounts{} }
 
-// MarshalJSON writes the classes that occurred as {"connect": 3, …}.
+// MarshalJSON writes the classes that occurred.
 func (e ErrorCounts) MarshalJSON() ([]byte, error) {
-	m := make(map[string]uint64)
-	for c, n := range e {
-		if n > 0 {
-			m[ErrorClass(c).String()] = n
-		}
-	}
-	return json.Marshal(m)
+	return marshalClasses(e[:], func(n uint64) bool { return n > 0 })
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote; unknown class names are errors.
 func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
-	var m map[string]uint64
-	if err := json.Unmarshal(data, &m); err != nil {
-		return err
-	}
 	*e = ErrorCounts{}
-	for name, n := range m {
-		i := slices.Index(errorClassNames[:], name)
-		if i < 0 {
-			return fmt.Errorf("unknown error class %q", name)
-		}
-		e[i] = n
-	}
-	return nil
+	return unmarshalClasses(data, e[:])
 }
 
-// TCPHost is one network namespace whose kernel TCP counters a timeline
-// holds: a client host's, the server's, or one both share (Shared: read and
-// recorded once, nothing counted twice).
+// TCPHost is one network namespace whose TCP counters a timeline holds:
+// the clients', the server's, or one both share (read once).
 type TCPHost struct {
-	// Name is the host: "local" for the controller's machine, else the
-	// ssh host's name as the scenario writes it.
-	Name string `json:"name"`
-	// Client and Server say whose namespace it is: the worker groups'
-	// on that host, the server's, or (Shared) both.
-	Client bool `json:"client,omitempty"`
-	Server bool `json:"server,omitempty"`
-	// Shared is true when the clients and the server are in this one
-	// namespace: its counters are both sides' (see TCPHost).
-	Shared bool `json:"shared,omitempty"`
-	// Namespace identifies the namespace ("net:[4026531840]@1c2d3e4f":
-	// its inode and its kernel's boot ID); "" when it could not be read.
-	Namespace string `json:"namespace,omitempty"`
-	// Counters are the counter names read there, in the kernel's terms
-	// (ListenOverflows, …, RetransSegs).
-	Counters []string `json:"counters"`
-	// Unavailable holds, by name, the counters this host has no value for
-	// in any interval, and why (not in this kernel, file unreadable, the
-	// server not reachable): not available, never a zero.
+	Name   string `json:"name"` // "local" or the ssh host
+	Client bool   `json:"client,omitempty"`
+	Server bool   `json:"server,omitempty"`
+	Shared bool   `json:"shared,omitempty"`
+	// Namespace is "net:[inode]@boot-id"; "" when unreadable.
+	Namespace string   `json:"namespace,omitempty"`
+	Counters  []string `json:"counters"` // kernel names
+	// Unavailable gives why a counter has no value anywhere: never a zero.
 	Unavailable map[string]string `json:"unavailable,omitempty"`
-	// Deltas holds, by name, a counter's growth in each of the timeline's
-	// points (Deltas[name][i] over Points[i]); null (nil) where it has no
-	// value: a reading failed or the interval was not read (the run's log
-	// says why). A counter of Counters that is neither Unavailable nor
-	// here grew by 0 in every point: only those that grew or went missing
-	// are kept, one series each, which keeps a long timeline small.
+	// Deltas[name][i] is a counter's growth over Points[i], nil where it
+	// was not read. Only counters that grew or went missing are kept.
 	Deltas map[string][]*uint64 `json:"deltas,omitempty"`
 }
 
-// TCPCounts is one host's TCP counter growth over one interval, as the
-// controller hands it to a TimelineBuilder.
+// TCPCounts is one host's counter growth over one interval: those that
+// grew, and those without a value.
 type TCPCounts struct {
-	// Grew holds the counters that grew, by name, with their growth.
-	Grew map[string]uint64
-	// Missing names the counters of the host (beyond its Unavailable)
-	// that have no value for this interval.
+	Grew    map[string]uint64
 	Missing []string
 }
 
 // TCP returns how much counter name grew on host over point p, and whether
-// that is known (false: not available there, or never read).
+// that is known.
 func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 	if host < 0 || host >= len(t.Hosts) || p < 0 || p >= len(t.Points) {
 		return 0, false
@@ -236,50 +162,30 @@ func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 // Window returns the timeline's points inside the window (Start >= 0).
 func (t *Timeline) Window() []Point {
 	i, _ := slices.BinarySearchFunc(t.Points, time.Duration(0), func(p Point, s time.Duration) int {
-		return cmpDuration(p.Start, s)
+		return cmp.Compare(p.Start, s)
 	})
 	return t.Points[i:]
 }
 
-func cmpDuration(a, b time.Duration) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// IntervalSample is a worker's report of one interval of its group: counts
-// and histograms, merged across groups by TimelineBuilder; the record keeps
-// only what Interval holds.
+// IntervalSample is a worker's report of interval K of its group, with
+// histograms that TimelineBuilder merges across groups.
 type IntervalSample struct {
-	// K is the interval's index: it covers [K·interval, (K+1)·interval)
-	// relative to the window's start, cut to Start and Length.
-	K int `json:"k"`
-	// Start and Length are Interval's.
-	Start  time.Duration `json:"start"`
-	Length time.Duration `json:"length"`
-	// Requests, Errors and Started are Interval's.
-	Requests uint64      `json:"requests"`
-	Errors   ErrorCounts `json:"errors,omitzero"`
-	Started  uint64      `json:"started"`
-	// Handshake and Total hold the interval's handshake and total times;
-	// nil when empty.
-	Handshake *Histogram `json:"handshake,omitempty"`
-	Total     *Histogram `json:"total,omitempty"`
-	// Process is the worker's own CPU time over the interval, Busy
-	// relative to its group's CPUs; nil when not measured.
+	K         int           `json:"k"`
+	Start     time.Duration `json:"start"`
+	Length    time.Duration `json:"length"`
+	Requests  uint64        `json:"requests"`
+	Errors    ErrorCounts   `json:"errors,omitzero"`
+	Started   uint64        `json:"started"`
+	Handshake *Histogram    `json:"handshake,omitempty"`
+	Total     *Histogram    `json:"total,omitempty"`
+	// Process is the worker's own CPU time, Busy over its group's CPUs;
+	// CPUs how busy those CPUs were, CPU by CPU.
 	Process *CPUUsage `json:"process_cpu,omitempty"`
-	// CPUs is how busy the group's CPUs were, CPU by CPU (PerCPU); nil
-	// when not measured.
-	CPUs *CPUUsage `json:"cpus,omitempty"`
+	CPUs    *CPUUsage `json:"cpus,omitempty"`
 }
 
-// Interval is the group's interval as its timeline keeps it: the
-// counts, the percentiles of its histograms and its CPU shares (what
-// TimelineBuilder.Add stores, and the live metrics show).
+// Interval is the sample as a timeline keeps it: counts, percentiles and
+// CPU shares.
 func (s *IntervalSample) Interval() Interval {
 	iv := Interval{Start: s.Start, Length: s.Length, Requests: s.Requests, Errors: s.Errors, Started: s.Started}
 	iv.HandshakeP50, iv.HandshakeP99 = quantiles(s.Handshake)
@@ -294,10 +200,8 @@ func (s *IntervalSample) Interval() Interval {
 }
 
 // TimelineBuilder assembles a repetition's Timeline from the workers'
-// interval samples and the controller's readings. An interval's histograms
-// are merged and its percentiles taken once every group reported it (or at
-// Build), so a long window keeps few histograms. Not safe for concurrent
-// use.
+// samples and the controller's readings. An interval's percentiles are taken
+// once every group reported it, so a long window keeps few histograms.
 type TimelineBuilder struct {
 	interval time.Duration
 	groups   []groupLine
@@ -312,7 +216,6 @@ type TimelineBuilder struct {
 type groupLine struct {
 	host      string
 	intervals map[int]*Interval
-	cpus      []int // the group's CPUs, from its CPUs samples
 }
 
 // pointAcc is one interval of the total while it is being assembled.
@@ -333,9 +236,8 @@ type hostCPU struct {
 	cpu  int
 }
 
-// NewTimelineBuilder returns a builder for groups groups with the given
-// interval; hosts[i] is group i's ssh host ("" for the controller's
-// machine), which tells CPUs of different machines apart.
+// NewTimelineBuilder returns a builder; hosts[i] is group i's ssh host
+// ("" here), which tells CPUs of different machines apart.
 func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder {
 	b := &TimelineBuilder{interval: interval, points: map[int]*pointAcc{}}
 	for _, h := range hosts {
@@ -365,8 +267,7 @@ func (a *pointAcc) setSpan(start, length time.Duration) {
 	a.p.Length = end - a.p.Start
 }
 
-// Add adds group g's sample. A second sample of the same interval from
-// the same group is an error, as is a group out of range.
+// Add adds group g's sample; a duplicate or a bad group is an error.
 func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	if g < 0 || g >= len(b.groups) {
 		return fmt.Errorf("timeline: group %d of %d", g, len(b.groups))
@@ -376,13 +277,6 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 		return fmt.Errorf("timeline: group %d sent interval %d twice", g, s.K)
 	}
 	iv := s.Interval()
-	if s.CPUs != nil {
-		if gl.cpus == nil {
-			for _, c := range s.CPUs.PerCPU {
-				gl.cpus = append(gl.cpus, c.CPU)
-			}
-		}
-	}
 	gl.intervals[s.K] = &iv
 
 	a := b.point(s.K)
@@ -416,10 +310,9 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	return nil
 }
 
-// mergeHistogram merges h into acc (a fresh histogram when acc is nil) and
-// returns acc; nil when both are empty.
+// mergeHistogram merges h into acc, made when nil; nil when both are empty.
 func mergeHistogram(acc, h *Histogram) *Histogram {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
+	if EmptyHistogram(h) {
 		return acc
 	}
 	if acc == nil {
@@ -440,8 +333,7 @@ func (a *pointAcc) settle() {
 	a.handshake, a.total = nil, nil
 }
 
-// AddServer records the server's CPU over interval k of the controller's
-// readings, which begin at start and last length.
+// AddServer records the server's CPU over interval k.
 func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUsage) {
 	if u == nil {
 		return
@@ -451,8 +343,7 @@ func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUs
 	a.p.ServerBusy = share(u.Busy)
 }
 
-// SetHosts sets the network namespaces whose TCP counters AddTCP records,
-// in the order AddTCP indexes them.
+// SetHosts sets the namespaces AddTCP indexes.
 func (b *TimelineBuilder) SetHosts(hosts []TCPHost) {
 	b.hosts = hosts
 	b.tcp = make([]map[int]TCPCounts, len(hosts))
@@ -461,8 +352,7 @@ func (b *TimelineBuilder) SetHosts(hosts []TCPHost) {
 	}
 }
 
-// AddTCP records host h's counter growth over interval k (see
-// TCPCounts), which begins at start and lasts length.
+// AddTCP records host h's counter growth over interval k.
 func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCounts) {
 	if h < 0 || h >= len(b.hosts) {
 		return
@@ -471,8 +361,8 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 	b.tcp[h][k] = c
 }
 
-// Build returns the timeline and each group's intervals in plan order (with
-// one group, none of its own: see Rep.GroupTimeline).
+// Build returns the timeline and each group's intervals (none with one
+// group: see Rep.GroupTimeline).
 func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	t := &Timeline{Interval: b.interval, Hosts: b.hosts}
 	keys := slices.Sorted(maps.Keys(b.points))
@@ -480,8 +370,6 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 		a := b.points[k]
 		a.settle()
 		if len(a.cpus) > 0 && !a.unpinned {
-			// Relative to the groups' CPUs, each once; unknown when a
-			// group is unpinned.
 			var s float64
 			for _, v := range a.cpus {
 				s += v
@@ -533,9 +421,7 @@ func busy(seconds float64, length time.Duration, cpus int) float64 {
 	return min(max(seconds/(length.Seconds()*float64(cpus)), 0), 1)
 }
 
-// deltas is host h's TCPHost.Deltas over the points of intervals keys:
-// the series of every available counter that grew or went missing in
-// some interval, null where it went missing or the interval was not read.
+// deltas is host h's TCPHost.Deltas over the intervals keys.
 func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 	host := &b.hosts[h]
 	var out map[string][]*uint64

@@ -2,30 +2,25 @@ package format
 
 import (
 	"fmt"
-	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/stats"
 	"math"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
-// The formatters below render numbers the same way in every report (text,
-// Markdown, HTML): thousands separators, one decimal for rates,
-// milliseconds with microsecond resolution. A renderer that needs another
-// mark for an undefined value (the HTML report writes an em dash) replaces
-// Missing.
-
-// Missing is what the formatters return for a value that is not defined:
-// an empty histogram, a NaN or an infinite number.
+// Missing is what the formatters return for an undefined value (an empty
+// histogram, NaN, ±Inf); a renderer that wants another mark replaces it.
 const Missing = "-"
 
 // Count renders n with thousands separators ("1,234,567").
 func Count(n uint64) string { return GroupDigits(strconv.FormatUint(n, 10)) }
 
-// Float renders v with thousands separators and the given number of
-// decimals (-1: as few as represent v exactly, as strconv.FormatFloat). A
-// value that rounds to zero has no minus sign. It returns Missing for NaN
-// and ±Inf.
+// Float renders v with thousands separators and decimals (-1: as few as
+// exact); a value that rounds to zero has no minus sign.
 func Float(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing
@@ -44,12 +39,10 @@ func Float(v float64, decimals int) string {
 	return out
 }
 
-// Rate renders a rate (req/s) with one decimal and thousands
-// separators ("120,500.0"); Missing for NaN and ±Inf.
+// Rate renders a rate with one decimal: "120,500.0".
 func Rate(v float64) string { return Float(v, 1) }
 
-// Number renders v with thousands separators, without decimals when
-// it is a whole number (a counter) and with one otherwise.
+// Number renders v without decimals when whole (a counter), else as Rate.
 func Number(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		if v < 0 {
@@ -60,8 +53,7 @@ func Number(v float64) string {
 	return Rate(v)
 }
 
-// Percent renders a 0..1 fraction as a percentage with one decimal
-// ("97.5 %"); Missing for NaN and ±Inf.
+// Percent renders a 0..1 fraction as "97.5 %".
 func Percent(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Missing
@@ -69,9 +61,7 @@ func Percent(f float64) string {
 	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
 }
 
-// Delta renders a difference in percent with its sign and two
-// decimals ("+50.21 %"), as Comparison.DeltaPct is shown; beyond
-// ±PercentCap only the bound ("> +10,000 %"), Missing for NaN.
+// Delta renders a difference in percent: "+50.21 %", "> +10,000 %".
 func Delta(pct float64) string {
 	switch {
 	case math.IsNaN(pct):
@@ -84,15 +74,11 @@ func Delta(pct float64) string {
 	return fmt.Sprintf("%+.2f %%", pct)
 }
 
-// PercentCap is the largest percentage printed in full: a difference, a
-// minimum detectable effect or an equivalence bound beyond it (a ratio
-// of 101 or more) says no more as ±356839817.03 % than as its bound, and
-// its digits would only be noise.
+// PercentCap is the largest percentage printed in full: beyond it (a
+// ratio of 101) the digits would only be noise.
 const PercentCap = 10000
 
-// Bound renders a symmetric bound in percent with two decimals
-// ("±4.80 %"), as MDEs and equivalence bounds are shown; beyond
-// PercentCap only the cap ("±>10,000 %"), Missing for NaN.
+// Bound renders a symmetric bound in percent: "±4.80 %", "±>10,000 %".
 func Bound(pct float64) string {
 	switch {
 	case math.IsNaN(pct):
@@ -103,12 +89,10 @@ func Bound(pct float64) string {
 	return fmt.Sprintf("±%.2f %%", pct)
 }
 
-// Millis renders microseconds as milliseconds with microsecond
-// resolution ("2.591").
+// Millis renders microseconds as milliseconds: "2.591".
 func Millis(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) }
 
-// QuantileMillis renders the q-th percentile (0..100) of h, which holds
-// microseconds, in milliseconds; Missing when h is nil or empty.
+// QuantileMillis renders h's q-th percentile (0..100) in milliseconds.
 func QuantileMillis(h *results.Histogram, q float64) string {
 	if results.EmptyHistogram(h) {
 		return Missing
@@ -116,8 +100,7 @@ func QuantileMillis(h *results.Histogram, q float64) string {
 	return Millis(h.ValueAtQuantile(q))
 }
 
-// MaxMillis renders the largest value of h, which holds microseconds, in
-// milliseconds; Missing when h is nil or empty.
+// MaxMillis renders h's largest value in milliseconds.
 func MaxMillis(h *results.Histogram) string {
 	if results.EmptyHistogram(h) {
 		return Missing
@@ -125,48 +108,25 @@ func MaxMillis(h *results.Histogram) string {
 	return Millis(h.Max())
 }
 
-// Verdict says in words whether c is significant: "yes", "no", "yes (zero
-// variance)", "no (zero variance)", "no test (n<2)", "no test (baseline
-// not measured)" or "cannot test".
-func Verdict(c stats.Comparison) string {
-	switch c.Test {
-	case stats.TestNone:
-		return "no test (n<2)"
-	case stats.TestCannot:
-		return "cannot test"
-	case stats.TestNoBaseline:
-		return "no test (baseline not measured)"
-	case stats.TestZeroVariance:
-		if c.Significant {
-			return "yes (zero variance)"
-		}
-		return "no (zero variance)"
-	}
-	if c.Significant {
-		return "yes"
-	}
-	return "no"
-}
+// PValue renders c's p-value with four decimals, "<0.0001" below;
+// Missing when no test ran.
+func PValue(c stats.Comparison) string { return formatP(c, c.PValue) }
 
-// PValue renders the p-value of c with four decimals, "<0.0001" below
-// that; Missing when no test ran (Comparison.Tested).
-func PValue(c stats.Comparison) string {
-	if !c.Tested() {
+// PAdjusted renders c's adjusted p-value as PValue does.
+func PAdjusted(c stats.Comparison) string { return formatP(c, c.PAdjusted) }
+
+func formatP(c stats.Comparison, p float64) string {
+	switch {
+	case !c.Tested():
 		return Missing
-	}
-	return formatP(c.PValue)
-}
-
-// formatP renders a p-value with four decimals, "<0.0001" below that.
-func formatP(p float64) string {
-	if p < 0.0001 {
+	case p < 0.0001:
 		return "<0.0001"
 	}
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
-// StatusLine renders the status classes of c that occurred, e.g.
-// "2xx 1,000  5xx 3  other 1"; "none" when no response arrived.
+// StatusLine renders the status classes that occurred, "2xx 1,000  5xx 3
+// other 1"; "none" without a response.
 func StatusLine(c *results.Counts) string {
 	var parts []string
 	for i := 1; i < len(c.Status); i++ {
@@ -202,17 +162,7 @@ func GroupDigits(digits string) string {
 	return sb.String()
 }
 
-// PAdjusted renders the adjusted p-value of c like PValue renders the raw
-// one; Missing when no test ran.
-func PAdjusted(c stats.Comparison) string {
-	if !c.Tested() {
-		return Missing
-	}
-	return formatP(c.PAdjusted)
-}
-
-// MDE renders c's minimum detectable effect ("±4.80 %"), "not
-// determinable" when a test ran but none exists; Missing without a test.
+// MDE renders c's minimum detectable effect, or why there is none.
 func MDE(c stats.Comparison) string {
 	switch {
 	case c.HasMDE:
@@ -223,14 +173,9 @@ func MDE(c stats.Comparison) string {
 	return Missing
 }
 
-// VerdictWords says what c means in words a user can act on: the
-// difference when it is significant (and whether it is within the
-// equivalence margin), "no difference larger than ±margin" when the
-// equivalence test passes, and otherwise that the data are inconclusive,
-// with the largest difference they do not rule out and the smallest they
-// could have found. "Not significant" alone is never the answer. A
-// verdict on fewer than three repetitions a side carries its caution
-// ("2 repetitions: t has 2 degrees of freedom").
+// VerdictWords says what c means in words a user can act on: a significant
+// difference, an equivalence, or how inconclusive the data are, never "not
+// significant" alone; with its caution on fewer than three repetitions.
 func VerdictWords(c stats.Comparison) string {
 	w := verdictWords(c)
 	if c.Caution != "" {
@@ -239,10 +184,8 @@ func VerdictWords(c stats.Comparison) string {
 	return w
 }
 
-// VerdictLine is VerdictWords with, in the same line, what else the
-// figures measured (analysis.VariantSummary.VerdictCaveat): "+24.46 %,
-// significant; shared CPUs: other processes on the server's CPUs in 3 of
-// 3 repetitions". A difference is never called significant without it.
+// VerdictLine is VerdictWords with what else the figures measured (the
+// caveat), so a difference is never called significant without it.
 func VerdictLine(c stats.Comparison, caveat string) string {
 	w := VerdictWords(c)
 	if caveat == "" {
@@ -278,4 +221,142 @@ func verdictWords(c stats.Comparison) string {
 		return "no difference (zero variance)"
 	}
 	return "not significant"
+}
+
+// SlotMemoryLine renders m: "39.6 MiB private at peak in 1 worker (1.5 MiB
+// idle); 33.1 KiB per connection slot", or why per slot is n/a.
+func SlotMemoryLine(m results.SlotMemory) string {
+	workers := "1 worker"
+	if m.Workers != 1 {
+		workers = fmt.Sprintf("%d workers", m.Workers)
+	}
+	line := fmt.Sprintf("%s MiB private at peak in %s (%s MiB idle); ", Rate(float64(m.Peak)/(1<<20)), workers, Rate(float64(m.Ready)/(1<<20)))
+	if m.Known {
+		return line + fmt.Sprintf("%s KiB per connection slot", Rate(m.PerSlot/1024))
+	}
+	slots := Count(uint64(m.Slots)) + " slots"
+	if m.Slots == 1 {
+		slots = "1 slot"
+	}
+	return line + fmt.Sprintf("per connection slot n/a: %s grew it by %s MiB, under twice the %s MiB any loaded worker grows by",
+		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
+}
+
+// Share formats a fraction as a percentage with up to two decimals ("0.25
+// %"); a share above 0 that would show as 0 is "<0.01 %".
+func Share(f float64) string {
+	if f > 0 && f < 0.00005 {
+		return "<0.01 %"
+	}
+	s := fmt.Sprintf("%.2f", f*100)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + " %"
+}
+
+// Micros renders a per-request CPU time in microseconds: "228",
+// "12.5", "0.84".
+func Micros(us float64) string {
+	switch {
+	case us >= 100:
+		return fmt.Sprintf("%.0f", us)
+	case us >= 10:
+		return fmt.Sprintf("%.1f", us)
+	}
+	return fmt.Sprintf("%.2f", us)
+}
+
+// HostLine describes an ssh host: its roles, machine, binary and clock.
+func HostLine(h results.RemoteHost) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", h.Name, h.Roles)
+	if f := h.Facts; f != nil {
+		fmt.Fprintf(&b, "; %d CPUs", f.CPUs)
+		if f.CPUModel != "" {
+			fmt.Fprintf(&b, " (%s)", f.CPUModel)
+		}
+		if f.Kernel != "" {
+			fmt.Fprintf(&b, ", %s", f.Kernel)
+		}
+	}
+	if h.Binary != "" {
+		how := "found"
+		if h.Uploaded {
+			how = "uploaded"
+		}
+		fmt.Fprintf(&b, "; kaeload %s sha256 %.16s %s", h.Platform, h.Binary, how)
+	}
+	if h.RTT > 0 {
+		fmt.Fprintf(&b, "; round trip %s, clock offset %s ± %s", h.RTT.Round(time.Microsecond), h.ClockOffset.Round(time.Microsecond), (h.RTT / 2).Round(time.Microsecond))
+		if h.Uncertain {
+			b.WriteString(" (UNCERTAIN: more than 1 % of the window)")
+		}
+	}
+	return b.String()
+}
+
+// Message quotes an error message, cut to 120 bytes.
+func Message(s string) string {
+	if s == "" {
+		return "(no message)"
+	}
+	return strconv.Quote(cut(s, 120))
+}
+
+// Plain writes a command's error message on one line, white space runs as
+// one space, cut to 300 bytes. Unlike Message it does not quote, so a
+// pattern such as `send_cnt:\s*(\d+)` reads as written.
+func Plain(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return "(no message)"
+	}
+	return cut(s, 300)
+}
+
+// cut cuts s to at most n bytes on a rune boundary, marking the cut "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// ErrorClasses writes the classes that occurred: "status 1,400, timeout 3".
+func ErrorClasses(e results.ErrorCounts) string {
+	var parts []string
+	for c, n := range e {
+		if n > 0 {
+			parts = append(parts, results.ErrorClass(c).String()+" "+Count(n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// phaseErrors is "errors 1,400: status 1,400".
+func phaseErrors(total uint64, classes results.ErrorCounts) string {
+	s := "errors " + Count(total)
+	if c := ErrorClasses(classes); c != "" && total > 0 {
+		s += ": " + c
+	}
+	return s
+}
+
+// OutsideLine says what the client did outside its window, in no figure:
+// "warm-up 1,640 (errors 1,400: status 1,400), after the window 12 (errors
+// 0), cut off 0".
+func OutsideLine(o *results.Outside) string {
+	after := o.AfterClasses.Total()
+	if o.AfterClasses.IsZero() { // a record made before the phases had classes
+		after = o.Abandoned
+	}
+	return "warm-up " + Count(o.Warmup) + " (" + phaseErrors(o.WarmupErrorTotal(), o.WarmupClasses) + "), after the window " +
+		Count(o.Late) + " (" + phaseErrors(after, o.AfterClasses) + "), cut off " + Count(o.Abandoned)
+}
+
+// ReadinessLine is "readiness 1 (handshakes 1, connections 3)".
+func ReadinessLine(r *results.Readiness) string {
+	return "readiness " + Count(r.Requests) + " (handshakes " + Count(r.Handshakes) + ", connections " + Count(r.Connections) + ")"
 }

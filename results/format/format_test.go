@@ -75,25 +75,22 @@ func TestFormatters(t *testing.T) {
 	}
 }
 
-func TestVerdictPValue(t *testing.T) {
+func TestPValue(t *testing.T) {
 	tests := []struct {
-		c               stats.Comparison
-		verdict, pValue string
+		c      stats.Comparison
+		pValue string
 	}{
-		{stats.Comparison{Test: stats.TestWelch, PValue: 0.0012, Significant: true}, "yes", "0.0012"},
-		{stats.Comparison{Test: stats.TestWelch, PValue: 0.00001, Significant: true}, "yes", "<0.0001"},
-		{stats.Comparison{Test: stats.TestWelch, PValue: 0.317}, "no", "0.3170"},
-		{stats.Comparison{Test: stats.TestZeroVariance, PValue: 0, Significant: true}, "yes (zero variance)", "<0.0001"},
-		{stats.Comparison{Test: stats.TestZeroVariance, PValue: 1}, "no (zero variance)", "1.0000"},
-		{stats.Comparison{Test: stats.TestNone}, "no test (n<2)", Missing},
-		{stats.Comparison{Test: stats.TestCannot, Why: "a rate is zero"}, "cannot test", Missing},
-		{stats.Comparison{Test: stats.TestStudentLog, PValue: 0.03, PAdjusted: 0.09, Family: 3}, "no", "0.0300"},
-		{stats.Comparison{Test: stats.TestStudentLog, PValue: 0.001, PAdjusted: 0.003, Family: 3, Significant: true}, "yes", "0.0010"},
+		{stats.Comparison{Test: stats.TestWelch, PValue: 0.0012, Significant: true}, "0.0012"},
+		{stats.Comparison{Test: stats.TestWelch, PValue: 0.00001, Significant: true}, "<0.0001"},
+		{stats.Comparison{Test: stats.TestWelch, PValue: 0.317}, "0.3170"},
+		{stats.Comparison{Test: stats.TestZeroVariance, PValue: 0, Significant: true}, "<0.0001"},
+		{stats.Comparison{Test: stats.TestZeroVariance, PValue: 1}, "1.0000"},
+		{stats.Comparison{Test: stats.TestNone}, Missing},
+		{stats.Comparison{Test: stats.TestCannot, Why: "a rate is zero"}, Missing},
+		{stats.Comparison{Test: stats.TestStudentLog, PValue: 0.03, PAdjusted: 0.09, Family: 3}, "0.0300"},
+		{stats.Comparison{Test: stats.TestStudentLog, PValue: 0.001, PAdjusted: 0.003, Family: 3, Significant: true}, "0.0010"},
 	}
 	for _, tt := range tests {
-		if got := Verdict(tt.c); got != tt.verdict {
-			t.Errorf("Verdict(%+v) = %q, want %q", tt.c, got, tt.verdict)
-		}
 		if got := PValue(tt.c); got != tt.pValue {
 			t.Errorf("PValue(%+v) = %q, want %q", tt.c, got, tt.pValue)
 		}

@@ -12,31 +12,20 @@ import (
 	"time"
 )
 
-// The files of a run directory.
+// The files of a run directory; speed.csv and profile.csv only when the
+// run has speed runs or a profile.
 const (
-	// RunFile is the run itself (WriteJSON); ReadRunFile reads it back.
-	RunFile = "run.json"
-	// SummaryFile is one row per variant × repetition and per variant (WriteCSV).
+	RunFile     = "run.json"
 	SummaryFile = "summary.csv"
-	// SpeedFile is one row per variant × speed command × figure
-	// (WriteSpeedCSV), present only when a variant ran speed commands.
-	SpeedFile = "speed.csv"
-	// ProfileFile is the server profile by variant, library and function
-	// (WriteProfileCSV), present only when the run profiled its server;
-	// each profiled variant also has its pprof file (results.PprofFile).
+	SpeedFile   = "speed.csv"
 	ProfileFile = "profile.csv"
-	// ReportFile is the HTML report (rendered by results/htmlreport, injected
-	// through JournalOptions.Render).
-	ReportFile = "report.html"
-	// LogFile is the run's log: server command output, warnings.
-	LogFile = "run.log"
+	ReportFile  = "report.html"
+	LogFile     = "run.log" // server command output, warnings
 )
 
-// DefaultDirName returns the directory name of a run started at started
-// for the scenario name: the UTC start time and the name with every
-// character outside [A-Za-z0-9._-] replaced by '-' (runs of them by one),
-// e.g. "20261202T134500Z-nginx-kae". An empty name becomes "run"; the
-// name part is cut to 64 bytes.
+// DefaultDirName is "20261202T134500Z-nginx-kae": the UTC start and the
+// name (64 bytes at most, "run" if empty), each run of characters outside
+// [A-Za-z0-9._-] as one '-'.
 func DefaultDirName(started time.Time, name string) string {
 	var b strings.Builder
 	dash := false
@@ -62,8 +51,7 @@ func DefaultDirName(started time.Time, name string) string {
 }
 
 // CheckWritable makes sure runs can be stored under parent before any
-// load is sent: it creates parent (and its parents) if needed, then
-// creates, writes and removes a temporary file there.
+// load is sent, creating it if needed.
 func CheckWritable(parent string) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("results directory %s: %w", parent, err)
@@ -81,8 +69,8 @@ func CheckWritable(parent string) error {
 	return nil
 }
 
-// writeFileAtomic writes the content of src to dir/name through a
-// temporary file in dir that is synced and renamed into place.
+// writeFileAtomic writes src to dir/name through a synced temporary file
+// renamed into place.
 func writeFileAtomic(dir, name string, src io.Reader) error {
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
@@ -121,11 +109,9 @@ func syncDir(dir string) error {
 	return err
 }
 
-// ReadRunFile reads a stored run: path is a run.json file or a run
-// directory. A directory with a journal (JournalFile) is read through it
-// (ReadJournal), so a run whose controller died shows every repetition it
-// finished, marked Incomplete, and completed by opts.Annotate as the
-// journal's run.json has it; otherwise its RunFile is read.
+// ReadRunFile reads a run.json file or a run directory, through its
+// journal when it has one, so a run whose controller died shows every
+// repetition it finished.
 func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -17,69 +17,44 @@ import (
 	"time"
 )
 
-// JournalFile is the run directory's journal: one JSON record per line,
-// appended and synced to disk as the run goes (see Journal).
+// JournalFile is the run directory's journal: one sealed JSON record per
+// line, appended and synced as the run goes.
 const JournalFile = "journal.ndjson"
 
 // Record types of the journal.
 const (
-	recBegin = "begin"
-	recRep   = "rep"
-	// recPartial keeps a window an interrupt cut short (Variant.Partial).
-	recPartial = "partial"
-	// recExcluded keeps a window the exclude_flagged policy set aside
-	// (Variant.Excluded).
-	recExcluded = "excluded"
-	recSpeed    = "speed"
-	// recInfo records a variant's server info (Variant.Info).
-	recInfo    = "info"
-	recWarning = "warning"
-	// recNotMeasured gives up on a variant (Run.NotMeasured).
+	recBegin       = "begin" // the header: every planned variant, no repetition
+	recRep         = "rep"
+	recPartial     = "partial"  // Variant.Partial
+	recExcluded    = "excluded" // Variant.Excluded
+	recSpeed       = "speed"
+	recInfo        = "info"
+	recWarning     = "warning"
 	recNotMeasured = "not_measured"
 	recEnd         = "end"
-	// recResume continues a run after its end (or its controller's
-	// death): `kaeload run --resume`.
-	recResume = "resume"
-	// recMetrics is the live metrics endpoint's record (Run.Metrics),
-	// written at the run's end.
-	recMetrics = "metrics"
+	recResume      = "resume" // run --resume continues after the end
+	recMetrics     = "metrics"
 )
 
-// journalRecord is one line of the journal.
+// journalRecord is one line of the journal; Variant indexes the header's.
 type journalRecord struct {
-	Type string `json:"type"`
-	// Run is the header (begin): everything but the repetitions, with
-	// every planned variant, in plan order.
-	Run *results.Run `json:"run,omitempty"`
-	// Variant indexes the header's variants (rep, speed).
-	Variant int                `json:"variant"`
-	Rep     *results.Rep       `json:"rep,omitempty"`
-	Speed   []results.SpeedRun `json:"speed,omitempty"`
-	Info    []results.InfoRun  `json:"info,omitempty"`
-	Warning *results.Warning   `json:"warning,omitempty"`
-	// Reason is why the variant was not measured (not_measured).
-	Reason string `json:"reason,omitempty"`
-	// Finished and Interrupted end the run (end).
-	Finished    time.Time `json:"finished,omitzero"`
-	Interrupted bool      `json:"interrupted,omitempty"`
-	// Metrics is the metrics record (metrics).
-	Metrics *results.Metrics `json:"metrics,omitempty"`
+	Type        string             `json:"type"`
+	Run         *results.Run       `json:"run,omitempty"`
+	Variant     int                `json:"variant"`
+	Rep         *results.Rep       `json:"rep,omitempty"`
+	Speed       []results.SpeedRun `json:"speed,omitempty"`
+	Info        []results.InfoRun  `json:"info,omitempty"`
+	Warning     *results.Warning   `json:"warning,omitempty"`
+	Reason      string             `json:"reason,omitempty"`
+	Finished    time.Time          `json:"finished,omitzero"`
+	Interrupted bool               `json:"interrupted,omitempty"`
+	Metrics     *results.Metrics   `json:"metrics,omitempty"`
 }
 
-// Journal is a run directory that grows as the run goes. CreateJournal
-// makes the directory and writes the run's header as the journal's first
-// record; every finished repetition (Rep), speed run (Speed), warning
-// and variant given up on (NotMeasured) is appended as one line and synced before the call returns, so a
-// controller that is killed, crashes or loses its machine keeps every
-// repetition it finished. After each record the files rendered from the
-// run (RunFile, SummaryFile, SpeedFile and whatever JournalOptions.Render
-// adds, such as report.html) are rebuilt atomically, each a temporary
-// file renamed into place: a reader sees the previous version or the new
-// one, never half of one. End closes the journal.
-//
-// ReadRunFile reads a run directory through its journal when it has one,
-// so `kaeload report DIR` shows whatever a killed run completed, marked
-// Incomplete. A Journal is safe for use by several goroutines.
+// Journal is a run directory that grows as the run goes: each record is
+// synced before its call returns, so a controller that dies keeps every
+// repetition it finished, and the rendered files are then rebuilt
+// atomically (renamed into place). Safe for use by several goroutines.
 type Journal struct {
 	mu    sync.Mutex
 	dir   string
@@ -87,36 +62,27 @@ type Journal struct {
 	run   results.Run // header plus every record so far, all planned variants
 	opts  JournalOptions
 	ended bool
-	// pending is set by ResumeJournal until Resume: the journal is read
-	// and open, and nothing has been written to it.
+	// pending: opened by ResumeJournal, nothing written until Resume.
 	pending bool
-	// keep is the length of the journal's complete lines, to which Resume
-	// cuts a last line left short by a crash.
+	// keep is the length of the complete lines, to which Resume cuts a
+	// last line left short by a crash.
 	keep int64
 }
 
-// JournalOptions tune a Journal and ReadRunFile. The run directory
-// analyses and renders nothing itself: the analysis and the renderers are
-// injected here (cmd/kaeload injects analysis.Annotate, and summary.csv,
-// speed.csv and report.html from one analysis.Report).
+// JournalOptions inject the analysis and the renderers, which the run
+// directory does not import.
 type JournalOptions struct {
-	// Annotate, when set, completes the run as it stands before run.json
-	// is written, and a run that ReadRunFile rebuilds from a journal:
-	// analysis.Annotate adds the analysis's warnings to Run.Warnings, so
-	// that run.json carries them.
+	// Annotate completes a run before run.json is written or after it is
+	// rebuilt from a journal (the analysis's warnings).
 	Annotate func(*results.Run)
-	// Render, when set, returns further files to rebuild after each
-	// record, by base name (e.g. SummaryFile, SpeedFile, ReportFile), from
-	// the run as it stands (annotated). The files it returns are written
-	// even when it also returns an error; that error is returned by the
-	// call that recorded.
+	// Render returns further files to rebuild after each record, by base
+	// name; they are written even with an error, which is returned.
 	Render func(*results.Run) (map[string][]byte, error)
 }
 
-// CreateJournal creates the run directory dir (its parent too, if needed)
-// and starts its journal with header: r as known before any load, with
-// every planned variant (Reps empty). dir must not exist: an existing
-// run is never overwritten, and the error then wraps fs.ErrExist.
+// CreateJournal creates the run directory dir and starts its journal with
+// header, every planned variant without repetitions. An existing dir is
+// never overwritten: the error wraps fs.ErrExist.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -153,14 +119,10 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	return j, j.rebuild()
 }
 
-// ResumeJournal opens the journal of the run directory dir to continue its
-// run (`kaeload run --resume`): it reads the journal and returns it with
-// the run so far, every planned variant in plan order, also those without
-// a repetition: the header the run began with plus every record. Nothing
-// is written until Resume, so a resume that fails before its run begins
-// (a plan that does not match, a server that does not start) leaves the
-// run directory as it was; End or a failed Resume then only closes the
-// journal. A journal that does not read is an error.
+// ResumeJournal opens dir's journal to continue its run (run --resume),
+// with the run so far, every planned variant in plan order. Nothing is
+// written until Resume, so a resume that fails before its run begins
+// leaves the directory as it was.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
 	path := filepath.Join(dir, JournalFile)
 	data, err := readJournalFile(path)
@@ -186,9 +148,8 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 	return j, &out, nil
 }
 
-// readJournalFile reads the journal at path whole, after reading it once
-// with the bounds of readJournal, so that damage is refused before the
-// file is held in memory.
+// readJournalFile reads the journal at path whole, after readJournal has
+// checked it, so that damage is refused before it is held in memory.
 func readJournalFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -204,10 +165,8 @@ func readJournalFile(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// Resume continues the run of a journal opened by ResumeJournal, once the
-// resumed run begins: a last line cut short by a crash is cut from the
-// file, and a resume record makes the run Incomplete again until End. On
-// failure nothing is recorded and End only closes the journal.
+// Resume continues a journal opened by ResumeJournal: a last line cut
+// short is cut from the file, and the run is Incomplete again until End.
 func (j *Journal) Resume() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -232,30 +191,27 @@ func (j *Journal) Resume() error {
 func (j *Journal) Dir() string { return j.dir }
 
 // Rep records a finished repetition of the header's variant at index
-// variant.
+// variant; the other recorders below take the same index.
 func (j *Journal) Rep(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
 }
 
-// Partial records a window of the header's variant at index variant that
-// an interrupt cut short (results.Run.AddPartial).
+// Partial records a window an interrupt cut short.
 func (j *Journal) Partial(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recPartial, Variant: variant, Rep: &rep})
 }
 
-// Excluded records a window of the header's variant at index variant that
-// the exclude_flagged policy set aside (results.Run.AddExcluded).
+// Excluded records a window exclude_flagged set aside.
 func (j *Journal) Excluded(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recExcluded, Variant: variant, Rep: &rep})
 }
 
-// Info records the server info runs of the header's variant at index
-// variant.
+// Info records the variant's server info runs.
 func (j *Journal) Info(variant int, runs []results.InfoRun) error {
 	return j.record(journalRecord{Type: recInfo, Variant: variant, Info: runs})
 }
 
-// Speed records the speed runs of the header's variant at index variant.
+// Speed records the variant's speed runs.
 func (j *Journal) Speed(variant int, runs []results.SpeedRun) error {
 	return j.record(journalRecord{Type: recSpeed, Variant: variant, Speed: runs})
 }
@@ -265,22 +221,19 @@ func (j *Journal) Warning(w results.Warning) error {
 	return j.record(journalRecord{Type: recWarning, Warning: &w})
 }
 
-// NotMeasured records that the run gave up on the header's variant at
-// index variant, and why (Run.NotMeasured).
+// NotMeasured records that the run gave up on the variant, and why.
 func (j *Journal) NotMeasured(variant int, reason string) error {
 	return j.record(journalRecord{Type: recNotMeasured, Variant: variant, Reason: reason})
 }
 
-// Metrics records what the run's live metrics endpoint served
-// (Run.Metrics), replacing what the header said.
+// Metrics records what the live metrics endpoint served.
 func (j *Journal) Metrics(m *results.Metrics) error {
 	return j.record(journalRecord{Type: recMetrics, Metrics: m})
 }
 
-// End records that the run ended (completed, failed or interrupted) at
-// finished, rebuilds the files a last time and closes the journal. Later
-// calls do nothing. A journal that ResumeJournal opened and Resume never
-// continued is closed with nothing written.
+// End records that the run ended, rebuilds the files a last time and
+// closes the journal; later calls do nothing. A journal never resumed is
+// closed with nothing written.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -298,9 +251,7 @@ func (j *Journal) End(finished time.Time, interrupted bool) error {
 	return err
 }
 
-// Run returns a copy of the run as recorded so far, in the form ReadRunFile
-// gives: variants without a completed repetition left out, Incomplete
-// until End.
+// Run returns a copy of the run so far as ReadRunFile gives it.
 func (j *Journal) Run() *results.Run {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -320,9 +271,8 @@ func (j *Journal) record(rec journalRecord) error {
 	return j.apply(rec)
 }
 
-// apply appends rec to the file, adds it to the run and rebuilds. The run
-// in memory takes the record even when the disk refuses it, so that the
-// run's final report is still complete.
+// apply adds rec to the run, appends it and rebuilds. The run in memory
+// takes it even when the disk refuses it, so the final report is complete.
 func (j *Journal) apply(rec journalRecord) error {
 	if err := replay(&j.run, rec); err != nil {
 		return err
@@ -354,12 +304,7 @@ func (j *Journal) append(rec journalRecord) error {
 func (j *Journal) view() *results.Run {
 	r := j.run
 	r.Search = j.run.Search.Clone()
-	r.Variants = nil
-	for _, v := range cloneVariants(j.run.Variants) {
-		if len(v.Reps) > 0 || len(v.Partial) > 0 {
-			r.Variants = append(r.Variants, v)
-		}
-	}
+	r.Variants = measured(cloneVariants(j.run.Variants))
 	r.Warnings = append(results.Warnings(nil), j.run.Warnings...)
 	r.NotMeasured = append([]results.NotMeasured(nil), j.run.NotMeasured...)
 	return &r
@@ -406,34 +351,25 @@ func replay(r *results.Run, rec journalRecord) error {
 		return &r.Variants[rec.Variant], nil
 	}
 	switch rec.Type {
-	case recRep:
+	case recRep, recExcluded, recPartial:
 		v, err := variant()
 		if err != nil {
 			return err
 		}
 		if rec.Rep == nil {
-			return errors.New("journal: rep record without a repetition")
+			return fmt.Errorf("journal: %s record without a window", rec.Type)
 		}
-		r.AddRep(rec.Variant, *rec.Rep)
-		if s := r.Search; s != nil && s.Member(v) {
-			s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
+		switch rec.Type {
+		case recExcluded:
+			r.AddExcluded(rec.Variant, *rec.Rep)
+		case recPartial:
+			r.AddPartial(rec.Variant, *rec.Rep)
+		default:
+			r.AddRep(rec.Variant, *rec.Rep)
+			if s := r.Search; s != nil && s.Member(v) {
+				s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
+			}
 		}
-	case recExcluded:
-		if _, err := variant(); err != nil {
-			return err
-		}
-		if rec.Rep == nil {
-			return errors.New("journal: excluded record without a window")
-		}
-		r.AddExcluded(rec.Variant, *rec.Rep)
-	case recPartial:
-		if _, err := variant(); err != nil {
-			return err
-		}
-		if rec.Rep == nil {
-			return errors.New("journal: partial record without a window")
-		}
-		r.AddPartial(rec.Variant, *rec.Rep)
 	case recInfo:
 		v, err := variant()
 		if err != nil {
@@ -469,8 +405,7 @@ func replay(r *results.Run, rec journalRecord) error {
 		r.Incomplete = false
 	case recResume:
 		r.Finished, r.Interrupted, r.Incomplete = time.Time{}, false, true
-		// The resumed run tries the variants it gave up on again.
-		r.NotMeasured = nil
+		r.NotMeasured = nil // tried again
 	default:
 		return fmt.Errorf("journal: unknown record type %q", rec.Type)
 	}
@@ -539,13 +474,12 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 	return r, nil
 }
 
-// maxJournalLine bounds one journal record: a repetition with its
-// histograms and timeline takes kilobytes, so a longer line is damage,
-// refused before it is held in memory.
+// maxJournalLine bounds one record (a repetition takes kilobytes): a
+// longer line is damage, refused before it is held in memory.
 const maxJournalLine = 32 << 20
 
 // readLine reads up to and including the next '\n', refusing a line of
-// more than limit bytes without reading it whole.
+// more than limit bytes.
 func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
@@ -560,28 +494,31 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
-// ReadJournal rebuilds a run from a journal written by Journal. A journal
-// without its end record — the run is still going, or its controller was
-// killed — gives the run recorded so far with Incomplete set; so does one
-// whose last line was cut short by a crash (that line is ignored). Any
-// other malformed line is an error naming its line number.
+// ReadJournal rebuilds a run from a journal. Without its end record (the
+// run is going, or its controller died) it is Incomplete; a last line cut
+// short is ignored; any other malformed line is an error naming it.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, err := readJournal(rd)
 	if err != nil {
 		return nil, err
 	}
+	r.Variants = measured(r.Variants)
+	return r, nil
+}
+
+// measured is the variants with a repetition or a partial window.
+func measured(vs []results.Variant) []results.Variant {
 	var kept []results.Variant
-	for _, v := range r.Variants {
+	for _, v := range vs {
 		if len(v.Reps) > 0 || len(v.Partial) > 0 {
 			kept = append(kept, v)
 		}
 	}
-	r.Variants = kept
-	return r, nil
+	return kept
 }
 
-// cloneVariants copies the variant slice and each variant's Reps and
-// Speed slices (the repetitions themselves are shared, read-only).
+// cloneVariants copies the variants' slices; the repetitions are shared,
+// read-only.
 func cloneVariants(vs []results.Variant) []results.Variant {
 	out := make([]results.Variant, len(vs))
 	for i, v := range vs {

@@ -7,11 +7,9 @@ import (
 	"hash/crc32"
 )
 
-// A journal line ends in its checksum: the record's JSON object with
-// ,"crc32":"xxxxxxxx" added before its closing brace, the CRC-32 (IEEE) of
-// the object without it. A flipped byte anywhere in the line is then an
-// error naming the line, not a silently different run. Lines written
-// before checksums (no such field) are read as they are.
+// A journal line ends in ,"crc32":"xxxxxxxx"} : the CRC-32 of the object
+// without it, so a flipped byte is an error naming the line, not a silently
+// different run. Lines without one (older) are read as they are.
 const crcField = `,"crc32":"`
 
 // sealLen is the length of the checksum field and the closing brace.

@@ -5,29 +5,25 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Power is the probability with which a difference as large as a
 // comparison's minimum detectable effect is found significant.
 const Power = 0.80
 
-// The values of Comparison.Adjustment.
+// The values of Comparison.Adjustment: Holm–Bonferroni keeps the chance
+// that any comparison of identical variants is significant below Alpha.
 const (
-	// AdjustHolm is the Holm–Bonferroni step-down adjustment: the run's
-	// family-wise false-alarm rate (the chance that any comparison of
-	// identical variants is called significant) is at most Alpha.
 	AdjustHolm = "holm"
-	// AdjustNone means the comparison was judged alone (a family of one).
-	AdjustNone = "none"
+	AdjustNone = "none" // judged alone
 )
 
-// CompareFamily compares every sample of others with base (Compare) as
-// one family: PAdjusted is Holm's over the comparisons that ran (it bounds
-// the chance of any false alarm, as a verdict per variant needs), and the
-// MDE and equivalence bound use Alpha/Family, Holm's strictest level, so
-// they hold whatever rank a comparison takes. margin is the equivalence
-// margin as a fraction (0.02 for ±2 %; ≤ 0: no verdict). A nil entry of
-// others gets TestNone, outside the family.
+// CompareFamily compares every sample of others with base as one family:
+// PAdjusted is Holm's over the tests that ran, and the MDE and equivalence
+// bound use Alpha/Family, so they hold whatever rank a comparison takes.
+// margin is the equivalence margin as a fraction (≤ 0: no verdict).
 func CompareFamily(base []float64, others [][]float64, margin float64) []Comparison {
 	bases := make([][]float64, len(others))
 	for i := range bases {
@@ -66,10 +62,8 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	return out
 }
 
-// Holm returns Holm's step-down adjusted p-values of ps, in ps's order:
-// the k-th smallest becomes max over j ≤ k of min(1, (m-j)·p_j). A NaN p
-// is no test: it is left out of the family and stays NaN (sorted in, it
-// would misorder the others and spread through the running maximum).
+// Holm returns Holm's step-down adjusted p-values of ps, in ps's order. A
+// NaN p is no test: left out of the family, it stays NaN.
 func Holm(ps []float64) []float64 {
 	out := make([]float64, len(ps))
 	var idx []int
@@ -110,8 +104,7 @@ func judge(c *Comparison, base, other []float64, alpha, margin float64) {
 		q := StudentTQuantile(1-alpha, df) * se
 		lo, hi = d-q, d+q
 	}
-	// Symmetric ratio limits: the interval of the ratio lies within
-	// 1 ± bound/100.
+	// The interval of the ratio lies within 1 ± bound/100.
 	if bound := math.Max(-math.Expm1(lo), math.Expm1(hi)) * 100; finite(bound) {
 		c.EquivalenceBoundPct, c.HasBound = bound, true
 	}
@@ -124,69 +117,54 @@ func judge(c *Comparison, base, other []float64, alpha, margin float64) {
 // finite reports whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// mde is the minimum detectable effect (on the tested scale) of a
-// two-sided t-test at level alpha with df degrees of freedom whose
-// standard error was estimated as se: reportedNoncentrality(df, alpha)·se.
+// mde is the minimum detectable effect on the tested scale for a standard
+// error estimated as se.
 func mde(se, df, alpha float64) float64 { return reportedNoncentrality(df, alpha) * se }
 
-// planned is the minimum detectable effect when the standard error is
-// known to be se rather than estimated from the data at hand, as when
-// planning repetitions from a noise already measured: noncentrality·se.
+// planned is the minimum detectable effect for a standard error known to
+// be se, as when planning from a noise already measured.
 func planned(se, df, alpha float64) float64 { return noncentrality(df, alpha) * se }
 
-// noncentralities caches noncentrality and reportedNoncentrality: they
-// depend on df and alpha only, and a report or a simulation asks for the
-// same few again and again.
+// noncentralities caches the roots below: a report or a simulation asks
+// for the same few again and again.
 var noncentralities sync.Map // noncentralityKey -> float64
 
 type noncentralityKey struct {
 	df, alpha float64
 	reported  bool
-	power     float64 // the power to reach: Power but for noncentralityAt
+	power     float64
 }
 
 // noncentrality returns the λ at which a two-sided t-test at level alpha
-// with df degrees of freedom rejects with probability Power under the
-// noncentral t. The shortcut t(1−α/2) + t(Power) promises 80 % and
-// delivers 68 % with three repetitions. +Inf when no λ below 1e9 reaches
-// Power (df < 1).
+// rejects with probability Power under the noncentral t. The shortcut
+// t(1−α/2) + t(Power) delivers 68 %, not 80 %, with three repetitions.
+// +Inf when no λ below 1e9 reaches Power.
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
 
-// noncentralityAt is noncentrality for a power other than Power (0 < power
-// < 1).
+// noncentralityAt is noncentrality for another power.
 func noncentralityAt(df, alpha, power float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, false, power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
-		// At λ = tc the test rejects about half the time: below Power
-		// (findRoot starts lower when the power asked is below that).
+		// At λ = tc the test rejects about half the time.
 		return func(l float64) float64 { return tPower(l, tc, df, powerTolerance) }, tc
 	})
 }
 
-// reportedNoncentrality is noncentrality for a standard error itself
-// estimated from df degrees of freedom, as a comparison's MDE is: the c
-// for which an effect of c·(estimated standard error) is found with
-// probability Power on average over the estimate (noncentrality alone
-// delivers 70 %, not 80 %, with three repetitions).
+// reportedNoncentrality is the c for which an effect of c·(estimated
+// standard error) is found with probability Power on average over the
+// estimate (noncentrality alone delivers 70 % with three repetitions).
 func reportedNoncentrality(df, alpha float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
-		// An estimate that averages the power over the estimate's
-		// error needs more than the λ of a known standard error.
 		return func(c float64) float64 { return reportedPower(c, tc, df, powerTolerance) }, noncentrality(df, alpha)
 	})
 }
 
-// reportedPower is the power that reportedNoncentrality sets to Power:
-// P(|Z + c·R′| > tc·R) for Z standard normal and R, R′ independent, each
-// √(V/df) with V ~ χ²(df), to an absolute tol. In polar coordinates it is
-// one integral over θ (cos²θ ~ Beta(df/2, df/2)) of Student's F with 2·df
-// degrees of freedom:
-//
-//	E over θ of F(√2·(c·sin θ − tc·cos θ)) + F(−√2·(c·sin θ + tc·cos θ)),
-//
-// cut where tan θ passes tc/c and around π/4. At df 1 it has a closed
-// form, which family_test.go checks.
+// reportedPower is P(|Z + c·R′| > tc·R) for Z standard normal and R, R′
+// each √(V/df), V ~ χ²(df), to an absolute tol. In polar coordinates
+// (cos²θ ~ Beta(df/2, df/2)) it is E[F(√2·(c·sin θ − tc·cos θ)) +
+// F(−√2·(c·sin θ + tc·cos θ))] for F Student's t with 2·df, cut where
+// tan θ passes tc/c and around π/4.
 func reportedPower(c, tc, df, tol float64) float64 {
 	lb, _ := math.Lgamma(df / 2)
 	lb2, _ := math.Lgamma(df)
@@ -208,8 +186,7 @@ func reportedPower(c, tc, df, tol float64) float64 {
 	return integratePieces(f, cuts, 0, math.Pi/2, tol)
 }
 
-// studentTCDF returns P(T ≤ t) for Student's t distribution with df > 0
-// degrees of freedom.
+// studentTCDF returns P(T ≤ t) for Student's t with df > 0.
 func studentTCDF(t, df float64) float64 {
 	if t >= 0 {
 		return 1 - studentTUpper(t, df)
@@ -218,13 +195,12 @@ func studentTCDF(t, df float64) float64 {
 }
 
 // powerTolerance is the absolute error allowed in a power integral: the
-// roots then agree with mpmath's to 1e-12 or better (family_test.go).
+// roots then agree with mpmath's to 1e-12 or better.
 const powerTolerance = 1e-12
 
 // cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
-// key.power, to a relative 1e-10, cached under key; +Inf when there is no
-// root below 1e9 or the arguments are out of range. makePower returns
-// power and a start at most the root; findRoot brackets and closes in.
+// key.power, cached; +Inf without a root below 1e9. makePower returns
+// power and a start at most the root.
 func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
@@ -239,8 +215,8 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 }
 
 // findRoot returns the x in [0, limit] where the increasing g crosses 0,
-// to a relative 1e-10 (or |g| ≤ 1e-14); +Inf when g(limit) < 0. It
-// brackets from start by doubling, then closes in by Illinois regula falsi.
+// to a relative 1e-10, bracketing from start by doubling and closing in by
+// Illinois regula falsi (gonum has no scalar root finder); +Inf past limit.
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
@@ -296,27 +272,20 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 	return hi
 }
 
-// tPower is the probability that |T| > tc for T noncentral t with df
-// degrees of freedom and noncentrality lambda, to an absolute tol:
-// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df).
-// It stays hand-written: gonum's distuv has only the central t. The
-// integrand steps where tc·√(V/df) passes λ; the quadrature is cut there.
+// tPower is P(|T| > tc) for T noncentral t with noncentrality lambda:
+// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df), cut where
+// the integrand steps. Hand-written: gonum has only the central t.
 func tPower(lambda, tc, df, tol float64) float64 {
 	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r
-		return phi(lambda-s) + phi(-lambda-s)
+		return distuv.UnitNormal.CDF(lambda-s) + distuv.UnitNormal.CDF(-lambda-s)
 	}, tol)
 }
 
-// phi is the standard normal distribution function.
-func phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
-
-// chiSquareMean returns E[f(√(V/df))] over V ~ χ²(df), to an absolute tol
-// for f between 0 and 1 that may step sharply at √(V/df) = step (NaN:
-// nowhere). It integrates over s = V^(1/4), where the density is finite
-// for df ≥ ½ (over V it is infinite at 0 for df < 2, and the MDE came out
-// up to 150 % too large), cut at the mean ± 1…16 standard deviations and
-// at the step, each piece by adaptive Gauss–Kronrod to its share of tol.
+// chiSquareMean returns E[f(√(V/df))] over V ~ χ²(df), to an absolute tol,
+// for f in [0, 1] that may step at √(V/df) = step. It integrates over
+// s = V^(1/4), where the density is finite for df ≥ ½ (over V, the MDE came
+// out up to 150 % too large), cut at the mean ± 1…16 sd and at the step.
 func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float64 {
 	sd := math.Sqrt(2 * df)
 	lg, _ := math.Lgamma(df / 2)
@@ -345,8 +314,8 @@ func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float
 	return integratePieces(g, cuts, 0, cuts[1], tol)
 }
 
-// integratePieces integrates f over [lo, hi], cut at the cuts that lie in
-// it, each piece by adaptiveGK to its share of tol.
+// integratePieces integrates f over [lo, hi], cut at cuts, each piece to
+// its share of tol.
 func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float64) float64 {
 	xs := []float64{lo, hi}
 	for _, x := range cuts {
@@ -363,9 +332,9 @@ func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float6
 	return sum
 }
 
-// adaptiveGK integrates f over [a, b] by the 15-point Gauss–Kronrod rule,
-// halving the interval until the rule's error estimate (gaussKronrod) is
-// below tol, or depth halvings have been made.
+// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving until the
+// error estimate is below tol or after depth halvings. gonum's quad has
+// fixed rules only, which took minutes and missed by 1e-4 at df 0.6.
 func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	v, e := gaussKronrod(f, a, b)
 	if e <= tol || depth == 0 {
@@ -375,8 +344,8 @@ func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	return adaptiveGK(f, a, m, tol/2, depth-1) + adaptiveGK(f, m, b, tol/2, depth-1)
 }
 
-// The 15-point Kronrod rule on [−1, 1] and its embedded 7-point Gauss
-// rule (the nodes of odd index): QUADPACK's qk15.
+// QUADPACK's qk15: the 15-point Kronrod rule on [−1, 1] and its embedded
+// 7-point Gauss rule (the nodes of odd index).
 var (
 	kronrodNodes = [8]float64{
 		0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
@@ -396,9 +365,9 @@ var (
 	}
 )
 
-// gaussKronrod returns the 15-point Kronrod estimate of the integral of f
-// over [a, b] and QUADPACK's error estimate, (200·d/I)^1.5·I for d the
-// difference from the 7-point Gauss rule and I the integral of |f − mean|.
+// gaussKronrod returns the Kronrod estimate of f over [a, b] and QUADPACK's
+// error estimate, (200·d/I)^1.5·I for d the difference from the Gauss rule
+// and I the integral of |f − mean|.
 func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	c, h := (a+b)/2, (b-a)/2
 	var fs [15]float64
@@ -425,9 +394,8 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	return value, err
 }
 
-// logDifference returns, on Compare's log scale, the difference of the
-// means d (other − base), its standard error se and Compare's degrees of
-// freedom; ok is false when Compare could not test.
+// logDifference returns, on Compare's log scale, the means' difference,
+// its standard error and Compare's df; false when Compare could not test.
 func logDifference(base, other []float64) (d, se, df float64, ok bool) {
 	logs, isLog := logAll(base, other)
 	if len(base) < 2 || len(other) < 2 || !isLog {
@@ -435,32 +403,22 @@ func logDifference(base, other []float64) (d, se, df float64, ok bool) {
 	}
 	b, o := logs[0], logs[1]
 	tol := roundingTolerance(b, o)
-	mb, sb := MeanStdDev(b)
-	mo, so := MeanStdDev(o)
-	if sb <= tol {
-		sb = 0
-	}
-	if so <= tol {
-		so = 0
-	}
-	nb, no := float64(len(b)), float64(len(o))
-	vb, vo := sb*sb/nb, so*so/no
+	d, vb, vo := difference(b, o, tol)
 	se2 := vb + vo
-	d, se = mo-mb, math.Sqrt(se2)
+	se = math.Sqrt(se2)
 	switch {
 	case se2 == 0 && math.Abs(d) <= tol:
 		d = 0
 	case len(b) == len(o):
-		df = nb + no - 2 // Student's, as Compare tests
+		df = float64(len(b) + len(o) - 2) // Student's, as Compare tests
 	case se2 > 0:
-		df = se2 * se2 / (vb*vb/(nb-1) + vo*vo/(no-1))
+		df = welchDF(vb, vo, len(b), len(o))
 	}
 	return d, se, df, true
 }
 
-// NoisePct is the standard deviation of the logarithms of xs in percent
-// (about the coefficient of variation); ok is false with fewer than two
-// values or one that is not positive.
+// NoisePct is the standard deviation of ln xs in percent (about the
+// coefficient of variation); false with fewer than two values or one ≤ 0.
 func NoisePct(xs []float64) (pct float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
@@ -473,10 +431,9 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 	return sd * 100, true
 }
 
-// RepsFor returns the repetitions per variant that detect a true
-// difference of effect (a fraction) with probability Power between two
-// variants with noise noisePct (NoisePct), at level Alpha/family like
-// CompareFamily's MDE; false, with n = limit, when limit is too few.
+// RepsFor returns the repetitions per variant that detect a difference of
+// effect (a fraction) with probability Power at noise noisePct, at level
+// Alpha/family; false, with n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 	if family < 1 {
 		family = 1
@@ -499,28 +456,20 @@ func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 // Calibration is what a run learnt about the noise before choosing its
 // repetitions (repeat: auto, or `kaeload plan-reps`).
 type Calibration struct {
-	// Variant is the variant measured (the baseline).
-	Variant string `json:"variant"`
-	// Rates are the calibration windows' total rates, in order.
-	Rates []float64 `json:"rates"`
-	// NoisePct is NoisePct(Rates); HasNoise is false when it could not be
-	// estimated (fewer than two windows with a positive rate).
-	NoisePct float64 `json:"noise_pct"`
-	HasNoise bool    `json:"has_noise"`
-	// EffectPct is the difference to detect, in percent; Family the
-	// comparisons it is judged with (RepsFor).
-	EffectPct float64 `json:"effect_pct"`
-	Family    int     `json:"family"`
-	// Repeat is the repetitions per variant chosen; Capped is true when
-	// Max was too few to detect EffectPct, so Repeat is Max.
+	Variant   string    `json:"variant"` // the baseline
+	Rates     []float64 `json:"rates"`   // the calibration windows'
+	NoisePct  float64   `json:"noise_pct"`
+	HasNoise  bool      `json:"has_noise"`
+	EffectPct float64   `json:"effect_pct"` // the difference to detect
+	Family    int       `json:"family"`
+	// Repeat is the repetitions chosen; Capped when Max was too few.
 	Repeat int  `json:"repeat"`
 	Max    int  `json:"max"`
 	Capped bool `json:"capped,omitempty"`
 }
 
-// Calibrate fills c.NoisePct, c.Repeat and c.Capped from c.Rates,
-// c.EffectPct, c.Family and c.Max. Without a noise estimate it chooses
-// c.Max, marked Capped.
+// Calibrate fills NoisePct, Repeat and Capped; without a noise estimate it
+// chooses Max, Capped.
 func (c *Calibration) Calibrate() {
 	var positive []float64
 	for _, x := range c.Rates {
@@ -537,8 +486,8 @@ func (c *Calibration) Calibrate() {
 	c.Repeat, c.Capped = n, !ok
 }
 
-// PlannedMDEPct is the MDE, in percent, of two variants with n
-// repetitions each and noise noisePct, judged among family comparisons.
+// PlannedMDEPct is the MDE in percent of two variants of n repetitions at
+// noise noisePct, among family comparisons.
 func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	if n < 2 {
 		return math.Inf(1)
@@ -547,13 +496,10 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 	return math.Expm1(planned(noisePct/100*math.Sqrt(2/float64(n)), float64(2*n-2), Alpha/float64(family))) * 100
 }
 
-// RepsForBest returns the repetitions per value with which a sweep of
-// values values names its best (PairPlateau) with probability at least
-// Power, when the best is effect (a fraction) above every other value and
-// the noise is noisePct; false, with n = limit, when limit is too few. It
-// plans for every other value equal, each comparison at the strictest
-// level Alpha/(values·(values−1)/2) and power Power^(1/(values−1)):
-// conservative, since the comparisons share the best's mean.
+// RepsForBest returns the repetitions per value with which a sweep names
+// its best (PairPlateau) with probability Power when it is effect above
+// every other value; false, n = limit, when too few. Each pair is planned
+// at level Alpha/pairs and power Power^(1/(values−1)): conservative.
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
 	limit = max(limit, 2)

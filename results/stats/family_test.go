@@ -191,3 +191,15 @@ func TestEquivalenceSymmetric(t *testing.T) {
 // defaultEquivalence is results.DefaultEquivalence, the run's default
 // margin (results imports stats, so the test cannot import it).
 const defaultEquivalence = 0.02
+
+// trueNullCounts returns every number of pairwise equalities among k means
+// that can be true at once: sums of C(j, 2) over a partition of k.
+func trueNullCounts(k int) []int {
+	var out []int
+	for t, n := range fewestMeans(k) {
+		if int(n) <= k {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -7,12 +7,10 @@ import (
 	"sync"
 )
 
-// SearchPlateau judges the points a search visited, each with its
-// windows' scores (positive, higher is better): top is the highest mean
-// among points measured twice or more (-1 when no point has a score),
-// plateau lists top and every point top is not significantly better than
-// (PairPlateau), and untested the points that could not be tested
-// against top; they are on no plateau.
+// SearchPlateau judges a search's points by their windows' scores (higher
+// is better): top has the highest mean among those measured twice (-1:
+// none scored), plateau is top and every point top is not significantly
+// better than, untested the points that could not be tested against top.
 func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 	j := PairPlateau(samples, nil)
 	plateau, untested = j.SearchLists(samples)
@@ -40,32 +38,22 @@ func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
 
 // Pairs is the judgement of PairPlateau.
 type Pairs struct {
-	// Top is the sample with the highest mean (the first of equals) of
-	// those that can be tested; of all when none can; -1 when no sample
-	// has a value.
+	// Top has the highest mean (the first of equals) of the testable
+	// samples, of all when none is; -1 when no sample has a value.
 	Top int
-	// Below[i] is true when Top is significantly better than sample i;
-	// Tested[i] when the two could be tested (two values or more on each
-	// side, every value positive). Both are false for Top.
+	// Below[i]: Top is significantly better than i; Tested[i]: the two
+	// could be tested. Both false for Top.
 	Below, Tested []bool
-	// Family is the number of pairs judged together (every pair of
-	// samples that could be tested, not only those with Top).
-	Family int
-	// Caution is the Comparison.Caution of the test of Top against the
-	// sample with the fewest values ("2 repetitions: t has 2 degrees of
-	// freedom"); "" when every tested sample has three values or more.
+	Family        int // pairs judged together, not only Top's
+	// Caution is that of Top's test against the sample with fewest values.
 	Caution string
 }
 
 // PairPlateau judges samples (positive, higher is better) as one family:
-// every pair with two or more values a side is compared (Compare) under
-// Holm's step-down with Shaffer's refinement (shaffer). Top is the
-// highest mean among the testable samples (among all when none is), and
-// Below marks those Top is significantly better than. Every pair, not
-// only Top's: Top is the largest difference by choice, and Holm over its
-// comparisons alone called a "best" among identical values in up to 10.8 %
-// of sweeps (sim_test.go). agree, when not nil, may veto a claim: Below[i]
-// also needs agree(Top, i); a veto only removes claims.
+// every testable pair, not only Top's, under Holm's step-down with
+// Shaffer's refinement. Top is the largest difference by choice: Holm over
+// its comparisons alone called a "best" among identical values in up to
+// 10.8 % of sweeps. agree, when not nil, may veto a claim of Below.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
 	means := make([]float64, len(samples))
@@ -92,10 +80,8 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	if j.Top < 0 {
 		return j
 	}
-	// Every pair of testable samples, tested on logarithms taken once:
-	// Compare's test (tTest on the logs, Compare's rounding tolerance)
-	// without its k² allocations. Only the pairs with Top keep their
-	// Comparison (for the caution); the others need only their p.
+	// Every testable pair by Compare's test on logarithms taken once,
+	// without Compare's k² allocations; only Top's pairs need more than p.
 	logs := make([][]float64, len(samples))
 	for i, s := range samples {
 		if l, ok := logAll(s, nil); ok && len(s) >= 2 {
@@ -140,11 +126,10 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	return j
 }
 
-// shaffer returns the adjusted p-values of the k(k−1)/2 pairwise
-// comparisons of k samples by Shaffer's S1 (1986): Holm's step-down with
-// step j's multiplier the most hypotheses still possibly true, far fewer
-// than Holm's m−j+1 for pairwise equalities. ps must hold every pair;
-// with any other count it falls back to Holm.
+// shaffer returns the adjusted p-values of all k(k−1)/2 pairwise
+// comparisons by Shaffer's S1 (1986): Holm's step-down with step j's
+// multiplier the most hypotheses still possibly true; Holm for any other
+// count of ps.
 func shaffer(ps []float64, k int) []float64 {
 	m := len(ps)
 	if m != k*(k-1)/2 {
@@ -155,8 +140,7 @@ func shaffer(ps []float64, k int) []float64 {
 	for i := range idx {
 		idx[i] = i
 	}
-	// Ascending p, equals in their order (a stable sort's order; the
-	// merge sort of sort.SliceStable took half the time at 1,000 values).
+	// Ascending p, equals in their order (faster than sort.SliceStable).
 	slices.SortFunc(idx, func(a, b int) int {
 		if c := cmp.Compare(ps[a], ps[b]); c != 0 {
 			return c
@@ -166,31 +150,15 @@ func shaffer(ps []float64, k int) []float64 {
 	out := make([]float64, m)
 	running := 0.0
 	for j, i := range idx {
-		// The most true hypotheses possible with j rejected: the largest
-		// possible count not above m − j.
 		running = math.Max(running, math.Min(1, float64(most[m-j])*ps[i]))
 		out[i] = running
 	}
 	return out
 }
 
-// trueNullCounts returns every number of pairwise equalities among k
-// means that can be true at once: sums of C(j, 2) over the groups of a
-// partition of k (Shaffer 1986).
-func trueNullCounts(k int) []int {
-	fewest := fewestMeans(k)
-	var out []int
-	for t, n := range fewest {
-		if int(n) <= k {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// mostTrueNulls returns, for every L from 0 to k(k−1)/2, the largest
-// count of true pairwise equalities among k means that is at most L:
-// Shaffer's multipliers, cached per k.
+// mostTrueNulls returns, for every L up to k(k−1)/2, the largest count of
+// pairwise equalities among k means that can be true at once and is at
+// most L: Shaffer's multipliers, cached per k.
 func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)
@@ -209,10 +177,9 @@ func mostTrueNulls(k int) []int32 {
 
 var mostTrueNullsCache sync.Map // k -> []int32
 
-// fewestMeans returns, for every t from 0 to k(k−1)/2, the fewest means
-// whose groups of equal ones give exactly t pairwise equalities:
-// f(t) = min over j ≥ 2 with C(j, 2) ≤ t of j + f(t − C(j, 2)), about
-// (2/3)·√2·m^1.5 steps for m = k(k−1)/2 (the maps it replaced took k⁴).
+// fewestMeans returns, for every t up to k(k−1)/2, the fewest means whose
+// groups of equal ones give exactly t equalities: f(t) = min over C(j, 2)
+// ≤ t of j + f(t − C(j, 2)), in about m^1.5 steps.
 func fewestMeans(k int) []int32 {
 	f, _ := fewestMeansSteps(k)
 	return f
@@ -225,8 +192,7 @@ func fewestMeansSteps(k int) (f []int32, steps int) {
 	for t := 1; t <= m; t++ {
 		best := int32(math.MaxInt32)
 		for j, c := 2, 1; c <= t; j, c = j+1, c+j {
-			// c = C(j, 2); a group larger than the best count so far
-			// cannot beat it.
+			// c = C(j, 2); a larger group than the best cannot beat it.
 			if int32(j) >= best {
 				break
 			}

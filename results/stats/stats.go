@@ -11,40 +11,27 @@ import (
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
 
-// Stats summarises one sample, typically the total rates of a variant's
-// repetitions. Every field is finite (no NaN or Inf), so Stats encodes to
-// JSON as is.
+// Stats summarises one sample, typically a variant's repetition rates.
+// Every field is finite, so Stats encodes to JSON as is.
 type Stats struct {
-	// N is the sample size.
-	N int `json:"n"`
-	// Mean is the arithmetic mean; 0 when N is 0 or a value is not a
-	// finite number.
-	Mean float64 `json:"mean"`
-	// StdDev is the sample standard deviation (divisor N-1); 0 when N < 2,
-	// math.MaxFloat64 when it exceeds float64's range (MeanStdDev).
+	N    int     `json:"n"`
+	Mean float64 `json:"mean"` // 0 when a value is not finite
+	// StdDev divides by N-1; math.MaxFloat64 beyond float64's range.
 	StdDev float64 `json:"stddev"`
-	// GeoMean is the geometric mean, exp(mean(ln x)), the centre of the
-	// confidence interval; 0 when a value is not positive.
+	// GeoMean is exp(mean(ln x)), the centre of the interval.
 	GeoMean float64 `json:"geo_mean,omitempty"`
-	// CI95Low and CI95High bound the 95 % confidence interval of the
-	// geometric mean on the log scale, where Compare tests:
-	// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N). Without HasCI both
-	// equal Mean.
+	// CI95Low and CI95High bound the 95 % interval on the log scale where
+	// Compare tests: exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N); both
+	// Mean without HasCI, and NoCI says why.
 	CI95Low  float64 `json:"ci95_low"`
 	CI95High float64 `json:"ci95_high"`
-	// HasCI reports whether the confidence interval is defined: N ≥ 2 and
-	// every value positive and finite. NoCI says why it is not
-	// (NoCITooFew, NoCINotPositive); "" when HasCI.
-	HasCI bool   `json:"has_ci"`
-	NoCI  string `json:"no_ci,omitempty"`
+	HasCI    bool    `json:"has_ci"`
+	NoCI     string  `json:"no_ci,omitempty"`
 }
 
-// The values of Stats.NoCI.
+// The values of Stats.NoCI: a value that is not positive has no logarithm.
 const (
-	// NoCITooFew: fewer than two values.
-	NoCITooFew = "n<2"
-	// NoCINotPositive: a value is zero, negative or not a finite number,
-	// which has no logarithm.
+	NoCITooFew      = "n<2"
 	NoCINotPositive = "a value is not positive"
 )
 
@@ -88,9 +75,7 @@ func Summarize(xs []float64) Stats {
 }
 
 // MeanStdDev returns the mean and the sample standard deviation (n-1) of
-// xs, two-pass; the deviation is 0 for fewer than two values. Sums that
-// would overflow are taken on scaled values, and a deviation beyond
-// float64's range is math.MaxFloat64.
+// xs, two-pass; sums that would overflow are taken on scaled values.
 func MeanStdDev(xs []float64) (mean, sd float64) {
 	mean, sd = meanStdDev(xs)
 	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
@@ -130,8 +115,7 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 }
 
 // roundingTolerance is the spread below which the logarithms xs count as
-// equal: 1e-12 times (their largest magnitude + 1), far below one
-// request in a window and above the rounding of logs and sums.
+// equal: far below one request in a window, above the rounding of sums.
 func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
 
 // maxAbs is the largest magnitude in xs.
@@ -147,88 +131,64 @@ func maxAbs(xs ...[]float64) float64 {
 
 // The values of Comparison.Test.
 const (
-	// TestStudentLog is Student's pooled t-test on the natural logarithm
-	// of the values: Compare's test for samples of equal size.
+	// TestStudentLog is Student's pooled t-test on ln: equal sizes.
 	TestStudentLog = "t-test on ln(req/s)"
-	// TestStudent is Student's pooled t-test on the raw values; Compare no
-	// longer uses it, the name stays for runs summarised before.
+	// TestStudent is on the raw values; kept for runs summarised before.
 	TestStudent = "t-test"
-	// TestWelchLog is TestWelch on the logarithms: Compare's test for
-	// samples of different sizes.
+	// TestWelchLog is Welch's test on ln: different sizes.
 	TestWelchLog = "welch t-test on ln(req/s)"
-	// TestWelch is Welch's unequal-variance t-test on the values given.
-	TestWelch = "welch t-test"
-	// TestZeroVariance: neither sample varies beyond rounding; p is 1 if
-	// the means are equal to within rounding, 0 otherwise.
+	TestWelch    = "welch t-test"
+	// TestZeroVariance: no spread beyond rounding; p is 0 or 1.
 	TestZeroVariance = "t-test (zero variance)"
-	// TestNone means a sample had fewer than two values, so no test ran.
-	TestNone = "n<2: no test"
-	// TestCannot means no test could run on the values given (a rate
-	// with no logarithm); Comparison.Why says why.
-	TestCannot = "cannot test"
+	TestNone         = "n<2: no test"
+	TestCannot       = "cannot test" // Comparison.Why says why
 )
 
 // Comparison says how a sample differs from a baseline sample and whether
-// the difference is larger than the noise. Every field is finite.
+// the difference is larger than the noise. Every field is finite; p-values
+// are 1 when no test ran.
 type Comparison struct {
-	// DeltaPct is (mean(other) - mean(base)) / mean(base) in percent; 0
-	// when undefined or the samples are equal to within rounding.
+	// DeltaPct is the means' difference in percent of base; 0 when
+	// undefined or equal to within rounding.
 	DeltaPct float64 `json:"delta_pct"`
-	// PValue is the two-sided p-value of Test, unadjusted; 1 when no test ran.
-	PValue float64 `json:"p_value"`
-	// PAdjusted is PValue adjusted over its family (CompareFamily); PValue
-	// when judged alone, 1 when no test ran.
-	PAdjusted float64 `json:"p_adjusted"`
-	// Adjustment names the adjustment (AdjustHolm or AdjustNone) and
-	// Family the number of comparisons adjusted together.
-	Adjustment string `json:"adjustment,omitempty"`
-	Family     int    `json:"family,omitempty"`
-	// Significant is PAdjusted < Alpha for a test that ran; false otherwise.
-	Significant bool `json:"significant"`
-	// SEPct is the standard error of the difference in percent of the
-	// baseline; MDEPct the smallest true difference found significant
-	// with probability Power at level Alpha/Family (Holm's strictest
-	// step). Without HasMDE, MDENote may say why.
+	PValue   float64 `json:"p_value"` // two-sided, unadjusted
+	// PAdjusted is adjusted over the Family (PValue when judged alone).
+	PAdjusted   float64 `json:"p_adjusted"`
+	Adjustment  string  `json:"adjustment,omitempty"`
+	Family      int     `json:"family,omitempty"`
+	Significant bool    `json:"significant"` // PAdjusted < Alpha
+	// SEPct is the difference's standard error in percent of base; MDEPct
+	// the smallest true difference found with probability Power at level
+	// Alpha/Family (Holm's strictest step), or MDENote why none.
 	SEPct   float64 `json:"se_pct,omitempty"`
 	MDEPct  float64 `json:"mde_pct,omitempty"`
 	HasMDE  bool    `json:"has_mde,omitempty"`
 	MDENote string  `json:"mde_note,omitempty"`
-	// EquivalenceBoundPct is the smallest ±X % the data rule out: the
-	// (1 − 2·Alpha/Family) interval of other/base lies within 1 ± X/100
-	// (TOST at level Alpha/Family). Defined when HasBound.
-	EquivalenceBoundPct float64 `json:"equivalence_bound_pct,omitempty"`
-	HasBound            bool    `json:"has_bound,omitempty"`
-	// EquivalenceMarginPct is the scenario's margin in percent (0: none);
-	// Equivalent says the bound is within it.
+	// EquivalenceBoundPct is the smallest ±X % the data rule out (TOST at
+	// level Alpha/Family); Equivalent says it is within the margin.
+	EquivalenceBoundPct  float64 `json:"equivalence_bound_pct,omitempty"`
+	HasBound             bool    `json:"has_bound,omitempty"`
 	EquivalenceMarginPct float64 `json:"equivalence_margin_pct,omitempty"`
 	Equivalent           bool    `json:"equivalent,omitempty"`
-	// Test names the test; Why says why none could run (TestCannot).
-	Test string `json:"test"`
-	Why  string `json:"why,omitempty"`
-	// T and DF are the t statistic (other minus base) and its degrees of
-	// freedom; 0 when not defined.
-	T  float64 `json:"t"`
-	DF float64 `json:"df"`
-	// N is the smaller sample's size; Caution says how little a verdict
-	// on fewer than three values a side rests on.
+	Test                 string  `json:"test"`
+	Why                  string  `json:"why,omitempty"`
+	T                    float64 `json:"t"` // other minus base
+	DF                   float64 `json:"df"`
+	// N is the smaller sample's size; Caution what a verdict on fewer than
+	// three values a side rests on.
 	N       int    `json:"n,omitempty"`
 	Caution string `json:"caution,omitempty"`
 }
 
-// MDENotDeterminable is Comparison.MDENote when a test ran but its
-// degrees of freedom are too few for any finite effect to be found with
-// Power (Welch's df near 1 after a lost repetition).
+// MDENotDeterminable is Comparison.MDENote when the degrees of freedom are
+// too few for any finite effect to be found with Power.
 const MDENotDeterminable = "not determinable"
 
 // Compare compares other with base: DeltaPct from the means, and a
-// two-sided t-test at level Alpha on the logarithms of the values. Logs,
-// because throughput noise is proportional to throughput: on the raw
-// scale variants of very different speed have very different variances
-// and Welch's test loses its power. Student's pooled test for equal
-// sizes (its degrees of freedom are exact), Welch's otherwise. A value
-// with no logarithm gives TestCannot, fewer than two values a side
-// TestNone, and spreads below rounding count as none (TestZeroVariance).
-// Compare judges alone (Family 1, no MDE); CompareFamily judges several.
+// two-sided t-test at level Alpha on the logarithms, because throughput
+// noise is proportional to throughput (on the raw scale Welch's test loses
+// its power). Student's pooled test for equal sizes (exact degrees of
+// freedom), Welch's otherwise. Compare judges alone; CompareFamily several.
 func Compare(base, other []float64) Comparison {
 	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
@@ -269,8 +229,7 @@ func Compare(base, other []float64) Comparison {
 	return c
 }
 
-// caution is Comparison.Caution: what a verdict on fewer than three
-// values a side rests on; "" with three or more.
+// caution is Comparison.Caution; "" with three values a side or more.
 func caution(c Comparison) string {
 	if c.N >= 3 {
 		return ""
@@ -315,40 +274,25 @@ func logAll(a, b []float64) ([2][]float64, bool) {
 	return out, true
 }
 
-// Welch runs Welch's t-test of other against base on the values as given
-// (two-sided, level Alpha), filling T, DF, PValue, Significant and Test.
-// Spreads below 1e-12 of the values' magnitude count as zero.
-func Welch(base, other []float64) Comparison {
-	return welch(base, other, 1e-12*maxAbs(base, other))
-}
-
-// welch is Welch with spreads up to tol counted as zero.
+// welch runs Welch's two-sided t-test of other against base on the values
+// as given, spreads up to tol counted as zero.
 func welch(base, other []float64, tol float64) Comparison {
 	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) < 2 || len(other) < 2 {
 		return c
 	}
-	mb, sb := MeanStdDev(base)
-	mo, so := MeanStdDev(other)
-	if sb <= tol {
-		sb = 0
-	}
-	if so <= tol {
-		so = 0
-	}
-	nb, no := float64(len(base)), float64(len(other))
-	vb, vo := sb*sb/nb, so*so/no // squared standard errors of the means
+	d, vb, vo := difference(base, other, tol)
 	se2 := vb + vo
 	if se2 == 0 {
 		c.Test = TestZeroVariance
-		if math.Abs(mo-mb) > tol {
+		if math.Abs(d) > tol {
 			c.PValue, c.Significant = 0, true
 		}
 		return c
 	}
 	c.Test = TestWelch
-	c.T = (mo - mb) / math.Sqrt(se2)
-	c.DF = se2 * se2 / (vb*vb/(nb-1) + vo*vo/(no-1))
+	c.T = d / math.Sqrt(se2)
+	c.DF = welchDF(vb, vo, len(base), len(other))
 	c.PValue = 2 * studentTUpper(math.Abs(c.T), c.DF)
 	if c.PValue > 1 {
 		c.PValue = 1
@@ -357,9 +301,27 @@ func welch(base, other []float64, tol float64) Comparison {
 	return c
 }
 
+// difference returns the means' difference other − base and the squared
+// standard errors of the means, spreads up to tol counted as zero.
+func difference(base, other []float64, tol float64) (d, vb, vo float64) {
+	mb, sb := MeanStdDev(base)
+	mo, so := MeanStdDev(other)
+	if sb <= tol {
+		sb = 0
+	}
+	if so <= tol {
+		so = 0
+	}
+	return mo - mb, sb * sb / float64(len(base)), so * so / float64(len(other))
+}
+
+// welchDF is Welch–Satterthwaite's degrees of freedom.
+func welchDF(vb, vo float64, nb, no int) float64 {
+	return (vb + vo) * (vb + vo) / (vb*vb/float64(nb-1) + vo*vo/float64(no-1))
+}
+
 // studentTUpper returns P(T > t) for t ≥ 0: gonum's Student t up to
-// hugeDF, and above it the expansion around the normal
-// (studentTUpperHuge), where df/(df+t²) rounds towards 1 and the
+// hugeDF, and above it the expansion around the normal, where the
 // incomplete beta loses its digits (StudentTQuantile(0.975, 1e15) was 0.0548).
 func studentTUpper(t, df float64) float64 {
 	switch {
@@ -371,14 +333,12 @@ func studentTUpper(t, df float64) float64 {
 	return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 }
 
-// hugeDF is the degrees of freedom above which the t distribution is
-// taken from its expansion around the normal: there the first neglected
-// term is below 1e-30 for |t| up to 10.
+// hugeDF is the df above which t is taken from its expansion around the
+// normal: the first neglected term is below 1e-30 for |t| up to 10.
 const hugeDF = 1e4
 
-// studentTUpperHuge is P(T > t) for t ≥ 0 and a huge df (+Inf too): the
-// normal tail at the x whose Cornish–Fisher quantile (A&S 26.7.5) is t,
-// found as a fixed point in a few steps.
+// studentTUpperHuge is P(T > t) for a huge df: the normal tail at the x
+// whose Cornish–Fisher quantile (A&S 26.7.5) is t, by fixed point.
 func studentTUpperHuge(t, df float64) float64 {
 	x := t
 	for range 50 {
@@ -388,7 +348,7 @@ func studentTUpperHuge(t, df float64) float64 {
 		}
 		x = next
 	}
-	return 0.5 * math.Erfc(x/math.Sqrt2)
+	return distuv.UnitNormal.CDF(-x) // Survival loses the tail to 1 − Erf
 }
 
 // cornishFisherShift is t(p) − x for x the normal quantile of p, to four
@@ -402,9 +362,8 @@ func cornishFisherShift(x, df float64) float64 {
 	return (g1 + (g2+(g3+g4/df)/df)/df) / df
 }
 
-// StudentTQuantile returns the t with P(T ≤ t) = p for 0 < p < 1 and
-// df > 0 (not necessarily an integer; +Inf gives the normal quantile).
-// It returns NaN for p or df out of range.
+// StudentTQuantile returns the t with P(T ≤ t) = p for any df > 0 (+Inf:
+// the normal); NaN for p or df out of range.
 func StudentTQuantile(p, df float64) float64 {
 	switch {
 	case !(p > 0 && p < 1) || !(df > 0):
@@ -416,13 +375,11 @@ func StudentTQuantile(p, df float64) float64 {
 	return distuv.StudentsT{Sigma: 1, Nu: df}.Quantile(p)
 }
 
-// TestNoBaseline is Comparison.Test for a variant of a run whose baseline
-// was not measured (RunSummary.Baseline -1): no test ran, and every
-// rendering says why instead of showing a difference.
+// TestNoBaseline is Comparison.Test when the baseline was not measured.
 const TestNoBaseline = "baseline not measured: no test"
 
-// Tested reports whether c's test ran (not TestNone, TestCannot or
-// TestNoBaseline); an untested comparison is outside its family.
+// Tested reports whether c's test ran; one that did not is outside its
+// family.
 func (c Comparison) Tested() bool {
 	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }

@@ -329,3 +329,9 @@ func TestStudentTQuantileInfinite(t *testing.T) {
 		t.Errorf("studentTCDF(1.96, +Inf) = %.16g, want %v", got, want)
 	}
 }
+
+// Welch runs Welch's two-sided t-test of other against base on the values
+// as given; spreads below 1e-12 of their magnitude count as zero.
+func Welch(base, other []float64) Comparison {
+	return welch(base, other, 1e-12*maxAbs(base, other))
+}
