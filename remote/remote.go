@@ -160,10 +160,6 @@ func (h *Host) control(op string) []string {
 	return append([]string{"-O", op}, h.base...)
 }
 
-// Dropped is closed when the master connection has ended: the host went
-// away, the connection was cut, or Close was called.
-func (h *Host) Dropped() <-chan struct{} { return h.done }
-
 // DropReason says why the master ended, with ssh's last message; "" while
 // it runs.
 func (h *Host) DropReason() string {
@@ -339,27 +335,12 @@ func FileHash(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v, _ := hashes.LoadOrStore(fileKey{path, st.Size(), st.ModTime()}, &fileHash{})
-	fh := v.(*fileHash)
-	fh.once.Do(func() { fh.sum, fh.err = hashFile(path) })
-	return fh.sum, fh.err
-}
-
-var hashes sync.Map // fileKey → *fileHash
-
-type fileKey struct {
-	path  string
-	size  int64
-	mtime time.Time
-}
-
-type fileHash struct {
-	once sync.Once
-	sum  string
-	err  error
-}
-
-func hashFile(path string) (string, error) {
+	key := fmt.Sprint(path, st.Size(), st.ModTime().UnixNano())
+	hashMu.Lock()
+	defer hashMu.Unlock()
+	if sum, ok := hashes[key]; ok {
+		return sum, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -369,8 +350,14 @@ func hashFile(path string) (string, error) {
 	if _, err := io.Copy(s, f); err != nil {
 		return "", err
 	}
-	return hex.EncodeToString(s.Sum(nil)), nil
+	hashes[key] = hex.EncodeToString(s.Sum(nil))
+	return hashes[key], nil
 }
+
+var (
+	hashMu sync.Mutex
+	hashes = map[string]string{} // FileHash's, by path, size and time
+)
 
 // CachePath is where Install keeps a binary of the given hash on a host,
 // relative to the remote user's home.

@@ -116,7 +116,7 @@ func TestHostCommands(t *testing.T) {
 	}
 	h.Close()
 	select {
-	case <-h.Dropped():
+	case <-h.done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("master still running after Close")
 	}
