@@ -30,30 +30,22 @@ const (
 	closeGrace = 3 * time.Second
 )
 
-// Config says how to reach a host.
+// Config says how to reach a host: User and Port "" and 0 leave them to
+// ssh (its config, the local user, 22); Host is a name, an address or an
+// ssh config alias.
 type Config struct {
-	// Name names the host in messages (as written in the scenario).
-	Name string
-	// User is the login name ("" = ssh's choice: the config's or the local user).
-	User string
-	// Host is the host name, address or ssh config alias.
-	Host string
-	// Port is the TCP port (0 = ssh's choice).
-	Port int
-	// Options are extra ssh options, passed as -o Key=Value in order.
-	Options [][2]string
-	// Log receives the master connection's messages; nil = discarded.
-	Log io.Writer
+	Name       string // names the host in messages (as in the scenario)
+	User, Host string
+	Port       int
+	Options    [][2]string // extra ssh options, -o Key=Value in order
+	Log        io.Writer   // gets the master's messages once connected; nil: none
 }
 
-// Error is a failure to reach or use a host.
+// Error is a failure to reach or use a host: Op says what was being done
+// ("connect", "upload kaeload", …), Err what went wrong, quoting ssh.
 type Error struct {
-	// Host is the host's name.
-	Host string
-	// Op says what was being done ("connect", "upload kaeload", …).
-	Op string
-	// Err says what went wrong, ssh's last message included.
-	Err error
+	Host, Op string
+	Err      error
 }
 
 // Error names the host first.

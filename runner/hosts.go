@@ -215,7 +215,7 @@ func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
 // remoteStatMeter measures the whole of a remote host's CPUs from its
 // /proc/stat, read over the host's ssh connection.
 func remoteStatMeter(hc *hostConn) meter {
-	read := func() (cpustat.Sample, error) {
+	return deltaMeter(func() (cpustat.Sample, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
 		defer cancel()
 		out, err := hc.conn.Output(ctx, "read /proc/stat", "cat /proc/stat", nil)
@@ -223,14 +223,20 @@ func remoteStatMeter(hc *hostConn) meter {
 			return cpustat.Sample{}, err
 		}
 		return cpustat.ParseProcStat(string(out))
-	}
+	})
+}
+
+// deltaMeter measures CPU use from one sample to the next.
+func deltaMeter[S interface {
+	Usage(S, time.Duration) results.CPUUsage
+}](sample func() (S, error)) meter {
 	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := read()
+		a, err := sample()
 		if err != nil {
 			return nil, err
 		}
 		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := read()
+			b, err := sample()
 			if err != nil {
 				return nil, err
 			}
@@ -333,9 +339,6 @@ func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat
 func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) {
-		return readRemoteProcs(ctx, hc)
-	}
 	whole := fmt.Sprintf("the whole of %s from its /proc/stat", hc.name)
 	_, portStr, err := net.SplitHostPort(addr)
 	port, perr := strconv.Atoi(portStr)
@@ -351,7 +354,7 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 		return remoteStatMeter(hc), whole + fmt.Sprintf(" (nothing listens on port %d there: the server is elsewhere)", port), 0
 	}
 	pid, _ := strconv.Atoi(fields[0])
-	_, procs, err := read(ctx)
+	_, procs, err := readRemoteProcs(ctx, hc)
 	if err != nil {
 		return remoteStatMeter(hc), whole, 0
 	}
@@ -359,28 +362,13 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	sample := func() (cpustat.TreeSample, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
 		defer cancel()
-		s, procs, err := read(ctx)
+		s, procs, err := readRemoteProcs(ctx, hc)
 		if err != nil {
 			return cpustat.TreeSample{}, err
 		}
 		return procs.Tree(root, s.CPUs())
 	}
-	m := func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := sample()
-		if err != nil {
-			return nil, err
-		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := sample()
-			if err != nil {
-				return nil, err
-			}
-			u := a.Usage(b, w)
-			a = b // the next call measures from here
-			return &u, nil
-		}, nil
-	}
-	return m, fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port), root
+	return deltaMeter(sample), fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port), root
 }
 
 // pickBinary chooses the kaeload binary for a host of platform plat: the
