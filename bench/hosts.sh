@@ -15,12 +15,11 @@
 #     (kaeload's "N hosts ready over ssh in …" line, or an older build's last
 #     "kaeload sha256 … found at" line);
 #   - workers: the workers of the first window started over ssh, ready and
-#     their clocks measured (the last "clock offset" line): the window can
-#     begin.
-# with the CPU seconds the run took here and on the hosts, and the load
-# average before it (the figures are worth something on a quiet machine
-# only; the CPU seconds are steadier). Then the best and the median of the
-# times. Needs root, ip, sshd, ssh, go and /usr/bin/time.
+#     their clocks measured (the last "worker N round trip" line): the
+#     window can begin;
+# with the CPU seconds the whole run took here and on the hosts, and the
+# load average before it: times say something on a quiet machine only,
+# CPU seconds are steadier. Then the best and the median of the times. Needs root, ip, sshd, ssh, go and /usr/bin/time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-32}
