@@ -198,11 +198,13 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// closeHosts ends every master connection.
+// closeHosts ends every master connection, all at once.
 func closeHosts(hosts map[string]*hostConn) {
+	var wg sync.WaitGroup
 	for _, h := range hosts {
-		h.conn.Close()
+		wg.Go(h.conn.Close)
 	}
+	wg.Wait()
 }
 
 // remoteCommand is the ssh command that runs a worker group on hc through
