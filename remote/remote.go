@@ -273,9 +273,9 @@ func Exec(env []string, program string, args ...string) string {
 
 // Facts is what Probe reads about a host.
 type Facts struct {
-	// Uname is `uname -sm` (see ParseUname).
+	// Uname is `uname -sm` (see ParseUname), from Kernel, `uname -srm`.
 	Uname string
-	// Kernel is `uname -srm`; CPUs and CPUModel are "" and 0 when unknown.
+	// Kernel is `uname -srm`; CPUs and CPUModel are 0 and "" when unknown.
 	Kernel   string
 	CPUs     int
 	CPUModel string
@@ -286,18 +286,21 @@ type Facts struct {
 // Probe reads the host's facts and the kaeload binaries it has cached in
 // one command: every round trip costs each host an ssh session.
 func (h *Host) Probe(ctx context.Context) (*Facts, error) {
-	out, err := h.Output(ctx, "read host facts", `uname -sm; echo "$(uname -srm)"; echo "$(nproc 2>/dev/null)"; `+
+	out, err := h.Output(ctx, "read host facts", `uname -srm; echo "$(nproc 2>/dev/null)"; `+
 		`echo "$(grep -m1 -i -E '^(model name|cpu model|Hardware)' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"; `+
 		`cd "$HOME"/.cache/kaeload 2>/dev/null && for d in */; do [ -x "$d"kaeload ] && echo "${d%/}"; done; true`, nil)
 	if err != nil {
 		return nil, err
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) < 4 {
-		return nil, &Error{Host: h.cfg.Name, Op: "read host facts", Err: fmt.Errorf("printed %q, want 4 lines or more", out)}
+	if len(lines) < 3 {
+		return nil, &Error{Host: h.cfg.Name, Op: "read host facts", Err: fmt.Errorf("printed %q, want 3 lines or more", out)}
 	}
-	f := &Facts{Uname: lines[0], Kernel: strings.TrimSpace(lines[1]), CPUModel: strings.TrimSpace(lines[3]), cached: lines[4:]}
-	f.CPUs, _ = strconv.Atoi(strings.TrimSpace(lines[2]))
+	f := &Facts{Kernel: strings.TrimSpace(lines[0]), CPUModel: strings.TrimSpace(lines[2]), cached: lines[3:]}
+	if w := strings.Fields(f.Kernel); len(w) > 0 {
+		f.Uname = w[0] + " " + w[len(w)-1] // uname -sm
+	}
+	f.CPUs, _ = strconv.Atoi(strings.TrimSpace(lines[1]))
 	return f, nil
 }
 
