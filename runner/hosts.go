@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -115,10 +116,10 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 			hosts[hc.name] = hc
 		}
 	}
-	// The failures, not the dials they cancelled (unless ctx ended).
+	// The failures, not the dials they cancelled; an interrupt is said once.
 	var failed []error
 	for i, err := range errs {
-		if err != nil && (ctx.Err() != nil || !errors.Is(err, context.Canceled)) {
+		if err != nil && !errors.Is(err, context.Canceled) {
 			who := fmt.Sprintf("%s (%s)", p.Hosts[i].Name, roles(p, p.Hosts[i].Name))
 			if re := (*remote.Error)(nil); errors.As(err, &re) {
 				who = roles(p, p.Hosts[i].Name) // err names the host
@@ -126,9 +127,9 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 			failed = append(failed, fmt.Errorf("%s: %w", who, err))
 		}
 	}
-	if len(failed) > 0 {
+	if err := errors.Join(failed...); err != nil || ctx.Err() != nil {
 		closeHosts(hosts)
-		return nil, errors.Join(failed...)
+		return nil, cmp.Or(err, ctx.Err())
 	}
 	fmt.Fprintf(opts.Log, "%s ready over ssh in %.2f s\n", n, time.Since(begin).Seconds())
 	return hosts, nil

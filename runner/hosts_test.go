@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 
 // TestDialHostsNamesEachFailureOnce: with two hosts nobody listens on, the
 // log says "connecting" once for both, and the error has one line per
-// failed host, naming it once with its group (issue 39 item 4).
+// failed host, naming it once with its group (issue 39 item 4); an
+// interrupt is one error.
 func TestDialHostsNamesEachFailureOnce(t *testing.T) {
 	testkit.NeedCommand(t, "ssh", "openssh-client")
 	p := &plans.Plan{Hosts: []plans.SSHHost{{Name: "ssh://127.0.0.1:1", Host: "127.0.0.1", Port: 1}, {Name: "ssh://127.0.0.1:2", Host: "127.0.0.1", Port: 2}}}
@@ -37,5 +39,11 @@ func TestDialHostsNamesEachFailureOnce(t *testing.T) {
 		if n != 1 || !strings.Contains(line, "Connection refused") {
 			t.Errorf("error line %q names %d hosts, want one, and ssh's reason", line, n)
 		}
+	}
+	// An interrupt is said once, not once per host.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := dialHosts(ctx, p, Options{Log: io.Discard}); err != context.Canceled {
+		t.Errorf("interrupted dial: %v, want context.Canceled alone", err)
 	}
 }
