@@ -17,23 +17,18 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 )
 
-// Server is a running sshd.
+// Server is a running sshd: Addr is its address (host:port, as is the
+// address in URL, ssh://user@host:port for the current user), Dir holds
+// the configuration, keys, log and Home, and Key is the user's private key.
 type Server struct {
-	// Addr is 127.0.0.1:port.
 	Addr string
-	// Port is the port sshd listens on.
 	Port int
-	// Dir holds the configuration, keys, log and Home.
-	Dir string
+	Dir  string
 	// Home is the login's $HOME for sessions of this sshd (SetEnv), so
 	// that what a test leaves there (kaeload's binary cache) stays in Dir.
 	Home string
-	// Key is the user's private key file.
-	Key string
-	// URL is ssh://user@127.0.0.1:port for the current user.
-	URL string
-	// Cmd is the sshd process.
-	Cmd *exec.Cmd
+	Key  string
+	URL  string
 }
 
 // Binary returns the sshd path, skipping the test outside CI when there
@@ -222,7 +217,6 @@ func (s *Server) launch(t testing.TB, bin string, ns *Netns) error {
 		}
 		return fmt.Errorf("sshd did not start: %v\nlog: %s", err, log)
 	}
-	s.Cmd = cmd
 	t.Cleanup(func() {
 		// The whole group: the listener and every session it forked.
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
