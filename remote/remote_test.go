@@ -64,7 +64,7 @@ func dial(t *testing.T) (*sshdtest.Server, *Host) {
 }
 
 // TestHostCommands runs commands over one master connection against a
-// real sshd: env passed explicitly, the platform, the binary uploaded once
+// real sshd: env passed explicitly, the facts, the binary uploaded once
 // with its hash checked, and the master gone after Close.
 func TestHostCommands(t *testing.T) {
 	s, h := dial(t)
@@ -82,16 +82,23 @@ func TestHostCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f, err := h.Probe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if want, _ := ParseUname(string(uname)); want == "" {
 		t.Errorf("uname -sm printed %q", uname)
-	} else if p, err := h.Platform(ctx); err != nil || p != want {
+	} else if p, err := ParseUname(f.Uname); err != nil || p != want {
 		t.Errorf("platform %q, %v; want %q", p, err, want)
+	}
+	if f.Kernel == "" || f.CPUs < 1 || len(f.cached) != 0 {
+		t.Errorf("facts %+v: want the kernel, the CPUs and no binary cached", f)
 	}
 	bin := filepath.Join(t.TempDir(), "bin")
 	if err := os.WriteFile(bin, bytes.Repeat([]byte("kaeload\n"), 100000), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path, hash, up, err := h.Install(ctx, bin)
+	path, hash, up, err := h.Install(ctx, bin, f)
 	if err != nil || !up {
 		t.Fatalf("install: %v (uploaded %v)", err, up)
 	}
@@ -101,12 +108,15 @@ func TestHostCommands(t *testing.T) {
 	if got, err := FileHash(filepath.Join(s.Home, strings.TrimPrefix(path, "~/"))); err != nil || got != hash {
 		t.Errorf("file on the host has hash %s (%v), want %s", got, err, hash)
 	}
-	if _, _, up, err := h.Install(ctx, bin); err != nil || up {
+	if f, err = h.Probe(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, up, err := h.Install(ctx, bin, f); err != nil || up {
 		t.Errorf("second install: uploaded %v, %v; want it found", up, err)
 	}
 	h.Close()
 	select {
-	case <-h.Dropped():
+	case <-h.done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("master still running after Close")
 	}

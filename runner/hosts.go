@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,16 +74,22 @@ func roles(p *plans.Plan, name string) string {
 }
 
 // dialHosts opens one master connection per ssh host and installs kaeload
-// where a group runs; on failure it closes them and names the host.
+// where a group runs; on failure it closes them and names each host that
+// failed, once.
 func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*hostConn, error) {
 	var opt [][2]string
 	for _, o := range p.SSHOptions {
 		opt = append(opt, [2]string{o.Key, o.Value})
 	}
+	begin, n := time.Now(), fmt.Sprintf("%d hosts", len(p.Hosts))
+	if len(p.Hosts) == 1 {
+		n = "1 host"
+	}
+	fmt.Fprintf(opts.Log, "connecting to %s over ssh\n", n)
 	// Every host at once (at most maxDials): readiness then takes one
 	// host's time, and unreachable hosts one connect timeout in all. The
 	// first failure cancels the dials still going.
-	ctx, cancel := context.WithCancel(ctx)
+	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	log := &lockedWriter{w: opts.Log}
 	conns, errs := make([]*hostConn, len(p.Hosts)), make([]error, len(p.Hosts))
@@ -92,11 +99,11 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				errs[i] = ctx.Err()
+			if dctx.Err() != nil {
+				errs[i] = dctx.Err()
 				return
 			}
-			conns[i], errs[i] = dialHost(ctx, p, h, opt, log, opts.Executable)
+			conns[i], errs[i] = dialHost(dctx, p, h, opt, log, opts.Executable)
 			if errs[i] != nil {
 				cancel()
 			}
@@ -109,19 +116,22 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 			hosts[hc.name] = hc
 		}
 	}
-	// The error to report is the first that is not another's cancellation.
-	for _, cancelled := range []bool{false, true} {
-		for i, err := range errs {
-			if err != nil && errors.Is(err, context.Canceled) == cancelled {
-				closeHosts(hosts)
-				who := fmt.Sprintf("%s (%s)", p.Hosts[i].Name, roles(p, p.Hosts[i].Name))
-				if re := (*remote.Error)(nil); errors.As(err, &re) {
-					who = roles(p, p.Hosts[i].Name) // err names the host
-				}
-				return nil, fmt.Errorf("%s: %w", who, err)
+	// The failures, not the dials they cancelled; an interrupt is said once.
+	var failed []error
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			who := fmt.Sprintf("%s (%s)", p.Hosts[i].Name, roles(p, p.Hosts[i].Name))
+			if re := (*remote.Error)(nil); errors.As(err, &re) {
+				who = roles(p, p.Hosts[i].Name) // err names the host
 			}
+			failed = append(failed, fmt.Errorf("%s: %w", who, err))
 		}
 	}
+	if err := errors.Join(failed...); err != nil || ctx.Err() != nil {
+		closeHosts(hosts)
+		return nil, cmp.Or(err, ctx.Err())
+	}
+	fmt.Fprintf(opts.Log, "%s ready over ssh in %.2f s\n", n, time.Since(begin).Seconds())
 	return hosts, nil
 }
 
@@ -131,13 +141,20 @@ const maxDials = 32
 // dialHost connects to h, reads its facts and, when a group runs there,
 // installs kaeload; on failure it closes what it opened.
 func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]string, log io.Writer, executable string) (*hostConn, error) {
-	fmt.Fprintf(log, "host %s: connecting over ssh (%s)\n", h.Name, roles(p, h.Name))
 	conn, err := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
 	if err != nil {
 		return nil, err
 	}
-	hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name)}}
-	hc.info.Facts = remoteFacts(ctx, conn)
+	fail := func(err error) (*hostConn, error) {
+		conn.Close()
+		return nil, err
+	}
+	facts, err := conn.Probe(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name),
+		Facts: &results.RemoteFacts{Kernel: facts.Kernel, CPUs: facts.CPUs, CPUModel: facts.CPUModel}}}
 	groups := 0
 	for _, g := range p.Load.Groups {
 		if g.Host != nil && g.Host.Name == h.Name {
@@ -150,11 +167,7 @@ func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]stri
 	if groups+2 > sshdMaxSessions {
 		fmt.Fprintf(log, "host %s: %d groups: unless its sshd allows %d sessions per connection (MaxSessions, default %d), ssh opens a connection of its own for each session beyond\n", h.Name, groups, groups+2, sshdMaxSessions)
 	}
-	fail := func(err error) (*hostConn, error) {
-		closeHosts(map[string]*hostConn{h.Name: hc})
-		return nil, err
-	}
-	plat, err := conn.Platform(ctx)
+	plat, err := remote.ParseUname(facts.Uname)
 	if err != nil {
 		return fail(err)
 	}
@@ -163,16 +176,14 @@ func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]stri
 	if err != nil {
 		return fail(err)
 	}
-	path, hash, uploaded, err := conn.Install(ctx, bin)
+	path, hash, uploaded, err := conn.Install(ctx, bin, facts)
 	if err != nil {
 		return fail(err)
 	}
 	hc.exe, hc.info.Binary, hc.info.Uploaded = path, hash, uploaded
-	how := "found"
 	if uploaded {
-		how = "uploaded"
+		fmt.Fprintf(log, "host %s: kaeload %s sha256 %s uploaded to %s\n", h.Name, plat, hash[:16], path)
 	}
-	fmt.Fprintf(log, "host %s: %s, kaeload sha256 %s %s at %s\n", h.Name, plat, hash[:16], how, path)
 	return hc, nil
 }
 
@@ -188,31 +199,13 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// remoteFacts reads a few facts about a host (best effort: "" on failure).
-func remoteFacts(ctx context.Context, conn *remote.Host) *results.RemoteFacts {
-	out, err := conn.Output(ctx, "read host facts", `uname -srm; nproc; grep -m1 -i -E '^(model name|cpu model|Hardware)' /proc/cpuinfo | cut -d: -f2-`, nil)
-	if err != nil {
-		return nil
-	}
-	lines := strings.Split(string(out), "\n")
-	f := &results.RemoteFacts{}
-	if len(lines) > 0 {
-		f.Kernel = strings.TrimSpace(lines[0])
-	}
-	if len(lines) > 1 {
-		fmt.Sscan(lines[1], &f.CPUs)
-	}
-	if len(lines) > 2 {
-		f.CPUModel = strings.TrimSpace(lines[2])
-	}
-	return f
-}
-
-// closeHosts ends every master connection.
+// closeHosts ends every master connection, all at once.
 func closeHosts(hosts map[string]*hostConn) {
+	var wg sync.WaitGroup
 	for _, h := range hosts {
-		h.conn.Close()
+		wg.Go(h.conn.Close)
 	}
+	wg.Wait()
 }
 
 // remoteCommand is the ssh command that runs a worker group on hc through
@@ -225,7 +218,7 @@ func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
 // remoteStatMeter measures the whole of a remote host's CPUs from its
 // /proc/stat, read over the host's ssh connection.
 func remoteStatMeter(hc *hostConn) meter {
-	read := func() (cpustat.Sample, error) {
+	return deltaMeter(func() (cpustat.Sample, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
 		defer cancel()
 		out, err := hc.conn.Output(ctx, "read /proc/stat", "cat /proc/stat", nil)
@@ -233,14 +226,20 @@ func remoteStatMeter(hc *hostConn) meter {
 			return cpustat.Sample{}, err
 		}
 		return cpustat.ParseProcStat(string(out))
-	}
+	})
+}
+
+// deltaMeter measures CPU use from one sample to the next.
+func deltaMeter[S interface {
+	Usage(S, time.Duration) results.CPUUsage
+}](sample func() (S, error)) meter {
 	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := read()
+		a, err := sample()
 		if err != nil {
 			return nil, err
 		}
 		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := read()
+			b, err := sample()
 			if err != nil {
 				return nil, err
 			}
@@ -343,9 +342,6 @@ func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat
 func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	read := func(ctx context.Context) (cpustat.Sample, cpustat.RemoteProcs, error) {
-		return readRemoteProcs(ctx, hc)
-	}
 	whole := fmt.Sprintf("the whole of %s from its /proc/stat", hc.name)
 	_, portStr, err := net.SplitHostPort(addr)
 	port, perr := strconv.Atoi(portStr)
@@ -361,7 +357,7 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 		return remoteStatMeter(hc), whole + fmt.Sprintf(" (nothing listens on port %d there: the server is elsewhere)", port), 0
 	}
 	pid, _ := strconv.Atoi(fields[0])
-	_, procs, err := read(ctx)
+	_, procs, err := readRemoteProcs(ctx, hc)
 	if err != nil {
 		return remoteStatMeter(hc), whole, 0
 	}
@@ -369,28 +365,13 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	sample := func() (cpustat.TreeSample, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
 		defer cancel()
-		s, procs, err := read(ctx)
+		s, procs, err := readRemoteProcs(ctx, hc)
 		if err != nil {
 			return cpustat.TreeSample{}, err
 		}
 		return procs.Tree(root, s.CPUs())
 	}
-	m := func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := sample()
-		if err != nil {
-			return nil, err
-		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := sample()
-			if err != nil {
-				return nil, err
-			}
-			u := a.Usage(b, w)
-			a = b // the next call measures from here
-			return &u, nil
-		}, nil
-	}
-	return m, fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port), root
+	return deltaMeter(sample), fmt.Sprintf("the process tree of %s pid %d on %s (listening on port %d), from /proc over ssh", procs.Comm(root), root, hc.name, port), root
 }
 
 // pickBinary chooses the kaeload binary for a host of platform plat: the

@@ -4,7 +4,6 @@
 package sshdtest
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -18,23 +17,18 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 )
 
-// Server is a running sshd.
+// Server is a running sshd: Addr is its address (host:port, as is the
+// address in URL, ssh://user@host:port for the current user), Dir holds
+// the configuration, keys, log and Home, and Key is the user's private key.
 type Server struct {
-	// Addr is 127.0.0.1:port.
 	Addr string
-	// Port is the port sshd listens on.
 	Port int
-	// Dir holds the configuration, keys, log and Home.
-	Dir string
+	Dir  string
 	// Home is the login's $HOME for sessions of this sshd (SetEnv), so
 	// that what a test leaves there (kaeload's binary cache) stays in Dir.
 	Home string
-	// Key is the user's private key file.
-	Key string
-	// URL is ssh://user@127.0.0.1:port for the current user.
-	URL string
-	// Cmd is the sshd process.
-	Cmd *exec.Cmd
+	Key  string
+	URL  string
 }
 
 // Binary returns the sshd path, skipping the test outside CI when there
@@ -97,7 +91,6 @@ type Config struct {
 // StartWith starts sshd as cfg says.
 func StartWith(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	ns := cfg.Netns
 	if cfg.MaxSessions == 0 {
 		cfg.MaxSessions = 100
 	}
@@ -107,23 +100,7 @@ func StartWith(t testing.TB, cfg Config) *Server {
 	if err := os.Mkdir(s.Home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"host_key", "id_ed25519"} {
-		out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "kaeload-test", "-f", filepath.Join(dir, k)).CombinedOutput()
-		if err != nil {
-			t.Fatalf("ssh-keygen: %v\n%s", err, out)
-		}
-	}
-	pub, err := os.ReadFile(s.Key + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "authorized_keys"), pub, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	hostPub, err := os.ReadFile(filepath.Join(dir, "host_key.pub"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	hostPub := s.writeKeys(t)
 	if os.Geteuid() == 0 {
 		// sshd run as root wants its privilege separation directory.
 		if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
@@ -135,18 +112,54 @@ func StartWith(t testing.TB, cfg Config) *Server {
 		user = strings.TrimSpace(string(out))
 	}
 	ip := "127.0.0.1"
-	if ns != nil {
-		ip = ns.NSIP
+	if cfg.Netns != nil {
+		ip = cfg.Netns.NSIP
 	}
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
-		port, err := testkit.FreePort()
-		if err != nil {
-			t.Fatal(err)
+	var err error
+	for range 5 { // another process may take the free port first
+		port, perr := testkit.FreePort()
+		if perr != nil {
+			t.Fatal(perr)
 		}
 		s.Port, s.Addr = port, net.JoinHostPort(ip, fmt.Sprint(port))
 		s.URL = fmt.Sprintf("ssh://%s@%s", user, s.Addr)
-		conf := fmt.Sprintf(`Port %d
+		s.writeConfig(t, ip, hostPub, cfg.MaxSessions)
+		if err = s.launch(t, bin, cfg.Netns); err == nil {
+			return s
+		}
+	}
+	t.Fatal(err)
+	return nil
+}
+
+// writeKeys writes the host key and the user's key, the latter
+// authorized, and returns the host's public key.
+func (s *Server) writeKeys(t testing.TB) []byte {
+	t.Helper()
+	for _, k := range []string{"host_key", "id_ed25519"} {
+		out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "kaeload-test", "-f", filepath.Join(s.Dir, k)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+	}
+	pub, err := os.ReadFile(s.Key + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.Dir, "authorized_keys"), pub, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hostPub, err := os.ReadFile(filepath.Join(s.Dir, "host_key.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hostPub
+}
+
+// writeConfig writes sshd_config for s.Port and the client's known_hosts.
+func (s *Server) writeConfig(t testing.TB, ip string, hostPub []byte, maxSessions int) {
+	t.Helper()
+	conf := fmt.Sprintf(`Port %d
 ListenAddress `+ip+`
 HostKey %[2]s/host_key
 PidFile %[2]s/sshd.pid
@@ -164,54 +177,56 @@ MaxSessions %[4]d
 MaxStartups 100
 SetEnv HOME=%[3]s
 LogLevel VERBOSE
-`, port, dir, s.Home, cfg.MaxSessions)
-		if err := os.WriteFile(filepath.Join(dir, "sshd_config"), []byte(conf), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		known := fmt.Sprintf("[%s]:%d %s", ip, port, hostPub)
-		if err := os.WriteFile(filepath.Join(dir, "known_hosts"), []byte(known), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(bin, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
-		if ns != nil {
-			cmd = ns.Command(bin, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
-		}
-		logf, err := os.Create(filepath.Join(dir, "sshd.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stdout, cmd.Stderr = logf, logf
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
-			logf.Close()
-			t.Fatalf("start sshd: %v", err)
-		}
-		logf.Close()
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		if err := testkit.WaitListening(s.Addr, exited, 10*time.Second); err != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			log, _ := os.ReadFile(filepath.Join(dir, "sshd.log"))
-			lastErr = fmt.Errorf("sshd did not start: %v\nlog: %s", err, log)
-			if bytes.Contains(log, []byte("in use")) {
-				continue
-			}
-			t.Fatal(lastErr)
-		}
-		s.Cmd = cmd
-		t.Cleanup(func() {
-			// The whole group: the listener and every session it forked.
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-			select {
-			case <-exited:
-			case <-time.After(5 * time.Second):
-				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				<-exited
-			}
-		})
-		return s
+`, s.Port, s.Dir, s.Home, maxSessions)
+	if err := os.WriteFile(filepath.Join(s.Dir, "sshd_config"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal(lastErr)
+	known := fmt.Sprintf("[%s]:%d %s", ip, s.Port, hostPub)
+	if err := os.WriteFile(filepath.Join(s.Dir, "known_hosts"), []byte(known), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// launch starts sshd (in ns, unless nil) and waits until it listens; it
+// returns an error when the port was taken, and fails the test otherwise.
+func (s *Server) launch(t testing.TB, bin string, ns *Netns) error {
+	t.Helper()
+	args := []string{"-D", "-e", "-f", filepath.Join(s.Dir, "sshd_config")}
+	cmd := exec.Command(bin, args...)
+	if ns != nil {
+		cmd = ns.Command(bin, args...)
+	}
+	logf, err := os.Create(filepath.Join(s.Dir, "sshd.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	logf.Close()
+	if err != nil {
+		t.Fatalf("start sshd: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if err := testkit.WaitListening(s.Addr, exited, 10*time.Second); err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		log := s.Log()
+		if !strings.Contains(log, "in use") {
+			t.Fatalf("sshd did not start: %v\nlog: %s", err, log)
+		}
+		return fmt.Errorf("sshd did not start: %v\nlog: %s", err, log)
+	}
+	t.Cleanup(func() {
+		// The whole group: the listener and every session it forked.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-exited
+		}
+	})
 	return nil
 }
 
