@@ -166,11 +166,8 @@ func partialJSON(r *results.Run, lines []string) []PartialJSON {
 }
 
 // Summarize returns the SummaryJSON of m's run, also for a run whose
-// baseline was not measured: fields of m, formatted. The error is m.Err.
+// baseline was not measured: fields of m, formatted.
 func Summarize(m *analysis.Report) (*SummaryJSON, error) {
-	if m.Err != nil {
-		return nil, m.Err
-	}
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
 		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints.Strings(), Variants: []measure.Fields{}}
