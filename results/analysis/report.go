@@ -113,7 +113,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
 	rep := &Report{Run: r}
-	rep.Summary, _ = SummarizeRun(r)
+	rep.Summary = SummarizeRun(r)
 	if rep.Search = SummarizeSearch(r); rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}
