@@ -24,6 +24,14 @@ type Field struct {
 	Value any
 }
 
+// Opt is a pointer to a copy of v when ok, nil (left out) otherwise.
+func Opt[T any](v T, ok bool) *T {
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
 // MarshalJSON writes f as an object in order.
 func (f Fields) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
