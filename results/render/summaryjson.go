@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/measure"
@@ -75,19 +74,11 @@ type DriftJSON struct {
 // SpeedJSON is the crypto speed table (analysis.SpeedTable); a figure's
 // Command indexes Commands.
 type SpeedJSON struct {
-	Baseline         string             `json:"baseline"`
-	BaselineMeasured bool               `json:"baseline_measured"`
-	Commands         []string           `json:"commands"`
-	Figures          []SpeedFigureJSON  `json:"figures"`
-	Failures         []SpeedFailureJSON `json:"failures,omitempty"`
-}
-
-// SpeedFailureJSON is a speed run that failed (analysis.SpeedFailure).
-type SpeedFailureJSON struct {
-	Variant     string `json:"variant"`
-	Command     int    `json:"command"`
-	CommandLine string `json:"command_line"`
-	Error       string `json:"error"`
+	Baseline         string                  `json:"baseline"`
+	BaselineMeasured bool                    `json:"baseline_measured"`
+	Commands         []string                `json:"commands"`
+	Figures          []SpeedFigureJSON       `json:"figures"`
+	Failures         []analysis.SpeedFailure `json:"failures,omitempty"`
 }
 
 // SpeedFigureJSON is one figure: its value per variant and, but for the
@@ -167,7 +158,7 @@ func partialJSON(r *results.Run, lines []string) []PartialJSON {
 
 // Summarize returns the SummaryJSON of m's run, also for a run whose
 // baseline was not measured: fields of m, formatted.
-func Summarize(m *analysis.Report) (*SummaryJSON, error) {
+func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
 		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints.Strings(), Variants: []measure.Fields{}}
@@ -201,7 +192,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 				Knee: c.Knee, Fail: c.Fail, BelowFrom: c.BelowFrom, AtMax: c.AtMax, Steps: len(c.Steps)})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sweepsJSON copies s's sweeps into their JSON form; nil without any.
@@ -235,16 +226,10 @@ func driftJSON(d *analysis.DriftSummary) *DriftJSON {
 	if d.Rounds < 2 {
 		return nil
 	}
-	out := &DriftJSON{Rounds: d.Rounds, RoundPct: make([]*float64, d.Rounds), Controlled: d.Controlled, OrderUnknown: d.Unknown}
-	for r := range d.Rounds {
-		if r < len(d.RoundHas) && d.RoundHas[r] {
-			pct := d.RoundPct[r]
-			out.RoundPct[r] = &pct
-		}
-	}
-	if d.HasTrend {
-		t := d.TrendPct
-		out.TrendPct = &t
+	out := &DriftJSON{Rounds: d.Rounds, RoundPct: make([]*float64, d.Rounds), TrendPct: measure.Opt(d.TrendPct, d.HasTrend),
+		Controlled: d.Controlled, OrderUnknown: d.Unknown}
+	for r := range min(d.Rounds, len(d.RoundHas)) {
+		out.RoundPct[r] = measure.Opt(d.RoundPct[r], d.RoundHas[r])
 	}
 	return out
 }
@@ -256,10 +241,7 @@ func speedJSON(st *analysis.SpeedTable) *SpeedJSON {
 		return nil
 	}
 	out := &SpeedJSON{Baseline: st.BaselineName, BaselineMeasured: st.Baseline >= 0, Commands: st.Commands,
-		Figures: []SpeedFigureJSON{}}
-	for _, f := range st.Failures {
-		out.Failures = append(out.Failures, SpeedFailureJSON{Variant: f.Variant, Command: f.Command, CommandLine: f.CommandLine, Error: f.Error})
-	}
+		Figures: []SpeedFigureJSON{}, Failures: st.Failures}
 	for i := range st.Rows {
 		row := &st.Rows[i]
 		f := SpeedFigureJSON{Command: row.Command, Figure: row.Figure(), Algorithm: row.Algorithm, Operation: row.Operation,
@@ -313,11 +295,7 @@ func nonNil(fs []measure.Fields) []measure.Fields {
 	return fs
 }
 
-// WriteSummaryJSON writes the SummaryJSON of m (Report.Summarize), indented.
+// WriteSummaryJSON writes the SummaryJSON of m, indented.
 func WriteSummaryJSON(w io.Writer, m *analysis.Report) error {
-	s, err := Summarize(m)
-	if err != nil {
-		return fmt.Errorf("write summary json: %w", err)
-	}
-	return writeIndentedJSON(w, s)
+	return writeIndentedJSON(w, Summarize(m))
 }
