@@ -160,31 +160,24 @@ func partialJSON(r *results.Run, lines []string) []PartialJSON {
 // baseline was not measured: fields of m, formatted.
 func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
-	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints.Strings(), Variants: []measure.Fields{}}
-	out.Partial = partialJSON(r, m.Partial.Strings())
-	out.Excluded = m.Excluded.Strings()
-	out.Thresholds = m.Thresholds
-	out.ThresholdsPassed = len(m.Crossed) == 0
-	if mr := r.Metrics; mr != nil {
-		scraped := mr.End.WasScraped()
-		out.Metrics, out.MetricsScraped = m.Metrics.String(), &scraped
+	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
+		Baseline: s.BaselineName, BaselineMeasured: s.Baseline >= 0, NoComparison: s.NoComparison(), Variants: []measure.Fields{},
+		Failed: m.Failed, NotMeasured: r.NotMeasured, Partial: partialJSON(r, m.Partial.Strings()), Excluded: m.Excluded.Strings(),
+		Thresholds: m.Thresholds, ThresholdsPassed: len(m.Crossed) == 0, Warnings: m.Warnings, Hints: m.Hints.Strings(),
+		Search: searchJSON(m.Search), Speed: speedJSON(m.Speed), Sweeps: sweepsJSON(s), Drift: driftJSON(&s.Drift)}
+	if r.Metrics != nil {
+		out.Metrics, out.MetricsScraped = m.Metrics.String(), measure.Opt(r.Metrics.End.WasScraped(), true)
 	}
-	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		v := measure.VariantJSON(measure.NewVariant(m, i))
 		v.Set("server_info", measure.Object(r.Variants[i].Info).JSON())
 		v.Set("server_profile", measure.Object(profileJSON(m.Profile, i)).JSON())
-		var reps []measure.Fields
+		reps := []measure.Fields{}
 		for j := range r.Variants[i].Reps {
 			reps = append(reps, measure.RepJSON(measure.NewRep(m, i, j)))
 		}
-		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: nonNil(reps)}))
+		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: reps}))
 	}
-	out.Search = searchJSON(m.Search)
-	out.Speed = speedJSON(m.Speed)
-	out.Sweeps = sweepsJSON(s)
-	out.Drift = driftJSON(&s.Drift)
 	if m.Capacities != nil {
 		out.Capacity = &CapacityJSON{Line: m.CapacityLine.String(), Variants: []CapacityVariantJSON{}}
 		for _, c := range m.Capacities {
@@ -285,14 +278,6 @@ func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
 		}
 	}
 	return out
-}
-
-// nonNil is fs, an empty list for none.
-func nonNil(fs []measure.Fields) []measure.Fields {
-	if fs == nil {
-		return []measure.Fields{}
-	}
-	return fs
 }
 
 // WriteSummaryJSON writes the SummaryJSON of m, indented.
