@@ -65,18 +65,14 @@ var serverCPUs = []Measure{
 // ServerCPUsVariantJSON is a variant's server-side verdicts in a
 // SummaryJSON (VariantSummary.ServerSharedReps and the fields beside it).
 type ServerCPUsVariantJSON struct {
-	// OtherLoadReps counts the repetitions with OTHER LOAD on the
-	// server's CPUs, SharedCPUReps those in which a client group ran on
-	// them, SharedReps those with either; Shared says how; SharedInMost
-	// is true when that was most of the repetitions (a verdict then
-	// says "shared CPUs").
+	// Repetitions with OTHER LOAD on the server's CPUs, with a client
+	// group on them, with either (Shared says how); SharedInMost: most.
 	OtherLoadReps int      `json:"other_load_reps"`
 	SharedCPUReps int      `json:"shared_cpu_reps"`
 	SharedReps    int      `json:"shared_reps"`
 	Shared        []string `json:"shared,omitempty"`
 	SharedInMost  bool     `json:"shared_in_most"`
-	// SaturationReps counts the repetitions judged for saturation,
-	// NotSaturatedReps those NOT SATURATED.
+	// Repetitions judged for saturation, and those NOT SATURATED.
 	SaturationReps   int `json:"saturation_reps"`
 	NotSaturatedReps int `json:"not_saturated_reps"`
 }

@@ -12,8 +12,8 @@ import (
 
 // SummaryJSON is the machine-readable summary of a run ("kaeload run
 // --format json"): what a CI pipeline gates on, without run.json's
-// histograms. Its fields copy the Report's (results/analysis); a variant is
-// the catalogue's JSON measures (results/measure).
+// histograms. A variant is the catalogue's JSON measures (results/measure);
+// the answers below marshal the analysis's types where their shapes agree.
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
