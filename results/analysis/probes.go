@@ -11,17 +11,17 @@ import (
 
 // ProbeSummary is one probe's deltas over a variant's repetitions.
 type ProbeSummary struct {
-	Name string
+	Name string `json:"name"`
 	// N readings succeeded, Failed failed (FirstError the first's message).
-	N          int
-	Failed     int
-	FirstError string
+	N          int    `json:"n"`
+	Failed     int    `json:"failed,omitempty"`
+	FirstError string `json:"first_error,omitempty"`
 	// MeanDelta is the mean of the good deltas.
-	MeanDelta float64
+	MeanDelta float64 `json:"mean_delta"`
 	// PerRequest is their sum over the same repetitions' requests (1.0
 	// hardware operations per request: every handshake offloaded).
-	PerRequest    float64
-	HasPerRequest bool
+	PerRequest    float64 `json:"-"`
+	HasPerRequest bool    `json:"-"`
 }
 
 // summarizeProbes sums up v's probe deltas by probe name, sorted by name.

@@ -64,29 +64,31 @@ type ProfileVariant struct {
 
 // LibraryShare is a library's share of a variant's samples.
 type LibraryShare struct {
-	Name    string
-	Samples uint64
-	Share   float64
+	Name    string  `json:"name"`
+	Share   float64 `json:"share"`
+	Samples uint64  `json:"samples"`
 }
 
 // FunctionShare is a function's share of a variant's own samples.
 type FunctionShare struct {
-	Name, Library string
-	Samples       uint64
-	Share         float64
+	Name    string  `json:"name"`
+	Library string  `json:"library,omitempty"`
+	Share   float64 `json:"share"`
+	Samples uint64  `json:"samples"`
 }
 
 // ProfileCheck ties perf's samples to /proc's accounting of the server's
-// CPU over the Reps repetitions that measured it (Checked).
+// CPU over the Reps repetitions that measured it (Checked). The JSON
+// summary shows Ratio and Agrees.
 type ProfileCheck struct {
-	Checked    bool
-	Samples    uint64
-	CPUSeconds float64
+	Checked    bool    `json:"-"`
+	Samples    uint64  `json:"-"`
+	CPUSeconds float64 `json:"-"`
 	// Expected is CPUSeconds × Rate, Ratio Samples / Expected.
-	Expected float64
-	Reps     int
-	Ratio    float64
-	Agrees   bool
+	Expected float64 `json:"-"`
+	Reps     int     `json:"-"`
+	Ratio    float64 `json:"ratio"`
+	Agrees   bool    `json:"agrees"`
 }
 
 // Available reports whether the variant has a profile.

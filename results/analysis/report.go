@@ -10,10 +10,8 @@ import (
 // Report is the analysis of one run, computed once by Analyze: every
 // conclusion the outputs show, verdicts as notes (codes with parameters).
 type Report struct {
-	Run *results.Run
-	// Summary is SummarizeRun's; nil only when Err is set.
+	Run     *results.Run
 	Summary *RunSummary
-	Err     error
 	// Search is nil unless the run is a search; Capacities and
 	// CapacityLine are zero unless it is a capacity search.
 	Search       *SearchSummary
@@ -115,9 +113,7 @@ func analyzeRep(rep *results.Rep) RepReport {
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
 	rep := &Report{Run: r}
-	if rep.Summary, rep.Err = SummarizeRun(r); rep.Err != nil {
-		rep.Summary = nil
-	}
+	rep.Summary = SummarizeRun(r)
 	if rep.Search = SummarizeSearch(r); rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}

@@ -16,8 +16,9 @@ import (
 // SharedCPU is a pinned client group on the server's host that may run on
 // some of its CPUs (Common).
 type SharedCPU struct {
-	Group        int
-	CPUs, Common string
+	Group  int    `json:"group"`
+	CPUs   string `json:"cpus"`
+	Common string `json:"common"`
 }
 
 // ServerCPUUse is how the server's CPUs were used during a window, as

@@ -41,10 +41,10 @@ type SpeedRow struct {
 // SpeedFailure is a speed run that failed or whose output was not
 // understood.
 type SpeedFailure struct {
-	Variant     string
-	Command     int
-	CommandLine string
-	Error       string
+	Variant     string `json:"variant"`
+	Command     int    `json:"command"`
+	CommandLine string `json:"command_line"`
+	Error       string `json:"error"`
 }
 
 // speedKey identifies a SpeedRow.

@@ -147,9 +147,9 @@ type SweepSummary struct {
 	Caution string
 }
 
-// SummarizeRun computes the RunSummary of r. A baseline r does not hold
-// is no error: the summary compares nothing (Baseline -1). The error is nil.
-func SummarizeRun(r *results.Run) (*RunSummary, error) {
+// SummarizeRun computes the RunSummary of r. Without the baseline it
+// compares nothing (Baseline -1).
+func SummarizeRun(r *results.Run) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
 	if s.Equivalence <= 0 {
@@ -196,7 +196,7 @@ func SummarizeRun(r *results.Run) (*RunSummary, error) {
 	}
 	s.Drift = drift(r)
 	s.Warnings = driftWarnings(r, s)
-	return s, nil
+	return s
 }
 
 // compareWithBaseline compares every sample with samples[base] as one Holm

@@ -50,10 +50,7 @@ func TestAnnotate(t *testing.T) {
 }
 
 func TestSummarizeRunSweeps(t *testing.T) {
-	s, err := SummarizeRun(fixture.SweepRun())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := SummarizeRun(fixture.SweepRun())
 	if len(s.Sweeps) != 1 {
 		t.Fatalf("%d sweeps, want 1", len(s.Sweeps))
 	}
@@ -124,10 +121,7 @@ func TestSweepOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := &results.Run{Name: "r", Variants: tt.variants}
-		s, err := SummarizeRun(r)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := SummarizeRun(r)
 		if len(s.Sweeps) != 1 {
 			t.Fatalf("%s: %d sweeps, want 1", tt.name, len(s.Sweeps))
 		}
@@ -151,7 +145,7 @@ func TestSweepOrder(t *testing.T) {
 	}
 	// A series of one variant is no sweep.
 	r := &results.Run{Name: "r", Variants: []results.Variant{{Name: "base"}, v("a", map[string]string{"x": "1"}, 10)}}
-	if s, _ := SummarizeRun(r); len(s.Sweeps) != 0 || s.Variants[1].Best {
+	if s := SummarizeRun(r); len(s.Sweeps) != 0 || s.Variants[1].Best {
 		t.Errorf("a one-variant series gave sweeps %+v", s.Sweeps)
 	}
 }
@@ -187,10 +181,7 @@ func TestSweepPlateauUntested(t *testing.T) {
 // percentiles are those of one histogram that recorded all the values.
 func TestSummarizeRunMergesExactly(t *testing.T) {
 	r := fixture.CompareRun()
-	s, err := SummarizeRun(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := SummarizeRun(r)
 	v, vs := &r.Variants[1], &s.Variants[1]
 	for _, m := range []struct {
 		name string

@@ -16,11 +16,7 @@ func warningsOf(r *results.Run, s *RunSummary) []string {
 // Annotate appends the analysis's warnings, the missed starts' included,
 // to r.Warnings once (the journal, before writing run.json).
 func Annotate(r *results.Run) {
-	s, err := SummarizeRun(r)
-	if err != nil {
-		s = nil
-	}
-	for _, n := range ownWarnings(r, s, true) {
+	for _, n := range ownWarnings(r, SummarizeRun(r), true) {
 		r.Warnings = r.Warnings.AppendNew(n.Warning())
 	}
 }

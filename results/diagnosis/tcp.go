@@ -16,18 +16,19 @@ import (
 type HostCounts struct {
 	// Name, Client, Server and Shared are results.TCPHost's: a shared host
 	// counts each connection once on each side.
-	Name   string `json:"name"`
+	// The JSON summary keys a host by Name.
+	Name   string `json:"-"`
 	Client bool   `json:"client,omitempty"`
 	Server bool   `json:"server,omitempty"`
 	Shared bool   `json:"shared,omitempty"`
 	// Counters are the host's counters, in the kernel's order.
-	Counters []string          `json:"counters"`
-	Values   map[string]uint64 `json:"values"`
+	Counters []string          `json:"-"`
+	Values   map[string]uint64 `json:"deltas"`
 	// Unread counts the intervals a counter of Values was not read in
 	// (its value is then a lower bound).
-	Unread map[string]int `json:"unread,omitempty"`
+	Unread map[string]int `json:"intervals_not_read,omitempty"`
 	// Unavailable says why a counter has no value: never a zero.
-	Unavailable map[string]string `json:"unavailable,omitempty"`
+	Unavailable map[string]string `json:"not_available,omitempty"`
 }
 
 // Get returns counter name's growth, the intervals it was not read in,

@@ -21,10 +21,7 @@ import (
 // SVG, no script, no outside reference; a chart that cannot be drawn says why.
 func Write(w io.Writer, m *analysis.Report) error {
 	r := m.Run
-	pg, err := newPage(m)
-	if err != nil {
-		return fmt.Errorf("write html report: %w", err)
-	}
+	pg := newPage(m)
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, pg); err != nil {
 		return fmt.Errorf("write html report %q: %w", r.Name, err)
@@ -90,10 +87,7 @@ const maxClientBound = 8
 const timeLayout = "2006-01-02 15:04:05 MST"
 
 // newPage lays out everything the page shows from the report m.
-func newPage(m *analysis.Report) (*page, error) {
-	if m.Err != nil {
-		return nil, m.Err
-	}
+func newPage(m *analysis.Report) *page {
 	r := m.Run
 	pg := &page{
 		Name: r.Name, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
@@ -121,7 +115,7 @@ func newPage(m *analysis.Report) (*page, error) {
 		}
 	}
 	if len(r.Variants) == 0 {
-		return pg, nil
+		return pg
 	}
 	sum := m.Summary
 	vs := newVariantData(m)
@@ -148,7 +142,7 @@ func newPage(m *analysis.Report) (*page, error) {
 	pg.Speed = speedSectionOf(m.Speed)
 	pg.Profile = profileSectionOf(m.Profile)
 	pg.addTables(m, vs)
-	return pg, nil
+	return pg
 }
 
 // charts are the page's charts, in order.

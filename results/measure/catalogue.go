@@ -321,5 +321,5 @@ var probes = []Measure{
 		Variant: func(x *Variant) Value {
 			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })
 		}},
-	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(probesJSON(x.S.Probes))) }},
+	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }

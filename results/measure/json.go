@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 )
 
@@ -22,6 +21,14 @@ type Fields []Field
 type Field struct {
 	Key   string
 	Value any
+}
+
+// Opt is a pointer to a copy of v when ok, nil (left out) otherwise.
+func Opt[T any](v T, ok bool) *T {
+	if !ok {
+		return nil
+	}
+	return &v
 }
 
 // MarshalJSON writes f as an object in order.
@@ -210,25 +217,11 @@ func pointsJSON(ps []results.Point) []PointJSON {
 	return out
 }
 
-// TCPHostJSON is one host's TCP counters over a window: whose namespace
-// it is, each counter's growth, and the counters not available with why.
-type TCPHostJSON struct {
-	Client       bool              `json:"client,omitempty"`
-	Server       bool              `json:"server,omitempty"`
-	Shared       bool              `json:"shared,omitempty"`
-	Deltas       map[string]uint64 `json:"deltas"`
-	Unread       map[string]int    `json:"intervals_not_read,omitempty"`
-	NotAvailable map[string]string `json:"not_available,omitempty"`
-}
-
-func tcpJSON(hs []diagnosis.HostCounts) map[string]TCPHostJSON {
-	var out map[string]TCPHostJSON
-	for i := range hs {
-		h := &hs[i]
-		if out == nil {
-			out = map[string]TCPHostJSON{}
-		}
-		out[h.Name] = TCPHostJSON{Client: h.Client, Server: h.Server, Shared: h.Shared, Deltas: h.Values, Unread: h.Unread, NotAvailable: h.Unavailable}
+// tcpJSON keys the hosts' TCP counters by host.
+func tcpJSON(hs []diagnosis.HostCounts) map[string]diagnosis.HostCounts {
+	out := map[string]diagnosis.HostCounts{}
+	for _, h := range hs {
+		out[h.Name] = h
 	}
 	return out
 }
@@ -247,31 +240,6 @@ func hostOnlyJSON(hs []diagnosis.HostOnly) []HostOnlyJSON {
 	for i := range hs {
 		h := &hs[i]
 		out = append(out, HostOnlyJSON{Rule: h.Rule, Title: h.Title, Text: h.Line(), Counters: h.Counters})
-	}
-	return out
-}
-
-// ProbeJSON is one probe over a variant's repetitions: the good readings
-// (N), the failed ones and the first failure, the mean delta and the
-// delta per request (absent when they completed no request).
-type ProbeJSON struct {
-	Name       string   `json:"name"`
-	N          int      `json:"n"`
-	Failed     int      `json:"failed,omitempty"`
-	FirstError string   `json:"first_error,omitempty"`
-	MeanDelta  float64  `json:"mean_delta"`
-	PerRequest *float64 `json:"per_request,omitempty"`
-}
-
-func probesJSON(ps []analysis.ProbeSummary) []ProbeJSON {
-	var out []ProbeJSON
-	for _, p := range ps {
-		pj := ProbeJSON{Name: p.Name, N: p.N, Failed: p.Failed, FirstError: p.FirstError, MeanDelta: p.MeanDelta}
-		if p.HasPerRequest {
-			per := p.PerRequest
-			pj.PerRequest = &per
-		}
-		out = append(out, pj)
 	}
 	return out
 }

@@ -65,18 +65,14 @@ var serverCPUs = []Measure{
 // ServerCPUsVariantJSON is a variant's server-side verdicts in a
 // SummaryJSON (VariantSummary.ServerSharedReps and the fields beside it).
 type ServerCPUsVariantJSON struct {
-	// OtherLoadReps counts the repetitions with OTHER LOAD on the
-	// server's CPUs, SharedCPUReps those in which a client group ran on
-	// them, SharedReps those with either; Shared says how; SharedInMost
-	// is true when that was most of the repetitions (a verdict then
-	// says "shared CPUs").
+	// Repetitions with OTHER LOAD on the server's CPUs, with a client
+	// group on them, with either (Shared says how); SharedInMost: most.
 	OtherLoadReps int      `json:"other_load_reps"`
 	SharedCPUReps int      `json:"shared_cpu_reps"`
 	SharedReps    int      `json:"shared_reps"`
 	Shared        []string `json:"shared,omitempty"`
 	SharedInMost  bool     `json:"shared_in_most"`
-	// SaturationReps counts the repetitions judged for saturation,
-	// NotSaturatedReps those NOT SATURATED.
+	// Repetitions judged for saturation, and those NOT SATURATED.
 	SaturationReps   int `json:"saturation_reps"`
 	NotSaturatedReps int `json:"not_saturated_reps"`
 }
@@ -93,17 +89,10 @@ type ServerCPUsJSON struct {
 	Others     *float64             `json:"others,omitempty"`
 	Busiest    []results.ProcessCPU `json:"busiest,omitempty"`
 	OtherLoad  bool                 `json:"other_load"`
-	Shared     []SharedCPUJSON      `json:"shared,omitempty"`
+	Shared     []analysis.SharedCPU `json:"shared,omitempty"`
 	// Lines are the repetition's OTHER LOAD on the server and SHARED
 	// CPUS lines (RepReport), those it has.
 	Lines []string `json:"lines,omitempty"`
-}
-
-// SharedCPUJSON is a client group on the server's CPUs.
-type SharedCPUJSON struct {
-	Group  int    `json:"group"`
-	CPUs   string `json:"cpus"`
-	Common string `json:"common"`
 }
 
 // SaturationJSON is whether a repetition loaded the server
@@ -139,17 +128,9 @@ func serverCPUsJSON(ra *analysis.RepReport) *ServerCPUsJSON {
 	if u == nil {
 		return nil
 	}
-	sj := &ServerCPUsJSON{CPUs: u.CPUs, Host: u.Host, Busiest: u.Top, OtherLoad: u.OtherLoad}
-	if u.Measured {
-		f := func(x float64) *float64 { return &x }
-		sj.Busy, sj.Kaeload, sj.Interrupts, sj.Others = f(u.Busy), f(u.Kaeload), f(u.Interrupts), f(u.Others)
-		if u.HasServer {
-			sj.Server = f(u.Server)
-		}
-	}
-	for _, s := range u.Shared {
-		sj.Shared = append(sj.Shared, SharedCPUJSON{Group: s.Group, CPUs: s.CPUs, Common: s.Common})
-	}
+	m := u.Measured
+	sj := &ServerCPUsJSON{CPUs: u.CPUs, Host: u.Host, Busy: Opt(u.Busy, m), Server: Opt(u.Server, m && u.HasServer), Kaeload: Opt(u.Kaeload, m),
+		Interrupts: Opt(u.Interrupts, m), Others: Opt(u.Others, m), Busiest: u.Top, OtherLoad: u.OtherLoad, Shared: u.Shared}
 	for _, l := range []notes.Note{ra.ServerOtherLoad, ra.SharedCPUs} {
 		if !l.IsZero() {
 			sj.Lines = append(sj.Lines, l.String())
@@ -165,11 +146,7 @@ func saturationJSON(ra *analysis.RepReport) *SaturationJSON {
 	if !s.Judged {
 		return nil
 	}
-	sj := &SaturationJSON{ServerBusy: s.Server, ClientBound: s.ClientBound, Accelerator: s.Accelerator, Connections: s.Connections,
-		MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate, NotSaturated: s.NotSaturated, Line: ra.NotSaturated.String()}
-	if s.HasCPUsBusy {
-		b := s.CPUsBusy
-		sj.CPUsBusy = &b
-	}
-	return sj
+	return &SaturationJSON{ServerBusy: s.Server, CPUsBusy: Opt(s.CPUsBusy, s.HasCPUsBusy), ClientBound: s.ClientBound, Accelerator: s.Accelerator,
+		Connections: s.Connections, MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate,
+		NotSaturated: s.NotSaturated, Line: ra.NotSaturated.String()}
 }

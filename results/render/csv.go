@@ -17,9 +17,6 @@ import (
 // "all" row, a row per partial or excluded window, with the columns
 // variant, series, sweep.KEY…, rep and the catalogue's CSV measures.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
-	if m.Err != nil {
-		return fmt.Errorf("write csv: %w", m.Err)
-	}
 	r := m.Run
 	sweepSet := map[string]bool{}
 	for i := range r.Variants {

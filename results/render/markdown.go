@@ -13,9 +13,6 @@ import (
 // WriteMarkdown writes the report of m as GitHub-flavoured Markdown: the
 // text report's banners, tables and answers, a row per repetition.
 func WriteMarkdown(w io.Writer, m *analysis.Report) error {
-	if m.Err != nil {
-		return fmt.Errorf("write markdown report: %w", m.Err)
-	}
 	r, s := m.Run, m.Summary
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# kaeload run %s\n\n", mdEscape(r.Name))

@@ -12,6 +12,7 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -82,30 +83,16 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 // ProfileJSON is a variant's server profile in a SummaryJSON, or the
 // reason it has none.
 type ProfileJSON struct {
-	Reason    string             `json:"reason,omitempty"`
-	Libraries []ProfileShareJSON `json:"libraries,omitempty"`
-	Functions []ProfileShareJSON `json:"functions,omitempty"`
-	Samples   uint64             `json:"samples,omitempty"`
+	Reason    string                   `json:"reason,omitempty"`
+	Libraries []analysis.LibraryShare  `json:"libraries,omitempty"`
+	Functions []analysis.FunctionShare `json:"functions,omitempty"`
+	Samples   uint64                   `json:"samples,omitempty"`
 	// OffloadBound is how many times faster offloading all the crypto
 	// share could make the server at most; absent when unbounded.
-	CryptoShare  *float64          `json:"crypto_share,omitempty"`
-	OffloadBound *float64          `json:"offload_bound,omitempty"`
-	SelfCheck    *ProfileCheckJSON `json:"self_check,omitempty"`
-	Pprof        string            `json:"pprof,omitempty"`
-}
-
-// ProfileShareJSON is a library's or function's share of the samples.
-type ProfileShareJSON struct {
-	Name    string  `json:"name"`
-	Library string  `json:"library,omitempty"`
-	Share   float64 `json:"share"`
-	Samples uint64  `json:"samples"`
-}
-
-// ProfileCheckJSON is the profile's self-check.
-type ProfileCheckJSON struct {
-	Ratio  float64 `json:"ratio"`
-	Agrees bool    `json:"agrees"`
+	CryptoShare  *float64               `json:"crypto_share,omitempty"`
+	OffloadBound *float64               `json:"offload_bound,omitempty"`
+	SelfCheck    *analysis.ProfileCheck `json:"self_check,omitempty"`
+	Pprof        string                 `json:"pprof,omitempty"`
 }
 
 // profileJSON is variant i's profile in JSON form; nil when the run did
@@ -118,23 +105,8 @@ func profileJSON(t *analysis.ProfileTable, i int) *ProfileJSON {
 	if !v.Available() {
 		return &ProfileJSON{Reason: v.NotAvailableLine()}
 	}
-	out := &ProfileJSON{Samples: v.Samples, Pprof: v.Pprof, Libraries: []ProfileShareJSON{}}
-	for _, l := range v.Libraries {
-		out.Libraries = append(out.Libraries, ProfileShareJSON{Name: l.Name, Share: l.Share, Samples: l.Samples})
-	}
-	for _, f := range v.Functions {
-		out.Functions = append(out.Functions, ProfileShareJSON{Name: f.Name, Library: f.Library, Share: f.Share, Samples: f.Samples})
-	}
-	cs := v.CryptoShare
-	out.CryptoShare = &cs
-	if !math.IsInf(v.Bound, 1) {
-		b := v.Bound
-		out.OffloadBound = &b
-	}
-	if v.Check.Checked {
-		out.SelfCheck = &ProfileCheckJSON{Ratio: v.Check.Ratio, Agrees: v.Check.Agrees}
-	}
-	return out
+	return &ProfileJSON{Samples: v.Samples, Pprof: v.Pprof, Libraries: v.Libraries, Functions: v.Functions,
+		CryptoShare: &v.CryptoShare, OffloadBound: measure.Opt(v.Bound, !math.IsInf(v.Bound, 1)), SelfCheck: measure.Opt(v.Check, v.Check.Checked)}
 }
 
 // WriteProfilePprof writes variant i's folded stacks as a gzipped pprof

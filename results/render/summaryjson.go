@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/measure"
@@ -13,8 +12,8 @@ import (
 
 // SummaryJSON is the machine-readable summary of a run ("kaeload run
 // --format json"): what a CI pipeline gates on, without run.json's
-// histograms. Its fields copy the Report's (results/analysis); a variant is
-// the catalogue's JSON measures (results/measure).
+// histograms. A variant is the catalogue's JSON measures (results/measure);
+// the answers below marshal the analysis's types where their shapes agree.
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
@@ -75,19 +74,11 @@ type DriftJSON struct {
 // SpeedJSON is the crypto speed table (analysis.SpeedTable); a figure's
 // Command indexes Commands.
 type SpeedJSON struct {
-	Baseline         string             `json:"baseline"`
-	BaselineMeasured bool               `json:"baseline_measured"`
-	Commands         []string           `json:"commands"`
-	Figures          []SpeedFigureJSON  `json:"figures"`
-	Failures         []SpeedFailureJSON `json:"failures,omitempty"`
-}
-
-// SpeedFailureJSON is a speed run that failed (analysis.SpeedFailure).
-type SpeedFailureJSON struct {
-	Variant     string `json:"variant"`
-	Command     int    `json:"command"`
-	CommandLine string `json:"command_line"`
-	Error       string `json:"error"`
+	Baseline         string                  `json:"baseline"`
+	BaselineMeasured bool                    `json:"baseline_measured"`
+	Commands         []string                `json:"commands"`
+	Figures          []SpeedFigureJSON       `json:"figures"`
+	Failures         []analysis.SpeedFailure `json:"failures,omitempty"`
 }
 
 // SpeedFigureJSON is one figure: its value per variant and, but for the
@@ -166,37 +157,27 @@ func partialJSON(r *results.Run, lines []string) []PartialJSON {
 }
 
 // Summarize returns the SummaryJSON of m's run, also for a run whose
-// baseline was not measured: fields of m, formatted. The error is m.Err.
-func Summarize(m *analysis.Report) (*SummaryJSON, error) {
-	if m.Err != nil {
-		return nil, m.Err
-	}
+// baseline was not measured: fields of m, formatted.
+func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
-	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted,
-		Incomplete: r.Incomplete, Failed: m.Failed, NotMeasured: r.NotMeasured, Warnings: m.Warnings, Hints: m.Hints.Strings(), Variants: []measure.Fields{}}
-	out.Partial = partialJSON(r, m.Partial.Strings())
-	out.Excluded = m.Excluded.Strings()
-	out.Thresholds = m.Thresholds
-	out.ThresholdsPassed = len(m.Crossed) == 0
-	if mr := r.Metrics; mr != nil {
-		scraped := mr.End.WasScraped()
-		out.Metrics, out.MetricsScraped = m.Metrics.String(), &scraped
+	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
+		Baseline: s.BaselineName, BaselineMeasured: s.Baseline >= 0, NoComparison: s.NoComparison(), Variants: []measure.Fields{},
+		Failed: m.Failed, NotMeasured: r.NotMeasured, Partial: partialJSON(r, m.Partial.Strings()), Excluded: m.Excluded.Strings(),
+		Thresholds: m.Thresholds, ThresholdsPassed: len(m.Crossed) == 0, Warnings: m.Warnings, Hints: m.Hints.Strings(),
+		Search: searchJSON(m.Search), Speed: speedJSON(m.Speed), Sweeps: sweepsJSON(s), Drift: driftJSON(&s.Drift)}
+	if r.Metrics != nil {
+		out.Metrics, out.MetricsScraped = m.Metrics.String(), measure.Opt(r.Metrics.End.WasScraped(), true)
 	}
-	out.Baseline, out.BaselineMeasured, out.NoComparison = s.BaselineName, s.Baseline >= 0, s.NoComparison()
 	for i := range s.Variants {
 		v := measure.VariantJSON(measure.NewVariant(m, i))
 		v.Set("server_info", measure.Object(r.Variants[i].Info).JSON())
 		v.Set("server_profile", measure.Object(profileJSON(m.Profile, i)).JSON())
-		var reps []measure.Fields
+		reps := []measure.Fields{}
 		for j := range r.Variants[i].Reps {
 			reps = append(reps, measure.RepJSON(measure.NewRep(m, i, j)))
 		}
-		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: nonNil(reps)}))
+		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: reps}))
 	}
-	out.Search = searchJSON(m.Search)
-	out.Speed = speedJSON(m.Speed)
-	out.Sweeps = sweepsJSON(s)
-	out.Drift = driftJSON(&s.Drift)
 	if m.Capacities != nil {
 		out.Capacity = &CapacityJSON{Line: m.CapacityLine.String(), Variants: []CapacityVariantJSON{}}
 		for _, c := range m.Capacities {
@@ -204,7 +185,7 @@ func Summarize(m *analysis.Report) (*SummaryJSON, error) {
 				Knee: c.Knee, Fail: c.Fail, BelowFrom: c.BelowFrom, AtMax: c.AtMax, Steps: len(c.Steps)})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sweepsJSON copies s's sweeps into their JSON form; nil without any.
@@ -238,16 +219,10 @@ func driftJSON(d *analysis.DriftSummary) *DriftJSON {
 	if d.Rounds < 2 {
 		return nil
 	}
-	out := &DriftJSON{Rounds: d.Rounds, RoundPct: make([]*float64, d.Rounds), Controlled: d.Controlled, OrderUnknown: d.Unknown}
-	for r := range d.Rounds {
-		if r < len(d.RoundHas) && d.RoundHas[r] {
-			pct := d.RoundPct[r]
-			out.RoundPct[r] = &pct
-		}
-	}
-	if d.HasTrend {
-		t := d.TrendPct
-		out.TrendPct = &t
+	out := &DriftJSON{Rounds: d.Rounds, RoundPct: make([]*float64, d.Rounds), TrendPct: measure.Opt(d.TrendPct, d.HasTrend),
+		Controlled: d.Controlled, OrderUnknown: d.Unknown}
+	for r := range min(d.Rounds, len(d.RoundHas)) {
+		out.RoundPct[r] = measure.Opt(d.RoundPct[r], d.RoundHas[r])
 	}
 	return out
 }
@@ -259,10 +234,7 @@ func speedJSON(st *analysis.SpeedTable) *SpeedJSON {
 		return nil
 	}
 	out := &SpeedJSON{Baseline: st.BaselineName, BaselineMeasured: st.Baseline >= 0, Commands: st.Commands,
-		Figures: []SpeedFigureJSON{}}
-	for _, f := range st.Failures {
-		out.Failures = append(out.Failures, SpeedFailureJSON{Variant: f.Variant, Command: f.Command, CommandLine: f.CommandLine, Error: f.Error})
-	}
+		Figures: []SpeedFigureJSON{}, Failures: st.Failures}
 	for i := range st.Rows {
 		row := &st.Rows[i]
 		f := SpeedFigureJSON{Command: row.Command, Figure: row.Figure(), Algorithm: row.Algorithm, Operation: row.Operation,
@@ -308,19 +280,7 @@ func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
 	return out
 }
 
-// nonNil is fs, an empty list for none.
-func nonNil(fs []measure.Fields) []measure.Fields {
-	if fs == nil {
-		return []measure.Fields{}
-	}
-	return fs
-}
-
-// WriteSummaryJSON writes the SummaryJSON of m (Report.Summarize), indented.
+// WriteSummaryJSON writes the SummaryJSON of m, indented.
 func WriteSummaryJSON(w io.Writer, m *analysis.Report) error {
-	s, err := Summarize(m)
-	if err != nil {
-		return fmt.Errorf("write summary json: %w", err)
-	}
-	return writeIndentedJSON(w, s)
+	return writeIndentedJSON(w, Summarize(m))
 }

@@ -17,9 +17,6 @@ import (
 // WriteText writes the plain-text report of m for a terminal or a CI log:
 // the banners, every repetition, the comparison and the run's answers.
 func WriteText(w io.Writer, m *analysis.Report) error {
-	if m.Err != nil {
-		return fmt.Errorf("write text report: %w", m.Err)
-	}
 	r := m.Run
 	var b bytes.Buffer
 	writeHeader(&b, m)

@@ -19,10 +19,7 @@ import (
 func TestLostRepetitionJSON(t *testing.T) {
 	fixture.SingleGoroutine(t)
 	r := fixture.LostRepRun()
-	s, err := analysis.SummarizeRun(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := analysis.SummarizeRun(r)
 	c := s.Variants[1].Comparison
 	if c.Test != stats.TestWelchLog || !(c.DF < 1.2) || !c.HasMDE || !fixture.Finite(c.MDEPct) {
 		t.Fatalf("comparison %+v: want Welch's test with df < 1.2 and a finite MDE", c)
