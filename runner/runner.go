@@ -441,12 +441,10 @@ type controller struct {
 	target *target.Server
 }
 
-// rep runs one repetition: spawn the workers, wait until all are ready
-// (the barrier), start them on one window and collect their results while
-// the probes and the server's CPU are read around it. The outputs may hold
-// the load (Load event); an interrupt or a lost worker returns the partial
-// window. The
-// workers are gone when rep returns.
+// rep runs one repetition: spawn the workers, wait at the barrier, start
+// them on one window and collect, reading probes and server CPU beside it.
+// An interrupt or a lost worker returns the partial window; no worker
+// outlives rep.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	quiet, err := c.beforeLoad(ctx, w, label)
 	if err != nil {
@@ -491,25 +489,13 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	lv := newLive(len(ws.procs))
 	tl := tstart.start(mctx, win, lv, feed)
 
-	// Probes run beside the load; a repetition that ends early stops them,
-	// one that completes waits for the reading after the window.
-	var readings map[string]results.ProbeReading
-	probed := make(chan struct{})
-	if len(probes) > 0 {
-		pctx, stopProbes := context.WithCancel(ctx)
-		go func() {
-			defer close(probed)
-			readings = c.probeWindow(pctx, label, ctl, probes, win)
-		}()
-		defer func() { stopProbes(); <-probed }()
-	} else {
-		close(probed)
-	}
+	rd, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
+	defer stopProbes()
 	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
-	rd := sideReadings{probed: probed, readings: &readings, profile: serverProfile,
-		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
-		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
+	rd.profile = serverProfile
+	rd.serverCPU = measureWindow(mctx, c.server, win, c.logf(label+": server "))
+	rd.serverCPUs = measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()
@@ -542,6 +528,23 @@ func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	if q := rep.Quiet; q != nil && q.TimedOut {
 		c.warn(results.QuietWarning(label, *q))
 	}
+}
+
+// startProbes reads probes beside the load (probeWindow). stop cancels
+// them for a repetition that ends early; a complete one waits in fill.
+func (c *controller) startProbes(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) (rd sideReadings, stop func()) {
+	probed := make(chan struct{})
+	rd.probed, rd.readings = probed, new(map[string]results.ProbeReading)
+	if len(probes) == 0 {
+		close(probed)
+		return rd, func() {}
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer close(probed)
+		*rd.readings = c.probeWindow(pctx, label, ctl, probes, win)
+	}()
+	return rd, func() { cancel(); <-probed }
 }
 
 // sideReadings are what the controller reads beside a window's load:

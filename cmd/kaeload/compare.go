@@ -43,8 +43,8 @@ Exit status: 0 compared (and nothing slower), 1 a run could not be read,
 			return usageError(fmt.Errorf("compare: --fail-if-slower %q: %v", *slower, err))
 		}
 	}
-	if len(pos) < 2 {
-		return usageError(fmt.Errorf("compare: want at least two runs, got %d (see kaeload compare --help)", len(pos)))
+	if err := wantArgs(fs, pos, 2, -1, "at least two runs"); err != nil {
+		return err
 	}
 	var runs []*results.Run
 	var labels []string

@@ -160,3 +160,51 @@ func (s *setFlags) Set(v string) error {
 	*s = append(*s, [2]string{path, value})
 	return nil
 }
+
+// addSetFlag registers the repeatable --set path=value override.
+func addSetFlag(fs *flag.FlagSet, sets *setFlags) {
+	fs.Var(sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+}
+
+// wantArgs checks that pos holds min to max arguments (max < 0: no
+// bound), saying what is wanted.
+func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
+	if len(pos) >= min && (max < 0 || len(pos) <= max) {
+		return nil
+	}
+	got := fmt.Sprintf("%d arguments", len(pos))
+	if len(pos) == 1 {
+		got = "1 argument"
+	}
+	return usageError(fmt.Errorf("%s: want %s, got %s (see kaeload %s --help)", fs.Name(), what, got, fs.Name()))
+}
+
+// checkProgress checks a --progress value.
+func checkProgress(fs *flag.FlagSet, mode string) error {
+	switch mode {
+	case "auto", "on", "plain", "off":
+		return nil
+	}
+	return usageError(fmt.Errorf("%s: --progress %q: want auto, on, plain or off", fs.Name(), mode))
+}
+
+// choice is one value of a --format flag and what it selects.
+type choice[T any] struct {
+	name string
+	v    T
+}
+
+// pick returns the value named format among choices, or a usage error
+// listing them.
+func pick[T any](fs *flag.FlagSet, format string, choices ...choice[T]) (T, error) {
+	names := make([]string, len(choices))
+	for i, c := range choices {
+		if c.name == format {
+			return c.v, nil
+		}
+		names[i] = c.name
+	}
+	var zero T
+	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return zero, usageError(fmt.Errorf("%s: --format %q: want %s", fs.Name(), format, list))
+}

@@ -90,8 +90,8 @@ examples/grafana/kaeload.json.`, stdout)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 0 {
-		return usageError(fmt.Errorf("dashboard: takes no arguments"))
+	if err := wantArgs(fs, pos, 0, 0, "no arguments"); err != nil {
+		return err
 	}
 	_, err = stdout.Write(grafana.Dashboard)
 	return err

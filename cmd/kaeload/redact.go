@@ -50,3 +50,10 @@ func (r *redactWriter) flush() {
 		r.buf = r.buf[:0]
 	}
 }
+
+// flushRedacted flushes w when it is a redactWriter.
+func flushRedacted(w io.Writer) {
+	if rw, ok := w.(*redactWriter); ok {
+		rw.flush()
+	}
+}

@@ -44,7 +44,7 @@ type runFlags struct {
 	// stored plan alone).
 	pos []string
 	// report writes the report --format asks for.
-	report func(io.Writer, *analysis.Report) error
+	report renderer
 }
 
 func (f *runFlags) resuming() bool { return f.resumeDir != "" }
@@ -76,9 +76,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		describePlan(ctx, stdout, in.plan)
 		return nil
 	}
-	for _, w := range in.plan.Warnings {
-		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
-	}
+	printWarnings(stderr, in.plan)
 	obs, err := f.metrics.serve(in.plan, stderr)
 	if err != nil {
 		return err
@@ -112,7 +110,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	f := &runFlags{}
 	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
-	fs.Var(&f.sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	addSetFlag(fs, &f.sets)
 	fs.Func("exclude-flagged", "set aside and measure again up to `N` windows per variant that measured the client (CLIENT-BOUND) or shared CPUs (OTHER LOAD, SHARED CPUS); they are kept in every report, in no statistic (scenario key exclude_flagged)", func(v string) error {
 		f.sets = append(f.sets, [2]string{"exclude_flagged", v})
 		return nil
@@ -138,8 +136,10 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	switch {
 	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || *seed != "" || f.waitQuiet || f.urlMode()):
 		return nil, usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
-	case !f.resuming() && len(pos) != 1:
-		return nil, usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
+	case !f.resuming():
+		if err := wantArgs(fs, pos, 1, 1, "one scenario file or URL"); err != nil {
+			return nil, err
+		}
 	}
 	if !f.urlMode() {
 		var urlOnly []string
@@ -158,16 +158,11 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 		}
 		f.sets = append(f.sets, [2]string{"seed", *seed})
 	}
-	switch f.progress {
-	case "auto", "on", "plain", "off":
-	default:
-		return nil, usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", f.progress))
+	if err := checkProgress(fs, f.progress); err != nil {
+		return nil, err
 	}
-	f.report = map[string]func(io.Writer, *analysis.Report) error{"text": render.WriteText, "json": render.WriteSummaryJSON, "md": render.WriteMarkdown}[f.format]
-	if f.report == nil {
-		return nil, usageError(fmt.Errorf("run: --format %q: want text, json or md", f.format))
-	}
-	return f, nil
+	f.report, err = pick(fs, f.format, choice[renderer]{"text", render.WriteText}, choice[renderer]{"json", render.WriteSummaryJSON}, choice[renderer]{"md", render.WriteMarkdown})
+	return f, err
 }
 
 // input compiles the plan the flags name: a resumed run's (with its
@@ -258,11 +253,8 @@ func execute(ctx context.Context, progress string, in *runInput, stderr io.Write
 		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
 	}
 	r, err := runner.Run(ctx, in.plan, opts)
-	for _, w := range []io.Writer{rlog, opts.WorkerLog} {
-		if rw, ok := w.(*redactWriter); ok {
-			rw.flush()
-		}
-	}
+	flushRedacted(rlog)
+	flushRedacted(opts.WorkerLog)
 	return r, err
 }
 
@@ -320,11 +312,8 @@ func writeReports(m *analysis.Report, format string, report func(io.Writer, *ana
 // command's error, and so its exit status: interrupted, a variant failed
 // or not measured, a threshold crossed, or the run's own error.
 func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
-	if runErr != nil && ctx.Err() != nil {
-		return fmt.Errorf("%w: %v", errInterrupted, runErr)
-	}
 	if runErr != nil || m == nil {
-		return runErr
+		return interrupted(ctx, runErr)
 	}
 	var failures []string
 	if failed := m.Failed; len(failed) > 0 {
@@ -337,4 +326,23 @@ func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 		return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 	}
 	return thresholdError(m)
+}
+
+// renderer writes one format of a run's analysis.
+type renderer = func(io.Writer, *analysis.Report) error
+
+// printWarnings prints the plan's warnings to stderr before it runs.
+func printWarnings(stderr io.Writer, plan *plans.Plan) {
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
+	}
+}
+
+// interrupted marks err errInterrupted (exit status 130) when ctx was
+// cancelled; err as it is otherwise.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: %v", errInterrupted, err)
+	}
+	return err
 }

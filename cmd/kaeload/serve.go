@@ -33,8 +33,8 @@ Example:
 	if err != nil {
 		return err
 	}
-	if len(pos) != 0 {
-		return usageError(fmt.Errorf("serve: unexpected argument %q (see kaeload serve --help)", pos[0]))
+	if err := wantArgs(fs, pos, 0, 0, "no arguments"); err != nil {
+		return err
 	}
 	if *work < 0 {
 		return usageError(fmt.Errorf("serve: --handshake-work %d: want 0 or more", *work))

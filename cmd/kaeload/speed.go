@@ -37,16 +37,14 @@ Examples:
 	if err != nil {
 		return err
 	}
-	switch *format {
-	case "text", "csv", "json":
-	default:
-		return usageError(fmt.Errorf("speed: --format %q: want text, csv or json", *format))
+	if _, err := pick(fs, *format, choice[bool]{"text", true}, choice[bool]{"csv", true}, choice[bool]{"json", true}); err != nil {
+		return err
 	}
 	if len(pos) == 0 {
 		pos = []string{"-"}
 	}
-	if len(pos) > 2 {
-		return usageError(fmt.Errorf("speed: want one or two outputs, got %d (see kaeload speed --help)", len(pos)))
+	if err := wantArgs(fs, pos, 1, 2, "one or two outputs"); err != nil {
+		return err
 	}
 	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
 		return usageError(fmt.Errorf("speed: standard input can be only one of the two outputs"))

@@ -82,40 +82,36 @@ func about(scenarioPath, scenarioText string, redact func(string) string) runner
 // Start creates the run directory with its journal and header r (or
 // resumes the journal) and moves the run log into it.
 func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
-	return nil, s.begin(r)
+	if err := s.begin(r); err != nil {
+		return nil, fmt.Errorf("results cannot be written: %w", err)
+	}
+	return nil, nil
 }
 
 func (s *store) begin(r *results.Run) error {
 	if s.resuming {
 		exportRunDir(s.dir)
-		// The resumed run begins: from here on it is recorded.
 		if err := s.journal.Resume(); err != nil {
-			return fmt.Errorf("results cannot be written: %w", err)
+			return err
 		}
 		f := s.logFile
 		s.logFile = nil
 		if _, err := f.WriteString("--- resumed\n"); err != nil {
 			f.Close()
-			return fmt.Errorf("results cannot be written: %w", err)
+			return err
 		}
-		if err := s.log.attachFile(f); err != nil {
-			return fmt.Errorf("results cannot be written: %w", err)
-		}
-		return nil
+		return s.log.attachFile(f)
 	}
 	if s.dir == "" {
 		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
 	}
 	j, err := rundir.CreateJournal(s.dir, r, dirOptions)
 	if err != nil {
-		return fmt.Errorf("results cannot be written: %w", err)
+		return err
 	}
 	s.journal = j
 	exportRunDir(s.dir)
-	if err := s.log.attach(filepath.Join(s.dir, rundir.LogFile)); err != nil {
-		return fmt.Errorf("results cannot be written: %w", err)
-	}
-	return nil
+	return s.log.attach(filepath.Join(s.dir, rundir.LogFile))
 }
 
 // Event records what changes the run in the journal.
@@ -150,24 +146,18 @@ func (s *store) Stop(context.Context) []runner.Event { return nil }
 // run.json, and summary.csv, speed.csv and report.html (dirFiles).
 var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
 
-// dirFiles renders the files a run directory rebuilds after each record
-// besides run.json, all from one Report of the run so far: summary.csv
-// (once a variant is measured or given up), speed.csv (when speed
-// commands ran) and report.html.
+// dirFiles renders, from one Report of the run so far, the files a run
+// directory rebuilds after each record besides run.json: summary.csv
+// (once a variant is measured or given up), speed.csv, the server
+// profile's files and report.html.
 func dirFiles(r *results.Run) (map[string][]byte, error) {
 	m := analysis.Analyze(r)
 	files := map[string][]byte{}
 	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
-		var b bytes.Buffer
-		if err := render.WriteCSV(&b, m); err == nil {
-			files[rundir.SummaryFile] = b.Bytes()
-		}
+		addFile(files, rundir.SummaryFile, func(w io.Writer) error { return render.WriteCSV(w, m) })
 	}
 	if analysis.HasSpeed(r) {
-		var b bytes.Buffer
-		if err := render.WriteSpeedCSV(&b, m); err == nil {
-			files[rundir.SpeedFile] = b.Bytes()
-		}
+		addFile(files, rundir.SpeedFile, func(w io.Writer) error { return render.WriteSpeedCSV(w, m) })
 	}
 	profileFiles(m, files)
 	var b bytes.Buffer
@@ -176,6 +166,15 @@ func dirFiles(r *results.Run) (map[string][]byte, error) {
 	}
 	files[rundir.ReportFile] = b.Bytes()
 	return files, nil
+}
+
+// addFile renders one file of a run directory into files; one that fails
+// to render is left out.
+func addFile(files map[string][]byte, name string, write func(io.Writer) error) {
+	var b bytes.Buffer
+	if err := write(&b); err == nil {
+		files[name] = b.Bytes()
+	}
 }
 
 // readRun reads a stored run (a run.json or a run directory) as its
@@ -227,28 +226,21 @@ func (l *runLog) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-// attach writes what was logged so far to path and sends every later
-// line there.
+// attach writes what was logged so far to a new file at path and sends
+// every later line there.
 func (l *runLog) attach(path string) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	return l.attachLocked(f)
+	return l.attachFile(f)
 }
 
-// attachFile is attach to a file already open (a resumed run's log).
+// attachFile is attach to a file already open (a resumed run's log); on
+// failure f is closed.
 func (l *runLog) attachFile(f *os.File) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.attachLocked(f)
-}
-
-// attachLocked writes what was logged so far to f and sends every later
-// line there; l.mu held. On failure f is closed.
-func (l *runLog) attachLocked(f *os.File) error {
 	if _, err := io.Copy(f, &l.b); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", f.Name(), err)
@@ -289,25 +281,16 @@ func exportRunDir(dir string) {
 	}
 }
 
-// profileFiles adds the server profile's files to a run directory's
-// files when the run profiled its server: profile.csv and, per variant
-// with a profile, its pprof file (results.PprofFile).
+// profileFiles adds the server profile's files when the run profiled its
+// server: profile.csv and a pprof file per variant with a profile.
 func profileFiles(m *analysis.Report, files map[string][]byte) {
 	if m.Profile == nil {
 		return
 	}
-	var b bytes.Buffer
-	if err := render.WriteProfileCSV(&b, m); err == nil {
-		files[rundir.ProfileFile] = b.Bytes()
-	}
+	addFile(files, rundir.ProfileFile, func(w io.Writer) error { return render.WriteProfileCSV(w, m) })
 	for i := range m.Profile.Variants {
-		v := &m.Profile.Variants[i]
-		if !v.Available() {
-			continue
-		}
-		var b bytes.Buffer
-		if err := render.WriteProfilePprof(&b, m, i); err == nil {
-			files[v.Pprof] = b.Bytes()
+		if v := &m.Profile.Variants[i]; v.Available() {
+			addFile(files, v.Pprof, func(w io.Writer) error { return render.WriteProfilePprof(w, m, i) })
 		}
 	}
 }
