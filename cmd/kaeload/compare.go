@@ -16,22 +16,15 @@ import (
 
 func compareCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", "RUN_A RUN_B [RUN…]", `
-Lines up the variants of the same name across stored runs, the first run
-being the reference: mean req/s, Δ % against the first run, and whether the
-difference is larger than the noise (Welch's t-test on the repetitions).
-"Did last week's kernel update change anything?" See docs/statistics.md.
-
---fail-if-slower 5% makes it a gate: the exit status is 99 when a variant
-of a later run is significantly slower than in the first (the t-test on
-ln(req/s), Holm-adjusted over every variant and run compared) by more
-than 5 %; the variants are named on standard error.
+Lines up the variants of the same name across stored runs against the
+first: mean req/s, Δ % and whether the difference is beyond the noise.
+With --fail-if-slower 5% the exit status is 99 when a variant of a later
+run is significantly slower (Holm over every variant and run) by more
+than 5 %. See docs/statistics.md.
 
 Examples:
   kaeload compare runs/20261125T100000Z-nginx-kae runs/20261202T100000Z-nginx-kae
-  kaeload compare OLD NEW --fail-if-slower 5%
-
-Exit status: 0 compared (and nothing slower), 1 a run could not be read,
-2 bad flags, 99 a variant significantly slower than --fail-if-slower.`, stdout)
+  kaeload compare OLD NEW --fail-if-slower 5%`, stdout)
 	slower := fs.String("fail-if-slower", "", "exit 99 when a variant got significantly slower than the first run by more than this (5% or 0.05)")
 	pos, err := parse(fs, args)
 	if err != nil {

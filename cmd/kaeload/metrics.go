@@ -79,13 +79,9 @@ func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Serve
 
 func dashboardCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("dashboard", "", `
-Prints kaeload's Grafana dashboard (JSON, for Grafana's Dashboards >
-Import): a run's live metrics (kaeload run --metrics ADDR) by run,
-variant, repetition and group: the rate, handshake p50 and p99 (the exact
-interval figure and the histogram estimate), client and server CPU,
-requests per server CPU-second and the kernel's TCP counters, with
-annotations at window starts and diagnoses. The same file is
-examples/grafana/kaeload.json.`, stdout)
+Prints kaeload's Grafana dashboard (JSON, for Dashboards > Import) of a
+run's live metrics (kaeload run --metrics ADDR); the same file is
+examples/grafana/kaeload.json. See docs/metrics.md.`, stdout)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -13,15 +13,10 @@ import (
 
 func reportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", "[--format text|md|csv|summary|json|html|openmetrics] [-o FILE] RUN", `
-Re-renders a stored run. RUN is a run directory or its run.json. summary
-is the JSON summary that "kaeload run --format json" prints (verdicts,
-sweeps, thresholds, each repetition's timeline and diagnoses: what a CI
-pipeline reads); json writes run.json back unchanged (a round trip, with
-histograms and per-group counters); html is the self-contained report
-with SVG charts, fit for an offline lab; openmetrics is the timeline
-under the live metrics' names (run --metrics), each sample at its
-interval's end, which "promtool tsdb create-blocks-from openmetrics FILE
-DIR" imports into Prometheus with exact counts. Fields: docs/outputs.md.
+Re-renders a stored run (a run directory or its run.json). summary is the
+JSON summary of "run --format json"; json writes run.json back unchanged;
+html is the self-contained report; openmetrics is the timeline for
+"promtool tsdb create-blocks-from openmetrics". Fields: docs/outputs.md.
 
 Examples:
   kaeload report runs/20261202T134500Z-nginx-kae

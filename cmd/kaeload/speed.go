@@ -15,17 +15,10 @@ import (
 
 func speedCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("speed", "[--format text|csv|json] [-o FILE] [OUTPUT|-] [OUTPUT_B]", `
-Prints the figures of a saved "openssl speed" (OpenSSL 1.1 and 3.x,
-human-readable or -mr, -multi N, -async_jobs N, engines), GmSSL "speed" or
-"bssl speed" output: operations/s of public-key operations, bytes/s of
-ciphers and digests per block size. OUTPUT "-" (or none) is standard input.
-
-With two outputs, puts them side by side, figure by figure, with the ratio
-and the Δ % of B against A:
-  RSA 2048 signing  801.2 → 3245.2 ops/s, 4.05× (+305.04 %)
-
-An output in which no result is recognised is an error (exit status 1)
-that quotes its first lines.
+Prints the figures of a saved "openssl speed", GmSSL "speed" or "bssl
+speed" output ("-" or none: standard input); with two, puts them side by
+side with the ratio and Δ % of B against A. An output with no result is
+an error. Formats recognised: docs/outputs.md.
 
 Examples:
   openssl speed -seconds 3 rsa2048 ecdsap256 | kaeload speed
