@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -191,8 +192,7 @@ func (c *collection) silent(now time.Time) error {
 			if now.Sub(c.lastSeen[i]) <= remoteSilence {
 				continue
 			}
-			_ = p.cmd.Process.Kill()
-			p.exitStatus(killAfter)
+			p.kill()
 			return p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
 		}
 		if ticks, err := cpuTicks(p.pid); err == nil && ticks != c.busyTicks[i] {
@@ -203,8 +203,7 @@ func (c *collection) silent(now time.Time) error {
 			}
 			continue
 		}
-		_ = p.cmd.Process.Kill() // so that the stderr ring is complete
-		p.exitStatus(killAfter)
+		p.kill()
 		return p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
 	}
 	return nil
@@ -218,25 +217,22 @@ func (c *collection) take(ctx context.Context, e event) error {
 		return nil // a worker exits after its final record; a lost one is not heard
 	}
 	if err := eventErr(e); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return err
+		return cmp.Or(ctx.Err(), err)
 	}
 	c.lastSeen[p.index] = time.Now()
 	switch e.msg.Type {
 	case wire.TypeSnapshot:
 		var s wire.Snapshot
-		if err := e.msg.Decode(&s); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
+		if err := p.decode(e.msg, &s); err != nil {
+			return err
 		}
 		c.lv.update(p.index, s, c.lastSeen[p.index])
 	case wire.TypeIntervals:
 		return c.intervals(e)
 	case wire.TypeFinal:
 		var f wire.Final
-		if err := e.msg.Decode(&f); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
+		if err := p.decode(e.msg, &f); err != nil {
+			return err
 		}
 		if c.finals[p.index] != nil || f.Group.Index != p.index {
 			return p.fail(fmt.Errorf("protocol: unexpected final record for group %d", f.Group.Index))
@@ -259,8 +255,8 @@ func (c *collection) take(ctx context.Context, e event) error {
 func (c *collection) intervals(e event) error {
 	p := e.w
 	var m wire.Intervals
-	if err := e.msg.Decode(&m); err != nil {
-		return p.fail(fmt.Errorf("protocol: %w", err))
+	if err := p.decode(e.msg, &m); err != nil {
+		return err
 	}
 	if c.tb == nil {
 		return p.fail(fmt.Errorf("protocol: intervals from a worker whose plan records no timeline"))
@@ -283,8 +279,8 @@ func eventErr(e event) error {
 	switch {
 	case e.err == nil && e.msg.Type == wire.TypeError:
 		var m wire.Error
-		if err := e.msg.Decode(&m); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
+		if err := p.decode(e.msg, &m); err != nil {
+			return err
 		}
 		p.exitStatus(killAfter) // let its last stderr lines arrive
 		we := p.fail(fmt.Errorf("worker failed: %s", m.Message))
@@ -294,20 +290,14 @@ func eventErr(e event) error {
 		return nil
 	case errors.Is(e.err, io.EOF):
 		status := p.exitStatus(killAfter)
-		var we *WorkerError
-		if p.host != nil {
-			if why := p.ended(); why != "" {
-				status = why // ssh's status alone does not say it
-			}
-			we = p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record: %s", p.pid, status))
-		} else {
-			we = p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+		if why := p.ended(); p.host != nil && why != "" {
+			status = why // ssh's status alone does not say it
 		}
+		we := p.gone(status)
 		we.Why = p.ended()
 		return we
 	default:
-		_ = p.cmd.Process.Kill()
-		p.exitStatus(killAfter)
+		p.kill()
 		return p.fail(fmt.Errorf("protocol: %w", e.err))
 	}
 }

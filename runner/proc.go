@@ -222,10 +222,7 @@ func (p *proc) read(stdout io.Reader, events chan<- event) {
 func (p *proc) send(v any) error {
 	if err := wire.Write(p.stdin, v); err != nil {
 		if status := p.exitStatus(time.Second); status != "still running" {
-			if p.host != nil {
-				return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
-			}
-			return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+			return p.gone(status)
 		}
 		return p.fail(fmt.Errorf("write to worker: %w", err))
 	}
@@ -303,6 +300,31 @@ func (p *proc) hostName() string {
 		return ""
 	}
 	return p.host.name
+}
+
+// gone fails a worker whose process (or ssh session) ended before its
+// final record, as status says.
+func (p *proc) gone(status string) *WorkerError {
+	if p.host != nil {
+		return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+	}
+	return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+}
+
+// kill kills the worker and waits up to killAfter for it, so that its
+// stderr ring is complete.
+func (p *proc) kill() {
+	_ = p.cmd.Process.Kill()
+	p.exitStatus(killAfter)
+}
+
+// decode decodes m into v; a message that does not decode fails the
+// worker.
+func (p *proc) decode(m wire.Message, v any) error {
+	if err := m.Decode(v); err != nil {
+		return p.fail(fmt.Errorf("protocol: %w", err))
+	}
+	return nil
 }
 
 // fail wraps err as a WorkerError for this worker.

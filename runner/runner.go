@@ -700,17 +700,14 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 		case e := <-ws.events:
 			p := e.w
 			if err := eventErr(e); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				return err
+				return cmp.Or(ctx.Err(), err)
 			}
 			if e.msg.Type != wire.TypeReady || isReady[p.index] {
 				return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
 			}
 			var r wire.Ready
-			if err := e.msg.Decode(&r); err != nil {
-				return p.fail(fmt.Errorf("protocol: %w", err))
+			if err := p.decode(e.msg, &r); err != nil {
+				return err
 			}
 			if want := p.cpus.String(); want != "" && r.CPUs != want {
 				return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
