@@ -34,8 +34,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		step.Load.Duration = cp.Window
 		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, format.Count(uint64(rate+0.5)))
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(results.InterruptedWarning(label))
-			return err
+			return c.windowErr(ctx, label, err)
 		}
 		if failed {
 			if err := c.settle(ctx, v.Name); err != nil {
@@ -47,11 +46,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 			if rep != nil {
 				c.keepPartial(s.variant, label, i, rep)
 			}
-			if ctx.Err() != nil {
-				c.warn(results.InterruptedWarning(label))
-				return ctx.Err()
-			}
-			return fmt.Errorf("%s: %w", label, err)
+			return c.windowErr(ctx, label, err)
 		}
 		pass, why := targets.Judge(measure(&rep.Total))
 		search.Record(pass, why)

@@ -232,28 +232,47 @@ func newDisplay(mode string, w io.Writer, log *logSink) (display, error) {
 		log = nil
 	}
 	switch mode {
-	case "", ProgressAuto:
-		if w == nil {
-			return nopDisplay{}, nil
-		}
-		if f, ok := w.(*os.File); ok && isTerminal(f) {
-			return &barDisplay{w: w, log: log}, nil
-		}
-		return &plainDisplay{w: w}, nil
-	case ProgressOn:
-		if w == nil {
-			return nopDisplay{}, nil
-		}
-		return &barDisplay{w: w, log: log}, nil
-	case ProgressPlain:
-		if w == nil {
-			return nopDisplay{}, nil
-		}
-		return &plainDisplay{w: w}, nil
-	case ProgressOff:
-		return nopDisplay{}, nil
+	case "", ProgressAuto, ProgressOn, ProgressPlain, ProgressOff:
+	default:
+		return nil, fmt.Errorf("progress mode %q: want %s, %s, %s or %s", mode, ProgressAuto, ProgressOn, ProgressPlain, ProgressOff)
 	}
-	return nil, fmt.Errorf("progress mode %q: want %s, %s, %s or %s", mode, ProgressAuto, ProgressOn, ProgressPlain, ProgressOff)
+	f, isFile := w.(*os.File)
+	switch {
+	case w == nil || mode == ProgressOff:
+		return nopDisplay{}, nil
+	case mode == ProgressOn || mode != ProgressPlain && isFile && isTerminal(f):
+		return &barDisplay{w: w, log: log}, nil
+	}
+	return &plainDisplay{w: w}, nil
+}
+
+// ticking calls a func on a ticker until stopped.
+type ticking struct {
+	stopc chan struct{}
+	wg    sync.WaitGroup
+}
+
+// tick calls f every d with the tick's time until stopTicking.
+func (t *ticking) tick(d time.Duration, f func(now time.Time)) {
+	t.stopc = make(chan struct{})
+	t.wg.Go(func() {
+		tk := time.NewTicker(d)
+		defer tk.Stop()
+		for {
+			select {
+			case <-t.stopc:
+				return
+			case now := <-tk.C:
+				f(now)
+			}
+		}
+	})
+}
+
+// stopTicking ends the calls and waits for the last one.
+func (t *ticking) stopTicking() {
+	close(t.stopc)
+	t.wg.Wait()
 }
 
 // sameWriter reports whether a and b are the same writer, without
@@ -323,12 +342,11 @@ func closing(label string, rep *results.Rep, l *live) string {
 
 // plainDisplay prints a status line every plainEvery.
 type plainDisplay struct {
-	w     io.Writer
-	r     repInfo
-	l     *live
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	said  time.Time // when waiting last printed
+	ticking
+	w    io.Writer
+	r    repInfo
+	l    *live
+	said time.Time // when waiting last printed
 }
 
 func (p *plainDisplay) waiting(line string) { sayEvery(p.w, &p.said, line) }
@@ -344,32 +362,19 @@ func sayEvery(w io.Writer, said *time.Time, line string) {
 
 func (p *plainDisplay) show(r repInfo, l *live) {
 	p.r, p.l = r, l
-	p.stopc = make(chan struct{})
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(plainEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stopc:
-				return
-			case now := <-t.C:
-				s, rps := l.total()
-				phase := ""
-				if now.Before(r.window.Start) {
-					phase = " warm-up,"
-				}
-				fmt.Fprintf(p.w, "%s:%s %.1f s left%s, %.0f req/s, %d errors%s%s\n",
-					r.label, phase, timeLeft(r, now).Seconds(), runLeft(r, now), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
-			}
+	p.tick(plainEvery, func(now time.Time) {
+		s, rps := l.total()
+		phase := ""
+		if now.Before(r.window.Start) {
+			phase = " warm-up,"
 		}
-	}()
+		fmt.Fprintf(p.w, "%s:%s %.1f s left%s, %.0f req/s, %d errors%s%s\n",
+			r.label, phase, timeLeft(r, now).Seconds(), runLeft(r, now), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
+	})
 }
 
 func (p *plainDisplay) done(rep *results.Rep) {
-	close(p.stopc)
-	p.wg.Wait()
+	p.stopTicking()
 	fmt.Fprintln(p.w, closing(p.r.label, rep, p.l))
 }
 
@@ -402,22 +407,20 @@ func (l *logSink) setAbove(w io.Writer) {
 // barDisplay draws a bar per group and one for the total, advancing with
 // time; their decorators pull the latest snapshots.
 type barDisplay struct {
-	w     io.Writer
-	log   *logSink // nil, or the log to print above the bars
-	r     repInfo
-	l     *live
-	p     *mpb.Progress
-	bars  []*mpb.Bar
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	said  time.Time // when waiting last printed
+	ticking
+	w    io.Writer
+	log  *logSink // nil, or the log to print above the bars
+	r    repInfo
+	l    *live
+	p    *mpb.Progress
+	bars []*mpb.Bar
+	said time.Time // when waiting last printed
 }
 
 func (b *barDisplay) waiting(line string) { sayEvery(b.w, &b.said, line) }
 
 func (b *barDisplay) show(r repInfo, l *live) {
 	b.r, b.l = r, l
-	b.stopc = make(chan struct{})
 	b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
 	span := r.window.End.Sub(r.begin).Milliseconds()
 	if span < 1 {
@@ -468,28 +471,16 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			})))
 		b.bars = append(b.bars, kernel)
 	}
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-b.stopc:
-				return
-			case now := <-t.C:
-				cur := min(now.Sub(r.begin).Milliseconds(), span-1)
-				for _, bar := range b.bars {
-					bar.SetCurrent(cur)
-				}
-			}
+	b.tick(250*time.Millisecond, func(now time.Time) {
+		cur := min(now.Sub(r.begin).Milliseconds(), span-1)
+		for _, bar := range b.bars {
+			bar.SetCurrent(cur)
 		}
-	}()
+	})
 }
 
 func (b *barDisplay) done(rep *results.Rep) {
-	close(b.stopc)
-	b.wg.Wait()
+	b.stopTicking()
 	if b.log != nil {
 		b.log.setAbove(nil)
 	}

@@ -223,8 +223,7 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 			label = results.SearchWindowLabel(v.Name, r)
 		}
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(results.InterruptedWarning(label))
-			return err
+			return c.windowErr(ctx, label, err)
 		}
 		rep, err := c.rep(ctx, p, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
 		if rep != nil && rep.PartialOf > 0 {
@@ -249,14 +248,20 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 			}
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				c.warn(results.InterruptedWarning(label))
-				return ctx.Err()
-			}
-			return fmt.Errorf("%s: %w", label, err)
+			return c.windowErr(ctx, label, err)
 		}
 	}
 	return nil
+}
+
+// windowErr is the error that ended window label: an interrupt is warned
+// about and returned as ctx's.
+func (c *controller) windowErr(ctx context.Context, label string, err error) error {
+	if ctx.Err() != nil {
+		c.warn(results.InterruptedWarning(label))
+		return ctx.Err()
+	}
+	return fmt.Errorf("%s: %w", label, err)
 }
 
 // Before load is sent to a server that kaeload does not control, the
