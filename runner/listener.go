@@ -76,26 +76,19 @@ func firstListen(ctx context.Context, src listenSource) firstSample[cpustat.List
 	if src.read == nil {
 		return f
 	}
-	prev, err := src.read(ctx)
-	if err == nil && prev.Sockets == 0 {
-		err = errNoListener
+	read := func() (cpustat.ListenQueue, error) {
+		q, err := src.read(ctx)
+		if err == nil && q.Sockets == 0 {
+			err = errNoListener
+		}
+		return q, err
 	}
+	prev, err := read()
 	if err != nil {
 		f.err = fmt.Errorf("the target's listener: %w", err)
 		return f
 	}
-	f.finish = func(time.Duration) (cpustat.ListenQueueDelta, error) {
-		next, err := src.read(ctx)
-		if err == nil && next.Sockets == 0 {
-			err = errNoListener
-		}
-		if err != nil {
-			return cpustat.ListenQueueDelta{}, err
-		}
-		d := prev.Delta(next)
-		prev = next
-		return d, nil
-	}
+	f.finish = deltaFinish(prev, read, cpustat.ListenQueue.Delta)
 	return f
 }
 

@@ -20,19 +20,12 @@ import (
 // the relay dies), so no worker outlives its session.
 func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string, args []string) error {
 	lr := wire.NewReader(in)
-	m, err := lr.Next()
-	if errors.Is(err, io.EOF) {
-		return errControllerGone
+	spec, err := readSpec(lr)
+	if errors.Is(err, errControllerGone) {
+		return err
 	}
 	if err != nil {
-		return relayFail(out, fmt.Errorf("relay: read spec: %w", err))
-	}
-	var spec wire.Spec
-	if m.Type != wire.TypeSpec {
-		return relayFail(out, fmt.Errorf("relay: want a %q message first, got %q", wire.TypeSpec, m.Type))
-	}
-	if err := m.Decode(&spec); err != nil {
-		return relayFail(out, err)
+		return relayFail(out, fmt.Errorf("relay: %w", err))
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Env = os.Environ()
@@ -49,7 +42,7 @@ func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string,
 	var waitErr error
 	go func() { waitErr = cmd.Wait(); close(done) }()
 	go func() {
-		if _, err := stdin.Write(m.Line()); err == nil {
+		if err := wire.Write(stdin, spec); err == nil {
 			_, _ = io.Copy(stdin, lr.Rest())
 		}
 		_ = stdin.Close() // the session ended: the worker stops

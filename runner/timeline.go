@@ -373,14 +373,23 @@ func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapsho
 	if read == nil {
 		return f
 	}
-	prev := first
-	f.finish = func(time.Duration) (cpustat.TCPDelta, error) {
-		next := read(ctx)
-		d := prev.Delta(next)
+	f.finish = deltaFinish(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil }, cpustat.TCPSnapshot.Delta)
+	return f
+}
+
+// deltaFinish is a series' finish: it reads anew and returns the change
+// since the last reading.
+func deltaFinish[S, D any](prev S, read func() (S, error), delta func(a, b S) D) func(time.Duration) (D, error) {
+	return func(time.Duration) (D, error) {
+		next, err := read()
+		if err != nil {
+			var zero D
+			return zero, err
+		}
+		d := delta(prev, next)
 		prev = next
 		return d, nil
 	}
-	return f
 }
 
 // run reads every host at every boundary of g and hands each reading to
