@@ -22,8 +22,7 @@ import (
 
 // Progress modes for Options.ProgressMode.
 const (
-	// ProgressAuto draws bars when Options.Progress is a terminal and
-	// prints plain status lines otherwise.
+	// ProgressAuto draws bars on a terminal, plain status lines otherwise.
 	ProgressAuto = "auto"
 	// ProgressOn always draws bars.
 	ProgressOn = "on"
@@ -48,24 +47,20 @@ type repInfo struct {
 	runAtMost bool
 }
 
-// live holds the latest snapshot per group and the kernel's TCP trouble so
-// far, per host, written by the controller and pulled by the display on its
-// own ticker (workers never touch the UI).
+// live holds the latest snapshot per group and the kernel's TCP trouble
+// per host, written by the controller and pulled by the display's ticker.
 type live struct {
 	mu    sync.Mutex
 	snaps []wire.Snapshot
 	hist  [][]sample // recent samples per group, for rates
 	// tcpHosts are the timeline's TCP hosts; none without a timeline.
 	tcpHosts []results.TCPHost
-	// tcp sums, per host, the growth of each of kernelEvents over the
-	// window's intervals read so far.
+	// tcp sums, per host, the growth of each of kernelEvents so far.
 	tcp [][len(kernelEvents)]uint64
 }
 
-// kernelEvents are the kernel TCP counters that mean trouble, as the live
-// display names them. Resets and aborts are not among them: a healthy TLS
-// short-connection run makes them by the hundred; whether they are a storm
-// is the analysis's call.
+// kernelEvents are the kernel TCP counters that mean trouble. Resets and
+// aborts are not: a healthy short-connection run makes them by the hundred.
 var kernelEvents = [...]struct{ counter, words string }{
 	{"ListenOverflows", "listen overflows"},
 	{"ListenDrops", "listen drops"},
@@ -116,7 +111,7 @@ func (l *live) setTCPHosts(hosts []results.TCPHost) {
 }
 
 // addTCP adds host h's counter growth over interval k when k is in the
-// window (k >= 0).
+// window.
 func (l *live) addTCP(h, k int, d cpustat.TCPDelta) {
 	if k < 0 {
 		return
@@ -172,8 +167,7 @@ func tcpRole(h results.TCPHost) string {
 	return "client " + h.Name
 }
 
-// kernelWords is "; kernel …" for the live kernel trouble k (from
-// live.kernel), "" for none.
+// kernelWords is "; kernel …" for the live kernel trouble k; "" for none.
 func kernelWords(k string) string {
 	if k == "" {
 		return ""
@@ -216,17 +210,16 @@ func rate(h []sample) float64 {
 	return float64(b.requests-a.requests) / dt
 }
 
-// display shows one repetition's progress. show starts it; done stops it
-// (rep is nil when the repetition failed or was cut short); waiting shows
-// the wait for a quiet machine before it.
+// display shows one repetition's progress from show to done (rep nil:
+// failed or cut short); waiting shows the wait for a quiet machine.
 type display interface {
 	show(r repInfo, l *live)
 	done(rep *results.Rep)
 	waiting(line string)
 }
 
-// newDisplay picks the display for mode and w. Bars drawn on the writer
-// the log also goes to print log lines above themselves.
+// newDisplay picks the display for mode and w; bars on the log's writer
+// print its lines above themselves.
 func newDisplay(mode string, w io.Writer, log *logSink) (display, error) {
 	if log != nil && !sameWriter(log.w, w) {
 		log = nil
@@ -296,8 +289,7 @@ func timeLeft(r repInfo, now time.Time) time.Duration {
 	return 0
 }
 
-// missedWords is ", N missed" for a live count of missed starts, "" for
-// none.
+// missedWords is ", N missed" for missed starts; "" for none.
 func missedWords(n uint64) string {
 	if n == 0 {
 		return ""
@@ -305,9 +297,8 @@ func missedWords(n uint64) string {
 	return fmt.Sprintf(", %d missed", n)
 }
 
-// summary is the closing line of a repetition: requests, rate, errors,
-// and when measured the open loop's missed starts and p99 from the
-// intended start, and the client's CPU µs per request.
+// summary is a repetition's closing line: requests, rate, errors, the open
+// loop's missed starts and p99 from the intended start, and client µs/req.
 func summary(label string, rep *results.Rep) string {
 	if rep == nil {
 		return label + ": stopped"
@@ -330,8 +321,7 @@ func summary(label string, rep *results.Rep) string {
 	return line
 }
 
-// closing is the closing line of a repetition (summary) with the
-// kernel's TCP trouble over its window, as the live display had it.
+// closing is summary with the kernel's TCP trouble over the window.
 func closing(label string, rep *results.Rep, l *live) string {
 	line := summary(label, rep)
 	if rep != nil && l != nil {
@@ -351,8 +341,7 @@ type plainDisplay struct {
 
 func (p *plainDisplay) waiting(line string) { sayEvery(p.w, &p.said, line) }
 
-// sayEvery prints line unless one was printed, at *said, less than
-// plainEvery ago.
+// sayEvery prints line unless one was printed less than plainEvery ago.
 func sayEvery(w io.Writer, said *time.Time, line string) {
 	if time.Since(*said) >= plainEvery {
 		*said = time.Now()
@@ -379,7 +368,7 @@ func (p *plainDisplay) done(rep *results.Rep) {
 }
 
 // logSink is Options.Log: while bars are drawn on the same writer, log
-// lines are printed above them.
+// lines go above them.
 type logSink struct {
 	w     io.Writer
 	mu    sync.Mutex
@@ -449,8 +438,7 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			if time.Now().Before(r.window.Start) {
 				phase = "left (warm-up)"
 			}
-			// The run's time left goes before the window's, which ends the
-			// line as scripts watching for "s left" expect.
+			// The run's time left goes first: scripts watch for "s left" at the end.
 			run := ""
 			if l := runLeft(r, time.Now()); l != "" {
 				run = " (" + strings.TrimPrefix(l, ", ") + ")"
@@ -459,8 +447,6 @@ func (b *barDisplay) show(r repInfo, l *live) {
 		}, decor.WCSyncSpaceR)))
 	b.bars = append(b.bars, total)
 	if l.hasTCP() {
-		// The kernel's TCP trouble, named as the controller reads the
-		// counters at each interval's end.
 		kernel := b.p.New(span, mpb.NopStyle(),
 			mpb.PrependDecorators(decor.Name("kernel", decor.WCSyncSpaceR)),
 			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
