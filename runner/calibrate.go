@@ -10,10 +10,9 @@ import (
 )
 
 // Calibrate measures the noise before a run chooses its repetitions: it
-// runs plan's baseline for windows windows as the run would (restarts
-// included) and returns their rates with the repetitions per variant that
-// detect effect at stats.Power (stats.RepsFor), at most limit. Failed
-// windows count as no estimate; nothing is recorded.
+// runs plan's baseline windows times as the run would and returns the
+// rates with the repetitions that detect effect, at most limit. Nothing is
+// recorded.
 func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
 	base := 0
 	for i, v := range plan.Variants {

@@ -33,18 +33,12 @@ type collection struct {
 	lostErr error
 }
 
-// collect reads snapshots (into lv, for the display) until every worker
-// has sent its final record, and returns the groups in plan order. A
-// worker that fails, exits early, falls silent for silenceLimit without
-// using any CPU (it hangs), or sends no final record within timeout +
-// finishGrace after the window is lost: the others are told to stop, and
-// collect returns their final records, the lost group and a *WorkerError.
-// Intervals of the groups' timelines go to tb (nil: none are expected).
-//
-// An interrupt ends the window early instead of discarding it: every
-// worker is told to stop, and their final records are awaited for
-// stopGrace. A second interrupt gives up on those still missing, which
-// are returned as lost.
+// collect reads snapshots into lv until every worker sent its final
+// record, and returns the groups in plan order. A worker that fails, exits,
+// hangs silent or is late is lost: the others are told to stop, and collect
+// returns their records, the lost group and a *WorkerError. An interrupt
+// stops every worker and waits stopGrace for their records; a second
+// gives up on those missing. Timeline intervals go to tb (nil: none).
 func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, *results.LostGroup, error) {
 	n := len(ws.procs)
 	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
@@ -97,8 +91,7 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 // lostFinal stands for a lost group's final record: not awaited, not kept.
 var lostFinal = &results.Group{}
 
-// lose records the worker err names (a *WorkerError) as lost: its group
-// is no longer awaited.
+// lose records the worker err names (a *WorkerError) as lost.
 func (c *collection) lose(err error) {
 	c.lostErr = err
 	var we *WorkerError
@@ -181,8 +174,8 @@ func (c *collection) late(ctx context.Context, timeout time.Duration) error {
 }
 
 // silent fails a worker silent for silenceLimit that uses no CPU (it
-// hangs); one that still works waits for the CPU, and is only noted. A
-// remote worker's CPU cannot be read: it gets remoteSilence.
+// hangs); one still working is only noted. A remote worker's CPU cannot be
+// read: it gets remoteSilence.
 func (c *collection) silent(now time.Time) error {
 	for i, p := range c.ws.procs {
 		if c.finals[i] != nil || now.Sub(c.lastSeen[i]) <= silenceLimit {

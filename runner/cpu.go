@@ -16,9 +16,8 @@ import (
 )
 
 // meterOf measures something over a window: calling it takes the first
-// sample; the function it returns takes the second and computes the
-// reading. Called again, that function measures from its last sample, so
-// successive calls measure successive intervals (a timeline's series).
+// sample, and the func it returns the next, measuring from the last one
+// (successive calls measure successive intervals).
 type meterOf[T any] func() (finish func(window time.Duration) (T, error), err error)
 
 // meter measures CPU use over a window.
@@ -44,9 +43,8 @@ func sampledMeter[S any](sample func() (S, error), usage func(a, b S, w time.Dur
 	}
 }
 
-// cpusMeter measures the CPUs of a pinned group, whoever uses them: a
-// group's CPUs that are busy with anything (a server pinned beside it
-// included) cannot drive more load.
+// cpusMeter measures a pinned group's CPUs, whoever uses them: busy CPUs
+// cannot drive more load.
 func cpusMeter(cpus pinning.Set) meter {
 	return sampledMeter(func() (cpustat.Sample, error) { return cpustat.SampleCPUs(cpus) },
 		func(a, b cpustat.Sample, w time.Duration) *results.CPUUsage { return new(a.Usage(b, w)) })
@@ -58,9 +56,8 @@ func treeMeter(pid int) meter {
 		func(a, b cpustat.TreeSample, w time.Duration) *results.CPUUsage { return new(a.Usage(b, w)) })
 }
 
-// selfMeter measures this process alone, not its children (a worker, or the
-// controller serving the built-in target); busy relative to cpus, or to the
-// CPUs it may use when cpus is empty.
+// selfMeter measures this process alone, busy relative to cpus (or the
+// CPUs it may use when cpus is empty).
 func selfMeter(cpus pinning.Set) meter {
 	seconds := func() (float64, error) {
 		var ru syscall.Rusage
@@ -104,9 +101,8 @@ func busyOver(u *results.CPUUsage, w time.Duration, n int) *results.CPUUsage {
 	return u
 }
 
-// othersMeter names the processes, other than this one and those in
-// exclude, that used the most CPU over the window among those that may
-// run on cpus (cpustat.ProcsSample.Top).
+// othersMeter names the processes that used the most CPU among those that
+// may run on cpus, other than this one and exclude.
 func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] {
 	exclude = append(slices.Clone(exclude), os.Getpid())
 	return func() (func(time.Duration) ([]results.ProcessCPU, error), error) {
@@ -124,16 +120,15 @@ func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] 
 	}
 }
 
-// measureWindow samples m when win starts and when it ends and delivers
-// the reading over the time between the samples (a late first sample must
-// not lower a busy share), or zero when ctx ends or a sample fails.
+// measureWindow samples m when win starts and ends and delivers the
+// reading over the time between the samples; zero when ctx ends or a
+// sample fails.
 func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, logf func(string, ...any)) <-chan T {
 	return measureWindowUntil(ctx, m, win, nil, logf)
 }
 
 // measureWindowUntil is measureWindow over a window that a close of early
-// may end before win.End: the second reading is then taken at once, over
-// the window as far as it went.
+// may end before win.End.
 func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Window, early <-chan struct{}, logf func(string, ...any)) <-chan T {
 	out := make(chan T, 1)
 	if m == nil {
@@ -152,8 +147,8 @@ func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Wi
 			return
 		default:
 		}
-		// From the start of one read to the start of the other: a read
-		// that takes a while (over ssh) takes it at both ends.
+		// From the start of one read to the start of the other: a slow read (ssh)
+		// takes as long at both ends.
 		first := time.Now()
 		finish, err := m()
 		if err != nil {
@@ -170,8 +165,7 @@ func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Wi
 	return out
 }
 
-// sleepUntilOr is sleepUntil that also wakes, true, when early is closed
-// (a nil early never is).
+// sleepUntilOr is sleepUntil that also wakes, true, when early closes.
 func sleepUntilOr(ctx context.Context, t time.Time, early <-chan struct{}) bool {
 	timer := time.NewTimer(time.Until(t))
 	defer timer.Stop()

@@ -11,23 +11,15 @@ import (
 	"github.com/kaeload/kaeload/server"
 )
 
-// ProbeTrial is one probe read once before any load (validate, run
-// --dry-run): a wrong path shows before an hour of failed readings.
+// ProbeTrial is one probe read once before any load (validate, --dry-run):
+// a wrong path shows before an hour of failed readings.
 type ProbeTrial struct {
-	// Name is the probe's name; Variant the first variant it was read
-	// for, with that variant's env. A probe whose command and pattern are
-	// the same for every variant is read once.
-	Name, Variant string
-	// Command and Pattern are the probe's, as the plan holds them.
-	Command, Pattern string
-	// Value is the number read; Err why none was (the command failed,
-	// its output did not match, the server's host could not be reached).
-	Value float64
-	Err   error
+	Name  string
+	Value float64 // the number read
+	Err   error   // why none was read
 }
 
-// Line is the trial in one line: "hpre_send: 1234 (variant kae)" or
-// "hpre_send: FAILED: …".
+// Line is the trial in one line: "hpre_send: 1234" or "hpre_send: FAILED: …".
 func (t *ProbeTrial) Line() string {
 	if t.Err != nil {
 		return fmt.Sprintf("%s: FAILED: %v", t.Name, t.Err)
@@ -35,16 +27,13 @@ func (t *ProbeTrial) Line() string {
 	return fmt.Sprintf("%s: %g", t.Name, t.Value)
 }
 
-// TryProbes reads every distinct probe of p once on the server's host,
-// bounded by the command timeout; nil when p has none. log receives the
-// commands and their output (nil: discarded).
-func TryProbes(ctx context.Context, p *plans.Plan, log io.Writer) []ProbeTrial {
+// TryProbes reads every distinct probe of p once on the server's host, with
+// the env of the first variant that has it; nil when p has none.
+func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
 	if p.Server == nil || !hasProbes(p) {
 		return nil
 	}
-	if log == nil {
-		log = io.Discard
-	}
+	log := io.Discard
 	compiled, err := compileProbes(p)
 	var remoteRun func(ctx context.Context, env map[string]string, command string) *exec.Cmd
 	if err == nil && p.Server.SSH != nil {
@@ -73,7 +62,7 @@ func TryProbes(ctx context.Context, p *plans.Plan, log io.Writer) []ProbeTrial {
 				continue
 			}
 			seen[k] = true
-			t := ProbeTrial{Name: pr.Name, Variant: v.Name, Command: pr.Command, Pattern: pr.Pattern, Err: err}
+			t := ProbeTrial{Name: pr.Name, Err: err}
 			if err == nil {
 				ctl := &server.Control{Host: p.Server.Host, Env: v.Env, Log: log, Remote: remoteRun}
 				t.Value, t.Err = ctl.Read(ctx, compiled[i][j])

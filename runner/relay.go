@@ -13,11 +13,9 @@ import (
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
-// Relay is `kaeload worker --relay`, run on a remote host at the end of an
-// ssh session: it starts exe with args pinned to the spec's CPUs, as a local
-// worker is, and passes the stream through unchanged. When in ends, the
-// worker's input closes and it is killed killAfter later (and on Linux when
-// the relay dies), so no worker outlives its session.
+// Relay is `kaeload worker --relay` on a remote host: it starts exe pinned
+// to the spec's CPUs and passes the stream through. When in ends the
+// worker is killed killAfter later, so none outlives its session.
 func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string, args []string) error {
 	lr := wire.NewReader(in)
 	spec, err := readSpec(lr)
