@@ -25,8 +25,8 @@ func (m *metricsFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&m.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
 }
 
-// config is the endpoint the plan and the flags ask for, and the name of
-// what asked for its address (for errors); nil when off.
+// config is the endpoint the plan and flags ask for and what asked for it
+// (for errors); nil when off.
 func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) {
 	cfg, from := plan.Metrics, "metrics.listen"
 	if m.listen != "" {
@@ -57,10 +57,9 @@ func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) 
 	return &c, from, nil
 }
 
-// serve binds the endpoint the plan and flags ask for, before any load:
-// an address that cannot be bound is a usage error (exit 2) naming the
-// flag or field. It prints the address, and that a non-loopback one has
-// no authentication. nil when metrics are off.
+// serve binds the metrics endpoint before any load (failing: a usage error
+// naming the flag or field) and warns when it is not on loopback; nil when
+// metrics are off.
 func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Server, error) {
 	cfg, from, err := m.config(plan)
 	if err != nil || cfg == nil {

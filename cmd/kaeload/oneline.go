@@ -14,10 +14,9 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// oneLine holds the flags of one-line mode ("kaeload run URL -c 200 -d
-// 60s"), which writes a scenario from them: the YAML text that
-// --print-scenario shows is what is compiled, through the same path as a
-// scenario file, so a quick test grows into a file without a difference.
+// oneLine holds the flags of URL mode ("kaeload run URL -c 200 -d 60s"),
+// which write a scenario: the YAML --print-scenario shows is what is
+// compiled, as a file would be.
 type oneLine struct {
 	name       string
 	conns      optInt
@@ -66,9 +65,8 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server on the URL's port here with perf")
 }
 
-// optInt is a number flag that knows whether it was given: "-c 0" must
-// reach the checks (and be refused there, naming the flag) rather than
-// read as "not given, use the default".
+// optInt is a number flag that knows whether it was given: "-c 0" must be
+// refused, naming the flag, not read as the default.
 type optInt struct {
 	n   int
 	set bool
@@ -99,8 +97,7 @@ func (o *optInt) ptr() *int {
 	return &n
 }
 
-// optDuration is a duration flag that knows whether it was given, as
-// optInt.
+// optDuration is a duration flag that knows whether it was given.
 type optDuration struct {
 	d   time.Duration
 	set bool
@@ -113,8 +110,7 @@ func (o *optDuration) String() string {
 	return o.d.String()
 }
 
-// Set takes a Go duration ("30s", "2m") or, as wrk's -d does, a bare
-// number of seconds ("60", "0.5").
+// Set takes a Go duration or, as wrk's -d, a bare number of seconds.
 func (o *optDuration) Set(s string) error {
 	d, err := parseFlagDuration(s)
 	if err != nil {
@@ -124,8 +120,8 @@ func (o *optDuration) Set(s string) error {
 	return nil
 }
 
-// parseFlagDuration reads a duration flag's value: a Go duration or a
-// bare, non-negative number of seconds.
+// parseFlagDuration reads a Go duration or a bare, non-negative number of
+// seconds.
 func parseFlagDuration(s string) (time.Duration, error) {
 	if d, err := time.ParseDuration(s); err == nil {
 		return d, nil
@@ -153,7 +149,7 @@ func splitList(s string) []string {
 }
 
 // origin is a field path of the generated scenario and the flags that set
-// it, as the user would write them: problems there name the flags.
+// it: problems there name the flags.
 type origin struct{ path, flag string }
 
 // flagArg writes a flag and its value as typed on a command line.
@@ -176,8 +172,8 @@ func durationArg(d time.Duration) string {
 	return s
 }
 
-// step is one flag's part of the scenario: arg is the flag as typed, and
-// fill writes its value into the scenario's own spec types.
+// step is one flag's part of the scenario: the flag as typed, and how it
+// fills the scenario's spec types.
 type step struct {
 	arg  string
 	fill func(*scenarios.Scenario)
@@ -185,10 +181,9 @@ type step struct {
 
 func ptr[T any](v T) *T { return &v }
 
-// steps lists the given flags' steps, in the order their names join in
-// a message about a section ("-d 60s -c 200: …"). Only what the flags
-// themselves cannot say (a header without a colon, --cpus with --groups)
-// is an error here; values are Compile's to check, as a file's are.
+// steps lists the given flags' steps in the order their names join in a
+// message. Only what the flags cannot say is an error here; values are
+// Compile's to check, as a file's are.
 func (o *oneLine) steps(url string) ([]step, error) {
 	steps := []step{
 		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
@@ -253,9 +248,8 @@ func (o *oneLine) tlsSteps() ([]step, error) {
 	return steps, nil
 }
 
-// loadSteps are the steps of the load's flags: the connection mode, the
-// window, and the groups (--cpus, or --groups and --cpus-per-group, with
-// -t and -c for each).
+// loadSteps are the steps of the connection mode, the window and the
+// groups (--cpus, or --groups and --cpus-per-group, with -t and -c).
 func (o *oneLine) loadSteps() ([]step, error) {
 	var steps []step
 	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
@@ -279,8 +273,7 @@ func (o *oneLine) loadSteps() ([]step, error) {
 	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = ptr(o.groups) })
 	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = ptr(o.perGroup) })
 	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = ptr(o.firstCPU) })
-	// -t and -c go to the layout, or to every group (one, made here, when
-	// neither --cpus nor --groups made any).
+	// -t and -c go to the layout, or to every group (one made here if none).
 	each := func(set func(threads, conns **int)) func(*scenarios.LoadSpec) {
 		return func(l *scenarios.LoadSpec) {
 			if l.Layout != nil {
@@ -300,8 +293,8 @@ func (o *oneLine) loadSteps() ([]step, error) {
 	return steps, nil
 }
 
-// groupLists checks --cpus against --groups and returns its CPU lists,
-// "+" written as the file's ",": nil when --cpus is not given.
+// groupLists checks --cpus against --groups and returns its CPU lists, "+"
+// written as ","; nil without --cpus.
 func (o *oneLine) groupLists() ([]string, error) {
 	groups, perGroup := flagArg("--groups", strconv.Itoa(o.groups)), flagArg("--cpus-per-group", strconv.Itoa(o.perGroup))
 	switch {
@@ -330,9 +323,8 @@ func (o *oneLine) groupLists() ([]string, error) {
 	return lists, nil
 }
 
-// scenarioYAML writes the scenario the flags describe for url, and the
-// flags each of its field paths came from, sections first: a path names
-// the flags whose steps made a value at it or under it, in step order.
+// scenarioYAML writes the scenario the flags describe for url, and for
+// each field path the flags whose steps made a value at or under it.
 func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 	steps, err := o.steps(url)
 	if err != nil {
@@ -376,14 +368,12 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 	return "# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n" + string(text), from, nil
 }
 
-// oneLineSource names the generated scenario in the plan (Plan.Source):
-// there is no file. Its problems name the flags instead.
+// oneLineSource names the generated scenario (Plan.Source): its problems
+// name the flags.
 const oneLineSource = "URL mode"
 
-// compileOneLine writes the scenario for url and compiles it exactly as
-// a file holding that text: it returns the plan and the text. Problems
-// name the flag that set the value ("--cpus 0-9,10-19: CPU 2-9 do not
-// exist …"), or the --set.
+// compileOneLine writes the scenario for url and compiles it as a file
+// holding that text would be; problems name the flag that set the value.
 func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
 	text, from, err := o.scenarioYAML(url)
 	if se := (*scenarios.Error)(nil); errors.As(err, &se) {

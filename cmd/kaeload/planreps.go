@@ -32,8 +32,7 @@ Examples:
   kaeload plan-reps nginx-kae.yaml --effect 3%
   kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`
 
-// planRepsFlags is the command line of kaeload plan-reps, parsed and
-// checked.
+// planRepsFlags is plan-reps's command line, parsed and checked.
 type planRepsFlags struct {
 	sets             setFlags
 	effect, progress string
@@ -107,9 +106,8 @@ type sweepSize struct {
 	values int
 }
 
-// sweepSizes are the plan's series of two swept variants or more, in
-// the order their first variant appears: the sweeps a run names a best
-// of.
+// sweepSizes are the plan's series of two swept variants or more, in the
+// order they first appear.
 func sweepSizes(plan *plans.Plan) []sweepSize {
 	var out []sweepSize
 	for _, v := range plan.Variants {
@@ -125,11 +123,9 @@ func sweepSizes(plan *plans.Plan) []sweepSize {
 	return slices.DeleteFunc(out, func(s sweepSize) bool { return s.values < 2 })
 }
 
-// writeSweepPlan prints, per sweep, the repetitions with which the run
-// names the sweep's best value when it leads every other by the asked
-// effect (stats.RepsForBest): a sweep judges every pair of its values
-// together, so it needs more than the comparisons with the baseline.
-// Nothing without a sweep or a noise estimate.
+// writeSweepPlan prints, per sweep, the repetitions that name its best
+// value when it leads every other by the effect: every pair is judged
+// together, so it needs more. Nothing without a sweep or noise estimate.
 func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, repeat int) error {
 	if len(sweeps) == 0 || !cal.HasNoise {
 		return nil
@@ -156,9 +152,9 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 	return err
 }
 
-// writePlan prints what a calibration says: the noise, the repetitions
-// per variant for the asked effect and for the usual ones, and what the
-// scenario's repeat (0: none fixed) detects.
+// writePlan prints what a calibration says: the noise, the repetitions for
+// the asked and usual effects, and what the scenario's repeat (0: none)
+// detects.
 func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat int) error {
 	var b strings.Builder
 	mean := stats.Summarize(cal.Rates).Mean

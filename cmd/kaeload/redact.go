@@ -6,10 +6,8 @@ import (
 	"sync"
 )
 
-// redactWriter hides secret values in what passes through it: it holds
-// back a partial line until its newline arrives, so that a secret split
-// across two writes is still seen whole, and writes each complete line
-// through redact. flush writes what is held back.
+// redactWriter hides secret values: it holds back a partial line until its
+// newline, so a secret split across writes is seen whole.
 type redactWriter struct {
 	mu     sync.Mutex
 	w      io.Writer

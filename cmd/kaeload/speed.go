@@ -58,8 +58,8 @@ Examples:
 	})
 }
 
-// readSpeed reads and parses one saved speed output ("-": stdin). An
-// output without a result is an error quoting its first lines.
+// readSpeed parses one saved speed output ("-": stdin); one without a
+// result is an error quoting its first lines.
 func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
 	in := stdin
 	if path != "-" {
@@ -70,8 +70,6 @@ func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
 		defer f.Close()
 		in = f
 	}
-	// The input streams through the parser; its start is kept for the
-	// error message.
 	head := &headBuffer{max: 16 << 10}
 	rs, err := speed.ParseReader(io.TeeReader(in, head))
 	if err != nil {

@@ -22,27 +22,23 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// store is where one run is kept. It is checked before any load is sent,
-// so an unwritable place fails the run at once rather than after an hour;
-// the run directory is created when the run begins and grows as it goes
-// (rundir.Journal): every finished repetition is on disk before the next
-// one starts, so a controller that is killed keeps what it measured.
+// store is where one run is kept: checked before any load, so an
+// unwritable place fails at once; the journal keeps every finished
+// repetition before the next starts.
 type store struct {
 	dir          string // the run directory; "" = derive from the start time
 	parent       string // where derived run directories go
 	scenarioPath string
 	log          *runLog
 	journal      *rundir.Journal
-	// logFile is the run log of a resumed run, open for appending and
-	// attached to log when the run begins.
+	// logFile is a resumed run's log, attached when the run begins.
 	logFile *os.File
-	// resuming is set for a run directory reopened by resumeStore: the
-	// journal is open already, and Begin resumes it.
+	// resuming: the journal is open already (resumeStore) and Start resumes it.
 	resuming bool
 }
 
-// newStore checks that the run can be written: --out must not exist yet
-// (a run is never overwritten) and its parent must be writable.
+// newStore checks that the run can be written: --out must not exist and
+// its parent must be writable.
 func newStore(out, parent, scenarioPath string) (*store, error) {
 	s := &store{dir: out, parent: parent, scenarioPath: scenarioPath, log: &runLog{}}
 	if out != "" {
@@ -57,9 +53,8 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 	return s, nil
 }
 
-// about is what the CLI knows of a new run and does not measure, for
-// its header: versions, host facts and the scenario's text (scenarioText
-// in URL mode, else the file's), with secrets hidden by redact.
+// about is what the CLI knows of a new run for its header: versions, host
+// facts and the scenario's text, secrets hidden by redact.
 func about(scenarioPath, scenarioText string, redact func(string) string) runner.About {
 	a := runner.About{Kaeload: versionString(), GoVersion: runtime.Version()}
 	if facts, err := cpustat.HostFacts(); err == nil {
@@ -141,15 +136,12 @@ func (s *store) Event(_ context.Context, e runner.Event) error {
 // Stop adds nothing: the journal ends with end.
 func (s *store) Stop(context.Context) []runner.Event { return nil }
 
-// dirOptions are what a run directory is given to complete and render a
-// run (rundir does no analysis of its own): the analysis's warnings in
-// run.json, and summary.csv, speed.csv and report.html (dirFiles).
+// dirOptions complete and render a run directory: the analysis's warnings
+// in run.json and the files of dirFiles.
 var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
 
 // dirFiles renders, from one Report of the run so far, the files a run
-// directory rebuilds after each record besides run.json: summary.csv
-// (once a variant is measured or given up), speed.csv, the server
-// profile's files and report.html.
+// directory rebuilds after each record besides run.json.
 func dirFiles(r *results.Run) (map[string][]byte, error) {
 	m := analysis.Analyze(r)
 	files := map[string][]byte{}
@@ -177,13 +169,11 @@ func addFile(files map[string][]byte, name string, write func(io.Writer) error) 
 	}
 }
 
-// readRun reads a stored run (a run.json or a run directory) as its
-// run.json has it (rundir.ReadRunFile with dirOptions).
+// readRun reads a stored run (a run.json or a run directory).
 func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path, dirOptions) }
 
-// end closes the journal with the run's end: when it finished and whether
-// it was interrupted. It returns the run directory ("" when the run never
-// began).
+// end closes the journal with the run's end and returns the run
+// directory ("" when the run never began).
 func (s *store) end(r *results.Run) (string, error) {
 	if s.journal == nil {
 		return "", nil
@@ -204,9 +194,8 @@ func (s *store) end(r *results.Run) (string, error) {
 	return s.dir, err
 }
 
-// runLog is the run log: server command output and worker messages,
-// written from several goroutines. It is kept in memory until the run
-// directory exists (attach), then appended to its run.log as it comes.
+// runLog is the run log, written from several goroutines: kept in memory
+// until the run directory exists, then appended to run.log.
 type runLog struct {
 	mu  sync.Mutex
 	b   bytes.Buffer
@@ -267,14 +256,12 @@ func (l *runLog) close() error {
 	return err
 }
 
-// RunDirEnv is the environment variable that local server commands find
-// the run directory in (its absolute path), for files that belong to one
-// run: examples/local-nginx keeps its nginx's configuration and logs
-// there. It is not set with --no-save, nor for ssh servers.
+// RunDirEnv holds the run directory's absolute path for local server
+// commands (examples/local-nginx keeps its files there); not set with
+// --no-save nor for ssh servers.
 const RunDirEnv = "KAELOAD_RUN_DIR"
 
-// exportRunDir sets RunDirEnv to dir for the commands this process starts
-// from now on (the server's start, stop and probe commands inherit it).
+// exportRunDir sets RunDirEnv for the commands this process starts.
 func exportRunDir(dir string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		os.Setenv(RunDirEnv, abs)
