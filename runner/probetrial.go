@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -30,7 +31,7 @@ func (t *ProbeTrial) Line() string {
 // TryProbes reads every distinct probe of p once on the server's host, with
 // the env of the first variant that has it; nil when p has none.
 func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
-	if p.Server == nil || !hasProbes(p) {
+	if p.Server == nil || !slices.ContainsFunc(p.Variants, func(v plans.Variant) bool { return len(v.Probes) > 0 }) {
 		return nil
 	}
 	log := io.Discard
@@ -71,14 +72,4 @@ func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
 		}
 	}
 	return out
-}
-
-// hasProbes reports whether any variant of p has a probe.
-func hasProbes(p *plans.Plan) bool {
-	for _, v := range p.Variants {
-		if len(v.Probes) > 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -354,12 +354,6 @@ func resume(run, prev *results.Run) error {
 	return nil
 }
 
-// notMeasured gives up on variant, for reason redacted: a server command's
-// output may hold a secret env value.
-func (c *controller) notMeasured(variant int, reason string) {
-	c.book.notMeasured(variant, c.plan.Redact(reason))
-}
-
 // checkPlan rejects plans Compile would never produce.
 func checkPlan(plan *plans.Plan) error {
 	if err := plan.Check(); err != nil {
@@ -498,9 +492,6 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 // and a wait for a quiet machine that timed out.
 func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
-	if n, err := timeWait(); err == nil {
-		rep.TimeWait = &n
-	}
 	c.checkTimeWait(rep)
 	if q := rep.Quiet; q != nil && q.TimedOut {
 		c.warn(results.QuietWarning(label, *q))

@@ -105,7 +105,7 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 			// Its server does not start: the other variants still run.
 			gaveUp[s.variant] = true
 			fmt.Fprintf(c.opts.Log, "%s\n", c.plan.Redact(se.Error()))
-			c.notMeasured(s.variant, se.reason)
+			c.notMeasured(s.variant, c.plan.Redact(se.reason)) // it may quote a secret env value
 			continue
 		}
 		if err != nil {
