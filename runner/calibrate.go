@@ -3,9 +3,10 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/kaeload/kaeload/results/stats"
+	"slices"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -14,12 +15,7 @@ import (
 // rates with the repetitions that detect effect, at most limit. Nothing is
 // recorded.
 func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
-	base := 0
-	for i, v := range plan.Variants {
-		if v.Name == plan.Baseline {
-			base = i
-		}
-	}
+	base := max(0, slices.IndexFunc(plan.Variants, func(v plans.Variant) bool { return v.Name == plan.Baseline }))
 	cp := *plan
 	cp.Variants = []plans.Variant{plan.Variants[base]}
 	cp.Baseline, cp.Repeat, cp.Auto, cp.Search = "", windows, nil, nil

@@ -85,18 +85,18 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 	ready := sv.ready()
 	ready.Tally = new(server.Tally)
 	sv.readiness = (*results.Readiness)(ready.Tally)
+	if v.Start != "" && v.Stop != "" {
+		fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
+		if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
+			fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
+		}
+	}
+	if err := stopped(); err != nil {
+		return err
+	}
 	began := time.Now()
 	switch {
 	case v.Start != "":
-		if v.Stop != "" {
-			fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
-			if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
-				fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
-			}
-		}
-		if err := stopped(); err != nil {
-			return err
-		}
 		if err := sv.portFree(ctx, timeout); err != nil {
 			return startFailure(ctx, v, err)
 		}
@@ -109,20 +109,12 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 			return startFailure(ctx, v, err)
 		}
 	case v.Reload != "":
-		if err := stopped(); err != nil {
-			return err
-		}
 		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
 		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
 			return startFailure(ctx, v, err)
 		}
 		fallthrough
 	default:
-		if v.Reload == "" {
-			if err := stopped(); err != nil {
-				return err
-			}
-		}
 		if err := server.WaitReady(ctx, ready, nil); err != nil {
 			return startFailure(ctx, v, fmt.Errorf("server: %w", err))
 		}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -68,15 +66,11 @@ Examples:
 // parseLimitPct reads a percentage ("5%") or a fraction ("0.05") as a
 // percentage, 0 to 100.
 func parseLimitPct(s string) (float64, error) {
-	num, isPct := strings.CutSuffix(strings.TrimSpace(s), "%")
-	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, _, ok := readShare(s)
+	if !ok {
 		return 0, fmt.Errorf("want a percentage such as 5%% or a fraction such as 0.05")
 	}
-	if !isPct {
-		v *= 100
-	}
-	if v < 0 || v >= 100 {
+	if v *= 100; v < 0 || v >= 100 {
 		return 0, fmt.Errorf("want 0 to 100 %%")
 	}
 	return v, nil

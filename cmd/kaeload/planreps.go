@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -207,18 +207,29 @@ func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat in
 	return err
 }
 
+// readShare reads a percentage ("3%") or a plain number as a fraction;
+// pct says which was written.
+func readShare(s string) (v float64, pct, ok bool) {
+	num, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, pct, false
+	}
+	if pct {
+		v /= 100
+	}
+	return v, pct, true
+}
+
 // parseEffect reads an effect written as a percentage ("3%") or a
 // fraction below 1 (0.03).
 func parseEffect(s string) (float64, error) {
 	text := strings.TrimSpace(s)
-	num, pct := strings.CutSuffix(text, "%")
-	f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	f, pct, ok := readShare(text)
 	switch {
-	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
+	case !ok:
 		return 0, fmt.Errorf("want a percentage such as 3%% or a fraction such as 0.03")
-	case pct:
-		f /= 100
-	case f >= 1:
+	case !pct && f >= 1:
 		return 0, fmt.Errorf("%s as a plain number would be a fraction of the whole (0.03 = 3%%); write %s%% for %s percent", text, text, text)
 	}
 	if f <= 0 || f > 0.5 {
