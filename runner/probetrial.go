@@ -34,7 +34,6 @@ func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
 	if p.Server == nil || !slices.ContainsFunc(p.Variants, func(v plans.Variant) bool { return len(v.Probes) > 0 }) {
 		return nil
 	}
-	log := io.Discard
 	compiled, err := compileProbes(p)
 	var remoteRun func(ctx context.Context, env map[string]string, command string) *exec.Cmd
 	if err == nil && p.Server.SSH != nil {
@@ -43,7 +42,7 @@ func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
 		for _, o := range p.SSHOptions {
 			opt = append(opt, [2]string{o.Key, o.Value})
 		}
-		conn, derr := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
+		conn, derr := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: io.Discard})
 		if derr != nil {
 			err = derr
 		} else {
@@ -65,7 +64,7 @@ func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
 			seen[k] = true
 			t := ProbeTrial{Name: pr.Name, Err: err}
 			if err == nil {
-				ctl := &server.Control{Host: p.Server.Host, Env: v.Env, Log: log, Remote: remoteRun}
+				ctl := &server.Control{Host: p.Server.Host, Env: v.Env, Log: io.Discard, Remote: remoteRun}
 				t.Value, t.Err = ctl.Read(ctx, compiled[i][j])
 			}
 			out = append(out, t)
