@@ -19,10 +19,10 @@ import (
 // compiled, as a file would be.
 type oneLine struct {
 	name       string
-	conns      optInt
-	threads    optInt
-	duration   optDuration
-	warmup     optDuration
+	conns      opt[int]
+	threads    opt[int]
+	duration   opt[time.Duration]
+	warmup     opt[time.Duration]
 	cpus       string
 	groups     int
 	perGroup   int
@@ -65,59 +65,43 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server on the URL's port here with perf")
 }
 
-// optInt is a number flag that knows whether it was given: "-c 0" must be
-// refused, naming the flag, not read as the default.
-type optInt struct {
-	n   int
+// opt is a number or duration flag that knows whether it was given: "-c
+// 0" must be refused, naming the flag, not read as the default.
+type opt[T int | time.Duration] struct {
+	v   T
 	set bool
 }
 
-func (o *optInt) String() string {
+func (o *opt[T]) String() string {
 	if o == nil || !o.set {
 		return ""
 	}
-	return strconv.Itoa(o.n)
+	return fmt.Sprint(o.v)
 }
 
-func (o *optInt) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("want a whole number")
+// Set takes a whole number, or a duration as parseFlagDuration reads it.
+func (o *opt[T]) Set(s string) error {
+	var err error
+	switch p := any(&o.v).(type) {
+	case *int:
+		if *p, err = strconv.Atoi(s); err != nil {
+			return fmt.Errorf("want a whole number")
+		}
+	case *time.Duration:
+		if *p, err = parseFlagDuration(s); err != nil {
+			return err
+		}
 	}
-	o.n, o.set = n, true
+	o.set = true
 	return nil
 }
 
 // ptr is the value for the generated scenario: nil when not given.
-func (o *optInt) ptr() *int {
+func (o *opt[T]) ptr() *T {
 	if !o.set {
 		return nil
 	}
-	n := o.n
-	return &n
-}
-
-// optDuration is a duration flag that knows whether it was given.
-type optDuration struct {
-	d   time.Duration
-	set bool
-}
-
-func (o *optDuration) String() string {
-	if o == nil || !o.set {
-		return ""
-	}
-	return o.d.String()
-}
-
-// Set takes a Go duration or, as wrk's -d, a bare number of seconds.
-func (o *optDuration) Set(s string) error {
-	d, err := parseFlagDuration(s)
-	if err != nil {
-		return err
-	}
-	o.d, o.set = d, true
-	return nil
+	return new(o.v)
 }
 
 // parseFlagDuration reads a Go duration or a bare, non-negative number of
@@ -258,8 +242,8 @@ func (o *oneLine) loadSteps() ([]step, error) {
 		}
 	}
 	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
-	add(o.duration.set, flagArg("-d", durationArg(o.duration.d)), func(l *scenarios.LoadSpec) { l.Duration = ptr(o.duration.d) })
-	add(o.warmup.set, flagArg("--warmup", durationArg(o.warmup.d)), func(l *scenarios.LoadSpec) { l.Warmup = ptr(o.warmup.d) })
+	add(o.duration.set, flagArg("-d", durationArg(o.duration.v)), func(l *scenarios.LoadSpec) { l.Duration = ptr(o.duration.v) })
+	add(o.warmup.set, flagArg("--warmup", durationArg(o.warmup.v)), func(l *scenarios.LoadSpec) { l.Warmup = ptr(o.warmup.v) })
 	groups, err := o.groupLists()
 	if err != nil {
 		return nil, err
@@ -288,8 +272,8 @@ func (o *oneLine) loadSteps() ([]step, error) {
 			}
 		}
 	}
-	add(o.threads.set, flagArg("-t", strconv.Itoa(o.threads.n)), each(func(t, _ **int) { *t = o.threads.ptr() }))
-	add(o.conns.set, flagArg("-c", strconv.Itoa(o.conns.n)), each(func(_, c **int) { *c = o.conns.ptr() }))
+	add(o.threads.set, flagArg("-t", strconv.Itoa(o.threads.v)), each(func(t, _ **int) { *t = o.threads.ptr() }))
+	add(o.conns.set, flagArg("-c", strconv.Itoa(o.conns.v)), each(func(_, c **int) { *c = o.conns.ptr() }))
 	return steps, nil
 }
 
