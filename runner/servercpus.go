@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"time"
@@ -20,36 +21,25 @@ func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.Serv
 		self = selfMeter(nil)
 	}
 	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
-		tree, err := cpustat.SampleTree(pid)
-		if err != nil {
-			return nil, err
-		}
+		tree, errT := cpustat.SampleTree(pid)
 		cpus := tree.CPUs
-		busyA, err := cpustat.SampleCPUs(cpus)
-		if err != nil {
-			return nil, err
-		}
-		procsA, err := cpustat.SampleProcs()
-		if err != nil {
+		busyA, errC := cpustat.SampleCPUs(cpus)
+		procsA, errP := cpustat.SampleProcs()
+		if err := errors.Join(errT, errC, errP); err != nil {
 			return nil, err
 		}
 		var ownFinish func(time.Duration) (*results.CPUUsage, error)
 		if self != nil {
+			var err error
 			if ownFinish, err = self(); err != nil {
 				return nil, err
 			}
 		}
 		return func(w time.Duration) (*results.ServerCPUs, error) {
-			end, err := cpustat.SampleTree(pid)
-			if err != nil {
-				return nil, err
-			}
-			busyB, err := cpustat.SampleCPUs(cpus)
-			if err != nil {
-				return nil, err
-			}
-			procsB, err := cpustat.SampleProcs()
-			if err != nil {
+			end, errT := cpustat.SampleTree(pid)
+			busyB, errC := cpustat.SampleCPUs(cpus)
+			procsB, errP := cpustat.SampleProcs()
+			if err := errors.Join(errT, errC, errP); err != nil {
 				return nil, err
 			}
 			var controller float64
