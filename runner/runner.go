@@ -492,6 +492,9 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 // and a wait for a quiet machine that timed out.
 func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
+	if n, err := timeWait(); err == nil {
+		rep.TimeWait = &n
+	}
 	c.checkTimeWait(rep)
 	if q := rep.Quiet; q != nil && q.TimedOut {
 		c.warn(results.QuietWarning(label, *q))
