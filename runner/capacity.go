@@ -34,7 +34,8 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		step.Load.Duration = cp.Window
 		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, format.Count(uint64(rate+0.5)))
 		if err := c.cooldown(ctx); err != nil {
-			return c.windowErr(ctx, label, err)
+			c.warn(results.InterruptedWarning(label))
+			return err
 		}
 		if failed {
 			if err := c.settle(ctx, v.Name); err != nil {
@@ -46,7 +47,11 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 			if rep != nil {
 				c.keepPartial(s.variant, label, i, rep)
 			}
-			return c.windowErr(ctx, label, err)
+			if ctx.Err() != nil {
+				c.warn(results.InterruptedWarning(label))
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s: %w", label, err)
 		}
 		pass, why := targets.Judge(measure(&rep.Total))
 		search.Record(pass, why)

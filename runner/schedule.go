@@ -217,7 +217,8 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 			label = results.SearchWindowLabel(v.Name, r)
 		}
 		if err := c.cooldown(ctx); err != nil {
-			return c.windowErr(ctx, label, err)
+			c.warn(results.InterruptedWarning(label))
+			return err
 		}
 		rep, err := c.rep(ctx, p, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
 		if rep != nil && rep.PartialOf > 0 {
@@ -242,20 +243,14 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 			}
 		}
 		if err != nil {
-			return c.windowErr(ctx, label, err)
+			if ctx.Err() != nil {
+				c.warn(results.InterruptedWarning(label))
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s: %w", label, err)
 		}
 	}
 	return nil
-}
-
-// windowErr is the error that ended window label: an interrupt is warned
-// about and returned as ctx's.
-func (c *controller) windowErr(ctx context.Context, label string, err error) error {
-	if ctx.Err() != nil {
-		c.warn(results.InterruptedWarning(label))
-		return ctx.Err()
-	}
-	return fmt.Errorf("%s: %w", label, err)
 }
 
 // Before load is sent to a server kaeload does not control, listenTries
