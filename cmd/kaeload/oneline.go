@@ -37,12 +37,8 @@ type oneLine struct {
 	profile    bool
 }
 
-// oneLineFlags are the flags that only one-line mode takes.
-var oneLineFlags = map[string]bool{
-	"c": true, "t": true, "d": true, "warmup": true, "cpus": true, "groups": true, "cpus-per-group": true, "first-cpu": true,
-	"H": true, "keepalive": true, "tls-version": true, "ciphers": true, "curves": true, "insecure": true, "name": true, "print-scenario": true,
-	"server-profile": true,
-}
+// urlModePrefix starts the usage of every flag only URL mode takes.
+const urlModePrefix = "URL mode: "
 
 // register adds the one-line flags to fs.
 func (o *oneLine) register(fs *flag.FlagSet) {

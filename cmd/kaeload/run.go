@@ -143,7 +143,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	if !f.urlMode() {
 		var urlOnly []string
 		fs.Visit(func(fl *flag.Flag) {
-			if oneLineFlags[fl.Name] {
+			if strings.HasPrefix(fl.Usage, urlModePrefix) {
 				urlOnly = append(urlOnly, "-"+fl.Name)
 			}
 		})
