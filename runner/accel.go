@@ -9,10 +9,9 @@ import (
 	"github.com/kaeload/kaeload/target"
 )
 
-// accelSession gives the built-in target's accelerator, when the plan has
-// one, variant v's env over this process's, as a restarted server would
-// see it: a fresh device, fresh counters. A bad value (say
-// KAE_GO_SOFT_RATIO=abc) gives up on the variant as a failed start does.
+// accelSession gives the built-in target's accelerator variant v's env, as
+// a restarted server would see it (a fresh device); a bad value gives up on
+// the variant as a failed start does.
 func (c *controller) accelSession(v plans.Variant) error {
 	if c.target == nil || c.target.Accel() == nil {
 		return nil
@@ -30,9 +29,8 @@ func (c *controller) accelSession(v plans.Variant) error {
 	return nil
 }
 
-// accelProbes adds to every variant's probes the counters of srv's
-// accelerator (target.AccelProbeNames), read in this process; probes as
-// they are when srv has none.
+// accelProbes adds the counters of srv's accelerator to every variant's
+// probes, read in this process.
 func accelProbes(probes [][]server.Probe, srv *target.Server) [][]server.Probe {
 	if srv == nil || srv.Accel() == nil {
 		return probes

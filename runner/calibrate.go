@@ -3,24 +3,19 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/kaeload/kaeload/results/stats"
+	"slices"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // Calibrate measures the noise before a run chooses its repetitions: it
-// runs plan's baseline for windows windows as the run would (restarts
-// included) and returns their rates with the repetitions per variant that
-// detect effect at stats.Power (stats.RepsFor), at most limit. Failed
-// windows count as no estimate; nothing is recorded.
+// runs plan's baseline windows times as the run would and returns the
+// rates with the repetitions that detect effect, at most limit. Nothing is
+// recorded.
 func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
-	base := 0
-	for i, v := range plan.Variants {
-		if v.Name == plan.Baseline {
-			base = i
-		}
-	}
+	base := max(0, slices.IndexFunc(plan.Variants, func(v plans.Variant) bool { return v.Name == plan.Baseline }))
 	cp := *plan
 	cp.Variants = []plans.Variant{plan.Variants[base]}
 	cp.Baseline, cp.Repeat, cp.Auto, cp.Search = "", windows, nil, nil

@@ -13,9 +13,9 @@ import (
 	"github.com/kaeload/kaeload/server"
 )
 
-// searchCapacity is the capacity driver: it picks each next window's rate
-// from the finished ones and measures it as a repetition of p with the
-// rate split over the groups; each step is a repetition with Rep.Step set.
+// searchCapacity is the capacity driver: it picks each step's rate from
+// the finished ones and measures it split over the groups, as a
+// repetition with Rep.Step set.
 func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
 	v := p.Variants[s.variant]
 	cp := p.Load.Capacity
@@ -81,18 +81,17 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 	return nil
 }
 
-// After a failed step the server may still serve the handshakes the
-// overload left queued: settle waits, at most settleMax, until its CPU use
-// over settleSample is below settleBusy, so the next step measures the
-// server, not the hangover.
+// After a failed step the server may still serve queued handshakes:
+// settle waits, at most settleMax, until its CPU use over settleSample is
+// below settleBusy, so the next step measures the server, not the hangover.
 const (
 	settleSample = 100 * time.Millisecond
 	settleBusy   = 0.05
 	settleMax    = 15 * time.Second
 )
 
-// settle waits until the server is idle (see settleBusy); without a way
-// to measure the server's CPU it returns at once.
+// settle waits until the server is idle; at once when its CPU cannot be
+// measured.
 func (c *controller) settle(ctx context.Context, variant string) error {
 	if c.server == nil {
 		return nil

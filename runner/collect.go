@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,18 +33,12 @@ type collection struct {
 	lostErr error
 }
 
-// collect reads snapshots (into lv, for the display) until every worker
-// has sent its final record, and returns the groups in plan order. A
-// worker that fails, exits early, falls silent for silenceLimit without
-// using any CPU (it hangs), or sends no final record within timeout +
-// finishGrace after the window is lost: the others are told to stop, and
-// collect returns their final records, the lost group and a *WorkerError.
-// Intervals of the groups' timelines go to tb (nil: none are expected).
-//
-// An interrupt ends the window early instead of discarding it: every
-// worker is told to stop, and their final records are awaited for
-// stopGrace. A second interrupt gives up on those still missing, which
-// are returned as lost.
+// collect reads snapshots into lv until every worker sent its final
+// record, and returns the groups in plan order. A worker that fails, exits,
+// hangs silent or is late is lost: the others are told to stop, and collect
+// returns their records, the lost group and a *WorkerError. An interrupt
+// stops every worker and waits stopGrace for their records; a second
+// gives up on those missing. Timeline intervals go to tb (nil: none).
 func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, *results.LostGroup, error) {
 	n := len(ws.procs)
 	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
@@ -96,8 +91,7 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 // lostFinal stands for a lost group's final record: not awaited, not kept.
 var lostFinal = &results.Group{}
 
-// lose records the worker err names (a *WorkerError) as lost: its group
-// is no longer awaited.
+// lose records the worker err names (a *WorkerError) as lost.
 func (c *collection) lose(err error) {
 	c.lostErr = err
 	var we *WorkerError
@@ -180,8 +174,8 @@ func (c *collection) late(ctx context.Context, timeout time.Duration) error {
 }
 
 // silent fails a worker silent for silenceLimit that uses no CPU (it
-// hangs); one that still works waits for the CPU, and is only noted. A
-// remote worker's CPU cannot be read: it gets remoteSilence.
+// hangs); one still working is only noted. A remote worker's CPU cannot be
+// read: it gets remoteSilence.
 func (c *collection) silent(now time.Time) error {
 	for i, p := range c.ws.procs {
 		if c.finals[i] != nil || now.Sub(c.lastSeen[i]) <= silenceLimit {
@@ -191,8 +185,7 @@ func (c *collection) silent(now time.Time) error {
 			if now.Sub(c.lastSeen[i]) <= remoteSilence {
 				continue
 			}
-			_ = p.cmd.Process.Kill()
-			p.exitStatus(killAfter)
+			p.kill()
 			return p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
 		}
 		if ticks, err := cpuTicks(p.pid); err == nil && ticks != c.busyTicks[i] {
@@ -203,8 +196,7 @@ func (c *collection) silent(now time.Time) error {
 			}
 			continue
 		}
-		_ = p.cmd.Process.Kill() // so that the stderr ring is complete
-		p.exitStatus(killAfter)
+		p.kill()
 		return p.fail(fmt.Errorf("worker (pid %d) sent nothing for %s", p.pid, silenceLimit))
 	}
 	return nil
@@ -218,25 +210,22 @@ func (c *collection) take(ctx context.Context, e event) error {
 		return nil // a worker exits after its final record; a lost one is not heard
 	}
 	if err := eventErr(e); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return err
+		return cmp.Or(ctx.Err(), err)
 	}
 	c.lastSeen[p.index] = time.Now()
 	switch e.msg.Type {
 	case wire.TypeSnapshot:
 		var s wire.Snapshot
-		if err := e.msg.Decode(&s); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
+		if err := p.decode(e.msg, &s); err != nil {
+			return err
 		}
 		c.lv.update(p.index, s, c.lastSeen[p.index])
 	case wire.TypeIntervals:
 		return c.intervals(e)
 	case wire.TypeFinal:
 		var f wire.Final
-		if err := e.msg.Decode(&f); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
+		if err := p.decode(e.msg, &f); err != nil {
+			return err
 		}
 		if c.finals[p.index] != nil || f.Group.Index != p.index {
 			return p.fail(fmt.Errorf("protocol: unexpected final record for group %d", f.Group.Index))
@@ -259,8 +248,8 @@ func (c *collection) take(ctx context.Context, e event) error {
 func (c *collection) intervals(e event) error {
 	p := e.w
 	var m wire.Intervals
-	if err := e.msg.Decode(&m); err != nil {
-		return p.fail(fmt.Errorf("protocol: %w", err))
+	if err := p.decode(e.msg, &m); err != nil {
+		return err
 	}
 	if c.tb == nil {
 		return p.fail(fmt.Errorf("protocol: intervals from a worker whose plan records no timeline"))
@@ -283,8 +272,8 @@ func eventErr(e event) error {
 	switch {
 	case e.err == nil && e.msg.Type == wire.TypeError:
 		var m wire.Error
-		if err := e.msg.Decode(&m); err != nil {
-			return p.fail(fmt.Errorf("protocol: %w", err))
+		if err := p.decode(e.msg, &m); err != nil {
+			return err
 		}
 		p.exitStatus(killAfter) // let its last stderr lines arrive
 		we := p.fail(fmt.Errorf("worker failed: %s", m.Message))
@@ -294,20 +283,14 @@ func eventErr(e event) error {
 		return nil
 	case errors.Is(e.err, io.EOF):
 		status := p.exitStatus(killAfter)
-		var we *WorkerError
-		if p.host != nil {
-			if why := p.ended(); why != "" {
-				status = why // ssh's status alone does not say it
-			}
-			we = p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record: %s", p.pid, status))
-		} else {
-			we = p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+		if why := p.ended(); p.host != nil && why != "" {
+			status = why // ssh's status alone does not say it
 		}
+		we := p.gone(status)
 		we.Why = p.ended()
 		return we
 	default:
-		_ = p.cmd.Process.Kill()
-		p.exitStatus(killAfter)
+		p.kill()
 		return p.fail(fmt.Errorf("protocol: %w", e.err))
 	}
 }

@@ -16,57 +16,48 @@ import (
 )
 
 // meterOf measures something over a window: calling it takes the first
-// sample; the function it returns takes the second and computes the
-// reading. Called again, that function measures from its last sample, so
-// successive calls measure successive intervals (a timeline's series).
+// sample, and the func it returns the next, measuring from the last one
+// (successive calls measure successive intervals).
 type meterOf[T any] func() (finish func(window time.Duration) (T, error), err error)
 
 // meter measures CPU use over a window.
 type meter = meterOf[*results.CPUUsage]
 
-// cpusMeter measures the CPUs of a pinned group, whoever uses them: a
-// group's CPUs that are busy with anything (a server pinned beside it
-// included) cannot drive more load.
-func cpusMeter(cpus pinning.Set) meter {
+// sampledMeter is a meter from a sample taken at both ends of each
+// interval and the usage between two samples.
+func sampledMeter[S any](sample func() (S, error), usage func(a, b S, w time.Duration) *results.CPUUsage) meter {
 	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := cpustat.SampleCPUs(cpus)
+		a, err := sample()
 		if err != nil {
 			return nil, err
 		}
 		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := cpustat.SampleCPUs(cpus)
+			b, err := sample()
 			if err != nil {
 				return nil, err
 			}
-			u := a.Usage(b, w)
+			u := usage(a, b, w)
 			a = b // the next call measures from here
-			return &u, nil
+			return u, nil
 		}, nil
 	}
+}
+
+// cpusMeter measures a pinned group's CPUs, whoever uses them: busy CPUs
+// cannot drive more load.
+func cpusMeter(cpus pinning.Set) meter {
+	return sampledMeter(func() (cpustat.Sample, error) { return cpustat.SampleCPUs(cpus) },
+		func(a, b cpustat.Sample, w time.Duration) *results.CPUUsage { return new(a.Usage(b, w)) })
 }
 
 // treeMeter measures a process and its descendants (a local server).
 func treeMeter(pid int) meter {
-	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := cpustat.SampleTree(pid)
-		if err != nil {
-			return nil, err
-		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := cpustat.SampleTree(pid)
-			if err != nil {
-				return nil, err
-			}
-			u := a.Usage(b, w)
-			a = b // the next call measures from here
-			return &u, nil
-		}, nil
-	}
+	return sampledMeter(func() (cpustat.TreeSample, error) { return cpustat.SampleTree(pid) },
+		func(a, b cpustat.TreeSample, w time.Duration) *results.CPUUsage { return new(a.Usage(b, w)) })
 }
 
-// selfMeter measures this process alone, not its children (a worker, or the
-// controller serving the built-in target); busy relative to cpus, or to the
-// CPUs it may use when cpus is empty.
+// selfMeter measures this process alone, busy relative to cpus (or the
+// CPUs it may use when cpus is empty).
 func selfMeter(cpus pinning.Set) meter {
 	seconds := func() (float64, error) {
 		var ru syscall.Rusage
@@ -76,64 +67,42 @@ func selfMeter(cpus pinning.Set) meter {
 		tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 		return tv(ru.Utime) + tv(ru.Stime), nil
 	}
-	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := seconds()
-		if err != nil {
-			return nil, err
+	return sampledMeter(seconds, func(a, b float64, w time.Duration) *results.CPUUsage {
+		// The timeline's and the window's meters run side by side: each
+		// resolves the CPUs into its own variable, never the shared cpus.
+		on := cpus
+		if len(on) == 0 {
+			on, _ = pinning.Online()
 		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := seconds()
-			if err != nil {
-				return nil, err
-			}
-			// The timeline's readings and the window's run beside each
-			// other on meters of their own: each resolves the CPUs into a
-			// variable of its own, never into the shared cpus.
-			on := cpus
-			if len(on) == 0 {
-				on, _ = pinning.Online()
-			}
-			u := &results.CPUUsage{CPUs: on.String(), Seconds: max(b-a, 0)}
-			if w > 0 && len(on) > 0 {
-				u.Busy = min(u.Seconds/(w.Seconds()*float64(len(on))), 1)
-			}
-			a = b // the next call measures from here
-			return u, nil
-		}, nil
-	}
+		return busyOver(&results.CPUUsage{CPUs: on.String(), Seconds: max(b-a, 0)}, w, len(on))
+	})
 }
 
 // waitMeter measures how long this process's threads waited for a CPU
 // (cpustat.RunDelay), Busy relative to cpus (the online CPUs when empty).
 func waitMeter(cpus pinning.Set) meter {
 	pid := os.Getpid()
-	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := cpustat.RunDelay(pid)
-		if err != nil {
-			return nil, err
-		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := cpustat.RunDelay(pid)
-			if err != nil {
-				return nil, err
-			}
+	return sampledMeter(func() (time.Duration, error) { return cpustat.RunDelay(pid) },
+		func(a, b, w time.Duration) *results.CPUUsage {
 			n := len(cpus)
 			if n == 0 {
 				on, _ := pinning.Online()
 				n = len(on)
 			}
-			u := &results.CPUUsage{Seconds: max(b-a, 0).Seconds()}
-			if w > 0 && n > 0 {
-				u.Busy = min(u.Seconds/(w.Seconds()*float64(n)), 1)
-			}
-			return u, nil
-		}, nil
-	}
+			return busyOver(&results.CPUUsage{Seconds: max(b-a, 0).Seconds()}, w, n)
+		})
 }
 
-// othersMeter names the processes, other than this one and those in
-// exclude, that used the most CPU over the window among those that may
-// run on cpus (cpustat.ProcsSample.Top).
+// busyOver sets u.Busy to its seconds as a share of n CPUs over w.
+func busyOver(u *results.CPUUsage, w time.Duration, n int) *results.CPUUsage {
+	if w > 0 && n > 0 {
+		u.Busy = min(u.Seconds/(w.Seconds()*float64(n)), 1)
+	}
+	return u
+}
+
+// othersMeter names the processes that used the most CPU among those that
+// may run on cpus, other than this one and exclude.
 func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] {
 	exclude = append(slices.Clone(exclude), os.Getpid())
 	return func() (func(time.Duration) ([]results.ProcessCPU, error), error) {
@@ -151,16 +120,15 @@ func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] 
 	}
 }
 
-// measureWindow samples m when win starts and when it ends and delivers
-// the reading over the time between the samples (a late first sample must
-// not lower a busy share), or zero when ctx ends or a sample fails.
+// measureWindow samples m when win starts and ends and delivers the
+// reading over the time between the samples; zero when ctx ends or a
+// sample fails.
 func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, logf func(string, ...any)) <-chan T {
 	return measureWindowUntil(ctx, m, win, nil, logf)
 }
 
 // measureWindowUntil is measureWindow over a window that a close of early
-// may end before win.End: the second reading is then taken at once, over
-// the window as far as it went.
+// may end before win.End.
 func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Window, early <-chan struct{}, logf func(string, ...any)) <-chan T {
 	out := make(chan T, 1)
 	if m == nil {
@@ -179,8 +147,8 @@ func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Wi
 			return
 		default:
 		}
-		// From the start of one read to the start of the other: a read
-		// that takes a while (over ssh) takes it at both ends.
+		// From the start of one read to the start of the other: a slow read (ssh)
+		// takes as long at both ends.
 		first := time.Now()
 		finish, err := m()
 		if err != nil {
@@ -197,8 +165,7 @@ func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Wi
 	return out
 }
 
-// sleepUntilOr is sleepUntil that also wakes, true, when early is closed
-// (a nil early never is).
+// sleepUntilOr is sleepUntil that also wakes, true, when early closes.
 func sleepUntilOr(ctx context.Context, t time.Time, early <-chan struct{}) bool {
 	timer := time.NewTimer(time.Until(t))
 	defer timer.Stop()
@@ -212,16 +179,8 @@ func sleepUntilOr(ctx context.Context, t time.Time, early <-chan struct{}) bool 
 	}
 }
 
-func sleepUntil(ctx context.Context, t time.Time) bool {
-	timer := time.NewTimer(time.Until(t))
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-timer.C:
-		return true
-	}
-}
+// sleepUntil waits until t; false when ctx ended first.
+func sleepUntil(ctx context.Context, t time.Time) bool { return sleepUntilOr(ctx, t, nil) }
 
 // localServer finds the process serving addr when it is on this machine
 // and returns a meter for its tree and its PID, or why not.

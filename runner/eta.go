@@ -8,9 +8,8 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// eta says how long the rest of a run takes, for the display: the windows
-// left, each as long as those so far took on average (or, before one ended,
-// what the plan says).
+// eta says how long the rest of a run takes: the windows left, each as
+// long as those so far took on average (before one ended, as planned).
 type eta struct {
 	start   time.Time     // when the first window of this run began its load
 	done    int           // windows begun so far in this run
@@ -19,8 +18,8 @@ type eta struct {
 	atMost  bool
 }
 
-// newETA is the eta of p's run, whose record run holds the windows a
-// resumed run measured before (they are not measured again).
+// newETA is the eta of p's run; run holds the windows measured before a
+// resume.
 func newETA(p *plans.Plan, run *results.Run) *eta {
 	d := p.Duration()
 	planned := d.Windows
@@ -30,9 +29,8 @@ func newETA(p *plans.Plan, run *results.Run) *eta {
 	return &eta{planned: max(planned, 0), nominal: d.Warmup + d.Window + d.Cooldown, atMost: d.AtMost}
 }
 
-// begin counts a window whose load begins at begin and ends at end, and
-// returns when the run should end: end plus the windows still to come
-// after it. Zero when e is nil.
+// begin counts a window that loads from begin to end and returns when the
+// run should end; zero when e is nil.
 func (e *eta) begin(begin, end time.Time) time.Time {
 	if e == nil {
 		return time.Time{}
@@ -47,9 +45,8 @@ func (e *eta) begin(begin, end time.Time) time.Time {
 	return end.Add(time.Duration(max(e.planned-e.done, 0)) * per)
 }
 
-// runLeft words the time until runEnd for the progress display: ", run
-// about 12m30s left" (", run at most … left" for a search); "" when
-// runEnd is zero or the window is the run's last.
+// runLeft words the time until runEnd: ", run about 12m30s left"; "" when
+// unknown or the window is the run's last.
 func runLeft(r repInfo, now time.Time) string {
 	if r.runEnd.IsZero() || !r.runEnd.After(r.window.End) {
 		return ""

@@ -10,25 +10,20 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// Output subscribes to a run's events, as k6's output.Output does to its
-// samples: the journal, the live metrics and the progress display are
-// outputs. An output never writes the record: a fact it adds (where the
-// metrics are served, which scrape read the final values) comes back as
-// an Event, which Run keeps in the record and hands to every output.
+// Output subscribes to a run's events, as k6's output.Output does. An
+// output never writes the record: a fact it adds comes back as an Event,
+// which Run keeps in the record and hands to every output.
 type Output interface {
-	// Start gets the run's header and plan before any load. Outputs start
-	// in order, and the facts one returns are in the header the next ones
-	// get: list an output that stores the header (the journal) last. An
-	// error fails the run before it starts.
+	// Start gets the header and plan before any load, in order: the facts one
+	// returns are in the header the next get (list the journal last). An
+	// error fails the run.
 	Start(r *results.Run, p *plans.Plan) ([]Event, error)
-	// Event gets each event of the run. Readings may come from several
-	// goroutines at once and must not block; their errors are ignored. A
-	// Load event's error fails the run before that window's load; any
-	// other's is logged, and Run's error says the results could not all
-	// be stored.
+	// Event gets each event. Readings may come from several goroutines and
+	// must not block; their errors are ignored. A Load event's error fails
+	// the run; any other's is logged and fails the storing.
 	Event(ctx context.Context, e Event) error
-	// Stop is called once every window has ended. It may wait (for a
-	// scrape of the final values) and returns the facts it adds.
+	// Stop is called once every window ended; it may wait for a scrape of the
+	// final values, and returns the facts it adds.
 	Stop(ctx context.Context) []Event
 }
 
@@ -48,10 +43,8 @@ const (
 	// EventWindowEnded: Window ended with Rep, its Index set (nil: it
 	// failed; PartialOf set: an interrupt or a lost worker cut it short).
 	EventWindowEnded
-	// EventRep, EventPartial, EventExcluded: Rep, a repetition of the
-	// header's Variants[Variant], was recorded as measured, cut short by
-	// an interrupt or a lost worker (FAILED), or set aside by
-	// exclude_flagged.
+	// EventRep, EventPartial, EventExcluded: Rep of Variants[Variant] was
+	// measured, cut short (FAILED) or set aside by exclude_flagged.
 	EventRep
 	EventPartial
 	EventExcluded
@@ -70,8 +63,7 @@ const (
 	eventQuiet
 )
 
-// Event is one thing that happened in a run; Kind says which fields are
-// set.
+// Event is one thing that happened in a run; Kind says which fields are set.
 type Event struct {
 	Kind    EventKind
 	Variant int
@@ -98,15 +90,13 @@ type showing struct {
 // book is the run's record and its outputs: the one writer of the Run,
 // which hands each change to every output as an event.
 type book struct {
-	run     *results.Run
-	outputs []Output
-	log     io.Writer
-	// storeErr collects the outputs' failures.
-	storeErr error
+	run      *results.Run
+	outputs  []Output
+	log      io.Writer
+	storeErr error // the outputs' failures
 }
 
-// start hands the header to every output in order, keeping the facts
-// each returns.
+// start hands the header to every output in order, keeping their facts.
 func (b *book) start(p *plans.Plan) error {
 	for _, o := range b.outputs {
 		facts, err := o.Start(b.run, p)
@@ -168,8 +158,7 @@ func (b *book) warn(w results.Warning) {
 	b.publish(Event{Kind: EventWarning, Text: w.Message, Warning: w})
 }
 
-// notMeasured records that the run gave up on variant, for reason
-// (already redacted).
+// notMeasured records that the run gave up on variant, for reason.
 func (b *book) notMeasured(variant int, reason string) {
 	name := b.run.Variants[variant].Name
 	b.run.NotMeasured = append(b.run.NotMeasured, results.NotMeasured{Variant: name, Reason: reason})
@@ -177,8 +166,7 @@ func (b *book) notMeasured(variant int, reason string) {
 	b.publish(Event{Kind: EventNotMeasured, Variant: variant, Text: reason})
 }
 
-// add records rep of variant as kind says: EventRep (measured),
-// EventPartial (cut short) or EventExcluded (set aside).
+// add records rep of variant as kind says: measured, partial or excluded.
 func (b *book) add(kind EventKind, variant int, rep results.Rep) {
 	switch kind {
 	case EventPartial:
@@ -191,13 +179,11 @@ func (b *book) add(kind EventKind, variant int, rep results.Rep) {
 	b.publish(Event{Kind: kind, Variant: variant, Rep: &rep})
 }
 
-// setInfo records variant's server info runs.
 func (b *book) setInfo(variant int, runs []results.InfoRun) {
 	b.run.Variants[variant].Info = runs
 	b.publish(Event{Kind: EventInfo, Variant: variant, Info: runs})
 }
 
-// setSpeed records variant's speed runs.
 func (b *book) setSpeed(variant int, runs []results.SpeedRun) {
 	b.run.Variants[variant].Speed = runs
 	b.publish(Event{Kind: EventSpeed, Variant: variant, Speed: runs})

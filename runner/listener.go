@@ -12,9 +12,9 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// listenSource is where the target's listening socket is read for a
-// repetition's timeline (results.ListenQueue): in this network namespace
-// (sock_diag), on the server host over ssh (ss), or nowhere, for why.
+// listenSource is where the target's listening socket is read for the
+// timeline: here (sock_diag), on the server host over ssh (ss), or
+// nowhere, for why.
 type listenSource struct {
 	host string
 	port int
@@ -22,9 +22,9 @@ type listenSource struct {
 	why  string
 }
 
-// listenSource finds where the target's listener can be read: the
-// built-in target's and a local server's in this namespace (a server in
-// a namespace of its own is not entered), the server host's over ssh.
+// listenSource finds where the target's listener can be read: here for
+// the built-in target and a local server in this namespace, over ssh for
+// the server host's.
 func (c *controller) listenSource() listenSource {
 	host, portText, err := net.SplitHostPort(c.plan.Target.Addr)
 	port, _ := strconv.Atoi(portText)
@@ -69,33 +69,25 @@ func (c *controller) listenSource() listenSource {
 // errNoListener is a reading that found nothing listening on the port.
 var errNoListener = errors.New("nothing listens on the target's port")
 
-// firstListen takes the listener's first reading now: the start of its
-// series, each reading the interval it closes.
+// firstListen takes the listener's first reading now.
 func firstListen(ctx context.Context, src listenSource) firstSample[cpustat.ListenQueueDelta] {
 	f := firstSample[cpustat.ListenQueueDelta]{from: time.Now()}
 	if src.read == nil {
 		return f
 	}
-	prev, err := src.read(ctx)
-	if err == nil && prev.Sockets == 0 {
-		err = errNoListener
+	read := func() (cpustat.ListenQueue, error) {
+		q, err := src.read(ctx)
+		if err == nil && q.Sockets == 0 {
+			err = errNoListener
+		}
+		return q, err
 	}
+	prev, err := read()
 	if err != nil {
 		f.err = fmt.Errorf("the target's listener: %w", err)
 		return f
 	}
-	f.finish = func(time.Duration) (cpustat.ListenQueueDelta, error) {
-		next, err := src.read(ctx)
-		if err == nil && next.Sockets == 0 {
-			err = errNoListener
-		}
-		if err != nil {
-			return cpustat.ListenQueueDelta{}, err
-		}
-		d := prev.Delta(next)
-		prev = next
-		return d, nil
-	}
+	f.finish = deltaFinish(prev, read, cpustat.ListenQueue.Delta)
 	return f
 }
 

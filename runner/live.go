@@ -8,16 +8,15 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// WindowID names a window: the variant's name and the repetition's index
-// in run.json (a capacity step's, a search window's).
+// WindowID names a window: the variant and the repetition's index in
+// run.json.
 type WindowID struct {
 	Variant string
 	Rep     int
 }
 
 // LiveWindow is a window about to be measured: its groups, the host whose
-// server CPU its timeline reads ("" when none) and the hosts whose TCP
-// counters it reads.
+// server CPU it reads ("": none) and the hosts whose TCP counters it reads.
 type LiveWindow struct {
 	WindowID
 	Groups     int
@@ -25,9 +24,8 @@ type LiveWindow struct {
 	TCPHosts   []results.TCPHost
 }
 
-// LiveReading is one reading of interval K of a window: a group's sample
-// (Sample set), the server's CPU (ServerCPU set) or a host's TCP counters'
-// growth (TCPHost set).
+// LiveReading is one reading of interval K: a group's Sample, the
+// ServerCPU, or TCPHost's TCP counters' growth.
 type LiveReading struct {
 	K         int
 	Group     int
@@ -37,9 +35,8 @@ type LiveReading struct {
 	TCP       map[string]uint64
 }
 
-// plannedWindows are the plan's windows known before the run: every step
-// that is neither a search's (its driver picks them) nor a capacity
-// step, less those a resumed run measured already.
+// plannedWindows are the windows known before the run (no search's or
+// capacity step's), less those a resumed run measured.
 func plannedWindows(p *plans.Plan, run *results.Run) []WindowID {
 	if p.Load.Capacity != nil {
 		return nil
@@ -86,9 +83,8 @@ func (c *controller) liveWindow(w WindowID) LiveWindow {
 	return lw
 }
 
-// beforeLoad plans window w (a search's or capacity step's is planned
-// only now), waits for a quiet machine (waitQuiet) and lets the outputs
-// wait before its load.
+// beforeLoad plans window w (a search's or capacity step's only now),
+// waits for a quiet machine and lets the outputs hold the load.
 func (c *controller) beforeLoad(ctx context.Context, w WindowID, label string) (*results.QuietWait, error) {
 	c.publish(Event{Kind: EventPlanned, Windows: []WindowID{w}})
 	quiet, err := c.waitQuiet(ctx, label)
@@ -99,8 +95,7 @@ func (c *controller) beforeLoad(ctx context.Context, w WindowID, label string) (
 	return quiet, c.emit(ctx, Event{Kind: EventLoad, Window: w, Live: &lw})
 }
 
-// liveFeed is what a repetition's readings are handed to as they are
-// taken: the outputs, as Reading events of one window.
+// liveFeed hands a repetition's readings to the outputs as they are taken.
 type liveFeed struct {
 	group  func(group int, iv results.IntervalSample)
 	server func(k int, u *results.CPUUsage)
@@ -129,8 +124,8 @@ func (c *controller) feed(w WindowID) liveFeed {
 	}
 }
 
-// windowEnded tells the outputs that window w ended with rep (nil: it
-// did not complete).
+// windowEnded tells the outputs that window w ended with rep (nil: it did
+// not complete).
 func (c *controller) windowEnded(w WindowID, rep *results.Rep) {
 	if rep != nil {
 		r := *rep

@@ -27,9 +27,8 @@ func portLoad(p *plans.Plan) ports.Load {
 	return ports.Load{Connections: total, Destinations: 1, Loopback: loopback, Close: p.Load.Connection != plans.KeepAlive}
 }
 
-// checkTimeWait counts the client's sockets in TIME_WAIT to the target
-// after rep's window and warns once a run when they, or connects that
-// found no free port, call for it (ports.MeasuredWarning).
+// checkTimeWait counts the client's TIME_WAIT sockets to the target after
+// rep's window and warns once a run when they or port errors call for it.
 func (c *controller) checkTimeWait(rep *results.Rep) {
 	local := false
 	for _, g := range c.plan.Load.Groups {
@@ -57,9 +56,8 @@ func (c *controller) checkTimeWait(rep *results.Rep) {
 	}
 }
 
-// checkPorts returns the warnings the plan's connections call for about the
-// client's ephemeral ports (ports.Warnings); none when the limits cannot be
-// read.
+// checkPorts returns the plan's warnings about the client's ephemeral
+// ports; none when the limits cannot be read.
 func checkPorts(p *plans.Plan) []string {
 	l, err := ports.Read()
 	if err != nil {

@@ -5,29 +5,22 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
 
-// ProbeTrial is one probe read once before any load (validate, run
-// --dry-run): a wrong path shows before an hour of failed readings.
+// ProbeTrial is one probe read once before any load (validate, --dry-run):
+// a wrong path shows before an hour of failed readings.
 type ProbeTrial struct {
-	// Name is the probe's name; Variant the first variant it was read
-	// for, with that variant's env. A probe whose command and pattern are
-	// the same for every variant is read once.
-	Name, Variant string
-	// Command and Pattern are the probe's, as the plan holds them.
-	Command, Pattern string
-	// Value is the number read; Err why none was (the command failed,
-	// its output did not match, the server's host could not be reached).
-	Value float64
-	Err   error
+	Name  string
+	Value float64 // the number read
+	Err   error   // why none was read
 }
 
-// Line is the trial in one line: "hpre_send: 1234 (variant kae)" or
-// "hpre_send: FAILED: …".
+// Line is the trial in one line: "hpre_send: 1234" or "hpre_send: FAILED: …".
 func (t *ProbeTrial) Line() string {
 	if t.Err != nil {
 		return fmt.Sprintf("%s: FAILED: %v", t.Name, t.Err)
@@ -35,15 +28,11 @@ func (t *ProbeTrial) Line() string {
 	return fmt.Sprintf("%s: %g", t.Name, t.Value)
 }
 
-// TryProbes reads every distinct probe of p once on the server's host,
-// bounded by the command timeout; nil when p has none. log receives the
-// commands and their output (nil: discarded).
-func TryProbes(ctx context.Context, p *plans.Plan, log io.Writer) []ProbeTrial {
-	if p.Server == nil || !hasProbes(p) {
+// TryProbes reads every distinct probe of p once on the server's host, with
+// the env of the first variant that has it; nil when p has none.
+func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
+	if p.Server == nil || !slices.ContainsFunc(p.Variants, func(v plans.Variant) bool { return len(v.Probes) > 0 }) {
 		return nil
-	}
-	if log == nil {
-		log = io.Discard
 	}
 	compiled, err := compileProbes(p)
 	var remoteRun func(ctx context.Context, env map[string]string, command string) *exec.Cmd
@@ -53,7 +42,7 @@ func TryProbes(ctx context.Context, p *plans.Plan, log io.Writer) []ProbeTrial {
 		for _, o := range p.SSHOptions {
 			opt = append(opt, [2]string{o.Key, o.Value})
 		}
-		conn, derr := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
+		conn, derr := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: io.Discard})
 		if derr != nil {
 			err = derr
 		} else {
@@ -73,23 +62,13 @@ func TryProbes(ctx context.Context, p *plans.Plan, log io.Writer) []ProbeTrial {
 				continue
 			}
 			seen[k] = true
-			t := ProbeTrial{Name: pr.Name, Variant: v.Name, Command: pr.Command, Pattern: pr.Pattern, Err: err}
+			t := ProbeTrial{Name: pr.Name, Err: err}
 			if err == nil {
-				ctl := &server.Control{Host: p.Server.Host, Env: v.Env, Log: log, Remote: remoteRun}
+				ctl := &server.Control{Host: p.Server.Host, Env: v.Env, Log: io.Discard, Remote: remoteRun}
 				t.Value, t.Err = ctl.Read(ctx, compiled[i][j])
 			}
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-// hasProbes reports whether any variant of p has a probe.
-func hasProbes(p *plans.Plan) bool {
-	for _, v := range p.Variants {
-		if len(v.Probes) > 0 {
-			return true
-		}
-	}
-	return false
 }

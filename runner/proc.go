@@ -18,25 +18,19 @@ import (
 // stderrLines is how many of a worker's last stderr lines an error quotes.
 const stderrLines = 20
 
-// killAfter is how long a worker gets to exit after its input closes
-// before it is killed.
+// killAfter is how long a worker gets to exit after its input closes.
 const killAfter = time.Second
 
 // WorkerError is a failed worker: which group, on which CPUs, what went
 // wrong, and the last lines it wrote to stderr.
 type WorkerError struct {
-	// Group is the group's index in the plan.
-	Group int
-	// CPUs is the group's CPU list ("" = unpinned).
-	CPUs string
-	// Err says what went wrong.
-	Err error
-	// Stderr holds the worker's last stderr lines (at most 20).
-	Stderr []string
-	// Host is the ssh host the group runs on ("" = this machine).
-	Host string
-	// Why says in a few words how the worker ended on its own
-	// (proc.ended); "" when the controller found it failing.
+	Group  int      // the group's index in the plan
+	CPUs   string   // the group's CPU list ("": unpinned)
+	Err    error    // what went wrong
+	Stderr []string // the worker's last stderr lines
+	Host   string   // the ssh host the group runs on ("": this machine)
+	// Why says how the worker ended on its own (proc.ended); "" when the
+	// controller found it failing.
 	Why string
 }
 
@@ -65,8 +59,8 @@ func (e *WorkerError) Error() string {
 // Unwrap returns the underlying error.
 func (e *WorkerError) Unwrap() error { return e.Err }
 
-// ring keeps the last lines written to it; it is the worker's stderr sink
-// and forwards every line to log with a prefix.
+// ring keeps the last stderrLines lines written to it and forwards each
+// to log with a prefix.
 type ring struct {
 	mu      sync.Mutex
 	lines   []string
@@ -140,20 +134,17 @@ type proc struct {
 	waitErr  error         // cmd.Wait's result, valid after exited
 	pid      int
 
-	// host is the ssh host of a remote worker (nil = local); pid is then
-	// the local ssh client's.
+	// host is a remote worker's ssh host (nil: local); pid is then ssh's.
 	host *hostConn
 	// workerPID is the worker's PID on its host, from its ready message.
 	workerPID int
-	// offset is the remote clock minus this one and rtt the round trip,
-	// measured before start (syncClocks); slowest is the longest round
-	// trip seen there.
+	// offset is the remote clock minus this one and rtt the round trip
+	// (syncClocks); slowest is the longest round trip seen there.
 	offset, rtt, slowest time.Duration
 }
 
-// startProc starts one worker pinned to cpus; its stdout lines go to events
-// until stop is called. The process is always waited for: by the reader
-// goroutine once its output ends.
+// startProc starts one worker pinned to cpus; its stdout lines go to
+// events until stop. The reader goroutine waits for the process.
 func startProc(index int, cpus pinning.Set, exe string, args, env []string, log io.Writer, events chan<- event) (*proc, error) {
 	cmd := exec.Command(exe, args...)
 	cmd.Env = env
@@ -216,16 +207,12 @@ func (p *proc) read(stdout io.Reader, events chan<- event) {
 	close(p.exited)
 }
 
-// send writes one protocol line to the worker. A worker that died before
-// (killed between ready and start) is reported when its output ends, with
-// its exit status, not as a failed write.
+// send writes one protocol line. A worker that died before is reported
+// with its exit status, not as a failed write.
 func (p *proc) send(v any) error {
 	if err := wire.Write(p.stdin, v); err != nil {
 		if status := p.exitStatus(time.Second); status != "still running" {
-			if p.host != nil {
-				return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
-			}
-			return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+			return p.gone(status)
 		}
 		return p.fail(fmt.Errorf("write to worker: %w", err))
 	}
@@ -271,9 +258,8 @@ func (p *proc) exitStatus(d time.Duration) string {
 	return p.waitErr.Error()
 }
 
-// ended says how the worker's process ended: killed by a signal, its ssh
-// connection dropped, or an exit status with its last stderr line; ""
-// while it runs.
+// ended says how the worker's process ended (a signal, a dropped ssh
+// connection, an exit status with its last stderr line); "" while it runs.
 func (p *proc) ended() string {
 	select {
 	case <-p.exited:
@@ -303,6 +289,28 @@ func (p *proc) hostName() string {
 		return ""
 	}
 	return p.host.name
+}
+
+// gone fails a worker that ended before its final record, as status says.
+func (p *proc) gone(status string) *WorkerError {
+	if p.host != nil {
+		return p.fail(fmt.Errorf("the ssh session of the worker (local ssh pid %d) ended before its final record (%s)", p.pid, status))
+	}
+	return p.fail(fmt.Errorf("worker (pid %d) exited before its final record (%s)", p.pid, status))
+}
+
+// kill kills the worker and waits up to killAfter, so its stderr is whole.
+func (p *proc) kill() {
+	_ = p.cmd.Process.Kill()
+	p.exitStatus(killAfter)
+}
+
+// decode decodes m into v; a message that does not decode fails the worker.
+func (p *proc) decode(m wire.Message, v any) error {
+	if err := m.Decode(v); err != nil {
+		return p.fail(fmt.Errorf("protocol: %w", err))
+	}
+	return nil
 }
 
 // fail wraps err as a WorkerError for this worker.

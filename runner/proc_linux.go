@@ -16,12 +16,9 @@ import (
 	"github.com/kaeload/kaeload/pinning"
 )
 
-// setProcAttr makes the kernel SIGKILL the worker when the controller
-// dies — a belt to the braces of the worker exiting when its input closes.
-// (Linux ties the signal to the thread that started the child; pinning.Start
-// keeps that thread alive after restoring its mask.) The worker gets its own
-// process group, so a Ctrl-C at the terminal reaches only the controller,
-// which then stops the workers in order.
+// setProcAttr has the kernel SIGKILL the worker when the controller dies
+// (pinning.Start keeps the starting thread alive), and gives the worker its
+// own process group, so a terminal's Ctrl-C reaches only the controller.
 func setProcAttr(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -112,10 +109,8 @@ func cpuTicks(pid int) (uint64, error) {
 	return u + st, nil
 }
 
-// anonRSS is this process's private (anonymous) resident memory in bytes,
-// RssAnon of /proc/self/status: its heap, stacks and buffers, without the
-// executable's pages, which every worker shares; 0 when unknown. Reading
-// it is cheap (no page-table walk, unlike smaps_rollup).
+// anonRSS is this process's private resident memory (RssAnon): heap,
+// stacks and buffers, without the shared executable; 0 when unknown.
 func anonRSS() uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {

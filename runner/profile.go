@@ -13,8 +13,7 @@ import (
 	"github.com/kaeload/kaeload/serverprof"
 )
 
-// sshProfHost runs serverprof's script on the server's ssh host, over
-// its master connection.
+// sshProfHost runs serverprof's script on the server's ssh host.
 type sshProfHost struct{ hc *hostConn }
 
 // Name is the host's name.
@@ -26,7 +25,7 @@ func (h sshProfHost) Script(ctx context.Context, script string) *exec.Cmd {
 }
 
 // profileHost is where the server runs, for serverprof, and its processes
-// there (kaeload itself for the built-in target); without them, why not.
+// there; without them, why not.
 func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, string) {
 	if s := c.plan.Server; s != nil && s.SSH != nil {
 		hc := c.hosts[s.SSH.Name]
@@ -60,8 +59,8 @@ func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, s
 }
 
 // startProfile attaches perf to the server before the window is set; the
-// func it returns takes the window and delivers its profile, or why there
-// is none, once the window ended. nil when the plan does not profile.
+// func it returns delivers the window's profile (or why none) once it
+// ended. nil when the plan does not profile.
 func (c *controller) startProfile(ctx context.Context, label string, window time.Duration) func(results.Window) <-chan *results.ServerProfile {
 	if c.plan.Profile == nil {
 		return nil

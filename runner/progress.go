@@ -22,8 +22,7 @@ import (
 
 // Progress modes for Options.ProgressMode.
 const (
-	// ProgressAuto draws bars when Options.Progress is a terminal and
-	// prints plain status lines otherwise.
+	// ProgressAuto draws bars on a terminal, plain status lines otherwise.
 	ProgressAuto = "auto"
 	// ProgressOn always draws bars.
 	ProgressOn = "on"
@@ -48,24 +47,20 @@ type repInfo struct {
 	runAtMost bool
 }
 
-// live holds the latest snapshot per group and the kernel's TCP trouble so
-// far, per host, written by the controller and pulled by the display on its
-// own ticker (workers never touch the UI).
+// live holds the latest snapshot per group and the kernel's TCP trouble
+// per host, written by the controller and pulled by the display's ticker.
 type live struct {
 	mu    sync.Mutex
 	snaps []wire.Snapshot
 	hist  [][]sample // recent samples per group, for rates
 	// tcpHosts are the timeline's TCP hosts; none without a timeline.
 	tcpHosts []results.TCPHost
-	// tcp sums, per host, the growth of each of kernelEvents over the
-	// window's intervals read so far.
+	// tcp sums, per host, the growth of each of kernelEvents so far.
 	tcp [][len(kernelEvents)]uint64
 }
 
-// kernelEvents are the kernel TCP counters that mean trouble, as the live
-// display names them. Resets and aborts are not among them: a healthy TLS
-// short-connection run makes them by the hundred; whether they are a storm
-// is the analysis's call.
+// kernelEvents are the kernel TCP counters that mean trouble. Resets and
+// aborts are not: a healthy short-connection run makes them by the hundred.
 var kernelEvents = [...]struct{ counter, words string }{
 	{"ListenOverflows", "listen overflows"},
 	{"ListenDrops", "listen drops"},
@@ -116,7 +111,7 @@ func (l *live) setTCPHosts(hosts []results.TCPHost) {
 }
 
 // addTCP adds host h's counter growth over interval k when k is in the
-// window (k >= 0).
+// window.
 func (l *live) addTCP(h, k int, d cpustat.TCPDelta) {
 	if k < 0 {
 		return
@@ -172,8 +167,7 @@ func tcpRole(h results.TCPHost) string {
 	return "client " + h.Name
 }
 
-// kernelWords is "; kernel …" for the live kernel trouble k (from
-// live.kernel), "" for none.
+// kernelWords is "; kernel …" for the live kernel trouble k; "" for none.
 func kernelWords(k string) string {
 	if k == "" {
 		return ""
@@ -216,44 +210,62 @@ func rate(h []sample) float64 {
 	return float64(b.requests-a.requests) / dt
 }
 
-// display shows one repetition's progress. show starts it; done stops it
-// (rep is nil when the repetition failed or was cut short); waiting shows
-// the wait for a quiet machine before it.
+// display shows one repetition's progress from show to done (rep nil:
+// failed or cut short); waiting shows the wait for a quiet machine.
 type display interface {
 	show(r repInfo, l *live)
 	done(rep *results.Rep)
 	waiting(line string)
 }
 
-// newDisplay picks the display for mode and w. Bars drawn on the writer
-// the log also goes to print log lines above themselves.
+// newDisplay picks the display for mode and w; bars on the log's writer
+// print its lines above themselves.
 func newDisplay(mode string, w io.Writer, log *logSink) (display, error) {
 	if log != nil && !sameWriter(log.w, w) {
 		log = nil
 	}
 	switch mode {
-	case "", ProgressAuto:
-		if w == nil {
-			return nopDisplay{}, nil
-		}
-		if f, ok := w.(*os.File); ok && isTerminal(f) {
-			return &barDisplay{w: w, log: log}, nil
-		}
-		return &plainDisplay{w: w}, nil
-	case ProgressOn:
-		if w == nil {
-			return nopDisplay{}, nil
-		}
-		return &barDisplay{w: w, log: log}, nil
-	case ProgressPlain:
-		if w == nil {
-			return nopDisplay{}, nil
-		}
-		return &plainDisplay{w: w}, nil
-	case ProgressOff:
-		return nopDisplay{}, nil
+	case "", ProgressAuto, ProgressOn, ProgressPlain, ProgressOff:
+	default:
+		return nil, fmt.Errorf("progress mode %q: want %s, %s, %s or %s", mode, ProgressAuto, ProgressOn, ProgressPlain, ProgressOff)
 	}
-	return nil, fmt.Errorf("progress mode %q: want %s, %s, %s or %s", mode, ProgressAuto, ProgressOn, ProgressPlain, ProgressOff)
+	f, isFile := w.(*os.File)
+	switch {
+	case w == nil || mode == ProgressOff:
+		return nopDisplay{}, nil
+	case mode == ProgressOn || mode != ProgressPlain && isFile && isTerminal(f):
+		return &barDisplay{w: w, log: log}, nil
+	}
+	return &plainDisplay{w: w}, nil
+}
+
+// ticking calls a func on a ticker until stopped.
+type ticking struct {
+	stopc chan struct{}
+	wg    sync.WaitGroup
+}
+
+// tick calls f every d with the tick's time until stopTicking.
+func (t *ticking) tick(d time.Duration, f func(now time.Time)) {
+	t.stopc = make(chan struct{})
+	t.wg.Go(func() {
+		tk := time.NewTicker(d)
+		defer tk.Stop()
+		for {
+			select {
+			case <-t.stopc:
+				return
+			case now := <-tk.C:
+				f(now)
+			}
+		}
+	})
+}
+
+// stopTicking ends the calls and waits for the last one.
+func (t *ticking) stopTicking() {
+	close(t.stopc)
+	t.wg.Wait()
 }
 
 // sameWriter reports whether a and b are the same writer, without
@@ -277,8 +289,7 @@ func timeLeft(r repInfo, now time.Time) time.Duration {
 	return 0
 }
 
-// missedWords is ", N missed" for a live count of missed starts, "" for
-// none.
+// missedWords is ", N missed" for missed starts; "" for none.
 func missedWords(n uint64) string {
 	if n == 0 {
 		return ""
@@ -286,9 +297,8 @@ func missedWords(n uint64) string {
 	return fmt.Sprintf(", %d missed", n)
 }
 
-// summary is the closing line of a repetition: requests, rate, errors,
-// and when measured the open loop's missed starts and p99 from the
-// intended start, and the client's CPU µs per request.
+// summary is a repetition's closing line: requests, rate, errors, the open
+// loop's missed starts and p99 from the intended start, and client µs/req.
 func summary(label string, rep *results.Rep) string {
 	if rep == nil {
 		return label + ": stopped"
@@ -311,8 +321,7 @@ func summary(label string, rep *results.Rep) string {
 	return line
 }
 
-// closing is the closing line of a repetition (summary) with the
-// kernel's TCP trouble over its window, as the live display had it.
+// closing is summary with the kernel's TCP trouble over the window.
 func closing(label string, rep *results.Rep, l *live) string {
 	line := summary(label, rep)
 	if rep != nil && l != nil {
@@ -323,18 +332,16 @@ func closing(label string, rep *results.Rep, l *live) string {
 
 // plainDisplay prints a status line every plainEvery.
 type plainDisplay struct {
-	w     io.Writer
-	r     repInfo
-	l     *live
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	said  time.Time // when waiting last printed
+	ticking
+	w    io.Writer
+	r    repInfo
+	l    *live
+	said time.Time // when waiting last printed
 }
 
 func (p *plainDisplay) waiting(line string) { sayEvery(p.w, &p.said, line) }
 
-// sayEvery prints line unless one was printed, at *said, less than
-// plainEvery ago.
+// sayEvery prints line unless one was printed less than plainEvery ago.
 func sayEvery(w io.Writer, said *time.Time, line string) {
 	if time.Since(*said) >= plainEvery {
 		*said = time.Now()
@@ -344,37 +351,24 @@ func sayEvery(w io.Writer, said *time.Time, line string) {
 
 func (p *plainDisplay) show(r repInfo, l *live) {
 	p.r, p.l = r, l
-	p.stopc = make(chan struct{})
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(plainEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stopc:
-				return
-			case now := <-t.C:
-				s, rps := l.total()
-				phase := ""
-				if now.Before(r.window.Start) {
-					phase = " warm-up,"
-				}
-				fmt.Fprintf(p.w, "%s:%s %.1f s left%s, %.0f req/s, %d errors%s%s\n",
-					r.label, phase, timeLeft(r, now).Seconds(), runLeft(r, now), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
-			}
+	p.tick(plainEvery, func(now time.Time) {
+		s, rps := l.total()
+		phase := ""
+		if now.Before(r.window.Start) {
+			phase = " warm-up,"
 		}
-	}()
+		fmt.Fprintf(p.w, "%s:%s %.1f s left%s, %.0f req/s, %d errors%s%s\n",
+			r.label, phase, timeLeft(r, now).Seconds(), runLeft(r, now), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
+	})
 }
 
 func (p *plainDisplay) done(rep *results.Rep) {
-	close(p.stopc)
-	p.wg.Wait()
+	p.stopTicking()
 	fmt.Fprintln(p.w, closing(p.r.label, rep, p.l))
 }
 
 // logSink is Options.Log: while bars are drawn on the same writer, log
-// lines are printed above them.
+// lines go above them.
 type logSink struct {
 	w     io.Writer
 	mu    sync.Mutex
@@ -402,22 +396,20 @@ func (l *logSink) setAbove(w io.Writer) {
 // barDisplay draws a bar per group and one for the total, advancing with
 // time; their decorators pull the latest snapshots.
 type barDisplay struct {
-	w     io.Writer
-	log   *logSink // nil, or the log to print above the bars
-	r     repInfo
-	l     *live
-	p     *mpb.Progress
-	bars  []*mpb.Bar
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	said  time.Time // when waiting last printed
+	ticking
+	w    io.Writer
+	log  *logSink // nil, or the log to print above the bars
+	r    repInfo
+	l    *live
+	p    *mpb.Progress
+	bars []*mpb.Bar
+	said time.Time // when waiting last printed
 }
 
 func (b *barDisplay) waiting(line string) { sayEvery(b.w, &b.said, line) }
 
 func (b *barDisplay) show(r repInfo, l *live) {
 	b.r, b.l = r, l
-	b.stopc = make(chan struct{})
 	b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
 	span := r.window.End.Sub(r.begin).Milliseconds()
 	if span < 1 {
@@ -446,8 +438,7 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			if time.Now().Before(r.window.Start) {
 				phase = "left (warm-up)"
 			}
-			// The run's time left goes before the window's, which ends the
-			// line as scripts watching for "s left" expect.
+			// The run's time left goes first: scripts watch for "s left" at the end.
 			run := ""
 			if l := runLeft(r, time.Now()); l != "" {
 				run = " (" + strings.TrimPrefix(l, ", ") + ")"
@@ -456,8 +447,6 @@ func (b *barDisplay) show(r repInfo, l *live) {
 		}, decor.WCSyncSpaceR)))
 	b.bars = append(b.bars, total)
 	if l.hasTCP() {
-		// The kernel's TCP trouble, named as the controller reads the
-		// counters at each interval's end.
 		kernel := b.p.New(span, mpb.NopStyle(),
 			mpb.PrependDecorators(decor.Name("kernel", decor.WCSyncSpaceR)),
 			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
@@ -468,28 +457,16 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			})))
 		b.bars = append(b.bars, kernel)
 	}
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-b.stopc:
-				return
-			case now := <-t.C:
-				cur := min(now.Sub(r.begin).Milliseconds(), span-1)
-				for _, bar := range b.bars {
-					bar.SetCurrent(cur)
-				}
-			}
+	b.tick(250*time.Millisecond, func(now time.Time) {
+		cur := min(now.Sub(r.begin).Milliseconds(), span-1)
+		for _, bar := range b.bars {
+			bar.SetCurrent(cur)
 		}
-	}()
+	})
 }
 
 func (b *barDisplay) done(rep *results.Rep) {
-	close(b.stopc)
-	b.wg.Wait()
+	b.stopTicking()
 	if b.log != nil {
 		b.log.setAbove(nil)
 	}

@@ -19,11 +19,9 @@ const quietStep = 500 * time.Millisecond
 // quietSample is othersStep; tests replace it.
 var quietSample = othersStep
 
-// waitQuiet waits, before the window named label, until other processes
-// take less than the plan's Quiet.MaxOther of the client's and the
-// server's CPUs on this machine for Quiet.For, at most Quiet.Timeout
-// (then TimedOut is set and the window is measured anyway). It returns
-// nil when the plan asks for no wait or no CPU here can be watched.
+// waitQuiet waits before window label until other processes take less than
+// Quiet.MaxOther of this machine's client and server CPUs for Quiet.For, at
+// most Quiet.Timeout (TimedOut set); nil when there is nothing to wait for.
 func (c *controller) waitQuiet(ctx context.Context, label string) (*results.QuietWait, error) {
 	q := c.plan.Quiet
 	if q == nil {
@@ -75,10 +73,8 @@ func quietLine(label string, w *results.QuietWait, share float64, left time.Dura
 	return line
 }
 
-// quietCPUs are the CPU sets the wait watches on this machine: the local
-// groups' (all online CPUs for an unpinned one) and the server's (the
-// controller's for the built-in target; none when it is remote or was
-// not found).
+// quietCPUs are the CPU sets the wait watches here: the local groups' and
+// the server's (none when it is remote or was not found).
 func (c *controller) quietCPUs() (client, srv pinning.Set) {
 	for _, g := range c.plan.Load.Groups {
 		cpus := pinning.Set(g.CPUs)
@@ -100,10 +96,9 @@ func (c *controller) quietCPUs() (client, srv pinning.Set) {
 	return client, srv
 }
 
-// othersStep reads the CPUs of client and srv over one quietStep and
-// returns the larger share of one set's time that processes other than
-// this one took (busy, less interrupts and this process's own time), and
-// the busiest of them.
+// othersStep reads client's and srv's CPUs over one quietStep and returns
+// the larger share that other processes took (busy, less interrupts and
+// this process's own time), and the busiest of them.
 func othersStep(ctx context.Context, client, srv pinning.Set) (float64, *results.ProcessCPU, error) {
 	all := union(client, srv)
 	cpusA, errC := cpustat.SampleCPUs(all)

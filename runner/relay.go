@@ -13,26 +13,17 @@ import (
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
-// Relay is `kaeload worker --relay`, run on a remote host at the end of an
-// ssh session: it starts exe with args pinned to the spec's CPUs, as a local
-// worker is, and passes the stream through unchanged. When in ends, the
-// worker's input closes and it is killed killAfter later (and on Linux when
-// the relay dies), so no worker outlives its session.
+// Relay is `kaeload worker --relay` on a remote host: it starts exe pinned
+// to the spec's CPUs and passes the stream through. When in ends the
+// worker is killed killAfter later, so none outlives its session.
 func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string, args []string) error {
 	lr := wire.NewReader(in)
-	m, err := lr.Next()
-	if errors.Is(err, io.EOF) {
-		return errControllerGone
+	spec, err := readSpec(lr)
+	if errors.Is(err, errControllerGone) {
+		return err
 	}
 	if err != nil {
-		return relayFail(out, fmt.Errorf("relay: read spec: %w", err))
-	}
-	var spec wire.Spec
-	if m.Type != wire.TypeSpec {
-		return relayFail(out, fmt.Errorf("relay: want a %q message first, got %q", wire.TypeSpec, m.Type))
-	}
-	if err := m.Decode(&spec); err != nil {
-		return relayFail(out, err)
+		return relayFail(out, fmt.Errorf("relay: %w", err))
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Env = os.Environ()
@@ -49,7 +40,7 @@ func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string,
 	var waitErr error
 	go func() { waitErr = cmd.Wait(); close(done) }()
 	go func() {
-		if _, err := stdin.Write(m.Line()); err == nil {
+		if err := wire.Write(stdin, spec); err == nil {
 			_, _ = io.Copy(stdin, lr.Rest())
 		}
 		_ = stdin.Close() // the session ended: the worker stops

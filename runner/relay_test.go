@@ -72,7 +72,7 @@ func TestRelayPinsAndEndsWithSession(t *testing.T) {
 	lr := wire.NewReader(outR)
 	m, err := lr.Next()
 	if err != nil || m.Type != wire.TypeReady {
-		t.Fatalf("first line %s, %v; want ready", m.Line(), err)
+		t.Fatalf("first line %q, %v; want ready", m.Type, err)
 	}
 	var r wire.Ready
 	if err := m.Decode(&r); err != nil {

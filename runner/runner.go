@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
@@ -34,9 +34,8 @@ const (
 
 // Options tune how Run executes a plan.
 type Options struct {
-	// Executable and WorkerArgs are the worker's program (default: this
-	// one) and arguments (default: "worker"); Env is added to its
-	// environment.
+	// Executable and WorkerArgs run a worker (default: this program,
+	// "worker"); Env is added to its environment.
 	Executable string
 	WorkerArgs []string
 	Env        []string
@@ -44,26 +43,21 @@ type Options struct {
 	// ProgressAuto); nil = none.
 	Progress     io.Writer
 	ProgressMode string
-	// Log receives the controller's notes; nil = discarded. WorkerLog
-	// receives every worker stderr line, prefixed "worker N: " (nil =
-	// Log): the chatter of workers told to stop is no news.
+	// Log receives the controller's notes (nil: discarded); WorkerLog every
+	// worker stderr line, prefixed "worker N: " (nil: Log).
 	Log, WorkerLog io.Writer
-	// Outputs subscribe to the run's events: the journal, the live
-	// metrics (see Output). The progress display is one too.
+	// Outputs subscribe to the run's events (journal, live metrics).
 	Outputs []Output
-	// About is what the caller knows of the run and does not measure; it
-	// goes into the run's header.
+	// About goes into the run's header.
 	About About
-	// Resume is the run so far of an interrupted run of the same plan
-	// (rundir.ResumeJournal): its windows, search visits and calibration
-	// are kept, and not measured again.
+	// Resume is an interrupted run of the same plan: its windows, visits and
+	// calibration are kept, not measured again.
 	Resume *results.Run
 	// Abort, closed after ctx was cancelled (a second Ctrl-C), kills the
 	// workers at once; the server's stop command still runs.
 	Abort <-chan struct{}
 
-	// hooks let this package's tests watch processes; nil funcs are skipped.
-	hooks hooks
+	hooks hooks // this package's tests watch processes; nil funcs are skipped
 }
 
 // hooks are test-only observers of a run.
@@ -75,29 +69,21 @@ type hooks struct {
 	interval    func(group int, iv results.IntervalSample) // the controller got a group's interval
 }
 
-// About is what the caller knows of a run: the header's kaeload and Go
-// versions, host facts and scenario text (results.Run).
+// About is what the caller knows of a run and does not measure.
 type About struct {
 	Kaeload, GoVersion string
 	Host               []byte
 	Scenario           string
 }
 
-// Run executes every variant × repetition of plan: per repetition one
-// pinned worker process per group, started on one barrier and measured over
-// one window; each Total is the exact merge of its groups. It runs the
-// built-in target when the plan asks for one, and controls plan.Server per
-// variant (stop, start with its env, wait until ready, measure, stop; the
-// stop always runs).
+// Run executes every variant × repetition of plan: one pinned worker per
+// group, started on one barrier and measured over one window, with the
+// server controlled per variant (the stop always runs).
 //
-// When ctx is cancelled Run returns what was measured, Interrupted set, and
-// an error wrapping ctx.Err(). A failed worker fails the run (*WorkerError,
-// Interrupted set, its window kept FAILED: Rep.Lost), as does a failed stop command (*server.CommandError), with the results so
-// far; a server that does not start for a variant is recorded in
-// NotMeasured and the run goes on. No worker process outlives Run.
-//
-// Run is the one writer of the run it returns: the outputs get its events
-// (Options.Outputs), and nothing writes it after Run returns.
+// On cancel, a lost worker or a failed stop it returns what was measured,
+// Interrupted set, and an error; a server that does not start is
+// recorded in NotMeasured and the run goes on. No worker outlives Run,
+// and nothing writes the run after Run returns: outputs get events.
 func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
@@ -144,9 +130,8 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	return run, c.finish(ctx, err)
 }
 
-// seeded returns plan with a seed for its randomized order: one drawn
-// here when the plan has none (not in Compile, so that compiling stays
-// deterministic; the run prints and stores it).
+// seeded draws a seed for a randomized order the plan left unseeded (here,
+// so that Compile stays deterministic).
 func seeded(plan *plans.Plan) *plans.Plan {
 	if plan.Order == results.OrderRandomized && !plan.SeedSet {
 		return plan.WithSeed(rand.Uint64())
@@ -154,8 +139,8 @@ func seeded(plan *plans.Plan) *plans.Plan {
 	return plan
 }
 
-// calibrated returns plan with the repetitions repeat: auto asks for (the
-// resumed run's calibration, or Calibrate's now) and that calibration.
+// calibrated returns plan with the repetitions repeat: auto asks for, and
+// the calibration (the resumed run's, or measured now).
 func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Plan, *stats.Calibration, error) {
 	a := plan.Auto
 	if a == nil {
@@ -179,9 +164,8 @@ func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Pla
 	return &cp, cal, nil
 }
 
-// withDefaults fills in the options left out (the worker executable and
-// its arguments, a log) and puts the progress display, which shares the
-// log's writer through a logSink, first among the outputs.
+// withDefaults fills in the options left out and puts the progress
+// display first among the outputs.
 func withDefaults(opts Options) (Options, error) {
 	if opts.Executable == "" {
 		exe, err := os.Executable()
@@ -243,9 +227,8 @@ func startBuiltin(ctx context.Context, plan *plans.Plan, opts Options) (*plans.P
 	return plan.WithAddr(srv.Addr()), srv, stop, nil
 }
 
-// newRecord is the run's record before anything is measured: the encoded
-// plan (secrets hidden), its variants, what decides how the run is read,
-// the caller's facts and, when resuming, what was measured already.
+// newRecord is the run's record before anything is measured, with what a
+// resumed run measured already.
 func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Run, error) {
 	planJSON, err := json.Marshal(p)
 	if err != nil {
@@ -290,8 +273,8 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 	return run, nil
 }
 
-// newController is the controller of run, which executes p; a variant
-// whose speed commands ran before a resume does not run them again.
+// newController is the controller of p; a variant whose speed commands ran
+// before a resume does not run them again.
 func newController(p *plans.Plan, opts Options, b *book, probes [][]server.Probe) *controller {
 	run := b.run
 	c := &controller{book: b, serverSide: &serverSide{plan: p, log: opts.Log, builtin: p.Target.Builtin != nil}, plan: p, opts: opts, probes: probes, speedDone: make([]bool, len(p.Variants))}
@@ -302,8 +285,7 @@ func newController(p *plans.Plan, opts Options, b *book, probes [][]server.Probe
 	return c
 }
 
-// connectHosts connects to the plan's ssh hosts, if any, and records
-// each host's facts in the run, in the plan's order.
+// connectHosts connects to the plan's ssh hosts and records their facts.
 func (c *controller) connectHosts(ctx context.Context) error {
 	if len(c.plan.Hosts) == 0 {
 		return nil
@@ -370,15 +352,7 @@ func resume(run, prev *results.Run) error {
 	return nil
 }
 
-// notMeasured gives up on the plan's variant at index variant, for
-// reason, redacted: it quotes a server command's output, which may hold
-// a secret env value.
-func (c *controller) notMeasured(variant int, reason string) {
-	c.book.notMeasured(variant, c.plan.Redact(reason))
-}
-
-// checkPlan rejects plans Compile would never produce (plans.Plan.Check:
-// Compile is the one place for validation and defaults).
+// checkPlan rejects plans Compile would never produce.
 func checkPlan(plan *plans.Plan) error {
 	if err := plan.Check(); err != nil {
 		return fmt.Errorf("plan: %w", err)
@@ -416,8 +390,7 @@ func checkFiles(plan *plans.Plan) error {
 
 // controller runs the repetitions of one plan.
 type controller struct {
-	// excluded counts, by variant index, the windows the plan's
-	// ExcludeFlagged policy set aside so far.
+	// excluded counts, per variant, the windows exclude_flagged set aside.
 	excluded    map[int]int
 	*book       // the run's record and its outputs
 	*serverSide // the server: start, stop, its CPU
@@ -425,12 +398,10 @@ type controller struct {
 	opts        Options
 	probes      [][]server.Probe // per variant
 	lastEnd     time.Time        // end of the last measured window, for Cooldown
-	// infoDone marks, per variant, that its server info commands have run.
-	infoDone map[int]bool
-	// speedDone marks, per variant, that its speed commands have run.
+	// infoDone and speedDone mark, per variant, the commands that ran.
+	infoDone  map[int]bool
 	speedDone []bool
-	// timeWaitWarned is set once the client's TIME_WAIT was warned about
-	// (checkTimeWait).
+	// timeWaitWarned is set once the client's TIME_WAIT was warned about.
 	timeWaitWarned bool
 	// eta estimates the run's time left for the display; nil: none.
 	eta *eta
@@ -439,12 +410,10 @@ type controller struct {
 	target *target.Server
 }
 
-// rep runs one repetition: spawn the workers, wait until all are ready
-// (the barrier), start them on one window and collect their results while
-// the probes and the server's CPU are read around it. The outputs may hold
-// the load (Load event); an interrupt or a lost worker returns the partial
-// window. The
-// workers are gone when rep returns.
+// rep runs one repetition: spawn the workers, wait at the barrier, start
+// them on one window and collect, reading probes and server CPU beside it.
+// An interrupt or a lost worker returns the partial window; no worker
+// outlives rep.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	quiet, err := c.beforeLoad(ctx, w, label)
 	if err != nil {
@@ -489,25 +458,13 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	lv := newLive(len(ws.procs))
 	tl := tstart.start(mctx, win, lv, feed)
 
-	// Probes run beside the load; a repetition that ends early stops them,
-	// one that completes waits for the reading after the window.
-	var readings map[string]results.ProbeReading
-	probed := make(chan struct{})
-	if len(probes) > 0 {
-		pctx, stopProbes := context.WithCancel(ctx)
-		go func() {
-			defer close(probed)
-			readings = c.probeWindow(pctx, label, ctl, probes, win)
-		}()
-		defer func() { stopProbes(); <-probed }()
-	} else {
-		close(probed)
-	}
+	rd, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
+	defer stopProbes()
 	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
-	rd := sideReadings{probed: probed, readings: &readings, profile: serverProfile,
-		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
-		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
+	rd.profile = serverProfile
+	rd.serverCPU = measureWindow(mctx, c.server, win, c.logf(label+": server "))
+	rd.serverCPUs = measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()
@@ -542,9 +499,25 @@ func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	}
 }
 
-// sideReadings are what the controller reads beside a window's load:
-// the probes (readings, once probed is closed), the server's CPU and the
-// CPUs it may run on, and its profile (nil: not profiled).
+// startProbes reads probes beside the load (probeWindow). stop cancels
+// them for a repetition that ends early; a complete one waits in fill.
+func (c *controller) startProbes(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) (rd sideReadings, stop func()) {
+	probed := make(chan struct{})
+	rd.probed, rd.readings = probed, new(map[string]results.ProbeReading)
+	if len(probes) == 0 {
+		close(probed)
+		return rd, func() {}
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer close(probed)
+		*rd.readings = c.probeWindow(pctx, label, ctl, probes, win)
+	}()
+	return rd, func() { cancel(); <-probed }
+}
+
+// sideReadings are what is read beside a window's load: the probes (once
+// probed is closed), the server's CPU and CPUs, and its profile (nil: none).
 type sideReadings struct {
 	probed     <-chan struct{}
 	readings   *map[string]results.ProbeReading
@@ -553,8 +526,7 @@ type sideReadings struct {
 	profile    <-chan *results.ServerProfile
 }
 
-// fill sets rep's side readings once they are in; false when ctx ended
-// first.
+// fill sets rep's side readings; false when ctx ended first.
 func (rd sideReadings) fill(ctx context.Context, rep *results.Rep) bool {
 	var ok bool
 	if _, ok = recv(ctx, rd.probed); !ok {
@@ -590,10 +562,9 @@ func (c *controller) logf(prefix string) func(string, ...any) {
 	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
 }
 
-// partialRep is the repetition of groups whose window an interrupt or
-// the loss of group lost (nil: none) cut short at end (Rep.PartialOf: the
-// planned length), without the readings taken over the whole window; nil
-// when the window never opened.
+// partialRep is the repetition an interrupt or the loss of group lost cut
+// short at end, without whole-window readings; nil when the window never
+// opened.
 func partialRep(groups []results.Group, timeline *results.Timeline, win results.Window, lost *results.LostGroup, end time.Time) *results.Rep {
 	rep := results.NewRep(0, groups)
 	if lost != nil && len(groups) == 0 && end.After(win.Start) {
@@ -623,8 +594,7 @@ func groupNames(groups []plans.Group) []string {
 	return names
 }
 
-// workers are the worker processes of one repetition and the stream of
-// their lines.
+// workers are one repetition's worker processes and their lines.
 type workers struct {
 	procs  []*proc
 	events chan event
@@ -634,8 +604,8 @@ type workers struct {
 	onInterval func(group int, iv results.IntervalSample)
 }
 
-// spawn starts one pinned worker per group and sends each its spec. The
-// workers started are in the result even when it fails, for stop.
+// spawn starts one pinned worker per group and sends each its spec; the
+// workers started are returned even on failure, for stop.
 func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 	groups := p.Load.Groups
 	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
@@ -695,17 +665,14 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 		case e := <-ws.events:
 			p := e.w
 			if err := eventErr(e); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				return err
+				return cmp.Or(ctx.Err(), err)
 			}
 			if e.msg.Type != wire.TypeReady || isReady[p.index] {
 				return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
 			}
 			var r wire.Ready
-			if err := e.msg.Decode(&r); err != nil {
-				return p.fail(fmt.Errorf("protocol: %w", err))
+			if err := p.decode(e.msg, &r); err != nil {
+				return err
 			}
 			if want := p.cpus.String(); want != "" && r.CPUs != want {
 				return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
@@ -719,15 +686,13 @@ func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
 	return nil
 }
 
-// start sends every worker the same window, as instants on this clock
-// that each converts with its offset: the load begins lead from now, the
-// window after the warm-up. It returns the window and when the load begins.
+// start sends every worker the same window as instants on this clock,
+// which each converts with its offset; the load begins lead from now.
 func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 	begin := time.Now().Add(ws.lead())
 	win := results.Window{Start: begin.Add(l.Warmup)}
 	win.End = win.Start.Add(l.Duration)
-	// Each worker learns its siblings on the same host: kaeload's own
-	// load, not other processes on its CPUs.
+	// Each worker learns its siblings on its host: kaeload's own load.
 	pids := map[*hostConn][]int{}
 	for _, p := range ws.procs {
 		if p.workerPID > 0 {
@@ -743,9 +708,8 @@ func (ws *workers) start(l plans.Load) (results.Window, time.Time, error) {
 	return win, begin, nil
 }
 
-// lead is how far ahead of the load its start is sent: startLead beyond
-// twice the slowest round trip measured (syncClocks), so every worker
-// has it before it is due.
+// lead is how far ahead the start is sent: startLead beyond twice the
+// slowest round trip (syncClocks).
 func (ws *workers) lead() time.Duration {
 	var slowest time.Duration
 	for _, p := range ws.procs {

@@ -25,8 +25,7 @@ const defaultCommandTimeout = 30 * time.Second
 const teardownSlack = 10 * time.Second
 
 // session is one start of the server for one variant and the repetitions
-// measured on it: all of them (Sequential) or one (Randomized,
-// Interleaved).
+// measured on it: all (Sequential) or one (Randomized, Interleaved).
 type session struct {
 	variant int   // index in plan.Variants
 	reps    []int // repetition indexes, 0-based
@@ -77,9 +76,8 @@ func commandTimeout(p *plans.Plan) time.Duration {
 	return defaultCommandTimeout
 }
 
-// schedule runs every session into run.Variants, which holds every
-// planned variant in plan order; when it returns, the variants without a
-// completed repetition or a partial window are left out.
+// schedule runs every session into run.Variants (every planned variant in
+// plan order), then leaves out those that measured nothing.
 func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 	defer func() {
 		var kept []results.Variant
@@ -108,7 +106,7 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 			// Its server does not start: the other variants still run.
 			gaveUp[s.variant] = true
 			fmt.Fprintf(c.opts.Log, "%s\n", c.plan.Redact(se.Error()))
-			c.notMeasured(s.variant, se.reason)
+			c.notMeasured(s.variant, c.plan.Redact(se.reason)) // it may quote a secret env value
 			continue
 		}
 		if err != nil {
@@ -118,9 +116,8 @@ func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 	return c.searchWindows(ctx, c.plan, run)
 }
 
-// startError is a server that did not come up for a variant (its start or
-// reload command failed, or it never became ready): the run gives up on
-// the variant (results.Run.NotMeasured) and goes on with the others.
+// startError is a server that did not come up for a variant: the run
+// gives up on it (NotMeasured) and goes on with the others.
 type startError struct {
 	reason string // "server start failed: FIRST LINE OF OUTPUT"
 	err    error
@@ -130,7 +127,7 @@ func (e *startError) Error() string { return e.err.Error() }
 func (e *startError) Unwrap() error { return e.err }
 
 // startFailure wraps err, why the server did not come up for v, in a
-// *startError saying it in one line; a cancelled run's err is returned.
+// one-line *startError; a cancelled run's err is returned as it is.
 func startFailure(ctx context.Context, v plans.Variant, err error) error {
 	if ctx.Err() != nil {
 		return err
@@ -151,12 +148,11 @@ func startFailure(ctx context.Context, v plans.Variant, err error) error {
 }
 
 // session starts the server for one variant (when the plan controls it),
-// measures the session's windows and stops the server; the stop always runs.
+// measures the session's windows and stops it; the stop always runs.
 func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *results.Variant) (err error) {
 	v := p.Variants[s.variant]
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
-	// Speed commands run once per variant, at its first session, while
-	// the server is stopped: after serverUp's stop, before its start.
+	// Speed commands run once per variant while the server is stopped.
 	speed := func() error { return nil }
 	if len(v.Speed) > 0 && !c.speedDone[s.variant] {
 		c.speedDone[s.variant] = true
@@ -188,10 +184,9 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 		if startErr != nil {
 			return startErr
 		}
-		// The start command may have failed after something else (an
-		// old server still shutting down) answered the readiness probe:
-		// checked now and after every window, whose figures would not be
-		// this server's.
+		// Something else (an old server still draining) may have answered the
+		// readiness probe while the start command failed: checked after every
+		// window too.
 		defer func() {
 			if ferr := ctl.StartFailed(); ferr != nil && err == nil && ctx.Err() == nil {
 				startFailed = true
@@ -212,9 +207,8 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 	return c.sweep(ctx, p, s, ctl)
 }
 
-// sweep measures the session's repetitions of p on the server ctl
-// started; a window cut short is kept as partial, one set aside by
-// exclude_flagged is measured again.
+// sweep measures the session's repetitions; a window cut short is kept
+// as partial, one set aside by exclude_flagged is measured again.
 func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
 	v := p.Variants[s.variant]
 	for k := 0; k < len(s.reps); k++ {
@@ -261,16 +255,14 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 	return nil
 }
 
-// Before load is sent to a server that kaeload does not control, the
-// target is checked (server.Listening): listenTries connections spread
-// over listenWithin, all refused, stop the run at once.
+// Before load is sent to a server kaeload does not control, listenTries
+// refused connections over listenWithin stop the run at once.
 const (
 	listenTries  = 3
 	listenWithin = time.Second
 )
 
-// cooldown waits until plan.Cooldown has passed since the last window
-// ended, so that no load runs in the pause between measured windows.
+// cooldown waits until plan.Cooldown has passed since the last window.
 func (c *controller) cooldown(ctx context.Context) error {
 	if c.plan.Cooldown <= 0 || c.lastEnd.IsZero() {
 		return nil
@@ -290,9 +282,8 @@ func (c *controller) cooldown(ctx context.Context) error {
 	}
 }
 
-// probeWindow reads every probe right when the window starts and right
-// after it ends. A probe that fails is recorded with its error, and noted
-// in the log; it does not fail the run. It returns nil when ctx ends first.
+// probeWindow reads every probe when the window starts and after it ends;
+// a failure is recorded and logged, not fatal. nil when ctx ends first.
 func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) map[string]results.ProbeReading {
 	before, ok := c.readProbes(ctx, ctl, probes, win.Start)
 	if !ok {
@@ -324,8 +315,7 @@ type reading struct {
 	err error
 }
 
-// readProbes waits until at, then reads every probe in order; ok is false
-// when ctx ended.
+// readProbes waits until at, then reads every probe; false when ctx ended.
 func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes []server.Probe, at time.Time) ([]reading, bool) {
 	t := time.NewTimer(time.Until(at))
 	defer t.Stop()
@@ -345,9 +335,8 @@ func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes
 	return out, true
 }
 
-// keepPartial keeps rep, window r of the variant cut short by an
-// interrupt or a lost worker, in the run and its journal
-// (results.Run.AddPartial): shown, marked PARTIAL, and in no statistic.
+// keepPartial keeps rep, window r cut short, in the record: shown as
+// PARTIAL, in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
 	c.add(EventPartial, variant, *rep)
@@ -355,9 +344,8 @@ func (c *controller) keepPartial(variant int, label string, r int, rep *results.
 }
 
 // excludeFlagged sets rep aside when it measured the client or shared CPUs
-// (analysis.FlaggedLine) and the plan's exclude_flagged allows one more:
-// kept in the record, in no statistic, and measured again. A failed window
-// is reported as failed instead.
+// and exclude_flagged allows one more: kept, in no statistic, measured
+// again. A failed window is reported as failed instead.
 func (c *controller) excludeFlagged(variant int, label string, r int, rep *results.Rep) bool {
 	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != nil {
 		return false

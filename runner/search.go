@@ -12,8 +12,8 @@ import (
 	"github.com/kaeload/kaeload/search"
 )
 
-// searchRecord is the run's record of plan's search, without visits; nil
-// when the plan has none.
+// searchRecord is the record of plan's search, without visits; nil when
+// none.
 func searchRecord(p *plans.Plan) *results.Search {
 	s := p.Search
 	if s == nil {
@@ -31,8 +31,7 @@ func searchRecord(p *plans.Plan) *results.Search {
 
 // searchWindows is the search driver: after the other variants, package
 // search names the next grid point from the windows so far (a resumed
-// run's too) and each window is a session of that point's variant. It ends
-// when the driver is done or a window fails.
+// run's too), each measured as a session. It ends when done or on failure.
 func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *results.Run) error {
 	s := p.Search
 	if s == nil {
@@ -76,8 +75,7 @@ func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *resu
 }
 
 // predictPoint is the grid point nearest the best soft ratio predicted
-// from the run's windows up to the search's first at both ends
-// (analysis.StartPrediction), kept in *memo once found.
+// from both ends (analysis.StartPrediction), kept in *memo once found.
 func predictPoint(p *plans.Plan, run *results.Run, memo **analysis.SearchPrediction) (int, bool) {
 	if *memo == nil {
 		*memo = analysis.StartPrediction(run)
@@ -90,8 +88,7 @@ func predictPoint(p *plans.Plan, run *results.Run, memo **analysis.SearchPredict
 	return 0, false
 }
 
-// searchDone returns the search's windows already in run (a resumed
-// run's), in visit order.
+// searchDone returns the search's windows already in run, in visit order.
 func (c *controller) searchDone(run *results.Run) []search.Window {
 	s := c.plan.Search
 	var done []search.Window
@@ -112,8 +109,8 @@ func (c *controller) searchDone(run *results.Run) []search.Window {
 	return done
 }
 
-// searchWarnings says what a reader of the search must know: that the
-// coarse pass was not unimodal, or that the budget allowed no refinement.
+// searchWarnings warns that the coarse pass was not unimodal, or that the
+// budget allowed no refinement.
 func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run *results.Run) {
 	s := c.plan.Search
 	a := search.Analyze(cfg, done)
@@ -145,9 +142,8 @@ func coarseValues(p *plans.Plan, cfg search.Config) []string {
 	return out
 }
 
-// SearchPlan describes, for --dry-run, how plan's search spends its
-// budget: the coarse pass's values, the refinement and the reserve of
-// repetitions, and the worst-case duration; "" without a search.
+// SearchPlan describes, for --dry-run, how plan's search spends its budget
+// and its worst-case duration; "" without a search.
 func SearchPlan(p *plans.Plan) string {
 	s := p.Search
 	if s == nil {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"time"
@@ -12,8 +13,7 @@ import (
 )
 
 // serverCPUsMeter measures the CPUs the local server rooted at pid may run
-// on: their busy time, the controller's own time, and the busiest other
-// processes there (not the server's tree, this process or workers). With
+// on: busy time, the controller's own time and the busiest others. With
 // builtin, pid is this process and its time is the server's.
 func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.ServerCPUs] {
 	var self meter // the controller's own time, but the built-in target's is the server's
@@ -21,36 +21,25 @@ func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.Serv
 		self = selfMeter(nil)
 	}
 	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
-		tree, err := cpustat.SampleTree(pid)
-		if err != nil {
-			return nil, err
-		}
+		tree, errT := cpustat.SampleTree(pid)
 		cpus := tree.CPUs
-		busyA, err := cpustat.SampleCPUs(cpus)
-		if err != nil {
-			return nil, err
-		}
-		procsA, err := cpustat.SampleProcs()
-		if err != nil {
+		busyA, errC := cpustat.SampleCPUs(cpus)
+		procsA, errP := cpustat.SampleProcs()
+		if err := errors.Join(errT, errC, errP); err != nil {
 			return nil, err
 		}
 		var ownFinish func(time.Duration) (*results.CPUUsage, error)
 		if self != nil {
+			var err error
 			if ownFinish, err = self(); err != nil {
 				return nil, err
 			}
 		}
 		return func(w time.Duration) (*results.ServerCPUs, error) {
-			end, err := cpustat.SampleTree(pid)
-			if err != nil {
-				return nil, err
-			}
-			busyB, err := cpustat.SampleCPUs(cpus)
-			if err != nil {
-				return nil, err
-			}
-			procsB, err := cpustat.SampleProcs()
-			if err != nil {
+			end, errT := cpustat.SampleTree(pid)
+			busyB, errC := cpustat.SampleCPUs(cpus)
+			procsB, errP := cpustat.SampleProcs()
+			if err := errors.Join(errT, errC, errP); err != nil {
 				return nil, err
 			}
 			var controller float64
@@ -79,9 +68,8 @@ func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.Serv
 	}
 }
 
-// notOthers are the processes a server's CPUs' busiest others leave out:
-// the server's tree at both ends of the window, the run's workers and
-// this process.
+// notOthers are the processes the busiest others leave out: the server's
+// tree at both ends, the workers and this process.
 func notOthers(treeA, treeB, workers []int) []int {
 	out := slices.Concat(treeA, treeB, workers, []int{os.Getpid()})
 	slices.Sort(out)
@@ -99,12 +87,10 @@ func localWorkers(ws *workers) []int {
 	return pids
 }
 
-// serverCPUsOf picks how the server's CPUs are watched in a repetition
-// whose workers are ws: the controller's for the built-in target (it runs
-// there; without them the quick start, client and target together keeping
-// both CPUs of a small machine busy, read NOT SATURATED from the target's
-// 69 % alone); nil when the server was not found; over ssh on the
-// server's host; else on this machine.
+// serverCPUsOf picks how the server's CPUs are watched: the controller's
+// for the built-in target (workers excluded, or a small machine's quick
+// start reads NOT SATURATED), over ssh on the server's host, or here; nil
+// when the server was not found.
 func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
 	if c.builtin {
 		return serverCPUsMeter(os.Getpid(), localWorkers(ws), true)
@@ -118,12 +104,9 @@ func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
 	return serverCPUsMeter(c.serverPID, localWorkers(ws), false)
 }
 
-// remoteServerCPUsMeter is serverCPUsMeter for a server on the ssh host
-// hc, root being its tree's root there: /proc read over the host's ssh
-// connection (readRemoteProcs), the affinity of the tree's processes
-// and of the busiest candidates read there too (cpustat.AllowedScript).
-// The controller runs elsewhere; the host's kaeload workers are not told
-// apart by PID there (their time counts as theirs, Group.Process).
+// remoteServerCPUsMeter is serverCPUsMeter for a server on the ssh host hc,
+// reading /proc and the affinities there. The host's workers are not told
+// apart by PID (their time counts as theirs, Group.Process).
 func remoteServerCPUsMeter(hc *hostConn, root int) meterOf[*results.ServerCPUs] {
 	if hc == nil {
 		return nil

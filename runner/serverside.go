@@ -27,22 +27,18 @@ type serverSide struct {
 	builtin bool                 // the server is the built-in target in this process
 	hosts   map[string]*hostConn // the plan's ssh hosts, connected for the run
 	server  meter                // the server's CPU; nil when it cannot be measured
-	// serverPID is the server's process on its host (findServer); 0 when
-	// not found.
+	// serverPID is the server's process on its host; 0 when not found.
 	serverPID int
-	// started are the process families found listening on the target's
-	// port after a start (portOwned): kaeload's, and may still drain;
-	// before, those listening before the last start (portFree).
+	// started are the process families found on the target's port after a
+	// start (portOwned); before, those there before the last start (portFree).
 	started map[int]bool
 	before  []cpustat.Holder
-	// readiness is the last start's readiness probes, for the window
-	// after it (rep).
+	// readiness is the last start's readiness probes, for the next window.
 	readiness *results.Readiness
 }
 
 // listening fails the run at once when nothing listens on a target the
-// plan does not control (and a local group loads): every slot would spend
-// the window on connect errors.
+// plan does not control: every slot would spend the window on errors.
 func (sv *serverSide) listening(ctx context.Context) error {
 	if sv.builtin || !slices.ContainsFunc(sv.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
 		return nil
@@ -56,9 +52,8 @@ func (sv *serverSide) listening(ctx context.Context) error {
 	return nil
 }
 
-// findServer picks how the server's CPU is measured for a session (the
-// controller itself for the built-in target, else the tree listening on the
-// target's port, found anew) and remembers its PID (0: not found).
+// findServer picks how the server's CPU is measured for a session (this
+// process for the built-in target, else the tree on the target's port).
 func (sv *serverSide) findServer(v plans.Variant) error {
 	sv.serverPID = 0
 	if sv.builtin {
@@ -66,8 +61,6 @@ func (sv *serverSide) findServer(v plans.Variant) error {
 		return nil
 	}
 	if s := sv.plan.Server; s != nil && s.SSH != nil {
-		// Over the server host's ssh connection: its process tree, or
-		// the whole machine.
 		m, how, pid := remoteServerMeter(sv.hosts[s.SSH.Name], sv.plan.Target.Addr)
 		fmt.Fprintf(sv.log, "variant %s: server CPU: %s\n", v.Name, how)
 		sv.server, sv.serverPID = m, pid
@@ -78,34 +71,32 @@ func (sv *serverSide) findServer(v plans.Variant) error {
 	return err
 }
 
-// ready is the plan's readiness probe (Compile, or WithAddr for a
-// built-in target, filled in its address).
+// ready is the plan's readiness probe.
 func (sv *serverSide) ready() server.Ready {
 	r := sv.plan.Server.Ready
 	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
 }
 
-// serverUp prepares the server for variant v: stop (its failure only
-// logged), then stopped (the speed commands), then start or reload, and
-// wait until ready. An error from stopped ends serverUp.
+// serverUp prepares the server for v: stop (a failure only logged), then
+// stopped (the speed commands), start or reload, and wait until ready.
 func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
 	log := sv.log
 	timeout := commandTimeout(sv.plan)
 	ready := sv.ready()
 	ready.Tally = new(server.Tally)
 	sv.readiness = (*results.Readiness)(ready.Tally)
+	if v.Start != "" && v.Stop != "" {
+		fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
+		if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
+			fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
+		}
+	}
+	if err := stopped(); err != nil {
+		return err
+	}
 	began := time.Now()
 	switch {
 	case v.Start != "":
-		if v.Stop != "" {
-			fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
-			if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
-				fmt.Fprintf(log, "variant %s: stop before start failed (ignored): %v\n", v.Name, err)
-			}
-		}
-		if err := stopped(); err != nil {
-			return err
-		}
 		if err := sv.portFree(ctx, timeout); err != nil {
 			return startFailure(ctx, v, err)
 		}
@@ -118,20 +109,12 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 			return startFailure(ctx, v, err)
 		}
 	case v.Reload != "":
-		if err := stopped(); err != nil {
-			return err
-		}
 		fmt.Fprintf(log, "variant %s: reloading the server\n", v.Name)
 		if _, err := ctl.Run(ctx, "reload", v.Reload, timeout); err != nil {
 			return startFailure(ctx, v, err)
 		}
 		fallthrough
 	default:
-		if v.Reload == "" {
-			if err := stopped(); err != nil {
-				return err
-			}
-		}
 		if err := server.WaitReady(ctx, ready, nil); err != nil {
 			return startFailure(ctx, v, fmt.Errorf("server: %w", err))
 		}
@@ -140,9 +123,8 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 	return nil
 }
 
-// serverDown stops the server started for v, with a fresh context so that
-// it also runs after an interrupt; after a failed start its failure is
-// only logged.
+// serverDown stops the server started for v, also after an interrupt;
+// after a failed start its failure is only logged.
 func (sv *serverSide) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
 	if v.Start == "" {
 		return nil // kaeload did not start it: leave it running
@@ -174,8 +156,8 @@ func (sv *serverSide) serverRemote() func(ctx context.Context, env map[string]st
 	}
 }
 
-// localPort is the target's port when kaeload starts the server on this
-// machine; 0 otherwise (nothing to check here).
+// localPort is the target's port when kaeload starts the server here; 0
+// otherwise.
 func (sv *serverSide) localPort() int {
 	if sv.builtin || sv.plan.Server == nil || sv.plan.Server.SSH != nil {
 		return 0
@@ -188,9 +170,8 @@ func (sv *serverSide) localPort() int {
 	return n
 }
 
-// portFree waits, at most timeout, until no server kaeload started
-// before still holds the target's port (a stopped server may drain), so
-// that portOwned does not take it for another's.
+// portFree waits, at most timeout, until no server kaeload started still
+// holds the target's port (a stopped one may drain).
 func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error {
 	port := sv.localPort()
 	if port == 0 {
@@ -214,12 +195,9 @@ func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error
 	}
 }
 
-// portOwned checks, once the server is ready, who listens on the target's
-// port. A family that held it before the start (portFree) beside one the
-// start brought is a server kaeload did not start sharing the port
-// (SO_REUSEPORT) and the load: an error naming it. Only families from
-// before (a start command that starts no listener) are the server, as
-// without server control.
+// portOwned checks who listens on the target's port once the server is
+// ready: a family from before the start beside one it brought shares the
+// port (SO_REUSEPORT) and the load, and is an error naming it.
 func (sv *serverSide) portOwned() error {
 	port := sv.localPort()
 	if port == 0 {

@@ -12,9 +12,9 @@ import (
 	"github.com/kaeload/kaeload/speed"
 )
 
-// runSpeed runs v's speed commands through ctl and parses their output. A
-// command that fails or prints nothing speed.Parse understands is recorded
-// in its SpeedRun.Error and warned about, with any figures it printed.
+// runSpeed runs v's speed commands through ctl and parses their output; a
+// command that fails or prints nothing speed.Parse knows is recorded in its
+// SpeedRun.Error and warned about.
 func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.Variant) []results.SpeedRun {
 	out := make([]results.SpeedRun, 0, len(v.Speed))
 	for i, sp := range v.Speed {
@@ -45,7 +45,7 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 }
 
 // runInfo runs the server info commands once per variant, when its server
-// is ready, and records their output; a failure is recorded, not fatal.
+// is ready; a failure is recorded, not fatal.
 func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant int, rv *results.Variant) {
 	if c.plan.Server == nil || len(c.plan.Server.Info) == 0 || c.infoDone[variant] || rv.Info != nil {
 		return

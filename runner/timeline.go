@@ -14,13 +14,9 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// A repetition's timeline (results.Timeline) is measured in two places.
-// Each worker closes its group's intervals: the engine's counts and
-// histograms (engine.TakeIntervals) with the worker's own CPU and its
-// CPUs' busy time read at the same boundaries, sent as intervals messages
-// while the load runs. The controller reads, at the same boundaries, the
-// server's CPU and the kernel TCP counters of every host (tcpSources),
-// and assembles the whole in a results.TimelineBuilder.
+// A repetition's timeline: each worker closes its group's intervals
+// (engine counts, its own CPU); the controller reads the server's CPU and
+// every host's TCP counters at the same boundaries and assembles them.
 
 // grid is the timeline of one repetition: intervals of ivl anchored at
 // the window's start, up to its end.
@@ -55,9 +51,8 @@ type seriesValue[T any] struct {
 	v             T
 }
 
-// series reads a meter at every boundary of a grid, from when it starts
-// to the window's end (startSeries). Readings of intervals before through
-// are final; done is closed when there will be no more.
+// series reads a meter at every boundary of a grid up to the window's end.
+// Readings of intervals before through are final; done closes at the end.
 type series[T any] struct {
 	mu      sync.Mutex
 	vals    map[int]seriesValue[T]
@@ -65,16 +60,14 @@ type series[T any] struct {
 	done    chan struct{}
 }
 
-// firstSample is a meter's first sample, taken at from: the start of a
-// series (firstSample.series).
+// firstSample is a meter's first sample, taken at from.
 type firstSample[T any] struct {
 	from   time.Time
 	finish func(time.Duration) (T, error) // nil: nothing to measure
 	err    error
 }
 
-// sampleNow takes m's first sample now; nil m gives one that measures
-// nothing.
+// sampleNow takes m's first sample now; a nil m measures nothing.
 func sampleNow[T any](m meterOf[T]) firstSample[T] {
 	f := firstSample[T]{from: time.Now()}
 	if m != nil {
@@ -83,23 +76,19 @@ func sampleNow[T any](m meterOf[T]) firstSample[T] {
 	return f
 }
 
-// startSeries takes m's first sample now and reads the series from it
-// (firstSample.series).
+// startSeries takes m's first sample now and reads the series from it.
 func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(string, ...any)) *series[T] {
 	return sampleNow(m).series(ctx, g, logf)
 }
 
-// series reads the meter at every boundary of g after the first sample up
-// to the window's end, each reading the interval it closes (over the time
-// between the two samples, as measureWindow). A failed sample leaves its
-// interval without a reading (logged once); a meter that could not start
-// gives none, nor does one that measures nothing.
+// series reads the meter at every boundary of g up to the window's end,
+// each reading the interval it closes. A failed sample leaves its interval
+// without a reading (logged once).
 func (f firstSample[T]) series(ctx context.Context, g grid, logf func(string, ...any)) *series[T] {
 	return f.seriesTo(ctx, g, logf, nil)
 }
 
-// seriesTo is series that also hands each reading to notify (when not
-// nil) as it is taken, with its interval: for what shows the run live.
+// seriesTo is series that also hands each reading to notify (nil: none).
 func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, ...any), notify func(k int, v T)) *series[T] {
 	s := &series[T]{vals: map[int]seriesValue[T]{}, done: make(chan struct{})}
 	if f.err != nil {
@@ -219,14 +208,13 @@ func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []res
 	return out
 }
 
-// tcpSource is where one host's kernel TCP counters are read for a
-// repetition: the controller's network namespace, a local server's, or a
-// namespace on an ssh host.
+// tcpSource is where one host's kernel TCP counters are read: this
+// network namespace, a local server's, or an ssh host's.
 type tcpSource struct {
 	name           string // "local", or the ssh host's name
 	client, server bool
-	// read takes a snapshot; nil when the counters cannot be read there
-	// at all, for why.
+	// read takes a snapshot; nil when the counters cannot be read there, for
+	// why.
 	read func(ctx context.Context) cpustat.TCPSnapshot
 	why  string
 }
@@ -236,8 +224,7 @@ const localHost = "local"
 
 // tcpSources lists the hosts whose TCP counters the timeline reads: this
 // machine's when a group runs here, each ssh host with groups, and the
-// server's (this process, a local server's namespace, or its ssh host); a
-// server kaeload does not reach gets why.
+// server's; a server kaeload does not reach gets why.
 func (c *controller) tcpSources() []tcpSource {
 	local := func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCounters() }
 	remoteRead := func(hc *hostConn, pid int) func(context.Context) cpustat.TCPSnapshot {
@@ -367,24 +354,33 @@ func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) 
 }
 
 // tcpFirst starts a host's series from its first snapshot, taken at from;
-// nothing for a host that cannot be read (read nil).
+// nothing for a host that cannot be read.
 func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapshot, first cpustat.TCPSnapshot, from time.Time) firstSample[cpustat.TCPDelta] {
 	f := firstSample[cpustat.TCPDelta]{from: from}
 	if read == nil {
 		return f
 	}
-	prev := first
-	f.finish = func(time.Duration) (cpustat.TCPDelta, error) {
-		next := read(ctx)
-		d := prev.Delta(next)
-		prev = next
-		return d, nil
-	}
+	f.finish = deltaFinish(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil }, cpustat.TCPSnapshot.Delta)
 	return f
 }
 
-// run reads every host at every boundary of g and hands each reading to
-// notify: host h's delta over interval k.
+// deltaFinish is a series' finish: it reads anew and returns the change
+// since the last reading.
+func deltaFinish[S, D any](prev S, read func() (S, error), delta func(a, b S) D) func(time.Duration) (D, error) {
+	return func(time.Duration) (D, error) {
+		next, err := read()
+		if err != nil {
+			var zero D
+			return zero, err
+		}
+		d := delta(prev, next)
+		prev = next
+		return d, nil
+	}
+}
+
+// run reads every host at every boundary of g, handing notify host h's
+// delta over interval k.
 func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d cpustat.TCPDelta)) {
 	for h, f := range tr.first {
 		name := tr.hosts[h].Name
@@ -398,8 +394,8 @@ func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d 
 	}
 }
 
-// counts turns a delta of host h into what a timeline point keeps: the
-// counters that grew, and those the host has that this delta lacks.
+// counts is what a timeline point keeps of host h's delta: the counters
+// that grew, and those the host has that this delta lacks.
 func (tr *tcpReadings) counts(h int, d cpustat.TCPDelta) results.TCPCounts {
 	var c results.TCPCounts
 	for name, v := range d.Values {
@@ -445,8 +441,8 @@ type timelineStart struct {
 	logf   func(string, ...any)
 }
 
-// beginTimeline takes the first readings (server CPU, every host's TCP
-// counters) for a repetition about to start; nil without a timeline.
+// beginTimeline takes the first readings for a repetition about to start;
+// nil without a timeline.
 func (c *controller) beginTimeline(ctx context.Context, label string) *timelineStart {
 	ivl := c.plan.Load.Interval
 	if ivl <= 0 {
@@ -468,8 +464,8 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 	return ts
 }
 
-// start reads on at every boundary of win's timeline, shows the TCP
-// counters on lv and hands the readings to feed.
+// start reads on at every boundary of win, showing the TCP counters on lv
+// and handing the readings to feed.
 func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
 	if ts == nil {
 		return nil
@@ -489,8 +485,7 @@ func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live
 	return rt
 }
 
-// builderOrNil is the builder the workers' intervals go to; nil without
-// a timeline.
+// builderOrNil is where the workers' intervals go; nil without a timeline.
 func (rt *repTimeline) builderOrNil() *results.TimelineBuilder {
 	if rt == nil {
 		return nil
@@ -499,7 +494,7 @@ func (rt *repTimeline) builderOrNil() *results.TimelineBuilder {
 }
 
 // finish waits for the controller's readings (or ctx) and returns the
-// repetition's timeline, with the groups' intervals set in groups.
+// timeline, setting the groups' own.
 func (rt *repTimeline) finish(ctx context.Context, groups []results.Group) *results.Timeline {
 	if rt == nil {
 		return nil

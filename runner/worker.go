@@ -24,11 +24,9 @@ const (
 	silenceLimit  = 3 * time.Second
 )
 
-// Worker is the hidden `kaeload worker`: it reads the group spec from in,
-// checks its pinning, answers ready, waits for start, runs the load and
-// streams snapshots and the final record to out (logs go to stderr). When
-// in closes early the load stops and Worker returns an error; a failure is
-// also sent to the controller.
+// Worker is the hidden `kaeload worker`: read the group spec from in,
+// answer ready, wait for start, run the load and stream snapshots and the
+// final record to out. A failure is also sent to the controller.
 func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -55,10 +53,7 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 	return s.w.Write(b)
 }
 
-// work is the worker's protocol, phase by phase: read and check the
-// spec, prepare (pinning, GOMAXPROCS, engine) and answer ready, wait for
-// start, then run the load while streaming snapshots, ending with the
-// final record.
+// work is the worker's protocol: spec, ready, start, load.
 func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out io.Writer) error {
 	spec, err := readSpec(lr)
 	if err != nil {
@@ -72,9 +67,8 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out i
 	if err != nil {
 		return err
 	}
-	// From here on the input carries at most a stop, which ends the
-	// window early and keeps what it measured (the run was interrupted);
-	// its end (the controller died) or any other line cancels the load.
+	// From here on the input carries at most a stop, which ends the window
+	// early and keeps what it measured; its end or any other line cancels.
 	inputErr := make(chan error, 1)
 	early := make(chan struct{})
 	go func() {
@@ -96,8 +90,7 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out i
 }
 
 // readSpec reads the controller's first line and checks it as Compile
-// would: an absurd spec is an error naming what is wrong, never a panic or
-// a huge allocation.
+// would: an absurd spec is an error, never a panic or a huge allocation.
 func readSpec(lr *wire.Reader) (wire.Spec, error) {
 	var spec wire.Spec
 	m, err := lr.Next()
@@ -119,9 +112,8 @@ func readSpec(lr *wire.Reader) (wire.Spec, error) {
 	return spec, nil
 }
 
-// prepare checks the pinning the controller set up, sizes GOMAXPROCS,
-// builds the engine and answers ready. It returns the engine and the
-// process's private memory before the engine was built (anonRSS).
+// prepare checks the pinning, sizes GOMAXPROCS, builds the engine and
+// answers ready; it returns the engine and the private memory before it.
 func prepare(spec wire.Spec, out io.Writer) (*engine.Engine, uint64, error) {
 	g := spec.GroupSpec
 	if want := pinning.Set(g.CPUs); len(want) > 0 {
@@ -130,8 +122,7 @@ func prepare(spec wire.Spec, out io.Writer) (*engine.Engine, uint64, error) {
 		}
 	}
 	runtime.GOMAXPROCS(g.Threads)
-	// An idle worker's memory, before the engine allocates a slot: what
-	// the load adds on top of it is what the slots cost.
+	// An idle worker's memory: what the load adds is what the slots cost.
 	memReady := anonRSS()
 	eng, err := engine.New(spec.Target, spec.Load, g.Connections)
 	if err != nil {
@@ -152,8 +143,7 @@ func prepare(spec wire.Spec, out io.Writer) (*engine.Engine, uint64, error) {
 	return eng, memReady, nil
 }
 
-// awaitStart reads the start message and returns it with its window on
-// this worker's clock.
+// awaitStart reads the start message and its window on this clock.
 func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, error) {
 	var start wire.Start
 	m, err := lr.Next()
@@ -186,8 +176,8 @@ func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, err
 	return start, win, nil
 }
 
-// stopped is the input's error when the controller stopped the load,
-// else ctx's.
+// stopped is the input's error when the controller stopped the load, else
+// ctx's.
 func stopped(ctx context.Context, inputErr <-chan error) error {
 	select {
 	case err := <-inputErr:
@@ -197,9 +187,8 @@ func stopped(ctx context.Context, inputErr <-chan error) error {
 	}
 }
 
-// groupMeters measure a worker's window beside its load: the group's CPUs
-// (or this process, unpinned), its own CPU, its CPU wait, other processes
-// on its CPUs, and the timeline's readings.
+// groupMeters measure a worker's window beside its load: its CPUs, own
+// CPU, CPU wait, other processes on its CPUs, and the timeline.
 type groupMeters struct {
 	cpu, proc, wait <-chan *results.CPUUsage
 	others          <-chan []results.ProcessCPU
@@ -236,14 +225,11 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 	return m
 }
 
-// load runs the engine from begin over win, sends snapshots every snapshotEvery and
-// the final record at the end, with the meters' readings (startMeters) and
-// the peak of private memory against memReady. A close of early ends the
-// window at once. It returns the input's error when the controller
-// stopped the load.
+// load runs the engine from begin over win, streaming snapshots and
+// ending with the final record (meters' readings, peak memory). A close of
+// early ends the window at once.
 func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Time, win results.Window, siblings []int, memReady uint64, out io.Writer, inputErr <-chan error, early <-chan struct{}) error {
-	// The load and the meters of the window run under wctx, which a stop
-	// ends as well.
+	// The load and the window's meters run under wctx, which a stop ends.
 	wctx, endWindow := context.WithCancel(ctx)
 	defer endWindow()
 	go func() {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -16,22 +14,15 @@ import (
 
 func compareCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", "RUN_A RUN_B [RUN…]", `
-Lines up the variants of the same name across stored runs, the first run
-being the reference: mean req/s, Δ % against the first run, and whether the
-difference is larger than the noise (Welch's t-test on the repetitions).
-"Did last week's kernel update change anything?" See docs/statistics.md.
-
---fail-if-slower 5% makes it a gate: the exit status is 99 when a variant
-of a later run is significantly slower than in the first (the t-test on
-ln(req/s), Holm-adjusted over every variant and run compared) by more
-than 5 %; the variants are named on standard error.
+Lines up the variants of the same name across stored runs against the
+first: mean req/s, Δ % and whether the difference is beyond the noise.
+With --fail-if-slower 5% the exit status is 99 when a variant of a later
+run is significantly slower (Holm over every variant and run) by more
+than 5 %. See docs/statistics.md.
 
 Examples:
   kaeload compare runs/20261125T100000Z-nginx-kae runs/20261202T100000Z-nginx-kae
-  kaeload compare OLD NEW --fail-if-slower 5%
-
-Exit status: 0 compared (and nothing slower), 1 a run could not be read,
-2 bad flags, 99 a variant significantly slower than --fail-if-slower.`, stdout)
+  kaeload compare OLD NEW --fail-if-slower 5%`, stdout)
 	slower := fs.String("fail-if-slower", "", "exit 99 when a variant got significantly slower than the first run by more than this (5% or 0.05)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -43,8 +34,8 @@ Exit status: 0 compared (and nothing slower), 1 a run could not be read,
 			return usageError(fmt.Errorf("compare: --fail-if-slower %q: %v", *slower, err))
 		}
 	}
-	if len(pos) < 2 {
-		return usageError(fmt.Errorf("compare: want at least two runs, got %d (see kaeload compare --help)", len(pos)))
+	if err := wantArgs(fs, pos, 2, -1, "at least two runs"); err != nil {
+		return err
 	}
 	var runs []*results.Run
 	var labels []string
@@ -75,15 +66,11 @@ Exit status: 0 compared (and nothing slower), 1 a run could not be read,
 // parseLimitPct reads a percentage ("5%") or a fraction ("0.05") as a
 // percentage, 0 to 100.
 func parseLimitPct(s string) (float64, error) {
-	num, isPct := strings.CutSuffix(strings.TrimSpace(s), "%")
-	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, _, ok := readShare(s)
+	if !ok {
 		return 0, fmt.Errorf("want a percentage such as 5%% or a fraction such as 0.05")
 	}
-	if !isPct {
-		v *= 100
-	}
-	if v < 0 || v >= 100 {
+	if v *= 100; v < 0 || v >= 100 {
 		return 0, fmt.Errorf("want 0 to 100 %%")
 	}
 	return v, nil

@@ -21,10 +21,9 @@ func (e usageErr) Unwrap() error { return errUsage }
 
 func usageError(err error) error { return usageErr{err} }
 
-// exitCode maps an error to the process exit status: 0 success, 2 usage or
-// invalid scenario, 3 a variant failed or was not measured, 99 a threshold was crossed, 130
-// interrupted, 1 anything else. Interrupted and failed win over crossed:
-// the thresholds of a run that did not complete say little.
+// exitCode maps an error to the exit status (kaeload help lists them).
+// Interrupted and failed win over crossed: a run that did not complete
+// says little of its thresholds.
 func exitCode(err error) int {
 	switch {
 	case err == nil, errors.Is(err, errSilent):
@@ -45,14 +44,11 @@ func exitCode(err error) int {
 // errInvalid marks a scenario that does not load or compile.
 var errInvalid = errors.New("invalid scenario")
 
-// errFailed marks a run that completed with a failed variant (no request
-// succeeded in a window, or its errors exceeded max_errors) or one it gave
-// up on because its server did not start (results.Run.NotMeasured).
+// errFailed marks a completed run with a failed or not measured variant.
 var errFailed = errors.New("variant failed")
 
-// errThreshold marks a run that completed but crossed a threshold (or a
-// comparison that found a variant significantly slower): exit status 99,
-// k6's convention for a failed check.
+// errThreshold marks a crossed threshold or a significantly slower
+// variant: exit status 99, k6's convention for a failed check.
 var errThreshold = errors.New("threshold crossed")
 
 // errInterrupted marks a run stopped by a signal.
@@ -69,9 +65,8 @@ func newFlagSet(name, synopsis, text string, stdout io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// printFlags lists fs's flags one a line, each usage cut to fit about 100
-// columns (docs/ has the whole story), so that a --help stays on a screen.
-// A flag whose usage is "same as -X" shares X's line.
+// printFlags lists fs's flags one a line, each usage clipped so that a
+// --help stays on a screen; a "same as -X" flag shares X's line.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	dash := func(name string) string { // -c, --dry-run: as people type them
 		if len(name) == 1 {
@@ -118,12 +113,11 @@ func clip(s string, n int) string {
 	return cut + " …"
 }
 
-// parse parses flags that may come before or after the positional
-// arguments ("kaeload run FILE --dry-run" and "kaeload run --dry-run FILE").
+// parse parses flags before or after the positional arguments.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
-	// The flag package prints the usage on every parse error too; a typo
-	// gets the one-line error and the hint, --help the whole text.
+	// The flag package prints the usage on every parse error: a typo gets the
+	// one-line error, --help the whole text.
 	usage := fs.Usage
 	fs.Usage = func() {}
 	defer func() { fs.Usage = usage }()
@@ -159,4 +153,51 @@ func (s *setFlags) Set(v string) error {
 	}
 	*s = append(*s, [2]string{path, value})
 	return nil
+}
+
+// addSetFlag registers the repeatable --set path=value override.
+func addSetFlag(fs *flag.FlagSet, sets *setFlags) {
+	fs.Var(sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+}
+
+// wantArgs checks that pos holds min to max arguments (max < 0: any).
+func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
+	if len(pos) >= min && (max < 0 || len(pos) <= max) {
+		return nil
+	}
+	got := fmt.Sprintf("%d arguments", len(pos))
+	if len(pos) == 1 {
+		got = "1 argument"
+	}
+	return usageError(fmt.Errorf("%s: want %s, got %s (see kaeload %s --help)", fs.Name(), what, got, fs.Name()))
+}
+
+// checkProgress checks a --progress value.
+func checkProgress(fs *flag.FlagSet, mode string) error {
+	switch mode {
+	case "auto", "on", "plain", "off":
+		return nil
+	}
+	return usageError(fmt.Errorf("%s: --progress %q: want auto, on, plain or off", fs.Name(), mode))
+}
+
+// choice is one value of a --format flag and what it selects.
+type choice[T any] struct {
+	name string
+	v    T
+}
+
+// pick returns the value named format among choices, or a usage error
+// listing them.
+func pick[T any](fs *flag.FlagSet, format string, choices ...choice[T]) (T, error) {
+	names := make([]string, len(choices))
+	for i, c := range choices {
+		if c.name == format {
+			return c.v, nil
+		}
+		names[i] = c.name
+	}
+	var zero T
+	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return zero, usageError(fmt.Errorf("%s: --format %q: want %s", fs.Name(), format, list))
 }

@@ -1,8 +1,6 @@
-// Command kaeload measures HTTPS short-connection throughput: every request
-// is a new TCP connection and a full TLS handshake, driven from CPU-pinned
-// worker processes over one common window, so that TLS offload (KAE, QAT,
-// OpenSSL engines and providers) can be compared configuration against
-// configuration with statistics. Run "kaeload help" for the commands.
+// Command kaeload measures HTTPS short-connection throughput from
+// CPU-pinned worker processes over one common window, and compares server
+// configurations (TLS offload) with statistics. See "kaeload help".
 package main
 
 import (
@@ -23,10 +21,9 @@ func main() {
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		// First signal: stop the load, tear down, report what was measured.
-		// Second: kill the workers now, but still stop the server (its stop
-		// command is bounded by command_timeout). Third: exit at once.
-		// Finished repetitions are in the run's journal whatever happens.
+		// First signal: stop the load, tear down, report. Second: kill the
+		// workers, still stop the server. Third: exit at once. Finished
+		// repetitions are in the journal whatever happens.
 		s := <-sigs
 		last := time.Now()
 		fmt.Fprintf(os.Stderr, "\nkaeload: %v: stopping the load and tearing down (again to abort)\n", s)
@@ -45,13 +42,12 @@ func main() {
 	os.Exit(exitCode(err))
 }
 
-// sameSignal is how close two signals count as one: GNU timeout forwards
-// a SIGINT to the process and to its group, so one interrupt arrives
-// twice within microseconds.
+// sameSignal is how close two signals count as one: GNU timeout sends a
+// SIGINT to the process and its group, so one arrives twice.
 const sameSignal = 200 * time.Millisecond
 
-// nextSignal waits for a signal more than sameSignal after the one
-// counted at last, and returns when it came.
+// nextSignal waits for a signal more than sameSignal after last, and
+// returns when it came.
 func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 	for range sigs {
 		if now := time.Now(); now.Sub(last) > sameSignal {
@@ -64,8 +60,8 @@ func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 // abortKey carries the channel closed on the second signal.
 type abortKey struct{}
 
-// withAbort returns ctx carrying abort, closed when the user asks to abort
-// the teardown (see runner.Options.Abort).
+// withAbort returns ctx carrying abort, closed when the user aborts the
+// teardown.
 func withAbort(ctx context.Context, abort <-chan struct{}) context.Context {
 	return context.WithValue(ctx, abortKey{}, abort)
 }

@@ -25,8 +25,8 @@ func (m *metricsFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&m.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
 }
 
-// config is the endpoint the plan and the flags ask for, and the name of
-// what asked for its address (for errors); nil when off.
+// config is the endpoint the plan and flags ask for and what asked for it
+// (for errors); nil when off.
 func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) {
 	cfg, from := plan.Metrics, "metrics.listen"
 	if m.listen != "" {
@@ -57,10 +57,9 @@ func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) 
 	return &c, from, nil
 }
 
-// serve binds the endpoint the plan and flags ask for, before any load:
-// an address that cannot be bound is a usage error (exit 2) naming the
-// flag or field. It prints the address, and that a non-loopback one has
-// no authentication. nil when metrics are off.
+// serve binds the metrics endpoint before any load (failing: a usage error
+// naming the flag or field) and warns when it is not on loopback; nil when
+// metrics are off.
 func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Server, error) {
 	cfg, from, err := m.config(plan)
 	if err != nil || cfg == nil {
@@ -79,19 +78,15 @@ func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Serve
 
 func dashboardCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("dashboard", "", `
-Prints kaeload's Grafana dashboard (JSON, for Grafana's Dashboards >
-Import): a run's live metrics (kaeload run --metrics ADDR) by run,
-variant, repetition and group: the rate, handshake p50 and p99 (the exact
-interval figure and the histogram estimate), client and server CPU,
-requests per server CPU-second and the kernel's TCP counters, with
-annotations at window starts and diagnoses. The same file is
-examples/grafana/kaeload.json.`, stdout)
+Prints kaeload's Grafana dashboard (JSON, for Dashboards > Import) of a
+run's live metrics (kaeload run --metrics ADDR); the same file is
+examples/grafana/kaeload.json. See docs/metrics.md.`, stdout)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 0 {
-		return usageError(fmt.Errorf("dashboard: takes no arguments"))
+	if err := wantArgs(fs, pos, 0, 0, "no arguments"); err != nil {
+		return err
 	}
 	_, err = stdout.Write(grafana.Dashboard)
 	return err

@@ -14,16 +14,15 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// oneLine holds the flags of one-line mode ("kaeload run URL -c 200 -d
-// 60s"), which writes a scenario from them: the YAML text that
-// --print-scenario shows is what is compiled, through the same path as a
-// scenario file, so a quick test grows into a file without a difference.
+// oneLine holds the flags of URL mode ("kaeload run URL -c 200 -d 60s"),
+// which write a scenario: the YAML --print-scenario shows is what is
+// compiled, as a file would be.
 type oneLine struct {
 	name       string
-	conns      optInt
-	threads    optInt
-	duration   optDuration
-	warmup     optDuration
+	conns      opt[int]
+	threads    opt[int]
+	duration   opt[time.Duration]
+	warmup     opt[time.Duration]
 	cpus       string
 	groups     int
 	perGroup   int
@@ -38,12 +37,8 @@ type oneLine struct {
 	profile    bool
 }
 
-// oneLineFlags are the flags that only one-line mode takes.
-var oneLineFlags = map[string]bool{
-	"c": true, "t": true, "d": true, "warmup": true, "cpus": true, "groups": true, "cpus-per-group": true, "first-cpu": true,
-	"H": true, "keepalive": true, "tls-version": true, "ciphers": true, "curves": true, "insecure": true, "name": true, "print-scenario": true,
-	"server-profile": true,
-}
+// urlModePrefix starts the usage of every flag only URL mode takes.
+const urlModePrefix = "URL mode: "
 
 // register adds the one-line flags to fs.
 func (o *oneLine) register(fs *flag.FlagSet) {
@@ -66,66 +61,47 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server on the URL's port here with perf")
 }
 
-// optInt is a number flag that knows whether it was given: "-c 0" must
-// reach the checks (and be refused there, naming the flag) rather than
-// read as "not given, use the default".
-type optInt struct {
-	n   int
+// opt is a number or duration flag that knows whether it was given: "-c
+// 0" must be refused, naming the flag, not read as the default.
+type opt[T int | time.Duration] struct {
+	v   T
 	set bool
 }
 
-func (o *optInt) String() string {
+func (o *opt[T]) String() string {
 	if o == nil || !o.set {
 		return ""
 	}
-	return strconv.Itoa(o.n)
+	return fmt.Sprint(o.v)
 }
 
-func (o *optInt) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("want a whole number")
+// Set takes a whole number, or a duration as parseFlagDuration reads it.
+func (o *opt[T]) Set(s string) error {
+	var err error
+	switch p := any(&o.v).(type) {
+	case *int:
+		if *p, err = strconv.Atoi(s); err != nil {
+			return fmt.Errorf("want a whole number")
+		}
+	case *time.Duration:
+		if *p, err = parseFlagDuration(s); err != nil {
+			return err
+		}
 	}
-	o.n, o.set = n, true
+	o.set = true
 	return nil
 }
 
 // ptr is the value for the generated scenario: nil when not given.
-func (o *optInt) ptr() *int {
+func (o *opt[T]) ptr() *T {
 	if !o.set {
 		return nil
 	}
-	n := o.n
-	return &n
+	return new(o.v)
 }
 
-// optDuration is a duration flag that knows whether it was given, as
-// optInt.
-type optDuration struct {
-	d   time.Duration
-	set bool
-}
-
-func (o *optDuration) String() string {
-	if o == nil || !o.set {
-		return ""
-	}
-	return o.d.String()
-}
-
-// Set takes a Go duration ("30s", "2m") or, as wrk's -d does, a bare
-// number of seconds ("60", "0.5").
-func (o *optDuration) Set(s string) error {
-	d, err := parseFlagDuration(s)
-	if err != nil {
-		return err
-	}
-	o.d, o.set = d, true
-	return nil
-}
-
-// parseFlagDuration reads a duration flag's value: a Go duration or a
-// bare, non-negative number of seconds.
+// parseFlagDuration reads a Go duration or a bare, non-negative number of
+// seconds.
 func parseFlagDuration(s string) (time.Duration, error) {
 	if d, err := time.ParseDuration(s); err == nil {
 		return d, nil
@@ -153,7 +129,7 @@ func splitList(s string) []string {
 }
 
 // origin is a field path of the generated scenario and the flags that set
-// it, as the user would write them: problems there name the flags.
+// it: problems there name the flags.
 type origin struct{ path, flag string }
 
 // flagArg writes a flag and its value as typed on a command line.
@@ -176,8 +152,8 @@ func durationArg(d time.Duration) string {
 	return s
 }
 
-// step is one flag's part of the scenario: arg is the flag as typed, and
-// fill writes its value into the scenario's own spec types.
+// step is one flag's part of the scenario: the flag as typed, and how it
+// fills the scenario's spec types.
 type step struct {
 	arg  string
 	fill func(*scenarios.Scenario)
@@ -185,10 +161,9 @@ type step struct {
 
 func ptr[T any](v T) *T { return &v }
 
-// steps lists the given flags' steps, in the order their names join in
-// a message about a section ("-d 60s -c 200: …"). Only what the flags
-// themselves cannot say (a header without a colon, --cpus with --groups)
-// is an error here; values are Compile's to check, as a file's are.
+// steps lists the given flags' steps in the order their names join in a
+// message. Only what the flags cannot say is an error here; values are
+// Compile's to check, as a file's are.
 func (o *oneLine) steps(url string) ([]step, error) {
 	steps := []step{
 		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
@@ -253,9 +228,8 @@ func (o *oneLine) tlsSteps() ([]step, error) {
 	return steps, nil
 }
 
-// loadSteps are the steps of the load's flags: the connection mode, the
-// window, and the groups (--cpus, or --groups and --cpus-per-group, with
-// -t and -c for each).
+// loadSteps are the steps of the connection mode, the window and the
+// groups (--cpus, or --groups and --cpus-per-group, with -t and -c).
 func (o *oneLine) loadSteps() ([]step, error) {
 	var steps []step
 	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
@@ -264,8 +238,8 @@ func (o *oneLine) loadSteps() ([]step, error) {
 		}
 	}
 	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
-	add(o.duration.set, flagArg("-d", durationArg(o.duration.d)), func(l *scenarios.LoadSpec) { l.Duration = ptr(o.duration.d) })
-	add(o.warmup.set, flagArg("--warmup", durationArg(o.warmup.d)), func(l *scenarios.LoadSpec) { l.Warmup = ptr(o.warmup.d) })
+	add(o.duration.set, flagArg("-d", durationArg(o.duration.v)), func(l *scenarios.LoadSpec) { l.Duration = ptr(o.duration.v) })
+	add(o.warmup.set, flagArg("--warmup", durationArg(o.warmup.v)), func(l *scenarios.LoadSpec) { l.Warmup = ptr(o.warmup.v) })
 	groups, err := o.groupLists()
 	if err != nil {
 		return nil, err
@@ -279,8 +253,7 @@ func (o *oneLine) loadSteps() ([]step, error) {
 	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = ptr(o.groups) })
 	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = ptr(o.perGroup) })
 	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = ptr(o.firstCPU) })
-	// -t and -c go to the layout, or to every group (one, made here, when
-	// neither --cpus nor --groups made any).
+	// -t and -c go to the layout, or to every group (one made here if none).
 	each := func(set func(threads, conns **int)) func(*scenarios.LoadSpec) {
 		return func(l *scenarios.LoadSpec) {
 			if l.Layout != nil {
@@ -295,13 +268,13 @@ func (o *oneLine) loadSteps() ([]step, error) {
 			}
 		}
 	}
-	add(o.threads.set, flagArg("-t", strconv.Itoa(o.threads.n)), each(func(t, _ **int) { *t = o.threads.ptr() }))
-	add(o.conns.set, flagArg("-c", strconv.Itoa(o.conns.n)), each(func(_, c **int) { *c = o.conns.ptr() }))
+	add(o.threads.set, flagArg("-t", strconv.Itoa(o.threads.v)), each(func(t, _ **int) { *t = o.threads.ptr() }))
+	add(o.conns.set, flagArg("-c", strconv.Itoa(o.conns.v)), each(func(_, c **int) { *c = o.conns.ptr() }))
 	return steps, nil
 }
 
-// groupLists checks --cpus against --groups and returns its CPU lists,
-// "+" written as the file's ",": nil when --cpus is not given.
+// groupLists checks --cpus against --groups and returns its CPU lists, "+"
+// written as ","; nil without --cpus.
 func (o *oneLine) groupLists() ([]string, error) {
 	groups, perGroup := flagArg("--groups", strconv.Itoa(o.groups)), flagArg("--cpus-per-group", strconv.Itoa(o.perGroup))
 	switch {
@@ -330,9 +303,8 @@ func (o *oneLine) groupLists() ([]string, error) {
 	return lists, nil
 }
 
-// scenarioYAML writes the scenario the flags describe for url, and the
-// flags each of its field paths came from, sections first: a path names
-// the flags whose steps made a value at it or under it, in step order.
+// scenarioYAML writes the scenario the flags describe for url, and for
+// each field path the flags whose steps made a value at or under it.
 func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 	steps, err := o.steps(url)
 	if err != nil {
@@ -376,14 +348,12 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 	return "# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n" + string(text), from, nil
 }
 
-// oneLineSource names the generated scenario in the plan (Plan.Source):
-// there is no file. Its problems name the flags instead.
+// oneLineSource names the generated scenario (Plan.Source): its problems
+// name the flags.
 const oneLineSource = "URL mode"
 
-// compileOneLine writes the scenario for url and compiles it exactly as
-// a file holding that text: it returns the plan and the text. Problems
-// name the flag that set the value ("--cpus 0-9,10-19: CPU 2-9 do not
-// exist …"), or the --set.
+// compileOneLine writes the scenario for url and compiles it as a file
+// holding that text would be; problems name the flag that set the value.
 func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
 	text, from, err := o.scenarioYAML(url)
 	if se := (*scenarios.Error)(nil); errors.As(err, &se) {

@@ -8,10 +8,8 @@ import (
 	"path/filepath"
 )
 
-// writeOutput renders into path ("" or "-": stdout) atomically: the
-// content goes to a temporary file next to path that is synced and
-// renamed over it only when render succeeded, so a reader never sees half
-// a report and a failed render leaves an older file as it was.
+// writeOutput renders into path ("" or "-": stdout) atomically: a
+// temporary file is renamed over path only when render succeeded.
 func writeOutput(path string, stdout io.Writer, render func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return render(stdout)

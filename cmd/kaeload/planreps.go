@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/kaeload/kaeload/results/stats"
 	"io"
 	"math"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -18,81 +18,50 @@ import (
 // planEffects are the effects plan-reps always lists next to the asked one.
 var planEffects = []float64{0.01, 0.02, 0.03, 0.05, 0.10}
 
-func planRepsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	var sets setFlags
-	fs := newFlagSet("plan-reps", "[flags] SCENARIO.yaml", `
-Says how many repetitions a run needs to detect a difference. It measures
-the scenario's baseline variant a few times (--calibrate windows), exactly
-as "kaeload run" would — same load, warm-up and window, the server
-restarted before each window unless order is sequential — estimates the
-noise of this machine and server (the standard deviation of ln(req/s)
-between windows), and prints the repetitions per variant that find a
-difference of --effect with 80 % power, with the run's comparisons
-(variants − 1) judged together as "kaeload run" judges them (Holm). It
-also lists other effects, and what the scenario's current repeat can
-detect. A scenario with a sweep also gets the repetitions with which the
-run names the sweep's best value when it leads every other by --effect
-(every pair of the sweep's values is judged together, which needs more).
-Nothing is stored.
-
-A scenario can do this itself on every run: repeat: {effect: 3%, max: 10}
-(or repeat: auto, for the equivalence margin) measures the baseline first
-and chooses the repetitions.
-
-The noise estimate from a few windows is itself rough (with 5 windows it
-is within about ±40 % of the truth): calibrate longer when the answer is
-close to what you can afford. See docs/statistics.md.
+// planRepsUsage is the text of kaeload plan-reps --help.
+const planRepsUsage = `
+Measures the scenario's baseline --calibrate times as "kaeload run" would,
+estimates the noise (sd of ln(req/s) between windows) and prints the
+repetitions per variant that find --effect with 80 % power over the run's
+comparisons (Holm), for a sweep also those that name its best value, and
+what the scenario's repeat detects. Nothing is stored. A few windows give
+a rough estimate (5: within about ±40 %). repeat: {effect: 3%, max: 10}
+does this on every run. See docs/statistics.md.
 
 Examples:
   kaeload plan-reps nginx-kae.yaml --effect 3%
-  kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`, stdout)
-	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
-	effectFlag := fs.String("effect", "", "the difference to detect: a percentage (3%) or fraction (0.03); default the scenario's equivalence margin")
-	windows := fs.Int("calibrate", 5, "baseline windows to measure, at least 2")
-	limit := fs.Int("max", 100, "the most repetitions per variant to consider")
-	progress := fs.String("progress", "auto", "progress display: auto, on, plain or off")
-	pos, err := parse(fs, args)
+  kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`
+
+// planRepsFlags is plan-reps's command line, parsed and checked.
+type planRepsFlags struct {
+	sets             setFlags
+	effect, progress string
+	windows, limit   int
+	path             string
+}
+
+func planRepsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f, err := parsePlanRepsFlags(args, stdout)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageError(fmt.Errorf("plan-reps: want one scenario file, got %d arguments (see kaeload plan-reps --help)", len(pos)))
-	}
-	if *windows < 2 {
-		return usageError(fmt.Errorf("plan-reps: --calibrate %d: want at least 2 windows, the fewest that show noise", *windows))
-	}
-	if *limit < 2 {
-		return usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", *limit))
-	}
-	switch *progress {
-	case "auto", "on", "plain", "off":
-	default:
-		return usageError(fmt.Errorf("plan-reps: --progress %q: want auto, on, plain or off", *progress))
-	}
-	plan, err := compile(pos[0], sets, false)
+	plan, err := compile(f.path, f.sets, false)
 	if err != nil {
 		return err
 	}
 	effect := plan.Equivalence
-	if *effectFlag != "" {
-		if effect, err = parseEffect(*effectFlag); err != nil {
-			return usageError(fmt.Errorf("plan-reps: --effect %q: %w", *effectFlag, err))
+	if f.effect != "" {
+		if effect, err = parseEffect(f.effect); err != nil {
+			return usageError(fmt.Errorf("plan-reps: --effect %q: %w", f.effect, err))
 		}
 	}
-	for _, w := range plan.Warnings {
-		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
-	}
+	printWarnings(stderr, plan)
 	log := newRedactWriter(stderr, plan.Secrets, plan.Redact)
-	opts := runner.Options{Progress: stderr, ProgressMode: *progress, Abort: abortOf(ctx), Log: log}
-	cal, err := runner.Calibrate(ctx, plan, *windows, effect, *limit, opts)
-	if rw, ok := log.(*redactWriter); ok {
-		rw.flush()
-	}
+	opts := runner.Options{Progress: stderr, ProgressMode: f.progress, Abort: abortOf(ctx), Log: log}
+	cal, err := runner.Calibrate(ctx, plan, f.windows, effect, f.limit, opts)
+	flushRedacted(log)
 	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w: %v", errInterrupted, err)
-		}
-		return err
+		return interrupted(ctx, err)
 	}
 	repeat := plan.Repeat
 	if plan.Auto != nil {
@@ -104,15 +73,41 @@ Examples:
 	return writeSweepPlan(stdout, cal, sweepSizes(plan), repeat)
 }
 
+// parsePlanRepsFlags parses plan-reps's command line and rejects values
+// out of range, naming the flag.
+func parsePlanRepsFlags(args []string, stdout io.Writer) (*planRepsFlags, error) {
+	f := &planRepsFlags{}
+	fs := newFlagSet("plan-reps", "[flags] SCENARIO.yaml", planRepsUsage, stdout)
+	addSetFlag(fs, &f.sets)
+	fs.StringVar(&f.effect, "effect", "", "the difference to detect: a percentage (3%) or fraction (0.03); default the scenario's equivalence margin")
+	fs.IntVar(&f.windows, "calibrate", 5, "baseline windows to measure, at least 2")
+	fs.IntVar(&f.limit, "max", 100, "the most repetitions per variant to consider")
+	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, on, plain or off")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := wantArgs(fs, pos, 1, 1, "one scenario file"); err != nil {
+		return nil, err
+	}
+	f.path = pos[0]
+	switch {
+	case f.windows < 2:
+		return nil, usageError(fmt.Errorf("plan-reps: --calibrate %d: want at least 2 windows, the fewest that show noise", f.windows))
+	case f.limit < 2:
+		return nil, usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", f.limit))
+	}
+	return f, checkProgress(fs, f.progress)
+}
+
 // sweepSize is a series of swept variants and how many values it has.
 type sweepSize struct {
 	series string
 	values int
 }
 
-// sweepSizes are the plan's series of two swept variants or more, in
-// the order their first variant appears: the sweeps a run names a best
-// of.
+// sweepSizes are the plan's series of two swept variants or more, in the
+// order they first appear.
 func sweepSizes(plan *plans.Plan) []sweepSize {
 	var out []sweepSize
 	for _, v := range plan.Variants {
@@ -128,11 +123,9 @@ func sweepSizes(plan *plans.Plan) []sweepSize {
 	return slices.DeleteFunc(out, func(s sweepSize) bool { return s.values < 2 })
 }
 
-// writeSweepPlan prints, per sweep, the repetitions with which the run
-// names the sweep's best value when it leads every other by the asked
-// effect (stats.RepsForBest): a sweep judges every pair of its values
-// together, so it needs more than the comparisons with the baseline.
-// Nothing without a sweep or a noise estimate.
+// writeSweepPlan prints, per sweep, the repetitions that name its best
+// value when it leads every other by the effect: every pair is judged
+// together, so it needs more. Nothing without a sweep or noise estimate.
 func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, repeat int) error {
 	if len(sweeps) == 0 || !cal.HasNoise {
 		return nil
@@ -159,9 +152,9 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 	return err
 }
 
-// writePlan prints what a calibration says: the noise, the repetitions
-// per variant for the asked effect and for the usual ones, and what the
-// scenario's repeat (0: none fixed) detects.
+// writePlan prints what a calibration says: the noise, the repetitions for
+// the asked and usual effects, and what the scenario's repeat (0: none)
+// detects.
 func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat int) error {
 	var b strings.Builder
 	mean := stats.Summarize(cal.Rates).Mean
@@ -214,18 +207,29 @@ func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat in
 	return err
 }
 
+// readShare reads a percentage ("3%") or a plain number as a fraction;
+// pct says which was written.
+func readShare(s string) (v float64, pct, ok bool) {
+	num, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, pct, false
+	}
+	if pct {
+		v /= 100
+	}
+	return v, pct, true
+}
+
 // parseEffect reads an effect written as a percentage ("3%") or a
 // fraction below 1 (0.03).
 func parseEffect(s string) (float64, error) {
 	text := strings.TrimSpace(s)
-	num, pct := strings.CutSuffix(text, "%")
-	f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	f, pct, ok := readShare(text)
 	switch {
-	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
+	case !ok:
 		return 0, fmt.Errorf("want a percentage such as 3%% or a fraction such as 0.03")
-	case pct:
-		f /= 100
-	case f >= 1:
+	case !pct && f >= 1:
 		return 0, fmt.Errorf("%s as a plain number would be a fraction of the whole (0.03 = 3%%); write %s%% for %s percent", text, text, text)
 	}
 	if f <= 0 || f > 0.5 {

@@ -13,7 +13,7 @@ import (
 // shows its value, or its error as a WARNING: validate and --dry-run
 // show a wrong path or pattern before any window is spent on it.
 func showProbes(ctx context.Context, w io.Writer, plan *plans.Plan) {
-	trials := runner.TryProbes(ctx, plan, nil)
+	trials := runner.TryProbes(ctx, plan)
 	if len(trials) == 0 {
 		return
 	}

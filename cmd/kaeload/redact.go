@@ -6,10 +6,8 @@ import (
 	"sync"
 )
 
-// redactWriter hides secret values in what passes through it: it holds
-// back a partial line until its newline arrives, so that a secret split
-// across two writes is still seen whole, and writes each complete line
-// through redact. flush writes what is held back.
+// redactWriter hides secret values: it holds back a partial line until its
+// newline, so a secret split across writes is seen whole.
 type redactWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
@@ -48,5 +46,12 @@ func (r *redactWriter) flush() {
 	if len(r.buf) > 0 {
 		_, _ = io.WriteString(r.w, r.redact(string(r.buf)))
 		r.buf = r.buf[:0]
+	}
+}
+
+// flushRedacted flushes w when it is a redactWriter.
+func flushRedacted(w io.Writer) {
+	if rw, ok := w.(*redactWriter); ok {
+		rw.flush()
 	}
 }

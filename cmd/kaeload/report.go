@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/kaeload/kaeload/metrics"
@@ -14,15 +13,10 @@ import (
 
 func reportCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", "[--format text|md|csv|summary|json|html|openmetrics] [-o FILE] RUN", `
-Re-renders a stored run. RUN is a run directory or its run.json. summary
-is the JSON summary that "kaeload run --format json" prints (verdicts,
-sweeps, thresholds, each repetition's timeline and diagnoses: what a CI
-pipeline reads); json writes run.json back unchanged (a round trip, with
-histograms and per-group counters); html is the self-contained report
-with SVG charts, fit for an offline lab; openmetrics is the timeline
-under the live metrics' names (run --metrics), each sample at its
-interval's end, which "promtool tsdb create-blocks-from openmetrics FILE
-DIR" imports into Prometheus with exact counts. Fields: docs/outputs.md.
+Re-renders a stored run (a run directory or its run.json). summary is the
+JSON summary of "run --format json"; json writes run.json back unchanged;
+html is the self-contained report; openmetrics is the timeline for
+"promtool tsdb create-blocks-from openmetrics". Fields: docs/outputs.md.
 
 Examples:
   kaeload report runs/20261202T134500Z-nginx-kae
@@ -35,23 +29,23 @@ Examples:
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageError(fmt.Errorf("report: want one run, got %d arguments (see kaeload report --help)", len(pos)))
+	if err := wantArgs(fs, pos, 1, 1, "one run"); err != nil {
+		return err
 	}
 	if *html != "" {
 		*format, *output = "html", *html
 	}
-	render := map[string]func(io.Writer, *analysis.Report) error{
-		"text": render.WriteText, "md": render.WriteMarkdown, "csv": render.WriteCSV, "summary": render.WriteSummaryJSON,
-		"json": func(w io.Writer, m *analysis.Report) error { return results.WriteJSON(w, m.Run) }, "html": htmlreport.Write,
-		"openmetrics": func(w io.Writer, m *analysis.Report) error { return metrics.WriteOpenMetrics(w, m) },
-	}[*format]
-	if render == nil {
-		return usageError(fmt.Errorf("report: --format %q: want text, md, csv, summary, json, html or openmetrics", *format))
+	write, err := pick(fs, *format,
+		choice[renderer]{"text", render.WriteText}, choice[renderer]{"md", render.WriteMarkdown},
+		choice[renderer]{"csv", render.WriteCSV}, choice[renderer]{"summary", render.WriteSummaryJSON},
+		choice[renderer]{"json", func(w io.Writer, m *analysis.Report) error { return results.WriteJSON(w, m.Run) }},
+		choice[renderer]{"html", htmlreport.Write}, choice[renderer]{"openmetrics", metrics.WriteOpenMetrics})
+	if err != nil {
+		return err
 	}
 	r, err := readRun(pos[0])
 	if err != nil {
 		return err
 	}
-	return writeOutput(*output, stdout, func(w io.Writer) error { return render(w, analysis.Analyze(r)) })
+	return writeOutput(*output, stdout, func(w io.Writer) error { return write(w, analysis.Analyze(r)) })
 }

@@ -11,11 +11,9 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// resumeStore reopens the run directory dir to continue its run. It
-// returns the store and the run so far; nothing is written until the
-// resumed run begins (store.Begin), so a resume that fails before that —
-// a scenario that does not match, a host that cannot be reached — leaves
-// the run directory as it was.
+// resumeStore reopens the run directory dir and returns its store and run
+// so far; nothing is written until the resumed run begins, so a resume
+// that fails leaves the directory as it was.
 func resumeStore(dir string) (*store, *results.Run, error) {
 	st := &store{dir: dir, log: &runLog{}, resuming: true}
 	j, prev, err := rundir.ResumeJournal(dir, dirOptions)
@@ -23,8 +21,7 @@ func resumeStore(dir string) (*store, *results.Run, error) {
 		return nil, nil, err
 	}
 	st.journal = j
-	// The log is appended to once the run begins; what is logged before
-	// waits in memory, so a resume that fails adds nothing to it.
+	// What is logged before the run begins waits in memory.
 	f, err := os.OpenFile(filepath.Join(dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		j.End(prev.Finished, true) // closes it: nothing was written
@@ -35,10 +32,8 @@ func resumeStore(dir string) (*store, *results.Run, error) {
 }
 
 // resumePlan is the plan a resumed run continues: the scenario compiled
-// again when one is given (its variants must be the stored run's), else
-// the plan the run stored. A stored plan hides secret env values, so a
-// run with secrets needs its scenario. A randomized order keeps the
-// stored seed.
+// again when given, else the stored plan (which hides secret env values).
+// A randomized order keeps the stored seed.
 func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, thresholds []string) (*plans.Plan, error) {
 	var plan *plans.Plan
 	if scenarioPath != "" {

@@ -40,18 +40,17 @@ type runFlags struct {
 	waitQuiet  bool
 	metrics    metricsFlags
 	ol         oneLine
-	// pos is the scenario file or URL (empty when resuming from the
-	// stored plan alone).
+	// pos is the scenario file or URL (none when resuming from the stored plan).
 	pos []string
 	// report writes the report --format asks for.
-	report func(io.Writer, *analysis.Report) error
+	report renderer
 }
 
 func (f *runFlags) resuming() bool { return f.resumeDir != "" }
 func (f *runFlags) urlMode() bool  { return len(f.pos) == 1 && isURL(f.pos[0]) }
 
-// runInput is what a run starts from: its plan and, when resuming or
-// saving, its store and the run so far.
+// runInput is what a run starts from: its plan and, when saving, its store
+// and the run so far.
 type runInput struct {
 	plan *plans.Plan
 	// scenarioText is the scenario URL mode wrote (no file holds it).
@@ -76,9 +75,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		describePlan(ctx, stdout, in.plan)
 		return nil
 	}
-	for _, w := range in.plan.Warnings {
-		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
-	}
+	printWarnings(stderr, in.plan)
 	obs, err := f.metrics.serve(in.plan, stderr)
 	if err != nil {
 		return err
@@ -112,7 +109,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	f := &runFlags{}
 	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
-	fs.Var(&f.sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	addSetFlag(fs, &f.sets)
 	fs.Func("exclude-flagged", "set aside and measure again up to `N` windows per variant that measured the client (CLIENT-BOUND) or shared CPUs (OTHER LOAD, SHARED CPUS); they are kept in every report, in no statistic (scenario key exclude_flagged)", func(v string) error {
 		f.sets = append(f.sets, [2]string{"exclude_flagged", v})
 		return nil
@@ -138,13 +135,15 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	switch {
 	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || *seed != "" || f.waitQuiet || f.urlMode()):
 		return nil, usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
-	case !f.resuming() && len(pos) != 1:
-		return nil, usageError(fmt.Errorf("run: want one scenario file or URL, got %d arguments (see kaeload run --help)", len(pos)))
+	case !f.resuming():
+		if err := wantArgs(fs, pos, 1, 1, "one scenario file or URL"); err != nil {
+			return nil, err
+		}
 	}
 	if !f.urlMode() {
 		var urlOnly []string
 		fs.Visit(func(fl *flag.Flag) {
-			if oneLineFlags[fl.Name] {
+			if strings.HasPrefix(fl.Usage, urlModePrefix) {
 				urlOnly = append(urlOnly, "-"+fl.Name)
 			}
 		})
@@ -158,22 +157,16 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 		}
 		f.sets = append(f.sets, [2]string{"seed", *seed})
 	}
-	switch f.progress {
-	case "auto", "on", "plain", "off":
-	default:
-		return nil, usageError(fmt.Errorf("run: --progress %q: want auto, on, plain or off", f.progress))
+	if err := checkProgress(fs, f.progress); err != nil {
+		return nil, err
 	}
-	f.report = map[string]func(io.Writer, *analysis.Report) error{"text": render.WriteText, "json": render.WriteSummaryJSON, "md": render.WriteMarkdown}[f.format]
-	if f.report == nil {
-		return nil, usageError(fmt.Errorf("run: --format %q: want text, json or md", f.format))
-	}
-	return f, nil
+	f.report, err = pick(fs, f.format, choice[renderer]{"text", render.WriteText}, choice[renderer]{"json", render.WriteSummaryJSON}, choice[renderer]{"md", render.WriteMarkdown})
+	return f, err
 }
 
-// input compiles the plan the flags name: a resumed run's (with its
-// store), a URL mode scenario's, or a scenario file's. With
-// --print-scenario it prints the URL mode scenario and returns a nil
-// input.
+// input compiles the plan the flags name: a resumed run's, a URL mode
+// scenario's or a file's. --print-scenario prints the URL mode scenario
+// and returns nil.
 func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	in := &runInput{}
 	var err error
@@ -183,9 +176,7 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	case f.urlMode():
 		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.pos[0], f.sets, f.thresholds, f.dryRun || f.ol.print)
 		if f.ol.print && err == nil {
-			// Only a scenario that compiles is printed. It compiles as for
-			// --dry-run, so CPUs this machine lacks do not stop it: it may
-			// be meant for another machine.
+			// Compiled as for --dry-run: it may be meant for another machine.
 			fmt.Fprint(stdout, in.scenarioText)
 			return nil, nil
 		}
@@ -202,8 +193,7 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	return in, nil
 }
 
-// resumeInput reopens the run directory of --resume and compiles its
-// plan (from the stored one, or the scenario file given).
+// resumeInput reopens --resume's run directory and compiles its plan.
 func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	st, prev, err := resumeStore(f.resumeDir)
 	if err != nil {
@@ -226,8 +216,8 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	return &runInput{plan: plan, st: st, prev: prev}, nil
 }
 
-// describePlan is --dry-run: the plan (warnings included), what a
-// search may cost and every probe read once.
+// describePlan is --dry-run: the plan, what a search may cost, and every
+// probe read once.
 func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
 	scenarios.Describe(stdout, plan) // warnings included
 	if l := runner.SearchPlan(plan); l != "" {
@@ -236,8 +226,8 @@ func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
 	showProbes(ctx, stdout, plan)
 }
 
-// execute runs the plan, logging to stderr (and the store's run log),
-// with secret env values hidden from both.
+// execute runs the plan, logging to stderr and the run log, secret env
+// values hidden.
 func execute(ctx context.Context, progress string, in *runInput, stderr io.Writer) (*results.Run, error) {
 	log := io.Writer(stderr)
 	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: in.prev}
@@ -258,27 +248,21 @@ func execute(ctx context.Context, progress string, in *runInput, stderr io.Write
 		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
 	}
 	r, err := runner.Run(ctx, in.plan, opts)
-	for _, w := range []io.Writer{rlog, opts.WorkerLog} {
-		if rw, ok := w.(*redactWriter); ok {
-			rw.flush()
-		}
-	}
+	flushRedacted(rlog)
+	flushRedacted(opts.WorkerLog)
 	return r, err
 }
 
-// finishStore closes the run directory's journal and returns the
-// directory ("" when nothing was written). A new run that measured no
-// window leaves no directory: it is removed, and stderr says so. The journal holds every
-// finished repetition already; its end record says whether the run
-// completed.
+// finishStore closes the journal and returns the run directory ("" when
+// nothing was written). A new run that measured no window leaves no
+// directory.
 func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (string, error) {
 	st := in.st
 	switch {
 	case st == nil:
 		return "", runErr
 	case r == nil && in.prev != nil:
-		// A resumed run that could not start: its journal is closed as
-		// it was, nothing written.
+		// A resumed run that could not start: the journal closes as it was.
 		_, _ = st.end(in.prev)
 		return "", runErr
 	case r == nil:
@@ -289,8 +273,8 @@ func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (
 		return "", errors.Join(runErr, fmt.Errorf("write results: %w", err))
 	}
 	if in.prev == nil && dir != "" && sentNoLoad(r) {
-		// A wrong port, a server that never started: the directory would
-		// hold only "no variants". What went wrong is on stderr already.
+		// A wrong port, a server that never started: what went wrong is on
+		// stderr already.
 		if err := os.RemoveAll(dir); err != nil {
 			return dir, errors.Join(runErr, fmt.Errorf("remove the empty run directory: %w", err))
 		}
@@ -301,13 +285,11 @@ func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (
 }
 
 // sentNoLoad reports whether a run measured nothing: no variant has a
-// window (a run's record keeps only the variants that have one). Its
-// directory is not kept.
-func sentNoLoad(r *results.Run) bool { return len(r.Variants) == 0 } // a variant with only a partial window counts: it measured something
+// window, partial ones included.
+func sentNoLoad(r *results.Run) bool { return len(r.Variants) == 0 }
 
-// writeReports shows what was measured, even when the run failed, was
-// interrupted or could not be stored. With a machine-readable format on
-// stdout, people read the text on stderr.
+// writeReports shows what was measured, even when the run failed; with a
+// machine-readable format on stdout, the text goes to stderr.
 func writeReports(m *analysis.Report, format string, report func(io.Writer, *analysis.Report) error, stdout, stderr io.Writer) error {
 	var errs []error
 	if format != "text" {
@@ -316,15 +298,11 @@ func writeReports(m *analysis.Report, format string, report func(io.Writer, *ana
 	return errors.Join(append(errs, report(stdout, m))...)
 }
 
-// runOutcome turns the run's analysis (nil when nothing ran) into the
-// command's error, and so its exit status: interrupted, a variant failed
-// or not measured, a threshold crossed, or the run's own error.
+// runOutcome turns the run's analysis (nil: nothing ran) into the
+// command's error and so its exit status.
 func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
-	if runErr != nil && ctx.Err() != nil {
-		return fmt.Errorf("%w: %v", errInterrupted, runErr)
-	}
 	if runErr != nil || m == nil {
-		return runErr
+		return interrupted(ctx, runErr)
 	}
 	var failures []string
 	if failed := m.Failed; len(failed) > 0 {
@@ -337,4 +315,23 @@ func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 		return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 	}
 	return thresholdError(m)
+}
+
+// renderer writes one format of a run's analysis.
+type renderer = func(io.Writer, *analysis.Report) error
+
+// printWarnings prints the plan's warnings to stderr before it runs.
+func printWarnings(stderr io.Writer, plan *plans.Plan) {
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(stderr, "kaeload: warning: %s\n", w)
+	}
+}
+
+// interrupted marks err errInterrupted (exit status 130) when ctx was
+// cancelled; err as it is otherwise.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: %v", errInterrupted, err)
+	}
+	return err
 }

@@ -8,34 +8,31 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// compile loads a scenario, applies --set overrides and compiles it for
-// this machine (planning: CPUs it lacks are warnings, for --dry-run).
-// Every problem comes back at once, marked errInvalid.
+// compile loads a scenario, applies --set and compiles it for this machine
+// (planning: missing CPUs are warnings). Every problem comes back at once,
+// marked errInvalid.
 func compile(path string, sets setFlags, planning bool) (*plans.Plan, error) {
 	return compileWith(path, sets, nil, planning)
 }
 
-// compileWith is compile with thresholds added from the command line
-// (--threshold).
+// compileWith is compile with --threshold additions.
 func compileWith(path string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
 	sc, err := scenarios.LoadFile(path)
 	if sc == nil {
 		return nil, invalid(err)
 	}
-	// A scenario with values in error comes back too: Compile reports
-	// those with every other problem of the file.
+	// A scenario with values in error comes back too: Compile reports them
+	// with every other problem.
 	return compileScenario(sc, sets, thresholds, planning)
 }
 
-// compileScenario applies --set overrides and --threshold additions to a
-// loaded scenario and compiles it. Every problem comes back at once: the
-// --set ones first, then the scenario's in file order.
+// compileScenario applies --set and --threshold to a loaded scenario and
+// compiles it, returning every problem: --set's first.
 func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
 	var errs []error
 	for _, kv := range sets {
 		if err := sc.Set(kv[0], kv[1]); err != nil {
-			// The value is not echoed: it may be a secret (Set quotes the
-			// values it may show).
+			// The value is not echoed: it may be a secret.
 			errs = append(errs, fmt.Errorf("--set %s: %w", kv[0], err))
 		}
 	}

@@ -14,11 +14,9 @@ import (
 
 func serveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", "[flags]", `
-Starts the built-in HTTPS target: a small fixed body, Connection: close
-honoured, and no session resumption (tickets and session cache off) unless
---resumption, so every handshake is full. The certificate is generated in
-memory (--cert) or read from files (--cert-file and --key-file). Runs until
-interrupted.
+Starts the built-in HTTPS target: a small fixed body and, unless
+--resumption, no session resumption, so every handshake is full. Runs
+until interrupted. The simulated accelerator: docs/soft-ratio.md.
 
 Example:
   kaeload serve --addr 127.0.0.1:8443 --cert ecdsa-p256`, stdout)
@@ -33,8 +31,8 @@ Example:
 	if err != nil {
 		return err
 	}
-	if len(pos) != 0 {
-		return usageError(fmt.Errorf("serve: unexpected argument %q (see kaeload serve --help)", pos[0]))
+	if err := wantArgs(fs, pos, 0, 0, "no arguments"); err != nil {
+		return err
 	}
 	if *work < 0 {
 		return usageError(fmt.Errorf("serve: --handshake-work %d: want 0 or more", *work))

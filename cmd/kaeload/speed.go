@@ -15,17 +15,10 @@ import (
 
 func speedCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("speed", "[--format text|csv|json] [-o FILE] [OUTPUT|-] [OUTPUT_B]", `
-Prints the figures of a saved "openssl speed" (OpenSSL 1.1 and 3.x,
-human-readable or -mr, -multi N, -async_jobs N, engines), GmSSL "speed" or
-"bssl speed" output: operations/s of public-key operations, bytes/s of
-ciphers and digests per block size. OUTPUT "-" (or none) is standard input.
-
-With two outputs, puts them side by side, figure by figure, with the ratio
-and the Δ % of B against A:
-  RSA 2048 signing  801.2 → 3245.2 ops/s, 4.05× (+305.04 %)
-
-An output in which no result is recognised is an error (exit status 1)
-that quotes its first lines.
+Prints the figures of a saved "openssl speed", GmSSL "speed" or "bssl
+speed" output ("-" or none: standard input); with two, puts them side by
+side with the ratio and Δ % of B against A. An output with no result is
+an error. Formats recognised: docs/outputs.md.
 
 Examples:
   openssl speed -seconds 3 rsa2048 ecdsap256 | kaeload speed
@@ -37,16 +30,14 @@ Examples:
 	if err != nil {
 		return err
 	}
-	switch *format {
-	case "text", "csv", "json":
-	default:
-		return usageError(fmt.Errorf("speed: --format %q: want text, csv or json", *format))
+	if _, err := pick(fs, *format, choice[bool]{"text", true}, choice[bool]{"csv", true}, choice[bool]{"json", true}); err != nil {
+		return err
 	}
 	if len(pos) == 0 {
 		pos = []string{"-"}
 	}
-	if len(pos) > 2 {
-		return usageError(fmt.Errorf("speed: want one or two outputs, got %d (see kaeload speed --help)", len(pos)))
+	if err := wantArgs(fs, pos, 1, 2, "one or two outputs"); err != nil {
+		return err
 	}
 	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
 		return usageError(fmt.Errorf("speed: standard input can be only one of the two outputs"))
@@ -67,8 +58,8 @@ Examples:
 	})
 }
 
-// readSpeed reads and parses one saved speed output ("-": stdin). An
-// output without a result is an error quoting its first lines.
+// readSpeed parses one saved speed output ("-": stdin); one without a
+// result is an error quoting its first lines.
 func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
 	in := stdin
 	if path != "-" {
@@ -79,8 +70,6 @@ func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
 		defer f.Close()
 		in = f
 	}
-	// The input streams through the parser; its start is kept for the
-	// error message.
 	head := &headBuffer{max: 16 << 10}
 	rs, err := speed.ParseReader(io.TeeReader(in, head))
 	if err != nil {

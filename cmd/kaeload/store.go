@@ -22,27 +22,23 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// store is where one run is kept. It is checked before any load is sent,
-// so an unwritable place fails the run at once rather than after an hour;
-// the run directory is created when the run begins and grows as it goes
-// (rundir.Journal): every finished repetition is on disk before the next
-// one starts, so a controller that is killed keeps what it measured.
+// store is where one run is kept: checked before any load, so an
+// unwritable place fails at once; the journal keeps every finished
+// repetition before the next starts.
 type store struct {
 	dir          string // the run directory; "" = derive from the start time
 	parent       string // where derived run directories go
 	scenarioPath string
 	log          *runLog
 	journal      *rundir.Journal
-	// logFile is the run log of a resumed run, open for appending and
-	// attached to log when the run begins.
+	// logFile is a resumed run's log, attached when the run begins.
 	logFile *os.File
-	// resuming is set for a run directory reopened by resumeStore: the
-	// journal is open already, and Begin resumes it.
+	// resuming: the journal is open already (resumeStore) and Start resumes it.
 	resuming bool
 }
 
-// newStore checks that the run can be written: --out must not exist yet
-// (a run is never overwritten) and its parent must be writable.
+// newStore checks that the run can be written: --out must not exist and
+// its parent must be writable.
 func newStore(out, parent, scenarioPath string) (*store, error) {
 	s := &store{dir: out, parent: parent, scenarioPath: scenarioPath, log: &runLog{}}
 	if out != "" {
@@ -57,9 +53,8 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 	return s, nil
 }
 
-// about is what the CLI knows of a new run and does not measure, for
-// its header: versions, host facts and the scenario's text (scenarioText
-// in URL mode, else the file's), with secrets hidden by redact.
+// about is what the CLI knows of a new run for its header: versions, host
+// facts and the scenario's text, secrets hidden by redact.
 func about(scenarioPath, scenarioText string, redact func(string) string) runner.About {
 	a := runner.About{Kaeload: versionString(), GoVersion: runtime.Version()}
 	if facts, err := cpustat.HostFacts(); err == nil {
@@ -82,40 +77,36 @@ func about(scenarioPath, scenarioText string, redact func(string) string) runner
 // Start creates the run directory with its journal and header r (or
 // resumes the journal) and moves the run log into it.
 func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
-	return nil, s.begin(r)
+	if err := s.begin(r); err != nil {
+		return nil, fmt.Errorf("results cannot be written: %w", err)
+	}
+	return nil, nil
 }
 
 func (s *store) begin(r *results.Run) error {
 	if s.resuming {
 		exportRunDir(s.dir)
-		// The resumed run begins: from here on it is recorded.
 		if err := s.journal.Resume(); err != nil {
-			return fmt.Errorf("results cannot be written: %w", err)
+			return err
 		}
 		f := s.logFile
 		s.logFile = nil
 		if _, err := f.WriteString("--- resumed\n"); err != nil {
 			f.Close()
-			return fmt.Errorf("results cannot be written: %w", err)
+			return err
 		}
-		if err := s.log.attachFile(f); err != nil {
-			return fmt.Errorf("results cannot be written: %w", err)
-		}
-		return nil
+		return s.log.attachFile(f)
 	}
 	if s.dir == "" {
 		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
 	}
 	j, err := rundir.CreateJournal(s.dir, r, dirOptions)
 	if err != nil {
-		return fmt.Errorf("results cannot be written: %w", err)
+		return err
 	}
 	s.journal = j
 	exportRunDir(s.dir)
-	if err := s.log.attach(filepath.Join(s.dir, rundir.LogFile)); err != nil {
-		return fmt.Errorf("results cannot be written: %w", err)
-	}
-	return nil
+	return s.log.attach(filepath.Join(s.dir, rundir.LogFile))
 }
 
 // Event records what changes the run in the journal.
@@ -145,29 +136,20 @@ func (s *store) Event(_ context.Context, e runner.Event) error {
 // Stop adds nothing: the journal ends with end.
 func (s *store) Stop(context.Context) []runner.Event { return nil }
 
-// dirOptions are what a run directory is given to complete and render a
-// run (rundir does no analysis of its own): the analysis's warnings in
-// run.json, and summary.csv, speed.csv and report.html (dirFiles).
+// dirOptions complete and render a run directory: the analysis's warnings
+// in run.json and the files of dirFiles.
 var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
 
-// dirFiles renders the files a run directory rebuilds after each record
-// besides run.json, all from one Report of the run so far: summary.csv
-// (once a variant is measured or given up), speed.csv (when speed
-// commands ran) and report.html.
+// dirFiles renders, from one Report of the run so far, the files a run
+// directory rebuilds after each record besides run.json.
 func dirFiles(r *results.Run) (map[string][]byte, error) {
 	m := analysis.Analyze(r)
 	files := map[string][]byte{}
 	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
-		var b bytes.Buffer
-		if err := render.WriteCSV(&b, m); err == nil {
-			files[rundir.SummaryFile] = b.Bytes()
-		}
+		addFile(files, rundir.SummaryFile, func(w io.Writer) error { return render.WriteCSV(w, m) })
 	}
 	if analysis.HasSpeed(r) {
-		var b bytes.Buffer
-		if err := render.WriteSpeedCSV(&b, m); err == nil {
-			files[rundir.SpeedFile] = b.Bytes()
-		}
+		addFile(files, rundir.SpeedFile, func(w io.Writer) error { return render.WriteSpeedCSV(w, m) })
 	}
 	profileFiles(m, files)
 	var b bytes.Buffer
@@ -178,13 +160,20 @@ func dirFiles(r *results.Run) (map[string][]byte, error) {
 	return files, nil
 }
 
-// readRun reads a stored run (a run.json or a run directory) as its
-// run.json has it (rundir.ReadRunFile with dirOptions).
+// addFile renders one file of a run directory into files; one that fails
+// to render is left out.
+func addFile(files map[string][]byte, name string, write func(io.Writer) error) {
+	var b bytes.Buffer
+	if err := write(&b); err == nil {
+		files[name] = b.Bytes()
+	}
+}
+
+// readRun reads a stored run (a run.json or a run directory).
 func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path, dirOptions) }
 
-// end closes the journal with the run's end: when it finished and whether
-// it was interrupted. It returns the run directory ("" when the run never
-// began).
+// end closes the journal with the run's end and returns the run
+// directory ("" when the run never began).
 func (s *store) end(r *results.Run) (string, error) {
 	if s.journal == nil {
 		return "", nil
@@ -205,9 +194,8 @@ func (s *store) end(r *results.Run) (string, error) {
 	return s.dir, err
 }
 
-// runLog is the run log: server command output and worker messages,
-// written from several goroutines. It is kept in memory until the run
-// directory exists (attach), then appended to its run.log as it comes.
+// runLog is the run log, written from several goroutines: kept in memory
+// until the run directory exists, then appended to run.log.
 type runLog struct {
 	mu  sync.Mutex
 	b   bytes.Buffer
@@ -227,28 +215,21 @@ func (l *runLog) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-// attach writes what was logged so far to path and sends every later
-// line there.
+// attach writes what was logged so far to a new file at path and sends
+// every later line there.
 func (l *runLog) attach(path string) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	return l.attachLocked(f)
+	return l.attachFile(f)
 }
 
-// attachFile is attach to a file already open (a resumed run's log).
+// attachFile is attach to a file already open (a resumed run's log); on
+// failure f is closed.
 func (l *runLog) attachFile(f *os.File) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.attachLocked(f)
-}
-
-// attachLocked writes what was logged so far to f and sends every later
-// line there; l.mu held. On failure f is closed.
-func (l *runLog) attachLocked(f *os.File) error {
 	if _, err := io.Copy(f, &l.b); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", f.Name(), err)
@@ -275,39 +256,28 @@ func (l *runLog) close() error {
 	return err
 }
 
-// RunDirEnv is the environment variable that local server commands find
-// the run directory in (its absolute path), for files that belong to one
-// run: examples/local-nginx keeps its nginx's configuration and logs
-// there. It is not set with --no-save, nor for ssh servers.
+// RunDirEnv holds the run directory's absolute path for local server
+// commands (examples/local-nginx keeps its files there); not set with
+// --no-save nor for ssh servers.
 const RunDirEnv = "KAELOAD_RUN_DIR"
 
-// exportRunDir sets RunDirEnv to dir for the commands this process starts
-// from now on (the server's start, stop and probe commands inherit it).
+// exportRunDir sets RunDirEnv for the commands this process starts.
 func exportRunDir(dir string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		os.Setenv(RunDirEnv, abs)
 	}
 }
 
-// profileFiles adds the server profile's files to a run directory's
-// files when the run profiled its server: profile.csv and, per variant
-// with a profile, its pprof file (results.PprofFile).
+// profileFiles adds the server profile's files when the run profiled its
+// server: profile.csv and a pprof file per variant with a profile.
 func profileFiles(m *analysis.Report, files map[string][]byte) {
 	if m.Profile == nil {
 		return
 	}
-	var b bytes.Buffer
-	if err := render.WriteProfileCSV(&b, m); err == nil {
-		files[rundir.ProfileFile] = b.Bytes()
-	}
+	addFile(files, rundir.ProfileFile, func(w io.Writer) error { return render.WriteProfileCSV(w, m) })
 	for i := range m.Profile.Variants {
-		v := &m.Profile.Variants[i]
-		if !v.Available() {
-			continue
-		}
-		var b bytes.Buffer
-		if err := render.WriteProfilePprof(&b, m, i); err == nil {
-			files[v.Pprof] = b.Bytes()
+		if v := &m.Profile.Variants[i]; v.Available() {
+			addFile(files, v.Pprof, func(w io.Writer) error { return render.WriteProfilePprof(w, m, i) })
 		}
 	}
 }

@@ -17,13 +17,13 @@ server probe is read once, on the server's host, and its value or error
 shown (a failed probe is a WARNING; the scenario is still valid).
 Every problem is reported at once, each with file:line:col. Exit status 0
 when the scenario is valid, 2 when it is not. Keys: docs/scenario.md.`, stdout)
-	fs.Var(&sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	addSetFlag(fs, &sets)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageError(fmt.Errorf("validate: want one scenario file, got %d arguments (see kaeload validate --help)", len(pos)))
+	if err := wantArgs(fs, pos, 1, 1, "one scenario file"); err != nil {
+		return err
 	}
 	plan, err := compile(pos[0], sets, false)
 	if err != nil {

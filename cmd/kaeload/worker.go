@@ -8,9 +8,8 @@ import (
 	"github.com/kaeload/kaeload/runner"
 )
 
-// workerCmd is the hidden body of one pinned worker process. The controller
-// (locally, or through ssh) speaks newline-delimited JSON on its stdin and
-// stdout; see package runner for the protocol.
+// workerCmd is the hidden body of one pinned worker process, driven over
+// stdin and stdout (locally or through ssh).
 func workerCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("worker", "", `Internal: one pinned load process driven over stdin/stdout by "kaeload run".
 Not for direct use; the protocol is in docs/internals.md.`, stdout)

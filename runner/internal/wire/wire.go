@@ -190,8 +190,5 @@ func Write(w io.Writer, v any) error {
 	return err
 }
 
-// Line is the message's line as read, to pass it on (a relay).
-func (m Message) Line() []byte { return m.raw }
-
 // Rest is what follows the last message read, buffered data first.
 func (lr *Reader) Rest() io.Reader { return lr.r }
