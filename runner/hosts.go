@@ -285,7 +285,7 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 		info := &p.host.info
 		info.RTT, info.ClockOffset = best, offset
 		info.Uncertain = best/2 > window/100
-		fmt.Fprintf(ws.log, "host %s: worker %d round trip %s, clock offset %s ± %s\n", p.host.name, p.index, best, offset, best/2)
+		fmt.Fprintf(ws.chatter, "host %s: worker %d round trip %s, clock offset %s ± %s\n", p.host.name, p.index, best, offset, best/2)
 		if info.Uncertain && !p.host.warned {
 			p.host.warned = true
 			warn(fmt.Sprintf("host %s: the clock offset is uncertain by ±%s, more than 1%% of the %s window: the groups there may start and end their window that much off", p.host.name, best/2, window))

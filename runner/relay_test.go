@@ -129,6 +129,7 @@ func TestPickBinary(t *testing.T) {
 // TestSyncClocks: a remote worker whose clock is 3 s ahead, answering
 // after 4 ms, reads as a 3 s offset within the round trip, and a window
 // for which half that round trip is more than 1 % is warned about once.
+// The per-worker clock line is chatter: the run log's, not the user's.
 func TestSyncClocks(t *testing.T) {
 	const skew, delay = 3 * time.Second, 4 * time.Millisecond
 	for _, tc := range []struct {
@@ -136,7 +137,8 @@ func TestSyncClocks(t *testing.T) {
 		warn   bool
 	}{{100 * time.Millisecond, true}, {time.Hour, false}} {
 		r, w := io.Pipe()
-		ws := &workers{events: make(chan event, 1), log: io.Discard}
+		var log, chatter bytes.Buffer
+		ws := &workers{events: make(chan event, 1), log: &log, chatter: &chatter}
 		p := &proc{index: 1, host: &hostConn{name: "ssh://h"}, stdin: w, stderr: &ring{}}
 		ws.procs = []*proc{p}
 		go func() {
@@ -165,6 +167,9 @@ func TestSyncClocks(t *testing.T) {
 		}
 		if (len(warnings) == 1) != tc.warn || (tc.warn && !strings.Contains(warnings[0], "host ssh://h: the clock offset is uncertain")) {
 			t.Errorf("window %s: warnings %q", tc.window, warnings)
+		}
+		if !strings.Contains(chatter.String(), "host ssh://h: worker 1 round trip") || log.Len() > 0 {
+			t.Errorf("the clock line went to the log (%q), not the chatter (%q)", log.String(), chatter.String())
 		}
 	}
 }

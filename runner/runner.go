@@ -600,6 +600,8 @@ type workers struct {
 	events chan event
 	abort  <-chan struct{}
 	log    io.Writer
+	// chatter receives the workers' own lines (Options.WorkerLog).
+	chatter io.Writer
 	// onInterval, when not nil, sees each interval a worker sends.
 	onInterval func(group int, iv results.IntervalSample)
 }
@@ -608,7 +610,7 @@ type workers struct {
 // workers started are returned even on failure, for stop.
 func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 	groups := p.Load.Groups
-	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log}
+	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log, chatter: c.opts.WorkerLog}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
 		var w *proc

@@ -38,6 +38,7 @@ type runFlags struct {
 	format     string
 	resumeDir  string
 	waitQuiet  bool
+	verbose    bool
 	metrics    metricsFlags
 	ol         oneLine
 	// pos is the scenario file or URL (none when resuming from the stored plan).
@@ -89,7 +90,7 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return err
 		}
 	}
-	r, runErr := execute(ctx, f.progress, in, stderr)
+	r, runErr := execute(ctx, f, in, stderr)
 	dir, runErr := finishStore(in, r, runErr, stderr)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
@@ -125,6 +126,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	fs.StringVar(&f.format, "format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
 	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
 	fs.BoolVar(&f.waitQuiet, "wait-quiet", false, "wait for a quiet machine before each window (scenario key quiet)")
+	fs.BoolVar(&f.verbose, "verbose", false, "print the workers' chatter (their stderr, clock offsets) here too, not only in run.log")
 	f.metrics.register(fs)
 	f.ol.register(fs)
 	pos, err := parse(fs, args)
@@ -227,10 +229,11 @@ func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
 }
 
 // execute runs the plan, logging to stderr and the run log, secret env
-// values hidden.
-func execute(ctx context.Context, progress string, in *runInput, stderr io.Writer) (*results.Run, error) {
+// values hidden; the workers' chatter goes to the run log only, unless
+// --verbose.
+func execute(ctx context.Context, f *runFlags, in *runInput, stderr io.Writer) (*results.Run, error) {
 	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: progress, Abort: abortOf(ctx), Resume: in.prev}
+	opts := runner.Options{Progress: stderr, ProgressMode: f.progress, Abort: abortOf(ctx), Resume: in.prev}
 	if in.metrics != nil {
 		opts.Outputs = append(opts.Outputs, in.metrics)
 	}
@@ -244,7 +247,7 @@ func execute(ctx context.Context, progress string, in *runInput, stderr io.Write
 	// Server command output and worker lines may hold a secret env value.
 	rlog := newRedactWriter(log, in.plan.Secrets, in.plan.Redact)
 	opts.Log = rlog
-	if in.st != nil { // worker chatter: the run log only
+	if in.st != nil && !f.verbose {
 		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
 	}
 	r, err := runner.Run(ctx, in.plan, opts)
