@@ -21,10 +21,9 @@ import (
 
 // runUsage is the text of kaeload run --help.
 const runUsage = `
-Runs every variant × repetition of a scenario (or of the one the "URL mode"
-flags write for a URL): pinned worker processes, one common window, a new
-connection and full handshake per request. Keeps runs/<UTC time>-<name>/.
-See docs/scenario.md, docs/outputs.md. URL: -c 200 -d 60s --cpus 0-9,10-19`
+Runs every variant × repetition of a scenario, or of a URL with the "URL
+mode" flags (-c 200 -d 60s --cpus 0-9,10-19), into runs/<UTC time>-<name>/.
+See docs/scenario.md and docs/outputs.md.`
 
 // runFlags is the command line of kaeload run, parsed and checked.
 type runFlags struct {
