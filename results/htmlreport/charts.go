@@ -18,6 +18,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
@@ -313,7 +314,7 @@ func groupChart(vs []variantData) chart {
 	cpusOf := map[int]string{} // group index -> CPUs, from the first variant that has the group
 	var order []int
 	for _, v := range ms {
-		for _, g := range groups(v.V) {
+		for _, g := range measure.VariantGroups(v.V) {
 			if _, ok := cpusOf[g.Index]; !ok {
 				cpusOf[g.Index] = g.CPUs
 				order = append(order, g.Index)
@@ -338,7 +339,7 @@ func groupChart(vs []variantData) chart {
 	w := max(min((chartWidth-100)/vg.Length(len(order)*(len(ms)+1)), 40), 2)
 	for j, v := range ms {
 		off := vg.Length(float64(j)-float64(len(ms)-1)/2) * w
-		for _, g := range groups(v.V) {
+		for _, g := range measure.VariantGroups(v.V) {
 			f.bar(float64(index[g.Index]), mean(g.Rates), w, off, v.Color, false)
 		}
 	}

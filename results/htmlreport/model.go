@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"image/color"
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot/plotter"
@@ -75,40 +74,6 @@ func cdf(h *results.Histogram) plotter.XYs {
 		pts = append(pts, plotter.XY{X: float64(max(b.To, from)) / 1000, Y: float64(cum) / total})
 	}
 	return pts
-}
-
-// groupAgg is one group index of a variant over its repetitions.
-type groupAgg struct {
-	Index, Threads, Slots int
-	CPUs                  string
-	Rates, Busy           []float64
-}
-
-// groups aggregates v's groups by index over its repetitions, in index order.
-func groups(v *results.Variant) []groupAgg {
-	byIndex := map[int]*groupAgg{}
-	var order []int
-	for i := range v.Reps {
-		for j := range v.Reps[i].Groups {
-			g := &v.Reps[i].Groups[j]
-			a, ok := byIndex[g.Index]
-			if !ok {
-				a = &groupAgg{Index: g.Index, CPUs: g.CPUs, Threads: g.Threads, Slots: g.Slots}
-				byIndex[g.Index] = a
-				order = append(order, g.Index)
-			}
-			a.Rates = append(a.Rates, g.Rate())
-			if g.CPU != nil {
-				a.Busy = append(a.Busy, g.CPU.Busy)
-			}
-		}
-	}
-	sort.Ints(order)
-	out := make([]groupAgg, len(order))
-	for i, idx := range order {
-		out[i] = *byIndex[idx]
-	}
-	return out
 }
 
 // mean is the arithmetic mean of xs; NaN for none.

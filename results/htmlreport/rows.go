@@ -26,9 +26,9 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
 	pg.Variants = table{Head: [][]th{head("variant", "series", "swept", "server environment", "#repetitions")}}
 	pg.Reps = table{ID: "reps-table", Head: [][]th{slices.Concat(head("variant", "#rep"), heads(repColumns, true), measureHeads(rcols))}}
-	pg.Latency = table{Head: [][]th{head("variant", "timing", "#count", "#p50", "#p90", "#p99", "#p99.9", "#max")}}
-	pg.Groups = table{Head: [][]th{head("variant", "#group", "CPUs", "#threads", "#connections",
-		"\n#mean req/s", "#range over reps", "#CPU busy: mean (max)")}}
+	latencies, groups := measure.Columns(m, measure.PageLatencies), measure.Columns(m, measure.PageGroups)
+	pg.Latency = table{Head: [][]th{latencyHead(latencies)}}
+	pg.Groups = table{Head: [][]th{groupsHead(groups)}}
 	notCounted := &table{ID: "not-counted-table", Head: [][]th{
 		{{HTML: "variant", RowSpan: 2}, {HTML: "rep", Class: "num", RowSpan: 2}, {HTML: "warm-up", Class: "group", Cols: 2},
 			{HTML: "in flight at the window's end", Class: "group", Cols: 6}, {HTML: "TIME_WAIT sockets after", Class: "num", RowSpan: 2, NL: true}},
@@ -50,7 +50,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		for _, in := range v.V.Info {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
 		}
-		addLatency(&pg.Latency, v)
+		addLatencies(&pg.Latency, latencies, x)
 		if s := v.Sum; s.Scheduled > 0 {
 			q := func(q float64) td { return right(cell(format.QuantileMillis(s.Intended, q))) }
 			openLoop.add("", td{Text: v.V.Name, Class: "name"}, right(format.Count(s.Scheduled)), right(format.Count(s.Missed)), q(50), q(99), q(99.9))
@@ -59,7 +59,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 			serverCost.add("", txt(v.V.Name), right(strconv.Itoa(v.Sum.ServerCPUReps)), right(fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds)),
 				right(format.Rate(perCPU)), txt(measure.CICell(v.Sum.ServerCPUStats)), txt(measure.ServerCPUDeltaCell(v.Sum)))
 		}
-		addGroups(&pg.Groups, v)
+		addGroups(&pg.Groups, groups, x)
 		addNegotiated(negotiated, v)
 		for j := range v.V.Reps {
 			rep, ra := &v.V.Reps[j], &v.Reps[j]
@@ -282,43 +282,65 @@ func addNotCounted(t *table, variant string, rep *results.Rep) {
 		f(o.Unanswered.Connect).nl(), f(o.Unanswered.Handshake), f(o.Unanswered.Response), right(tw))
 }
 
-// addLatency adds v's latencies, merged over its repetitions.
-func addLatency(t *table, v *variantData) {
-	if len(v.V.Reps) == 0 {
-		return
+// The page's source starts a new line before these columns of the
+// latency rows, the groups header and the groups rows (Param or Key).
+const latencyBreak, groupsHeadBreak, groupsRowBreak = "p99", "variant_group_req_per_s", "variant_group_conns"
+
+// latencyHead heads the latency table: a column per member of the
+// catalogue's latency family.
+func latencyHead(cols []measure.Column) []th {
+	h := head("variant", "timing")
+	for _, c := range cols {
+		if c.Measure == cols[0].Measure {
+			h = append(h, th{Text: c.Param, Class: "num"})
+		}
 	}
-	for _, m := range []struct {
-		name string
-		h    *results.Histogram
-	}{{"connect", v.Sum.Connect}, {"handshake", v.Sum.Handshake}, {"ttfb", v.Sum.TTFB}, {"total", v.Sum.Total}} {
-		q := func(q float64) td { return right(cell(format.QuantileMillis(m.h, q))) }
-		t.add("", txt(v.V.Name), txt(m.name), right(format.Count(uint64(m.h.TotalCount()))), q(50), q(90),
-			q(99).nl(), q(99.9), right(cell(format.MaxMillis(m.h))))
+	return h
+}
+
+// addLatencies adds x's latencies, merged over its repetitions: a row per
+// catalogue latency with a value, a column per member of its family.
+func addLatencies(t *table, cols []measure.Column, x *measure.Variant) {
+	for start, end := 0, 0; start < len(cols); start = end {
+		row := []td{txt(x.Name), txt(cols[start].Label)}
+		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
+			if v := cols[end].OfVariant(x); v.Kind != measure.None {
+				c := right(cell(cols[end].Text(v)))
+				c.NL = cols[end].Param == latencyBreak
+				row = append(row, c)
+			}
+		}
+		if len(row) > 2 {
+			t.add("", row...)
+		}
 	}
 }
 
-// addGroups adds v's groups, aggregated over its repetitions; a group
+// groupsHead heads the groups table with the catalogue's group measures.
+func groupsHead(cols []measure.Column) []th {
+	h := head("variant", "#group")
+	for _, c := range cols {
+		h = append(h, th{Text: c.Label, Class: numClass(!c.Left), NL: c.Key == groupsHeadBreak})
+	}
+	return h
+}
+
+// addGroups adds x's groups, aggregated over its repetitions; a group
 // whose CPUs were ever client-bound busy is highlighted.
-func addGroups(t *table, v *variantData) {
-	for _, g := range groups(v.V) {
-		cpus := g.CPUs
-		if cpus == "" {
-			cpus = "unpinned"
-		}
-		rateRange, busy := "", cell(format.Percent(mean(g.Busy)))
-		if len(g.Rates) > 1 {
-			rateRange = format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
-		}
-		if len(g.Busy) > 1 {
-			busy += " (max " + format.Percent(slices.Max(g.Busy)) + ")"
+func addGroups(t *table, cols []measure.Column, x *measure.Variant) {
+	for _, g := range measure.VariantGroups(x.V) {
+		x.G = &g
+		row := []td{txt(x.Name), right(strconv.Itoa(g.Index))}
+		for _, c := range cols {
+			row = append(row, td{Text: cell(c.Text(c.OfVariant(x))), Class: numClass(!c.Left), NL: c.Key == groupsRowBreak})
 		}
 		class := ""
-		if len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy {
+		if g.EverBusy() {
 			class = "hot"
 		}
-		t.add(class, txt(v.V.Name), right(strconv.Itoa(g.Index)), txt(cpus), right(strconv.Itoa(g.Threads)),
-			right(strconv.Itoa(g.Slots)).nl(), right(cell(format.Rate(mean(g.Rates)))), right(rateRange), right(busy))
+		t.add(class, row...)
 	}
+	x.G = nil
 }
 
 // addCPU adds rep's CPU figures c, hot on the analysis's verdict alone.
