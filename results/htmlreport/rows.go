@@ -29,13 +29,12 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	latencies, groups := measure.Columns(m, measure.PageLatencies), measure.Columns(m, measure.PageGroups)
 	pg.Latency = table{Head: [][]th{latencyHead(latencies)}}
 	pg.Groups = table{Head: [][]th{groupsHead(groups)}}
+	openLoop := &table{ID: "open-loop-table", Head: [][]th{slices.Concat(head("variant"), heads(openLoopColumns, false))}}
+	serverCost := &table{ID: "server-cost", Head: [][]th{slices.Concat(head("variant"), heads(serverCostColumns, false))}}
 	notCounted := &table{ID: "not-counted-table", Head: [][]th{
 		{{HTML: "variant", RowSpan: 2}, {HTML: "rep", Class: "num", RowSpan: 2}, {HTML: "warm-up", Class: "group", Cols: 2},
 			{HTML: "in flight at the window's end", Class: "group", Cols: 6}, {HTML: "TIME_WAIT sockets after", Class: "num", RowSpan: 2, NL: true}},
 		head("#responses", "#errors", "#completed after", "#errors after", "#failed or cut off", "\n#in connect", "#in handshake", "#awaiting response")}}
-	openLoop := &table{ID: "open-loop-table", Head: [][]th{head("variant", "#starts due", "#missed", "#p50 from intended", "#p99 from intended", "#p99.9 from intended")}}
-	serverCost := &table{ID: "server-cost", Head: [][]th{head("variant", "#reps with server CPU", "#server CPU time", "#req/server cpu-s",
-		"95 % CI (per repetition)", "Δ req/server cpu-s")}}
 	cpu := &table{Head: [][]th{head("variant", "#rep", "#client busiest group", "#group", "\n#client mean", "#server busy", "#server CPU time")}}
 	errs := &table{Head: [][]th{head("variant", "#rep", "class", "#count", "first message")}}
 	negotiated := &table{Head: [][]th{head("variant", "version, cipher, group", "#handshakes", "#share")}}
@@ -51,14 +50,8 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
 		}
 		addLatencies(&pg.Latency, latencies, x)
-		if s := v.Sum; s.Scheduled > 0 {
-			q := func(q float64) td { return right(cell(format.QuantileMillis(s.Intended, q))) }
-			openLoop.add("", td{Text: v.V.Name, Class: "name"}, right(format.Count(s.Scheduled)), right(format.Count(s.Missed)), q(50), q(99), q(99.9))
-		}
-		if perCPU, ok := v.Sum.RequestsPerServerCPU(); ok {
-			serverCost.add("", txt(v.V.Name), right(strconv.Itoa(v.Sum.ServerCPUReps)), right(fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds)),
-				right(format.Rate(perCPU)), txt(measure.CICell(v.Sum.ServerCPUStats)), txt(measure.ServerCPUDeltaCell(v.Sum)))
-		}
+		addVariant(openLoop, openLoopColumns, x, "name")
+		addVariant(serverCost, serverCostColumns, x, "")
 		addGroups(&pg.Groups, groups, x)
 		addNegotiated(negotiated, v)
 		for j := range v.V.Reps {
@@ -106,21 +99,22 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 	return out
 }
 
-// pageColumn is a column of the comparison or repetitions table: the
-// catalogue's measure Key, or the page's own cell by that name. Head
-// replaces the catalogue's label; Unit appends the unit.
+// pageColumn is a column of one of the page's tables: the catalogue's
+// measure Key, or the page's own cell by that name. Head replaces the
+// catalogue's label; Unit appends the unit; Left aligns it left; a row
+// Needs the column's value to be shown (addVariant).
 type pageColumn struct {
-	Key           string
-	Head          template.HTML
-	Unit          bool
-	HeadNL, RowNL bool
+	Key               string
+	Head              template.HTML
+	Unit, Left, Needs bool
+	HeadNL, RowNL     bool
 }
 
 // comparisonColumns follow the variant's name in the comparison table.
 var comparisonColumns = []pageColumn{
 	{Key: "n"}, {Key: "mean_req_per_s", RowNL: true}, {Key: "client_us_per_request", Head: "client<br/>µs/req"},
 	{Key: "stddev", Head: "± stddev"}, {Key: "ci_range", Head: "95 % CI"}, {Key: "delta", Head: "Δ vs<br/>baseline", HeadNL: true},
-	{Key: "p", RowNL: true}, {Key: "p_holm"}, {Key: "mde"}, {Key: "verdict_cell", Head: "verdict"},
+	{Key: "p", RowNL: true}, {Key: "p_holm"}, {Key: "mde"}, {Key: "verdict_cell", Head: "verdict", Left: true},
 	{Key: "handshake_p99_ms", Head: "p99<br/>handshake ms"}, {Key: "errors", HeadNL: true, RowNL: true},
 	{Key: "req_per_server_cpu_s", Head: "req/server<br/>cpu-s"},
 }
@@ -129,7 +123,20 @@ var comparisonColumns = []pageColumn{
 var repColumns = []pageColumn{
 	{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 	{Key: "errors", RowNL: true}, {Key: "handshakes", Head: "handshakes", HeadNL: true}, {Key: "resumed", Head: "resumed"},
-	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", RowNL: true}, {Key: "total_p99_ms"},
+	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", Left: true, RowNL: true}, {Key: "total_p99_ms"},
+}
+
+// openLoopColumns follow the variant's name in the open-loop table.
+var openLoopColumns = []pageColumn{
+	{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed", Head: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
+	{Key: "intended_p99_ms", Head: "p99 from intended"}, {Key: "intended_p99.9_ms", Head: "p99.9 from intended"},
+}
+
+// serverCostColumns follow the variant's name in the server cost table.
+var serverCostColumns = []pageColumn{
+	{Key: "server_cpu_reps", Head: "reps with server CPU"}, {Key: "server_cpu_s", Head: "server CPU time", Unit: true},
+	{Key: "req_per_server_cpu_s", Needs: true}, {Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)", Left: true},
+	{Key: "req_per_server_cpu_delta", Left: true},
 }
 
 // catalogued is the catalogue's measure key of a repetition (rep) or a variant.
@@ -142,17 +149,13 @@ func catalogued(key string, rep bool) (measure.Column, bool) {
 	return measure.Column{}, false
 }
 
-// heads are the columns' headers, right-aligned but for the page's own
-// words ("verdict", "status").
+// heads are the columns' headers.
 func heads(cols []pageColumn, rep bool) []th {
 	var out []th
 	for _, pc := range cols {
-		h := th{HTML: pc.Head, NL: pc.HeadNL, Class: "num"}
+		h := th{HTML: pc.Head, NL: pc.HeadNL, Class: numClass(!pc.Left)}
 		if c, ok := catalogued(pc.Key, rep); ok && h.HTML == "" {
 			h.Text = c.Label
-		}
-		if pc.Key == "verdict_cell" || pc.Key == "status" {
-			h.Class = ""
 		}
 		out = append(out, h)
 	}
@@ -175,7 +178,7 @@ func rowCells(cols []pageColumn, rep bool, own map[string]td, value func(measure
 		c, ok := own[pc.Key]
 		if !ok {
 			mc, _ := catalogued(pc.Key, rep)
-			c = right(dash)
+			c = td{Text: dash, Class: numClass(!pc.Left)}
 			if v := value(mc); v.Kind != measure.None {
 				c.Text = cell(mc.Text(v))
 				if pc.Unit {
@@ -220,6 +223,18 @@ func (pg *page) addComparison(v *variantData, measures []td, x *measure.Variant,
 	if n := measure.NotesCell(v.Sum); n != "" {
 		pg.Comparison.add(strings.TrimSpace("notes "+class), td{}, td{Text: "notes: " + n, Class: "msg", Span: cols})
 	}
+}
+
+// addVariant adds x's row of the columns to t, its name of class
+// nameClass, when it has every value the columns need.
+func addVariant(t *table, cols []pageColumn, x *measure.Variant, nameClass string) {
+	value := func(mc measure.Column) measure.Value { return mc.OfVariant(x) }
+	for _, pc := range cols {
+		if mc, _ := catalogued(pc.Key, false); pc.Needs && value(mc).Kind == measure.None {
+			return
+		}
+	}
+	t.add("", slices.Concat([]td{{Text: x.Name, Class: nameClass}}, rowCells(cols, false, nil, value))...)
 }
 
 // keyValues renders a map as "k=v k=v" in key order.

@@ -46,6 +46,8 @@ const (
 	// tables, a row per latency or group of a variant over its repetitions.
 	PageLatencies
 	PageGroups
+	// Page: only the page's own tables, which place it by key.
+	Page
 	// Tables shows it in the comparison and repetition tables of the
 	// text and Markdown reports.
 	Tables = Text | Markdown

@@ -44,6 +44,17 @@ var pageLatencyRows = []Measure{
 	pageLatency("total", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 }
 
+// pageOnly: what the page's open-loop and server cost tables show beside
+// the catalogue's other measures.
+var pageOnly = []Measure{
+	{Key: "intended_p99.9_ms", JSONKey: "-", Unit: "ms", Show: Page,
+		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
+	{Key: "server_cpu_reps", JSONKey: "-", Show: Page,
+		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, CountInt(x.S.ServerCPUReps)) }},
+	{Key: "req_per_server_cpu_s_ci", JSONKey: "-", Unit: "req/cpu-s", Show: Page, Human: words,
+		Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
+}
+
 // VariantGroup is one group index of a variant over its repetitions.
 type VariantGroup struct {
 	Index, Threads, Slots int
