@@ -250,9 +250,6 @@ func keyValues(m map[string]string) string {
 // addRep adds rep's row of the repetitions table (x: its catalogue
 // reading), then its failure and its loud lines on rows of their own.
 func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport, measures []td, x *measure.Rep, cols int) {
-	t := &rep.Total
-	own := map[string]td{"handshakes": right(format.Count(t.Handshakes)), "connections": right(format.Count(t.Connections)),
-		"status": txt(format.StatusLine(&t.Counts))}
 	failed := notes.Failure(rep.Failed).String()
 	class := ""
 	if failed != "" {
@@ -260,7 +257,7 @@ func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport,
 	} else if ra.Flagged() {
 		class = "flagged"
 	}
-	cells := rowCells(repColumns, true, own, func(mc measure.Column) measure.Value { return mc.OfRep(x) })
+	cells := rowCells(repColumns, true, nil, func(mc measure.Column) measure.Value { return mc.OfRep(x) })
 	pg.Reps.add(class, slices.Concat([]td{{Text: variant, Class: "name"}, right(strconv.Itoa(rep.Index + 1))}, cells, measures)...)
 	if failed != "" {
 		pg.Reps.add("hot", td{Lead: "FAILED:", Text: failed, Span: cols})

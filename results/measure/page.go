@@ -22,17 +22,10 @@ func pageLatencyColumns(*analysis.Report) []string {
 func pageLatency(label string, of func(*analysis.VariantSummary) *results.Histogram) Measure {
 	return Measure{Key: "merged_" + label + "_%s", JSONKey: "-", Unit: "ms", Label: label, Show: PageLatencies, Each: pageLatencyColumns, Human: words,
 		Variant: func(x *Variant) Value {
-			h := of(x.S)
-			switch {
-			case len(x.V.Reps) == 0:
+			if len(x.V.Reps) == 0 {
 				return Value{}
-			case x.Param == "count":
-				return Words(format.Count(uint64(h.TotalCount())))
-			case x.Param == "max":
-				return Words(format.MaxMillis(h))
 			}
-			q, _ := strconv.ParseFloat(x.Param[1:], 64)
-			return Words(format.QuantileMillis(h, q))
+			return latencyWords(of(x.S), x.Param)
 		}}
 }
 
