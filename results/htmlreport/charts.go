@@ -354,11 +354,11 @@ func groupChart(vs []variantData) chart {
 var cpuKinds = []struct {
 	name string
 	col  color.RGBA
-	val  func(repCPU) float64
+	key  string // the catalogue's
 }{
-	{"client, busiest group", colorProcess, func(r repCPU) float64 { return r.ClientMax }},
-	{"client, mean of groups", colorCPUs, func(r repCPU) float64 { return r.ClientMean }},
-	{"server", colorServer, func(r repCPU) float64 { return r.Server }},
+	{"client, busiest group", colorProcess, "client_busy_max"},
+	{"client, mean of groups", colorCPUs, "client_busy_mean"},
+	{"server", colorServer, "server_busy"},
 }
 
 // cpuChart draws each measured variant's mean busy shares (cpuKinds)
@@ -385,7 +385,7 @@ func cpuChart(vs []variantData) (chart, bool) {
 		for k, kind := range cpuKinds {
 			var xs []float64
 			for r := range v.V.Reps {
-				if x := kind.val(cpuOf(&v.V.Reps[r], &v.Reps[r])); !math.IsNaN(x) {
+				if x := cpuValue(kind.key, &v, r); !math.IsNaN(x) {
 					xs = append(xs, x)
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -35,7 +34,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		{{HTML: "variant", RowSpan: 2}, {HTML: "rep", Class: "num", RowSpan: 2}, {HTML: "warm-up", Class: "group", Cols: 2},
 			{HTML: "in flight at the window's end", Class: "group", Cols: 6}, {HTML: "TIME_WAIT sockets after", Class: "num", RowSpan: 2, NL: true}},
 		head("#responses", "#errors", "#completed after", "#errors after", "#failed or cut off", "\n#in connect", "#in handshake", "#awaiting response")}}
-	cpu := &table{Head: [][]th{head("variant", "#rep", "#client busiest group", "#group", "\n#client mean", "#server busy", "#server CPU time")}}
+	cpu := &table{Head: [][]th{slices.Concat(head("variant", "#rep"), heads(cpuColumns, true))}}
 	errs := &table{Head: [][]th{head("variant", "#rep", "class", "#count", "first message")}}
 	negotiated := &table{Head: [][]th{head("variant", "version, cipher, group", "#handshakes", "#share")}}
 	probes := &table{Head: [][]th{head("variant", "#rep", "probe", "#before", "#after", "#delta", "error")}}
@@ -50,8 +49,9 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
 		}
 		addLatencies(&pg.Latency, latencies, x)
-		addVariant(openLoop, openLoopColumns, x, "name")
-		addVariant(serverCost, serverCostColumns, x, "")
+		value := func(mc measure.Column) measure.Value { return mc.OfVariant(x) }
+		addRow(openLoop, "", openLoopColumns, false, value, td{Text: x.Name, Class: "name"})
+		addRow(serverCost, "", serverCostColumns, false, value, txt(x.Name))
 		addGroups(&pg.Groups, groups, x)
 		addNegotiated(negotiated, v)
 		for j := range v.V.Reps {
@@ -61,9 +61,11 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 			addNotCounted(notCounted, v.V.Name, rep)
 			addErrors(errs, v.V.Name, rep)
 			addProbes(probes, v.V.Name, rep)
-			if c := cpuOf(rep, ra); c.measured() {
-				addCPU(cpu, v.V.Name, rep, c, ra)
+			class := ""
+			if len(ra.ClientBoundGroups) > 0 {
+				class = "hot"
 			}
+			addRow(cpu, class, cpuColumns, true, func(mc measure.Column) measure.Value { return mc.OfRep(x) }, txt(v.V.Name), right(strconv.Itoa(rep.Index+1)))
 		}
 	}
 	if len(pg.Reps.Rows) == 0 {
@@ -102,7 +104,7 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 // pageColumn is a column of one of the page's tables: the catalogue's
 // measure Key, or the page's own cell by that name. Head replaces the
 // catalogue's label; Unit appends the unit; Left aligns it left; a row
-// Needs the column's value to be shown (addVariant).
+// needs a value of one of its Needs columns to be shown (addRow).
 type pageColumn struct {
 	Key               string
 	Head              template.HTML
@@ -137,6 +139,13 @@ var serverCostColumns = []pageColumn{
 	{Key: "server_cpu_reps", Head: "reps with server CPU"}, {Key: "server_cpu_s", Head: "server CPU time", Unit: true},
 	{Key: "req_per_server_cpu_s", Needs: true}, {Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)", Left: true},
 	{Key: "req_per_server_cpu_delta", Left: true},
+}
+
+// cpuColumns follow the variant and repetition in the CPU table.
+var cpuColumns = []pageColumn{
+	{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
+	{Key: "client_busy_mean", Head: "client mean", HeadNL: true, RowNL: true}, {Key: "server_busy", Head: "server busy", Needs: true},
+	{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
 }
 
 // catalogued is the catalogue's measure key of a repetition (rep) or a variant.
@@ -225,16 +234,15 @@ func (pg *page) addComparison(v *variantData, measures []td, x *measure.Variant,
 	}
 }
 
-// addVariant adds x's row of the columns to t, its name of class
-// nameClass, when it has every value the columns need.
-func addVariant(t *table, cols []pageColumn, x *measure.Variant, nameClass string) {
-	value := func(mc measure.Column) measure.Value { return mc.OfVariant(x) }
-	for _, pc := range cols {
-		if mc, _ := catalogued(pc.Key, false); pc.Needs && value(mc).Kind == measure.None {
-			return
-		}
+// addRow adds a row of lead and the columns (value reads them) to t
+// when one of the columns it Needs has a value.
+func addRow(t *table, class string, cols []pageColumn, rep bool, value func(measure.Column) measure.Value, lead ...td) {
+	if slices.ContainsFunc(cols, func(pc pageColumn) bool {
+		mc, _ := catalogued(pc.Key, rep)
+		return pc.Needs && value(mc).Kind != measure.None
+	}) {
+		t.add(class, slices.Concat(lead, rowCells(cols, rep, nil, value))...)
 	}
-	t.add("", slices.Concat([]td{{Text: x.Name, Class: nameClass}}, rowCells(cols, false, nil, value))...)
 }
 
 // keyValues renders a map as "k=v k=v" in key order.
@@ -353,23 +361,6 @@ func addGroups(t *table, cols []measure.Column, x *measure.Variant) {
 		t.add(class, row...)
 	}
 	x.G = nil
-}
-
-// addCPU adds rep's CPU figures c, hot on the analysis's verdict alone.
-func addCPU(t *table, variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) {
-	busiest, seconds := dash, dash
-	if c.Busiest >= 0 {
-		busiest = strconv.Itoa(c.Busiest)
-	}
-	if !math.IsNaN(c.ServerSeconds) {
-		seconds = strconv.FormatFloat(c.ServerSeconds, 'f', 2, 64) + " s"
-	}
-	class := ""
-	if len(ra.ClientBoundGroups) > 0 {
-		class = "hot"
-	}
-	t.add(class, txt(variant), right(strconv.Itoa(rep.Index+1)), right(cell(format.Percent(c.ClientMax))), right(busiest),
-		right(cell(format.Percent(c.ClientMean))).nl(), right(cell(format.Percent(c.Server))), right(seconds))
 }
 
 func addErrors(t *table, variant string, rep *results.Rep) {

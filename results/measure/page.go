@@ -37,9 +37,19 @@ var pageLatencyRows = []Measure{
 	pageLatency("total", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 }
 
-// pageOnly: what the page's open-loop and server cost tables show beside
-// the catalogue's other measures.
+// pageOnly: what the page's open-loop, server cost and CPU tables show
+// beside the catalogue's other measures.
 var pageOnly = []Measure{
+	{Key: "client_busiest_group", JSONKey: "-", Show: Page, Rep: func(x *Rep) Value {
+		c := x.A.ClientCPU
+		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
+	}},
+	{Key: "client_busy_mean", JSONKey: "-", Unit: "share", Show: Page, Human: human(format.Percent),
+		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMean)) }},
+	{Key: "server_busy", JSONKey: "-", Unit: "share", Show: Page, Human: human(format.Percent),
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F4(u.Busy) })
+		}},
 	{Key: "intended_p99.9_ms", JSONKey: "-", Unit: "ms", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
 	{Key: "server_cpu_reps", JSONKey: "-", Show: Page,
