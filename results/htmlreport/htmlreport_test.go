@@ -803,7 +803,7 @@ func TestPageColumnsCatalogued(t *testing.T) {
 	for _, tc := range []struct {
 		cols []pageColumn
 		rep  bool
-	}{{comparisonColumns, false}, {repColumns, true}, {openLoopColumns, false}, {serverCostColumns, false}, {cpuColumns, true}} {
+	}{{comparisonColumns, false}, {repColumns, true}, {openLoopColumns, false}, {serverCostColumns, false}, {cpuColumns, true}, {groupColumns, false}} {
 		for _, pc := range tc.cols {
 			if _, ok := catalogued(pc.Key, tc.rep); ok == own[pc.Key] {
 				t.Errorf("column %q: in the catalogue %v, the page's own %v: want exactly one", pc.Key, ok, own[pc.Key])

@@ -25,9 +25,9 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
 	pg.Variants = table{Head: [][]th{head("variant", "series", "swept", "server environment", "#repetitions")}}
 	pg.Reps = table{ID: "reps-table", Head: [][]th{slices.Concat(head("variant", "#rep"), heads(repColumns, true), measureHeads(rcols))}}
-	latencies, groups := measure.Columns(m, measure.PageLatencies), measure.Columns(m, measure.PageGroups)
+	latencies := measure.Columns(m, measure.PageLatencies)
 	pg.Latency = table{Head: [][]th{latencyHead(latencies)}}
-	pg.Groups = table{Head: [][]th{groupsHead(groups)}}
+	pg.Groups = table{Head: [][]th{slices.Concat(head("variant", "#group"), heads(groupColumns, false))}}
 	openLoop := &table{ID: "open-loop-table", Head: [][]th{slices.Concat(head("variant"), heads(openLoopColumns, false))}}
 	serverCost := &table{ID: "server-cost", Head: [][]th{slices.Concat(head("variant"), heads(serverCostColumns, false))}}
 	notCounted := &table{ID: "not-counted-table", Head: [][]th{
@@ -52,7 +52,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		value := func(mc measure.Column) measure.Value { return mc.OfVariant(x) }
 		addRow(openLoop, "", openLoopColumns, false, value, td{Text: x.Name, Class: "name"})
 		addRow(serverCost, "", serverCostColumns, false, value, txt(x.Name))
-		addGroups(&pg.Groups, groups, x)
+		addGroups(&pg.Groups, x)
 		addNegotiated(negotiated, v)
 		for j := range v.V.Reps {
 			rep, ra := &v.V.Reps[j], &v.Reps[j]
@@ -146,6 +146,12 @@ var cpuColumns = []pageColumn{
 	{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
 	{Key: "client_busy_mean", Head: "client mean", HeadNL: true, RowNL: true}, {Key: "server_busy", Head: "server busy", Needs: true},
 	{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
+}
+
+// groupColumns follow the variant and group in the groups table.
+var groupColumns = []pageColumn{
+	{Key: "variant_group_cpus", Left: true}, {Key: "variant_group_threads"}, {Key: "variant_group_conns", RowNL: true},
+	{Key: "variant_group_req_per_s", HeadNL: true}, {Key: "variant_group_req_per_s_range"}, {Key: "variant_group_cpu_busy"},
 }
 
 // catalogued is the catalogue's measure key of a repetition (rep) or a variant.
@@ -302,9 +308,9 @@ func addNotCounted(t *table, variant string, rep *results.Rep) {
 		f(o.Unanswered.Connect).nl(), f(o.Unanswered.Handshake), f(o.Unanswered.Response), right(tw))
 }
 
-// The page's source starts a new line before these columns of the
-// latency rows, the groups header and the groups rows (Param or Key).
-const latencyBreak, groupsHeadBreak, groupsRowBreak = "p99", "variant_group_req_per_s", "variant_group_conns"
+// latencyBreak: the page's source starts a new line before this column
+// of the latency rows.
+const latencyBreak = "p99"
 
 // latencyHead heads the latency table: a column per member of the
 // catalogue's latency family.
@@ -336,24 +342,13 @@ func addLatencies(t *table, cols []measure.Column, x *measure.Variant) {
 	}
 }
 
-// groupsHead heads the groups table with the catalogue's group measures.
-func groupsHead(cols []measure.Column) []th {
-	h := head("variant", "#group")
-	for _, c := range cols {
-		h = append(h, th{Text: c.Label, Class: numClass(!c.Left), NL: c.Key == groupsHeadBreak})
-	}
-	return h
-}
-
 // addGroups adds x's groups, aggregated over its repetitions; a group
 // whose CPUs were ever client-bound busy is highlighted.
-func addGroups(t *table, cols []measure.Column, x *measure.Variant) {
+func addGroups(t *table, x *measure.Variant) {
 	for _, g := range measure.VariantGroups(x.V) {
-		x.G = &g
-		row := []td{txt(x.Name), right(strconv.Itoa(g.Index))}
-		for _, c := range cols {
-			row = append(row, td{Text: cell(c.Text(c.OfVariant(x))), Class: numClass(!c.Left), NL: c.Key == groupsRowBreak})
-		}
+		x.G = g
+		row := slices.Concat([]td{txt(x.Name), right(strconv.Itoa(g.Index))},
+			rowCells(groupColumns, false, nil, func(mc measure.Column) measure.Value { return mc.OfVariant(x) }))
 		class := ""
 		if g.EverBusy() {
 			class = "hot"

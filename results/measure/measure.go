@@ -42,10 +42,9 @@ const (
 	// the text report, a row per latency or group.
 	Latencies
 	Groups
-	// PageLatencies and PageGroups: the HTML page's latency and group
-	// tables, a row per latency or group of a variant over its repetitions.
+	// PageLatencies: the HTML page's latency table, a row per latency of
+	// a variant over its repetitions.
 	PageLatencies
-	PageGroups
 	// Page: only the page's own tables, which place it by key.
 	Page
 	// Tables shows it in the comparison and repetition tables of the

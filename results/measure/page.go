@@ -1,8 +1,8 @@
 package measure
 
 import (
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 
 	"gonum.org/v1/gonum/stat"
@@ -72,7 +72,7 @@ func (g *VariantGroup) EverBusy() bool {
 
 // VariantGroups aggregates v's groups by index over its repetitions, in
 // index order.
-func VariantGroups(v *results.Variant) []VariantGroup {
+func VariantGroups(v *results.Variant) []*VariantGroup {
 	byIndex := map[int]*VariantGroup{}
 	for i := range v.Reps {
 		for j := range v.Reps[i].Groups {
@@ -88,12 +88,7 @@ func VariantGroups(v *results.Variant) []VariantGroup {
 			}
 		}
 	}
-	out := make([]VariantGroup, 0, len(byIndex))
-	for _, a := range byIndex {
-		out = append(out, *a)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
-	return out
+	return slices.SortedFunc(maps.Values(byIndex), func(a, b *VariantGroup) int { return a.Index - b.Index })
 }
 
 // ofVariantGroup reads a row of the page's groups table (Variant.G).
@@ -101,29 +96,29 @@ func ofVariantGroup(f func(g *VariantGroup) string) func(*Variant) Value {
 	return func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }
 }
 
-// pageGroupRows: the page's groups table, a row per group of a variant
-// over its repetitions.
+// pageGroupRows: the page's groups table (placed by key), a row per
+// group of a variant over its repetitions.
 var pageGroupRows = []Measure{
-	{Key: "variant_group_cpus", JSONKey: "-", Label: "CPUs", Show: PageGroups, Left: true, Human: words, Variant: ofVariantGroup(func(g *VariantGroup) string {
+	{Key: "variant_group_cpus", JSONKey: "-", Label: "CPUs", Show: Page, Left: true, Human: words, Variant: ofVariantGroup(func(g *VariantGroup) string {
 		if g.CPUs == "" {
 			return "unpinned"
 		}
 		return g.CPUs
 	})},
-	{Key: "variant_group_threads", JSONKey: "-", Label: "threads", Show: PageGroups, Human: words,
+	{Key: "variant_group_threads", JSONKey: "-", Label: "threads", Show: Page, Human: words,
 		Variant: ofVariantGroup(func(g *VariantGroup) string { return strconv.Itoa(g.Threads) })},
-	{Key: "variant_group_conns", JSONKey: "-", Label: "connections", Show: PageGroups, Human: words,
+	{Key: "variant_group_conns", JSONKey: "-", Label: "connections", Show: Page, Human: words,
 		Variant: ofVariantGroup(func(g *VariantGroup) string { return strconv.Itoa(g.Slots) })},
-	{Key: "variant_group_req_per_s", JSONKey: "-", Unit: "req/s", Label: "mean req/s", Show: PageGroups, Human: words,
+	{Key: "variant_group_req_per_s", JSONKey: "-", Unit: "req/s", Label: "mean req/s", Show: Page, Human: words,
 		Variant: ofVariantGroup(func(g *VariantGroup) string { return format.Rate(stat.Mean(g.Rates, nil)) })},
-	{Key: "variant_group_req_per_s_range", JSONKey: "-", Unit: "req/s", Label: "range over reps", Show: PageGroups, Human: words,
+	{Key: "variant_group_req_per_s_range", JSONKey: "-", Unit: "req/s", Label: "range over reps", Show: Page, Human: words,
 		Variant: ofVariantGroup(func(g *VariantGroup) string {
 			if len(g.Rates) < 2 {
 				return ""
 			}
 			return format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
 		})},
-	{Key: "variant_group_cpu_busy", JSONKey: "-", Unit: "share", Label: "CPU busy: mean (max)", Show: PageGroups, Human: words,
+	{Key: "variant_group_cpu_busy", JSONKey: "-", Unit: "share", Label: "CPU busy: mean (max)", Show: Page, Human: words,
 		Variant: ofVariantGroup(func(g *VariantGroup) string {
 			busy := format.Percent(stat.Mean(g.Busy, nil))
 			if len(g.Busy) > 1 {
