@@ -42,14 +42,14 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	for i := range vs {
 		v := &vs[i]
 		x := measure.NewVariant(m, v.Index)
-		pg.addComparison(v, measureCells(vcols, func(c measure.Column) measure.Value { return c.OfVariant(x) }), x, colsV)
+		value := func(mc measure.Column) measure.Value { return mc.OfVariant(x) }
+		pg.addComparison(v, measureCells(vcols, value), x, colsV)
 		pg.Variants.add("", td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}, txt(v.V.Series), txt(keyValues(v.V.Sweep)),
 			msg(keyValues(v.V.Env)), right(strconv.Itoa(len(v.V.Reps))))
 		for _, in := range v.V.Info {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
 		}
 		addLatencies(&pg.Latency, latencies, x)
-		value := func(mc measure.Column) measure.Value { return mc.OfVariant(x) }
 		addRow(openLoop, "", openLoopColumns, false, value, td{Text: x.Name, Class: "name"})
 		addRow(serverCost, "", serverCostColumns, false, value, txt(x.Name))
 		addGroups(&pg.Groups, x)
@@ -57,7 +57,8 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		for j := range v.V.Reps {
 			rep, ra := &v.V.Reps[j], &v.Reps[j]
 			x := measure.NewRep(m, v.Index, j)
-			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, func(c measure.Column) measure.Value { return c.OfRep(x) }), x, colsR)
+			value := func(mc measure.Column) measure.Value { return mc.OfRep(x) }
+			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, value), x, colsR)
 			addNotCounted(notCounted, v.V.Name, rep)
 			addErrors(errs, v.V.Name, rep)
 			addProbes(probes, v.V.Name, rep)
@@ -65,7 +66,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 			if len(ra.ClientBoundGroups) > 0 {
 				class = "hot"
 			}
-			addRow(cpu, class, cpuColumns, true, func(mc measure.Column) measure.Value { return mc.OfRep(x) }, txt(v.V.Name), right(strconv.Itoa(rep.Index+1)))
+			addRow(cpu, class, cpuColumns, true, value, txt(v.V.Name), right(strconv.Itoa(rep.Index+1)))
 		}
 	}
 	if len(pg.Reps.Rows) == 0 {
