@@ -18,6 +18,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
@@ -313,7 +314,7 @@ func groupChart(vs []variantData) chart {
 	cpusOf := map[int]string{} // group index -> CPUs, from the first variant that has the group
 	var order []int
 	for _, v := range ms {
-		for _, g := range groups(v.V) {
+		for _, g := range measure.VariantGroups(v.V) {
 			if _, ok := cpusOf[g.Index]; !ok {
 				cpusOf[g.Index] = g.CPUs
 				order = append(order, g.Index)
@@ -338,7 +339,7 @@ func groupChart(vs []variantData) chart {
 	w := max(min((chartWidth-100)/vg.Length(len(order)*(len(ms)+1)), 40), 2)
 	for j, v := range ms {
 		off := vg.Length(float64(j)-float64(len(ms)-1)/2) * w
-		for _, g := range groups(v.V) {
+		for _, g := range measure.VariantGroups(v.V) {
 			f.bar(float64(index[g.Index]), mean(g.Rates), w, off, v.Color, false)
 		}
 	}
@@ -353,11 +354,11 @@ func groupChart(vs []variantData) chart {
 var cpuKinds = []struct {
 	name string
 	col  color.RGBA
-	val  func(repCPU) float64
+	key  string // the catalogue's
 }{
-	{"client, busiest group", colorProcess, func(r repCPU) float64 { return r.ClientMax }},
-	{"client, mean of groups", colorCPUs, func(r repCPU) float64 { return r.ClientMean }},
-	{"server", colorServer, func(r repCPU) float64 { return r.Server }},
+	{"client, busiest group", colorProcess, "client_busy_max"},
+	{"client, mean of groups", colorCPUs, "client_busy_mean"},
+	{"server", colorServer, "server_busy"},
 }
 
 // cpuChart draws each measured variant's mean busy shares (cpuKinds)
@@ -384,7 +385,7 @@ func cpuChart(vs []variantData) (chart, bool) {
 		for k, kind := range cpuKinds {
 			var xs []float64
 			for r := range v.V.Reps {
-				if x := kind.val(cpuOf(&v.V.Reps[r], &v.Reps[r])); !math.IsNaN(x) {
+				if x := cpuValue(kind.key, &v, r); !math.IsNaN(x) {
 					xs = append(xs, x)
 				}
 			}

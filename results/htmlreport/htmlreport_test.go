@@ -792,15 +792,15 @@ func TestWriteOtherLoad(t *testing.T) {
 	}
 }
 
-// TestPageColumnsCatalogued: every column of the comparison and
-// repetitions tables is a catalogue measure, or one of the page's own
-// cells, so a key renamed in the catalogue cannot empty a column.
+// TestPageColumnsCatalogued: every column of the page's column lists is
+// a catalogue measure, or one of the page's own cells, so a key renamed
+// in the catalogue cannot empty a column.
 func TestPageColumnsCatalogued(t *testing.T) {
-	own := map[string]bool{"ci_range": true, "verdict_cell": true, "handshakes": true, "connections": true, "status": true}
+	own := map[string]bool{"ci_range": true, "verdict_cell": true}
 	for _, tc := range []struct {
 		cols []pageColumn
 		rep  bool
-	}{{comparisonColumns, false}, {repColumns, true}} {
+	}{{comparisonColumns, false}, {repColumns, true}, {openLoopColumns, false}, {serverCostColumns, false}, {cpuColumns, true}, {groupColumns, false}} {
 		for _, pc := range tc.cols {
 			if _, ok := catalogued(pc.Key, tc.rep); ok == own[pc.Key] {
 				t.Errorf("column %q: in the catalogue %v, the page's own %v: want exactly one", pc.Key, ok, own[pc.Key])

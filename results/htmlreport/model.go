@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"image/color"
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot/plotter"
@@ -11,6 +10,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 )
 
 // dash is the page's mark for an undefined value (format.Missing in text).
@@ -77,70 +77,27 @@ func cdf(h *results.Histogram) plotter.XYs {
 	return pts
 }
 
-// groupAgg is one group index of a variant over its repetitions.
-type groupAgg struct {
-	Index, Threads, Slots int
-	CPUs                  string
-	Rates, Busy           []float64
-}
-
-// groups aggregates v's groups by index over its repetitions, in index order.
-func groups(v *results.Variant) []groupAgg {
-	byIndex := map[int]*groupAgg{}
-	var order []int
-	for i := range v.Reps {
-		for j := range v.Reps[i].Groups {
-			g := &v.Reps[i].Groups[j]
-			a, ok := byIndex[g.Index]
-			if !ok {
-				a = &groupAgg{Index: g.Index, CPUs: g.CPUs, Threads: g.Threads, Slots: g.Slots}
-				byIndex[g.Index] = a
-				order = append(order, g.Index)
-			}
-			a.Rates = append(a.Rates, g.Rate())
-			if g.CPU != nil {
-				a.Busy = append(a.Busy, g.CPU.Busy)
-			}
-		}
-	}
-	sort.Ints(order)
-	out := make([]groupAgg, len(order))
-	for i, idx := range order {
-		out[i] = *byIndex[idx]
-	}
-	return out
-}
-
 // mean is the arithmetic mean of xs; NaN for none.
 func mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 
-// repCPU is a repetition's CPU busy shares (client's from the analysis),
-// NaN where not measured, Busiest -1.
-type repCPU struct {
-	ClientMax, ClientMean, Server, ServerSeconds float64
-	Busiest                                      int
-}
-
-func cpuOf(rep *results.Rep, ra *analysis.RepReport) repCPU {
-	c := repCPU{ClientMax: math.NaN(), ClientMean: math.NaN(), Busiest: -1, Server: math.NaN(), ServerSeconds: math.NaN()}
-	if cc := ra.ClientCPU; cc.Measured > 0 {
-		c.ClientMax, c.Busiest, c.ClientMean = cc.BusyMax, cc.BusyMaxGroup, cc.BusyMean
+// cpuValue is repetition r of v's value of the catalogue's rep measure
+// key, NaN for none.
+func cpuValue(key string, v *variantData, r int) float64 {
+	mc, _ := catalogued(key, true)
+	if x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]}); x.Kind != measure.None {
+		return x.F
 	}
-	if rep.ServerCPU != nil {
-		c.Server, c.ServerSeconds = rep.ServerCPU.Busy, rep.ServerCPU.Seconds
-	}
-	return c
+	return math.NaN()
 }
-
-// measured reports whether the client's or the server's CPU was.
-func (c repCPU) measured() bool { return !math.IsNaN(c.ClientMax) || !math.IsNaN(c.Server) }
 
 // hasCPU reports whether any repetition measured client or server CPU.
 func hasCPU(vs []variantData) bool {
-	for _, v := range vs {
-		for i := range v.V.Reps {
-			if cpuOf(&v.V.Reps[i], &v.Reps[i]).measured() {
-				return true
+	for i := range vs {
+		for r := range vs[i].V.Reps {
+			for _, kind := range cpuKinds {
+				if !math.IsNaN(cpuValue(kind.key, &vs[i], r)) {
+					return true
+				}
 			}
 		}
 	}

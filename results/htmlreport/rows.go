@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -26,17 +25,16 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
 	pg.Variants = table{Head: [][]th{head("variant", "series", "swept", "server environment", "#repetitions")}}
 	pg.Reps = table{ID: "reps-table", Head: [][]th{slices.Concat(head("variant", "#rep"), heads(repColumns, true), measureHeads(rcols))}}
-	pg.Latency = table{Head: [][]th{head("variant", "timing", "#count", "#p50", "#p90", "#p99", "#p99.9", "#max")}}
-	pg.Groups = table{Head: [][]th{head("variant", "#group", "CPUs", "#threads", "#connections",
-		"\n#mean req/s", "#range over reps", "#CPU busy: mean (max)")}}
+	latencies := measure.Columns(m, measure.PageLatencies)
+	pg.Latency = table{Head: [][]th{latencyHead(latencies)}}
+	pg.Groups = table{Head: [][]th{slices.Concat(head("variant", "#group"), heads(groupColumns, false))}}
+	openLoop := &table{ID: "open-loop-table", Head: [][]th{slices.Concat(head("variant"), heads(openLoopColumns, false))}}
+	serverCost := &table{ID: "server-cost", Head: [][]th{slices.Concat(head("variant"), heads(serverCostColumns, false))}}
 	notCounted := &table{ID: "not-counted-table", Head: [][]th{
 		{{HTML: "variant", RowSpan: 2}, {HTML: "rep", Class: "num", RowSpan: 2}, {HTML: "warm-up", Class: "group", Cols: 2},
 			{HTML: "in flight at the window's end", Class: "group", Cols: 6}, {HTML: "TIME_WAIT sockets after", Class: "num", RowSpan: 2, NL: true}},
 		head("#responses", "#errors", "#completed after", "#errors after", "#failed or cut off", "\n#in connect", "#in handshake", "#awaiting response")}}
-	openLoop := &table{ID: "open-loop-table", Head: [][]th{head("variant", "#starts due", "#missed", "#p50 from intended", "#p99 from intended", "#p99.9 from intended")}}
-	serverCost := &table{ID: "server-cost", Head: [][]th{head("variant", "#reps with server CPU", "#server CPU time", "#req/server cpu-s",
-		"95 % CI (per repetition)", "Δ req/server cpu-s")}}
-	cpu := &table{Head: [][]th{head("variant", "#rep", "#client busiest group", "#group", "\n#client mean", "#server busy", "#server CPU time")}}
+	cpu := &table{Head: [][]th{slices.Concat(head("variant", "#rep"), heads(cpuColumns, true))}}
 	errs := &table{Head: [][]th{head("variant", "#rep", "class", "#count", "first message")}}
 	negotiated := &table{Head: [][]th{head("variant", "version, cipher, group", "#handshakes", "#share")}}
 	probes := &table{Head: [][]th{head("variant", "#rep", "probe", "#before", "#after", "#delta", "error")}}
@@ -44,33 +42,31 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	for i := range vs {
 		v := &vs[i]
 		x := measure.NewVariant(m, v.Index)
-		pg.addComparison(v, measureCells(vcols, func(c measure.Column) measure.Value { return c.OfVariant(x) }), x, colsV)
+		value := func(mc measure.Column) measure.Value { return mc.OfVariant(x) }
+		pg.addComparison(v, measureCells(vcols, value), x, colsV)
 		pg.Variants.add("", td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}, txt(v.V.Series), txt(keyValues(v.V.Sweep)),
 			msg(keyValues(v.V.Env)), right(strconv.Itoa(len(v.V.Reps))))
 		for _, in := range v.V.Info {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
 		}
-		addLatency(&pg.Latency, v)
-		if s := v.Sum; s.Scheduled > 0 {
-			q := func(q float64) td { return right(cell(format.QuantileMillis(s.Intended, q))) }
-			openLoop.add("", td{Text: v.V.Name, Class: "name"}, right(format.Count(s.Scheduled)), right(format.Count(s.Missed)), q(50), q(99), q(99.9))
-		}
-		if perCPU, ok := v.Sum.RequestsPerServerCPU(); ok {
-			serverCost.add("", txt(v.V.Name), right(strconv.Itoa(v.Sum.ServerCPUReps)), right(fmt.Sprintf("%.2f s", v.Sum.ServerCPUSeconds)),
-				right(format.Rate(perCPU)), txt(measure.CICell(v.Sum.ServerCPUStats)), txt(measure.ServerCPUDeltaCell(v.Sum)))
-		}
-		addGroups(&pg.Groups, v)
+		addLatencies(&pg.Latency, latencies, x)
+		addRow(openLoop, "", openLoopColumns, false, value, td{Text: x.Name, Class: "name"})
+		addRow(serverCost, "", serverCostColumns, false, value, txt(x.Name))
+		addGroups(&pg.Groups, x)
 		addNegotiated(negotiated, v)
 		for j := range v.V.Reps {
 			rep, ra := &v.V.Reps[j], &v.Reps[j]
 			x := measure.NewRep(m, v.Index, j)
-			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, func(c measure.Column) measure.Value { return c.OfRep(x) }), x, colsR)
+			value := func(mc measure.Column) measure.Value { return mc.OfRep(x) }
+			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, value), x, colsR)
 			addNotCounted(notCounted, v.V.Name, rep)
 			addErrors(errs, v.V.Name, rep)
 			addProbes(probes, v.V.Name, rep)
-			if c := cpuOf(rep, ra); c.measured() {
-				addCPU(cpu, v.V.Name, rep, c, ra)
+			class := ""
+			if len(ra.ClientBoundGroups) > 0 {
+				class = "hot"
 			}
+			addRow(cpu, class, cpuColumns, true, value, txt(v.V.Name), right(strconv.Itoa(rep.Index+1)))
 		}
 	}
 	if len(pg.Reps.Rows) == 0 {
@@ -106,21 +102,22 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 	return out
 }
 
-// pageColumn is a column of the comparison or repetitions table: the
-// catalogue's measure Key, or the page's own cell by that name. Head
-// replaces the catalogue's label; Unit appends the unit.
+// pageColumn is a column of one of the page's tables: the catalogue's
+// measure Key, or the page's own cell by that name. Head replaces the
+// catalogue's label; Unit appends the unit; Left aligns it left; a row
+// needs a value of one of its Needs columns to be shown (addRow).
 type pageColumn struct {
-	Key           string
-	Head          template.HTML
-	Unit          bool
-	HeadNL, RowNL bool
+	Key               string
+	Head              template.HTML
+	Unit, Left, Needs bool
+	HeadNL, RowNL     bool
 }
 
 // comparisonColumns follow the variant's name in the comparison table.
 var comparisonColumns = []pageColumn{
 	{Key: "n"}, {Key: "mean_req_per_s", RowNL: true}, {Key: "client_us_per_request", Head: "client<br/>µs/req"},
 	{Key: "stddev", Head: "± stddev"}, {Key: "ci_range", Head: "95 % CI"}, {Key: "delta", Head: "Δ vs<br/>baseline", HeadNL: true},
-	{Key: "p", RowNL: true}, {Key: "p_holm"}, {Key: "mde"}, {Key: "verdict_cell", Head: "verdict"},
+	{Key: "p", RowNL: true}, {Key: "p_holm"}, {Key: "mde"}, {Key: "verdict_cell", Head: "verdict", Left: true},
 	{Key: "handshake_p99_ms", Head: "p99<br/>handshake ms"}, {Key: "errors", HeadNL: true, RowNL: true},
 	{Key: "req_per_server_cpu_s", Head: "req/server<br/>cpu-s"},
 }
@@ -129,7 +126,33 @@ var comparisonColumns = []pageColumn{
 var repColumns = []pageColumn{
 	{Key: "window_s", Head: "window", Unit: true}, {Key: "requests"}, {Key: "req_per_s"}, {Key: "client_us_per_request"},
 	{Key: "errors", RowNL: true}, {Key: "handshakes", Head: "handshakes", HeadNL: true}, {Key: "resumed", Head: "resumed"},
-	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", RowNL: true}, {Key: "total_p99_ms"},
+	{Key: "connections", Head: "connections"}, {Key: "status", Head: "status", Left: true, RowNL: true}, {Key: "total_p99_ms"},
+}
+
+// openLoopColumns follow the variant's name in the open-loop table.
+var openLoopColumns = []pageColumn{
+	{Key: "scheduled", Head: "starts due", Needs: true}, {Key: "missed", Head: "missed"}, {Key: "intended_p50_ms", Head: "p50 from intended"},
+	{Key: "intended_p99_ms", Head: "p99 from intended"}, {Key: "intended_p99.9_ms", Head: "p99.9 from intended"},
+}
+
+// serverCostColumns follow the variant's name in the server cost table.
+var serverCostColumns = []pageColumn{
+	{Key: "server_cpu_reps", Head: "reps with server CPU"}, {Key: "server_cpu_s", Head: "server CPU time", Unit: true},
+	{Key: "req_per_server_cpu_s", Needs: true}, {Key: "req_per_server_cpu_s_ci", Head: "95 % CI (per repetition)", Left: true},
+	{Key: "req_per_server_cpu_delta", Left: true},
+}
+
+// cpuColumns follow the variant and repetition in the CPU table.
+var cpuColumns = []pageColumn{
+	{Key: "client_busy_max", Head: "client busiest group", Needs: true}, {Key: "client_busiest_group", Head: "group"},
+	{Key: "client_busy_mean", Head: "client mean", HeadNL: true, RowNL: true}, {Key: "server_busy", Head: "server busy", Needs: true},
+	{Key: "server_cpu_s", Head: "server CPU time", Unit: true},
+}
+
+// groupColumns follow the variant and group in the groups table.
+var groupColumns = []pageColumn{
+	{Key: "variant_group_cpus", Left: true}, {Key: "variant_group_threads"}, {Key: "variant_group_conns", RowNL: true},
+	{Key: "variant_group_req_per_s", HeadNL: true}, {Key: "variant_group_req_per_s_range"}, {Key: "variant_group_cpu_busy"},
 }
 
 // catalogued is the catalogue's measure key of a repetition (rep) or a variant.
@@ -142,17 +165,13 @@ func catalogued(key string, rep bool) (measure.Column, bool) {
 	return measure.Column{}, false
 }
 
-// heads are the columns' headers, right-aligned but for the page's own
-// words ("verdict", "status").
+// heads are the columns' headers.
 func heads(cols []pageColumn, rep bool) []th {
 	var out []th
 	for _, pc := range cols {
-		h := th{HTML: pc.Head, NL: pc.HeadNL, Class: "num"}
+		h := th{HTML: pc.Head, NL: pc.HeadNL, Class: numClass(!pc.Left)}
 		if c, ok := catalogued(pc.Key, rep); ok && h.HTML == "" {
 			h.Text = c.Label
-		}
-		if pc.Key == "verdict_cell" || pc.Key == "status" {
-			h.Class = ""
 		}
 		out = append(out, h)
 	}
@@ -175,7 +194,7 @@ func rowCells(cols []pageColumn, rep bool, own map[string]td, value func(measure
 		c, ok := own[pc.Key]
 		if !ok {
 			mc, _ := catalogued(pc.Key, rep)
-			c = right(dash)
+			c = td{Text: dash, Class: numClass(!pc.Left)}
 			if v := value(mc); v.Kind != measure.None {
 				c.Text = cell(mc.Text(v))
 				if pc.Unit {
@@ -222,6 +241,17 @@ func (pg *page) addComparison(v *variantData, measures []td, x *measure.Variant,
 	}
 }
 
+// addRow adds a row of lead and the columns (value reads them) to t
+// when one of the columns it Needs has a value.
+func addRow(t *table, class string, cols []pageColumn, rep bool, value func(measure.Column) measure.Value, lead ...td) {
+	if slices.ContainsFunc(cols, func(pc pageColumn) bool {
+		mc, _ := catalogued(pc.Key, rep)
+		return pc.Needs && value(mc).Kind != measure.None
+	}) {
+		t.add(class, slices.Concat(lead, rowCells(cols, rep, nil, value))...)
+	}
+}
+
 // keyValues renders a map as "k=v k=v" in key order.
 func keyValues(m map[string]string) string {
 	keys := slices.Sorted(maps.Keys(m))
@@ -235,9 +265,6 @@ func keyValues(m map[string]string) string {
 // addRep adds rep's row of the repetitions table (x: its catalogue
 // reading), then its failure and its loud lines on rows of their own.
 func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport, measures []td, x *measure.Rep, cols int) {
-	t := &rep.Total
-	own := map[string]td{"handshakes": right(format.Count(t.Handshakes)), "connections": right(format.Count(t.Connections)),
-		"status": txt(format.StatusLine(&t.Counts))}
 	failed := notes.Failure(rep.Failed).String()
 	class := ""
 	if failed != "" {
@@ -245,7 +272,7 @@ func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport,
 	} else if ra.Flagged() {
 		class = "flagged"
 	}
-	cells := rowCells(repColumns, true, own, func(mc measure.Column) measure.Value { return mc.OfRep(x) })
+	cells := rowCells(repColumns, true, nil, func(mc measure.Column) measure.Value { return mc.OfRep(x) })
 	pg.Reps.add(class, slices.Concat([]td{{Text: variant, Class: "name"}, right(strconv.Itoa(rep.Index + 1))}, cells, measures)...)
 	if failed != "" {
 		pg.Reps.add("hot", td{Lead: "FAILED:", Text: failed, Span: cols})
@@ -282,60 +309,54 @@ func addNotCounted(t *table, variant string, rep *results.Rep) {
 		f(o.Unanswered.Connect).nl(), f(o.Unanswered.Handshake), f(o.Unanswered.Response), right(tw))
 }
 
-// addLatency adds v's latencies, merged over its repetitions.
-func addLatency(t *table, v *variantData) {
-	if len(v.V.Reps) == 0 {
-		return
+// latencyBreak: the page's source starts a new line before this column
+// of the latency rows.
+const latencyBreak = "p99"
+
+// latencyHead heads the latency table: a column per member of the
+// catalogue's latency family.
+func latencyHead(cols []measure.Column) []th {
+	h := head("variant", "timing")
+	for _, c := range cols {
+		if c.Measure == cols[0].Measure {
+			h = append(h, th{Text: c.Param, Class: "num"})
+		}
 	}
-	for _, m := range []struct {
-		name string
-		h    *results.Histogram
-	}{{"connect", v.Sum.Connect}, {"handshake", v.Sum.Handshake}, {"ttfb", v.Sum.TTFB}, {"total", v.Sum.Total}} {
-		q := func(q float64) td { return right(cell(format.QuantileMillis(m.h, q))) }
-		t.add("", txt(v.V.Name), txt(m.name), right(format.Count(uint64(m.h.TotalCount()))), q(50), q(90),
-			q(99).nl(), q(99.9), right(cell(format.MaxMillis(m.h))))
+	return h
+}
+
+// addLatencies adds x's latencies, merged over its repetitions: a row per
+// catalogue latency with a value, a column per member of its family.
+func addLatencies(t *table, cols []measure.Column, x *measure.Variant) {
+	for start, end := 0, 0; start < len(cols); start = end {
+		row := []td{txt(x.Name), txt(cols[start].Label)}
+		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
+			if v := cols[end].OfVariant(x); v.Kind != measure.None {
+				c := right(cell(cols[end].Text(v)))
+				c.NL = cols[end].Param == latencyBreak
+				row = append(row, c)
+			}
+		}
+		if len(row) > 2 {
+			t.add("", row...)
+		}
 	}
 }
 
-// addGroups adds v's groups, aggregated over its repetitions; a group
+// addGroups adds x's groups, aggregated over its repetitions; a group
 // whose CPUs were ever client-bound busy is highlighted.
-func addGroups(t *table, v *variantData) {
-	for _, g := range groups(v.V) {
-		cpus := g.CPUs
-		if cpus == "" {
-			cpus = "unpinned"
-		}
-		rateRange, busy := "", cell(format.Percent(mean(g.Busy)))
-		if len(g.Rates) > 1 {
-			rateRange = format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
-		}
-		if len(g.Busy) > 1 {
-			busy += " (max " + format.Percent(slices.Max(g.Busy)) + ")"
-		}
+func addGroups(t *table, x *measure.Variant) {
+	for _, g := range measure.VariantGroups(x.V) {
+		x.G = g
+		row := slices.Concat([]td{txt(x.Name), right(strconv.Itoa(g.Index))},
+			rowCells(groupColumns, false, nil, func(mc measure.Column) measure.Value { return mc.OfVariant(x) }))
 		class := ""
-		if len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy {
+		if g.EverBusy() {
 			class = "hot"
 		}
-		t.add(class, txt(v.V.Name), right(strconv.Itoa(g.Index)), txt(cpus), right(strconv.Itoa(g.Threads)),
-			right(strconv.Itoa(g.Slots)).nl(), right(cell(format.Rate(mean(g.Rates)))), right(rateRange), right(busy))
+		t.add(class, row...)
 	}
-}
-
-// addCPU adds rep's CPU figures c, hot on the analysis's verdict alone.
-func addCPU(t *table, variant string, rep *results.Rep, c repCPU, ra *analysis.RepReport) {
-	busiest, seconds := dash, dash
-	if c.Busiest >= 0 {
-		busiest = strconv.Itoa(c.Busiest)
-	}
-	if !math.IsNaN(c.ServerSeconds) {
-		seconds = strconv.FormatFloat(c.ServerSeconds, 'f', 2, 64) + " s"
-	}
-	class := ""
-	if len(ra.ClientBoundGroups) > 0 {
-		class = "hot"
-	}
-	t.add(class, txt(variant), right(strconv.Itoa(rep.Index+1)), right(cell(format.Percent(c.ClientMax))), right(busiest),
-		right(cell(format.Percent(c.ClientMean))).nl(), right(cell(format.Percent(c.Server))), right(seconds))
+	x.G = nil
 }
 
 func addErrors(t *table, variant string, rep *results.Rep) {

@@ -17,7 +17,7 @@ import (
 // catalogue holds the measures in summary.csv's column order; the
 // JSON-only ones (JSON objects the CSV shows in columns of its own) sit
 // beside their columns.
-var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows)
+var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
 var counts = []Measure{

@@ -10,7 +10,7 @@ import (
 var outputNames = []struct {
 	o    Output
 	name string
-}{{Text, "text"}, {Below, "text-below"}, {Latencies, "text-latency"}, {Groups, "text-groups"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
+}{{Text, "text"}, {Below, "text-below"}, {Latencies, "text-latency"}, {Groups, "text-groups"}, {PageLatencies, "html-latency"}, {Page, "html-page"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
 
 // WriteReference writes the catalogue as a Markdown table for docs/: each
 // measure's key, JSON field, unit, label, what has it and its outputs.

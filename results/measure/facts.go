@@ -62,12 +62,14 @@ var facts = []Measure{
 		}
 		return results.PortsHint
 	})},
-	{Key: "handshakes", JSONKey: "-", Show: Facts, Fact: fact("handshakes", 8, func(x *Rep) string {
+	{Key: "handshakes", JSONKey: "-", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: fact("handshakes", 8, func(x *Rep) string {
 		t := &x.Rep.Total
 		return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
 	})},
-	{Key: "connections", JSONKey: "-", Show: Facts, Fact: fact("connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) })},
-	{Key: "status", JSONKey: "-", Show: Facts, Fact: fact("status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) })},
+	{Key: "connections", JSONKey: "-", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
+		Fact: fact("connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) })},
+	{Key: "status", JSONKey: "-", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
+		Fact: fact("status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) })},
 	{Key: "server_cpus_words", JSONKey: "-", Show: Facts, Fact: fact("server's cpus", 13, func(x *Rep) string { return ServerCPUsWords(x.A.ServerCPUs) })},
 	{Key: "in_flight", JSONKey: "-", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string {
 		if !x.A.Saturation.Judged {

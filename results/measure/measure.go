@@ -42,6 +42,11 @@ const (
 	// the text report, a row per latency or group.
 	Latencies
 	Groups
+	// PageLatencies: the HTML page's latency table, a row per latency of
+	// a variant over its repetitions.
+	PageLatencies
+	// Page: only the page's own tables, which place it by key.
+	Page
 	// Tables shows it in the comparison and repetition tables of the
 	// text and Markdown reports.
 	Tables = Text | Markdown
@@ -95,7 +100,7 @@ type Rep struct {
 // Variant is what a variant's measure reads: S and V are nil for a
 // variant the run never measured; Sum adds up its repetitions' counts.
 // In a comparison of runs (Runs) only S and Cell are set, S nil for a
-// run without the variant.
+// run without the variant. G is the group a PageGroups measure reads.
 type Variant struct {
 	R     *analysis.Report
 	I     int
@@ -105,6 +110,7 @@ type Variant struct {
 	Sum   results.Counts
 	Param string
 	Cell  *RunsCell
+	G     *VariantGroup
 }
 
 // RunsCell is a variant in run Run of a comparison of runs (0: the

@@ -22,15 +22,24 @@ func latencyRow(key, label string, optional bool, of func(*results.Latency) *res
 	return Measure{Key: key + "_%s_ms", JSONKey: "-", Unit: "ms", Label: label, Show: Latencies, Each: latencyColumns, Human: words,
 		Rep: func(x *Rep) Value {
 			h := of(&x.Rep.Total.Latency)
-			switch {
-			case optional && (h == nil || h.Histogram == nil):
+			if optional && (h == nil || h.Histogram == nil) {
 				return Value{}
-			case x.Param == "max":
-				return Words(format.MaxMillis(h))
 			}
-			q, _ := strconv.ParseFloat(strings.TrimPrefix(x.Param, "p"), 64)
-			return Words(format.QuantileMillis(h, q))
+			return latencyWords(h, x.Param)
 		}}
+}
+
+// latencyWords is member param of a latency family of h: "count", "max"
+// or a percentile ("p99.9"), in ms.
+func latencyWords(h *results.Histogram, param string) Value {
+	switch param {
+	case "count":
+		return Words(format.Count(uint64(h.TotalCount())))
+	case "max":
+		return Words(format.MaxMillis(h))
+	}
+	q, _ := strconv.ParseFloat(strings.TrimPrefix(param, "p"), 64)
+	return Words(format.QuantileMillis(h, q))
 }
 
 // latencyRows: the text report's latency table of a repetition.

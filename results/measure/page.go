@@ -1,0 +1,129 @@
+package measure
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// pageLatencyColumns are the page's latency table's columns, a family's values.
+func pageLatencyColumns(*analysis.Report) []string {
+	return []string{"count", "p50", "p90", "p99", "p99.9", "max"}
+}
+
+// pageLatency is a row of the page's latency table: one latency of a
+// variant, its repetitions merged, as words; none before a repetition.
+func pageLatency(label string, of func(*analysis.VariantSummary) *results.Histogram) Measure {
+	return Measure{Key: "merged_" + label + "_%s", JSONKey: "-", Unit: "ms", Label: label, Show: PageLatencies, Each: pageLatencyColumns, Human: words,
+		Variant: func(x *Variant) Value {
+			if len(x.V.Reps) == 0 {
+				return Value{}
+			}
+			return latencyWords(of(x.S), x.Param)
+		}}
+}
+
+// pageLatencyRows: the page's latency table.
+var pageLatencyRows = []Measure{
+	pageLatency("connect", func(s *analysis.VariantSummary) *results.Histogram { return s.Connect }),
+	pageLatency("handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
+	pageLatency("ttfb", func(s *analysis.VariantSummary) *results.Histogram { return s.TTFB }),
+	pageLatency("total", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
+}
+
+// pageOnly: what the page's open-loop, server cost and CPU tables show
+// beside the catalogue's other measures.
+var pageOnly = []Measure{
+	{Key: "client_busiest_group", JSONKey: "-", Show: Page, Rep: func(x *Rep) Value {
+		c := x.A.ClientCPU
+		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
+	}},
+	{Key: "client_busy_mean", JSONKey: "-", Unit: "share", Show: Page, Human: human(format.Percent),
+		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMean)) }},
+	{Key: "server_busy", JSONKey: "-", Unit: "share", Show: Page, Human: human(format.Percent),
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F4(u.Busy) })
+		}},
+	{Key: "intended_p99.9_ms", JSONKey: "-", Unit: "ms", Show: Page,
+		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
+	{Key: "server_cpu_reps", JSONKey: "-", Show: Page,
+		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, CountInt(x.S.ServerCPUReps)) }},
+	{Key: "req_per_server_cpu_s_ci", JSONKey: "-", Unit: "req/cpu-s", Show: Page, Human: words,
+		Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
+}
+
+// VariantGroup is one group index of a variant over its repetitions.
+type VariantGroup struct {
+	Index, Threads, Slots int
+	CPUs                  string
+	Rates, Busy           []float64
+}
+
+// EverBusy says whether the group's CPUs were ever client-bound busy.
+func (g *VariantGroup) EverBusy() bool {
+	return len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy
+}
+
+// VariantGroups aggregates v's groups by index over its repetitions, in
+// index order.
+func VariantGroups(v *results.Variant) []*VariantGroup {
+	byIndex := map[int]*VariantGroup{}
+	for i := range v.Reps {
+		for j := range v.Reps[i].Groups {
+			g := &v.Reps[i].Groups[j]
+			a, ok := byIndex[g.Index]
+			if !ok {
+				a = &VariantGroup{Index: g.Index, CPUs: g.CPUs, Threads: g.Threads, Slots: g.Slots}
+				byIndex[g.Index] = a
+			}
+			a.Rates = append(a.Rates, g.Rate())
+			if g.CPU != nil {
+				a.Busy = append(a.Busy, g.CPU.Busy)
+			}
+		}
+	}
+	return slices.SortedFunc(maps.Values(byIndex), func(a, b *VariantGroup) int { return a.Index - b.Index })
+}
+
+// ofVariantGroup reads a row of the page's groups table (Variant.G).
+func ofVariantGroup(f func(g *VariantGroup) string) func(*Variant) Value {
+	return func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }
+}
+
+// pageGroupRows: the page's groups table (placed by key), a row per
+// group of a variant over its repetitions.
+var pageGroupRows = []Measure{
+	{Key: "variant_group_cpus", JSONKey: "-", Label: "CPUs", Show: Page, Left: true, Human: words, Variant: ofVariantGroup(func(g *VariantGroup) string {
+		if g.CPUs == "" {
+			return "unpinned"
+		}
+		return g.CPUs
+	})},
+	{Key: "variant_group_threads", JSONKey: "-", Label: "threads", Show: Page, Human: words,
+		Variant: ofVariantGroup(func(g *VariantGroup) string { return strconv.Itoa(g.Threads) })},
+	{Key: "variant_group_conns", JSONKey: "-", Label: "connections", Show: Page, Human: words,
+		Variant: ofVariantGroup(func(g *VariantGroup) string { return strconv.Itoa(g.Slots) })},
+	{Key: "variant_group_req_per_s", JSONKey: "-", Unit: "req/s", Label: "mean req/s", Show: Page, Human: words,
+		Variant: ofVariantGroup(func(g *VariantGroup) string { return format.Rate(stat.Mean(g.Rates, nil)) })},
+	{Key: "variant_group_req_per_s_range", JSONKey: "-", Unit: "req/s", Label: "range over reps", Show: Page, Human: words,
+		Variant: ofVariantGroup(func(g *VariantGroup) string {
+			if len(g.Rates) < 2 {
+				return ""
+			}
+			return format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
+		})},
+	{Key: "variant_group_cpu_busy", JSONKey: "-", Unit: "share", Label: "CPU busy: mean (max)", Show: Page, Human: words,
+		Variant: ofVariantGroup(func(g *VariantGroup) string {
+			busy := format.Percent(stat.Mean(g.Busy, nil))
+			if len(g.Busy) > 1 {
+				busy += " (max " + format.Percent(slices.Max(g.Busy)) + ")"
+			}
+			return busy
+		})},
+}
