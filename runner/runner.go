@@ -466,7 +466,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if err := ws.awaitReady(ctx, c.opts.Log); err != nil {
 		return nil, err
 	}
-	if err := ws.syncClocks(ctx, p.Load.Duration, func(w string) { c.warn(notes.New(notes.Said, "text", w).Warning()) }); err != nil {
+	if err := ws.syncClocks(ctx, p.Load.Duration, c.warn); err != nil {
 		return nil, err
 	}
 	mctx, stopMeter := context.WithCancel(ctx)
@@ -538,7 +538,11 @@ func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	}
 	c.checkTimeWait(rep)
 	if q := rep.Quiet; q != nil && q.TimedOut {
-		c.warn(notes.New(notes.Said, "text", results.QuietWarning(label, *q)).Warning())
+		n := notes.New(notes.QuietTimedOut, "label", label, "waited", q.Waited, "others", q.Others, "max_other", q.MaxOther)
+		if b := q.Busiest; b != nil {
+			n.Args["busiest"], n.Args["pid"] = b.Comm, b.PID
+		}
+		c.warn(n.Warning())
 	}
 }
 

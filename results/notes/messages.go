@@ -119,8 +119,37 @@ const (
 	// predicted value.
 	SearchUnrefined Code = "search_unrefined"
 	// Said: text, a warning worded where it arose (the plan's, the client
-	// ports', a wait for a quiet machine).
+	// ports').
 	Said Code = "said"
+	// QuietTimedOut: label, waited, others, max_other, and busiest and pid
+	// when a process was named: a window measured on a busy machine.
+	QuietTimedOut Code = "quiet_timed_out"
+	// ClockUncertain: host, uncertainty, window (time.Duration).
+	ClockUncertain Code = "clock_uncertain"
+	// NoComparison: baseline, missing (why it was not measured).
+	NoComparison Code = "no_comparison"
+	// SearchHead: series, key, grid, first, last, objective, windows,
+	// budget.
+	SearchHead Code = "search_head"
+	// SearchNone: no window measured yet.
+	SearchNone Code = "search_none"
+	// SearchBest: key, value, mean, unit, n, and low and high with a CI.
+	SearchBest Code = "search_best"
+	// SearchPredicted: key, value ("" when none), prediction.
+	SearchPredicted Code = "search_predicted"
+	// SearchPlateau: values, key, lowest, caution.
+	SearchPlateau Code = "search_plateau"
+	// SearchOnce: values measured once.
+	SearchOnce Code = "search_once"
+	// ProfileNotAvailable: reason.
+	ProfileNotAvailable Code = "profile_not_available"
+	// ProfileBound: share (crypto's), bound (+Inf when all was crypto).
+	ProfileBound Code = "profile_bound"
+	// ProfileCheck: samples, cpu_seconds, rate, expected, ratio, agrees,
+	// close (within tolerance, not only /proc's resolution), tolerance.
+	ProfileCheck Code = "profile_check"
+	// ProfileOn: rate, crypto ([]string).
+	ProfileOn Code = "profile_on"
 )
 
 // messages are the words of every code (set in init: they refer to
@@ -134,6 +163,7 @@ func init() {
 	kernelMessages(messages)
 	rateMessages(messages)
 	maps.Copy(messages, warningTable())
+	maps.Copy(messages, reportTable())
 }
 
 // warningTable are the words of the runner's warnings.
@@ -157,7 +187,98 @@ func warningTable() map[Code]func(Note) string {
 			return fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", n.S("series"), n.I("budget"), n.S("values"))
 		},
 		Said: func(n Note) string { return n.S("text") },
+		QuietTimedOut: func(n Note) string {
+			s := fmt.Sprintf("%s: measured on a busy machine: after waiting %s for a quiet one, other processes still took %.0f %% of the client's or the server's CPUs (under %.0f %% wanted)",
+				n.S("label"), n.D("waited").Round(time.Second), 100*n.F("others"), 100*n.F("max_other"))
+			if comm := n.S("busiest"); comm != "" {
+				s += fmt.Sprintf(", the busiest %s (pid %d)", comm, n.I("pid"))
+			}
+			return s
+		},
+		ClockUncertain: func(n Note) string {
+			return fmt.Sprintf("host %s: the clock offset is uncertain by ±%s, more than 1%% of the %s window: the groups there may start and end their window that much off",
+				n.S("host"), n.D("uncertainty"), n.D("window"))
+		},
 	}
+}
+
+// reportTable are the words of the report's lines: the baseline, the
+// search and the server profile.
+func reportTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		NoComparison: func(n Note) string {
+			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.S("missing"))
+		},
+		SearchHead: func(n Note) string {
+			what := "maximize " + n.S("objective")
+			if results.Objective(n.S("objective")) == results.ObjectiveP99 {
+				what = "minimize p99 handshake"
+			}
+			return fmt.Sprintf("search %s: %s over %d values (%s … %s), %s: %d windows of a budget of %d; the full grid would need %d",
+				n.S("series"), n.S("key"), n.I("grid"), n.S("first"), n.S("last"), what, n.I("windows"), n.I("budget"), n.I("grid"))
+		},
+		SearchNone: func(Note) string { return "no window measured yet" },
+		SearchBest: func(n Note) string {
+			ci := "no 95 % CI (one window)"
+			if _, ok := n.Args["low"]; ok {
+				ci = fmt.Sprintf("95 %% CI %s … %s", format.Number(n.F("low")), format.Number(n.F("high")))
+			}
+			return fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", n.S("key"), n.S("value"), format.Number(n.F("mean")), n.S("unit"), ci, n.I("n"))
+		},
+		SearchPredicted: func(n Note) string {
+			p := New(SoftRatio, "prediction", n.Args["prediction"])
+			if n.S("value") == "" {
+				return fmt.Sprintf("predicted from both ends: none (%s); the search fell back to its coarse pass", p)
+			}
+			return fmt.Sprintf("predicted from both ends: best %s = %s (%s); the search confirmed around it", n.S("key"), n.S("value"), p)
+		},
+		SearchPlateau: func(n Note) string {
+			vals, _ := n.Args["values"].([]string)
+			s := fmt.Sprintf("plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): %s; lowest %s = %s",
+				strings.Join(vals, ", "), n.S("key"), n.S("lowest"))
+			if c := n.S("caution"); c != "" {
+				s += "; caution: " + c
+			}
+			return s
+		},
+		SearchOnce: func(n Note) string {
+			vals, _ := n.Args["values"].([]string)
+			return "measured once, so not tested and on no plateau: " + strings.Join(vals, ", ")
+		},
+		ProfileNotAvailable: func(n Note) string { return "profile not available: " + n.S("reason") },
+		ProfileBound: func(n Note) string {
+			share := format.Percent(n.F("share"))
+			if b := n.F("bound"); !math.IsInf(b, 1) {
+				return fmt.Sprintf("offloading all crypto (%s of the server's CPU) could make it at most %.2f× faster (%s)", share, b, BoundGain(b))
+			}
+			return fmt.Sprintf("offloading all crypto (%s of the server's CPU) leaves no bound: the server did nothing else", share)
+		},
+		ProfileCheck: func(n Note) string {
+			tol := n.F("tolerance") * 100
+			verdict := fmt.Sprintf("agrees within %.0f %%", tol)
+			switch {
+			case !n.B("agrees"):
+				verdict = fmt.Sprintf("DISAGREES by more than %.0f %% (perf or /proc missed some of the server's processes)", tol)
+			case !n.B("close"):
+				verdict = "agrees within /proc's resolution (two clock ticks per window)"
+			}
+			return fmt.Sprintf("%s samples vs %.2f server CPU-s × %d Hz = %s: ratio %.2f, %s", format.Count(n.U("samples")), n.F("cpu_seconds"),
+				n.I("rate"), format.Count(uint64(math.Round(n.F("expected")))), n.F("ratio"), verdict)
+		},
+		ProfileOn: func(n Note) string {
+			crypto, _ := n.Args["crypto"].([]string)
+			return fmt.Sprintf("profiling was on: perf record -e cpu-clock -F %d -g on the server's processes in every window (crypto: %s); perf itself takes some of the server's CPU (bench/profile-overhead.sh measures how much)",
+				n.I("rate"), strings.Join(crypto, ", "))
+		},
+	}
+}
+
+// BoundGain is an offload bound as a gain: "+249 %", "+∞".
+func BoundGain(bound float64) string {
+	if math.IsInf(bound, 1) {
+		return "+∞"
+	}
+	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
 }
 
 // table are the words of a repetition's codes.
