@@ -137,7 +137,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	}
 	c.publish(Event{Kind: EventPlanned, Windows: plannedWindows(p, run)})
 	for _, w := range checkPorts(p) {
-		c.warn(notes.New(notes.Said, "text", w).Warning())
+		c.warn(w)
 	}
 	err = c.schedule(ctx, run)
 	c.stopOutputs(ctx)

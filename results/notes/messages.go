@@ -121,6 +121,12 @@ const (
 	// Said: text, a warning worded where it arose (the plan's, the client
 	// ports').
 	Said Code = "said"
+	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
+	// kinds: low, high, ports, per (open connections per destination),
+	// dest, fix (a ports.Fix* value), and their own figures.
+	PortsTooMany  Code = "ports_too_many"
+	PortsRateHigh Code = "ports_rate_high" // rate, per_dest, reused, held, max_rate, wide_max, left
+	PortsTimeWait Code = "ports_time_wait" // time_wait, share, free, port_errors
 	// QuietTimedOut: label, waited, others, max_other, and busiest and pid
 	// when a process was named: a window measured on a busy machine.
 	QuietTimedOut Code = "quiet_timed_out"
@@ -186,7 +192,10 @@ func warningTable() map[Code]func(Note) string {
 			}
 			return fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", n.S("series"), n.I("budget"), n.S("values"))
 		},
-		Said: func(n Note) string { return n.S("text") },
+		Said:          func(n Note) string { return n.S("text") },
+		PortsTooMany:  portsTooMany,
+		PortsRateHigh: portsRateHigh,
+		PortsTimeWait: portsTimeWait,
 		QuietTimedOut: func(n Note) string {
 			s := fmt.Sprintf("%s: measured on a busy machine: after waiting %s for a quiet one, other processes still took %.0f %% of the client's or the server's CPUs (under %.0f %% wanted)",
 				n.S("label"), n.D("waited").Round(time.Second), 100*n.F("others"), 100*n.F("max_other"))
@@ -200,6 +209,80 @@ func warningTable() map[Code]func(Note) string {
 				n.S("host"), n.D("uncertainty"), n.D("window"))
 		},
 	}
+}
+
+// The commands that free client ports.
+const (
+	widenCmd = "sysctl -w net.ipv4.ip_local_port_range='1024 65535'"
+	reuseCmd = "sysctl -w net.ipv4.tcp_tw_reuse=1"
+	spread   = "spread the load over more server addresses or ports, or more client addresses"
+)
+
+// portsRange: "net.ipv4.ip_local_port_range 32768-60999 has 28232 ports";
+// portsTo: "to the destination", "to each of 2 destinations".
+func portsRange(n Note) string {
+	return fmt.Sprintf("net.ipv4.ip_local_port_range %d-%d has %d ports", n.I("low"), n.I("high"), n.I("ports"))
+}
+
+func portsTo(n Note) string {
+	if d := n.I("dest"); d > 1 {
+		return fmt.Sprintf("to each of %d destinations", d)
+	}
+	return "to the destination"
+}
+
+func portsTooMany(n Note) string {
+	fix := "run: " + widenCmd + " (64512 ports)"
+	if n.S("fix") != "widen" {
+		fix = "no port range is that wide: " + spread
+	}
+	return fmt.Sprintf("%d connections at once %s need as many client ports, but %s: the rest fail with EADDRNOTAVAIL; %s",
+		n.I("per"), portsTo(n), portsRange(n), fix)
+}
+
+func portsRateHigh(n Note) string {
+	fix := spread
+	switch n.S("fix") {
+	case "reuse_or_widen":
+		fix = fmt.Sprintf("run: %s (or %s: enough for %s/s)", reuseCmd, widenCmd, portCount(n.F("wide_max")))
+	case "reuse":
+		fix = "run: " + reuseCmd
+	case "widen":
+		fix = fmt.Sprintf("run: %s (enough for %s/s)", widenCmd, portCount(n.F("wide_max")))
+	}
+	rate := portCount(n.F("rate")) + " new connections/s"
+	if n.I("dest") > 1 {
+		rate += fmt.Sprintf(" (%s per destination)", portCount(n.F("per_dest")))
+	}
+	hold := "60 s in TIME_WAIT"
+	if n.B("reused") {
+		hold = "about 1 s in TIME_WAIT before tcp_tw_reuse frees it"
+	}
+	return fmt.Sprintf("at %s with connection: close, a client that closes first keeps each port %s: "+
+		"that holds %s ports %s at once, but %s, %d beside %d open connections (enough for %s/s); "+
+		"connects may fail with EADDRNOTAVAIL after about %s s; %s",
+		rate, hold, portCount(n.F("held")), portsTo(n), portsRange(n), n.I("ports")-n.I("per"), n.I("per"), portCount(n.F("max_rate")), portCount(n.F("left")), fix)
+}
+
+func portsTimeWait(n Note) string {
+	fix := "run: " + reuseCmd + " (or " + widenCmd + ")"
+	if n.S("fix") == "widen" {
+		fix = "run: " + widenCmd + ", or spread the load over more server addresses or client addresses"
+	}
+	what := fmt.Sprintf("after the window the client held %d ports in TIME_WAIT to the target (it closed first, so each stays 60 s), %.0f %% of the %d ports net.ipv4.ip_local_port_range %d-%d leaves beside %d open connections",
+		n.I("time_wait"), n.F("share")*100, n.I("free"), n.I("low"), n.I("high"), n.I("per"))
+	if e := n.U("port_errors"); e > 0 {
+		return what + fmt.Sprintf(", and %s failed with EADDRNOTAVAIL (no free port)", plural(int(e), "connect")) + "; " + fix
+	}
+	return what + ": a longer or faster window runs out of ports and its connects fail with EADDRNOTAVAIL; " + fix
+}
+
+// portCount formats a rate or a number of ports, with one decimal below 10.
+func portCount(f float64) string {
+	if f < 10 && f != math.Trunc(f) {
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
 
 // reportTable are the words of the report's lines: the baseline, the
