@@ -278,7 +278,7 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 	fmt.Fprintln(opts.Log, orderLine(p))
 	shown := p.Redacted()
 	for _, w := range shown.Warnings {
-		run.Warnings = append(run.Warnings, notes.New(notes.Said, "text", w).Warning())
+		run.Warnings = append(run.Warnings, notes.New(notes.PlanWarning, "text", w).Warning())
 	}
 	for _, v := range shown.Variants {
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})

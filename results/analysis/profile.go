@@ -212,7 +212,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		p := rep.ServerProfile
 		switch {
 		case p == nil:
-			reasons = appendOnce(reasons, "not profiled")
+			reasons = appendOnce(reasons, notes.New(notes.ProfileUnprofiled).String())
 			continue
 		case !p.Available():
 			reasons = appendOnce(reasons, p.Reason)
@@ -246,9 +246,9 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		case len(reasons) > 0:
 			pv.Reason = strings.Join(reasons, "; ")
 		case pv.Reps == 0:
-			pv.Reason = "no repetition measured"
+			pv.Reason = notes.New(notes.ProfileNoReps).String()
 		default:
-			pv.Reason = "no samples: the server used no CPU in the window"
+			pv.Reason = notes.New(notes.ProfileNoSamples).String()
 		}
 		return pv
 	}

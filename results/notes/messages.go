@@ -118,9 +118,9 @@ const (
 	// when the budget covered it, none when only both ends and the
 	// predicted value.
 	SearchUnrefined Code = "search_unrefined"
-	// Said: text, a warning worded where it arose (the plan's, the client
-	// ports').
-	Said Code = "said"
+	// PlanWarning: text, a scenario warning as the compiler words it, with
+	// its position in the file (as its errors are, for validate too).
+	PlanWarning Code = "plan_warning"
 	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
 	// kinds: low, high, ports, per (open connections per destination),
 	// dest, fix (a ports.Fix* value), and their own figures.
@@ -147,6 +147,11 @@ const (
 	SearchPlateau Code = "search_plateau"
 	// SearchOnce: values measured once.
 	SearchOnce Code = "search_once"
+	// ProfileUnprofiled, ProfileNoReps and ProfileNoSamples say why a
+	// variant has no profile.
+	ProfileUnprofiled Code = "profile_unprofiled"
+	ProfileNoReps     Code = "profile_no_reps"
+	ProfileNoSamples  Code = "profile_no_samples"
 	// ProfileNotAvailable: reason.
 	ProfileNotAvailable Code = "profile_not_available"
 	// ProfileBound: share (crypto's), bound (+Inf when all was crypto).
@@ -192,7 +197,7 @@ func warningTable() map[Code]func(Note) string {
 			}
 			return fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", n.S("series"), n.I("budget"), n.S("values"))
 		},
-		Said:          func(n Note) string { return n.S("text") },
+		PlanWarning:   func(n Note) string { return n.S("text") },
 		PortsTooMany:  portsTooMany,
 		PortsRateHigh: portsRateHigh,
 		PortsTimeWait: portsTimeWait,
@@ -328,6 +333,9 @@ func reportTable() map[Code]func(Note) string {
 			vals, _ := n.Args["values"].([]string)
 			return "measured once, so not tested and on no plateau: " + strings.Join(vals, ", ")
 		},
+		ProfileUnprofiled:   func(Note) string { return "not profiled" },
+		ProfileNoReps:       func(Note) string { return "no repetition measured" },
+		ProfileNoSamples:    func(Note) string { return "no samples: the server used no CPU in the window" },
 		ProfileNotAvailable: func(n Note) string { return "profile not available: " + n.S("reason") },
 		ProfileBound: func(n Note) string {
 			share := format.Percent(n.F("share"))
