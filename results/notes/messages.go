@@ -124,43 +124,31 @@ const (
 	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
 	// kinds: low, high, ports, per (open connections per destination),
 	// dest, fix (a ports.Fix* value), and their own figures.
-	PortsTooMany  Code = "ports_too_many"
-	PortsRateHigh Code = "ports_rate_high" // rate, per_dest, reused, held, max_rate, wide_max, left
-	PortsTimeWait Code = "ports_time_wait" // time_wait, share, free, port_errors
-	// QuietTimedOut: label, waited, others, max_other, and busiest and pid
-	// when a process was named: a window measured on a busy machine.
-	QuietTimedOut Code = "quiet_timed_out"
-	// ClockUncertain: host, uncertainty, window (time.Duration).
-	ClockUncertain Code = "clock_uncertain"
-	// NoComparison: baseline, missing (why it was not measured).
-	NoComparison Code = "no_comparison"
-	// SearchHead: series, key, grid, first, last, objective, windows,
-	// budget.
-	SearchHead Code = "search_head"
-	// SearchNone: no window measured yet.
-	SearchNone Code = "search_none"
-	// SearchBest: key, value, mean, unit, n, and low and high with a CI.
-	SearchBest Code = "search_best"
-	// SearchPredicted: key, value ("" when none), prediction.
-	SearchPredicted Code = "search_predicted"
-	// SearchPlateau: values, key, lowest, caution.
-	SearchPlateau Code = "search_plateau"
-	// SearchOnce: values measured once.
-	SearchOnce Code = "search_once"
-	// ProfileUnprofiled, ProfileNoReps and ProfileNoSamples say why a
-	// variant has no profile.
-	ProfileUnprofiled Code = "profile_unprofiled"
-	ProfileNoReps     Code = "profile_no_reps"
-	ProfileNoSamples  Code = "profile_no_samples"
-	// ProfileNotAvailable: reason.
-	ProfileNotAvailable Code = "profile_not_available"
-	// ProfileBound: share (crypto's), bound (+Inf when all was crypto).
-	ProfileBound Code = "profile_bound"
+	PortsTooMany   Code = "ports_too_many"
+	PortsRateHigh  Code = "ports_rate_high" // rate, per_dest, reused, held, max_rate, wide_max, left
+	PortsTimeWait  Code = "ports_time_wait" // time_wait, share, free, port_errors
+	QuietTimedOut  Code = "quiet_timed_out" // label, waited, others, max_other; busiest, pid when named
+	ClockUncertain Code = "clock_uncertain" // host, uncertainty, window
+	NoComparison   Code = "no_comparison"   // baseline, missing (why it was not measured)
+	// The search's lines: SearchHead (series, key, grid, first, last,
+	// objective, windows, budget), then SearchNone or SearchBest and the
+	// others.
+	SearchHead      Code = "search_head"
+	SearchNone      Code = "search_none"
+	SearchBest      Code = "search_best"      // key, value, mean, unit, n; low, high with a CI
+	SearchPredicted Code = "search_predicted" // key, value ("" when none), prediction
+	SearchPlateau   Code = "search_plateau"   // values, key, lowest, caution
+	SearchOnce      Code = "search_once"      // values measured once
+	// The server profile's words; the first three say why there is none.
+	ProfileUnprofiled   Code = "profile_unprofiled"
+	ProfileNoReps       Code = "profile_no_reps"
+	ProfileNoSamples    Code = "profile_no_samples"
+	ProfileNotAvailable Code = "profile_not_available" // reason
+	ProfileBound        Code = "profile_bound"         // share (crypto's), bound (+Inf: all was crypto)
 	// ProfileCheck: samples, cpu_seconds, rate, expected, ratio, agrees,
 	// close (within tolerance, not only /proc's resolution), tolerance.
 	ProfileCheck Code = "profile_check"
-	// ProfileOn: rate, crypto ([]string).
-	ProfileOn Code = "profile_on"
+	ProfileOn    Code = "profile_on" // rate, crypto ([]string)
 )
 
 // messages are the words of every code (set in init: they refer to
@@ -500,9 +488,9 @@ func summaryTable() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
 				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s", n.S("variant"), n.S("saving"))
 		},
-		ServerShare: func(n Note) string { return "client and server share " + CPUsWords(n.S("common")) },
+		ServerShare: func(n Note) string { return "client and server share " + cpusWords(n.S("common")) },
 		ServerBusiest: func(n Note) string {
-			why := "OTHER LOAD on the server's " + CPUsWords(n.S("cpus"))
+			why := "OTHER LOAD on the server's " + cpusWords(n.S("cpus"))
 			if comm, ok := n.Args["comm"]; ok {
 				why += fmt.Sprintf(", busiest %s (pid %d", comm, n.I("pid"))
 				if n.I("nice") != 0 {
@@ -513,7 +501,7 @@ func summaryTable() map[Code]func(Note) string {
 			return why
 		},
 		SharedGroup: func(n Note) string {
-			return fmt.Sprintf("client and server share %s (%s)", CPUsWords(n.S("common")), GroupName(n.I("group"), n.S("cpus")))
+			return fmt.Sprintf("client and server share %s (%s)", cpusWords(n.S("common")), groupName(n.I("group"), n.S("cpus")))
 		},
 		Unjudged: func(n Note) string { return n.S("title") + ": " + n.S("why") },
 		OpenLoop: func(n Note) string {
@@ -547,24 +535,24 @@ func Unanswered(u results.Stages) string {
 		format.Count(u.Total()), format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response))
 }
 
-// GroupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
-func GroupName(index int, cpus string) string {
+// groupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
+func groupName(index int, cpus string) string {
 	if cpus == "" {
 		return fmt.Sprintf("group %d (unpinned)", index)
 	}
 	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
 }
 
-// CPUsWords is "CPU 0" or "CPUs 0-3".
-func CPUsWords(cpus string) string {
+// cpusWords is "CPU 0" or "CPUs 0-3".
+func cpusWords(cpus string) string {
 	if strings.ContainsAny(cpus, ",-") {
 		return "CPUs " + cpus
 	}
 	return "CPU " + cpus
 }
 
-// ProcessName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
-func ProcessName(o results.ProcessCPU) string {
+// processName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
+func processName(o results.ProcessCPU) string {
 	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
 	if o.Nice != 0 {
 		s += fmt.Sprintf(", nice %d", o.Nice)
@@ -594,13 +582,13 @@ func busiest(n Note) string {
 	}
 	names := make([]string, len(top))
 	for i, o := range top {
-		names[i] = ProcessName(o)
+		names[i] = processName(o)
 	}
 	return "; busiest: " + strings.Join(names, ", ")
 }
 
 func clientBoundGroup(n Note) string {
-	name := GroupName(n.I("index"), n.S("cpus"))
+	name := groupName(n.I("index"), n.S("cpus"))
 	if !n.B("own") {
 		return fmt.Sprintf("%s was %s %% busy", name, pct(n.F("busy")))
 	}
@@ -612,7 +600,7 @@ func clientBoundGroup(n Note) string {
 }
 
 func otherLoadGroup(n Note) string {
-	p := fmt.Sprintf("other processes took %s %% of %s, kaeload %s %%", pct(n.F("others")), GroupName(n.I("index"), n.S("cpus")), pct(n.F("kaeload"))) + interrupts(n)
+	p := fmt.Sprintf("other processes took %s %% of %s, kaeload %s %%", pct(n.F("others")), groupName(n.I("index"), n.S("cpus")), pct(n.F("kaeload"))) + interrupts(n)
 	if n.B("wait") {
 		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", n.F("waited"))
 	}
@@ -639,20 +627,20 @@ func missedGroup(n Note) string {
 
 func serverOtherLoad(n Note) string {
 	return fmt.Sprintf("OTHER LOAD on the server: other processes took %s %% of the server's %s, the server %s %%, kaeload %s %%",
-		pct(n.F("others")), CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload"))) +
+		pct(n.F("others")), cpusWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload"))) +
 		interrupts(n) + busiest(n) + ": the server did not have its CPUs to itself"
 }
 
 func sharedCPUs(n Note) string {
 	line := "SHARED CPUS: " + Join(n.N("shared"), "; ")
 	if n.B("measured") {
-		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
+		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", cpusWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
 	}
 	return line + ": the figure measures client and server together"
 }
 
 func notSaturated(n Note) string {
-	busy := fmt.Sprintf("the server used %s %% of its %s", pct(n.F("server")), CPUsWords(n.S("cpus")))
+	busy := fmt.Sprintf("the server used %s %% of its %s", pct(n.F("server")), cpusWords(n.S("cpus")))
 	if n.B("has_cpus_busy") {
 		busy += fmt.Sprintf(" (%s %% busy in all)", pct(n.F("cpus_busy")))
 	}
