@@ -15,105 +15,70 @@ import (
 
 // The codes, each with its words in messages.
 const (
-	RepFailed     Code = "failed"          // why: the failure's note
-	NoSuccess     Code = "no_success"      // errors, unanswered (results.Stages)
-	ErrorsOverMax Code = "errors_over_max" // share, max
-	FailedText    Code = "failed_text"     // text: a failure stored as a sentence
-	BackedOff     Code = "backed_off"      // backoffs, fails
-	ClientBound   Code = "client_bound"    // groups: ClientBoundGroup notes
-	OtherLoad     Code = "other_load"      // groups: OtherLoadGroup notes
-	MissedStarts  Code = "missed_starts"   // groups: MissedGroup notes
-	// OpenLoop: asked, rate, missed, scheduled, share.
-	OpenLoop Code = "open_loop"
-	// ClientBoundGroup: index, cpus, own, busy, kaeload, interrupts.
-	ClientBoundGroup Code = "client_bound_group"
+	RepFailed        Code = "failed"             // why: the failure's note
+	NoSuccess        Code = "no_success"         // errors, unanswered (results.Stages)
+	ErrorsOverMax    Code = "errors_over_max"    // share, max
+	FailedText       Code = "failed_text"        // text: a failure stored as a sentence
+	BackedOff        Code = "backed_off"         // backoffs, fails
+	ClientBound      Code = "client_bound"       // groups: ClientBoundGroup notes
+	OtherLoad        Code = "other_load"         // groups: OtherLoadGroup notes
+	MissedStarts     Code = "missed_starts"      // groups: MissedGroup notes
+	OpenLoop         Code = "open_loop"          // asked, rate, missed, scheduled, share
+	ClientBoundGroup Code = "client_bound_group" // index, cpus, own, busy, kaeload, interrupts
 	// OtherLoadGroup: index, cpus, others, kaeload, interrupts, wait,
 	// waited, top ([]results.ProcessCPU).
-	OtherLoadGroup Code = "other_load_group"
-	// MissedGroup: index, limit, share, measured, own, busy, kaeload,
-	// interrupts, slots.
-	MissedGroup Code = "missed_group"
-	// ServerOtherLoad: others, cpus, server, kaeload, interrupts, top.
-	ServerOtherLoad Code = "server_other_load"
-	// SharedCPUs: shared (SharedGroup notes), measured, cpus, server,
-	// kaeload.
-	SharedCPUs Code = "shared_cpus"
-	// SharedGroup: group, cpus, common: a client group on the server's
-	// CPUs.
-	SharedGroup Code = "shared_group"
+	OtherLoadGroup  Code = "other_load_group"
+	MissedGroup     Code = "missed_group"      // index, limit, share, measured, own, busy, kaeload, interrupts, slots
+	ServerOtherLoad Code = "server_other_load" // others, cpus, server, kaeload, interrupts, top
+	SharedCPUs      Code = "shared_cpus"       // shared (SharedGroup notes), measured, cpus, server, kaeload
+	SharedGroup     Code = "shared_group"      // group, cpus, common: a client group on the server's CPUs
 	// NotSaturated: server, cpus, has_cpus_busy, cpus_busy,
 	// has_client_busy, client_busy, connections, latency_us, little, rate.
 	NotSaturated Code = "not_saturated"
-	// Flagged: notes, the flags of a window joined.
-	Flagged Code = "flagged"
-	// InRep: variant, rep (1-based), note: a repetition's note as a
-	// run-wide line.
-	InRep Code = "in_rep"
+	Flagged      Code = "flagged" // notes, the flags of a window joined
+	InRep        Code = "in_rep"  // variant, rep (1-based), note: a repetition's note as a run-wide line
 	// Caveat: reps, n, flag (one of ClientBound, OtherLoad, SharedCPUs,
 	// ServerOtherLoad), of ("" or whose repetitions: "the baseline").
-	Caveat Code = "caveat"
-	// Unjudged: rule, title, why: a diagnosis rule could not judge a
-	// repetition.
-	Unjudged Code = "unjudged"
-	// ServerShare: common: a client group ran on the server's CPUs.
-	ServerShare Code = "server_share"
+	Caveat      Code = "caveat"
+	Unjudged    Code = "unjudged"     // rule, title, why: a diagnosis rule could not judge a repetition
+	ServerShare Code = "server_share" // common: a client group ran on the server's CPUs
 	// ServerBusiest: cpus, comm, pid, nice: other load on the server's
 	// CPUs and its busiest process.
 	ServerBusiest Code = "server_busiest"
-	// NotMeasured: variant, reps, reason: a variant the run gave up on.
-	NotMeasured Code = "not_measured"
+	NotMeasured   Code = "not_measured" // variant, reps, reason: a variant the run gave up on
 	// PartialWindow: variant, rep, seconds, planned (time.Duration),
 	// requests, rate, errors: a window an interrupt cut short.
 	// A lost worker's window adds lost_group, lost_host, lost_why and
 	// lost_requests (what the group had reported).
-	PartialWindow Code = "partial_window"
-	// ExcludedWindow: variant, rep, rate, why: a window exclude_flagged
-	// set aside.
-	ExcludedWindow Code = "excluded_window"
-	// ThresholdCrossed: expr, variant, shown (the measured figure).
-	ThresholdCrossed Code = "threshold_crossed"
-	// TLS12Hint: variant, saving.
-	TLS12Hint Code = "tls12_hint"
-	// Misaligned: a caveat's flag, the groups' windows over 1 % apart.
-	Misaligned Code = "misaligned"
-	// OtherLoadApart: own, base (shares of the server's CPUs), mde (%).
-	OtherLoadApart Code = "other_load_apart"
-	// HandshakeDiffers: parts (names), own and base (Handshake keys).
-	HandshakeDiffers Code = "handshake_differs"
-	// SoftRatio: prediction (softratio.Prediction), in its package's words.
-	SoftRatio Code = "soft_ratio"
-	// DriftUncontrolled: a sequential order does not control drift.
-	DriftUncontrolled Code = "drift_uncontrolled"
+	PartialWindow     Code = "partial_window"
+	ExcludedWindow    Code = "excluded_window"    // variant, rep, rate, why: a window exclude_flagged set aside
+	ThresholdCrossed  Code = "threshold_crossed"  // expr, variant, shown (the measured figure)
+	TLS12Hint         Code = "tls12_hint"         // variant, saving
+	Misaligned        Code = "misaligned"         // a caveat's flag, the groups' windows over 1 % apart
+	OtherLoadApart    Code = "other_load_apart"   // own, base (shares of the server's CPUs), mde (%)
+	HandshakeDiffers  Code = "handshake_differs"  // parts (names), own and base (Handshake keys)
+	SoftRatio         Code = "soft_ratio"         // prediction (softratio.Prediction), in its package's words
+	DriftUncontrolled Code = "drift_uncontrolled" // a sequential order does not control drift
 	// DriftTrend: trend (%), rounds, names, deltas (%): drift as large
 	// as differences called significant.
-	DriftTrend Code = "drift_trend"
-	// MDESpread: reps (SpreadRep notes): the repetitions that inflate a
-	// comparison's MDE.
-	MDESpread Code = "mde_spread"
-	// SpreadRep: variant, rep, rate.
-	SpreadRep Code = "spread_rep"
-	// ProbeFailed: probe, failed, read (windows), variants, first (error).
-	ProbeFailed Code = "probe_failed"
-	// Capacity: spec (results.CapacitySpec), knees (CapacityKnee notes):
-	// the capacity answer.
-	Capacity Code = "capacity"
+	DriftTrend  Code = "drift_trend"
+	MDESpread   Code = "mde_spread"   // reps (SpreadRep notes): the repetitions that inflate a comparison's MDE
+	SpreadRep   Code = "spread_rep"   // variant, rep, rate
+	ProbeFailed Code = "probe_failed" // probe, failed, read (windows), variants, first (error)
+	Capacity    Code = "capacity"     // spec (results.CapacitySpec), knees (CapacityKnee notes): the capacity answer
 	// CapacityKnee: variant, knee, from, steps, below_from, at_max, delta
 	// (against the baseline's knee, absent when none).
 	CapacityKnee Code = "capacity_knee"
 	// MetricsServed: metrics (*results.Metrics): where the live metrics
 	// were served and whether Prometheus read the final values.
 	MetricsServed Code = "metrics_served"
-	// Caveats: notes, a variant's caveats joined.
-	Caveats Code = "caveats"
+	Caveats       Code = "caveats" // notes, a variant's caveats joined
 	// Interrupted: label, and for a window a later repetition measures,
 	// variant and index (0-based): an interrupt cut the window short.
-	Interrupted Code = results.WarnInterrupted
-	// SpeedFailed: variant, command, error.
-	SpeedFailed Code = "speed_failed"
-	// ServerCPUUnmeasured: variant, error: the server's processes not found.
-	ServerCPUUnmeasured Code = "server_cpu_unmeasured"
-	// SearchNotUnimodal: series, key, values (the coarse pass's local bests).
-	SearchNotUnimodal Code = "search_not_unimodal"
+	Interrupted         Code = results.WarnInterrupted
+	SpeedFailed         Code = "speed_failed"          // variant, command, error
+	ServerCPUUnmeasured Code = "server_cpu_unmeasured" // variant, error: the server's processes not found
+	SearchNotUnimodal   Code = "search_not_unimodal"   // series, key, values (the coarse pass's local bests)
 	// SearchUnrefined: series, budget, and values (the coarse pass's)
 	// when the budget covered it, none when only both ends and the
 	// predicted value.
@@ -293,7 +258,7 @@ func reportTable() map[Code]func(Note) string {
 			return fmt.Sprintf("search %s: %s over %d values (%s … %s), %s: %d windows of a budget of %d; the full grid would need %d",
 				n.S("series"), n.S("key"), n.I("grid"), n.S("first"), n.S("last"), what, n.I("windows"), n.I("budget"), n.I("grid"))
 		},
-		SearchNone: func(Note) string { return "no window measured yet" },
+		SearchNone: fixed("no window measured yet"),
 		SearchBest: func(n Note) string {
 			ci := "no 95 % CI (one window)"
 			if _, ok := n.Args["low"]; ok {
@@ -321,9 +286,9 @@ func reportTable() map[Code]func(Note) string {
 			vals, _ := n.Args["values"].([]string)
 			return "measured once, so not tested and on no plateau: " + strings.Join(vals, ", ")
 		},
-		ProfileUnprofiled:   func(Note) string { return "not profiled" },
-		ProfileNoReps:       func(Note) string { return "no repetition measured" },
-		ProfileNoSamples:    func(Note) string { return "no samples: the server used no CPU in the window" },
+		ProfileUnprofiled:   fixed("not profiled"),
+		ProfileNoReps:       fixed("no repetition measured"),
+		ProfileNoSamples:    fixed("no samples: the server used no CPU in the window"),
 		ProfileNotAvailable: func(n Note) string { return "profile not available: " + n.S("reason") },
 		ProfileBound: func(n Note) string {
 			share := format.Percent(n.F("share"))
