@@ -3,7 +3,6 @@ package ports
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -166,72 +165,66 @@ type Load struct {
 	Rate float64
 }
 
+// Shortage is a shortage of client ports that a planned load or a
+// window's aftermath shows: its Kind (a results/notes code, which words
+// it) and its figures.
+type Shortage struct {
+	Kind string
+	Args map[string]any
+}
+
+// The kinds of Shortage. Fix* name the command that removes the cause.
+const (
+	TooMany  = "ports_too_many"  // more open connections than ports
+	RateHigh = "ports_rate_high" // connection: close at a rate TIME_WAIT cannot keep up with
+	Measured = "ports_time_wait" // TIME_WAIT or port errors after a window
+
+	FixWiden        = "widen"          // widen the port range
+	FixReuse        = "reuse"          // turn tcp_tw_reuse on
+	FixReuseOrWiden = "reuse_or_widen" // either: wide_max says what widening allows
+	FixElsewhere    = "elsewhere"      // spread the load over more addresses
+)
+
 // Warnings returns what a user must see before load is sent, each with
 // the command that removes its cause: more connections than ports, or in
 // close mode a Rate above MaxRate.
-func Warnings(l Limits, ld Load) []string {
+func Warnings(l Limits, ld Load) []Shortage {
 	if !l.Known() {
 		return nil
 	}
-	const (
-		widePorts = 65535 - 1024 + 1
-		widen     = "sysctl -w net.ipv4.ip_local_port_range='1024 65535'"
-		reuse     = "sysctl -w net.ipv4.tcp_tw_reuse=1"
-		elsewhere = "spread the load over more server addresses or ports, or more client addresses"
-	)
-	var ws []string
+	const widePorts = 65535 - 1024 + 1
 	dest := max(ld.Destinations, 1)
 	ports := l.Ports()
 	per := (max(ld.Connections, 0) + dest - 1) / dest // open connections per destination, rounded up
-	rng := fmt.Sprintf("net.ipv4.ip_local_port_range %d-%d has %d ports", l.Low, l.High, ports)
-	to := "to the destination"
-	if dest > 1 {
-		to = fmt.Sprintf("to each of %d destinations", dest)
-	}
+	args := map[string]any{"low": l.Low, "high": l.High, "ports": ports, "per": per, "dest": dest}
 	if per > ports {
-		fix := "run: " + widen + " (64512 ports)"
+		args["fix"] = FixWiden
 		if per > widePorts {
-			fix = "no port range is that wide: " + elsewhere
+			args["fix"] = FixElsewhere
 		}
-		return append(ws, fmt.Sprintf("%d connections at once %s need as many client ports, but %s: the rest fail with EADDRNOTAVAIL; %s",
-			per, to, rng, fix))
-	}
-	if !ld.Close {
-		return ws
+		return []Shortage{{TooMany, args}}
 	}
 	reused := l.Reuses(ld.Loopback)
 	maxRate := l.MaxRate(ld.Loopback, per) // per destination
 	r := ld.Rate / float64(dest)
-	switch {
-	case ld.Rate > 0 && r > maxRate:
-		hold := "60 s in TIME_WAIT"
-		if reused {
-			hold = "about 1 s in TIME_WAIT before tcp_tw_reuse frees it"
-		}
-		wideMax := float64(widePorts-per) / holdSeconds(reused) // per destination with 1024-65535
-		wideFits := ports < widePorts && r <= wideMax
-		var fix string
-		switch {
-		case !reused && wideFits:
-			fix = fmt.Sprintf("run: %s (or %s: enough for %s/s)", reuse, widen, count(wideMax))
-		case !reused:
-			fix = "run: " + reuse
-		case wideFits:
-			fix = fmt.Sprintf("run: %s (enough for %s/s)", widen, count(wideMax))
-		default:
-			fix = elsewhere
-		}
-		rate := count(ld.Rate) + " new connections/s"
-		if dest > 1 {
-			rate += fmt.Sprintf(" (%s per destination)", count(r))
-		}
-		left := float64(ports-per) / r // seconds until the free ports are taken
-		ws = append(ws, fmt.Sprintf("at %s with connection: close, a client that closes first keeps each port %s: "+
-			"that holds %s ports %s at once, but %s, %d beside %d open connections (enough for %s/s); "+
-			"connects may fail with EADDRNOTAVAIL after about %s s; %s",
-			rate, hold, count(r*holdSeconds(reused)), to, rng, ports-per, per, count(maxRate), count(left), fix))
+	if !ld.Close || ld.Rate <= 0 || r <= maxRate {
+		return nil
 	}
-	return ws
+	wideMax := float64(widePorts-per) / holdSeconds(reused) // per destination with 1024-65535
+	wideFits := ports < widePorts && r <= wideMax
+	switch {
+	case !reused && wideFits:
+		args["fix"] = FixReuseOrWiden
+	case !reused:
+		args["fix"] = FixReuse
+	case wideFits:
+		args["fix"] = FixWiden
+	default:
+		args["fix"] = FixElsewhere
+	}
+	args["rate"], args["per_dest"], args["reused"], args["held"] = ld.Rate, r, reused, r*holdSeconds(reused)
+	args["max_rate"], args["wide_max"], args["left"] = maxRate, wideMax, float64(ports-per)/r // seconds until the free ports are taken
+	return []Shortage{{RateHigh, args}}
 }
 
 // holdSeconds is how long a closed connection holds its port.
@@ -242,52 +235,28 @@ func holdSeconds(reused bool) float64 {
 	return TimeWaitLen.Seconds()
 }
 
-// count formats a rate or a number of ports, with one decimal below 10.
-func count(f float64) string {
-	if f < 10 && f != math.Trunc(f) {
-		return strconv.FormatFloat(f, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
-}
-
 // TimeWaitShare is the share of the free ports that TIME_WAIT must hold
 // after a window for MeasuredWarning to speak: a longer window would run out.
 const TimeWaitShare = 0.1
 
 // MeasuredWarning warns, after a window, of TIME_WAIT holding at least
-// TimeWaitShare of the free ports or of connects that found none; "" else.
-func MeasuredWarning(l Limits, ld Load, timeWait int, portErrors uint64) string {
+// TimeWaitShare of the free ports or of connects that found none; nil
+// else.
+func MeasuredWarning(l Limits, ld Load, timeWait int, portErrors uint64) *Shortage {
 	if !l.Known() || (timeWait <= 0 && portErrors == 0) {
-		return ""
+		return nil
 	}
 	dest := max(ld.Destinations, 1)
 	per := (max(ld.Connections, 0) + dest - 1) / dest
 	free := max(l.Ports()-per, 1)
 	share := float64(timeWait) / float64(dest) / float64(free)
 	if portErrors == 0 && share < TimeWaitShare {
-		return ""
+		return nil
 	}
-	const (
-		widen = "sysctl -w net.ipv4.ip_local_port_range='1024 65535'"
-		reuse = "sysctl -w net.ipv4.tcp_tw_reuse=1"
-	)
-	fix := "run: " + reuse + " (or " + widen + ")"
+	fix := FixReuseOrWiden
 	if l.Reuses(ld.Loopback) {
-		fix = "run: " + widen + ", or spread the load over more server addresses or client addresses"
+		fix = FixWiden
 	}
-	what := fmt.Sprintf("after the window the client held %d ports in TIME_WAIT to the target (it closed first, so each stays 60 s), %.0f %% of the %d ports net.ipv4.ip_local_port_range %d-%d leaves beside %d open connections",
-		timeWait, share*100, free, l.Low, l.High, per)
-	if portErrors > 0 {
-		what += fmt.Sprintf(", and %s failed with EADDRNOTAVAIL (no free port)", plural(portErrors, "connect"))
-		return what + "; " + fix
-	}
-	return what + ": a longer or faster window runs out of ports and its connects fail with EADDRNOTAVAIL; " + fix
-}
-
-// plural writes "1 connect", "2 connects".
-func plural(n uint64, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.FormatUint(n, 10) + " " + what + "s"
+	return &Shortage{Measured, map[string]any{"time_wait": timeWait, "share": share, "free": free, "low": l.Low, "high": l.High,
+		"per": per, "port_errors": portErrors, "fix": fix}}
 }

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // defaults are a stock kernel's settings: 32768-60999, tcp_tw_reuse=2.
@@ -194,7 +196,10 @@ func TestWarnings(t *testing.T) {
 		{"more than any range", defaults, Load{Connections: 64513},
 			[]string{"no port range is that wide"}},
 	} {
-		got := Warnings(tc.l, tc.ld)
+		var got []string
+		for _, s := range Warnings(tc.l, tc.ld) {
+			got = append(got, words(s))
+		}
 		if tc.want == nil {
 			if len(got) != 0 {
 				t.Errorf("%s: got %q, want no warning", tc.name, got)
@@ -284,7 +289,10 @@ func TestMeasuredWarning(t *testing.T) {
 		{"a port error", defaults, remote, 10, 1, []string{"1 connect failed with EADDRNOTAVAIL", "run: " + reuse}},
 		{"unknown limits", Limits{}, remote, 1e6, 5, nil},
 	} {
-		got := MeasuredWarning(tc.l, tc.ld, tc.tw, tc.portErrs)
+		var got string
+		if s := MeasuredWarning(tc.l, tc.ld, tc.tw, tc.portErrs); s != nil {
+			got = words(*s)
+		}
 		if tc.want == nil && got != "" || tc.want != nil && got == "" {
 			t.Errorf("%s: got %q, want %v", tc.name, got, tc.want)
 			continue
@@ -295,4 +303,14 @@ func TestMeasuredWarning(t *testing.T) {
 			}
 		}
 	}
+}
+
+// words is s in results/notes' words; it fails the test when notes has
+// none for its kind.
+func words(s Shortage) string {
+	w := notes.Note{Code: notes.Code(s.Kind), Args: s.Args}.String()
+	if w == s.Kind {
+		panic("results/notes has no words for " + s.Kind)
+	}
+	return w
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"slices"
 )
 
 // Warning is a condition a reader of the run must know about: a code and
@@ -27,15 +28,27 @@ func (ws Warnings) Strings() []string {
 	return out
 }
 
-// Has says whether ws holds w, said in the same words (an older run's
-// warnings have no code to compare).
+// Has says whether ws holds w: the same code and parameters, or the same
+// words where either has no code (an older run's).
 func (ws Warnings) Has(w Warning) bool {
-	for _, o := range ws {
-		if o.Message == w.Message {
-			return true
-		}
+	return slices.ContainsFunc(ws, w.same)
+}
+
+func (w Warning) same(o Warning) bool {
+	if w.Code == "" || o.Code == "" {
+		return w.Message == o.Message
 	}
-	return false
+	return w.Code == o.Code && bytes.Equal(argsJSON(w.Args), argsJSON(o.Args))
+}
+
+// argsJSON is args as stored, so that parameters read back from run.json
+// (numbers as float64) equal those just made.
+func argsJSON(args map[string]any) []byte {
+	if len(args) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(args)
+	return b
 }
 
 // AppendNew appends the warnings of add that ws does not hold yet.

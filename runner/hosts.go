@@ -18,6 +18,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/runner/internal/wire"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
@@ -253,7 +254,7 @@ func deltaMeter[S interface {
 // syncClocks measures each remote worker's round trip and clock offset
 // (Cristian's method: the shortest exchange, offset = remote time − its
 // midpoint, ± half its round trip), kept per worker and per host.
-func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn func(string)) error {
+func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn func(results.Warning)) error {
 	for _, p := range ws.procs {
 		if p.host == nil {
 			continue
@@ -288,7 +289,7 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 		fmt.Fprintf(ws.chatter, "host %s: worker %d round trip %s, clock offset %s ± %s\n", p.host.name, p.index, best, offset, best/2)
 		if info.Uncertain && !p.host.warned {
 			p.host.warned = true
-			warn(fmt.Sprintf("host %s: the clock offset is uncertain by ±%s, more than 1%% of the %s window: the groups there may start and end their window that much off", p.host.name, best/2, window))
+			warn(notes.New(notes.ClockUncertain, "host", p.host.name, "uncertainty", best/2, "window", window).Warning())
 		}
 	}
 	return nil

@@ -50,20 +50,29 @@ func (c *controller) checkTimeWait(rep *results.Rep) {
 	if err != nil {
 		return
 	}
-	if w := ports.MeasuredWarning(l, portLoad(c.plan), n, rep.Total.Errors[results.ErrPorts].Count); w != "" {
+	if s := ports.MeasuredWarning(l, portLoad(c.plan), n, rep.Total.Errors[results.ErrPorts].Count); s != nil {
 		c.timeWaitWarned = true
-		c.warn(notes.New(notes.Said, "text", w).Warning())
+		c.warn(shortage(*s))
 	}
 }
 
 // checkPorts returns the plan's warnings about the client's ephemeral
 // ports; none when the limits cannot be read.
-func checkPorts(p *plans.Plan) []string {
+func checkPorts(p *plans.Plan) []results.Warning {
 	l, err := ports.Read()
 	if err != nil {
 		return nil
 	}
-	return ports.Warnings(l, portLoad(p))
+	var ws []results.Warning
+	for _, s := range ports.Warnings(l, portLoad(p)) {
+		ws = append(ws, shortage(s))
+	}
+	return ws
+}
+
+// shortage is s as a warning, in notes' words.
+func shortage(s ports.Shortage) results.Warning {
+	return notes.Note{Code: notes.Code(s.Kind), Args: s.Args}.Warning()
 }
 
 // timeWait counts the client's sockets in TIME_WAIT (this network

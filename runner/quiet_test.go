@@ -13,6 +13,7 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -60,9 +61,10 @@ func TestWaitQuietBusy(t *testing.T) {
 	run, rep, progress := quietRun(t, q)
 	w := rep.Quiet
 	if !w.TimedOut || w.Waited < q.Timeout || w.Others < q.MaxOther || w.Busiest == nil {
-		t.Errorf("with a busy loop (pid %d) on the group's CPU: wait %+v, want timed out after %s with others over %.0f %% and the busiest named", loop.Process.Pid, *w, q.Timeout, 100*q.MaxOther)
+		t.Fatalf("with a busy loop (pid %d) on the group's CPU: wait %+v, want timed out after %s with others over %.0f %% and the busiest named", loop.Process.Pid, *w, q.Timeout, 100*q.MaxOther)
 	}
-	want := results.QuietWarning(results.RepLabel("default", 0, 1), *w)
+	want := notes.New(notes.QuietTimedOut, "label", results.RepLabel("default", 0, 1), "waited", w.Waited, "others", w.Others,
+		"max_other", w.MaxOther, "busiest", w.Busiest.Comm, "pid", w.Busiest.PID).String()
 	if !slices.Contains(run.Warnings.Strings(), want) || w.Busiest == nil || !strings.Contains(want, w.Busiest.Comm) {
 		t.Errorf("warnings %q, want %q naming the busiest process", run.Warnings, want)
 	}

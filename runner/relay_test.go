@@ -155,7 +155,7 @@ func TestSyncClocks(t *testing.T) {
 			}
 		}()
 		var warnings []string
-		if err := ws.syncClocks(context.Background(), tc.window, func(s string) { warnings = append(warnings, s) }); err != nil {
+		if err := ws.syncClocks(context.Background(), tc.window, func(w results.Warning) { warnings = append(warnings, w.Message) }); err != nil {
 			t.Fatal(err)
 		}
 		w.Close()

@@ -123,7 +123,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	}
 	c.publish(Event{Kind: EventPlanned, Windows: plannedWindows(p, run)})
 	for _, w := range checkPorts(p) {
-		c.warn(notes.New(notes.Said, "text", w).Warning())
+		c.warn(w)
 	}
 	err = c.schedule(ctx, run)
 	c.stopOutputs(ctx)
@@ -261,7 +261,7 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 	fmt.Fprintln(opts.Log, orderLine(p))
 	shown := p.Redacted()
 	for _, w := range shown.Warnings {
-		run.Warnings = append(run.Warnings, notes.New(notes.Said, "text", w).Warning())
+		run.Warnings = append(run.Warnings, notes.New(notes.PlanWarning, "text", w).Warning())
 	}
 	for _, v := range shown.Variants {
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
@@ -435,7 +435,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if err := ws.awaitReady(ctx, c.opts.Log); err != nil {
 		return nil, err
 	}
-	if err := ws.syncClocks(ctx, p.Load.Duration, func(w string) { c.warn(notes.New(notes.Said, "text", w).Warning()) }); err != nil {
+	if err := ws.syncClocks(ctx, p.Load.Duration, c.warn); err != nil {
 		return nil, err
 	}
 	mctx, stopMeter := context.WithCancel(ctx)
@@ -495,7 +495,11 @@ func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	}
 	c.checkTimeWait(rep)
 	if q := rep.Quiet; q != nil && q.TimedOut {
-		c.warn(notes.New(notes.Said, "text", results.QuietWarning(label, *q)).Warning())
+		n := notes.New(notes.QuietTimedOut, "label", label, "waited", q.Waited, "others", q.Others, "max_other", q.MaxOther)
+		if b := q.Busiest; b != nil {
+			n.Args["busiest"], n.Args["pid"] = b.Comm, b.PID
+		}
+		c.warn(n.Warning())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -105,7 +106,9 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 }
 
 // NotAvailableLine is "profile not available: REASON".
-func (v *ProfileVariant) NotAvailableLine() string { return "profile not available: " + v.Reason }
+func (v *ProfileVariant) NotAvailableLine() string {
+	return notes.New(notes.ProfileNotAvailable, "reason", v.Reason).String()
+}
 
 // BoundWords: "offloading all crypto (71.3 % of the server's CPU) could
 // make it at most 3.49× faster (+249 %)".
@@ -113,10 +116,7 @@ func (v *ProfileVariant) BoundWords() string {
 	if !v.Available() {
 		return v.NotAvailableLine()
 	}
-	if math.IsInf(v.Bound, 1) {
-		return fmt.Sprintf("offloading all crypto (%s of the server's CPU) leaves no bound: the server did nothing else", format.Percent(v.CryptoShare))
-	}
-	return fmt.Sprintf("offloading all crypto (%s of the server's CPU) could make it at most %.2f× faster (%s)", format.Percent(v.CryptoShare), v.Bound, boundPct(v.Bound))
+	return notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound).String()
 }
 
 // BoundCell: "3.49× (+249 %)", "∞" when everything was crypto.
@@ -124,7 +124,7 @@ func (v *ProfileVariant) BoundCell() string {
 	if math.IsInf(v.Bound, 1) {
 		return "∞"
 	}
-	return fmt.Sprintf("%.2f× (%s)", v.Bound, boundPct(v.Bound))
+	return fmt.Sprintf("%.2f× (%s)", v.Bound, notes.BoundGain(v.Bound))
 }
 
 // DeltaWords: "+50.71 %, of at most +249 %"; "" without a Δ.
@@ -135,15 +135,7 @@ func (v *ProfileVariant) DeltaWords() string {
 	if v.BaselineBound <= 0 {
 		return format.Delta(v.Delta)
 	}
-	return format.Delta(v.Delta) + ", of at most " + boundPct(v.BaselineBound)
-}
-
-// boundPct is a bound as a gain: "+249 %", "+∞".
-func boundPct(bound float64) string {
-	if math.IsInf(bound, 1) {
-		return "+∞"
-	}
-	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
+	return format.Delta(v.Delta) + ", of at most " + notes.BoundGain(v.BaselineBound)
 }
 
 // CheckWords: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio
@@ -153,14 +145,8 @@ func (v *ProfileVariant) CheckWords(rate int) string {
 	if !c.Checked {
 		return ""
 	}
-	verdict := fmt.Sprintf("agrees within %.0f %%", ProfileCheckTolerance*100)
-	if math.Abs(c.Ratio-1) > ProfileCheckTolerance {
-		verdict = "agrees within /proc's resolution (two clock ticks per window)"
-	}
-	if !c.Agrees {
-		verdict = fmt.Sprintf("DISAGREES by more than %.0f %% (perf or /proc missed some of the server's processes)", ProfileCheckTolerance*100)
-	}
-	return fmt.Sprintf("%s samples vs %.2f server CPU-s × %d Hz = %s: ratio %.2f, %s", format.Count(c.Samples), c.CPUSeconds, rate, format.Count(uint64(math.Round(c.Expected))), c.Ratio, verdict)
+	return notes.New(notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate, "expected", c.Expected,
+		"ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance).String()
 }
 
 // FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv
@@ -175,7 +161,7 @@ func (v *ProfileVariant) FunctionsLine() string {
 
 // OnLine says that and how the run profiled its server, and at what cost.
 func (t *ProfileTable) OnLine() string {
-	return fmt.Sprintf("profiling was on: perf record -e cpu-clock -F %d -g on the server's processes in every window (crypto: %s); perf itself takes some of the server's CPU (bench/profile-overhead.sh measures how much)", t.Rate, strings.Join(t.Crypto, ", "))
+	return notes.New(notes.ProfileOn, "rate", t.Rate, "crypto", t.Crypto).String()
 }
 
 // SummarizeProfile returns r's server profile, nil without one; s gives
@@ -228,7 +214,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		p := rep.ServerProfile
 		switch {
 		case p == nil:
-			reasons = appendOnce(reasons, "not profiled")
+			reasons = appendOnce(reasons, notes.New(notes.ProfileUnprofiled).String())
 			continue
 		case !p.Available():
 			reasons = appendOnce(reasons, p.Reason)
@@ -262,9 +248,9 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		case len(reasons) > 0:
 			pv.Reason = strings.Join(reasons, "; ")
 		case pv.Reps == 0:
-			pv.Reason = "no repetition measured"
+			pv.Reason = notes.New(notes.ProfileNoReps).String()
 		default:
-			pv.Reason = "no samples: the server used no CPU in the window"
+			pv.Reason = notes.New(notes.ProfileNoSamples).String()
 		}
 		return pv
 	}

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
@@ -126,46 +125,34 @@ func (s *SearchSummary) Unit() string {
 // plateau.
 func (s *SearchSummary) Lines() []string {
 	se := s.Search
-	what := "maximize " + string(se.Maximize)
-	if se.Maximize == results.ObjectiveP99 {
-		what = "minimize p99 handshake"
-	}
-	lines := []string{fmt.Sprintf("search %s: %s over %d values (%s … %s), %s: %d windows of a budget of %d; the full grid would need %d",
-		se.Series, se.Key, s.Grid, first(se.Values), last(se.Values), what, s.Windows, se.Budget, s.Grid)}
+	lines := notes.List{notes.New(notes.SearchHead, "series", se.Series, "key", se.Key, "grid", s.Grid, "first", first(se.Values),
+		"last", last(se.Values), "objective", string(se.Maximize), "windows", s.Windows, "budget", se.Budget)}
 	if s.Best < 0 {
-		return append(lines, "no window measured yet")
+		return append(lines, notes.New(notes.SearchNone)).Strings()
 	}
 	b := &s.Points[s.Best]
-	ci := "no 95 % CI (one window)"
+	best := notes.New(notes.SearchBest, "key", se.Key, "value", b.Value, "mean", b.Stats.Mean, "unit", s.Unit(), "n", b.Stats.N)
 	if b.Stats.HasCI {
-		ci = fmt.Sprintf("95 %% CI %s … %s", format.Number(b.Stats.CI95Low), format.Number(b.Stats.CI95High))
+		best.Args["low"], best.Args["high"] = b.Stats.CI95Low, b.Stats.CI95High
 	}
-	lines = append(lines, fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", se.Key, b.Value, format.Number(b.Stats.Mean), s.Unit(), ci, b.Stats.N))
-	if p := s.Predicted; p != nil && p.Value != "" {
-		lines = append(lines, fmt.Sprintf("predicted from both ends: best %s = %s (%s); the search confirmed around it", se.Key, p.Value, notes.SoftRatioWords(*p.Prediction)))
-	} else if p != nil {
-		lines = append(lines, fmt.Sprintf("predicted from both ends: none (%s); the search fell back to its coarse pass", notes.SoftRatioWords(*p.Prediction)))
+	lines = append(lines, best)
+	if p := s.Predicted; p != nil {
+		lines = append(lines, notes.New(notes.SearchPredicted, "key", se.Key, "value", p.Value, "prediction", *p.Prediction))
 	}
-	var vals []string
+	var vals, once []string
 	for _, i := range s.Plateau {
 		vals = append(vals, s.Points[i].Value)
 	}
-	line := fmt.Sprintf("plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): %s; lowest %s = %s",
-		strings.Join(vals, ", "), se.Key, s.Points[s.PlateauLow].Value)
-	if s.Caution != "" {
-		line += "; caution: " + s.Caution
-	}
-	lines = append(lines, line)
-	var once []string
+	lines = append(lines, notes.New(notes.SearchPlateau, "values", vals, "key", se.Key, "lowest", s.Points[s.PlateauLow].Value, "caution", s.Caution))
 	for _, p := range s.Points {
 		if p.Untested {
 			once = append(once, p.Value)
 		}
 	}
 	if len(once) > 0 {
-		lines = append(lines, fmt.Sprintf("measured once, so not tested and on no plateau: %s", strings.Join(once, ", ")))
+		lines = append(lines, notes.New(notes.SearchOnce, "values", once))
 	}
-	return lines
+	return lines.Strings()
 }
 
 // VisitOrder lists the visits as "1:50 2:25 …" (visit number:value).

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -226,7 +225,7 @@ func (s *RunSummary) NoComparison() string {
 	if s.BaselineMissing == "" {
 		return ""
 	}
-	return fmt.Sprintf("baseline %q %s: no variant is compared with it", s.BaselineName, s.BaselineMissing)
+	return notes.New(notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing).String()
 }
 
 // BaselineLine names the baseline for a header: "b (not measured yet)".

@@ -15,112 +15,105 @@ import (
 
 // The codes, each with its words in messages.
 const (
-	RepFailed     Code = "failed"          // why: the failure's note
-	NoSuccess     Code = "no_success"      // errors, unanswered (results.Stages)
-	ErrorsOverMax Code = "errors_over_max" // share, max
-	FailedText    Code = "failed_text"     // text: a failure stored as a sentence
-	BackedOff     Code = "backed_off"      // backoffs, fails
-	ClientBound   Code = "client_bound"    // groups: ClientBoundGroup notes
-	OtherLoad     Code = "other_load"      // groups: OtherLoadGroup notes
-	MissedStarts  Code = "missed_starts"   // groups: MissedGroup notes
-	// OpenLoop: asked, rate, missed, scheduled, share.
-	OpenLoop Code = "open_loop"
-	// ClientBoundGroup: index, cpus, own, busy, kaeload, interrupts.
-	ClientBoundGroup Code = "client_bound_group"
+	RepFailed        Code = "failed"             // why: the failure's note
+	NoSuccess        Code = "no_success"         // errors, unanswered (results.Stages)
+	ErrorsOverMax    Code = "errors_over_max"    // share, max
+	FailedText       Code = "failed_text"        // text: a failure stored as a sentence
+	BackedOff        Code = "backed_off"         // backoffs, fails
+	ClientBound      Code = "client_bound"       // groups: ClientBoundGroup notes
+	OtherLoad        Code = "other_load"         // groups: OtherLoadGroup notes
+	MissedStarts     Code = "missed_starts"      // groups: MissedGroup notes
+	OpenLoop         Code = "open_loop"          // asked, rate, missed, scheduled, share
+	ClientBoundGroup Code = "client_bound_group" // index, cpus, own, busy, kaeload, interrupts
 	// OtherLoadGroup: index, cpus, others, kaeload, interrupts, wait,
 	// waited, top ([]results.ProcessCPU).
-	OtherLoadGroup Code = "other_load_group"
-	// MissedGroup: index, limit, share, measured, own, busy, kaeload,
-	// interrupts, slots.
-	MissedGroup Code = "missed_group"
-	// ServerOtherLoad: others, cpus, server, kaeload, interrupts, top.
-	ServerOtherLoad Code = "server_other_load"
-	// SharedCPUs: shared (SharedGroup notes), measured, cpus, server,
-	// kaeload.
-	SharedCPUs Code = "shared_cpus"
-	// SharedGroup: group, cpus, common: a client group on the server's
-	// CPUs.
-	SharedGroup Code = "shared_group"
+	OtherLoadGroup  Code = "other_load_group"
+	MissedGroup     Code = "missed_group"      // index, limit, share, measured, own, busy, kaeload, interrupts, slots
+	ServerOtherLoad Code = "server_other_load" // others, cpus, server, kaeload, interrupts, top
+	SharedCPUs      Code = "shared_cpus"       // shared (SharedGroup notes), measured, cpus, server, kaeload
+	SharedGroup     Code = "shared_group"      // group, cpus, common: a client group on the server's CPUs
 	// NotSaturated: server, cpus, has_cpus_busy, cpus_busy,
 	// has_client_busy, client_busy, connections, latency_us, little, rate.
 	NotSaturated Code = "not_saturated"
-	// Flagged: notes, the flags of a window joined.
-	Flagged Code = "flagged"
-	// InRep: variant, rep (1-based), note: a repetition's note as a
-	// run-wide line.
-	InRep Code = "in_rep"
+	Flagged      Code = "flagged" // notes, the flags of a window joined
+	InRep        Code = "in_rep"  // variant, rep (1-based), note: a repetition's note as a run-wide line
 	// Caveat: reps, n, flag (one of ClientBound, OtherLoad, SharedCPUs,
 	// ServerOtherLoad), of ("" or whose repetitions: "the baseline").
-	Caveat Code = "caveat"
-	// Unjudged: rule, title, why: a diagnosis rule could not judge a
-	// repetition.
-	Unjudged Code = "unjudged"
-	// ServerShare: common: a client group ran on the server's CPUs.
-	ServerShare Code = "server_share"
+	Caveat      Code = "caveat"
+	Unjudged    Code = "unjudged"     // rule, title, why: a diagnosis rule could not judge a repetition
+	ServerShare Code = "server_share" // common: a client group ran on the server's CPUs
 	// ServerBusiest: cpus, comm, pid, nice: other load on the server's
 	// CPUs and its busiest process.
 	ServerBusiest Code = "server_busiest"
-	// NotMeasured: variant, reps, reason: a variant the run gave up on.
-	NotMeasured Code = "not_measured"
+	NotMeasured   Code = "not_measured" // variant, reps, reason: a variant the run gave up on
 	// PartialWindow: variant, rep, seconds, planned (time.Duration),
 	// requests, rate, errors: a window an interrupt cut short.
 	// A lost worker's window adds lost_group, lost_host, lost_why and
 	// lost_requests (what the group had reported).
-	PartialWindow Code = "partial_window"
-	// ExcludedWindow: variant, rep, rate, why: a window exclude_flagged
-	// set aside.
-	ExcludedWindow Code = "excluded_window"
-	// ThresholdCrossed: expr, variant, shown (the measured figure).
-	ThresholdCrossed Code = "threshold_crossed"
-	// TLS12Hint: variant, saving.
-	TLS12Hint Code = "tls12_hint"
-	// Misaligned: a caveat's flag, the groups' windows over 1 % apart.
-	Misaligned Code = "misaligned"
-	// OtherLoadApart: own, base (shares of the server's CPUs), mde (%).
-	OtherLoadApart Code = "other_load_apart"
-	// HandshakeDiffers: parts (names), own and base (Handshake keys).
-	HandshakeDiffers Code = "handshake_differs"
-	// SoftRatio: prediction (softratio.Prediction), in its package's words.
-	SoftRatio Code = "soft_ratio"
-	// DriftUncontrolled: a sequential order does not control drift.
-	DriftUncontrolled Code = "drift_uncontrolled"
+	PartialWindow     Code = "partial_window"
+	ExcludedWindow    Code = "excluded_window"    // variant, rep, rate, why: a window exclude_flagged set aside
+	ThresholdCrossed  Code = "threshold_crossed"  // expr, variant, shown (the measured figure)
+	TLS12Hint         Code = "tls12_hint"         // variant, saving
+	Misaligned        Code = "misaligned"         // a caveat's flag, the groups' windows over 1 % apart
+	OtherLoadApart    Code = "other_load_apart"   // own, base (shares of the server's CPUs), mde (%)
+	HandshakeDiffers  Code = "handshake_differs"  // parts (names), own and base (Handshake keys)
+	SoftRatio         Code = "soft_ratio"         // prediction (softratio.Prediction), in its package's words
+	DriftUncontrolled Code = "drift_uncontrolled" // a sequential order does not control drift
 	// DriftTrend: trend (%), rounds, names, deltas (%): drift as large
 	// as differences called significant.
-	DriftTrend Code = "drift_trend"
-	// MDESpread: reps (SpreadRep notes): the repetitions that inflate a
-	// comparison's MDE.
-	MDESpread Code = "mde_spread"
-	// SpreadRep: variant, rep, rate.
-	SpreadRep Code = "spread_rep"
-	// ProbeFailed: probe, failed, read (windows), variants, first (error).
-	ProbeFailed Code = "probe_failed"
-	// Capacity: spec (results.CapacitySpec), knees (CapacityKnee notes):
-	// the capacity answer.
-	Capacity Code = "capacity"
+	DriftTrend  Code = "drift_trend"
+	MDESpread   Code = "mde_spread"   // reps (SpreadRep notes): the repetitions that inflate a comparison's MDE
+	SpreadRep   Code = "spread_rep"   // variant, rep, rate
+	ProbeFailed Code = "probe_failed" // probe, failed, read (windows), variants, first (error)
+	Capacity    Code = "capacity"     // spec (results.CapacitySpec), knees (CapacityKnee notes): the capacity answer
 	// CapacityKnee: variant, knee, from, steps, below_from, at_max, delta
 	// (against the baseline's knee, absent when none).
 	CapacityKnee Code = "capacity_knee"
 	// MetricsServed: metrics (*results.Metrics): where the live metrics
 	// were served and whether Prometheus read the final values.
 	MetricsServed Code = "metrics_served"
-	// Caveats: notes, a variant's caveats joined.
-	Caveats Code = "caveats"
+	Caveats       Code = "caveats" // notes, a variant's caveats joined
 	// Interrupted: label, and for a window a later repetition measures,
 	// variant and index (0-based): an interrupt cut the window short.
-	Interrupted Code = results.WarnInterrupted
-	// SpeedFailed: variant, command, error.
-	SpeedFailed Code = "speed_failed"
-	// ServerCPUUnmeasured: variant, error: the server's processes not found.
-	ServerCPUUnmeasured Code = "server_cpu_unmeasured"
-	// SearchNotUnimodal: series, key, values (the coarse pass's local bests).
-	SearchNotUnimodal Code = "search_not_unimodal"
+	Interrupted         Code = results.WarnInterrupted
+	SpeedFailed         Code = "speed_failed"          // variant, command, error
+	ServerCPUUnmeasured Code = "server_cpu_unmeasured" // variant, error: the server's processes not found
+	SearchNotUnimodal   Code = "search_not_unimodal"   // series, key, values (the coarse pass's local bests)
 	// SearchUnrefined: series, budget, and values (the coarse pass's)
 	// when the budget covered it, none when only both ends and the
 	// predicted value.
 	SearchUnrefined Code = "search_unrefined"
-	// Said: text, a warning worded where it arose (the plan's, the client
-	// ports', a wait for a quiet machine).
-	Said Code = "said"
+	// PlanWarning: text, a scenario warning as the compiler words it, with
+	// its position in the file (as its errors are, for validate too).
+	PlanWarning Code = "plan_warning"
+	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
+	// kinds: low, high, ports, per (open connections per destination),
+	// dest, fix (a ports.Fix* value), and their own figures.
+	PortsTooMany   Code = "ports_too_many"
+	PortsRateHigh  Code = "ports_rate_high" // rate, per_dest, reused, held, max_rate, wide_max, left
+	PortsTimeWait  Code = "ports_time_wait" // time_wait, share, free, port_errors
+	QuietTimedOut  Code = "quiet_timed_out" // label, waited, others, max_other; busiest, pid when named
+	ClockUncertain Code = "clock_uncertain" // host, uncertainty, window
+	NoComparison   Code = "no_comparison"   // baseline, missing (why it was not measured)
+	// The search's lines: SearchHead (series, key, grid, first, last,
+	// objective, windows, budget), then SearchNone or SearchBest and the
+	// others.
+	SearchHead      Code = "search_head"
+	SearchNone      Code = "search_none"
+	SearchBest      Code = "search_best"      // key, value, mean, unit, n; low, high with a CI
+	SearchPredicted Code = "search_predicted" // key, value ("" when none), prediction
+	SearchPlateau   Code = "search_plateau"   // values, key, lowest, caution
+	SearchOnce      Code = "search_once"      // values measured once
+	// The server profile's words; the first three say why there is none.
+	ProfileUnprofiled   Code = "profile_unprofiled"
+	ProfileNoReps       Code = "profile_no_reps"
+	ProfileNoSamples    Code = "profile_no_samples"
+	ProfileNotAvailable Code = "profile_not_available" // reason
+	ProfileBound        Code = "profile_bound"         // share (crypto's), bound (+Inf: all was crypto)
+	// ProfileCheck: samples, cpu_seconds, rate, expected, ratio, agrees,
+	// close (within tolerance, not only /proc's resolution), tolerance.
+	ProfileCheck Code = "profile_check"
+	ProfileOn    Code = "profile_on" // rate, crypto ([]string)
 )
 
 // messages are the words of every code (set in init: they refer to
@@ -134,6 +127,7 @@ func init() {
 	kernelMessages(messages)
 	rateMessages(messages)
 	maps.Copy(messages, warningTable())
+	maps.Copy(messages, reportTable())
 }
 
 // warningTable are the words of the runner's warnings.
@@ -156,8 +150,179 @@ func warningTable() map[Code]func(Note) string {
 			}
 			return fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", n.S("series"), n.I("budget"), n.S("values"))
 		},
-		Said: func(n Note) string { return n.S("text") },
+		PlanWarning:   func(n Note) string { return n.S("text") },
+		PortsTooMany:  portsTooMany,
+		PortsRateHigh: portsRateHigh,
+		PortsTimeWait: portsTimeWait,
+		QuietTimedOut: func(n Note) string {
+			s := fmt.Sprintf("%s: measured on a busy machine: after waiting %s for a quiet one, other processes still took %.0f %% of the client's or the server's CPUs (under %.0f %% wanted)",
+				n.S("label"), n.D("waited").Round(time.Second), 100*n.F("others"), 100*n.F("max_other"))
+			if comm := n.S("busiest"); comm != "" {
+				s += fmt.Sprintf(", the busiest %s (pid %d)", comm, n.I("pid"))
+			}
+			return s
+		},
+		ClockUncertain: func(n Note) string {
+			return fmt.Sprintf("host %s: the clock offset is uncertain by ±%s, more than 1%% of the %s window: the groups there may start and end their window that much off",
+				n.S("host"), n.D("uncertainty"), n.D("window"))
+		},
 	}
+}
+
+// The commands that free client ports.
+const (
+	widenCmd = "sysctl -w net.ipv4.ip_local_port_range='1024 65535'"
+	reuseCmd = "sysctl -w net.ipv4.tcp_tw_reuse=1"
+	spread   = "spread the load over more server addresses or ports, or more client addresses"
+)
+
+// portsRange: "net.ipv4.ip_local_port_range 32768-60999 has 28232 ports";
+// portsTo: "to the destination", "to each of 2 destinations".
+func portsRange(n Note) string {
+	return fmt.Sprintf("net.ipv4.ip_local_port_range %d-%d has %d ports", n.I("low"), n.I("high"), n.I("ports"))
+}
+
+func portsTo(n Note) string {
+	if d := n.I("dest"); d > 1 {
+		return fmt.Sprintf("to each of %d destinations", d)
+	}
+	return "to the destination"
+}
+
+func portsTooMany(n Note) string {
+	fix := "run: " + widenCmd + " (64512 ports)"
+	if n.S("fix") != "widen" {
+		fix = "no port range is that wide: " + spread
+	}
+	return fmt.Sprintf("%d connections at once %s need as many client ports, but %s: the rest fail with EADDRNOTAVAIL; %s",
+		n.I("per"), portsTo(n), portsRange(n), fix)
+}
+
+func portsRateHigh(n Note) string {
+	fix := spread
+	switch n.S("fix") {
+	case "reuse_or_widen":
+		fix = fmt.Sprintf("run: %s (or %s: enough for %s/s)", reuseCmd, widenCmd, portCount(n.F("wide_max")))
+	case "reuse":
+		fix = "run: " + reuseCmd
+	case "widen":
+		fix = fmt.Sprintf("run: %s (enough for %s/s)", widenCmd, portCount(n.F("wide_max")))
+	}
+	rate := portCount(n.F("rate")) + " new connections/s"
+	if n.I("dest") > 1 {
+		rate += fmt.Sprintf(" (%s per destination)", portCount(n.F("per_dest")))
+	}
+	hold := "60 s in TIME_WAIT"
+	if n.B("reused") {
+		hold = "about 1 s in TIME_WAIT before tcp_tw_reuse frees it"
+	}
+	return fmt.Sprintf("at %s with connection: close, a client that closes first keeps each port %s: "+
+		"that holds %s ports %s at once, but %s, %d beside %d open connections (enough for %s/s); "+
+		"connects may fail with EADDRNOTAVAIL after about %s s; %s",
+		rate, hold, portCount(n.F("held")), portsTo(n), portsRange(n), n.I("ports")-n.I("per"), n.I("per"), portCount(n.F("max_rate")), portCount(n.F("left")), fix)
+}
+
+func portsTimeWait(n Note) string {
+	fix := "run: " + reuseCmd + " (or " + widenCmd + ")"
+	if n.S("fix") == "widen" {
+		fix = "run: " + widenCmd + ", or spread the load over more server addresses or client addresses"
+	}
+	what := fmt.Sprintf("after the window the client held %d ports in TIME_WAIT to the target (it closed first, so each stays 60 s), %.0f %% of the %d ports net.ipv4.ip_local_port_range %d-%d leaves beside %d open connections",
+		n.I("time_wait"), n.F("share")*100, n.I("free"), n.I("low"), n.I("high"), n.I("per"))
+	if e := n.U("port_errors"); e > 0 {
+		return what + fmt.Sprintf(", and %s failed with EADDRNOTAVAIL (no free port)", plural(int(e), "connect")) + "; " + fix
+	}
+	return what + ": a longer or faster window runs out of ports and its connects fail with EADDRNOTAVAIL; " + fix
+}
+
+// portCount formats a rate or a number of ports, with one decimal below 10.
+func portCount(f float64) string {
+	if f < 10 && f != math.Trunc(f) {
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
+}
+
+// reportTable are the words of the report's lines: the baseline, the
+// search and the server profile.
+func reportTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		NoComparison: func(n Note) string {
+			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.S("missing"))
+		},
+		SearchHead: func(n Note) string {
+			what := "maximize " + n.S("objective")
+			if results.Objective(n.S("objective")) == results.ObjectiveP99 {
+				what = "minimize p99 handshake"
+			}
+			return fmt.Sprintf("search %s: %s over %d values (%s … %s), %s: %d windows of a budget of %d; the full grid would need %d",
+				n.S("series"), n.S("key"), n.I("grid"), n.S("first"), n.S("last"), what, n.I("windows"), n.I("budget"), n.I("grid"))
+		},
+		SearchNone: fixed("no window measured yet"),
+		SearchBest: func(n Note) string {
+			ci := "no 95 % CI (one window)"
+			if _, ok := n.Args["low"]; ok {
+				ci = fmt.Sprintf("95 %% CI %s … %s", format.Number(n.F("low")), format.Number(n.F("high")))
+			}
+			return fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", n.S("key"), n.S("value"), format.Number(n.F("mean")), n.S("unit"), ci, n.I("n"))
+		},
+		SearchPredicted: func(n Note) string {
+			p := New(SoftRatio, "prediction", n.Args["prediction"])
+			if n.S("value") == "" {
+				return fmt.Sprintf("predicted from both ends: none (%s); the search fell back to its coarse pass", p)
+			}
+			return fmt.Sprintf("predicted from both ends: best %s = %s (%s); the search confirmed around it", n.S("key"), n.S("value"), p)
+		},
+		SearchPlateau: func(n Note) string {
+			vals, _ := n.Args["values"].([]string)
+			s := fmt.Sprintf("plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): %s; lowest %s = %s",
+				strings.Join(vals, ", "), n.S("key"), n.S("lowest"))
+			if c := n.S("caution"); c != "" {
+				s += "; caution: " + c
+			}
+			return s
+		},
+		SearchOnce: func(n Note) string {
+			vals, _ := n.Args["values"].([]string)
+			return "measured once, so not tested and on no plateau: " + strings.Join(vals, ", ")
+		},
+		ProfileUnprofiled:   fixed("not profiled"),
+		ProfileNoReps:       fixed("no repetition measured"),
+		ProfileNoSamples:    fixed("no samples: the server used no CPU in the window"),
+		ProfileNotAvailable: func(n Note) string { return "profile not available: " + n.S("reason") },
+		ProfileBound: func(n Note) string {
+			share := format.Percent(n.F("share"))
+			if b := n.F("bound"); !math.IsInf(b, 1) {
+				return fmt.Sprintf("offloading all crypto (%s of the server's CPU) could make it at most %.2f× faster (%s)", share, b, BoundGain(b))
+			}
+			return fmt.Sprintf("offloading all crypto (%s of the server's CPU) leaves no bound: the server did nothing else", share)
+		},
+		ProfileCheck: func(n Note) string {
+			tol := n.F("tolerance") * 100
+			verdict := fmt.Sprintf("agrees within %.0f %%", tol)
+			switch {
+			case !n.B("agrees"):
+				verdict = fmt.Sprintf("DISAGREES by more than %.0f %% (perf or /proc missed some of the server's processes)", tol)
+			case !n.B("close"):
+				verdict = "agrees within /proc's resolution (two clock ticks per window)"
+			}
+			return fmt.Sprintf("%s samples vs %.2f server CPU-s × %d Hz = %s: ratio %.2f, %s", format.Count(n.U("samples")), n.F("cpu_seconds"),
+				n.I("rate"), format.Count(uint64(math.Round(n.F("expected")))), n.F("ratio"), verdict)
+		},
+		ProfileOn: func(n Note) string {
+			crypto, _ := n.Args["crypto"].([]string)
+			return fmt.Sprintf("profiling was on: perf record -e cpu-clock -F %d -g on the server's processes in every window (crypto: %s); perf itself takes some of the server's CPU (bench/profile-overhead.sh measures how much)",
+				n.I("rate"), strings.Join(crypto, ", "))
+		},
+	}
+}
+
+// BoundGain is an offload bound as a gain: "+249 %", "+∞".
+func BoundGain(bound float64) string {
+	if math.IsInf(bound, 1) {
+		return "+∞"
+	}
+	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
 }
 
 // table are the words of a repetition's codes.
@@ -288,9 +453,9 @@ func summaryTable() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
 				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s", n.S("variant"), n.S("saving"))
 		},
-		ServerShare: func(n Note) string { return "client and server share " + CPUsWords(n.S("common")) },
+		ServerShare: func(n Note) string { return "client and server share " + cpusWords(n.S("common")) },
 		ServerBusiest: func(n Note) string {
-			why := "OTHER LOAD on the server's " + CPUsWords(n.S("cpus"))
+			why := "OTHER LOAD on the server's " + cpusWords(n.S("cpus"))
 			if comm, ok := n.Args["comm"]; ok {
 				why += fmt.Sprintf(", busiest %s (pid %d", comm, n.I("pid"))
 				if n.I("nice") != 0 {
@@ -301,7 +466,7 @@ func summaryTable() map[Code]func(Note) string {
 			return why
 		},
 		SharedGroup: func(n Note) string {
-			return fmt.Sprintf("client and server share %s (%s)", CPUsWords(n.S("common")), GroupName(n.I("group"), n.S("cpus")))
+			return fmt.Sprintf("client and server share %s (%s)", cpusWords(n.S("common")), groupName(n.I("group"), n.S("cpus")))
 		},
 		Unjudged: func(n Note) string { return n.S("title") + ": " + n.S("why") },
 		OpenLoop: func(n Note) string {
@@ -335,24 +500,24 @@ func Unanswered(u results.Stages) string {
 		format.Count(u.Total()), format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response))
 }
 
-// GroupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
-func GroupName(index int, cpus string) string {
+// groupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
+func groupName(index int, cpus string) string {
 	if cpus == "" {
 		return fmt.Sprintf("group %d (unpinned)", index)
 	}
 	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
 }
 
-// CPUsWords is "CPU 0" or "CPUs 0-3".
-func CPUsWords(cpus string) string {
+// cpusWords is "CPU 0" or "CPUs 0-3".
+func cpusWords(cpus string) string {
 	if strings.ContainsAny(cpus, ",-") {
 		return "CPUs " + cpus
 	}
 	return "CPU " + cpus
 }
 
-// ProcessName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
-func ProcessName(o results.ProcessCPU) string {
+// processName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
+func processName(o results.ProcessCPU) string {
 	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
 	if o.Nice != 0 {
 		s += fmt.Sprintf(", nice %d", o.Nice)
@@ -382,13 +547,13 @@ func busiest(n Note) string {
 	}
 	names := make([]string, len(top))
 	for i, o := range top {
-		names[i] = ProcessName(o)
+		names[i] = processName(o)
 	}
 	return "; busiest: " + strings.Join(names, ", ")
 }
 
 func clientBoundGroup(n Note) string {
-	name := GroupName(n.I("index"), n.S("cpus"))
+	name := groupName(n.I("index"), n.S("cpus"))
 	if !n.B("own") {
 		return fmt.Sprintf("%s was %s %% busy", name, pct(n.F("busy")))
 	}
@@ -400,7 +565,7 @@ func clientBoundGroup(n Note) string {
 }
 
 func otherLoadGroup(n Note) string {
-	p := fmt.Sprintf("other processes took %s %% of %s, kaeload %s %%", pct(n.F("others")), GroupName(n.I("index"), n.S("cpus")), pct(n.F("kaeload"))) + interrupts(n)
+	p := fmt.Sprintf("other processes took %s %% of %s, kaeload %s %%", pct(n.F("others")), groupName(n.I("index"), n.S("cpus")), pct(n.F("kaeload"))) + interrupts(n)
 	if n.B("wait") {
 		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", n.F("waited"))
 	}
@@ -427,20 +592,20 @@ func missedGroup(n Note) string {
 
 func serverOtherLoad(n Note) string {
 	return fmt.Sprintf("OTHER LOAD on the server: other processes took %s %% of the server's %s, the server %s %%, kaeload %s %%",
-		pct(n.F("others")), CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload"))) +
+		pct(n.F("others")), cpusWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload"))) +
 		interrupts(n) + busiest(n) + ": the server did not have its CPUs to itself"
 }
 
 func sharedCPUs(n Note) string {
 	line := "SHARED CPUS: " + Join(n.N("shared"), "; ")
 	if n.B("measured") {
-		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", CPUsWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
+		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", cpusWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
 	}
 	return line + ": the figure measures client and server together"
 }
 
 func notSaturated(n Note) string {
-	busy := fmt.Sprintf("the server used %s %% of its %s", pct(n.F("server")), CPUsWords(n.S("cpus")))
+	busy := fmt.Sprintf("the server used %s %% of its %s", pct(n.F("server")), cpusWords(n.S("cpus")))
 	if n.B("has_cpus_busy") {
 		busy += fmt.Sprintf(" (%s %% busy in all)", pct(n.F("cpus_busy")))
 	}

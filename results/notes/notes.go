@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 )
@@ -128,6 +129,14 @@ func (n Note) U(k string) uint64 {
 		return v
 	}
 	return uint64(n.F(k))
+}
+
+// D is parameter k as a duration (nanoseconds once read back from JSON).
+func (n Note) D(k string) time.Duration {
+	if d, ok := n.Args[k].(time.Duration); ok {
+		return d
+	}
+	return time.Duration(n.F(k))
 }
 
 // S is parameter k as a string.

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 )
@@ -64,7 +66,13 @@ func TestNoteJSON(t *testing.T) {
 
 // decidesByText matches production code that tests a note's words: a
 // comparison with, or a search for, the start of a message.
-var decidesByText = regexp.MustCompile(`(==|!=)\s*"(FAILED|CLIENT-BOUND|OTHER LOAD|SHARED CPUS|NOT SATURATED|MISSED STARTS|BACKED OFF|stalls: |not steady: |no request succeeded|errors were| was interrupted)|strings\.(Contains|HasPrefix|HasSuffix|CutPrefix|CutSuffix|TrimPrefix|Index)\([^()]*,\s*"(FAILED|CLIENT-BOUND|OTHER LOAD|SHARED CPUS|NOT SATURATED|MISSED STARTS|BACKED OFF|stalls: |not steady: |no request succeeded|errors were| was interrupted)`)
+var decidesByText = regexp.MustCompile(`(==|!=)\s*"` + starts + `|strings\.(Contains|HasPrefix|HasSuffix|CutPrefix|CutSuffix|TrimPrefix|Index)\([^()]*,\s*"` + starts +
+	`|Message\s*(==|!=)\s*"|strings\.(Contains|HasPrefix|HasSuffix|Index)\([^()]*\.(Message|Reason|NoComparison\(\)|Lines\(\)\[\d+\])\s*,`)
+
+// starts are the first words of notes that code could be tempted to test.
+const starts = `(FAILED|CLIENT-BOUND|OTHER LOAD|SHARED CPUS|NOT SATURATED|MISSED STARTS|BACKED OFF|stalls: |not steady: |no request succeeded|errors were| was interrupted|` +
+	`measured on a busy machine|host [^"]*: the clock offset|profile not available|not profiled|no samples: |no window measured|predicted from both ends|plateau \(|` +
+	`[^"]*EADDRNOTAVAIL|after the window the client held|baseline [^"]*no variant is compared)`
 
 // TestNoDecisionByText: no production code decides by a note's words;
 // it compares codes (issue 37 must-show 5).
@@ -94,7 +102,9 @@ func TestNoDecisionByText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []string{`if line == "FAILED: x" {`, `if strings.HasPrefix(u, "stalls: ") {`} {
+	for _, bad := range []string{`if line == "FAILED: x" {`, `if strings.HasPrefix(u, "stalls: ") {`, `if w.Message == "x" {`,
+		`if strings.Contains(w.Message, "busy") {`, `strings.HasPrefix(v.Reason, "not profiled")`, `if strings.Contains(s, "EADDRNOTAVAIL; run") {`,
+		`if l == "no window measured yet" {`, `strings.Contains(ss.Lines()[1], "best")`} {
 		if !decidesByText.MatchString(bad) {
 			t.Errorf("the pattern misses %s", bad)
 		}
@@ -114,9 +124,32 @@ func TestEveryMessageWithoutArgs(t *testing.T) {
 					t.Errorf("%s without parameters: panic %v", code, r)
 				}
 			}()
-			if New(code).String() == "" && code != FailedText && code != Said && code != Flagged && code != Caveats && code != MDESpread {
+			if New(code).String() == "" && code != FailedText && code != PlanWarning && code != Flagged && code != Caveats && code != MDESpread {
 				t.Errorf("%s says nothing", code)
 			}
 		}()
+	}
+}
+
+// TestWarningSame: a warning read back from run.json is the one just
+// made (its numbers now float64); another parameter makes another
+// warning; an older run's words-only warning matches by its words.
+func TestWarningSame(t *testing.T) {
+	w := New(QuietTimedOut, "label", "variant a rep 1/3", "waited", 30*time.Second, "others", 0.25, "max_other", 0.05, "pid", 42).Warning()
+	b, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back, old results.Warning
+	if err := json.Unmarshal(b, &back); err != nil || back.Args["pid"] != 42.0 {
+		t.Fatalf("read back %+v (%v)", back, err)
+	}
+	other := New(QuietTimedOut, "label", "variant a rep 2/3", "waited", 30*time.Second, "others", 0.25, "max_other", 0.05, "pid", 42).Warning()
+	if err := json.Unmarshal([]byte(strconv.Quote(w.Message)), &old); err != nil {
+		t.Fatal(err)
+	}
+	ws := results.Warnings{back}
+	if !ws.Has(w) || ws.Has(other) || !(results.Warnings{old}).Has(w) || len(ws.AppendNew(w, other)) != 2 {
+		t.Errorf("%s: has %v, has another %v, an older run's has %v", b, ws.Has(w), ws.Has(other), (results.Warnings{old}).Has(w))
 	}
 }
