@@ -64,7 +64,11 @@ func (p *Profile) add(chain []frame) {
 // ParseScript counts the samples of `perf script -F comm,pid,tid,ip,sym,dso`
 // text: a task line, then its frames indented, leaf first, up to a blank
 // line (or inline without call chains). Only a read error fails it.
-func ParseScript(r io.Reader) (*Profile, error) {
+func ParseScript(r io.Reader) (*Profile, error) { return parseScript(r, nil) }
+
+// parseScript is ParseScript naming, with gs, the Go functions perf left
+// unnamed in binaries on this machine.
+func parseScript(r io.Reader, gs *goSymbols) (*Profile, error) {
 	p := &Profile{}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var chain []frame
@@ -84,13 +88,13 @@ func ParseScript(r io.Reader) (*Profile, error) {
 			case strings.HasPrefix(line, "#"):
 				// a header comment (perf script --header)
 			case (line[0] == ' ' || line[0] == '\t') && !isTask(line):
-				if f, ok := parseFrame(strings.TrimSpace(line)); ok && in {
+				if f, ok := parseFrame(strings.TrimSpace(line), gs, len(chain) > 0); ok && in {
 					chain = append(chain, f)
 				}
 			default:
 				flush()
 				in = true
-				if f, ok := inlineFrame(line); ok {
+				if f, ok := inlineFrame(line, gs); ok {
 					chain = append(chain, f)
 				}
 			}
@@ -154,7 +158,7 @@ func isTask(line string) bool {
 // inlineFrame finds the ip, symbol and DSO on a sample's first line
 // (perf script without call chains prints them there): after the "PID/TID"
 // field, a hexadecimal address.
-func inlineFrame(line string) (frame, bool) {
+func inlineFrame(line string, gs *goSymbols) (frame, bool) {
 	fields := strings.Fields(line)
 	for i, f := range fields {
 		a, b, ok := strings.Cut(f, "/")
@@ -165,17 +169,19 @@ func inlineFrame(line string) (frame, bool) {
 		if rest == "" {
 			return frame{}, false
 		}
-		return parseFrame(rest)
+		return parseFrame(rest, gs, false)
 	}
 	return frame{}, false
 }
 
 // parseFrame parses "ADDR SYMBOL (DSO)": the address in hexadecimal, the
 // symbol possibly with "+0xOFFSET", the DSO in the line's last balanced
-// parentheses.
-func parseFrame(s string) (frame, bool) {
-	addr, rest, _ := strings.Cut(s, " ")
-	if addr == "" || !isHex(addr) {
+// parentheses. An unnamed symbol is looked up in gs; a caller's address is
+// a return address, one past its call.
+func parseFrame(s string, gs *goSymbols, caller bool) (frame, bool) {
+	hex, rest, _ := strings.Cut(s, " ")
+	addr, err := strconv.ParseUint(hex, 16, 64)
+	if err != nil {
 		return frame{}, false
 	}
 	rest = strings.TrimSpace(rest)
@@ -195,7 +201,16 @@ func parseFrame(s string) (frame, bool) {
 			}
 		}
 	}
-	return frame{lib: Library(dso), fn: symbol(sym)}, true
+	f := frame{lib: Library(dso), fn: symbol(sym)}
+	if f.fn == Unknown && addr > 0 {
+		if caller {
+			addr--
+		}
+		if name := gs.name(dso, addr); name != "" {
+			f.fn = name
+		}
+	}
+	return f, true
 }
 
 // symbol cleans a symbol: "+0x1f" offsets dropped, "" made Unknown.

@@ -132,7 +132,11 @@ func (s *Session) read(stdout io.Reader) {
 		line, err := br.ReadString('\n')
 		line = strings.TrimRight(line, "\n")
 		if line == "script" {
-			p, err := ParseScript(br)
+			var gs *goSymbols
+			if _, ok := s.host.(localHost); ok {
+				gs = &goSymbols{}
+			}
+			p, err := parseScript(br, gs)
 			s.parsed <- parsed{p, err}
 			return
 		}
