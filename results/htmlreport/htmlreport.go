@@ -129,10 +129,10 @@ func newPage(m *analysis.Report) *page {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if h, rows, title, ok := tables.DriftRows(sum); ok {
-		pg.Drift = &driftSection{Title: title, Table: cellTable("", h, rows, always, false)}
+		pg.Drift = &driftSection{Title: title, Table: cellTable("", h, rows, always)}
 	}
 	if lines, h, rows, ok := tables.SearchRows(m.Search); ok {
-		pg.Search = &searchSection{Lines: lines, Table: cellTable("", h, rows, never, false)}
+		pg.Search = &searchSection{Lines: lines, Table: cellTable("", h, rows, never)}
 	}
 	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
@@ -181,8 +181,7 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 		sec.Baseline += " (not measured: no Δ %)"
 	}
 	if len(st.Rows) > 0 {
-		t := figureTable("speed-table", tables.Speed(st))
-		sec.Table = &t
+		sec.Table = figureTable("speed-table", tables.Speed(st))
 	}
 	if len(st.Failures) > 0 {
 		sec.Failures = &table{ID: "speed-failures", Head: [][]th{head("variant", "speed command", "error")}}
