@@ -58,8 +58,8 @@ type page struct {
 	Profile         *profileSection
 	Plan            string
 
-	Comparison, Variants, Reps, Latency, Groups                       table
-	NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
+	Comparison, Variants, Reps, Groups                                         table
+	Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
 type driftSection struct {
@@ -128,11 +128,14 @@ func newPage(m *analysis.Report) *page {
 	if nc := sum.NoComparison(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
-	if h, rows, title, ok := tables.DriftRows(sum); ok {
-		pg.Drift = &driftSection{Title: title, Table: cellTable("", h, rows, always)}
+	if dt, title, ok := tables.Drift(sum); ok {
+		pg.Drift = &driftSection{Title: title, Table: cellTable(dt, always)}
 	}
-	if lines, h, rows, ok := tables.SearchRows(m.Search); ok {
-		pg.Search = &searchSection{Lines: lines, Table: cellTable("", h, rows, never)}
+	if ss := m.Search; ss != nil {
+		pg.Search = &searchSection{Lines: ss.Lines(), Table: cellTable(tables.Search(ss), never)}
+		if len(ss.Points) > 0 {
+			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
+		}
 	}
 	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)

@@ -24,8 +24,6 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
 	pg.Variants = table{Head: [][]th{head("variant", "series", "swept", "server environment", "#repetitions")}}
 	pg.Reps = table{ID: "reps-table", Head: [][]th{slices.Concat(head("variant", "#rep"), heads(repColumns, true), measureHeads(rcols))}}
-	latencies := measure.Columns(m, measure.PageLatencies)
-	pg.Latency = table{Head: [][]th{latencyHead(latencies)}}
 	pg.Groups = table{Head: [][]th{slices.Concat(head("variant", "#group"), heads(groupColumns, false))}}
 	openLoop := &table{ID: "open-loop-table", Head: [][]th{slices.Concat(head("variant"), heads(openLoopColumns, false))}}
 	serverCost := &table{ID: "server-cost", Head: [][]th{slices.Concat(head("variant"), heads(serverCostColumns, false))}}
@@ -41,7 +39,6 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		for _, in := range v.V.Info {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
 		}
-		addLatencies(&pg.Latency, latencies, x)
 		addRow(openLoop, "", openLoopColumns, false, value, td{Text: x.Name, Class: "name"})
 		addRow(serverCost, "", serverCostColumns, false, value, txt(x.Name))
 		addGroups(&pg.Groups, x)
@@ -61,7 +58,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		pg.Reps.add("", td{Text: "no completed repetitions", Span: colsR})
 	}
 	pg.OpenLoop, pg.ServerCost, pg.CPU = ifRows(openLoop), ifRows(serverCost), ifRows(cpu)
-	pg.NotCounted = notCountedTable(m)
+	pg.Latency, pg.NotCounted = latencyTable(m), notCountedTable(m)
 	pg.Errors = ifRows(figureTable("", tables.Errors(m)))
 	pg.Negotiated = ifRows(figureTable("", tables.Negotiated(m)))
 	pg.Probes = ifRows(figureTable("", tables.ProbeReadings(m)))
@@ -275,40 +272,6 @@ func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport,
 	}
 }
 
-// latencyBreak: the page's source starts a new line before this column
-// of the latency rows.
-const latencyBreak = "p99"
-
-// latencyHead heads the latency table: a column per member of the
-// catalogue's latency family.
-func latencyHead(cols []measure.Column) []th {
-	h := head("variant", "timing")
-	for _, c := range cols {
-		if c.Measure == cols[0].Measure {
-			h = append(h, th{Text: c.Param, Class: "num"})
-		}
-	}
-	return h
-}
-
-// addLatencies adds x's latencies, merged over its repetitions: a row per
-// catalogue latency with a value, a column per member of its family.
-func addLatencies(t *table, cols []measure.Column, x *measure.Variant) {
-	for start, end := 0, 0; start < len(cols); start = end {
-		row := []td{txt(x.Name), txt(cols[start].Label)}
-		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-			if v := cols[end].OfVariant(x); v.Kind != measure.None {
-				c := right(cell(cols[end].Text(v)))
-				c.NL = cols[end].Param == latencyBreak
-				row = append(row, c)
-			}
-		}
-		if len(row) > 2 {
-			t.add("", row...)
-		}
-	}
-}
-
 // addGroups adds x's groups, aggregated over its repetitions; a group
 // whose CPUs were ever client-bound busy is highlighted.
 func addGroups(t *table, x *measure.Variant) {
@@ -371,13 +334,13 @@ func head(labels ...template.HTML) []th {
 	return out
 }
 
-// cellTable is a table of text cells, column k right-aligned when numeric(k).
-func cellTable(id string, header []string, rows [][]string, numeric func(k int) bool) table {
-	t := table{ID: id, Head: [][]th{nil}}
-	for _, h := range header {
+// cellTable is tb as text cells, column k right-aligned when numeric(k).
+func cellTable(tb tables.Table, numeric func(k int) bool) table {
+	t := table{Head: [][]th{nil}}
+	for _, h := range tb.Header {
 		t.Head[0] = append(t.Head[0], th{Text: h})
 	}
-	for _, r := range rows {
+	for _, r := range tb.Rows {
 		var cells []td
 		for k, c := range r {
 			cells = append(cells, td{Text: c, Class: numClass(numeric(k))})
@@ -404,6 +367,17 @@ func figureTable(id string, tb tables.Table) *table {
 			}
 		}
 		t.add("", cells...)
+	}
+	return t
+}
+
+// latencyTable is tables.VariantLatencies, the page's source starting a
+// new line at the p99 column.
+func latencyTable(m *analysis.Report) *table {
+	tb := tables.VariantLatencies(m)
+	t, k := figureTable("", tb), slices.Index(tb.Header, "p99")
+	for i := range t.Rows {
+		t.Rows[i].Cells[k].NL = true
 	}
 	return t
 }
