@@ -362,7 +362,7 @@ func figureTable(id string, tb tables.Table) *table {
 		cells := make([]td, len(r))
 		for k, c := range r {
 			cells[k] = td{Text: cell(c), Class: numClass(tb.Right[k])}
-			if k == last && !tb.Right[k] {
+			if k == last && k > 0 && !tb.Right[k] {
 				cells[k] = msg(c)
 			}
 		}
