@@ -45,7 +45,7 @@ func Notices(m *analysis.Report) []Notice {
 		ns = append(ns, Notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause.String()})
 	}
 	for i := range m.HostOnly {
-		ns = append(ns, Notice{HostOnlyLabel, HostOnlyWords(&m.HostOnly[i])})
+		ns = append(ns, Notice{HostOnlyLabel, hostOnlyWords(&m.HostOnly[i])})
 	}
 	for _, h := range m.Hints.Strings() {
 		ns = append(ns, Notice{"HINT", h})

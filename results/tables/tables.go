@@ -44,7 +44,8 @@ func OrderLine(r *results.Run) string {
 	return ""
 }
 
-func MeanCell(st stats.Stats) string {
+// meanCell is the mean rate; "-" without a repetition.
+func meanCell(st stats.Stats) string {
 	if st.N == 0 {
 		return "-"
 	}
@@ -321,7 +322,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 		case v.Plateau && v.Series == sw.Series:
 			mark = "~"
 		}
-		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), MeanCell(v.Stats), measure.CICell(v.Stats), measure.DeltaCell(s, v))
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), meanCell(v.Stats), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
 	return t
 }

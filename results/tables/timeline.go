@@ -20,7 +20,7 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	if tl.NoTimeline {
 		return []Notice{{"timeline", NoTimeline}}
 	}
-	out := []Notice{{RangeLabel(tl), RangeWords(tl)}, {"stalls", StallWords(tl)}}
+	out := []Notice{{rangeLabel(tl), RangeWords(tl)}, {"stalls", StallWords(tl)}}
 	for i := range tl.Hosts {
 		out = append(out, Notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
 	}
@@ -43,9 +43,9 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	return out
 }
 
-// RangeLabel names a repetition's rate range: "rate by second", or by its
+// rangeLabel names a repetition's rate range: "rate by second", or by its
 // interval when that is not a second ("rate by 250ms").
-func RangeLabel(tl *diagnosis.Repetition) string {
+func rangeLabel(tl *diagnosis.Repetition) string {
 	if tl.Interval == time.Second || tl.Interval == 0 {
 		return "rate by second"
 	}
@@ -126,10 +126,10 @@ func TCPWords(h *diagnosis.HostCounts) string {
 // HostOnlyLabel labels a host-only change in a report's banner.
 const HostOnlyLabel = "NOT THE RUN'S"
 
-// HostOnlyWords words a host-only change for a report's banner:
+// hostOnlyWords words a host-only change for a report's banner:
 // "default, repetition 1: accept-queue overflow? ListenOverflows +493 …
 // on local (…): on this host, not attributable to the run: …".
-func HostOnlyWords(h *diagnosis.HostOnly) string {
+func hostOnlyWords(h *diagnosis.HostOnly) string {
 	return fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line())
 }
 
