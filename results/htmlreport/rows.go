@@ -90,10 +90,9 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 	return out
 }
 
-// pageColumn is a column of one of the page's tables: the catalogue's
-// measure Key, or the page's own cell by that name. Head replaces the
-// catalogue's label; Unit appends the unit; Left aligns it left; a row
-// needs a value of one of its Needs columns to be shown (addRow).
+// pageColumn is a column of a page table: the catalogue's measure Key (or
+// the page's own cell so named), Head replacing its label, Unit appending
+// its unit; a row needs a value in one of its Needs columns (addRow).
 type pageColumn struct {
 	Key               string
 	Head              template.HTML
