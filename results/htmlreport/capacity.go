@@ -39,8 +39,8 @@ func capacitySectionOf(m *analysis.Report) *capacitySection {
 	}
 	s := &capacitySection{Line: m.CapacityLine.String(), Intro: tables.CapacityIntro(r.Capacity)}
 	for i := range cs {
-		h, rows := tables.CapacityRows(&cs[i])
-		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From), Table: cellTable("", h, rows, never, false)})
+		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From),
+			Table: cellTable(tables.Capacity(&cs[i]), never)})
 	}
 	return s
 }

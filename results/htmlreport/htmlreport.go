@@ -9,7 +9,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -36,7 +35,7 @@ func Write(w io.Writer, m *analysis.Report) error {
 // analysis as the text report has them. Incomplete: rebuilt from the
 // journal before the run ended; Crossed: thresholds that did not pass.
 type page struct {
-	Name, Started, Finished, Took, Baseline                 string
+	Name, Started, Finished, Baseline                       string
 	Interrupted, Incomplete                                 bool
 	Failed, NotMeasured, Partial, Excluded, Warnings, Hints []string
 	Hosts, Thresholds                                       []string
@@ -58,8 +57,8 @@ type page struct {
 	Profile         *profileSection
 	Plan            string
 
-	Comparison, Variants, Reps, Latency, Groups                       table
-	NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
+	Comparison, Variants, Reps, Groups                                         table
+	Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
 type driftSection struct {
@@ -84,29 +83,22 @@ type speedSection struct {
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
 
-const timeLayout = "2006-01-02 15:04:05 MST"
-
 // newPage lays out everything the page shows from the report m.
 func newPage(m *analysis.Report) *page {
 	r := m.Run
+	facts := map[string]string{}
+	for _, f := range tables.Facts(m) {
+		facts[f.Label] = f.Text
+	}
 	pg := &page{
-		Name: r.Name, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
+		Name: r.Name, Started: facts["started"], Finished: facts["finished"], Interrupted: r.Interrupted, Incomplete: r.Incomplete,
 		NotMeasured: m.NotMeasured.Strings(), Partial: m.Partial.Strings(), Excluded: m.Excluded.Strings(),
-		Metrics: m.Metrics.String(), Warnings: m.Warnings, Hints: m.Hints.Strings(),
+		Metrics: facts["metrics"], Warnings: m.Warnings, Hints: m.Hints.Strings(),
 		Threshold:  strconv.FormatFloat(results.ClientBoundBusy*100, 'f', -1, 64) + " %",
 		NoVariants: len(r.Variants) == 0, Plan: planText(r.Plan),
 	}
 	for _, h := range r.Hosts {
 		pg.Hosts = append(pg.Hosts, format.HostLine(h))
-	}
-	if !r.Started.IsZero() {
-		pg.Started = r.Started.Format(timeLayout)
-	}
-	if !r.Finished.IsZero() {
-		pg.Finished = r.Finished.Format(timeLayout)
-		if !r.Started.IsZero() {
-			pg.Took = r.Finished.Sub(r.Started).Round(time.Second).String()
-		}
 	}
 	for _, c := range m.Thresholds {
 		pg.Thresholds = append(pg.Thresholds, c.Line())
@@ -128,11 +120,14 @@ func newPage(m *analysis.Report) *page {
 	if nc := sum.NoComparison(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
-	if h, rows, title, ok := tables.DriftRows(sum); ok {
-		pg.Drift = &driftSection{Title: title, Table: cellTable("", h, rows, always, false)}
+	if dt, title, ok := tables.Drift(sum); ok {
+		pg.Drift = &driftSection{Title: title, Table: cellTable(dt, always)}
 	}
-	if lines, h, rows, ok := tables.SearchRows(m.Search); ok {
-		pg.Search = &searchSection{Lines: lines, Table: cellTable("", h, rows, never, false)}
+	if ss := m.Search; ss != nil {
+		pg.Search = &searchSection{Lines: ss.Lines(), Table: cellTable(tables.Search(ss), never)}
+		if len(ss.Points) > 0 {
+			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
+		}
 	}
 	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
@@ -181,8 +176,7 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 		sec.Baseline += " (not measured: no Δ %)"
 	}
 	if len(st.Rows) > 0 {
-		t := figureTable("speed-table", tables.Speed(st))
-		sec.Table = &t
+		sec.Table = figureTable("speed-table", tables.Speed(st))
 	}
 	if len(st.Failures) > 0 {
 		sec.Failures = &table{ID: "speed-failures", Head: [][]th{head("variant", "speed command", "error")}}

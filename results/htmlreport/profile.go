@@ -19,7 +19,7 @@ import (
 type profileSection struct {
 	On     string
 	Bars   template.HTML
-	Table  table
+	Table  *table
 	Lines  []string
 	Flames []flameGraph
 }

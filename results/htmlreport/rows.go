@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -25,19 +24,10 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	pg.Comparison = table{ID: "comparison-table", Head: [][]th{slices.Concat(head("variant"), heads(comparisonColumns, false), measureHeads(vcols))}}
 	pg.Variants = table{Head: [][]th{head("variant", "series", "swept", "server environment", "#repetitions")}}
 	pg.Reps = table{ID: "reps-table", Head: [][]th{slices.Concat(head("variant", "#rep"), heads(repColumns, true), measureHeads(rcols))}}
-	latencies := measure.Columns(m, measure.PageLatencies)
-	pg.Latency = table{Head: [][]th{latencyHead(latencies)}}
 	pg.Groups = table{Head: [][]th{slices.Concat(head("variant", "#group"), heads(groupColumns, false))}}
 	openLoop := &table{ID: "open-loop-table", Head: [][]th{slices.Concat(head("variant"), heads(openLoopColumns, false))}}
 	serverCost := &table{ID: "server-cost", Head: [][]th{slices.Concat(head("variant"), heads(serverCostColumns, false))}}
-	notCounted := &table{ID: "not-counted-table", Head: [][]th{
-		{{HTML: "variant", RowSpan: 2}, {HTML: "rep", Class: "num", RowSpan: 2}, {HTML: "warm-up", Class: "group", Cols: 2},
-			{HTML: "in flight at the window's end", Class: "group", Cols: 6}, {HTML: "TIME_WAIT sockets after", Class: "num", RowSpan: 2, NL: true}},
-		head("#responses", "#errors", "#completed after", "#errors after", "#failed or cut off", "\n#in connect", "#in handshake", "#awaiting response")}}
 	cpu := &table{Head: [][]th{slices.Concat(head("variant", "#rep"), heads(cpuColumns, true))}}
-	errs := &table{Head: [][]th{head("variant", "#rep", "class", "#count", "first message")}}
-	negotiated := &table{Head: [][]th{head("variant", "version, cipher, group", "#handshakes", "#share")}}
-	probes := &table{Head: [][]th{head("variant", "#rep", "probe", "#before", "#after", "#delta", "error")}}
 	colsV, colsR := len(comparisonColumns)+len(vcols), len(repColumns)+2+len(rcols)
 	for i := range vs {
 		v := &vs[i]
@@ -49,19 +39,14 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		for _, in := range v.V.Info {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg", Span: 4})
 		}
-		addLatencies(&pg.Latency, latencies, x)
 		addRow(openLoop, "", openLoopColumns, false, value, td{Text: x.Name, Class: "name"})
 		addRow(serverCost, "", serverCostColumns, false, value, txt(x.Name))
 		addGroups(&pg.Groups, x)
-		addNegotiated(negotiated, v)
 		for j := range v.V.Reps {
 			rep, ra := &v.V.Reps[j], &v.Reps[j]
 			x := measure.NewRep(m, v.Index, j)
 			value := func(mc measure.Column) measure.Value { return mc.OfRep(x) }
 			pg.addRep(v.V.Name, rep, ra, measureCells(rcols, value), x, colsR)
-			addNotCounted(notCounted, v.V.Name, rep)
-			addErrors(errs, v.V.Name, rep)
-			addProbes(probes, v.V.Name, rep)
 			class := ""
 			if len(ra.ClientBoundGroups) > 0 {
 				class = "hot"
@@ -72,8 +57,11 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 	if len(pg.Reps.Rows) == 0 {
 		pg.Reps.add("", td{Text: "no completed repetitions", Span: colsR})
 	}
-	pg.NotCounted, pg.OpenLoop, pg.ServerCost, pg.CPU = ifRows(notCounted), ifRows(openLoop), ifRows(serverCost), ifRows(cpu)
-	pg.Errors, pg.Negotiated, pg.Probes = ifRows(errs), ifRows(negotiated), ifRows(probes)
+	pg.OpenLoop, pg.ServerCost, pg.CPU = ifRows(openLoop), ifRows(serverCost), ifRows(cpu)
+	pg.Latency, pg.NotCounted = latencyTable(m), notCountedTable(m)
+	pg.Errors = ifRows(figureTable("", tables.Errors(m)))
+	pg.Negotiated = ifRows(figureTable("", tables.Negotiated(m)))
+	pg.Probes = ifRows(figureTable("", tables.ProbeReadings(m)))
 }
 
 // ifRows is t, nil without rows: the page then leaves it out.
@@ -102,10 +90,9 @@ func measureCells(cols []measure.Column, value func(measure.Column) measure.Valu
 	return out
 }
 
-// pageColumn is a column of one of the page's tables: the catalogue's
-// measure Key, or the page's own cell by that name. Head replaces the
-// catalogue's label; Unit appends the unit; Left aligns it left; a row
-// needs a value of one of its Needs columns to be shown (addRow).
+// pageColumn is a column of a page table: the catalogue's measure Key (or
+// the page's own cell so named), Head replacing its label, Unit appending
+// its unit; a row needs a value in one of its Needs columns (addRow).
 type pageColumn struct {
 	Key               string
 	Head              template.HTML
@@ -284,65 +271,6 @@ func (pg *page) addRep(variant string, rep *results.Rep, ra *analysis.RepReport,
 	}
 }
 
-// withClasses is a count of errors with its classes: "1,400 (status 1,400)".
-func withClasses(n uint64, classes results.ErrorCounts) string {
-	if c := format.ErrorClasses(classes); c != "" && n > 0 {
-		return format.Count(n) + " (" + c + ")"
-	}
-	return format.Count(n)
-}
-
-// addNotCounted adds what rep counted outside its window and its
-// TIME_WAIT sockets after it, when it has any of them.
-func addNotCounted(t *table, variant string, rep *results.Rep) {
-	o := rep.Total.Outside
-	if o == (results.Outside{}) && rep.TimeWait == nil {
-		return
-	}
-	tw := dash
-	if rep.TimeWait != nil {
-		tw = format.Count(uint64(max(*rep.TimeWait, 0)))
-	}
-	f := func(n uint64) td { return right(format.Count(n)) }
-	t.add("", td{Text: variant, Class: "name"}, right(strconv.Itoa(rep.Index+1)), f(o.Warmup), right(withClasses(o.WarmupErrorTotal(), o.WarmupClasses)),
-		f(o.Late), right(withClasses(o.AfterClasses.Total(), o.AfterClasses)), f(o.Abandoned),
-		f(o.Unanswered.Connect).nl(), f(o.Unanswered.Handshake), f(o.Unanswered.Response), right(tw))
-}
-
-// latencyBreak: the page's source starts a new line before this column
-// of the latency rows.
-const latencyBreak = "p99"
-
-// latencyHead heads the latency table: a column per member of the
-// catalogue's latency family.
-func latencyHead(cols []measure.Column) []th {
-	h := head("variant", "timing")
-	for _, c := range cols {
-		if c.Measure == cols[0].Measure {
-			h = append(h, th{Text: c.Param, Class: "num"})
-		}
-	}
-	return h
-}
-
-// addLatencies adds x's latencies, merged over its repetitions: a row per
-// catalogue latency with a value, a column per member of its family.
-func addLatencies(t *table, cols []measure.Column, x *measure.Variant) {
-	for start, end := 0, 0; start < len(cols); start = end {
-		row := []td{txt(x.Name), txt(cols[start].Label)}
-		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-			if v := cols[end].OfVariant(x); v.Kind != measure.None {
-				c := right(cell(cols[end].Text(v)))
-				c.NL = cols[end].Param == latencyBreak
-				row = append(row, c)
-			}
-		}
-		if len(row) > 2 {
-			t.add("", row...)
-		}
-	}
-}
-
 // addGroups adds x's groups, aggregated over its repetitions; a group
 // whose CPUs were ever client-bound busy is highlighted.
 func addGroups(t *table, x *measure.Variant) {
@@ -357,44 +285,6 @@ func addGroups(t *table, x *measure.Variant) {
 		t.add(class, row...)
 	}
 	x.G = nil
-}
-
-func addErrors(t *table, variant string, rep *results.Rep) {
-	for c, ec := range rep.Total.Errors {
-		if ec.Count == 0 {
-			continue
-		}
-		first := ec.First
-		if first == "" {
-			first = "(no message)"
-		}
-		t.add("", txt(variant), right(strconv.Itoa(rep.Index+1)), txt(results.ErrorClass(c).String()), right(format.Count(ec.Count)), msg(first))
-	}
-}
-
-// addNegotiated adds v's negotiated parameters, the most frequent first.
-func addNegotiated(t *table, v *variantData) {
-	sum := map[string]uint64{}
-	var total uint64
-	for i := range v.V.Reps {
-		for k, n := range v.V.Reps[i].Total.Negotiated {
-			sum[k] += n
-			total += n
-		}
-	}
-	keys := slices.Sorted(maps.Keys(sum))
-	sort.SliceStable(keys, func(i, j int) bool { return sum[keys[i]] > sum[keys[j]] })
-	for _, k := range keys {
-		t.add("", txt(v.V.Name), txt(k), right(format.Count(sum[k])), right(cell(format.Percent(float64(sum[k])/float64(total)))))
-	}
-}
-
-func addProbes(t *table, variant string, rep *results.Rep) {
-	for _, k := range slices.Sorted(maps.Keys(rep.Probes)) {
-		p := rep.Probes[k]
-		t.add("", txt(variant), right(strconv.Itoa(rep.Index+1)), txt(k),
-			right(cell(format.Float(p.Before, 2))), right(cell(format.Float(p.After, 2))), right(cell(format.Float(p.Delta(), 2))), msg(p.Error))
-	}
 }
 
 // table is one table of the page, drawn by the "table" template.
@@ -429,7 +319,6 @@ type td struct {
 func right(s string) td                        { return td{Text: s, Class: "num"} }
 func txt(s string) td                          { return td{Text: s} }
 func msg(s string) td                          { return td{Text: s, Class: "msg"} }
-func (c td) nl() td                            { c.NL = true; return c }
 func (t *table) add(class string, cells ...td) { t.Rows = append(t.Rows, row{class, cells}) }
 
 // head is a header row of the page's own labels (HTML): a label starting
@@ -444,19 +333,15 @@ func head(labels ...template.HTML) []th {
 	return out
 }
 
-// cellTable is a table of text cells, column k right-aligned when
-// numeric(k); a table of figures aligns its header and shows Missing as dash.
-func cellTable(id string, header []string, rows [][]string, numeric func(k int) bool, figures bool) table {
-	t := table{ID: id, Head: [][]th{nil}}
-	for k, h := range header {
-		t.Head[0] = append(t.Head[0], th{Text: h, Class: numClass(figures && numeric(k))})
+// cellTable is tb as text cells, column k right-aligned when numeric(k).
+func cellTable(tb tables.Table, numeric func(k int) bool) table {
+	t := table{Head: [][]th{nil}}
+	for _, h := range tb.Header {
+		t.Head[0] = append(t.Head[0], th{Text: h})
 	}
-	for _, r := range rows {
+	for _, r := range tb.Rows {
 		var cells []td
 		for k, c := range r {
-			if figures {
-				c = cell(c)
-			}
 			cells = append(cells, td{Text: c, Class: numClass(numeric(k))})
 		}
 		t.add("", cells...)
@@ -464,9 +349,54 @@ func cellTable(id string, header []string, rows [][]string, numeric func(k int) 
 	return t
 }
 
-// figureTable is tb as a table of figures.
-func figureTable(id string, tb tables.Table) table {
-	return cellTable(id, tb.Header, tb.Rows, func(k int) bool { return tb.Right[k] }, true)
+// figureTable is tb as a table of figures: its header aligned as its
+// columns, Missing shown as dash, a left-aligned last column as a message.
+func figureTable(id string, tb tables.Table) *table {
+	t := &table{ID: id, Head: [][]th{nil}}
+	for k, h := range tb.Header {
+		t.Head[0] = append(t.Head[0], th{Text: h, Class: numClass(tb.Right[k])})
+	}
+	last := len(tb.Right) - 1
+	for _, r := range tb.Rows {
+		cells := make([]td, len(r))
+		for k, c := range r {
+			cells[k] = td{Text: cell(c), Class: numClass(tb.Right[k])}
+			if k == last && k > 0 && !tb.Right[k] {
+				cells[k] = msg(c)
+			}
+		}
+		t.add("", cells...)
+	}
+	return t
+}
+
+// latencyTable is tables.VariantLatencies, the page's source starting a
+// new line at the p99 column.
+func latencyTable(m *analysis.Report) *table {
+	tb := tables.VariantLatencies(m)
+	t, k := figureTable("", tb), slices.Index(tb.Header, "p99")
+	for i := range t.Rows {
+		t.Rows[i].Cells[k].NL = true
+	}
+	return t
+}
+
+// notCountedTable is tables.NotCounted with its columns grouped under the
+// warm-up and the requests in flight at the window's end; nil without rows.
+func notCountedTable(m *analysis.Report) *table {
+	t := ifRows(figureTable("not-counted-table", tables.NotCounted(m)))
+	if t == nil {
+		return nil
+	}
+	h := t.Head[0] // variant, rep, 2 of the warm-up, 6 in flight, TIME_WAIT
+	h[0].RowSpan, h[1].RowSpan, h[10].RowSpan = 2, 2, 2
+	h[7].NL, h[10].NL = true, true
+	t.Head = [][]th{{h[0], h[1], {HTML: "warm-up", Class: "group", Cols: 2},
+		{HTML: "in flight at the window's end", Class: "group", Cols: 6}, h[10]}, h[2:10]}
+	for i := range t.Rows {
+		t.Rows[i].Cells[0].Class, t.Rows[i].Cells[7].NL = "name", true
+	}
+	return t
 }
 
 func numClass(right bool) string {

@@ -224,10 +224,9 @@ func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
 	}
 }
 
-// renderSVG draws p on a w×h canvas as an inline <svg> element: no XML
-// prolog, the font family with fallbacks, labelled for screen readers.
-// gonum/plot panics on some degenerate inputs (a log axis over
-// non-positive values): the panic becomes an error naming the chart.
+// renderSVG draws p on a w×h canvas as an inline <svg> (no XML prolog, the
+// fonts with fallbacks, labelled); gonum/plot's panic on degenerate input
+// (a log axis over non-positive values) becomes an error naming the chart.
 func renderSVG(p *plot.Plot, w, h vg.Length, label string) (svg string, err error) {
 	defer func() {
 		if e := recover(); e != nil {

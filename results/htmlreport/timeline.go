@@ -36,25 +36,14 @@ type timelineVariant struct {
 type timelineRep struct {
 	ID, Rep, Summary string
 	Open, None       bool
-	Facts            []fact // tables.RepTimeline
+	Facts            []tables.Notice // tables.RepTimeline
 	Diagnoses        []diagnosisBlock
 	Charts           []timelineChart
 }
 
-type fact struct{ Label, Text string }
-
-// facts copies the label and text pairs of the tables package.
-func facts[N ~struct{ Label, Text string }](ns []N) []fact {
-	out := make([]fact, len(ns))
-	for i, n := range ns {
-		out[i] = fact(n)
-	}
-	return out
-}
-
 type diagnosisBlock struct {
 	Title string
-	Rows  []fact
+	Rows  []tables.Notice
 }
 
 // timelineChart is one chart of a repetition's timeline; Class is its kind.
@@ -91,10 +80,10 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = tr.ID
 			ra := &m.Reps[v.Index][j]
 			tr.Summary = repTimelineSummary(rep, ra)
-			tr.Facts = facts(tables.RepTimeline(&ra.Timeline))
+			tr.Facts = tables.RepTimeline(&ra.Timeline)
 			for k := range ra.Timeline.Diagnoses {
 				d := &ra.Timeline.Diagnoses[k]
-				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: facts(tables.DiagnosisRows(d))})
+				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(d)})
 			}
 			tr.Charts = repTimelineCharts(rep, ra)
 			tv.Reps = append(tv.Reps, tr)

@@ -135,8 +135,8 @@ func writeRep(b *bytes.Buffer, x *measure.Rep) {
 	if len(t.Negotiated) > 0 {
 		b.WriteString("negotiated\n")
 		nt := tables.Table{Right: []bool{false, true}}
-		for _, n := range sortedNegotiated(t.Negotiated) {
-			nt.Add(n.key, format.Count(n.count))
+		for _, k := range tables.ByCount(t.Negotiated) {
+			nt.Add(k, format.Count(t.Negotiated[k]))
 		}
 		writeTable(&nt, b, "  ")
 	}
@@ -216,26 +216,6 @@ func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 	fmt.Fprintf(b, "visit order: %s\n", ss.VisitOrder())
 	t := tables.Search(ss)
 	writeTable(&t, b, "")
-}
-
-type negotiated struct {
-	key   string
-	count uint64
-}
-
-// sortedNegotiated returns the negotiated parameter sets, most frequent first.
-func sortedNegotiated(m map[string]uint64) []negotiated {
-	ns := make([]negotiated, 0, len(m))
-	for k, v := range m {
-		ns = append(ns, negotiated{k, v})
-	}
-	sort.Slice(ns, func(i, j int) bool {
-		if ns[i].count != ns[j].count {
-			return ns[i].count > ns[j].count
-		}
-		return ns[i].key < ns[j].key
-	})
-	return ns
 }
 
 // textWidth is the width the text report's comparison keeps to.

@@ -46,29 +46,6 @@ func Search(s *analysis.SearchSummary) Table {
 	return t
 }
 
-// SearchRows returns the search's table of visited values (as the text
-// report shows it) of the search answer ss (Report.Search) for other
-// renderings; ok is false without a search (ss nil).
-func SearchRows(ss *analysis.SearchSummary) (lines, header []string, rows [][]string, ok bool) {
-	if ss == nil {
-		return nil, nil, nil, false
-	}
-	lines = ss.Lines()
-	if len(ss.Points) > 0 {
-		lines = append(lines, "visit order: "+ss.VisitOrder())
-	}
-	t := Search(ss)
-	return lines, t.Header, t.Rows, true
-}
-
-// CapacityRows is the table of one variant's steps, for reports: its
-// header and one row per step (rate asked, achieved, missed share, error
-// share, p99 handshake, p99 total from the intended start, verdict).
-func CapacityRows(c *results.Capacity) (header []string, rows [][]string) {
-	t := Capacity(c)
-	return t.Header, t.Rows
-}
-
 // Capacity is the table of one variant's steps: rate asked,
 // achieved, missed, errors, p99 handshake, p99 total from the intended
 // start, and the verdict.

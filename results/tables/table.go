@@ -8,80 +8,80 @@ import (
 	"time"
 )
 
-// notice is one line of a report's banner: a label in capitals
-// ("WARNING") and its text.
-type notice struct{ Label, Text string }
+// Notice is a labelled line: of a report's banner (a label in capitals,
+// "WARNING"), its head, or a repetition's facts.
+type Notice struct{ Label, Text string }
 
 // Notices lays out the banner of m once, in order, each a label in
 // capitals and its text, for the text and Markdown reports.
-func Notices(m *analysis.Report) []notice {
-	var ns []notice
+func Notices(m *analysis.Report) []Notice {
+	var ns []Notice
 	if m.Run.Interrupted {
-		ns = append(ns, notice{"INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)"})
+		ns = append(ns, Notice{"INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)"})
 	}
 	if m.Run.Incomplete {
-		ns = append(ns, notice{"INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown"})
+		ns = append(ns, Notice{"INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown"})
 	}
 	if len(m.Failed) > 0 {
-		ns = append(ns, notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
+		ns = append(ns, Notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
 	}
 	for _, l := range m.NotMeasured.Strings() {
-		ns = append(ns, notice{"NOT MEASURED", l})
+		ns = append(ns, Notice{"NOT MEASURED", l})
 	}
 	for _, l := range m.Partial.Strings() {
-		ns = append(ns, notice{"PARTIAL", l})
+		ns = append(ns, Notice{"PARTIAL", l})
 	}
 	for _, l := range m.Excluded.Strings() {
-		ns = append(ns, notice{"EXCLUDED", l})
+		ns = append(ns, Notice{"EXCLUDED", l})
 	}
 	for _, c := range m.Crossed.Strings() {
-		ns = append(ns, notice{"THRESHOLD CROSSED", c})
+		ns = append(ns, Notice{"THRESHOLD CROSSED", c})
 	}
 	for _, w := range m.Warnings {
-		ns = append(ns, notice{"WARNING", w})
+		ns = append(ns, Notice{"WARNING", w})
 	}
 	for i := range m.Diagnoses {
 		d := &m.Diagnoses[i]
-		ns = append(ns, notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause.String()})
+		ns = append(ns, Notice{"DIAGNOSIS", DiagnosisTitle(d) + ": " + d.Cause.String()})
 	}
 	for i := range m.HostOnly {
-		ns = append(ns, notice{HostOnlyLabel, HostOnlyWords(&m.HostOnly[i])})
+		ns = append(ns, Notice{HostOnlyLabel, hostOnlyWords(&m.HostOnly[i])})
 	}
 	for _, h := range m.Hints.Strings() {
-		ns = append(ns, notice{"HINT", h})
+		ns = append(ns, Notice{"HINT", h})
 	}
 	return ns
 }
 
 // Facts lays out the head of a report once, in order: started, finished,
 // baseline, order, automatic repetitions, metrics and profile.
-func Facts(m *analysis.Report) []notice {
+func Facts(m *analysis.Report) []Notice {
 	r, s := m.Run, m.Summary
-	var fs []notice
+	var fs []Notice
 	if !r.Started.IsZero() {
-		fs = append(fs, notice{"started", r.Started.Format("2006-01-02 15:04:05 MST")})
+		fs = append(fs, Notice{"started", r.Started.Format("2006-01-02 15:04:05 MST")})
 	}
 	if !r.Finished.IsZero() {
 		f := r.Finished.Format("2006-01-02 15:04:05 MST")
 		if !r.Started.IsZero() {
 			f += fmt.Sprintf(" (took %s)", r.Finished.Sub(r.Started).Round(time.Second))
 		}
-		fs = append(fs, notice{"finished", f})
+		fs = append(fs, Notice{"finished", f})
 	}
 	if len(r.Variants) > 0 || s.BaselineName != "" {
-		fs = append(fs, notice{"baseline", s.BaselineLine()})
+		fs = append(fs, Notice{"baseline", s.BaselineLine()})
 	}
 	if o := OrderLine(r); o != "" {
-		fs = append(fs, notice{"order", o})
+		fs = append(fs, Notice{"order", o})
 	}
 	if c := r.Calibration; c != nil {
-		fs = append(fs, notice{"repeat", "auto: " + calibrationWords(c)})
+		fs = append(fs, Notice{"repeat", "auto: " + calibrationWords(c)})
 	}
 	if !m.Metrics.IsZero() {
-		fs = append(fs, notice{"metrics", m.Metrics.String()})
+		fs = append(fs, Notice{"metrics", m.Metrics.String()})
 	}
 	if m.Profile != nil {
-		fs = append(fs, notice{"profile", m.Profile.OnLine()})
+		fs = append(fs, Notice{"profile", m.Profile.OnLine()})
 	}
 	return fs
 }

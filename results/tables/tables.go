@@ -44,7 +44,8 @@ func OrderLine(r *results.Run) string {
 	return ""
 }
 
-func MeanCell(st stats.Stats) string {
+// meanCell is the mean rate; "-" without a repetition.
+func meanCell(st stats.Stats) string {
 	if st.N == 0 {
 		return "-"
 	}
@@ -321,7 +322,7 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 		case v.Plateau && v.Series == sw.Series:
 			mark = "~"
 		}
-		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), MeanCell(v.Stats), measure.CICell(v.Stats), measure.DeltaCell(s, v))
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), meanCell(v.Stats), measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
 	return t
 }
@@ -372,37 +373,53 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// DriftRows returns the drift-by-round table of s as a header row and
-// body rows of cells, with its title; ok is false with fewer than two
-// rounds.
-func DriftRows(s *analysis.RunSummary) (header []string, rows [][]string, title string, ok bool) {
-	t, title, ok := Drift(s)
-	return t.Header, t.Rows, title, ok
-}
-
 // Latencies is a repetition's latency table: a row per catalogue
 // measure shown in measure.Latencies that has a value, a column per
 // member of its family.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
-	t := Table{Header: []string{measure.LatencyHeading}, Right: []bool{false}}
+	t := latencyHeader(cols, measure.LatencyHeading)
+	addLatencies(&t, cols, nil, func(c measure.Column) measure.Value { return c.OfRep(x) })
+	return t
+}
+
+// VariantLatencies is Latencies of every variant, its repetitions merged
+// (measure.PageLatencies), its rows led by its name.
+func VariantLatencies(m *analysis.Report) Table {
+	cols := measure.Columns(m, measure.PageLatencies)
+	t := latencyHeader(cols, "variant", "timing")
+	for i := range m.Run.Variants {
+		x := measure.NewVariant(m, i)
+		addLatencies(&t, cols, []string{x.Name}, func(c measure.Column) measure.Value { return c.OfVariant(x) })
+	}
+	return t
+}
+
+// latencyHeader is names, then a column per member of the first family.
+func latencyHeader(cols []measure.Column, names ...string) Table {
+	t := Table{Header: names, Right: make([]bool, len(names))}
 	for _, c := range cols {
 		if c.Measure == cols[0].Measure {
 			t.Header, t.Right = append(t.Header, c.Param), append(t.Right, true)
 		}
 	}
+	return t
+}
+
+// addLatencies adds a row per family of cols with a value: lead, the
+// family's label and its members' values.
+func addLatencies(t *Table, cols []measure.Column, lead []string, value func(measure.Column) measure.Value) {
 	for start, end := 0, 0; start < len(cols); start = end {
-		row := []string{cols[start].Label}
+		row := append(slices.Clone(lead), cols[start].Label)
 		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-			if v := cols[end].OfRep(x); v.Kind != measure.None {
+			if v := value(cols[end]); v.Kind != measure.None {
 				row = append(row, cols[end].Text(v))
 			}
 		}
-		if len(row) > 1 {
+		if len(row) > len(lead)+1 {
 			t.Add(row...)
 		}
 	}
-	return t
 }
 
 // Groups is a repetition's groups table: a row per group and the total,

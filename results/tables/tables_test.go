@@ -124,3 +124,34 @@ func TestPlateauLineOnceOnPlateau(t *testing.T) {
 		t.Errorf("PlateauLine = %q, want a plateau that says %q", got, want)
 	}
 }
+
+// TestRepTables: Errors has a row per repetition and class that occurred;
+// negotiated sets come most frequent first.
+func TestRepTables(t *testing.T) {
+	if got := ByCount(map[string]uint64{"b": 2, "a": 2, "c": 5}); strings.Join(got, " ") != "c a b" {
+		t.Errorf("ByCount = %v, want c a b (most first, ties by key)", got)
+	}
+	m := analysis.Analyze(fixture.CompareRun())
+	errs := 0
+	for _, v := range m.Run.Variants {
+		for _, r := range v.Reps {
+			for _, ec := range r.Total.Errors {
+				if ec.Count > 0 {
+					errs++
+				}
+			}
+		}
+	}
+	if got := len(Errors(m).Rows); got != errs || errs == 0 {
+		t.Errorf("Errors has %d rows, want one per repetition and class that occurred (%d)", got, errs)
+	}
+	rows := Negotiated(m).Rows
+	if len(rows) <= len(m.Run.Variants) {
+		t.Fatalf("Negotiated: %v, want a variant with two sets", rows)
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i][0] == rows[i-1][0] && len(rows[i][2]) > len(rows[i-1][2]) {
+			t.Errorf("Negotiated: %v before %v, want the most frequent first", rows[i-1], rows[i])
+		}
+	}
+}

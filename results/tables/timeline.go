@@ -16,36 +16,36 @@ const NoTimeline = "no timeline (the run was stored before kaeload kept one)"
 
 // RepTimeline lays out what a repetition's timeline says: its rate range,
 // stalls, each host's TCP counters and the rules that could not judge it.
-func RepTimeline(tl *diagnosis.Repetition) []notice {
+func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	if tl.NoTimeline {
-		return []notice{{"timeline", NoTimeline}}
+		return []Notice{{"timeline", NoTimeline}}
 	}
-	out := []notice{{RangeLabel(tl), RangeWords(tl)}, {"stalls", StallWords(tl)}}
+	out := []Notice{{rangeLabel(tl), RangeWords(tl)}, {"stalls", StallWords(tl)}}
 	for i := range tl.Hosts {
-		out = append(out, notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
+		out = append(out, Notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
 	}
 	if tl.Listener != nil {
-		out = append(out, notice{"listener", tl.Listener.Words()})
+		out = append(out, Notice{"listener", tl.Listener.Words()})
 	}
 	for i := range tl.Traffic {
 		if tl.Traffic[i].Shared {
-			out = append(out, notice{"other traffic", tl.Traffic[i].Words()})
+			out = append(out, Notice{"other traffic", tl.Traffic[i].Words()})
 		}
 	}
 	for i := range tl.HostOnly {
-		out = append(out, notice{"not the run's", tl.HostOnly[i].Title + ": " + tl.HostOnly[i].Line()})
+		out = append(out, Notice{"not the run's", tl.HostOnly[i].Title + ": " + tl.HostOnly[i].Line()})
 	}
 	for _, u := range tl.Unjudged {
 		if u.S("rule") != diagnosis.RuleStalls { // said on the stalls line
-			out = append(out, notice{"not judged", u.String()})
+			out = append(out, Notice{"not judged", u.String()})
 		}
 	}
 	return out
 }
 
-// RangeLabel names a repetition's rate range: "rate by second", or by its
+// rangeLabel names a repetition's rate range: "rate by second", or by its
 // interval when that is not a second ("rate by 250ms").
-func RangeLabel(tl *diagnosis.Repetition) string {
+func rangeLabel(tl *diagnosis.Repetition) string {
 	if tl.Interval == time.Second || tl.Interval == 0 {
 		return "rate by second"
 	}
@@ -126,10 +126,10 @@ func TCPWords(h *diagnosis.HostCounts) string {
 // HostOnlyLabel labels a host-only change in a report's banner.
 const HostOnlyLabel = "NOT THE RUN'S"
 
-// HostOnlyWords words a host-only change for a report's banner:
+// hostOnlyWords words a host-only change for a report's banner:
 // "default, repetition 1: accept-queue overflow? ListenOverflows +493 …
 // on local (…): on this host, not attributable to the run: …".
-func HostOnlyWords(h *diagnosis.HostOnly) string {
+func hostOnlyWords(h *diagnosis.HostOnly) string {
 	return fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line())
 }
 
@@ -141,6 +141,6 @@ func DiagnosisTitle(d *diagnosis.Diagnosis) string {
 
 // DiagnosisRows lays a diagnosis out once: cause, figure, consequence
 // and fix, each a label and its sentence.
-func DiagnosisRows(d *diagnosis.Diagnosis) []notice {
-	return []notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
+func DiagnosisRows(d *diagnosis.Diagnosis) []Notice {
+	return []Notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
 }
