@@ -85,6 +85,17 @@ func errorClass(name string) results.ErrorClass {
 	return 0
 }
 
+// csvOnly is a repetition's measure that the CSV alone shows.
+func csvOnly(key string, rep func(*Rep) Value) Measure {
+	return Measure{Key: key, JSONKey: "-", Show: CSV, Rep: rep}
+}
+
+// withUnit is m with its unit.
+func withUnit(unit string, m Measure) Measure {
+	m.Unit = unit
+	return m
+}
+
 // human writes a number with f, format.Missing when none.
 func human(f func(float64) string) func(Value) string {
 	return func(v Value) string {

@@ -24,17 +24,15 @@ func ofReps(k, n int) Value { return If(k > 0, Words(fmt.Sprintf("%d of %d reps"
 
 // serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
-	{Key: "server_cpus", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
-	{Key: "server_cpus_busy", JSONKey: "-", Unit: "share", Show: CSV,
-		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) })},
-	{Key: "server_cpus_other_share", JSONKey: "-", Unit: "share", Show: CSV,
-		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) })},
-	{Key: "server_cpus_busiest", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
+	csvOnly("server_cpus", serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })),
+	withUnit("share", csvOnly("server_cpus_busy", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) }))),
+	withUnit("share", csvOnly("server_cpus_other_share", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) }))),
+	csvOnly("server_cpus_busiest", serverUse(func(u *analysis.ServerCPUUse) Value {
 		if len(u.Top) == 0 {
 			return Value{}
 		}
 		return Words(fmt.Sprintf("%s pid %d", u.Top[0].Comm, u.Top[0].PID))
-	})},
+	})),
 	{Key: "server_other_load", JSONKey: "-", Show: CSV,
 		Rep:     serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
 		Variant: func(x *Variant) Value { return ofReps(x.S.ServerOtherLoadReps, x.S.Stats.N) }},
