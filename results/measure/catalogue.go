@@ -216,7 +216,9 @@ var cpuAndClient = []Measure{
 		Rep: func(x *Rep) Value {
 			return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return F4(g.Others) })
 		}},
-	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value { return Words(busiest(x.A.MostOthers)) }},
+	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value {
+		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
+	}},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
 	{Key: "unanswered", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Outside.Unanswered.Total()) },
@@ -244,13 +246,16 @@ var cpuAndClient = []Measure{
 		Fact: fact("client memory", 15, memoryLine)},
 }
 
-// busiest is "comm pid N" of the busiest other process of g; "" for none.
-func busiest(g *analysis.GroupCPU) string {
-	if g == nil || len(g.Top) == 0 {
-		return ""
+// busiest is "comm pid N" of the first of top; none for none.
+func busiest(top []results.ProcessCPU) Value {
+	if len(top) == 0 {
+		return Value{}
 	}
-	return fmt.Sprintf("%s pid %d", g.Top[0].Comm, g.Top[0].PID)
+	return Words(fmt.Sprintf("%s pid %d", top[0].Comm, top[0].PID))
 }
+
+// repsOf is "K of N reps".
+func repsOf(k, n int) string { return fmt.Sprintf("%d of %d reps", k, n) }
 
 // outside is a count of what the client did outside the window.
 func outside(key string, n func(*results.Outside) uint64) Measure {
@@ -272,7 +277,7 @@ func repFailed(x *Rep) Value {
 func variantFailed(x *Variant) Value {
 	var parts []string
 	if x.S != nil && x.S.FailedReps > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d reps", x.S.FailedReps, x.S.Stats.N))
+		parts = append(parts, repsOf(x.S.FailedReps, x.S.Stats.N))
 	}
 	for _, nm := range x.R.Run.NotMeasured {
 		if nm.Variant == x.Name {

@@ -165,7 +165,7 @@ func ServerCPUDeltaCell(v *analysis.VariantSummary) string {
 // ofN is " (K of N reps)" for a variant of several repetitions.
 func ofN(k int, v *analysis.VariantSummary) string {
 	if v.Stats.N > 1 {
-		return fmt.Sprintf(" (%d of %d reps)", k, v.Stats.N)
+		return " (" + repsOf(k, v.Stats.N) + ")"
 	}
 	return ""
 }
@@ -330,10 +330,10 @@ var runs = []Measure{
 func runNotes(v *analysis.VariantSummary) []string {
 	var out []string
 	if v.ClientBoundReps > 0 {
-		out = append(out, fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", v.ClientBoundReps, v.Stats.N))
+		out = append(out, "CLIENT-BOUND ("+repsOf(v.ClientBoundReps, v.Stats.N)+")")
 	}
 	if v.OtherLoadReps > 0 {
-		out = append(out, fmt.Sprintf("OTHER LOAD (%d of %d reps)", v.OtherLoadReps, v.Stats.N))
+		out = append(out, "OTHER LOAD ("+repsOf(v.OtherLoadReps, v.Stats.N)+")")
 	}
 	return append(out, ServerNotes(v)...)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
@@ -112,12 +111,8 @@ func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 				rows = append(rows, []string{v.Name, run.Command, "", "", "", "", "", run.Error})
 			}
 			for _, res := range run.Results {
-				block := ""
-				if res.Block != 0 {
-					block = strconv.Itoa(res.Block)
-				}
-				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, block,
-					strconv.FormatFloat(res.Value, 'f', -1, 64), res.Unit, run.Error})
+				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, blockCell(res.Block),
+					floatCell(res.Value, true), res.Unit, run.Error})
 			}
 		}
 	}
