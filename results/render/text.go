@@ -2,16 +2,19 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"sort"
-	"strings"
-	"unicode/utf8"
 )
 
 // WriteText writes the plain-text report of m for a terminal or a CI log:
@@ -83,13 +86,8 @@ func writeVariant(b *bytes.Buffer, m *analysis.Report, vi int) {
 	v := &m.Run.Variants[vi]
 	fmt.Fprintf(b, "\n== variant %s\n", v.Name)
 	if len(v.Env) > 0 {
-		keys := make([]string, 0, len(v.Env))
-		for k := range v.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		b.WriteString("env")
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(v.Env)) {
 			fmt.Fprintf(b, " %s=%s", k, v.Env[k])
 		}
 		b.WriteByte('\n')
@@ -135,8 +133,8 @@ func writeRep(b *bytes.Buffer, x *measure.Rep) {
 	if len(t.Negotiated) > 0 {
 		b.WriteString("negotiated\n")
 		nt := tables.Table{Right: []bool{false, true}}
-		for _, n := range sortedNegotiated(t.Negotiated) {
-			nt.Add(n.key, format.Count(n.count))
+		for _, k := range byCount(t.Negotiated) {
+			nt.Add(k, format.Count(t.Negotiated[k]))
 		}
 		writeTable(&nt, b, "  ")
 	}
@@ -218,24 +216,9 @@ func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 	writeTable(&t, b, "")
 }
 
-type negotiated struct {
-	key   string
-	count uint64
-}
-
-// sortedNegotiated returns the negotiated parameter sets, most frequent first.
-func sortedNegotiated(m map[string]uint64) []negotiated {
-	ns := make([]negotiated, 0, len(m))
-	for k, v := range m {
-		ns = append(ns, negotiated{k, v})
-	}
-	sort.Slice(ns, func(i, j int) bool {
-		if ns[i].count != ns[j].count {
-			return ns[i].count > ns[j].count
-		}
-		return ns[i].key < ns[j].key
-	})
-	return ns
+// byCount is m's keys, the highest count first, then by name.
+func byCount(m map[string]uint64) []string {
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })
 }
 
 // textWidth is the width the text report's comparison keeps to.
