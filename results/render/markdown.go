@@ -122,11 +122,7 @@ func writeMarkdownTable(t *tables.Table, b *bytes.Buffer) {
 	row(t.Header)
 	b.WriteString("|")
 	for i := range t.Header {
-		if i < len(t.Right) && t.Right[i] {
-			b.WriteString("---:|")
-		} else {
-			b.WriteString("---|")
-		}
+		b.WriteString(map[bool]string{false: "---|", true: "---:|"}[rightAligned(t, i)])
 	}
 	b.WriteByte('\n')
 	for _, r := range t.Rows {

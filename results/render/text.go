@@ -250,6 +250,8 @@ func wrapLast(t *tables.Table, width int) {
 	t.Rows = rows
 }
 
+// writeTable writes t as text: each column as wide as its widest cell,
+// two spaces apart, each line after indent.
 func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 	rows := t.Rows
 	if t.Header != nil {
@@ -264,22 +266,19 @@ func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
-	var line strings.Builder
 	for _, row := range rows {
-		line.Reset()
-		line.WriteString(indent)
+		cells := make([]string, len(row))
 		for i, c := range row {
-			if i > 0 {
-				line.WriteString("  ")
-			}
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i < len(t.Right) && t.Right[i] {
-				line.WriteString(pad + c)
+			if rightAligned(t, i) {
+				cells[i] = pad + c
 			} else {
-				line.WriteString(c + pad)
+				cells[i] = c + pad
 			}
 		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
+		b.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
 	}
 }
+
+// rightAligned says whether t aligns column i right.
+func rightAligned(t *tables.Table, i int) bool { return i < len(t.Right) && t.Right[i] }
