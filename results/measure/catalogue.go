@@ -106,7 +106,7 @@ func human(f func(float64) string) func(Value) string {
 	}
 }
 
-// plain writes a number as its CSV cell ("12.345"), for the tables.
+// plain writes a value as its CSV cell ("12.345"), "-" for none.
 func plain(v Value) string {
 	if v.Kind == None {
 		return format.Missing
@@ -166,13 +166,8 @@ var cpuAndClient = []Measure{
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) },
 		Human:   human(format.Percent)},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
-		Rep: func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
-		Fact: fact("client cpu", 11, func(x *Rep) string {
-			if c := x.A.ClientCPU; c.Measured > 0 {
-				return clientCPULine(c, x.Rep.Total.Requests)
-			}
-			return ""
-		})},
+		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
+		Fact: fact("client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) })},
 	{Key: "req_per_client_cpu_s", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			s, ok := fullCPU(x)
@@ -190,13 +185,8 @@ var cpuAndClient = []Measure{
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
-		Fact: fact("server cpu", 12, func(x *Rep) string {
-			if u := x.Rep.ServerCPU; u != nil {
-				return serverCPULine(u, x.Rep.Total.Requests) + serverNamed(x.Rep.ServerCPUs)
-			}
-			return ""
-		}),
-		Human: human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
+		Fact:    fact("server cpu", 12, serverCPULine),
+		Human:   human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
 	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {

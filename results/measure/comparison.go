@@ -273,14 +273,6 @@ func openLoopCell(f func(v *analysis.VariantSummary) string) func(*Variant) Valu
 	}
 }
 
-// wordsOr is a cell of words, format.Missing when none.
-func wordsOr(v Value) string {
-	if v.Kind == None {
-		return format.Missing
-	}
-	return v.S
-}
-
 // runCell is a column of the comparison of stored runs (analysis.RunsReport),
 // each variant in each run against the reference run's; a label's %s is
 // the reference run's name.
@@ -296,7 +288,7 @@ func leftAligned(m Measure) Measure {
 
 // openLoopOnly is m as a sparse column, "-" for none.
 func openLoopOnly(m Measure) Measure {
-	m.Sparse, m.Human = true, wordsOr
+	m.Sparse, m.Human = true, plain
 	return m
 }
 
