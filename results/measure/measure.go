@@ -38,10 +38,10 @@ const (
 )
 
 // Measure is one quantity. Rep reads it from a repetition, Variant from a
-// variant; a nil one leaves the cell empty. Key names its CSV column and
-// JSON field (JSONKey: "-" for none, "a.b" nests); a %s in Key is filled by
-// each value of Each (a family). When limits it to some runs.
+// variant; a nil one leaves the cell empty. When limits it to some runs.
 type Measure struct {
+	// Key names its CSV column and JSON field (JSONKey: "-" for none, "a.b"
+	// nests); a %s in Key is filled by each value of Each (a family).
 	Key, JSONKey string
 	Unit, Label  string
 	Show         Output

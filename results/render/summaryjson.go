@@ -11,10 +11,9 @@ import (
 	"time"
 )
 
-// SummaryJSON is the machine-readable summary of a run ("kaeload run
-// --format json"): what a CI pipeline gates on, without run.json's
-// histograms. A variant is the catalogue's JSON measures (results/measure);
-// the answers below marshal the analysis's types where their shapes agree.
+// SummaryJSON is the summary of a run that a CI pipeline gates on ("kaeload
+// run --format json"), without run.json's histograms. A variant is the
+// catalogue's JSON measures; the answers copy the analysis's.
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
