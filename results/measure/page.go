@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -100,12 +101,7 @@ func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measu
 
 // pageGroupRows: the page's groups table, a row per group of a variant.
 var pageGroupRows = []Measure{
-	leftAligned(pageGroupRow("variant_group_cpus", "", "CPUs", func(g *VariantGroup) string {
-		if g.CPUs == "" {
-			return "unpinned"
-		}
-		return g.CPUs
-	})),
+	leftAligned(pageGroupRow("variant_group_cpus", "", "CPUs", func(g *VariantGroup) string { return cmp.Or(g.CPUs, "unpinned") })),
 	pageGroupRow("variant_group_threads", "", "threads", func(g *VariantGroup) string { return strconv.Itoa(g.Threads) }),
 	pageGroupRow("variant_group_conns", "", "connections", func(g *VariantGroup) string { return strconv.Itoa(g.Slots) }),
 	pageGroupRow("variant_group_req_per_s", "req/s", "mean req/s", func(g *VariantGroup) string { return format.Rate(stat.Mean(g.Rates, nil)) }),
