@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -233,14 +234,8 @@ func rank(order int) int {
 	return order
 }
 
-func replaceParam(key, p string) string {
-	for i := 0; i+1 < len(key); i++ {
-		if key[i] == '%' && key[i+1] == 's' {
-			return key[:i] + p + key[i+2:]
-		}
-	}
-	return key
-}
+// replaceParam is key with its %s, if any, replaced by p.
+func replaceParam(key, p string) string { return strings.Replace(key, "%s", p, 1) }
 
 // Kind says how a Value is written.
 type Kind uint8
