@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/kaeload/kaeload/results"
@@ -70,12 +71,7 @@ func isSearch(m *analysis.Report) bool    { return m.Search != nil }
 func isPredicted(m *analysis.Report) bool { return m.Search != nil && m.Search.Predicted != nil }
 func isCapacity(m *analysis.Report) bool  { return m.Capacities != nil }
 func hasServerCPU(m *analysis.Report) bool {
-	for i := range m.Summary.Variants {
-		if m.Summary.Variants[i].ServerCPUStats.N > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool { return v.ServerCPUStats.N > 0 })
 }
 
 // answers: the thresholds, a search's and a capacity search's answers

@@ -106,12 +106,10 @@ func OwnCaveat(v *analysis.VariantSummary) string {
 // anyServerCPU says whether any variant of m has requests per server
 // CPU-second, as the column beside this one does.
 func anyServerCPU(m *analysis.Report) bool {
-	for i := range m.Summary.Variants {
-		if _, ok := m.Summary.Variants[i].RequestsPerServerCPU(); ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
+		_, ok := v.RequestsPerServerCPU()
+		return ok
+	})
 }
 
 // CICell is a 95 % interval in a table cell: "lo .. hi", "n/a (why)" or "-".

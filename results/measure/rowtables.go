@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,10 +73,13 @@ func sparseGroupRow(key, label string, left bool, has func(*Rep) bool, f func(g 
 	return m
 }
 
+// remote says whether a group ran on an ssh host.
+func remote(g results.Group) bool { return g.Host != "" }
+
 // groupRows: the text report's groups table of a repetition, a row per
 // group and the total.
 var groupRows = []Measure{
-	sparseGroupRow("group_host", "host", true, func(x *Rep) bool { return hasHosts(x.Rep.Groups) }, func(g *results.Group) string {
+	sparseGroupRow("group_host", "host", true, func(x *Rep) bool { return slices.ContainsFunc(x.Rep.Groups, remote) }, func(g *results.Group) string {
 		if g.Host == "" && g.Index != results.TotalIndex {
 			return "local"
 		}
@@ -105,14 +109,4 @@ var groupRows = []Measure{
 		}
 		return format.Percent(g.CPU.Busy)
 	}),
-}
-
-// hasHosts says whether a group of the repetition ran on an ssh host.
-func hasHosts(groups []results.Group) bool {
-	for _, g := range groups {
-		if g.Host != "" {
-			return true
-		}
-	}
-	return false
 }
