@@ -35,23 +35,6 @@ func writeCapacityMarkdown(b *bytes.Buffer, m *analysis.Report) {
 	}
 }
 
-// writeThresholds writes the text report's thresholds section.
-func writeThresholds(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
-	b.WriteString("\n== thresholds\n")
-	tb := tables.Thresholds(cs)
-	writeTable(&tb, b, "")
-}
-
-// writeThresholdsMarkdown writes the Markdown report's thresholds section.
-func writeThresholdsMarkdown(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
-	b.WriteString("\n## Thresholds\n\n")
-	tb := tables.Thresholds(cs) // writeMarkdown escapes
-	writeMarkdownTable(&tb, b)
-}
-
-// writeSpeed writes the text report's "crypto speed" section.
-func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
-
 // speedSection is the text report's "crypto speed" section of t, its
 // title after "== " starting with run (CompareRuns: "NAME: ").
 func speedSection(t *analysis.SpeedTable, run string) string {

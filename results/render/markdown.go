@@ -51,7 +51,9 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		writeProfileMarkdown(&b, m.Profile)
 	}
 	if len(m.Thresholds) > 0 {
-		writeThresholdsMarkdown(&b, m.Thresholds)
+		b.WriteString("\n## Thresholds\n\n")
+		tb := tables.Thresholds(m.Thresholds)
+		writeMarkdownTable(&tb, &b)
 	}
 
 	if len(r.Variants) > 0 {

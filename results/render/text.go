@@ -39,13 +39,15 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 		writeSearch(&b, m.Search)
 	}
 	if m.Speed != nil {
-		writeSpeed(&b, m.Speed)
+		b.WriteString(speedSection(m.Speed, ""))
 	}
 	if m.Profile != nil {
 		writeProfile(&b, m.Profile)
 	}
 	if len(m.Thresholds) > 0 {
-		writeThresholds(&b, m.Thresholds)
+		b.WriteString("\n== thresholds\n")
+		tb := tables.Thresholds(m.Thresholds)
+		writeTable(&tb, &b, "")
 	}
 	writeWrkRate(&b, m)
 	if _, err := w.Write(b.Bytes()); err != nil {
