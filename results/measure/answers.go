@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/kaeload/kaeload/results"
@@ -35,6 +36,12 @@ func capacityOf(x *Variant) *results.Capacity {
 	return nil
 }
 
+// serverCPUColumn is a CSV column of a variant's requests per server
+// CPU-second, in a run that measured them.
+func serverCPUColumn(key string, f func(*Variant) Value) Measure {
+	return Measure{Key: "server_cpu_" + key, JSONKey: "-", Show: CSV, When: hasServerCPU, Variant: f}
+}
+
 // serverCPUStats reads a variant's requests per server CPU-second.
 func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
@@ -64,12 +71,7 @@ func isSearch(m *analysis.Report) bool    { return m.Search != nil }
 func isPredicted(m *analysis.Report) bool { return m.Search != nil && m.Search.Predicted != nil }
 func isCapacity(m *analysis.Report) bool  { return m.Capacities != nil }
 func hasServerCPU(m *analysis.Report) bool {
-	for i := range m.Summary.Variants {
-		if m.Summary.Variants[i].ServerCPUStats.N > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool { return v.ServerCPUStats.N > 0 })
 }
 
 // answers: the thresholds, a search's and a capacity search's answers
@@ -107,20 +109,12 @@ var answers = []Measure{
 		c := x.S.ServerCPUComparison
 		return If(x.S.ServerCPUStats.N > 0 && !x.S.IsBaseline, Object(&c))
 	}},
-	{Key: "server_cpu_mean_req_per_cpu_s", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUStats(func(st *stats.Stats) Value { return If(st.N > 0, F3(st.Mean)) })},
-	{Key: "server_cpu_ci95_low", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95Low)) })},
-	{Key: "server_cpu_ci95_high", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95High)) })},
-	{Key: "server_cpu_delta_pct", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUTested(func(c *stats.Comparison) Value { return F3(c.DeltaPct) })},
-	{Key: "server_cpu_p_value", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUTested(func(c *stats.Comparison) Value { return G(c.PValue) })},
-	{Key: "server_cpu_p_adjusted", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUTested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
-	{Key: "server_cpu_significant", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUTested(func(c *stats.Comparison) Value { return Truth(c.Significant) })},
-	{Key: "server_cpu_family", JSONKey: "-", Show: CSV, When: hasServerCPU,
-		Variant: serverCPUTested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
+	serverCPUColumn("mean_req_per_cpu_s", serverCPUStats(func(st *stats.Stats) Value { return If(st.N > 0, F3(st.Mean)) })),
+	serverCPUColumn("ci95_low", serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95Low)) })),
+	serverCPUColumn("ci95_high", serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95High)) })),
+	serverCPUColumn("delta_pct", serverCPUTested(func(c *stats.Comparison) Value { return F3(c.DeltaPct) })),
+	serverCPUColumn("p_value", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PValue) })),
+	serverCPUColumn("p_adjusted", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })),
+	serverCPUColumn("significant", serverCPUTested(func(c *stats.Comparison) Value { return Truth(c.Significant) })),
+	serverCPUColumn("family", serverCPUTested(func(c *stats.Comparison) Value { return CountInt(c.Family) })),
 }

@@ -85,6 +85,17 @@ func errorClass(name string) results.ErrorClass {
 	return 0
 }
 
+// csvOnly is a repetition's measure that the CSV alone shows.
+func csvOnly(key string, rep func(*Rep) Value) Measure {
+	return Measure{Key: key, JSONKey: "-", Show: CSV, Rep: rep}
+}
+
+// withUnit is m with its unit.
+func withUnit(unit string, m Measure) Measure {
+	m.Unit = unit
+	return m
+}
+
 // human writes a number with f, format.Missing when none.
 func human(f func(float64) string) func(Value) string {
 	return func(v Value) string {
@@ -95,7 +106,7 @@ func human(f func(float64) string) func(Value) string {
 	}
 }
 
-// plain writes a number as its CSV cell ("12.345"), for the tables.
+// plain writes a value as its CSV cell ("12.345"), "-" for none.
 func plain(v Value) string {
 	if v.Kind == None {
 		return format.Missing
@@ -155,13 +166,8 @@ var cpuAndClient = []Measure{
 		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) },
 		Human:   human(format.Percent)},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
-		Rep: func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
-		Fact: fact("client cpu", 11, func(x *Rep) string {
-			if c := x.A.ClientCPU; c.Measured > 0 {
-				return clientCPULine(c, x.Rep.Total.Requests)
-			}
-			return ""
-		})},
+		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
+		Fact: fact("client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) })},
 	{Key: "req_per_client_cpu_s", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			s, ok := fullCPU(x)
@@ -179,13 +185,8 @@ var cpuAndClient = []Measure{
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
-		Fact: fact("server cpu", 12, func(x *Rep) string {
-			if u := x.Rep.ServerCPU; u != nil {
-				return serverCPULine(u, x.Rep.Total.Requests) + serverNamed(x.Rep.ServerCPUs)
-			}
-			return ""
-		}),
-		Human: human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
+		Fact:    fact("server cpu", 12, serverCPULine),
+		Human:   human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
 	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {
@@ -205,7 +206,9 @@ var cpuAndClient = []Measure{
 		Rep: func(x *Rep) Value {
 			return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return F4(g.Others) })
 		}},
-	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value { return Words(busiest(x.A.MostOthers)) }},
+	{Key: "other_busiest", Show: CSV | JSON, Rep: func(x *Rep) Value {
+		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
+	}},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
 	{Key: "unanswered", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Outside.Unanswered.Total()) },
@@ -233,13 +236,16 @@ var cpuAndClient = []Measure{
 		Fact: fact("client memory", 15, memoryLine)},
 }
 
-// busiest is "comm pid N" of the busiest other process of g; "" for none.
-func busiest(g *analysis.GroupCPU) string {
-	if g == nil || len(g.Top) == 0 {
-		return ""
+// busiest is "comm pid N" of the first of top; none for none.
+func busiest(top []results.ProcessCPU) Value {
+	if len(top) == 0 {
+		return Value{}
 	}
-	return fmt.Sprintf("%s pid %d", g.Top[0].Comm, g.Top[0].PID)
+	return Words(fmt.Sprintf("%s pid %d", top[0].Comm, top[0].PID))
 }
+
+// repsOf is "K of N reps".
+func repsOf(k, n int) string { return fmt.Sprintf("%d of %d reps", k, n) }
 
 // outside is a count of what the client did outside the window.
 func outside(key string, n func(*results.Outside) uint64) Measure {
@@ -261,7 +267,7 @@ func repFailed(x *Rep) Value {
 func variantFailed(x *Variant) Value {
 	var parts []string
 	if x.S != nil && x.S.FailedReps > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d reps", x.S.FailedReps, x.S.Stats.N))
+		parts = append(parts, repsOf(x.S.FailedReps, x.S.Stats.N))
 	}
 	for _, nm := range x.R.Run.NotMeasured {
 		if nm.Variant == x.Name {

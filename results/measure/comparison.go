@@ -106,12 +106,10 @@ func OwnCaveat(v *analysis.VariantSummary) string {
 // anyServerCPU says whether any variant of m has requests per server
 // CPU-second, as the column beside this one does.
 func anyServerCPU(m *analysis.Report) bool {
-	for i := range m.Summary.Variants {
-		if _, ok := m.Summary.Variants[i].RequestsPerServerCPU(); ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
+		_, ok := v.RequestsPerServerCPU()
+		return ok
+	})
 }
 
 // CICell is a 95 % interval in a table cell: "lo .. hi", "n/a (why)" or "-".
@@ -165,7 +163,7 @@ func ServerCPUDeltaCell(v *analysis.VariantSummary) string {
 // ofN is " (K of N reps)" for a variant of several repetitions.
 func ofN(k int, v *analysis.VariantSummary) string {
 	if v.Stats.N > 1 {
-		return fmt.Sprintf(" (%d of %d reps)", k, v.Stats.N)
+		return " (" + repsOf(k, v.Stats.N) + ")"
 	}
 	return ""
 }
@@ -273,58 +271,59 @@ func openLoopCell(f func(v *analysis.VariantSummary) string) func(*Variant) Valu
 	}
 }
 
-// wordsOr is a cell of words, format.Missing when none.
-func wordsOr(v Value) string {
-	if v.Kind == None {
-		return format.Missing
-	}
-	return v.S
+// runCell is a column of the comparison of stored runs (analysis.RunsReport),
+// each variant in each run against the reference run's; a label's %s is
+// the reference run's name.
+func runCell(key, label string, f func(*Variant) Value) Measure {
+	return Measure{Key: key, JSONKey: "-", Label: label, Show: Runs | UnmeasuredRow, Human: words, Variant: f}
 }
 
-// runs: the comparison of stored runs, each variant in each run against
-// the reference run's (analysis.RunsReport). A label's %s is the
-// reference run's name.
+// leftAligned is m aligned left.
+func leftAligned(m Measure) Measure {
+	m.Left = true
+	return m
+}
+
+// openLoopOnly is m as a sparse column, "-" for none.
+func openLoopOnly(m Measure) Measure {
+	m.Sparse, m.Human = true, plain
+	return m
+}
+
+// runs: the comparison of stored runs.
 var runs = []Measure{
-	{Key: "n", JSONKey: "-", Label: "n", Show: Runs | UnmeasuredRow, Human: words,
-		Variant: inRun(func(x *Variant) string { return strconv.Itoa(x.S.Stats.N) })},
-	{Key: "mean_req_per_s", JSONKey: "-", Label: "mean req/s", Show: Runs | UnmeasuredRow, Human: words,
-		Variant: inRun(func(x *Variant) string { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)).Human() })},
-	{Key: "ci95", JSONKey: "-", Label: "95 % CI", Show: Runs | UnmeasuredRow, Left: true, Human: words,
-		Variant: inRun(func(x *Variant) string { return CICell(x.S.Stats) })},
-	{Key: "delta", JSONKey: "-", Label: "Δ% vs %s", Show: Runs | UnmeasuredRow, Human: words,
-		Variant: againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })},
-	{Key: "p", JSONKey: "-", Label: "p", Show: Runs | UnmeasuredRow, Human: words, Variant: againstRef("", format.PValue)},
-	{Key: "p_holm", JSONKey: "-", Label: "p Holm", Show: Runs | UnmeasuredRow, Human: words, Variant: againstRef("", format.PAdjusted)},
-	{Key: "verdict", JSONKey: "-", Label: "verdict", Show: Runs | UnmeasuredRow, Left: true, Human: words,
-		Variant: againstRef("", format.VerdictWords)},
-	{Key: "handshake_p99_ms", JSONKey: "-", Label: "p99 handshake ms", Show: Runs | UnmeasuredRow, Human: words,
-		Variant: inRun(func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) })},
-	{Key: "client_us_per_request", JSONKey: "-", Label: "client µs/req", Show: Runs | UnmeasuredRow, Human: words,
-		Variant: orAbsent((*analysis.VariantSummary).ClientMicrosPerRequest, format.Micros)},
-	{Key: "req_per_server_cpu_s", JSONKey: "-", Label: "req/server cpu-s", Show: Runs | UnmeasuredRow, Human: words,
-		Variant: orAbsent((*analysis.VariantSummary).RequestsPerServerCPU, format.Rate)},
-	{Key: "missed", JSONKey: "-", Label: "starts missed", Show: Runs | UnmeasuredRow, Sparse: true, Human: wordsOr,
-		Variant: openLoopCell(func(v *analysis.VariantSummary) string {
-			return format.Count(v.Missed) + " of " + format.Count(v.Scheduled)
-		})},
-	{Key: "intended_p99_ms", JSONKey: "-", Label: "p99 from intended ms", Show: Runs | UnmeasuredRow, Sparse: true, Human: wordsOr,
-		Variant: openLoopCell(func(v *analysis.VariantSummary) string { return format.QuantileMillis(v.Intended, 99) })},
-	{Key: "notes", JSONKey: "-", Label: "notes", Show: Runs | UnmeasuredRow, Left: true, Human: words, Variant: func(x *Variant) Value {
+	runCell("n", "n", inRun(func(x *Variant) string { return strconv.Itoa(x.S.Stats.N) })),
+	runCell("mean_req_per_s", "mean req/s", inRun(func(x *Variant) string { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)).Human() })),
+	leftAligned(runCell("ci95", "95 % CI", inRun(func(x *Variant) string { return CICell(x.S.Stats) }))),
+	runCell("delta", "Δ% vs %s", againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })),
+	runCell("p", "p", againstRef("", format.PValue)),
+	runCell("p_holm", "p Holm", againstRef("", format.PAdjusted)),
+	leftAligned(runCell("verdict", "verdict", againstRef("", format.VerdictWords))),
+	runCell("handshake_p99_ms", "p99 handshake ms", inRun(func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) })),
+	runCell("client_us_per_request", "client µs/req", orAbsent((*analysis.VariantSummary).ClientMicrosPerRequest, format.Micros)),
+	runCell("req_per_server_cpu_s", "req/server cpu-s", orAbsent((*analysis.VariantSummary).RequestsPerServerCPU, format.Rate)),
+	openLoopOnly(runCell("missed", "starts missed", openLoopCell(func(v *analysis.VariantSummary) string {
+		return format.Count(v.Missed) + " of " + format.Count(v.Scheduled)
+	}))),
+	openLoopOnly(runCell("intended_p99_ms", "p99 from intended ms", openLoopCell(func(v *analysis.VariantSummary) string {
+		return format.QuantileMillis(v.Intended, 99)
+	}))),
+	leftAligned(runCell("notes", "notes", func(x *Variant) Value {
 		if x.S == nil {
 			return Value{}
 		}
 		return Words(strings.Join(runNotes(x.S), ", "))
-	}},
+	})),
 }
 
 // runNotes are a variant's flags in a comparison of runs.
 func runNotes(v *analysis.VariantSummary) []string {
 	var out []string
 	if v.ClientBoundReps > 0 {
-		out = append(out, fmt.Sprintf("CLIENT-BOUND (%d of %d reps)", v.ClientBoundReps, v.Stats.N))
+		out = append(out, "CLIENT-BOUND ("+repsOf(v.ClientBoundReps, v.Stats.N)+")")
 	}
 	if v.OtherLoadReps > 0 {
-		out = append(out, fmt.Sprintf("OTHER LOAD (%d of %d reps)", v.OtherLoadReps, v.Stats.N))
+		out = append(out, "OTHER LOAD ("+repsOf(v.OtherLoadReps, v.Stats.N)+")")
 	}
 	return append(out, ServerNotes(v)...)
 }

@@ -71,12 +71,7 @@ var facts = []Measure{
 	{Key: "status", JSONKey: "-", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
 		Fact: fact("status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) })},
 	{Key: "server_cpus_words", JSONKey: "-", Show: Facts, Fact: fact("server's cpus", 13, func(x *Rep) string { return ServerCPUsWords(x.A.ServerCPUs) })},
-	{Key: "in_flight", JSONKey: "-", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string {
-		if !x.A.Saturation.Judged {
-			return ""
-		}
-		return LittleWords(x.A.Saturation)
-	})},
+	{Key: "in_flight", JSONKey: "-", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string { return LittleWords(x.A.Saturation) })},
 	{Key: "not_counted", JSONKey: "-", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
 		var parts []string
 		if o := x.Rep.Total.Outside; o != (results.Outside{}) {
@@ -149,10 +144,13 @@ func timeWaitLine(x *Rep) string {
 	return tw
 }
 
-// clientCPULine renders the client CPU use of a repetition that
-// completed requests: kaeload's own time when recorded, and the busy time
-// of the groups' CPUs (each CPU counted once).
+// clientCPULine renders the client CPU use of a repetition, "" when not
+// measured: kaeload's own time when recorded, and the busy time of the
+// groups' CPUs (each CPU counted once).
 func clientCPULine(c analysis.ClientCPU, requests uint64) string {
+	if c.Measured == 0 {
+		return ""
+	}
 	line := fmt.Sprintf("%.2f s, busiest group %d at %s", c.Seconds, c.BusyMaxGroup, format.Percent(c.BusyMax))
 	if c.ProcessMeasured == c.Groups && c.Groups > 0 {
 		line = fmt.Sprintf("kaeload %.2f s; its CPUs %s", c.Process, line)
@@ -180,8 +178,13 @@ func clientCostNote(ra *analysis.RepReport, requests uint64) string {
 	return ""
 }
 
-// serverCPULine renders the server CPU use of a repetition.
-func serverCPULine(u *results.CPUUsage, requests uint64) string {
+// serverCPULine renders the server CPU use of a repetition and the
+// processes measured; "" when not measured.
+func serverCPULine(x *Rep) string {
+	u, requests := x.Rep.ServerCPU, x.Rep.Total.Requests
+	if u == nil {
+		return ""
+	}
 	line := fmt.Sprintf("%.2f s, %s busy", u.Seconds, format.Percent(u.Busy))
 	if u.CPUs != "" {
 		line += " on CPUs " + u.CPUs
@@ -189,7 +192,7 @@ func serverCPULine(u *results.CPUUsage, requests uint64) string {
 	if u.Seconds > 0 {
 		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(requests)/u.Seconds))
 	}
-	return line
+	return line + serverNamed(x.Rep.ServerCPUs)
 }
 
 // serverNamed is "  server: nginx (pids 30337, 30338)", the processes
@@ -241,10 +244,10 @@ func ServerCPUsWords(u *analysis.ServerCPUUse) string {
 	return s + fmt.Sprintf("kaeload %.0f %%, interrupts %.0f %%, others %.0f %%", u.Kaeload*100, u.Interrupts*100, u.Others*100)
 }
 
-// LittleWords is Little's law for a repetition's closed loop: "8
+// LittleWords is Little's law for a repetition's closed loop, when judged: "8
 // connections / 12.520 ms mean latency ≈ 639.0 req/s (measured 637.5 req/s)".
 func LittleWords(s analysis.Saturation) string {
-	if s.MeanLatency <= 0 {
+	if !s.Judged || s.MeanLatency <= 0 {
 		return ""
 	}
 	return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)", format.Count(uint64(s.Connections)),

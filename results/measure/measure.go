@@ -1,14 +1,13 @@
-// Package measure is the catalogue of what kaeload reports: every
-// quantity of a repetition or a variant (its comparison included) is
-// declared once, with its key, unit, label, how it is read from the
-// analysis model and which outputs show it. The renderers range over
-// Columns and name no quantity.
+// Package measure is the catalogue of what kaeload reports: each quantity
+// of a repetition or a variant is declared once, with its key, unit, label,
+// reading and outputs. The renderers range over Columns and name none.
 package measure
 
 import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -25,43 +24,25 @@ const (
 	JSON
 	HTML
 	OpenMetrics
-	// PartialRow: filled in the CSV's rows of partial and excluded windows.
-	PartialRow
-	// UnmeasuredRow: filled in the CSV's row of a variant never measured.
-	UnmeasuredRow
-	// Facts: a line among a repetition's facts in the text report, whose
-	// own lines word the quantities it always shows.
-	Facts
-	// Below: under the text report's comparison table, a line per variant
-	// that has a value: what is too wide for a 120-column table.
-	Below
-	// Runs: the comparison of stored runs (kaeload compare), a row per
-	// variant and run.
-	Runs
-	// Latencies and Groups: a repetition's latency and group tables in
-	// the text report, a row per latency or group.
-	Latencies
-	Groups
-	// PageLatencies: the HTML page's latency table, a row per latency of
-	// a variant over its repetitions.
-	PageLatencies
-	// Page: only the page's own tables, which place it by key.
-	Page
-	// Tables shows it in the comparison and repetition tables of the
-	// text and Markdown reports.
+	PartialRow    // filled in the CSV's rows of partial and excluded windows
+	UnmeasuredRow // filled in the CSV's row of a variant never measured
+	Facts         // a line among a repetition's facts in the text report
+	Below         // a line per variant under the text report's comparison
+	Runs          // the comparison of stored runs, a row per variant and run
+	Latencies     // the text report's latency table of a repetition
+	Groups        // the text report's groups table of a repetition
+	PageLatencies // the HTML page's latency table of a variant
+	Page          // only the HTML page's own tables, which place it by key
+	// Tables are the text and Markdown comparison and repetition tables.
 	Tables = Text | Markdown
-	// All is every output. HTML shows its measures beside the columns
-	// of its own layout.
-	All = Tables | Facts | HTML | CSV | JSON | OpenMetrics
+	All    = Tables | Facts | HTML | CSV | JSON | OpenMetrics
 )
 
 // Measure is one quantity. Rep reads it from a repetition, Variant from a
-// variant's repetitions together or its comparison; either may be nil
-// (the cell is then empty). Key names its CSV column and JSON field
-// (JSONKey overrides the latter: "-" for none, "a.b" nests). Key may
-// hold one %s, filled by each value of Each (a family: one column per
-// error class, per probe). When limits it to some runs.
+// variant; a nil one leaves the cell empty. When limits it to some runs.
 type Measure struct {
+	// Key names its CSV column and JSON field (JSONKey: "-" for none, "a.b"
+	// nests); a %s in Key is filled by each value of Each (a family).
 	Key, JSONKey string
 	Unit, Label  string
 	Show         Output
@@ -69,24 +50,21 @@ type Measure struct {
 	Variant      func(*Variant) Value
 	When         func(*analysis.Report) bool
 	Each         func(*analysis.Report) []string
-	// Human writes a value for the tables (Value.Human when nil); Order
-	// places it in the repetition tables (0: after those placed).
+	// Human writes a value for the tables (Value.Human when nil).
 	Human func(Value) string
-	Order int
-	// VOrder places it in the variant tables; a measure with neither
-	// order goes to every table it can fill. Left aligns it left; Sparse
-	// drops it from a variant table where no variant has a value.
-	VOrder       int
+	// Order and VOrder place it in the repetition and variant tables (0:
+	// after those placed; with neither it goes to every table it can fill).
+	Order, VOrder int
+	// Left aligns it left; Sparse drops it from a variant table no
+	// variant fills.
 	Left, Sparse bool
-	// Metric names its OpenMetrics gauge ("kaeload_" + Key when "").
-	Metric string
-	// Fact words it among a repetition's facts in the text report.
-	Fact *Fact
+	Metric       string // its OpenMetrics gauge ("kaeload_" + Key when "")
+	Fact         *Fact  // its line among a repetition's facts in the text report
 }
 
 // Rep is what a repetition's measure reads: A is nil for a partial or
-// excluded window, whose Note is the reports' line on it.
-// G is the group a Groups measure reads.
+// excluded window, whose Note is the reports' line on it; G is the group
+// a Groups measure reads.
 type Rep struct {
 	R     *analysis.Report
 	V     *results.Variant
@@ -97,10 +75,9 @@ type Rep struct {
 	G     *results.Group
 }
 
-// Variant is what a variant's measure reads: S and V are nil for a
-// variant the run never measured; Sum adds up its repetitions' counts.
-// In a comparison of runs (Runs) only S and Cell are set, S nil for a
-// run without the variant. G is the group a PageGroups measure reads.
+// Variant is what a variant's measure reads: S and V are nil for a variant
+// never measured; Sum adds up its repetitions' counts. In a comparison of
+// runs only S (nil for a run without the variant) and Cell are set.
 type Variant struct {
 	R     *analysis.Report
 	I     int
@@ -110,11 +87,10 @@ type Variant struct {
 	Sum   results.Counts
 	Param string
 	Cell  *RunsCell
-	G     *VariantGroup
+	G     *VariantGroup // the group a row of the page's groups table reads
 }
 
-// RunsCell is a variant in run Run of a comparison of runs (0: the
-// reference).
+// RunsCell is a variant in run Run of a comparison of runs (0: the reference).
 type RunsCell struct {
 	Run      int
 	Compared bool
@@ -192,8 +168,7 @@ func (c Column) Text(v Value) string {
 // Catalogue is every measure, in the CSV's column order.
 var Catalogue = catalogue
 
-// Columns are the catalogue's measures that out shows for m, families
-// expanded, in catalogue order.
+// Columns are the measures out shows for m, families expanded, in order.
 func Columns(m *analysis.Report, out Output) []Column {
 	var cols []Column
 	for i := range Catalogue {
@@ -259,14 +234,8 @@ func rank(order int) int {
 	return order
 }
 
-func replaceParam(key, p string) string {
-	for i := 0; i+1 < len(key); i++ {
-		if key[i] == '%' && key[i+1] == 's' {
-			return key[:i] + p + key[i+2:]
-		}
-	}
-	return key
-}
+// replaceParam is key with its %s, if any, replaced by p.
+func replaceParam(key, p string) string { return strings.Replace(key, "%s", p, 1) }
 
 // Kind says how a Value is written.
 type Kind uint8
@@ -282,9 +251,9 @@ const (
 	Obj
 )
 
-// Value is one reading: a number written with Digits decimals (Fixed),
-// ten significant digits (General) or as microseconds in milliseconds
-// (Millis), a count, a truth, words, or a structure only JSON shows.
+// Value is one reading: a number of Digits decimals (Fixed), of ten
+// significant digits (General) or of microseconds shown in ms (Millis), a
+// count, a truth, words, or a structure only JSON shows.
 type Value struct {
 	Kind   Kind
 	N      uint64
@@ -305,8 +274,7 @@ func G(x float64) Value    { return Value{Kind: General, F: x} }
 func Truth(b bool) Value   { return Value{Kind: Bool, B: b} }
 func Words(s string) Value { return If(s != "", Value{Kind: Str, S: s}) }
 
-// Object is a structure only JSON shows; none for a nil pointer or an
-// empty slice or map.
+// Object is a structure only JSON shows; none for nil or empty.
 func Object(o any) Value {
 	switch r := reflect.ValueOf(o); r.Kind() {
 	case reflect.Invalid:

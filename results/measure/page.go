@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -91,39 +92,30 @@ func VariantGroups(v *results.Variant) []*VariantGroup {
 	return slices.SortedFunc(maps.Values(byIndex), func(a, b *VariantGroup) int { return a.Index - b.Index })
 }
 
-// ofVariantGroup reads a row of the page's groups table (Variant.G).
-func ofVariantGroup(f func(g *VariantGroup) string) func(*Variant) Value {
-	return func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }
+// pageGroupRow is a column of the page's groups table (placed by key): f's
+// words of a group of a variant over its repetitions (Variant.G).
+func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
+	return Measure{Key: key, JSONKey: "-", Unit: unit, Label: label, Show: Page, Human: words,
+		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
-// pageGroupRows: the page's groups table (placed by key), a row per
-// group of a variant over its repetitions.
+// pageGroupRows: the page's groups table, a row per group of a variant.
 var pageGroupRows = []Measure{
-	{Key: "variant_group_cpus", JSONKey: "-", Label: "CPUs", Show: Page, Left: true, Human: words, Variant: ofVariantGroup(func(g *VariantGroup) string {
-		if g.CPUs == "" {
-			return "unpinned"
+	leftAligned(pageGroupRow("variant_group_cpus", "", "CPUs", func(g *VariantGroup) string { return cmp.Or(g.CPUs, "unpinned") })),
+	pageGroupRow("variant_group_threads", "", "threads", func(g *VariantGroup) string { return strconv.Itoa(g.Threads) }),
+	pageGroupRow("variant_group_conns", "", "connections", func(g *VariantGroup) string { return strconv.Itoa(g.Slots) }),
+	pageGroupRow("variant_group_req_per_s", "req/s", "mean req/s", func(g *VariantGroup) string { return format.Rate(stat.Mean(g.Rates, nil)) }),
+	pageGroupRow("variant_group_req_per_s_range", "req/s", "range over reps", func(g *VariantGroup) string {
+		if len(g.Rates) < 2 {
+			return ""
 		}
-		return g.CPUs
-	})},
-	{Key: "variant_group_threads", JSONKey: "-", Label: "threads", Show: Page, Human: words,
-		Variant: ofVariantGroup(func(g *VariantGroup) string { return strconv.Itoa(g.Threads) })},
-	{Key: "variant_group_conns", JSONKey: "-", Label: "connections", Show: Page, Human: words,
-		Variant: ofVariantGroup(func(g *VariantGroup) string { return strconv.Itoa(g.Slots) })},
-	{Key: "variant_group_req_per_s", JSONKey: "-", Unit: "req/s", Label: "mean req/s", Show: Page, Human: words,
-		Variant: ofVariantGroup(func(g *VariantGroup) string { return format.Rate(stat.Mean(g.Rates, nil)) })},
-	{Key: "variant_group_req_per_s_range", JSONKey: "-", Unit: "req/s", Label: "range over reps", Show: Page, Human: words,
-		Variant: ofVariantGroup(func(g *VariantGroup) string {
-			if len(g.Rates) < 2 {
-				return ""
-			}
-			return format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
-		})},
-	{Key: "variant_group_cpu_busy", JSONKey: "-", Unit: "share", Label: "CPU busy: mean (max)", Show: Page, Human: words,
-		Variant: ofVariantGroup(func(g *VariantGroup) string {
-			busy := format.Percent(stat.Mean(g.Busy, nil))
-			if len(g.Busy) > 1 {
-				busy += " (max " + format.Percent(slices.Max(g.Busy)) + ")"
-			}
-			return busy
-		})},
+		return format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
+	}),
+	pageGroupRow("variant_group_cpu_busy", "share", "CPU busy: mean (max)", func(g *VariantGroup) string {
+		busy := format.Percent(stat.Mean(g.Busy, nil))
+		if len(g.Busy) > 1 {
+			busy += " (max " + format.Percent(slices.Max(g.Busy)) + ")"
+		}
+		return busy
+	}),
 }

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,28 +52,40 @@ var latencyRows = []Measure{
 	latencyRow("intended", "from intended", true, func(l *results.Latency) *results.Histogram { return l.Intended }),
 }
 
-// ofGroup reads a row of the groups table: a group of the repetition, or
-// its total (Rep.G.Index is results.TotalIndex).
-func ofGroup(f func(g *results.Group) string) func(*Rep) Value {
-	return func(x *Rep) Value { return Value{Kind: Str, S: f(x.G)} }
+// groupRow is a column of the groups table: f's words of a group of the
+// repetition, or of their total (Rep.G.Index is results.TotalIndex).
+func groupRow(key, label string, f func(g *results.Group) string) Measure {
+	return Measure{Key: key, JSONKey: "-", Label: label, Show: Groups, Human: words,
+		Rep: func(x *Rep) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
-// groupRows: the text report's groups table of a repetition, a row per
-// group and the total. Host and cpu busy show only in a repetition that
-// has them (Sparse).
-var groupRows = []Measure{
-	{Key: "group_host", JSONKey: "-", Label: "host", Show: Groups, Left: true, Sparse: true, Human: words, Rep: func(x *Rep) Value {
-		if !hasHosts(x.Rep.Groups) {
+// sparseGroupRow is a groupRow shown only in a repetition where has holds.
+func sparseGroupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
+	m := groupRow(key, label, f)
+	m.Left, m.Sparse = left, true
+	cell := m.Rep
+	m.Rep = func(x *Rep) Value {
+		if !has(x) {
 			return Value{}
 		}
-		return ofGroup(func(g *results.Group) string {
-			if g.Host == "" && g.Index != results.TotalIndex {
-				return "local"
-			}
-			return g.Host
-		})(x)
-	}},
-	{Key: "group_cpus", JSONKey: "-", Label: "cpus", Show: Groups, Left: true, Human: words, Rep: ofGroup(func(g *results.Group) string {
+		return cell(x)
+	}
+	return m
+}
+
+// remote says whether a group ran on an ssh host.
+func remote(g results.Group) bool { return g.Host != "" }
+
+// groupRows: the text report's groups table of a repetition, a row per
+// group and the total.
+var groupRows = []Measure{
+	sparseGroupRow("group_host", "host", true, func(x *Rep) bool { return slices.ContainsFunc(x.Rep.Groups, remote) }, func(g *results.Group) string {
+		if g.Host == "" && g.Index != results.TotalIndex {
+			return "local"
+		}
+		return g.Host
+	}),
+	leftAligned(groupRow("group_cpus", "cpus", func(g *results.Group) string {
 		switch {
 		case g.Index == results.TotalIndex:
 			return ""
@@ -80,41 +93,20 @@ var groupRows = []Measure{
 			return format.Missing
 		}
 		return g.CPUs
-	})},
-	{Key: "group_threads", JSONKey: "-", Label: "threads", Show: Groups, Human: words,
-		Rep: ofGroup(func(g *results.Group) string { return strconv.Itoa(g.Threads) })},
-	{Key: "group_conns", JSONKey: "-", Label: "conns", Show: Groups, Human: words,
-		Rep: ofGroup(func(g *results.Group) string { return strconv.Itoa(g.Slots) })},
-	{Key: "group_requests", JSONKey: "-", Label: "requests", Show: Groups, Human: words,
-		Rep: ofGroup(func(g *results.Group) string { return format.Count(g.Requests) })},
-	{Key: "group_req_per_s", JSONKey: "-", Label: "req/s", Show: Groups, Human: words,
-		Rep: ofGroup(func(g *results.Group) string { return format.Rate(g.Rate()) })},
-	{Key: "group_errors", JSONKey: "-", Label: "errors", Show: Groups, Human: words,
-		Rep: ofGroup(func(g *results.Group) string { return format.Count(g.Errors.Total()) })},
-	{Key: "group_total_p99_ms", JSONKey: "-", Label: "p99 total ms", Show: Groups, Human: words,
-		Rep: ofGroup(func(g *results.Group) string { return format.QuantileMillis(g.Latency.Total, 99) })},
-	{Key: "group_cpu_busy", JSONKey: "-", Label: "cpu busy", Show: Groups, Sparse: true, Human: words, Rep: func(x *Rep) Value {
-		if x.A.ClientCPU.Measured == 0 {
-			return Value{}
+	})),
+	groupRow("group_threads", "threads", func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
+	groupRow("group_conns", "conns", func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
+	groupRow("group_requests", "requests", func(g *results.Group) string { return format.Count(g.Requests) }),
+	groupRow("group_req_per_s", "req/s", func(g *results.Group) string { return format.Rate(g.Rate()) }),
+	groupRow("group_errors", "errors", func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
+	groupRow("group_total_p99_ms", "p99 total ms", func(g *results.Group) string { return format.QuantileMillis(g.Latency.Total, 99) }),
+	sparseGroupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 }, func(g *results.Group) string {
+		switch {
+		case g.Index == results.TotalIndex:
+			return ""
+		case g.CPU == nil:
+			return format.Missing
 		}
-		return ofGroup(func(g *results.Group) string {
-			switch {
-			case g.Index == results.TotalIndex:
-				return ""
-			case g.CPU == nil:
-				return format.Missing
-			}
-			return format.Percent(g.CPU.Busy)
-		})(x)
-	}},
-}
-
-// hasHosts says whether a group of the repetition ran on an ssh host.
-func hasHosts(groups []results.Group) bool {
-	for _, g := range groups {
-		if g.Host != "" {
-			return true
-		}
-	}
-	return false
+		return format.Percent(g.CPU.Busy)
+	}),
 }

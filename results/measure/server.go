@@ -1,7 +1,6 @@
 package measure
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -19,25 +18,17 @@ func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 	}
 }
 
-// ofReps is "K of N reps" when k > 0.
-func ofReps(k, n int) Value { return If(k > 0, Words(fmt.Sprintf("%d of %d reps", k, n))) }
-
 // serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
-	{Key: "server_cpus", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
-	{Key: "server_cpus_busy", JSONKey: "-", Unit: "share", Show: CSV,
-		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) })},
-	{Key: "server_cpus_other_share", JSONKey: "-", Unit: "share", Show: CSV,
-		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) })},
-	{Key: "server_cpus_busiest", JSONKey: "-", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
-		if len(u.Top) == 0 {
-			return Value{}
-		}
-		return Words(fmt.Sprintf("%s pid %d", u.Top[0].Comm, u.Top[0].PID))
-	})},
+	csvOnly("server_cpus", serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })),
+	withUnit("share", csvOnly("server_cpus_busy", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) }))),
+	withUnit("share", csvOnly("server_cpus_other_share", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) }))),
+	csvOnly("server_cpus_busiest", serverUse(func(u *analysis.ServerCPUUse) Value { return busiest(u.Top) })),
 	{Key: "server_other_load", JSONKey: "-", Show: CSV,
-		Rep:     serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
-		Variant: func(x *Variant) Value { return ofReps(x.S.ServerOtherLoadReps, x.S.Stats.N) }},
+		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
+		Variant: func(x *Variant) Value {
+			return If(x.S.ServerOtherLoadReps > 0, Words(repsOf(x.S.ServerOtherLoadReps, x.S.Stats.N)))
+		}},
 	{Key: "shared_cpus", JSONKey: "-", Show: CSV,
 		Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
 			var common []string
@@ -48,12 +39,12 @@ var serverCPUs = []Measure{
 		}),
 		Variant: func(x *Variant) Value {
 			s := x.S
-			return If(s.ServerSharedReps > 0, Words(fmt.Sprintf("%s (%d of %d reps)", strings.Join(s.ServerShared.Strings(), "; "), s.ServerSharedReps, s.Stats.N)))
+			return If(s.ServerSharedReps > 0, Words(strings.Join(s.ServerShared.Strings(), "; ")+" ("+repsOf(s.ServerSharedReps, s.Stats.N)+")"))
 		}},
 	{Key: "not_saturated", JSONKey: "-", Show: CSV,
 		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged, Truth(s.NotSaturated)) },
 		Variant: func(x *Variant) Value {
-			return If(x.S.SaturationReps > 0, Words(fmt.Sprintf("%d of %d reps", x.S.NotSaturatedReps, x.S.SaturationReps)))
+			return If(x.S.SaturationReps > 0, Words(repsOf(x.S.NotSaturatedReps, x.S.SaturationReps)))
 		}},
 	{Key: "little_req_per_s", JSONKey: "-", Unit: "req/s", Show: CSV,
 		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged && s.LittleRate > 0, F3(s.LittleRate)) }},

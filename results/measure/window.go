@@ -47,30 +47,28 @@ var timeline = []Measure{
 	rateRange("rate_max", func(r *diagnosis.RateRange) float64 { return r.Max }),
 	{Key: "rate_range", JSONKey: "-", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11,
 		Rep: func(x *Rep) Value { return Words(RangeCell(&x.A.Timeline)) }, Human: words},
-	{Key: "stalls", JSONKey: "-", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
-		return If(tl.StallsJudged, CountInt(len(tl.Stalls)))
-	})},
-	{Key: "stall_seconds", JSONKey: "-", Show: CSV, Rep: joined(stalls, func(s diagnosis.Stall) string {
+	csvOnly("stalls", withTimeline(func(tl *diagnosis.Repetition) Value { return If(tl.StallsJudged, CountInt(len(tl.Stalls))) })),
+	csvOnly("stall_seconds", joined(stalls, func(s diagnosis.Stall) string {
 		return strconv.FormatFloat(s.Start.Seconds(), 'f', 1, 64) + "-" + strconv.FormatFloat(s.End.Seconds(), 'f', 1, 64)
-	})},
+	})),
 	{Key: "stalls_cell", JSONKey: "-", Label: "stalls", Show: Markdown, Order: 12, Left: true,
 		Rep: func(x *Rep) Value { return Words(StallsCell(&x.A.Timeline)) }, Human: words},
 	{Key: "listen_overflows", Show: CSV | JSON, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return From(tl.ListenOverflows, func(n *uint64) Value { return Count(*n) })
 	})},
-	{Key: "diagnoses", JSONKey: "-", Show: CSV, Rep: func(x *Rep) Value {
+	csvOnly("diagnoses", func(x *Rep) Value {
 		if x.A.Timeline.NoTimeline {
 			return Words("no timeline")
 		}
 		return joined(diagnosesOf, func(d diagnosis.Diagnosis) string { return d.Rule })(x)
-	}},
-	{Key: "not_attributable", JSONKey: "-", Show: CSV, Rep: joined(hostOnly, func(h diagnosis.HostOnly) string { return h.Rule })},
-	{Key: "other_traffic", JSONKey: "-", Show: CSV, Rep: joined(traffic, func(t diagnosis.Traffic) string {
+	}),
+	csvOnly("not_attributable", joined(hostOnly, func(h diagnosis.HostOnly) string { return h.Rule })),
+	csvOnly("other_traffic", joined(traffic, func(t diagnosis.Traffic) string {
 		if !t.Shared {
 			return ""
 		}
 		return strconv.FormatUint(t.Other, 10) + "@" + t.Host
-	})},
+	})),
 	{Key: "notes", JSONKey: "-", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},
 }
 

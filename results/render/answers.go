@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
@@ -35,23 +34,6 @@ func writeCapacityMarkdown(b *bytes.Buffer, m *analysis.Report) {
 		writeMarkdownTable(&t, b)
 	}
 }
-
-// writeThresholds writes the text report's thresholds section.
-func writeThresholds(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
-	b.WriteString("\n== thresholds\n")
-	tb := tables.Thresholds(cs)
-	writeTable(&tb, b, "")
-}
-
-// writeThresholdsMarkdown writes the Markdown report's thresholds section.
-func writeThresholdsMarkdown(b *bytes.Buffer, cs []analysis.ThresholdCheck) {
-	b.WriteString("\n## Thresholds\n\n")
-	tb := tables.Thresholds(cs) // writeMarkdown escapes
-	writeMarkdownTable(&tb, b)
-}
-
-// writeSpeed writes the text report's "crypto speed" section.
-func writeSpeed(b *bytes.Buffer, t *analysis.SpeedTable) { b.WriteString(speedSection(t, "")) }
 
 // speedSection is the text report's "crypto speed" section of t, its
 // title after "== " starting with run (CompareRuns: "NAME: ").
@@ -112,12 +94,8 @@ func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 				rows = append(rows, []string{v.Name, run.Command, "", "", "", "", "", run.Error})
 			}
 			for _, res := range run.Results {
-				block := ""
-				if res.Block != 0 {
-					block = strconv.Itoa(res.Block)
-				}
-				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, block,
-					strconv.FormatFloat(res.Value, 'f', -1, 64), res.Unit, run.Error})
+				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, blockCell(res.Block),
+					floatCell(res.Value, true), res.Unit, run.Error})
 			}
 		}
 	}

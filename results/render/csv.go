@@ -26,19 +26,23 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	}
 	sweepKeys := slices.Sorted(maps.Keys(sweepSet))
 	cols := measure.Columns(m, measure.CSV)
-	header := append(append([]string{"variant", "series"}, prefixed("sweep.", sweepKeys)...), "rep")
+	header := []string{"variant", "series"}
+	for _, k := range sweepKeys {
+		header = append(header, "sweep."+k)
+	}
+	header = append(header, "rep")
 	for _, c := range cols {
 		header = append(header, c.Key)
 	}
 	cw := csv.NewWriter(w)
 	_ = cw.Write(header) // errors surface from Flush/Error below
 	row := func(v *results.Variant, name, rep string, cell func(measure.Column) measure.Value) {
-		out := []string{name, ""}
+		out, sweep := []string{name, ""}, map[string]string(nil)
 		if v != nil {
-			out[1] = v.Series
+			out[1], sweep = v.Series, v.Sweep
 		}
 		for _, k := range sweepKeys {
-			out = append(out, sweepValue(v, k))
+			out = append(out, sweep[k])
 		}
 		out = append(out, rep)
 		for _, c := range cols {
@@ -91,21 +95,4 @@ func writeSetAside(m *analysis.Report, row func(*results.Variant, string, string
 			}
 		}
 	}
-}
-
-// prefixed is every key with prefix before it.
-func prefixed(prefix string, keys []string) []string {
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = prefix + k
-	}
-	return out
-}
-
-// sweepValue is v's value of the swept key k; "" for none.
-func sweepValue(v *results.Variant, k string) string {
-	if v == nil {
-		return ""
-	}
-	return v.Sweep[k]
 }

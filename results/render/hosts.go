@@ -2,12 +2,14 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
-	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // writeHosts lists the run's ssh hosts, one HostLine each.
@@ -33,10 +35,7 @@ func writeHostGroups(b *bytes.Buffer, groups []results.Group) {
 	var order []string
 	by := map[string]*acc{}
 	for _, g := range groups {
-		host := g.Host
-		if host == "" {
-			host = "local"
-		}
+		host := cmp.Or(g.Host, "local")
 		a := by[host]
 		if a == nil {
 			a = &acc{}
@@ -44,11 +43,7 @@ func writeHostGroups(b *bytes.Buffer, groups []results.Group) {
 			order = append(order, host)
 		}
 		a.groups = append(a.groups, fmt.Sprint(g.Index))
-		cpus := g.CPUs
-		if cpus == "" {
-			cpus = "unpinned"
-		}
-		a.cpus = append(a.cpus, cpus)
+		a.cpus = append(a.cpus, cmp.Or(g.CPUs, "unpinned"))
 		a.offset = g.ClockOffset
 		if g.CPU != nil {
 			a.measured = true

@@ -51,7 +51,9 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		writeProfileMarkdown(&b, m.Profile)
 	}
 	if len(m.Thresholds) > 0 {
-		writeThresholdsMarkdown(&b, m.Thresholds)
+		b.WriteString("\n## Thresholds\n\n")
+		tb := tables.Thresholds(m.Thresholds)
+		writeMarkdownTable(&tb, &b)
 	}
 
 	if len(r.Variants) > 0 {
@@ -122,11 +124,7 @@ func writeMarkdownTable(t *tables.Table, b *bytes.Buffer) {
 	row(t.Header)
 	b.WriteString("|")
 	for i := range t.Header {
-		if i < len(t.Right) && t.Right[i] {
-			b.WriteString("---:|")
-		} else {
-			b.WriteString("---|")
-		}
+		b.WriteString(map[bool]string{false: "---|", true: "---:|"}[rightAligned(t, i)])
 	}
 	b.WriteByte('\n')
 	for _, r := range t.Rows {

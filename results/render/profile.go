@@ -45,7 +45,7 @@ func writeProfileMarkdown(b *bytes.Buffer, t *analysis.ProfileTable) {
 func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 	cw := csv.NewWriter(w)
 	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	f := func(x float64) string { return floatCell(x, true) }
 	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
 	if t := m.Profile; t != nil {
 		for i := range t.Variants {
@@ -61,11 +61,7 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
 			}
 			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
-			bound := ""
-			if !math.IsInf(v.Bound, 1) {
-				bound = f(v.Bound)
-			}
-			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", bound, ""})
+			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
 			if v.HasDelta {
 				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
 			}

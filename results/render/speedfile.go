@@ -8,6 +8,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
 	"strconv"
@@ -26,7 +27,7 @@ func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"algorithm", "operation", "block", "value", "unit"})
 		for _, r := range rs {
-			cw.Write([]string{r.Algorithm, r.Operation, blockCell(r.Block), strconv.FormatFloat(r.Value, 'f', -1, 64), r.Unit})
+			cw.Write([]string{r.Algorithm, r.Operation, blockCell(r.Block), floatCell(r.Value, true), r.Unit})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -62,36 +63,17 @@ func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.Speed
 			Pairs []pairJSON `json:"figures"`
 		}{A: nameA, B: nameB, Pairs: []pairJSON{}}
 		for _, p := range ps {
-			j := pairJSON{Figure: p.Label, Unit: p.Unit}
-			if p.HasA {
-				j.A = &p.A
-			}
-			if p.HasB {
-				j.B = &p.B
-			}
-			if r, ok := p.Ratio(); ok {
-				d := (r - 1) * 100
-				j.Ratio, j.DeltaPct = &r, &d
-			}
-			out.Pairs = append(out.Pairs, j)
+			r, ok := p.Ratio()
+			out.Pairs = append(out.Pairs, pairJSON{Figure: p.Label, Unit: p.Unit, A: measure.Opt(p.A, p.HasA), B: measure.Opt(p.B, p.HasB),
+				Ratio: measure.Opt(r, ok), DeltaPct: measure.Opt((r-1)*100, ok)})
 		}
 		return writeIndentedJSON(w, out)
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"figure", "unit", "a", "b", "ratio", "delta_pct"})
 		for _, p := range ps {
-			row := []string{p.Label, p.Unit, "", "", "", ""}
-			if p.HasA {
-				row[2] = strconv.FormatFloat(p.A, 'f', -1, 64)
-			}
-			if p.HasB {
-				row[3] = strconv.FormatFloat(p.B, 'f', -1, 64)
-			}
-			if r, ok := p.Ratio(); ok {
-				row[4] = strconv.FormatFloat(r, 'f', -1, 64)
-				row[5] = strconv.FormatFloat((r-1)*100, 'f', -1, 64)
-			}
-			cw.Write(row)
+			r, ok := p.Ratio()
+			cw.Write([]string{p.Label, p.Unit, floatCell(p.A, p.HasA), floatCell(p.B, p.HasB), floatCell(r, ok), floatCell((r-1)*100, ok)})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -107,6 +89,14 @@ func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.Speed
 		return err
 	}
 	return fmt.Errorf("speed format %q: want text, csv or json", kind)
+}
+
+// floatCell is x in a CSV cell, all its digits; "" when not ok.
+func floatCell(x float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 func blockCell(n int) string {

@@ -7,13 +7,13 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
 	"io"
+	"slices"
 	"time"
 )
 
-// SummaryJSON is the machine-readable summary of a run ("kaeload run
-// --format json"): what a CI pipeline gates on, without run.json's
-// histograms. A variant is the catalogue's JSON measures (results/measure);
-// the answers below marshal the analysis's types where their shapes agree.
+// SummaryJSON is the summary of a run that a CI pipeline gates on ("kaeload
+// run --format json"), without run.json's histograms. A variant is the
+// catalogue's JSON measures; the answers copy the analysis's.
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
@@ -193,22 +193,35 @@ func sweepsJSON(s *analysis.RunSummary) []SweepJSON {
 	var out []SweepJSON
 	for k := range s.Sweeps {
 		sw := &s.Sweeps[k]
-		label := map[int]string{}
-		j := SweepJSON{Series: sw.Series, Keys: sw.Keys, Family: sw.Family, Caution: sw.Caution, Verdict: tables.PlateauLine(s, sw)}
+		label := func(i int) string {
+			if n := slices.Index(sw.Variants, i); n >= 0 {
+				return sw.Labels[n]
+			}
+			return ""
+		}
+		j := SweepJSON{Series: sw.Series, Keys: sw.Keys, Family: sw.Family, Caution: sw.Caution, Verdict: tables.PlateauLine(s, sw),
+			Top: labelAt(sw.Top, label), Best: labelAt(sw.Best, label), Plateau: labelled(sw.Plateau, label)}
 		for n, i := range sw.Variants {
-			label[i] = sw.Labels[n]
 			j.Values = append(j.Values, SweepValueJSON{Value: sw.Labels[n], Variant: s.Variants[i].Name})
 		}
-		if sw.Top >= 0 {
-			j.Top = label[sw.Top]
-		}
-		if sw.Best >= 0 {
-			j.Best = label[sw.Best]
-		}
-		for _, i := range sw.Plateau {
-			j.Plateau = append(j.Plateau, label[i])
-		}
 		out = append(out, j)
+	}
+	return out
+}
+
+// labelAt is label(i), "" for no index (-1).
+func labelAt(i int, label func(int) string) string {
+	if i < 0 {
+		return ""
+	}
+	return label(i)
+}
+
+// labelled is label(i) for each index in is; nil for none.
+func labelled(is []int, label func(int) string) []string {
+	var out []string
+	for _, i := range is {
+		out = append(out, label(i))
 	}
 	return out
 }
@@ -260,17 +273,12 @@ func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
 	if ss == nil {
 		return nil
 	}
-	se := ss.Search
-	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution, Lines: ss.Lines()}
+	se, value := ss.Search, func(i int) string { return ss.Points[i].Value }
+	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution,
+		Lines: ss.Lines(), Plateau: labelled(ss.Plateau, value), PlateauLow: labelAt(ss.PlateauLow, value)}
 	if ss.Best >= 0 {
 		b := ss.Points[ss.Best]
 		out.Best, out.BestVariant, out.BestScore = b.Value, b.Variant, &b.Stats
-	}
-	for _, i := range ss.Plateau {
-		out.Plateau = append(out.Plateau, ss.Points[i].Value)
-	}
-	if ss.PlateauLow >= 0 {
-		out.PlateauLow = ss.Points[ss.PlateauLow].Value
 	}
 	for _, p := range ss.Points {
 		if p.Untested {

@@ -3,15 +3,17 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"sort"
-	"strings"
-	"unicode/utf8"
 )
 
 // WriteText writes the plain-text report of m for a terminal or a CI log:
@@ -36,13 +38,15 @@ func WriteText(w io.Writer, m *analysis.Report) error {
 		writeSearch(&b, m.Search)
 	}
 	if m.Speed != nil {
-		writeSpeed(&b, m.Speed)
+		b.WriteString(speedSection(m.Speed, ""))
 	}
 	if m.Profile != nil {
 		writeProfile(&b, m.Profile)
 	}
 	if len(m.Thresholds) > 0 {
-		writeThresholds(&b, m.Thresholds)
+		b.WriteString("\n== thresholds\n")
+		tb := tables.Thresholds(m.Thresholds)
+		writeTable(&tb, &b, "")
 	}
 	writeWrkRate(&b, m)
 	if _, err := w.Write(b.Bytes()); err != nil {
@@ -83,13 +87,8 @@ func writeVariant(b *bytes.Buffer, m *analysis.Report, vi int) {
 	v := &m.Run.Variants[vi]
 	fmt.Fprintf(b, "\n== variant %s\n", v.Name)
 	if len(v.Env) > 0 {
-		keys := make([]string, 0, len(v.Env))
-		for k := range v.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		b.WriteString("env")
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(v.Env)) {
 			fmt.Fprintf(b, " %s=%s", k, v.Env[k])
 		}
 		b.WriteByte('\n')
@@ -247,6 +246,8 @@ func wrapLast(t *tables.Table, width int) {
 	t.Rows = rows
 }
 
+// writeTable writes t as text: each column as wide as its widest cell,
+// two spaces apart, each line after indent.
 func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 	rows := t.Rows
 	if t.Header != nil {
@@ -261,22 +262,19 @@ func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
-	var line strings.Builder
 	for _, row := range rows {
-		line.Reset()
-		line.WriteString(indent)
+		cells := make([]string, len(row))
 		for i, c := range row {
-			if i > 0 {
-				line.WriteString("  ")
-			}
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i < len(t.Right) && t.Right[i] {
-				line.WriteString(pad + c)
+			if rightAligned(t, i) {
+				cells[i] = pad + c
 			} else {
-				line.WriteString(c + pad)
+				cells[i] = c + pad
 			}
 		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
+		b.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
 	}
 }
+
+// rightAligned says whether t aligns column i right.
+func rightAligned(t *tables.Table, i int) bool { return i < len(t.Right) && t.Right[i] }
