@@ -78,10 +78,6 @@ func roles(p *plans.Plan, name string) string {
 // where a group runs; on failure it closes them and names each host that
 // failed, once.
 func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*hostConn, error) {
-	var opt [][2]string
-	for _, o := range p.SSHOptions {
-		opt = append(opt, [2]string{o.Key, o.Value})
-	}
 	begin, n := time.Now(), fmt.Sprintf("%d hosts", len(p.Hosts))
 	if len(p.Hosts) == 1 {
 		n = "1 host"
@@ -104,7 +100,7 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 				errs[i] = dctx.Err()
 				return
 			}
-			conns[i], errs[i] = dialHost(dctx, p, h, opt, log, opts.Executable)
+			conns[i], errs[i] = dialHost(dctx, p, h, log, opts.Executable)
 			if errs[i] != nil {
 				cancel()
 			}
@@ -141,8 +137,8 @@ const maxDials = 32
 
 // dialHost connects to h, reads its facts and, when a group runs there,
 // installs kaeload; on failure it closes what it opened.
-func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]string, log io.Writer, executable string) (*hostConn, error) {
-	conn, err := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
+func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, log io.Writer, executable string) (*hostConn, error) {
+	conn, err := dialSSH(ctx, p, h, log)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +184,23 @@ func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]stri
 	return hc, nil
 }
 
+// dialSSH opens the master connection to the plan's host h, with the
+// plan's ssh options; log gets the master's messages.
+func dialSSH(ctx context.Context, p *plans.Plan, h plans.SSHHost, log io.Writer) (*remote.Host, error) {
+	opt := make([][2]string, 0, len(p.SSHOptions))
+	for _, o := range p.SSHOptions {
+		opt = append(opt, [2]string{o.Key, o.Value})
+	}
+	return remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
+}
+
+// shellOn is server.Control.Remote for commands run through conn.
+func shellOn(conn *remote.Host) func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+		return conn.Command(ctx, remote.Shell(env, command))
+	}
+}
+
 // lockedWriter serialises writes from the dials running at once.
 type lockedWriter struct {
 	mu sync.Mutex
@@ -228,27 +241,6 @@ func remoteStatMeter(hc *hostConn) meter {
 		}
 		return cpustat.ParseProcStat(string(out))
 	})
-}
-
-// deltaMeter measures CPU use from one sample to the next.
-func deltaMeter[S interface {
-	Usage(S, time.Duration) results.CPUUsage
-}](sample func() (S, error)) meter {
-	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := sample()
-		if err != nil {
-			return nil, err
-		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := sample()
-			if err != nil {
-				return nil, err
-			}
-			u := a.Usage(b, w)
-			a = b // the next call measures from here
-			return &u, nil
-		}, nil
-	}
 }
 
 // syncClocks measures each remote worker's round trip and clock offset

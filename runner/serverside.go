@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
-
-	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
@@ -150,10 +148,7 @@ func (sv *serverSide) serverRemote() func(ctx context.Context, env map[string]st
 	if s == nil || s.SSH == nil {
 		return nil
 	}
-	hc := sv.hosts[s.SSH.Name]
-	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-		return hc.conn.Command(ctx, remote.Shell(env, command))
-	}
+	return shellOn(sv.hosts[s.SSH.Name].conn)
 }
 
 // localPort is the target's port when kaeload starts the server here; 0
