@@ -182,10 +182,8 @@ func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error
 		if time.Now().After(deadline) {
 			return fmt.Errorf("port %d is still held by %s, which its stop command did not stop", port, holdersText(hs))
 		}
-		select {
-		case <-ctx.Done():
+		if !sleepUntil(ctx, time.Now().Add(50*time.Millisecond)) {
 			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

@@ -308,14 +308,7 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Ti
 // runAt runs eng over win once begin has come (or ctx has ended). A
 // group that began after win opened reports the start it counted from.
 func runAt(ctx context.Context, eng *engine.Engine, begin time.Time, win results.Window) results.Group {
-	if d := time.Until(begin); d > 0 {
-		timer := time.NewTimer(d)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-		}
-	}
+	sleepUntil(ctx, begin)
 	started := time.Now()
 	res := eng.Run(ctx, win)
 	if started.After(res.Window.Start) {
