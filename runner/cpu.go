@@ -31,16 +31,22 @@ func sampledMeter[S, T any](sample func() (S, error), reading func(a, b S, w tim
 		if err != nil {
 			return nil, err
 		}
-		return func(w time.Duration) (T, error) {
-			b, err := sample()
-			if err != nil {
-				var zero T
-				return zero, err
-			}
-			r := reading(a, b, w)
-			a = b // the next call measures from here
-			return r, nil
-		}, nil
+		return readingsFrom(a, sample, reading), nil
+	}
+}
+
+// readingsFrom is a meter's finish after its first sample a: each call
+// samples anew and returns the reading since the last sample.
+func readingsFrom[S, T any](a S, sample func() (S, error), reading func(a, b S, w time.Duration) T) func(time.Duration) (T, error) {
+	return func(w time.Duration) (T, error) {
+		b, err := sample()
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		r := reading(a, b, w)
+		a = b // the next call measures from here
+		return r, nil
 	}
 }
 

@@ -229,17 +229,24 @@ func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
 	return hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, args...))
 }
 
+// read runs command on the host, bounded by clockTimeout, and returns its
+// output; what says what it reads, for errors.
+func (hc *hostConn) read(ctx context.Context, what, command string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, clockTimeout)
+	defer cancel()
+	out, err := hc.conn.Output(ctx, what, command, nil)
+	return string(out), err
+}
+
 // remoteStatMeter measures the whole of a remote host's CPUs from its
 // /proc/stat, read over the host's ssh connection.
 func remoteStatMeter(hc *hostConn) meter {
 	return deltaMeter(func() (cpustat.Sample, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-		defer cancel()
-		out, err := hc.conn.Output(ctx, "read /proc/stat", "cat /proc/stat", nil)
+		out, err := hc.read(context.Background(), "read /proc/stat", "cat /proc/stat")
 		if err != nil {
 			return cpustat.Sample{}, err
 		}
-		return cpustat.ParseProcStat(string(out))
+		return cpustat.ParseProcStat(out)
 	})
 }
 
@@ -320,11 +327,11 @@ func listenerScript(port int) string {
 // readRemoteProcs reads, in one command over hc, the host's /proc/stat
 // and every process's /proc/PID/stat.
 func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat.RemoteProcs, error) {
-	out, err := hc.conn.Output(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+	out, err := hc.read(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true")
 	if err != nil {
 		return cpustat.Sample{}, cpustat.RemoteProcs{}, err
 	}
-	stat, procs, _ := strings.Cut(string(out), procSep)
+	stat, procs, _ := strings.Cut(out, procSep)
 	s, err := cpustat.ParseProcStat(stat)
 	return s, cpustat.ParseRemoteProcs(procs), err
 }
@@ -356,9 +363,7 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	}
 	root := procs.FamilyRoot(pid)
 	sample := func() (cpustat.TreeSample, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-		defer cancel()
-		s, procs, err := readRemoteProcs(ctx, hc)
+		s, procs, err := readRemoteProcs(context.Background(), hc)
 		if err != nil {
 			return cpustat.TreeSample{}, err
 		}

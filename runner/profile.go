@@ -33,13 +33,11 @@ func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, s
 		if c.serverPID <= 0 {
 			return h, nil, "server PIDs not found: nothing listens on the target's port on " + hc.name
 		}
-		rctx, cancel := context.WithTimeout(ctx, clockTimeout)
-		defer cancel()
-		out, err := hc.conn.Output(rctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+		out, err := hc.read(ctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true")
 		if err != nil {
 			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
 		}
-		tree, err := cpustat.ParseRemoteProcs(string(out)).Tree(c.serverPID, nil)
+		tree, err := cpustat.ParseRemoteProcs(out).Tree(c.serverPID, nil)
 		if err != nil {
 			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
 		}

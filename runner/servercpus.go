@@ -34,8 +34,7 @@ type serverSampler interface {
 // gives the fields the reading does not (Builtin, Host).
 func serverCPUsMeter(s serverSampler, self meter, rec results.ServerCPUs) meterOf[*results.ServerCPUs] {
 	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
-		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-		defer cancel()
+		ctx := context.Background() // each read over ssh is bounded (hostConn.read)
 		a, cpus, err := s.sample(ctx, nil)
 		if err != nil {
 			return nil, err
@@ -47,8 +46,6 @@ func serverCPUsMeter(s serverSampler, self meter, rec results.ServerCPUs) meterO
 			}
 		}
 		return func(w time.Duration) (*results.ServerCPUs, error) {
-			ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-			defer cancel()
 			b, _, err := s.sample(ctx, cpus)
 			if err != nil {
 				return nil, err
@@ -151,11 +148,11 @@ func (r remoteSampler) allowed(ctx context.Context, pids []int) (map[int]pinning
 	if len(pids) == 0 {
 		return nil, nil
 	}
-	out, err := r.hc.conn.Output(ctx, "read CPU affinity", cpustat.AllowedScript(pids), nil)
+	out, err := r.hc.read(ctx, "read CPU affinity", cpustat.AllowedScript(pids))
 	if err != nil {
 		return nil, err
 	}
-	return cpustat.ParseAllowed(string(out)), nil
+	return cpustat.ParseAllowed(out), nil
 }
 
 // localWorkers are the PIDs of ws's workers that run on this machine.

@@ -229,13 +229,11 @@ func (c *controller) tcpSources() []tcpSource {
 	local := func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCounters() }
 	remoteRead := func(hc *hostConn, pid int) func(context.Context) cpustat.TCPSnapshot {
 		return func(ctx context.Context) cpustat.TCPSnapshot {
-			ctx, cancel := context.WithTimeout(ctx, clockTimeout)
-			defer cancel()
-			out, err := hc.conn.Output(ctx, "read TCP counters", cpustat.RemoteTCPCountersCommand(pid), nil)
+			out, err := hc.read(ctx, "read TCP counters", cpustat.RemoteTCPCountersCommand(pid))
 			if err != nil {
 				return cpustat.ParseRemoteTCPCounters(err.Error()) // every counter not available, with why
 			}
-			return cpustat.ParseRemoteTCPCounters(string(out))
+			return cpustat.ParseRemoteTCPCounters(out)
 		}
 	}
 	var out []tcpSource
@@ -360,23 +358,9 @@ func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapsho
 	if read == nil {
 		return f
 	}
-	f.finish = deltaFinish(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil }, cpustat.TCPSnapshot.Delta)
+	f.finish = readingsFrom(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil },
+		func(a, b cpustat.TCPSnapshot, _ time.Duration) cpustat.TCPDelta { return a.Delta(b) })
 	return f
-}
-
-// deltaFinish is a series' finish: it reads anew and returns the change
-// since the last reading.
-func deltaFinish[S, D any](prev S, read func() (S, error), delta func(a, b S) D) func(time.Duration) (D, error) {
-	return func(time.Duration) (D, error) {
-		next, err := read()
-		if err != nil {
-			var zero D
-			return zero, err
-		}
-		d := delta(prev, next)
-		prev = next
-		return d, nil
-	}
 }
 
 // run reads every host at every boundary of g, handing notify host h's
