@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,12 +230,7 @@ func Shell(env map[string]string, command string) string {
 	var b strings.Builder
 	if len(env) > 0 {
 		b.WriteString("env")
-		keys := make([]string, 0, len(env))
-		for k := range env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(env)) {
 			b.WriteString(" ")
 			b.WriteString(Quote(k + "=" + env[k]))
 		}
