@@ -88,7 +88,7 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 	// first failure cancels the dials still going.
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	log := &lockedWriter{w: opts.Log}
+	log := &syncWriter{w: opts.Log}
 	conns, errs := make([]*hostConn, len(p.Hosts)), make([]error, len(p.Hosts))
 	sem := make(chan struct{}, maxDials)
 	var wg sync.WaitGroup
@@ -199,18 +199,6 @@ func shellOn(conn *remote.Host) func(ctx context.Context, env map[string]string,
 	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
 		return conn.Command(ctx, remote.Shell(env, command))
 	}
-}
-
-// lockedWriter serialises writes from the dials running at once.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
 }
 
 // closeHosts ends every master connection, all at once.

@@ -41,7 +41,8 @@ func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
 // errControllerGone is returned by Worker when its input closes early.
 var errControllerGone = errors.New("controller closed the worker's input")
 
-// syncWriter serialises protocol lines from several goroutines.
+// syncWriter serialises writes from several goroutines (protocol lines,
+// the log of the ssh dials).
 type syncWriter struct {
 	mu sync.Mutex
 	w  io.Writer
