@@ -353,10 +353,9 @@ var (
 // relative to the remote user's home.
 func CachePath(hash string) string { return "~/.cache/kaeload/" + hash + "/kaeload" }
 
-// Install makes the binary at local available on the host at
-// CachePath(its hash) and returns that path and the hash. It uploads the
-// file over the master connection only when f (from Probe) lacks it, and
-// checks the uploaded copy's sha256 on the host (where sha256sum exists).
+// Install makes the binary at local available at CachePath(its hash) on the
+// host and returns both. It uploads only when f (from Probe) lacks it, and
+// checks the copy's sha256 there (where sha256sum exists).
 func (h *Host) Install(ctx context.Context, local string, f *Facts) (path, hash string, uploaded bool, err error) {
 	hash, err = FileHash(local)
 	if err != nil {

@@ -10,10 +10,9 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// Calibrate measures the noise before a run chooses its repetitions: it
-// runs plan's baseline windows times as the run would and returns the
-// rates with the repetitions that detect effect, at most limit. Nothing is
-// recorded.
+// Calibrate measures the noise before a run chooses its repetitions: it runs
+// plan's baseline windows times, unrecorded, and returns the rates with the
+// repetitions that detect effect, at most limit.
 func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
 	base := max(0, slices.IndexFunc(plan.Variants, func(v plans.Variant) bool { return v.Name == plan.Baseline }))
 	cp := *plan

@@ -33,12 +33,9 @@ type collection struct {
 	lostErr error
 }
 
-// collect reads snapshots into lv until every worker sent its final
-// record, and returns the groups in plan order. A worker that fails, exits,
-// hangs silent or is late is lost: the others are told to stop, and collect
-// returns their records, the lost group and a *WorkerError. An interrupt
-// stops every worker and waits stopGrace for their records; a second
-// gives up on those missing. Timeline intervals go to tb (nil: none).
+// collect reads snapshots into lv and intervals into tb (nil: none) until every
+// final record is in. A lost worker stops the others (their records, it and a
+// *WorkerError return); an interrupt waits stopGrace for records, a second not.
 func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, *results.LostGroup, error) {
 	n := len(ws.procs)
 	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}

@@ -76,14 +76,9 @@ type About struct {
 	Scenario           string
 }
 
-// Run executes every variant × repetition of plan: one pinned worker per
-// group, started on one barrier and measured over one window, with the
-// server controlled per variant (the stop always runs).
-//
-// On cancel, a lost worker or a failed stop it returns what was measured,
-// Interrupted set, and an error; a server that does not start is
-// recorded in NotMeasured and the run goes on. No worker outlives Run,
-// and nothing writes the run after Run returns: outputs get events.
+// Run executes every variant × repetition of plan, one pinned worker per group
+// on one window. On cancel, a lost worker or a failed stop it returns what was
+// measured, Interrupted set, and an error; nothing writes the run afterwards.
 func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
@@ -410,10 +405,9 @@ type controller struct {
 	target *target.Server
 }
 
-// rep runs one repetition: spawn the workers, wait at the barrier, start
-// them on one window and collect, reading probes and server CPU beside it.
-// An interrupt or a lost worker returns the partial window; no worker
-// outlives rep.
+// rep runs one repetition: spawn the workers, start them on one window and
+// collect, reading probes and server CPU beside it. An interrupt or a lost
+// worker returns the partial window; no worker outlives rep.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	quiet, err := c.beforeLoad(ctx, w, label)
 	if err != nil {

@@ -166,10 +166,9 @@ func localWorkers(ws *workers) []int {
 	return pids
 }
 
-// serverCPUsOf picks how the server's CPUs are watched: the controller's
-// for the built-in target (workers excluded, or a small machine's quick
-// start reads NOT SATURATED), over ssh on the server's host, or here; nil
-// when the server was not found.
+// serverCPUsOf picks how the server's CPUs are watched: the built-in target's
+// without the workers (or a small machine's quick start reads NOT SATURATED),
+// over ssh, or here; nil when the server was not found.
 func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
 	if c.builtin {
 		return serverCPUsMeter(localSampler{os.Getpid(), localWorkers(ws)}, nil, results.ServerCPUs{Builtin: true})
