@@ -54,12 +54,7 @@ type hostConn struct {
 // roles says what a host does in the plan, for messages: "groups 1, 2",
 // "the server".
 func roles(p *plans.Plan, name string) string {
-	var groups []string
-	for i, g := range p.Load.Groups {
-		if g.Host != nil && g.Host.Name == name {
-			groups = append(groups, fmt.Sprint(i))
-		}
-	}
+	groups := groupsOn(p, name)
 	var parts []string
 	switch len(groups) {
 	case 0:
@@ -73,6 +68,20 @@ func roles(p *plans.Plan, name string) string {
 	}
 	return strings.Join(parts, " and ")
 }
+
+// groupsOn are the indexes of p's groups that run on the ssh host name.
+func groupsOn(p *plans.Plan, name string) []string {
+	var groups []string
+	for i, g := range p.Load.Groups {
+		if g.Host != nil && g.Host.Name == name {
+			groups = append(groups, fmt.Sprint(i))
+		}
+	}
+	return groups
+}
+
+// localGroup reports whether g runs on this machine.
+func localGroup(g plans.Group) bool { return g.Host == nil }
 
 // dialHosts opens one master connection per ssh host and installs kaeload
 // where a group runs; on failure it closes them and names each host that
@@ -152,12 +161,7 @@ func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, log io.Writer
 	}
 	hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name),
 		Facts: &results.RemoteFacts{Kernel: facts.Kernel, CPUs: facts.CPUs, CPUModel: facts.CPUModel}}}
-	groups := 0
-	for _, g := range p.Load.Groups {
-		if g.Host != nil && g.Host.Name == h.Name {
-			groups++
-		}
-	}
+	groups := len(groupsOn(p, h.Name))
 	if groups == 0 {
 		return hc, nil
 	}

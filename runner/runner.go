@@ -14,6 +14,7 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/notes"
@@ -484,7 +485,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 // and a wait for a quiet machine that timed out.
 func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
-	if n, err := timeWait(); err == nil {
+	if n, err := ports.TimeWait(); err == nil {             // this namespace's, from /proc/net/sockstat
 		rep.TimeWait = &n
 	}
 	c.checkTimeWait(rep)

@@ -38,7 +38,7 @@ type serverSide struct {
 // listening fails the run at once when nothing listens on a target the
 // plan does not control: every slot would spend the window on errors.
 func (sv *serverSide) listening(ctx context.Context) error {
-	if sv.builtin || !slices.ContainsFunc(sv.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
+	if sv.builtin || !slices.ContainsFunc(sv.plan.Load.Groups, localGroup) {
 		return nil
 	}
 	if err := server.Listening(ctx, sv.plan.Target.Addr, listenTries, listenWithin); err != nil {
