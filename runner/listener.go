@@ -34,12 +34,11 @@ func (c *controller) listenSource() listenSource {
 		return src
 	}
 	local := func(context.Context) (cpustat.ListenQueue, error) { return cpustat.ReadListenQueue(port) }
-	switch s := c.plan.Server; {
+	switch hc := c.serverHost(); {
 	case c.builtin:
 		src.read = local
-	case s != nil && s.SSH != nil:
-		hc := c.hosts[s.SSH.Name]
-		src.host = s.SSH.Name
+	case hc != nil:
+		src.host = hc.name
 		src.read = func(ctx context.Context) (cpustat.ListenQueue, error) {
 			out, err := hc.read(ctx, "read the listen queue", cpustat.RemoteListenQueueCommand(port))
 			if err != nil {

@@ -63,8 +63,8 @@ func (c *controller) liveWindow(w WindowID) LiveWindow {
 	}
 	if c.server != nil {
 		lw.ServerHost = localHost
-		if s := c.plan.Server; s != nil && s.SSH != nil {
-			lw.ServerHost = s.SSH.Name
+		if hc := c.serverHost(); hc != nil {
+			lw.ServerHost = hc.name
 		}
 	}
 	for _, src := range c.tcpSources() {

@@ -27,8 +27,7 @@ func (h sshProfHost) Script(ctx context.Context, script string) *exec.Cmd {
 // profileHost is where the server runs, for serverprof, and its processes
 // there; without them, why not.
 func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, string) {
-	if s := c.plan.Server; s != nil && s.SSH != nil {
-		hc := c.hosts[s.SSH.Name]
+	if hc := c.serverHost(); hc != nil {
 		h := sshProfHost{hc}
 		if c.serverPID <= 0 {
 			return h, nil, "server PIDs not found: nothing listens on the target's port on " + hc.name

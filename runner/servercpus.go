@@ -176,11 +176,7 @@ func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
 	if c.serverPID <= 0 {
 		return nil
 	}
-	if s := c.plan.Server; s != nil && s.SSH != nil {
-		hc := c.hosts[s.SSH.Name]
-		if hc == nil {
-			return nil
-		}
+	if hc := c.serverHost(); hc != nil {
 		return serverCPUsMeter(remoteSampler{hc, c.serverPID}, nil, results.ServerCPUs{Host: hc.name})
 	}
 	return serverCPUsMeter(localSampler{c.serverPID, localWorkers(ws)}, selfMeter(nil), results.ServerCPUs{})

@@ -58,8 +58,8 @@ func (sv *serverSide) findServer(v plans.Variant) error {
 		sv.server = selfMeter(nil)
 		return nil
 	}
-	if s := sv.plan.Server; s != nil && s.SSH != nil {
-		m, how, pid := remoteServerMeter(sv.hosts[s.SSH.Name], sv.plan.Target.Addr)
+	if hc := sv.serverHost(); hc != nil {
+		m, how, pid := remoteServerMeter(hc, sv.plan.Target.Addr)
 		fmt.Fprintf(sv.log, "variant %s: server CPU: %s\n", v.Name, how)
 		sv.server, sv.serverPID = m, pid
 		return nil
@@ -142,13 +142,20 @@ func (sv *serverSide) serverDown(ctl *server.Control, v plans.Variant, startFail
 	return fmt.Errorf("variant %s: %w", v.Name, err)
 }
 
+// serverHost is the ssh host the server runs on; nil when it runs here.
+func (sv *serverSide) serverHost() *hostConn {
+	if s := sv.plan.Server; s != nil && s.SSH != nil {
+		return sv.hosts[s.SSH.Name]
+	}
+	return nil
+}
+
 // serverRemote is server.Control.Remote for the plan's ssh server.
 func (sv *serverSide) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-	s := sv.plan.Server
-	if s == nil || s.SSH == nil {
-		return nil
+	if hc := sv.serverHost(); hc != nil {
+		return shellOn(hc.conn)
 	}
-	return shellOn(sv.hosts[s.SSH.Name].conn)
+	return nil
 }
 
 // localPort is the target's port when kaeload starts the server here; 0

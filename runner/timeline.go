@@ -254,10 +254,10 @@ func (c *controller) tcpSources() []tcpSource {
 		out = append(out, src)
 	}
 	srv := tcpSource{name: localHost, server: true, read: local}
-	switch s := c.plan.Server; {
+	switch hc := c.serverHost(); {
 	case c.builtin:
-	case s != nil && s.SSH != nil:
-		srv.name, srv.read = s.SSH.Name, remoteRead(c.hosts[s.SSH.Name], c.serverPID)
+	case hc != nil:
+		srv.name, srv.read = hc.name, remoteRead(hc, c.serverPID)
 	case c.serverPID > 0:
 		pid := c.serverPID
 		srv.read = func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCountersOf(pid) }
