@@ -63,9 +63,7 @@ func (c *controller) startProfile(ctx context.Context, label string, window time
 		return nil
 	}
 	host, pids, why := c.profileHost(ctx)
-	logf := func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: server profile "+f+"\n", append([]any{label}, a...)...)
-	}
+	logf := c.logf(label + ": server profile ")
 	var sess *serverprof.Session
 	var none *results.ServerProfile
 	if why != "" {

@@ -556,9 +556,12 @@ func recv[T any](ctx context.Context, ch <-chan T) (T, bool) {
 }
 
 // logf is a printf to the log, each line prefixed and ended.
-func (c *controller) logf(prefix string) func(string, ...any) {
+func (c *controller) logf(prefix string) func(string, ...any) { return logTo(c.opts.Log, prefix) }
+
+// logTo is a printf to w, each line prefixed and ended.
+func logTo(w io.Writer, prefix string) func(string, ...any) {
 	prefix = strings.ReplaceAll(prefix, "%", "%%")
-	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
+	return func(f string, a ...any) { fmt.Fprintf(w, prefix+f+"\n", a...) }
 }
 
 // partialRep is the repetition an interrupt or the loss of group lost cut

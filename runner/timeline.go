@@ -433,9 +433,7 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 		return nil
 	}
 	ts := &timelineStart{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
-	ts.logf = func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: timeline: "+f+"\n", append([]any{label}, a...)...)
-	}
+	ts.logf = c.logf(label + ": timeline: ")
 	for i, gr := range c.plan.Load.Groups {
 		if gr.Host != nil {
 			ts.hosts[i] = gr.Host.Name

@@ -199,12 +199,10 @@ type groupMeters struct {
 // startMeters starts the meters of win; the timeline's run under wctx.
 func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, siblings []int, early <-chan struct{}) *groupMeters {
 	want := pinning.Set(spec.GroupSpec.CPUs)
-	logf := func(f string, a ...any) {
-		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
-	}
 	prefixed := func(p string) func(string, ...any) {
-		return func(f string, a ...any) { logf(p+f, a...) }
+		return logTo(os.Stderr, fmt.Sprintf("group %d: %s", spec.Group, p))
 	}
+	logf := prefixed("")
 	cm := selfMeter(nil)
 	var othersM meterOf[[]results.ProcessCPU]
 	if len(want) > 0 {
