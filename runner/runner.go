@@ -564,6 +564,12 @@ func logTo(w io.Writer, prefix string) func(string, ...any) {
 	return func(f string, a ...any) { fmt.Fprintf(w, prefix+f+"\n", a...) }
 }
 
+// withPrefix is logf with prefix before each line.
+func withPrefix(logf func(string, ...any), prefix string) func(string, ...any) {
+	prefix = strings.ReplaceAll(prefix, "%", "%%")
+	return func(f string, a ...any) { logf(prefix+f, a...) }
+}
+
 // partialRep is the repetition an interrupt or the loss of group lost cut
 // short at end, without whole-window readings; nil when the window never
 // opened.

@@ -78,17 +78,12 @@ func sampleNow[T any](m meterOf[T]) firstSample[T] {
 
 // startSeries takes m's first sample now and reads the series from it.
 func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(string, ...any)) *series[T] {
-	return sampleNow(m).series(ctx, g, logf)
+	return sampleNow(m).seriesTo(ctx, g, logf, nil)
 }
 
-// series reads the meter at every boundary of g up to the window's end,
-// each reading the interval it closes. A failed sample leaves its interval
-// without a reading (logged once).
-func (f firstSample[T]) series(ctx context.Context, g grid, logf func(string, ...any)) *series[T] {
-	return f.seriesTo(ctx, g, logf, nil)
-}
-
-// seriesTo is series that also hands each reading to notify (nil: none).
+// seriesTo reads the meter at every boundary of g up to the window's end,
+// each reading the interval it closes, and hands it to notify (nil: none).
+// A failed sample leaves its interval without a reading (logged once).
 func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, ...any), notify func(k int, v T)) *series[T] {
 	s := &series[T]{vals: map[int]seriesValue[T]{}, done: make(chan struct{})}
 	if f.err != nil {
@@ -372,9 +367,7 @@ func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d 
 		if notify != nil {
 			to = func(k int, d cpustat.TCPDelta) { notify(h, k, d) }
 		}
-		tr.series = append(tr.series, f.seriesTo(ctx, g, func(f string, a ...any) {
-			tr.logf("TCP counters of "+name+": "+f, a...)
-		}, to))
+		tr.series = append(tr.series, f.seriesTo(ctx, g, withPrefix(tr.logf, "TCP counters of "+name+": "), to))
 	}
 }
 
@@ -457,8 +450,8 @@ func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live
 	if ts.listen.err != nil && rt.lsrc.why == "" {
 		rt.lsrc.why = ts.listen.err.Error()
 	}
-	rt.server = ts.server.seriesTo(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) }, feed.server)
-	rt.listen = ts.listen.series(ctx, g, func(f string, a ...any) { ts.logf("listen queue "+f, a...) })
+	rt.server = ts.server.seriesTo(ctx, g, withPrefix(ts.logf, "server CPU "), feed.server)
+	rt.listen = ts.listen.seriesTo(ctx, g, withPrefix(ts.logf, "listen queue "), nil)
 	lv.setTCPHosts(ts.tcp.hosts)
 	ts.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
 		lv.addTCP(h, k, d)

@@ -199,10 +199,7 @@ type groupMeters struct {
 // startMeters starts the meters of win; the timeline's run under wctx.
 func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, siblings []int, early <-chan struct{}) *groupMeters {
 	want := pinning.Set(spec.GroupSpec.CPUs)
-	prefixed := func(p string) func(string, ...any) {
-		return logTo(os.Stderr, fmt.Sprintf("group %d: %s", spec.Group, p))
-	}
-	logf := prefixed("")
+	logf := logTo(os.Stderr, fmt.Sprintf("group %d: ", spec.Group))
 	cm := selfMeter(nil)
 	var othersM meterOf[[]results.ProcessCPU]
 	if len(want) > 0 {
@@ -211,14 +208,14 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 	m := &groupMeters{
 		cpu:    measureWindowUntil(ctx, cm, win, early, logf),
 		proc:   measureWindowUntil(ctx, selfMeter(want), win, early, logf),
-		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, prefixed("CPU wait: ")),
-		others: measureWindowUntil(ctx, othersM, win, early, prefixed("other processes: ")),
+		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, withPrefix(logf, "CPU wait: ")),
+		others: measureWindowUntil(ctx, othersM, win, early, withPrefix(logf, "other processes: ")),
 	}
 	if ivl := spec.Load.Interval; ivl > 0 {
 		gr := grid{start: win.Start, end: win.End, ivl: ivl}
-		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, prefixed("timeline CPU: "))}
+		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, withPrefix(logf, "timeline CPU: "))}
 		if len(want) > 0 {
-			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, prefixed("timeline CPUs: "))
+			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, withPrefix(logf, "timeline CPUs: "))
 		}
 	}
 	return m
