@@ -21,8 +21,8 @@ import (
 
 // Timing of the transport.
 const (
-	// ConnectTimeout bounds ssh's TCP connect and authentication.
-	ConnectTimeout = 15 * time.Second
+	// connectTimeout bounds ssh's TCP connect and authentication.
+	connectTimeout = 15 * time.Second
 	// aliveInterval and aliveCount: a host silent for 3 × 5 s is dead.
 	aliveInterval = 5
 	aliveCount    = 3
@@ -67,9 +67,6 @@ type Host struct {
 	once   sync.Once
 }
 
-// Name is the host's name as configured.
-func (h *Host) Name() string { return h.cfg.Name }
-
 // Dial opens the master connection to the host and waits until it
 // accepts commands (authenticated), until it fails, or until ctx ends.
 func Dial(ctx context.Context, cfg Config) (*Host, error) {
@@ -85,7 +82,7 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 	common := []string{
 		"-o", "BatchMode=yes",
 		"-o", "ControlPath=" + sock,
-		"-o", "ConnectTimeout=" + strconv.Itoa(int(ConnectTimeout/time.Second)),
+		"-o", "ConnectTimeout=" + strconv.Itoa(int(connectTimeout/time.Second)),
 		"-o", "ServerAliveInterval=" + strconv.Itoa(aliveInterval),
 		"-o", "ServerAliveCountMax=" + strconv.Itoa(aliveCount),
 	}
@@ -122,7 +119,7 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 
 // awaitMaster polls the control socket until the master answers.
 func (h *Host) awaitMaster(parent context.Context) error {
-	ctx, cancel := context.WithTimeout(parent, ConnectTimeout+5*time.Second)
+	ctx, cancel := context.WithTimeout(parent, connectTimeout+5*time.Second)
 	defer cancel()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
@@ -134,7 +131,7 @@ func (h *Host) awaitMaster(parent context.Context) error {
 			if parent.Err() != nil {
 				return parent.Err()
 			}
-			return fmt.Errorf("no connection within %s%s", ConnectTimeout+5*time.Second, h.stderr.say())
+			return fmt.Errorf("no connection within %s%s", connectTimeout+5*time.Second, h.stderr.say())
 		case <-tick.C:
 		}
 		if _, err := os.Stat(filepath.Join(h.dir, "cm")); err != nil {
