@@ -46,8 +46,8 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 	return cal, nil
 }
 
-// CalibrationLine says what a calibration found, in one sentence.
-func CalibrationLine(c *stats.Calibration) string {
+// calibrationLine says what a calibration found, in one sentence.
+func calibrationLine(c *stats.Calibration) string {
 	if !c.HasNoise {
 		return fmt.Sprintf("calibration: no noise estimate from %d good windows of %s; using the cap, %d repetitions", len(c.Rates), c.Variant, c.Repeat)
 	}

@@ -151,7 +151,7 @@ func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Pla
 			return nil, nil, err
 		}
 		if opts.Log != nil {
-			fmt.Fprintln(opts.Log, CalibrationLine(c))
+			fmt.Fprintln(opts.Log, calibrationLine(c))
 		}
 		cal = c
 	}
