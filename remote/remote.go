@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -70,9 +71,7 @@ type Host struct {
 // Dial opens the master connection to the host and waits until it
 // accepts commands (authenticated), until it fails, or until ctx ends.
 func Dial(ctx context.Context, cfg Config) (*Host, error) {
-	if cfg.Name == "" {
-		cfg.Name = cfg.Host
-	}
+	cfg.Name = cmp.Or(cfg.Name, cfg.Host)
 	dir, err := os.MkdirTemp("", "kaeload-ssh-")
 	if err != nil {
 		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}

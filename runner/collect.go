@@ -95,11 +95,7 @@ func (c *collection) lose(err error) {
 	if !errors.As(err, &we) {
 		return
 	}
-	why := we.Why
-	if why == "" {
-		why = we.Err.Error()
-	}
-	c.lost = &results.LostGroup{Group: we.Group, Host: we.Host, Why: why, Requests: c.lv.requests(we.Group)}
+	c.lost = &results.LostGroup{Group: we.Group, Host: we.Host, Why: cmp.Or(we.Why, we.Err.Error()), Requests: c.lv.requests(we.Group)}
 	if c.finals[we.Group] == nil {
 		c.finals[we.Group] = lostFinal
 		c.got++

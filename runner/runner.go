@@ -593,11 +593,7 @@ func partialRep(groups []results.Group, timeline *results.Timeline, win results.
 func groupNames(groups []plans.Group) []string {
 	names := make([]string, len(groups))
 	for i, g := range groups {
-		cpus := pinning.Set(g.CPUs).String()
-		if cpus == "" {
-			cpus = "unpinned"
-		}
-		names[i] = fmt.Sprintf("group %d [%s]", i, cpus)
+		names[i] = fmt.Sprintf("group %d [%s]", i, cmp.Or(pinning.Set(g.CPUs).String(), "unpinned"))
 	}
 	return names
 }
