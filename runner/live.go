@@ -140,14 +140,17 @@ func (c *controller) windowEnded(w WindowID, rep *results.Rep) {
 func (c *controller) stopOutputs(ctx context.Context) {
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	if c.opts.Abort != nil {
-		go func() {
-			select {
-			case <-c.opts.Abort:
-				cancel()
-			case <-wctx.Done():
-			}
-		}()
-	}
+	cancelWhen(wctx, c.opts.Abort, cancel)
 	c.stop(wctx)
+}
+
+// cancelWhen calls cancel when ch closes, unless ctx ends first.
+func cancelWhen(ctx context.Context, ch <-chan struct{}, cancel func()) {
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 }

@@ -228,13 +228,7 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Ti
 	// The load and the window's meters run under wctx, which a stop ends.
 	wctx, endWindow := context.WithCancel(ctx)
 	defer endWindow()
-	go func() {
-		select {
-		case <-early:
-			endWindow()
-		case <-wctx.Done():
-		}
-	}()
+	cancelWhen(wctx, early, endWindow)
 	g := spec.GroupSpec
 	want := pinning.Set(g.CPUs)
 	m := startMeters(ctx, wctx, spec, win, siblings, early)
