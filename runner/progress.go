@@ -282,12 +282,7 @@ func (nopDisplay) done(*results.Rep)   {}
 func (nopDisplay) waiting(string)      {}
 
 // timeLeft is the time until the window ends, never negative.
-func timeLeft(r repInfo, now time.Time) time.Duration {
-	if d := r.window.End.Sub(now); d > 0 {
-		return d
-	}
-	return 0
-}
+func timeLeft(r repInfo, now time.Time) time.Duration { return max(r.window.End.Sub(now), 0) }
 
 // missedWords is ", N missed" for missed starts; "" for none.
 func missedWords(n uint64) string {
@@ -411,10 +406,7 @@ func (b *barDisplay) waiting(line string) { sayEvery(b.w, &b.said, line) }
 func (b *barDisplay) show(r repInfo, l *live) {
 	b.r, b.l = r, l
 	b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
-	span := r.window.End.Sub(r.begin).Milliseconds()
-	if span < 1 {
-		span = 1
-	}
+	span := max(r.window.End.Sub(r.begin).Milliseconds(), 1)
 	fmt.Fprintln(b.w, r.label)
 	if b.log != nil {
 		b.log.setAbove(b.p)
