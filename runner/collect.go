@@ -72,7 +72,7 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 			err = c.take(ctx, e)
 		}
 		if err != nil && (c.lost != nil || ctx.Err() != nil) {
-			return c.kept(), c.lostOr(err, "no final record after the interrupt"), c.errOr(err)
+			return c.kept(), c.lostOr(err, "no final record after the interrupt"), cmp.Or(c.lostErr, err) // the first loss's error
 		}
 		if err != nil {
 			c.lose(err)
@@ -119,14 +119,6 @@ func (c *collection) lostOr(err error, why string) *results.LostGroup {
 		}
 	}
 	return c.lost
-}
-
-// errOr is the first loss's error, else err.
-func (c *collection) errOr(err error) error {
-	if c.lostErr != nil {
-		return c.lostErr
-	}
-	return err
 }
 
 // stopAll tells every worker still awaited to end its window now.
