@@ -69,19 +69,13 @@ func (sv *serverSide) findServer(v plans.Variant) error {
 	return err
 }
 
-// ready is the plan's readiness probe.
-func (sv *serverSide) ready() server.Ready {
-	r := sv.plan.Server.Ready
-	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
-}
-
 // serverUp prepares the server for v: stop (a failure only logged), then
 // stopped (the speed commands), start or reload, and wait until ready.
 func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
 	log := sv.log
 	timeout := commandTimeout(sv.plan)
-	ready := sv.ready()
-	ready.Tally = new(server.Tally)
+	r := sv.plan.Server.Ready
+	ready := server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout, Tally: new(server.Tally)}
 	sv.readiness = (*results.Readiness)(ready.Tally)
 	if v.Start != "" && v.Stop != "" {
 		fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
