@@ -51,13 +51,12 @@ func calibrationLine(c *stats.Calibration) string {
 	if !c.HasNoise {
 		return fmt.Sprintf("calibration: no noise estimate from %d good windows of %s; using the cap, %d repetitions", len(c.Rates), c.Variant, c.Repeat)
 	}
-	s := fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); %d repetitions per variant detect ±%g %% at %.0f %% power over %s",
-		c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, stats.Power*100, comparisons(c.Family))
+	noise := fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); ", c.Variant, c.NoisePct, len(c.Rates))
 	if c.Capped {
-		s = fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); even the cap of %d repetitions per variant cannot detect ±%g %% at %.0f %% power over %s: using %d",
-			c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, stats.Power*100, comparisons(c.Family), c.Repeat)
+		return noise + fmt.Sprintf("even the cap of %d repetitions per variant cannot detect ±%g %% at %.0f %% power over %s: using %d",
+			c.Max, c.EffectPct, stats.Power*100, comparisons(c.Family), c.Repeat)
 	}
-	return s
+	return noise + fmt.Sprintf("%d repetitions per variant detect ±%g %% at %.0f %% power over %s", c.Repeat, c.EffectPct, stats.Power*100, comparisons(c.Family))
 }
 
 // comparisons is "1 comparison" or "N comparisons".
