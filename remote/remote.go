@@ -2,17 +2,18 @@ package remote
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,8 +22,8 @@ import (
 
 // Timing of the transport.
 const (
-	// ConnectTimeout bounds ssh's TCP connect and authentication.
-	ConnectTimeout = 15 * time.Second
+	// connectTimeout bounds ssh's TCP connect and authentication.
+	connectTimeout = 15 * time.Second
 	// aliveInterval and aliveCount: a host silent for 3 × 5 s is dead.
 	aliveInterval = 5
 	aliveCount    = 3
@@ -67,15 +68,10 @@ type Host struct {
 	once   sync.Once
 }
 
-// Name is the host's name as configured.
-func (h *Host) Name() string { return h.cfg.Name }
-
 // Dial opens the master connection to the host and waits until it
 // accepts commands (authenticated), until it fails, or until ctx ends.
 func Dial(ctx context.Context, cfg Config) (*Host, error) {
-	if cfg.Name == "" {
-		cfg.Name = cfg.Host
-	}
+	cfg.Name = cmp.Or(cfg.Name, cfg.Host)
 	dir, err := os.MkdirTemp("", "kaeload-ssh-")
 	if err != nil {
 		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}
@@ -85,7 +81,7 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 	common := []string{
 		"-o", "BatchMode=yes",
 		"-o", "ControlPath=" + sock,
-		"-o", "ConnectTimeout=" + strconv.Itoa(int(ConnectTimeout/time.Second)),
+		"-o", "ConnectTimeout=" + strconv.Itoa(int(connectTimeout/time.Second)),
 		"-o", "ServerAliveInterval=" + strconv.Itoa(aliveInterval),
 		"-o", "ServerAliveCountMax=" + strconv.Itoa(aliveCount),
 	}
@@ -122,7 +118,7 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 
 // awaitMaster polls the control socket until the master answers.
 func (h *Host) awaitMaster(parent context.Context) error {
-	ctx, cancel := context.WithTimeout(parent, ConnectTimeout+5*time.Second)
+	ctx, cancel := context.WithTimeout(parent, connectTimeout+5*time.Second)
 	defer cancel()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
@@ -134,7 +130,7 @@ func (h *Host) awaitMaster(parent context.Context) error {
 			if parent.Err() != nil {
 				return parent.Err()
 			}
-			return fmt.Errorf("no connection within %s%s", ConnectTimeout+5*time.Second, h.stderr.say())
+			return fmt.Errorf("no connection within %s%s", connectTimeout+5*time.Second, h.stderr.say())
 		case <-tick.C:
 		}
 		if _, err := os.Stat(filepath.Join(h.dir, "cm")); err != nil {
@@ -230,12 +226,7 @@ func Shell(env map[string]string, command string) string {
 	var b strings.Builder
 	if len(env) > 0 {
 		b.WriteString("env")
-		keys := make([]string, 0, len(env))
-		for k := range env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(env)) {
 			b.WriteString(" ")
 			b.WriteString(Quote(k + "=" + env[k]))
 		}
@@ -358,10 +349,9 @@ var (
 // relative to the remote user's home.
 func CachePath(hash string) string { return "~/.cache/kaeload/" + hash + "/kaeload" }
 
-// Install makes the binary at local available on the host at
-// CachePath(its hash) and returns that path and the hash. It uploads the
-// file over the master connection only when f (from Probe) lacks it, and
-// checks the uploaded copy's sha256 on the host (where sha256sum exists).
+// Install makes the binary at local available at CachePath(its hash) on the
+// host and returns both. It uploads only when f (from Probe) lacks it, and
+// checks the copy's sha256 there (where sha256sum exists).
 func (h *Host) Install(ctx context.Context, local string, f *Facts) (path, hash string, uploaded bool, err error) {
 	hash, err = FileHash(local)
 	if err != nil {

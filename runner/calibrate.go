@@ -10,10 +10,9 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// Calibrate measures the noise before a run chooses its repetitions: it
-// runs plan's baseline windows times as the run would and returns the
-// rates with the repetitions that detect effect, at most limit. Nothing is
-// recorded.
+// Calibrate measures the noise before a run chooses its repetitions: it runs
+// plan's baseline windows times, unrecorded, and returns the rates with the
+// repetitions that detect effect, at most limit.
 func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float64, limit int, opts Options) (*stats.Calibration, error) {
 	base := max(0, slices.IndexFunc(plan.Variants, func(v plans.Variant) bool { return v.Name == plan.Baseline }))
 	cp := *plan
@@ -47,18 +46,17 @@ func Calibrate(ctx context.Context, plan *plans.Plan, windows int, effect float6
 	return cal, nil
 }
 
-// CalibrationLine says what a calibration found, in one sentence.
-func CalibrationLine(c *stats.Calibration) string {
+// calibrationLine says what a calibration found, in one sentence.
+func calibrationLine(c *stats.Calibration) string {
 	if !c.HasNoise {
 		return fmt.Sprintf("calibration: no noise estimate from %d good windows of %s; using the cap, %d repetitions", len(c.Rates), c.Variant, c.Repeat)
 	}
-	s := fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); %d repetitions per variant detect ±%g %% at %.0f %% power over %s",
-		c.Variant, c.NoisePct, len(c.Rates), c.Repeat, c.EffectPct, stats.Power*100, comparisons(c.Family))
+	noise := fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); ", c.Variant, c.NoisePct, len(c.Rates))
 	if c.Capped {
-		s = fmt.Sprintf("calibration: %s varies by %.2f %% (sd of ln req/s over %d windows); even the cap of %d repetitions per variant cannot detect ±%g %% at %.0f %% power over %s: using %d",
-			c.Variant, c.NoisePct, len(c.Rates), c.Max, c.EffectPct, stats.Power*100, comparisons(c.Family), c.Repeat)
+		return noise + fmt.Sprintf("even the cap of %d repetitions per variant cannot detect ±%g %% at %.0f %% power over %s: using %d",
+			c.Max, c.EffectPct, stats.Power*100, comparisons(c.Family), c.Repeat)
 	}
-	return s
+	return noise + fmt.Sprintf("%d repetitions per variant detect ±%g %% at %.0f %% power over %s", c.Repeat, c.EffectPct, stats.Power*100, comparisons(c.Family))
 }
 
 // comparisons is "1 comparison" or "N comparisons".

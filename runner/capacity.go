@@ -36,8 +36,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 		label := fmt.Sprintf("variant %s capacity step %d (%s, %s/s)", v.Name, i+1, phase, format.Count(uint64(rate+0.5)))
 		interrupted := notes.New(notes.Interrupted, "label", label).Warning() // a step is never measured again
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(interrupted)
-			return err
+			return c.windowErr(ctx, label, interrupted, err)
 		}
 		if failed {
 			if err := c.settle(ctx, v.Name); err != nil {
@@ -49,11 +48,7 @@ func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s sessio
 			if rep != nil {
 				c.keepPartial(s.variant, label, i, rep)
 			}
-			if ctx.Err() != nil {
-				c.warn(interrupted)
-				return ctx.Err()
-			}
-			return fmt.Errorf("%s: %w", label, err)
+			return c.windowErr(ctx, label, interrupted, err)
 		}
 		pass, why := targets.Judge(measure(&rep.Total))
 		search.Record(pass, why)
@@ -102,12 +97,8 @@ func (c *controller) settle(ctx context.Context, variant string) error {
 		if err != nil {
 			return nil
 		}
-		t := time.NewTimer(settleSample)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !sleepUntil(ctx, time.Now().Add(settleSample)) {
 			return ctx.Err()
-		case <-t.C:
 		}
 		u, err := finish(settleSample)
 		if err != nil || u == nil {
@@ -126,12 +117,12 @@ func (c *controller) settle(ctx context.Context, variant string) error {
 
 // measure is what the capacity judge reads of a step's total.
 func measure(g *results.Group) capacity.Measure {
-	m := capacity.Measure{Succeeded: g.Succeeded(), ErrorShare: g.ErrorShare(), MissedShare: g.MissedShare()}
-	if h := g.Latency.Handshake; h != nil && h.Histogram != nil && h.TotalCount() > 0 {
-		m.P99Handshake = time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
+	p99 := func(h *results.Histogram) time.Duration {
+		if results.EmptyHistogram(h) {
+			return 0
+		}
+		return time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
 	}
-	if h := g.Latency.Intended; h != nil && h.Histogram != nil && h.TotalCount() > 0 {
-		m.P99Total = time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
-	}
-	return m
+	return capacity.Measure{Succeeded: g.Succeeded(), ErrorShare: g.ErrorShare(), MissedShare: g.MissedShare(),
+		P99Handshake: p99(g.Latency.Handshake), P99Total: p99(g.Latency.Intended)}
 }

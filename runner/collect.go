@@ -33,12 +33,9 @@ type collection struct {
 	lostErr error
 }
 
-// collect reads snapshots into lv until every worker sent its final
-// record, and returns the groups in plan order. A worker that fails, exits,
-// hangs silent or is late is lost: the others are told to stop, and collect
-// returns their records, the lost group and a *WorkerError. An interrupt
-// stops every worker and waits stopGrace for their records; a second
-// gives up on those missing. Timeline intervals go to tb (nil: none).
+// collect reads snapshots into lv and intervals into tb (nil: none) until every
+// final record is in. A lost worker stops the others (their records, it and a
+// *WorkerError return); an interrupt waits stopGrace for records, a second not.
 func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, *results.LostGroup, error) {
 	n := len(ws.procs)
 	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
@@ -75,7 +72,7 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 			err = c.take(ctx, e)
 		}
 		if err != nil && (c.lost != nil || ctx.Err() != nil) {
-			return c.kept(), c.lostOr(err, "no final record after the interrupt"), c.errOr(err)
+			return c.kept(), c.lostOr(err, "no final record after the interrupt"), cmp.Or(c.lostErr, err) // the first loss's error
 		}
 		if err != nil {
 			c.lose(err)
@@ -98,11 +95,7 @@ func (c *collection) lose(err error) {
 	if !errors.As(err, &we) {
 		return
 	}
-	why := we.Why
-	if why == "" {
-		why = we.Err.Error()
-	}
-	c.lost = &results.LostGroup{Group: we.Group, Host: we.Host, Why: why, Requests: c.lv.requests(we.Group)}
+	c.lost = &results.LostGroup{Group: we.Group, Host: we.Host, Why: cmp.Or(we.Why, we.Err.Error()), Requests: c.lv.requests(we.Group)}
 	if c.finals[we.Group] == nil {
 		c.finals[we.Group] = lostFinal
 		c.got++
@@ -126,14 +119,6 @@ func (c *collection) lostOr(err error, why string) *results.LostGroup {
 		}
 	}
 	return c.lost
-}
-
-// errOr is the first loss's error, else err.
-func (c *collection) errOr(err error) error {
-	if c.lostErr != nil {
-		return c.lostErr
-	}
-	return err
 }
 
 // stopAll tells every worker still awaited to end its window now.

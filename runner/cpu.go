@@ -23,37 +23,49 @@ type meterOf[T any] func() (finish func(window time.Duration) (T, error), err er
 // meter measures CPU use over a window.
 type meter = meterOf[*results.CPUUsage]
 
-// sampledMeter is a meter from a sample taken at both ends of each
-// interval and the usage between two samples.
-func sampledMeter[S any](sample func() (S, error), usage func(a, b S, w time.Duration) *results.CPUUsage) meter {
-	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
+// sampledMeter measures from a sample taken at both ends of each interval
+// and the reading between two samples.
+func sampledMeter[S, T any](sample func() (S, error), reading func(a, b S, w time.Duration) T) meterOf[T] {
+	return func() (func(time.Duration) (T, error), error) {
 		a, err := sample()
 		if err != nil {
 			return nil, err
 		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := sample()
-			if err != nil {
-				return nil, err
-			}
-			u := usage(a, b, w)
-			a = b // the next call measures from here
-			return u, nil
-		}, nil
+		return readingsFrom(a, sample, reading), nil
 	}
+}
+
+// readingsFrom is a meter's finish after its first sample a: each call
+// samples anew and returns the reading since the last sample.
+func readingsFrom[S, T any](a S, sample func() (S, error), reading func(a, b S, w time.Duration) T) func(time.Duration) (T, error) {
+	return func(w time.Duration) (T, error) {
+		b, err := sample()
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		r := reading(a, b, w)
+		a = b // the next call measures from here
+		return r, nil
+	}
+}
+
+// deltaMeter measures CPU use from one sample to the next.
+func deltaMeter[S interface {
+	Usage(S, time.Duration) results.CPUUsage
+}](sample func() (S, error)) meter {
+	return sampledMeter(sample, func(a, b S, w time.Duration) *results.CPUUsage { return new(a.Usage(b, w)) })
 }
 
 // cpusMeter measures a pinned group's CPUs, whoever uses them: busy CPUs
 // cannot drive more load.
 func cpusMeter(cpus pinning.Set) meter {
-	return sampledMeter(func() (cpustat.Sample, error) { return cpustat.SampleCPUs(cpus) },
-		func(a, b cpustat.Sample, w time.Duration) *results.CPUUsage { return new(a.Usage(b, w)) })
+	return deltaMeter(func() (cpustat.Sample, error) { return cpustat.SampleCPUs(cpus) })
 }
 
 // treeMeter measures a process and its descendants (a local server).
 func treeMeter(pid int) meter {
-	return sampledMeter(func() (cpustat.TreeSample, error) { return cpustat.SampleTree(pid) },
-		func(a, b cpustat.TreeSample, w time.Duration) *results.CPUUsage { return new(a.Usage(b, w)) })
+	return deltaMeter(func() (cpustat.TreeSample, error) { return cpustat.SampleTree(pid) })
 }
 
 // selfMeter measures this process alone, busy relative to cpus (or the
@@ -105,19 +117,9 @@ func busyOver(u *results.CPUUsage, w time.Duration, n int) *results.CPUUsage {
 // may run on cpus, other than this one and exclude.
 func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] {
 	exclude = append(slices.Clone(exclude), os.Getpid())
-	return func() (func(time.Duration) ([]results.ProcessCPU, error), error) {
-		a, err := cpustat.SampleProcs()
-		if err != nil {
-			return nil, err
-		}
-		return func(time.Duration) ([]results.ProcessCPU, error) {
-			b, err := cpustat.SampleProcs()
-			if err != nil {
-				return nil, err
-			}
-			return a.Top(b, cpus, exclude, results.OthersListed), nil
-		}, nil
-	}
+	return sampledMeter(cpustat.SampleProcs, func(a, b cpustat.ProcsSample, _ time.Duration) []results.ProcessCPU {
+		return a.Top(b, cpus, exclude, results.OthersListed)
+	})
 }
 
 // measureWindow samples m when win starts and ends and delivers the

@@ -51,10 +51,7 @@ func runLeft(r repInfo, now time.Time) string {
 	if r.runEnd.IsZero() || !r.runEnd.After(r.window.End) {
 		return ""
 	}
-	left := r.runEnd.Sub(now)
-	if left < 0 {
-		left = 0
-	}
+	left := max(r.runEnd.Sub(now), 0)
 	if left >= time.Minute {
 		left = left.Round(time.Second)
 	} else {

@@ -54,12 +54,7 @@ type hostConn struct {
 // roles says what a host does in the plan, for messages: "groups 1, 2",
 // "the server".
 func roles(p *plans.Plan, name string) string {
-	var groups []string
-	for i, g := range p.Load.Groups {
-		if g.Host != nil && g.Host.Name == name {
-			groups = append(groups, fmt.Sprint(i))
-		}
-	}
+	groups := groupsOn(p, name)
 	var parts []string
 	switch len(groups) {
 	case 0:
@@ -74,14 +69,24 @@ func roles(p *plans.Plan, name string) string {
 	return strings.Join(parts, " and ")
 }
 
+// groupsOn are the indexes of p's groups that run on the ssh host name.
+func groupsOn(p *plans.Plan, name string) []string {
+	var groups []string
+	for i, g := range p.Load.Groups {
+		if g.Host != nil && g.Host.Name == name {
+			groups = append(groups, fmt.Sprint(i))
+		}
+	}
+	return groups
+}
+
+// localGroup reports whether g runs on this machine.
+func localGroup(g plans.Group) bool { return g.Host == nil }
+
 // dialHosts opens one master connection per ssh host and installs kaeload
 // where a group runs; on failure it closes them and names each host that
 // failed, once.
 func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*hostConn, error) {
-	var opt [][2]string
-	for _, o := range p.SSHOptions {
-		opt = append(opt, [2]string{o.Key, o.Value})
-	}
 	begin, n := time.Now(), fmt.Sprintf("%d hosts", len(p.Hosts))
 	if len(p.Hosts) == 1 {
 		n = "1 host"
@@ -92,7 +97,7 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 	// first failure cancels the dials still going.
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	log := &lockedWriter{w: opts.Log}
+	log := &syncWriter{w: opts.Log}
 	conns, errs := make([]*hostConn, len(p.Hosts)), make([]error, len(p.Hosts))
 	sem := make(chan struct{}, maxDials)
 	var wg sync.WaitGroup
@@ -104,7 +109,7 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 				errs[i] = dctx.Err()
 				return
 			}
-			conns[i], errs[i] = dialHost(dctx, p, h, opt, log, opts.Executable)
+			conns[i], errs[i] = dialHost(dctx, p, h, log, opts.Executable)
 			if errs[i] != nil {
 				cancel()
 			}
@@ -141,8 +146,8 @@ const maxDials = 32
 
 // dialHost connects to h, reads its facts and, when a group runs there,
 // installs kaeload; on failure it closes what it opened.
-func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]string, log io.Writer, executable string) (*hostConn, error) {
-	conn, err := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
+func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, log io.Writer, executable string) (*hostConn, error) {
+	conn, err := dialSSH(ctx, p, h, log)
 	if err != nil {
 		return nil, err
 	}
@@ -156,12 +161,7 @@ func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]stri
 	}
 	hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name),
 		Facts: &results.RemoteFacts{Kernel: facts.Kernel, CPUs: facts.CPUs, CPUModel: facts.CPUModel}}}
-	groups := 0
-	for _, g := range p.Load.Groups {
-		if g.Host != nil && g.Host.Name == h.Name {
-			groups++
-		}
-	}
+	groups := len(groupsOn(p, h.Name))
 	if groups == 0 {
 		return hc, nil
 	}
@@ -188,16 +188,21 @@ func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, opt [][2]stri
 	return hc, nil
 }
 
-// lockedWriter serialises writes from the dials running at once.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// dialSSH opens the master connection to the plan's host h, with the
+// plan's ssh options; log gets the master's messages.
+func dialSSH(ctx context.Context, p *plans.Plan, h plans.SSHHost, log io.Writer) (*remote.Host, error) {
+	opt := make([][2]string, 0, len(p.SSHOptions))
+	for _, o := range p.SSHOptions {
+		opt = append(opt, [2]string{o.Key, o.Value})
+	}
+	return remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: log})
 }
 
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
+// shellOn is server.Control.Remote for commands run through conn.
+func shellOn(conn *remote.Host) func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
+		return conn.Command(ctx, remote.Shell(env, command))
+	}
 }
 
 // closeHosts ends every master connection, all at once.
@@ -216,39 +221,25 @@ func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
 	return hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, args...))
 }
 
+// read runs command on the host, bounded by clockTimeout, and returns its
+// output; what says what it reads, for errors.
+func (hc *hostConn) read(ctx context.Context, what, command string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, clockTimeout)
+	defer cancel()
+	out, err := hc.conn.Output(ctx, what, command, nil)
+	return string(out), err
+}
+
 // remoteStatMeter measures the whole of a remote host's CPUs from its
 // /proc/stat, read over the host's ssh connection.
 func remoteStatMeter(hc *hostConn) meter {
 	return deltaMeter(func() (cpustat.Sample, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-		defer cancel()
-		out, err := hc.conn.Output(ctx, "read /proc/stat", "cat /proc/stat", nil)
+		out, err := hc.read(context.Background(), "read /proc/stat", "cat /proc/stat")
 		if err != nil {
 			return cpustat.Sample{}, err
 		}
-		return cpustat.ParseProcStat(string(out))
+		return cpustat.ParseProcStat(out)
 	})
-}
-
-// deltaMeter measures CPU use from one sample to the next.
-func deltaMeter[S interface {
-	Usage(S, time.Duration) results.CPUUsage
-}](sample func() (S, error)) meter {
-	return func() (func(time.Duration) (*results.CPUUsage, error), error) {
-		a, err := sample()
-		if err != nil {
-			return nil, err
-		}
-		return func(w time.Duration) (*results.CPUUsage, error) {
-			b, err := sample()
-			if err != nil {
-				return nil, err
-			}
-			u := a.Usage(b, w)
-			a = b // the next call measures from here
-			return &u, nil
-		}, nil
-	}
 }
 
 // syncClocks measures each remote worker's round trip and clock offset
@@ -328,11 +319,11 @@ func listenerScript(port int) string {
 // readRemoteProcs reads, in one command over hc, the host's /proc/stat
 // and every process's /proc/PID/stat.
 func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat.RemoteProcs, error) {
-	out, err := hc.conn.Output(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+	out, err := hc.read(ctx, "read /proc", "cat /proc/stat; echo "+procSep+"; cat /proc/[0-9]*/stat 2>/dev/null; true")
 	if err != nil {
 		return cpustat.Sample{}, cpustat.RemoteProcs{}, err
 	}
-	stat, procs, _ := strings.Cut(string(out), procSep)
+	stat, procs, _ := strings.Cut(out, procSep)
 	s, err := cpustat.ParseProcStat(stat)
 	return s, cpustat.ParseRemoteProcs(procs), err
 }
@@ -364,9 +355,7 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	}
 	root := procs.FamilyRoot(pid)
 	sample := func() (cpustat.TreeSample, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-		defer cancel()
-		s, procs, err := readRemoteProcs(ctx, hc)
+		s, procs, err := readRemoteProcs(context.Background(), hc)
 		if err != nil {
 			return cpustat.TreeSample{}, err
 		}

@@ -34,20 +34,17 @@ func (c *controller) listenSource() listenSource {
 		return src
 	}
 	local := func(context.Context) (cpustat.ListenQueue, error) { return cpustat.ReadListenQueue(port) }
-	switch s := c.plan.Server; {
+	switch hc := c.serverHost(); {
 	case c.builtin:
 		src.read = local
-	case s != nil && s.SSH != nil:
-		hc := c.hosts[s.SSH.Name]
-		src.host = s.SSH.Name
+	case hc != nil:
+		src.host = hc.name
 		src.read = func(ctx context.Context) (cpustat.ListenQueue, error) {
-			ctx, cancel := context.WithTimeout(ctx, clockTimeout)
-			defer cancel()
-			out, err := hc.conn.Output(ctx, "read the listen queue", cpustat.RemoteListenQueueCommand(port), nil)
+			out, err := hc.read(ctx, "read the listen queue", cpustat.RemoteListenQueueCommand(port))
 			if err != nil {
 				return cpustat.ListenQueue{}, err
 			}
-			return cpustat.ParseListenQueue(string(out))
+			return cpustat.ParseListenQueue(out)
 		}
 	case c.serverPID > 0:
 		theirs, err1 := cpustat.ProcessNetNS(c.serverPID)
@@ -71,9 +68,8 @@ var errNoListener = errors.New("nothing listens on the target's port")
 
 // firstListen takes the listener's first reading now.
 func firstListen(ctx context.Context, src listenSource) firstSample[cpustat.ListenQueueDelta] {
-	f := firstSample[cpustat.ListenQueueDelta]{from: time.Now()}
 	if src.read == nil {
-		return f
+		return sampleNow[cpustat.ListenQueueDelta](nil)
 	}
 	read := func() (cpustat.ListenQueue, error) {
 		q, err := src.read(ctx)
@@ -82,12 +78,10 @@ func firstListen(ctx context.Context, src listenSource) firstSample[cpustat.List
 		}
 		return q, err
 	}
-	prev, err := read()
-	if err != nil {
-		f.err = fmt.Errorf("the target's listener: %w", err)
-		return f
+	f := sampleNow(sampledMeter(read, func(a, b cpustat.ListenQueue, _ time.Duration) cpustat.ListenQueueDelta { return a.Delta(b) }))
+	if f.err != nil {
+		f.err = fmt.Errorf("the target's listener: %w", f.err)
 	}
-	f.finish = deltaFinish(prev, read, cpustat.ListenQueue.Delta)
 	return f
 }
 

@@ -63,8 +63,8 @@ func (c *controller) liveWindow(w WindowID) LiveWindow {
 	}
 	if c.server != nil {
 		lw.ServerHost = localHost
-		if s := c.plan.Server; s != nil && s.SSH != nil {
-			lw.ServerHost = s.SSH.Name
+		if hc := c.serverHost(); hc != nil {
+			lw.ServerHost = hc.name
 		}
 	}
 	for _, src := range c.tcpSources() {
@@ -140,14 +140,17 @@ func (c *controller) windowEnded(w WindowID, rep *results.Rep) {
 func (c *controller) stopOutputs(ctx context.Context) {
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	if c.opts.Abort != nil {
-		go func() {
-			select {
-			case <-c.opts.Abort:
-				cancel()
-			case <-wctx.Done():
-			}
-		}()
-	}
+	cancelWhen(wctx, c.opts.Abort, cancel)
 	c.stop(wctx)
+}
+
+// cancelWhen calls cancel when ch closes, unless ctx ends first.
+func cancelWhen(ctx context.Context, ch <-chan struct{}, cancel func()) {
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 }

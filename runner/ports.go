@@ -3,12 +3,12 @@ package runner
 import (
 	"net"
 	"net/netip"
+	"slices"
 
 	"github.com/kaeload/kaeload/cpustat"
+	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
-
-	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -30,12 +30,8 @@ func portLoad(p *plans.Plan) ports.Load {
 // checkTimeWait counts the client's TIME_WAIT sockets to the target after
 // rep's window and warns once a run when they or port errors call for it.
 func (c *controller) checkTimeWait(rep *results.Rep) {
-	local := false
-	for _, g := range c.plan.Load.Groups {
-		local = local || g.Host == nil
-	}
 	dst, err := netip.ParseAddrPort(c.plan.Target.Addr)
-	if !local || err != nil {
+	if !slices.ContainsFunc(c.plan.Load.Groups, localGroup) || err != nil {
 		return
 	}
 	n, err := cpustat.CountTimeWait(dst)
@@ -74,7 +70,3 @@ func checkPorts(p *plans.Plan) []results.Warning {
 func shortage(s ports.Shortage) results.Warning {
 	return notes.Note{Code: notes.Code(s.Kind), Args: s.Args}.Warning()
 }
-
-// timeWait counts the client's sockets in TIME_WAIT (this network
-// namespace, /proc/net/sockstat).
-func timeWait() (int, error) { return ports.TimeWait() }

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"slices"
 
-	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
@@ -37,19 +36,10 @@ func TryProbes(ctx context.Context, p *plans.Plan) []ProbeTrial {
 	compiled, err := compileProbes(p)
 	var remoteRun func(ctx context.Context, env map[string]string, command string) *exec.Cmd
 	if err == nil && p.Server.SSH != nil {
-		h := p.Server.SSH
-		var opt [][2]string
-		for _, o := range p.SSHOptions {
-			opt = append(opt, [2]string{o.Key, o.Value})
-		}
-		conn, derr := remote.Dial(ctx, remote.Config{Name: h.Name, User: h.User, Host: h.Host, Port: h.Port, Options: opt, Log: io.Discard})
-		if derr != nil {
-			err = derr
-		} else {
+		conn, derr := dialSSH(ctx, p, *p.Server.SSH, io.Discard)
+		if err = derr; err == nil {
 			defer conn.Close()
-			remoteRun = func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-				return conn.Command(ctx, remote.Shell(env, command))
-			}
+			remoteRun = shellOn(conn)
 		}
 	}
 	type key struct{ name, command, pattern string }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -37,15 +38,10 @@ type WorkerError struct {
 // Error names the group and CPUs and quotes the worker's last stderr lines.
 func (e *WorkerError) Error() string {
 	var b strings.Builder
-	cpus := e.CPUs
-	if cpus == "" {
-		cpus = "unpinned"
-	}
 	if e.Host != "" {
-		fmt.Fprintf(&b, "host %s: group %d (CPUs %s): %v", e.Host, e.Group, cpus, e.Err)
-	} else {
-		fmt.Fprintf(&b, "group %d (CPUs %s): %v", e.Group, cpus, e.Err)
+		fmt.Fprintf(&b, "host %s: ", e.Host)
 	}
+	fmt.Fprintf(&b, "group %d (CPUs %s): %v", e.Group, cmp.Or(e.CPUs, "unpinned"), e.Err)
 	if len(e.Stderr) > 0 {
 		b.WriteString("; last worker stderr:")
 		for _, l := range e.Stderr {

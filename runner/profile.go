@@ -27,19 +27,16 @@ func (h sshProfHost) Script(ctx context.Context, script string) *exec.Cmd {
 // profileHost is where the server runs, for serverprof, and its processes
 // there; without them, why not.
 func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, string) {
-	if s := c.plan.Server; s != nil && s.SSH != nil {
-		hc := c.hosts[s.SSH.Name]
+	if hc := c.serverHost(); hc != nil {
 		h := sshProfHost{hc}
 		if c.serverPID <= 0 {
 			return h, nil, "server PIDs not found: nothing listens on the target's port on " + hc.name
 		}
-		rctx, cancel := context.WithTimeout(ctx, clockTimeout)
-		defer cancel()
-		out, err := hc.conn.Output(rctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true", nil)
+		out, err := hc.read(ctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true")
 		if err != nil {
 			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
 		}
-		tree, err := cpustat.ParseRemoteProcs(string(out)).Tree(c.serverPID, nil)
+		tree, err := cpustat.ParseRemoteProcs(out).Tree(c.serverPID, nil)
 		if err != nil {
 			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
 		}
@@ -66,9 +63,7 @@ func (c *controller) startProfile(ctx context.Context, label string, window time
 		return nil
 	}
 	host, pids, why := c.profileHost(ctx)
-	logf := func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: server profile "+f+"\n", append([]any{label}, a...)...)
-	}
+	logf := c.logf(label + ": server profile ")
 	var sess *serverprof.Session
 	var none *results.ServerProfile
 	if why != "" {

@@ -282,12 +282,7 @@ func (nopDisplay) done(*results.Rep)   {}
 func (nopDisplay) waiting(string)      {}
 
 // timeLeft is the time until the window ends, never negative.
-func timeLeft(r repInfo, now time.Time) time.Duration {
-	if d := r.window.End.Sub(now); d > 0 {
-		return d
-	}
-	return 0
-}
+func timeLeft(r repInfo, now time.Time) time.Duration { return max(r.window.End.Sub(now), 0) }
 
 // missedWords is ", N missed" for missed starts; "" for none.
 func missedWords(n uint64) string {
@@ -411,51 +406,26 @@ func (b *barDisplay) waiting(line string) { sayEvery(b.w, &b.said, line) }
 func (b *barDisplay) show(r repInfo, l *live) {
 	b.r, b.l = r, l
 	b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
-	span := r.window.End.Sub(r.begin).Milliseconds()
-	if span < 1 {
-		span = 1
-	}
+	span := max(r.window.End.Sub(r.begin).Milliseconds(), 1)
 	fmt.Fprintln(b.w, r.label)
 	if b.log != nil {
 		b.log.setAbove(b.p)
 	}
 	b.bars = b.bars[:0]
 	for g, name := range r.groups {
-		bar := b.p.AddBar(span,
-			mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
-			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
-				s, rps := l.group(g)
-				return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors) + missedWords(s.Missed)
-			}, decor.WCSyncSpaceR)))
-		b.bars = append(b.bars, bar)
+		b.addBar(span, mpb.BarStyle(), name, func() string {
+			s, rps := l.group(g)
+			return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors) + missedWords(s.Missed)
+		}, decor.WCSyncSpaceR)
 	}
-	total := b.p.AddBar(span,
-		mpb.PrependDecorators(decor.Name("total", decor.WCSyncSpaceR)),
-		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
-			s, rps := l.total()
-			left := timeLeft(r, time.Now())
-			phase := "left"
-			if time.Now().Before(r.window.Start) {
-				phase = "left (warm-up)"
-			}
-			// The run's time left goes first: scripts watch for "s left" at the end.
-			run := ""
-			if l := runLeft(r, time.Now()); l != "" {
-				run = " (" + strings.TrimPrefix(l, ", ") + ")"
-			}
-			return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, left.Seconds(), phase) + missedWords(s.Missed)
-		}, decor.WCSyncSpaceR)))
-	b.bars = append(b.bars, total)
+	b.addBar(span, mpb.BarStyle(), "total", func() string { return totalText(r, l, time.Now()) }, decor.WCSyncSpaceR)
 	if l.hasTCP() {
-		kernel := b.p.New(span, mpb.NopStyle(),
-			mpb.PrependDecorators(decor.Name("kernel", decor.WCSyncSpaceR)),
-			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
-				if k := l.kernel(); k != "" {
-					return k
-				}
-				return "no TCP trouble so far"
-			})))
-		b.bars = append(b.bars, kernel)
+		b.addBar(span, mpb.NopStyle(), "kernel", func() string {
+			if k := l.kernel(); k != "" {
+				return k
+			}
+			return "no TCP trouble so far"
+		})
 	}
 	b.tick(250*time.Millisecond, func(now time.Time) {
 		cur := min(now.Sub(r.begin).Milliseconds(), span-1)
@@ -463,6 +433,29 @@ func (b *barDisplay) show(r repInfo, l *live) {
 			bar.SetCurrent(cur)
 		}
 	})
+}
+
+// addBar adds a bar named name whose right side shows text, read at each
+// refresh.
+func (b *barDisplay) addBar(span int64, style mpb.BarFillerBuilder, name string, text func() string, wc ...decor.WC) {
+	b.bars = append(b.bars, b.p.New(span, style,
+		mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
+		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return text() }, wc...))))
+}
+
+// totalText is the total bar's right side at now.
+func totalText(r repInfo, l *live, now time.Time) string {
+	s, rps := l.total()
+	phase := "left"
+	if now.Before(r.window.Start) {
+		phase = "left (warm-up)"
+	}
+	// The run's time left goes first: scripts watch for "s left" at the end.
+	run := ""
+	if left := runLeft(r, now); left != "" {
+		run = " (" + strings.TrimPrefix(left, ", ") + ")"
+	}
+	return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, timeLeft(r, now).Seconds(), phase) + missedWords(s.Missed)
 }
 
 func (b *barDisplay) done(rep *results.Rep) {

@@ -85,7 +85,7 @@ func (c *controller) quietCPUs() (client, srv pinning.Set) {
 			client = union(client, cpus)
 		}
 	}
-	switch remote := c.plan.Server != nil && c.plan.Server.SSH != nil; {
+	switch remote := c.serverHost() != nil; {
 	case c.builtin:
 		srv, _ = pinning.Allowed(strconv.Itoa(os.Getpid()))
 	case c.serverPID > 0 && !remote:

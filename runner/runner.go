@@ -14,6 +14,7 @@ import (
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/pinning"
+	"github.com/kaeload/kaeload/ports"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/notes"
@@ -76,14 +77,9 @@ type About struct {
 	Scenario           string
 }
 
-// Run executes every variant × repetition of plan: one pinned worker per
-// group, started on one barrier and measured over one window, with the
-// server controlled per variant (the stop always runs).
-//
-// On cancel, a lost worker or a failed stop it returns what was measured,
-// Interrupted set, and an error; a server that does not start is
-// recorded in NotMeasured and the run goes on. No worker outlives Run,
-// and nothing writes the run after Run returns: outputs get events.
+// Run executes every variant × repetition of plan, one pinned worker per group
+// on one window. On cancel, a lost worker or a failed stop it returns what was
+// measured, Interrupted set, and an error; nothing writes the run afterwards.
 func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, error) {
 	if err := checkPlan(plan); err != nil {
 		return nil, err
@@ -155,7 +151,7 @@ func calibrated(ctx context.Context, plan *plans.Plan, opts Options) (*plans.Pla
 			return nil, nil, err
 		}
 		if opts.Log != nil {
-			fmt.Fprintln(opts.Log, CalibrationLine(c))
+			fmt.Fprintln(opts.Log, calibrationLine(c))
 		}
 		cal = c
 	}
@@ -410,10 +406,9 @@ type controller struct {
 	target *target.Server
 }
 
-// rep runs one repetition: spawn the workers, wait at the barrier, start
-// them on one window and collect, reading probes and server CPU beside it.
-// An interrupt or a lost worker returns the partial window; no worker
-// outlives rep.
+// rep runs one repetition: spawn the workers, start them on one window and
+// collect, reading probes and server CPU beside it. An interrupt or a lost
+// worker returns the partial window; no worker outlives rep.
 func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label string, ctl *server.Control, probes []server.Probe) (rep *results.Rep, err error) {
 	quiet, err := c.beforeLoad(ctx, w, label)
 	if err != nil {
@@ -490,7 +485,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 // and a wait for a quiet machine that timed out.
 func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 	rep.Failed = analysis.CheckRep(&rep.Total, p.MaxErrors) // Compile's default: 1 %
-	if n, err := timeWait(); err == nil {
+	if n, err := ports.TimeWait(); err == nil {             // this namespace's, from /proc/net/sockstat
 		rep.TimeWait = &n
 	}
 	c.checkTimeWait(rep)
@@ -561,9 +556,18 @@ func recv[T any](ctx context.Context, ch <-chan T) (T, bool) {
 }
 
 // logf is a printf to the log, each line prefixed and ended.
-func (c *controller) logf(prefix string) func(string, ...any) {
+func (c *controller) logf(prefix string) func(string, ...any) { return logTo(c.opts.Log, prefix) }
+
+// logTo is a printf to w, each line prefixed and ended.
+func logTo(w io.Writer, prefix string) func(string, ...any) {
 	prefix = strings.ReplaceAll(prefix, "%", "%%")
-	return func(f string, a ...any) { fmt.Fprintf(c.opts.Log, prefix+f+"\n", a...) }
+	return func(f string, a ...any) { fmt.Fprintf(w, prefix+f+"\n", a...) }
+}
+
+// withPrefix is logf with prefix before each line.
+func withPrefix(logf func(string, ...any), prefix string) func(string, ...any) {
+	prefix = strings.ReplaceAll(prefix, "%", "%%")
+	return func(f string, a ...any) { logf(prefix+f, a...) }
 }
 
 // partialRep is the repetition an interrupt or the loss of group lost cut
@@ -589,11 +593,7 @@ func partialRep(groups []results.Group, timeline *results.Timeline, win results.
 func groupNames(groups []plans.Group) []string {
 	names := make([]string, len(groups))
 	for i, g := range groups {
-		cpus := pinning.Set(g.CPUs).String()
-		if cpus == "" {
-			cpus = "unpinned"
-		}
-		names[i] = fmt.Sprintf("group %d [%s]", i, cpus)
+		names[i] = fmt.Sprintf("group %d [%s]", i, cmp.Or(pinning.Set(g.CPUs).String(), "unpinned"))
 	}
 	return names
 }

@@ -219,8 +219,7 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 		}
 		interrupted := notes.New(notes.Interrupted, "label", label, "variant", v.Name, "index", r).Warning()
 		if err := c.cooldown(ctx); err != nil {
-			c.warn(interrupted)
-			return err
+			return c.windowErr(ctx, label, interrupted, err)
 		}
 		rep, err := c.rep(ctx, p, WindowID{Variant: v.Name, Rep: r}, label, ctl, c.probes[s.variant])
 		if rep != nil && rep.PartialOf > 0 {
@@ -245,14 +244,20 @@ func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *s
 			}
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				c.warn(interrupted)
-				return ctx.Err()
-			}
-			return fmt.Errorf("%s: %w", label, err)
+			return c.windowErr(ctx, label, interrupted, err)
 		}
 	}
 	return nil
+}
+
+// windowErr is the error of the window label: an interrupt is warned
+// about (interrupted) and returned as ctx's error.
+func (c *controller) windowErr(ctx context.Context, label string, interrupted results.Warning, err error) error {
+	if ctx.Err() != nil {
+		c.warn(interrupted)
+		return ctx.Err()
+	}
+	return fmt.Errorf("%s: %w", label, err)
 }
 
 // Before load is sent to a server kaeload does not control, listenTries
@@ -272,14 +277,10 @@ func (c *controller) cooldown(ctx context.Context) error {
 		return nil
 	}
 	fmt.Fprintf(c.opts.Log, "cooldown: %s before the next window\n", d.Round(time.Millisecond))
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
+	if !sleepUntil(ctx, c.lastEnd.Add(c.plan.Cooldown)) {
 		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
+	return nil
 }
 
 // probeWindow reads every probe when the window starts and after it ends;
@@ -317,12 +318,8 @@ type reading struct {
 
 // readProbes waits until at, then reads every probe; false when ctx ended.
 func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes []server.Probe, at time.Time) ([]reading, bool) {
-	t := time.NewTimer(time.Until(at))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
+	if !sleepUntil(ctx, at) {
 		return nil, false
-	case <-t.C:
 	}
 	out := make([]reading, len(probes))
 	for i, p := range probes {

@@ -116,16 +116,13 @@ func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run
 	a := search.Analyze(cfg, done)
 	var ws []notes.Note
 	if !a.Unimodal {
-		vals := make([]string, len(a.LocalBests))
-		for i, p := range a.LocalBests {
-			vals[i] = s.Value(c.plan, p)
-		}
+		vals := searchValues(c.plan, a.LocalBests)
 		ws = append(ws, notes.New(notes.SearchNotUnimodal, "series", s.Series, "key", s.Key, "values", strings.Join(vals, ", ")))
 	}
 	if !a.Refined && a.Windows > 0 && a.Predicted >= 0 {
 		ws = append(ws, notes.New(notes.SearchUnrefined, "series", s.Series, "budget", cfg.Budget))
 	} else if !a.Refined && a.Windows > 0 && cfg.Points > len(search.CoarsePoints(cfg)) {
-		ws = append(ws, notes.New(notes.SearchUnrefined, "series", s.Series, "budget", cfg.Budget, "values", strings.Join(coarseValues(c.plan, cfg), ", ")))
+		ws = append(ws, notes.New(notes.SearchUnrefined, "series", s.Series, "budget", cfg.Budget, "values", strings.Join(searchValues(c.plan, search.CoarsePoints(cfg)), ", ")))
 	}
 	for _, n := range ws {
 		if w := n.Warning(); !run.Warnings.Has(w) {
@@ -134,10 +131,11 @@ func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run
 	}
 }
 
-func coarseValues(p *plans.Plan, cfg search.Config) []string {
-	var out []string
-	for _, k := range search.CoarsePoints(cfg) {
-		out = append(out, p.Search.Value(p, k))
+// searchValues are the search key's values at the grid points ks.
+func searchValues(p *plans.Plan, ks []int) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = p.Search.Value(p, k)
 	}
 	return out
 }
@@ -150,7 +148,7 @@ func SearchPlan(p *plans.Plan) string {
 		return ""
 	}
 	cfg := search.Config{Points: s.Points, Budget: s.Budget}
-	coarse := coarseValues(p, cfg)
+	coarse := searchValues(p, search.CoarsePoints(cfg))
 	first := fmt.Sprintf("coarse pass %s = %s (%d windows)", s.Key, strings.Join(coarse, ", "), len(coarse))
 	if s.Predicted {
 		first = fmt.Sprintf("both ends %s = %s, %s, then the value predicted from them and its neighbours (the coarse pass %s if it predicts none)", s.Key, s.Value(p, 0), s.Value(p, s.Points-1), strings.Join(coarse, ", "))

@@ -12,60 +12,84 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// serverCPUsMeter measures the CPUs the local server rooted at pid may run
-// on: busy time, the controller's own time and the busiest others. With
-// builtin, pid is this process and its time is the server's.
-func serverCPUsMeter(pid int, workers []int, builtin bool) meterOf[*results.ServerCPUs] {
-	var self meter // the controller's own time, but the built-in target's is the server's
-	if !builtin {
-		self = selfMeter(nil)
-	}
+// serverSample is one reading of the server's CPUs: its process tree, the
+// busy time of the CPUs it may use and every process's time.
+type serverSample struct {
+	tree  cpustat.TreeSample
+	busy  cpustat.Sample
+	procs cpustat.ProcsSample
+}
+
+// serverSampler reads the server's CPUs, on this machine or over ssh.
+type serverSampler interface {
+	// sample reads the CPUs cpus, or when nil the CPUs the tree may use,
+	// and returns the CPUs it read.
+	sample(ctx context.Context, cpus pinning.Set) (serverSample, pinning.Set, error)
+	// others are the busiest other processes that may run on cpus.
+	others(ctx context.Context, a, b serverSample, cpus pinning.Set) ([]results.ProcessCPU, error)
+}
+
+// serverCPUsMeter measures the CPUs the server may run on: busy time, the
+// controller's own time (self, when not nil) and the busiest others. rec
+// gives the fields the reading does not (Builtin, Host).
+func serverCPUsMeter(s serverSampler, self meter, rec results.ServerCPUs) meterOf[*results.ServerCPUs] {
 	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
-		tree, errT := cpustat.SampleTree(pid)
-		cpus := tree.CPUs
-		busyA, errC := cpustat.SampleCPUs(cpus)
-		procsA, errP := cpustat.SampleProcs()
-		if err := errors.Join(errT, errC, errP); err != nil {
+		ctx := context.Background() // each read over ssh is bounded (hostConn.read)
+		a, cpus, err := s.sample(ctx, nil)
+		if err != nil {
 			return nil, err
 		}
 		var ownFinish func(time.Duration) (*results.CPUUsage, error)
 		if self != nil {
-			var err error
 			if ownFinish, err = self(); err != nil {
 				return nil, err
 			}
 		}
 		return func(w time.Duration) (*results.ServerCPUs, error) {
-			end, errT := cpustat.SampleTree(pid)
-			busyB, errC := cpustat.SampleCPUs(cpus)
-			procsB, errP := cpustat.SampleProcs()
-			if err := errors.Join(errT, errC, errP); err != nil {
+			b, _, err := s.sample(ctx, cpus)
+			if err != nil {
 				return nil, err
 			}
-			var controller float64
+			out := rec
 			if ownFinish != nil {
 				own, err := ownFinish(w)
 				if err != nil {
 					return nil, err
 				}
-				controller = own.Seconds
+				out.Controller = own.Seconds
 			}
-			busy := busyA.Usage(busyB, w)
-			name := end.Comm
-			if builtin {
-				name = "" // kaeload itself
+			if out.Others, err = s.others(ctx, a, b, cpus); err != nil {
+				return nil, err
 			}
-			return &results.ServerCPUs{
-				CPUs:       cpus.String(),
-				Builtin:    builtin,
-				Name:       name,
-				PIDs:       end.PIDs,
-				Busy:       &busy,
-				Controller: controller,
-				Others:     procsA.Top(procsB, cpus, notOthers(tree.PIDs, end.PIDs, workers), results.OthersListed),
-			}, nil
+			busy := a.busy.Usage(b.busy, w)
+			out.CPUs, out.PIDs, out.Busy = cpus.String(), b.tree.PIDs, &busy
+			if !out.Builtin { // the built-in target is kaeload itself: no name
+				out.Name = b.tree.Comm
+			}
+			return &out, nil
 		}, nil
 	}
+}
+
+// localSampler reads the server rooted at pid from this machine's /proc;
+// workers are this machine's workers, never counted as others.
+type localSampler struct {
+	pid     int
+	workers []int
+}
+
+func (l localSampler) sample(_ context.Context, cpus pinning.Set) (serverSample, pinning.Set, error) {
+	tree, errT := cpustat.SampleTree(l.pid)
+	if cpus == nil {
+		cpus = tree.CPUs
+	}
+	busy, errC := cpustat.SampleCPUs(cpus)
+	procs, errP := cpustat.SampleProcs()
+	return serverSample{tree, busy, procs}, cpus, errors.Join(errT, errC, errP)
+}
+
+func (l localSampler) others(_ context.Context, a, b serverSample, cpus pinning.Set) ([]results.ProcessCPU, error) {
+	return a.procs.Top(b.procs, cpus, notOthers(a.tree.PIDs, b.tree.PIDs, l.workers), results.OthersListed), nil
 }
 
 // notOthers are the processes the busiest others leave out: the server's
@@ -74,6 +98,61 @@ func notOthers(treeA, treeB, workers []int) []int {
 	out := slices.Concat(treeA, treeB, workers, []int{os.Getpid()})
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// remoteSampler reads the server rooted at root on the ssh host hc, its
+// /proc and the affinities there. The host's workers are not told apart by
+// PID (their time counts as theirs, Group.Process).
+type remoteSampler struct {
+	hc   *hostConn
+	root int
+}
+
+func (r remoteSampler) sample(ctx context.Context, cpus pinning.Set) (serverSample, pinning.Set, error) {
+	stat, procs, err := readRemoteProcs(ctx, r.hc)
+	if err != nil {
+		return serverSample{}, nil, err
+	}
+	host := stat.CPUs()
+	tree, err := procs.Tree(r.root, host)
+	if err != nil {
+		return serverSample{}, nil, err
+	}
+	if cpus == nil {
+		masks, err := r.allowed(ctx, tree.PIDs)
+		if err != nil {
+			return serverSample{}, nil, err
+		}
+		for _, m := range masks {
+			cpus = union(cpus, m)
+		}
+		if len(cpus) == 0 {
+			cpus = host // every member gone: the host's CPUs
+		}
+	}
+	busy, err := stat.Select(cpus)
+	return serverSample{tree, busy, procs.Procs()}, cpus, err
+}
+
+func (r remoteSampler) others(ctx context.Context, a, b serverSample, cpus pinning.Set) ([]results.ProcessCPU, error) {
+	exclude := slices.Concat(a.tree.PIDs, b.tree.PIDs)
+	masks, err := r.allowed(ctx, a.procs.Used(b.procs, exclude))
+	if err != nil {
+		return nil, err
+	}
+	return a.procs.TopAllowed(b.procs, cpus, exclude, results.OthersListed, masks), nil
+}
+
+// allowed reads the CPU affinity of pids on the host.
+func (r remoteSampler) allowed(ctx context.Context, pids []int) (map[int]pinning.Set, error) {
+	if len(pids) == 0 {
+		return nil, nil
+	}
+	out, err := r.hc.read(ctx, "read CPU affinity", cpustat.AllowedScript(pids))
+	if err != nil {
+		return nil, err
+	}
+	return cpustat.ParseAllowed(out), nil
 }
 
 // localWorkers are the PIDs of ws's workers that run on this machine.
@@ -87,99 +166,20 @@ func localWorkers(ws *workers) []int {
 	return pids
 }
 
-// serverCPUsOf picks how the server's CPUs are watched: the controller's
-// for the built-in target (workers excluded, or a small machine's quick
-// start reads NOT SATURATED), over ssh on the server's host, or here; nil
-// when the server was not found.
+// serverCPUsOf picks how the server's CPUs are watched: the built-in target's
+// without the workers (or a small machine's quick start reads NOT SATURATED),
+// over ssh, or here; nil when the server was not found.
 func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
 	if c.builtin {
-		return serverCPUsMeter(os.Getpid(), localWorkers(ws), true)
+		return serverCPUsMeter(localSampler{os.Getpid(), localWorkers(ws)}, nil, results.ServerCPUs{Builtin: true})
 	}
 	if c.serverPID <= 0 {
 		return nil
 	}
-	if s := c.plan.Server; s != nil && s.SSH != nil {
-		return remoteServerCPUsMeter(c.hosts[s.SSH.Name], c.serverPID)
+	if hc := c.serverHost(); hc != nil {
+		return serverCPUsMeter(remoteSampler{hc, c.serverPID}, nil, results.ServerCPUs{Host: hc.name})
 	}
-	return serverCPUsMeter(c.serverPID, localWorkers(ws), false)
-}
-
-// remoteServerCPUsMeter is serverCPUsMeter for a server on the ssh host hc,
-// reading /proc and the affinities there. The host's workers are not told
-// apart by PID (their time counts as theirs, Group.Process).
-func remoteServerCPUsMeter(hc *hostConn, root int) meterOf[*results.ServerCPUs] {
-	if hc == nil {
-		return nil
-	}
-	allowed := func(ctx context.Context, pids []int) (map[int]pinning.Set, error) {
-		if len(pids) == 0 {
-			return nil, nil
-		}
-		out, err := hc.conn.Output(ctx, "read CPU affinity", cpustat.AllowedScript(pids), nil)
-		if err != nil {
-			return nil, err
-		}
-		return cpustat.ParseAllowed(string(out)), nil
-	}
-	return func() (func(time.Duration) (*results.ServerCPUs, error), error) {
-		ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-		defer cancel()
-		statA, procsA, err := readRemoteProcs(ctx, hc)
-		if err != nil {
-			return nil, err
-		}
-		host := statA.CPUs()
-		tree, err := procsA.Tree(root, host)
-		if err != nil {
-			return nil, err
-		}
-		masks, err := allowed(ctx, tree.PIDs)
-		if err != nil {
-			return nil, err
-		}
-		var cpus pinning.Set
-		for _, m := range masks {
-			cpus = union(cpus, m)
-		}
-		if len(cpus) == 0 {
-			cpus = host // every member gone: the host's CPUs
-		}
-		busyA, err := statA.Select(cpus)
-		if err != nil {
-			return nil, err
-		}
-		return func(w time.Duration) (*results.ServerCPUs, error) {
-			ctx, cancel := context.WithTimeout(context.Background(), clockTimeout)
-			defer cancel()
-			statB, procsB, err := readRemoteProcs(ctx, hc)
-			if err != nil {
-				return nil, err
-			}
-			end, err := procsB.Tree(root, host)
-			if err != nil {
-				return nil, err
-			}
-			busyB, err := statB.Select(cpus)
-			if err != nil {
-				return nil, err
-			}
-			a, b := procsA.Procs(), procsB.Procs()
-			exclude := slices.Concat(tree.PIDs, end.PIDs)
-			masks, err := allowed(ctx, a.Used(b, exclude))
-			if err != nil {
-				return nil, err
-			}
-			busy := busyA.Usage(busyB, w)
-			return &results.ServerCPUs{
-				CPUs:   cpus.String(),
-				Host:   hc.name,
-				Name:   end.Comm,
-				PIDs:   end.PIDs,
-				Busy:   &busy,
-				Others: a.TopAllowed(b, cpus, exclude, results.OthersListed, masks),
-			}, nil
-		}, nil
-	}
+	return serverCPUsMeter(localSampler{c.serverPID, localWorkers(ws)}, selfMeter(nil), results.ServerCPUs{})
 }
 
 // union returns the CPUs in a or b, ascending.

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
-
-	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
@@ -40,7 +38,7 @@ type serverSide struct {
 // listening fails the run at once when nothing listens on a target the
 // plan does not control: every slot would spend the window on errors.
 func (sv *serverSide) listening(ctx context.Context) error {
-	if sv.builtin || !slices.ContainsFunc(sv.plan.Load.Groups, func(g plans.Group) bool { return g.Host == nil }) {
+	if sv.builtin || !slices.ContainsFunc(sv.plan.Load.Groups, localGroup) {
 		return nil
 	}
 	if err := server.Listening(ctx, sv.plan.Target.Addr, listenTries, listenWithin); err != nil {
@@ -60,8 +58,8 @@ func (sv *serverSide) findServer(v plans.Variant) error {
 		sv.server = selfMeter(nil)
 		return nil
 	}
-	if s := sv.plan.Server; s != nil && s.SSH != nil {
-		m, how, pid := remoteServerMeter(sv.hosts[s.SSH.Name], sv.plan.Target.Addr)
+	if hc := sv.serverHost(); hc != nil {
+		m, how, pid := remoteServerMeter(hc, sv.plan.Target.Addr)
 		fmt.Fprintf(sv.log, "variant %s: server CPU: %s\n", v.Name, how)
 		sv.server, sv.serverPID = m, pid
 		return nil
@@ -71,19 +69,13 @@ func (sv *serverSide) findServer(v plans.Variant) error {
 	return err
 }
 
-// ready is the plan's readiness probe.
-func (sv *serverSide) ready() server.Ready {
-	r := sv.plan.Server.Ready
-	return server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout}
-}
-
 // serverUp prepares the server for v: stop (a failure only logged), then
 // stopped (the speed commands), start or reload, and wait until ready.
 func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
 	log := sv.log
 	timeout := commandTimeout(sv.plan)
-	ready := sv.ready()
-	ready.Tally = new(server.Tally)
+	r := sv.plan.Server.Ready
+	ready := server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout, Tally: new(server.Tally)}
 	sv.readiness = (*results.Readiness)(ready.Tally)
 	if v.Start != "" && v.Stop != "" {
 		fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
@@ -144,16 +136,20 @@ func (sv *serverSide) serverDown(ctl *server.Control, v plans.Variant, startFail
 	return fmt.Errorf("variant %s: %w", v.Name, err)
 }
 
+// serverHost is the ssh host the server runs on; nil when it runs here.
+func (sv *serverSide) serverHost() *hostConn {
+	if s := sv.plan.Server; s != nil && s.SSH != nil {
+		return sv.hosts[s.SSH.Name]
+	}
+	return nil
+}
+
 // serverRemote is server.Control.Remote for the plan's ssh server.
 func (sv *serverSide) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-	s := sv.plan.Server
-	if s == nil || s.SSH == nil {
-		return nil
+	if hc := sv.serverHost(); hc != nil {
+		return shellOn(hc.conn)
 	}
-	hc := sv.hosts[s.SSH.Name]
-	return func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-		return hc.conn.Command(ctx, remote.Shell(env, command))
-	}
+	return nil
 }
 
 // localPort is the target's port when kaeload starts the server here; 0
@@ -187,10 +183,8 @@ func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error
 		if time.Now().After(deadline) {
 			return fmt.Errorf("port %d is still held by %s, which its stop command did not stop", port, holdersText(hs))
 		}
-		select {
-		case <-ctx.Done():
+		if !sleepUntil(ctx, time.Now().Add(50*time.Millisecond)) {
 			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -22,15 +23,11 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 			break
 		}
 		fmt.Fprintf(c.opts.Log, "variant %s: speed command %d/%d\n", v.Name, i+1, len(v.Speed))
-		run := results.SpeedRun{Command: sp.Command}
 		text, err := ctl.Run(ctx, "speed", sp.Command, sp.Timeout)
 		rs, perr := speed.Parse(text)
-		run.Results = rs
-		switch {
-		case err != nil:
+		run := results.SpeedRun{Command: sp.Command, Results: rs}
+		if err := cmp.Or(err, perr); err != nil {
 			run.Error = err.Error()
-		case perr != nil:
-			run.Error = perr.Error()
 		}
 		if run.Error != "" {
 			w := notes.New(notes.SpeedFailed, "variant", v.Name, "command", sp.Command, "error", run.Error).Warning()

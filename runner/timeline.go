@@ -78,17 +78,12 @@ func sampleNow[T any](m meterOf[T]) firstSample[T] {
 
 // startSeries takes m's first sample now and reads the series from it.
 func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(string, ...any)) *series[T] {
-	return sampleNow(m).series(ctx, g, logf)
+	return sampleNow(m).seriesTo(ctx, g, logf, nil)
 }
 
-// series reads the meter at every boundary of g up to the window's end,
-// each reading the interval it closes. A failed sample leaves its interval
-// without a reading (logged once).
-func (f firstSample[T]) series(ctx context.Context, g grid, logf func(string, ...any)) *series[T] {
-	return f.seriesTo(ctx, g, logf, nil)
-}
-
-// seriesTo is series that also hands each reading to notify (nil: none).
+// seriesTo reads the meter at every boundary of g up to the window's end,
+// each reading the interval it closes, and hands it to notify (nil: none).
+// A failed sample leaves its interval without a reading (logged once).
 func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, ...any), notify func(k int, v T)) *series[T] {
 	s := &series[T]{vals: map[int]seriesValue[T]{}, done: make(chan struct{})}
 	if f.err != nil {
@@ -229,13 +224,11 @@ func (c *controller) tcpSources() []tcpSource {
 	local := func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCounters() }
 	remoteRead := func(hc *hostConn, pid int) func(context.Context) cpustat.TCPSnapshot {
 		return func(ctx context.Context) cpustat.TCPSnapshot {
-			ctx, cancel := context.WithTimeout(ctx, clockTimeout)
-			defer cancel()
-			out, err := hc.conn.Output(ctx, "read TCP counters", cpustat.RemoteTCPCountersCommand(pid), nil)
+			out, err := hc.read(ctx, "read TCP counters", cpustat.RemoteTCPCountersCommand(pid))
 			if err != nil {
 				return cpustat.ParseRemoteTCPCounters(err.Error()) // every counter not available, with why
 			}
-			return cpustat.ParseRemoteTCPCounters(string(out))
+			return cpustat.ParseRemoteTCPCounters(out)
 		}
 	}
 	var out []tcpSource
@@ -256,10 +249,10 @@ func (c *controller) tcpSources() []tcpSource {
 		out = append(out, src)
 	}
 	srv := tcpSource{name: localHost, server: true, read: local}
-	switch s := c.plan.Server; {
+	switch hc := c.serverHost(); {
 	case c.builtin:
-	case s != nil && s.SSH != nil:
-		srv.name, srv.read = s.SSH.Name, remoteRead(c.hosts[s.SSH.Name], c.serverPID)
+	case hc != nil:
+		srv.name, srv.read = hc.name, remoteRead(hc, c.serverPID)
 	case c.serverPID > 0:
 		pid := c.serverPID
 		srv.read = func(context.Context) cpustat.TCPSnapshot { return cpustat.ReadTCPCountersOf(pid) }
@@ -360,23 +353,9 @@ func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapsho
 	if read == nil {
 		return f
 	}
-	f.finish = deltaFinish(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil }, cpustat.TCPSnapshot.Delta)
+	f.finish = readingsFrom(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil },
+		func(a, b cpustat.TCPSnapshot, _ time.Duration) cpustat.TCPDelta { return a.Delta(b) })
 	return f
-}
-
-// deltaFinish is a series' finish: it reads anew and returns the change
-// since the last reading.
-func deltaFinish[S, D any](prev S, read func() (S, error), delta func(a, b S) D) func(time.Duration) (D, error) {
-	return func(time.Duration) (D, error) {
-		next, err := read()
-		if err != nil {
-			var zero D
-			return zero, err
-		}
-		d := delta(prev, next)
-		prev = next
-		return d, nil
-	}
 }
 
 // run reads every host at every boundary of g, handing notify host h's
@@ -388,9 +367,7 @@ func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d 
 		if notify != nil {
 			to = func(k int, d cpustat.TCPDelta) { notify(h, k, d) }
 		}
-		tr.series = append(tr.series, f.seriesTo(ctx, g, func(f string, a ...any) {
-			tr.logf("TCP counters of "+name+": "+f, a...)
-		}, to))
+		tr.series = append(tr.series, f.seriesTo(ctx, g, withPrefix(tr.logf, "TCP counters of "+name+": "), to))
 	}
 }
 
@@ -449,9 +426,7 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *timelineS
 		return nil
 	}
 	ts := &timelineStart{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
-	ts.logf = func(f string, a ...any) {
-		fmt.Fprintf(c.opts.Log, "%s: timeline: "+f+"\n", append([]any{label}, a...)...)
-	}
+	ts.logf = c.logf(label + ": timeline: ")
 	for i, gr := range c.plan.Load.Groups {
 		if gr.Host != nil {
 			ts.hosts[i] = gr.Host.Name
@@ -475,8 +450,8 @@ func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live
 	if ts.listen.err != nil && rt.lsrc.why == "" {
 		rt.lsrc.why = ts.listen.err.Error()
 	}
-	rt.server = ts.server.seriesTo(ctx, g, func(f string, a ...any) { ts.logf("server CPU "+f, a...) }, feed.server)
-	rt.listen = ts.listen.series(ctx, g, func(f string, a ...any) { ts.logf("listen queue "+f, a...) })
+	rt.server = ts.server.seriesTo(ctx, g, withPrefix(ts.logf, "server CPU "), feed.server)
+	rt.listen = ts.listen.seriesTo(ctx, g, withPrefix(ts.logf, "listen queue "), nil)
 	lv.setTCPHosts(ts.tcp.hosts)
 	ts.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
 		lv.addTCP(h, k, d)

@@ -41,7 +41,8 @@ func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
 // errControllerGone is returned by Worker when its input closes early.
 var errControllerGone = errors.New("controller closed the worker's input")
 
-// syncWriter serialises protocol lines from several goroutines.
+// syncWriter serialises writes from several goroutines (protocol lines,
+// the log of the ssh dials).
 type syncWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -198,12 +199,7 @@ type groupMeters struct {
 // startMeters starts the meters of win; the timeline's run under wctx.
 func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, siblings []int, early <-chan struct{}) *groupMeters {
 	want := pinning.Set(spec.GroupSpec.CPUs)
-	logf := func(f string, a ...any) {
-		fmt.Fprintf(os.Stderr, "group %d: "+f+"\n", append([]any{spec.Group}, a...)...)
-	}
-	prefixed := func(p string) func(string, ...any) {
-		return func(f string, a ...any) { logf(p+f, a...) }
-	}
+	logf := logTo(os.Stderr, fmt.Sprintf("group %d: ", spec.Group))
 	cm := selfMeter(nil)
 	var othersM meterOf[[]results.ProcessCPU]
 	if len(want) > 0 {
@@ -212,14 +208,14 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 	m := &groupMeters{
 		cpu:    measureWindowUntil(ctx, cm, win, early, logf),
 		proc:   measureWindowUntil(ctx, selfMeter(want), win, early, logf),
-		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, prefixed("CPU wait: ")),
-		others: measureWindowUntil(ctx, othersM, win, early, prefixed("other processes: ")),
+		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, withPrefix(logf, "CPU wait: ")),
+		others: measureWindowUntil(ctx, othersM, win, early, withPrefix(logf, "other processes: ")),
 	}
 	if ivl := spec.Load.Interval; ivl > 0 {
 		gr := grid{start: win.Start, end: win.End, ivl: ivl}
-		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, prefixed("timeline CPU: "))}
+		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, withPrefix(logf, "timeline CPU: "))}
 		if len(want) > 0 {
-			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, prefixed("timeline CPUs: "))
+			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, withPrefix(logf, "timeline CPUs: "))
 		}
 	}
 	return m
@@ -232,13 +228,7 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Ti
 	// The load and the window's meters run under wctx, which a stop ends.
 	wctx, endWindow := context.WithCancel(ctx)
 	defer endWindow()
-	go func() {
-		select {
-		case <-early:
-			endWindow()
-		case <-wctx.Done():
-		}
-	}()
+	cancelWhen(wctx, early, endWindow)
 	g := spec.GroupSpec
 	want := pinning.Set(g.CPUs)
 	m := startMeters(ctx, wctx, spec, win, siblings, early)
@@ -308,14 +298,7 @@ func load(ctx context.Context, spec wire.Spec, eng *engine.Engine, begin time.Ti
 // runAt runs eng over win once begin has come (or ctx has ended). A
 // group that began after win opened reports the start it counted from.
 func runAt(ctx context.Context, eng *engine.Engine, begin time.Time, win results.Window) results.Group {
-	if d := time.Until(begin); d > 0 {
-		timer := time.NewTimer(d)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-		}
-	}
+	sleepUntil(ctx, begin)
 	started := time.Now()
 	res := eng.Run(ctx, win)
 	if started.After(res.Window.Start) {

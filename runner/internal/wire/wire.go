@@ -1,7 +1,6 @@
-// Package wire is the protocol between kaeload's controller and its
-// workers: newline-delimited JSON, one message a line, each with a type.
-// It is the runner's alone; the stored record (package results) and the
-// analysis model are other contracts.
+// Package wire is the protocol between kaeload's controller and its workers:
+// newline-delimited JSON, one typed message a line. It is the runner's alone;
+// the stored record (package results) is another contract.
 package wire
 
 import (
@@ -52,10 +51,9 @@ type Ready struct {
 	GOMAXPROCS int    `json:"gomaxprocs"`
 }
 
-// Start carries the window, the same for every group, as instants on the
-// controller's clock, sent ahead of time: the load begins at Begin, the
-// window runs from WarmupEnd to End. Offset is the worker's clock minus
-// the controller's (0 for a local worker); Local converts.
+// Start carries every group's window on the controller's clock: load from
+// Begin, measured from WarmupEnd to End. Offset is the worker's clock minus
+// the controller's (0 here); Local converts.
 type Start struct {
 	Type      string        `json:"type"`
 	Begin     time.Time     `json:"begin"`
