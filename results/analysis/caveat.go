@@ -64,18 +64,6 @@ func setCaveats(s *RunSummary) {
 	}
 }
 
-// FlaggedLine says why rep measured something besides the server, for
-// exclude_flagged; zero when nothing is raised.
-func FlaggedLine(rep *results.Rep) notes.Note {
-	var ns []notes.Note
-	for _, l := range []notes.Note{ClientBoundLine(rep), OtherLoadLine(rep), SharedCPUsLine(rep), ServerOtherLoadLine(rep)} {
-		if !l.IsZero() {
-			ns = append(ns, l)
-		}
-	}
-	return joined(notes.Flagged, ns)
-}
-
 // ExcludedLines is one line per window exclude_flagged set aside: "variant
 // kae rep 2: 12,345.6 req/s set aside and measured again: CLIENT-BOUND: …".
 func ExcludedLines(r *results.Run) notes.List {
@@ -107,26 +95,29 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 	return results.ParseHandshake(best)
 }
 
-// addBaselineCaveats adds what caveat says of each variant and the
-// baseline to the verdict against it.
-func addBaselineCaveats(r *results.Run, s *RunSummary, caveat func(v *VariantSummary, own, base *results.Variant) notes.Note) {
+// addBaselineCaveats adds to the verdict against the baseline what
+// differs between each variant and it: the handshake, the other load.
+func addBaselineCaveats(r *results.Run, s *RunSummary) {
 	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
 		return
 	}
+	base := &s.Variants[s.Baseline]
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		if v.IsBaseline {
 			continue
 		}
-		if n := caveat(v, &r.Variants[i], &r.Variants[s.Baseline]); !n.IsZero() {
-			v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
+		for _, n := range []notes.Note{handshakeCaveat(&r.Variants[i], &r.Variants[s.Baseline]), otherLoadCaveat(v, base)} {
+			if !n.IsZero() {
+				v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
+			}
 		}
 	}
 }
 
 // handshakeCaveat names the handshake's parts that differ from the
 // baseline's (a cipher, a certificate): the difference measures them too.
-func handshakeCaveat(_ *VariantSummary, own, base *results.Variant) notes.Note {
+func handshakeCaveat(own, base *results.Variant) notes.Note {
 	h, hok := handshakeOf(own)
 	b, bok := handshakeOf(base)
 	if d := h.Differences(b); hok && bok && len(d) > 0 {
@@ -135,26 +126,18 @@ func handshakeCaveat(_ *VariantSummary, own, base *results.Variant) notes.Note {
 	return notes.Note{}
 }
 
-// serverOthers is the mean share of the server's CPUs others took in v's
-// windows; false when none was measured.
-func serverOthers(v *results.Variant) (float64, bool) {
-	var sum float64
-	n := 0
-	for j := range v.Reps {
-		if u, ok := RepServerCPUUse(&v.Reps[j]); ok && u.Measured && u.HasServer {
-			sum += u.Others
-			n++
-		}
-	}
-	return sum / float64(max(n, 1)), n > 0
+// serverOthersMean is the mean share of the server's CPUs others took in
+// v's windows; false when none was measured.
+func (v *VariantSummary) serverOthersMean() (float64, bool) {
+	return v.serverOthers / float64(max(v.serverOthersReps, 1)), v.serverOthersReps > 0
 }
 
 // otherLoadCaveat cautions a comparison whose sides' other load on the
 // server's CPUs differs by more than its MDE: a nice'd loop taking 7 % of
 // a saturated server moves 3 % effects.
-func otherLoadCaveat(v *VariantSummary, own, base *results.Variant) notes.Note {
-	o, ook := serverOthers(own)
-	b, bok := serverOthers(base)
+func otherLoadCaveat(v, base *VariantSummary) notes.Note {
+	o, ook := v.serverOthersMean()
+	b, bok := base.serverOthersMean()
 	if ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct {
 		return notes.New(notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
 	}

@@ -63,12 +63,12 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 		ref := findVariant(runs[0], name)
 		rv := RunsVariant{Name: name}
 		for i, r := range runs {
-			v := findVariant(r, name)
-			if v == nil {
+			j := variantIndex(r, name)
+			if j < 0 {
 				rv.Cells = append(rv.Cells, RunsCell{})
 				continue
 			}
-			vs := summarizeVariant(v, i == 0)
+			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
 			vs.Comparison = comps[runKey{name, i}]
 			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
 			rv.Cells = append(rv.Cells, RunsCell{Present: true, Summary: vs, Compared: compared})
@@ -133,12 +133,15 @@ func SlowerRuns(rr *RunsReport, limitPct float64) []string {
 
 // findVariant returns the variant of r with the given name, or nil.
 func findVariant(r *results.Run, name string) *results.Variant {
-	for i := range r.Variants {
-		if r.Variants[i].Name == name {
-			return &r.Variants[i]
-		}
+	if i := variantIndex(r, name); i >= 0 {
+		return &r.Variants[i]
 	}
 	return nil
+}
+
+// variantIndex indexes the variant of r with the given name; -1 when none.
+func variantIndex(r *results.Run, name string) int {
+	return slices.IndexFunc(r.Variants, func(v results.Variant) bool { return v.Name == name })
 }
 
 // planLine compares the runs' plans with the reference's as canonical

@@ -97,6 +97,10 @@ type VariantSummary struct {
 	// Caveat says what else the variant's figures measured (caveatsOf);
 	// VerdictCaveat adds the baseline's, for the verdict against it.
 	Caveat, VerdictCaveat notes.Note
+	// serverOthers sums the share of the server's CPUs others took, over
+	// the serverOthersReps repetitions that measured it.
+	serverOthers     float64
+	serverOthersReps int
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the
@@ -148,7 +152,10 @@ type SweepSummary struct {
 
 // SummarizeRun computes the RunSummary of r. Without the baseline it
 // compares nothing (Baseline -1).
-func SummarizeRun(r *results.Run) *RunSummary {
+func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeReps(r)) }
+
+// summarizeRun is SummarizeRun with r's repetitions analysed (analyzeReps).
+func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
 	if s.Equivalence <= 0 {
@@ -166,7 +173,7 @@ func SummarizeRun(r *results.Run) *RunSummary {
 	}
 	comps := compareWithBaseline(rates, base, s.Equivalence)
 	for i := range r.Variants {
-		s.Variants[i] = summarizeVariant(&r.Variants[i], i == base)
+		s.Variants[i] = summarizeVariant(&r.Variants[i], reps[i], i == base)
 		s.Variants[i].Comparison = comps[i]
 		if i != base && base >= 0 && comps[i].Tested() {
 			s.Family++
@@ -184,8 +191,7 @@ func SummarizeRun(r *results.Run) *RunSummary {
 	compareServerCPU(r, s)
 	searchSweep(r, s)
 	setCaveats(s)
-	addBaselineCaveats(r, s, handshakeCaveat)
-	addBaselineCaveats(r, s, otherLoadCaveat)
+	addBaselineCaveats(r, s)
 	if base >= 0 {
 		for i := range s.Variants {
 			if v := &s.Variants[i]; !v.IsBaseline && v.Comparison.HasMDE {
@@ -236,14 +242,15 @@ func (s *RunSummary) BaselineLine() string {
 	return s.BaselineName + " (" + s.BaselineMissing + ")"
 }
 
-func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
+// summarizeVariant sums up v over its repetitions, analysed in reps.
+func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) VariantSummary {
 	s := VariantSummary{
 		Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()),
 		Connect: results.NewHistogram(), Handshake: results.NewHistogram(), TTFB: results.NewHistogram(), Total: results.NewHistogram(),
 	}
 	var counts results.Counts
 	for i := range v.Reps {
-		rep := &v.Reps[i]
+		rep, ra := &v.Reps[i], &reps[i]
 		t := &rep.Total
 		counts.Add(&t.Counts)
 		s.Errors += t.Errors.Total()
@@ -259,12 +266,12 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			}
 			mergeInto(s.Intended, h)
 		}
-		s.ClientBoundReps += b2i(len(ClientBound(rep)) > 0)
-		s.OtherLoadReps += b2i(len(OtherLoad(rep)) > 0)
+		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
+		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
 		s.MisalignedReps += b2i(Misaligned(rep))
 		s.FailedReps += b2i(rep.Failed != nil)
-		s.addServerCPUs(rep)
-		c := RepClientCPU(rep)
+		s.addServerCPUs(ra)
+		c := ra.ClientCPU
 		if c.Measured > 0 {
 			s.HasClientCPU = true
 			s.ClientBusyMax = max(s.ClientBusyMax, c.BusyMax)
@@ -454,12 +461,12 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 
 // repWarnings returns, for every repetition of r for which line says
 // something, "variant V, repetition N: " and what it says.
-func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) notes.List {
+func repWarnings(r *results.Run, reps [][]RepReport, line func(*RepReport) notes.Note) notes.List {
 	var ws notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			if l := line(&v.Reps[j]); !l.IsZero() {
+			if l := line(&reps[i][j]); !l.IsZero() {
 				ws = append(ws, inRep(v, &v.Reps[j], l))
 			}
 		}

@@ -90,22 +90,20 @@ func CheckThresholds(r *results.Run) []ThresholdCheck {
 	if slices.ContainsFunc(r.Thresholds, func(t results.Threshold) bool { return timelineMetrics[t.Metric] }) {
 		inside = diagnosis.Run(r)
 	}
-	return checkThresholds(r, inside)
+	return checkThresholds(r, inside, SummarizeRun(r).Variants)
 }
 
 // timelineMetrics are measured on the repetitions' diagnoses.
 var timelineMetrics = map[string]bool{results.MetricListenOverflows: true, results.MetricStalls: true, results.MetricDiagnoses: true}
 
 // checkThresholds is CheckThresholds with diagnosis.Run's result (nil
-// when no threshold reads it).
-func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition) []ThresholdCheck {
+// when no threshold reads it) and the variants summed up in vs.
+func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []VariantSummary) []ThresholdCheck {
 	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
 		return nil
 	}
 	sums := make(map[string]*VariantSummary, len(r.Variants))
-	vs := make([]VariantSummary, len(r.Variants))
-	for i := range r.Variants {
-		vs[i] = summarizeVariant(&r.Variants[i], false)
+	for i := range vs {
 		sums[vs[i].Name] = &vs[i]
 	}
 	var out []ThresholdCheck
