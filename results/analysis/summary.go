@@ -20,9 +20,9 @@ type RunSummary struct {
 	Baseline int
 	// BaselineName names the baseline, measured or not.
 	BaselineName string
-	// BaselineMissing is "" when the baseline was measured, else "not
-	// measured yet" (interrupted or incomplete run) or "not measured".
-	BaselineMissing string
+	// BaselineMissing is zero when the baseline was measured, else
+	// notes.BaselineMissing ("yet" in an interrupted or incomplete run).
+	BaselineMissing notes.Note
 	// Variants are in the order of Run.Variants.
 	Variants []VariantSummary
 	// Sweeps are the series with at least two variants, in run order.
@@ -162,10 +162,7 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 		s.Equivalence = results.DefaultEquivalence
 	}
 	if base < 0 {
-		s.BaselineMissing = "not measured"
-		if r.Interrupted || r.Incomplete {
-			s.BaselineMissing = "not measured yet"
-		}
+		s.BaselineMissing = notes.New(notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)
 	}
 	rates := make([][]float64, len(r.Variants))
 	for i := range r.Variants {
@@ -225,21 +222,21 @@ func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.
 	return out
 }
 
-// NoComparison says why a run compares nothing; "" when the baseline was
-// measured.
-func (s *RunSummary) NoComparison() string {
-	if s.BaselineMissing == "" {
-		return ""
+// NoComparison says why a run compares nothing; zero when the baseline
+// was measured.
+func (s *RunSummary) NoComparison() notes.Note {
+	if s.BaselineMissing.IsZero() {
+		return notes.Note{}
 	}
-	return notes.New(notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing).String()
+	return notes.New(notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing)
 }
 
 // BaselineLine names the baseline for a header: "b (not measured yet)".
 func (s *RunSummary) BaselineLine() string {
-	if s.BaselineMissing == "" {
+	if s.BaselineMissing.IsZero() {
 		return s.BaselineName
 	}
-	return s.BaselineName + " (" + s.BaselineMissing + ")"
+	return s.BaselineName + " (" + s.BaselineMissing.String() + ")"
 }
 
 // summarizeVariant sums up v over its repetitions, analysed in reps.

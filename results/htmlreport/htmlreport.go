@@ -125,7 +125,7 @@ func newPage(m *analysis.Report) *page {
 	}
 	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
-	if nc := sum.NoComparison(); nc != "" {
+	if nc := sum.NoComparison().String(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if h, rows, title, ok := tables.DriftRows(sum); ok {

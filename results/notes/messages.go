@@ -94,7 +94,9 @@ const (
 	PortsTimeWait  Code = "ports_time_wait" // time_wait, share, free, port_errors
 	QuietTimedOut  Code = "quiet_timed_out" // label, waited, others, max_other; busiest, pid when named
 	ClockUncertain Code = "clock_uncertain" // host, uncertainty, window
-	NoComparison   Code = "no_comparison"   // baseline, missing (why it was not measured)
+	NoComparison   Code = "no_comparison"   // baseline, missing (a BaselineMissing)
+	// BaselineMissing: the baseline was not measured (yet: the run was cut short).
+	BaselineMissing Code = "baseline_missing" // yet
 	// The search's lines: SearchHead (series, key, grid, first, last,
 	// objective, windows, budget), then SearchNone or SearchBest and the
 	// others.
@@ -248,7 +250,13 @@ func portCount(f float64) string {
 func reportTable() map[Code]func(Note) string {
 	return map[Code]func(Note) string{
 		NoComparison: func(n Note) string {
-			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.S("missing"))
+			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.Sub("missing"))
+		},
+		BaselineMissing: func(n Note) string {
+			if n.B("yet") {
+				return "not measured yet"
+			}
+			return "not measured"
 		},
 		SearchHead: func(n Note) string {
 			what := "maximize " + n.S("objective")

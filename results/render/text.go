@@ -173,8 +173,8 @@ func writeComparison(b *bytes.Buffer, m *analysis.Report) {
 	s := m.Summary
 	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", s.BaselineName)
 	note := tables.Table{Rows: [][]string{{tables.StatsNote(s)}}}
-	if nc := s.NoComparison(); nc != "" {
-		note.Rows[0][0] = nc
+	if nc := s.NoComparison(); !nc.IsZero() {
+		note.Rows[0][0] = nc.String()
 	}
 	wrapLast(&note, textWidth)
 	writeTable(&note, b, "")
