@@ -38,8 +38,9 @@ type ProfileTable struct {
 // ProfileVariant is one variant's server profile, its repetitions added up.
 type ProfileVariant struct {
 	Name string
-	// Reason says why there is no profile ("" when there is one).
-	Reason string
+	// Missing says why there is no profile (notes.ProfileNotAvailable);
+	// zero when there is one.
+	Missing notes.Note
 	// Reps is the number of repetitions; Profiled those with a profile.
 	Reps, Profiled int
 	Samples        uint64
@@ -93,7 +94,7 @@ type ProfileCheck struct {
 }
 
 // Available reports whether the variant has a profile.
-func (v *ProfileVariant) Available() bool { return v.Reason == "" }
+func (v *ProfileVariant) Available() bool { return v.Missing.IsZero() }
 
 // Share is the variant's share of library name (0 when it has none).
 func (v *ProfileVariant) Share(name string) (float64, bool) {
@@ -106,9 +107,7 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 }
 
 // NotAvailableLine is "profile not available: REASON".
-func (v *ProfileVariant) NotAvailableLine() string {
-	return notes.New(notes.ProfileNotAvailable, "reason", v.Reason).String()
-}
+func (v *ProfileVariant) NotAvailableLine() string { return v.Missing.String() }
 
 // BoundWords: "offloading all crypto (71.3 % of the server's CPU) could
 // make it at most 3.49× faster (+249 %)".
@@ -207,17 +206,17 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVariant {
 	pv := ProfileVariant{Name: v.Name, Reps: len(v.Reps)}
 	libs, funcs, stacks := map[string]uint64{}, map[[2]string]uint64{}, map[string]uint64{}
-	var reasons []string
+	var reasons notes.List
 	var crypto uint64
 	for j := range v.Reps {
 		rep := &v.Reps[j]
 		p := rep.ServerProfile
 		switch {
 		case p == nil:
-			reasons = appendOnce(reasons, notes.New(notes.ProfileUnprofiled).String())
+			reasons = reasons.AppendNew(notes.New(notes.ProfileUnprofiled))
 			continue
 		case !p.Available():
-			reasons = appendOnce(reasons, p.Reason)
+			reasons = reasons.AppendNew(notes.New(notes.FailedText, "text", p.Reason))
 			continue
 		}
 		pv.Profiled++
@@ -245,13 +244,12 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	}
 	if pv.Profiled == 0 || pv.Samples == 0 {
 		switch {
-		case len(reasons) > 0:
-			pv.Reason = strings.Join(reasons, "; ")
-		case pv.Reps == 0:
-			pv.Reason = notes.New(notes.ProfileNoReps).String()
-		default:
-			pv.Reason = notes.New(notes.ProfileNoSamples).String()
+		case len(reasons) == 0 && pv.Reps == 0:
+			reasons = notes.List{notes.New(notes.ProfileNoReps)}
+		case len(reasons) == 0:
+			reasons = notes.List{notes.New(notes.ProfileNoSamples)}
 		}
+		pv.Missing = notes.New(notes.ProfileNotAvailable, "reasons", []notes.Note(reasons))
 		return pv
 	}
 	pv.Pprof = results.PprofFile(v.Name)
@@ -299,12 +297,4 @@ func (c *ProfileCheck) judge(rate int) {
 	c.Ratio = float64(c.Samples) / c.Expected
 	ticks := 2 * procTickSeconds * float64(rate) * float64(c.Reps)
 	c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
-}
-
-// appendOnce appends s to list unless it is there.
-func appendOnce(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
-	}
-	return append(list, s)
 }

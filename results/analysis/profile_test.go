@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // TestSummarizeProfile: issue 31's RSA-2048 profile (66.7 % libcrypto,
@@ -49,7 +50,7 @@ func TestSummarizeProfile(t *testing.T) {
 	if c := base.Check; !c.Checked || !c.Agrees || c.Samples != 15000 || math.Abs(c.Expected-30.3*499) > 1e-6 {
 		t.Errorf("baseline self-check %+v, want 15,000 samples vs 30.3 CPU-s × 499, agreeing", c)
 	}
-	if qat.Available() || qat.Reason != "perf not found" || qat.NotAvailableLine() != "profile not available: perf not found" || qat.Pprof != "" {
+	if qat.Available() || qat.Missing.Code != notes.ProfileNotAvailable || qat.NotAvailableLine() != "profile not available: perf not found" || qat.Pprof != "" {
 		t.Errorf("qat: %+v, want no profile because perf was not found", qat)
 	}
 	if got, want := pt.Libraries[0], "libcrypto.so.3"; got != want {

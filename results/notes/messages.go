@@ -18,7 +18,7 @@ const (
 	RepFailed        Code = "failed"             // why: the failure's note
 	NoSuccess        Code = "no_success"         // errors, unanswered (results.Stages)
 	ErrorsOverMax    Code = "errors_over_max"    // share, max
-	FailedText       Code = "failed_text"        // text: a failure stored as a sentence
+	FailedText       Code = "failed_text"        // text: a failure (or profile reason) stored as a sentence
 	BackedOff        Code = "backed_off"         // backoffs, fails
 	ClientBound      Code = "client_bound"       // groups: ClientBoundGroup notes
 	OtherLoad        Code = "other_load"         // groups: OtherLoadGroup notes
@@ -110,7 +110,7 @@ const (
 	ProfileUnprofiled   Code = "profile_unprofiled"
 	ProfileNoReps       Code = "profile_no_reps"
 	ProfileNoSamples    Code = "profile_no_samples"
-	ProfileNotAvailable Code = "profile_not_available" // reason
+	ProfileNotAvailable Code = "profile_not_available" // reasons (notes; a stored reason is FailedText)
 	ProfileBound        Code = "profile_bound"         // share (crypto's), bound (+Inf: all was crypto)
 	// ProfileCheck: samples, cpu_seconds, rate, expected, ratio, agrees,
 	// close (within tolerance, not only /proc's resolution), tolerance.
@@ -297,7 +297,7 @@ func reportTable() map[Code]func(Note) string {
 		ProfileUnprofiled:   fixed("not profiled"),
 		ProfileNoReps:       fixed("no repetition measured"),
 		ProfileNoSamples:    fixed("no samples: the server used no CPU in the window"),
-		ProfileNotAvailable: func(n Note) string { return "profile not available: " + n.S("reason") },
+		ProfileNotAvailable: func(n Note) string { return "profile not available: " + Join(n.N("reasons"), "; ") },
 		ProfileBound: func(n Note) string {
 			share := format.Percent(n.F("share"))
 			if b := n.F("bound"); !math.IsInf(b, 1) {
