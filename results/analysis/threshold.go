@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -56,12 +55,8 @@ func thresholdFigure(metric string, v float64) string {
 }
 
 // Line: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
-func (c *ThresholdCheck) Line() string {
-	verdict := "PASS"
-	if !c.Passed {
-		verdict = "CROSSED"
-	}
-	return fmt.Sprintf("%s  %s: %s %s", verdict, c.Threshold.Expr, c.Variant, c.Shown())
+func (c *ThresholdCheck) Line() notes.Note {
+	return notes.New(notes.ThresholdChecked, "passed", c.Passed, "check", crossedLine(c))
 }
 
 // holds reports whether "v op bound" is true.

@@ -109,7 +109,7 @@ func newPage(m *analysis.Report) *page {
 		}
 	}
 	for _, c := range m.Thresholds {
-		pg.Thresholds = append(pg.Thresholds, c.Line())
+		pg.Thresholds = append(pg.Thresholds, c.Line().String())
 		if !c.Passed {
 			pg.Crossed++
 		}

@@ -53,6 +53,7 @@ const (
 	PartialWindow     Code = "partial_window"
 	ExcludedWindow    Code = "excluded_window"    // variant, rep, rate, why: a window exclude_flagged set aside
 	ThresholdCrossed  Code = "threshold_crossed"  // expr, variant, shown (the measured figure)
+	ThresholdChecked  Code = "threshold_checked"  // passed, check (a ThresholdCrossed)
 	TLS12Hint         Code = "tls12_hint"         // variant, saving
 	Misaligned        Code = "misaligned"         // a caveat's flag, the groups' windows over 1 % apart
 	OtherLoadApart    Code = "other_load_apart"   // own, base (shares of the server's CPUs), mde (%)
@@ -444,6 +445,12 @@ func summaryTable() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
 		},
 		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
+		ThresholdChecked: func(n Note) string {
+			if n.B("passed") {
+				return "PASS  " + n.Sub("check").String()
+			}
+			return "CROSSED  " + n.Sub("check").String()
+		},
 		OtherLoadApart: func(n Note) string {
 			return "caution: other processes took " + pct(n.F("own")) + " % of the server's CPUs against " + pct(n.F("base")) +
 				" % in the baseline's windows, further apart than the " + format.Percent(n.F("mde")/100) + " this comparison resolves"
