@@ -78,21 +78,9 @@ func holds(v float64, op string, bound float64) bool {
 	return false
 }
 
-// CheckThresholds checks every threshold of r, in order, against every
-// variant in plan order (a MetricVs against its pair); nil without any.
-func CheckThresholds(r *results.Run) []ThresholdCheck {
-	var inside [][]diagnosis.Repetition
-	if slices.ContainsFunc(r.Thresholds, func(t results.Threshold) bool { return timelineMetrics[t.Metric] }) {
-		inside = diagnosis.Run(r)
-	}
-	return checkThresholds(r, inside, SummarizeRun(r).Variants)
-}
-
-// timelineMetrics are measured on the repetitions' diagnoses.
-var timelineMetrics = map[string]bool{results.MetricListenOverflows: true, results.MetricStalls: true, results.MetricDiagnoses: true}
-
-// checkThresholds is CheckThresholds with diagnosis.Run's result (nil
-// when no threshold reads it) and the variants summed up in vs.
+// checkThresholds checks every threshold of r, in order, against every
+// variant in plan order (a MetricVs against its pair), reading the
+// repetitions' diagnoses (inside) and the variants' summaries (vs).
 func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []VariantSummary) []ThresholdCheck {
 	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
 		return nil
