@@ -96,6 +96,10 @@ const (
 	QuietTimedOut  Code = "quiet_timed_out" // label, waited, others, max_other; busiest, pid when named
 	ClockUncertain Code = "clock_uncertain" // host, uncertainty, window
 	NoComparison   Code = "no_comparison"   // baseline, missing (a BaselineMissing)
+	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
+	PlansCompared  Code = "plans_compared"   // ref (run name), differ (runs with another plan), lines
+	PlanDiff       Code = "plan_diff"        // run, diff ("load.duration: 1m0s → 30s")
+	ServerInfoDiff Code = "server_info_diff" // run, variant, command, from, to (first differing line)
 	// BaselineMissing: the baseline was not measured (yet: the run was cut short).
 	BaselineMissing Code = "baseline_missing" // yet
 	// The search's lines: SearchHead (series, key, grid, first, last,
@@ -252,6 +256,11 @@ func reportTable() map[Code]func(Note) string {
 	return map[Code]func(Note) string{
 		NoComparison: func(n Note) string {
 			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.Sub("missing"))
+		},
+		PlansCompared: plansCompared,
+		PlanDiff:      func(n Note) string { return fmt.Sprintf("  %s: %s", n.S("run"), n.S("diff")) },
+		ServerInfoDiff: func(n Note) string {
+			return fmt.Sprintf("  %s: server info of %s, %s: %s → %s", n.S("run"), n.S("variant"), n.S("command"), n.S("from"), n.S("to"))
 		},
 		BaselineMissing: func(n Note) string {
 			if n.B("yet") {
@@ -818,4 +827,20 @@ func SoftRatioWords(p softratio.Prediction) string {
 		s += []string{": ", ", "}[min(i, 1)] + words[where] + fmt.Sprintf(words[softratio.Code(side.Bound)], args...)
 	}
 	return s
+}
+
+// plansCompared words PlansCompared: a head, then a line per difference.
+func plansCompared(n Note) string {
+	differ, _ := n.Args["differ"].([]string)
+	lines := n.N("lines")
+	head := "plans: identical"
+	switch {
+	case len(differ) > 0 && len(lines) > 0:
+		head = fmt.Sprintf("plans: %s ran a different plan than %s; what differs, field by field:", strings.Join(differ, ", "), n.S("ref"))
+	case len(differ) > 0:
+		head = fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), n.S("ref"))
+	case len(lines) > 0:
+		head = fmt.Sprintf("plans: identical; the hosts differ from %s's:", n.S("ref"))
+	}
+	return strings.Join(append([]string{head}, List(lines).Strings()...), "\n")
 }

@@ -64,8 +64,8 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}
 	writeTable(&rt, &b, "")
-	if rr.PlanLine != "" {
-		b.WriteString(rr.PlanLine + "\n")
+	if !rr.Plans.IsZero() {
+		b.WriteString(rr.Plans.String() + "\n")
 	}
 	for i, m := range rr.Runs {
 		if !m.CapacityLine.IsZero() {
