@@ -106,16 +106,13 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// NotAvailableLine is "profile not available: REASON".
-func (v *ProfileVariant) NotAvailableLine() string { return v.Missing.String() }
-
 // BoundWords: "offloading all crypto (71.3 % of the server's CPU) could
 // make it at most 3.49× faster (+249 %)".
-func (v *ProfileVariant) BoundWords() string {
+func (v *ProfileVariant) BoundWords() notes.Note {
 	if !v.Available() {
-		return v.NotAvailableLine()
+		return v.Missing
 	}
-	return notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound).String()
+	return notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound)
 }
 
 // BoundCell: "3.49× (+249 %)", "∞" when everything was crypto.
@@ -138,14 +135,14 @@ func (v *ProfileVariant) DeltaWords() string {
 }
 
 // CheckWords: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio
-// 1.00, agrees within 10 %"; "" when not checked.
-func (v *ProfileVariant) CheckWords(rate int) string {
+// 1.00, agrees within 10 %"; zero when not checked.
+func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	if !c.Checked {
-		return ""
+		return notes.Note{}
 	}
 	return notes.New(notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate, "expected", c.Expected,
-		"ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance).String()
+		"ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
 }
 
 // FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv
@@ -159,8 +156,8 @@ func (v *ProfileVariant) FunctionsLine() string {
 }
 
 // OnLine says that and how the run profiled its server, and at what cost.
-func (t *ProfileTable) OnLine() string {
-	return notes.New(notes.ProfileOn, "rate", t.Rate, "crypto", t.Crypto).String()
+func (t *ProfileTable) OnLine() notes.Note {
+	return notes.New(notes.ProfileOn, "rate", t.Rate, "crypto", t.Crypto)
 }
 
 // SummarizeProfile returns r's server profile, nil without one; s gives

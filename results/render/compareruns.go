@@ -72,7 +72,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 			fmt.Fprintf(&b, "%s: %s\n", names[i], m.CapacityLine)
 		}
 		if ss := m.Search; ss != nil {
-			for _, l := range ss.Lines()[1:] {
+			for _, l := range ss.Lines().Strings()[1:] {
 				fmt.Fprintf(&b, "%s: %s\n", names[i], l)
 			}
 		}

@@ -100,7 +100,7 @@ func writeMarkdownAnswers(b *bytes.Buffer, m *analysis.Report) {
 	if ss := m.Search; ss != nil {
 		fmt.Fprintf(b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
 		for _, l := range ss.Lines() {
-			b.WriteString("- " + mdEscape(l) + "\n")
+			b.WriteString("- " + mdEscape(l.String()) + "\n")
 		}
 		if len(ss.Points) > 0 {
 			fmt.Fprintf(b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))

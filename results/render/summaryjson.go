@@ -261,7 +261,7 @@ func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
 		return nil
 	}
 	se := ss.Search
-	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution, Lines: ss.Lines()}
+	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution, Lines: ss.Lines().Strings()}
 	if ss.Best >= 0 {
 		b := ss.Points[ss.Best]
 		out.Best, out.BestVariant, out.BestScore = b.Value, b.Variant, &b.Stats

@@ -208,7 +208,7 @@ func writeComparison(b *bytes.Buffer, m *analysis.Report) {
 func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 	fmt.Fprintf(b, "\n== search %s\n", ss.Search.Series)
 	for _, l := range ss.Lines() {
-		b.WriteString(l + "\n")
+		b.WriteString(l.String() + "\n")
 	}
 	if len(ss.Points) == 0 {
 		return

@@ -53,7 +53,7 @@ func SearchRows(ss *analysis.SearchSummary) (lines, header []string, rows [][]st
 	if ss == nil {
 		return nil, nil, nil, false
 	}
-	lines = ss.Lines()
+	lines = ss.Lines().Strings()
 	if len(ss.Points) > 0 {
 		lines = append(lines, "visit order: "+ss.VisitOrder())
 	}

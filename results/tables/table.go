@@ -81,7 +81,7 @@ func Facts(m *analysis.Report) []notice {
 		fs = append(fs, notice{"metrics", m.Metrics.String()})
 	}
 	if m.Profile != nil {
-		fs = append(fs, notice{"profile", m.Profile.OnLine()})
+		fs = append(fs, notice{"profile", m.Profile.OnLine().String()})
 	}
 	return fs
 }
