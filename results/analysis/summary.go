@@ -387,8 +387,7 @@ type sweepJudgement struct {
 
 // sweepPlateau is a sweep's rule (PairPlateau with agree): samples with
 // one value stay on the plateau, empty ones are on none. With no pair
-// tested (Family 0) it claims nothing but Top: values never compared are
-// neither "faster than every other" nor "not slower".
+// tested it claims nothing but Top: values never compared are not ranked.
 func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJudgement {
 	j := sweepJudgement{Pairs: stats.PairPlateau(samples, agree), Best: -1}
 	if j.Top < 0 || j.Family == 0 {
