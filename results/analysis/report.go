@@ -61,8 +61,8 @@ type RepReport struct {
 	// Missed says why an open loop missed starts, Backoff how often slots
 	// backed off, OpenLoop the total's starts due, missed and latency.
 	Missed, Backoff, OpenLoop notes.Note
-	// Unanswered words the requests unanswered at the window's end.
-	Unanswered string
+	// Unanswered counts the requests unanswered at the window's end.
+	Unanswered notes.Note
 	ClientCPU  ClientCPU
 	// Spread is nil with fewer than two groups.
 	Spread *Spread
@@ -98,7 +98,7 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 		GroupCPUs: gcs,
 	}
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
-		ra.Unanswered = notes.Unanswered(u)
+		ra.Unanswered = notes.New(notes.UnansweredAtEnd, "stages", u)
 	}
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)

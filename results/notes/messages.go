@@ -90,12 +90,13 @@ const (
 	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
 	// kinds: low, high, ports, per (open connections per destination),
 	// dest, fix (a ports.Fix* value), and their own figures.
-	PortsTooMany   Code = "ports_too_many"
-	PortsRateHigh  Code = "ports_rate_high" // rate, per_dest, reused, held, max_rate, wide_max, left
-	PortsTimeWait  Code = "ports_time_wait" // time_wait, share, free, port_errors
-	QuietTimedOut  Code = "quiet_timed_out" // label, waited, others, max_other; busiest, pid when named
-	ClockUncertain Code = "clock_uncertain" // host, uncertainty, window
-	NoComparison   Code = "no_comparison"   // baseline, missing (a BaselineMissing)
+	PortsTooMany    Code = "ports_too_many"
+	PortsRateHigh   Code = "ports_rate_high"   // rate, per_dest, reused, held, max_rate, wide_max, left
+	PortsTimeWait   Code = "ports_time_wait"   // time_wait, share, free, port_errors
+	QuietTimedOut   Code = "quiet_timed_out"   // label, waited, others, max_other; busiest, pid when named
+	ClockUncertain  Code = "clock_uncertain"   // host, uncertainty, window
+	NoComparison    Code = "no_comparison"     // baseline, missing (a BaselineMissing)
+	UnansweredAtEnd Code = "unanswered_at_end" // stages (results.Stages)
 	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
 	PlansCompared  Code = "plans_compared"   // ref (run name), differ (runs with another plan), lines
 	PlanDiff       Code = "plan_diff"        // run, diff ("load.duration: 1m0s → 30s")
@@ -261,6 +262,10 @@ func reportTable() map[Code]func(Note) string {
 		PlanDiff:      func(n Note) string { return fmt.Sprintf("  %s: %s", n.S("run"), n.S("diff")) },
 		ServerInfoDiff: func(n Note) string {
 			return fmt.Sprintf("  %s: server info of %s, %s: %s → %s", n.S("run"), n.S("variant"), n.S("command"), n.S("from"), n.S("to"))
+		},
+		UnansweredAtEnd: func(n Note) string {
+			u, _ := n.Args["stages"].(results.Stages)
+			return Unanswered(u) + " at the window's end"
 		},
 		BaselineMissing: func(n Note) string {
 			if n.B("yet") {
