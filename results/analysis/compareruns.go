@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 	"slices"
@@ -118,15 +117,15 @@ func runComparisons(runs []*results.Run) ([]string, map[runKey]stats.Comparison)
 
 // SlowerRuns returns the later runs' variants significantly slower than in
 // the reference by more than limitPct %: "kae in NEW: -7.12 % (p Holm 0.003)".
-func SlowerRuns(rr *RunsReport, limitPct float64) []string {
-	var out []string
+func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
+	var out notes.List
 	for _, rv := range rr.Variants {
 		for i := 1; i < len(rv.Cells); i++ {
 			c := rv.Cells[i].Summary.Comparison
 			if !rv.Cells[i].Present || !c.Significant || c.DeltaPct >= -limitPct {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", rv.Name, rr.Names[i], format.Delta(c.DeltaPct), format.PAdjusted(c)))
+			out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i], "comparison", c))
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/softratio"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
 // The codes, each with its words in messages.
@@ -96,6 +97,7 @@ const (
 	QuietTimedOut   Code = "quiet_timed_out"   // label, waited, others, max_other; busiest, pid when named
 	ClockUncertain  Code = "clock_uncertain"   // host, uncertainty, window
 	NoComparison    Code = "no_comparison"     // baseline, missing (a BaselineMissing)
+	SlowerRun       Code = "slower_run"        // variant, run, comparison (a stats.Comparison with the reference run)
 	UnansweredAtEnd Code = "unanswered_at_end" // stages (results.Stages)
 	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
 	PlansCompared  Code = "plans_compared"   // ref (run name), differ (runs with another plan), lines
@@ -266,6 +268,10 @@ func reportTable() map[Code]func(Note) string {
 		UnansweredAtEnd: func(n Note) string {
 			u, _ := n.Args["stages"].(results.Stages)
 			return Unanswered(u) + " at the window's end"
+		},
+		SlowerRun: func(n Note) string {
+			c, _ := n.Args["comparison"].(stats.Comparison)
+			return fmt.Sprintf("%s in %s: %s (p Holm %s)", n.S("variant"), n.S("run"), format.Delta(c.DeltaPct), format.PAdjusted(c))
 		},
 		BaselineMissing: func(n Note) string {
 			if n.B("yet") {
