@@ -8,14 +8,14 @@ import (
 )
 
 // caveatsOf lists the flags of v's repetitions, most serious first: what
-// its figures measured besides the server, for the verdict's own line. of
-// names whose they are ("the baseline"), "" for v's own.
-func caveatsOf(v *VariantSummary, of string) []notes.Note {
+// its figures measured besides the server, for the verdict's own line;
+// baseline says that v is the baseline of another's verdict.
+func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
 	n := v.Stats.N
 	var cs []notes.Note
 	add := func(reps int, flag notes.Code) {
 		if reps > 0 && n > 0 {
-			cs = append(cs, notes.New(notes.Caveat, "reps", reps, "n", n, "flag", string(flag), "of", of))
+			cs = append(cs, notes.New(notes.Caveat, "reps", reps, "n", n, "flag", string(flag), "baseline", baseline))
 		}
 	}
 	add(v.ClientBoundReps, notes.ClientBound)
@@ -52,11 +52,11 @@ func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
 func setCaveats(s *RunSummary) {
 	var base []notes.Note
 	if s.Baseline >= 0 && s.Baseline < len(s.Variants) {
-		base = caveatsOf(&s.Variants[s.Baseline], "the baseline")
+		base = caveatsOf(&s.Variants[s.Baseline], true)
 	}
 	for i := range s.Variants {
 		v := &s.Variants[i]
-		own := caveatsOf(v, "")
+		own := caveatsOf(v, false)
 		v.Caveat = joined(notes.Caveats, own)
 		if !v.IsBaseline {
 			v.VerdictCaveat = joined(notes.Caveats, append(own, base...))

@@ -39,7 +39,7 @@ const (
 	Flagged      Code = "flagged" // notes, the flags of a window joined
 	InRep        Code = "in_rep"  // variant, rep (1-based), note: a repetition's note as a run-wide line
 	// Caveat: reps, n, flag (one of ClientBound, OtherLoad, SharedCPUs,
-	// ServerOtherLoad), of ("" or whose repetitions: "the baseline").
+	// ServerOtherLoad), baseline (the repetitions are the baseline's).
 	Caveat      Code = "caveat"
 	Unjudged    Code = "unjudged"     // rule, title, why: a diagnosis rule could not judge a repetition
 	ServerShare Code = "server_share" // common: a client group ran on the server's CPUs
@@ -55,7 +55,7 @@ const (
 	ExcludedWindow    Code = "excluded_window"    // variant, rep, rate, why: a window exclude_flagged set aside
 	ThresholdCrossed  Code = "threshold_crossed"  // expr, variant, shown (the measured figure)
 	ThresholdChecked  Code = "threshold_checked"  // passed, check (a ThresholdCrossed)
-	TLS12Hint         Code = "tls12_hint"         // variant, saving
+	TLS12Hint         Code = "tls12_hint"         // variant
 	Misaligned        Code = "misaligned"         // a caveat's flag, the groups' windows over 1 % apart
 	OtherLoadApart    Code = "other_load_apart"   // own, base (shares of the server's CPUs), mde (%)
 	HandshakeDiffers  Code = "handshake_differs"  // parts (names), own and base (Handshake keys)
@@ -486,7 +486,8 @@ func summaryTable() map[Code]func(Note) string {
 		},
 		TLS12Hint: func(n Note) string {
 			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
-				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s", n.S("variant"), n.S("saving"))
+				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves part of kaeload's client CPU "+
+				"per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)", n.S("variant"))
 		},
 		ServerShare: func(n Note) string { return "client and server share " + cpusWords(n.S("common")) },
 		ServerBusiest: func(n Note) string {
@@ -674,7 +675,10 @@ const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 // repetitions" otherwise, naming whose repetitions they are (of).
 func caveat(n Note) string {
 	w := caveatWords[Code(n.S("flag"))]
-	reps, total, of := n.I("reps"), n.I("n"), n.S("of")
+	reps, total, of := n.I("reps"), n.I("n"), ""
+	if n.B("baseline") {
+		of = "the baseline"
+	}
 	if 2*reps > total {
 		if of != "" {
 			return fmt.Sprintf("%s %s: %s in %d of its %d repetitions", of, w[0], w[1], reps, total)
