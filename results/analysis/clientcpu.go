@@ -190,15 +190,17 @@ func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 	return min(used/float64(len(mine)), 1), true
 }
 
-// groupsWhere is the Group.Index of the groups that match, in plan order.
-func groupsWhere(gcs []GroupCPU, match func(GroupCPU) bool) []int {
+// groupFlags are the Group.Index of each group that matches, in plan
+// order, and a note of code with their parts ("groups"); zero for none.
+func groupFlags(gcs []GroupCPU, match func(GroupCPU) bool, code notes.Code, part func(GroupCPU) notes.Note) ([]int, notes.Note) {
 	var idx []int
+	var parts []notes.Note
 	for _, gc := range gcs {
 		if match(gc) {
-			idx = append(idx, gc.Index)
+			idx, parts = append(idx, gc.Index), append(parts, part(gc))
 		}
 	}
-	return idx
+	return idx, joinedAs(code, "groups", parts)
 }
 
 // clientBoundPart is a client-bound group's note.
@@ -213,30 +215,8 @@ func otherLoadPart(gc GroupCPU) notes.Note {
 		"interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top)
 }
 
-// groupParts are part's notes of the groups that match, in plan order.
-func groupParts(gcs []GroupCPU, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) []notes.Note {
-	var parts []notes.Note
-	for _, gc := range gcs {
-		if match(gc) {
-			parts = append(parts, part(gc))
-		}
-	}
-	return parts
-}
-
 func isClientBound(gc GroupCPU) bool { return gc.ClientBound }
 func isOtherLoad(gc GroupCPU) bool   { return gc.OtherLoad }
-
-// clientBoundLine names the client-bound groups; zero when none.
-func clientBoundLine(gcs []GroupCPU) notes.Note {
-	return joinedAs(notes.ClientBound, "groups", groupParts(gcs, isClientBound, clientBoundPart))
-}
-
-// otherLoadLine names the groups whose CPUs other processes took; zero
-// when none. Not client-bound: a nice 19 loop takes only what kaeload leaves.
-func otherLoadLine(gcs []GroupCPU) notes.Note {
-	return joinedAs(notes.OtherLoad, "groups", groupParts(gcs, isOtherLoad, otherLoadPart))
-}
 
 // clientBoundGroups is one note per client-bound group of r: "variant kae,
 // repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
@@ -245,7 +225,7 @@ func clientBoundGroups(r *results.Run, reps [][]RepReport) notes.List {
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			for _, part := range groupParts(reps[i][j].GroupCPUs, isClientBound, clientBoundPart) {
+			for _, part := range reps[i][j].ClientBound.N("groups") {
 				out = append(out, inRep(v, &v.Reps[j], part))
 			}
 		}

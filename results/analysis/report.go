@@ -92,11 +92,11 @@ func (ra *RepReport) Flagged() bool {
 func AnalyzeRep(rep *results.Rep) RepReport {
 	gcs := RepGroupCPUs(rep)
 	ra := RepReport{
-		Failed: FailedLine(rep), ClientBound: clientBoundLine(gcs), OtherLoad: otherLoadLine(gcs),
-		Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
-		ClientCPU: RepClientCPU(rep), ClientBoundGroups: groupsWhere(gcs, isClientBound), OtherLoadGroups: groupsWhere(gcs, isOtherLoad),
-		GroupCPUs: gcs,
+		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
+		ClientCPU: RepClientCPU(rep), GroupCPUs: gcs,
 	}
+	ra.ClientBoundGroups, ra.ClientBound = groupFlags(gcs, isClientBound, notes.ClientBound, clientBoundPart)
+	ra.OtherLoadGroups, ra.OtherLoad = groupFlags(gcs, isOtherLoad, notes.OtherLoad, otherLoadPart)
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
 		ra.Unanswered = notes.New(notes.UnansweredAtEnd, "stages", u)
 	}
