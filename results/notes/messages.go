@@ -138,6 +138,7 @@ func init() {
 	rateMessages(messages)
 	maps.Copy(messages, warningTable())
 	maps.Copy(messages, reportTable())
+	maps.Copy(messages, compareTable())
 }
 
 // warningTable are the words of the runner's warnings.
@@ -253,9 +254,9 @@ func portCount(f float64) string {
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
 
-// reportTable are the words of the report's lines: the baseline, the
-// search and the server profile.
-func reportTable() map[Code]func(Note) string {
+// compareTable are the words of the comparisons' lines: the baseline
+// missing, compare's plans and slower runs, unanswered requests.
+func compareTable() map[Code]func(Note) string {
 	return map[Code]func(Note) string{
 		NoComparison: func(n Note) string {
 			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.Sub("missing"))
@@ -279,6 +280,13 @@ func reportTable() map[Code]func(Note) string {
 			}
 			return "not measured"
 		},
+	}
+}
+
+// reportTable are the words of the report's lines: the baseline, the
+// search and the server profile.
+func reportTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
 		SearchHead: func(n Note) string {
 			what := "maximize " + n.S("objective")
 			if results.Objective(n.S("objective")) == results.ObjectiveP99 {
