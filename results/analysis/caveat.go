@@ -126,8 +126,8 @@ func handshakeCaveat(own, base *results.Variant) notes.Note {
 	return notes.Note{}
 }
 
-// serverOthersMean is the mean share of the server's CPUs others took in
-// v's windows; false when none was measured.
+// serverOthersMean is others' mean share of the server's CPUs in v's
+// windows; false when none was measured.
 func (v *VariantSummary) serverOthersMean() (float64, bool) {
 	return v.serverOthers / float64(max(v.serverOthersReps, 1)), v.serverOthersReps > 0
 }

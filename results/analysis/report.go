@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/notes"
@@ -131,13 +133,8 @@ func analyzeReps(r *results.Run) [][]RepReport {
 // exclude_flagged; zero when nothing is raised.
 func FlaggedLine(rep *results.Rep) notes.Note {
 	ra := AnalyzeRep(rep)
-	var ns []notes.Note
-	for _, l := range []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad} {
-		if !l.IsZero() {
-			ns = append(ns, l)
-		}
-	}
-	return joined(notes.Flagged, ns)
+	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
+	return joined(notes.Flagged, slices.DeleteFunc(flags, notes.Note.IsZero))
 }
 
 // Analyze computes the Report of r once: what every renderer reads.

@@ -269,8 +269,7 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// notSaturatedLine says that the repetition did not load the server; zero
-// otherwise.
+// notSaturatedLine says that the repetition did not load the server.
 func notSaturatedLine(s Saturation, c ClientCPU) notes.Note {
 	if !s.NotSaturated {
 		return notes.Note{}

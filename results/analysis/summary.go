@@ -97,8 +97,7 @@ type VariantSummary struct {
 	// Caveat says what else the variant's figures measured (caveatsOf);
 	// VerdictCaveat adds the baseline's, for the verdict against it.
 	Caveat, VerdictCaveat notes.Note
-	// serverOthers sums the share of the server's CPUs others took, over
-	// the serverOthersReps repetitions that measured it.
+	// serverOthers sums others' share of the server's CPUs over serverOthersReps.
 	serverOthers     float64
 	serverOthersReps int
 }
@@ -150,11 +149,10 @@ type SweepSummary struct {
 	Caution string
 }
 
-// SummarizeRun computes the RunSummary of r. Without the baseline it
-// compares nothing (Baseline -1).
+// SummarizeRun computes the RunSummary of r; without the baseline it
+// compares nothing (Baseline -1). summarizeRun reads r's reps analysed.
 func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeReps(r)) }
 
-// summarizeRun is SummarizeRun with r's repetitions analysed (analyzeReps).
 func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
