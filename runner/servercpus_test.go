@@ -136,7 +136,7 @@ func TestServerCPUsNginx(t *testing.T) {
 	p.Load.Groups[0].Connections = 8
 	run, _ = runLogged(t, p)
 	rep := &run.Variants[0].Reps[0]
-	sat := analysis.RepSaturation(rep)
+	sat := analysis.AnalyzeRep(rep).Saturation
 	t.Logf("8 connections: %s; server %.0f %% of CPU 0, CPU 0 %.0f %% busy, client-bound %v", little(sat), sat.Server*100, sat.CPUsBusy*100, sat.ClientBound)
 	// Only when CPU 0 was the server's: other processes there (a busy
 	// machine) leave the server short of CPU, the window then measures
@@ -144,7 +144,7 @@ func TestServerCPUsNginx(t *testing.T) {
 	if u, ok := analysis.RepServerCPUUse(rep); ok && u.OtherLoad {
 		t.Logf("8 connections: not judged here: OTHER LOAD on CPU 0 (others %.0f %%)", u.Others*100)
 	} else if !sat.Judged || sat.NotSaturated {
-		t.Errorf("8 connections: judged %v, NOT SATURATED %v: %s", sat.Judged, sat.NotSaturated, analysis.NotSaturatedLine(rep))
+		t.Errorf("8 connections: judged %v, NOT SATURATED %v: %s", sat.Judged, sat.NotSaturated, analysis.AnalyzeRep(rep).NotSaturated)
 	}
 }
 

@@ -58,7 +58,7 @@ Examples:
 		return nil
 	}
 	if lines := analysis.SlowerRuns(rr, limit); len(lines) > 0 {
-		return fmt.Errorf("%w: significantly slower by more than %g %%: %s", errThreshold, limit, strings.Join(lines, "; "))
+		return fmt.Errorf("%w: significantly slower by more than %g %%: %s", errThreshold, limit, strings.Join(lines.Strings(), "; "))
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func TestLocalNginxProfile(t *testing.T) {
 	var all analysis.ProfileCheck
 	for _, v := range m.Profile.Variants {
 		if !v.Available() {
-			t.Errorf("%s: %s\n%s", v.Name, v.NotAvailableLine(), log)
+			t.Errorf("%s: %s\n%s", v.Name, v.Missing.String(), log)
 			continue
 		}
 		var sum float64

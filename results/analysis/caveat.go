@@ -8,14 +8,14 @@ import (
 )
 
 // caveatsOf lists the flags of v's repetitions, most serious first: what
-// its figures measured besides the server, for the verdict's own line. of
-// names whose they are ("the baseline"), "" for v's own.
-func caveatsOf(v *VariantSummary, of string) []notes.Note {
+// its figures measured besides the server, for the verdict's own line;
+// baseline says that v is the baseline of another's verdict.
+func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
 	n := v.Stats.N
 	var cs []notes.Note
 	add := func(reps int, flag notes.Code) {
 		if reps > 0 && n > 0 {
-			cs = append(cs, notes.New(notes.Caveat, "reps", reps, "n", n, "flag", string(flag), "of", of))
+			cs = append(cs, notes.New(notes.Caveat, "reps", reps, "n", n, "flag", string(flag), "baseline", baseline))
 		}
 	}
 	add(v.ClientBoundReps, notes.ClientBound)
@@ -52,28 +52,16 @@ func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
 func setCaveats(s *RunSummary) {
 	var base []notes.Note
 	if s.Baseline >= 0 && s.Baseline < len(s.Variants) {
-		base = caveatsOf(&s.Variants[s.Baseline], "the baseline")
+		base = caveatsOf(&s.Variants[s.Baseline], true)
 	}
 	for i := range s.Variants {
 		v := &s.Variants[i]
-		own := caveatsOf(v, "")
+		own := caveatsOf(v, false)
 		v.Caveat = joined(notes.Caveats, own)
 		if !v.IsBaseline {
 			v.VerdictCaveat = joined(notes.Caveats, append(own, base...))
 		}
 	}
-}
-
-// FlaggedLine says why rep measured something besides the server, for
-// exclude_flagged; zero when nothing is raised.
-func FlaggedLine(rep *results.Rep) notes.Note {
-	var ns []notes.Note
-	for _, l := range []notes.Note{ClientBoundLine(rep), OtherLoadLine(rep), SharedCPUsLine(rep), ServerOtherLoadLine(rep)} {
-		if !l.IsZero() {
-			ns = append(ns, l)
-		}
-	}
-	return joined(notes.Flagged, ns)
 }
 
 // ExcludedLines is one line per window exclude_flagged set aside: "variant
@@ -107,26 +95,29 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 	return results.ParseHandshake(best)
 }
 
-// addBaselineCaveats adds what caveat says of each variant and the
-// baseline to the verdict against it.
-func addBaselineCaveats(r *results.Run, s *RunSummary, caveat func(v *VariantSummary, own, base *results.Variant) notes.Note) {
+// addBaselineCaveats adds to the verdict against the baseline what
+// differs between each variant and it: the handshake, the other load.
+func addBaselineCaveats(r *results.Run, s *RunSummary) {
 	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
 		return
 	}
+	base := &s.Variants[s.Baseline]
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		if v.IsBaseline {
 			continue
 		}
-		if n := caveat(v, &r.Variants[i], &r.Variants[s.Baseline]); !n.IsZero() {
-			v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
+		for _, n := range []notes.Note{handshakeCaveat(&r.Variants[i], &r.Variants[s.Baseline]), otherLoadCaveat(v, base)} {
+			if !n.IsZero() {
+				v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
+			}
 		}
 	}
 }
 
 // handshakeCaveat names the handshake's parts that differ from the
 // baseline's (a cipher, a certificate): the difference measures them too.
-func handshakeCaveat(_ *VariantSummary, own, base *results.Variant) notes.Note {
+func handshakeCaveat(own, base *results.Variant) notes.Note {
 	h, hok := handshakeOf(own)
 	b, bok := handshakeOf(base)
 	if d := h.Differences(b); hok && bok && len(d) > 0 {
@@ -135,26 +126,18 @@ func handshakeCaveat(_ *VariantSummary, own, base *results.Variant) notes.Note {
 	return notes.Note{}
 }
 
-// serverOthers is the mean share of the server's CPUs others took in v's
+// serverOthersMean is others' mean share of the server's CPUs in v's
 // windows; false when none was measured.
-func serverOthers(v *results.Variant) (float64, bool) {
-	var sum float64
-	n := 0
-	for j := range v.Reps {
-		if u, ok := RepServerCPUUse(&v.Reps[j]); ok && u.Measured && u.HasServer {
-			sum += u.Others
-			n++
-		}
-	}
-	return sum / float64(max(n, 1)), n > 0
+func (v *VariantSummary) serverOthersMean() (float64, bool) {
+	return v.serverOthers / float64(max(v.serverOthersReps, 1)), v.serverOthersReps > 0
 }
 
 // otherLoadCaveat cautions a comparison whose sides' other load on the
 // server's CPUs differs by more than its MDE: a nice'd loop taking 7 % of
 // a saturated server moves 3 % effects.
-func otherLoadCaveat(v *VariantSummary, own, base *results.Variant) notes.Note {
-	o, ook := serverOthers(own)
-	b, bok := serverOthers(base)
+func otherLoadCaveat(v, base *VariantSummary) notes.Note {
+	o, ook := v.serverOthersMean()
+	b, bok := base.serverOthersMean()
 	if ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct {
 		return notes.New(notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
 	}

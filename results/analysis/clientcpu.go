@@ -190,23 +190,17 @@ func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 	return min(used/float64(len(mine)), 1), true
 }
 
-// ClientBound indexes r's client-bound groups (GroupCPU.ClientBound): their
-// rate measures kaeload rather than the server.
-func ClientBound(r *results.Rep) []int { return groupsWhere(r, isClientBound) }
-
-// OtherLoad indexes r's groups whose CPUs other processes took a large
-// share of (GroupCPU.OtherLoad).
-func OtherLoad(r *results.Rep) []int { return groupsWhere(r, isOtherLoad) }
-
-// groupsWhere is the Group.Index of r's groups that match, in plan order.
-func groupsWhere(r *results.Rep, match func(GroupCPU) bool) []int {
+// groupFlags are the Group.Index of each group that matches, in plan
+// order, and a note of code with their parts ("groups"); zero for none.
+func groupFlags(gcs []GroupCPU, match func(GroupCPU) bool, code notes.Code, part func(GroupCPU) notes.Note) ([]int, notes.Note) {
 	var idx []int
-	for _, gc := range RepGroupCPUs(r) {
+	var parts []notes.Note
+	for _, gc := range gcs {
 		if match(gc) {
-			idx = append(idx, gc.Index)
+			idx, parts = append(idx, gc.Index), append(parts, part(gc))
 		}
 	}
-	return idx
+	return idx, joinedAs(code, "groups", parts)
 }
 
 // clientBoundPart is a client-bound group's note.
@@ -221,39 +215,17 @@ func otherLoadPart(gc GroupCPU) notes.Note {
 		"interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top)
 }
 
-// groupParts are part's notes of rep's groups that match, in plan order.
-func groupParts(rep *results.Rep, match func(GroupCPU) bool, part func(GroupCPU) notes.Note) []notes.Note {
-	var parts []notes.Note
-	for _, gc := range RepGroupCPUs(rep) {
-		if match(gc) {
-			parts = append(parts, part(gc))
-		}
-	}
-	return parts
-}
-
 func isClientBound(gc GroupCPU) bool { return gc.ClientBound }
 func isOtherLoad(gc GroupCPU) bool   { return gc.OtherLoad }
 
-// ClientBoundLine names rep's client-bound groups; zero when none.
-func ClientBoundLine(rep *results.Rep) notes.Note {
-	return joinedAs(notes.ClientBound, "groups", groupParts(rep, isClientBound, clientBoundPart))
-}
-
-// OtherLoadLine names rep's groups whose CPUs other processes took; zero
-// when none. Not client-bound: a nice 19 loop takes only what kaeload leaves.
-func OtherLoadLine(rep *results.Rep) notes.Note {
-	return joinedAs(notes.OtherLoad, "groups", groupParts(rep, isOtherLoad, otherLoadPart))
-}
-
-// ClientBoundGroups is one note per client-bound group of r: "variant kae,
+// clientBoundGroups is one note per client-bound group of r: "variant kae,
 // repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
-func ClientBoundGroups(r *results.Run) notes.List {
+func clientBoundGroups(r *results.Run, reps [][]RepReport) notes.List {
 	var out notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			for _, part := range groupParts(&v.Reps[j], isClientBound, clientBoundPart) {
+			for _, part := range reps[i][j].ClientBound.N("groups") {
 				out = append(out, inRep(v, &v.Reps[j], part))
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 	"slices"
 	"strings"
@@ -18,9 +18,9 @@ type RunsReport struct {
 	// reports.
 	Names []string
 	Runs  []*Report
-	// PlanLine says whether the plans are identical ("" when none was
+	// Plans says whether the plans are identical (zero when none was
 	// recorded), then what differs from the reference, field by field.
-	PlanLine string
+	Plans notes.Note
 	// Variants line up by name: the first run's in order, then new ones.
 	Variants []RunsVariant
 }
@@ -57,18 +57,18 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 		}
 		rr.Runs = append(rr.Runs, Analyze(r))
 	}
-	rr.PlanLine = planLine(runs, rr.Names)
+	rr.Plans = planLine(runs, rr.Names)
 	order, comps := runComparisons(runs)
 	for _, name := range order {
 		ref := findVariant(runs[0], name)
 		rv := RunsVariant{Name: name}
 		for i, r := range runs {
-			v := findVariant(r, name)
-			if v == nil {
+			j := variantIndex(r, name)
+			if j < 0 {
 				rv.Cells = append(rv.Cells, RunsCell{})
 				continue
 			}
-			vs := summarizeVariant(v, i == 0)
+			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
 			vs.Comparison = comps[runKey{name, i}]
 			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
 			rv.Cells = append(rv.Cells, RunsCell{Present: true, Summary: vs, Compared: compared})
@@ -117,15 +117,15 @@ func runComparisons(runs []*results.Run) ([]string, map[runKey]stats.Comparison)
 
 // SlowerRuns returns the later runs' variants significantly slower than in
 // the reference by more than limitPct %: "kae in NEW: -7.12 % (p Holm 0.003)".
-func SlowerRuns(rr *RunsReport, limitPct float64) []string {
-	var out []string
+func SlowerRuns(rr *RunsReport, limitPct float64) notes.List {
+	var out notes.List
 	for _, rv := range rr.Variants {
 		for i := 1; i < len(rv.Cells); i++ {
 			c := rv.Cells[i].Summary.Comparison
 			if !rv.Cells[i].Present || !c.Significant || c.DeltaPct >= -limitPct {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s in %s: %s (p Holm %s)", rv.Name, rr.Names[i], format.Delta(c.DeltaPct), format.PAdjusted(c)))
+			out = append(out, notes.New(notes.SlowerRun, "variant", rv.Name, "run", rr.Names[i], "comparison", c))
 		}
 	}
 	return out
@@ -133,18 +133,21 @@ func SlowerRuns(rr *RunsReport, limitPct float64) []string {
 
 // findVariant returns the variant of r with the given name, or nil.
 func findVariant(r *results.Run, name string) *results.Variant {
-	for i := range r.Variants {
-		if r.Variants[i].Name == name {
-			return &r.Variants[i]
-		}
+	if i := variantIndex(r, name); i >= 0 {
+		return &r.Variants[i]
 	}
 	return nil
 }
 
+// variantIndex indexes the variant of r with the given name; -1 when none.
+func variantIndex(r *results.Run, name string) int {
+	return slices.IndexFunc(r.Variants, func(v results.Variant) bool { return v.Name == name })
+}
+
 // planLine compares the runs' plans with the reference's as canonical
-// JSON; "" when none recorded one. A built-in target's address and a
+// JSON; zero when none recorded one. A built-in target's address and a
 // randomized order's seed are drawn per run and left out.
-func planLine(runs []*results.Run, names []string) string {
+func planLine(runs []*results.Run, names []string) notes.Note {
 	compact := func(raw json.RawMessage) string {
 		var plan map[string]any
 		if len(raw) == 0 || json.Unmarshal(raw, &plan) != nil {
@@ -164,7 +167,8 @@ func planLine(runs []*results.Run, names []string) string {
 	}
 	ref := compact(runs[0].Plan)
 	any := ref != ""
-	var differ, lines []string
+	var differ []string
+	var lines []notes.Note
 	for i := 1; i < len(runs); i++ {
 		p := compact(runs[i].Plan)
 		any = any || p != ""
@@ -173,30 +177,21 @@ func planLine(runs []*results.Run, names []string) string {
 			differ = append(differ, names[i])
 			diffs = jsonDiff("", json.RawMessage(ref), json.RawMessage(p))
 		}
-		diffs = append(diffs, jsonDiff("host", runs[0].Host, runs[i].Host)...)
-		for _, d := range append(diffs, infoDiff(runs[0], runs[i])...) {
-			lines = append(lines, fmt.Sprintf("  %s: %s", names[i], d))
+		for _, d := range append(diffs, jsonDiff("host", runs[0].Host, runs[i].Host)...) {
+			lines = append(lines, notes.New(notes.PlanDiff, "run", names[i], "diff", d))
 		}
+		lines = append(lines, infoDiff(runs[0], runs[i], names[i])...)
 	}
-	line := "plans: identical"
-	switch {
-	case !any:
-		return ""
-	case len(differ) > 0 && len(lines) > 0:
-		line = fmt.Sprintf("plans: %s ran a different plan than %s; what differs, field by field:", strings.Join(differ, ", "), names[0])
-	case len(differ) > 0:
-		line = fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), names[0])
-	case len(lines) > 0:
-		line = fmt.Sprintf("plans: identical; the hosts differ from %s's:", names[0])
+	if !any {
+		return notes.Note{}
 	}
-	return strings.Join(append([]string{line}, lines...), "\n")
+	return notes.New(notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
 }
 
 // infoDiff returns the first differing line of each server info command
-// (nginx -V, openssl version) of a variant both runs measured: "server info
-// of kae, openssl version: OpenSSL 3.0.11 → OpenSSL 3.0.13".
-func infoDiff(a, b *results.Run) []string {
-	var out []string
+// (nginx -V, openssl version) of a variant both runs measured, b's named.
+func infoDiff(a, b *results.Run, name string) []notes.Note {
+	var out []notes.Note
 	for i := range a.Variants {
 		va, vb := &a.Variants[i], findVariant(b, a.Variants[i].Name)
 		if vb == nil {
@@ -218,7 +213,7 @@ func infoDiff(a, b *results.Run) []string {
 					y = lb[n]
 				}
 				if x != y {
-					out = append(out, fmt.Sprintf("server info of %s, %s: %s → %s", va.Name, ia.Command, x, y))
+					out = append(out, notes.New(notes.ServerInfoDiff, "run", name, "variant", va.Name, "command", ia.Command, "from", x, "to", y))
 					break
 				}
 			}

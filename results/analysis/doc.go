@@ -1,5 +1,4 @@
 // Package analysis computes, once, everything a run concludes: the Report
 // every output renders (Analyze) and the comparison of stored runs
-// (AnalyzeRuns). Renderers compute nothing (TestRenderersComputeNothing).
-// See docs/statistics.md and docs/internals.md.
+// (AnalyzeRuns). See docs/statistics.md and docs/internals.md.
 package analysis

@@ -30,11 +30,10 @@ func openLoopLimit(g *results.Group, gc *GroupCPU) string {
 	return results.SlotsExhausted
 }
 
-// MissedLine names rep's groups that missed more than MaxMissedShare of
-// their starts, and why; zero when none did.
-func MissedLine(rep *results.Rep) notes.Note {
+// missedLine names rep's groups that missed more than MaxMissedShare of
+// their starts, and why (with their CPU use all); zero when none did.
+func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 	gcs := map[int]*GroupCPU{}
-	all := RepGroupCPUs(rep)
 	for i := range all {
 		gcs[all[i].Index] = &all[i]
 	}

@@ -35,7 +35,7 @@ func TestOpenLoopLimit(t *testing.T) {
 	taken := results.Group{Index: 2, CPUs: "1", Slots: 16, Counts: results.Counts{Scheduled: 2000, Missed: 500},
 		CPU: &results.CPUUsage{Busy: 0.97}, Process: &results.CPUUsage{Busy: 0.3}}
 	takenRep := results.NewRep(0, []results.Group{taken})
-	if got, want := MissedLine(&takenRep).String(), "MISSED STARTS: group 2 CPUS-TAKEN (missed 25 % of its starts; CPUs 97 % busy, kaeload's own use 30 %): the rate asked was not kept"; got != want {
+	if got, want := AnalyzeRep(&takenRep).Missed.String(), "MISSED STARTS: group 2 CPUS-TAKEN (missed 25 % of its starts; CPUs 97 % busy, kaeload's own use 30 %): the rate asked was not kept"; got != want {
 		t.Errorf("missedLine =\n%q\nwant\n%q", got, want)
 	}
 	start := time.Unix(1000, 0)
@@ -43,7 +43,7 @@ func TestOpenLoopLimit(t *testing.T) {
 		Counts: results.Counts{Scheduled: 2000, Missed: 500, Requests: 1500}, CPU: &results.CPUUsage{Busy: 0.4}}
 	rep := results.NewRep(0, []results.Group{g})
 	want := "MISSED STARTS: group 1 SLOTS-EXHAUSTED (missed 25 % of its starts; all 16 connection slots busy, CPUs 40 % busy): the rate asked was not kept"
-	if got := MissedLine(&rep).String(); got != want {
+	if got := AnalyzeRep(&rep).Missed.String(); got != want {
 		t.Errorf("missedLine =\n%q\nwant\n%q", got, want)
 	}
 	if got := OpenLoopLine(&rep.Total).String(); !strings.HasPrefix(got, "1,000.0/s asked, 750.0/s achieved; 500 of 2,000 starts missed") {

@@ -76,10 +76,10 @@ func TestGroupCPUs(t *testing.T) {
 			if got := gcs[0].Others; math.Abs(got-tc.wantOthersOf) > 1e-9 {
 				t.Errorf("group 0: others %.4f, want %.4f", got, tc.wantOthersOf)
 			}
-			if got := ClientBound(&rep); !slices.Equal(got, tc.wantBound) {
+			if got := AnalyzeRep(&rep).ClientBoundGroups; !slices.Equal(got, tc.wantBound) {
 				t.Errorf("ClientBound() = %v, want %v", got, tc.wantBound)
 			}
-			if got := OtherLoad(&rep); !slices.Equal(got, tc.wantOther) {
+			if got := AnalyzeRep(&rep).OtherLoadGroups; !slices.Equal(got, tc.wantOther) {
 				t.Errorf("OtherLoad() = %v, want %v", got, tc.wantOther)
 			}
 		})
@@ -87,7 +87,7 @@ func TestGroupCPUs(t *testing.T) {
 	irq := fixture.LoopGroup(0, "1", []int{1}, []float64{2.91}, 2.61)
 	irq.CPU.IRQ = 0.18
 	irqRep := results.NewRep(0, []results.Group{irq})
-	if got, want := ClientBoundLine(&irqRep).String(), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
+	if got, want := AnalyzeRep(&irqRep).ClientBound.String(), "CLIENT-BOUND: kaeload used 93 % of group 0 (CPUs 1) (its workers 87 %, interrupts 6 %): this figure measures kaeload, not the server"; got != want {
 		t.Errorf("clientBoundLine =\n%q\nwant\n%q", got, want)
 	}
 	// Groups on two hosts do not share CPUs, whatever their numbers.

@@ -25,7 +25,7 @@ func TestPlanLineDiff(t *testing.T) {
 	}
 	a := &results.Run{Plan: plan(200, "60000000000", 1), Host: json.RawMessage(`{"kernel":"6.1","cpus":2}`)}
 	b := &results.Run{Plan: plan(50, "30000000000", 2), Host: json.RawMessage(`{"kernel":"6.8","cpus":2}`)}
-	got := planLine([]*results.Run{a, b}, []string{"old", "new"})
+	got := planLine([]*results.Run{a, b}, []string{"old", "new"}).String()
 	want := strings.Join([]string{
 		"plans: new ran a different plan than old; what differs, field by field:",
 		"  new: load.duration: 1m0s → 30s",
@@ -36,7 +36,7 @@ func TestPlanLineDiff(t *testing.T) {
 		t.Errorf("planLine\n got %s\nwant %s", got, want)
 	}
 	c := &results.Run{Plan: plan(200, "60000000000", 7), Host: a.Host}
-	if got, want := planLine([]*results.Run{a, c}, nil), "plans: identical"; got != want {
+	if got, want := planLine([]*results.Run{a, c}, []string{"old", "new"}).String(), "plans: identical"; got != want {
 		t.Errorf("same plans, another seed: %q, want %q", got, want)
 	}
 }

@@ -38,8 +38,9 @@ type ProfileTable struct {
 // ProfileVariant is one variant's server profile, its repetitions added up.
 type ProfileVariant struct {
 	Name string
-	// Reason says why there is no profile ("" when there is one).
-	Reason string
+	// Missing says why there is no profile (notes.ProfileNotAvailable);
+	// zero when there is one.
+	Missing notes.Note
 	// Reps is the number of repetitions; Profiled those with a profile.
 	Reps, Profiled int
 	Samples        uint64
@@ -93,7 +94,7 @@ type ProfileCheck struct {
 }
 
 // Available reports whether the variant has a profile.
-func (v *ProfileVariant) Available() bool { return v.Reason == "" }
+func (v *ProfileVariant) Available() bool { return v.Missing.IsZero() }
 
 // Share is the variant's share of library name (0 when it has none).
 func (v *ProfileVariant) Share(name string) (float64, bool) {
@@ -105,18 +106,13 @@ func (v *ProfileVariant) Share(name string) (float64, bool) {
 	return 0, false
 }
 
-// NotAvailableLine is "profile not available: REASON".
-func (v *ProfileVariant) NotAvailableLine() string {
-	return notes.New(notes.ProfileNotAvailable, "reason", v.Reason).String()
-}
-
 // BoundWords: "offloading all crypto (71.3 % of the server's CPU) could
 // make it at most 3.49× faster (+249 %)".
-func (v *ProfileVariant) BoundWords() string {
+func (v *ProfileVariant) BoundWords() notes.Note {
 	if !v.Available() {
-		return v.NotAvailableLine()
+		return v.Missing
 	}
-	return notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound).String()
+	return notes.New(notes.ProfileBound, "share", v.CryptoShare, "bound", v.Bound)
 }
 
 // BoundCell: "3.49× (+249 %)", "∞" when everything was crypto.
@@ -139,14 +135,14 @@ func (v *ProfileVariant) DeltaWords() string {
 }
 
 // CheckWords: "1,012 samples vs 2.03 server CPU-s × 499 Hz = 1,013: ratio
-// 1.00, agrees within 10 %"; "" when not checked.
-func (v *ProfileVariant) CheckWords(rate int) string {
+// 1.00, agrees within 10 %"; zero when not checked.
+func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	if !c.Checked {
-		return ""
+		return notes.Note{}
 	}
 	return notes.New(notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate, "expected", c.Expected,
-		"ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance).String()
+		"ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
 }
 
 // FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv
@@ -160,8 +156,8 @@ func (v *ProfileVariant) FunctionsLine() string {
 }
 
 // OnLine says that and how the run profiled its server, and at what cost.
-func (t *ProfileTable) OnLine() string {
-	return notes.New(notes.ProfileOn, "rate", t.Rate, "crypto", t.Crypto).String()
+func (t *ProfileTable) OnLine() notes.Note {
+	return notes.New(notes.ProfileOn, "rate", t.Rate, "crypto", t.Crypto)
 }
 
 // SummarizeProfile returns r's server profile, nil without one; s gives
@@ -207,17 +203,17 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVariant {
 	pv := ProfileVariant{Name: v.Name, Reps: len(v.Reps)}
 	libs, funcs, stacks := map[string]uint64{}, map[[2]string]uint64{}, map[string]uint64{}
-	var reasons []string
+	var reasons notes.List
 	var crypto uint64
 	for j := range v.Reps {
 		rep := &v.Reps[j]
 		p := rep.ServerProfile
 		switch {
 		case p == nil:
-			reasons = appendOnce(reasons, notes.New(notes.ProfileUnprofiled).String())
+			reasons = reasons.AppendNew(notes.New(notes.ProfileUnprofiled))
 			continue
 		case !p.Available():
-			reasons = appendOnce(reasons, p.Reason)
+			reasons = reasons.AppendNew(notes.New(notes.FailedText, "text", p.Reason))
 			continue
 		}
 		pv.Profiled++
@@ -245,13 +241,12 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	}
 	if pv.Profiled == 0 || pv.Samples == 0 {
 		switch {
-		case len(reasons) > 0:
-			pv.Reason = strings.Join(reasons, "; ")
-		case pv.Reps == 0:
-			pv.Reason = notes.New(notes.ProfileNoReps).String()
-		default:
-			pv.Reason = notes.New(notes.ProfileNoSamples).String()
+		case len(reasons) == 0 && pv.Reps == 0:
+			reasons = notes.List{notes.New(notes.ProfileNoReps)}
+		case len(reasons) == 0:
+			reasons = notes.List{notes.New(notes.ProfileNoSamples)}
 		}
+		pv.Missing = notes.New(notes.ProfileNotAvailable, "reasons", []notes.Note(reasons))
 		return pv
 	}
 	pv.Pprof = results.PprofFile(v.Name)
@@ -299,12 +294,4 @@ func (c *ProfileCheck) judge(rate int) {
 	c.Ratio = float64(c.Samples) / c.Expected
 	ticks := 2 * procTickSeconds * float64(rate) * float64(c.Reps)
 	c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
-}
-
-// appendOnce appends s to list unless it is there.
-func appendOnce(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
-	}
-	return append(list, s)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // TestSummarizeProfile: issue 31's RSA-2048 profile (66.7 % libcrypto,
@@ -37,7 +38,7 @@ func TestSummarizeProfile(t *testing.T) {
 	if got, want := base.Bound, 1/(1-0.713); math.Abs(got-want) > 1e-9 {
 		t.Errorf("baseline bound %v, want %v", got, want)
 	}
-	if got, want := base.BoundWords(), "offloading all crypto (71.3 % of the server's CPU) could make it at most 3.48× faster (+248 %)"; got != want {
+	if got, want := base.BoundWords().String(), "offloading all crypto (71.3 % of the server's CPU) could make it at most 3.48× faster (+248 %)"; got != want {
 		t.Errorf("bound words\n got %q\nwant %q", got, want)
 	}
 	if got, want := kae.CryptoShare, 0.48; math.Abs(got-want) > 1e-9 {
@@ -49,7 +50,7 @@ func TestSummarizeProfile(t *testing.T) {
 	if c := base.Check; !c.Checked || !c.Agrees || c.Samples != 15000 || math.Abs(c.Expected-30.3*499) > 1e-6 {
 		t.Errorf("baseline self-check %+v, want 15,000 samples vs 30.3 CPU-s × 499, agreeing", c)
 	}
-	if qat.Available() || qat.Reason != "perf not found" || qat.NotAvailableLine() != "profile not available: perf not found" || qat.Pprof != "" {
+	if qat.Available() || qat.Missing.Code != notes.ProfileNotAvailable || qat.Missing.String() != "profile not available: perf not found" || qat.Pprof != "" {
 		t.Errorf("qat: %+v, want no profile because perf was not found", qat)
 	}
 	if got, want := pt.Libraries[0], "libcrypto.so.3"; got != want {
@@ -68,8 +69,8 @@ func TestProfileCheckDisagrees(t *testing.T) {
 		ServerProfile: &results.ServerProfile{Rate: 499, Samples: 399, Libraries: []results.ProfileCount{{Name: "libcrypto.so.3", Samples: 399}}},
 	}}}}}
 	v := SummarizeProfile(r, nil).Variants[0]
-	if v.Check.Agrees || !strings.Contains(v.CheckWords(499), "DISAGREES") {
-		t.Errorf("check %+v (%q), want a disagreement", v.Check, v.CheckWords(499))
+	if v.Check.Agrees || !strings.Contains(v.CheckWords(499).String(), "DISAGREES") {
+		t.Errorf("check %+v (%q), want a disagreement", v.Check, v.CheckWords(499).String())
 	}
 	if !math.IsInf(v.Bound, 1) || v.BoundCell() != "∞" {
 		t.Errorf("all crypto: bound %v (%q), want +Inf", v.Bound, v.BoundCell())

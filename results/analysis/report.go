@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/notes"
@@ -54,14 +56,15 @@ type Report struct {
 type RepReport struct {
 	Failed notes.Note
 	// ClientBound and OtherLoad name the flagged groups, indexed by
-	// ClientBoundGroups and OtherLoadGroups.
+	// ClientBoundGroups and OtherLoadGroups; GroupCPUs are all measured groups.
 	ClientBound, OtherLoad             notes.Note
 	ClientBoundGroups, OtherLoadGroups []int
+	GroupCPUs                          []GroupCPU
 	// Missed says why an open loop missed starts, Backoff how often slots
 	// backed off, OpenLoop the total's starts due, missed and latency.
 	Missed, Backoff, OpenLoop notes.Note
-	// Unanswered words the requests unanswered at the window's end.
-	Unanswered string
+	// Unanswered counts the requests unanswered at the window's end.
+	Unanswered notes.Note
 	ClientCPU  ClientCPU
 	// Spread is nil with fewer than two groups.
 	Spread *Spread
@@ -86,21 +89,24 @@ func (ra *RepReport) Flagged() bool {
 	return !ra.ClientBound.IsZero() || !ra.OtherLoad.IsZero() || !ra.ServerOtherLoad.IsZero() || !ra.SharedCPUs.IsZero()
 }
 
-// analyzeRep is the RepReport of rep.
-func analyzeRep(rep *results.Rep) RepReport {
+// AnalyzeRep is the analysis of rep, its CPU use computed once: what the
+// summary, the warnings and every output read of it.
+func AnalyzeRep(rep *results.Rep) RepReport {
+	gcs := RepGroupCPUs(rep)
 	ra := RepReport{
-		Failed: FailedLine(rep), ClientBound: ClientBoundLine(rep), OtherLoad: OtherLoadLine(rep),
-		Missed: MissedLine(rep), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
-		ClientCPU: RepClientCPU(rep), ClientBoundGroups: ClientBound(rep), OtherLoadGroups: OtherLoad(rep),
+		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
+		ClientCPU: RepClientCPU(rep), GroupCPUs: gcs,
 	}
+	ra.ClientBoundGroups, ra.ClientBound = groupFlags(gcs, isClientBound, notes.ClientBound, clientBoundPart)
+	ra.OtherLoadGroups, ra.OtherLoad = groupFlags(gcs, isOtherLoad, notes.OtherLoad, otherLoadPart)
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
-		ra.Unanswered = notes.Unanswered(u)
+		ra.Unanswered = notes.New(notes.UnansweredAtEnd, "stages", u)
 	}
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
 	}
-	for _, gc := range RepGroupCPUs(rep) {
+	for _, gc := range gcs {
 		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
 			ra.MostOthers = &gc
 		}
@@ -110,10 +116,31 @@ func analyzeRep(rep *results.Rep) RepReport {
 	return ra
 }
 
+// analyzeReps is AnalyzeRep of every repetition of r: [variant][rep].
+func analyzeReps(r *results.Run) [][]RepReport {
+	out := make([][]RepReport, len(r.Variants))
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		out[i] = make([]RepReport, len(v.Reps))
+		for j := range v.Reps {
+			out[i][j] = AnalyzeRep(&v.Reps[j])
+		}
+	}
+	return out
+}
+
+// FlaggedLine says why rep measured something besides the server, for
+// exclude_flagged; zero when nothing is raised.
+func FlaggedLine(rep *results.Rep) notes.Note {
+	ra := AnalyzeRep(rep)
+	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
+	return joined(notes.Flagged, slices.DeleteFunc(flags, notes.Note.IsZero))
+}
+
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
-	rep := &Report{Run: r}
-	rep.Summary = SummarizeRun(r)
+	rep := &Report{Run: r, Reps: analyzeReps(r)}
+	rep.Summary = summarizeRun(r, rep.Reps)
 	if rep.Search = SummarizeSearch(r); rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}
@@ -122,7 +149,7 @@ func Analyze(r *results.Run) *Report {
 	inside := diagnosis.Run(r)
 	rep.Diagnoses = diagnosis.All(inside)
 	rep.HostOnly = diagnosis.AllHostOnly(inside)
-	rep.Thresholds = checkThresholds(r, inside)
+	rep.Thresholds = checkThresholds(r, inside, rep.Summary.Variants)
 	for _, c := range Crossed(rep.Thresholds) {
 		rep.Crossed = append(rep.Crossed, crossedLine(&c))
 	}
@@ -130,17 +157,13 @@ func Analyze(r *results.Run) *Report {
 	rep.NotMeasured = NotMeasuredLines(r)
 	rep.Partial = PartialLines(r)
 	rep.Excluded = ExcludedLines(r)
-	rep.Warnings = warningsOf(r, rep.Summary)
+	rep.Warnings = appendNew(r.Warnings.Strings(), ownWarnings(r, rep.Reps, rep.Summary, false).Strings()...)
 	rep.Hints = Hints(r)
 	if rep.Summary != nil && HasSpeed(r) {
 		rep.Speed = newSpeedTable(r, rep.Summary)
 	}
-	rep.Reps = make([][]RepReport, len(r.Variants))
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		rep.Reps[i] = make([]RepReport, len(v.Reps))
-		for j := range v.Reps {
-			rep.Reps[i][j] = analyzeRep(&v.Reps[j])
+	for i := range rep.Reps {
+		for j := range rep.Reps[i] {
 			rep.Reps[i][j].Timeline = inside[i][j]
 		}
 	}
@@ -148,7 +171,7 @@ func Analyze(r *results.Run) *Report {
 		rep.Hints = append(rep.Hints, softRatioNote(rep.SoftRatio))
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
-	rep.ClientBoundGroups = ClientBoundGroups(r)
+	rep.ClientBoundGroups = clientBoundGroups(r, rep.Reps)
 	rep.Metrics = MetricsLine(r)
 	return rep
 }

@@ -123,12 +123,12 @@ func (s *SearchSummary) Unit() string {
 
 // Lines says what the search found: its budget, the best value and the
 // plateau.
-func (s *SearchSummary) Lines() []string {
+func (s *SearchSummary) Lines() notes.List {
 	se := s.Search
 	lines := notes.List{notes.New(notes.SearchHead, "series", se.Series, "key", se.Key, "grid", s.Grid, "first", first(se.Values),
 		"last", last(se.Values), "objective", string(se.Maximize), "windows", s.Windows, "budget", se.Budget)}
 	if s.Best < 0 {
-		return append(lines, notes.New(notes.SearchNone)).Strings()
+		return append(lines, notes.New(notes.SearchNone))
 	}
 	b := &s.Points[s.Best]
 	best := notes.New(notes.SearchBest, "key", se.Key, "value", b.Value, "mean", b.Stats.Mean, "unit", s.Unit(), "n", b.Stats.N)
@@ -152,7 +152,7 @@ func (s *SearchSummary) Lines() []string {
 	if len(once) > 0 {
 		lines = append(lines, notes.New(notes.SearchOnce, "values", once))
 	}
-	return lines.Strings()
+	return lines
 }
 
 // VisitOrder lists the visits as "1:50 2:25 …" (visit number:value).

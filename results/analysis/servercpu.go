@@ -167,22 +167,20 @@ func cpuString(cpus []int) string {
 	return b.String()
 }
 
-// ServerOtherLoadLine says that other processes took at least
+// serverOtherLoadLine says that other processes took at least
 // results.ServerOtherLoadShare of the server's CPUs; zero otherwise.
-func ServerOtherLoadLine(rep *results.Rep) notes.Note {
-	u, ok := RepServerCPUUse(rep)
-	if !ok || !u.OtherLoad {
+func serverOtherLoadLine(u ServerCPUUse) notes.Note {
+	if !u.OtherLoad {
 		return notes.Note{}
 	}
 	return notes.New(notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload,
 		"interrupts", u.Interrupts, "top", u.Top)
 }
 
-// SharedCPUsLine says that a pinned client group ran on some of the
+// sharedCPUsLine says that a pinned client group ran on some of the
 // server's CPUs (in place of the client's OTHER LOAD); zero otherwise.
-func SharedCPUsLine(rep *results.Rep) notes.Note {
-	u, ok := RepServerCPUUse(rep)
-	if !ok || len(u.Shared) == 0 {
+func sharedCPUsLine(u ServerCPUUse) notes.Note {
+	if len(u.Shared) == 0 {
 		return notes.Note{}
 	}
 	var shared []notes.Note
@@ -225,8 +223,8 @@ type Saturation struct {
 	NotSaturated bool
 }
 
-// RepSaturation judges whether rep loaded the server.
-func RepSaturation(rep *results.Rep) Saturation {
+// saturation judges whether rep loaded the server, from ra's CPU figures.
+func saturation(rep *results.Rep, ra *RepReport) Saturation {
 	t := &rep.Total
 	s := Saturation{Connections: t.Slots, Rate: t.Rate()}
 	if h := t.Latency.Total; !results.EmptyHistogram(h) {
@@ -241,15 +239,15 @@ func RepSaturation(rep *results.Rep) Saturation {
 	}
 	s.Judged = true
 	s.Server, s.CPUs = c.Busy, c.CPUs
-	if u, ok := RepServerCPUUse(rep); ok && u.Measured {
+	if u := ra.ServerCPUs; u != nil && u.Measured {
 		s.CPUsBusy, s.HasCPUsBusy = u.Busy, true
 		s.OtherLoad = u.OtherLoad
 	}
-	s.ClientBound = len(ClientBound(rep)) > 0
-	if c := RepClientCPU(rep); c.Measured > 0 {
+	s.ClientBound = len(ra.ClientBoundGroups) > 0
+	if c := ra.ClientCPU; c.Measured > 0 {
 		s.ClientBusy, s.HasClientBusy = c.BusyMax, true
 	}
-	s.ClientOtherLoad = len(OtherLoad(rep)) > 0
+	s.ClientOtherLoad = len(ra.OtherLoadGroups) > 0
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		if p := rep.Probes[name]; p.Error == "" && p.Delta() != 0 {
 			s.Accelerator = name
@@ -271,13 +269,11 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// NotSaturatedLine says that rep did not load the server; zero otherwise.
-func NotSaturatedLine(rep *results.Rep) notes.Note {
-	s := RepSaturation(rep)
+// notSaturatedLine says that the repetition did not load the server.
+func notSaturatedLine(s Saturation, c ClientCPU) notes.Note {
 	if !s.NotSaturated {
 		return notes.Note{}
 	}
-	c := RepClientCPU(rep)
 	return notes.New(notes.NotSaturated, "server", s.Server, "cpus", s.CPUs, "has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy,
 		"has_client_busy", c.Measured > 0, "client_busy", c.BusyMax, "connections", s.Connections,
 		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
@@ -300,21 +296,25 @@ func serverSharedReason(u ServerCPUUse) []notes.Note {
 	return out
 }
 
-// addServerCPUs counts rep's server-side verdicts into s.
-func (s *VariantSummary) addServerCPUs(rep *results.Rep) {
-	if u, ok := RepServerCPUUse(rep); ok {
+// addServerCPUs counts a repetition's server-side verdicts into s.
+func (s *VariantSummary) addServerCPUs(ra *RepReport) {
+	if u := ra.ServerCPUs; u != nil {
 		if u.OtherLoad {
 			s.ServerOtherLoadReps++
 		}
 		if len(u.Shared) > 0 {
 			s.SharedCPUReps++
 		}
-		if why := serverSharedReason(u); len(why) > 0 {
+		if why := serverSharedReason(*u); len(why) > 0 {
 			s.ServerSharedReps++
 			s.ServerShared = s.ServerShared.AppendNew(why...)
 		}
+		if u.Measured && u.HasServer {
+			s.serverOthers += u.Others
+			s.serverOthersReps++
+		}
 	}
-	if sat := RepSaturation(rep); sat.Judged {
+	if sat := ra.Saturation; sat.Judged {
 		s.SaturationReps++
 		if sat.NotSaturated {
 			s.NotSaturatedReps++
@@ -328,21 +328,15 @@ func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
 }
 
-// serverWarnings are the warnings of every repetition of r whose
-// server's CPUs were shared or that did not load the server.
-func serverWarnings(r *results.Run) notes.List {
-	ws := repWarnings(r, ServerOtherLoadLine)
-	ws = append(ws, repWarnings(r, SharedCPUsLine)...)
-	return append(ws, repWarnings(r, NotSaturatedLine)...)
-}
-
-// analyzeServerCPUs fills ra's server-side lines and figures for rep.
+// analyzeServerCPUs fills ra's server-side lines and figures for rep,
+// after its client's.
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
-	ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated = ServerOtherLoadLine(rep), SharedCPUsLine(rep), NotSaturatedLine(rep)
 	if u, ok := RepServerCPUUse(rep); ok {
 		ra.ServerCPUs = &u
+		ra.ServerOtherLoad, ra.SharedCPUs = serverOtherLoadLine(u), sharedCPUsLine(u)
 	}
-	ra.Saturation = RepSaturation(rep)
+	ra.Saturation = saturation(rep, ra)
+	ra.NotSaturated = notSaturatedLine(ra.Saturation, ra.ClientCPU)
 }
 
 // ServerCPURates are v's requests per server CPU-second, one per

@@ -102,11 +102,11 @@ func TestServerCPUsVerdicts(t *testing.T) {
 	}
 }
 
-// TestRepSaturation: NOT SATURATED needs a judged closed loop whose
+// TestSaturation: NOT SATURATED needs a judged closed loop whose
 // server CPUs were not busy, no client-bound group, no group's CPUs busy
 // or taken by others, no accelerator at work and Little's law agreeing
 // with the rate; each exception alone withholds it.
-func TestRepSaturation(t *testing.T) {
+func TestSaturation(t *testing.T) {
 	base := func() results.Rep { return fixture.ServerCPUsRun().Variants[2].Reps[0] }
 	for _, tc := range []struct {
 		name           string
@@ -141,18 +141,18 @@ func TestRepSaturation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := base()
 			tc.edit(&rep)
-			s := RepSaturation(&rep)
+			s := AnalyzeRep(&rep).Saturation
 			if s.Judged != tc.judged || s.NotSaturated != tc.notSat {
 				t.Errorf("judged %v, not saturated %v; want %v, %v (%+v)", s.Judged, s.NotSaturated, tc.judged, tc.notSat, s)
 			}
-			if got := !NotSaturatedLine(&rep).IsZero(); got != tc.notSat {
+			if got := !AnalyzeRep(&rep).NotSaturated.IsZero(); got != tc.notSat {
 				t.Errorf("NotSaturatedLine() given: %v, want %v", got, tc.notSat)
 			}
 		})
 	}
 	rep := base()
 	// The histogram keeps two significant digits: the mean within 1 %.
-	if s := RepSaturation(&rep); s.Connections != 1 || math.Abs(s.MeanLatency.Seconds()/1.25e-3-1) > 0.01 || math.Abs(s.LittleRate/800-1) > 0.01 || s.Rate != 800 {
+	if s := AnalyzeRep(&rep).Saturation; s.Connections != 1 || math.Abs(s.MeanLatency.Seconds()/1.25e-3-1) > 0.01 || math.Abs(s.LittleRate/800-1) > 0.01 || s.Rate != 800 {
 		t.Errorf("Little: %d connections / %s = %.1f req/s, measured %.1f; want 1 / 1.25ms = 800, 800", s.Connections, s.MeanLatency, s.LittleRate, s.Rate)
 	}
 }

@@ -42,10 +42,9 @@ func GroupSpread(groups []results.Group) Spread {
 	return s
 }
 
-// A repetition whose removal leaves less than outlierShare of its
-// variant's log-rate spread, and that is more than outlierOff off the
-// others' mean, inflates the MDE. (Removing one of three alike
-// repetitions often halves the spread: the second rule keeps it unnamed.)
+// A repetition inflates the MDE when its removal leaves less than
+// outlierShare of the log-rate spread and it is outlierOff off the others'
+// mean (the second rule: removing one of three alike often halves it).
 const (
 	outlierShare = 0.5
 	outlierOff   = 0.05

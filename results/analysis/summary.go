@@ -20,9 +20,9 @@ type RunSummary struct {
 	Baseline int
 	// BaselineName names the baseline, measured or not.
 	BaselineName string
-	// BaselineMissing is "" when the baseline was measured, else "not
-	// measured yet" (interrupted or incomplete run) or "not measured".
-	BaselineMissing string
+	// BaselineMissing is zero when the baseline was measured, else
+	// notes.BaselineMissing ("yet" in an interrupted or incomplete run).
+	BaselineMissing notes.Note
 	// Variants are in the order of Run.Variants.
 	Variants []VariantSummary
 	// Sweeps are the series with at least two variants, in run order.
@@ -97,6 +97,9 @@ type VariantSummary struct {
 	// Caveat says what else the variant's figures measured (caveatsOf);
 	// VerdictCaveat adds the baseline's, for the verdict against it.
 	Caveat, VerdictCaveat notes.Note
+	// serverOthers sums others' share of the server's CPUs over serverOthersReps.
+	serverOthers     float64
+	serverOthersReps int
 }
 
 // ClientMicrosPerRequest is the client's CPU µs per request over the
@@ -146,19 +149,18 @@ type SweepSummary struct {
 	Caution string
 }
 
-// SummarizeRun computes the RunSummary of r. Without the baseline it
-// compares nothing (Baseline -1).
-func SummarizeRun(r *results.Run) *RunSummary {
+// SummarizeRun computes the RunSummary of r; without the baseline it
+// compares nothing (Baseline -1). summarizeRun reads r's reps analysed.
+func SummarizeRun(r *results.Run) *RunSummary { return summarizeRun(r, analyzeReps(r)) }
+
+func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	base, name := r.BaselineVariant()
 	s := &RunSummary{Baseline: base, BaselineName: name, Variants: make([]VariantSummary, len(r.Variants)), Equivalence: r.Equivalence}
 	if s.Equivalence <= 0 {
 		s.Equivalence = results.DefaultEquivalence
 	}
 	if base < 0 {
-		s.BaselineMissing = "not measured"
-		if r.Interrupted || r.Incomplete {
-			s.BaselineMissing = "not measured yet"
-		}
+		s.BaselineMissing = notes.New(notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)
 	}
 	rates := make([][]float64, len(r.Variants))
 	for i := range r.Variants {
@@ -166,7 +168,7 @@ func SummarizeRun(r *results.Run) *RunSummary {
 	}
 	comps := compareWithBaseline(rates, base, s.Equivalence)
 	for i := range r.Variants {
-		s.Variants[i] = summarizeVariant(&r.Variants[i], i == base)
+		s.Variants[i] = summarizeVariant(&r.Variants[i], reps[i], i == base)
 		s.Variants[i].Comparison = comps[i]
 		if i != base && base >= 0 && comps[i].Tested() {
 			s.Family++
@@ -184,8 +186,7 @@ func SummarizeRun(r *results.Run) *RunSummary {
 	compareServerCPU(r, s)
 	searchSweep(r, s)
 	setCaveats(s)
-	addBaselineCaveats(r, s, handshakeCaveat)
-	addBaselineCaveats(r, s, otherLoadCaveat)
+	addBaselineCaveats(r, s)
 	if base >= 0 {
 		for i := range s.Variants {
 			if v := &s.Variants[i]; !v.IsBaseline && v.Comparison.HasMDE {
@@ -219,31 +220,32 @@ func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.
 	return out
 }
 
-// NoComparison says why a run compares nothing; "" when the baseline was
-// measured.
-func (s *RunSummary) NoComparison() string {
-	if s.BaselineMissing == "" {
-		return ""
+// NoComparison says why a run compares nothing; zero when the baseline
+// was measured.
+func (s *RunSummary) NoComparison() notes.Note {
+	if s.BaselineMissing.IsZero() {
+		return notes.Note{}
 	}
-	return notes.New(notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing).String()
+	return notes.New(notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing)
 }
 
 // BaselineLine names the baseline for a header: "b (not measured yet)".
 func (s *RunSummary) BaselineLine() string {
-	if s.BaselineMissing == "" {
+	if s.BaselineMissing.IsZero() {
 		return s.BaselineName
 	}
-	return s.BaselineName + " (" + s.BaselineMissing + ")"
+	return s.BaselineName + " (" + s.BaselineMissing.String() + ")"
 }
 
-func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
+// summarizeVariant sums up v over its repetitions, analysed in reps.
+func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) VariantSummary {
 	s := VariantSummary{
 		Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()),
 		Connect: results.NewHistogram(), Handshake: results.NewHistogram(), TTFB: results.NewHistogram(), Total: results.NewHistogram(),
 	}
 	var counts results.Counts
 	for i := range v.Reps {
-		rep := &v.Reps[i]
+		rep, ra := &v.Reps[i], &reps[i]
 		t := &rep.Total
 		counts.Add(&t.Counts)
 		s.Errors += t.Errors.Total()
@@ -259,12 +261,12 @@ func summarizeVariant(v *results.Variant, isBase bool) VariantSummary {
 			}
 			mergeInto(s.Intended, h)
 		}
-		s.ClientBoundReps += b2i(len(ClientBound(rep)) > 0)
-		s.OtherLoadReps += b2i(len(OtherLoad(rep)) > 0)
+		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
+		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
 		s.MisalignedReps += b2i(Misaligned(rep))
 		s.FailedReps += b2i(rep.Failed != nil)
-		s.addServerCPUs(rep)
-		c := RepClientCPU(rep)
+		s.addServerCPUs(ra)
+		c := ra.ClientCPU
 		if c.Measured > 0 {
 			s.HasClientCPU = true
 			s.ClientBusyMax = max(s.ClientBusyMax, c.BusyMax)
@@ -383,8 +385,7 @@ type sweepJudgement struct {
 
 // sweepPlateau is a sweep's rule (PairPlateau with agree): samples with
 // one value stay on the plateau, empty ones are on none. With no pair
-// tested (Family 0) it claims nothing but Top: values never compared are
-// neither "faster than every other" nor "not slower".
+// tested it claims nothing but Top: values never compared are not ranked.
 func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJudgement {
 	j := sweepJudgement{Pairs: stats.PairPlateau(samples, agree), Best: -1}
 	if j.Top < 0 || j.Family == 0 {
@@ -454,12 +455,12 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 
 // repWarnings returns, for every repetition of r for which line says
 // something, "variant V, repetition N: " and what it says.
-func repWarnings(r *results.Run, line func(*results.Rep) notes.Note) notes.List {
+func repWarnings(r *results.Run, reps [][]RepReport, line func(*RepReport) notes.Note) notes.List {
 	var ws notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			if l := line(&v.Reps[j]); !l.IsZero() {
+			if l := line(&reps[i][j]); !l.IsZero() {
 				ws = append(ws, inRep(v, &v.Reps[j], l))
 			}
 		}

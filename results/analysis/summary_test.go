@@ -14,17 +14,17 @@ func TestClientBound(t *testing.T) {
 	rep.Groups[1].CPU = &results.CPUUsage{Busy: 0.90}
 	rep.Groups[2].CPU = nil
 	rep.Groups[2].Index = 7
-	if got, want := ClientBound(&rep), []int{1}; !slices.Equal(got, want) {
+	if got, want := AnalyzeRep(&rep).ClientBoundGroups, []int{1}; !slices.Equal(got, want) {
 		t.Errorf("ClientBound() = %v, want %v (0.8999 is below ClientBoundBusy, 0.90 is not)", got, want)
 	}
 	rep.Groups[2].CPU = &results.CPUUsage{Busy: 1}
-	if got, want := ClientBound(&rep), []int{1, 7}; !slices.Equal(got, want) {
+	if got, want := AnalyzeRep(&rep).ClientBoundGroups, []int{1, 7}; !slices.Equal(got, want) {
 		t.Errorf("ClientBound() = %v, want Group.Index values %v", got, want)
 	}
-	if got := ClientBound((&results.Rep{})); got != nil {
+	if got := AnalyzeRep(&results.Rep{}).ClientBoundGroups; got != nil {
 		t.Errorf("ClientBound() of a rep without groups = %v, want nil", got)
 	}
-	if got, want := ClientBoundLine(&rep).String(), "CLIENT-BOUND: group 1 (CPUs 4-7) was 90 % busy, group 7 (CPUs 8-11) was 100 % busy: this figure measures kaeload, not the server"; got != want {
+	if got, want := AnalyzeRep(&rep).ClientBound.String(), "CLIENT-BOUND: group 1 (CPUs 4-7) was 90 % busy, group 7 (CPUs 8-11) was 100 % busy: this figure measures kaeload, not the server"; got != want {
 		t.Errorf("clientBoundLine = %q\nwant %q", got, want)
 	}
 }

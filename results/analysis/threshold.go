@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -56,12 +55,8 @@ func thresholdFigure(metric string, v float64) string {
 }
 
 // Line: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
-func (c *ThresholdCheck) Line() string {
-	verdict := "PASS"
-	if !c.Passed {
-		verdict = "CROSSED"
-	}
-	return fmt.Sprintf("%s  %s: %s %s", verdict, c.Threshold.Expr, c.Variant, c.Shown())
+func (c *ThresholdCheck) Line() notes.Note {
+	return notes.New(notes.ThresholdChecked, "passed", c.Passed, "check", crossedLine(c))
 }
 
 // holds reports whether "v op bound" is true.
@@ -83,29 +78,15 @@ func holds(v float64, op string, bound float64) bool {
 	return false
 }
 
-// CheckThresholds checks every threshold of r, in order, against every
-// variant in plan order (a MetricVs against its pair); nil without any.
-func CheckThresholds(r *results.Run) []ThresholdCheck {
-	var inside [][]diagnosis.Repetition
-	if slices.ContainsFunc(r.Thresholds, func(t results.Threshold) bool { return timelineMetrics[t.Metric] }) {
-		inside = diagnosis.Run(r)
-	}
-	return checkThresholds(r, inside)
-}
-
-// timelineMetrics are measured on the repetitions' diagnoses.
-var timelineMetrics = map[string]bool{results.MetricListenOverflows: true, results.MetricStalls: true, results.MetricDiagnoses: true}
-
-// checkThresholds is CheckThresholds with diagnosis.Run's result (nil
-// when no threshold reads it).
-func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition) []ThresholdCheck {
+// checkThresholds checks every threshold of r, in order, against every
+// variant in plan order (a MetricVs against its pair), reading the
+// repetitions' diagnoses (inside) and the variants' summaries (vs).
+func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []VariantSummary) []ThresholdCheck {
 	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
 		return nil
 	}
 	sums := make(map[string]*VariantSummary, len(r.Variants))
-	vs := make([]VariantSummary, len(r.Variants))
-	for i := range r.Variants {
-		vs[i] = summarizeVariant(&r.Variants[i], false)
+	for i := range vs {
 		sums[vs[i].Name] = &vs[i]
 	}
 	var out []ThresholdCheck

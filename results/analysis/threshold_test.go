@@ -10,7 +10,7 @@ import (
 )
 
 func TestCheckThresholds(t *testing.T) {
-	cs := CheckThresholds(fixture.ThresholdRun())
+	cs := Analyze(fixture.ThresholdRun()).Thresholds
 	type key struct{ expr, variant string }
 	want := map[key]bool{
 		{"req/s >= 150000", "baseline"}: false, {"req/s >= 150000", "kae"}: true,
@@ -38,12 +38,12 @@ func TestCheckThresholds(t *testing.T) {
 	// holds: crossed, "not measured".
 	r := fixture.ThresholdRun()
 	r.Variants[1].Reps = nil
-	for _, c := range CheckThresholds(r) {
+	for _, c := range Analyze(r).Thresholds {
 		if strings.HasPrefix(c.Variant, "kae") && (c.Passed || c.Measured || c.Shown() != "not measured") {
 			t.Errorf("%s for %s without repetitions: %+v", c.Threshold.Expr, c.Variant, c)
 		}
 	}
-	if CheckThresholds(fixture.CompareRun()) != nil {
+	if Analyze(fixture.CompareRun()).Thresholds != nil {
 		t.Error("a run without thresholds has checks")
 	}
 }
@@ -52,8 +52,7 @@ func TestCheckThresholds(t *testing.T) {
 // CI gates. A run whose window overflowed the accept queue and stalled
 // crosses "== 0" with the counts; the same run with the stall and the
 // overflow gone passes; a run stored before timelines has nothing that
-// shows they hold: crossed, "not measured". Analyze and CheckThresholds
-// agree.
+// shows they hold: crossed, "not measured".
 func TestTimelineThresholds(t *testing.T) {
 	exprs := []string{"listen_overflows == 0", "stalls == 0", "diagnoses == 0", "diagnoses <= 2"}
 	gates := func(r *results.Run) *results.Run {
@@ -85,16 +84,7 @@ func TestTimelineThresholds(t *testing.T) {
 		{"before timelines", gates(before), false, []float64{0, 0, 0, 0}, []bool{false, false, false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs := CheckThresholds(tc.run)
-			if m := Analyze(tc.run); len(m.Thresholds) != len(cs) {
-				t.Fatalf("Analyze has %d checks, CheckThresholds %d", len(m.Thresholds), len(cs))
-			} else {
-				for i := range cs {
-					if m.Thresholds[i] != cs[i] {
-						t.Errorf("Analyze's check %+v, CheckThresholds' %+v", m.Thresholds[i], cs[i])
-					}
-				}
-			}
+			cs := Analyze(tc.run).Thresholds
 			for _, c := range cs {
 				j := slices.Index(exprs, c.Threshold.Expr)
 				if c.Measured != tc.measured || c.Value != tc.values[j] || c.Passed != tc.passed[j] {
@@ -132,7 +122,7 @@ func TestProbeThresholds(t *testing.T) {
 		"probe kae_ops > 0/kae-soft-0":                  {true, true, "340,133.3"},
 		"probe kae_ops > 0/kae-soft-33":                 {false, false, "not measured"},
 	}
-	for _, c := range CheckThresholds(r) {
+	for _, c := range Analyze(r).Thresholds {
 		w, ok := wants[c.Threshold.Expr+"/"+c.Variant]
 		if !ok {
 			continue

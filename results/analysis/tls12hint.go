@@ -7,10 +7,6 @@ import (
 	"strings"
 )
 
-// tls12Saving: a ClientHello offering TLS 1.3 carries a key share a TLS 1.2
-// server never uses; its cost depends on the machine, so no number here.
-const tls12Saving = "part of kaeload's client CPU per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)"
-
 // tls12Offer is the part of an encoded Plan with the TLS versions offered.
 type tls12Offer struct {
 	Target struct {
@@ -37,7 +33,7 @@ func Hints(r *results.Run) notes.List {
 		if !allTLS12(v) {
 			continue
 		}
-		hints = append(hints, notes.New(notes.TLS12Hint, "variant", v.Name, "saving", tls12Saving))
+		hints = append(hints, notes.New(notes.TLS12Hint, "variant", v.Name))
 	}
 	return hints
 }

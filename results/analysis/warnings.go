@@ -7,32 +7,40 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// warningsOf returns r.Warnings followed by the analysis's own warnings
-// (summary s, nil: none), without changing r.
-func warningsOf(r *results.Run, s *RunSummary) []string {
-	return appendNew(r.Warnings.Strings(), ownWarnings(r, s, false).Strings()...)
-}
-
 // Annotate appends the analysis's warnings, the missed starts' included,
 // to r.Warnings once (the journal, before writing run.json).
 func Annotate(r *results.Run) {
-	for _, n := range ownWarnings(r, SummarizeRun(r), true) {
+	reps := analyzeReps(r)
+	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps), true) {
 		r.Warnings = r.Warnings.AppendNew(n.Warning())
 	}
 }
 
-// ownWarnings are the failed, client-bound, other-load, server CPU,
-// missed-start (with missed), backoff and probe warnings of r's
-// repetitions, then those of its summary s, each said once.
-func ownWarnings(r *results.Run, s *RunSummary, missed bool) notes.List {
-	ws := repWarnings(r, FailedLine)
-	ws = append(ws, repWarnings(r, ClientBoundLine)...)
-	ws = append(ws, repWarnings(r, OtherLoadLine)...)
-	ws = append(ws, serverWarnings(r)...)
-	if missed {
-		ws = append(ws, repWarnings(r, MissedLine)...)
+// repLines are the lines of a repetition that warn, in the order warned:
+// failed, client-bound, other load, the server's CPUs, missed starts
+// (with missed), backoff.
+func repLines(missed bool) []func(*RepReport) notes.Note {
+	lines := []func(*RepReport) notes.Note{
+		func(ra *RepReport) notes.Note { return ra.Failed },
+		func(ra *RepReport) notes.Note { return ra.ClientBound },
+		func(ra *RepReport) notes.Note { return ra.OtherLoad },
+		func(ra *RepReport) notes.Note { return ra.ServerOtherLoad },
+		func(ra *RepReport) notes.Note { return ra.SharedCPUs },
+		func(ra *RepReport) notes.Note { return ra.NotSaturated },
 	}
-	ws = append(ws, repWarnings(r, BackoffLine)...)
+	if missed {
+		lines = append(lines, func(ra *RepReport) notes.Note { return ra.Missed })
+	}
+	return append(lines, func(ra *RepReport) notes.Note { return ra.Backoff })
+}
+
+// ownWarnings are the warnings of r's repetitions (analysed in reps,
+// repLines), its probes' and its summary s's, each said once.
+func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
+	var ws notes.List
+	for _, line := range repLines(missed) {
+		ws = append(ws, repWarnings(r, reps, line)...)
+	}
 	ws = append(ws, ProbeWarnings(r)...)
 	if s != nil {
 		ws = append(ws, s.Warnings...)

@@ -317,10 +317,9 @@ func (k *kernel) timeWait() []Diagnosis {
 	return out
 }
 
-// Storm says whether a host's resets over a window or an interval are a
-// reset storm: at least MinResets and ResetShare of its opens. Its resets
-// count all where requests failed, else only beyond its aborts at close
-// (the close race of Connection: close, see docs/diagnoses.md).
+// Storm: a host's resets are a storm, at least MinResets and ResetShare of
+// its opens; without failed requests only resets beyond its aborts at
+// close count (Connection: close's race, docs/diagnoses.md).
 func Storm(resets, aborts, failed, opens uint64) bool {
 	if failed == 0 {
 		resets -= min(resets, aborts)

@@ -101,7 +101,7 @@ func newPage(m *analysis.Report) *page {
 		pg.Hosts = append(pg.Hosts, format.HostLine(h))
 	}
 	for _, c := range m.Thresholds {
-		pg.Thresholds = append(pg.Thresholds, c.Line())
+		pg.Thresholds = append(pg.Thresholds, c.Line().String())
 		if !c.Passed {
 			pg.Crossed++
 		}
@@ -117,14 +117,14 @@ func newPage(m *analysis.Report) *page {
 	}
 	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
-	if nc := sum.NoComparison(); nc != "" {
+	if nc := sum.NoComparison().String(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if dt, title, ok := tables.Drift(sum); ok {
 		pg.Drift = &driftSection{Title: title, Table: cellTable(dt, always)}
 	}
 	if ss := m.Search; ss != nil {
-		pg.Search = &searchSection{Lines: ss.Lines(), Table: cellTable(tables.Search(ss), never)}
+		pg.Search = &searchSection{Lines: ss.Lines().Strings(), Table: cellTable(tables.Search(ss), never)}
 		if len(ss.Points) > 0 {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}

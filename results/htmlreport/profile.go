@@ -51,7 +51,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
 	}
-	sec := &profileSection{On: t.OnLine(), Lines: tables.ProfileLines(t), Bars: profileBars(t)}
+	sec := &profileSection{On: t.OnLine().String(), Lines: tables.ProfileLines(t), Bars: profileBars(t)}
 	sec.Table = figureTable("profile-table", tables.Profile(t))
 	for i := range t.Variants {
 		v := &t.Variants[i]
@@ -59,7 +59,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 		if v.Available() {
 			fg.SVG = flameSVG(v)
 		} else {
-			fg.Reason = v.NotAvailableLine()
+			fg.Reason = v.Missing.String()
 		}
 		sec.Flames = append(sec.Flames, fg)
 	}
@@ -86,7 +86,7 @@ func profileBars(t *analysis.ProfileTable) template.HTML {
 		y := top + barHeight/2 + 4 // the labels' baseline
 		d.el("text", v.Name, "", "x", barLabel-6, "y", y, "font-size", "11", "text-anchor", "end", "font-family", "sans-serif")
 		if !v.Available() {
-			d.el("text", v.NotAvailableLine(), "", "x", barLabel, "y", y, "font-size", "11", "fill", "#c00000", "font-family", "sans-serif")
+			d.el("text", v.Missing.String(), "", "x", barLabel, "y", y, "font-size", "11", "fill", "#c00000", "font-family", "sans-serif")
 			continue
 		}
 		x, rest := barLabel, 0.0

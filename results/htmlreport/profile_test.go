@@ -44,7 +44,7 @@ func TestProfileSection(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"Flame graph: baseline", "Flame graph: kae", "profile not available: perf not found",
-		"libcrypto.so.3: 66.7 %", m.Profile.OnLine()} {
+		"libcrypto.so.3: 66.7 %", m.Profile.OnLine().String()} {
 		if !strings.Contains(html.UnescapeString(sec), want) {
 			t.Errorf("the profile section lacks %q", want)
 		}

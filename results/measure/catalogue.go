@@ -213,12 +213,7 @@ var cpuAndClient = []Measure{
 	{Key: "unanswered", Show: CSV | JSON,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Outside.Unanswered.Total()) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Outside.Unanswered.Total()) },
-		Fact: fact("unanswered", 7, func(x *Rep) string {
-			if x.A.Unanswered == "" {
-				return ""
-			}
-			return x.A.Unanswered + " at the window's end"
-		})},
+		Fact:    fact("unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() })},
 	outside("warmup_responses", func(o *results.Outside) uint64 { return o.Warmup }),
 	outside("warmup_errors", (*results.Outside).WarmupErrorTotal),
 	outside("after_responses", func(o *results.Outside) uint64 { return o.Late }),

@@ -99,7 +99,7 @@ var comparison = []Measure{
 // OwnCaveat is v's verdict caveat without the baseline's flags, which
 // the text report says once, under the baseline.
 func OwnCaveat(v *analysis.VariantSummary) string {
-	own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.S("of") != "" })
+	own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.B("baseline") })
 	return notes.Join(own, "; ")
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/softratio"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
 // The codes, each with its words in messages.
@@ -18,7 +19,7 @@ const (
 	RepFailed        Code = "failed"             // why: the failure's note
 	NoSuccess        Code = "no_success"         // errors, unanswered (results.Stages)
 	ErrorsOverMax    Code = "errors_over_max"    // share, max
-	FailedText       Code = "failed_text"        // text: a failure stored as a sentence
+	FailedText       Code = "failed_text"        // text: a failure (or profile reason) stored as a sentence
 	BackedOff        Code = "backed_off"         // backoffs, fails
 	ClientBound      Code = "client_bound"       // groups: ClientBoundGroup notes
 	OtherLoad        Code = "other_load"         // groups: OtherLoadGroup notes
@@ -38,7 +39,7 @@ const (
 	Flagged      Code = "flagged" // notes, the flags of a window joined
 	InRep        Code = "in_rep"  // variant, rep (1-based), note: a repetition's note as a run-wide line
 	// Caveat: reps, n, flag (one of ClientBound, OtherLoad, SharedCPUs,
-	// ServerOtherLoad), of ("" or whose repetitions: "the baseline").
+	// ServerOtherLoad), baseline (the repetitions are the baseline's).
 	Caveat      Code = "caveat"
 	Unjudged    Code = "unjudged"     // rule, title, why: a diagnosis rule could not judge a repetition
 	ServerShare Code = "server_share" // common: a client group ran on the server's CPUs
@@ -53,7 +54,8 @@ const (
 	PartialWindow     Code = "partial_window"
 	ExcludedWindow    Code = "excluded_window"    // variant, rep, rate, why: a window exclude_flagged set aside
 	ThresholdCrossed  Code = "threshold_crossed"  // expr, variant, shown (the measured figure)
-	TLS12Hint         Code = "tls12_hint"         // variant, saving
+	ThresholdChecked  Code = "threshold_checked"  // passed, check (a ThresholdCrossed)
+	TLS12Hint         Code = "tls12_hint"         // variant
 	Misaligned        Code = "misaligned"         // a caveat's flag, the groups' windows over 1 % apart
 	OtherLoadApart    Code = "other_load_apart"   // own, base (shares of the server's CPUs), mde (%)
 	HandshakeDiffers  Code = "handshake_differs"  // parts (names), own and base (Handshake keys)
@@ -89,12 +91,20 @@ const (
 	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
 	// kinds: low, high, ports, per (open connections per destination),
 	// dest, fix (a ports.Fix* value), and their own figures.
-	PortsTooMany   Code = "ports_too_many"
-	PortsRateHigh  Code = "ports_rate_high" // rate, per_dest, reused, held, max_rate, wide_max, left
-	PortsTimeWait  Code = "ports_time_wait" // time_wait, share, free, port_errors
-	QuietTimedOut  Code = "quiet_timed_out" // label, waited, others, max_other; busiest, pid when named
-	ClockUncertain Code = "clock_uncertain" // host, uncertainty, window
-	NoComparison   Code = "no_comparison"   // baseline, missing (why it was not measured)
+	PortsTooMany    Code = "ports_too_many"
+	PortsRateHigh   Code = "ports_rate_high"   // rate, per_dest, reused, held, max_rate, wide_max, left
+	PortsTimeWait   Code = "ports_time_wait"   // time_wait, share, free, port_errors
+	QuietTimedOut   Code = "quiet_timed_out"   // label, waited, others, max_other; busiest, pid when named
+	ClockUncertain  Code = "clock_uncertain"   // host, uncertainty, window
+	NoComparison    Code = "no_comparison"     // baseline, missing (a BaselineMissing)
+	SlowerRun       Code = "slower_run"        // variant, run, comparison (a stats.Comparison with the reference run)
+	UnansweredAtEnd Code = "unanswered_at_end" // stages (results.Stages)
+	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
+	PlansCompared  Code = "plans_compared"   // ref (run name), differ (runs with another plan), lines
+	PlanDiff       Code = "plan_diff"        // run, diff ("load.duration: 1m0s → 30s")
+	ServerInfoDiff Code = "server_info_diff" // run, variant, command, from, to (first differing line)
+	// BaselineMissing: the baseline was not measured (yet: the run was cut short).
+	BaselineMissing Code = "baseline_missing" // yet
 	// The search's lines: SearchHead (series, key, grid, first, last,
 	// objective, windows, budget), then SearchNone or SearchBest and the
 	// others.
@@ -108,7 +118,7 @@ const (
 	ProfileUnprofiled   Code = "profile_unprofiled"
 	ProfileNoReps       Code = "profile_no_reps"
 	ProfileNoSamples    Code = "profile_no_samples"
-	ProfileNotAvailable Code = "profile_not_available" // reason
+	ProfileNotAvailable Code = "profile_not_available" // reasons (notes; a stored reason is FailedText)
 	ProfileBound        Code = "profile_bound"         // share (crypto's), bound (+Inf: all was crypto)
 	// ProfileCheck: samples, cpu_seconds, rate, expected, ratio, agrees,
 	// close (within tolerance, not only /proc's resolution), tolerance.
@@ -128,6 +138,7 @@ func init() {
 	rateMessages(messages)
 	maps.Copy(messages, warningTable())
 	maps.Copy(messages, reportTable())
+	maps.Copy(messages, compareTable())
 }
 
 // warningTable are the words of the runner's warnings.
@@ -243,13 +254,39 @@ func portCount(f float64) string {
 	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
 
+// compareTable are the words of the comparisons' lines: the baseline
+// missing, compare's plans and slower runs, unanswered requests.
+func compareTable() map[Code]func(Note) string {
+	return map[Code]func(Note) string{
+		NoComparison: func(n Note) string {
+			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.Sub("missing"))
+		},
+		PlansCompared: plansCompared,
+		PlanDiff:      func(n Note) string { return fmt.Sprintf("  %s: %s", n.S("run"), n.S("diff")) },
+		ServerInfoDiff: func(n Note) string {
+			return fmt.Sprintf("  %s: server info of %s, %s: %s → %s", n.S("run"), n.S("variant"), n.S("command"), n.S("from"), n.S("to"))
+		},
+		UnansweredAtEnd: func(n Note) string {
+			u, _ := n.Args["stages"].(results.Stages)
+			return Unanswered(u) + " at the window's end"
+		},
+		SlowerRun: func(n Note) string {
+			c, _ := n.Args["comparison"].(stats.Comparison)
+			return fmt.Sprintf("%s in %s: %s (p Holm %s)", n.S("variant"), n.S("run"), format.Delta(c.DeltaPct), format.PAdjusted(c))
+		},
+		BaselineMissing: func(n Note) string {
+			if n.B("yet") {
+				return "not measured yet"
+			}
+			return "not measured"
+		},
+	}
+}
+
 // reportTable are the words of the report's lines: the baseline, the
 // search and the server profile.
 func reportTable() map[Code]func(Note) string {
 	return map[Code]func(Note) string{
-		NoComparison: func(n Note) string {
-			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.S("missing"))
-		},
 		SearchHead: func(n Note) string {
 			what := "maximize " + n.S("objective")
 			if results.Objective(n.S("objective")) == results.ObjectiveP99 {
@@ -289,7 +326,7 @@ func reportTable() map[Code]func(Note) string {
 		ProfileUnprofiled:   fixed("not profiled"),
 		ProfileNoReps:       fixed("no repetition measured"),
 		ProfileNoSamples:    fixed("no samples: the server used no CPU in the window"),
-		ProfileNotAvailable: func(n Note) string { return "profile not available: " + n.S("reason") },
+		ProfileNotAvailable: func(n Note) string { return "profile not available: " + Join(n.N("reasons"), "; ") },
 		ProfileBound: func(n Note) string {
 			share := format.Percent(n.F("share"))
 			if b := n.F("bound"); !math.IsInf(b, 1) {
@@ -436,6 +473,12 @@ func summaryTable() map[Code]func(Note) string {
 			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
 		},
 		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
+		ThresholdChecked: func(n Note) string {
+			if n.B("passed") {
+				return "PASS  " + n.Sub("check").String()
+			}
+			return "CROSSED  " + n.Sub("check").String()
+		},
 		OtherLoadApart: func(n Note) string {
 			return "caution: other processes took " + pct(n.F("own")) + " % of the server's CPUs against " + pct(n.F("base")) +
 				" % in the baseline's windows, further apart than the " + format.Percent(n.F("mde")/100) + " this comparison resolves"
@@ -451,7 +494,8 @@ func summaryTable() map[Code]func(Note) string {
 		},
 		TLS12Hint: func(n Note) string {
 			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
-				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves %s", n.S("variant"), n.S("saving"))
+				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves part of kaeload's client CPU "+
+				"per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)", n.S("variant"))
 		},
 		ServerShare: func(n Note) string { return "client and server share " + cpusWords(n.S("common")) },
 		ServerBusiest: func(n Note) string {
@@ -639,7 +683,10 @@ const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 // repetitions" otherwise, naming whose repetitions they are (of).
 func caveat(n Note) string {
 	w := caveatWords[Code(n.S("flag"))]
-	reps, total, of := n.I("reps"), n.I("n"), n.S("of")
+	reps, total, of := n.I("reps"), n.I("n"), ""
+	if n.B("baseline") {
+		of = "the baseline"
+	}
 	if 2*reps > total {
 		if of != "" {
 			return fmt.Sprintf("%s %s: %s in %d of its %d repetitions", of, w[0], w[1], reps, total)
@@ -803,4 +850,20 @@ func SoftRatioWords(p softratio.Prediction) string {
 		s += []string{": ", ", "}[min(i, 1)] + words[where] + fmt.Sprintf(words[softratio.Code(side.Bound)], args...)
 	}
 	return s
+}
+
+// plansCompared words PlansCompared: a head, then a line per difference.
+func plansCompared(n Note) string {
+	differ, _ := n.Args["differ"].([]string)
+	lines := n.N("lines")
+	head := "plans: identical"
+	switch {
+	case len(differ) > 0 && len(lines) > 0:
+		head = fmt.Sprintf("plans: %s ran a different plan than %s; what differs, field by field:", strings.Join(differ, ", "), n.S("ref"))
+	case len(differ) > 0:
+		head = fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), n.S("ref"))
+	case len(lines) > 0:
+		head = fmt.Sprintf("plans: identical; the hosts differ from %s's:", n.S("ref"))
+	}
+	return strings.Join(append([]string{head}, List(lines).Strings()...), "\n")
 }

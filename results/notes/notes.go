@@ -1,8 +1,6 @@
-// Package notes holds the verdicts, cautions, flags, diagnoses and
-// failure reasons of the analysis as codes with parameters, and the one
-// table of messages (messages.go, with the diagnoses' in diagnoses.go)
-// that turns them into English at the edge. Code that decides compares
-// codes; only String writes words.
+// Package notes holds the analysis's verdicts, cautions, flags, diagnoses
+// and failure reasons as codes with parameters, and the one table of
+// messages (messages.go, diagnoses.go): code compares codes, String words.
 package notes
 
 import (

@@ -81,8 +81,8 @@ var answers = map[string]answer{
 		"json", func(m *analysis.Report) []string {
 			return []string{fmt.Sprintf(`"mean": %v`, m.Summary.Variants[1].Stats.Mean)}
 		})},
-	"Report.Search": {run: fixture.SearchRun, want: forOutputs("text compare html", func(m *analysis.Report) []string { return m.Search.Lines()[1:2] },
-		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Search.Lines()[1])} },
+	"Report.Search": {run: fixture.SearchRun, want: forOutputs("text compare html", func(m *analysis.Report) []string { return m.Search.Lines().Strings()[1:2] },
+		"md", func(m *analysis.Report) []string { return []string{mdEscape(m.Search.Lines()[1].String())} },
 		"json", func(m *analysis.Report) []string {
 			return []string{`"best": "` + m.Search.Points[m.Search.Best].Value + `"`, `"plateau_low": "20"`}
 		},
@@ -157,12 +157,12 @@ var answers = map[string]answer{
 		without: map[string]string{"csv": "speed.csv is a file of its own (WriteSpeedCSV)"}},
 	"Report.Profile": {run: fixture.ProfileRun, want: forOutputs("text html", func(m *analysis.Report) []string {
 		t := m.Profile
-		return []string{t.OnLine(), t.Variants[0].BoundWords(), t.Variants[1].DeltaWords(), t.Variants[0].CheckWords(t.Rate),
-			t.Variants[2].NotAvailableLine(), "libcrypto.so.3", t.Variants[0].Pprof}
+		return []string{t.OnLine().String(), t.Variants[0].BoundWords().String(), t.Variants[1].DeltaWords(), t.Variants[0].CheckWords(t.Rate).String(),
+			t.Variants[2].Missing.String(), "libcrypto.so.3", t.Variants[0].Pprof}
 	}, "md", func(m *analysis.Report) []string {
 		t := m.Profile
-		return []string{mdEscape(t.OnLine()), mdEscape(t.Variants[0].BoundWords()), mdEscape(t.Variants[1].DeltaWords()),
-			mdEscape(t.Variants[2].NotAvailableLine())}
+		return []string{mdEscape(t.OnLine().String()), mdEscape(t.Variants[0].BoundWords().String()), mdEscape(t.Variants[1].DeltaWords()),
+			mdEscape(t.Variants[2].Missing.String())}
 	}, "json", func(m *analysis.Report) []string {
 		return []string{`"server_profile": {`, `"name": "libcrypto.so.3",` + "\n            \"share\": 0.667", `"reason": "profile not available: perf not found"`,
 			`"pprof": "profile-baseline.pb.gz"`}

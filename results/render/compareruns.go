@@ -64,15 +64,15 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}
 	writeTable(&rt, &b, "")
-	if rr.PlanLine != "" {
-		b.WriteString(rr.PlanLine + "\n")
+	if !rr.Plans.IsZero() {
+		b.WriteString(rr.Plans.String() + "\n")
 	}
 	for i, m := range rr.Runs {
 		if !m.CapacityLine.IsZero() {
 			fmt.Fprintf(&b, "%s: %s\n", names[i], m.CapacityLine)
 		}
 		if ss := m.Search; ss != nil {
-			for _, l := range ss.Lines()[1:] {
+			for _, l := range ss.Lines().Strings()[1:] {
 				fmt.Fprintf(&b, "%s: %s\n", names[i], l)
 			}
 		}

@@ -127,7 +127,7 @@ func TestCompareRunsErrors(t *testing.T) {
 func TestSlowerRuns(t *testing.T) {
 	runs := []*results.Run{fixture.CompareRun(), laterRun()}
 	got := analysis.SlowerRuns(mustAnalyzeRuns(t, runs, []string{"old", "new"}), 1)
-	if len(got) != 1 || !strings.HasPrefix(got[0], "kae in new: -2.00 % (p Holm ") {
+	if len(got) != 1 || !strings.HasPrefix(got[0].String(), "kae in new: -2.00 % (p Holm ") {
 		t.Errorf("SlowerRuns(1%%) = %q, want kae in new at -2.00 %%", got)
 	}
 	if got := analysis.SlowerRuns(mustAnalyzeRuns(t, runs, nil), 5); len(got) != 0 {

@@ -35,8 +35,8 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 		writeCapacityMarkdown(&b, m)
 	default:
 		b.WriteString("\n## Comparison\n\n")
-		if nc := s.NoComparison(); nc != "" {
-			fmt.Fprintf(&b, "Total req/s per repetition; %s.\n\n", mdEscape(nc))
+		if nc := s.NoComparison(); !nc.IsZero() {
+			fmt.Fprintf(&b, "Total req/s per repetition; %s.\n\n", mdEscape(nc.String()))
 		} else {
 			fmt.Fprintf(&b, "Total req/s per repetition against the baseline variant **%s**; %s.\n\n", mdEscape(s.BaselineName), mdEscape(tables.StatsNote(s)))
 		}
@@ -102,7 +102,7 @@ func writeMarkdownAnswers(b *bytes.Buffer, m *analysis.Report) {
 	if ss := m.Search; ss != nil {
 		fmt.Fprintf(b, "\n## Search %s\n\n", mdEscape(ss.Search.Series))
 		for _, l := range ss.Lines() {
-			b.WriteString("- " + mdEscape(l) + "\n")
+			b.WriteString("- " + mdEscape(l.String()) + "\n")
 		}
 		if len(ss.Points) > 0 {
 			fmt.Fprintf(b, "- visit order: %s\n\n", mdEscape(ss.VisitOrder()))

@@ -32,7 +32,7 @@ func withoutBaseline(r *results.Run) *results.Run {
 func TestBaselineNotMeasured(t *testing.T) {
 	r := withoutBaseline(fixture.SweepRun())
 	s := analysis.SummarizeRun(r)
-	if s.Baseline != -1 || s.BaselineName != "baseline" || s.BaselineMissing != "not measured yet" || s.Family != 0 {
+	if s.Baseline != -1 || s.BaselineName != "baseline" || s.BaselineMissing.String() != "not measured yet" || s.Family != 0 {
 		t.Errorf("summary: Baseline %d, name %q, missing %q, family %d; want -1, baseline, not measured yet, 0",
 			s.Baseline, s.BaselineName, s.BaselineMissing, s.Family)
 	}
@@ -48,7 +48,7 @@ func TestBaselineNotMeasured(t *testing.T) {
 		t.Errorf("the sweep is still judged within itself: %+v", s.Sweeps)
 	}
 	const want = `baseline "baseline" not measured yet: no variant is compared with it`
-	if got := s.NoComparison(); got != want {
+	if got := s.NoComparison().String(); got != want {
 		t.Errorf("NoComparison = %q, want %q", got, want)
 	}
 	ended := *r

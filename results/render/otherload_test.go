@@ -104,7 +104,7 @@ func TestOtherLoadInEveryOutput(t *testing.T) {
 	if !slices.Contains(sum.Warnings, want) {
 		t.Errorf("JSON summary warnings lack the OTHER LOAD line: %q", sum.Warnings)
 	}
-	if got, want := analysis.ClientBoundGroups(r).Strings(), []string{"variant kae, repetition 2: kaeload used 97 % of group 1 (CPUs 4)"}; !slices.Equal(got, want) {
+	if got, want := analysis.Analyze(r).ClientBoundGroups.Strings(), []string{"variant kae, repetition 2: kaeload used 97 % of group 1 (CPUs 4)"}; !slices.Equal(got, want) {
 		t.Errorf("ClientBoundGroups = %q, want %q", got, want)
 	}
 }

@@ -51,7 +51,7 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 		for i := range t.Variants {
 			v := &t.Variants[i]
 			if !v.Available() {
-				rows = append(rows, []string{v.Name, "not_available", "", "", "", "", "", v.NotAvailableLine()})
+				rows = append(rows, []string{v.Name, "not_available", "", "", "", "", "", v.Missing.String()})
 				continue
 			}
 			for _, l := range v.Libraries {
@@ -99,7 +99,7 @@ func profileJSON(t *analysis.ProfileTable, i int) *ProfileJSON {
 	}
 	v := &t.Variants[i]
 	if !v.Available() {
-		return &ProfileJSON{Reason: v.NotAvailableLine()}
+		return &ProfileJSON{Reason: v.Missing.String()}
 	}
 	return &ProfileJSON{Samples: v.Samples, Pprof: v.Pprof, Libraries: v.Libraries, Functions: v.Functions,
 		CryptoShare: &v.CryptoShare, OffloadBound: measure.Opt(v.Bound, !math.IsInf(v.Bound, 1)), SelfCheck: measure.Opt(v.Check, v.Check.Checked)}

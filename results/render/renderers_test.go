@@ -22,7 +22,7 @@ var analysisFuncs = map[string]bool{
 	"runComparisons": true, "summarizeVariant": true, "drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
 	// A repetition's analysis (Report.Reps): its lines, client CPU, spread.
 	"FailedLine": true, "ClientBoundLine": true, "OtherLoadLine": true, "MissedLine": true, "BackoffLine": true, "OpenLoopLine": true,
-	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true,
+	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true, "AnalyzeRep": true,
 	"ClientBoundGroups": true, "OtherLoadGroups": true,
 	// The server profile (Report.Profile).
 	"SummarizeProfile": true, "profileVariant": true,

@@ -161,7 +161,7 @@ func partialJSON(r *results.Run, lines []string) []PartialJSON {
 func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
-		Baseline: s.BaselineName, BaselineMeasured: s.Baseline >= 0, NoComparison: s.NoComparison(), Variants: []measure.Fields{},
+		Baseline: s.BaselineName, BaselineMeasured: s.Baseline >= 0, NoComparison: s.NoComparison().String(), Variants: []measure.Fields{},
 		Failed: m.Failed, NotMeasured: r.NotMeasured, Partial: partialJSON(r, m.Partial.Strings()), Excluded: m.Excluded.Strings(),
 		Thresholds: m.Thresholds, ThresholdsPassed: len(m.Crossed) == 0, Warnings: m.Warnings, Hints: m.Hints.Strings(),
 		Search: searchJSON(m.Search), Speed: speedJSON(m.Speed), Sweeps: sweepsJSON(s), Drift: driftJSON(&s.Drift)}
@@ -275,7 +275,7 @@ func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
 	}
 	se, value := ss.Search, func(i int) string { return ss.Points[i].Value }
 	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution,
-		Lines: ss.Lines(), Plateau: labelled(ss.Plateau, value), PlateauLow: labelAt(ss.PlateauLow, value)}
+		Lines: ss.Lines().Strings(), Plateau: labelled(ss.Plateau, value), PlateauLow: labelAt(ss.PlateauLow, value)}
 	if ss.Best >= 0 {
 		b := ss.Points[ss.Best]
 		out.Best, out.BestVariant, out.BestScore = b.Value, b.Variant, &b.Stats

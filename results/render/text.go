@@ -172,8 +172,8 @@ func writeComparison(b *bytes.Buffer, m *analysis.Report) {
 	s := m.Summary
 	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", s.BaselineName)
 	note := tables.Table{Rows: [][]string{{tables.StatsNote(s)}}}
-	if nc := s.NoComparison(); nc != "" {
-		note.Rows[0][0] = nc
+	if nc := s.NoComparison(); !nc.IsZero() {
+		note.Rows[0][0] = nc.String()
 	}
 	wrapLast(&note, textWidth)
 	writeTable(&note, b, "")
@@ -207,7 +207,7 @@ func writeComparison(b *bytes.Buffer, m *analysis.Report) {
 func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
 	fmt.Fprintf(b, "\n== search %s\n", ss.Search.Series)
 	for _, l := range ss.Lines() {
-		b.WriteString(l + "\n")
+		b.WriteString(l.String() + "\n")
 	}
 	if len(ss.Points) == 0 {
 		return

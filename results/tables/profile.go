@@ -64,12 +64,12 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 	for i := range t.Variants {
 		v := &t.Variants[i]
 		if !v.Available() {
-			out = append(out, v.Name+": "+v.NotAvailableLine())
+			out = append(out, v.Name+": "+v.Missing.String())
 			continue
 		}
 		out = append(out, v.Name+": top functions: "+v.FunctionsLine())
-		out = append(out, v.Name+": "+v.BoundWords())
-		if w := v.CheckWords(t.Rate); w != "" {
+		out = append(out, v.Name+": "+v.BoundWords().String())
+		if w := v.CheckWords(t.Rate).String(); w != "" {
 			out = append(out, v.Name+": self-check: "+w)
 		}
 		out = append(out, v.Name+": pprof: "+v.Pprof)

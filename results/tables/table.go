@@ -81,7 +81,7 @@ func Facts(m *analysis.Report) []Notice {
 		fs = append(fs, Notice{"metrics", m.Metrics.String()})
 	}
 	if m.Profile != nil {
-		fs = append(fs, Notice{"profile", m.Profile.OnLine()})
+		fs = append(fs, Notice{"profile", m.Profile.OnLine().String()})
 	}
 	return fs
 }
