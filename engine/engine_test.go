@@ -260,7 +260,7 @@ func TestKeepAlive(t *testing.T) {
 	e := newEngine(t, httpsTarget(srv.Addr(), keepAliveRequest), load(plans.KeepAlive, 5*time.Second), conns)
 	// No warm-up: each slot's first request, which opens its connection,
 	// completes inside the window.
-	g := run(t, e, window(0, time.Second))
+	g := run(t, e, window(0, shortWindow))
 	if got := g.Errors.Total(); got != 0 {
 		t.Errorf("errors = %d (%+v), want 0", got, g.Errors)
 	}
