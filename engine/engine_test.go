@@ -82,6 +82,11 @@ func window(warmup, d time.Duration) results.Window {
 	return results.Window{Start: start, End: start.Add(d)}
 }
 
+// shortWindow is the window of the tests that ask only for some
+// requests, handshakes or errors of a kind (they run under -race too):
+// loopback gives several of each in it, of 100 ms timeouts too.
+const shortWindow = 300 * time.Millisecond
+
 // maxLate is how long after the window end (or the cancel) Run may return
 // in a test, beyond what the server makes in-flight requests wait and
 // what the machine's load delays any wake-up by (loadDelay). Run aims at
@@ -255,7 +260,7 @@ func TestKeepAlive(t *testing.T) {
 	e := newEngine(t, httpsTarget(srv.Addr(), keepAliveRequest), load(plans.KeepAlive, 5*time.Second), conns)
 	// No warm-up: each slot's first request, which opens its connection,
 	// completes inside the window.
-	g := run(t, e, window(0, time.Second))
+	g := run(t, e, window(0, shortWindow))
 	if got := g.Errors.Total(); got != 0 {
 		t.Errorf("errors = %d (%+v), want 0", got, g.Errors)
 	}
@@ -317,7 +322,7 @@ func TestResumption(t *testing.T) {
 			tg.TLS.Resumption = tc.resumption
 			const conns = 2
 			e := newEngine(t, tg, load(plans.Close, 5*time.Second), conns)
-			g := run(t, e, window(0, 600*time.Millisecond))
+			g := run(t, e, window(0, shortWindow))
 			if got := g.Errors.Total(); got != 0 {
 				t.Errorf("errors = %d (%+v), want 0", got, g.Errors)
 			}
@@ -609,7 +614,7 @@ func TestErrorClasses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEngine(t, httpsTarget(tc.addr, closeRequest), load(plans.Close, tc.timeout), 2)
-			g := run(t, e, window(0, 600*time.Millisecond))
+			g := run(t, e, window(0, shortWindow))
 			for c := range results.NumErrorClasses {
 				got := g.Errors[c].Count
 				if c == tc.class && got == 0 {
@@ -671,7 +676,7 @@ func TestPlainHTTP(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := plans.Target{Addr: srv.Listener.Addr().String(), Method: "GET", Request: []byte(tc.request)}
 			e := newEngine(t, tg, load(tc.mode, time.Second), 2)
-			g := run(t, e, window(0, 500*time.Millisecond))
+			g := run(t, e, window(0, shortWindow))
 			if g.Requests == 0 || g.Errors.Total() != 0 {
 				t.Errorf("Requests, errors = %d, %d (%+v); want > 0, 0", g.Requests, g.Errors.Total(), g.Errors)
 			}
@@ -739,7 +744,7 @@ func TestVerify(t *testing.T) {
 			tg := httpsTarget(srv.Listener.Addr().String(), closeRequest)
 			tg.TLS.Verify, tg.TLS.CAPEM = true, tc.ca
 			e := newEngine(t, tg, load(plans.Close, time.Second), 1)
-			g := run(t, e, window(0, 500*time.Millisecond))
+			g := run(t, e, window(0, shortWindow))
 			if tc.class == results.NumErrorClasses {
 				if g.Requests == 0 || g.Errors.Total() != 0 {
 					t.Errorf("Requests, errors = %d, %+v; want > 0, none", g.Requests, g.Errors)

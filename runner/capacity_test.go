@@ -27,10 +27,12 @@ func TestCapacityNginx(t *testing.T) {
 	endToEndOnce(t, "a capacity search: nginx's knee under rising rates")
 	needCPUs(t, 2)
 	rsa := nginxtest.Start(t, nginxtest.Config{Cert: "rsa4096", CPUs: "0"})
-	one := plan(rsa.Addr, time.Second, []int{1})
+	// The scale only: half-second windows hold dozens of handshakes, and
+	// the search steps up by a factor of 4 from a quarter of the rate.
+	one := plan(rsa.Addr, 500*time.Millisecond, []int{1})
 	one.Load.Groups[0].Connections = 1
 	hs := time.Duration(runOnce(t, one).Total.Latency.Handshake.ValueAtQuantile(50)) * time.Microsecond
-	closed := plan(rsa.Addr, time.Second, []int{1})
+	closed := plan(rsa.Addr, 500*time.Millisecond, []int{1})
 	closed.Load.Groups[0].Connections = 8 // enough to keep the server's CPU busy
 	c := runOnce(t, closed).Total
 	rsaRate := c.Rate()

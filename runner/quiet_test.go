@@ -123,7 +123,8 @@ func TestWaitQuietSteps(t *testing.T) {
 				return tc.shares[i-1], &results.ProcessCPU{PID: i, Comm: "busy"}, nil
 			}
 			p := builtinPlan(time.Second, []int{0})
-			p.Quiet = &plans.Quiet{MaxOther: 0.1, For: 50 * time.Millisecond, Timeout: time.Second}
+			// A timeout of 500 ms: the longest quiet wait is about 10 steps.
+			p.Quiet = &plans.Quiet{MaxOther: 0.1, For: 50 * time.Millisecond, Timeout: 500 * time.Millisecond}
 			c := &controller{plan: p, serverSide: &serverSide{plan: p, builtin: true}, book: &book{run: &results.Run{}}, opts: Options{Log: &testLog{t: t}}}
 			w, err := c.waitQuiet(context.Background(), "w")
 			if err != nil || w == nil {

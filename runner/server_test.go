@@ -66,7 +66,9 @@ func TestInterleavedCooldown(t *testing.T) {
 	p.Load.Warmup = 100 * time.Millisecond
 	p.Repeat = 2
 	p.Order = results.OrderInterleaved
-	p.Cooldown = time.Second
+	// Well over the pause the echo-only stop and start leave anyway
+	// (0.25 s on a loaded 2-CPU machine), so that a missing cooldown shows.
+	p.Cooldown = 700 * time.Millisecond
 	calls := commandLog(t, p, nil, nil)
 	counter := filepath.Join(t.TempDir(), "counter")
 	for i := range p.Variants {

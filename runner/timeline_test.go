@@ -174,7 +174,7 @@ func checkTimelineLog(t *testing.T, rep results.Rep, lines []nginxtest.Line, slo
 // asked.
 func TestTimelineOpenLoopGroups(t *testing.T) {
 	needCPUs(t, 2)
-	p := builtinPlan(time.Second, []int{0}, []int{1})
+	p := builtinPlan(500*time.Millisecond, []int{0}, []int{1})
 	p.Load.Interval = results.MinInterval
 	p.Load = p.Load.SplitRate(200)
 	rep := runOnce(t, p)
@@ -184,8 +184,8 @@ func TestTimelineOpenLoopGroups(t *testing.T) {
 	}
 	tl := rep.Timeline
 	t.Logf("%d points (%d in the window), %d requests of %d scheduled", len(tl.Points), len(tl.Window()), rep.Total.Requests, scheduled)
-	if got, want := len(tl.Window()), 10; got != want {
-		t.Errorf("%d intervals in the 1 s window at %s, want %d", got, results.MinInterval, want)
+	if got, want := len(tl.Window()), 5; got != want {
+		t.Errorf("%d intervals in the 500 ms window at %s, want %d", got, results.MinInterval, want)
 	}
 	if scheduled == 0 || rep.Total.Scheduled != scheduled {
 		t.Errorf("scheduled %d (total %d): the open loop did not run", scheduled, rep.Total.Scheduled)

@@ -25,7 +25,7 @@ import (
 // and the live metrics are scraped, and the Run still equals the copy.
 func TestRunNotWrittenAfterRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "once.yaml")
-	scenario := "name: once\ntarget:\n  builtin: {cert: ecdsa-p256}\nload:\n  connection: close\n  duration: 1s\n  warmup: 200ms\n  interval: 500ms\n  groups:\n    - connections: 2\nrepeat: 2\n"
+	scenario := "name: once\ntarget:\n  builtin: {cert: ecdsa-p256}\nload:\n  connection: close\n  duration: 500ms\n  warmup: 200ms\n  interval: 250ms\n  groups:\n    - connections: 2\nrepeat: 2\n"
 	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -90,9 +90,10 @@ server:
 }
 
 // inWindow matches the progress bars' total line once the window has
-// begun (in the warm-up it says "left (warm-up)"); the bars redraw every
-// 250 ms, on a terminal or not.
-var inWindow = regexp.MustCompile(`(?m)^total .* s left *$`)
+// begun (in the warm-up it says "left (warm-up)"), missed starts after it
+// or not ("s left, 58 missed"); the bars redraw every 250 ms, on a
+// terminal or not.
+var inWindow = regexp.MustCompile(`(?m)^total .* s left(, [^(\n]*)? *$`)
 
 // windowOf returns a watcher of the progress bars' lines that reports
 // true from the first line that shows label's window begun on.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"flag"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -59,21 +60,20 @@ func TestDamagedStoredRun(t *testing.T) {
 	for _, tc := range []struct {
 		name, file string
 		data       func(t *testing.T) []byte
+		zeros      int64 // instead of data: a sparse file of this many zero bytes, which costs no write
 		want       string
 	}{
-		{"index 1e9 in run.json", "run.json", withIndex(src, 1e9), "index 1000000000 is out of range"},
-		{"index 1e15 in run.json", "run.json", withIndex(src, 1e15), "index 1000000000000000 is out of range"},
-		{"index 1e15 in the journal", "journal.ndjson", journalOf(withIndex(src, 1e15)), "index 1000000000000000 is out of range"},
-		{"200 MB of zeros", "journal.ndjson", func(*testing.T) []byte { return make([]byte, 200<<20) }, "line 1 does not start with '{'"},
+		{"index 1e9 in run.json", "run.json", withIndex(src, 1e9), 0, "index 1000000000 is out of range"},
+		{"index 1e15 in run.json", "run.json", withIndex(src, 1e15), 0, "index 1000000000000000 is out of range"},
+		{"index 1e15 in the journal", "journal.ndjson", journalOf(withIndex(src, 1e15)), 0, "index 1000000000000000 is out of range"},
+		{"200 MB of zeros", "journal.ndjson", nil, 200 << 20, "line 1 does not start with '{'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(dir, tc.file), tc.data(t), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeDamaged(t, filepath.Join(dir, tc.file), tc.data, tc.zeros)
 			before := dirSum(t, dir)
 			cmds := [][]string{{"report", dir}, {"compare", dir, dir}}
 			if tc.file == "journal.ndjson" { // --resume continues a journal
@@ -125,6 +125,21 @@ func journalOf(data func(t *testing.T) []byte) func(t *testing.T) []byte {
 	}
 }
 
+// writeDamaged writes data's bytes to path or, with data nil, makes it a
+// sparse file of zeros zero bytes (as read back, but with no write).
+func writeDamaged(t *testing.T, path string, data func(t *testing.T) []byte, zeros int64) {
+	t.Helper()
+	var err error
+	if data != nil {
+		err = os.WriteFile(path, data(t), 0o644)
+	} else if err = os.WriteFile(path, nil, 0o644); err == nil {
+		err = os.Truncate(path, zeros)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // dirSum hashes every file under dir with its name.
 func dirSum(t *testing.T, dir string) string {
 	t.Helper()
@@ -133,9 +148,13 @@ func dirSum(t *testing.T, dir string) string {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := os.ReadFile(p)
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
 		h.Write([]byte(p))
-		h.Write(b)
+		_, err = io.Copy(h, f)
 		return err
 	})
 	if err != nil {
