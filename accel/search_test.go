@@ -140,8 +140,11 @@ func (g *rig) window(cfg plans.Accel, r, n int) measured {
 		}
 		return done.Load(), a.Counters(), processCPU(), time.Duration(idle.Load())
 	}
+	// The second snapshot counts n decisions from the first's, not from
+	// 30: the test goroutine waits its turn among 18 on one P, and both
+	// thresholds may have passed by the time it runs.
 	n0, c0, all0, idle0 := snap(30)
-	n1, c1, all1, idle1 := snap(30 + uint64(n))
+	n1, c1, all1, idle1 := snap(c0.Soft + c0.Offloaded + uint64(n))
 	reqs, v, cpu := float64(n1-n0), (all1 - all0).Seconds(), (all1 - all0 - idle1 + idle0).Seconds()
 	busy := cpu / v
 	return measured{

@@ -450,7 +450,8 @@ func totalText(r repInfo, l *live, now time.Time) string {
 	if now.Before(r.window.Start) {
 		phase = "left (warm-up)"
 	}
-	// The run's time left goes first: scripts watch for "s left" at the end.
+	// The run's time left goes first, the window's "s left" last but for
+	// the missed starts: scripts watch for it.
 	run := ""
 	if left := runLeft(r, now); left != "" {
 		run = " (" + strings.TrimPrefix(left, ", ") + ")"

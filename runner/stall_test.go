@@ -139,10 +139,9 @@ func TestStallNginx(t *testing.T) {
 			t.Errorf("interval %d, between stalled intervals %d and %d, holds %d requests: the stall is not one run", first+i, first, last, pt.Requests)
 		}
 	}
-	// The analysis names one stall, at those seconds: it holds the
-	// near-zero intervals and lies within the intervals of the stop and
-	// the continue (an edge interval below half the median rate is a
-	// stall to it, near zero or not).
+	// The analysis names the stall, at those seconds: one stall holds the
+	// near-zero intervals (an edge interval below half the median rate is
+	// a stall to it too, near zero or not).
 	pts := rep.Timeline.Window()
 	m := analysis.Analyze(run)
 	stalls := m.Reps[0][0].Timeline.Stalls
@@ -152,13 +151,32 @@ func TestStallNginx(t *testing.T) {
 		// so (tested in diagnosis): the timeline above showed the stall.
 		testkit.SkipBusy(t, "stalls not judged on this window (%s): the machine gave it too few requests per interval", strings.Join(tl.Unjudged.Strings(), "; "))
 	}
-	if len(stalls) != 1 || !slices.ContainsFunc(m.Diagnoses, func(d diagnosis.Diagnosis) bool { return d.Rule == diagnosis.RuleStalls }) {
-		t.Fatalf("stalls %+v, diagnoses %+v: want one stall, named", stalls, m.Diagnoses)
+	if !slices.ContainsFunc(m.Diagnoses, func(d diagnosis.Diagnosis) bool { return d.Rule == diagnosis.RuleStalls }) {
+		t.Fatalf("diagnoses %+v: want the stall named", m.Diagnoses)
 	}
-	st := stalls[0]
-	t.Logf("the analysis's stall: %s to %s at %.1f req/s (median %.1f)", st.Start, st.End, st.Rate, st.Median)
-	if st.Start > pts[first].Start || st.Start < pts[sIdx].Start || st.End < pts[last].End() || st.End > pts[cIdx].End() {
-		t.Errorf("the analysis's stall %s to %s, want it to hold intervals %d to %d (%s to %s) and lie within the stop's and the continue's (%s to %s)",
-			st.Start, st.End, first, last, pts[first].Start, pts[last].End(), pts[sIdx].Start, pts[cIdx].End())
+	// One stall holds the stop, not split. A busy machine may slow other
+	// intervals too: a stall may then reach past the stop's intervals, or
+	// another stall appear, but only over intervals really below half the
+	// median (their own rate): company, not an error of the rule.
+	var held []diagnosis.Stall
+	for _, st := range stalls {
+		if st.Start < pts[last].End() && st.End > pts[first].Start {
+			held = append(held, st)
+		}
+		for _, pt := range pts {
+			out := pt.End() <= pts[sIdx].Start || pt.Start >= pts[cIdx].End()
+			if out && pt.Start >= st.Start && pt.End() <= st.End && pt.Rate() >= st.Median/2 {
+				t.Errorf("the stall %s to %s holds interval %s to %s at %.1f req/s, outside the stop and not below half the median %.1f", st.Start, st.End, pt.Start, pt.End(), pt.Rate(), st.Median)
+			}
+		}
+	}
+	if len(held) != 1 {
+		t.Fatalf("stalls %+v: want one over the stopped intervals %d to %d", stalls, first, last)
+	}
+	st := held[0]
+	t.Logf("the analysis's stalls: %+v", stalls)
+	if st.Start > pts[first].Start || st.End < pts[last].End() {
+		t.Errorf("the analysis's stall %s to %s, want it to hold intervals %d to %d (%s to %s)",
+			st.Start, st.End, first, last, pts[first].Start, pts[last].End())
 	}
 }
