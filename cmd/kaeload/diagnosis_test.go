@@ -17,7 +17,7 @@ import (
 
 // TestAcceptQueueDiagnosis runs "kaeload run URL" against one nginx
 // (one worker, CPU 0) with two listeners, a backlog of 4096 and one of 8,
-// 512 connections from CPU 1 for a 1 s window each, with the gate
+// 512 connections from CPU 1 for a 2 s window each, with the gate
 // "listen_overflows == 0", in a network namespace of its own (nothing
 // else moves its counters). With backlog 8 the accept queue overflows,
 // whatever the machine's load: the text report names the accept-queue
@@ -46,7 +46,7 @@ func TestAcceptQueueDiagnosis(t *testing.T) {
 		overflow bool
 	}{{ng.Addr, 4096, false}, {ng.MoreAddrs[0], 8, true}} {
 		dir := filepath.Join(t.TempDir(), "run")
-		out, text, code := kaeload(t, "run", "https://"+tc.addr+"/index.html", "-c", "512", "-d", "1s", "--warmup", "300ms",
+		out, text, code := kaeload(t, "run", "https://"+tc.addr+"/index.html", "-c", "512", "-d", "2s", "--warmup", "300ms",
 			"--cpus", "1", "--insecure", "--progress", "off", "-o", dir, "--format", "json",
 			"--set", "load.timeout=5s", "--set", "max_errors=100%", "--threshold", "listen_overflows == 0")
 		f, err := os.Open(filepath.Join(dir, "run.json"))
