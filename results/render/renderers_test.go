@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,19 +17,42 @@ const module = "github.com/kaeload/kaeload"
 // A renderer that calls one (as a function, or as a method of the Run)
 // computes what the Report already holds.
 var analysisFuncs = map[string]bool{
-	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true, "CheckThresholds": true,
-	"SummarizeSpeed": true, "newSpeedTable": true, "CrossedLines": true, "Crossed": true, "warnings": true, "warningsOf": true,
-	"AllWarnings": true, "Hints": true, "Capacities": true, "CapacityLine": true, "NotMeasuredLines": true, "Failed": true,
-	"runComparisons": true, "summarizeVariant": true, "drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
-	// A repetition's analysis (Report.Reps): its lines, client CPU, spread.
-	"FailedLine": true, "ClientBoundLine": true, "OtherLoadLine": true, "MissedLine": true, "BackoffLine": true, "OpenLoopLine": true,
-	"UnansweredLine": true, "GroupSpread": true, "ClientBound": true, "OtherLoad": true, "ClientCPU": true, "AnalyzeRep": true,
-	"ClientBoundGroups": true, "OtherLoadGroups": true,
+	"Analyze": true, "AnalyzeRuns": true, "SummarizeRun": true, "SummarizeSearch": true,
+	"newSpeedTable": true, "Crossed": true, "Hints": true, "Capacities": true, "CapacityLine": true,
+	"NotMeasuredLines": true, "Failed": true, "runComparisons": true, "summarizeVariant": true,
+	"drift": true, "driftWarnings": true, "searchSweep": true, "SlowerRuns": true,
+	// A repetition's analysis (Report.Reps), computed once by AnalyzeRep.
+	"AnalyzeRep": true, "RepGroupCPUs": true, "RepServerCPUUse": true, "RepClientCPU": true,
+	"saturation": true, "FailedLine": true, "FlaggedLine": true, "BackoffLine": true,
+	"OpenLoopLine": true, "GroupSpread": true,
 	// The server profile (Report.Profile).
 	"SummarizeProfile": true, "profileVariant": true,
-	// The record's verdicts on a repetition's groups (RepReport.MostOthers,
-	// ClientBoundGroups, OtherLoadGroups hold them).
-	"GroupCPUs": true,
+}
+
+// TestAnalysisFuncsExist: every name analysisFuncs guards is a function
+// of results/analysis, so a rename cannot leave the guard empty.
+func TestAnalysisFuncsExist(t *testing.T) {
+	pkgs, err := parser.ParseDir(token.NewFileSet(), "../analysis", func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					have[fd.Name.Name] = true
+				}
+			}
+		}
+	}
+	for name := range analysisFuncs {
+		if !have[name] {
+			t.Errorf("analysisFuncs names %s, which results/analysis no longer has", name)
+		}
+	}
 }
 
 // TestRenderersComputeNothing parses the renderers (every function of the
