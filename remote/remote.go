@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -63,13 +64,20 @@ type Host struct {
 	base []string // ssh arguments every command shares, destination last
 
 	master *exec.Cmd
+	stdin  io.Closer // the master session's input: closing it ends the session
 	stderr *tail
 	done   chan struct{} // closed when the master has exited
 	once   sync.Once
+
+	// Facts are the host's, read by the master's own session when it
+	// connected.
+	Facts *Facts
 }
 
 // Dial opens the master connection to the host and waits until it
 // accepts commands (authenticated), until it fails, or until ctx ends.
+// The master's own session reads the host's Facts and then waits for its
+// input to end: one ssh process and one session make a host ready.
 func Dial(ctx context.Context, cfg Config) (*Host, error) {
 	cfg.Name = cmp.Or(cfg.Name, cfg.Host)
 	dir, err := os.MkdirTemp("", "kaeload-ssh-")
@@ -77,10 +85,9 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}
 	}
 	h := &Host{cfg: cfg, dir: dir, stderr: &tail{}, done: make(chan struct{})}
-	sock := filepath.Join(dir, "cm")
 	common := []string{
 		"-o", "BatchMode=yes",
-		"-o", "ControlPath=" + sock,
+		"-o", "ControlPath=" + filepath.Join(dir, "cm"),
 		"-o", "ConnectTimeout=" + strconv.Itoa(int(connectTimeout/time.Second)),
 		"-o", "ServerAliveInterval=" + strconv.Itoa(aliveInterval),
 		"-o", "ServerAliveCountMax=" + strconv.Itoa(aliveCount),
@@ -95,18 +102,14 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 		common = append(common, "-o", o[0]+"="+o[1])
 	}
 	h.base = append(append([]string{"-o", "ControlMaster=no"}, common...), "--", cfg.Host)
-	margs := append(append([]string{"-M", "-N", "-o", "ControlMaster=yes", "-o", "ControlPersist=no"}, common...), "--", cfg.Host)
-	h.master = exec.Command("ssh", margs...)
-	h.master.Stdin = nil
-	h.master.Stdout = io.Discard
-	h.master.Stderr = h.stderr
-	setProcAttr(h.master)
-	if err := h.master.Start(); err != nil {
+	margs := append(append([]string{"-M", "-T", "-o", "ControlMaster=yes", "-o", "ControlPersist=no"}, common...),
+		"--", cfg.Host, probeLine+"; exec cat >/dev/null")
+	facts, err := h.start(margs)
+	if err != nil {
 		_ = os.RemoveAll(dir)
-		return nil, &Error{Host: cfg.Name, Op: "connect", Err: fmt.Errorf("start ssh: %w", err)}
+		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}
 	}
-	go func() { _ = h.master.Wait(); close(h.done) }()
-	if err := h.awaitMaster(ctx); err != nil {
+	if h.Facts, err = h.awaitMaster(ctx, facts); err != nil {
 		h.Close()
 		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}
 	}
@@ -116,30 +119,58 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 	return h, nil
 }
 
-// awaitMaster polls the control socket until the master answers.
-func (h *Host) awaitMaster(parent context.Context) error {
+// start starts the master; its session's facts arrive on the channel
+// (nil when its output ended without them).
+func (h *Host) start(args []string) (<-chan *Facts, error) {
+	h.master = exec.Command("ssh", args...)
+	h.master.Stderr = h.stderr
+	in, err := h.master.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	// A pipe of our own, not StdoutPipe: Wait would close that one,
+	// perhaps before the facts were read.
+	out, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	h.master.Stdout, h.stdin = w, in
+	setProcAttr(h.master)
+	err = h.master.Start()
+	_ = w.Close()
+	if err != nil {
+		_ = out.Close()
+		return nil, fmt.Errorf("start ssh: %w", err)
+	}
+	go func() { _ = h.master.Wait(); close(h.done) }()
+	facts := make(chan *Facts, 1)
+	go func() {
+		f, _ := parseProbe(out)
+		facts <- f
+		_, _ = io.Copy(io.Discard, out)
+		_ = out.Close()
+	}()
+	return facts, nil
+}
+
+// awaitMaster waits for the master session's facts: by then ssh has
+// authenticated and listens on the control socket (it does so before it
+// opens its session).
+func (h *Host) awaitMaster(parent context.Context, facts <-chan *Facts) (*Facts, error) {
 	ctx, cancel := context.WithTimeout(parent, connectTimeout+5*time.Second)
 	defer cancel()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-h.done:
-			return fmt.Errorf("ssh exited (%s)%s", h.master.ProcessState, h.stderr.say())
-		case <-ctx.Done():
-			if parent.Err() != nil {
-				return parent.Err()
-			}
-			return fmt.Errorf("no connection within %s%s", connectTimeout+5*time.Second, h.stderr.say())
-		case <-tick.C:
+	select {
+	case f := <-facts:
+		if f != nil {
+			return f, nil
 		}
-		if _, err := os.Stat(filepath.Join(h.dir, "cm")); err != nil {
-			continue
+		<-h.done
+		return nil, fmt.Errorf("ssh exited (%s)%s", h.master.ProcessState, h.stderr.say())
+	case <-ctx.Done():
+		if parent.Err() != nil {
+			return nil, parent.Err()
 		}
-		check := exec.CommandContext(ctx, "ssh", h.control("check")...)
-		if check.Run() == nil {
-			return nil
-		}
+		return nil, fmt.Errorf("no connection within %s%s", connectTimeout+5*time.Second, h.stderr.say())
 	}
 }
 
@@ -193,6 +224,9 @@ func (h *Host) Output(ctx context.Context, op, line string, stdin io.Reader) ([]
 // fails or closeGrace later) and removes the control directory.
 func (h *Host) Close() {
 	h.once.Do(func() {
+		if h.stdin != nil {
+			_ = h.stdin.Close()
+		}
 		select {
 		case <-h.done:
 		default:
@@ -274,25 +308,52 @@ type Facts struct {
 	cached []string
 }
 
-// Probe reads the host's facts and the kaeload binaries it has cached in
-// one command: every round trip costs each host an ssh session.
+// probeLine prints the host's facts and the kaeload binaries it has
+// cached, between two marks: a login script's chatter is left out.
+const probeLine = `echo ` + probeBegin + `; uname -srm; echo "$(nproc 2>/dev/null)"; ` +
+	`echo "$(grep -m1 -i -E '^(model name|cpu model|Hardware)' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"; ` +
+	`(cd "$HOME"/.cache/kaeload 2>/dev/null && for d in */; do [ -x "$d"kaeload ] && echo "${d%/}"; done); echo ` + probeEnd
+
+const probeBegin, probeEnd = "kaeload-facts-begin", "kaeload-facts-end"
+
+// Probe reads the host's facts again, in a session of its own.
 func (h *Host) Probe(ctx context.Context) (*Facts, error) {
-	out, err := h.Output(ctx, "read host facts", `uname -srm; echo "$(nproc 2>/dev/null)"; `+
-		`echo "$(grep -m1 -i -E '^(model name|cpu model|Hardware)' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"; `+
-		`cd "$HOME"/.cache/kaeload 2>/dev/null && for d in */; do [ -x "$d"kaeload ] && echo "${d%/}"; done; true`, nil)
+	out, err := h.Output(ctx, "read host facts", probeLine, nil)
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) < 3 {
-		return nil, &Error{Host: h.cfg.Name, Op: "read host facts", Err: fmt.Errorf("printed %q, want 3 lines or more", out)}
+	f, err := parseProbe(bytes.NewReader(out))
+	if err != nil {
+		return nil, &Error{Host: h.cfg.Name, Op: "read host facts", Err: err}
 	}
-	f := &Facts{Kernel: strings.TrimSpace(lines[0]), CPUModel: strings.TrimSpace(lines[2]), cached: lines[3:]}
-	if w := strings.Fields(f.Kernel); len(w) > 0 {
-		f.Uname = w[0] + " " + w[len(w)-1] // uname -sm
-	}
-	f.CPUs, _ = strconv.Atoi(strings.TrimSpace(lines[1]))
 	return f, nil
+}
+
+// parseProbe reads probeLine's output up to its end mark.
+func parseProbe(r io.Reader) (*Facts, error) {
+	var lines []string
+	in := false
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		switch {
+		case l == probeBegin:
+			in, lines = true, nil
+		case l == probeEnd && in:
+			if len(lines) < 3 {
+				return nil, fmt.Errorf("printed %q, want 3 lines or more", strings.Join(lines, "\n"))
+			}
+			f := &Facts{Kernel: lines[0], CPUModel: lines[2], cached: lines[3:]}
+			if w := strings.Fields(f.Kernel); len(w) > 0 {
+				f.Uname = w[0] + " " + w[len(w)-1] // uname -sm
+			}
+			f.CPUs, _ = strconv.Atoi(lines[1])
+			return f, nil
+		case in:
+			lines = append(lines, l)
+		}
+	}
+	return nil, errors.New("its facts ended early")
 }
 
 // ParseUname maps `uname -sm` output ("Linux aarch64") to GOOS/GOARCH.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,10 +83,7 @@ func TestHostCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := h.Probe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := h.Facts // read by the master's session
 	if want, _ := ParseUname(string(uname)); want == "" {
 		t.Errorf("uname -sm printed %q", uname)
 	} else if p, err := ParseUname(f.Uname); err != nil || p != want {
@@ -146,5 +144,24 @@ func TestDialRefused(t *testing.T) {
 	_, err = Dial(ctx, Config{Name: "ssh://nobody", Host: "127.0.0.1", Port: 1, Options: opts})
 	if err == nil || !strings.HasPrefix(err.Error(), "ssh host ssh://nobody: connect:") {
 		t.Fatalf("err = %v, want it to name ssh://nobody", err)
+	}
+}
+
+// TestParseProbe: the facts between the marks, whatever a login script
+// prints around them; an output cut before the end mark is an error.
+func TestParseProbe(t *testing.T) {
+	out := "welcome to the lab\n" + probeBegin + "\nLinux 6.1.0 x86_64\n16\n Kunpeng 920\n" +
+		"abc\ndef\n" + probeEnd + "\nbye\n"
+	f, err := parseProbe(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Uname != "Linux x86_64" || f.CPUs != 16 || f.CPUModel != "Kunpeng 920" || !slices.Equal(f.cached, []string{"abc", "def"}) {
+		t.Errorf("facts %+v", f)
+	}
+	for _, cut := range []string{"", probeBegin + "\nLinux 6.1.0 x86_64\n16\n", probeBegin + "\nLinux\n" + probeEnd + "\n"} {
+		if f, err := parseProbe(strings.NewReader(cut)); err == nil {
+			t.Errorf("parseProbe(%q) = %+v, want an error", cut, f)
+		}
 	}
 }

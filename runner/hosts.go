@@ -155,10 +155,7 @@ func dialHost(ctx context.Context, p *plans.Plan, h plans.SSHHost, log io.Writer
 		conn.Close()
 		return nil, err
 	}
-	facts, err := conn.Probe(ctx)
-	if err != nil {
-		return fail(err)
-	}
+	facts := conn.Facts
 	hc := &hostConn{name: h.Name, conn: conn, info: results.RemoteHost{Name: h.Name, Roles: roles(p, h.Name),
 		Facts: &results.RemoteFacts{Kernel: facts.Kernel, CPUs: facts.CPUs, CPUModel: facts.CPUModel}}}
 	groups := len(groupsOn(p, h.Name))
