@@ -28,7 +28,7 @@ type capacitySection struct {
 // capacityTable is one variant's steps.
 type capacityTable struct {
 	Variant, Knee string
-	Table         table
+	Table         *table
 }
 
 // capacitySectionOf lays out m's capacity answers; nil for none.
@@ -40,7 +40,7 @@ func capacitySectionOf(m *analysis.Report) *capacitySection {
 	s := &capacitySection{Line: m.CapacityLine.String(), Intro: tables.CapacityIntro(r.Capacity)}
 	for i := range cs {
 		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From),
-			Table: cellTable(tables.Capacity(&cs[i]), never)})
+			Table: fromTable("", tables.Capacity(&cs[i]))})
 	}
 	return s
 }

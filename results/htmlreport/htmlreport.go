@@ -57,18 +57,17 @@ type page struct {
 	Profile         *profileSection
 	Plan            string
 
-	Comparison, Variants, Reps, Groups                                         table
-	Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
+	Comparison, Variants, Reps, Groups, Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
 type driftSection struct {
 	Title string
-	Table table
+	Table *table
 }
 
 type searchSection struct {
 	Lines []string
-	Table table
+	Table *table
 }
 
 // speedSection is the crypto speed table (analysis.SpeedTable) with its
@@ -121,10 +120,10 @@ func newPage(m *analysis.Report) *page {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if dt, title, ok := tables.Drift(sum); ok {
-		pg.Drift = &driftSection{Title: title, Table: cellTable(dt, always)}
+		pg.Drift = &driftSection{Title: title, Table: fromTable("", dt)}
 	}
 	if ss := m.Search; ss != nil {
-		pg.Search = &searchSection{Lines: ss.Lines().Strings(), Table: cellTable(tables.Search(ss), never)}
+		pg.Search = &searchSection{Lines: ss.Lines().Strings(), Table: fromTable("", tables.Search(ss))}
 		if len(ss.Points) > 0 {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}
@@ -176,14 +175,13 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 		sec.Baseline += " (not measured: no Δ %)"
 	}
 	if len(st.Rows) > 0 {
-		sec.Table = figureTable("speed-table", tables.Speed(st))
+		sec.Table = fromTable("speed-table", tables.Speed(st))
 	}
-	if len(st.Failures) > 0 {
-		sec.Failures = &table{ID: "speed-failures", Head: [][]th{head("variant", "speed command", "error")}}
-		for _, f := range st.Failures {
-			sec.Failures.add("", txt(f.Variant), msg("speed["+strconv.Itoa(f.Command)+"] "+f.CommandLine), msg(f.Error))
-		}
+	fails := tables.Table{Header: []string{"variant", "speed command", "error"}}
+	for _, f := range st.Failures {
+		fails.Add(f.Variant, "speed["+strconv.Itoa(f.Command)+"] "+f.CommandLine, f.Error)
 	}
+	sec.Failures = fromTable("speed-failures", fails)
 	return sec
 }
 

@@ -83,7 +83,7 @@ func mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 // cpuValue is repetition r of v's value of the catalogue's rep measure
 // key, NaN for none.
 func cpuValue(key string, v *variantData, r int) float64 {
-	mc, _ := catalogued(key, true)
+	mc := catalogued(key, true)
 	if x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]}); x.Kind != measure.None {
 		return x.F
 	}

@@ -52,7 +52,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 		return nil
 	}
 	sec := &profileSection{On: t.OnLine().String(), Lines: tables.ProfileLines(t), Bars: profileBars(t)}
-	sec.Table = figureTable("profile-table", tables.Profile(t))
+	sec.Table = fromTable("profile-table", tables.Profile(t))
 	for i := range t.Variants {
 		v := &t.Variants[i]
 		fg := flameGraph{Variant: v.Name}
