@@ -78,7 +78,7 @@ func profileBars(t *analysis.ProfileTable) template.HTML {
 	}
 	var d svgDoc
 	h := float64(len(t.Variants))*(barHeight+6) + 34
-	d.openSVG("profile-bars", profileWidth, h, "server CPU by library", "style", profileStyle, "width", profileWidth, "height", h)
+	d.svg("profile-bars", profileWidth, h, "server CPU by library", "style", profileStyle, "width", profileWidth, "height", h)
 	plot := profileWidth - barLabel - 10
 	for i := range t.Variants {
 		v := &t.Variants[i]
@@ -113,7 +113,7 @@ func profileBars(t *analysis.ProfileTable) template.HTML {
 		d.el("text", l, "", "x", x+13, "y", y, "font-size", "10", "font-family", "sans-serif")
 		x += 20 + 6*float64(len(l))
 	}
-	return d.close()
+	return d.drawing()
 }
 
 // flameNode is one frame of a flame graph, its samples its callees' too.
@@ -154,9 +154,9 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	}
 	var d svgDoc
 	h := float64(depth+1) * flameRow
-	d.openSVG("flame", profileWidth, h, "flame graph of "+v.Name, "style", profileStyle, "width", profileWidth, "height", h)
+	d.svg("flame", profileWidth, h, "flame graph of "+v.Name, "style", profileStyle, "width", profileWidth, "height", h)
 	d.flame(root, root.samples, 0, h, 0)
-	return d.close()
+	return d.drawing()
 }
 
 // flame draws frame n at x, level rows above the bottom h, and its
@@ -186,7 +186,7 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 		}
 		d.el("text", label, "", "x", x+2, "y", y+flameRow-5, "font-size", "10", "font-family", "monospace")
 	}
-	d.end("g")
+	d.WriteString("</g>")
 	for _, k := range slices.Sorted(maps.Keys(n.children)) { // flame graphs order callees by name
 		c := n.children[k]
 		d.flame(c, total, x, h, level+1)
