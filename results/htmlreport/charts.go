@@ -25,7 +25,7 @@ import (
 // chart is one figure of the report: its SVG, or Err saying why it could
 // not be drawn. The legend is HTML under the chart, so it hides no data.
 type chart struct {
-	ID, Title, Caption string
+	ID, Class, Title, Caption string
 	SVG                template.HTML
 	Legend             []legendItem
 	Err                string

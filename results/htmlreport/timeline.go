@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"html/template"
 	"strconv"
 	"strings"
 	"time"
@@ -47,11 +46,7 @@ type diagnosisBlock struct {
 }
 
 // timelineChart is one chart of a repetition's timeline; Class is its kind.
-type timelineChart struct {
-	Class, Title, Note string
-	SVG                template.HTML
-	Legend             []legendItem
-}
+type timelineChart = chart
 
 // timelineSectionOf lays out the timeline of every variant of vs from m.
 func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {

@@ -337,7 +337,7 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 		c.el("path", "", t, "class", "event", "d", d, "fill", cssColor(colorEvent))
 	}
 	ch := timelineChart{Class: "tl-rate", Title: "Rate: successful responses per second, stacked by worker group", SVG: c.drawing()}
-	ch.Legend, ch.Note = rateLegend(rep, stalls, marks)
+	ch.Legend, ch.Caption = rateLegend(rep, stalls, marks)
 	return ch
 }
 
