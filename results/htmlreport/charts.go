@@ -26,9 +26,9 @@ import (
 // not be drawn. The legend is HTML under the chart, so it hides no data.
 type chart struct {
 	ID, Class, Title, Caption string
-	SVG                template.HTML
-	Legend             []legendItem
-	Err                string
+	SVG                       template.HTML
+	Legend                    []legendItem
+	Err                       string
 }
 
 // legendItem is one legend entry: a box, or a (dashed) line when Line.

@@ -48,9 +48,8 @@ type page struct {
 	Order           string
 	StatsNote       string
 	Metrics         string
-	Drift           *driftSection
+	Drift, Search   *section
 	Capacity        *capacitySection
-	Search          *searchSection
 	Timeline        *timelineSection
 	Charts          []chart
 	Speed           *speedSection
@@ -60,14 +59,11 @@ type page struct {
 	Comparison, Variants, Reps, Groups, Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
-type driftSection struct {
-	Title string
-	Table *table
-}
-
-type searchSection struct {
-	Lines []string
-	Table *table
+// section is a part of the page: its heading, notes and table.
+type section struct {
+	Heading string
+	Lines   []string
+	Table   *table
 }
 
 // speedSection is the crypto speed table (analysis.SpeedTable) with its
@@ -120,10 +116,10 @@ func newPage(m *analysis.Report) *page {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if dt, title, ok := tables.Drift(sum); ok {
-		pg.Drift = &driftSection{Title: title, Table: fromTable("", dt)}
+		pg.Drift = &section{Lines: []string{title}, Table: fromTable("", dt)}
 	}
 	if ss := m.Search; ss != nil {
-		pg.Search = &searchSection{Lines: ss.Lines().Strings(), Table: fromTable("", tables.Search(ss))}
+		pg.Search = &section{Lines: ss.Lines().Strings(), Table: fromTable("", tables.Search(ss))}
 		if len(ss.Points) > 0 {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}
@@ -141,7 +137,11 @@ func newPage(m *analysis.Report) *page {
 
 // charts are the page's charts, in order.
 func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
-	out := append(capacityCharts(m), rateChart(vs))
+	var out []chart
+	for i := range m.Capacities {
+		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
+	}
+	out = append(out, rateChart(vs))
 	verdicts := map[string]string{}
 	for k := range m.Summary.Sweeps {
 		sw := &m.Summary.Sweeps[k]

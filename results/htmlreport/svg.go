@@ -58,8 +58,12 @@ func cssColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.
 
 // boxItem, lineItem and dashedItem are legend entries: a filled box, a
 // line and a dashed line.
-func boxItem(name string, c color.RGBA) legendItem  { return legendItem{name, cssColor(c), false, false} }
-func lineItem(name string, c color.RGBA) legendItem { return legendItem{name, cssColor(c), true, false} }
+func boxItem(name string, c color.RGBA) legendItem {
+	return legendItem{name, cssColor(c), false, false}
+}
+func lineItem(name string, c color.RGBA) legendItem {
+	return legendItem{name, cssColor(c), true, false}
+}
 func dashedItem(name string, c color.RGBA) legendItem {
 	return legendItem{name, cssColor(c), true, true}
 }
