@@ -170,12 +170,7 @@ func sweepChart(i int, s series, base *variantData, verdict string, pred *softra
 		if item, ok := f.modelCurve(pred, xs, ratios); ok {
 			c.Legend = append(c.Legend, item)
 		}
-		lo, hi = s.Points[0].X, s.Points[len(s.Points)-1].X
-		if lo == hi {
-			lo, hi = lo-1, hi+1
-		}
-		pad := (hi - lo) * 0.05
-		lo, hi = lo-pad, hi+pad
+		lo, hi = padded(s.Points[0].X, s.Points[len(s.Points)-1].X)
 	} else {
 		w := max(min((chartWidth-100)/vg.Length(len(s.Points))*0.6, 60), 4)
 		ticks := make([]string, len(s.Points))
@@ -435,13 +430,19 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 	if g, ok := analysis.SweptNumber(se.Values[len(se.Values)-1]); ok {
 		hi = math.Max(hi, g)
 	}
+	lo, hi = padded(lo, hi)
+	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15
+	f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
+	return f.draw(c, 320), true
+}
+
+// padded is lo..hi widened by 5 % on each side (first by 1 when empty).
+func padded(lo, hi float64) (float64, float64) {
 	if lo == hi {
 		lo, hi = lo-1, hi+1
 	}
 	pad := (hi - lo) * 0.05
-	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15
-	f.X.Min, f.X.Max = math.Min(f.X.Min, lo-pad), math.Max(f.X.Max, hi+pad)
-	return f.draw(c, 320), true
+	return lo - pad, hi + pad
 }
 
 // modelCurve draws the soft-ratio model's rate across xs when pred

@@ -142,7 +142,7 @@ func sweepSeries(sws []analysis.SweepSummary, vs []variantData) []series {
 }
 
 // firstOf returns the first n of lines and how many more there are.
-func firstOf(lines []string, n int) ([]string, int) {
+func firstOf[T any](lines []T, n int) ([]T, int) {
 	if len(lines) > n {
 		return lines[:n], len(lines) - n
 	}

@@ -86,10 +86,6 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 		sec.Variants = append(sec.Variants, tv)
 	}
 	for k := range m.Diagnoses {
-		if k == maxClientBound {
-			sec.DiagnosesMore = len(m.Diagnoses) - k
-			break
-		}
 		d := &m.Diagnoses[k]
 		line := diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause.String()}
 		if id, ok := blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]; ok {
@@ -97,6 +93,7 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 		}
 		sec.Diagnoses = append(sec.Diagnoses, line)
 	}
+	sec.Diagnoses, sec.DiagnosesMore = firstOf(sec.Diagnoses, maxClientBound)
 	return sec
 }
 
