@@ -20,15 +20,8 @@ import (
 
 // capacitySection is a capacity search: its line and each variant's steps.
 type capacitySection struct {
-	Line   string
-	Intro  string
-	Tables []capacityTable
-}
-
-// capacityTable is one variant's steps.
-type capacityTable struct {
-	Variant, Knee string
-	Table         table
+	Line, Intro string
+	Variants    []section
 }
 
 // capacitySectionOf lays out m's capacity answers; nil for none.
@@ -39,19 +32,10 @@ func capacitySectionOf(m *analysis.Report) *capacitySection {
 	}
 	s := &capacitySection{Line: m.CapacityLine.String(), Intro: tables.CapacityIntro(r.Capacity)}
 	for i := range cs {
-		s.Tables = append(s.Tables, capacityTable{Variant: r.Variants[cs[i].Variant].Name, Knee: analysis.KneeWords(&cs[i], r.Capacity.From),
-			Table: cellTable(tables.Capacity(&cs[i]), never)})
+		s.Variants = append(s.Variants, section{Heading: r.Variants[cs[i].Variant].Name + ": " + analysis.KneeWords(&cs[i], r.Capacity.From),
+			Table: fromTable("", tables.Capacity(&cs[i]))})
 	}
 	return s
-}
-
-// capacityCharts draws a chart per variant of a capacity search.
-func capacityCharts(m *analysis.Report) []chart {
-	var out []chart
-	for i := range m.Capacities {
-		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
-	}
-	return out
 }
 
 // capacityChart draws the p99 latency the target bounds against the rate

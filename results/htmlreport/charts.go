@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"html/template"
 	"image/color"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -25,10 +25,10 @@ import (
 // chart is one figure of the report: its SVG, or Err saying why it could
 // not be drawn. The legend is HTML under the chart, so it hides no data.
 type chart struct {
-	ID, Title, Caption string
-	SVG                template.HTML
-	Legend             []legendItem
-	Err                string
+	ID, Class, Title, Caption string
+	SVG                       template.HTML
+	Legend                    []legendItem
+	Err                       string
 }
 
 // legendItem is one legend entry: a box, or a (dashed) line when Line.
@@ -120,146 +120,112 @@ func rateChart(vs []variantData) chart {
 	return f.draw(c, vg.Length(70+30*n))
 }
 
-// sweepCharts draws a chart per sweep series: a line over a numeric
-// sweep, a bar per value otherwise (a line between names would suggest
-// values between them); each caption ends with its sweep's verdict.
+// sweepCharts draws a chart per sweep series, each caption ending with
+// its sweep's verdict: a line over a numeric sweep, a bar per value
+// otherwise (a line between names would suggest values between them).
 func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pred *softratio.Prediction) []chart {
 	var out []chart
 	for i, s := range ss {
-		var c chart
-		if s.Numeric {
-			c = sweepLineChart(i, s, base, pred)
-		} else {
-			c = sweepBarChart(i, s, base)
-		}
-		if v := verdicts[s.Name]; v != "" {
-			c.Caption += " Verdict: " + v + "."
-		}
-		out = append(out, c)
+		out = append(out, sweepChart(i, s, base, verdicts[s.Name], pred))
 	}
 	return out
 }
 
-// sweepErrors are the points' 95 % CI whiskers at their X.
-func sweepErrors(pts []seriesPoint) xyErrors {
-	var e xyErrors
-	for _, pt := range pts {
-		e.add(plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean}, pt.D.Sum.Stats)
-	}
-	return e
-}
-
-// bestPoint is the index of the point the analysis marks best, -1 for none.
-func bestPoint(pts []seriesPoint) int {
-	for j, pt := range pts {
-		if pt.D.Sum.Best {
-			return j
-		}
-	}
-	return -1
-}
-
 var bestLegend = boxItem("best (significantly faster than every other value)", colorBest)
 
-// markBest rings the best point b and labels it at (b.X, labelY) + off.
-func (f *figure) markBest(b seriesPoint, labelY float64, off vg.Point, align text.XAlignment) {
-	f.glyphs(plotter.XYs{{X: b.X, Y: b.D.Sum.Stats.Mean}}, colorBest, 8, draw.RingGlyph{})
-	f.labels(plotter.XYs{{X: b.X, Y: labelY}}, []string{"best: " + b.D.V.Name + ", " + format.Rate(b.D.Sum.Stats.Mean) + " req/s"}, off, 10, colorBest, align)
-}
-
-// sweepLineChart draws a numeric sweep as a line over the swept number,
-// with the soft-ratio model's curve when pred predicts over it.
-func sweepLineChart(i int, s series, base *variantData, pred *softratio.Prediction) chart {
-	c := chart{
-		ID:    "chart-sweep-" + strconv.Itoa(i),
-		Title: "Sweep " + s.Name + ": req/s against " + s.Key,
-		Caption: "Points: mean total req/s of each variant of the series; whiskers: 95 % confidence interval; " +
-			"ring: the best value, when one is significantly faster than every other; dashed line: the baseline's mean.",
-	}
-	f := newFigure(s.Key, "mean total req/s", false, true)
-	f.Y.Tick.Marker = rateTicks{}
-	var line plotter.XYs
-	xs, ratios := make([]float64, len(s.Points)), make([]string, len(s.Points))
-	for j, pt := range s.Points {
-		line = append(line, plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean})
-		xs[j], ratios[j] = pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
-	}
-	col := s.Points[0].D.Color
-	f.linePoints(line, col)
-	f.whiskers(sweepErrors(s.Points), col, false)
-	lo, hi := s.Points[0].X, s.Points[len(s.Points)-1].X
-	if lo == hi {
-		lo, hi = lo-1, hi+1
-	}
-	c.Legend = []legendItem{lineItem(s.Name, col)}
-	if item, ok := f.modelCurve(pred, xs, ratios); ok {
-		c.Legend = append(c.Legend, item)
-	}
-	// The label starts right of the ring, or ends left of it in the right
-	// half, so it stays inside the chart.
-	if bi := bestPoint(s.Points); bi >= 0 {
-		b := s.Points[bi]
-		off, align := vg.Point{X: 10, Y: 10}, draw.XLeft
-		if b.X > (lo+hi)/2 {
-			off, align = vg.Point{X: -10, Y: 10}, draw.XRight
-		}
-		f.markBest(b, b.D.Sum.Stats.Mean, off, align)
-		c.Legend = append(c.Legend, bestLegend)
-	}
-	pad := (hi - lo) * 0.05
-	lo, hi = lo-pad, hi+pad
-	if base != nil && len(base.V.Reps) > 0 {
-		f.refLine(lo, base.Sum.Stats.Mean, hi, base.Sum.Stats.Mean, colorMuted)
-		c.Legend = append(c.Legend, baselineLegend(base))
-	}
-	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15 // room for the best label
-	f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
-	return f.draw(c, 300)
-}
-
-// sweepBarChart draws a categorical sweep as a bar per variant in its
-// colour, in plan order, from zero.
-func sweepBarChart(i int, s series, base *variantData) chart {
+// sweepChart draws one sweep: its points' means and 95 % CIs, the best
+// ringed and labelled, the baseline's mean dashed across.
+func sweepChart(i int, s series, base *variantData, verdict string, pred *softratio.Prediction) chart {
 	xName, why := s.Key, "the swept values are names, not numbers"
 	if s.Key == "" {
 		xName, why = "swept values", "several swept values change at once"
 	}
-	c := chart{
-		ID:    "chart-sweep-" + strconv.Itoa(i),
-		Title: "Sweep " + s.Name + ": req/s per " + xName,
-		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); " +
-			"whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster than every other; dashed line: the baseline's mean.",
+	c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Name + ": req/s per " + xName,
+		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
+	if s.Numeric {
+		c.Title, c.Caption = "Sweep "+s.Name+": req/s against "+s.Key, "Points: mean total req/s of each variant of the series; "
 	}
-	n := len(s.Points)
+	c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster than every other; dashed line: the baseline's mean."
+	if verdict != "" {
+		c.Caption += " Verdict: " + verdict + "."
+	}
 	f := newFigure(xName, "mean total req/s", false, true)
 	f.Y.Tick.Marker = rateTicks{}
-	w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
-	ticks := make([]string, n)
+	var means plotter.XYs
+	var whisk xyErrors
 	var ds []variantData
+	xs, ratios := make([]float64, len(s.Points)), make([]string, len(s.Points))
 	for j, pt := range s.Points {
-		ticks[j] = pt.Label
-		ds = append(ds, pt.D)
-		f.bar(pt.X, pt.D.Sum.Stats.Mean, w, 0, pt.D.Color, false)
+		st := pt.D.Sum.Stats
+		means, ds = append(means, plotter.XY{X: pt.X, Y: st.Mean}), append(ds, pt.D)
+		whisk.add(plotter.XY{X: pt.X, Y: st.Mean}, st)
+		xs[j], ratios[j] = pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
 	}
-	f.whiskers(sweepErrors(s.Points), colorInk, false)
-	c.Legend = variantLegend(ds)
-	if bi := bestPoint(s.Points); bi >= 0 { // the label above the best bar's whisker
-		b := s.Points[bi]
-		top := b.D.Sum.Stats.Mean
-		if b.D.Sum.Stats.HasCI {
-			top = math.Max(top, b.D.Sum.Stats.CI95High)
+	lo, hi := s.Points[0].X-0.5, s.Points[len(s.Points)-1].X+0.5 // the baseline's line
+	if s.Numeric {
+		col := s.Points[0].D.Color
+		f.linePoints(means, col)
+		f.whiskers(whisk, col, false)
+		c.Legend = []legendItem{lineItem(s.Name, col)}
+		if item, ok := f.modelCurve(pred, xs, ratios); ok {
+			c.Legend = append(c.Legend, item)
 		}
-		f.markBest(b, top, vg.Point{X: 0, Y: 10}, draw.XCenter)
+		lo, hi = padded(s.Points[0].X, s.Points[len(s.Points)-1].X)
+	} else {
+		w := max(min((chartWidth-100)/vg.Length(len(s.Points))*0.6, 60), 4)
+		ticks := make([]string, len(s.Points))
+		for j, pt := range s.Points {
+			ticks[j] = pt.Label
+			f.bar(pt.X, pt.D.Sum.Stats.Mean, w, 0, pt.D.Color, false)
+		}
+		f.whiskers(whisk, colorInk, false)
+		f.nominalX(ticks, true)
+		c.Legend = variantLegend(ds)
+	}
+	if b := bestPoint(s.Points); b != nil {
+		f.bestMark(*b, s.Numeric, (lo+hi)/2)
 		c.Legend = append(c.Legend, bestLegend)
 	}
 	if base != nil && len(base.V.Reps) > 0 {
-		f.refLine(-0.5, base.Sum.Stats.Mean, float64(n)-0.5, base.Sum.Stats.Mean, colorMuted)
+		f.refLine(lo, base.Sum.Stats.Mean, hi, base.Sum.Stats.Mean, colorMuted)
 		c.Legend = append(c.Legend, baselineLegend(base))
 	}
-	f.nominalX(ticks, true)
-	f.Y.Min = 0
-	f.Y.Max *= 1.15 // room for the best label
+	if s.Numeric {
+		f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15 // room for the best label
+		f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
+	} else {
+		f.Y.Min, f.Y.Max = 0, f.Y.Max*1.15
+	}
 	return f.draw(c, 300)
+}
+
+// bestPoint is the point the analysis marks best, nil for none.
+func bestPoint(pts []seriesPoint) *seriesPoint {
+	for j := range pts {
+		if pts[j].D.Sum.Best {
+			return &pts[j]
+		}
+	}
+	return nil
+}
+
+// bestMark rings the best point b and labels it: on a line right of the
+// ring, or left of it right of mid, so that it stays inside the chart;
+// over a bar above its whisker.
+func (f *figure) bestMark(b seriesPoint, line bool, mid float64) {
+	st := b.D.Sum.Stats
+	y, off, align := st.Mean, vg.Point{X: 10, Y: 10}, draw.XLeft
+	switch {
+	case !line:
+		off, align = vg.Point{X: 0, Y: 10}, draw.XCenter
+		if st.HasCI {
+			y = math.Max(y, st.CI95High)
+		}
+	case b.X > mid:
+		off, align = vg.Point{X: -10, Y: 10}, draw.XRight
+	}
+	f.glyphs(plotter.XYs{{X: b.X, Y: st.Mean}}, colorBest, 8, draw.RingGlyph{})
+	f.labels(plotter.XYs{{X: b.X, Y: y}}, []string{"best: " + b.D.V.Name + ", " + format.Rate(st.Mean) + " req/s"}, off, 10, colorBest, align)
 }
 
 // cdfChart draws every measured variant's CDF of one latency, merged
@@ -304,61 +270,75 @@ func cdfChart(vs []variantData, id, name string, pick func(*analysis.VariantSumm
 // groupChart draws each group's mean rate over the repetitions, bars of
 // the variants side by side per group index.
 func groupChart(vs []variantData) chart {
-	c := chart{
-		ID:    "chart-groups",
-		Title: "Throughput per worker group",
+	c := chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
-			"Uneven bars within a variant mean uneven CPUs or connection counts between groups.",
-	}
+			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."}
 	ms := measured(vs)
-	cpusOf := map[int]string{} // group index -> CPUs, from the first variant that has the group
-	var order []int
-	for _, v := range ms {
+	rates := make([]map[int]float64, len(ms)) // group index -> mean rate, per variant
+	cpusOf := map[int]string{}                // group index -> CPUs, from the first variant that has the group
+	for j, v := range ms {
+		rates[j] = map[int]float64{}
 		for _, g := range measure.VariantGroups(v.V) {
+			rates[j][g.Index] = mean(g.Rates)
 			if _, ok := cpusOf[g.Index]; !ok {
 				cpusOf[g.Index] = g.CPUs
-				order = append(order, g.Index)
 			}
 		}
 	}
-	if len(order) == 0 {
+	if len(cpusOf) == 0 {
 		c.Err = "no group results"
 		return c
 	}
-	sort.Ints(order)
-	index := make(map[int]int, len(order)) // group index -> position on the x axis
-	ticks := make([]string, len(order))
+	order := slices.Sorted(maps.Keys(cpusOf))
+	ticks, cols := make([]string, len(order)), make([]color.RGBA, len(ms))
 	for i, k := range order {
-		index[k], ticks[i] = i, "group "+strconv.Itoa(k)
+		ticks[i] = "group " + strconv.Itoa(k)
 		if cpusOf[k] != "" {
 			ticks[i] += " (" + cpusOf[k] + ")"
 		}
 	}
+	for j, v := range ms {
+		cols[j] = v.Color
+	}
 	f := newFigure("", "req/s (mean over repetitions)", false, true)
 	f.Y.Tick.Marker = rateTicks{}
-	w := max(min((chartWidth-100)/vg.Length(len(order)*(len(ms)+1)), 40), 2)
-	for j, v := range ms {
-		off := vg.Length(float64(j)-float64(len(ms)-1)/2) * w
-		for _, g := range measure.VariantGroups(v.V) {
-			f.bar(float64(index[g.Index]), mean(g.Rates), w, off, v.Color, false)
+	f.groupedBars(len(order), cols, func(i, j int) float64 {
+		if r, ok := rates[j][order[i]]; ok {
+			return r
 		}
-	}
+		return math.NaN()
+	})
 	f.nominalX(ticks, true)
-	f.Y.Min = 0
-	f.Y.Max *= 1.08
+	f.Y.Min, f.Y.Max = 0, f.Y.Max*1.08
 	c.Legend = variantLegend(ms)
 	return f.draw(c, 280)
 }
 
-// cpuKinds are the bars of the CPU chart.
+// groupedBars draws at each of n categories a bar per colour, side by
+// side, of value (NaN: none); it reports which colours drew a bar.
+func (f *figure) groupedBars(n int, cols []color.RGBA, value func(cat, k int) float64) []bool {
+	w := max(min((chartWidth-100)/vg.Length(n*(len(cols)+1)), 40), 2)
+	used := make([]bool, len(cols))
+	for i := range n {
+		for k, col := range cols {
+			if v := value(i, k); !math.IsNaN(v) {
+				used[k] = true
+				f.bar(float64(i), v, w, vg.Length(float64(k)-float64(len(cols)-1)/2)*w, col, false)
+			}
+		}
+	}
+	return used
+}
+
+// cpuKinds are the bars of the CPU chart: the catalogue's measure key,
+// its name and colour.
 var cpuKinds = []struct {
-	name string
-	col  color.RGBA
-	key  string // the catalogue's
+	key, name string
+	col       color.RGBA
 }{
-	{"client, busiest group", colorProcess, "client_busy_max"},
-	{"client, mean of groups", colorCPUs, "client_busy_mean"},
-	{"server", colorServer, "server_busy"},
+	{"client_busy_max", "client, busiest group", colorProcess},
+	{"client_busy_mean", "client, mean of groups", colorCPUs},
+	{"server_busy", "server", colorServer},
 }
 
 // cpuChart draws each measured variant's mean busy shares (cpuKinds)
@@ -367,40 +347,35 @@ func cpuChart(vs []variantData) (chart, bool) {
 	if !hasCPU(vs) {
 		return chart{}, false
 	}
-	c := chart{
-		ID:    "chart-cpu",
-		Title: "CPU use during the window",
+	limit := results.ClientBoundBusy * 100
+	c := chart{ID: "chart-cpu", Title: "CPU use during the window",
 		Caption: fmt.Sprintf("Busy %% of the CPUs measured (anything that ran on them), mean over repetitions. A client group "+
 			"whose CPUs kaeload itself used %.0f %% or more of (red line) makes the result client-bound: it then measures kaeload, "+
-			"not the server; busy time of other processes does not.", results.ClientBoundBusy*100),
-	}
+			"not the server; busy time of other processes does not.", limit)}
 	ms := measured(vs)
 	f := newFigure("", "busy", false, true)
 	f.Y.Tick.Marker = percentTicks
-	names := make([]string, len(ms))
-	w := max(min((chartWidth-100)/vg.Length(len(ms)*(len(cpuKinds)+1)), 40), 2)
-	used := make([]bool, len(cpuKinds))
+	names, cols := make([]string, len(ms)), make([]color.RGBA, len(cpuKinds))
 	for i, v := range ms {
 		names[i] = v.V.Name
-		for k, kind := range cpuKinds {
-			var xs []float64
-			for r := range v.V.Reps {
-				if x := cpuValue(kind.key, &v, r); !math.IsNaN(x) {
-					xs = append(xs, x)
-				}
-			}
-			if len(xs) > 0 {
-				used[k] = true
-				f.bar(float64(i), mean(xs)*100, w, vg.Length(float64(k)-float64(len(cpuKinds)-1)/2)*w, kind.col, false)
+	}
+	for k, kind := range cpuKinds {
+		cols[k] = kind.col
+	}
+	used := f.groupedBars(len(ms), cols, func(i, k int) float64 {
+		var xs []float64
+		for r := range ms[i].V.Reps {
+			if x := cpuValue(cpuKinds[k].key, &ms[i], r); !math.IsNaN(x) {
+				xs = append(xs, x*100)
 			}
 		}
-	}
+		return mean(xs)
+	})
 	for k, kind := range cpuKinds {
 		if used[k] {
 			c.Legend = append(c.Legend, boxItem(kind.name, kind.col))
 		}
 	}
-	limit := results.ClientBoundBusy * 100
 	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm)
 	c.Legend = append(c.Legend, dashedItem(fmt.Sprintf("client-bound threshold (%.0f %%)", limit), colorAlarm))
 	f.nominalX(names, false)
@@ -455,13 +430,19 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 	if g, ok := analysis.SweptNumber(se.Values[len(se.Values)-1]); ok {
 		hi = math.Max(hi, g)
 	}
+	lo, hi = padded(lo, hi)
+	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15
+	f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
+	return f.draw(c, 320), true
+}
+
+// padded is lo..hi widened by 5 % on each side (first by 1 when empty).
+func padded(lo, hi float64) (float64, float64) {
 	if lo == hi {
 		lo, hi = lo-1, hi+1
 	}
 	pad := (hi - lo) * 0.05
-	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15
-	f.X.Min, f.X.Max = math.Min(f.X.Min, lo-pad), math.Max(f.X.Max, hi+pad)
-	return f.draw(c, 320), true
+	return lo - pad, hi + pad
 }
 
 // modelCurve draws the soft-ratio model's rate across xs when pred

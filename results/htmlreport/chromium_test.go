@@ -264,8 +264,8 @@ const layoutProbe = `<style>html { overflow-y: scroll; } #layout-probe { display
     for (var j = 0; j < cells.length; j++) {
       var c = cells[j], st = getComputedStyle(c);
       if (c.classList.contains("msg") || c.colSpan > 1) continue; // messages and spanning notes may wrap
-      // Headers and the verdict's words may take a third line; figures and names two at most.
-      var most = (c.tagName == "TH" || c.classList.contains("verdict")) ? 3 : 2;
+      // Headers and words (a verdict) may take a third line; figures and names two at most.
+      var most = (c.tagName == "TH" || c.classList.contains("words")) ? 3 : 2;
       // The text's own height: a cell is as tall as its row, whatever it holds.
       var rg = document.createRange();
       rg.selectNodeContents(c);

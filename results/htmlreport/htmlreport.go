@@ -48,27 +48,22 @@ type page struct {
 	Order           string
 	StatsNote       string
 	Metrics         string
-	Drift           *driftSection
+	Drift, Search   *section
 	Capacity        *capacitySection
-	Search          *searchSection
 	Timeline        *timelineSection
 	Charts          []chart
 	Speed           *speedSection
 	Profile         *profileSection
 	Plan            string
 
-	Comparison, Variants, Reps, Groups                                         table
-	Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
+	Comparison, Variants, Reps, Groups, Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
-type driftSection struct {
-	Title string
-	Table table
-}
-
-type searchSection struct {
-	Lines []string
-	Table table
+// section is a part of the page: its heading, notes and table.
+type section struct {
+	Heading string
+	Lines   []string
+	Table   *table
 }
 
 // speedSection is the crypto speed table (analysis.SpeedTable) with its
@@ -121,10 +116,10 @@ func newPage(m *analysis.Report) *page {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if dt, title, ok := tables.Drift(sum); ok {
-		pg.Drift = &driftSection{Title: title, Table: cellTable(dt, always)}
+		pg.Drift = &section{Lines: []string{title}, Table: fromTable("", dt)}
 	}
 	if ss := m.Search; ss != nil {
-		pg.Search = &searchSection{Lines: ss.Lines().Strings(), Table: cellTable(tables.Search(ss), never)}
+		pg.Search = &section{Lines: ss.Lines().Strings(), Table: fromTable("", tables.Search(ss))}
 		if len(ss.Points) > 0 {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}
@@ -142,7 +137,11 @@ func newPage(m *analysis.Report) *page {
 
 // charts are the page's charts, in order.
 func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
-	out := append(capacityCharts(m), rateChart(vs))
+	var out []chart
+	for i := range m.Capacities {
+		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
+	}
+	out = append(out, rateChart(vs))
 	verdicts := map[string]string{}
 	for k := range m.Summary.Sweeps {
 		sw := &m.Summary.Sweeps[k]
@@ -176,14 +175,13 @@ func speedSectionOf(st *analysis.SpeedTable) *speedSection {
 		sec.Baseline += " (not measured: no Δ %)"
 	}
 	if len(st.Rows) > 0 {
-		sec.Table = figureTable("speed-table", tables.Speed(st))
+		sec.Table = fromTable("speed-table", tables.Speed(st))
 	}
-	if len(st.Failures) > 0 {
-		sec.Failures = &table{ID: "speed-failures", Head: [][]th{head("variant", "speed command", "error")}}
-		for _, f := range st.Failures {
-			sec.Failures.add("", txt(f.Variant), msg("speed["+strconv.Itoa(f.Command)+"] "+f.CommandLine), msg(f.Error))
-		}
+	fails := tables.Table{Header: []string{"variant", "speed command", "error"}}
+	for _, f := range st.Failures {
+		fails.Add(f.Variant, "speed["+strconv.Itoa(f.Command)+"] "+f.CommandLine, f.Error)
 	}
+	sec.Failures = fromTable("speed-failures", fails)
 	return sec
 }
 

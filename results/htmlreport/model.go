@@ -83,7 +83,7 @@ func mean(xs []float64) float64 { return stat.Mean(xs, nil) }
 // cpuValue is repetition r of v's value of the catalogue's rep measure
 // key, NaN for none.
 func cpuValue(key string, v *variantData, r int) float64 {
-	mc, _ := catalogued(key, true)
+	mc := catalogued(key, true)
 	if x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]}); x.Kind != measure.None {
 		return x.F
 	}
@@ -142,7 +142,7 @@ func sweepSeries(sws []analysis.SweepSummary, vs []variantData) []series {
 }
 
 // firstOf returns the first n of lines and how many more there are.
-func firstOf(lines []string, n int) ([]string, int) {
+func firstOf[T any](lines []T, n int) ([]T, int) {
 	if len(lines) > n {
 		return lines[:n], len(lines) - n
 	}

@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"cmp"
 	"html/template"
 	"image/color"
 	"maps"
@@ -19,6 +18,7 @@ import (
 type profileSection struct {
 	On     string
 	Bars   template.HTML
+	Legend []legendItem
 	Table  *table
 	Lines  []string
 	Flames []flameGraph
@@ -51,8 +51,9 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
 	}
-	sec := &profileSection{On: t.OnLine().String(), Lines: tables.ProfileLines(t), Bars: profileBars(t)}
-	sec.Table = figureTable("profile-table", tables.Profile(t))
+	sec := &profileSection{On: t.OnLine().String(), Lines: tables.ProfileLines(t)}
+	sec.Bars, sec.Legend = profileBars(t)
+	sec.Table = fromTable("profile-table", tables.Profile(t))
 	for i := range t.Variants {
 		v := &t.Variants[i]
 		fg := flameGraph{Variant: v.Name}
@@ -68,17 +69,19 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 
 // profileBars draws a bar per variant, its width the variant's samples
 // split by library (the table's first libraries one colour each, the rest
-// grey), with a legend; a variant without a profile gets its reason.
-func profileBars(t *analysis.ProfileTable) template.HTML {
-	named := t.Libraries[:min(len(t.Libraries), barLibraries)]
-	const other = "#cccccc"
+// grey), and its legend; a variant without a profile gets its reason.
+func profileBars(t *analysis.ProfileTable) (template.HTML, []legendItem) {
+	var legend []legendItem
 	colorOf := map[string]string{}
-	for i, l := range named {
-		colorOf[l] = cssColor(palette[i%len(palette)])
+	for i, l := range t.Libraries[:min(len(t.Libraries), barLibraries)] {
+		legend = append(legend, boxItem(l, palette[i%len(palette)]))
+		colorOf[l] = legend[i].Color
 	}
+	const other = "#cccccc"
+	legend = append(legend, legendItem{Name: "other", Color: other})
 	var d svgDoc
-	h := float64(len(t.Variants))*(barHeight+6) + 34
-	d.openSVG("profile-bars", profileWidth, h, "server CPU by library", "style", profileStyle, "width", profileWidth, "height", h)
+	h := max(float64(len(t.Variants))*(barHeight+6)-6, barHeight)
+	d.svg("profile-bars", profileWidth, h, "server CPU by library", "style", profileStyle, "width", profileWidth, "height", h)
 	plot := profileWidth - barLabel - 10
 	for i := range t.Variants {
 		v := &t.Variants[i]
@@ -107,13 +110,7 @@ func profileBars(t *analysis.ProfileTable) template.HTML {
 			d.el("rect", "", "other libraries: "+format.Percent(rest), "x", x, "y", top, "width", rest*plot, "height", barHeight, "fill", other)
 		}
 	}
-	x, y := barLabel, float64(len(t.Variants))*(barHeight+6)+14
-	for _, l := range append(slices.Clone(named), "other") { // the legend, in the table's order
-		d.el("rect", "", "", "x", x, "y", y-9, "width", "10", "height", "10", "fill", cmp.Or(colorOf[l], other))
-		d.el("text", l, "", "x", x+13, "y", y, "font-size", "10", "font-family", "sans-serif")
-		x += 20 + 6*float64(len(l))
-	}
-	return d.close()
+	return d.drawing(), legend
 }
 
 // flameNode is one frame of a flame graph, its samples its callees' too.
@@ -154,9 +151,9 @@ func flameSVG(v *analysis.ProfileVariant) template.HTML {
 	}
 	var d svgDoc
 	h := float64(depth+1) * flameRow
-	d.openSVG("flame", profileWidth, h, "flame graph of "+v.Name, "style", profileStyle, "width", profileWidth, "height", h)
+	d.svg("flame", profileWidth, h, "flame graph of "+v.Name, "style", profileStyle, "width", profileWidth, "height", h)
 	d.flame(root, root.samples, 0, h, 0)
-	return d.close()
+	return d.drawing()
 }
 
 // flame draws frame n at x, level rows above the bottom h, and its
@@ -186,7 +183,7 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 		}
 		d.el("text", label, "", "x", x+2, "y", y+flameRow-5, "font-size", "10", "font-family", "monospace")
 	}
-	d.end("g")
+	d.WriteString("</g>")
 	for _, k := range slices.Sorted(maps.Keys(n.children)) { // flame graphs order callees by name
 		c := n.children[k]
 		d.flame(c, total, x, h, level+1)

@@ -22,10 +22,10 @@ import (
 )
 
 // chartWidth is every chart's width in points; the page's CSS scales it.
+// sans is their typeface: gonum/plot measures with its bundled Liberation
+// fonts, the SVG names the family with fallbacks.
 const chartWidth = 720 * vg.Length(1)
 
-// sans is the charts' typeface: gonum/plot measures with its bundled
-// Liberation fonts; the SVG names the family with fallbacks.
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 // palette holds the variant colours ("category10"), in plan order.
@@ -58,12 +58,14 @@ func cssColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.
 
 // boxItem, lineItem and dashedItem are legend entries: a filled box, a
 // line and a dashed line.
-func boxItem(name string, c color.RGBA) legendItem { return legendItem{Name: name, Color: cssColor(c)} }
+func boxItem(name string, c color.RGBA) legendItem {
+	return legendItem{name, cssColor(c), false, false}
+}
 func lineItem(name string, c color.RGBA) legendItem {
-	return legendItem{Name: name, Color: cssColor(c), Line: true}
+	return legendItem{name, cssColor(c), true, false}
 }
 func dashedItem(name string, c color.RGBA) legendItem {
-	return legendItem{Name: name, Color: cssColor(c), Line: true, Dashed: true}
+	return legendItem{name, cssColor(c), true, true}
 }
 
 // figure is a chart drawn with gonum/plot; the first error of its marks
@@ -84,13 +86,13 @@ func newFigure(xLabel, yLabel string, vertical, horizontal bool) *figure {
 		a.Tick.Label.Font = font.From(sans, 9.5)
 	}
 	g := plotter.NewGrid()
-	g.Vertical.Color, g.Horizontal.Color = colorGridLight, colorGridLight
 	g.Vertical.Dashes, g.Horizontal.Dashes = nil, nil
-	if !vertical {
-		g.Vertical.Color = nil
+	g.Vertical.Color, g.Horizontal.Color = nil, nil
+	if vertical {
+		g.Vertical.Color = colorGridLight
 	}
-	if !horizontal {
-		g.Horizontal.Color = nil
+	if horizontal {
+		g.Horizontal.Color = colorGridLight
 	}
 	p.Add(g)
 	return &figure{Plot: p}
@@ -150,21 +152,19 @@ func (f *figure) glyphs(xys plotter.XYs, c color.Color, radius vg.Length, shape 
 
 // whiskers adds e's confidence intervals, along x when horizontal.
 func (f *figure) whiskers(e xyErrors, c color.Color, horizontal bool) {
-	if len(e.XYs) == 0 || f.err != nil {
-		return
-	}
-	if horizontal {
-		eb, err := plotter.NewXErrorBars(e)
-		if f.fail(err) {
-			eb.Color, eb.Width, eb.CapWidth = c, 1.5, 8
+	style := draw.LineStyle{Color: c, Width: 1.5}
+	switch {
+	case len(e.XYs) == 0 || f.err != nil:
+	case horizontal:
+		if eb, err := plotter.NewXErrorBars(e); f.fail(err) {
+			eb.LineStyle, eb.CapWidth = style, 8
 			f.Add(eb)
 		}
-		return
-	}
-	eb, err := plotter.NewYErrorBars(e)
-	if f.fail(err) {
-		eb.Color, eb.Width, eb.CapWidth = c, 1.5, 8
-		f.Add(eb)
+	default:
+		if eb, err := plotter.NewYErrorBars(e); f.fail(err) {
+			eb.LineStyle, eb.CapWidth = style, 8
+			f.Add(eb)
+		}
 	}
 }
 

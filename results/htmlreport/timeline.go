@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"html/template"
 	"strconv"
 	"strings"
 	"time"
@@ -47,11 +46,7 @@ type diagnosisBlock struct {
 }
 
 // timelineChart is one chart of a repetition's timeline; Class is its kind.
-type timelineChart struct {
-	Class, Title, Note string
-	SVG                template.HTML
-	Legend             []legendItem
-}
+type timelineChart = chart
 
 // timelineSectionOf lays out the timeline of every variant of vs from m.
 func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
@@ -91,10 +86,6 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 		sec.Variants = append(sec.Variants, tv)
 	}
 	for k := range m.Diagnoses {
-		if k == maxClientBound {
-			sec.DiagnosesMore = len(m.Diagnoses) - k
-			break
-		}
 		d := &m.Diagnoses[k]
 		line := diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause.String()}
 		if id, ok := blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]; ok {
@@ -102,6 +93,7 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 		}
 		sec.Diagnoses = append(sec.Diagnoses, line)
 	}
+	sec.Diagnoses, sec.DiagnosesMore = firstOf(sec.Diagnoses, maxClientBound)
 	return sec
 }
 
