@@ -1,15 +1,15 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
+	"io"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"strings"
 )
 
 // compareTable has a row per variant and run of rr: the catalogue's Runs
@@ -41,8 +41,8 @@ func compareTable(rr *analysis.RunsReport) tables.Table {
 // runs and their answers, the compare table and each run's speed table.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
+	d := &doc{}
+	fmt.Fprintf(d, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
 	rt := tables.Table{Right: []bool{false, false, false, false, false}}
 	for i, m := range rr.Runs {
 		r := m.Run
@@ -63,31 +63,28 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		}
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}
-	writeTable(&rt, &b, "")
+	writeTable(&rt, &d.Buffer, "")
 	if !rr.Plans.IsZero() {
-		b.WriteString(rr.Plans.String() + "\n")
+		d.say(rr.Plans.String(), "")
 	}
 	for i, m := range rr.Runs {
 		if !m.CapacityLine.IsZero() {
-			fmt.Fprintf(&b, "%s: %s\n", names[i], m.CapacityLine)
+			fmt.Fprintf(d, "%s: %s\n", names[i], m.CapacityLine)
 		}
 		if ss := m.Search; ss != nil {
 			for _, l := range ss.Lines().Strings()[1:] {
-				fmt.Fprintf(&b, "%s: %s\n", names[i], l)
+				fmt.Fprintf(d, "%s: %s\n", names[i], l)
 			}
 		}
 	}
-	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
+	fmt.Fprintf(d, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
 
 	ct := compareTable(rr)
-	writeTable(&ct, &b, "")
+	writeTable(&ct, &d.Buffer, "")
 	for i, m := range rr.Runs {
 		if m.Speed != nil {
-			b.WriteString(speedSection(m.Speed, names[i]+": "))
+			d.speed(m.Speed, names[i]+": ")
 		}
 	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("compare runs: %w", err)
-	}
-	return nil
+	return d.flush(w, "compare runs")
 }

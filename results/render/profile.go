@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -13,31 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/tables"
 )
-
-// writeProfile writes the text report's "server profile" section: the
-// libraries side by side, then each variant's lines (tables.ProfileLines).
-func writeProfile(b *bytes.Buffer, t *analysis.ProfileTable) {
-	fmt.Fprintf(b, "\n== server profile (perf, %d Hz): where the server's CPU went\n", t.Rate)
-	tb := tables.Profile(t)
-	writeTable(&tb, b, "")
-	for _, l := range tables.ProfileLines(t) {
-		b.WriteString(l + "\n")
-	}
-}
-
-// writeProfileMarkdown writes the Markdown report's "Server profile"
-// section: the text report's table and lines.
-func writeProfileMarkdown(b *bytes.Buffer, t *analysis.ProfileTable) {
-	fmt.Fprintf(b, "\n## Server profile\n\nWhere the server's CPU went (perf, %d Hz), by library; the crypto share bounds what offload can give.\n\n", t.Rate)
-	tb := tables.Profile(t)
-	writeMarkdownTable(&tb, b)
-	b.WriteByte('\n')
-	for _, l := range tables.ProfileLines(t) {
-		b.WriteString("- " + mdEscape(l) + "\n")
-	}
-}
 
 // WriteProfileCSV writes profile.csv: per variant, a row per library and
 // top function, then its crypto_share, offload_bound, delta_pct and
