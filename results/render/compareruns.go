@@ -16,22 +16,18 @@ import (
 // measures, against the reference run's (a label's %s names it).
 func compareTable(rr *analysis.RunsReport) tables.Table {
 	cols := measure.RunsColumns(rr)
-	ct := tables.Table{Header: []string{"variant", "run"}, Right: []bool{false, false}}
-	for _, c := range cols {
-		ct.Header = append(ct.Header, strings.Replace(c.Label, "%s", rr.Names[0], 1))
-		ct.Right = append(ct.Right, !c.Left)
+	ct := tables.Header(cols, "variant", "run")
+	ct.Right[1] = false
+	for i := range cols {
+		ct.Header[i+2] = strings.Replace(cols[i].Label, "%s", rr.Names[0], 1)
 	}
 	for k, rv := range rr.Variants {
 		for i := range rv.Cells {
-			row := []string{"", rr.Names[i]}
+			name := ""
 			if i == 0 {
-				row[0] = rv.Name
+				name = rv.Name
 			}
-			x := measure.NewRunsCell(rr, k, i)
-			for _, c := range cols {
-				row = append(row, c.Text(c.OfVariant(x)))
-			}
-			ct.Add(row...)
+			ct.Add(tables.Cells(cols, measure.Column.OfVariant, measure.NewRunsCell(rr, k, i), name, rr.Names[i])...)
 		}
 	}
 	return ct

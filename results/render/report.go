@@ -77,8 +77,11 @@ func (d *doc) heading(level int, text, md string) {
 
 // say writes the line of d's format, if it has one; md is markup.
 func (d *doc) say(text, md string) {
-	if s := map[bool]string{false: text, true: md}[d.md]; s != "" {
-		d.WriteString(s + "\n")
+	if d.md {
+		text = md
+	}
+	if text != "" {
+		d.WriteString(text + "\n")
 	}
 }
 

@@ -116,7 +116,10 @@ func (d *doc) hostGroups(groups []results.Group) {
 	}
 	for _, name := range order {
 		h := by[name]
-		noun := map[bool]string{true: "group", false: "groups"}[len(h.groups) == 1]
+		noun := "groups"
+		if len(h.groups) == 1 {
+			noun = "group"
+		}
 		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, noun, strings.Join(h.groups, ", "), strings.Join(h.cpus, " "))
 		if h.measured {
 			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", h.seconds, format.Percent(h.busiest))

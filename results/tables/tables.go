@@ -52,25 +52,29 @@ func meanCell(st stats.Stats) string {
 	return format.Rate(st.Mean)
 }
 
+// Cells are lead, then each of cols' value of x as the tables show it.
+func Cells[X any](cols []measure.Column, of func(measure.Column, X) measure.Value, x X, lead ...string) []string {
+	for _, c := range cols {
+		lead = append(lead, c.Text(of(c, x)))
+	}
+	return lead
+}
+
 // Comparison is the answer of a run: per variant, the catalogue's
 // measures that out's variant tables show (results/measure).
 func Comparison(m *analysis.Report, out measure.Output) Table {
 	cols := measure.VariantColumns(m, out)
-	t := header(cols, "variant")
+	t := Header(cols, "variant")
 	for i := range m.Summary.Variants {
 		x := measure.NewVariant(m, i)
-		row := []string{x.Name}
-		for _, c := range cols {
-			row = append(row, c.Text(c.OfVariant(x)))
-		}
-		t.Add(row...)
+		t.Add(Cells(cols, measure.Column.OfVariant, x, x.Name)...)
 	}
 	return t
 }
 
 // Below is what the text report writes under its comparison table: per
-// variant, the catalogue's Below measures it has a value of (not "-"), as rows of
-// the variant's name (on its first row), the label and the value.
+// variant, the catalogue's Below measures it has a value of (not "-"), as
+// rows of the variant's name (on its first row), the label and the value.
 func Below(m *analysis.Report) Table {
 	var t Table
 	cols := measure.VariantColumns(m, measure.Below)
@@ -92,7 +96,7 @@ func Below(m *analysis.Report) Table {
 // without any says so in the last cell.
 func Repetitions(m *analysis.Report, out measure.Output) Table {
 	cols := measure.RepColumns(m, out)
-	t := header(cols, "variant", "rep")
+	t := Header(cols, "variant", "rep")
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
 		if len(v.Reps) == 0 {
@@ -101,20 +105,15 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 			t.Add(row...)
 		}
 		for j := range v.Reps {
-			x := measure.NewRep(m, i, j)
-			row := []string{v.Name, strconv.Itoa(v.Reps[j].Index + 1)}
-			for _, c := range cols {
-				row = append(row, c.Text(c.OfRep(x)))
-			}
-			t.Add(row...)
+			t.Add(Cells(cols, measure.Column.OfRep, measure.NewRep(m, i, j), v.Name, strconv.Itoa(v.Reps[j].Index+1))...)
 		}
 	}
 	return t
 }
 
-// header is a table's header: the names (the first left-aligned, the
-// rest right), then each column's label.
-func header(cols []measure.Column, names ...string) Table {
+// Header is a table of cols' labels after names (the first names
+// left-aligned, the rest right).
+func Header(cols []measure.Column, names ...string) Table {
 	t := Table{Header: names, Right: make([]bool, len(names))}
 	for i := 1; i < len(names); i++ {
 		t.Right[i] = true
@@ -434,17 +433,14 @@ func Groups(x *measure.Rep) Table {
 	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
 		return c.Sparse && !slices.ContainsFunc(rows, func(g *results.Group) bool { x.G = g; return c.OfRep(x).Kind != measure.None })
 	})
-	t := header(cols, "group")
+	t := Header(cols, "group")
 	for _, g := range rows {
 		x.G = g
-		row := []string{"total"}
+		name := "total"
 		if g.Index != results.TotalIndex {
-			row[0] = strconv.Itoa(g.Index)
+			name = strconv.Itoa(g.Index)
 		}
-		for _, c := range cols {
-			row = append(row, c.Text(c.OfRep(x)))
-		}
-		t.Add(row...)
+		t.Add(Cells(cols, measure.Column.OfRep, x, name)...)
 	}
 	return t
 }
