@@ -11,7 +11,6 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/measure"
 )
 
 // WriteProfileCSV writes profile.csv: per variant, a row per library and
@@ -49,35 +48,6 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 		return fmt.Errorf("write profile csv %q: %w", m.Run.Name, err)
 	}
 	return nil
-}
-
-// ProfileJSON is a variant's server profile in a SummaryJSON, or the
-// reason it has none.
-type ProfileJSON struct {
-	Reason    string                   `json:"reason,omitempty"`
-	Libraries []analysis.LibraryShare  `json:"libraries,omitempty"`
-	Functions []analysis.FunctionShare `json:"functions,omitempty"`
-	Samples   uint64                   `json:"samples,omitempty"`
-	// OffloadBound is how many times faster offloading all the crypto
-	// share could make the server at most; absent when unbounded.
-	CryptoShare  *float64               `json:"crypto_share,omitempty"`
-	OffloadBound *float64               `json:"offload_bound,omitempty"`
-	SelfCheck    *analysis.ProfileCheck `json:"self_check,omitempty"`
-	Pprof        string                 `json:"pprof,omitempty"`
-}
-
-// profileJSON is variant i's profile in JSON form; nil when the run did
-// not profile.
-func profileJSON(t *analysis.ProfileTable, i int) *ProfileJSON {
-	if t == nil || i >= len(t.Variants) {
-		return nil
-	}
-	v := &t.Variants[i]
-	if !v.Available() {
-		return &ProfileJSON{Reason: v.Missing.String()}
-	}
-	return &ProfileJSON{Samples: v.Samples, Pprof: v.Pprof, Libraries: v.Libraries, Functions: v.Functions,
-		CryptoShare: &v.CryptoShare, OffloadBound: measure.Opt(v.Bound, !math.IsInf(v.Bound, 1)), SelfCheck: measure.Opt(v.Check, v.Check.Checked)}
 }
 
 // WriteProfilePprof writes variant i's folded stacks as a gzipped pprof
