@@ -3,46 +3,18 @@ package tables
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
 )
-
-// StatsNote says how the comparison decides: which test, which
-// adjustment over how many comparisons, and what MDE and equivalence mean.
-func StatsNote(s *analysis.RunSummary) string {
-	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
-	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
-	if s.Family <= 1 {
-		adjust = fmt.Sprintf("one comparison, α = %g", stats.Alpha)
-	}
-	level := "α"
-	if s.Family > 1 {
-		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
-	}
-	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
-		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
-}
-
-// OrderLine says in what order the run's windows ran and what that means
-// for drift; "" for a run that did not record it.
-func OrderLine(r *results.Run) string {
-	switch r.Order {
-	case results.OrderRandomized:
-		return fmt.Sprintf("randomized blocks (every round runs each variant once, in a random order), seed %d (replay: --seed %d)", r.Seed, r.Seed)
-	case results.OrderInterleaved:
-		return "interleaved (every round runs each variant once, in plan order)"
-	case results.OrderSequential:
-		return "sequential (every repetition of a variant, then the next): drift of the machine is not controlled"
-	}
-	return ""
-}
 
 // meanCell is the mean rate; "-" without a repetition.
 func meanCell(st stats.Stats) string {
@@ -50,14 +22,6 @@ func meanCell(st stats.Stats) string {
 		return "-"
 	}
 	return format.Rate(st.Mean)
-}
-
-// Cells are lead, then each of cols' value of x as the tables show it.
-func Cells[X any](cols []measure.Column, of func(measure.Column, X) measure.Value, x X, lead ...string) []string {
-	for _, c := range cols {
-		lead = append(lead, c.Text(of(c, x)))
-	}
-	return lead
 }
 
 // Comparison is the answer of a run: per variant, the catalogue's
@@ -111,20 +75,6 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Header is a table of cols' labels after names (the first names
-// left-aligned, the rest right).
-func Header(cols []measure.Column, names ...string) Table {
-	t := Table{Header: names, Right: make([]bool, len(names))}
-	for i := 1; i < len(names); i++ {
-		t.Right[i] = true
-	}
-	for _, c := range cols {
-		t.Header = append(t.Header, c.Label)
-		t.Right = append(t.Right, !c.Left)
-	}
-	return t
-}
-
 // Probes has one row per variant and probe; ok is false when no
 // variant has a probe reading.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
@@ -167,79 +117,6 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 
 // chartWidth is the width of a sweep chart's bars in characters.
 const chartWidth = 40
-
-// SweepTitle is the heading of a sweep's table.
-func SweepTitle(sw *analysis.SweepSummary) string {
-	by := strings.Join(sw.Keys, ", ")
-	order := "in run order"
-	if sw.Numeric {
-		order = "by value"
-	}
-	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, by, order)
-}
-
-// SweepLegend explains a sweep chart.
-const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
-
-// PlateauLine says what a sweep concluded: its best value or plateau and
-// the family judged, or that nothing could be; "" when nothing was measured.
-func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
-	label := map[int]string{}
-	for k, i := range sw.Variants {
-		label[i] = sw.Labels[k]
-	}
-	// A value named best or highest says in the same line when its
-	// figures measured something else than the server.
-	caveat := func(i int) string {
-		if c := s.Variants[i].Caveat.String(); c != "" {
-			return " — " + label[i] + ": " + c
-		}
-		return ""
-	}
-	if len(sw.Plateau) == 0 {
-		if sw.Top < 0 {
-			return ""
-		}
-		top := "the highest mean is " + label[sw.Top]
-		if s.Variants[sw.Top].Stats.N >= 2 {
-			// The one value measured twice is Top however low its
-			// mean (stats.PairPlateau): a run interrupted in its
-			// second round.
-			top = "only " + label[sw.Top] + " has 2+ repetitions"
-		}
-		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (%s%s)", strings.Join(sw.Keys, ", "), top, caveat(sw.Top))
-	}
-	var names []string
-	for _, i := range sw.Plateau {
-		names = append(names, label[i])
-	}
-	family := "no pair of values could be tested"
-	switch {
-	case sw.Family == 1:
-		family = "one pair of values tested"
-	case sw.Family > 1:
-		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
-	}
-	var line string
-	switch {
-	case sw.Best >= 0:
-		line = fmt.Sprintf("best: %s, significantly faster than every other value%s (%s)", label[sw.Best], caveat(sw.Best), family)
-	case len(sw.Plateau) == len(sw.Variants):
-		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
-	default:
-		top := "the highest mean is "
-		for _, i := range sw.Variants {
-			if s.Variants[i].Stats.N == 1 { // never Top beside tested values (stats.PairPlateau)
-				top = "the highest mean of those with 2+ repetitions is "
-			}
-		}
-		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; %s%s%s; %s)", strings.Join(names, ", "), top, label[sw.Top], caveat(sw.Top), family)
-	}
-	if sw.Caution != "" {
-		line += "; caution: " + sw.Caution
-	}
-	return line
-}
 
 // Drift shows every variant's rate by round, the round effect and
 // (in title) the trend; ok is false with fewer than two rounds.
@@ -443,4 +320,227 @@ func Groups(x *measure.Rep) Table {
 		t.Add(Cells(cols, measure.Column.OfRep, x, name)...)
 	}
 	return t
+}
+
+// Search lists the visited values in grid order: their visit
+// numbers, windows, mean and 95 % CI of the objective, and marks.
+func Search(s *analysis.SearchSummary) Table {
+	t := Table{
+		Header: []string{s.Search.Key, "visits", "windows", "mean " + s.Unit(), "95 % CI", "mark"},
+		Right:  []bool{true, false, true, true, false, false},
+	}
+	for i := range s.Points {
+		p := &s.Points[i]
+		nums := make([]string, len(p.Visits))
+		for j, n := range p.Visits {
+			nums[j] = "#" + strconv.Itoa(n)
+		}
+		ci := format.Missing
+		if p.Stats.HasCI {
+			ci = format.Number(p.Stats.CI95Low) + " … " + format.Number(p.Stats.CI95High)
+		}
+		var marks []string
+		if i == s.Best {
+			marks = append(marks, "best")
+		}
+		if p.Plateau {
+			marks = append(marks, "plateau")
+		}
+		if i == s.PlateauLow {
+			marks = append(marks, "lowest on plateau")
+		}
+		if p.Untested {
+			marks = append(marks, "once, not tested")
+		}
+		t.Add(p.Value, strings.Join(nums, " "), strconv.Itoa(p.Stats.N), format.Number(p.Stats.Mean), ci, strings.Join(marks, ", "))
+	}
+	return t
+}
+
+// Capacity is the table of one variant's steps: rate asked,
+// achieved, missed, errors, p99 handshake, p99 total from the intended
+// start, and the verdict.
+func Capacity(c *results.Capacity) Table {
+	t := Table{
+		Header: []string{"step", "phase", "asked/s", "achieved/s", "missed", "errors", "p99 handshake ms", "p99 from intended ms", "verdict"},
+		Right:  []bool{true, false, true, true, true, true, true, true, false},
+	}
+	for i, rep := range c.Steps {
+		st, g := rep.Step, &rep.Total
+		verdict := "pass"
+		if !st.Pass {
+			verdict = "FAIL: " + st.Why
+		}
+		t.Add(fmt.Sprint(i+1), st.Phase, format.Count(uint64(math.Round(st.Rate))), format.Rate(g.Rate()), format.Share(g.MissedShare()),
+			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99), verdict)
+	}
+	return t
+}
+
+// Speed lays the speed table out for the text and Markdown reports.
+func Speed(t *analysis.SpeedTable) Table {
+	tb := Table{Header: t.Header()}
+	for i := range tb.Header {
+		tb.Right = append(tb.Right, i >= 2)
+	}
+	for i := range t.Rows {
+		tb.Add(t.Cells(&t.Rows[i])...)
+	}
+	return tb
+}
+
+// Thresholds lays the threshold checks out once, for the text and
+// Markdown reports: verdict, threshold, variant, measured.
+func Thresholds(cs []analysis.ThresholdCheck) Table {
+	tb := Table{Header: []string{"verdict", "threshold", "variant", "measured"}, Right: []bool{false, false, false, true}}
+	for i := range cs {
+		c := &cs[i]
+		verdict := "pass"
+		if !c.Passed {
+			verdict = "CROSSED"
+		}
+		tb.Add(verdict, c.Threshold.Expr, c.Variant, c.Shown())
+	}
+	return tb
+}
+
+// eachRep calls row for every repetition of m with its variant's name and
+// its number (from 1).
+func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) {
+	for i := range m.Run.Variants {
+		v := &m.Run.Variants[i]
+		for j := range v.Reps {
+			row(v.Name, strconv.Itoa(v.Reps[j].Index+1), &v.Reps[j])
+		}
+	}
+}
+
+// NotCounted has a row per repetition that counted requests outside its
+// window or read its TIME_WAIT sockets after it: the warm-up, the requests
+// in flight at the window's end by what became of them, and those sockets.
+func NotCounted(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "rep", "responses", "errors", "completed after", "errors after", "failed or cut off",
+		"in connect", "in handshake", "awaiting response", "TIME_WAIT sockets after"}}
+	t.Right = slices.Repeat([]bool{true}, len(t.Header))
+	t.Right[0] = false
+	eachRep(m, func(variant, rep string, r *results.Rep) {
+		o := r.Total.Outside
+		if o == (results.Outside{}) && r.TimeWait == nil {
+			return
+		}
+		tw := format.Missing
+		if r.TimeWait != nil {
+			tw = format.Count(uint64(max(*r.TimeWait, 0)))
+		}
+		u := o.Unanswered
+		t.Add(variant, rep, format.Count(o.Warmup), errorsWithClasses(o.WarmupErrorTotal(), o.WarmupClasses), format.Count(o.Late),
+			errorsWithClasses(o.AfterClasses.Total(), o.AfterClasses), format.Count(o.Abandoned),
+			format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response), tw)
+	})
+	return t
+}
+
+// Errors has a row per repetition and error class that occurred in its
+// window: the count and the first message, as written.
+func Errors(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "rep", "class", "count", "first message"}, Right: []bool{false, true, false, true, false}}
+	eachRep(m, func(variant, rep string, r *results.Rep) {
+		for c, ec := range r.Total.Errors {
+			if ec.Count == 0 {
+				continue
+			}
+			first := ec.First
+			if first == "" {
+				first = "(no message)"
+			}
+			t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), first)
+		}
+	})
+	return t
+}
+
+// Negotiated has a row per variant and the parameters its handshakes
+// negotiated, over its repetitions, the most frequent first, with the share.
+func Negotiated(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "version, cipher, group", "handshakes", "share"}, Right: []bool{false, false, true, true}}
+	for i := range m.Run.Variants {
+		v := &m.Run.Variants[i]
+		sum := map[string]uint64{}
+		var total uint64
+		for j := range v.Reps {
+			for k, n := range v.Reps[j].Total.Negotiated {
+				sum[k] += n
+				total += n
+			}
+		}
+		for _, k := range ByCount(sum) {
+			t.Add(v.Name, k, format.Count(sum[k]), format.Percent(float64(sum[k])/float64(total)))
+		}
+	}
+	return t
+}
+
+// ProbeReadings has a row per repetition and probe: its readings before
+// and after the window, their delta and the probe's error.
+func ProbeReadings(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "rep", "probe", "before", "after", "delta", "error"},
+		Right: []bool{false, true, false, true, true, true, false}}
+	eachRep(m, func(variant, rep string, r *results.Rep) {
+		for _, k := range slices.Sorted(maps.Keys(r.Probes)) {
+			p := r.Probes[k]
+			t.Add(variant, rep, k, format.Float(p.Before, 2), format.Float(p.After, 2), format.Float(p.Delta(), 2), p.Error)
+		}
+	})
+	return t
+}
+
+// Profile lays the server profile out: a row per library and a column
+// per variant, then the crypto share, offload bound, Δ and samples.
+func Profile(t *analysis.ProfileTable) Table {
+	tb := Table{Header: []string{"server CPU by library"}}
+	for _, v := range t.Variants {
+		tb.Header = append(tb.Header, v.Name)
+	}
+	for i := range tb.Header {
+		tb.Right = append(tb.Right, i > 0)
+	}
+	row := func(label string, cell func(v *analysis.ProfileVariant) string) {
+		cells := []string{label}
+		for i := range t.Variants {
+			v := &t.Variants[i]
+			if !v.Available() {
+				cells = append(cells, "n/a")
+				continue
+			}
+			cells = append(cells, cell(v))
+		}
+		tb.Add(cells...)
+	}
+	for _, name := range t.Libraries {
+		row(name, func(v *analysis.ProfileVariant) string {
+			if s, ok := v.Share(name); ok {
+				return format.Percent(s)
+			}
+			return format.Missing
+		})
+	}
+	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
+	row("offload bound (at most)", func(v *analysis.ProfileVariant) string { return ProfileBound(v) })
+	row("Δ vs baseline", func(v *analysis.ProfileVariant) string {
+		if w := v.DeltaWords(); w != "" {
+			return w
+		}
+		return format.Missing
+	})
+	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
+	return tb
+}
+
+// ProfileBound is a variant's offload bound in a table cell: "3.49×
+// (+249 %)"; "n/a" without a profile.
+func ProfileBound(v *analysis.ProfileVariant) string {
+	if !v.Available() {
+		return "n/a"
+	}
+	return v.BoundCell()
 }
