@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
@@ -95,4 +96,79 @@ func writeSetAside(m *analysis.Report, row func(*results.Variant, string, string
 			}
 		}
 	}
+}
+
+// WriteProfileCSV writes profile.csv: per variant, a row per library and
+// top function, then its crypto_share, offload_bound, delta_pct and
+// self_check rows, or one not_available row with the reason (docs/profiling.md).
+func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
+	cw := csv.NewWriter(w)
+	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
+	f := func(x float64) string { return floatCell(x, true) }
+	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
+	if t := m.Profile; t != nil {
+		for i := range t.Variants {
+			v := &t.Variants[i]
+			if !v.Available() {
+				rows = append(rows, []string{v.Name, "not_available", "", "", "", "", "", v.Missing.String()})
+				continue
+			}
+			for _, l := range v.Libraries {
+				rows = append(rows, []string{v.Name, "library", l.Name, "", u(l.Samples), f(l.Share), "", ""})
+			}
+			for _, fn := range v.Functions {
+				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
+			}
+			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
+			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
+			if v.HasDelta {
+				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
+			}
+			if v.Check.Checked {
+				rows = append(rows, []string{v.Name, "self_check", "", "", u(v.Check.Samples), "", f(v.Check.Ratio), ""})
+			}
+		}
+	}
+	if err := cw.WriteAll(rows); err != nil {
+		return fmt.Errorf("write profile csv %q: %w", m.Run.Name, err)
+	}
+	return nil
+}
+
+// WriteSpeedCSV writes speed.csv: a row per variant, speed command and
+// figure as run.json has it, unrounded and uncompared (a command without
+// figures has one row with its error); the header alone without speed runs.
+func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
+	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
+	for _, v := range m.Run.Variants {
+		for _, run := range v.Speed {
+			if len(run.Results) == 0 {
+				rows = append(rows, []string{v.Name, run.Command, "", "", "", "", "", run.Error})
+			}
+			for _, res := range run.Results {
+				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, blockCell(res.Block),
+					floatCell(res.Value, true), res.Unit, run.Error})
+			}
+		}
+	}
+	if err := csv.NewWriter(w).WriteAll(rows); err != nil {
+		return fmt.Errorf("write speed csv %q: %w", m.Run.Name, err)
+	}
+	return nil
+}
+
+// floatCell is x in a CSV cell, all its digits; "" when not ok.
+func floatCell(x float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// blockCell is a speed figure's block size in a CSV cell; "" for none.
+func blockCell(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }

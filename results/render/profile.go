@@ -1,54 +1,14 @@
 package render
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 )
-
-// WriteProfileCSV writes profile.csv: per variant, a row per library and
-// top function, then its crypto_share, offload_bound, delta_pct and
-// self_check rows, or one not_available row with the reason (docs/profiling.md).
-func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
-	cw := csv.NewWriter(w)
-	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
-	f := func(x float64) string { return floatCell(x, true) }
-	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
-	if t := m.Profile; t != nil {
-		for i := range t.Variants {
-			v := &t.Variants[i]
-			if !v.Available() {
-				rows = append(rows, []string{v.Name, "not_available", "", "", "", "", "", v.Missing.String()})
-				continue
-			}
-			for _, l := range v.Libraries {
-				rows = append(rows, []string{v.Name, "library", l.Name, "", u(l.Samples), f(l.Share), "", ""})
-			}
-			for _, fn := range v.Functions {
-				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
-			}
-			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
-			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
-			if v.HasDelta {
-				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
-			}
-			if v.Check.Checked {
-				rows = append(rows, []string{v.Name, "self_check", "", "", u(v.Check.Samples), "", f(v.Check.Ratio), ""})
-			}
-		}
-	}
-	if err := cw.WriteAll(rows); err != nil {
-		return fmt.Errorf("write profile csv %q: %w", m.Run.Name, err)
-	}
-	return nil
-}
 
 // WriteProfilePprof writes variant i's folded stacks as a gzipped pprof
 // profile (samples/count, cpu/nanoseconds; a frame's library is its

@@ -12,10 +12,9 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// doc is a report being written as text or as Markdown. The report's
-// sections are walked once; doc's methods print a heading, a line, a
-// list or a table in its format, and a text or Markdown argument left
-// empty leaves the other format alone.
+// doc is a report being written as text or as Markdown: the sections are
+// walked once, and doc prints each heading, line, list and table in its
+// format (an empty text or Markdown argument writes nothing there).
 type doc struct {
 	bytes.Buffer
 	md bool
@@ -57,7 +56,6 @@ func WriteMarkdown(w io.Writer, m *analysis.Report) error {
 	return d.flush(w, "write markdown report")
 }
 
-// flush writes d to w, an error prefixed with what.
 func (d *doc) flush(w io.Writer, what string) error {
 	if _, err := w.Write(d.Bytes()); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -65,8 +63,8 @@ func (d *doc) flush(w io.Writer, what string) error {
 	return nil
 }
 
-// heading starts a section: "== text" (level 1), "-- text" (2) or text
-// after a blank line (3); "## md" or "### md" (levels 2 and 3 alike).
+// heading starts a section: "== text", "-- text" or a blank line and
+// text (levels 1 to 3); "## md" or "### md" (levels 2 and 3).
 func (d *doc) heading(level int, text, md string) {
 	if d.md {
 		d.say("", "\n"+strings.Repeat("#", min(level, 2)+1)+" "+mdEscape(md))
@@ -75,7 +73,7 @@ func (d *doc) heading(level int, text, md string) {
 	}
 }
 
-// say writes the line of d's format, if it has one; md is markup.
+// say writes the line of d's format; md is markup.
 func (d *doc) say(text, md string) {
 	if d.md {
 		text = md
@@ -120,14 +118,28 @@ func (d *doc) facts(ns []tables.Notice, indent string) {
 	}
 }
 
-// table writes t as aligned columns in text, a table in Markdown.
+// table writes t as aligned columns in text, as a GitHub table in
+// Markdown (cells escaped).
 func (d *doc) table(t tables.Table) {
-	if d.md {
-		d.WriteByte('\n')
-		writeMarkdownTable(&t, &d.Buffer)
-	} else {
+	if !d.md {
 		writeTable(&t, &d.Buffer, "")
+		return
 	}
+	row := func(cells []string) {
+		d.WriteString("\n|")
+		for _, c := range cells {
+			d.WriteString(" " + mdEscape(c) + " |")
+		}
+	}
+	row(t.Header)
+	d.WriteString("\n|")
+	for i := range t.Header {
+		d.WriteString(map[bool]string{false: "---|", true: "---:|"}[rightAligned(&t, i)])
+	}
+	for _, r := range t.Rows {
+		row(r)
+	}
+	d.WriteByte('\n')
 }
 
 // sentence is s as a Markdown sentence: capitalised, escaped, a full stop.
@@ -160,9 +172,8 @@ func (d *doc) header(m *analysis.Report) {
 }
 
 // answers writes what the run found: its capacity or comparison, drift,
-// probes, sweeps, search, crypto speed, server profile and thresholds.
-// The text report compares and shows the drift only with two windows or
-// more.
+// probes, sweeps, search, crypto speed, server profile and thresholds
+// (the text report compares only two windows or more).
 func (d *doc) answers(m *analysis.Report) {
 	r, s := m.Run, m.Summary
 	reps := 0
@@ -212,8 +223,8 @@ func (d *doc) capacity(m *analysis.Report) {
 	}
 }
 
-// comparison writes how the comparison decides and the comparison table;
-// the text report then each variant's verdicts and notes in full.
+// comparison writes how it decides and the table; the text report then
+// each variant's verdict and notes in full.
 func (d *doc) comparison(m *analysis.Report) {
 	s := m.Summary
 	d.heading(1, fmt.Sprintf("comparison: total req/s per repetition, baseline %q", s.BaselineName), "Comparison")
@@ -278,8 +289,7 @@ func (d *doc) search(ss *analysis.SearchSummary) {
 	}
 }
 
-// speed writes the crypto speed section of t, its text title starting
-// with run (CompareRuns: "NAME: ").
+// speed writes the crypto speed section, its text title after run.
 func (d *doc) speed(t *analysis.SpeedTable, run string) {
 	d.heading(1, fmt.Sprintf("%scrypto speed, baseline %q (run once per variant, server stopped)", run, t.BaselineName), "Crypto speed")
 	base := "Δ % against the baseline **" + mdEscape(t.BaselineName) + "**"
@@ -305,11 +315,21 @@ func (d *doc) speed(t *analysis.SpeedTable, run string) {
 	}
 }
 
-// profile writes the server profile: the libraries side by side, then
-// each variant's lines (tables.ProfileLines).
+// profile writes the server profile and each variant's lines.
 func (d *doc) profile(t *analysis.ProfileTable) {
 	d.heading(1, fmt.Sprintf("server profile (perf, %d Hz): where the server's CPU went", t.Rate), "Server profile")
 	d.para("", fmt.Sprintf("Where the server's CPU went (perf, %d Hz), by library; the crypto share bounds what offload can give.", t.Rate))
 	d.table(tables.Profile(t))
 	d.list(tables.ProfileLines(t))
+}
+
+// mdEscape escapes what Markdown would read as markup in text or a cell.
+var mdEscape = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", "[", `\[`, "]", `\]`).Replace
+
+// upperFirst capitalises the first byte of an ASCII-initial string.
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }

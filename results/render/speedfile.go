@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
@@ -62,44 +61,6 @@ func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]stri
 		return err
 	}
 	return fmt.Errorf("speed format %q: want text, csv or json", kind)
-}
-
-// WriteSpeedCSV writes speed.csv: a row per variant, speed command and
-// figure as run.json has it, unrounded and uncompared (a command without
-// figures has one row with its error); the header alone without speed runs.
-func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
-	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
-	for _, v := range m.Run.Variants {
-		for _, run := range v.Speed {
-			if len(run.Results) == 0 {
-				rows = append(rows, []string{v.Name, run.Command, "", "", "", "", "", run.Error})
-			}
-			for _, res := range run.Results {
-				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, blockCell(res.Block),
-					floatCell(res.Value, true), res.Unit, run.Error})
-			}
-		}
-	}
-	if err := csv.NewWriter(w).WriteAll(rows); err != nil {
-		return fmt.Errorf("write speed csv %q: %w", m.Run.Name, err)
-	}
-	return nil
-}
-
-// floatCell is x in a CSV cell, all its digits; "" when not ok.
-func floatCell(x float64, ok bool) string {
-	if !ok {
-		return ""
-	}
-	return strconv.FormatFloat(x, 'f', -1, 64)
-}
-
-// blockCell is a speed figure's block size in a CSV cell; "" for none.
-func blockCell(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
 }
 
 // writeIndentedJSON writes v as indented JSON, "<" and ">" as they are

@@ -25,7 +25,7 @@ func meanCell(st stats.Stats) string {
 }
 
 // Comparison is the answer of a run: per variant, the catalogue's
-// measures that out's variant tables show (results/measure).
+// measures that out's variant tables show.
 func Comparison(m *analysis.Report, out measure.Output) Table {
 	cols := measure.VariantColumns(m, out)
 	t := Header(cols, "variant")
@@ -75,8 +75,7 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Probes has one row per variant and probe; ok is false when no
-// variant has a probe reading.
+// Probes has a row per variant and probe; ok is false without any.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	failed := false
 	for i := range s.Variants {
@@ -94,7 +93,7 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		for _, p := range v.Probes {
-			mean, per := "-", "-"
+			mean, per := format.Missing, format.Missing
 			if p.N > 0 {
 				mean = format.Number(p.MeanDelta)
 			}
@@ -163,9 +162,9 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	return t, title, true
 }
 
-// Sweep is a sweep's variants in chart order, preceded by the
-// baseline when the baseline is not one of them (and was measured), with an ASCII bar of the
-// mean rate and its confidence interval on a scale from 0.
+// Sweep is a sweep's variants in chart order (the baseline first when
+// measured and not one of them), each with an ASCII bar of its mean rate
+// and confidence interval on a scale from 0.
 func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	rows := sw.Variants
 	labels := sw.Labels
@@ -249,9 +248,8 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// Latencies is a repetition's latency table: a row per catalogue
-// measure shown in measure.Latencies that has a value, a column per
-// member of its family.
+// Latencies is a repetition's latency table: a row per measure.Latencies
+// family with a value, a column per member.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
 	t := latencyHeader(cols, measure.LatencyHeading)
@@ -322,8 +320,8 @@ func Groups(x *measure.Rep) Table {
 	return t
 }
 
-// Search lists the visited values in grid order: their visit
-// numbers, windows, mean and 95 % CI of the objective, and marks.
+// Search has a row per visited value in grid order: its visits, the
+// objective's mean and 95 % CI, and its marks.
 func Search(s *analysis.SearchSummary) Table {
 	t := Table{
 		Header: []string{s.Search.Key, "visits", "windows", "mean " + s.Unit(), "95 % CI", "mark"},
@@ -340,26 +338,20 @@ func Search(s *analysis.SearchSummary) Table {
 			ci = format.Number(p.Stats.CI95Low) + " … " + format.Number(p.Stats.CI95High)
 		}
 		var marks []string
-		if i == s.Best {
-			marks = append(marks, "best")
-		}
-		if p.Plateau {
-			marks = append(marks, "plateau")
-		}
-		if i == s.PlateauLow {
-			marks = append(marks, "lowest on plateau")
-		}
-		if p.Untested {
-			marks = append(marks, "once, not tested")
+		for _, m := range []struct {
+			on   bool
+			word string
+		}{{i == s.Best, "best"}, {p.Plateau, "plateau"}, {i == s.PlateauLow, "lowest on plateau"}, {p.Untested, "once, not tested"}} {
+			if m.on {
+				marks = append(marks, m.word)
+			}
 		}
 		t.Add(p.Value, strings.Join(nums, " "), strconv.Itoa(p.Stats.N), format.Number(p.Stats.Mean), ci, strings.Join(marks, ", "))
 	}
 	return t
 }
 
-// Capacity is the table of one variant's steps: rate asked,
-// achieved, missed, errors, p99 handshake, p99 total from the intended
-// start, and the verdict.
+// Capacity has a row per step of a variant's capacity search.
 func Capacity(c *results.Capacity) Table {
 	t := Table{
 		Header: []string{"step", "phase", "asked/s", "achieved/s", "missed", "errors", "p99 handshake ms", "p99 from intended ms", "verdict"},
@@ -377,7 +369,7 @@ func Capacity(c *results.Capacity) Table {
 	return t
 }
 
-// Speed lays the speed table out for the text and Markdown reports.
+// Speed is the crypto speed table: a row per figure, a column per variant.
 func Speed(t *analysis.SpeedTable) Table {
 	tb := Table{Header: t.Header()}
 	for i := range tb.Header {
@@ -389,8 +381,7 @@ func Speed(t *analysis.SpeedTable) Table {
 	return tb
 }
 
-// Thresholds lays the threshold checks out once, for the text and
-// Markdown reports: verdict, threshold, variant, measured.
+// Thresholds has a row per threshold check.
 func Thresholds(cs []analysis.ThresholdCheck) Table {
 	tb := Table{Header: []string{"verdict", "threshold", "variant", "measured"}, Right: []bool{false, false, false, true}}
 	for i := range cs {
@@ -525,7 +516,7 @@ func Profile(t *analysis.ProfileTable) Table {
 		})
 	}
 	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
-	row("offload bound (at most)", func(v *analysis.ProfileVariant) string { return ProfileBound(v) })
+	row("offload bound (at most)", (*analysis.ProfileVariant).BoundCell)
 	row("Δ vs baseline", func(v *analysis.ProfileVariant) string {
 		if w := v.DeltaWords(); w != "" {
 			return w
@@ -534,13 +525,4 @@ func Profile(t *analysis.ProfileTable) Table {
 	})
 	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
 	return tb
-}
-
-// ProfileBound is a variant's offload bound in a table cell: "3.49×
-// (+249 %)"; "n/a" without a profile.
-func ProfileBound(v *analysis.ProfileVariant) string {
-	if !v.Available() {
-		return "n/a"
-	}
-	return v.BoundCell()
 }
