@@ -19,13 +19,12 @@ import (
 // variant, series, sweep.KEY…, rep and the catalogue's CSV measures.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
-	sweepSet := map[string]bool{}
-	for i := range r.Variants {
-		for k := range r.Variants[i].Sweep {
-			sweepSet[k] = true
-		}
+	var sweepKeys []string
+	for _, v := range r.Variants {
+		sweepKeys = append(sweepKeys, slices.Collect(maps.Keys(v.Sweep))...)
 	}
-	sweepKeys := slices.Sorted(maps.Keys(sweepSet))
+	slices.Sort(sweepKeys)
+	sweepKeys = slices.Compact(sweepKeys)
 	cols := measure.Columns(m, measure.CSV)
 	header := []string{"variant", "series"}
 	for _, k := range sweepKeys {
@@ -35,8 +34,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	for _, c := range cols {
 		header = append(header, c.Key)
 	}
-	cw := csv.NewWriter(w)
-	_ = cw.Write(header) // errors surface from Flush/Error below
+	rows := [][]string{header}
 	row := func(v *results.Variant, name, rep string, cell func(measure.Column) measure.Value) {
 		out, sweep := []string{name, ""}, map[string]string(nil)
 		if v != nil {
@@ -49,7 +47,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		for _, c := range cols {
 			out = append(out, cell(c).Text())
 		}
-		_ = cw.Write(out)
+		rows = append(rows, out)
 	}
 	for i := range r.Variants {
 		v := &r.Variants[i]
@@ -67,9 +65,13 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		}
 	}
 	writeSetAside(m, row)
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("write csv: %w", err)
+	return writeCSV(w, "csv", rows)
+}
+
+// writeCSV writes rows as CSV, an error saying what it was.
+func writeCSV(w io.Writer, what string, rows [][]string) error {
+	if err := csv.NewWriter(w).WriteAll(rows); err != nil {
+		return fmt.Errorf("write %s: %w", what, err)
 	}
 	return nil
 }
@@ -102,7 +104,6 @@ func writeSetAside(m *analysis.Report, row func(*results.Variant, string, string
 // top function, then its crypto_share, offload_bound, delta_pct and
 // self_check rows, or one not_available row with the reason (docs/profiling.md).
 func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
-	cw := csv.NewWriter(w)
 	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
 	f := func(x float64) string { return floatCell(x, true) }
 	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
@@ -129,10 +130,7 @@ func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
 			}
 		}
 	}
-	if err := cw.WriteAll(rows); err != nil {
-		return fmt.Errorf("write profile csv %q: %w", m.Run.Name, err)
-	}
-	return nil
+	return writeCSV(w, fmt.Sprintf("profile csv %q", m.Run.Name), rows)
 }
 
 // WriteSpeedCSV writes speed.csv: a row per variant, speed command and
@@ -151,10 +149,7 @@ func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
 			}
 		}
 	}
-	if err := csv.NewWriter(w).WriteAll(rows); err != nil {
-		return fmt.Errorf("write speed csv %q: %w", m.Run.Name, err)
-	}
-	return nil
+	return writeCSV(w, fmt.Sprintf("speed csv %q", m.Run.Name), rows)
 }
 
 // floatCell is x in a CSV cell, all its digits; "" when not ok.

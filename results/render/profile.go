@@ -30,11 +30,9 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 		p.TimeNanos = m.Run.Started.UnixNano()
 	}
 	mappings := map[string]*profile.Mapping{}
-	functions := map[[2]string]*profile.Function{}
-	locations := map[[2]string]*profile.Location{}
+	locations := map[[2]string]*profile.Location{} // one function each
 	location := func(lib, fn string) *profile.Location {
-		k := [2]string{lib, fn}
-		if l, ok := locations[k]; ok {
+		if l, ok := locations[[2]string{lib, fn}]; ok {
 			return l
 		}
 		mp, ok := mappings[lib]
@@ -43,19 +41,14 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 			mappings[lib] = mp
 			p.Mapping = append(p.Mapping, mp)
 		}
-		f, ok := functions[k]
-		if !ok {
-			name := fn
-			if fn == "[unknown]" {
-				name = "[unknown] in " + lib // one node per library, not one for all
-			}
-			f = &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
-			functions[k] = f
-			p.Function = append(p.Function, f)
+		name := fn
+		if fn == "[unknown]" {
+			name = "[unknown] in " + lib // one node per library, not one for all
 		}
+		f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
 		l := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: mp, Line: []profile.Line{{Function: f}}}
-		locations[k] = l
-		p.Location = append(p.Location, l)
+		p.Function, p.Location = append(p.Function, f), append(p.Location, l)
+		locations[[2]string{lib, fn}] = l
 		return l
 	}
 	for _, st := range v.Stacks {
@@ -69,10 +62,11 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 		}
 		p.Sample = append(p.Sample, s)
 	}
-	if err := p.CheckValid(); err != nil {
-		return fmt.Errorf("write pprof of %s: %w", v.Name, err)
+	err := p.CheckValid()
+	if err == nil {
+		err = p.Write(w)
 	}
-	if err := p.Write(w); err != nil {
+	if err != nil {
 		return fmt.Errorf("write pprof of %s: %w", v.Name, err)
 	}
 	return nil

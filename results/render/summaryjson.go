@@ -15,10 +15,8 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// SummaryJSON is the summary of a run that a CI pipeline gates on ("kaeload
-// run --format json"), without run.json's histograms. A variant is the
-// catalogue's JSON measures; the answers are the analysis's, field by
-// field (docs/outputs.md).
+// SummaryJSON is the summary a CI pipeline gates on (docs/outputs.md): a
+// variant is the catalogue's JSON measures, the answers the analysis's.
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
@@ -110,8 +108,7 @@ func (o object) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads o back in order (measure.Fields).
 func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }
 
-// Summarize returns the SummaryJSON of m's run, also for a run whose
-// baseline was not measured: fields of m, formatted.
+// Summarize returns the SummaryJSON of m.
 func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
@@ -146,8 +143,7 @@ func Summarize(m *analysis.Report) *SummaryJSON {
 	return out
 }
 
-// partialJSON lists r's partial windows with the reports' lines on them
-// (one per window, in the same order).
+// partialJSON lists r's partial windows, each with its line.
 func partialJSON(r *results.Run, lines []string) []object {
 	var out []object
 	for i := range r.Variants {
@@ -195,8 +191,7 @@ func labelled(is []int, label func(int) string) []string {
 	return out
 }
 
-// driftJSON is the drift over the rounds, a round without a rate null;
-// nil with fewer than two rounds.
+// driftJSON is the drift by round (null without a rate); nil for none.
 func driftJSON(d *analysis.DriftSummary) object {
 	if d.Rounds < 2 {
 		return nil
@@ -209,8 +204,7 @@ func driftJSON(d *analysis.DriftSummary) object {
 		must("controlled", d.Controlled), opt("order_unknown", d.Unknown))
 }
 
-// speedJSON is the crypto speed table: a figure's command indexes the
-// commands, its values and Δ % (but the baseline's) are by variant.
+// speedJSON is the crypto speed table, values and Δ % by variant.
 func speedJSON(st *analysis.SpeedTable) object {
 	if st == nil {
 		return nil
@@ -234,8 +228,7 @@ func speedJSON(st *analysis.SpeedTable) object {
 		must("figures", figures), opt("failures", st.Failures))
 }
 
-// searchJSON is a search's answer, its points named by their values; nil
-// without a search.
+// searchJSON is a search's answer, points named by value; nil for none.
 func searchJSON(ss *analysis.SearchSummary) object {
 	if ss == nil {
 		return nil
@@ -257,9 +250,8 @@ func searchJSON(ss *analysis.SearchSummary) object {
 		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
 }
 
-// profileJSON is variant i's server profile, or the reason it has none;
-// nil when the run did not profile. The offload bound is left out when
-// unbounded.
+// profileJSON is variant i's server profile or why it has none; nil
+// when the run did not profile.
 func profileJSON(t *analysis.ProfileTable, i int) object {
 	if t == nil || i >= len(t.Variants) {
 		return nil

@@ -36,9 +36,8 @@ func Comparison(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Below is what the text report writes under its comparison table: per
-// variant, the catalogue's Below measures it has a value of (not "-"), as
-// rows of the variant's name (on its first row), the label and the value.
+// Below is what the text report writes under its comparison: per variant
+// (named on its first row), each Below measure it has, labelled.
 func Below(m *analysis.Report) Table {
 	var t Table
 	cols := measure.VariantColumns(m, measure.Below)
@@ -55,9 +54,8 @@ func Below(m *analysis.Report) Table {
 	return t
 }
 
-// Repetitions has a row per repetition of every variant with the
-// catalogue's measures that out's repetition tables show; a variant
-// without any says so in the last cell.
+// Repetitions has a row per repetition with the measures out's tables
+// show; a variant without any says so in the last cell.
 func Repetitions(m *analysis.Report, out measure.Output) Table {
 	cols := measure.RepColumns(m, out)
 	t := Header(cols, "variant", "rep")
@@ -117,8 +115,8 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 // chartWidth is the width of a sweep chart's bars in characters.
 const chartWidth = 40
 
-// Drift shows every variant's rate by round, the round effect and
-// (in title) the trend; ok is false with fewer than two rounds.
+// Drift is every variant's rate by round and the round effect, with its
+// title; ok is false with fewer than two rounds.
 func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	d := &s.Drift
 	if d.Rounds < 2 {
@@ -202,9 +200,8 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	return t
 }
 
-// bar draws st on a scale from 0 to scale in width characters between two
-// '|': '#' up to the mean, then the confidence interval as '=' below the
-// mean and '-' above it. Positions round to the nearest character.
+// bar draws st from 0 to scale in width characters between '|': '#' up to
+// the mean, the 95 % CI as '=' below it and '-' above it.
 func bar(st stats.Stats, scale float64, width int) string {
 	cells := bytes.Repeat([]byte{' '}, width)
 	if st.N > 0 && scale > 0 {
@@ -257,8 +254,7 @@ func Latencies(x *measure.Rep) Table {
 	return t
 }
 
-// VariantLatencies is Latencies of every variant, its repetitions merged
-// (measure.PageLatencies), its rows led by its name.
+// VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
 	cols := measure.Columns(m, measure.PageLatencies)
 	t := latencyHeader(cols, "variant", "timing")
@@ -280,8 +276,7 @@ func latencyHeader(cols []measure.Column, names ...string) Table {
 	return t
 }
 
-// addLatencies adds a row per family of cols with a value: lead, the
-// family's label and its members' values.
+// addLatencies adds a row per family of cols with a value.
 func addLatencies(t *Table, cols []measure.Column, lead []string, value func(measure.Column) measure.Value) {
 	for start, end := 0, 0; start < len(cols); start = end {
 		row := append(slices.Clone(lead), cols[start].Label)
@@ -296,9 +291,8 @@ func addLatencies(t *Table, cols []measure.Column, lead []string, value func(mea
 	}
 }
 
-// Groups is a repetition's groups table: a row per group and the total,
-// with the catalogue's measures shown in measure.Groups (a Sparse one only
-// where a row has it).
+// Groups has a row per group of a repetition and its total, with the
+// measure.Groups measures (a Sparse one only where a row has it).
 func Groups(x *measure.Rep) Table {
 	rows := []*results.Group{}
 	for i := range x.Rep.Groups {
@@ -395,8 +389,7 @@ func Thresholds(cs []analysis.ThresholdCheck) Table {
 	return tb
 }
 
-// eachRep calls row for every repetition of m with its variant's name and
-// its number (from 1).
+// eachRep calls row for every repetition, named and numbered from 1.
 func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) {
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
@@ -406,9 +399,8 @@ func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) 
 	}
 }
 
-// NotCounted has a row per repetition that counted requests outside its
-// window or read its TIME_WAIT sockets after it: the warm-up, the requests
-// in flight at the window's end by what became of them, and those sockets.
+// NotCounted has a row per repetition with requests outside its window
+// (warm-up, in flight at its end) or TIME_WAIT sockets read after it.
 func NotCounted(m *analysis.Report) Table {
 	t := Table{Header: []string{"variant", "rep", "responses", "errors", "completed after", "errors after", "failed or cut off",
 		"in connect", "in handshake", "awaiting response", "TIME_WAIT sockets after"}}
@@ -431,8 +423,7 @@ func NotCounted(m *analysis.Report) Table {
 	return t
 }
 
-// Errors has a row per repetition and error class that occurred in its
-// window: the count and the first message, as written.
+// Errors has a row per repetition and error class that occurred.
 func Errors(m *analysis.Report) Table {
 	t := Table{Header: []string{"variant", "rep", "class", "count", "first message"}, Right: []bool{false, true, false, true, false}}
 	eachRep(m, func(variant, rep string, r *results.Rep) {
@@ -450,8 +441,8 @@ func Errors(m *analysis.Report) Table {
 	return t
 }
 
-// Negotiated has a row per variant and the parameters its handshakes
-// negotiated, over its repetitions, the most frequent first, with the share.
+// Negotiated has a row per variant and TLS parameters negotiated, the
+// most frequent first.
 func Negotiated(m *analysis.Report) Table {
 	t := Table{Header: []string{"variant", "version, cipher, group", "handshakes", "share"}, Right: []bool{false, false, true, true}}
 	for i := range m.Run.Variants {
@@ -471,8 +462,7 @@ func Negotiated(m *analysis.Report) Table {
 	return t
 }
 
-// ProbeReadings has a row per repetition and probe: its readings before
-// and after the window, their delta and the probe's error.
+// ProbeReadings has a row per repetition and probe.
 func ProbeReadings(m *analysis.Report) Table {
 	t := Table{Header: []string{"variant", "rep", "probe", "before", "after", "delta", "error"},
 		Right: []bool{false, true, false, true, true, true, false}}
@@ -485,8 +475,8 @@ func ProbeReadings(m *analysis.Report) Table {
 	return t
 }
 
-// Profile lays the server profile out: a row per library and a column
-// per variant, then the crypto share, offload bound, Δ and samples.
+// Profile is the server profile: a column per variant, a row per library,
+// then the crypto share, offload bound, Δ and samples.
 func Profile(t *analysis.ProfileTable) Table {
 	tb := Table{Header: []string{"server CPU by library"}}
 	for _, v := range t.Variants {

@@ -18,8 +18,7 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// Notices lays out the banner of m once, in order, each a label in
-// capitals and its text, for the text and Markdown reports.
+// Notices is the banner of m in order, each line labelled in capitals.
 func Notices(m *analysis.Report) []Notice {
 	var ns, diagnoses, hostOnly []Notice
 	if m.Run.Interrupted {
@@ -54,8 +53,8 @@ func notices(label string, lines ...string) []Notice {
 	return ns
 }
 
-// Facts lays out the head of a report once, in order: started, finished,
-// baseline, order, automatic repetitions, metrics and profile.
+// Facts is the head of a report: times, baseline, order, repeat, metrics
+// and profile.
 func Facts(m *analysis.Report) []Notice {
 	r, s := m.Run, m.Summary
 	var fs []Notice
@@ -94,8 +93,8 @@ func calibrationWords(c *stats.Calibration) string {
 	return fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %s ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), detect, c.EffectPct, stats.Power*100)
 }
 
-// StatsNote says how the comparison decides: which test, which
-// adjustment over how many comparisons, and what MDE and equivalence mean.
+// StatsNote says how the comparison decides: test, adjustment, MDE, CI
+// and equivalence.
 func StatsNote(s *analysis.RunSummary) string {
 	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
 	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
@@ -110,8 +109,7 @@ func StatsNote(s *analysis.RunSummary) string {
 		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
 }
 
-// OrderLine says in what order the run's windows ran and what that means
-// for drift; "" for a run that did not record it.
+// OrderLine says in what order the windows ran; "" when not recorded.
 func OrderLine(r *results.Run) string {
 	switch r.Order {
 	case results.OrderRandomized:
@@ -137,8 +135,8 @@ func SweepTitle(sw *analysis.SweepSummary) string {
 // SweepLegend explains a sweep chart.
 const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
 
-// PlateauLine says what a sweep concluded: its best value or plateau and
-// the family judged, or that nothing could be; "" when nothing was measured.
+// PlateauLine says what a sweep concluded: its best value or plateau, or
+// that nothing could be judged; "" when nothing was measured.
 func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 	label := map[int]string{}
 	for k, i := range sw.Variants {
@@ -158,9 +156,7 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 		}
 		top := "the highest mean is " + label[sw.Top]
 		if s.Variants[sw.Top].Stats.N >= 2 {
-			// The one value measured twice is Top however low its
-			// mean (stats.PairPlateau): a run interrupted in its
-			// second round.
+			// Top however low its mean (stats.PairPlateau).
 			top = "only " + label[sw.Top] + " has 2+ repetitions"
 		}
 		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (%s%s)", strings.Join(sw.Keys, ", "), top, caveat(sw.Top))
@@ -204,9 +200,8 @@ func CapacityIntro(s *results.CapacitySpec) string {
 		strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", s.Factor), "0"), "."), format.Share(s.Resolution))
 }
 
-// ProfileLines are the lines under the table, per variant in order: why
-// it has no profile, or its top functions, its offload bound, its
-// self-check and its pprof file; each starts with the variant's name.
+// ProfileLines are each variant's lines under the profile: why it has
+// none, or its top functions, bound, self-check and pprof file.
 func ProfileLines(t *analysis.ProfileTable) []string {
 	var out []string
 	for i := range t.Variants {
@@ -225,12 +220,11 @@ func ProfileLines(t *analysis.ProfileTable) []string {
 	return out
 }
 
-// NoTimeline is what the reports say of a repetition stored before
-// timelines.
+// NoTimeline is said of a repetition stored before timelines.
 const NoTimeline = "no timeline (the run was stored before kaeload kept one)"
 
-// RepTimeline lays out what a repetition's timeline says: its rate range,
-// stalls, each host's TCP counters and the rules that could not judge it.
+// RepTimeline is what a repetition's timeline says: rate range, stalls,
+// TCP counters, other load and the rules that could not judge it.
 func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	if tl.NoTimeline {
 		return []Notice{{"timeline", NoTimeline}}
@@ -258,8 +252,7 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	return out
 }
 
-// rangeLabel names a repetition's rate range: "rate by second", or by its
-// interval when that is not a second ("rate by 250ms").
+// rangeLabel names the rate range by its interval: "rate by second".
 func rangeLabel(tl *diagnosis.Repetition) string {
 	if tl.Interval == time.Second || tl.Interval == 0 {
 		return "rate by second"
@@ -268,7 +261,7 @@ func rangeLabel(tl *diagnosis.Repetition) string {
 }
 
 // RangeWords words a repetition's rate range: "min 135.0 / median 997.5
-// / max 1,010.0 req/s over 10 intervals"; NoTimeline without a timeline.
+// / max 1,010.0 req/s over 10 intervals".
 func RangeWords(tl *diagnosis.Repetition) string {
 	r := tl.Range
 	switch {
@@ -341,21 +334,17 @@ func TCPWords(h *diagnosis.HostCounts) string {
 // HostOnlyLabel labels a host-only change in a report's banner.
 const HostOnlyLabel = "NOT THE RUN'S"
 
-// hostOnlyWords words a host-only change for a report's banner:
-// "default, repetition 1: accept-queue overflow? ListenOverflows +493 …
-// on local (…): on this host, not attributable to the run: …".
+// hostOnlyWords words a host-only change for the banner.
 func hostOnlyWords(h *diagnosis.HostOnly) string {
 	return fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line())
 }
 
-// DiagnosisTitle is a diagnosis's heading: "default, repetition 1:
-// accept-queue overflow".
+// DiagnosisTitle is "default, repetition 1: accept-queue overflow".
 func DiagnosisTitle(d *diagnosis.Diagnosis) string {
 	return fmt.Sprintf("%s, repetition %d: %s", d.Variant, d.Rep+1, d.Title)
 }
 
-// DiagnosisRows lays a diagnosis out once: cause, figure, consequence
-// and fix, each a label and its sentence.
+// DiagnosisRows are a diagnosis's cause, figure, consequence and fix.
 func DiagnosisRows(d *diagnosis.Diagnosis) []Notice {
 	return []Notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
 }
