@@ -50,11 +50,9 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		if r.Interrupted {
 			notes = append(notes, "INTERRUPTED")
 		}
-		switch n := len(m.Warnings); n {
-		case 0:
-		case 1:
+		if n := len(m.Warnings); n == 1 {
 			notes = append(notes, "1 warning")
-		default:
+		} else if n > 1 {
 			notes = append(notes, fmt.Sprintf("%d warnings", n))
 		}
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))

@@ -123,16 +123,21 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 		return t, "", false
 	}
 	t.Header, t.Right = []string{"variant"}, []bool{false}
+	effect := []string{"round effect"}
 	for r := range d.Rounds {
 		t.Header = append(t.Header, fmt.Sprintf("round %d", r+1))
 		t.Right = append(t.Right, true)
+		effect = append(effect, format.Missing)
+		if d.RoundHas[r] {
+			effect[r+1] = format.Delta(d.RoundPct[r])
+		}
 	}
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
 			switch {
 			case !c.OK:
-				row = append(row, "-")
+				row = append(row, format.Missing)
 			case c.Failed:
 				row = append(row, format.Rate(c.Rate)+" FAILED")
 			default:
@@ -141,15 +146,7 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 		}
 		t.Add(row...)
 	}
-	row := []string{"round effect"}
-	for r := range d.Rounds {
-		cell := "-"
-		if d.RoundHas[r] {
-			cell = format.Delta(d.RoundPct[r])
-		}
-		row = append(row, cell)
-	}
-	t.Add(row...)
+	t.Add(effect...)
 	title = "drift by round: req/s of every variant in each round; round effect = the round's mean deviation from each variant's own mean"
 	if d.HasTrend {
 		title += fmt.Sprintf("; trend over the run %s from round 1 to round %d", format.Delta(d.TrendPct), d.Rounds)

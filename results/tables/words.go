@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -311,22 +312,14 @@ func TCPWords(h *diagnosis.HostCounts) string {
 			grew = append(grew, name+" +"+format.Count(v))
 		}
 	}
-	s := h.Role() + ": "
 	if len(whys) == 1 && len(gone[whys[0]]) == len(h.Counters) {
-		return s + "every counter not available (" + whys[0] + ")"
+		return h.Role() + ": every counter not available (" + whys[0] + ")"
 	}
-	if len(grew) == 0 {
-		s += "no counter grew"
-	} else {
-		s += strings.Join(grew, ", ")
-	}
-	for i, why := range whys {
-		if i == 0 {
-			s += "; not available: "
-		} else {
-			s += "; "
-		}
-		s += strings.Join(gone[why], ", ") + " (" + why + ")"
+	s := h.Role() + ": " + cmp.Or(strings.Join(grew, ", "), "no counter grew")
+	sep := "; not available: "
+	for _, why := range whys {
+		s += sep + strings.Join(gone[why], ", ") + " (" + why + ")"
+		sep = "; "
 	}
 	return s
 }
