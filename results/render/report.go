@@ -64,7 +64,7 @@ func (d *doc) flush(w io.Writer, what string) error {
 }
 
 // heading starts a section: "== text", "-- text" or a blank line and
-// text (levels 1 to 3); "## md" or "### md" (levels 2 and 3).
+// text (levels 1 to 3); "## md" (level 1) or "### md", md escaped.
 func (d *doc) heading(level int, text, md string) {
 	if d.md {
 		d.say("", "\n"+strings.Repeat("#", min(level, 2)+1)+" "+mdEscape(md))
