@@ -1,37 +1,33 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
+	"io"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"strings"
 )
 
 // compareTable has a row per variant and run of rr: the catalogue's Runs
 // measures, against the reference run's (a label's %s names it).
 func compareTable(rr *analysis.RunsReport) tables.Table {
 	cols := measure.RunsColumns(rr)
-	ct := tables.Table{Header: []string{"variant", "run"}, Right: []bool{false, false}}
-	for _, c := range cols {
-		ct.Header = append(ct.Header, strings.Replace(c.Label, "%s", rr.Names[0], 1))
-		ct.Right = append(ct.Right, !c.Left)
+	ct := tables.Header(cols, "variant", "run")
+	ct.Right[1] = false
+	for i := range cols {
+		ct.Header[i+2] = strings.Replace(cols[i].Label, "%s", rr.Names[0], 1)
 	}
 	for k, rv := range rr.Variants {
 		for i := range rv.Cells {
-			row := []string{"", rr.Names[i]}
+			name := ""
 			if i == 0 {
-				row[0] = rv.Name
+				name = rv.Name
 			}
-			x := measure.NewRunsCell(rr, k, i)
-			for _, c := range cols {
-				row = append(row, c.Text(c.OfVariant(x)))
-			}
-			ct.Add(row...)
+			ct.Add(tables.Cells(cols, measure.Column.OfVariant, measure.NewRunsCell(rr, k, i), name, rr.Names[i])...)
 		}
 	}
 	return ct
@@ -41,8 +37,8 @@ func compareTable(rr *analysis.RunsReport) tables.Table {
 // runs and their answers, the compare table and each run's speed table.
 func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
+	d := &doc{}
+	fmt.Fprintf(d, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
 	rt := tables.Table{Right: []bool{false, false, false, false, false}}
 	for i, m := range rr.Runs {
 		r := m.Run
@@ -54,40 +50,35 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		if r.Interrupted {
 			notes = append(notes, "INTERRUPTED")
 		}
-		switch n := len(m.Warnings); n {
-		case 0:
-		case 1:
+		if n := len(m.Warnings); n == 1 {
 			notes = append(notes, "1 warning")
-		default:
+		} else if n > 1 {
 			notes = append(notes, fmt.Sprintf("%d warnings", n))
 		}
 		rt.Add(names[i], r.Name, "started "+started, fmt.Sprintf("%d variants", len(r.Variants)), strings.Join(notes, ", "))
 	}
-	writeTable(&rt, &b, "")
+	writeTable(&rt, &d.Buffer, "")
 	if !rr.Plans.IsZero() {
-		b.WriteString(rr.Plans.String() + "\n")
+		d.say(rr.Plans.String(), "")
 	}
 	for i, m := range rr.Runs {
 		if !m.CapacityLine.IsZero() {
-			fmt.Fprintf(&b, "%s: %s\n", names[i], m.CapacityLine)
+			fmt.Fprintf(d, "%s: %s\n", names[i], m.CapacityLine)
 		}
 		if ss := m.Search; ss != nil {
 			for _, l := range ss.Lines().Strings()[1:] {
-				fmt.Fprintf(&b, "%s: %s\n", names[i], l)
+				fmt.Fprintf(d, "%s: %s\n", names[i], l)
 			}
 		}
 	}
-	fmt.Fprintf(&b, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
+	fmt.Fprintf(d, "t-test on ln(total req/s) of the repetitions (a test of the ratio); p adjusted by Holm over every variant and run compared with the reference (family-wise α = %g); MDE: the smallest difference found with %.0f %% power at α/m (Bonferroni over the m comparisons, Holm's strictest step); 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%g %% (symmetric ratio limits)\n\n", stats.Alpha, stats.Power*100, results.DefaultEquivalence*100)
 
 	ct := compareTable(rr)
-	writeTable(&ct, &b, "")
+	writeTable(&ct, &d.Buffer, "")
 	for i, m := range rr.Runs {
 		if m.Speed != nil {
-			b.WriteString(speedSection(m.Speed, names[i]+": "))
+			d.speed(m.Speed, names[i]+": ")
 		}
 	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("compare runs: %w", err)
-	}
-	return nil
+	return d.flush(w, "compare runs")
 }

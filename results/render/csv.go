@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
@@ -18,13 +19,12 @@ import (
 // variant, series, sweep.KEY…, rep and the catalogue's CSV measures.
 func WriteCSV(w io.Writer, m *analysis.Report) error {
 	r := m.Run
-	sweepSet := map[string]bool{}
-	for i := range r.Variants {
-		for k := range r.Variants[i].Sweep {
-			sweepSet[k] = true
-		}
+	var sweepKeys []string
+	for _, v := range r.Variants {
+		sweepKeys = append(sweepKeys, slices.Collect(maps.Keys(v.Sweep))...)
 	}
-	sweepKeys := slices.Sorted(maps.Keys(sweepSet))
+	slices.Sort(sweepKeys)
+	sweepKeys = slices.Compact(sweepKeys)
 	cols := measure.Columns(m, measure.CSV)
 	header := []string{"variant", "series"}
 	for _, k := range sweepKeys {
@@ -34,8 +34,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 	for _, c := range cols {
 		header = append(header, c.Key)
 	}
-	cw := csv.NewWriter(w)
-	_ = cw.Write(header) // errors surface from Flush/Error below
+	rows := [][]string{header}
 	row := func(v *results.Variant, name, rep string, cell func(measure.Column) measure.Value) {
 		out, sweep := []string{name, ""}, map[string]string(nil)
 		if v != nil {
@@ -48,7 +47,7 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		for _, c := range cols {
 			out = append(out, cell(c).Text())
 		}
-		_ = cw.Write(out)
+		rows = append(rows, out)
 	}
 	for i := range r.Variants {
 		v := &r.Variants[i]
@@ -66,9 +65,13 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 		}
 	}
 	writeSetAside(m, row)
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("write csv: %w", err)
+	return writeCSV(w, "csv", rows)
+}
+
+// writeCSV writes rows as CSV, an error saying what it was.
+func writeCSV(w io.Writer, what string, rows [][]string) error {
+	if err := csv.NewWriter(w).WriteAll(rows); err != nil {
+		return fmt.Errorf("write %s: %w", what, err)
 	}
 	return nil
 }
@@ -95,4 +98,72 @@ func writeSetAside(m *analysis.Report, row func(*results.Variant, string, string
 			}
 		}
 	}
+}
+
+// WriteProfileCSV writes profile.csv: per variant, a row per library and
+// top function, then its crypto_share, offload_bound, delta_pct and
+// self_check rows, or one not_available row with the reason (docs/profiling.md).
+func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
+	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
+	f := func(x float64) string { return floatCell(x, true) }
+	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
+	if t := m.Profile; t != nil {
+		for i := range t.Variants {
+			v := &t.Variants[i]
+			if !v.Available() {
+				rows = append(rows, []string{v.Name, "not_available", "", "", "", "", "", v.Missing.String()})
+				continue
+			}
+			for _, l := range v.Libraries {
+				rows = append(rows, []string{v.Name, "library", l.Name, "", u(l.Samples), f(l.Share), "", ""})
+			}
+			for _, fn := range v.Functions {
+				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
+			}
+			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
+			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
+			if v.HasDelta {
+				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
+			}
+			if v.Check.Checked {
+				rows = append(rows, []string{v.Name, "self_check", "", "", u(v.Check.Samples), "", f(v.Check.Ratio), ""})
+			}
+		}
+	}
+	return writeCSV(w, fmt.Sprintf("profile csv %q", m.Run.Name), rows)
+}
+
+// WriteSpeedCSV writes speed.csv: a row per variant, speed command and
+// figure as run.json has it, unrounded and uncompared (a command without
+// figures has one row with its error); the header alone without speed runs.
+func WriteSpeedCSV(w io.Writer, m *analysis.Report) error {
+	rows := [][]string{{"variant", "command", "algorithm", "operation", "block", "value", "unit", "error"}}
+	for _, v := range m.Run.Variants {
+		for _, run := range v.Speed {
+			if len(run.Results) == 0 {
+				rows = append(rows, []string{v.Name, run.Command, "", "", "", "", "", run.Error})
+			}
+			for _, res := range run.Results {
+				rows = append(rows, []string{v.Name, run.Command, res.Algorithm, res.Operation, blockCell(res.Block),
+					floatCell(res.Value, true), res.Unit, run.Error})
+			}
+		}
+	}
+	return writeCSV(w, fmt.Sprintf("speed csv %q", m.Run.Name), rows)
+}
+
+// floatCell is x in a CSV cell, all its digits; "" when not ok.
+func floatCell(x float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// blockCell is a speed figure's block size in a CSV cell; "" for none.
+func blockCell(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }

@@ -1,109 +1,14 @@
 package render
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/google/pprof/profile"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/tables"
 )
-
-// writeProfile writes the text report's "server profile" section: the
-// libraries side by side, then each variant's lines (tables.ProfileLines).
-func writeProfile(b *bytes.Buffer, t *analysis.ProfileTable) {
-	fmt.Fprintf(b, "\n== server profile (perf, %d Hz): where the server's CPU went\n", t.Rate)
-	tb := tables.Profile(t)
-	writeTable(&tb, b, "")
-	for _, l := range tables.ProfileLines(t) {
-		b.WriteString(l + "\n")
-	}
-}
-
-// writeProfileMarkdown writes the Markdown report's "Server profile"
-// section: the text report's table and lines.
-func writeProfileMarkdown(b *bytes.Buffer, t *analysis.ProfileTable) {
-	fmt.Fprintf(b, "\n## Server profile\n\nWhere the server's CPU went (perf, %d Hz), by library; the crypto share bounds what offload can give.\n\n", t.Rate)
-	tb := tables.Profile(t)
-	writeMarkdownTable(&tb, b)
-	b.WriteByte('\n')
-	for _, l := range tables.ProfileLines(t) {
-		b.WriteString("- " + mdEscape(l) + "\n")
-	}
-}
-
-// WriteProfileCSV writes profile.csv: per variant, a row per library and
-// top function, then its crypto_share, offload_bound, delta_pct and
-// self_check rows, or one not_available row with the reason (docs/profiling.md).
-func WriteProfileCSV(w io.Writer, m *analysis.Report) error {
-	cw := csv.NewWriter(w)
-	rows := [][]string{{"variant", "kind", "name", "library", "samples", "share", "value", "reason"}}
-	f := func(x float64) string { return floatCell(x, true) }
-	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
-	if t := m.Profile; t != nil {
-		for i := range t.Variants {
-			v := &t.Variants[i]
-			if !v.Available() {
-				rows = append(rows, []string{v.Name, "not_available", "", "", "", "", "", v.Missing.String()})
-				continue
-			}
-			for _, l := range v.Libraries {
-				rows = append(rows, []string{v.Name, "library", l.Name, "", u(l.Samples), f(l.Share), "", ""})
-			}
-			for _, fn := range v.Functions {
-				rows = append(rows, []string{v.Name, "function", fn.Name, fn.Library, u(fn.Samples), f(fn.Share), "", ""})
-			}
-			rows = append(rows, []string{v.Name, "crypto_share", "", "", "", f(v.CryptoShare), "", ""})
-			rows = append(rows, []string{v.Name, "offload_bound", "", "", "", "", floatCell(v.Bound, !math.IsInf(v.Bound, 1)), ""})
-			if v.HasDelta {
-				rows = append(rows, []string{v.Name, "delta_pct", "", "", "", "", f(v.Delta), ""})
-			}
-			if v.Check.Checked {
-				rows = append(rows, []string{v.Name, "self_check", "", "", u(v.Check.Samples), "", f(v.Check.Ratio), ""})
-			}
-		}
-	}
-	if err := cw.WriteAll(rows); err != nil {
-		return fmt.Errorf("write profile csv %q: %w", m.Run.Name, err)
-	}
-	return nil
-}
-
-// ProfileJSON is a variant's server profile in a SummaryJSON, or the
-// reason it has none.
-type ProfileJSON struct {
-	Reason    string                   `json:"reason,omitempty"`
-	Libraries []analysis.LibraryShare  `json:"libraries,omitempty"`
-	Functions []analysis.FunctionShare `json:"functions,omitempty"`
-	Samples   uint64                   `json:"samples,omitempty"`
-	// OffloadBound is how many times faster offloading all the crypto
-	// share could make the server at most; absent when unbounded.
-	CryptoShare  *float64               `json:"crypto_share,omitempty"`
-	OffloadBound *float64               `json:"offload_bound,omitempty"`
-	SelfCheck    *analysis.ProfileCheck `json:"self_check,omitempty"`
-	Pprof        string                 `json:"pprof,omitempty"`
-}
-
-// profileJSON is variant i's profile in JSON form; nil when the run did
-// not profile.
-func profileJSON(t *analysis.ProfileTable, i int) *ProfileJSON {
-	if t == nil || i >= len(t.Variants) {
-		return nil
-	}
-	v := &t.Variants[i]
-	if !v.Available() {
-		return &ProfileJSON{Reason: v.Missing.String()}
-	}
-	return &ProfileJSON{Samples: v.Samples, Pprof: v.Pprof, Libraries: v.Libraries, Functions: v.Functions,
-		CryptoShare: &v.CryptoShare, OffloadBound: measure.Opt(v.Bound, !math.IsInf(v.Bound, 1)), SelfCheck: measure.Opt(v.Check, v.Check.Checked)}
-}
 
 // WriteProfilePprof writes variant i's folded stacks as a gzipped pprof
 // profile (samples/count, cpu/nanoseconds; a frame's library is its
@@ -125,11 +30,9 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 		p.TimeNanos = m.Run.Started.UnixNano()
 	}
 	mappings := map[string]*profile.Mapping{}
-	functions := map[[2]string]*profile.Function{}
-	locations := map[[2]string]*profile.Location{}
+	locations := map[[2]string]*profile.Location{} // one function each
 	location := func(lib, fn string) *profile.Location {
-		k := [2]string{lib, fn}
-		if l, ok := locations[k]; ok {
+		if l, ok := locations[[2]string{lib, fn}]; ok {
 			return l
 		}
 		mp, ok := mappings[lib]
@@ -138,19 +41,14 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 			mappings[lib] = mp
 			p.Mapping = append(p.Mapping, mp)
 		}
-		f, ok := functions[k]
-		if !ok {
-			name := fn
-			if fn == "[unknown]" {
-				name = "[unknown] in " + lib // one node per library, not one for all
-			}
-			f = &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
-			functions[k] = f
-			p.Function = append(p.Function, f)
+		name := fn
+		if fn == "[unknown]" {
+			name = "[unknown] in " + lib // one node per library, not one for all
 		}
+		f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, SystemName: fn, Filename: lib}
 		l := &profile.Location{ID: uint64(len(p.Location) + 1), Mapping: mp, Line: []profile.Line{{Function: f}}}
-		locations[k] = l
-		p.Location = append(p.Location, l)
+		p.Function, p.Location = append(p.Function, f), append(p.Location, l)
+		locations[[2]string{lib, fn}] = l
 		return l
 	}
 	for _, st := range v.Stacks {
@@ -164,10 +62,11 @@ func WriteProfilePprof(w io.Writer, m *analysis.Report, i int) error {
 		}
 		p.Sample = append(p.Sample, s)
 	}
-	if err := p.CheckValid(); err != nil {
-		return fmt.Errorf("write pprof of %s: %w", v.Name, err)
+	err := p.CheckValid()
+	if err == nil {
+		err = p.Write(w)
 	}
-	if err := p.Write(w); err != nil {
+	if err != nil {
 		return fmt.Errorf("write pprof of %s: %w", v.Name, err)
 	}
 	return nil

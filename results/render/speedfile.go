@@ -5,105 +5,62 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"strconv"
 )
 
 // WriteSpeedResults writes the figures of one speed output in format
 // text, csv (unrounded) or json.
 func WriteSpeedResults(w io.Writer, kind string, rs []results.SpeedResult) error {
-	switch kind {
-	case "json":
-		if rs == nil {
-			rs = []results.SpeedResult{}
-		}
-		return writeIndentedJSON(w, rs)
-	case "csv":
-		cw := csv.NewWriter(w)
-		cw.Write([]string{"algorithm", "operation", "block", "value", "unit"})
-		for _, r := range rs {
-			cw.Write([]string{r.Algorithm, r.Operation, blockCell(r.Block), floatCell(r.Value, true), r.Unit})
-		}
-		cw.Flush()
-		return cw.Error()
-	case "text":
-		tb := tables.Table{Header: []string{"figure", "value", "unit"}, Right: []bool{false, true, false}}
-		for _, r := range rs {
-			tb.Add(r.Label(), format.Rate(r.Value), r.Unit)
-		}
-		var b bytes.Buffer
-		writeTable(&tb, &b, "")
-		_, err := w.Write(b.Bytes())
-		return err
+	text := tables.Table{Header: []string{"figure", "value", "unit"}, Right: []bool{false, true, false}}
+	rows := [][]string{{"algorithm", "operation", "block", "value", "unit"}}
+	for _, r := range rs {
+		text.Add(r.Label(), format.Rate(r.Value), r.Unit)
+		rows = append(rows, []string{r.Algorithm, r.Operation, blockCell(r.Block), floatCell(r.Value, true), r.Unit})
 	}
-	return fmt.Errorf("speed format %q: want text, csv or json", kind)
+	if rs == nil {
+		rs = []results.SpeedResult{}
+	}
+	return writeSpeed(w, kind, "", text, rows, rs)
 }
 
 // WriteSpeedPairs writes two speed outputs side by side in format text,
 // csv (figure, unit, a, b, ratio, delta_pct) or json (the same fields).
 func WriteSpeedPairs(w io.Writer, kind, nameA, nameB string, ps []analysis.SpeedPair) error {
+	text := tables.Table{Header: []string{"figure", "A → B"}, Right: []bool{false, false}}
+	rows := [][]string{{"figure", "unit", "a", "b", "ratio", "delta_pct"}}
+	figures := []object{}
+	for _, p := range ps {
+		r, ok := p.Ratio()
+		text.Add(p.Label, p.Line())
+		rows = append(rows, []string{p.Label, p.Unit, floatCell(p.A, p.HasA), floatCell(p.B, p.HasB), floatCell(r, ok), floatCell((r-1)*100, ok)})
+		figures = append(figures, newObject(must("figure", p.Label), must("unit", p.Unit), opt("a", measure.Opt(p.A, p.HasA)),
+			opt("b", measure.Opt(p.B, p.HasB)), opt("ratio", measure.Opt(r, ok)), opt("delta_pct", measure.Opt((r-1)*100, ok))))
+	}
+	head := fmt.Sprintf("A: %s\nB: %s\n\n", nameA, nameB)
+	return writeSpeed(w, kind, head, text, rows, newObject(must("a", nameA), must("b", nameB), must("figures", figures)))
+}
+
+// writeSpeed writes a speed output in format kind: as text (head, then
+// the table), as CSV rows or as JSON.
+func writeSpeed(w io.Writer, kind, head string, text tables.Table, rows [][]string, js any) error {
 	switch kind {
 	case "json":
-		type pairJSON struct {
-			Figure   string   `json:"figure"`
-			Unit     string   `json:"unit"`
-			A        *float64 `json:"a,omitempty"`
-			B        *float64 `json:"b,omitempty"`
-			Ratio    *float64 `json:"ratio,omitempty"`
-			DeltaPct *float64 `json:"delta_pct,omitempty"`
-		}
-		out := struct {
-			A     string     `json:"a"`
-			B     string     `json:"b"`
-			Pairs []pairJSON `json:"figures"`
-		}{A: nameA, B: nameB, Pairs: []pairJSON{}}
-		for _, p := range ps {
-			r, ok := p.Ratio()
-			out.Pairs = append(out.Pairs, pairJSON{Figure: p.Label, Unit: p.Unit, A: measure.Opt(p.A, p.HasA), B: measure.Opt(p.B, p.HasB),
-				Ratio: measure.Opt(r, ok), DeltaPct: measure.Opt((r-1)*100, ok)})
-		}
-		return writeIndentedJSON(w, out)
+		return writeIndentedJSON(w, js)
 	case "csv":
-		cw := csv.NewWriter(w)
-		cw.Write([]string{"figure", "unit", "a", "b", "ratio", "delta_pct"})
-		for _, p := range ps {
-			r, ok := p.Ratio()
-			cw.Write([]string{p.Label, p.Unit, floatCell(p.A, p.HasA), floatCell(p.B, p.HasB), floatCell(r, ok), floatCell((r-1)*100, ok)})
-		}
-		cw.Flush()
-		return cw.Error()
+		return csv.NewWriter(w).WriteAll(rows)
 	case "text":
-		var b bytes.Buffer
-		fmt.Fprintf(&b, "A: %s\nB: %s\n\n", nameA, nameB)
-		tb := tables.Table{Header: []string{"figure", "A → B"}, Right: []bool{false, false}}
-		for _, p := range ps {
-			tb.Add(p.Label, p.Line())
-		}
-		writeTable(&tb, &b, "")
+		b := bytes.NewBufferString(head)
+		writeTable(&text, b, "")
 		_, err := w.Write(b.Bytes())
 		return err
 	}
 	return fmt.Errorf("speed format %q: want text, csv or json", kind)
-}
-
-// floatCell is x in a CSV cell, all its digits; "" when not ok.
-func floatCell(x float64, ok bool) string {
-	if !ok {
-		return ""
-	}
-	return strconv.FormatFloat(x, 'f', -1, 64)
-}
-
-func blockCell(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
 }
 
 // writeIndentedJSON writes v as indented JSON, "<" and ">" as they are

@@ -1,19 +1,22 @@
 package render
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"time"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/stats"
 	"github.com/kaeload/kaeload/results/tables"
-	"io"
-	"slices"
-	"time"
 )
 
-// SummaryJSON is the summary of a run that a CI pipeline gates on ("kaeload
-// run --format json"), without run.json's histograms. A variant is the
-// catalogue's JSON measures; the answers copy the analysis's.
+// SummaryJSON is the summary a CI pipeline gates on (docs/outputs.md): a
+// variant is the catalogue's JSON measures, the answers the analysis's.
 type SummaryJSON struct {
 	Name             string                    `json:"name"`
 	Started          time.Time                 `json:"started"`
@@ -26,145 +29,93 @@ type SummaryJSON struct {
 	Variants         []measure.Fields          `json:"variants"`
 	Failed           []string                  `json:"failed,omitempty"`
 	NotMeasured      []results.NotMeasured     `json:"not_measured,omitempty"`
-	Partial          []PartialJSON             `json:"partial,omitempty"`
+	Partial          []object                  `json:"partial,omitempty"`
 	Excluded         []string                  `json:"excluded,omitempty"`
 	Thresholds       []analysis.ThresholdCheck `json:"thresholds,omitempty"`
 	ThresholdsPassed bool                      `json:"thresholds_passed"`
 	Warnings         []string                  `json:"warnings,omitempty"`
 	Hints            []string                  `json:"hints,omitempty"`
 	// Metrics is analysis.MetricsLine; both absent when none was served.
-	Metrics        string        `json:"metrics,omitempty"`
-	MetricsScraped *bool         `json:"metrics_final_scraped,omitempty"`
-	Search         *SearchJSON   `json:"search,omitempty"`
-	Capacity       *CapacityJSON `json:"capacity,omitempty"`
-	Speed          *SpeedJSON    `json:"speed,omitempty"`
-	Sweeps         []SweepJSON   `json:"sweeps,omitempty"`
-	Drift          *DriftJSON    `json:"drift,omitempty"`
+	Metrics        string   `json:"metrics,omitempty"`
+	MetricsScraped *bool    `json:"metrics_final_scraped,omitempty"`
+	Search         object   `json:"search,omitempty"`
+	Capacity       object   `json:"capacity,omitempty"`
+	Speed          object   `json:"speed,omitempty"`
+	Sweeps         []object `json:"sweeps,omitempty"`
+	Drift          object   `json:"drift,omitempty"`
 }
 
-// SweepJSON is one sweep's answer (analysis.SweepSummary), values by label.
-type SweepJSON struct {
-	Series  string           `json:"series"`
-	Keys    []string         `json:"keys"`
-	Values  []SweepValueJSON `json:"values"`
-	Top     string           `json:"top,omitempty"`
-	Best    string           `json:"best,omitempty"`
-	Plateau []string         `json:"plateau,omitempty"`
-	Family  int              `json:"family"`
-	Caution string           `json:"caution,omitempty"`
-	Verdict string           `json:"verdict,omitempty"`
+// field is a field of a JSON object; an optional one is left out when
+// empty, as encoding/json's omitempty reads it.
+type field struct {
+	key      string
+	value    any
+	optional bool
 }
 
-// SweepValueJSON is one value of a sweep: its label and its variant.
-type SweepValueJSON struct {
-	Value   string `json:"value"`
-	Variant string `json:"variant"`
-}
+// must and opt are a field always shown and one left out when empty.
+func must(key string, v any) field { return field{key, v, false} }
+func opt(key string, v any) field  { return field{key, v, true} }
 
-// DriftJSON is the drift over a run's rounds (analysis.DriftSummary); a
-// round without a rate has a null RoundPct.
-type DriftJSON struct {
-	Rounds       int        `json:"rounds"`
-	RoundPct     []*float64 `json:"round_pct"`
-	TrendPct     *float64   `json:"trend_pct,omitempty"`
-	Controlled   bool       `json:"controlled"`
-	OrderUnknown bool       `json:"order_unknown,omitempty"`
-}
+// object is a JSON object that keeps its fields' order and writes "<"
+// and ">" as they are, like the summary around it.
+type object []measure.Field
 
-// SpeedJSON is the crypto speed table (analysis.SpeedTable); a figure's
-// Command indexes Commands.
-type SpeedJSON struct {
-	Baseline         string                  `json:"baseline"`
-	BaselineMeasured bool                    `json:"baseline_measured"`
-	Commands         []string                `json:"commands"`
-	Figures          []SpeedFigureJSON       `json:"figures"`
-	Failures         []analysis.SpeedFailure `json:"failures,omitempty"`
-}
-
-// SpeedFigureJSON is one figure: its value per variant and, but for the
-// baseline's, its Δ % against the baseline's.
-type SpeedFigureJSON struct {
-	Command   int                `json:"command"`
-	Figure    string             `json:"figure"`
-	Algorithm string             `json:"algorithm"`
-	Operation string             `json:"operation,omitempty"`
-	Block     int                `json:"block,omitempty"`
-	Unit      string             `json:"unit"`
-	Values    map[string]float64 `json:"values"`
-	DeltaPct  map[string]float64 `json:"delta_pct,omitempty"`
-}
-
-// SearchJSON is a search's answer (analysis.SearchSummary), values by label.
-type SearchJSON struct {
-	Series      string            `json:"series"`
-	Key         string            `json:"key"`
-	Objective   results.Objective `json:"objective"`
-	Windows     int               `json:"windows"`
-	Grid        int               `json:"grid"`
-	Best        string            `json:"best,omitempty"`
-	BestVariant string            `json:"best_variant,omitempty"`
-	BestScore   *stats.Stats      `json:"best_score,omitempty"`
-	Plateau     []string          `json:"plateau,omitempty"`
-	PlateauLow  string            `json:"plateau_low,omitempty"`
-	Untested    []string          `json:"untested,omitempty"`
-	Caution     string            `json:"caution,omitempty"`
-	Lines       []string          `json:"lines"`
-}
-
-// CapacityJSON is a capacity search's answer: its line and each
-// variant's knee, in plan order.
-type CapacityJSON struct {
-	Line     string                `json:"line"`
-	Variants []CapacityVariantJSON `json:"variants"`
-}
-
-// CapacityVariantJSON is one variant's capacity (results.Capacity).
-type CapacityVariantJSON struct {
-	Variant   string  `json:"variant"`
-	Knee      float64 `json:"knee"`
-	Fail      float64 `json:"fail,omitempty"`
-	BelowFrom bool    `json:"below_from,omitempty"`
-	AtMax     bool    `json:"at_max,omitempty"`
-	Steps     int     `json:"steps"`
-}
-
-// PartialJSON is a window an interrupt or a lost worker cut short
-// (Variant.Partial), with the line the reports show.
-type PartialJSON struct {
-	Variant   string             `json:"variant"`
-	Rep       int                `json:"rep"`
-	WindowS   float64            `json:"window_s"`
-	PlannedS  float64            `json:"planned_s"`
-	Requests  uint64             `json:"requests"`
-	ReqPerSec float64            `json:"req_per_s"`
-	Errors    uint64             `json:"errors"`
-	Lost      *results.LostGroup `json:"lost,omitempty"`
-	Line      string             `json:"line"`
-}
-
-// partialJSON lists r's partial windows with m's lines (PartialLines
-// gives one per window, in the same order).
-func partialJSON(r *results.Run, lines []string) []PartialJSON {
-	var out []PartialJSON
-	for i := range r.Variants {
-		for _, p := range r.Variants[i].Partial {
-			t := &p.Total
-			out = append(out, PartialJSON{Variant: r.Variants[i].Name, Rep: p.Index + 1, WindowS: t.Window.Length().Seconds(),
-				PlannedS: p.PartialOf.Seconds(), Requests: t.Requests, ReqPerSec: t.Rate(), Errors: t.Errors.Total(), Lost: p.Lost, Line: lines[len(out)]})
+// newObject is the fields in order, the empty optional ones left out.
+func newObject(fs ...field) object {
+	out := object{}
+	for _, f := range fs {
+		v := reflect.ValueOf(f.value)
+		empty := !v.IsValid()
+		switch {
+		case empty:
+		case v.Kind() == reflect.Array || v.Kind() == reflect.Map || v.Kind() == reflect.Slice || v.Kind() == reflect.String:
+			empty = v.Len() == 0
+		case v.Kind() != reflect.Struct:
+			empty = v.IsZero()
+		}
+		if !f.optional || !empty {
+			out = append(out, measure.Field{Key: f.key, Value: f.value})
 		}
 	}
 	return out
 }
 
-// Summarize returns the SummaryJSON of m's run, also for a run whose
-// baseline was not measured: fields of m, formatted.
+// MarshalJSON writes o's fields in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(f.Key); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode ends with a newline
+		b.WriteByte(':')
+		if err := enc.Encode(f.Value); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads o back in order (measure.Fields).
+func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }
+
+// Summarize returns the SummaryJSON of m.
 func Summarize(m *analysis.Report) *SummaryJSON {
 	r, s := m.Run, m.Summary
 	out := &SummaryJSON{Name: r.Name, Started: r.Started, Finished: r.Finished, Interrupted: r.Interrupted, Incomplete: r.Incomplete,
 		Baseline: s.BaselineName, BaselineMeasured: s.Baseline >= 0, NoComparison: s.NoComparison().String(), Variants: []measure.Fields{},
 		Failed: m.Failed, NotMeasured: r.NotMeasured, Partial: partialJSON(r, m.Partial.Strings()), Excluded: m.Excluded.Strings(),
 		Thresholds: m.Thresholds, ThresholdsPassed: len(m.Crossed) == 0, Warnings: m.Warnings, Hints: m.Hints.Strings(),
-		Search: searchJSON(m.Search), Speed: speedJSON(m.Speed), Sweeps: sweepsJSON(s), Drift: driftJSON(&s.Drift)}
+		Search: searchJSON(m.Search), Speed: speedJSON(m.Speed), Drift: driftJSON(&s.Drift)}
 	if r.Metrics != nil {
 		out.Metrics, out.MetricsScraped = m.Metrics.String(), measure.Opt(r.Metrics.End.WasScraped(), true)
 	}
@@ -178,35 +129,49 @@ func Summarize(m *analysis.Report) *SummaryJSON {
 		}
 		out.Variants = append(out.Variants, append(v, measure.Field{Key: "repetitions", Value: reps}))
 	}
+	for k := range s.Sweeps {
+		out.Sweeps = append(out.Sweeps, sweepJSON(s, &s.Sweeps[k]))
+	}
 	if m.Capacities != nil {
-		out.Capacity = &CapacityJSON{Line: m.CapacityLine.String(), Variants: []CapacityVariantJSON{}}
+		knees := []object{}
 		for _, c := range m.Capacities {
-			out.Capacity.Variants = append(out.Capacity.Variants, CapacityVariantJSON{Variant: r.Variants[c.Variant].Name,
-				Knee: c.Knee, Fail: c.Fail, BelowFrom: c.BelowFrom, AtMax: c.AtMax, Steps: len(c.Steps)})
+			knees = append(knees, newObject(must("variant", r.Variants[c.Variant].Name), must("knee", c.Knee), opt("fail", c.Fail),
+				opt("below_from", c.BelowFrom), opt("at_max", c.AtMax), must("steps", len(c.Steps))))
+		}
+		out.Capacity = newObject(must("line", m.CapacityLine.String()), must("variants", knees))
+	}
+	return out
+}
+
+// partialJSON lists r's partial windows, each with its line.
+func partialJSON(r *results.Run, lines []string) []object {
+	var out []object
+	for i := range r.Variants {
+		for _, p := range r.Variants[i].Partial {
+			t := &p.Total
+			out = append(out, newObject(must("variant", r.Variants[i].Name), must("rep", p.Index+1), must("window_s", t.Window.Length().Seconds()),
+				must("planned_s", p.PartialOf.Seconds()), must("requests", t.Requests), must("req_per_s", t.Rate()),
+				must("errors", t.Errors.Total()), opt("lost", p.Lost), must("line", lines[len(out)])))
 		}
 	}
 	return out
 }
 
-// sweepsJSON copies s's sweeps into their JSON form; nil without any.
-func sweepsJSON(s *analysis.RunSummary) []SweepJSON {
-	var out []SweepJSON
-	for k := range s.Sweeps {
-		sw := &s.Sweeps[k]
-		label := func(i int) string {
-			if n := slices.Index(sw.Variants, i); n >= 0 {
-				return sw.Labels[n]
-			}
-			return ""
-		}
-		j := SweepJSON{Series: sw.Series, Keys: sw.Keys, Family: sw.Family, Caution: sw.Caution, Verdict: tables.PlateauLine(s, sw),
-			Top: labelAt(sw.Top, label), Best: labelAt(sw.Best, label), Plateau: labelled(sw.Plateau, label)}
-		for n, i := range sw.Variants {
-			j.Values = append(j.Values, SweepValueJSON{Value: sw.Labels[n], Variant: s.Variants[i].Name})
-		}
-		out = append(out, j)
+// sweepJSON is a sweep's answer, its variants named by their values.
+func sweepJSON(s *analysis.RunSummary, sw *analysis.SweepSummary) object {
+	var values []object
+	for n, i := range sw.Variants {
+		values = append(values, newObject(must("value", sw.Labels[n]), must("variant", s.Variants[i].Name)))
 	}
-	return out
+	label := func(i int) string {
+		if n := slices.Index(sw.Variants, i); n >= 0 {
+			return sw.Labels[n]
+		}
+		return ""
+	}
+	return newObject(must("series", sw.Series), must("keys", sw.Keys), must("values", values), opt("top", labelAt(sw.Top, label)),
+		opt("best", labelAt(sw.Best, label)), opt("plateau", labelled(sw.Plateau, label)), must("family", sw.Family),
+		opt("caution", sw.Caution), opt("verdict", tables.PlateauLine(s, sw)))
 }
 
 // labelAt is label(i), "" for no index (-1).
@@ -226,66 +191,78 @@ func labelled(is []int, label func(int) string) []string {
 	return out
 }
 
-// driftJSON copies the drift d into its JSON form; nil with fewer than
-// two rounds.
-func driftJSON(d *analysis.DriftSummary) *DriftJSON {
+// driftJSON is the drift by round (null without a rate); nil for none.
+func driftJSON(d *analysis.DriftSummary) object {
 	if d.Rounds < 2 {
 		return nil
 	}
-	out := &DriftJSON{Rounds: d.Rounds, RoundPct: make([]*float64, d.Rounds), TrendPct: measure.Opt(d.TrendPct, d.HasTrend),
-		Controlled: d.Controlled, OrderUnknown: d.Unknown}
+	rounds := make([]*float64, d.Rounds)
 	for r := range min(d.Rounds, len(d.RoundHas)) {
-		out.RoundPct[r] = measure.Opt(d.RoundPct[r], d.RoundHas[r])
+		rounds[r] = measure.Opt(d.RoundPct[r], d.RoundHas[r])
 	}
-	return out
+	return newObject(must("rounds", d.Rounds), must("round_pct", rounds), opt("trend_pct", measure.Opt(d.TrendPct, d.HasTrend)),
+		must("controlled", d.Controlled), opt("order_unknown", d.Unknown))
 }
 
-// speedJSON copies the crypto speed table st into its JSON form; nil for
-// nil.
-func speedJSON(st *analysis.SpeedTable) *SpeedJSON {
+// speedJSON is the crypto speed table, values and Δ % by variant.
+func speedJSON(st *analysis.SpeedTable) object {
 	if st == nil {
 		return nil
 	}
-	out := &SpeedJSON{Baseline: st.BaselineName, BaselineMeasured: st.Baseline >= 0, Commands: st.Commands,
-		Figures: []SpeedFigureJSON{}, Failures: st.Failures}
+	figures := []object{}
 	for i := range st.Rows {
 		row := &st.Rows[i]
-		f := SpeedFigureJSON{Command: row.Command, Figure: row.Figure(), Algorithm: row.Algorithm, Operation: row.Operation,
-			Block: row.Block, Unit: row.Unit, Values: map[string]float64{}}
+		values, deltas := map[string]float64{}, map[string]float64{}
 		for vi, name := range st.Variants {
 			if row.Has[vi] {
-				f.Values[name] = row.Values[vi]
+				values[name] = row.Values[vi]
 			}
 			if d, ok := st.Delta(row, vi); ok && vi != st.Baseline {
-				if f.DeltaPct == nil {
-					f.DeltaPct = map[string]float64{}
-				}
-				f.DeltaPct[name] = d
+				deltas[name] = d
 			}
 		}
-		out.Figures = append(out.Figures, f)
+		figures = append(figures, newObject(must("command", row.Command), must("figure", row.Figure()), must("algorithm", row.Algorithm),
+			opt("operation", row.Operation), opt("block", row.Block), must("unit", row.Unit), must("values", values), opt("delta_pct", deltas)))
 	}
-	return out
+	return newObject(must("baseline", st.BaselineName), must("baseline_measured", st.Baseline >= 0), must("commands", st.Commands),
+		must("figures", figures), opt("failures", st.Failures))
 }
 
-// searchJSON copies the search answer ss into its JSON form; nil for nil.
-func searchJSON(ss *analysis.SearchSummary) *SearchJSON {
+// searchJSON is a search's answer, points named by value; nil for none.
+func searchJSON(ss *analysis.SearchSummary) object {
 	if ss == nil {
 		return nil
 	}
 	se, value := ss.Search, func(i int) string { return ss.Points[i].Value }
-	out := &SearchJSON{Series: se.Series, Key: se.Key, Objective: se.Maximize, Windows: ss.Windows, Grid: ss.Grid, Caution: ss.Caution,
-		Lines: ss.Lines().Strings(), Plateau: labelled(ss.Plateau, value), PlateauLow: labelAt(ss.PlateauLow, value)}
+	best := analysis.SearchPoint{}
 	if ss.Best >= 0 {
-		b := ss.Points[ss.Best]
-		out.Best, out.BestVariant, out.BestScore = b.Value, b.Variant, &b.Stats
+		best = ss.Points[ss.Best]
 	}
+	var untested []string
 	for _, p := range ss.Points {
 		if p.Untested {
-			out.Untested = append(out.Untested, p.Value)
+			untested = append(untested, p.Value)
 		}
 	}
-	return out
+	return newObject(must("series", se.Series), must("key", se.Key), must("objective", se.Maximize), must("windows", ss.Windows),
+		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant), opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)),
+		opt("plateau", labelled(ss.Plateau, value)), opt("plateau_low", labelAt(ss.PlateauLow, value)), opt("untested", untested),
+		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
+}
+
+// profileJSON is variant i's server profile or why it has none; nil
+// when the run did not profile.
+func profileJSON(t *analysis.ProfileTable, i int) object {
+	if t == nil || i >= len(t.Variants) {
+		return nil
+	}
+	v := &t.Variants[i]
+	if !v.Available() {
+		return newObject(opt("reason", v.Missing.String()))
+	}
+	return newObject(opt("libraries", v.Libraries), opt("functions", v.Functions), opt("samples", v.Samples),
+		opt("crypto_share", &v.CryptoShare), opt("offload_bound", measure.Opt(v.Bound, !math.IsInf(v.Bound, 1))),
+		opt("self_check", measure.Opt(v.Check, v.Check.Checked)), opt("pprof", v.Pprof))
 }
 
 // WriteSummaryJSON writes the SummaryJSON of m, indented.

@@ -2,13 +2,15 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
+	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
@@ -16,205 +18,117 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// WriteText writes the plain-text report of m for a terminal or a CI log:
-// the banners, every repetition, the comparison and the run's answers.
-func WriteText(w io.Writer, m *analysis.Report) error {
-	r := m.Run
-	var b bytes.Buffer
-	writeHeader(&b, m)
-	reps := 0
-	for i := range r.Variants {
-		writeVariant(&b, m, i)
-		reps += len(r.Variants[i].Reps)
-	}
-	switch {
-	case r.Capacity != nil:
-		// Steps are windows at different rates: no repetition statistics.
-		writeCapacity(&b, m)
-	case len(r.Variants) > 1 || reps > 1:
-		writeComparison(&b, m)
-	}
-	if m.Search != nil {
-		writeSearch(&b, m.Search)
-	}
-	if m.Speed != nil {
-		b.WriteString(speedSection(m.Speed, ""))
-	}
-	if m.Profile != nil {
-		writeProfile(&b, m.Profile)
-	}
-	if len(m.Thresholds) > 0 {
-		b.WriteString("\n== thresholds\n")
-		tb := tables.Thresholds(m.Thresholds)
-		writeTable(&tb, &b, "")
-	}
-	writeWrkRate(&b, m)
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("write text report: %w", err)
-	}
-	return nil
-}
-
-// writeWrkRate ends the report of a run of one window with wrk's
-// "Requests/sec:" line, for scripts written for wrk's output.
-func writeWrkRate(b *bytes.Buffer, m *analysis.Report) {
-	r := m.Run
-	if r.Capacity != nil || len(r.Variants) != 1 || len(r.Variants[0].Reps) != 1 {
-		return
-	}
-	fmt.Fprintf(b, "\nRequests/sec: %9.2f\n", r.Variants[0].Reps[0].Total.Rate())
-}
-
-func writeHeader(b *bytes.Buffer, m *analysis.Report) {
-	r := m.Run
-	fmt.Fprintf(b, "run %s\n", r.Name)
-	for _, f := range tables.Facts(m) {
-		// A run without variants shows its times, then says so.
-		if len(r.Variants) > 0 || f.Label == "started" || f.Label == "finished" {
-			fmt.Fprintf(b, "%-9s %s\n", f.Label, f.Text)
-		}
-	}
-	if len(r.Variants) == 0 {
-		b.WriteString("no variants\n")
-	}
-	for _, n := range tables.Notices(m) {
-		fmt.Fprintf(b, "%s: %s\n", n.Label, n.Text)
-	}
-	writeHosts(b, r.Hosts)
-}
-
-func writeVariant(b *bytes.Buffer, m *analysis.Report, vi int) {
+// variant writes a variant's environment, server and repetitions: the
+// text report alone shows each window.
+func (d *doc) variant(m *analysis.Report, vi int) {
 	v := &m.Run.Variants[vi]
-	fmt.Fprintf(b, "\n== variant %s\n", v.Name)
+	d.heading(1, "variant "+v.Name, "")
 	if len(v.Env) > 0 {
-		b.WriteString("env")
+		env := "env"
 		for _, k := range slices.Sorted(maps.Keys(v.Env)) {
-			fmt.Fprintf(b, " %s=%s", k, v.Env[k])
+			env += " " + k + "=" + v.Env[k]
 		}
-		b.WriteByte('\n')
+		d.say(env, "")
 	}
 	for _, in := range v.Info {
-		fmt.Fprintf(b, "server %s\n", in.Line())
+		d.say("server "+in.Line(), "")
 	}
-	if len(v.Reps) == 0 {
-		b.WriteString("no completed repetitions")
-		if len(v.Partial) > 0 {
-			b.WriteString(" (a partial window: see PARTIAL above)")
-		}
-		b.WriteByte('\n')
+	if len(v.Reps) == 0 && len(v.Partial) > 0 {
+		d.say("no completed repetitions (a partial window: see PARTIAL above)", "")
+	} else if len(v.Reps) == 0 {
+		d.say("no completed repetitions", "")
 	}
 	for i := range v.Reps {
-		writeRep(b, measure.NewRep(m, vi, i))
+		d.rep(measure.NewRep(m, vi, i))
 	}
 }
 
-func writeRep(b *bytes.Buffer, x *measure.Rep) {
-	variant, rep, ra := x.V.Name, x.Rep, x.A
-	t := &rep.Total
+// rep writes a repetition: its flags, its facts and timeline, what it
+// negotiated, its diagnoses, then its latencies and groups.
+func (d *doc) rep(x *measure.Rep) {
+	rep, ra := x.Rep, x.A
 	if st := rep.Step; st != nil {
-		fmt.Fprintf(b, "\n-- %s, capacity step %d (%s, %s/s asked)\n", variant, rep.Index+1, st.Phase, format.Count(uint64(st.Rate+0.5)))
+		d.heading(2, fmt.Sprintf("%s, capacity step %d (%s, %s/s asked)", x.V.Name, rep.Index+1, st.Phase, format.Count(uint64(st.Rate+0.5))), "")
 	} else {
-		fmt.Fprintf(b, "\n-- %s, repetition %d\n", variant, rep.Index+1)
+		d.heading(2, fmt.Sprintf("%s, repetition %d", x.V.Name, rep.Index+1), "")
 	}
 	for _, line := range (notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff}).Strings() {
-		if line != "" {
-			b.WriteString(line + "\n")
-		}
+		d.say(line, "")
 	}
-	kv := tables.Table{Right: []bool{false, false}}
+	var facts []tables.Notice
 	for _, c := range measure.FactColumns(x.R) {
 		if label, line, ok := c.FactRow(x); ok {
-			kv.Add(label, line)
+			facts = append(facts, tables.Notice{Label: label, Text: line})
 		}
 	}
-	for _, n := range tables.RepTimeline(&ra.Timeline) {
-		kv.Add(n.Label, n.Text)
-	}
-	writeTable(&kv, b, "")
-	if len(t.Negotiated) > 0 {
-		b.WriteString("negotiated\n")
+	d.facts(append(facts, tables.RepTimeline(&ra.Timeline)...), "")
+	if n := rep.Total.Negotiated; len(n) > 0 {
+		d.say("negotiated", "")
 		nt := tables.Table{Right: []bool{false, true}}
-		for _, k := range tables.ByCount(t.Negotiated) {
-			nt.Add(k, format.Count(t.Negotiated[k]))
+		for _, k := range tables.ByCount(n) {
+			nt.Add(k, format.Count(n[k]))
 		}
-		writeTable(&nt, b, "  ")
+		writeTable(&nt, &d.Buffer, "  ")
 	}
 	for i := range ra.Timeline.Diagnoses {
-		d := &ra.Timeline.Diagnoses[i]
-		fmt.Fprintf(b, "DIAGNOSIS %s\n", d.Title)
-		dt := tables.Table{Right: []bool{false, false}}
-		for _, n := range tables.DiagnosisRows(d) {
-			dt.Add(n.Label, n.Text)
-		}
-		writeTable(&dt, b, "  ")
+		dg := &ra.Timeline.Diagnoses[i]
+		d.say("DIAGNOSIS "+dg.Title, "")
+		d.facts(tables.DiagnosisRows(dg), "  ")
 	}
-
-	b.WriteByte('\n')
-	lt := tables.Latencies(x)
-	writeTable(&lt, b, "")
-	writeGroups(b, x)
-}
-
-// writeGroups writes the repetition's groups, their total and the spread
-// between them.
-func writeGroups(b *bytes.Buffer, x *measure.Rep) {
-	b.WriteByte('\n')
-	gt := tables.Groups(x)
-	writeTable(&gt, b, "")
-	writeHostGroups(b, x.Rep.Groups)
-	if s := x.A.Spread; s != nil {
-		fmt.Fprintf(b, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
+	d.WriteByte('\n')
+	d.table(tables.Latencies(x))
+	d.WriteByte('\n')
+	d.table(tables.Groups(x))
+	d.hostGroups(rep.Groups)
+	if s := ra.Spread; s != nil {
+		fmt.Fprintf(d, "spread between groups: min %s req/s (group %d), max %s req/s (group %d): %.1f %% of the mean\n",
 			format.Rate(s.Min), s.MinIndex, format.Rate(s.Max), s.MaxIndex, s.Pct)
 	}
 }
 
-func writeComparison(b *bytes.Buffer, m *analysis.Report) {
-	s := m.Summary
-	fmt.Fprintf(b, "\n== comparison: total req/s per repetition, baseline %q\n", s.BaselineName)
-	note := tables.Table{Rows: [][]string{{tables.StatsNote(s)}}}
-	if nc := s.NoComparison(); !nc.IsZero() {
-		note.Rows[0][0] = nc.String()
-	}
-	wrapLast(&note, textWidth)
-	writeTable(&note, b, "")
-	ct := tables.Comparison(m, measure.Text)
-	writeTable(&ct, b, "")
-	if bt := tables.Below(m); len(bt.Rows) > 0 {
-		b.WriteByte('\n')
-		wrapLast(&bt, textWidth)
-		writeTable(&bt, b, "")
-	}
-	if dt, title, ok := tables.Drift(s); ok {
-		fmt.Fprintf(b, "\n%s\n", title)
-		writeTable(&dt, b, "")
-	}
-	if pt, ok := tables.Probes(s); ok {
-		b.WriteString("\nprobe deltas per window (mean over repetitions; per request = delta / requests in the window)\n")
-		writeTable(&pt, b, "")
-	}
-	for i := range s.Sweeps {
-		sw := &s.Sweeps[i]
-		fmt.Fprintf(b, "\n== %s\n%s\n", tables.SweepTitle(sw), tables.SweepLegend)
-		st := tables.Sweep(s, sw)
-		writeTable(&st, b, "")
-		if l := tables.PlateauLine(s, sw); l != "" {
-			b.WriteString(l + "\n")
-		}
-	}
-}
-
-// writeSearch writes what the run's search found and its visited values.
-func writeSearch(b *bytes.Buffer, ss *analysis.SearchSummary) {
-	fmt.Fprintf(b, "\n== search %s\n", ss.Search.Series)
-	for _, l := range ss.Lines() {
-		b.WriteString(l.String() + "\n")
-	}
-	if len(ss.Points) == 0 {
+// hostGroups sums a repetition's groups per host: groups, CPUs, client
+// CPU and clock offset; nothing when every group ran here.
+func (d *doc) hostGroups(groups []results.Group) {
+	if !slices.ContainsFunc(groups, func(g results.Group) bool { return g.Host != "" }) {
 		return
 	}
-	fmt.Fprintf(b, "visit order: %s\n", ss.VisitOrder())
-	t := tables.Search(ss)
-	writeTable(&t, b, "")
+	type host struct {
+		groups, cpus     []string
+		seconds, busiest float64
+		measured         bool
+		offset           time.Duration
+	}
+	var order []string
+	by := map[string]*host{}
+	for _, g := range groups {
+		name := cmp.Or(g.Host, "local")
+		h := by[name]
+		if h == nil {
+			h = &host{}
+			by[name], order = h, append(order, name)
+		}
+		h.groups = append(h.groups, fmt.Sprint(g.Index))
+		h.cpus = append(h.cpus, cmp.Or(g.CPUs, "unpinned"))
+		h.offset = g.ClockOffset
+		if g.CPU != nil {
+			h.measured, h.seconds, h.busiest = true, h.seconds+g.CPU.Seconds, max(h.busiest, g.CPU.Busy)
+		}
+	}
+	for _, name := range order {
+		h := by[name]
+		noun := "groups"
+		if len(h.groups) == 1 {
+			noun = "group"
+		}
+		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, noun, strings.Join(h.groups, ", "), strings.Join(h.cpus, " "))
+		if h.measured {
+			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", h.seconds, format.Percent(h.busiest))
+		}
+		if name != "local" {
+			fmt.Fprintf(d, ", clock offset %s", h.offset.Round(time.Microsecond))
+		}
+		d.WriteByte('\n')
+	}
 }
 
 // textWidth is the width the text report's comparison keeps to.

@@ -3,46 +3,18 @@ package tables
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
 )
-
-// StatsNote says how the comparison decides: which test, which
-// adjustment over how many comparisons, and what MDE and equivalence mean.
-func StatsNote(s *analysis.RunSummary) string {
-	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
-	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
-	if s.Family <= 1 {
-		adjust = fmt.Sprintf("one comparison, α = %g", stats.Alpha)
-	}
-	level := "α"
-	if s.Family > 1 {
-		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
-	}
-	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
-		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
-}
-
-// OrderLine says in what order the run's windows ran and what that means
-// for drift; "" for a run that did not record it.
-func OrderLine(r *results.Run) string {
-	switch r.Order {
-	case results.OrderRandomized:
-		return fmt.Sprintf("randomized blocks (every round runs each variant once, in a random order), seed %d (replay: --seed %d)", r.Seed, r.Seed)
-	case results.OrderInterleaved:
-		return "interleaved (every round runs each variant once, in plan order)"
-	case results.OrderSequential:
-		return "sequential (every repetition of a variant, then the next): drift of the machine is not controlled"
-	}
-	return ""
-}
 
 // meanCell is the mean rate; "-" without a repetition.
 func meanCell(st stats.Stats) string {
@@ -53,24 +25,19 @@ func meanCell(st stats.Stats) string {
 }
 
 // Comparison is the answer of a run: per variant, the catalogue's
-// measures that out's variant tables show (results/measure).
+// measures that out's variant tables show.
 func Comparison(m *analysis.Report, out measure.Output) Table {
 	cols := measure.VariantColumns(m, out)
-	t := header(cols, "variant")
+	t := Header(cols, "variant")
 	for i := range m.Summary.Variants {
 		x := measure.NewVariant(m, i)
-		row := []string{x.Name}
-		for _, c := range cols {
-			row = append(row, c.Text(c.OfVariant(x)))
-		}
-		t.Add(row...)
+		t.Add(Cells(cols, measure.Column.OfVariant, x, x.Name)...)
 	}
 	return t
 }
 
-// Below is what the text report writes under its comparison table: per
-// variant, the catalogue's Below measures it has a value of (not "-"), as rows of
-// the variant's name (on its first row), the label and the value.
+// Below is what the text report writes under its comparison: per variant
+// (named on its first row), each Below measure it has, labelled.
 func Below(m *analysis.Report) Table {
 	var t Table
 	cols := measure.VariantColumns(m, measure.Below)
@@ -87,12 +54,11 @@ func Below(m *analysis.Report) Table {
 	return t
 }
 
-// Repetitions has a row per repetition of every variant with the
-// catalogue's measures that out's repetition tables show; a variant
-// without any says so in the last cell.
+// Repetitions has a row per repetition with the measures out's tables
+// show; a variant without any says so in the last cell.
 func Repetitions(m *analysis.Report, out measure.Output) Table {
 	cols := measure.RepColumns(m, out)
-	t := header(cols, "variant", "rep")
+	t := Header(cols, "variant", "rep")
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
 		if len(v.Reps) == 0 {
@@ -101,33 +67,13 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 			t.Add(row...)
 		}
 		for j := range v.Reps {
-			x := measure.NewRep(m, i, j)
-			row := []string{v.Name, strconv.Itoa(v.Reps[j].Index + 1)}
-			for _, c := range cols {
-				row = append(row, c.Text(c.OfRep(x)))
-			}
-			t.Add(row...)
+			t.Add(Cells(cols, measure.Column.OfRep, measure.NewRep(m, i, j), v.Name, strconv.Itoa(v.Reps[j].Index+1))...)
 		}
 	}
 	return t
 }
 
-// header is a table's header: the names (the first left-aligned, the
-// rest right), then each column's label.
-func header(cols []measure.Column, names ...string) Table {
-	t := Table{Header: names, Right: make([]bool, len(names))}
-	for i := 1; i < len(names); i++ {
-		t.Right[i] = true
-	}
-	for _, c := range cols {
-		t.Header = append(t.Header, c.Label)
-		t.Right = append(t.Right, !c.Left)
-	}
-	return t
-}
-
-// Probes has one row per variant and probe; ok is false when no
-// variant has a probe reading.
+// Probes has a row per variant and probe; ok is false without any.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	failed := false
 	for i := range s.Variants {
@@ -145,7 +91,7 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		for _, p := range v.Probes {
-			mean, per := "-", "-"
+			mean, per := format.Missing, format.Missing
 			if p.N > 0 {
 				mean = format.Number(p.MeanDelta)
 			}
@@ -169,97 +115,29 @@ func Probes(s *analysis.RunSummary) (t Table, ok bool) {
 // chartWidth is the width of a sweep chart's bars in characters.
 const chartWidth = 40
 
-// SweepTitle is the heading of a sweep's table.
-func SweepTitle(sw *analysis.SweepSummary) string {
-	by := strings.Join(sw.Keys, ", ")
-	order := "in run order"
-	if sw.Numeric {
-		order = "by value"
-	}
-	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, by, order)
-}
-
-// SweepLegend explains a sweep chart.
-const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
-
-// PlateauLine says what a sweep concluded: its best value or plateau and
-// the family judged, or that nothing could be; "" when nothing was measured.
-func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
-	label := map[int]string{}
-	for k, i := range sw.Variants {
-		label[i] = sw.Labels[k]
-	}
-	// A value named best or highest says in the same line when its
-	// figures measured something else than the server.
-	caveat := func(i int) string {
-		if c := s.Variants[i].Caveat.String(); c != "" {
-			return " — " + label[i] + ": " + c
-		}
-		return ""
-	}
-	if len(sw.Plateau) == 0 {
-		if sw.Top < 0 {
-			return ""
-		}
-		top := "the highest mean is " + label[sw.Top]
-		if s.Variants[sw.Top].Stats.N >= 2 {
-			// The one value measured twice is Top however low its
-			// mean (stats.PairPlateau): a run interrupted in its
-			// second round.
-			top = "only " + label[sw.Top] + " has 2+ repetitions"
-		}
-		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (%s%s)", strings.Join(sw.Keys, ", "), top, caveat(sw.Top))
-	}
-	var names []string
-	for _, i := range sw.Plateau {
-		names = append(names, label[i])
-	}
-	family := "no pair of values could be tested"
-	switch {
-	case sw.Family == 1:
-		family = "one pair of values tested"
-	case sw.Family > 1:
-		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
-	}
-	var line string
-	switch {
-	case sw.Best >= 0:
-		line = fmt.Sprintf("best: %s, significantly faster than every other value%s (%s)", label[sw.Best], caveat(sw.Best), family)
-	case len(sw.Plateau) == len(sw.Variants):
-		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
-	default:
-		top := "the highest mean is "
-		for _, i := range sw.Variants {
-			if s.Variants[i].Stats.N == 1 { // never Top beside tested values (stats.PairPlateau)
-				top = "the highest mean of those with 2+ repetitions is "
-			}
-		}
-		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; %s%s%s; %s)", strings.Join(names, ", "), top, label[sw.Top], caveat(sw.Top), family)
-	}
-	if sw.Caution != "" {
-		line += "; caution: " + sw.Caution
-	}
-	return line
-}
-
-// Drift shows every variant's rate by round, the round effect and
-// (in title) the trend; ok is false with fewer than two rounds.
+// Drift is every variant's rate by round and the round effect, with its
+// title; ok is false with fewer than two rounds.
 func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	d := &s.Drift
 	if d.Rounds < 2 {
 		return t, "", false
 	}
 	t.Header, t.Right = []string{"variant"}, []bool{false}
+	effect := []string{"round effect"}
 	for r := range d.Rounds {
 		t.Header = append(t.Header, fmt.Sprintf("round %d", r+1))
 		t.Right = append(t.Right, true)
+		effect = append(effect, format.Missing)
+		if d.RoundHas[r] {
+			effect[r+1] = format.Delta(d.RoundPct[r])
+		}
 	}
 	for i := range s.Variants {
 		row := []string{s.Variants[i].Name}
 		for _, c := range d.Cells[i] {
 			switch {
 			case !c.OK:
-				row = append(row, "-")
+				row = append(row, format.Missing)
 			case c.Failed:
 				row = append(row, format.Rate(c.Rate)+" FAILED")
 			default:
@@ -268,15 +146,7 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 		}
 		t.Add(row...)
 	}
-	row := []string{"round effect"}
-	for r := range d.Rounds {
-		cell := "-"
-		if d.RoundHas[r] {
-			cell = format.Delta(d.RoundPct[r])
-		}
-		row = append(row, cell)
-	}
-	t.Add(row...)
+	t.Add(effect...)
 	title = "drift by round: req/s of every variant in each round; round effect = the round's mean deviation from each variant's own mean"
 	if d.HasTrend {
 		title += fmt.Sprintf("; trend over the run %s from round 1 to round %d", format.Delta(d.TrendPct), d.Rounds)
@@ -287,9 +157,9 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	return t, title, true
 }
 
-// Sweep is a sweep's variants in chart order, preceded by the
-// baseline when the baseline is not one of them (and was measured), with an ASCII bar of the
-// mean rate and its confidence interval on a scale from 0.
+// Sweep is a sweep's variants in chart order (the baseline first when
+// measured and not one of them), each with an ASCII bar of its mean rate
+// and confidence interval on a scale from 0.
 func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	rows := sw.Variants
 	labels := sw.Labels
@@ -327,9 +197,8 @@ func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
 	return t
 }
 
-// bar draws st on a scale from 0 to scale in width characters between two
-// '|': '#' up to the mean, then the confidence interval as '=' below the
-// mean and '-' above it. Positions round to the nearest character.
+// bar draws st from 0 to scale in width characters between '|': '#' up to
+// the mean, the 95 % CI as '=' below it and '-' above it.
 func bar(st stats.Stats, scale float64, width int) string {
 	cells := bytes.Repeat([]byte{' '}, width)
 	if st.N > 0 && scale > 0 {
@@ -373,9 +242,8 @@ func niceCeil(x float64) float64 {
 	return 10 * exp
 }
 
-// Latencies is a repetition's latency table: a row per catalogue
-// measure shown in measure.Latencies that has a value, a column per
-// member of its family.
+// Latencies is a repetition's latency table: a row per measure.Latencies
+// family with a value, a column per member.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
 	t := latencyHeader(cols, measure.LatencyHeading)
@@ -383,8 +251,7 @@ func Latencies(x *measure.Rep) Table {
 	return t
 }
 
-// VariantLatencies is Latencies of every variant, its repetitions merged
-// (measure.PageLatencies), its rows led by its name.
+// VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
 	cols := measure.Columns(m, measure.PageLatencies)
 	t := latencyHeader(cols, "variant", "timing")
@@ -406,8 +273,7 @@ func latencyHeader(cols []measure.Column, names ...string) Table {
 	return t
 }
 
-// addLatencies adds a row per family of cols with a value: lead, the
-// family's label and its members' values.
+// addLatencies adds a row per family of cols with a value.
 func addLatencies(t *Table, cols []measure.Column, lead []string, value func(measure.Column) measure.Value) {
 	for start, end := 0, 0; start < len(cols); start = end {
 		row := append(slices.Clone(lead), cols[start].Label)
@@ -422,9 +288,8 @@ func addLatencies(t *Table, cols []measure.Column, lead []string, value func(mea
 	}
 }
 
-// Groups is a repetition's groups table: a row per group and the total,
-// with the catalogue's measures shown in measure.Groups (a Sparse one only
-// where a row has it).
+// Groups has a row per group of a repetition and its total, with the
+// measure.Groups measures (a Sparse one only where a row has it).
 func Groups(x *measure.Rep) Table {
 	rows := []*results.Group{}
 	for i := range x.Rep.Groups {
@@ -434,17 +299,217 @@ func Groups(x *measure.Rep) Table {
 	cols := slices.DeleteFunc(measure.Columns(x.R, measure.Groups), func(c measure.Column) bool {
 		return c.Sparse && !slices.ContainsFunc(rows, func(g *results.Group) bool { x.G = g; return c.OfRep(x).Kind != measure.None })
 	})
-	t := header(cols, "group")
+	t := Header(cols, "group")
 	for _, g := range rows {
 		x.G = g
-		row := []string{"total"}
+		name := "total"
 		if g.Index != results.TotalIndex {
-			row[0] = strconv.Itoa(g.Index)
+			name = strconv.Itoa(g.Index)
 		}
-		for _, c := range cols {
-			row = append(row, c.Text(c.OfRep(x)))
-		}
-		t.Add(row...)
+		t.Add(Cells(cols, measure.Column.OfRep, x, name)...)
 	}
 	return t
+}
+
+// Search has a row per visited value in grid order: its visits, the
+// objective's mean and 95 % CI, and its marks.
+func Search(s *analysis.SearchSummary) Table {
+	t := Table{
+		Header: []string{s.Search.Key, "visits", "windows", "mean " + s.Unit(), "95 % CI", "mark"},
+		Right:  []bool{true, false, true, true, false, false},
+	}
+	for i := range s.Points {
+		p := &s.Points[i]
+		nums := make([]string, len(p.Visits))
+		for j, n := range p.Visits {
+			nums[j] = "#" + strconv.Itoa(n)
+		}
+		ci := format.Missing
+		if p.Stats.HasCI {
+			ci = format.Number(p.Stats.CI95Low) + " … " + format.Number(p.Stats.CI95High)
+		}
+		var marks []string
+		for _, m := range []struct {
+			on   bool
+			word string
+		}{{i == s.Best, "best"}, {p.Plateau, "plateau"}, {i == s.PlateauLow, "lowest on plateau"}, {p.Untested, "once, not tested"}} {
+			if m.on {
+				marks = append(marks, m.word)
+			}
+		}
+		t.Add(p.Value, strings.Join(nums, " "), strconv.Itoa(p.Stats.N), format.Number(p.Stats.Mean), ci, strings.Join(marks, ", "))
+	}
+	return t
+}
+
+// Capacity has a row per step of a variant's capacity search.
+func Capacity(c *results.Capacity) Table {
+	t := Table{
+		Header: []string{"step", "phase", "asked/s", "achieved/s", "missed", "errors", "p99 handshake ms", "p99 from intended ms", "verdict"},
+		Right:  []bool{true, false, true, true, true, true, true, true, false},
+	}
+	for i, rep := range c.Steps {
+		st, g := rep.Step, &rep.Total
+		verdict := "pass"
+		if !st.Pass {
+			verdict = "FAIL: " + st.Why
+		}
+		t.Add(fmt.Sprint(i+1), st.Phase, format.Count(uint64(math.Round(st.Rate))), format.Rate(g.Rate()), format.Share(g.MissedShare()),
+			format.Share(g.ErrorShare()), format.QuantileMillis(g.Latency.Handshake, 99), format.QuantileMillis(g.Latency.Intended, 99), verdict)
+	}
+	return t
+}
+
+// Speed is the crypto speed table: a row per figure, a column per variant.
+func Speed(t *analysis.SpeedTable) Table {
+	tb := Table{Header: t.Header()}
+	for i := range tb.Header {
+		tb.Right = append(tb.Right, i >= 2)
+	}
+	for i := range t.Rows {
+		tb.Add(t.Cells(&t.Rows[i])...)
+	}
+	return tb
+}
+
+// Thresholds has a row per threshold check.
+func Thresholds(cs []analysis.ThresholdCheck) Table {
+	tb := Table{Header: []string{"verdict", "threshold", "variant", "measured"}, Right: []bool{false, false, false, true}}
+	for i := range cs {
+		c := &cs[i]
+		verdict := "pass"
+		if !c.Passed {
+			verdict = "CROSSED"
+		}
+		tb.Add(verdict, c.Threshold.Expr, c.Variant, c.Shown())
+	}
+	return tb
+}
+
+// eachRep calls row for every repetition, named and numbered from 1.
+func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) {
+	for i := range m.Run.Variants {
+		v := &m.Run.Variants[i]
+		for j := range v.Reps {
+			row(v.Name, strconv.Itoa(v.Reps[j].Index+1), &v.Reps[j])
+		}
+	}
+}
+
+// NotCounted has a row per repetition with requests outside its window
+// (warm-up, in flight at its end) or TIME_WAIT sockets read after it.
+func NotCounted(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "rep", "responses", "errors", "completed after", "errors after", "failed or cut off",
+		"in connect", "in handshake", "awaiting response", "TIME_WAIT sockets after"}}
+	t.Right = slices.Repeat([]bool{true}, len(t.Header))
+	t.Right[0] = false
+	eachRep(m, func(variant, rep string, r *results.Rep) {
+		o := r.Total.Outside
+		if o == (results.Outside{}) && r.TimeWait == nil {
+			return
+		}
+		tw := format.Missing
+		if r.TimeWait != nil {
+			tw = format.Count(uint64(max(*r.TimeWait, 0)))
+		}
+		u := o.Unanswered
+		t.Add(variant, rep, format.Count(o.Warmup), errorsWithClasses(o.WarmupErrorTotal(), o.WarmupClasses), format.Count(o.Late),
+			errorsWithClasses(o.AfterClasses.Total(), o.AfterClasses), format.Count(o.Abandoned),
+			format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response), tw)
+	})
+	return t
+}
+
+// Errors has a row per repetition and error class that occurred.
+func Errors(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "rep", "class", "count", "first message"}, Right: []bool{false, true, false, true, false}}
+	eachRep(m, func(variant, rep string, r *results.Rep) {
+		for c, ec := range r.Total.Errors {
+			if ec.Count == 0 {
+				continue
+			}
+			first := ec.First
+			if first == "" {
+				first = "(no message)"
+			}
+			t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), first)
+		}
+	})
+	return t
+}
+
+// Negotiated has a row per variant and TLS parameters negotiated, the
+// most frequent first.
+func Negotiated(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "version, cipher, group", "handshakes", "share"}, Right: []bool{false, false, true, true}}
+	for i := range m.Run.Variants {
+		v := &m.Run.Variants[i]
+		sum := map[string]uint64{}
+		var total uint64
+		for j := range v.Reps {
+			for k, n := range v.Reps[j].Total.Negotiated {
+				sum[k] += n
+				total += n
+			}
+		}
+		for _, k := range ByCount(sum) {
+			t.Add(v.Name, k, format.Count(sum[k]), format.Percent(float64(sum[k])/float64(total)))
+		}
+	}
+	return t
+}
+
+// ProbeReadings has a row per repetition and probe.
+func ProbeReadings(m *analysis.Report) Table {
+	t := Table{Header: []string{"variant", "rep", "probe", "before", "after", "delta", "error"},
+		Right: []bool{false, true, false, true, true, true, false}}
+	eachRep(m, func(variant, rep string, r *results.Rep) {
+		for _, k := range slices.Sorted(maps.Keys(r.Probes)) {
+			p := r.Probes[k]
+			t.Add(variant, rep, k, format.Float(p.Before, 2), format.Float(p.After, 2), format.Float(p.Delta(), 2), p.Error)
+		}
+	})
+	return t
+}
+
+// Profile is the server profile: a column per variant, a row per library,
+// then the crypto share, offload bound, Δ and samples.
+func Profile(t *analysis.ProfileTable) Table {
+	tb := Table{Header: []string{"server CPU by library"}}
+	for _, v := range t.Variants {
+		tb.Header = append(tb.Header, v.Name)
+	}
+	for i := range tb.Header {
+		tb.Right = append(tb.Right, i > 0)
+	}
+	row := func(label string, cell func(v *analysis.ProfileVariant) string) {
+		cells := []string{label}
+		for i := range t.Variants {
+			v := &t.Variants[i]
+			if !v.Available() {
+				cells = append(cells, "n/a")
+				continue
+			}
+			cells = append(cells, cell(v))
+		}
+		tb.Add(cells...)
+	}
+	for _, name := range t.Libraries {
+		row(name, func(v *analysis.ProfileVariant) string {
+			if s, ok := v.Share(name); ok {
+				return format.Percent(s)
+			}
+			return format.Missing
+		})
+	}
+	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
+	row("offload bound (at most)", (*analysis.ProfileVariant).BoundCell)
+	row("Δ vs baseline", func(v *analysis.ProfileVariant) string {
+		if w := v.DeltaWords(); w != "" {
+			return w
+		}
+		return format.Missing
+	})
+	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
+	return tb
 }

@@ -1,0 +1,358 @@
+package tables
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/stats"
+)
+
+// Notices is the banner of m in order, each line labelled in capitals.
+func Notices(m *analysis.Report) []Notice {
+	var ns, diagnoses, hostOnly []Notice
+	if m.Run.Interrupted {
+		ns = append(ns, Notice{"INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)"})
+	}
+	if m.Run.Incomplete {
+		ns = append(ns, Notice{"INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown"})
+	}
+	if len(m.Failed) > 0 {
+		ns = append(ns, Notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
+	}
+	for i := range m.Diagnoses {
+		diagnoses = append(diagnoses, Notice{"DIAGNOSIS", DiagnosisTitle(&m.Diagnoses[i]) + ": " + m.Diagnoses[i].Cause.String()})
+	}
+	for i := range m.HostOnly {
+		hostOnly = append(hostOnly, Notice{HostOnlyLabel, hostOnlyWords(&m.HostOnly[i])})
+	}
+	for _, group := range [][]Notice{notices("NOT MEASURED", m.NotMeasured.Strings()...), notices("PARTIAL", m.Partial.Strings()...),
+		notices("EXCLUDED", m.Excluded.Strings()...), notices("THRESHOLD CROSSED", m.Crossed.Strings()...), notices("WARNING", m.Warnings...),
+		diagnoses, hostOnly, notices("HINT", m.Hints.Strings()...)} {
+		ns = append(ns, group...)
+	}
+	return ns
+}
+
+// notices are a Notice per line, each labelled label.
+func notices(label string, lines ...string) []Notice {
+	var ns []Notice
+	for _, l := range lines {
+		ns = append(ns, Notice{label, l})
+	}
+	return ns
+}
+
+// Facts is the head of a report: times, baseline, order, repeat, metrics
+// and profile.
+func Facts(m *analysis.Report) []Notice {
+	r, s := m.Run, m.Summary
+	var fs []Notice
+	add := func(ok bool, label string, text func() string) {
+		if ok {
+			fs = append(fs, Notice{label, text()})
+		}
+	}
+	add(!r.Started.IsZero(), "started", func() string { return r.Started.Format(stamp) })
+	add(!r.Finished.IsZero(), "finished", func() string {
+		if r.Started.IsZero() {
+			return r.Finished.Format(stamp)
+		}
+		return fmt.Sprintf("%s (took %s)", r.Finished.Format(stamp), r.Finished.Sub(r.Started).Round(time.Second))
+	})
+	add(len(r.Variants) > 0 || s.BaselineName != "", "baseline", s.BaselineLine)
+	add(OrderLine(r) != "", "order", func() string { return OrderLine(r) })
+	add(r.Calibration != nil, "repeat", func() string { return "auto: " + calibrationWords(r.Calibration) })
+	add(!m.Metrics.IsZero(), "metrics", m.Metrics.String)
+	add(m.Profile != nil, "profile", func() string { return m.Profile.OnLine().String() })
+	return fs
+}
+
+// stamp is the reports' form of an instant.
+const stamp = "2006-01-02 15:04:05 MST"
+
+// calibrationWords says what repeat: auto measured and chose.
+func calibrationWords(c *stats.Calibration) string {
+	if !c.HasNoise {
+		return fmt.Sprintf("no noise estimate from %d good calibration windows of %s: %d repetitions (the cap)", len(c.Rates), c.Variant, c.Repeat)
+	}
+	detect := fmt.Sprintf("%d repetitions per variant detect", c.Repeat)
+	if c.Capped {
+		detect = fmt.Sprintf("even the cap of %d repetitions cannot detect", c.Max)
+	}
+	return fmt.Sprintf("%s varied by %.2f %% over %d calibration windows; %s ±%g %% with %.0f %% power", c.Variant, c.NoisePct, len(c.Rates), detect, c.EffectPct, stats.Power*100)
+}
+
+// StatsNote says how the comparison decides: test, adjustment, MDE, CI
+// and equivalence.
+func StatsNote(s *analysis.RunSummary) string {
+	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
+	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
+	if s.Family <= 1 {
+		adjust = fmt.Sprintf("one comparison, α = %g", stats.Alpha)
+	}
+	level := "α"
+	if s.Family > 1 {
+		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
+	}
+	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
+		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+}
+
+// OrderLine says in what order the windows ran; "" when not recorded.
+func OrderLine(r *results.Run) string {
+	switch r.Order {
+	case results.OrderRandomized:
+		return fmt.Sprintf("randomized blocks (every round runs each variant once, in a random order), seed %d (replay: --seed %d)", r.Seed, r.Seed)
+	case results.OrderInterleaved:
+		return "interleaved (every round runs each variant once, in plan order)"
+	case results.OrderSequential:
+		return "sequential (every repetition of a variant, then the next): drift of the machine is not controlled"
+	}
+	return ""
+}
+
+// SweepTitle is the heading of a sweep's table.
+func SweepTitle(sw *analysis.SweepSummary) string {
+	by := strings.Join(sw.Keys, ", ")
+	order := "in run order"
+	if sw.Numeric {
+		order = "by value"
+	}
+	return fmt.Sprintf("sweep %s: mean req/s by %s (%s)", sw.Series, by, order)
+}
+
+// SweepLegend explains a sweep chart.
+const SweepLegend = "chart: # up to the mean, = and - span the 95 % CI below and above it; * marks the best (significantly faster than every other value, every pair of values judged together, Holm–Shaffer), ~ the plateau when no value is"
+
+// PlateauLine says what a sweep concluded: its best value or plateau, or
+// that nothing could be judged; "" when nothing was measured.
+func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
+	label := map[int]string{}
+	for k, i := range sw.Variants {
+		label[i] = sw.Labels[k]
+	}
+	// A value named best or highest says in the same line when its
+	// figures measured something else than the server.
+	caveat := func(i int) string {
+		if c := s.Variants[i].Caveat.String(); c != "" {
+			return " — " + label[i] + ": " + c
+		}
+		return ""
+	}
+	if len(sw.Plateau) == 0 {
+		if sw.Top < 0 {
+			return ""
+		}
+		top := "the highest mean is " + label[sw.Top]
+		if s.Variants[sw.Top].Stats.N >= 2 {
+			// Top however low its mean (stats.PairPlateau).
+			top = "only " + label[sw.Top] + " has 2+ repetitions"
+		}
+		return fmt.Sprintf("not judged: no two values of %s have 2+ repetitions each, so none can be called best or no worse (%s%s)", strings.Join(sw.Keys, ", "), top, caveat(sw.Top))
+	}
+	var names []string
+	for _, i := range sw.Plateau {
+		names = append(names, label[i])
+	}
+	family := "no pair of values could be tested"
+	switch {
+	case sw.Family == 1:
+		family = "one pair of values tested"
+	case sw.Family > 1:
+		family = fmt.Sprintf("all %d pairs of values judged together, Holm–Shaffer", sw.Family)
+	}
+	var line string
+	switch {
+	case sw.Best >= 0:
+		line = fmt.Sprintf("best: %s, significantly faster than every other value%s (%s)", label[sw.Best], caveat(sw.Best), family)
+	case len(sw.Plateau) == len(sw.Variants):
+		line = fmt.Sprintf("no best value: no %s is significantly faster than another (plateau: %s; %s)", strings.Join(sw.Keys, ", "), strings.Join(names, ", "), family)
+	default:
+		top := "the highest mean is "
+		for _, i := range sw.Variants {
+			if s.Variants[i].Stats.N == 1 { // never Top beside tested values (stats.PairPlateau)
+				top = "the highest mean of those with 2+ repetitions is "
+			}
+		}
+		line = fmt.Sprintf("plateau: %s (no other value is significantly faster than these; %s%s%s; %s)", strings.Join(names, ", "), top, label[sw.Top], caveat(sw.Top), family)
+	}
+	if sw.Caution != "" {
+		line += "; caution: " + sw.Caution
+	}
+	return line
+}
+
+// CapacityIntro says how the search went, for the reports.
+func CapacityIntro(s *results.CapacitySpec) string {
+	return fmt.Sprintf("per variant, the highest rate with %s, errors at most %s and at most %s of starts missed; steps from %s/s ×%s, then bisection to %s",
+		analysis.TargetWords(s), format.Share(s.MaxErrors), format.Share(s.MaxMissed), format.Count(uint64(math.Round(s.From))),
+		strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", s.Factor), "0"), "."), format.Share(s.Resolution))
+}
+
+// ProfileLines are each variant's lines under the profile: why it has
+// none, or its top functions, bound, self-check and pprof file.
+func ProfileLines(t *analysis.ProfileTable) []string {
+	var out []string
+	for i := range t.Variants {
+		v := &t.Variants[i]
+		if !v.Available() {
+			out = append(out, v.Name+": "+v.Missing.String())
+			continue
+		}
+		out = append(out, v.Name+": top functions: "+v.FunctionsLine())
+		out = append(out, v.Name+": "+v.BoundWords().String())
+		if w := v.CheckWords(t.Rate).String(); w != "" {
+			out = append(out, v.Name+": self-check: "+w)
+		}
+		out = append(out, v.Name+": pprof: "+v.Pprof)
+	}
+	return out
+}
+
+// NoTimeline is said of a repetition stored before timelines.
+const NoTimeline = "no timeline (the run was stored before kaeload kept one)"
+
+// RepTimeline is what a repetition's timeline says: rate range, stalls,
+// TCP counters, other load and the rules that could not judge it.
+func RepTimeline(tl *diagnosis.Repetition) []Notice {
+	if tl.NoTimeline {
+		return []Notice{{"timeline", NoTimeline}}
+	}
+	out := []Notice{{rangeLabel(tl), RangeWords(tl)}, {"stalls", StallWords(tl)}}
+	for i := range tl.Hosts {
+		out = append(out, Notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
+	}
+	if tl.Listener != nil {
+		out = append(out, Notice{"listener", tl.Listener.Words()})
+	}
+	for i := range tl.Traffic {
+		if tl.Traffic[i].Shared {
+			out = append(out, Notice{"other traffic", tl.Traffic[i].Words()})
+		}
+	}
+	for i := range tl.HostOnly {
+		out = append(out, Notice{"not the run's", tl.HostOnly[i].Title + ": " + tl.HostOnly[i].Line()})
+	}
+	for _, u := range tl.Unjudged {
+		if u.S("rule") != diagnosis.RuleStalls { // said on the stalls line
+			out = append(out, Notice{"not judged", u.String()})
+		}
+	}
+	return out
+}
+
+// rangeLabel names the rate range by its interval: "rate by second".
+func rangeLabel(tl *diagnosis.Repetition) string {
+	if tl.Interval == time.Second || tl.Interval == 0 {
+		return "rate by second"
+	}
+	return "rate by " + tl.Interval.String()
+}
+
+// RangeWords words a repetition's rate range: "min 135.0 / median 997.5
+// / max 1,010.0 req/s over 10 intervals".
+func RangeWords(tl *diagnosis.Repetition) string {
+	r := tl.Range
+	switch {
+	case tl.NoTimeline:
+		return NoTimeline
+	case r == nil:
+		return "no interval in the window long enough to judge"
+	}
+	return fmt.Sprintf("min %s / median %s / max %s req/s over %d intervals", format.Rate(r.Min), format.Rate(r.Median), format.Rate(r.Max), r.Intervals)
+}
+
+// StallWords words a repetition's stalls: "none", "3.0–5.0 s at 135.0
+// req/s (median 997.5)", or why they were not judged.
+func StallWords(tl *diagnosis.Repetition) string {
+	switch {
+	case tl.NoTimeline:
+		return NoTimeline
+	case !tl.StallsJudged:
+		if why := tl.StallsUnjudged(); why != "" {
+			return "not judged: " + why
+		}
+		return "not judged"
+	case len(tl.Stalls) == 0:
+		return "none"
+	}
+	return fmt.Sprintf("%s (median %s req/s)", measure.StallsCell(tl), format.Rate(tl.Stalls[0].Median))
+}
+
+// TCPWords words one host's TCP counters over the window: its role, the
+// counters that grew, and those not available, each reason once.
+func TCPWords(h *diagnosis.HostCounts) string {
+	var grew []string
+	var whys []string             // reasons, in order of first use
+	gone := map[string][]string{} // counters by reason
+	for _, name := range h.Counters {
+		v, unread, ok := h.Get(name)
+		switch {
+		case !ok:
+			why := h.Why(name)
+			if gone[why] == nil {
+				whys = append(whys, why)
+			}
+			gone[why] = append(gone[why], name)
+		case unread > 0:
+			grew = append(grew, fmt.Sprintf("%s at least +%s (%d intervals not read)", name, format.Count(v), unread))
+		case v > 0:
+			grew = append(grew, name+" +"+format.Count(v))
+		}
+	}
+	if len(whys) == 1 && len(gone[whys[0]]) == len(h.Counters) {
+		return h.Role() + ": every counter not available (" + whys[0] + ")"
+	}
+	s := h.Role() + ": " + cmp.Or(strings.Join(grew, ", "), "no counter grew")
+	sep := "; not available: "
+	for _, why := range whys {
+		s += sep + strings.Join(gone[why], ", ") + " (" + why + ")"
+		sep = "; "
+	}
+	return s
+}
+
+// HostOnlyLabel labels a host-only change in a report's banner.
+const HostOnlyLabel = "NOT THE RUN'S"
+
+// hostOnlyWords words a host-only change for the banner.
+func hostOnlyWords(h *diagnosis.HostOnly) string {
+	return fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line())
+}
+
+// DiagnosisTitle is "default, repetition 1: accept-queue overflow".
+func DiagnosisTitle(d *diagnosis.Diagnosis) string {
+	return fmt.Sprintf("%s, repetition %d: %s", d.Variant, d.Rep+1, d.Title)
+}
+
+// DiagnosisRows are a diagnosis's cause, figure, consequence and fix.
+func DiagnosisRows(d *diagnosis.Diagnosis) []Notice {
+	return []Notice{{"cause", d.Cause.String()}, {"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()}}
+}
+
+// errorsWithClasses is a count of errors with its classes: "1,400 (status 1,400)".
+func errorsWithClasses(n uint64, classes results.ErrorCounts) string {
+	if c := format.ErrorClasses(classes); c != "" && n > 0 {
+		return format.Count(n) + " (" + c + ")"
+	}
+	return format.Count(n)
+}
+
+// ByCount is the keys of counts, the most counted first, ties in key order.
+func ByCount(counts map[string]uint64) []string {
+	keys := slices.Sorted(maps.Keys(counts))
+	sort.SliceStable(keys, func(i, j int) bool { return counts[keys[i]] > counts[keys[j]] })
+	return keys
+}
