@@ -9,12 +9,12 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Power is the probability with which a difference as large as a
-// comparison's minimum detectable effect is found significant.
+// Power is the probability of finding significant a difference as large
+// as a comparison's minimum detectable effect.
 const Power = 0.80
 
-// The values of Comparison.Adjustment: Holm–Bonferroni keeps the chance
-// that any comparison of identical variants is significant below Alpha.
+// The values of Comparison.Adjustment: Holm–Bonferroni keeps below Alpha
+// the chance that any comparison of identical variants is significant.
 const (
 	AdjustHolm = "holm"
 	AdjustNone = "none" // judged alone
@@ -32,8 +32,7 @@ func CompareFamily(base []float64, others [][]float64, margin float64) []Compari
 	return ComparePairs(bases, others, margin)
 }
 
-// ComparePairs is CompareFamily with a base of its own for each
-// comparison: others[i] is compared with bases[i].
+// ComparePairs is CompareFamily comparing others[i] with bases[i].
 func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	out := make([]Comparison, len(others))
 	var tested []int
@@ -62,8 +61,8 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	return out
 }
 
-// Holm returns Holm's step-down adjusted p-values of ps, in ps's order. A
-// NaN p is no test: left out of the family, it stays NaN.
+// Holm returns Holm's step-down adjusted p-values of ps, in ps's order; a
+// NaN p (no test) is outside the family and stays NaN.
 func Holm(ps []float64) []float64 {
 	out := make([]float64, len(ps))
 	var idx []int
@@ -84,8 +83,8 @@ func Holm(ps []float64) []float64 {
 	return out
 }
 
-// judge fills the minimum detectable effect and the equivalence verdict
-// of c (whose test ran) at the two-sided level alpha.
+// judge fills the MDE and the equivalence verdict of the tested c at the
+// two-sided level alpha.
 func judge(c *Comparison, base, other []float64, alpha, margin float64) {
 	d, se, df, ok := logDifference(base, other)
 	if !ok {
@@ -118,15 +117,13 @@ func judge(c *Comparison, base, other []float64, alpha, margin float64) {
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // mde is the minimum detectable effect on the tested scale for a standard
-// error estimated as se.
-func mde(se, df, alpha float64) float64 { return reportedNoncentrality(df, alpha) * se }
-
-// planned is the minimum detectable effect for a standard error known to
-// be se, as when planning from a noise already measured.
+// error estimated as se; planned for one known to be se (from a noise
+// already measured).
+func mde(se, df, alpha float64) float64     { return reportedNoncentrality(df, alpha) * se }
 func planned(se, df, alpha float64) float64 { return noncentrality(df, alpha) * se }
 
-// noncentralities caches the roots below: a report or a simulation asks
-// for the same few again and again.
+// noncentralities caches the roots: reports and simulations ask for the
+// same few again and again.
 var noncentralities sync.Map // noncentralityKey -> float64
 
 type noncentralityKey struct {
@@ -136,16 +133,14 @@ type noncentralityKey struct {
 }
 
 // noncentrality returns the λ at which a two-sided t-test at level alpha
-// rejects with probability Power under the noncentral t. The shortcut
-// t(1−α/2) + t(Power) delivers 68 %, not 80 %, with three repetitions.
-// +Inf when no λ below 1e9 reaches Power.
+// rejects with probability Power under the noncentral t (the shortcut
+// t(1−α/2) + t(Power) delivers 68 %, not 80 %, with three repetitions);
+// +Inf when no λ below 1e9 does. noncentralityAt is it at another power.
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
 
-// noncentralityAt is noncentrality for another power.
 func noncentralityAt(df, alpha, power float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, false, power}, func() (func(float64) float64, float64) {
-		tc := StudentTQuantile(1-alpha/2, df)
-		// At λ = tc the test rejects about half the time.
+		tc := StudentTQuantile(1-alpha/2, df) // where the test rejects about half the time
 		return func(l float64) float64 { return tPower(l, tc, df, powerTolerance) }, tc
 	})
 }
@@ -194,13 +189,13 @@ func studentTCDF(t, df float64) float64 {
 	return studentTUpper(-t, df)
 }
 
-// powerTolerance is the absolute error allowed in a power integral: the
-// roots then agree with mpmath's to 1e-12 or better.
+// powerTolerance is the absolute error of a power integral: the roots
+// then agree with mpmath's to 1e-12 or better.
 const powerTolerance = 1e-12
 
 // cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
 // key.power, cached; +Inf without a root below 1e9. makePower returns
-// power and a start at most the root.
+// power and a start below the root.
 func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
@@ -216,21 +211,14 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 
 // findRoot returns the x in [0, limit] where the increasing g crosses 0,
 // to a relative 1e-10, bracketing from start by doubling and closing in by
-// Illinois regula falsi (gonum has no scalar root finder); +Inf past limit.
+// Illinois regula falsi (gonum has no scalar root finder; bisection took
+// five times as long); +Inf past limit.
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
 	}
 	lo, hi := 0.0, start
-	ghi := g(hi)
-	var glo float64
-	if ghi < 0 {
-		lo, glo = hi, ghi
-		hi *= 2
-		ghi = g(hi)
-	} else {
-		glo = g(lo)
-	}
+	glo, ghi := math.NaN(), g(hi)
 	for ghi < 0 {
 		if hi > limit {
 			return math.Inf(1)
@@ -239,10 +227,12 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 		hi *= 2
 		ghi = g(hi)
 	}
-	if glo >= 0 {
-		return lo
+	if lo == 0 {
+		if glo = g(0); glo >= 0 {
+			return 0
+		}
 	}
-	side := 0
+	side := 0 // the end moved last: Illinois halves the other's value
 	for range 200 {
 		if hi-lo <= 1e-10*hi {
 			break
@@ -251,14 +241,13 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 		if !(x > lo && x < hi) {
 			x = (lo + hi) / 2
 		}
-		gx := g(x)
-		switch {
+		switch gx := g(x); {
 		case math.Abs(gx) <= 1e-14:
 			return x
 		case gx < 0:
 			lo, glo = x, gx
 			if side == -1 {
-				ghi /= 2 // Illinois: the same end twice
+				ghi /= 2
 			}
 			side = -1
 		default:
@@ -314,7 +303,7 @@ func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float
 	return integratePieces(g, cuts, 0, cuts[1], tol)
 }
 
-// integratePieces integrates f over [lo, hi], cut at cuts, each piece to
+// integratePieces integrates f over [lo, hi] cut at cuts, each piece to
 // its share of tol.
 func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float64) float64 {
 	xs := []float64{lo, hi}
@@ -462,14 +451,12 @@ type Calibration struct {
 	HasNoise  bool      `json:"has_noise"`
 	EffectPct float64   `json:"effect_pct"` // the difference to detect
 	Family    int       `json:"family"`
-	// Repeat is the repetitions chosen; Capped when Max was too few.
-	Repeat int  `json:"repeat"`
-	Max    int  `json:"max"`
-	Capped bool `json:"capped,omitempty"`
+	Repeat    int       `json:"repeat"` // chosen; Capped when Max was too few
+	Max       int       `json:"max"`
+	Capped    bool      `json:"capped,omitempty"`
 }
 
-// Calibrate fills NoisePct, Repeat and Capped; without a noise estimate it
-// chooses Max, Capped.
+// Calibrate fills NoisePct, Repeat and Capped (Max without a noise).
 func (c *Calibration) Calibrate() {
 	var positive []float64
 	for _, x := range c.Rates {
