@@ -56,28 +56,23 @@ type journalRecord struct {
 // repetition it finished, and the rendered files are then rebuilt
 // atomically (renamed into place). Safe for use by several goroutines.
 type Journal struct {
-	mu    sync.Mutex
-	dir   string
-	f     *os.File
-	run   results.Run // header plus every record so far, all planned variants
-	opts  JournalOptions
-	ended bool
-	// pending: opened by ResumeJournal, nothing written until Resume.
-	pending bool
-	// keep is the length of the complete lines, to which Resume cuts a
-	// last line left short by a crash.
-	keep int64
+	mu      sync.Mutex
+	dir     string
+	f       *os.File
+	run     results.Run // header plus every record so far, all planned variants
+	opts    JournalOptions
+	ended   bool
+	pending bool  // opened by ResumeJournal: nothing written until Resume
+	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
 // JournalOptions inject the analysis and the renderers, which the run
-// directory does not import.
+// directory does not import. Annotate completes a run before run.json is
+// written or after it is rebuilt from a journal; Render returns further
+// files by base name, written even with an error, which is returned.
 type JournalOptions struct {
-	// Annotate completes a run before run.json is written or after it is
-	// rebuilt from a journal (the analysis's warnings).
 	Annotate func(*results.Run)
-	// Render returns further files to rebuild after each record, by base
-	// name; they are written even with an error, which is returned.
-	Render func(*results.Run) (map[string][]byte, error)
+	Render   func(*results.Run) (map[string][]byte, error)
 }
 
 // CreateJournal creates the run directory dir and starts its journal with
@@ -124,45 +119,20 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 // written until Resume, so a resume that fails before its run begins
 // leaves the directory as it was.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
-	path := filepath.Join(dir, JournalFile)
-	data, err := readJournalFile(path)
+	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	if i := bytes.LastIndexByte(data, '\n'); i < len(data)-1 {
-		data = data[:i+1] // a line cut short: the record was never complete
-	}
-	r, err := readJournal(bytes.NewReader(data))
+	r, keep, err := readJournal(f, true)
 	if err != nil {
+		f.Close()
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
-	}
-	j := &Journal{dir: dir, f: f, opts: opts, pending: true, keep: int64(len(data))}
-	j.run = *r
+	j := &Journal{dir: dir, f: f, opts: opts, pending: true, keep: keep, run: *r}
 	out := j.run
 	out.Variants = cloneVariants(j.run.Variants)
 	out.Search = j.run.Search.Clone()
 	return j, &out, nil
-}
-
-// readJournalFile reads the journal at path whole, after readJournal has
-// checked it, so that damage is refused before it is held in memory.
-func readJournalFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if _, err := readJournal(f); err != nil {
-		return nil, err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(f)
 }
 
 // Resume continues a journal opened by ResumeJournal: a last line cut
@@ -191,7 +161,7 @@ func (j *Journal) Resume() error {
 func (j *Journal) Dir() string { return j.dir }
 
 // Rep records a finished repetition of the header's variant at index
-// variant; the other recorders below take the same index.
+// variant; the other recorders take the same index.
 func (j *Journal) Rep(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
 }
@@ -232,8 +202,8 @@ func (j *Journal) Metrics(m *results.Metrics) error {
 }
 
 // End records that the run ended, rebuilds the files a last time and
-// closes the journal; later calls do nothing. A journal never resumed is
-// closed with nothing written.
+// closes the journal; later calls do nothing, and a journal never resumed
+// is closed with nothing written.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -277,9 +247,8 @@ func (j *Journal) apply(rec journalRecord) error {
 	if err := replay(&j.run, rec); err != nil {
 		return err
 	}
-	werr := j.append(rec)
-	if werr != nil {
-		return werr
+	if err := j.append(rec); err != nil {
+		return err
 	}
 	return j.rebuild()
 }
@@ -342,20 +311,20 @@ func (j *Journal) rebuild() error {
 	return renderErr
 }
 
+// perVariant are the record types that name a variant.
+var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: true, recSpeed: true, recNotMeasured: true}
+
 // replay adds one record to r.
 func replay(r *results.Run, rec journalRecord) error {
-	variant := func() (*results.Variant, error) {
+	var v *results.Variant
+	if perVariant[rec.Type] {
 		if rec.Variant < 0 || rec.Variant >= len(r.Variants) {
-			return nil, fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
+			return fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
 		}
-		return &r.Variants[rec.Variant], nil
+		v = &r.Variants[rec.Variant]
 	}
 	switch rec.Type {
 	case recRep, recExcluded, recPartial:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		if rec.Rep == nil {
 			return fmt.Errorf("journal: %s record without a window", rec.Type)
 		}
@@ -371,26 +340,14 @@ func replay(r *results.Run, rec journalRecord) error {
 			}
 		}
 	case recInfo:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		v.Info = rec.Info
 	case recSpeed:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		v.Speed = rec.Speed
 	case recWarning:
 		if rec.Warning != nil {
 			r.Warnings = r.Warnings.AppendNew(*rec.Warning)
 		}
 	case recNotMeasured:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		nm := results.NotMeasured{Variant: v.Name, Reason: rec.Reason}
 		if i := slices.IndexFunc(r.NotMeasured, func(n results.NotMeasured) bool { return n.Variant == v.Name }); i >= 0 {
 			r.NotMeasured[i] = nm
@@ -413,27 +370,30 @@ func replay(r *results.Run, rec journalRecord) error {
 }
 
 // readJournal is ReadJournal with every planned variant kept, in plan
-// order, also those without a repetition.
-func readJournal(rd io.Reader) (*results.Run, error) {
+// order, also those without a repetition, and the length of the complete
+// lines; cutLast drops a last line without its newline even when whole.
+func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	br := bufio.NewReaderSize(rd, 1<<20)
 	var r *results.Run
+	var complete int64
 	ended := false
 	for line := 1; ; line++ {
 		if c, err := br.Peek(1); err == nil && c[0] != '{' {
-			return nil, fmt.Errorf("read journal: line %d does not start with '{': not a kaeload journal record", line)
+			return nil, 0, fmt.Errorf("read journal: line %d does not start with '{': not a kaeload journal record", line)
 		}
 		b, err := readLine(br, maxJournalLine)
-		if len(b) == 0 && errors.Is(err, io.EOF) {
+		last := errors.Is(err, io.EOF) // no newline: the write was cut short
+		if len(b) == 0 && last || last && cutLast {
 			break
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read journal: line %d: %w", line, err)
+		if err != nil && !last {
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
-		last := errors.Is(err, io.EOF) // no newline: the write was cut short
+		complete += int64(len(b))
 		var rec journalRecord
 		b, uerr := unseal(b)
 		if uerr != nil && !last {
-			return nil, fmt.Errorf("read journal: line %d: %w", line, uerr)
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, uerr)
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
@@ -441,24 +401,24 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 			if last && r != nil {
 				break
 			}
-			return nil, fmt.Errorf("read journal: line %d: %w", line, derr)
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, derr)
 		}
 		if line == 1 {
 			if rec.Type != recBegin || rec.Run == nil {
-				return nil, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
+				return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
 			}
 			if err := rec.Run.CheckSchema(); err != nil {
-				return nil, fmt.Errorf("read journal: %w", err)
+				return nil, 0, fmt.Errorf("read journal: %w", err)
 			}
 			r = rec.Run
 			r.Incomplete = true
 			continue
 		}
 		if ended && rec.Type != recResume {
-			return nil, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
+			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
 		if err := replay(r, rec); err != nil {
-			return nil, fmt.Errorf("read journal: line %d: %w", line, err)
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
 		ended = rec.Type == recEnd
 		if last {
@@ -466,12 +426,12 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 		}
 	}
 	if r == nil {
-		return nil, errors.New("read journal: empty")
+		return nil, 0, errors.New("read journal: empty")
 	}
 	if err := r.Check(); err != nil {
-		return nil, fmt.Errorf("read journal: %w", err)
+		return nil, 0, fmt.Errorf("read journal: %w", err)
 	}
-	return r, nil
+	return r, complete, nil
 }
 
 // maxJournalLine bounds one record (a repetition takes kilobytes): a
@@ -498,7 +458,7 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 // run is going, or its controller died) it is Incomplete; a last line cut
 // short is ignored; any other malformed line is an error naming it.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
-	r, err := readJournal(rd)
+	r, _, err := readJournal(rd, false)
 	if err != nil {
 		return nil, err
 	}
