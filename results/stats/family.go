@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -64,20 +65,27 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 // Holm returns Holm's step-down adjusted p-values of ps, in ps's order; a
 // NaN p (no test) is outside the family and stays NaN.
 func Holm(ps []float64) []float64 {
-	out := make([]float64, len(ps))
 	var idx []int
 	for i, p := range ps {
-		if math.IsNaN(p) {
-			out[i] = math.NaN()
-			continue
+		if !math.IsNaN(p) {
+			idx = append(idx, i)
 		}
-		idx = append(idx, i)
 	}
-	m := len(idx)
-	sort.SliceStable(idx, func(a, b int) bool { return ps[idx[a]] < ps[idx[b]] })
+	return stepDown(ps, idx, func(j int) int { return len(idx) - j })
+}
+
+// stepDown adjusts ps[idx] from the smallest p up (equals in their order):
+// step j's p times mult(j), at most 1 and never below the step before. The
+// p-values outside idx are NaN.
+func stepDown(ps []float64, idx []int, mult func(j int) int) []float64 {
+	out := make([]float64, len(ps))
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Or(cmp.Compare(ps[a], ps[b]), a-b) })
 	running := 0.0
-	for k, i := range idx {
-		running = math.Max(running, math.Min(1, float64(m-k)*ps[i]))
+	for j, i := range idx {
+		running = math.Max(running, math.Min(1, float64(mult(j))*ps[i]))
 		out[i] = running
 	}
 	return out
@@ -424,18 +432,18 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 // effect (a fraction) with probability Power at noise noisePct, at level
 // Alpha/family; false, with n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
-	if family < 1 {
-		family = 1
-	}
-	if limit < 2 {
-		limit = 2
-	}
-	sigma := noisePct / 100
+	alpha := Alpha / float64(max(family, 1))
+	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentrality(df, alpha) })
+}
+
+// repsUntil is the fewest repetitions n ≤ limit (at least 2) of two samples
+// at noise noisePct whose planned MDE, lambda(df)·se, is at most effect.
+func repsUntil(noisePct, effect float64, limit int, lambda func(df float64) float64) (n int, ok bool) {
+	limit = max(limit, 2)
 	want := math.Log1p(effect)
-	alpha := Alpha / float64(family)
 	for n = 2; n <= limit; n++ {
-		se := sigma * math.Sqrt(2/float64(n))
-		if se == 0 || planned(se, float64(2*n-2), alpha) <= want {
+		se := noisePct / 100 * math.Sqrt(2/float64(n))
+		if se == 0 || lambda(float64(2*n-2))*se <= want {
 			return n, true
 		}
 	}
@@ -489,17 +497,7 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 // at level Alpha/pairs and power Power^(1/(values−1)): conservative.
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
-	limit = max(limit, 2)
-	sigma := noisePct / 100
-	want := math.Log1p(effect)
-	pairs := values * (values - 1) / 2
-	alpha := Alpha / float64(pairs)
+	alpha := Alpha / float64(values*(values-1)/2)
 	each := math.Pow(Power, 1/float64(values-1))
-	for n = 2; n <= limit; n++ {
-		se := sigma * math.Sqrt(2/float64(n))
-		if se == 0 || noncentralityAt(float64(2*n-2), alpha, each)*se <= want {
-			return n, true
-		}
-	}
-	return limit, false
+	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentralityAt(df, alpha, each) })
 }

@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"sync"
 )
 
@@ -140,20 +138,7 @@ func shaffer(ps []float64, k int) []float64 {
 	for i := range idx {
 		idx[i] = i
 	}
-	// Ascending p, equals in their order (faster than sort.SliceStable).
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(ps[a], ps[b]); c != 0 {
-			return c
-		}
-		return a - b
-	})
-	out := make([]float64, m)
-	running := 0.0
-	for j, i := range idx {
-		running = math.Max(running, math.Min(1, float64(most[m-j])*ps[i]))
-		out[i] = running
-	}
-	return out
+	return stepDown(ps, idx, func(j int) int { return int(most[m-j]) })
 }
 
 // mostTrueNulls returns, for every L up to k(k−1)/2, the largest count of
