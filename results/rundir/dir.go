@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
 	"time"
 )
 
@@ -27,20 +27,7 @@ const (
 // name (64 bytes at most, "run" if empty), each run of characters outside
 // [A-Za-z0-9._-] as one '-'.
 func DefaultDirName(started time.Time, name string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range name {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
-		switch {
-		case ok:
-			b.WriteRune(c)
-			dash = false
-		case !dash:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	clean := b.String()
+	clean := unsafeRuns.ReplaceAllString(name, "-")
 	if len(clean) > 64 {
 		clean = clean[:64]
 	}
@@ -49,6 +36,9 @@ func DefaultDirName(started time.Time, name string) string {
 	}
 	return started.UTC().Format("20060102T150405Z") + "-" + clean
 }
+
+// unsafeRuns are the runs of characters a directory name does not keep.
+var unsafeRuns = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // CheckWritable makes sure runs can be stored under parent before any
 // load is sent, creating it if needed.
