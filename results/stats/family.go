@@ -36,9 +36,10 @@ func CompareFamily(base []float64, others [][]float64, margin float64) []Compari
 // ComparePairs is CompareFamily comparing others[i] with bases[i].
 func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	out := make([]Comparison, len(others))
+	d, se := make([]float64, len(others)), make([]float64, len(others))
 	var tested []int
 	for i, o := range others {
-		out[i] = Compare(bases[i], o)
+		out[i], d[i], se[i] = compare(bases[i], o)
 		if out[i].Tested() {
 			tested = append(tested, i)
 		}
@@ -57,7 +58,7 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 			c.Adjustment = AdjustNone
 		}
 		c.Significant = c.PAdjusted < Alpha
-		judge(c, bases[i], others[i], Alpha/float64(m), margin)
+		judge(c, d[i], se[i], Alpha/float64(m), margin)
 	}
 	return out
 }
@@ -92,12 +93,10 @@ func stepDown(ps []float64, idx []int, mult func(j int) int) []float64 {
 }
 
 // judge fills the MDE and the equivalence verdict of the tested c at the
-// two-sided level alpha.
-func judge(c *Comparison, base, other []float64, alpha, margin float64) {
-	d, se, df, ok := logDifference(base, other)
-	if !ok {
-		return
-	}
+// two-sided level alpha, from the difference of the logarithms' means d
+// and its standard error se.
+func judge(c *Comparison, d, se, alpha, margin float64) {
+	df := c.DF
 	c.SEPct = math.Expm1(se) * 100
 	lo, hi := d, d // no noise at all: any difference is found, and it is its own bound
 	if se == 0 {
@@ -389,29 +388,6 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 		err = asc * math.Min(1, math.Pow(200*err/asc, 1.5))
 	}
 	return value, err
-}
-
-// logDifference returns, on Compare's log scale, the means' difference,
-// its standard error and Compare's df; false when Compare could not test.
-func logDifference(base, other []float64) (d, se, df float64, ok bool) {
-	logs, isLog := logAll(base, other)
-	if len(base) < 2 || len(other) < 2 || !isLog {
-		return 0, 0, 0, false
-	}
-	b, o := logs[0], logs[1]
-	tol := roundingTolerance(b, o)
-	d, vb, vo := difference(b, o, tol)
-	se2 := vb + vo
-	se = math.Sqrt(se2)
-	switch {
-	case se2 == 0 && math.Abs(d) <= tol:
-		d = 0
-	case len(b) == len(o):
-		df = float64(len(b) + len(o) - 2) // Student's, as Compare tests
-	case se2 > 0:
-		df = welchDF(vb, vo, len(b), len(o))
-	}
-	return d, se, df, true
 }
 
 // NoisePct is the standard deviation of ln xs in percent (about the

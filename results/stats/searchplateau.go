@@ -97,7 +97,8 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 			if logs[b] == nil {
 				continue
 			}
-			p := tTest(logs[a], logs[b], roundingTolerance(logs[a], logs[b])).PValue
+			c, _, _ := tTest(logs[a], logs[b], roundingTolerance(logs[a], logs[b]), len(logs[a]) == len(logs[b]))
+			p := c.PValue
 			if math.IsNaN(p) {
 				continue // Compare: TestCannot, outside the family
 			}

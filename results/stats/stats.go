@@ -178,7 +178,14 @@ const MDENotDeterminable = "not determinable"
 // noise is proportional to throughput (on the raw scale Welch's test loses
 // its power).
 func Compare(base, other []float64) Comparison {
-	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
+	c, _, _ := compare(base, other)
+	return c
+}
+
+// compare is Compare, with the difference of the logarithms' means and its
+// standard error when the test ran.
+func compare(base, other []float64) (c Comparison, d, se float64) {
+	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
 		mb, _ := MeanStdDev(base)
 		mo, _ := MeanStdDev(other)
@@ -187,15 +194,15 @@ func Compare(base, other []float64) Comparison {
 		}
 	}
 	if len(base) < 2 || len(other) < 2 {
-		return c
+		return c, 0, 0
 	}
 	logs, ok := logAll(base, other)
 	if !ok {
 		c.Test, c.Why = TestCannot, "a rate is zero, negative or not a finite number"
-		return c
+		return c, 0, 0
 	}
 	delta := c.DeltaPct
-	c = tTest(logs[0], logs[1], roundingTolerance(logs[0], logs[1]))
+	c, d, se = tTest(logs[0], logs[1], roundingTolerance(logs[0], logs[1]), len(base) == len(other))
 	c.DeltaPct = delta
 	switch c.Test {
 	case TestWelch:
@@ -208,13 +215,13 @@ func Compare(base, other []float64) Comparison {
 		}
 	}
 	if math.IsNaN(c.PValue) {
-		return Comparison{DeltaPct: delta, PValue: 1, PAdjusted: 1, Test: TestCannot, Why: "p is not a number"}
+		return Comparison{DeltaPct: delta, PValue: 1, PAdjusted: 1, Test: TestCannot, Why: "p is not a number"}, 0, 0
 	}
 	c.PAdjusted = c.PValue
 	c.Adjustment, c.Family = AdjustNone, 1
 	c.N = min(len(base), len(other))
 	c.Caution = caution(c)
-	return c
+	return c, d, se
 }
 
 // caution is Comparison.Caution; "" with three values a side or more.
@@ -230,20 +237,6 @@ func caution(c Comparison) string {
 		df = strconv.FormatFloat(c.DF, 'f', 0, 64)
 	}
 	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
-}
-
-// tTest runs Student's pooled test on samples of one size, Welch's
-// otherwise; spreads up to tol count as zero.
-func tTest(base, other []float64, tol float64) Comparison {
-	c := welch(base, other, tol)
-	if c.Test != TestWelch || len(base) != len(other) {
-		return c
-	}
-	c.Test = TestStudent
-	c.DF = float64(len(base) + len(other) - 2)
-	c.PValue = min(1, 2*studentTUpper(math.Abs(c.T), c.DF))
-	c.Significant = c.PValue < Alpha
-	return c
 }
 
 // logAll returns the logarithms of a and b when every value is positive
@@ -262,30 +255,33 @@ func logAll(a, b []float64) ([2][]float64, bool) {
 	return out, true
 }
 
-// welch runs Welch's two-sided t-test of other against base.
-func welch(base, other []float64, tol float64) Comparison {
-	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
+// tTest runs the two-sided t-test of other against base: Welch's, or
+// Student's pooled test (exact degrees of freedom, for samples of one
+// size); spreads up to tol count as zero. d and se are the means'
+// difference (0 when equal to within tol) and its standard error.
+func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
+	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) < 2 || len(other) < 2 {
-		return c
+		return c, 0, 0
 	}
 	d, vb, vo := difference(base, other, tol)
-	se2 := vb + vo
-	if se2 == 0 {
+	if se = math.Sqrt(vb + vo); se == 0 {
 		c.Test = TestZeroVariance
 		if math.Abs(d) > tol {
 			c.PValue, c.Significant = 0, true
+		} else {
+			d = 0
 		}
-		return c
+		return c, d, 0
 	}
-	c.Test = TestWelch
-	c.T = d / math.Sqrt(se2)
-	c.DF = welchDF(vb, vo, len(base), len(other))
-	c.PValue = 2 * studentTUpper(math.Abs(c.T), c.DF)
-	if c.PValue > 1 {
-		c.PValue = 1
+	c.Test, c.DF = TestWelch, welchDF(vb, vo, len(base), len(other))
+	if pooled {
+		c.Test, c.DF = TestStudent, float64(len(base)+len(other)-2)
 	}
+	c.T = d / se
+	c.PValue = min(1, 2*studentTUpper(math.Abs(c.T), c.DF))
 	c.Significant = c.PValue < Alpha
-	return c
+	return c, d, se
 }
 
 // difference returns other − base of the means and the squared standard
