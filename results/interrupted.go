@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // WarnInterrupted is the code of the warning for a window an interrupt
@@ -44,12 +45,8 @@ func (r *Run) AddPartial(variant int, rep Rep) {
 // withdrawInterrupted drops the WarnInterrupted warning of a window, in a
 // new slice: copies of the run may share the old one.
 func (r *Run) withdrawInterrupted(name string, index int) {
-	stale := func(w Warning) bool {
-		i, ok := w.Args["index"].(float64) // as JSON reads it
-		if n, isInt := w.Args["index"].(int); isInt {
-			i, ok = float64(n), true
-		}
-		return w.Code == WarnInterrupted && w.Args["variant"] == name && ok && int(i) == index
+	stale := func(w Warning) bool { // index is an int, or a float64 as JSON reads it
+		return w.Code == WarnInterrupted && w.Args["variant"] == name && fmt.Sprint(w.Args["index"]) == strconv.Itoa(index)
 	}
 	if slices.ContainsFunc(r.Warnings, stale) {
 		if r.Warnings = slices.DeleteFunc(slices.Clone(r.Warnings), stale); len(r.Warnings) == 0 {

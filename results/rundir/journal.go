@@ -92,11 +92,8 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	if err != nil {
 		return nil, fmt.Errorf("create journal: %w", err)
 	}
-	j := &Journal{dir: dir, f: f, opts: opts}
-	j.run = *header
+	j := &Journal{dir: dir, f: f, opts: opts, run: clone(header)}
 	j.run.SchemaVersion = results.SchemaVersion
-	j.run.Variants = cloneVariants(header.Variants)
-	j.run.Search = header.Search.Clone()
 	for i := range j.run.Variants {
 		j.run.Variants[i].Reps = nil
 		j.run.Variants[i].Speed = nil
@@ -129,9 +126,7 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
 	j := &Journal{dir: dir, f: f, opts: opts, pending: true, keep: keep, run: *r}
-	out := j.run
-	out.Variants = cloneVariants(j.run.Variants)
-	out.Search = j.run.Search.Clone()
+	out := clone(r)
 	return j, &out, nil
 }
 
@@ -271,12 +266,20 @@ func (j *Journal) append(rec journalRecord) error {
 
 // view is the run as readers see it (see Run); j.mu held.
 func (j *Journal) view() *results.Run {
-	r := j.run
-	r.Search = j.run.Search.Clone()
-	r.Variants = measured(cloneVariants(j.run.Variants))
-	r.Warnings = append(results.Warnings(nil), j.run.Warnings...)
-	r.NotMeasured = append([]results.NotMeasured(nil), j.run.NotMeasured...)
+	r := clone(&j.run)
+	r.Variants = measured(r.Variants)
 	return &r
+}
+
+// clone copies r's slices that records append to; the repetitions are
+// shared, read-only.
+func clone(r *results.Run) results.Run {
+	c := *r
+	c.Search = r.Search.Clone()
+	c.Variants = cloneVariants(r.Variants)
+	c.Warnings = slices.Clone(r.Warnings)
+	c.NotMeasured = slices.Clone(r.NotMeasured)
+	return c
 }
 
 // rebuild rewrites the rendered files from the run so far; j.mu held.
