@@ -42,7 +42,6 @@ func (h *Histogram) RecordN(d time.Duration, n uint64) {
 	_ = h.RecordValues(clampMicros(d), int64(n)) // cannot fail: within bounds
 }
 
-// clampMicros is d in microseconds within [HistogramMin, HistogramMax].
 func clampMicros(d time.Duration) int64 {
 	return min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax)
 }
@@ -138,7 +137,6 @@ func (e *Errors) UnmarshalJSON(data []byte) error {
 	return unmarshalClasses(data, e[:])
 }
 
-// marshalClasses writes the values by class that occurred.
 func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 	m := make(map[string]T)
 	for c, v := range byClass {
@@ -149,7 +147,6 @@ func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// unmarshalClasses reads what marshalClasses wrote into byClass.
 func unmarshalClasses[T any](data []byte, byClass []T) error {
 	var m map[string]T
 	if err := json.Unmarshal(data, &m); err != nil {

@@ -243,7 +243,6 @@ func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder
 	return b
 }
 
-// point returns the accumulator of interval k, made if need be.
 func (b *TimelineBuilder) point(k int) *pointAcc {
 	a := b.points[k]
 	if a == nil {

@@ -86,7 +86,6 @@ func writeFileAtomic(dir, name string, src io.Reader) error {
 	return nil
 }
 
-// syncDir flushes a directory's entries to disk.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {

@@ -223,7 +223,6 @@ func (j *Journal) Run() *results.Run {
 	return j.view()
 }
 
-// record appends rec and rebuilds the files.
 func (j *Journal) record(rec journalRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -248,7 +247,6 @@ func (j *Journal) apply(rec journalRecord) error {
 	return j.rebuild()
 }
 
-// append writes one record as a line and syncs it.
 func (j *Journal) append(rec journalRecord) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -317,7 +315,6 @@ func (j *Journal) rebuild() error {
 // perVariant are the record types that name a variant.
 var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: true, recSpeed: true, recNotMeasured: true}
 
-// replay adds one record to r.
 func replay(r *results.Run, rec journalRecord) error {
 	var v *results.Variant
 	if perVariant[rec.Type] {
@@ -469,7 +466,6 @@ func ReadJournal(rd io.Reader) (*results.Run, error) {
 	return r, nil
 }
 
-// measured is the variants with a repetition or a partial window.
 func measured(vs []results.Variant) []results.Variant {
 	var kept []results.Variant
 	for _, v := range vs {

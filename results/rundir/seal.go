@@ -15,7 +15,6 @@ const crcField = `,"crc32":"`
 // sealLen is the length of the checksum field and the closing brace.
 const sealLen = len(crcField) + 8 + 2
 
-// seal adds the checksum to the JSON object b.
 func seal(b []byte) []byte {
 	sum := fmt.Sprintf(`%s%08x"}`, crcField, crc32.ChecksumIEEE(b))
 	return append(b[:len(b)-1], sum...)

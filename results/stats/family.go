@@ -120,7 +120,6 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 	}
 }
 
-// finite reports whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // mde is the minimum detectable effect on the tested scale for a standard
@@ -188,7 +187,6 @@ func reportedPower(c, tc, df, tol float64) float64 {
 	return integratePieces(f, cuts, 0, math.Pi/2, tol)
 }
 
-// studentTCDF returns P(T ≤ t) for Student's t with df > 0.
 func studentTCDF(t, df float64) float64 {
 	if t >= 0 {
 		return 1 - studentTUpper(t, df)

@@ -171,7 +171,6 @@ func fewestMeans(k int) []int32 {
 	return f
 }
 
-// fewestMeansSteps is fewestMeans and the number of steps it took.
 func fewestMeansSteps(k int) (f []int32, steps int) {
 	m := k * (k - 1) / 2
 	f = make([]int32, m+1)

@@ -114,7 +114,6 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 // far below one request in a window, above the rounding of sums.
 func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
 
-// maxAbs is the largest magnitude in xs.
 func maxAbs(xs ...[]float64) float64 {
 	m := 0.0
 	for _, s := range xs {
@@ -298,7 +297,6 @@ func difference(base, other []float64, tol float64) (d, vb, vo float64) {
 	return mo - mb, sb * sb / float64(len(base)), so * so / float64(len(other))
 }
 
-// welchDF is Welch–Satterthwaite's degrees of freedom.
 func welchDF(vb, vo float64, nb, no int) float64 {
 	return (vb + vo) * (vb + vo) / (vb*vb/float64(nb-1) + vo*vo/float64(no-1))
 }
