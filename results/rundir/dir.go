@@ -12,8 +12,7 @@ import (
 	"time"
 )
 
-// The files of a run directory; speed.csv and profile.csv only when the
-// run has speed runs or a profile.
+// The files of a run directory.
 const (
 	RunFile     = "run.json"
 	SummaryFile = "summary.csv"
@@ -40,8 +39,7 @@ func DefaultDirName(started time.Time, name string) string {
 // unsafeRuns are the runs of characters a directory name does not keep.
 var unsafeRuns = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// CheckWritable makes sure runs can be stored under parent before any
-// load is sent, creating it if needed.
+// CheckWritable makes sure runs can be stored under parent, made if need be.
 func CheckWritable(parent string) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("results directory %s: %w", parent, err)
@@ -59,8 +57,7 @@ func CheckWritable(parent string) error {
 	return nil
 }
 
-// writeFileAtomic writes src to dir/name through a synced temporary file
-// renamed into place.
+// writeFileAtomic writes dir/name through a synced temporary file.
 func writeFileAtomic(dir, name string, src io.Reader) error {
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
@@ -99,8 +96,8 @@ func syncDir(dir string) error {
 }
 
 // ReadRunFile reads a run.json file or a run directory, through its
-// journal when it has one, so a run whose controller died shows every
-// repetition it finished.
+// journal when it has one (a run whose controller died shows every
+// repetition it finished).
 func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

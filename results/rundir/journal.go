@@ -17,11 +17,9 @@ import (
 	"time"
 )
 
-// JournalFile is the run directory's journal: one sealed JSON record per
-// line, appended and synced as the run goes.
+// JournalFile is the run directory's journal: one sealed JSON record per line.
 const JournalFile = "journal.ndjson"
 
-// Record types of the journal.
 const (
 	recBegin       = "begin" // the header: every planned variant, no repetition
 	recRep         = "rep"
@@ -36,7 +34,7 @@ const (
 	recMetrics     = "metrics"
 )
 
-// journalRecord is one line of the journal; Variant indexes the header's.
+// journalRecord is one line; Variant indexes the header's variants.
 type journalRecord struct {
 	Type        string             `json:"type"`
 	Run         *results.Run       `json:"run,omitempty"`
@@ -53,8 +51,7 @@ type journalRecord struct {
 
 // Journal is a run directory that grows as the run goes: each record is
 // synced before its call returns, so a controller that dies keeps every
-// repetition it finished, and the rendered files are then rebuilt
-// atomically (renamed into place). Safe for use by several goroutines.
+// repetition it finished; the rendered files are then renamed into place.
 type Journal struct {
 	mu      sync.Mutex
 	dir     string
@@ -75,9 +72,8 @@ type JournalOptions struct {
 	Render   func(*results.Run) (map[string][]byte, error)
 }
 
-// CreateJournal creates the run directory dir and starts its journal with
-// header, every planned variant without repetitions. An existing dir is
-// never overwritten: the error wraps fs.ErrExist.
+// CreateJournal creates the run directory dir (never an existing one: the
+// error wraps fs.ErrExist) and starts its journal with header.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -113,8 +109,7 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 
 // ResumeJournal opens dir's journal to continue its run (run --resume),
 // with the run so far, every planned variant in plan order. Nothing is
-// written until Resume, so a resume that fails before its run begins
-// leaves the directory as it was.
+// written until Resume: a resume that fails before it leaves dir as it was.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
 	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
@@ -131,7 +126,7 @@ func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, err
 }
 
 // Resume continues a journal opened by ResumeJournal: a last line cut
-// short is cut from the file, and the run is Incomplete again until End.
+// short is cut, and the run is Incomplete until End.
 func (j *Journal) Resume() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -196,9 +191,9 @@ func (j *Journal) Metrics(m *results.Metrics) error {
 	return j.record(journalRecord{Type: recMetrics, Metrics: m})
 }
 
-// End records that the run ended, rebuilds the files a last time and
-// closes the journal; later calls do nothing, and a journal never resumed
-// is closed with nothing written.
+// End records that the run ended, rebuilds the files and closes the
+// journal (a journal never resumed with nothing written); later calls do
+// nothing.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -235,8 +230,8 @@ func (j *Journal) record(rec journalRecord) error {
 	return j.apply(rec)
 }
 
-// apply adds rec to the run, appends it and rebuilds. The run in memory
-// takes it even when the disk refuses it, so the final report is complete.
+// apply adds rec to the run even when the disk refuses it, so that the
+// final report is complete, then appends it and rebuilds.
 func (j *Journal) apply(rec journalRecord) error {
 	if err := replay(&j.run, rec); err != nil {
 		return err
@@ -369,9 +364,8 @@ func replay(r *results.Run, rec journalRecord) error {
 	return nil
 }
 
-// readJournal is ReadJournal with every planned variant kept, in plan
-// order, also those without a repetition, and the length of the complete
-// lines; cutLast drops a last line without its newline even when whole.
+// readJournal is ReadJournal keeping every planned variant, and the
+// complete lines' length; cutLast drops a last line without its newline.
 func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	br := bufio.NewReaderSize(rd, 1<<20)
 	var r *results.Run
@@ -438,8 +432,7 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 // longer line is damage, refused before it is held in memory.
 const maxJournalLine = 32 << 20
 
-// readLine reads up to and including the next '\n', refusing a line of
-// more than limit bytes.
+// readLine reads through the next '\n', refusing more than limit bytes.
 func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
@@ -454,9 +447,9 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
-// ReadJournal rebuilds a run from a journal. Without its end record (the
-// run is going, or its controller died) it is Incomplete; a last line cut
-// short is ignored; any other malformed line is an error naming it.
+// ReadJournal rebuilds a run from a journal: Incomplete without its end
+// record, a last line cut short ignored, any other bad line an error
+// naming it.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {
@@ -476,8 +469,7 @@ func measured(vs []results.Variant) []results.Variant {
 	return kept
 }
 
-// cloneVariants copies the variants' slices; the repetitions are shared,
-// read-only.
+// cloneVariants copies the variants' slices.
 func cloneVariants(vs []results.Variant) []results.Variant {
 	out := make([]results.Variant, len(vs))
 	for i, v := range vs {

@@ -22,9 +22,8 @@ const (
 )
 
 // CompareFamily compares every sample of others with base as one family:
-// PAdjusted is Holm's over the tests that ran, and the MDE and equivalence
-// bound use Alpha/Family, so they hold whatever rank a comparison takes.
-// margin is the equivalence margin as a fraction (≤ 0: no verdict).
+// Holm's PAdjusted, and the MDE and equivalence bound (margin a fraction,
+// ≤ 0: no verdict) at Alpha/Family, whatever rank a comparison takes.
 func CompareFamily(base []float64, others [][]float64, margin float64) []Comparison {
 	bases := make([][]float64, len(others))
 	for i := range bases {
@@ -122,14 +121,11 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// mde is the minimum detectable effect on the tested scale for a standard
-// error estimated as se; planned for one known to be se (from a noise
-// already measured).
+// mde is the MDE for a standard error estimated as se; planned for one
+// known (from a noise already measured).
 func mde(se, df, alpha float64) float64     { return reportedNoncentrality(df, alpha) * se }
 func planned(se, df, alpha float64) float64 { return noncentrality(df, alpha) * se }
 
-// noncentralities caches the roots: reports and simulations ask for the
-// same few again and again.
 var noncentralities sync.Map // noncentralityKey -> float64
 
 type noncentralityKey struct {
@@ -138,10 +134,9 @@ type noncentralityKey struct {
 	power     float64
 }
 
-// noncentrality returns the λ at which a two-sided t-test at level alpha
-// rejects with probability Power under the noncentral t (the shortcut
-// t(1−α/2) + t(Power) delivers 68 %, not 80 %, with three repetitions);
-// +Inf when no λ below 1e9 does. noncentralityAt is it at another power.
+// noncentrality is the λ at which a two-sided t-test at level alpha
+// rejects with probability Power under the noncentral t (+Inf past 1e9);
+// the shortcut t(1−α/2) + t(Power) delivers 68 %, not 80 %, at n = 3.
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
 
 func noncentralityAt(df, alpha, power float64) float64 {
@@ -151,9 +146,8 @@ func noncentralityAt(df, alpha, power float64) float64 {
 	})
 }
 
-// reportedNoncentrality is the c for which an effect of c·(estimated
-// standard error) is found with probability Power on average over the
-// estimate (noncentrality alone delivers 70 % with three repetitions).
+// reportedNoncentrality is the c for which an effect of c·(estimated se)
+// is found with probability Power on average over the estimate.
 func reportedNoncentrality(df, alpha float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
@@ -194,13 +188,11 @@ func studentTCDF(t, df float64) float64 {
 	return studentTUpper(-t, df)
 }
 
-// powerTolerance is the absolute error of a power integral: the roots
-// then agree with mpmath's to 1e-12 or better.
+// powerTolerance: the roots then agree with mpmath's to 1e-12 or better.
 const powerTolerance = 1e-12
 
-// cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
-// key.power, cached; +Inf without a root below 1e9. makePower returns
-// power and a start below the root.
+// cachedRoot returns the λ ≥ 0 at which the increasing power(λ) (from
+// makePower, with a start below the root) reaches key.power.
 func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
@@ -214,10 +206,9 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 	return root
 }
 
-// findRoot returns the x in [0, limit] where the increasing g crosses 0,
-// to a relative 1e-10, bracketing from start by doubling and closing in by
-// Illinois regula falsi (gonum has no scalar root finder; bisection took
-// five times as long); +Inf past limit.
+// findRoot returns where the increasing g crosses 0 in [0, limit] (+Inf
+// past it), to a relative 1e-10, by Illinois regula falsi (gonum has no
+// scalar root finder; bisection took five times as long).
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
@@ -237,7 +228,7 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 			return 0
 		}
 	}
-	side := 0 // the end moved last: Illinois halves the other's value
+	side := 0 // the end moved last
 	for range 200 {
 		if hi-lo <= 1e-10*hi {
 			break
@@ -266,9 +257,8 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 	return hi
 }
 
-// tPower is P(|T| > tc) for T noncentral t with noncentrality lambda:
-// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df), cut where
-// the integrand steps. Hand-written: gonum has only the central t.
+// tPower is P(|T| > tc) for T noncentral t (gonum has only the central):
+// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df).
 func tPower(lambda, tc, df, tol float64) float64 {
 	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r
@@ -308,8 +298,7 @@ func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float
 	return integratePieces(g, cuts, 0, cuts[1], tol)
 }
 
-// integratePieces integrates f over [lo, hi] cut at cuts, each piece to
-// its share of tol.
+// integratePieces integrates f over [lo, hi] cut at cuts.
 func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float64) float64 {
 	xs := []float64{lo, hi}
 	for _, x := range cuts {
@@ -326,9 +315,9 @@ func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float6
 	return sum
 }
 
-// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving until the
-// error estimate is below tol or after depth halvings. gonum's quad has
-// fixed rules only, which took minutes and missed by 1e-4 at df 0.6.
+// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving up to
+// depth times; gonum's quad has fixed rules only, which took minutes and
+// missed by 1e-4 at df 0.6.
 func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	v, e := gaussKronrod(f, a, b)
 	if e <= tol || depth == 0 {
@@ -389,7 +378,7 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 }
 
 // NoisePct is the standard deviation of ln xs in percent (about the
-// coefficient of variation); false with fewer than two values or one ≤ 0.
+// coefficient of variation); false under two values or with one ≤ 0.
 func NoisePct(xs []float64) (pct float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
@@ -410,8 +399,8 @@ func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentrality(df, alpha) })
 }
 
-// repsUntil is the fewest repetitions n ≤ limit (at least 2) of two samples
-// at noise noisePct whose planned MDE, lambda(df)·se, is at most effect.
+// repsUntil is the fewest repetitions n ≤ limit of two samples whose
+// planned MDE, lambda(df)·se, is at most effect.
 func repsUntil(noisePct, effect float64, limit int, lambda func(df float64) float64) (n int, ok bool) {
 	limit = max(limit, 2)
 	want := math.Log1p(effect)
