@@ -314,11 +314,9 @@ func (c *Counts) MissedShare() float64 {
 // not run at the rate asked.
 const MaxMissedShare = 0.01
 
-// Latency holds the per-request timing histograms. Connect and Handshake
-// are of new connections, whose TTFB and Total start before connect.
-// Intended is, in open-loop mode, from the scheduled start to the last
-// byte, a missed start counted at the timeout, so a client or server that
-// falls behind shows in it.
+// Latency holds the per-request timing histograms; a new connection's
+// TTFB and Total start before connect. Intended (open loop) is from the
+// scheduled start, a missed start counted at the timeout.
 type Latency struct {
 	Connect   *Histogram `json:"connect"`
 	Handshake *Histogram `json:"handshake"`
@@ -359,12 +357,9 @@ type Window struct {
 func (w Window) Length() time.Duration { return w.End.Sub(w.Start) }
 
 // Group is what one worker group measured in one window; nil pointers and
-// zero values mean not measured. CPU is how busy its pinned CPUs were, by
-// anything; Process the worker's own CPU time (getrusage), which adds up
-// across groups sharing CPUs; Wait the worker threads' run delay (CPU time
-// wanted while others held the CPUs). PeakRSS includes shared pages;
-// MemoryReady and MemoryPeak are private memory before the first
-// connection and at its highest (Rep.SlotMemory).
+// zero values mean not measured. CPU is its pinned CPUs' use by anything;
+// Process the worker's own (getrusage), which adds up across groups sharing
+// CPUs; Wait the CPU time its threads wanted while others held the CPUs.
 type Group struct {
 	Index   int    `json:"index"`          // position in the plan
 	CPUs    string `json:"cpus,omitempty"` // taskset list; "" = unpinned

@@ -17,13 +17,9 @@ import (
 const SchemaVersion = 1
 
 // Run is everything one `kaeload run` measured, with the plan that
-// produced it: the content of run.json. Zero fields are absent or older.
-// Host and Plan are encoded by the caller, so that results need not import
-// scenarios; Scenario is the file's text before --set. Incomplete: rebuilt
-// from the journal of a run still going or whose controller died. With a
-// Capacity search the repetitions are its steps (Rep.Step), at different
-// rates. NotMeasured are the variants given up on, in the order they
-// failed (what they measured before is in Variants).
+// produced it: run.json. Zero fields are absent or older. Host and Plan are
+// encoded by the caller, so that results need not import scenarios;
+// Incomplete: rebuilt from the journal of a run going or whose controller died.
 type Run struct {
 	SchemaVersion int             `json:"schema_version"`
 	Name          string          `json:"name"`              // the scenario's
@@ -126,11 +122,8 @@ func (r SpeedResult) Label() string {
 
 // Rep is one repetition of one variant: every group measured over the
 // same window, and their exact merge; nil pointers mean not measured.
-// ServerCPU is the server's process tree, or its host's /proc/stat;
-// ServerCPUs how the CPUs it may run on were used, and by whom. TimeWait
-// counts the client namespace's sockets in TIME_WAIT after the window,
-// TimeWaitTarget those to the target: the side that closes first holds
-// TIME_WAIT and pays in ports.
+// TimeWait counts the client's sockets in TIME_WAIT after the window (the
+// side that closes first holds TIME_WAIT and pays in ports).
 type Rep struct {
 	Index          int                     `json:"index"`  // 0-based, within the variant
 	Groups         []Group                 `json:"groups"` // plan order

@@ -25,11 +25,9 @@ func IntervalProblem(d time.Duration) string {
 }
 
 // Timeline is a repetition in intervals: the groups' sum with the
-// controller's readings (Hosts: the namespaces whose TCP counters were
-// read) at the same boundaries. Interval k covers [k·Interval,
-// (k+1)·Interval) from the window's start, cut at the load's start and the
-// window's end, so the warm-up is negative and the window's intervals add
-// up exactly to its counts.
+// controller's readings. Interval k covers [k·Interval, (k+1)·Interval)
+// from the window's start, cut at the load's start and the window's end:
+// the warm-up is negative, and the window's intervals add up to its counts.
 type Timeline struct {
 	Interval time.Duration `json:"interval"`
 	Points   []Point       `json:"points"` // time order, warm-up first
@@ -38,10 +36,8 @@ type Timeline struct {
 }
 
 // Interval is one group's interval, or every group's sum (Point). Counts
-// follow the window's rules; the percentiles are of the handshakes and
-// totals ended in it. ProcessBusy is the workers' CPU time over length ×
-// their CPUs; CPUsBusy how busy those CPUs were with anything, each
-// counted once; nil when not measured.
+// follow the window's rules. ProcessBusy is the workers' CPU time over
+// length × their CPUs; CPUsBusy those CPUs' use by anything.
 type Interval struct {
 	Start        time.Duration `json:"start"`  // from the window's start
 	Length       time.Duration `json:"length"` // shorter at either end
@@ -167,9 +163,7 @@ func (t *Timeline) Window() []Point {
 }
 
 // IntervalSample is a worker's report of interval K of its group, with
-// histograms that TimelineBuilder merges across groups. Process is the
-// worker's own CPU time, Busy over its group's CPUs; CPUs how busy those
-// CPUs were, CPU by CPU.
+// histograms that TimelineBuilder merges across groups.
 type IntervalSample struct {
 	K         int           `json:"k"`
 	Start     time.Duration `json:"start"`

@@ -223,11 +223,9 @@ func noise(ws []Window) (rate, cpu float64, df int) {
 }
 
 // resample sets the ranges by a seeded parametric bootstrap: Draws times,
-// every window's rate and CPU per request are scaled by Student-t noise at
-// the measured spread between repetitions, its busy fraction with them
-// (busy = T·c/N), and the model is fitted again, which keeps what the
-// estimates share (β and a both see the CPU per request). The ranges are
-// the draws' 2.5th and 97.5th percentiles, widened to hold the estimates.
+// the windows are scaled by Student-t noise at the spread between
+// repetitions and the model fitted again (which keeps the estimates'
+// correlation); the ranges are the draws' 2.5th and 97.5th percentiles.
 func (p *Prediction) resample(in Input) {
 	sr, sc, df := noise(in.Windows)
 	p.Ranged = df > 0
