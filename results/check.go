@@ -44,7 +44,6 @@ func (r *Run) Check() error {
 	return errors.Join(errs...)
 }
 
-// check rejects a repetition or group index out of range.
 func (rep *Rep) check(limit int) error {
 	if rep.Index < 0 || rep.Index >= limit {
 		return fmt.Errorf("index %d is out of range (0 to %d)", rep.Index, limit-1)

@@ -80,12 +80,11 @@ func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
 		return "RSA " + strconv.Itoa(k.N.BitLen()), "rsa_pss_rsae_sha256"
 	case *ecdsa.PublicKey:
 		name := k.Curve.Params().Name
-		hash := map[string]string{"P-256": "sha256", "P-384": "sha384", "P-521": "sha512"}[name]
-		curve := map[string]string{"P-256": "secp256r1", "P-384": "secp384r1", "P-521": "secp521r1"}[name]
-		if hash == "" {
+		scheme, ok := map[string]string{"P-256": "secp256r1_sha256", "P-384": "secp384r1_sha384", "P-521": "secp521r1_sha512"}[name]
+		if !ok {
 			return "ECDSA " + name, "?"
 		}
-		return "ECDSA " + name, "ecdsa_" + curve + "_" + hash
+		return "ECDSA " + name, "ecdsa_" + scheme
 	case ed25519.PublicKey:
 		return "Ed25519", "ed25519"
 	}

@@ -9,14 +9,12 @@ import (
 // whether drift between variants is controlled.
 type Order string
 
-// The orders a run can have.
+// The orders a run can have: every variant once a round, in BlockOrder's
+// or in plan order, or all of a variant and then the next (no drift control).
 const (
-	// OrderRandomized runs every variant once a round, in BlockOrder's order.
-	OrderRandomized Order = "randomized"
-	// OrderInterleaved runs every variant once a round, in plan order.
+	OrderRandomized  Order = "randomized"
 	OrderInterleaved Order = "interleaved"
-	// OrderSequential runs all of a variant, then the next: no drift control.
-	OrderSequential Order = "sequential"
+	OrderSequential  Order = "sequential"
 )
 
 // blockStream ("kaeload1") separates BlockOrder's PCG stream from any
@@ -40,8 +38,7 @@ func BlockOrder(seed uint64, variants, round int) []int {
 	return order
 }
 
-// uniform returns a uniform integer in [0, n) by rejection, so no value
-// is favoured.
+// uniform returns a uniform integer in [0, n), by rejection.
 func uniform(rng *rand.PCG, n uint64) uint64 {
 	limit := math.MaxUint64 - math.MaxUint64%n
 	for {

@@ -1,6 +1,9 @@
 package results
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Bounds of a stored server profile, per repetition; ProfileDepth is the
 // frames kept of a stack, from the leaf.
@@ -154,13 +157,7 @@ func FoldFrame(library, function string) string {
 // PprofFile is the variant's pprof file in the run directory:
 // "profile-NAME.pb.gz", characters outside [A-Za-z0-9._-] as '-'.
 func PprofFile(variant string) string {
-	var b strings.Builder
-	for _, c := range variant {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' {
-			b.WriteRune(c)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return "profile-" + b.String() + ".pb.gz"
+	return "profile-" + unsafeFileChar.ReplaceAllString(variant, "-") + ".pb.gz"
 }
+
+var unsafeFileChar = regexp.MustCompile(`[^A-Za-z0-9._-]`)

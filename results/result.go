@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"time"
 
@@ -12,16 +13,16 @@ import (
 // EmptyHistogram reports whether h holds no value.
 func EmptyHistogram(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
-// Histogram bounds, in microseconds. Two significant digits keep a histogram
-// near 20 KB, so a worker affords four per connection slot.
+// Histogram bounds in microseconds: two significant digits keep a
+// histogram near 20 KB, so a worker affords four per connection slot.
 const (
 	HistogramMin    = 1
 	HistogramMax    = int64(120 * time.Second / time.Microsecond)
 	HistogramDigits = 2
 )
 
-// Histogram is an HDR latency histogram in microseconds. It encodes to JSON
-// as compressed HdrHistogram V2, so it crosses the worker pipe losslessly.
+// Histogram is an HDR latency histogram in microseconds; its JSON is
+// compressed HdrHistogram V2, lossless across the worker pipe.
 type Histogram struct {
 	*hdrhistogram.Histogram
 }
@@ -36,12 +37,11 @@ func (h *Histogram) Record(d time.Duration) {
 	_ = h.RecordValue(clampMicros(d)) // cannot fail: within bounds
 }
 
-// RecordN adds n times the duration d, clamped to the histogram's bounds.
+// RecordN adds n times the duration d, clamped likewise.
 func (h *Histogram) RecordN(d time.Duration, n uint64) {
 	_ = h.RecordValues(clampMicros(d), int64(n)) // cannot fail: within bounds
 }
 
-// clampMicros is d in microseconds within [HistogramMin, HistogramMax].
 func clampMicros(d time.Duration) int64 {
 	return min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax)
 }
@@ -99,7 +99,7 @@ func (c ErrorClass) String() string {
 	return fmt.Sprintf("class(%d)", uint8(c))
 }
 
-// ErrorCount is how often one class of error happened, with the first message seen.
+// ErrorCount is how often one class of error happened, and its first message.
 type ErrorCount struct {
 	Count uint64 `json:"count"`
 	First string `json:"first,omitempty"`
@@ -126,7 +126,7 @@ func (e *Errors) Total() uint64 {
 	return n
 }
 
-// MarshalJSON writes the classes that occurred as an object keyed by class name.
+// MarshalJSON writes the classes that occurred, keyed by class name.
 func (e Errors) MarshalJSON() ([]byte, error) {
 	return marshalClasses(e[:], func(ec ErrorCount) bool { return ec.Count > 0 })
 }
@@ -137,7 +137,6 @@ func (e *Errors) UnmarshalJSON(data []byte) error {
 	return unmarshalClasses(data, e[:])
 }
 
-// marshalClasses writes the values by class that occurred.
 func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 	m := make(map[string]T)
 	for c, v := range byClass {
@@ -148,7 +147,6 @@ func marshalClasses[T any](byClass []T, occurred func(T) bool) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// unmarshalClasses reads what marshalClasses wrote into byClass.
 func unmarshalClasses[T any](data []byte, byClass []T) error {
 	var m map[string]T
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -164,72 +162,58 @@ func unmarshalClasses[T any](data []byte, byClass []T) error {
 	return nil
 }
 
-// Counts are the counters of one slot, group or run. A request counts when
-// its response completes inside the measured window, so groups add up exactly.
+// Counts are the counters of one slot, group or run; every field is a sum
+// (Add). A request counts when its response completes inside the measured
+// window, so groups add up exactly.
 type Counts struct {
 	Requests uint64 `json:"requests"` // complete responses, any status
 	Bytes    uint64 `json:"bytes"`    // response bytes, headers included
 	// Status counts responses by class: [1] = 1xx … [5] = 5xx, [0] = other.
-	Status      [6]uint64 `json:"status"`
-	Connections uint64    `json:"connections_opened"` // TCP connections opened
-	Handshakes  uint64    `json:"handshakes"`
-	Resumed     uint64    `json:"resumed"` // handshakes that resumed a session
-	// Negotiated counts handshakes by "version cipher curve".
-	Negotiated map[string]uint64 `json:"negotiated,omitempty"`
-	Errors     Errors            `json:"errors"`
+	Status      [6]uint64         `json:"status"`
+	Connections uint64            `json:"connections_opened"`
+	Handshakes  uint64            `json:"handshakes"`
+	Resumed     uint64            `json:"resumed"`              // handshakes that resumed a session
+	Negotiated  map[string]uint64 `json:"negotiated,omitempty"` // handshakes by Handshake.String
+	Errors      Errors            `json:"errors"`
 	// Scheduled and Missed are, in open-loop mode, the starts due in the
 	// window and those that did not run because no slot was free (never
-	// run late); 0 in a closed loop.
+	// run late).
 	Scheduled uint64 `json:"scheduled,omitempty"`
 	Missed    uint64 `json:"missed,omitempty"`
 	// Backoffs counts waits of a slot whose connects failed several times
 	// in a row (1 ms doubling to 100 ms), so a dead server is no busy loop.
-	Backoffs uint64 `json:"backoffs,omitempty"`
-	// Sockets is what the client's sockets said at close (TCP_INFO).
-	Sockets Sockets `json:"sockets,omitzero"`
+	Backoffs uint64  `json:"backoffs,omitempty"`
+	Sockets  Sockets `json:"sockets,omitzero"`
 	// Outside is in no figure: it makes the counts checkable against the
 	// server's log (every response is in Requests, Warmup or Late).
 	Outside Outside `json:"outside"`
 }
 
-// Sockets counts what the client's connections said of themselves
-// (TCP_INFO before close): the run's own evidence of loss or resets.
+// Sockets is what the client's connections said of themselves (TCP_INFO
+// before close): the run's own evidence of loss or resets. A full accept
+// queue drops the final ACK, which shows as a retransmitted segment; a
+// retransmitted SYN shows as a connect of 1 s or more instead.
 type Sockets struct {
-	Read uint64 `json:"read"` // connections whose TCP_INFO was read
-	// Retransmitted counts connections that retransmitted a segment (a
-	// full accept queue drops the final ACK), Retransmits the segments.
-	// A retransmitted SYN shows as a connect of 1 s or more instead.
-	Retransmitted uint64 `json:"retransmitted,omitempty"`
-	Retransmits   uint64 `json:"retransmits,omitempty"`
-	Reset         uint64 `json:"reset,omitempty"` // reset by the peer before close
+	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
+	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
+	Retransmits   uint64 `json:"retransmits,omitempty"`   // segments
+	Reset         uint64 `json:"reset,omitempty"`         // by the peer before close
 }
 
-// Add adds o into s.
-func (s *Sockets) Add(o Sockets) {
-	s.Read += o.Read
-	s.Retransmitted += o.Retransmitted
-	s.Retransmits += o.Retransmits
-	s.Reset += o.Reset
-}
-
-// Outside counts the requests that ended outside the measured window.
+// Outside counts the requests that ended outside the measured window: the
+// warm-up's as the window's are counted (a status >= 400 is an error of its
+// class), the Late responses completed in the drain, and the Abandoned:
+// in flight at the window's end and failed or cut off, by stage.
 type Outside struct {
-	Warmup       uint64 `json:"warmup"`        // responses before the window
-	WarmupErrors uint64 `json:"warmup_errors"` // requests failed before it
-	// WarmupStatus and WarmupClasses count the warm-up as Status and Errors
-	// count the window (a status >= 400 is an error of its class).
+	Warmup        uint64      `json:"warmup"`
+	WarmupErrors  uint64      `json:"warmup_errors"`
 	WarmupStatus  [6]uint64   `json:"warmup_status,omitzero"`
 	WarmupClasses ErrorCounts `json:"warmup_errors_by_class,omitzero"`
-	// Late are responses in flight at the window's end completed in the drain.
-	Late       uint64    `json:"late"`
-	LateStatus [6]uint64 `json:"late_status,omitzero"`
-	// AfterClasses counts by class the Late errors and the Abandoned.
-	AfterClasses ErrorCounts `json:"after_errors_by_class,omitzero"`
-	// Abandoned are requests in flight at the window's end that failed or
-	// were cut off; Unanswered splits them by stage, so a server that
-	// never answers shows here.
-	Abandoned  uint64 `json:"abandoned"`
-	Unanswered Stages `json:"unanswered"`
+	Late          uint64      `json:"late"`
+	LateStatus    [6]uint64   `json:"late_status,omitzero"`
+	AfterClasses  ErrorCounts `json:"after_errors_by_class,omitzero"` // the Late errors and the Abandoned
+	Abandoned     uint64      `json:"abandoned"`
+	Unanswered    Stages      `json:"unanswered"`
 }
 
 // WarmupErrorTotal is the warm-up's errors of every class (its failed
@@ -257,47 +241,45 @@ type Stages struct {
 // Total is the sum over the stages.
 func (s Stages) Total() uint64 { return s.Connect + s.Handshake + s.Response }
 
-// Add adds o into c.
-func (c *Counts) Add(o *Counts) {
-	c.Requests += o.Requests
-	c.Bytes += o.Bytes
-	for i := range c.Status {
-		c.Status[i] += o.Status[i]
-	}
-	c.Connections += o.Connections
-	c.Handshakes += o.Handshakes
-	c.Resumed += o.Resumed
-	c.Scheduled += o.Scheduled
-	c.Missed += o.Missed
-	c.Backoffs += o.Backoffs
-	c.Sockets.Add(o.Sockets)
-	for k, v := range o.Negotiated {
-		if c.Negotiated == nil {
-			c.Negotiated = make(map[string]uint64)
+// Add adds o into c, field by field, so that no counter added to Counts
+// can be left out of a merge.
+func (c *Counts) Add(o *Counts) { addSums(reflect.ValueOf(c).Elem(), reflect.ValueOf(o).Elem()) }
+
+// addSums adds src into dst: counts, arrays and structs of them, and maps
+// by key. An ErrorCount keeps the first message of the first that counted.
+func addSums(dst, src reflect.Value) {
+	switch dst.Kind() {
+	case reflect.Uint64:
+		dst.SetUint(dst.Uint() + src.Uint())
+	case reflect.Array:
+		for i := range dst.Len() {
+			addSums(dst.Index(i), src.Index(i))
 		}
-		c.Negotiated[k] += v
-	}
-	for i := range c.Errors {
-		if c.Errors[i].Count == 0 {
-			c.Errors[i].First = o.Errors[i].First
+	case reflect.Map:
+		for k, v := range src.Seq2() {
+			if dst.IsNil() {
+				dst.Set(reflect.MakeMap(dst.Type()))
+			}
+			sum := v.Uint()
+			if old := dst.MapIndex(k); old.IsValid() {
+				sum += old.Uint()
+			}
+			dst.SetMapIndex(k, reflect.ValueOf(sum))
 		}
-		c.Errors[i].Count += o.Errors[i].Count
+	case reflect.Struct:
+		if ec, ok := dst.Addr().Interface().(*ErrorCount); ok {
+			if ec.Count == 0 {
+				ec.First = src.Interface().(ErrorCount).First
+			}
+			ec.Count += src.Interface().(ErrorCount).Count
+			return
+		}
+		for i := range dst.NumField() {
+			addSums(dst.Field(i), src.Field(i))
+		}
+	default:
+		panic("results: Counts holds a " + dst.Type().String() + ", which is no sum")
 	}
-	c.Outside.Warmup += o.Outside.Warmup
-	c.Outside.WarmupErrors += o.Outside.WarmupErrors
-	c.Outside.Late += o.Outside.Late
-	for i := range c.Outside.WarmupStatus {
-		c.Outside.WarmupStatus[i] += o.Outside.WarmupStatus[i]
-		c.Outside.LateStatus[i] += o.Outside.LateStatus[i]
-	}
-	for i := range c.Outside.WarmupClasses {
-		c.Outside.WarmupClasses[i] += o.Outside.WarmupClasses[i]
-		c.Outside.AfterClasses[i] += o.Outside.AfterClasses[i]
-	}
-	c.Outside.Abandoned += o.Outside.Abandoned
-	c.Outside.Unanswered.Connect += o.Outside.Unanswered.Connect
-	c.Outside.Unanswered.Handshake += o.Outside.Unanswered.Handshake
-	c.Outside.Unanswered.Response += o.Outside.Unanswered.Response
 }
 
 // Succeeded is the window's responses with a status below 400: what the
@@ -328,21 +310,19 @@ func (c *Counts) MissedShare() float64 {
 	return float64(c.Missed) / float64(c.Scheduled)
 }
 
-// MaxMissedShare is the missed share above which an open-loop result is
-// flagged: it did not run at the rate asked.
+// MaxMissedShare is the missed share above which an open-loop result did
+// not run at the rate asked.
 const MaxMissedShare = 0.01
 
-// Latency holds the per-request timing histograms (microseconds).
-// TTFB and Total start before connect for a new connection.
+// Latency holds the per-request timing histograms; a new connection's
+// TTFB and Total start before connect. Intended (open loop) is from the
+// scheduled start, a missed start counted at the timeout.
 type Latency struct {
-	Connect   *Histogram `json:"connect"`   // new connections only
-	Handshake *Histogram `json:"handshake"` // new connections only
-	TTFB      *Histogram `json:"ttfb"`      // to the first response byte
-	Total     *Histogram `json:"total"`     // to the last response byte
-	// Intended is, in open-loop mode, from the scheduled start to the last
-	// byte, a missed start counted at the timeout, so a client or server
-	// that falls behind shows in it; nil in a closed loop.
-	Intended *Histogram `json:"intended,omitempty"`
+	Connect   *Histogram `json:"connect"`
+	Handshake *Histogram `json:"handshake"`
+	TTFB      *Histogram `json:"ttfb"`  // to the first response byte
+	Total     *Histogram `json:"total"` // to the last response byte
+	Intended  *Histogram `json:"intended,omitempty"`
 }
 
 // NewLatency returns a Latency with four empty histograms.
@@ -350,8 +330,8 @@ func NewLatency() Latency {
 	return Latency{Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram()}
 }
 
-// Merge adds every histogram of o into l exactly, skipping nil ones on
-// either side (same bounds everywhere: nothing is dropped).
+// Merge adds every histogram of o into l exactly (same bounds everywhere),
+// skipping nil ones on either side; l.Intended is made when o has one.
 func (l *Latency) Merge(o *Latency) {
 	pairs := [...][2]*Histogram{{l.Connect, o.Connect}, {l.Handshake, o.Handshake}, {l.TTFB, o.TTFB}, {l.Total, o.Total}}
 	for _, p := range pairs {
@@ -359,18 +339,12 @@ func (l *Latency) Merge(o *Latency) {
 			p[0].Merge(p[1].Histogram)
 		}
 	}
-	l.mergeIntended(o)
-}
-
-// mergeIntended merges o.Intended into l.Intended, creating it if need be.
-func (l *Latency) mergeIntended(o *Latency) {
-	if o.Intended == nil || o.Intended.Histogram == nil {
-		return
+	if o.Intended != nil && o.Intended.Histogram != nil {
+		if l.Intended == nil || l.Intended.Histogram == nil {
+			l.Intended = NewHistogram()
+		}
+		l.Intended.Merge(o.Intended.Histogram)
 	}
-	if l.Intended == nil || l.Intended.Histogram == nil {
-		l.Intended = NewHistogram()
-	}
-	l.Intended.Merge(o.Intended.Histogram)
 }
 
 // Window is a measured wall-clock interval.
@@ -382,8 +356,10 @@ type Window struct {
 // Length is the window's duration.
 func (w Window) Length() time.Duration { return w.End.Sub(w.Start) }
 
-// Group is what one worker group measured in one window.
-// Nil pointers and zero values mean not measured.
+// Group is what one worker group measured in one window; nil pointers and
+// zero values mean not measured. CPU is its pinned CPUs' use by anything;
+// Process the worker's own (getrusage), which adds up across groups sharing
+// CPUs; Wait the CPU time its threads wanted while others held the CPUs.
 type Group struct {
 	Index   int    `json:"index"`          // position in the plan
 	CPUs    string `json:"cpus,omitempty"` // taskset list; "" = unpinned
@@ -394,30 +370,20 @@ type Group struct {
 	// their own rates (Rep.RecordSpread).
 	GroupsRate float64 `json:"groups_rate,omitempty"`
 	Counts
-	Latency Latency `json:"latency"`
-	// CPU is how busy the group's pinned CPUs were, by anything.
-	CPU *CPUUsage `json:"cpu,omitempty"`
-	// Process is the worker's own CPU time (getrusage): it adds up across
-	// groups even when they share CPUs.
-	Process *CPUUsage `json:"process_cpu,omitempty"`
-	// Wait is the worker threads' run delay: CPU time wanted and not got
-	// because others held the CPUs; Busy is it over window × CPUs.
-	Wait *CPUUsage `json:"wait,omitempty"`
-	// Others are the busiest other processes allowed on the group's CPUs
-	// (at most OthersListed).
-	Others []ProcessCPU `json:"others,omitempty"`
-	// PeakRSS is the worker's peak resident memory, shared pages included;
-	// MemoryReady and MemoryPeak its private memory before the first
-	// connection and at its highest (Group.SlotMemory). Merge sums them.
-	PeakRSS     uint64 `json:"peak_rss,omitempty"`
-	MemoryReady uint64 `json:"memory_ready,omitempty"`
-	MemoryPeak  uint64 `json:"memory_peak,omitempty"`
+	Latency     Latency      `json:"latency"`
+	CPU         *CPUUsage    `json:"cpu,omitempty"`
+	Process     *CPUUsage    `json:"process_cpu,omitempty"`
+	Wait        *CPUUsage    `json:"wait,omitempty"`
+	Others      []ProcessCPU `json:"others,omitempty"` // the busiest on its CPUs
+	PeakRSS     uint64       `json:"peak_rss,omitempty"`
+	MemoryReady uint64       `json:"memory_ready,omitempty"`
+	MemoryPeak  uint64       `json:"memory_peak,omitempty"`
 	// Host is the ssh host ("" = here); ClockOffset its clock minus the
 	// controller's, in whose clock Window is.
 	Host        string        `json:"host,omitempty"`
 	ClockOffset time.Duration `json:"clock_offset,omitempty"`
-	// Timeline is the group's intervals; empty in a Merge total and in a
-	// one-group repetition (read Rep.GroupTimeline).
+	// Timeline is empty in a Merge total and in a one-group repetition
+	// (read Rep.GroupTimeline).
 	Timeline []Interval `json:"timeline,omitempty"`
 }
 
@@ -425,17 +391,15 @@ type Group struct {
 // itself for the result to measure the load generator, not the server.
 const ClientBoundBusy = 0.90
 
-// CPUUsage is CPU time used over a window.
+// CPUUsage is CPU time used over a window. IRQ is the part in irq +
+// softirq: the kernel's network work, in no process's time. PerCPU lets
+// groups that share CPUs count them once (Rep.ClientCPU).
 type CPUUsage struct {
-	CPUs    string  `json:"cpus,omitempty"` // taskset list; "" = machine or process tree
-	Seconds float64 `json:"seconds"`        // busy time, not idle or iowait
-	Busy    float64 `json:"busy"`           // Seconds / (window × CPUs), 0..1
-	// IRQ is the part of Seconds in irq + softirq: the kernel's network
-	// work, in no process's time.
-	IRQ float64 `json:"irq,omitempty"`
-	// PerCPU splits Seconds by CPU, ascending, so groups that share CPUs
-	// count them once (Rep.ClientCPU).
-	PerCPU []CPUTime `json:"per_cpu,omitempty"`
+	CPUs    string    `json:"cpus,omitempty"` // taskset list; "" = machine or process tree
+	Seconds float64   `json:"seconds"`        // busy time, not idle or iowait
+	Busy    float64   `json:"busy"`           // Seconds / (window × CPUs), 0..1
+	IRQ     float64   `json:"irq,omitempty"`
+	PerCPU  []CPUTime `json:"per_cpu,omitempty"` // ascending
 }
 
 // OthersListed is how many other processes Group.Others names.

@@ -12,62 +12,42 @@ import (
 	"time"
 )
 
-// SchemaVersion is the run.json layout this package writes. ReadRun also
-// reads files without one (older); it rejects any other.
+// SchemaVersion is the run.json layout written; ReadRun also reads files
+// without one (older), and rejects any other.
 const SchemaVersion = 1
 
 // Run is everything one `kaeload run` measured, with the plan that
-// produced it: the content of run.json. Zero fields are absent or older.
+// produced it: run.json. Zero fields are absent or older. Host and Plan are
+// encoded by the caller, so that results need not import scenarios;
+// Incomplete: rebuilt from the journal of a run going or whose controller died.
 type Run struct {
-	SchemaVersion int    `json:"schema_version"`
-	Name          string `json:"name"` // the scenario's
-	// Started and Finished bound the whole run, for the record only.
-	Started   time.Time `json:"started"`
-	Finished  time.Time `json:"finished"`
-	Kaeload   string    `json:"kaeload,omitempty"` // its version
-	GoVersion string    `json:"go_version,omitempty"`
-	// Host holds the client machine's facts as encoded by the caller.
-	Host json.RawMessage `json:"host,omitempty"`
-	// Hosts are the run's ssh hosts in plan order; nil when all ran here.
-	Hosts []RemoteHost `json:"hosts,omitempty"`
-	// Scenario is the file's text before --set; Plan the compiled plan,
-	// encoded by the caller so that results need not import scenarios.
-	Scenario string          `json:"scenario,omitempty"`
-	Plan     json.RawMessage `json:"plan,omitempty"`
-	// Baseline names the variant compared with; "" is the first.
-	Baseline string    `json:"baseline,omitempty"`
-	Variants []Variant `json:"variants"` // plan order
-	// Interrupted: stopped early, Variants hold the completed repetitions.
-	Interrupted bool `json:"interrupted,omitempty"`
-	// Incomplete: rebuilt from the journal of a run still going or whose
-	// controller died.
-	Incomplete bool    `json:"incomplete,omitempty"`
-	MaxErrors  float64 `json:"max_errors,omitempty"` // error share that fails a repetition
-	// Order is the schedule of the variants; Seed that of a randomized
-	// order (replay it with --seed).
-	Order Order  `json:"order,omitempty"`
-	Seed  uint64 `json:"seed,omitempty"`
-	// Equivalence is the equivalence margin as a fraction (0: older run,
-	// judged with DefaultEquivalence).
-	Equivalence float64 `json:"equivalence,omitempty"`
-	// Calibration is what repeat: auto measured before choosing.
+	SchemaVersion int             `json:"schema_version"`
+	Name          string          `json:"name"`              // the scenario's
+	Started       time.Time       `json:"started"`           // for the record only
+	Finished      time.Time       `json:"finished"`          // for the record only
+	Kaeload       string          `json:"kaeload,omitempty"` // its version
+	GoVersion     string          `json:"go_version,omitempty"`
+	Host          json.RawMessage `json:"host,omitempty"`
+	Hosts         []RemoteHost    `json:"hosts,omitempty"` // plan order; nil when all ran here
+	Scenario      string          `json:"scenario,omitempty"`
+	Plan          json.RawMessage `json:"plan,omitempty"`
+	Baseline      string          `json:"baseline,omitempty"` // "" is the first variant
+	Variants      []Variant       `json:"variants"`           // plan order
+	Interrupted   bool            `json:"interrupted,omitempty"`
+	Incomplete    bool            `json:"incomplete,omitempty"`
+	MaxErrors     float64         `json:"max_errors,omitempty"` // error share that fails a repetition
+	Order         Order           `json:"order,omitempty"`
+	Seed          uint64          `json:"seed,omitempty"` // of a randomized order (--seed)
+	// Equivalence is the margin as a fraction (0: older, DefaultEquivalence).
+	Equivalence float64            `json:"equivalence,omitempty"`
 	Calibration *stats.Calibration `json:"calibration,omitempty"`
-	// Profile is set when the server was profiled (Rep.ServerProfile).
-	Profile *ProfileSpec `json:"profile,omitempty"`
-	// Capacity is set for a capacity search: the repetitions are its
-	// steps (Rep.Step), at different rates.
-	Capacity   *CapacitySpec `json:"capacity,omitempty"`
-	Search     *Search       `json:"search,omitempty"`
-	Thresholds []Threshold   `json:"thresholds,omitempty"`
-	// Warnings are conditions a reader must know about (client-bound
-	// groups, server restarts, …), each a code with its words.
-	Warnings Warnings `json:"warnings,omitempty"`
-	// NotMeasured are the variants given up on, in the order they failed
-	// (what they measured before is in Variants).
-	NotMeasured []NotMeasured `json:"not_measured,omitempty"`
-	// Metrics is what --metrics served and whether the final values were
-	// scraped; nil when off.
-	Metrics *Metrics `json:"metrics,omitempty"`
+	Profile     *ProfileSpec       `json:"profile,omitempty"`
+	Capacity    *CapacitySpec      `json:"capacity,omitempty"`
+	Search      *Search            `json:"search,omitempty"`
+	Thresholds  []Threshold        `json:"thresholds,omitempty"`
+	Warnings    Warnings           `json:"warnings,omitempty"`
+	NotMeasured []NotMeasured      `json:"not_measured,omitempty"`
+	Metrics     *Metrics           `json:"metrics,omitempty"` // nil without --metrics
 }
 
 // NotMeasured is a variant the run gave up on, with the first line of why.
@@ -76,23 +56,19 @@ type NotMeasured struct {
 	Reason  string `json:"reason"`
 }
 
-// Variant is one server configuration and its repetitions.
+// Variant is one server configuration and its repetitions. Partial are
+// windows an interrupt or a lost worker cut short, Excluded those
+// exclude_flagged set aside and measured again: shown, in no statistic.
 type Variant struct {
-	Name string            `json:"name"` // expanded ("kae-soft-33")
-	Env  map[string]string `json:"env,omitempty"`
-	// Series and Sweep name the variant's sweep and its swept values.
-	Series string            `json:"series,omitempty"`
-	Sweep  map[string]string `json:"sweep,omitempty"`
-	Reps   []Rep             `json:"reps"` // completed, in order
-	// Partial are windows an interrupt or a lost worker cut short
-	// (PartialOf is the planned length): shown, in no statistic.
-	Partial []Rep `json:"partial,omitempty"`
-	// Excluded are windows exclude_flagged set aside and measured again
-	// (Rep.Excluded says why): shown, in no statistic.
-	Excluded []Rep `json:"excluded,omitempty"`
-	// Info is the server's info commands' output (nginx -V …).
-	Info  []InfoRun  `json:"info,omitempty"`
-	Speed []SpeedRun `json:"speed,omitempty"` // one per speed command
+	Name     string            `json:"name"` // expanded ("kae-soft-33")
+	Env      map[string]string `json:"env,omitempty"`
+	Series   string            `json:"series,omitempty"` // the variant's sweep
+	Sweep    map[string]string `json:"sweep,omitempty"`  // its swept values
+	Reps     []Rep             `json:"reps"`             // completed, in order
+	Partial  []Rep             `json:"partial,omitempty"`
+	Excluded []Rep             `json:"excluded,omitempty"`
+	Info     []InfoRun         `json:"info,omitempty"` // nginx -V …
+	Speed    []SpeedRun        `json:"speed,omitempty"`
 }
 
 // InfoRun is one server info command and its output (at most InfoMax
@@ -116,7 +92,7 @@ func (i InfoRun) Line() string {
 }
 
 // SpeedRun is one crypto micro-benchmark command (openssl speed …) and
-// the figures parsed from it; Error, when set, does not fail the run.
+// its figures; an Error does not fail the run.
 type SpeedRun struct {
 	Command string        `json:"command"`
 	Results []SpeedResult `json:"results,omitempty"`
@@ -144,38 +120,29 @@ func (r SpeedResult) Label() string {
 	return s
 }
 
-// Rep is one repetition of one variant: every group measured over the same
-// window, and their exact merge. Nil pointers mean not measured.
+// Rep is one repetition of one variant: every group measured over the
+// same window, and their exact merge; nil pointers mean not measured.
+// TimeWait counts the client's sockets in TIME_WAIT after the window (the
+// side that closes first holds TIME_WAIT and pays in ports).
 type Rep struct {
-	Index  int     `json:"index"`  // 0-based, within the variant
-	Groups []Group `json:"groups"` // plan order
-	Total  Group   `json:"total"`  // Merge(Groups), by NewRep
-	// Probes are the server-side probe readings around the window.
-	Probes map[string]ProbeReading `json:"probes,omitempty"`
-	// ServerCPU is the server's process tree, or its host's /proc/stat;
-	// ServerCPUs how the CPUs it may run on were used, and by whom.
-	ServerCPU     *CPUUsage      `json:"server_cpu,omitempty"`
-	ServerCPUs    *ServerCPUs    `json:"server_cpus,omitempty"`
-	ServerProfile *ServerProfile `json:"server_profile,omitempty"`
-	Failed        *Failure       `json:"failed,omitempty"`
-	// TimeWait is the client namespace's sockets in TIME_WAIT after the
-	// window, TimeWaitTarget those to the target: the side that closes
-	// first holds TIME_WAIT and pays in ports.
-	TimeWait       *int `json:"time_wait,omitempty"`
-	TimeWaitTarget *int `json:"time_wait_target,omitempty"`
-	// Quiet is the wait for a quiet machine before the window.
-	Quiet *QuietWait `json:"quiet,omitempty"`
-	// Step is set on a step of a capacity search.
-	Step *CapacityStep `json:"step,omitempty"`
-	// Excluded says why exclude_flagged set the window aside.
-	Excluded string `json:"excluded,omitempty"`
-	// PartialOf is the planned length of a window cut short.
-	PartialOf    time.Duration `json:"partial_of,omitempty"`
-	WindowSpread *WindowSpread `json:"window_spread,omitempty"`
-	// Lost is set on a partial window a lost worker cut short (FAILED).
-	Lost      *LostGroup `json:"lost,omitempty"`
-	Timeline  *Timeline  `json:"timeline,omitempty"`
-	Readiness *Readiness `json:"readiness,omitempty"`
+	Index          int                     `json:"index"`  // 0-based, within the variant
+	Groups         []Group                 `json:"groups"` // plan order
+	Total          Group                   `json:"total"`  // Merge(Groups), by NewRep
+	Probes         map[string]ProbeReading `json:"probes,omitempty"`
+	ServerCPU      *CPUUsage               `json:"server_cpu,omitempty"`
+	ServerCPUs     *ServerCPUs             `json:"server_cpus,omitempty"`
+	ServerProfile  *ServerProfile          `json:"server_profile,omitempty"`
+	Failed         *Failure                `json:"failed,omitempty"`
+	TimeWait       *int                    `json:"time_wait,omitempty"`
+	TimeWaitTarget *int                    `json:"time_wait_target,omitempty"`
+	Quiet          *QuietWait              `json:"quiet,omitempty"`
+	Step           *CapacityStep           `json:"step,omitempty"`       // a capacity search's
+	Excluded       string                  `json:"excluded,omitempty"`   // why exclude_flagged set it aside
+	PartialOf      time.Duration           `json:"partial_of,omitempty"` // the planned length of a window cut short
+	WindowSpread   *WindowSpread           `json:"window_spread,omitempty"`
+	Lost           *LostGroup              `json:"lost,omitempty"` // the worker that cut it short
+	Timeline       *Timeline               `json:"timeline,omitempty"`
+	Readiness      *Readiness              `json:"readiness,omitempty"`
 }
 
 // Readiness is what the readiness probes just before a window did to the
@@ -196,14 +163,12 @@ const (
 // Failure is why a repetition failed, as a code and its figures:
 // {"code": "errors_over_max", "share": 0.03, "max": 0.01}.
 type Failure struct {
-	Code string `json:"code"`
-	// FailNoSuccess: the window's errors and unanswered requests.
-	Errors     uint64  `json:"errors,omitempty"`
-	Unanswered *Stages `json:"unanswered,omitempty"`
-	// FailErrors: the error share and its limit.
-	Share float64 `json:"share,omitempty"`
-	Max   float64 `json:"max,omitempty"`
-	Text  string  `json:"text,omitempty"` // FailText
+	Code       string  `json:"code"`
+	Errors     uint64  `json:"errors,omitempty"`     // FailNoSuccess
+	Unanswered *Stages `json:"unanswered,omitempty"` // FailNoSuccess
+	Share      float64 `json:"share,omitempty"`      // FailErrors
+	Max        float64 `json:"max,omitempty"`        // FailErrors
+	Text       string  `json:"text,omitempty"`       // FailText
 }
 
 // UnmarshalJSON reads a Failure, or the sentence a run stored before the
@@ -256,8 +221,8 @@ func span(ts []time.Time) time.Duration {
 	return slices.MaxFunc(ts, time.Time.Compare).Sub(slices.MinFunc(ts, time.Time.Compare))
 }
 
-// LostGroup is a worker lost mid-window, why ("killed by signal 9"), and
-// the requests it had reported until then.
+// LostGroup is a worker lost mid-window, why, and the requests it had
+// reported until then.
 type LostGroup struct {
 	Group    int    `json:"group"`
 	Host     string `json:"host,omitempty"`

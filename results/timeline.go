@@ -25,35 +25,31 @@ func IntervalProblem(d time.Duration) string {
 }
 
 // Timeline is a repetition in intervals: the groups' sum with the
-// controller's readings at the same boundaries. Interval k covers
-// [k·Interval, (k+1)·Interval) from the window's start, cut at the load's
-// start and the window's end, so the warm-up is negative and the window's
-// intervals add up exactly to its counts.
+// controller's readings. Interval k covers [k·Interval, (k+1)·Interval)
+// from the window's start, cut at the load's start and the window's end:
+// the warm-up is negative, and the window's intervals add up to its counts.
 type Timeline struct {
 	Interval time.Duration `json:"interval"`
 	Points   []Point       `json:"points"` // time order, warm-up first
-	// Hosts are the namespaces whose TCP counters were read.
-	Hosts    []TCPHost    `json:"tcp_hosts,omitempty"`
-	Listener *ListenQueue `json:"listener,omitempty"`
+	Hosts    []TCPHost     `json:"tcp_hosts,omitempty"`
+	Listener *ListenQueue  `json:"listener,omitempty"`
 }
 
 // Interval is one group's interval, or every group's sum (Point). Counts
-// follow the window's rules; nil shares were not measured.
+// follow the window's rules. ProcessBusy is the workers' CPU time over
+// length × their CPUs; CPUsBusy those CPUs' use by anything.
 type Interval struct {
-	Start    time.Duration `json:"start"`  // from the window's start
-	Length   time.Duration `json:"length"` // shorter at either end
-	Requests uint64        `json:"requests"`
-	Errors   ErrorCounts   `json:"errors,omitzero"`
-	Started  uint64        `json:"started"` // requests started, whenever they ended
-	// Percentiles of the handshakes and totals ended in the interval.
+	Start        time.Duration `json:"start"`  // from the window's start
+	Length       time.Duration `json:"length"` // shorter at either end
+	Requests     uint64        `json:"requests"`
+	Errors       ErrorCounts   `json:"errors,omitzero"`
+	Started      uint64        `json:"started"` // whenever they ended
 	HandshakeP50 time.Duration `json:"handshake_p50,omitempty"`
 	HandshakeP99 time.Duration `json:"handshake_p99,omitempty"`
 	TotalP50     time.Duration `json:"total_p50,omitempty"`
 	TotalP99     time.Duration `json:"total_p99,omitempty"`
-	// ProcessBusy is the workers' CPU time over length × their CPUs;
-	// CPUsBusy how busy those CPUs were with anything, each counted once.
-	ProcessBusy *float64 `json:"process_busy,omitempty"`
-	CPUsBusy    *float64 `json:"cpus_busy,omitempty"`
+	ProcessBusy  *float64      `json:"process_busy,omitempty"`
+	CPUsBusy     *float64      `json:"cpus_busy,omitempty"`
 }
 
 // End is when the interval ends, relative to the window's start.
@@ -116,20 +112,19 @@ func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
 }
 
 // TCPHost is one network namespace whose TCP counters a timeline holds:
-// the clients', the server's, or one both share (read once).
+// the clients', the server's, or one both share (read once). Unavailable
+// says why a counter has no value anywhere (never a zero). Deltas[name][i]
+// is a counter's growth over Points[i], nil where not read; only counters
+// that grew or went missing are kept.
 type TCPHost struct {
-	Name   string `json:"name"` // "local" or the ssh host
-	Client bool   `json:"client,omitempty"`
-	Server bool   `json:"server,omitempty"`
-	Shared bool   `json:"shared,omitempty"`
-	// Namespace is "net:[inode]@boot-id"; "" when unreadable.
-	Namespace string   `json:"namespace,omitempty"`
-	Counters  []string `json:"counters"` // kernel names
-	// Unavailable gives why a counter has no value anywhere: never a zero.
-	Unavailable map[string]string `json:"unavailable,omitempty"`
-	// Deltas[name][i] is a counter's growth over Points[i], nil where it
-	// was not read. Only counters that grew or went missing are kept.
-	Deltas map[string][]*uint64 `json:"deltas,omitempty"`
+	Name        string               `json:"name"` // "local" or the ssh host
+	Client      bool                 `json:"client,omitempty"`
+	Server      bool                 `json:"server,omitempty"`
+	Shared      bool                 `json:"shared,omitempty"`
+	Namespace   string               `json:"namespace,omitempty"` // "net:[inode]@boot-id"; "" when unreadable
+	Counters    []string             `json:"counters"`            // kernel names
+	Unavailable map[string]string    `json:"unavailable,omitempty"`
+	Deltas      map[string][]*uint64 `json:"deltas,omitempty"`
 }
 
 // TCPCounts is one host's counter growth over one interval: those that
@@ -178,14 +173,11 @@ type IntervalSample struct {
 	Started   uint64        `json:"started"`
 	Handshake *Histogram    `json:"handshake,omitempty"`
 	Total     *Histogram    `json:"total,omitempty"`
-	// Process is the worker's own CPU time, Busy over its group's CPUs;
-	// CPUs how busy those CPUs were, CPU by CPU.
-	Process *CPUUsage `json:"process_cpu,omitempty"`
-	CPUs    *CPUUsage `json:"cpus,omitempty"`
+	Process   *CPUUsage     `json:"process_cpu,omitempty"`
+	CPUs      *CPUUsage     `json:"cpus,omitempty"`
 }
 
-// Interval is the sample as a timeline keeps it: counts, percentiles and
-// CPU shares.
+// Interval is the sample as a timeline keeps it.
 func (s *IntervalSample) Interval() Interval {
 	iv := Interval{Start: s.Start, Length: s.Length, Requests: s.Requests, Errors: s.Errors, Started: s.Started}
 	iv.HandshakeP50, iv.HandshakeP99 = quantiles(s.Handshake)
@@ -200,8 +192,8 @@ func (s *IntervalSample) Interval() Interval {
 }
 
 // TimelineBuilder assembles a repetition's Timeline from the workers'
-// samples and the controller's readings. An interval's percentiles are taken
-// once every group reported it, so a long window keeps few histograms.
+// samples and the controller's readings. An interval's percentiles are
+// taken once every group reported it, so a long window keeps few histograms.
 type TimelineBuilder struct {
 	interval time.Duration
 	groups   []groupLine
@@ -212,7 +204,6 @@ type TimelineBuilder struct {
 	listen   map[int]ListenSample // by interval
 }
 
-// groupLine is one group's intervals so far.
 type groupLine struct {
 	host      string
 	intervals map[int]*Interval
@@ -246,7 +237,6 @@ func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder
 	return b
 }
 
-// point returns the accumulator of interval k, creating it.
 func (b *TimelineBuilder) point(k int) *pointAcc {
 	a := b.points[k]
 	if a == nil {
@@ -398,7 +388,7 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 }
 
 // GroupTimeline returns group i's intervals: its Timeline or, with one
-// group, the timeline's points; nil when there are none.
+// group, the timeline's points.
 func (r *Rep) GroupTimeline(i int) []Interval {
 	if i < 0 || i >= len(r.Groups) {
 		return nil

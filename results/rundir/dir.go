@@ -8,12 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
 	"time"
 )
 
-// The files of a run directory; speed.csv and profile.csv only when the
-// run has speed runs or a profile.
+// The files of a run directory.
 const (
 	RunFile     = "run.json"
 	SummaryFile = "summary.csv"
@@ -27,20 +26,7 @@ const (
 // name (64 bytes at most, "run" if empty), each run of characters outside
 // [A-Za-z0-9._-] as one '-'.
 func DefaultDirName(started time.Time, name string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range name {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
-		switch {
-		case ok:
-			b.WriteRune(c)
-			dash = false
-		case !dash:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	clean := b.String()
+	clean := unsafeRuns.ReplaceAllString(name, "-")
 	if len(clean) > 64 {
 		clean = clean[:64]
 	}
@@ -50,8 +36,10 @@ func DefaultDirName(started time.Time, name string) string {
 	return started.UTC().Format("20060102T150405Z") + "-" + clean
 }
 
-// CheckWritable makes sure runs can be stored under parent before any
-// load is sent, creating it if needed.
+// unsafeRuns are the runs of characters a directory name does not keep.
+var unsafeRuns = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// CheckWritable makes sure runs can be stored under parent, made if need be.
 func CheckWritable(parent string) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("results directory %s: %w", parent, err)
@@ -69,8 +57,7 @@ func CheckWritable(parent string) error {
 	return nil
 }
 
-// writeFileAtomic writes src to dir/name through a synced temporary file
-// renamed into place.
+// writeFileAtomic writes dir/name through a synced temporary file.
 func writeFileAtomic(dir, name string, src io.Reader) error {
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
@@ -96,7 +83,6 @@ func writeFileAtomic(dir, name string, src io.Reader) error {
 	return nil
 }
 
-// syncDir flushes a directory's entries to disk.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -110,8 +96,8 @@ func syncDir(dir string) error {
 }
 
 // ReadRunFile reads a run.json file or a run directory, through its
-// journal when it has one, so a run whose controller died shows every
-// repetition it finished.
+// journal when it has one (a run whose controller died shows every
+// repetition it finished).
 func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -17,11 +17,9 @@ import (
 	"time"
 )
 
-// JournalFile is the run directory's journal: one sealed JSON record per
-// line, appended and synced as the run goes.
+// JournalFile is the run directory's journal: one sealed JSON record per line.
 const JournalFile = "journal.ndjson"
 
-// Record types of the journal.
 const (
 	recBegin       = "begin" // the header: every planned variant, no repetition
 	recRep         = "rep"
@@ -36,7 +34,7 @@ const (
 	recMetrics     = "metrics"
 )
 
-// journalRecord is one line of the journal; Variant indexes the header's.
+// journalRecord is one line; Variant indexes the header's variants.
 type journalRecord struct {
 	Type        string             `json:"type"`
 	Run         *results.Run       `json:"run,omitempty"`
@@ -53,36 +51,29 @@ type journalRecord struct {
 
 // Journal is a run directory that grows as the run goes: each record is
 // synced before its call returns, so a controller that dies keeps every
-// repetition it finished, and the rendered files are then rebuilt
-// atomically (renamed into place). Safe for use by several goroutines.
+// repetition it finished; the rendered files are then renamed into place.
 type Journal struct {
-	mu    sync.Mutex
-	dir   string
-	f     *os.File
-	run   results.Run // header plus every record so far, all planned variants
-	opts  JournalOptions
-	ended bool
-	// pending: opened by ResumeJournal, nothing written until Resume.
-	pending bool
-	// keep is the length of the complete lines, to which Resume cuts a
-	// last line left short by a crash.
-	keep int64
+	mu      sync.Mutex
+	dir     string
+	f       *os.File
+	run     results.Run // header plus every record so far, all planned variants
+	opts    JournalOptions
+	ended   bool
+	pending bool  // opened by ResumeJournal: nothing written until Resume
+	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
 // JournalOptions inject the analysis and the renderers, which the run
-// directory does not import.
+// directory does not import. Annotate completes a run before run.json is
+// written or after it is rebuilt from a journal; Render returns further
+// files by base name, written even with an error, which is returned.
 type JournalOptions struct {
-	// Annotate completes a run before run.json is written or after it is
-	// rebuilt from a journal (the analysis's warnings).
 	Annotate func(*results.Run)
-	// Render returns further files to rebuild after each record, by base
-	// name; they are written even with an error, which is returned.
-	Render func(*results.Run) (map[string][]byte, error)
+	Render   func(*results.Run) (map[string][]byte, error)
 }
 
-// CreateJournal creates the run directory dir and starts its journal with
-// header, every planned variant without repetitions. An existing dir is
-// never overwritten: the error wraps fs.ErrExist.
+// CreateJournal creates the run directory dir (never an existing one: the
+// error wraps fs.ErrExist) and starts its journal with header.
 func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory %s: %w", dir, err)
@@ -97,11 +88,8 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	if err != nil {
 		return nil, fmt.Errorf("create journal: %w", err)
 	}
-	j := &Journal{dir: dir, f: f, opts: opts}
-	j.run = *header
+	j := &Journal{dir: dir, f: f, opts: opts, run: clone(header)}
 	j.run.SchemaVersion = results.SchemaVersion
-	j.run.Variants = cloneVariants(header.Variants)
-	j.run.Search = header.Search.Clone()
 	for i := range j.run.Variants {
 		j.run.Variants[i].Reps = nil
 		j.run.Variants[i].Speed = nil
@@ -121,52 +109,24 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 
 // ResumeJournal opens dir's journal to continue its run (run --resume),
 // with the run so far, every planned variant in plan order. Nothing is
-// written until Resume, so a resume that fails before its run begins
-// leaves the directory as it was.
+// written until Resume: a resume that fails before it leaves dir as it was.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
-	path := filepath.Join(dir, JournalFile)
-	data, err := readJournalFile(path)
+	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	if i := bytes.LastIndexByte(data, '\n'); i < len(data)-1 {
-		data = data[:i+1] // a line cut short: the record was never complete
-	}
-	r, err := readJournal(bytes.NewReader(data))
+	r, keep, err := readJournal(f, true)
 	if err != nil {
+		f.Close()
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
-	}
-	j := &Journal{dir: dir, f: f, opts: opts, pending: true, keep: int64(len(data))}
-	j.run = *r
-	out := j.run
-	out.Variants = cloneVariants(j.run.Variants)
-	out.Search = j.run.Search.Clone()
+	j := &Journal{dir: dir, f: f, opts: opts, pending: true, keep: keep, run: *r}
+	out := clone(r)
 	return j, &out, nil
 }
 
-// readJournalFile reads the journal at path whole, after readJournal has
-// checked it, so that damage is refused before it is held in memory.
-func readJournalFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if _, err := readJournal(f); err != nil {
-		return nil, err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(f)
-}
-
 // Resume continues a journal opened by ResumeJournal: a last line cut
-// short is cut from the file, and the run is Incomplete again until End.
+// short is cut, and the run is Incomplete until End.
 func (j *Journal) Resume() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -191,7 +151,7 @@ func (j *Journal) Resume() error {
 func (j *Journal) Dir() string { return j.dir }
 
 // Rep records a finished repetition of the header's variant at index
-// variant; the other recorders below take the same index.
+// variant; the other recorders take the same index.
 func (j *Journal) Rep(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
 }
@@ -231,9 +191,9 @@ func (j *Journal) Metrics(m *results.Metrics) error {
 	return j.record(journalRecord{Type: recMetrics, Metrics: m})
 }
 
-// End records that the run ended, rebuilds the files a last time and
-// closes the journal; later calls do nothing. A journal never resumed is
-// closed with nothing written.
+// End records that the run ended, rebuilds the files and closes the
+// journal (a journal never resumed with nothing written); later calls do
+// nothing.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -258,7 +218,6 @@ func (j *Journal) Run() *results.Run {
 	return j.view()
 }
 
-// record appends rec and rebuilds the files.
 func (j *Journal) record(rec journalRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -271,20 +230,18 @@ func (j *Journal) record(rec journalRecord) error {
 	return j.apply(rec)
 }
 
-// apply adds rec to the run, appends it and rebuilds. The run in memory
-// takes it even when the disk refuses it, so the final report is complete.
+// apply adds rec to the run even when the disk refuses it, so that the
+// final report is complete, then appends it and rebuilds.
 func (j *Journal) apply(rec journalRecord) error {
 	if err := replay(&j.run, rec); err != nil {
 		return err
 	}
-	werr := j.append(rec)
-	if werr != nil {
-		return werr
+	if err := j.append(rec); err != nil {
+		return err
 	}
 	return j.rebuild()
 }
 
-// append writes one record as a line and syncs it.
 func (j *Journal) append(rec journalRecord) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -302,12 +259,20 @@ func (j *Journal) append(rec journalRecord) error {
 
 // view is the run as readers see it (see Run); j.mu held.
 func (j *Journal) view() *results.Run {
-	r := j.run
-	r.Search = j.run.Search.Clone()
-	r.Variants = measured(cloneVariants(j.run.Variants))
-	r.Warnings = append(results.Warnings(nil), j.run.Warnings...)
-	r.NotMeasured = append([]results.NotMeasured(nil), j.run.NotMeasured...)
+	r := clone(&j.run)
+	r.Variants = measured(r.Variants)
 	return &r
+}
+
+// clone copies r's slices that records append to; the repetitions are
+// shared, read-only.
+func clone(r *results.Run) results.Run {
+	c := *r
+	c.Search = r.Search.Clone()
+	c.Variants = cloneVariants(r.Variants)
+	c.Warnings = slices.Clone(r.Warnings)
+	c.NotMeasured = slices.Clone(r.NotMeasured)
+	return c
 }
 
 // rebuild rewrites the rendered files from the run so far; j.mu held.
@@ -342,20 +307,19 @@ func (j *Journal) rebuild() error {
 	return renderErr
 }
 
-// replay adds one record to r.
+// perVariant are the record types that name a variant.
+var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: true, recSpeed: true, recNotMeasured: true}
+
 func replay(r *results.Run, rec journalRecord) error {
-	variant := func() (*results.Variant, error) {
+	var v *results.Variant
+	if perVariant[rec.Type] {
 		if rec.Variant < 0 || rec.Variant >= len(r.Variants) {
-			return nil, fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
+			return fmt.Errorf("journal: %s record for variant %d, the run has %d", rec.Type, rec.Variant, len(r.Variants))
 		}
-		return &r.Variants[rec.Variant], nil
+		v = &r.Variants[rec.Variant]
 	}
 	switch rec.Type {
 	case recRep, recExcluded, recPartial:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		if rec.Rep == nil {
 			return fmt.Errorf("journal: %s record without a window", rec.Type)
 		}
@@ -371,26 +335,14 @@ func replay(r *results.Run, rec journalRecord) error {
 			}
 		}
 	case recInfo:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		v.Info = rec.Info
 	case recSpeed:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		v.Speed = rec.Speed
 	case recWarning:
 		if rec.Warning != nil {
 			r.Warnings = r.Warnings.AppendNew(*rec.Warning)
 		}
 	case recNotMeasured:
-		v, err := variant()
-		if err != nil {
-			return err
-		}
 		nm := results.NotMeasured{Variant: v.Name, Reason: rec.Reason}
 		if i := slices.IndexFunc(r.NotMeasured, func(n results.NotMeasured) bool { return n.Variant == v.Name }); i >= 0 {
 			r.NotMeasured[i] = nm
@@ -412,28 +364,30 @@ func replay(r *results.Run, rec journalRecord) error {
 	return nil
 }
 
-// readJournal is ReadJournal with every planned variant kept, in plan
-// order, also those without a repetition.
-func readJournal(rd io.Reader) (*results.Run, error) {
+// readJournal is ReadJournal keeping every planned variant, and the
+// complete lines' length; cutLast drops a last line without its newline.
+func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	br := bufio.NewReaderSize(rd, 1<<20)
 	var r *results.Run
+	var complete int64
 	ended := false
 	for line := 1; ; line++ {
 		if c, err := br.Peek(1); err == nil && c[0] != '{' {
-			return nil, fmt.Errorf("read journal: line %d does not start with '{': not a kaeload journal record", line)
+			return nil, 0, fmt.Errorf("read journal: line %d does not start with '{': not a kaeload journal record", line)
 		}
 		b, err := readLine(br, maxJournalLine)
-		if len(b) == 0 && errors.Is(err, io.EOF) {
+		last := errors.Is(err, io.EOF) // no newline: the write was cut short
+		if len(b) == 0 && last || last && cutLast {
 			break
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read journal: line %d: %w", line, err)
+		if err != nil && !last {
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
-		last := errors.Is(err, io.EOF) // no newline: the write was cut short
+		complete += int64(len(b))
 		var rec journalRecord
 		b, uerr := unseal(b)
 		if uerr != nil && !last {
-			return nil, fmt.Errorf("read journal: line %d: %w", line, uerr)
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, uerr)
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
@@ -441,24 +395,24 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 			if last && r != nil {
 				break
 			}
-			return nil, fmt.Errorf("read journal: line %d: %w", line, derr)
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, derr)
 		}
 		if line == 1 {
 			if rec.Type != recBegin || rec.Run == nil {
-				return nil, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
+				return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
 			}
 			if err := rec.Run.CheckSchema(); err != nil {
-				return nil, fmt.Errorf("read journal: %w", err)
+				return nil, 0, fmt.Errorf("read journal: %w", err)
 			}
 			r = rec.Run
 			r.Incomplete = true
 			continue
 		}
 		if ended && rec.Type != recResume {
-			return nil, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
+			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
 		if err := replay(r, rec); err != nil {
-			return nil, fmt.Errorf("read journal: line %d: %w", line, err)
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
 		ended = rec.Type == recEnd
 		if last {
@@ -466,20 +420,19 @@ func readJournal(rd io.Reader) (*results.Run, error) {
 		}
 	}
 	if r == nil {
-		return nil, errors.New("read journal: empty")
+		return nil, 0, errors.New("read journal: empty")
 	}
 	if err := r.Check(); err != nil {
-		return nil, fmt.Errorf("read journal: %w", err)
+		return nil, 0, fmt.Errorf("read journal: %w", err)
 	}
-	return r, nil
+	return r, complete, nil
 }
 
 // maxJournalLine bounds one record (a repetition takes kilobytes): a
 // longer line is damage, refused before it is held in memory.
 const maxJournalLine = 32 << 20
 
-// readLine reads up to and including the next '\n', refusing a line of
-// more than limit bytes.
+// readLine reads through the next '\n', refusing more than limit bytes.
 func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
@@ -494,11 +447,11 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
-// ReadJournal rebuilds a run from a journal. Without its end record (the
-// run is going, or its controller died) it is Incomplete; a last line cut
-// short is ignored; any other malformed line is an error naming it.
+// ReadJournal rebuilds a run from a journal: Incomplete without its end
+// record, a last line cut short ignored, any other bad line an error
+// naming it.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
-	r, err := readJournal(rd)
+	r, _, err := readJournal(rd, false)
 	if err != nil {
 		return nil, err
 	}
@@ -506,7 +459,6 @@ func ReadJournal(rd io.Reader) (*results.Run, error) {
 	return r, nil
 }
 
-// measured is the variants with a repetition or a partial window.
 func measured(vs []results.Variant) []results.Variant {
 	var kept []results.Variant
 	for _, v := range vs {
@@ -517,8 +469,7 @@ func measured(vs []results.Variant) []results.Variant {
 	return kept
 }
 
-// cloneVariants copies the variants' slices; the repetitions are shared,
-// read-only.
+// cloneVariants copies the variants' slices.
 func cloneVariants(vs []results.Variant) []results.Variant {
 	out := make([]results.Variant, len(vs))
 	for i, v := range vs {

@@ -2,9 +2,9 @@ package rundir
 
 import (
 	"bytes"
-	"encoding/hex"
 	"fmt"
 	"hash/crc32"
+	"strconv"
 )
 
 // A journal line ends in ,"crc32":"xxxxxxxx"} : the CRC-32 of the object
@@ -15,7 +15,6 @@ const crcField = `,"crc32":"`
 // sealLen is the length of the checksum field and the closing brace.
 const sealLen = len(crcField) + 8 + 2
 
-// seal adds the checksum to the JSON object b.
 func seal(b []byte) []byte {
 	sum := fmt.Sprintf(`%s%08x"}`, crcField, crc32.ChecksumIEEE(b))
 	return append(b[:len(b)-1], sum...)
@@ -29,12 +28,12 @@ func unseal(line []byte) ([]byte, error) {
 	if n < 1 || !bytes.Equal(line[n:n+len(crcField)], []byte(crcField)) || !bytes.HasSuffix(line, []byte(`"}`)) {
 		return line, nil
 	}
-	want, err := hex.DecodeString(string(line[n+len(crcField) : len(line)-2]))
-	if err != nil || len(want) != 4 {
+	want, err := strconv.ParseUint(string(line[n+len(crcField):len(line)-2]), 16, 32)
+	if err != nil {
 		return line, nil // not a checksum: the decoder names the field
 	}
 	body := append(line[:n:n], '}')
-	if got := crc32.ChecksumIEEE(body); got != uint32(want[0])<<24|uint32(want[1])<<16|uint32(want[2])<<8|uint32(want[3]) {
+	if got := crc32.ChecksumIEEE(body); uint64(got) != want {
 		return nil, fmt.Errorf("damaged: its checksum is %08x, the record's %08x", want, got)
 	}
 	return body, nil

@@ -2,17 +2,15 @@ package softratio
 
 import "math"
 
-// Model is the async-offload model: T(r) = min(N·β/(b + r·(a−b)), D/(1−r)).
+// Model is the async-offload model: T(r) = min(N·β/(b + r·(a−b)), D/(1−r)),
+// with a and b the server's CPU-seconds per request at r = 1 (all in
+// software) and r = 0 (all offloaded), β the busy fraction its N CPUs reach
+// when they are the bottleneck, and D the device's operations per second.
 type Model struct {
-	// A and B are the server's CPU-seconds per request at r = 1 (all in
-	// software) and at r = 0 (all offloaded).
-	A float64 `json:"a"`
-	B float64 `json:"b"`
-	// Beta is the busy fraction the server's CPUs reach when they are the
-	// bottleneck, CPUs their count N.
-	Beta float64 `json:"beta"`
-	CPUs int     `json:"cpus"`
-	// Capacity is the device's capacity D in operations per second.
+	A        float64 `json:"a"`
+	B        float64 `json:"b"`
+	Beta     float64 `json:"beta"`
+	CPUs     int     `json:"cpus"`
 	Capacity float64 `json:"capacity"`
 }
 
@@ -26,16 +24,15 @@ func (m Model) deviceBound(r float64) float64 { return m.Capacity / (1 - r) }
 // Rate is the predicted rate T(r) in requests per second.
 func (m Model) Rate(r float64) float64 { return math.Min(m.cpuBound(r), m.deviceBound(r)) }
 
-// cross is the ratio where the two bounds meet (not clamped; NaN when
-// they never do).
+// cross is where the two bounds meet (not clamped; NaN if they never do).
 func (m Model) cross() float64 {
 	nb := float64(m.CPUs) * m.Beta
 	return (nb - m.Capacity*m.B) / (nb + m.Capacity*(m.A-m.B))
 }
 
-// Best is the ratio r* that maximizes Rate and the rate T* there. When
-// offload costs the CPU as much as software or more (a ≤ b) both bounds
-// rise with r and r* = 1; otherwise r* is where they meet, clamped to [0, 1].
+// Best is the ratio r* that maximizes Rate, and T* there: where the bounds
+// meet, clamped to [0, 1], or 1 when offload costs the CPU as much as
+// software or more (a ≤ b: both bounds rise with r).
 func (m Model) Best() (ratio, rate float64) {
 	ratio = 1
 	if m.A > m.B {
@@ -47,12 +44,10 @@ func (m Model) Best() (ratio, rate float64) {
 // Bound names what limits the rate.
 type Bound string
 
-// The bounds.
+// The bounds: the device at Capacity, the server's CPUs at CPU(r).
 const (
-	// BoundDevice: the device, at Capacity operations per second.
 	BoundDevice Bound = "device"
-	// BoundCPU: the server's CPUs, at CPU(r) seconds per request.
-	BoundCPU Bound = "cpu"
+	BoundCPU    Bound = "cpu"
 )
 
 // Side is a span of soft ratios [From, To] over which one bound holds.
@@ -81,8 +76,7 @@ func (m Model) Sides() []Side {
 	return sides
 }
 
-// Curve is Rate at n+1 evenly spaced ratios from 0 to 1 (n ≥ 1), for
-// drawing the model over a measured sweep.
+// Curve is Rate at n+1 evenly spaced ratios from 0 to 1 (n ≥ 1).
 func (m Model) Curve(n int) (ratios, rates []float64) {
 	for i := 0; i <= n; i++ {
 		r := float64(i) / float64(n)

@@ -6,30 +6,28 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Window is one measured window (one repetition at one soft ratio).
+// Window is one repetition at one soft ratio. Saturated says the server's
+// CPUs were the bottleneck; OtherBound that something else set the rate
+// (kaeload's CPUs, the connections in flight), so the window gives neither
+// β nor D, only its CPU per request. With neither, at r < 1, the device was.
 type Window struct {
-	// Ratio is the soft ratio r in [0, 1], Rate the measured req/s.
-	Ratio float64 `json:"ratio"`
-	Rate  float64 `json:"rate"`
-	// CPUPerRequest is the server's CPU-seconds per request.
+	Ratio         float64 `json:"ratio"` // r in [0, 1]
+	Rate          float64 `json:"rate"`  // req/s
 	CPUPerRequest float64 `json:"cpu_per_request"`
-	// Busy is the server's CPUs' busy fraction, CPUs their count.
-	Busy float64 `json:"busy"`
-	CPUs int     `json:"cpus"`
-	// Saturated says the server's CPUs were the bottleneck; OtherBound
-	// that something else set the rate (kaeload's CPUs, the connections
-	// in flight), so the window gives neither β nor D, only its CPU per
-	// request. A window with neither, at r < 1, was device-bound.
-	Saturated  bool `json:"saturated"`
-	OtherBound bool `json:"other_bound,omitempty"`
+	Busy          float64 `json:"busy"` // the server's CPUs' busy fraction
+	CPUs          int     `json:"cpus"`
+	Saturated     bool    `json:"saturated"`
+	OtherBound    bool    `json:"other_bound,omitempty"`
 }
 
 // Source says where a parameter came from.
 type Source string
 
-// The sources.
 const (
 	FromWindows   Source = "windows"
 	FromScenario  Source = "scenario"   // accelerator.capacity
@@ -37,12 +35,11 @@ const (
 	Assumed       Source = "assumed"    // β = 1: no window saturated the CPUs
 )
 
-// Input is what Predict fits.
+// Input is what Predict fits. Capacity is the device's in ops/s when the
+// scenario or a speed file gives it (0: none); a device-bound window takes
+// precedence.
 type Input struct {
-	Windows []Window
-	// Capacity is the device's capacity in ops/s when the scenario or a
-	// speed file gives it (0: none), CapacityFrom which. A device-bound
-	// window, when there is one, takes precedence.
+	Windows      []Window
 	Capacity     float64
 	CapacityFrom Source
 }
@@ -50,25 +47,18 @@ type Input struct {
 // Code is a prediction's status, or a thing it needs.
 type Code string
 
-// The codes; notes.SoftRatioWords turns them into words.
+// The codes; notes.SoftRatioWords turns them into words. The Need codes
+// are what would give D: a window with the server's CPUs not saturated and
+// r < 1, accelerator.capacity in the scenario, or a speed file.
 const (
-	OK Code = "ok"
-	// TooFewRatios: windows at fewer than two soft ratios (Prediction.Ratios).
-	TooFewRatios Code = "too-few-ratios"
-	// BadWindow: Prediction.Window has a value out of range or not finite.
-	BadWindow Code = "bad-window"
-	// BadCapacity: Input.Capacity is negative or not finite.
-	BadCapacity Code = "bad-capacity"
-	// CPUsDiffer: the windows' server CPU counts differ.
-	CPUsDiffer Code = "cpus-differ"
-	// NoCapacity: D is unknown; Prediction.Needs names what would give it.
-	NoCapacity Code = "no-capacity"
-	// BadFit: the fit gives a CPU per request ≤ 0 or a number that is not finite.
-	BadFit Code = "bad-fit"
+	OK           Code = "ok"
+	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
+	BadWindow    Code = "bad-window"     // Prediction.Window is out of range or not finite
+	BadCapacity  Code = "bad-capacity"   // negative or not finite
+	CPUsDiffer   Code = "cpus-differ"    // the windows' server CPU counts
+	NoCapacity   Code = "no-capacity"    // D unknown; Prediction.Needs
+	BadFit       Code = "bad-fit"        // a CPU per request ≤ 0 or not finite
 
-	// NeedDeviceWindow, NeedScenarioCapacity and NeedSpeedFile are what
-	// would give D: a window with the server's CPUs not saturated and
-	// r < 1, accelerator.capacity in the scenario, or a speed file.
 	NeedDeviceWindow     Code = "need-device-window"
 	NeedScenarioCapacity Code = "need-scenario-capacity"
 	NeedSpeedFile        Code = "need-speed-file"
@@ -82,16 +72,14 @@ type Range struct {
 	High  float64 `json:"high"`
 }
 
-// Prediction is the fitted model, the best ratio and what bounds each side.
+// Prediction is the fitted model (the point estimates; A … Capacity are
+// their ranges), the best ratio and rate, and what bounds each side.
+// Ranged says the windows had repetitions; without, the ranges are points.
 type Prediction struct {
-	Status Code `json:"status"`
-	// Window is the offending window's index (BadWindow), Ratios the
-	// count of distinct ratios (TooFewRatios), Needs the sources of D
-	// (NoCapacity).
-	Window int    `json:"window,omitempty"`
-	Ratios int    `json:"ratios"`
-	Needs  []Code `json:"needs,omitempty"`
-	// Model holds the point estimates; A, B, Beta and Capacity their ranges.
+	Status       Code   `json:"status"`
+	Window       int    `json:"window,omitempty"` // BadWindow's index
+	Ratios       int    `json:"ratios"`           // distinct ratios
+	Needs        []Code `json:"needs,omitempty"`  // NoCapacity's sources of D
 	Model        Model  `json:"model"`
 	A            Range  `json:"a"`
 	B            Range  `json:"b"`
@@ -99,17 +87,14 @@ type Prediction struct {
 	Capacity     Range  `json:"capacity"`
 	BetaFrom     Source `json:"beta_from,omitempty"`
 	CapacityFrom Source `json:"capacity_from,omitempty"`
-	// Ranged says the windows had repetitions, so the ranges carry their
-	// spread; without, the ranges are points.
-	Ranged bool `json:"ranged"`
-	// Ratio and Rate are r* and T*, Sides the bounds on each side of r*.
-	Ratio Range  `json:"ratio"`
-	Rate  Range  `json:"rate"`
-	Sides []Side `json:"sides,omitempty"`
+	Ranged       bool   `json:"ranged"`
+	Ratio        Range  `json:"ratio"` // r*
+	Rate         Range  `json:"rate"`  // T*
+	Sides        []Side `json:"sides,omitempty"`
 }
 
-// Draws and Seed fix the parametric resample behind the ranges, so that
-// a prediction is deterministic.
+// Draws and Seed fix the resample behind the ranges: a prediction is
+// deterministic.
 const (
 	Draws = 2000
 	Seed  = 40
@@ -178,7 +163,7 @@ func distinct(ws []Window) int {
 }
 
 // valid says the model's numbers are finite and its CPU costs positive
-// (a capacity of 0 stands for an unknown one).
+// (a capacity of 0 is unknown).
 func valid(m Model) bool {
 	return m.A > 0 && m.B > 0 && m.Beta > 0 && m.Capacity >= 0 && finite(m.A, m.B, m.Beta, m.Capacity, m.cpuBound(0), m.cpuBound(1))
 }
@@ -186,15 +171,9 @@ func valid(m Model) bool {
 // fit is the point fit. β is 1 (Assumed) when no window saturated the
 // CPUs; D is in.Capacity when no window was device-bound.
 func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
-	n, x := float64(len(ws)), 0.0
-	var y, sxx, sxy float64
+	var ratios, cpus, busy, caps []float64
 	for _, w := range ws {
-		x, y = x+w.Ratio/n, y+w.CPUPerRequest/n
-	}
-	var busy, caps []float64
-	for _, w := range ws {
-		sxx += (w.Ratio - x) * (w.Ratio - x)
-		sxy += (w.Ratio - x) * (w.CPUPerRequest - y)
+		ratios, cpus = append(ratios, w.Ratio), append(cpus, w.CPUPerRequest)
 		switch {
 		case w.OtherBound:
 		case w.Saturated:
@@ -203,29 +182,21 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 			caps = append(caps, w.Rate*(1-w.Ratio))
 		}
 	}
-	slope := sxy / sxx
-	m = Model{B: y - slope*x, A: y + slope*(1-x), CPUs: ws[0].CPUs, Beta: 1, Capacity: in.Capacity}
+	b, slope := stat.LinearRegression(ratios, cpus, nil, false)
+	m = Model{B: b, A: b + slope, CPUs: ws[0].CPUs, Beta: 1, Capacity: in.Capacity}
 	betaFrom, capFrom = Assumed, in.CapacityFrom
 	if len(busy) > 0 {
-		m.Beta, betaFrom = mean(busy), FromWindows
+		m.Beta, betaFrom = stat.Mean(busy, nil), FromWindows
 	}
 	if len(caps) > 0 {
-		m.Capacity, capFrom = mean(caps), FromWindows
+		m.Capacity, capFrom = stat.Mean(caps, nil), FromWindows
 	}
 	return m, betaFrom, capFrom
 }
 
-func mean(xs []float64) float64 {
-	var m float64
-	for _, x := range xs {
-		m += x / float64(len(xs))
-	}
-	return m
-}
-
-// noise is the relative noise of the rate and of the CPU per request
-// between repetitions at one ratio (the pooled standard deviation of
-// their logarithms) and its degrees of freedom: windows less ratios.
+// noise is the pooled standard deviation between repetitions at one ratio
+// of the logarithms of the rate and of the CPU per request, and its
+// degrees of freedom: windows less ratios.
 func noise(ws []Window) (rate, cpu float64, df int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
@@ -251,15 +222,10 @@ func noise(ws []Window) (rate, cpu float64, df int) {
 	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
 }
 
-// resample sets the ranges, from a seeded parametric bootstrap: Draws
-// times, every window's rate and CPU per request are scaled by noise
-// drawn at the measured spread between repetitions (Student-t, through a
-// shared χ² scale), its busy fraction with them (busy = T·c/N), and the
-// model is fitted again. Refitting keeps what the estimates share (β and
-// a both see the CPU per request), so their correlation. The ranges are
-// the draws' 2.5th and 97.5th percentiles, widened to hold the point
-// estimates. Without repetitions there is no spread: Ranged is false and
-// the ranges are points.
+// resample sets the ranges by a seeded parametric bootstrap: Draws times,
+// the windows are scaled by Student-t noise at the spread between
+// repetitions and the model fitted again (which keeps the estimates'
+// correlation); the ranges are the draws' 2.5th and 97.5th percentiles.
 func (p *Prediction) resample(in Input) {
 	sr, sc, df := noise(in.Windows)
 	p.Ranged = df > 0
@@ -289,20 +255,10 @@ func (p *Prediction) resample(in Input) {
 	}
 }
 
-// scale is the factor that turns a normal draw into a Student-t draw with
-// df degrees of freedom: sqrt(df/χ²_df), χ² summed from df normal draws,
-// or above 30 by Wilson and Hilferty's cube (so many windows stay cheap).
+// scale turns a normal draw into a Student-t draw with df degrees of
+// freedom: sqrt(df/χ²_df).
 func scale(rng *rand.Rand, df int) float64 {
-	if df > 30 {
-		k := 2 / (9 * float64(df))
-		return math.Pow(max(1-k+rng.NormFloat64()*math.Sqrt(k), 0.1), -1.5)
-	}
-	var chi float64
-	for range df {
-		z := rng.NormFloat64()
-		chi += z * z
-	}
-	return math.Sqrt(float64(df) / chi)
+	return math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand())
 }
 
 // spread is v with the 2.5th and 97.5th percentiles of the draws, widened

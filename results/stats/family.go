@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -9,21 +10,20 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Power is the probability with which a difference as large as a
-// comparison's minimum detectable effect is found significant.
+// Power is the probability of finding significant a difference as large
+// as a comparison's minimum detectable effect.
 const Power = 0.80
 
-// The values of Comparison.Adjustment: Holm–Bonferroni keeps the chance
-// that any comparison of identical variants is significant below Alpha.
+// The values of Comparison.Adjustment: Holm–Bonferroni keeps below Alpha
+// the chance that any comparison of identical variants is significant.
 const (
 	AdjustHolm = "holm"
 	AdjustNone = "none" // judged alone
 )
 
 // CompareFamily compares every sample of others with base as one family:
-// PAdjusted is Holm's over the tests that ran, and the MDE and equivalence
-// bound use Alpha/Family, so they hold whatever rank a comparison takes.
-// margin is the equivalence margin as a fraction (≤ 0: no verdict).
+// Holm's PAdjusted, and the MDE and equivalence bound (margin a fraction,
+// ≤ 0: no verdict) at Alpha/Family, whatever rank a comparison takes.
 func CompareFamily(base []float64, others [][]float64, margin float64) []Comparison {
 	bases := make([][]float64, len(others))
 	for i := range bases {
@@ -32,13 +32,13 @@ func CompareFamily(base []float64, others [][]float64, margin float64) []Compari
 	return ComparePairs(bases, others, margin)
 }
 
-// ComparePairs is CompareFamily with a base of its own for each
-// comparison: others[i] is compared with bases[i].
+// ComparePairs is CompareFamily comparing others[i] with bases[i].
 func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	out := make([]Comparison, len(others))
+	d, se := make([]float64, len(others)), make([]float64, len(others))
 	var tested []int
 	for i, o := range others {
-		out[i] = Compare(bases[i], o)
+		out[i], d[i], se[i] = compare(bases[i], o)
 		if out[i].Tested() {
 			tested = append(tested, i)
 		}
@@ -57,40 +57,45 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 			c.Adjustment = AdjustNone
 		}
 		c.Significant = c.PAdjusted < Alpha
-		judge(c, bases[i], others[i], Alpha/float64(m), margin)
+		judge(c, d[i], se[i], Alpha/float64(m), margin)
 	}
 	return out
 }
 
-// Holm returns Holm's step-down adjusted p-values of ps, in ps's order. A
-// NaN p is no test: left out of the family, it stays NaN.
+// Holm returns Holm's step-down adjusted p-values of ps, in ps's order; a
+// NaN p (no test) is outside the family and stays NaN.
 func Holm(ps []float64) []float64 {
-	out := make([]float64, len(ps))
 	var idx []int
 	for i, p := range ps {
-		if math.IsNaN(p) {
-			out[i] = math.NaN()
-			continue
+		if !math.IsNaN(p) {
+			idx = append(idx, i)
 		}
-		idx = append(idx, i)
 	}
-	m := len(idx)
-	sort.SliceStable(idx, func(a, b int) bool { return ps[idx[a]] < ps[idx[b]] })
+	return stepDown(ps, idx, func(j int) int { return len(idx) - j })
+}
+
+// stepDown adjusts ps[idx] from the smallest p up (equals in their order):
+// step j's p times mult(j), at most 1 and never below the step before. The
+// p-values outside idx are NaN.
+func stepDown(ps []float64, idx []int, mult func(j int) int) []float64 {
+	out := make([]float64, len(ps))
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Or(cmp.Compare(ps[a], ps[b]), a-b) })
 	running := 0.0
-	for k, i := range idx {
-		running = math.Max(running, math.Min(1, float64(m-k)*ps[i]))
+	for j, i := range idx {
+		running = math.Max(running, math.Min(1, float64(mult(j))*ps[i]))
 		out[i] = running
 	}
 	return out
 }
 
-// judge fills the minimum detectable effect and the equivalence verdict
-// of c (whose test ran) at the two-sided level alpha.
-func judge(c *Comparison, base, other []float64, alpha, margin float64) {
-	d, se, df, ok := logDifference(base, other)
-	if !ok {
-		return
-	}
+// judge fills the MDE and the equivalence verdict of the tested c at the
+// two-sided level alpha, from the difference of the logarithms' means d
+// and its standard error se.
+func judge(c *Comparison, d, se, alpha, margin float64) {
+	df := c.DF
 	c.SEPct = math.Expm1(se) * 100
 	lo, hi := d, d // no noise at all: any difference is found, and it is its own bound
 	if se == 0 {
@@ -114,19 +119,13 @@ func judge(c *Comparison, base, other []float64, alpha, margin float64) {
 	}
 }
 
-// finite reports whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// mde is the minimum detectable effect on the tested scale for a standard
-// error estimated as se.
-func mde(se, df, alpha float64) float64 { return reportedNoncentrality(df, alpha) * se }
-
-// planned is the minimum detectable effect for a standard error known to
-// be se, as when planning from a noise already measured.
+// mde is the MDE for a standard error estimated as se; planned for one
+// known (from a noise already measured).
+func mde(se, df, alpha float64) float64     { return reportedNoncentrality(df, alpha) * se }
 func planned(se, df, alpha float64) float64 { return noncentrality(df, alpha) * se }
 
-// noncentralities caches the roots below: a report or a simulation asks
-// for the same few again and again.
 var noncentralities sync.Map // noncentralityKey -> float64
 
 type noncentralityKey struct {
@@ -135,24 +134,20 @@ type noncentralityKey struct {
 	power     float64
 }
 
-// noncentrality returns the λ at which a two-sided t-test at level alpha
-// rejects with probability Power under the noncentral t. The shortcut
-// t(1−α/2) + t(Power) delivers 68 %, not 80 %, with three repetitions.
-// +Inf when no λ below 1e9 reaches Power.
+// noncentrality is the λ at which a two-sided t-test at level alpha
+// rejects with probability Power under the noncentral t (+Inf past 1e9);
+// the shortcut t(1−α/2) + t(Power) delivers 68 %, not 80 %, at n = 3.
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
 
-// noncentralityAt is noncentrality for another power.
 func noncentralityAt(df, alpha, power float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, false, power}, func() (func(float64) float64, float64) {
-		tc := StudentTQuantile(1-alpha/2, df)
-		// At λ = tc the test rejects about half the time.
+		tc := StudentTQuantile(1-alpha/2, df) // where the test rejects about half the time
 		return func(l float64) float64 { return tPower(l, tc, df, powerTolerance) }, tc
 	})
 }
 
-// reportedNoncentrality is the c for which an effect of c·(estimated
-// standard error) is found with probability Power on average over the
-// estimate (noncentrality alone delivers 70 % with three repetitions).
+// reportedNoncentrality is the c for which an effect of c·(estimated se)
+// is found with probability Power on average over the estimate.
 func reportedNoncentrality(df, alpha float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
@@ -186,7 +181,6 @@ func reportedPower(c, tc, df, tol float64) float64 {
 	return integratePieces(f, cuts, 0, math.Pi/2, tol)
 }
 
-// studentTCDF returns P(T ≤ t) for Student's t with df > 0.
 func studentTCDF(t, df float64) float64 {
 	if t >= 0 {
 		return 1 - studentTUpper(t, df)
@@ -194,13 +188,11 @@ func studentTCDF(t, df float64) float64 {
 	return studentTUpper(-t, df)
 }
 
-// powerTolerance is the absolute error allowed in a power integral: the
-// roots then agree with mpmath's to 1e-12 or better.
+// powerTolerance: the roots then agree with mpmath's to 1e-12 or better.
 const powerTolerance = 1e-12
 
-// cachedRoot returns the λ ≥ 0 at which the increasing power(λ) reaches
-// key.power, cached; +Inf without a root below 1e9. makePower returns
-// power and a start at most the root.
+// cachedRoot returns the λ ≥ 0 at which the increasing power(λ) (from
+// makePower, with a start below the root) reaches key.power.
 func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
@@ -214,23 +206,15 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 	return root
 }
 
-// findRoot returns the x in [0, limit] where the increasing g crosses 0,
-// to a relative 1e-10, bracketing from start by doubling and closing in by
-// Illinois regula falsi (gonum has no scalar root finder); +Inf past limit.
+// findRoot returns where the increasing g crosses 0 in [0, limit] (+Inf
+// past it), to a relative 1e-10, by Illinois regula falsi (gonum has no
+// scalar root finder; bisection took five times as long).
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
 	}
 	lo, hi := 0.0, start
-	ghi := g(hi)
-	var glo float64
-	if ghi < 0 {
-		lo, glo = hi, ghi
-		hi *= 2
-		ghi = g(hi)
-	} else {
-		glo = g(lo)
-	}
+	glo, ghi := math.NaN(), g(hi)
 	for ghi < 0 {
 		if hi > limit {
 			return math.Inf(1)
@@ -239,10 +223,12 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 		hi *= 2
 		ghi = g(hi)
 	}
-	if glo >= 0 {
-		return lo
+	if lo == 0 {
+		if glo = g(0); glo >= 0 {
+			return 0
+		}
 	}
-	side := 0
+	side := 0 // the end moved last
 	for range 200 {
 		if hi-lo <= 1e-10*hi {
 			break
@@ -251,14 +237,13 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 		if !(x > lo && x < hi) {
 			x = (lo + hi) / 2
 		}
-		gx := g(x)
-		switch {
+		switch gx := g(x); {
 		case math.Abs(gx) <= 1e-14:
 			return x
 		case gx < 0:
 			lo, glo = x, gx
 			if side == -1 {
-				ghi /= 2 // Illinois: the same end twice
+				ghi /= 2
 			}
 			side = -1
 		default:
@@ -272,9 +257,8 @@ func findRoot(g func(float64) float64, start, limit float64) float64 {
 	return hi
 }
 
-// tPower is P(|T| > tc) for T noncentral t with noncentrality lambda:
-// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df), cut where
-// the integrand steps. Hand-written: gonum has only the central t.
+// tPower is P(|T| > tc) for T noncentral t (gonum has only the central):
+// E[Φ(λ − tc·√(V/df)) + Φ(−λ − tc·√(V/df))] over V ~ χ²(df).
 func tPower(lambda, tc, df, tol float64) float64 {
 	return chiSquareMean(df, lambda/tc, func(r float64) float64 {
 		s := tc * r
@@ -314,8 +298,7 @@ func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float
 	return integratePieces(g, cuts, 0, cuts[1], tol)
 }
 
-// integratePieces integrates f over [lo, hi], cut at cuts, each piece to
-// its share of tol.
+// integratePieces integrates f over [lo, hi] cut at cuts.
 func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float64) float64 {
 	xs := []float64{lo, hi}
 	for _, x := range cuts {
@@ -332,9 +315,9 @@ func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float6
 	return sum
 }
 
-// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving until the
-// error estimate is below tol or after depth halvings. gonum's quad has
-// fixed rules only, which took minutes and missed by 1e-4 at df 0.6.
+// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving up to
+// depth times; gonum's quad has fixed rules only, which took minutes and
+// missed by 1e-4 at df 0.6.
 func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	v, e := gaussKronrod(f, a, b)
 	if e <= tol || depth == 0 {
@@ -394,31 +377,8 @@ func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	return value, err
 }
 
-// logDifference returns, on Compare's log scale, the means' difference,
-// its standard error and Compare's df; false when Compare could not test.
-func logDifference(base, other []float64) (d, se, df float64, ok bool) {
-	logs, isLog := logAll(base, other)
-	if len(base) < 2 || len(other) < 2 || !isLog {
-		return 0, 0, 0, false
-	}
-	b, o := logs[0], logs[1]
-	tol := roundingTolerance(b, o)
-	d, vb, vo := difference(b, o, tol)
-	se2 := vb + vo
-	se = math.Sqrt(se2)
-	switch {
-	case se2 == 0 && math.Abs(d) <= tol:
-		d = 0
-	case len(b) == len(o):
-		df = float64(len(b) + len(o) - 2) // Student's, as Compare tests
-	case se2 > 0:
-		df = welchDF(vb, vo, len(b), len(o))
-	}
-	return d, se, df, true
-}
-
 // NoisePct is the standard deviation of ln xs in percent (about the
-// coefficient of variation); false with fewer than two values or one ≤ 0.
+// coefficient of variation); false under two values or with one ≤ 0.
 func NoisePct(xs []float64) (pct float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
@@ -435,18 +395,18 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 // effect (a fraction) with probability Power at noise noisePct, at level
 // Alpha/family; false, with n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
-	if family < 1 {
-		family = 1
-	}
-	if limit < 2 {
-		limit = 2
-	}
-	sigma := noisePct / 100
+	alpha := Alpha / float64(max(family, 1))
+	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentrality(df, alpha) })
+}
+
+// repsUntil is the fewest repetitions n ≤ limit of two samples whose
+// planned MDE, lambda(df)·se, is at most effect.
+func repsUntil(noisePct, effect float64, limit int, lambda func(df float64) float64) (n int, ok bool) {
+	limit = max(limit, 2)
 	want := math.Log1p(effect)
-	alpha := Alpha / float64(family)
 	for n = 2; n <= limit; n++ {
-		se := sigma * math.Sqrt(2/float64(n))
-		if se == 0 || planned(se, float64(2*n-2), alpha) <= want {
+		se := noisePct / 100 * math.Sqrt(2/float64(n))
+		if se == 0 || lambda(float64(2*n-2))*se <= want {
 			return n, true
 		}
 	}
@@ -462,14 +422,12 @@ type Calibration struct {
 	HasNoise  bool      `json:"has_noise"`
 	EffectPct float64   `json:"effect_pct"` // the difference to detect
 	Family    int       `json:"family"`
-	// Repeat is the repetitions chosen; Capped when Max was too few.
-	Repeat int  `json:"repeat"`
-	Max    int  `json:"max"`
-	Capped bool `json:"capped,omitempty"`
+	Repeat    int       `json:"repeat"` // chosen; Capped when Max was too few
+	Max       int       `json:"max"`
+	Capped    bool      `json:"capped,omitempty"`
 }
 
-// Calibrate fills NoisePct, Repeat and Capped; without a noise estimate it
-// chooses Max, Capped.
+// Calibrate fills NoisePct, Repeat and Capped (Max without a noise).
 func (c *Calibration) Calibrate() {
 	var positive []float64
 	for _, x := range c.Rates {
@@ -502,17 +460,7 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 // at level Alpha/pairs and power Power^(1/(values−1)): conservative.
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
-	limit = max(limit, 2)
-	sigma := noisePct / 100
-	want := math.Log1p(effect)
-	pairs := values * (values - 1) / 2
-	alpha := Alpha / float64(pairs)
+	alpha := Alpha / float64(values*(values-1)/2)
 	each := math.Pow(Power, 1/float64(values-1))
-	for n = 2; n <= limit; n++ {
-		se := sigma * math.Sqrt(2/float64(n))
-		if se == 0 || noncentralityAt(float64(2*n-2), alpha, each)*se <= want {
-			return n, true
-		}
-	}
-	return limit, false
+	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentralityAt(df, alpha, each) })
 }

@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"sync"
 )
 
@@ -99,7 +97,8 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 			if logs[b] == nil {
 				continue
 			}
-			p := tTest(logs[a], logs[b], roundingTolerance(logs[a], logs[b])).PValue
+			c, _, _ := tTest(logs[a], logs[b], roundingTolerance(logs[a], logs[b]), len(logs[a]) == len(logs[b]))
+			p := c.PValue
 			if math.IsNaN(p) {
 				continue // Compare: TestCannot, outside the family
 			}
@@ -140,20 +139,7 @@ func shaffer(ps []float64, k int) []float64 {
 	for i := range idx {
 		idx[i] = i
 	}
-	// Ascending p, equals in their order (faster than sort.SliceStable).
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(ps[a], ps[b]); c != 0 {
-			return c
-		}
-		return a - b
-	})
-	out := make([]float64, m)
-	running := 0.0
-	for j, i := range idx {
-		running = math.Max(running, math.Min(1, float64(most[m-j])*ps[i]))
-		out[i] = running
-	}
-	return out
+	return stepDown(ps, idx, func(j int) int { return int(most[m-j]) })
 }
 
 // mostTrueNulls returns, for every L up to k(k−1)/2, the largest count of
@@ -185,7 +171,6 @@ func fewestMeans(k int) []int32 {
 	return f
 }
 
-// fewestMeansSteps is fewestMeans and the number of steps it took.
 func fewestMeansSteps(k int) (f []int32, steps int) {
 	m := k * (k - 1) / 2
 	f = make([]int32, m+1)

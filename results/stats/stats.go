@@ -11,25 +11,21 @@ import (
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
 
-// Stats summarises one sample, typically a variant's repetition rates.
-// Every field is finite, so Stats encodes to JSON as is.
+// Stats summarises one sample (a variant's repetition rates); every field
+// is finite. The 95 % interval is on the log scale where Compare tests:
+// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N); Mean without HasCI.
 type Stats struct {
-	N    int     `json:"n"`
-	Mean float64 `json:"mean"` // 0 when a value is not finite
-	// StdDev divides by N-1; math.MaxFloat64 beyond float64's range.
-	StdDev float64 `json:"stddev"`
-	// GeoMean is exp(mean(ln x)), the centre of the interval.
-	GeoMean float64 `json:"geo_mean,omitempty"`
-	// CI95Low and CI95High bound the 95 % interval on the log scale where
-	// Compare tests: exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N); both
-	// Mean without HasCI, and NoCI says why.
+	N        int     `json:"n"`
+	Mean     float64 `json:"mean"`   // 0 when a value is not finite
+	StdDev   float64 `json:"stddev"` // n-1; math.MaxFloat64 beyond float64's range
+	GeoMean  float64 `json:"geo_mean,omitempty"`
 	CI95Low  float64 `json:"ci95_low"`
 	CI95High float64 `json:"ci95_high"`
 	HasCI    bool    `json:"has_ci"`
 	NoCI     string  `json:"no_ci,omitempty"`
 }
 
-// The values of Stats.NoCI: a value that is not positive has no logarithm.
+// The values of Stats.NoCI.
 const (
 	NoCITooFew      = "n<2"
 	NoCINotPositive = "a value is not positive"
@@ -75,7 +71,7 @@ func Summarize(xs []float64) Stats {
 }
 
 // MeanStdDev returns the mean and the sample standard deviation (n-1) of
-// xs, two-pass; sums that would overflow are taken on scaled values.
+// xs; sums that would overflow are taken on scaled values.
 func MeanStdDev(xs []float64) (mean, sd float64) {
 	mean, sd = meanStdDev(xs)
 	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
@@ -114,11 +110,10 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
 
-// roundingTolerance is the spread below which the logarithms xs count as
-// equal: far below one request in a window, above the rounding of sums.
+// roundingTolerance is the spread below which logarithms count as equal:
+// far below one request in a window, above the rounding of sums.
 func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
 
-// maxAbs is the largest magnitude in xs.
 func maxAbs(xs ...[]float64) float64 {
 	m := 0.0
 	for _, s := range xs {
@@ -129,43 +124,36 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test.
+// The values of Comparison.Test. Student's pooled test is for equal sizes,
+// Welch's for different ones; the tests without "ln" are on raw values
+// (runs summarised before); zero variance gives p 0 or 1.
 const (
-	// TestStudentLog is Student's pooled t-test on ln: equal sizes.
-	TestStudentLog = "t-test on ln(req/s)"
-	// TestStudent is on the raw values; kept for runs summarised before.
-	TestStudent = "t-test"
-	// TestWelchLog is Welch's test on ln: different sizes.
-	TestWelchLog = "welch t-test on ln(req/s)"
-	TestWelch    = "welch t-test"
-	// TestZeroVariance: no spread beyond rounding; p is 0 or 1.
+	TestStudentLog   = "t-test on ln(req/s)"
+	TestStudent      = "t-test"
+	TestWelchLog     = "welch t-test on ln(req/s)"
+	TestWelch        = "welch t-test"
 	TestZeroVariance = "t-test (zero variance)"
 	TestNone         = "n<2: no test"
 	TestCannot       = "cannot test" // Comparison.Why says why
 )
 
-// Comparison says how a sample differs from a baseline sample and whether
-// the difference is larger than the noise. Every field is finite; p-values
-// are 1 when no test ran.
+// Comparison says how a sample differs from a baseline and whether the
+// difference exceeds the noise; every field is finite, p-values 1 when no
+// test ran. DeltaPct is 0 when undefined or equal to within rounding.
+// MDEPct is the smallest true difference found with probability Power at
+// level Alpha/Family (Holm's strictest step); EquivalenceBoundPct the
+// smallest ±X % the data rule out (TOST at that level).
 type Comparison struct {
-	// DeltaPct is the means' difference in percent of base; 0 when
-	// undefined or equal to within rounding.
-	DeltaPct float64 `json:"delta_pct"`
-	PValue   float64 `json:"p_value"` // two-sided, unadjusted
-	// PAdjusted is adjusted over the Family (PValue when judged alone).
-	PAdjusted   float64 `json:"p_adjusted"`
-	Adjustment  string  `json:"adjustment,omitempty"`
-	Family      int     `json:"family,omitempty"`
-	Significant bool    `json:"significant"` // PAdjusted < Alpha
-	// SEPct is the difference's standard error in percent of base; MDEPct
-	// the smallest true difference found with probability Power at level
-	// Alpha/Family (Holm's strictest step), or MDENote why none.
-	SEPct   float64 `json:"se_pct,omitempty"`
-	MDEPct  float64 `json:"mde_pct,omitempty"`
-	HasMDE  bool    `json:"has_mde,omitempty"`
-	MDENote string  `json:"mde_note,omitempty"`
-	// EquivalenceBoundPct is the smallest ±X % the data rule out (TOST at
-	// level Alpha/Family); Equivalent says it is within the margin.
+	DeltaPct             float64 `json:"delta_pct"`
+	PValue               float64 `json:"p_value"`    // two-sided, unadjusted
+	PAdjusted            float64 `json:"p_adjusted"` // over the Family
+	Adjustment           string  `json:"adjustment,omitempty"`
+	Family               int     `json:"family,omitempty"`
+	Significant          bool    `json:"significant"` // PAdjusted < Alpha
+	SEPct                float64 `json:"se_pct,omitempty"`
+	MDEPct               float64 `json:"mde_pct,omitempty"`
+	HasMDE               bool    `json:"has_mde,omitempty"`
+	MDENote              string  `json:"mde_note,omitempty"`
 	EquivalenceBoundPct  float64 `json:"equivalence_bound_pct,omitempty"`
 	HasBound             bool    `json:"has_bound,omitempty"`
 	EquivalenceMarginPct float64 `json:"equivalence_margin_pct,omitempty"`
@@ -174,23 +162,29 @@ type Comparison struct {
 	Why                  string  `json:"why,omitempty"`
 	T                    float64 `json:"t"` // other minus base
 	DF                   float64 `json:"df"`
-	// N is the smaller sample's size; Caution what a verdict on fewer than
-	// three values a side rests on.
+	// N is the smaller sample's size; Caution what a verdict on fewer
+	// than three values a side rests on.
 	N       int    `json:"n,omitempty"`
 	Caution string `json:"caution,omitempty"`
 }
 
-// MDENotDeterminable is Comparison.MDENote when the degrees of freedom are
-// too few for any finite effect to be found with Power.
+// MDENotDeterminable is Comparison.MDENote when no finite effect is found
+// with Power at these degrees of freedom.
 const MDENotDeterminable = "not determinable"
 
-// Compare compares other with base: DeltaPct from the means, and a
+// Compare compares other with base alone: DeltaPct from the means, and a
 // two-sided t-test at level Alpha on the logarithms, because throughput
 // noise is proportional to throughput (on the raw scale Welch's test loses
-// its power). Student's pooled test for equal sizes (exact degrees of
-// freedom), Welch's otherwise. Compare judges alone; CompareFamily several.
+// its power).
 func Compare(base, other []float64) Comparison {
-	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
+	c, _, _ := compare(base, other)
+	return c
+}
+
+// compare is Compare, with the difference of the logarithms' means and its
+// standard error when the test ran.
+func compare(base, other []float64) (c Comparison, d, se float64) {
+	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
 		mb, _ := MeanStdDev(base)
 		mo, _ := MeanStdDev(other)
@@ -199,15 +193,15 @@ func Compare(base, other []float64) Comparison {
 		}
 	}
 	if len(base) < 2 || len(other) < 2 {
-		return c
+		return c, 0, 0
 	}
 	logs, ok := logAll(base, other)
 	if !ok {
 		c.Test, c.Why = TestCannot, "a rate is zero, negative or not a finite number"
-		return c
+		return c, 0, 0
 	}
 	delta := c.DeltaPct
-	c = tTest(logs[0], logs[1], roundingTolerance(logs[0], logs[1]))
+	c, d, se = tTest(logs[0], logs[1], roundingTolerance(logs[0], logs[1]), len(base) == len(other))
 	c.DeltaPct = delta
 	switch c.Test {
 	case TestWelch:
@@ -220,13 +214,13 @@ func Compare(base, other []float64) Comparison {
 		}
 	}
 	if math.IsNaN(c.PValue) {
-		return Comparison{DeltaPct: delta, PValue: 1, PAdjusted: 1, Test: TestCannot, Why: "p is not a number"}
+		return Comparison{DeltaPct: delta, PValue: 1, PAdjusted: 1, Test: TestCannot, Why: "p is not a number"}, 0, 0
 	}
 	c.PAdjusted = c.PValue
 	c.Adjustment, c.Family = AdjustNone, 1
 	c.N = min(len(base), len(other))
 	c.Caution = caution(c)
-	return c
+	return c, d, se
 }
 
 // caution is Comparison.Caution; "" with three values a side or more.
@@ -244,22 +238,8 @@ func caution(c Comparison) string {
 	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
 }
 
-// tTest runs Student's pooled test when the samples have the same size,
-// Welch's otherwise; spreads up to tol count as zero.
-func tTest(base, other []float64, tol float64) Comparison {
-	c := welch(base, other, tol)
-	if c.Test != TestWelch || len(base) != len(other) {
-		return c
-	}
-	c.Test = TestStudent
-	c.DF = float64(len(base) + len(other) - 2)
-	c.PValue = min(1, 2*studentTUpper(math.Abs(c.T), c.DF))
-	c.Significant = c.PValue < Alpha
-	return c
-}
-
-// logAll returns the natural logarithms of both samples when every value
-// is positive and finite.
+// logAll returns the logarithms of a and b when every value is positive
+// and finite.
 func logAll(a, b []float64) ([2][]float64, bool) {
 	var out [2][]float64
 	for i, xs := range [][]float64{a, b} {
@@ -274,35 +254,37 @@ func logAll(a, b []float64) ([2][]float64, bool) {
 	return out, true
 }
 
-// welch runs Welch's two-sided t-test of other against base on the values
-// as given, spreads up to tol counted as zero.
-func welch(base, other []float64, tol float64) Comparison {
-	c := Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
+// tTest runs the two-sided t-test of other against base: Welch's, or
+// Student's pooled test (exact degrees of freedom, for samples of one
+// size); spreads up to tol count as zero. d and se are the means'
+// difference (0 when equal to within tol) and its standard error.
+func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
+	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) < 2 || len(other) < 2 {
-		return c
+		return c, 0, 0
 	}
 	d, vb, vo := difference(base, other, tol)
-	se2 := vb + vo
-	if se2 == 0 {
+	if se = math.Sqrt(vb + vo); se == 0 {
 		c.Test = TestZeroVariance
 		if math.Abs(d) > tol {
 			c.PValue, c.Significant = 0, true
+		} else {
+			d = 0
 		}
-		return c
+		return c, d, 0
 	}
-	c.Test = TestWelch
-	c.T = d / math.Sqrt(se2)
-	c.DF = welchDF(vb, vo, len(base), len(other))
-	c.PValue = 2 * studentTUpper(math.Abs(c.T), c.DF)
-	if c.PValue > 1 {
-		c.PValue = 1
+	c.Test, c.DF = TestWelch, welchDF(vb, vo, len(base), len(other))
+	if pooled {
+		c.Test, c.DF = TestStudent, float64(len(base)+len(other)-2)
 	}
+	c.T = d / se
+	c.PValue = min(1, 2*studentTUpper(math.Abs(c.T), c.DF))
 	c.Significant = c.PValue < Alpha
-	return c
+	return c, d, se
 }
 
-// difference returns the means' difference other − base and the squared
-// standard errors of the means, spreads up to tol counted as zero.
+// difference returns other − base of the means and the squared standard
+// errors of the means, spreads up to tol counted as zero.
 func difference(base, other []float64, tol float64) (d, vb, vo float64) {
 	mb, sb := MeanStdDev(base)
 	mo, so := MeanStdDev(other)
@@ -315,14 +297,13 @@ func difference(base, other []float64, tol float64) (d, vb, vo float64) {
 	return mo - mb, sb * sb / float64(len(base)), so * so / float64(len(other))
 }
 
-// welchDF is Welch–Satterthwaite's degrees of freedom.
 func welchDF(vb, vo float64, nb, no int) float64 {
 	return (vb + vo) * (vb + vo) / (vb*vb/float64(nb-1) + vo*vo/float64(no-1))
 }
 
-// studentTUpper returns P(T > t) for t ≥ 0: gonum's Student t up to
-// hugeDF, and above it the expansion around the normal, where the
-// incomplete beta loses its digits (StudentTQuantile(0.975, 1e15) was 0.0548).
+// studentTUpper returns P(T > t) for t ≥ 0: gonum's up to hugeDF, above
+// it the expansion around the normal, where the incomplete beta loses its
+// digits (StudentTQuantile(0.975, 1e15) was 0.0548).
 func studentTUpper(t, df float64) float64 {
 	switch {
 	case math.IsInf(t, 1):
@@ -333,8 +314,8 @@ func studentTUpper(t, df float64) float64 {
 	return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 }
 
-// hugeDF is the df above which t is taken from its expansion around the
-// normal: the first neglected term is below 1e-30 for |t| up to 10.
+// hugeDF: above it, the first neglected term of the expansion is below
+// 1e-30 for |t| up to 10.
 const hugeDF = 1e4
 
 // studentTUpperHuge is P(T > t) for a huge df: the normal tail at the x
@@ -378,8 +359,7 @@ func StudentTQuantile(p, df float64) float64 {
 // TestNoBaseline is Comparison.Test when the baseline was not measured.
 const TestNoBaseline = "baseline not measured: no test"
 
-// Tested reports whether c's test ran; one that did not is outside its
-// family.
+// Tested reports whether c's test ran (else it is outside its family).
 func (c Comparison) Tested() bool {
 	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }
