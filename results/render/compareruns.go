@@ -17,7 +17,6 @@ import (
 func compareTable(rr *analysis.RunsReport) tables.Table {
 	cols := measure.RunsColumns(rr)
 	ct := tables.Header(cols, "variant", "run")
-	ct.Right[1] = false
 	for i := range cols {
 		ct.Header[i+2] = strings.Replace(cols[i].Label, "%s", rr.Names[0], 1)
 	}

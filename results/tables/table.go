@@ -1,6 +1,10 @@
 package tables
 
-import "github.com/kaeload/kaeload/results/measure"
+import (
+	"strings"
+
+	"github.com/kaeload/kaeload/results/measure"
+)
 
 // Table is a format-neutral table: a header, rows of cells, and whether
 // each column aligns right (numbers). Text, Markdown and HTML print it.
@@ -12,6 +16,15 @@ type Table struct {
 
 // Add appends a row of cells.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
+
+// cols is t with a column headed by each name added, aligned right when
+// the name starts with ">" (which is not shown).
+func (t Table) cols(names ...string) Table {
+	for _, n := range names {
+		t.Header, t.Right = append(t.Header, strings.TrimPrefix(n, ">")), append(t.Right, strings.HasPrefix(n, ">"))
+	}
+	return t
+}
 
 // Notice is a labelled line: of a report's banner (a label in capitals,
 // "WARNING"), its head, or a repetition's facts.
@@ -25,16 +38,11 @@ func Cells[X any](cols []measure.Column, of func(measure.Column, X) measure.Valu
 	return lead
 }
 
-// Header is a table of cols' labels after names (the first names
-// left-aligned, the rest right).
+// Header is a table headed by names (see cols), then by cols' labels.
 func Header(cols []measure.Column, names ...string) Table {
-	t := Table{Header: names, Right: make([]bool, len(names))}
-	for i := 1; i < len(names); i++ {
-		t.Right[i] = true
-	}
+	t := Table{}.cols(names...)
 	for _, c := range cols {
-		t.Header = append(t.Header, c.Label)
-		t.Right = append(t.Right, !c.Left)
+		t.Header, t.Right = append(t.Header, c.Label), append(t.Right, !c.Left)
 	}
 	return t
 }

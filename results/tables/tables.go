@@ -2,6 +2,7 @@ package tables
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -15,14 +16,6 @@ import (
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/stats"
 )
-
-// meanCell is the mean rate; "-" without a repetition.
-func meanCell(st stats.Stats) string {
-	if st.N == 0 {
-		return "-"
-	}
-	return format.Rate(st.Mean)
-}
 
 // Comparison is the answer of a run: per variant, the catalogue's
 // measures that out's variant tables show.
@@ -58,7 +51,7 @@ func Below(m *analysis.Report) Table {
 // show; a variant without any says so in the last cell.
 func Repetitions(m *analysis.Report, out measure.Output) Table {
 	cols := measure.RepColumns(m, out)
-	t := Header(cols, "variant", "rep")
+	t := Header(cols, "variant", ">rep")
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
 		if len(v.Reps) == 0 {
@@ -73,47 +66,34 @@ func Repetitions(m *analysis.Report, out measure.Output) Table {
 	return t
 }
 
-// Probes has a row per variant and probe; ok is false without any.
+// Probes has a row per variant and probe (a failed column only when one
+// failed); ok is false without any.
 func Probes(s *analysis.RunSummary) (t Table, ok bool) {
+	t = Table{}.cols("variant", "probe", ">n", ">mean delta", ">per request", "failed")
 	failed := false
 	for i := range s.Variants {
 		for _, p := range s.Variants[i].Probes {
-			ok = true
-			failed = failed || p.Failed > 0
-		}
-	}
-	t.Header = []string{"variant", "probe", "n", "mean delta", "per request"}
-	t.Right = []bool{false, false, true, true, true}
-	if failed {
-		t.Header = append(t.Header, "failed")
-		t.Right = append(t.Right, false)
-	}
-	for i := range s.Variants {
-		v := &s.Variants[i]
-		for _, p := range v.Probes {
-			mean, per := format.Missing, format.Missing
+			mean, per, f := format.Missing, format.Missing, ""
 			if p.N > 0 {
 				mean = format.Number(p.MeanDelta)
 			}
 			if p.HasPerRequest {
 				per = strconv.FormatFloat(p.PerRequest, 'f', 3, 64)
 			}
-			row := []string{v.Name, p.Name, strconv.Itoa(p.N), mean, per}
-			if failed {
-				f := ""
-				if p.Failed > 0 {
-					f = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError))
-				}
-				row = append(row, f)
+			if p.Failed > 0 {
+				f, failed = fmt.Sprintf("%d, first: %s", p.Failed, format.Plain(p.FirstError)), true
 			}
-			t.Add(row...)
+			t.Add(s.Variants[i].Name, p.Name, strconv.Itoa(p.N), mean, per, f)
 		}
 	}
-	return t, ok
+	if !failed {
+		t.Header, t.Right = t.Header[:5], t.Right[:5]
+		for i := range t.Rows {
+			t.Rows[i] = t.Rows[i][:5]
+		}
+	}
+	return t, len(t.Rows) > 0
 }
-
-// chartWidth is the width of a sweep chart's bars in characters.
-const chartWidth = 40
 
 // Drift is every variant's rate by round and the round effect, with its
 // title; ok is false with fewer than two rounds.
@@ -122,11 +102,10 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	if d.Rounds < 2 {
 		return t, "", false
 	}
-	t.Header, t.Right = []string{"variant"}, []bool{false}
+	t = Table{}.cols("variant")
 	effect := []string{"round effect"}
 	for r := range d.Rounds {
-		t.Header = append(t.Header, fmt.Sprintf("round %d", r+1))
-		t.Right = append(t.Right, true)
+		t = t.cols(fmt.Sprintf(">round %d", r+1))
 		effect = append(effect, format.Missing)
 		if d.RoundHas[r] {
 			effect[r+1] = format.Delta(d.RoundPct[r])
@@ -157,42 +136,40 @@ func Drift(s *analysis.RunSummary) (t Table, title string, ok bool) {
 	return t, title, true
 }
 
+// chartWidth is the width of a sweep chart's bars in characters.
+const chartWidth = 40
+
 // Sweep is a sweep's variants in chart order (the baseline first when
 // measured and not one of them), each with an ASCII bar of its mean rate
 // and confidence interval on a scale from 0.
 func Sweep(s *analysis.RunSummary, sw *analysis.SweepSummary) Table {
-	rows := sw.Variants
-	labels := sw.Labels
-	inSweep := false
-	for _, i := range rows {
-		inSweep = inSweep || i == s.Baseline
-	}
-	if !inSweep && s.Baseline >= 0 {
-		rows = append([]int{s.Baseline}, rows...)
-		labels = append([]string{"-"}, labels...)
+	rows, labels := sw.Variants, sw.Labels
+	if !slices.Contains(rows, s.Baseline) && s.Baseline >= 0 {
+		rows, labels = append([]int{s.Baseline}, rows...), append([]string{"-"}, labels...)
 	}
 	var top float64
 	for _, i := range rows {
-		st := s.Variants[i].Stats
-		if st.N > 0 {
+		if st := s.Variants[i].Stats; st.N > 0 {
 			top = max(top, st.Mean, st.CI95High)
 		}
 	}
 	scale := niceCeil(top)
 	axisRight := format.GroupDigits(strconv.FormatFloat(scale, 'f', 0, 64))
 	axis := "0" + strings.Repeat(" ", max(1, chartWidth+2-1-len(axisRight))) + axisRight
-	t := Table{Header: []string{"", strings.Join(sw.Keys, " "), "variant", axis, "mean req/s", "95 % CI", "Δ% vs baseline"},
-		Right: []bool{false, true, false, false, true, false, true}}
+	t := Table{}.cols("", ">"+strings.Join(sw.Keys, " "), "variant", axis, ">mean req/s", "95 % CI", ">Δ% vs baseline")
 	for k, i := range rows {
 		v := &s.Variants[i]
-		mark := ""
+		mark, mean := "", format.Missing
 		switch {
 		case v.Best:
 			mark = "*"
 		case v.Plateau && v.Series == sw.Series:
 			mark = "~"
 		}
-		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), meanCell(v.Stats), measure.CICell(v.Stats), measure.DeltaCell(s, v))
+		if v.Stats.N > 0 {
+			mean = format.Rate(v.Stats.Mean)
+		}
+		t.Add(mark, labels[k], v.Name, bar(v.Stats, scale, chartWidth), mean, measure.CICell(v.Stats), measure.DeltaCell(s, v))
 	}
 	return t
 }
@@ -203,20 +180,16 @@ func bar(st stats.Stats, scale float64, width int) string {
 	cells := bytes.Repeat([]byte{' '}, width)
 	if st.N > 0 && scale > 0 {
 		pos := func(x float64) int {
-			p := int(math.Round(x / scale * float64(width)))
-			return min(max(p, 0), width)
+			return min(max(int(math.Round(x/scale*float64(width))), 0), width)
 		}
 		pm := pos(st.Mean)
 		for i := range pm {
 			cells[i] = '#'
 		}
-		if st.HasCI {
-			for i := pos(st.CI95Low); i < pos(st.CI95High); i++ {
-				if i < pm {
-					cells[i] = '='
-				} else {
-					cells[i] = '-'
-				}
+		for i := pos(st.CI95Low); st.HasCI && i < pos(st.CI95High); i++ {
+			cells[i] = '-'
+			if i < pm {
+				cells[i] = '='
 			}
 		}
 	}
@@ -246,46 +219,42 @@ func niceCeil(x float64) float64 {
 // family with a value, a column per member.
 func Latencies(x *measure.Rep) Table {
 	cols := measure.Columns(x.R, measure.Latencies)
-	t := latencyHeader(cols, measure.LatencyHeading)
-	addLatencies(&t, cols, nil, func(c measure.Column) measure.Value { return c.OfRep(x) })
-	return t
+	return latencies(cols, []*measure.Rep{x}, [][]string{nil}, measure.Column.OfRep, measure.LatencyHeading)
 }
 
 // VariantLatencies is Latencies of every variant, repetitions merged.
 func VariantLatencies(m *analysis.Report) Table {
-	cols := measure.Columns(m, measure.PageLatencies)
-	t := latencyHeader(cols, "variant", "timing")
+	var xs []*measure.Variant
+	var names [][]string
 	for i := range m.Run.Variants {
-		x := measure.NewVariant(m, i)
-		addLatencies(&t, cols, []string{x.Name}, func(c measure.Column) measure.Value { return c.OfVariant(x) })
+		xs, names = append(xs, measure.NewVariant(m, i)), append(names, []string{m.Run.Variants[i].Name})
 	}
-	return t
+	return latencies(measure.Columns(m, measure.PageLatencies), xs, names, measure.Column.OfVariant, "variant", "timing")
 }
 
-// latencyHeader is names, then a column per member of the first family.
-func latencyHeader(cols []measure.Column, names ...string) Table {
+// latencies is names, then a column per member of cols' first family,
+// with a row per x (after its lead) and family that has a value.
+func latencies[X any](cols []measure.Column, xs []X, leads [][]string, of func(measure.Column, X) measure.Value, names ...string) Table {
 	t := Table{Header: names, Right: make([]bool, len(names))}
 	for _, c := range cols {
 		if c.Measure == cols[0].Measure {
-			t.Header, t.Right = append(t.Header, c.Param), append(t.Right, true)
+			t = t.cols(">" + c.Param)
+		}
+	}
+	for k, x := range xs {
+		for start, end := 0, 0; start < len(cols); start = end {
+			row := append(slices.Clone(leads[k]), cols[start].Label)
+			for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
+				if v := of(cols[end], x); v.Kind != measure.None {
+					row = append(row, cols[end].Text(v))
+				}
+			}
+			if len(row) > len(leads[k])+1 {
+				t.Add(row...)
+			}
 		}
 	}
 	return t
-}
-
-// addLatencies adds a row per family of cols with a value.
-func addLatencies(t *Table, cols []measure.Column, lead []string, value func(measure.Column) measure.Value) {
-	for start, end := 0, 0; start < len(cols); start = end {
-		row := append(slices.Clone(lead), cols[start].Label)
-		for ; end < len(cols) && cols[end].Measure == cols[start].Measure; end++ {
-			if v := value(cols[end]); v.Kind != measure.None {
-				row = append(row, cols[end].Text(v))
-			}
-		}
-		if len(row) > len(lead)+1 {
-			t.Add(row...)
-		}
-	}
 }
 
 // Groups has a row per group of a repetition and its total, with the
@@ -314,40 +283,31 @@ func Groups(x *measure.Rep) Table {
 // Search has a row per visited value in grid order: its visits, the
 // objective's mean and 95 % CI, and its marks.
 func Search(s *analysis.SearchSummary) Table {
-	t := Table{
-		Header: []string{s.Search.Key, "visits", "windows", "mean " + s.Unit(), "95 % CI", "mark"},
-		Right:  []bool{true, false, true, true, false, false},
-	}
+	t := Table{}.cols(">"+s.Search.Key, "visits", ">windows", ">mean "+s.Unit(), "95 % CI", "mark")
 	for i := range s.Points {
 		p := &s.Points[i]
-		nums := make([]string, len(p.Visits))
-		for j, n := range p.Visits {
-			nums[j] = "#" + strconv.Itoa(n)
+		var visits, marks []string
+		for _, n := range p.Visits {
+			visits = append(visits, "#"+strconv.Itoa(n))
 		}
 		ci := format.Missing
 		if p.Stats.HasCI {
 			ci = format.Number(p.Stats.CI95Low) + " … " + format.Number(p.Stats.CI95High)
 		}
-		var marks []string
-		for _, m := range []struct {
-			on   bool
-			word string
-		}{{i == s.Best, "best"}, {p.Plateau, "plateau"}, {i == s.PlateauLow, "lowest on plateau"}, {p.Untested, "once, not tested"}} {
-			if m.on {
-				marks = append(marks, m.word)
+		for k, on := range []bool{i == s.Best, p.Plateau, i == s.PlateauLow, p.Untested} {
+			if on {
+				marks = append(marks, [...]string{"best", "plateau", "lowest on plateau", "once, not tested"}[k])
 			}
 		}
-		t.Add(p.Value, strings.Join(nums, " "), strconv.Itoa(p.Stats.N), format.Number(p.Stats.Mean), ci, strings.Join(marks, ", "))
+		t.Add(p.Value, strings.Join(visits, " "), strconv.Itoa(p.Stats.N), format.Number(p.Stats.Mean), ci, strings.Join(marks, ", "))
 	}
 	return t
 }
 
 // Capacity has a row per step of a variant's capacity search.
 func Capacity(c *results.Capacity) Table {
-	t := Table{
-		Header: []string{"step", "phase", "asked/s", "achieved/s", "missed", "errors", "p99 handshake ms", "p99 from intended ms", "verdict"},
-		Right:  []bool{true, false, true, true, true, true, true, true, false},
-	}
+	t := Table{}.cols(">step", "phase", ">asked/s", ">achieved/s", ">missed", ">errors", ">p99 handshake ms",
+		">p99 from intended ms", "verdict")
 	for i, rep := range c.Steps {
 		st, g := rep.Step, &rep.Total
 		verdict := "pass"
@@ -374,16 +334,15 @@ func Speed(t *analysis.SpeedTable) Table {
 
 // Thresholds has a row per threshold check.
 func Thresholds(cs []analysis.ThresholdCheck) Table {
-	tb := Table{Header: []string{"verdict", "threshold", "variant", "measured"}, Right: []bool{false, false, false, true}}
+	t := Table{}.cols("verdict", "threshold", "variant", ">measured")
 	for i := range cs {
-		c := &cs[i]
 		verdict := "pass"
-		if !c.Passed {
+		if !cs[i].Passed {
 			verdict = "CROSSED"
 		}
-		tb.Add(verdict, c.Threshold.Expr, c.Variant, c.Shown())
+		t.Add(verdict, cs[i].Threshold.Expr, cs[i].Variant, cs[i].Shown())
 	}
-	return tb
+	return t
 }
 
 // eachRep calls row for every repetition, named and numbered from 1.
@@ -399,10 +358,8 @@ func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) 
 // NotCounted has a row per repetition with requests outside its window
 // (warm-up, in flight at its end) or TIME_WAIT sockets read after it.
 func NotCounted(m *analysis.Report) Table {
-	t := Table{Header: []string{"variant", "rep", "responses", "errors", "completed after", "errors after", "failed or cut off",
-		"in connect", "in handshake", "awaiting response", "TIME_WAIT sockets after"}}
-	t.Right = slices.Repeat([]bool{true}, len(t.Header))
-	t.Right[0] = false
+	t := Table{}.cols("variant", ">rep", ">responses", ">errors", ">completed after", ">errors after", ">failed or cut off",
+		">in connect", ">in handshake", ">awaiting response", ">TIME_WAIT sockets after")
 	eachRep(m, func(variant, rep string, r *results.Rep) {
 		o := r.Total.Outside
 		if o == (results.Outside{}) && r.TimeWait == nil {
@@ -422,17 +379,12 @@ func NotCounted(m *analysis.Report) Table {
 
 // Errors has a row per repetition and error class that occurred.
 func Errors(m *analysis.Report) Table {
-	t := Table{Header: []string{"variant", "rep", "class", "count", "first message"}, Right: []bool{false, true, false, true, false}}
+	t := Table{}.cols("variant", ">rep", "class", ">count", "first message")
 	eachRep(m, func(variant, rep string, r *results.Rep) {
 		for c, ec := range r.Total.Errors {
-			if ec.Count == 0 {
-				continue
+			if ec.Count > 0 {
+				t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), cmp.Or(ec.First, "(no message)"))
 			}
-			first := ec.First
-			if first == "" {
-				first = "(no message)"
-			}
-			t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), first)
 		}
 	})
 	return t
@@ -441,7 +393,7 @@ func Errors(m *analysis.Report) Table {
 // Negotiated has a row per variant and TLS parameters negotiated, the
 // most frequent first.
 func Negotiated(m *analysis.Report) Table {
-	t := Table{Header: []string{"variant", "version, cipher, group", "handshakes", "share"}, Right: []bool{false, false, true, true}}
+	t := Table{}.cols("variant", "version, cipher, group", ">handshakes", ">share")
 	for i := range m.Run.Variants {
 		v := &m.Run.Variants[i]
 		sum := map[string]uint64{}
@@ -461,8 +413,7 @@ func Negotiated(m *analysis.Report) Table {
 
 // ProbeReadings has a row per repetition and probe.
 func ProbeReadings(m *analysis.Report) Table {
-	t := Table{Header: []string{"variant", "rep", "probe", "before", "after", "delta", "error"},
-		Right: []bool{false, true, false, true, true, true, false}}
+	t := Table{}.cols("variant", ">rep", "probe", ">before", ">after", ">delta", "error")
 	eachRep(m, func(variant, rep string, r *results.Rep) {
 		for _, k := range slices.Sorted(maps.Keys(r.Probes)) {
 			p := r.Probes[k]
@@ -475,22 +426,18 @@ func ProbeReadings(m *analysis.Report) Table {
 // Profile is the server profile: a column per variant, a row per library,
 // then the crypto share, offload bound, Δ and samples.
 func Profile(t *analysis.ProfileTable) Table {
-	tb := Table{Header: []string{"server CPU by library"}}
+	tb := Table{}.cols("server CPU by library")
 	for _, v := range t.Variants {
-		tb.Header = append(tb.Header, v.Name)
-	}
-	for i := range tb.Header {
-		tb.Right = append(tb.Right, i > 0)
+		tb = tb.cols(">" + v.Name)
 	}
 	row := func(label string, cell func(v *analysis.ProfileVariant) string) {
 		cells := []string{label}
 		for i := range t.Variants {
-			v := &t.Variants[i]
-			if !v.Available() {
+			if v := &t.Variants[i]; v.Available() {
+				cells = append(cells, cell(v))
+			} else {
 				cells = append(cells, "n/a")
-				continue
 			}
-			cells = append(cells, cell(v))
 		}
 		tb.Add(cells...)
 	}
@@ -504,12 +451,7 @@ func Profile(t *analysis.ProfileTable) Table {
 	}
 	row("crypto share", func(v *analysis.ProfileVariant) string { return format.Percent(v.CryptoShare) })
 	row("offload bound (at most)", (*analysis.ProfileVariant).BoundCell)
-	row("Δ vs baseline", func(v *analysis.ProfileVariant) string {
-		if w := v.DeltaWords(); w != "" {
-			return w
-		}
-		return format.Missing
-	})
+	row("Δ vs baseline", func(v *analysis.ProfileVariant) string { return cmp.Or(v.DeltaWords(), format.Missing) })
 	row("samples", func(v *analysis.ProfileVariant) string { return format.Count(v.Samples) })
 	return tb
 }
