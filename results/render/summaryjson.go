@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 	"math"
@@ -66,13 +67,9 @@ func newObject(fs ...field) object {
 	out := object{}
 	for _, f := range fs {
 		v := reflect.ValueOf(f.value)
-		empty := !v.IsValid()
-		switch {
-		case empty:
-		case v.Kind() == reflect.Array || v.Kind() == reflect.Map || v.Kind() == reflect.Slice || v.Kind() == reflect.String:
+		empty := !v.IsValid() || (v.Kind() != reflect.Struct && v.IsZero())
+		if k := v.Kind(); k == reflect.Map || k == reflect.Slice {
 			empty = v.Len() == 0
-		case v.Kind() != reflect.Struct:
-			empty = v.IsZero()
 		}
 		if !f.optional || !empty {
 			out = append(out, measure.Field{Key: f.key, Value: f.value})
@@ -81,7 +78,8 @@ func newObject(fs ...field) object {
 	return out
 }
 
-// MarshalJSON writes o's fields in order.
+// MarshalJSON writes o's fields in order (encoding/json compacts it,
+// dropping the newlines Encode ends with).
 func (o object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -91,15 +89,9 @@ func (o object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		if err := enc.Encode(f.Key); err != nil {
+		if err := cmp.Or(enc.Encode(f.Key), b.WriteByte(':'), enc.Encode(f.Value)); err != nil {
 			return nil, err
 		}
-		b.Truncate(b.Len() - 1) // Encode ends with a newline
-		b.WriteByte(':')
-		if err := enc.Encode(f.Value); err != nil {
-			return nil, err
-		}
-		b.Truncate(b.Len() - 1)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -163,23 +155,15 @@ func sweepJSON(s *analysis.RunSummary, sw *analysis.SweepSummary) object {
 	for n, i := range sw.Variants {
 		values = append(values, newObject(must("value", sw.Labels[n]), must("variant", s.Variants[i].Name)))
 	}
-	label := func(i int) string {
+	label := func(i int) string { // "" for none (-1)
 		if n := slices.Index(sw.Variants, i); n >= 0 {
 			return sw.Labels[n]
 		}
 		return ""
 	}
-	return newObject(must("series", sw.Series), must("keys", sw.Keys), must("values", values), opt("top", labelAt(sw.Top, label)),
-		opt("best", labelAt(sw.Best, label)), opt("plateau", labelled(sw.Plateau, label)), must("family", sw.Family),
+	return newObject(must("series", sw.Series), must("keys", sw.Keys), must("values", values), opt("top", label(sw.Top)),
+		opt("best", label(sw.Best)), opt("plateau", labelled(sw.Plateau, label)), must("family", sw.Family),
 		opt("caution", sw.Caution), opt("verdict", tables.PlateauLine(s, sw)))
-}
-
-// labelAt is label(i), "" for no index (-1).
-func labelAt(i int, label func(int) string) string {
-	if i < 0 {
-		return ""
-	}
-	return label(i)
 }
 
 // labelled is label(i) for each index in is; nil for none.
@@ -234,9 +218,12 @@ func searchJSON(ss *analysis.SearchSummary) object {
 		return nil
 	}
 	se, value := ss.Search, func(i int) string { return ss.Points[i].Value }
-	best := analysis.SearchPoint{}
+	best, low := analysis.SearchPoint{}, ""
 	if ss.Best >= 0 {
 		best = ss.Points[ss.Best]
+	}
+	if ss.PlateauLow >= 0 {
+		low = ss.Points[ss.PlateauLow].Value
 	}
 	var untested []string
 	for _, p := range ss.Points {
@@ -246,7 +233,7 @@ func searchJSON(ss *analysis.SearchSummary) object {
 	}
 	return newObject(must("series", se.Series), must("key", se.Key), must("objective", se.Maximize), must("windows", ss.Windows),
 		must("grid", ss.Grid), opt("best", best.Value), opt("best_variant", best.Variant), opt("best_score", measure.Opt(best.Stats, ss.Best >= 0)),
-		opt("plateau", labelled(ss.Plateau, value)), opt("plateau_low", labelAt(ss.PlateauLow, value)), opt("untested", untested),
+		opt("plateau", labelled(ss.Plateau, value)), opt("plateau_low", low), opt("untested", untested),
 		opt("caution", ss.Caution), must("lines", ss.Lines().Strings()))
 }
 

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -21,36 +20,33 @@ import (
 
 // Notices is the banner of m in order, each line labelled in capitals.
 func Notices(m *analysis.Report) []Notice {
-	var ns, diagnoses, hostOnly []Notice
+	var ns []Notice
+	add := func(label string, lines ...string) {
+		for _, l := range lines {
+			ns = append(ns, Notice{label, l})
+		}
+	}
 	if m.Run.Interrupted {
-		ns = append(ns, Notice{"INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)"})
+		add("INTERRUPTED", "the run was stopped early and is INCOMPLETE: only completed repetitions are shown (kaeload run --resume DIR measures the rest)")
 	}
 	if m.Run.Incomplete {
-		ns = append(ns, Notice{"INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown"})
+		add("INCOMPLETE", "rebuilt from the run's journal; only the repetitions finished so far are shown")
 	}
 	if len(m.Failed) > 0 {
-		ns = append(ns, Notice{"FAILED", strings.Join(m.Failed, ", ") + " (see below); their figures are not results"})
+		add("FAILED", strings.Join(m.Failed, ", ")+" (see below); their figures are not results")
 	}
+	add("NOT MEASURED", m.NotMeasured.Strings()...)
+	add("PARTIAL", m.Partial.Strings()...)
+	add("EXCLUDED", m.Excluded.Strings()...)
+	add("THRESHOLD CROSSED", m.Crossed.Strings()...)
+	add("WARNING", m.Warnings...)
 	for i := range m.Diagnoses {
-		diagnoses = append(diagnoses, Notice{"DIAGNOSIS", DiagnosisTitle(&m.Diagnoses[i]) + ": " + m.Diagnoses[i].Cause.String()})
+		add("DIAGNOSIS", DiagnosisTitle(&m.Diagnoses[i])+": "+m.Diagnoses[i].Cause.String())
 	}
-	for i := range m.HostOnly {
-		hostOnly = append(hostOnly, Notice{HostOnlyLabel, hostOnlyWords(&m.HostOnly[i])})
+	for _, h := range m.HostOnly {
+		add(HostOnlyLabel, fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line()))
 	}
-	for _, group := range [][]Notice{notices("NOT MEASURED", m.NotMeasured.Strings()...), notices("PARTIAL", m.Partial.Strings()...),
-		notices("EXCLUDED", m.Excluded.Strings()...), notices("THRESHOLD CROSSED", m.Crossed.Strings()...), notices("WARNING", m.Warnings...),
-		diagnoses, hostOnly, notices("HINT", m.Hints.Strings()...)} {
-		ns = append(ns, group...)
-	}
-	return ns
-}
-
-// notices are a Notice per line, each labelled label.
-func notices(label string, lines ...string) []Notice {
-	var ns []Notice
-	for _, l := range lines {
-		ns = append(ns, Notice{label, l})
-	}
+	add("HINT", m.Hints.Strings()...)
 	return ns
 }
 
@@ -97,17 +93,13 @@ func calibrationWords(c *stats.Calibration) string {
 // StatsNote says how the comparison decides: test, adjustment, MDE, CI
 // and equivalence.
 func StatsNote(s *analysis.RunSummary) string {
-	test := "t-test on ln(total req/s) of the repetitions (a test of the ratio)"
-	adjust := fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
-	if s.Family <= 1 {
-		adjust = fmt.Sprintf("one comparison, α = %g", stats.Alpha)
-	}
-	level := "α"
+	adjust, level := fmt.Sprintf("one comparison, α = %g", stats.Alpha), "α"
 	if s.Family > 1 {
+		adjust = fmt.Sprintf("p adjusted by Holm over the run's %d comparisons (family-wise α = %g)", s.Family, stats.Alpha)
 		level = fmt.Sprintf("α/%d (Bonferroni, Holm's strictest step)", s.Family)
 	}
-	return fmt.Sprintf("%s; %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
-		test, adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
+	return fmt.Sprintf("t-test on ln(total req/s) of the repetitions (a test of the ratio); %s; MDE: the smallest difference found with %.0f %% power at %s; 95 %% CI: of the geometric mean, on the log scale; equivalence: two one-sided tests against ±%s %% (symmetric ratio limits)",
+		adjust, stats.Power*100, level, strconv.FormatFloat(s.Equivalence*100, 'g', 4, 64))
 }
 
 // OrderLine says in what order the windows ran; "" when not recorded.
@@ -230,7 +222,11 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	if tl.NoTimeline {
 		return []Notice{{"timeline", NoTimeline}}
 	}
-	out := []Notice{{rangeLabel(tl), RangeWords(tl)}, {"stalls", StallWords(tl)}}
+	label := "rate by second"
+	if tl.Interval != time.Second && tl.Interval != 0 {
+		label = "rate by " + tl.Interval.String()
+	}
+	out := []Notice{{label, RangeWords(tl)}, {"stalls", StallWords(tl)}}
 	for i := range tl.Hosts {
 		out = append(out, Notice{"tcp " + tl.Hosts[i].Name, TCPWords(&tl.Hosts[i])})
 	}
@@ -253,22 +249,11 @@ func RepTimeline(tl *diagnosis.Repetition) []Notice {
 	return out
 }
 
-// rangeLabel names the rate range by its interval: "rate by second".
-func rangeLabel(tl *diagnosis.Repetition) string {
-	if tl.Interval == time.Second || tl.Interval == 0 {
-		return "rate by second"
-	}
-	return "rate by " + tl.Interval.String()
-}
-
 // RangeWords words a repetition's rate range: "min 135.0 / median 997.5
 // / max 1,010.0 req/s over 10 intervals".
 func RangeWords(tl *diagnosis.Repetition) string {
 	r := tl.Range
-	switch {
-	case tl.NoTimeline:
-		return NoTimeline
-	case r == nil:
+	if r == nil {
 		return "no interval in the window long enough to judge"
 	}
 	return fmt.Sprintf("min %s / median %s / max %s req/s over %d intervals", format.Rate(r.Min), format.Rate(r.Median), format.Rate(r.Max), r.Intervals)
@@ -278,8 +263,6 @@ func RangeWords(tl *diagnosis.Repetition) string {
 // req/s (median 997.5)", or why they were not judged.
 func StallWords(tl *diagnosis.Repetition) string {
 	switch {
-	case tl.NoTimeline:
-		return NoTimeline
 	case !tl.StallsJudged:
 		if why := tl.StallsUnjudged(); why != "" {
 			return "not judged: " + why
@@ -327,11 +310,6 @@ func TCPWords(h *diagnosis.HostCounts) string {
 // HostOnlyLabel labels a host-only change in a report's banner.
 const HostOnlyLabel = "NOT THE RUN'S"
 
-// hostOnlyWords words a host-only change for the banner.
-func hostOnlyWords(h *diagnosis.HostOnly) string {
-	return fmt.Sprintf("%s, repetition %d: no %s: %s", h.Variant, h.Rep+1, h.Title, h.Line())
-}
-
 // DiagnosisTitle is "default, repetition 1: accept-queue overflow".
 func DiagnosisTitle(d *diagnosis.Diagnosis) string {
 	return fmt.Sprintf("%s, repetition %d: %s", d.Variant, d.Rep+1, d.Title)
@@ -353,6 +331,6 @@ func errorsWithClasses(n uint64, classes results.ErrorCounts) string {
 // ByCount is the keys of counts, the most counted first, ties in key order.
 func ByCount(counts map[string]uint64) []string {
 	keys := slices.Sorted(maps.Keys(counts))
-	sort.SliceStable(keys, func(i, j int) bool { return counts[keys[i]] > counts[keys[j]] })
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(counts[b], counts[a]) })
 	return keys
 }
