@@ -64,7 +64,25 @@ func WriteCSV(w io.Writer, m *analysis.Report) error {
 			row(nil, nm.Variant, "all", func(c measure.Column) measure.Value { return c.OfVariant(x) })
 		}
 	}
-	writeSetAside(m, row)
+	// A window an interrupt cut short or exclude_flagged set aside: its rep
+	// marked "partial" or "excluded", with the reports' line on it.
+	for _, kind := range []struct {
+		mark  string
+		reps  func(v *results.Variant) []results.Rep
+		lines []string
+	}{
+		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial.Strings()},
+		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded.Strings()},
+	} {
+		for i := range r.Variants {
+			v := &r.Variants[i]
+			for _, p := range kind.reps(v) {
+				x := &measure.Rep{R: m, V: v, Rep: &p, Note: kind.lines[0]}
+				kind.lines = kind.lines[1:]
+				row(v, v.Name, strconv.Itoa(p.Index+1)+" "+kind.mark, func(c measure.Column) measure.Value { return c.OfRep(x) })
+			}
+		}
+	}
 	return writeCSV(w, "csv", rows)
 }
 
@@ -74,30 +92,6 @@ func writeCSV(w io.Writer, what string, rows [][]string) error {
 		return fmt.Errorf("write %s: %w", what, err)
 	}
 	return nil
-}
-
-// writeSetAside writes a row for each window an interrupt cut short or
-// the exclude_flagged policy set aside, its rep marked "partial" or
-// "excluded", with the reports' line on it.
-func writeSetAside(m *analysis.Report, row func(*results.Variant, string, string, func(measure.Column) measure.Value)) {
-	for _, kind := range []struct {
-		mark  string
-		reps  func(v *results.Variant) []results.Rep
-		lines []string
-	}{
-		{"partial", func(v *results.Variant) []results.Rep { return v.Partial }, m.Partial.Strings()},
-		{"excluded", func(v *results.Variant) []results.Rep { return v.Excluded }, m.Excluded.Strings()},
-	} {
-		lines := kind.lines
-		for i := range m.Run.Variants {
-			v := &m.Run.Variants[i]
-			for _, p := range kind.reps(v) {
-				x := &measure.Rep{R: m, V: v, Rep: &p, Note: lines[0]}
-				lines = lines[1:]
-				row(v, v.Name, strconv.Itoa(p.Index+1)+" "+kind.mark, func(c measure.Column) measure.Value { return c.OfRep(x) })
-			}
-		}
-	}
 }
 
 // WriteProfileCSV writes profile.csv: per variant, a row per library and

@@ -176,11 +176,7 @@ func (d *doc) header(m *analysis.Report) {
 // (the text report compares only two windows or more).
 func (d *doc) answers(m *analysis.Report) {
 	r, s := m.Run, m.Summary
-	reps := 0
-	for i := range r.Variants {
-		reps += len(r.Variants[i].Reps)
-	}
-	compared := d.md || len(r.Variants) > 1 || reps > 1
+	compared := d.md || len(r.Variants) > 1 || len(r.Variants) == 1 && len(r.Variants[0].Reps) > 1
 	switch {
 	case d.md && len(r.Variants) == 0:
 		d.para("", "No variant was measured.")

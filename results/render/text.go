@@ -92,40 +92,35 @@ func (d *doc) hostGroups(groups []results.Group) {
 	if !slices.ContainsFunc(groups, func(g results.Group) bool { return g.Host != "" }) {
 		return
 	}
-	type host struct {
-		groups, cpus     []string
-		seconds, busiest float64
-		measured         bool
-		offset           time.Duration
-	}
-	var order []string
-	by := map[string]*host{}
+	var hosts []string
 	for _, g := range groups {
-		name := cmp.Or(g.Host, "local")
-		h := by[name]
-		if h == nil {
-			h = &host{}
-			by[name], order = h, append(order, name)
-		}
-		h.groups = append(h.groups, fmt.Sprint(g.Index))
-		h.cpus = append(h.cpus, cmp.Or(g.CPUs, "unpinned"))
-		h.offset = g.ClockOffset
-		if g.CPU != nil {
-			h.measured, h.seconds, h.busiest = true, h.seconds+g.CPU.Seconds, max(h.busiest, g.CPU.Busy)
+		if h := cmp.Or(g.Host, "local"); !slices.Contains(hosts, h) {
+			hosts = append(hosts, h)
 		}
 	}
-	for _, name := range order {
-		h := by[name]
-		noun := "groups"
-		if len(h.groups) == 1 {
+	for _, name := range hosts {
+		var ids, cpus []string
+		var seconds, busiest float64
+		var offset time.Duration
+		measured, noun := false, "groups"
+		for _, g := range groups {
+			if cmp.Or(g.Host, "local") != name {
+				continue
+			}
+			ids, cpus, offset = append(ids, fmt.Sprint(g.Index)), append(cpus, cmp.Or(g.CPUs, "unpinned")), g.ClockOffset
+			if g.CPU != nil {
+				measured, seconds, busiest = true, seconds+g.CPU.Seconds, max(busiest, g.CPU.Busy)
+			}
+		}
+		if len(ids) == 1 {
 			noun = "group"
 		}
-		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, noun, strings.Join(h.groups, ", "), strings.Join(h.cpus, " "))
-		if h.measured {
-			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", h.seconds, format.Percent(h.busiest))
+		fmt.Fprintf(d, "host %s: %s %s on CPUs %s", name, noun, strings.Join(ids, ", "), strings.Join(cpus, " "))
+		if measured {
+			fmt.Fprintf(d, ", client CPU %.2f s (busiest group %s)", seconds, format.Percent(busiest))
 		}
 		if name != "local" {
-			fmt.Fprintf(d, ", clock offset %s", h.offset.Round(time.Microsecond))
+			fmt.Fprintf(d, ", clock offset %s", offset.Round(time.Microsecond))
 		}
 		d.WriteByte('\n')
 	}
@@ -167,12 +162,9 @@ func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 	if t.Header != nil {
 		rows = append([][]string{t.Header}, rows...)
 	}
-	var widths []int
+	widths := map[int]int{}
 	for _, row := range rows {
 		for i, c := range row {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
@@ -180,10 +172,9 @@ func writeTable(t *tables.Table, b *bytes.Buffer, indent string) {
 		cells := make([]string, len(row))
 		for i, c := range row {
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			cells[i] = c + pad
 			if rightAligned(t, i) {
 				cells[i] = pad + c
-			} else {
-				cells[i] = c + pad
 			}
 		}
 		b.WriteString(strings.TrimRight(indent+strings.Join(cells, "  "), " ") + "\n")
