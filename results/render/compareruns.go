@@ -38,7 +38,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 	names := rr.Names
 	d := &doc{}
 	fmt.Fprintf(d, "== comparison of %d runs, reference %s\n", len(rr.Runs), names[0])
-	rt := tables.Table{Right: []bool{false, false, false, false, false}}
+	var rt tables.Table // left-aligned
 	for i, m := range rr.Runs {
 		r := m.Run
 		started := "-"
