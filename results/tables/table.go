@@ -21,7 +21,8 @@ func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 // the name starts with ">" (which is not shown).
 func (t Table) cols(names ...string) Table {
 	for _, n := range names {
-		t.Header, t.Right = append(t.Header, strings.TrimPrefix(n, ">")), append(t.Right, strings.HasPrefix(n, ">"))
+		name, right := strings.CutPrefix(n, ">")
+		t.Header, t.Right = append(t.Header, name), append(t.Right, right)
 	}
 	return t
 }
