@@ -107,7 +107,8 @@ func (d *doc) hostGroups(groups []results.Group) {
 			if cmp.Or(g.Host, "local") != name {
 				continue
 			}
-			ids, cpus, offset = append(ids, fmt.Sprint(g.Index)), append(cpus, cmp.Or(g.CPUs, "unpinned")), g.ClockOffset
+			ids, cpus = append(ids, fmt.Sprint(g.Index)), append(cpus, cmp.Or(g.CPUs, "unpinned"))
+			offset = g.ClockOffset
 			if g.CPU != nil {
 				measured, seconds, busiest = true, seconds+g.CPU.Seconds, max(busiest, g.CPU.Busy)
 			}

@@ -229,12 +229,14 @@ func VariantLatencies(m *analysis.Report) Table {
 	for i := range m.Run.Variants {
 		xs, names = append(xs, measure.NewVariant(m, i)), append(names, []string{m.Run.Variants[i].Name})
 	}
-	return latencies(measure.Columns(m, measure.PageLatencies), xs, names, measure.Column.OfVariant, "variant", "timing")
+	cols := measure.Columns(m, measure.PageLatencies)
+	return latencies(cols, xs, names, measure.Column.OfVariant, "variant", "timing")
 }
 
 // latencies is names, then a column per member of cols' first family,
 // with a row per x (after its lead) and family that has a value.
-func latencies[X any](cols []measure.Column, xs []X, leads [][]string, of func(measure.Column, X) measure.Value, names ...string) Table {
+func latencies[X any](cols []measure.Column, xs []X, leads [][]string, of func(measure.Column, X) measure.Value,
+	names ...string) Table {
 	t := Table{Header: names, Right: make([]bool, len(names))}
 	for _, c := range cols {
 		if c.Measure == cols[0].Measure {
@@ -358,8 +360,8 @@ func eachRep(m *analysis.Report, row func(variant, rep string, r *results.Rep)) 
 // NotCounted has a row per repetition with requests outside its window
 // (warm-up, in flight at its end) or TIME_WAIT sockets read after it.
 func NotCounted(m *analysis.Report) Table {
-	t := Table{}.cols("variant", ">rep", ">responses", ">errors", ">completed after", ">errors after", ">failed or cut off",
-		">in connect", ">in handshake", ">awaiting response", ">TIME_WAIT sockets after")
+	t := Table{}.cols("variant", ">rep", ">responses", ">errors", ">completed after", ">errors after",
+		">failed or cut off", ">in connect", ">in handshake", ">awaiting response", ">TIME_WAIT sockets after")
 	eachRep(m, func(variant, rep string, r *results.Rep) {
 		o := r.Total.Outside
 		if o == (results.Outside{}) && r.TimeWait == nil {
@@ -383,7 +385,8 @@ func Errors(m *analysis.Report) Table {
 	eachRep(m, func(variant, rep string, r *results.Rep) {
 		for c, ec := range r.Total.Errors {
 			if ec.Count > 0 {
-				t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), cmp.Or(ec.First, "(no message)"))
+				first := cmp.Or(ec.First, "(no message)")
+				t.Add(variant, rep, results.ErrorClass(c).String(), format.Count(ec.Count), first)
 			}
 		}
 	})
