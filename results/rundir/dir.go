@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,12 +57,12 @@ func CheckWritable(parent string) error {
 }
 
 // writeFileAtomic writes dir/name through a synced temporary file.
-func writeFileAtomic(dir, name string, src io.Reader) error {
+func writeFileAtomic(dir, name string, data []byte) error {
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(f, src)
+	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(0o644)
 	}
@@ -130,10 +129,4 @@ func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 		return nil, fmt.Errorf("read run %s: %w", path, err)
 	}
 	return r, nil
-}
-
-// namedFile is a file of the run directory and its content.
-type namedFile struct {
-	name string
-	data []byte
 }
