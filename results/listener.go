@@ -9,16 +9,12 @@ import (
 // boundaries: its own drops and accept queue, which another program's
 // listener does not move (the namespace's counters it does).
 type ListenQueue struct {
-	Host string `json:"host"` // as TCPHost.Name
-	Port int    `json:"port"`
-	// Unavailable says why the listener was not read at all.
-	Unavailable string `json:"unavailable,omitempty"`
-	// Backlog is the accept queue's limit, over the port's sockets.
-	Backlog uint64 `json:"backlog,omitempty"`
-	// Drops (sk_drops growth) and Queue (accepting, at the end) are per
-	// point, nil where not read.
-	Drops []*uint64 `json:"drops,omitempty"`
-	Queue []*uint64 `json:"queue,omitempty"`
+	Host        string    `json:"host"` // as TCPHost.Name
+	Port        int       `json:"port"`
+	Unavailable string    `json:"unavailable,omitempty"` // why it was not read at all
+	Backlog     uint64    `json:"backlog,omitempty"`     // the accept queue's limit, over the port's sockets
+	Drops       []*uint64 `json:"drops,omitempty"`       // sk_drops growth per point, nil where not read
+	Queue       []*uint64 `json:"queue,omitempty"`       // accepting at each point's end, likewise
 }
 
 // ListenSample is one reading of the listener over an interval.
@@ -32,7 +28,6 @@ type ListenSample struct {
 // cannot be read, "" when it can.
 func (b *TimelineBuilder) SetListener(host string, port int, why string) {
 	b.listener = &ListenQueue{Host: host, Port: port, Unavailable: why}
-	b.listen = map[int]ListenSample{}
 }
 
 // AddListener records the listener's reading over interval k.
@@ -40,8 +35,9 @@ func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s List
 	if b.listener == nil {
 		return
 	}
-	b.point(k).setSpan(start, length)
-	b.listen[k] = s
+	a := b.point(k)
+	a.setSpan(start, length)
+	a.listen = &s
 }
 
 // listenerOver is the listener's record over the intervals keys.
@@ -55,8 +51,8 @@ func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
 	}
 	l.Drops, l.Queue = make([]*uint64, len(keys)), make([]*uint64, len(keys))
 	for i, k := range keys {
-		s, ok := b.listen[k]
-		if !ok {
+		s := b.points[k].listen
+		if s == nil {
 			continue
 		}
 		if s.DropsKnown {

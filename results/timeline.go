@@ -78,8 +78,8 @@ func quantiles(h *Histogram) (p50, p99 time.Duration) {
 	return time.Duration(h.ValueAtQuantile(50)) * time.Microsecond, time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
 }
 
-// share is a busy share within 0..1 to four decimals: below what CPU
-// accounting resolves, and the record stays small.
+// share is a busy share within 0..1 to four decimals, below what CPU
+// accounting resolves, so the record stays small.
 func share(v float64) *float64 {
 	v = math.Round(min(max(v, 0), 1)*1e4) / 1e4
 	return &v
@@ -111,11 +111,10 @@ func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
 	return unmarshalClasses(data, e[:])
 }
 
-// TCPHost is one network namespace whose TCP counters a timeline holds:
-// the clients', the server's, or one both share (read once). Unavailable
-// says why a counter has no value anywhere (never a zero). Deltas[name][i]
-// is a counter's growth over Points[i], nil where not read; only counters
-// that grew or went missing are kept.
+// TCPHost is a network namespace whose TCP counters a timeline holds (the
+// clients', the server's, or both's, read once). Unavailable says why a
+// counter has no value anywhere; Deltas[name][i] is its growth over
+// Points[i], nil where not read, kept only for counters that grew or went missing.
 type TCPHost struct {
 	Name        string               `json:"name"` // "local" or the ssh host
 	Client      bool                 `json:"client,omitempty"`
@@ -127,15 +126,13 @@ type TCPHost struct {
 	Deltas      map[string][]*uint64 `json:"deltas,omitempty"`
 }
 
-// TCPCounts is one host's counter growth over one interval: those that
-// grew, and those without a value.
+// TCPCounts is one host's counter growth over one interval.
 type TCPCounts struct {
 	Grew    map[string]uint64
 	Missing []string
 }
 
-// TCP returns how much counter name grew on host over point p, and whether
-// that is known.
+// TCP returns how much counter name grew on host over point p, if known.
 func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 	if host < 0 || host >= len(t.Hosts) || p < 0 || p >= len(t.Points) {
 		return 0, false
@@ -199,9 +196,7 @@ type TimelineBuilder struct {
 	groups   []groupLine
 	points   map[int]*pointAcc
 	hosts    []TCPHost
-	tcp      []map[int]TCPCounts // per host, by interval
 	listener *ListenQueue
-	listen   map[int]ListenSample // by interval
 }
 
 type groupLine struct {
@@ -220,6 +215,8 @@ type pointAcc struct {
 	processOK bool
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
+	tcp       map[int]TCPCounts   // by host
+	listen    *ListenSample
 }
 
 type hostCPU struct {
@@ -334,21 +331,19 @@ func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUs
 }
 
 // SetHosts sets the namespaces AddTCP indexes.
-func (b *TimelineBuilder) SetHosts(hosts []TCPHost) {
-	b.hosts = hosts
-	b.tcp = make([]map[int]TCPCounts, len(hosts))
-	for i := range b.tcp {
-		b.tcp[i] = map[int]TCPCounts{}
-	}
-}
+func (b *TimelineBuilder) SetHosts(hosts []TCPHost) { b.hosts = hosts }
 
 // AddTCP records host h's counter growth over interval k.
 func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCounts) {
 	if h < 0 || h >= len(b.hosts) {
 		return
 	}
-	b.point(k).setSpan(start, length)
-	b.tcp[h][k] = c
+	a := b.point(k)
+	a.setSpan(start, length)
+	if a.tcp == nil {
+		a.tcp = map[int]TCPCounts{}
+	}
+	a.tcp[h] = c
 }
 
 // Build returns the timeline and each group's intervals (none with one
@@ -387,8 +382,8 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	return t, groups
 }
 
-// GroupTimeline returns group i's intervals: its Timeline or, with one
-// group, the timeline's points.
+// GroupTimeline returns group i's intervals: its Timeline, or with one
+// group the timeline's points.
 func (r *Rep) GroupTimeline(i int) []Interval {
 	if i < 0 || i >= len(r.Groups) {
 		return nil
@@ -422,7 +417,7 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 		kept := false
 		series := make([]*uint64, len(keys))
 		for i, k := range keys {
-			c, read := b.tcp[h][k]
+			c, read := b.points[k].tcp[h]
 			switch v, grew := c.Grew[name]; {
 			case !read || slices.Contains(c.Missing, name):
 				kept = true
