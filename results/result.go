@@ -302,6 +302,16 @@ func (c *Counts) MissedShare() float64 {
 // run at the rate asked.
 const MaxMissedShare = 0.01
 
+// Why an open-loop group missed more than MaxMissedShare of its starts:
+// kaeload used ClientBoundBusy of the CPUs; others kept them that busy; or
+// every slot was busy when starts came due (the server too slow for the rate
+// with this many connections).
+const (
+	ClientBound    = "CLIENT-BOUND"
+	CPUsTaken      = "CPUS-TAKEN"
+	SlotsExhausted = "SLOTS-EXHAUSTED"
+)
+
 // Latency holds the per-request timings; a new connection's TTFB and Total
 // start before connect. Intended (open loop) is from the scheduled start, a
 // missed start counted at the timeout.

@@ -48,6 +48,10 @@ type Run struct {
 	Metrics       *Metrics           `json:"metrics,omitempty"` // nil without --metrics
 }
 
+// DefaultEquivalence is the equivalence margin (±2 %, about the noise of a
+// good setup): the scenario's default, and that of runs that stored none.
+const DefaultEquivalence = 0.02
+
 // NotMeasured is a variant the run gave up on, with the first line of why.
 type NotMeasured struct {
 	Variant string `json:"variant"`

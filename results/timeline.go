@@ -159,6 +159,25 @@ func (t *Timeline) Window() []Point {
 	return t.Points[i:]
 }
 
+// ListenQueue is the target's listening socket, read at the timeline's
+// boundaries: its own drops and accept queue, which another program's
+// listener does not move (the namespace's counters it does).
+type ListenQueue struct {
+	Host        string    `json:"host"` // as TCPHost.Name
+	Port        int       `json:"port"`
+	Unavailable string    `json:"unavailable,omitempty"` // why it was not read at all
+	Backlog     uint64    `json:"backlog,omitempty"`     // the accept queue's limit, over the port's sockets
+	Drops       []*uint64 `json:"drops,omitempty"`       // sk_drops growth per point, nil where not read
+	Queue       []*uint64 `json:"queue,omitempty"`       // accepting at each point's end, likewise
+}
+
+// ListenSample is one reading of the listener over an interval.
+type ListenSample struct {
+	Drops          uint64
+	DropsKnown     bool
+	Queue, Backlog uint64
+}
+
 // IntervalSample is a worker's report of interval K of its group, with
 // histograms that TimelineBuilder merges across groups.
 type IntervalSample struct {
@@ -207,8 +226,7 @@ type groupLine struct {
 // pointAcc is one interval of the total while it is being assembled.
 type pointAcc struct {
 	p         Point
-	known     bool // p.Start and p.Length are set
-	reported  int  // groups that sent this interval
+	reported  int // groups that sent this interval
 	handshake *Histogram
 	total     *Histogram
 	process   float64
@@ -234,24 +252,18 @@ func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder
 	return b
 }
 
-func (b *TimelineBuilder) point(k int) *pointAcc {
+// at is interval k's point, its span widened to cover [start, start+length).
+func (b *TimelineBuilder) at(k int, start, length time.Duration) *pointAcc {
 	a := b.points[k]
 	if a == nil {
-		a = &pointAcc{}
+		a = &pointAcc{p: Point{Interval: Interval{Start: start, Length: length}}}
 		b.points[k] = a
-	}
-	return a
-}
-
-// setSpan widens the point's span to cover [start, start+length).
-func (a *pointAcc) setSpan(start, length time.Duration) {
-	if !a.known {
-		a.p.Start, a.p.Length, a.known = start, length, true
-		return
+		return a
 	}
 	end := max(a.p.End(), start+length)
 	a.p.Start = min(a.p.Start, start)
 	a.p.Length = end - a.p.Start
+	return a
 }
 
 // Add adds group g's sample; a duplicate or a bad group is an error.
@@ -266,8 +278,7 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	iv := s.Interval()
 	gl.intervals[s.K] = &iv
 
-	a := b.point(s.K)
-	a.setSpan(s.Start, s.Length)
+	a := b.at(s.K, s.Start, s.Length)
 	a.reported++
 	a.p.Requests += s.Requests
 	a.p.Started += s.Started
@@ -325,9 +336,7 @@ func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUs
 	if u == nil {
 		return
 	}
-	a := b.point(k)
-	a.setSpan(start, length)
-	a.p.ServerBusy = share(u.Busy)
+	b.at(k, start, length).p.ServerBusy = share(u.Busy)
 }
 
 // SetHosts sets the namespaces AddTCP indexes.
@@ -338,8 +347,7 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 	if h < 0 || h >= len(b.hosts) {
 		return
 	}
-	a := b.point(k)
-	a.setSpan(start, length)
+	a := b.at(k, start, length)
 	if a.tcp == nil {
 		a.tcp = map[int]TCPCounts{}
 	}
@@ -435,4 +443,48 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 		}
 	}
 	return out
+}
+
+// SetListener sets the listener AddListener records; why says why it
+// cannot be read, "" when it can.
+func (b *TimelineBuilder) SetListener(host string, port int, why string) {
+	b.listener = &ListenQueue{Host: host, Port: port, Unavailable: why}
+}
+
+// AddListener records the listener's reading over interval k.
+func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s ListenSample) {
+	if b.listener == nil {
+		return
+	}
+	b.at(k, start, length).listen = &s
+}
+
+// listenerOver is the listener's record over the intervals keys.
+func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
+	if b.listener == nil {
+		return nil
+	}
+	l := *b.listener
+	if l.Unavailable != "" {
+		return &l
+	}
+	l.Drops, l.Queue = make([]*uint64, len(keys)), make([]*uint64, len(keys))
+	for i, k := range keys {
+		s := b.points[k].listen
+		if s == nil {
+			continue
+		}
+		if s.DropsKnown {
+			l.Drops[i] = &s.Drops
+		}
+		l.Queue[i] = &s.Queue
+		l.Backlog = max(l.Backlog, s.Backlog)
+	}
+	if !slices.ContainsFunc(l.Queue, func(p *uint64) bool { return p != nil }) {
+		l.Queue = nil
+	}
+	if !slices.ContainsFunc(l.Drops, func(p *uint64) bool { return p != nil }) {
+		l.Drops = nil
+	}
+	return &l
 }
