@@ -376,11 +376,11 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
 	}
-	logs, isLog := logAll(xs, nil)
+	logs, isLog := logOf(xs)
 	if !isLog {
 		return 0, false
 	}
-	_, sd := MeanStdDev(logs[0])
+	_, sd := MeanStdDev(logs)
 	return sd * 100, true
 }
 

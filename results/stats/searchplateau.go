@@ -50,22 +50,20 @@ type Pairs struct {
 // identical values in up to 10.8 % of sweeps. agree may veto a Below.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
-	means := make([]float64, len(samples))
+	means, logs := make([]float64, len(samples)), make([][]float64, len(samples))
 	testable, once := 0, -1
 	for i, s := range samples {
 		if len(s) == 0 {
 			continue
 		}
 		means[i], _ = MeanStdDev(s)
-		if _, ok := logAll(s, nil); !ok || len(s) < 2 {
-			if once < 0 || means[i] > means[once] {
-				once = i
+		if l, ok := logOf(s); ok && len(s) >= 2 {
+			logs[i], testable = l, testable+1
+			if j.Top < 0 || means[i] > means[j.Top] {
+				j.Top = i
 			}
-			continue
-		}
-		testable++
-		if j.Top < 0 || means[i] > means[j.Top] {
-			j.Top = i
+		} else if once < 0 || means[i] > means[once] {
+			once = i
 		}
 	}
 	if j.Top < 0 {
@@ -76,12 +74,6 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	}
 	// Every testable pair by Compare's test on logarithms taken once,
 	// without Compare's k² allocations; only Top's pairs need more than p.
-	logs := make([][]float64, len(samples))
-	for i, s := range samples {
-		if l, ok := logAll(s, nil); ok && len(s) >= 2 {
-			logs[i] = l[0]
-		}
-	}
 	type pair struct{ a, b int32 }
 	pairs := make([]pair, 0, testable*(testable-1)/2)
 	ps := make([]float64, 0, testable*(testable-1)/2)

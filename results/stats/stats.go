@@ -44,7 +44,7 @@ func Summarize(xs []float64) Stats {
 		s.Mean, s.StdDev = MeanStdDev(xs)
 	}
 	s.CI95Low, s.CI95High = s.Mean, s.Mean
-	logs, positive := logAll(xs, nil)
+	logs, positive := logOf(xs)
 	switch {
 	case !positive:
 		s.NoCI = NoCINotPositive
@@ -56,8 +56,8 @@ func Summarize(xs []float64) Stats {
 		s.GeoMean, s.NoCI = xs[0], NoCITooFew
 		return s
 	}
-	lm, ls := MeanStdDev(logs[0])
-	if ls <= roundingTolerance(logs[0]) {
+	lm, ls := MeanStdDev(logs)
+	if ls <= roundingTolerance(logs) {
 		ls = 0
 	}
 	half := StudentTQuantile(0.975, float64(s.N-1)) * ls / math.Sqrt(float64(s.N))
@@ -187,13 +187,14 @@ func compare(base, other []float64) (c Comparison, d, se float64) {
 	if len(base) < 2 || len(other) < 2 {
 		return c, 0, 0
 	}
-	logs, ok := logAll(base, other)
-	if !ok {
+	lb, okb := logOf(base)
+	lo, oko := logOf(other)
+	if !okb || !oko {
 		c.Test, c.Why = TestCannot, "a rate is zero, negative or not a finite number"
 		return c, 0, 0
 	}
 	delta := c.DeltaPct
-	c, d, se = tTest(logs[0], logs[1], roundingTolerance(logs[0], logs[1]), len(base) == len(other))
+	c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other))
 	c.DeltaPct = delta
 	switch c.Test {
 	case TestWelch:
@@ -230,17 +231,14 @@ func caution(c Comparison) string {
 	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
 }
 
-// logAll is the logarithms of a and b when every value is positive and finite.
-func logAll(a, b []float64) ([2][]float64, bool) {
-	var out [2][]float64
-	for i, xs := range [][]float64{a, b} {
-		out[i] = make([]float64, len(xs))
-		for j, x := range xs {
-			if !(x > 0) || math.IsInf(x, 1) {
-				return out, false
-			}
-			out[i][j] = math.Log(x)
+// logOf is ln of each x, false when one is not positive and finite.
+func logOf(xs []float64) ([]float64, bool) {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		if !(x > 0) || math.IsInf(x, 1) {
+			return nil, false
 		}
+		out[i] = math.Log(x)
 	}
 	return out, true
 }
