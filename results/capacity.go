@@ -4,9 +4,9 @@ import (
 	"time"
 )
 
-// CapacitySpec is how a capacity search looked, per variant, for the
-// highest open-loop rate whose window meets the targets: stepping up from
-// From by Factor (at most Max), then bisecting to Resolution.
+// CapacitySpec is how a capacity search looked for each variant's highest
+// open-loop rate meeting the targets: up from From by Factor to Max, then
+// bisecting to Resolution.
 type CapacitySpec struct {
 	// P99Total is measured from the intended start; 0 is no target.
 	P99Handshake time.Duration `json:"p99_handshake,omitempty"`

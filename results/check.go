@@ -11,9 +11,8 @@ const MaxRepeat = 1000
 // maxGroups bounds a group's index: far above any machine's CPU count.
 const maxGroups = 1 << 16
 
-// Check rejects indices no kaeload run writes, which would make a reader
-// allocate or loop without bound: a damaged file is an error naming the
-// field, never a panic or a hang.
+// Check rejects indices no kaeload run writes, so that a damaged file is an
+// error naming the field, never an unbounded allocation or loop.
 func (r *Run) Check() error {
 	var errs []error
 	for i := range r.Variants {

@@ -3,9 +3,8 @@ package results
 // TotalIndex is the Group.Index of a group produced by Merge.
 const TotalIndex = -1
 
-// Merge combines a repetition's groups into their total, exactly and
-// sharing no memory: histograms merge bucket by bucket, and Window is the
-// hull of the windows, so that Rate is never overstated.
+// Merge is the groups' exact total, sharing no memory; its Window is the
+// hull of theirs, so Rate is never overstated.
 func Merge(groups []Group) Group {
 	t := Group{Index: TotalIndex, Latency: NewLatency()}
 	for i := range groups {
@@ -31,8 +30,7 @@ func Merge(groups []Group) Group {
 	return t
 }
 
-// Rate is the group's successful requests per second over its Window (0
-// for an empty one), or GroupsRate when set (Rep.RecordSpread).
+// Rate is the group's successful requests per second over its Window, or GroupsRate when set.
 func (g *Group) Rate() float64 {
 	if g.GroupsRate > 0 {
 		return g.GroupsRate

@@ -2,9 +2,8 @@ package results
 
 import "time"
 
-// Metrics is the record of the live metrics endpoint (--metrics): where it
-// listened, what scraped it, and whether each window's and the run's final
-// values were read by a scrape begun after they were set.
+// Metrics records the live metrics endpoint (--metrics): where it listened,
+// what scraped it, and whether a scrape read each set of final values.
 type Metrics struct {
 	Listen string `json:"listen"` // as asked: ":9464"
 	Addr   string `json:"addr"`   // as served, port bound
@@ -20,8 +19,8 @@ type Metrics struct {
 	End            MetricsFinal   `json:"end"`
 }
 
-// MetricsFinal is one set of final values: a window's, or the run's end
-// (Variant "", Rep 0). Scraped is zero when no scrape read them.
+// MetricsFinal is a window's final values, or the run's end's (Variant "");
+// Scraped is zero when no scrape begun after Final read them.
 type MetricsFinal struct {
 	Variant string    `json:"variant,omitempty"`
 	Rep     int       `json:"rep,omitempty"`

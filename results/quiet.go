@@ -2,8 +2,7 @@ package results
 
 import "time"
 
-// QuietWait is the wait for a quiet machine before a window (the plan's
-// quiet): how long it took, and whether it timed out.
+// QuietWait is the wait for a quiet machine before a window (the plan's quiet).
 type QuietWait struct {
 	MaxOther float64       `json:"max_other"` // share allowed to others
 	Waited   time.Duration `json:"waited"`
