@@ -6,15 +6,14 @@ package results
 const SlotMemoryBase = 6 << 20
 
 // SlotMemory is what a repetition's connection slots cost the client (bytes,
-// summed over the groups that measured their private memory).
+// summed over the groups that measured it). PerSlot is the growth less
+// SlotMemoryBase per worker, over Slots: Known when the growth is at least
+// twice the base, so that the slots make most of it.
 type SlotMemory struct {
 	Workers, Slots int
 	Ready, Peak    uint64
-	// PerSlot is the growth less SlotMemoryBase per worker, over Slots.
-	// Known only when the growth is at least twice the base, so that the
-	// slots make most of it.
-	PerSlot float64
-	Known   bool
+	PerSlot        float64
+	Known          bool
 }
 
 // SlotMemory is the memory per connection slot of r's groups; false when none measured it.

@@ -5,13 +5,11 @@ import "time"
 // Metrics records the live metrics endpoint (--metrics): where it listened,
 // what scraped it, and whether a scrape read each set of final values.
 type Metrics struct {
-	Listen string `json:"listen"` // as asked: ":9464"
-	Addr   string `json:"addr"`   // as served, port bound
-	Port   int    `json:"port"`
-	// Scrapes counts Prometheus scrapes (by their timeout header), Others
-	// the other requests of /metrics.
-	Scrapes        int            `json:"scrapes"`
-	Others         int            `json:"others,omitempty"`
+	Listen         string         `json:"listen"` // as asked: ":9464"
+	Addr           string         `json:"addr"`   // as served, port bound
+	Port           int            `json:"port"`
+	Scrapes        int            `json:"scrapes"`                   // Prometheus's, by their timeout header
+	Others         int            `json:"others,omitempty"`          // other requests of /metrics
 	ScrapeInterval time.Duration  `json:"scrape_interval,omitempty"` // median
 	Linger         time.Duration  `json:"linger"`                    // the end's wait for a scrape
 	Waited         time.Duration  `json:"waited,omitempty"`          // --metrics-wait

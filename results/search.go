@@ -23,9 +23,7 @@ type Search struct {
 	Maximize Objective `json:"maximize"`
 	Budget   int       `json:"budget"` // the most windows measured
 	Visits   []Visit   `json:"visits,omitempty"`
-	// Start is "predicted" when the search started from the soft-ratio
-	// prediction, "" for the coarse pass.
-	Start string `json:"start,omitempty"`
+	Start    string    `json:"start,omitempty"` // "predicted" from the soft ratio; "" the coarse pass
 }
 
 // Visit is one window of a search, in the order they finished.
