@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
@@ -25,14 +26,8 @@ const (
 // name (64 bytes at most, "run" if empty), each run of characters outside
 // [A-Za-z0-9._-] as one '-'.
 func DefaultDirName(started time.Time, name string) string {
-	clean := unsafeRuns.ReplaceAllString(name, "-")
-	if len(clean) > 64 {
-		clean = clean[:64]
-	}
-	if clean == "" {
-		clean = "run"
-	}
-	return started.UTC().Format("20060102T150405Z") + "-" + clean
+	clean := cmp.Or(unsafeRuns.ReplaceAllString(name, "-"), "run")
+	return started.UTC().Format("20060102T150405Z") + "-" + clean[:min(len(clean), 64)]
 }
 
 // unsafeRuns are the runs of characters a directory name does not keep.
