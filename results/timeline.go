@@ -256,7 +256,8 @@ func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder
 func (b *TimelineBuilder) at(k int, start, length time.Duration) *pointAcc {
 	a := b.points[k]
 	if a == nil {
-		a = &pointAcc{p: Point{Interval: Interval{Start: start, Length: length}}}
+		a = &pointAcc{cpus: map[hostCPU]float64{}, tcp: map[int]TCPCounts{}}
+		a.p.Start, a.p.Length = start, length
 		b.points[k] = a
 		return a
 	}
@@ -288,13 +289,9 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	a.handshake = mergeHistogram(a.handshake, s.Handshake)
 	a.total = mergeHistogram(a.total, s.Total)
 	if s.Process != nil {
-		a.process += s.Process.Seconds
-		a.processOK = true
+		a.process, a.processOK = a.process+s.Process.Seconds, true
 	}
 	if s.CPUs != nil {
-		if a.cpus == nil {
-			a.cpus = map[hostCPU]float64{}
-		}
 		for _, c := range s.CPUs.PerCPU {
 			// Groups that share a CPU read the same CPU: once.
 			a.cpus[hostCPU{gl.host, c.CPU}] = max(a.cpus[hostCPU{gl.host, c.CPU}], c.Seconds)
@@ -347,11 +344,7 @@ func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCou
 	if h < 0 || h >= len(b.hosts) {
 		return
 	}
-	a := b.at(k, start, length)
-	if a.tcp == nil {
-		a.tcp = map[int]TCPCounts{}
-	}
-	a.tcp[h] = c
+	b.at(k, start, length).tcp[h] = c
 }
 
 // Build returns the timeline and each group's intervals (none with one
