@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -37,17 +38,14 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	out := make([]Comparison, len(others))
 	d, se := make([]float64, len(others)), make([]float64, len(others))
 	var tested []int
+	var ps []float64
 	for i, o := range others {
 		out[i], d[i], se[i] = compare(bases[i], o)
 		if out[i].Tested() {
-			tested = append(tested, i)
+			tested, ps = append(tested, i), append(ps, out[i].PValue)
 		}
 	}
 	m := len(tested)
-	ps := make([]float64, m)
-	for k, i := range tested {
-		ps[k] = out[i].PValue
-	}
 	for k, adj := range Holm(ps) {
 		i := tested[k]
 		c := &out[i]
@@ -154,9 +152,7 @@ func reportedNoncentrality(df, alpha float64) float64 {
 // F(−√2·(c·sin θ + tc·cos θ))], F Student's t with 2·df, cut where tan θ
 // passes tc/c and around π/4.
 func reportedPower(c, tc, df, tol float64) float64 {
-	lb, _ := math.Lgamma(df / 2)
-	lb2, _ := math.Lgamma(df)
-	logNorm := math.Ln2 - (2*lb - lb2) // 2 / B(df/2, df/2)
+	logNorm := math.Ln2 - mathext.Lbeta(df/2, df/2) // 2 / B(df/2, df/2)
 	nu := 2 * df
 	f := func(th float64) float64 {
 		sin, cos := math.Sincos(th)
