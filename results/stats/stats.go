@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -36,11 +37,7 @@ func Summarize(xs []float64) Stats {
 	if s.N == 0 {
 		return s
 	}
-	finite := true
-	for _, x := range xs {
-		finite = finite && !math.IsNaN(x) && !math.IsInf(x, 0)
-	}
-	if finite {
+	if !slices.ContainsFunc(xs, func(x float64) bool { return !finite(x) }) {
 		s.Mean, s.StdDev = MeanStdDev(xs)
 	}
 	s.CI95Low, s.CI95High = s.Mean, s.Mean
@@ -180,7 +177,7 @@ func compare(base, other []float64) (c Comparison, d, se float64) {
 	if len(base) > 0 && len(other) > 0 {
 		mb, _ := MeanStdDev(base)
 		mo, _ := MeanStdDev(other)
-		if d := (mo - mb) / mb * 100; mb != 0 && !math.IsNaN(d) && !math.IsInf(d, 0) {
+		if d := (mo - mb) / mb * 100; mb != 0 && finite(d) {
 			c.DeltaPct = d
 		}
 	}
