@@ -2,6 +2,7 @@ package results
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -40,34 +41,25 @@ func (s *ProfileSpec) IsCrypto(library string) bool {
 	if i := strings.Index(l, ".so"); i > 0 && (len(l) == i+3 || l[i+3] == '.') {
 		l = l[:i]
 	}
-	for _, e := range s.Crypto {
-		e = strings.ToLower(e)
-		switch {
+	return slices.ContainsFunc(s.Crypto, func(e string) bool {
+		switch e = strings.ToLower(e); {
 		case strings.Contains(e, "/") || e == "":
+			return false
 		case strings.HasSuffix(e, "*") || strings.HasPrefix(e, "[") && !strings.HasSuffix(e, "]"):
-			if strings.HasPrefix(l, strings.TrimSuffix(e, "*")) {
-				return true
-			}
-		case l == e:
-			return true
+			return strings.HasPrefix(l, strings.TrimSuffix(e, "*"))
 		}
-	}
-	return false
+		return l == e
+	})
 }
 
 // IsCryptoPackage reports whether a Go package is crypto: an entry with a
 // "/" is a package path, "P/..." a tree; "vendor/" is ignored.
 func (s *ProfileSpec) IsCryptoPackage(pkg string) bool {
 	pkg = strings.TrimPrefix(pkg, "vendor/")
-	for _, e := range s.Crypto {
-		if !strings.Contains(e, "/") {
-			continue
-		}
-		if tree, ok := strings.CutSuffix(e, "/..."); ok && (pkg == tree || strings.HasPrefix(pkg, tree+"/")) || pkg == e {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.Crypto, func(e string) bool {
+		tree, ok := strings.CutSuffix(e, "/...")
+		return strings.Contains(e, "/") && (pkg == e || ok && (pkg == tree || strings.HasPrefix(pkg, tree+"/")))
+	})
 }
 
 // CryptoSamples counts p's samples in crypto libraries or crypto packages.
