@@ -25,31 +25,27 @@ func SearchWindowLabel(variant string, index int) string {
 func (r *Run) AddRep(variant int, rep Rep) {
 	v := &r.Variants[variant]
 	v.Reps = append(v.Reps, rep)
-	r.withdrawInterrupted(v.Name, rep.Index)
-	v.Partial = slices.DeleteFunc(slices.Clone(v.Partial), func(p Rep) bool { return p.Index == rep.Index })
-	if len(v.Partial) == 0 {
-		v.Partial = nil
-	}
+	v.Partial = without(v.Partial, func(p Rep) bool { return p.Index == rep.Index })
+	index := strconv.Itoa(rep.Index) // Args["index"] is an int, or a float64 as JSON reads it
+	r.Warnings = without(r.Warnings, func(w Warning) bool {
+		return w.Code == WarnInterrupted && w.Args["variant"] == v.Name && fmt.Sprint(w.Args["index"]) == index
+	})
 }
 
 // AddPartial keeps rep, a window cut short (rep.PartialOf set), in
 // Variant.Partial, replacing an earlier try of the same window.
 func (r *Run) AddPartial(variant int, rep Rep) {
 	v := &r.Variants[variant]
-	v.Partial = append(slices.DeleteFunc(slices.Clone(v.Partial), func(p Rep) bool { return p.Index == rep.Index }), rep)
+	v.Partial = append(without(v.Partial, func(p Rep) bool { return p.Index == rep.Index }), rep)
 }
 
-// withdrawInterrupted drops a window's WarnInterrupted warning, in a new
-// slice: copies of the run may share the old one.
-func (r *Run) withdrawInterrupted(name string, index int) {
-	stale := func(w Warning) bool { // index is an int, or a float64 as JSON reads it
-		return w.Code == WarnInterrupted && w.Args["variant"] == name && fmt.Sprint(w.Args["index"]) == strconv.Itoa(index)
+// without is s less what drop matches, nil if nothing is left, in a new
+// slice: copies of the run may share s.
+func without[T any](s []T, drop func(T) bool) []T {
+	if s = slices.DeleteFunc(slices.Clone(s), drop); len(s) == 0 {
+		return nil
 	}
-	if slices.ContainsFunc(r.Warnings, stale) {
-		if r.Warnings = slices.DeleteFunc(slices.Clone(r.Warnings), stale); len(r.Warnings) == 0 {
-			r.Warnings = nil
-		}
-	}
+	return s
 }
 
 // AddExcluded keeps rep, a window exclude_flagged set aside, in Variant.Excluded.
