@@ -229,18 +229,10 @@ func NewRep(index int, groups []Group) Rep {
 
 // BaselineVariant is the baseline's index in r.Variants (-1: not measured) and name.
 func (r *Run) BaselineVariant() (int, string) {
-	if r.Baseline == "" {
-		if len(r.Variants) == 0 {
-			return -1, ""
-		}
+	if r.Baseline == "" && len(r.Variants) > 0 {
 		return 0, r.Variants[0].Name
 	}
-	for i := range r.Variants {
-		if r.Variants[i].Name == r.Baseline {
-			return i, r.Baseline
-		}
-	}
-	return -1, r.Baseline
+	return slices.IndexFunc(r.Variants, func(v Variant) bool { return v.Name == r.Baseline }), r.Baseline
 }
 
 // Rates are the repetitions' total rates: the samples of the statistics.
