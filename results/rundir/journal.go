@@ -51,7 +51,7 @@ type journalRecord struct {
 
 // Journal is a run directory that grows as the run goes: each record is
 // synced before its call returns, so a controller that dies keeps every
-// repetition it finished; the rendered files are then renamed into place.
+// repetition it finished.
 type Journal struct {
 	mu      sync.Mutex
 	dir     string
@@ -63,10 +63,9 @@ type Journal struct {
 	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
-// JournalOptions inject the analysis and the renderers, which the run
-// directory does not import. Annotate completes a run before run.json is
-// written or after it is rebuilt from a journal; Render returns further
-// files by base name, written even with an error, which is returned.
+// JournalOptions inject the analysis and renderers rundir does not import:
+// Annotate completes a run before run.json is written or after it is read
+// back; Render's files by base name are written even with its error.
 type JournalOptions struct {
 	Annotate func(*results.Run)
 	Render   func(*results.Run) (map[string][]byte, error)
@@ -107,9 +106,8 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	return j, j.rebuild()
 }
 
-// ResumeJournal opens dir's journal to continue its run (run --resume),
-// with the run so far, every planned variant in plan order. Nothing is
-// written until Resume: a resume that fails before it leaves dir as it was.
+// ResumeJournal opens dir's journal to continue its run (run --resume), with
+// the run so far and every planned variant; nothing is written until Resume.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
 	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
@@ -229,8 +227,8 @@ func (j *Journal) record(rec journalRecord) error {
 	return j.apply(rec)
 }
 
-// apply adds rec to the run even when the disk refuses it, so that the
-// final report is complete, then appends it and rebuilds.
+// apply adds rec to the run even when the disk refuses it, so that the final
+// report is complete.
 func (j *Journal) apply(rec journalRecord) error {
 	if err := replay(&j.run, rec); err != nil {
 		return err
@@ -377,8 +375,8 @@ func journalLines(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// readJournal is ReadJournal keeping every planned variant, and the
-// complete lines' length; cutLast drops a last line without its newline.
+// readJournal is ReadJournal keeping every planned variant, with the complete
+// lines' length; cutLast drops a last line without its newline.
 func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 0, 64<<10), maxJournalLine)
@@ -439,9 +437,8 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	return r, complete, nil
 }
 
-// ReadJournal rebuilds a run from a journal: Incomplete without its end
-// record, a last line cut short ignored, any other bad line an error
-// naming it.
+// ReadJournal rebuilds a run from a journal: Incomplete without its end, a
+// last line cut short ignored, any other bad line an error naming it.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {
