@@ -282,20 +282,17 @@ func (c *Counts) Attempts() uint64 {
 }
 
 // ErrorShare is Errors.Total / Attempts; 0 without attempts.
-func (c *Counts) ErrorShare() float64 {
-	n := c.Attempts()
-	if n == 0 {
-		return 0
-	}
-	return float64(c.Errors.Total()) / float64(n)
-}
+func (c *Counts) ErrorShare() float64 { return ratio(c.Errors.Total(), c.Attempts()) }
 
 // MissedShare is Missed / Scheduled; 0 in a closed loop.
-func (c *Counts) MissedShare() float64 {
-	if c.Scheduled == 0 {
+func (c *Counts) MissedShare() float64 { return ratio(c.Missed, c.Scheduled) }
+
+// ratio is n / d, 0 when d is.
+func ratio(n, d uint64) float64 {
+	if d == 0 {
 		return 0
 	}
-	return float64(c.Missed) / float64(c.Scheduled)
+	return float64(n) / float64(d)
 }
 
 // MaxMissedShare is the missed share above which an open-loop result did not

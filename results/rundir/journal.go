@@ -90,8 +90,7 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	j := &Journal{dir: dir, f: f, opts: opts, run: clone(header)}
 	j.run.SchemaVersion = results.SchemaVersion
 	for i := range j.run.Variants {
-		j.run.Variants[i].Reps = nil
-		j.run.Variants[i].Speed = nil
+		j.run.Variants[i].Reps, j.run.Variants[i].Speed = nil, nil
 	}
 	head := j.run
 	if err := j.append(journalRecord{Type: recBegin, Run: &head}); err != nil {
