@@ -89,9 +89,8 @@ func syncDir(dir string) error {
 	return err
 }
 
-// ReadRunFile reads a run.json file or a run directory, through its
-// journal when it has one (a run whose controller died shows every
-// repetition it finished).
+// ReadRunFile reads a run.json file, or a run directory through its journal
+// when it has one (so a dead controller's run shows every finished window).
 func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -147,8 +147,7 @@ func (j *Journal) Resume() error {
 // Dir returns the run directory.
 func (j *Journal) Dir() string { return j.dir }
 
-// Rep records a finished repetition of the header's variant at index
-// variant, as the other recorders name a variant.
+// Rep records a finished repetition of the header's variant at index variant.
 func (j *Journal) Rep(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
 }
@@ -358,10 +357,12 @@ func replay(r *results.Run, rec journalRecord) error {
 // longer line is damage, refused before it is held in memory.
 const maxJournalLine = 32 << 20
 
-var errNotRecord = errors.New("does not start with '{': not a kaeload journal record")
+var (
+	errNotRecord = errors.New("does not start with '{': not a kaeload journal record")
+	errTooLong   = fmt.Errorf("longer than %d MiB: not a journal record", maxJournalLine>>20)
+)
 
-// journalLines splits a journal into lines, each with its newline; a last
-// line without one was cut short.
+// journalLines splits a journal into lines with their newline (a last one without was cut short).
 func journalLines(data []byte, atEOF bool) (int, []byte, error) {
 	switch i := bytes.IndexByte(data, '\n'); {
 	case len(data) > 0 && data[0] != '{':
@@ -424,7 +425,7 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	case errors.Is(err, errNotRecord):
 		return nil, 0, fmt.Errorf("read journal: line %d %w", line+1, err)
 	case errors.Is(err, bufio.ErrTooLong):
-		return nil, 0, fmt.Errorf("read journal: line %d: longer than %d MiB: not a journal record", line+1, maxJournalLine>>20)
+		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, errTooLong)
 	case err != nil:
 		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, err)
 	case r == nil:

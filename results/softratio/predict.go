@@ -45,8 +45,7 @@ type Input struct {
 // Code is a prediction's status, or a thing it needs.
 type Code string
 
-// The codes, put in words by notes.SoftRatioWords; the Need codes are what
-// would give D.
+// The codes, put in words by notes.SoftRatioWords; the Need codes would give D.
 const (
 	OK           Code = "ok"
 	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
@@ -212,10 +211,9 @@ func noise(ws []Window) (rate, cpu float64, df int) {
 	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
 }
 
-// resample sets the ranges by a seeded parametric bootstrap: Draws times the
-// windows are scaled by Student-t noise at the spread between repetitions and
-// refitted (keeping the estimates' correlation); the ranges are the 2.5th and
-// 97.5th percentiles.
+// resample sets the ranges to the 2.5th and 97.5th percentiles of a seeded
+// parametric bootstrap: Draws refits of the windows scaled by Student-t noise
+// at the spread between repetitions (keeping the estimates' correlation).
 func (p *Prediction) resample(in Input) {
 	sr, sc, df := noise(in.Windows)
 	p.Ranged = df > 0
