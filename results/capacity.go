@@ -4,13 +4,12 @@ import (
 	"time"
 )
 
-// CapacitySpec is how a capacity search looked, per variant, for the
-// highest open-loop rate whose window meets the targets: stepping up from
-// From by Factor (at most Max), then bisecting to Resolution.
+// CapacitySpec is how a capacity search looked for each variant's highest
+// open-loop rate meeting the targets: up from From by Factor to Max, then
+// bisecting to Resolution.
 type CapacitySpec struct {
-	// P99Total is measured from the intended start; 0 is no target.
-	P99Handshake time.Duration `json:"p99_handshake,omitempty"`
-	P99Total     time.Duration `json:"p99_total,omitempty"`
+	P99Handshake time.Duration `json:"p99_handshake,omitempty"` // 0: no target
+	P99Total     time.Duration `json:"p99_total,omitempty"`     // from the intended start
 	MaxErrors    float64       `json:"max_errors"`
 	MaxMissed    float64       `json:"max_missed"`
 	From         float64       `json:"from"`
@@ -27,12 +26,11 @@ type CapacityStep struct {
 	Why   string  `json:"why,omitempty"` // the target missed
 }
 
-// Capacity is one variant's capacity search as its steps tell it.
+// Capacity is one variant's capacity search as its steps tell it: Knee the
+// highest rate that met the targets, Fail the lowest that did not (0: none).
 type Capacity struct {
-	Variant int // index in Run.Variants
-	// Knee is the highest rate that met the targets, Fail the lowest that
-	// did not (0: none). BelowFrom: no step met them; AtMax: all did.
+	Variant          int // index in Run.Variants
 	Knee, Fail       float64
-	BelowFrom, AtMax bool
+	BelowFrom, AtMax bool // no step met them; all did
 	Steps            []*Rep
 }

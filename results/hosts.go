@@ -1,8 +1,6 @@
 package results
 
-import (
-	"time"
-)
+import "time"
 
 // RemoteHost is what a run records about one ssh host.
 type RemoteHost struct {
@@ -11,12 +9,11 @@ type RemoteHost struct {
 	Platform string `json:"platform,omitempty"` // GOOS/GOARCH
 	Binary   string `json:"binary_sha256,omitempty"`
 	Uploaded bool   `json:"uploaded,omitempty"` // by this run, else found
-	// RTT and ClockOffset were last measured; per window see Group.ClockOffset.
+	// RTT and ClockOffset as last measured (per window: Group.ClockOffset).
 	RTT         time.Duration `json:"rtt,omitempty"`
 	ClockOffset time.Duration `json:"clock_offset,omitempty"`
-	// Uncertain: half the round trip exceeded 1 % of the window.
-	Uncertain bool         `json:"clock_uncertain,omitempty"`
-	Facts     *RemoteFacts `json:"facts,omitempty"`
+	Uncertain   bool          `json:"clock_uncertain,omitempty"` // half the RTT exceeded 1 % of the window
+	Facts       *RemoteFacts  `json:"facts,omitempty"`
 }
 
 // RemoteFacts are facts about a remote machine, read over ssh.

@@ -6,9 +6,8 @@ import (
 	"strconv"
 )
 
-// WarnInterrupted is the code of the warning for a window an interrupt
-// cut short; its parameters variant and index (0-based) name the window
-// (a capacity step's has neither).
+// WarnInterrupted is the warning code of a window an interrupt cut short,
+// named by parameters variant and index (0-based; a capacity step's has neither).
 const WarnInterrupted = "interrupted"
 
 // RepLabel names a repetition (index 0-based): "variant kae rep 2/3".
@@ -21,42 +20,35 @@ func SearchWindowLabel(variant string, index int) string {
 	return fmt.Sprintf("variant %s window %d (search)", variant, index+1)
 }
 
-// AddRep appends rep to the variant at index variant. A resumed run
-// measured the window an interrupt cut short: the complete window replaces
-// the partial one, and its WarnInterrupted warning is withdrawn.
+// AddRep appends rep to the variant at index variant; a resumed run's
+// complete window replaces the partial one, and its WarnInterrupted warning.
 func (r *Run) AddRep(variant int, rep Rep) {
 	v := &r.Variants[variant]
 	v.Reps = append(v.Reps, rep)
-	r.withdrawInterrupted(v.Name, rep.Index)
-	v.Partial = slices.DeleteFunc(slices.Clone(v.Partial), func(p Rep) bool { return p.Index == rep.Index })
-	if len(v.Partial) == 0 {
-		v.Partial = nil
-	}
+	v.Partial = without(v.Partial, func(p Rep) bool { return p.Index == rep.Index })
+	index := strconv.Itoa(rep.Index) // Args["index"] is an int, or a float64 as JSON reads it
+	r.Warnings = without(r.Warnings, func(w Warning) bool {
+		return w.Code == WarnInterrupted && w.Args["variant"] == v.Name && fmt.Sprint(w.Args["index"]) == index
+	})
 }
 
-// AddPartial keeps rep, a window an interrupt cut short (rep.PartialOf
-// set), in Variant.Partial, replacing an earlier try of the same window:
-// shown, marked PARTIAL, out of the statistics and of a resumed run's count.
+// AddPartial keeps rep, a window cut short (rep.PartialOf set), in
+// Variant.Partial, replacing an earlier try of the same window.
 func (r *Run) AddPartial(variant int, rep Rep) {
 	v := &r.Variants[variant]
-	v.Partial = append(slices.DeleteFunc(slices.Clone(v.Partial), func(p Rep) bool { return p.Index == rep.Index }), rep)
+	v.Partial = append(without(v.Partial, func(p Rep) bool { return p.Index == rep.Index }), rep)
 }
 
-// withdrawInterrupted drops the WarnInterrupted warning of a window, in a
-// new slice: copies of the run may share the old one.
-func (r *Run) withdrawInterrupted(name string, index int) {
-	stale := func(w Warning) bool { // index is an int, or a float64 as JSON reads it
-		return w.Code == WarnInterrupted && w.Args["variant"] == name && fmt.Sprint(w.Args["index"]) == strconv.Itoa(index)
+// without is s less what drop matches, nil if nothing is left, in a new
+// slice: copies of the run may share s.
+func without[T any](s []T, drop func(T) bool) []T {
+	if s = slices.DeleteFunc(slices.Clone(s), drop); len(s) == 0 {
+		return nil
 	}
-	if slices.ContainsFunc(r.Warnings, stale) {
-		if r.Warnings = slices.DeleteFunc(slices.Clone(r.Warnings), stale); len(r.Warnings) == 0 {
-			r.Warnings = nil
-		}
-	}
+	return s
 }
 
-// AddExcluded keeps rep, a window exclude_flagged set aside and the run
-// measures again, in Variant.Excluded: shown, in no statistic.
+// AddExcluded keeps rep, a window exclude_flagged set aside, in Variant.Excluded.
 func (r *Run) AddExcluded(variant int, rep Rep) {
 	v := &r.Variants[variant]
 	v.Excluded = append(v.Excluded, rep)

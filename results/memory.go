@@ -5,20 +5,18 @@ package results
 // (measured: 5.5 MiB with one slot, 39 MiB with 1,024).
 const SlotMemoryBase = 6 << 20
 
-// SlotMemory is what a repetition's connection slots cost the client, from
-// the groups that measured their private memory (bytes, summed).
+// SlotMemory is what a repetition's connection slots cost the client (bytes,
+// summed over the groups that measured it). PerSlot is the growth less
+// SlotMemoryBase per worker, over Slots: Known when the growth is at least
+// twice the base, so that the slots make most of it.
 type SlotMemory struct {
 	Workers, Slots int
 	Ready, Peak    uint64
-	// PerSlot is the growth less SlotMemoryBase per worker, over Slots.
-	// Known only when the growth is at least twice the base, so that the
-	// slots make most of it.
-	PerSlot float64
-	Known   bool
+	PerSlot        float64
+	Known          bool
 }
 
-// SlotMemory returns the memory per connection slot of r's groups; false
-// when no group measured it.
+// SlotMemory is the memory per connection slot of r's groups; false when none measured it.
 func (r *Rep) SlotMemory() (SlotMemory, bool) {
 	var m SlotMemory
 	for i := range r.Groups {

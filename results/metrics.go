@@ -2,17 +2,14 @@ package results
 
 import "time"
 
-// Metrics is the record of the live metrics endpoint (--metrics): where it
-// listened, what scraped it, and whether each window's and the run's final
-// values were read by a scrape begun after they were set.
+// Metrics records the live metrics endpoint (--metrics): where it listened,
+// what scraped it, and whether a scrape read each set of final values.
 type Metrics struct {
-	Listen string `json:"listen"` // as asked: ":9464"
-	Addr   string `json:"addr"`   // as served, port bound
-	Port   int    `json:"port"`
-	// Scrapes counts Prometheus scrapes (by their timeout header), Others
-	// the other requests of /metrics.
-	Scrapes        int            `json:"scrapes"`
-	Others         int            `json:"others,omitempty"`
+	Listen         string         `json:"listen"` // as asked: ":9464"
+	Addr           string         `json:"addr"`   // as served, port bound
+	Port           int            `json:"port"`
+	Scrapes        int            `json:"scrapes"`                   // Prometheus's, by their timeout header
+	Others         int            `json:"others,omitempty"`          // other requests of /metrics
 	ScrapeInterval time.Duration  `json:"scrape_interval,omitempty"` // median
 	Linger         time.Duration  `json:"linger"`                    // the end's wait for a scrape
 	Waited         time.Duration  `json:"waited,omitempty"`          // --metrics-wait
@@ -20,8 +17,8 @@ type Metrics struct {
 	End            MetricsFinal   `json:"end"`
 }
 
-// MetricsFinal is one set of final values: a window's, or the run's end
-// (Variant "", Rep 0). Scraped is zero when no scrape read them.
+// MetricsFinal is a window's final values, or the run's end's (Variant "");
+// Scraped is zero when no scrape begun after Final read them.
 type MetricsFinal struct {
 	Variant string    `json:"variant,omitempty"`
 	Rep     int       `json:"rep,omitempty"`

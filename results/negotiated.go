@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Handshake is what one TLS handshake negotiated; its String is the key of
+// Handshake is what one TLS handshake negotiated; its String keys
 // Counts.Negotiated ("TLS1.3 TLS_AES_128_GCM_SHA256 X25519, ECDSA P-256,
 // ecdsa_secp256r1_sha256"; older runs have the first part alone).
 type Handshake struct {
@@ -40,8 +40,8 @@ func ParseHandshake(key string) (h Handshake, ok bool) {
 	return h, true
 }
 
-// Differences names the parts in which h and o differ, in the key's
-// order; a part one of them lacks is no difference.
+// Differences names the parts in which h and o differ, in the key's order;
+// a part one lacks is no difference.
 func (h Handshake) Differences(o Handshake) []string {
 	var out []string
 	for _, p := range []struct{ name, a, b string }{
@@ -55,9 +55,8 @@ func (h Handshake) Differences(o Handshake) []string {
 	return out
 }
 
-// NewHandshake describes a handshake from its connection state. The
-// signature scheme is not in it: it follows from the key and version, as
-// a server picks from what Go's client offers.
+// NewHandshake describes a handshake from its connection state; the
+// signature scheme follows from the key and version (see certKey).
 func NewHandshake(st *tls.ConnectionState) Handshake {
 	h := Handshake{Version: strings.ReplaceAll(tls.VersionName(st.Version), " ", ""), Cipher: tls.CipherSuiteName(st.CipherSuite), Group: "none"}
 	if st.CurveID != 0 {
@@ -70,23 +69,26 @@ func NewHandshake(st *tls.ConnectionState) Handshake {
 }
 
 // certKey is the certificate's key ("RSA 2048") and the scheme a server
-// signs with for Go's client at version.
+// signs with at version, picking from what Go's client offers.
 func certKey(c *x509.Certificate, version uint16) (key, scheme string) {
 	switch k := c.PublicKey.(type) {
 	case *rsa.PublicKey:
-		if version < tls.VersionTLS12 {
-			return "RSA " + strconv.Itoa(k.N.BitLen()), "rsa_pkcs1_md5_sha1"
+		if scheme = "rsa_pss_rsae_sha256"; version < tls.VersionTLS12 {
+			scheme = "rsa_pkcs1_md5_sha1"
 		}
-		return "RSA " + strconv.Itoa(k.N.BitLen()), "rsa_pss_rsae_sha256"
+		return "RSA " + strconv.Itoa(k.N.BitLen()), scheme
 	case *ecdsa.PublicKey:
 		name := k.Curve.Params().Name
-		scheme, ok := map[string]string{"P-256": "secp256r1_sha256", "P-384": "secp384r1_sha384", "P-521": "secp521r1_sha512"}[name]
-		if !ok {
-			return "ECDSA " + name, "?"
+		if scheme = ecdsaSchemes[name]; scheme == "" {
+			scheme = "?"
 		}
-		return "ECDSA " + name, "ecdsa_" + scheme
+		return "ECDSA " + name, scheme
 	case ed25519.PublicKey:
 		return "Ed25519", "ed25519"
 	}
 	return c.PublicKeyAlgorithm.String(), "?"
+}
+
+var ecdsaSchemes = map[string]string{
+	"P-256": "ecdsa_secp256r1_sha256", "P-384": "ecdsa_secp384r1_sha384", "P-521": "ecdsa_secp521r1_sha512",
 }

@@ -5,26 +5,22 @@ import (
 	rand "math/rand/v2"
 )
 
-// Order is the order a run's variants and repetitions ran in: it tells
-// whether drift between variants is controlled.
+// Order is the order a run's windows ran in, which tells whether drift is controlled.
 type Order string
 
-// The orders a run can have: every variant once a round, in BlockOrder's
-// or in plan order, or all of a variant and then the next (no drift control).
+// Every variant once a round, in BlockOrder's or plan order; or each variant's all at once.
 const (
 	OrderRandomized  Order = "randomized"
 	OrderInterleaved Order = "interleaved"
 	OrderSequential  Order = "sequential"
 )
 
-// blockStream ("kaeload1") separates BlockOrder's PCG stream from any
-// other use of the same seed.
+// blockStream ("kaeload1") separates BlockOrder's PCG stream from other uses of the seed.
 const blockStream = 0x6b61656c6f616431
 
-// BlockOrder returns round's permutation of variants 0..variants-1 in a
-// randomized block design: Fisher–Yates on a PCG seeded with (seed, round).
-// PCG's output is specified and the bounded draws are ours, so a seed
-// replays the same schedule on any machine and Go release.
+// BlockOrder is round's permutation of variants 0..variants-1: Fisher–Yates
+// on a PCG seeded with (seed, round). PCG's output is specified and the
+// bounded draws are ours, so a seed replays on any machine and Go release.
 func BlockOrder(seed uint64, variants, round int) []int {
 	order := make([]int, variants)
 	for i := range order {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -15,17 +16,15 @@ const (
 	ProfilePackages  = 200
 )
 
-// The entries that count what falls beyond the bounds, so that the counts
-// still add up to Samples.
+// The entries that count what is beyond the bounds, so counts add up to Samples.
 const (
 	OtherStacks    = "[other stacks]"
 	OtherLibraries = "[other libraries]"
 	OtherPackages  = "[other packages]"
 )
 
-// DefaultCryptoLibraries is what counts as crypto unless the scenario
-// says: the TLS libraries, KAE/UADK, QAT, their kernel modules and Go's
-// crypto packages.
+// DefaultCryptoLibraries is what counts as crypto unless the scenario says:
+// TLS libraries, KAE/UADK, QAT, their kernel modules, Go's crypto packages.
 var DefaultCryptoLibraries = []string{"libcrypto", "libssl", "libgmssl", "kae", "libkae", "libwd*", "libhisi*", "qatengine", "qatprovider", "libqat*", "libusdm*", "[hisi_", "[qat", "[intel_qat]", "crypto/...", "golang.org/x/crypto/..."}
 
 // ProfileSpec is how the run profiled the server (server.profile).
@@ -35,45 +34,35 @@ type ProfileSpec struct {
 }
 
 // IsCrypto reports whether a library ("libcrypto.so.3", "[hisi_hpre]") is
-// crypto, case ignored: an entry names it less ".so" and version; one
-// ending in "*", or a "[" left open, is a prefix.
+// crypto, case ignored: an entry names it less ".so" and version, or a
+// prefix if it ends in "*" or leaves a "[" open.
 func (s *ProfileSpec) IsCrypto(library string) bool {
 	l := strings.ToLower(library)
 	if i := strings.Index(l, ".so"); i > 0 && (len(l) == i+3 || l[i+3] == '.') {
 		l = l[:i]
 	}
-	for _, e := range s.Crypto {
-		e = strings.ToLower(e)
-		switch {
+	return slices.ContainsFunc(s.Crypto, func(e string) bool {
+		switch e = strings.ToLower(e); {
 		case strings.Contains(e, "/") || e == "":
+			return false
 		case strings.HasSuffix(e, "*") || strings.HasPrefix(e, "[") && !strings.HasSuffix(e, "]"):
-			if strings.HasPrefix(l, strings.TrimSuffix(e, "*")) {
-				return true
-			}
-		case l == e:
-			return true
+			return strings.HasPrefix(l, strings.TrimSuffix(e, "*"))
 		}
-	}
-	return false
+		return l == e
+	})
 }
 
 // IsCryptoPackage reports whether a Go package is crypto: an entry with a
 // "/" is a package path, "P/..." a tree; "vendor/" is ignored.
 func (s *ProfileSpec) IsCryptoPackage(pkg string) bool {
 	pkg = strings.TrimPrefix(pkg, "vendor/")
-	for _, e := range s.Crypto {
-		if !strings.Contains(e, "/") {
-			continue
-		}
-		if tree, ok := strings.CutSuffix(e, "/..."); ok && (pkg == tree || strings.HasPrefix(pkg, tree+"/")) || pkg == e {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.Crypto, func(e string) bool {
+		tree, ok := strings.CutSuffix(e, "/...")
+		return strings.Contains(e, "/") && (pkg == e || ok && (pkg == tree || strings.HasPrefix(pkg, tree+"/")))
+	})
 }
 
-// CryptoSamples counts p's samples in crypto libraries, and in crypto
-// packages of the other libraries.
+// CryptoSamples counts p's samples in crypto libraries or crypto packages.
 func (s *ProfileSpec) CryptoSamples(p *ServerProfile) uint64 {
 	var n uint64
 	for _, l := range p.Libraries {
@@ -90,18 +79,16 @@ func (s *ProfileSpec) CryptoSamples(p *ServerProfile) uint64 {
 }
 
 // ServerProfile is perf's cpu-clock samples of the server over one window,
-// by library (DSO), Go package, own function and folded stack, each most
-// first; without a profile, Reason says why and the rest is empty.
+// by library (DSO), Go package, own function and folded stack, most first;
+// without a profile, Reason says why. Samples should be CPUSeconds × Rate.
 type ServerProfile struct {
-	Reason  string  `json:"reason,omitempty"`
-	Host    string  `json:"host,omitempty"` // "local" or the ssh host
-	PIDs    []int   `json:"pids,omitempty"`
-	Rate    int     `json:"rate_hz,omitempty"`
-	Seconds float64 `json:"seconds,omitempty"` // sampling enabled
-	Samples uint64  `json:"samples"`
-	// CPUSeconds is the server's CPU time while sampling, by the kernel:
-	// Samples should be CPUSeconds × Rate (the self-check).
-	CPUSeconds float64           `json:"cpu_seconds,omitempty"`
+	Reason     string            `json:"reason,omitempty"`
+	Host       string            `json:"host,omitempty"` // "local" or the ssh host
+	PIDs       []int             `json:"pids,omitempty"`
+	Rate       int               `json:"rate_hz,omitempty"`
+	Seconds    float64           `json:"seconds,omitempty"` // sampling enabled
+	Samples    uint64            `json:"samples"`
+	CPUSeconds float64           `json:"cpu_seconds,omitempty"` // the kernel's, while sampling
 	Libraries  []ProfileCount    `json:"libraries,omitempty"`
 	Packages   []ProfileFunction `json:"packages,omitempty"`
 	Functions  []ProfileFunction `json:"functions,omitempty"`
@@ -124,8 +111,8 @@ type ProfileFunction struct {
 	Samples uint64 `json:"samples"`
 }
 
-// FoldedStack is one call stack as flame graphs read it: frames from the
-// root, separated by ";", each "library`function".
+// FoldedStack is a call stack as flame graphs read it: "library`function"
+// frames from the root, separated by ";".
 type FoldedStack struct {
 	Stack   string `json:"stack"`
 	Samples uint64 `json:"samples"`
@@ -154,8 +141,7 @@ func FoldFrame(library, function string) string {
 	return clean.Replace(library) + "`" + clean.Replace(function)
 }
 
-// PprofFile is the variant's pprof file in the run directory:
-// "profile-NAME.pb.gz", characters outside [A-Za-z0-9._-] as '-'.
+// PprofFile is the variant's pprof file in the run directory, "profile-NAME.pb.gz".
 func PprofFile(variant string) string {
 	return "profile-" + unsafeFileChar.ReplaceAllString(variant, "-") + ".pb.gz"
 }

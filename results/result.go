@@ -13,16 +13,16 @@ import (
 // EmptyHistogram reports whether h holds no value.
 func EmptyHistogram(h *Histogram) bool { return h == nil || h.Histogram == nil || h.TotalCount() == 0 }
 
-// Histogram bounds in microseconds: two significant digits keep a
-// histogram near 20 KB, so a worker affords four per connection slot.
+// Histogram bounds in microseconds: two significant digits keep a histogram
+// near 20 KB, so a worker affords four per connection slot.
 const (
 	HistogramMin    = 1
 	HistogramMax    = int64(120 * time.Second / time.Microsecond)
 	HistogramDigits = 2
 )
 
-// Histogram is an HDR latency histogram in microseconds; its JSON is
-// compressed HdrHistogram V2, lossless across the worker pipe.
+// Histogram is an HDR latency histogram in µs; its JSON is compressed
+// HdrHistogram V2, lossless across the worker pipe.
 type Histogram struct {
 	*hdrhistogram.Histogram
 }
@@ -33,17 +33,11 @@ func NewHistogram() *Histogram {
 }
 
 // Record adds one duration, clamped to the histogram's bounds.
-func (h *Histogram) Record(d time.Duration) {
-	_ = h.RecordValue(clampMicros(d)) // cannot fail: within bounds
-}
+func (h *Histogram) Record(d time.Duration) { h.RecordN(d, 1) }
 
-// RecordN adds n times the duration d, clamped likewise.
+// RecordN adds n times the duration d, clamped likewise (so it cannot fail).
 func (h *Histogram) RecordN(d time.Duration, n uint64) {
-	_ = h.RecordValues(clampMicros(d), int64(n)) // cannot fail: within bounds
-}
-
-func clampMicros(d time.Duration) int64 {
-	return min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax)
+	_ = h.RecordValues(min(max(int64(d/time.Microsecond), HistogramMin), HistogramMax), int64(n))
 }
 
 // MarshalJSON encodes the histogram as compressed HdrHistogram V2.
@@ -91,7 +85,7 @@ const PortsHint = "client ports exhausted: every ephemeral port to this destinat
 	"let the kernel reuse them (sysctl -w net.ipv4.tcp_tw_reuse=1), widen the range " +
 	"(sysctl -w net.ipv4.ip_local_port_range='1024 65535'), or spread the load over more client or server addresses"
 
-// String returns the class name used in output and JSON.
+// String is the class name used in output and JSON.
 func (c ErrorClass) String() string {
 	if c < NumErrorClasses {
 		return errorClassNames[c]
@@ -99,7 +93,7 @@ func (c ErrorClass) String() string {
 	return fmt.Sprintf("class(%d)", uint8(c))
 }
 
-// ErrorCount is how often one class of error happened, and its first message.
+// ErrorCount is how often one class of error happened, with its first message.
 type ErrorCount struct {
 	Count uint64 `json:"count"`
 	First string `json:"first,omitempty"`
@@ -117,7 +111,7 @@ func (e *Errors) Add(c ErrorClass, err error) {
 	ec.Count++
 }
 
-// Total is the number of errors of every class.
+// Total is the errors of every class.
 func (e *Errors) Total() uint64 {
 	var n uint64
 	for _, ec := range e {
@@ -162,37 +156,32 @@ func unmarshalClasses[T any](data []byte, byClass []T) error {
 	return nil
 }
 
-// Counts are the counters of one slot, group or run; every field is a sum
+// Counts are the counters of one slot, group or run, every field a sum
 // (Add). A request counts when its response completes inside the measured
-// window, so groups add up exactly.
+// window, so groups add up exactly. Missed are open-loop starts due
+// (Scheduled) that never ran, no slot being free. Outside is in no figure:
+// it makes the counts checkable against the server's log.
 type Counts struct {
-	Requests uint64 `json:"requests"` // complete responses, any status
-	Bytes    uint64 `json:"bytes"`    // response bytes, headers included
-	// Status counts responses by class: [1] = 1xx … [5] = 5xx, [0] = other.
-	Status      [6]uint64         `json:"status"`
+	Requests    uint64            `json:"requests"` // complete responses, any status
+	Bytes       uint64            `json:"bytes"`    // response bytes, headers included
+	Status      [6]uint64         `json:"status"`   // [1] = 1xx … [5] = 5xx, [0] = other
 	Connections uint64            `json:"connections_opened"`
 	Handshakes  uint64            `json:"handshakes"`
 	Resumed     uint64            `json:"resumed"`              // handshakes that resumed a session
 	Negotiated  map[string]uint64 `json:"negotiated,omitempty"` // handshakes by Handshake.String
 	Errors      Errors            `json:"errors"`
-	// Scheduled and Missed are, in open-loop mode, the starts due in the
-	// window and those that did not run because no slot was free (never
-	// run late).
-	Scheduled uint64 `json:"scheduled,omitempty"`
-	Missed    uint64 `json:"missed,omitempty"`
-	// Backoffs counts waits of a slot whose connects failed several times
-	// in a row (1 ms doubling to 100 ms), so a dead server is no busy loop.
+	Scheduled   uint64            `json:"scheduled,omitempty"`
+	Missed      uint64            `json:"missed,omitempty"`
+	// Backoffs counts waits (1 ms doubling to 100 ms) of a slot whose
+	// connects kept failing, so a dead server is no busy loop.
 	Backoffs uint64  `json:"backoffs,omitempty"`
 	Sockets  Sockets `json:"sockets,omitzero"`
-	// Outside is in no figure: it makes the counts checkable against the
-	// server's log (every response is in Requests, Warmup or Late).
-	Outside Outside `json:"outside"`
+	Outside  Outside `json:"outside"`
 }
 
-// Sockets is what the client's connections said of themselves (TCP_INFO
-// before close): the run's own evidence of loss or resets. A full accept
-// queue drops the final ACK, which shows as a retransmitted segment; a
-// retransmitted SYN shows as a connect of 1 s or more instead.
+// Sockets is the client's connections' TCP_INFO before close: the run's own
+// evidence of loss or resets. A full accept queue drops the final ACK, seen
+// as a retransmitted segment (a retransmitted SYN as a connect of 1 s or more).
 type Sockets struct {
 	Read          uint64 `json:"read"`                    // connections whose TCP_INFO was read
 	Retransmitted uint64 `json:"retransmitted,omitempty"` // connections
@@ -200,10 +189,9 @@ type Sockets struct {
 	Reset         uint64 `json:"reset,omitempty"`         // by the peer before close
 }
 
-// Outside counts the requests that ended outside the measured window: the
-// warm-up's as the window's are counted (a status >= 400 is an error of its
-// class), the Late responses completed in the drain, and the Abandoned:
-// in flight at the window's end and failed or cut off, by stage.
+// Outside counts the requests that ended outside the window: the warm-up's
+// (counted as the window's), the Late completed in the drain, and the
+// Abandoned: in flight at the window's end and failed or cut off, by stage.
 type Outside struct {
 	Warmup        uint64      `json:"warmup"`
 	WarmupErrors  uint64      `json:"warmup_errors"`
@@ -216,8 +204,8 @@ type Outside struct {
 	Unanswered    Stages      `json:"unanswered"`
 }
 
-// WarmupErrorTotal is the warm-up's errors of every class (its failed
-// requests alone for a record made before classes were counted).
+// WarmupErrorTotal is the warm-up's errors of every class (WarmupErrors in
+// a record made before classes were counted).
 func (o *Outside) WarmupErrorTotal() uint64 {
 	if o.WarmupClasses.IsZero() {
 		return o.WarmupErrors
@@ -225,8 +213,8 @@ func (o *Outside) WarmupErrorTotal() uint64 {
 	return o.WarmupClasses.Total()
 }
 
-// Responses is every response completed in the warm-up, window and drain:
-// the server's access log for these connections, line for line.
+// Responses is every response of the warm-up, window and drain: the
+// server's access log for these connections, line for line.
 func (c Counts) Responses() uint64 {
 	return c.Requests + c.Outside.Warmup + c.Outside.Late
 }
@@ -241,12 +229,12 @@ type Stages struct {
 // Total is the sum over the stages.
 func (s Stages) Total() uint64 { return s.Connect + s.Handshake + s.Response }
 
-// Add adds o into c, field by field, so that no counter added to Counts
-// can be left out of a merge.
+// Add adds o into c by reflection, so that no counter of Counts can be left
+// out of a merge.
 func (c *Counts) Add(o *Counts) { addSums(reflect.ValueOf(c).Elem(), reflect.ValueOf(o).Elem()) }
 
-// addSums adds src into dst: counts, arrays and structs of them, and maps
-// by key. An ErrorCount keeps the first message of the first that counted.
+// addSums adds src into dst: counts, arrays and structs of them, maps by
+// key; an ErrorCount keeps the first message.
 func addSums(dst, src reflect.Value) {
 	switch dst.Kind() {
 	case reflect.Uint64:
@@ -282,8 +270,8 @@ func addSums(dst, src reflect.Value) {
 	}
 }
 
-// Succeeded is the window's responses with a status below 400: what the
-// rate counts. A 4xx or 5xx is in Requests but is an ErrStatus error.
+// Succeeded is the window's responses with a status below 400 (a 4xx or
+// 5xx is in Requests, and an ErrStatus error): what the rate counts.
 func (c *Counts) Succeeded() uint64 {
 	return c.Requests - min(c.Errors[ErrStatus].Count, c.Requests)
 }
@@ -294,29 +282,36 @@ func (c *Counts) Attempts() uint64 {
 }
 
 // ErrorShare is Errors.Total / Attempts; 0 without attempts.
-func (c *Counts) ErrorShare() float64 {
-	n := c.Attempts()
-	if n == 0 {
-		return 0
-	}
-	return float64(c.Errors.Total()) / float64(n)
-}
+func (c *Counts) ErrorShare() float64 { return ratio(c.Errors.Total(), c.Attempts()) }
 
 // MissedShare is Missed / Scheduled; 0 in a closed loop.
-func (c *Counts) MissedShare() float64 {
-	if c.Scheduled == 0 {
+func (c *Counts) MissedShare() float64 { return ratio(c.Missed, c.Scheduled) }
+
+// ratio is n / d, 0 when d is.
+func ratio(n, d uint64) float64 {
+	if d == 0 {
 		return 0
 	}
-	return float64(c.Missed) / float64(c.Scheduled)
+	return float64(n) / float64(d)
 }
 
-// MaxMissedShare is the missed share above which an open-loop result did
-// not run at the rate asked.
+// MaxMissedShare is the missed share above which an open-loop result did not
+// run at the rate asked.
 const MaxMissedShare = 0.01
 
-// Latency holds the per-request timing histograms; a new connection's
-// TTFB and Total start before connect. Intended (open loop) is from the
-// scheduled start, a missed start counted at the timeout.
+// Why an open-loop group missed more than MaxMissedShare of its starts:
+// kaeload used ClientBoundBusy of the CPUs; others kept them that busy; or
+// every slot was busy when starts came due (the server too slow for the rate
+// with this many connections).
+const (
+	ClientBound    = "CLIENT-BOUND"
+	CPUsTaken      = "CPUS-TAKEN"
+	SlotsExhausted = "SLOTS-EXHAUSTED"
+)
+
+// Latency holds the per-request timings; a new connection's TTFB and Total
+// start before connect. Intended (open loop) is from the scheduled start, a
+// missed start counted at the timeout.
 type Latency struct {
 	Connect   *Histogram `json:"connect"`
 	Handshake *Histogram `json:"handshake"`
@@ -330,8 +325,8 @@ func NewLatency() Latency {
 	return Latency{Connect: NewHistogram(), Handshake: NewHistogram(), TTFB: NewHistogram(), Total: NewHistogram()}
 }
 
-// Merge adds every histogram of o into l exactly (same bounds everywhere),
-// skipping nil ones on either side; l.Intended is made when o has one.
+// Merge adds o's histograms into l exactly, skipping nil ones on either
+// side; l.Intended is made when o has one.
 func (l *Latency) Merge(o *Latency) {
 	pairs := [...][2]*Histogram{{l.Connect, o.Connect}, {l.Handshake, o.Handshake}, {l.TTFB, o.TTFB}, {l.Total, o.Total}}
 	for _, p := range pairs {
@@ -356,44 +351,83 @@ type Window struct {
 // Length is the window's duration.
 func (w Window) Length() time.Duration { return w.End.Sub(w.Start) }
 
-// Group is what one worker group measured in one window; nil pointers and
-// zero values mean not measured. CPU is its pinned CPUs' use by anything;
-// Process the worker's own (getrusage), which adds up across groups sharing
-// CPUs; Wait the CPU time its threads wanted while others held the CPUs.
+// Group is what one worker group measured in one window; nil and zero mean
+// not measured. CPU is its pinned CPUs' use by anything; Process the
+// worker's own (getrusage), which adds up across groups sharing CPUs; Wait
+// the CPU time its threads wanted while others held the CPUs. ClockOffset
+// is the host's clock minus the controller's, in whose clock Window is.
+// Timeline is empty in a Merge total and a one-group repetition (read
+// Rep.GroupTimeline).
 type Group struct {
-	Index   int    `json:"index"`          // position in the plan
-	CPUs    string `json:"cpus,omitempty"` // taskset list; "" = unpinned
-	Threads int    `json:"threads"`
-	Slots   int    `json:"slots"` // planned concurrent connection slots
-	Window  Window `json:"window"`
-	// GroupsRate is, on a total whose groups' windows differ, the sum of
-	// their own rates (Rep.RecordSpread).
-	GroupsRate float64 `json:"groups_rate,omitempty"`
+	Index      int     `json:"index"`          // position in the plan
+	CPUs       string  `json:"cpus,omitempty"` // taskset list; "" = unpinned
+	Threads    int     `json:"threads"`
+	Slots      int     `json:"slots"` // planned concurrent connection slots
+	Window     Window  `json:"window"`
+	GroupsRate float64 `json:"groups_rate,omitempty"` // Rep.RecordSpread
 	Counts
-	Latency     Latency      `json:"latency"`
-	CPU         *CPUUsage    `json:"cpu,omitempty"`
-	Process     *CPUUsage    `json:"process_cpu,omitempty"`
-	Wait        *CPUUsage    `json:"wait,omitempty"`
-	Others      []ProcessCPU `json:"others,omitempty"` // the busiest on its CPUs
-	PeakRSS     uint64       `json:"peak_rss,omitempty"`
-	MemoryReady uint64       `json:"memory_ready,omitempty"`
-	MemoryPeak  uint64       `json:"memory_peak,omitempty"`
-	// Host is the ssh host ("" = here); ClockOffset its clock minus the
-	// controller's, in whose clock Window is.
-	Host        string        `json:"host,omitempty"`
+	Latency     Latency       `json:"latency"`
+	CPU         *CPUUsage     `json:"cpu,omitempty"`
+	Process     *CPUUsage     `json:"process_cpu,omitempty"`
+	Wait        *CPUUsage     `json:"wait,omitempty"`
+	Others      []ProcessCPU  `json:"others,omitempty"` // the busiest on its CPUs
+	PeakRSS     uint64        `json:"peak_rss,omitempty"`
+	MemoryReady uint64        `json:"memory_ready,omitempty"`
+	MemoryPeak  uint64        `json:"memory_peak,omitempty"`
+	Host        string        `json:"host,omitempty"` // ssh; "" = here
 	ClockOffset time.Duration `json:"clock_offset,omitempty"`
-	// Timeline is empty in a Merge total and in a one-group repetition
-	// (read Rep.GroupTimeline).
-	Timeline []Interval `json:"timeline,omitempty"`
+	Timeline    []Interval    `json:"timeline,omitempty"`
 }
 
-// ClientBoundBusy is the share of a group's CPU time kaeload must use
-// itself for the result to measure the load generator, not the server.
+// TotalIndex is the Group.Index of a group produced by Merge.
+const TotalIndex = -1
+
+// Merge is the groups' exact total, sharing no memory; its Window is the
+// hull of theirs, so Rate is never overstated.
+func Merge(groups []Group) Group {
+	t := Group{Index: TotalIndex, Latency: NewLatency()}
+	for i := range groups {
+		g := &groups[i]
+		t.Counts.Add(&g.Counts)
+		t.Latency.Merge(&g.Latency)
+		t.Threads += g.Threads
+		t.Slots += g.Slots
+		t.PeakRSS += g.PeakRSS
+		t.MemoryReady += g.MemoryReady
+		t.MemoryPeak += g.MemoryPeak
+		w := g.Window
+		if w.Start.IsZero() && w.End.IsZero() {
+			continue
+		}
+		if t.Window.Start.IsZero() || w.Start.Before(t.Window.Start) {
+			t.Window.Start = w.Start
+		}
+		if t.Window.End.IsZero() || w.End.After(t.Window.End) {
+			t.Window.End = w.End
+		}
+	}
+	return t
+}
+
+// Rate is the group's successful requests per second over its Window, or GroupsRate when set.
+func (g *Group) Rate() float64 {
+	if g.GroupsRate > 0 {
+		return g.GroupsRate
+	}
+	l := g.Window.Length()
+	if l <= 0 {
+		return 0
+	}
+	return float64(g.Succeeded()) / l.Seconds()
+}
+
+// ClientBoundBusy is the share of a group's CPU time kaeload must use itself
+// for the result to measure the load generator, not the server.
 const ClientBoundBusy = 0.90
 
-// CPUUsage is CPU time used over a window. IRQ is the part in irq +
-// softirq: the kernel's network work, in no process's time. PerCPU lets
-// groups that share CPUs count them once (Rep.ClientCPU).
+// CPUUsage is CPU time used over a window. IRQ is the part in irq + softirq,
+// the kernel's network work, in no process's time. PerCPU lets groups that
+// share CPUs count them once.
 type CPUUsage struct {
 	CPUs    string    `json:"cpus,omitempty"` // taskset list; "" = machine or process tree
 	Seconds float64   `json:"seconds"`        // busy time, not idle or iowait

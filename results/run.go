@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results/stats"
 	"io"
@@ -12,43 +13,45 @@ import (
 	"time"
 )
 
-// SchemaVersion is the run.json layout written; ReadRun also reads files
-// without one (older), and rejects any other.
+// SchemaVersion is the run.json layout written; ReadRun also reads older
+// files without one, and rejects any other.
 const SchemaVersion = 1
 
-// Run is everything one `kaeload run` measured, with the plan that
-// produced it: run.json. Zero fields are absent or older. Host and Plan are
-// encoded by the caller, so that results need not import scenarios;
-// Incomplete: rebuilt from the journal of a run going or whose controller died.
+// Run is run.json: everything one `kaeload run` measured, with its plan
+// (Host and Plan encoded by the caller: results imports no scenarios). Zero
+// fields are absent or older; Incomplete: rebuilt from an unended journal.
 type Run struct {
-	SchemaVersion int             `json:"schema_version"`
-	Name          string          `json:"name"`              // the scenario's
-	Started       time.Time       `json:"started"`           // for the record only
-	Finished      time.Time       `json:"finished"`          // for the record only
-	Kaeload       string          `json:"kaeload,omitempty"` // its version
-	GoVersion     string          `json:"go_version,omitempty"`
-	Host          json.RawMessage `json:"host,omitempty"`
-	Hosts         []RemoteHost    `json:"hosts,omitempty"` // plan order; nil when all ran here
-	Scenario      string          `json:"scenario,omitempty"`
-	Plan          json.RawMessage `json:"plan,omitempty"`
-	Baseline      string          `json:"baseline,omitempty"` // "" is the first variant
-	Variants      []Variant       `json:"variants"`           // plan order
-	Interrupted   bool            `json:"interrupted,omitempty"`
-	Incomplete    bool            `json:"incomplete,omitempty"`
-	MaxErrors     float64         `json:"max_errors,omitempty"` // error share that fails a repetition
-	Order         Order           `json:"order,omitempty"`
-	Seed          uint64          `json:"seed,omitempty"` // of a randomized order (--seed)
-	// Equivalence is the margin as a fraction (0: older, DefaultEquivalence).
-	Equivalence float64            `json:"equivalence,omitempty"`
-	Calibration *stats.Calibration `json:"calibration,omitempty"`
-	Profile     *ProfileSpec       `json:"profile,omitempty"`
-	Capacity    *CapacitySpec      `json:"capacity,omitempty"`
-	Search      *Search            `json:"search,omitempty"`
-	Thresholds  []Threshold        `json:"thresholds,omitempty"`
-	Warnings    Warnings           `json:"warnings,omitempty"`
-	NotMeasured []NotMeasured      `json:"not_measured,omitempty"`
-	Metrics     *Metrics           `json:"metrics,omitempty"` // nil without --metrics
+	SchemaVersion int                `json:"schema_version"`
+	Name          string             `json:"name"`              // the scenario's
+	Started       time.Time          `json:"started"`           // for the record only
+	Finished      time.Time          `json:"finished"`          // for the record only
+	Kaeload       string             `json:"kaeload,omitempty"` // its version
+	GoVersion     string             `json:"go_version,omitempty"`
+	Host          json.RawMessage    `json:"host,omitempty"`
+	Hosts         []RemoteHost       `json:"hosts,omitempty"` // plan order; nil when all ran here
+	Scenario      string             `json:"scenario,omitempty"`
+	Plan          json.RawMessage    `json:"plan,omitempty"`
+	Baseline      string             `json:"baseline,omitempty"` // "" is the first variant
+	Variants      []Variant          `json:"variants"`           // plan order
+	Interrupted   bool               `json:"interrupted,omitempty"`
+	Incomplete    bool               `json:"incomplete,omitempty"`
+	MaxErrors     float64            `json:"max_errors,omitempty"` // error share that fails a repetition
+	Order         Order              `json:"order,omitempty"`
+	Seed          uint64             `json:"seed,omitempty"`        // of a randomized order (--seed)
+	Equivalence   float64            `json:"equivalence,omitempty"` // the margin; 0: DefaultEquivalence
+	Calibration   *stats.Calibration `json:"calibration,omitempty"`
+	Profile       *ProfileSpec       `json:"profile,omitempty"`
+	Capacity      *CapacitySpec      `json:"capacity,omitempty"`
+	Search        *Search            `json:"search,omitempty"`
+	Thresholds    []Threshold        `json:"thresholds,omitempty"`
+	Warnings      Warnings           `json:"warnings,omitempty"`
+	NotMeasured   []NotMeasured      `json:"not_measured,omitempty"`
+	Metrics       *Metrics           `json:"metrics,omitempty"` // nil without --metrics
 }
+
+// DefaultEquivalence is the equivalence margin (±2 %, about the noise of a
+// good setup): the scenario's default, and that of runs that stored none.
+const DefaultEquivalence = 0.02
 
 // NotMeasured is a variant the run gave up on, with the first line of why.
 type NotMeasured struct {
@@ -56,9 +59,8 @@ type NotMeasured struct {
 	Reason  string `json:"reason"`
 }
 
-// Variant is one server configuration and its repetitions. Partial are
-// windows an interrupt or a lost worker cut short, Excluded those
-// exclude_flagged set aside and measured again: shown, in no statistic.
+// Variant is one server configuration and its repetitions. Partial (cut
+// short) and Excluded (set aside by exclude_flagged) are in no statistic.
 type Variant struct {
 	Name     string            `json:"name"` // expanded ("kae-soft-33")
 	Env      map[string]string `json:"env,omitempty"`
@@ -71,8 +73,7 @@ type Variant struct {
 	Speed    []SpeedRun        `json:"speed,omitempty"`
 }
 
-// InfoRun is one server info command and its output (at most InfoMax
-// bytes), or why it failed.
+// InfoRun is one server info command and its output (InfoMax bytes at most), or why it failed.
 type InfoRun struct {
 	Command string `json:"command"`
 	Output  string `json:"output,omitempty"`
@@ -91,8 +92,8 @@ func (i InfoRun) Line() string {
 	return i.Command + ": " + first
 }
 
-// SpeedRun is one crypto micro-benchmark command (openssl speed …) and
-// its figures; an Error does not fail the run.
+// SpeedRun is one crypto micro-benchmark (openssl speed …) and its figures;
+// an Error does not fail the run.
 type SpeedRun struct {
 	Command string        `json:"command"`
 	Results []SpeedResult `json:"results,omitempty"`
@@ -120,10 +121,9 @@ func (r SpeedResult) Label() string {
 	return s
 }
 
-// Rep is one repetition of one variant: every group measured over the
-// same window, and their exact merge; nil pointers mean not measured.
-// TimeWait counts the client's sockets in TIME_WAIT after the window (the
-// side that closes first holds TIME_WAIT and pays in ports).
+// Rep is one repetition of one variant: every group over the same window,
+// and their exact merge; nil is not measured. TimeWait counts the client's
+// sockets in TIME_WAIT after the window (the side closing first pays in ports).
 type Rep struct {
 	Index          int                     `json:"index"`  // 0-based, within the variant
 	Groups         []Group                 `json:"groups"` // plan order
@@ -145,8 +145,8 @@ type Rep struct {
 	Readiness      *Readiness              `json:"readiness,omitempty"`
 }
 
-// Readiness is what the readiness probes just before a window did to the
-// server: outside every window, yet in its log.
+// Readiness is what the probes just before a window did to the server: in
+// no window, yet in its log.
 type Readiness struct {
 	Connections uint64 `json:"connections"`
 	Handshakes  uint64 `json:"handshakes"`
@@ -160,8 +160,7 @@ const (
 	FailText      = "text"            // an older run's sentence (Text)
 )
 
-// Failure is why a repetition failed, as a code and its figures:
-// {"code": "errors_over_max", "share": 0.03, "max": 0.01}.
+// Failure is why a repetition failed: {"code": "errors_over_max", "share": 0.03, "max": 0.01}.
 type Failure struct {
 	Code       string  `json:"code"`
 	Errors     uint64  `json:"errors,omitempty"`     // FailNoSuccess
@@ -171,8 +170,7 @@ type Failure struct {
 	Text       string  `json:"text,omitempty"`       // FailText
 }
 
-// UnmarshalJSON reads a Failure, or the sentence a run stored before the
-// codes wrote (as FailText).
+// UnmarshalJSON reads a Failure, or an older run's sentence as FailText.
 func (f *Failure) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		*f = Failure{Code: FailText}
@@ -190,27 +188,22 @@ type WindowSpread struct {
 	End   time.Duration `json:"end"`
 }
 
-// RecordSpread records the spread of r's windows and, where they differ,
-// makes the total's rate the sum of the groups' own rates.
+// RecordSpread records the spread of r's non-empty windows and, where they
+// differ, makes the total's rate the sum of the groups' own rates.
 func (r *Rep) RecordSpread() {
-	r.WindowSpread = spreadOf(r.Groups)
+	var starts, ends []time.Time
+	for _, g := range r.Groups {
+		if g.Window.Length() > 0 {
+			starts, ends = append(starts, g.Window.Start), append(ends, g.Window.End)
+		}
+	}
+	r.WindowSpread = &WindowSpread{Start: span(starts), End: span(ends)}
 	if *r.WindowSpread == (WindowSpread{}) {
 		return
 	}
 	for i := range r.Groups {
 		r.Total.GroupsRate += r.Groups[i].Rate()
 	}
-}
-
-// spreadOf is the spread of the groups' non-empty windows.
-func spreadOf(groups []Group) *WindowSpread {
-	var starts, ends []time.Time
-	for _, g := range groups {
-		if g.Window.Length() > 0 {
-			starts, ends = append(starts, g.Window.Start), append(ends, g.Window.End)
-		}
-	}
-	return &WindowSpread{Start: span(starts), End: span(ends)}
 }
 
 // span is the latest of ts minus the earliest; 0 for none.
@@ -221,8 +214,7 @@ func span(ts []time.Time) time.Duration {
 	return slices.MaxFunc(ts, time.Time.Compare).Sub(slices.MinFunc(ts, time.Time.Compare))
 }
 
-// LostGroup is a worker lost mid-window, why, and the requests it had
-// reported until then.
+// LostGroup is a worker lost mid-window, why, and the requests it reported.
 type LostGroup struct {
 	Group    int    `json:"group"`
 	Host     string `json:"host,omitempty"`
@@ -235,24 +227,15 @@ func NewRep(index int, groups []Group) Rep {
 	return Rep{Index: index, Groups: groups, Total: Merge(groups)}
 }
 
-// BaselineVariant returns the baseline's index in r.Variants and its name;
-// index -1 when r holds no such variant (not measured).
+// BaselineVariant is the baseline's index in r.Variants (-1: not measured) and name.
 func (r *Run) BaselineVariant() (int, string) {
-	if r.Baseline == "" {
-		if len(r.Variants) == 0 {
-			return -1, ""
-		}
+	if r.Baseline == "" && len(r.Variants) > 0 {
 		return 0, r.Variants[0].Name
 	}
-	for i := range r.Variants {
-		if r.Variants[i].Name == r.Baseline {
-			return i, r.Baseline
-		}
-	}
-	return -1, r.Baseline
+	return slices.IndexFunc(r.Variants, func(v Variant) bool { return v.Name == r.Baseline }), r.Baseline
 }
 
-// Rates returns each repetition's total rate: the samples of the statistics.
+// Rates are the repetitions' total rates: the samples of the statistics.
 func (v *Variant) Rates() []float64 {
 	rates := make([]float64, len(v.Reps))
 	for i := range v.Reps {
@@ -272,8 +255,7 @@ func WriteJSON(w io.Writer, r *Run) error {
 	return nil
 }
 
-// ReadRun decodes a run written by WriteJSON; unknown fields and schema
-// versions are errors.
+// ReadRun decodes a run written by WriteJSON; unknown fields and schema versions are errors.
 func ReadRun(rd io.Reader) (*Run, error) {
 	dec := json.NewDecoder(rd)
 	dec.DisallowUnknownFields()
@@ -298,6 +280,56 @@ func (r *Run) CheckSchema() error {
 	case SchemaVersion:
 	default:
 		return fmt.Errorf("decode run %q: schema version %d, want %d", r.Name, r.SchemaVersion, SchemaVersion)
+	}
+	return nil
+}
+
+// MaxRepeat bounds the repetitions a plan may ask of one variant.
+const MaxRepeat = 1000
+
+// maxGroups bounds a group's index: far above any machine's CPU count.
+const maxGroups = 1 << 16
+
+// Check rejects indices no kaeload run writes, so that a damaged file is an
+// error naming the field, never an unbounded allocation or loop.
+func (r *Run) Check() error {
+	var errs []error
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		// Re-measured windows add to the plan's count.
+		limit := MaxRepeat + len(v.Reps) + len(v.Partial) + len(v.Excluded)
+		for _, set := range []struct {
+			kind string
+			reps []Rep
+		}{{"reps", v.Reps}, {"partial", v.Partial}, {"excluded", v.Excluded}} {
+			for j := range set.reps {
+				if err := set.reps[j].check(limit); err != nil {
+					errs = append(errs, fmt.Errorf("variants[%d] (%s).%s[%d]: %w", i, v.Name, set.kind, j, err))
+				}
+			}
+		}
+	}
+	if s := r.Search; s != nil {
+		for k, vis := range s.Visits {
+			if vis.Rep < 0 || vis.Rep >= MaxRepeat+len(s.Visits) {
+				errs = append(errs, fmt.Errorf("search.visits[%d].rep: %d is out of range", k, vis.Rep))
+			}
+		}
+	}
+	if len(errs) > 5 {
+		errs = append(errs[:5], fmt.Errorf("and %d more", len(errs)-5))
+	}
+	return errors.Join(errs...)
+}
+
+func (rep *Rep) check(limit int) error {
+	if rep.Index < 0 || rep.Index >= limit {
+		return fmt.Errorf("index %d is out of range (0 to %d)", rep.Index, limit-1)
+	}
+	for g := range rep.Groups {
+		if idx := rep.Groups[g].Index; idx < 0 || idx >= maxGroups {
+			return fmt.Errorf("groups[%d].index %d is out of range", g, idx)
+		}
 	}
 	return nil
 }

@@ -14,8 +14,8 @@ const (
 	ObjectiveP99        Objective = "-p99 handshake"
 )
 
-// Search is a run's search of one variable (variants[].search). The visited
-// values are ordinary variants of the run (Series, Sweep).
+// Search is a run's search of one variable (variants[].search), whose values
+// are ordinary variants of the run (Series, Sweep).
 type Search struct {
 	Series   string    `json:"series"` // the variant name template
 	Key      string    `json:"key"`    // the searched variable
@@ -23,9 +23,7 @@ type Search struct {
 	Maximize Objective `json:"maximize"`
 	Budget   int       `json:"budget"` // the most windows measured
 	Visits   []Visit   `json:"visits,omitempty"`
-	// Start is "predicted" when the search started from the soft-ratio
-	// prediction, "" for the coarse pass.
-	Start string `json:"start,omitempty"`
+	Start    string    `json:"start,omitempty"` // "predicted" from the soft ratio; "" the coarse pass
 }
 
 // Visit is one window of a search, in the order they finished.
@@ -54,9 +52,8 @@ func (s *Search) Visit(v *Variant, rep *Rep) Visit {
 	return Visit{Value: v.Sweep[s.Key], Variant: v.Name, Rep: rep.Index}
 }
 
-// SearchScore is a window's score under objective, higher is better; −p99
-// scores 1/p99 so that the log-scale test compares p99s. ok is false when
-// the window has no such figure (score 0, the worst).
+// SearchScore is a window's score under objective, higher is better (−p99
+// scores 1/p99 for the log-scale test); false, 0, when the window has no such figure.
 func SearchScore(objective Objective, rep *Rep) (score float64, ok bool) {
 	t := &rep.Total
 	switch objective {

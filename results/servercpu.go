@@ -1,9 +1,8 @@
 package results
 
-// ServerCPUs is what ran on the CPUs the server may run on during a
-// window (Rep.ServerCPU holds the server's own time). Builtin is the
-// built-in target, sharing the client's CPUs by design; Name the command
-// of the PIDs' root when there is no server control.
+// ServerCPUs is what ran on the server's CPUs during a window. Builtin: the
+// built-in target, on the client's CPUs by design; Name: the PIDs' root's
+// command when there is no server control.
 type ServerCPUs struct {
 	CPUs       string       `json:"cpus"`           // the server's affinities, or the host's CPUs
 	Host       string       `json:"host,omitempty"` // "" = the controller's
@@ -20,10 +19,8 @@ type ServerCPUs struct {
 // saturated server gets a tenth of a CPU, yet takes all it leaves.
 const ServerOtherLoadShare = 0.10
 
-// ServerSaturatedBusy is the share of its CPUs the server must use, or
-// anything must keep busy, for a window to have loaded the server.
+// ServerSaturatedBusy is how busy the server's CPUs must be for a window to have loaded it.
 const ServerSaturatedBusy = 0.80
 
-// OtherLoadShare is the share of a group's CPU time that processes other
-// than kaeload's workers must take for a report to warn about it.
+// OtherLoadShare is the share of a group's CPU time others must take for a warning.
 const OtherLoadShare = 0.25

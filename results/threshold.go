@@ -1,8 +1,7 @@
 package results
 
-// Threshold metrics (Threshold.Metric), each per variant over its
-// repetitions. A probe whose reading failed is not measured, so a probe
-// on a missing file crosses its threshold.
+// Threshold metrics, per variant over its repetitions; a failed probe
+// reading is not measured, so it crosses its threshold.
 const (
 	MetricRate            = "req/s"            // mean total rate
 	MetricErrors          = "errors"           // failed requests, summed
@@ -18,9 +17,8 @@ const (
 	MetricProbePerRequest = "probe_per_request"
 )
 
-// Threshold is a resolved pass/fail criterion: it passes when "measured
-// Op Value" holds; a crossed one makes "kaeload run" exit 99. Value is in
-// the metric's unit (false and true are 0 and 1).
+// Threshold passes when "measured Op Value" holds (Value in the metric's
+// unit, true 1); a crossed one makes "kaeload run" exit 99.
 type Threshold struct {
 	Expr     string  `json:"expr"` // as written: "p99 handshake < 20ms"
 	Metric   string  `json:"metric"`

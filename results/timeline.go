@@ -78,8 +78,8 @@ func quantiles(h *Histogram) (p50, p99 time.Duration) {
 	return time.Duration(h.ValueAtQuantile(50)) * time.Microsecond, time.Duration(h.ValueAtQuantile(99)) * time.Microsecond
 }
 
-// share is a busy share within 0..1 to four decimals: below what CPU
-// accounting resolves, and the record stays small.
+// share is a busy share within 0..1 to four decimals, below what CPU
+// accounting resolves, so the record stays small.
 func share(v float64) *float64 {
 	v = math.Round(min(max(v, 0), 1)*1e4) / 1e4
 	return &v
@@ -111,11 +111,10 @@ func (e *ErrorCounts) UnmarshalJSON(data []byte) error {
 	return unmarshalClasses(data, e[:])
 }
 
-// TCPHost is one network namespace whose TCP counters a timeline holds:
-// the clients', the server's, or one both share (read once). Unavailable
-// says why a counter has no value anywhere (never a zero). Deltas[name][i]
-// is a counter's growth over Points[i], nil where not read; only counters
-// that grew or went missing are kept.
+// TCPHost is a network namespace whose TCP counters a timeline holds (the
+// clients', the server's, or both's, read once). Unavailable says why a
+// counter has no value anywhere; Deltas[name][i] is its growth over
+// Points[i], nil where not read, kept only for counters that grew or went missing.
 type TCPHost struct {
 	Name        string               `json:"name"` // "local" or the ssh host
 	Client      bool                 `json:"client,omitempty"`
@@ -127,15 +126,13 @@ type TCPHost struct {
 	Deltas      map[string][]*uint64 `json:"deltas,omitempty"`
 }
 
-// TCPCounts is one host's counter growth over one interval: those that
-// grew, and those without a value.
+// TCPCounts is one host's counter growth over one interval.
 type TCPCounts struct {
 	Grew    map[string]uint64
 	Missing []string
 }
 
-// TCP returns how much counter name grew on host over point p, and whether
-// that is known.
+// TCP returns how much counter name grew on host over point p, if known.
 func (t *Timeline) TCP(p, host int, name string) (uint64, bool) {
 	if host < 0 || host >= len(t.Hosts) || p < 0 || p >= len(t.Points) {
 		return 0, false
@@ -160,6 +157,25 @@ func (t *Timeline) Window() []Point {
 		return cmp.Compare(p.Start, s)
 	})
 	return t.Points[i:]
+}
+
+// ListenQueue is the target's listening socket, read at the timeline's
+// boundaries: its own drops and accept queue, which another program's
+// listener does not move (the namespace's counters it does).
+type ListenQueue struct {
+	Host        string    `json:"host"` // as TCPHost.Name
+	Port        int       `json:"port"`
+	Unavailable string    `json:"unavailable,omitempty"` // why it was not read at all
+	Backlog     uint64    `json:"backlog,omitempty"`     // the accept queue's limit, over the port's sockets
+	Drops       []*uint64 `json:"drops,omitempty"`       // sk_drops growth per point, nil where not read
+	Queue       []*uint64 `json:"queue,omitempty"`       // accepting at each point's end, likewise
+}
+
+// ListenSample is one reading of the listener over an interval.
+type ListenSample struct {
+	Drops          uint64
+	DropsKnown     bool
+	Queue, Backlog uint64
 }
 
 // IntervalSample is a worker's report of interval K of its group, with
@@ -199,9 +215,7 @@ type TimelineBuilder struct {
 	groups   []groupLine
 	points   map[int]*pointAcc
 	hosts    []TCPHost
-	tcp      []map[int]TCPCounts // per host, by interval
 	listener *ListenQueue
-	listen   map[int]ListenSample // by interval
 }
 
 type groupLine struct {
@@ -212,14 +226,15 @@ type groupLine struct {
 // pointAcc is one interval of the total while it is being assembled.
 type pointAcc struct {
 	p         Point
-	known     bool // p.Start and p.Length are set
-	reported  int  // groups that sent this interval
+	reported  int // groups that sent this interval
 	handshake *Histogram
 	total     *Histogram
 	process   float64
 	processOK bool
 	cpus      map[hostCPU]float64 // busy seconds by CPU
 	unpinned  bool                // a group's CPUs were not measured
+	tcp       map[int]TCPCounts   // by host
+	listen    *ListenSample
 }
 
 type hostCPU struct {
@@ -237,24 +252,19 @@ func NewTimelineBuilder(interval time.Duration, hosts []string) *TimelineBuilder
 	return b
 }
 
-func (b *TimelineBuilder) point(k int) *pointAcc {
+// at is interval k's point, its span widened to cover [start, start+length).
+func (b *TimelineBuilder) at(k int, start, length time.Duration) *pointAcc {
 	a := b.points[k]
 	if a == nil {
-		a = &pointAcc{}
+		a = &pointAcc{cpus: map[hostCPU]float64{}, tcp: map[int]TCPCounts{}}
+		a.p.Start, a.p.Length = start, length
 		b.points[k] = a
-	}
-	return a
-}
-
-// setSpan widens the point's span to cover [start, start+length).
-func (a *pointAcc) setSpan(start, length time.Duration) {
-	if !a.known {
-		a.p.Start, a.p.Length, a.known = start, length, true
-		return
+		return a
 	}
 	end := max(a.p.End(), start+length)
 	a.p.Start = min(a.p.Start, start)
 	a.p.Length = end - a.p.Start
+	return a
 }
 
 // Add adds group g's sample; a duplicate or a bad group is an error.
@@ -269,8 +279,7 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	iv := s.Interval()
 	gl.intervals[s.K] = &iv
 
-	a := b.point(s.K)
-	a.setSpan(s.Start, s.Length)
+	a := b.at(s.K, s.Start, s.Length)
 	a.reported++
 	a.p.Requests += s.Requests
 	a.p.Started += s.Started
@@ -280,13 +289,9 @@ func (b *TimelineBuilder) Add(g int, s IntervalSample) error {
 	a.handshake = mergeHistogram(a.handshake, s.Handshake)
 	a.total = mergeHistogram(a.total, s.Total)
 	if s.Process != nil {
-		a.process += s.Process.Seconds
-		a.processOK = true
+		a.process, a.processOK = a.process+s.Process.Seconds, true
 	}
 	if s.CPUs != nil {
-		if a.cpus == nil {
-			a.cpus = map[hostCPU]float64{}
-		}
 		for _, c := range s.CPUs.PerCPU {
 			// Groups that share a CPU read the same CPU: once.
 			a.cpus[hostCPU{gl.host, c.CPU}] = max(a.cpus[hostCPU{gl.host, c.CPU}], c.Seconds)
@@ -328,27 +333,18 @@ func (b *TimelineBuilder) AddServer(k int, start, length time.Duration, u *CPUUs
 	if u == nil {
 		return
 	}
-	a := b.point(k)
-	a.setSpan(start, length)
-	a.p.ServerBusy = share(u.Busy)
+	b.at(k, start, length).p.ServerBusy = share(u.Busy)
 }
 
 // SetHosts sets the namespaces AddTCP indexes.
-func (b *TimelineBuilder) SetHosts(hosts []TCPHost) {
-	b.hosts = hosts
-	b.tcp = make([]map[int]TCPCounts, len(hosts))
-	for i := range b.tcp {
-		b.tcp[i] = map[int]TCPCounts{}
-	}
-}
+func (b *TimelineBuilder) SetHosts(hosts []TCPHost) { b.hosts = hosts }
 
 // AddTCP records host h's counter growth over interval k.
 func (b *TimelineBuilder) AddTCP(k, h int, start, length time.Duration, c TCPCounts) {
 	if h < 0 || h >= len(b.hosts) {
 		return
 	}
-	b.point(k).setSpan(start, length)
-	b.tcp[h][k] = c
+	b.at(k, start, length).tcp[h] = c
 }
 
 // Build returns the timeline and each group's intervals (none with one
@@ -387,8 +383,8 @@ func (b *TimelineBuilder) Build() (*Timeline, [][]Interval) {
 	return t, groups
 }
 
-// GroupTimeline returns group i's intervals: its Timeline or, with one
-// group, the timeline's points.
+// GroupTimeline returns group i's intervals: its Timeline, or with one
+// group the timeline's points.
 func (r *Rep) GroupTimeline(i int) []Interval {
 	if i < 0 || i >= len(r.Groups) {
 		return nil
@@ -422,7 +418,7 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 		kept := false
 		series := make([]*uint64, len(keys))
 		for i, k := range keys {
-			c, read := b.tcp[h][k]
+			c, read := b.points[k].tcp[h]
 			switch v, grew := c.Grew[name]; {
 			case !read || slices.Contains(c.Missing, name):
 				kept = true
@@ -440,4 +436,48 @@ func (b *TimelineBuilder) deltas(h int, keys []int) map[string][]*uint64 {
 		}
 	}
 	return out
+}
+
+// SetListener sets the listener AddListener records; why says why it
+// cannot be read, "" when it can.
+func (b *TimelineBuilder) SetListener(host string, port int, why string) {
+	b.listener = &ListenQueue{Host: host, Port: port, Unavailable: why}
+}
+
+// AddListener records the listener's reading over interval k.
+func (b *TimelineBuilder) AddListener(k int, start, length time.Duration, s ListenSample) {
+	if b.listener == nil {
+		return
+	}
+	b.at(k, start, length).listen = &s
+}
+
+// listenerOver is the listener's record over the intervals keys.
+func (b *TimelineBuilder) listenerOver(keys []int) *ListenQueue {
+	if b.listener == nil {
+		return nil
+	}
+	l := *b.listener
+	if l.Unavailable != "" {
+		return &l
+	}
+	l.Drops, l.Queue = make([]*uint64, len(keys)), make([]*uint64, len(keys))
+	for i, k := range keys {
+		s := b.points[k].listen
+		if s == nil {
+			continue
+		}
+		if s.DropsKnown {
+			l.Drops[i] = &s.Drops
+		}
+		l.Queue[i] = &s.Queue
+		l.Backlog = max(l.Backlog, s.Backlog)
+	}
+	if !slices.ContainsFunc(l.Queue, func(p *uint64) bool { return p != nil }) {
+		l.Queue = nil
+	}
+	if !slices.ContainsFunc(l.Drops, func(p *uint64) bool { return p != nil }) {
+		l.Drops = nil
+	}
+	return &l
 }

@@ -7,9 +7,8 @@ import (
 	"slices"
 )
 
-// Warning is a condition a reader of the run must know about: a code and
-// its parameters, with the words results/notes gave it when it was made.
-// A run.json written before warnings had codes holds only the words.
+// Warning is what a reader of the run must know: a code and its parameters,
+// with the words results/notes gave it (an older run's has words alone).
 type Warning struct {
 	Code    string
 	Args    map[string]any
@@ -28,8 +27,7 @@ func (ws Warnings) Strings() []string {
 	return out
 }
 
-// Has says whether ws holds w: the same code and parameters, or the same
-// words where either has no code (an older run's).
+// Has says whether ws holds w: the same code and parameters, or words where either has no code.
 func (ws Warnings) Has(w Warning) bool {
 	return slices.ContainsFunc(ws, w.same)
 }
@@ -71,8 +69,7 @@ func (w Warning) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// UnmarshalJSON reads what MarshalJSON writes, or an older run's plain
-// string as a warning of words alone.
+// UnmarshalJSON reads what MarshalJSON writes, or an older run's plain string.
 func (w *Warning) UnmarshalJSON(b []byte) error {
 	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '"' {
 		*w = Warning{}

@@ -1,10 +1,10 @@
 package rundir
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/kaeload/kaeload/results"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,14 +26,8 @@ const (
 // name (64 bytes at most, "run" if empty), each run of characters outside
 // [A-Za-z0-9._-] as one '-'.
 func DefaultDirName(started time.Time, name string) string {
-	clean := unsafeRuns.ReplaceAllString(name, "-")
-	if len(clean) > 64 {
-		clean = clean[:64]
-	}
-	if clean == "" {
-		clean = "run"
-	}
-	return started.UTC().Format("20060102T150405Z") + "-" + clean
+	clean := cmp.Or(unsafeRuns.ReplaceAllString(name, "-"), "run")
+	return started.UTC().Format("20060102T150405Z") + "-" + clean[:min(len(clean), 64)]
 }
 
 // unsafeRuns are the runs of characters a directory name does not keep.
@@ -58,12 +52,12 @@ func CheckWritable(parent string) error {
 }
 
 // writeFileAtomic writes dir/name through a synced temporary file.
-func writeFileAtomic(dir, name string, src io.Reader) error {
+func writeFileAtomic(dir, name string, data []byte) error {
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(f, src)
+	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(0o644)
 	}
@@ -95,9 +89,8 @@ func syncDir(dir string) error {
 	return err
 }
 
-// ReadRunFile reads a run.json file or a run directory, through its
-// journal when it has one (a run whose controller died shows every
-// repetition it finished).
+// ReadRunFile reads a run.json file, or a run directory through its journal
+// when it has one (so a dead controller's run shows every finished window).
 func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -130,10 +123,4 @@ func ReadRunFile(path string, opts JournalOptions) (*results.Run, error) {
 		return nil, fmt.Errorf("read run %s: %w", path, err)
 	}
 	return r, nil
-}
-
-// namedFile is a file of the run directory and its content.
-type namedFile struct {
-	name string
-	data []byte
 }

@@ -51,7 +51,7 @@ type journalRecord struct {
 
 // Journal is a run directory that grows as the run goes: each record is
 // synced before its call returns, so a controller that dies keeps every
-// repetition it finished; the rendered files are then renamed into place.
+// repetition it finished.
 type Journal struct {
 	mu      sync.Mutex
 	dir     string
@@ -63,10 +63,9 @@ type Journal struct {
 	keep    int64 // the complete lines' length, to which Resume cuts the file
 }
 
-// JournalOptions inject the analysis and the renderers, which the run
-// directory does not import. Annotate completes a run before run.json is
-// written or after it is rebuilt from a journal; Render returns further
-// files by base name, written even with an error, which is returned.
+// JournalOptions inject the analysis and renderers rundir does not import:
+// Annotate completes a run before run.json is written or after it is read
+// back; Render's files by base name are written even with its error.
 type JournalOptions struct {
 	Annotate func(*results.Run)
 	Render   func(*results.Run) (map[string][]byte, error)
@@ -91,8 +90,7 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	j := &Journal{dir: dir, f: f, opts: opts, run: clone(header)}
 	j.run.SchemaVersion = results.SchemaVersion
 	for i := range j.run.Variants {
-		j.run.Variants[i].Reps = nil
-		j.run.Variants[i].Speed = nil
+		j.run.Variants[i].Reps, j.run.Variants[i].Speed = nil, nil
 	}
 	head := j.run
 	if err := j.append(journalRecord{Type: recBegin, Run: &head}); err != nil {
@@ -107,9 +105,8 @@ func CreateJournal(dir string, header *results.Run, opts JournalOptions) (*Journ
 	return j, j.rebuild()
 }
 
-// ResumeJournal opens dir's journal to continue its run (run --resume),
-// with the run so far, every planned variant in plan order. Nothing is
-// written until Resume: a resume that fails before it leaves dir as it was.
+// ResumeJournal opens dir's journal to continue its run (run --resume), with
+// the run so far and every planned variant; nothing is written until Resume.
 func ResumeJournal(dir string, opts JournalOptions) (*Journal, *results.Run, error) {
 	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
@@ -150,8 +147,7 @@ func (j *Journal) Resume() error {
 // Dir returns the run directory.
 func (j *Journal) Dir() string { return j.dir }
 
-// Rep records a finished repetition of the header's variant at index
-// variant; the other recorders take the same index.
+// Rep records a finished repetition of the header's variant at index variant.
 func (j *Journal) Rep(variant int, rep results.Rep) error {
 	return j.record(journalRecord{Type: recRep, Variant: variant, Rep: &rep})
 }
@@ -191,9 +187,8 @@ func (j *Journal) Metrics(m *results.Metrics) error {
 	return j.record(journalRecord{Type: recMetrics, Metrics: m})
 }
 
-// End records that the run ended, rebuilds the files and closes the
-// journal (a journal never resumed with nothing written); later calls do
-// nothing.
+// End records the end, rebuilds the files and closes the journal (one
+// never resumed with nothing written); later calls do nothing.
 func (j *Journal) End(finished time.Time, interrupted bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -230,8 +225,8 @@ func (j *Journal) record(rec journalRecord) error {
 	return j.apply(rec)
 }
 
-// apply adds rec to the run even when the disk refuses it, so that the
-// final report is complete, then appends it and rebuilds.
+// apply adds rec to the run even when the disk refuses it, so that the final
+// report is complete.
 func (j *Journal) apply(rec journalRecord) error {
 	if err := replay(&j.run, rec); err != nil {
 		return err
@@ -264,8 +259,7 @@ func (j *Journal) view() *results.Run {
 	return &r
 }
 
-// clone copies r's slices that records append to; the repetitions are
-// shared, read-only.
+// clone copies r's slices that records change; the repetitions are shared.
 func clone(r *results.Run) results.Run {
 	c := *r
 	c.Search = r.Search.Clone()
@@ -275,7 +269,7 @@ func clone(r *results.Run) results.Run {
 	return c
 }
 
-// rebuild rewrites the rendered files from the run so far; j.mu held.
+// rebuild rewrites run.json, then the rendered files, from the run so far; j.mu held.
 func (j *Journal) rebuild() error {
 	r := j.view()
 	if j.opts.Annotate != nil {
@@ -285,19 +279,19 @@ func (j *Journal) rebuild() error {
 	if err := results.WriteJSON(&runJSON, r); err != nil {
 		return err
 	}
-	files := []namedFile{{RunFile, runJSON.Bytes()}}
+	files := map[string][]byte{}
 	var renderErr error
 	if j.opts.Render != nil {
 		extra, err := j.opts.Render(r)
 		if err != nil {
 			renderErr = fmt.Errorf("render: %w", err)
 		}
-		for _, name := range slices.Sorted(maps.Keys(extra)) {
-			files = append(files, namedFile{name, extra[name]})
-		}
+		maps.Copy(files, extra)
 	}
-	for _, f := range files {
-		if err := writeFileAtomic(j.dir, f.name, bytes.NewReader(f.data)); err != nil {
+	names := append([]string{RunFile}, slices.Sorted(maps.Keys(files))...)
+	files[RunFile] = runJSON.Bytes()
+	for _, name := range names {
+		if err := writeFileAtomic(j.dir, name, files[name]); err != nil {
 			return fmt.Errorf("run directory %s: %w", j.dir, err)
 		}
 	}
@@ -307,7 +301,7 @@ func (j *Journal) rebuild() error {
 	return renderErr
 }
 
-// perVariant are the record types that name a variant.
+// perVariant are the record types that name a variant; the first three a window.
 var perVariant = map[string]bool{recRep: true, recExcluded: true, recPartial: true, recInfo: true, recSpeed: true, recNotMeasured: true}
 
 func replay(r *results.Run, rec journalRecord) error {
@@ -318,22 +312,19 @@ func replay(r *results.Run, rec journalRecord) error {
 		}
 		v = &r.Variants[rec.Variant]
 	}
+	if rec.Rep == nil && (rec.Type == recRep || rec.Type == recExcluded || rec.Type == recPartial) {
+		return fmt.Errorf("journal: %s record without a window", rec.Type)
+	}
 	switch rec.Type {
-	case recRep, recExcluded, recPartial:
-		if rec.Rep == nil {
-			return fmt.Errorf("journal: %s record without a window", rec.Type)
+	case recRep:
+		r.AddRep(rec.Variant, *rec.Rep)
+		if s := r.Search; s != nil && s.Member(v) {
+			s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
 		}
-		switch rec.Type {
-		case recExcluded:
-			r.AddExcluded(rec.Variant, *rec.Rep)
-		case recPartial:
-			r.AddPartial(rec.Variant, *rec.Rep)
-		default:
-			r.AddRep(rec.Variant, *rec.Rep)
-			if s := r.Search; s != nil && s.Member(v) {
-				s.Visits = append(s.Visits, s.Visit(v, rec.Rep))
-			}
-		}
+	case recExcluded:
+		r.AddExcluded(rec.Variant, *rec.Rep)
+	case recPartial:
+		r.AddPartial(rec.Variant, *rec.Rep)
 	case recInfo:
 		v.Info = rec.Info
 	case recSpeed:
@@ -352,9 +343,7 @@ func replay(r *results.Run, rec journalRecord) error {
 	case recMetrics:
 		r.Metrics = rec.Metrics
 	case recEnd:
-		r.Finished = rec.Finished
-		r.Interrupted = rec.Interrupted
-		r.Incomplete = false
+		r.Finished, r.Interrupted, r.Incomplete = rec.Finished, rec.Interrupted, false
 	case recResume:
 		r.Finished, r.Interrupted, r.Incomplete = time.Time{}, false, true
 		r.NotMeasured = nil // tried again
@@ -364,62 +353,82 @@ func replay(r *results.Run, rec journalRecord) error {
 	return nil
 }
 
-// readJournal is ReadJournal keeping every planned variant, and the
-// complete lines' length; cutLast drops a last line without its newline.
+// maxJournalLine bounds one record (a repetition takes kilobytes): a
+// longer line is damage, refused before it is held in memory.
+const maxJournalLine = 32 << 20
+
+var (
+	errNotRecord = errors.New("does not start with '{': not a kaeload journal record")
+	errTooLong   = fmt.Errorf("longer than %d MiB: not a journal record", maxJournalLine>>20)
+)
+
+// journalLines splits a journal into lines with their newline (a last one without was cut short).
+func journalLines(data []byte, atEOF bool) (int, []byte, error) {
+	switch i := bytes.IndexByte(data, '\n'); {
+	case len(data) > 0 && data[0] != '{':
+		return 0, nil, errNotRecord
+	case i >= 0:
+		return i + 1, data[:i+1], nil
+	case atEOF && len(data) > 0:
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// readJournal is ReadJournal keeping every planned variant, with the complete
+// lines' length; cutLast drops a last line without its newline.
 func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
-	br := bufio.NewReaderSize(rd, 1<<20)
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 0, 64<<10), maxJournalLine)
+	sc.Split(journalLines)
 	var r *results.Run
 	var complete int64
-	ended := false
-	for line := 1; ; line++ {
-		if c, err := br.Peek(1); err == nil && c[0] != '{' {
-			return nil, 0, fmt.Errorf("read journal: line %d does not start with '{': not a kaeload journal record", line)
-		}
-		b, err := readLine(br, maxJournalLine)
-		last := errors.Is(err, io.EOF) // no newline: the write was cut short
-		if len(b) == 0 && last || last && cutLast {
+	ended, line := false, 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		last := b[len(b)-1] != '\n'
+		if last && cutLast {
 			break
-		}
-		if err != nil && !last {
-			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
 		complete += int64(len(b))
 		var rec journalRecord
-		b, uerr := unseal(b)
-		if uerr != nil && !last {
-			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, uerr)
+		body, err := unseal(b)
+		if err == nil {
+			dec := json.NewDecoder(bytes.NewReader(body))
+			dec.DisallowUnknownFields()
+			err = dec.Decode(&rec)
 		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if derr := dec.Decode(&rec); derr != nil {
-			if last && r != nil {
-				break
-			}
-			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, derr)
-		}
-		if line == 1 {
-			if rec.Type != recBegin || rec.Run == nil {
-				return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
-			}
+		switch {
+		case err != nil && last && r != nil:
+			continue
+		case err != nil:
+			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
+		case line == 1 && (rec.Type != recBegin || rec.Run == nil):
+			return nil, 0, fmt.Errorf("read journal: line 1: want the %q record, got %q", recBegin, rec.Type)
+		case line == 1:
 			if err := rec.Run.CheckSchema(); err != nil {
 				return nil, 0, fmt.Errorf("read journal: %w", err)
 			}
 			r = rec.Run
 			r.Incomplete = true
 			continue
-		}
-		if ended && rec.Type != recResume {
+		case ended && rec.Type != recResume:
 			return nil, 0, fmt.Errorf("read journal: line %d: %s record after the end", line, rec.Type)
 		}
 		if err := replay(r, rec); err != nil {
 			return nil, 0, fmt.Errorf("read journal: line %d: %w", line, err)
 		}
 		ended = rec.Type == recEnd
-		if last {
-			break
-		}
 	}
-	if r == nil {
+	switch err := sc.Err(); {
+	case errors.Is(err, errNotRecord):
+		return nil, 0, fmt.Errorf("read journal: line %d %w", line+1, err)
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, errTooLong)
+	case err != nil:
+		return nil, 0, fmt.Errorf("read journal: line %d: %w", line+1, err)
+	case r == nil:
 		return nil, 0, errors.New("read journal: empty")
 	}
 	if err := r.Check(); err != nil {
@@ -428,28 +437,8 @@ func readJournal(rd io.Reader, cutLast bool) (*results.Run, int64, error) {
 	return r, complete, nil
 }
 
-// maxJournalLine bounds one record (a repetition takes kilobytes): a
-// longer line is damage, refused before it is held in memory.
-const maxJournalLine = 32 << 20
-
-// readLine reads through the next '\n', refusing more than limit bytes.
-func readLine(br *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	for {
-		frag, err := br.ReadSlice('\n')
-		if len(line)+len(frag) > limit {
-			return nil, fmt.Errorf("longer than %d MiB: not a journal record", limit>>20)
-		}
-		line = append(line, frag...)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, err
-		}
-	}
-}
-
-// ReadJournal rebuilds a run from a journal: Incomplete without its end
-// record, a last line cut short ignored, any other bad line an error
-// naming it.
+// ReadJournal rebuilds a run from a journal: Incomplete without its end, a
+// last line cut short ignored, any other bad line an error naming it.
 func ReadJournal(rd io.Reader) (*results.Run, error) {
 	r, _, err := readJournal(rd, false)
 	if err != nil {
@@ -459,6 +448,7 @@ func ReadJournal(rd io.Reader) (*results.Run, error) {
 	return r, nil
 }
 
+// measured are the variants with a window; nil for none.
 func measured(vs []results.Variant) []results.Variant {
 	var kept []results.Variant
 	for _, v := range vs {
@@ -469,16 +459,12 @@ func measured(vs []results.Variant) []results.Variant {
 	return kept
 }
 
-// cloneVariants copies the variants' slices.
 func cloneVariants(vs []results.Variant) []results.Variant {
-	out := make([]results.Variant, len(vs))
-	for i, v := range vs {
-		v.Reps = append([]results.Rep(nil), v.Reps...)
-		v.Partial = append([]results.Rep(nil), v.Partial...)
-		v.Excluded = append([]results.Rep(nil), v.Excluded...)
-		v.Speed = append([]results.SpeedRun(nil), v.Speed...)
-		v.Info = append([]results.InfoRun(nil), v.Info...)
-		out[i] = v
+	out := slices.Clone(vs)
+	for i := range out {
+		v := &out[i]
+		v.Reps, v.Partial, v.Excluded = slices.Clone(v.Reps), slices.Clone(v.Partial), slices.Clone(v.Excluded)
+		v.Speed, v.Info = slices.Clone(v.Speed), slices.Clone(v.Info)
 	}
 	return out
 }

@@ -11,10 +11,9 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Window is one repetition at one soft ratio. Saturated says the server's
-// CPUs were the bottleneck; OtherBound that something else set the rate
-// (kaeload's CPUs, the connections in flight), so the window gives neither
-// β nor D, only its CPU per request. With neither, at r < 1, the device was.
+// Window is one repetition at one soft ratio. Saturated: the server's CPUs
+// were the bottleneck; OtherBound: something else was (kaeload's CPUs, the
+// connections), so it gives only its CPU per request; neither, at r < 1: the device.
 type Window struct {
 	Ratio         float64 `json:"ratio"` // r in [0, 1]
 	Rate          float64 `json:"rate"`  // req/s
@@ -35,9 +34,8 @@ const (
 	Assumed       Source = "assumed"    // β = 1: no window saturated the CPUs
 )
 
-// Input is what Predict fits. Capacity is the device's in ops/s when the
-// scenario or a speed file gives it (0: none); a device-bound window takes
-// precedence.
+// Input is what Predict fits; Capacity is the device's ops/s from the
+// scenario or a speed file (0: none), behind a device-bound window's.
 type Input struct {
 	Windows      []Window
 	Capacity     float64
@@ -47,9 +45,7 @@ type Input struct {
 // Code is a prediction's status, or a thing it needs.
 type Code string
 
-// The codes; notes.SoftRatioWords turns them into words. The Need codes
-// are what would give D: a window with the server's CPUs not saturated and
-// r < 1, accelerator.capacity in the scenario, or a speed file.
+// The codes, put in words by notes.SoftRatioWords; the Need codes would give D.
 const (
 	OK           Code = "ok"
 	TooFewRatios Code = "too-few-ratios" // under two ratios (Prediction.Ratios)
@@ -64,17 +60,15 @@ const (
 	NeedSpeedFile        Code = "need-speed-file"
 )
 
-// Range is an estimate and its 95 % range. Low = High = Value when the
-// data give no spread.
+// Range is an estimate and its 95 % range (Low = High = Value without spread).
 type Range struct {
 	Value float64 `json:"value"`
 	Low   float64 `json:"low"`
 	High  float64 `json:"high"`
 }
 
-// Prediction is the fitted model (the point estimates; A … Capacity are
-// their ranges), the best ratio and rate, and what bounds each side.
-// Ranged says the windows had repetitions; without, the ranges are points.
+// Prediction is the fitted model (A … Capacity its ranges), the best ratio
+// and rate, and what bounds each side; Ranged: the windows had repetitions.
 type Prediction struct {
 	Status       Code   `json:"status"`
 	Window       int    `json:"window,omitempty"` // BadWindow's index
@@ -93,17 +87,15 @@ type Prediction struct {
 	Sides        []Side `json:"sides,omitempty"`
 }
 
-// Draws and Seed fix the resample behind the ranges: a prediction is
-// deterministic.
+// Draws and Seed fix the resample behind the ranges: predictions are deterministic.
 const (
 	Draws = 2000
 	Seed  = 40
 )
 
-// Predict fits a and b (least squares of the CPU per request on r over
-// every window), β (the mean busy fraction of the CPU-saturated windows)
-// and D (the mean of T·(1−r) over the device-bound windows, else the
-// given capacity), then r*, T* and their ranges.
+// Predict fits a and b (least squares of the CPU per request on r), β (the
+// mean busy fraction of the CPU-saturated windows) and D (the mean T·(1−r) of
+// the device-bound ones, else in.Capacity), then r*, T* and their ranges.
 func Predict(in Input) Prediction {
 	var p Prediction
 	if p.Status, p.Window = check(in); p.Status != OK {
@@ -162,14 +154,12 @@ func distinct(ws []Window) int {
 	return len(slices.Compact(rs))
 }
 
-// valid says the model's numbers are finite and its CPU costs positive
-// (a capacity of 0 is unknown).
+// valid: the model is finite and its CPU costs positive (capacity 0 is unknown).
 func valid(m Model) bool {
 	return m.A > 0 && m.B > 0 && m.Beta > 0 && m.Capacity >= 0 && finite(m.A, m.B, m.Beta, m.Capacity, m.cpuBound(0), m.cpuBound(1))
 }
 
-// fit is the point fit. β is 1 (Assumed) when no window saturated the
-// CPUs; D is in.Capacity when no window was device-bound.
+// fit is the point fit; β is 1 (Assumed) when no window saturated the CPUs.
 func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	var ratios, cpus, busy, caps []float64
 	for _, w := range ws {
@@ -194,9 +184,8 @@ func fit(ws []Window, in Input) (m Model, betaFrom, capFrom Source) {
 	return m, betaFrom, capFrom
 }
 
-// noise is the pooled standard deviation between repetitions at one ratio
-// of the logarithms of the rate and of the CPU per request, and its
-// degrees of freedom: windows less ratios.
+// noise is the pooled standard deviation between repetitions at one ratio of
+// ln rate and ln CPU per request, and its degrees of freedom (windows less ratios).
 func noise(ws []Window) (rate, cpu float64, df int) {
 	sorted := slices.Clone(ws)
 	slices.SortStableFunc(sorted, func(x, y Window) int { return cmp.Compare(x.Ratio, y.Ratio) })
@@ -222,10 +211,9 @@ func noise(ws []Window) (rate, cpu float64, df int) {
 	return math.Sqrt(rate / float64(df)), math.Sqrt(cpu / float64(df)), df
 }
 
-// resample sets the ranges by a seeded parametric bootstrap: Draws times,
-// the windows are scaled by Student-t noise at the spread between
-// repetitions and the model fitted again (which keeps the estimates'
-// correlation); the ranges are the draws' 2.5th and 97.5th percentiles.
+// resample sets the ranges to the 2.5th and 97.5th percentiles of a seeded
+// parametric bootstrap: Draws refits of the windows scaled by Student-t noise
+// at the spread between repetitions (keeping the estimates' correlation).
 func (p *Prediction) resample(in Input) {
 	sr, sc, df := noise(in.Windows)
 	p.Ranged = df > 0
@@ -255,14 +243,12 @@ func (p *Prediction) resample(in Input) {
 	}
 }
 
-// scale turns a normal draw into a Student-t draw with df degrees of
-// freedom: sqrt(df/χ²_df).
+// scale turns a normal draw into a Student-t one: sqrt(df/χ²_df).
 func scale(rng *rand.Rand, df int) float64 {
 	return math.Sqrt(float64(df) / distuv.ChiSquared{K: float64(df), Src: rng}.Rand())
 }
 
-// spread is v with the 2.5th and 97.5th percentiles of the draws, widened
-// to hold v.
+// spread is v with the draws' 2.5th and 97.5th percentiles, widened to hold v.
 func spread(v float64, draws []float64) Range {
 	rg := Range{v, v, v}
 	if len(draws) == 0 {

@@ -7,15 +7,16 @@ import (
 	"sort"
 	"sync"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Power is the probability of finding significant a difference as large
-// as a comparison's minimum detectable effect.
+// Power is the probability of finding significant a difference as large as
+// a comparison's minimum detectable effect.
 const Power = 0.80
 
-// The values of Comparison.Adjustment: Holm–Bonferroni keeps below Alpha
-// the chance that any comparison of identical variants is significant.
+// The values of Comparison.Adjustment: Holm–Bonferroni keeps below Alpha the
+// chance that any comparison of identical variants is significant.
 const (
 	AdjustHolm = "holm"
 	AdjustNone = "none" // judged alone
@@ -37,22 +38,18 @@ func ComparePairs(bases, others [][]float64, margin float64) []Comparison {
 	out := make([]Comparison, len(others))
 	d, se := make([]float64, len(others)), make([]float64, len(others))
 	var tested []int
+	var ps []float64
 	for i, o := range others {
 		out[i], d[i], se[i] = compare(bases[i], o)
 		if out[i].Tested() {
-			tested = append(tested, i)
+			tested, ps = append(tested, i), append(ps, out[i].PValue)
 		}
 	}
 	m := len(tested)
-	ps := make([]float64, m)
-	for k, i := range tested {
-		ps[k] = out[i].PValue
-	}
-	adj := Holm(ps)
-	for k, i := range tested {
+	for k, adj := range Holm(ps) {
+		i := tested[k]
 		c := &out[i]
-		c.Family, c.PAdjusted = m, adj[k]
-		c.Adjustment = AdjustHolm
+		c.Family, c.PAdjusted, c.Adjustment = m, adj, AdjustHolm
 		if m == 1 {
 			c.Adjustment = AdjustNone
 		}
@@ -75,8 +72,8 @@ func Holm(ps []float64) []float64 {
 }
 
 // stepDown adjusts ps[idx] from the smallest p up (equals in their order):
-// step j's p times mult(j), at most 1 and never below the step before. The
-// p-values outside idx are NaN.
+// step j's p times mult(j), at most 1 and never below the step before; NaN
+// outside idx.
 func stepDown(ps []float64, idx []int, mult func(j int) int) []float64 {
 	out := make([]float64, len(ps))
 	for i := range out {
@@ -91,22 +88,21 @@ func stepDown(ps []float64, idx []int, mult func(j int) int) []float64 {
 	return out
 }
 
-// judge fills the MDE and the equivalence verdict of the tested c at the
-// two-sided level alpha, from the difference of the logarithms' means d
-// and its standard error se.
+// judge fills the MDE and equivalence verdict of the tested c at two-sided
+// level alpha, from d, the difference of the logarithms' means, and its
+// standard error se.
 func judge(c *Comparison, d, se, alpha, margin float64) {
-	df := c.DF
 	c.SEPct = math.Expm1(se) * 100
 	lo, hi := d, d // no noise at all: any difference is found, and it is its own bound
 	if se == 0 {
 		c.MDEPct, c.HasMDE = 0, true
 	} else {
-		if pct := math.Expm1(mde(se, df, alpha)) * 100; finite(pct) {
+		if pct := math.Expm1(reportedNoncentrality(c.DF, alpha)*se) * 100; finite(pct) {
 			c.MDEPct, c.HasMDE = pct, true
 		} else {
 			c.MDENote = MDENotDeterminable
 		}
-		q := StudentTQuantile(1-alpha, df) * se
+		q := StudentTQuantile(1-alpha, c.DF) * se
 		lo, hi = d-q, d+q
 	}
 	// The interval of the ratio lies within 1 ± bound/100.
@@ -121,11 +117,6 @@ func judge(c *Comparison, d, se, alpha, margin float64) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// mde is the MDE for a standard error estimated as se; planned for one
-// known (from a noise already measured).
-func mde(se, df, alpha float64) float64     { return reportedNoncentrality(df, alpha) * se }
-func planned(se, df, alpha float64) float64 { return noncentrality(df, alpha) * se }
-
 var noncentralities sync.Map // noncentralityKey -> float64
 
 type noncentralityKey struct {
@@ -134,9 +125,9 @@ type noncentralityKey struct {
 	power     float64
 }
 
-// noncentrality is the λ at which a two-sided t-test at level alpha
-// rejects with probability Power under the noncentral t (+Inf past 1e9);
-// the shortcut t(1−α/2) + t(Power) delivers 68 %, not 80 %, at n = 3.
+// noncentrality is the λ at which a two-sided t-test at level alpha rejects
+// with probability Power under the noncentral t (+Inf past 1e9): the MDE of
+// a known se. The shortcut t(1−α/2) + t(Power) gives 68 %, not 80 %, at n = 3.
 func noncentrality(df, alpha float64) float64 { return noncentralityAt(df, alpha, Power) }
 
 func noncentralityAt(df, alpha, power float64) float64 {
@@ -146,8 +137,8 @@ func noncentralityAt(df, alpha, power float64) float64 {
 	})
 }
 
-// reportedNoncentrality is the c for which an effect of c·(estimated se)
-// is found with probability Power on average over the estimate.
+// reportedNoncentrality is the c for which an effect of c·(estimated se) is
+// found with probability Power on average over the estimate.
 func reportedNoncentrality(df, alpha float64) float64 {
 	return cachedRoot(noncentralityKey{df, alpha, true, Power}, func() (func(float64) float64, float64) {
 		tc := StudentTQuantile(1-alpha/2, df)
@@ -158,12 +149,10 @@ func reportedNoncentrality(df, alpha float64) float64 {
 // reportedPower is P(|Z + c·R′| > tc·R) for Z standard normal and R, R′
 // each √(V/df), V ~ χ²(df), to an absolute tol. In polar coordinates
 // (cos²θ ~ Beta(df/2, df/2)) it is E[F(√2·(c·sin θ − tc·cos θ)) +
-// F(−√2·(c·sin θ + tc·cos θ))] for F Student's t with 2·df, cut where
-// tan θ passes tc/c and around π/4.
+// F(−√2·(c·sin θ + tc·cos θ))], F Student's t with 2·df, cut where tan θ
+// passes tc/c and around π/4.
 func reportedPower(c, tc, df, tol float64) float64 {
-	lb, _ := math.Lgamma(df / 2)
-	lb2, _ := math.Lgamma(df)
-	logNorm := math.Ln2 - (2*lb - lb2) // 2 / B(df/2, df/2)
+	logNorm := math.Ln2 - mathext.Lbeta(df/2, df/2) // 2 / B(df/2, df/2)
 	nu := 2 * df
 	f := func(th float64) float64 {
 		sin, cos := math.Sincos(th)
@@ -191,8 +180,8 @@ func studentTCDF(t, df float64) float64 {
 // powerTolerance: the roots then agree with mpmath's to 1e-12 or better.
 const powerTolerance = 1e-12
 
-// cachedRoot returns the λ ≥ 0 at which the increasing power(λ) (from
-// makePower, with a start below the root) reaches key.power.
+// cachedRoot is the λ ≥ 0 at which the increasing power(λ) from makePower
+// (with a start below the root) reaches key.power.
 func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, float64)) float64 {
 	if v, ok := noncentralities.Load(key); ok {
 		return v.(float64)
@@ -206,9 +195,9 @@ func cachedRoot(key noncentralityKey, makePower func() (func(float64) float64, f
 	return root
 }
 
-// findRoot returns where the increasing g crosses 0 in [0, limit] (+Inf
-// past it), to a relative 1e-10, by Illinois regula falsi (gonum has no
-// scalar root finder; bisection took five times as long).
+// findRoot is where the increasing g crosses 0 in [0, limit] (+Inf past
+// it), to a relative 1e-10, by Illinois regula falsi: gonum has no scalar
+// root finder, and bisection took five times as long.
 func findRoot(g func(float64) float64, start, limit float64) float64 {
 	if !(start > 0) || math.IsInf(start, 1) {
 		start = 1
@@ -266,10 +255,10 @@ func tPower(lambda, tc, df, tol float64) float64 {
 	}, tol)
 }
 
-// chiSquareMean returns E[f(√(V/df))] over V ~ χ²(df), to an absolute tol,
-// for f in [0, 1] that may step at √(V/df) = step. It integrates over
-// s = V^(1/4), where the density is finite for df ≥ ½ (over V, the MDE came
-// out up to 150 % too large), cut at the mean ± 1…16 sd and at the step.
+// chiSquareMean is E[f(√(V/df))] over V ~ χ²(df), to an absolute tol, for
+// f in [0, 1] that may step at √(V/df) = step. It integrates over V^(1/4),
+// where the density is finite for df ≥ ½ (over V, the MDE came out up to
+// 150 % too large), cut at the mean ± 1…16 sd and at the step.
 func chiSquareMean(df, step float64, f func(float64) float64, tol float64) float64 {
 	sd := math.Sqrt(2 * df)
 	lg, _ := math.Lgamma(df / 2)
@@ -315,9 +304,9 @@ func integratePieces(f func(float64) float64, cuts []float64, lo, hi, tol float6
 	return sum
 }
 
-// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving up to
-// depth times; gonum's quad has fixed rules only, which took minutes and
-// missed by 1e-4 at df 0.6.
+// adaptiveGK integrates f over [a, b] by Gauss–Kronrod, halving up to depth
+// times: gonum's quad has fixed rules only, which took minutes and missed by
+// 1e-4 at df 0.6.
 func adaptiveGK(f func(float64) float64, a, b, tol float64, depth int) float64 {
 	v, e := gaussKronrod(f, a, b)
 	if e <= tol || depth == 0 {
@@ -348,9 +337,9 @@ var (
 	}
 )
 
-// gaussKronrod returns the Kronrod estimate of f over [a, b] and QUADPACK's
-// error estimate, (200·d/I)^1.5·I for d the difference from the Gauss rule
-// and I the integral of |f − mean|.
+// gaussKronrod is the Kronrod estimate of f over [a, b] and QUADPACK's error
+// estimate, (200·d/I)^1.5·I, d the difference from the Gauss rule and I the
+// integral of |f − mean|.
 func gaussKronrod(f func(float64) float64, a, b float64) (value, err float64) {
 	c, h := (a+b)/2, (b-a)/2
 	var fs [15]float64
@@ -383,24 +372,24 @@ func NoisePct(xs []float64) (pct float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
 	}
-	logs, isLog := logAll(xs, nil)
+	logs, isLog := logOf(xs)
 	if !isLog {
 		return 0, false
 	}
-	_, sd := MeanStdDev(logs[0])
+	_, sd := MeanStdDev(logs)
 	return sd * 100, true
 }
 
-// RepsFor returns the repetitions per variant that detect a difference of
-// effect (a fraction) with probability Power at noise noisePct, at level
+// RepsFor is the repetitions per variant that detect a difference of effect
+// (a fraction) with probability Power at noise noisePct and level
 // Alpha/family; false, with n = limit, when limit is too few.
 func RepsFor(noisePct, effect float64, family, limit int) (n int, ok bool) {
 	alpha := Alpha / float64(max(family, 1))
 	return repsUntil(noisePct, effect, limit, func(df float64) float64 { return noncentrality(df, alpha) })
 }
 
-// repsUntil is the fewest repetitions n ≤ limit of two samples whose
-// planned MDE, lambda(df)·se, is at most effect.
+// repsUntil is the fewest repetitions n ≤ limit of two samples whose planned
+// MDE, lambda(df)·se, is at most effect.
 func repsUntil(noisePct, effect float64, limit int, lambda func(df float64) float64) (n int, ok bool) {
 	limit = max(limit, 2)
 	want := math.Log1p(effect)
@@ -429,12 +418,7 @@ type Calibration struct {
 
 // Calibrate fills NoisePct, Repeat and Capped (Max without a noise).
 func (c *Calibration) Calibrate() {
-	var positive []float64
-	for _, x := range c.Rates {
-		if x > 0 {
-			positive = append(positive, x)
-		}
-	}
+	positive := slices.DeleteFunc(slices.Clone(c.Rates), func(x float64) bool { return !(x > 0) })
 	c.NoisePct, c.HasNoise = NoisePct(positive)
 	if !c.HasNoise {
 		c.Repeat, c.Capped = c.Max, true
@@ -451,13 +435,14 @@ func PlannedMDEPct(noisePct float64, n, family int) float64 {
 		return math.Inf(1)
 	}
 	family = max(family, 1)
-	return math.Expm1(planned(noisePct/100*math.Sqrt(2/float64(n)), float64(2*n-2), Alpha/float64(family))) * 100
+	se := noisePct / 100 * math.Sqrt(2/float64(n))
+	return math.Expm1(noncentrality(float64(2*n-2), Alpha/float64(family))*se) * 100
 }
 
-// RepsForBest returns the repetitions per value with which a sweep names
-// its best (PairPlateau) with probability Power when it is effect above
-// every other value; false, n = limit, when too few. Each pair is planned
-// at level Alpha/pairs and power Power^(1/(values−1)): conservative.
+// RepsForBest is the repetitions per value with which a sweep names its best
+// (PairPlateau) with probability Power when it is effect above every other
+// value; false, n = limit, when too few. Each pair is planned at level
+// Alpha/pairs and power Power^(1/(values−1)): conservative.
 func RepsForBest(noisePct, effect float64, values, limit int) (n int, ok bool) {
 	values = max(values, 2)
 	alpha := Alpha / float64(values*(values-1)/2)

@@ -5,10 +5,9 @@ import (
 	"sync"
 )
 
-// SearchPlateau judges a search's points by their windows' scores (higher
-// is better): top has the highest mean among those measured twice (-1:
-// none scored), plateau is top and every point top is not significantly
-// better than, untested the points that could not be tested against top.
+// SearchPlateau judges a search's points by their windows' scores (higher is
+// better): top has the highest mean (-1: none scored), plateau is top and the
+// points it is not significantly better than, untested the rest not tested.
 func SearchPlateau(samples [][]float64) (top int, plateau, untested []int) {
 	j := PairPlateau(samples, nil)
 	plateau, untested = j.SearchLists(samples)
@@ -34,42 +33,37 @@ func (j Pairs) SearchLists(samples [][]float64) (plateau, untested []int) {
 	return plateau, untested
 }
 
-// Pairs is the judgement of PairPlateau.
+// Pairs is PairPlateau's judgement. Top has the highest mean (the first of
+// equals) of the testable samples, of all when none is (-1: no value);
+// Below[i]: Top is significantly better than i; Tested[i]: the two could be
+// tested. Caution is that of Top's test with the fewest values.
 type Pairs struct {
-	// Top has the highest mean (the first of equals) of the testable
-	// samples, of all when none is; -1 when no sample has a value.
-	Top int
-	// Below[i]: Top is significantly better than i; Tested[i]: the two
-	// could be tested. Both false for Top.
+	Top           int
 	Below, Tested []bool
 	Family        int // pairs judged together, not only Top's
-	// Caution is that of Top's test against the sample with fewest values.
-	Caution string
+	Caution       string
 }
 
-// PairPlateau judges samples (positive, higher is better) as one family:
-// every testable pair, not only Top's, under Holm's step-down with
-// Shaffer's refinement. Top is the largest difference by choice: Holm over
-// its comparisons alone called a "best" among identical values in up to
-// 10.8 % of sweeps. agree, when not nil, may veto a claim of Below.
+// PairPlateau judges samples (positive, higher is better) as one family of
+// every testable pair under Holm with Shaffer's refinement: Top is chosen as
+// the largest difference, and Holm over its pairs alone called a "best" among
+// identical values in up to 10.8 % of sweeps. agree may veto a Below.
 func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	j := Pairs{Top: -1, Below: make([]bool, len(samples)), Tested: make([]bool, len(samples))}
-	means := make([]float64, len(samples))
+	means, logs := make([]float64, len(samples)), make([][]float64, len(samples))
 	testable, once := 0, -1
 	for i, s := range samples {
 		if len(s) == 0 {
 			continue
 		}
 		means[i], _ = MeanStdDev(s)
-		if _, ok := logAll(s, nil); !ok || len(s) < 2 {
-			if once < 0 || means[i] > means[once] {
-				once = i
+		if l, ok := logOf(s); ok && len(s) >= 2 {
+			logs[i], testable = l, testable+1
+			if j.Top < 0 || means[i] > means[j.Top] {
+				j.Top = i
 			}
-			continue
-		}
-		testable++
-		if j.Top < 0 || means[i] > means[j.Top] {
-			j.Top = i
+		} else if once < 0 || means[i] > means[once] {
+			once = i
 		}
 	}
 	if j.Top < 0 {
@@ -80,12 +74,6 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	}
 	// Every testable pair by Compare's test on logarithms taken once,
 	// without Compare's k² allocations; only Top's pairs need more than p.
-	logs := make([][]float64, len(samples))
-	for i, s := range samples {
-		if l, ok := logAll(s, nil); ok && len(s) >= 2 {
-			logs[i] = l[0]
-		}
-	}
 	type pair struct{ a, b int32 }
 	pairs := make([]pair, 0, testable*(testable-1)/2)
 	ps := make([]float64, 0, testable*(testable-1)/2)
@@ -125,10 +113,9 @@ func PairPlateau(samples [][]float64, agree func(top, other int) bool) Pairs {
 	return j
 }
 
-// shaffer returns the adjusted p-values of all k(k−1)/2 pairwise
-// comparisons by Shaffer's S1 (1986): Holm's step-down with step j's
-// multiplier the most hypotheses still possibly true; Holm for any other
-// count of ps.
+// shaffer adjusts the p-values of all k(k−1)/2 pairs by Shaffer's S1 (1986):
+// Holm's step-down, step j's multiplier the most hypotheses still possibly
+// true; Holm for any other count of ps.
 func shaffer(ps []float64, k int) []float64 {
 	m := len(ps)
 	if m != k*(k-1)/2 {
@@ -142,9 +129,8 @@ func shaffer(ps []float64, k int) []float64 {
 	return stepDown(ps, idx, func(j int) int { return int(most[m-j]) })
 }
 
-// mostTrueNulls returns, for every L up to k(k−1)/2, the largest count of
-// pairwise equalities among k means that can be true at once and is at
-// most L: Shaffer's multipliers, cached per k.
+// mostTrueNulls is, for every L up to k(k−1)/2, the most pairwise equalities
+// among k means that can hold at once, at most L: Shaffer's multipliers.
 func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)
@@ -163,9 +149,9 @@ func mostTrueNulls(k int) []int32 {
 
 var mostTrueNullsCache sync.Map // k -> []int32
 
-// fewestMeans returns, for every t up to k(k−1)/2, the fewest means whose
-// groups of equal ones give exactly t equalities: f(t) = min over C(j, 2)
-// ≤ t of j + f(t − C(j, 2)), in about m^1.5 steps.
+// fewestMeans is, for every t up to k(k−1)/2, the fewest means whose groups
+// of equals give exactly t equalities: f(t) = min over C(j, 2) ≤ t of
+// j + f(t − C(j, 2)), in about m^1.5 steps.
 func fewestMeans(k int) []int32 {
 	f, _ := fewestMeansSteps(k)
 	return f

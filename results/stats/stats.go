@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -11,9 +12,8 @@ import (
 // Alpha is the significance level of Compare (two-sided).
 const Alpha = 0.05
 
-// Stats summarises one sample (a variant's repetition rates); every field
-// is finite. The 95 % interval is on the log scale where Compare tests:
-// exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N); Mean without HasCI.
+// Stats summarises a variant's repetition rates, every field finite; the 95 %
+// interval is exp(mean(ln x) ± t(0.975, N-1)·sd(ln x)/√N), Mean without HasCI.
 type Stats struct {
 	N        int     `json:"n"`
 	Mean     float64 `json:"mean"`   // 0 when a value is not finite
@@ -37,15 +37,11 @@ func Summarize(xs []float64) Stats {
 	if s.N == 0 {
 		return s
 	}
-	finite := true
-	for _, x := range xs {
-		finite = finite && !math.IsNaN(x) && !math.IsInf(x, 0)
-	}
-	if finite {
+	if !slices.ContainsFunc(xs, func(x float64) bool { return !finite(x) }) {
 		s.Mean, s.StdDev = MeanStdDev(xs)
 	}
 	s.CI95Low, s.CI95High = s.Mean, s.Mean
-	logs, positive := logAll(xs, nil)
+	logs, positive := logOf(xs)
 	switch {
 	case !positive:
 		s.NoCI = NoCINotPositive
@@ -57,8 +53,8 @@ func Summarize(xs []float64) Stats {
 		s.GeoMean, s.NoCI = xs[0], NoCITooFew
 		return s
 	}
-	lm, ls := MeanStdDev(logs[0])
-	if ls <= roundingTolerance(logs[0]) {
+	lm, ls := MeanStdDev(logs)
+	if ls <= roundingTolerance(logs) {
 		ls = 0
 	}
 	half := StudentTQuantile(0.975, float64(s.N-1)) * ls / math.Sqrt(float64(s.N))
@@ -70,8 +66,8 @@ func Summarize(xs []float64) Stats {
 	return s
 }
 
-// MeanStdDev returns the mean and the sample standard deviation (n-1) of
-// xs; sums that would overflow are taken on scaled values.
+// MeanStdDev is the mean and sample standard deviation (n-1) of xs, sums that
+// would overflow taken on scaled values.
 func MeanStdDev(xs []float64) (mean, sd float64) {
 	mean, sd = meanStdDev(xs)
 	if !math.IsInf(mean, 0) && !math.IsInf(sd, 0) {
@@ -110,8 +106,8 @@ func meanStdDev(xs []float64) (mean, sd float64) {
 	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
 
-// roundingTolerance is the spread below which logarithms count as equal:
-// far below one request in a window, above the rounding of sums.
+// roundingTolerance is the spread below which logarithms count as equal: far
+// below one request in a window, above the rounding of sums.
 func roundingTolerance(xs ...[]float64) float64 { return 1e-12 * (maxAbs(xs...) + 1) }
 
 func maxAbs(xs ...[]float64) float64 {
@@ -124,9 +120,8 @@ func maxAbs(xs ...[]float64) float64 {
 	return m
 }
 
-// The values of Comparison.Test. Student's pooled test is for equal sizes,
-// Welch's for different ones; the tests without "ln" are on raw values
-// (runs summarised before); zero variance gives p 0 or 1.
+// The values of Comparison.Test: Student's pooled test for equal sizes,
+// Welch's for different ones; without "ln" on raw values (older runs).
 const (
 	TestStudentLog   = "t-test on ln(req/s)"
 	TestStudent      = "t-test"
@@ -137,11 +132,10 @@ const (
 	TestCannot       = "cannot test" // Comparison.Why says why
 )
 
-// Comparison says how a sample differs from a baseline and whether the
-// difference exceeds the noise; every field is finite, p-values 1 when no
-// test ran. DeltaPct is 0 when undefined or equal to within rounding.
-// MDEPct is the smallest true difference found with probability Power at
-// level Alpha/Family (Holm's strictest step); EquivalenceBoundPct the
+// Comparison says how a sample differs from a baseline and whether beyond
+// the noise; every field finite, p-values 1 when no test ran, DeltaPct 0 when
+// undefined or within rounding. MDEPct is the smallest true difference found
+// with probability Power at level Alpha/Family; EquivalenceBoundPct the
 // smallest ±X % the data rule out (TOST at that level).
 type Comparison struct {
 	DeltaPct             float64 `json:"delta_pct"`
@@ -162,46 +156,42 @@ type Comparison struct {
 	Why                  string  `json:"why,omitempty"`
 	T                    float64 `json:"t"` // other minus base
 	DF                   float64 `json:"df"`
-	// N is the smaller sample's size; Caution what a verdict on fewer
-	// than three values a side rests on.
-	N       int    `json:"n,omitempty"`
-	Caution string `json:"caution,omitempty"`
+	N                    int     `json:"n,omitempty"`       // the smaller sample's size
+	Caution              string  `json:"caution,omitempty"` // with fewer than three values a side
 }
 
-// MDENotDeterminable is Comparison.MDENote when no finite effect is found
-// with Power at these degrees of freedom.
+// MDENotDeterminable is MDENote when no finite effect is found with Power.
 const MDENotDeterminable = "not determinable"
 
 // Compare compares other with base alone: DeltaPct from the means, and a
-// two-sided t-test at level Alpha on the logarithms, because throughput
-// noise is proportional to throughput (on the raw scale Welch's test loses
-// its power).
+// two-sided t-test at Alpha on the logarithms, as throughput noise is
+// proportional to throughput (on the raw scale Welch's test loses its power).
 func Compare(base, other []float64) Comparison {
 	c, _, _ := compare(base, other)
 	return c
 }
 
-// compare is Compare, with the difference of the logarithms' means and its
-// standard error when the test ran.
+// compare is Compare, with the logarithms' means' difference and its standard error.
 func compare(base, other []float64) (c Comparison, d, se float64) {
 	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) > 0 && len(other) > 0 {
 		mb, _ := MeanStdDev(base)
 		mo, _ := MeanStdDev(other)
-		if d := (mo - mb) / mb * 100; mb != 0 && !math.IsNaN(d) && !math.IsInf(d, 0) {
+		if d := (mo - mb) / mb * 100; mb != 0 && finite(d) {
 			c.DeltaPct = d
 		}
 	}
 	if len(base) < 2 || len(other) < 2 {
 		return c, 0, 0
 	}
-	logs, ok := logAll(base, other)
-	if !ok {
+	lb, okb := logOf(base)
+	lo, oko := logOf(other)
+	if !okb || !oko {
 		c.Test, c.Why = TestCannot, "a rate is zero, negative or not a finite number"
 		return c, 0, 0
 	}
 	delta := c.DeltaPct
-	c, d, se = tTest(logs[0], logs[1], roundingTolerance(logs[0], logs[1]), len(base) == len(other))
+	c, d, se = tTest(lb, lo, roundingTolerance(lb, lo), len(base) == len(other))
 	c.DeltaPct = delta
 	switch c.Test {
 	case TestWelch:
@@ -238,26 +228,21 @@ func caution(c Comparison) string {
 	return fmt.Sprintf("%d repetitions: t has %s degrees of freedom", c.N, df)
 }
 
-// logAll returns the logarithms of a and b when every value is positive
-// and finite.
-func logAll(a, b []float64) ([2][]float64, bool) {
-	var out [2][]float64
-	for i, xs := range [][]float64{a, b} {
-		out[i] = make([]float64, len(xs))
-		for j, x := range xs {
-			if !(x > 0) || math.IsInf(x, 1) {
-				return out, false
-			}
-			out[i][j] = math.Log(x)
+// logOf is ln of each x, false when one is not positive and finite.
+func logOf(xs []float64) ([]float64, bool) {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		if !(x > 0) || math.IsInf(x, 1) {
+			return nil, false
 		}
+		out[i] = math.Log(x)
 	}
 	return out, true
 }
 
-// tTest runs the two-sided t-test of other against base: Welch's, or
-// Student's pooled test (exact degrees of freedom, for samples of one
-// size); spreads up to tol count as zero. d and se are the means'
-// difference (0 when equal to within tol) and its standard error.
+// tTest is the two-sided t-test of other against base, Welch's or Student's
+// pooled (exact df for one size), spreads up to tol as zero; d and se are the
+// means' difference (0 within tol) and its standard error.
 func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se float64) {
 	c = Comparison{PValue: 1, PAdjusted: 1, Test: TestNone}
 	if len(base) < 2 || len(other) < 2 {
@@ -283,8 +268,8 @@ func tTest(base, other []float64, tol float64, pooled bool) (c Comparison, d, se
 	return c, d, se
 }
 
-// difference returns other − base of the means and the squared standard
-// errors of the means, spreads up to tol counted as zero.
+// difference is other − base of the means and their squared standard errors,
+// spreads up to tol as zero.
 func difference(base, other []float64, tol float64) (d, vb, vo float64) {
 	mb, sb := MeanStdDev(base)
 	mo, so := MeanStdDev(other)
@@ -301,9 +286,9 @@ func welchDF(vb, vo float64, nb, no int) float64 {
 	return (vb + vo) * (vb + vo) / (vb*vb/float64(nb-1) + vo*vo/float64(no-1))
 }
 
-// studentTUpper returns P(T > t) for t ≥ 0: gonum's up to hugeDF, above
-// it the expansion around the normal, where the incomplete beta loses its
-// digits (StudentTQuantile(0.975, 1e15) was 0.0548).
+// studentTUpper is P(T > t) for t ≥ 0: gonum's up to hugeDF, above it the
+// expansion around the normal, as the incomplete beta loses its digits
+// (StudentTQuantile(0.975, 1e15) was 0.0548).
 func studentTUpper(t, df float64) float64 {
 	switch {
 	case math.IsInf(t, 1):
@@ -314,12 +299,11 @@ func studentTUpper(t, df float64) float64 {
 	return distuv.StudentsT{Sigma: 1, Nu: df}.Survival(t)
 }
 
-// hugeDF: above it, the first neglected term of the expansion is below
-// 1e-30 for |t| up to 10.
+// hugeDF: above it, the expansion's first neglected term is below 1e-30 for |t| ≤ 10.
 const hugeDF = 1e4
 
-// studentTUpperHuge is P(T > t) for a huge df: the normal tail at the x
-// whose Cornish–Fisher quantile (A&S 26.7.5) is t, by fixed point.
+// studentTUpperHuge is P(T > t) for a huge df: the normal tail at the x whose
+// Cornish–Fisher quantile is t, by fixed point.
 func studentTUpperHuge(t, df float64) float64 {
 	x := t
 	for range 50 {
@@ -343,8 +327,8 @@ func cornishFisherShift(x, df float64) float64 {
 	return (g1 + (g2+(g3+g4/df)/df)/df) / df
 }
 
-// StudentTQuantile returns the t with P(T ≤ t) = p for any df > 0 (+Inf:
-// the normal); NaN for p or df out of range.
+// StudentTQuantile is the t with P(T ≤ t) = p for df > 0 (+Inf: the normal);
+// NaN out of range.
 func StudentTQuantile(p, df float64) float64 {
 	switch {
 	case !(p > 0 && p < 1) || !(df > 0):
@@ -359,7 +343,7 @@ func StudentTQuantile(p, df float64) float64 {
 // TestNoBaseline is Comparison.Test when the baseline was not measured.
 const TestNoBaseline = "baseline not measured: no test"
 
-// Tested reports whether c's test ran (else it is outside its family).
+// Tested reports whether c's test ran (else it is in no family).
 func (c Comparison) Tested() bool {
 	return c.Test != TestNone && c.Test != TestCannot && c.Test != TestNoBaseline
 }

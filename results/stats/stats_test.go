@@ -278,8 +278,9 @@ func TestCompareLog(t *testing.T) {
 			got.DF != 2 || !near(got.PValue, studentP, 1e-9) || !near(got.DeltaPct, tt.wantDelta, 0.1) {
 			t.Errorf("%s: Compare = %+v, want t=%v df=2 p=%v Δ=%v%% test %q", tt.name, got, tt.wantT, studentP, tt.wantDelta, TestStudentLog)
 		}
-		logs, _ := logAll(tt.base, tt.other)
-		if w := Welch(logs[0], logs[1]); !near(w.T, tt.wantT, 1e-9) || !near(w.DF, tt.wantDF, 1e-9) || !near(w.PValue, tt.wantP, 1e-6) {
+		lb, _ := logOf(tt.base)
+		lo, _ := logOf(tt.other)
+		if w := Welch(lb, lo); !near(w.T, tt.wantT, 1e-9) || !near(w.DF, tt.wantDF, 1e-9) || !near(w.PValue, tt.wantP, 1e-6) {
 			t.Errorf("%s: Welch on logs = %+v, want t=%v df=%v p=%v", tt.name, w, tt.wantT, tt.wantDF, tt.wantP)
 		}
 		if raw := Welch(tt.base, tt.other); !near(raw.PValue, tt.rawP, 1e-6) {
@@ -288,8 +289,9 @@ func TestCompareLog(t *testing.T) {
 	}
 	// Samples of different sizes get Welch's test on the logs.
 	base, other := []float64{182, 189.3333333333333, 185}, []float64{2219.3333333333335, 2411.3333333333335}
-	logs, _ := logAll(base, other)
-	if got, w := Compare(base, other), Welch(logs[0], logs[1]); got.Test != TestWelchLog || got.PValue != w.PValue || got.DF != w.DF {
+	lb, _ := logOf(base)
+	lo, _ := logOf(other)
+	if got, w := Compare(base, other), Welch(lb, lo); got.Test != TestWelchLog || got.PValue != w.PValue || got.DF != w.DF {
 		t.Errorf("Compare(n=3, n=2) = %+v, want Welch on logs %+v", got, w)
 	}
 }
