@@ -218,8 +218,14 @@ var cpuAndClient = []Measure{
 	outside("warmup_errors", (*results.Outside).WarmupErrorTotal),
 	outside("after_responses", func(o *results.Outside) uint64 { return o.Late }),
 	outside("after_errors", func(o *results.Outside) uint64 { return o.AfterClasses.Total() }),
-	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value { return Object(warmupJSON(&x.Rep.Total.Outside)) }},
-	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(afterJSON(&x.Rep.Total.Outside)) }},
+	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value {
+		o := &x.Rep.Total.Outside
+		return Object(phaseJSON(o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, 0))
+	}},
+	{Key: "after", Show: JSON, Rep: func(x *Rep) Value {
+		o := &x.Rep.Total.Outside
+		return Object(phaseJSON(o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned))
+	}},
 	{Key: "client_time_wait", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })

@@ -4,7 +4,6 @@
 package measure
 
 import (
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -275,17 +274,7 @@ func Truth(b bool) Value   { return Value{Kind: Bool, B: b} }
 func Words(s string) Value { return If(s != "", Value{Kind: Str, S: s}) }
 
 // Object is a structure only JSON shows; none for nil or empty.
-func Object(o any) Value {
-	switch r := reflect.ValueOf(o); r.Kind() {
-	case reflect.Invalid:
-		return Value{}
-	case reflect.Pointer, reflect.Slice, reflect.Map:
-		if r.IsNil() || (r.Kind() != reflect.Pointer && r.Len() == 0) {
-			return Value{}
-		}
-	}
-	return Value{Kind: Obj, O: o}
-}
+func Object(o any) Value { return If(!empty(o), Value{Kind: Obj, O: o}) }
 
 // From is f of what p points to; none for a nil p.
 func From[T any](p *T, f func(*T) Value) Value {

@@ -1,9 +1,9 @@
 package measure
 
 import (
+	"slices"
 	"strings"
 
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/notes"
 )
@@ -48,96 +48,43 @@ var serverCPUs = []Measure{
 		}},
 	{Key: "little_req_per_s", JSONKey: "-", Unit: "req/s", Show: CSV,
 		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged && s.LittleRate > 0, F3(s.LittleRate)) }},
-	{Key: "server_cpus", Show: JSON, Rep: func(x *Rep) Value { return Object(serverCPUsJSON(x.A)) },
-		Variant: func(x *Variant) Value { return Object(serverVariantJSON(x.S)) }},
-	{Key: "saturation", Show: JSON, Rep: func(x *Rep) Value { return Object(saturationJSON(x.A)) }},
+	{Key: "server_cpus", Show: JSON, Rep: func(x *Rep) Value { return serverCPUsJSON(x.A) },
+		Variant: func(x *Variant) Value { return serverVariantJSON(x.S) }},
+	{Key: "saturation", Show: JSON, Rep: func(x *Rep) Value { return saturationJSON(x.A) }},
 }
 
-// ServerCPUsVariantJSON is a variant's server-side verdicts in a
-// SummaryJSON (VariantSummary.ServerSharedReps and the fields beside it).
-type ServerCPUsVariantJSON struct {
-	// Repetitions with OTHER LOAD on the server's CPUs, with a client
-	// group on them, with either (Shared says how); SharedInMost: most.
-	OtherLoadReps int      `json:"other_load_reps"`
-	SharedCPUReps int      `json:"shared_cpu_reps"`
-	SharedReps    int      `json:"shared_reps"`
-	Shared        []string `json:"shared,omitempty"`
-	SharedInMost  bool     `json:"shared_in_most"`
-	// Repetitions judged for saturation, and those NOT SATURATED.
-	SaturationReps   int `json:"saturation_reps"`
-	NotSaturatedReps int `json:"not_saturated_reps"`
+// serverVariantJSON is a variant's server-side verdicts: repetitions with
+// OTHER LOAD on the server's CPUs, with a client group on them, with
+// either (shared says how); those judged for saturation, NOT SATURATED.
+func serverVariantJSON(vs *analysis.VariantSummary) Value {
+	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(dense(Fields{
+		{"other_load_reps", vs.ServerOtherLoadReps}, {"shared_cpu_reps", vs.SharedCPUReps}, {"shared_reps", vs.ServerSharedReps},
+		opt("shared", vs.ServerShared.Strings()), {"shared_in_most", vs.ServerSharedInMost()},
+		{"saturation_reps", vs.SaturationReps}, {"not_saturated_reps", vs.NotSaturatedReps}})))
 }
 
-// ServerCPUsJSON is how the server's CPUs were used in a repetition
-// (analysis.ServerCPUUse): shares of their time 0..1, absent when not read.
-type ServerCPUsJSON struct {
-	CPUs       string               `json:"cpus"`
-	Host       string               `json:"host,omitempty"`
-	Busy       *float64             `json:"busy,omitempty"`
-	Server     *float64             `json:"server,omitempty"`
-	Kaeload    *float64             `json:"kaeload,omitempty"`
-	Interrupts *float64             `json:"interrupts,omitempty"`
-	Others     *float64             `json:"others,omitempty"`
-	Busiest    []results.ProcessCPU `json:"busiest,omitempty"`
-	OtherLoad  bool                 `json:"other_load"`
-	Shared     []analysis.SharedCPU `json:"shared,omitempty"`
-	// Lines are the repetition's OTHER LOAD on the server and SHARED
-	// CPUS lines (RepReport), those it has.
-	Lines []string `json:"lines,omitempty"`
-}
-
-// SaturationJSON is whether a repetition loaded the server
-// (analysis.Saturation); present only when judged.
-type SaturationJSON struct {
-	ServerBusy    float64  `json:"server_busy"`
-	CPUsBusy      *float64 `json:"cpus_busy,omitempty"`
-	ClientBound   bool     `json:"client_bound"`
-	Accelerator   string   `json:"accelerator,omitempty"`
-	Connections   int      `json:"connections"`
-	MeanLatencyMs float64  `json:"mean_latency_ms"`
-	LittleReqPerS float64  `json:"little_req_per_s"`
-	ReqPerS       float64  `json:"req_per_s"`
-	NotSaturated  bool     `json:"not_saturated"`
-	// Line is NotSaturatedLine, when NotSaturated.
-	Line string `json:"line,omitempty"`
-}
-
-// serverVariantJSON is vs's ServerCPUsVariantJSON, nil when no
-// repetition was judged or had its server's CPUs recorded.
-func serverVariantJSON(vs *analysis.VariantSummary) *ServerCPUsVariantJSON {
-	if vs.SaturationReps == 0 && vs.ServerSharedReps == 0 {
-		return nil
-	}
-	return &ServerCPUsVariantJSON{OtherLoadReps: vs.ServerOtherLoadReps, SharedCPUReps: vs.SharedCPUReps, SharedReps: vs.ServerSharedReps,
-		Shared: vs.ServerShared.Strings(), SharedInMost: vs.ServerSharedInMost(), SaturationReps: vs.SaturationReps, NotSaturatedReps: vs.NotSaturatedReps}
-}
-
-// serverCPUsJSON is how a repetition used the server's CPUs; nil when
-// not recorded.
-func serverCPUsJSON(ra *analysis.RepReport) *ServerCPUsJSON {
+// serverCPUsJSON is how a repetition used the server's CPUs, shares of
+// their time 0..1, with its OTHER LOAD and SHARED CPUS lines.
+func serverCPUsJSON(ra *analysis.RepReport) Value {
 	u := ra.ServerCPUs
 	if u == nil {
-		return nil
+		return Value{}
 	}
 	m := u.Measured
-	sj := &ServerCPUsJSON{CPUs: u.CPUs, Host: u.Host, Busy: Opt(u.Busy, m), Server: Opt(u.Server, m && u.HasServer), Kaeload: Opt(u.Kaeload, m),
-		Interrupts: Opt(u.Interrupts, m), Others: Opt(u.Others, m), Busiest: u.Top, OtherLoad: u.OtherLoad, Shared: u.Shared}
-	for _, l := range []notes.Note{ra.ServerOtherLoad, ra.SharedCPUs} {
-		if !l.IsZero() {
-			sj.Lines = append(sj.Lines, l.String())
-		}
-	}
-	return sj
+	return Object(dense(Fields{{"cpus", u.CPUs}, opt("host", u.Host), opt("busy", Opt(u.Busy, m)),
+		opt("server", Opt(u.Server, m && u.HasServer)), opt("kaeload", Opt(u.Kaeload, m)),
+		opt("interrupts", Opt(u.Interrupts, m)), opt("others", Opt(u.Others, m)), opt("busiest", u.Top),
+		{"other_load", u.OtherLoad}, opt("shared", u.Shared),
+		opt("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
 }
 
-// saturationJSON is whether a repetition loaded the server; nil when
-// not judged.
-func saturationJSON(ra *analysis.RepReport) *SaturationJSON {
+// saturationJSON is whether a repetition loaded the server, when judged.
+func saturationJSON(ra *analysis.RepReport) Value {
 	s := ra.Saturation
-	if !s.Judged {
-		return nil
-	}
-	return &SaturationJSON{ServerBusy: s.Server, CPUsBusy: Opt(s.CPUsBusy, s.HasCPUsBusy), ClientBound: s.ClientBound, Accelerator: s.Accelerator,
-		Connections: s.Connections, MeanLatencyMs: s.MeanLatency.Seconds() * 1e3, LittleReqPerS: s.LittleRate, ReqPerS: s.Rate,
-		NotSaturated: s.NotSaturated, Line: ra.NotSaturated.String()}
+	return If(s.Judged, Object(dense(Fields{{"server_busy", s.Server}, opt("cpus_busy", Opt(s.CPUsBusy, s.HasCPUsBusy)),
+		{"client_bound", s.ClientBound}, opt("accelerator", s.Accelerator), {"connections", s.Connections},
+		{"mean_latency_ms", s.MeanLatency.Seconds() * 1e3}, {"little_req_per_s", s.LittleRate}, {"req_per_s", s.Rate},
+		{"not_saturated", s.NotSaturated}, opt("line", ra.NotSaturated.String())})))
 }
+
+func isEmpty(s string) bool { return s == "" }
