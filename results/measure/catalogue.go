@@ -305,13 +305,7 @@ func probeOf(x *Variant) *analysis.ProbeSummary {
 // probes: each probe's delta over the window and per request.
 var probes = []Measure{
 	{Key: "probe.%s.delta", JSONKey: "-", Show: CSV, Each: probeNames,
-		Fact: fact("probe %s", 17, func(x *Rep) string {
-			p, ok := x.Rep.Probes[x.Param]
-			if !ok {
-				return ""
-			}
-			return probeLine(p, x.Rep.Total.Requests)
-		}),
+		Fact: fact("probe %s", 17, probeLine),
 		Rep: func(x *Rep) Value {
 			p, ok := x.Rep.Probes[x.Param]
 			return If(ok && p.Error == "", G(p.Delta()))
