@@ -39,7 +39,7 @@ func capacityOf(x *Variant) *results.Capacity {
 // serverCPUColumn is a CSV column of a variant's requests per server
 // CPU-second, in a run that measured them.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
-	return Measure{Key: "server_cpu_" + key, JSONKey: "-", Show: CSV, When: hasServerCPU, Variant: f}
+	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }
 
 // serverCPUStats reads a variant's requests per server CPU-second.
@@ -78,26 +78,26 @@ func hasServerCPU(m *analysis.Report) bool {
 // and requests per server CPU-second compared, in the runs that have them.
 var answers = []Measure{
 	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML, When: hasSoftRatio, Variant: softRatioModel},
-	{Key: "thresholds", JSONKey: "-", Show: CSV, When: hasThresholds,
+	{Key: "thresholds", Show: CSV, When: hasThresholds,
 		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
-	{Key: "search_best", JSONKey: "-", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {
+	{Key: "search_best", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {
 		p, ss := searchPoint(x), x.R.Search
 		return If(p != nil, Truth(ss.Best >= 0 && ss.Points[ss.Best].Variant == x.Name))
 	}},
-	{Key: "search_predicted", JSONKey: "-", Show: CSV, When: isPredicted, Variant: func(x *Variant) Value {
+	{Key: "search_predicted", Show: CSV, When: isPredicted, Variant: func(x *Variant) Value {
 		p := x.R.Search.Predicted
 		return If(searchPoint(x) != nil, Truth(p.Value != "" && x.V.Sweep[x.R.Search.Search.Key] == p.Value))
 	}},
-	{Key: "search_score_%s", JSONKey: "-", Show: CSV, When: isSearch,
+	{Key: "search_score_%s", Show: CSV, When: isSearch,
 		Each: func(m *analysis.Report) []string { return []string{searchUnit[m.Search.Search.Maximize]} },
 		Variant: func(x *Variant) Value {
 			return From(searchPoint(x), func(p *analysis.SearchPoint) Value { return F3(p.Stats.Mean) })
 		}},
-	{Key: "capacity_knee_per_s", JSONKey: "-", Show: CSV, When: isCapacity,
+	{Key: "capacity_knee_per_s", Show: CSV, When: isCapacity,
 		Variant: func(x *Variant) Value {
 			return From(capacityOf(x), func(c *results.Capacity) Value { return If(c.Knee > 0, F3(c.Knee)) })
 		}},
-	{Key: "capacity_fail_per_s", JSONKey: "-", Show: CSV, When: isCapacity,
+	{Key: "capacity_fail_per_s", Show: CSV, When: isCapacity,
 		Variant: func(x *Variant) Value {
 			return From(capacityOf(x), func(c *results.Capacity) Value { return If(c.Fail > 0, F3(c.Fail)) })
 		}},

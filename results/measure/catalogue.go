@@ -87,7 +87,7 @@ func errorClass(name string) results.ErrorClass {
 
 // csvOnly is a repetition's measure that the CSV alone shows.
 func csvOnly(key string, rep func(*Rep) Value) Measure {
-	return Measure{Key: key, JSONKey: "-", Show: CSV, Rep: rep}
+	return Measure{Key: key, Show: CSV, Rep: rep}
 }
 
 // withUnit is m with its unit.
@@ -304,7 +304,7 @@ func probeOf(x *Variant) *analysis.ProbeSummary {
 
 // probes: each probe's delta over the window and per request.
 var probes = []Measure{
-	{Key: "probe.%s.delta", JSONKey: "-", Show: CSV, Each: probeNames,
+	{Key: "probe.%s.delta", Show: CSV, Each: probeNames,
 		Fact: fact("probe %s", 17, probeLine),
 		Rep: func(x *Rep) Value {
 			p, ok := x.Rep.Probes[x.Param]
@@ -313,7 +313,7 @@ var probes = []Measure{
 		Variant: func(x *Variant) Value {
 			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })
 		}},
-	{Key: "probe.%s.per_request", JSONKey: "-", Show: CSV, Each: probeNames,
+	{Key: "probe.%s.per_request", Show: CSV, Each: probeNames,
 		Rep: func(x *Rep) Value {
 			p, ok := x.Rep.Probes[x.Param]
 			n := x.Rep.Total.Requests

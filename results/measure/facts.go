@@ -51,20 +51,20 @@ func (c Column) FactRow(x *Rep) (label, line string, ok bool) {
 
 // facts: the lines the text report always words, beside the measures.
 var facts = []Measure{
-	{Key: "open_loop", JSONKey: "-", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() })},
-	{Key: "ports_hint", JSONKey: "-", Show: Facts, Fact: fact("", 6, func(x *Rep) string {
+	{Key: "open_loop", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() })},
+	{Key: "ports_hint", Show: Facts, Fact: fact("", 6, func(x *Rep) string {
 		return map[bool]string{true: results.PortsHint}[x.Rep.Total.Errors[results.ErrPorts].Count > 0]
 	})},
-	{Key: "handshakes", JSONKey: "-", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: fact("handshakes", 8, func(x *Rep) string {
+	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: fact("handshakes", 8, func(x *Rep) string {
 		t := &x.Rep.Total
 		return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
 	})},
-	{Key: "connections", JSONKey: "-", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
+	{Key: "connections", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
 		Fact: fact("connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) })},
-	{Key: "status", JSONKey: "-", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
+	{Key: "status", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
 		Fact: fact("status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) })},
-	{Key: "server_cpus_words", JSONKey: "-", Show: Facts, Fact: fact("server's cpus", 13, serverCPUsLine)},
-	{Key: "in_flight", JSONKey: "-", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string {
+	{Key: "server_cpus_words", Show: Facts, Fact: fact("server's cpus", 13, serverCPUsLine)},
+	{Key: "in_flight", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string {
 		// Little's law for a closed loop, when judged.
 		s := x.A.Saturation
 		if !s.Judged || s.MeanLatency <= 0 {
@@ -73,7 +73,7 @@ var facts = []Measure{
 		return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)", format.Count(uint64(s.Connections)),
 			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
 	})},
-	{Key: "not_counted", JSONKey: "-", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
+	{Key: "not_counted", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
 		var parts []string
 		if o := x.Rep.Total.Outside; o != (results.Outside{}) {
 			parts = append(parts, format.OutsideLine(&o))
@@ -83,7 +83,7 @@ var facts = []Measure{
 		}
 		return strings.Join(parts, ", ")
 	})},
-	{Key: "negotiated_none", JSONKey: "-", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
+	{Key: "negotiated_none", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
 		return map[bool]string{true: "none"}[len(x.Rep.Total.Negotiated) == 0]
 	})},
 }

@@ -40,8 +40,8 @@ const (
 // Measure is one quantity. Rep reads it from a repetition, Variant from a
 // variant; a nil one leaves the cell empty. When limits it to some runs.
 type Measure struct {
-	// Key names its CSV column and JSON field (JSONKey: "-" for none, "a.b"
-	// nests); a %s in Key is filled by each value of Each (a family).
+	// Key names its CSV column and, shown in JSON, its field (or JSONKey:
+	// "a.b" nests); a %s in Key is filled by each value of Each (a family).
 	Key, JSONKey string
 	Unit, Label  string
 	Show         Output
@@ -129,13 +129,13 @@ type Column struct {
 
 // JSONName is the column's JSON field, "" for none.
 func (c Column) JSONName() string {
-	switch c.JSONKey {
-	case "":
+	switch {
+	case c.JSONKey != "":
+		return replaceParam(c.JSONKey, c.Param)
+	case c.Show&JSON != 0:
 		return c.Key
-	case "-":
-		return ""
 	}
-	return replaceParam(c.JSONKey, c.Param)
+	return ""
 }
 
 // OfRep is the column's value for x; empty without a Rep reading.

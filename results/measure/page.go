@@ -21,7 +21,7 @@ func pageLatencyColumns(*analysis.Report) []string {
 // pageLatency is a row of the page's latency table: one latency of a
 // variant, its repetitions merged, as words; none before a repetition.
 func pageLatency(label string, of func(*analysis.VariantSummary) *results.Histogram) Measure {
-	return Measure{Key: "merged_" + label + "_%s", JSONKey: "-", Unit: "ms", Label: label, Show: PageLatencies, Each: pageLatencyColumns, Human: words,
+	return Measure{Key: "merged_" + label + "_%s", Unit: "ms", Label: label, Show: PageLatencies, Each: pageLatencyColumns, Human: words,
 		Variant: func(x *Variant) Value {
 			if len(x.V.Reps) == 0 {
 				return Value{}
@@ -41,21 +41,21 @@ var pageLatencyRows = []Measure{
 // pageOnly: what the page's open-loop, server cost and CPU tables show
 // beside the catalogue's other measures.
 var pageOnly = []Measure{
-	{Key: "client_busiest_group", JSONKey: "-", Show: Page, Rep: func(x *Rep) Value {
+	{Key: "client_busiest_group", Show: Page, Rep: func(x *Rep) Value {
 		c := x.A.ClientCPU
 		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
 	}},
-	{Key: "client_busy_mean", JSONKey: "-", Unit: "share", Show: Page, Human: human(format.Percent),
+	{Key: "client_busy_mean", Unit: "share", Show: Page, Human: human(format.Percent),
 		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMean)) }},
-	{Key: "server_busy", JSONKey: "-", Unit: "share", Show: Page, Human: human(format.Percent),
+	{Key: "server_busy", Unit: "share", Show: Page, Human: human(format.Percent),
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F4(u.Busy) })
 		}},
-	{Key: "intended_p99.9_ms", JSONKey: "-", Unit: "ms", Show: Page,
+	{Key: "intended_p99.9_ms", Unit: "ms", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
-	{Key: "server_cpu_reps", JSONKey: "-", Show: Page,
+	{Key: "server_cpu_reps", Show: Page,
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, CountInt(x.S.ServerCPUReps)) }},
-	{Key: "req_per_server_cpu_s_ci", JSONKey: "-", Unit: "req/cpu-s", Show: Page, Human: words,
+	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Show: Page, Human: words,
 		Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
 }
 
@@ -95,7 +95,7 @@ func VariantGroups(v *results.Variant) []*VariantGroup {
 // pageGroupRow is a column of the page's groups table (placed by key): f's
 // words of a group of a variant over its repetitions (Variant.G).
 func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
-	return Measure{Key: key, JSONKey: "-", Unit: unit, Label: label, Show: Page, Human: words,
+	return Measure{Key: key, Unit: unit, Label: label, Show: Page, Human: words,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 

@@ -20,7 +20,7 @@ func latencyColumns(*analysis.Report) []string { return []string{"p50", "p90", "
 // and maximum of one latency of a repetition, in ms; an optional one has
 // no row without a histogram.
 func latencyRow(key, label string, optional bool, of func(*results.Latency) *results.Histogram) Measure {
-	return Measure{Key: key + "_%s_ms", JSONKey: "-", Unit: "ms", Label: label, Show: Latencies, Each: latencyColumns, Human: words,
+	return Measure{Key: key + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Each: latencyColumns, Human: words,
 		Rep: func(x *Rep) Value {
 			h := of(&x.Rep.Total.Latency)
 			if optional && (h == nil || h.Histogram == nil) {
@@ -55,7 +55,7 @@ var latencyRows = []Measure{
 // groupRow is a column of the groups table: f's words of a group of the
 // repetition, or of their total (Rep.G.Index is results.TotalIndex).
 func groupRow(key, label string, f func(g *results.Group) string) Measure {
-	return Measure{Key: key, JSONKey: "-", Label: label, Show: Groups, Human: words,
+	return Measure{Key: key, Label: label, Show: Groups, Human: words,
 		Rep: func(x *Rep) Value { return Value{Kind: Str, S: f(x.G)} }}
 }
 
@@ -70,6 +70,12 @@ func sparseGroupRow(key, label string, left bool, has func(*Rep) bool, f func(g 
 		}
 		return cell(x)
 	}
+	return m
+}
+
+// leftAligned is m aligned left.
+func leftAligned(m Measure) Measure {
+	m.Left = true
 	return m
 }
 

@@ -24,12 +24,12 @@ var serverCPUs = []Measure{
 	withUnit("share", csvOnly("server_cpus_busy", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) }))),
 	withUnit("share", csvOnly("server_cpus_other_share", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) }))),
 	csvOnly("server_cpus_busiest", serverUse(func(u *analysis.ServerCPUUse) Value { return busiest(u.Top) })),
-	{Key: "server_other_load", JSONKey: "-", Show: CSV,
+	{Key: "server_other_load", Show: CSV,
 		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
 		Variant: func(x *Variant) Value {
 			return If(x.S.ServerOtherLoadReps > 0, Words(repsOf(x.S.ServerOtherLoadReps, x.S.Stats.N)))
 		}},
-	{Key: "shared_cpus", JSONKey: "-", Show: CSV,
+	{Key: "shared_cpus", Show: CSV,
 		Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
 			var common []string
 			for _, s := range u.Shared {
@@ -41,12 +41,12 @@ var serverCPUs = []Measure{
 			s := x.S
 			return If(s.ServerSharedReps > 0, Words(strings.Join(s.ServerShared.Strings(), "; ")+" ("+repsOf(s.ServerSharedReps, s.Stats.N)+")"))
 		}},
-	{Key: "not_saturated", JSONKey: "-", Show: CSV,
+	{Key: "not_saturated", Show: CSV,
 		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged, Truth(s.NotSaturated)) },
 		Variant: func(x *Variant) Value {
 			return If(x.S.SaturationReps > 0, Words(repsOf(x.S.NotSaturatedReps, x.S.SaturationReps)))
 		}},
-	{Key: "little_req_per_s", JSONKey: "-", Unit: "req/s", Show: CSV,
+	{Key: "little_req_per_s", Unit: "req/s", Show: CSV,
 		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged && s.LittleRate > 0, F3(s.LittleRate)) }},
 	{Key: "server_cpus", Show: JSON, Rep: func(x *Rep) Value { return serverCPUsJSON(x.A) },
 		Variant: func(x *Variant) Value { return serverVariantJSON(x.S) }},

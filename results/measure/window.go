@@ -20,9 +20,10 @@ func withTimeline(f func(tl *diagnosis.Repetition) Value) func(*Rep) Value {
 	}
 }
 
-// rateRange is one of min, median and max of the window's interval rates.
+// rateRange is one of min, median and max of the window's interval rates;
+// the reference names its JSON field, though JSON has the range whole.
 func rateRange(key string, f func(*diagnosis.RateRange) float64) Measure {
-	return Measure{Key: key, Unit: "req/s", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
+	return Measure{Key: key, JSONKey: key, Unit: "req/s", Show: CSV, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return From(tl.Range, func(r *diagnosis.RateRange) Value { return F3(f(r)) })
 	})}
 }
@@ -45,13 +46,13 @@ var timeline = []Measure{
 	rateRange("rate_min", func(r *diagnosis.RateRange) float64 { return r.Min }),
 	rateRange("rate_median", func(r *diagnosis.RateRange) float64 { return r.Median }),
 	rateRange("rate_max", func(r *diagnosis.RateRange) float64 { return r.Max }),
-	{Key: "rate_range", JSONKey: "-", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11,
+	{Key: "rate_range", Label: "req/s by interval min / median / max", Show: Markdown, Order: 11,
 		Rep: func(x *Rep) Value { return Words(RangeCell(&x.A.Timeline)) }, Human: words},
 	csvOnly("stalls", withTimeline(func(tl *diagnosis.Repetition) Value { return If(tl.StallsJudged, CountInt(len(tl.Stalls))) })),
 	csvOnly("stall_seconds", joined(stalls, func(s diagnosis.Stall) string {
 		return strconv.FormatFloat(s.Start.Seconds(), 'f', 1, 64) + "-" + strconv.FormatFloat(s.End.Seconds(), 'f', 1, 64)
 	})),
-	{Key: "stalls_cell", JSONKey: "-", Label: "stalls", Show: Markdown, Order: 12, Left: true,
+	{Key: "stalls_cell", Label: "stalls", Show: Markdown, Order: 12, Left: true,
 		Rep: func(x *Rep) Value { return Words(StallsCell(&x.A.Timeline)) }, Human: words},
 	{Key: "listen_overflows", Show: CSV | JSON, Rep: withTimeline(func(tl *diagnosis.Repetition) Value {
 		return From(tl.ListenOverflows, func(n *uint64) Value { return Count(*n) })
@@ -69,7 +70,7 @@ var timeline = []Measure{
 		}
 		return strconv.FormatUint(t.Other, 10) + "@" + t.Host
 	})),
-	{Key: "notes", JSONKey: "-", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},
+	{Key: "notes", Label: "notes", Show: Markdown, Order: 13, Left: true, Rep: repNotes, Human: words},
 }
 
 func stalls(tl *diagnosis.Repetition) []diagnosis.Stall          { return tl.Stalls }
