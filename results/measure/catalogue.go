@@ -35,33 +35,27 @@ var counts = []Measure{
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
 		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
 		Fact: fact("caution", 2, func(x *Rep) string { return map[bool]string{true: analysis.MisalignedFlag}[analysis.Misaligned(x.Rep)] })},
-	{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Requests) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Requests) }, Fact: fact("requests", 2, requestsLine)},
+	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
+		Fact: fact("requests", 2, requestsLine)}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
 		Metric: "kaeload_window_requests_per_second",
 		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
 	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
-	{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors.Total()) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Errors.Total()) }, Fact: fact("errors", 4, errorsLine)},
+	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
+		Fact: fact("errors", 4, errorsLine)}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare) }},
 	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) },
 		Fact:    fact("  %s", 5, errorClassLine)},
-	{Key: "resumed", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Resumed) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Resumed) }},
+	counted(Measure{Key: "resumed", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Resumed }),
 }
 
 // spreads are the window spreads' members, for a run that records them.
 func spreads(m *analysis.Report) []string {
-	for i := range m.Run.Variants {
-		for j := range m.Run.Variants[i].Reps {
-			if m.Run.Variants[i].Reps[j].WindowSpread != nil {
-				return []string{"start", "end"}
-			}
+	for _, v := range m.Run.Variants {
+		if slices.ContainsFunc(v.Reps, func(r results.Rep) bool { return r.WindowSpread != nil }) {
+			return []string{"start", "end"}
 		}
 	}
 	return nil
@@ -77,22 +71,14 @@ func errorClasses(*analysis.Report) []string {
 }
 
 func errorClass(name string) results.ErrorClass {
-	for c := range results.NumErrorClasses {
-		if c.String() == name {
-			return c
-		}
-	}
-	return 0
+	return results.ErrorClass(slices.Index(errorClasses(nil), name))
 }
 
-// csvOnly is a repetition's measure that the CSV alone shows.
-func csvOnly(key string, rep func(*Rep) Value) Measure {
-	return Measure{Key: key, Show: CSV, Rep: rep}
-}
-
-// withUnit is m with its unit.
-func withUnit(unit string, m Measure) Measure {
-	m.Unit = unit
+// counted is m reading a count of the repetition's window, and of the
+// variant's repetitions summed.
+func counted(m Measure, n func(*results.Counts) uint64) Measure {
+	m.Rep = func(x *Rep) Value { return Count(n(&x.Rep.Total.Counts)) }
+	m.Variant = func(x *Variant) Value { return Count(n(&x.Sum)) }
 	return m
 }
 
@@ -121,15 +107,21 @@ func latency(name string, q int, label string, show Output, order, vorder int) M
 	p := strconv.Itoa(q)
 	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
 		Rep: func(x *Rep) Value {
-			l := &x.Rep.Total.Latency
-			h := map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
-			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(h, float64(q)))
+			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(latencyOf(&x.Rep.Total.Latency, name), float64(q)))
 		},
 		Variant: func(x *Variant) Value {
-			v := x.S
-			h := map[string]*results.Histogram{"connect": v.Connect, "handshake": v.Handshake, "ttfb": v.TTFB, "total": v.Total, "intended": v.Intended}[name]
-			return If(name != "intended" || v.Scheduled > 0, Quantile(h, float64(q)))
+			return If(name != "intended" || x.S.Scheduled > 0, Quantile(latencyOf(merged(x.S), name), float64(q)))
 		}}
+}
+
+// latencyOf is the histogram of latency name ("ttfb") in l.
+func latencyOf(l *results.Latency, name string) *results.Histogram {
+	return map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
+}
+
+// merged are a variant's latencies, its repetitions' histograms merged.
+func merged(s *summary) *results.Latency {
+	return &results.Latency{Connect: s.Connect, Handshake: s.Handshake, TTFB: s.TTFB, Total: s.Total, Intended: s.Intended}
 }
 
 // latencies: the percentiles of the latencies, the open loop's starts.
@@ -210,14 +202,12 @@ var cpuAndClient = []Measure{
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
 	}},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
-	{Key: "unanswered", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Outside.Unanswered.Total()) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Outside.Unanswered.Total()) },
-		Fact:    fact("unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() })},
-	outside("warmup_responses", func(o *results.Outside) uint64 { return o.Warmup }),
-	outside("warmup_errors", (*results.Outside).WarmupErrorTotal),
-	outside("after_responses", func(o *results.Outside) uint64 { return o.Late }),
-	outside("after_errors", func(o *results.Outside) uint64 { return o.AfterClasses.Total() }),
+	counted(Measure{Key: "unanswered", Show: CSV | JSON, Fact: fact("unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() })},
+		func(c *results.Counts) uint64 { return c.Outside.Unanswered.Total() }),
+	counted(Measure{Key: "warmup_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Warmup }),
+	counted(Measure{Key: "warmup_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.WarmupErrorTotal() }),
+	counted(Measure{Key: "after_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Late }),
+	counted(Measure{Key: "after_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.AfterClasses.Total() }),
 	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value {
 		o := &x.Rep.Total.Outside
 		return Object(phaseJSON(o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, 0))
@@ -247,13 +237,6 @@ func busiest(top []results.ProcessCPU) Value {
 
 // repsOf is "K of N reps".
 func repsOf(k, n int) string { return fmt.Sprintf("%d of %d reps", k, n) }
-
-// outside is a count of what the client did outside the window.
-func outside(key string, n func(*results.Outside) uint64) Measure {
-	return Measure{Key: key, Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Count(n(&x.Rep.Total.Outside)) },
-		Variant: func(x *Variant) Value { return Count(n(&x.Sum.Outside)) }}
-}
 
 // repFailed is a repetition's failure, or a partial window's line.
 func repFailed(x *Rep) Value {
@@ -294,10 +277,8 @@ func probeNames(m *analysis.Report) []string {
 
 // probeOf is the variant's summary of probe name; nil without one.
 func probeOf(x *Variant) *analysis.ProbeSummary {
-	for i := range x.S.Probes {
-		if x.S.Probes[i].Name == x.Param {
-			return &x.S.Probes[i]
-		}
+	if i := slices.IndexFunc(x.S.Probes, func(p analysis.ProbeSummary) bool { return p.Name == x.Param }); i >= 0 {
+		return &x.S.Probes[i]
 	}
 	return nil
 }

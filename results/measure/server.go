@@ -20,10 +20,14 @@ func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
 
 // serverCPUs: the server's CPUs and whether the window loaded it.
 var serverCPUs = []Measure{
-	csvOnly("server_cpus", serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })),
-	withUnit("share", csvOnly("server_cpus_busy", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Busy)) }))),
-	withUnit("share", csvOnly("server_cpus_other_share", serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, F4(u.Others)) }))),
-	csvOnly("server_cpus_busiest", serverUse(func(u *analysis.ServerCPUUse) Value { return busiest(u.Top) })),
+	{Key: "server_cpus", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
+	{Key: "server_cpus_busy", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
+		return If(u.Measured, F4(u.Busy))
+	})},
+	{Key: "server_cpus_other_share", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
+		return If(u.Measured, F4(u.Others))
+	})},
+	{Key: "server_cpus_busiest", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return busiest(u.Top) })},
 	{Key: "server_other_load", Show: CSV,
 		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
 		Variant: func(x *Variant) Value {
