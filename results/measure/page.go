@@ -13,30 +13,21 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// pageLatencyColumns are the page's latency table's columns, a family's values.
-func pageLatencyColumns(*analysis.Report) []string {
-	return []string{"count", "p50", "p90", "p99", "p99.9", "max"}
-}
-
 // pageLatency is a row of the page's latency table: one latency of a
 // variant, its repetitions merged, as words; none before a repetition.
-func pageLatency(label string, of func(*analysis.VariantSummary) *results.Histogram) Measure {
-	return Measure{Key: "merged_" + label + "_%s", Unit: "ms", Label: label, Show: PageLatencies, Each: pageLatencyColumns, Human: words,
+func pageLatency(name string) Measure {
+	return Measure{Key: "merged_" + name + "_%s", Unit: "ms", Label: name, Show: PageLatencies, Human: words,
+		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
 		Variant: func(x *Variant) Value {
 			if len(x.V.Reps) == 0 {
 				return Value{}
 			}
-			return latencyWords(of(x.S), x.Param)
+			return latencyWords(latencyOf(merged(x.S), name), x.Param)
 		}}
 }
 
 // pageLatencyRows: the page's latency table.
-var pageLatencyRows = []Measure{
-	pageLatency("connect", func(s *analysis.VariantSummary) *results.Histogram { return s.Connect }),
-	pageLatency("handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
-	pageLatency("ttfb", func(s *analysis.VariantSummary) *results.Histogram { return s.TTFB }),
-	pageLatency("total", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
-}
+var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake"), pageLatency("ttfb"), pageLatency("total")}
 
 // pageOnly: what the page's open-loop, server cost and CPU tables show
 // beside the catalogue's other measures.
@@ -101,7 +92,8 @@ func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measu
 
 // pageGroupRows: the page's groups table, a row per group of a variant.
 var pageGroupRows = []Measure{
-	leftAligned(pageGroupRow("variant_group_cpus", "", "CPUs", func(g *VariantGroup) string { return cmp.Or(g.CPUs, "unpinned") })),
+	{Key: "variant_group_cpus", Label: "CPUs", Show: Page, Human: words, Left: true,
+		Variant: func(x *Variant) Value { return Value{Kind: Str, S: cmp.Or(x.G.CPUs, "unpinned")} }},
 	pageGroupRow("variant_group_threads", "", "threads", func(g *VariantGroup) string { return strconv.Itoa(g.Threads) }),
 	pageGroupRow("variant_group_conns", "", "connections", func(g *VariantGroup) string { return strconv.Itoa(g.Slots) }),
 	pageGroupRow("variant_group_req_per_s", "req/s", "mean req/s", func(g *VariantGroup) string { return format.Rate(stat.Mean(g.Rates, nil)) }),
