@@ -15,25 +15,24 @@ var searchUnit = map[results.Objective]string{
 	results.ObjectiveRate: "req_per_s", results.ObjectiveRatePerCPU: "req_per_server_cpu_s", results.ObjectiveP99: "p99_handshake_ms",
 }
 
-// searchPoint is the search's point of the variant; nil when not visited.
-func searchPoint(x *Variant) *analysis.SearchPoint {
-	ss := x.R.Search
-	for k := range ss.Points {
-		if ss.Points[k].Variant == x.Name && ss.Points[k].Stats.N > 0 {
-			return &ss.Points[k]
+// find is the first element of xs that ok accepts; nil for none.
+func find[T any](xs []T, ok func(*T) bool) *T {
+	for i := range xs {
+		if ok(&xs[i]) {
+			return &xs[i]
 		}
 	}
 	return nil
 }
 
+// searchPoint is the search's point of the variant; nil when not visited.
+func searchPoint(x *Variant) *analysis.SearchPoint {
+	return find(x.R.Search.Points, func(p *analysis.SearchPoint) bool { return p.Variant == x.Name && p.Stats.N > 0 })
+}
+
 // capacityOf is the capacity answer of the variant; nil without one.
 func capacityOf(x *Variant) *results.Capacity {
-	for k := range x.R.Capacities {
-		if x.R.Capacities[k].Variant == x.I {
-			return &x.R.Capacities[k]
-		}
-	}
-	return nil
+	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
 // serverCPUColumn is a CSV column of a variant's requests per server
@@ -50,10 +49,7 @@ func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
 // serverCPUTested reads their comparison with the baseline's.
 func serverCPUTested(f func(c *stats.Comparison) Value) func(*Variant) Value {
 	return func(x *Variant) Value {
-		if x.S.IsBaseline || !x.S.ServerCPUComparison.Tested() {
-			return Value{}
-		}
-		return f(&x.S.ServerCPUComparison)
+		return If(!x.S.IsBaseline && x.S.ServerCPUComparison.Tested(), f(&x.S.ServerCPUComparison))
 	}
 }
 

@@ -253,11 +253,8 @@ func variantFailed(x *Variant) Value {
 	if x.S != nil && x.S.FailedReps > 0 {
 		parts = append(parts, repsOf(x.S.FailedReps, x.S.Stats.N))
 	}
-	for _, nm := range x.R.Run.NotMeasured {
-		if nm.Variant == x.Name {
-			parts = append(parts, "not measured: "+nm.Reason)
-			break
-		}
+	if nm := find(x.R.Run.NotMeasured, func(nm *results.NotMeasured) bool { return nm.Variant == x.Name }); nm != nil {
+		parts = append(parts, "not measured: "+nm.Reason)
 	}
 	return Words(strings.Join(parts, "; "))
 }
@@ -277,10 +274,7 @@ func probeNames(m *analysis.Report) []string {
 
 // probeOf is the variant's summary of probe name; nil without one.
 func probeOf(x *Variant) *analysis.ProbeSummary {
-	if i := slices.IndexFunc(x.S.Probes, func(p analysis.ProbeSummary) bool { return p.Name == x.Param }); i >= 0 {
-		return &x.S.Probes[i]
-	}
-	return nil
+	return find(x.S.Probes, func(p *analysis.ProbeSummary) bool { return p.Name == x.Param })
 }
 
 // probes: each probe's delta over the window and per request.

@@ -54,22 +54,15 @@ func (f Fields) MarshalJSON() ([]byte, error) {
 // way; a nil v only makes them.
 func (f *Fields) Set(path string, v any) {
 	head, rest, nested := strings.Cut(path, ".")
-	for i := range *f {
-		if fd := &(*f)[i]; fd.Key == head {
-			if nested {
-				fd.Value.(*Fields).Set(rest, v)
-			} else if v != nil {
-				fd.Value = v
-			}
-			return
-		}
+	i := slices.IndexFunc(*f, func(fd Field) bool { return fd.Key == head })
+	if i < 0 && (nested || v != nil) {
+		i = len(*f)
+		*f = append(*f, Field{head, &Fields{}})
 	}
 	if nested {
-		sub := &Fields{}
-		*f = append(*f, Field{head, sub})
-		sub.Set(rest, v)
+		(*f)[i].Value.(*Fields).Set(rest, v)
 	} else if v != nil {
-		*f = append(*f, Field{head, v})
+		(*f)[i].Value = v
 	}
 }
 
@@ -96,21 +89,18 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 // Get is the value at the dotted path; nil when absent.
 func (f Fields) Get(path string) any {
 	head, rest, nested := strings.Cut(path, ".")
-	for _, fd := range f {
-		if fd.Key != head {
-			continue
-		}
-		if !nested {
-			return fd.Value
-		}
-		switch sub := fd.Value.(type) {
-		case Fields:
-			return sub.Get(rest)
-		case *Fields:
-			return sub.Get(rest)
-		}
+	i := slices.IndexFunc(f, func(fd Field) bool { return fd.Key == head })
+	switch {
+	case i < 0:
+		return nil
+	case !nested:
+		return f[i].Value
 	}
-	return nil
+	if p, ok := f[i].Value.(*Fields); ok {
+		return p.Get(rest)
+	}
+	sub, _ := f[i].Value.(Fields)
+	return sub.Get(rest)
 }
 
 // RepJSON is repetition x as JSON: its 1-based number, then every
