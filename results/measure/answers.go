@@ -35,8 +35,7 @@ func capacityOf(x *Variant) *results.Capacity {
 	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
 }
 
-// serverCPUColumn is a CSV column of a variant's requests per server
-// CPU-second, in a run that measured them.
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second.
 func serverCPUColumn(key string, f func(*Variant) Value) Measure {
 	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
 }
@@ -70,8 +69,7 @@ func hasServerCPU(m *analysis.Report) bool {
 	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool { return v.ServerCPUStats.N > 0 })
 }
 
-// answers: the thresholds, a search's and a capacity search's answers
-// and requests per server CPU-second compared, in the runs that have them.
+// answers: thresholds, searches, capacities and requests per server CPU-second.
 var answers = []Measure{
 	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML, When: hasSoftRatio, Variant: softRatioModel},
 	{Key: "thresholds", Show: CSV, When: hasThresholds,

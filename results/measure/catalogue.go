@@ -14,9 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// catalogue holds the measures in summary.csv's column order; the
-// JSON-only ones (JSON objects the CSV shows in columns of its own) sit
-// beside their columns.
+// catalogue holds the measures in summary.csv's column order, JSON-only
+// ones beside the columns that show them in the CSV.
 var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
@@ -74,8 +73,7 @@ func errorClass(name string) results.ErrorClass {
 	return results.ErrorClass(slices.Index(errorClasses(nil), name))
 }
 
-// counted is m reading a count of the repetition's window, and of the
-// variant's repetitions summed.
+// counted is m reading a count of the window, or of the variant's reps summed.
 func counted(m Measure, n func(*results.Counts) uint64) Measure {
 	m.Rep = func(x *Rep) Value { return Count(n(&x.Rep.Total.Counts)) }
 	m.Variant = func(x *Variant) Value { return Count(n(&x.Sum)) }
@@ -150,8 +148,7 @@ func fullCPU(x *Rep) (float64, bool) {
 	return c.Seconds, c.Measured == c.Groups && c.Groups > 0
 }
 
-// cpuAndClient: the client's and the server's CPU, the client's flags,
-// what it did outside the window and its memory.
+// cpuAndClient: CPU, the client's flags, what it did outside the window, memory.
 var cpuAndClient = []Measure{
 	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
 		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMax)) },
@@ -246,8 +243,7 @@ func repFailed(x *Rep) Value {
 	return Words(notes.Failure(x.Rep.Failed).String())
 }
 
-// variantFailed is "K of N reps" failed and, for a variant the run gave
-// up on, "not measured: REASON".
+// variantFailed is "K of N reps" failed and/or "not measured: REASON".
 func variantFailed(x *Variant) Value {
 	var parts []string
 	if x.S != nil && x.S.FailedReps > 0 {

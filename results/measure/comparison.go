@@ -26,8 +26,7 @@ func notBaseline(f func(*summary) string) func(*Variant) Value {
 	return func(x *Variant) Value { return If(!x.S.IsBaseline, Words(f(x.S))) }
 }
 
-// comparison: a variant's rate over its repetitions and its comparison
-// with the baseline (VariantSummary.Stats, .Comparison).
+// comparison: a variant's rate (VariantSummary.Stats) against the baseline's.
 var comparison = []Measure{
 	{Key: "n", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }, Human: plain},
 	{Key: "mean_req_per_s", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
@@ -93,8 +92,7 @@ func OwnCaveat(v *summary) string {
 	return notes.Join(own, "; ")
 }
 
-// anyServerCPU says whether any variant of m has requests per server
-// CPU-second, as the column beside this one does.
+// anyServerCPU says whether any variant of m has requests per server CPU-second.
 func anyServerCPU(m *analysis.Report) bool {
 	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
 		_, ok := v.RequestsPerServerCPU()
@@ -162,9 +160,8 @@ func flags(v *summary, always bool, labels []string, counts ...int) []string {
 	return out
 }
 
-// NotesCell marks the best variant of a sweep, failed and client-bound
-// variants, those whose client CPUs other processes shared, and those
-// whose server CPUs were shared or not loaded (ServerNotes).
+// NotesCell marks the best variant of a sweep, its failed, client-bound and
+// other-loaded repetitions and its ServerNotes.
 func NotesCell(v *summary) string {
 	var notes []string
 	switch {
@@ -178,8 +175,7 @@ func NotesCell(v *summary) string {
 	return strings.Join(append(notes, ServerNotes(v)...), ", ")
 }
 
-// ServerNotes are v's notes on the server's CPUs: SHARED CPUS and NOT
-// SATURATED, with how many repetitions.
+// ServerNotes are v's SHARED CPUS and NOT SATURATED notes.
 func ServerNotes(v *summary) []string {
 	shared := "SHARED CPUS: " + strings.Join(v.ServerShared.Strings(), ", ")
 	return flags(v, false, []string{shared, "NOT SATURATED"}, v.ServerSharedReps, v.NotSaturatedReps)
@@ -207,8 +203,7 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 // Absent marks, in a comparison of runs, a variant a run does not have.
 const Absent = "—"
 
-// inRun is a cell of the comparison of runs: Absent for a run without
-// the variant, else f's words.
+// inRun is f's words in a comparison of runs, Absent for a run without the variant.
 func inRun(f func(v *summary) string) func(*Variant) Value {
 	return func(x *Variant) Value {
 		if x.S == nil {
@@ -242,15 +237,13 @@ func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) fun
 	})
 }
 
-// runCell is a column of the comparison of stored runs (analysis.RunsReport),
-// each variant in each run against the reference run's; a label's %s is
-// the reference run's name.
+// runCell is a column of the comparison of stored runs (analysis.RunsReport);
+// a label's %s is the reference run's name.
 func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
 	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left, Variant: f}
 }
 
-// openLoopCell is a sparse column of f's words for the variants that drove
-// an open loop, "-" for the others.
+// openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
 func openLoopCell(key, label string, f func(v *summary) string) Measure {
 	m := runCell(key, label, false, inRun(func(v *summary) string {
 		if v.Scheduled == 0 {

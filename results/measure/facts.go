@@ -11,9 +11,8 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is how the text report words a measure among a repetition's facts:
-// its label, its place (Order; 0 after those placed) and its line, no row
-// where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report,
+// placed by Order (0: after those placed); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
@@ -143,9 +142,8 @@ func timeWaitLine(x *Rep) string {
 	return tw
 }
 
-// clientCPULine is a repetition's client CPU, "" when not measured:
-// kaeload's own time when recorded, and the busy time of the groups' CPUs
-// (each CPU counted once).
+// clientCPULine is a repetition's client CPU: kaeload's own time when
+// recorded and the groups' CPUs' busy time (each CPU once); "" unmeasured.
 func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	if c.Measured == 0 {
 		return ""

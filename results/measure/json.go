@@ -103,8 +103,7 @@ func (f Fields) Get(path string) any {
 	return sub.Get(rest)
 }
 
-// RepJSON is repetition x as JSON: its 1-based number, then every
-// measure JSON shows.
+// RepJSON is repetition x as JSON: its 1-based number, then its measures.
 func RepJSON(x *Rep) Fields {
 	f := Fields{{"rep", x.Rep.Index + 1}}
 	for _, c := range Columns(x.R, JSON) {
@@ -115,8 +114,7 @@ func RepJSON(x *Rep) Fields {
 	return f
 }
 
-// VariantJSON is variant x as JSON: its name, then every measure JSON
-// shows.
+// VariantJSON is variant x as JSON: its name, then its measures.
 func VariantJSON(x *Variant) Fields {
 	f := Fields{{"name", x.Name}}
 	for _, c := range Columns(x.R, JSON) {
@@ -164,8 +162,7 @@ func each[T any](xs []T, f func(T) Fields) []Fields {
 	return out
 }
 
-// timelineJSON: a repetition's timeline and what its analysis found, in
-// JSON alone (the CSV's timeline columns sum them up).
+// timelineJSON: a repetition's timeline and its analysis, summed up in the CSV.
 var timelineJSON = []Measure{
 	{Key: "no_timeline", Show: JSON, Rep: func(x *Rep) Value { return If(x.A.Timeline.NoTimeline, Truth(true)) }},
 	{Key: "interval_s", Unit: "s", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return G(x.A.Timeline.Interval.Seconds()) })},

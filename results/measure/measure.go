@@ -54,8 +54,7 @@ type Measure struct {
 	// Order and VOrder place it in the repetition and variant tables (0:
 	// after those placed; with neither it goes to every table it can fill).
 	Order, VOrder int
-	// Left aligns it left; Sparse drops it from a variant table no
-	// variant fills.
+	// Left aligns it left; Sparse drops it from a variant table none fills.
 	Left, Sparse bool
 	Metric       string // its OpenMetrics gauge ("kaeload_" + Key when "")
 	Fact         *Fact  // its line among a repetition's facts in the text report
@@ -120,8 +119,7 @@ func NewRep(m *analysis.Report, i, j int) *Rep {
 	return &Rep{R: m, V: v, Rep: &v.Reps[j], A: &m.Reps[i][j]}
 }
 
-// Column is a measure as one report shows it: a family's member has its
-// Param and its own Key and Label.
+// Column is a measure as a report shows it, a family's member with its Param.
 type Column struct {
 	*Measure
 	Key, Param, Label string
@@ -193,8 +191,8 @@ func RepColumns(m *analysis.Report, out Output) []Column {
 	return cols
 }
 
-// VariantColumns are the columns of out's variant tables, in order,
-// without the sparse ones that no variant of m fills.
+// VariantColumns are the columns of out's variant tables, in order, but
+// the sparse ones no variant of m fills.
 func VariantColumns(m *analysis.Report, out Output) []Column {
 	var xs []*Variant
 	for i := range m.Summary.Variants {
@@ -203,8 +201,7 @@ func VariantColumns(m *analysis.Report, out Output) []Column {
 	return variantColumns(Columns(m, out), xs)
 }
 
-// RunsColumns are the columns of the comparison of runs rr, without the
-// sparse ones that no variant in any run fills.
+// RunsColumns are the columns of the comparison of runs rr, likewise.
 func RunsColumns(rr *analysis.RunsReport) []Column {
 	var xs []*Variant
 	for k := range rr.Variants {
@@ -336,17 +333,5 @@ func (v Value) Human() string {
 
 // JSON is v as a JSON value; nil (the field left out) when none.
 func (v Value) JSON() any {
-	switch v.Kind {
-	case Int:
-		return v.N
-	case Fixed, General, Millis:
-		return v.F
-	case Bool:
-		return v.B
-	case Str:
-		return v.S
-	case Obj:
-		return v.O
-	}
-	return nil
+	return [...]any{Int: v.N, Fixed: v.F, General: v.F, Millis: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
 }

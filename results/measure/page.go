@@ -29,8 +29,7 @@ func pageLatency(name string) Measure {
 // pageLatencyRows: the page's latency table.
 var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake"), pageLatency("ttfb"), pageLatency("total")}
 
-// pageOnly: what the page's open-loop, server cost and CPU tables show
-// beside the catalogue's other measures.
+// pageOnly: what the page's open-loop, server cost and CPU tables add.
 var pageOnly = []Measure{
 	{Key: "client_busiest_group", Show: Page, Rep: func(x *Rep) Value {
 		c := x.A.ClientCPU
@@ -62,8 +61,7 @@ func (g *VariantGroup) EverBusy() bool {
 	return len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy
 }
 
-// VariantGroups aggregates v's groups by index over its repetitions, in
-// index order.
+// VariantGroups aggregates v's groups by index over its repetitions.
 func VariantGroups(v *results.Variant) []*VariantGroup {
 	byIndex := map[int]*VariantGroup{}
 	for i := range v.Reps {

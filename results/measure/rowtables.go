@@ -70,8 +70,7 @@ func orTotal(g *results.Group, s string) string {
 	return s
 }
 
-// groupRows: the text report's groups table of a repetition, a row per
-// group and the total.
+// groupRows: the text report's groups table, a row per group and the total.
 var groupRows = []Measure{
 	sparseGroupRow("group_host", "host", true, func(x *Rep) bool {
 		return slices.ContainsFunc(x.Rep.Groups, func(g results.Group) bool { return g.Host != "" })

@@ -10,8 +10,7 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// withTimeline reads a repetition's timeline analysis; none for a
-// repetition stored before timelines.
+// withTimeline reads a repetition's timeline analysis; none before timelines.
 func withTimeline(f func(tl *diagnosis.Repetition) Value) func(*Rep) Value {
 	return func(x *Rep) Value {
 		if x.A.Timeline.NoTimeline {
@@ -90,9 +89,8 @@ func repNotes(x *Rep) Value {
 	return Words(note)
 }
 
-// RangeCell is a repetition's rate range in a table cell: "120.0 / 997.5
-// / 1,010.0" (min / median / max req/s), "no timeline", or "-" when no
-// interval was long enough.
+// RangeCell is a repetition's rate range, min / median / max req/s ("120.0
+// / 997.5 / 1,010.0"), "no timeline", or "-" when no interval was long enough.
 func RangeCell(tl *diagnosis.Repetition) string {
 	switch r := tl.Range; {
 	case tl.NoTimeline:
@@ -104,9 +102,8 @@ func RangeCell(tl *diagnosis.Repetition) string {
 	}
 }
 
-// StallsCell is a repetition's stalls in a table cell: "none", their
-// spans and rates ("3.0–5.0 s at 135.0 req/s"), "not judged", or "-"
-// without a timeline.
+// StallsCell is a repetition's stalls ("3.0–5.0 s at 135.0 req/s"), "none",
+// "not judged", or "-" without a timeline.
 func StallsCell(tl *diagnosis.Repetition) string {
 	switch {
 	case tl.NoTimeline:
