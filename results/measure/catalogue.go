@@ -80,16 +80,6 @@ func counted(m Measure, n func(*results.Counts) uint64) Measure {
 	return m
 }
 
-// human writes a number with f, format.Missing when none.
-func human(f func(float64) string) func(Value) string {
-	return func(v Value) string {
-		if v.Kind == None {
-			return format.Missing
-		}
-		return f(v.F)
-	}
-}
-
 // plain writes a value as its CSV cell ("12.345"), "-" for none.
 func plain(v Value) string {
 	if v.Kind == None {
@@ -152,8 +142,7 @@ func fullCPU(x *Rep) (float64, bool) {
 var cpuAndClient = []Measure{
 	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
 		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMax)) },
-		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) },
-		Human:   human(format.Percent)},
+		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
 		Fact: fact("client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) })},
@@ -167,15 +156,13 @@ var cpuAndClient = []Measure{
 			us, _, ok := x.A.ClientCPU.PerRequest(x.Rep.Total.Requests)
 			return If(ok, F3(us))
 		},
-		Variant: func(x *Variant) Value { us, ok := x.S.ClientMicrosPerRequest(); return If(ok, F3(us)) },
-		Human:   human(format.Micros)},
+		Variant: func(x *Variant) Value { us, ok := x.S.ClientMicrosPerRequest(); return If(ok, F3(us)) }},
 	{Key: "server_cpu_s", Unit: "s", Label: "server cpu s", Show: CSV | JSON | Markdown, Order: 9,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
-		Fact:    fact("server cpu", 12, serverCPULine),
-		Human:   human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
+		Fact:    fact("server cpu", 12, serverCPULine)},
 	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {

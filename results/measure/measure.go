@@ -49,7 +49,7 @@ type Measure struct {
 	Variant      func(*Variant) Value
 	When         func(*analysis.Report) bool
 	Each         func(*analysis.Report) []string
-	// Human writes a value for the tables (Value.Human when nil).
+	// Human writes a value for the tables (by its unit's, else Value.Human, when nil).
 	Human func(Value) string
 	// Order and VOrder place it in the repetition and variant tables (0:
 	// after those placed; with neither it goes to every table it can fill).
@@ -154,10 +154,18 @@ func (c Column) OfVariant(x *Variant) Value {
 	return c.Variant(x)
 }
 
+// unitHuman writes a number of a unit for the tables.
+var unitHuman = map[string]func(float64) string{
+	"share": format.Percent, "µs": format.Micros, "s": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+}
+
 // Text is v as the tables show it.
 func (c Column) Text(v Value) string {
-	if c.Human != nil {
+	switch f := unitHuman[c.Unit]; {
+	case c.Human != nil:
 		return c.Human(v)
+	case f != nil && v.Kind != None:
+		return f(v.F)
 	}
 	return v.Human()
 }

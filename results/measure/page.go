@@ -35,9 +35,9 @@ var pageOnly = []Measure{
 		c := x.A.ClientCPU
 		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
 	}},
-	{Key: "client_busy_mean", Unit: "share", Show: Page, Human: human(format.Percent),
+	{Key: "client_busy_mean", Unit: "share", Show: Page,
 		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMean)) }},
-	{Key: "server_busy", Unit: "share", Show: Page, Human: human(format.Percent),
+	{Key: "server_busy", Unit: "share", Show: Page,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F4(u.Busy) })
 		}},
