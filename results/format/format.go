@@ -1,6 +1,7 @@
 package format
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -118,21 +119,18 @@ func formatP(c stats.Comparison, p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
+// StatusClasses name the status classes of results.Counts.Status.
+var StatusClasses = [6]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
+
 // StatusLine renders the status classes that occurred, "2xx 1,000  other 1", or "none".
 func StatusLine(c *results.Counts) string {
 	var parts []string
-	for i := 1; i < len(c.Status); i++ {
-		if c.Status[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%dxx %s", i, Count(c.Status[i])))
+	for _, i := range []int{1, 2, 3, 4, 5, 0} {
+		if n := c.Status[i]; n > 0 {
+			parts = append(parts, StatusClasses[i]+" "+Count(n))
 		}
 	}
-	if c.Status[0] > 0 {
-		parts = append(parts, "other "+Count(c.Status[0]))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, "  ")
+	return cmp.Or(strings.Join(parts, "  "), "none")
 }
 
 // GroupDigits inserts a comma every three digits from the right.

@@ -7,12 +7,12 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/diagnosis"
+	"github.com/kaeload/kaeload/results/format"
 )
 
 // Fields is a JSON object that keeps its fields' order.
@@ -224,11 +224,8 @@ func pointJSON(p results.Point) Fields {
 func phaseJSON(responses uint64, status [6]uint64, errs uint64, classes results.ErrorCounts, cutOff uint64) Fields {
 	byStatus := map[string]uint64{}
 	for i, n := range status {
-		if k := "other"; n > 0 {
-			if i > 0 {
-				k = strconv.Itoa(i) + "xx"
-			}
-			byStatus[k] = n
+		if n > 0 {
+			byStatus[format.StatusClasses[i]] = n
 		}
 	}
 	return dense(Fields{{"responses", responses}, opt("status", byStatus), {"errors", errs},
