@@ -218,9 +218,9 @@ func inRun(f func(v *summary) string) func(*Variant) Value {
 func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) Value {
 	return func(x *Variant) Value {
 		switch {
-		case x.S != nil && x.Cell.Run == 0:
+		case x.S != nil && x.Run == 0:
 			return Words(ref)
-		case x.S != nil && x.Cell.Compared:
+		case x.S != nil && x.Compared:
 			return Words(f(x.S.Comparison))
 		}
 		return Words(Absent)

@@ -75,29 +75,25 @@ type Rep struct {
 
 // Variant is what a variant's measure reads: S and V are nil for a variant
 // never measured; Sum adds up its repetitions' counts. In a comparison of
-// runs only S (nil for a run without the variant) and Cell are set.
+// runs only S (nil for a run without the variant), Run (0: the reference)
+// and Compared (with the reference) are set.
 type Variant struct {
-	R     *analysis.Report
-	I     int
-	Name  string
-	V     *results.Variant
-	S     *analysis.VariantSummary
-	Sum   results.Counts
-	Param string
-	Cell  *RunsCell
-	G     *VariantGroup // the group a row of the page's groups table reads
-}
-
-// RunsCell is a variant in run Run of a comparison of runs (0: the reference).
-type RunsCell struct {
+	R        *analysis.Report
+	I        int
+	Name     string
+	V        *results.Variant
+	S        *analysis.VariantSummary
+	Sum      results.Counts
+	Param    string
 	Run      int
 	Compared bool
+	G        *VariantGroup // the group a row of the page's groups table reads
 }
 
 // NewRunsCell is the context of variant k in run i of rr.
 func NewRunsCell(rr *analysis.RunsReport, k, i int) *Variant {
 	c := &rr.Variants[k].Cells[i]
-	x := &Variant{Name: rr.Variants[k].Name, Cell: &RunsCell{Run: i, Compared: c.Compared}}
+	x := &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared}
 	if c.Present {
 		x.S = &c.Summary
 	}
