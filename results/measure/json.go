@@ -162,50 +162,43 @@ func each[T any](xs []T, f func(T) Fields) []Fields {
 	return out
 }
 
-// timelineJSON: a repetition's timeline and its analysis, summed up in the CSV.
+// timelineJSON: a repetition's timeline and its analysis, summed up in the
+// CSV; a repetition stored before timelines has none of it (its fields empty).
 var timelineJSON = []Measure{
 	{Key: "no_timeline", Show: JSON, Rep: func(x *Rep) Value { return If(x.A.Timeline.NoTimeline, Truth(true)) }},
-	{Key: "interval_s", Unit: "s", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return G(x.A.Timeline.Interval.Seconds()) })},
-	{Key: "rate_range", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Range) })},
-	{Key: "stalls", Show: JSON, Rep: hasTimeline(func(x *Rep) Value {
+	{Key: "interval_s", Unit: "s", Show: JSON, Rep: withTimeline(func(tl *diagnosis.Repetition) Value { return G(tl.Interval.Seconds()) })},
+	{Key: "rate_range", Show: JSON, Rep: func(x *Rep) Value { return Object(x.A.Timeline.Range) }},
+	{Key: "stalls", Show: JSON, Rep: func(x *Rep) Value {
 		return Object(each(x.A.Timeline.Stalls, func(s diagnosis.Stall) Fields {
 			return Fields{{"start_s", s.Start.Seconds()}, {"end_s", s.End.Seconds()}, {"req_per_s", s.Rate}}
 		}))
-	})},
-	{Key: "stalls_judged", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return If(x.A.Timeline.StallsJudged, Truth(true)) })},
-	{Key: "timeline", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(each(x.Rep.Timeline.Points, pointJSON)) })},
-	{Key: "tcp", Show: JSON, Rep: hasTimeline(func(x *Rep) Value {
+	}},
+	{Key: "stalls_judged", Show: JSON, Rep: func(x *Rep) Value { return If(x.A.Timeline.StallsJudged, Truth(true)) }},
+	{Key: "timeline", Show: JSON, Rep: func(x *Rep) Value {
+		return From(x.Rep.Timeline, func(t *results.Timeline) Value { return Object(each(t.Points, pointJSON)) })
+	}},
+	{Key: "tcp", Show: JSON, Rep: func(x *Rep) Value {
 		hosts := map[string]diagnosis.HostCounts{}
 		for _, h := range x.A.Timeline.Hosts {
 			hosts[h.Name] = h
 		}
 		return Object(hosts)
-	})},
-	{Key: "diagnoses", Show: JSON, Rep: hasTimeline(func(x *Rep) Value {
+	}},
+	{Key: "diagnoses", Show: JSON, Rep: func(x *Rep) Value {
 		return Object(each(x.A.Timeline.Diagnoses, func(d diagnosis.Diagnosis) Fields {
 			return dense(Fields{{"rule", d.Rule}, {"title", d.Title}, {"variant", d.Variant}, {"rep", d.Rep}, {"cause", d.Cause.String()},
 				{"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()},
 				opt("counters", d.Counters), opt("stalls", d.Stalls)})
 		}))
-	})},
-	{Key: "not_attributable", Show: JSON, Rep: hasTimeline(func(x *Rep) Value {
+	}},
+	{Key: "not_attributable", Show: JSON, Rep: func(x *Rep) Value {
 		return Object(each(x.A.Timeline.HostOnly, func(h diagnosis.HostOnly) Fields {
 			return dense(Fields{{"rule", h.Rule}, {"title", h.Title}, {"text", h.Line()}, opt("counters", h.Counters)})
 		}))
-	})},
-	{Key: "traffic", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Traffic) })},
-	{Key: "listener", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Listener) })},
-	{Key: "not_judged", Show: JSON, Rep: hasTimeline(func(x *Rep) Value { return Object(x.A.Timeline.Unjudged.Strings()) })},
-}
-
-// hasTimeline reads a repetition that has a timeline.
-func hasTimeline(f func(*Rep) Value) func(*Rep) Value {
-	return func(x *Rep) Value {
-		if x.A.Timeline.NoTimeline || x.Rep.Timeline == nil {
-			return Value{}
-		}
-		return f(x)
-	}
+	}},
+	{Key: "traffic", Show: JSON, Rep: func(x *Rep) Value { return Object(x.A.Timeline.Traffic) }},
+	{Key: "listener", Show: JSON, Rep: func(x *Rep) Value { return Object(x.A.Timeline.Listener) }},
+	{Key: "not_judged", Show: JSON, Rep: func(x *Rep) Value { return Object(x.A.Timeline.Unjudged.Strings()) }},
 }
 
 // pointJSON is one interval of a timeline: seconds from the window's
