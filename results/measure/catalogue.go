@@ -255,30 +255,29 @@ func probeNames(m *analysis.Report) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// probeOf is the variant's summary of probe name; nil without one.
-func probeOf(x *Variant) *analysis.ProbeSummary {
-	return find(x.S.Probes, func(p *analysis.ProbeSummary) bool { return p.Name == x.Param })
+// probe reads the repetition's reading of probe x.Param, when it succeeded,
+// and its requests.
+func probe(f func(p results.ProbeReading, requests uint64) Value) func(*Rep) Value {
+	return func(x *Rep) Value {
+		p, ok := x.Rep.Probes[x.Param]
+		return If(ok && p.Error == "", f(p, x.Rep.Total.Requests))
+	}
+}
+
+// probeSummary reads the variant's summary of probe x.Param, when it has one.
+func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
+	return func(x *Variant) Value {
+		return From(find(x.S.Probes, func(p *analysis.ProbeSummary) bool { return p.Name == x.Param }), f)
+	}
 }
 
 // probes: each probe's delta over the window and per request.
 var probes = []Measure{
-	{Key: "probe.%s.delta", Show: CSV, Each: probeNames,
-		Fact: fact("probe %s", 17, probeLine),
-		Rep: func(x *Rep) Value {
-			p, ok := x.Rep.Probes[x.Param]
-			return If(ok && p.Error == "", G(p.Delta()))
-		},
-		Variant: func(x *Variant) Value {
-			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })
-		}},
+	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: fact("probe %s", 17, probeLine),
+		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
+		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })},
 	{Key: "probe.%s.per_request", Show: CSV, Each: probeNames,
-		Rep: func(x *Rep) Value {
-			p, ok := x.Rep.Probes[x.Param]
-			n := x.Rep.Total.Requests
-			return If(ok && p.Error == "" && n > 0, F6(p.Delta()/float64(n)))
-		},
-		Variant: func(x *Variant) Value {
-			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })
-		}},
+		Rep:     probe(func(p results.ProbeReading, n uint64) Value { return If(n > 0, F6(p.Delta()/float64(n))) }),
+		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })},
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }

@@ -35,11 +35,7 @@ var serverCPUs = []Measure{
 		}},
 	{Key: "shared_cpus", Show: CSV,
 		Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
-			var common []string
-			for _, s := range u.Shared {
-				common = append(common, s.Common)
-			}
-			return Words(strings.Join(common, ";"))
+			return joined(u.Shared, func(s analysis.SharedCPU) string { return s.Common })
 		}),
 		Variant: func(x *Variant) Value {
 			s := x.S
