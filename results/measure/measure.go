@@ -4,6 +4,8 @@
 package measure
 
 import (
+	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -338,4 +340,35 @@ func (v Value) Human() string {
 // JSON is v as a JSON value; nil (the field left out) when none.
 func (v Value) JSON() any {
 	return [...]any{Int: v.N, Fixed: v.F, General: v.F, Millis: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
+}
+
+// outputNames name the outputs in WriteReference.
+var outputNames = []struct {
+	o    Output
+	name string
+}{{Text, "text"}, {Below, "text-below"}, {Latencies, "text-latency"}, {Groups, "text-groups"}, {PageLatencies, "html-latency"}, {Page, "html-page"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
+
+// WriteReference writes the catalogue as a Markdown table for docs/: each
+// measure's key, JSON field, unit, label, what has it and its outputs.
+func WriteReference(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("| key | json | unit | label | of | outputs |\n|---|---|---|---|---|---|\n")
+	for _, m := range Catalogue {
+		var of, outs []string
+		if m.Rep != nil {
+			of = append(of, "repetition")
+		}
+		if m.Variant != nil {
+			of = append(of, "variant")
+		}
+		for _, o := range outputNames {
+			if m.Show&o.o != 0 {
+				outs = append(outs, o.name)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.Key, Column{Measure: &m, Key: m.Key}.JSONName(), m.Unit, m.Label,
+			strings.Join(of, ", "), strings.Join(outs, " "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
