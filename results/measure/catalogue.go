@@ -255,8 +255,7 @@ func probeNames(m *analysis.Report) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// probe reads the repetition's reading of probe x.Param, when it succeeded,
-// and its requests.
+// probe reads the repetition's successful reading of probe x.Param.
 func probe(f func(p results.ProbeReading, requests uint64) Value) func(*Rep) Value {
 	return func(x *Rep) Value {
 		p, ok := x.Rep.Probes[x.Param]
@@ -337,8 +336,7 @@ func serverVariantJSON(vs *analysis.VariantSummary) Value {
 		{"saturation_reps", vs.SaturationReps}, {"not_saturated_reps", vs.NotSaturatedReps}})))
 }
 
-// serverCPUsJSON is how a repetition used the server's CPUs, shares of
-// their time 0..1, with its OTHER LOAD and SHARED CPUS lines.
+// serverCPUsJSON is how a repetition used the server's CPUs (shares 0..1).
 func serverCPUsJSON(ra *analysis.RepReport) Value {
 	u := ra.ServerCPUs
 	if u == nil {

@@ -214,8 +214,7 @@ func inRun(f func(v *summary) string) func(*Variant) Value {
 	}
 }
 
-// againstRef is ref in the reference run, f of the comparison with it in
-// a later run that was compared, else Absent.
+// againstRef is ref in the reference run, else f of a comparison with it or Absent.
 func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) Value {
 	return func(x *Variant) Value {
 		switch {

@@ -32,8 +32,7 @@ func latencyRow(name, label string) Measure {
 		}}
 }
 
-// latencyWords is member param of a latency family of h: "count", "max"
-// or a percentile ("p99.9"), in ms.
+// latencyWords is h's "count", "max" or percentile ("p99.9") in ms.
 func latencyWords(h *results.Histogram, param string) Value {
 	switch param {
 	case "count":
@@ -101,8 +100,7 @@ var groupRows = []Measure{
 	}),
 }
 
-// pageLatency is a row of the page's latency table: one latency of a
-// variant, its repetitions merged, as words; none before a repetition.
+// pageLatency is a row of the page's latency table, a variant's reps merged.
 func pageLatency(name string) Measure {
 	return Measure{Key: "merged_" + name + "_%s", Unit: "ms", Label: name, Show: PageLatencies, Human: words,
 		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
@@ -169,8 +167,7 @@ func VariantGroups(v *results.Variant) []*VariantGroup {
 	return slices.SortedFunc(maps.Values(byIndex), func(a, b *VariantGroup) int { return a.Index - b.Index })
 }
 
-// pageGroupRow is a column of the page's groups table (placed by key): f's
-// words of a group of a variant over its repetitions (Variant.G).
+// pageGroupRow is a column of the page's groups table: f's words of Variant.G.
 func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
 	return Measure{Key: key, Unit: unit, Label: label, Show: Page, Human: words,
 		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
