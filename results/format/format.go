@@ -1,6 +1,7 @@
 package format
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -25,18 +26,15 @@ func Float(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return Missing
 	}
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac := s, ""
-	if dot := strings.IndexByte(s, '.'); dot >= 0 {
-		intPart, frac = s[:dot], s[dot:]
+	whole, frac, dot := strings.Cut(strconv.FormatFloat(math.Abs(v), 'f', decimals, 64), ".")
+	s := GroupDigits(whole)
+	if dot {
+		s += "." + frac
 	}
-	out := GroupDigits(intPart) + frac
-	if neg && strings.Trim(out, "0.,") != "" {
-		return "-" + out
+	if v < 0 && strings.Trim(s, "0.,") != "" {
+		return "-" + s
 	}
-	return out
+	return s
 }
 
 // Rate renders a rate with one decimal: "120,500.0".
@@ -45,10 +43,7 @@ func Rate(v float64) string { return Float(v, 1) }
 // Number renders v without decimals when whole (a counter), else as Rate.
 func Number(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		if v < 0 {
-			return "-" + Count(uint64(-v))
-		}
-		return Count(uint64(v))
+		return Float(v, 0)
 	}
 	return Rate(v)
 }
@@ -108,8 +103,7 @@ func MaxMillis(h *results.Histogram) string {
 	return Millis(h.Max())
 }
 
-// PValue renders c's p-value with four decimals, "<0.0001" below;
-// Missing when no test ran.
+// PValue renders c's p-value with four decimals, "<0.0001" below, Missing untested.
 func PValue(c stats.Comparison) string { return formatP(c, c.PValue) }
 
 // PAdjusted renders c's adjusted p-value as PValue does.
@@ -125,41 +119,26 @@ func formatP(c stats.Comparison, p float64) string {
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
 
-// StatusLine renders the status classes that occurred, "2xx 1,000  5xx 3
-// other 1"; "none" without a response.
+// StatusClasses name the status classes of results.Counts.Status.
+var StatusClasses = [6]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
+
+// StatusLine renders the status classes that occurred, "2xx 1,000  other 1", or "none".
 func StatusLine(c *results.Counts) string {
 	var parts []string
-	for i := 1; i < len(c.Status); i++ {
-		if c.Status[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%dxx %s", i, Count(c.Status[i])))
+	for _, i := range []int{1, 2, 3, 4, 5, 0} {
+		if n := c.Status[i]; n > 0 {
+			parts = append(parts, StatusClasses[i]+" "+Count(n))
 		}
 	}
-	if c.Status[0] > 0 {
-		parts = append(parts, "other "+Count(c.Status[0]))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, "  ")
+	return cmp.Or(strings.Join(parts, "  "), "none")
 }
 
 // GroupDigits inserts a comma every three digits from the right.
 func GroupDigits(digits string) string {
-	if len(digits) <= 3 {
-		return digits
+	for i := len(digits) - 3; i > 0; i -= 3 {
+		digits = digits[:i] + "," + digits[i:]
 	}
-	var sb strings.Builder
-	lead := len(digits) % 3
-	if lead > 0 {
-		sb.WriteString(digits[:lead])
-	}
-	for i := lead; i < len(digits); i += 3 {
-		if sb.Len() > 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteString(digits[i : i+3])
-	}
-	return sb.String()
+	return digits
 }
 
 // MDE renders c's minimum detectable effect, or why there is none.
@@ -173,8 +152,7 @@ func MDE(c stats.Comparison) string {
 	return Missing
 }
 
-// VerdictWords says what c means in words a user can act on: a significant
-// difference, an equivalence, or how inconclusive the data are, never "not
+// VerdictWords says what c means in words a user can act on, never "not
 // significant" alone; with its caution on fewer than three repetitions.
 func VerdictWords(c stats.Comparison) string {
 	w := verdictWords(c)
@@ -242,8 +220,7 @@ func SlotMemoryLine(m results.SlotMemory) string {
 		slots, Rate(float64(m.Peak-m.Ready)/(1<<20)), Rate(float64(results.SlotMemoryBase)*float64(m.Workers)/(1<<20)))
 }
 
-// Share formats a fraction as a percentage with up to two decimals ("0.25
-// %"); a share above 0 that would show as 0 is "<0.01 %".
+// Share renders a fraction as "0.25 %", up to two decimals; "<0.01 %" rather than 0.
 func Share(f float64) string {
 	if f > 0 && f < 0.00005 {
 		return "<0.01 %"
@@ -253,8 +230,7 @@ func Share(f float64) string {
 	return s + " %"
 }
 
-// Micros renders a per-request CPU time in microseconds: "228",
-// "12.5", "0.84".
+// Micros renders a per-request CPU time in microseconds: "228", "12.5", "0.84".
 func Micros(us float64) string {
 	switch {
 	case us >= 100:
@@ -344,9 +320,8 @@ func phaseErrors(total uint64, classes results.ErrorCounts) string {
 	return s
 }
 
-// OutsideLine says what the client did outside its window, in no figure:
-// "warm-up 1,640 (errors 1,400: status 1,400), after the window 12 (errors
-// 0), cut off 0".
+// OutsideLine says what the client did outside its window, in no figure: "warm-up
+// 1,640 (errors 1,400: status 1,400), after the window 12 (errors 0), cut off 0".
 func OutsideLine(o *results.Outside) string {
 	after := o.AfterClasses.Total()
 	if o.AfterClasses.IsZero() { // a record made before the phases had classes

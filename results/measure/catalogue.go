@@ -14,9 +14,8 @@ import (
 	"github.com/kaeload/kaeload/results/notes"
 )
 
-// catalogue holds the measures in summary.csv's column order; the
-// JSON-only ones (JSON objects the CSV shows in columns of its own) sit
-// beside their columns.
+// catalogue holds the measures in summary.csv's column order, JSON-only
+// ones beside the columns that show them in the CSV.
 var catalogue = slices.Concat(counts, latencies, cpuAndClient, timeline, timelineJSON, serverCPUs, probes, comparison, answers, facts, runs, latencyRows, groupRows, pageLatencyRows, pageGroupRows, pageOnly)
 
 // counts: the window, its requests and errors.
@@ -35,33 +34,27 @@ var counts = []Measure{
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
 		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
 		Fact: fact("caution", 2, func(x *Rep) string { return map[bool]string{true: analysis.MisalignedFlag}[analysis.Misaligned(x.Rep)] })},
-	{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Requests) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Requests) }, Fact: fact("requests", 2, requestsLine)},
+	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
+		Fact: fact("requests", 2, requestsLine)}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,
 		Metric: "kaeload_window_requests_per_second",
 		Rep:    func(x *Rep) Value { return F3(x.Rep.Total.Rate()) }},
 	{Key: "req_per_s", Show: JSON, Variant: func(x *Variant) Value { return Object(x.S.Stats) }},
-	{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors.Total()) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Errors.Total()) }, Fact: fact("errors", 4, errorsLine)},
+	counted(Measure{Key: "errors", Label: "errors", Show: CSV | JSON | Tables | PartialRow, Order: 5, VOrder: 12,
+		Fact: fact("errors", 4, errorsLine)}, func(c *results.Counts) uint64 { return c.Errors.Total() }),
 	{Key: "error_share", Show: JSON, Variant: func(x *Variant) Value { return G(x.S.ErrorShare) }},
 	{Key: "errors_%s", JSONKey: "errors_by_class.%s", Show: CSV | JSON, Each: errorClasses,
 		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Errors[errorClass(x.Param)].Count) },
 		Variant: func(x *Variant) Value { return Count(x.Sum.Errors[errorClass(x.Param)].Count) },
 		Fact:    fact("  %s", 5, errorClassLine)},
-	{Key: "resumed", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Resumed) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Resumed) }},
+	counted(Measure{Key: "resumed", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Resumed }),
 }
 
 // spreads are the window spreads' members, for a run that records them.
 func spreads(m *analysis.Report) []string {
-	for i := range m.Run.Variants {
-		for j := range m.Run.Variants[i].Reps {
-			if m.Run.Variants[i].Reps[j].WindowSpread != nil {
-				return []string{"start", "end"}
-			}
+	for _, v := range m.Run.Variants {
+		if slices.ContainsFunc(v.Reps, func(r results.Rep) bool { return r.WindowSpread != nil }) {
+			return []string{"start", "end"}
 		}
 	}
 	return nil
@@ -77,33 +70,14 @@ func errorClasses(*analysis.Report) []string {
 }
 
 func errorClass(name string) results.ErrorClass {
-	for c := range results.NumErrorClasses {
-		if c.String() == name {
-			return c
-		}
-	}
-	return 0
+	return results.ErrorClass(slices.Index(errorClasses(nil), name))
 }
 
-// csvOnly is a repetition's measure that the CSV alone shows.
-func csvOnly(key string, rep func(*Rep) Value) Measure {
-	return Measure{Key: key, JSONKey: "-", Show: CSV, Rep: rep}
-}
-
-// withUnit is m with its unit.
-func withUnit(unit string, m Measure) Measure {
-	m.Unit = unit
+// counted is m reading a count of the window, or of the variant's reps summed.
+func counted(m Measure, n func(*results.Counts) uint64) Measure {
+	m.Rep = func(x *Rep) Value { return Count(n(&x.Rep.Total.Counts)) }
+	m.Variant = func(x *Variant) Value { return Count(n(&x.Sum)) }
 	return m
-}
-
-// human writes a number with f, format.Missing when none.
-func human(f func(float64) string) func(Value) string {
-	return func(v Value) string {
-		if v.Kind == None {
-			return format.Missing
-		}
-		return f(v.F)
-	}
 }
 
 // plain writes a value as its CSV cell ("12.345"), "-" for none.
@@ -121,15 +95,21 @@ func latency(name string, q int, label string, show Output, order, vorder int) M
 	p := strconv.Itoa(q)
 	return Measure{Key: name + "_p" + p + "_ms", JSONKey: "latency_ms." + name + "_p" + p, Unit: "ms", Label: label, Show: show, Order: order, VOrder: vorder,
 		Rep: func(x *Rep) Value {
-			l := &x.Rep.Total.Latency
-			h := map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
-			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(h, float64(q)))
+			return If(name != "intended" || x.Rep.Total.Scheduled > 0, Quantile(latencyOf(&x.Rep.Total.Latency, name), float64(q)))
 		},
 		Variant: func(x *Variant) Value {
-			v := x.S
-			h := map[string]*results.Histogram{"connect": v.Connect, "handshake": v.Handshake, "ttfb": v.TTFB, "total": v.Total, "intended": v.Intended}[name]
-			return If(name != "intended" || v.Scheduled > 0, Quantile(h, float64(q)))
+			return If(name != "intended" || x.S.Scheduled > 0, Quantile(latencyOf(merged(x.S), name), float64(q)))
 		}}
+}
+
+// latencyOf is the histogram of latency name ("ttfb") in l.
+func latencyOf(l *results.Latency, name string) *results.Histogram {
+	return map[string]*results.Histogram{"connect": l.Connect, "handshake": l.Handshake, "ttfb": l.TTFB, "total": l.Total, "intended": l.Intended}[name]
+}
+
+// merged are a variant's latencies, its repetitions' histograms merged.
+func merged(s *summary) *results.Latency {
+	return &results.Latency{Connect: s.Connect, Handshake: s.Handshake, TTFB: s.TTFB, Total: s.Total, Intended: s.Intended}
 }
 
 // latencies: the percentiles of the latencies, the open loop's starts.
@@ -158,13 +138,11 @@ func fullCPU(x *Rep) (float64, bool) {
 	return c.Seconds, c.Measured == c.Groups && c.Groups > 0
 }
 
-// cpuAndClient: the client's and the server's CPU, the client's flags,
-// what it did outside the window and its memory.
+// cpuAndClient: CPU, the client's flags, what it did outside the window, memory.
 var cpuAndClient = []Measure{
 	{Key: "client_busy_max", Unit: "share", Label: "client busy max", Show: CSV | JSON | Markdown, Order: 8,
 		Rep:     func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMax)) },
-		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) },
-		Human:   human(format.Percent)},
+		Variant: func(x *Variant) Value { return If(x.S.HasClientCPU, F4(x.S.ClientBusyMax)) }},
 	{Key: "client_cpu_s", Unit: "s", Show: CSV | JSON,
 		Rep:  func(x *Rep) Value { s, ok := fullCPU(x); return If(ok, F3(s)) },
 		Fact: fact("client cpu", 11, func(x *Rep) string { return clientCPULine(x.A.ClientCPU, x.Rep.Total.Requests) })},
@@ -178,15 +156,13 @@ var cpuAndClient = []Measure{
 			us, _, ok := x.A.ClientCPU.PerRequest(x.Rep.Total.Requests)
 			return If(ok, F3(us))
 		},
-		Variant: func(x *Variant) Value { us, ok := x.S.ClientMicrosPerRequest(); return If(ok, F3(us)) },
-		Human:   human(format.Micros)},
+		Variant: func(x *Variant) Value { us, ok := x.S.ClientMicrosPerRequest(); return If(ok, F3(us)) }},
 	{Key: "server_cpu_s", Unit: "s", Label: "server cpu s", Show: CSV | JSON | Markdown, Order: 9,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F3(u.Seconds) })
 		},
 		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, F3(x.S.ServerCPUSeconds)) },
-		Fact:    fact("server cpu", 12, serverCPULine),
-		Human:   human(func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) })},
+		Fact:    fact("server cpu", 12, serverCPULine)},
 	{Key: "req_per_server_cpu_s", Unit: "req/cpu-s", Label: "req/server cpu-s", Show: CSV | JSON | Tables, Order: 10, VOrder: 13, Sparse: true,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value {
@@ -210,16 +186,20 @@ var cpuAndClient = []Measure{
 		return From(x.A.MostOthers, func(g *analysis.GroupCPU) Value { return busiest(g.Top) })
 	}},
 	{Key: "failed", Show: CSV | JSON | PartialRow | UnmeasuredRow, Rep: repFailed, Variant: variantFailed},
-	{Key: "unanswered", Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Count(x.Rep.Total.Outside.Unanswered.Total()) },
-		Variant: func(x *Variant) Value { return Count(x.Sum.Outside.Unanswered.Total()) },
-		Fact:    fact("unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() })},
-	outside("warmup_responses", func(o *results.Outside) uint64 { return o.Warmup }),
-	outside("warmup_errors", (*results.Outside).WarmupErrorTotal),
-	outside("after_responses", func(o *results.Outside) uint64 { return o.Late }),
-	outside("after_errors", func(o *results.Outside) uint64 { return o.AfterClasses.Total() }),
-	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value { return Object(warmupJSON(&x.Rep.Total.Outside)) }},
-	{Key: "after", Show: JSON, Rep: func(x *Rep) Value { return Object(afterJSON(&x.Rep.Total.Outside)) }},
+	counted(Measure{Key: "unanswered", Show: CSV | JSON, Fact: fact("unanswered", 7, func(x *Rep) string { return x.A.Unanswered.String() })},
+		func(c *results.Counts) uint64 { return c.Outside.Unanswered.Total() }),
+	counted(Measure{Key: "warmup_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Warmup }),
+	counted(Measure{Key: "warmup_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.WarmupErrorTotal() }),
+	counted(Measure{Key: "after_responses", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.Late }),
+	counted(Measure{Key: "after_errors", Show: CSV | JSON}, func(c *results.Counts) uint64 { return c.Outside.AfterClasses.Total() }),
+	{Key: "warmup", Show: JSON, Rep: func(x *Rep) Value {
+		o := &x.Rep.Total.Outside
+		return Object(phaseJSON(o.Warmup, o.WarmupStatus, o.WarmupErrorTotal(), o.WarmupClasses, 0))
+	}},
+	{Key: "after", Show: JSON, Rep: func(x *Rep) Value {
+		o := &x.Rep.Total.Outside
+		return Object(phaseJSON(o.Late, o.LateStatus, o.AfterClasses.Total(), o.AfterClasses, o.Abandoned))
+	}},
 	{Key: "client_time_wait", Show: CSV | JSON,
 		Rep: func(x *Rep) Value {
 			return From(x.Rep.TimeWait, func(n *int) Value { return Value{Kind: Fixed, F: float64(*n)} })
@@ -242,13 +222,6 @@ func busiest(top []results.ProcessCPU) Value {
 // repsOf is "K of N reps".
 func repsOf(k, n int) string { return fmt.Sprintf("%d of %d reps", k, n) }
 
-// outside is a count of what the client did outside the window.
-func outside(key string, n func(*results.Outside) uint64) Measure {
-	return Measure{Key: key, Show: CSV | JSON,
-		Rep:     func(x *Rep) Value { return Count(n(&x.Rep.Total.Outside)) },
-		Variant: func(x *Variant) Value { return Count(n(&x.Sum.Outside)) }}
-}
-
 // repFailed is a repetition's failure, or a partial window's line.
 func repFailed(x *Rep) Value {
 	if x.A == nil {
@@ -257,18 +230,14 @@ func repFailed(x *Rep) Value {
 	return Words(notes.Failure(x.Rep.Failed).String())
 }
 
-// variantFailed is "K of N reps" failed and, for a variant the run gave
-// up on, "not measured: REASON".
+// variantFailed is "K of N reps" failed and/or "not measured: REASON".
 func variantFailed(x *Variant) Value {
 	var parts []string
 	if x.S != nil && x.S.FailedReps > 0 {
 		parts = append(parts, repsOf(x.S.FailedReps, x.S.Stats.N))
 	}
-	for _, nm := range x.R.Run.NotMeasured {
-		if nm.Variant == x.Name {
-			parts = append(parts, "not measured: "+nm.Reason)
-			break
-		}
+	if nm := find(x.R.Run.NotMeasured, func(nm *results.NotMeasured) bool { return nm.Variant == x.Name }); nm != nil {
+		parts = append(parts, "not measured: "+nm.Reason)
 	}
 	return Words(strings.Join(parts, "; "))
 }
@@ -286,41 +255,108 @@ func probeNames(m *analysis.Report) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// probeOf is the variant's summary of probe name; nil without one.
-func probeOf(x *Variant) *analysis.ProbeSummary {
-	for i := range x.S.Probes {
-		if x.S.Probes[i].Name == x.Param {
-			return &x.S.Probes[i]
-		}
+// probe reads the repetition's successful reading of probe x.Param.
+func probe(f func(p results.ProbeReading, requests uint64) Value) func(*Rep) Value {
+	return func(x *Rep) Value {
+		p, ok := x.Rep.Probes[x.Param]
+		return If(ok && p.Error == "", f(p, x.Rep.Total.Requests))
 	}
-	return nil
+}
+
+// probeSummary reads the variant's summary of probe x.Param, when it has one.
+func probeSummary(f func(p *analysis.ProbeSummary) Value) func(*Variant) Value {
+	return func(x *Variant) Value {
+		return From(find(x.S.Probes, func(p *analysis.ProbeSummary) bool { return p.Name == x.Param }), f)
+	}
 }
 
 // probes: each probe's delta over the window and per request.
 var probes = []Measure{
-	{Key: "probe.%s.delta", JSONKey: "-", Show: CSV, Each: probeNames,
-		Fact: fact("probe %s", 17, func(x *Rep) string {
-			p, ok := x.Rep.Probes[x.Param]
-			if !ok {
-				return ""
-			}
-			return probeLine(p, x.Rep.Total.Requests)
-		}),
-		Rep: func(x *Rep) Value {
-			p, ok := x.Rep.Probes[x.Param]
-			return If(ok && p.Error == "", G(p.Delta()))
-		},
-		Variant: func(x *Variant) Value {
-			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })
-		}},
-	{Key: "probe.%s.per_request", JSONKey: "-", Show: CSV, Each: probeNames,
-		Rep: func(x *Rep) Value {
-			p, ok := x.Rep.Probes[x.Param]
-			n := x.Rep.Total.Requests
-			return If(ok && p.Error == "" && n > 0, F6(p.Delta()/float64(n)))
-		},
-		Variant: func(x *Variant) Value {
-			return From(probeOf(x), func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })
-		}},
+	{Key: "probe.%s.delta", Show: CSV, Each: probeNames, Fact: fact("probe %s", 17, probeLine),
+		Rep:     probe(func(p results.ProbeReading, _ uint64) Value { return G(p.Delta()) }),
+		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.N > 0, G(p.MeanDelta)) })},
+	{Key: "probe.%s.per_request", Show: CSV, Each: probeNames,
+		Rep:     probe(func(p results.ProbeReading, n uint64) Value { return If(n > 0, F6(p.Delta()/float64(n))) }),
+		Variant: probeSummary(func(p *analysis.ProbeSummary) Value { return If(p.HasPerRequest, F6(p.PerRequest)) })},
 	{Key: "probes", Show: JSON, Variant: func(x *Variant) Value { return If(len(x.S.Probes) > 0, Object(x.S.Probes)) }},
 }
+
+// serverUse reads a repetition's server CPUs; none when not recorded.
+func serverUse(f func(u *analysis.ServerCPUUse) Value) func(*Rep) Value {
+	return func(x *Rep) Value {
+		if x.A.ServerCPUs == nil {
+			return Value{}
+		}
+		return f(x.A.ServerCPUs)
+	}
+}
+
+// serverCPUs: the server's CPUs and whether the window loaded it.
+var serverCPUs = []Measure{
+	{Key: "server_cpus", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return Words(u.CPUs) })},
+	{Key: "server_cpus_busy", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
+		return If(u.Measured, F4(u.Busy))
+	})},
+	{Key: "server_cpus_other_share", Unit: "share", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
+		return If(u.Measured, F4(u.Others))
+	})},
+	{Key: "server_cpus_busiest", Show: CSV, Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return busiest(u.Top) })},
+	{Key: "server_other_load", Show: CSV,
+		Rep: serverUse(func(u *analysis.ServerCPUUse) Value { return If(u.Measured, Truth(u.OtherLoad)) }),
+		Variant: func(x *Variant) Value {
+			return If(x.S.ServerOtherLoadReps > 0, Words(repsOf(x.S.ServerOtherLoadReps, x.S.Stats.N)))
+		}},
+	{Key: "shared_cpus", Show: CSV,
+		Rep: serverUse(func(u *analysis.ServerCPUUse) Value {
+			return joined(u.Shared, func(s analysis.SharedCPU) string { return s.Common })
+		}),
+		Variant: func(x *Variant) Value {
+			s := x.S
+			return If(s.ServerSharedReps > 0, Words(strings.Join(s.ServerShared.Strings(), "; ")+" ("+repsOf(s.ServerSharedReps, s.Stats.N)+")"))
+		}},
+	{Key: "not_saturated", Show: CSV,
+		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged, Truth(s.NotSaturated)) },
+		Variant: func(x *Variant) Value {
+			return If(x.S.SaturationReps > 0, Words(repsOf(x.S.NotSaturatedReps, x.S.SaturationReps)))
+		}},
+	{Key: "little_req_per_s", Unit: "req/s", Show: CSV,
+		Rep: func(x *Rep) Value { s := x.A.Saturation; return If(s.Judged && s.LittleRate > 0, F3(s.LittleRate)) }},
+	{Key: "server_cpus", Show: JSON, Rep: func(x *Rep) Value { return serverCPUsJSON(x.A) },
+		Variant: func(x *Variant) Value { return serverVariantJSON(x.S) }},
+	{Key: "saturation", Show: JSON, Rep: func(x *Rep) Value { return saturationJSON(x.A) }},
+}
+
+// serverVariantJSON is a variant's server-side verdicts: repetitions with
+// OTHER LOAD on the server's CPUs, with a client group on them, with
+// either (shared says how); those judged for saturation, NOT SATURATED.
+func serverVariantJSON(vs *analysis.VariantSummary) Value {
+	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(dense(Fields{
+		{"other_load_reps", vs.ServerOtherLoadReps}, {"shared_cpu_reps", vs.SharedCPUReps}, {"shared_reps", vs.ServerSharedReps},
+		opt("shared", vs.ServerShared.Strings()), {"shared_in_most", vs.ServerSharedInMost()},
+		{"saturation_reps", vs.SaturationReps}, {"not_saturated_reps", vs.NotSaturatedReps}})))
+}
+
+// serverCPUsJSON is how a repetition used the server's CPUs (shares 0..1).
+func serverCPUsJSON(ra *analysis.RepReport) Value {
+	u := ra.ServerCPUs
+	if u == nil {
+		return Value{}
+	}
+	m := u.Measured
+	return Object(dense(Fields{{"cpus", u.CPUs}, opt("host", u.Host), opt("busy", Opt(u.Busy, m)),
+		opt("server", Opt(u.Server, m && u.HasServer)), opt("kaeload", Opt(u.Kaeload, m)),
+		opt("interrupts", Opt(u.Interrupts, m)), opt("others", Opt(u.Others, m)), opt("busiest", u.Top),
+		{"other_load", u.OtherLoad}, opt("shared", u.Shared),
+		opt("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
+}
+
+// saturationJSON is whether a repetition loaded the server, when judged.
+func saturationJSON(ra *analysis.RepReport) Value {
+	s := ra.Saturation
+	return If(s.Judged, Object(dense(Fields{{"server_busy", s.Server}, opt("cpus_busy", Opt(s.CPUsBusy, s.HasCPUsBusy)),
+		{"client_bound", s.ClientBound}, opt("accelerator", s.Accelerator), {"connections", s.Connections},
+		{"mean_latency_ms", s.MeanLatency.Seconds() * 1e3}, {"little_req_per_s", s.LittleRate}, {"req_per_s", s.Rate},
+		{"not_saturated", s.NotSaturated}, opt("line", ra.NotSaturated.String())})))
+}
+
+func isEmpty(s string) bool { return s == "" }

@@ -10,101 +10,90 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/softratio"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
+// summary is what a variant's measures read most.
+type summary = analysis.VariantSummary
+
 // tested reads a variant compared with the baseline by a test that ran.
 func tested(f func(c *stats.Comparison) Value) func(*Variant) Value {
-	return func(x *Variant) Value {
-		if x.S.IsBaseline || !x.S.Comparison.Tested() {
-			return Value{}
-		}
-		return f(&x.S.Comparison)
-	}
+	return func(x *Variant) Value { return If(!x.S.IsBaseline && x.S.Comparison.Tested(), f(&x.S.Comparison)) }
 }
 
-// notBaseline is f's cell for a variant compared, "" for the baseline.
-func notBaseline(f func(*analysis.VariantSummary) string) func(*Variant) Value {
-	return func(x *Variant) Value {
-		if x.S.IsBaseline {
-			return Words("")
-		}
-		return Words(f(x.S))
-	}
+// notBaseline is f's cell for a variant compared, none for the baseline.
+func notBaseline(f func(*summary) string) func(*Variant) Value {
+	return func(x *Variant) Value { return If(!x.S.IsBaseline, Words(f(x.S))) }
 }
 
-// comparison: a variant's rate over its repetitions and its comparison
-// with the baseline (VariantSummary.Stats, .Comparison).
+// comparison: a variant's rate (VariantSummary.Stats) against the baseline's.
 var comparison = []Measure{
-	{Key: "n", JSONKey: "-", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }, Human: plain},
-	{Key: "mean_req_per_s", JSONKey: "-", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
+	{Key: "n", Label: "n", Show: Text | Markdown, VOrder: 1, Variant: func(x *Variant) Value { return CountInt(x.S.Stats.N) }, Human: plain},
+	{Key: "mean_req_per_s", Unit: "req/s", Label: "mean req/s", Show: CSV | Text | Markdown, VOrder: 2,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)) }},
-	{Key: "stddev", JSONKey: "-", Unit: "req/s", Label: "±stddev", Show: CSV | Markdown, VOrder: 4,
+	{Key: "stddev", Unit: "req/s", Label: "±stddev", Show: CSV | Markdown, VOrder: 4,
 		Variant: func(x *Variant) Value { return If(x.S.Stats.N > 1, F3(x.S.Stats.StdDev)) }},
-	{Key: "ci95_low", JSONKey: "-", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95Low)) }},
-	{Key: "ci95_high", JSONKey: "-", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95High)) }},
-	{Key: "ci95", JSONKey: "-", Label: "95 % CI", Show: Text | Markdown, VOrder: 5, Left: true,
+	{Key: "ci95_low", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95Low)) }},
+	{Key: "ci95_high", Unit: "req/s", Show: CSV, Variant: func(x *Variant) Value { return If(x.S.Stats.HasCI, F3(x.S.Stats.CI95High)) }},
+	{Key: "ci95", Label: "95 % CI", Show: Text | Markdown, VOrder: 5, Left: true,
 		Variant: func(x *Variant) Value { return Words(CICell(x.S.Stats)) }, Human: words},
-	{Key: "delta_pct", JSONKey: "-", Unit: "%", Show: CSV, Variant: func(x *Variant) Value {
+	{Key: "delta_pct", Unit: "%", Show: CSV, Variant: func(x *Variant) Value {
 		s := x.R.Summary
 		ok := !x.S.IsBaseline && x.S.Stats.N > 0 && s.Baseline >= 0 && s.Variants[s.Baseline].Stats.N > 0
 		return If(ok, F3(x.S.Comparison.DeltaPct))
 	}},
-	{Key: "delta", JSONKey: "-", Label: "Δ%", Show: Text | Markdown, VOrder: 6,
+	{Key: "delta", Label: "Δ%", Show: Text | Markdown, VOrder: 6,
 		Variant: func(x *Variant) Value { return Words(DeltaCell(x.R.Summary, x.S)) }, Human: words},
-	{Key: "p_value", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PValue) })},
-	{Key: "p", JSONKey: "-", Label: "p", Show: Markdown, VOrder: 7, Human: words,
-		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.PValue(v.Comparison) })},
-	{Key: "significant", JSONKey: "-", Show: CSV, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Truth(x.S.Comparison.Significant)) }},
-	{Key: "test", JSONKey: "-", Show: CSV, Variant: func(x *Variant) Value {
-		if x.S.IsBaseline {
-			return Words("baseline")
-		}
-		return Words(x.S.Comparison.Test)
+	{Key: "p_value", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PValue) })},
+	{Key: "p", Label: "p", Show: Markdown, VOrder: 7, Human: words,
+		Variant: notBaseline(func(v *summary) string { return format.PValue(v.Comparison) })},
+	{Key: "significant", Show: CSV, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Truth(x.S.Comparison.Significant)) }},
+	{Key: "test", Show: CSV, Variant: func(x *Variant) Value {
+		return Words(map[bool]string{true: "baseline", false: x.S.Comparison.Test}[x.S.IsBaseline])
 	}},
-	{Key: "p_adjusted", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
-	{Key: "p_holm", JSONKey: "-", Label: "p Holm", Show: Text | Markdown, VOrder: 8, Human: words,
-		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.PAdjusted(v.Comparison) })},
-	{Key: "adjustment", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Words(c.Adjustment) })},
-	{Key: "family", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
-	{Key: "mde_pct", JSONKey: "-", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
-	{Key: "mde", JSONKey: "-", Label: "MDE", Show: Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
-	{Key: "mde_bound", JSONKey: "-", Label: "MDE", Show: Text, VOrder: 9, Human: words,
-		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.MDE(v.Comparison) })},
+	{Key: "p_adjusted", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })},
+	{Key: "p_holm", Label: "p Holm", Show: Text | Markdown, VOrder: 8, Human: words,
+		Variant: notBaseline(func(v *summary) string { return format.PAdjusted(v.Comparison) })},
+	{Key: "adjustment", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return Words(c.Adjustment) })},
+	{Key: "family", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return CountInt(c.Family) })},
+	{Key: "mde_pct", Unit: "%", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasMDE, F3(c.MDEPct)) })},
+	{Key: "mde", Label: "MDE", Show: Markdown, VOrder: 9, Human: words, Variant: notBaseline(MDECell)},
+	{Key: "mde_bound", Label: "MDE", Show: Text, VOrder: 9, Human: words,
+		Variant: notBaseline(func(v *summary) string { return format.MDE(v.Comparison) })},
 	{Key: "verdict", Label: "verdict", Show: Markdown | JSON, VOrder: 10, Left: true, Human: words,
-		Variant: notBaseline(func(v *analysis.VariantSummary) string {
+		Variant: notBaseline(func(v *summary) string {
 			return format.VerdictLine(v.Comparison, v.VerdictCaveat.String())
 		})},
-	{Key: "verdict_own", JSONKey: "-", Label: "verdict", Show: Below, VOrder: 10, Human: words,
-		Variant: notBaseline(func(v *analysis.VariantSummary) string { return format.VerdictLine(v.Comparison, OwnCaveat(v)) })},
-	{Key: "baseline_caveat", JSONKey: "-", Label: "in every comparison", Show: Below, VOrder: 11, Human: words,
+	{Key: "verdict_own", Label: "verdict", Show: Below, VOrder: 10, Human: words,
+		Variant: notBaseline(func(v *summary) string { return format.VerdictLine(v.Comparison, OwnCaveat(v)) })},
+	{Key: "baseline_caveat", Label: "in every comparison", Show: Below, VOrder: 11, Human: words,
 		Variant: func(x *Variant) Value {
 			return If(x.S.IsBaseline && len(x.R.Summary.Variants) > 1, Words(x.S.Caveat.String()))
 		}},
-	{Key: "equivalence_bound_pct", JSONKey: "-", Unit: "%", Show: CSV,
+	{Key: "equivalence_bound_pct", Unit: "%", Show: CSV,
 		Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, F3(c.EquivalenceBoundPct)) })},
-	{Key: "equivalence_margin_pct", JSONKey: "-", Unit: "%", Show: CSV,
+	{Key: "equivalence_margin_pct", Unit: "%", Show: CSV,
 		Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, G(c.EquivalenceMarginPct)) })},
-	{Key: "equivalent", JSONKey: "-", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, Truth(c.Equivalent)) })},
+	{Key: "equivalent", Show: CSV, Variant: tested(func(c *stats.Comparison) Value { return If(c.HasBound, Truth(c.Equivalent)) })},
 	{Key: "plateau", Show: CSV | JSON, Variant: func(x *Variant) Value { return If(x.S.Series != "", Truth(x.S.Plateau)) }},
 	{Key: "comparison", Show: JSON, Variant: func(x *Variant) Value { return If(!x.S.IsBaseline, Object(x.S.Comparison)) }},
 	{Key: "caveat", Show: JSON, Variant: func(x *Variant) Value { return Words(x.S.Caveat.String()) }},
 	{Key: "mde_spread", Label: "MDE spread", Show: JSON | Below, VOrder: 12, Human: words, Variant: func(x *Variant) Value { return Words(x.S.MDESpread.String()) }},
-	{Key: "req_per_server_cpu_delta", JSONKey: "-", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true, Human: words,
+	{Key: "req_per_server_cpu_delta", Label: "Δ req/server cpu-s", Show: Markdown | Below, VOrder: 14, Left: true, Sparse: true, Human: words,
 		Variant: func(x *Variant) Value { return If(anyServerCPU(x.R), Words(ServerCPUDeltaCell(x.S))) }},
-	{Key: "notes", JSONKey: "-", Label: "notes", Show: Markdown | Below, VOrder: 15, Left: true, Sparse: true, Human: words,
+	{Key: "notes", Label: "notes", Show: Markdown | Below, VOrder: 15, Left: true, Sparse: true, Human: words,
 		Variant: func(x *Variant) Value { return Words(NotesCell(x.S)) }},
 }
 
 // OwnCaveat is v's verdict caveat without the baseline's flags, which
 // the text report says once, under the baseline.
-func OwnCaveat(v *analysis.VariantSummary) string {
+func OwnCaveat(v *summary) string {
 	own := slices.DeleteFunc(slices.Clone(v.VerdictCaveat.N("notes")), func(n notes.Note) bool { return n.B("baseline") })
 	return notes.Join(own, "; ")
 }
 
-// anyServerCPU says whether any variant of m has requests per server
-// CPU-second, as the column beside this one does.
+// anyServerCPU says whether any variant of m has requests per server CPU-second.
 func anyServerCPU(m *analysis.Report) bool {
 	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool {
 		_, ok := v.RequestsPerServerCPU()
@@ -124,11 +113,11 @@ func CICell(st stats.Stats) string {
 }
 
 // DeltaCell is the Δ % of v against the baseline of s.
-func DeltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
-	if v.IsBaseline {
+func DeltaCell(s *analysis.RunSummary, v *summary) string {
+	switch {
+	case v.IsBaseline:
 		return "baseline"
-	}
-	if v.Stats.N == 0 || s.Baseline < 0 || s.Variants[s.Baseline].Stats.N == 0 {
+	case v.Stats.N == 0 || s.Baseline < 0 || s.Variants[s.Baseline].Stats.N == 0:
 		return format.Missing
 	}
 	return format.Delta(v.Comparison.DeltaPct)
@@ -136,7 +125,7 @@ func DeltaCell(s *analysis.RunSummary, v *analysis.VariantSummary) string {
 
 // MDECell is v's MDE with the repetitions that inflate it, when one does
 // (VariantSummary.MDESpread): "±180.85 % (spread: baseline rep 2 …)".
-func MDECell(v *analysis.VariantSummary) string {
+func MDECell(v *summary) string {
 	if v.MDESpread.IsZero() {
 		return format.MDE(v.Comparison)
 	}
@@ -145,33 +134,36 @@ func MDECell(v *analysis.VariantSummary) string {
 
 // ServerCPUDeltaCell is v's requests per server CPU-second against the
 // baseline's: "+98.12 %, significant (p Holm 0.0040)", "baseline" or "-".
-func ServerCPUDeltaCell(v *analysis.VariantSummary) string {
-	c := v.ServerCPUComparison
-	switch {
+func ServerCPUDeltaCell(v *summary) string {
+	switch c := v.ServerCPUComparison; {
 	case v.IsBaseline:
 		return "baseline"
 	case !c.Tested():
 		return format.Missing
+	default:
+		verdict := map[bool]string{true: "significant", false: "not significant"}[c.Significant]
+		return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
 	}
-	verdict := "not significant"
-	if c.Significant {
-		verdict = "significant"
-	}
-	return fmt.Sprintf("%s, %s (p Holm %s)", format.Delta(c.DeltaPct), verdict, format.PAdjusted(c))
 }
 
-// ofN is " (K of N reps)" for a variant of several repetitions.
-func ofN(k int, v *analysis.VariantSummary) string {
-	if v.Stats.N > 1 {
-		return " (" + repsOf(k, v.Stats.N) + ")"
+// flags are "LABEL (K of N reps)" for each label whose count K is above 0,
+// without the count for a variant of one repetition unless always.
+func flags(v *summary, always bool, labels []string, counts ...int) []string {
+	var out []string
+	for i, k := range counts {
+		if s := labels[i]; k > 0 {
+			if always || v.Stats.N > 1 {
+				s += " (" + repsOf(k, v.Stats.N) + ")"
+			}
+			out = append(out, s)
+		}
 	}
-	return ""
+	return out
 }
 
-// NotesCell marks the best variant of a sweep, failed and client-bound
-// variants, those whose client CPUs other processes shared, and those
-// whose server CPUs were shared or not loaded (ServerNotes).
-func NotesCell(v *analysis.VariantSummary) string {
+// NotesCell marks the best variant of a sweep, its failed, client-bound and
+// other-loaded repetitions and its ServerNotes.
+func NotesCell(v *summary) string {
 	var notes []string
 	switch {
 	case v.Best:
@@ -179,28 +171,15 @@ func NotesCell(v *analysis.VariantSummary) string {
 	case v.Plateau:
 		notes = append(notes, "~ plateau of "+v.Series)
 	}
-	for _, f := range []struct {
-		label string
-		k     int
-	}{{"FAILED", v.FailedReps}, {"CLIENT-BOUND", v.ClientBoundReps}, {"OTHER LOAD", v.OtherLoadReps}} {
-		if f.k > 0 {
-			notes = append(notes, f.label+ofN(f.k, v))
-		}
-	}
+	notes = append(notes, flags(v, false, []string{"FAILED", "CLIENT-BOUND", "OTHER LOAD"},
+		v.FailedReps, v.ClientBoundReps, v.OtherLoadReps)...)
 	return strings.Join(append(notes, ServerNotes(v)...), ", ")
 }
 
-// ServerNotes are v's notes on the server's CPUs: SHARED CPUS and NOT
-// SATURATED, with how many repetitions.
-func ServerNotes(v *analysis.VariantSummary) []string {
-	var notes []string
-	if v.ServerSharedReps > 0 {
-		notes = append(notes, "SHARED CPUS: "+strings.Join(v.ServerShared.Strings(), ", ")+ofN(v.ServerSharedReps, v))
-	}
-	if v.NotSaturatedReps > 0 {
-		notes = append(notes, "NOT SATURATED"+ofN(v.NotSaturatedReps, v))
-	}
-	return notes
+// ServerNotes are v's SHARED CPUS and NOT SATURATED notes.
+func ServerNotes(v *summary) []string {
+	shared := "SHARED CPUS: " + strings.Join(v.ServerShared.Strings(), ", ")
+	return flags(v, false, []string{shared, "NOT SATURATED"}, v.ServerSharedReps, v.NotSaturatedReps)
 }
 
 // thresholdCell is "pass", or "crossed: EXPR; EXPR" naming the
@@ -225,105 +204,178 @@ func thresholdCell(cs []analysis.ThresholdCheck, variant string) string {
 // Absent marks, in a comparison of runs, a variant a run does not have.
 const Absent = "—"
 
-// inRun is a cell of the comparison of runs: Absent for a run without
-// the variant, else f's words.
-func inRun(f func(x *Variant) string) func(*Variant) Value {
+// inRun is f's words in a comparison of runs, Absent for a run without the variant.
+func inRun(f func(v *summary) string) func(*Variant) Value {
 	return func(x *Variant) Value {
 		if x.S == nil {
 			return Words(Absent)
 		}
-		return Words(f(x))
+		return Words(f(x.S))
 	}
 }
 
-// againstRef is "reference" in the reference run, f of the comparison
-// with it in a later run that was compared, else Absent.
+// againstRef is ref in the reference run, else f of a comparison with it or Absent.
 func againstRef(ref string, f func(stats.Comparison) string) func(*Variant) Value {
-	return inRun(func(x *Variant) string {
+	return func(x *Variant) Value {
 		switch {
-		case x.Cell.Run == 0:
-			return ref
-		case x.Cell.Compared:
-			return f(x.S.Comparison)
+		case x.S != nil && x.Run == 0:
+			return Words(ref)
+		case x.S != nil && x.Compared:
+			return Words(f(x.S.Comparison))
 		}
-		return Absent
-	})
+		return Words(Absent)
+	}
 }
 
-// orAbsent is f's figure, Absent when ok is false.
-func orAbsent(f func(v *analysis.VariantSummary) (float64, bool), text func(float64) string) func(*Variant) Value {
-	return inRun(func(x *Variant) string {
-		if y, ok := f(x.S); ok {
+// orAbsent is f's figure as text writes it, Absent when there is none.
+func orAbsent(f func(v *summary) (float64, bool), text func(float64) string) func(*Variant) Value {
+	return inRun(func(v *summary) string {
+		if y, ok := f(v); ok {
 			return text(y)
 		}
 		return Absent
 	})
 }
 
-// openLoopCell is f's words for a variant that drove an open loop, none
-// (format.Missing) for one that did not.
-func openLoopCell(f func(v *analysis.VariantSummary) string) func(*Variant) Value {
-	return func(x *Variant) Value {
-		if x.S == nil {
-			return Words(Absent)
+// runCell is a column of the comparison of stored runs (analysis.RunsReport);
+// a label's %s is the reference run's name.
+func runCell(key, label string, left bool, f func(*Variant) Value) Measure {
+	return Measure{Key: key, Label: label, Show: Runs | UnmeasuredRow, Human: words, Left: left, Variant: f}
+}
+
+// openLoopCell is a sparse runCell of f's words for an open loop, "-" otherwise.
+func openLoopCell(key, label string, f func(v *summary) string) Measure {
+	m := runCell(key, label, false, inRun(func(v *summary) string {
+		if v.Scheduled == 0 {
+			return ""
 		}
-		return If(x.S.Scheduled > 0, Words(f(x.S)))
-	}
-}
-
-// runCell is a column of the comparison of stored runs (analysis.RunsReport),
-// each variant in each run against the reference run's; a label's %s is
-// the reference run's name.
-func runCell(key, label string, f func(*Variant) Value) Measure {
-	return Measure{Key: key, JSONKey: "-", Label: label, Show: Runs | UnmeasuredRow, Human: words, Variant: f}
-}
-
-// leftAligned is m aligned left.
-func leftAligned(m Measure) Measure {
-	m.Left = true
-	return m
-}
-
-// openLoopOnly is m as a sparse column, "-" for none.
-func openLoopOnly(m Measure) Measure {
+		return f(v)
+	}))
 	m.Sparse, m.Human = true, plain
 	return m
 }
 
 // runs: the comparison of stored runs.
 var runs = []Measure{
-	runCell("n", "n", inRun(func(x *Variant) string { return strconv.Itoa(x.S.Stats.N) })),
-	runCell("mean_req_per_s", "mean req/s", inRun(func(x *Variant) string { return If(x.S.Stats.N > 0, F3(x.S.Stats.Mean)).Human() })),
-	leftAligned(runCell("ci95", "95 % CI", inRun(func(x *Variant) string { return CICell(x.S.Stats) }))),
-	runCell("delta", "Δ% vs %s", againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })),
-	runCell("p", "p", againstRef("", format.PValue)),
-	runCell("p_holm", "p Holm", againstRef("", format.PAdjusted)),
-	leftAligned(runCell("verdict", "verdict", againstRef("", format.VerdictWords))),
-	runCell("handshake_p99_ms", "p99 handshake ms", inRun(func(x *Variant) string { return format.QuantileMillis(x.S.Handshake, 99) })),
-	runCell("client_us_per_request", "client µs/req", orAbsent((*analysis.VariantSummary).ClientMicrosPerRequest, format.Micros)),
-	runCell("req_per_server_cpu_s", "req/server cpu-s", orAbsent((*analysis.VariantSummary).RequestsPerServerCPU, format.Rate)),
-	openLoopOnly(runCell("missed", "starts missed", openLoopCell(func(v *analysis.VariantSummary) string {
-		return format.Count(v.Missed) + " of " + format.Count(v.Scheduled)
-	}))),
-	openLoopOnly(runCell("intended_p99_ms", "p99 from intended ms", openLoopCell(func(v *analysis.VariantSummary) string {
-		return format.QuantileMillis(v.Intended, 99)
-	}))),
-	leftAligned(runCell("notes", "notes", func(x *Variant) Value {
-		if x.S == nil {
-			return Value{}
-		}
-		return Words(strings.Join(runNotes(x.S), ", "))
-	})),
+	runCell("n", "n", false, inRun(func(v *summary) string { return strconv.Itoa(v.Stats.N) })),
+	runCell("mean_req_per_s", "mean req/s", false, inRun(func(v *summary) string { return If(v.Stats.N > 0, F3(v.Stats.Mean)).Human() })),
+	runCell("ci95", "95 % CI", true, inRun(func(v *summary) string { return CICell(v.Stats) })),
+	runCell("delta", "Δ% vs %s", false, againstRef("reference", func(c stats.Comparison) string { return format.Delta(c.DeltaPct) })),
+	runCell("p", "p", false, againstRef("", format.PValue)),
+	runCell("p_holm", "p Holm", false, againstRef("", format.PAdjusted)),
+	runCell("verdict", "verdict", true, againstRef("", format.VerdictWords)),
+	runCell("handshake_p99_ms", "p99 handshake ms", false, inRun(func(v *summary) string { return format.QuantileMillis(v.Handshake, 99) })),
+	runCell("client_us_per_request", "client µs/req", false, orAbsent((*summary).ClientMicrosPerRequest, format.Micros)),
+	runCell("req_per_server_cpu_s", "req/server cpu-s", false, orAbsent((*summary).RequestsPerServerCPU, format.Rate)),
+	openLoopCell("missed", "starts missed", func(v *summary) string { return format.Count(v.Missed) + " of " + format.Count(v.Scheduled) }),
+	openLoopCell("intended_p99_ms", "p99 from intended ms", func(v *summary) string { return format.QuantileMillis(v.Intended, 99) }),
+	runCell("notes", "notes", true, func(x *Variant) Value {
+		return From(x.S, func(v *summary) Value {
+			flagged := flags(v, true, []string{"CLIENT-BOUND", "OTHER LOAD"}, v.ClientBoundReps, v.OtherLoadReps)
+			return Words(strings.Join(append(flagged, ServerNotes(v)...), ", "))
+		})
+	}),
 }
 
-// runNotes are a variant's flags in a comparison of runs.
-func runNotes(v *analysis.VariantSummary) []string {
-	var out []string
-	if v.ClientBoundReps > 0 {
-		out = append(out, "CLIENT-BOUND ("+repsOf(v.ClientBoundReps, v.Stats.N)+")")
+// searchUnit names a search's score column by its objective's unit.
+var searchUnit = map[results.Objective]string{
+	results.ObjectiveRate: "req_per_s", results.ObjectiveRatePerCPU: "req_per_server_cpu_s", results.ObjectiveP99: "p99_handshake_ms",
+}
+
+// find is the first element of xs that ok accepts; nil for none.
+func find[T any](xs []T, ok func(*T) bool) *T {
+	for i := range xs {
+		if ok(&xs[i]) {
+			return &xs[i]
+		}
 	}
-	if v.OtherLoadReps > 0 {
-		out = append(out, "OTHER LOAD ("+repsOf(v.OtherLoadReps, v.Stats.N)+")")
+	return nil
+}
+
+// searchPoint is the search's point of the variant; nil when not visited.
+func searchPoint(x *Variant) *analysis.SearchPoint {
+	return find(x.R.Search.Points, func(p *analysis.SearchPoint) bool { return p.Variant == x.Name && p.Stats.N > 0 })
+}
+
+// capacityOf is the capacity answer of the variant; nil without one.
+func capacityOf(x *Variant) *results.Capacity {
+	return find(x.R.Capacities, func(c *results.Capacity) bool { return c.Variant == x.I })
+}
+
+// serverCPUColumn is a CSV column of a variant's requests per server CPU-second.
+func serverCPUColumn(key string, f func(*Variant) Value) Measure {
+	return Measure{Key: "server_cpu_" + key, Show: CSV, When: hasServerCPU, Variant: f}
+}
+
+// serverCPUStats reads a variant's requests per server CPU-second.
+func serverCPUStats(f func(st *stats.Stats) Value) func(*Variant) Value {
+	return func(x *Variant) Value { return f(&x.S.ServerCPUStats) }
+}
+
+// serverCPUTested reads their comparison with the baseline's.
+func serverCPUTested(f func(c *stats.Comparison) Value) func(*Variant) Value {
+	return func(x *Variant) Value {
+		return If(!x.S.IsBaseline && x.S.ServerCPUComparison.Tested(), f(&x.S.ServerCPUComparison))
 	}
-	return append(out, ServerNotes(v)...)
+}
+
+func hasThresholds(m *analysis.Report) bool { return len(m.Thresholds) > 0 }
+func hasSoftRatio(m *analysis.Report) bool {
+	return m.SoftRatio != nil && m.SoftRatio.Status == softratio.OK
+}
+
+// softRatioModel is the model's rate at the variant's soft ratio.
+func softRatioModel(x *Variant) Value {
+	pct, err := strconv.ParseFloat(x.V.Env[analysis.SoftRatioEnv], 64)
+	return If(err == nil && pct >= 0 && pct <= 100, F3(x.R.SoftRatio.Model.Rate(pct/100)))
+}
+func isSearch(m *analysis.Report) bool    { return m.Search != nil }
+func isPredicted(m *analysis.Report) bool { return m.Search != nil && m.Search.Predicted != nil }
+func isCapacity(m *analysis.Report) bool  { return m.Capacities != nil }
+func hasServerCPU(m *analysis.Report) bool {
+	return slices.ContainsFunc(m.Summary.Variants, func(v analysis.VariantSummary) bool { return v.ServerCPUStats.N > 0 })
+}
+
+// answers: thresholds, searches, capacities and requests per server CPU-second.
+var answers = []Measure{
+	{Key: "soft_ratio_model_req_per_s", Unit: "req/s", Label: "model req/s", Show: CSV | JSON | HTML, When: hasSoftRatio, Variant: softRatioModel},
+	{Key: "thresholds", Show: CSV, When: hasThresholds,
+		Variant: func(x *Variant) Value { return Words(thresholdCell(x.R.Thresholds, x.Name)) }},
+	{Key: "search_best", Show: CSV, When: isSearch, Variant: func(x *Variant) Value {
+		p, ss := searchPoint(x), x.R.Search
+		return If(p != nil, Truth(ss.Best >= 0 && ss.Points[ss.Best].Variant == x.Name))
+	}},
+	{Key: "search_predicted", Show: CSV, When: isPredicted, Variant: func(x *Variant) Value {
+		p := x.R.Search.Predicted
+		return If(searchPoint(x) != nil, Truth(p.Value != "" && x.V.Sweep[x.R.Search.Search.Key] == p.Value))
+	}},
+	{Key: "search_score_%s", Show: CSV, When: isSearch,
+		Each: func(m *analysis.Report) []string { return []string{searchUnit[m.Search.Search.Maximize]} },
+		Variant: func(x *Variant) Value {
+			return From(searchPoint(x), func(p *analysis.SearchPoint) Value { return F3(p.Stats.Mean) })
+		}},
+	{Key: "capacity_knee_per_s", Show: CSV, When: isCapacity,
+		Variant: func(x *Variant) Value {
+			return From(capacityOf(x), func(c *results.Capacity) Value { return If(c.Knee > 0, F3(c.Knee)) })
+		}},
+	{Key: "capacity_fail_per_s", Show: CSV, When: isCapacity,
+		Variant: func(x *Variant) Value {
+			return From(capacityOf(x), func(c *results.Capacity) Value { return If(c.Fail > 0, F3(c.Fail)) })
+		}},
+	{Key: "server_cpu_req_per_cpu_s", Show: JSON, Variant: func(x *Variant) Value {
+		st := x.S.ServerCPUStats
+		return If(st.N > 0, Object(&st))
+	}},
+	{Key: "server_cpu_comparison", Show: JSON, Variant: func(x *Variant) Value {
+		c := x.S.ServerCPUComparison
+		return If(x.S.ServerCPUStats.N > 0 && !x.S.IsBaseline, Object(&c))
+	}},
+	serverCPUColumn("mean_req_per_cpu_s", serverCPUStats(func(st *stats.Stats) Value { return If(st.N > 0, F3(st.Mean)) })),
+	serverCPUColumn("ci95_low", serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95Low)) })),
+	serverCPUColumn("ci95_high", serverCPUStats(func(st *stats.Stats) Value { return If(st.HasCI, F3(st.CI95High)) })),
+	serverCPUColumn("delta_pct", serverCPUTested(func(c *stats.Comparison) Value { return F3(c.DeltaPct) })),
+	serverCPUColumn("p_value", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PValue) })),
+	serverCPUColumn("p_adjusted", serverCPUTested(func(c *stats.Comparison) Value { return G(c.PAdjusted) })),
+	serverCPUColumn("significant", serverCPUTested(func(c *stats.Comparison) Value { return Truth(c.Significant) })),
+	serverCPUColumn("family", serverCPUTested(func(c *stats.Comparison) Value { return CountInt(c.Family) })),
 }

@@ -11,27 +11,22 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 )
 
-// Fact is how the text report words a measure among a repetition's facts:
-// its label, its place (Order; 0 after those placed) and the line; no row
-// where Line gives "".
+// Fact is a measure's line among a repetition's facts in the text report,
+// placed by Order (0: after those placed); no row where Line gives "".
 type Fact struct {
 	Label string
 	Order int
 	Line  func(*Rep) string
 }
 
-// fact makes a Fact.
 func fact(label string, order int, line func(*Rep) string) *Fact { return &Fact{label, order, line} }
 
 // FactColumns are the columns among a repetition's facts in the text
 // report, in order: those worded (Fact) and the others marked Facts.
 func FactColumns(m *analysis.Report) []Column {
-	var cols []Column
-	for _, c := range Columns(m, ^Output(0)) {
-		if c.Fact != nil || (c.Rep != nil && c.Show&Facts != 0) {
-			cols = append(cols, c)
-		}
-	}
+	cols := slices.DeleteFunc(Columns(m, ^Output(0)), func(c Column) bool {
+		return c.Fact == nil && (c.Rep == nil || c.Show&Facts == 0)
+	})
 	order := func(c Column) int {
 		if c.Fact == nil {
 			return rank(0)
@@ -55,24 +50,29 @@ func (c Column) FactRow(x *Rep) (label, line string, ok bool) {
 
 // facts: the lines the text report always words, beside the measures.
 var facts = []Measure{
-	{Key: "open_loop", JSONKey: "-", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() })},
-	{Key: "ports_hint", JSONKey: "-", Show: Facts, Fact: fact("", 6, func(x *Rep) string {
-		if x.Rep.Total.Errors[results.ErrPorts].Count == 0 {
-			return ""
-		}
-		return results.PortsHint
+	{Key: "open_loop", Show: Facts, Fact: fact("open loop", 3, func(x *Rep) string { return x.A.OpenLoop.String() })},
+	{Key: "ports_hint", Show: Facts, Fact: fact("", 6, func(x *Rep) string {
+		return map[bool]string{true: results.PortsHint}[x.Rep.Total.Errors[results.ErrPorts].Count > 0]
 	})},
-	{Key: "handshakes", JSONKey: "-", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: fact("handshakes", 8, func(x *Rep) string {
+	{Key: "handshakes", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Handshakes) }, Fact: fact("handshakes", 8, func(x *Rep) string {
 		t := &x.Rep.Total
 		return format.Count(t.Handshakes) + "  (resumed " + format.Count(t.Resumed) + ")"
 	})},
-	{Key: "connections", JSONKey: "-", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
+	{Key: "connections", Show: Facts, Rep: func(x *Rep) Value { return Count(x.Rep.Total.Connections) },
 		Fact: fact("connections", 9, func(x *Rep) string { return format.Count(x.Rep.Total.Connections) })},
-	{Key: "status", JSONKey: "-", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
+	{Key: "status", Show: Facts, Human: words, Rep: func(x *Rep) Value { return Value{Kind: Str, S: format.StatusLine(&x.Rep.Total.Counts)} },
 		Fact: fact("status", 10, func(x *Rep) string { return format.StatusLine(&x.Rep.Total.Counts) })},
-	{Key: "server_cpus_words", JSONKey: "-", Show: Facts, Fact: fact("server's cpus", 13, func(x *Rep) string { return ServerCPUsWords(x.A.ServerCPUs) })},
-	{Key: "in_flight", JSONKey: "-", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string { return LittleWords(x.A.Saturation) })},
-	{Key: "not_counted", JSONKey: "-", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
+	{Key: "server_cpus_words", Show: Facts, Fact: fact("server's cpus", 13, serverCPUsLine)},
+	{Key: "in_flight", Show: Facts, Fact: fact("in flight", 14, func(x *Rep) string {
+		// Little's law for a closed loop, when judged.
+		s := x.A.Saturation
+		if !s.Judged || s.MeanLatency <= 0 {
+			return ""
+		}
+		return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)", format.Count(uint64(s.Connections)),
+			format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
+	})},
+	{Key: "not_counted", Show: Facts, Fact: fact("not counted", 18, func(x *Rep) string {
 		var parts []string
 		if o := x.Rep.Total.Outside; o != (results.Outside{}) {
 			parts = append(parts, format.OutsideLine(&o))
@@ -82,20 +82,20 @@ var facts = []Measure{
 		}
 		return strings.Join(parts, ", ")
 	})},
-	{Key: "negotiated_none", JSONKey: "-", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
-		if len(x.Rep.Total.Negotiated) == 0 {
-			return "none"
-		}
-		return ""
+	{Key: "negotiated_none", Show: Facts, Fact: fact("negotiated", 19, func(x *Rep) string {
+		return map[bool]string{true: "none"}[len(x.Rep.Total.Negotiated) == 0]
 	})},
 }
 
 // requestsLine is "N  (K succeeded, R req/s, client U µs per request)".
 func requestsLine(x *Rep) string {
 	t := &x.Rep.Total
-	rate := format.Rate(t.Rate()) + " req/s" + clientCostNote(x.A, t.Requests)
+	rate := format.Rate(t.Rate()) + " req/s"
+	if us, _, ok := x.A.ClientCPU.PerRequest(t.Requests); ok {
+		rate += ", client " + format.Micros(us) + " µs per request"
+	}
 	if ok := t.Succeeded(); ok != t.Requests {
-		return format.Count(t.Requests) + "  (" + format.Count(ok) + " succeeded, " + rate + ")"
+		rate = format.Count(ok) + " succeeded, " + rate
 	}
 	return format.Count(t.Requests) + "  (" + rate + ")"
 }
@@ -103,20 +103,18 @@ func requestsLine(x *Rep) string {
 // errorsLine is "N  (S of attempts)".
 func errorsLine(x *Rep) string {
 	t := &x.Rep.Total
-	errs := format.Count(t.Errors.Total())
 	if t.Attempts() > 0 && t.Errors.Total() > 0 {
-		errs += "  (" + format.Share(t.ErrorShare()) + " of attempts)"
+		return format.Count(t.Errors.Total()) + "  (" + format.Share(t.ErrorShare()) + " of attempts)"
 	}
-	return errs
+	return format.Count(t.Errors.Total())
 }
 
 // errorClassLine is "N  first: MESSAGE" of the class x.Param; "" for none.
 func errorClassLine(x *Rep) string {
-	ec := &x.Rep.Total.Errors[errorClass(x.Param)]
-	if ec.Count == 0 {
-		return ""
+	if ec := &x.Rep.Total.Errors[errorClass(x.Param)]; ec.Count > 0 {
+		return format.Count(ec.Count) + "  first: " + format.Message(ec.First)
 	}
-	return format.Count(ec.Count) + "  first: " + format.Message(ec.First)
+	return ""
 }
 
 // memoryLine is the client's memory per slot, or for a run recorded
@@ -144,9 +142,8 @@ func timeWaitLine(x *Rep) string {
 	return tw
 }
 
-// clientCPULine renders the client CPU use of a repetition, "" when not
-// measured: kaeload's own time when recorded, and the busy time of the
-// groups' CPUs (each CPU counted once).
+// clientCPULine is a repetition's client CPU: kaeload's own time when
+// recorded and the groups' CPUs' busy time (each CPU once); "" unmeasured.
 func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 	if c.Measured == 0 {
 		return ""
@@ -159,29 +156,15 @@ func clientCPULine(c analysis.ClientCPU, requests uint64) string {
 		return line + fmt.Sprintf(" (%d of %d groups measured)", c.Measured, c.Groups)
 	}
 	if us, own, ok := c.PerRequest(requests); ok && us > 0 {
-		line += fmt.Sprintf("  (%s req per client cpu-s", format.Rate(1e6/us))
-		if own {
-			line += ", kaeload's own"
-		}
-		line += ")"
+		line += fmt.Sprintf("  (%s req per client cpu-s%s)", format.Rate(1e6/us), map[bool]string{true: ", kaeload's own"}[own])
 	}
 	return line
 }
 
-// clientCostNote is ", client N µs per request" for a repetition whose
-// client CPU was measured, "" otherwise: the generator's cost beside the
-// server's rate.
-func clientCostNote(ra *analysis.RepReport, requests uint64) string {
-	if us, _, ok := ra.ClientCPU.PerRequest(requests); ok {
-		return ", client " + format.Micros(us) + " µs per request"
-	}
-	return ""
-}
-
-// serverCPULine renders the server CPU use of a repetition and the
-// processes measured; "" when not measured.
+// serverCPULine is a repetition's server CPU and the processes measured
+// as the server ("server: nginx (pids 30337, 30338)"); "" when not measured.
 func serverCPULine(x *Rep) string {
-	u, requests := x.Rep.ServerCPU, x.Rep.Total.Requests
+	u := x.Rep.ServerCPU
 	if u == nil {
 		return ""
 	}
@@ -190,43 +173,41 @@ func serverCPULine(x *Rep) string {
 		line += " on CPUs " + u.CPUs
 	}
 	if u.Seconds > 0 {
-		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(requests)/u.Seconds))
+		line += fmt.Sprintf("  (%s req per server cpu-s)", format.Rate(float64(x.Rep.Total.Requests)/u.Seconds))
 	}
-	return line + serverNamed(x.Rep.ServerCPUs)
-}
-
-// serverNamed is "  server: nginx (pids 30337, 30338)", the processes
-// measured as the server; "" when not named.
-func serverNamed(s *results.ServerCPUs) string {
-	if s == nil || s.Name == "" {
-		return ""
-	}
-	pids, more := s.PIDs, ""
-	if len(pids) > 4 {
-		pids, more = pids[:4], fmt.Sprintf(" and %d more", len(s.PIDs)-4)
-	}
-	words := make([]string, len(pids))
-	for i, p := range pids {
-		words[i] = strconv.Itoa(p)
-	}
-	return "  server: " + s.Name + " (pids " + strings.Join(words, ", ") + more + ")"
-}
-
-// probeLine renders one probe reading of a repetition.
-func probeLine(p results.ProbeReading, requests uint64) string {
-	if p.Error != "" {
-		return "failed: " + format.Plain(p.Error) // as it was: a pattern's backslashes not doubled
-	}
-	line := fmt.Sprintf("delta %s (before %s, after %s)", format.Number(p.Delta()), format.Number(p.Before), format.Number(p.After))
-	if requests > 0 {
-		line += fmt.Sprintf(", %.3f per request", p.Delta()/float64(requests))
+	if s := x.Rep.ServerCPUs; s != nil && s.Name != "" {
+		var pids []string
+		for _, p := range s.PIDs[:min(len(s.PIDs), 4)] {
+			pids = append(pids, strconv.Itoa(p))
+		}
+		if more := len(s.PIDs) - 4; more > 0 {
+			pids[3] += fmt.Sprintf(" and %d more", more)
+		}
+		line += "  server: " + s.Name + " (pids " + strings.Join(pids, ", ") + ")"
 	}
 	return line
 }
 
-// ServerCPUsWords says how a repetition used the server's CPUs: "CPU 0
+// probeLine is one probe reading of a repetition.
+func probeLine(x *Rep) string {
+	p, ok := x.Rep.Probes[x.Param]
+	switch {
+	case !ok:
+		return ""
+	case p.Error != "":
+		return "failed: " + format.Plain(p.Error) // as it was: a pattern's backslashes not doubled
+	}
+	line := fmt.Sprintf("delta %s (before %s, after %s)", format.Number(p.Delta()), format.Number(p.Before), format.Number(p.After))
+	if n := x.Rep.Total.Requests; n > 0 {
+		line += fmt.Sprintf(", %.3f per request", p.Delta()/float64(n))
+	}
+	return line
+}
+
+// serverCPUsLine says how a repetition used the server's CPUs: "CPU 0
 // 100.0 % busy: the server 40 %, kaeload 27 %, interrupts 4 %, others 29 %".
-func ServerCPUsWords(u *analysis.ServerCPUUse) string {
+func serverCPUsLine(x *Rep) string {
+	u := x.A.ServerCPUs
 	if u == nil || !u.Measured {
 		return ""
 	}
@@ -242,14 +223,4 @@ func ServerCPUsWords(u *analysis.ServerCPUUse) string {
 		s += fmt.Sprintf("the server %.0f %%, ", u.Server*100)
 	}
 	return s + fmt.Sprintf("kaeload %.0f %%, interrupts %.0f %%, others %.0f %%", u.Kaeload*100, u.Interrupts*100, u.Others*100)
-}
-
-// LittleWords is Little's law for a repetition's closed loop, when judged: "8
-// connections / 12.520 ms mean latency ≈ 639.0 req/s (measured 637.5 req/s)".
-func LittleWords(s analysis.Saturation) string {
-	if !s.Judged || s.MeanLatency <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s connections / %s ms mean latency ≈ %s req/s (measured %s req/s)", format.Count(uint64(s.Connections)),
-		format.Millis(s.MeanLatency.Microseconds()), format.Rate(s.LittleRate), format.Rate(s.Rate))
 }

@@ -4,7 +4,8 @@
 package measure
 
 import (
-	"reflect"
+	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,8 +42,8 @@ const (
 // Measure is one quantity. Rep reads it from a repetition, Variant from a
 // variant; a nil one leaves the cell empty. When limits it to some runs.
 type Measure struct {
-	// Key names its CSV column and JSON field (JSONKey: "-" for none, "a.b"
-	// nests); a %s in Key is filled by each value of Each (a family).
+	// Key names its CSV column and, shown in JSON, its field (or JSONKey:
+	// "a.b" nests); a %s in Key is filled by each value of Each (a family).
 	Key, JSONKey string
 	Unit, Label  string
 	Show         Output
@@ -50,13 +51,12 @@ type Measure struct {
 	Variant      func(*Variant) Value
 	When         func(*analysis.Report) bool
 	Each         func(*analysis.Report) []string
-	// Human writes a value for the tables (Value.Human when nil).
+	// Human writes a value for the tables (by its unit's, else Value.Human, when nil).
 	Human func(Value) string
 	// Order and VOrder place it in the repetition and variant tables (0:
 	// after those placed; with neither it goes to every table it can fill).
 	Order, VOrder int
-	// Left aligns it left; Sparse drops it from a variant table no
-	// variant fills.
+	// Left aligns it left; Sparse drops it from a variant table none fills.
 	Left, Sparse bool
 	Metric       string // its OpenMetrics gauge ("kaeload_" + Key when "")
 	Fact         *Fact  // its line among a repetition's facts in the text report
@@ -77,29 +77,25 @@ type Rep struct {
 
 // Variant is what a variant's measure reads: S and V are nil for a variant
 // never measured; Sum adds up its repetitions' counts. In a comparison of
-// runs only S (nil for a run without the variant) and Cell are set.
+// runs only S (nil for a run without the variant), Run (0: the reference)
+// and Compared (with the reference) are set.
 type Variant struct {
-	R     *analysis.Report
-	I     int
-	Name  string
-	V     *results.Variant
-	S     *analysis.VariantSummary
-	Sum   results.Counts
-	Param string
-	Cell  *RunsCell
-	G     *VariantGroup // the group a row of the page's groups table reads
-}
-
-// RunsCell is a variant in run Run of a comparison of runs (0: the reference).
-type RunsCell struct {
+	R        *analysis.Report
+	I        int
+	Name     string
+	V        *results.Variant
+	S        *analysis.VariantSummary
+	Sum      results.Counts
+	Param    string
 	Run      int
 	Compared bool
+	G        *VariantGroup // the group a row of the page's groups table reads
 }
 
 // NewRunsCell is the context of variant k in run i of rr.
 func NewRunsCell(rr *analysis.RunsReport, k, i int) *Variant {
 	c := &rr.Variants[k].Cells[i]
-	x := &Variant{Name: rr.Variants[k].Name, Cell: &RunsCell{Run: i, Compared: c.Compared}}
+	x := &Variant{Name: rr.Variants[k].Name, Run: i, Compared: c.Compared}
 	if c.Present {
 		x.S = &c.Summary
 	}
@@ -121,8 +117,7 @@ func NewRep(m *analysis.Report, i, j int) *Rep {
 	return &Rep{R: m, V: v, Rep: &v.Reps[j], A: &m.Reps[i][j]}
 }
 
-// Column is a measure as one report shows it: a family's member has its
-// Param and its own Key and Label.
+// Column is a measure as a report shows it, a family's member with its Param.
 type Column struct {
 	*Measure
 	Key, Param, Label string
@@ -130,13 +125,13 @@ type Column struct {
 
 // JSONName is the column's JSON field, "" for none.
 func (c Column) JSONName() string {
-	switch c.JSONKey {
-	case "":
+	switch {
+	case c.JSONKey != "":
+		return replaceParam(c.JSONKey, c.Param)
+	case c.Show&JSON != 0:
 		return c.Key
-	case "-":
-		return ""
 	}
-	return replaceParam(c.JSONKey, c.Param)
+	return ""
 }
 
 // OfRep is the column's value for x; empty without a Rep reading.
@@ -157,10 +152,18 @@ func (c Column) OfVariant(x *Variant) Value {
 	return c.Variant(x)
 }
 
+// unitHuman writes a number of a unit for the tables.
+var unitHuman = map[string]func(float64) string{
+	"share": format.Percent, "µs": format.Micros, "s": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+}
+
 // Text is v as the tables show it.
 func (c Column) Text(v Value) string {
-	if c.Human != nil {
+	switch f := unitHuman[c.Unit]; {
+	case c.Human != nil:
 		return c.Human(v)
+	case f != nil && v.Kind != None:
+		return f(v.F)
 	}
 	return v.Human()
 }
@@ -194,8 +197,8 @@ func RepColumns(m *analysis.Report, out Output) []Column {
 	return cols
 }
 
-// VariantColumns are the columns of out's variant tables, in order,
-// without the sparse ones that no variant of m fills.
+// VariantColumns are the columns of out's variant tables, in order, but
+// the sparse ones no variant of m fills.
 func VariantColumns(m *analysis.Report, out Output) []Column {
 	var xs []*Variant
 	for i := range m.Summary.Variants {
@@ -204,8 +207,7 @@ func VariantColumns(m *analysis.Report, out Output) []Column {
 	return variantColumns(Columns(m, out), xs)
 }
 
-// RunsColumns are the columns of the comparison of runs rr, without the
-// sparse ones that no variant in any run fills.
+// RunsColumns are the columns of the comparison of runs rr, likewise.
 func RunsColumns(rr *analysis.RunsReport) []Column {
 	var xs []*Variant
 	for k := range rr.Variants {
@@ -275,17 +277,7 @@ func Truth(b bool) Value   { return Value{Kind: Bool, B: b} }
 func Words(s string) Value { return If(s != "", Value{Kind: Str, S: s}) }
 
 // Object is a structure only JSON shows; none for nil or empty.
-func Object(o any) Value {
-	switch r := reflect.ValueOf(o); r.Kind() {
-	case reflect.Invalid:
-		return Value{}
-	case reflect.Pointer, reflect.Slice, reflect.Map:
-		if r.IsNil() || (r.Kind() != reflect.Pointer && r.Len() == 0) {
-			return Value{}
-		}
-	}
-	return Value{Kind: Obj, O: o}
-}
+func Object(o any) Value { return If(!empty(o), Value{Kind: Obj, O: o}) }
 
 // From is f of what p points to; none for a nil p.
 func From[T any](p *T, f func(*T) Value) Value {
@@ -347,17 +339,36 @@ func (v Value) Human() string {
 
 // JSON is v as a JSON value; nil (the field left out) when none.
 func (v Value) JSON() any {
-	switch v.Kind {
-	case Int:
-		return v.N
-	case Fixed, General, Millis:
-		return v.F
-	case Bool:
-		return v.B
-	case Str:
-		return v.S
-	case Obj:
-		return v.O
+	return [...]any{Int: v.N, Fixed: v.F, General: v.F, Millis: v.F, Bool: v.B, Str: v.S, Obj: v.O}[v.Kind]
+}
+
+// outputNames name the outputs in WriteReference.
+var outputNames = []struct {
+	o    Output
+	name string
+}{{Text, "text"}, {Below, "text-below"}, {Latencies, "text-latency"}, {Groups, "text-groups"}, {PageLatencies, "html-latency"}, {Page, "html-page"}, {Markdown, "md"}, {CSV, "csv"}, {JSON, "json"}, {HTML, "html"}, {OpenMetrics, "openmetrics"}, {Runs, "compare"}}
+
+// WriteReference writes the catalogue as a Markdown table for docs/: each
+// measure's key, JSON field, unit, label, what has it and its outputs.
+func WriteReference(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("| key | json | unit | label | of | outputs |\n|---|---|---|---|---|---|\n")
+	for _, m := range Catalogue {
+		var of, outs []string
+		if m.Rep != nil {
+			of = append(of, "repetition")
+		}
+		if m.Variant != nil {
+			of = append(of, "variant")
+		}
+		for _, o := range outputNames {
+			if m.Show&o.o != 0 {
+				outs = append(outs, o.name)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.Key, Column{Measure: &m, Key: m.Key}.JSONName(), m.Unit, m.Label,
+			strings.Join(of, ", "), strings.Join(outs, " "))
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -1,0 +1,196 @@
+package measure
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
+)
+
+// LatencyHeading heads the first column of the latency table.
+const LatencyHeading = "latency ms"
+
+// latencyRow is a row of the text report's latency table: the percentiles
+// and maximum of one latency of a repetition, in ms; "intended" has no
+// row without a histogram.
+func latencyRow(name, label string) Measure {
+	return Measure{Key: name + "_%s_ms", Unit: "ms", Label: label, Show: Latencies, Human: words,
+		Each: func(*analysis.Report) []string { return []string{"p50", "p90", "p99", "p99.9", "max"} },
+		Rep: func(x *Rep) Value {
+			h := latencyOf(&x.Rep.Total.Latency, name)
+			if name == "intended" && (h == nil || h.Histogram == nil) {
+				return Value{}
+			}
+			return latencyWords(h, x.Param)
+		}}
+}
+
+// latencyWords is h's "count", "max" or percentile ("p99.9") in ms.
+func latencyWords(h *results.Histogram, param string) Value {
+	switch param {
+	case "count":
+		return Words(format.Count(uint64(h.TotalCount())))
+	case "max":
+		return Words(format.MaxMillis(h))
+	}
+	q, _ := strconv.ParseFloat(strings.TrimPrefix(param, "p"), 64)
+	return Words(format.QuantileMillis(h, q))
+}
+
+// latencyRows: the text report's latency table of a repetition.
+var latencyRows = []Measure{latencyRow("connect", "connect"), latencyRow("handshake", "handshake"), latencyRow("ttfb", "ttfb"),
+	latencyRow("total", "total"), latencyRow("intended", "from intended")}
+
+// groupRow is a column of the groups table: f's words of a group of the
+// repetition, or of their total (Rep.G.Index is results.TotalIndex).
+func groupRow(key, label string, left bool, f func(g *results.Group) string) Measure {
+	return Measure{Key: key, Label: label, Show: Groups, Human: words, Left: left,
+		Rep: func(x *Rep) Value { return Value{Kind: Str, S: f(x.G)} }}
+}
+
+// sparseGroupRow is a groupRow shown only in a repetition where has holds.
+func sparseGroupRow(key, label string, left bool, has func(*Rep) bool, f func(g *results.Group) string) Measure {
+	m := groupRow(key, label, left, f)
+	m.Sparse, m.Rep = true, func(x *Rep) Value { return If(has(x), Value{Kind: Str, S: f(x.G)}) }
+	return m
+}
+
+// orTotal is s for a group, "" for the total, format.Missing for "".
+func orTotal(g *results.Group, s string) string {
+	switch {
+	case g.Index == results.TotalIndex:
+		return ""
+	case s == "":
+		return format.Missing
+	}
+	return s
+}
+
+// groupRows: the text report's groups table, a row per group and the total.
+var groupRows = []Measure{
+	sparseGroupRow("group_host", "host", true, func(x *Rep) bool {
+		return slices.ContainsFunc(x.Rep.Groups, func(g results.Group) bool { return g.Host != "" })
+	}, func(g *results.Group) string {
+		if g.Host == "" && g.Index != results.TotalIndex {
+			return "local"
+		}
+		return g.Host
+	}),
+	groupRow("group_cpus", "cpus", true, func(g *results.Group) string { return orTotal(g, g.CPUs) }),
+	groupRow("group_threads", "threads", false, func(g *results.Group) string { return strconv.Itoa(g.Threads) }),
+	groupRow("group_conns", "conns", false, func(g *results.Group) string { return strconv.Itoa(g.Slots) }),
+	groupRow("group_requests", "requests", false, func(g *results.Group) string { return format.Count(g.Requests) }),
+	groupRow("group_req_per_s", "req/s", false, func(g *results.Group) string { return format.Rate(g.Rate()) }),
+	groupRow("group_errors", "errors", false, func(g *results.Group) string { return format.Count(g.Errors.Total()) }),
+	groupRow("group_total_p99_ms", "p99 total ms", false, func(g *results.Group) string {
+		return format.QuantileMillis(g.Latency.Total, 99)
+	}),
+	sparseGroupRow("group_cpu_busy", "cpu busy", false, func(x *Rep) bool { return x.A.ClientCPU.Measured > 0 }, func(g *results.Group) string {
+		if g.CPU == nil {
+			return orTotal(g, "")
+		}
+		return orTotal(g, format.Percent(g.CPU.Busy))
+	}),
+}
+
+// pageLatency is a row of the page's latency table, a variant's reps merged.
+func pageLatency(name string) Measure {
+	return Measure{Key: "merged_" + name + "_%s", Unit: "ms", Label: name, Show: PageLatencies, Human: words,
+		Each: func(*analysis.Report) []string { return []string{"count", "p50", "p90", "p99", "p99.9", "max"} },
+		Variant: func(x *Variant) Value {
+			if len(x.V.Reps) == 0 {
+				return Value{}
+			}
+			return latencyWords(latencyOf(merged(x.S), name), x.Param)
+		}}
+}
+
+// pageLatencyRows: the page's latency table.
+var pageLatencyRows = []Measure{pageLatency("connect"), pageLatency("handshake"), pageLatency("ttfb"), pageLatency("total")}
+
+// pageOnly: what the page's open-loop, server cost and CPU tables add.
+var pageOnly = []Measure{
+	{Key: "client_busiest_group", Show: Page, Rep: func(x *Rep) Value {
+		c := x.A.ClientCPU
+		return If(c.Measured > 0 && c.BusyMaxGroup >= 0, CountInt(c.BusyMaxGroup))
+	}},
+	{Key: "client_busy_mean", Unit: "share", Show: Page,
+		Rep: func(x *Rep) Value { return If(x.A.ClientCPU.Measured > 0, F4(x.A.ClientCPU.BusyMean)) }},
+	{Key: "server_busy", Unit: "share", Show: Page,
+		Rep: func(x *Rep) Value {
+			return From(x.Rep.ServerCPU, func(u *results.CPUUsage) Value { return F4(u.Busy) })
+		}},
+	{Key: "intended_p99.9_ms", Unit: "ms", Show: Page,
+		Variant: func(x *Variant) Value { return If(x.S.Scheduled > 0, Quantile(x.S.Intended, 99.9)) }},
+	{Key: "server_cpu_reps", Show: Page,
+		Variant: func(x *Variant) Value { return If(x.S.ServerCPUReps > 0, CountInt(x.S.ServerCPUReps)) }},
+	{Key: "req_per_server_cpu_s_ci", Unit: "req/cpu-s", Show: Page, Human: words,
+		Variant: func(x *Variant) Value { return Words(CICell(x.S.ServerCPUStats)) }},
+}
+
+// VariantGroup is one group index of a variant over its repetitions.
+type VariantGroup struct {
+	Index, Threads, Slots int
+	CPUs                  string
+	Rates, Busy           []float64
+}
+
+// EverBusy says whether the group's CPUs were ever client-bound busy.
+func (g *VariantGroup) EverBusy() bool {
+	return len(g.Busy) > 0 && slices.Max(g.Busy) >= results.ClientBoundBusy
+}
+
+// VariantGroups aggregates v's groups by index over its repetitions.
+func VariantGroups(v *results.Variant) []*VariantGroup {
+	byIndex := map[int]*VariantGroup{}
+	for i := range v.Reps {
+		for j := range v.Reps[i].Groups {
+			g := &v.Reps[i].Groups[j]
+			a, ok := byIndex[g.Index]
+			if !ok {
+				a = &VariantGroup{Index: g.Index, CPUs: g.CPUs, Threads: g.Threads, Slots: g.Slots}
+				byIndex[g.Index] = a
+			}
+			a.Rates = append(a.Rates, g.Rate())
+			if g.CPU != nil {
+				a.Busy = append(a.Busy, g.CPU.Busy)
+			}
+		}
+	}
+	return slices.SortedFunc(maps.Values(byIndex), func(a, b *VariantGroup) int { return a.Index - b.Index })
+}
+
+// pageGroupRow is a column of the page's groups table: f's words of Variant.G.
+func pageGroupRow(key, unit, label string, f func(g *VariantGroup) string) Measure {
+	return Measure{Key: key, Unit: unit, Label: label, Show: Page, Human: words,
+		Variant: func(x *Variant) Value { return Value{Kind: Str, S: f(x.G)} }}
+}
+
+// pageGroupRows: the page's groups table, a row per group of a variant.
+var pageGroupRows = []Measure{
+	{Key: "variant_group_cpus", Label: "CPUs", Show: Page, Human: words, Left: true,
+		Variant: func(x *Variant) Value { return Value{Kind: Str, S: cmp.Or(x.G.CPUs, "unpinned")} }},
+	pageGroupRow("variant_group_threads", "", "threads", func(g *VariantGroup) string { return strconv.Itoa(g.Threads) }),
+	pageGroupRow("variant_group_conns", "", "connections", func(g *VariantGroup) string { return strconv.Itoa(g.Slots) }),
+	pageGroupRow("variant_group_req_per_s", "req/s", "mean req/s", func(g *VariantGroup) string { return format.Rate(stat.Mean(g.Rates, nil)) }),
+	pageGroupRow("variant_group_req_per_s_range", "req/s", "range over reps", func(g *VariantGroup) string {
+		if len(g.Rates) < 2 {
+			return ""
+		}
+		return format.Rate(slices.Min(g.Rates)) + " – " + format.Rate(slices.Max(g.Rates))
+	}),
+	pageGroupRow("variant_group_cpu_busy", "share", "CPU busy: mean (max)", func(g *VariantGroup) string {
+		busy := format.Percent(stat.Mean(g.Busy, nil))
+		if len(g.Busy) > 1 {
+			busy += " (max " + format.Percent(slices.Max(g.Busy)) + ")"
+		}
+		return busy
+	}),
+}
