@@ -1,8 +1,9 @@
 package htmlreport
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,64 +50,40 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 		pick = func(g *results.Group) *results.Histogram { return g.Latency.Intended }
 	}
 	knee := analysis.KneeWords(c, spec.From)
-	ch := chart{
-		ID:    "chart-capacity-" + strconv.Itoa(c.Variant),
-		Title: "Capacity of " + name + ": " + what + " against the rate asked",
+	f := newFigure(chart{ID: "chart-capacity-" + strconv.Itoa(c.Variant), Title: "Capacity of " + name + ": " + what + " against the rate asked",
 		Caption: "Points: one step of the search each (one open-loop window), " + what + " in ms (log scale) at the rate asked; " +
 			"ringed: steps that missed a target (latency, errors or missed starts); dashed line: the target; dotted line: the knee, " + knee + ".",
+	}, "rate asked (new connections/s)", what+" ms", true, true)
+	ms := float64(target) / float64(time.Millisecond)
+	ymin, ymax := ms, ms
+	var line, fails plotter.XYs // the steps' p99 latencies in ms by rate asked, and the failing steps'
+	for _, rep := range slices.SortedStableFunc(slices.Values(c.Steps), func(a, b *results.Rep) int { return cmp.Compare(a.Step.Rate, b.Step.Rate) }) {
+		if h := pick(&rep.Total); !results.EmptyHistogram(h) {
+			xy := plotter.XY{X: rep.Step.Rate, Y: math.Max(float64(h.ValueAtQuantile(99))/1e3, 0.001)}
+			line, ymin, ymax = append(line, xy), math.Min(ymin, xy.Y), math.Max(ymax, xy.Y)
+			if !rep.Step.Pass {
+				fails = append(fails, xy)
+			}
+		}
 	}
-	line, fails := capacitySteps(c.Steps, pick)
 	if len(line) == 0 {
-		ch.Err = "no step measured a latency"
-		return ch
+		return f.none("no step measured a latency")
 	}
-	col := variantColor(c.Variant)
-	f := newFigure("rate asked (new connections/s)", what+" ms", true, true)
-	f.X.Tick.Marker = rateTicks{}
-	f.Y.Scale = plot.LogScale{}
-	f.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	f.linePoints(line, col)
+	f.X.Tick.Marker, f.Y.Scale, f.Y.Tick.Marker = rateTicks, plot.LogScale{}, plot.LogTicks{Prec: -1}
+	f.linePoints(line, variantColor(c.Variant), name+": "+what)
 	if len(fails) > 0 {
 		f.glyphs(fails, colorAlarm, 7, draw.RingGlyph{})
 	}
 	lo, hi := line[0].X, line[len(line)-1].X
-	ms := float64(target) / float64(time.Millisecond)
-	ymin, ymax := ms, ms
-	for _, pt := range line {
-		ymin, ymax = math.Min(ymin, pt.Y), math.Max(ymax, pt.Y)
-	}
-	f.refLine(lo, ms, hi, ms, colorMuted)
-	ch.Legend = []legendItem{
-		lineItem(name+": "+what, col),
-		dashedItem("target "+strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".")+" ms", colorMuted),
-		boxItem("missed a target", colorAlarm),
-	}
+	f.refLine(lo, ms, hi, ms, colorMuted, "target "+strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".")+" ms")
+	f.key(boxItem("missed a target", colorAlarm))
 	if c.Knee > 0 {
 		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorBest, 1.2, 1.5, 2.5)
 		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorBest, draw.XLeft)
-		ch.Legend = append(ch.Legend, dashedItem("knee", colorBest))
+		f.key(dashedItem("knee", colorBest))
 	}
 	pad := (hi - lo) * 0.05
 	f.X.Min, f.X.Max = math.Max(0, lo-pad), hi+pad
 	f.Y.Min, f.Y.Max = ymin/1.5, ymax*1.5
-	return f.draw(ch, 300)
-}
-
-// capacitySteps are the steps' p99 latencies in ms by rate asked, and
-// those of the failing steps.
-func capacitySteps(steps []*results.Rep, pick func(*results.Group) *results.Histogram) (line, fails plotter.XYs) {
-	steps = append([]*results.Rep(nil), steps...)
-	sort.SliceStable(steps, func(a, b int) bool { return steps[a].Step.Rate < steps[b].Step.Rate })
-	for _, rep := range steps {
-		h := pick(&rep.Total)
-		if results.EmptyHistogram(h) {
-			continue
-		}
-		xy := plotter.XY{X: rep.Step.Rate, Y: math.Max(float64(h.ValueAtQuantile(99))/1e3, 0.001)}
-		line = append(line, xy)
-		if !rep.Step.Pass {
-			fails = append(fails, xy)
-		}
-	}
-	return line, fails
+	return f.draw(300)
 }

@@ -152,17 +152,12 @@ func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
 	for _, v := range m.Run.Variants {
 		ratioOf[v.Name] = v.Env[analysis.SoftRatioEnv]
 	}
-	if c, ok := searchChart(m.Search, m.SoftRatio, ratioOf); ok {
-		out = append(out, c)
-	}
+	out = append(out, searchChart(m.Search, m.SoftRatio, ratioOf)...)
 	out = append(out,
 		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
 		cdfChart(vs, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 		groupChart(vs))
-	if c, ok := cpuChart(vs); ok {
-		out = append(out, c)
-	}
-	return out
+	return append(out, cpuChart(vs)...)
 }
 
 // speedSectionOf lays out the crypto speed table st (nil: none).

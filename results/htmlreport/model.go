@@ -2,15 +2,12 @@ package htmlreport
 
 import (
 	"image/color"
-	"math"
 
-	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/measure"
 )
 
 // dash is the page's mark for an undefined value (format.Missing in text).
@@ -75,33 +72,6 @@ func cdf(h *results.Histogram) plotter.XYs {
 		pts = append(pts, plotter.XY{X: float64(max(b.To, from)) / 1000, Y: float64(cum) / total})
 	}
 	return pts
-}
-
-// mean is the arithmetic mean of xs; NaN for none.
-func mean(xs []float64) float64 { return stat.Mean(xs, nil) }
-
-// cpuValue is repetition r of v's value of the catalogue's rep measure
-// key, NaN for none.
-func cpuValue(key string, v *variantData, r int) float64 {
-	mc := catalogued(key, true)
-	if x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]}); x.Kind != measure.None {
-		return x.F
-	}
-	return math.NaN()
-}
-
-// hasCPU reports whether any repetition measured client or server CPU.
-func hasCPU(vs []variantData) bool {
-	for i := range vs {
-		for r := range vs[i].V.Reps {
-			for _, kind := range cpuKinds {
-				if !math.IsNaN(cpuValue(kind.key, &vs[i], r)) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // series is a sweep on the x axis: a numeric one at its numbers, a

@@ -442,7 +442,9 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) time
 	if math.Log10(y.hi/y.lo) <= 2.01 { // 2 and 5 times each power too
 		ms125 = []int{1, 2, 5}
 	}
-	decades(y.lo, y.hi, ms125, func(v float64, _ int) { y.ticks = append(y.ticks, v) })
+	for _, t := range decades(y.lo, y.hi, ms125, func(int) bool { return false }) {
+		y.ticks = append(y.ticks, t.Value)
+	}
 	ch, _ := lc.draw(t, ax, marks)
 	return ch
 }
