@@ -19,22 +19,17 @@ import (
 	"github.com/kaeload/kaeload/results/tables"
 )
 
-// capacitySection is a capacity search: its line and each variant's steps.
-type capacitySection struct {
-	Line, Intro string
-	Variants    []section
-}
-
-// capacitySectionOf lays out m's capacity answers; nil for none.
-func capacitySectionOf(m *analysis.Report) *capacitySection {
+// capacitySectionOf lays out m's capacity answers: its line, the search
+// and a part per variant with its steps; nil for none.
+func capacitySectionOf(m *analysis.Report) *section {
 	r, cs := m.Run, m.Capacities
 	if cs == nil {
 		return nil
 	}
-	s := &capacitySection{Line: m.CapacityLine.String(), Intro: tables.CapacityIntro(r.Capacity)}
+	s := &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}}
 	for i := range cs {
-		s.Variants = append(s.Variants, section{Heading: r.Variants[cs[i].Variant].Name + ": " + analysis.KneeWords(&cs[i], r.Capacity.From),
-			Table: fromTable("", tables.Capacity(&cs[i]))})
+		s.Parts = append(s.Parts, section{Heading: r.Variants[cs[i].Variant].Name + ": " + analysis.KneeWords(&cs[i], r.Capacity.From),
+			Tables: []*table{fromTable("", tables.Capacity(&cs[i]))}})
 	}
 	return s
 }

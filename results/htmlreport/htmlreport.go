@@ -33,46 +33,29 @@ func Write(w io.Writer, m *analysis.Report) error {
 
 // page is what the template renders; the banners' lines come from the
 // analysis as the text report has them. Incomplete: rebuilt from the
-// journal before the run ended; Crossed: thresholds that did not pass.
+// journal before the run ended; Crossed: thresholds that did not pass;
+// ClientBound: the first maxClientBound client-bound groups.
 type page struct {
-	Name, Started, Finished, Baseline                       string
-	Interrupted, Incomplete                                 bool
-	Failed, NotMeasured, Partial, Excluded, Warnings, Hints []string
-	Hosts, Thresholds                                       []string
-	Crossed                                                 int
-	// ClientBound lists the first maxClientBound client-bound groups.
-	ClientBound     []string
-	ClientBoundMore int
-	Threshold       string
-	NoVariants      bool
-	Order           string
-	StatsNote       string
-	Metrics         string
-	Drift, Search   *section
-	Capacity        *capacitySection
-	Timeline        *timelineSection
-	Charts          []chart
-	Speed           *speedSection
-	Profile         *profileSection
-	Plan            string
+	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
+	Interrupted, Incomplete, NoVariants                                           bool
+	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds    []string
+	ClientBound                                                                   []string
+	Crossed, ClientBoundMore                                                      int
+
+	Drift, Search, Capacity, Speed *section
+	Timeline                       *timelineSection
+	Charts                         []chart
+	Profile                        *profileSection
 
 	Comparison, Variants, Reps, Groups, Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
-// section is a part of the page: its heading, notes and table.
+// section is a part of the page: its heading, notes, tables and parts.
 type section struct {
 	Heading string
 	Lines   []string
-	Table   *table
-}
-
-// speedSection is the crypto speed table (analysis.SpeedTable) with its
-// commands and failed runs.
-type speedSection struct {
-	Baseline string
-	Commands []string
-	Table    *table
-	Failures *table
+	Tables  []*table
+	Parts   []section
 }
 
 // maxClientBound is how many client-bound groups the banner lists.
@@ -106,37 +89,34 @@ func newPage(m *analysis.Report) *page {
 	}
 	sum := m.Summary
 	vs := newVariantData(m)
-	var base *variantData // nil when the baseline was not measured
-	if sum.Baseline >= 0 {
-		base = &vs[sum.Baseline]
-	}
 	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
 	if nc := sum.NoComparison().String(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if dt, title, ok := tables.Drift(sum); ok {
-		pg.Drift = &section{Lines: []string{title}, Table: fromTable("", dt)}
+		pg.Drift = &section{Lines: []string{title}, Tables: []*table{fromTable("", dt)}}
 	}
 	if ss := m.Search; ss != nil {
-		pg.Search = &section{Lines: ss.Lines().Strings(), Table: fromTable("", tables.Search(ss))}
+		pg.Search = &section{Lines: ss.Lines().Strings(), Tables: []*table{fromTable("", tables.Search(ss))}}
 		if len(ss.Points) > 0 {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}
 	}
 	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
-	pg.Capacity = capacitySectionOf(m)
-	pg.Charts = charts(m, vs, base)
-	pg.Timeline = timelineSectionOf(vs, m)
-	pg.Speed = speedSectionOf(m.Speed)
-	pg.Profile = profileSectionOf(m.Profile)
+	pg.Capacity, pg.Charts, pg.Timeline = capacitySectionOf(m), charts(m, vs), timelineSectionOf(vs, m)
+	pg.Speed, pg.Profile = speedSectionOf(m.Speed), profileSectionOf(m.Profile)
 	pg.addTables(m, vs)
 	return pg
 }
 
 // charts are the page's charts, in order.
-func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
+func charts(m *analysis.Report, vs []variantData) []chart {
+	var base *variantData // nil when the baseline was not measured
+	if m.Summary.Baseline >= 0 {
+		base = &vs[m.Summary.Baseline]
+	}
 	var out []chart
 	for i := range m.Capacities {
 		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
@@ -160,23 +140,21 @@ func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
 	return append(out, cpuChart(vs)...)
 }
 
-// speedSectionOf lays out the crypto speed table st (nil: none).
-func speedSectionOf(st *analysis.SpeedTable) *speedSection {
+// speedSectionOf lays out the crypto speed table st (nil: none): the
+// baseline, the commands, the figures and the failed runs.
+func speedSectionOf(st *analysis.SpeedTable) *section {
 	if st == nil {
 		return nil
 	}
-	sec := &speedSection{Baseline: st.BaselineName, Commands: st.Commands}
+	sec := &section{Heading: st.BaselineName, Lines: st.Commands}
 	if st.Baseline < 0 {
-		sec.Baseline += " (not measured: no Δ %)"
-	}
-	if len(st.Rows) > 0 {
-		sec.Table = fromTable("speed-table", tables.Speed(st))
+		sec.Heading += " (not measured: no Δ %)"
 	}
 	fails := tables.Table{Header: []string{"variant", "speed command", "error"}}
 	for _, f := range st.Failures {
 		fails.Add(f.Variant, "speed["+strconv.Itoa(f.Command)+"] "+f.CommandLine, f.Error)
 	}
-	sec.Failures = fromTable("speed-failures", fails)
+	sec.Tables = []*table{fromTable("speed-table", tables.Speed(st)), fromTable("speed-failures", fails)}
 	return sec
 }
 

@@ -140,13 +140,13 @@ func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
 	for k, pc := range pt.Cols {
 		t.Head = append(t.Head, th{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!pc.Left)})
 	}
+	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
-		cells, needed, needs := lead, false, false
+		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			v := value(cols[k])
-			needs, needed = needs || pc.Needs, needed || pc.Needs && v.Kind != measure.None
 			c := td{Text: dash, Class: numClass(!pc.Left)}
-			if v.Kind != measure.None {
+			if v := value(cols[k]); v.Kind != measure.None {
+				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))
 				if pc.Unit {
 					c.Text += " " + cols[k].Unit
@@ -154,7 +154,7 @@ func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
 			}
 			cells = append(cells, c)
 		}
-		if needed || !needs {
+		if needed {
 			t.add(class, cells...)
 		}
 	}

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +38,7 @@ type timelineRep struct {
 	Open, None       bool
 	Facts            []tables.Notice // tables.RepTimeline
 	Diagnoses        []diagnosisBlock
-	Charts           []timelineChart
+	Charts           []chart
 }
 
 type diagnosisBlock struct {
@@ -45,45 +46,36 @@ type diagnosisBlock struct {
 	Rows  []tables.Notice
 }
 
-// timelineChart is one chart of a repetition's timeline; Class is its kind.
-type timelineChart = chart
-
 // timelineSectionOf lays out the timeline of every variant of vs from m.
 func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	sec := &timelineSection{}
 	blocks := map[string]string{} // "variant/rep" -> the block's id
-	for i := range vs {
-		v := &vs[i]
-		if len(v.V.Reps) == 0 {
-			continue
-		}
-		if !hasTimeline(v.V) {
-			sec.Without = append(sec.Without, v.V.Name)
-			continue
-		}
+	for _, v := range measured(vs) {
 		tv := timelineVariant{Name: v.V.Name, Color: cssColor(v.Color), ID: "timeline-" + strconv.Itoa(v.Index)}
-		open := true
+		open := true // until a repetition has a timeline
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
 			tr := timelineRep{ID: tv.ID + "-" + strconv.Itoa(j), Rep: strconv.Itoa(rep.Index + 1)}
-			if !hasPoints(rep) {
+			if rep.Timeline == nil || len(rep.Timeline.Points) == 0 {
 				tr.None, tr.Summary = true, "no timeline recorded"
 				tv.Reps = append(tv.Reps, tr)
 				continue
 			}
 			tr.Open, open, sec.Recorded = open, false, true
 			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = tr.ID
-			ra := &m.Reps[v.Index][j]
-			tr.Summary = repTimelineSummary(rep, ra)
-			tr.Facts = tables.RepTimeline(&ra.Timeline)
+			ra := &v.Reps[j]
+			tr.Summary, tr.Facts, tr.Charts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline), repTimelineCharts(rep, ra)
 			for k := range ra.Timeline.Diagnoses {
 				d := &ra.Timeline.Diagnoses[k]
 				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(d)})
 			}
-			tr.Charts = repTimelineCharts(rep, ra)
 			tv.Reps = append(tv.Reps, tr)
 		}
-		sec.Variants = append(sec.Variants, tv)
+		if open {
+			sec.Without = append(sec.Without, v.V.Name)
+		} else {
+			sec.Variants = append(sec.Variants, tv)
+		}
 	}
 	for k := range m.Diagnoses {
 		d := &m.Diagnoses[k]
@@ -96,17 +88,6 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	sec.Diagnoses, sec.DiagnosesMore = firstOf(sec.Diagnoses, maxClientBound)
 	return sec
 }
-
-func hasTimeline(v *results.Variant) bool {
-	for j := range v.Reps {
-		if hasPoints(&v.Reps[j]) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasPoints(rep *results.Rep) bool { return rep.Timeline != nil && len(rep.Timeline.Points) > 0 }
 
 // repTimelineSummary is the line beside a repetition's number.
 func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
@@ -131,10 +112,9 @@ func repTimelineSummary(rep *results.Rep, ra *analysis.RepReport) string {
 }
 
 // repTimelineCharts draws a repetition's charts on one time axis.
-func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []timelineChart {
-	ax := newTimeAxis(rep.Timeline)
-	marks := eventMarks(ra.Events)
-	out := []timelineChart{rateTimeline(rep, ax, marks, ra.Timeline.Stalls), handshakeTimeline(rep.Timeline, ax, marks)}
+func repTimelineCharts(rep *results.Rep, ra *analysis.RepReport) []chart {
+	ax, marks := newTimeAxis(rep.Timeline), eventMarks(ra.Events)
+	out := []chart{rateTimeline(rep, ax, marks, ra.Timeline.Stalls), handshakeTimeline(rep.Timeline, ax, marks)}
 	if c, ok := cpuTimeline(rep.Timeline, ax, marks); ok {
 		out = append(out, c)
 	}
@@ -150,13 +130,10 @@ type eventMark struct {
 // eventMarks groups evs by interval, in order of first appearance.
 func eventMarks(evs []analysis.KernelEvent) []eventMark {
 	var out []eventMark
-	index := map[time.Duration]int{}
 	for _, e := range evs {
-		i, ok := index[e.Start]
-		if !ok {
-			i = len(out)
-			index[e.Start] = i
-			out = append(out, eventMark{Start: e.Start, Length: e.Length})
+		i := slices.IndexFunc(out, func(m eventMark) bool { return m.Start == e.Start })
+		if i < 0 {
+			i, out = len(out), append(out, eventMark{Start: e.Start, Length: e.Length})
 		}
 		out[i].Events = append(out[i].Events, e)
 	}

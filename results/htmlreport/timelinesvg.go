@@ -273,7 +273,7 @@ func (c *canvas) line(l timelineLine, pts []results.Point) {
 // rateTimeline draws a repetition's responses per second stacked by group
 // (0 at the bottom), the warm-up faded, stalls outlined, kernel events
 // marked under the axis, and a tooltip per interval.
-func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []diagnosis.Stall) timelineChart {
+func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []diagnosis.Stall) chart {
 	top := map[time.Duration]float64{} // stack height by interval start
 	hi := 0.0
 	for g := range rep.Groups {
@@ -336,7 +336,7 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 		d := "M" + num(c.x((m.Start + m.Length/2).Seconds())) + " " + num(c.y1+1) + "l5 9h-10z"
 		c.el("path", "", t, "class", "event", "d", d, "fill", cssColor(colorEvent))
 	}
-	ch := timelineChart{Class: "tl-rate", Title: "Rate: successful responses per second, stacked by worker group", SVG: c.drawing()}
+	ch := chart{Class: "tl-rate", Title: "Rate: successful responses per second, stacked by worker group", SVG: c.drawing()}
 	ch.Legend, ch.Caption = rateLegend(rep, stalls, marks)
 	return ch
 }
@@ -344,11 +344,7 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 // rateLegend is the rate chart's legend and note.
 func rateLegend(rep *results.Rep, stalls []diagnosis.Stall, marks []eventMark) (legend []legendItem, note string) {
 	for g, gr := range rep.Groups {
-		name := "group " + strconv.Itoa(gr.Index)
-		if gr.CPUs != "" {
-			name += " (" + gr.CPUs + ")"
-		}
-		legend = append(legend, boxItem(name, groupColor(g)))
+		legend = append(legend, boxItem(groupName(gr.Index, gr.CPUs), groupColor(g)))
 	}
 	legend = append(legend, boxItem("warm-up (faded, not counted)", colorWarmup))
 	if len(stalls) > 0 {
@@ -388,9 +384,9 @@ type lineChart struct {
 }
 
 // draw draws lc's lines that have a value over t; false when none has.
-func (lc lineChart) draw(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineChart, bool) {
+func (lc lineChart) draw(t *results.Timeline, ax timeAxis, marks []eventMark) (chart, bool) {
 	c := newCanvas(150, 0, ax, lc.y, lc.label, marks)
-	ch := timelineChart{Class: lc.class, Title: lc.title}
+	ch := chart{Class: lc.class, Title: lc.title}
 	if lc.threshold > 0 {
 		c.path("threshold", c.hline(c.y(lc.threshold)), cssColor(colorAlarm), "stroke-dasharray", "5 3")
 	}
@@ -407,7 +403,7 @@ func (lc lineChart) draw(t *results.Timeline, ax timeAxis, marks []eventMark) (t
 
 // handshakeTimeline draws the TLS handshake's p50 and p99 per interval
 // in ms on a log scale; an interval without handshakes leaves a gap.
-func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) timelineChart {
+func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) chart {
 	ms := func(d time.Duration) float64 {
 		if d <= 0 {
 			return math.NaN()
@@ -451,7 +447,7 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) time
 
 // cpuTimeline draws the client's and the server's CPU busy per interval
 // against the client-bound threshold; false when none was measured.
-func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (timelineChart, bool) {
+func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (chart, bool) {
 	orNaN := func(v *float64) float64 {
 		if v == nil {
 			return math.NaN()
