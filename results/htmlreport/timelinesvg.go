@@ -36,21 +36,33 @@ var groupPalette = []color.RGBA{
 
 func groupColor(g int) color.RGBA { return groupPalette[g%len(groupPalette)] }
 
-// timeAxis is a repetition's time axis, in seconds from the window's start.
-type timeAxis struct {
-	Lo, Hi float64
-	Ticks  []float64
+// axis maps lo..hi, on a log scale when log, onto a timeline chart; its
+// ticks are labelled by label.
+type axis struct {
+	lo, hi float64
+	log    bool
+	ticks  []float64
+	label  func(float64) string
 }
 
-// newTimeAxis spans t's points with about ten ticks at a round step, 0 among them.
-func newTimeAxis(t *results.Timeline) timeAxis {
-	ax := timeAxis{Lo: t.Points[0].Start.Seconds(), Hi: t.Points[len(t.Points)-1].End().Seconds()}
-	if ax.Hi <= ax.Lo {
-		ax.Hi = ax.Lo + 1
+// frac is v's share of the way from lo to hi.
+func (a axis) frac(v float64) float64 {
+	if a.log {
+		return math.Log(v/a.lo) / math.Log(a.hi/a.lo)
 	}
-	step := niceStep((ax.Hi - ax.Lo) / 10)
-	for v := math.Ceil(ax.Lo/step) * step; v <= ax.Hi+step*1e-9; v += step {
-		ax.Ticks = append(ax.Ticks, math.Round(v/step)*step)
+	return (v - a.lo) / (a.hi - a.lo)
+}
+
+// newTimeAxis spans t's points in seconds from the window's start, with
+// about ten ticks at a round step, 0 among them.
+func newTimeAxis(t *results.Timeline) axis {
+	ax := axis{lo: t.Points[0].Start.Seconds(), hi: t.Points[len(t.Points)-1].End().Seconds(), label: seconds}
+	if ax.hi <= ax.lo {
+		ax.hi = ax.lo + 1
+	}
+	step := niceStep((ax.hi - ax.lo) / 10)
+	for v := math.Ceil(ax.lo/step) * step; v <= ax.hi+step*1e-9; v += step {
+		ax.ticks = append(ax.ticks, math.Round(v/step)*step)
 	}
 	return ax
 }
@@ -141,56 +153,40 @@ func num(v float64) string {
 	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
 
-// yAxis is a timeline chart's y axis from lo to hi, on a log scale when
-// log, with grid lines at ticks labelled by label.
-type yAxis struct {
-	lo, hi float64
-	log    bool
-	ticks  []float64
-	label  func(float64) string
-}
-
-// canvas is one timeline chart: its plot area (x0..x1, y0..y1) and axes.
+// canvas is one timeline chart: its plot area (x0..x1, y0..y1), its time
+// axis t across and value axis v up.
 type canvas struct {
 	svgDoc
 	x0, x1, y0, y1 float64
-	ax             timeAxis
-	yAxis
+	t, v           axis
 }
 
-// newCanvas starts a chart h high on ax and y, extra of it under the
-// axis, with the warm-up's band, a band over each interval with kernel
-// events and the grid behind what it then draws.
-func newCanvas(h, extra float64, ax timeAxis, y yAxis, label string, marks []eventMark) *canvas {
-	c := &canvas{x0: tlLeft, x1: tlWidth - tlRight, y0: tlTop, y1: h - tlBottom - extra, ax: ax, yAxis: y}
+// newCanvas starts a chart h high on t and v, extra of it under the axis,
+// with the warm-up's band, a band over each interval with kernel events
+// and the grid behind what it then draws.
+func newCanvas(h, extra float64, t, v axis, label string, marks []eventMark) *canvas {
+	c := &canvas{x0: tlLeft, x1: tlWidth - tlRight, y0: tlTop, y1: h - tlBottom - extra, t: t, v: v}
 	c.svg("", tlWidth, h, label, "font-family", fontFamily, "font-size", "11", "fill", "#222")
-	if ax.Lo < 0 {
+	if t.lo < 0 {
 		c.band("warmup", c.x0, c.x(0), 0, "", "fill", cssColor(colorWarmup))
 	}
 	for _, m := range marks {
 		c.band("event-band", c.x(m.Start.Seconds()), c.x((m.Start + m.Length).Seconds()), 1, "", "fill", cssColor(colorEvent), "fill-opacity", ".1")
 	}
 	var grid strings.Builder
-	for _, t := range y.ticks {
-		grid.WriteString(c.hline(c.y(t)))
+	for _, tick := range v.ticks {
+		grid.WriteString(c.hline(c.y(tick)))
 	}
 	c.path("grid", grid.String(), cssColor(colorGridLight))
-	for _, t := range y.ticks {
-		c.el("text", y.label(t), "", "x", c.x0-5, "y", c.y(t)+4, "text-anchor", "end")
+	for _, tick := range v.ticks {
+		c.el("text", v.label(tick), "", "x", c.x0-5, "y", c.y(tick)+4, "text-anchor", "end")
 	}
 	return c
 }
 
-// x maps seconds to the plot area; y a value, clamped, on a log scale when logY.
-func (c *canvas) x(sec float64) float64 { return c.x0 + (sec-c.ax.Lo)/(c.ax.Hi-c.ax.Lo)*(c.x1-c.x0) }
-
-func (c *canvas) y(v float64) float64 {
-	f := (v - c.lo) / (c.hi - c.lo)
-	if c.log {
-		f = math.Log(v/c.lo) / math.Log(c.hi/c.lo)
-	}
-	return c.y1 - min(max(f, 0), 1)*(c.y1-c.y0)
-}
+// x maps seconds to the plot area; y a value, clamped.
+func (c *canvas) x(sec float64) float64 { return c.x0 + c.t.frac(sec)*(c.x1-c.x0) }
+func (c *canvas) y(v float64) float64   { return c.y1 - min(max(c.v.frac(v), 0), 1)*(c.y1-c.y0) }
 
 // band draws a rect over the plot area's height from x0 to x1, at least
 // minW wide, with its tooltip title.
@@ -211,14 +207,14 @@ func (c *canvas) hline(y float64) string { return "M" + num(c.x0) + " " + num(y)
 func (c *canvas) frame(label bool) {
 	var axis strings.Builder
 	axis.WriteString(c.hline(c.y1))
-	for _, t := range c.ax.Ticks {
+	for _, t := range c.t.ticks {
 		axis.WriteString("M" + num(c.x(t)) + " " + num(c.y1) + "v4")
 	}
 	c.path("axis", axis.String(), "#666")
-	for _, t := range c.ax.Ticks {
-		c.el("text", seconds(t), "", "x", c.x(t), "y", c.y1+tlBottom-6, "text-anchor", "middle")
+	for _, t := range c.t.ticks {
+		c.el("text", c.t.label(t), "", "x", c.x(t), "y", c.y1+tlBottom-6, "text-anchor", "middle")
 	}
-	if c.ax.Lo < 0 {
+	if c.t.lo < 0 {
 		c.path("window-start", "M"+num(c.x(0))+" "+num(c.y0)+"V"+num(c.y1), "#444", "stroke-dasharray", "4 3")
 		if label {
 			c.el("text", "warm-up", "", "class", "warmup-label", "x", c.x0+4, "y", c.y0+12, "fill", "#555")
@@ -273,7 +269,7 @@ func (c *canvas) line(l timelineLine, pts []results.Point) {
 // rateTimeline draws a repetition's responses per second stacked by group
 // (0 at the bottom), the warm-up faded, stalls outlined, kernel events
 // marked under the axis, and a tooltip per interval.
-func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []diagnosis.Stall) chart {
+func rateTimeline(rep *results.Rep, ax axis, marks []eventMark, stalls []diagnosis.Stall) chart {
 	top := map[time.Duration]float64{} // stack height by interval start
 	hi := 0.0
 	for g := range rep.Groups {
@@ -285,7 +281,7 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 		}
 	}
 	step := niceStep(max(hi*1.05, 1) / 4)
-	y := yAxis{label: func(v float64) string { return rateLabel(v, math.Mod(step, 1000) == 0) }}
+	y := axis{label: func(v float64) string { return rateLabel(v, math.Mod(step, 1000) == 0) }}
 	for v := 0.0; v < max(hi*1.05, 1)+step*0.999; v += step {
 		y.ticks = append(y.ticks, v)
 	}
@@ -306,7 +302,7 @@ func rateTimeline(rep *results.Rep, ax timeAxis, marks []eventMark, stalls []dia
 			c.el("path", "", "", "class", "group", "data-group", rep.Groups[g].Index, "d", d.String(), "fill", cssColor(groupColor(g)))
 		}
 	}
-	if ax.Lo < 0 { // fade the warm-up's bars
+	if ax.lo < 0 { // fade the warm-up's bars
 		c.band("", c.x0, c.x(0), 0, "", "fill", "#fff", "fill-opacity", ".45")
 	}
 	for _, st := range stalls {
@@ -377,14 +373,14 @@ type timelineLine struct {
 // it is > 0 and legend's entries after the lines'.
 type lineChart struct {
 	class, title, label string
-	y                   yAxis
+	y                   axis
 	lines               []timelineLine
 	threshold           float64
 	legend              []legendItem
 }
 
 // draw draws lc's lines that have a value over t; false when none has.
-func (lc lineChart) draw(t *results.Timeline, ax timeAxis, marks []eventMark) (chart, bool) {
+func (lc lineChart) draw(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) {
 	c := newCanvas(150, 0, ax, lc.y, lc.label, marks)
 	ch := chart{Class: lc.class, Title: lc.title}
 	if lc.threshold > 0 {
@@ -403,7 +399,7 @@ func (lc lineChart) draw(t *results.Timeline, ax timeAxis, marks []eventMark) (c
 
 // handshakeTimeline draws the TLS handshake's p50 and p99 per interval
 // in ms on a log scale; an interval without handshakes leaves a gap.
-func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) chart {
+func handshakeTimeline(t *results.Timeline, ax axis, marks []eventMark) chart {
 	ms := func(d time.Duration) float64 {
 		if d <= 0 {
 			return math.NaN()
@@ -411,7 +407,7 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) char
 		return float64(d) / float64(time.Millisecond)
 	}
 	lc := lineChart{class: "tl-handshake", title: "TLS handshake time: p50 and p99 per interval (ms, log scale)",
-		label: "TLS handshake p50 and p99 over time", y: yAxis{log: true, label: func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }},
+		label: "TLS handshake p50 and p99 over time", y: axis{log: true, label: func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }},
 		lines: []timelineLine{
 			{"p50", "p50", colorP50, func(p *results.Point) float64 { return ms(p.HandshakeP50) }},
 			{"p99", "p99", colorP99, func(p *results.Point) float64 { return ms(p.HandshakeP99) }},
@@ -447,7 +443,7 @@ func handshakeTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) char
 
 // cpuTimeline draws the client's and the server's CPU busy per interval
 // against the client-bound threshold; false when none was measured.
-func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (chart, bool) {
+func cpuTimeline(t *results.Timeline, ax axis, marks []eventMark) (chart, bool) {
 	orNaN := func(v *float64) float64 {
 		if v == nil {
 			return math.NaN()
@@ -456,7 +452,7 @@ func cpuTimeline(t *results.Timeline, ax timeAxis, marks []eventMark) (chart, bo
 	}
 	limit := results.ClientBoundBusy
 	return lineChart{class: "tl-cpu", title: "CPU busy per interval: client and server", label: "client and server CPU busy over time",
-		threshold: limit, y: yAxis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
+		threshold: limit, y: axis{hi: 1, ticks: []float64{0, 0.25, 0.5, 0.75, 1},
 			label: func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" }},
 		lines: []timelineLine{
 			{"process", "worker processes (kaeload itself)", colorProcess, func(p *results.Point) float64 { return orNaN(p.ProcessBusy) }},
