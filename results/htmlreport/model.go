@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot/plotter"
 
@@ -44,13 +45,7 @@ func newVariantData(m *analysis.Report) []variantData {
 
 // measured are the variants with at least one completed repetition.
 func measured(vs []variantData) []variantData {
-	var out []variantData
-	for _, v := range vs {
-		if len(v.V.Reps) > 0 {
-			out = append(out, v)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(vs), func(v variantData) bool { return len(v.V.Reps) == 0 })
 }
 
 // cdf is the empirical CDF of h (µs) in ms, exact at the bounds of each

@@ -17,11 +17,9 @@ import (
 // table is one table of the page, drawn by the one "table" template.
 type table struct {
 	ID   string
-	Head []th
+	Head []td
 	Rows []row
 }
-
-type th struct{ Text, Class string }
 
 type row struct {
 	Class string
@@ -48,7 +46,7 @@ func fromTable(id string, tb tables.Table) *table {
 	right := func(k int) bool { return k < len(tb.Right) && tb.Right[k] }
 	t := &table{ID: id}
 	for k, h := range tb.Header {
-		t.Head = append(t.Head, th{Text: h, Class: numClass(right(k))})
+		t.Head = append(t.Head, td{Text: h, Class: numClass(right(k))})
 	}
 	for _, r := range tb.Rows {
 		cells := make([]td, len(r))
@@ -133,12 +131,12 @@ func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
 			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key, Left: c.Left})
 		}
 	}
-	t := &table{ID: pt.ID, Head: []th{{Text: "variant"}}}
+	t := &table{ID: pt.ID, Head: []td{{Text: "variant"}}}
 	if pt.Rep || pt.Groups {
-		t.Head = append(t.Head, th{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
+		t.Head = append(t.Head, td{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, th{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!pc.Left)})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!pc.Left)})
 	}
 	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
@@ -235,7 +233,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		}
 	}
 	notesRows(pg.Comparison)
-	pg.Variants = &table{Head: []th{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
+	pg.Variants = &table{Head: []td{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
 	for _, v := range vs {
 		pg.Variants.add("", td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}, td{Text: v.V.Series}, td{Text: keyValues(v.V.Sweep)},
 			td{Text: keyValues(v.V.Env), Class: "msg"}, right(strconv.Itoa(len(v.V.Reps))))

@@ -41,7 +41,7 @@ var (
 	colorInk       = color.RGBA{34, 34, 34, 255}
 	colorMuted     = color.RGBA{110, 110, 110, 255}
 	colorAlarm     = color.RGBA{200, 0, 0, 255}
-	colorBest      = color.RGBA{200, 0, 0, 255}
+	colorBest      = colorAlarm
 	colorGridLight = color.RGBA{225, 225, 225, 255}
 	colorPlateau   = color.RGBA{44, 160, 44, 255}
 	colorModel     = color.RGBA{102, 51, 153, 255}
@@ -91,13 +91,8 @@ func newFigure(c chart, xLabel, yLabel string, vertical, horizontal bool) *figur
 	}
 	g := plotter.NewGrid()
 	g.Vertical.Dashes, g.Horizontal.Dashes = nil, nil
-	g.Vertical.Color, g.Horizontal.Color = nil, nil
-	if vertical {
-		g.Vertical.Color = colorGridLight
-	}
-	if horizontal {
-		g.Horizontal.Color = colorGridLight
-	}
+	on := map[bool]color.Color{true: colorGridLight} // nil: no line
+	g.Vertical.Color, g.Horizontal.Color = on[vertical], on[horizontal]
 	p.Add(g)
 	return &figure{Plot: p, c: c}
 }
