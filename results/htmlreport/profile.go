@@ -56,11 +56,9 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	sec.Table = fromTable("profile-table", tables.Profile(t))
 	for i := range t.Variants {
 		v := &t.Variants[i]
-		fg := flameGraph{Variant: v.Name}
+		fg := flameGraph{Variant: v.Name, Reason: v.Missing.String()}
 		if v.Available() {
 			fg.SVG = flameSVG(v)
-		} else {
-			fg.Reason = v.Missing.String()
 		}
 		sec.Flames = append(sec.Flames, fg)
 	}
@@ -170,7 +168,7 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 		share := format.Percent(float64(n.samples) / float64(total))
 		title = n.name + " (" + n.lib + "): " + share + ", " + format.Count(n.samples) + " samples"
 	}
-	d.open("g")
+	d.WriteString("<g>")
 	d.el("title", title, "")
 	d.el("rect", "", "", "x", x, "y", y, "width", w, "height", flameRow-1, "fill", flameColor(n.lib, level), "stroke", "#fff", "stroke-width", "0.5")
 	label := n.name

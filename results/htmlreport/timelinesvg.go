@@ -113,12 +113,7 @@ func (d *svgDoc) el(name, text, title string, attrs ...any) {
 	d.WriteString("</" + name + ">")
 }
 
-// open starts an element that the caller closes.
-func (d *svgDoc) open(name string, attrs ...any) {
-	d.start(name, attrs)
-	d.WriteString(">")
-}
-
+// start writes the start of element name with attrs (see el).
 func (d *svgDoc) start(name string, attrs []any) {
 	d.WriteString("<" + name)
 	for i := 0; i+1 < len(attrs); i += 2 {
@@ -140,18 +135,16 @@ func (d *svgDoc) start(name string, attrs []any) {
 // svg starts a drawing of w×h user units named label, attrs last; the
 // drawing closes it.
 func (d *svgDoc) svg(class string, w, h float64, label string, attrs ...any) {
-	d.open("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
-		"role", "img", "aria-label", label}, attrs...)...)
+	d.start("svg", append([]any{"class", class, "xmlns", "http://www.w3.org/2000/svg", "viewBox", "0 0 " + num(w) + " " + num(h),
+		"role", "img", "aria-label", label}, attrs...))
+	d.WriteString(">")
 }
 
-func (d *svgDoc) drawing() template.HTML {
-	return template.HTML(d.String() + "</svg>") // el and open escape every text
-}
+// drawing closes the drawing; el and start escape every text.
+func (d *svgDoc) drawing() template.HTML { return template.HTML(d.String() + "</svg>") }
 
 // num writes a coordinate to a tenth of a unit, without trailing zeros.
-func num(v float64) string {
-	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
-}
+func num(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
 
 // canvas is one timeline chart: its plot area (x0..x1, y0..y1), its time
 // axis t across and value axis v up.
