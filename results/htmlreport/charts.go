@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"image/color"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
@@ -125,14 +127,14 @@ func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pre
 		if s.Key == "" {
 			xName, why = "swept values", "several swept values change at once"
 		}
-		c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Name + ": req/s per " + xName,
+		c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
 			Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
 		if s.Numeric {
-			c.Title, c.Caption = "Sweep "+s.Name+": req/s against "+s.Key, "Points: mean total req/s of each variant of the series; "
+			c.Title, c.Caption = "Sweep "+s.Series+": req/s against "+s.Key, "Points: mean total req/s of each variant of the series; "
 		}
 		c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster than every other; " +
 			"dashed line: the baseline's mean."
-		if v := verdicts[s.Name]; v != "" {
+		if v := verdicts[s.Series]; v != "" {
 			c.Caption += " Verdict: " + v + "."
 		}
 		out = append(out, sweepChart(newFigure(c, xName, "mean total req/s", false, true), s, base, pred))
@@ -154,7 +156,7 @@ func sweepChart(f *figure, s series, base *variantData, pred *softratio.Predicti
 	first, last := s.Points[0], s.Points[n-1]
 	lo, hi := first.X-0.5, last.X+0.5 // the baseline's line
 	if s.Numeric {
-		f.linePoints(means, first.D.Color, s.Name)
+		f.linePoints(means, first.D.Color, s.Series)
 		f.whiskers(whisk, first.D.Color, false)
 		f.modelCurve(pred, xs, ratios)
 		lo, hi = padded(first.X, last.X)
@@ -459,4 +461,111 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 		boxItem("plateau (lowest: "+ss.Search.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau))
 	b := ss.Points[ss.Best]
 	f.bestMark(xs[ss.Best], b.Stats, "best: "+ss.Search.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean), "best", false, math.Inf(1))
+}
+
+// capacityChart draws the p99 latency the target bounds against the rate
+// asked at each step of c: failing steps ringed, the knee dotted.
+func capacityChart(r *results.Run, c *results.Capacity) chart {
+	spec, name := r.Capacity, r.Variants[c.Variant].Name
+	what, target := "p99 handshake", spec.P99Handshake
+	pick := func(g *results.Group) *results.Histogram { return g.Latency.Handshake }
+	if target == 0 {
+		what, target = "p99 total from the intended start", spec.P99Total
+		pick = func(g *results.Group) *results.Histogram { return g.Latency.Intended }
+	}
+	knee := analysis.KneeWords(c, spec.From)
+	f := newFigure(chart{ID: "chart-capacity-" + strconv.Itoa(c.Variant), Title: "Capacity of " + name + ": " + what + " against the rate asked",
+		Caption: "Points: one step of the search each (one open-loop window), " + what + " in ms (log scale) at the rate asked; " +
+			"ringed: steps that missed a target (latency, errors or missed starts); dashed line: the target; dotted line: the knee, " + knee + ".",
+	}, "rate asked (new connections/s)", what+" ms", true, true)
+	ms := float64(target) / float64(time.Millisecond)
+	ymin, ymax := ms, ms
+	var line, fails plotter.XYs // the steps' p99 latencies in ms by rate asked, and the failing steps'
+	for _, rep := range slices.SortedStableFunc(slices.Values(c.Steps), func(a, b *results.Rep) int { return cmp.Compare(a.Step.Rate, b.Step.Rate) }) {
+		if h := pick(&rep.Total); !results.EmptyHistogram(h) {
+			xy := plotter.XY{X: rep.Step.Rate, Y: math.Max(float64(h.ValueAtQuantile(99))/1e3, 0.001)}
+			line, ymin, ymax = append(line, xy), math.Min(ymin, xy.Y), math.Max(ymax, xy.Y)
+			if !rep.Step.Pass {
+				fails = append(fails, xy)
+			}
+		}
+	}
+	if len(line) == 0 {
+		return f.none("no step measured a latency")
+	}
+	f.X.Tick.Marker, f.Y.Scale, f.Y.Tick.Marker = rateTicks, plot.LogScale{}, plot.LogTicks{Prec: -1}
+	f.linePoints(line, variantColor(c.Variant), name+": "+what)
+	if len(fails) > 0 {
+		f.glyphs(fails, colorAlarm, 7, draw.RingGlyph{})
+	}
+	lo, hi := line[0].X, line[len(line)-1].X
+	f.refLine(lo, ms, hi, ms, colorMuted, "target "+strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".")+" ms")
+	f.key(boxItem("missed a target", colorAlarm))
+	if c.Knee > 0 {
+		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorBest, 1.2, 1.5, 2.5)
+		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorBest, draw.XLeft)
+		f.key(dashedItem("knee", colorBest))
+	}
+	pad := (hi - lo) * 0.05
+	f.X.Min, f.X.Max = math.Max(0, lo-pad), hi+pad
+	f.Y.Min, f.Y.Max = ymin/1.5, ymax*1.5
+	return f.draw(300)
+}
+
+// cdf is the empirical CDF of h (µs) in ms, exact at the bounds of each
+// non-empty bucket, x ≥ 1 µs for a log axis; nil for an empty histogram.
+func cdf(h *results.Histogram) plotter.XYs {
+	if results.EmptyHistogram(h) {
+		return nil
+	}
+	total := float64(h.TotalCount())
+	var pts plotter.XYs
+	var cum int64
+	for _, b := range h.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		from := max(b.From, results.HistogramMin)
+		pts = append(pts, plotter.XY{X: float64(from) / 1000, Y: float64(cum) / total})
+		cum += b.Count
+		pts = append(pts, plotter.XY{X: float64(max(b.To, from)) / 1000, Y: float64(cum) / total})
+	}
+	return pts
+}
+
+// series is a sweep on the x axis: a numeric one at its numbers, a
+// categorical one at its positions. Key is "" when several are swept.
+type series struct {
+	*analysis.SweepSummary
+	Key    string
+	Points []seriesPoint
+}
+
+type seriesPoint struct {
+	X     float64
+	Label string
+	D     variantData
+}
+
+func sweepSeries(sws []analysis.SweepSummary, vs []variantData) []series {
+	var out []series
+	for k := range sws {
+		sw := &sws[k]
+		s := series{SweepSummary: sw}
+		if len(sw.Keys) == 1 {
+			s.Key = sw.Keys[0]
+		}
+		for n, i := range sw.Variants {
+			p := seriesPoint{X: float64(n), Label: sw.Labels[n], D: vs[i]}
+			if sw.Numeric {
+				p.X = sw.Values[n]
+			}
+			if p.Label == "" {
+				p.Label = vs[i].V.Name
+			}
+			s.Points = append(s.Points, p)
+		}
+		out = append(out, s)
+	}
+	return out
 }

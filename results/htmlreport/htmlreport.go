@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"image/color"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,6 +62,40 @@ type section struct {
 
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
+
+// variantData is variant Index with its summary, colour, repetitions'
+// rates and analyses.
+type variantData struct {
+	Index int
+	V     *results.Variant
+	Sum   *analysis.VariantSummary
+	Color color.RGBA
+	Rates []float64
+	Reps  []analysis.RepReport
+}
+
+func newVariantData(m *analysis.Report) []variantData {
+	r := m.Run
+	vs := make([]variantData, len(r.Variants))
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		vs[i] = variantData{Index: i, V: v, Sum: &m.Summary.Variants[i], Color: variantColor(i), Rates: v.Rates(), Reps: m.Reps[i]}
+	}
+	return vs
+}
+
+// measured are the variants with at least one completed repetition.
+func measured(vs []variantData) []variantData {
+	return slices.DeleteFunc(slices.Clone(vs), func(v variantData) bool { return len(v.V.Reps) == 0 })
+}
+
+// firstOf returns the first n of lines and how many more there are.
+func firstOf[T any](lines []T, n int) ([]T, int) {
+	if len(lines) > n {
+		return lines[:n], len(lines) - n
+	}
+	return lines, 0
+}
 
 // newPage lays out everything the page shows from the report m.
 func newPage(m *analysis.Report) *page {
@@ -138,6 +174,21 @@ func charts(m *analysis.Report, vs []variantData) []chart {
 		cdfChart(vs, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 		groupChart(vs))
 	return append(out, cpuChart(vs)...)
+}
+
+// capacitySectionOf lays out m's capacity answers: its line, the search
+// and a part per variant with its steps; nil for none.
+func capacitySectionOf(m *analysis.Report) *section {
+	r, cs := m.Run, m.Capacities
+	if cs == nil {
+		return nil
+	}
+	s := &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}}
+	for i := range cs {
+		s.Parts = append(s.Parts, section{Heading: r.Variants[cs[i].Variant].Name + ": " + analysis.KneeWords(&cs[i], r.Capacity.From),
+			Tables: []*table{fromTable("", tables.Capacity(&cs[i]))}})
+	}
+	return s
 }
 
 // speedSectionOf lays out the crypto speed table st (nil: none): the

@@ -9,10 +9,22 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
+
+// dash is the page's mark for an undefined value (format.Missing in text).
+const dash = "—"
+
+// cell is a formatter's result s with format.Missing shown as dash.
+func cell(s string) string {
+	if s == format.Missing {
+		return dash
+	}
+	return s
+}
 
 // table is one table of the page, drawn by the one "table" template.
 type table struct {
