@@ -203,17 +203,15 @@ func (f *figure) nominalX(names []string, slant bool) {
 // xyErrors are points with asymmetric errors, on x or y.
 type xyErrors struct {
 	plotter.XYs
-	plotter.Errors
+	plotter.XErrors
+	plotter.YErrors
 }
-
-func (e xyErrors) XError(i int) (float64, float64) { return e.Errors[i].Low, e.Errors[i].High }
-func (e xyErrors) YError(i int) (float64, float64) { return e.Errors[i].Low, e.Errors[i].High }
 
 // add adds st's 95 % confidence interval at xy, when it has one.
 func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
 	if st.HasCI {
-		e.XYs = append(e.XYs, xy)
-		e.Errors = append(e.Errors, struct{ Low, High float64 }{st.Mean - st.CI95Low, st.CI95High - st.Mean})
+		ci := struct{ Low, High float64 }{st.Mean - st.CI95Low, st.CI95High - st.Mean}
+		e.XYs, e.XErrors, e.YErrors = append(e.XYs, xy), append(e.XErrors, ci), append(e.YErrors, ci)
 	}
 }
 
