@@ -21,14 +21,13 @@ import (
 // Write writes m as one self-contained page (report.html): inline CSS and
 // SVG, no script, no outside reference; a chart that cannot be drawn says why.
 func Write(w io.Writer, m *analysis.Report) error {
-	r := m.Run
-	pg := newPage(m)
-	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, pg); err != nil {
-		return fmt.Errorf("write html report %q: %w", r.Name, err)
+	var b bytes.Buffer // the whole page, so that a failure writes none of it
+	err := pageTemplate.Execute(&b, newPage(m))
+	if err == nil {
+		_, err = w.Write(b.Bytes())
 	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("write html report %q: %w", r.Name, err)
+	if err != nil {
+		return fmt.Errorf("write html report %q: %w", m.Run.Name, err)
 	}
 	return nil
 }

@@ -56,7 +56,7 @@ type diagnosisBlock struct {
 // timelineSectionOf lays out the timeline of every variant of vs from m.
 func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	sec := &timelineSection{}
-	blocks := map[string]string{} // "variant/rep" -> the block's id
+	blocks := map[string]string{} // "variant/rep" -> a link to its block
 	for _, v := range measured(vs) {
 		tv := timelineVariant{Name: v.V.Name, Color: cssColor(v.Color), ID: "timeline-" + strconv.Itoa(v.Index)}
 		open := true // until a repetition has a timeline
@@ -69,7 +69,7 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 				continue
 			}
 			tr.Open, open, sec.Recorded = open, false, true
-			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = tr.ID
+			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
 			ra := &v.Reps[j]
 			tr.Summary, tr.Facts, tr.Charts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline), repTimelineCharts(rep, ra)
 			for k := range ra.Timeline.Diagnoses {
@@ -86,11 +86,8 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 	}
 	for k := range m.Diagnoses {
 		d := &m.Diagnoses[k]
-		line := diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause.String()}
-		if id, ok := blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]; ok {
-			line.Href = "#" + id
-		}
-		sec.Diagnoses = append(sec.Diagnoses, line)
+		sec.Diagnoses = append(sec.Diagnoses, diagnosisLine{Text: tables.DiagnosisTitle(d) + ": " + d.Cause.String(),
+			Href: blocks[d.Variant+"/"+strconv.Itoa(d.Rep)]})
 	}
 	sec.Diagnoses, sec.DiagnosesMore = firstOf(sec.Diagnoses, maxClientBound)
 	return sec
