@@ -79,7 +79,7 @@ func rateChart(vs []variantData) chart {
 	}
 	n := len(ms)
 	f.X.Tick.Marker = rateTicks
-	b := slices.IndexFunc(ms, func(v variantData) bool { return v.Sum.IsBaseline }) // -1: the baseline has no repetition
+	b := slices.IndexFunc(ms, func(v variantData) bool { return v.Sum.IsBaseline }) // -1: not measured
 	names := make([]string, n)
 	var whisk xyErrors
 	var dots, at plotter.XYs
@@ -130,10 +130,11 @@ func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pre
 		c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
 			Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
 		if s.Numeric {
-			c.Title, c.Caption = "Sweep "+s.Series+": req/s against "+s.Key, "Points: mean total req/s of each variant of the series; "
+			c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
+			c.Caption = "Points: mean total req/s of each variant of the series; "
 		}
-		c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster than every other; " +
-			"dashed line: the baseline's mean."
+		c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster " +
+			"than every other; dashed line: the baseline's mean."
 		if v := verdicts[s.Series]; v != "" {
 			c.Caption += " Verdict: " + v + "."
 		}
@@ -146,7 +147,8 @@ func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pre
 func sweepChart(f *figure, s series, base *variantData, pred *softratio.Prediction) chart {
 	f.Y.Tick.Marker = rateTicks
 	n := len(s.Points)
-	means, ds, ticks, xs, ratios := make(plotter.XYs, n), make([]variantData, n), make([]string, n), make([]float64, n), make([]string, n)
+	means, ds, ticks := make(plotter.XYs, n), make([]variantData, n), make([]string, n)
+	xs, ratios := make([]float64, n), make([]string, n)
 	var whisk xyErrors
 	for j, pt := range s.Points {
 		means[j] = plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean}
@@ -251,7 +253,8 @@ func groupName(index int, cpus string) string {
 func groupChart(vs []variantData) chart {
 	f := newFigure(chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
-			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."}, "", "req/s (mean over repetitions)", false, true)
+			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."},
+		"", "req/s (mean over repetitions)", false, true)
 	ms := measured(vs)
 	rates := map[[2]int]float64{} // (variant, group index) -> mean rate
 	cpusOf := map[int]string{}    // group index -> CPUs, from the first variant that has the group
@@ -334,7 +337,8 @@ func cpuChart(vs []variantData) []chart {
 		mc, v := catalogued(cpuKinds[k].key, true), &ms[i]
 		var xs []float64
 		for r := range v.V.Reps {
-			if x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]}); x.Kind != measure.None && !math.IsNaN(x.F) {
+			x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]})
+			if x.Kind != measure.None && !math.IsNaN(x.F) {
 				xs = append(xs, x.F*100)
 			}
 		}
@@ -460,7 +464,8 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 	f.key(boxItem("visited value (mean, 95 % CI)", palette[0]),
 		boxItem("plateau (lowest: "+ss.Search.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau))
 	b := ss.Points[ss.Best]
-	f.bestMark(xs[ss.Best], b.Stats, "best: "+ss.Search.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean), "best", false, math.Inf(1))
+	f.bestMark(xs[ss.Best], b.Stats, "best: "+ss.Search.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean),
+		"best", false, math.Inf(1))
 }
 
 // capacityChart draws the p99 latency the target bounds against the rate
@@ -474,14 +479,16 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 		pick = func(g *results.Group) *results.Histogram { return g.Latency.Intended }
 	}
 	knee := analysis.KneeWords(c, spec.From)
-	f := newFigure(chart{ID: "chart-capacity-" + strconv.Itoa(c.Variant), Title: "Capacity of " + name + ": " + what + " against the rate asked",
+	f := newFigure(chart{ID: "chart-capacity-" + strconv.Itoa(c.Variant),
+		Title: "Capacity of " + name + ": " + what + " against the rate asked",
 		Caption: "Points: one step of the search each (one open-loop window), " + what + " in ms (log scale) at the rate asked; " +
 			"ringed: steps that missed a target (latency, errors or missed starts); dashed line: the target; dotted line: the knee, " + knee + ".",
 	}, "rate asked (new connections/s)", what+" ms", true, true)
 	ms := float64(target) / float64(time.Millisecond)
 	ymin, ymax := ms, ms
 	var line, fails plotter.XYs // the steps' p99 latencies in ms by rate asked, and the failing steps'
-	for _, rep := range slices.SortedStableFunc(slices.Values(c.Steps), func(a, b *results.Rep) int { return cmp.Compare(a.Step.Rate, b.Step.Rate) }) {
+	byRate := func(a, b *results.Rep) int { return cmp.Compare(a.Step.Rate, b.Step.Rate) }
+	for _, rep := range slices.SortedStableFunc(slices.Values(c.Steps), byRate) {
 		if h := pick(&rep.Total); !results.EmptyHistogram(h) {
 			xy := plotter.XY{X: rep.Step.Rate, Y: math.Max(float64(h.ValueAtQuantile(99))/1e3, 0.001)}
 			line, ymin, ymax = append(line, xy), math.Min(ymin, xy.Y), math.Max(ymax, xy.Y)
@@ -499,7 +506,8 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 		f.glyphs(fails, colorAlarm, 7, draw.RingGlyph{})
 	}
 	lo, hi := line[0].X, line[len(line)-1].X
-	f.refLine(lo, ms, hi, ms, colorMuted, "target "+strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".")+" ms")
+	tms := strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".")
+	f.refLine(lo, ms, hi, ms, colorMuted, "target "+tms+" ms")
 	f.key(boxItem("missed a target", colorAlarm))
 	if c.Knee > 0 {
 		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorBest, 1.2, 1.5, 2.5)

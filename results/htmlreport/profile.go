@@ -44,8 +44,8 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
 	}
-	sec := &profileSection{On: t.OnLine().String(), Bars: profileBars(t), Table: fromTable("profile-table", tables.Profile(t)),
-		Lines: tables.ProfileLines(t)}
+	sec := &profileSection{On: t.OnLine().String(), Bars: profileBars(t), Lines: tables.ProfileLines(t),
+		Table: fromTable("profile-table", tables.Profile(t))}
 	for i := range t.Variants {
 		v := &t.Variants[i]
 		fg := chart{Title: v.Name, Err: v.Missing.String()}

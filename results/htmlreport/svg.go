@@ -240,7 +240,8 @@ func (f *figure) draw(h vg.Length) (c chart) {
 		return f.none(fmt.Sprintf("chart %q: no <svg> element in the canvas output", label))
 	}
 	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:"+fontFamily+";")
-	c.SVG = template.HTML(`<svg role="img" aria-label="` + html.EscapeString(label) + `" ` + s) // vgsvg escapes every text it draws
+	// vgsvg escapes every text it draws.
+	c.SVG = template.HTML(`<svg role="img" aria-label="` + html.EscapeString(label) + `" ` + s)
 	return c
 }
 

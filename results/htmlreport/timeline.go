@@ -71,7 +71,8 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 			tr.Open, open, sec.Recorded = open, false, true
 			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
 			ra := &v.Reps[j]
-			tr.Summary, tr.Facts, tr.Charts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline), repTimelineCharts(rep, ra)
+			tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
+			tr.Charts = repTimelineCharts(rep, ra)
 			for k := range ra.Timeline.Diagnoses {
 				d := &ra.Timeline.Diagnoses[k]
 				tr.Diagnoses = append(tr.Diagnoses, diagnosisBlock{Title: d.Title, Rows: tables.DiagnosisRows(d)})
