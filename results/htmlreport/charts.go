@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"image/color"
@@ -9,7 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -20,6 +23,7 @@ import (
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/softratio"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
 // chart is one figure of the report: its SVG, or Err saying why it could
@@ -54,34 +58,28 @@ func baselineName(v *variantData) string {
 	return v.V.Name
 }
 
-// baselineLegend is the entry of the baseline's dashed line.
-func baselineLegend(base *variantData) legendItem {
-	return dashedItem("baseline mean ("+base.V.Name+")", colorMuted)
+// ciTop is the top of st's whisker: its mean without a confidence interval.
+func ciTop(st stats.Stats) float64 {
+	if st.HasCI {
+		return math.Max(st.Mean, st.CI95High)
+	}
+	return st.Mean
 }
 
 // rateChart draws each measured variant's mean rate as a horizontal bar
 // (the first at the top) with its 95 % CI and its repetitions as dots.
 func rateChart(vs []variantData) chart {
-	c := chart{
-		ID:    "chart-rate",
-		Title: "Throughput per variant",
+	f := newFigure(chart{ID: "chart-rate", Title: "Throughput per variant",
 		Caption: "Bar: mean total req/s over the repetitions; whisker: 95 % confidence interval of the mean (needs ≥ 2 repetitions); " +
 			"dots: the repetitions; dashed line: the baseline's mean. The label gives the mean and the difference from the baseline.",
-	}
+	}, "total req/s", "", true, false)
 	ms := measured(vs)
 	if len(ms) == 0 {
-		c.Err = "no variant has a completed repetition"
-		return c
+		return f.none("no variant has a completed repetition")
 	}
 	n := len(ms)
-	f := newFigure("total req/s", "", true, false)
-	f.X.Tick.Marker = rateTicks{}
-	var base *variantData // nil when the baseline has no completed repetition
-	for i := range ms {
-		if ms[i].Sum.IsBaseline {
-			base = &ms[i]
-		}
-	}
+	f.X.Tick.Marker = rateTicks
+	b := slices.IndexFunc(ms, func(v variantData) bool { return v.Sum.IsBaseline }) // -1: not measured
 	names := make([]string, n)
 	var whisk xyErrors
 	var dots, at plotter.XYs
@@ -92,16 +90,13 @@ func rateChart(vs []variantData) chart {
 		names[n-1-i] = baselineName(v)
 		f.bar(pos, st.Mean, 18, 0, v.Color, true)
 		whisk.add(plotter.XY{X: st.Mean, Y: pos}, st)
-		right := st.Mean
-		if st.HasCI {
-			right = st.CI95High
-		}
+		right := ciTop(st)
 		for _, r := range v.Rates {
 			dots = append(dots, plotter.XY{X: r, Y: pos})
 			right = math.Max(right, r)
 		}
 		label := format.Rate(st.Mean)
-		if !v.Sum.IsBaseline && base != nil && st.N > 0 && base.Sum.Stats.N > 0 { // the difference is defined
+		if !v.Sum.IsBaseline && b >= 0 && st.N > 0 && ms[b].Sum.Stats.N > 0 { // the difference is defined
 			label += "  (" + format.Delta(v.Sum.Comparison.DeltaPct) + ")"
 		}
 		at, lbls = append(at, plotter.XY{X: right, Y: pos}), append(lbls, label)
@@ -109,152 +104,130 @@ func rateChart(vs []variantData) chart {
 	f.NominalY(names...)
 	f.whiskers(whisk, colorInk, true)
 	f.glyphs(dots, colorInk, 2.5, draw.CircleGlyph{})
-	if base != nil {
-		f.refLine(base.Sum.Stats.Mean, -0.5, base.Sum.Stats.Mean, float64(n)-0.5, colorMuted)
-		c.Legend = []legendItem{dashedItem("baseline mean", colorMuted)}
+	if b >= 0 {
+		mean := ms[b].Sum.Stats.Mean
+		f.refLine(mean, -0.5, mean, float64(n)-0.5, colorMuted, "baseline mean")
 	}
 	f.labels(at, lbls, vg.Point{X: 6, Y: -4}, 9.5, colorInk, draw.XLeft)
 	f.X.Min = 0
 	f.X.Max *= 1.22 // room for the labels right of the bars
 	f.label = "total req/s per variant"
-	return f.draw(c, vg.Length(70+30*n))
+	return f.draw(vg.Length(70 + 30*n))
 }
 
 // sweepCharts draws a chart per sweep series, each caption ending with
 // its sweep's verdict: a line over a numeric sweep, a bar per value
 // otherwise (a line between names would suggest values between them).
+// Each shows its points' means and 95 % CIs, the best ringed and
+// labelled, the baseline's mean dashed across.
 func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pred *softratio.Prediction) []chart {
 	var out []chart
 	for i, s := range ss {
-		out = append(out, sweepChart(i, s, base, verdicts[s.Name], pred))
+		xName, why := s.Key, "the swept values are names, not numbers"
+		if s.Key == "" {
+			xName, why = "swept values", "several swept values change at once"
+		}
+		c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Series + ": req/s per " + xName,
+			Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
+		if s.Numeric {
+			c.Title = "Sweep " + s.Series + ": req/s against " + s.Key
+			c.Caption = "Points: mean total req/s of each variant of the series; "
+		}
+		c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster " +
+			"than every other; dashed line: the baseline's mean."
+		if v := verdicts[s.Series]; v != "" {
+			c.Caption += " Verdict: " + v + "."
+		}
+		out = append(out, sweepChart(newFigure(c, xName, "mean total req/s", false, true), s, base, pred))
 	}
 	return out
 }
 
-var bestLegend = boxItem("best (significantly faster than every other value)", colorBest)
-
-// sweepChart draws one sweep: its points' means and 95 % CIs, the best
-// ringed and labelled, the baseline's mean dashed across.
-func sweepChart(i int, s series, base *variantData, verdict string, pred *softratio.Prediction) chart {
-	xName, why := s.Key, "the swept values are names, not numbers"
-	if s.Key == "" {
-		xName, why = "swept values", "several swept values change at once"
-	}
-	c := chart{ID: "chart-sweep-" + strconv.Itoa(i), Title: "Sweep " + s.Name + ": req/s per " + xName,
-		Caption: "Bars: mean total req/s of each variant of the series, in plan order (" + why + ", so no line joins them); "}
-	if s.Numeric {
-		c.Title, c.Caption = "Sweep "+s.Name+": req/s against "+s.Key, "Points: mean total req/s of each variant of the series; "
-	}
-	c.Caption += "whiskers: 95 % confidence interval; ring: the best value, when one is significantly faster than every other; dashed line: the baseline's mean."
-	if verdict != "" {
-		c.Caption += " Verdict: " + verdict + "."
-	}
-	f := newFigure(xName, "mean total req/s", false, true)
-	f.Y.Tick.Marker = rateTicks{}
-	var means plotter.XYs
+// sweepChart draws series s into f.
+func sweepChart(f *figure, s series, base *variantData, pred *softratio.Prediction) chart {
+	f.Y.Tick.Marker = rateTicks
+	n := len(s.Points)
+	means, ds, ticks := make(plotter.XYs, n), make([]variantData, n), make([]string, n)
+	xs, ratios := make([]float64, n), make([]string, n)
 	var whisk xyErrors
-	var ds []variantData
-	xs, ratios := make([]float64, len(s.Points)), make([]string, len(s.Points))
 	for j, pt := range s.Points {
-		st := pt.D.Sum.Stats
-		means, ds = append(means, plotter.XY{X: pt.X, Y: st.Mean}), append(ds, pt.D)
-		whisk.add(plotter.XY{X: pt.X, Y: st.Mean}, st)
-		xs[j], ratios[j] = pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
+		means[j] = plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean}
+		whisk.add(means[j], pt.D.Sum.Stats)
+		ds[j], ticks[j], xs[j], ratios[j] = pt.D, pt.Label, pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
 	}
-	lo, hi := s.Points[0].X-0.5, s.Points[len(s.Points)-1].X+0.5 // the baseline's line
+	first, last := s.Points[0], s.Points[n-1]
+	lo, hi := first.X-0.5, last.X+0.5 // the baseline's line
 	if s.Numeric {
-		col := s.Points[0].D.Color
-		f.linePoints(means, col)
-		f.whiskers(whisk, col, false)
-		c.Legend = []legendItem{lineItem(s.Name, col)}
-		if item, ok := f.modelCurve(pred, xs, ratios); ok {
-			c.Legend = append(c.Legend, item)
-		}
-		lo, hi = padded(s.Points[0].X, s.Points[len(s.Points)-1].X)
+		f.linePoints(means, first.D.Color, s.Series)
+		f.whiskers(whisk, first.D.Color, false)
+		f.modelCurve(pred, xs, ratios)
+		lo, hi = padded(first.X, last.X)
 	} else {
-		w := max(min((chartWidth-100)/vg.Length(len(s.Points))*0.6, 60), 4)
-		ticks := make([]string, len(s.Points))
-		for j, pt := range s.Points {
-			ticks[j] = pt.Label
+		w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
+		for _, pt := range s.Points {
 			f.bar(pt.X, pt.D.Sum.Stats.Mean, w, 0, pt.D.Color, false)
 		}
 		f.whiskers(whisk, colorInk, false)
 		f.nominalX(ticks, true)
-		c.Legend = variantLegend(ds)
+		f.key(variantLegend(ds)...)
 	}
-	if b := bestPoint(s.Points); b != nil {
-		f.bestMark(*b, s.Numeric, (lo+hi)/2)
-		c.Legend = append(c.Legend, bestLegend)
+	if j := slices.IndexFunc(s.Points, func(p seriesPoint) bool { return p.D.Sum.Best }); j >= 0 {
+		b := s.Points[j].D
+		f.bestMark(s.Points[j].X, b.Sum.Stats, "best: "+b.V.Name+", "+format.Rate(b.Sum.Stats.Mean)+" req/s",
+			"best (significantly faster than every other value)", !s.Numeric, (lo+hi)/2)
 	}
 	if base != nil && len(base.V.Reps) > 0 {
-		f.refLine(lo, base.Sum.Stats.Mean, hi, base.Sum.Stats.Mean, colorMuted)
-		c.Legend = append(c.Legend, baselineLegend(base))
+		f.refLine(lo, base.Sum.Stats.Mean, hi, base.Sum.Stats.Mean, colorMuted, "baseline mean ("+base.V.Name+")")
 	}
 	if s.Numeric {
-		f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15 // room for the best label
-		f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
+		f.spanX(lo, hi)
 	} else {
 		f.Y.Min, f.Y.Max = 0, f.Y.Max*1.15
 	}
-	return f.draw(c, 300)
+	return f.draw(300)
 }
 
-// bestPoint is the point the analysis marks best, nil for none.
-func bestPoint(pts []seriesPoint) *seriesPoint {
-	for j := range pts {
-		if pts[j].D.Sum.Best {
-			return &pts[j]
-		}
-	}
-	return nil
-}
-
-// bestMark rings the best point b and labels it: on a line right of the
+// bestMark rings the best point (x, st.Mean) and labels it: right of the
 // ring, or left of it right of mid, so that it stays inside the chart;
 // over a bar above its whisker.
-func (f *figure) bestMark(b seriesPoint, line bool, mid float64) {
-	st := b.D.Sum.Stats
+func (f *figure) bestMark(x float64, st stats.Stats, label, legend string, bar bool, mid float64) {
 	y, off, align := st.Mean, vg.Point{X: 10, Y: 10}, draw.XLeft
 	switch {
-	case !line:
-		off, align = vg.Point{X: 0, Y: 10}, draw.XCenter
-		if st.HasCI {
-			y = math.Max(y, st.CI95High)
-		}
-	case b.X > mid:
+	case bar:
+		y, off, align = ciTop(st), vg.Point{X: 0, Y: 10}, draw.XCenter
+	case x > mid:
 		off, align = vg.Point{X: -10, Y: 10}, draw.XRight
 	}
-	f.glyphs(plotter.XYs{{X: b.X, Y: st.Mean}}, colorBest, 8, draw.RingGlyph{})
-	f.labels(plotter.XYs{{X: b.X, Y: y}}, []string{"best: " + b.D.V.Name + ", " + format.Rate(st.Mean) + " req/s"}, off, 10, colorBest, align)
+	f.glyphs(plotter.XYs{{X: x, Y: st.Mean}}, colorBest, 8, draw.RingGlyph{})
+	f.labels(plotter.XYs{{X: x, Y: y}}, []string{label}, off, 10, colorBest, align)
+	f.key(boxItem(legend, colorBest))
+}
+
+// spanX widens the x axis to lo..hi and leaves room above for the best's label.
+func (f *figure) spanX(lo, hi float64) {
+	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15
+	f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
 }
 
 // cdfChart draws every measured variant's CDF of one latency, merged
 // over its repetitions, on a log ms axis.
 func cdfChart(vs []variantData, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
-	c := chart{
-		ID:    id,
-		Title: "Latency CDF: " + name,
+	f := newFigure(chart{ID: id, Title: "Latency CDF: " + name,
 		Caption: "Fraction of requests whose " + name + " took at most x ms, from the HDR histograms of every repetition merged exactly. " +
 			"Further left is faster; the upper end of each curve is the tail.",
-	}
-	f := newFigure(name+" (ms, log scale)", "requests ≤ x", true, true)
-	f.X.Scale = plot.LogScale{}
-	f.X.Tick.Marker = logMsTicks{}
-	f.Y.Tick.Marker = fractionTicks
-	var legend []variantData
+	}, name+" (ms, log scale)", "requests ≤ x", true, true)
+	f.X.Scale, f.X.Tick.Marker, f.Y.Tick.Marker = plot.LogScale{}, logMsTicks, fractionTicks
+	var drawn []variantData
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range measured(vs) {
-		pts := cdf(pick(v.Sum))
-		if len(pts) == 0 {
-			continue
+		if pts := cdf(pick(v.Sum)); len(pts) > 0 {
+			lo, hi = math.Min(lo, pts[0].X), math.Max(hi, pts[len(pts)-1].X)
+			f.line(pts, v.Color, 1.8)
+			drawn = append(drawn, v)
 		}
-		lo, hi = math.Min(lo, pts[0].X), math.Max(hi, pts[len(pts)-1].X)
-		f.line(pts, v.Color, 1.8)
-		legend = append(legend, v)
 	}
-	if len(legend) == 0 {
-		c.Err = "no " + name + " latencies recorded"
-		return c
+	if len(drawn) == 0 {
+		return f.none("no " + name + " latencies recorded")
 	}
 	// Whole decades around the data, so the log axis has labelled ticks.
 	f.X.Min = math.Pow10(int(math.Floor(math.Log10(lo))))
@@ -263,55 +236,57 @@ func cdfChart(vs []variantData, id, name string, pick func(*analysis.VariantSumm
 		f.X.Max = f.X.Min * 10
 	}
 	f.Y.Min, f.Y.Max = 0, 1
-	c.Legend = variantLegend(legend)
-	return f.draw(c, 280)
+	f.key(variantLegend(drawn)...)
+	return f.draw(280)
+}
+
+// groupName names worker group index, with its CPUs when pinned.
+func groupName(index int, cpus string) string {
+	if cpus == "" {
+		return "group " + strconv.Itoa(index)
+	}
+	return "group " + strconv.Itoa(index) + " (" + cpus + ")"
 }
 
 // groupChart draws each group's mean rate over the repetitions, bars of
 // the variants side by side per group index.
 func groupChart(vs []variantData) chart {
-	c := chart{ID: "chart-groups", Title: "Throughput per worker group",
+	f := newFigure(chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
-			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."}
+			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."},
+		"", "req/s (mean over repetitions)", false, true)
 	ms := measured(vs)
-	rates := make([]map[int]float64, len(ms)) // group index -> mean rate, per variant
-	cpusOf := map[int]string{}                // group index -> CPUs, from the first variant that has the group
+	rates := map[[2]int]float64{} // (variant, group index) -> mean rate
+	cpusOf := map[int]string{}    // group index -> CPUs, from the first variant that has the group
+	cols := make([]color.RGBA, len(ms))
 	for j, v := range ms {
-		rates[j] = map[int]float64{}
+		cols[j] = v.Color
 		for _, g := range measure.VariantGroups(v.V) {
-			rates[j][g.Index] = mean(g.Rates)
+			rates[[2]int{j, g.Index}] = stat.Mean(g.Rates, nil)
 			if _, ok := cpusOf[g.Index]; !ok {
 				cpusOf[g.Index] = g.CPUs
 			}
 		}
 	}
 	if len(cpusOf) == 0 {
-		c.Err = "no group results"
-		return c
+		return f.none("no group results")
 	}
 	order := slices.Sorted(maps.Keys(cpusOf))
-	ticks, cols := make([]string, len(order)), make([]color.RGBA, len(ms))
+	ticks := make([]string, len(order))
 	for i, k := range order {
-		ticks[i] = "group " + strconv.Itoa(k)
-		if cpusOf[k] != "" {
-			ticks[i] += " (" + cpusOf[k] + ")"
-		}
+		ticks[i] = groupName(k, cpusOf[k])
 	}
-	for j, v := range ms {
-		cols[j] = v.Color
-	}
-	f := newFigure("", "req/s (mean over repetitions)", false, true)
-	f.Y.Tick.Marker = rateTicks{}
+	f.Y.Tick.Marker = rateTicks
 	f.groupedBars(len(order), cols, func(i, j int) float64 {
-		if r, ok := rates[j][order[i]]; ok {
+		if r, ok := rates[[2]int{j, order[i]}]; ok {
 			return r
 		}
 		return math.NaN()
 	})
 	f.nominalX(ticks, true)
 	f.Y.Min, f.Y.Max = 0, f.Y.Max*1.08
-	c.Legend = variantLegend(ms)
-	return f.draw(c, 280)
+	f.key(variantLegend(ms)...)
+	return f.draw(280)
 }
 
 // groupedBars draws at each of n categories a bar per colour, side by
@@ -342,19 +317,15 @@ var cpuKinds = []struct {
 }
 
 // cpuChart draws each measured variant's mean busy shares (cpuKinds)
-// against the client-bound threshold; false when none was measured.
-func cpuChart(vs []variantData) (chart, bool) {
-	if !hasCPU(vs) {
-		return chart{}, false
-	}
+// against the client-bound threshold; none when none was measured.
+func cpuChart(vs []variantData) []chart {
 	limit := results.ClientBoundBusy * 100
-	c := chart{ID: "chart-cpu", Title: "CPU use during the window",
+	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
 		Caption: fmt.Sprintf("Busy %% of the CPUs measured (anything that ran on them), mean over repetitions. A client group "+
 			"whose CPUs kaeload itself used %.0f %% or more of (red line) makes the result client-bound: it then measures kaeload, "+
-			"not the server; busy time of other processes does not.", limit)}
-	ms := measured(vs)
-	f := newFigure("", "busy", false, true)
+			"not the server; busy time of other processes does not.", limit)}, "", "busy", false, true)
 	f.Y.Tick.Marker = percentTicks
+	ms := measured(vs)
 	names, cols := make([]string, len(ms)), make([]color.RGBA, len(cpuKinds))
 	for i, v := range ms {
 		names[i] = v.V.Name
@@ -363,65 +334,59 @@ func cpuChart(vs []variantData) (chart, bool) {
 		cols[k] = kind.col
 	}
 	used := f.groupedBars(len(ms), cols, func(i, k int) float64 {
+		mc, v := catalogued(cpuKinds[k].key, true), &ms[i]
 		var xs []float64
-		for r := range ms[i].V.Reps {
-			if x := cpuValue(cpuKinds[k].key, &ms[i], r); !math.IsNaN(x) {
-				xs = append(xs, x*100)
+		for r := range v.V.Reps {
+			x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]})
+			if x.Kind != measure.None && !math.IsNaN(x.F) {
+				xs = append(xs, x.F*100)
 			}
 		}
-		return mean(xs)
+		return stat.Mean(xs, nil)
 	})
 	for k, kind := range cpuKinds {
 		if used[k] {
-			c.Legend = append(c.Legend, boxItem(kind.name, kind.col))
+			f.key(boxItem(kind.name, kind.col))
 		}
 	}
-	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm)
-	c.Legend = append(c.Legend, dashedItem(fmt.Sprintf("client-bound threshold (%.0f %%)", limit), colorAlarm))
+	if len(f.c.Legend) == 0 {
+		return nil
+	}
+	f.refLine(-0.5, limit, float64(len(ms))-0.5, limit, colorAlarm, fmt.Sprintf("client-bound threshold (%.0f %%)", limit))
 	f.nominalX(names, false)
 	f.Y.Min, f.Y.Max = 0, 100
-	return f.draw(c, 260), true
+	return []chart{f.draw(260)}
 }
 
 // searchChart draws every value a search visited (see searchMarks) and,
 // for req/s over the soft ratio (ratioOf: by variant), the model's curve;
-// false without a search or when a visited value is not a number.
-func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) (chart, bool) {
+// none without a search or when a visited value is not a number.
+func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf map[string]string) []chart {
 	if ss == nil || len(ss.Points) == 0 {
-		return chart{}, false
+		return nil
+	}
+	xs, ratios := make([]float64, len(ss.Points)), make([]string, len(ss.Points))
+	for i, p := range ss.Points {
+		x, ok := analysis.SweptNumber(p.Value)
+		if !ok {
+			return nil
+		}
+		xs[i], ratios[i] = x, ratioOf[p.Variant]
 	}
 	se := ss.Search
 	unit := string(se.Maximize)
 	if se.Maximize == results.ObjectiveP99 {
 		unit = "p99 handshake ms (lower is better)"
 	}
-	c := chart{
-		ID:    "chart-search",
-		Title: "Search " + se.Series + ": " + unit + " against " + se.Key,
+	f := newFigure(chart{ID: "chart-search", Title: "Search " + se.Series + ": " + unit + " against " + se.Key,
 		Caption: "Every value the search measured (" + strconv.Itoa(ss.Windows) + " windows; the full grid: " + strconv.Itoa(ss.Grid) +
 			"), labelled with its visit numbers in order (#1 first); whiskers: 95 % confidence interval; ring: the best; " +
 			"green squares: the plateau, the values not significantly worse than the best (Holm-adjusted t-test on the log scale); " +
 			"values measured once are tested against nothing and are on no plateau.",
-	}
-	xs, ratios := make([]float64, len(ss.Points)), make([]string, len(ss.Points))
-	for i, p := range ss.Points {
-		x, ok := analysis.SweptNumber(p.Value)
-		if !ok {
-			return chart{}, false
-		}
-		xs[i], ratios[i] = x, ratioOf[p.Variant]
-	}
-	f := newFigure(se.Key, unit, false, true)
+	}, se.Key, unit, false, true)
 	f.searchMarks(ss, xs)
-	c.Legend = []legendItem{
-		boxItem("visited value (mean, 95 % CI)", palette[0]),
-		boxItem("plateau (lowest: "+se.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau),
-		boxItem("best", colorBest),
-	}
 	if se.Maximize == results.ObjectiveRate {
-		if item, ok := f.modelCurve(pred, xs, ratios); ok {
-			c.Legend = append(c.Legend, item)
-		}
+		f.modelCurve(pred, xs, ratios)
 	}
 	lo, hi := xs[0], xs[len(xs)-1]
 	if g, ok := analysis.SweptNumber(se.Values[0]); ok {
@@ -430,10 +395,8 @@ func searchChart(ss *analysis.SearchSummary, pred *softratio.Prediction, ratioOf
 	if g, ok := analysis.SweptNumber(se.Values[len(se.Values)-1]); ok {
 		hi = math.Max(hi, g)
 	}
-	lo, hi = padded(lo, hi)
-	f.Y.Max += (f.Y.Max - f.Y.Min) * 0.15
-	f.X.Min, f.X.Max = math.Min(f.X.Min, lo), math.Max(f.X.Max, hi)
-	return f.draw(c, 320), true
+	f.spanX(padded(lo, hi))
+	return []chart{f.draw(320)}
 }
 
 // padded is lo..hi widened by 5 % on each side (first by 1 when empty).
@@ -446,18 +409,17 @@ func padded(lo, hi float64) (float64, float64) {
 }
 
 // modelCurve draws the soft-ratio model's rate across xs when pred
-// predicts and each point's soft ratio in percent is its x; else false.
-func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []string) (legendItem, bool) {
+// predicts and each point's soft ratio in percent is its x.
+func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []string) {
 	if pred == nil || pred.Status != softratio.OK || len(xs) == 0 {
-		return legendItem{}, false
+		return
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, x := range xs {
 		if pct, err := strconv.ParseFloat(ratios[i], 64); err != nil || pct != x {
-			return legendItem{}, false
+			return
 		}
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
 	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
 	var line plotter.XYs
 	rs, ts := pred.Model.Curve(100)
 	for i, r := range rs {
@@ -465,11 +427,10 @@ func (f *figure) modelCurve(pred *softratio.Prediction, xs []float64, ratios []s
 			line = append(line, plotter.XY{X: x, Y: ts[i]})
 		}
 	}
-	if len(line) < 2 {
-		return legendItem{}, false
+	if len(line) >= 2 {
+		f.line(line, colorModel, 1.5, 6, 3)
+		f.key(dashedItem("model: predicted req/s (best soft ratio "+format.Number(100*pred.Ratio.Value)+")", colorModel))
 	}
-	f.line(line, colorModel, 1.5, 6, 3)
-	return dashedItem("model: predicted req/s (best soft ratio "+format.Number(100*pred.Ratio.Value)+")", colorModel), true
 }
 
 // searchMarks draws the visited values at xs: means, whiskers, the
@@ -500,8 +461,119 @@ func (f *figure) searchMarks(ss *analysis.SearchSummary, xs []float64) {
 		}
 	}
 	f.labels(all, nums, vg.Point{X: 6, Y: -12}, 8, colorMuted, draw.XLeft)
+	f.key(boxItem("visited value (mean, 95 % CI)", palette[0]),
+		boxItem("plateau (lowest: "+ss.Search.Key+" = "+ss.Points[ss.PlateauLow].Value+")", colorPlateau))
 	b := ss.Points[ss.Best]
-	bxy := plotter.XYs{{X: xs[ss.Best], Y: b.Stats.Mean}}
-	f.glyphs(bxy, colorBest, 8, draw.RingGlyph{})
-	f.labels(bxy, []string{"best: " + ss.Search.Key + " = " + b.Value + ", " + format.Number(b.Stats.Mean)}, vg.Point{X: 10, Y: 10}, 10, colorBest, draw.XLeft)
+	f.bestMark(xs[ss.Best], b.Stats, "best: "+ss.Search.Key+" = "+b.Value+", "+format.Number(b.Stats.Mean),
+		"best", false, math.Inf(1))
+}
+
+// capacityChart draws the p99 latency the target bounds against the rate
+// asked at each step of c: failing steps ringed, the knee dotted.
+func capacityChart(r *results.Run, c *results.Capacity) chart {
+	spec, name := r.Capacity, r.Variants[c.Variant].Name
+	what, target := "p99 handshake", spec.P99Handshake
+	pick := func(g *results.Group) *results.Histogram { return g.Latency.Handshake }
+	if target == 0 {
+		what, target = "p99 total from the intended start", spec.P99Total
+		pick = func(g *results.Group) *results.Histogram { return g.Latency.Intended }
+	}
+	knee := analysis.KneeWords(c, spec.From)
+	f := newFigure(chart{ID: "chart-capacity-" + strconv.Itoa(c.Variant),
+		Title: "Capacity of " + name + ": " + what + " against the rate asked",
+		Caption: "Points: one step of the search each (one open-loop window), " + what + " in ms (log scale) at the rate asked; " +
+			"ringed: steps that missed a target (latency, errors or missed starts); dashed line: the target; dotted line: the knee, " + knee + ".",
+	}, "rate asked (new connections/s)", what+" ms", true, true)
+	ms := float64(target) / float64(time.Millisecond)
+	ymin, ymax := ms, ms
+	var line, fails plotter.XYs // the steps' p99 latencies in ms by rate asked, and the failing steps'
+	byRate := func(a, b *results.Rep) int { return cmp.Compare(a.Step.Rate, b.Step.Rate) }
+	for _, rep := range slices.SortedStableFunc(slices.Values(c.Steps), byRate) {
+		if h := pick(&rep.Total); !results.EmptyHistogram(h) {
+			xy := plotter.XY{X: rep.Step.Rate, Y: math.Max(float64(h.ValueAtQuantile(99))/1e3, 0.001)}
+			line, ymin, ymax = append(line, xy), math.Min(ymin, xy.Y), math.Max(ymax, xy.Y)
+			if !rep.Step.Pass {
+				fails = append(fails, xy)
+			}
+		}
+	}
+	if len(line) == 0 {
+		return f.none("no step measured a latency")
+	}
+	f.X.Tick.Marker, f.Y.Scale, f.Y.Tick.Marker = rateTicks, plot.LogScale{}, plot.LogTicks{Prec: -1}
+	f.linePoints(line, variantColor(c.Variant), name+": "+what)
+	if len(fails) > 0 {
+		f.glyphs(fails, colorAlarm, 7, draw.RingGlyph{})
+	}
+	lo, hi := line[0].X, line[len(line)-1].X
+	tms := strings.TrimSuffix(strings.TrimRight(format.Millis(target.Microseconds()), "0"), ".")
+	f.refLine(lo, ms, hi, ms, colorMuted, "target "+tms+" ms")
+	f.key(boxItem("missed a target", colorAlarm))
+	if c.Knee > 0 {
+		f.line(plotter.XYs{{X: c.Knee, Y: ymin}, {X: c.Knee, Y: ymax}}, colorBest, 1.2, 1.5, 2.5)
+		f.labels(plotter.XYs{{X: c.Knee, Y: ymax}}, []string{"knee " + knee}, vg.Point{X: 6, Y: -12}, 10, colorBest, draw.XLeft)
+		f.key(dashedItem("knee", colorBest))
+	}
+	pad := (hi - lo) * 0.05
+	f.X.Min, f.X.Max = math.Max(0, lo-pad), hi+pad
+	f.Y.Min, f.Y.Max = ymin/1.5, ymax*1.5
+	return f.draw(300)
+}
+
+// cdf is the empirical CDF of h (µs) in ms, exact at the bounds of each
+// non-empty bucket, x ≥ 1 µs for a log axis; nil for an empty histogram.
+func cdf(h *results.Histogram) plotter.XYs {
+	if results.EmptyHistogram(h) {
+		return nil
+	}
+	total := float64(h.TotalCount())
+	var pts plotter.XYs
+	var cum int64
+	for _, b := range h.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		from := max(b.From, results.HistogramMin)
+		pts = append(pts, plotter.XY{X: float64(from) / 1000, Y: float64(cum) / total})
+		cum += b.Count
+		pts = append(pts, plotter.XY{X: float64(max(b.To, from)) / 1000, Y: float64(cum) / total})
+	}
+	return pts
+}
+
+// series is a sweep on the x axis: a numeric one at its numbers, a
+// categorical one at its positions. Key is "" when several are swept.
+type series struct {
+	*analysis.SweepSummary
+	Key    string
+	Points []seriesPoint
+}
+
+type seriesPoint struct {
+	X     float64
+	Label string
+	D     variantData
+}
+
+func sweepSeries(sws []analysis.SweepSummary, vs []variantData) []series {
+	var out []series
+	for k := range sws {
+		sw := &sws[k]
+		s := series{SweepSummary: sw}
+		if len(sw.Keys) == 1 {
+			s.Key = sw.Keys[0]
+		}
+		for n, i := range sw.Variants {
+			p := seriesPoint{X: float64(n), Label: sw.Labels[n], D: vs[i]}
+			if sw.Numeric {
+				p.X = sw.Values[n]
+			}
+			if p.Label == "" {
+				p.Label = vs[i].V.Name
+			}
+			s.Points = append(s.Points, p)
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -44,10 +44,10 @@ func TestTicks(t *testing.T) {
 		want   string
 		n      int // number of ticks, labelled or not
 	}{
-		{"log ms over two decades", logMsTicks{}, 0.1, 10, "0.1 0.2 0.5 1 2 5 10", 19},
-		{"log ms over zero", logMsTicks{}, 0, 10, "", 0},
-		{"rates in thousands", rateTicks{}, 0, 200000, "0 100k 200k", -1},
-		{"small rates", rateTicks{}, 0, 2.5, "0 1 2", -1},
+		{"log ms over two decades", logMsTicks, 0.1, 10, "0.1 0.2 0.5 1 2 5 10", 19},
+		{"log ms over zero", logMsTicks, 0, 10, "", 0},
+		{"rates in thousands", rateTicks, 0, 200000, "0 100k 200k", -1},
+		{"small rates", rateTicks, 0, 2.5, "0 1 2", -1},
 		{"percent", percentTicks, 0, 100, "0 % 20 % 40 % 60 % 80 % 100 %", 11},
 		{"fraction", fractionTicks, 0, 1, "0 % 50 % 90 % 100 %", 12},
 	}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"image/color"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,64 +21,80 @@ import (
 // Write writes m as one self-contained page (report.html): inline CSS and
 // SVG, no script, no outside reference; a chart that cannot be drawn says why.
 func Write(w io.Writer, m *analysis.Report) error {
-	r := m.Run
-	pg := newPage(m)
-	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, pg); err != nil {
-		return fmt.Errorf("write html report %q: %w", r.Name, err)
+	var b bytes.Buffer // the whole page, so that a failure writes none of it
+	err := pageTemplate.Execute(&b, newPage(m))
+	if err == nil {
+		_, err = w.Write(b.Bytes())
 	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("write html report %q: %w", r.Name, err)
+	if err != nil {
+		return fmt.Errorf("write html report %q: %w", m.Run.Name, err)
 	}
 	return nil
 }
 
 // page is what the template renders; the banners' lines come from the
 // analysis as the text report has them. Incomplete: rebuilt from the
-// journal before the run ended; Crossed: thresholds that did not pass.
+// journal before the run ended; Crossed: thresholds that did not pass;
+// ClientBound: the first maxClientBound client-bound groups.
 type page struct {
-	Name, Started, Finished, Baseline                       string
-	Interrupted, Incomplete                                 bool
-	Failed, NotMeasured, Partial, Excluded, Warnings, Hints []string
-	Hosts, Thresholds                                       []string
-	Crossed                                                 int
-	// ClientBound lists the first maxClientBound client-bound groups.
-	ClientBound     []string
-	ClientBoundMore int
-	Threshold       string
-	NoVariants      bool
-	Order           string
-	StatsNote       string
-	Metrics         string
-	Drift, Search   *section
-	Capacity        *capacitySection
-	Timeline        *timelineSection
-	Charts          []chart
-	Speed           *speedSection
-	Profile         *profileSection
-	Plan            string
+	Name, Started, Finished, Baseline, Threshold, Order, StatsNote, Metrics, Plan string
+	Interrupted, Incomplete, NoVariants                                           bool
+	Failed, NotMeasured, Partial, Excluded, Warnings, Hints, Hosts, Thresholds    []string
+	ClientBound                                                                   []string
+	Crossed, ClientBoundMore                                                      int
+
+	Drift, Search, Capacity, Speed *section
+	Timeline                       *timelineSection
+	Charts                         []chart
+	Profile                        *profileSection
 
 	Comparison, Variants, Reps, Groups, Latency, NotCounted, OpenLoop, ServerCost, CPU, Errors, Negotiated, Probes *table
 }
 
-// section is a part of the page: its heading, notes and table.
+// section is a part of the page: its heading, notes, tables and parts.
 type section struct {
 	Heading string
 	Lines   []string
-	Table   *table
-}
-
-// speedSection is the crypto speed table (analysis.SpeedTable) with its
-// commands and failed runs.
-type speedSection struct {
-	Baseline string
-	Commands []string
-	Table    *table
-	Failures *table
+	Tables  []*table
+	Parts   []section
 }
 
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
+
+// variantData is variant Index with its summary, colour, repetitions'
+// rates and analyses.
+type variantData struct {
+	Index int
+	V     *results.Variant
+	Sum   *analysis.VariantSummary
+	Color color.RGBA
+	Rates []float64
+	Reps  []analysis.RepReport
+}
+
+func newVariantData(m *analysis.Report) []variantData {
+	r := m.Run
+	vs := make([]variantData, len(r.Variants))
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		vs[i] = variantData{Index: i, V: v, Sum: &m.Summary.Variants[i], Color: variantColor(i), Rates: v.Rates(), Reps: m.Reps[i]}
+	}
+	return vs
+}
+
+// measured are the variants with at least one completed repetition.
+func measured(vs []variantData) []variantData {
+	return slices.DeleteFunc(slices.Clone(vs), func(v variantData) bool { return len(v.V.Reps) == 0 })
+}
+
+// firstOf returns the first n of lines and how many more there are.
+func firstOf[T any](lines []T, n int) ([]T, int) {
+	if len(lines) > n {
+		return lines[:n], len(lines) - n
+	}
+	return lines, 0
+}
 
 // newPage lays out everything the page shows from the report m.
 func newPage(m *analysis.Report) *page {
@@ -106,37 +124,34 @@ func newPage(m *analysis.Report) *page {
 	}
 	sum := m.Summary
 	vs := newVariantData(m)
-	var base *variantData // nil when the baseline was not measured
-	if sum.Baseline >= 0 {
-		base = &vs[sum.Baseline]
-	}
 	pg.Baseline = sum.BaselineLine()
 	pg.Order, pg.StatsNote = tables.OrderLine(r), tables.StatsNote(sum)
 	if nc := sum.NoComparison().String(); nc != "" {
 		pg.StatsNote = strings.ToUpper(nc[:1]) + nc[1:]
 	}
 	if dt, title, ok := tables.Drift(sum); ok {
-		pg.Drift = &section{Lines: []string{title}, Table: fromTable("", dt)}
+		pg.Drift = &section{Lines: []string{title}, Tables: []*table{fromTable("", dt)}}
 	}
 	if ss := m.Search; ss != nil {
-		pg.Search = &section{Lines: ss.Lines().Strings(), Table: fromTable("", tables.Search(ss))}
+		pg.Search = &section{Lines: ss.Lines().Strings(), Tables: []*table{fromTable("", tables.Search(ss))}}
 		if len(ss.Points) > 0 {
 			pg.Search.Lines = append(pg.Search.Lines, "visit order: "+ss.VisitOrder())
 		}
 	}
 	pg.Failed = m.Failed
 	pg.ClientBound, pg.ClientBoundMore = firstOf(m.ClientBoundGroups.Strings(), maxClientBound)
-	pg.Capacity = capacitySectionOf(m)
-	pg.Charts = charts(m, vs, base)
-	pg.Timeline = timelineSectionOf(vs, m)
-	pg.Speed = speedSectionOf(m.Speed)
-	pg.Profile = profileSectionOf(m.Profile)
+	pg.Capacity, pg.Charts, pg.Timeline = capacitySectionOf(m), charts(m, vs), timelineSectionOf(vs, m)
+	pg.Speed, pg.Profile = speedSectionOf(m.Speed), profileSectionOf(m.Profile)
 	pg.addTables(m, vs)
 	return pg
 }
 
 // charts are the page's charts, in order.
-func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
+func charts(m *analysis.Report, vs []variantData) []chart {
+	var base *variantData // nil when the baseline was not measured
+	if m.Summary.Baseline >= 0 {
+		base = &vs[m.Summary.Baseline]
+	}
 	var out []chart
 	for i := range m.Capacities {
 		out = append(out, capacityChart(m.Run, &m.Capacities[i]))
@@ -152,36 +167,44 @@ func charts(m *analysis.Report, vs []variantData, base *variantData) []chart {
 	for _, v := range m.Run.Variants {
 		ratioOf[v.Name] = v.Env[analysis.SoftRatioEnv]
 	}
-	if c, ok := searchChart(m.Search, m.SoftRatio, ratioOf); ok {
-		out = append(out, c)
-	}
+	out = append(out, searchChart(m.Search, m.SoftRatio, ratioOf)...)
 	out = append(out,
 		cdfChart(vs, "chart-cdf-handshake", "TLS handshake", func(s *analysis.VariantSummary) *results.Histogram { return s.Handshake }),
 		cdfChart(vs, "chart-cdf-total", "total request time", func(s *analysis.VariantSummary) *results.Histogram { return s.Total }),
 		groupChart(vs))
-	if c, ok := cpuChart(vs); ok {
-		out = append(out, c)
-	}
-	return out
+	return append(out, cpuChart(vs)...)
 }
 
-// speedSectionOf lays out the crypto speed table st (nil: none).
-func speedSectionOf(st *analysis.SpeedTable) *speedSection {
+// capacitySectionOf lays out m's capacity answers: its line, the search
+// and a part per variant with its steps; nil for none.
+func capacitySectionOf(m *analysis.Report) *section {
+	r, cs := m.Run, m.Capacities
+	if cs == nil {
+		return nil
+	}
+	s := &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}}
+	for i := range cs {
+		s.Parts = append(s.Parts, section{Heading: r.Variants[cs[i].Variant].Name + ": " + analysis.KneeWords(&cs[i], r.Capacity.From),
+			Tables: []*table{fromTable("", tables.Capacity(&cs[i]))}})
+	}
+	return s
+}
+
+// speedSectionOf lays out the crypto speed table st (nil: none): the
+// baseline, the commands, the figures and the failed runs.
+func speedSectionOf(st *analysis.SpeedTable) *section {
 	if st == nil {
 		return nil
 	}
-	sec := &speedSection{Baseline: st.BaselineName, Commands: st.Commands}
+	sec := &section{Heading: st.BaselineName, Lines: st.Commands}
 	if st.Baseline < 0 {
-		sec.Baseline += " (not measured: no Δ %)"
-	}
-	if len(st.Rows) > 0 {
-		sec.Table = fromTable("speed-table", tables.Speed(st))
+		sec.Heading += " (not measured: no Δ %)"
 	}
 	fails := tables.Table{Header: []string{"variant", "speed command", "error"}}
 	for _, f := range st.Failures {
 		fails.Add(f.Variant, "speed["+strconv.Itoa(f.Command)+"] "+f.CommandLine, f.Error)
 	}
-	sec.Failures = fromTable("speed-failures", fails)
+	sec.Tables = []*table{fromTable("speed-table", tables.Speed(st)), fromTable("speed-failures", fails)}
 	return sec
 }
 

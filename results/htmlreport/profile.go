@@ -14,21 +14,14 @@ import (
 )
 
 // profileSection is the server profile: the line saying profiling was on,
-// the bars of CPU by library, the text's table and lines, the flame graphs.
+// the bars of CPU by library, the text's table and lines, and per variant
+// its flame graph or (Err) why it has none.
 type profileSection struct {
 	On     string
-	Bars   template.HTML
-	Legend []legendItem
+	Bars   chart
 	Table  *table
 	Lines  []string
-	Flames []flameGraph
-}
-
-// flameGraph is one variant's flame graph, or why it has none.
-type flameGraph struct {
-	Variant string
-	Reason  string
-	SVG     template.HTML
+	Flames []chart
 }
 
 // Layout of the profile's drawings, in SVG user units.
@@ -51,16 +44,13 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 	if t == nil {
 		return nil
 	}
-	sec := &profileSection{On: t.OnLine().String(), Lines: tables.ProfileLines(t)}
-	sec.Bars, sec.Legend = profileBars(t)
-	sec.Table = fromTable("profile-table", tables.Profile(t))
+	sec := &profileSection{On: t.OnLine().String(), Bars: profileBars(t), Lines: tables.ProfileLines(t),
+		Table: fromTable("profile-table", tables.Profile(t))}
 	for i := range t.Variants {
 		v := &t.Variants[i]
-		fg := flameGraph{Variant: v.Name}
+		fg := chart{Title: v.Name, Err: v.Missing.String()}
 		if v.Available() {
 			fg.SVG = flameSVG(v)
-		} else {
-			fg.Reason = v.Missing.String()
 		}
 		sec.Flames = append(sec.Flames, fg)
 	}
@@ -70,7 +60,7 @@ func profileSectionOf(t *analysis.ProfileTable) *profileSection {
 // profileBars draws a bar per variant, its width the variant's samples
 // split by library (the table's first libraries one colour each, the rest
 // grey), and its legend; a variant without a profile gets its reason.
-func profileBars(t *analysis.ProfileTable) (template.HTML, []legendItem) {
+func profileBars(t *analysis.ProfileTable) chart {
 	var legend []legendItem
 	colorOf := map[string]string{}
 	for i, l := range t.Libraries[:min(len(t.Libraries), barLibraries)] {
@@ -110,7 +100,7 @@ func profileBars(t *analysis.ProfileTable) (template.HTML, []legendItem) {
 			d.el("rect", "", "other libraries: "+format.Percent(rest), "x", x, "y", top, "width", rest*plot, "height", barHeight, "fill", other)
 		}
 	}
-	return d.drawing(), legend
+	return chart{SVG: d.drawing(), Legend: legend}
 }
 
 // flameNode is one frame of a flame graph, its samples its callees' too.
@@ -170,7 +160,7 @@ func (d *svgDoc) flame(n *flameNode, total uint64, x, h float64, level int) {
 		share := format.Percent(float64(n.samples) / float64(total))
 		title = n.name + " (" + n.lib + "): " + share + ", " + format.Count(n.samples) + " samples"
 	}
-	d.open("g")
+	d.WriteString("<g>")
 	d.el("title", title, "")
 	d.el("rect", "", "", "x", x, "y", y, "width", w, "height", flameRow-1, "fill", flameColor(n.lib, level), "stroke", "#fff", "stroke-width", "0.5")
 	label := n.name

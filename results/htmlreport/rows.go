@@ -9,19 +9,29 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
+// dash is the page's mark for an undefined value (format.Missing in text).
+const dash = "—"
+
+// cell is a formatter's result s with format.Missing shown as dash.
+func cell(s string) string {
+	if s == format.Missing {
+		return dash
+	}
+	return s
+}
+
 // table is one table of the page, drawn by the one "table" template.
 type table struct {
 	ID   string
-	Head []th
+	Head []td
 	Rows []row
 }
-
-type th struct{ Text, Class string }
 
 type row struct {
 	Class string
@@ -48,7 +58,7 @@ func fromTable(id string, tb tables.Table) *table {
 	right := func(k int) bool { return k < len(tb.Right) && tb.Right[k] }
 	t := &table{ID: id}
 	for k, h := range tb.Header {
-		t.Head = append(t.Head, th{Text: h, Class: numClass(right(k))})
+		t.Head = append(t.Head, td{Text: h, Class: numClass(right(k))})
 	}
 	for _, r := range tb.Rows {
 		cells := make([]td, len(r))
@@ -133,20 +143,20 @@ func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
 			cols, pt.Cols = append(cols, c), append(pt.Cols, pageColumn{Key: c.Key, Left: c.Left})
 		}
 	}
-	t := &table{ID: pt.ID, Head: []th{{Text: "variant"}}}
+	t := &table{ID: pt.ID, Head: []td{{Text: "variant"}}}
 	if pt.Rep || pt.Groups {
-		t.Head = append(t.Head, th{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
+		t.Head = append(t.Head, td{Text: map[bool]string{true: "rep", false: "group"}[pt.Rep], Class: "num"})
 	}
 	for k, pc := range pt.Cols {
-		t.Head = append(t.Head, th{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!pc.Left)})
+		t.Head = append(t.Head, td{Text: cmp.Or(pc.Head, cols[k].Label), Class: numClass(!pc.Left)})
 	}
+	needs := slices.ContainsFunc(pt.Cols, func(pc pageColumn) bool { return pc.Needs })
 	add := func(class string, value func(measure.Column) measure.Value, lead ...td) {
-		cells, needed, needs := lead, false, false
+		cells, needed := lead, !needs
 		for k, pc := range pt.Cols {
-			v := value(cols[k])
-			needs, needed = needs || pc.Needs, needed || pc.Needs && v.Kind != measure.None
 			c := td{Text: dash, Class: numClass(!pc.Left)}
-			if v.Kind != measure.None {
+			if v := value(cols[k]); v.Kind != measure.None {
+				needed = needed || pc.Needs
 				c.Text = cell(cols[k].Text(v))
 				if pc.Unit {
 					c.Text += " " + cols[k].Unit
@@ -154,7 +164,7 @@ func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
 			}
 			cells = append(cells, c)
 		}
-		if needed || !needs {
+		if needed {
 			t.add(class, cells...)
 		}
 	}
@@ -235,7 +245,7 @@ func (pg *page) addTables(m *analysis.Report, vs []variantData) {
 		}
 	}
 	notesRows(pg.Comparison)
-	pg.Variants = &table{Head: []th{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
+	pg.Variants = &table{Head: []td{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
 	for _, v := range vs {
 		pg.Variants.add("", td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}, td{Text: v.V.Series}, td{Text: keyValues(v.V.Sweep)},
 			td{Text: keyValues(v.V.Env), Class: "msg"}, right(strconv.Itoa(len(v.V.Reps))))

@@ -1,11 +1,13 @@
 package htmlreport
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"html/template"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,7 +41,7 @@ var (
 	colorInk       = color.RGBA{34, 34, 34, 255}
 	colorMuted     = color.RGBA{110, 110, 110, 255}
 	colorAlarm     = color.RGBA{200, 0, 0, 255}
-	colorBest      = color.RGBA{200, 0, 0, 255}
+	colorBest      = colorAlarm
 	colorGridLight = color.RGBA{225, 225, 225, 255}
 	colorPlateau   = color.RGBA{44, 160, 44, 255}
 	colorModel     = color.RGBA{102, 51, 153, 255}
@@ -68,17 +70,19 @@ func dashedItem(name string, c color.RGBA) legendItem {
 	return legendItem{name, cssColor(c), true, true}
 }
 
-// figure is a chart drawn with gonum/plot; the first error of its marks
-// replaces the drawing. label is the SVG's accessible name (default: title).
+// figure is chart c being drawn with gonum/plot, its marks' legend
+// entries gathering in c.Legend; the first error of its marks replaces
+// the drawing. label is the SVG's accessible name (default: the title).
 type figure struct {
 	*plot.Plot
+	c     chart
 	err   error
 	label string
 }
 
-// newFigure is a plot with the report's fonts and axis labels, and light
-// grid lines at the major ticks of the axes named.
-func newFigure(xLabel, yLabel string, vertical, horizontal bool) *figure {
+// newFigure starts c as a plot with the report's fonts and axis labels,
+// and light grid lines at the major ticks of the axes named.
+func newFigure(c chart, xLabel, yLabel string, vertical, horizontal bool) *figure {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
@@ -87,15 +91,10 @@ func newFigure(xLabel, yLabel string, vertical, horizontal bool) *figure {
 	}
 	g := plotter.NewGrid()
 	g.Vertical.Dashes, g.Horizontal.Dashes = nil, nil
-	g.Vertical.Color, g.Horizontal.Color = nil, nil
-	if vertical {
-		g.Vertical.Color = colorGridLight
-	}
-	if horizontal {
-		g.Horizontal.Color = colorGridLight
-	}
+	on := map[bool]color.Color{true: colorGridLight} // nil: no line
+	g.Vertical.Color, g.Horizontal.Color = on[vertical], on[horizontal]
 	p.Add(g)
-	return &figure{Plot: p}
+	return &figure{Plot: p, c: c}
 }
 
 // fail keeps the first error; it reports whether the figure is still good.
@@ -105,6 +104,14 @@ func (f *figure) fail(err error) bool {
 	}
 	return f.err == nil
 }
+
+// none is the chart not drawn, saying why.
+func (f *figure) none(why string) chart {
+	f.c.Err = why
+	return f.c
+}
+
+func (f *figure) key(items ...legendItem) { f.c.Legend = append(f.c.Legend, items...) }
 
 // bar adds a bar of value v at pos, shifted by offset along the category axis.
 func (f *figure) bar(pos, v float64, width, offset vg.Length, c color.Color, horizontal bool) {
@@ -124,19 +131,21 @@ func (f *figure) line(xys plotter.XYs, c color.Color, width vg.Length, dashes ..
 	}
 }
 
-// refLine adds a dashed reference line from (x0, y0) to (x1, y1).
-func (f *figure) refLine(x0, y0, x1, y1 float64, c color.Color) {
+// refLine adds a dashed reference line from (x0, y0) to (x1, y1) and its legend entry.
+func (f *figure) refLine(x0, y0, x1, y1 float64, c color.RGBA, name string) {
 	f.line(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y1}}, c, 1.2, 5, 3)
+	f.key(dashedItem(name, c))
 }
 
-// linePoints adds a line through xys with a dot on every point.
-func (f *figure) linePoints(xys plotter.XYs, c color.Color) {
+// linePoints adds a line through xys with a dot on every point, and its legend entry.
+func (f *figure) linePoints(xys plotter.XYs, c color.RGBA, name string) {
 	l, pts, err := plotter.NewLinePoints(xys)
 	if f.fail(err) {
 		l.Color, l.Width = c, 2
 		pts.GlyphStyle = draw.GlyphStyle{Color: c, Radius: 3.5, Shape: draw.CircleGlyph{}}
 		f.Add(l, pts)
 	}
+	f.key(lineItem(name, c))
 }
 
 // glyphs adds a mark of the given shape and radius at each of xys.
@@ -191,80 +200,67 @@ func (f *figure) nominalX(names []string, slant bool) {
 	}
 }
 
-// draw renders the figure h points high into c, or sets c.Err.
-func (f *figure) draw(c chart, h vg.Length) chart {
-	if f.label == "" {
-		f.label = c.Title
-	}
-	if f.err == nil {
-		var svg string
-		if svg, f.err = renderSVG(f.Plot, chartWidth, h, f.label); f.err == nil {
-			c.SVG = template.HTML(svg) // vgsvg escapes every text it draws
-			return c
-		}
-	}
-	c.Err = f.err.Error()
-	return c
-}
-
 // xyErrors are points with asymmetric errors, on x or y.
 type xyErrors struct {
 	plotter.XYs
-	plotter.Errors
+	plotter.XErrors
+	plotter.YErrors
 }
-
-func (e xyErrors) XError(i int) (float64, float64) { return e.Errors[i].Low, e.Errors[i].High }
-func (e xyErrors) YError(i int) (float64, float64) { return e.Errors[i].Low, e.Errors[i].High }
 
 // add adds st's 95 % confidence interval at xy, when it has one.
 func (e *xyErrors) add(xy plotter.XY, st stats.Stats) {
 	if st.HasCI {
-		e.XYs = append(e.XYs, xy)
-		e.Errors = append(e.Errors, struct{ Low, High float64 }{st.Mean - st.CI95Low, st.CI95High - st.Mean})
+		ci := struct{ Low, High float64 }{st.Mean - st.CI95Low, st.CI95High - st.Mean}
+		e.XYs, e.XErrors, e.YErrors = append(e.XYs, xy), append(e.XErrors, ci), append(e.YErrors, ci)
 	}
 }
 
-// renderSVG draws p on a w×h canvas as an inline <svg> (no XML prolog, the
-// fonts with fallbacks, labelled); gonum/plot's panic on degenerate input
-// (a log axis over non-positive values) becomes an error naming the chart.
-func renderSVG(p *plot.Plot, w, h vg.Length, label string) (svg string, err error) {
+// draw renders the figure h points high as an inline <svg> (no XML
+// prolog, the fonts with fallbacks, labelled), or says in Err why not;
+// gonum/plot's panic on degenerate input (a log axis over non-positive
+// values) becomes an error naming the chart.
+func (f *figure) draw(h vg.Length) (c chart) {
+	c, label := f.c, cmp.Or(f.label, f.c.Title)
 	defer func() {
 		if e := recover(); e != nil {
-			err = fmt.Errorf("draw chart %q: %v", label, e)
+			c.Err = fmt.Sprintf("draw chart %q: %v", label, e)
 		}
 	}()
-	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
+	if f.err != nil {
+		return f.none(f.err.Error())
+	}
+	cv := vgsvg.New(chartWidth, h)
+	f.Plot.Draw(draw.New(cv))
 	var buf strings.Builder
-	if _, err := c.WriteTo(&buf); err != nil {
-		return "", fmt.Errorf("write chart %q: %w", label, err)
+	if _, err := cv.WriteTo(&buf); err != nil {
+		return f.none(fmt.Sprintf("write chart %q: %v", label, err))
 	}
 	_, s, ok := strings.Cut(buf.String(), "<svg ")
 	if !ok {
-		return "", fmt.Errorf("chart %q: no <svg> element in the canvas output", label)
+		return f.none(fmt.Sprintf("chart %q: no <svg> element in the canvas output", label))
 	}
 	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:"+fontFamily+";")
-	return `<svg role="img" aria-label="` + html.EscapeString(label) + `" ` + s, nil
+	// vgsvg escapes every text it draws.
+	c.SVG = template.HTML(`<svg role="img" aria-label="` + html.EscapeString(label) + `" ` + s)
+	return c
 }
 
-// rateTicks are linear ticks labelled by rateLabel.
-type rateTicks struct{}
+// ticker is a plot.Ticker of its own function.
+type ticker func(lo, hi float64) []plot.Tick
 
-func (rateTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t ticker) Ticks(lo, hi float64) []plot.Tick { return t(lo, hi) }
+
+// rateTicks are linear ticks labelled by rateLabel.
+var rateTicks = ticker(func(lo, hi float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	allK := true
-	for _, t := range ts {
-		if t.Label != "" && math.Mod(t.Value, 1000) != 0 {
-			allK = false
-		}
-	}
+	allK := !slices.ContainsFunc(ts, func(t plot.Tick) bool { return t.Label != "" && math.Mod(t.Value, 1000) != 0 })
 	for i := range ts {
 		if ts[i].Label != "" {
 			ts[i].Label = rateLabel(ts[i].Value, allK)
 		}
 	}
 	return ts
-}
+})
 
 // rateLabel is a rate tick's label: "50k" in thousands, else "1,500".
 func rateLabel(v float64, thousands bool) string {
@@ -296,32 +292,29 @@ func ticksAt(vs []float64, labelled func(float64) bool, scale float64) plot.Cons
 
 // logMsTicks tick a log ms axis at each multiple of a power of ten,
 // labelled at 1, 2 and 5 times it.
-type logMsTicks struct{}
-
-func (logMsTicks) Ticks(lo, hi float64) []plot.Tick {
+var logMsTicks = ticker(func(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > 0) {
 		return nil
 	}
-	var ts []plot.Tick
-	decades(lo, hi, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, func(v float64, m int) {
-		t := plot.Tick{Value: v}
-		if m == 1 || m == 2 || m == 5 {
-			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
-		}
-		ts = append(ts, t)
-	})
-	return ts
-}
+	return decades(lo, hi, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, func(m int) bool { return m == 1 || m == 2 || m == 5 })
+})
 
-// decades calls each with v = m×10^e for each m of ms and power e from
-// lo to hi; v is parsed from decimal, not m·10^e rounded twice.
-func decades(lo, hi float64, ms []int, each func(v float64, m int)) {
+// decades are ticks at m×10^e for each m of ms and power e from lo to
+// hi, labelled where labelled(m); each is parsed from decimal, not
+// m·10^e rounded twice.
+func decades(lo, hi float64, ms []int, labelled func(m int) bool) []plot.Tick {
+	var ts []plot.Tick
 	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
 		for _, m := range ms {
 			v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e), 64)
 			if v >= lo/1.0001 && v <= hi*1.0001 {
-				each(v, m)
+				t := plot.Tick{Value: v}
+				if labelled(m) {
+					t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+				}
+				ts = append(ts, t)
 			}
 		}
 	}
+	return ts
 }

@@ -78,7 +78,7 @@ func byClass(n *node, name, class string) []*node {
 }
 
 // chartSVG parses a timeline chart's SVG.
-func chartSVG(t *testing.T, c timelineChart) *node {
+func chartSVG(t *testing.T, c chart) *node {
 	t.Helper()
 	root, err := parseStrict(string(c.SVG))
 	if err != nil {
