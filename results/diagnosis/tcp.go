@@ -2,9 +2,8 @@ package diagnosis
 
 import (
 	"fmt"
-	"slices"
+	"maps"
 	"strings"
-	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
@@ -89,7 +88,8 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	out := make([]HostCounts, len(t.Hosts))
 	for h := range t.Hosts {
 		th := &t.Hosts[h]
-		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters, Values: map[string]uint64{}}
+		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters,
+			Values: map[string]uint64{}, Unread: map[string]int{}, Unavailable: map[string]string{}}
 		for _, name := range th.Counters {
 			why, gone := th.Unavailable[name]
 			var sum uint64
@@ -110,33 +110,15 @@ func windowCounts(t *results.Timeline) []HostCounts {
 			default:
 				hc.Values[name] = sum
 				if unread > 0 {
-					hc.Unread = setKey(hc.Unread, name, unread)
+					hc.Unread[name] = unread
 				}
 				continue
 			}
-			hc.Unavailable = setKey(hc.Unavailable, name, why)
+			hc.Unavailable[name] = why
 		}
 		out[h] = hc
 	}
 	return out
-}
-
-// setKey sets m[k] = v, making m when nil (absent from JSON until set).
-func setKey[V any](m map[string]V, k string, v V) map[string]V {
-	if m == nil {
-		m = map[string]V{}
-	}
-	m[k] = v
-	return m
-}
-
-// kernel holds what the counter rules read.
-type kernel struct {
-	hosts   []HostCounts
-	connect *results.Histogram // the window's connect times
-	errs    *results.Errors    // the window's errors
-	window  time.Duration      // the window's length
-	own     *own               // what the run's own connections showed
 }
 
 // figure writes counter name of h: "ListenOverflows +1,295", "… at least
@@ -209,34 +191,19 @@ func grew(h *HostCounts, names ...string) bool {
 	return false
 }
 
-// slowConnects counts the connects of h that took slowConnect or more (the
-// bucket holding 1 s counts), of all; false when h holds none.
-func slowConnects(h *results.Histogram) (slow, all uint64, ok bool) {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
-		return 0, 0, false
-	}
-	for _, b := range h.Distribution() {
-		if b.Count > 0 && b.To >= slowConnectMicro {
-			slow += uint64(b.Count)
-		}
-	}
-	return slow, uint64(h.TotalCount()), true
-}
-
 var (
 	listenNames = []string{"ListenOverflows", "ListenDrops"}
 	synNames    = []string{"SyncookiesSent", "TCPReqQFullDoCookies", "TCPReqQFullDrop"}
-	abortNames  = []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
 )
 
 // acceptQueue is RuleAcceptQueue (docs/diagnoses.md).
-func (k *kernel) acceptQueue() *Diagnosis {
+func (j *judge) acceptQueue() ([]finding, string) {
 	var d Diagnosis
 	var figs []string
 	overflowed, unknown, servers := false, false, 0
 	var retrans uint64
-	for i := range k.hosts {
-		h := &k.hosts[i]
+	for i := range j.hosts {
+		h := &j.hosts[i]
 		var names []string
 		if h.Server {
 			servers++
@@ -258,63 +225,104 @@ func (k *kernel) acceptQueue() *Diagnosis {
 	if servers == 0 {
 		figs, unknown = append(figs, "the server's counters were not read"), true
 	}
-	slow, all, timed := slowConnects(k.connect)
-	if timed {
-		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(slow), format.Count(all), percent(float64(slow)/float64(all))))
+	if j.timed {
+		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(j.slow), format.Count(j.all),
+			notes.Percent(float64(j.slow)/float64(j.all))))
 	} else {
 		figs = append(figs, "no connect times recorded")
 	}
-	probable := !overflowed && unknown && retrans > 0 && slow > 0
+	probable := !overflowed && unknown && retrans > 0 && j.slow > 0
 	if !overflowed && !probable {
-		return nil
+		return nil, ""
 	}
-	d.Rule, d.Figure = RuleAcceptQueue, strings.Join(figs, "; ")
-	d.Cause = notes.New(notes.AcceptQueueCause, "probable", probable)
+	d.Figure, d.Cause = strings.Join(figs, "; "), notes.New(notes.AcceptQueueCause, "probable", probable)
 	d.Consequence, d.Fix = notes.New(notes.AcceptQueueConsequence), notes.New(notes.AcceptQueueFix)
-	if timed && slow > 0 {
-		d.Consequence.Args["slow"] = slow
+	if j.slow > 0 {
+		d.Consequence.Args["slow"] = j.slow
 	}
-	return &d
+	return []finding{{d, j.queueTrouble}}, ""
 }
 
-// synQueue is RuleSYNCookies.
-func (k *kernel) synQueue() *Diagnosis {
-	var d Diagnosis
-	var figs []string
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		if !h.Server || !grew(h, synNames...) {
-			continue
-		}
-		figs = append(figs, on(h, synNames...))
-		d.Counters = append(d.Counters, counters(h, synNames...)...)
-	}
-	if len(figs) == 0 {
-		return nil
-	}
-	d.Rule, d.Cause, d.Figure = RuleSYNCookies, notes.New(notes.SYNQueueCause), strings.Join(figs, "; ")
-	d.Consequence, d.Fix = notes.New(notes.SYNQueueConsequence), notes.New(notes.SYNQueueFix)
-	return &d
+// counterRule is a rule that fires on a host whose counters show it: its
+// figure shows names there, says gives its notes' parameters (cause,
+// consequence, fix). A per-host rule gives a diagnosis a host, which is
+// the run's where its connects are mostly the host's opens; the others
+// give one over every host, the run's where its connects show a full
+// queue.
+type counterRule struct {
+	codes   [3]notes.Code
+	perHost bool
+	fires   func(j *judge, h *HostCounts) bool
+	names   func(h *HostCounts) []string
+	says    func(j *judge, h *HostCounts) [3]notes.Args
 }
 
-// timeWait is RuleTimeWait: one per host that overflowed.
-func (k *kernel) timeWait() []Diagnosis {
-	var out []Diagnosis
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		v, _, _ := h.Get("TCPTimeWaitOverflow")
-		if v == 0 {
+var (
+	synQueue = counterRule{codes: [3]notes.Code{notes.SYNQueueCause, notes.SYNQueueConsequence, notes.SYNQueueFix},
+		fires: func(_ *judge, h *HostCounts) bool { return h.Server && grew(h, synNames...) },
+		names: func(*HostCounts) []string { return synNames },
+		says:  func(*judge, *HostCounts) [3]notes.Args { return [3]notes.Args{} }}
+	timeWait = counterRule{codes: [3]notes.Code{notes.TimeWaitCause, notes.TimeWaitConsequence, notes.TimeWaitFix}, perHost: true,
+		fires: func(_ *judge, h *HostCounts) bool { return grew(h, "TCPTimeWaitOverflow") },
+		names: func(*HostCounts) []string { return []string{"TCPTimeWaitOverflow"} },
+		says: func(j *judge, h *HostCounts) [3]notes.Args {
+			v, _, _ := h.Get("TCPTimeWaitOverflow")
+			fix := notes.Args{"host": h.Name}
+			if opens, ok := h.opens(); ok && j.length > 0 {
+				fix["per_s"] = float64(opens) / j.length.Seconds()
+			}
+			return [3]notes.Args{{"host": h.Name}, {"skipped": v}, fix}
+		}}
+	resets = counterRule{codes: [3]notes.Code{notes.ResetsCause, notes.ResetsConsequence, notes.ResetsFix}, perHost: true,
+		fires: func(j *judge, h *HostCounts) bool {
+			rst, _, ok := h.Get("OutRsts")
+			conns, opened := h.opens()
+			onData, _, _ := h.Get("TCPAbortOnData")
+			onClose, _, _ := h.Get("TCPAbortOnClose")
+			return ok && opened && Storm(rst, onData+onClose, j.failedIO, conns)
+		},
+		names: func(h *HostCounts) []string {
+			names := []string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}
+			for _, n := range []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"} {
+				if grew(h, n) {
+					names = append(names, n)
+				}
+			}
+			return names
+		},
+		says: func(j *judge, h *HostCounts) [3]notes.Args {
+			rst, _, _ := h.Get("OutRsts")
+			conns, _ := h.opens()
+			return [3]notes.Args{{"host": h.Name, "resets": rst, "conns": conns}, {"failed": j.failedIO},
+				{"memory": grew(h, "TCPAbortOnMemory")}}
+		}}
+)
+
+// judge applies r to every host.
+func (r counterRule) judge(j *judge) ([]finding, string) {
+	var out []finding
+	for i := range j.hosts {
+		h := &j.hosts[i]
+		if !r.fires(j, h) {
 			continue
 		}
-		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name, Figure: on(h, "TCPTimeWaitOverflow"),
-			Cause: notes.New(notes.TimeWaitCause, "host", h.Name), Consequence: notes.New(notes.TimeWaitConsequence, "skipped", v),
-			Fix: notes.New(notes.TimeWaitFix, "host", h.Name)}
-		if opens, ok := h.opens(); ok && k.window > 0 {
-			d.Fix.Args["per_s"] = float64(opens) / k.window.Seconds()
+		names, args := r.names(h), r.says(j, h)
+		f := finding{Diagnosis{Figure: on(h, names...), Counters: counters(h, names...), Cause: notes.New(r.codes[0]),
+			Consequence: notes.New(r.codes[1]), Fix: notes.New(r.codes[2])}, j.queueTrouble}
+		for k, n := range []*notes.Note{&f.Cause, &f.Consequence, &f.Fix} {
+			maps.Copy(n.Args, args[k])
 		}
-		out = append(out, d)
+		switch {
+		case r.perHost:
+			f.own = func() (bool, string) { return j.mostly(h) }
+		case len(out) > 0: // one over the hosts
+			out[0].Figure += "; " + f.Figure
+			out[0].Counters = append(out[0].Counters, f.Counters...)
+			continue
+		}
+		out = append(out, f)
 	}
-	return out
+	return out, ""
 }
 
 // Storm: a host's resets are a storm, at least MinResets and ResetShare of
@@ -327,43 +335,12 @@ func Storm(resets, aborts, failed, opens uint64) bool {
 	return resets >= MinResets && float64(resets) >= ResetShare*float64(opens)
 }
 
-// resets is RuleResets: one per host with a Storm.
-func (k *kernel) resets() []Diagnosis {
-	var out []Diagnosis
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		rst, _, ok := h.Get("OutRsts")
-		conns, opened := h.opens()
-		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
-		onData, _, _ := h.Get("TCPAbortOnData")
-		onClose, _, _ := h.Get("TCPAbortOnClose")
-		if !ok || !opened || !Storm(rst, onData+onClose, failed, conns) {
-			continue
-		}
-		d := Diagnosis{Rule: RuleResets, host: h.Name}
-		names := []string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}
-		for _, n := range abortNames {
-			if v, _, _ := h.Get(n); v > 0 {
-				names = append(names, n)
-			}
-		}
-		d.Counters = counters(h, names...)
-		d.Cause = notes.New(notes.ResetsCause, "host", h.Name, "resets", rst, "conns", conns)
-		d.Figure = on(h, names...)
-		d.Consequence = notes.New(notes.ResetsConsequence, "failed", failed)
-		memory, _, _ := h.Get("TCPAbortOnMemory")
-		d.Fix = notes.New(notes.ResetsFix, "memory", memory > 0)
-		out = append(out, d)
-	}
-	return out
-}
-
-// listenOverflows is Repetition.ListenOverflows from the run's diagnoses
-// ds (see its doc).
-func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
-	host := k.hostOverflows(ds)
-	if l := k.own.listener; l.Measured() {
-		if own, _ := k.own.queueTrouble(); !own {
+// listenOverflows is Repetition.ListenOverflows (see its doc); run says
+// whether an accept-queue overflow is among the run's diagnoses.
+func (j *judge) listenOverflows(run bool) *uint64 {
+	host := j.hostOverflows(run)
+	if l := j.listener; l.Measured() {
+		if own, _ := j.queueTrouble(); !own {
 			var zero uint64 // its drops were not overflows (queueTrouble)
 			return &zero
 		}
@@ -378,13 +355,13 @@ func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
 	return host
 }
 
-// hostOverflows is the server hosts' ListenOverflows when an accept-queue
-// overflow is among ds, else 0; nil when not available.
-func (k *kernel) hostOverflows(ds []Diagnosis) *uint64 {
+// hostOverflows is the server hosts' ListenOverflows when the run's, else
+// 0; nil when not available.
+func (j *judge) hostOverflows(run bool) *uint64 {
 	var sum uint64
 	servers := 0
-	for i := range k.hosts {
-		h := &k.hosts[i]
+	for i := range j.hosts {
+		h := &j.hosts[i]
 		if !h.Server {
 			continue
 		}
@@ -398,7 +375,7 @@ func (k *kernel) hostOverflows(ds []Diagnosis) *uint64 {
 	if servers == 0 {
 		return nil
 	}
-	if !slices.ContainsFunc(ds, func(d Diagnosis) bool { return d.Rule == RuleAcceptQueue }) {
+	if !run {
 		sum = 0 // the overflows were not the run's (HostOnly)
 	}
 	return &sum
