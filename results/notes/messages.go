@@ -186,7 +186,7 @@ var messages = map[Code]string{
 	OtherLoadApart: `caution: other processes took {{pct .own}} % of the server's CPUs against {{pct .base}} % in the ` +
 		`baseline's windows, further apart than the {{percent1 (hundredth .mde)}} this comparison resolves`,
 	HandshakeDiffers: `negotiated another {{.parts}} than the baseline: {{.own}} against {{.base}}`,
-	SoftRatio:        `{{softRatio .prediction}}`,
+	SoftRatio:        `{{with .prediction}}{{say (print "soft:" .Status) .}}{{else}}no soft-ratio prediction{{end}}`,
 	DriftUncontrolled: `order sequential: drift is not controlled: each variant's repetitions run together, so a slow ` +
 		`change of the machine lands between variants and reads as a difference (order: randomized spreads it over ` +
 		`every variant)`,
@@ -199,7 +199,7 @@ var messages = map[Code]string{
 		`{{join .variants ", "}}): {{plain .first}}; no delta was recorded there, and a threshold on the ` +
 		`probe is crossed`,
 	Capacity: `capacity under {{targets .spec}}: {{join .knees ", "}}`,
-	CapacityKnee: `{{.variant}} {{knee .knee .from .steps .below_from .at_max}}{{if has . "delta"}} ` +
+	CapacityKnee: `{{.variant}} {{template "-knee" .}}{{if has . "delta"}} ` +
 		`({{printf "%+.0f" (times100 .delta)}} %){{end}}`,
 	MetricsServed: `{{with .metrics}}live metrics served on {{.Addr}}: {{plural .Scrapes "Prometheus scrape"}}
 		{{- if .ScrapeInterval}} about every {{roundms .ScrapeInterval 10}}{{end}}
@@ -257,8 +257,8 @@ var messages = map[Code]string{
 	SearchNone: `no window measured yet`,
 	SearchBest: `best {{.key}} = {{.value}}: {{number .mean}} {{.unit}} ({{if has . "low"}}95 % CI {{number .low}} … ` +
 		`{{number .high}}{{else}}no 95 % CI (one window){{end}}, {{.n}} windows)`,
-	SearchPredicted: `predicted from both ends: {{with .value}}best {{$.key}} = {{.}} ({{softRatio $.prediction}}); the ` +
-		`search confirmed around it{{else}}none ({{softRatio .prediction}}); the search fell back to its coarse pass{{end}}`,
+	SearchPredicted: `predicted from both ends: {{with .value}}best {{$.key}} = {{.}} ({{template "soft_ratio" $}}); the ` +
+		`search confirmed around it{{else}}none ({{template "soft_ratio" .}}); the search fell back to its coarse pass{{end}}`,
 	SearchPlateau: `plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): ` +
 		`{{join .values ", "}}; lowest {{.key}} = {{.lowest}}{{with .caution}}; caution: {{.}}{{end}}`,
 	SearchOnce:          `measured once, so not tested and on no plateau: {{join .values ", "}}`,
@@ -333,12 +333,36 @@ var messages = map[Code]string{
 var phrases = map[string]string{
 	"-stages":     `{{count .Total}} (connect {{count .Connect}}, handshake {{count .Handshake}}, response {{count .Response}})`,
 	"-interrupts": `{{if visible .interrupts}}, interrupts {{pct .interrupts}} %{{end}}`,
-	"-busiest":    `{{with .}}; busiest: {{range $i, $o := .}}{{if $i}}, {{end}}{{process $o}}{{end}}{{end}}`,
+	"-busiest":    `{{with .}}; busiest: {{range $i, $o := .}}{{if $i}}, {{end}}{{template "-process" $o}}{{end}}{{end}}`,
 	"-range":      `net.ipv4.ip_local_port_range {{.low}}-{{.high}} has {{.ports}} ports`,
 	"-to":         `{{if gt .dest 1}}to each of {{.dest}} destinations{{else}}to the destination{{end}}`,
 	"-widen":      `sysctl -w net.ipv4.ip_local_port_range='1024 65535'`,
 	"-reuse":      `sysctl -w net.ipv4.tcp_tw_reuse=1`,
 	"-spread":     `spread the load over more server addresses or ports, or more client addresses`,
+	"-process": `{{.Comm}} (pid {{.PID}}{{if .Nice}}, nice {{.Nice}}{{end}}{{with .CPUs}}, CPUs {{.}}{{end}}) ` +
+		`{{printf "%.2f" .Seconds}} CPU-s`,
+	"-knee": `{{if not .steps}}-{{else if .below_from}}< {{count (nearest .from)}}/s{{else if .at_max}}≥ ` +
+		`{{count (nearest .knee)}}/s{{else}}{{count (nearest .knee)}}/s{{end}}`,
+	// The soft-ratio prediction's words by its status, and its needs (dot:
+	// the softratio.Prediction, or the Code needed).
+	"soft:ok": `best soft ratio {{printf "%.0f" (mul 100 .Ratio.Value)}} predicted{{if .Ranged}} ` +
+		`({{printf "%.0f" (mul 100 .Ratio.Low)}}–{{printf "%.0f" (mul 100 .Ratio.High)}}){{end}}, peak ` +
+		`{{printf "%.0f" .Rate.Value}} req/s{{$p := .}}{{range $i, $s := .Sides}}{{if $i}}, {{else}}: {{end}}` +
+		`{{if eq (len $p.Sides) 1}}at every ratio {{else if le $s.To $p.Ratio.Value}}below it {{else}}above it {{end}}` +
+		`{{if eq (print $s.Bound) "cpu"}}the server's CPU at {{printf "%.2f" (mul 1e3 $p.Model.B)}} → ` +
+		`{{printf "%.2f" (mul 1e3 $p.Model.A)}} ms per request{{else}}the device limits at ` +
+		`{{printf "%.0f" $p.Model.Capacity}} ops/s{{end}}{{end}}`,
+	"soft:too-few-ratios": `no soft-ratio prediction: windows at {{.Ratios}} soft ratio(s), two are needed`,
+	"soft:bad-window":     `no soft-ratio prediction: window {{.Window}} has a value out of range`,
+	"soft:cpus-differ":    `no soft-ratio prediction: window {{.Window}} has another server CPU count`,
+	"soft:bad-capacity":   `no soft-ratio prediction: the given device capacity is not a positive number`,
+	"soft:bad-fit":        `no soft-ratio prediction: the fit gives no positive CPU per request`,
+	"soft:no-capacity": `no soft-ratio prediction: the device's capacity is unknown; it needs ` +
+		`{{range $i, $n := .Needs}}{{if $i}}, or {{end}}{{say (print "soft:" $n) $n}}{{end}}`,
+	"soft:need-device-window": `a window where the device was the bottleneck (server CPUs not saturated, soft ` +
+		`ratio below 100)`,
+	"soft:need-scenario-capacity": `accelerator.capacity in the scenario`,
+	"soft:need-speed-file":        `a speed file (kaeload speed on openssl speed -async_jobs output)`,
 }
 
 // said holds messages and phrases parsed (in init: the funcs say notes).
@@ -349,18 +373,18 @@ func init() {
 		"count": func(v any) string { return format.Count(uintOf(v)) },
 		"rate":  func(v any) string { return format.Rate(floatOf(v)) }, "share": func(v any) string { return format.Share(floatOf(v)) },
 		"number": func(v any) string { return format.Number(floatOf(v)) }, "delta": func(v any) string { return format.Delta(floatOf(v)) },
-		"float":    func(v any, d int) string { return format.Float(floatOf(v), d) },
-		"percent":  func(v any) string { return Percent(floatOf(v)) },
-		"percent1": func(v any) string { return format.Percent(floatOf(v)) },
-		"pct":      func(v any) string { return fmt.Sprintf("%.0f", floatOf(v)*100) },
-		"seconds":  func(v any) string { return Seconds(floatOf(v)) },
-		"millis":   func(v any) string { return format.Millis(int64(floatOf(v))) },
-		"ports":    func(v any) string { return portCount(floatOf(v)) },
-		"plain":    func(v any) string { return format.Plain(str(v)) },
-		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
-		"cpus":     func(v any) string { return cpusWords(str(v)) },
-		"group":    func(i, cpus any) string { return groupName(int(floatOf(i)), str(cpus)) },
-		"join":     join, "process": processName,
+		"float":       func(v any, d int) string { return format.Float(floatOf(v), d) },
+		"percent":     func(v any) string { return Percent(floatOf(v)) },
+		"percent1":    func(v any) string { return format.Percent(floatOf(v)) },
+		"pct":         func(v any) string { return fmt.Sprintf("%.0f", floatOf(v)*100) },
+		"seconds":     func(v any) string { return Seconds(floatOf(v)) },
+		"millis":      func(v any) string { return format.Millis(int64(floatOf(v))) },
+		"ports":       func(v any) string { return portCount(floatOf(v)) },
+		"plain":       func(v any) string { return format.Plain(str(v)) },
+		"plural":      func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
+		"cpus":        func(v any) string { return cpusWords(str(v)) },
+		"group":       func(i, cpus any) string { return groupName(int(floatOf(i)), str(cpus)) },
+		"join":        join,
 		"caveatWords": func(flag any) [2]string { return caveatWords[Code(str(flag))] },
 		"deltas": func(v any) string {
 			ps, _ := v.([]float64)
@@ -387,11 +411,9 @@ func init() {
 		"has":       func(a Args, k string) bool { _, ok := a[k]; return ok },
 		"gain":      func(v any) string { return BoundGain(floatOf(v)) },
 		"pHolm":     func(c stats.Comparison) string { return format.PAdjusted(c) },
-		"knee": func(knee, from, steps any, below, atMax bool) string {
-			return KneeWords(floatOf(knee), floatOf(from), int(floatOf(steps)), below, atMax)
-		},
 		"targets":   func(s results.CapacitySpec) string { return TargetWords(&s) },
-		"softRatio": softRatioOf,
+		"say":       say,
+		"mul":       func(a, b any) float64 { return floatOf(a) * floatOf(b) },
 		"spans": func(spans [][2]float64) string {
 			words := make([]string, len(spans))
 			for i, s := range spans {
@@ -478,18 +500,6 @@ func cpusWords(cpus string) string {
 	return "CPU " + cpus
 }
 
-// processName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
-func processName(o results.ProcessCPU) string {
-	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
-	if o.Nice != 0 {
-		s += fmt.Sprintf(", nice %d", o.Nice)
-	}
-	if o.CPUs != "" {
-		s += ", CPUs " + o.CPUs
-	}
-	return s + fmt.Sprintf(") %.2f CPU-s", o.Seconds)
-}
-
 // caveatWords are, by flag, what the figures measured when most
 // repetitions raised it and the flag's name.
 var caveatWords = map[Code][2]string{
@@ -507,15 +517,7 @@ const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 // KneeWords is a capacity for a report: "41,000/s", "≥ 1,000,000/s"
 // (every step passed), "< 1,000/s" (none did) or "-" (no step).
 func KneeWords(knee, from float64, steps int, belowFrom, atMax bool) string {
-	switch {
-	case steps == 0:
-		return "-"
-	case belowFrom:
-		return "< " + format.Count(uint64(math.Round(from))) + "/s"
-	case atMax:
-		return "≥ " + format.Count(uint64(math.Round(knee))) + "/s"
-	}
-	return format.Count(uint64(math.Round(knee))) + "/s"
+	return say("-knee", Args{"knee": knee, "from": from, "steps": steps, "below_from": belowFrom, "at_max": atMax})
 }
 
 // TargetWords names a capacity search's targets: "20 ms p99 handshake",
@@ -545,66 +547,9 @@ func plural(n int, thing string) string {
 	return strconv.Itoa(n) + " " + thing + "s"
 }
 
-// softRatioWords are the soft-ratio prediction's words, by code.
-var softRatioWords = map[softratio.Code]string{
-	softratio.OK:                          "best soft ratio %.0f predicted%s, peak %.0f req/s",
-	"range":                               " (%.0f–%.0f)",
-	"below":                               "below it ",
-	"above":                               "above it ",
-	"every":                               "at every ratio ",
-	softratio.Code(softratio.BoundDevice): "the device limits at %.0f ops/s",
-	softratio.Code(softratio.BoundCPU):    "the server's CPU at %.2f → %.2f ms per request",
-	softratio.TooFewRatios:                "no soft-ratio prediction: windows at %d soft ratio(s), two are needed",
-	softratio.BadWindow:                   "no soft-ratio prediction: window %d has a value out of range",
-	softratio.CPUsDiffer:                  "no soft-ratio prediction: window %d has another server CPU count",
-	softratio.BadCapacity:                 "no soft-ratio prediction: the given device capacity is not a positive number",
-	softratio.BadFit:                      "no soft-ratio prediction: the fit gives no positive CPU per request",
-	softratio.NoCapacity:                  "no soft-ratio prediction: the device's capacity is unknown; it needs %s",
-	softratio.NeedDeviceWindow:            "a window where the device was the bottleneck (server CPUs not saturated, soft ratio below 100)",
-	softratio.NeedScenarioCapacity:        "accelerator.capacity in the scenario",
-	softratio.NeedSpeedFile:               "a speed file (kaeload speed on openssl speed -async_jobs output)",
-}
-
 // SoftRatioWords is a soft-ratio prediction in words: the best ratio and
 // what bounds each side of it, or why there is none.
-func SoftRatioWords(p softratio.Prediction) string {
-	words := softRatioWords
-	switch p.Status {
-	case softratio.OK:
-	case softratio.TooFewRatios:
-		return fmt.Sprintf(words[p.Status], p.Ratios)
-	case softratio.BadWindow, softratio.CPUsDiffer:
-		return fmt.Sprintf(words[p.Status], p.Window)
-	case softratio.NoCapacity:
-		var needs []string
-		for _, n := range p.Needs {
-			needs = append(needs, words[n])
-		}
-		return fmt.Sprintf(words[p.Status], strings.Join(needs, ", or "))
-	default:
-		return words[p.Status]
-	}
-	rg := ""
-	if p.Ranged {
-		rg = fmt.Sprintf(words["range"], 100*p.Ratio.Low, 100*p.Ratio.High)
-	}
-	s := fmt.Sprintf(words[softratio.OK], 100*p.Ratio.Value, rg, p.Rate.Value)
-	for i, side := range p.Sides {
-		where := softratio.Code("above")
-		switch {
-		case len(p.Sides) == 1:
-			where = "every"
-		case side.To <= p.Ratio.Value:
-			where = "below"
-		}
-		args := []any{p.Model.Capacity}
-		if side.Bound == softratio.BoundCPU {
-			args = []any{1e3 * p.Model.B, 1e3 * p.Model.A}
-		}
-		s += []string{": ", ", "}[min(i, 1)] + words[where] + fmt.Sprintf(words[softratio.Code(side.Bound)], args...)
-	}
-	return s
-}
+func SoftRatioWords(p softratio.Prediction) string { return New(SoftRatio, "prediction", p).String() }
 
 // portCount formats a rate or a number of ports, with one decimal below 10.
 func portCount(f float64) string {
@@ -620,14 +565,6 @@ func BoundGain(bound float64) string {
 		return "+∞"
 	}
 	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
-}
-
-// softRatioOf is a prediction's words, or that there is none.
-func softRatioOf(v any) string {
-	if p, ok := v.(softratio.Prediction); ok {
-		return SoftRatioWords(p)
-	}
-	return "no soft-ratio prediction"
 }
 
 // Seconds writes a time relative to a window in seconds ("4.0 s").

@@ -45,12 +45,19 @@ func (n Note) String() string {
 	if n.Code == "" {
 		return ""
 	}
-	t := said.Lookup(string(n.Code))
-	if t == nil {
+	if said.Lookup(string(n.Code)) == nil {
 		return string(n.Code)
 	}
+	return say(string(n.Code), n.Args)
+}
+
+// say is template name of the table said over data; "" when there is
+// none, and cut short where a parameter is missing.
+func say(name string, data any) string {
 	var b strings.Builder
-	_ = t.Execute(&b, n.Args) // a parameter missing cuts the words short
+	if t := said.Lookup(name); t != nil {
+		_ = t.Execute(&b, data)
+	}
 	return b.String()
 }
 
