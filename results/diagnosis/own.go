@@ -57,25 +57,8 @@ func (l *Listener) Measured() bool { return l != nil && l.Unavailable == "" && l
 // Words: "port 8443 on local: dropped nothing, its accept queue at most 3
 // of 511", or why it was not read.
 func (l *Listener) Words() string {
-	where := fmt.Sprintf("port %d on %s", l.Port, l.Host)
-	switch {
-	case l.Unavailable != "":
-		return where + ": not read (" + l.Unavailable + ")"
-	case l.Read == 0:
-		return where + ": not read in any interval of the window (the run's log says why)"
-	}
-	s := where + ": dropped nothing"
-	if l.Drops > 0 {
-		s = where + ": dropped " + format.Count(l.Drops)
-	}
-	if l.Unread > 0 {
-		s += fmt.Sprintf(" (at least: %s not read)", plural(l.Unread, "interval"))
-	}
-	s += fmt.Sprintf(", its accept queue at most %s of %s at the boundaries", format.Count(l.MaxQueue), format.Count(l.Backlog))
-	if l.Full > 0 {
-		s += fmt.Sprintf(", full at %s", plural(l.Full, "boundary"))
-	}
-	return s
+	return notes.New(notes.ListenerWords, "port", l.Port, "host", l.Host, "unavailable", l.Unavailable, "read", l.Read,
+		"drops", l.Drops, "unread", l.Unread, "max_queue", l.MaxQueue, "backlog", l.Backlog, "full", l.Full).String()
 }
 
 // windowListener sums t's listener over the window; nil without one.
@@ -88,7 +71,7 @@ func windowListener(t *results.Timeline) *Listener {
 	if l.Unavailable != "" {
 		return l
 	}
-	for _, i := range windowPoints(t) {
+	for i := len(t.Points) - len(t.Window()); i < len(t.Points); i++ {
 		if i < len(q.Drops) && q.Drops[i] != nil {
 			l.Drops += *q.Drops[i]
 			l.Read++
@@ -121,11 +104,8 @@ type Traffic struct {
 // Words: "ActiveOpens +2,057 on local, kaeload's connects 1,802: other
 // traffic shared this network namespace (255 more)".
 func (t *Traffic) Words() string {
-	s := fmt.Sprintf("%s +%s on %s, kaeload's connects %s", t.Counter, format.Count(t.Opens), t.Host, format.Count(t.Own))
-	if t.Shared {
-		return s + fmt.Sprintf(": other traffic shared this network namespace (%s more)", format.Count(t.Other))
-	}
-	return s + ": no other traffic beyond the window's edges"
+	return notes.New(notes.TrafficWords, "counter", t.Counter, "opens", t.Opens, "host", t.Host, "own", t.Own,
+		"shared", t.Shared, "other", t.Other).String()
 }
 
 // judge holds what the rules read of one repetition: its window, its

@@ -58,33 +58,12 @@ func (h *HostCounts) opens() (uint64, bool) {
 
 // Role says whose namespace the host is, for people.
 func (h *HostCounts) Role() string {
-	switch {
-	case h.Shared:
-		return "clients and server in one network namespace, counted once"
-	case h.Client && h.Server:
-		return "clients and server"
-	case h.Server:
-		return "the server"
-	case h.Client:
-		return "the clients"
-	}
-	return "neither clients nor server"
-}
-
-// windowPoints indexes t's window points (Start >= 0).
-func windowPoints(t *results.Timeline) []int {
-	var win []int
-	for i := range t.Points {
-		if t.Points[i].Start >= 0 {
-			win = append(win, i)
-		}
-	}
-	return win
+	return notes.New(notes.HostRole, "shared", h.Shared, "client", h.Client, "server", h.Server).String()
 }
 
 // windowCounts sums each host's counters of t over the window.
 func windowCounts(t *results.Timeline) []HostCounts {
-	win := windowPoints(t)
+	first := len(t.Points) - len(t.Window())
 	out := make([]HostCounts, len(t.Hosts))
 	for h := range t.Hosts {
 		th := &t.Hosts[h]
@@ -94,7 +73,7 @@ func windowCounts(t *results.Timeline) []HostCounts {
 			why, gone := th.Unavailable[name]
 			var sum uint64
 			unread := 0
-			for _, p := range win {
+			for p := first; p < len(t.Points); p++ {
 				v, ok := t.TCP(p, h, name)
 				if !ok {
 					unread++
@@ -103,9 +82,9 @@ func windowCounts(t *results.Timeline) []HostCounts {
 			}
 			switch {
 			case gone:
-			case len(win) == 0:
+			case first == len(t.Points):
 				why = "the window has no interval"
-			case unread == len(win):
+			case unread == len(t.Points)-first:
 				why = "not read in any interval of the window (the run's log says why)"
 			default:
 				hc.Values[name] = sum
@@ -121,35 +100,14 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	return out
 }
 
-// figure writes counter name of h: "ListenOverflows +1,295", "… at least
-// +1,295 (1 interval not read)" or "… not available (why)".
-func figure(h *HostCounts, name string) string {
-	v, unread, ok := h.Get(name)
-	switch {
-	case !ok:
-		return name + " not available (" + h.Why(name) + ")"
-	case unread > 0:
-		return fmt.Sprintf("%s at least +%s (%s not read)", name, format.Count(v), plural(unread, "interval"))
-	}
-	return name + " +" + format.Count(v)
-}
-
-// plural writes "1 interval", "2 intervals".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // on writes the named counters of h and where: "ListenOverflows +1,295, …
 // on local (the server)"; those missing for one reason share it.
 func on(h *HostCounts, names ...string) string {
 	var parts []string
 	var gone []string // names not available, in order, grouped by reason below
 	for _, n := range names {
-		if _, _, ok := h.Get(n); ok {
-			parts = append(parts, figure(h, n))
+		if v, unread, ok := h.Get(n); ok {
+			parts = append(parts, notes.New(notes.CounterGrew, "name", n, "value", v, "unread", unread).String())
 		} else {
 			gone = append(gone, n)
 		}

@@ -118,6 +118,11 @@ const (
 	NotSteadyCause         Code = "not_steady_cause"
 	NotSteadyConsequence   Code = "not_steady_consequence"
 	NotSteadyFix           Code = "not_steady_fix"
+	// The words of a diagnosis's evidence.
+	HostRole      Code = "host_role"      // whose network namespace a host is
+	CounterGrew   Code = "counter_grew"   // a kernel counter's growth over a window
+	ListenerWords Code = "listener_words" // the target's listener over a window
+	TrafficWords  Code = "traffic_words"  // a host's opens against the run's connects
 )
 
 // messages are every code's words: a text/template over the note's
@@ -323,6 +328,19 @@ var messages = map[Code]string{
 		`first third to {{rate .last}} req/s in its last ({{printf "%+.1f" (times100 .change)}} %), more than the noise`,
 	NotSteadyConsequence: `the window's rate depends on how long it runs and where it starts: another window or ` +
 		`warm-up would give another figure, and a comparison of variants mixes the trend into their difference`,
+	HostRole: `{{if .shared}}clients and server in one network namespace, counted once{{else if and .client .server}}` +
+		`clients and server{{else if .server}}the server{{else if .client}}the clients{{else}}neither clients nor ` +
+		`server{{end}}`,
+	CounterGrew: `{{.name}} {{with .unread}}at least +{{count $.value}} ({{plural . "interval"}} not read)` +
+		`{{else}}+{{count .value}}{{end}}`,
+	ListenerWords: `port {{.port}} on {{.host}}: {{with .unavailable}}not read ({{.}}){{else}}{{if not .read}}not read ` +
+		`in any interval of the window (the run's log says why){{else}}dropped {{with .drops}}{{count .}}{{else}}nothing` +
+		`{{end}}{{with .unread}} (at least: {{plural . "interval"}} not read){{end}}, its accept queue at most ` +
+		`{{count .max_queue}} of {{count .backlog}} at the boundaries{{with .full}}, full at {{plural . "boundary"}}` +
+		`{{end}}{{end}}{{end}}`,
+	TrafficWords: `{{.counter}} +{{count .opens}} on {{.host}}, kaeload's connects {{count .own}}: {{if .shared}}other ` +
+		`traffic shared this network namespace ({{count .other}} more){{else}}no other traffic beyond the window's ` +
+		`edges{{end}}`,
 	NotSteadyFix: `{{if .rising}}the warm-up ({{seconds .warmup_s}}) is probably too short: lengthen load.warmup until ` +
 		`the timeline is flat from the window's start{{else}}the server slows as the window goes on: look for what ` +
 		`accumulates (TIME_WAIT sockets, memory, temperature and clock throttling, a growing log); the timeline shows ` +
