@@ -14,349 +14,338 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// The codes; messages names each one's parameters.
-const (
-	RepFailed        Code = "failed"
-	NoSuccess        Code = "no_success"
-	ErrorsOverMax    Code = "errors_over_max"
-	FailedText       Code = "failed_text" // a failure (or profile reason) stored as a sentence
-	BackedOff        Code = "backed_off"
-	ClientBound      Code = "client_bound"
-	OtherLoad        Code = "other_load"
-	MissedStarts     Code = "missed_starts"
-	OpenLoop         Code = "open_loop"
-	ClientBoundGroup Code = "client_bound_group"
-	OtherLoadGroup   Code = "other_load_group"
-	MissedGroup      Code = "missed_group"
-	ServerOtherLoad  Code = "server_other_load"
-	SharedCPUs       Code = "shared_cpus"
-	SharedGroup      Code = "shared_group" // a client group on the server's CPUs
-	NotSaturated     Code = "not_saturated"
-	Flagged          Code = "flagged" // the flags of a window joined
-	InRep            Code = "in_rep"  // a repetition's note as a run-wide line
-	// Caveat: flag is one of ClientBound, OtherLoad, SharedCPUs,
-	// ServerOtherLoad, Misaligned; baseline: the repetitions are the baseline's.
-	Caveat            Code = "caveat"
-	Unjudged          Code = "unjudged"     // a diagnosis rule could not judge a repetition
-	ServerShare       Code = "server_share" // a client group ran on the server's CPUs
-	ServerBusiest     Code = "server_busiest"
-	NotMeasured       Code = "not_measured"   // a variant the run gave up on
-	PartialWindow     Code = "partial_window" // a window an interrupt or a lost worker cut short
-	ExcludedWindow    Code = "excluded_window"
-	ThresholdCrossed  Code = "threshold_crossed"
-	ThresholdChecked  Code = "threshold_checked"
-	TLS12Hint         Code = "tls12_hint"
-	Misaligned        Code = "misaligned" // a caveat's flag, the groups' windows over 1 % apart
-	OtherLoadApart    Code = "other_load_apart"
-	HandshakeDiffers  Code = "handshake_differs"
-	SoftRatio         Code = "soft_ratio"
-	DriftUncontrolled Code = "drift_uncontrolled"
-	DriftTrend        Code = "drift_trend"
-	MDESpread         Code = "mde_spread" // the repetitions that inflate a comparison's MDE
-	SpreadRep         Code = "spread_rep"
-	ProbeFailed       Code = "probe_failed"
-	Capacity          Code = "capacity"
-	// CapacityKnee: delta is against the baseline's knee, absent when none.
-	CapacityKnee  Code = "capacity_knee"
-	MetricsServed Code = "metrics_served"
-	Caveats       Code = "caveats" // a variant's caveats joined
-	// Interrupted: a window a later repetition measures adds variant and
-	// index (0-based).
-	Interrupted         Code = results.WarnInterrupted
-	SpeedFailed         Code = "speed_failed"
-	ServerCPUUnmeasured Code = "server_cpu_unmeasured"
-	SearchNotUnimodal   Code = "search_not_unimodal"
-	SearchUnrefined     Code = "search_unrefined" // values: the coarse pass's, when the budget covered it
-	PlanWarning         Code = "plan_warning"     // a scenario warning as the compiler words it
-	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
-	// kinds (fix: a ports.Fix* value).
-	PortsTooMany    Code = "ports_too_many"
-	PortsRateHigh   Code = "ports_rate_high"
-	PortsTimeWait   Code = "ports_time_wait"
-	QuietTimedOut   Code = "quiet_timed_out"
-	ClockUncertain  Code = "clock_uncertain"
-	NoComparison    Code = "no_comparison"
-	SlowerRun       Code = "slower_run"
-	UnansweredAtEnd Code = "unanswered_at_end"
-	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
-	PlansCompared   Code = "plans_compared"
-	PlanDiff        Code = "plan_diff"
-	ServerInfoDiff  Code = "server_info_diff"
-	BaselineMissing Code = "baseline_missing" // yet: the run was cut short
-	// The search's lines: SearchHead, then SearchNone or SearchBest and
-	// the others.
-	SearchHead      Code = "search_head"
-	SearchNone      Code = "search_none"
-	SearchBest      Code = "search_best"
-	SearchPredicted Code = "search_predicted"
-	SearchPlateau   Code = "search_plateau"
-	SearchOnce      Code = "search_once"
-	// The server profile's words; the first three say why there is none.
-	ProfileUnprofiled   Code = "profile_unprofiled"
-	ProfileNoReps       Code = "profile_no_reps"
-	ProfileNoSamples    Code = "profile_no_samples"
-	ProfileNotAvailable Code = "profile_not_available"
-	ProfileBound        Code = "profile_bound" // bound +Inf: all was crypto
-	ProfileCheck        Code = "profile_check"
-	ProfileOn           Code = "profile_on"
-	// The diagnoses' (diagnosis.Diagnosis Cause, Consequence, Fix).
-	AcceptQueueCause       Code = "accept_queue_cause"
-	AcceptQueueConsequence Code = "accept_queue_consequence" // slow: connects of 1 s or more (absent: none or not timed)
-	AcceptQueueFix         Code = "accept_queue_fix"
-	SYNQueueCause          Code = "syn_queue_cause"
-	SYNQueueConsequence    Code = "syn_queue_consequence"
-	SYNQueueFix            Code = "syn_queue_fix"
-	TimeWaitCause          Code = "time_wait_cause"
-	TimeWaitConsequence    Code = "time_wait_consequence"
-	TimeWaitFix            Code = "time_wait_fix" // per_s absent: not known
-	ResetsCause            Code = "resets_cause"
-	ResetsConsequence      Code = "resets_consequence"
-	ResetsFix              Code = "resets_fix"
-	StallsCause            Code = "stalls_cause" // spans: [][2]float64 seconds
-	StallsConsequence      Code = "stalls_consequence"
-	StallsFix              Code = "stalls_fix"
-	NotSteadyCause         Code = "not_steady_cause"
-	NotSteadyConsequence   Code = "not_steady_consequence"
-	NotSteadyFix           Code = "not_steady_fix"
-	// The words of a diagnosis's evidence.
-	HostRole      Code = "host_role"      // whose network namespace a host is
-	CounterGrew   Code = "counter_grew"   // a kernel counter's growth over a window
-	ListenerWords Code = "listener_words" // the target's listener over a window
-	TrafficWords  Code = "traffic_words"  // a host's opens against the run's connects
-)
-
 // messages are every code's words: a text/template over the note's
-// parameters, with the funcs of said and the phrases.
-var messages = map[Code]string{
-	RepFailed: `FAILED: {{.why}}`,
-	NoSuccess: `no request succeeded in the window (
+// parameters (its dot), with the funcs and phrases of said.
+var messages = map[Code]string{}
+
+// code is the code named name, whose words are src.
+func code(name Code, src string) Code {
+	messages[name] = src
+	return name
+}
+
+// Misaligned is a caveat's flag: the groups' windows over 1 % apart.
+const Misaligned Code = "misaligned"
+
+// The codes, each with its words.
+var (
+	RepFailed = code("failed", `FAILED: {{.why}}`)
+	NoSuccess = code("no_success",
+		`no request succeeded in the window (
 		{{- $u := 0}}{{with .unanswered}}{{$u = .Total}}{{end}}
 		{{- if .errors}}{{count .errors}} errors{{if $u}}; {{end}}{{end}}
 		{{- if $u}}unanswered at the window's end: {{template "-stages" .unanswered}}
-		{{- else if not .errors}}no request ended at all{{end}})`,
-	ErrorsOverMax: `errors were {{share .share}} of the window's attempts, more than max_errors {{share .max}}`,
-	FailedText:    `{{.text}}`,
-	BackedOff: `BACKED OFF: connection slots waited {{count .backoffs}} times before their next try because their connects ` +
-		`kept failing ({{count .fails}} connect errors, counted as usual): the server refused or was unreachable`,
-	ClientBound:  `CLIENT-BOUND: {{join .groups ", "}}: this figure measures kaeload, not the server`,
-	OtherLoad:    `OTHER LOAD: {{join .groups "; "}}: not kaeload's own use, which alone makes a result client-bound`,
-	MissedStarts: `MISSED STARTS: {{join .groups ", "}}: the rate asked was not kept`,
-	OpenLoop: `{{rate .asked}}/s asked, {{rate .rate}}/s achieved; {{count .missed}} of {{count .scheduled}} starts missed ` +
-		`({{share .share}})`,
-	ClientBoundGroup: `{{if .own}}kaeload used {{pct (sum .kaeload .interrupts)}} % of {{group .index .cpus}}
+		{{- else if not .errors}}no request ended at all{{end}})`)
+	ErrorsOverMax = code("errors_over_max", `errors were {{share .share}} of the window's attempts, more than `+
+		`max_errors {{share .max}}`)
+	// FailedText: a failure (or profile reason) stored as a sentence
+	FailedText = code("failed_text", `{{.text}}`)
+	BackedOff  = code("backed_off", `BACKED OFF: connection slots waited {{count .backoffs}} times before `+
+		`their next try because their connects kept failing ({{count .fails}} connect errors, counted as usual): `+
+		`the server refused or was unreachable`)
+	ClientBound = code("client_bound", `CLIENT-BOUND: {{join .groups ", "}}: this figure measures kaeload, `+
+		`not the server`)
+	OtherLoad = code("other_load", `OTHER LOAD: {{join .groups "; "}}: not kaeload's own use, which alone `+
+		`makes a result client-bound`)
+	MissedStarts = code("missed_starts", `MISSED STARTS: {{join .groups ", "}}: the rate asked was not kept`)
+	OpenLoop     = code("open_loop", `{{rate .asked}}/s asked, {{rate .rate}}/s achieved; {{count .missed}} of `+
+		`{{count .scheduled}} starts missed ({{share .share}})`)
+	ClientBoundGroup = code("client_bound_group",
+		`{{if .own}}kaeload used {{pct (add .kaeload .interrupts)}} % of {{group .index .cpus}}
 		{{- if visible .interrupts}} (its workers {{pct .kaeload}} %, interrupts {{pct .interrupts}} %){{end}}
-		{{- else}}{{group .index .cpus}} was {{pct .busy}} % busy{{end}}`,
-	OtherLoadGroup: `other processes took {{pct .others}} % of {{group .index .cpus}}, kaeload {{pct .kaeload}} %
-		{{- template "-interrupts" .}}{{if .wait}} (its threads waited {{printf "%.2f" .waited}} s in all for a CPU){{end}}
-		{{- template "-busiest" .top}}`,
-	MissedGroup: `group {{.index}} {{.limit}} (missed {{share .share}} of its starts; {{if eq .limit clientBound}}
-		{{- if .own}}kaeload used {{pct (sum .kaeload .interrupts)}} % of its CPUs{{else}}CPUs {{pct .busy}} % busy{{end}}
+		{{- else}}{{group .index .cpus}} was {{pct .busy}} % busy{{end}}`)
+	OtherLoadGroup = code("other_load_group",
+		`other processes took {{pct .others}} % of {{group .index .cpus}}, kaeload {{pct .kaeload}} %
+		{{- template "-interrupts" .}}
+		{{- if .wait}} (its threads waited {{printf "%.2f" .waited}} s in all for a CPU){{end}}
+		{{- template "-busiest" .top}}`)
+	MissedGroup = code("missed_group",
+		`group {{.index}} {{.limit}} (missed {{share .share}} of its starts; {{if eq .limit clientBound}}
+		{{- if .own}}kaeload used {{pct (add .kaeload .interrupts)}} % of its CPUs
+		{{- else}}CPUs {{pct .busy}} % busy{{end}}
 		{{- else if eq .limit cpusTaken}}CPUs {{pct .busy}} % busy, kaeload's own use {{pct .kaeload}} %
-		{{- else}}all {{.slots}} connection slots busy{{if .measured}}, CPUs {{pct .busy}} % busy{{end}}{{end}})`,
-	ServerOtherLoad: `OTHER LOAD on the server: other processes took {{pct .others}} % of the server's {{cpus .cpus}}, ` +
-		`the server {{pct .server}} %, kaeload {{pct .kaeload}} %{{template "-interrupts" .}}{{template "-busiest" .top}}` +
-		`: the server did not have its CPUs to itself`,
-	SharedCPUs: `SHARED CPUS: {{join .shared "; "}}{{if .measured}}; of the server's {{cpus .cpus}} the server used ` +
-		`{{pct .server}} %, kaeload {{pct .kaeload}} %{{end}}: the figure measures client and server together`,
-	SharedGroup: `client and server share {{cpus .common}} ({{group .group .cpus}})`,
-	NotSaturated: `NOT SATURATED: neither kaeload nor the server's CPUs were busy (the server used {{pct .server}} % of its ` +
-		`{{cpus .cpus}}{{if .has_cpus_busy}} ({{pct .cpus_busy}} % busy in all){{end}}{{if .has_client_busy}}; the busiest ` +
-		`group's CPUs {{pct .client_busy}} %{{end}}); the rate was set by the connections in flight ({{if .latency_us}}` +
-		`{{.connections}} / {{millis .latency_us}} ms mean latency ≈ {{rate .little}} req/s; measured {{rate .rate}} req/s` +
-		`{{else}}the mean latency was not measured{{end}}); raise connections or groups`,
-	Flagged: `{{join .notes "; "}}`,
-	Caveats: `{{join .notes "; "}}`,
-	InRep:   `variant {{.variant}}, repetition {{.rep}}: {{.note}}`,
-	Caveat: `{{$c := caveatWords .flag}}{{$of := and .baseline "the baseline"}}{{if most .reps .n}}
+		{{- else}}all {{.slots}} connection slots busy{{if .measured}}, CPUs {{pct .busy}} % busy{{end}}{{end}})`)
+	ServerOtherLoad = code("server_other_load", `OTHER LOAD on the server: other processes took `+
+		`{{pct .others}} % of the server's {{cpus .cpus}}, the server {{pct .server}} %, kaeload `+
+		`{{pct .kaeload}} %{{template "-interrupts" .}}{{template "-busiest" .top}}: the server did not have its `+
+		`CPUs to itself`)
+	SharedCPUs = code("shared_cpus", `SHARED CPUS: {{join .shared "; "}}{{if .measured}}; of the server's `+
+		`{{cpus .cpus}} the server used {{pct .server}} %, kaeload {{pct .kaeload}} %{{end}}: the figure `+
+		`measures client and server together`)
+	// SharedGroup: a client group on the server's CPUs
+	SharedGroup  = code("shared_group", `client and server share {{cpus .common}} ({{group .group .cpus}})`)
+	NotSaturated = code("not_saturated", `NOT SATURATED: neither kaeload nor the server's CPUs were busy (the `+
+		`server used {{pct .server}} % of its {{cpus .cpus}}{{if .has_cpus_busy}} ({{pct .cpus_busy}} % busy in `+
+		`all){{end}}{{if .has_client_busy}}; the busiest group's CPUs {{pct .client_busy}} %{{end}}); the rate `+
+		`was set by the connections in flight ({{if .latency_us}}{{.connections}} / {{millis .latency_us}} ms `+
+		`mean latency ≈ {{rate .little}} req/s; measured {{rate .rate}} req/s{{else}}the mean latency was not `+
+		`measured{{end}}); raise connections or groups`)
+	// Flagged: the flags of a window joined
+	Flagged = code("flagged", `{{join .notes "; "}}`)
+	// InRep: a repetition's note as a run-wide line
+	InRep = code("in_rep", `variant {{.variant}}, repetition {{.rep}}: {{.note}}`)
+	// Caveat: flag is one of ClientBound, OtherLoad, SharedCPUs,
+	// ServerOtherLoad, Misaligned; baseline: the repetitions are the baseline's.
+	Caveat = code("caveat",
+		`{{$c := caveatWords .flag}}{{$of := and .baseline "the baseline"}}{{if most .reps .n}}
 		{{- with $of}}{{.}} {{index $c 0}}: {{index $c 1}} in {{$.reps}} of its {{$.n}} repetitions
 		{{- else}}{{index $c 0}}: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{end}}
-		{{- else}}caution: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{with $of}} of {{.}}{{end}}{{end}}`,
-	Unjudged:    `{{.title}}: {{.why}}`,
-	ServerShare: `client and server share {{cpus .common}}`,
-	ServerBusiest: `OTHER LOAD on the server's {{cpus .cpus}}{{if has . "comm"}}, busiest {{.comm}} (pid {{.pid}}
-		{{- if .nice}}, nice {{.nice}}{{end}}){{end}}`,
-	NotMeasured: `variant {{.variant}}{{if .reps}} after {{plural .reps "repetition"}}{{end}}: {{.reason}}`,
-	PartialWindow: `variant {{.variant}} rep {{.rep}}: {{$lost := has . "lost_group"}}{{if $lost}}FAILED, the run is ` +
-		`INCOMPLETE: group {{.lost_group}}{{with .lost_host}} on host {{.}}{{end}} was lost ({{.lost_why}}){{else}}interrupted` +
-		`{{end}} after {{float .seconds 2}} s of its {{.planned}} window: {{count .requests}} requests{{if $lost}} (the other ` +
-		`groups'; group {{.lost_group}} had reported {{count .lost_requests}}){{end}}, {{rate .rate}} req/s, ` +
-		`{{count .errors}} errors; kept, not in the statistics`,
-	ExcludedWindow: `variant {{.variant}} rep {{.rep}}: {{rate .rate}} req/s set aside and measured again (exclude_flagged): ` +
-		`{{.why}}`,
-	ThresholdCrossed: `{{.expr}}: {{.variant}} {{.shown}}`,
-	ThresholdChecked: `{{if .passed}}PASS{{else}}CROSSED{{end}}  {{.check}}`,
-	TLS12Hint: `variant {{.variant}}: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 and ` +
-		`generated a TLS 1.3 key share the server never used; target.tls.max_version: "1.2" saves part of kaeload's client ` +
-		`CPU per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)`,
-	OtherLoadApart: `caution: other processes took {{pct .own}} % of the server's CPUs against {{pct .base}} % in the ` +
-		`baseline's windows, further apart than the {{percent1 (hundredth .mde)}} this comparison resolves`,
-	HandshakeDiffers: `negotiated another {{.parts}} than the baseline: {{.own}} against {{.base}}`,
-	SoftRatio:        `{{with .prediction}}{{say (print "soft:" .Status) .}}{{else}}no soft-ratio prediction{{end}}`,
-	DriftUncontrolled: `order sequential: drift is not controlled: each variant's repetitions run together, so a slow ` +
-		`change of the machine lands between variants and reads as a difference (order: randomized spreads it over ` +
-		`every variant)`,
-	DriftTrend: `drift: the rates moved {{delta .trend}} from round 1 to round {{.rounds}}, as much as the difference ` +
-		`called significant for {{join .names ", "}} ({{deltas .deltas}}): drift alone can make or hide a difference ` +
-		`of that size; rerun on a steadier machine or with more rounds`,
-	MDESpread: `{{join .reps ", "}}`,
-	SpreadRep: `{{.variant}} rep {{.rep}} ({{rate .rate}} req/s)`,
-	ProbeFailed: `probe {{.probe}} failed in {{.failed}} of {{.read}} windows (variant{{if ne (len .variants) 1}}s{{end}} ` +
-		`{{join .variants ", "}}): {{plain .first}}; no delta was recorded there, and a threshold on the ` +
-		`probe is crossed`,
-	Capacity: `capacity under {{targets .spec}}: {{join .knees ", "}}`,
-	CapacityKnee: `{{.variant}} {{template "-knee" .}}{{if has . "delta"}} ` +
-		`({{printf "%+.0f" (times100 .delta)}} %){{end}}`,
-	MetricsServed: `{{with .metrics}}live metrics served on {{.Addr}}: {{plural .Scrapes "Prometheus scrape"}}
+		{{- else}}caution: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{with $of}} of {{.}}{{end}}{{end}}`)
+	// Unjudged: a diagnosis rule could not judge a repetition
+	Unjudged = code("unjudged", `{{.title}}: {{.why}}`)
+	// ServerShare: a client group ran on the server's CPUs
+	ServerShare   = code("server_share", `client and server share {{cpus .common}}`)
+	ServerBusiest = code("server_busiest",
+		`OTHER LOAD on the server's {{cpus .cpus}}{{if has . "comm"}}, busiest {{.comm}} (pid {{.pid}}
+		{{- if .nice}}, nice {{.nice}}{{end}}){{end}}`)
+	// NotMeasured: a variant the run gave up on
+	NotMeasured = code("not_measured", `variant {{.variant}}{{if .reps}} after `+
+		`{{plural .reps "repetition"}}{{end}}: {{.reason}}`)
+	// PartialWindow: a window an interrupt or a lost worker cut short
+	PartialWindow = code("partial_window", `variant {{.variant}} rep {{.rep}}: `+
+		`{{$lost := has . "lost_group"}}{{if $lost}}FAILED, the run is INCOMPLETE: group `+
+		`{{.lost_group}}{{with .lost_host}} on host {{.}}{{end}} was lost `+
+		`({{.lost_why}}){{else}}interrupted{{end}} after {{float .seconds 2}} s of its {{.planned}} window: `+
+		`{{count .requests}} requests{{if $lost}} (the other groups'; group {{.lost_group}} had reported `+
+		`{{count .lost_requests}}){{end}}, {{rate .rate}} req/s, {{count .errors}} errors; kept, not in the `+
+		`statistics`)
+	ExcludedWindow = code("excluded_window", `variant {{.variant}} rep {{.rep}}: {{rate .rate}} req/s set `+
+		`aside and measured again (exclude_flagged): {{.why}}`)
+	ThresholdCrossed = code("threshold_crossed", `{{.expr}}: {{.variant}} {{.shown}}`)
+	ThresholdChecked = code("threshold_checked", `{{if .passed}}PASS{{else}}CROSSED{{end}}  {{.check}}`)
+	TLS12Hint        = code("tls12_hint", `variant {{.variant}}: every handshake negotiated TLS 1.2, yet the `+
+		`ClientHello also offered TLS 1.3 and generated a TLS 1.3 key share the server never used; `+
+		`target.tls.max_version: "1.2" saves part of kaeload's client CPU per request (bench/peers.sh measures `+
+		`how much on this machine; bench/README.md gives the measured range)`)
+	OtherLoadApart = code("other_load_apart", `caution: other processes took {{pct .own}} % of the server's `+
+		`CPUs against {{pct .base}} % in the baseline's windows, further apart than the `+
+		`{{percent1 (div .mde 100)}} this comparison resolves`)
+	HandshakeDiffers = code("handshake_differs", `negotiated another {{.parts}} than the baseline: {{.own}} `+
+		`against {{.base}}`)
+	SoftRatio = code("soft_ratio", `{{with .prediction}}{{say (print "soft:" .Status) .}}{{else}}no `+
+		`soft-ratio prediction{{end}}`)
+	DriftUncontrolled = code("drift_uncontrolled", `order sequential: drift is not controlled: each variant's `+
+		`repetitions run together, so a slow change of the machine lands between variants and reads as a `+
+		`difference (order: randomized spreads it over every variant)`)
+	DriftTrend = code("drift_trend", `drift: the rates moved {{delta .trend}} from round 1 to round `+
+		`{{.rounds}}, as much as the difference called significant for {{join .names ", "}} `+
+		`({{range $i, $d := .deltas}}{{if $i}}, {{end}}{{delta $d}}{{end}}): drift alone can make or hide a `+
+		`difference of that size; rerun on a steadier machine or with more rounds`)
+	// MDESpread: the repetitions that inflate a comparison's MDE
+	MDESpread   = code("mde_spread", `{{join .reps ", "}}`)
+	SpreadRep   = code("spread_rep", `{{.variant}} rep {{.rep}} ({{rate .rate}} req/s)`)
+	ProbeFailed = code("probe_failed", `probe {{.probe}} failed in {{.failed}} of {{.read}} windows `+
+		`(variant{{if ne (len .variants) 1}}s{{end}} {{join .variants ", "}}): {{plain .first}}; no delta was `+
+		`recorded there, and a threshold on the probe is crossed`)
+	Capacity = code("capacity", `capacity under {{targets .spec}}: {{join .knees ", "}}`)
+	// CapacityKnee: delta is against the baseline's knee, absent when none.
+	CapacityKnee = code("capacity_knee", `{{.variant}} {{template "-knee" .}}{{if has . "delta"}} `+
+		`({{printf "%+.0f" (mul .delta 100)}} %){{end}}`)
+	MetricsServed = code("metrics_served",
+		`{{with .metrics}}live metrics served on {{.Addr}}: {{plural .Scrapes "Prometheus scrape"}}
 		{{- if .ScrapeInterval}} about every {{roundms .ScrapeInterval 10}}{{end}}
-		{{- if .End.WasScraped}}; the final values were scraped at {{.End.Scraped.Format "15:04:05.000"}} ` +
-		`({{roundms (.End.Scraped.Sub .End.Final) 1}} after they were set)
-		{{- else}}; the final values were NOT scraped: no Prometheus scrape began within the linger ({{.Linger}}) ` +
-		`after they were set, so Prometheus lacks the run's last interval{{end}}
-		{{- if .Windows}}{{with .Unscraped}}; {{len .}} of {{len $.metrics.Windows}} windows' final values were not ` +
-		`scraped ({{range $i, $w := .}}{{if $i}}, {{end}}{{$w.Variant}} rep {{inc $w.Rep}}{{end}})
+		{{- if .End.WasScraped}}; the final values were scraped at {{.End.Scraped.Format "15:04:05.000"}} `+
+			`({{roundms (.End.Scraped.Sub .End.Final) 1}} after they were set)
+		{{- else}}; the final values were NOT scraped: no Prometheus scrape began within the linger ({{.Linger}}) `+
+			`after they were set, so Prometheus lacks the run's last interval{{end}}
+		{{- if .Windows}}{{with .Unscraped}}; {{len .}} of {{len $.metrics.Windows}} windows' final values were not `+
+			`scraped ({{range $i, $w := .}}{{if $i}}, {{end}}{{$w.Variant}} rep {{inc $w.Rep}}{{end}})
 		{{- else}}, and every window's were{{end}}{{end}}
-		{{- else}}live metrics served{{end}}`,
-	Interrupted:         `{{.label}} was interrupted and is not included`,
-	SpeedFailed:         `variant {{.variant}}: speed command {{printf "%q" .command}}: {{.error}}`,
-	ServerCPUUnmeasured: `variant {{.variant}}: server CPU not measured: {{.error}}`,
-	SearchNotUnimodal: `search {{.series}}: the coarse pass is not unimodal (local bests at {{.key}} = {{.values}}): ` +
-		`the search refined around each; look at the chart before trusting one best value`,
-	SearchUnrefined: `search {{.series}}: a budget of {{.budget}} windows covers only {{with .values}}the coarse pass: ` +
-		`no refinement, the best value is only the best of {{.}}{{else}}both ends and the predicted value with its ` +
-		`neighbours: no refinement{{end}}`,
-	PlanWarning: `{{.text}}`,
-	PortsTooMany: `{{.per}} connections at once {{template "-to" .}} need as many client ports, but {{template "-range" .}}` +
-		`: the rest fail with EADDRNOTAVAIL; {{if eq .fix "widen"}}run: {{template "-widen"}} (64512 ports)` +
-		`{{else}}no port range is that wide: {{template "-spread"}}{{end}}`,
-	PortsRateHigh: `at {{ports .rate}} new connections/s{{if gt .dest 1}} ({{ports .per_dest}} per destination){{end}} ` +
-		`with connection: close, a client that closes first keeps each port {{if .reused}}about 1 s in TIME_WAIT before ` +
-		`tcp_tw_reuse frees it{{else}}60 s in TIME_WAIT{{end}}: that holds {{ports .held}} ports {{template "-to" .}} at ` +
-		`once, but {{template "-range" .}}, {{minus .ports .per}} beside {{.per}} open connections (enough for ` +
-		`{{ports .max_rate}}/s); connects may fail with EADDRNOTAVAIL after about {{ports .left}} s; {{if eq .fix ` +
-		`"reuse_or_widen"}}run: {{template "-reuse"}} (or {{template "-widen"}}: enough for {{ports .wide_max}}/s)` +
-		`{{else if eq .fix "reuse"}}run: {{template "-reuse"}}{{else if eq .fix "widen"}}run: {{template "-widen"}} ` +
-		`(enough for {{ports .wide_max}}/s){{else}}{{template "-spread"}}{{end}}`,
-	PortsTimeWait: `after the window the client held {{.time_wait}} ports in TIME_WAIT to the target (it closed first, ` +
-		`so each stays 60 s), {{pct .share}} % of the {{.free}} ports net.ipv4.ip_local_port_range {{.low}}-{{.high}} ` +
-		`leaves beside {{.per}} open connections{{if .port_errors}}, and {{plural .port_errors "connect"}} failed with ` +
-		`EADDRNOTAVAIL (no free port){{else}}: a longer or faster window runs out of ports and its connects fail with ` +
-		`EADDRNOTAVAIL{{end}}; run: {{if eq .fix "widen"}}{{template "-widen"}}, or spread the load over more server ` +
-		`addresses or client addresses{{else}}{{template "-reuse"}} (or {{template "-widen"}}){{end}}`,
-	QuietTimedOut: `{{.label}}: measured on a busy machine: after waiting {{roundms .waited 1000}} for a quiet one, other ` +
-		`processes still took {{pct .others}} % of the client's or the server's CPUs (under {{pct .max_other}} % wanted)` +
-		`{{with .busiest}}, the busiest {{.}} (pid {{$.pid}}){{end}}`,
-	ClockUncertain: `host {{.host}}: the clock offset is uncertain by ±{{.uncertainty}}, more than 1% of the {{.window}} ` +
-		`window: the groups there may start and end their window that much off`,
-	NoComparison: `baseline {{printf "%q" .baseline}} {{.missing}}: no variant is compared with it`,
-	PlansCompared: `plans: {{if .differ}}{{join .differ ", "}} ran a different plan than {{.ref}}{{if .lines}}; what ` +
-		`differs, field by field:{{else}} (see each run's plan){{end}}{{else if .lines}}identical; the hosts differ from ` +
-		`{{.ref}}'s:{{else}}identical{{end}}{{range .lines}}{{"\n"}}{{.}}{{end}}`,
-	PlanDiff:        `  {{.run}}: {{.diff}}`,
-	ServerInfoDiff:  `  {{.run}}: server info of {{.variant}}, {{.command}}: {{.from}} → {{.to}}`,
-	UnansweredAtEnd: `{{template "-stages" stages .stages}} at the window's end`,
-	SlowerRun:       `{{.variant}} in {{.run}}: {{delta .comparison.DeltaPct}} (p Holm {{pHolm .comparison}})`,
-	BaselineMissing: `not measured{{if .yet}} yet{{end}}`,
-	SearchHead: `search {{.series}}: {{.key}} over {{.grid}} values ({{.first}} … {{.last}}), {{if eq .objective p99}}` +
-		`minimize p99 handshake{{else}}maximize {{.objective}}{{end}}: {{.windows}} windows of a budget of {{.budget}}; ` +
-		`the full grid would need {{.grid}}`,
-	SearchNone: `no window measured yet`,
-	SearchBest: `best {{.key}} = {{.value}}: {{number .mean}} {{.unit}} ({{if has . "low"}}95 % CI {{number .low}} … ` +
-		`{{number .high}}{{else}}no 95 % CI (one window){{end}}, {{.n}} windows)`,
-	SearchPredicted: `predicted from both ends: {{with .value}}best {{$.key}} = {{.}} ({{template "soft_ratio" $}}); the ` +
-		`search confirmed around it{{else}}none ({{template "soft_ratio" .}}); the search fell back to its coarse pass{{end}}`,
-	SearchPlateau: `plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): ` +
-		`{{join .values ", "}}; lowest {{.key}} = {{.lowest}}{{with .caution}}; caution: {{.}}{{end}}`,
-	SearchOnce:          `measured once, so not tested and on no plateau: {{join .values ", "}}`,
-	ProfileUnprofiled:   `not profiled`,
-	ProfileNoReps:       `no repetition measured`,
-	ProfileNoSamples:    `no samples: the server used no CPU in the window`,
-	ProfileNotAvailable: `profile not available: {{join .reasons "; "}}`,
-	ProfileBound: `offloading all crypto ({{percent1 .share}} of the server's CPU) {{if infinite .bound}}leaves no bound: ` +
-		`the server did nothing else{{else}}could make it at most {{printf "%.2f" .bound}}× faster ({{gain .bound}}){{end}}`,
-	ProfileCheck: `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server CPU-s × {{.rate}} Hz = ` +
-		`{{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, {{if not .agrees}}DISAGREES by more than ` +
-		`{{pct .tolerance}} % (perf or /proc missed some of the server's processes){{else if not .close}}agrees within ` +
-		`/proc's resolution (two clock ticks per window){{else}}agrees within {{pct .tolerance}} %{{end}}`,
-	ProfileOn: `profiling was on: perf record -e cpu-clock -F {{.rate}} -g on the server's processes in every window ` +
-		`(crypto: {{join .crypto ", "}}); perf itself takes some of the server's CPU (bench/profile-overhead.sh ` +
-		`measures how much)`,
-
-	AcceptQueueCause: `{{if .probable}}connects waited for SYN retransmits and the server's overflow counters are not ` +
-		`available: probably its accept queue overflowed{{else}}the server's accept queue overflowed: connections ` +
-		`completed their handshake faster than the server accepted them, and the kernel dropped the excess{{end}}`,
-	AcceptQueueConsequence: `{{with .slow}}{{count .}} connects waited 1 s or more: a connect whose SYN or final ACK ` +
-		`the full queue dropped waits for a retransmit, 1 s later, then 2 s more; those connects measured the kernel's ` +
-		`back-off, not the server's TLS, so the rate is partly the queue's{{else}}a connect whose SYN or final ACK the ` +
-		`full queue dropped waits for a retransmit, 1 s later, then 2 s more: those connects measured the kernel's ` +
-		`back-off, not the server's TLS, so the rate is partly the queue's and the connect percentiles jump to 1 s and ` +
-		`3 s{{end}}`,
-	AcceptQueueFix: `raise the server's listen backlog (nginx: listen … backlog=N), which the kernel caps at ` +
-		`net.core.somaxconn (sysctl -w net.core.somaxconn=N), and net.ipv4.tcp_max_syn_backlog to match; or let the ` +
-		`server accept faster (more workers) or open fewer connections (load.connections)`,
-	SYNQueueCause: `the server's SYN queue was full: the kernel took the load for a SYN flood and answered with SYN ` +
-		`cookies (or dropped SYNs)`,
-	SYNQueueConsequence: `connections opened with a SYN cookie lose the TCP options a cookie cannot carry (window ` +
-		`scaling and SACK, unless timestamps are on), and a dropped SYN (TCPReqQFullDrop) is retried after 1 s; the ` +
-		`kernel logs "possible SYN flooding on port …"`,
-	SYNQueueFix: `the SYN queue is as long as the listen backlog: raise it (nginx: listen … backlog=N) and ` +
-		`net.core.somaxconn, which caps it, and net.ipv4.tcp_max_syn_backlog, which bounds it when SYN cookies are off`,
-	TimeWaitCause: `the TIME_WAIT table on {{.host}} was full (net.ipv4.tcp_max_tw_buckets)`,
-	TimeWaitConsequence: `{{count .skipped}} closing sockets skipped TIME_WAIT: a late segment of an old connection ` +
-		`can reach a new one on the same ports, and the kernel logs "TCP: time wait bucket table overflow"; with short ` +
-		`connections the side that closes first holds every connection in TIME_WAIT for 60 s`,
-	TimeWaitFix: `raise net.ipv4.tcp_max_tw_buckets on {{.host}} above the connections it closes in 60 s` +
-		`{{if has . "per_s"}} (at this window's {{rate .per_s}} connections/s, more than {{count (perMinute .per_s)}})` +
-		`{{end}}`,
-	ResetsCause: `{{.host}} sent {{if and .conns (le .resets .conns)}}as many resets as {{percent (ratio .resets ` +
-		`.conns)}} of its connections{{else}}more resets than connections{{end}}: connections ended by a reset, not a ` +
-		`close`,
-	ResetsConsequence: `{{if .failed}}{{count .failed}} requests failed in the window (connect, TLS, read or write ` +
-		`errors): the rate counts only the connections the resets spared{{else}}no request failed: the resets came ` +
-		`after the responses, which costs both ends work but not the count; they were not closes with bytes unread ` +
-		`(TCPAbortOnClose, TCPAbortOnData), so something between the ends or a peer that forgot its connections reset ` +
-		`them{{end}}`,
-	ResetsFix: `{{if .memory}}the host ran out of TCP memory (TCPAbortOnMemory): raise net.ipv4.tcp_mem and ` +
-		`net.ipv4.tcp_max_orphans; {{end}}find which end resets (ss -tni, the server's error log): an end that closes ` +
-		`with bytes unread resets (TCPAbortOnClose, TCPAbortOnData); net.ipv4.tcp_abort_on_overflow=1 resets on a full ` +
-		`accept queue instead of dropping; a full conntrack table or a firewall resets too`,
-	StallsCause: `the rate fell below half the window's median ({{rate .median}} req/s) at {{spans .spans}}`,
-	StallsConsequence: `the window's rate, {{rate .all}} req/s, averages the stalls in{{if .rest}}: it is ` +
-		`{{percent (below .all .rest)}} below the rate outside them, {{rate .rest}} req/s{{end}}`,
-	StallsFix: `find what paused at those seconds: the server's CPU in the timeline, its log, other processes, a reload ` +
-		`or log rotation, the client's own CPU; rerun to see whether the stalls recur`,
-	NotSteadyCause: `the rate {{if below0 .change}}fell{{else}}rose{{end}} from {{rate .first}} req/s in the window's ` +
-		`first third to {{rate .last}} req/s in its last ({{printf "%+.1f" (times100 .change)}} %), more than the noise`,
-	NotSteadyConsequence: `the window's rate depends on how long it runs and where it starts: another window or ` +
-		`warm-up would give another figure, and a comparison of variants mixes the trend into their difference`,
-	HostRole: `{{if .shared}}clients and server in one network namespace, counted once{{else if and .client .server}}` +
-		`clients and server{{else if .server}}the server{{else if .client}}the clients{{else}}neither clients nor ` +
-		`server{{end}}`,
-	CounterGrew: `{{.name}} {{with .unread}}at least +{{count $.value}} ({{plural . "interval"}} not read)` +
-		`{{else}}+{{count .value}}{{end}}`,
-	ListenerWords: `port {{.port}} on {{.host}}: {{with .unavailable}}not read ({{.}}){{else}}{{if not .read}}not read ` +
-		`in any interval of the window (the run's log says why){{else}}dropped {{with .drops}}{{count .}}{{else}}nothing` +
-		`{{end}}{{with .unread}} (at least: {{plural . "interval"}} not read){{end}}, its accept queue at most ` +
-		`{{count .max_queue}} of {{count .backlog}} at the boundaries{{with .full}}, full at {{plural . "boundary"}}` +
-		`{{end}}{{end}}{{end}}`,
-	TrafficWords: `{{.counter}} +{{count .opens}} on {{.host}}, kaeload's connects {{count .own}}: {{if .shared}}other ` +
-		`traffic shared this network namespace ({{count .other}} more){{else}}no other traffic beyond the window's ` +
-		`edges{{end}}`,
-	NotSteadyFix: `{{if .rising}}the warm-up ({{seconds .warmup_s}}) is probably too short: lengthen load.warmup until ` +
-		`the timeline is flat from the window's start{{else}}the server slows as the window goes on: look for what ` +
-		`accumulates (TIME_WAIT sockets, memory, temperature and clock throttling, a growing log); the timeline shows ` +
-		`when it begins{{end}}`,
-}
+		{{- else}}live metrics served{{end}}`)
+	// Caveats: a variant's caveats joined
+	Caveats = code("caveats", `{{join .notes "; "}}`)
+	// Interrupted: a window a later repetition measures adds variant and
+	// index (0-based).
+	Interrupted = code(results.WarnInterrupted, `{{.label}} was interrupted and is not included`)
+	SpeedFailed = code("speed_failed", `variant {{.variant}}: speed command {{printf "%q" .command}}: `+
+		`{{.error}}`)
+	ServerCPUUnmeasured = code("server_cpu_unmeasured", `variant {{.variant}}: server CPU not measured: `+
+		`{{.error}}`)
+	SearchNotUnimodal = code("search_not_unimodal", `search {{.series}}: the coarse pass is not unimodal `+
+		`(local bests at {{.key}} = {{.values}}): the search refined around each; look at the chart before `+
+		`trusting one best value`)
+	// SearchUnrefined: values are the coarse pass's, when the budget covered it.
+	SearchUnrefined = code("search_unrefined", `search {{.series}}: a budget of {{.budget}} windows covers `+
+		`only {{with .values}}the coarse pass: no refinement, the best value is only the best of `+
+		`{{.}}{{else}}both ends and the predicted value with its neighbours: no refinement{{end}}`)
+	// PlanWarning: a scenario warning as the compiler words it
+	PlanWarning = code("plan_warning", `{{.text}}`)
+	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
+	// kinds (fix: a ports.Fix* value).
+	PortsTooMany = code("ports_too_many", `{{.per}} connections at once {{template "-to" .}} need as many `+
+		`client ports, but {{template "-range" .}}: the rest fail with EADDRNOTAVAIL; {{if eq .fix "widen"}}run: `+
+		`{{template "-widen"}} (64512 ports){{else}}no port range is that wide: {{template "-spread"}}{{end}}`)
+	PortsRateHigh = code("ports_rate_high", `at {{ports .rate}} new connections/s{{if gt .dest 1}} `+
+		`({{ports .per_dest}} per destination){{end}} with connection: close, a client that closes first keeps `+
+		`each port {{if .reused}}about 1 s in TIME_WAIT before tcp_tw_reuse frees it{{else}}60 s in `+
+		`TIME_WAIT{{end}}: that holds {{ports .held}} ports {{template "-to" .}} at once, but `+
+		`{{template "-range" .}}, {{sub .ports .per}} beside {{.per}} open connections (enough for `+
+		`{{ports .max_rate}}/s); connects may fail with EADDRNOTAVAIL after about {{ports .left}} s; `+
+		`{{if eq .fix "reuse_or_widen"}}run: {{template "-reuse"}} (or {{template "-widen"}}: enough for `+
+		`{{ports .wide_max}}/s){{else if eq .fix "reuse"}}run: `+
+		`{{template "-reuse"}}{{else if eq .fix "widen"}}run: {{template "-widen"}} (enough for `+
+		`{{ports .wide_max}}/s){{else}}{{template "-spread"}}{{end}}`)
+	PortsTimeWait = code("ports_time_wait", `after the window the client held {{.time_wait}} ports in `+
+		`TIME_WAIT to the target (it closed first, so each stays 60 s), {{pct .share}} % of the {{.free}} ports `+
+		`net.ipv4.ip_local_port_range {{.low}}-{{.high}} leaves beside {{.per}} open `+
+		`connections{{if .port_errors}}, and {{plural .port_errors "connect"}} failed with EADDRNOTAVAIL (no `+
+		`free port){{else}}: a longer or faster window runs out of ports and its connects fail with `+
+		`EADDRNOTAVAIL{{end}}; run: {{if eq .fix "widen"}}{{template "-widen"}}, or spread the load over more `+
+		`server addresses or client addresses{{else}}{{template "-reuse"}} (or {{template "-widen"}}){{end}}`)
+	QuietTimedOut = code("quiet_timed_out", `{{.label}}: measured on a busy machine: after waiting `+
+		`{{roundms .waited 1000}} for a quiet one, other processes still took {{pct .others}} % of the client's `+
+		`or the server's CPUs (under {{pct .max_other}} % wanted){{with .busiest}}, the busiest {{.}} (pid `+
+		`{{$.pid}}){{end}}`)
+	ClockUncertain = code("clock_uncertain", `host {{.host}}: the clock offset is uncertain by `+
+		`±{{.uncertainty}}, more than 1% of the {{.window}} window: the groups there may start and end their `+
+		`window that much off`)
+	NoComparison = code("no_comparison", `baseline {{printf "%q" .baseline}} {{.missing}}: no variant is `+
+		`compared with it`)
+	SlowerRun = code("slower_run", `{{.variant}} in {{.run}}: {{delta .comparison.DeltaPct}} (p Holm `+
+		`{{pHolm .comparison}})`)
+	UnansweredAtEnd = code("unanswered_at_end", `{{with .stages}}{{template "-stages" .}}{{end}} at the `+
+		`window's end`)
+	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
+	PlansCompared = code("plans_compared", `plans: {{if .differ}}{{join .differ ", "}} ran a different plan `+
+		`than {{.ref}}{{if .lines}}; what differs, field by field:{{else}} (see each run's `+
+		`plan){{end}}{{else if .lines}}identical; the hosts differ from `+
+		`{{.ref}}'s:{{else}}identical{{end}}{{range .lines}}{{"\n"}}{{.}}{{end}}`)
+	PlanDiff       = code("plan_diff", `  {{.run}}: {{.diff}}`)
+	ServerInfoDiff = code("server_info_diff", `  {{.run}}: server info of {{.variant}}, {{.command}}: `+
+		`{{.from}} → {{.to}}`)
+	// BaselineMissing: yet when the run was cut short.
+	BaselineMissing = code("baseline_missing", `not measured{{if .yet}} yet{{end}}`)
+	// The search's lines: SearchHead, then SearchNone or SearchBest and
+	// the others.
+	SearchHead = code("search_head", `search {{.series}}: {{.key}} over {{.grid}} values ({{.first}} … `+
+		`{{.last}}), {{if eq .objective p99}}minimize p99 handshake{{else}}maximize {{.objective}}{{end}}: `+
+		`{{.windows}} windows of a budget of {{.budget}}; the full grid would need {{.grid}}`)
+	SearchNone = code("search_none", `no window measured yet`)
+	SearchBest = code("search_best", `best {{.key}} = {{.value}}: {{number .mean}} {{.unit}} `+
+		`({{if has . "low"}}95 % CI {{number .low}} … {{number .high}}{{else}}no 95 % CI (one window){{end}}, `+
+		`{{.n}} windows)`)
+	SearchPredicted = code("search_predicted", `predicted from both ends: {{with .value}}best {{$.key}} = `+
+		`{{.}} ({{template "soft_ratio" $}}); the search confirmed around it{{else}}none `+
+		`({{template "soft_ratio" .}}); the search fell back to its coarse pass{{end}}`)
+	SearchPlateau = code("search_plateau", `plateau (not significantly worse than the best, Holm-adjusted `+
+		`t-test on the log scale): {{join .values ", "}}; lowest {{.key}} = {{.lowest}}{{with .caution}}; `+
+		`caution: {{.}}{{end}}`)
+	SearchOnce = code("search_once", `measured once, so not tested and on no plateau: {{join .values ", "}}`)
+	// The server profile's words; the first three say why there is none.
+	ProfileUnprofiled   = code("profile_unprofiled", `not profiled`)
+	ProfileNoReps       = code("profile_no_reps", `no repetition measured`)
+	ProfileNoSamples    = code("profile_no_samples", `no samples: the server used no CPU in the window`)
+	ProfileNotAvailable = code("profile_not_available", `profile not available: {{join .reasons "; "}}`)
+	// ProfileBound: bound +Inf when all was crypto.
+	ProfileBound = code("profile_bound", `offloading all crypto ({{percent1 .share}} of the server's CPU) `+
+		`{{if infinite .bound}}leaves no bound: the server did nothing else{{else}}could make it at most `+
+		`{{printf "%.2f" .bound}}× faster ({{gain .bound}}){{end}}`)
+	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
+		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
+		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+
+		`server's processes){{else if not .close}}agrees within /proc's resolution (two clock ticks per `+
+		`window){{else}}agrees within {{pct .tolerance}} %{{end}}`)
+	ProfileOn = code("profile_on", `profiling was on: perf record -e cpu-clock -F {{.rate}} -g on the `+
+		`server's processes in every window (crypto: {{join .crypto ", "}}); perf itself takes some of the `+
+		`server's CPU (bench/profile-overhead.sh measures how much)`)
+	// The diagnoses' (diagnosis.Diagnosis Cause, Consequence, Fix).
+	AcceptQueueCause = code("accept_queue_cause", `{{if .probable}}connects waited for SYN retransmits and `+
+		`the server's overflow counters are not available: probably its accept queue overflowed{{else}}the `+
+		`server's accept queue overflowed: connections completed their handshake faster than the server accepted `+
+		`them, and the kernel dropped the excess{{end}}`)
+	// AcceptQueueConsequence: slow, connects of 1 s or more, absent when none.
+	AcceptQueueConsequence = code("accept_queue_consequence", `{{with .slow}}{{count .}} connects waited 1 s `+
+		`or more: a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, `+
+		`then 2 s more; those connects measured the kernel's back-off, not the server's TLS, so the rate is `+
+		`partly the queue's{{else}}a connect whose SYN or final ACK the full queue dropped waits for a `+
+		`retransmit, 1 s later, then 2 s more: those connects measured the kernel's back-off, not the server's `+
+		`TLS, so the rate is partly the queue's and the connect percentiles jump to 1 s and 3 s{{end}}`)
+	AcceptQueueFix = code("accept_queue_fix", `raise the server's listen backlog (nginx: listen … backlog=N), `+
+		`which the kernel caps at net.core.somaxconn (sysctl -w net.core.somaxconn=N), and `+
+		`net.ipv4.tcp_max_syn_backlog to match; or let the server accept faster (more workers) or open fewer `+
+		`connections (load.connections)`)
+	SYNQueueCause = code("syn_queue_cause", `the server's SYN queue was full: the kernel took the load for a `+
+		`SYN flood and answered with SYN cookies (or dropped SYNs)`)
+	SYNQueueConsequence = code("syn_queue_consequence", `connections opened with a SYN cookie lose the TCP `+
+		`options a cookie cannot carry (window scaling and SACK, unless timestamps are on), and a dropped SYN `+
+		`(TCPReqQFullDrop) is retried after 1 s; the kernel logs "possible SYN flooding on port …"`)
+	SYNQueueFix = code("syn_queue_fix", `the SYN queue is as long as the listen backlog: raise it (nginx: `+
+		`listen … backlog=N) and net.core.somaxconn, which caps it, and net.ipv4.tcp_max_syn_backlog, which `+
+		`bounds it when SYN cookies are off`)
+	TimeWaitCause = code("time_wait_cause", `the TIME_WAIT table on {{.host}} was full `+
+		`(net.ipv4.tcp_max_tw_buckets)`)
+	TimeWaitConsequence = code("time_wait_consequence", `{{count .skipped}} closing sockets skipped `+
+		`TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel `+
+		`logs "TCP: time wait bucket table overflow"; with short connections the side that closes first holds `+
+		`every connection in TIME_WAIT for 60 s`)
+	// TimeWaitFix: per_s absent when not known.
+	TimeWaitFix = code("time_wait_fix", `raise net.ipv4.tcp_max_tw_buckets on {{.host}} above the connections `+
+		`it closes in 60 s{{if has . "per_s"}} (at this window's {{rate .per_s}} connections/s, more than `+
+		`{{count (perMinute .per_s)}}){{end}}`)
+	ResetsCause = code("resets_cause", `{{.host}} sent {{if and .conns (le .resets .conns)}}as many resets as `+
+		`{{percent (div .resets .conns)}} of its connections{{else}}more resets than connections{{end}}: `+
+		`connections ended by a reset, not a close`)
+	ResetsConsequence = code("resets_consequence", `{{if .failed}}{{count .failed}} requests failed in the `+
+		`window (connect, TLS, read or write errors): the rate counts only the connections the resets `+
+		`spared{{else}}no request failed: the resets came after the responses, which costs both ends work but `+
+		`not the count; they were not closes with bytes unread (TCPAbortOnClose, TCPAbortOnData), so something `+
+		`between the ends or a peer that forgot its connections reset them{{end}}`)
+	ResetsFix = code("resets_fix", `{{if .memory}}the host ran out of TCP memory (TCPAbortOnMemory): raise `+
+		`net.ipv4.tcp_mem and net.ipv4.tcp_max_orphans; {{end}}find which end resets (ss -tni, the server's `+
+		`error log): an end that closes with bytes unread resets (TCPAbortOnClose, TCPAbortOnData); `+
+		`net.ipv4.tcp_abort_on_overflow=1 resets on a full accept queue instead of dropping; a full conntrack `+
+		`table or a firewall resets too`)
+	// StallsCause: spans are [][2]float64 seconds.
+	StallsCause = code("stalls_cause", `the rate fell below half the window's median ({{rate .median}} req/s) `+
+		`at {{range $i, $s := .spans}}{{if $i}}, {{end}}{{span (index $s 0) (index $s 1)}}{{end}}`)
+	StallsConsequence = code("stalls_consequence", `the window's rate, {{rate .all}} req/s, averages the `+
+		`stalls in{{if .rest}}: it is {{percent (sub 1 (div .all .rest))}} below the rate outside them, `+
+		`{{rate .rest}} req/s{{end}}`)
+	StallsFix = code("stalls_fix", `find what paused at those seconds: the server's CPU in the timeline, its `+
+		`log, other processes, a reload or log rotation, the client's own CPU; rerun to see whether the stalls `+
+		`recur`)
+	NotSteadyCause = code("not_steady_cause", `the rate {{if lt .change 0.0}}fell{{else}}rose{{end}} from `+
+		`{{rate .first}} req/s in the window's first third to {{rate .last}} req/s in its last `+
+		`({{printf "%+.1f" (mul .change 100)}} %), more than the noise`)
+	NotSteadyConsequence = code("not_steady_consequence", `the window's rate depends on how long it runs and `+
+		`where it starts: another window or warm-up would give another figure, and a comparison of variants `+
+		`mixes the trend into their difference`)
+	NotSteadyFix = code("not_steady_fix", `{{if .rising}}the warm-up ({{seconds .warmup_s}}) is probably too `+
+		`short: lengthen load.warmup until the timeline is flat from the window's start{{else}}the server slows `+
+		`as the window goes on: look for what accumulates (TIME_WAIT sockets, memory, temperature and clock `+
+		`throttling, a growing log); the timeline shows when it begins{{end}}`)
+	// The words of a diagnosis's evidence.
+	// HostRole: whose network namespace a host is
+	HostRole = code("host_role", `{{if .shared}}clients and server in one network namespace, counted `+
+		`once{{else if and .client .server}}clients and server{{else if .server}}the `+
+		`server{{else if .client}}the clients{{else}}neither clients nor server{{end}}`)
+	// CounterGrew: a kernel counter's growth over a window
+	CounterGrew = code("counter_grew", `{{.name}} {{with .unread}}at least +{{count $.value}} `+
+		`({{plural . "interval"}} not read){{else}}+{{count .value}}{{end}}`)
+	// ListenerWords: the target's listener over a window
+	ListenerWords = code("listener_words", `port {{.port}} on {{.host}}: {{with .unavailable}}not read `+
+		`({{.}}){{else}}{{if not .read}}not read in any interval of the window (the run's log says `+
+		`why){{else}}dropped {{with .drops}}{{count .}}{{else}}nothing{{end}}{{with .unread}} (at least: `+
+		`{{plural . "interval"}} not read){{end}}, its accept queue at most {{count .max_queue}} of `+
+		`{{count .backlog}} at the boundaries{{with .full}}, full at {{plural . "boundary"}}{{end}}{{end}}{{end}}`)
+	// TrafficWords: a host's opens against the run's connects
+	TrafficWords = code("traffic_words", `{{.counter}} +{{count .opens}} on {{.host}}, kaeload's connects `+
+		`{{count .own}}: {{if .shared}}other traffic shared this network namespace ({{count .other}} `+
+		`more){{else}}no other traffic beyond the window's edges{{end}}`)
+)
 
 // phrases are parts several messages say (as {{template "-name" .}}).
 var phrases = map[string]string{
-	"-stages":     `{{count .Total}} (connect {{count .Connect}}, handshake {{count .Handshake}}, response {{count .Response}})`,
+	"-stages": `{{count .Total}} (connect {{count .Connect}}, handshake {{count .Handshake}}, response ` +
+		`{{count .Response}})`,
 	"-interrupts": `{{if visible .interrupts}}, interrupts {{pct .interrupts}} %{{end}}`,
-	"-busiest":    `{{with .}}; busiest: {{range $i, $o := .}}{{if $i}}, {{end}}{{template "-process" $o}}{{end}}{{end}}`,
-	"-range":      `net.ipv4.ip_local_port_range {{.low}}-{{.high}} has {{.ports}} ports`,
-	"-to":         `{{if gt .dest 1}}to each of {{.dest}} destinations{{else}}to the destination{{end}}`,
-	"-widen":      `sysctl -w net.ipv4.ip_local_port_range='1024 65535'`,
-	"-reuse":      `sysctl -w net.ipv4.tcp_tw_reuse=1`,
-	"-spread":     `spread the load over more server addresses or ports, or more client addresses`,
+	"-busiest": `{{with .}}; busiest: {{range $i, $o := .}}{{if $i}}, {{end}}{{template "-process" $o}}{{end}}` +
+		`{{end}}`,
+	"-range":  `net.ipv4.ip_local_port_range {{.low}}-{{.high}} has {{.ports}} ports`,
+	"-to":     `{{if gt .dest 1}}to each of {{.dest}} destinations{{else}}to the destination{{end}}`,
+	"-widen":  `sysctl -w net.ipv4.ip_local_port_range='1024 65535'`,
+	"-reuse":  `sysctl -w net.ipv4.tcp_tw_reuse=1`,
+	"-spread": `spread the load over more server addresses or ports, or more client addresses`,
 	"-process": `{{.Comm}} (pid {{.PID}}{{if .Nice}}, nice {{.Nice}}{{end}}{{with .CPUs}}, CPUs {{.}}{{end}}) ` +
 		`{{printf "%.2f" .Seconds}} CPU-s`,
 	"-knee": `{{if not .steps}}-{{else if .below_from}}< {{count (nearest .from)}}/s{{else if .at_max}}≥ ` +
@@ -366,7 +355,8 @@ var phrases = map[string]string{
 	"soft:ok": `best soft ratio {{printf "%.0f" (mul 100 .Ratio.Value)}} predicted{{if .Ranged}} ` +
 		`({{printf "%.0f" (mul 100 .Ratio.Low)}}–{{printf "%.0f" (mul 100 .Ratio.High)}}){{end}}, peak ` +
 		`{{printf "%.0f" .Rate.Value}} req/s{{$p := .}}{{range $i, $s := .Sides}}{{if $i}}, {{else}}: {{end}}` +
-		`{{if eq (len $p.Sides) 1}}at every ratio {{else if le $s.To $p.Ratio.Value}}below it {{else}}above it {{end}}` +
+		`{{if eq (len $p.Sides) 1}}at every ratio {{else if le $s.To $p.Ratio.Value}}below it ` +
+		`{{else}}above it {{end}}` +
 		`{{if eq (print $s.Bound) "cpu"}}the server's CPU at {{printf "%.2f" (mul 1e3 $p.Model.B)}} → ` +
 		`{{printf "%.2f" (mul 1e3 $p.Model.A)}} ms per request{{else}}the device limits at ` +
 		`{{printf "%.0f" $p.Model.Capacity}} ops/s{{end}}{{end}}`,
@@ -387,60 +377,49 @@ var phrases = map[string]string{
 var said *template.Template
 
 func init() {
+	num := func(say func(float64) string) func(any) string { return func(v any) string { return say(floatOf(v)) } }
 	said = template.New("").Funcs(template.FuncMap{
-		"count": func(v any) string { return format.Count(uintOf(v)) },
-		"rate":  func(v any) string { return format.Rate(floatOf(v)) }, "share": func(v any) string { return format.Share(floatOf(v)) },
-		"number": func(v any) string { return format.Number(floatOf(v)) }, "delta": func(v any) string { return format.Delta(floatOf(v)) },
-		"float":       func(v any, d int) string { return format.Float(floatOf(v), d) },
-		"percent":     func(v any) string { return Percent(floatOf(v)) },
-		"percent1":    func(v any) string { return format.Percent(floatOf(v)) },
-		"pct":         func(v any) string { return fmt.Sprintf("%.0f", floatOf(v)*100) },
-		"seconds":     func(v any) string { return Seconds(floatOf(v)) },
-		"millis":      func(v any) string { return format.Millis(int64(floatOf(v))) },
-		"ports":       func(v any) string { return portCount(floatOf(v)) },
-		"plain":       func(v any) string { return format.Plain(str(v)) },
-		"plural":      func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
-		"cpus":        func(v any) string { return cpusWords(str(v)) },
-		"group":       func(i, cpus any) string { return groupName(int(floatOf(i)), str(cpus)) },
-		"join":        join,
-		"caveatWords": func(flag any) [2]string { return caveatWords[Code(str(flag))] },
-		"deltas": func(v any) string {
-			ps, _ := v.([]float64)
-			words := make([]string, len(ps))
-			for i, p := range ps {
-				words[i] = format.Delta(p)
-			}
-			return strings.Join(words, ", ")
-		},
-		"stages":   func(v any) results.Stages { s, _ := v.(results.Stages); return s },
-		"times100": func(v any) float64 { return floatOf(v) * 100 }, "hundredth": func(v any) float64 { return floatOf(v) / 100 },
-		"sum":       func(a, b any) float64 { return floatOf(a) + floatOf(b) },
-		"minus":     func(a, b any) int { return int(floatOf(a)) - int(floatOf(b)) },
-		"ratio":     func(a, b any) float64 { return floatOf(a) / floatOf(b) },
-		"below":     func(all, rest any) float64 { return 1 - floatOf(all)/floatOf(rest) },
-		"below0":    func(v any) bool { return floatOf(v) < 0 },
-		"visible":   func(v any) bool { return floatOf(v) >= 0.005 },
-		"most":      func(reps, n any) bool { return 2*floatOf(reps) > floatOf(n) },
-		"infinite":  func(v any) bool { return math.IsInf(floatOf(v), 1) },
-		"nearest":   func(v any) float64 { return math.Round(floatOf(v)) },
+		"count":    func(v any) string { return format.Count(uintOf(v)) },
+		"rate":     num(format.Rate),
+		"share":    num(format.Share),
+		"number":   num(format.Number),
+		"delta":    num(format.Delta),
+		"percent":  num(Percent),
+		"percent1": num(format.Percent),
+		"seconds":  num(Seconds),
+		"ports":    num(portCount),
+		"gain":     num(BoundGain),
+		"pct":      num(func(f float64) string { return fmt.Sprintf("%.0f", f*100) }),
+		"millis":   num(func(f float64) string { return format.Millis(int64(f)) }),
+		"float":    func(v any, d int) string { return format.Float(floatOf(v), d) },
+		"span":     func(start, end float64) string { return Span(start, end) },
+		"plain":    func(v any) string { return format.Plain(str(v)) },
+		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
+		"cpus":     func(v any) string { return cpusWords(str(v)) },
+		"group":    func(i, cpus any) string { return groupName(int(floatOf(i)), str(cpus)) },
+		"targets":  func(s results.CapacitySpec) string { return TargetWords(&s) },
+		"pHolm":    func(c stats.Comparison) string { return format.PAdjusted(c) },
+		"join":     join,
+		"say":      say,
+		"has":      func(a Args, k string) bool { _, ok := a[k]; return ok },
+		"add":      func(a, b any) float64 { return floatOf(a) + floatOf(b) },
+		"sub":      func(a, b any) float64 { return floatOf(a) - floatOf(b) },
+		"mul":      func(a, b any) float64 { return floatOf(a) * floatOf(b) },
+		"div":      func(a, b any) float64 { return floatOf(a) / floatOf(b) },
+		"inc":      func(i int) int { return i + 1 },
+		"nearest":  func(v any) float64 { return math.Round(floatOf(v)) },
+		"infinite": func(v any) bool { return math.IsInf(floatOf(v), 1) },
+		"visible":  func(v any) bool { return floatOf(v) >= 0.005 },
+		"most":     func(reps, n any) bool { return 2*floatOf(reps) > floatOf(n) },
+		// perMinute rounds what a rate per second makes in 60 s.
 		"perMinute": func(v any) uint64 { return uint64(floatOf(v)*60 + 0.5) },
-		"roundms":   func(d time.Duration, ms int) time.Duration { return d.Round(time.Duration(ms) * time.Millisecond) },
-		"inc":       func(i int) int { return i + 1 },
-		"has":       func(a Args, k string) bool { _, ok := a[k]; return ok },
-		"gain":      func(v any) string { return BoundGain(floatOf(v)) },
-		"pHolm":     func(c stats.Comparison) string { return format.PAdjusted(c) },
-		"targets":   func(s results.CapacitySpec) string { return TargetWords(&s) },
-		"say":       say,
-		"mul":       func(a, b any) float64 { return floatOf(a) * floatOf(b) },
-		"spans": func(spans [][2]float64) string {
-			words := make([]string, len(spans))
-			for i, s := range spans {
-				words[i] = Span(s[0], s[1])
-			}
-			return strings.Join(words, ", ")
+		"roundms": func(d time.Duration, ms int) time.Duration {
+			return d.Round(time.Duration(ms) * time.Millisecond)
 		},
-		"clientBound": func() string { return results.ClientBound }, "cpusTaken": func() string { return results.CPUsTaken },
-		"p99": func() string { return string(results.ObjectiveP99) },
+		"caveatWords": func(flag any) [2]string { return caveatWords[Code(str(flag))] },
+		"clientBound": func() string { return results.ClientBound },
+		"cpusTaken":   func() string { return results.CPUsTaken },
+		"p99":         func() string { return string(results.ObjectiveP99) },
 	})
 	for c, src := range messages {
 		template.Must(said.New(string(c)).Parse(src))
