@@ -51,11 +51,11 @@ var (
 	OpenLoop     = code("open_loop", `{{rate .asked}}/s asked, {{rate .rate}}/s achieved; {{count .missed}} of `+
 		`{{count .scheduled}} starts missed ({{share .share}})`)
 	ClientBoundGroup = code("client_bound_group",
-		`{{if .own}}kaeload used {{pct (add .kaeload .interrupts)}} % of {{group .index .cpus}}
+		`{{if .own}}kaeload used {{pct (add .kaeload .interrupts)}} % of {{template "-group" .}}
 		{{- if visible .interrupts}} (its workers {{pct .kaeload}} %, interrupts {{pct .interrupts}} %){{end}}
-		{{- else}}{{group .index .cpus}} was {{pct .busy}} % busy{{end}}`)
+		{{- else}}{{template "-group" .}} was {{pct .busy}} % busy{{end}}`)
 	OtherLoadGroup = code("other_load_group",
-		`other processes took {{pct .others}} % of {{group .index .cpus}}, kaeload {{pct .kaeload}} %
+		`other processes took {{pct .others}} % of {{template "-group" .}}, kaeload {{pct .kaeload}} %
 		{{- template "-interrupts" .}}
 		{{- if .wait}} (its threads waited {{printf "%.2f" .waited}} s in all for a CPU){{end}}
 		{{- template "-busiest" .top}}`)
@@ -73,7 +73,7 @@ var (
 		`{{cpus .cpus}} the server used {{pct .server}} %, kaeload {{pct .kaeload}} %{{end}}: the figure `+
 		`measures client and server together`)
 	// SharedGroup: a client group on the server's CPUs
-	SharedGroup  = code("shared_group", `client and server share {{cpus .common}} ({{group .group .cpus}})`)
+	SharedGroup  = code("shared_group", `client and server share {{cpus .common}} (group {{.group}} ({{with .cpus}}CPUs {{.}}{{else}}unpinned{{end}}))`)
 	NotSaturated = code("not_saturated", `NOT SATURATED: neither kaeload nor the server's CPUs were busy (the `+
 		`server used {{pct .server}} % of its {{cpus .cpus}}{{if .has_cpus_busy}} ({{pct .cpus_busy}} % busy in `+
 		`all){{end}}{{if .has_client_busy}}; the busiest group's CPUs {{pct .client_busy}} %{{end}}); the rate `+
@@ -137,7 +137,7 @@ var (
 	ProbeFailed = code("probe_failed", `probe {{.probe}} failed in {{.failed}} of {{.read}} windows `+
 		`(variant{{if ne (len .variants) 1}}s{{end}} {{join .variants ", "}}): {{plain .first}}; no delta was `+
 		`recorded there, and a threshold on the probe is crossed`)
-	Capacity = code("capacity", `capacity under {{targets .spec}}: {{join .knees ", "}}`)
+	Capacity = code("capacity", `capacity under {{template "-targets" .spec}}: {{join .knees ", "}}`)
 	// CapacityKnee: delta is against the baseline's knee, absent when none.
 	CapacityKnee = code("capacity_knee", `{{.variant}} {{template "-knee" .}}{{if has . "delta"}} `+
 		`({{printf "%+.0f" (mul .delta 100)}} %){{end}}`)
@@ -239,7 +239,7 @@ var (
 	// ProfileBound: bound +Inf when all was crypto.
 	ProfileBound = code("profile_bound", `offloading all crypto ({{percent1 .share}} of the server's CPU) `+
 		`{{if infinite .bound}}leaves no bound: the server did nothing else{{else}}could make it at most `+
-		`{{printf "%.2f" .bound}}× faster ({{gain .bound}}){{end}}`)
+		`{{printf "%.2f" .bound}}× faster ({{template "-gain" .bound}}){{end}}`)
 	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
 		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
 		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+
@@ -346,6 +346,10 @@ var phrases = map[string]string{
 	"-widen":  `sysctl -w net.ipv4.ip_local_port_range='1024 65535'`,
 	"-reuse":  `sysctl -w net.ipv4.tcp_tw_reuse=1`,
 	"-spread": `spread the load over more server addresses or ports, or more client addresses`,
+	"-group":  `group {{.index}} ({{with .cpus}}CPUs {{.}}{{else}}unpinned{{end}})`,
+	"-targets": `{{with .P99Handshake}}{{ms .}} p99 handshake{{end}}{{if and .P99Handshake .P99Total}}, {{end}}` +
+		`{{with .P99Total}}{{ms .}} p99 total{{end}}`,
+	"-gain": `{{if infinite .}}+∞{{else}}{{printf "%+.0f" (mul (sub . 1) 100)}} %{{end}}`,
 	"-process": `{{.Comm}} (pid {{.PID}}{{if .Nice}}, nice {{.Nice}}{{end}}{{with .CPUs}}, CPUs {{.}}{{end}}) ` +
 		`{{printf "%.2f" .Seconds}} CPU-s`,
 	"-knee": `{{if not .steps}}-{{else if .below_from}}< {{count (nearest .from)}}/s{{else if .at_max}}≥ ` +
@@ -388,7 +392,6 @@ func init() {
 		"percent1": num(format.Percent),
 		"seconds":  num(Seconds),
 		"ports":    num(portCount),
-		"gain":     num(BoundGain),
 		"pct":      num(func(f float64) string { return fmt.Sprintf("%.0f", f*100) }),
 		"millis":   num(func(f float64) string { return format.Millis(int64(f)) }),
 		"float":    func(v any, d int) string { return format.Float(floatOf(v), d) },
@@ -396,8 +399,7 @@ func init() {
 		"plain":    func(v any) string { return format.Plain(str(v)) },
 		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
 		"cpus":     func(v any) string { return cpusWords(str(v)) },
-		"group":    func(i, cpus any) string { return groupName(int(floatOf(i)), str(cpus)) },
-		"targets":  func(s results.CapacitySpec) string { return TargetWords(&s) },
+		"ms":       millisWords,
 		"pHolm":    func(c stats.Comparison) string { return format.PAdjusted(c) },
 		"join":     join,
 		"say":      say,
@@ -481,14 +483,6 @@ func Failure(f *results.Failure) Note {
 	return New(FailedText, "text", f.Text)
 }
 
-// groupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
-func groupName(index int, cpus string) string {
-	if cpus == "" {
-		return fmt.Sprintf("group %d (unpinned)", index)
-	}
-	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
-}
-
 // cpusWords is "CPU 0" or "CPUs 0-3".
 func cpusWords(cpus string) string {
 	if strings.ContainsAny(cpus, ",-") {
@@ -519,16 +513,7 @@ func KneeWords(knee, from float64, steps int, belowFrom, atMax bool) string {
 
 // TargetWords names a capacity search's targets: "20 ms p99 handshake",
 // "50 ms p99 total".
-func TargetWords(s *results.CapacitySpec) string {
-	var ts []string
-	if s.P99Handshake > 0 {
-		ts = append(ts, millisWords(s.P99Handshake)+" p99 handshake")
-	}
-	if s.P99Total > 0 {
-		ts = append(ts, millisWords(s.P99Total)+" p99 total")
-	}
-	return strings.Join(ts, ", ")
-}
+func TargetWords(s *results.CapacitySpec) string { return say("-targets", s) }
 
 // millisWords writes d in milliseconds without trailing zeros: "20 ms",
 // "2.5 ms".
@@ -557,12 +542,7 @@ func portCount(f float64) string {
 }
 
 // BoundGain is an offload bound as a gain: "+249 %", "+∞".
-func BoundGain(bound float64) string {
-	if math.IsInf(bound, 1) {
-		return "+∞"
-	}
-	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
-}
+func BoundGain(bound float64) string { return say("-gain", bound) }
 
 // Seconds writes a time relative to a window in seconds ("4.0 s").
 func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" }
