@@ -76,6 +76,7 @@ type Diagnosis struct {
 	// rate rules. Stalls are RuleStalls's.
 	Counters []Counter `json:"counters,omitempty"`
 	Stalls   []Stall   `json:"stalls,omitempty"`
+	Own      string    `json:"own,omitempty"` // a HostOnly's
 }
 
 // finding is a rule's diagnosis before own says whether the run's own
@@ -212,11 +213,12 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 			d := f.Diagnosis
 			d.Rule, d.Title, d.Variant, d.Rep = r.rule, r.title, variant, rep.Index
 			if f.own != nil {
-				if ok, own := f.own(); !ok {
-					out.HostOnly = append(out.HostOnly, HostOnly{Rule: d.Rule, Title: d.Title, Variant: d.Variant, Rep: d.Rep,
-						Figure: d.Figure, Own: own, Counters: d.Counters})
+				var ok bool
+				if ok, d.Own = f.own(); !ok {
+					out.HostOnly = append(out.HostOnly, d)
 					continue
 				}
+				d.Own = ""
 			}
 			out.Diagnoses = append(out.Diagnoses, d)
 		}

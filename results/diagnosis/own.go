@@ -18,18 +18,11 @@ const OwnShare = 0.5
 
 // HostOnly is a kernel counter's change the run's own connections do not
 // show (another program's listener moves the same counters): no diagnosis,
-// in no threshold. Fields as Diagnosis's; Own says what the run showed.
-type HostOnly struct {
-	Rule     string    `json:"rule"`
-	Title    string    `json:"title"`
-	Variant  string    `json:"variant"`
-	Rep      int       `json:"rep"`
-	Figure   string    `json:"figure"`
-	Own      string    `json:"own"`
-	Counters []Counter `json:"counters,omitempty"`
-}
+// in no threshold, though it reads as one; Own says what the run showed.
+type HostOnly = Diagnosis
 
-// Line words h in one line: figure, NotTheRun, what the run showed.
+// Line words a HostOnly in one line: figure, NotTheRun, what the run
+// showed.
 func (h *HostOnly) Line() string {
 	return h.Figure + ": " + NotTheRun + ": " + h.Own
 }

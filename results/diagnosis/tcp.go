@@ -100,43 +100,29 @@ func windowCounts(t *results.Timeline) []HostCounts {
 	return out
 }
 
-// on writes the named counters of h and where: "ListenOverflows +1,295, …
-// on local (the server)"; those missing for one reason share it.
-func on(h *HostCounts, names ...string) string {
-	var parts []string
-	var gone []string // names not available, in order, grouped by reason below
+// on writes the named counters of h and where, "ListenOverflows +1,295, …
+// on local (the server)", those missing for one reason sharing it, and
+// lists those that have a value.
+func on(h *HostCounts, names ...string) (string, []Counter) {
+	var parts, whys []string
+	var cs []Counter
+	gone := map[string][]string{} // the names without a value, by why
 	for _, n := range names {
 		if v, unread, ok := h.Get(n); ok {
 			parts = append(parts, notes.New(notes.CounterGrew, "name", n, "value", v, "unread", unread).String())
-		} else {
-			gone = append(gone, n)
+			cs = append(cs, Counter{Host: h.Name, Name: n, Value: v, Unread: unread})
+			continue
 		}
-	}
-	for len(gone) > 0 {
-		why := h.Why(gone[0])
-		var same, rest []string
-		for _, n := range gone {
-			if h.Why(n) == why {
-				same = append(same, n)
-			} else {
-				rest = append(rest, n)
-			}
+		why := h.Why(n)
+		if gone[why] == nil {
+			whys = append(whys, why)
 		}
-		parts = append(parts, strings.Join(same, ", ")+" not available ("+why+")")
-		gone = rest
+		gone[why] = append(gone[why], n)
 	}
-	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")"
-}
-
-// counters lists the named counters of h that have a value.
-func counters(h *HostCounts, names ...string) []Counter {
-	var out []Counter
-	for _, n := range names {
-		if v, unread, ok := h.Get(n); ok {
-			out = append(out, Counter{Host: h.Name, Name: n, Value: v, Unread: unread})
-		}
+	for _, why := range whys {
+		parts = append(parts, strings.Join(gone[why], ", ")+" not available ("+why+")")
 	}
-	return out
+	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")", cs
 }
 
 // grew reports whether any of the named counters of h grew.
@@ -176,8 +162,8 @@ func (j *judge) acceptQueue() ([]finding, string) {
 			retrans += v
 		}
 		if len(names) > 0 {
-			figs = append(figs, on(h, names...))
-			d.Counters = append(d.Counters, counters(h, names...)...)
+			fig, cs := on(h, names...)
+			figs, d.Counters = append(figs, fig), append(d.Counters, cs...)
 		}
 	}
 	if servers == 0 {
@@ -265,7 +251,8 @@ func (r counterRule) judge(j *judge) ([]finding, string) {
 			continue
 		}
 		names, args := r.names(h), r.says(j, h)
-		f := finding{Diagnosis{Figure: on(h, names...), Counters: counters(h, names...), Cause: notes.New(r.codes[0]),
+		fig, cs := on(h, names...)
+		f := finding{Diagnosis{Figure: fig, Counters: cs, Cause: notes.New(r.codes[0]),
 			Consequence: notes.New(r.codes[1]), Fix: notes.New(r.codes[2])}, j.queueTrouble}
 		for k, n := range []*notes.Note{&f.Cause, &f.Consequence, &f.Fix} {
 			maps.Copy(n.Args, args[k])
