@@ -3,6 +3,7 @@ package diagnosis
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -225,14 +226,10 @@ var (
 			onClose, _, _ := h.Get("TCPAbortOnClose")
 			return ok && opened && Storm(rst, onData+onClose, j.failedIO, conns)
 		},
-		names: func(h *HostCounts) []string {
-			names := []string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}
-			for _, n := range []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"} {
-				if grew(h, n) {
-					names = append(names, n)
-				}
-			}
-			return names
+		names: func(h *HostCounts) []string { // the aborts that grew too
+			aborts := []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
+			aborts = slices.DeleteFunc(aborts, func(n string) bool { return !grew(h, n) })
+			return append([]string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}, aborts...)
 		},
 		says: func(j *judge, h *HostCounts) [3]notes.Args {
 			rst, _, _ := h.Get("OutRsts")
@@ -283,45 +280,31 @@ func Storm(resets, aborts, failed, opens uint64) bool {
 // listenOverflows is Repetition.ListenOverflows (see its doc); run says
 // whether an accept-queue overflow is among the run's diagnoses.
 func (j *judge) listenOverflows(run bool) *uint64 {
-	host := j.hostOverflows(run)
+	var sum uint64 // the server hosts' ListenOverflows, where read in every interval
+	read, servers := true, 0
+	for i := range j.hosts {
+		if h := &j.hosts[i]; h.Server {
+			v, unread, ok := h.Get("ListenOverflows")
+			read, sum, servers = read && ok && unread == 0, sum+v, servers+1
+		}
+	}
+	if !run {
+		sum = 0 // the overflows were not the run's (HostOnly)
+	}
 	if l := j.listener; l.Measured() {
 		if own, _ := j.queueTrouble(); !own {
-			var zero uint64 // its drops were not overflows (queueTrouble)
-			return &zero
+			return new(uint64) // its drops were not overflows (queueTrouble)
 		}
 		// Its drops include a few SYNs dropped for other reasons: the
 		// namespace's count bounds them.
 		v := l.Drops
-		if host != nil && *host > 0 {
-			v = min(v, *host)
+		if read && servers > 0 && sum > 0 {
+			v = min(v, sum)
 		}
 		return &v
 	}
-	return host
-}
-
-// hostOverflows is the server hosts' ListenOverflows when the run's, else
-// 0; nil when not available.
-func (j *judge) hostOverflows(run bool) *uint64 {
-	var sum uint64
-	servers := 0
-	for i := range j.hosts {
-		h := &j.hosts[i]
-		if !h.Server {
-			continue
-		}
-		v, unread, ok := h.Get("ListenOverflows")
-		if !ok || unread > 0 {
-			return nil
-		}
-		sum += v
-		servers++
-	}
-	if servers == 0 {
+	if !read || servers == 0 {
 		return nil
-	}
-	if !run {
-		sum = 0 // the overflows were not the run's (HostOnly)
 	}
 	return &sum
 }
