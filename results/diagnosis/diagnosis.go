@@ -28,7 +28,7 @@ const (
 // judge.
 var allRules = []struct {
 	rule, title string
-	judge       func(j *judge) ([]finding, string)
+	judge       func(j *judge) ([]Diagnosis, string)
 }{
 	{RuleAcceptQueue, "accept-queue overflow", (*judge).acceptQueue},
 	{RuleSYNCookies, "SYN queue full", synQueue.judge},
@@ -79,12 +79,13 @@ type Diagnosis struct {
 	Own      string    `json:"own,omitempty"` // a HostOnly's
 }
 
-// finding is a rule's diagnosis before own says whether the run's own
-// connections show it, and what they showed (else it is a HostOnly); nil
-// for the rate rules, always the run's.
-type finding struct {
-	Diagnosis
-	own func() (bool, string)
+// hostOnly is a Diagnosis's Own: "" where the run's own connections show
+// it (ok), else what they showed.
+func hostOnly(ok bool, why string) string {
+	if ok {
+		return ""
+	}
+	return why
 }
 
 // Counter is one kernel counter's growth on one host over a window; Value
@@ -205,25 +206,21 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out.Range, out.Listener, out.Traffic = j.rateRange(), j.listener, j.traffic()
 	out.Stalls, out.StallsJudged = j.stallList, j.stallsWhy == ""
 	for _, r := range allRules {
-		fs, why := r.judge(j)
+		ds, why := r.judge(j)
 		if why != "" {
 			out.Unjudged = append(out.Unjudged, notes.New(notes.Unjudged, "rule", r.rule, "title", r.title, "why", why))
 		}
-		for _, f := range fs {
-			d := f.Diagnosis
+		for _, d := range ds {
 			d.Rule, d.Title, d.Variant, d.Rep = r.rule, r.title, variant, rep.Index
-			if f.own != nil {
-				var ok bool
-				if ok, d.Own = f.own(); !ok {
-					out.HostOnly = append(out.HostOnly, d)
-					continue
-				}
-				d.Own = ""
+			if d.Own != "" {
+				out.HostOnly = append(out.HostOnly, d)
+			} else {
+				out.Diagnoses = append(out.Diagnoses, d)
 			}
-			out.Diagnoses = append(out.Diagnoses, d)
 		}
 	}
-	out.ListenOverflows = j.listenOverflows(slices.ContainsFunc(out.Diagnoses, func(d Diagnosis) bool { return d.Rule == RuleAcceptQueue }))
+	run := slices.ContainsFunc(out.Diagnoses, func(d Diagnosis) bool { return d.Rule == RuleAcceptQueue })
+	out.ListenOverflows = j.listenOverflows(run)
 	return out
 }
 

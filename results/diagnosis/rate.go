@@ -114,7 +114,7 @@ func span(s Stall) string { return notes.Span(s.Start.Seconds(), s.End.Seconds()
 func seconds(d time.Duration) string { return notes.Seconds(d.Seconds()) }
 
 // stallDiagnosis is RuleStalls over the stalls found.
-func (w *window) stallDiagnosis() ([]finding, string) {
+func (w *window) stallDiagnosis() ([]Diagnosis, string) {
 	if len(w.stallList) == 0 {
 		return nil, w.stallsWhy
 	}
@@ -134,14 +134,14 @@ func (w *window) stallDiagnosis() ([]finding, string) {
 	}
 	figure := fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "),
 		format.Rate(w.median), seconds(in), seconds(w.length))
-	return []finding{{Diagnosis: Diagnosis{Stalls: w.stallList, Figure: figure,
+	return []Diagnosis{{Stalls: w.stallList, Figure: figure,
 		Cause:       notes.New(notes.StallsCause, "median", w.median, "spans", spans),
 		Consequence: notes.New(notes.StallsConsequence, "all", rateOf(w.all), "rest", rateOf(outside)),
-		Fix:         notes.New(notes.StallsFix)}}}, ""
+		Fix:         notes.New(notes.StallsFix)}}, ""
 }
 
 // notSteady is RuleNotSteady, or why it was not judged.
-func (j *judge) notSteady() ([]finding, string) {
+func (j *judge) notSteady() ([]Diagnosis, string) {
 	if why := j.judgeable(MinSteadyPoints); why != "" {
 		return nil, why
 	}
@@ -190,8 +190,8 @@ func (j *judge) notSteady() ([]finding, string) {
 	figure := fmt.Sprintf("first third %s at %s req/s, last third %s at %s req/s: %+.1f %%; %s, the equivalence margin is %s",
 		notes.Span(first[0].Start.Seconds(), first[k-1].End().Seconds()), format.Rate(rf),
 		notes.Span(last[0].Start.Seconds(), last[k-1].End().Seconds()), format.Rate(rl), change*100, noise, notes.Percent(margin))
-	return []finding{{Diagnosis: Diagnosis{Figure: figure,
+	return []Diagnosis{{Figure: figure,
 		Cause:       notes.New(notes.NotSteadyCause, "first", rf, "last", rl, "change", change),
 		Consequence: notes.New(notes.NotSteadyConsequence),
-		Fix:         notes.New(notes.NotSteadyFix, "rising", diff > 0, "warmup_s", j.warmup.Seconds())}}}, ""
+		Fix:         notes.New(notes.NotSteadyFix, "rising", diff > 0, "warmup_s", j.warmup.Seconds())}}, ""
 }

@@ -142,7 +142,7 @@ var (
 )
 
 // acceptQueue is RuleAcceptQueue (docs/diagnoses.md).
-func (j *judge) acceptQueue() ([]finding, string) {
+func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	var d Diagnosis
 	var figs []string
 	overflowed, unknown, servers := false, false, 0
@@ -185,7 +185,8 @@ func (j *judge) acceptQueue() ([]finding, string) {
 	if j.slow > 0 {
 		d.Consequence.Args["slow"] = j.slow
 	}
-	return []finding{{d, j.queueTrouble}}, ""
+	d.Own = hostOnly(j.queueTrouble())
+	return []Diagnosis{d}, ""
 }
 
 // counterRule is a rule that fires on a host whose counters show it: its
@@ -240,8 +241,8 @@ var (
 )
 
 // judge applies r to every host.
-func (r counterRule) judge(j *judge) ([]finding, string) {
-	var out []finding
+func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
+	var out []Diagnosis
 	for i := range j.hosts {
 		h := &j.hosts[i]
 		if !r.fires(j, h) {
@@ -249,20 +250,22 @@ func (r counterRule) judge(j *judge) ([]finding, string) {
 		}
 		names, args := r.names(h), r.says(j, h)
 		fig, cs := on(h, names...)
-		f := finding{Diagnosis{Figure: fig, Counters: cs, Cause: notes.New(r.codes[0]),
-			Consequence: notes.New(r.codes[1]), Fix: notes.New(r.codes[2])}, j.queueTrouble}
-		for k, n := range []*notes.Note{&f.Cause, &f.Consequence, &f.Fix} {
+		d := Diagnosis{Figure: fig, Counters: cs, Cause: notes.New(r.codes[0]), Consequence: notes.New(r.codes[1]),
+			Fix: notes.New(r.codes[2])}
+		for k, n := range []*notes.Note{&d.Cause, &d.Consequence, &d.Fix} {
 			maps.Copy(n.Args, args[k])
 		}
 		switch {
 		case r.perHost:
-			f.own = func() (bool, string) { return j.mostly(h) }
+			d.Own = hostOnly(j.mostly(h))
 		case len(out) > 0: // one over the hosts
-			out[0].Figure += "; " + f.Figure
-			out[0].Counters = append(out[0].Counters, f.Counters...)
+			out[0].Figure += "; " + d.Figure
+			out[0].Counters = append(out[0].Counters, d.Counters...)
 			continue
+		default:
+			d.Own = hostOnly(j.queueTrouble())
 		}
-		out = append(out, f)
+		out = append(out, d)
 	}
 	return out, ""
 }
