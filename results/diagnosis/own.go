@@ -2,6 +2,7 @@ package diagnosis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -155,11 +156,11 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 	// A queue overflows only with more than Backlog connections waiting:
 	// when all that could wait is under it, the drops were discards of
 	// another kind (and a loaded machine's retransmits say nothing).
-	if in, ok := j.atMost(l); ok && in < l.Backlog {
+	if in, others, ok := j.atMost(l); ok && in < l.Backlog {
 		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and "+
 			"%s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",
 			format.Count(in), format.Count(l.Backlog), format.Count(uint64(j.slots)), format.Count(j.failed),
-			format.Count(j.others(l.Host)), format.Count(l.MaxQueue)))
+			format.Count(others), format.Count(l.MaxQueue)))
 		return false, strings.Join(parts, "; ")
 	}
 	// sk_drops also counts harmless discards (a duplicate final ACK: one
@@ -182,30 +183,18 @@ func (j *judge) queueTrouble() (yes bool, why string) {
 }
 
 // atMost bounds the connections that could wait in l's queue: the run's
-// slots and failures, the host's other opens and the longest queue seen;
-// false when l's backlog or its host's opens were not read.
-func (j *judge) atMost(l *Listener) (uint64, bool) {
+// slots and failures, the others its host opened and the longest queue
+// seen; false when l's backlog or its host's opens were not read.
+func (j *judge) atMost(l *Listener) (in, others uint64, ok bool) {
 	if !l.Measured() || l.Backlog == 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	_, ok := j.opens(l.Host)
-	return uint64(j.slots) + j.failed + j.others(l.Host) + l.MaxQueue, ok
-}
-
-// opens is host name's opens (HostCounts.opens); false when not read.
-func (j *judge) opens(name string) (uint64, bool) {
-	for i := range j.hosts {
-		if j.hosts[i].Name == name {
-			return j.hosts[i].opens()
-		}
+	var opens uint64
+	if i := slices.IndexFunc(j.hosts, func(h HostCounts) bool { return h.Name == l.Host }); i >= 0 {
+		opens, ok = j.hosts[i].opens()
 	}
-	return 0, false
-}
-
-// others is how many more connections host opened than the run.
-func (j *judge) others(host string) uint64 {
-	opens, _ := j.opens(host)
-	return opens - min(opens, j.connects)
+	others = opens - min(opens, j.connects)
+	return uint64(j.slots) + j.failed + others + l.MaxQueue, others, ok
 }
 
 // mostly says, with words, whether the run's connects are at least
