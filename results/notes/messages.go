@@ -381,7 +381,7 @@ var phrases = map[string]string{
 var said *template.Template
 
 func init() {
-	num := func(say func(float64) string) func(any) string { return func(v any) string { return say(floatOf(v)) } }
+	num := func(f func(float64) string) func(any) string { return func(v any) string { return f(floatOf(v)) } }
 	said = template.New("").Funcs(template.FuncMap{
 		"count":    func(v any) string { return format.Count(uintOf(v)) },
 		"rate":     num(format.Rate),
@@ -439,8 +439,6 @@ func floatOf(v any) float64 {
 	case int:
 		return float64(v)
 	case uint64:
-		return float64(v)
-	case time.Duration:
 		return float64(v)
 	}
 	return 0
