@@ -121,8 +121,8 @@ type judge struct {
 
 func newJudge(rep *results.Rep, hosts []HostCounts, opts Options) *judge {
 	t := &rep.Total
-	j := &judge{window: newWindow(rep.Timeline), opts: opts, hosts: hosts, connects: t.Connections + t.Errors[results.ErrConnect].Count,
-		failed: t.Errors.Total(), sockets: t.Sockets, listener: windowListener(rep.Timeline)}
+	j := &judge{window: newWindow(rep.Timeline), opts: opts, hosts: hosts, failed: t.Errors.Total(), sockets: t.Sockets,
+		connects: t.Connections + t.Errors[results.ErrConnect].Count, listener: windowListener(rep.Timeline)}
 	for _, c := range []results.ErrorClass{results.ErrConnect, results.ErrTLS, results.ErrRead, results.ErrWrite} {
 		j.failedIO += t.Errors[c].Count
 	}

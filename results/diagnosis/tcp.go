@@ -129,7 +129,7 @@ func on(h *HostCounts, names ...string) (string, []Counter) {
 // grew reports whether any of the named counters of h grew.
 func grew(h *HostCounts, names ...string) bool {
 	for _, n := range names {
-		if v, _, _ := h.Get(n); v > 0 {
+		if h.Values[n] > 0 {
 			return true
 		}
 	}
@@ -154,13 +154,11 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 			servers++
 			names = append(names, listenNames...)
 			overflowed = overflowed || grew(h, listenNames...)
-			_, _, ok := h.Get("ListenOverflows")
+			_, ok := h.Values["ListenOverflows"]
 			unknown = unknown || !ok
 		}
 		if h.Client {
-			names = append(names, "TCPSynRetrans")
-			v, _, _ := h.Get("TCPSynRetrans")
-			retrans += v
+			names, retrans = append(names, "TCPSynRetrans"), retrans+h.Values["TCPSynRetrans"]
 		}
 		if len(names) > 0 {
 			fig, cs := on(h, names...)
@@ -208,24 +206,22 @@ var (
 		fires: func(_ *judge, h *HostCounts) bool { return h.Server && grew(h, synNames...) },
 		names: func(*HostCounts) []string { return synNames },
 		says:  func(*judge, *HostCounts) [3]notes.Args { return [3]notes.Args{} }}
-	timeWait = counterRule{codes: [3]notes.Code{notes.TimeWaitCause, notes.TimeWaitConsequence, notes.TimeWaitFix}, perHost: true,
+	timeWait = counterRule{perHost: true,
+		codes: [3]notes.Code{notes.TimeWaitCause, notes.TimeWaitConsequence, notes.TimeWaitFix},
 		fires: func(_ *judge, h *HostCounts) bool { return grew(h, "TCPTimeWaitOverflow") },
 		names: func(*HostCounts) []string { return []string{"TCPTimeWaitOverflow"} },
 		says: func(j *judge, h *HostCounts) [3]notes.Args {
-			v, _, _ := h.Get("TCPTimeWaitOverflow")
 			fix := notes.Args{"host": h.Name}
 			if opens, ok := h.opens(); ok && j.length > 0 {
 				fix["per_s"] = float64(opens) / j.length.Seconds()
 			}
-			return [3]notes.Args{{"host": h.Name}, {"skipped": v}, fix}
+			return [3]notes.Args{{"host": h.Name}, {"skipped": h.Values["TCPTimeWaitOverflow"]}, fix}
 		}}
-	resets = counterRule{codes: [3]notes.Code{notes.ResetsCause, notes.ResetsConsequence, notes.ResetsFix}, perHost: true,
+	resets = counterRule{perHost: true, codes: [3]notes.Code{notes.ResetsCause, notes.ResetsConsequence, notes.ResetsFix},
 		fires: func(j *judge, h *HostCounts) bool {
-			rst, _, ok := h.Get("OutRsts")
+			rst, ok := h.Values["OutRsts"]
 			conns, opened := h.opens()
-			onData, _, _ := h.Get("TCPAbortOnData")
-			onClose, _, _ := h.Get("TCPAbortOnClose")
-			return ok && opened && Storm(rst, onData+onClose, j.failedIO, conns)
+			return ok && opened && Storm(rst, h.Values["TCPAbortOnData"]+h.Values["TCPAbortOnClose"], j.failedIO, conns)
 		},
 		names: func(h *HostCounts) []string { // the aborts that grew too
 			aborts := []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
@@ -233,9 +229,8 @@ var (
 			return append([]string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}, aborts...)
 		},
 		says: func(j *judge, h *HostCounts) [3]notes.Args {
-			rst, _, _ := h.Get("OutRsts")
 			conns, _ := h.opens()
-			return [3]notes.Args{{"host": h.Name, "resets": rst, "conns": conns}, {"failed": j.failedIO},
+			return [3]notes.Args{{"host": h.Name, "resets": h.Values["OutRsts"], "conns": conns}, {"failed": j.failedIO},
 				{"memory": grew(h, "TCPAbortOnMemory")}}
 		}}
 )
