@@ -1,6 +1,7 @@
 package diagnosis
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -43,10 +44,7 @@ func (h *HostCounts) Why(name string) string {
 	if _, ok := h.Values[name]; ok {
 		return ""
 	}
-	if why := h.Unavailable[name]; why != "" {
-		return why
-	}
-	return "not read on this host"
+	return cmp.Or(h.Unavailable[name], "not read on this host")
 }
 
 // opens is the larger of the host's ActiveOpens and PassiveOpens (a shared
@@ -187,12 +185,11 @@ func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	return []Diagnosis{d}, ""
 }
 
-// counterRule is a rule that fires on a host whose counters show it: its
-// figure shows names there, says gives its notes' parameters (cause,
-// consequence, fix). A per-host rule gives a diagnosis a host, which is
-// the run's where its connects are mostly the host's opens; the others
-// give one over every host, the run's where its connects show a full
-// queue.
+// counterRule fires on a host whose counters show it; its figure shows
+// names there, and says gives the parameters of its codes' notes (cause,
+// consequence, fix). A per-host rule gives a diagnosis a host, the run's
+// where its connects are mostly the host's opens; the others one over the
+// hosts, the run's where its connects show a full queue.
 type counterRule struct {
 	codes   [3]notes.Code
 	perHost bool
