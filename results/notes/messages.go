@@ -72,7 +72,6 @@ var (
 	SharedCPUs = code("shared_cpus", `SHARED CPUS: {{join .shared "; "}}{{if .measured}}; of the server's `+
 		`{{cpus .cpus}} the server used {{pct .server}} %, kaeload {{pct .kaeload}} %{{end}}: the figure `+
 		`measures client and server together`)
-	// SharedGroup: a client group on the server's CPUs
 	SharedGroup  = code("shared_group", `client and server share {{cpus .common}} (group {{.group}} ({{with .cpus}}CPUs {{.}}{{else}}unpinned{{end}}))`)
 	NotSaturated = code("not_saturated", `NOT SATURATED: neither kaeload nor the server's CPUs were busy (the `+
 		`server used {{pct .server}} % of its {{cpus .cpus}}{{if .has_cpus_busy}} ({{pct .cpus_busy}} % busy in `+
@@ -92,8 +91,7 @@ var (
 		{{- else}}{{index $c 0}}: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{end}}
 		{{- else}}caution: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{with $of}} of {{.}}{{end}}{{end}}`)
 	// Unjudged: a diagnosis rule could not judge a repetition
-	Unjudged = code("unjudged", `{{.title}}: {{.why}}`)
-	// ServerShare: a client group ran on the server's CPUs
+	Unjudged      = code("unjudged", `{{.title}}: {{.why}}`)
 	ServerShare   = code("server_share", `client and server share {{cpus .common}}`)
 	ServerBusiest = code("server_busiest",
 		`OTHER LOAD on the server's {{cpus .cpus}}{{if has . "comm"}}, busiest {{.comm}} (pid {{.pid}}
@@ -255,11 +253,10 @@ var (
 		`them, and the kernel dropped the excess{{end}}`)
 	// AcceptQueueConsequence: slow, connects of 1 s or more, absent when none.
 	AcceptQueueConsequence = code("accept_queue_consequence", `{{with .slow}}{{count .}} connects waited 1 s `+
-		`or more: a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s later, `+
-		`then 2 s more; those connects measured the kernel's back-off, not the server's TLS, so the rate is `+
-		`partly the queue's{{else}}a connect whose SYN or final ACK the full queue dropped waits for a `+
-		`retransmit, 1 s later, then 2 s more: those connects measured the kernel's back-off, not the server's `+
-		`TLS, so the rate is partly the queue's and the connect percentiles jump to 1 s and 3 s{{end}}`)
+		`or more: {{end}}a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s `+
+		`later, then 2 s more{{if .slow}};{{else}}:{{end}} those connects measured the kernel's back-off, not the `+
+		`server's TLS, so the rate is partly the queue's{{if not .slow}} and the connect percentiles jump to 1 s `+
+		`and 3 s{{end}}`)
 	AcceptQueueFix = code("accept_queue_fix", `raise the server's listen backlog (nginx: listen … backlog=N), `+
 		`which the kernel caps at net.core.somaxconn (sysctl -w net.core.somaxconn=N), and `+
 		`net.ipv4.tcp_max_syn_backlog to match; or let the server accept faster (more workers) or open fewer `+
@@ -314,21 +311,18 @@ var (
 		`short: lengthen load.warmup until the timeline is flat from the window's start{{else}}the server slows `+
 		`as the window goes on: look for what accumulates (TIME_WAIT sockets, memory, temperature and clock `+
 		`throttling, a growing log); the timeline shows when it begins{{end}}`)
-	// The words of a diagnosis's evidence.
-	// HostRole: whose network namespace a host is
+	// The words of a diagnosis's evidence: a host's role, a counter's growth, the
+	// target's listener and a host's opens against the run's connects.
 	HostRole = code("host_role", `{{if .shared}}clients and server in one network namespace, counted `+
 		`once{{else if and .client .server}}clients and server{{else if .server}}the `+
 		`server{{else if .client}}the clients{{else}}neither clients nor server{{end}}`)
-	// CounterGrew: a kernel counter's growth over a window
 	CounterGrew = code("counter_grew", `{{.name}} {{with .unread}}at least +{{count $.value}} `+
 		`({{plural . "interval"}} not read){{else}}+{{count .value}}{{end}}`)
-	// ListenerWords: the target's listener over a window
 	ListenerWords = code("listener_words", `port {{.port}} on {{.host}}: {{with .unavailable}}not read `+
 		`({{.}}){{else}}{{if not .read}}not read in any interval of the window (the run's log says `+
 		`why){{else}}dropped {{with .drops}}{{count .}}{{else}}nothing{{end}}{{with .unread}} (at least: `+
 		`{{plural . "interval"}} not read){{end}}, its accept queue at most {{count .max_queue}} of `+
 		`{{count .backlog}} at the boundaries{{with .full}}, full at {{plural . "boundary"}}{{end}}{{end}}{{end}}`)
-	// TrafficWords: a host's opens against the run's connects
 	TrafficWords = code("traffic_words", `{{.counter}} +{{count .opens}} on {{.host}}, kaeload's connects `+
 		`{{count .own}}: {{if .shared}}other traffic shared this network namespace ({{count .other}} `+
 		`more){{else}}no other traffic beyond the window's edges{{end}}`)
