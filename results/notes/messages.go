@@ -147,7 +147,7 @@ var (
 		{{- else}}; the final values were NOT scraped: no Prometheus scrape began within the linger ({{.Linger}}) `+
 			`after they were set, so Prometheus lacks the run's last interval{{end}}
 		{{- if .Windows}}{{with .Unscraped}}; {{len .}} of {{len $.metrics.Windows}} windows' final values were not `+
-			`scraped ({{range $i, $w := .}}{{if $i}}, {{end}}{{$w.Variant}} rep {{inc $w.Rep}}{{end}})
+			`scraped ({{range $i, $w := .}}{{if $i}}, {{end}}{{$w.Variant}} rep {{add $w.Rep 1}}{{end}})
 		{{- else}}, and every window's were{{end}}{{end}}
 		{{- else}}live metrics served{{end}}`)
 	// Caveats: a variant's caveats joined
@@ -278,7 +278,7 @@ var (
 	// TimeWaitFix: per_s absent when not known.
 	TimeWaitFix = code("time_wait_fix", `raise net.ipv4.tcp_max_tw_buckets on {{.host}} above the connections `+
 		`it closes in 60 s{{if has . "per_s"}} (at this window's {{rate .per_s}} connections/s, more than `+
-		`{{count (perMinute .per_s)}}){{end}}`)
+		`{{count (add (mul .per_s 60) 0.5)}}){{end}}`)
 	ResetsCause = code("resets_cause", `{{.host}} sent {{if and .conns (le .resets .conns)}}as many resets as `+
 		`{{percent (div .resets .conns)}} of its connections{{else}}more resets than connections{{end}}: `+
 		`connections ended by a reset, not a close`)
@@ -402,13 +402,10 @@ func init() {
 		"sub":      func(a, b any) float64 { return floatOf(a) - floatOf(b) },
 		"mul":      func(a, b any) float64 { return floatOf(a) * floatOf(b) },
 		"div":      func(a, b any) float64 { return floatOf(a) / floatOf(b) },
-		"inc":      func(i int) int { return i + 1 },
 		"nearest":  func(v any) float64 { return math.Round(floatOf(v)) },
 		"infinite": func(v any) bool { return math.IsInf(floatOf(v), 1) },
 		"visible":  func(v any) bool { return floatOf(v) >= 0.005 },
 		"most":     func(reps, n any) bool { return 2*floatOf(reps) > floatOf(n) },
-		// perMinute rounds what a rate per second makes in 60 s.
-		"perMinute": func(v any) uint64 { return uint64(floatOf(v)*60 + 0.5) },
 		"roundms": func(d time.Duration, ms int) time.Duration {
 			return d.Round(time.Duration(ms) * time.Millisecond)
 		},
