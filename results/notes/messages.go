@@ -72,7 +72,8 @@ var (
 	SharedCPUs = code("shared_cpus", `SHARED CPUS: {{join .shared "; "}}{{if .measured}}; of the server's `+
 		`{{cpus .cpus}} the server used {{pct .server}} %, kaeload {{pct .kaeload}} %{{end}}: the figure `+
 		`measures client and server together`)
-	SharedGroup  = code("shared_group", `client and server share {{cpus .common}} (group {{.group}} ({{with .cpus}}CPUs {{.}}{{else}}unpinned{{end}}))`)
+	SharedGroup = code("shared_group", `client and server share {{cpus .common}} (group {{.group}} `+
+		`({{with .cpus}}CPUs {{.}}{{else}}unpinned{{end}}))`)
 	NotSaturated = code("not_saturated", `NOT SATURATED: neither kaeload nor the server's CPUs were busy (the `+
 		`server used {{pct .server}} % of its {{cpus .cpus}}{{if .has_cpus_busy}} ({{pct .cpus_busy}} % busy in `+
 		`all){{end}}{{if .has_client_busy}}; the busiest group's CPUs {{pct .client_busy}} %{{end}}); the rate `+
@@ -254,9 +255,9 @@ var (
 	// AcceptQueueConsequence: slow, connects of 1 s or more, absent when none.
 	AcceptQueueConsequence = code("accept_queue_consequence", `{{with .slow}}{{count .}} connects waited 1 s `+
 		`or more: {{end}}a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s `+
-		`later, then 2 s more{{if .slow}};{{else}}:{{end}} those connects measured the kernel's back-off, not the `+
-		`server's TLS, so the rate is partly the queue's{{if not .slow}} and the connect percentiles jump to 1 s `+
-		`and 3 s{{end}}`)
+		`later, then 2 s more{{if .slow}};{{else}}:{{end}} those connects measured the kernel's back-off, not `+
+		`the server's TLS, so the rate is partly the queue's{{if not .slow}} and the connect percentiles jump to `+
+		`1 s and 3 s{{end}}`)
 	AcceptQueueFix = code("accept_queue_fix", `raise the server's listen backlog (nginx: listen … backlog=N), `+
 		`which the kernel caps at net.core.somaxconn (sysctl -w net.core.somaxconn=N), and `+
 		`net.ipv4.tcp_max_syn_backlog to match; or let the server accept faster (more workers) or open fewer `+
