@@ -130,7 +130,7 @@ func newJudge(rep *results.Rep, hosts []HostCounts, opts Options) *judge {
 		j.slots += rep.Groups[i].Slots
 	}
 	// The connect histogram's bucket holding 1 s counts.
-	if h := t.Latency.Connect; h != nil && h.Histogram != nil && h.TotalCount() > 0 {
+	if h := t.Latency.Connect; !results.EmptyHistogram(h) {
 		for _, b := range h.Distribution() {
 			if b.Count > 0 && b.To >= slowConnectMicro {
 				j.slow += uint64(b.Count)
