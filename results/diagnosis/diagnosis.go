@@ -226,10 +226,8 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 
 // StallsUnjudged is why the stalls were not judged, "" when they were.
 func (r *Repetition) StallsUnjudged() string {
-	for _, u := range r.Unjudged {
-		if u.S("rule") == RuleStalls {
-			return u.S("why")
-		}
+	if i := slices.IndexFunc(r.Unjudged, func(u notes.Note) bool { return u.S("rule") == RuleStalls }); i >= 0 {
+		return r.Unjudged[i].S("why")
 	}
 	return ""
 }
