@@ -1,6 +1,10 @@
+// Package diagnosis reads a repetition's timeline and says what went wrong
+// in its window (accept-queue overflow, SYN cookies, TIME_WAIT overflow,
+// resets, stalls, not steady) where the run's own connections show it.
 package diagnosis
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
@@ -19,10 +23,19 @@ const (
 	RuleNotSteady   = "not_steady"
 )
 
-// titles name the rules for people.
-var titles = map[string]string{
-	RuleAcceptQueue: "accept-queue overflow", RuleSYNCookies: "SYN queue full", RuleTimeWait: "TIME_WAIT overflow",
-	RuleResets: "reset storm", RuleStalls: "stalls", RuleNotSteady: "not steady",
+// allRules are the rules in the order of their diagnoses, each with its name
+// for people and its judge: the diagnoses it finds, or why it could not
+// judge.
+var allRules = []struct {
+	rule, title string
+	judge       func(j *judge) ([]Diagnosis, string)
+}{
+	{RuleAcceptQueue, "accept-queue overflow", (*judge).acceptQueue},
+	{RuleSYNCookies, "SYN queue full", synQueue.judge},
+	{RuleTimeWait, "TIME_WAIT overflow", timeWait.judge},
+	{RuleResets, "reset storm", resets.judge},
+	{RuleStalls, "stalls", (*judge).stallDiagnosis},
+	{RuleNotSteady, "not steady", (*judge).notSteady},
 }
 
 // Thresholds of the rules (docs/diagnoses.md says why).
@@ -42,8 +55,7 @@ const (
 	MinSteadyPoints  = 6
 	steadyQuantile   = 0.99865 // Student's t quantile: 3σ, one-sided-equivalent
 	defaultMargin    = 0.02    // results.DefaultEquivalence
-	slowConnect      = time.Second
-	slowConnectMicro = int64(slowConnect / time.Microsecond)
+	slowConnectMicro = int64(time.Second / time.Microsecond)
 )
 
 // Diagnosis is one rule's finding in one repetition: what happened (Cause),
@@ -64,8 +76,16 @@ type Diagnosis struct {
 	// rate rules. Stalls are RuleStalls's.
 	Counters []Counter `json:"counters,omitempty"`
 	Stalls   []Stall   `json:"stalls,omitempty"`
+	Own      string    `json:"own,omitempty"` // a HostOnly's
+}
 
-	host string // the host a per-host rule (TIME_WAIT, resets) judged
+// hostOnly is a Diagnosis's Own: "" where the run's own connections show
+// it (ok), else what they showed.
+func hostOnly(ok bool, why string) string {
+	if ok {
+		return ""
+	}
+	return why
 }
 
 // Counter is one kernel counter's growth on one host over a window; Value
@@ -181,60 +201,33 @@ func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 		out.NoTimeline = true
 		return out
 	}
-	out.Interval = t.Interval
-	out.Hosts = windowCounts(t)
-	w := newWindow(t)
-	out.Range = w.rateRange()
-	var why string
-	out.Stalls, why = w.stalls()
-	out.StallsJudged = why == ""
-	if why != "" {
-		out.Unjudged = append(out.Unjudged, unjudged(RuleStalls, why))
-	}
-	add := func(d *Diagnosis) {
-		if d != nil {
-			d.Variant, d.Rep, d.Title = variant, rep.Index, titles[d.Rule]
-			out.Diagnoses = append(out.Diagnoses, *d)
+	out.Interval, out.Hosts = t.Interval, windowCounts(t)
+	j := newJudge(rep, out.Hosts, opts)
+	out.Range, out.Listener, out.Traffic = j.rateRange(), j.listener, j.traffic()
+	out.Stalls, out.StallsJudged = j.stallList, j.stallsWhy == ""
+	for _, r := range allRules {
+		ds, why := r.judge(j)
+		if why != "" {
+			out.Unjudged = append(out.Unjudged, notes.New(notes.Unjudged, "rule", r.rule, "title", r.title, "why", why))
+		}
+		for _, d := range ds {
+			d.Rule, d.Title, d.Variant, d.Rep = r.rule, r.title, variant, rep.Index
+			if d.Own != "" {
+				out.HostOnly = append(out.HostOnly, d)
+			} else {
+				out.Diagnoses = append(out.Diagnoses, d)
+			}
 		}
 	}
-	k := kernel{hosts: out.Hosts, connect: rep.Total.Latency.Connect, errs: &rep.Total.Counts.Errors, window: w.length(), own: newOwn(rep, out.Hosts)}
-	out.Listener, out.Traffic = k.own.listener, k.own.traffic(out.Hosts)
-	add(k.acceptQueue())
-	add(k.synQueue())
-	for _, d := range k.timeWait() {
-		add(&d)
-	}
-	for _, d := range k.resets() {
-		add(&d)
-	}
-	out.Diagnoses, out.HostOnly = k.split(out.Diagnoses)
-	out.ListenOverflows = k.listenOverflows(out.Diagnoses)
-	add(w.stallDiagnosis(out.Stalls))
-	d, why := w.notSteady(out.Stalls, opts)
-	if why != "" {
-		out.Unjudged = append(out.Unjudged, unjudged(RuleNotSteady, why))
-	}
-	add(d)
+	run := slices.ContainsFunc(out.Diagnoses, func(d Diagnosis) bool { return d.Rule == RuleAcceptQueue })
+	out.ListenOverflows = j.listenOverflows(run)
 	return out
-}
-
-// unjudged says that rule could not judge a repetition, and why.
-func unjudged(rule, why string) notes.Note {
-	return notes.New(notes.Unjudged, "rule", rule, "title", titles[rule], "why", why)
 }
 
 // StallsUnjudged is why the stalls were not judged, "" when they were.
 func (r *Repetition) StallsUnjudged() string {
-	for _, u := range r.Unjudged {
-		if u.S("rule") == RuleStalls {
-			return u.S("why")
-		}
+	if i := slices.IndexFunc(r.Unjudged, func(u notes.Note) bool { return u.S("rule") == RuleStalls }); i >= 0 {
+		return r.Unjudged[i].S("why")
 	}
 	return ""
 }
-
-// seconds writes "4.0 s".
-func seconds(d time.Duration) string { return notes.Seconds(d.Seconds()) }
-
-// percent writes a fraction: "4.5 %", "0.026 %".
-func percent(f float64) string { return notes.Percent(f) }

@@ -2,10 +2,12 @@ package diagnosis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/notes"
 )
 
 // NotTheRun words a counter change the run's own connections do not show.
@@ -17,18 +19,11 @@ const OwnShare = 0.5
 
 // HostOnly is a kernel counter's change the run's own connections do not
 // show (another program's listener moves the same counters): no diagnosis,
-// in no threshold. Fields as Diagnosis's; Own says what the run showed.
-type HostOnly struct {
-	Rule     string    `json:"rule"`
-	Title    string    `json:"title"`
-	Variant  string    `json:"variant"`
-	Rep      int       `json:"rep"`
-	Figure   string    `json:"figure"`
-	Own      string    `json:"own"`
-	Counters []Counter `json:"counters,omitempty"`
-}
+// in no threshold, though it reads as one; Own says what the run showed.
+type HostOnly = Diagnosis
 
-// Line words h in one line: figure, NotTheRun, what the run showed.
+// Line words a HostOnly in one line: figure, NotTheRun, what the run
+// showed.
 func (h *HostOnly) Line() string {
 	return h.Figure + ": " + NotTheRun + ": " + h.Own
 }
@@ -56,25 +51,8 @@ func (l *Listener) Measured() bool { return l != nil && l.Unavailable == "" && l
 // Words: "port 8443 on local: dropped nothing, its accept queue at most 3
 // of 511", or why it was not read.
 func (l *Listener) Words() string {
-	where := fmt.Sprintf("port %d on %s", l.Port, l.Host)
-	switch {
-	case l.Unavailable != "":
-		return where + ": not read (" + l.Unavailable + ")"
-	case l.Read == 0:
-		return where + ": not read in any interval of the window (the run's log says why)"
-	}
-	s := where + ": dropped nothing"
-	if l.Drops > 0 {
-		s = where + ": dropped " + format.Count(l.Drops)
-	}
-	if l.Unread > 0 {
-		s += fmt.Sprintf(" (at least: %s not read)", plural(l.Unread, "interval"))
-	}
-	s += fmt.Sprintf(", its accept queue at most %s of %s at the boundaries", format.Count(l.MaxQueue), format.Count(l.Backlog))
-	if l.Full > 0 {
-		s += fmt.Sprintf(", full at %s", plural(l.Full, "boundary"))
-	}
-	return s
+	return notes.New(notes.ListenerWords, "port", l.Port, "host", l.Host, "unavailable", l.Unavailable, "read", l.Read,
+		"drops", l.Drops, "unread", l.Unread, "max_queue", l.MaxQueue, "backlog", l.Backlog, "full", l.Full).String()
 }
 
 // windowListener sums t's listener over the window; nil without one.
@@ -87,7 +65,7 @@ func windowListener(t *results.Timeline) *Listener {
 	if l.Unavailable != "" {
 		return l
 	}
-	for _, i := range windowPoints(t) {
+	for i := len(t.Points) - len(t.Window()); i < len(t.Points); i++ {
 		if i < len(q.Drops) && q.Drops[i] != nil {
 			l.Drops += *q.Drops[i]
 			l.Read++
@@ -120,47 +98,55 @@ type Traffic struct {
 // Words: "ActiveOpens +2,057 on local, kaeload's connects 1,802: other
 // traffic shared this network namespace (255 more)".
 func (t *Traffic) Words() string {
-	s := fmt.Sprintf("%s +%s on %s, kaeload's connects %s", t.Counter, format.Count(t.Opens), t.Host, format.Count(t.Own))
-	if t.Shared {
-		return s + fmt.Sprintf(": other traffic shared this network namespace (%s more)", format.Count(t.Other))
-	}
-	return s + ": no other traffic beyond the window's edges"
+	return notes.New(notes.TrafficWords, "counter", t.Counter, "opens", t.Opens, "host", t.Host, "own", t.Own,
+		"shared", t.Shared, "other", t.Other).String()
 }
 
-// own is what the run's own connections showed over a window.
-type own struct {
-	connects   uint64 // connections opened and connects failed
-	failed     uint64 // requests that failed in the window (errors)
-	slots      int    // the connections in flight at once, planned
-	slow, all  uint64 // connects of 1 s or more, of all timed
-	timed      bool
-	sockets    results.Sockets
-	listener   *Listener
-	hostOpens  map[string]uint64 // by host: the larger of ActiveOpens and PassiveOpens
-	hostOpened map[string]bool   // the host has both
+// judge holds what the rules read of one repetition: its window, its
+// hosts' counters and what the run's own connections showed.
+type judge struct {
+	window
+	opts     Options
+	hosts    []HostCounts
+	failedIO uint64 // connect, TLS, read and write errors
+	connects uint64 // connections opened and connects failed
+	failed   uint64 // requests that failed in the window (errors)
+	slots    int    // the connections in flight at once, planned
+	slow     uint64 // connects of 1 s or more, of all timed
+	all      uint64
+	timed    bool
+	sockets  results.Sockets
+	listener *Listener
 }
 
-// newOwn gathers rep's own evidence and the hosts' opens.
-func newOwn(rep *results.Rep, hosts []HostCounts) *own {
+func newJudge(rep *results.Rep, hosts []HostCounts, opts Options) *judge {
 	t := &rep.Total
-	o := &own{connects: t.Connections + t.Errors[results.ErrConnect].Count, failed: t.Errors.Total(), sockets: t.Sockets,
-		listener: windowListener(rep.Timeline), hostOpens: map[string]uint64{}, hostOpened: map[string]bool{}}
+	j := &judge{window: newWindow(rep.Timeline), opts: opts, hosts: hosts, failed: t.Errors.Total(), sockets: t.Sockets,
+		connects: t.Connections + t.Errors[results.ErrConnect].Count, listener: windowListener(rep.Timeline)}
+	for _, c := range []results.ErrorClass{results.ErrConnect, results.ErrTLS, results.ErrRead, results.ErrWrite} {
+		j.failedIO += t.Errors[c].Count
+	}
 	for i := range rep.Groups {
-		o.slots += rep.Groups[i].Slots
+		j.slots += rep.Groups[i].Slots
 	}
-	o.slow, o.all, o.timed = slowConnects(t.Latency.Connect)
-	for i := range hosts {
-		o.hostOpens[hosts[i].Name], o.hostOpened[hosts[i].Name] = hosts[i].opens()
+	// The connect histogram's bucket holding 1 s counts.
+	if h := t.Latency.Connect; !results.EmptyHistogram(h) {
+		for _, b := range h.Distribution() {
+			if b.Count > 0 && b.To >= slowConnectMicro {
+				j.slow += uint64(b.Count)
+			}
+		}
+		j.all, j.timed = uint64(h.TotalCount()), true
 	}
-	return o
+	return j
 }
 
 // queueTrouble says whether the run's own connections show a full queue at
 // the target: the listener where read decides, else connects of 1 s or
 // more (a dropped SYN) or retransmits (a dropped ACK). why words them.
-func (o *own) queueTrouble() (yes bool, why string) {
+func (j *judge) queueTrouble() (yes bool, why string) {
 	var parts []string
-	l := o.listener
+	l := j.listener
 	if l != nil {
 		parts = append(parts, "the target's listener, "+l.Words())
 	}
@@ -170,71 +156,72 @@ func (o *own) queueTrouble() (yes bool, why string) {
 	// A queue overflows only with more than Backlog connections waiting:
 	// when all that could wait is under it, the drops were discards of
 	// another kind (and a loaded machine's retransmits say nothing).
-	if in, ok := o.atMost(l); ok && in < l.Backlog {
-		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and %s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",
-			format.Count(in), format.Count(l.Backlog), format.Count(uint64(o.slots)), format.Count(o.failed), format.Count(o.others(l.Host)), format.Count(l.MaxQueue)))
+	if in, others, ok := j.atMost(l); ok && in < l.Backlog {
+		parts = append(parts, fmt.Sprintf("at most %s connections could wait in its queue of %s (kaeload's %s in flight and "+
+			"%s failed, %s others opened, %s queued at a boundary): too few to fill it, so its drops were not overflows",
+			format.Count(in), format.Count(l.Backlog), format.Count(uint64(j.slots)), format.Count(j.failed),
+			format.Count(others), format.Count(l.MaxQueue)))
 		return false, strings.Join(parts, "; ")
 	}
 	// sk_drops also counts harmless discards (a duplicate final ACK: one
 	// in 1,072 connects on a loaded machine); a full queue's drop forces
 	// a retransmit, so the drops are an overflow where the run shows one,
 	// or where nothing of it was recorded.
-	if o.timed {
-		parts = append(parts, fmt.Sprintf("%s of %s connects took 1 s or more", format.Count(o.slow), format.Count(o.all)))
+	if j.timed {
+		parts = append(parts, fmt.Sprintf("%s of %s connects took 1 s or more", format.Count(j.slow), format.Count(j.all)))
 	}
-	if s := o.sockets; s.Read > 0 {
+	if s := j.sockets; s.Read > 0 {
 		parts = append(parts, fmt.Sprintf("%s of %s connections retransmitted", format.Count(s.Retransmitted), format.Count(s.Read)))
 	}
-	if !o.timed && o.sockets.Read == 0 {
+	if !j.timed && j.sockets.Read == 0 {
 		if l.Measured() {
 			return true, strings.Join(parts, "; ")
 		}
 		parts = append(parts, "nothing of the run's own connections was recorded")
 	}
-	return o.slow > 0 || o.sockets.Retransmitted > 0, strings.Join(parts, "; ")
+	return j.slow > 0 || j.sockets.Retransmitted > 0, strings.Join(parts, "; ")
 }
 
 // atMost bounds the connections that could wait in l's queue: the run's
-// slots and failures, the host's other opens and the longest queue seen;
-// false when l's backlog or its host's opens were not read.
-func (o *own) atMost(l *Listener) (uint64, bool) {
-	if !l.Measured() || l.Backlog == 0 || !o.hostOpened[l.Host] {
-		return 0, false
+// slots and failures, the others its host opened and the longest queue
+// seen; false when l's backlog or its host's opens were not read.
+func (j *judge) atMost(l *Listener) (in, others uint64, ok bool) {
+	if !l.Measured() || l.Backlog == 0 {
+		return 0, 0, false
 	}
-	return uint64(o.slots) + o.failed + o.others(l.Host) + l.MaxQueue, true
-}
-
-// others is how many more connections host opened than the run.
-func (o *own) others(host string) uint64 {
-	if opens := o.hostOpens[host]; opens > o.connects {
-		return opens - o.connects
+	var opens uint64
+	if i := slices.IndexFunc(j.hosts, func(h HostCounts) bool { return h.Name == l.Host }); i >= 0 {
+		opens, ok = j.hosts[i].opens()
 	}
-	return 0
+	others = opens - min(opens, j.connects)
+	return uint64(j.slots) + j.failed + others + l.MaxQueue, others, ok
 }
 
 // mostly says, with words, whether the run's connects are at least
 // OwnShare of h's opens.
-func (o *own) mostly(h *HostCounts) (yes bool, why string) {
-	opens := o.hostOpens[h.Name]
-	if !o.hostOpened[h.Name] {
+func (j *judge) mostly(h *HostCounts) (yes bool, why string) {
+	opens, ok := h.opens()
+	if !ok {
 		return false, "the host's opens were not read: whose connections these are is unknown"
 	}
 	share := 1.0
 	if opens > 0 {
-		share = float64(o.connects) / float64(opens)
+		share = float64(j.connects) / float64(opens)
 	}
-	why = fmt.Sprintf("kaeload's %s connects were %s of the host's %s", format.Count(o.connects), percent(min(share, 1)), format.Count(opens))
-	if o.sockets.Read > 0 {
-		why += fmt.Sprintf("; %s of its %s connections were reset by the peer", format.Count(o.sockets.Reset), format.Count(o.sockets.Read))
+	why = fmt.Sprintf("kaeload's %s connects were %s of the host's %s", format.Count(j.connects),
+		notes.Percent(min(share, 1)), format.Count(opens))
+	if j.sockets.Read > 0 {
+		why += fmt.Sprintf("; %s of its %s connections were reset by the peer", format.Count(j.sockets.Reset),
+			format.Count(j.sockets.Read))
 	}
 	return share >= OwnShare, why
 }
 
 // traffic cross-checks each host's opens with the run's connects.
-func (o *own) traffic(hosts []HostCounts) []Traffic {
+func (j *judge) traffic() []Traffic {
 	var out []Traffic
-	for i := range hosts {
-		h := &hosts[i]
+	for i := range j.hosts {
+		h := &j.hosts[i]
 		name := "PassiveOpens"
 		if h.Client {
 			name = "ActiveOpens"
@@ -243,42 +230,9 @@ func (o *own) traffic(hosts []HostCounts) []Traffic {
 		if !ok || (!h.Client && !h.Server) {
 			continue
 		}
-		t := Traffic{Host: h.Name, Counter: name, Opens: v, Own: o.connects}
-		if v > o.connects {
-			t.Other = v - o.connects
-		}
-		t.Shared = t.Other > max(uint64(o.slots), o.connects/50, 10)
+		t := Traffic{Host: h.Name, Counter: name, Opens: v, Own: j.connects, Other: v - min(v, j.connects)}
+		t.Shared = t.Other > max(uint64(j.slots), j.connects/50, 10)
 		out = append(out, t)
 	}
 	return out
-}
-
-// split moves the diagnoses the run's own connections do not show to
-// host-only changes.
-func (k *kernel) split(ds []Diagnosis) (kept []Diagnosis, hostOnly []HostOnly) {
-	for _, d := range ds {
-		ok, why := k.attributable(&d)
-		if ok {
-			kept = append(kept, d)
-			continue
-		}
-		hostOnly = append(hostOnly, HostOnly{Rule: d.Rule, Title: d.Title, Variant: d.Variant, Rep: d.Rep, Figure: d.Figure, Own: why, Counters: d.Counters})
-	}
-	return kept, hostOnly
-}
-
-// attributable says whether diagnosis d is the run's own, and what the
-// run's own connections showed.
-func (k *kernel) attributable(d *Diagnosis) (bool, string) {
-	switch d.Rule {
-	case RuleAcceptQueue, RuleSYNCookies:
-		return k.own.queueTrouble()
-	case RuleTimeWait, RuleResets:
-		for i := range k.hosts {
-			if k.hosts[i].Name == d.host {
-				return k.own.mostly(&k.hosts[i])
-			}
-		}
-	}
-	return true, ""
 }

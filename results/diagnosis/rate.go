@@ -21,44 +21,33 @@ type window struct {
 	rates    []float64       // pts' rates
 	median   float64         // of rates
 	warmup   time.Duration   // the warm-up points' length
+	length   time.Duration   // the window's: its points'
+	// stallList are the window's stalls, stallsWhy why they were not
+	// judged ("" when they were).
+	stallList []Stall
+	stallsWhy string
 }
 
-func newWindow(t *results.Timeline) *window {
-	w := &window{interval: t.Interval}
+func newWindow(t *results.Timeline) window {
+	w := window{interval: t.Interval}
 	for _, p := range t.Points {
 		if p.Start < 0 {
 			w.warmup += p.Length
 			continue
 		}
 		w.all = append(w.all, p)
+		w.length += p.Length
 		if p.Length*2 >= t.Interval {
 			w.pts = append(w.pts, p)
 			w.rates = append(w.rates, p.Rate())
 		}
 	}
-	if len(w.rates) > 0 {
-		w.median = median(w.rates)
+	if n := len(w.rates); n > 0 {
+		s := slices.Sorted(slices.Values(w.rates))
+		w.median = (s[(n-1)/2] + s[n/2]) / 2
 	}
+	w.stallList, w.stallsWhy = w.stalls()
 	return w
-}
-
-// median of xs (not modified).
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-// length is the window's length (the sum of its points').
-func (w *window) length() time.Duration {
-	var d time.Duration
-	for _, p := range w.all {
-		d += p.Length
-	}
-	return d
 }
 
 // rateOf is the successes per second over pts.
@@ -119,51 +108,54 @@ func (w *window) stalls() ([]Stall, string) {
 }
 
 // span writes a stall's times: "4.0–6.0 s".
-func span(s Stall) string {
-	return notes.Span(s.Start.Seconds(), s.End.Seconds())
-}
+func span(s Stall) string { return notes.Span(s.Start.Seconds(), s.End.Seconds()) }
+
+// seconds writes "4.0 s".
+func seconds(d time.Duration) string { return notes.Seconds(d.Seconds()) }
 
 // stallDiagnosis is RuleStalls over the stalls found.
-func (w *window) stallDiagnosis(stalls []Stall) *Diagnosis {
-	if len(stalls) == 0 {
-		return nil
+func (w *window) stallDiagnosis() ([]Diagnosis, string) {
+	if len(w.stallList) == 0 {
+		return nil, w.stallsWhy
 	}
 	var spans [][2]float64
 	var figs []string
 	var in time.Duration
-	for _, s := range stalls {
+	var outside []results.Point
+	for _, s := range w.stallList {
 		spans = append(spans, [2]float64{s.Start.Seconds(), s.End.Seconds()})
 		figs = append(figs, fmt.Sprintf("%s at %s req/s", span(s), format.Rate(s.Rate)))
 		in += s.End - s.Start
 	}
-	var outside []results.Point
 	for _, p := range w.all {
-		if !slices.ContainsFunc(stalls, func(s Stall) bool { return p.Start >= s.Start && p.End() <= s.End }) {
+		if !slices.ContainsFunc(w.stallList, func(s Stall) bool { return p.Start >= s.Start && p.End() <= s.End }) {
 			outside = append(outside, p)
 		}
 	}
-	all, rest := rateOf(w.all), rateOf(outside)
-	figure := fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "), format.Rate(w.median), seconds(in), seconds(w.length()))
-	return &Diagnosis{Rule: RuleStalls, Stalls: stalls, Figure: figure, Cause: notes.New(notes.StallsCause, "median", w.median, "spans", spans),
-		Consequence: notes.New(notes.StallsConsequence, "all", all, "rest", rest), Fix: notes.New(notes.StallsFix)}
+	figure := fmt.Sprintf("%s, against a median of %s req/s (%s stalled of %s)", strings.Join(figs, ", "),
+		format.Rate(w.median), seconds(in), seconds(w.length))
+	return []Diagnosis{{Stalls: w.stallList, Figure: figure,
+		Cause:       notes.New(notes.StallsCause, "median", w.median, "spans", spans),
+		Consequence: notes.New(notes.StallsConsequence, "all", rateOf(w.all), "rest", rateOf(outside)),
+		Fix:         notes.New(notes.StallsFix)}}, ""
 }
 
 // notSteady is RuleNotSteady, or why it was not judged.
-func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
-	if why := w.judgeable(MinSteadyPoints); why != "" {
+func (j *judge) notSteady() ([]Diagnosis, string) {
+	if why := j.judgeable(MinSteadyPoints); why != "" {
 		return nil, why
 	}
 	var pts []results.Point
 	var logs []float64
-	for i := range w.pts {
-		if w.stalled(i) {
+	for i := range j.pts {
+		if j.stalled(i) {
 			continue
 		}
-		if w.rates[i] <= 0 {
-			return nil, fmt.Sprintf("an interval at %s has no success", seconds(w.pts[i].Start))
+		if j.rates[i] <= 0 {
+			return nil, fmt.Sprintf("an interval at %s has no success", seconds(j.pts[i].Start))
 		}
-		pts = append(pts, w.pts[i])
-		logs = append(logs, math.Log(w.rates[i]))
+		pts = append(pts, j.pts[i])
+		logs = append(logs, math.Log(j.rates[i]))
 	}
 	n := len(pts)
 	if n < MinSteadyPoints {
@@ -182,26 +174,24 @@ func (w *window) notSteady(stalls []Stall, opts Options) (*Diagnosis, string) {
 	}
 	sigma := math.Sqrt(ss / (2 * float64(n-1)))
 	statBound := stats.StudentTQuantile(steadyQuantile, float64(n-1)) * sigma * math.Sqrt(2/float64(k))
-	margin := opts.Margin
+	margin := j.opts.Margin
 	if margin <= 0 {
 		margin = defaultMargin
 	}
-	practical := max(opts.RepNoise, math.Log1p(margin))
-	if math.Abs(diff) <= statBound || math.Abs(diff) <= practical {
+	if math.Abs(diff) <= statBound || math.Abs(diff) <= max(j.opts.RepNoise, math.Log1p(margin)) {
 		return nil, ""
 	}
-	d := Diagnosis{Rule: RuleNotSteady}
 	change := math.Expm1(diff)
-	d.Cause = notes.New(notes.NotSteadyCause, "first", rf, "last", rl, "change", change)
-	noise := fmt.Sprintf("the intervals' own noise allows ±%s (3σ of %d intervals, σ %s per interval from successive differences)", percent(math.Expm1(statBound)), n, percent(sigma))
-	if opts.RepNoise > 0 {
-		noise += fmt.Sprintf(", the repetitions differ by %s", percent(opts.RepNoise))
+	noise := fmt.Sprintf("the intervals' own noise allows ±%s (3σ of %d intervals, σ %s per interval from successive differences)",
+		notes.Percent(math.Expm1(statBound)), n, notes.Percent(sigma))
+	if j.opts.RepNoise > 0 {
+		noise += ", the repetitions differ by " + notes.Percent(j.opts.RepNoise)
 	}
-	noise += fmt.Sprintf(", the equivalence margin is %s", percent(margin))
-	d.Figure = fmt.Sprintf("first third %s–%s at %s req/s, last third %s–%s at %s req/s: %+.1f %%; %s",
-		strings.TrimSuffix(seconds(first[0].Start), " s"), seconds(first[k-1].End()), format.Rate(rf),
-		strings.TrimSuffix(seconds(last[0].Start), " s"), seconds(last[k-1].End()), format.Rate(rl), change*100, noise)
-	d.Consequence = notes.New(notes.NotSteadyConsequence)
-	d.Fix = notes.New(notes.NotSteadyFix, "rising", diff > 0, "warmup_s", w.warmup.Seconds())
-	return &d, ""
+	figure := fmt.Sprintf("first third %s at %s req/s, last third %s at %s req/s: %+.1f %%; %s, the equivalence margin is %s",
+		notes.Span(first[0].Start.Seconds(), first[k-1].End().Seconds()), format.Rate(rf),
+		notes.Span(last[0].Start.Seconds(), last[k-1].End().Seconds()), format.Rate(rl), change*100, noise, notes.Percent(margin))
+	return []Diagnosis{{Figure: figure,
+		Cause:       notes.New(notes.NotSteadyCause, "first", rf, "last", rl, "change", change),
+		Consequence: notes.New(notes.NotSteadyConsequence),
+		Fix:         notes.New(notes.NotSteadyFix, "rising", diff > 0, "warmup_s", j.warmup.Seconds())}}, ""
 }

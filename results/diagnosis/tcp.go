@@ -1,10 +1,11 @@
 package diagnosis
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
@@ -43,10 +44,7 @@ func (h *HostCounts) Why(name string) string {
 	if _, ok := h.Values[name]; ok {
 		return ""
 	}
-	if why := h.Unavailable[name]; why != "" {
-		return why
-	}
-	return "not read on this host"
+	return cmp.Or(h.Unavailable[name], "not read on this host")
 }
 
 // opens is the larger of the host's ActiveOpens and PassiveOpens (a shared
@@ -59,42 +57,22 @@ func (h *HostCounts) opens() (uint64, bool) {
 
 // Role says whose namespace the host is, for people.
 func (h *HostCounts) Role() string {
-	switch {
-	case h.Shared:
-		return "clients and server in one network namespace, counted once"
-	case h.Client && h.Server:
-		return "clients and server"
-	case h.Server:
-		return "the server"
-	case h.Client:
-		return "the clients"
-	}
-	return "neither clients nor server"
-}
-
-// windowPoints indexes t's window points (Start >= 0).
-func windowPoints(t *results.Timeline) []int {
-	var win []int
-	for i := range t.Points {
-		if t.Points[i].Start >= 0 {
-			win = append(win, i)
-		}
-	}
-	return win
+	return notes.New(notes.HostRole, "shared", h.Shared, "client", h.Client, "server", h.Server).String()
 }
 
 // windowCounts sums each host's counters of t over the window.
 func windowCounts(t *results.Timeline) []HostCounts {
-	win := windowPoints(t)
+	first := len(t.Points) - len(t.Window())
 	out := make([]HostCounts, len(t.Hosts))
 	for h := range t.Hosts {
 		th := &t.Hosts[h]
-		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters, Values: map[string]uint64{}}
+		hc := HostCounts{Name: th.Name, Client: th.Client, Server: th.Server, Shared: th.Shared, Counters: th.Counters,
+			Values: map[string]uint64{}, Unread: map[string]int{}, Unavailable: map[string]string{}}
 		for _, name := range th.Counters {
 			why, gone := th.Unavailable[name]
 			var sum uint64
 			unread := 0
-			for _, p := range win {
+			for p := first; p < len(t.Points); p++ {
 				v, ok := t.TCP(p, h, name)
 				if !ok {
 					unread++
@@ -103,218 +81,185 @@ func windowCounts(t *results.Timeline) []HostCounts {
 			}
 			switch {
 			case gone:
-			case len(win) == 0:
+			case first == len(t.Points):
 				why = "the window has no interval"
-			case unread == len(win):
+			case unread == len(t.Points)-first:
 				why = "not read in any interval of the window (the run's log says why)"
 			default:
 				hc.Values[name] = sum
 				if unread > 0 {
-					hc.Unread = setKey(hc.Unread, name, unread)
+					hc.Unread[name] = unread
 				}
 				continue
 			}
-			hc.Unavailable = setKey(hc.Unavailable, name, why)
+			hc.Unavailable[name] = why
 		}
 		out[h] = hc
 	}
 	return out
 }
 
-// setKey sets m[k] = v, making m when nil (absent from JSON until set).
-func setKey[V any](m map[string]V, k string, v V) map[string]V {
-	if m == nil {
-		m = map[string]V{}
-	}
-	m[k] = v
-	return m
-}
-
-// kernel holds what the counter rules read.
-type kernel struct {
-	hosts   []HostCounts
-	connect *results.Histogram // the window's connect times
-	errs    *results.Errors    // the window's errors
-	window  time.Duration      // the window's length
-	own     *own               // what the run's own connections showed
-}
-
-// figure writes counter name of h: "ListenOverflows +1,295", "… at least
-// +1,295 (1 interval not read)" or "… not available (why)".
-func figure(h *HostCounts, name string) string {
-	v, unread, ok := h.Get(name)
-	switch {
-	case !ok:
-		return name + " not available (" + h.Why(name) + ")"
-	case unread > 0:
-		return fmt.Sprintf("%s at least +%s (%s not read)", name, format.Count(v), plural(unread, "interval"))
-	}
-	return name + " +" + format.Count(v)
-}
-
-// plural writes "1 interval", "2 intervals".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// on writes the named counters of h and where: "ListenOverflows +1,295, …
-// on local (the server)"; those missing for one reason share it.
-func on(h *HostCounts, names ...string) string {
-	var parts []string
-	var gone []string // names not available, in order, grouped by reason below
-	for _, n := range names {
-		if _, _, ok := h.Get(n); ok {
-			parts = append(parts, figure(h, n))
-		} else {
-			gone = append(gone, n)
-		}
-	}
-	for len(gone) > 0 {
-		why := h.Why(gone[0])
-		var same, rest []string
-		for _, n := range gone {
-			if h.Why(n) == why {
-				same = append(same, n)
-			} else {
-				rest = append(rest, n)
-			}
-		}
-		parts = append(parts, strings.Join(same, ", ")+" not available ("+why+")")
-		gone = rest
-	}
-	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")"
-}
-
-// counters lists the named counters of h that have a value.
-func counters(h *HostCounts, names ...string) []Counter {
-	var out []Counter
+// on writes the named counters of h and where, "ListenOverflows +1,295, …
+// on local (the server)", those missing for one reason sharing it, and
+// lists those that have a value.
+func on(h *HostCounts, names ...string) (string, []Counter) {
+	var parts, whys []string
+	var cs []Counter
+	gone := map[string][]string{} // the names without a value, by why
 	for _, n := range names {
 		if v, unread, ok := h.Get(n); ok {
-			out = append(out, Counter{Host: h.Name, Name: n, Value: v, Unread: unread})
+			parts = append(parts, notes.New(notes.CounterGrew, "name", n, "value", v, "unread", unread).String())
+			cs = append(cs, Counter{Host: h.Name, Name: n, Value: v, Unread: unread})
+			continue
 		}
+		why := h.Why(n)
+		if gone[why] == nil {
+			whys = append(whys, why)
+		}
+		gone[why] = append(gone[why], n)
 	}
-	return out
+	for _, why := range whys {
+		parts = append(parts, strings.Join(gone[why], ", ")+" not available ("+why+")")
+	}
+	return strings.Join(parts, ", ") + " on " + h.Name + " (" + h.Role() + ")", cs
 }
 
 // grew reports whether any of the named counters of h grew.
 func grew(h *HostCounts, names ...string) bool {
 	for _, n := range names {
-		if v, _, _ := h.Get(n); v > 0 {
+		if h.Values[n] > 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// slowConnects counts the connects of h that took slowConnect or more (the
-// bucket holding 1 s counts), of all; false when h holds none.
-func slowConnects(h *results.Histogram) (slow, all uint64, ok bool) {
-	if h == nil || h.Histogram == nil || h.TotalCount() == 0 {
-		return 0, 0, false
-	}
-	for _, b := range h.Distribution() {
-		if b.Count > 0 && b.To >= slowConnectMicro {
-			slow += uint64(b.Count)
-		}
-	}
-	return slow, uint64(h.TotalCount()), true
-}
-
 var (
 	listenNames = []string{"ListenOverflows", "ListenDrops"}
 	synNames    = []string{"SyncookiesSent", "TCPReqQFullDoCookies", "TCPReqQFullDrop"}
-	abortNames  = []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
 )
 
 // acceptQueue is RuleAcceptQueue (docs/diagnoses.md).
-func (k *kernel) acceptQueue() *Diagnosis {
+func (j *judge) acceptQueue() ([]Diagnosis, string) {
 	var d Diagnosis
 	var figs []string
 	overflowed, unknown, servers := false, false, 0
 	var retrans uint64
-	for i := range k.hosts {
-		h := &k.hosts[i]
+	for i := range j.hosts {
+		h := &j.hosts[i]
 		var names []string
 		if h.Server {
 			servers++
 			names = append(names, listenNames...)
 			overflowed = overflowed || grew(h, listenNames...)
-			_, _, ok := h.Get("ListenOverflows")
+			_, ok := h.Values["ListenOverflows"]
 			unknown = unknown || !ok
 		}
 		if h.Client {
-			names = append(names, "TCPSynRetrans")
-			v, _, _ := h.Get("TCPSynRetrans")
-			retrans += v
+			names, retrans = append(names, "TCPSynRetrans"), retrans+h.Values["TCPSynRetrans"]
 		}
 		if len(names) > 0 {
-			figs = append(figs, on(h, names...))
-			d.Counters = append(d.Counters, counters(h, names...)...)
+			fig, cs := on(h, names...)
+			figs, d.Counters = append(figs, fig), append(d.Counters, cs...)
 		}
 	}
 	if servers == 0 {
 		figs, unknown = append(figs, "the server's counters were not read"), true
 	}
-	slow, all, timed := slowConnects(k.connect)
-	if timed {
-		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(slow), format.Count(all), percent(float64(slow)/float64(all))))
+	if j.timed {
+		figs = append(figs, fmt.Sprintf("%s of %s connects (%s) took 1 s or more", format.Count(j.slow), format.Count(j.all),
+			notes.Percent(float64(j.slow)/float64(j.all))))
 	} else {
 		figs = append(figs, "no connect times recorded")
 	}
-	probable := !overflowed && unknown && retrans > 0 && slow > 0
+	probable := !overflowed && unknown && retrans > 0 && j.slow > 0
 	if !overflowed && !probable {
-		return nil
+		return nil, ""
 	}
-	d.Rule, d.Figure = RuleAcceptQueue, strings.Join(figs, "; ")
-	d.Cause = notes.New(notes.AcceptQueueCause, "probable", probable)
+	d.Figure, d.Cause = strings.Join(figs, "; "), notes.New(notes.AcceptQueueCause, "probable", probable)
 	d.Consequence, d.Fix = notes.New(notes.AcceptQueueConsequence), notes.New(notes.AcceptQueueFix)
-	if timed && slow > 0 {
-		d.Consequence.Args["slow"] = slow
+	if j.slow > 0 {
+		d.Consequence.Args["slow"] = j.slow
 	}
-	return &d
+	d.Own = hostOnly(j.queueTrouble())
+	return []Diagnosis{d}, ""
 }
 
-// synQueue is RuleSYNCookies.
-func (k *kernel) synQueue() *Diagnosis {
-	var d Diagnosis
-	var figs []string
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		if !h.Server || !grew(h, synNames...) {
-			continue
-		}
-		figs = append(figs, on(h, synNames...))
-		d.Counters = append(d.Counters, counters(h, synNames...)...)
-	}
-	if len(figs) == 0 {
-		return nil
-	}
-	d.Rule, d.Cause, d.Figure = RuleSYNCookies, notes.New(notes.SYNQueueCause), strings.Join(figs, "; ")
-	d.Consequence, d.Fix = notes.New(notes.SYNQueueConsequence), notes.New(notes.SYNQueueFix)
-	return &d
+// counterRule fires on a host whose counters show it; its figure shows
+// names there, and says gives the parameters of its codes' notes (cause,
+// consequence, fix). A per-host rule gives a diagnosis a host, the run's
+// where its connects are mostly the host's opens; the others one over the
+// hosts, the run's where its connects show a full queue.
+type counterRule struct {
+	codes   [3]notes.Code
+	perHost bool
+	fires   func(j *judge, h *HostCounts) bool
+	names   func(h *HostCounts) []string
+	says    func(j *judge, h *HostCounts) [3]notes.Args
 }
 
-// timeWait is RuleTimeWait: one per host that overflowed.
-func (k *kernel) timeWait() []Diagnosis {
+var (
+	synQueue = counterRule{codes: [3]notes.Code{notes.SYNQueueCause, notes.SYNQueueConsequence, notes.SYNQueueFix},
+		fires: func(_ *judge, h *HostCounts) bool { return h.Server && grew(h, synNames...) },
+		names: func(*HostCounts) []string { return synNames },
+		says:  func(*judge, *HostCounts) [3]notes.Args { return [3]notes.Args{} }}
+	timeWait = counterRule{perHost: true,
+		codes: [3]notes.Code{notes.TimeWaitCause, notes.TimeWaitConsequence, notes.TimeWaitFix},
+		fires: func(_ *judge, h *HostCounts) bool { return grew(h, "TCPTimeWaitOverflow") },
+		names: func(*HostCounts) []string { return []string{"TCPTimeWaitOverflow"} },
+		says: func(j *judge, h *HostCounts) [3]notes.Args {
+			fix := notes.Args{"host": h.Name}
+			if opens, ok := h.opens(); ok && j.length > 0 {
+				fix["per_s"] = float64(opens) / j.length.Seconds()
+			}
+			return [3]notes.Args{{"host": h.Name}, {"skipped": h.Values["TCPTimeWaitOverflow"]}, fix}
+		}}
+	resets = counterRule{perHost: true, codes: [3]notes.Code{notes.ResetsCause, notes.ResetsConsequence, notes.ResetsFix},
+		fires: func(j *judge, h *HostCounts) bool {
+			rst, ok := h.Values["OutRsts"]
+			conns, opened := h.opens()
+			return ok && opened && Storm(rst, h.Values["TCPAbortOnData"]+h.Values["TCPAbortOnClose"], j.failedIO, conns)
+		},
+		names: func(h *HostCounts) []string { // the aborts that grew too
+			aborts := []string{"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory"}
+			aborts = slices.DeleteFunc(aborts, func(n string) bool { return !grew(h, n) })
+			return append([]string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}, aborts...)
+		},
+		says: func(j *judge, h *HostCounts) [3]notes.Args {
+			conns, _ := h.opens()
+			return [3]notes.Args{{"host": h.Name, "resets": h.Values["OutRsts"], "conns": conns}, {"failed": j.failedIO},
+				{"memory": grew(h, "TCPAbortOnMemory")}}
+		}}
+)
+
+// judge applies r to every host.
+func (r counterRule) judge(j *judge) ([]Diagnosis, string) {
 	var out []Diagnosis
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		v, _, _ := h.Get("TCPTimeWaitOverflow")
-		if v == 0 {
+	for i := range j.hosts {
+		h := &j.hosts[i]
+		if !r.fires(j, h) {
 			continue
 		}
-		d := Diagnosis{Rule: RuleTimeWait, Counters: counters(h, "TCPTimeWaitOverflow"), host: h.Name, Figure: on(h, "TCPTimeWaitOverflow"),
-			Cause: notes.New(notes.TimeWaitCause, "host", h.Name), Consequence: notes.New(notes.TimeWaitConsequence, "skipped", v),
-			Fix: notes.New(notes.TimeWaitFix, "host", h.Name)}
-		if opens, ok := h.opens(); ok && k.window > 0 {
-			d.Fix.Args["per_s"] = float64(opens) / k.window.Seconds()
+		names, args := r.names(h), r.says(j, h)
+		fig, cs := on(h, names...)
+		d := Diagnosis{Figure: fig, Counters: cs, Cause: notes.New(r.codes[0]), Consequence: notes.New(r.codes[1]),
+			Fix: notes.New(r.codes[2])}
+		for k, n := range []*notes.Note{&d.Cause, &d.Consequence, &d.Fix} {
+			maps.Copy(n.Args, args[k])
+		}
+		switch {
+		case r.perHost:
+			d.Own = hostOnly(j.mostly(h))
+		case len(out) > 0: // one over the hosts
+			out[0].Figure += "; " + d.Figure
+			out[0].Counters = append(out[0].Counters, d.Counters...)
+			continue
+		default:
+			d.Own = hostOnly(j.queueTrouble())
 		}
 		out = append(out, d)
 	}
-	return out
+	return out, ""
 }
 
 // Storm: a host's resets are a storm, at least MinResets and ResetShare of
@@ -327,79 +272,34 @@ func Storm(resets, aborts, failed, opens uint64) bool {
 	return resets >= MinResets && float64(resets) >= ResetShare*float64(opens)
 }
 
-// resets is RuleResets: one per host with a Storm.
-func (k *kernel) resets() []Diagnosis {
-	var out []Diagnosis
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		rst, _, ok := h.Get("OutRsts")
-		conns, opened := h.opens()
-		failed := k.errs[results.ErrConnect].Count + k.errs[results.ErrTLS].Count + k.errs[results.ErrRead].Count + k.errs[results.ErrWrite].Count
-		onData, _, _ := h.Get("TCPAbortOnData")
-		onClose, _, _ := h.Get("TCPAbortOnClose")
-		if !ok || !opened || !Storm(rst, onData+onClose, failed, conns) {
-			continue
+// listenOverflows is Repetition.ListenOverflows (see its doc); run says
+// whether an accept-queue overflow is among the run's diagnoses.
+func (j *judge) listenOverflows(run bool) *uint64 {
+	var sum uint64 // the server hosts' ListenOverflows, where read in every interval
+	read, servers := true, 0
+	for i := range j.hosts {
+		if h := &j.hosts[i]; h.Server {
+			v, unread, ok := h.Get("ListenOverflows")
+			read, sum, servers = read && ok && unread == 0, sum+v, servers+1
 		}
-		d := Diagnosis{Rule: RuleResets, host: h.Name}
-		names := []string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}
-		for _, n := range abortNames {
-			if v, _, _ := h.Get(n); v > 0 {
-				names = append(names, n)
-			}
-		}
-		d.Counters = counters(h, names...)
-		d.Cause = notes.New(notes.ResetsCause, "host", h.Name, "resets", rst, "conns", conns)
-		d.Figure = on(h, names...)
-		d.Consequence = notes.New(notes.ResetsConsequence, "failed", failed)
-		memory, _, _ := h.Get("TCPAbortOnMemory")
-		d.Fix = notes.New(notes.ResetsFix, "memory", memory > 0)
-		out = append(out, d)
 	}
-	return out
-}
-
-// listenOverflows is Repetition.ListenOverflows from the run's diagnoses
-// ds (see its doc).
-func (k *kernel) listenOverflows(ds []Diagnosis) *uint64 {
-	host := k.hostOverflows(ds)
-	if l := k.own.listener; l.Measured() {
-		if own, _ := k.own.queueTrouble(); !own {
-			var zero uint64 // its drops were not overflows (queueTrouble)
-			return &zero
+	if !run {
+		sum = 0 // the overflows were not the run's (HostOnly)
+	}
+	if l := j.listener; l.Measured() {
+		if own, _ := j.queueTrouble(); !own {
+			return new(uint64) // its drops were not overflows (queueTrouble)
 		}
 		// Its drops include a few SYNs dropped for other reasons: the
 		// namespace's count bounds them.
 		v := l.Drops
-		if host != nil && *host > 0 {
-			v = min(v, *host)
+		if read && servers > 0 && sum > 0 {
+			v = min(v, sum)
 		}
 		return &v
 	}
-	return host
-}
-
-// hostOverflows is the server hosts' ListenOverflows when an accept-queue
-// overflow is among ds, else 0; nil when not available.
-func (k *kernel) hostOverflows(ds []Diagnosis) *uint64 {
-	var sum uint64
-	servers := 0
-	for i := range k.hosts {
-		h := &k.hosts[i]
-		if !h.Server {
-			continue
-		}
-		v, unread, ok := h.Get("ListenOverflows")
-		if !ok || unread > 0 {
-			return nil
-		}
-		sum += v
-		servers++
-	}
-	if servers == 0 {
+	if !read || servers == 0 {
 		return nil
-	}
-	if !slices.ContainsFunc(ds, func(d Diagnosis) bool { return d.Rule == RuleAcceptQueue }) {
-		sum = 0 // the overflows were not the run's (HostOnly)
 	}
 	return &sum
 }

@@ -2,10 +2,10 @@ package notes
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"strconv"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
@@ -14,510 +14,446 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// The codes, each with its words in messages.
-const (
-	RepFailed        Code = "failed"             // why: the failure's note
-	NoSuccess        Code = "no_success"         // errors, unanswered (results.Stages)
-	ErrorsOverMax    Code = "errors_over_max"    // share, max
-	FailedText       Code = "failed_text"        // text: a failure (or profile reason) stored as a sentence
-	BackedOff        Code = "backed_off"         // backoffs, fails
-	ClientBound      Code = "client_bound"       // groups: ClientBoundGroup notes
-	OtherLoad        Code = "other_load"         // groups: OtherLoadGroup notes
-	MissedStarts     Code = "missed_starts"      // groups: MissedGroup notes
-	OpenLoop         Code = "open_loop"          // asked, rate, missed, scheduled, share
-	ClientBoundGroup Code = "client_bound_group" // index, cpus, own, busy, kaeload, interrupts
-	// OtherLoadGroup: index, cpus, others, kaeload, interrupts, wait,
-	// waited, top ([]results.ProcessCPU).
-	OtherLoadGroup  Code = "other_load_group"
-	MissedGroup     Code = "missed_group"      // index, limit, share, measured, own, busy, kaeload, interrupts, slots
-	ServerOtherLoad Code = "server_other_load" // others, cpus, server, kaeload, interrupts, top
-	SharedCPUs      Code = "shared_cpus"       // shared (SharedGroup notes), measured, cpus, server, kaeload
-	SharedGroup     Code = "shared_group"      // group, cpus, common: a client group on the server's CPUs
-	// NotSaturated: server, cpus, has_cpus_busy, cpus_busy,
-	// has_client_busy, client_busy, connections, latency_us, little, rate.
-	NotSaturated Code = "not_saturated"
-	Flagged      Code = "flagged" // notes, the flags of a window joined
-	InRep        Code = "in_rep"  // variant, rep (1-based), note: a repetition's note as a run-wide line
-	// Caveat: reps, n, flag (one of ClientBound, OtherLoad, SharedCPUs,
-	// ServerOtherLoad), baseline (the repetitions are the baseline's).
-	Caveat      Code = "caveat"
-	Unjudged    Code = "unjudged"     // rule, title, why: a diagnosis rule could not judge a repetition
-	ServerShare Code = "server_share" // common: a client group ran on the server's CPUs
-	// ServerBusiest: cpus, comm, pid, nice: other load on the server's
-	// CPUs and its busiest process.
-	ServerBusiest Code = "server_busiest"
-	NotMeasured   Code = "not_measured" // variant, reps, reason: a variant the run gave up on
-	// PartialWindow: variant, rep, seconds, planned (time.Duration),
-	// requests, rate, errors: a window an interrupt cut short.
-	// A lost worker's window adds lost_group, lost_host, lost_why and
-	// lost_requests (what the group had reported).
-	PartialWindow     Code = "partial_window"
-	ExcludedWindow    Code = "excluded_window"    // variant, rep, rate, why: a window exclude_flagged set aside
-	ThresholdCrossed  Code = "threshold_crossed"  // expr, variant, shown (the measured figure)
-	ThresholdChecked  Code = "threshold_checked"  // passed, check (a ThresholdCrossed)
-	TLS12Hint         Code = "tls12_hint"         // variant
-	Misaligned        Code = "misaligned"         // a caveat's flag, the groups' windows over 1 % apart
-	OtherLoadApart    Code = "other_load_apart"   // own, base (shares of the server's CPUs), mde (%)
-	HandshakeDiffers  Code = "handshake_differs"  // parts (names), own and base (Handshake keys)
-	SoftRatio         Code = "soft_ratio"         // prediction (softratio.Prediction), in its package's words
-	DriftUncontrolled Code = "drift_uncontrolled" // a sequential order does not control drift
-	// DriftTrend: trend (%), rounds, names, deltas (%): drift as large
-	// as differences called significant.
-	DriftTrend  Code = "drift_trend"
-	MDESpread   Code = "mde_spread"   // reps (SpreadRep notes): the repetitions that inflate a comparison's MDE
-	SpreadRep   Code = "spread_rep"   // variant, rep, rate
-	ProbeFailed Code = "probe_failed" // probe, failed, read (windows), variants, first (error)
-	Capacity    Code = "capacity"     // spec (results.CapacitySpec), knees (CapacityKnee notes): the capacity answer
-	// CapacityKnee: variant, knee, from, steps, below_from, at_max, delta
-	// (against the baseline's knee, absent when none).
-	CapacityKnee Code = "capacity_knee"
-	// MetricsServed: metrics (*results.Metrics): where the live metrics
-	// were served and whether Prometheus read the final values.
-	MetricsServed Code = "metrics_served"
-	Caveats       Code = "caveats" // notes, a variant's caveats joined
-	// Interrupted: label, and for a window a later repetition measures,
-	// variant and index (0-based): an interrupt cut the window short.
-	Interrupted         Code = results.WarnInterrupted
-	SpeedFailed         Code = "speed_failed"          // variant, command, error
-	ServerCPUUnmeasured Code = "server_cpu_unmeasured" // variant, error: the server's processes not found
-	SearchNotUnimodal   Code = "search_not_unimodal"   // series, key, values (the coarse pass's local bests)
-	// SearchUnrefined: series, budget, and values (the coarse pass's)
-	// when the budget covered it, none when only both ends and the
-	// predicted value.
-	SearchUnrefined Code = "search_unrefined"
-	// PlanWarning: text, a scenario warning as the compiler words it, with
-	// its position in the file (as its errors are, for validate too).
-	PlanWarning Code = "plan_warning"
+// messages are every code's words: a text/template over the note's
+// parameters (its dot), with the funcs and phrases of said.
+var messages = map[Code]string{}
+
+// code is the code named name, whose words are src.
+func code(name Code, src string) Code {
+	messages[name] = src
+	return name
+}
+
+// Misaligned is a caveat's flag: the groups' windows over 1 % apart.
+const Misaligned Code = "misaligned"
+
+// The codes, each with its words.
+var (
+	RepFailed = code("failed", `FAILED: {{.why}}`)
+	NoSuccess = code("no_success",
+		`no request succeeded in the window (
+		{{- $u := 0}}{{with .unanswered}}{{$u = .Total}}{{end}}
+		{{- if .errors}}{{count .errors}} errors{{if $u}}; {{end}}{{end}}
+		{{- if $u}}unanswered at the window's end: {{template "-stages" .unanswered}}
+		{{- else if not .errors}}no request ended at all{{end}})`)
+	ErrorsOverMax = code("errors_over_max", `errors were {{share .share}} of the window's attempts, more than `+
+		`max_errors {{share .max}}`)
+	// FailedText: a failure (or profile reason) stored as a sentence
+	FailedText = code("failed_text", `{{.text}}`)
+	BackedOff  = code("backed_off", `BACKED OFF: connection slots waited {{count .backoffs}} times before `+
+		`their next try because their connects kept failing ({{count .fails}} connect errors, counted as usual): `+
+		`the server refused or was unreachable`)
+	ClientBound = code("client_bound", `CLIENT-BOUND: {{join .groups ", "}}: this figure measures kaeload, `+
+		`not the server`)
+	OtherLoad = code("other_load", `OTHER LOAD: {{join .groups "; "}}: not kaeload's own use, which alone `+
+		`makes a result client-bound`)
+	MissedStarts = code("missed_starts", `MISSED STARTS: {{join .groups ", "}}: the rate asked was not kept`)
+	OpenLoop     = code("open_loop", `{{rate .asked}}/s asked, {{rate .rate}}/s achieved; {{count .missed}} of `+
+		`{{count .scheduled}} starts missed ({{share .share}})`)
+	ClientBoundGroup = code("client_bound_group",
+		`{{if .own}}kaeload used {{pct (add .kaeload .interrupts)}} % of {{template "-group" .}}
+		{{- if visible .interrupts}} (its workers {{pct .kaeload}} %, interrupts {{pct .interrupts}} %){{end}}
+		{{- else}}{{template "-group" .}} was {{pct .busy}} % busy{{end}}`)
+	OtherLoadGroup = code("other_load_group",
+		`other processes took {{pct .others}} % of {{template "-group" .}}, kaeload {{pct .kaeload}} %
+		{{- template "-interrupts" .}}
+		{{- if .wait}} (its threads waited {{printf "%.2f" .waited}} s in all for a CPU){{end}}
+		{{- template "-busiest" .top}}`)
+	MissedGroup = code("missed_group",
+		`group {{.index}} {{.limit}} (missed {{share .share}} of its starts; {{if eq .limit clientBound}}
+		{{- if .own}}kaeload used {{pct (add .kaeload .interrupts)}} % of its CPUs
+		{{- else}}CPUs {{pct .busy}} % busy{{end}}
+		{{- else if eq .limit cpusTaken}}CPUs {{pct .busy}} % busy, kaeload's own use {{pct .kaeload}} %
+		{{- else}}all {{.slots}} connection slots busy{{if .measured}}, CPUs {{pct .busy}} % busy{{end}}{{end}})`)
+	ServerOtherLoad = code("server_other_load", `OTHER LOAD on the server: other processes took `+
+		`{{pct .others}} % of the server's {{cpus .cpus}}, the server {{pct .server}} %, kaeload `+
+		`{{pct .kaeload}} %{{template "-interrupts" .}}{{template "-busiest" .top}}: the server did not have its `+
+		`CPUs to itself`)
+	SharedCPUs = code("shared_cpus", `SHARED CPUS: {{join .shared "; "}}{{if .measured}}; of the server's `+
+		`{{cpus .cpus}} the server used {{pct .server}} %, kaeload {{pct .kaeload}} %{{end}}: the figure `+
+		`measures client and server together`)
+	SharedGroup = code("shared_group", `client and server share {{cpus .common}} (group {{.group}} `+
+		`({{with .cpus}}CPUs {{.}}{{else}}unpinned{{end}}))`)
+	NotSaturated = code("not_saturated", `NOT SATURATED: neither kaeload nor the server's CPUs were busy (the `+
+		`server used {{pct .server}} % of its {{cpus .cpus}}{{if .has_cpus_busy}} ({{pct .cpus_busy}} % busy in `+
+		`all){{end}}{{if .has_client_busy}}; the busiest group's CPUs {{pct .client_busy}} %{{end}}); the rate `+
+		`was set by the connections in flight ({{if .latency_us}}{{.connections}} / {{millis .latency_us}} ms `+
+		`mean latency ≈ {{rate .little}} req/s; measured {{rate .rate}} req/s{{else}}the mean latency was not `+
+		`measured{{end}}); raise connections or groups`)
+	// Flagged: the flags of a window joined
+	Flagged = code("flagged", `{{join .notes "; "}}`)
+	// InRep: a repetition's note as a run-wide line
+	InRep = code("in_rep", `variant {{.variant}}, repetition {{.rep}}: {{.note}}`)
+	// Caveat: flag is one of ClientBound, OtherLoad, SharedCPUs,
+	// ServerOtherLoad, Misaligned; baseline: the repetitions are the baseline's.
+	Caveat = code("caveat",
+		`{{$c := caveatWords .flag}}{{$of := and .baseline "the baseline"}}{{if most .reps .n}}
+		{{- with $of}}{{.}} {{index $c 0}}: {{index $c 1}} in {{$.reps}} of its {{$.n}} repetitions
+		{{- else}}{{index $c 0}}: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{end}}
+		{{- else}}caution: {{index $c 1}} in {{.reps}} of {{.n}} repetitions{{with $of}} of {{.}}{{end}}{{end}}`)
+	// Unjudged: a diagnosis rule could not judge a repetition
+	Unjudged      = code("unjudged", `{{.title}}: {{.why}}`)
+	ServerShare   = code("server_share", `client and server share {{cpus .common}}`)
+	ServerBusiest = code("server_busiest",
+		`OTHER LOAD on the server's {{cpus .cpus}}{{if has . "comm"}}, busiest {{.comm}} (pid {{.pid}}
+		{{- if .nice}}, nice {{.nice}}{{end}}){{end}}`)
+	// NotMeasured: a variant the run gave up on
+	NotMeasured = code("not_measured", `variant {{.variant}}{{if .reps}} after `+
+		`{{plural .reps "repetition"}}{{end}}: {{.reason}}`)
+	// PartialWindow: a window an interrupt or a lost worker cut short
+	PartialWindow = code("partial_window", `variant {{.variant}} rep {{.rep}}: `+
+		`{{$lost := has . "lost_group"}}{{if $lost}}FAILED, the run is INCOMPLETE: group `+
+		`{{.lost_group}}{{with .lost_host}} on host {{.}}{{end}} was lost `+
+		`({{.lost_why}}){{else}}interrupted{{end}} after {{float .seconds 2}} s of its {{.planned}} window: `+
+		`{{count .requests}} requests{{if $lost}} (the other groups'; group {{.lost_group}} had reported `+
+		`{{count .lost_requests}}){{end}}, {{rate .rate}} req/s, {{count .errors}} errors; kept, not in the `+
+		`statistics`)
+	ExcludedWindow = code("excluded_window", `variant {{.variant}} rep {{.rep}}: {{rate .rate}} req/s set `+
+		`aside and measured again (exclude_flagged): {{.why}}`)
+	ThresholdCrossed = code("threshold_crossed", `{{.expr}}: {{.variant}} {{.shown}}`)
+	ThresholdChecked = code("threshold_checked", `{{if .passed}}PASS{{else}}CROSSED{{end}}  {{.check}}`)
+	TLS12Hint        = code("tls12_hint", `variant {{.variant}}: every handshake negotiated TLS 1.2, yet the `+
+		`ClientHello also offered TLS 1.3 and generated a TLS 1.3 key share the server never used; `+
+		`target.tls.max_version: "1.2" saves part of kaeload's client CPU per request (bench/peers.sh measures `+
+		`how much on this machine; bench/README.md gives the measured range)`)
+	OtherLoadApart = code("other_load_apart", `caution: other processes took {{pct .own}} % of the server's `+
+		`CPUs against {{pct .base}} % in the baseline's windows, further apart than the `+
+		`{{percent1 (div .mde 100)}} this comparison resolves`)
+	HandshakeDiffers = code("handshake_differs", `negotiated another {{.parts}} than the baseline: {{.own}} `+
+		`against {{.base}}`)
+	SoftRatio = code("soft_ratio", `{{with .prediction}}{{say (print "soft:" .Status) .}}{{else}}no `+
+		`soft-ratio prediction{{end}}`)
+	DriftUncontrolled = code("drift_uncontrolled", `order sequential: drift is not controlled: each variant's `+
+		`repetitions run together, so a slow change of the machine lands between variants and reads as a `+
+		`difference (order: randomized spreads it over every variant)`)
+	DriftTrend = code("drift_trend", `drift: the rates moved {{delta .trend}} from round 1 to round `+
+		`{{.rounds}}, as much as the difference called significant for {{join .names ", "}} `+
+		`({{range $i, $d := .deltas}}{{if $i}}, {{end}}{{delta $d}}{{end}}): drift alone can make or hide a `+
+		`difference of that size; rerun on a steadier machine or with more rounds`)
+	// MDESpread: the repetitions that inflate a comparison's MDE
+	MDESpread   = code("mde_spread", `{{join .reps ", "}}`)
+	SpreadRep   = code("spread_rep", `{{.variant}} rep {{.rep}} ({{rate .rate}} req/s)`)
+	ProbeFailed = code("probe_failed", `probe {{.probe}} failed in {{.failed}} of {{.read}} windows `+
+		`(variant{{if ne (len .variants) 1}}s{{end}} {{join .variants ", "}}): {{plain .first}}; no delta was `+
+		`recorded there, and a threshold on the probe is crossed`)
+	Capacity = code("capacity", `capacity under {{template "-targets" .spec}}: {{join .knees ", "}}`)
+	// CapacityKnee: delta is against the baseline's knee, absent when none.
+	CapacityKnee = code("capacity_knee", `{{.variant}} {{template "-knee" .}}{{if has . "delta"}} `+
+		`({{printf "%+.0f" (mul .delta 100)}} %){{end}}`)
+	MetricsServed = code("metrics_served",
+		`{{with .metrics}}live metrics served on {{.Addr}}: {{plural .Scrapes "Prometheus scrape"}}
+		{{- if .ScrapeInterval}} about every {{roundms .ScrapeInterval 10}}{{end}}
+		{{- if .End.WasScraped}}; the final values were scraped at {{.End.Scraped.Format "15:04:05.000"}} `+
+			`({{roundms (.End.Scraped.Sub .End.Final) 1}} after they were set)
+		{{- else}}; the final values were NOT scraped: no Prometheus scrape began within the linger ({{.Linger}}) `+
+			`after they were set, so Prometheus lacks the run's last interval{{end}}
+		{{- if .Windows}}{{with .Unscraped}}; {{len .}} of {{len $.metrics.Windows}} windows' final values were not `+
+			`scraped ({{range $i, $w := .}}{{if $i}}, {{end}}{{$w.Variant}} rep {{add $w.Rep 1}}{{end}})
+		{{- else}}, and every window's were{{end}}{{end}}
+		{{- else}}live metrics served{{end}}`)
+	// Caveats: a variant's caveats joined
+	Caveats = code("caveats", `{{join .notes "; "}}`)
+	// Interrupted: a window a later repetition measures adds variant and
+	// index (0-based).
+	Interrupted = code(results.WarnInterrupted, `{{.label}} was interrupted and is not included`)
+	SpeedFailed = code("speed_failed", `variant {{.variant}}: speed command {{printf "%q" .command}}: `+
+		`{{.error}}`)
+	ServerCPUUnmeasured = code("server_cpu_unmeasured", `variant {{.variant}}: server CPU not measured: `+
+		`{{.error}}`)
+	SearchNotUnimodal = code("search_not_unimodal", `search {{.series}}: the coarse pass is not unimodal `+
+		`(local bests at {{.key}} = {{.values}}): the search refined around each; look at the chart before `+
+		`trusting one best value`)
+	// SearchUnrefined: values are the coarse pass's, when the budget covered it.
+	SearchUnrefined = code("search_unrefined", `search {{.series}}: a budget of {{.budget}} windows covers `+
+		`only {{with .values}}the coarse pass: no refinement, the best value is only the best of `+
+		`{{.}}{{else}}both ends and the predicted value with its neighbours: no refinement{{end}}`)
+	// PlanWarning: a scenario warning as the compiler words it
+	PlanWarning = code("plan_warning", `{{.text}}`)
 	// PortsTooMany, PortsRateHigh and PortsTimeWait are ports.Shortage's
-	// kinds: low, high, ports, per (open connections per destination),
-	// dest, fix (a ports.Fix* value), and their own figures.
-	PortsTooMany    Code = "ports_too_many"
-	PortsRateHigh   Code = "ports_rate_high"   // rate, per_dest, reused, held, max_rate, wide_max, left
-	PortsTimeWait   Code = "ports_time_wait"   // time_wait, share, free, port_errors
-	QuietTimedOut   Code = "quiet_timed_out"   // label, waited, others, max_other; busiest, pid when named
-	ClockUncertain  Code = "clock_uncertain"   // host, uncertainty, window
-	NoComparison    Code = "no_comparison"     // baseline, missing (a BaselineMissing)
-	SlowerRun       Code = "slower_run"        // variant, run, comparison (a stats.Comparison with the reference run)
-	UnansweredAtEnd Code = "unanswered_at_end" // stages (results.Stages)
+	// kinds (fix: a ports.Fix* value).
+	PortsTooMany = code("ports_too_many", `{{.per}} connections at once {{template "-to" .}} need as many `+
+		`client ports, but {{template "-range" .}}: the rest fail with EADDRNOTAVAIL; {{if eq .fix "widen"}}run: `+
+		`{{template "-widen"}} (64512 ports){{else}}no port range is that wide: {{template "-spread"}}{{end}}`)
+	PortsRateHigh = code("ports_rate_high", `at {{ports .rate}} new connections/s{{if gt .dest 1}} `+
+		`({{ports .per_dest}} per destination){{end}} with connection: close, a client that closes first keeps `+
+		`each port {{if .reused}}about 1 s in TIME_WAIT before tcp_tw_reuse frees it{{else}}60 s in `+
+		`TIME_WAIT{{end}}: that holds {{ports .held}} ports {{template "-to" .}} at once, but `+
+		`{{template "-range" .}}, {{sub .ports .per}} beside {{.per}} open connections (enough for `+
+		`{{ports .max_rate}}/s); connects may fail with EADDRNOTAVAIL after about {{ports .left}} s; `+
+		`{{if eq .fix "reuse_or_widen"}}run: {{template "-reuse"}} (or {{template "-widen"}}: enough for `+
+		`{{ports .wide_max}}/s){{else if eq .fix "reuse"}}run: `+
+		`{{template "-reuse"}}{{else if eq .fix "widen"}}run: {{template "-widen"}} (enough for `+
+		`{{ports .wide_max}}/s){{else}}{{template "-spread"}}{{end}}`)
+	PortsTimeWait = code("ports_time_wait", `after the window the client held {{.time_wait}} ports in `+
+		`TIME_WAIT to the target (it closed first, so each stays 60 s), {{pct .share}} % of the {{.free}} ports `+
+		`net.ipv4.ip_local_port_range {{.low}}-{{.high}} leaves beside {{.per}} open `+
+		`connections{{if .port_errors}}, and {{plural .port_errors "connect"}} failed with EADDRNOTAVAIL (no `+
+		`free port){{else}}: a longer or faster window runs out of ports and its connects fail with `+
+		`EADDRNOTAVAIL{{end}}; run: {{if eq .fix "widen"}}{{template "-widen"}}, or spread the load over more `+
+		`server addresses or client addresses{{else}}{{template "-reuse"}} (or {{template "-widen"}}){{end}}`)
+	QuietTimedOut = code("quiet_timed_out", `{{.label}}: measured on a busy machine: after waiting `+
+		`{{roundms .waited 1000}} for a quiet one, other processes still took {{pct .others}} % of the client's `+
+		`or the server's CPUs (under {{pct .max_other}} % wanted){{with .busiest}}, the busiest {{.}} (pid `+
+		`{{$.pid}}){{end}}`)
+	ClockUncertain = code("clock_uncertain", `host {{.host}}: the clock offset is uncertain by `+
+		`±{{.uncertainty}}, more than 1% of the {{.window}} window: the groups there may start and end their `+
+		`window that much off`)
+	NoComparison = code("no_comparison", `baseline {{printf "%q" .baseline}} {{.missing}}: no variant is `+
+		`compared with it`)
+	SlowerRun = code("slower_run", `{{.variant}} in {{.run}}: {{delta .comparison.DeltaPct}} (p Holm `+
+		`{{pHolm .comparison}})`)
+	UnansweredAtEnd = code("unanswered_at_end", `{{with .stages}}{{template "-stages" .}}{{end}} at the `+
+		`window's end`)
 	// PlansCompared heads compare's PlanDiff and ServerInfoDiff lines.
-	PlansCompared  Code = "plans_compared"   // ref (run name), differ (runs with another plan), lines
-	PlanDiff       Code = "plan_diff"        // run, diff ("load.duration: 1m0s → 30s")
-	ServerInfoDiff Code = "server_info_diff" // run, variant, command, from, to (first differing line)
-	// BaselineMissing: the baseline was not measured (yet: the run was cut short).
-	BaselineMissing Code = "baseline_missing" // yet
-	// The search's lines: SearchHead (series, key, grid, first, last,
-	// objective, windows, budget), then SearchNone or SearchBest and the
-	// others.
-	SearchHead      Code = "search_head"
-	SearchNone      Code = "search_none"
-	SearchBest      Code = "search_best"      // key, value, mean, unit, n; low, high with a CI
-	SearchPredicted Code = "search_predicted" // key, value ("" when none), prediction
-	SearchPlateau   Code = "search_plateau"   // values, key, lowest, caution
-	SearchOnce      Code = "search_once"      // values measured once
+	PlansCompared = code("plans_compared", `plans: {{if .differ}}{{join .differ ", "}} ran a different plan `+
+		`than {{.ref}}{{if .lines}}; what differs, field by field:{{else}} (see each run's `+
+		`plan){{end}}{{else if .lines}}identical; the hosts differ from `+
+		`{{.ref}}'s:{{else}}identical{{end}}{{range .lines}}{{"\n"}}{{.}}{{end}}`)
+	PlanDiff       = code("plan_diff", `  {{.run}}: {{.diff}}`)
+	ServerInfoDiff = code("server_info_diff", `  {{.run}}: server info of {{.variant}}, {{.command}}: `+
+		`{{.from}} → {{.to}}`)
+	// BaselineMissing: yet when the run was cut short.
+	BaselineMissing = code("baseline_missing", `not measured{{if .yet}} yet{{end}}`)
+	// The search's lines: SearchHead, then SearchNone or SearchBest and
+	// the others.
+	SearchHead = code("search_head", `search {{.series}}: {{.key}} over {{.grid}} values ({{.first}} … `+
+		`{{.last}}), {{if eq .objective p99}}minimize p99 handshake{{else}}maximize {{.objective}}{{end}}: `+
+		`{{.windows}} windows of a budget of {{.budget}}; the full grid would need {{.grid}}`)
+	SearchNone = code("search_none", `no window measured yet`)
+	SearchBest = code("search_best", `best {{.key}} = {{.value}}: {{number .mean}} {{.unit}} `+
+		`({{if has . "low"}}95 % CI {{number .low}} … {{number .high}}{{else}}no 95 % CI (one window){{end}}, `+
+		`{{.n}} windows)`)
+	SearchPredicted = code("search_predicted", `predicted from both ends: {{with .value}}best {{$.key}} = `+
+		`{{.}} ({{template "soft_ratio" $}}); the search confirmed around it{{else}}none `+
+		`({{template "soft_ratio" .}}); the search fell back to its coarse pass{{end}}`)
+	SearchPlateau = code("search_plateau", `plateau (not significantly worse than the best, Holm-adjusted `+
+		`t-test on the log scale): {{join .values ", "}}; lowest {{.key}} = {{.lowest}}{{with .caution}}; `+
+		`caution: {{.}}{{end}}`)
+	SearchOnce = code("search_once", `measured once, so not tested and on no plateau: {{join .values ", "}}`)
 	// The server profile's words; the first three say why there is none.
-	ProfileUnprofiled   Code = "profile_unprofiled"
-	ProfileNoReps       Code = "profile_no_reps"
-	ProfileNoSamples    Code = "profile_no_samples"
-	ProfileNotAvailable Code = "profile_not_available" // reasons (notes; a stored reason is FailedText)
-	ProfileBound        Code = "profile_bound"         // share (crypto's), bound (+Inf: all was crypto)
-	// ProfileCheck: samples, cpu_seconds, rate, expected, ratio, agrees,
-	// close (within tolerance, not only /proc's resolution), tolerance.
-	ProfileCheck Code = "profile_check"
-	ProfileOn    Code = "profile_on" // rate, crypto ([]string)
+	ProfileUnprofiled   = code("profile_unprofiled", `not profiled`)
+	ProfileNoReps       = code("profile_no_reps", `no repetition measured`)
+	ProfileNoSamples    = code("profile_no_samples", `no samples: the server used no CPU in the window`)
+	ProfileNotAvailable = code("profile_not_available", `profile not available: {{join .reasons "; "}}`)
+	// ProfileBound: bound +Inf when all was crypto.
+	ProfileBound = code("profile_bound", `offloading all crypto ({{percent1 .share}} of the server's CPU) `+
+		`{{if infinite .bound}}leaves no bound: the server did nothing else{{else}}could make it at most `+
+		`{{printf "%.2f" .bound}}× faster ({{template "-gain" .bound}}){{end}}`)
+	ProfileCheck = code("profile_check", `{{count .samples}} samples vs {{printf "%.2f" .cpu_seconds}} server `+
+		`CPU-s × {{.rate}} Hz = {{count (nearest .expected)}}: ratio {{printf "%.2f" .ratio}}, `+
+		`{{if not .agrees}}DISAGREES by more than {{pct .tolerance}} % (perf or /proc missed some of the `+
+		`server's processes){{else if not .close}}agrees within /proc's resolution (two clock ticks per `+
+		`window){{else}}agrees within {{pct .tolerance}} %{{end}}`)
+	ProfileOn = code("profile_on", `profiling was on: perf record -e cpu-clock -F {{.rate}} -g on the `+
+		`server's processes in every window (crypto: {{join .crypto ", "}}); perf itself takes some of the `+
+		`server's CPU (bench/profile-overhead.sh measures how much)`)
+	// The diagnoses' (diagnosis.Diagnosis Cause, Consequence, Fix).
+	AcceptQueueCause = code("accept_queue_cause", `{{if .probable}}connects waited for SYN retransmits and `+
+		`the server's overflow counters are not available: probably its accept queue overflowed{{else}}the `+
+		`server's accept queue overflowed: connections completed their handshake faster than the server accepted `+
+		`them, and the kernel dropped the excess{{end}}`)
+	// AcceptQueueConsequence: slow, connects of 1 s or more, absent when none.
+	AcceptQueueConsequence = code("accept_queue_consequence", `{{with .slow}}{{count .}} connects waited 1 s `+
+		`or more: {{end}}a connect whose SYN or final ACK the full queue dropped waits for a retransmit, 1 s `+
+		`later, then 2 s more{{if .slow}};{{else}}:{{end}} those connects measured the kernel's back-off, not `+
+		`the server's TLS, so the rate is partly the queue's{{if not .slow}} and the connect percentiles jump to `+
+		`1 s and 3 s{{end}}`)
+	AcceptQueueFix = code("accept_queue_fix", `raise the server's listen backlog (nginx: listen … backlog=N), `+
+		`which the kernel caps at net.core.somaxconn (sysctl -w net.core.somaxconn=N), and `+
+		`net.ipv4.tcp_max_syn_backlog to match; or let the server accept faster (more workers) or open fewer `+
+		`connections (load.connections)`)
+	SYNQueueCause = code("syn_queue_cause", `the server's SYN queue was full: the kernel took the load for a `+
+		`SYN flood and answered with SYN cookies (or dropped SYNs)`)
+	SYNQueueConsequence = code("syn_queue_consequence", `connections opened with a SYN cookie lose the TCP `+
+		`options a cookie cannot carry (window scaling and SACK, unless timestamps are on), and a dropped SYN `+
+		`(TCPReqQFullDrop) is retried after 1 s; the kernel logs "possible SYN flooding on port …"`)
+	SYNQueueFix = code("syn_queue_fix", `the SYN queue is as long as the listen backlog: raise it (nginx: `+
+		`listen … backlog=N) and net.core.somaxconn, which caps it, and net.ipv4.tcp_max_syn_backlog, which `+
+		`bounds it when SYN cookies are off`)
+	TimeWaitCause = code("time_wait_cause", `the TIME_WAIT table on {{.host}} was full `+
+		`(net.ipv4.tcp_max_tw_buckets)`)
+	TimeWaitConsequence = code("time_wait_consequence", `{{count .skipped}} closing sockets skipped `+
+		`TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel `+
+		`logs "TCP: time wait bucket table overflow"; with short connections the side that closes first holds `+
+		`every connection in TIME_WAIT for 60 s`)
+	// TimeWaitFix: per_s absent when not known.
+	TimeWaitFix = code("time_wait_fix", `raise net.ipv4.tcp_max_tw_buckets on {{.host}} above the connections `+
+		`it closes in 60 s{{if has . "per_s"}} (at this window's {{rate .per_s}} connections/s, more than `+
+		`{{count (add (mul .per_s 60) 0.5)}}){{end}}`)
+	ResetsCause = code("resets_cause", `{{.host}} sent {{if and .conns (le .resets .conns)}}as many resets as `+
+		`{{percent (div .resets .conns)}} of its connections{{else}}more resets than connections{{end}}: `+
+		`connections ended by a reset, not a close`)
+	ResetsConsequence = code("resets_consequence", `{{if .failed}}{{count .failed}} requests failed in the `+
+		`window (connect, TLS, read or write errors): the rate counts only the connections the resets `+
+		`spared{{else}}no request failed: the resets came after the responses, which costs both ends work but `+
+		`not the count; they were not closes with bytes unread (TCPAbortOnClose, TCPAbortOnData), so something `+
+		`between the ends or a peer that forgot its connections reset them{{end}}`)
+	ResetsFix = code("resets_fix", `{{if .memory}}the host ran out of TCP memory (TCPAbortOnMemory): raise `+
+		`net.ipv4.tcp_mem and net.ipv4.tcp_max_orphans; {{end}}find which end resets (ss -tni, the server's `+
+		`error log): an end that closes with bytes unread resets (TCPAbortOnClose, TCPAbortOnData); `+
+		`net.ipv4.tcp_abort_on_overflow=1 resets on a full accept queue instead of dropping; a full conntrack `+
+		`table or a firewall resets too`)
+	// StallsCause: spans are [][2]float64 seconds.
+	StallsCause = code("stalls_cause", `the rate fell below half the window's median ({{rate .median}} req/s) `+
+		`at {{range $i, $s := .spans}}{{if $i}}, {{end}}{{span (index $s 0) (index $s 1)}}{{end}}`)
+	StallsConsequence = code("stalls_consequence", `the window's rate, {{rate .all}} req/s, averages the `+
+		`stalls in{{if .rest}}: it is {{percent (sub 1 (div .all .rest))}} below the rate outside them, `+
+		`{{rate .rest}} req/s{{end}}`)
+	StallsFix = code("stalls_fix", `find what paused at those seconds: the server's CPU in the timeline, its `+
+		`log, other processes, a reload or log rotation, the client's own CPU; rerun to see whether the stalls `+
+		`recur`)
+	NotSteadyCause = code("not_steady_cause", `the rate {{if lt .change 0.0}}fell{{else}}rose{{end}} from `+
+		`{{rate .first}} req/s in the window's first third to {{rate .last}} req/s in its last `+
+		`({{printf "%+.1f" (mul .change 100)}} %), more than the noise`)
+	NotSteadyConsequence = code("not_steady_consequence", `the window's rate depends on how long it runs and `+
+		`where it starts: another window or warm-up would give another figure, and a comparison of variants `+
+		`mixes the trend into their difference`)
+	NotSteadyFix = code("not_steady_fix", `{{if .rising}}the warm-up ({{seconds .warmup_s}}) is probably too `+
+		`short: lengthen load.warmup until the timeline is flat from the window's start{{else}}the server slows `+
+		`as the window goes on: look for what accumulates (TIME_WAIT sockets, memory, temperature and clock `+
+		`throttling, a growing log); the timeline shows when it begins{{end}}`)
+	// The words of a diagnosis's evidence: a host's role, a counter's growth, the
+	// target's listener and a host's opens against the run's connects.
+	HostRole = code("host_role", `{{if .shared}}clients and server in one network namespace, counted `+
+		`once{{else if and .client .server}}clients and server{{else if .server}}the `+
+		`server{{else if .client}}the clients{{else}}neither clients nor server{{end}}`)
+	CounterGrew = code("counter_grew", `{{.name}} {{with .unread}}at least +{{count $.value}} `+
+		`({{plural . "interval"}} not read){{else}}+{{count .value}}{{end}}`)
+	ListenerWords = code("listener_words", `port {{.port}} on {{.host}}: {{with .unavailable}}not read `+
+		`({{.}}){{else}}{{if not .read}}not read in any interval of the window (the run's log says `+
+		`why){{else}}dropped {{with .drops}}{{count .}}{{else}}nothing{{end}}{{with .unread}} (at least: `+
+		`{{plural . "interval"}} not read){{end}}, its accept queue at most {{count .max_queue}} of `+
+		`{{count .backlog}} at the boundaries{{with .full}}, full at {{plural . "boundary"}}{{end}}{{end}}{{end}}`)
+	TrafficWords = code("traffic_words", `{{.counter}} +{{count .opens}} on {{.host}}, kaeload's connects `+
+		`{{count .own}}: {{if .shared}}other traffic shared this network namespace ({{count .other}} `+
+		`more){{else}}no other traffic beyond the window's edges{{end}}`)
 )
 
-// messages are the words of every code (set in init: they refer to
-// Note.String, which reads them).
-var messages map[Code]func(Note) string
+// phrases are parts several messages say (as {{template "-name" .}}).
+var phrases = map[string]string{
+	"-stages": `{{count .Total}} (connect {{count .Connect}}, handshake {{count .Handshake}}, response ` +
+		`{{count .Response}})`,
+	"-interrupts": `{{if visible .interrupts}}, interrupts {{pct .interrupts}} %{{end}}`,
+	"-busiest": `{{with .}}; busiest: {{range $i, $o := .}}{{if $i}}, {{end}}{{template "-process" $o}}{{end}}` +
+		`{{end}}`,
+	"-range":  `net.ipv4.ip_local_port_range {{.low}}-{{.high}} has {{.ports}} ports`,
+	"-to":     `{{if gt .dest 1}}to each of {{.dest}} destinations{{else}}to the destination{{end}}`,
+	"-widen":  `sysctl -w net.ipv4.ip_local_port_range='1024 65535'`,
+	"-reuse":  `sysctl -w net.ipv4.tcp_tw_reuse=1`,
+	"-spread": `spread the load over more server addresses or ports, or more client addresses`,
+	"-group":  `group {{.index}} ({{with .cpus}}CPUs {{.}}{{else}}unpinned{{end}})`,
+	"-targets": `{{with .P99Handshake}}{{ms .}} p99 handshake{{end}}{{if and .P99Handshake .P99Total}}, {{end}}` +
+		`{{with .P99Total}}{{ms .}} p99 total{{end}}`,
+	"-gain": `{{if infinite .}}+∞{{else}}{{printf "%+.0f" (mul (sub . 1) 100)}} %{{end}}`,
+	"-process": `{{.Comm}} (pid {{.PID}}{{if .Nice}}, nice {{.Nice}}{{end}}{{with .CPUs}}, CPUs {{.}}{{end}}) ` +
+		`{{printf "%.2f" .Seconds}} CPU-s`,
+	"-knee": `{{if not .steps}}-{{else if .below_from}}< {{count (nearest .from)}}/s{{else if .at_max}}≥ ` +
+		`{{count (nearest .knee)}}/s{{else}}{{count (nearest .knee)}}/s{{end}}`,
+	// The soft-ratio prediction's words by its status, and its needs (dot:
+	// the softratio.Prediction, or the Code needed).
+	"soft:ok": `best soft ratio {{printf "%.0f" (mul 100 .Ratio.Value)}} predicted{{if .Ranged}} ` +
+		`({{printf "%.0f" (mul 100 .Ratio.Low)}}–{{printf "%.0f" (mul 100 .Ratio.High)}}){{end}}, peak ` +
+		`{{printf "%.0f" .Rate.Value}} req/s{{$p := .}}{{range $i, $s := .Sides}}{{if $i}}, {{else}}: {{end}}` +
+		`{{if eq (len $p.Sides) 1}}at every ratio {{else if le $s.To $p.Ratio.Value}}below it ` +
+		`{{else}}above it {{end}}` +
+		`{{if eq (print $s.Bound) "cpu"}}the server's CPU at {{printf "%.2f" (mul 1e3 $p.Model.B)}} → ` +
+		`{{printf "%.2f" (mul 1e3 $p.Model.A)}} ms per request{{else}}the device limits at ` +
+		`{{printf "%.0f" $p.Model.Capacity}} ops/s{{end}}{{end}}`,
+	"soft:too-few-ratios": `no soft-ratio prediction: windows at {{.Ratios}} soft ratio(s), two are needed`,
+	"soft:bad-window":     `no soft-ratio prediction: window {{.Window}} has a value out of range`,
+	"soft:cpus-differ":    `no soft-ratio prediction: window {{.Window}} has another server CPU count`,
+	"soft:bad-capacity":   `no soft-ratio prediction: the given device capacity is not a positive number`,
+	"soft:bad-fit":        `no soft-ratio prediction: the fit gives no positive CPU per request`,
+	"soft:no-capacity": `no soft-ratio prediction: the device's capacity is unknown; it needs ` +
+		`{{range $i, $n := .Needs}}{{if $i}}, or {{end}}{{say (print "soft:" $n) $n}}{{end}}`,
+	"soft:need-device-window": `a window where the device was the bottleneck (server CPUs not saturated, soft ` +
+		`ratio below 100)`,
+	"soft:need-scenario-capacity": `accelerator.capacity in the scenario`,
+	"soft:need-speed-file":        `a speed file (kaeload speed on openssl speed -async_jobs output)`,
+}
+
+// said holds messages and phrases parsed (in init: the funcs say notes).
+var said *template.Template
 
 func init() {
-	messages = table()
-	maps.Copy(messages, runTable())
-	maps.Copy(messages, summaryTable())
-	kernelMessages(messages)
-	rateMessages(messages)
-	maps.Copy(messages, warningTable())
-	maps.Copy(messages, reportTable())
-	maps.Copy(messages, compareTable())
-}
-
-// warningTable are the words of the runner's warnings.
-func warningTable() map[Code]func(Note) string {
-	return map[Code]func(Note) string{
-		Interrupted: func(n Note) string { return n.S("label") + " was interrupted and is not included" },
-		SpeedFailed: func(n Note) string {
-			return fmt.Sprintf("variant %s: speed command %q: %s", n.S("variant"), n.S("command"), n.S("error"))
+	num := func(f func(float64) string) func(any) string { return func(v any) string { return f(floatOf(v)) } }
+	said = template.New("").Funcs(template.FuncMap{
+		"count":    func(v any) string { return format.Count(uintOf(v)) },
+		"rate":     num(format.Rate),
+		"share":    num(format.Share),
+		"number":   num(format.Number),
+		"delta":    num(format.Delta),
+		"percent":  num(Percent),
+		"percent1": num(format.Percent),
+		"seconds":  num(Seconds),
+		"ports":    num(portCount),
+		"pct":      num(func(f float64) string { return fmt.Sprintf("%.0f", f*100) }),
+		"millis":   num(func(f float64) string { return format.Millis(int64(f)) }),
+		"float":    func(v any, d int) string { return format.Float(floatOf(v), d) },
+		"span":     func(start, end float64) string { return Span(start, end) },
+		"plain":    func(v any) string { return format.Plain(str(v)) },
+		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
+		"cpus":     func(v any) string { return cpusWords(str(v)) },
+		"ms":       millisWords,
+		"pHolm":    func(c stats.Comparison) string { return format.PAdjusted(c) },
+		"join":     join,
+		"say":      say,
+		"has":      func(a Args, k string) bool { _, ok := a[k]; return ok },
+		"add":      func(a, b any) float64 { return floatOf(a) + floatOf(b) },
+		"sub":      func(a, b any) float64 { return floatOf(a) - floatOf(b) },
+		"mul":      func(a, b any) float64 { return floatOf(a) * floatOf(b) },
+		"div":      func(a, b any) float64 { return floatOf(a) / floatOf(b) },
+		"nearest":  func(v any) float64 { return math.Round(floatOf(v)) },
+		"infinite": func(v any) bool { return math.IsInf(floatOf(v), 1) },
+		"visible":  func(v any) bool { return floatOf(v) >= 0.005 },
+		"most":     func(reps, n any) bool { return 2*floatOf(reps) > floatOf(n) },
+		"roundms": func(d time.Duration, ms int) time.Duration {
+			return d.Round(time.Duration(ms) * time.Millisecond)
 		},
-		ServerCPUUnmeasured: func(n Note) string {
-			return fmt.Sprintf("variant %s: server CPU not measured: %s", n.S("variant"), n.S("error"))
-		},
-		SearchNotUnimodal: func(n Note) string {
-			return fmt.Sprintf("search %s: the coarse pass is not unimodal (local bests at %s = %s): the search refined around each; look at the chart before trusting one best value",
-				n.S("series"), n.S("key"), n.S("values"))
-		},
-		SearchUnrefined: func(n Note) string {
-			if n.S("values") == "" {
-				return fmt.Sprintf("search %s: a budget of %d windows covers only both ends and the predicted value with its neighbours: no refinement", n.S("series"), n.I("budget"))
-			}
-			return fmt.Sprintf("search %s: a budget of %d windows covers only the coarse pass: no refinement, the best value is only the best of %s", n.S("series"), n.I("budget"), n.S("values"))
-		},
-		PlanWarning:   func(n Note) string { return n.S("text") },
-		PortsTooMany:  portsTooMany,
-		PortsRateHigh: portsRateHigh,
-		PortsTimeWait: portsTimeWait,
-		QuietTimedOut: func(n Note) string {
-			s := fmt.Sprintf("%s: measured on a busy machine: after waiting %s for a quiet one, other processes still took %.0f %% of the client's or the server's CPUs (under %.0f %% wanted)",
-				n.S("label"), n.D("waited").Round(time.Second), 100*n.F("others"), 100*n.F("max_other"))
-			if comm := n.S("busiest"); comm != "" {
-				s += fmt.Sprintf(", the busiest %s (pid %d)", comm, n.I("pid"))
-			}
-			return s
-		},
-		ClockUncertain: func(n Note) string {
-			return fmt.Sprintf("host %s: the clock offset is uncertain by ±%s, more than 1%% of the %s window: the groups there may start and end their window that much off",
-				n.S("host"), n.D("uncertainty"), n.D("window"))
-		},
+		"caveatWords": func(flag any) [2]string { return caveatWords[Code(str(flag))] },
+		"clientBound": func() string { return results.ClientBound },
+		"cpusTaken":   func() string { return results.CPUsTaken },
+		"p99":         func() string { return string(results.ObjectiveP99) },
+	})
+	for c, src := range messages {
+		template.Must(said.New(string(c)).Parse(src))
+	}
+	for name, src := range phrases {
+		template.Must(said.New(name).Parse(src))
 	}
 }
 
-// The commands that free client ports.
-const (
-	widenCmd = "sysctl -w net.ipv4.ip_local_port_range='1024 65535'"
-	reuseCmd = "sysctl -w net.ipv4.tcp_tw_reuse=1"
-	spread   = "spread the load over more server addresses or ports, or more client addresses"
-)
-
-// portsRange: "net.ipv4.ip_local_port_range 32768-60999 has 28232 ports";
-// portsTo: "to the destination", "to each of 2 destinations".
-func portsRange(n Note) string {
-	return fmt.Sprintf("net.ipv4.ip_local_port_range %d-%d has %d ports", n.I("low"), n.I("high"), n.I("ports"))
+// floatOf is a parameter as a float64 (0 when absent or not a number).
+func floatOf(v any) float64 {
+	switch v := v.(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	}
+	return 0
 }
 
-func portsTo(n Note) string {
-	if d := n.I("dest"); d > 1 {
-		return fmt.Sprintf("to each of %d destinations", d)
+// uintOf is a parameter as a uint64, exact for a uint64.
+func uintOf(v any) uint64 {
+	if u, ok := v.(uint64); ok {
+		return u
 	}
-	return "to the destination"
+	return uint64(floatOf(v))
 }
 
-func portsTooMany(n Note) string {
-	fix := "run: " + widenCmd + " (64512 ports)"
-	if n.S("fix") != "widen" {
-		fix = "no port range is that wide: " + spread
-	}
-	return fmt.Sprintf("%d connections at once %s need as many client ports, but %s: the rest fail with EADDRNOTAVAIL; %s",
-		n.I("per"), portsTo(n), portsRange(n), fix)
-}
+// str is a parameter as a string ("" when not one).
+func str(v any) string { s, _ := v.(string); return s }
 
-func portsRateHigh(n Note) string {
-	fix := spread
-	switch n.S("fix") {
-	case "reuse_or_widen":
-		fix = fmt.Sprintf("run: %s (or %s: enough for %s/s)", reuseCmd, widenCmd, portCount(n.F("wide_max")))
-	case "reuse":
-		fix = "run: " + reuseCmd
-	case "widen":
-		fix = fmt.Sprintf("run: %s (enough for %s/s)", widenCmd, portCount(n.F("wide_max")))
+// join says a list of notes or strings, separated by sep.
+func join(v any, sep string) string {
+	if ns, ok := v.([]Note); ok {
+		return Join(ns, sep)
 	}
-	rate := portCount(n.F("rate")) + " new connections/s"
-	if n.I("dest") > 1 {
-		rate += fmt.Sprintf(" (%s per destination)", portCount(n.F("per_dest")))
-	}
-	hold := "60 s in TIME_WAIT"
-	if n.B("reused") {
-		hold = "about 1 s in TIME_WAIT before tcp_tw_reuse frees it"
-	}
-	return fmt.Sprintf("at %s with connection: close, a client that closes first keeps each port %s: "+
-		"that holds %s ports %s at once, but %s, %d beside %d open connections (enough for %s/s); "+
-		"connects may fail with EADDRNOTAVAIL after about %s s; %s",
-		rate, hold, portCount(n.F("held")), portsTo(n), portsRange(n), n.I("ports")-n.I("per"), n.I("per"), portCount(n.F("max_rate")), portCount(n.F("left")), fix)
-}
-
-func portsTimeWait(n Note) string {
-	fix := "run: " + reuseCmd + " (or " + widenCmd + ")"
-	if n.S("fix") == "widen" {
-		fix = "run: " + widenCmd + ", or spread the load over more server addresses or client addresses"
-	}
-	what := fmt.Sprintf("after the window the client held %d ports in TIME_WAIT to the target (it closed first, so each stays 60 s), %.0f %% of the %d ports net.ipv4.ip_local_port_range %d-%d leaves beside %d open connections",
-		n.I("time_wait"), n.F("share")*100, n.I("free"), n.I("low"), n.I("high"), n.I("per"))
-	if e := n.U("port_errors"); e > 0 {
-		return what + fmt.Sprintf(", and %s failed with EADDRNOTAVAIL (no free port)", plural(int(e), "connect")) + "; " + fix
-	}
-	return what + ": a longer or faster window runs out of ports and its connects fail with EADDRNOTAVAIL; " + fix
-}
-
-// portCount formats a rate or a number of ports, with one decimal below 10.
-func portCount(f float64) string {
-	if f < 10 && f != math.Trunc(f) {
-		return strconv.FormatFloat(f, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
-}
-
-// compareTable are the words of the comparisons' lines: the baseline
-// missing, compare's plans and slower runs, unanswered requests.
-func compareTable() map[Code]func(Note) string {
-	return map[Code]func(Note) string{
-		NoComparison: func(n Note) string {
-			return fmt.Sprintf("baseline %q %s: no variant is compared with it", n.S("baseline"), n.Sub("missing"))
-		},
-		PlansCompared: plansCompared,
-		PlanDiff:      func(n Note) string { return fmt.Sprintf("  %s: %s", n.S("run"), n.S("diff")) },
-		ServerInfoDiff: func(n Note) string {
-			return fmt.Sprintf("  %s: server info of %s, %s: %s → %s", n.S("run"), n.S("variant"), n.S("command"), n.S("from"), n.S("to"))
-		},
-		UnansweredAtEnd: func(n Note) string {
-			u, _ := n.Args["stages"].(results.Stages)
-			return Unanswered(u) + " at the window's end"
-		},
-		SlowerRun: func(n Note) string {
-			c, _ := n.Args["comparison"].(stats.Comparison)
-			return fmt.Sprintf("%s in %s: %s (p Holm %s)", n.S("variant"), n.S("run"), format.Delta(c.DeltaPct), format.PAdjusted(c))
-		},
-		BaselineMissing: func(n Note) string {
-			if n.B("yet") {
-				return "not measured yet"
-			}
-			return "not measured"
-		},
-	}
-}
-
-// reportTable are the words of the report's lines: the baseline, the
-// search and the server profile.
-func reportTable() map[Code]func(Note) string {
-	return map[Code]func(Note) string{
-		SearchHead: func(n Note) string {
-			what := "maximize " + n.S("objective")
-			if results.Objective(n.S("objective")) == results.ObjectiveP99 {
-				what = "minimize p99 handshake"
-			}
-			return fmt.Sprintf("search %s: %s over %d values (%s … %s), %s: %d windows of a budget of %d; the full grid would need %d",
-				n.S("series"), n.S("key"), n.I("grid"), n.S("first"), n.S("last"), what, n.I("windows"), n.I("budget"), n.I("grid"))
-		},
-		SearchNone: fixed("no window measured yet"),
-		SearchBest: func(n Note) string {
-			ci := "no 95 % CI (one window)"
-			if _, ok := n.Args["low"]; ok {
-				ci = fmt.Sprintf("95 %% CI %s … %s", format.Number(n.F("low")), format.Number(n.F("high")))
-			}
-			return fmt.Sprintf("best %s = %s: %s %s (%s, %d windows)", n.S("key"), n.S("value"), format.Number(n.F("mean")), n.S("unit"), ci, n.I("n"))
-		},
-		SearchPredicted: func(n Note) string {
-			p := New(SoftRatio, "prediction", n.Args["prediction"])
-			if n.S("value") == "" {
-				return fmt.Sprintf("predicted from both ends: none (%s); the search fell back to its coarse pass", p)
-			}
-			return fmt.Sprintf("predicted from both ends: best %s = %s (%s); the search confirmed around it", n.S("key"), n.S("value"), p)
-		},
-		SearchPlateau: func(n Note) string {
-			vals, _ := n.Args["values"].([]string)
-			s := fmt.Sprintf("plateau (not significantly worse than the best, Holm-adjusted t-test on the log scale): %s; lowest %s = %s",
-				strings.Join(vals, ", "), n.S("key"), n.S("lowest"))
-			if c := n.S("caution"); c != "" {
-				s += "; caution: " + c
-			}
-			return s
-		},
-		SearchOnce: func(n Note) string {
-			vals, _ := n.Args["values"].([]string)
-			return "measured once, so not tested and on no plateau: " + strings.Join(vals, ", ")
-		},
-		ProfileUnprofiled:   fixed("not profiled"),
-		ProfileNoReps:       fixed("no repetition measured"),
-		ProfileNoSamples:    fixed("no samples: the server used no CPU in the window"),
-		ProfileNotAvailable: func(n Note) string { return "profile not available: " + Join(n.N("reasons"), "; ") },
-		ProfileBound: func(n Note) string {
-			share := format.Percent(n.F("share"))
-			if b := n.F("bound"); !math.IsInf(b, 1) {
-				return fmt.Sprintf("offloading all crypto (%s of the server's CPU) could make it at most %.2f× faster (%s)", share, b, BoundGain(b))
-			}
-			return fmt.Sprintf("offloading all crypto (%s of the server's CPU) leaves no bound: the server did nothing else", share)
-		},
-		ProfileCheck: func(n Note) string {
-			tol := n.F("tolerance") * 100
-			verdict := fmt.Sprintf("agrees within %.0f %%", tol)
-			switch {
-			case !n.B("agrees"):
-				verdict = fmt.Sprintf("DISAGREES by more than %.0f %% (perf or /proc missed some of the server's processes)", tol)
-			case !n.B("close"):
-				verdict = "agrees within /proc's resolution (two clock ticks per window)"
-			}
-			return fmt.Sprintf("%s samples vs %.2f server CPU-s × %d Hz = %s: ratio %.2f, %s", format.Count(n.U("samples")), n.F("cpu_seconds"),
-				n.I("rate"), format.Count(uint64(math.Round(n.F("expected")))), n.F("ratio"), verdict)
-		},
-		ProfileOn: func(n Note) string {
-			crypto, _ := n.Args["crypto"].([]string)
-			return fmt.Sprintf("profiling was on: perf record -e cpu-clock -F %d -g on the server's processes in every window (crypto: %s); perf itself takes some of the server's CPU (bench/profile-overhead.sh measures how much)",
-				n.I("rate"), strings.Join(crypto, ", "))
-		},
-	}
-}
-
-// BoundGain is an offload bound as a gain: "+249 %", "+∞".
-func BoundGain(bound float64) string {
-	if math.IsInf(bound, 1) {
-		return "+∞"
-	}
-	return fmt.Sprintf("%+.0f %%", (bound-1)*100)
-}
-
-// table are the words of a repetition's codes.
-func table() map[Code]func(Note) string {
-	return map[Code]func(Note) string{
-		RepFailed: func(n Note) string { return "FAILED: " + n.Sub("why").String() },
-		NoSuccess: func(n Note) string {
-			var why []string
-			if e := n.U("errors"); e > 0 {
-				why = append(why, format.Count(e)+" errors")
-			}
-			if u, ok := n.Args["unanswered"].(results.Stages); ok && u.Total() > 0 {
-				why = append(why, "unanswered at the window's end: "+Unanswered(u))
-			}
-			if len(why) == 0 {
-				why = append(why, "no request ended at all")
-			}
-			return "no request succeeded in the window (" + strings.Join(why, "; ") + ")"
-		},
-		ErrorsOverMax: func(n Note) string {
-			return fmt.Sprintf("errors were %s of the window's attempts, more than max_errors %s", format.Share(n.F("share")), format.Share(n.F("max")))
-		},
-		FailedText: func(n Note) string { return n.S("text") },
-		BackedOff: func(n Note) string {
-			return fmt.Sprintf("BACKED OFF: connection slots waited %s times before their next try because their connects kept failing (%s connect errors, counted as usual): the server refused or was unreachable",
-				format.Count(n.U("backoffs")), format.Count(n.U("fails")))
-		},
-		ClientBound: func(n Note) string {
-			return "CLIENT-BOUND: " + Join(n.N("groups"), ", ") + ": this figure measures kaeload, not the server"
-		},
-		OtherLoad: func(n Note) string {
-			return "OTHER LOAD: " + Join(n.N("groups"), "; ") + ": not kaeload's own use, which alone makes a result client-bound"
-		},
-		MissedStarts: func(n Note) string {
-			return "MISSED STARTS: " + Join(n.N("groups"), ", ") + ": the rate asked was not kept"
-		},
-		ClientBoundGroup: clientBoundGroup,
-		OtherLoadGroup:   otherLoadGroup,
-		MissedGroup:      missedGroup,
-		ServerOtherLoad:  serverOtherLoad,
-		SharedCPUs:       sharedCPUs,
-		NotSaturated:     notSaturated,
-		Flagged:          func(n Note) string { return Join(n.N("notes"), "; ") },
-		Caveats:          func(n Note) string { return Join(n.N("notes"), "; ") },
-		InRep: func(n Note) string {
-			return fmt.Sprintf("variant %s, repetition %d: %s", n.S("variant"), n.I("rep"), n.Sub("note"))
-		},
-	}
-}
-
-// runTable are the words of the run-wide and variant-wide codes.
-func runTable() map[Code]func(Note) string {
-	return map[Code]func(Note) string{
-		Caveat:        caveat,
-		MetricsServed: metricsServed,
-		Capacity: func(n Note) string {
-			spec, _ := n.Args["spec"].(results.CapacitySpec)
-			return "capacity under " + TargetWords(&spec) + ": " + Join(n.N("knees"), ", ")
-		},
-		CapacityKnee: func(n Note) string {
-			s := n.S("variant") + " " + KneeWords(n.F("knee"), n.F("from"), n.I("steps"), n.B("below_from"), n.B("at_max"))
-			if _, ok := n.Args["delta"]; ok {
-				s += fmt.Sprintf(" (%+.0f %%)", 100*n.F("delta"))
-			}
-			return s
-		},
-		ProbeFailed: func(n Note) string {
-			vs, _ := n.Args["variants"].([]string)
-			which := "variants"
-			if len(vs) == 1 {
-				which = "variant"
-			}
-			return fmt.Sprintf("probe %s failed in %d of %d windows (%s %s): %s; no delta was recorded there, and a threshold on the probe is crossed",
-				n.S("probe"), n.I("failed"), n.I("read"), which, strings.Join(vs, ", "), format.Plain(n.S("first")))
-		},
-	}
-}
-
-// summaryTable are the words of the run summary's codes.
-func summaryTable() map[Code]func(Note) string {
-	return map[Code]func(Note) string{
-		DriftUncontrolled: func(Note) string {
-			return "order sequential: drift is not controlled: each variant's repetitions run together, so a slow change of the machine lands between variants and reads as a difference (order: randomized spreads it over every variant)"
-		},
-		DriftTrend: func(n Note) string {
-			names, _ := n.Args["names"].([]string)
-			pcts, _ := n.Args["deltas"].([]float64)
-			deltas := make([]string, len(pcts))
-			for i, p := range pcts {
-				deltas[i] = format.Delta(p)
-			}
-			return fmt.Sprintf("drift: the rates moved %s from round 1 to round %d, as much as the difference called significant for %s (%s): drift alone can make or hide a difference of that size; rerun on a steadier machine or with more rounds",
-				format.Delta(n.F("trend")), n.I("rounds"), strings.Join(names, ", "), strings.Join(deltas, ", "))
-		},
-		MDESpread: func(n Note) string { return Join(n.N("reps"), ", ") },
-		SpreadRep: func(n Note) string {
-			return fmt.Sprintf("%s rep %d (%s req/s)", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")))
-		},
-		NotMeasured: func(n Note) string {
-			switch reps := n.I("reps"); reps {
-			case 0:
-				return fmt.Sprintf("variant %s: %s", n.S("variant"), n.S("reason"))
-			case 1:
-				return fmt.Sprintf("variant %s after 1 repetition: %s", n.S("variant"), n.S("reason"))
-			default:
-				return fmt.Sprintf("variant %s after %d repetitions: %s", n.S("variant"), reps, n.S("reason"))
-			}
-		},
-		PartialWindow: partialWindow,
-		ExcludedWindow: func(n Note) string {
-			return fmt.Sprintf("variant %s rep %d: %s req/s set aside and measured again (exclude_flagged): %s", n.S("variant"), n.I("rep"), format.Rate(n.F("rate")), n.S("why"))
-		},
-		ThresholdCrossed: func(n Note) string { return fmt.Sprintf("%s: %s %s", n.S("expr"), n.S("variant"), n.S("shown")) },
-		ThresholdChecked: func(n Note) string {
-			if n.B("passed") {
-				return "PASS  " + n.Sub("check").String()
-			}
-			return "CROSSED  " + n.Sub("check").String()
-		},
-		OtherLoadApart: func(n Note) string {
-			return "caution: other processes took " + pct(n.F("own")) + " % of the server's CPUs against " + pct(n.F("base")) +
-				" % in the baseline's windows, further apart than the " + format.Percent(n.F("mde")/100) + " this comparison resolves"
-		},
-		HandshakeDiffers: func(n Note) string {
-			return "negotiated another " + n.S("parts") + " than the baseline: " + n.S("own") + " against " + n.S("base")
-		},
-		SoftRatio: func(n Note) string {
-			if p, ok := n.Args["prediction"].(softratio.Prediction); ok {
-				return SoftRatioWords(p)
-			}
-			return "no soft-ratio prediction"
-		},
-		TLS12Hint: func(n Note) string {
-			return fmt.Sprintf("variant %s: every handshake negotiated TLS 1.2, yet the ClientHello also offered TLS 1.3 "+
-				"and generated a TLS 1.3 key share the server never used; target.tls.max_version: \"1.2\" saves part of kaeload's client CPU "+
-				"per request (bench/peers.sh measures how much on this machine; bench/README.md gives the measured range)", n.S("variant"))
-		},
-		ServerShare: func(n Note) string { return "client and server share " + cpusWords(n.S("common")) },
-		ServerBusiest: func(n Note) string {
-			why := "OTHER LOAD on the server's " + cpusWords(n.S("cpus"))
-			if comm, ok := n.Args["comm"]; ok {
-				why += fmt.Sprintf(", busiest %s (pid %d", comm, n.I("pid"))
-				if n.I("nice") != 0 {
-					why += fmt.Sprintf(", nice %d", n.I("nice"))
-				}
-				why += ")"
-			}
-			return why
-		},
-		SharedGroup: func(n Note) string {
-			return fmt.Sprintf("client and server share %s (%s)", cpusWords(n.S("common")), groupName(n.I("group"), n.S("cpus")))
-		},
-		Unjudged: func(n Note) string { return n.S("title") + ": " + n.S("why") },
-		OpenLoop: func(n Note) string {
-			return fmt.Sprintf("%s/s asked, %s/s achieved; %s of %s starts missed (%s)",
-				format.Rate(n.F("asked")), format.Rate(n.F("rate")), format.Count(n.U("missed")), format.Count(n.U("scheduled")), format.Share(n.F("share")))
-		},
-	}
+	ss, _ := v.([]string)
+	return strings.Join(ss, sep)
 }
 
 // Failure is the note of a repetition's failure; the zero Note for nil.
@@ -537,131 +473,12 @@ func Failure(f *results.Failure) Note {
 	return New(FailedText, "text", f.Text)
 }
 
-// Unanswered words requests left unanswered by stage: "4 (connect 0,
-// handshake 4, response 0)".
-func Unanswered(u results.Stages) string {
-	return fmt.Sprintf("%s (connect %s, handshake %s, response %s)",
-		format.Count(u.Total()), format.Count(u.Connect), format.Count(u.Handshake), format.Count(u.Response))
-}
-
-// groupName is "group 1 (CPUs 4-7)" or "group 0 (unpinned)".
-func groupName(index int, cpus string) string {
-	if cpus == "" {
-		return fmt.Sprintf("group %d (unpinned)", index)
-	}
-	return fmt.Sprintf("group %d (CPUs %s)", index, cpus)
-}
-
 // cpusWords is "CPU 0" or "CPUs 0-3".
 func cpusWords(cpus string) string {
 	if strings.ContainsAny(cpus, ",-") {
 		return "CPUs " + cpus
 	}
 	return "CPU " + cpus
-}
-
-// processName is "sh (pid 4242, nice 19, CPUs 1) 2.95 CPU-s".
-func processName(o results.ProcessCPU) string {
-	s := fmt.Sprintf("%s (pid %d", o.Comm, o.PID)
-	if o.Nice != 0 {
-		s += fmt.Sprintf(", nice %d", o.Nice)
-	}
-	if o.CPUs != "" {
-		s += ", CPUs " + o.CPUs
-	}
-	return s + fmt.Sprintf(") %.2f CPU-s", o.Seconds)
-}
-
-// pct is a 0..1 share as a whole percentage, without the sign.
-func pct(f float64) string { return fmt.Sprintf("%.0f", f*100) }
-
-// interrupts is ", interrupts 6 %" when interrupts took a visible share.
-func interrupts(n Note) string {
-	if i := n.F("interrupts"); i >= 0.005 {
-		return ", interrupts " + pct(i) + " %"
-	}
-	return ""
-}
-
-// busiest is "; busiest: a, b" for the processes in top, "" for none.
-func busiest(n Note) string {
-	top, _ := n.Args["top"].([]results.ProcessCPU)
-	if len(top) == 0 {
-		return ""
-	}
-	names := make([]string, len(top))
-	for i, o := range top {
-		names[i] = processName(o)
-	}
-	return "; busiest: " + strings.Join(names, ", ")
-}
-
-func clientBoundGroup(n Note) string {
-	name := groupName(n.I("index"), n.S("cpus"))
-	if !n.B("own") {
-		return fmt.Sprintf("%s was %s %% busy", name, pct(n.F("busy")))
-	}
-	s := fmt.Sprintf("kaeload used %s %% of %s", pct(n.F("kaeload")+n.F("interrupts")), name)
-	if n.F("interrupts") >= 0.005 {
-		s += fmt.Sprintf(" (its workers %s %%, interrupts %s %%)", pct(n.F("kaeload")), pct(n.F("interrupts")))
-	}
-	return s
-}
-
-func otherLoadGroup(n Note) string {
-	p := fmt.Sprintf("other processes took %s %% of %s, kaeload %s %%", pct(n.F("others")), groupName(n.I("index"), n.S("cpus")), pct(n.F("kaeload"))) + interrupts(n)
-	if n.B("wait") {
-		p += fmt.Sprintf(" (its threads waited %.2f s in all for a CPU)", n.F("waited"))
-	}
-	return p + busiest(n)
-}
-
-func missedGroup(n Note) string {
-	var detail string
-	switch limit := n.S("limit"); {
-	case limit == results.ClientBound && n.B("own"):
-		detail = fmt.Sprintf("kaeload used %s %% of its CPUs", pct(n.F("kaeload")+n.F("interrupts")))
-	case limit == results.ClientBound:
-		detail = fmt.Sprintf("CPUs %s %% busy", pct(n.F("busy")))
-	case limit == results.CPUsTaken:
-		detail = fmt.Sprintf("CPUs %s %% busy, kaeload's own use %s %%", pct(n.F("busy")), pct(n.F("kaeload")))
-	default:
-		detail = fmt.Sprintf("all %d connection slots busy", n.I("slots"))
-		if n.B("measured") {
-			detail += fmt.Sprintf(", CPUs %s %% busy", pct(n.F("busy")))
-		}
-	}
-	return fmt.Sprintf("group %d %s (missed %s of its starts; %s)", n.I("index"), n.S("limit"), format.Share(n.F("share")), detail)
-}
-
-func serverOtherLoad(n Note) string {
-	return fmt.Sprintf("OTHER LOAD on the server: other processes took %s %% of the server's %s, the server %s %%, kaeload %s %%",
-		pct(n.F("others")), cpusWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload"))) +
-		interrupts(n) + busiest(n) + ": the server did not have its CPUs to itself"
-}
-
-func sharedCPUs(n Note) string {
-	line := "SHARED CPUS: " + Join(n.N("shared"), "; ")
-	if n.B("measured") {
-		line += fmt.Sprintf("; of the server's %s the server used %s %%, kaeload %s %%", cpusWords(n.S("cpus")), pct(n.F("server")), pct(n.F("kaeload")))
-	}
-	return line + ": the figure measures client and server together"
-}
-
-func notSaturated(n Note) string {
-	busy := fmt.Sprintf("the server used %s %% of its %s", pct(n.F("server")), cpusWords(n.S("cpus")))
-	if n.B("has_cpus_busy") {
-		busy += fmt.Sprintf(" (%s %% busy in all)", pct(n.F("cpus_busy")))
-	}
-	if n.B("has_client_busy") {
-		busy += fmt.Sprintf("; the busiest group's CPUs %s %%", pct(n.F("client_busy")))
-	}
-	little := "the mean latency was not measured"
-	if us := int64(n.F("latency_us")); us > 0 {
-		little = fmt.Sprintf("%d / %s ms mean latency ≈ %s req/s; measured %s req/s", n.I("connections"),
-			format.Millis(us), format.Rate(n.F("little")), format.Rate(n.F("rate")))
-	}
-	return fmt.Sprintf("NOT SATURATED: neither kaeload nor the server's CPUs were busy (%s); the rate was set by the connections in flight (%s); raise connections or groups", busy, little)
 }
 
 // caveatWords are, by flag, what the figures measured when most
@@ -678,92 +495,20 @@ var caveatWords = map[Code][2]string{
 // of the window apart.
 const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
-// caveat: "measured the client: CLIENT-BOUND in 3 of 3 repetitions" when
-// most repetitions are flagged, "caution: CLIENT-BOUND in 1 of 3
-// repetitions" otherwise, naming whose repetitions they are (of).
-func caveat(n Note) string {
-	w := caveatWords[Code(n.S("flag"))]
-	reps, total, of := n.I("reps"), n.I("n"), ""
-	if n.B("baseline") {
-		of = "the baseline"
-	}
-	if 2*reps > total {
-		if of != "" {
-			return fmt.Sprintf("%s %s: %s in %d of its %d repetitions", of, w[0], w[1], reps, total)
-		}
-		return fmt.Sprintf("%s: %s in %d of %d repetitions", w[0], w[1], reps, total)
-	}
-	in := fmt.Sprintf("caution: %s in %d of %d repetitions", w[1], reps, total)
-	if of != "" {
-		in += " of " + of
-	}
-	return in
-}
-
 // KneeWords is a capacity for a report: "41,000/s", "≥ 1,000,000/s"
 // (every step passed), "< 1,000/s" (none did) or "-" (no step).
 func KneeWords(knee, from float64, steps int, belowFrom, atMax bool) string {
-	switch {
-	case steps == 0:
-		return "-"
-	case belowFrom:
-		return "< " + format.Count(uint64(math.Round(from))) + "/s"
-	case atMax:
-		return "≥ " + format.Count(uint64(math.Round(knee))) + "/s"
-	}
-	return format.Count(uint64(math.Round(knee))) + "/s"
+	return say("-knee", Args{"knee": knee, "from": from, "steps": steps, "below_from": belowFrom, "at_max": atMax})
 }
 
 // TargetWords names a capacity search's targets: "20 ms p99 handshake",
 // "50 ms p99 total".
-func TargetWords(s *results.CapacitySpec) string {
-	var ts []string
-	if s.P99Handshake > 0 {
-		ts = append(ts, millisWords(s.P99Handshake)+" p99 handshake")
-	}
-	if s.P99Total > 0 {
-		ts = append(ts, millisWords(s.P99Total)+" p99 total")
-	}
-	return strings.Join(ts, ", ")
-}
+func TargetWords(s *results.CapacitySpec) string { return say("-targets", s) }
 
 // millisWords writes d in milliseconds without trailing zeros: "20 ms",
 // "2.5 ms".
 func millisWords(d time.Duration) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", float64(d)/float64(time.Millisecond)), "0"), ".") + " ms"
-}
-
-// metricsServed: "live metrics served on :9090: 12 Prometheus scrapes
-// about every 1s; the final values were scraped at …".
-func metricsServed(n Note) string {
-	m, _ := n.Args["metrics"].(*results.Metrics)
-	if m == nil {
-		return "live metrics served"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "live metrics served on %s: %s", m.Addr, plural(m.Scrapes, "Prometheus scrape"))
-	if m.ScrapeInterval > 0 {
-		fmt.Fprintf(&b, " about every %s", m.ScrapeInterval.Round(10*time.Millisecond))
-	}
-	if e := &m.End; e.WasScraped() {
-		fmt.Fprintf(&b, "; the final values were scraped at %s (%s after they were set)",
-			e.Scraped.Format("15:04:05.000"), e.Scraped.Sub(e.Final).Round(time.Millisecond))
-	} else {
-		fmt.Fprintf(&b, "; the final values were NOT scraped: no Prometheus scrape began within the linger (%s) after they were set, so Prometheus lacks the run's last interval", m.Linger)
-	}
-	un := m.Unscraped()
-	switch {
-	case len(m.Windows) == 0:
-	case len(un) == 0:
-		b.WriteString(", and every window's were")
-	default:
-		names := make([]string, len(un))
-		for i, w := range un {
-			names[i] = w.Variant + " rep " + strconv.Itoa(w.Rep+1)
-		}
-		fmt.Fprintf(&b, "; %d of %d windows' final values were not scraped (%s)", len(un), len(m.Windows), strings.Join(names, ", "))
-	}
-	return b.String()
 }
 
 // plural is "1 thing" or "n things".
@@ -774,96 +519,35 @@ func plural(n int, thing string) string {
 	return strconv.Itoa(n) + " " + thing + "s"
 }
 
-// partialWindow: "variant default rep 1: interrupted after 4.01 s of its
-// 10s window: …"; a lost worker's window is FAILED and names the group.
-func partialWindow(n Note) string {
-	what, whose := "interrupted", ""
-	if _, lost := n.Args["lost_group"]; lost {
-		host := ""
-		if h := n.S("lost_host"); h != "" {
-			host = " on host " + h
-		}
-		what = fmt.Sprintf("FAILED, the run is INCOMPLETE: group %d%s was lost (%s)", n.I("lost_group"), host, n.S("lost_why"))
-		whose = fmt.Sprintf(" (the other groups'; group %d had reported %s)", n.I("lost_group"), format.Count(n.U("lost_requests")))
-	}
-	return fmt.Sprintf("variant %s rep %d: %s after %s s of its %v window: %s requests%s, %s req/s, %s errors; kept, not in the statistics",
-		n.S("variant"), n.I("rep"), what, format.Float(n.F("seconds"), 2), n.Args["planned"], format.Count(n.U("requests")), whose,
-		format.Rate(n.F("rate")), format.Count(n.U("errors")))
-}
-
-// softRatioWords are the soft-ratio prediction's words, by code.
-var softRatioWords = map[softratio.Code]string{
-	softratio.OK:                          "best soft ratio %.0f predicted%s, peak %.0f req/s",
-	"range":                               " (%.0f–%.0f)",
-	"below":                               "below it ",
-	"above":                               "above it ",
-	"every":                               "at every ratio ",
-	softratio.Code(softratio.BoundDevice): "the device limits at %.0f ops/s",
-	softratio.Code(softratio.BoundCPU):    "the server's CPU at %.2f → %.2f ms per request",
-	softratio.TooFewRatios:                "no soft-ratio prediction: windows at %d soft ratio(s), two are needed",
-	softratio.BadWindow:                   "no soft-ratio prediction: window %d has a value out of range",
-	softratio.CPUsDiffer:                  "no soft-ratio prediction: window %d has another server CPU count",
-	softratio.BadCapacity:                 "no soft-ratio prediction: the given device capacity is not a positive number",
-	softratio.BadFit:                      "no soft-ratio prediction: the fit gives no positive CPU per request",
-	softratio.NoCapacity:                  "no soft-ratio prediction: the device's capacity is unknown; it needs %s",
-	softratio.NeedDeviceWindow:            "a window where the device was the bottleneck (server CPUs not saturated, soft ratio below 100)",
-	softratio.NeedScenarioCapacity:        "accelerator.capacity in the scenario",
-	softratio.NeedSpeedFile:               "a speed file (kaeload speed on openssl speed -async_jobs output)",
-}
-
 // SoftRatioWords is a soft-ratio prediction in words: the best ratio and
 // what bounds each side of it, or why there is none.
-func SoftRatioWords(p softratio.Prediction) string {
-	words := softRatioWords
-	switch p.Status {
-	case softratio.OK:
-	case softratio.TooFewRatios:
-		return fmt.Sprintf(words[p.Status], p.Ratios)
-	case softratio.BadWindow, softratio.CPUsDiffer:
-		return fmt.Sprintf(words[p.Status], p.Window)
-	case softratio.NoCapacity:
-		var needs []string
-		for _, n := range p.Needs {
-			needs = append(needs, words[n])
-		}
-		return fmt.Sprintf(words[p.Status], strings.Join(needs, ", or "))
-	default:
-		return words[p.Status]
+func SoftRatioWords(p softratio.Prediction) string { return New(SoftRatio, "prediction", p).String() }
+
+// portCount formats a rate or a number of ports, with one decimal below 10.
+func portCount(f float64) string {
+	if f < 10 && f != math.Trunc(f) {
+		return strconv.FormatFloat(f, 'f', 1, 64)
 	}
-	rg := ""
-	if p.Ranged {
-		rg = fmt.Sprintf(words["range"], 100*p.Ratio.Low, 100*p.Ratio.High)
-	}
-	s := fmt.Sprintf(words[softratio.OK], 100*p.Ratio.Value, rg, p.Rate.Value)
-	for i, side := range p.Sides {
-		where := softratio.Code("above")
-		switch {
-		case len(p.Sides) == 1:
-			where = "every"
-		case side.To <= p.Ratio.Value:
-			where = "below"
-		}
-		args := []any{p.Model.Capacity}
-		if side.Bound == softratio.BoundCPU {
-			args = []any{1e3 * p.Model.B, 1e3 * p.Model.A}
-		}
-		s += []string{": ", ", "}[min(i, 1)] + words[where] + fmt.Sprintf(words[softratio.Code(side.Bound)], args...)
-	}
-	return s
+	return strconv.FormatFloat(math.Floor(f), 'f', 0, 64)
 }
 
-// plansCompared words PlansCompared: a head, then a line per difference.
-func plansCompared(n Note) string {
-	differ, _ := n.Args["differ"].([]string)
-	lines := n.N("lines")
-	head := "plans: identical"
-	switch {
-	case len(differ) > 0 && len(lines) > 0:
-		head = fmt.Sprintf("plans: %s ran a different plan than %s; what differs, field by field:", strings.Join(differ, ", "), n.S("ref"))
-	case len(differ) > 0:
-		head = fmt.Sprintf("plans: %s ran a different plan than %s (see each run's plan)", strings.Join(differ, ", "), n.S("ref"))
-	case len(lines) > 0:
-		head = fmt.Sprintf("plans: identical; the hosts differ from %s's:", n.S("ref"))
+// BoundGain is an offload bound as a gain: "+249 %", "+∞".
+func BoundGain(bound float64) string { return say("-gain", bound) }
+
+// Seconds writes a time relative to a window in seconds ("4.0 s").
+func Seconds(s float64) string { return strconv.FormatFloat(s, 'f', 1, 64) + " s" }
+
+// Span writes a stretch of a window: "3.0–5.0 s".
+func Span(start, end float64) string {
+	return strings.TrimSuffix(Seconds(start), " s") + "–" + Seconds(end)
+}
+
+// Percent writes a fraction as a percentage with one decimal ("4.5 %"),
+// or two significant digits below 1 % ("0.026 %"), so that a small share
+// does not read as none.
+func Percent(f float64) string {
+	if p := f * 100; p != 0 && p > -1 && p < 1 {
+		return strconv.FormatFloat(p, 'g', 2, 64) + " %"
 	}
-	return strings.Join(append([]string{head}, List(lines).Strings()...), "\n")
+	return strconv.FormatFloat(f*100, 'f', 1, 64) + " %"
 }

@@ -1,6 +1,7 @@
 // Package notes holds the analysis's verdicts, cautions, flags, diagnoses
 // and failure reasons as codes with parameters, and the one table of
-// messages (messages.go, diagnoses.go): code compares codes, String words.
+// messages (messages.go: a template a code): code compares codes, String
+// words.
 package notes
 
 import (
@@ -9,7 +10,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/kaeload/kaeload/results"
 )
@@ -45,10 +45,20 @@ func (n Note) String() string {
 	if n.Code == "" {
 		return ""
 	}
-	if m, ok := messages[n.Code]; ok {
-		return m(n)
+	if said.Lookup(string(n.Code)) == nil {
+		return string(n.Code)
 	}
-	return string(n.Code)
+	return say(string(n.Code), n.Args)
+}
+
+// say is template name of the table said over data; "" when there is
+// none, and cut short where a parameter is missing.
+func say(name string, data any) string {
+	var b strings.Builder
+	if t := said.Lookup(name); t != nil {
+		_ = t.Execute(&b, data)
+	}
+	return b.String()
 }
 
 // MarshalJSON writes n as one object: its code, its words and its
@@ -105,46 +115,11 @@ func (l List) Strings() []string {
 	return out
 }
 
-// F is parameter k as a float64 (0 when absent).
-func (n Note) F(k string) float64 {
-	switch v := n.Args[k].(type) {
-	case float64:
-		return v
-	case int:
-		return float64(v)
-	case uint64:
-		return float64(v)
-	}
-	return 0
-}
-
-// I is parameter k as an int.
-func (n Note) I(k string) int { return int(n.F(k)) }
-
-// U is parameter k as a uint64.
-func (n Note) U(k string) uint64 {
-	if v, ok := n.Args[k].(uint64); ok {
-		return v
-	}
-	return uint64(n.F(k))
-}
-
-// D is parameter k as a duration (nanoseconds once read back from JSON).
-func (n Note) D(k string) time.Duration {
-	if d, ok := n.Args[k].(time.Duration); ok {
-		return d
-	}
-	return time.Duration(n.F(k))
-}
-
 // S is parameter k as a string.
 func (n Note) S(k string) string { s, _ := n.Args[k].(string); return s }
 
 // B is parameter k as a bool.
 func (n Note) B(k string) bool { b, _ := n.Args[k].(bool); return b }
-
-// Sub is parameter k as a note (zero when absent).
-func (n Note) Sub(k string) Note { s, _ := n.Args[k].(Note); return s }
 
 // N is parameter k as a list of notes.
 func (n Note) N(k string) []Note { ns, _ := n.Args[k].([]Note); return ns }
