@@ -9,7 +9,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"syscall"
+	"strings"
 
 	"github.com/shirou/gopsutil/v4/process"
 )
@@ -143,117 +143,39 @@ func listenInodes(r io.Reader, buf []byte, port int, inodes []uint64) ([]uint64,
 	sc.Buffer(buf, len(buf))
 	sc.Scan() // the header
 	for sc.Scan() {
-		ino, state, ok := parseTCPLine(sc.Bytes(), want)
-		switch {
-		case state != tcpListen && state != tcpSynRecv:
+		f := bytes.Fields(sc.Bytes()) // local address, state and inode: fields 1, 3 and 9
+		if len(f) < 10 || string(f[3]) != tcpListen && string(f[3]) != tcpSynRecv {
 			return inodes, nil
-		case ok:
+		}
+		ino, err := strconv.ParseUint(string(f[9]), 10, 64)
+		if string(f[3]) == tcpListen && bytes.HasSuffix(f[1], []byte(want)) && err == nil && ino != 0 {
 			inodes = append(inodes, ino)
 		}
 	}
 	return inodes, sc.Err()
 }
 
-// parseTCPLine reads one /proc/net/tcp line: its state, and its inode
-// when it listens on the local port whose ":%04X" form is want.
-func parseTCPLine(line []byte, want string) (ino uint64, state string, ok bool) {
-	var f [10][]byte
-	rest := line
-	for i := range f {
-		if f[i], rest = nextField(rest); len(f[i]) == 0 {
-			return 0, "", false
-		}
-	}
-	switch string(f[3]) { // no allocation: the conversion is only compared
-	case tcpListen:
-		state = tcpListen
-	case tcpSynRecv:
-		return 0, tcpSynRecv, false
-	default:
-		return 0, "other", false
-	}
-	if !bytes.HasSuffix(f[1], []byte(want)) {
-		return 0, state, false
-	}
-	ino, ok = parseUint(f[9])
-	return ino, state, ok && ino != 0
-}
-
-// parseUint parses decimal digits without allocating.
-func parseUint(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 19 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	return v, true
-}
-
 // socketHolders returns, sorted, the processes with a descriptor of any
-// of the sockets inodes, from the /proc/PID/fd links it may read.
+// of the sockets inodes; one it may not read, or that exited, holds none.
 func socketHolders(inodes []uint64) ([]int, error) {
-	d, err := os.Open("/proc")
+	pids, err := process.Pids()
 	if err != nil {
 		return nil, err
 	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil, err
+	holds := func(f process.OpenFilesStat) bool {
+		v, ok := strings.CutPrefix(f.Path, "socket:[") // "socket:[12345]"
+		ino, err := strconv.ParseUint(strings.TrimSuffix(v, "]"), 10, 64)
+		_, found := slices.BinarySearch(inodes, ino)
+		return ok && err == nil && found
 	}
 	var holders []int
-	link := make([]byte, 64)
-	for _, name := range names {
-		pid, err := strconv.Atoi(name)
-		if err != nil {
-			continue
-		}
-		if holdsSocket(pid, inodes, link) {
-			holders = append(holders, pid)
+	for _, pid := range pids {
+		if files, _ := (&process.Process{Pid: pid}).OpenFiles(); slices.ContainsFunc(files, holds) {
+			holders = append(holders, int(pid))
 		}
 	}
 	slices.Sort(holders)
 	return holders, nil
-}
-
-// holdsSocket says whether process pid has a descriptor of one of the
-// sockets inodes; one it may not read, or that exited, holds none.
-func holdsSocket(pid int, inodes []uint64, link []byte) bool {
-	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
-	d, err := os.Open(dir)
-	if err != nil {
-		return false
-	}
-	fds, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return false
-	}
-	for _, fd := range fds {
-		n, err := syscall.Readlink(dir+fd, link)
-		if err != nil || n >= len(link) {
-			continue
-		}
-		v, ok := bytes.CutPrefix(link[:n], []byte("socket:[")) // "socket:[12345]"
-		if !ok {
-			continue
-		}
-		v, ok = bytes.CutSuffix(v, []byte("]"))
-		if !ok {
-			continue
-		}
-		if ino, ok := parseUint(v); ok {
-			if _, found := slices.BinarySearch(inodes, ino); found {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // familyRoots returns the family roots of pids, sorted.
