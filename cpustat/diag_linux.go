@@ -5,6 +5,7 @@ package cpustat
 import (
 	"encoding/binary"
 	"fmt"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -82,13 +83,13 @@ func diagEach(fd int, buf []byte, each func(msg []byte, ext uint16, attr []byte)
 		if err != nil {
 			return err
 		}
-		for b := buf[:n]; len(b) >= unix.SizeofNlMsghdr; {
-			l := int(binary.NativeEndian.Uint32(b[0:]))
-			if l < unix.SizeofNlMsghdr || l > len(b) {
-				return fmt.Errorf("a netlink message of %d bytes in %d", l, len(b))
-			}
-			msg := b[unix.SizeofNlMsghdr:l]
-			switch binary.NativeEndian.Uint16(b[4:]) {
+		msgs, err := syscall.ParseNetlinkMessage(buf[:n])
+		if err != nil {
+			return fmt.Errorf("sock_diag's answer: %w", err)
+		}
+		for _, m := range msgs {
+			msg := m.Data
+			switch m.Header.Type {
 			case unix.NLMSG_DONE:
 				return nil
 			case unix.NLMSG_ERROR:
@@ -111,7 +112,6 @@ func diagEach(fd int, buf []byte, each func(msg []byte, ext uint16, attr []byte)
 					}
 				}
 			}
-			b = b[min((l+unix.NLMSG_ALIGNTO-1)&^(unix.NLMSG_ALIGNTO-1), len(b)):]
 		}
 	}
 }

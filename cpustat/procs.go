@@ -125,50 +125,39 @@ func parseSchedstat(b []byte) (time.Duration, error) {
 // parseProcPIDStat parses process pid's /proc/PID/stat. The command name
 // (field 2) may hold spaces and ')', so fields count from the last ')'.
 func parseProcPIDStat(pid int, b []byte) (procStat, error) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
 		return procStat{}, fmt.Errorf("/proc/%d/stat: no command name", pid)
 	}
-	f := bytes.Fields(b[i+1:]) // f[0] is field 3 (state)
-	const first = 3
-	field := func(n int) (uint64, error) {
-		if n-first >= len(f) {
-			return 0, fmt.Errorf("/proc/%d/stat: %d fields, want at least %d", pid, len(f)+first-1, n)
-		}
-		v, err := strconv.ParseInt(string(f[n-first]), 10, 64)
-		if err != nil || v < 0 {
-			return 0, fmt.Errorf("/proc/%d/stat: field %d: %q is not a count", pid, n, f[n-first])
-		}
-		return uint64(v), nil
+	f := strings.Fields(string(b[end+1:])) // f[n-3] is field n
+	if len(f) < 22-2 {
+		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields, want at least 22", pid, len(f)+2)
 	}
-	var v [6]uint64
-	for j, n := range []int{4, 14, 15, 16, 17, 22} { // ppid utime stime cutime cstime starttime
+	var v [7]int64
+	for j, n := range []int{4, 14, 15, 16, 17, 22, 19} { // ppid utime stime cutime cstime starttime nice
 		var err error
-		if v[j], err = field(n); err != nil {
-			return procStat{}, err
+		if v[j], err = strconv.ParseInt(f[n-3], 10, 64); err != nil || v[j] < 0 && n != 19 {
+			return procStat{}, fmt.Errorf("/proc/%d/stat: field %d: %q is not a count", pid, n, f[n-3])
 		}
-	}
-	// The nice value (field 19) is signed.
-	if 19-first >= len(f) {
-		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields, want at least 19", pid, len(f)+first-1)
-	}
-	nice, err := strconv.Atoi(string(f[19-first]))
-	if err != nil {
-		return procStat{}, fmt.Errorf("/proc/%d/stat: field 19: %q is not a nice value", pid, f[19-first])
-	}
-	comm := ""
-	if j := bytes.IndexByte(b, '('); j >= 0 && j < i {
-		comm = string(b[j+1 : i])
 	}
 	return procStat{
-		key:     procKey{pid: pid, start: v[5]},
+		key:     procKey{pid: pid, start: uint64(v[5])},
 		ppid:    int(v[0]),
 		seconds: float64(v[1]+v[2]+v[3]+v[4]) / UserHZ,
 		own:     float64(v[1]+v[2]) / UserHZ,
-		comm:    comm,
-		nice:    nice,
+		comm:    string(b[open+1 : end]),
+		nice:    int(v[6]),
 		state:   f[0][0], // Fields yields no empty field
 	}, nil
+}
+
+// procsOf is the processes all as a ProcsSample.
+func procsOf(all map[int]procStat) ProcsSample {
+	s := ProcsSample{procs: make(map[procKey]procStat, len(all))}
+	for _, st := range all {
+		s.procs[st.key] = st
+	}
+	return s
 }
 
 // newTree is the tree of root among all, every process by PID.

@@ -35,41 +35,31 @@ func RemoteListenQueueCommand(port int) string {
 // that is neither empty nor has such a line is an error.
 func ParseListenQueue(out string) (ListenQueue, error) {
 	var q ListenQueue
-	dropsSeen := 0
-	for _, f := range strings.Fields(out) {
-		switch {
-		case f == "LISTEN":
-			q.Sockets++
-		case strings.HasPrefix(f, "skmem:(") && q.Sockets > 0:
-			for _, kv := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(f, "skmem:("), ")"), ",") {
-				if v, ok := strings.CutPrefix(kv, "d"); ok {
-					if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-						q.Drops += n
-						dropsSeen++
-					}
+	drops := 0
+	for _, line := range strings.Split(out, "\n") {
+		fs := strings.Fields(line)
+		if len(fs) >= 3 && fs[0] == "LISTEN" { // Recv-Q and Send-Q follow LISTEN
+			rq, err1 := strconv.ParseUint(fs[1], 10, 64)
+			wq, err2 := strconv.ParseUint(fs[2], 10, 64)
+			if err1 != nil || err2 != nil {
+				return q, fmt.Errorf("ss: queue columns %q %q are not counts", fs[1], fs[2])
+			}
+			q.Sockets, q.Queue, q.Backlog = q.Sockets+1, q.Queue+rq, q.Backlog+wq
+		}
+		for _, f := range fs {
+			mem, ok := strings.CutPrefix(f, "skmem:(")
+			for _, kv := range strings.Split(strings.TrimSuffix(mem, ")"), ",") {
+				v, isDrops := strings.CutPrefix(kv, "d")
+				if n, err := strconv.ParseUint(v, 10, 64); ok && isDrops && err == nil && q.Sockets > 0 {
+					q.Drops += n
+					drops++
 				}
 			}
 		}
 	}
-	q.DropsKnown = q.Sockets > 0 && dropsSeen == q.Sockets
-	if q.Sockets == 0 {
-		if strings.TrimSpace(out) != "" {
-			return q, fmt.Errorf("ss: no listening socket in its output%s", quoteFirstLine(out))
-		}
-		return q, nil
-	}
-	for _, line := range strings.Split(out, "\n") { // Recv-Q and Send-Q follow LISTEN
-		fs := strings.Fields(line)
-		if len(fs) < 3 || fs[0] != "LISTEN" {
-			continue
-		}
-		rq, err1 := strconv.ParseUint(fs[1], 10, 64)
-		wq, err2 := strconv.ParseUint(fs[2], 10, 64)
-		if err1 != nil || err2 != nil {
-			return q, fmt.Errorf("ss: queue columns %q %q are not counts", fs[1], fs[2])
-		}
-		q.Queue += rq
-		q.Backlog += wq
+	q.DropsKnown = q.Sockets > 0 && drops == q.Sockets
+	if q.Sockets == 0 && strings.TrimSpace(out) != "" {
+		return q, fmt.Errorf("ss: no listening socket in its output%s", quoteFirstLine(out))
 	}
 	return q, nil
 }

@@ -18,7 +18,6 @@ const (
 	diagMsgRqueue    = 56                      // idiag_rqueue
 	diagMsgWqueue    = 60                      // idiag_wqueue
 	diagExtSkMemInfo = 7                       // INET_DIAG_SKMEMINFO: u32 sk_meminfo[SK_MEMINFO_VARS]
-	skMemInfoDrops   = 8                       // SK_MEMINFO_DROPS
 	tcpStateTimeWait = 6                       // TCP_TIME_WAIT
 )
 
@@ -37,8 +36,8 @@ func ReadListenQueue(port int) (ListenQueue, error) {
 			q.Backlog += uint64(binary.NativeEndian.Uint32(msg[diagMsgWqueue:]))
 			return
 		}
-		if ext == diagExtSkMemInfo && len(attr) >= 4*(skMemInfoDrops+1) {
-			q.Drops += uint64(binary.NativeEndian.Uint32(attr[4*skMemInfoDrops:]))
+		if ext == diagExtSkMemInfo && len(attr) >= 4*(unix.SK_MEMINFO_DROPS+1) {
+			q.Drops += uint64(binary.NativeEndian.Uint32(attr[4*unix.SK_MEMINFO_DROPS:]))
 			drops++
 		}
 	})

@@ -36,13 +36,7 @@ func ParseRemoteProcs(text string) RemoteProcs {
 
 // Procs returns the snapshot as a ProcsSample, to rank another machine's
 // busiest processes as this one's (ProcsSample.TopAllowed).
-func (rp RemoteProcs) Procs() ProcsSample {
-	s := ProcsSample{procs: make(map[procKey]procStat, len(rp.procs))}
-	for _, st := range rp.procs {
-		s.procs[st.key] = st
-	}
-	return s
-}
+func (rp RemoteProcs) Procs() ProcsSample { return procsOf(rp.procs) }
 
 // AllowedScript prints, for ParseAllowed, the Cpus_allowed_list line of
 // each of pids still alive (grep -H).

@@ -73,11 +73,7 @@ func SampleProcs() (ProcsSample, error) {
 	if err != nil {
 		return ProcsSample{}, fmt.Errorf("sample processes: %w", err)
 	}
-	s := ProcsSample{procs: make(map[procKey]procStat, len(all))}
-	for _, st := range all {
-		s.procs[st.key] = st
-	}
-	return s, nil
+	return procsOf(all), nil
 }
 
 // RunDelay returns how long process pid's live threads have waited ready
