@@ -12,7 +12,6 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/measure"
 )
 
@@ -34,7 +33,7 @@ func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	bw := bufio.NewWriter(w)
 	for _, name := range om.order {
 		f := om.families[name]
-		fmt.Fprintf(bw, "# TYPE %s %s\n# HELP %s %s\n", f.name, f.typ, f.name, escapeHelp(f.help))
+		fmt.Fprintf(bw, "# TYPE %s %s\n# HELP %s %s\n", f.name, f.typ, f.name, omEscape.Replace(f.help))
 		for _, key := range f.series {
 			for _, s := range f.samples[key] {
 				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.sampleName, key, fnum(s.v), fnum(float64(s.at.UnixMilli())/1000))
@@ -120,10 +119,7 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			if iv.Start >= 0 {
 				p = pWindow
 			}
-			c[p].ok += iv.Requests - min(iv.Errors[results.ErrStatus], iv.Requests)
-			for k, n := range iv.Errors {
-				c[p].errs[k] += n
-			}
+			c[p].add(iv.Requests, iv.Errors)
 			at := start.Add(iv.End())
 			emit(at)
 			om.sample(famIntervalRate, famIntervalRate.pairs(lv(group)...), iv.Rate(), at)
@@ -131,18 +127,11 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			om.sample(famIntervalHandshake, l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
 			om.sample(famIntervalHandshake, l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
 		}
-		c[pWindow].ok = g.Succeeded()
-		for k := range c[pWindow].errs {
-			c[pWindow].errs[k] = g.Errors[k].Count
-		}
-		c[pAfter] = afterCounts(&g.Outside)
+		final(&c, g)
 		emit(end)
 	}
 	om.netstat(lv, rep, first)
-	active := map[string]bool{}
-	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
-		active[d.Rule] = true
-	}
+	active := diagnosed(variant, rep, margin)
 	for _, rule := range Rules {
 		v := 0.0
 		if active[rule] {
@@ -194,25 +183,18 @@ func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
 			if name == "" {
 				name = "kaeload_" + c.Key
 			}
-			f := &family{name: name, typ: "gauge", help: strings.TrimSpace(c.Label + " (" + c.Unit + ")")}
-			if known := families[name]; known != nil {
-				f.help = known.help
-			}
+			f := newFamily(name, "gauge", strings.TrimSpace(c.Label+" ("+c.Unit+")"), winLabels)
 			om.sample(f, win, 0, first)
 			om.sample(f, win, v.F, end)
 		}
 	}
 }
 
-// q quotes a label value as OpenMetrics does.
-func q(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
-}
+// omEscape escapes label values and help texts as OpenMetrics does.
+var omEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
-func escapeHelp(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`).Replace(s)
-}
+// q quotes a label value.
+func q(s string) string { return `"` + omEscape.Replace(s) + `"` }
 
 // fnum formats a sample value or timestamp.
 func fnum(v float64) string {

@@ -49,14 +49,37 @@ func (c *counts) series(write func(f *family, v float64, labels ...string)) {
 	}
 }
 
-// afterCounts are phase "after"'s counts from a group's record: responses
-// completed after the window, and the cut-off requests as errors by class
-// (as abandoned, unclassed, in a record older than AfterClasses).
-func afterCounts(o *results.Outside) counts {
-	if o.AfterClasses.IsZero() {
-		return counts{ok: o.Late, abandoned: o.Abandoned}
+// add counts an interval's requests and errors: ok those not in errors.
+func (c *counts) add(requests uint64, errs results.ErrorCounts) {
+	c.ok += requests - min(errs[results.ErrStatus], requests)
+	for k, n := range errs {
+		c.errs[k] += n
 	}
-	return counts{ok: o.Late - min(o.AfterClasses[results.ErrStatus], o.Late), errs: o.AfterClasses}
+}
+
+// final sets c's window and after phases from a group's record: the
+// window's counts, and those that completed after it and the cut-off
+// requests as errors by class (as abandoned, unclassed, in a record older
+// than AfterClasses).
+func final(c *[nPhases]counts, g *results.Group) {
+	c[pWindow].ok = g.Succeeded()
+	for k := range c[pWindow].errs {
+		c[pWindow].errs[k] = g.Errors[k].Count
+	}
+	if o := &g.Outside; o.AfterClasses.IsZero() {
+		c[pAfter] = counts{ok: o.Late, abandoned: o.Abandoned}
+	} else {
+		c[pAfter] = counts{ok: o.Late - min(o.AfterClasses[results.ErrStatus], o.Late), errs: o.AfterClasses}
+	}
+}
+
+// diagnosed are the rules the record's diagnosis of window rep shows.
+func diagnosed(variant string, rep *results.Rep, margin float64) map[string]bool {
+	active := map[string]bool{}
+	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
+		active[d.Rule] = true
+	}
+	return active
 }
 
 // groupState is one group of a window as published.
@@ -150,15 +173,6 @@ func (w *window) host(name, side string) *hostState {
 	return &w.hosts[len(w.hosts)-1]
 }
 
-// allCounters are the kernel counters kaeload reads (cpustat's list, in
-// its order).
-var allCounters = []string{
-	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
-	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent",
-	"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory",
-	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs",
-}
-
 // add takes reading r; it reports whether an interval became complete
 // (every group reported it), after which publish applies what is due.
 func (w *window) add(r runner.LiveReading) bool {
@@ -210,11 +224,7 @@ func (w *window) apply(r runner.LiveReading) {
 				w.start = time.Now().Add(-s.Start - s.Length)
 			}
 		}
-		c := &g.phases[ph]
-		c.ok += s.Requests - min(s.Errors[results.ErrStatus], s.Requests)
-		for i, n := range s.Errors {
-			c.errs[i] += n
-		}
+		g.phases[ph].add(s.Requests, s.Errors)
 		w.hists[ph][hHandshake].add(s.Handshake)
 		w.hists[ph][hRequest].add(s.Total)
 		if s.Process != nil {
@@ -246,21 +256,13 @@ func (w *window) end(rep *results.Rep, margin float64) {
 		if i >= len(w.groups) {
 			break
 		}
-		g := &rep.Groups[i]
-		c := &w.groups[i].phases[pWindow]
-		c.ok = g.Succeeded()
-		for k := range c.errs {
-			c.errs[k] = g.Errors[k].Count
-		}
-		w.groups[i].phases[pAfter] = afterCounts(&g.Outside)
+		final(&w.groups[i].phases, &rep.Groups[i])
 	}
 	w.hists[pWindow][hConnect] = newHist()
 	w.hists[pWindow][hConnect].add(rep.Total.Latency.Connect)
 	w.rate = windowRate.Rep(&measure.Rep{Rep: rep}).F
 	w.start = rep.Total.Window.Start
-	for _, d := range diagnosis.Rep(w.id.Variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
-		w.diag[d.Rule] = true
-	}
+	w.diag = diagnosed(w.id.Variant, rep, margin)
 }
 
 // metrics are the window's series, labelled with run.
