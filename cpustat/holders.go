@@ -29,13 +29,11 @@ func PortHolders(port int) ([]Holder, error) {
 	}
 	var out []Holder
 	for _, root := range familyRoots(pids) {
-		h := Holder{PID: root, Name: "?"}
-		if p, err := process.NewProcess(int32(root)); err == nil {
-			if n, err := p.Name(); err == nil {
-				h.Name = n
-			}
+		name, err := (&process.Process{Pid: int32(root)}).Name()
+		if err != nil {
+			name = "?"
 		}
-		out = append(out, h)
+		out = append(out, Holder{PID: root, Name: name})
 	}
 	return out, nil
 }

@@ -192,19 +192,9 @@ func familyRoots(pids []int) []int {
 // stopping below PID 1.
 func familyRoot(pid int) int {
 	for {
-		p, err := process.NewProcess(int32(pid))
-		if err != nil {
-			return pid
-		}
+		p := &process.Process{Pid: int32(pid)}
 		ppid, err := p.Ppid()
-		if err != nil || ppid <= 1 {
-			return pid
-		}
-		parent, err := process.NewProcess(ppid)
-		if err != nil {
-			return pid
-		}
-		if !sameExecutable(p, parent) {
+		if err != nil || ppid <= 1 || !sameExecutable(p, &process.Process{Pid: ppid}) {
 			return pid
 		}
 		pid = int(ppid)

@@ -80,20 +80,14 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 		if err != nil || len(allowed) == 0 {
 			return // exited meanwhile: it cannot be told apart from a new one
 		}
-		share := 1.0
+		in := len(allowed)
 		if len(cpus) > 0 {
-			in := 0
-			for _, c := range allowed {
-				if cpus.Contains(c) {
-					in++
-				}
-			}
-			if in == 0 {
-				return
-			}
-			share = float64(in) / float64(len(allowed))
+			in -= len(allowed.Missing(cpus))
 		}
-		cands = append(cands, used{results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}, sec * share})
+		if in > 0 {
+			p := results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}
+			cands = append(cands, used{p, sec * float64(in) / float64(len(allowed))})
+		}
 	})
 	slices.SortFunc(cands, func(x, y used) int {
 		if c := cmp.Compare(y.rank, x.rank); c != 0 {
@@ -101,9 +95,9 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 		}
 		return x.p.PID - y.p.PID
 	})
-	top := make([]results.ProcessCPU, 0, min(n, len(cands)))
-	for _, c := range cands[:min(n, len(cands))] {
-		top = append(top, c.p)
+	top := make([]results.ProcessCPU, min(n, len(cands)))
+	for i := range top {
+		top[i] = cands[i].p
 	}
 	return top
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
 
 	"github.com/kaeload/kaeload/pinning"
@@ -48,21 +49,15 @@ func SampleTree(pid int) (TreeSample, error) {
 // scanProcs reads /proc/PID/stat of every process but those that exit
 // meanwhile, by PID.
 func scanProcs() (map[int]procStat, error) {
-	entries, err := os.ReadDir("/proc")
+	pids, err := process.Pids()
 	if err != nil {
 		return nil, err
 	}
-	all := make(map[int]procStat, len(entries))
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+	all := make(map[int]procStat, len(pids))
+	for _, p := range pids {
+		if st, err := readProcStat(int(p)); err == nil { // else exited while we scanned: not ours to count
+			all[int(p)] = st
 		}
-		st, err := readProcStat(p)
-		if err != nil {
-			continue // exited while we scanned, or a kernel oddity: not ours to count
-		}
-		all[p] = st
 	}
 	return all, nil
 }
