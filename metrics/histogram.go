@@ -65,14 +65,14 @@ func nativeIndex(v float64) int {
 // formats carry the classic buckets, the protobuf format (what Prometheus
 // asks for with native histograms on) the native ones as well.
 func (a *hist) metric(desc *prometheus.Desc, labels ...string) prometheus.Metric {
+	if a.classic == nil {
+		*a = *newHist()
+	}
 	cum := make(map[float64]uint64, len(Bounds))
 	var c uint64
 	for i, b := range Bounds {
 		c += a.classic[i]
 		cum[b] = c
-	}
-	if a.classic == nil {
-		*a = *newHist()
 	}
 	classic := prometheus.MustNewConstHistogram(desc, a.count, a.sum, cum, labels...)
 	native := prometheus.MustNewConstNativeHistogram(desc, a.count, a.sum, a.native, nil, 0, nativeSchema, 0, time.Time{}, labels...)

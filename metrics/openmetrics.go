@@ -133,12 +133,8 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 	om.netstat(lv, rep, first)
 	active := diagnosed(variant, rep, margin)
 	for _, rule := range Rules {
-		v := 0.0
-		if active[rule] {
-			v = 1
-		}
 		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), 0, first)
-		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), v, end)
+		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), active[rule], end)
 	}
 	om.measures(famWindowStart.pairs(win...), x, first, end)
 	om.sample(famWindowStart, famWindowStart.pairs(win...), 0, first)

@@ -59,7 +59,6 @@ type Server struct {
 	order     []runner.WindowID // windows in the order they ran
 	finals    map[runner.WindowID]time.Time
 	published time.Time // when the last snapshot was published
-	loads     int       // windows whose load began
 	waited    time.Duration
 
 	inflight atomic.Int32 // requests of /metrics being served
@@ -244,19 +243,22 @@ func (s *Server) Stop(ctx context.Context) []runner.Event {
 func (s *Server) plan(ws []runner.WindowID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	added := false
+	n := len(s.windows)
 	for _, id := range ws {
-		if s.byID[id] != nil {
-			continue
-		}
-		w := newWindow(id, s.groups)
-		s.byID[id] = w
-		s.windows = append(s.windows, w)
-		added = true
+		s.windowLocked(id)
 	}
-	if added {
+	if len(s.windows) > n {
 		s.publishLocked()
 	}
+}
+
+// windowLocked returns window id, made at 0 where it is new; s.mu held.
+func (s *Server) windowLocked(id runner.WindowID) *window {
+	if s.byID[id] == nil {
+		s.byID[id] = newWindow(id, s.groups)
+		s.windows = append(s.windows, s.byID[id])
+	}
+	return s.byID[id]
 }
 
 // beforeLoad completes w's series at 0 and waits, for at most the linger,
@@ -264,17 +266,10 @@ func (s *Server) plan(ws []runner.WindowID) {
 // error when none comes), else only while a scraper is known.
 func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	s.mu.Lock()
-	w := s.byID[lw.WindowID]
-	if w == nil {
-		w = newWindow(lw.WindowID, s.groups)
-		s.byID[lw.WindowID] = w
-		s.windows = append(s.windows, w)
-	}
-	w.describe(lw)
+	s.windowLocked(lw.WindowID).describe(lw)
 	s.publishLocked()
 	zeros := s.published
-	first := s.loads == 0
-	s.loads++
+	first := len(s.order) == 0
 	s.order = append(s.order, lw.WindowID)
 	s.mu.Unlock()
 

@@ -73,11 +73,11 @@ func final(c *[nPhases]counts, g *results.Group) {
 	}
 }
 
-// diagnosed are the rules the record's diagnosis of window rep shows.
-func diagnosed(variant string, rep *results.Rep, margin float64) map[string]bool {
-	active := map[string]bool{}
+// diagnosed is 1 for each rule the record's diagnosis of window rep shows.
+func diagnosed(variant string, rep *results.Rep, margin float64) map[string]float64 {
+	active := map[string]float64{}
 	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
-		active[d.Rule] = true
+		active[d.Rule] = 1
 	}
 	return active
 }
@@ -107,13 +107,13 @@ type pending struct {
 type window struct {
 	id         runner.WindowID
 	groups     []groupState
-	hists      [nPhases][nHists]*hist // warm-up and window; connect: window only
+	hists      [pAfter][nHists]hist // warm-up and window; connect: window only
 	serverHost string
 	server     float64
 	hosts      []hostState
 	rate       float64
 	start      time.Time
-	diag       map[string]bool
+	diag       map[string]float64
 	ended      bool
 	pending    map[int]*pending
 	// cached holds the window's metrics as last built; dirty says they
@@ -124,13 +124,7 @@ type window struct {
 
 // newWindow returns window id at 0, with groups groups.
 func newWindow(id runner.WindowID, groups int) *window {
-	w := &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, diag: map[string]bool{}, dirty: true}
-	for p := range pAfter { // warm-up and window
-		for k := range nHists {
-			w.hists[p][k] = newHist()
-		}
-	}
-	return w
+	return &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, dirty: true}
 }
 
 // describe completes the window with what its load will read (LiveWindow),
@@ -252,13 +246,10 @@ func (w *window) end(rep *results.Rep, margin float64) {
 	if rep == nil {
 		return
 	}
-	for i := range rep.Groups {
-		if i >= len(w.groups) {
-			break
-		}
+	for i := range min(len(rep.Groups), len(w.groups)) {
 		final(&w.groups[i].phases, &rep.Groups[i])
 	}
-	w.hists[pWindow][hConnect] = newHist()
+	w.hists[pWindow][hConnect] = hist{}
 	w.hists[pWindow][hConnect].add(rep.Total.Latency.Connect)
 	w.rate = windowRate.Rep(&measure.Rep{Rep: rep}).F
 	w.start = rep.Total.Window.Start
@@ -280,8 +271,7 @@ func (w *window) metrics(run string) []prometheus.Metric {
 		g := &w.groups[gi]
 		group := strconv.Itoa(gi)
 		for p := range nPhases {
-			c := &g.phases[p]
-			c.series(func(f *family, v float64, labels ...string) {
+			g.phases[p].series(func(f *family, v float64, labels ...string) {
 				add(f, v, append([]string{Phases[p], group}, labels...)...)
 			})
 		}
@@ -304,11 +294,7 @@ func (w *window) metrics(run string) []prometheus.Metric {
 		}
 	}
 	for _, rule := range Rules {
-		v := 0.0
-		if w.diag[rule] {
-			v = 1
-		}
-		add(famDiagnosis, v, rule)
+		add(famDiagnosis, w.diag[rule], rule)
 	}
 	add(famWindowRate, w.rate)
 	start := 0.0
