@@ -97,20 +97,20 @@ func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*S
 	if len(pids) == 0 {
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")
 	}
-	limit := window + limitMargin
-	cmd := host.Script(context.WithoutCancel(ctx), script(pids, limit))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
-	}
-	s := &Session{host: host, pids: pids, cmd: cmd, stdin: stdin, lines: make(chan string, 16), parsed: make(chan parsed, 1), stderr: &tail{}, closed: make(chan struct{})}
+	cmd := host.Script(context.WithoutCancel(ctx), script(pids, window+limitMargin))
+	s := &Session{host: host, pids: pids, cmd: cmd, lines: make(chan string, 16), parsed: make(chan parsed, 1),
+		stderr: &tail{}, closed: make(chan struct{})}
 	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
+	var stdout io.Reader
+	stdin, err := cmd.StdinPipe()
+	if s.stdin = stdin; err == nil {
+		stdout, err = cmd.StdoutPipe()
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		return nil, s.none("perf not started: " + err.Error())
 	}
 	go s.read(stdout)
 	line, err := s.await(ctx, attachTimeout)
@@ -174,25 +174,29 @@ func (s *Session) await(ctx context.Context, timeout time.Duration) (string, err
 // failure reads why perf stopped from the script's lines after the
 // first one (line), or says what went wrong (err).
 func (s *Session) failure(ctx context.Context, line string, err error) *results.ServerProfile {
-	host := s.host.Name()
 	if err != nil {
-		return Unavailable(host, s.pids, "perf failed: "+err.Error())
+		return s.none("perf failed: " + err.Error())
 	}
 	if r, ok := strings.CutPrefix(line, "unavailable "); ok {
-		if host != "local" {
+		if host := s.host.Name(); host != "local" {
 			r += " on " + host
 		}
-		return Unavailable(host, s.pids, r)
+		return s.none(r)
 	}
 	if !strings.HasPrefix(line, "failed") {
-		return Unavailable(host, s.pids, "perf failed: unexpected "+strconv.Quote(line))
+		return s.none("perf failed: unexpected " + strconv.Quote(line))
 	}
-	var errs []string
-	paranoid := ""
+	errs, paranoid, _ := s.errLines(ctx, ackTimeout, "end")
+	return s.none(Reason(errs, paranoid))
+}
+
+// errLines reads the script's lines up to last: perf's error lines and
+// the host's perf_event_paranoid; ok says last came.
+func (s *Session) errLines(ctx context.Context, timeout time.Duration, last string) (errs []string, paranoid string, ok bool) {
 	for {
-		l, err := s.await(ctx, ackTimeout)
-		if err != nil || l == "end" {
-			break
+		l, err := s.await(ctx, timeout)
+		if err != nil || l == last {
+			return errs, paranoid, err == nil
 		}
 		if e, ok := strings.CutPrefix(l, "err "); ok {
 			errs = append(errs, e)
@@ -200,7 +204,11 @@ func (s *Session) failure(ctx context.Context, line string, err error) *results.
 			paranoid = strings.TrimSpace(v)
 		}
 	}
-	return Unavailable(host, s.pids, Reason(errs, paranoid))
+}
+
+// none is the session's profile without samples, for reason.
+func (s *Session) none(reason string) *results.ServerProfile {
+	return Unavailable(s.host.Name(), s.pids, reason)
 }
 
 // Reason words why perf record failed, from its error output and the
@@ -270,12 +278,11 @@ func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
 // nil then, else the profile that says why there is none (the session is
 // then over: Close it).
 func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
-	host := s.host.Name()
 	if s.enabled.IsZero() {
-		return Unavailable(host, s.pids, "perf was never enabled")
+		return s.none("perf was never enabled")
 	}
 	if _, err := io.WriteString(s.stdin, "disable\n"); err != nil {
-		return Unavailable(host, s.pids, "disable perf: "+err.Error())
+		return s.none("disable perf: " + err.Error())
 	}
 	line, err := s.await(ctx, ackTimeout)
 	ticks, ok := strings.CutPrefix(line, "disabled ")
@@ -292,39 +299,26 @@ func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
 // there are none. The session is over.
 func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
 	defer s.Close()
-	host := s.host.Name()
-	seconds := s.seconds
-	var perfErr []string
-	for {
-		l, err := s.await(ctx, scriptTimeout)
-		if err != nil {
-			// The script ended before perf script ran.
-			return Unavailable(host, s.pids, Reason(perfErr, ""))
-		}
-		if e, ok := strings.CutPrefix(l, "err "); ok {
-			perfErr = append(perfErr, e)
-		}
-		if strings.HasPrefix(l, "scripting") {
-			break
-		}
+	if perfErr, _, ok := s.errLines(ctx, scriptTimeout, "scripting"); !ok {
+		return s.none(Reason(perfErr, "")) // the script ended before perf script ran
 	}
 	t := time.NewTimer(scriptTimeout)
 	defer t.Stop()
 	select {
 	case r := <-s.parsed:
 		if r.err != nil {
-			return Unavailable(host, s.pids, "perf script: "+r.err.Error())
+			return s.none("perf script: " + r.err.Error())
 		}
 		rec := r.p.Record()
-		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = host, s.pids, Rate, seconds
+		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = s.host.Name(), s.pids, Rate, s.seconds
 		if s.hz > 0 && s.ticks[1] >= s.ticks[0] {
 			rec.CPUSeconds = (s.ticks[1] - s.ticks[0]) / s.hz
 		}
 		return &rec
 	case <-ctx.Done():
-		return Unavailable(host, s.pids, "perf script: "+ctx.Err().Error())
+		return s.none("perf script: " + ctx.Err().Error())
 	case <-t.C:
-		return Unavailable(host, s.pids, fmt.Sprintf("perf script gave no output within %s", scriptTimeout))
+		return s.none(fmt.Sprintf("perf script gave no output within %s", scriptTimeout))
 	}
 }
 
