@@ -3,9 +3,9 @@ package cpustat
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -99,60 +99,42 @@ func (l *Listener) listening() ([]uint64, error) {
 	return slices.Compact(inodes), nil
 }
 
-// procListening reads the listening sockets of l.Port from tcp and tcp6
-// under l.netDir; a missing tcp6 (IPv6 off) is no error.
-func (l *Listener) procListening() ([]uint64, error) {
-	dir := l.netDir
-	if dir == "" {
-		dir = "/proc/net"
-	}
-	var inodes []uint64
-	for _, name := range []string{"tcp", "tcp6"} {
-		f, err := os.Open(dir + "/" + name)
-		if err != nil {
-			if name == "tcp6" && errors.Is(err, os.ErrNotExist) {
-				continue
-			}
-			return nil, err
-		}
-		inodes, err = listenInodes(f, l.buf[:8<<10], l.Port, inodes)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", dir, name, err)
-		}
-	}
-	return inodes, nil
-}
-
 // diagReceiveSize is the buffer a sock_diag answer is read into; the
 // kernel sends what does not fit in the next read.
 const diagReceiveSize = 32 << 10
 
-// Socket states in /proc/net/tcp's st column.
-const (
-	tcpListen  = "0A"
-	tcpSynRecv = "03"
-)
-
-// listenInodes appends the inode of each socket listening on port in r
-// (/proc/net/tcp). Listeners come first, so it stops at the first other
-// state (but SYN_RECV, listed among them before Linux 4.4).
-func listenInodes(r io.Reader, buf []byte, port int, inodes []uint64) ([]uint64, error) {
-	want := fmt.Sprintf(":%04X", port)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(buf, len(buf))
-	sc.Scan() // the header
-	for sc.Scan() {
-		f := bytes.Fields(sc.Bytes()) // local address, state and inode: fields 1, 3 and 9
-		if len(f) < 10 || string(f[3]) != tcpListen && string(f[3]) != tcpSynRecv {
-			return inodes, nil
+// procListening reads the listening sockets of l.Port from tcp and tcp6
+// under l.netDir; a missing tcp6 (IPv6 off) is no error.
+func (l *Listener) procListening() ([]uint64, error) {
+	dir := cmp.Or(l.netDir, "/proc/net")
+	want := []byte(fmt.Sprintf(":%04X", l.Port))
+	var inodes []uint64
+	for _, name := range []string{"tcp", "tcp6"} {
+		file, err := os.Open(dir + "/" + name)
+		if name == "tcp6" && errors.Is(err, os.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, err
 		}
-		ino, err := strconv.ParseUint(string(f[9]), 10, 64)
-		if string(f[3]) == tcpListen && bytes.HasSuffix(f[1], []byte(want)) && err == nil && ino != 0 {
-			inodes = append(inodes, ino)
+		sc := bufio.NewScanner(file)
+		sc.Buffer(l.buf[:8<<10], 8<<10)
+		sc.Scan() // the header
+		for sc.Scan() {
+			f := bytes.Fields(sc.Bytes()) // local address, state ("0A" listens) and inode: fields 1, 3 and 9
+			if len(f) < 10 || string(f[3]) != "0A" && string(f[3]) != "03" {
+				break // listeners come first, among them SYN_RECV (03) before Linux 4.4
+			}
+			ino, err := strconv.ParseUint(string(f[9]), 10, 64)
+			if string(f[3]) == "0A" && bytes.HasSuffix(f[1], want) && err == nil && ino != 0 {
+				inodes = append(inodes, ino)
+			}
+		}
+		file.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dir, name, err)
 		}
 	}
-	return inodes, sc.Err()
+	return inodes, nil
 }
 
 // socketHolders returns, sorted, the processes with a descriptor of any
