@@ -22,20 +22,6 @@ const (
 	diagReqSport   = unix.SizeofNlMsghdr + 8  // id.idiag_sport
 )
 
-// diagListening returns the inodes of the TCP sockets listening on port
-// (sock_diag: the kernel walks its listening hash alone).
-func diagListening(port int, buf []byte) ([]uint64, error) {
-	var inodes []uint64
-	err := diagDump(port, 1<<tcpStateListen, 0, buf, func(msg []byte, ext uint16, _ []byte) {
-		if ext == 0 && msg[1] == tcpStateListen && int(binary.BigEndian.Uint16(msg[diagMsgSport:])) == port {
-			if ino := binary.NativeEndian.Uint32(msg[diagMsgInode:]); ino != 0 {
-				inodes = append(inodes, uint64(ino))
-			}
-		}
-	})
-	return inodes, err
-}
-
 // diagDump asks sock_diag for the TCP sockets of both families in states
 // (a bit mask), with source port sport when not 0 and extensions ext. It
 // calls each with a socket's inet_diag_msg (ext 0), then per attribute.

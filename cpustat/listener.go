@@ -88,7 +88,7 @@ func (l *Listener) listening() ([]uint64, error) {
 	var inodes []uint64
 	var err error
 	if l.netDir == "" {
-		inodes, err = diagListening(l.Port, l.buf)
+		inodes, _, err = diagListening(l.Port, l.buf)
 	}
 	if l.netDir != "" || err != nil {
 		if inodes, err = l.procListening(); err != nil {

@@ -24,28 +24,34 @@ const (
 // ReadListenQueue reads the listeners of TCP port in this network
 // namespace through sock_diag (listeners only: cheap). None is no error.
 func ReadListenQueue(port int) (ListenQueue, error) {
+	_, q, err := diagListening(port, nil)
+	if err != nil {
+		return ListenQueue{}, fmt.Errorf("read the listen queue of port %d: %w", port, err)
+	}
+	return q, nil
+}
+
+// diagListening returns the inodes and queues of the TCP sockets
+// listening on port (sock_diag: the kernel walks its listening hash alone).
+func diagListening(port int, buf []byte) ([]uint64, ListenQueue, error) {
+	var inodes []uint64
 	var q ListenQueue
 	drops := 0
-	err := diagDump(port, 1<<tcpStateListen, 1<<(diagExtSkMemInfo-1), nil, func(msg []byte, ext uint16, attr []byte) {
-		if ext == 0 {
-			if msg[1] != tcpStateListen || int(binary.BigEndian.Uint16(msg[diagMsgSport:])) != port {
-				return
-			}
+	err := diagDump(port, 1<<tcpStateListen, 1<<(diagExtSkMemInfo-1), buf, func(msg []byte, ext uint16, attr []byte) {
+		if ext == 0 && msg[1] == tcpStateListen && int(binary.BigEndian.Uint16(msg[diagMsgSport:])) == port {
 			q.Sockets++
 			q.Queue += uint64(binary.NativeEndian.Uint32(msg[diagMsgRqueue:]))
 			q.Backlog += uint64(binary.NativeEndian.Uint32(msg[diagMsgWqueue:]))
-			return
-		}
-		if ext == diagExtSkMemInfo && len(attr) >= 4*(unix.SK_MEMINFO_DROPS+1) {
+			if ino := binary.NativeEndian.Uint32(msg[diagMsgInode:]); ino != 0 {
+				inodes = append(inodes, uint64(ino))
+			}
+		} else if ext == diagExtSkMemInfo && len(attr) >= 4*(unix.SK_MEMINFO_DROPS+1) {
 			q.Drops += uint64(binary.NativeEndian.Uint32(attr[4*unix.SK_MEMINFO_DROPS:]))
 			drops++
 		}
 	})
 	q.DropsKnown = q.Sockets > 0 && drops == q.Sockets
-	if err != nil {
-		return ListenQueue{}, fmt.Errorf("read the listen queue of port %d: %w", port, err)
-	}
-	return q, nil
+	return inodes, q, err
 }
 
 // CountTimeWait counts the TCP sockets in TIME_WAIT to dst in this

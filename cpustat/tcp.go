@@ -63,8 +63,8 @@ func (s *TCPSnapshot) unavailable(why string, names ...string) {
 func (a TCPSnapshot) Delta(b TCPSnapshot) TCPDelta {
 	d := TCPDelta{Namespace: b.Namespace}
 	if a.Namespace.Known() && b.Namespace.Known() && a.Namespace != b.Namespace {
-		d.unavailable(fmt.Sprintf("the snapshots are of two network namespaces (%s, then %s)", a.Namespace, b.Namespace),
-			TCPCounterNames[:]...)
+		why := fmt.Sprintf("the snapshots are of two network namespaces (%s, then %s)", a.Namespace, b.Namespace)
+		d.unavailable(why, TCPCounterNames[:]...)
 		return d
 	}
 	d.Values = make(map[string]uint64, len(TCPCounterNames))
@@ -145,15 +145,11 @@ func quoteFirstLine(text string) string {
 
 // ReadTCPCounters reads the TCP counters of this process's network
 // namespace; a file it cannot read makes its counters not available.
-func ReadTCPCounters() TCPSnapshot {
-	return readTCPCounters("/proc/self")
-}
+func ReadTCPCounters() TCPSnapshot { return readTCPCounters("/proc/self") }
 
 // ReadTCPCountersOf reads the TCP counters of process pid's network
 // namespace, such as a local server's own.
-func ReadTCPCountersOf(pid int) TCPSnapshot {
-	return readTCPCounters("/proc/" + strconv.Itoa(pid))
-}
+func ReadTCPCountersOf(pid int) TCPSnapshot { return readTCPCounters("/proc/" + strconv.Itoa(pid)) }
 
 // readTCPCounters reads the counters and namespace of proc, a /proc
 // process directory.
