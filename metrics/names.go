@@ -13,18 +13,11 @@ import (
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
-// The label values.
-const (
-	netstatPrefix         = "kaeload_netstat_"
-	phaseWarmup           = "warmup"
-	phaseWindow           = "window"
-	phaseAfter            = "after"
-	resultOK, resultError = "ok", "error"
-)
+const netstatPrefix = "kaeload_netstat_"
 
 // Phases are the values of the phase label; after is what was in flight
 // at the window's end (run.json's outside.late and outside.abandoned).
-var Phases = []string{phaseWarmup, phaseWindow, phaseAfter}
+var Phases = []string{"warmup", "window", "after"}
 
 // Rules are the values of kaeload_diagnosis_active's rule label.
 var Rules = []string{diagnosis.RuleAcceptQueue, diagnosis.RuleSYNCookies, diagnosis.RuleTimeWait,

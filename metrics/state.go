@@ -22,14 +22,6 @@ const (
 	nPhases
 )
 
-// Histogram kinds.
-const (
-	hHandshake = iota
-	hRequest
-	hConnect
-	nHists
-)
-
 // counts are one group's requests in one phase.
 type counts struct {
 	ok   uint64
@@ -42,8 +34,8 @@ type counts struct {
 // series writes c as the requests and errors series, with the labels
 // after phase and group.
 func (c *counts) series(write func(f *family, v float64, labels ...string)) {
-	write(famRequests, float64(c.ok), resultOK)
-	write(famRequests, float64(c.errs.Total()+c.abandoned), resultError)
+	write(famRequests, float64(c.ok), "ok")
+	write(famRequests, float64(c.errs.Total()+c.abandoned), "error")
 	for k, n := range c.errs {
 		write(famErrors, float64(n), errorClasses[k])
 	}
@@ -107,7 +99,9 @@ type pending struct {
 type window struct {
 	id         runner.WindowID
 	groups     []groupState
-	hists      [pAfter][nHists]hist // warm-up and window; connect: window only
+	handshake  [pAfter]hist // warm-up and window
+	request    [pAfter]hist
+	connect    hist // the window's
 	serverHost string
 	server     float64
 	hosts      []hostState
@@ -219,8 +213,8 @@ func (w *window) apply(r runner.LiveReading) {
 			}
 		}
 		g.phases[ph].add(s.Requests, s.Errors)
-		w.hists[ph][hHandshake].add(s.Handshake)
-		w.hists[ph][hRequest].add(s.Total)
+		w.handshake[ph].add(s.Handshake)
+		w.request[ph].add(s.Total)
 		if s.Process != nil {
 			g.cpu += s.Process.Seconds
 		}
@@ -249,8 +243,8 @@ func (w *window) end(rep *results.Rep, margin float64) {
 	for i := range min(len(rep.Groups), len(w.groups)) {
 		final(&w.groups[i].phases, &rep.Groups[i])
 	}
-	w.hists[pWindow][hConnect] = hist{}
-	w.hists[pWindow][hConnect].add(rep.Total.Latency.Connect)
+	w.connect = hist{}
+	w.connect.add(rep.Total.Latency.Connect)
 	w.rate = windowRate.Rep(&measure.Rep{Rep: rep}).F
 	w.start = rep.Total.Window.Start
 	w.diag = diagnosed(w.id.Variant, rep, margin)
@@ -281,10 +275,10 @@ func (w *window) metrics(run string) []prometheus.Metric {
 			map[float64]float64{0.5: g.p50.Seconds(), 0.99: g.p99.Seconds()}, lv(group)...))
 	}
 	for p := range pAfter { // warm-up and window
-		out = append(out, w.hists[p][hHandshake].metric(famHandshake.desc, lv(Phases[p])...))
-		out = append(out, w.hists[p][hRequest].metric(famRequest.desc, lv(Phases[p])...))
+		out = append(out, w.handshake[p].metric(famHandshake.desc, lv(Phases[p])...),
+			w.request[p].metric(famRequest.desc, lv(Phases[p])...))
 	}
-	out = append(out, w.hists[pWindow][hConnect].metric(famConnect.desc, lv(phaseWindow)...))
+	out = append(out, w.connect.metric(famConnect.desc, lv(Phases[pWindow])...))
 	if w.serverHost != "" {
 		add(famServerCPU, w.server, w.serverHost)
 	}
