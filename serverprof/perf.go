@@ -70,7 +70,6 @@ type Session struct {
 	parsed  chan parsed
 	stderr  *tail
 	enabled time.Time
-	seconds float64 // sampling on, from Enable's ack to Disable's
 	// hz is the host's clock ticks per second (CLK_TCK); ticks the
 	// server processes' CPU ticks read on the host right after the
 	// enable's and the disable's acknowledgements.
@@ -216,6 +215,8 @@ func (s *Session) none(reason string) *results.ServerProfile {
 // without control FIFOs, or perf's own first line.
 func Reason(perfErr []string, paranoid string) string {
 	text := strings.Join(perfErr, "\n")
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	first = strings.TrimSpace(first)
 	switch {
 	case strings.Contains(text, "perf_event_paranoid") || strings.Contains(text, "Permission denied") || strings.Contains(text, "Operation not permitted"):
 		if paranoid == "" {
@@ -227,22 +228,12 @@ func Reason(perfErr []string, paranoid string) string {
 	case strings.Contains(text, "control") && (strings.Contains(text, "unknown option") || strings.Contains(text, "Unknown option")):
 		return "perf too old: it has no --control (perf 5.9 or later needed)"
 	case strings.Contains(text, "not found for kernel"), strings.Contains(text, "perf not found"):
-		return "perf not found: " + firstLine(perfErr)
+		return "perf not found: " + first
 	}
-	if l := firstLine(perfErr); l != "" {
-		return "perf record failed: " + l
+	if first != "" {
+		return "perf record failed: " + first
 	}
 	return "perf record failed"
-}
-
-// firstLine is the first non-empty line of lines, trimmed.
-func firstLine(lines []string) string {
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
 }
 
 // Enable turns sampling on (the window opens) and returns once perf has
@@ -264,20 +255,11 @@ func (s *Session) Enable(ctx context.Context) error {
 	return nil
 }
 
-// Stop turns sampling off (the window closed) and collects the profile
-// (Disable, then Collect). The session is over.
+// Stop turns sampling off (the window closed) once perf acknowledges it,
+// stops perf with SIGINT, runs perf script and returns the profile: the
+// samples between Enable and now, or why there are none. The session is over.
 func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
-	if p := s.Disable(ctx); p != nil {
-		s.Close()
-		return p
-	}
-	return s.Collect(ctx)
-}
-
-// Disable turns sampling off and returns once perf has acknowledged it;
-// nil then, else the profile that says why there is none (the session is
-// then over: Close it).
-func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
+	defer s.Close()
 	if s.enabled.IsZero() {
 		return s.none("perf was never enabled")
 	}
@@ -289,16 +271,8 @@ func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
 	if err != nil || !ok {
 		return s.failure(ctx, line, err)
 	}
-	s.seconds = time.Since(s.enabled).Seconds()
+	seconds := time.Since(s.enabled).Seconds()
 	s.ticks[1], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
-	return nil
-}
-
-// Collect stops perf with SIGINT after Disable, runs perf script and
-// returns the profile: the samples between Enable and Disable, or why
-// there are none. The session is over.
-func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
-	defer s.Close()
 	if perfErr, _, ok := s.errLines(ctx, scriptTimeout, "scripting"); !ok {
 		return s.none(Reason(perfErr, "")) // the script ended before perf script ran
 	}
@@ -310,7 +284,7 @@ func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
 			return s.none("perf script: " + r.err.Error())
 		}
 		rec := r.p.Record()
-		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = s.host.Name(), s.pids, Rate, s.seconds
+		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = s.host.Name(), s.pids, Rate, seconds
 		if s.hz > 0 && s.ticks[1] >= s.ticks[0] {
 			rec.CPUSeconds = (s.ticks[1] - s.ticks[0]) / s.hz
 		}
