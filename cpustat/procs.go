@@ -34,18 +34,16 @@ type ProcsSample struct {
 // and b and may run on cpus (any when empty), busiest first. /proc does
 // not split time by CPU: the rank weighs it by the affinity's share in cpus.
 func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) []results.ProcessCPU {
-	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) { return pinning.Allowed(strconv.Itoa(pid)) })
+	return a.top(b, cpus, exclude, n, func(pid int) pinning.Set {
+		set, _ := pinning.Allowed(strconv.Itoa(pid))
+		return set
+	})
 }
 
 // TopAllowed is Top with the affinities given, read on another machine
 // for the PIDs Used returns; a process missing from allowed is not named.
 func (a ProcsSample) TopAllowed(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowed map[int]pinning.Set) []results.ProcessCPU {
-	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) {
-		if s, ok := allowed[pid]; ok {
-			return s, nil
-		}
-		return nil, fmt.Errorf("pid %d: affinity not read", pid)
-	})
+	return a.top(b, cpus, exclude, n, func(pid int) pinning.Set { return allowed[pid] })
 }
 
 // used calls f with each process of b not in exclude that used CPU since
@@ -68,16 +66,17 @@ func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
 	return pids
 }
 
-// top is Top with the affinity of a process read by allowedOf.
-func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowedOf func(int) (pinning.Set, error)) []results.ProcessCPU {
+// top is Top with the affinity of a process read by allowedOf (none: not
+// read).
+func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowedOf func(int) pinning.Set) []results.ProcessCPU {
 	type used struct {
 		p    results.ProcessCPU
 		rank float64 // estimated seconds on cpus
 	}
 	var cands []used
 	a.used(b, exclude, func(k procKey, st procStat, sec float64) {
-		allowed, err := allowedOf(k.pid)
-		if err != nil || len(allowed) == 0 {
+		allowed := allowedOf(k.pid)
+		if len(allowed) == 0 {
 			return // exited meanwhile: it cannot be told apart from a new one
 		}
 		in := len(allowed)

@@ -52,14 +52,11 @@ func (p *Profile) add(chain []frame) {
 	if len(chain) > results.ProfileDepth {
 		chain = chain[:results.ProfileDepth]
 	}
-	var b strings.Builder
-	for i := len(chain) - 1; i >= 0; i-- {
-		b.WriteString(results.FoldFrame(chain[i].lib, chain[i].fn))
-		if i > 0 {
-			b.WriteByte(';')
-		}
+	folded := make([]string, len(chain))
+	for i, f := range chain {
+		folded[len(chain)-1-i] = results.FoldFrame(f.lib, f.fn) // root first
 	}
-	p.stacks[b.String()]++
+	p.stacks[strings.Join(folded, ";")]++
 }
 
 // ParseScript counts the samples of `perf script -F comm,pid,tid,ip,sym,dso`
