@@ -2,6 +2,7 @@ package cpustat
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -232,12 +233,8 @@ func (n NetNS) String() string {
 // prints /proc/PID/ns/net) and a boot ID into a NetNS.
 func ParseNetNS(link, bootID string) (NetNS, error) {
 	link, bootID = strings.TrimSpace(link), strings.TrimSpace(bootID)
-	digits, ok := strings.CutPrefix(link, "net:[")
-	if digits, ok = strings.CutSuffix(digits, "]"); !ok {
-		return NetNS{}, fmt.Errorf("network namespace link %q: want net:[INODE]", link)
-	}
-	ino, err := strconv.ParseUint(digits, 10, 64)
-	if err != nil || ino == 0 {
+	var ino uint64
+	if _, err := fmt.Sscanf(link, "net:[%d]", &ino); err != nil || ino == 0 || !strings.HasSuffix(link, "]") {
 		return NetNS{}, fmt.Errorf("network namespace link %q: want net:[INODE]", link)
 	}
 	if bootID == "" || strings.ContainsAny(bootID, " \t\n") {
@@ -254,12 +251,9 @@ func LocalNetNS() (NetNS, error) { return readNetNS("/proc/self") }
 func ProcessNetNS(pid int) (NetNS, error) { return readNetNS("/proc/" + strconv.Itoa(pid)) }
 
 func readNetNS(proc string) (NetNS, error) {
-	link, err := os.Readlink(proc + "/ns/net")
-	if err != nil {
-		return NetNS{}, fmt.Errorf("read network namespace: %w", err)
-	}
-	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	if err != nil {
+	link, err1 := os.Readlink(proc + "/ns/net")
+	boot, err2 := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err := errors.Join(err1, err2); err != nil {
 		return NetNS{}, fmt.Errorf("read network namespace: %w", err)
 	}
 	return ParseNetNS(link, string(boot))

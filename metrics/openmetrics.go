@@ -21,7 +21,7 @@ import (
 // Catalogue measures marked OpenMetrics are gauges set at the window's end.
 func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	r := m.Run
-	om := &omWriter{families: map[string]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
+	om := &omWriter{families: map[*family]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
 	run, base := runLabels(r)
 	om.sample(famRunInfo, famRunInfo.pairs(run, r.Name, base), 1, r.Started)
 	for i := range r.Variants {
@@ -31,12 +31,15 @@ func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 		}
 	}
 	bw := bufio.NewWriter(w)
-	for _, name := range om.order {
-		f := om.families[name]
-		fmt.Fprintf(bw, "# TYPE %s %s\n# HELP %s %s\n", f.name, f.typ, f.name, omEscape.Replace(f.help))
+	for _, f := range om.order {
+		name := f.name
+		if f.typ == "counter" {
+			name = strings.TrimSuffix(name, "_total")
+		}
+		fmt.Fprintf(bw, "# TYPE %s %s\n# HELP %s %s\n", name, f.typ, name, omEscape.Replace(f.help))
 		for _, key := range f.series {
 			for _, s := range f.samples[key] {
-				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.sampleName, key, fnum(s.v), fnum(float64(s.at.UnixMilli())/1000))
+				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.name, key, fnum(s.v), fnum(float64(s.at.UnixMilli())/1000))
 			}
 		}
 	}
@@ -49,15 +52,15 @@ func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 
 // omWriter collects the samples by family and series, in first-seen order.
 type omWriter struct {
-	families map[string]*omFamily
-	order    []string
+	families map[*family]*omFamily
+	order    []*omFamily
 	cols     []measure.Column
 }
 
 type omFamily struct {
-	name, sampleName, typ, help string
-	series                      []string
-	samples                     map[string][]omSample
+	*family
+	series  []string
+	samples map[string][]omSample
 }
 
 type omSample struct {
@@ -68,15 +71,11 @@ type omSample struct {
 // sample adds value v of m's series labels at at; one not after the
 // series' last replaces it.
 func (om *omWriter) sample(m *family, labels string, v float64, at time.Time) {
-	fam := m.name
-	if m.typ == "counter" {
-		fam = strings.TrimSuffix(m.name, "_total")
-	}
-	f := om.families[fam]
+	f := om.families[m]
 	if f == nil {
-		f = &omFamily{name: fam, sampleName: m.name, typ: m.typ, help: m.help, samples: map[string][]omSample{}}
-		om.families[fam] = f
-		om.order = append(om.order, fam)
+		f = &omFamily{family: m, samples: map[string][]omSample{}}
+		om.families[m] = f
+		om.order = append(om.order, f)
 	}
 	ss, seen := f.samples[labels]
 	if !seen {
