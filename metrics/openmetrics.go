@@ -151,18 +151,15 @@ func (om *omWriter) netstat(lv func(...string) []string, rep *results.Rep, first
 	for h := range t.Hosts {
 		host := &t.Hosts[h]
 		names := slices.DeleteFunc(slices.Clone(host.Counters), func(n string) bool { _, gone := host.Unavailable[n]; return gone })
-		sums := map[string]float64{}
 		for _, n := range names {
 			f := netstatFamily(n)
-			om.sample(f, f.pairs(lv(side(*host), host.Name)...), 0, first)
-		}
-		for p := range t.Points {
-			at := start.Add(t.Points[p].End())
-			for _, n := range names {
+			labels := f.pairs(lv(side(*host), host.Name)...)
+			om.sample(f, labels, 0, first)
+			sum := 0.0
+			for p := range t.Points {
 				if d, ok := t.TCP(p, h, n); ok {
-					sums[n] += float64(d)
-					f := netstatFamily(n)
-					om.sample(f, f.pairs(lv(side(*host), host.Name)...), sums[n], at)
+					sum += float64(d)
+					om.sample(f, labels, sum, start.Add(t.Points[p].End()))
 				}
 			}
 		}
