@@ -66,7 +66,7 @@ func ParseScript(r io.Reader) (*Profile, error) { return parseScript(r, nil) }
 
 // parseScript is ParseScript naming, with gs, the Go functions perf left
 // unnamed in binaries on this machine.
-func parseScript(r io.Reader, gs *goSymbols) (*Profile, error) {
+func parseScript(r io.Reader, gs goSymbols) (*Profile, error) {
 	p := &Profile{}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var chain []frame
@@ -161,7 +161,7 @@ func taskField(fields []string) int {
 // symbol possibly with "+0xOFFSET", the DSO in the line's last balanced
 // parentheses. An unnamed symbol is looked up in gs; a caller's address is
 // a return address, one past its call.
-func parseFrame(s string, gs *goSymbols, caller bool) (frame, bool) {
+func parseFrame(s string, gs goSymbols, caller bool) (frame, bool) {
 	hex, rest, _ := strings.Cut(s, " ")
 	addr, err := strconv.ParseUint(hex, 16, 64)
 	if err != nil {

@@ -131,9 +131,9 @@ func (s *Session) read(stdout io.Reader) {
 		line, err := br.ReadString('\n')
 		line = strings.TrimRight(line, "\n")
 		if line == "script" {
-			var gs *goSymbols
+			var gs goSymbols
 			if _, ok := s.host.(localHost); ok {
-				gs = &goSymbols{}
+				gs = goSymbols{}
 			}
 			p, err := parseScript(br, gs)
 			s.parsed <- parsed{p, err}
