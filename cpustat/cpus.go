@@ -60,7 +60,7 @@ func (s Sample) Select(cpus pinning.Set) (Sample, error) {
 	}
 	out := Sample{Times: make([]Times, 0, len(cpus))}
 	for _, c := range cpus {
-		i, ok := slices.BinarySearchFunc(s.Times, c, func(t Times, c int) int { return t.CPU - c })
+		i, ok := slices.BinarySearchFunc(s.Times, c, byCPU)
 		if !ok {
 			return Sample{}, fmt.Errorf("select CPUs %s: CPU %d is not in the sample (it has %s)", cpus, c, s.CPUs())
 		}
@@ -95,12 +95,9 @@ func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
 	var per []results.CPUTime
 	var busy, idle, irq float64
-	j := 0
 	for _, ta := range a.Times {
-		for j < len(b.Times) && b.Times[j].CPU < ta.CPU {
-			j++
-		}
-		if j == len(b.Times) || b.Times[j].CPU != ta.CPU {
+		j, ok := slices.BinarySearchFunc(b.Times, ta.CPU, byCPU)
+		if !ok {
 			continue
 		}
 		tb := b.Times[j]
@@ -121,6 +118,8 @@ func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	}
 	return u
 }
+
+func byCPU(t Times, cpu int) int { return t.CPU - cpu }
 
 func clamp01(f float64) float64 {
 	return min(max(f, 0), 1)

@@ -104,15 +104,11 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 // parseSchedstat returns the run delay (the second field, ns) of a
 // /proc/.../schedstat line.
 func parseSchedstat(b []byte) (time.Duration, error) {
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, fmt.Errorf("%q: want 3 fields (run time, wait time, timeslices)", b)
+	var run, wait uint64
+	if _, err := fmt.Sscan(string(b), &run, &wait); err != nil {
+		return 0, fmt.Errorf("%q: want 3 counts (run time, wait time in ns, timeslices): %w", b, err)
 	}
-	ns, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil || ns < 0 {
-		return 0, fmt.Errorf("%q: wait time %q is not a count of nanoseconds", b, f[1])
-	}
-	return time.Duration(ns), nil
+	return time.Duration(wait), nil
 }
 
 // parseProcPIDStat parses process pid's /proc/PID/stat. The command name
