@@ -184,7 +184,12 @@ func parseFrame(s string, gs goSymbols, caller bool) (frame, bool) {
 			}
 		}
 	}
-	f := frame{lib: Library(dso), fn: symbol(sym)}
+	if i := strings.LastIndex(sym, "+0x"); i > 0 {
+		if _, err := strconv.ParseUint(sym[i+3:], 16, 64); err == nil {
+			sym = sym[:i] // the offset in the function
+		}
+	}
+	f := frame{lib: Library(dso), fn: cmp.Or(sym, Unknown)}
 	if f.fn == Unknown && addr > 0 {
 		if caller {
 			addr--
@@ -196,19 +201,6 @@ func parseFrame(s string, gs goSymbols, caller bool) (frame, bool) {
 	return f, true
 }
 
-// symbol cleans a symbol: "+0x1f" offsets dropped, "" made Unknown.
-func symbol(s string) string {
-	if i := strings.LastIndex(s, "+0x"); i > 0 {
-		if _, err := strconv.ParseUint(s[i+3:], 16, 64); err == nil {
-			s = s[:i]
-		}
-	}
-	if s == "" {
-		return Unknown
-	}
-	return s
-}
-
 // Library names a DSO as a profile shows it: a path by its base name,
 // "[kernel.kallsyms]" as "kernel", other bracketed names as they are, ""
 // as Unknown, without " (deleted)".
@@ -217,7 +209,7 @@ func Library(dso string) string {
 	switch {
 	case dso == "":
 		return Unknown
-	case dso == "[kernel.kallsyms]" || strings.HasPrefix(dso, "[kernel.kallsyms]"):
+	case strings.HasPrefix(dso, "[kernel.kallsyms]"):
 		return "kernel"
 	case strings.HasPrefix(dso, "["):
 		return dso
