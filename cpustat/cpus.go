@@ -88,9 +88,8 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 	return s.Select(cpus)
 }
 
-// Usage returns the CPU time used between a and b by the CPUs in both,
-// Busy being Seconds / (window × CPUs) in [0, 1], or busy / (busy + idle)
-// when window <= 0. A CPU whose counters went backwards counts 0.
+// Usage returns the CPU time used between a and b by the CPUs in both; Busy
+// is Seconds / (window × CPUs), or busy / (busy + idle) when window <= 0.
 func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
 	var per []results.CPUTime

@@ -15,8 +15,7 @@ type Holder struct {
 func (h Holder) String() string { return fmt.Sprintf("%s (pid %d)", h.Name, h.PID) }
 
 // PortHolders returns, sorted by PID, the roots of the process families
-// listening on TCP port now (as FindListener climbs); holders it cannot
-// see are left out.
+// listening on TCP port now (as FindListener climbs) that it can see.
 func PortHolders(port int) ([]Holder, error) {
 	l := Listener{Port: port}
 	inodes, err := l.listening()

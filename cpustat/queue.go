@@ -6,9 +6,8 @@ import (
 	"strings"
 )
 
-// ListenQueue sums the sockets listening on one TCP port at one instant.
-// Unlike the namespace's counters, another program's listener does not
-// move it.
+// ListenQueue sums the sockets listening on one TCP port at one instant
+// (unlike the namespace's counters, another program's do not move it).
 type ListenQueue struct {
 	Sockets int
 	// Queue is the connections waiting (ss's Recv-Q), Backlog the limit
@@ -23,9 +22,8 @@ type ListenQueue struct {
 // Full says whether the accept queue held as many as the backlog allows.
 func (q ListenQueue) Full() bool { return q.Sockets > 0 && q.Queue >= q.Backlog }
 
-// RemoteListenQueueCommand is the shell command whose output
-// ParseListenQueue reads: `ss` listing the TCP sockets listening on port
-// with their memory (drops), without a header.
+// RemoteListenQueueCommand is the `ss` command whose output ParseListenQueue
+// reads: the TCP sockets listening on port with their memory (drops).
 func RemoteListenQueueCommand(port int) string {
 	return "ss -Hltnm 'sport = :" + strconv.Itoa(port) + "' 2>&1"
 }
@@ -64,18 +62,14 @@ func ParseListenQueue(out string) (ListenQueue, error) {
 	return q, nil
 }
 
-// ListenQueueDelta is a listener over an interval: its drops' growth (not
-// known when a reading lacks it or the sockets changed) and the later
-// reading's queue.
-type ListenQueueDelta struct {
-	Drops          uint64
-	DropsKnown     bool
-	Queue, Backlog uint64
-}
+// ListenQueueDelta is a listener over an interval: Drops their growth (not
+// known if a reading lacks it or the sockets changed), the rest the later reading.
+type ListenQueueDelta = ListenQueue
 
 // Delta is q's growth to the later reading b.
 func (q ListenQueue) Delta(b ListenQueue) ListenQueueDelta {
-	d := ListenQueueDelta{Queue: b.Queue, Backlog: b.Backlog}
+	d := b
+	d.Drops, d.DropsKnown = 0, false
 	if q.DropsKnown && b.DropsKnown && q.Sockets == b.Sockets && b.Drops >= q.Drops {
 		d.Drops, d.DropsKnown = b.Drops-q.Drops, true
 	}

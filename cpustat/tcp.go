@@ -89,8 +89,7 @@ func (a TCPSnapshot) Delta(b TCPSnapshot) TCPDelta {
 }
 
 // ParseTCPCounters parses /proc/net/netstat and /proc/net/snmp into a
-// snapshot without a Namespace. It never fails: a counter it cannot read
-// is not available, with the reason.
+// snapshot without a Namespace; a counter it cannot read is not available.
 func ParseTCPCounters(netstat, snmp string) TCPSnapshot {
 	s := TCPSnapshot{Values: make(map[string]uint64, len(TCPCounterNames))}
 	s.section(0, netstat)
@@ -186,9 +185,8 @@ func RemoteTCPCountersCommand(pid int) string {
 		"echo " + tcpMarkSNMP + "; cat " + proc + "/net/snmp 2>&1; true"
 }
 
-// ParseRemoteTCPCounters parses the output of RemoteTCPCountersCommand.
-// It never fails: output without its markers leaves every counter not
-// available.
+// ParseRemoteTCPCounters parses the output of RemoteTCPCountersCommand;
+// without its markers, no counter is available.
 func ParseRemoteTCPCounters(out string) TCPSnapshot {
 	_, rest, ok1 := strings.Cut(out, tcpMarkNS+"\n")
 	ns, rest, ok2 := strings.Cut(rest, tcpMarkNetstat+"\n")
