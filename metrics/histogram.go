@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -44,11 +45,7 @@ func (a *hist) add(h *results.Histogram) {
 		}
 		n := uint64(bar.Count)
 		v := float64(bar.From+bar.To) / 2 * float64(time.Microsecond) / float64(time.Second)
-		i := 0
-		for i < len(Bounds) && v > Bounds[i] {
-			i++
-		}
-		a.classic[i] += n
+		a.classic[sort.SearchFloat64s(Bounds, v)] += n // the first bound >= v
 		a.native[nativeIndex(v)] += bar.Count
 		a.count += n
 		a.sum += v * float64(n)

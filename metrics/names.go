@@ -101,14 +101,11 @@ var valueTypes = map[string]prometheus.ValueType{"counter": prometheus.CounterVa
 
 // pairs writes values as OpenMetrics label pairs, named in f's order.
 func (f *family) pairs(values ...string) string {
-	var b strings.Builder
+	kv := make([]string, len(values))
 	for i, v := range values {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(f.labels[i] + "=" + q(v))
+		kv[i] = f.labels[i] + `="` + omEscape.Replace(v) + `"`
 	}
-	return b.String()
+	return strings.Join(kv, ",")
 }
 
 // The metrics. Dashboards are built on their names: they do not change.

@@ -185,9 +185,6 @@ func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
 // omEscape escapes label values and help texts as OpenMetrics does.
 var omEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
-// q quotes a label value.
-func q(s string) string { return `"` + omEscape.Replace(s) + `"` }
-
 // fnum formats a sample value or timestamp.
 func fnum(v float64) string {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
