@@ -20,8 +20,7 @@ const UserHZ = 100
 // maxCPU bounds CPU numbers read from text, as pinning does.
 const maxCPU = 1 << 16
 
-// Times is the cumulative time one CPU has spent busy and idle since
-// boot, in seconds.
+// Times is the cumulative time one CPU has spent busy and idle since boot, in seconds.
 type Times struct {
 	CPU int
 	// Busy is user + nice + system + irq + softirq + steal (guest time
@@ -37,8 +36,7 @@ func newTimes(cpu int, user, nice, system, idle, iowait, irq, softirq, steal flo
 	return Times{CPU: cpu, Busy: user + nice + system + irq + softirq + steal, Idle: idle + iowait, IRQ: irq + softirq}
 }
 
-// Sample is the cumulative times of a set of CPUs at one instant,
-// ascending by CPU number.
+// Sample is the cumulative times of a set of CPUs at one instant, ascending by CPU number.
 type Sample struct {
 	Times []Times
 }
@@ -69,8 +67,7 @@ func (s Sample) Select(cpus pinning.Set) (Sample, error) {
 	return out, nil
 }
 
-// SampleCPUs reads the cumulative times of cpus (every CPU when empty)
-// from this machine.
+// SampleCPUs reads the cumulative times of cpus (every CPU when empty) from this machine.
 func SampleCPUs(cpus pinning.Set) (Sample, error) {
 	stats, err := cpu.Times(true)
 	if err != nil {

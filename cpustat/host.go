@@ -16,8 +16,7 @@ import (
 	"github.com/shirou/gopsutil/v4/mem"
 )
 
-// Host describes the machine a run measured on, for run.json; a number
-// is 0 when unknown.
+// Host describes the machine a run measured on, for run.json; a number is 0 when unknown.
 type Host struct {
 	Hostname      string  `json:"hostname"`
 	OS            string  `json:"os"`                 // runtime.GOOS form

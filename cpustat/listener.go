@@ -170,8 +170,7 @@ func familyRoots(pids []int) []int {
 	return slices.Compact(roots)
 }
 
-// familyRoot climbs from pid through parents that run the same executable,
-// stopping below PID 1.
+// familyRoot climbs from pid through parents that run the same executable, stopping below PID 1.
 func familyRoot(pid int) int {
 	for {
 		p := &process.Process{Pid: int32(pid)}
@@ -183,8 +182,7 @@ func familyRoot(pid int) int {
 	}
 }
 
-// sameExecutable compares executable paths, or the process names when a
-// path cannot be read.
+// sameExecutable compares executable paths, or the process names when a path cannot be read.
 func sameExecutable(a, b *process.Process) bool {
 	ea, errA := a.Exe()
 	eb, errB := b.Exe()

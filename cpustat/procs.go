@@ -66,8 +66,7 @@ func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
 	return pids
 }
 
-// top is Top with the affinity of a process read by allowedOf (none: not
-// read).
+// top is Top with the affinity of a process read by allowedOf (none: not read).
 func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowedOf func(int) pinning.Set) []results.ProcessCPU {
 	type used struct {
 		p    results.ProcessCPU
@@ -101,8 +100,7 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 	return top
 }
 
-// parseSchedstat returns the run delay (the second field, ns) of a
-// /proc/.../schedstat line.
+// parseSchedstat returns the run delay (the second field, ns) of a /proc/.../schedstat line.
 func parseSchedstat(b []byte) (time.Duration, error) {
 	var run, wait uint64
 	if _, err := fmt.Sscan(string(b), &run, &wait); err != nil {

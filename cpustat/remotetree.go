@@ -44,8 +44,7 @@ func AllowedScript(pids []int) string {
 	return b.String()
 }
 
-// ParseAllowed reads AllowedScript's output: each process's affinity by
-// PID.
+// ParseAllowed reads AllowedScript's output: each process's affinity by PID.
 func ParseAllowed(text string) map[int]pinning.Set {
 	out := map[int]pinning.Set{}
 	for _, line := range strings.Split(text, "\n") {

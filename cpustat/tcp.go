@@ -151,8 +151,7 @@ func ReadTCPCounters() TCPSnapshot { return readTCPCounters("/proc/self") }
 // namespace, such as a local server's own.
 func ReadTCPCountersOf(pid int) TCPSnapshot { return readTCPCounters("/proc/" + strconv.Itoa(pid)) }
 
-// readTCPCounters reads the counters and namespace of proc, a /proc
-// process directory.
+// readTCPCounters reads the counters and namespace of proc, a /proc process directory.
 func readTCPCounters(proc string) TCPSnapshot {
 	s := TCPSnapshot{Values: make(map[string]uint64, len(TCPCounterNames))}
 	for i, f := range tcpFiles {
@@ -244,8 +243,7 @@ func ParseNetNS(link, bootID string) (NetNS, error) {
 // LocalNetNS returns this process's network namespace.
 func LocalNetNS() (NetNS, error) { return readNetNS("/proc/self") }
 
-// ProcessNetNS returns the network namespace of process pid on this
-// machine.
+// ProcessNetNS returns the network namespace of process pid on this machine.
 func ProcessNetNS(pid int) (NetNS, error) { return readNetNS("/proc/" + strconv.Itoa(pid)) }
 
 func readNetNS(proc string) (NetNS, error) {

@@ -46,8 +46,7 @@ func SampleTree(pid int) (TreeSample, error) {
 	return ts, nil
 }
 
-// scanProcs reads /proc/PID/stat of every process but those that exit
-// meanwhile, by PID.
+// scanProcs reads /proc/PID/stat of every process but those that exit meanwhile, by PID.
 func scanProcs() (map[int]procStat, error) {
 	pids, err := process.Pids()
 	if err != nil {

@@ -52,8 +52,7 @@ func (a *hist) add(h *results.Histogram) {
 	}
 }
 
-// nativeIndex is the native bucket of v > 0 at nativeSchema: bucket i
-// holds (2^((i-1)/8), 2^(i/8)].
+// nativeIndex is the native bucket of v > 0 at nativeSchema: bucket i holds (2^((i-1)/8), 2^(i/8)].
 func nativeIndex(v float64) int {
 	return int(math.Ceil(math.Log2(v) * (1 << nativeSchema)))
 }

@@ -45,8 +45,7 @@ func NetstatName(counter string) string {
 	return netstatPrefix + "TcpExt_" + counter
 }
 
-// runLabels are the run label of r and its baseline, the first variant
-// when it names none.
+// runLabels are the run label of r and its baseline, the first variant when it names none.
 func runLabels(r *results.Run) (run, baseline string) {
 	baseline = r.Baseline
 	if baseline == "" && len(r.Variants) > 0 {
@@ -83,8 +82,7 @@ var (
 	families   = map[string]*family{}
 )
 
-// newFamily returns the family name, made with typ, help and labels if it
-// is new.
+// newFamily returns the family name, made with typ, help and labels if it is new.
 func newFamily(name, typ, help string, labels []string) *family {
 	familiesMu.Lock()
 	defer familiesMu.Unlock()

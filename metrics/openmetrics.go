@@ -68,8 +68,7 @@ type omSample struct {
 	at time.Time
 }
 
-// sample adds value v of m's series labels at at; one not after the
-// series' last replaces it.
+// sample adds value v of m's series labels at at; one not after the series' last replaces it.
 func (om *omWriter) sample(m *family, labels string, v float64, at time.Time) {
 	f := om.families[m]
 	if f == nil {
@@ -140,8 +139,7 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 	om.sample(famWindowStart, famWindowStart.pairs(win...), float64(start.UnixNano())/1e9, end)
 }
 
-// netstat writes the growth of each kernel counter of each host over the
-// window, from 0 at first.
+// netstat writes the growth of each kernel counter of each host over the window, from 0 at first.
 func (om *omWriter) netstat(lv func(...string) []string, rep *results.Rep, first time.Time) {
 	start := rep.Total.Window.Start
 	t := rep.Timeline

@@ -129,8 +129,7 @@ func (s *Server) Close() error {
 // a scrape never waits for the run and the run never waits for a scrape.
 type collector struct{ s *Server }
 
-// Describe describes nothing: the series change with the plan (an
-// unchecked collector).
+// Describe describes nothing: the series change with the plan (an unchecked collector).
 func (collector) Describe(chan<- *prometheus.Desc) {}
 
 // Collect sends the last published snapshot.
@@ -205,8 +204,7 @@ func (s *Server) publishLocked() {
 	s.published = time.Now()
 }
 
-// Start takes the run's identity and returns the endpoint, for the
-// record's header.
+// Start takes the run's identity and returns the endpoint, for the record's header.
 func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -217,8 +215,7 @@ func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
 	return []runner.Event{{Kind: runner.EventMetrics, Metrics: &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}}}, nil
 }
 
-// Event takes the run's live events: windows planned, about to load,
-// their readings and their ends.
+// Event takes the run's live events: windows planned, about to load, their readings and their ends.
 func (s *Server) Event(ctx context.Context, e runner.Event) error {
 	switch e.Kind {
 	case runner.EventPlanned:
@@ -310,8 +307,7 @@ func (s *Server) intervalClosed(id runner.WindowID, r runner.LiveReading) {
 	}
 }
 
-// windowEnded sets window id's final values from its record (rep nil:
-// what it had).
+// windowEnded sets window id's final values from its record (rep nil: what it had).
 func (s *Server) windowEnded(id runner.WindowID, rep *results.Rep) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

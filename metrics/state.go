@@ -31,8 +31,7 @@ type counts struct {
 	abandoned uint64
 }
 
-// series writes c as the requests and errors series, with the labels
-// after phase and group.
+// series writes c as the requests and errors series, with the labels after phase and group.
 func (c *counts) series(write func(f *family, v float64, labels ...string)) {
 	write(famRequests, float64(c.ok), "ok")
 	write(famRequests, float64(c.errs.Total()+c.abandoned), "error")
@@ -121,8 +120,7 @@ func newWindow(id runner.WindowID, groups int) *window {
 	return &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, dirty: true}
 }
 
-// describe completes the window with what its load will read (LiveWindow),
-// each series at 0.
+// describe completes the window with what its load will read (LiveWindow), each series at 0.
 func (w *window) describe(lw runner.LiveWindow) {
 	if lw.Groups > len(w.groups) {
 		w.groups = append(w.groups, make([]groupState, lw.Groups-len(w.groups))...)
@@ -145,8 +143,7 @@ func side(h results.TCPHost) string {
 	return "client"
 }
 
-// host returns the window's host named name, adding it with every counter
-// at 0.
+// host returns the window's host named name, adding it with every counter at 0.
 func (w *window) host(name, side string) *hostState {
 	for i := range w.hosts {
 		if w.hosts[i].name == name {

@@ -43,8 +43,7 @@ func (g goSymbols) name(path string, off uint64) string {
 	return ""
 }
 
-// readGoTable reads the function table of the Go executable at path;
-// empty where it is none.
+// readGoTable reads the function table of the Go executable at path; empty where it is none.
 func readGoTable(path string) goTable {
 	f, err := elf.Open(path)
 	if err != nil {

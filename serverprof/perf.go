@@ -83,8 +83,7 @@ type parsed struct {
 	err error
 }
 
-// Unavailable is the profile of a repetition without one: its reason,
-// where and what.
+// Unavailable is the profile of a repetition without one: its reason, where and what.
 func Unavailable(host string, pids []int, reason string) *results.ServerProfile {
 	return &results.ServerProfile{Reason: reason, Host: host, PIDs: pids, Rate: Rate}
 }
@@ -236,8 +235,7 @@ func Reason(perfErr []string, paranoid string) string {
 	return "perf record failed"
 }
 
-// Enable turns sampling on (the window opens) and returns once perf has
-// acknowledged it.
+// Enable turns sampling on (the window opens) and returns once perf has acknowledged it.
 func (s *Session) Enable(ctx context.Context) error {
 	if _, err := io.WriteString(s.stdin, "enable\n"); err != nil {
 		return fmt.Errorf("enable perf: %w", err)
