@@ -59,22 +59,13 @@ func diagListening(port int, buf []byte) ([]uint64, ListenQueue, error) {
 func CountTimeWait(dst netip.AddrPort) (int, error) {
 	n := 0
 	want := dst.Addr().Unmap().As16()
-	v4 := dst.Addr().Unmap().Is4()
 	err := diagDump(0, 1<<tcpStateTimeWait, 0, nil, func(msg []byte, ext uint16, _ []byte) {
-		if ext != 0 || msg[1] != tcpStateTimeWait || binary.BigEndian.Uint16(msg[diagMsgDport:]) != dst.Port() {
-			return
-		}
-		var got [16]byte
+		got := netip.AddrFrom16([16]byte(msg[diagMsgDst : diagMsgDst+16]))
 		if msg[0] == unix.AF_INET {
-			if !v4 {
-				return
-			}
-			a := netip.AddrFrom4([4]byte(msg[diagMsgDst : diagMsgDst+4]))
-			got = a.As16()
-		} else {
-			got = netip.AddrFrom16([16]byte(msg[diagMsgDst : diagMsgDst+16])).Unmap().As16()
+			got = netip.AddrFrom4([4]byte(msg[diagMsgDst : diagMsgDst+4]))
 		}
-		if got == want {
+		port := binary.BigEndian.Uint16(msg[diagMsgDport:])
+		if ext == 0 && msg[1] == tcpStateTimeWait && port == dst.Port() && got.Unmap().As16() == want {
 			n++
 		}
 	})
