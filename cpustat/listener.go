@@ -14,17 +14,15 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 )
 
-// FindListener returns the PID of the root of the process family
-// listening on TCP port (nginx's master: parents running the same
-// executable, below PID 1). Nothing, an unseen or unrelated holders are errors.
+// FindListener returns the PID of the root of the family listening on TCP port (nginx's master:
+// parents running the same executable, below PID 1); none, unseen or unrelated ones are errors.
 func FindListener(port int) (int, error) {
 	l := Listener{Port: port}
 	return l.Find()
 }
 
-// Listener is FindListener that remembers: it reads the listening
-// sockets alone (cheap with any TIME_WAIT count) and walks /proc only when
-// they changed or the root is gone. Not safe for concurrent use.
+// Listener is FindListener that remembers: it reads the listening sockets alone (cheap with any
+// TIME_WAIT count), walks /proc when they changed or the root is gone. Not for concurrent use.
 type Listener struct {
 	Port int
 

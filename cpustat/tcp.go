@@ -58,9 +58,8 @@ func (s *TCPSnapshot) unavailable(why string, names ...string) {
 	}
 }
 
-// Delta returns how much each counter grew from a to b. A counter missing
-// from either, reset, or of another namespace is not available; a 32-bit
-// one that wrapped counts across the wrap.
+// Delta is how much each counter grew from a to b: not available if missing from either, reset
+// or of another namespace; a 32-bit one that wrapped counts across the wrap.
 func (a TCPSnapshot) Delta(b TCPSnapshot) TCPDelta {
 	d := TCPDelta{Namespace: b.Namespace}
 	if a.Namespace.Known() && b.Namespace.Known() && a.Namespace != b.Namespace {
@@ -171,8 +170,7 @@ const (
 	tcpMarkSNMP    = "@@kaeload-snmp@@"
 )
 
-// RemoteTCPCountersCommand is the shell command whose output
-// ParseRemoteTCPCounters reads, in one ssh round trip: the network
+// RemoteTCPCountersCommand prints in one ssh round trip, for ParseRemoteTCPCounters, the network
 // namespace of pid (> 0) or the shell, the boot ID and both counter files.
 func RemoteTCPCountersCommand(pid int) string {
 	proc := "/proc/self"

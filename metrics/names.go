@@ -23,9 +23,8 @@ var Phases = []string{"warmup", "window", "after"}
 var Rules = []string{diagnosis.RuleAcceptQueue, diagnosis.RuleSYNCookies, diagnosis.RuleTimeWait,
 	diagnosis.RuleResets, diagnosis.RuleStalls, diagnosis.RuleNotSteady}
 
-// allCounters are the kernel counters kaeload reads (cpustat's list, in
-// its order): TcpExt's (/proc/net/netstat), then from numTCPExt on Tcp's
-// (/proc/net/snmp).
+// allCounters are the kernel counters kaeload reads, in cpustat's order: TcpExt's
+// (/proc/net/netstat), then from numTCPExt on Tcp's (/proc/net/snmp).
 var allCounters = []string{
 	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
 	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent",
@@ -35,9 +34,8 @@ var allCounters = []string{
 
 const numTCPExt = 10
 
-// NetstatName is the metric of a kernel TCP counter, named as
-// node_exporter names it: kaeload_netstat_TcpExt_ListenOverflows,
-// kaeload_netstat_Tcp_ActiveOpens.
+// NetstatName is the metric of a kernel TCP counter as node_exporter names it:
+// kaeload_netstat_TcpExt_ListenOverflows, kaeload_netstat_Tcp_ActiveOpens.
 func NetstatName(counter string) string {
 	if slices.Contains(allCounters[numTCPExt:], counter) {
 		return netstatPrefix + "Tcp_" + counter

@@ -164,8 +164,7 @@ func (om *omWriter) netstat(lv func(...string) []string, rep *results.Rep, first
 	}
 }
 
-// measures writes the catalogue's OpenMetrics measures of repetition x
-// as gauges of the window labelled win, 0 at first and their value at end.
+// measures writes x's catalogue OpenMetrics measures as gauges: 0 at first, their value at end.
 func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
 	for _, c := range om.cols {
 		if v := c.OfRep(x); v.Kind != measure.None {

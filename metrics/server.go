@@ -22,13 +22,11 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// ScrapeHeader is the header Prometheus sends with every scrape: only
-// such requests count as scrapes for the barriers (a person's curl does
-// not).
+// ScrapeHeader is the header Prometheus sends with every scrape: only such requests count as
+// scrapes for the barriers (a person's curl does not).
 const ScrapeHeader = "X-Prometheus-Scrape-Timeout-Seconds"
 
-// Bounds on the HTTP side: a scraper that stalls is cut off, and a few
-// scrapes at a time are served.
+// Bounds on the HTTP side: a scraper that stalls is cut off; a few scrapes at a time are served.
 const (
 	writeTimeout  = 10 * time.Second
 	readTimeout   = 5 * time.Second
@@ -135,8 +133,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// count wraps the handler: a scrape served whole (every byte written) is
-// logged with the time it began.
+// count wraps the handler: a scrape served whole is logged with the time it began.
 func (s *Server) count(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
@@ -226,8 +223,7 @@ func (s *Server) Event(ctx context.Context, e runner.Event) error {
 	return nil
 }
 
-// Stop holds the final values for a scrape and returns the endpoint's
-// record as a fact for the run's record.
+// Stop holds the final values for a scrape and returns the endpoint's record, for run.json.
 func (s *Server) Stop(ctx context.Context) []runner.Event {
 	return []runner.Event{{Kind: runner.EventMetrics, Metrics: s.end(ctx)}}
 }
@@ -288,8 +284,7 @@ func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	return ctx.Err()
 }
 
-// intervalClosed takes one reading of window id; the series change when
-// every group has reported an interval.
+// intervalClosed takes a reading of window id; its series change once every group reported.
 func (s *Server) intervalClosed(id runner.WindowID, r runner.LiveReading) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -318,9 +313,8 @@ func (s *Server) windowEnded(id runner.WindowID, rep *results.Rep) {
 	}
 }
 
-// end waits, for at most the linger, until a Prometheus scrape that began
-// after the last values were published has been served, and returns the
-// endpoint's record.
+// end waits, at most the linger, until a Prometheus scrape begun after the last values were
+// published has been served, and returns the endpoint's record.
 func (s *Server) end(ctx context.Context) *results.Metrics {
 	s.mu.Lock()
 	last := s.published
@@ -348,8 +342,7 @@ func (s *Server) end(ctx context.Context) *results.Metrics {
 	return m
 }
 
-// waitScrape waits until a Prometheus scrape that began after t has been
-// served, for at most max; it reports whether one was.
+// waitScrape reports whether a Prometheus scrape begun after t was served within max.
 func (s *Server) waitScrape(ctx context.Context, t time.Time, max time.Duration) bool {
 	timer := time.NewTimer(max)
 	defer timer.Stop()
@@ -371,8 +364,7 @@ func (s *Server) waitScrape(ctx context.Context, t time.Time, max time.Duration)
 	}
 }
 
-// firstAfterLocked is the start of the first scrape served that began
-// after t; zero when none. s.smu held.
+// firstAfterLocked is the start of the first scrape begun after t (zero: none); s.smu held.
 func (s *Server) firstAfterLocked(t time.Time) time.Time {
 	var first time.Time
 	for _, b := range s.scrapes {
@@ -389,8 +381,7 @@ func (s *Server) scraped() int {
 	return len(s.scrapes)
 }
 
-// intervalLocked is the median time between the starts of the scrapes;
-// 0 with fewer than two. s.smu held.
+// intervalLocked is the median gap between the scrapes' starts (0: fewer than two); s.smu held.
 func (s *Server) intervalLocked() time.Duration {
 	if len(s.scrapes) < 2 {
 		return 0
@@ -405,9 +396,8 @@ func (s *Server) intervalLocked() time.Duration {
 	return gaps[len(gaps)/2]
 }
 
-// linger is how long the end waits for a scrape of the final values: the
-// configured one, else lingerScrapes observed intervals (at least
-// minLinger), else plans.DefaultLinger.
+// linger is how long the end waits for a scrape of the final values: the configured one, else
+// lingerScrapes observed intervals (at least minLinger), else plans.DefaultLinger.
 func (s *Server) linger() time.Duration {
 	if s.cfg.Linger > 0 {
 		return s.cfg.Linger

@@ -48,10 +48,8 @@ func (c *counts) add(requests uint64, errs results.ErrorCounts) {
 	}
 }
 
-// final sets c's window and after phases from a group's record: the
-// window's counts, and those that completed after it and the cut-off
-// requests as errors by class (as abandoned, unclassed, in a record older
-// than AfterClasses).
+// final sets a group's window and after counts from its record: those completed after the
+// window, and the cut-off requests as errors by class (abandoned in records before AfterClasses).
 func final(c *[nPhases]counts, g *results.Group) {
 	c[pWindow].ok = g.Succeeded()
 	for k := range c[pWindow].errs {
@@ -174,8 +172,7 @@ func (w *window) add(r runner.LiveReading) bool {
 	return len(p.groups) >= len(w.groups)
 }
 
-// applyDue applies, in interval order, every pending interval up to the
-// last complete one (all of them when all).
+// applyDue applies, in order, the pending intervals up to the last complete one (all: each).
 func (w *window) applyDue(all bool) {
 	keys := slices.Sorted(maps.Keys(w.pending))
 	last := -1
@@ -228,9 +225,8 @@ func (w *window) apply(r runner.LiveReading) {
 	}
 }
 
-// end sets the window's final values from its record: the counts (its
-// intervals' by the timeline's rule), what completed after it, the connect
-// times, the rate and the diagnoses.
+// end sets the window's final values from its record: its counts, what completed after it, the
+// connect times, the rate and the diagnoses.
 func (w *window) end(rep *results.Rep, margin float64) {
 	w.applyDue(true)
 	w.ended, w.dirty = true, true

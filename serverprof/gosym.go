@@ -20,9 +20,8 @@ type goTable struct {
 	segs  []*elf.Prog
 }
 
-// name is the function at offset off of the executable at path (perf
-// script prints an unnamed frame's address relative to its file), "" where
-// that is not a Go function.
+// name is the Go function at offset off of the executable at path (perf script prints an
+// unnamed frame's address relative to its file), or "".
 func (g goSymbols) name(path string, off uint64) string {
 	if g == nil || !filepath.IsAbs(path) || strings.HasSuffix(path, "(deleted)") {
 		return ""

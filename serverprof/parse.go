@@ -14,8 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// maxLine bounds one line of perf script's output: a longer one (a
-// demangled template name) is cut there.
+// maxLine bounds a line of perf script's output: a longer one (a demangled template) is cut.
 const maxLine = 64 << 10
 
 // Unknown names a symbol or library perf could not resolve.
@@ -24,9 +23,8 @@ const Unknown = "[unknown]"
 // frame is one frame of a sample's call chain.
 type frame struct{ lib, fn string }
 
-// Profile counts perf samples: by library and function of the sampled
-// instruction, by its Go package, and by folded call stack. The zero
-// Profile is empty and ready to use.
+// Profile counts perf samples by library and function of the sampled instruction, by Go package
+// and by folded call stack. The zero Profile is empty and ready to use.
 type Profile struct {
 	samples uint64
 	libs    map[string]uint64
@@ -64,8 +62,7 @@ func (p *Profile) add(chain []frame) {
 // line (or inline without call chains). Only a read error fails it.
 func ParseScript(r io.Reader) (*Profile, error) { return parseScript(r, nil) }
 
-// parseScript is ParseScript naming, with gs, the Go functions perf left
-// unnamed in binaries on this machine.
+// parseScript is ParseScript naming, with gs, the Go functions perf left unnamed here.
 func parseScript(r io.Reader, gs goSymbols) (*Profile, error) {
 	p := &Profile{}
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -222,9 +219,8 @@ func Library(dso string) string {
 
 func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
-// Record is p as the run record stores it: its top libraries, Go
-// packages, functions and stacks, each most first, then by name, the rest
-// under Other….
+// Record is p as run.json stores it: its top libraries, Go packages, functions and stacks, most
+// first, then by name, the rest under Other….
 func (p *Profile) Record() results.ServerProfile {
 	byFrame := func(a, b frame) int { return cmp.Or(cmp.Compare(a.lib, b.lib), cmp.Compare(a.fn, b.fn)) }
 	fn := func(f frame, n uint64) results.ProfileFunction {

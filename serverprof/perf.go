@@ -55,9 +55,8 @@ func (localHost) Script(ctx context.Context, script string) *exec.Cmd {
 	return cmd
 }
 
-// Session is perf record attached to a server's processes, with sampling
-// off until Enable: Start, then Enable when the window opens, Stop when
-// it closes (or Close to give up).
+// Session is perf record attached to a server's processes: Start (sampling off), Enable when the
+// window opens, Stop when it closes, or Close to give up.
 type Session struct {
 	host  Host
 	pids  []int
@@ -88,9 +87,8 @@ func Unavailable(host string, pids []int, reason string) *results.ServerProfile 
 	return &results.ServerProfile{Reason: reason, Host: host, PIDs: pids, Rate: Rate}
 }
 
-// Start starts perf record on host, attached to pids with sampling off,
-// once perf has attached or failed; perf stops itself a minute after window.
-// Without a profile the session is nil and the profile says why.
+// Start starts perf record on host, attached to pids with sampling off (it stops itself a minute
+// after window); without a profile the session is nil and the profile says why.
 func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*Session, *results.ServerProfile) {
 	if len(pids) == 0 {
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")
@@ -121,8 +119,7 @@ func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*S
 	return nil, prof
 }
 
-// read passes the script's lines to s.lines until "script", then parses
-// the rest as perf script's output into s.parsed.
+// read passes the script's lines to s.lines up to "script", then parses the rest into s.parsed.
 func (s *Session) read(stdout io.Reader) {
 	defer close(s.lines)
 	br := bufio.NewReader(stdout)
@@ -151,8 +148,7 @@ func (s *Session) read(stdout io.Reader) {
 	}
 }
 
-// await returns the script's next protocol line; an error when it ended,
-// when ctx ended, or after timeout.
+// await returns the script's next line; an error when it ended, ctx ended or timeout passed.
 func (s *Session) await(ctx context.Context, timeout time.Duration) (string, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
@@ -169,8 +165,7 @@ func (s *Session) await(ctx context.Context, timeout time.Duration) (string, err
 	}
 }
 
-// failure reads why perf stopped from the script's lines after the
-// first one (line), or says what went wrong (err).
+// failure is why perf stopped, from the script's lines after line (its first) or from err.
 func (s *Session) failure(ctx context.Context, line string, err error) *results.ServerProfile {
 	if err != nil {
 		return s.none("perf failed: " + err.Error())
