@@ -17,8 +17,7 @@ func (h Holder) String() string { return fmt.Sprintf("%s (pid %d)", h.Name, h.PI
 // PortHolders returns, sorted by PID, the roots of the process families
 // listening on TCP port now (as FindListener climbs) that it can see.
 func PortHolders(port int) ([]Holder, error) {
-	l := Listener{Port: port}
-	inodes, err := l.listening()
+	inodes, err := (&Listener{Port: port}).listening()
 	if err != nil || len(inodes) == 0 {
 		return nil, err
 	}

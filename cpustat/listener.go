@@ -16,10 +16,7 @@ import (
 
 // FindListener returns the PID of the root of the family listening on TCP port (nginx's master:
 // parents running the same executable, below PID 1); none, unseen or unrelated ones are errors.
-func FindListener(port int) (int, error) {
-	l := Listener{Port: port}
-	return l.Find()
-}
+func FindListener(port int) (int, error) { return (&Listener{Port: port}).Find() }
 
 // Listener is FindListener that remembers: it reads the listening sockets alone (cheap with any
 // TIME_WAIT count), walks /proc when they changed or the root is gone. Not for concurrent use.

@@ -107,10 +107,7 @@ func (s *Server) Port() int { return s.ln.Addr().(*net.TCPAddr).Port }
 
 // Loopback reports whether the endpoint listens on loopback only (else it
 // serves anyone who reaches the machine, without authentication).
-func (s *Server) Loopback() bool {
-	ip := s.ln.Addr().(*net.TCPAddr).IP
-	return ip != nil && ip.IsLoopback()
-}
+func (s *Server) Loopback() bool { return s.ln.Addr().(*net.TCPAddr).IP.IsLoopback() }
 
 // Close stops serving: the listener and every connection.
 func (s *Server) Close() error {

@@ -65,8 +65,10 @@ type Session struct {
 	lines chan string // the script's protocol lines; closed at its end
 	// closed is closed by Close: the reader stops passing lines on.
 	closed chan struct{}
-	// parsed delivers the samples once the script prints "script".
-	parsed  chan parsed
+	// parsed is closed once prof and perr hold the parse of perf script's output.
+	parsed  chan struct{}
+	prof    *Profile
+	perr    error
 	stderr  *tail
 	enabled time.Time
 	// hz is the host's clock ticks per second (CLK_TCK); ticks the
@@ -75,11 +77,6 @@ type Session struct {
 	hz    float64
 	ticks [2]float64
 	once  sync.Once
-}
-
-type parsed struct {
-	p   *Profile
-	err error
 }
 
 // Unavailable is the profile of a repetition without one: its reason, where and what.
@@ -94,7 +91,7 @@ func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*S
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")
 	}
 	cmd := host.Script(context.WithoutCancel(ctx), script(pids, window+limitMargin))
-	s := &Session{host: host, pids: pids, cmd: cmd, lines: make(chan string, 16), parsed: make(chan parsed, 1),
+	s := &Session{host: host, pids: pids, cmd: cmd, lines: make(chan string, 16), parsed: make(chan struct{}),
 		stderr: &tail{}, closed: make(chan struct{})}
 	cmd.Stderr = s.stderr
 	var stdout io.Reader
@@ -131,8 +128,8 @@ func (s *Session) read(stdout io.Reader) {
 			if _, ok := s.host.(localHost); ok {
 				gs = goSymbols{}
 			}
-			p, err := parseScript(br, gs)
-			s.parsed <- parsed{p, err}
+			s.prof, s.perr = parseScript(br, gs)
+			close(s.parsed)
 			return
 		}
 		if line != "" || err == nil {
@@ -272,11 +269,11 @@ func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
 	t := time.NewTimer(scriptTimeout)
 	defer t.Stop()
 	select {
-	case r := <-s.parsed:
-		if r.err != nil {
-			return s.none("perf script: " + r.err.Error())
+	case <-s.parsed:
+		if s.perr != nil {
+			return s.none("perf script: " + s.perr.Error())
 		}
-		rec := r.p.Record()
+		rec := s.prof.Record()
 		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = s.host.Name(), s.pids, Rate, seconds
 		if s.hz > 0 && s.ticks[1] >= s.ticks[0] {
 			rec.CPUSeconds = (s.ticks[1] - s.ticks[0]) / s.hz
