@@ -149,12 +149,10 @@ func procsOf(all map[int]procStat) ProcsSample {
 
 // newTree is the tree of root among all, every process by PID.
 func newTree(root int, all map[int]procStat) TreeSample {
+	ts := TreeSample{Comm: all[root].comm, procs: make(map[procKey]float64), alive: make(map[procKey]struct{}, len(all))}
 	children := make(map[int][]int)
 	for p, st := range all {
 		children[st.ppid] = append(children[st.ppid], p)
-	}
-	ts := TreeSample{Comm: all[root].comm, procs: make(map[procKey]float64), alive: make(map[procKey]struct{}, len(all))}
-	for _, st := range all {
 		ts.alive[st.key] = struct{}{}
 	}
 	for queue := []int{root}; len(queue) > 0; queue = queue[1:] {

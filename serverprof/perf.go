@@ -34,8 +34,7 @@ const (
 // or an ssh host (the runner adapts remote.Host to it).
 type Host interface {
 	Name() string // "local", or the ssh host's name
-	// Script returns the command that runs script with sh there, its
-	// standard input and output the command's.
+	// Script returns the command running script with sh there, on the command's stdin and stdout.
 	Script(ctx context.Context, script string) *exec.Cmd
 }
 
@@ -58,21 +57,18 @@ func (localHost) Script(ctx context.Context, script string) *exec.Cmd {
 // Session is perf record attached to a server's processes: Start (sampling off), Enable when the
 // window opens, Stop when it closes, or Close to give up.
 type Session struct {
-	host  Host
-	pids  []int
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines chan string // the script's protocol lines; closed at its end
-	// closed is closed by Close: the reader stops passing lines on.
-	closed chan struct{}
-	// parsed is closed once prof and perr hold the parse of perf script's output.
-	parsed  chan struct{}
+	host    Host
+	pids    []int
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string   // the script's protocol lines; closed at its end
+	closed  chan struct{} // closed by Close: the reader stops passing lines on
+	parsed  chan struct{} // closed once prof and perr hold the parse of perf script's output
 	prof    *Profile
 	perr    error
 	stderr  *tail
 	enabled time.Time
-	// hz is the host's clock ticks per second (CLK_TCK); ticks the
-	// server processes' CPU ticks read on the host right after the
+	// hz is the host's CLK_TCK; ticks the server processes' CPU ticks read right after the
 	// enable's and the disable's acknowledgements.
 	hz    float64
 	ticks [2]float64
@@ -182,7 +178,8 @@ func (s *Session) failure(ctx context.Context, line string, err error) *results.
 
 // errLines reads the script's lines up to last: perf's error lines and
 // the host's perf_event_paranoid; ok says last came.
-func (s *Session) errLines(ctx context.Context, timeout time.Duration, last string) (errs []string, paranoid string, ok bool) {
+func (s *Session) errLines(ctx context.Context, timeout time.Duration, last string) (
+	errs []string, paranoid string, ok bool) {
 	for {
 		l, err := s.await(ctx, timeout)
 		if err != nil || l == last {
