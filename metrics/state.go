@@ -24,11 +24,9 @@ const (
 
 // counts are one group's requests in one phase.
 type counts struct {
-	ok   uint64
-	errs results.ErrorCounts
-	// abandoned are requests in flight at the window's end that never
-	// completed, in a record that does not class them (afterCounts).
-	abandoned uint64
+	ok        uint64
+	errs      results.ErrorCounts
+	abandoned uint64 // cut off at the window's end, in a record that does not class them
 }
 
 // series writes c as the requests and errors series, with the labels after phase and group.
@@ -107,10 +105,8 @@ type window struct {
 	diag       map[string]float64
 	ended      bool
 	pending    map[int]*pending
-	// cached holds the window's metrics as last built; dirty says they
-	// changed since (an ended window's never do).
-	cached []prometheus.Metric
-	dirty  bool
+	cached     []prometheus.Metric // the window's metrics as last built
+	dirty      bool                // they changed since (an ended window's never do)
 }
 
 // newWindow returns window id at 0, with groups groups.
