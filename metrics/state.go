@@ -139,10 +139,8 @@ func side(h results.TCPHost) string {
 
 // host returns the window's host named name, adding it with every counter at 0.
 func (w *window) host(name, side string) *hostState {
-	for i := range w.hosts {
-		if w.hosts[i].name == name {
-			return &w.hosts[i]
-		}
+	if i := slices.IndexFunc(w.hosts, func(h hostState) bool { return h.name == name }); i >= 0 {
+		return &w.hosts[i]
 	}
 	h := hostState{name: name, side: side, counters: map[string]uint64{}}
 	for _, c := range allCounters {

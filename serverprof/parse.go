@@ -83,8 +83,7 @@ func parseScript(r io.Reader, gs goSymbols) (*Profile, error) {
 			case strings.HasPrefix(line, "#"):
 				// a header comment (perf script --header)
 			case (line[0] == ' ' || line[0] == '\t') && taskField(strings.Fields(line)) == 0:
-				// a frame: a leading space alone does not tell, perf pads the
-				// task's name without call chains
+				// a frame; perf pads a task's name without call chains, so a space does not tell
 				if f, ok := parseFrame(strings.TrimSpace(line), gs, len(chain) > 0); ok && in {
 					chain = append(chain, f)
 				}
@@ -226,25 +225,24 @@ func (p *Profile) Record() results.ServerProfile {
 	fn := func(f frame, n uint64) results.ProfileFunction {
 		return results.ProfileFunction{Name: f.fn, Library: f.lib, Samples: n}
 	}
+	lib := func(l string, n uint64) results.ProfileCount { return results.ProfileCount{Name: l, Samples: n} }
+	stack := func(s string, n uint64) results.FoldedStack { return results.FoldedStack{Stack: s, Samples: n} }
 	fns := top(p.funcs, len(p.funcs), byFrame, fn, frame{})
 	return results.ServerProfile{
-		Samples: p.samples,
-		Libraries: top(p.libs, results.ProfileLibraries, strings.Compare, func(l string, n uint64) results.ProfileCount {
-			return results.ProfileCount{Name: l, Samples: n}
-		}, results.OtherLibraries),
+		Samples:   p.samples,
+		Libraries: top(p.libs, results.ProfileLibraries, strings.Compare, lib, results.OtherLibraries),
 		Functions: fns[:min(len(fns), results.ProfileFunctions)],
 		Packages:  top(p.pkgs, results.ProfilePackages, byFrame, fn, frame{fn: results.OtherPackages}),
-		Stacks: top(p.stacks, results.ProfileStacks, strings.Compare, func(s string, n uint64) results.FoldedStack {
-			return results.FoldedStack{Stack: s, Samples: n}
-		}, results.OtherStacks),
+		Stacks:    top(p.stacks, results.ProfileStacks, strings.Compare, stack, results.OtherStacks),
 	}
 }
 
 // top lists the counts of m, made by mk, most first, then by key, cut to
 // n where there are more: the last of them is then other's, for the
 // samples of all it stands for, so that they still sum to the profile's.
-func top[K comparable, T any](m map[K]uint64, n int, order func(a, b K) int, mk func(K, uint64) T, other K) []T {
-	keys := slices.SortedFunc(maps.Keys(m), func(a, b K) int { return cmp.Or(cmp.Compare(m[b], m[a]), order(a, b)) })
+func top[K comparable, T any](m map[K]uint64, n int, by func(K, K) int, mk func(K, uint64) T, other K) []T {
+	most := func(a, b K) int { return cmp.Or(cmp.Compare(m[b], m[a]), by(a, b)) }
+	keys := slices.SortedFunc(maps.Keys(m), most)
 	out := make([]T, 0, min(len(keys), n))
 	for i, k := range keys {
 		if i == n-1 && len(keys) > n {

@@ -25,9 +25,7 @@ const (
 	attachTimeout = 20 * time.Second // until perf has attached to the PIDs
 	ackTimeout    = 10 * time.Second // an enable or disable
 	scriptTimeout = 2 * time.Minute  // perf script and the parse of its output
-	// limitMargin is how long perf outlives its window before it stops by
-	// itself: a controller that died leaves no perf running for long.
-	limitMargin = time.Minute
+	limitMargin   = time.Minute      // perf's life past its window: a dead controller's stops soon
 )
 
 // Host runs a shell script where the server runs: this machine (Local)
