@@ -142,12 +142,3 @@ func netstatFamily(counter string) *family {
 		" over the window's readings of the host's network namespace (side: client, server, or shared when both are in it).",
 		with("side", "host"))
 }
-
-// errorClasses are the values of the class label.
-var errorClasses = func() []string {
-	out := make([]string, results.NumErrorClasses)
-	for c := range out {
-		out[c] = results.ErrorClass(c).String()
-	}
-	return out
-}()

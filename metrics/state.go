@@ -34,7 +34,7 @@ func (c *counts) series(write func(f *family, v float64, labels ...string)) {
 	write(famRequests, float64(c.ok), "ok")
 	write(famRequests, float64(c.errs.Total()+c.abandoned), "error")
 	for k, n := range c.errs {
-		write(famErrors, float64(n), errorClasses[k])
+		write(famErrors, float64(n), results.ErrorClass(k).String())
 	}
 }
 
