@@ -5,11 +5,11 @@ package cpustat
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/shirou/gopsutil/v4/process"
-	"golang.org/x/sys/unix"
 
 	"github.com/kaeload/kaeload/pinning"
 )
@@ -30,16 +30,12 @@ func SampleTree(pid int) (TreeSample, error) {
 		all[pid] = st
 	}
 	ts := newTree(pid, all)
-	var cpus unix.CPUSet
-	for _, p := range ts.PIDs {
-		var mask unix.CPUSet
-		if unix.SchedGetaffinity(p, &mask) == nil {
-			for i := range cpus {
-				cpus[i] |= mask[i]
-			}
-		}
+	for _, p := range ts.PIDs { // the union of the members' affinities
+		set, _ := pinning.Allowed(strconv.Itoa(p))
+		ts.CPUs = append(ts.CPUs, set...)
 	}
-	if ts.CPUs = pinning.FromCPUSet(&cpus); len(ts.CPUs) == 0 {
+	slices.Sort(ts.CPUs)
+	if ts.CPUs = slices.Compact(ts.CPUs); len(ts.CPUs) == 0 {
 		// Every member exited before its mask could be read; fall back to ours.
 		ts.CPUs, _ = pinning.Online()
 	}

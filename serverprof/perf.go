@@ -2,6 +2,7 @@ package serverprof
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -205,10 +206,7 @@ func Reason(perfErr []string, paranoid string) string {
 	first = strings.TrimSpace(first)
 	switch {
 	case strings.Contains(text, "perf_event_paranoid") || strings.Contains(text, "Permission denied") || strings.Contains(text, "Operation not permitted"):
-		if paranoid == "" {
-			paranoid = "unknown"
-		}
-		return "not permitted: perf_event_paranoid=" + paranoid + " (run kaeload's server commands as root, or allow it with sysctl kernel.perf_event_paranoid=1 or lower)"
+		return "not permitted: perf_event_paranoid=" + cmp.Or(paranoid, "unknown") + " (run kaeload's server commands as root, or allow it with sysctl kernel.perf_event_paranoid=1 or lower)"
 	case strings.Contains(text, "No such process") || strings.Contains(text, "thread/CPU maps"):
 		return "server PIDs not found (they exited before perf attached)"
 	case strings.Contains(text, "control") && (strings.Contains(text, "unknown option") || strings.Contains(text, "Unknown option")):
