@@ -20,8 +20,7 @@ const UserHZ = 100
 // maxCPU bounds CPU numbers read from text, as pinning does.
 const maxCPU = 1 << 16
 
-// Times is the cumulative time one CPU has spent busy and idle since
-// boot, in seconds.
+// Times is the cumulative time one CPU has spent busy and idle since boot, in seconds.
 type Times struct {
 	CPU int
 	// Busy is user + nice + system + irq + softirq + steal (guest time
@@ -37,8 +36,7 @@ func newTimes(cpu int, user, nice, system, idle, iowait, irq, softirq, steal flo
 	return Times{CPU: cpu, Busy: user + nice + system + irq + softirq + steal, Idle: idle + iowait, IRQ: irq + softirq}
 }
 
-// Sample is the cumulative times of a set of CPUs at one instant,
-// ascending by CPU number.
+// Sample is the cumulative times of a set of CPUs at one instant, ascending by CPU number.
 type Sample struct {
 	Times []Times
 }
@@ -60,7 +58,7 @@ func (s Sample) Select(cpus pinning.Set) (Sample, error) {
 	}
 	out := Sample{Times: make([]Times, 0, len(cpus))}
 	for _, c := range cpus {
-		i, ok := slices.BinarySearchFunc(s.Times, c, func(t Times, c int) int { return t.CPU - c })
+		i, ok := slices.BinarySearchFunc(s.Times, c, byCPU)
 		if !ok {
 			return Sample{}, fmt.Errorf("select CPUs %s: CPU %d is not in the sample (it has %s)", cpus, c, s.CPUs())
 		}
@@ -69,8 +67,7 @@ func (s Sample) Select(cpus pinning.Set) (Sample, error) {
 	return out, nil
 }
 
-// SampleCPUs reads the cumulative times of cpus (every CPU when empty)
-// from this machine.
+// SampleCPUs reads the cumulative times of cpus (every CPU when empty) from this machine.
 func SampleCPUs(cpus pinning.Set) (Sample, error) {
 	stats, err := cpu.Times(true)
 	if err != nil {
@@ -88,19 +85,15 @@ func SampleCPUs(cpus pinning.Set) (Sample, error) {
 	return s.Select(cpus)
 }
 
-// Usage returns the CPU time used between a and b by the CPUs in both,
-// Busy being Seconds / (window × CPUs) in [0, 1], or busy / (busy + idle)
-// when window <= 0. A CPU whose counters went backwards counts 0.
+// Usage returns the CPU time used between a and b by the CPUs in both; Busy
+// is Seconds / (window × CPUs), or busy / (busy + idle) when window <= 0.
 func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	var cpus pinning.Set
 	var per []results.CPUTime
 	var busy, idle, irq float64
-	j := 0
 	for _, ta := range a.Times {
-		for j < len(b.Times) && b.Times[j].CPU < ta.CPU {
-			j++
-		}
-		if j == len(b.Times) || b.Times[j].CPU != ta.CPU {
+		j, ok := slices.BinarySearchFunc(b.Times, ta.CPU, byCPU)
+		if !ok {
 			continue
 		}
 		tb := b.Times[j]
@@ -121,6 +114,8 @@ func (a Sample) Usage(b Sample, window time.Duration) results.CPUUsage {
 	}
 	return u
 }
+
+func byCPU(t Times, cpu int) int { return t.CPU - cpu }
 
 func clamp01(f float64) float64 {
 	return min(max(f, 0), 1)

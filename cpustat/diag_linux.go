@@ -5,6 +5,7 @@ package cpustat
 import (
 	"encoding/binary"
 	"fmt"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,20 +21,6 @@ const (
 	diagReqStates  = unix.SizeofNlMsghdr + 4  // idiag_states
 	diagReqSport   = unix.SizeofNlMsghdr + 8  // id.idiag_sport
 )
-
-// diagListening returns the inodes of the TCP sockets listening on port
-// (sock_diag: the kernel walks its listening hash alone).
-func diagListening(port int, buf []byte) ([]uint64, error) {
-	var inodes []uint64
-	err := diagDump(port, 1<<tcpStateListen, 0, buf, func(msg []byte, ext uint16, _ []byte) {
-		if ext == 0 && msg[1] == tcpStateListen && int(binary.BigEndian.Uint16(msg[diagMsgSport:])) == port {
-			if ino := binary.NativeEndian.Uint32(msg[diagMsgInode:]); ino != 0 {
-				inodes = append(inodes, uint64(ino))
-			}
-		}
-	})
-	return inodes, err
-}
 
 // diagDump asks sock_diag for the TCP sockets of both families in states
 // (a bit mask), with source port sport when not 0 and extensions ext. It
@@ -82,13 +69,13 @@ func diagEach(fd int, buf []byte, each func(msg []byte, ext uint16, attr []byte)
 		if err != nil {
 			return err
 		}
-		for b := buf[:n]; len(b) >= unix.SizeofNlMsghdr; {
-			l := int(binary.NativeEndian.Uint32(b[0:]))
-			if l < unix.SizeofNlMsghdr || l > len(b) {
-				return fmt.Errorf("a netlink message of %d bytes in %d", l, len(b))
-			}
-			msg := b[unix.SizeofNlMsghdr:l]
-			switch binary.NativeEndian.Uint16(b[4:]) {
+		msgs, err := syscall.ParseNetlinkMessage(buf[:n])
+		if err != nil {
+			return fmt.Errorf("sock_diag's answer: %w", err)
+		}
+		for _, m := range msgs {
+			msg := m.Data
+			switch m.Header.Type {
 			case unix.NLMSG_DONE:
 				return nil
 			case unix.NLMSG_ERROR:
@@ -111,7 +98,6 @@ func diagEach(fd int, buf []byte, each func(msg []byte, ext uint16, attr []byte)
 					}
 				}
 			}
-			b = b[min((l+unix.NLMSG_ALIGNTO-1)&^(unix.NLMSG_ALIGNTO-1), len(b)):]
 		}
 	}
 }

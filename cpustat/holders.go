@@ -15,11 +15,9 @@ type Holder struct {
 func (h Holder) String() string { return fmt.Sprintf("%s (pid %d)", h.Name, h.PID) }
 
 // PortHolders returns, sorted by PID, the roots of the process families
-// listening on TCP port now (as FindListener climbs); holders it cannot
-// see are left out.
+// listening on TCP port now (as FindListener climbs) that it can see.
 func PortHolders(port int) ([]Holder, error) {
-	l := Listener{Port: port}
-	inodes, err := l.listening()
+	inodes, err := (&Listener{Port: port}).listening()
 	if err != nil || len(inodes) == 0 {
 		return nil, err
 	}
@@ -29,13 +27,11 @@ func PortHolders(port int) ([]Holder, error) {
 	}
 	var out []Holder
 	for _, root := range familyRoots(pids) {
-		h := Holder{PID: root, Name: "?"}
-		if p, err := process.NewProcess(int32(root)); err == nil {
-			if n, err := p.Name(); err == nil {
-				h.Name = n
-			}
+		name, err := (&process.Process{Pid: int32(root)}).Name()
+		if err != nil {
+			name = "?"
 		}
-		out = append(out, h)
+		out = append(out, Holder{PID: root, Name: name})
 	}
 	return out, nil
 }

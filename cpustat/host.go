@@ -1,11 +1,13 @@
 package cpustat
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,8 +16,7 @@ import (
 	"github.com/shirou/gopsutil/v4/mem"
 )
 
-// Host describes the machine a run measured on, for run.json; a number
-// is 0 when unknown.
+// Host describes the machine a run measured on, for run.json; a number is 0 when unknown.
 type Host struct {
 	Hostname      string  `json:"hostname"`
 	OS            string  `json:"os"`                 // runtime.GOOS form
@@ -35,39 +36,30 @@ type Host struct {
 func HostFacts() (Host, error) {
 	h := Host{OS: runtime.GOOS, Arch: runtime.GOARCH, LogicalCPUs: runtime.NumCPU()}
 	var errs []error
-	if info, err := host.Info(); err != nil {
-		errs = append(errs, fmt.Errorf("host info: %w", err))
-	} else {
-		h.Hostname = info.Hostname
-		h.OS = info.OS
-		h.Platform = strings.TrimSpace(info.Platform + " " + info.PlatformVersion)
-		h.Kernel = info.KernelVersion
-		if info.KernelArch != "" {
-			h.Arch = info.KernelArch
+	read := func(what string, err error) bool {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 		}
+		return err == nil
+	}
+	if info, err := host.Info(); read("host info", err) {
+		h.Hostname, h.OS, h.Kernel = info.Hostname, info.OS, info.KernelVersion
+		h.Platform = strings.TrimSpace(info.Platform + " " + info.PlatformVersion)
+		h.Arch = cmp.Or(info.KernelArch, h.Arch)
 	}
 	if h.Hostname == "" {
 		h.Hostname, _ = os.Hostname()
 	}
-	if infos, err := cpu.Info(); err != nil {
-		errs = append(errs, fmt.Errorf("cpu info: %w", err))
-	} else if len(infos) > 0 {
-		h.CPUModel = strings.TrimSpace(infos[0].ModelName)
-		h.CPUMHz = infos[0].Mhz
+	if infos, err := cpu.Info(); read("cpu info", err) && len(infos) > 0 {
+		h.CPUModel, h.CPUMHz = strings.TrimSpace(infos[0].ModelName), infos[0].Mhz
 	}
-	if n, err := cpu.Counts(true); err == nil && n > 0 {
+	if n, err := cpu.Counts(true); read("logical CPU count", err) && n > 0 {
 		h.LogicalCPUs = n
-	} else if err != nil {
-		errs = append(errs, fmt.Errorf("logical CPU count: %w", err))
 	}
-	if n, err := cpu.Counts(false); err == nil {
+	if n, err := cpu.Counts(false); read("physical core count", err) {
 		h.PhysicalCores = n
-	} else {
-		errs = append(errs, fmt.Errorf("physical core count: %w", err))
 	}
-	if vm, err := mem.VirtualMemory(); err != nil {
-		errs = append(errs, fmt.Errorf("memory: %w", err))
-	} else {
+	if vm, err := mem.VirtualMemory(); read("memory", err) {
 		h.MemoryBytes = vm.Total
 	}
 	h.NUMANodes = numaNodes("/sys/devices/system/node")
@@ -76,12 +68,9 @@ func HostFacts() (Host, error) {
 
 // numaNodes counts the nodeN directories under dir.
 func numaNodes(dir string) int {
-	matches, _ := filepath.Glob(filepath.Join(dir, "node*"))
-	n := 0
-	for _, m := range matches {
-		if _, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(m), "node")); err == nil {
-			n++
-		}
-	}
-	return n
+	matches, _ := filepath.Glob(filepath.Join(dir, "node[0-9]*"))
+	return len(slices.DeleteFunc(matches, func(m string) bool {
+		_, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(m), "node"))
+		return err != nil
+	}))
 }

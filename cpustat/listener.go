@@ -3,28 +3,23 @@ package cpustat
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
-	"syscall"
+	"strings"
 
 	"github.com/shirou/gopsutil/v4/process"
 )
 
-// FindListener returns the PID of the root of the process family
-// listening on TCP port (nginx's master: parents running the same
-// executable, below PID 1). Nothing, an unseen or unrelated holders are errors.
-func FindListener(port int) (int, error) {
-	l := Listener{Port: port}
-	return l.Find()
-}
+// FindListener returns the PID of the root of the family listening on TCP port (nginx's master:
+// parents running the same executable, below PID 1); none, unseen or unrelated ones are errors.
+func FindListener(port int) (int, error) { return (&Listener{Port: port}).Find() }
 
-// Listener is FindListener that remembers: it reads the listening
-// sockets alone (cheap with any TIME_WAIT count) and walks /proc only when
-// they changed or the root is gone. Not safe for concurrent use.
+// Listener is FindListener that remembers: it reads the listening sockets alone (cheap with any
+// TIME_WAIT count), walks /proc when they changed or the root is gone. Not for concurrent use.
 type Listener struct {
 	Port int
 
@@ -88,7 +83,7 @@ func (l *Listener) listening() ([]uint64, error) {
 	var inodes []uint64
 	var err error
 	if l.netDir == "" {
-		inodes, err = diagListening(l.Port, l.buf)
+		inodes, _, err = diagListening(l.Port, l.buf)
 	}
 	if l.netDir != "" || err != nil {
 		if inodes, err = l.procListening(); err != nil {
@@ -99,161 +94,65 @@ func (l *Listener) listening() ([]uint64, error) {
 	return slices.Compact(inodes), nil
 }
 
+// diagReceiveSize is the buffer a sock_diag answer is read into; the
+// kernel sends what does not fit in the next read.
+const diagReceiveSize = 32 << 10
+
 // procListening reads the listening sockets of l.Port from tcp and tcp6
 // under l.netDir; a missing tcp6 (IPv6 off) is no error.
 func (l *Listener) procListening() ([]uint64, error) {
-	dir := l.netDir
-	if dir == "" {
-		dir = "/proc/net"
-	}
+	dir := cmp.Or(l.netDir, "/proc/net")
+	want := []byte(fmt.Sprintf(":%04X", l.Port))
 	var inodes []uint64
 	for _, name := range []string{"tcp", "tcp6"} {
-		f, err := os.Open(dir + "/" + name)
-		if err != nil {
-			if name == "tcp6" && errors.Is(err, os.ErrNotExist) {
-				continue
-			}
+		file, err := os.Open(dir + "/" + name)
+		if name == "tcp6" && errors.Is(err, os.ErrNotExist) {
+			continue
+		} else if err != nil {
 			return nil, err
 		}
-		inodes, err = listenInodes(f, l.buf[:8<<10], l.Port, inodes)
-		f.Close()
-		if err != nil {
+		sc := bufio.NewScanner(file)
+		sc.Buffer(l.buf[:8<<10], 8<<10)
+		sc.Scan() // the header
+		for sc.Scan() {
+			f := bytes.Fields(sc.Bytes()) // local address, state ("0A" listens) and inode: fields 1, 3 and 9
+			if len(f) < 10 || string(f[3]) != "0A" && string(f[3]) != "03" {
+				break // listeners come first, among them SYN_RECV (03) before Linux 4.4
+			}
+			ino, err := strconv.ParseUint(string(f[9]), 10, 64)
+			if string(f[3]) == "0A" && bytes.HasSuffix(f[1], want) && err == nil && ino != 0 {
+				inodes = append(inodes, ino)
+			}
+		}
+		file.Close()
+		if err := sc.Err(); err != nil {
 			return nil, fmt.Errorf("%s/%s: %w", dir, name, err)
 		}
 	}
 	return inodes, nil
 }
 
-// diagReceiveSize is the buffer a sock_diag answer is read into; the
-// kernel sends what does not fit in the next read.
-const diagReceiveSize = 32 << 10
-
-// Socket states in /proc/net/tcp's st column.
-const (
-	tcpListen  = "0A"
-	tcpSynRecv = "03"
-)
-
-// listenInodes appends the inode of each socket listening on port in r
-// (/proc/net/tcp). Listeners come first, so it stops at the first other
-// state (but SYN_RECV, listed among them before Linux 4.4).
-func listenInodes(r io.Reader, buf []byte, port int, inodes []uint64) ([]uint64, error) {
-	want := fmt.Sprintf(":%04X", port)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(buf, len(buf))
-	sc.Scan() // the header
-	for sc.Scan() {
-		ino, state, ok := parseTCPLine(sc.Bytes(), want)
-		switch {
-		case state != tcpListen && state != tcpSynRecv:
-			return inodes, nil
-		case ok:
-			inodes = append(inodes, ino)
-		}
-	}
-	return inodes, sc.Err()
-}
-
-// parseTCPLine reads one /proc/net/tcp line: its state, and its inode
-// when it listens on the local port whose ":%04X" form is want.
-func parseTCPLine(line []byte, want string) (ino uint64, state string, ok bool) {
-	var f [10][]byte
-	rest := line
-	for i := range f {
-		if f[i], rest = nextField(rest); len(f[i]) == 0 {
-			return 0, "", false
-		}
-	}
-	switch string(f[3]) { // no allocation: the conversion is only compared
-	case tcpListen:
-		state = tcpListen
-	case tcpSynRecv:
-		return 0, tcpSynRecv, false
-	default:
-		return 0, "other", false
-	}
-	if !bytes.HasSuffix(f[1], []byte(want)) {
-		return 0, state, false
-	}
-	ino, ok = parseUint(f[9])
-	return ino, state, ok && ino != 0
-}
-
-// parseUint parses decimal digits without allocating.
-func parseUint(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 19 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	return v, true
-}
-
 // socketHolders returns, sorted, the processes with a descriptor of any
-// of the sockets inodes, from the /proc/PID/fd links it may read.
+// of the sockets inodes; one it may not read, or that exited, holds none.
 func socketHolders(inodes []uint64) ([]int, error) {
-	d, err := os.Open("/proc")
+	pids, err := process.Pids()
 	if err != nil {
 		return nil, err
 	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil, err
+	holds := func(f process.OpenFilesStat) bool {
+		v, ok := strings.CutPrefix(f.Path, "socket:[") // "socket:[12345]"
+		ino, err := strconv.ParseUint(strings.TrimSuffix(v, "]"), 10, 64)
+		_, found := slices.BinarySearch(inodes, ino)
+		return ok && err == nil && found
 	}
 	var holders []int
-	link := make([]byte, 64)
-	for _, name := range names {
-		pid, err := strconv.Atoi(name)
-		if err != nil {
-			continue
-		}
-		if holdsSocket(pid, inodes, link) {
-			holders = append(holders, pid)
+	for _, pid := range pids {
+		if files, _ := (&process.Process{Pid: pid}).OpenFiles(); slices.ContainsFunc(files, holds) {
+			holders = append(holders, int(pid))
 		}
 	}
 	slices.Sort(holders)
 	return holders, nil
-}
-
-// holdsSocket says whether process pid has a descriptor of one of the
-// sockets inodes; one it may not read, or that exited, holds none.
-func holdsSocket(pid int, inodes []uint64, link []byte) bool {
-	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
-	d, err := os.Open(dir)
-	if err != nil {
-		return false
-	}
-	fds, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return false
-	}
-	for _, fd := range fds {
-		n, err := syscall.Readlink(dir+fd, link)
-		if err != nil || n >= len(link) {
-			continue
-		}
-		v, ok := bytes.CutPrefix(link[:n], []byte("socket:[")) // "socket:[12345]"
-		if !ok {
-			continue
-		}
-		v, ok = bytes.CutSuffix(v, []byte("]"))
-		if !ok {
-			continue
-		}
-		if ino, ok := parseUint(v); ok {
-			if _, found := slices.BinarySearch(inodes, ino); found {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // familyRoots returns the family roots of pids, sorted.
@@ -266,31 +165,19 @@ func familyRoots(pids []int) []int {
 	return slices.Compact(roots)
 }
 
-// familyRoot climbs from pid through parents that run the same executable,
-// stopping below PID 1.
+// familyRoot climbs from pid through parents that run the same executable, stopping below PID 1.
 func familyRoot(pid int) int {
 	for {
-		p, err := process.NewProcess(int32(pid))
-		if err != nil {
-			return pid
-		}
+		p := &process.Process{Pid: int32(pid)}
 		ppid, err := p.Ppid()
-		if err != nil || ppid <= 1 {
-			return pid
-		}
-		parent, err := process.NewProcess(ppid)
-		if err != nil {
-			return pid
-		}
-		if !sameExecutable(p, parent) {
+		if err != nil || ppid <= 1 || !sameExecutable(p, &process.Process{Pid: ppid}) {
 			return pid
 		}
 		pid = int(ppid)
 	}
 }
 
-// sameExecutable compares executable paths, or the process names when a
-// path cannot be read.
+// sameExecutable compares executable paths, or the process names when a path cannot be read.
 func sameExecutable(a, b *process.Process) bool {
 	ea, errA := a.Exe()
 	eb, errB := b.Exe()

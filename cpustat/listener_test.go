@@ -177,13 +177,13 @@ func TestListenerTimeWait(t *testing.T) {
 	// falls back to /proc/net, the namespace of the process's first
 	// thread, not this thread's private one: only netDir dir is checked.
 	ways := []string{"", dir}
-	if _, err := diagListening(1, make([]byte, diagReceiveSize)); errors.Is(err, syscall.EPROTONOSUPPORT) {
+	if _, _, err := diagListening(1, make([]byte, diagReceiveSize)); errors.Is(err, syscall.EPROTONOSUPPORT) {
 		t.Logf("sock_diag not available here (%v): only the /proc way is checked", err)
 		ways = []string{dir}
 	}
 	for _, ln := range listeners {
 		p := port(t, ln.Addr().String())
-		viaDiag, err := diagListening(p, make([]byte, diagReceiveSize))
+		viaDiag, _, err := diagListening(p, make([]byte, diagReceiveSize))
 		diagOK := len(ways) == 2
 		if err != nil && diagOK {
 			t.Fatal(err)

@@ -34,18 +34,16 @@ type ProcsSample struct {
 // and b and may run on cpus (any when empty), busiest first. /proc does
 // not split time by CPU: the rank weighs it by the affinity's share in cpus.
 func (a ProcsSample) Top(b ProcsSample, cpus pinning.Set, exclude []int, n int) []results.ProcessCPU {
-	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) { return pinning.Allowed(strconv.Itoa(pid)) })
+	return a.top(b, cpus, exclude, n, func(pid int) pinning.Set {
+		set, _ := pinning.Allowed(strconv.Itoa(pid))
+		return set
+	})
 }
 
 // TopAllowed is Top with the affinities given, read on another machine
 // for the PIDs Used returns; a process missing from allowed is not named.
 func (a ProcsSample) TopAllowed(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowed map[int]pinning.Set) []results.ProcessCPU {
-	return a.top(b, cpus, exclude, n, func(pid int) (pinning.Set, error) {
-		if s, ok := allowed[pid]; ok {
-			return s, nil
-		}
-		return nil, fmt.Errorf("pid %d: affinity not read", pid)
-	})
+	return a.top(b, cpus, exclude, n, func(pid int) pinning.Set { return allowed[pid] })
 }
 
 // used calls f with each process of b not in exclude that used CPU since
@@ -68,32 +66,26 @@ func (a ProcsSample) Used(b ProcsSample, exclude []int) []int {
 	return pids
 }
 
-// top is Top with the affinity of a process read by allowedOf.
-func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowedOf func(int) (pinning.Set, error)) []results.ProcessCPU {
+// top is Top with the affinity of a process read by allowedOf (none: not read).
+func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, allowedOf func(int) pinning.Set) []results.ProcessCPU {
 	type used struct {
 		p    results.ProcessCPU
 		rank float64 // estimated seconds on cpus
 	}
 	var cands []used
 	a.used(b, exclude, func(k procKey, st procStat, sec float64) {
-		allowed, err := allowedOf(k.pid)
-		if err != nil || len(allowed) == 0 {
+		allowed := allowedOf(k.pid)
+		if len(allowed) == 0 {
 			return // exited meanwhile: it cannot be told apart from a new one
 		}
-		share := 1.0
+		in := len(allowed)
 		if len(cpus) > 0 {
-			in := 0
-			for _, c := range allowed {
-				if cpus.Contains(c) {
-					in++
-				}
-			}
-			if in == 0 {
-				return
-			}
-			share = float64(in) / float64(len(allowed))
+			in -= len(allowed.Missing(cpus))
 		}
-		cands = append(cands, used{results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}, sec * share})
+		if in > 0 {
+			p := results.ProcessCPU{PID: k.pid, Comm: st.comm, Nice: st.nice, Seconds: sec, CPUs: allowed.String()}
+			cands = append(cands, used{p, sec * float64(in) / float64(len(allowed))})
+		}
 	})
 	slices.SortFunc(cands, func(x, y used) int {
 		if c := cmp.Compare(y.rank, x.rank); c != 0 {
@@ -101,84 +93,66 @@ func (a ProcsSample) top(b ProcsSample, cpus pinning.Set, exclude []int, n int, 
 		}
 		return x.p.PID - y.p.PID
 	})
-	top := make([]results.ProcessCPU, 0, min(n, len(cands)))
-	for _, c := range cands[:min(n, len(cands))] {
-		top = append(top, c.p)
+	top := make([]results.ProcessCPU, min(n, len(cands)))
+	for i := range top {
+		top[i] = cands[i].p
 	}
 	return top
 }
 
-// parseSchedstat returns the run delay (the second field, ns) of a
-// /proc/.../schedstat line.
+// parseSchedstat returns the run delay (the second field, ns) of a /proc/.../schedstat line.
 func parseSchedstat(b []byte) (time.Duration, error) {
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, fmt.Errorf("%q: want 3 fields (run time, wait time, timeslices)", b)
+	var run, wait uint64
+	if _, err := fmt.Sscan(string(b), &run, &wait); err != nil {
+		return 0, fmt.Errorf("%q: want 3 counts (run time, wait time in ns, timeslices): %w", b, err)
 	}
-	ns, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil || ns < 0 {
-		return 0, fmt.Errorf("%q: wait time %q is not a count of nanoseconds", b, f[1])
-	}
-	return time.Duration(ns), nil
+	return time.Duration(wait), nil
 }
 
 // parseProcPIDStat parses process pid's /proc/PID/stat. The command name
 // (field 2) may hold spaces and ')', so fields count from the last ')'.
 func parseProcPIDStat(pid int, b []byte) (procStat, error) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
 		return procStat{}, fmt.Errorf("/proc/%d/stat: no command name", pid)
 	}
-	f := bytes.Fields(b[i+1:]) // f[0] is field 3 (state)
-	const first = 3
-	field := func(n int) (uint64, error) {
-		if n-first >= len(f) {
-			return 0, fmt.Errorf("/proc/%d/stat: %d fields, want at least %d", pid, len(f)+first-1, n)
-		}
-		v, err := strconv.ParseInt(string(f[n-first]), 10, 64)
-		if err != nil || v < 0 {
-			return 0, fmt.Errorf("/proc/%d/stat: field %d: %q is not a count", pid, n, f[n-first])
-		}
-		return uint64(v), nil
+	f := strings.Fields(string(b[end+1:])) // f[n-3] is field n
+	if len(f) < 22-2 {
+		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields, want at least 22", pid, len(f)+2)
 	}
-	var v [6]uint64
-	for j, n := range []int{4, 14, 15, 16, 17, 22} { // ppid utime stime cutime cstime starttime
+	var v [7]int64
+	for j, n := range []int{4, 14, 15, 16, 17, 22, 19} { // ppid utime stime cutime cstime starttime nice
 		var err error
-		if v[j], err = field(n); err != nil {
-			return procStat{}, err
+		if v[j], err = strconv.ParseInt(f[n-3], 10, 64); err != nil || v[j] < 0 && n != 19 {
+			return procStat{}, fmt.Errorf("/proc/%d/stat: field %d: %q is not a count", pid, n, f[n-3])
 		}
-	}
-	// The nice value (field 19) is signed.
-	if 19-first >= len(f) {
-		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields, want at least 19", pid, len(f)+first-1)
-	}
-	nice, err := strconv.Atoi(string(f[19-first]))
-	if err != nil {
-		return procStat{}, fmt.Errorf("/proc/%d/stat: field 19: %q is not a nice value", pid, f[19-first])
-	}
-	comm := ""
-	if j := bytes.IndexByte(b, '('); j >= 0 && j < i {
-		comm = string(b[j+1 : i])
 	}
 	return procStat{
-		key:     procKey{pid: pid, start: v[5]},
+		key:     procKey{pid: pid, start: uint64(v[5])},
 		ppid:    int(v[0]),
 		seconds: float64(v[1]+v[2]+v[3]+v[4]) / UserHZ,
 		own:     float64(v[1]+v[2]) / UserHZ,
-		comm:    comm,
-		nice:    nice,
+		comm:    string(b[open+1 : end]),
+		nice:    int(v[6]),
 		state:   f[0][0], // Fields yields no empty field
 	}, nil
 }
 
+// procsOf is the processes all as a ProcsSample.
+func procsOf(all map[int]procStat) ProcsSample {
+	s := ProcsSample{procs: make(map[procKey]procStat, len(all))}
+	for _, st := range all {
+		s.procs[st.key] = st
+	}
+	return s
+}
+
 // newTree is the tree of root among all, every process by PID.
 func newTree(root int, all map[int]procStat) TreeSample {
+	ts := TreeSample{Comm: all[root].comm, procs: make(map[procKey]float64), alive: make(map[procKey]struct{}, len(all))}
 	children := make(map[int][]int)
 	for p, st := range all {
 		children[st.ppid] = append(children[st.ppid], p)
-	}
-	ts := TreeSample{Comm: all[root].comm, procs: make(map[procKey]float64), alive: make(map[procKey]struct{}, len(all))}
-	for _, st := range all {
 		ts.alive[st.key] = struct{}{}
 	}
 	for queue := []int{root}; len(queue) > 0; queue = queue[1:] {

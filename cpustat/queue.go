@@ -6,9 +6,8 @@ import (
 	"strings"
 )
 
-// ListenQueue sums the sockets listening on one TCP port at one instant.
-// Unlike the namespace's counters, another program's listener does not
-// move it.
+// ListenQueue sums the sockets listening on one TCP port at one instant
+// (unlike the namespace's counters, another program's do not move it).
 type ListenQueue struct {
 	Sockets int
 	// Queue is the connections waiting (ss's Recv-Q), Backlog the limit
@@ -23,9 +22,8 @@ type ListenQueue struct {
 // Full says whether the accept queue held as many as the backlog allows.
 func (q ListenQueue) Full() bool { return q.Sockets > 0 && q.Queue >= q.Backlog }
 
-// RemoteListenQueueCommand is the shell command whose output
-// ParseListenQueue reads: `ss` listing the TCP sockets listening on port
-// with their memory (drops), without a header.
+// RemoteListenQueueCommand is the `ss` command whose output ParseListenQueue
+// reads: the TCP sockets listening on port with their memory (drops).
 func RemoteListenQueueCommand(port int) string {
 	return "ss -Hltnm 'sport = :" + strconv.Itoa(port) + "' 2>&1"
 }
@@ -35,57 +33,43 @@ func RemoteListenQueueCommand(port int) string {
 // that is neither empty nor has such a line is an error.
 func ParseListenQueue(out string) (ListenQueue, error) {
 	var q ListenQueue
-	dropsSeen := 0
-	for _, f := range strings.Fields(out) {
-		switch {
-		case f == "LISTEN":
-			q.Sockets++
-		case strings.HasPrefix(f, "skmem:(") && q.Sockets > 0:
-			for _, kv := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(f, "skmem:("), ")"), ",") {
-				if v, ok := strings.CutPrefix(kv, "d"); ok {
-					if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-						q.Drops += n
-						dropsSeen++
-					}
+	drops := 0
+	for _, line := range strings.Split(out, "\n") {
+		fs := strings.Fields(line)
+		if len(fs) >= 3 && fs[0] == "LISTEN" { // Recv-Q and Send-Q follow LISTEN
+			rq, err1 := strconv.ParseUint(fs[1], 10, 64)
+			wq, err2 := strconv.ParseUint(fs[2], 10, 64)
+			if err1 != nil || err2 != nil {
+				return q, fmt.Errorf("ss: queue columns %q %q are not counts", fs[1], fs[2])
+			}
+			q.Sockets, q.Queue, q.Backlog = q.Sockets+1, q.Queue+rq, q.Backlog+wq
+		}
+		for _, f := range fs {
+			mem, ok := strings.CutPrefix(f, "skmem:(")
+			for _, kv := range strings.Split(strings.TrimSuffix(mem, ")"), ",") {
+				v, isDrops := strings.CutPrefix(kv, "d")
+				if n, err := strconv.ParseUint(v, 10, 64); ok && isDrops && err == nil && q.Sockets > 0 {
+					q.Drops += n
+					drops++
 				}
 			}
 		}
 	}
-	q.DropsKnown = q.Sockets > 0 && dropsSeen == q.Sockets
-	if q.Sockets == 0 {
-		if strings.TrimSpace(out) != "" {
-			return q, fmt.Errorf("ss: no listening socket in its output%s", quoteFirstLine(out))
-		}
-		return q, nil
-	}
-	for _, line := range strings.Split(out, "\n") { // Recv-Q and Send-Q follow LISTEN
-		fs := strings.Fields(line)
-		if len(fs) < 3 || fs[0] != "LISTEN" {
-			continue
-		}
-		rq, err1 := strconv.ParseUint(fs[1], 10, 64)
-		wq, err2 := strconv.ParseUint(fs[2], 10, 64)
-		if err1 != nil || err2 != nil {
-			return q, fmt.Errorf("ss: queue columns %q %q are not counts", fs[1], fs[2])
-		}
-		q.Queue += rq
-		q.Backlog += wq
+	q.DropsKnown = q.Sockets > 0 && drops == q.Sockets
+	if q.Sockets == 0 && strings.TrimSpace(out) != "" {
+		return q, fmt.Errorf("ss: no listening socket in its output%s", quoteFirstLine(out))
 	}
 	return q, nil
 }
 
-// ListenQueueDelta is a listener over an interval: its drops' growth (not
-// known when a reading lacks it or the sockets changed) and the later
-// reading's queue.
-type ListenQueueDelta struct {
-	Drops          uint64
-	DropsKnown     bool
-	Queue, Backlog uint64
-}
+// ListenQueueDelta is a listener over an interval: Drops their growth (not
+// known if a reading lacks it or the sockets changed), the rest the later reading.
+type ListenQueueDelta = ListenQueue
 
 // Delta is q's growth to the later reading b.
 func (q ListenQueue) Delta(b ListenQueue) ListenQueueDelta {
-	d := ListenQueueDelta{Queue: b.Queue, Backlog: b.Backlog}
+	d := b
+	d.Drops, d.DropsKnown = 0, false
 	if q.DropsKnown && b.DropsKnown && q.Sockets == b.Sockets && b.Drops >= q.Drops {
 		d.Drops, d.DropsKnown = b.Drops-q.Drops, true
 	}

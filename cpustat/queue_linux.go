@@ -18,35 +18,40 @@ const (
 	diagMsgRqueue    = 56                      // idiag_rqueue
 	diagMsgWqueue    = 60                      // idiag_wqueue
 	diagExtSkMemInfo = 7                       // INET_DIAG_SKMEMINFO: u32 sk_meminfo[SK_MEMINFO_VARS]
-	skMemInfoDrops   = 8                       // SK_MEMINFO_DROPS
 	tcpStateTimeWait = 6                       // TCP_TIME_WAIT
 )
 
 // ReadListenQueue reads the listeners of TCP port in this network
 // namespace through sock_diag (listeners only: cheap). None is no error.
 func ReadListenQueue(port int) (ListenQueue, error) {
-	var q ListenQueue
-	drops := 0
-	err := diagDump(port, 1<<tcpStateListen, 1<<(diagExtSkMemInfo-1), nil, func(msg []byte, ext uint16, attr []byte) {
-		if ext == 0 {
-			if msg[1] != tcpStateListen || int(binary.BigEndian.Uint16(msg[diagMsgSport:])) != port {
-				return
-			}
-			q.Sockets++
-			q.Queue += uint64(binary.NativeEndian.Uint32(msg[diagMsgRqueue:]))
-			q.Backlog += uint64(binary.NativeEndian.Uint32(msg[diagMsgWqueue:]))
-			return
-		}
-		if ext == diagExtSkMemInfo && len(attr) >= 4*(skMemInfoDrops+1) {
-			q.Drops += uint64(binary.NativeEndian.Uint32(attr[4*skMemInfoDrops:]))
-			drops++
-		}
-	})
-	q.DropsKnown = q.Sockets > 0 && drops == q.Sockets
+	_, q, err := diagListening(port, nil)
 	if err != nil {
 		return ListenQueue{}, fmt.Errorf("read the listen queue of port %d: %w", port, err)
 	}
 	return q, nil
+}
+
+// diagListening returns the inodes and queues of the TCP sockets
+// listening on port (sock_diag: the kernel walks its listening hash alone).
+func diagListening(port int, buf []byte) ([]uint64, ListenQueue, error) {
+	var inodes []uint64
+	var q ListenQueue
+	drops := 0
+	err := diagDump(port, 1<<tcpStateListen, 1<<(diagExtSkMemInfo-1), buf, func(msg []byte, ext uint16, attr []byte) {
+		if ext == 0 && msg[1] == tcpStateListen && int(binary.BigEndian.Uint16(msg[diagMsgSport:])) == port {
+			q.Sockets++
+			q.Queue += uint64(binary.NativeEndian.Uint32(msg[diagMsgRqueue:]))
+			q.Backlog += uint64(binary.NativeEndian.Uint32(msg[diagMsgWqueue:]))
+			if ino := binary.NativeEndian.Uint32(msg[diagMsgInode:]); ino != 0 {
+				inodes = append(inodes, uint64(ino))
+			}
+		} else if ext == diagExtSkMemInfo && len(attr) >= 4*(unix.SK_MEMINFO_DROPS+1) {
+			q.Drops += uint64(binary.NativeEndian.Uint32(attr[4*unix.SK_MEMINFO_DROPS:]))
+			drops++
+		}
+	})
+	q.DropsKnown = q.Sockets > 0 && drops == q.Sockets
+	return inodes, q, err
 }
 
 // CountTimeWait counts the TCP sockets in TIME_WAIT to dst in this
@@ -54,22 +59,13 @@ func ReadListenQueue(port int) (ListenQueue, error) {
 func CountTimeWait(dst netip.AddrPort) (int, error) {
 	n := 0
 	want := dst.Addr().Unmap().As16()
-	v4 := dst.Addr().Unmap().Is4()
 	err := diagDump(0, 1<<tcpStateTimeWait, 0, nil, func(msg []byte, ext uint16, _ []byte) {
-		if ext != 0 || msg[1] != tcpStateTimeWait || binary.BigEndian.Uint16(msg[diagMsgDport:]) != dst.Port() {
-			return
-		}
-		var got [16]byte
+		got := netip.AddrFrom16([16]byte(msg[diagMsgDst : diagMsgDst+16]))
 		if msg[0] == unix.AF_INET {
-			if !v4 {
-				return
-			}
-			a := netip.AddrFrom4([4]byte(msg[diagMsgDst : diagMsgDst+4]))
-			got = a.As16()
-		} else {
-			got = netip.AddrFrom16([16]byte(msg[diagMsgDst : diagMsgDst+16])).Unmap().As16()
+			got = netip.AddrFrom4([4]byte(msg[diagMsgDst : diagMsgDst+4]))
 		}
-		if got == want {
+		port := binary.BigEndian.Uint16(msg[diagMsgDport:])
+		if ext == 0 && msg[1] == tcpStateTimeWait && port == dst.Port() && got.Unmap().As16() == want {
 			n++
 		}
 	})

@@ -19,15 +19,9 @@ type RemoteProcs struct {
 func ParseRemoteProcs(text string) RemoteProcs {
 	rp := RemoteProcs{procs: map[int]procStat{}}
 	for _, line := range strings.Split(text, "\n") {
-		open := strings.IndexByte(line, '(')
-		if open < 1 {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(line[:open]))
-		if err != nil {
-			continue
-		}
-		if st, err := parseProcPIDStat(pid, []byte(line)); err == nil {
+		head, _, _ := strings.Cut(line, "(")
+		pid, err := strconv.Atoi(strings.TrimSpace(head))
+		if st, err2 := parseProcPIDStat(pid, []byte(line)); err == nil && err2 == nil {
 			rp.procs[pid] = st
 		}
 	}
@@ -36,13 +30,7 @@ func ParseRemoteProcs(text string) RemoteProcs {
 
 // Procs returns the snapshot as a ProcsSample, to rank another machine's
 // busiest processes as this one's (ProcsSample.TopAllowed).
-func (rp RemoteProcs) Procs() ProcsSample {
-	s := ProcsSample{procs: make(map[procKey]procStat, len(rp.procs))}
-	for _, st := range rp.procs {
-		s.procs[st.key] = st
-	}
-	return s
-}
+func (rp RemoteProcs) Procs() ProcsSample { return procsOf(rp.procs) }
 
 // AllowedScript prints, for ParseAllowed, the Cpus_allowed_list line of
 // each of pids still alive (grep -H).
@@ -56,24 +44,15 @@ func AllowedScript(pids []int) string {
 	return b.String()
 }
 
-// ParseAllowed reads AllowedScript's output: each process's affinity by
-// PID.
+// ParseAllowed reads AllowedScript's output: each process's affinity by PID.
 func ParseAllowed(text string) map[int]pinning.Set {
 	out := map[int]pinning.Set{}
 	for _, line := range strings.Split(text, "\n") {
 		path, list, ok := strings.Cut(line, ":Cpus_allowed_list:")
-		if !ok {
-			continue
-		}
 		pid, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(path, "/proc/"), "/status"))
-		if err != nil {
-			continue
+		if set, err2 := pinning.Parse(strings.TrimSpace(list)); ok && err == nil && err2 == nil && len(set) > 0 {
+			out[pid] = set
 		}
-		set, err := pinning.Parse(strings.TrimSpace(list))
-		if err != nil || len(set) == 0 {
-			continue
-		}
-		out[pid] = set
 	}
 	return out
 }
@@ -82,12 +61,9 @@ func ParseAllowed(text string) map[int]pinning.Set {
 // (an nginx worker to its master), stopping below PID 1.
 func (rp RemoteProcs) FamilyRoot(pid int) int {
 	for {
-		p, ok := rp.procs[pid]
-		if !ok || p.ppid <= 1 {
-			return pid
-		}
+		p := rp.procs[pid] // zero when unknown: no parent
 		parent, ok := rp.procs[p.ppid]
-		if !ok || parent.comm != p.comm {
+		if p.ppid <= 1 || !ok || parent.comm != p.comm {
 			return pid
 		}
 		pid = p.ppid

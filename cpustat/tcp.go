@@ -1,9 +1,12 @@
 package cpustat
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,16 +20,14 @@ var TCPCounterNames = [...]string{
 	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs",
 }
 
-// numTCPExt is how many of TCPCounterNames are TcpExt's.
-const numTCPExt = 10
+// NumTCPExt is how many of TCPCounterNames are TcpExt's.
+const NumTCPExt = 10
 
-var tcpCounterIndex = func() map[string]int {
-	m := make(map[string]int, len(TCPCounterNames))
-	for i, n := range TCPCounterNames {
-		m[n] = i
-	}
-	return m
-}()
+// tcpFiles are where the counters are: each file's section, and the counters of it.
+var tcpFiles = [2]struct {
+	name, section string
+	counters      []string
+}{{"netstat", "TcpExt", TCPCounterNames[:NumTCPExt]}, {"snmp", "Tcp", TCPCounterNames[NumTCPExt:]}}
 
 // TCPSnapshot holds the TCP counters of one network namespace at one
 // instant. Every counter is in exactly one of Values and Unavailable (the
@@ -39,11 +40,7 @@ type TCPSnapshot struct {
 
 // TCPDelta is how much each counter grew between two snapshots of one
 // network namespace (the later one's), split as in a TCPSnapshot.
-type TCPDelta struct {
-	Namespace   NetNS
-	Values      map[string]uint64
-	Unavailable map[string]string
-}
+type TCPDelta = TCPSnapshot
 
 // Get returns counter name's value and whether it has one.
 func (s TCPSnapshot) Get(name string) (uint64, bool) {
@@ -51,125 +48,83 @@ func (s TCPSnapshot) Get(name string) (uint64, bool) {
 	return v, ok
 }
 
-// Get returns counter name's growth and whether it has one.
-func (d TCPDelta) Get(name string) (uint64, bool) {
-	v, ok := d.Values[name]
-	return v, ok
+// unavailable marks counters names as not available, for why.
+func (s *TCPSnapshot) unavailable(why string, names ...string) {
+	if s.Unavailable == nil {
+		s.Unavailable = make(map[string]string)
+	}
+	for _, name := range names {
+		s.Unavailable[name] = why
+	}
 }
 
-// Delta returns how much each counter grew from a to b. A counter missing
-// from either, reset, or of another namespace is not available; a 32-bit
-// one that wrapped counts across the wrap.
+// Delta is how much each counter grew from a to b: not available if missing from either, reset
+// or of another namespace; a 32-bit one that wrapped counts across the wrap.
 func (a TCPSnapshot) Delta(b TCPSnapshot) TCPDelta {
-	d := TCPDelta{Namespace: b.Namespace, Values: make(map[string]uint64, len(TCPCounterNames))}
-	unavailable := func(name, why string) {
-		if d.Unavailable == nil {
-			d.Unavailable = make(map[string]string)
-		}
-		d.Unavailable[name] = why
-	}
+	d := TCPDelta{Namespace: b.Namespace}
 	if a.Namespace.Known() && b.Namespace.Known() && a.Namespace != b.Namespace {
-		for _, name := range TCPCounterNames {
-			unavailable(name, fmt.Sprintf("the snapshots are of two network namespaces (%s, then %s)", a.Namespace, b.Namespace))
-		}
-		d.Values = nil
+		why := fmt.Sprintf("the snapshots are of two network namespaces (%s, then %s)", a.Namespace, b.Namespace)
+		d.unavailable(why, TCPCounterNames[:]...)
 		return d
 	}
+	d.Values = make(map[string]uint64, len(TCPCounterNames))
 	for _, name := range TCPCounterNames {
 		va, okA := a.Values[name]
 		vb, okB := b.Values[name]
 		switch {
 		case !okA:
-			unavailable(name, "earlier snapshot: "+reasonOr(a.Unavailable[name]))
+			d.unavailable("earlier snapshot: "+cmp.Or(a.Unavailable[name], "not read"), name)
 		case !okB:
-			unavailable(name, "later snapshot: "+reasonOr(b.Unavailable[name]))
+			d.unavailable("later snapshot: "+cmp.Or(b.Unavailable[name], "not read"), name)
 		case vb >= va:
 			d.Values[name] = vb - va
 		case va <= math.MaxUint32 && math.MaxUint32-va+vb+1 < 1<<31:
 			d.Values[name] = math.MaxUint32 - va + vb + 1 // a 32-bit counter wrapped
 		default:
-			unavailable(name, fmt.Sprintf("went down from %d to %d: the counter was reset", va, vb))
+			d.unavailable(fmt.Sprintf("went down from %d to %d: the counter was reset", va, vb), name)
 		}
 	}
 	return d
 }
 
-func reasonOr(why string) string {
-	if why == "" {
-		return "not read"
-	}
-	return why
-}
-
 // ParseTCPCounters parses /proc/net/netstat and /proc/net/snmp into a
-// snapshot without a Namespace. It never fails: a counter it cannot read
-// is not available, with the reason.
+// snapshot without a Namespace; a counter it cannot read is not available.
 func ParseTCPCounters(netstat, snmp string) TCPSnapshot {
-	var p tcpParse
-	p.section("/proc/net/netstat", netstat, "TcpExt:", 0, numTCPExt)
-	p.section("/proc/net/snmp", snmp, "Tcp:", numTCPExt, len(TCPCounterNames))
-	return p.snapshot()
+	s := TCPSnapshot{Values: make(map[string]uint64, len(TCPCounterNames))}
+	s.section(0, netstat)
+	s.section(1, snmp)
+	return s
 }
 
-type tcpParse struct {
-	values [len(TCPCounterNames)]uint64
-	why    [len(TCPCounterNames)]string // "" when the value was read
-}
-
-// fail marks counters [lo, hi) that have no reason yet as not available.
-func (p *tcpParse) fail(lo, hi int, why string) {
-	for i := lo; i < hi; i++ {
-		p.why[i] = why
+// section reads the counters of tcpFiles[i] from text, the file's header
+// line of names ("TcpExt: …") and the line of as many values after it.
+func (s *TCPSnapshot) section(i int, text string) {
+	file, prefix := "/proc/net/"+tcpFiles[i].name, tcpFiles[i].section+":"
+	why := "not in this kernel's " + file
+	lines := strings.Split(text, "\n")
+	var names, values []string
+	switch h := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, prefix) }); {
+	case h < 0:
+		why = fmt.Sprintf("%s: no %s lines%s", file, tcpFiles[i].section, quoteFirstLine(text))
+	case h+1 == len(lines) || !strings.HasPrefix(lines[h+1], prefix):
+		why = fmt.Sprintf("%s: its %s header line has no values line after it", file, tcpFiles[i].section)
+	default:
+		names, values = strings.Fields(lines[h][len(prefix):]), strings.Fields(lines[h+1][len(prefix):])
+		if len(names) != len(values) {
+			why = fmt.Sprintf("%s: its %s header names %d counters but its values line has %d",
+				file, tcpFiles[i].section, len(names), len(values))
+			names = nil
+		}
 	}
-}
-
-// section reads counters [lo, hi) from the lines that start with prefix
-// ("TcpExt:"): a header line of names, then a line of as many values.
-func (p *tcpParse) section(file, text, prefix string, lo, hi int) {
-	p.fail(lo, hi, "not in this kernel's "+file)
-	var header, values string
-	found := false
-	for rest := text; rest != ""; {
-		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		if !strings.HasPrefix(line, prefix) {
-			continue
+	for _, name := range tcpFiles[i].counters {
+		j := slices.Index(names, name) // a repeated name: the first one counts
+		if j < 0 {
+			s.unavailable(why, name)
+		} else if v, err := strconv.ParseUint(values[j], 10, 64); err != nil {
+			s.unavailable(fmt.Sprintf("%s: %s is %q, not a count", file, name, values[j]), name)
+		} else {
+			s.Values[name] = v
 		}
-		header = line[len(prefix):]
-		line, _, _ = strings.Cut(rest, "\n")
-		if !strings.HasPrefix(line, prefix) {
-			p.fail(lo, hi, fmt.Sprintf("%s: its %s header line has no values line after it", file, strings.TrimSuffix(prefix, ":")))
-			return
-		}
-		values = line[len(prefix):]
-		found = true
-		break
-	}
-	if !found {
-		p.fail(lo, hi, fmt.Sprintf("%s: no %s lines%s", file, strings.TrimSuffix(prefix, ":"), quoteFirstLine(text)))
-		return
-	}
-	if nh, nv := countFields(header), countFields(values); nh != nv {
-		p.fail(lo, hi, fmt.Sprintf("%s: its %s header names %d counters but its values line has %d", file, strings.TrimSuffix(prefix, ":"), nh, nv))
-		return
-	}
-	for {
-		var name, value string
-		name, header = nextField(header)
-		value, values = nextField(values)
-		if name == "" {
-			return
-		}
-		i, ok := tcpCounterIndex[name]
-		if !ok || i < lo || i >= hi || p.why[i] == "" {
-			continue // not ours, or a repeated name: the first one counts
-		}
-		v, err := strconv.ParseUint(value, 10, 64)
-		if err != nil {
-			p.why[i] = fmt.Sprintf("%s: %s is %q, not a count", file, name, value)
-			continue
-		}
-		p.values[i], p.why[i] = v, ""
 	}
 }
 
@@ -187,71 +142,24 @@ func quoteFirstLine(text string) string {
 	return fmt.Sprintf(" (%q)", line)
 }
 
-// nextField returns the first space-separated field of s and the rest,
-// without allocating.
-func nextField[S string | []byte](s S) (field, rest S) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
-		i++
-	}
-	j := i
-	for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\r' {
-		j++
-	}
-	return s[i:j], s[j:]
-}
-
-func countFields(s string) int {
-	n := 0
-	for f, rest := nextField(s); f != ""; f, rest = nextField(rest) {
-		n++
-	}
-	return n
-}
-
-func (p *tcpParse) snapshot() TCPSnapshot {
-	s := TCPSnapshot{Values: make(map[string]uint64, len(TCPCounterNames))}
-	for i, name := range TCPCounterNames {
-		if p.why[i] == "" {
-			s.Values[name] = p.values[i]
-			continue
-		}
-		if s.Unavailable == nil {
-			s.Unavailable = make(map[string]string)
-		}
-		s.Unavailable[name] = p.why[i]
-	}
-	return s
-}
-
 // ReadTCPCounters reads the TCP counters of this process's network
 // namespace; a file it cannot read makes its counters not available.
-func ReadTCPCounters() TCPSnapshot {
-	return readTCPCounters("/proc/self")
-}
+func ReadTCPCounters() TCPSnapshot { return readTCPCounters("/proc/self") }
 
 // ReadTCPCountersOf reads the TCP counters of process pid's network
 // namespace, such as a local server's own.
-func ReadTCPCountersOf(pid int) TCPSnapshot {
-	return readTCPCounters("/proc/" + strconv.Itoa(pid))
-}
+func ReadTCPCountersOf(pid int) TCPSnapshot { return readTCPCounters("/proc/" + strconv.Itoa(pid)) }
 
-// readTCPCounters reads the counters and namespace of proc, a /proc
-// process directory.
+// readTCPCounters reads the counters and namespace of proc, a /proc process directory.
 func readTCPCounters(proc string) TCPSnapshot {
-	var p tcpParse
-	for _, f := range []struct {
-		name, prefix string
-		lo, hi       int
-	}{{"netstat", "TcpExt:", 0, numTCPExt}, {"snmp", "Tcp:", numTCPExt, len(TCPCounterNames)}} {
-		b, err := os.ReadFile(proc + "/net/" + f.name)
-		if err != nil {
-			p.fail(f.lo, f.hi, err.Error())
-			continue
+	s := TCPSnapshot{Values: make(map[string]uint64, len(TCPCounterNames))}
+	for i, f := range tcpFiles {
+		if b, err := os.ReadFile(proc + "/net/" + f.name); err != nil {
+			s.unavailable(err.Error(), f.counters...)
+		} else {
+			s.section(i, string(b))
 		}
-		p.section("/proc/net/"+f.name, string(b), f.prefix, f.lo, f.hi)
 	}
-	s := p.snapshot()
 	s.Namespace, _ = readNetNS(proc)
 	return s
 }
@@ -262,8 +170,7 @@ const (
 	tcpMarkSNMP    = "@@kaeload-snmp@@"
 )
 
-// RemoteTCPCountersCommand is the shell command whose output
-// ParseRemoteTCPCounters reads, in one ssh round trip: the network
+// RemoteTCPCountersCommand prints in one ssh round trip, for ParseRemoteTCPCounters, the network
 // namespace of pid (> 0) or the shell, the boot ID and both counter files.
 func RemoteTCPCountersCommand(pid int) string {
 	proc := "/proc/self"
@@ -275,17 +182,16 @@ func RemoteTCPCountersCommand(pid int) string {
 		"echo " + tcpMarkSNMP + "; cat " + proc + "/net/snmp 2>&1; true"
 }
 
-// ParseRemoteTCPCounters parses the output of RemoteTCPCountersCommand.
-// It never fails: output without its markers leaves every counter not
-// available.
+// ParseRemoteTCPCounters parses the output of RemoteTCPCountersCommand;
+// without its markers, no counter is available.
 func ParseRemoteTCPCounters(out string) TCPSnapshot {
 	_, rest, ok1 := strings.Cut(out, tcpMarkNS+"\n")
 	ns, rest, ok2 := strings.Cut(rest, tcpMarkNetstat+"\n")
 	netstat, snmp, ok3 := strings.Cut(rest, tcpMarkSNMP+"\n")
 	if !ok1 || !ok2 || !ok3 {
-		var p tcpParse
-		p.fail(0, len(TCPCounterNames), "the remote command's output lacks its markers"+quoteFirstLine(out))
-		return p.snapshot()
+		s := TCPSnapshot{Values: map[string]uint64{}}
+		s.unavailable("the remote command's output lacks its markers"+quoteFirstLine(out), TCPCounterNames[:]...)
+		return s
 	}
 	s := ParseTCPCounters(netstat, snmp)
 	link, boot, _ := strings.Cut(ns, "\n")
@@ -322,12 +228,8 @@ func (n NetNS) String() string {
 // prints /proc/PID/ns/net) and a boot ID into a NetNS.
 func ParseNetNS(link, bootID string) (NetNS, error) {
 	link, bootID = strings.TrimSpace(link), strings.TrimSpace(bootID)
-	digits, ok := strings.CutPrefix(link, "net:[")
-	if digits, ok = strings.CutSuffix(digits, "]"); !ok {
-		return NetNS{}, fmt.Errorf("network namespace link %q: want net:[INODE]", link)
-	}
-	ino, err := strconv.ParseUint(digits, 10, 64)
-	if err != nil || ino == 0 {
+	var ino uint64
+	if _, err := fmt.Sscanf(link, "net:[%d]", &ino); err != nil || ino == 0 || !strings.HasSuffix(link, "]") {
 		return NetNS{}, fmt.Errorf("network namespace link %q: want net:[INODE]", link)
 	}
 	if bootID == "" || strings.ContainsAny(bootID, " \t\n") {
@@ -339,17 +241,13 @@ func ParseNetNS(link, bootID string) (NetNS, error) {
 // LocalNetNS returns this process's network namespace.
 func LocalNetNS() (NetNS, error) { return readNetNS("/proc/self") }
 
-// ProcessNetNS returns the network namespace of process pid on this
-// machine.
+// ProcessNetNS returns the network namespace of process pid on this machine.
 func ProcessNetNS(pid int) (NetNS, error) { return readNetNS("/proc/" + strconv.Itoa(pid)) }
 
 func readNetNS(proc string) (NetNS, error) {
-	link, err := os.Readlink(proc + "/ns/net")
-	if err != nil {
-		return NetNS{}, fmt.Errorf("read network namespace: %w", err)
-	}
-	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	if err != nil {
+	link, err1 := os.Readlink(proc + "/ns/net")
+	boot, err2 := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err := errors.Join(err1, err2); err != nil {
 		return NetNS{}, fmt.Errorf("read network namespace: %w", err)
 	}
 	return ParseNetNS(link, string(boot))

@@ -61,7 +61,7 @@ func BenchmarkListening(b *testing.B) {
 		buf := make([]byte, diagReceiveSize)
 		b.ReportAllocs()
 		for b.Loop() {
-			if in, err := diagListening(p, buf); err != nil || len(in) != 1 {
+			if in, _, err := diagListening(p, buf); err != nil || len(in) != 1 {
 				b.Fatal(in, err)
 			}
 		}

@@ -55,7 +55,7 @@ func TestReadTCPCountersLocal(t *testing.T) {
 	ext, tcp := naiveCounters(t, string(netstat), "TcpExt:"), naiveCounters(t, string(snmp), "Tcp:")
 	for i, name := range TCPCounterNames {
 		want, ok := ext[name]
-		if i >= numTCPExt {
+		if i >= NumTCPExt {
 			want, ok = tcp[name]
 		}
 		if _, read := text.Values[name]; read != ok {

@@ -77,7 +77,7 @@ func TestParseTCPCountersFixtures(t *testing.T) {
 	ext, tcp := naiveCounters(t, netstat, "TcpExt:"), naiveCounters(t, snmp, "Tcp:")
 	for i, name := range TCPCounterNames {
 		want := ext[name]
-		if i >= numTCPExt {
+		if i >= NumTCPExt {
 			want = tcp[name]
 		}
 		if got := strconv.FormatUint(s.Values[name], 10); got != want {
@@ -135,7 +135,7 @@ func TestParseTCPCountersBroken(t *testing.T) {
 			if !maps.Equal(s.Values, want) {
 				t.Errorf("values %v, want %v", s.Values, want)
 			}
-			for _, name := range TCPCounterNames[:numTCPExt] {
+			for _, name := range TCPCounterNames[:NumTCPExt] {
 				if _, ok := tc.ext[name]; ok {
 					continue
 				}
@@ -152,7 +152,7 @@ func TestParseTCPCountersBroken(t *testing.T) {
 		})
 	}
 	s := ParseTCPCounters("TcpExt: ListenDrops\nTcpExt: 1\n", "")
-	for _, name := range TCPCounterNames[numTCPExt:] {
+	for _, name := range TCPCounterNames[NumTCPExt:] {
 		if got, want := s.Unavailable[name], "/proc/net/snmp: no Tcp lines"; got != want {
 			t.Errorf("no snmp: %s: %q, want %q", name, got, want)
 		}
@@ -232,7 +232,7 @@ func TestParseRemoteTCPCounters(t *testing.T) {
 	out = tcpMarkNS + "\nreadlink: permission denied\n\n" + tcpMarkNetstat + "\n" + netstat + tcpMarkSNMP + "\ncat: /proc/net/snmp: Permission denied\n"
 	s = ParseRemoteTCPCounters(out)
 	checkPartition(t, s.Values, s.Unavailable)
-	if s.Namespace.Known() || len(s.Values) != numTCPExt ||
+	if s.Namespace.Known() || len(s.Values) != NumTCPExt ||
 		s.Unavailable["OutRsts"] != `/proc/net/snmp: no Tcp lines ("cat: /proc/net/snmp: Permission denied")` {
 		t.Errorf("snmp unreadable: %+v %v %v", s.Namespace, s.Values, s.Unavailable)
 	}
@@ -290,7 +290,7 @@ func FuzzParseNetstat(f *testing.F) {
 		checkPartition(t, s.Values, s.Unavailable)
 		for i, name := range TCPCounterNames {
 			text := netstat
-			if i >= numTCPExt {
+			if i >= NumTCPExt {
 				text = snmp
 			}
 			if _, ok := s.Values[name]; ok && !strings.Contains(text, name) {

@@ -12,21 +12,18 @@ import (
 // ErrUnsupported is what the /proc readers return off Linux.
 var ErrUnsupported = errors.New("process tree CPU accounting needs Linux /proc (this is " + runtime.GOOS + ")")
 
-// procKey identifies a process across samples: a reused PID has another
-// start time.
+// procKey identifies a process across samples: a reused PID has another start time.
 type procKey struct {
 	pid   int
 	start uint64 // clock ticks after boot, /proc/PID/stat field 22
 }
 
-// TreeSample is the cumulative CPU time of a process and all its
-// descendants at one instant.
+// TreeSample is the cumulative CPU time of a process and all its descendants at one instant.
 type TreeSample struct {
 	PIDs []int       // root first, then ascending
 	Comm string      // the root's command name
 	CPUs pinning.Set // the union of the members' affinities
-	// Seconds is user + system of every member and of the children
-	// they reaped.
+	// Seconds is user + system of every member and of the children they reaped.
 	Seconds float64
 
 	procs map[procKey]float64  // each member's Seconds

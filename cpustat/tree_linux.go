@@ -5,10 +5,11 @@ package cpustat
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/kaeload/kaeload/pinning"
 )
@@ -29,40 +30,29 @@ func SampleTree(pid int) (TreeSample, error) {
 		all[pid] = st
 	}
 	ts := newTree(pid, all)
-	var cpus unix.CPUSet
-	for _, p := range ts.PIDs {
-		var mask unix.CPUSet
-		if unix.SchedGetaffinity(p, &mask) == nil {
-			for i := range cpus {
-				cpus[i] |= mask[i]
-			}
-		}
+	for _, p := range ts.PIDs { // the union of the members' affinities
+		set, _ := pinning.Allowed(strconv.Itoa(p))
+		ts.CPUs = append(ts.CPUs, set...)
 	}
-	if ts.CPUs = pinning.FromCPUSet(&cpus); len(ts.CPUs) == 0 {
+	slices.Sort(ts.CPUs)
+	if ts.CPUs = slices.Compact(ts.CPUs); len(ts.CPUs) == 0 {
 		// Every member exited before its mask could be read; fall back to ours.
 		ts.CPUs, _ = pinning.Online()
 	}
 	return ts, nil
 }
 
-// scanProcs reads /proc/PID/stat of every process but those that exit
-// meanwhile, by PID.
+// scanProcs reads /proc/PID/stat of every process but those that exit meanwhile, by PID.
 func scanProcs() (map[int]procStat, error) {
-	entries, err := os.ReadDir("/proc")
+	pids, err := process.Pids()
 	if err != nil {
 		return nil, err
 	}
-	all := make(map[int]procStat, len(entries))
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+	all := make(map[int]procStat, len(pids))
+	for _, p := range pids {
+		if st, err := readProcStat(int(p)); err == nil { // else exited while we scanned: not ours to count
+			all[int(p)] = st
 		}
-		st, err := readProcStat(p)
-		if err != nil {
-			continue // exited while we scanned, or a kernel oddity: not ours to count
-		}
-		all[p] = st
 	}
 	return all, nil
 }
@@ -73,11 +63,7 @@ func SampleProcs() (ProcsSample, error) {
 	if err != nil {
 		return ProcsSample{}, fmt.Errorf("sample processes: %w", err)
 	}
-	s := ProcsSample{procs: make(map[procKey]procStat, len(all))}
-	for _, st := range all {
-		s.procs[st.key] = st
-	}
-	return s, nil
+	return procsOf(all), nil
 }
 
 // RunDelay returns how long process pid's live threads have waited ready

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,12 +11,10 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// Bounds are the classic buckets' upper bounds of the latency
-// histograms, in seconds (+Inf is implicit).
+// Bounds are the latency histograms' classic bucket bounds, in seconds (+Inf is implicit).
 var Bounds = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}
 
-// nativeSchema is the native buckets' resolution: each bucket 2^(1/8)
-// (about 9 %) wider than the one before.
+// nativeSchema is the native buckets' resolution: each 2^(1/8) (about 9 %) wider than the last.
 const nativeSchema = 3
 
 // hist is a latency histogram as served: classic buckets (not cumulative),
@@ -44,43 +43,36 @@ func (a *hist) add(h *results.Histogram) {
 		}
 		n := uint64(bar.Count)
 		v := float64(bar.From+bar.To) / 2 * float64(time.Microsecond) / float64(time.Second)
-		i := 0
-		for i < len(Bounds) && v > Bounds[i] {
-			i++
-		}
-		a.classic[i] += n
+		a.classic[sort.SearchFloat64s(Bounds, v)] += n // the first bound >= v
 		a.native[nativeIndex(v)] += bar.Count
 		a.count += n
 		a.sum += v * float64(n)
 	}
 }
 
-// nativeIndex is the native bucket of v > 0 at nativeSchema: bucket i
-// holds (2^((i-1)/8), 2^(i/8)].
+// nativeIndex is the native bucket of v > 0 at nativeSchema: bucket i holds (2^((i-1)/8), 2^(i/8)].
 func nativeIndex(v float64) int {
 	return int(math.Ceil(math.Log2(v) * (1 << nativeSchema)))
 }
 
-// metric is the histogram as a metric with both bucket kinds: the text
-// formats carry the classic buckets, the protobuf format (what Prometheus
-// asks for with native histograms on) the native ones as well.
+// metric is the histogram with both bucket kinds: the text formats carry the classic ones, the
+// protobuf format (Prometheus with native histograms on) the native ones too.
 func (a *hist) metric(desc *prometheus.Desc, labels ...string) prometheus.Metric {
+	if a.classic == nil {
+		*a = *newHist()
+	}
 	cum := make(map[float64]uint64, len(Bounds))
 	var c uint64
 	for i, b := range Bounds {
 		c += a.classic[i]
 		cum[b] = c
 	}
-	if a.classic == nil {
-		*a = *newHist()
-	}
 	classic := prometheus.MustNewConstHistogram(desc, a.count, a.sum, cum, labels...)
 	native := prometheus.MustNewConstNativeHistogram(desc, a.count, a.sum, a.native, nil, 0, nativeSchema, 0, time.Time{}, labels...)
 	return dual{classic, native}
 }
 
-// dual is a histogram whose classic and native parts come from two
-// constant metrics of the same values.
+// dual is a histogram made of two constant metrics of the same values: classic and native.
 type dual struct{ classic, native prometheus.Metric }
 
 // Desc is the histogram's descriptor.

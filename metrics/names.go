@@ -13,40 +13,37 @@ import (
 	"github.com/kaeload/kaeload/results/rundir"
 )
 
-// The label values.
-const (
-	netstatPrefix         = "kaeload_netstat_"
-	phaseWarmup           = "warmup"
-	phaseWindow           = "window"
-	phaseAfter            = "after"
-	resultOK, resultError = "ok", "error"
-)
+const netstatPrefix = "kaeload_netstat_"
 
 // Phases are the values of the phase label; after is what was in flight
 // at the window's end (run.json's outside.late and outside.abandoned).
-var Phases = []string{phaseWarmup, phaseWindow, phaseAfter}
+var Phases = []string{"warmup", "window", "after"}
 
 // Rules are the values of kaeload_diagnosis_active's rule label.
 var Rules = []string{diagnosis.RuleAcceptQueue, diagnosis.RuleSYNCookies, diagnosis.RuleTimeWait,
 	diagnosis.RuleResets, diagnosis.RuleStalls, diagnosis.RuleNotSteady}
 
-// tcpCounters are the kernel's Tcp counters of /proc/net/snmp among
-// those kaeload reads; the others are TcpExt's (/proc/net/netstat).
-var tcpCounters = map[string]bool{"ActiveOpens": true, "PassiveOpens": true, "AttemptFails": true,
-	"EstabResets": true, "OutRsts": true, "RetransSegs": true}
+// allCounters are the kernel counters kaeload reads, in cpustat's order: TcpExt's
+// (/proc/net/netstat), then from numTCPExt on Tcp's (/proc/net/snmp).
+var allCounters = []string{
+	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
+	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent",
+	"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory",
+	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs",
+}
 
-// NetstatName is the metric of a kernel TCP counter, named as
-// node_exporter names it: kaeload_netstat_TcpExt_ListenOverflows,
-// kaeload_netstat_Tcp_ActiveOpens.
+const numTCPExt = 10
+
+// NetstatName is the metric of a kernel TCP counter as node_exporter names it:
+// kaeload_netstat_TcpExt_ListenOverflows, kaeload_netstat_Tcp_ActiveOpens.
 func NetstatName(counter string) string {
-	if tcpCounters[counter] {
+	if slices.Contains(allCounters[numTCPExt:], counter) {
 		return netstatPrefix + "Tcp_" + counter
 	}
 	return netstatPrefix + "TcpExt_" + counter
 }
 
-// runLabels are the run label of r and its baseline, the first variant
-// when it names none.
+// runLabels are the run label of r and its baseline, the first variant when it names none.
 func runLabels(r *results.Run) (run, baseline string) {
 	baseline = r.Baseline
 	if baseline == "" && len(r.Variants) > 0 {
@@ -77,10 +74,19 @@ type family struct {
 	desc            *prometheus.Desc
 }
 
-// families holds the families made at initialization, by name.
-var families = map[string]*family{}
+// families holds the families made so far, by name.
+var (
+	familiesMu sync.Mutex
+	families   = map[string]*family{}
+)
 
+// newFamily returns the family name, made with typ, help and labels if it is new.
 func newFamily(name, typ, help string, labels []string) *family {
+	familiesMu.Lock()
+	defer familiesMu.Unlock()
+	if f := families[name]; f != nil {
+		return f
+	}
 	f := &family{name: name, typ: typ, help: help, labels: labels, desc: prometheus.NewDesc(name, help, labels, nil)}
 	families[name] = f
 	return f
@@ -91,14 +97,11 @@ var valueTypes = map[string]prometheus.ValueType{"counter": prometheus.CounterVa
 
 // pairs writes values as OpenMetrics label pairs, named in f's order.
 func (f *family) pairs(values ...string) string {
-	var b strings.Builder
+	kv := make([]string, len(values))
 	for i, v := range values {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(f.labels[i] + "=" + q(v))
+		kv[i] = f.labels[i] + `="` + omEscape.Replace(v) + `"`
 	}
-	return b.String()
+	return strings.Join(kv, ",")
 }
 
 // The metrics. Dashboards are built on their names: they do not change.
@@ -133,31 +136,9 @@ var (
 		[]string{"version", "goversion"})
 )
 
-// netstatFamilies holds a family per kernel counter, made once.
-var (
-	netstatMu       sync.Mutex
-	netstatFamilies = map[string]*family{}
-)
-
 // netstatFamily returns the family of a kernel counter.
 func netstatFamily(counter string) *family {
-	netstatMu.Lock()
-	defer netstatMu.Unlock()
-	if f, ok := netstatFamilies[counter]; ok {
-		return f
-	}
-	help := "Growth of the kernel counter " + counter + " over the window's readings of the host's network namespace (side: client, server, or shared when both are in it)."
-	labels := with("side", "host")
-	f := &family{name: NetstatName(counter), typ: "unknown", help: help, labels: labels, desc: prometheus.NewDesc(NetstatName(counter), help, labels, nil)}
-	netstatFamilies[counter] = f
-	return f
+	return newFamily(NetstatName(counter), "unknown", "Growth of the kernel counter "+counter+
+		" over the window's readings of the host's network namespace (side: client, server, or shared when both are in it).",
+		with("side", "host"))
 }
-
-// errorClasses are the values of the class label.
-var errorClasses = func() []string {
-	out := make([]string, results.NumErrorClasses)
-	for c := range out {
-		out[c] = results.ErrorClass(c).String()
-	}
-	return out
-}()

@@ -12,7 +12,6 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
-	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/measure"
 )
 
@@ -22,7 +21,7 @@ import (
 // Catalogue measures marked OpenMetrics are gauges set at the window's end.
 func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 	r := m.Run
-	om := &omWriter{families: map[string]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
+	om := &omWriter{families: map[*family]*omFamily{}, cols: measure.Columns(m, measure.OpenMetrics)}
 	run, base := runLabels(r)
 	om.sample(famRunInfo, famRunInfo.pairs(run, r.Name, base), 1, r.Started)
 	for i := range r.Variants {
@@ -32,12 +31,15 @@ func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 		}
 	}
 	bw := bufio.NewWriter(w)
-	for _, name := range om.order {
-		f := om.families[name]
-		fmt.Fprintf(bw, "# TYPE %s %s\n# HELP %s %s\n", f.name, f.typ, f.name, escapeHelp(f.help))
+	for _, f := range om.order {
+		name := f.name
+		if f.typ == "counter" {
+			name = strings.TrimSuffix(name, "_total")
+		}
+		fmt.Fprintf(bw, "# TYPE %s %s\n# HELP %s %s\n", name, f.typ, name, omEscape.Replace(f.help))
 		for _, key := range f.series {
 			for _, s := range f.samples[key] {
-				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.sampleName, key, fnum(s.v), fnum(float64(s.at.UnixMilli())/1000))
+				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.name, key, fnum(s.v), fnum(float64(s.at.UnixMilli())/1000))
 			}
 		}
 	}
@@ -50,15 +52,15 @@ func WriteOpenMetrics(w io.Writer, m *analysis.Report) error {
 
 // omWriter collects the samples by family and series, in first-seen order.
 type omWriter struct {
-	families map[string]*omFamily
-	order    []string
+	families map[*family]*omFamily
+	order    []*omFamily
 	cols     []measure.Column
 }
 
 type omFamily struct {
-	name, sampleName, typ, help string
-	series                      []string
-	samples                     map[string][]omSample
+	*family
+	series  []string
+	samples map[string][]omSample
 }
 
 type omSample struct {
@@ -66,18 +68,13 @@ type omSample struct {
 	at time.Time
 }
 
-// sample adds value v of m's series labels at at; one not after the
-// series' last replaces it.
+// sample adds value v of m's series labels at at; one not after the series' last replaces it.
 func (om *omWriter) sample(m *family, labels string, v float64, at time.Time) {
-	fam := m.name
-	if m.typ == "counter" {
-		fam = strings.TrimSuffix(m.name, "_total")
-	}
-	f := om.families[fam]
+	f := om.families[m]
 	if f == nil {
-		f = &omFamily{name: fam, sampleName: m.name, typ: m.typ, help: m.help, samples: map[string][]omSample{}}
-		om.families[fam] = f
-		om.order = append(om.order, fam)
+		f = &omFamily{family: m, samples: map[string][]omSample{}}
+		om.families[m] = f
+		om.order = append(om.order, f)
 	}
 	ss, seen := f.samples[labels]
 	if !seen {
@@ -120,10 +117,7 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			if iv.Start >= 0 {
 				p = pWindow
 			}
-			c[p].ok += iv.Requests - min(iv.Errors[results.ErrStatus], iv.Requests)
-			for k, n := range iv.Errors {
-				c[p].errs[k] += n
-			}
+			c[p].add(iv.Requests, iv.Errors)
 			at := start.Add(iv.End())
 			emit(at)
 			om.sample(famIntervalRate, famIntervalRate.pairs(lv(group)...), iv.Rate(), at)
@@ -131,33 +125,21 @@ func (om *omWriter) rep(run, variant string, rep *results.Rep, margin float64, x
 			om.sample(famIntervalHandshake, l+`,quantile="0.5"`, iv.HandshakeP50.Seconds(), at)
 			om.sample(famIntervalHandshake, l+`,quantile="0.99"`, iv.HandshakeP99.Seconds(), at)
 		}
-		c[pWindow].ok = g.Succeeded()
-		for k := range c[pWindow].errs {
-			c[pWindow].errs[k] = g.Errors[k].Count
-		}
-		c[pAfter] = afterCounts(&g.Outside)
+		final(&c, g)
 		emit(end)
 	}
 	om.netstat(lv, rep, first)
-	active := map[string]bool{}
-	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
-		active[d.Rule] = true
-	}
+	active := diagnosed(variant, rep, margin)
 	for _, rule := range Rules {
-		v := 0.0
-		if active[rule] {
-			v = 1
-		}
 		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), 0, first)
-		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), v, end)
+		om.sample(famDiagnosis, famDiagnosis.pairs(lv(rule)...), active[rule], end)
 	}
 	om.measures(famWindowStart.pairs(win...), x, first, end)
 	om.sample(famWindowStart, famWindowStart.pairs(win...), 0, first)
 	om.sample(famWindowStart, famWindowStart.pairs(win...), float64(start.UnixNano())/1e9, end)
 }
 
-// netstat writes the growth of each kernel counter of each host over the
-// window, from 0 at first.
+// netstat writes the growth of each kernel counter of each host over the window, from 0 at first.
 func (om *omWriter) netstat(lv func(...string) []string, rep *results.Rep, first time.Time) {
 	start := rep.Total.Window.Start
 	t := rep.Timeline
@@ -167,26 +149,22 @@ func (om *omWriter) netstat(lv func(...string) []string, rep *results.Rep, first
 	for h := range t.Hosts {
 		host := &t.Hosts[h]
 		names := slices.DeleteFunc(slices.Clone(host.Counters), func(n string) bool { _, gone := host.Unavailable[n]; return gone })
-		sums := map[string]float64{}
 		for _, n := range names {
 			f := netstatFamily(n)
-			om.sample(f, f.pairs(lv(side(*host), host.Name)...), 0, first)
-		}
-		for p := range t.Points {
-			at := start.Add(t.Points[p].End())
-			for _, n := range names {
+			labels := f.pairs(lv(side(*host), host.Name)...)
+			om.sample(f, labels, 0, first)
+			sum := 0.0
+			for p := range t.Points {
 				if d, ok := t.TCP(p, h, n); ok {
-					sums[n] += float64(d)
-					f := netstatFamily(n)
-					om.sample(f, f.pairs(lv(side(*host), host.Name)...), sums[n], at)
+					sum += float64(d)
+					om.sample(f, labels, sum, start.Add(t.Points[p].End()))
 				}
 			}
 		}
 	}
 }
 
-// measures writes the catalogue's OpenMetrics measures of repetition x
-// as gauges of the window labelled win, 0 at first and their value at end.
+// measures writes x's catalogue OpenMetrics measures as gauges: 0 at first, their value at end.
 func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
 	for _, c := range om.cols {
 		if v := c.OfRep(x); v.Kind != measure.None {
@@ -194,25 +172,15 @@ func (om *omWriter) measures(win string, x *measure.Rep, first, end time.Time) {
 			if name == "" {
 				name = "kaeload_" + c.Key
 			}
-			f := &family{name: name, typ: "gauge", help: strings.TrimSpace(c.Label + " (" + c.Unit + ")")}
-			if known := families[name]; known != nil {
-				f.help = known.help
-			}
+			f := newFamily(name, "gauge", strings.TrimSpace(c.Label+" ("+c.Unit+")"), winLabels)
 			om.sample(f, win, 0, first)
 			om.sample(f, win, v.F, end)
 		}
 	}
 }
 
-// q quotes a label value as OpenMetrics does.
-func q(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
-}
-
-func escapeHelp(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`).Replace(s)
-}
+// omEscape escapes label values and help texts as OpenMetrics does.
+var omEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // fnum formats a sample value or timestamp.
 func fnum(v float64) string {

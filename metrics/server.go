@@ -22,13 +22,11 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// ScrapeHeader is the header Prometheus sends with every scrape: only
-// such requests count as scrapes for the barriers (a person's curl does
-// not).
+// ScrapeHeader is the header Prometheus sends with every scrape: only such requests count as
+// scrapes for the barriers (a person's curl does not).
 const ScrapeHeader = "X-Prometheus-Scrape-Timeout-Seconds"
 
-// Bounds on the HTTP side: a scraper that stalls is cut off, and a few
-// scrapes at a time are served.
+// Bounds on the HTTP side: a scraper that stalls is cut off; a few scrapes at a time are served.
 const (
 	writeTimeout  = 10 * time.Second
 	readTimeout   = 5 * time.Second
@@ -59,7 +57,6 @@ type Server struct {
 	order     []runner.WindowID // windows in the order they ran
 	finals    map[runner.WindowID]time.Time
 	published time.Time // when the last snapshot was published
-	loads     int       // windows whose load began
 	waited    time.Duration
 
 	inflight atomic.Int32 // requests of /metrics being served
@@ -90,11 +87,7 @@ func Listen(cfg plans.Metrics, log io.Writer) (*Server, error) {
 	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true, MaxRequestsInFlight: maxInFlight, ErrorHandling: promhttp.ContinueOnError})
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", s.count(h))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "kaeload: live metrics of the run at /metrics")
 	})
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: readTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: time.Minute}
@@ -114,10 +107,7 @@ func (s *Server) Port() int { return s.ln.Addr().(*net.TCPAddr).Port }
 
 // Loopback reports whether the endpoint listens on loopback only (else it
 // serves anyone who reaches the machine, without authentication).
-func (s *Server) Loopback() bool {
-	ip := s.ln.Addr().(*net.TCPAddr).IP
-	return ip != nil && ip.IsLoopback()
-}
+func (s *Server) Loopback() bool { return s.ln.Addr().(*net.TCPAddr).IP.IsLoopback() }
 
 // Close stops serving: the listener and every connection.
 func (s *Server) Close() error {
@@ -130,8 +120,7 @@ func (s *Server) Close() error {
 // a scrape never waits for the run and the run never waits for a scrape.
 type collector struct{ s *Server }
 
-// Describe describes nothing: the series change with the plan (an
-// unchecked collector).
+// Describe describes nothing: the series change with the plan (an unchecked collector).
 func (collector) Describe(chan<- *prometheus.Desc) {}
 
 // Collect sends the last published snapshot.
@@ -141,8 +130,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// count wraps the handler: a scrape served whole (every byte written) is
-// logged with the time it began.
+// count wraps the handler: a scrape served whole is logged with the time it began.
 func (s *Server) count(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
@@ -206,8 +194,7 @@ func (s *Server) publishLocked() {
 	s.published = time.Now()
 }
 
-// Start takes the run's identity and returns the endpoint, for the
-// record's header.
+// Start takes the run's identity and returns the endpoint, for the record's header.
 func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -218,8 +205,7 @@ func (s *Server) Start(r *results.Run, p *plans.Plan) ([]runner.Event, error) {
 	return []runner.Event{{Kind: runner.EventMetrics, Metrics: &results.Metrics{Listen: s.cfg.Listen, Addr: s.Addr(), Port: s.Port()}}}, nil
 }
 
-// Event takes the run's live events: windows planned, about to load,
-// their readings and their ends.
+// Event takes the run's live events: windows planned, about to load, their readings and their ends.
 func (s *Server) Event(ctx context.Context, e runner.Event) error {
 	switch e.Kind {
 	case runner.EventPlanned:
@@ -234,8 +220,7 @@ func (s *Server) Event(ctx context.Context, e runner.Event) error {
 	return nil
 }
 
-// Stop holds the final values for a scrape and returns the endpoint's
-// record as a fact for the run's record.
+// Stop holds the final values for a scrape and returns the endpoint's record, for run.json.
 func (s *Server) Stop(ctx context.Context) []runner.Event {
 	return []runner.Event{{Kind: runner.EventMetrics, Metrics: s.end(ctx)}}
 }
@@ -244,19 +229,22 @@ func (s *Server) Stop(ctx context.Context) []runner.Event {
 func (s *Server) plan(ws []runner.WindowID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	added := false
+	n := len(s.windows)
 	for _, id := range ws {
-		if s.byID[id] != nil {
-			continue
-		}
-		w := newWindow(id, s.groups)
-		s.byID[id] = w
-		s.windows = append(s.windows, w)
-		added = true
+		s.windowLocked(id)
 	}
-	if added {
+	if len(s.windows) > n {
 		s.publishLocked()
 	}
+}
+
+// windowLocked returns window id, made at 0 where it is new; s.mu held.
+func (s *Server) windowLocked(id runner.WindowID) *window {
+	if s.byID[id] == nil {
+		s.byID[id] = newWindow(id, s.groups)
+		s.windows = append(s.windows, s.byID[id])
+	}
+	return s.byID[id]
 }
 
 // beforeLoad completes w's series at 0 and waits, for at most the linger,
@@ -264,17 +252,10 @@ func (s *Server) plan(ws []runner.WindowID) {
 // error when none comes), else only while a scraper is known.
 func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	s.mu.Lock()
-	w := s.byID[lw.WindowID]
-	if w == nil {
-		w = newWindow(lw.WindowID, s.groups)
-		s.byID[lw.WindowID] = w
-		s.windows = append(s.windows, w)
-	}
-	w.describe(lw)
+	s.windowLocked(lw.WindowID).describe(lw)
 	s.publishLocked()
 	zeros := s.published
-	first := s.loads == 0
-	s.loads++
+	first := len(s.order) == 0
 	s.order = append(s.order, lw.WindowID)
 	s.mu.Unlock()
 
@@ -300,8 +281,7 @@ func (s *Server) beforeLoad(ctx context.Context, lw runner.LiveWindow) error {
 	return ctx.Err()
 }
 
-// intervalClosed takes one reading of window id; the series change when
-// every group has reported an interval.
+// intervalClosed takes a reading of window id; its series change once every group reported.
 func (s *Server) intervalClosed(id runner.WindowID, r runner.LiveReading) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -315,8 +295,7 @@ func (s *Server) intervalClosed(id runner.WindowID, r runner.LiveReading) {
 	}
 }
 
-// windowEnded sets window id's final values from its record (rep nil:
-// what it had).
+// windowEnded sets window id's final values from its record (rep nil: what it had).
 func (s *Server) windowEnded(id runner.WindowID, rep *results.Rep) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -331,9 +310,8 @@ func (s *Server) windowEnded(id runner.WindowID, rep *results.Rep) {
 	}
 }
 
-// end waits, for at most the linger, until a Prometheus scrape that began
-// after the last values were published has been served, and returns the
-// endpoint's record.
+// end waits, at most the linger, until a Prometheus scrape begun after the last values were
+// published has been served, and returns the endpoint's record.
 func (s *Server) end(ctx context.Context) *results.Metrics {
 	s.mu.Lock()
 	last := s.published
@@ -361,8 +339,7 @@ func (s *Server) end(ctx context.Context) *results.Metrics {
 	return m
 }
 
-// waitScrape waits until a Prometheus scrape that began after t has been
-// served, for at most max; it reports whether one was.
+// waitScrape reports whether a Prometheus scrape begun after t was served within max.
 func (s *Server) waitScrape(ctx context.Context, t time.Time, max time.Duration) bool {
 	timer := time.NewTimer(max)
 	defer timer.Stop()
@@ -384,8 +361,7 @@ func (s *Server) waitScrape(ctx context.Context, t time.Time, max time.Duration)
 	}
 }
 
-// firstAfterLocked is the start of the first scrape served that began
-// after t; zero when none. s.smu held.
+// firstAfterLocked is the start of the first scrape begun after t (zero: none); s.smu held.
 func (s *Server) firstAfterLocked(t time.Time) time.Time {
 	var first time.Time
 	for _, b := range s.scrapes {
@@ -402,8 +378,7 @@ func (s *Server) scraped() int {
 	return len(s.scrapes)
 }
 
-// intervalLocked is the median time between the starts of the scrapes;
-// 0 with fewer than two. s.smu held.
+// intervalLocked is the median gap between the scrapes' starts (0: fewer than two); s.smu held.
 func (s *Server) intervalLocked() time.Duration {
 	if len(s.scrapes) < 2 {
 		return 0
@@ -418,9 +393,8 @@ func (s *Server) intervalLocked() time.Duration {
 	return gaps[len(gaps)/2]
 }
 
-// linger is how long the end waits for a scrape of the final values: the
-// configured one, else lingerScrapes observed intervals (at least
-// minLinger), else plans.DefaultLinger.
+// linger is how long the end waits for a scrape of the final values: the configured one, else
+// lingerScrapes observed intervals (at least minLinger), else plans.DefaultLinger.
 func (s *Server) linger() time.Duration {
 	if s.cfg.Linger > 0 {
 		return s.cfg.Linger

@@ -22,41 +22,51 @@ const (
 	nPhases
 )
 
-// Histogram kinds.
-const (
-	hHandshake = iota
-	hRequest
-	hConnect
-	nHists
-)
-
 // counts are one group's requests in one phase.
 type counts struct {
-	ok   uint64
-	errs results.ErrorCounts
-	// abandoned are requests in flight at the window's end that never
-	// completed, in a record that does not class them (afterCounts).
-	abandoned uint64
+	ok        uint64
+	errs      results.ErrorCounts
+	abandoned uint64 // cut off at the window's end, in a record that does not class them
 }
 
-// series writes c as the requests and errors series, with the labels
-// after phase and group.
+// series writes c as the requests and errors series, with the labels after phase and group.
 func (c *counts) series(write func(f *family, v float64, labels ...string)) {
-	write(famRequests, float64(c.ok), resultOK)
-	write(famRequests, float64(c.errs.Total()+c.abandoned), resultError)
+	write(famRequests, float64(c.ok), "ok")
+	write(famRequests, float64(c.errs.Total()+c.abandoned), "error")
 	for k, n := range c.errs {
-		write(famErrors, float64(n), errorClasses[k])
+		write(famErrors, float64(n), results.ErrorClass(k).String())
 	}
 }
 
-// afterCounts are phase "after"'s counts from a group's record: responses
-// completed after the window, and the cut-off requests as errors by class
-// (as abandoned, unclassed, in a record older than AfterClasses).
-func afterCounts(o *results.Outside) counts {
-	if o.AfterClasses.IsZero() {
-		return counts{ok: o.Late, abandoned: o.Abandoned}
+// add counts an interval's requests and errors: ok those not in errors.
+func (c *counts) add(requests uint64, errs results.ErrorCounts) {
+	c.ok += requests - min(errs[results.ErrStatus], requests)
+	for k, n := range errs {
+		c.errs[k] += n
 	}
-	return counts{ok: o.Late - min(o.AfterClasses[results.ErrStatus], o.Late), errs: o.AfterClasses}
+}
+
+// final sets a group's window and after counts from its record: those completed after the
+// window, and the cut-off requests as errors by class (abandoned in records before AfterClasses).
+func final(c *[nPhases]counts, g *results.Group) {
+	c[pWindow].ok = g.Succeeded()
+	for k := range c[pWindow].errs {
+		c[pWindow].errs[k] = g.Errors[k].Count
+	}
+	if o := &g.Outside; o.AfterClasses.IsZero() {
+		c[pAfter] = counts{ok: o.Late, abandoned: o.Abandoned}
+	} else {
+		c[pAfter] = counts{ok: o.Late - min(o.AfterClasses[results.ErrStatus], o.Late), errs: o.AfterClasses}
+	}
+}
+
+// diagnosed is 1 for each rule the record's diagnosis of window rep shows.
+func diagnosed(variant string, rep *results.Rep, margin float64) map[string]float64 {
+	active := map[string]float64{}
+	for _, d := range diagnosis.Rep(variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
+		active[d.Rule] = 1
+	}
+	return active
 }
 
 // groupState is one group of a window as published.
@@ -84,34 +94,27 @@ type pending struct {
 type window struct {
 	id         runner.WindowID
 	groups     []groupState
-	hists      [nPhases][nHists]*hist // warm-up and window; connect: window only
+	handshake  [pAfter]hist // warm-up and window
+	request    [pAfter]hist
+	connect    hist // the window's
 	serverHost string
 	server     float64
 	hosts      []hostState
 	rate       float64
 	start      time.Time
-	diag       map[string]bool
+	diag       map[string]float64
 	ended      bool
 	pending    map[int]*pending
-	// cached holds the window's metrics as last built; dirty says they
-	// changed since (an ended window's never do).
-	cached []prometheus.Metric
-	dirty  bool
+	cached     []prometheus.Metric // the window's metrics as last built
+	dirty      bool                // they changed since (an ended window's never do)
 }
 
 // newWindow returns window id at 0, with groups groups.
 func newWindow(id runner.WindowID, groups int) *window {
-	w := &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, diag: map[string]bool{}, dirty: true}
-	for p := range pAfter { // warm-up and window
-		for k := range nHists {
-			w.hists[p][k] = newHist()
-		}
-	}
-	return w
+	return &window{id: id, groups: make([]groupState, groups), pending: map[int]*pending{}, dirty: true}
 }
 
-// describe completes the window with what its load will read (LiveWindow),
-// each series at 0.
+// describe completes the window with what its load will read (LiveWindow), each series at 0.
 func (w *window) describe(lw runner.LiveWindow) {
 	if lw.Groups > len(w.groups) {
 		w.groups = append(w.groups, make([]groupState, lw.Groups-len(w.groups))...)
@@ -134,13 +137,10 @@ func side(h results.TCPHost) string {
 	return "client"
 }
 
-// host returns the window's host named name, adding it with every counter
-// at 0.
+// host returns the window's host named name, adding it with every counter at 0.
 func (w *window) host(name, side string) *hostState {
-	for i := range w.hosts {
-		if w.hosts[i].name == name {
-			return &w.hosts[i]
-		}
+	if i := slices.IndexFunc(w.hosts, func(h hostState) bool { return h.name == name }); i >= 0 {
+		return &w.hosts[i]
 	}
 	h := hostState{name: name, side: side, counters: map[string]uint64{}}
 	for _, c := range allCounters {
@@ -148,15 +148,6 @@ func (w *window) host(name, side string) *hostState {
 	}
 	w.hosts = append(w.hosts, h)
 	return &w.hosts[len(w.hosts)-1]
-}
-
-// allCounters are the kernel counters kaeload reads (cpustat's list, in
-// its order).
-var allCounters = []string{
-	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPTimeWaitOverflow",
-	"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent",
-	"TCPAbortOnData", "TCPAbortOnClose", "TCPAbortOnMemory",
-	"ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets", "OutRsts", "RetransSegs",
 }
 
 // add takes reading r; it reports whether an interval became complete
@@ -175,8 +166,7 @@ func (w *window) add(r runner.LiveReading) bool {
 	return len(p.groups) >= len(w.groups)
 }
 
-// applyDue applies, in interval order, every pending interval up to the
-// last complete one (all of them when all).
+// applyDue applies, in order, the pending intervals up to the last complete one (all: each).
 func (w *window) applyDue(all bool) {
 	keys := slices.Sorted(maps.Keys(w.pending))
 	last := -1
@@ -210,13 +200,9 @@ func (w *window) apply(r runner.LiveReading) {
 				w.start = time.Now().Add(-s.Start - s.Length)
 			}
 		}
-		c := &g.phases[ph]
-		c.ok += s.Requests - min(s.Errors[results.ErrStatus], s.Requests)
-		for i, n := range s.Errors {
-			c.errs[i] += n
-		}
-		w.hists[ph][hHandshake].add(s.Handshake)
-		w.hists[ph][hRequest].add(s.Total)
+		g.phases[ph].add(s.Requests, s.Errors)
+		w.handshake[ph].add(s.Handshake)
+		w.request[ph].add(s.Total)
 		if s.Process != nil {
 			g.cpu += s.Process.Seconds
 		}
@@ -233,34 +219,22 @@ func (w *window) apply(r runner.LiveReading) {
 	}
 }
 
-// end sets the window's final values from its record: the counts (its
-// intervals' by the timeline's rule), what completed after it, the connect
-// times, the rate and the diagnoses.
+// end sets the window's final values from its record: its counts, what completed after it, the
+// connect times, the rate and the diagnoses.
 func (w *window) end(rep *results.Rep, margin float64) {
 	w.applyDue(true)
 	w.ended, w.dirty = true, true
 	if rep == nil {
 		return
 	}
-	for i := range rep.Groups {
-		if i >= len(w.groups) {
-			break
-		}
-		g := &rep.Groups[i]
-		c := &w.groups[i].phases[pWindow]
-		c.ok = g.Succeeded()
-		for k := range c.errs {
-			c.errs[k] = g.Errors[k].Count
-		}
-		w.groups[i].phases[pAfter] = afterCounts(&g.Outside)
+	for i := range min(len(rep.Groups), len(w.groups)) {
+		final(&w.groups[i].phases, &rep.Groups[i])
 	}
-	w.hists[pWindow][hConnect] = newHist()
-	w.hists[pWindow][hConnect].add(rep.Total.Latency.Connect)
+	w.connect = hist{}
+	w.connect.add(rep.Total.Latency.Connect)
 	w.rate = windowRate.Rep(&measure.Rep{Rep: rep}).F
 	w.start = rep.Total.Window.Start
-	for _, d := range diagnosis.Rep(w.id.Variant, rep, diagnosis.Options{Margin: margin}).Diagnoses {
-		w.diag[d.Rule] = true
-	}
+	w.diag = diagnosed(w.id.Variant, rep, margin)
 }
 
 // metrics are the window's series, labelled with run.
@@ -278,8 +252,7 @@ func (w *window) metrics(run string) []prometheus.Metric {
 		g := &w.groups[gi]
 		group := strconv.Itoa(gi)
 		for p := range nPhases {
-			c := &g.phases[p]
-			c.series(func(f *family, v float64, labels ...string) {
+			g.phases[p].series(func(f *family, v float64, labels ...string) {
 				add(f, v, append([]string{Phases[p], group}, labels...)...)
 			})
 		}
@@ -289,10 +262,10 @@ func (w *window) metrics(run string) []prometheus.Metric {
 			map[float64]float64{0.5: g.p50.Seconds(), 0.99: g.p99.Seconds()}, lv(group)...))
 	}
 	for p := range pAfter { // warm-up and window
-		out = append(out, w.hists[p][hHandshake].metric(famHandshake.desc, lv(Phases[p])...))
-		out = append(out, w.hists[p][hRequest].metric(famRequest.desc, lv(Phases[p])...))
+		out = append(out, w.handshake[p].metric(famHandshake.desc, lv(Phases[p])...),
+			w.request[p].metric(famRequest.desc, lv(Phases[p])...))
 	}
-	out = append(out, w.hists[pWindow][hConnect].metric(famConnect.desc, lv(phaseWindow)...))
+	out = append(out, w.connect.metric(famConnect.desc, lv(Phases[pWindow])...))
 	if w.serverHost != "" {
 		add(famServerCPU, w.server, w.serverHost)
 	}
@@ -302,11 +275,7 @@ func (w *window) metrics(run string) []prometheus.Metric {
 		}
 	}
 	for _, rule := range Rules {
-		v := 0.0
-		if w.diag[rule] {
-			v = 1
-		}
-		add(famDiagnosis, v, rule)
+		add(famDiagnosis, w.diag[rule], rule)
 	}
 	add(famWindowRate, w.rate)
 	start := 0.0

@@ -11,8 +11,8 @@ import (
 // goSymbols names the functions of Go executables on this machine that
 // perf cannot name: a binary stripped of its symbol table (Debian's
 // caddy) still holds the .gopclntab that Go's runtime needs for its
-// tracebacks. The zero value is ready to use; each binary is read once.
-type goSymbols struct{ tables map[string]*goTable }
+// tracebacks. Each binary is read once; nil names nothing.
+type goSymbols map[string]goTable
 
 // goTable is one binary's function table and its loadable segments.
 type goTable struct {
@@ -20,56 +20,48 @@ type goTable struct {
 	segs  []*elf.Prog
 }
 
-// name is the function at offset off of the executable at path (perf
-// script prints an unnamed frame's address relative to its file), "" where
-// that is not a Go function.
-func (g *goSymbols) name(path string, off uint64) string {
+// name is the Go function at offset off of the executable at path (perf script prints an
+// unnamed frame's address relative to its file), or "".
+func (g goSymbols) name(path string, off uint64) string {
 	if g == nil || !filepath.IsAbs(path) || strings.HasSuffix(path, "(deleted)") {
 		return ""
 	}
-	t, ok := g.tables[path]
+	t, ok := g[path]
 	if !ok {
 		t = readGoTable(path)
-		if g.tables == nil {
-			g.tables = map[string]*goTable{}
-		}
-		g.tables[path] = t
-	}
-	if t == nil {
-		return ""
+		g[path] = t
 	}
 	for _, p := range t.segs {
 		if off >= p.Off && off < p.Off+p.Filesz {
 			if fn := t.funcs.PCToFunc(off - p.Off + p.Vaddr); fn != nil {
 				return fn.Name
 			}
-			return ""
+			break
 		}
 	}
 	return ""
 }
 
-// readGoTable reads the function table of the Go executable at path; nil
-// where it is none.
-func readGoTable(path string) *goTable {
+// readGoTable reads the function table of the Go executable at path; empty where it is none.
+func readGoTable(path string) goTable {
 	f, err := elf.Open(path)
 	if err != nil {
-		return nil
+		return goTable{}
 	}
 	defer f.Close()
 	pcln, text := f.Section(".gopclntab"), f.Section(".text")
 	if pcln == nil || text == nil {
-		return nil
+		return goTable{}
 	}
 	data, err := pcln.Data()
 	if err != nil {
-		return nil
+		return goTable{}
 	}
 	funcs, err := gosym.NewTable(nil, gosym.NewLineTable(data, textStart(data, f.ByteOrder, text.Addr)))
 	if err != nil {
-		return nil
+		return goTable{}
 	}
-	t := &goTable{funcs: funcs}
+	t := goTable{funcs: funcs}
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
 			t.segs = append(t.segs, p)

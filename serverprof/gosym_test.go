@@ -42,7 +42,7 @@ func TestGoSymbolsStripped(t *testing.T) {
 	}
 	off := fileOffset(t, exe, uint64(reflect.ValueOf(sha256.Sum256).Pointer()))
 	text := fmt.Sprintf("srv 10/11\n\t%x [unknown] (%s)\n\t%x [unknown] (%s)\n\n", off+4, exe, off+1, exe)
-	p, err := parseScript(strings.NewReader(text), &goSymbols{})
+	p, err := parseScript(strings.NewReader(text), goSymbols{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -13,8 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// maxLine bounds one line of perf script's output: a longer one (a
-// demangled template name) is cut there.
+// maxLine bounds a line of perf script's output: a longer one (a demangled template) is cut.
 const maxLine = 64 << 10
 
 // Unknown names a symbol or library perf could not resolve.
@@ -23,9 +23,8 @@ const Unknown = "[unknown]"
 // frame is one frame of a sample's call chain.
 type frame struct{ lib, fn string }
 
-// Profile counts perf samples: by library and function of the sampled
-// instruction, by its Go package, and by folded call stack. The zero
-// Profile is empty and ready to use.
+// Profile counts perf samples by library and function of the sampled instruction, by Go package
+// and by folded call stack. The zero Profile is empty and ready to use.
 type Profile struct {
 	samples uint64
 	libs    map[string]uint64
@@ -51,14 +50,11 @@ func (p *Profile) add(chain []frame) {
 	if len(chain) > results.ProfileDepth {
 		chain = chain[:results.ProfileDepth]
 	}
-	var b strings.Builder
-	for i := len(chain) - 1; i >= 0; i-- {
-		b.WriteString(results.FoldFrame(chain[i].lib, chain[i].fn))
-		if i > 0 {
-			b.WriteByte(';')
-		}
+	folded := make([]string, len(chain))
+	for i, f := range chain {
+		folded[len(chain)-1-i] = results.FoldFrame(f.lib, f.fn) // root first
 	}
-	p.stacks[b.String()]++
+	p.stacks[strings.Join(folded, ";")]++
 }
 
 // ParseScript counts the samples of `perf script -F comm,pid,tid,ip,sym,dso`
@@ -66,9 +62,8 @@ func (p *Profile) add(chain []frame) {
 // line (or inline without call chains). Only a read error fails it.
 func ParseScript(r io.Reader) (*Profile, error) { return parseScript(r, nil) }
 
-// parseScript is ParseScript naming, with gs, the Go functions perf left
-// unnamed in binaries on this machine.
-func parseScript(r io.Reader, gs *goSymbols) (*Profile, error) {
+// parseScript is ParseScript naming, with gs, the Go functions perf left unnamed here.
+func parseScript(r io.Reader, gs goSymbols) (*Profile, error) {
 	p := &Profile{}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var chain []frame
@@ -87,15 +82,20 @@ func parseScript(r io.Reader, gs *goSymbols) (*Profile, error) {
 				flush()
 			case strings.HasPrefix(line, "#"):
 				// a header comment (perf script --header)
-			case (line[0] == ' ' || line[0] == '\t') && !isTask(line):
+			case (line[0] == ' ' || line[0] == '\t') && taskField(strings.Fields(line)) == 0:
+				// a frame; perf pads a task's name without call chains, so a space does not tell
 				if f, ok := parseFrame(strings.TrimSpace(line), gs, len(chain) > 0); ok && in {
 					chain = append(chain, f)
 				}
 			default:
 				flush()
 				in = true
-				if f, ok := inlineFrame(line, gs); ok {
-					chain = append(chain, f)
+				// without call chains, the frame follows the "PID/TID" field
+				fields := strings.Fields(line)
+				if i := taskField(fields); i > 0 && i+1 < len(fields) {
+					if f, ok := parseFrame(strings.Join(fields[i+1:], " "), gs, false); ok {
+						chain = append(chain, f)
+					}
 				}
 			}
 		}
@@ -142,43 +142,22 @@ func GoPackage(lib, fn string) string {
 	return head[:slash+dot]
 }
 
-// isTask reports whether line starts a sample: a field after the task's
-// name (which may hold spaces) is "PID/TID". A leading space does not tell:
-// perf pads the name without call chains.
-func isTask(line string) bool {
-	fields := strings.Fields(line)
-	for _, f := range fields[1:min(len(fields), 9)] {
-		if a, b, ok := strings.Cut(f, "/"); ok && isDigits(a) && isDigits(b) {
-			return true
+// taskField is the index of the "PID/TID" field after a task's name
+// (which may hold spaces) on a sample's first line; 0 where there is none.
+func taskField(fields []string) int {
+	for i := 1; i < min(len(fields), 9); i++ {
+		if a, b, ok := strings.Cut(fields[i], "/"); ok && isDigits(a) && isDigits(b) {
+			return i
 		}
 	}
-	return false
-}
-
-// inlineFrame finds the ip, symbol and DSO on a sample's first line
-// (perf script without call chains prints them there): after the "PID/TID"
-// field, a hexadecimal address.
-func inlineFrame(line string, gs *goSymbols) (frame, bool) {
-	fields := strings.Fields(line)
-	for i, f := range fields {
-		a, b, ok := strings.Cut(f, "/")
-		if !ok || !isDigits(a) || !isDigits(b) {
-			continue
-		}
-		rest := strings.Join(fields[i+1:], " ")
-		if rest == "" {
-			return frame{}, false
-		}
-		return parseFrame(rest, gs, false)
-	}
-	return frame{}, false
+	return 0
 }
 
 // parseFrame parses "ADDR SYMBOL (DSO)": the address in hexadecimal, the
 // symbol possibly with "+0xOFFSET", the DSO in the line's last balanced
 // parentheses. An unnamed symbol is looked up in gs; a caller's address is
 // a return address, one past its call.
-func parseFrame(s string, gs *goSymbols, caller bool) (frame, bool) {
+func parseFrame(s string, gs goSymbols, caller bool) (frame, bool) {
 	hex, rest, _ := strings.Cut(s, " ")
 	addr, err := strconv.ParseUint(hex, 16, 64)
 	if err != nil {
@@ -201,7 +180,12 @@ func parseFrame(s string, gs *goSymbols, caller bool) (frame, bool) {
 			}
 		}
 	}
-	f := frame{lib: Library(dso), fn: symbol(sym)}
+	if i := strings.LastIndex(sym, "+0x"); i > 0 {
+		if _, err := strconv.ParseUint(sym[i+3:], 16, 64); err == nil {
+			sym = sym[:i] // the offset in the function
+		}
+	}
+	f := frame{lib: Library(dso), fn: cmp.Or(sym, Unknown)}
 	if f.fn == Unknown && addr > 0 {
 		if caller {
 			addr--
@@ -213,17 +197,6 @@ func parseFrame(s string, gs *goSymbols, caller bool) (frame, bool) {
 	return f, true
 }
 
-// symbol cleans a symbol: "+0x1f" offsets dropped, "" made Unknown.
-func symbol(s string) string {
-	if i := strings.LastIndex(s, "+0x"); i > 0 && isHex(s[i+3:]) {
-		s = s[:i]
-	}
-	if s == "" {
-		return Unknown
-	}
-	return s
-}
-
 // Library names a DSO as a profile shows it: a path by its base name,
 // "[kernel.kallsyms]" as "kernel", other bracketed names as they are, ""
 // as Unknown, without " (deleted)".
@@ -232,7 +205,7 @@ func Library(dso string) string {
 	switch {
 	case dso == "":
 		return Unknown
-	case dso == "[kernel.kallsyms]" || strings.HasPrefix(dso, "[kernel.kallsyms]"):
+	case strings.HasPrefix(dso, "[kernel.kallsyms]"):
 		return "kernel"
 	case strings.HasPrefix(dso, "["):
 		return dso
@@ -243,80 +216,43 @@ func Library(dso string) string {
 	return dso
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
-func isHex(s string) bool {
-	_, err := strconv.ParseUint(s, 16, 64)
-	return err == nil
-}
-
-// Record is p as the run record stores it: its top libraries, Go
-// packages, functions and stacks, each most first, then by name, the rest
-// under Other….
+// Record is p as run.json stores it: its top libraries, Go packages, functions and stacks, most
+// first, then by name, the rest under Other….
 func (p *Profile) Record() results.ServerProfile {
-	out := results.ServerProfile{Samples: p.samples}
-	libs := make([]results.ProfileCount, 0, len(p.libs))
-	for name, n := range p.libs {
-		libs = append(libs, results.ProfileCount{Name: name, Samples: n})
+	byFrame := func(a, b frame) int { return cmp.Or(cmp.Compare(a.lib, b.lib), cmp.Compare(a.fn, b.fn)) }
+	fn := func(f frame, n uint64) results.ProfileFunction {
+		return results.ProfileFunction{Name: f.fn, Library: f.lib, Samples: n}
 	}
-	slices.SortFunc(libs, func(a, b results.ProfileCount) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
-	})
-	out.Libraries = keepTop(libs, results.ProfileLibraries, func(l results.ProfileCount) uint64 { return l.Samples },
-		func(rest uint64) results.ProfileCount {
-			return results.ProfileCount{Name: results.OtherLibraries, Samples: rest}
-		})
-	fns := counted(p.funcs, len(p.funcs), "")
-	out.Functions = fns[:min(len(fns), results.ProfileFunctions)]
-	out.Packages = counted(p.pkgs, results.ProfilePackages, results.OtherPackages)
-	stacks := make([]results.FoldedStack, 0, len(p.stacks))
-	for s, n := range p.stacks {
-		stacks = append(stacks, results.FoldedStack{Stack: s, Samples: n})
+	lib := func(l string, n uint64) results.ProfileCount { return results.ProfileCount{Name: l, Samples: n} }
+	stack := func(s string, n uint64) results.FoldedStack { return results.FoldedStack{Stack: s, Samples: n} }
+	fns := top(p.funcs, len(p.funcs), byFrame, fn, frame{})
+	return results.ServerProfile{
+		Samples:   p.samples,
+		Libraries: top(p.libs, results.ProfileLibraries, strings.Compare, lib, results.OtherLibraries),
+		Functions: fns[:min(len(fns), results.ProfileFunctions)],
+		Packages:  top(p.pkgs, results.ProfilePackages, byFrame, fn, frame{fn: results.OtherPackages}),
+		Stacks:    top(p.stacks, results.ProfileStacks, strings.Compare, stack, results.OtherStacks),
 	}
-	slices.SortFunc(stacks, func(a, b results.FoldedStack) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
-	})
-	out.Stacks = keepTop(stacks, results.ProfileStacks, func(s results.FoldedStack) uint64 { return s.Samples },
-		func(rest uint64) results.FoldedStack {
-			return results.FoldedStack{Stack: results.OtherStacks, Samples: rest}
-		})
+}
+
+// top lists the counts of m, made by mk, most first, then by key, cut to
+// n where there are more: the last of them is then other's, for the
+// samples of all it stands for, so that they still sum to the profile's.
+func top[K comparable, T any](m map[K]uint64, n int, by func(K, K) int, mk func(K, uint64) T, other K) []T {
+	most := func(a, b K) int { return cmp.Or(cmp.Compare(m[b], m[a]), by(a, b)) }
+	keys := slices.SortedFunc(maps.Keys(m), most)
+	out := make([]T, 0, min(len(keys), n))
+	for i, k := range keys {
+		if i == n-1 && len(keys) > n {
+			var rest uint64
+			for _, k := range keys[i:] {
+				rest += m[k]
+			}
+			return append(out, mk(other, rest))
+		}
+		out = append(out, mk(k, m[k]))
+	}
 	return out
-}
-
-// counted lists the counts of m most first, then by library and name, at
-// most n of them, the last then named other for all it stands for.
-func counted(m map[frame]uint64, n int, other string) []results.ProfileFunction {
-	out := make([]results.ProfileFunction, 0, len(m))
-	for f, c := range m {
-		out = append(out, results.ProfileFunction{Name: f.fn, Library: f.lib, Samples: c})
-	}
-	slices.SortFunc(out, func(a, b results.ProfileFunction) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
-	})
-	return keepTop(out, max(n, 1), func(f results.ProfileFunction) uint64 { return f.Samples },
-		func(rest uint64) results.ProfileFunction { return results.ProfileFunction{Name: other, Samples: rest} })
-}
-
-// keepTop returns sorted (most first) cut to n entries where it is
-// longer, the last of them other(the samples of all it stands for), so
-// that the samples still sum to the profile's.
-func keepTop[T any](sorted []T, n int, samples func(T) uint64, other func(rest uint64) T) []T {
-	if len(sorted) <= n {
-		return sorted
-	}
-	var rest uint64
-	for _, x := range sorted[n-1:] {
-		rest += samples(x)
-	}
-	return append(sorted[:n-1], other(rest))
 }

@@ -2,6 +2,7 @@ package serverprof
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,17 +26,14 @@ const (
 	attachTimeout = 20 * time.Second // until perf has attached to the PIDs
 	ackTimeout    = 10 * time.Second // an enable or disable
 	scriptTimeout = 2 * time.Minute  // perf script and the parse of its output
-	// limitMargin is how long perf outlives its window before it stops by
-	// itself: a controller that died leaves no perf running for long.
-	limitMargin = time.Minute
+	limitMargin   = time.Minute      // perf's life past its window: a dead controller's stops soon
 )
 
 // Host runs a shell script where the server runs: this machine (Local)
 // or an ssh host (the runner adapts remote.Host to it).
 type Host interface {
 	Name() string // "local", or the ssh host's name
-	// Script returns the command that runs script with sh there, its
-	// standard input and output the command's.
+	// Script returns the command running script with sh there, on the command's stdin and stdout.
 	Script(ctx context.Context, script string) *exec.Cmd
 }
 
@@ -55,62 +53,52 @@ func (localHost) Script(ctx context.Context, script string) *exec.Cmd {
 	return cmd
 }
 
-// Session is perf record attached to a server's processes, with sampling
-// off until Enable: Start, then Enable when the window opens, Stop when
-// it closes (or Close to give up).
+// Session is perf record attached to a server's processes: Start (sampling off), Enable when the
+// window opens, Stop when it closes, or Close to give up.
 type Session struct {
-	host  Host
-	pids  []int
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines chan string // the script's protocol lines; closed at its end
-	// closed is closed by Close: the reader stops passing lines on.
-	closed chan struct{}
-	// parsed delivers the samples once the script prints "script".
-	parsed  chan parsed
+	host    Host
+	pids    []int
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string   // the script's protocol lines; closed at its end
+	closed  chan struct{} // closed by Close: the reader stops passing lines on
+	parsed  chan struct{} // closed once prof and perr hold the parse of perf script's output
+	prof    *Profile
+	perr    error
 	stderr  *tail
 	enabled time.Time
-	seconds float64 // sampling on, from Enable's ack to Disable's
-	// hz is the host's clock ticks per second (CLK_TCK); ticks the
-	// server processes' CPU ticks read on the host right after the
+	// hz is the host's CLK_TCK; ticks the server processes' CPU ticks read right after the
 	// enable's and the disable's acknowledgements.
 	hz    float64
 	ticks [2]float64
 	once  sync.Once
 }
 
-type parsed struct {
-	p   *Profile
-	err error
-}
-
-// Unavailable is the profile of a repetition without one: its reason,
-// where and what.
+// Unavailable is the profile of a repetition without one: its reason, where and what.
 func Unavailable(host string, pids []int, reason string) *results.ServerProfile {
 	return &results.ServerProfile{Reason: reason, Host: host, PIDs: pids, Rate: Rate}
 }
 
-// Start starts perf record on host, attached to pids with sampling off,
-// once perf has attached or failed; perf stops itself a minute after window.
-// Without a profile the session is nil and the profile says why.
+// Start starts perf record on host, attached to pids with sampling off (it stops itself a minute
+// after window); without a profile the session is nil and the profile says why.
 func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*Session, *results.ServerProfile) {
 	if len(pids) == 0 {
 		return nil, Unavailable(host.Name(), nil, "server PIDs not found")
 	}
-	limit := window + limitMargin
-	cmd := host.Script(context.WithoutCancel(ctx), script(pids, limit))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
-	}
-	s := &Session{host: host, pids: pids, cmd: cmd, stdin: stdin, lines: make(chan string, 16), parsed: make(chan parsed, 1), stderr: &tail{}, closed: make(chan struct{})}
+	cmd := host.Script(context.WithoutCancel(ctx), script(pids, window+limitMargin))
+	s := &Session{host: host, pids: pids, cmd: cmd, lines: make(chan string, 16), parsed: make(chan struct{}),
+		stderr: &tail{}, closed: make(chan struct{})}
 	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, Unavailable(host.Name(), pids, "perf not started: "+err.Error())
+	var stdout io.Reader
+	stdin, err := cmd.StdinPipe()
+	if s.stdin = stdin; err == nil {
+		stdout, err = cmd.StdoutPipe()
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		return nil, s.none("perf not started: " + err.Error())
 	}
 	go s.read(stdout)
 	line, err := s.await(ctx, attachTimeout)
@@ -123,8 +111,7 @@ func Start(ctx context.Context, host Host, pids []int, window time.Duration) (*S
 	return nil, prof
 }
 
-// read passes the script's lines to s.lines until "script", then parses
-// the rest as perf script's output into s.parsed.
+// read passes the script's lines to s.lines up to "script", then parses the rest into s.parsed.
 func (s *Session) read(stdout io.Reader) {
 	defer close(s.lines)
 	br := bufio.NewReader(stdout)
@@ -132,12 +119,12 @@ func (s *Session) read(stdout io.Reader) {
 		line, err := br.ReadString('\n')
 		line = strings.TrimRight(line, "\n")
 		if line == "script" {
-			var gs *goSymbols
+			var gs goSymbols
 			if _, ok := s.host.(localHost); ok {
-				gs = &goSymbols{}
+				gs = goSymbols{}
 			}
-			p, err := parseScript(br, gs)
-			s.parsed <- parsed{p, err}
+			s.prof, s.perr = parseScript(br, gs)
+			close(s.parsed)
 			return
 		}
 		if line != "" || err == nil {
@@ -153,8 +140,7 @@ func (s *Session) read(stdout io.Reader) {
 	}
 }
 
-// await returns the script's next protocol line; an error when it ended,
-// when ctx ended, or after timeout.
+// await returns the script's next line; an error when it ended, ctx ended or timeout passed.
 func (s *Session) await(ctx context.Context, timeout time.Duration) (string, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
@@ -171,28 +157,32 @@ func (s *Session) await(ctx context.Context, timeout time.Duration) (string, err
 	}
 }
 
-// failure reads why perf stopped from the script's lines after the
-// first one (line), or says what went wrong (err).
+// failure is why perf stopped, from the script's lines after line (its first) or from err.
 func (s *Session) failure(ctx context.Context, line string, err error) *results.ServerProfile {
-	host := s.host.Name()
 	if err != nil {
-		return Unavailable(host, s.pids, "perf failed: "+err.Error())
+		return s.none("perf failed: " + err.Error())
 	}
 	if r, ok := strings.CutPrefix(line, "unavailable "); ok {
-		if host != "local" {
+		if host := s.host.Name(); host != "local" {
 			r += " on " + host
 		}
-		return Unavailable(host, s.pids, r)
+		return s.none(r)
 	}
 	if !strings.HasPrefix(line, "failed") {
-		return Unavailable(host, s.pids, "perf failed: unexpected "+strconv.Quote(line))
+		return s.none("perf failed: unexpected " + strconv.Quote(line))
 	}
-	var errs []string
-	paranoid := ""
+	errs, paranoid, _ := s.errLines(ctx, ackTimeout, "end")
+	return s.none(Reason(errs, paranoid))
+}
+
+// errLines reads the script's lines up to last: perf's error lines and
+// the host's perf_event_paranoid; ok says last came.
+func (s *Session) errLines(ctx context.Context, timeout time.Duration, last string) (
+	errs []string, paranoid string, ok bool) {
 	for {
-		l, err := s.await(ctx, ackTimeout)
-		if err != nil || l == "end" {
-			break
+		l, err := s.await(ctx, timeout)
+		if err != nil || l == last {
+			return errs, paranoid, err == nil
 		}
 		if e, ok := strings.CutPrefix(l, "err "); ok {
 			errs = append(errs, e)
@@ -200,7 +190,11 @@ func (s *Session) failure(ctx context.Context, line string, err error) *results.
 			paranoid = strings.TrimSpace(v)
 		}
 	}
-	return Unavailable(host, s.pids, Reason(errs, paranoid))
+}
+
+// none is the session's profile without samples, for reason.
+func (s *Session) none(reason string) *results.ServerProfile {
+	return Unavailable(s.host.Name(), s.pids, reason)
 }
 
 // Reason words why perf record failed, from its error output and the
@@ -208,37 +202,25 @@ func (s *Session) failure(ctx context.Context, line string, err error) *results.
 // without control FIFOs, or perf's own first line.
 func Reason(perfErr []string, paranoid string) string {
 	text := strings.Join(perfErr, "\n")
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	first = strings.TrimSpace(first)
 	switch {
 	case strings.Contains(text, "perf_event_paranoid") || strings.Contains(text, "Permission denied") || strings.Contains(text, "Operation not permitted"):
-		if paranoid == "" {
-			paranoid = "unknown"
-		}
-		return "not permitted: perf_event_paranoid=" + paranoid + " (run kaeload's server commands as root, or allow it with sysctl kernel.perf_event_paranoid=1 or lower)"
+		return "not permitted: perf_event_paranoid=" + cmp.Or(paranoid, "unknown") + " (run kaeload's server commands as root, or allow it with sysctl kernel.perf_event_paranoid=1 or lower)"
 	case strings.Contains(text, "No such process") || strings.Contains(text, "thread/CPU maps"):
 		return "server PIDs not found (they exited before perf attached)"
 	case strings.Contains(text, "control") && (strings.Contains(text, "unknown option") || strings.Contains(text, "Unknown option")):
 		return "perf too old: it has no --control (perf 5.9 or later needed)"
 	case strings.Contains(text, "not found for kernel"), strings.Contains(text, "perf not found"):
-		return "perf not found: " + firstLine(perfErr)
+		return "perf not found: " + first
 	}
-	if l := firstLine(perfErr); l != "" {
-		return "perf record failed: " + l
+	if first != "" {
+		return "perf record failed: " + first
 	}
 	return "perf record failed"
 }
 
-// firstLine is the first non-empty line of lines, trimmed.
-func firstLine(lines []string) string {
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
-}
-
-// Enable turns sampling on (the window opens) and returns once perf has
-// acknowledged it.
+// Enable turns sampling on (the window opens) and returns once perf has acknowledged it.
 func (s *Session) Enable(ctx context.Context) error {
 	if _, err := io.WriteString(s.stdin, "enable\n"); err != nil {
 		return fmt.Errorf("enable perf: %w", err)
@@ -256,75 +238,44 @@ func (s *Session) Enable(ctx context.Context) error {
 	return nil
 }
 
-// Stop turns sampling off (the window closed) and collects the profile
-// (Disable, then Collect). The session is over.
+// Stop turns sampling off (the window closed) once perf acknowledges it,
+// stops perf with SIGINT, runs perf script and returns the profile: the
+// samples between Enable and now, or why there are none. The session is over.
 func (s *Session) Stop(ctx context.Context) *results.ServerProfile {
-	if p := s.Disable(ctx); p != nil {
-		s.Close()
-		return p
-	}
-	return s.Collect(ctx)
-}
-
-// Disable turns sampling off and returns once perf has acknowledged it;
-// nil then, else the profile that says why there is none (the session is
-// then over: Close it).
-func (s *Session) Disable(ctx context.Context) *results.ServerProfile {
-	host := s.host.Name()
+	defer s.Close()
 	if s.enabled.IsZero() {
-		return Unavailable(host, s.pids, "perf was never enabled")
+		return s.none("perf was never enabled")
 	}
 	if _, err := io.WriteString(s.stdin, "disable\n"); err != nil {
-		return Unavailable(host, s.pids, "disable perf: "+err.Error())
+		return s.none("disable perf: " + err.Error())
 	}
 	line, err := s.await(ctx, ackTimeout)
 	ticks, ok := strings.CutPrefix(line, "disabled ")
 	if err != nil || !ok {
 		return s.failure(ctx, line, err)
 	}
-	s.seconds = time.Since(s.enabled).Seconds()
+	seconds := time.Since(s.enabled).Seconds()
 	s.ticks[1], _ = strconv.ParseFloat(strings.TrimSpace(ticks), 64)
-	return nil
-}
-
-// Collect stops perf with SIGINT after Disable, runs perf script and
-// returns the profile: the samples between Enable and Disable, or why
-// there are none. The session is over.
-func (s *Session) Collect(ctx context.Context) *results.ServerProfile {
-	defer s.Close()
-	host := s.host.Name()
-	seconds := s.seconds
-	var perfErr []string
-	for {
-		l, err := s.await(ctx, scriptTimeout)
-		if err != nil {
-			// The script ended before perf script ran.
-			return Unavailable(host, s.pids, Reason(perfErr, ""))
-		}
-		if e, ok := strings.CutPrefix(l, "err "); ok {
-			perfErr = append(perfErr, e)
-		}
-		if strings.HasPrefix(l, "scripting") {
-			break
-		}
+	if perfErr, _, ok := s.errLines(ctx, scriptTimeout, "scripting"); !ok {
+		return s.none(Reason(perfErr, "")) // the script ended before perf script ran
 	}
 	t := time.NewTimer(scriptTimeout)
 	defer t.Stop()
 	select {
-	case r := <-s.parsed:
-		if r.err != nil {
-			return Unavailable(host, s.pids, "perf script: "+r.err.Error())
+	case <-s.parsed:
+		if s.perr != nil {
+			return s.none("perf script: " + s.perr.Error())
 		}
-		rec := r.p.Record()
-		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = host, s.pids, Rate, seconds
+		rec := s.prof.Record()
+		rec.Host, rec.PIDs, rec.Rate, rec.Seconds = s.host.Name(), s.pids, Rate, seconds
 		if s.hz > 0 && s.ticks[1] >= s.ticks[0] {
 			rec.CPUSeconds = (s.ticks[1] - s.ticks[0]) / s.hz
 		}
 		return &rec
 	case <-ctx.Done():
-		return Unavailable(host, s.pids, "perf script: "+ctx.Err().Error())
+		return s.none("perf script: " + ctx.Err().Error())
 	case <-t.C:
-		return Unavailable(host, s.pids, fmt.Sprintf("perf script gave no output within %s", scriptTimeout))
+		return s.none(fmt.Sprintf("perf script gave no output within %s", scriptTimeout))
 	}
 }
 
