@@ -1,10 +1,12 @@
 package analysis
 
 import (
+	"math"
+	"slices"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
-	"math"
-	"strings"
 )
 
 // caveatsOf lists the flags of v's repetitions, most serious first: what
@@ -46,21 +48,30 @@ func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
 	return notes.New(code, key, ns)
 }
 
-// setCaveats fills every variant's Caveat and VerdictCaveat (its own flags
-// and the baseline's: a difference from a flagged baseline is not the
-// server's either).
-func setCaveats(s *RunSummary) {
+// setCaveats fills every variant's Caveat and VerdictCaveat: its own
+// flags, the baseline's (a difference from a flagged baseline is not the
+// server's either) and what differs between them (handshake, other load).
+func setCaveats(r *results.Run, s *RunSummary) {
+	b := s.Baseline
 	var base []notes.Note
-	if s.Baseline >= 0 && s.Baseline < len(s.Variants) {
-		base = caveatsOf(&s.Variants[s.Baseline], true)
+	if b >= 0 {
+		base = caveatsOf(&s.Variants[b], true)
 	}
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		own := caveatsOf(v, false)
 		v.Caveat = joined(notes.Caveats, own)
-		if !v.IsBaseline {
-			v.VerdictCaveat = joined(notes.Caveats, append(own, base...))
+		if v.IsBaseline {
+			continue
 		}
+		all := slices.Concat(own, base)
+		if b >= 0 {
+			all = append(all, handshakeCaveat(&r.Variants[i], &r.Variants[b]), otherLoadCaveat(v, &s.Variants[b]))
+			if v.Comparison.HasMDE {
+				v.MDESpread = mdeSpread(&r.Variants[b], &r.Variants[i])
+			}
+		}
+		v.VerdictCaveat = joined(notes.Caveats, slices.DeleteFunc(all, notes.Note.IsZero))
 	}
 }
 
@@ -93,26 +104,6 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 		}
 	}
 	return results.ParseHandshake(best)
-}
-
-// addBaselineCaveats adds to the verdict against the baseline what
-// differs between each variant and it: the handshake, the other load.
-func addBaselineCaveats(r *results.Run, s *RunSummary) {
-	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
-		return
-	}
-	base := &s.Variants[s.Baseline]
-	for i := range s.Variants {
-		v := &s.Variants[i]
-		if v.IsBaseline {
-			continue
-		}
-		for _, n := range []notes.Note{handshakeCaveat(&r.Variants[i], &r.Variants[s.Baseline]), otherLoadCaveat(v, base)} {
-			if !n.IsZero() {
-				v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
-			}
-		}
-	}
 }
 
 // handshakeCaveat names the handshake's parts that differ from the
