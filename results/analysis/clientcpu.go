@@ -7,25 +7,20 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/notes"
 )
 
 // ClientCPU is the client's CPU use in one repetition, its groups together:
 // a CPU several groups share counts once.
 type ClientCPU struct {
-	// Groups is the number of groups; Measured those with a reading of
-	// their CPUs, ProcessMeasured of their worker process.
+	// Groups, and those with a reading of their CPUs, of their worker process.
 	Groups, Measured, ProcessMeasured int
-	// Seconds is the busy time of the union of the measured groups' CPUs;
-	// an unpinned group adds its own process time.
-	Seconds float64
-	// Process is the workers' user + system time.
-	Process float64
+	// Seconds is the busy time of the union of the measured groups' CPUs
+	// (an unpinned group adds its own); Process the workers' user + system.
+	Seconds, Process float64
 	// BusyMax is the highest Group.CPU.Busy (of group BusyMaxGroup),
 	// BusyMean the mean; 0 when none is measured.
-	BusyMax      float64
-	BusyMaxGroup int
-	BusyMean     float64
+	BusyMax, BusyMean float64
+	BusyMaxGroup      int
 }
 
 // RepClientCPU returns the client CPU use of r's groups: each CPU of each
@@ -96,28 +91,22 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 // GroupCPU is how one group's CPUs were used during a window, as shares
 // of their time (window × CPUs), with the verdicts that follow.
 type GroupCPU struct {
-	// Index is Group.Index; CPUs its CPU list ("" = unpinned).
-	Index int
-	CPUs  string
-	// Busy is the share anything ran on the CPUs.
-	Busy float64
+	Index int    // Group.Index
+	CPUs  string // "" = unpinned
+	Busy  float64
 	// Kaeload is the share kaeload's workers used there (overlapping
 	// groups' by overlap); Own says whether measured, else it is Busy.
 	Kaeload float64
 	Own     bool
-	// Interrupts is the kernel's network work for kaeload (CPUUsage.IRQ).
-	Interrupts float64
+	// Interrupts is the kernel's network work for kaeload (CPUUsage.IRQ);
+	// Server the measured server's share where it shares the CPUs;
 	// Others is Busy − Kaeload − Interrupts − Server (at least 0).
-	Others float64
-	// Server is the measured server's share where it shares the CPUs.
-	Server float64
-	// Waited is how long the group's threads waited for a CPU, in seconds
-	// summed over threads; Wait says whether it was measured. No part of
-	// the verdict: a nice 19 loop adds a wait at nearly every wakeup.
+	Interrupts, Server, Others float64
+	// Waited is the seconds the group's threads waited for a CPU (if Wait):
+	// no part of the verdict, a nice 19 loop adds a wait at nearly every wakeup.
 	Waited float64
 	Wait   bool
-	// Top names the busiest other processes on the CPUs.
-	Top []results.ProcessCPU
+	Top    []results.ProcessCPU // the busiest other processes on the CPUs
 	// ClientBound: Kaeload + Interrupts reached results.ClientBoundBusy;
 	// OtherLoad: Others reached results.OtherLoadShare.
 	ClientBound, OtherLoad bool
@@ -188,52 +177,4 @@ func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 		used += h.Process.Busy * float64(shared)
 	}
 	return min(used/float64(len(mine)), 1), true
-}
-
-// groupFlags are the Group.Index of each group that matches, in plan
-// order, and a note of code with their parts ("groups"); zero for none.
-func groupFlags(gcs []GroupCPU, match func(GroupCPU) bool, code notes.Code, part func(GroupCPU) notes.Note) ([]int, notes.Note) {
-	var idx []int
-	var parts []notes.Note
-	for _, gc := range gcs {
-		if match(gc) {
-			idx, parts = append(idx, gc.Index), append(parts, part(gc))
-		}
-	}
-	return idx, joinedAs(code, "groups", parts)
-}
-
-// clientBoundPart is a client-bound group's note.
-func clientBoundPart(gc GroupCPU) notes.Note {
-	return notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
-		"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts)
-}
-
-// otherLoadPart is an other-load group's note.
-func otherLoadPart(gc GroupCPU) notes.Note {
-	return notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs, "others", gc.Others, "kaeload", gc.Kaeload,
-		"interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top)
-}
-
-func isClientBound(gc GroupCPU) bool { return gc.ClientBound }
-func isOtherLoad(gc GroupCPU) bool   { return gc.OtherLoad }
-
-// clientBoundGroups is one note per client-bound group of r: "variant kae,
-// repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
-func clientBoundGroups(r *results.Run, reps [][]RepReport) notes.List {
-	var out notes.List
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Reps {
-			for _, part := range reps[i][j].ClientBound.N("groups") {
-				out = append(out, inRep(v, &v.Reps[j], part))
-			}
-		}
-	}
-	return out
-}
-
-// inRep is note as a run-wide line: "variant V, repetition N: note".
-func inRep(v *results.Variant, rep *results.Rep, note notes.Note) notes.Note {
-	return notes.New(notes.InRep, "variant", v.Name, "rep", rep.Index+1, "note", note)
 }

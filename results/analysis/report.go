@@ -97,19 +97,29 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
 		ClientCPU: RepClientCPU(rep), GroupCPUs: gcs,
 	}
-	ra.ClientBoundGroups, ra.ClientBound = groupFlags(gcs, isClientBound, notes.ClientBound, clientBoundPart)
-	ra.OtherLoadGroups, ra.OtherLoad = groupFlags(gcs, isOtherLoad, notes.OtherLoad, otherLoadPart)
+	var bound, other []notes.Note
+	for _, gc := range gcs {
+		if gc.ClientBound {
+			ra.ClientBoundGroups = append(ra.ClientBoundGroups, gc.Index)
+			bound = append(bound, notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
+				"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts))
+		}
+		if gc.OtherLoad {
+			ra.OtherLoadGroups = append(ra.OtherLoadGroups, gc.Index)
+			other = append(other, notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs, "others", gc.Others,
+				"kaeload", gc.Kaeload, "interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top))
+		}
+		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
+			ra.MostOthers = &gc
+		}
+	}
+	ra.ClientBound, ra.OtherLoad = joinedAs(notes.ClientBound, "groups", bound), joinedAs(notes.OtherLoad, "groups", other)
 	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
 		ra.Unanswered = notes.New(notes.UnansweredAtEnd, "stages", u)
 	}
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
-	}
-	for _, gc := range gcs {
-		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
-			ra.MostOthers = &gc
-		}
 	}
 	ra.Events = KernelEvents(rep.Timeline)
 	analyzeServerCPUs(rep, &ra)
@@ -171,7 +181,7 @@ func Analyze(r *results.Run) *Report {
 		rep.Hints = append(rep.Hints, softRatioNote(rep.SoftRatio))
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
-	rep.ClientBoundGroups = clientBoundGroups(r, rep.Reps)
+	rep.ClientBoundGroups = repNotes(r, rep.Reps, func(ra *RepReport) []notes.Note { return ra.ClientBound.N("groups") })
 	rep.Metrics = MetricsLine(r)
 	return rep
 }

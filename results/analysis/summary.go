@@ -390,18 +390,3 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// repWarnings returns, for every repetition of r for which line says
-// something, "variant V, repetition N: " and what it says.
-func repWarnings(r *results.Run, reps [][]RepReport, line func(*RepReport) notes.Note) notes.List {
-	var ws notes.List
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Reps {
-			if l := line(&reps[i][j]); !l.IsZero() {
-				ws = append(ws, inRep(v, &v.Reps[j], l))
-			}
-		}
-	}
-	return ws
-}

@@ -16,30 +16,23 @@ func Annotate(r *results.Run) {
 	}
 }
 
-// repLines are the lines of a repetition that warn, in the order warned:
-// failed, client-bound, other load, the server's CPUs, missed starts
-// (with missed), backoff.
-func repLines(missed bool) []func(*RepReport) notes.Note {
-	lines := []func(*RepReport) notes.Note{
-		func(ra *RepReport) notes.Note { return ra.Failed },
-		func(ra *RepReport) notes.Note { return ra.ClientBound },
-		func(ra *RepReport) notes.Note { return ra.OtherLoad },
-		func(ra *RepReport) notes.Note { return ra.ServerOtherLoad },
-		func(ra *RepReport) notes.Note { return ra.SharedCPUs },
-		func(ra *RepReport) notes.Note { return ra.NotSaturated },
-	}
-	if missed {
-		lines = append(lines, func(ra *RepReport) notes.Note { return ra.Missed })
-	}
-	return append(lines, func(ra *RepReport) notes.Note { return ra.Backoff })
-}
-
-// ownWarnings are the warnings of r's repetitions (analysed in reps,
-// repLines), its probes' and its summary s's, each said once.
+// ownWarnings are the warnings of r's repetitions (analysed in reps): in
+// this order, each kind for every repetition, failed, client-bound, other
+// load, the server's CPUs, missed starts (with missed), backoff; then its
+// probes' and its summary s's, each said once.
 func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
+	lines := func(ra *RepReport) []notes.Note {
+		l := []notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff}
+		if !missed {
+			l[6] = notes.Note{}
+		}
+		return l
+	}
 	var ws notes.List
-	for _, line := range repLines(missed) {
-		ws = append(ws, repWarnings(r, reps, line)...)
+	for k := range 8 {
+		ws = append(ws, repNotes(r, reps, func(ra *RepReport) []notes.Note {
+			return slices.DeleteFunc(lines(ra)[k:k+1], notes.Note.IsZero)
+		})...)
 	}
 	ws = append(ws, ProbeWarnings(r)...)
 	if s != nil {
@@ -51,6 +44,21 @@ func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool)
 		seen[n.String()] = true
 		return said
 	})
+}
+
+// repNotes is each note of every repetition of r (analysed in reps) as
+// a run-wide line: "variant V, repetition N: note".
+func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.Note) notes.List {
+	var out notes.List
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			for _, n := range of(&reps[i][j]) {
+				out = append(out, notes.New(notes.InRep, "variant", v.Name, "rep", v.Reps[j].Index+1, "note", n))
+			}
+		}
+	}
+	return out
 }
 
 // appendNew appends the strings of add that ws does not hold yet.
