@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
@@ -39,8 +40,8 @@ func SoftRatio(m *Report) *softratio.Prediction {
 	if len(ratios) < 2 {
 		return nil
 	}
-	if c := planCapacity(m.Run.Plan); c > 0 {
-		in.Capacity, in.CapacityFrom = c, softratio.FromScenario
+	if b := readPlan(m.Run.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
+		in.Capacity, in.CapacityFrom = b.Accel.Capacity, softratio.FromScenario
 	}
 	p := softratio.Predict(in)
 	return &p
@@ -60,21 +61,57 @@ func ratioWindow(rep *results.Rep, ra *RepReport, ratio float64) (softratio.Wind
 	}, true
 }
 
-// planCapacity is the built-in accelerator's capacity in the plan, or 0.
-func planCapacity(plan json.RawMessage) float64 {
-	var p struct {
-		Target struct {
-			Builtin *struct {
-				Accel *struct {
-					Capacity float64 `json:"capacity"`
-				} `json:"accel"`
-			} `json:"builtin"`
-		} `json:"target"`
+// planView is what the analysis reads of an encoded Plan (results
+// imports no plans); zero when it does not parse.
+type planView struct {
+	Target struct {
+		TLS *struct {
+			MaxVersion uint16 `json:"max_version"`
+		} `json:"tls"`
+		Builtin *struct {
+			Accel *struct {
+				Capacity float64 `json:"capacity"`
+			} `json:"accel"`
+		} `json:"builtin"`
+	} `json:"target"`
+	Variants []struct {
+		Env map[string]string `json:"env"`
+	} `json:"variants"`
+	Search *struct {
+		First, Points int
+	} `json:"search"`
+}
+
+func readPlan(raw json.RawMessage) (p planView) {
+	if json.Unmarshal(raw, &p) != nil {
+		return planView{}
 	}
-	if json.Unmarshal(plan, &p) != nil || p.Target.Builtin == nil || p.Target.Builtin.Accel == nil {
-		return 0
+	return p
+}
+
+// versionTLS13 is crypto/tls.VersionTLS13 (results imports no TLS).
+const versionTLS13 = 0x0304
+
+// Hints say what a reader could change to measure more cheaply: today
+// max_version "1.2" for a variant that offered TLS 1.3 but negotiated
+// only TLS 1.2.
+func Hints(r *results.Run) notes.List {
+	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
+		return nil
 	}
-	return p.Target.Builtin.Accel.Capacity
+	var hints notes.List
+	for _, v := range r.Variants {
+		n, only12 := uint64(0), true
+		for _, rep := range v.Reps {
+			for key, c := range rep.Total.Negotiated {
+				n, only12 = n+c, only12 && strings.HasPrefix(key, "TLS1.2 ")
+			}
+		}
+		if n > 0 && only12 {
+			hints = append(hints, notes.New(notes.TLS12Hint, "variant", v.Name))
+		}
+	}
+	return hints
 }
 
 // softRatioNote is the prediction as the reports say it.
@@ -131,16 +168,8 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 
 // planRatios are the grid's soft ratios (%) in the plan; nil when unread.
 func planRatios(plan json.RawMessage) []float64 {
-	var p struct {
-		Variants []struct {
-			Env map[string]string `json:"env"`
-		} `json:"variants"`
-		Search *struct {
-			First  int `json:"first"`
-			Points int `json:"points"`
-		} `json:"search"`
-	}
-	if json.Unmarshal(plan, &p) != nil || p.Search == nil || p.Search.First+p.Search.Points > len(p.Variants) {
+	p := readPlan(plan)
+	if p.Search == nil || p.Search.First+p.Search.Points > len(p.Variants) {
 		return nil
 	}
 	var out []float64
