@@ -1,10 +1,11 @@
 package analysis
 
 import (
+	"math"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
-	"math"
 )
 
 // DriftSummary shows how the rates moved over the rounds (round r is every
@@ -12,8 +13,7 @@ import (
 // trend every variant shares.
 type DriftSummary struct {
 	Rounds int
-	// Cells[variant][round] is that repetition's rate.
-	Cells [][]RoundCell
+	Cells  [][]RoundCell // [variant][round]
 	// RoundPct is the variants' mean geometric deviation from their own
 	// mean in that round, % (if RoundHas): the machine's state then.
 	RoundPct []float64
@@ -24,33 +24,31 @@ type DriftSummary struct {
 	HasTrend bool
 	// Controlled is false for a sequential order, where drift lands
 	// between variants; Unknown when the order was not recorded.
-	Controlled bool
-	Unknown    bool
+	Controlled, Unknown bool
 }
 
 // RoundCell is one variant's repetition in one round (OK: there is one).
 type RoundCell struct {
-	Rate   float64
-	OK     bool
-	Failed bool
+	Rate       float64
+	OK, Failed bool
 }
 
 // drift computes the DriftSummary of r.
 func drift(r *results.Run) DriftSummary {
 	d := DriftSummary{Controlled: r.Order != results.OrderSequential, Unknown: r.Order == ""}
-	for i := range r.Variants {
-		for _, rep := range r.Variants[i].Reps {
+	for _, v := range r.Variants {
+		for _, rep := range v.Reps {
 			d.Rounds = max(d.Rounds, rep.Index+1)
 		}
 	}
-	d.Cells = make([][]RoundCell, len(r.Variants))
-	for i := range r.Variants {
-		d.Cells[i] = make([]RoundCell, d.Rounds)
-		for _, rep := range r.Variants[i].Reps {
+	for _, v := range r.Variants {
+		cells := make([]RoundCell, d.Rounds)
+		for _, rep := range v.Reps {
 			if rep.Index >= 0 {
-				d.Cells[i][rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != nil}
+				cells[rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != nil}
 			}
 		}
+		d.Cells = append(d.Cells, cells)
 	}
 	d.RoundPct, d.RoundHas = make([]float64, d.Rounds), make([]bool, d.Rounds)
 	sums, counts := make([]float64, d.Rounds), make([]int, d.Rounds)
@@ -104,13 +102,10 @@ func driftWarnings(r *results.Run, s *RunSummary) notes.List {
 	}
 	var names []string
 	var deltas []float64
-	for i := range s.Variants {
-		v := &s.Variants[i]
-		c := v.Comparison
-		if v.IsBaseline || !c.Significant || math.Abs(d.TrendPct) < math.Abs(c.DeltaPct) {
-			continue
+	for _, v := range s.Variants {
+		if c := v.Comparison; !v.IsBaseline && c.Significant && math.Abs(d.TrendPct) >= math.Abs(c.DeltaPct) {
+			names, deltas = append(names, v.Name), append(deltas, c.DeltaPct)
 		}
-		names, deltas = append(names, v.Name), append(deltas, c.DeltaPct)
 	}
 	if len(names) > 0 {
 		ws = append(ws, notes.New(notes.DriftTrend, "trend", d.TrendPct, "rounds", d.Rounds, "names", names, "deltas", deltas))
