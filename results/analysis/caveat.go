@@ -75,20 +75,6 @@ func setCaveats(r *results.Run, s *RunSummary) {
 	}
 }
 
-// ExcludedLines is one line per window exclude_flagged set aside: "variant
-// kae rep 2: 12,345.6 req/s set aside and measured again: CLIENT-BOUND: …".
-func ExcludedLines(r *results.Run) notes.List {
-	var lines notes.List
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Excluded {
-			x := &v.Excluded[j]
-			lines = append(lines, notes.New(notes.ExcludedWindow, "variant", v.Name, "rep", x.Index+1, "rate", x.Total.Rate(), "why", x.Excluded))
-		}
-	}
-	return lines
-}
-
 // handshakeOf is the handshake most of v's windows negotiated.
 func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 	counts := map[string]uint64{}

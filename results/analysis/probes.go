@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"encoding/json"
 	"maps"
 	"slices"
 
@@ -90,4 +91,18 @@ func ProbeWarnings(r *results.Run) notes.List {
 		}
 	}
 	return ws
+}
+
+// MarshalJSON writes p with per_request last, left out when p's
+// repetitions completed no request.
+func (p ProbeSummary) MarshalJSON() ([]byte, error) {
+	type plain ProbeSummary
+	var per *float64
+	if p.HasPerRequest {
+		per = &p.PerRequest
+	}
+	return json.Marshal(struct {
+		plain
+		PerRequest *float64 `json:"per_request,omitempty"`
+	}{plain(p), per})
 }

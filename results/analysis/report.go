@@ -14,9 +14,8 @@ import (
 type Report struct {
 	Run     *results.Run
 	Summary *RunSummary
-	// Search is nil unless the run is a search; Capacities and
-	// CapacityLine are zero unless it is a capacity search.
-	Search       *SearchSummary
+	Search  *SearchSummary // nil unless the run is a search
+	// Capacities and CapacityLine are zero unless it is a capacity search.
 	Capacities   []results.Capacity
 	CapacityLine notes.Note
 	// Thresholds are the checks, Crossed one line per crossed threshold.
@@ -28,27 +27,23 @@ type Report struct {
 	// Partial (cut short by an interrupt) and Excluded (set aside by
 	// exclude_flagged) windows are shown, in no statistic.
 	Partial, Excluded notes.List
-	// Warnings are every warning the outputs show: the run's own, then the
-	// analysis's (warningsOf).
+	// Warnings are the run's own, then the analysis's (ownWarnings).
 	Warnings []string
 	// Hints end with the soft ratio's prediction; SoftRatio is nil without
 	// windows at two ratios or more.
 	Hints     notes.List
 	SoftRatio *softratio.Prediction
-	// Speed is nil when no variant ran speed commands.
-	Speed *SpeedTable
+	Speed     *SpeedTable // nil when no variant ran speed commands
 	// Reps[i][j] analyses Run.Variants[i].Reps[j].
 	Reps [][]RepReport
 	// ClientBoundGroups is one note per client-bound group of the run.
 	ClientBoundGroups notes.List
-	// Profile is where the server's CPU went; nil without server.profile.
-	Profile *ProfileTable
+	Profile           *ProfileTable // nil without server.profile
 	// Diagnoses are every repetition's, in order; HostOnly the kernel
 	// counter changes the run's own connections do not show.
 	Diagnoses []diagnosis.Diagnosis
 	HostOnly  []diagnosis.HostOnly
-	// Metrics says where live metrics were served; zero without.
-	Metrics notes.Note
+	Metrics   notes.Note // where live metrics were served; zero without
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or search
@@ -61,32 +56,29 @@ type RepReport struct {
 	ClientBoundGroups, OtherLoadGroups []int
 	GroupCPUs                          []GroupCPU
 	// Missed says why an open loop missed starts, Backoff how often slots
-	// backed off, OpenLoop the total's starts due, missed and latency.
-	Missed, Backoff, OpenLoop notes.Note
+	// backed off, OpenLoop the total's starts due, missed and latency;
 	// Unanswered counts the requests unanswered at the window's end.
-	Unanswered notes.Note
-	ClientCPU  ClientCPU
-	// Spread is nil with fewer than two groups.
-	Spread *Spread
+	Missed, Backoff, OpenLoop, Unanswered notes.Note
+	ClientCPU                             ClientCPU
+	Spread                                *Spread // nil with fewer than two groups
 	// MostOthers is the self-measured pinned group whose CPUs others took
 	// most of (the first of equals); nil when none.
 	MostOthers *GroupCPU
-	// Timeline is the repetition's diagnosis (NoTimeline for old runs).
-	Timeline diagnosis.Repetition
-	// Events are the kernel events on its timeline; nil without.
-	Events []KernelEvent
+	Timeline   diagnosis.Repetition // NoTimeline for old runs
+	Events     []KernelEvent        // the kernel events on its timeline
 	// Server-side lines: other load on its CPUs, a client group on them,
 	// neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
-	// ServerCPUs is nil when not recorded.
-	ServerCPUs *ServerCPUUse
-	Saturation Saturation
+	ServerCPUs                                *ServerCPUUse // nil when not recorded
+	Saturation                                Saturation
 }
 
 // Flagged reports whether the repetition measured something besides the
 // server: client-bound, other load on either side's CPUs, shared CPUs.
-func (ra *RepReport) Flagged() bool {
-	return !ra.ClientBound.IsZero() || !ra.OtherLoad.IsZero() || !ra.ServerOtherLoad.IsZero() || !ra.SharedCPUs.IsZero()
+func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
+
+func (ra *RepReport) flags() []notes.Note {
+	return slices.DeleteFunc([]notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}, notes.Note.IsZero)
 }
 
 // AnalyzeRep is the analysis of rep, its CPU use computed once: what the
@@ -143,8 +135,7 @@ func analyzeReps(r *results.Run) [][]RepReport {
 // exclude_flagged; zero when nothing is raised.
 func FlaggedLine(rep *results.Rep) notes.Note {
 	ra := AnalyzeRep(rep)
-	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
-	return joined(notes.Flagged, slices.DeleteFunc(flags, notes.Note.IsZero))
+	return joined(notes.Flagged, ra.flags())
 }
 
 // Analyze computes the Report of r once: what every renderer reads.
@@ -165,8 +156,15 @@ func Analyze(r *results.Run) *Report {
 	}
 	rep.Failed = Failed(r)
 	rep.NotMeasured = NotMeasuredLines(r)
-	rep.Partial = PartialLines(r)
-	rep.Excluded = ExcludedLines(r)
+	for _, v := range r.Variants {
+		for j := range v.Partial {
+			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
+		}
+		for _, x := range v.Excluded { // "variant kae rep 2: 12,345.6 req/s set aside and measured again: …"
+			rep.Excluded = append(rep.Excluded, notes.New(notes.ExcludedWindow, "variant", v.Name, "rep", x.Index+1,
+				"rate", x.Total.Rate(), "why", x.Excluded))
+		}
+	}
 	rep.Warnings = appendNew(r.Warnings.Strings(), ownWarnings(r, rep.Reps, rep.Summary, false).Strings()...)
 	rep.Hints = Hints(r)
 	if rep.Summary != nil && HasSpeed(r) {
@@ -178,7 +176,7 @@ func Analyze(r *results.Run) *Report {
 		}
 	}
 	if rep.SoftRatio = SoftRatio(rep); rep.SoftRatio != nil {
-		rep.Hints = append(rep.Hints, softRatioNote(rep.SoftRatio))
+		rep.Hints = append(rep.Hints, notes.New(notes.SoftRatio, "prediction", *rep.SoftRatio))
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
 	rep.ClientBoundGroups = repNotes(r, rep.Reps, func(ra *RepReport) []notes.Note { return ra.ClientBound.N("groups") })
@@ -193,4 +191,68 @@ func MetricsLine(r *results.Run) notes.Note {
 		return notes.Note{}
 	}
 	return notes.New(notes.MetricsServed, "metrics", r.Metrics)
+}
+
+// Annotate appends the analysis's warnings, the missed starts' included,
+// to r.Warnings once (the journal, before writing run.json).
+func Annotate(r *results.Run) {
+	reps := analyzeReps(r)
+	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps), true) {
+		r.Warnings = r.Warnings.AppendNew(n.Warning())
+	}
+}
+
+// ownWarnings are the warnings of r's repetitions (analysed in reps): in
+// this order, each kind for every repetition, failed, client-bound, other
+// load, the server's CPUs, missed starts (with missed), backoff; then its
+// probes' and its summary s's, each said once.
+func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
+	lines := func(ra *RepReport) []notes.Note {
+		l := []notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff}
+		if !missed {
+			l[6] = notes.Note{}
+		}
+		return l
+	}
+	var ws notes.List
+	for k := range 8 {
+		ws = append(ws, repNotes(r, reps, func(ra *RepReport) []notes.Note {
+			return slices.DeleteFunc(lines(ra)[k:k+1], notes.Note.IsZero)
+		})...)
+	}
+	ws = append(ws, ProbeWarnings(r)...)
+	if s != nil {
+		ws = append(ws, s.Warnings...)
+	}
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ws, func(n notes.Note) bool {
+		said := seen[n.String()]
+		seen[n.String()] = true
+		return said
+	})
+}
+
+// repNotes is each note of every repetition of r (analysed in reps) as
+// a run-wide line: "variant V, repetition N: note".
+func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.Note) notes.List {
+	var out notes.List
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			for _, n := range of(&reps[i][j]) {
+				out = append(out, notes.New(notes.InRep, "variant", v.Name, "rep", v.Reps[j].Index+1, "note", n))
+			}
+		}
+	}
+	return out
+}
+
+// appendNew appends the strings of add that ws does not hold yet.
+func appendNew(ws []string, add ...string) []string {
+	for _, a := range add {
+		if !slices.Contains(ws, a) {
+			ws = append(ws, a)
+		}
+	}
+	return ws
 }

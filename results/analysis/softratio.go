@@ -114,11 +114,6 @@ func Hints(r *results.Run) notes.List {
 	return hints
 }
 
-// softRatioNote is the prediction as the reports say it.
-func softRatioNote(p *softratio.Prediction) notes.Note {
-	return notes.New(notes.SoftRatio, "prediction", *p)
-}
-
 // SearchPrediction is what start: predicted predicted from the windows at
 // both ends, and the grid Value nearest its best ratio ("" for none).
 type SearchPrediction struct {
