@@ -165,24 +165,15 @@ func searchSweep(r *results.Run, rs *RunSummary) {
 		if ss == nil || sw.Series != ss.Search.Series {
 			continue
 		}
-		for _, i := range sw.Plateau {
-			rs.Variants[i].Plateau = false
-		}
-		if sw.Best >= 0 {
-			rs.Variants[sw.Best].Best = false
-		}
 		sw.Plateau, sw.Best, sw.Family, sw.Caution = nil, -1, ss.Family, ss.Caution
 		for _, pi := range ss.Plateau {
 			if i := variantIndex(r, ss.Points[pi].Variant); i >= 0 {
 				sw.Plateau = append(sw.Plateau, i)
-				rs.Variants[i].Plateau = true
 			}
 		}
 		untested := slices.ContainsFunc(ss.Points, func(p SearchPoint) bool { return p.Untested })
 		if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
-			if sw.Best = variantIndex(r, ss.Points[ss.Best].Variant); sw.Best >= 0 {
-				rs.Variants[sw.Best].Best = true
-			}
+			sw.Best = variantIndex(r, ss.Points[ss.Best].Variant)
 		}
 	}
 }

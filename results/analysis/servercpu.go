@@ -10,7 +10,6 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
-	"github.com/kaeload/kaeload/results/stats"
 )
 
 // SharedCPU is a pinned client group on the server's host that may run on
@@ -299,18 +298,4 @@ func ServerCPURates(v *results.Variant) []float64 {
 		}
 	}
 	return out
-}
-
-// compareServerCPU fills every variant's ServerCPUStats and
-// ServerCPUComparison, in a Holm family of their own: they answer another
-// question (what a request costs the server).
-func compareServerCPU(r *results.Run, s *RunSummary) {
-	rates := make([][]float64, len(r.Variants))
-	for i := range r.Variants {
-		rates[i] = ServerCPURates(&r.Variants[i])
-		s.Variants[i].ServerCPUStats = stats.Summarize(rates[i])
-	}
-	for i, c := range compareWithBaseline(rates, s.Baseline, s.Equivalence) {
-		s.Variants[i].ServerCPUComparison = c
-	}
 }

@@ -138,19 +138,21 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	if base < 0 {
 		s.BaselineMissing = notes.New(notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)
 	}
-	rates := make([][]float64, len(r.Variants))
+	// Requests per server CPU-second answer another question (what a
+	// request costs the server): a family of their own.
+	rates, perCPU := make([][]float64, len(r.Variants)), make([][]float64, len(r.Variants))
 	for i := range r.Variants {
-		rates[i] = r.Variants[i].Rates()
+		rates[i], perCPU[i] = r.Variants[i].Rates(), ServerCPURates(&r.Variants[i])
 	}
-	comps := compareWithBaseline(rates, base, s.Equivalence)
+	comps, cpuComps := compareWithBaseline(rates, base, s.Equivalence), compareWithBaseline(perCPU, base, s.Equivalence)
 	for i := range r.Variants {
-		s.Variants[i] = summarizeVariant(&r.Variants[i], reps[i], i == base)
-		s.Variants[i].Comparison = comps[i]
-		if i != base && base >= 0 && comps[i].Tested() {
-			s.Family++
-		}
+		v := &s.Variants[i]
+		*v = summarizeVariant(&r.Variants[i], reps[i], i == base)
+		v.Comparison, v.ServerCPUStats, v.ServerCPUComparison = comps[i], stats.Summarize(perCPU[i]), cpuComps[i]
+		s.Family += b2i(i != base && base >= 0 && comps[i].Tested())
 	}
 	s.Sweeps = sweeps(r, base, comps)
+	searchSweep(r, s)
 	for _, sw := range s.Sweeps {
 		if sw.Best >= 0 {
 			s.Variants[sw.Best].Best = true
@@ -159,8 +161,6 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 			s.Variants[i].Plateau = true
 		}
 	}
-	compareServerCPU(r, s)
-	searchSweep(r, s)
 	setCaveats(r, s)
 	s.Drift = drift(r)
 	s.Warnings = driftWarnings(r, s)
@@ -170,8 +170,8 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 // compareWithBaseline compares every sample with samples[base] as one Holm
 // family: zero for the baseline, TestNoBaseline for all when base < 0.
 func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.Comparison {
-	out := make([]stats.Comparison, len(samples))
 	if base < 0 {
+		out := make([]stats.Comparison, len(samples))
 		for i := range out {
 			out[i] = stats.Comparison{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}
 		}
@@ -179,12 +179,8 @@ func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.
 	}
 	others := slices.Clone(samples)
 	others[base] = nil
-	comps := stats.CompareFamily(samples[base], others, margin)
-	for i := range out {
-		if i != base {
-			out[i] = comps[i]
-		}
-	}
+	out := stats.CompareFamily(samples[base], others, margin)
+	out[base] = stats.Comparison{}
 	return out
 }
 
