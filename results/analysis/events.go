@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
@@ -38,18 +39,13 @@ func KernelEvents(t *results.Timeline) []KernelEvent {
 	var out []KernelEvent
 	for p, pt := range t.Points {
 		for h := range t.Hosts {
-			host := hostRole(&t.Hosts[h])
-			add := func(name string) {
-				if n, ok := t.TCP(p, h, name); ok && n > 0 {
-					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: host, Counter: name, Count: n})
-				}
-			}
-			for _, name := range TroubleCounters {
-				add(name)
-			}
+			names := TroubleCounters
 			if resetStorm(t, p, h) {
-				for _, name := range ResetCounters {
-					add(name)
+				names = slices.Concat(TroubleCounters, ResetCounters)
+			}
+			for _, name := range names {
+				if n, ok := t.TCP(p, h, name); ok && n > 0 {
+					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: hostRole(&t.Hosts[h]), Counter: name, Count: n})
 				}
 			}
 		}

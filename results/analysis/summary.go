@@ -203,25 +203,15 @@ func (s *RunSummary) BaselineLine() string {
 
 // summarizeVariant sums up v over its repetitions, analysed in reps.
 func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) VariantSummary {
-	s := VariantSummary{
-		Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()), Probes: summarizeProbes(v),
-		Connect: results.NewHistogram(), Handshake: results.NewHistogram(), TTFB: results.NewHistogram(), Total: results.NewHistogram(),
-	}
+	s := VariantSummary{Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()), Probes: summarizeProbes(v)}
 	var counts results.Counts
+	lat := results.NewLatency()
 	for i := range v.Reps {
 		rep, ra := &v.Reps[i], &reps[i]
-		t, l := &rep.Total, &rep.Total.Latency
+		t := &rep.Total
 		counts.Add(&t.Counts)
+		lat.Merge(&t.Latency)
 		s.Errors += t.Errors.Total()
-		into := []**results.Histogram{&s.Connect, &s.Handshake, &s.TTFB, &s.Total, &s.Intended}
-		for k, h := range []*results.Histogram{l.Connect, l.Handshake, l.TTFB, l.Total, l.Intended} {
-			if h != nil && h.Histogram != nil {
-				if *into[k] == nil {
-					*into[k] = results.NewHistogram()
-				}
-				(*into[k]).Merge(h.Histogram) // same bounds everywhere: exact
-			}
-		}
 		s.Scheduled += t.Scheduled
 		s.Missed += t.Missed
 		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
@@ -246,6 +236,7 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 		}
 	}
 	s.ErrorShare = counts.ErrorShare()
+	s.Connect, s.Handshake, s.TTFB, s.Total, s.Intended = lat.Connect, lat.Handshake, lat.TTFB, lat.Total, lat.Intended
 	return s
 }
 

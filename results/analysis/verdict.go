@@ -125,10 +125,7 @@ func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 		}
 		parts = append(parts, n)
 	}
-	if len(parts) == 0 {
-		return notes.Note{}
-	}
-	return notes.New(notes.MissedStarts, "groups", parts)
+	return joinedAs(notes.MissedStarts, "groups", parts)
 }
 
 // OpenLoopLine is an open-loop total's rate asked, achieved and starts
