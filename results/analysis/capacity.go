@@ -50,11 +50,9 @@ func CapacityLine(r *results.Run) notes.Note {
 		return notes.Note{}
 	}
 	base, _ := r.BaselineVariant() // -1 when not measured: no differences
-	var baseKnee float64
-	for i := range cs {
-		if cs[i].Variant == base && !cs[i].BelowFrom && !cs[i].AtMax {
-			baseKnee = cs[i].Knee
-		}
+	var baseKnee float64 // cs[i] is variant i's
+	if base >= 0 && !cs[base].BelowFrom && !cs[base].AtMax {
+		baseKnee = cs[base].Knee
 	}
 	knees := make([]notes.Note, 0, len(cs))
 	for i := range cs {

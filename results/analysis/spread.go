@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -18,24 +19,18 @@ type Spread struct {
 	Pct                float64
 }
 
-// GroupSpread returns the groups' Spread; zero for none.
+// GroupSpread returns the groups' Spread (the first of equals); zero for none.
 func GroupSpread(groups []results.Group) Spread {
 	if len(groups) == 0 {
 		return Spread{}
 	}
-	var s Spread
-	var sum float64
+	byRate := func(a, b results.Group) int { return cmp.Compare(a.Rate(), b.Rate()) }
+	lo, hi := slices.MinFunc(groups, byRate), slices.MaxFunc(groups, byRate)
+	s := Spread{Min: lo.Rate(), MinIndex: lo.Index, Max: hi.Rate(), MaxIndex: hi.Index}
 	for i := range groups {
-		r := groups[i].Rate()
-		sum += r
-		if i == 0 || r < s.Min {
-			s.Min, s.MinIndex = r, groups[i].Index
-		}
-		if i == 0 || r > s.Max {
-			s.Max, s.MaxIndex = r, groups[i].Index
-		}
+		s.Mean += groups[i].Rate()
 	}
-	s.Mean = sum / float64(len(groups))
+	s.Mean /= float64(len(groups))
 	if s.Mean > 0 {
 		s.Pct = (s.Max - s.Min) / s.Mean * 100
 	}
