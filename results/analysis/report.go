@@ -140,23 +140,21 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
-	rep := &Report{Run: r, Reps: analyzeReps(r)}
-	rep.Summary = summarizeRun(r, rep.Reps)
-	if rep.Search = SummarizeSearch(r); rep.Search != nil {
+	reps, inside := analyzeReps(r), diagnosis.Run(r)
+	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r), Capacities: Capacities(r),
+		CapacityLine: CapacityLine(r), Diagnoses: diagnosis.All(inside), HostOnly: diagnosis.AllHostOnly(inside),
+		Failed: Failed(r), NotMeasured: NotMeasuredLines(r), Hints: Hints(r), Metrics: MetricsLine(r)}
+	if rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}
-	rep.Capacities = Capacities(r)
-	rep.CapacityLine = CapacityLine(r)
-	inside := diagnosis.Run(r)
-	rep.Diagnoses = diagnosis.All(inside)
-	rep.HostOnly = diagnosis.AllHostOnly(inside)
 	rep.Thresholds = checkThresholds(r, inside, rep.Summary.Variants)
 	for _, c := range Crossed(rep.Thresholds) {
 		rep.Crossed = append(rep.Crossed, crossedLine(&c))
 	}
-	rep.Failed = Failed(r)
-	rep.NotMeasured = NotMeasuredLines(r)
-	for _, v := range r.Variants {
+	for i, v := range r.Variants {
+		for j := range reps[i] {
+			reps[i][j].Timeline = inside[i][j]
+		}
 		for j := range v.Partial {
 			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
 		}
@@ -165,22 +163,15 @@ func Analyze(r *results.Run) *Report {
 				"rate", x.Total.Rate(), "why", x.Excluded))
 		}
 	}
-	rep.Warnings = appendNew(r.Warnings.Strings(), ownWarnings(r, rep.Reps, rep.Summary, false).Strings()...)
-	rep.Hints = Hints(r)
-	if rep.Summary != nil && HasSpeed(r) {
+	rep.Warnings = appendNew(r.Warnings.Strings(), ownWarnings(r, reps, rep.Summary, false).Strings()...)
+	if HasSpeed(r) {
 		rep.Speed = newSpeedTable(r, rep.Summary)
-	}
-	for i := range rep.Reps {
-		for j := range rep.Reps[i] {
-			rep.Reps[i][j].Timeline = inside[i][j]
-		}
 	}
 	if rep.SoftRatio = SoftRatio(rep); rep.SoftRatio != nil {
 		rep.Hints = append(rep.Hints, notes.New(notes.SoftRatio, "prediction", *rep.SoftRatio))
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
-	rep.ClientBoundGroups = repNotes(r, rep.Reps, func(ra *RepReport) []notes.Note { return ra.ClientBound.N("groups") })
-	rep.Metrics = MetricsLine(r)
+	rep.ClientBoundGroups = repNotes(r, reps, func(ra *RepReport) []notes.Note { return ra.ClientBound.N("groups") })
 	return rep
 }
 
