@@ -50,7 +50,7 @@ func CapacityLine(r *results.Run) notes.Note {
 		return notes.Note{}
 	}
 	base, _ := r.BaselineVariant() // -1 when not measured: no differences
-	var baseKnee float64 // cs[i] is variant i's
+	var baseKnee float64           // cs[i] is variant i's
 	if base >= 0 && !cs[base].BelowFrom && !cs[base].AtMax {
 		baseKnee = cs[base].Knee
 	}
