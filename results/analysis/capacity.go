@@ -49,8 +49,8 @@ func CapacityLine(r *results.Run) notes.Note {
 	if cs == nil {
 		return notes.Note{}
 	}
-	base, _ := r.BaselineVariant() // -1 when not measured: no differences
-	var baseKnee float64           // cs[i] is variant i's
+	base, _ := r.BaselineVariant() // -1 when not measured: no differences; cs[i] is variant i's
+	var baseKnee float64
 	if base >= 0 && !cs[base].BelowFrom && !cs[base].AtMax {
 		baseKnee = cs[base].Knee
 	}

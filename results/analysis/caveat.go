@@ -42,10 +42,15 @@ func joined(code notes.Code, ns []notes.Note) notes.Note { return joinedAs(code,
 
 // joinedAs is joined with the notes as parameter key.
 func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
-	if len(ns) == 0 {
+	return noteIf(len(ns) > 0, code, key, ns)
+}
+
+// noteIf is notes.New(code, kv...) when ok, else the zero Note.
+func noteIf(ok bool, code notes.Code, kv ...any) notes.Note {
+	if !ok {
 		return notes.Note{}
 	}
-	return notes.New(code, key, ns)
+	return notes.New(code, kv...)
 }
 
 // setCaveats fills every variant's Caveat and VerdictCaveat: its own
@@ -97,10 +102,9 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 func handshakeCaveat(own, base *results.Variant) notes.Note {
 	h, hok := handshakeOf(own)
 	b, bok := handshakeOf(base)
-	if d := h.Differences(b); hok && bok && len(d) > 0 {
-		return notes.New(notes.HandshakeDiffers, "parts", strings.Join(d, ", "), "own", h.String(), "base", b.String())
-	}
-	return notes.Note{}
+	d := h.Differences(b)
+	return noteIf(hok && bok && len(d) > 0, notes.HandshakeDiffers, "parts", strings.Join(d, ", "),
+		"own", h.String(), "base", b.String())
 }
 
 // serverOthersMean is others' mean share of the server's CPUs in v's
@@ -115,8 +119,6 @@ func (v *VariantSummary) serverOthersMean() (float64, bool) {
 func otherLoadCaveat(v, base *VariantSummary) notes.Note {
 	o, ook := v.serverOthersMean()
 	b, bok := base.serverOthersMean()
-	if ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct {
-		return notes.New(notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
-	}
-	return notes.Note{}
+	apart := ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct
+	return noteIf(apart, notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
 }

@@ -69,7 +69,8 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 		for i, r := range runs {
 			if j := variantIndex(r, name); j >= 0 {
 				vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
-				rv.Cells[i] = RunsCell{Present: true, Summary: vs, Compared: i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0}
+				compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+				rv.Cells[i] = RunsCell{Present: true, Summary: vs, Compared: compared}
 			}
 		}
 		rr.Variants = append(rr.Variants, rv)

@@ -45,7 +45,8 @@ func KernelEvents(t *results.Timeline) []KernelEvent {
 			}
 			for _, name := range names {
 				if n, ok := t.TCP(p, h, name); ok && n > 0 {
-					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: hostRole(&t.Hosts[h]), Counter: name, Count: n})
+					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: hostRole(&t.Hosts[h]),
+						Counter: name, Count: n})
 				}
 			}
 		}

@@ -132,11 +132,8 @@ func (v *ProfileVariant) DeltaWords() string {
 // 1.00, agrees within 10 %"; zero when not checked.
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
-	if !c.Checked {
-		return notes.Note{}
-	}
-	return notes.New(notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate, "expected", c.Expected,
-		"ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
+	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
+		"expected", c.Expected, "ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
 }
 
 // FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv
@@ -244,7 +241,8 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	}
 	fs := ranked(funcs, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	for _, f := range fs[:min(len(fs), ProfileTopFunctions)] {
-		pv.Functions = append(pv.Functions, FunctionShare{Name: f[1], Library: f[0], Samples: funcs[f], Share: float64(funcs[f]) / total})
+		share := float64(funcs[f]) / total
+		pv.Functions = append(pv.Functions, FunctionShare{Name: f[1], Library: f[0], Samples: funcs[f], Share: share})
 	}
 	for _, st := range ranked(stacks, strings.Compare) {
 		pv.Stacks = append(pv.Stacks, results.FoldedStack{Stack: st, Samples: stacks[st]})

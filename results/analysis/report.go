@@ -78,7 +78,8 @@ type RepReport struct {
 func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
 
 func (ra *RepReport) flags() []notes.Note {
-	return slices.DeleteFunc([]notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}, notes.Note.IsZero)
+	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
+	return slices.DeleteFunc(flags, notes.Note.IsZero)
 }
 
 // AnalyzeRep is the analysis of rep, its CPU use computed once: what the
@@ -106,9 +107,8 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 		}
 	}
 	ra.ClientBound, ra.OtherLoad = joinedAs(notes.ClientBound, "groups", bound), joinedAs(notes.OtherLoad, "groups", other)
-	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
-		ra.Unanswered = notes.New(notes.UnansweredAtEnd, "stages", u)
-	}
+	u := rep.Total.Outside.Unanswered
+	ra.Unanswered = noteIf(u.Total() > 0, notes.UnansweredAtEnd, "stages", u)
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
@@ -141,9 +141,10 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
 	reps, inside := analyzeReps(r), diagnosis.Run(r)
-	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r), Capacities: Capacities(r),
-		CapacityLine: CapacityLine(r), Diagnoses: diagnosis.All(inside), HostOnly: diagnosis.AllHostOnly(inside),
-		Failed: Failed(r), NotMeasured: NotMeasuredLines(r), Hints: Hints(r), Metrics: MetricsLine(r)}
+	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r),
+		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Diagnoses: diagnosis.All(inside),
+		HostOnly: diagnosis.AllHostOnly(inside), Failed: Failed(r), NotMeasured: NotMeasuredLines(r), Hints: Hints(r),
+		Metrics: MetricsLine(r)}
 	if rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}
@@ -178,10 +179,7 @@ func Analyze(r *results.Run) *Report {
 // MetricsLine says where live metrics were served and whether Prometheus
 // read the final values; zero without.
 func MetricsLine(r *results.Run) notes.Note {
-	if r.Metrics == nil {
-		return notes.Note{}
-	}
-	return notes.New(notes.MetricsServed, "metrics", r.Metrics)
+	return noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)
 }
 
 // Annotate appends the analysis's warnings, the missed starts' included,
@@ -199,7 +197,8 @@ func Annotate(r *results.Run) {
 // probes' and its summary s's, each said once.
 func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
 	lines := func(ra *RepReport) []notes.Note {
-		l := []notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff}
+		l := []notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated,
+			ra.Missed, ra.Backoff}
 		if !missed {
 			l[6] = notes.Note{}
 		}

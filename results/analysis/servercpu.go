@@ -218,29 +218,23 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// serverSharedReason says how a repetition's server CPUs were shared:
-// with a client group, or with other load (its busiest process).
-func serverSharedReason(u ServerCPUUse) []notes.Note {
-	var out []notes.Note
-	for _, s := range u.Shared {
-		out = append(out, notes.New(notes.ServerShare, "common", s.Common))
-	}
-	if u.OtherLoad {
-		n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
-		if len(u.Top) > 0 {
-			n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 // addServerCPUs counts a repetition's server-side verdicts into s.
 func (s *VariantSummary) addServerCPUs(ra *RepReport) {
 	if u := ra.ServerCPUs; u != nil {
 		s.ServerOtherLoadReps += b2i(u.OtherLoad)
 		s.SharedCPUReps += b2i(len(u.Shared) > 0)
-		if why := serverSharedReason(*u); len(why) > 0 {
+		var why []notes.Note // how: with a client group, or with other load (its busiest process)
+		for _, sh := range u.Shared {
+			why = append(why, notes.New(notes.ServerShare, "common", sh.Common))
+		}
+		if u.OtherLoad {
+			n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
+			if len(u.Top) > 0 {
+				n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
+			}
+			why = append(why, n)
+		}
+		if len(why) > 0 {
 			s.ServerSharedReps++
 			s.ServerShared = s.ServerShared.AppendNew(why...)
 		}
@@ -265,25 +259,21 @@ func (s *VariantSummary) ServerSharedInMost() bool {
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 	if u, ok := RepServerCPUUse(rep); ok {
 		ra.ServerCPUs = &u
-		if u.OtherLoad {
-			ra.ServerOtherLoad = notes.New(notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs, "server", u.Server,
-				"kaeload", u.Kaeload, "interrupts", u.Interrupts, "top", u.Top)
-		}
+		ra.ServerOtherLoad = noteIf(u.OtherLoad, notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs,
+			"server", u.Server, "kaeload", u.Kaeload, "interrupts", u.Interrupts, "top", u.Top)
 		var shared []notes.Note
 		for _, s := range u.Shared {
 			shared = append(shared, notes.New(notes.SharedGroup, "group", s.Group, "cpus", s.CPUs, "common", s.Common))
 		}
-		if len(shared) > 0 {
-			ra.SharedCPUs = notes.New(notes.SharedCPUs, "shared", shared, "measured", u.Measured, "cpus", u.CPUs,
-				"server", u.Server, "kaeload", u.Kaeload)
-		}
+		ra.SharedCPUs = noteIf(len(shared) > 0, notes.SharedCPUs, "shared", shared, "measured", u.Measured,
+			"cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 	}
 	s, c := saturation(rep, ra), ra.ClientCPU
-	if ra.Saturation = s; s.NotSaturated {
-		ra.NotSaturated = notes.New(notes.NotSaturated, "server", s.Server, "cpus", s.CPUs, "has_cpus_busy", s.HasCPUsBusy,
-			"cpus_busy", s.CPUsBusy, "has_client_busy", c.Measured > 0, "client_busy", c.BusyMax, "connections", s.Connections,
-			"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
-	}
+	ra.Saturation = s
+	ra.NotSaturated = noteIf(s.NotSaturated, notes.NotSaturated, "server", s.Server, "cpus", s.CPUs,
+		"has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy, "has_client_busy", c.Measured > 0,
+		"client_busy", c.BusyMax, "connections", s.Connections, "latency_us", float64(s.MeanLatency.Microseconds()),
+		"little", s.LittleRate, "rate", s.Rate)
 }
 
 // ServerCPURates are v's requests per server CPU-second, one per

@@ -187,10 +187,8 @@ func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.
 // NoComparison says why a run compares nothing; zero when the baseline
 // was measured.
 func (s *RunSummary) NoComparison() notes.Note {
-	if s.BaselineMissing.IsZero() {
-		return notes.Note{}
-	}
-	return notes.New(notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing)
+	missing := s.BaselineMissing
+	return noteIf(!missing.IsZero(), notes.NoComparison, "baseline", s.BaselineName, "missing", missing)
 }
 
 // BaselineLine names the baseline for a header: "b (not measured yet)".
@@ -203,7 +201,8 @@ func (s *RunSummary) BaselineLine() string {
 
 // summarizeVariant sums up v over its repetitions, analysed in reps.
 func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) VariantSummary {
-	s := VariantSummary{Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()), Probes: summarizeProbes(v)}
+	s := VariantSummary{Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()),
+		Probes: summarizeProbes(v)}
 	var counts results.Counts
 	lat := results.NewLatency()
 	for i := range v.Reps {

@@ -51,20 +51,15 @@ func NotMeasuredLines(r *results.Run) notes.List {
 
 // FailedLine is a failed repetition's loud line; zero for a good one.
 func FailedLine(rep *results.Rep) notes.Note {
-	if rep.Failed == nil {
-		return notes.Note{}
-	}
-	return notes.New(notes.RepFailed, "why", notes.Failure(rep.Failed))
+	return noteIf(rep.Failed != nil, notes.RepFailed, "why", notes.Failure(rep.Failed))
 }
 
 // BackoffLine says that slots backed off after failed connects; zero when
 // none did.
 func BackoffLine(rep *results.Rep) notes.Note {
 	t := &rep.Total
-	if t.Backoffs == 0 {
-		return notes.Note{}
-	}
-	return notes.New(notes.BackedOff, "backoffs", t.Backoffs, "fails", t.Errors[results.ErrConnect].Count+t.Errors[results.ErrPorts].Count)
+	fails := t.Errors[results.ErrConnect].Count + t.Errors[results.ErrPorts].Count
+	return noteIf(t.Backoffs > 0, notes.BackedOff, "backoffs", t.Backoffs, "fails", fails)
 }
 
 // PartialLine says what window p measured until an interrupt or a lost
