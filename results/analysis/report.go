@@ -51,10 +51,9 @@ type Report struct {
 type RepReport struct {
 	Failed notes.Note
 	// ClientBound and OtherLoad name the flagged groups, indexed by
-	// ClientBoundGroups and OtherLoadGroups; GroupCPUs are all measured groups.
+	// ClientBoundGroups and OtherLoadGroups.
 	ClientBound, OtherLoad             notes.Note
 	ClientBoundGroups, OtherLoadGroups []int
-	GroupCPUs                          []GroupCPU
 	// Missed says why an open loop missed starts, Backoff how often slots
 	// backed off, OpenLoop the total's starts due, missed and latency;
 	// Unanswered counts the requests unanswered at the window's end.
@@ -88,7 +87,7 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 	gcs := RepGroupCPUs(rep)
 	ra := RepReport{
 		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
-		ClientCPU: RepClientCPU(rep), GroupCPUs: gcs,
+		ClientCPU: RepClientCPU(rep),
 	}
 	var bound, other []notes.Note
 	for _, gc := range gcs {

@@ -163,9 +163,9 @@ type Saturation struct {
 	CPUsBusy    float64
 	HasCPUsBusy bool
 	// A client short of CPU: the rate is then not the connections' alone.
-	ClientBound, HasClientBusy, ClientOtherLoad bool
-	ClientBusy                                  float64
-	Accelerator                                 string // a probe that moved: work done off the CPUs
+	ClientBound, ClientOtherLoad bool
+	ClientBusy                   float64 // the busiest group's, 0 unmeasured
+	Accelerator                  string  // a probe that moved: work done off the CPUs
 	// Connections in flight, their mean latency, LittleRate (their
 	// quotient, req/s) and the measured Rate.
 	Connections      int
@@ -197,7 +197,7 @@ func saturation(rep *results.Rep, ra *RepReport) Saturation {
 		s.CPUsBusy, s.HasCPUsBusy, s.OtherLoad = u.Busy, true, u.OtherLoad
 	}
 	s.ClientBound, s.ClientOtherLoad = len(ra.ClientBoundGroups) > 0, len(ra.OtherLoadGroups) > 0
-	s.ClientBusy, s.HasClientBusy = ra.ClientCPU.BusyMax, ra.ClientCPU.Measured > 0 // BusyMax is 0 unmeasured
+	s.ClientBusy = ra.ClientCPU.BusyMax
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		if p := rep.Probes[name]; p.Error == "" && p.Delta() != 0 {
 			s.Accelerator = name

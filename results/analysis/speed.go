@@ -99,14 +99,19 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 // Delta is variant vi's Δ % against the baseline; false when undefined.
 func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	b := t.Baseline
-	if b < 0 || !row.Has[vi] || !row.Has[b] || row.Values[b] == 0 {
+	if r, ok := ratio(row.Values[max(b, 0)], row.Values[vi], b >= 0 && row.Has[vi] && row.Has[b]); ok {
+		return (r - 1) * 100, true
+	}
+	return 0, false
+}
+
+// ratio is b/a when both are there (ok) and it is finite.
+func ratio(a, b float64, ok bool) (float64, bool) {
+	r := b / a
+	if !ok || a == 0 || math.IsNaN(r) || math.IsInf(r, 0) {
 		return 0, false
 	}
-	d := (row.Values[vi]/row.Values[b] - 1) * 100
-	if math.IsNaN(d) || math.IsInf(d, 0) {
-		return 0, false
-	}
-	return d, true
+	return r, true
 }
 
 // Header: "figure", "unit", every variant, then "Δ% NAME" for every
@@ -125,23 +130,21 @@ func (t *SpeedTable) Header() []string {
 func (t *SpeedTable) Cells(row *SpeedRow) []string {
 	cells := []string{row.Figure(), row.Unit}
 	for vi := range t.Variants {
-		if row.Has[vi] {
-			cells = append(cells, format.Rate(row.Values[vi]))
-		} else {
-			cells = append(cells, format.Missing)
-		}
+		cells = append(cells, orMissing(format.Rate(row.Values[vi]), row.Has[vi]))
 	}
 	for vi := range t.Variants {
-		if t.Baseline < 0 || vi == t.Baseline {
-			continue
-		}
-		if d, ok := t.Delta(row, vi); ok {
-			cells = append(cells, format.Delta(d))
-		} else {
-			cells = append(cells, format.Missing)
+		if d, ok := t.Delta(row, vi); t.Baseline >= 0 && vi != t.Baseline {
+			cells = append(cells, orMissing(format.Delta(d), ok))
 		}
 	}
 	return cells
+}
+
+func orMissing(s string, ok bool) string {
+	if !ok {
+		return format.Missing
+	}
+	return s
 }
 
 // SpeedPair is one figure of two saved speed outputs side by side
@@ -176,26 +179,12 @@ func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
 }
 
 // Ratio returns B/A; false when not defined.
-func (p SpeedPair) Ratio() (float64, bool) {
-	if !p.HasA || !p.HasB || p.A == 0 {
-		return 0, false
-	}
-	r := p.B / p.A
-	if math.IsNaN(r) || math.IsInf(r, 0) {
-		return 0, false
-	}
-	return r, true
-}
+func (p SpeedPair) Ratio() (float64, bool) { return ratio(p.A, p.B, p.HasA && p.HasB) }
 
 // Line: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
 func (p SpeedPair) Line() string {
-	side := func(v float64, ok bool) string {
-		if !ok {
-			return format.Missing
-		}
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	s := side(p.A, p.HasA) + " → " + side(p.B, p.HasB) + " " + p.Unit
+	s := orMissing(strconv.FormatFloat(p.A, 'f', 1, 64), p.HasA) + " → " +
+		orMissing(strconv.FormatFloat(p.B, 'f', 1, 64), p.HasB) + " " + p.Unit
 	if r, ok := p.Ratio(); ok {
 		s += fmt.Sprintf(", %.2f× (%s)", r, format.Delta((r-1)*100))
 	}
