@@ -41,49 +41,41 @@ func drift(r *results.Run) DriftSummary {
 			d.Rounds = max(d.Rounds, rep.Index+1)
 		}
 	}
+	d.RoundPct, d.RoundHas = make([]float64, d.Rounds), make([]bool, d.Rounds)
+	counts := make([]int, d.Rounds)
+	// Least squares of ln(rate) on the round with one intercept per
+	// variant: the slope is Σ(x−x̄ᵥ)(y−ȳᵥ) / Σ(x−x̄ᵥ)² over every variant.
+	var sxy, sxx float64
 	for _, v := range r.Variants {
 		cells := make([]RoundCell, d.Rounds)
+		var xs, ys []float64
 		for _, rep := range v.Reps {
 			if rep.Index >= 0 {
 				cells[rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != nil}
 			}
 		}
-		d.Cells = append(d.Cells, cells)
-	}
-	d.RoundPct, d.RoundHas = make([]float64, d.Rounds), make([]bool, d.Rounds)
-	sums, counts := make([]float64, d.Rounds), make([]int, d.Rounds)
-	// Least squares of ln(rate) on the round with one intercept per
-	// variant: the slope is Σ(x−x̄ᵥ)(y−ȳᵥ) / Σ(x−x̄ᵥ)² over every variant.
-	var sxy, sxx float64
-	for i := range d.Cells {
-		var xs, ys []float64
-		for round, c := range d.Cells[i] {
+		for round, c := range cells {
 			if c.OK && c.Rate > 0 {
 				xs, ys = append(xs, float64(round)), append(ys, math.Log(c.Rate))
 			}
 		}
-		if len(xs) == 0 {
-			continue
-		}
-		mx, _ := stats.MeanStdDev(xs)
+		d.Cells = append(d.Cells, cells)
+		mx, _ := stats.MeanStdDev(xs) // NaN for none, then unused
 		my, _ := stats.MeanStdDev(ys)
 		for k := range xs {
 			sxy += (xs[k] - mx) * (ys[k] - my)
 			sxx += (xs[k] - mx) * (xs[k] - mx)
-			round := int(xs[k])
-			sums[round] += ys[k] - my
-			counts[round]++
+			d.RoundPct[int(xs[k])] += ys[k] - my
+			counts[int(xs[k])]++
 		}
 	}
-	for round := range sums {
-		if counts[round] > 0 {
-			d.RoundPct[round] = math.Expm1(sums[round]/float64(counts[round])) * 100
-			d.RoundHas[round] = true
+	for round, n := range counts {
+		if d.RoundHas[round] = n > 0; n > 0 {
+			d.RoundPct[round] = math.Expm1(d.RoundPct[round]/float64(n)) * 100
 		}
 	}
 	if sxx > 0 {
-		d.TrendPct = math.Expm1(sxy/sxx*float64(d.Rounds-1)) * 100
-		d.HasTrend = true
+		d.TrendPct, d.HasTrend = math.Expm1(sxy/sxx*float64(d.Rounds-1))*100, true
 	}
 	return d
 }
