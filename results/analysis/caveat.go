@@ -88,11 +88,9 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 			counts[k] += n
 		}
 	}
-	best, most := "", uint64(0)
-	for k, n := range counts {
-		if n > most || (n == most && k < best) {
-			best, most = k, n
-		}
+	best := ""
+	if ks := ranked(counts, strings.Compare); len(ks) > 0 && counts[ks[0]] > 0 {
+		best = ks[0]
 	}
 	return results.ParseHandshake(best)
 }

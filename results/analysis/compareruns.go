@@ -165,10 +165,7 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 		}
 		lines = append(lines, infoDiff(runs[0], runs[i], names[i])...)
 	}
-	if !any {
-		return notes.Note{}
-	}
-	return notes.New(notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
+	return noteIf(any, notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
 }
 
 // infoDiff returns the first differing line of each server info command
