@@ -127,20 +127,21 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {
 		return nil
 	}
+	first, last := s.Values[0], s.Values[len(s.Values)-1]
 	n, seen := 0, map[string]bool{}
-	for n < len(s.Visits) && !(seen[s.Values[0]] && seen[s.Values[len(s.Values)-1]]) {
+	for ; n < len(s.Visits) && !(seen[first] && seen[last]); n++ {
 		seen[s.Visits[n].Value] = true
-		n++
 	}
-	if !seen[s.Values[0]] || !seen[s.Values[len(s.Values)-1]] {
+	if !seen[first] || !seen[last] {
 		return nil
 	}
 	cp := *r
 	cp.Search, cp.Variants = nil, slices.Clone(r.Variants)
 	for i := range cp.Variants {
-		v := &cp.Variants[i]
-		if s.Member(v) {
-			v.Reps = slices.DeleteFunc(slices.Clone(v.Reps), func(rep results.Rep) bool { return !slices.Contains(s.Visits[:n], s.Visit(v, &rep)) })
+		if v := &cp.Variants[i]; s.Member(v) {
+			v.Reps = slices.DeleteFunc(slices.Clone(v.Reps), func(rep results.Rep) bool {
+				return !slices.Contains(s.Visits[:n], s.Visit(v, &rep))
+			})
 		}
 	}
 	sp := &SearchPrediction{Prediction: SoftRatio(Analyze(&cp))}
@@ -148,32 +149,22 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 		p := softratio.Predict(softratio.Input{})
 		sp.Prediction = &p
 	}
-	ratios := planRatios(r.Plan)
-	if p := sp.Prediction; p == nil || p.Status != softratio.OK || len(ratios) != len(s.Values) {
+	// The grid's soft ratios (%) in the plan: the value nearest the best.
+	p := readPlan(r.Plan)
+	if sp.Prediction.Status != softratio.OK || p.Search == nil || p.Search.Points != len(s.Values) ||
+		p.Search.First+p.Search.Points > len(p.Variants) {
 		return sp
 	}
 	best := math.Inf(1)
-	for k, pct := range ratios {
+	for k, v := range p.Variants[p.Search.First : p.Search.First+p.Search.Points] {
+		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
+		if err != nil {
+			sp.Value = ""
+			break
+		}
 		if d := math.Abs(pct - 100*sp.Prediction.Ratio.Value); d < best {
 			best, sp.Value = d, s.Values[k]
 		}
 	}
 	return sp
-}
-
-// planRatios are the grid's soft ratios (%) in the plan; nil when unread.
-func planRatios(plan json.RawMessage) []float64 {
-	p := readPlan(plan)
-	if p.Search == nil || p.Search.First+p.Search.Points > len(p.Variants) {
-		return nil
-	}
-	var out []float64
-	for _, v := range p.Variants[p.Search.First : p.Search.First+p.Search.Points] {
-		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
-		if err != nil {
-			return nil
-		}
-		out = append(out, pct)
-	}
-	return out
 }
