@@ -163,18 +163,14 @@ func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 		mine[t.CPU] = true
 	}
 	used := g.Process.Busy * float64(len(mine)) // in CPUs' worth
-	for j := range r.Groups {
-		h := &r.Groups[j]
-		if j == i || h.Host != g.Host || h.Process == nil || h.CPU == nil || len(h.CPU.PerCPU) == 0 {
-			continue
-		}
-		shared := 0
-		for _, t := range h.CPU.PerCPU {
-			if mine[t.CPU] {
-				shared++
+	for j, h := range r.Groups {
+		if j != i && h.Host == g.Host && h.Process != nil && h.CPU != nil && len(h.CPU.PerCPU) > 0 {
+			shared := 0
+			for _, t := range h.CPU.PerCPU {
+				shared += b2i(mine[t.CPU])
 			}
+			used += h.Process.Busy * float64(shared)
 		}
-		used += h.Process.Busy * float64(shared)
 	}
 	return min(used/float64(len(mine)), 1), true
 }

@@ -14,15 +14,14 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ProfileCheckTolerance is how far the samples may be from the server's CPU
-// seconds × the rate before the self-check says perf or /proc missed some
-// processes. A difference within two /proc ticks per window agrees too.
-const ProfileCheckTolerance = 0.10
-
-const procTickSeconds = 0.01 // /proc's CPU time resolution (USER_HZ 100)
-
-// ProfileTopFunctions is how many functions a variant's profile lists.
-const ProfileTopFunctions = 10
+const (
+	// ProfileCheckTolerance is how far the samples may be from the server's
+	// CPU seconds × the rate before the self-check says perf or /proc missed
+	// some processes. A difference within two /proc ticks per window agrees too.
+	ProfileCheckTolerance = 0.10
+	procTickSeconds       = 0.01 // /proc's CPU time resolution (USER_HZ 100)
+	ProfileTopFunctions   = 10   // how many functions a variant's profile lists
+)
 
 // ProfileTable is where the server's CPU went, per variant, in a run with
 // server.profile: the one model every output renders.

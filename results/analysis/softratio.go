@@ -12,9 +12,12 @@ import (
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
-// SoftRatioEnv sets the % of signatures kept in software (KAE's; the
-// built-in accelerator reads it too).
-const SoftRatioEnv = "KAE_GO_SOFT_RATIO"
+const (
+	// SoftRatioEnv sets the % of signatures kept in software (KAE's; the
+	// built-in accelerator reads it too).
+	SoftRatioEnv = "KAE_GO_SOFT_RATIO"
+	versionTLS13 = 0x0304 // crypto/tls.VersionTLS13 (results imports no TLS)
+)
 
 // SoftRatio fits package softratio's model to the windows at two or more
 // soft ratios and predicts the best; nil without. A flagged window gives
@@ -88,9 +91,6 @@ func readPlan(raw json.RawMessage) (p planView) {
 	}
 	return p
 }
-
-// versionTLS13 is crypto/tls.VersionTLS13 (results imports no TLS).
-const versionTLS13 = 0x0304
 
 // Hints say what a reader could change to measure more cheaply: today
 // max_version "1.2" for a variant that offered TLS 1.3 but negotiated

@@ -271,12 +271,12 @@ func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 		}
 		if sw.Numeric {
 			slices.SortStableFunc(sw.Variants, func(a, b int) int { return cmp.Compare(values[a], values[b]) })
-			for _, i := range sw.Variants {
-				sw.Values = append(sw.Values, values[i])
-			}
 		}
 		for _, i := range sw.Variants {
 			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
+			if sw.Numeric {
+				sw.Values = append(sw.Values, values[i])
+			}
 		}
 		judgeSweep(r, sw, base, comps)
 	}
