@@ -37,15 +37,8 @@ func Misaligned(rep *results.Rep) bool {
 	return s != nil && 100*max(s.Start, s.End) > rep.Total.Window.Length()
 }
 
-// joined is the notes ns as one note of code, zero when there are none.
-func joined(code notes.Code, ns []notes.Note) notes.Note { return joinedAs(code, "notes", ns) }
-
-// joinedAs is joined with the notes as parameter key.
-func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
-	return noteIf(len(ns) > 0, code, key, ns)
-}
-
-// noteIf is notes.New(code, kv...) when ok, else the zero Note.
+// noteIf is notes.New(code, kv...) when ok, else the zero Note: a note
+// that says nothing unless something holds (a list of notes is non-empty).
 func noteIf(ok bool, code notes.Code, kv ...any) notes.Note {
 	if !ok {
 		return notes.Note{}
@@ -65,7 +58,7 @@ func setCaveats(r *results.Run, s *RunSummary) {
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		own := caveatsOf(v, false)
-		v.Caveat = joined(notes.Caveats, own)
+		v.Caveat = noteIf(len(own) > 0, notes.Caveats, "notes", own)
 		if v.IsBaseline {
 			continue
 		}
@@ -76,7 +69,8 @@ func setCaveats(r *results.Run, s *RunSummary) {
 				v.MDESpread = mdeSpread(&r.Variants[b], &r.Variants[i])
 			}
 		}
-		v.VerdictCaveat = joined(notes.Caveats, slices.DeleteFunc(all, notes.Note.IsZero))
+		all = slices.DeleteFunc(all, notes.Note.IsZero)
+		v.VerdictCaveat = noteIf(len(all) > 0, notes.Caveats, "notes", all)
 	}
 }
 

@@ -105,7 +105,8 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 			ra.MostOthers = &gc
 		}
 	}
-	ra.ClientBound, ra.OtherLoad = joinedAs(notes.ClientBound, "groups", bound), joinedAs(notes.OtherLoad, "groups", other)
+	ra.ClientBound = noteIf(len(bound) > 0, notes.ClientBound, "groups", bound)
+	ra.OtherLoad = noteIf(len(other) > 0, notes.OtherLoad, "groups", other)
 	u := rep.Total.Outside.Unanswered
 	ra.Unanswered = noteIf(u.Total() > 0, notes.UnansweredAtEnd, "stages", u)
 	if len(rep.Groups) > 1 {
@@ -134,7 +135,8 @@ func analyzeReps(r *results.Run) [][]RepReport {
 // exclude_flagged; zero when nothing is raised.
 func FlaggedLine(rep *results.Rep) notes.Note {
 	ra := AnalyzeRep(rep)
-	return joined(notes.Flagged, ra.flags())
+	flags := ra.flags()
+	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
 }
 
 // Analyze computes the Report of r once: what every renderer reads.

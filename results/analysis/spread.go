@@ -87,5 +87,5 @@ func mdeSpread(base, v *results.Variant) notes.Note {
 			reps = append(reps, notes.New(notes.SpreadRep, "variant", w.Name, "rep", w.Reps[i].Index+1, "rate", w.Reps[i].Total.Rate()))
 		}
 	}
-	return joinedAs(notes.MDESpread, "reps", reps)
+	return noteIf(len(reps) > 0, notes.MDESpread, "reps", reps)
 }

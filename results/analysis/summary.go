@@ -171,11 +171,7 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 // family: zero for the baseline, TestNoBaseline for all when base < 0.
 func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.Comparison {
 	if base < 0 {
-		out := make([]stats.Comparison, len(samples))
-		for i := range out {
-			out[i] = stats.Comparison{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}
-		}
-		return out
+		return slices.Repeat([]stats.Comparison{{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}}, len(samples))
 	}
 	others := slices.Clone(samples)
 	others[base] = nil

@@ -120,7 +120,7 @@ func missedLine(rep *results.Rep, all []GroupCPU) notes.Note {
 		}
 		parts = append(parts, n)
 	}
-	return joinedAs(notes.MissedStarts, "groups", parts)
+	return noteIf(len(parts) > 0, notes.MissedStarts, "groups", parts)
 }
 
 // OpenLoopLine is an open-loop total's rate asked, achieved and starts
