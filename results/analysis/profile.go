@@ -247,10 +247,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 		pv.Stacks = append(pv.Stacks, results.FoldedStack{Stack: st, Samples: stacks[st]})
 	}
 	pv.CryptoShare = min(float64(crypto)/total, 1)
-	pv.Bound = math.Inf(1)
-	if pv.CryptoShare < 1 {
-		pv.Bound = 1 / (1 - pv.CryptoShare)
-	}
+	pv.Bound = 1 / (1 - pv.CryptoShare) // +Inf when all of it was crypto
 	if c := &pv.Check; c.Checked && c.Expected > 0 {
 		c.Ratio = float64(c.Samples) / c.Expected
 		ticks := 2 * procTickSeconds * float64(spec.Rate) * float64(c.Reps)
