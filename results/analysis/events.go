@@ -13,22 +13,22 @@ import (
 // Host carries its role: "local (clients and server)".
 type KernelEvent struct {
 	Start, Length time.Duration
-	Host          string
-	Counter       string
+	Host, Counter string
 	Count         uint64
 }
 
-// TroubleCounters are the kernel TCP counters whose every growth is an
-// event: a connection refused or lost, a SYN retransmitted, a full queue,
-// TIME_WAIT overflow, an abort for want of memory.
-var TroubleCounters = []string{
-	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPReqQFullDrop", "TCPReqQFullDoCookies",
-	"SyncookiesSent", "TCPTimeWaitOverflow", "TCPAbortOnMemory",
-}
-
-// ResetCounters grow every interval of a healthy TLS run: they are events
-// only in an interval with a reset storm (diagnosis.Storm).
-var ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
+var (
+	// TroubleCounters are the kernel TCP counters whose every growth is an
+	// event: a connection refused or lost, a SYN retransmitted, a full
+	// queue, TIME_WAIT overflow, an abort for want of memory.
+	TroubleCounters = []string{
+		"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPReqQFullDrop", "TCPReqQFullDoCookies",
+		"SyncookiesSent", "TCPTimeWaitOverflow", "TCPAbortOnMemory",
+	}
+	// ResetCounters grow every interval of a healthy TLS run: they are
+	// events only in an interval with a reset storm (diagnosis.Storm).
+	ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
+)
 
 // KernelEvents lists timeline t's kernel events in time order, then by
 // host, then by counter (TroubleCounters first); an unread counter has none.

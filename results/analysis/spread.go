@@ -13,10 +13,8 @@ import (
 // Spread is how evenly one repetition's groups performed: their lowest,
 // highest (by Group.Index) and mean rates, and (Max-Min)/Mean in %.
 type Spread struct {
-	Min, Max           float64
-	MinIndex, MaxIndex int
-	Mean               float64
-	Pct                float64
+	Min, Max, Mean, Pct float64
+	MinIndex, MaxIndex  int
 }
 
 // GroupSpread returns the groups' Spread (the first of equals); zero for none.
