@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
 // ClientCPU is the client's CPU use in one repetition, its groups together:
@@ -32,13 +33,10 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 		host string
 		cpu  int
 	}
-	sum, n := map[hostCPU]float64{}, map[hostCPU]int{}
-	lists := map[string]bool{}
-	for i := range r.Groups {
-		g := &r.Groups[i]
+	perCPU, lists := map[hostCPU][]float64{}, map[[2]string]bool{}
+	for _, g := range r.Groups {
 		if p := g.Process; p != nil {
-			c.ProcessMeasured++
-			c.Process += p.Seconds
+			c.ProcessMeasured, c.Process = c.ProcessMeasured+1, c.Process+p.Seconds
 		}
 		u := g.CPU
 		if u == nil {
@@ -47,27 +45,24 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 		if c.Measured == 0 || u.Busy > c.BusyMax {
 			c.BusyMax, c.BusyMaxGroup = u.Busy, g.Index
 		}
-		c.Measured++
-		c.BusyMean += u.Busy
+		c.Measured, c.BusyMean = c.Measured+1, c.BusyMean+u.Busy
 		switch {
 		case g.CPUs == "":
 			c.Seconds += u.Seconds // an unpinned worker measures itself
 		case len(u.PerCPU) > 0:
 			for _, t := range u.PerCPU {
-				sum[hostCPU{g.Host, t.CPU}] += t.Seconds
-				n[hostCPU{g.Host, t.CPU}]++
+				perCPU[hostCPU{g.Host, t.CPU}] = append(perCPU[hostCPU{g.Host, t.CPU}], t.Seconds)
 			}
-		case !lists[g.Host+"\x00"+u.CPUs]:
-			lists[g.Host+"\x00"+u.CPUs] = true
+		case !lists[[2]string{g.Host, u.CPUs}]:
+			lists[[2]string{g.Host, u.CPUs}] = true
 			c.Seconds += u.Seconds
 		}
 	}
-	if c.Measured > 0 {
-		c.BusyMean /= float64(c.Measured)
-	}
+	c.BusyMean /= float64(max(c.Measured, 1))
 	byHostCPU := func(a, b hostCPU) int { return cmp.Or(strings.Compare(a.host, b.host), a.cpu-b.cpu) }
-	for _, k := range slices.SortedFunc(maps.Keys(sum), byHostCPU) {
-		c.Seconds += sum[k] / float64(n[k])
+	for _, k := range slices.SortedFunc(maps.Keys(perCPU), byHostCPU) {
+		mean, _ := stats.MeanStdDev(perCPU[k]) // the groups' readings of one CPU
+		c.Seconds += mean
 	}
 	return c
 }
