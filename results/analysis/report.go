@@ -84,10 +84,11 @@ func (ra *RepReport) flags() []notes.Note {
 // AnalyzeRep is the analysis of rep, its CPU use computed once: what the
 // summary, the warnings and every output read of it.
 func AnalyzeRep(rep *results.Rep) RepReport {
-	gcs := RepGroupCPUs(rep)
+	gcs, u := RepGroupCPUs(rep), rep.Total.Outside.Unanswered
 	ra := RepReport{
 		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
-		ClientCPU: RepClientCPU(rep),
+		Unanswered: noteIf(u.Total() > 0, notes.UnansweredAtEnd, "stages", u), ClientCPU: RepClientCPU(rep),
+		Events: KernelEvents(rep.Timeline),
 	}
 	var bound, other []notes.Note
 	for _, gc := range gcs {
@@ -107,13 +108,10 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 	}
 	ra.ClientBound = noteIf(len(bound) > 0, notes.ClientBound, "groups", bound)
 	ra.OtherLoad = noteIf(len(other) > 0, notes.OtherLoad, "groups", other)
-	u := rep.Total.Outside.Unanswered
-	ra.Unanswered = noteIf(u.Total() > 0, notes.UnansweredAtEnd, "stages", u)
 	if len(rep.Groups) > 1 {
 		s := GroupSpread(rep.Groups)
 		ra.Spread = &s
 	}
-	ra.Events = KernelEvents(rep.Timeline)
 	analyzeServerCPUs(rep, &ra)
 	return ra
 }
