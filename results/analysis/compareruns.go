@@ -174,11 +174,11 @@ func infoDiff(a, b *results.Run, name string) []notes.Note {
 	var out []notes.Note
 	for _, va := range a.Variants {
 		vb := findVariant(b, va.Name)
+		if vb == nil {
+			continue
+		}
 		for _, ia := range va.Info {
-			k := -1
-			if vb != nil {
-				k = slices.IndexFunc(vb.Info, func(x results.InfoRun) bool { return x.Command == ia.Command })
-			}
+			k := slices.IndexFunc(vb.Info, func(x results.InfoRun) bool { return x.Command == ia.Command })
 			if k < 0 {
 				continue
 			}

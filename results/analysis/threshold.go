@@ -60,11 +60,7 @@ func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []Varia
 				c.Variant = t.Variant + " vs " + t.Against
 				c.Value, c.Measured = measureVs(vs, t)
 			} else if len(r.Variants[i].Reps) > 0 {
-				var reps []diagnosis.Repetition
-				if inside != nil {
-					reps = inside[i]
-				}
-				c.Value, c.Measured = measure(t, &vs[i], reps)
+				c.Value, c.Measured = measure(t, &vs[i], inside[i])
 			}
 			v, b := c.Value, t.Value
 			ops := map[string]bool{"<": v < b, "<=": v <= b, ">": v > b, ">=": v >= b, "==": v == b, "!=": v != b}
