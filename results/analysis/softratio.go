@@ -32,11 +32,18 @@ func SoftRatio(m *Report) *softratio.Prediction {
 			continue
 		}
 		for j := range v.Reps {
-			if w, ok := ratioWindow(&v.Reps[j], &m.Reps[i][j], pct/100); ok {
-				in.Windows = append(in.Windows, w)
-				if !slices.Contains(ratios, w.Ratio) {
-					ratios = append(ratios, w.Ratio)
-				}
+			rep, ra := &v.Reps[j], &m.Reps[i][j]
+			u := ra.ServerCPUs // the model needs the server's CPU time
+			if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
+				continue
+			}
+			in.Windows = append(in.Windows, softratio.Window{
+				Ratio: pct / 100, Rate: rep.Total.Rate(), CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests),
+				Busy: u.Server, CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
+				OtherBound: ra.Flagged(),
+			})
+			if !slices.Contains(ratios, pct/100) {
+				ratios = append(ratios, pct/100)
 			}
 		}
 	}
@@ -48,20 +55,6 @@ func SoftRatio(m *Report) *softratio.Prediction {
 	}
 	p := softratio.Predict(in)
 	return &p
-}
-
-// ratioWindow is a repetition as the model reads it; false without the
-// server's CPU time.
-func ratioWindow(rep *results.Rep, ra *RepReport, ratio float64) (softratio.Window, bool) {
-	u := ra.ServerCPUs
-	if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
-		return softratio.Window{}, false
-	}
-	return softratio.Window{
-		Ratio: ratio, Rate: rep.Total.Rate(), CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests),
-		Busy: u.Server, CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
-		OtherBound: ra.Flagged(),
-	}, true
 }
 
 // planView is what the analysis reads of an encoded Plan (results
