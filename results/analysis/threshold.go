@@ -118,6 +118,9 @@ func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetiti
 			return s.Probes[i].MeanDelta, true
 		}
 		return s.Probes[i].PerRequest, s.Probes[i].HasPerRequest
+	case results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
+	default:
+		return 0, false
 	}
 	var sum float64
 	for _, d := range inside {
