@@ -163,7 +163,12 @@ func Analyze(r *results.Run) *Report {
 				"rate", x.Total.Rate(), "why", x.Excluded))
 		}
 	}
-	rep.Warnings = appendNew(r.Warnings.Strings(), ownWarnings(r, reps, rep.Summary, false).Strings()...)
+	rep.Warnings = r.Warnings.Strings()
+	for _, w := range ownWarnings(r, reps, rep.Summary, false).Strings() {
+		if !slices.Contains(rep.Warnings, w) {
+			rep.Warnings = append(rep.Warnings, w)
+		}
+	}
 	if HasSpeed(r) {
 		rep.Speed = newSpeedTable(r, rep.Summary)
 	}
@@ -234,14 +239,4 @@ func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.No
 		}
 	}
 	return out
-}
-
-// appendNew appends the strings of add that ws does not hold yet.
-func appendNew(ws []string, add ...string) []string {
-	for _, a := range add {
-		if !slices.Contains(ws, a) {
-			ws = append(ws, a)
-		}
-	}
-	return ws
 }

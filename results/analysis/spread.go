@@ -78,9 +78,6 @@ func spreadRep(v *results.Variant) int {
 func mdeSpread(base, v *results.Variant) notes.Note {
 	var reps []notes.Note
 	for _, w := range []*results.Variant{base, v} {
-		if w == nil {
-			continue
-		}
 		if i := spreadRep(w); i >= 0 {
 			reps = append(reps, notes.New(notes.SpreadRep, "variant", w.Name, "rep", w.Reps[i].Index+1, "rate", w.Reps[i].Total.Rate()))
 		}
