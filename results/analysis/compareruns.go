@@ -189,8 +189,8 @@ func infoDiff(a, b *results.Run, name string) []notes.Note {
 			}
 			if n < max(len(la), len(lb)) {
 				la, lb = append(la, ""), append(lb, "") // one side may have ended
-				out = append(out, notes.New(notes.ServerInfoDiff, "run", name, "variant", va.Name, "command", ia.Command,
-					"from", la[n], "to", lb[n]))
+				out = append(out, notes.New(notes.ServerInfoDiff, "run", name, "variant", va.Name,
+					"command", ia.Command, "from", la[n], "to", lb[n]))
 			}
 		}
 	}

@@ -132,7 +132,8 @@ func (v *ProfileVariant) DeltaWords() string {
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
 	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
-		"expected", c.Expected, "ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
+		"expected", c.Expected, "ratio", c.Ratio, "agrees", c.Agrees,
+		"close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
 }
 
 // FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv

@@ -99,8 +99,9 @@ func AnalyzeRep(rep *results.Rep) RepReport {
 		}
 		if gc.OtherLoad {
 			ra.OtherLoadGroups = append(ra.OtherLoadGroups, gc.Index)
-			other = append(other, notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs, "others", gc.Others,
-				"kaeload", gc.Kaeload, "interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top))
+			other = append(other, notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs,
+				"others", gc.Others, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts, "wait", gc.Wait,
+				"waited", gc.Waited, "top", gc.Top))
 		}
 		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
 			ra.MostOthers = &gc

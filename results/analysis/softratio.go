@@ -38,8 +38,8 @@ func SoftRatio(m *Report) *softratio.Prediction {
 				continue
 			}
 			in.Windows = append(in.Windows, softratio.Window{
-				Ratio: pct / 100, Rate: rep.Total.Rate(), CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests),
-				Busy: u.Server, CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
+				Ratio: pct / 100, Rate: rep.Total.Rate(),
+				CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests), Busy: u.Server, CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
 				OtherBound: ra.Flagged(),
 			})
 			if !slices.Contains(ratios, pct/100) {

@@ -144,7 +144,8 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	for i := range r.Variants {
 		rates[i], perCPU[i] = r.Variants[i].Rates(), ServerCPURates(&r.Variants[i])
 	}
-	comps, cpuComps := compareWithBaseline(rates, base, s.Equivalence), compareWithBaseline(perCPU, base, s.Equivalence)
+	comps := compareWithBaseline(rates, base, s.Equivalence)
+	cpuComps := compareWithBaseline(perCPU, base, s.Equivalence)
 	for i := range r.Variants {
 		v := &s.Variants[i]
 		*v = summarizeVariant(&r.Variants[i], reps[i], i == base)
