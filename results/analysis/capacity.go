@@ -49,12 +49,10 @@ func CapacityLine(r *results.Run) notes.Note {
 	if cs == nil {
 		return notes.Note{}
 	}
-	base, _ := r.BaselineVariant() // -1 when not measured: no differences
+	base, _ := r.BaselineVariant() // -1 when not measured: no differences; cs[i] is variant i's
 	var baseKnee float64
-	for i := range cs {
-		if cs[i].Variant == base && !cs[i].BelowFrom && !cs[i].AtMax {
-			baseKnee = cs[i].Knee
-		}
+	if base >= 0 && !cs[base].BelowFrom && !cs[base].AtMax {
+		baseKnee = cs[base].Knee
 	}
 	knees := make([]notes.Note, 0, len(cs))
 	for i := range cs {

@@ -1,10 +1,12 @@
 package analysis
 
 import (
+	"math"
+	"slices"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
-	"math"
-	"strings"
 )
 
 // caveatsOf lists the flags of v's repetitions, most serious first: what
@@ -35,47 +37,41 @@ func Misaligned(rep *results.Rep) bool {
 	return s != nil && 100*max(s.Start, s.End) > rep.Total.Window.Length()
 }
 
-// joined is the notes ns as one note of code, zero when there are none.
-func joined(code notes.Code, ns []notes.Note) notes.Note { return joinedAs(code, "notes", ns) }
-
-// joinedAs is joined with the notes as parameter key.
-func joinedAs(code notes.Code, key string, ns []notes.Note) notes.Note {
-	if len(ns) == 0 {
+// noteIf is notes.New(code, kv...) when ok, else the zero Note: a note
+// that says nothing unless something holds (a list of notes is non-empty).
+func noteIf(ok bool, code notes.Code, kv ...any) notes.Note {
+	if !ok {
 		return notes.Note{}
 	}
-	return notes.New(code, key, ns)
+	return notes.New(code, kv...)
 }
 
-// setCaveats fills every variant's Caveat and VerdictCaveat (its own flags
-// and the baseline's: a difference from a flagged baseline is not the
-// server's either).
-func setCaveats(s *RunSummary) {
+// setCaveats fills every variant's Caveat and VerdictCaveat: its own
+// flags, the baseline's (a difference from a flagged baseline is not the
+// server's either) and what differs between them (handshake, other load).
+func setCaveats(r *results.Run, s *RunSummary) {
+	b := s.Baseline
 	var base []notes.Note
-	if s.Baseline >= 0 && s.Baseline < len(s.Variants) {
-		base = caveatsOf(&s.Variants[s.Baseline], true)
+	if b >= 0 {
+		base = caveatsOf(&s.Variants[b], true)
 	}
 	for i := range s.Variants {
 		v := &s.Variants[i]
 		own := caveatsOf(v, false)
-		v.Caveat = joined(notes.Caveats, own)
-		if !v.IsBaseline {
-			v.VerdictCaveat = joined(notes.Caveats, append(own, base...))
+		v.Caveat = noteIf(len(own) > 0, notes.Caveats, "notes", own)
+		if v.IsBaseline {
+			continue
 		}
-	}
-}
-
-// ExcludedLines is one line per window exclude_flagged set aside: "variant
-// kae rep 2: 12,345.6 req/s set aside and measured again: CLIENT-BOUND: …".
-func ExcludedLines(r *results.Run) notes.List {
-	var lines notes.List
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Excluded {
-			x := &v.Excluded[j]
-			lines = append(lines, notes.New(notes.ExcludedWindow, "variant", v.Name, "rep", x.Index+1, "rate", x.Total.Rate(), "why", x.Excluded))
+		all := slices.Concat(own, base)
+		if b >= 0 {
+			all = append(all, handshakeCaveat(&r.Variants[i], &r.Variants[b]), otherLoadCaveat(v, &s.Variants[b]))
+			if v.Comparison.HasMDE {
+				v.MDESpread = mdeSpread(&r.Variants[b], &r.Variants[i])
+			}
 		}
+		all = slices.DeleteFunc(all, notes.Note.IsZero)
+		v.VerdictCaveat = noteIf(len(all) > 0, notes.Caveats, "notes", all)
 	}
-	return lines
 }
 
 // handshakeOf is the handshake most of v's windows negotiated.
@@ -86,33 +82,11 @@ func handshakeOf(v *results.Variant) (results.Handshake, bool) {
 			counts[k] += n
 		}
 	}
-	best, most := "", uint64(0)
-	for k, n := range counts {
-		if n > most || (n == most && k < best) {
-			best, most = k, n
-		}
+	best := ""
+	if ks := ranked(counts, strings.Compare); len(ks) > 0 && counts[ks[0]] > 0 {
+		best = ks[0]
 	}
 	return results.ParseHandshake(best)
-}
-
-// addBaselineCaveats adds to the verdict against the baseline what
-// differs between each variant and it: the handshake, the other load.
-func addBaselineCaveats(r *results.Run, s *RunSummary) {
-	if s.Baseline < 0 || s.Baseline >= len(r.Variants) {
-		return
-	}
-	base := &s.Variants[s.Baseline]
-	for i := range s.Variants {
-		v := &s.Variants[i]
-		if v.IsBaseline {
-			continue
-		}
-		for _, n := range []notes.Note{handshakeCaveat(&r.Variants[i], &r.Variants[s.Baseline]), otherLoadCaveat(v, base)} {
-			if !n.IsZero() {
-				v.VerdictCaveat = joined(notes.Caveats, append(v.VerdictCaveat.N("notes"), n))
-			}
-		}
-	}
 }
 
 // handshakeCaveat names the handshake's parts that differ from the
@@ -120,10 +94,9 @@ func addBaselineCaveats(r *results.Run, s *RunSummary) {
 func handshakeCaveat(own, base *results.Variant) notes.Note {
 	h, hok := handshakeOf(own)
 	b, bok := handshakeOf(base)
-	if d := h.Differences(b); hok && bok && len(d) > 0 {
-		return notes.New(notes.HandshakeDiffers, "parts", strings.Join(d, ", "), "own", h.String(), "base", b.String())
-	}
-	return notes.Note{}
+	d := h.Differences(b)
+	return noteIf(hok && bok && len(d) > 0, notes.HandshakeDiffers, "parts", strings.Join(d, ", "),
+		"own", h.String(), "base", b.String())
 }
 
 // serverOthersMean is others' mean share of the server's CPUs in v's
@@ -138,8 +111,6 @@ func (v *VariantSummary) serverOthersMean() (float64, bool) {
 func otherLoadCaveat(v, base *VariantSummary) notes.Note {
 	o, ook := v.serverOthersMean()
 	b, bok := base.serverOthersMean()
-	if ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct {
-		return notes.New(notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
-	}
-	return notes.Note{}
+	apart := ook && bok && v.Comparison.HasMDE && 100*math.Abs(o-b) > v.Comparison.MDEPct
+	return noteIf(apart, notes.OtherLoadApart, "own", o, "base", b, "mde", v.Comparison.MDEPct)
 }

@@ -7,25 +7,21 @@ import (
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
-	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/results/stats"
 )
 
 // ClientCPU is the client's CPU use in one repetition, its groups together:
 // a CPU several groups share counts once.
 type ClientCPU struct {
-	// Groups is the number of groups; Measured those with a reading of
-	// their CPUs, ProcessMeasured of their worker process.
+	// Groups, and those with a reading of their CPUs, of their worker process.
 	Groups, Measured, ProcessMeasured int
-	// Seconds is the busy time of the union of the measured groups' CPUs;
-	// an unpinned group adds its own process time.
-	Seconds float64
-	// Process is the workers' user + system time.
-	Process float64
+	// Seconds is the busy time of the union of the measured groups' CPUs
+	// (an unpinned group adds its own); Process the workers' user + system.
+	Seconds, Process float64
 	// BusyMax is the highest Group.CPU.Busy (of group BusyMaxGroup),
 	// BusyMean the mean; 0 when none is measured.
-	BusyMax      float64
-	BusyMaxGroup int
-	BusyMean     float64
+	BusyMax, BusyMean float64
+	BusyMaxGroup      int
 }
 
 // RepClientCPU returns the client CPU use of r's groups: each CPU of each
@@ -37,13 +33,10 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 		host string
 		cpu  int
 	}
-	sum, n := map[hostCPU]float64{}, map[hostCPU]int{}
-	lists := map[string]bool{}
-	for i := range r.Groups {
-		g := &r.Groups[i]
+	perCPU, lists := map[hostCPU][]float64{}, map[[2]string]bool{}
+	for _, g := range r.Groups {
 		if p := g.Process; p != nil {
-			c.ProcessMeasured++
-			c.Process += p.Seconds
+			c.ProcessMeasured, c.Process = c.ProcessMeasured+1, c.Process+p.Seconds
 		}
 		u := g.CPU
 		if u == nil {
@@ -52,27 +45,24 @@ func RepClientCPU(r *results.Rep) ClientCPU {
 		if c.Measured == 0 || u.Busy > c.BusyMax {
 			c.BusyMax, c.BusyMaxGroup = u.Busy, g.Index
 		}
-		c.Measured++
-		c.BusyMean += u.Busy
+		c.Measured, c.BusyMean = c.Measured+1, c.BusyMean+u.Busy
 		switch {
 		case g.CPUs == "":
 			c.Seconds += u.Seconds // an unpinned worker measures itself
 		case len(u.PerCPU) > 0:
 			for _, t := range u.PerCPU {
-				sum[hostCPU{g.Host, t.CPU}] += t.Seconds
-				n[hostCPU{g.Host, t.CPU}]++
+				perCPU[hostCPU{g.Host, t.CPU}] = append(perCPU[hostCPU{g.Host, t.CPU}], t.Seconds)
 			}
-		case !lists[g.Host+"\x00"+u.CPUs]:
-			lists[g.Host+"\x00"+u.CPUs] = true
+		case !lists[[2]string{g.Host, u.CPUs}]:
+			lists[[2]string{g.Host, u.CPUs}] = true
 			c.Seconds += u.Seconds
 		}
 	}
-	if c.Measured > 0 {
-		c.BusyMean /= float64(c.Measured)
-	}
+	c.BusyMean /= float64(max(c.Measured, 1))
 	byHostCPU := func(a, b hostCPU) int { return cmp.Or(strings.Compare(a.host, b.host), a.cpu-b.cpu) }
-	for _, k := range slices.SortedFunc(maps.Keys(sum), byHostCPU) {
-		c.Seconds += sum[k] / float64(n[k])
+	for _, k := range slices.SortedFunc(maps.Keys(perCPU), byHostCPU) {
+		mean, _ := stats.MeanStdDev(perCPU[k]) // the groups' readings of one CPU
+		c.Seconds += mean
 	}
 	return c
 }
@@ -96,28 +86,22 @@ func (c ClientCPU) PerRequest(requests uint64) (us float64, own, ok bool) {
 // GroupCPU is how one group's CPUs were used during a window, as shares
 // of their time (window × CPUs), with the verdicts that follow.
 type GroupCPU struct {
-	// Index is Group.Index; CPUs its CPU list ("" = unpinned).
-	Index int
-	CPUs  string
-	// Busy is the share anything ran on the CPUs.
-	Busy float64
+	Index int    // Group.Index
+	CPUs  string // "" = unpinned
+	Busy  float64
 	// Kaeload is the share kaeload's workers used there (overlapping
 	// groups' by overlap); Own says whether measured, else it is Busy.
 	Kaeload float64
 	Own     bool
-	// Interrupts is the kernel's network work for kaeload (CPUUsage.IRQ).
-	Interrupts float64
+	// Interrupts is the kernel's network work for kaeload (CPUUsage.IRQ);
+	// Server the measured server's share where it shares the CPUs;
 	// Others is Busy − Kaeload − Interrupts − Server (at least 0).
-	Others float64
-	// Server is the measured server's share where it shares the CPUs.
-	Server float64
-	// Waited is how long the group's threads waited for a CPU, in seconds
-	// summed over threads; Wait says whether it was measured. No part of
-	// the verdict: a nice 19 loop adds a wait at nearly every wakeup.
+	Interrupts, Server, Others float64
+	// Waited is the seconds the group's threads waited for a CPU (if Wait):
+	// no part of the verdict, a nice 19 loop adds a wait at nearly every wakeup.
 	Waited float64
 	Wait   bool
-	// Top names the busiest other processes on the CPUs.
-	Top []results.ProcessCPU
+	Top    []results.ProcessCPU // the busiest other processes on the CPUs
 	// ClientBound: Kaeload + Interrupts reached results.ClientBoundBusy;
 	// OtherLoad: Others reached results.OtherLoadShare.
 	ClientBound, OtherLoad bool
@@ -174,66 +158,14 @@ func kaeloadShare(r *results.Rep, i int) (float64, bool) {
 		mine[t.CPU] = true
 	}
 	used := g.Process.Busy * float64(len(mine)) // in CPUs' worth
-	for j := range r.Groups {
-		h := &r.Groups[j]
-		if j == i || h.Host != g.Host || h.Process == nil || h.CPU == nil || len(h.CPU.PerCPU) == 0 {
-			continue
-		}
-		shared := 0
-		for _, t := range h.CPU.PerCPU {
-			if mine[t.CPU] {
-				shared++
+	for j, h := range r.Groups {
+		if j != i && h.Host == g.Host && h.Process != nil && h.CPU != nil && len(h.CPU.PerCPU) > 0 {
+			shared := 0
+			for _, t := range h.CPU.PerCPU {
+				shared += b2i(mine[t.CPU])
 			}
+			used += h.Process.Busy * float64(shared)
 		}
-		used += h.Process.Busy * float64(shared)
 	}
 	return min(used/float64(len(mine)), 1), true
-}
-
-// groupFlags are the Group.Index of each group that matches, in plan
-// order, and a note of code with their parts ("groups"); zero for none.
-func groupFlags(gcs []GroupCPU, match func(GroupCPU) bool, code notes.Code, part func(GroupCPU) notes.Note) ([]int, notes.Note) {
-	var idx []int
-	var parts []notes.Note
-	for _, gc := range gcs {
-		if match(gc) {
-			idx, parts = append(idx, gc.Index), append(parts, part(gc))
-		}
-	}
-	return idx, joinedAs(code, "groups", parts)
-}
-
-// clientBoundPart is a client-bound group's note.
-func clientBoundPart(gc GroupCPU) notes.Note {
-	return notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
-		"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts)
-}
-
-// otherLoadPart is an other-load group's note.
-func otherLoadPart(gc GroupCPU) notes.Note {
-	return notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs, "others", gc.Others, "kaeload", gc.Kaeload,
-		"interrupts", gc.Interrupts, "wait", gc.Wait, "waited", gc.Waited, "top", gc.Top)
-}
-
-func isClientBound(gc GroupCPU) bool { return gc.ClientBound }
-func isOtherLoad(gc GroupCPU) bool   { return gc.OtherLoad }
-
-// clientBoundGroups is one note per client-bound group of r: "variant kae,
-// repetition 2: kaeload used 97 % of group 1 (CPUs 4-7)".
-func clientBoundGroups(r *results.Run, reps [][]RepReport) notes.List {
-	var out notes.List
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Reps {
-			for _, part := range reps[i][j].ClientBound.N("groups") {
-				out = append(out, inRep(v, &v.Reps[j], part))
-			}
-		}
-	}
-	return out
-}
-
-// inRep is note as a run-wide line: "variant V, repetition N: note".
-func inRep(v *results.Variant, rep *results.Rep, note notes.Note) notes.Note {
-	return notes.New(notes.InRep, "variant", v.Name, "rep", rep.Index+1, "note", note)
 }

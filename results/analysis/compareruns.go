@@ -4,19 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
-	"slices"
-	"strings"
 )
 
 // RunsReport is the analysis of stored runs against the reference runs[0],
 // computed once by AnalyzeRuns.
 type RunsReport struct {
-	// Names label the runs ("run N" without a label); Runs are their own
-	// reports.
-	Names []string
+	Names []string // "run N" without a label
 	Runs  []*Report
 	// Plans says whether the plans are identical (zero when none was
 	// recorded), then what differs from the reference, field by field.
@@ -50,69 +49,53 @@ func AnalyzeRuns(runs []*results.Run, labels []string) (*RunsReport, error) {
 		return nil, fmt.Errorf("compare runs: %d labels for %d runs", len(labels), len(runs))
 	}
 	rr := &RunsReport{Names: make([]string, len(runs))}
+	var order []string
 	for i, r := range runs {
 		rr.Names[i] = fmt.Sprintf("run %d", i+1)
 		if i < len(labels) && labels[i] != "" {
 			rr.Names[i] = labels[i]
 		}
 		rr.Runs = append(rr.Runs, Analyze(r))
+		for _, v := range r.Variants {
+			if !slices.Contains(order, v.Name) {
+				order = append(order, v.Name)
+			}
+		}
 	}
 	rr.Plans = planLine(runs, rr.Names)
-	order, comps := runComparisons(runs)
 	for _, name := range order {
 		ref := findVariant(runs[0], name)
-		rv := RunsVariant{Name: name}
+		rv := RunsVariant{Name: name, Cells: make([]RunsCell, len(runs))}
 		for i, r := range runs {
-			j := variantIndex(r, name)
-			if j < 0 {
-				rv.Cells = append(rv.Cells, RunsCell{})
-				continue
+			if j := variantIndex(r, name); j >= 0 {
+				vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
+				compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
+				rv.Cells[i] = RunsCell{Present: true, Summary: vs, Compared: compared}
 			}
-			vs := summarizeVariant(&r.Variants[j], rr.Runs[i].Reps[j], i == 0)
-			vs.Comparison = comps[runKey{name, i}]
-			compared := i > 0 && ref != nil && vs.Stats.N > 0 && len(ref.Rates()) > 0
-			rv.Cells = append(rv.Cells, RunsCell{Present: true, Summary: vs, Compared: compared})
 		}
 		rr.Variants = append(rr.Variants, rv)
 	}
+	runComparisons(runs, rr)
 	return rr, nil
 }
 
-// runKey is a variant of a later run compared with the reference run.
-type runKey struct {
-	name string
-	run  int
-}
-
-// runComparisons lines the runs' variants up by name and compares every
-// later run's with the reference's, as one Holm family.
-func runComparisons(runs []*results.Run) ([]string, map[runKey]stats.Comparison) {
-	var order []string
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for i := range r.Variants {
-			if n := r.Variants[i].Name; !seen[n] {
-				seen[n] = true
-				order = append(order, n)
-			}
-		}
-	}
+// runComparisons compares every later run's variants with the reference
+// run's, as one Holm family.
+func runComparisons(runs []*results.Run, rr *RunsReport) {
 	var bases, others [][]float64
-	var keys []runKey
-	for _, name := range order {
-		ref := findVariant(runs[0], name)
+	var at []*stats.Comparison
+	for _, rv := range rr.Variants {
+		ref := findVariant(runs[0], rv.Name)
 		for i, r := range runs[1:] {
-			if v := findVariant(r, name); ref != nil && v != nil {
+			if v := findVariant(r, rv.Name); ref != nil && v != nil {
 				bases, others = append(bases, ref.Rates()), append(others, v.Rates())
-				keys = append(keys, runKey{name, i + 1})
+				at = append(at, &rv.Cells[i+1].Summary.Comparison)
 			}
 		}
 	}
-	comps := map[runKey]stats.Comparison{}
 	for k, c := range stats.ComparePairs(bases, others, results.DefaultEquivalence) {
-		comps[keys[k]] = c
+		*at[k] = c
 	}
-	return order, comps
 }
 
 // SlowerRuns returns the later runs' variants significantly slower than in
@@ -182,18 +165,15 @@ func planLine(runs []*results.Run, names []string) notes.Note {
 		}
 		lines = append(lines, infoDiff(runs[0], runs[i], names[i])...)
 	}
-	if !any {
-		return notes.Note{}
-	}
-	return notes.New(notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
+	return noteIf(any, notes.PlansCompared, "ref", names[0], "differ", differ, "lines", lines)
 }
 
 // infoDiff returns the first differing line of each server info command
 // (nginx -V, openssl version) of a variant both runs measured, b's named.
 func infoDiff(a, b *results.Run, name string) []notes.Note {
 	var out []notes.Note
-	for i := range a.Variants {
-		va, vb := &a.Variants[i], findVariant(b, a.Variants[i].Name)
+	for _, va := range a.Variants {
+		vb := findVariant(b, va.Name)
 		if vb == nil {
 			continue
 		}
@@ -202,20 +182,15 @@ func infoDiff(a, b *results.Run, name string) []notes.Note {
 			if k < 0 {
 				continue
 			}
-			ib := vb.Info[k]
-			la, lb := strings.Split(ia.Output+ia.Error, "\n"), strings.Split(ib.Output+ib.Error, "\n")
-			for n := 0; n < max(len(la), len(lb)); n++ {
-				x, y := "", ""
-				if n < len(la) {
-					x = la[n]
-				}
-				if n < len(lb) {
-					y = lb[n]
-				}
-				if x != y {
-					out = append(out, notes.New(notes.ServerInfoDiff, "run", name, "variant", va.Name, "command", ia.Command, "from", x, "to", y))
-					break
-				}
+			la, lb := strings.Split(ia.Output+ia.Error, "\n"), strings.Split(vb.Info[k].Output+vb.Info[k].Error, "\n")
+			n := 0
+			for n < min(len(la), len(lb)) && la[n] == lb[n] {
+				n++
+			}
+			if n < max(len(la), len(lb)) {
+				la, lb = append(la, ""), append(lb, "") // one side may have ended
+				out = append(out, notes.New(notes.ServerInfoDiff, "run", name, "variant", va.Name,
+					"command", ia.Command, "from", la[n], "to", lb[n]))
 			}
 		}
 	}

@@ -1,10 +1,11 @@
 package analysis
 
 import (
+	"math"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
-	"math"
 )
 
 // DriftSummary shows how the rates moved over the rounds (round r is every
@@ -12,8 +13,7 @@ import (
 // trend every variant shares.
 type DriftSummary struct {
 	Rounds int
-	// Cells[variant][round] is that repetition's rate.
-	Cells [][]RoundCell
+	Cells  [][]RoundCell // [variant][round]
 	// RoundPct is the variants' mean geometric deviation from their own
 	// mean in that round, % (if RoundHas): the machine's state then.
 	RoundPct []float64
@@ -24,68 +24,58 @@ type DriftSummary struct {
 	HasTrend bool
 	// Controlled is false for a sequential order, where drift lands
 	// between variants; Unknown when the order was not recorded.
-	Controlled bool
-	Unknown    bool
+	Controlled, Unknown bool
 }
 
 // RoundCell is one variant's repetition in one round (OK: there is one).
 type RoundCell struct {
-	Rate   float64
-	OK     bool
-	Failed bool
+	Rate       float64
+	OK, Failed bool
 }
 
 // drift computes the DriftSummary of r.
 func drift(r *results.Run) DriftSummary {
 	d := DriftSummary{Controlled: r.Order != results.OrderSequential, Unknown: r.Order == ""}
-	for i := range r.Variants {
-		for _, rep := range r.Variants[i].Reps {
+	for _, v := range r.Variants {
+		for _, rep := range v.Reps {
 			d.Rounds = max(d.Rounds, rep.Index+1)
 		}
 	}
-	d.Cells = make([][]RoundCell, len(r.Variants))
-	for i := range r.Variants {
-		d.Cells[i] = make([]RoundCell, d.Rounds)
-		for _, rep := range r.Variants[i].Reps {
-			if rep.Index >= 0 {
-				d.Cells[i][rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != nil}
-			}
-		}
-	}
 	d.RoundPct, d.RoundHas = make([]float64, d.Rounds), make([]bool, d.Rounds)
-	sums, counts := make([]float64, d.Rounds), make([]int, d.Rounds)
+	counts := make([]int, d.Rounds)
 	// Least squares of ln(rate) on the round with one intercept per
 	// variant: the slope is Σ(x−x̄ᵥ)(y−ȳᵥ) / Σ(x−x̄ᵥ)² over every variant.
 	var sxy, sxx float64
-	for i := range d.Cells {
+	for _, v := range r.Variants {
+		cells := make([]RoundCell, d.Rounds)
 		var xs, ys []float64
-		for round, c := range d.Cells[i] {
+		for _, rep := range v.Reps {
+			if rep.Index >= 0 {
+				cells[rep.Index] = RoundCell{Rate: rep.Total.Rate(), OK: true, Failed: rep.Failed != nil}
+			}
+		}
+		for round, c := range cells {
 			if c.OK && c.Rate > 0 {
 				xs, ys = append(xs, float64(round)), append(ys, math.Log(c.Rate))
 			}
 		}
-		if len(xs) == 0 {
-			continue
-		}
-		mx, _ := stats.MeanStdDev(xs)
+		d.Cells = append(d.Cells, cells)
+		mx, _ := stats.MeanStdDev(xs) // NaN for none, then unused
 		my, _ := stats.MeanStdDev(ys)
 		for k := range xs {
 			sxy += (xs[k] - mx) * (ys[k] - my)
 			sxx += (xs[k] - mx) * (xs[k] - mx)
-			round := int(xs[k])
-			sums[round] += ys[k] - my
-			counts[round]++
+			d.RoundPct[int(xs[k])] += ys[k] - my
+			counts[int(xs[k])]++
 		}
 	}
-	for round := range sums {
-		if counts[round] > 0 {
-			d.RoundPct[round] = math.Expm1(sums[round]/float64(counts[round])) * 100
-			d.RoundHas[round] = true
+	for round, n := range counts {
+		if d.RoundHas[round] = n > 0; n > 0 {
+			d.RoundPct[round] = math.Expm1(d.RoundPct[round]/float64(n)) * 100
 		}
 	}
 	if sxx > 0 {
-		d.TrendPct = math.Expm1(sxy/sxx*float64(d.Rounds-1)) * 100
-		d.HasTrend = true
+		d.TrendPct, d.HasTrend = math.Expm1(sxy/sxx*float64(d.Rounds-1))*100, true
 	}
 	return d
 }
@@ -104,13 +94,10 @@ func driftWarnings(r *results.Run, s *RunSummary) notes.List {
 	}
 	var names []string
 	var deltas []float64
-	for i := range s.Variants {
-		v := &s.Variants[i]
-		c := v.Comparison
-		if v.IsBaseline || !c.Significant || math.Abs(d.TrendPct) < math.Abs(c.DeltaPct) {
-			continue
+	for _, v := range s.Variants {
+		if c := v.Comparison; !v.IsBaseline && c.Significant && math.Abs(d.TrendPct) >= math.Abs(c.DeltaPct) {
+			names, deltas = append(names, v.Name), append(deltas, c.DeltaPct)
 		}
-		names, deltas = append(names, v.Name), append(deltas, c.DeltaPct)
 	}
 	if len(names) > 0 {
 		ws = append(ws, notes.New(notes.DriftTrend, "trend", d.TrendPct, "rounds", d.Rounds, "names", names, "deltas", deltas))

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
@@ -12,22 +13,22 @@ import (
 // Host carries its role: "local (clients and server)".
 type KernelEvent struct {
 	Start, Length time.Duration
-	Host          string
-	Counter       string
+	Host, Counter string
 	Count         uint64
 }
 
-// TroubleCounters are the kernel TCP counters whose every growth is an
-// event: a connection refused or lost, a SYN retransmitted, a full queue,
-// TIME_WAIT overflow, an abort for want of memory.
-var TroubleCounters = []string{
-	"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPReqQFullDrop", "TCPReqQFullDoCookies",
-	"SyncookiesSent", "TCPTimeWaitOverflow", "TCPAbortOnMemory",
-}
-
-// ResetCounters grow every interval of a healthy TLS run: they are events
-// only in an interval with a reset storm (diagnosis.Storm).
-var ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
+var (
+	// TroubleCounters are the kernel TCP counters whose every growth is an
+	// event: a connection refused or lost, a SYN retransmitted, a full
+	// queue, TIME_WAIT overflow, an abort for want of memory.
+	TroubleCounters = []string{
+		"ListenOverflows", "ListenDrops", "TCPSynRetrans", "TCPReqQFullDrop", "TCPReqQFullDoCookies",
+		"SyncookiesSent", "TCPTimeWaitOverflow", "TCPAbortOnMemory",
+	}
+	// ResetCounters grow every interval of a healthy TLS run: they are
+	// events only in an interval with a reset storm (diagnosis.Storm).
+	ResetCounters = []string{"OutRsts", "EstabResets", "TCPAbortOnData", "TCPAbortOnClose"}
+)
 
 // KernelEvents lists timeline t's kernel events in time order, then by
 // host, then by counter (TroubleCounters first); an unread counter has none.
@@ -38,18 +39,14 @@ func KernelEvents(t *results.Timeline) []KernelEvent {
 	var out []KernelEvent
 	for p, pt := range t.Points {
 		for h := range t.Hosts {
-			host := hostRole(&t.Hosts[h])
-			add := func(name string) {
-				if n, ok := t.TCP(p, h, name); ok && n > 0 {
-					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: host, Counter: name, Count: n})
-				}
-			}
-			for _, name := range TroubleCounters {
-				add(name)
-			}
+			names := TroubleCounters
 			if resetStorm(t, p, h) {
-				for _, name := range ResetCounters {
-					add(name)
+				names = slices.Concat(TroubleCounters, ResetCounters)
+			}
+			for _, name := range names {
+				if n, ok := t.TCP(p, h, name); ok && n > 0 {
+					out = append(out, KernelEvent{Start: pt.Start, Length: pt.Length, Host: hostRole(&t.Hosts[h]),
+						Counter: name, Count: n})
 				}
 			}
 		}

@@ -25,28 +25,37 @@ func jsonDiff(prefix string, a, b json.RawMessage) []string {
 		return nil
 	}
 	var out []string
-	diffValues(prefix, va, vb, &out)
+	diffValues(prefix, va, vb, true, true, &out)
 	if len(out) > maxDiffs {
 		out = append(out[:maxDiffs], fmt.Sprintf("… %d more", len(out)-maxDiffs))
 	}
 	return out
 }
 
-// diffValues appends to out a line per leaf in which a and b differ.
-func diffValues(path string, a, b any, out *[]string) {
+// diffValues appends to out a line per leaf in which a and b differ, and
+// per field or element only one has (ina, inb: whether each has it).
+func diffValues(path string, a, b any, ina, inb bool, out *[]string) {
+	key := path[strings.LastIndexAny(path, ".]")+1:] // "" for an element
+	if !ina || !inb {
+		from, to := "absent", "absent"
+		if ina {
+			from = shown(key, a)
+		}
+		if inb {
+			to = shown(key, b)
+		}
+		*out = append(*out, fmt.Sprintf("%s: %s → %s", path, from, to))
+		return
+	}
 	switch x := a.(type) {
 	case map[string]any:
 		if y, ok := b.(map[string]any); ok {
 			union := maps.Clone(x)
 			maps.Copy(union, y)
 			for _, k := range slices.Sorted(maps.Keys(union)) {
-				p := k
-				if path != "" {
-					p = path + "." + k
-				}
 				va, ina := x[k]
 				vb, inb := y[k]
-				diffEntry(p, k, va, vb, ina, inb, out)
+				diffValues(strings.TrimPrefix(path+"."+k, "."), va, vb, ina, inb, out)
 			}
 			return
 		}
@@ -60,7 +69,7 @@ func diffValues(path string, a, b any, out *[]string) {
 				if i < len(y) {
 					vb = y[i]
 				}
-				diffEntry(fmt.Sprintf("%s[%d]", path, i), "", va, vb, i < len(x), i < len(y), out)
+				diffValues(fmt.Sprintf("%s[%d]", path, i), va, vb, i < len(x), i < len(y), out)
 			}
 			return
 		}
@@ -68,20 +77,7 @@ func diffValues(path string, a, b any, out *[]string) {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	if string(ja) != string(jb) {
-		key := path[strings.LastIndexAny(path, ".]")+1:]
 		*out = append(*out, fmt.Sprintf("%s: %s → %s", path, shown(key, a), shown(key, b)))
-	}
-}
-
-// diffEntry compares one field or element, present in a (ina) or b (inb).
-func diffEntry(path, key string, a, b any, ina, inb bool, out *[]string) {
-	switch {
-	case !ina:
-		*out = append(*out, fmt.Sprintf("%s: absent → %s", path, shown(key, b)))
-	case !inb:
-		*out = append(*out, fmt.Sprintf("%s: %s → absent", path, shown(key, a)))
-	default:
-		diffValues(path, a, b, out)
 	}
 }
 

@@ -1,9 +1,10 @@
 package analysis
 
 import (
+	"cmp"
+	"encoding/json"
 	"maps"
 	"slices"
-	"sort"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
@@ -26,43 +27,36 @@ type ProbeSummary struct {
 
 // summarizeProbes sums up v's probe deltas by probe name, sorted by name.
 func summarizeProbes(v *results.Variant) []ProbeSummary {
-	type probeAcc struct {
-		ProbeSummary
-		sum  float64
-		reqs uint64
-	}
-	probes := map[string]*probeAcc{}
-	for i := range v.Reps {
-		for name, pr := range v.Reps[i].Probes {
-			a := probes[name]
-			if a == nil {
-				a = &probeAcc{ProbeSummary: ProbeSummary{Name: name}}
-				probes[name] = a
+	probes, sums, reqs := map[string]*ProbeSummary{}, map[string]float64{}, map[string]uint64{}
+	for _, rep := range v.Reps {
+		for name, pr := range rep.Probes {
+			p := probes[name]
+			if p == nil {
+				p = &ProbeSummary{Name: name}
+				probes[name] = p
 			}
 			if pr.Error != "" {
-				if a.Failed == 0 {
-					a.FirstError = pr.Error
+				if p.Failed++; p.Failed == 1 {
+					p.FirstError = pr.Error
 				}
-				a.Failed++
 				continue
 			}
-			a.N++
-			a.sum += pr.Delta()
-			a.reqs += v.Reps[i].Total.Requests
+			p.N++
+			sums[name] += pr.Delta()
+			reqs[name] += rep.Total.Requests
 		}
 	}
 	var out []ProbeSummary
-	for _, a := range probes {
-		p := a.ProbeSummary
+	for _, name := range slices.Sorted(maps.Keys(probes)) {
+		p := *probes[name]
 		if p.N > 0 {
-			p.MeanDelta = a.sum / float64(p.N)
+			p.MeanDelta = sums[name] / float64(p.N)
 		}
-		if a.reqs > 0 {
-			p.PerRequest, p.HasPerRequest = a.sum/float64(a.reqs), true
+		if reqs[name] > 0 {
+			p.PerRequest, p.HasPerRequest = sums[name]/float64(reqs[name]), true
 		}
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
@@ -76,20 +70,17 @@ func ProbeWarnings(r *results.Run) notes.List {
 		first        string
 	}
 	byName := map[string]*acc{}
-	for i := range r.Variants {
-		for _, p := range summarizeProbes(&r.Variants[i]) {
+	for _, v := range r.Variants {
+		for _, p := range summarizeProbes(&v) {
 			a := byName[p.Name]
 			if a == nil {
 				a = &acc{}
 				byName[p.Name] = a
 			}
-			a.read += p.N + p.Failed
+			a.read, a.failed = a.read+p.N+p.Failed, a.failed+p.Failed
 			if p.Failed > 0 {
-				if a.failed == 0 {
-					a.first = p.FirstError
-				}
-				a.failed += p.Failed
-				a.variants = append(a.variants, r.Variants[i].Name)
+				a.first = cmp.Or(a.first, p.FirstError)
+				a.variants = append(a.variants, v.Name)
 			}
 		}
 	}
@@ -100,4 +91,18 @@ func ProbeWarnings(r *results.Run) notes.List {
 		}
 	}
 	return ws
+}
+
+// MarshalJSON writes p with per_request last, left out when p's
+// repetitions completed no request.
+func (p ProbeSummary) MarshalJSON() ([]byte, error) {
+	type plain ProbeSummary
+	var per *float64
+	if p.HasPerRequest {
+		per = &p.PerRequest
+	}
+	return json.Marshal(struct {
+		plain
+		PerRequest *float64 `json:"per_request,omitempty"`
+	}{plain(p), per})
 }

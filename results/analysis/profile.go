@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -13,22 +14,20 @@ import (
 	"github.com/kaeload/kaeload/results/stats"
 )
 
-// ProfileCheckTolerance is how far the samples may be from the server's CPU
-// seconds × the rate before the self-check says perf or /proc missed some
-// processes. A difference within two /proc ticks per window agrees too.
-const ProfileCheckTolerance = 0.10
-
-const procTickSeconds = 0.01 // /proc's CPU time resolution (USER_HZ 100)
-
-// ProfileTopFunctions is how many functions a variant's profile lists.
-const ProfileTopFunctions = 10
+const (
+	// ProfileCheckTolerance is how far the samples may be from the server's
+	// CPU seconds × the rate before the self-check says perf or /proc missed
+	// some processes. A difference within two /proc ticks per window agrees too.
+	ProfileCheckTolerance = 0.10
+	procTickSeconds       = 0.01 // /proc's CPU time resolution (USER_HZ 100)
+	ProfileTopFunctions   = 10   // how many functions a variant's profile lists
+)
 
 // ProfileTable is where the server's CPU went, per variant, in a run with
 // server.profile: the one model every output renders.
 type ProfileTable struct {
-	// Rate is perf's sampling rate in Hz; Crypto what counts as crypto.
-	Rate     int
-	Crypto   []string
+	Rate     int      // perf's sampling rate, Hz
+	Crypto   []string // what counts as crypto
 	Variants []ProfileVariant
 	// Libraries are every library sampled, by its largest share, most
 	// first: the rows of the side-by-side table.
@@ -38,30 +37,25 @@ type ProfileTable struct {
 // ProfileVariant is one variant's server profile, its repetitions added up.
 type ProfileVariant struct {
 	Name string
-	// Missing says why there is no profile (notes.ProfileNotAvailable);
-	// zero when there is one.
+	// Missing says why there is no profile (notes.ProfileNotAvailable).
 	Missing notes.Note
 	// Reps is the number of repetitions; Profiled those with a profile.
 	Reps, Profiled int
 	Samples        uint64
-	// Libraries and Stacks are most first; Functions are the top
-	// ProfileTopFunctions by own samples.
+	// Most first; Functions are the top ProfileTopFunctions by own samples.
 	Libraries []LibraryShare
 	Functions []FunctionShare
 	Stacks    []results.FoldedStack
 	// CryptoShare is the samples' share in crypto; Bound = 1 / (1 −
 	// CryptoShare), the most offload could speed the server up (+Inf).
-	CryptoShare float64
-	Bound       float64
+	CryptoShare, Bound float64
 	// Delta is the measured Δ % against the baseline (if HasDelta), "of at
 	// most" BaselineBound (0 without a baseline profile).
 	Delta         float64
 	HasDelta      bool
 	BaselineBound float64
-	// Check ties the samples to the server's CPU seconds × Rate.
-	Check ProfileCheck
-	// Pprof names the pprof file in the run directory; "" without.
-	Pprof string
+	Check         ProfileCheck // the samples against the server's CPU seconds × Rate
+	Pprof         string       // the pprof file in the run directory; "" without
 }
 
 // LibraryShare is a library's share of a variant's samples.
@@ -80,17 +74,16 @@ type FunctionShare struct {
 }
 
 // ProfileCheck ties perf's samples to /proc's accounting of the server's
-// CPU over the Reps repetitions that measured it (Checked). The JSON
-// summary shows Ratio and Agrees.
+// CPU over the Reps repetitions that measured it (Checked): Expected is
+// CPUSeconds × Rate, Ratio Samples / Expected. The JSON shows Ratio and Agrees.
 type ProfileCheck struct {
 	Checked    bool    `json:"-"`
 	Samples    uint64  `json:"-"`
 	CPUSeconds float64 `json:"-"`
-	// Expected is CPUSeconds × Rate, Ratio Samples / Expected.
-	Expected float64 `json:"-"`
-	Reps     int     `json:"-"`
-	Ratio    float64 `json:"ratio"`
-	Agrees   bool    `json:"agrees"`
+	Expected   float64 `json:"-"`
+	Reps       int     `json:"-"`
+	Ratio      float64 `json:"ratio"`
+	Agrees     bool    `json:"agrees"`
 }
 
 // Available reports whether the variant has a profile.
@@ -138,11 +131,9 @@ func (v *ProfileVariant) DeltaWords() string {
 // 1.00, agrees within 10 %"; zero when not checked.
 func (v *ProfileVariant) CheckWords(rate int) notes.Note {
 	c := v.Check
-	if !c.Checked {
-		return notes.Note{}
-	}
-	return notes.New(notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate, "expected", c.Expected,
-		"ratio", c.Ratio, "agrees", c.Agrees, "close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
+	return noteIf(c.Checked, notes.ProfileCheck, "samples", c.Samples, "cpu_seconds", c.CPUSeconds, "rate", rate,
+		"expected", c.Expected, "ratio", c.Ratio, "agrees", c.Agrees,
+		"close", math.Abs(c.Ratio-1) <= ProfileCheckTolerance, "tolerance", ProfileCheckTolerance)
 }
 
 // FunctionsLine: "62.1 % [unknown] (libcrypto.so.3), 3.2 % tcp_v4_rcv
@@ -187,15 +178,10 @@ func SummarizeProfile(r *results.Run, s *RunSummary) *ProfileTable {
 	best := map[string]float64{}
 	for _, v := range t.Variants {
 		for _, l := range v.Libraries {
-			if _, ok := best[l.Name]; !ok || l.Share > best[l.Name] {
-				best[l.Name] = l.Share
-			}
+			best[l.Name] = max(best[l.Name], l.Share)
 		}
 	}
-	for name := range best {
-		t.Libraries = append(t.Libraries, name)
-	}
-	slices.SortFunc(t.Libraries, func(a, b string) int { return cmp.Or(cmp.Compare(best[b], best[a]), cmp.Compare(a, b)) })
+	t.Libraries = ranked(best, strings.Compare)
 	return t
 }
 
@@ -223,7 +209,7 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 			libs[l.Name] += l.Samples
 		}
 		for _, f := range p.Functions {
-			funcs[[2]string{f.Name, f.Library}] += f.Samples
+			funcs[[2]string{f.Library, f.Name}] += f.Samples
 		}
 		for _, st := range p.Stacks {
 			stacks[st.Stack] += st.Samples
@@ -232,11 +218,10 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 			if cpu == 0 {
 				cpu = rep.ServerCPU.Seconds
 			}
-			pv.Check.Checked = true
-			pv.Check.Reps++
-			pv.Check.Samples += p.Samples
-			pv.Check.CPUSeconds += cpu
-			pv.Check.Expected += cpu * float64(p.Rate)
+			c := &pv.Check
+			c.Checked, c.Reps, c.Samples = true, c.Reps+1, c.Samples+p.Samples
+			c.CPUSeconds += cpu
+			c.Expected += cpu * float64(p.Rate)
 		}
 	}
 	if pv.Profiled == 0 || pv.Samples == 0 {
@@ -251,47 +236,30 @@ func profileVariant(spec *results.ProfileSpec, v *results.Variant) ProfileVarian
 	}
 	pv.Pprof = results.PprofFile(v.Name)
 	total := float64(pv.Samples)
-	pv.Libraries = byCount(libs, func(name string, n uint64) LibraryShare {
-		return LibraryShare{Name: name, Samples: n, Share: float64(n) / total}
-	}, func(a, b LibraryShare) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Name, b.Name))
-	})
-	pv.CryptoShare = min(float64(crypto)/total, 1)
-	pv.Bound = math.Inf(1)
-	if pv.CryptoShare < 1 {
-		pv.Bound = 1 / (1 - pv.CryptoShare)
+	for _, l := range ranked(libs, strings.Compare) {
+		pv.Libraries = append(pv.Libraries, LibraryShare{Name: l, Samples: libs[l], Share: float64(libs[l]) / total})
 	}
-	pv.Functions = byCount(funcs, func(k [2]string, n uint64) FunctionShare {
-		return FunctionShare{Name: k[0], Library: k[1], Samples: n, Share: float64(n) / total}
-	}, func(a, b FunctionShare) int {
-		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Library, b.Library), cmp.Compare(a.Name, b.Name))
-	})
-	pv.Functions = pv.Functions[:min(len(pv.Functions), ProfileTopFunctions)]
-	pv.Stacks = byCount(stacks, func(st string, n uint64) results.FoldedStack { return results.FoldedStack{Stack: st, Samples: n} },
-		func(a, b results.FoldedStack) int {
-			return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Stack, b.Stack))
-		})
-	pv.Check.judge(spec.Rate)
+	fs := ranked(funcs, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, f := range fs[:min(len(fs), ProfileTopFunctions)] {
+		share := float64(funcs[f]) / total
+		pv.Functions = append(pv.Functions, FunctionShare{Name: f[1], Library: f[0], Samples: funcs[f], Share: share})
+	}
+	for _, st := range ranked(stacks, strings.Compare) {
+		pv.Stacks = append(pv.Stacks, results.FoldedStack{Stack: st, Samples: stacks[st]})
+	}
+	pv.CryptoShare = min(float64(crypto)/total, 1)
+	pv.Bound = 1 / (1 - pv.CryptoShare) // +Inf when all of it was crypto
+	if c := &pv.Check; c.Checked && c.Expected > 0 {
+		c.Ratio = float64(c.Samples) / c.Expected
+		ticks := 2 * procTickSeconds * float64(spec.Rate) * float64(c.Reps)
+		c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
+	} else {
+		c.Checked = false
+	}
 	return pv
 }
 
-// byCount turns counts by key into items, sorted by order.
-func byCount[K comparable, T any](counts map[K]uint64, item func(K, uint64) T, order func(a, b T) int) []T {
-	var out []T
-	for k, n := range counts {
-		out = append(out, item(k, n))
-	}
-	slices.SortFunc(out, order)
-	return out
-}
-
-// judge sets the check's ratio and verdict at rate Hz.
-func (c *ProfileCheck) judge(rate int) {
-	if !c.Checked || c.Expected <= 0 {
-		c.Checked = false
-		return
-	}
-	c.Ratio = float64(c.Samples) / c.Expected
-	ticks := 2 * procTickSeconds * float64(rate) * float64(c.Reps)
-	c.Agrees = math.Abs(float64(c.Samples)-c.Expected) <= max(ProfileCheckTolerance*c.Expected, ticks)
+// ranked are m's keys by value, most first, then in key order.
+func ranked[K comparable, V cmp.Ordered](m map[K]V, order func(a, b K) int) []K {
+	return slices.SortedFunc(maps.Keys(m), func(a, b K) int { return cmp.Or(cmp.Compare(m[b], m[a]), order(a, b)) })
 }

@@ -14,9 +14,8 @@ import (
 type Report struct {
 	Run     *results.Run
 	Summary *RunSummary
-	// Search is nil unless the run is a search; Capacities and
-	// CapacityLine are zero unless it is a capacity search.
-	Search       *SearchSummary
+	Search  *SearchSummary // nil unless the run is a search
+	// Capacities and CapacityLine are zero unless it is a capacity search.
 	Capacities   []results.Capacity
 	CapacityLine notes.Note
 	// Thresholds are the checks, Crossed one line per crossed threshold.
@@ -28,27 +27,23 @@ type Report struct {
 	// Partial (cut short by an interrupt) and Excluded (set aside by
 	// exclude_flagged) windows are shown, in no statistic.
 	Partial, Excluded notes.List
-	// Warnings are every warning the outputs show: the run's own, then the
-	// analysis's (warningsOf).
+	// Warnings are the run's own, then the analysis's (ownWarnings).
 	Warnings []string
 	// Hints end with the soft ratio's prediction; SoftRatio is nil without
 	// windows at two ratios or more.
 	Hints     notes.List
 	SoftRatio *softratio.Prediction
-	// Speed is nil when no variant ran speed commands.
-	Speed *SpeedTable
+	Speed     *SpeedTable // nil when no variant ran speed commands
 	// Reps[i][j] analyses Run.Variants[i].Reps[j].
 	Reps [][]RepReport
 	// ClientBoundGroups is one note per client-bound group of the run.
 	ClientBoundGroups notes.List
-	// Profile is where the server's CPU went; nil without server.profile.
-	Profile *ProfileTable
+	Profile           *ProfileTable // nil without server.profile
 	// Diagnoses are every repetition's, in order; HostOnly the kernel
 	// counter changes the run's own connections do not show.
 	Diagnoses []diagnosis.Diagnosis
 	HostOnly  []diagnosis.HostOnly
-	// Metrics says where live metrics were served; zero without.
-	Metrics notes.Note
+	Metrics   notes.Note // where live metrics were served; zero without
 }
 
 // RepReport is the analysis of one repetition (or capacity step, or search
@@ -56,62 +51,68 @@ type Report struct {
 type RepReport struct {
 	Failed notes.Note
 	// ClientBound and OtherLoad name the flagged groups, indexed by
-	// ClientBoundGroups and OtherLoadGroups; GroupCPUs are all measured groups.
+	// ClientBoundGroups and OtherLoadGroups.
 	ClientBound, OtherLoad             notes.Note
 	ClientBoundGroups, OtherLoadGroups []int
-	GroupCPUs                          []GroupCPU
 	// Missed says why an open loop missed starts, Backoff how often slots
-	// backed off, OpenLoop the total's starts due, missed and latency.
-	Missed, Backoff, OpenLoop notes.Note
+	// backed off, OpenLoop the total's starts due, missed and latency;
 	// Unanswered counts the requests unanswered at the window's end.
-	Unanswered notes.Note
-	ClientCPU  ClientCPU
-	// Spread is nil with fewer than two groups.
-	Spread *Spread
+	Missed, Backoff, OpenLoop, Unanswered notes.Note
+	ClientCPU                             ClientCPU
+	Spread                                *Spread // nil with fewer than two groups
 	// MostOthers is the self-measured pinned group whose CPUs others took
 	// most of (the first of equals); nil when none.
 	MostOthers *GroupCPU
-	// Timeline is the repetition's diagnosis (NoTimeline for old runs).
-	Timeline diagnosis.Repetition
-	// Events are the kernel events on its timeline; nil without.
-	Events []KernelEvent
+	Timeline   diagnosis.Repetition // NoTimeline for old runs
+	Events     []KernelEvent        // the kernel events on its timeline
 	// Server-side lines: other load on its CPUs, a client group on them,
 	// neither side busy.
 	ServerOtherLoad, SharedCPUs, NotSaturated notes.Note
-	// ServerCPUs is nil when not recorded.
-	ServerCPUs *ServerCPUUse
-	Saturation Saturation
+	ServerCPUs                                *ServerCPUUse // nil when not recorded
+	Saturation                                Saturation
 }
 
 // Flagged reports whether the repetition measured something besides the
 // server: client-bound, other load on either side's CPUs, shared CPUs.
-func (ra *RepReport) Flagged() bool {
-	return !ra.ClientBound.IsZero() || !ra.OtherLoad.IsZero() || !ra.ServerOtherLoad.IsZero() || !ra.SharedCPUs.IsZero()
+func (ra *RepReport) Flagged() bool { return len(ra.flags()) > 0 }
+
+func (ra *RepReport) flags() []notes.Note {
+	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
+	return slices.DeleteFunc(flags, notes.Note.IsZero)
 }
 
 // AnalyzeRep is the analysis of rep, its CPU use computed once: what the
 // summary, the warnings and every output read of it.
 func AnalyzeRep(rep *results.Rep) RepReport {
-	gcs := RepGroupCPUs(rep)
+	gcs, u := RepGroupCPUs(rep), rep.Total.Outside.Unanswered
 	ra := RepReport{
 		Failed: FailedLine(rep), Missed: missedLine(rep, gcs), Backoff: BackoffLine(rep), OpenLoop: OpenLoopLine(&rep.Total),
-		ClientCPU: RepClientCPU(rep), GroupCPUs: gcs,
+		Unanswered: noteIf(u.Total() > 0, notes.UnansweredAtEnd, "stages", u), ClientCPU: RepClientCPU(rep),
+		Events: KernelEvents(rep.Timeline),
 	}
-	ra.ClientBoundGroups, ra.ClientBound = groupFlags(gcs, isClientBound, notes.ClientBound, clientBoundPart)
-	ra.OtherLoadGroups, ra.OtherLoad = groupFlags(gcs, isOtherLoad, notes.OtherLoad, otherLoadPart)
-	if u := rep.Total.Outside.Unanswered; u.Total() > 0 {
-		ra.Unanswered = notes.New(notes.UnansweredAtEnd, "stages", u)
-	}
-	if len(rep.Groups) > 1 {
-		s := GroupSpread(rep.Groups)
-		ra.Spread = &s
-	}
+	var bound, other []notes.Note
 	for _, gc := range gcs {
+		if gc.ClientBound {
+			ra.ClientBoundGroups = append(ra.ClientBoundGroups, gc.Index)
+			bound = append(bound, notes.New(notes.ClientBoundGroup, "index", gc.Index, "cpus", gc.CPUs, "own", gc.Own,
+				"busy", gc.Busy, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts))
+		}
+		if gc.OtherLoad {
+			ra.OtherLoadGroups = append(ra.OtherLoadGroups, gc.Index)
+			other = append(other, notes.New(notes.OtherLoadGroup, "index", gc.Index, "cpus", gc.CPUs,
+				"others", gc.Others, "kaeload", gc.Kaeload, "interrupts", gc.Interrupts, "wait", gc.Wait,
+				"waited", gc.Waited, "top", gc.Top))
+		}
 		if gc.Own && gc.CPUs != "" && (ra.MostOthers == nil || gc.Others > ra.MostOthers.Others) {
 			ra.MostOthers = &gc
 		}
 	}
-	ra.Events = KernelEvents(rep.Timeline)
+	ra.ClientBound = noteIf(len(bound) > 0, notes.ClientBound, "groups", bound)
+	ra.OtherLoad = noteIf(len(other) > 0, notes.OtherLoad, "groups", other)
+	if len(rep.Groups) > 1 {
+		s := GroupSpread(rep.Groups)
+		ra.Spread = &s
+	}
 	analyzeServerCPUs(rep, &ra)
 	return ra
 }
@@ -133,54 +134,110 @@ func analyzeReps(r *results.Run) [][]RepReport {
 // exclude_flagged; zero when nothing is raised.
 func FlaggedLine(rep *results.Rep) notes.Note {
 	ra := AnalyzeRep(rep)
-	flags := []notes.Note{ra.ClientBound, ra.OtherLoad, ra.SharedCPUs, ra.ServerOtherLoad}
-	return joined(notes.Flagged, slices.DeleteFunc(flags, notes.Note.IsZero))
+	flags := ra.flags()
+	return noteIf(len(flags) > 0, notes.Flagged, "notes", flags)
 }
 
 // Analyze computes the Report of r once: what every renderer reads.
 func Analyze(r *results.Run) *Report {
-	rep := &Report{Run: r, Reps: analyzeReps(r)}
-	rep.Summary = summarizeRun(r, rep.Reps)
-	if rep.Search = SummarizeSearch(r); rep.Search != nil {
+	reps, inside := analyzeReps(r), diagnosis.Run(r)
+	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r),
+		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Diagnoses: diagnosis.All(inside),
+		HostOnly: diagnosis.AllHostOnly(inside), Failed: Failed(r), NotMeasured: NotMeasuredLines(r), Hints: Hints(r),
+		Metrics: MetricsLine(r)}
+	if rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}
-	rep.Capacities = Capacities(r)
-	rep.CapacityLine = CapacityLine(r)
-	inside := diagnosis.Run(r)
-	rep.Diagnoses = diagnosis.All(inside)
-	rep.HostOnly = diagnosis.AllHostOnly(inside)
 	rep.Thresholds = checkThresholds(r, inside, rep.Summary.Variants)
 	for _, c := range Crossed(rep.Thresholds) {
 		rep.Crossed = append(rep.Crossed, crossedLine(&c))
 	}
-	rep.Failed = Failed(r)
-	rep.NotMeasured = NotMeasuredLines(r)
-	rep.Partial = PartialLines(r)
-	rep.Excluded = ExcludedLines(r)
-	rep.Warnings = appendNew(r.Warnings.Strings(), ownWarnings(r, rep.Reps, rep.Summary, false).Strings()...)
-	rep.Hints = Hints(r)
-	if rep.Summary != nil && HasSpeed(r) {
-		rep.Speed = newSpeedTable(r, rep.Summary)
-	}
-	for i := range rep.Reps {
-		for j := range rep.Reps[i] {
-			rep.Reps[i][j].Timeline = inside[i][j]
+	for i, v := range r.Variants {
+		for j := range reps[i] {
+			reps[i][j].Timeline = inside[i][j]
+		}
+		for j := range v.Partial {
+			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
+		}
+		for _, x := range v.Excluded { // "variant kae rep 2: 12,345.6 req/s set aside and measured again: …"
+			rep.Excluded = append(rep.Excluded, notes.New(notes.ExcludedWindow, "variant", v.Name, "rep", x.Index+1,
+				"rate", x.Total.Rate(), "why", x.Excluded))
 		}
 	}
+	rep.Warnings = r.Warnings.Strings()
+	for _, w := range ownWarnings(r, reps, rep.Summary, false).Strings() {
+		if !slices.Contains(rep.Warnings, w) {
+			rep.Warnings = append(rep.Warnings, w)
+		}
+	}
+	if HasSpeed(r) {
+		rep.Speed = newSpeedTable(r, rep.Summary)
+	}
 	if rep.SoftRatio = SoftRatio(rep); rep.SoftRatio != nil {
-		rep.Hints = append(rep.Hints, softRatioNote(rep.SoftRatio))
+		rep.Hints = append(rep.Hints, notes.New(notes.SoftRatio, "prediction", *rep.SoftRatio))
 	}
 	rep.Profile = SummarizeProfile(r, rep.Summary)
-	rep.ClientBoundGroups = clientBoundGroups(r, rep.Reps)
-	rep.Metrics = MetricsLine(r)
+	rep.ClientBoundGroups = repNotes(r, reps, func(ra *RepReport) []notes.Note { return ra.ClientBound.N("groups") })
 	return rep
 }
 
 // MetricsLine says where live metrics were served and whether Prometheus
 // read the final values; zero without.
 func MetricsLine(r *results.Run) notes.Note {
-	if r.Metrics == nil {
-		return notes.Note{}
+	return noteIf(r.Metrics != nil, notes.MetricsServed, "metrics", r.Metrics)
+}
+
+// Annotate appends the analysis's warnings, the missed starts' included,
+// to r.Warnings once (the journal, before writing run.json).
+func Annotate(r *results.Run) {
+	reps := analyzeReps(r)
+	for _, n := range ownWarnings(r, reps, summarizeRun(r, reps), true) {
+		r.Warnings = r.Warnings.AppendNew(n.Warning())
 	}
-	return notes.New(notes.MetricsServed, "metrics", r.Metrics)
+}
+
+// ownWarnings are the warnings of r's repetitions (analysed in reps): in
+// this order, each kind for every repetition, failed, client-bound, other
+// load, the server's CPUs, missed starts (with missed), backoff; then its
+// probes' and its summary s's, each said once.
+func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
+	lines := func(ra *RepReport) []notes.Note {
+		l := []notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated,
+			ra.Missed, ra.Backoff}
+		if !missed {
+			l[6] = notes.Note{}
+		}
+		return l
+	}
+	var ws notes.List
+	for k := range 8 {
+		ws = append(ws, repNotes(r, reps, func(ra *RepReport) []notes.Note {
+			return slices.DeleteFunc(lines(ra)[k:k+1], notes.Note.IsZero)
+		})...)
+	}
+	ws = append(ws, ProbeWarnings(r)...)
+	if s != nil {
+		ws = append(ws, s.Warnings...)
+	}
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ws, func(n notes.Note) bool {
+		said := seen[n.String()]
+		seen[n.String()] = true
+		return said
+	})
+}
+
+// repNotes is each note of every repetition of r (analysed in reps) as
+// a run-wide line: "variant V, repetition N: note".
+func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.Note) notes.List {
+	var out notes.List
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for j := range v.Reps {
+			for _, n := range of(&reps[i][j]) {
+				out = append(out, notes.New(notes.InRep, "variant", v.Name, "rep", v.Reps[j].Index+1, "note", n))
+			}
+		}
+	}
+	return out
 }

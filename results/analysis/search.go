@@ -1,20 +1,20 @@
 package analysis
 
 import (
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
-	"slices"
-	"strconv"
-	"strings"
 )
 
 // SearchSummary is what a search found, for every report.
 type SearchSummary struct {
 	Search *results.Search
-	// Points are the visited values in grid order.
-	Points []SearchPoint
+	Points []SearchPoint // the visited values in grid order
 	// Best indexes the highest mean score among points measured twice or
 	// more (all when none is); -1 when nothing was measured.
 	Best int
@@ -26,20 +26,16 @@ type SearchSummary struct {
 	Windows, Grid int
 	// Family is the number of pairs judged together; Caution is set when
 	// a point on trial had fewer than three windows.
-	Family  int
-	Caution string
-	// Predicted is what start: predicted started from; nil otherwise.
-	Predicted *SearchPrediction
+	Family    int
+	Caution   string
+	Predicted *SearchPrediction // what start: predicted started from; nil otherwise
 }
 
-// SearchPoint is one visited value.
+// SearchPoint is one visited value (Index: its grid position).
 type SearchPoint struct {
-	// Value is the variable's, Index its grid position.
-	Value   string
-	Variant string
-	Index   int
-	// Visits are the 1-based visit numbers of its windows.
-	Visits []int
+	Value, Variant string
+	Index          int
+	Visits         []int // 1-based visit numbers of its windows
 	// Stats are the Scores' in the objective's unit (ms for ObjectiveP99).
 	Scores []float64
 	Stats  stats.Stats
@@ -54,23 +50,15 @@ func SummarizeSearch(r *results.Run) *SearchSummary {
 		return nil
 	}
 	sum := &SearchSummary{Search: s, Best: -1, PlateauLow: -1, Windows: len(s.Visits), Grid: len(s.Values)}
-	byName := map[string]*results.Variant{}
-	for i := range r.Variants {
-		if s.Member(&r.Variants[i]) {
-			byName[r.Variants[i].Name] = &r.Variants[i]
-		}
-	}
-	at := map[string]int{}
 	for n, vis := range s.Visits {
-		k, ok := at[vis.Variant]
-		if !ok {
+		k := slices.IndexFunc(sum.Points, func(p SearchPoint) bool { return p.Variant == vis.Variant })
+		if k < 0 {
 			k = len(sum.Points)
-			at[vis.Variant] = k
 			sum.Points = append(sum.Points, SearchPoint{Value: vis.Value, Variant: vis.Variant, Index: slices.Index(s.Values, vis.Value)})
 		}
 		p := &sum.Points[k]
 		p.Visits = append(p.Visits, n+1)
-		if v := byName[vis.Variant]; v != nil {
+		if v := findVariant(r, vis.Variant); v != nil && s.Member(v) {
 			for i := range v.Reps {
 				if v.Reps[i].Index == vis.Rep {
 					score, _ := results.SearchScore(s.Maximize, &v.Reps[i])
@@ -125,8 +113,12 @@ func (s *SearchSummary) Unit() string {
 // plateau.
 func (s *SearchSummary) Lines() notes.List {
 	se := s.Search
-	lines := notes.List{notes.New(notes.SearchHead, "series", se.Series, "key", se.Key, "grid", s.Grid, "first", first(se.Values),
-		"last", last(se.Values), "objective", string(se.Maximize), "windows", s.Windows, "budget", se.Budget)}
+	lo, hi := format.Missing, format.Missing
+	if n := len(se.Values); n > 0 {
+		lo, hi = se.Values[0], se.Values[n-1]
+	}
+	lines := notes.List{notes.New(notes.SearchHead, "series", se.Series, "key", se.Key, "grid", s.Grid, "first", lo,
+		"last", hi, "objective", string(se.Maximize), "windows", s.Windows, "budget", se.Budget)}
 	if s.Best < 0 {
 		return append(lines, notes.New(notes.SearchNone))
 	}
@@ -164,57 +156,24 @@ func (s *SearchSummary) VisitOrder() string {
 	return strings.Join(parts, " ")
 }
 
-func first(xs []string) string {
-	if len(xs) == 0 {
-		return format.Missing
-	}
-	return xs[0]
-}
-
-func last(xs []string) string {
-	if len(xs) == 0 {
-		return format.Missing
-	}
-	return xs[len(xs)-1]
-}
-
 // searchSweep makes the search's sweep show the search's plateau, and a
 // best only when it is the plateau alone with every other point tested.
 func searchSweep(r *results.Run, rs *RunSummary) {
 	ss := SummarizeSearch(r)
-	if ss == nil {
-		return
-	}
-	index := map[string]int{}
-	for i := range r.Variants {
-		index[r.Variants[i].Name] = i
-	}
 	for k := range rs.Sweeps {
 		sw := &rs.Sweeps[k]
-		if sw.Series != ss.Search.Series {
+		if ss == nil || sw.Series != ss.Search.Series {
 			continue
 		}
-		for _, i := range sw.Plateau {
-			rs.Variants[i].Plateau = false
-		}
-		if sw.Best >= 0 {
-			rs.Variants[sw.Best].Best = false
-		}
-		sw.Plateau, sw.Best = nil, -1
-		untested := false
-		for _, p := range ss.Points {
-			untested = untested || p.Untested
-		}
+		sw.Plateau, sw.Best, sw.Family, sw.Caution = nil, -1, ss.Family, ss.Caution
 		for _, pi := range ss.Plateau {
-			if i, ok := index[ss.Points[pi].Variant]; ok {
+			if i := variantIndex(r, ss.Points[pi].Variant); i >= 0 {
 				sw.Plateau = append(sw.Plateau, i)
-				rs.Variants[i].Plateau = true
 			}
 		}
-		sw.Family, sw.Caution = ss.Family, ss.Caution
+		untested := slices.ContainsFunc(ss.Points, func(p SearchPoint) bool { return p.Untested })
 		if len(sw.Plateau) == 1 && !untested && ss.Best >= 0 {
-			sw.Best = index[ss.Points[ss.Best].Variant]
-			rs.Variants[sw.Best].Best = true
+			sw.Best = variantIndex(r, ss.Points[ss.Best].Variant)
 		}
 	}
 }

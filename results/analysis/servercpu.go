@@ -10,11 +10,10 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
-	"github.com/kaeload/kaeload/results/stats"
 )
 
 // SharedCPU is a pinned client group on the server's host that may run on
-// some of its CPUs (Common).
+// its CPUs Common.
 type SharedCPU struct {
 	Group  int    `json:"group"`
 	CPUs   string `json:"cpus"`
@@ -22,26 +21,21 @@ type SharedCPU struct {
 }
 
 // ServerCPUUse is how the server's CPUs were used during a window, as
-// shares of their time, and who shared them.
+// shares of their time (all 0 unless Measured), and who shared them.
 type ServerCPUUse struct {
 	CPUs, Host string
-	// Measured says whether their busy time was read (else shares are 0).
-	Measured bool
-	Busy     float64
-	// Server is the server's process tree's share, if HasServer.
-	Server    float64
-	HasServer bool
+	Measured   bool
+	Busy       float64
+	Server     float64 // the server's process tree's, if HasServer
+	HasServer  bool
 	// Kaeload is the controller's time and its workers' on these CPUs.
-	Kaeload    float64
-	Interrupts float64
-	// Others is Busy − Server − Kaeload − Interrupts (at least 0); Top
-	// names the busiest of them.
-	Others float64
-	Top    []results.ProcessCPU
-	// OtherLoad: Others reached results.ServerOtherLoadShare.
+	Kaeload, Interrupts float64
+	// Others is Busy − Server − Kaeload − Interrupts (at least 0), Top the
+	// busiest of them; OtherLoad: it reached results.ServerOtherLoadShare.
+	Others    float64
+	Top       []results.ProcessCPU
 	OtherLoad bool
-	// Shared are the client groups pinned to some of these CPUs.
-	Shared []SharedCPU
+	Shared    []SharedCPU // client groups pinned to some of these CPUs
 }
 
 // RepServerCPUUse returns how the server's CPUs were used during r's
@@ -53,13 +47,21 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 	}
 	cpus := cpuList(s.CPUs)
 	u := ServerCPUUse{CPUs: s.CPUs, Host: s.Host, Top: s.Others}
+	kaeload := s.Controller
 	for i := range r.Groups {
 		g := &r.Groups[i]
-		if s.Builtin || g.Host != s.Host || g.CPUs == "" {
+		if g.Host != s.Host {
 			continue
 		}
-		if common := intersect(cpuList(g.CPUs), cpus); len(common) > 0 {
+		mine := cpuList(g.CPUs)
+		if common := intersect(mine, cpus); !s.Builtin && len(common) > 0 {
 			u.Shared = append(u.Shared, SharedCPU{Group: g.Index, CPUs: g.CPUs, Common: cpuString(common)})
+		}
+		if len(mine) == 0 && g.CPU != nil { // unpinned: the CPUs it measured itself on
+			mine = cpuList(g.CPU.CPUs)
+		}
+		if g.Process != nil && len(mine) > 0 {
+			kaeload += g.Process.Seconds * float64(len(intersect(mine, cpus))) / float64(len(mine))
 		}
 	}
 	window := r.Total.Window.Length().Seconds()
@@ -67,25 +69,10 @@ func RepServerCPUUse(r *results.Rep) (ServerCPUUse, bool) {
 		return u, true
 	}
 	capacity := window * float64(len(cpus))
-	u.Measured = true
-	u.Busy = s.Busy.Busy
+	u.Measured, u.Busy = true, s.Busy.Busy
 	u.Interrupts = min(s.Busy.IRQ/capacity, 1)
 	if c := r.ServerCPU; c != nil {
 		u.Server, u.HasServer = min(c.Seconds/capacity, 1), true
-	}
-	kaeload := s.Controller
-	for i := range r.Groups {
-		g := &r.Groups[i]
-		if g.Host != s.Host || g.Process == nil {
-			continue
-		}
-		mine := cpuList(g.CPUs)
-		if len(mine) == 0 && g.CPU != nil { // unpinned: the CPUs it measured itself on
-			mine = cpuList(g.CPU.CPUs)
-		}
-		if len(mine) > 0 {
-			kaeload += g.Process.Seconds * float64(len(intersect(mine, cpus))) / float64(len(mine))
-		}
 	}
 	u.Kaeload = min(kaeload/capacity, 1)
 	u.Others = max(u.Busy-u.Server-u.Kaeload-u.Interrupts, 0)
@@ -138,13 +125,10 @@ func cpuList(s string) []int {
 
 // intersect returns the CPUs of a that the sorted b holds.
 func intersect(a, b []int) []int {
-	var out []int
-	for _, c := range a {
-		if _, ok := slices.BinarySearch(b, c); ok {
-			out = append(out, c)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(a), func(c int) bool {
+		_, ok := slices.BinarySearch(b, c)
+		return !ok
+	})
 }
 
 // cpuString writes sorted CPUs as a list with ranges ("0-2,5").
@@ -167,55 +151,26 @@ func cpuString(cpus []int) string {
 	return b.String()
 }
 
-// serverOtherLoadLine says that other processes took at least
-// results.ServerOtherLoadShare of the server's CPUs; zero otherwise.
-func serverOtherLoadLine(u ServerCPUUse) notes.Note {
-	if !u.OtherLoad {
-		return notes.Note{}
-	}
-	return notes.New(notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload,
-		"interrupts", u.Interrupts, "top", u.Top)
-}
-
-// sharedCPUsLine says that a pinned client group ran on some of the
-// server's CPUs (in place of the client's OTHER LOAD); zero otherwise.
-func sharedCPUsLine(u ServerCPUUse) notes.Note {
-	if len(u.Shared) == 0 {
-		return notes.Note{}
-	}
-	var shared []notes.Note
-	for _, s := range u.Shared {
-		shared = append(shared, notes.New(notes.SharedGroup, "group", s.Group, "cpus", s.CPUs, "common", s.Common))
-	}
-	return notes.New(notes.SharedCPUs, "shared", shared, "measured", u.Measured, "cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
-}
-
 // Saturation is whether a repetition loaded the server: its CPUs busy, or
 // kaeload's, or else the connections in flight set the rate (Little's law:
 // connections / mean latency = rate).
 type Saturation struct {
 	// Judged is false without a server CPU reading or in an open loop.
 	Judged bool
-	// Server is the server tree's share of its CPUs.
-	Server float64
+	Server float64 // the server tree's share of its CPUs
 	CPUs   string
 	// CPUsBusy is the share anything ran on them, if HasCPUsBusy.
 	CPUsBusy    float64
 	HasCPUsBusy bool
-	// Client short of CPU (bound, busiest group's busy time, other load):
-	// the rate is then not the connections' alone.
-	ClientBound     bool
-	ClientBusy      float64
-	HasClientBusy   bool
-	ClientOtherLoad bool
-	// Accelerator names a probe that moved: work done off the CPUs.
-	Accelerator string
+	// A client short of CPU: the rate is then not the connections' alone.
+	ClientBound, ClientOtherLoad bool
+	ClientBusy                   float64 // the busiest group's, 0 unmeasured
+	Accelerator                  string  // a probe that moved: work done off the CPUs
 	// Connections in flight, their mean latency, LittleRate (their
 	// quotient, req/s) and the measured Rate.
-	Connections int
-	MeanLatency time.Duration
-	LittleRate  float64
-	Rate        float64
+	Connections      int
+	MeanLatency      time.Duration
+	LittleRate, Rate float64
 	// OtherLoad on the server's CPUs: the window is OTHER LOAD instead.
 	OtherLoad bool
 	// NotSaturated: judged, nothing busy past results.ServerSaturatedBusy,
@@ -237,25 +192,19 @@ func saturation(rep *results.Rep, ra *RepReport) Saturation {
 	if c == nil || t.Scheduled > 0 || t.Requests == 0 {
 		return s
 	}
-	s.Judged = true
-	s.Server, s.CPUs = c.Busy, c.CPUs
+	s.Judged, s.Server, s.CPUs = true, c.Busy, c.CPUs
 	if u := ra.ServerCPUs; u != nil && u.Measured {
-		s.CPUsBusy, s.HasCPUsBusy = u.Busy, true
-		s.OtherLoad = u.OtherLoad
+		s.CPUsBusy, s.HasCPUsBusy, s.OtherLoad = u.Busy, true, u.OtherLoad
 	}
-	s.ClientBound = len(ra.ClientBoundGroups) > 0
-	if c := ra.ClientCPU; c.Measured > 0 {
-		s.ClientBusy, s.HasClientBusy = c.BusyMax, true
-	}
-	s.ClientOtherLoad = len(ra.OtherLoadGroups) > 0
+	s.ClientBound, s.ClientOtherLoad = len(ra.ClientBoundGroups) > 0, len(ra.OtherLoadGroups) > 0
+	s.ClientBusy = ra.ClientCPU.BusyMax
 	for _, name := range slices.Sorted(maps.Keys(rep.Probes)) {
 		if p := rep.Probes[name]; p.Error == "" && p.Delta() != 0 {
 			s.Accelerator = name
 			break
 		}
 	}
-	busy := s.Server >= results.ServerSaturatedBusy || (s.HasCPUsBusy && s.CPUsBusy >= results.ServerSaturatedBusy) ||
-		(s.HasClientBusy && s.ClientBusy >= results.ServerSaturatedBusy)
+	busy := max(s.Server, s.CPUsBusy, s.ClientBusy) >= results.ServerSaturatedBusy // 0 where not measured
 	s.NotSaturated = !busy && !s.OtherLoad && !s.ClientOtherLoad && !s.ClientBound && s.Accelerator == "" && s.LittleAgrees()
 	return s
 }
@@ -269,43 +218,23 @@ func (s Saturation) LittleAgrees() bool {
 	return s.LittleRate > 0 && s.Rate > 0 && math.Abs(s.LittleRate/s.Rate-1) <= LittleAgreement
 }
 
-// notSaturatedLine says that the repetition did not load the server.
-func notSaturatedLine(s Saturation, c ClientCPU) notes.Note {
-	if !s.NotSaturated {
-		return notes.Note{}
-	}
-	return notes.New(notes.NotSaturated, "server", s.Server, "cpus", s.CPUs, "has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy,
-		"has_client_busy", c.Measured > 0, "client_busy", c.BusyMax, "connections", s.Connections,
-		"latency_us", float64(s.MeanLatency.Microseconds()), "little", s.LittleRate, "rate", s.Rate)
-}
-
-// serverSharedReason says how a repetition's server CPUs were shared:
-// with a client group, or with other load (its busiest process).
-func serverSharedReason(u ServerCPUUse) []notes.Note {
-	var out []notes.Note
-	for _, s := range u.Shared {
-		out = append(out, notes.New(notes.ServerShare, "common", s.Common))
-	}
-	if u.OtherLoad {
-		n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
-		if len(u.Top) > 0 {
-			n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 // addServerCPUs counts a repetition's server-side verdicts into s.
 func (s *VariantSummary) addServerCPUs(ra *RepReport) {
 	if u := ra.ServerCPUs; u != nil {
+		s.ServerOtherLoadReps += b2i(u.OtherLoad)
+		s.SharedCPUReps += b2i(len(u.Shared) > 0)
+		var why []notes.Note // how: with a client group, or with other load (its busiest process)
+		for _, sh := range u.Shared {
+			why = append(why, notes.New(notes.ServerShare, "common", sh.Common))
+		}
 		if u.OtherLoad {
-			s.ServerOtherLoadReps++
+			n := notes.New(notes.ServerBusiest, "cpus", u.CPUs)
+			if len(u.Top) > 0 {
+				n.Args["comm"], n.Args["pid"], n.Args["nice"] = u.Top[0].Comm, u.Top[0].PID, u.Top[0].Nice
+			}
+			why = append(why, n)
 		}
-		if len(u.Shared) > 0 {
-			s.SharedCPUReps++
-		}
-		if why := serverSharedReason(*u); len(why) > 0 {
+		if len(why) > 0 {
 			s.ServerSharedReps++
 			s.ServerShared = s.ServerShared.AppendNew(why...)
 		}
@@ -314,12 +243,8 @@ func (s *VariantSummary) addServerCPUs(ra *RepReport) {
 			s.serverOthersReps++
 		}
 	}
-	if sat := ra.Saturation; sat.Judged {
-		s.SaturationReps++
-		if sat.NotSaturated {
-			s.NotSaturatedReps++
-		}
-	}
+	s.SaturationReps += b2i(ra.Saturation.Judged)
+	s.NotSaturatedReps += b2i(ra.Saturation.NotSaturated)
 }
 
 // ServerSharedInMost: the server's CPUs were shared in most repetitions,
@@ -328,15 +253,27 @@ func (s *VariantSummary) ServerSharedInMost() bool {
 	return s.ServerSharedReps > 0 && 2*s.ServerSharedReps > s.Stats.N
 }
 
-// analyzeServerCPUs fills ra's server-side lines and figures for rep,
-// after its client's.
+// analyzeServerCPUs fills ra's server-side figures and lines for rep,
+// after its client's: other load on the server's CPUs, a pinned client
+// group on them (in place of the client's OTHER LOAD), neither side busy.
 func analyzeServerCPUs(rep *results.Rep, ra *RepReport) {
 	if u, ok := RepServerCPUUse(rep); ok {
 		ra.ServerCPUs = &u
-		ra.ServerOtherLoad, ra.SharedCPUs = serverOtherLoadLine(u), sharedCPUsLine(u)
+		ra.ServerOtherLoad = noteIf(u.OtherLoad, notes.ServerOtherLoad, "others", u.Others, "cpus", u.CPUs,
+			"server", u.Server, "kaeload", u.Kaeload, "interrupts", u.Interrupts, "top", u.Top)
+		var shared []notes.Note
+		for _, s := range u.Shared {
+			shared = append(shared, notes.New(notes.SharedGroup, "group", s.Group, "cpus", s.CPUs, "common", s.Common))
+		}
+		ra.SharedCPUs = noteIf(len(shared) > 0, notes.SharedCPUs, "shared", shared, "measured", u.Measured,
+			"cpus", u.CPUs, "server", u.Server, "kaeload", u.Kaeload)
 	}
-	ra.Saturation = saturation(rep, ra)
-	ra.NotSaturated = notSaturatedLine(ra.Saturation, ra.ClientCPU)
+	s, c := saturation(rep, ra), ra.ClientCPU
+	ra.Saturation = s
+	ra.NotSaturated = noteIf(s.NotSaturated, notes.NotSaturated, "server", s.Server, "cpus", s.CPUs,
+		"has_cpus_busy", s.HasCPUsBusy, "cpus_busy", s.CPUsBusy, "has_client_busy", c.Measured > 0,
+		"client_busy", c.BusyMax, "connections", s.Connections, "latency_us", float64(s.MeanLatency.Microseconds()),
+		"little", s.LittleRate, "rate", s.Rate)
 }
 
 // ServerCPURates are v's requests per server CPU-second, one per
@@ -351,18 +288,4 @@ func ServerCPURates(v *results.Variant) []float64 {
 		}
 	}
 	return out
-}
-
-// compareServerCPU fills every variant's ServerCPUStats and
-// ServerCPUComparison, in a Holm family of their own: they answer another
-// question (what a request costs the server).
-func compareServerCPU(r *results.Run, s *RunSummary) {
-	rates := make([][]float64, len(r.Variants))
-	for i := range r.Variants {
-		rates[i] = ServerCPURates(&r.Variants[i])
-		s.Variants[i].ServerCPUStats = stats.Summarize(rates[i])
-	}
-	for i, c := range compareWithBaseline(rates, s.Baseline, s.Equivalence) {
-		s.Variants[i].ServerCPUComparison = c
-	}
 }

@@ -5,15 +5,19 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
-// SoftRatioEnv sets the % of signatures kept in software (KAE's; the
-// built-in accelerator reads it too).
-const SoftRatioEnv = "KAE_GO_SOFT_RATIO"
+const (
+	// SoftRatioEnv sets the % of signatures kept in software (KAE's; the
+	// built-in accelerator reads it too).
+	SoftRatioEnv = "KAE_GO_SOFT_RATIO"
+	versionTLS13 = 0x0304 // crypto/tls.VersionTLS13 (results imports no TLS)
+)
 
 // SoftRatio fits package softratio's model to the windows at two or more
 // soft ratios and predicts the best; nil without. A flagged window gives
@@ -28,58 +32,79 @@ func SoftRatio(m *Report) *softratio.Prediction {
 			continue
 		}
 		for j := range v.Reps {
-			if w, ok := ratioWindow(&v.Reps[j], &m.Reps[i][j], pct/100); ok {
-				in.Windows = append(in.Windows, w)
-				if !slices.Contains(ratios, w.Ratio) {
-					ratios = append(ratios, w.Ratio)
-				}
+			rep, ra := &v.Reps[j], &m.Reps[i][j]
+			u := ra.ServerCPUs // the model needs the server's CPU time
+			if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
+				continue
+			}
+			in.Windows = append(in.Windows, softratio.Window{
+				Ratio: pct / 100, Rate: rep.Total.Rate(),
+				CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests), Busy: u.Server, CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
+				OtherBound: ra.Flagged(),
+			})
+			if !slices.Contains(ratios, pct/100) {
+				ratios = append(ratios, pct/100)
 			}
 		}
 	}
 	if len(ratios) < 2 {
 		return nil
 	}
-	if c := planCapacity(m.Run.Plan); c > 0 {
-		in.Capacity, in.CapacityFrom = c, softratio.FromScenario
+	if b := readPlan(m.Run.Plan).Target.Builtin; b != nil && b.Accel != nil && b.Accel.Capacity > 0 {
+		in.Capacity, in.CapacityFrom = b.Accel.Capacity, softratio.FromScenario
 	}
 	p := softratio.Predict(in)
 	return &p
 }
 
-// ratioWindow is a repetition as the model reads it; false without the
-// server's CPU time.
-func ratioWindow(rep *results.Rep, ra *RepReport, ratio float64) (softratio.Window, bool) {
-	u := ra.ServerCPUs
-	if rep.Failed != nil || rep.ServerCPU == nil || rep.Total.Requests == 0 || u == nil || !u.HasServer {
-		return softratio.Window{}, false
-	}
-	return softratio.Window{
-		Ratio: ratio, Rate: rep.Total.Rate(), CPUPerRequest: rep.ServerCPU.Seconds / float64(rep.Total.Requests),
-		Busy: u.Server, CPUs: len(cpuList(u.CPUs)), Saturated: u.Server >= results.ServerSaturatedBusy,
-		OtherBound: ra.Flagged(),
-	}, true
+// planView is what the analysis reads of an encoded Plan (results
+// imports no plans); zero when it does not parse.
+type planView struct {
+	Target struct {
+		TLS *struct {
+			MaxVersion uint16 `json:"max_version"`
+		} `json:"tls"`
+		Builtin *struct {
+			Accel *struct {
+				Capacity float64 `json:"capacity"`
+			} `json:"accel"`
+		} `json:"builtin"`
+	} `json:"target"`
+	Variants []struct {
+		Env map[string]string `json:"env"`
+	} `json:"variants"`
+	Search *struct {
+		First, Points int
+	} `json:"search"`
 }
 
-// planCapacity is the built-in accelerator's capacity in the plan, or 0.
-func planCapacity(plan json.RawMessage) float64 {
-	var p struct {
-		Target struct {
-			Builtin *struct {
-				Accel *struct {
-					Capacity float64 `json:"capacity"`
-				} `json:"accel"`
-			} `json:"builtin"`
-		} `json:"target"`
+func readPlan(raw json.RawMessage) (p planView) {
+	if json.Unmarshal(raw, &p) != nil {
+		return planView{}
 	}
-	if json.Unmarshal(plan, &p) != nil || p.Target.Builtin == nil || p.Target.Builtin.Accel == nil {
-		return 0
-	}
-	return p.Target.Builtin.Accel.Capacity
+	return p
 }
 
-// softRatioNote is the prediction as the reports say it.
-func softRatioNote(p *softratio.Prediction) notes.Note {
-	return notes.New(notes.SoftRatio, "prediction", *p)
+// Hints say what a reader could change to measure more cheaply: today
+// max_version "1.2" for a variant that offered TLS 1.3 but negotiated
+// only TLS 1.2.
+func Hints(r *results.Run) notes.List {
+	if tls := readPlan(r.Plan).Target.TLS; tls == nil || tls.MaxVersion < versionTLS13 {
+		return nil
+	}
+	var hints notes.List
+	for _, v := range r.Variants {
+		n, only12 := uint64(0), true
+		for _, rep := range v.Reps {
+			for key, c := range rep.Total.Negotiated {
+				n, only12 = n+c, only12 && strings.HasPrefix(key, "TLS1.2 ")
+			}
+		}
+		if n > 0 && only12 {
+			hints = append(hints, notes.New(notes.TLS12Hint, "variant", v.Name))
+		}
+	}
+	return hints
 }
 
 // SearchPrediction is what start: predicted predicted from the windows at
@@ -95,20 +120,21 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 	if s == nil || s.Start != "predicted" || len(s.Values) == 0 {
 		return nil
 	}
+	first, last := s.Values[0], s.Values[len(s.Values)-1]
 	n, seen := 0, map[string]bool{}
-	for n < len(s.Visits) && !(seen[s.Values[0]] && seen[s.Values[len(s.Values)-1]]) {
+	for ; n < len(s.Visits) && !(seen[first] && seen[last]); n++ {
 		seen[s.Visits[n].Value] = true
-		n++
 	}
-	if !seen[s.Values[0]] || !seen[s.Values[len(s.Values)-1]] {
+	if !seen[first] || !seen[last] {
 		return nil
 	}
 	cp := *r
 	cp.Search, cp.Variants = nil, slices.Clone(r.Variants)
 	for i := range cp.Variants {
-		v := &cp.Variants[i]
-		if s.Member(v) {
-			v.Reps = slices.DeleteFunc(slices.Clone(v.Reps), func(rep results.Rep) bool { return !slices.Contains(s.Visits[:n], s.Visit(v, &rep)) })
+		if v := &cp.Variants[i]; s.Member(v) {
+			v.Reps = slices.DeleteFunc(slices.Clone(v.Reps), func(rep results.Rep) bool {
+				return !slices.Contains(s.Visits[:n], s.Visit(v, &rep))
+			})
 		}
 	}
 	sp := &SearchPrediction{Prediction: SoftRatio(Analyze(&cp))}
@@ -116,40 +142,22 @@ func StartPrediction(r *results.Run) *SearchPrediction {
 		p := softratio.Predict(softratio.Input{})
 		sp.Prediction = &p
 	}
-	ratios := planRatios(r.Plan)
-	if p := sp.Prediction; p == nil || p.Status != softratio.OK || len(ratios) != len(s.Values) {
+	// The grid's soft ratios (%) in the plan: the value nearest the best.
+	p := readPlan(r.Plan)
+	if sp.Prediction.Status != softratio.OK || p.Search == nil || p.Search.Points != len(s.Values) ||
+		p.Search.First+p.Search.Points > len(p.Variants) {
 		return sp
 	}
 	best := math.Inf(1)
-	for k, pct := range ratios {
+	for k, v := range p.Variants[p.Search.First : p.Search.First+p.Search.Points] {
+		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
+		if err != nil {
+			sp.Value = ""
+			break
+		}
 		if d := math.Abs(pct - 100*sp.Prediction.Ratio.Value); d < best {
 			best, sp.Value = d, s.Values[k]
 		}
 	}
 	return sp
-}
-
-// planRatios are the grid's soft ratios (%) in the plan; nil when unread.
-func planRatios(plan json.RawMessage) []float64 {
-	var p struct {
-		Variants []struct {
-			Env map[string]string `json:"env"`
-		} `json:"variants"`
-		Search *struct {
-			First  int `json:"first"`
-			Points int `json:"points"`
-		} `json:"search"`
-	}
-	if json.Unmarshal(plan, &p) != nil || p.Search == nil || p.Search.First+p.Search.Points > len(p.Variants) {
-		return nil
-	}
-	var out []float64
-	for _, v := range p.Variants[p.Search.First : p.Search.First+p.Search.Points] {
-		pct, err := strconv.ParseFloat(v.Env[SoftRatioEnv], 64)
-		if err != nil {
-			return nil
-		}
-		out = append(out, pct)
-	}
-	return out
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/kaeload/kaeload/results"
@@ -20,8 +21,8 @@ type SpeedTable struct {
 	// Commands are the command lines by position: the baseline's where it
 	// ran that command, else the first variant's.
 	Commands []string
-	// Rows are the figures in order of first appearance; a figure printed
-	// twice keeps its first value.
+	// Rows are in order of first appearance; a figure printed twice keeps
+	// its first value.
 	Rows     []SpeedRow
 	Failures []SpeedFailure
 }
@@ -29,17 +30,14 @@ type SpeedTable struct {
 // SpeedRow is one figure of command number Command, its value per variant
 // (Has[i] false where variant i lacks it).
 type SpeedRow struct {
-	Command   int
-	Algorithm string
-	Operation string
-	Block     int
-	Unit      string
-	Values    []float64
-	Has       []bool
+	Command                    int
+	Algorithm, Operation, Unit string
+	Block                      int
+	Values                     []float64
+	Has                        []bool
 }
 
-// SpeedFailure is a speed run that failed or whose output was not
-// understood.
+// SpeedFailure is a speed run that failed or whose output was not understood.
 type SpeedFailure struct {
 	Variant     string `json:"variant"`
 	Command     int    `json:"command"`
@@ -47,74 +45,53 @@ type SpeedFailure struct {
 	Error       string `json:"error"`
 }
 
-// speedKey identifies a SpeedRow.
-type speedKey struct {
-	command   int
-	algorithm string
-	operation string
-	block     int
-	unit      string
-}
-
 // Figure names the row: "[0] rsa 2048 bits sign", "[1] sms4-cbc 16 bytes".
 func (row *SpeedRow) Figure() string {
-	s := fmt.Sprintf("[%d] %s", row.Command, row.Algorithm)
-	if row.Operation != "" {
-		s += " " + row.Operation
-	}
-	if row.Block > 0 {
-		s += " " + strconv.Itoa(row.Block) + " bytes"
-	}
-	return s
+	res := results.SpeedResult{Algorithm: row.Algorithm, Operation: row.Operation, Block: row.Block}
+	return fmt.Sprintf("[%d] %s", row.Command, res.Label())
 }
 
 // HasSpeed reports whether any variant of r has a speed run.
 func HasSpeed(r *results.Run) bool {
-	for i := range r.Variants {
-		if len(r.Variants[i].Speed) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Variants, func(v results.Variant) bool { return len(v.Speed) > 0 })
 }
 
 // newSpeedTable builds r's speed comparison against s's baseline.
 func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
-	base := s.Baseline
+	base, n := s.Baseline, len(r.Variants)
 	t := &SpeedTable{Baseline: base, BaselineName: s.BaselineName}
-	index := map[speedKey]int{}
-	commands := map[int]string{}
-	n := len(r.Variants)
+	type key struct {
+		command int
+		res     results.SpeedResult // Value 0
+	}
+	index := map[key]int{}
 	for vi := range r.Variants {
 		v := &r.Variants[vi]
 		t.Variants = append(t.Variants, v.Name)
 		for ci, run := range v.Speed {
-			if _, ok := commands[ci]; !ok || vi == base {
-				commands[ci] = run.Command
+			if ci >= len(t.Commands) {
+				t.Commands = append(t.Commands, make([]string, ci+1-len(t.Commands))...)
+			}
+			if t.Commands[ci] == "" || vi == base {
+				t.Commands[ci] = run.Command
 			}
 			if run.Error != "" {
 				t.Failures = append(t.Failures, SpeedFailure{Variant: v.Name, Command: ci, CommandLine: run.Command, Error: run.Error})
 			}
 			for _, res := range run.Results {
-				k := speedKey{ci, res.Algorithm, res.Operation, res.Block, res.Unit}
-				i, known := index[k]
+				value := res.Value
+				res.Value = 0
+				i, known := index[key{ci, res}]
 				if !known {
-					i = len(t.Rows)
-					index[k] = i
+					i, index[key{ci, res}] = len(t.Rows), len(t.Rows)
 					t.Rows = append(t.Rows, SpeedRow{Command: ci, Algorithm: res.Algorithm, Operation: res.Operation,
 						Block: res.Block, Unit: res.Unit, Values: make([]float64, n), Has: make([]bool, n)})
 				}
-				row := &t.Rows[i]
-				if row.Has[vi] {
-					continue // a tool printing a figure twice: keep the first
+				if row := &t.Rows[i]; !row.Has[vi] { // a tool printing a figure twice: keep the first
+					row.Values[vi], row.Has[vi] = value, true
 				}
-				row.Values[vi], row.Has[vi] = res.Value, true
 			}
 		}
-	}
-	t.Commands = make([]string, len(commands))
-	for ci := range t.Commands {
-		t.Commands[ci] = commands[ci]
 	}
 	return t
 }
@@ -122,14 +99,19 @@ func newSpeedTable(r *results.Run, s *RunSummary) *SpeedTable {
 // Delta is variant vi's Δ % against the baseline; false when undefined.
 func (t *SpeedTable) Delta(row *SpeedRow, vi int) (float64, bool) {
 	b := t.Baseline
-	if b < 0 || !row.Has[vi] || !row.Has[b] || row.Values[b] == 0 {
+	if r, ok := ratio(row.Values[max(b, 0)], row.Values[vi], b >= 0 && row.Has[vi] && row.Has[b]); ok {
+		return (r - 1) * 100, true
+	}
+	return 0, false
+}
+
+// ratio is b/a when both are there (ok) and it is finite.
+func ratio(a, b float64, ok bool) (float64, bool) {
+	r := b / a
+	if !ok || a == 0 || math.IsNaN(r) || math.IsInf(r, 0) {
 		return 0, false
 	}
-	d := (row.Values[vi]/row.Values[b] - 1) * 100
-	if math.IsNaN(d) || math.IsInf(d, 0) {
-		return 0, false
-	}
-	return d, true
+	return r, true
 }
 
 // Header: "figure", "unit", every variant, then "Δ% NAME" for every
@@ -148,84 +130,61 @@ func (t *SpeedTable) Header() []string {
 func (t *SpeedTable) Cells(row *SpeedRow) []string {
 	cells := []string{row.Figure(), row.Unit}
 	for vi := range t.Variants {
-		if row.Has[vi] {
-			cells = append(cells, format.Rate(row.Values[vi]))
-		} else {
-			cells = append(cells, format.Missing)
-		}
+		cells = append(cells, orMissing(format.Rate(row.Values[vi]), row.Has[vi]))
 	}
 	for vi := range t.Variants {
-		if t.Baseline < 0 || vi == t.Baseline {
-			continue
-		}
-		if d, ok := t.Delta(row, vi); ok {
-			cells = append(cells, format.Delta(d))
-		} else {
-			cells = append(cells, format.Missing)
+		if d, ok := t.Delta(row, vi); t.Baseline >= 0 && vi != t.Baseline {
+			cells = append(cells, orMissing(format.Delta(d), ok))
 		}
 	}
 	return cells
 }
 
+func orMissing(s string, ok bool) string {
+	if !ok {
+		return format.Missing
+	}
+	return s
+}
+
 // SpeedPair is one figure of two saved speed outputs side by side
 // ("kaeload speed"); HasA or HasB is false where an output lacks it.
 type SpeedPair struct {
-	Label string
-	Unit  string
-	A, B  float64
-	HasA  bool
-	HasB  bool
+	Label, Unit string
+	A, B        float64
+	HasA, HasB  bool
 }
 
 // PairSpeed lines up two outputs' figures by label and unit: a's in
 // order, then b's own; a figure printed twice keeps its first value.
 func PairSpeed(a, b []results.SpeedResult) []SpeedPair {
-	type key struct{ label, unit string }
 	var out []SpeedPair
-	index := map[key]int{}
-	for _, r := range a {
-		k := key{r.Label(), r.Unit}
-		if _, ok := index[k]; !ok {
-			index[k] = len(out)
-			out = append(out, SpeedPair{Label: k.label, Unit: r.Unit, A: r.Value, HasA: true})
-		}
-	}
-	for _, r := range b {
-		k := key{r.Label(), r.Unit}
-		i, ok := index[k]
-		if !ok {
-			index[k] = len(out)
-			out = append(out, SpeedPair{Label: k.label, Unit: r.Unit, B: r.Value, HasB: true})
-			continue
-		}
-		if !out[i].HasB {
-			out[i].B, out[i].HasB = r.Value, true
+	index := map[[2]string]int{}
+	for side, rs := range [][]results.SpeedResult{a, b} {
+		for _, r := range rs {
+			k := [2]string{r.Label(), r.Unit}
+			i, ok := index[k]
+			if !ok {
+				i, index[k] = len(out), len(out)
+				out = append(out, SpeedPair{Label: k[0], Unit: r.Unit})
+			}
+			if p := &out[i]; side == 0 && !p.HasA {
+				p.A, p.HasA = r.Value, true
+			} else if side == 1 && !p.HasB {
+				p.B, p.HasB = r.Value, true
+			}
 		}
 	}
 	return out
 }
 
 // Ratio returns B/A; false when not defined.
-func (p SpeedPair) Ratio() (float64, bool) {
-	if !p.HasA || !p.HasB || p.A == 0 {
-		return 0, false
-	}
-	r := p.B / p.A
-	if math.IsNaN(r) || math.IsInf(r, 0) {
-		return 0, false
-	}
-	return r, true
-}
+func (p SpeedPair) Ratio() (float64, bool) { return ratio(p.A, p.B, p.HasA && p.HasB) }
 
 // Line: "801.2 → 3245.2 ops/s, 4.05× (+305.04 %)".
 func (p SpeedPair) Line() string {
-	side := func(v float64, ok bool) string {
-		if !ok {
-			return format.Missing
-		}
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	s := side(p.A, p.HasA) + " → " + side(p.B, p.HasB) + " " + p.Unit
+	s := orMissing(strconv.FormatFloat(p.A, 'f', 1, 64), p.HasA) + " → " +
+		orMissing(strconv.FormatFloat(p.B, 'f', 1, 64), p.HasB) + " " + p.Unit
 	if r, ok := p.Ratio(); ok {
 		s += fmt.Sprintf(", %.2f× (%s)", r, format.Delta((r-1)*100))
 	}

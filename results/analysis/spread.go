@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -12,30 +13,22 @@ import (
 // Spread is how evenly one repetition's groups performed: their lowest,
 // highest (by Group.Index) and mean rates, and (Max-Min)/Mean in %.
 type Spread struct {
-	Min, Max           float64
-	MinIndex, MaxIndex int
-	Mean               float64
-	Pct                float64
+	Min, Max, Mean, Pct float64
+	MinIndex, MaxIndex  int
 }
 
-// GroupSpread returns the groups' Spread; zero for none.
+// GroupSpread returns the groups' Spread (the first of equals); zero for none.
 func GroupSpread(groups []results.Group) Spread {
 	if len(groups) == 0 {
 		return Spread{}
 	}
-	var s Spread
-	var sum float64
+	byRate := func(a, b results.Group) int { return cmp.Compare(a.Rate(), b.Rate()) }
+	lo, hi := slices.MinFunc(groups, byRate), slices.MaxFunc(groups, byRate)
+	s := Spread{Min: lo.Rate(), MinIndex: lo.Index, Max: hi.Rate(), MaxIndex: hi.Index}
 	for i := range groups {
-		r := groups[i].Rate()
-		sum += r
-		if i == 0 || r < s.Min {
-			s.Min, s.MinIndex = r, groups[i].Index
-		}
-		if i == 0 || r > s.Max {
-			s.Max, s.MaxIndex = r, groups[i].Index
-		}
+		s.Mean += groups[i].Rate()
 	}
-	s.Mean = sum / float64(len(groups))
+	s.Mean /= float64(len(groups))
 	if s.Mean > 0 {
 		s.Pct = (s.Max - s.Min) / s.Mean * 100
 	}
@@ -85,12 +78,9 @@ func spreadRep(v *results.Variant) int {
 func mdeSpread(base, v *results.Variant) notes.Note {
 	var reps []notes.Note
 	for _, w := range []*results.Variant{base, v} {
-		if w == nil {
-			continue
-		}
 		if i := spreadRep(w); i >= 0 {
 			reps = append(reps, notes.New(notes.SpreadRep, "variant", w.Name, "rep", w.Reps[i].Index+1, "rate", w.Reps[i].Total.Rate()))
 		}
 	}
-	return joinedAs(notes.MDESpread, "reps", reps)
+	return noteIf(len(reps) > 0, notes.MDESpread, "reps", reps)
 }

@@ -1,9 +1,10 @@
 package analysis
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -13,89 +14,67 @@ import (
 )
 
 // RunSummary is what every output says about a run across repetitions,
-// computed once by SummarizeRun so that every format shows the same numbers.
+// computed once so that every format shows the same numbers.
 type RunSummary struct {
 	// Baseline indexes the baseline variant; -1 when it was not measured,
 	// and then nothing is compared (TestNoBaseline).
-	Baseline int
-	// BaselineName names the baseline, measured or not.
+	Baseline     int
 	BaselineName string
-	// BaselineMissing is zero when the baseline was measured, else
-	// notes.BaselineMissing ("yet" in an interrupted or incomplete run).
+	// BaselineMissing is notes.BaselineMissing when not measured, else zero.
 	BaselineMissing notes.Note
-	// Variants are in the order of Run.Variants.
-	Variants []VariantSummary
-	// Sweeps are the series with at least two variants, in run order.
-	Sweeps []SweepSummary
-	// Family is the number of tested comparisons with the baseline, judged
-	// together (Holm).
-	Family int
-	// Equivalence is the equivalence margin as a fraction.
-	Equivalence float64
-	// Drift is how the rates moved over the rounds.
-	Drift DriftSummary
-	// Warnings are what the statistics say a reader must know (drift).
-	Warnings notes.List
+	Variants        []VariantSummary // in run order
+	Sweeps          []SweepSummary   // series of two variants or more
+	// Family is the number of tested comparisons with the baseline (Holm).
+	Family      int
+	Equivalence float64 // the equivalence margin, a fraction
+	Drift       DriftSummary
+	Warnings    notes.List // what the statistics say a reader must know
 }
 
 // VariantSummary sums up one variant over its repetitions.
 type VariantSummary struct {
-	Name       string
-	Series     string
-	IsBaseline bool
-	// Stats summarises the repetitions' rates (Variant.Rates).
-	Stats stats.Stats
-	// Comparison is against the baseline, in the run's family; zero for
-	// the baseline itself.
+	Name, Series string
+	IsBaseline   bool
+	Stats        stats.Stats // of the repetitions' rates
+	// Comparison is against the baseline, in the run's family.
 	Comparison stats.Comparison
-	// Errors are summed; ErrorShare is the share of attempts that failed.
 	Errors     uint64
-	ErrorShare float64
-	// Connect, Handshake, TTFB and Total merge the repetitions' histograms
-	// exactly (never nil).
-	Connect, Handshake, TTFB, Total *results.Histogram
-	// Scheduled and Missed sum the open-loop starts (0 in a closed loop);
-	// Intended merges the latency from the intended start (nil then).
+	ErrorShare float64 // of attempts
+	// The repetitions' histograms merged exactly (never nil); Intended,
+	// the latency from the intended start, is nil in a closed loop.
+	Connect, Handshake, TTFB, Total, Intended *results.Histogram
+	// Open-loop starts, summed.
 	Scheduled, Missed uint64
-	Intended          *results.Histogram
-	// Probes are the probe deltas by probe name, sorted by name.
-	Probes []ProbeSummary
+	Probes            []ProbeSummary // by name
 	// Counts of repetitions: failed, client-bound, other load on a group's
-	// CPUs, groups' windows misaligned.
+	// CPUs, groups' windows misaligned; server CPUs with other load, a
+	// client group on them, or either (ServerShared says how).
 	FailedReps, ClientBoundReps, OtherLoadReps, MisalignedReps int
-	// Counts of repetitions whose server CPUs had other load, a client
-	// group on them, or either (ServerShared says how, each phrase once).
-	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps int
-	ServerShared                                         notes.List
-	// SaturationReps were judged for saturation; NotSaturatedReps did not
+	ServerOtherLoadReps, SharedCPUReps, ServerSharedReps       int
+	ServerShared                                               notes.List
+	// SaturationReps were judged for saturation, NotSaturatedReps did not
 	// load the server.
 	SaturationReps, NotSaturatedReps int
-	// ClientBusyMax is the busiest group CPU's Busy; HasClientCPU whether
-	// any group was measured.
+	// ClientBusyMax is the busiest group CPU's Busy, if HasClientCPU.
 	ClientBusyMax float64
 	HasClientCPU  bool
-	// ClientCPU* sum the repetitions whose client CPU was measured for
-	// every group (ClientCPU.PerRequest).
-	ClientCPUReps     int
-	ClientCPUSeconds  float64
-	ClientCPURequests uint64
-	// ServerCPU* sum the repetitions with a server CPU reading.
-	ServerCPUReps     int
-	ServerCPUSeconds  float64
-	ServerCPURequests uint64
-	// ServerCPUStats and ServerCPUComparison treat requests per server
-	// CPU-second (ServerCPURates) as Stats and Comparison treat req/s, in
-	// a family of their own.
+	// Sums over the repetitions whose client CPU every group measured
+	// (ClientCPU.PerRequest), and over those with a server CPU reading.
+	ClientCPUReps, ServerCPUReps         int
+	ClientCPUSeconds, ServerCPUSeconds   float64
+	ClientCPURequests, ServerCPURequests uint64
+	// Requests per server CPU-second (ServerCPURates) as Stats and
+	// Comparison, in a family of their own.
 	ServerCPUStats      stats.Stats
 	ServerCPUComparison stats.Comparison
-	// Best: significantly faster than every other variant of its sweep;
-	// Plateau: no other is significantly faster (SweepSummary).
+	// Best: significantly faster than every other of its sweep; Plateau:
+	// none is significantly faster (SweepSummary).
 	Best, Plateau bool
 	// MDESpread names the repetitions that alone make most of the spread
-	// behind the comparison's MDE (mdeSpread); zero when none does.
+	// behind the comparison's MDE (mdeSpread).
 	MDESpread notes.Note
-	// Caveat says what else the variant's figures measured (caveatsOf);
-	// VerdictCaveat adds the baseline's, for the verdict against it.
+	// Caveat is what else the figures measured (caveatsOf); VerdictCaveat
+	// adds the baseline's and their differences, for the verdict.
 	Caveat, VerdictCaveat notes.Note
 	// serverOthers sums others' share of the server's CPUs over serverOthersReps.
 	serverOthers     float64
@@ -120,27 +99,24 @@ func (s *VariantSummary) RequestsPerServerCPU() (float64, bool) {
 	return float64(s.ServerCPURequests) / s.ServerCPUSeconds, true
 }
 
-// SweepSummary is one series of swept variants (same Variant.Series).
-// Indexes are into Run.Variants, in chart order.
+// SweepSummary is one series of swept variants (same Variant.Series);
+// indexes are into Run.Variants, in chart order.
 type SweepSummary struct {
 	Series string
-	// Keys are the swept keys whose value differs between the variants,
-	// sorted (all of them when none differs).
+	// Keys are the swept keys whose values differ, sorted (all when none do).
 	Keys []string
 	// Numeric: one key whose values all parse (SweptNumber); the variants
-	// are then ordered by Values, otherwise in run order.
+	// are then in order of Values, else in run order.
 	Numeric  bool
 	Values   []float64
 	Variants []int
-	// Labels are the swept values: "v" for one key, "k1=v1 k2=v2" else.
-	Labels []string
-	// Top has the highest mean rate among the variants with two
-	// repetitions or more (PairPlateau); -1 when none was measured.
-	Top int
-	// Plateau are the variants Top is not significantly faster than, Top
-	// included (every pair judged together, Holm-adjusted, and in line
-	// with the comparisons with the baseline); empty when no pair could be
-	// tested. Best is Top when the plateau is Top alone, else -1.
+	Labels   []string // "v" for one key, "k1=v1 k2=v2" else
+	// Top has the highest mean rate of those with two repetitions or more
+	// (-1: none); Plateau are those Top is not significantly faster than,
+	// Top included (pairs Holm-adjusted, in line with the comparisons with
+	// the baseline; empty when no pair was tested); Best is Top when the
+	// plateau is Top alone, else -1.
+	Top     int
 	Plateau []int
 	Best    int
 	// Family is the number of pairs judged; Caution is set when a value
@@ -162,19 +138,22 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 	if base < 0 {
 		s.BaselineMissing = notes.New(notes.BaselineMissing, "yet", r.Interrupted || r.Incomplete)
 	}
-	rates := make([][]float64, len(r.Variants))
+	// Requests per server CPU-second answer another question (what a
+	// request costs the server): a family of their own.
+	rates, perCPU := make([][]float64, len(r.Variants)), make([][]float64, len(r.Variants))
 	for i := range r.Variants {
-		rates[i] = r.Variants[i].Rates()
+		rates[i], perCPU[i] = r.Variants[i].Rates(), ServerCPURates(&r.Variants[i])
 	}
 	comps := compareWithBaseline(rates, base, s.Equivalence)
+	cpuComps := compareWithBaseline(perCPU, base, s.Equivalence)
 	for i := range r.Variants {
-		s.Variants[i] = summarizeVariant(&r.Variants[i], reps[i], i == base)
-		s.Variants[i].Comparison = comps[i]
-		if i != base && base >= 0 && comps[i].Tested() {
-			s.Family++
-		}
+		v := &s.Variants[i]
+		*v = summarizeVariant(&r.Variants[i], reps[i], i == base)
+		v.Comparison, v.ServerCPUStats, v.ServerCPUComparison = comps[i], stats.Summarize(perCPU[i]), cpuComps[i]
+		s.Family += b2i(i != base && base >= 0 && comps[i].Tested())
 	}
 	s.Sweeps = sweeps(r, base, comps)
+	searchSweep(r, s)
 	for _, sw := range s.Sweeps {
 		if sw.Best >= 0 {
 			s.Variants[sw.Best].Best = true
@@ -183,17 +162,7 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 			s.Variants[i].Plateau = true
 		}
 	}
-	compareServerCPU(r, s)
-	searchSweep(r, s)
-	setCaveats(s)
-	addBaselineCaveats(r, s)
-	if base >= 0 {
-		for i := range s.Variants {
-			if v := &s.Variants[i]; !v.IsBaseline && v.Comparison.HasMDE {
-				v.MDESpread = mdeSpread(&r.Variants[base], &r.Variants[i])
-			}
-		}
-	}
+	setCaveats(r, s)
 	s.Drift = drift(r)
 	s.Warnings = driftWarnings(r, s)
 	return s
@@ -202,31 +171,21 @@ func summarizeRun(r *results.Run, reps [][]RepReport) *RunSummary {
 // compareWithBaseline compares every sample with samples[base] as one Holm
 // family: zero for the baseline, TestNoBaseline for all when base < 0.
 func compareWithBaseline(samples [][]float64, base int, margin float64) []stats.Comparison {
-	out := make([]stats.Comparison, len(samples))
 	if base < 0 {
-		for i := range out {
-			out[i] = stats.Comparison{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}
-		}
-		return out
+		return slices.Repeat([]stats.Comparison{{PValue: 1, PAdjusted: 1, Test: stats.TestNoBaseline}}, len(samples))
 	}
 	others := slices.Clone(samples)
 	others[base] = nil
-	comps := stats.CompareFamily(samples[base], others, margin)
-	for i := range out {
-		if i != base {
-			out[i] = comps[i]
-		}
-	}
+	out := stats.CompareFamily(samples[base], others, margin)
+	out[base] = stats.Comparison{}
 	return out
 }
 
 // NoComparison says why a run compares nothing; zero when the baseline
 // was measured.
 func (s *RunSummary) NoComparison() notes.Note {
-	if s.BaselineMissing.IsZero() {
-		return notes.Note{}
-	}
-	return notes.New(notes.NoComparison, "baseline", s.BaselineName, "missing", s.BaselineMissing)
+	missing := s.BaselineMissing
+	return noteIf(!missing.IsZero(), notes.NoComparison, "baseline", s.BaselineName, "missing", missing)
 }
 
 // BaselineLine names the baseline for a header: "b (not measured yet)".
@@ -239,28 +198,18 @@ func (s *RunSummary) BaselineLine() string {
 
 // summarizeVariant sums up v over its repetitions, analysed in reps.
 func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) VariantSummary {
-	s := VariantSummary{
-		Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()),
-		Connect: results.NewHistogram(), Handshake: results.NewHistogram(), TTFB: results.NewHistogram(), Total: results.NewHistogram(),
-	}
+	s := VariantSummary{Name: v.Name, Series: v.Series, IsBaseline: isBase, Stats: stats.Summarize(v.Rates()),
+		Probes: summarizeProbes(v)}
 	var counts results.Counts
+	lat := results.NewLatency()
 	for i := range v.Reps {
 		rep, ra := &v.Reps[i], &reps[i]
 		t := &rep.Total
 		counts.Add(&t.Counts)
+		lat.Merge(&t.Latency)
 		s.Errors += t.Errors.Total()
-		mergeInto(s.Connect, t.Latency.Connect)
-		mergeInto(s.Handshake, t.Latency.Handshake)
-		mergeInto(s.TTFB, t.Latency.TTFB)
-		mergeInto(s.Total, t.Latency.Total)
 		s.Scheduled += t.Scheduled
 		s.Missed += t.Missed
-		if h := t.Latency.Intended; h != nil && h.Histogram != nil {
-			if s.Intended == nil {
-				s.Intended = results.NewHistogram()
-			}
-			mergeInto(s.Intended, h)
-		}
 		s.ClientBoundReps += b2i(len(ra.ClientBoundGroups) > 0)
 		s.OtherLoadReps += b2i(len(ra.OtherLoadGroups) > 0)
 		s.MisalignedReps += b2i(Misaligned(rep))
@@ -282,8 +231,8 @@ func summarizeVariant(v *results.Variant, reps []RepReport, isBase bool) Variant
 			s.ServerCPURequests += t.Requests
 		}
 	}
-	s.Probes = summarizeProbes(v)
 	s.ErrorShare = counts.ErrorShare()
+	s.Connect, s.Handshake, s.TTFB, s.Total, s.Intended = lat.Connect, lat.Handshake, lat.TTFB, lat.Total, lat.Intended
 	return s
 }
 
@@ -294,50 +243,37 @@ func b2i(b bool) int {
 	return 0
 }
 
-// mergeInto merges src into dst when src holds a histogram.
-func mergeInto(dst, src *results.Histogram) {
-	if src != nil && src.Histogram != nil {
-		dst.Merge(src.Histogram) // same bounds everywhere: exact
-	}
-}
-
 // sweeps groups the variants of r by Series into SweepSummaries.
 func sweeps(r *results.Run, base int, comps []stats.Comparison) []SweepSummary {
 	var out []SweepSummary
-	bySeries := map[string]int{}
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		if v.Series == "" {
-			continue
+	for i, v := range r.Variants {
+		k := slices.IndexFunc(out, func(s SweepSummary) bool { return s.Series == v.Series })
+		if k < 0 && v.Series != "" {
+			k, out = len(out), append(out, SweepSummary{Series: v.Series})
 		}
-		j, ok := bySeries[v.Series]
-		if !ok {
-			j = len(out)
-			bySeries[v.Series] = j
-			out = append(out, SweepSummary{Series: v.Series})
+		if k >= 0 {
+			out[k].Variants = append(out[k].Variants, i)
 		}
-		out[j].Variants = append(out[j].Variants, i)
 	}
 	out = slices.DeleteFunc(out, func(s SweepSummary) bool { return len(s.Variants) < 2 })
 	for k := range out {
 		sw := &out[k]
 		sw.Keys = sweptKeys(r, sw.Variants)
-		values := make(map[int]float64, len(sw.Variants))
+		values := map[int]float64{}
 		sw.Numeric = len(sw.Keys) == 1
 		for _, i := range sw.Variants {
-			if !sw.Numeric {
-				break
+			if sw.Numeric {
+				values[i], sw.Numeric = SweptNumber(r.Variants[i].Sweep[sw.Keys[0]])
 			}
-			values[i], sw.Numeric = SweptNumber(r.Variants[i].Sweep[sw.Keys[0]])
 		}
 		if sw.Numeric {
-			sort.SliceStable(sw.Variants, func(a, b int) bool { return values[sw.Variants[a]] < values[sw.Variants[b]] })
-			for _, i := range sw.Variants {
-				sw.Values = append(sw.Values, values[i])
-			}
+			slices.SortStableFunc(sw.Variants, func(a, b int) int { return cmp.Compare(values[a], values[b]) })
 		}
 		for _, i := range sw.Variants {
 			sw.Labels = append(sw.Labels, sweepLabel(r.Variants[i].Sweep, sw.Keys))
+			if sw.Numeric {
+				sw.Values = append(sw.Values, values[i])
+			}
 		}
 		judgeSweep(r, sw, base, comps)
 	}
@@ -351,7 +287,7 @@ func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Compar
 	for k, i := range sw.Variants {
 		samples[k] = r.Variants[i].Rates()
 	}
-	agree := func(top, other int) bool {
+	j := sweepPlateau(samples, func(top, other int) bool {
 		t, o := sw.Variants[top], sw.Variants[other]
 		switch base {
 		case o: // the top against the baseline: "top − base" significant and positive
@@ -360,46 +296,38 @@ func judgeSweep(r *results.Run, sw *SweepSummary, base int, comps []stats.Compar
 			return comps[o].Significant && comps[o].DeltaPct < 0
 		}
 		return true
+	})
+	at := func(k int) int {
+		if k < 0 {
+			return -1
+		}
+		return sw.Variants[k]
 	}
-	j := sweepPlateau(samples, agree)
-	sw.Top, sw.Best, sw.Family, sw.Caution = -1, -1, j.Family, j.Caution
-	if j.Top < 0 {
-		return
-	}
-	sw.Top = sw.Variants[j.Top]
+	sw.Top, sw.Best, sw.Family, sw.Caution = at(j.Top), at(j.Best), j.Family, j.Caution
 	for _, k := range j.Plateau {
 		sw.Plateau = append(sw.Plateau, sw.Variants[k])
 	}
-	if j.Best >= 0 {
-		sw.Best = sw.Variants[j.Best]
-	}
 }
 
-// sweepJudgement is what sweepPlateau concludes, in indexes of its
-// samples: Plateau is Top and every measured sample not below it.
-type sweepJudgement struct {
-	stats.Pairs
-	Plateau []int
-	Best    int
-}
-
-// sweepPlateau is a sweep's rule (PairPlateau with agree): samples with
-// one value stay on the plateau, empty ones are on none. With no pair
-// tested it claims nothing but Top: values never compared are not ranked.
-func sweepPlateau(samples [][]float64, agree func(top, other int) bool) sweepJudgement {
-	j := sweepJudgement{Pairs: stats.PairPlateau(samples, agree), Best: -1}
+// sweepPlateau is a sweep's rule (PairPlateau with agree), in indexes of
+// samples: samples with one value stay on the plateau, empty ones are on
+// none. With no pair tested it claims nothing but Top: values never
+// compared are not ranked.
+func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSummary {
+	j := stats.PairPlateau(samples, agree)
+	sw := SweepSummary{Top: j.Top, Best: -1, Family: j.Family, Caution: j.Caution}
 	if j.Top < 0 || j.Family == 0 {
-		return j
+		return sw
 	}
 	for k, s := range samples {
 		if k == j.Top || (!j.Below[k] && len(s) > 0) {
-			j.Plateau = append(j.Plateau, k)
+			sw.Plateau = append(sw.Plateau, k)
 		}
 	}
-	if len(j.Plateau) == 1 {
-		j.Best = j.Top
+	if len(sw.Plateau) == 1 {
+		sw.Best = j.Top
 	}
-	return j
+	return sw
 }
 
 // sweptKeys are the keys whose value differs between r's variants vs (a
@@ -411,21 +339,14 @@ func sweptKeys(r *results.Run, vs []int) []string {
 			all[key] = true
 		}
 	}
-	var keys, varying []string
-	for key := range all {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	first := r.Variants[vs[0]].Sweep
-	for _, key := range keys {
+	keys, first := slices.Sorted(maps.Keys(all)), r.Variants[vs[0]].Sweep
+	varying := slices.DeleteFunc(slices.Clone(keys), func(key string) bool {
 		v0, ok0 := first[key]
-		for _, i := range vs[1:] {
-			if v, ok := r.Variants[i].Sweep[key]; ok != ok0 || v != v0 {
-				varying = append(varying, key)
-				break
-			}
-		}
-	}
+		return !slices.ContainsFunc(vs[1:], func(i int) bool {
+			v, ok := r.Variants[i].Sweep[key]
+			return ok != ok0 || v != v0
+		})
+	})
 	if len(varying) == 0 {
 		return keys
 	}
@@ -451,19 +372,4 @@ func sweepLabel(sweep map[string]string, keys []string) string {
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-// repWarnings returns, for every repetition of r for which line says
-// something, "variant V, repetition N: " and what it says.
-func repWarnings(r *results.Run, reps [][]RepReport, line func(*RepReport) notes.Note) notes.List {
-	var ws notes.List
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		for j := range v.Reps {
-			if l := line(&reps[i][j]); !l.IsZero() {
-				ws = append(ws, inRep(v, &v.Reps[j], l))
-			}
-		}
-	}
-	return ws
 }

@@ -12,46 +12,35 @@ import (
 )
 
 // ThresholdCheck is one threshold checked against one variant ("kae vs
-// baseline" for MetricVs). Without a figure to check (not Measured) it is
-// crossed: nothing shows it holds.
+// baseline" for MetricVs); not Measured, it is crossed: nothing shows it holds.
 type ThresholdCheck struct {
 	Threshold results.Threshold `json:"threshold"`
 	Variant   string            `json:"variant"`
 	Measured  bool              `json:"measured"`
-	// Value is in the threshold's unit.
-	Value  float64 `json:"value"`
-	Passed bool    `json:"passed"`
+	Value     float64           `json:"value"` // in the threshold's unit
+	Passed    bool              `json:"passed"`
 }
 
-// Shown renders the measured figure ("12,345.6 req/s", "18.304 ms"), or
-// "not measured".
+// Shown renders the figure ("12,345.6 req/s", "18.304 ms") or "not measured".
 func (c *ThresholdCheck) Shown() string {
-	if !c.Measured {
+	v := c.Value
+	switch m := c.Threshold.Metric; {
+	case !c.Measured:
 		return "not measured"
-	}
-	return thresholdFigure(c.Threshold.Metric, c.Value)
-}
-
-func thresholdFigure(metric string, v float64) string {
-	switch metric {
-	case results.MetricRate:
+	case m == results.MetricRate:
 		return format.Rate(v) + " req/s"
-	case results.MetricErrors, results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
-		return format.Number(v)
-	case results.MetricErrorShare:
+	case m == results.MetricErrorShare:
 		return strconv.FormatFloat(v*100, 'g', 3, 64) + " %"
-	case results.MetricLatency:
+	case m == results.MetricLatency:
 		return format.Millis(int64(v)) + " ms"
-	case results.MetricClientBound, results.MetricServerSaturated:
+	case m == results.MetricClientBound || m == results.MetricServerSaturated:
 		return strconv.FormatBool(v != 0)
-	case results.MetricVs:
+	case m == results.MetricVs:
 		return format.Delta(v * 100)
-	case results.MetricProbe:
-		return format.Number(v)
-	case results.MetricProbePerRequest:
+	case m == results.MetricProbePerRequest:
 		return strconv.FormatFloat(v, 'f', 3, 64) + " per request"
 	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return format.Number(v) // the counts
 }
 
 // Line: "PASS  req/s >= 100000: default 123,456.7 req/s" or "CROSSED  …".
@@ -59,69 +48,47 @@ func (c *ThresholdCheck) Line() notes.Note {
 	return notes.New(notes.ThresholdChecked, "passed", c.Passed, "check", crossedLine(c))
 }
 
-// holds reports whether "v op bound" is true.
-func holds(v float64, op string, bound float64) bool {
-	switch op {
-	case "<":
-		return v < bound
-	case "<=":
-		return v <= bound
-	case ">":
-		return v > bound
-	case ">=":
-		return v >= bound
-	case "==":
-		return v == bound
-	case "!=":
-		return v != bound
-	}
-	return false
-}
-
 // checkThresholds checks every threshold of r, in order, against every
-// variant in plan order (a MetricVs against its pair), reading the
-// repetitions' diagnoses (inside) and the variants' summaries (vs).
+// variant (a MetricVs against its pair), reading the repetitions'
+// diagnoses (inside) and the variants' summaries (vs).
 func checkThresholds(r *results.Run, inside [][]diagnosis.Repetition, vs []VariantSummary) []ThresholdCheck {
-	if len(r.Thresholds) == 0 || len(r.Variants) == 0 {
-		return nil
-	}
-	sums := make(map[string]*VariantSummary, len(r.Variants))
-	for i := range vs {
-		sums[vs[i].Name] = &vs[i]
-	}
 	var out []ThresholdCheck
 	for _, t := range r.Thresholds {
-		if t.Metric == results.MetricVs {
-			c := ThresholdCheck{Threshold: t, Variant: t.Variant + " vs " + t.Against}
-			a, b := sums[t.Variant], sums[t.Against]
-			if a != nil && b != nil && a.Stats.N > 0 && b.Stats.N > 0 && b.Stats.Mean > 0 {
-				c.Value = a.Stats.Mean/b.Stats.Mean - 1
-				c.Measured = !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0)
-			}
-			c.Passed = c.Measured && holds(c.Value, t.Op, t.Value)
-			out = append(out, c)
-			continue
-		}
 		for i := range vs {
-			s := &vs[i]
-			c := ThresholdCheck{Threshold: t, Variant: s.Name}
-			var reps []diagnosis.Repetition
-			if inside != nil {
-				reps = inside[i]
+			c := ThresholdCheck{Threshold: t, Variant: vs[i].Name}
+			if t.Metric == results.MetricVs {
+				c.Variant = t.Variant + " vs " + t.Against
+				c.Value, c.Measured = measureVs(vs, t)
+			} else if len(r.Variants[i].Reps) > 0 {
+				c.Value, c.Measured = measure(t, &vs[i], inside[i])
 			}
-			c.Value, c.Measured = measure(t, s, &r.Variants[i], reps)
-			c.Passed = c.Measured && holds(c.Value, t.Op, t.Value)
-			out = append(out, c)
+			v, b := c.Value, t.Value
+			ops := map[string]bool{"<": v < b, "<=": v <= b, ">": v > b, ">=": v >= b, "==": v == b, "!=": v != b}
+			c.Passed = c.Measured && ops[t.Op]
+			if out = append(out, c); t.Metric == results.MetricVs {
+				break
+			}
 		}
 	}
 	return out
 }
 
-// measure returns the figure of s that t bounds; false when s has none.
-func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside []diagnosis.Repetition) (float64, bool) {
-	if len(v.Reps) == 0 {
+// measureVs is t.Variant's mean rate against t.Against's, as a fraction.
+func measureVs(vs []VariantSummary, t results.Threshold) (float64, bool) {
+	a := slices.IndexFunc(vs, func(s VariantSummary) bool { return s.Name == t.Variant })
+	b := slices.IndexFunc(vs, func(s VariantSummary) bool { return s.Name == t.Against })
+	if a < 0 || b < 0 || vs[a].Stats.N == 0 || vs[b].Stats.N == 0 || vs[b].Stats.Mean <= 0 {
 		return 0, false
 	}
+	x := vs[a].Stats.Mean/vs[b].Stats.Mean - 1
+	return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+}
+
+// measure returns the figure of s that t bounds; false when s has none.
+// A probe that failed in some windows is trusted in none. A timeline
+// metric needs every repetition's figure (no timeline, overflows not
+// read or stalls unjudged leave none).
+func measure(t results.Threshold, s *VariantSummary, inside []diagnosis.Repetition) (float64, bool) {
 	switch t.Metric {
 	case results.MetricRate:
 		return s.Stats.Mean, true
@@ -142,64 +109,41 @@ func measure(t results.Threshold, s *VariantSummary, v *results.Variant, inside 
 			return 0, false
 		}
 		return float64(h.ValueAtQuantile(t.Quantile)), true
-	case results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
-		return measureInside(t.Metric, inside)
 	case results.MetricProbe, results.MetricProbePerRequest:
-		return measureProbe(t, s)
-	}
-	return 0, false
-}
-
-// measureProbe is t's probe's mean delta, or delta per request. False
-// without the probe or requests, or when any reading failed: a probe that
-// fails in some windows is not to be trusted in the others.
-func measureProbe(t results.Threshold, s *VariantSummary) (float64, bool) {
-	i := slices.IndexFunc(s.Probes, func(p ProbeSummary) bool { return p.Name == t.Probe })
-	if i < 0 || s.Probes[i].Failed > 0 || s.Probes[i].N == 0 {
+		i := slices.IndexFunc(s.Probes, func(p ProbeSummary) bool { return p.Name == t.Probe })
+		if i < 0 || s.Probes[i].Failed > 0 || s.Probes[i].N == 0 {
+			return 0, false
+		}
+		if t.Metric == results.MetricProbe {
+			return s.Probes[i].MeanDelta, true
+		}
+		return s.Probes[i].PerRequest, s.Probes[i].HasPerRequest
+	case results.MetricListenOverflows, results.MetricStalls, results.MetricDiagnoses:
+	default:
 		return 0, false
 	}
-	p := &s.Probes[i]
-	if t.Metric == results.MetricProbe {
-		return p.MeanDelta, true
-	}
-	return p.PerRequest, p.HasPerRequest
-}
-
-// measureInside sums a timeline metric over a variant's repetitions; false
-// when one has no figure (no timeline, overflows not read, stalls unjudged).
-func measureInside(metric string, inside []diagnosis.Repetition) (float64, bool) {
 	var sum float64
-	for i := range inside {
-		d := &inside[i]
-		switch {
-		case d.NoTimeline:
-			return 0, false
-		case metric == results.MetricListenOverflows:
-			if d.ListenOverflows == nil {
-				return 0, false
+	for _, d := range inside {
+		n, ok := float64(len(d.Diagnoses)), !d.NoTimeline
+		switch t.Metric {
+		case results.MetricListenOverflows:
+			if ok = ok && d.ListenOverflows != nil; ok {
+				n = float64(*d.ListenOverflows)
 			}
-			sum += float64(*d.ListenOverflows)
-		case metric == results.MetricStalls:
-			if !d.StallsJudged {
-				return 0, false
-			}
-			sum += float64(len(d.Stalls))
-		case metric == results.MetricDiagnoses:
-			sum += float64(len(d.Diagnoses))
+		case results.MetricStalls:
+			n, ok = float64(len(d.Stalls)), ok && d.StallsJudged
 		}
+		if !ok {
+			return 0, false
+		}
+		sum += n
 	}
 	return sum, len(inside) > 0
 }
 
 // Crossed returns the checks that did not pass.
 func Crossed(cs []ThresholdCheck) []ThresholdCheck {
-	var out []ThresholdCheck
-	for _, c := range cs {
-		if !c.Passed {
-			out = append(out, c)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(cs), func(c ThresholdCheck) bool { return c.Passed })
 }
 
 // crossedLine is one crossed threshold as the reports' headers show it.
