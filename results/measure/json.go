@@ -2,6 +2,7 @@ package measure
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -32,22 +33,26 @@ func Opt[T any](v T, ok bool) *T {
 	return &v
 }
 
-// MarshalJSON writes f as an object in order.
-func (f Fields) MarshalJSON() ([]byte, error) {
-	b := []byte("{")
-	for _, fd := range f {
-		k, _ := json.Marshal(fd.Key)
-		v, err := json.Marshal(fd.Value)
-		if err != nil {
+// MarshalJSON writes f as an object in order, as json.Marshal would.
+func (f Fields) MarshalJSON() ([]byte, error) { return f.Marshal(true) }
+
+// Marshal writes f as an object in order, escaping "<", ">" and "&" in
+// strings when html (encoding/json compacts the newlines Encode ends with).
+func (f Fields) Marshal(html bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	b.WriteByte('{')
+	for i, fd := range f {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := cmp.Or(enc.Encode(fd.Key), b.WriteByte(':'), enc.Encode(fd.Value)); err != nil {
 			return nil, err
 		}
-		b = fmt.Appendf(b, "%s:%s,", k, v)
 	}
-	if len(f) == 0 {
-		return []byte("{}"), nil
-	}
-	b[len(b)-1] = '}'
-	return b, nil
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // Set sets the field at the dotted path to v, making the objects on the

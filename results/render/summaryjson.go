@@ -1,9 +1,6 @@
 package render
 
 import (
-	"bytes"
-	"cmp"
-	"encoding/json"
 	"io"
 	"math"
 	"slices"
@@ -57,24 +54,8 @@ type object []measure.Field
 // newObject is the fields in order, the empty optional ones left out.
 func newObject(fs ...measure.Field) object { return object(measure.Dense(fs)) }
 
-// MarshalJSON writes o's fields in order (encoding/json compacts it,
-// dropping the newlines Encode ends with).
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	b.WriteByte('{')
-	for i, f := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if err := cmp.Or(enc.Encode(f.Key), b.WriteByte(':'), enc.Encode(f.Value)); err != nil {
-			return nil, err
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
+// MarshalJSON writes o's fields in order, "<" and ">" as they are.
+func (o object) MarshalJSON() ([]byte, error) { return measure.Fields(o).Marshal(false) }
 
 // UnmarshalJSON reads o back in order (measure.Fields).
 func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }
