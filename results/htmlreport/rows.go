@@ -3,10 +3,8 @@ package htmlreport
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
@@ -248,7 +246,7 @@ func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Variants = &table{Head: []td{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
 	for _, v := range vs {
 		pg.Variants.add("", td{Class: "name", Swatch: cssColor(variantColor(v.I)), Text: v.V.Name}, td{Text: v.V.Series},
-			td{Text: keyValues(v.V.Sweep)}, td{Text: keyValues(v.V.Env), Class: "msg"}, right(strconv.Itoa(len(v.V.Reps))))
+			td{Text: tables.KeyValues(v.V.Sweep)}, td{Text: tables.KeyValues(v.V.Env), Class: "msg"}, right(strconv.Itoa(len(v.V.Reps))))
 		for _, in := range v.V.Info {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg"})
 		}
@@ -272,15 +270,6 @@ func ifRows(t *table) *table {
 		return nil
 	}
 	return t
-}
-
-// keyValues renders a map as "k=v k=v" in key order.
-func keyValues(m map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+"="+m[k])
-	}
-	return strings.Join(parts, " ")
 }
 
 func right(s string) td { return td{Text: s, Class: "num"} }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -24,11 +23,7 @@ func (d *doc) variant(m *analysis.Report, vi int) {
 	v := &m.Run.Variants[vi]
 	d.heading(1, "variant "+v.Name, "")
 	if len(v.Env) > 0 {
-		env := "env"
-		for _, k := range slices.Sorted(maps.Keys(v.Env)) {
-			env += " " + k + "=" + v.Env[k]
-		}
-		d.say(env, "")
+		d.say("env "+tables.KeyValues(v.Env), "")
 	}
 	for _, in := range v.Info {
 		d.say("server "+in.Line(), "")

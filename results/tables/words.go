@@ -334,3 +334,12 @@ func ByCount(counts map[string]uint64) []string {
 	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(counts[b], counts[a]) })
 	return keys
 }
+
+// KeyValues is m as "k=v k=v" in key order.
+func KeyValues(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return strings.Join(parts, " ")
+}
