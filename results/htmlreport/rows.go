@@ -9,7 +9,6 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -177,7 +176,7 @@ func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 				ra := x.A
 				add(repClass(ra), func(c measure.Column) measure.Value { return c.OfRep(x) }, name, right(strconv.Itoa(x.Rep.Index+1)))
 				if pt.Extra { // its failure and loud lines on rows of their own
-					for _, l := range (notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff}).Strings() {
+					for _, l := range append(measure.RepFlags(ra), ra.OpenLoop, ra.Missed, ra.Backoff).Strings() {
 						if l != "" {
 							t.add(repClass(ra), td{}, td{Text: l, Class: "msg", Span: len(t.Head) - 1})
 						}

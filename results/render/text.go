@@ -13,7 +13,6 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -47,7 +46,7 @@ func (d *doc) rep(x *measure.Rep) {
 	} else {
 		d.heading(2, fmt.Sprintf("%s, repetition %d", x.V.Name, rep.Index+1), "")
 	}
-	for _, line := range (notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff}).Strings() {
+	for _, line := range append(measure.RepFlags(ra), ra.Missed, ra.Backoff).Strings() {
 		d.say(line, "")
 	}
 	var facts []tables.Notice
