@@ -42,17 +42,17 @@ type legendItem struct {
 }
 
 // variantLegend is a legend entry per variant.
-func variantLegend(vs []variantData) []legendItem {
+func variantLegend(vs []measure.Variant) []legendItem {
 	items := make([]legendItem, len(vs))
 	for i, v := range vs {
-		items[i] = boxItem(baselineName(&v), v.Color)
+		items[i] = boxItem(baselineName(&v), variantColor(v.I))
 	}
 	return items
 }
 
 // baselineName is v's name, marked when it is the baseline.
-func baselineName(v *variantData) string {
-	if v.Sum.IsBaseline {
+func baselineName(v *measure.Variant) string {
+	if v.S.IsBaseline {
 		return v.V.Name + " (baseline)"
 	}
 	return v.V.Name
@@ -68,7 +68,7 @@ func ciTop(st stats.Stats) float64 {
 
 // rateChart draws each measured variant's mean rate as a horizontal bar
 // (the first at the top) with its 95 % CI and its repetitions as dots.
-func rateChart(vs []variantData) chart {
+func rateChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-rate", Title: "Throughput per variant",
 		Caption: "Bar: mean total req/s over the repetitions; whisker: 95 % confidence interval of the mean (needs ≥ 2 repetitions); " +
 			"dots: the repetitions; dashed line: the baseline's mean. The label gives the mean and the difference from the baseline.",
@@ -79,25 +79,25 @@ func rateChart(vs []variantData) chart {
 	}
 	n := len(ms)
 	f.X.Tick.Marker = rateTicks
-	b := slices.IndexFunc(ms, func(v variantData) bool { return v.Sum.IsBaseline }) // -1: not measured
+	b := slices.IndexFunc(ms, func(v measure.Variant) bool { return v.S.IsBaseline }) // -1: not measured
 	names := make([]string, n)
 	var whisk xyErrors
 	var dots, at plotter.XYs
 	var lbls []string
 	for i := range ms {
 		v, pos := &ms[i], float64(n-1-i)
-		st := v.Sum.Stats
+		st := v.S.Stats
 		names[n-1-i] = baselineName(v)
-		f.bar(pos, st.Mean, 18, 0, v.Color, true)
+		f.bar(pos, st.Mean, 18, 0, variantColor(v.I), true)
 		whisk.add(plotter.XY{X: st.Mean, Y: pos}, st)
 		right := ciTop(st)
-		for _, r := range v.Rates {
+		for _, r := range v.V.Rates() {
 			dots = append(dots, plotter.XY{X: r, Y: pos})
 			right = math.Max(right, r)
 		}
 		label := format.Rate(st.Mean)
-		if !v.Sum.IsBaseline && b >= 0 && st.N > 0 && ms[b].Sum.Stats.N > 0 { // the difference is defined
-			label += "  (" + format.Delta(v.Sum.Comparison.DeltaPct) + ")"
+		if !v.S.IsBaseline && b >= 0 && st.N > 0 && ms[b].S.Stats.N > 0 { // the difference is defined
+			label += "  (" + format.Delta(v.S.Comparison.DeltaPct) + ")"
 		}
 		at, lbls = append(at, plotter.XY{X: right, Y: pos}), append(lbls, label)
 	}
@@ -105,7 +105,7 @@ func rateChart(vs []variantData) chart {
 	f.whiskers(whisk, colorInk, true)
 	f.glyphs(dots, colorInk, 2.5, draw.CircleGlyph{})
 	if b >= 0 {
-		mean := ms[b].Sum.Stats.Mean
+		mean := ms[b].S.Stats.Mean
 		f.refLine(mean, -0.5, mean, float64(n)-0.5, colorMuted, "baseline mean")
 	}
 	f.labels(at, lbls, vg.Point{X: 6, Y: -4}, 9.5, colorInk, draw.XLeft)
@@ -120,7 +120,7 @@ func rateChart(vs []variantData) chart {
 // otherwise (a line between names would suggest values between them).
 // Each shows its points' means and 95 % CIs, the best ringed and
 // labelled, the baseline's mean dashed across.
-func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pred *softratio.Prediction) []chart {
+func sweepCharts(ss []series, base *measure.Variant, verdicts map[string]string, pred *softratio.Prediction) []chart {
 	var out []chart
 	for i, s := range ss {
 		xName, why := s.Key, "the swept values are names, not numbers"
@@ -144,40 +144,40 @@ func sweepCharts(ss []series, base *variantData, verdicts map[string]string, pre
 }
 
 // sweepChart draws series s into f.
-func sweepChart(f *figure, s series, base *variantData, pred *softratio.Prediction) chart {
+func sweepChart(f *figure, s series, base *measure.Variant, pred *softratio.Prediction) chart {
 	f.Y.Tick.Marker = rateTicks
 	n := len(s.Points)
-	means, ds, ticks := make(plotter.XYs, n), make([]variantData, n), make([]string, n)
+	means, ds, ticks := make(plotter.XYs, n), make([]measure.Variant, n), make([]string, n)
 	xs, ratios := make([]float64, n), make([]string, n)
 	var whisk xyErrors
 	for j, pt := range s.Points {
-		means[j] = plotter.XY{X: pt.X, Y: pt.D.Sum.Stats.Mean}
-		whisk.add(means[j], pt.D.Sum.Stats)
+		means[j] = plotter.XY{X: pt.X, Y: pt.D.S.Stats.Mean}
+		whisk.add(means[j], pt.D.S.Stats)
 		ds[j], ticks[j], xs[j], ratios[j] = pt.D, pt.Label, pt.X, pt.D.V.Env[analysis.SoftRatioEnv]
 	}
 	first, last := s.Points[0], s.Points[n-1]
 	lo, hi := first.X-0.5, last.X+0.5 // the baseline's line
 	if s.Numeric {
-		f.linePoints(means, first.D.Color, s.Series)
-		f.whiskers(whisk, first.D.Color, false)
+		f.linePoints(means, variantColor(first.D.I), s.Series)
+		f.whiskers(whisk, variantColor(first.D.I), false)
 		f.modelCurve(pred, xs, ratios)
 		lo, hi = padded(first.X, last.X)
 	} else {
 		w := max(min((chartWidth-100)/vg.Length(n)*0.6, 60), 4)
 		for _, pt := range s.Points {
-			f.bar(pt.X, pt.D.Sum.Stats.Mean, w, 0, pt.D.Color, false)
+			f.bar(pt.X, pt.D.S.Stats.Mean, w, 0, variantColor(pt.D.I), false)
 		}
 		f.whiskers(whisk, colorInk, false)
 		f.nominalX(ticks, true)
 		f.key(variantLegend(ds)...)
 	}
-	if j := slices.IndexFunc(s.Points, func(p seriesPoint) bool { return p.D.Sum.Best }); j >= 0 {
+	if j := slices.IndexFunc(s.Points, func(p seriesPoint) bool { return p.D.S.Best }); j >= 0 {
 		b := s.Points[j].D
-		f.bestMark(s.Points[j].X, b.Sum.Stats, "best: "+b.V.Name+", "+format.Rate(b.Sum.Stats.Mean)+" req/s",
+		f.bestMark(s.Points[j].X, b.S.Stats, "best: "+b.V.Name+", "+format.Rate(b.S.Stats.Mean)+" req/s",
 			"best (significantly faster than every other value)", !s.Numeric, (lo+hi)/2)
 	}
 	if base != nil && len(base.V.Reps) > 0 {
-		f.refLine(lo, base.Sum.Stats.Mean, hi, base.Sum.Stats.Mean, colorMuted, "baseline mean ("+base.V.Name+")")
+		f.refLine(lo, base.S.Stats.Mean, hi, base.S.Stats.Mean, colorMuted, "baseline mean ("+base.V.Name+")")
 	}
 	if s.Numeric {
 		f.spanX(lo, hi)
@@ -211,18 +211,18 @@ func (f *figure) spanX(lo, hi float64) {
 
 // cdfChart draws every measured variant's CDF of one latency, merged
 // over its repetitions, on a log ms axis.
-func cdfChart(vs []variantData, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
+func cdfChart(vs []measure.Variant, id, name string, pick func(*analysis.VariantSummary) *results.Histogram) chart {
 	f := newFigure(chart{ID: id, Title: "Latency CDF: " + name,
 		Caption: "Fraction of requests whose " + name + " took at most x ms, from the HDR histograms of every repetition merged exactly. " +
 			"Further left is faster; the upper end of each curve is the tail.",
 	}, name+" (ms, log scale)", "requests ≤ x", true, true)
 	f.X.Scale, f.X.Tick.Marker, f.Y.Tick.Marker = plot.LogScale{}, logMsTicks, fractionTicks
-	var drawn []variantData
+	var drawn []measure.Variant
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range measured(vs) {
-		if pts := cdf(pick(v.Sum)); len(pts) > 0 {
+		if pts := cdf(pick(v.S)); len(pts) > 0 {
 			lo, hi = math.Min(lo, pts[0].X), math.Max(hi, pts[len(pts)-1].X)
-			f.line(pts, v.Color, 1.8)
+			f.line(pts, variantColor(v.I), 1.8)
 			drawn = append(drawn, v)
 		}
 	}
@@ -250,7 +250,7 @@ func groupName(index int, cpus string) string {
 
 // groupChart draws each group's mean rate over the repetitions, bars of
 // the variants side by side per group index.
-func groupChart(vs []variantData) chart {
+func groupChart(vs []measure.Variant) chart {
 	f := newFigure(chart{ID: "chart-groups", Title: "Throughput per worker group",
 		Caption: "Each group's req/s (its own window), mean over the variant's repetitions. " +
 			"Uneven bars within a variant mean uneven CPUs or connection counts between groups."},
@@ -260,7 +260,7 @@ func groupChart(vs []variantData) chart {
 	cpusOf := map[int]string{}    // group index -> CPUs, from the first variant that has the group
 	cols := make([]color.RGBA, len(ms))
 	for j, v := range ms {
-		cols[j] = v.Color
+		cols[j] = variantColor(v.I)
 		for _, g := range measure.VariantGroups(v.V) {
 			rates[[2]int{j, g.Index}] = stat.Mean(g.Rates, nil)
 			if _, ok := cpusOf[g.Index]; !ok {
@@ -318,7 +318,7 @@ var cpuKinds = []struct {
 
 // cpuChart draws each measured variant's mean busy shares (cpuKinds)
 // against the client-bound threshold; none when none was measured.
-func cpuChart(vs []variantData) []chart {
+func cpuChart(vs []measure.Variant) []chart {
 	limit := results.ClientBoundBusy * 100
 	f := newFigure(chart{ID: "chart-cpu", Title: "CPU use during the window",
 		Caption: fmt.Sprintf("Busy %% of the CPUs measured (anything that ran on them), mean over repetitions. A client group "+
@@ -337,7 +337,7 @@ func cpuChart(vs []variantData) []chart {
 		mc, v := catalogued(cpuKinds[k].key, true), &ms[i]
 		var xs []float64
 		for r := range v.V.Reps {
-			x := mc.OfRep(&measure.Rep{V: v.V, Rep: &v.V.Reps[r], A: &v.Reps[r]})
+			x := mc.OfRep(measure.NewRep(v.R, v.I, r))
 			if x.Kind != measure.None && !math.IsNaN(x.F) {
 				xs = append(xs, x.F*100)
 			}
@@ -552,10 +552,10 @@ type series struct {
 type seriesPoint struct {
 	X     float64
 	Label string
-	D     variantData
+	D     measure.Variant
 }
 
-func sweepSeries(sws []analysis.SweepSummary, vs []variantData) []series {
+func sweepSeries(sws []analysis.SweepSummary, vs []measure.Variant) []series {
 	var out []series
 	for k := range sws {
 		sw := &sws[k]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/softratio"
 )
 
@@ -119,13 +120,13 @@ func height(p svgPath) float64 {
 // ratio numbers ("kae-soft-{ratio}": 0, 10, 33, 50, 100, listed out of
 // order), each mean with a ±2 % confidence interval; the best of each
 // sweep marked.
-func sweepFixture() []variantData {
-	var vs []variantData
+func sweepFixture() []measure.Variant {
+	var vs []measure.Variant
 	add := func(name, series, key, value string, mean float64, best bool) {
 		v := &results.Variant{Name: name, Series: series, Sweep: map[string]string{key: value}, Reps: make([]results.Rep, 5)}
 		st := stats.Stats{N: 5, Mean: mean, HasCI: true, CI95Low: mean * 0.98, CI95High: mean * 1.02}
-		vs = append(vs, variantData{Index: len(vs), V: v, Color: variantColor(len(vs)),
-			Sum: &analysis.VariantSummary{Stats: st, IsBaseline: len(vs) == 0, Best: best}})
+		vs = append(vs, measure.Variant{I: len(vs), V: v,
+			S: &analysis.VariantSummary{Stats: st, IsBaseline: len(vs) == 0, Best: best}})
 	}
 	add("rsa2048", "{cert}", "cert", "rsa2048", 1180, false)
 	add("rsa4096", "{cert}", "cert", "rsa4096", 190, false)
@@ -159,14 +160,14 @@ func TestSweepChartKinds(t *testing.T) {
 	if got, want := len(charts), 2; got != want {
 		t.Fatalf("%d sweep charts, want %d", got, want)
 	}
-	bySeries := map[string][]variantData{}
+	bySeries := map[string][]measure.Variant{}
 	for _, v := range vs {
 		bySeries[v.V.Series] = append(bySeries[v.V.Series], v)
 	}
 	colours := func(series string) map[string]bool {
 		m := map[string]bool{}
 		for _, v := range bySeries[series] {
-			m[strings.ToUpper(cssColor(v.Color))] = true
+			m[strings.ToUpper(cssColor(variantColor(v.I)))] = true
 		}
 		return m
 	}
@@ -180,17 +181,17 @@ func TestSweepChartKinds(t *testing.T) {
 	got := bars(paths, cs)
 	var unit float64 // px per req/s, the same for every bar when bars start at zero
 	for _, v := range bySeries["{cert}"] {
-		c := strings.ToUpper(cssColor(v.Color))
+		c := strings.ToUpper(cssColor(variantColor(v.I)))
 		if len(got[c]) != 1 {
 			t.Errorf("{cert} sweep: %d bars in %s's colour %s, want 1", len(got[c]), v.V.Name, c)
 			continue
 		}
-		u := height(got[c][0]) / v.Sum.Stats.Mean
+		u := height(got[c][0]) / v.S.Stats.Mean
 		if unit == 0 {
 			unit = u
 		} else if math.Abs(u/unit-1) > 0.01 {
 			t.Errorf("{cert} sweep: %s's bar is %.1f px for %.1f req/s, not in proportion with the others (bars must start at zero)",
-				v.V.Name, height(got[c][0]), v.Sum.Stats.Mean)
+				v.V.Name, height(got[c][0]), v.S.Stats.Mean)
 		}
 	}
 	if lines := polylines(paths, cs); len(lines) != 0 {
@@ -227,7 +228,7 @@ func TestSweepChartKinds(t *testing.T) {
 func TestSweepChartNoBest(t *testing.T) {
 	vs := sweepFixture()
 	for i := range vs {
-		vs[i].Sum.Best = false
+		vs[i].S.Best = false
 	}
 	verdict := "no best value: no ratio is significantly faster than another"
 	for _, c := range sweepCharts(sweepSeries(fixtureSweeps(), vs), &vs[0], map[string]string{"kae-soft-{ratio}": verdict}, nil) {

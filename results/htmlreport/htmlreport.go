@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"image/color"
 	"io"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/measure"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -62,30 +62,18 @@ type section struct {
 // maxClientBound is how many client-bound groups the banner lists.
 const maxClientBound = 8
 
-// variantData is variant Index with its summary, colour, repetitions'
-// rates and analyses.
-type variantData struct {
-	Index int
-	V     *results.Variant
-	Sum   *analysis.VariantSummary
-	Color color.RGBA
-	Rates []float64
-	Reps  []analysis.RepReport
-}
-
-func newVariantData(m *analysis.Report) []variantData {
-	r := m.Run
-	vs := make([]variantData, len(r.Variants))
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		vs[i] = variantData{Index: i, V: v, Sum: &m.Summary.Variants[i], Color: variantColor(i), Rates: v.Rates(), Reps: m.Reps[i]}
+// newVariantData is every variant of m.
+func newVariantData(m *analysis.Report) []measure.Variant {
+	vs := make([]measure.Variant, len(m.Run.Variants))
+	for i := range vs {
+		vs[i] = *measure.NewVariant(m, i)
 	}
 	return vs
 }
 
 // measured are the variants with at least one completed repetition.
-func measured(vs []variantData) []variantData {
-	return slices.DeleteFunc(slices.Clone(vs), func(v variantData) bool { return len(v.V.Reps) == 0 })
+func measured(vs []measure.Variant) []measure.Variant {
+	return slices.DeleteFunc(slices.Clone(vs), func(v measure.Variant) bool { return len(v.V.Reps) == 0 })
 }
 
 // firstOf returns the first n of lines and how many more there are.
@@ -147,8 +135,8 @@ func newPage(m *analysis.Report) *page {
 }
 
 // charts are the page's charts, in order.
-func charts(m *analysis.Report, vs []variantData) []chart {
-	var base *variantData // nil when the baseline was not measured
+func charts(m *analysis.Report, vs []measure.Variant) []chart {
+	var base *measure.Variant // nil when the baseline was not measured
 	if m.Summary.Baseline >= 0 {
 		base = &vs[m.Summary.Baseline]
 	}

@@ -3,15 +3,12 @@ package htmlreport
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -133,7 +130,7 @@ func catalogued(key string, rep bool) measure.Column {
 
 // build lays out pt for vs: the lead cells, then a cell per column (dash
 // for none); a row whose repetition or group is hot is marked so.
-func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
+func (pt pageTable) build(m *analysis.Report, vs []measure.Variant) *table {
 	var cols []measure.Column
 	for _, pc := range pt.Cols {
 		cols = append(cols, catalogued(pc.Key, pt.Rep))
@@ -170,16 +167,16 @@ func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
 	}
 	for i := range vs {
 		v := &vs[i]
-		x := measure.NewVariant(m, v.Index)
-		value := func(c measure.Column) measure.Value { return c.OfVariant(x) }
+		value := func(c measure.Column) measure.Value { return c.OfVariant(v) }
 		name := td{Text: v.V.Name, Class: "name"}
 		switch {
 		case pt.Rep:
 			for j := range v.V.Reps {
-				x, ra := measure.NewRep(m, v.Index, j), &v.Reps[j]
-				add(repClass(ra), func(c measure.Column) measure.Value { return c.OfRep(x) }, name, right(strconv.Itoa(v.V.Reps[j].Index+1)))
+				x := measure.NewRep(m, v.I, j)
+				ra := x.A
+				add(repClass(ra), func(c measure.Column) measure.Value { return c.OfRep(x) }, name, right(strconv.Itoa(x.Rep.Index+1)))
 				if pt.Extra { // its failure and loud lines on rows of their own
-					for _, l := range (notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.OpenLoop, ra.Missed, ra.Backoff}).Strings() {
+					for _, l := range append(measure.RepFlags(ra), ra.OpenLoop, ra.Missed, ra.Backoff).Strings() {
 						if l != "" {
 							t.add(repClass(ra), td{}, td{Text: l, Class: "msg", Span: len(t.Head) - 1})
 						}
@@ -188,7 +185,7 @@ func (pt pageTable) build(m *analysis.Report, vs []variantData) *table {
 			}
 		case pt.Groups:
 			for _, g := range measure.VariantGroups(v.V) {
-				x.G = g
+				v.G = g
 				add(map[bool]string{true: "hot"}[g.EverBusy()], value, name, right(strconv.Itoa(g.Index)))
 			}
 		default:
@@ -229,26 +226,26 @@ func repClass(ra *analysis.RepReport) string {
 }
 
 // addTables lays out the page's tables of the variants vs.
-func (pg *page) addTables(m *analysis.Report, vs []variantData) {
+func (pg *page) addTables(m *analysis.Report, vs []measure.Variant) {
 	pg.Comparison = fromTable("comparison-table", tables.Comparison(m, measure.Markdown|measure.HTML))
 	for i := range pg.Comparison.Rows {
 		r, v := &pg.Comparison.Rows[i], &vs[i]
-		r.Cells[0].Swatch = cssColor(v.Color)
-		if n := v.Sum.FailedReps; n > 0 {
+		r.Cells[0].Swatch = cssColor(variantColor(v.I))
+		if n := v.S.FailedReps; n > 0 {
 			r.Cells[0].Flag = "FAILED"
-			if v.Sum.Stats.N > 1 {
-				r.Cells[0].Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, v.Sum.Stats.N)
+			if v.S.Stats.N > 1 {
+				r.Cells[0].Flag = fmt.Sprintf("FAILED (%d of %d reps)", n, v.S.Stats.N)
 			}
 		}
-		if v.Sum.IsBaseline {
+		if v.S.IsBaseline {
 			r.Class = "base"
 		}
 	}
 	notesRows(pg.Comparison)
 	pg.Variants = &table{Head: []td{{Text: "variant"}, {Text: "series"}, {Text: "swept"}, {Text: "server environment"}, {Text: "repetitions", Class: "num"}}}
 	for _, v := range vs {
-		pg.Variants.add("", td{Class: "name", Swatch: cssColor(v.Color), Text: v.V.Name}, td{Text: v.V.Series}, td{Text: keyValues(v.V.Sweep)},
-			td{Text: keyValues(v.V.Env), Class: "msg"}, right(strconv.Itoa(len(v.V.Reps))))
+		pg.Variants.add("", td{Class: "name", Swatch: cssColor(variantColor(v.I)), Text: v.V.Name}, td{Text: v.V.Series},
+			td{Text: tables.KeyValues(v.V.Sweep)}, td{Text: tables.KeyValues(v.V.Env), Class: "msg"}, right(strconv.Itoa(len(v.V.Reps))))
 		for _, in := range v.V.Info {
 			pg.Variants.add("", td{}, td{Text: "server " + in.Line(), Class: "msg"})
 		}
@@ -272,15 +269,6 @@ func ifRows(t *table) *table {
 		return nil
 	}
 	return t
-}
-
-// keyValues renders a map as "k=v k=v" in key order.
-func keyValues(m map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, k+"="+m[k])
-	}
-	return strings.Join(parts, " ")
 }
 
 func right(s string) td { return td{Text: s, Class: "num"} }

@@ -54,11 +54,11 @@ type diagnosisBlock struct {
 }
 
 // timelineSectionOf lays out the timeline of every variant of vs from m.
-func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
+func timelineSectionOf(vs []measure.Variant, m *analysis.Report) *timelineSection {
 	sec := &timelineSection{}
 	blocks := map[string]string{} // "variant/rep" -> a link to its block
 	for _, v := range measured(vs) {
-		tv := timelineVariant{Name: v.V.Name, Color: cssColor(v.Color), ID: "timeline-" + strconv.Itoa(v.Index)}
+		tv := timelineVariant{Name: v.V.Name, Color: cssColor(variantColor(v.I)), ID: "timeline-" + strconv.Itoa(v.I)}
 		open := true // until a repetition has a timeline
 		for j := range v.V.Reps {
 			rep := &v.V.Reps[j]
@@ -70,7 +70,7 @@ func timelineSectionOf(vs []variantData, m *analysis.Report) *timelineSection {
 			}
 			tr.Open, open, sec.Recorded = open, false, true
 			blocks[v.V.Name+"/"+strconv.Itoa(rep.Index)] = "#" + tr.ID
-			ra := &v.Reps[j]
+			ra := &v.R.Reps[v.I][j]
 			tr.Summary, tr.Facts = repTimelineSummary(rep, ra), tables.RepTimeline(&ra.Timeline)
 			tr.Charts = repTimelineCharts(rep, ra)
 			for k := range ra.Timeline.Diagnoses {

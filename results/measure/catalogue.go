@@ -330,9 +330,9 @@ var serverCPUs = []Measure{
 // OTHER LOAD on the server's CPUs, with a client group on them, with
 // either (shared says how); those judged for saturation, NOT SATURATED.
 func serverVariantJSON(vs *analysis.VariantSummary) Value {
-	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(dense(Fields{
+	return If(vs.SaturationReps > 0 || vs.ServerSharedReps > 0, Object(Dense(Fields{
 		{"other_load_reps", vs.ServerOtherLoadReps}, {"shared_cpu_reps", vs.SharedCPUReps}, {"shared_reps", vs.ServerSharedReps},
-		opt("shared", vs.ServerShared.Strings()), {"shared_in_most", vs.ServerSharedInMost()},
+		Omit("shared", vs.ServerShared.Strings()), {"shared_in_most", vs.ServerSharedInMost()},
 		{"saturation_reps", vs.SaturationReps}, {"not_saturated_reps", vs.NotSaturatedReps}})))
 }
 
@@ -343,20 +343,20 @@ func serverCPUsJSON(ra *analysis.RepReport) Value {
 		return Value{}
 	}
 	m := u.Measured
-	return Object(dense(Fields{{"cpus", u.CPUs}, opt("host", u.Host), opt("busy", Opt(u.Busy, m)),
-		opt("server", Opt(u.Server, m && u.HasServer)), opt("kaeload", Opt(u.Kaeload, m)),
-		opt("interrupts", Opt(u.Interrupts, m)), opt("others", Opt(u.Others, m)), opt("busiest", u.Top),
-		{"other_load", u.OtherLoad}, opt("shared", u.Shared),
-		opt("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
+	return Object(Dense(Fields{{"cpus", u.CPUs}, Omit("host", u.Host), Omit("busy", Opt(u.Busy, m)),
+		Omit("server", Opt(u.Server, m && u.HasServer)), Omit("kaeload", Opt(u.Kaeload, m)),
+		Omit("interrupts", Opt(u.Interrupts, m)), Omit("others", Opt(u.Others, m)), Omit("busiest", u.Top),
+		{"other_load", u.OtherLoad}, Omit("shared", u.Shared),
+		Omit("lines", slices.DeleteFunc(notes.List{ra.ServerOtherLoad, ra.SharedCPUs}.Strings(), isEmpty))}))
 }
 
 // saturationJSON is whether a repetition loaded the server, when judged.
 func saturationJSON(ra *analysis.RepReport) Value {
 	s := ra.Saturation
-	return If(s.Judged, Object(dense(Fields{{"server_busy", s.Server}, opt("cpus_busy", Opt(s.CPUsBusy, s.HasCPUsBusy)),
-		{"client_bound", s.ClientBound}, opt("accelerator", s.Accelerator), {"connections", s.Connections},
+	return If(s.Judged, Object(Dense(Fields{{"server_busy", s.Server}, Omit("cpus_busy", Opt(s.CPUsBusy, s.HasCPUsBusy)),
+		{"client_bound", s.ClientBound}, Omit("accelerator", s.Accelerator), {"connections", s.Connections},
 		{"mean_latency_ms", s.MeanLatency.Seconds() * 1e3}, {"little_req_per_s", s.LittleRate}, {"req_per_s", s.Rate},
-		{"not_saturated", s.NotSaturated}, opt("line", ra.NotSaturated.String())})))
+		{"not_saturated", s.NotSaturated}, Omit("line", ra.NotSaturated.String())})))
 }
 
 func isEmpty(s string) bool { return s == "" }

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -32,22 +33,26 @@ func Opt[T any](v T, ok bool) *T {
 	return &v
 }
 
-// MarshalJSON writes f as an object in order.
-func (f Fields) MarshalJSON() ([]byte, error) {
-	b := []byte("{")
-	for _, fd := range f {
-		k, _ := json.Marshal(fd.Key)
-		v, err := json.Marshal(fd.Value)
-		if err != nil {
+// MarshalJSON writes f as an object in order, as json.Marshal would.
+func (f Fields) MarshalJSON() ([]byte, error) { return f.Marshal(true) }
+
+// Marshal writes f as an object in order, escaping "<", ">" and "&" in
+// strings when html (encoding/json compacts the newlines Encode ends with).
+func (f Fields) Marshal(html bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	b.WriteByte('{')
+	for i, fd := range f {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := cmp.Or(enc.Encode(fd.Key), b.WriteByte(':'), enc.Encode(fd.Value)); err != nil {
 			return nil, err
 		}
-		b = fmt.Appendf(b, "%s:%s,", k, v)
 	}
-	if len(f) == 0 {
-		return []byte("{}"), nil
-	}
-	b[len(b)-1] = '}'
-	return b, nil
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // Set sets the field at the dotted path to v, making the objects on the
@@ -140,16 +145,16 @@ func empty(v any) bool {
 	}
 }
 
-// opt is a field that dense leaves out when its value is empty.
-func opt(key string, v any) Field {
+// Omit is a field that Dense leaves out when its value is empty.
+func Omit(key string, v any) Field {
 	if empty(v) {
 		v = nil
 	}
 	return Field{key, v}
 }
 
-// dense is f without the fields opt left out.
-func dense(f Fields) Fields {
+// Dense is f without the fields Omit left out.
+func Dense(f Fields) Fields {
 	return slices.DeleteFunc(f, func(fd Field) bool { return fd.Value == nil })
 }
 
@@ -186,14 +191,14 @@ var timelineJSON = []Measure{
 	}},
 	{Key: "diagnoses", Show: JSON, Rep: func(x *Rep) Value {
 		return Object(each(x.A.Timeline.Diagnoses, func(d diagnosis.Diagnosis) Fields {
-			return dense(Fields{{"rule", d.Rule}, {"title", d.Title}, {"variant", d.Variant}, {"rep", d.Rep}, {"cause", d.Cause.String()},
+			return Dense(Fields{{"rule", d.Rule}, {"title", d.Title}, {"variant", d.Variant}, {"rep", d.Rep}, {"cause", d.Cause.String()},
 				{"figure", d.Figure}, {"consequence", d.Consequence.String()}, {"fix", d.Fix.String()},
-				opt("counters", d.Counters), opt("stalls", d.Stalls)})
+				Omit("counters", d.Counters), Omit("stalls", d.Stalls)})
 		}))
 	}},
 	{Key: "not_attributable", Show: JSON, Rep: func(x *Rep) Value {
 		return Object(each(x.A.Timeline.HostOnly, func(h diagnosis.HostOnly) Fields {
-			return dense(Fields{{"rule", h.Rule}, {"title", h.Title}, {"text", h.Line()}, opt("counters", h.Counters)})
+			return Dense(Fields{{"rule", h.Rule}, {"title", h.Title}, {"text", h.Line()}, Omit("counters", h.Counters)})
 		}))
 	}},
 	{Key: "traffic", Show: JSON, Rep: func(x *Rep) Value { return Object(x.A.Timeline.Traffic) }},
@@ -205,11 +210,11 @@ var timelineJSON = []Measure{
 // start, counts, latency percentiles in ms and CPU shares (0..1).
 func pointJSON(p results.Point) Fields {
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	return dense(Fields{{"start_s", p.Start.Seconds()}, {"length_s", p.Length.Seconds()}, {"requests", p.Requests},
-		{"errors", p.Errors.Total()}, opt("errors_by_class", p.Errors), {"started", p.Started},
-		opt("handshake_p50_ms", ms(p.HandshakeP50)), opt("handshake_p99_ms", ms(p.HandshakeP99)),
-		opt("total_p50_ms", ms(p.TotalP50)), opt("total_p99_ms", ms(p.TotalP99)),
-		opt("client_busy", p.ProcessBusy), opt("client_cpus_busy", p.CPUsBusy), opt("server_busy", p.ServerBusy)})
+	return Dense(Fields{{"start_s", p.Start.Seconds()}, {"length_s", p.Length.Seconds()}, {"requests", p.Requests},
+		{"errors", p.Errors.Total()}, Omit("errors_by_class", p.Errors), {"started", p.Started},
+		Omit("handshake_p50_ms", ms(p.HandshakeP50)), Omit("handshake_p99_ms", ms(p.HandshakeP99)),
+		Omit("total_p50_ms", ms(p.TotalP50)), Omit("total_p99_ms", ms(p.TotalP99)),
+		Omit("client_busy", p.ProcessBusy), Omit("client_cpus_busy", p.CPUsBusy), Omit("server_busy", p.ServerBusy)})
 }
 
 // phaseJSON is what a repetition's client did in a phase outside its
@@ -221,6 +226,6 @@ func phaseJSON(responses uint64, status [6]uint64, errs uint64, classes results.
 			byStatus[format.StatusClasses[i]] = n
 		}
 	}
-	return dense(Fields{{"responses", responses}, opt("status", byStatus), {"errors", errs},
-		opt("errors_by_class", classes), opt("cut_off", cutOff)})
+	return Dense(Fields{{"responses", responses}, Omit("status", byStatus), {"errors", errs},
+		Omit("errors_by_class", classes), Omit("cut_off", cutOff)})
 }

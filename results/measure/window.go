@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
@@ -77,11 +78,16 @@ var timeline = []Measure{
 // words writes words as they are ("" when none).
 func words(v Value) string { return v.S }
 
+// RepFlags are a repetition's failure and flags, the lines every report has.
+func RepFlags(ra *analysis.RepReport) notes.List {
+	return notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated}
+}
+
 // repNotes are a repetition's lines in one cell: the open loop's misses,
 // its failure, then its flags.
 func repNotes(x *Rep) Value {
-	ra, t := x.A, &x.Rep.Total
-	note := notes.Join([]notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated}, " ")
+	t := &x.Rep.Total
+	note := notes.Join(RepFlags(x.A), " ")
 	if t.Scheduled > 0 { // an open loop: its missed starts and latency from the intended start
 		note = strings.TrimSpace("missed " + format.Count(t.Missed) + " of " + format.Count(t.Scheduled) +
 			" starts, p99 from intended start " + format.QuantileMillis(t.Latency.Intended, 99) + " ms " + note)

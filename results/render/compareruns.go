@@ -43,7 +43,7 @@ func CompareRuns(w io.Writer, rr *analysis.RunsReport) error {
 		r := m.Run
 		started := "-"
 		if !r.Started.IsZero() {
-			started = r.Started.Format("2006-01-02 15:04:05 MST")
+			started = r.Started.Format(tables.Stamp)
 		}
 		var notes []string
 		if r.Interrupted {

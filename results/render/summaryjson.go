@@ -1,12 +1,8 @@
 package render
 
 import (
-	"bytes"
-	"cmp"
-	"encoding/json"
 	"io"
 	"math"
-	"reflect"
 	"slices"
 	"time"
 
@@ -46,56 +42,20 @@ type SummaryJSON struct {
 	Drift          object   `json:"drift,omitempty"`
 }
 
-// field is a field of a JSON object; an optional one is left out when
-// empty, as encoding/json's omitempty reads it.
-type field struct {
-	key      string
-	value    any
-	optional bool
-}
-
 // must and opt are a field always shown and one left out when empty.
-func must(key string, v any) field { return field{key, v, false} }
-func opt(key string, v any) field  { return field{key, v, true} }
+func must(key string, v any) measure.Field { return measure.Field{Key: key, Value: v} }
+
+var opt = measure.Omit
 
 // object is a JSON object that keeps its fields' order and writes "<"
 // and ">" as they are, like the summary around it.
 type object []measure.Field
 
 // newObject is the fields in order, the empty optional ones left out.
-func newObject(fs ...field) object {
-	out := object{}
-	for _, f := range fs {
-		v := reflect.ValueOf(f.value)
-		empty := !v.IsValid() || (v.Kind() != reflect.Struct && v.IsZero())
-		if k := v.Kind(); k == reflect.Map || k == reflect.Slice {
-			empty = v.Len() == 0
-		}
-		if !f.optional || !empty {
-			out = append(out, measure.Field{Key: f.key, Value: f.value})
-		}
-	}
-	return out
-}
+func newObject(fs ...measure.Field) object { return object(measure.Dense(fs)) }
 
-// MarshalJSON writes o's fields in order (encoding/json compacts it,
-// dropping the newlines Encode ends with).
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	b.WriteByte('{')
-	for i, f := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if err := cmp.Or(enc.Encode(f.Key), b.WriteByte(':'), enc.Encode(f.Value)); err != nil {
-			return nil, err
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
+// MarshalJSON writes o's fields in order, "<" and ">" as they are.
+func (o object) MarshalJSON() ([]byte, error) { return measure.Fields(o).Marshal(false) }
 
 // UnmarshalJSON reads o back in order (measure.Fields).
 func (o *object) UnmarshalJSON(b []byte) error { return (*measure.Fields)(o).UnmarshalJSON(b) }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
-	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -24,11 +22,7 @@ func (d *doc) variant(m *analysis.Report, vi int) {
 	v := &m.Run.Variants[vi]
 	d.heading(1, "variant "+v.Name, "")
 	if len(v.Env) > 0 {
-		env := "env"
-		for _, k := range slices.Sorted(maps.Keys(v.Env)) {
-			env += " " + k + "=" + v.Env[k]
-		}
-		d.say(env, "")
+		d.say("env "+tables.KeyValues(v.Env), "")
 	}
 	for _, in := range v.Info {
 		d.say("server "+in.Line(), "")
@@ -52,7 +46,7 @@ func (d *doc) rep(x *measure.Rep) {
 	} else {
 		d.heading(2, fmt.Sprintf("%s, repetition %d", x.V.Name, rep.Index+1), "")
 	}
-	for _, line := range (notes.List{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated, ra.Missed, ra.Backoff}).Strings() {
+	for _, line := range append(measure.RepFlags(ra), ra.Missed, ra.Backoff).Strings() {
 		d.say(line, "")
 	}
 	var facts []tables.Notice

@@ -60,12 +60,12 @@ func Facts(m *analysis.Report) []Notice {
 			fs = append(fs, Notice{label, text()})
 		}
 	}
-	add(!r.Started.IsZero(), "started", func() string { return r.Started.Format(stamp) })
+	add(!r.Started.IsZero(), "started", func() string { return r.Started.Format(Stamp) })
 	add(!r.Finished.IsZero(), "finished", func() string {
 		if r.Started.IsZero() {
-			return r.Finished.Format(stamp)
+			return r.Finished.Format(Stamp)
 		}
-		return fmt.Sprintf("%s (took %s)", r.Finished.Format(stamp), r.Finished.Sub(r.Started).Round(time.Second))
+		return fmt.Sprintf("%s (took %s)", r.Finished.Format(Stamp), r.Finished.Sub(r.Started).Round(time.Second))
 	})
 	add(len(r.Variants) > 0 || s.BaselineName != "", "baseline", s.BaselineLine)
 	add(OrderLine(r) != "", "order", func() string { return OrderLine(r) })
@@ -75,8 +75,8 @@ func Facts(m *analysis.Report) []Notice {
 	return fs
 }
 
-// stamp is the reports' form of an instant.
-const stamp = "2006-01-02 15:04:05 MST"
+// Stamp is the reports' form of an instant.
+const Stamp = "2006-01-02 15:04:05 MST"
 
 // calibrationWords says what repeat: auto measured and chose.
 func calibrationWords(c *stats.Calibration) string {
@@ -333,4 +333,13 @@ func ByCount(counts map[string]uint64) []string {
 	keys := slices.Sorted(maps.Keys(counts))
 	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(counts[b], counts[a]) })
 	return keys
+}
+
+// KeyValues is m as "k=v k=v" in key order.
+func KeyValues(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return strings.Join(parts, " ")
 }
