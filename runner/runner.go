@@ -108,8 +108,8 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
-	c := newController(p, opts, &book{run: run, outputs: opts.Outputs, log: opts.Log}, accelProbes(probes, srv))
-	c.target = srv
+	c := &controller{book: &book{run: run, outputs: opts.Outputs, log: opts.Log}, plan: p, opts: opts,
+		probes: accelProbes(probes, srv), eta: newETA(p, run), target: srv, builtin: srv != nil}
 	if err := c.connectHosts(ctx); err != nil {
 		return nil, err
 	}
@@ -269,18 +269,6 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 	return run, nil
 }
 
-// newController is the controller of p; a variant whose speed commands ran
-// before a resume does not run them again.
-func newController(p *plans.Plan, opts Options, b *book, probes [][]server.Probe) *controller {
-	run := b.run
-	c := &controller{book: b, serverSide: &serverSide{plan: p, log: opts.Log, builtin: p.Target.Builtin != nil}, plan: p, opts: opts, probes: probes, speedDone: make([]bool, len(p.Variants))}
-	for i := range run.Variants {
-		c.speedDone[i] = run.Variants[i].Speed != nil
-	}
-	c.eta = newETA(p, run)
-	return c
-}
-
 // connectHosts connects to the plan's ssh hosts and records their facts.
 func (c *controller) connectHosts(ctx context.Context) error {
 	if len(c.plan.Hosts) == 0 {
@@ -384,26 +372,25 @@ func checkFiles(plan *plans.Plan) error {
 	return errors.Join(errs...)
 }
 
-// controller runs the repetitions of one plan.
+// controller runs the repetitions of one plan, with its server and hosts.
 type controller struct {
-	// excluded counts, per variant, the windows exclude_flagged set aside.
-	excluded    map[int]int
-	*book       // the run's record and its outputs
-	*serverSide // the server: start, stop, its CPU
-	plan        *plans.Plan
-	opts        Options
-	probes      [][]server.Probe // per variant
-	lastEnd     time.Time        // end of the last measured window, for Cooldown
-	// infoDone and speedDone mark, per variant, the commands that ran.
-	infoDone  map[int]bool
-	speedDone []bool
-	// timeWaitWarned is set once the client's TIME_WAIT was warned about.
-	timeWaitWarned bool
-	// eta estimates the run's time left for the display; nil: none.
-	eta *eta
-
-	// target is the built-in target; nil when the plan has none.
-	target *target.Server
+	*book   // the run's record and its outputs
+	plan    *plans.Plan
+	opts    Options
+	probes  [][]server.Probe // per variant
+	lastEnd time.Time        // end of the last measured window, for Cooldown
+	eta     *eta             // the run's time left for the display; nil: none
+	target  *target.Server   // the built-in target; nil when the plan has none
+	builtin bool             // the server is the built-in target in this process
+	hosts   map[string]*hostConn
+	server  meter // the server's CPU; nil when it cannot be measured
+	// serverPID is the server's process on its host; 0 when not found.
+	serverPID int
+	// started are the process families found on the target's port after a start.
+	started map[int]bool
+	// readiness is the last start's readiness probes, for the next window.
+	readiness      *results.Readiness
+	timeWaitWarned bool // the client's TIME_WAIT was warned about
 }
 
 // rep runs one repetition: spawn the workers, start them on one window and
@@ -453,13 +440,13 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	lv := newLive(len(ws.procs))
 	tl := tstart.start(mctx, win, lv, feed)
 
-	rd, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
+	probed, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
 	defer stopProbes()
 	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
-	rd.profile = serverProfile
-	rd.serverCPU = measureWindow(mctx, c.server, win, c.logf(label+": server "))
-	rd.serverCPUs = measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))
+	rd := sideReadings{probes: probed, profile: serverProfile,
+		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
+		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()
@@ -499,27 +486,25 @@ func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 }
 
 // startProbes reads probes beside the load (probeWindow). stop cancels
-// them for a repetition that ends early; a complete one waits in fill.
-func (c *controller) startProbes(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) (rd sideReadings, stop func()) {
-	probed := make(chan struct{})
-	rd.probed, rd.readings = probed, new(map[string]results.ProbeReading)
+// them for a repetition that ends early and waits for them.
+func (c *controller) startProbes(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) (<-chan map[string]results.ProbeReading, func()) {
+	out, done := make(chan map[string]results.ProbeReading, 1), make(chan struct{})
 	if len(probes) == 0 {
-		close(probed)
-		return rd, func() {}
+		out <- nil
+		return out, func() {}
 	}
 	pctx, cancel := context.WithCancel(ctx)
 	go func() {
-		defer close(probed)
-		*rd.readings = c.probeWindow(pctx, label, ctl, probes, win)
+		defer close(done)
+		out <- c.probeWindow(pctx, label, ctl, probes, win)
 	}()
-	return rd, func() { cancel(); <-probed }
+	return out, func() { cancel(); <-done }
 }
 
-// sideReadings are what is read beside a window's load: the probes (once
-// probed is closed), the server's CPU and CPUs, and its profile (nil: none).
+// sideReadings are what is read beside a window's load: the probes, the
+// server's CPU and CPUs, and its profile (nil: none).
 type sideReadings struct {
-	probed     <-chan struct{}
-	readings   *map[string]results.ProbeReading
+	probes     <-chan map[string]results.ProbeReading
 	serverCPU  <-chan *results.CPUUsage
 	serverCPUs <-chan *results.ServerCPUs
 	profile    <-chan *results.ServerProfile
@@ -527,30 +512,24 @@ type sideReadings struct {
 
 // fill sets rep's side readings; false when ctx ended first.
 func (rd sideReadings) fill(ctx context.Context, rep *results.Rep) bool {
-	var ok bool
-	if _, ok = recv(ctx, rd.probed); !ok {
-		return false
-	}
-	rep.Probes = *rd.readings
-	if rep.ServerCPU, ok = recv(ctx, rd.serverCPU); !ok {
-		return false
-	}
-	if rep.ServerCPUs, ok = recv(ctx, rd.serverCPUs); !ok {
-		return false
-	}
-	if rd.profile != nil {
-		rep.ServerProfile, ok = recv(ctx, rd.profile)
-	}
-	return ok
+	var ok [4]bool
+	rep.Probes, ok[0] = recv(ctx, rd.probes)
+	rep.ServerCPU, ok[1] = recv(ctx, rd.serverCPU)
+	rep.ServerCPUs, ok[2] = recv(ctx, rd.serverCPUs)
+	rep.ServerProfile, ok[3] = recv(ctx, rd.profile)
+	return ok == [4]bool{true, true, true, true}
 }
 
-// recv receives from ch; false when ctx ends first.
+// recv receives from ch (nothing from a nil one); false when ctx ends first.
 func recv[T any](ctx context.Context, ch <-chan T) (T, bool) {
+	var zero T
+	if ch == nil {
+		return zero, true
+	}
 	select {
 	case v := <-ch:
 		return v, true
 	case <-ctx.Done():
-		var zero T
 		return zero, false
 	}
 }

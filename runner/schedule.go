@@ -154,8 +154,7 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
 	// Speed commands run once per variant while the server is stopped.
 	speed := func() error { return nil }
-	if len(v.Speed) > 0 && !c.speedDone[s.variant] {
-		c.speedDone[s.variant] = true
+	if len(v.Speed) > 0 && rv.Speed == nil { // not run before a resume or in an earlier session
 		speed = func() error {
 			c.setSpeed(s.variant, c.runSpeed(ctx, ctl, v))
 			return ctx.Err()
@@ -344,20 +343,17 @@ func (c *controller) keepPartial(variant int, label string, r int, rep *results.
 // and exclude_flagged allows one more: kept, in no statistic, measured
 // again. A failed window is reported as failed instead.
 func (c *controller) excludeFlagged(variant int, label string, r int, rep *results.Rep) bool {
-	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != nil {
+	rv := &c.run.Variants[variant] // a resumed run's excluded windows are not carried over
+	if len(rv.Excluded) >= c.plan.ExcludeFlagged || rep.Failed != nil {
 		return false
 	}
 	why := analysis.FlaggedLine(rep)
 	if why.IsZero() {
 		return false
 	}
-	if c.excluded == nil {
-		c.excluded = map[int]int{}
-	}
-	c.excluded[variant]++
 	rep.Index, rep.Excluded = r, why.String()
 	c.add(EventExcluded, variant, *rep)
 	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
-		c.excluded[variant], c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
+		len(rv.Excluded), c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
 	return true
 }

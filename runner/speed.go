@@ -44,13 +44,9 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 // runInfo runs the server info commands once per variant, when its server
 // is ready; a failure is recorded, not fatal.
 func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant int, rv *results.Variant) {
-	if c.plan.Server == nil || len(c.plan.Server.Info) == 0 || c.infoDone[variant] || rv.Info != nil {
+	if c.plan.Server == nil || len(c.plan.Server.Info) == 0 || rv.Info != nil {
 		return
 	}
-	if c.infoDone == nil {
-		c.infoDone = map[int]bool{}
-	}
-	c.infoDone[variant] = true
 	runs := make([]results.InfoRun, 0, len(c.plan.Server.Info))
 	for _, cmd := range c.plan.Server.Info {
 		if ctx.Err() != nil {
