@@ -192,7 +192,7 @@ func (b *book) setSpeed(variant int, runs []results.SpeedRun) {
 // displayOutput is the progress display as an output: it shows a window
 // from its eventShow to its end.
 type displayOutput struct {
-	d     display
+	d     *display
 	shown bool
 }
 

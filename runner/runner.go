@@ -185,7 +185,9 @@ func withDefaults(opts Options) (Options, error) {
 	if err != nil {
 		return opts, err
 	}
-	opts.Outputs = append([]Output{&displayOutput{d: disp}}, opts.Outputs...)
+	if disp != nil {
+		opts.Outputs = append([]Output{&displayOutput{d: disp}}, opts.Outputs...)
+	}
 	return opts, nil
 }
 
