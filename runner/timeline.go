@@ -132,30 +132,21 @@ func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, 
 	return s
 }
 
-// has reports whether interval k's reading is final (or will never come).
-func (s *series[T]) has(k int) bool {
+// get returns interval k's reading (the zero T when there is none) and
+// whether it is final (or will never come).
+func (s *series[T]) get(k int) (T, bool) {
 	if s == nil {
-		return true
+		var zero T
+		return zero, true
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	select {
 	case <-s.done:
-		return true
+		return s.vals[k].v, true
 	default:
+		return s.vals[k].v, k < s.through
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return k < s.through
-}
-
-// get returns interval k's reading; the zero T when there is none.
-func (s *series[T]) get(k int) T {
-	var zero T
-	if s == nil {
-		return zero
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.vals[k].v
 }
 
 // wait waits until the series is done or ctx ends.
@@ -193,10 +184,12 @@ func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []res
 	n := 0
 	for ; n < len(wt.pending); n++ {
 		iv := &wt.pending[n]
-		if !final && !(wt.proc.has(iv.K) && wt.cpus.has(iv.K)) {
+		proc, procIn := wt.proc.get(iv.K)
+		cpus, cpusIn := wt.cpus.get(iv.K)
+		if !final && !(procIn && cpusIn) {
 			break
 		}
-		iv.Process, iv.CPUs = wt.proc.get(iv.K), wt.cpus.get(iv.K)
+		iv.Process, iv.CPUs = proc, cpus
 	}
 	out := slices.Clone(wt.pending[:n])
 	wt.pending = slices.Delete(wt.pending, 0, n)
@@ -280,12 +273,14 @@ func (c *controller) tcpSources() []tcpSource {
 	return out
 }
 
-// tcpReadings are the TCP counters of a repetition's hosts, read at the
-// timeline's boundaries: one series per network namespace.
+// tcpReadings are the TCP counters of a repetition's hosts, one per network
+// namespace: each host's read and first snapshot, then its series.
 type tcpReadings struct {
 	hosts  []results.TCPHost
-	first  []firstSample[cpustat.TCPDelta] // per host
-	series []*series[cpustat.TCPDelta]     // per host, once run
+	from   time.Time
+	reads  []func(context.Context) cpustat.TCPSnapshot // per host; nil: not read
+	firsts []cpustat.TCPSnapshot
+	series []*series[cpustat.TCPDelta] // per host, once run
 	logf   func(string, ...any)
 	warned map[int]bool // hosts whose missing counters were logged
 }
@@ -293,30 +288,21 @@ type tcpReadings struct {
 // firstTCP takes every source's first snapshot and merges sources that
 // share a network namespace into one host, read once.
 func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) *tcpReadings {
-	from := time.Now()
+	tr := &tcpReadings{from: time.Now(), logf: logf, warned: map[int]bool{}}
 	first := make([]cpustat.TCPSnapshot, len(srcs))
 	var wg sync.WaitGroup
 	for i, src := range srcs {
-		if src.read == nil {
-			continue
+		if src.read != nil {
+			wg.Go(func() { first[i] = src.read(ctx) })
 		}
-		wg.Go(func() { first[i] = src.read(ctx) })
 	}
 	wg.Wait()
-	tr := &tcpReadings{logf: logf, warned: map[int]bool{}}
-	var reads []func(context.Context) cpustat.TCPSnapshot
-	var firsts []cpustat.TCPSnapshot
-	defer func() {
-		for h, read := range reads {
-			tr.first = append(tr.first, tcpFirst(ctx, read, firsts[h], from))
-		}
-	}()
 	for i, src := range srcs {
 		h := -1
 		if src.read != nil {
-			h = slices.IndexFunc(firsts, func(s cpustat.TCPSnapshot) bool { return s.Namespace.Same(first[i].Namespace) })
+			h = slices.IndexFunc(tr.firsts, func(s cpustat.TCPSnapshot) bool { return s.Namespace.Same(first[i].Namespace) })
 		}
-		if h >= 0 && reads[h] != nil {
+		if h >= 0 && tr.reads[h] != nil {
 			th := &tr.hosts[h]
 			if !slices.Contains(strings.Split(th.Name, " = "), src.name) {
 				th.Name += " = " + src.name
@@ -340,34 +326,27 @@ func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) 
 			}
 		}
 		tr.hosts = append(tr.hosts, th)
-		reads = append(reads, src.read)
-		firsts = append(firsts, first[i])
+		tr.reads = append(tr.reads, src.read)
+		tr.firsts = append(tr.firsts, first[i])
 	}
 	return tr
 }
 
-// tcpFirst starts a host's series from its first snapshot, taken at from;
-// nothing for a host that cannot be read.
-func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapshot, first cpustat.TCPSnapshot, from time.Time) firstSample[cpustat.TCPDelta] {
-	f := firstSample[cpustat.TCPDelta]{from: from}
-	if read == nil {
-		return f
-	}
-	f.finish = readingsFrom(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil },
-		func(a, b cpustat.TCPSnapshot, _ time.Duration) cpustat.TCPDelta { return a.Delta(b) })
-	return f
-}
-
-// run reads every host at every boundary of g, handing notify host h's
-// delta over interval k.
+// run reads every host at every boundary of g, handing notify (nil: none)
+// host h's delta over interval k.
 func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d cpustat.TCPDelta)) {
-	for h, f := range tr.first {
-		name := tr.hosts[h].Name
-		var to func(int, cpustat.TCPDelta)
-		if notify != nil {
-			to = func(k int, d cpustat.TCPDelta) { notify(h, k, d) }
+	for h, read := range tr.reads {
+		f := firstSample[cpustat.TCPDelta]{from: tr.from}
+		if read != nil {
+			f.finish = readingsFrom(tr.firsts[h], func() (cpustat.TCPSnapshot, error) { return read(ctx), nil },
+				func(a, b cpustat.TCPSnapshot, _ time.Duration) cpustat.TCPDelta { return a.Delta(b) })
 		}
-		tr.series = append(tr.series, f.seriesTo(ctx, g, withPrefix(tr.logf, "TCP counters of "+name+": "), to))
+		to := func(k int, d cpustat.TCPDelta) {
+			if notify != nil {
+				notify(h, k, d)
+			}
+		}
+		tr.series = append(tr.series, f.seriesTo(ctx, g, withPrefix(tr.logf, "TCP counters of "+tr.hosts[h].Name+": "), to))
 	}
 }
 
@@ -397,65 +376,60 @@ func (tr *tcpReadings) counts(h int, d cpustat.TCPDelta) results.TCPCounts {
 	return c
 }
 
-// repTimeline is the controller's side of one repetition's timeline.
+// repTimeline is the controller's side of one repetition's timeline: its
+// first readings, taken before the load so the first interval holds all of
+// it, then the series read at the window's boundaries.
 type repTimeline struct {
-	builder *results.TimelineBuilder
-	server  *series[*results.CPUUsage]
-	tcp     *tcpReadings
-	lsrc    listenSource
-	listen  *series[cpustat.ListenQueueDelta]
-}
-
-// timelineStart is the controller's first readings of a repetition's
-// timeline, taken before its load so the first interval holds all of it.
-type timelineStart struct {
-	ivl    time.Duration
-	hosts  []string // each group's ssh host, "" for this machine
-	server firstSample[*results.CPUUsage]
-	tcp    *tcpReadings
-	lsrc   listenSource
-	listen firstSample[cpustat.ListenQueueDelta]
-	logf   func(string, ...any)
+	ivl         time.Duration
+	hosts       []string // each group's ssh host, "" for this machine
+	logf        func(string, ...any)
+	serverFirst firstSample[*results.CPUUsage]
+	listenFirst firstSample[cpustat.ListenQueueDelta]
+	tcp         *tcpReadings
+	lsrc        listenSource
+	builder     *results.TimelineBuilder
+	server      *series[*results.CPUUsage]
+	listen      *series[cpustat.ListenQueueDelta]
 }
 
 // beginTimeline takes the first readings for a repetition about to start;
 // nil without a timeline.
-func (c *controller) beginTimeline(ctx context.Context, label string) *timelineStart {
+func (c *controller) beginTimeline(ctx context.Context, label string) *repTimeline {
 	ivl := c.plan.Load.Interval
 	if ivl <= 0 {
 		return nil
 	}
-	ts := &timelineStart{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
+	ts := &repTimeline{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
 	ts.logf = c.logf(label + ": timeline: ")
 	for i, gr := range c.plan.Load.Groups {
 		if gr.Host != nil {
 			ts.hosts[i] = gr.Host.Name
 		}
 	}
-	ts.server = sampleNow(c.server)
+	ts.serverFirst = sampleNow(c.server)
 	ts.tcp = firstTCP(ctx, c.tcpSources(), ts.logf)
 	ts.lsrc = c.listenSource()
-	ts.listen = firstListen(ctx, ts.lsrc)
+	ts.listenFirst = firstListen(ctx, ts.lsrc)
 	return ts
 }
 
 // start reads on at every boundary of win, showing the TCP counters on lv
 // and handing the readings to feed.
-func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
-	if ts == nil {
+func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
+	if rt == nil {
 		return nil
 	}
-	g := grid{start: win.Start, end: win.End, ivl: ts.ivl}
-	rt := &repTimeline{builder: results.NewTimelineBuilder(ts.ivl, ts.hosts), tcp: ts.tcp, lsrc: ts.lsrc}
-	if ts.listen.err != nil && rt.lsrc.why == "" {
-		rt.lsrc.why = ts.listen.err.Error()
+	g := grid{start: win.Start, end: win.End, ivl: rt.ivl}
+	rt.builder = results.NewTimelineBuilder(rt.ivl, rt.hosts)
+	if rt.listenFirst.err != nil && rt.lsrc.why == "" {
+		rt.lsrc.why = rt.listenFirst.err.Error()
 	}
-	rt.server = ts.server.seriesTo(ctx, g, withPrefix(ts.logf, "server CPU "), feed.server)
-	rt.listen = ts.listen.seriesTo(ctx, g, withPrefix(ts.logf, "listen queue "), nil)
-	lv.setTCPHosts(ts.tcp.hosts)
-	ts.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
+	rt.server = rt.serverFirst.seriesTo(ctx, g, withPrefix(rt.logf, "server CPU "), feed.server)
+	rt.listen = rt.listenFirst.seriesTo(ctx, g, withPrefix(rt.logf, "listen queue "), nil)
+	lv.setTCPHosts(rt.tcp.hosts)
+	rt.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
 		lv.addTCP(h, k, d)
-		feed.tcp(ts.tcp.hosts[h].Name, k, d.Values)
+		feed.tcp(rt.tcp.hosts[h].Name, k, d.Values)
 	})
 	return rt
 }
