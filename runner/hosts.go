@@ -23,44 +23,31 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// clockRounds is the timestamp exchanges per remote worker before each
-// window; the shortest round trip sets the offset.
-const clockRounds = 5
-
-// remoteSilence is how long a remote worker may send nothing during the
-// load before it counts as hung (a local one: silenceLimit while idle).
-const remoteSilence = 3 * silenceLimit
-
-// sshdMaxSessions is sshd's default MaxSessions: sessions one connection
-// may carry (each group is one, plus server commands and probes).
-const sshdMaxSessions = 10
-
-// clockTimeout bounds one exchange.
-const clockTimeout = 5 * time.Second
+const (
+	clockRounds     = 5                // timestamp exchanges per remote worker; the shortest sets the offset
+	clockTimeout    = 5 * time.Second  // bounds one exchange, and any read over ssh
+	remoteSilence   = 3 * silenceLimit // a remote worker silent this long during the load hangs
+	sshdMaxSessions = 10               // sshd's default MaxSessions per connection
+	maxDials        = 32               // ssh connections opened at once
+)
 
 // hostConn is an ssh host of the plan: its master connection, the
 // kaeload binary installed there (for worker groups) and its clock.
 type hostConn struct {
-	name string
-	conn *remote.Host
-	// info is what the run records about the host.
-	info results.RemoteHost
-	// exe is the remote path of kaeload; "" when no group runs there.
-	exe string
-	// warned is set once the uncertain clock has been warned about.
-	warned bool
+	name   string
+	conn   *remote.Host
+	info   results.RemoteHost // what the run records about the host
+	exe    string             // the remote path of kaeload; "" when no group runs there
+	warned bool               // the uncertain clock was warned about
 }
 
 // roles says what a host does in the plan, for messages: "groups 1, 2",
 // "the server".
 func roles(p *plans.Plan, name string) string {
-	groups := groupsOn(p, name)
 	var parts []string
-	switch len(groups) {
-	case 0:
-	case 1:
+	if groups := groupsOn(p, name); len(groups) == 1 {
 		parts = append(parts, "group "+groups[0])
-	default:
+	} else if len(groups) > 1 {
 		parts = append(parts, "groups "+strings.Join(groups, ", "))
 	}
 	if s := p.Server; s != nil && s.SSH != nil && s.SSH.Name == name {
@@ -140,9 +127,6 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 	fmt.Fprintf(opts.Log, "%s ready over ssh in %.2f s\n", n, time.Since(begin).Seconds())
 	return hosts, nil
 }
-
-// maxDials bounds the ssh connections opened at once.
-const maxDials = 32
 
 // dialHost connects to h, reads its facts and, when a group runs there,
 // installs kaeload; on failure it closes what it opened.
@@ -258,12 +242,11 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 			if err != nil {
 				return err
 			}
-			t1 := time.Now()
+			rtt := time.Since(t0)
 			var cm wire.Clock
-			if err := m.Decode(&cm); err != nil {
-				return p.fail(fmt.Errorf("protocol: %w", err))
+			if err := p.decode(m, &cm); err != nil {
+				return err
 			}
-			rtt := t1.Sub(t0)
 			slowest = max(slowest, rtt)
 			if best < 0 || rtt < best {
 				best = rtt

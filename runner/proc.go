@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,11 +17,10 @@ import (
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
-// stderrLines is how many of a worker's last stderr lines an error quotes.
-const stderrLines = 20
-
-// killAfter is how long a worker gets to exit after its input closes.
-const killAfter = time.Second
+const (
+	stderrLines = 20          // a worker's last stderr lines an error quotes
+	killAfter   = time.Second // how long a worker gets to exit after its input closes
+)
 
 // WorkerError is a failed worker: which group, on which CPUs, what went
 // wrong, and the last lines it wrote to stderr.
@@ -88,25 +88,18 @@ func (r *ring) add(line string) {
 	if r.log != nil {
 		fmt.Fprintf(r.log, "%s%s\n", r.prefix, line)
 	}
-	if len(r.lines) == stderrLines {
-		copy(r.lines, r.lines[1:])
-		r.lines = r.lines[:stderrLines-1]
-	}
-	r.lines = append(r.lines, line)
+	r.lines = append(r.lines[max(len(r.lines)+1-stderrLines, 0):], line)
 }
 
 // last returns the kept lines, an unterminated last line included.
 func (r *ring) last() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := append([]string(nil), r.lines...)
+	out := slices.Clone(r.lines)
 	if len(r.partial) > 0 {
 		out = append(out, string(r.partial))
 	}
-	if len(out) > stderrLines {
-		out = out[len(out)-stderrLines:]
-	}
-	return out
+	return out[max(len(out)-stderrLines, 0):]
 }
 
 // event is a line from a worker, or the end of its stream (err set).
@@ -118,37 +111,28 @@ type event struct {
 
 // proc is one running worker process.
 type proc struct {
-	index  int
-	cpus   pinning.Set
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stderr *ring
-
+	index    int
+	cpus     pinning.Set
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	stderr   *ring
 	quit     chan struct{} // closed when the controller stops listening
 	quitOnce sync.Once
 	exited   chan struct{} // closed after cmd.Wait returned
 	waitErr  error         // cmd.Wait's result, valid after exited
 	pid      int
-
-	// host is a remote worker's ssh host (nil: local); pid is then ssh's.
-	host *hostConn
-	// workerPID is the worker's PID on its host, from its ready message.
+	// host is a remote worker's ssh host (nil: local; pid is then ssh's),
+	// workerPID its PID there, from its ready message.
+	host      *hostConn
 	workerPID int
 	// offset is the remote clock minus this one and rtt the round trip
 	// (syncClocks); slowest is the longest round trip seen there.
 	offset, rtt, slowest time.Duration
 }
 
-// startProc starts one worker pinned to cpus; its stdout lines go to
-// events until stop. The reader goroutine waits for the process.
-func startProc(index int, cpus pinning.Set, exe string, args, env []string, log io.Writer, events chan<- event) (*proc, error) {
-	cmd := exec.Command(exe, args...)
-	cmd.Env = env
-	return startCmd(index, cpus, cmd, nil, log, events)
-}
-
-// startCmd starts cmd as worker index, pinned to cpus when it runs here; a
-// remote worker's cmd is ssh, and the relay there pins it.
+// startCmd starts cmd as worker index, pinned to cpus when it runs here (a
+// remote worker's cmd is ssh; the relay pins it); its stdout lines go to
+// events until stop, and the reader goroutine waits for the process.
 func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io.Writer, events chan<- event) (*proc, error) {
 	exe := cmd.Path
 	p := &proc{

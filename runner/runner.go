@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -598,13 +599,13 @@ func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log, chatter: c.opts.WorkerLog}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
-		var w *proc
-		var err error
+		cmd, hc := exec.Command(c.opts.Executable, c.opts.WorkerArgs...), (*hostConn)(nil)
+		cmd.Env = env
 		if g.Host != nil {
-			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.WorkerLog, ws.events)
-		} else {
-			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.WorkerLog, ws.events)
+			hc = c.hosts[g.Host.Name]
+			cmd = c.remoteCommand(hc)
 		}
+		w, err := startCmd(i, pinning.Set(g.CPUs), cmd, hc, c.opts.WorkerLog, ws.events)
 		if err != nil {
 			return ws, err
 		}
