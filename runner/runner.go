@@ -448,8 +448,8 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
 	rd := sideReadings{probes: probed, profile: serverProfile,
-		serverCPU:  measureWindow(mctx, c.server, win, c.logf(label+": server ")),
-		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))}
+		serverCPU:  measureWindow(mctx, c.server, win, nil, c.logf(label+": server ")),
+		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, nil, c.logf(label+": server's CPUs: "))}
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()

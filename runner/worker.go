@@ -206,10 +206,10 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 		cm, othersM = cpusMeter(want), othersMeter(want, siblings)
 	}
 	m := &groupMeters{
-		cpu:    measureWindowUntil(ctx, cm, win, early, logf),
-		proc:   measureWindowUntil(ctx, selfMeter(want), win, early, logf),
-		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, withPrefix(logf, "CPU wait: ")),
-		others: measureWindowUntil(ctx, othersM, win, early, withPrefix(logf, "other processes: ")),
+		cpu:    measureWindow(ctx, cm, win, early, logf),
+		proc:   measureWindow(ctx, selfMeter(want), win, early, logf),
+		wait:   measureWindow(ctx, waitMeter(want), win, early, withPrefix(logf, "CPU wait: ")),
+		others: measureWindow(ctx, othersM, win, early, withPrefix(logf, "other processes: ")),
 	}
 	if ivl := spec.Load.Interval; ivl > 0 {
 		gr := grid{start: win.Start, end: win.End, ivl: ivl}
