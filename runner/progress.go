@@ -218,7 +218,7 @@ type display struct {
 	said  time.Time // when waiting last printed
 	p     *mpb.Progress
 	shown []*mpb.Bar
-	stopc chan struct{}
+	stopc chan struct{} // nil when no window is shown
 	wg    sync.WaitGroup
 }
 
@@ -325,6 +325,7 @@ func (d *display) showBars() func(time.Time) {
 func (d *display) done(rep *results.Rep) {
 	close(d.stopc)
 	d.wg.Wait()
+	d.stopc = nil
 	if d.bars {
 		if d.log != nil {
 			d.log.setAbove(nil)

@@ -183,13 +183,10 @@ func withDefaults(opts Options) (Options, error) {
 		opts.WorkerLog = sink
 	}
 	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
-	if err != nil {
-		return opts, err
-	}
 	if disp != nil {
-		opts.Outputs = append([]Output{&displayOutput{d: disp}}, opts.Outputs...)
+		opts.Outputs = append([]Output{disp}, opts.Outputs...)
 	}
-	return opts, nil
+	return opts, err
 }
 
 // startBuiltin starts the built-in target when the plan asks for one and
