@@ -122,7 +122,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	for _, w := range checkPorts(p) {
 		c.warn(w)
 	}
-	err = c.schedule(ctx, run)
+	err = c.schedule(ctx)
 	c.stopOutputs(ctx)
 	return run, c.finish(ctx, err)
 }

@@ -32,17 +32,28 @@ func searchRecord(p *plans.Plan) *results.Search {
 // searchWindows is the search driver: after the other variants, package
 // search names the next grid point from the windows so far (a resumed
 // run's too), each measured as a session. It ends when done or on failure.
-func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *results.Run) error {
-	s := p.Search
+func (c *controller) searchWindows(ctx context.Context) error {
+	p, run, s := c.plan, c.run, c.plan.Search
 	if s == nil {
 		return nil
 	}
 	cfg := search.Config{Points: s.Points, Budget: s.Budget}
 	if s.Predicted {
+		// The grid point nearest the best soft ratio predicted from both ends.
 		var memo *analysis.SearchPrediction
-		cfg.Predict = func(search.Window, search.Window) (int, bool) { return predictPoint(p, run, &memo) }
+		cfg.Predict = func(search.Window, search.Window) (int, bool) {
+			if memo == nil {
+				memo = analysis.StartPrediction(run)
+			}
+			for k := range s.Points {
+				if memo.Value != "" && s.Value(p, k) == memo.Value {
+					return k, true
+				}
+			}
+			return 0, false
+		}
 	}
-	done := c.searchDone(run)
+	done := c.searchDone()
 	if len(done) > 0 {
 		fmt.Fprintf(c.opts.Log, "search: %d windows measured before, reused\n", len(done))
 	}
@@ -59,7 +70,7 @@ func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *resu
 		rv := &run.Variants[vi]
 		fmt.Fprintf(c.opts.Log, "search window %d/%d: %s = %s (%s: %s)\n", len(done)+1, s.Budget, s.Key, s.Value(p, st.Point), st.Phase, st.Why)
 		before := len(rv.Reps)
-		err := c.session(ctx, p, session{variant: vi, reps: []int{before}}, rv)
+		err := c.session(ctx, session{variant: vi, reps: []int{before}})
 		if len(rv.Reps) > before {
 			rep := &rv.Reps[len(rv.Reps)-1]
 			run.Search.Visits = append(run.Search.Visits, results.Visit{Value: rv.Sweep[s.Key], Variant: rv.Name, Rep: rep.Index})
@@ -70,27 +81,13 @@ func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *resu
 			return err
 		}
 	}
-	c.searchWarnings(cfg, done, run)
+	c.searchWarnings(cfg, done)
 	return nil
 }
 
-// predictPoint is the grid point nearest the best soft ratio predicted
-// from both ends (analysis.StartPrediction), kept in *memo once found.
-func predictPoint(p *plans.Plan, run *results.Run, memo **analysis.SearchPrediction) (int, bool) {
-	if *memo == nil {
-		*memo = analysis.StartPrediction(run)
-	}
-	for k := range p.Search.Points {
-		if v := (*memo).Value; v != "" && p.Search.Value(p, k) == v {
-			return k, true
-		}
-	}
-	return 0, false
-}
-
 // searchDone returns the search's windows already in run, in visit order.
-func (c *controller) searchDone(run *results.Run) []search.Window {
-	s := c.plan.Search
+func (c *controller) searchDone() []search.Window {
+	run, s := c.run, c.plan.Search
 	var done []search.Window
 	for _, vis := range run.Search.Visits {
 		for k := range s.Points {
@@ -111,7 +108,7 @@ func (c *controller) searchDone(run *results.Run) []search.Window {
 
 // searchWarnings warns that the coarse pass was not unimodal, or that the
 // budget allowed no refinement.
-func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run *results.Run) {
+func (c *controller) searchWarnings(cfg search.Config, done []search.Window) {
 	s := c.plan.Search
 	a := search.Analyze(cfg, done)
 	var ws []notes.Note
@@ -125,7 +122,7 @@ func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run
 		ws = append(ws, notes.New(notes.SearchUnrefined, "series", s.Series, "budget", cfg.Budget, "values", strings.Join(searchValues(c.plan, search.CoarsePoints(cfg)), ", ")))
 	}
 	for _, n := range ws {
-		if w := n.Warning(); !run.Warnings.Has(w) {
+		if w := n.Warning(); !c.run.Warnings.Has(w) {
 			c.warn(w)
 		}
 	}
