@@ -8,6 +8,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/process"
+
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
@@ -19,14 +21,14 @@ const stopGrace = 5 * time.Second
 // collection is the state of collect: each worker's final record, and
 // when it was last heard from.
 type collection struct {
-	ws        *workers
-	finals    []*results.Group
-	got       int
-	busyTicks []uint64 // CPU ticks when last found silent
-	starved   []bool
-	lastSeen  []time.Time
-	lv        *live
-	tb        *results.TimelineBuilder
+	ws       *workers
+	finals   []*results.Group
+	got      int
+	busy     []float64 // CPU seconds when last found silent
+	starved  []bool
+	lastSeen []time.Time
+	lv       *live
+	tb       *results.TimelineBuilder
 	// lost is the first worker lost (its group no longer awaited) and
 	// lostErr why; the others are told to stop and their records kept.
 	lost    *results.LostGroup
@@ -38,13 +40,13 @@ type collection struct {
 // *WorkerError return); an interrupt waits stopGrace for records, a second not.
 func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, *results.LostGroup, error) {
 	n := len(ws.procs)
-	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
+	c := &collection{ws: ws, finals: make([]*results.Group, n), busy: make([]float64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
 	now := time.Now()
 	for i, p := range ws.procs {
 		c.lastSeen[i] = now
 		// The CPU a worker used to start is not work done while silent.
 		if p.host == nil {
-			c.busyTicks[i], _ = cpuTicks(p.pid)
+			c.busy[i], _ = cpuSeconds(p.pid)
 		}
 	}
 	deadline := time.NewTimer(time.Until(win.End.Add(timeout + finishGrace)))
@@ -173,8 +175,8 @@ func (c *collection) silent(now time.Time) error {
 			p.kill()
 			return p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
 		}
-		if ticks, err := cpuTicks(p.pid); err == nil && ticks != c.busyTicks[i] {
-			c.busyTicks[i], c.lastSeen[i] = ticks, now
+		if busy, err := cpuSeconds(p.pid); err == nil && busy != c.busy[i] {
+			c.busy[i], c.lastSeen[i] = busy, now
 			if !c.starved[i] {
 				c.starved[i] = true
 				fmt.Fprintf(c.ws.log, "worker %d (pid %d) sent nothing for %s but is using CPU: its snapshots wait for the CPU (client-bound?)\n", p.index, p.pid, silenceLimit)
@@ -278,4 +280,17 @@ func eventErr(e event) error {
 		p.kill()
 		return p.fail(fmt.Errorf("protocol: %w", e.err))
 	}
+}
+
+// cpuSeconds is the CPU time process pid has used.
+func cpuSeconds(pid int) (float64, error) {
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return 0, err
+	}
+	t, err := p.Times()
+	if err != nil {
+		return 0, err
+	}
+	return t.User + t.System, nil
 }

@@ -3,7 +3,6 @@
 package runner
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 
@@ -31,6 +30,3 @@ func peakRSS() uint64 { return 0 }
 
 // anonRSS is unknown off Linux.
 func anonRSS() uint64 { return 0 }
-
-// cpuTicks is unknown off Linux.
-func cpuTicks(pid int) (uint64, error) { return 0, errors.ErrUnsupported }
