@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"syscall"
 
+	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
 
 	"github.com/kaeload/kaeload/pinning"
@@ -85,18 +84,13 @@ func peakRSS() uint64 {
 // anonRSS is this process's private resident memory (RssAnon): heap,
 // stacks and buffers, without the shared executable; 0 when unknown.
 func anonRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
+	p, err := process.NewProcess(int32(os.Getpid()))
 	if err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
+	m, err := p.MemoryInfoEx() // Linux: /proc/self/statm, whose shared pages are the file and shmem ones
+	if err != nil || m.Shared > m.RSS {
+		return 0
 	}
-	return 0
+	return m.RSS - m.Shared
 }

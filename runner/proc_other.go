@@ -25,8 +25,6 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// peakRSS is unknown off Linux.
+// peakRSS and anonRSS are unknown off Linux.
 func peakRSS() uint64 { return 0 }
-
-// anonRSS is unknown off Linux.
 func anonRSS() uint64 { return 0 }
