@@ -27,32 +27,28 @@ func (h sshProfHost) Script(ctx context.Context, script string) *exec.Cmd {
 // profileHost is where the server runs, for serverprof, and its processes
 // there; without them, why not.
 func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, string) {
-	if hc := c.serverHost(); hc != nil {
-		h := sshProfHost{hc}
-		if c.serverPID <= 0 {
-			return h, nil, "server PIDs not found: nothing listens on the target's port on " + hc.name
-		}
-		out, err := hc.read(ctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true")
-		if err != nil {
-			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
-		}
-		tree, err := cpustat.ParseRemoteProcs(out).Tree(c.serverPID, nil)
-		if err != nil {
-			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
-		}
-		return h, tree.PIDs, ""
+	hc := c.serverHost()
+	host, nowhere := serverprof.Host(serverprof.Local()), "no process of this machine listens on "+c.plan.Target.Addr
+	if hc != nil {
+		host, nowhere = sshProfHost{hc}, "nothing listens on the target's port on "+hc.name
 	}
-	if c.builtin {
-		return serverprof.Local(), []int{os.Getpid()}, ""
+	switch {
+	case c.builtin:
+		return host, []int{os.Getpid()}, ""
+	case c.serverPID <= 0:
+		return host, nil, "server PIDs not found: " + nowhere
 	}
-	if c.serverPID <= 0 {
-		return serverprof.Local(), nil, "server PIDs not found: no process of this machine listens on " + c.plan.Target.Addr
+	var tree cpustat.TreeSample
+	out, err := "", error(nil)
+	if hc == nil {
+		tree, err = cpustat.SampleTree(c.serverPID)
+	} else if out, err = hc.read(ctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true"); err == nil {
+		tree, err = cpustat.ParseRemoteProcs(out).Tree(c.serverPID, nil)
 	}
-	tree, err := cpustat.SampleTree(c.serverPID)
 	if err != nil {
-		return serverprof.Local(), nil, fmt.Sprintf("server PIDs not found: %v", err)
+		return host, nil, fmt.Sprintf("server PIDs not found: %v", err)
 	}
-	return serverprof.Local(), tree.PIDs, ""
+	return host, tree.PIDs, ""
 }
 
 // startProfile attaches perf to the server before the window is set; the

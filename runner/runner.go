@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -633,40 +634,34 @@ func (ws *workers) stop(opts Options) {
 // awaitReady is the barrier: it returns once every worker has answered
 // ready, with the CPUs it was pinned to checked against its group's.
 func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
-	ready := 0
 	isReady := make([]bool, len(ws.procs))
 	timeout := time.NewTimer(readyTimeout)
 	defer timeout.Stop()
-	for ready < len(ws.procs) {
+	for range ws.procs {
+		var e event
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-timeout.C:
-			for i, p := range ws.procs {
-				if !isReady[i] {
-					return p.fail(fmt.Errorf("not ready within %s", readyTimeout))
-				}
-			}
-		case e := <-ws.events:
-			p := e.w
-			if err := eventErr(e); err != nil {
-				return cmp.Or(ctx.Err(), err)
-			}
-			if e.msg.Type != wire.TypeReady || isReady[p.index] {
-				return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
-			}
-			var r wire.Ready
-			if err := p.decode(e.msg, &r); err != nil {
-				return err
-			}
-			if want := p.cpus.String(); want != "" && r.CPUs != want {
-				return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
-			}
-			fmt.Fprintf(log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
-			p.workerPID = r.PID
-			isReady[p.index] = true
-			ready++
+			return ws.procs[slices.Index(isReady, false)].fail(fmt.Errorf("not ready within %s", readyTimeout))
+		case e = <-ws.events:
 		}
+		p := e.w
+		if err := eventErr(e); err != nil {
+			return cmp.Or(ctx.Err(), err)
+		}
+		if e.msg.Type != wire.TypeReady || isReady[p.index] {
+			return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+		}
+		var r wire.Ready
+		if err := p.decode(e.msg, &r); err != nil {
+			return err
+		}
+		if want := p.cpus.String(); want != "" && r.CPUs != want {
+			return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
+		}
+		fmt.Fprintf(log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
+		p.workerPID, isReady[p.index] = r.PID, true
 	}
 	return nil
 }
