@@ -245,8 +245,8 @@ func (c *collection) intervals(e event) error {
 		if err := c.tb.Add(p.index, iv); err != nil {
 			return p.fail(fmt.Errorf("protocol: %w", err))
 		}
-		if c.ws.onInterval != nil {
-			c.ws.onInterval(p.index, iv)
+		if c.ws.feed != nil {
+			c.ws.feed(LiveReading{K: iv.K, Group: p.index, Sample: &iv})
 		}
 	}
 	return nil

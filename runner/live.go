@@ -95,32 +95,14 @@ func (c *controller) beforeLoad(ctx context.Context, w WindowID, label string) (
 	return quiet, c.emit(ctx, Event{Kind: EventLoad, Window: w, Live: &lw})
 }
 
-// liveFeed hands a repetition's readings to the outputs as they are taken.
-type liveFeed struct {
-	group  func(group int, iv results.IntervalSample)
-	server func(k int, u *results.CPUUsage)
-	tcp    func(host string, k int, grew map[string]uint64)
-}
-
-// feed is the liveFeed of window w, with the test hook on intervals.
-func (c *controller) feed(w WindowID) liveFeed {
-	hook := c.opts.hooks.interval
-	read := func(r LiveReading) { c.publish(Event{Kind: EventReading, Window: w, Reading: &r}) }
-	return liveFeed{
-		group: func(g int, iv results.IntervalSample) {
-			if hook != nil {
-				hook(g, iv)
-			}
-			read(LiveReading{K: iv.K, Group: g, Sample: &iv})
-		},
-		server: func(k int, u *results.CPUUsage) {
-			if u != nil {
-				read(LiveReading{K: k, Group: -1, ServerCPU: u})
-			}
-		},
-		tcp: func(host string, k int, grew map[string]uint64) {
-			read(LiveReading{K: k, Group: -1, TCPHost: host, TCP: grew})
-		},
+// feed hands window w's readings to the outputs as they are taken, and a
+// group's intervals to the test hook.
+func (c *controller) feed(w WindowID) func(LiveReading) {
+	return func(r LiveReading) {
+		if hook := c.opts.hooks.interval; hook != nil && r.Sample != nil {
+			hook(r.Group, *r.Sample)
+		}
+		c.publish(Event{Kind: EventReading, Window: w, Reading: &r})
 	}
 }
 

@@ -410,7 +410,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	}()
 	feed := c.feed(w)
 	ws, err := c.spawn(p)
-	ws.onInterval = feed.group
+	ws.feed = feed
 	defer ws.stop(c.opts)
 	if err != nil {
 		return nil, err
@@ -586,8 +586,8 @@ type workers struct {
 	log    io.Writer
 	// chatter receives the workers' own lines (Options.WorkerLog).
 	chatter io.Writer
-	// onInterval, when not nil, sees each interval a worker sends.
-	onInterval func(group int, iv results.IntervalSample)
+	// feed, when not nil, gets each interval a worker sends.
+	feed func(LiveReading)
 }
 
 // spawn starts one pinned worker per group and sends each its spec; the

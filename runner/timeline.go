@@ -415,7 +415,7 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *repTimeli
 
 // start reads on at every boundary of win, showing the TCP counters on lv
 // and handing the readings to feed.
-func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
+func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, feed func(LiveReading)) *repTimeline {
 	if rt == nil {
 		return nil
 	}
@@ -424,12 +424,16 @@ func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, 
 	if rt.listenFirst.err != nil && rt.lsrc.why == "" {
 		rt.lsrc.why = rt.listenFirst.err.Error()
 	}
-	rt.server = rt.serverFirst.seriesTo(ctx, g, withPrefix(rt.logf, "server CPU "), feed.server)
+	rt.server = rt.serverFirst.seriesTo(ctx, g, withPrefix(rt.logf, "server CPU "), func(k int, u *results.CPUUsage) {
+		if u != nil {
+			feed(LiveReading{K: k, Group: -1, ServerCPU: u})
+		}
+	})
 	rt.listen = rt.listenFirst.seriesTo(ctx, g, withPrefix(rt.logf, "listen queue "), nil)
 	lv.setTCPHosts(rt.tcp.hosts)
 	rt.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
 		lv.addTCP(h, k, d)
-		feed.tcp(rt.tcp.hosts[h].Name, k, d.Values)
+		feed(LiveReading{K: k, Group: -1, TCPHost: rt.tcp.hosts[h].Name, TCP: d.Values})
 	})
 	return rt
 }
