@@ -225,21 +225,26 @@ func (c *controller) tcpSources() []tcpSource {
 		}
 	}
 	var out []tcpSource
-	seen := map[string]bool{}
-	for _, g := range c.plan.Load.Groups {
-		name := localHost
-		if g.Host != nil {
-			name = g.Host.Name
-		}
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		src := tcpSource{name: name, client: true, read: local}
-		if g.Host != nil {
-			src.read = remoteRead(c.hosts[name], 0)
+	add := func(src tcpSource) {
+		if read, see := src.read, c.opts.hooks.tcpRead; read != nil && see != nil {
+			src.read = func(ctx context.Context) cpustat.TCPSnapshot {
+				s := read(ctx)
+				see(src.name, s)
+				return s
+			}
 		}
 		out = append(out, src)
+	}
+	seen := map[string]bool{}
+	for _, g := range c.plan.Load.Groups {
+		name, read := localHost, local
+		if g.Host != nil {
+			name, read = g.Host.Name, remoteRead(c.hosts[g.Host.Name], 0)
+		}
+		if !seen[name] {
+			seen[name] = true
+			add(tcpSource{name: name, client: true, read: read})
+		}
 	}
 	srv := tcpSource{name: localHost, server: true, read: local}
 	switch hc := c.serverHost(); {
@@ -258,18 +263,7 @@ func (c *controller) tcpSources() []tcpSource {
 			srv.why = fmt.Sprintf("the server (%s) is on a machine kaeload does not reach: give server.host an ssh:// URL to read its counters", c.plan.Target.Addr)
 		}
 	}
-	out = append(out, srv)
-	if see := c.opts.hooks.tcpRead; see != nil {
-		for i, src := range out {
-			if read := src.read; read != nil {
-				out[i].read = func(ctx context.Context) cpustat.TCPSnapshot {
-					s := read(ctx)
-					see(src.name, s)
-					return s
-				}
-			}
-		}
-	}
+	add(srv)
 	return out
 }
 
