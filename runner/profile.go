@@ -53,10 +53,10 @@ func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, s
 
 // startProfile attaches perf to the server before the window is set; the
 // func it returns delivers the window's profile (or why none) once it
-// ended. nil when the plan does not profile.
+// ended (a nil channel when the plan does not profile).
 func (c *controller) startProfile(ctx context.Context, label string, window time.Duration) func(results.Window) <-chan *results.ServerProfile {
 	if c.plan.Profile == nil {
-		return nil
+		return func(results.Window) <-chan *results.ServerProfile { return nil }
 	}
 	host, pids, why := c.profileHost(ctx)
 	logf := c.logf(label + ": server profile ")

@@ -408,9 +408,8 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 			rep.Readiness, c.readiness = c.readiness, nil
 		}
 	}()
-	feed := c.feed(w)
 	ws, err := c.spawn(p)
-	ws.feed = feed
+	ws.feed = c.feed(w)
 	defer ws.stop(c.opts)
 	if err != nil {
 		return nil, err
@@ -424,22 +423,19 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	mctx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
 	profile := c.startProfile(mctx, label, p.Load.Warmup+p.Load.Duration+ws.lead()) // perf attached before the window is set
-	tstart := c.beginTimeline(mctx, label)                                          // before the load: its first interval holds all of it
+	tl := c.beginTimeline(mctx, label)                                              // before the load: its first interval holds all of it
 	win, begin, err := ws.start(p.Load)
+	serverProfile := profile(win)
 	if err != nil {
-		if profile != nil {
-			stopMeter()
-			<-profile(win)
+		stopMeter()
+		if serverProfile != nil {
+			<-serverProfile
 		}
 		return nil, err
 	}
-	var serverProfile <-chan *results.ServerProfile
-	if profile != nil {
-		serverProfile = profile(win)
-	}
 	c.lastEnd = win.End
 	lv := newLive(len(ws.procs))
-	tl := tstart.start(mctx, win, lv, feed)
+	tl.start(mctx, win, lv, ws.feed)
 
 	probed, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
 	defer stopProbes()
@@ -457,11 +453,9 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if err != nil {
 		return nil, err
 	}
-	timeline := tl.finish(ctx, groups)
-	r := results.NewRep(0, groups)
-	r.RecordSpread()
-	rep = &r
-	rep.Timeline, rep.Quiet = timeline, quiet
+	rep = new(results.NewRep(0, groups))
+	rep.RecordSpread()
+	rep.Timeline, rep.Quiet = tl.finish(ctx, groups), quiet
 	if !rd.fill(ctx, rep) {
 		return nil, ctx.Err()
 	}

@@ -409,9 +409,9 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *repTimeli
 
 // start reads on at every boundary of win, showing the TCP counters on lv
 // and handing the readings to feed.
-func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, feed func(LiveReading)) *repTimeline {
+func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, feed func(LiveReading)) {
 	if rt == nil {
-		return nil
+		return
 	}
 	g := grid{start: win.Start, end: win.End, ivl: rt.ivl}
 	rt.builder = results.NewTimelineBuilder(rt.ivl, rt.hosts)
@@ -429,7 +429,6 @@ func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, 
 		lv.addTCP(h, k, d)
 		feed(LiveReading{K: k, Group: -1, TCPHost: rt.tcp.hosts[h].Name, TCP: d.Values})
 	})
-	return rt
 }
 
 // builderOrNil is where the workers' intervals go; nil without a timeline.
