@@ -28,8 +28,6 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 		run := results.SpeedRun{Command: sp.Command, Results: rs}
 		if err := cmp.Or(err, perr); err != nil {
 			run.Error = err.Error()
-		}
-		if run.Error != "" {
 			w := notes.New(notes.SpeedFailed, "variant", v.Name, "command", sp.Command, "error", run.Error).Warning()
 			fmt.Fprintf(c.opts.Log, "%s (the load run goes on)\n", w.Message)
 			c.warn(w)

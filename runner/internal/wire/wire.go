@@ -5,6 +5,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,28 +152,23 @@ func (lr *Reader) Next() (Message, error) {
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
 		line = append(line, chunk...)
-		if len(line) > MaxLine {
+		switch {
+		case len(line) > MaxLine:
 			return Message{}, fmt.Errorf("protocol line longer than %d bytes", MaxLine)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) && len(line) > 0 {
-				return Message{}, fmt.Errorf("stream ended inside a line: %s", quote(line))
-			}
+		case err == bufio.ErrBufferFull:
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return Message{}, fmt.Errorf("stream ended inside a line: %s", quote(line))
+		case err != nil:
 			return Message{}, err
+		default:
+			return Parse(line)
 		}
-		return Parse(line)
 	}
 }
 
 // quote quotes a line for an error, cut to 120 bytes.
 func quote(b []byte) string {
-	if len(b) > 0 && b[len(b)-1] == '\n' {
-		b = b[:len(b)-1]
-	}
-	if len(b) > 120 {
+	if b = bytes.TrimSuffix(b, []byte("\n")); len(b) > 120 {
 		return fmt.Sprintf("%q…", b[:120])
 	}
 	return fmt.Sprintf("%q", b)
