@@ -459,7 +459,8 @@ func (rt *repTimeline) finish(ctx context.Context, groups []results.Group) *resu
 	rt.builder.SetListener(rt.lsrc.host, rt.lsrc.port, rt.lsrc.why)
 	rt.listen.wait(ctx)
 	for k, r := range rt.listen.all() {
-		rt.builder.AddListener(k, r.start, r.length, listenSample(r.v))
+		d := r.v
+		rt.builder.AddListener(k, r.start, r.length, results.ListenSample{Drops: d.Drops, DropsKnown: d.DropsKnown, Queue: d.Queue, Backlog: d.Backlog})
 	}
 	t, per := rt.builder.Build()
 	for i := range groups {
