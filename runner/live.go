@@ -106,26 +106,6 @@ func (c *controller) feed(w WindowID) func(LiveReading) {
 	}
 }
 
-// windowEnded tells the outputs that window w ended with rep (nil: it did
-// not complete).
-func (c *controller) windowEnded(w WindowID, rep *results.Rep) {
-	if rep != nil {
-		r := *rep
-		r.Index = w.Rep
-		rep = &r
-	}
-	c.publish(Event{Kind: EventWindowEnded, Window: w, Rep: rep})
-}
-
-// stopOutputs stops the outputs, which may hold the final values for a
-// scrape (a second Ctrl-C cuts that short), and keeps their facts.
-func (c *controller) stopOutputs(ctx context.Context) {
-	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	cancelWhen(wctx, c.opts.Abort, cancel)
-	c.stop(wctx)
-}
-
 // cancelWhen calls cancel when ch closes, unless ctx ends first.
 func cancelWhen(ctx context.Context, ch <-chan struct{}, cancel func()) {
 	go func() {

@@ -124,7 +124,11 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 		c.warn(w)
 	}
 	err = c.schedule(ctx)
-	c.stopOutputs(ctx)
+	// The outputs may hold the final values for a scrape; a second Ctrl-C cuts that short.
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	cancelWhen(sctx, c.opts.Abort, cancel)
+	c.stop(sctx)
+	cancel()
 	return run, c.finish(ctx, err)
 }
 
@@ -402,11 +406,14 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if err != nil {
 		return nil, err
 	}
-	defer func() { c.windowEnded(w, rep) }()
 	defer func() {
-		if rep != nil { // the first window after a start holds its readiness probes
-			rep.Readiness, c.readiness = c.readiness, nil
+		e := Event{Kind: EventWindowEnded, Window: w} // Rep nil: the window did not complete
+		if rep != nil {
+			rep.Readiness, c.readiness = c.readiness, nil // the first window after a start holds them
+			e.Rep = new(*rep)
+			e.Rep.Index = w.Rep
 		}
+		c.publish(e)
 	}()
 	ws, err := c.spawn(p)
 	ws.feed = c.feed(w)
