@@ -199,28 +199,6 @@ func (p *proc) send(v any) error {
 	return nil
 }
 
-// stopAll closes the workers' input, kills those still running killAfter
-// later (or when abort closes) and waits for every one.
-func stopAll(procs []*proc, abort <-chan struct{}) {
-	for _, p := range procs {
-		p.quitOnce.Do(func() { close(p.quit) })
-		_ = p.stdin.Close()
-	}
-	over := make(chan struct{}) // closed when the grace period ends
-	t := time.AfterFunc(killAfter, func() { close(over) })
-	defer t.Stop()
-	for _, p := range procs {
-		select {
-		case <-p.exited:
-			continue
-		case <-over:
-		case <-abort:
-		}
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-	}
-}
-
 // exitStatus waits up to d for the process to end and describes how it did.
 func (p *proc) exitStatus(d time.Duration) string {
 	select {

@@ -622,9 +622,26 @@ func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 	return ws, nil
 }
 
-// stop ends every worker and waits for it (see stopAll).
+// stop closes the workers' input, kills those still running killAfter
+// later (or when abort closes) and waits for every one.
 func (ws *workers) stop(opts Options) {
-	stopAll(ws.procs, ws.abort)
+	for _, p := range ws.procs {
+		p.quitOnce.Do(func() { close(p.quit) })
+		_ = p.stdin.Close()
+	}
+	over := make(chan struct{}) // closed when the grace period ends
+	t := time.AfterFunc(killAfter, func() { close(over) })
+	defer t.Stop()
+	for _, p := range ws.procs {
+		select {
+		case <-p.exited:
+			continue
+		case <-over:
+		case <-ws.abort:
+		}
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	}
 	for _, p := range ws.procs {
 		if opts.hooks.workerExit != nil {
 			opts.hooks.workerExit(p.index, p.cmd.ProcessState)
