@@ -288,19 +288,23 @@ func (c *controller) cooldown(ctx context.Context) error {
 // probeWindow reads every probe when the window starts and after it ends;
 // a failure is recorded and logged, not fatal. nil when ctx ends first.
 func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) map[string]results.ProbeReading {
-	before, ok := c.readProbes(ctx, ctl, probes, win.Start)
-	if !ok {
-		return nil
-	}
-	after, ok := c.readProbes(ctx, ctl, probes, win.End)
-	if !ok {
-		return nil
+	vals, errs := make([][2]float64, len(probes)), make([][2]error, len(probes))
+	for end, at := range []time.Time{win.Start, win.End} {
+		if !sleepUntil(ctx, at) {
+			return nil
+		}
+		for i, p := range probes {
+			if vals[i][end], errs[i][end] = ctl.Read(ctx, p); ctx.Err() != nil {
+				return nil
+			}
+		}
 	}
 	out := make(map[string]results.ProbeReading, len(probes))
 	for i, p := range probes {
-		r := results.ProbeReading{Before: before[i].v, After: after[i].v}
-		err := errors.Join(before[i].err, after[i].err)
-		if b, a := before[i].err, after[i].err; b != nil && a != nil && b.Error() == a.Error() {
+		r := results.ProbeReading{Before: vals[i][0], After: vals[i][1]}
+		b, a := errs[i][0], errs[i][1]
+		err := errors.Join(b, a)
+		if b != nil && a != nil && b.Error() == a.Error() {
 			err = b // the same failure twice says no more than once
 		}
 		if err != nil {
@@ -310,28 +314,6 @@ func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.
 		out[p.Name] = r
 	}
 	return out
-}
-
-// reading is one probe's value or error.
-type reading struct {
-	v   float64
-	err error
-}
-
-// readProbes waits until at, then reads every probe; false when ctx ended.
-func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes []server.Probe, at time.Time) ([]reading, bool) {
-	if !sleepUntil(ctx, at) {
-		return nil, false
-	}
-	out := make([]reading, len(probes))
-	for i, p := range probes {
-		v, err := ctl.Read(ctx, p)
-		if ctx.Err() != nil {
-			return nil, false
-		}
-		out[i] = reading{v, err}
-	}
-	return out, true
 }
 
 // keepPartial keeps rep, window r cut short, in the record: shown as
