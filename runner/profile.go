@@ -59,7 +59,7 @@ func (c *controller) startProfile(ctx context.Context, label string, window time
 		return func(results.Window) <-chan *results.ServerProfile { return nil }
 	}
 	host, pids, why := c.profileHost(ctx)
-	logf := c.logf(label + ": server profile ")
+	logf := logTo(c.opts.Log, label+": server profile ")
 	var sess *serverprof.Session
 	var none *results.ServerProfile
 	if why != "" {

@@ -449,8 +449,9 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
 	rd := sideReadings{probes: probed, profile: serverProfile,
-		serverCPU:  measureWindow(mctx, c.server, win, nil, c.logf(label+": server ")),
-		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, nil, c.logf(label+": server's CPUs: "))}
+		serverCPU:  measureWindow(mctx, c.server, win, nil, logTo(c.opts.Log, label+": server ")),
+		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, nil,
+			logTo(c.opts.Log, label+": server's CPUs: "))}
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()
@@ -535,9 +536,6 @@ func recv[T any](ctx context.Context, ch <-chan T) (T, bool) {
 		return zero, false
 	}
 }
-
-// logf is a printf to the log, each line prefixed and ended.
-func (c *controller) logf(prefix string) func(string, ...any) { return logTo(c.opts.Log, prefix) }
 
 // logTo is a printf to w, each line prefixed and ended.
 func logTo(w io.Writer, prefix string) func(string, ...any) {

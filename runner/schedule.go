@@ -174,7 +174,9 @@ func (c *controller) session(ctx context.Context, s session) (err error) {
 		}
 	} else {
 		ctl.Host = p.Server.Host
-		ctl.Remote = c.serverRemote()
+		if hc := c.serverHost(); hc != nil {
+			ctl.Remote = shellOn(hc.conn)
+		}
 		startErr := c.serverUp(ctx, ctl, v, speed)
 		startFailed := startErr != nil
 		defer func() {

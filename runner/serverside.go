@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,14 +121,6 @@ func (c *controller) serverDown(ctl *server.Control, v plans.Variant, startFaile
 func (c *controller) serverHost() *hostConn {
 	if s := c.plan.Server; s != nil && s.SSH != nil {
 		return c.hosts[s.SSH.Name]
-	}
-	return nil
-}
-
-// serverRemote is server.Control.Remote for the plan's ssh server.
-func (c *controller) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-	if hc := c.serverHost(); hc != nil {
-		return shellOn(hc.conn)
 	}
 	return nil
 }

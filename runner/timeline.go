@@ -394,7 +394,7 @@ func (c *controller) beginTimeline(ctx context.Context, label string) *repTimeli
 		return nil
 	}
 	ts := &repTimeline{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
-	ts.logf = c.logf(label + ": timeline: ")
+	ts.logf = logTo(c.opts.Log, label+": timeline: ")
 	for i, gr := range c.plan.Load.Groups {
 		if gr.Host != nil {
 			ts.hosts[i] = gr.Host.Name
