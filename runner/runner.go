@@ -449,7 +449,7 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
 	rd := sideReadings{probes: probed, profile: serverProfile,
-		serverCPU:  measureWindow(mctx, c.server, win, nil, logTo(c.opts.Log, label+": server ")),
+		serverCPU: measureWindow(mctx, c.server, win, nil, logTo(c.opts.Log, label+": server ")),
 		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, nil,
 			logTo(c.opts.Log, label+": server's CPUs: "))}
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
