@@ -61,10 +61,8 @@ func (c *controller) startProfile(ctx context.Context, label string, window time
 	host, pids, why := c.profileHost(ctx)
 	logf := logTo(c.opts.Log, label+": server profile ")
 	var sess *serverprof.Session
-	var none *results.ServerProfile
-	if why != "" {
-		none = serverprof.Unavailable(host.Name(), nil, why)
-	} else {
+	none := serverprof.Unavailable(host.Name(), nil, why)
+	if why == "" {
 		sess, none = serverprof.Start(ctx, host, pids, window)
 	}
 	if none != nil {
@@ -87,13 +85,11 @@ func (c *controller) startProfile(ctx context.Context, label string, window time
 			}
 			if err := sess.Enable(ctx); err != nil {
 				p = serverprof.Unavailable(host.Name(), pids, err.Error())
-				logf("not available: %s", p.Reason)
+			} else if sleepUntil(ctx, win.End) {
+				p = sess.Stop(ctx)
+			} else {
 				return
 			}
-			if !sleepUntil(ctx, win.End) {
-				return
-			}
-			p = sess.Stop(ctx)
 			if p.Available() {
 				logf("%d samples over %.2f s", p.Samples, p.Seconds)
 			} else {
