@@ -92,11 +92,9 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if dctx.Err() != nil {
-				errs[i] = dctx.Err()
-				return
+			if errs[i] = dctx.Err(); errs[i] == nil {
+				conns[i], errs[i] = dialHost(dctx, p, h, log, opts.Executable)
 			}
-			conns[i], errs[i] = dialHost(dctx, p, h, log, opts.Executable)
 			if errs[i] != nil {
 				cancel()
 			}
@@ -104,15 +102,13 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 	}
 	wg.Wait()
 	hosts := make(map[string]*hostConn, len(p.Hosts))
-	for _, hc := range conns {
+	var failed []error
+	for i, hc := range conns {
 		if hc != nil {
 			hosts[hc.name] = hc
 		}
-	}
-	// The failures, not the dials they cancelled; an interrupt is said once.
-	var failed []error
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
+		// The failures, not the dials they cancelled; an interrupt is said once.
+		if err := errs[i]; err != nil && !errors.Is(err, context.Canceled) {
 			who := fmt.Sprintf("%s (%s)", p.Hosts[i].Name, roles(p, p.Hosts[i].Name))
 			if re := (*remote.Error)(nil); errors.As(err, &re) {
 				who = roles(p, p.Hosts[i].Name) // err names the host
