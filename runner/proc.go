@@ -43,11 +43,7 @@ func (e *WorkerError) Error() string {
 	}
 	fmt.Fprintf(&b, "group %d (CPUs %s): %v", e.Group, cmp.Or(e.CPUs, "unpinned"), e.Err)
 	if len(e.Stderr) > 0 {
-		b.WriteString("; last worker stderr:")
-		for _, l := range e.Stderr {
-			b.WriteString("\n    ")
-			b.WriteString(l)
-		}
+		b.WriteString("; last worker stderr:\n    " + strings.Join(e.Stderr, "\n    "))
 	}
 	return b.String()
 }
