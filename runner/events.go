@@ -67,14 +67,8 @@ type Event struct {
 	Text    string
 	Warning results.Warning
 	Metrics *results.Metrics
-	show    *showing
-}
-
-// showing is a window whose load began, for the display: what it is and
-// the live counts it pulls.
-type showing struct {
-	info repInfo
-	live *live
+	show    *repInfo // eventShow: the window, and the live counts it pulls
+	live    *live
 }
 
 // book is the run's record and its outputs: the one writer of the Run,
@@ -188,7 +182,7 @@ func (d *display) Event(_ context.Context, e Event) error {
 	case e.Kind == eventQuiet:
 		d.waiting(e.Text)
 	case e.Kind == eventShow:
-		d.show(e.show.info, e.show.live)
+		d.show(*e.show, e.live)
 	case e.Kind == EventWindowEnded && d.stopc != nil:
 		rep := e.Rep
 		if rep != nil && rep.PartialOf > 0 {

@@ -446,8 +446,8 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 
 	probed, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
 	defer stopProbes()
-	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
-		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
+	c.publish(Event{Kind: eventShow, Window: w, live: lv, show: &repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
+		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}})
 	rd := sideReadings{probes: probed, profile: serverProfile,
 		serverCPU: measureWindow(mctx, c.server, win, nil, logTo(c.opts.Log, label+": server ")),
 		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, nil,
