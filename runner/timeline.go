@@ -95,23 +95,21 @@ func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, 
 	}
 	go func() {
 		defer close(s.done)
-		from, finish := f.from, f.finish
-		k := g.index(from)
-		prev, warned := from, false
-		for {
+		prev, warned := f.from, false
+		for k := g.index(f.from); ; k++ {
 			b := g.boundary(k + 1)
 			if !sleepUntil(ctx, b) {
 				return
 			}
 			at := time.Now()
-			v, err := finish(at.Sub(prev))
+			v, err := f.finish(at.Sub(prev))
 			if err != nil && !warned {
 				warned = true
 				logf("not measured at %s: %v (the intervals it fails are left without)", b.Sub(g.start), err)
 			}
 			start := g.boundary(k)
-			if start.Before(from) {
-				start = from
+			if start.Before(f.from) {
+				start = f.from
 			}
 			s.mu.Lock()
 			if err == nil {
@@ -123,7 +121,6 @@ func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, 
 				notify(k, v)
 			}
 			prev = at
-			k++
 			if !b.Before(g.end) {
 				return
 			}
