@@ -268,10 +268,7 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
 	}
 	run.Search = searchRecord(p)
-	if err := resume(run, opts.Resume); err != nil {
-		return nil, err
-	}
-	return run, nil
+	return run, resume(run, opts.Resume)
 }
 
 // connectHosts connects to the plan's ssh hosts and records their facts.
