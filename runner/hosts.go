@@ -234,13 +234,23 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 			if err := p.send(wire.Clock{Type: wire.TypeClock}); err != nil {
 				return err
 			}
-			m, err := ws.awaitFrom(ctx, p, wire.TypeClock)
-			if err != nil {
-				return err
+			var e event
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(clockTimeout):
+				return p.fail(fmt.Errorf("no %q answer within %s", wire.TypeClock, clockTimeout))
+			case e = <-ws.events:
 			}
 			rtt := time.Since(t0)
+			if err := eventErr(e); err != nil {
+				return err
+			}
+			if e.w != p || e.msg.Type != wire.TypeClock { // any other event is a failure
+				return e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+			}
 			var cm wire.Clock
-			if err := p.decode(m, &cm); err != nil {
+			if err := p.decode(e.msg, &cm); err != nil {
 				return err
 			}
 			slowest = max(slowest, rtt)
@@ -260,27 +270,6 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 		}
 	}
 	return nil
-}
-
-// awaitFrom waits for a message of type want from p; any other event is
-// a failure.
-func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (wire.Message, error) {
-	t := time.NewTimer(clockTimeout)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return wire.Message{}, ctx.Err()
-	case <-t.C:
-		return wire.Message{}, p.fail(fmt.Errorf("no %q answer within %s", want, clockTimeout))
-	case e := <-ws.events:
-		if err := eventErr(e); err != nil {
-			return wire.Message{}, err
-		}
-		if e.w != p || e.msg.Type != want {
-			return wire.Message{}, e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
-		}
-		return e.msg, nil
-	}
 }
 
 // procSep separates /proc/stat from the process stat lines in one read.
