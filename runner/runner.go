@@ -445,10 +445,8 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	defer stopProbes()
 	c.publish(Event{Kind: eventShow, Window: w, live: lv, show: &repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
 		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}})
-	rd := sideReadings{probes: probed, profile: serverProfile,
-		serverCPU: measureWindow(mctx, c.server, win, nil, logTo(c.opts.Log, label+": server ")),
-		serverCPUs: measureWindow(mctx, c.serverCPUsOf(ws), win, nil,
-			logTo(c.opts.Log, label+": server's CPUs: "))}
+	serverCPU := measureWindow(mctx, c.server, win, nil, logTo(c.opts.Log, label+": server "))
+	serverCPUs := measureWindow(mctx, c.serverCPUsOf(ws), win, nil, logTo(c.opts.Log, label+": server's CPUs: "))
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()
@@ -461,7 +459,12 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	rep = new(results.NewRep(0, groups))
 	rep.RecordSpread()
 	rep.Timeline, rep.Quiet = tl.finish(ctx, groups), quiet
-	if !rd.fill(ctx, rep) {
+	var ok [4]bool // the side readings, unless ctx ends first
+	rep.Probes, ok[0] = recv(ctx, probed)
+	rep.ServerCPU, ok[1] = recv(ctx, serverCPU)
+	rep.ServerCPUs, ok[2] = recv(ctx, serverCPUs)
+	rep.ServerProfile, ok[3] = recv(ctx, serverProfile)
+	if slices.Contains(ok[:], false) {
 		return nil, ctx.Err()
 	}
 	c.check(p, label, rep)
@@ -499,25 +502,6 @@ func (c *controller) startProbes(ctx context.Context, label string, ctl *server.
 		out <- c.probeWindow(pctx, label, ctl, probes, win)
 	}()
 	return out, func() { cancel(); <-done }
-}
-
-// sideReadings are what is read beside a window's load: the probes, the
-// server's CPU and CPUs, and its profile (nil: none).
-type sideReadings struct {
-	probes     <-chan map[string]results.ProbeReading
-	serverCPU  <-chan *results.CPUUsage
-	serverCPUs <-chan *results.ServerCPUs
-	profile    <-chan *results.ServerProfile
-}
-
-// fill sets rep's side readings; false when ctx ended first.
-func (rd sideReadings) fill(ctx context.Context, rep *results.Rep) bool {
-	var ok [4]bool
-	rep.Probes, ok[0] = recv(ctx, rd.probes)
-	rep.ServerCPU, ok[1] = recv(ctx, rd.serverCPU)
-	rep.ServerCPUs, ok[2] = recv(ctx, rd.serverCPUs)
-	rep.ServerProfile, ok[3] = recv(ctx, rd.profile)
-	return ok == [4]bool{true, true, true, true}
 }
 
 // recv receives from ch (nothing from a nil one); false when ctx ends first.
