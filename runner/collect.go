@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/shirou/gopsutil/v4/process"
@@ -67,7 +68,10 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 		case <-abort:
 			return c.kept(), c.lostOr(ctx.Err(), "the run was aborted"), ctx.Err()
 		case <-deadline.C:
-			err = c.late(ctx, timeout)
+			// The first worker without a final record at the deadline fails.
+			if err = ctx.Err(); err == nil && slices.Contains(c.finals, nil) {
+				err = ws.procs[slices.Index(c.finals, nil)].fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
+			}
 		case now := <-watch.C:
 			err = c.silent(now)
 		case e := <-ws.events:
@@ -111,14 +115,8 @@ func (c *collection) lostOr(err error, why string) *results.LostGroup {
 		return c.lost
 	}
 	c.lose(err)
-	if c.lost == nil && why != "" {
-		for i, f := range c.finals {
-			if f == nil {
-				p := c.ws.procs[i]
-				c.lost = &results.LostGroup{Group: i, Host: p.hostName(), Why: why, Requests: c.lv.requests(i)}
-				break
-			}
-		}
+	if i := slices.Index(c.finals, nil); c.lost == nil && why != "" && i >= 0 {
+		c.lost = &results.LostGroup{Group: i, Host: c.ws.procs[i].hostName(), Why: why, Requests: c.lv.requests(i)}
 	}
 	return c.lost
 }
@@ -145,19 +143,6 @@ func (c *collection) kept() []results.Group {
 		}
 	}
 	return groups
-}
-
-// late fails the first worker without a final record at the deadline.
-func (c *collection) late(ctx context.Context, timeout time.Duration) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	for i, p := range c.ws.procs {
-		if c.finals[i] == nil {
-			return p.fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
-		}
-	}
-	return nil
 }
 
 // silent fails a worker silent for silenceLimit that uses no CPU (it
