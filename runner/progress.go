@@ -308,7 +308,21 @@ func (d *display) showBars() func(time.Time) {
 			return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors) + missedWords(s.Missed)
 		}, decor.WCSyncSpaceR)
 	}
-	add(mpb.BarStyle(), "total", func() string { return totalText(r, l, time.Now()) }, decor.WCSyncSpaceR)
+	add(mpb.BarStyle(), "total", func() string {
+		now := time.Now()
+		s, rps := l.total()
+		phase := "left"
+		if now.Before(r.window.Start) {
+			phase = "left (warm-up)"
+		}
+		// The run's time left goes first, the window's "s left" last but for
+		// the missed starts: scripts watch for it.
+		run := ""
+		if left := runLeft(r, now); left != "" {
+			run = " (" + strings.TrimPrefix(left, ", ") + ")"
+		}
+		return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, timeLeft(r, now).Seconds(), phase) + missedWords(s.Missed)
+	}, decor.WCSyncSpaceR)
 	if l.hasTCP() {
 		add(mpb.NopStyle(), "kernel", func() string { return cmp.Or(l.kernel(), "no TCP trouble so far") })
 	}
@@ -405,20 +419,4 @@ func (l *logSink) setAbove(w io.Writer) {
 	l.mu.Lock()
 	l.above = w
 	l.mu.Unlock()
-}
-
-// totalText is the total bar's right side at now.
-func totalText(r repInfo, l *live, now time.Time) string {
-	s, rps := l.total()
-	phase := "left"
-	if now.Before(r.window.Start) {
-		phase = "left (warm-up)"
-	}
-	// The run's time left goes first, the window's "s left" last but for
-	// the missed starts: scripts watch for it.
-	run := ""
-	if left := runLeft(r, now); left != "" {
-		run = " (" + strings.TrimPrefix(left, ", ") + ")"
-	}
-	return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, timeLeft(r, now).Seconds(), phase) + missedWords(s.Missed)
 }
