@@ -2,11 +2,9 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"os"
 	"slices"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -171,27 +169,7 @@ func sleepUntilOr(ctx context.Context, t time.Time, early <-chan struct{}) bool 
 // sleepUntil waits until t; false when ctx ended first.
 func sleepUntil(ctx context.Context, t time.Time) bool { return sleepUntilOr(ctx, t, nil) }
 
-// localServer finds the process serving addr when it is on this machine
-// and returns a meter for its tree and its PID, or why not.
-func localServer(addr string) (meter, int, error) {
-	host, portStr, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, 0, err
-	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil {
-		return nil, 0, fmt.Errorf("port %q: %w", portStr, err)
-	}
-	if !isLocal(net.ParseIP(host)) {
-		return nil, 0, fmt.Errorf("%s is not an address of this machine (server CPU over ssh is not supported yet)", host)
-	}
-	pid, err := cpustat.FindListener(port)
-	if err != nil {
-		return nil, 0, err
-	}
-	return deltaMeter(func() (cpustat.TreeSample, error) { return cpustat.SampleTree(pid) }), pid, nil
-}
-
+// isLocal reports whether ip is an address of this machine.
 func isLocal(ip net.IP) bool {
 	if ip == nil {
 		return false

@@ -33,7 +33,7 @@ func (c *controller) listening(ctx context.Context) error {
 // findServer picks how the server's CPU is measured for a session (this
 // process for the built-in target, else the tree on the target's port).
 func (c *controller) findServer(v plans.Variant) error {
-	c.serverPID = 0
+	c.server, c.serverPID = nil, 0
 	if c.builtin {
 		c.server = selfMeter(nil)
 		return nil
@@ -44,9 +44,24 @@ func (c *controller) findServer(v plans.Variant) error {
 		c.server, c.serverPID = m, pid
 		return nil
 	}
-	m, pid, err := localServer(c.plan.Target.Addr)
-	c.server, c.serverPID = m, pid
-	return err
+	// Here, the process serving the target's address, when it is on this machine.
+	host, portStr, err := net.SplitHostPort(c.plan.Target.Addr)
+	if err != nil {
+		return err
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil {
+		return fmt.Errorf("port %q: %w", portStr, err)
+	}
+	if !isLocal(net.ParseIP(host)) {
+		return fmt.Errorf("%s is not an address of this machine (server CPU over ssh is not supported yet)", host)
+	}
+	pid, err := cpustat.FindListener(port)
+	if err != nil {
+		return err
+	}
+	c.server, c.serverPID = deltaMeter(func() (cpustat.TreeSample, error) { return cpustat.SampleTree(pid) }), pid
+	return nil
 }
 
 // serverUp prepares the server for v: stop (a failure only logged), then
