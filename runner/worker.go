@@ -27,35 +27,16 @@ const (
 // Worker is the hidden `kaeload worker`: read the group spec from in,
 // answer ready, wait for start, run the load and stream snapshots and the
 // final record to out. A failure is also sent to the controller.
-func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
+func Worker(ctx context.Context, in io.Reader, w io.Writer) (err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := &syncWriter{w: out}
-	err := work(ctx, cancel, wire.NewReader(in), w)
-	if err != nil && !errors.Is(err, errControllerGone) {
-		_ = wire.Write(w, wire.Error{Type: wire.TypeError, Message: err.Error()})
-	}
-	return err
-}
-
-// errControllerGone is returned by Worker when its input closes early.
-var errControllerGone = errors.New("controller closed the worker's input")
-
-// syncWriter serialises writes from several goroutines (protocol lines,
-// the log of the ssh dials).
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(b)
-}
-
-// work is the worker's protocol: spec, ready, start, load.
-func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out io.Writer) error {
+	out := &syncWriter{w: w}
+	defer func() {
+		if err != nil && !errors.Is(err, errControllerGone) {
+			_ = wire.Write(out, wire.Error{Type: wire.TypeError, Message: err.Error()})
+		}
+	}()
+	lr := wire.NewReader(in)
 	spec, err := readSpec(lr)
 	if err != nil {
 		return err
@@ -88,6 +69,22 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out i
 		cancel()
 	}()
 	return load(ctx, spec, eng, start.Local(start.Begin), win, start.Workers, memReady, out, inputErr, early)
+}
+
+// errControllerGone is returned by Worker when its input closes early.
+var errControllerGone = errors.New("controller closed the worker's input")
+
+// syncWriter serialises writes from several goroutines (protocol lines,
+// the log of the ssh dials).
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 // readSpec reads the controller's first line and checks it as Compile
