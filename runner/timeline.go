@@ -76,11 +76,6 @@ func sampleNow[T any](m meterOf[T]) firstSample[T] {
 	return f
 }
 
-// startSeries takes m's first sample now and reads the series from it.
-func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(string, ...any)) *series[T] {
-	return sampleNow(m).seriesTo(ctx, g, logf, nil)
-}
-
 // seriesTo reads the meter at every boundary of g up to the window's end,
 // each reading the interval it closes, and hands it to notify (nil: none).
 // A failed sample leaves its interval without a reading (logged once).

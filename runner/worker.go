@@ -210,9 +210,10 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 	}
 	if ivl := spec.Load.Interval; ivl > 0 {
 		gr := grid{start: win.Start, end: win.End, ivl: ivl}
-		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, withPrefix(logf, "timeline CPU: "))}
+		m.timeline = &workerTimeline{}
+		m.timeline.proc = sampleNow(selfMeter(want)).seriesTo(wctx, gr, withPrefix(logf, "timeline CPU: "), nil)
 		if len(want) > 0 {
-			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, withPrefix(logf, "timeline CPUs: "))
+			m.timeline.cpus = sampleNow(cpusMeter(want)).seriesTo(wctx, gr, withPrefix(logf, "timeline CPUs: "), nil)
 		}
 	}
 	return m
