@@ -191,13 +191,6 @@ func closeHosts(hosts map[string]*hostConn) {
 	wg.Wait()
 }
 
-// remoteCommand is the ssh command that runs a worker group on hc through
-// `kaeload worker --relay`, with env passed explicitly.
-func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
-	args := append(append([]string(nil), c.opts.WorkerArgs...), "--relay")
-	return hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, args...))
-}
-
 // read runs command on the host, bounded by clockTimeout, and returns its
 // output; what says what it reads, for errors.
 func (hc *hostConn) read(ctx context.Context, what, command string) (string, error) {

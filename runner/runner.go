@@ -17,6 +17,7 @@ import (
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/ports"
+	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/notes"
@@ -580,8 +581,9 @@ func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 		cmd, hc := exec.Command(c.opts.Executable, c.opts.WorkerArgs...), (*hostConn)(nil)
 		cmd.Env = env
 		if g.Host != nil {
+			// `kaeload worker --relay` over ssh, with env passed explicitly.
 			hc = c.hosts[g.Host.Name]
-			cmd = c.remoteCommand(hc)
+			cmd = hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, append(slices.Clone(c.opts.WorkerArgs), "--relay")...))
 		}
 		w, err := startCmd(i, pinning.Set(g.CPUs), cmd, hc, c.opts.WorkerLog, ws.events)
 		if err != nil {
