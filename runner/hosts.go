@@ -268,12 +268,6 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 // procSep separates /proc/stat from the process stat lines in one read.
 const procSep = "@@kaeload-procs@@"
 
-// listenerScript prints the PIDs of the processes with a socket listening
-// on port (any address), from /proc/net/tcp{,6} and /proc/*/fd.
-func listenerScript(port int) string {
-	return fmt.Sprintf(`h=$(printf ':%%04X' %d); for i in $(awk -v h="$h" 'NR>1 && $4=="0A" && substr($2, length($2)-4)==h {print $10}' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null; done | cut -d/ -f3 | sort -un`, port)
-}
-
 // readRemoteProcs reads, in one command over hc, the host's /proc/stat
 // and every process's /proc/PID/stat.
 func readRemoteProcs(ctx context.Context, hc *hostConn) (cpustat.Sample, cpustat.RemoteProcs, error) {
@@ -298,7 +292,10 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	if err != nil || perr != nil {
 		return remoteStatMeter(hc), whole, 0
 	}
-	out, err := hc.conn.Output(ctx, "find the server's process", listenerScript(port), nil)
+	// The PIDs of the processes with a socket listening on port (any
+	// address), from /proc/net/tcp{,6} and /proc/*/fd.
+	script := fmt.Sprintf(`h=$(printf ':%%04X' %d); for i in $(awk -v h="$h" 'NR>1 && $4=="0A" && substr($2, length($2)-4)==h {print $10}' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null; done | cut -d/ -f3 | sort -un`, port)
+	out, err := hc.conn.Output(ctx, "find the server's process", script, nil)
 	if err != nil {
 		return remoteStatMeter(hc), whole + fmt.Sprintf(" (the listener of port %d was not found: %v)", port, err), 0
 	}
