@@ -174,8 +174,7 @@ func (c *collection) silent(now time.Time) error {
 	return nil
 }
 
-// take handles one event of the load: a snapshot, intervals or a final
-// record.
+// take handles one event of the load: a snapshot, intervals or a final record.
 func (c *collection) take(ctx context.Context, e event) error {
 	p := e.w
 	if f := c.finals[p.index]; f == lostFinal || f != nil && errors.Is(e.err, io.EOF) {

@@ -8,8 +8,7 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// WindowID names a window: the variant and the repetition's index in
-// run.json.
+// WindowID names a window: the variant and the repetition's index in run.json.
 type WindowID struct {
 	Variant string
 	Rep     int

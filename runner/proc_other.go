@@ -9,8 +9,7 @@ import (
 	"github.com/kaeload/kaeload/pinning"
 )
 
-// setProcAttr does nothing off Linux; workers still exit when their
-// input closes.
+// setProcAttr does nothing off Linux; workers still exit when input closes.
 func setProcAttr(cmd *exec.Cmd) {}
 
 // raiseNoFile does not know the limit off Linux; 0 means unknown.

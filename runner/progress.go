@@ -106,8 +106,7 @@ func (l *live) setTCPHosts(hosts []results.TCPHost) {
 	l.tcp = make([][len(kernelEvents)]uint64, len(hosts))
 }
 
-// addTCP adds host h's counter growth over interval k when k is in the
-// window.
+// addTCP adds host h's counter growth over interval k when k is in the window.
 func (l *live) addTCP(h, k int, d cpustat.TCPDelta) {
 	if k < 0 {
 		return

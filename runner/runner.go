@@ -697,8 +697,7 @@ func (ws *workers) lead() time.Duration {
 	return startLead + 2*slowest
 }
 
-// orderLine says in what order the windows run, and how to replay a
-// randomized one.
+// orderLine says in what order the windows run, and how to replay a random one.
 func orderLine(p *plans.Plan) string {
 	rounds := fmt.Sprintf("%d rounds", p.Repeat)
 	if p.Repeat == 1 {

@@ -13,8 +13,7 @@ import (
 	"github.com/kaeload/kaeload/search"
 )
 
-// searchRecord is the record of plan's search, without visits; nil when
-// none.
+// searchRecord is the record of plan's search, without visits; nil when none.
 func searchRecord(p *plans.Plan) *results.Search {
 	s := p.Search
 	if s == nil {

@@ -140,8 +140,7 @@ func (c *controller) serverHost() *hostConn {
 	return nil
 }
 
-// localPort is the target's port when kaeload starts the server here; 0
-// otherwise.
+// localPort is the target's port when kaeload starts the server here, or 0.
 func (c *controller) localPort() int {
 	if c.builtin || c.plan.Server == nil || c.plan.Server.SSH != nil {
 		return 0

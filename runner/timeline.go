@@ -193,8 +193,7 @@ func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []res
 type tcpSource struct {
 	name           string // "local", or the ssh host's name
 	client, server bool
-	// read takes a snapshot; nil when the counters cannot be read there, for
-	// why.
+	// read takes a snapshot; nil when the counters cannot be read there (why).
 	read func(ctx context.Context) cpustat.TCPSnapshot
 	why  string
 }

@@ -174,8 +174,7 @@ func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, err
 	return start, win, nil
 }
 
-// stopped is the input's error when the controller stopped the load, else
-// ctx's.
+// stopped is the input's error when the controller stopped the load, or ctx's.
 func stopped(ctx context.Context, inputErr <-chan error) error {
 	select {
 	case err := <-inputErr:

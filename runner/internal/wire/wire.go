@@ -74,8 +74,7 @@ type Stop struct {
 	Type string `json:"type"`
 }
 
-// Snapshot is a running count, sent periodically; it is also the
-// heartbeat.
+// Snapshot is a running count, sent periodically; it is also the heartbeat.
 type Snapshot struct {
 	Type     string `json:"type"`
 	Requests uint64 `json:"requests"`
