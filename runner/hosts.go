@@ -41,8 +41,7 @@ type hostConn struct {
 	warned bool               // the uncertain clock was warned about
 }
 
-// roles says what a host does in the plan, for messages: "groups 1, 2",
-// "the server".
+// roles says what a host does in the plan: "groups 1, 2", "the server".
 func roles(p *plans.Plan, name string) string {
 	var parts []string
 	if groups := groupsOn(p, name); len(groups) == 1 {

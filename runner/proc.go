@@ -51,8 +51,7 @@ func (e *WorkerError) Error() string {
 // Unwrap returns the underlying error.
 func (e *WorkerError) Unwrap() error { return e.Err }
 
-// ring keeps the last stderrLines lines written to it and forwards each
-// to log with a prefix.
+// ring keeps the last stderrLines lines written and forwards each to log.
 type ring struct {
 	mu      sync.Mutex
 	lines   []string

@@ -42,8 +42,7 @@ func raiseNoFile() (uint64, error) {
 	return r.Cur, nil
 }
 
-// verifyAffinity checks that every thread of this process may run on
-// exactly the CPUs of want.
+// verifyAffinity checks that every thread may run on exactly the CPUs want.
 func verifyAffinity(want pinning.Set) error {
 	tids, err := os.ReadDir("/proc/self/task")
 	if err != nil {

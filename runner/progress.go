@@ -394,8 +394,7 @@ func summary(label string, rep *results.Rep) string {
 	return line
 }
 
-// logSink is Options.Log: while bars are drawn on the same writer, log
-// lines go above them.
+// logSink is Options.Log: while bars are drawn on its writer, above them.
 type logSink struct {
 	w     io.Writer
 	mu    sync.Mutex

@@ -318,8 +318,7 @@ func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.
 	return out
 }
 
-// keepPartial keeps rep, window r cut short, in the record: shown as
-// PARTIAL, in no statistic.
+// keepPartial keeps rep, window r cut short, as PARTIAL, in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
 	c.add(EventPartial, variant, *rep)

@@ -84,8 +84,7 @@ type Snapshot struct {
 	Missed uint64 `json:"missed,omitempty"`
 }
 
-// Intervals carries closed intervals of the group's timeline, each sent
-// once, in order.
+// Intervals carries closed intervals of the group's timeline, once, in order.
 type Intervals struct {
 	Type      string                   `json:"type"`
 	Intervals []results.IntervalSample `json:"intervals"`
@@ -103,8 +102,7 @@ type Error struct {
 	Message string `json:"message"`
 }
 
-// Clock is a timestamp exchange: sent without Time, answered with the
-// worker's clock.
+// Clock is a timestamp exchange: sent without Time, answered with it.
 type Clock struct {
 	Type string    `json:"type"`
 	Time time.Time `json:"time,omitzero"`
