@@ -394,7 +394,7 @@ func summary(label string, rep *results.Rep) string {
 	return line
 }
 
-// logSink is Options.Log: while bars are drawn on its writer, above them.
+// logSink is Options.Log: its lines go above bars drawn on the same writer.
 type logSink struct {
 	w     io.Writer
 	mu    sync.Mutex
