@@ -142,12 +142,9 @@ func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = killAfter // do not let a leaked pipe hold Wait
 	setProcAttr(cmd)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, p.fail(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
+	stdin, err1 := cmd.StdinPipe()
+	stdout, err2 := cmd.StdoutPipe()
+	if err := errors.Join(err1, err2); err != nil {
 		return nil, p.fail(err)
 	}
 	p.stdin = stdin
