@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -179,8 +180,9 @@ func (d *display) Stop(context.Context) []Event                     { return nil
 
 func (d *display) Event(_ context.Context, e Event) error {
 	switch {
-	case e.Kind == eventQuiet:
-		d.waiting(e.Text)
+	case e.Kind == eventQuiet && time.Since(d.said) >= plainEvery: // a line at most every plainEvery
+		d.said = time.Now()
+		fmt.Fprintln(d.w, e.Text)
 	case e.Kind == eventShow:
 		d.show(*e.show, e.live)
 	case e.Kind == EventWindowEnded && d.stopc != nil:

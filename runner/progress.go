@@ -207,7 +207,7 @@ func rate(h []sample) float64 {
 
 // display shows one repetition's progress from show to done (rep nil:
 // failed or cut short), as bars or plain lines, and the wait for a quiet
-// machine (waiting).
+// machine.
 type display struct {
 	w     io.Writer
 	bars  bool
@@ -245,14 +245,6 @@ func newDisplay(mode string, w io.Writer, log *logSink) (*display, error) {
 func sameWriter(a, b io.Writer) bool {
 	ta := reflect.TypeOf(a)
 	return ta != nil && ta == reflect.TypeOf(b) && ta.Comparable() && a == b
-}
-
-// waiting prints line unless one was printed less than plainEvery ago.
-func (d *display) waiting(line string) {
-	if time.Since(d.said) >= plainEvery {
-		d.said = time.Now()
-		fmt.Fprintln(d.w, line)
-	}
 }
 
 // show starts showing r: bars advancing with time, whose decorators pull
