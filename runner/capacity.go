@@ -9,14 +9,14 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/notes"
+	"github.com/kaeload/kaeload/scenarios/plans"
 	"github.com/kaeload/kaeload/server"
 )
 
 // searchCapacity is the capacity driver: it picks each step's rate from
 // the finished ones and measures it split over the groups, as a
 // repetition with Rep.Step set.
-func (c *controller) searchCapacity(ctx context.Context, s session, ctl *server.Control) error {
-	p := c.plan
+func (c *controller) searchCapacity(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
 	v := p.Variants[s.variant]
 	cp := p.Load.Capacity
 	search, err := capacity.New(capacity.Config{From: cp.From, Factor: cp.Factor, Resolution: cp.Resolution, Max: cp.Max})

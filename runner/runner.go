@@ -124,7 +124,7 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	for _, w := range checkPorts(p) {
 		c.warn(w)
 	}
-	err = c.schedule(ctx)
+	err = c.schedule(ctx, run)
 	// The outputs may hold the final values for a scrape; a second Ctrl-C cuts that short.
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	cancelWhen(sctx, c.opts.Abort, cancel)

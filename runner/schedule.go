@@ -76,10 +76,9 @@ func commandTimeout(p *plans.Plan) time.Duration {
 	return defaultCommandTimeout
 }
 
-// schedule runs every session into the record's variants (every planned
-// one in plan order), then leaves out those that measured nothing.
-func (c *controller) schedule(ctx context.Context) error {
-	run := c.run
+// schedule runs every session into run.Variants (every planned variant in
+// plan order), then leaves out those that measured nothing.
+func (c *controller) schedule(ctx context.Context, run *results.Run) error {
 	defer func() {
 		var kept []results.Variant
 		for _, v := range run.Variants {
@@ -102,7 +101,7 @@ func (c *controller) schedule(ctx context.Context) error {
 		if len(s.reps) == 0 || gaveUp[s.variant] {
 			continue
 		}
-		err := c.session(ctx, s)
+		err := c.session(ctx, c.plan, s, rv)
 		if se := (*startError)(nil); errors.As(err, &se) && ctx.Err() == nil {
 			// Its server does not start: the other variants still run.
 			gaveUp[s.variant] = true
@@ -114,7 +113,7 @@ func (c *controller) schedule(ctx context.Context) error {
 			return err
 		}
 	}
-	return c.searchWindows(ctx)
+	return c.searchWindows(ctx, c.plan, run)
 }
 
 // startError is a server that did not come up for a variant: the run
@@ -150,8 +149,7 @@ func startFailure(ctx context.Context, v plans.Variant, err error) error {
 
 // session starts the server for one variant (when the plan controls it),
 // measures the session's windows and stops it; the stop always runs.
-func (c *controller) session(ctx context.Context, s session) (err error) {
-	p, rv := c.plan, &c.run.Variants[s.variant]
+func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *results.Variant) (err error) {
 	v := p.Variants[s.variant]
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
 	// Speed commands run once per variant while the server is stopped.
@@ -205,15 +203,14 @@ func (c *controller) session(ctx context.Context, s session) (err error) {
 	}
 	c.runInfo(ctx, ctl, s.variant, rv)
 	if p.Load.Capacity != nil {
-		return c.searchCapacity(ctx, s, ctl)
+		return c.searchCapacity(ctx, p, s, ctl)
 	}
-	return c.sweep(ctx, s, ctl)
+	return c.sweep(ctx, p, s, ctl)
 }
 
 // sweep measures the session's repetitions; a window cut short is kept
 // as partial, one set aside by exclude_flagged is measured again.
-func (c *controller) sweep(ctx context.Context, s session, ctl *server.Control) error {
-	p := c.plan
+func (c *controller) sweep(ctx context.Context, p *plans.Plan, s session, ctl *server.Control) error {
 	v := p.Variants[s.variant]
 	for k := 0; k < len(s.reps); k++ {
 		r := s.reps[k]

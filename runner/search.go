@@ -32,28 +32,17 @@ func searchRecord(p *plans.Plan) *results.Search {
 // searchWindows is the search driver: after the other variants, package
 // search names the next grid point from the windows so far (a resumed
 // run's too), each measured as a session. It ends when done or on failure.
-func (c *controller) searchWindows(ctx context.Context) error {
-	p, run, s := c.plan, c.run, c.plan.Search
+func (c *controller) searchWindows(ctx context.Context, p *plans.Plan, run *results.Run) error {
+	s := p.Search
 	if s == nil {
 		return nil
 	}
 	cfg := search.Config{Points: s.Points, Budget: s.Budget}
 	if s.Predicted {
-		// The grid point nearest the best soft ratio predicted from both ends.
 		var memo *analysis.SearchPrediction
-		cfg.Predict = func(search.Window, search.Window) (int, bool) {
-			if memo == nil {
-				memo = analysis.StartPrediction(run)
-			}
-			for k := range s.Points {
-				if memo.Value != "" && s.Value(p, k) == memo.Value {
-					return k, true
-				}
-			}
-			return 0, false
-		}
+		cfg.Predict = func(search.Window, search.Window) (int, bool) { return predictPoint(p, run, &memo) }
 	}
-	done := c.searchDone()
+	done := c.searchDone(run)
 	if len(done) > 0 {
 		fmt.Fprintf(c.opts.Log, "search: %d windows measured before, reused\n", len(done))
 	}
@@ -70,7 +59,7 @@ func (c *controller) searchWindows(ctx context.Context) error {
 		rv := &run.Variants[vi]
 		fmt.Fprintf(c.opts.Log, "search window %d/%d: %s = %s (%s: %s)\n", len(done)+1, s.Budget, s.Key, s.Value(p, st.Point), st.Phase, st.Why)
 		before := len(rv.Reps)
-		err := c.session(ctx, session{variant: vi, reps: []int{before}})
+		err := c.session(ctx, p, session{variant: vi, reps: []int{before}}, rv)
 		if len(rv.Reps) > before {
 			rep := &rv.Reps[len(rv.Reps)-1]
 			run.Search.Visits = append(run.Search.Visits, results.Visit{Value: rv.Sweep[s.Key], Variant: rv.Name, Rep: rep.Index})
@@ -81,13 +70,27 @@ func (c *controller) searchWindows(ctx context.Context) error {
 			return err
 		}
 	}
-	c.searchWarnings(cfg, done)
+	c.searchWarnings(cfg, done, run)
 	return nil
 }
 
+// predictPoint is the grid point nearest the best soft ratio predicted
+// from both ends (analysis.StartPrediction), kept in *memo once found.
+func predictPoint(p *plans.Plan, run *results.Run, memo **analysis.SearchPrediction) (int, bool) {
+	if *memo == nil {
+		*memo = analysis.StartPrediction(run)
+	}
+	for k := range p.Search.Points {
+		if v := (*memo).Value; v != "" && p.Search.Value(p, k) == v {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
 // searchDone returns the search's windows already in run, in visit order.
-func (c *controller) searchDone() []search.Window {
-	run, s := c.run, c.plan.Search
+func (c *controller) searchDone(run *results.Run) []search.Window {
+	s := c.plan.Search
 	var done []search.Window
 	for _, vis := range run.Search.Visits {
 		for k := range s.Points {
@@ -103,7 +106,7 @@ func (c *controller) searchDone() []search.Window {
 
 // searchWarnings warns that the coarse pass was not unimodal, or that the
 // budget allowed no refinement.
-func (c *controller) searchWarnings(cfg search.Config, done []search.Window) {
+func (c *controller) searchWarnings(cfg search.Config, done []search.Window, run *results.Run) {
 	s := c.plan.Search
 	a := search.Analyze(cfg, done)
 	var ws []notes.Note
@@ -117,7 +120,7 @@ func (c *controller) searchWarnings(cfg search.Config, done []search.Window) {
 		ws = append(ws, notes.New(notes.SearchUnrefined, "series", s.Series, "budget", cfg.Budget, "values", strings.Join(searchValues(c.plan, search.CoarsePoints(cfg)), ", ")))
 	}
 	for _, n := range ws {
-		if w := n.Warning(); !c.run.Warnings.Has(w) {
+		if w := n.Warning(); !run.Warnings.Has(w) {
 			c.warn(w)
 		}
 	}
