@@ -85,8 +85,7 @@ const (
 	settleMax    = 15 * time.Second
 )
 
-// settle waits until the server is idle; at once when its CPU cannot be
-// measured.
+// settle waits until the server is idle; at once if its CPU is unmeasured.
 func (c *controller) settle(ctx context.Context, variant string) error {
 	if c.server == nil {
 		return nil

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/runner/internal/wire"
@@ -19,14 +22,14 @@ const stopGrace = 5 * time.Second
 // collection is the state of collect: each worker's final record, and
 // when it was last heard from.
 type collection struct {
-	ws        *workers
-	finals    []*results.Group
-	got       int
-	busyTicks []uint64 // CPU ticks when last found silent
-	starved   []bool
-	lastSeen  []time.Time
-	lv        *live
-	tb        *results.TimelineBuilder
+	ws       *workers
+	finals   []*results.Group
+	got      int
+	busy     []float64 // CPU seconds when last found silent
+	starved  []bool
+	lastSeen []time.Time
+	lv       *live
+	tb       *results.TimelineBuilder
 	// lost is the first worker lost (its group no longer awaited) and
 	// lostErr why; the others are told to stop and their records kept.
 	lost    *results.LostGroup
@@ -38,13 +41,13 @@ type collection struct {
 // *WorkerError return); an interrupt waits stopGrace for records, a second not.
 func (ws *workers) collect(ctx context.Context, win results.Window, timeout time.Duration, lv *live, tb *results.TimelineBuilder) ([]results.Group, *results.LostGroup, error) {
 	n := len(ws.procs)
-	c := &collection{ws: ws, finals: make([]*results.Group, n), busyTicks: make([]uint64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
+	c := &collection{ws: ws, finals: make([]*results.Group, n), busy: make([]float64, n), starved: make([]bool, n), lastSeen: make([]time.Time, n), lv: lv, tb: tb}
 	now := time.Now()
 	for i, p := range ws.procs {
 		c.lastSeen[i] = now
 		// The CPU a worker used to start is not work done while silent.
 		if p.host == nil {
-			c.busyTicks[i], _ = cpuTicks(p.pid)
+			c.busy[i], _ = cpuSeconds(p.pid)
 		}
 	}
 	deadline := time.NewTimer(time.Until(win.End.Add(timeout + finishGrace)))
@@ -65,7 +68,10 @@ func (ws *workers) collect(ctx context.Context, win results.Window, timeout time
 		case <-abort:
 			return c.kept(), c.lostOr(ctx.Err(), "the run was aborted"), ctx.Err()
 		case <-deadline.C:
-			err = c.late(ctx, timeout)
+			// The first worker without a final record at the deadline fails.
+			if err = ctx.Err(); err == nil && slices.Contains(c.finals, nil) {
+				err = ws.procs[slices.Index(c.finals, nil)].fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
+			}
 		case now := <-watch.C:
 			err = c.silent(now)
 		case e := <-ws.events:
@@ -109,14 +115,8 @@ func (c *collection) lostOr(err error, why string) *results.LostGroup {
 		return c.lost
 	}
 	c.lose(err)
-	if c.lost == nil && why != "" {
-		for i, f := range c.finals {
-			if f == nil {
-				p := c.ws.procs[i]
-				c.lost = &results.LostGroup{Group: i, Host: p.hostName(), Why: why, Requests: c.lv.requests(i)}
-				break
-			}
-		}
+	if i := slices.Index(c.finals, nil); c.lost == nil && why != "" && i >= 0 {
+		c.lost = &results.LostGroup{Group: i, Host: c.ws.procs[i].hostName(), Why: why, Requests: c.lv.requests(i)}
 	}
 	return c.lost
 }
@@ -145,19 +145,6 @@ func (c *collection) kept() []results.Group {
 	return groups
 }
 
-// late fails the first worker without a final record at the deadline.
-func (c *collection) late(ctx context.Context, timeout time.Duration) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	for i, p := range c.ws.procs {
-		if c.finals[i] == nil {
-			return p.fail(fmt.Errorf("no final record %s after the window ended", timeout+finishGrace))
-		}
-	}
-	return nil
-}
-
 // silent fails a worker silent for silenceLimit that uses no CPU (it
 // hangs); one still working is only noted. A remote worker's CPU cannot be
 // read: it gets remoteSilence.
@@ -173,8 +160,8 @@ func (c *collection) silent(now time.Time) error {
 			p.kill()
 			return p.fail(fmt.Errorf("remote worker sent nothing for %s", remoteSilence))
 		}
-		if ticks, err := cpuTicks(p.pid); err == nil && ticks != c.busyTicks[i] {
-			c.busyTicks[i], c.lastSeen[i] = ticks, now
+		if busy, err := cpuSeconds(p.pid); err == nil && busy != c.busy[i] {
+			c.busy[i], c.lastSeen[i] = busy, now
 			if !c.starved[i] {
 				c.starved[i] = true
 				fmt.Fprintf(c.ws.log, "worker %d (pid %d) sent nothing for %s but is using CPU: its snapshots wait for the CPU (client-bound?)\n", p.index, p.pid, silenceLimit)
@@ -187,8 +174,7 @@ func (c *collection) silent(now time.Time) error {
 	return nil
 }
 
-// take handles one event of the load: a snapshot, intervals or a final
-// record.
+// take handles one event of the load: a snapshot, intervals or a final record.
 func (c *collection) take(ctx context.Context, e event) error {
 	p := e.w
 	if f := c.finals[p.index]; f == lostFinal || f != nil && errors.Is(e.err, io.EOF) {
@@ -243,8 +229,8 @@ func (c *collection) intervals(e event) error {
 		if err := c.tb.Add(p.index, iv); err != nil {
 			return p.fail(fmt.Errorf("protocol: %w", err))
 		}
-		if c.ws.onInterval != nil {
-			c.ws.onInterval(p.index, iv)
+		if c.ws.feed != nil {
+			c.ws.feed(LiveReading{K: iv.K, Group: p.index, Sample: &iv})
 		}
 	}
 	return nil
@@ -278,4 +264,17 @@ func eventErr(e event) error {
 		p.kill()
 		return p.fail(fmt.Errorf("protocol: %w", e.err))
 	}
+}
+
+// cpuSeconds is the CPU time process pid has used.
+func cpuSeconds(pid int) (float64, error) {
+	p, err := process.NewProcess(int32(pid))
+	if err != nil {
+		return 0, err
+	}
+	t, err := p.Times()
+	if err != nil {
+		return 0, err
+	}
+	return t.User + t.System, nil
 }

@@ -2,11 +2,9 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"os"
 	"slices"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -63,11 +61,6 @@ func cpusMeter(cpus pinning.Set) meter {
 	return deltaMeter(func() (cpustat.Sample, error) { return cpustat.SampleCPUs(cpus) })
 }
 
-// treeMeter measures a process and its descendants (a local server).
-func treeMeter(pid int) meter {
-	return deltaMeter(func() (cpustat.TreeSample, error) { return cpustat.SampleTree(pid) })
-}
-
 // selfMeter measures this process alone, busy relative to cpus (or the
 // CPUs it may use when cpus is empty).
 func selfMeter(cpus pinning.Set) meter {
@@ -80,12 +73,7 @@ func selfMeter(cpus pinning.Set) meter {
 		return tv(ru.Utime) + tv(ru.Stime), nil
 	}
 	return sampledMeter(seconds, func(a, b float64, w time.Duration) *results.CPUUsage {
-		// The timeline's and the window's meters run side by side: each
-		// resolves the CPUs into its own variable, never the shared cpus.
-		on := cpus
-		if len(on) == 0 {
-			on, _ = pinning.Online()
-		}
+		on := orOnline(cpus) // the timeline's and the window's meters run side by side: never write cpus
 		return busyOver(&results.CPUUsage{CPUs: on.String(), Seconds: max(b-a, 0)}, w, len(on))
 	})
 }
@@ -96,13 +84,16 @@ func waitMeter(cpus pinning.Set) meter {
 	pid := os.Getpid()
 	return sampledMeter(func() (time.Duration, error) { return cpustat.RunDelay(pid) },
 		func(a, b, w time.Duration) *results.CPUUsage {
-			n := len(cpus)
-			if n == 0 {
-				on, _ := pinning.Online()
-				n = len(on)
-			}
-			return busyOver(&results.CPUUsage{Seconds: max(b-a, 0).Seconds()}, w, n)
+			return busyOver(&results.CPUUsage{Seconds: max(b-a, 0).Seconds()}, w, len(orOnline(cpus)))
 		})
+}
+
+// orOnline is cpus, or the online CPUs when it is empty.
+func orOnline(cpus pinning.Set) pinning.Set {
+	if len(cpus) == 0 {
+		cpus, _ = pinning.Online()
+	}
+	return cpus
 }
 
 // busyOver sets u.Busy to its seconds as a share of n CPUs over w.
@@ -122,16 +113,10 @@ func othersMeter(cpus pinning.Set, exclude []int) meterOf[[]results.ProcessCPU] 
 	})
 }
 
-// measureWindow samples m when win starts and ends and delivers the
-// reading over the time between the samples; zero when ctx ends or a
-// sample fails.
-func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, logf func(string, ...any)) <-chan T {
-	return measureWindowUntil(ctx, m, win, nil, logf)
-}
-
-// measureWindowUntil is measureWindow over a window that a close of early
-// may end before win.End.
-func measureWindowUntil[T any](ctx context.Context, m meterOf[T], win results.Window, early <-chan struct{}, logf func(string, ...any)) <-chan T {
+// measureWindow samples m when win starts and ends (or early closes) and
+// delivers the reading between the samples; zero when ctx ends or a sample
+// fails.
+func measureWindow[T any](ctx context.Context, m meterOf[T], win results.Window, early <-chan struct{}, logf func(string, ...any)) <-chan T {
 	out := make(chan T, 1)
 	if m == nil {
 		var zero T
@@ -184,27 +169,7 @@ func sleepUntilOr(ctx context.Context, t time.Time, early <-chan struct{}) bool 
 // sleepUntil waits until t; false when ctx ended first.
 func sleepUntil(ctx context.Context, t time.Time) bool { return sleepUntilOr(ctx, t, nil) }
 
-// localServer finds the process serving addr when it is on this machine
-// and returns a meter for its tree and its PID, or why not.
-func localServer(addr string) (meter, int, error) {
-	host, portStr, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, 0, err
-	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil {
-		return nil, 0, fmt.Errorf("port %q: %w", portStr, err)
-	}
-	if !isLocal(net.ParseIP(host)) {
-		return nil, 0, fmt.Errorf("%s is not an address of this machine (server CPU over ssh is not supported yet)", host)
-	}
-	pid, err := cpustat.FindListener(port)
-	if err != nil {
-		return nil, 0, err
-	}
-	return treeMeter(pid), pid, nil
-}
-
+// isLocal reports whether ip is an address of this machine.
 func isLocal(ip net.IP) bool {
 	if ip == nil {
 		return false

@@ -18,8 +18,7 @@ type eta struct {
 	atMost  bool
 }
 
-// newETA is the eta of p's run; run holds the windows measured before a
-// resume.
+// newETA is the eta of p's run; run holds the windows measured before a resume.
 func newETA(p *plans.Plan, run *results.Run) *eta {
 	d := p.Duration()
 	planned := d.Windows

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -33,13 +34,9 @@ type EventKind int
 // The events of a run. Those up to WindowEnded are live (the metrics and
 // the display); the others change the record, and the journal keeps them.
 const (
-	// EventPlanned: Windows will be measured (a search's or capacity
-	// step's only when its driver picks it).
-	EventPlanned EventKind = iota + 1
-	// EventLoad: Live's window is about to send load.
-	EventLoad
-	// EventReading: one Reading of an interval of Window.
-	EventReading
+	EventPlanned EventKind = iota + 1 // Windows will be measured (a search's or step's once picked)
+	EventLoad                         // Live's window is about to send load
+	EventReading                      // one Reading of an interval of Window
 	// EventWindowEnded: Window ended with Rep, its Index set (nil: it
 	// failed; PartialOf set: an interrupt or a lost worker cut it short).
 	EventWindowEnded
@@ -48,19 +45,13 @@ const (
 	EventRep
 	EventPartial
 	EventExcluded
-	// EventInfo and EventSpeed: the variant's server info or speed runs.
-	EventInfo
-	EventSpeed
-	// EventWarning: Warning is a warning about the run, Text its words.
-	EventWarning
-	// EventNotMeasured: the run gave up on Variant, for Text.
-	EventNotMeasured
-	// EventMetrics: a fact, Metrics, the live metrics endpoint's record.
-	EventMetrics
-	// eventShow: the window's load began (the display's).
-	eventShow
-	// eventQuiet: Text says how the wait for a quiet machine stands.
-	eventQuiet
+	EventInfo        // Info: the variant's server info runs
+	EventSpeed       // Speed: the variant's speed runs
+	EventWarning     // Warning is a warning about the run, Text its words
+	EventNotMeasured // the run gave up on Variant, for Text
+	EventMetrics     // a fact, Metrics, the live metrics endpoint's record
+	eventShow        // the window's load began (the display's)
+	eventQuiet       // Text says how the wait for a quiet machine stands
 )
 
 // Event is one thing that happened in a run; Kind says which fields are set.
@@ -77,14 +68,8 @@ type Event struct {
 	Text    string
 	Warning results.Warning
 	Metrics *results.Metrics
-	show    *showing
-}
-
-// showing is a window whose load began, for the display: what it is and
-// the live counts it pulls.
-type showing struct {
-	info repInfo
-	live *live
+	show    *repInfo // eventShow: the window, and the live counts it pulls
+	live    *live
 }
 
 // book is the run's record and its outputs: the one writer of the Run,
@@ -189,30 +174,23 @@ func (b *book) setSpeed(variant int, runs []results.SpeedRun) {
 	b.publish(Event{Kind: EventSpeed, Variant: variant, Speed: runs})
 }
 
-// displayOutput is the progress display as an output: it shows a window
-// from its eventShow to its end.
-type displayOutput struct {
-	d     display
-	shown bool
-}
+// The display is an output: it shows a window from its eventShow to its end.
+func (d *display) Start(*results.Run, *plans.Plan) ([]Event, error) { return nil, nil }
+func (d *display) Stop(context.Context) []Event                     { return nil }
 
-func (o *displayOutput) Start(*results.Run, *plans.Plan) ([]Event, error) { return nil, nil }
-func (o *displayOutput) Stop(context.Context) []Event                     { return nil }
-
-func (o *displayOutput) Event(_ context.Context, e Event) error {
+func (d *display) Event(_ context.Context, e Event) error {
 	switch {
-	case e.Kind == eventQuiet:
-		o.d.waiting(e.Text)
+	case e.Kind == eventQuiet && time.Since(d.said) >= plainEvery: // a line at most every plainEvery
+		d.said = time.Now()
+		fmt.Fprintln(d.w, e.Text)
 	case e.Kind == eventShow:
-		o.d.show(e.show.info, e.show.live)
-		o.shown = true
-	case e.Kind == EventWindowEnded && o.shown:
+		d.show(*e.show, e.live)
+	case e.Kind == EventWindowEnded && d.stopc != nil:
 		rep := e.Rep
 		if rep != nil && rep.PartialOf > 0 {
 			rep = nil // cut short: shown as not complete
 		}
-		o.d.done(rep)
-		o.shown = false
+		d.done(rep)
 	}
 	return nil
 }

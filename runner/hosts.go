@@ -23,44 +23,30 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// clockRounds is the timestamp exchanges per remote worker before each
-// window; the shortest round trip sets the offset.
-const clockRounds = 5
-
-// remoteSilence is how long a remote worker may send nothing during the
-// load before it counts as hung (a local one: silenceLimit while idle).
-const remoteSilence = 3 * silenceLimit
-
-// sshdMaxSessions is sshd's default MaxSessions: sessions one connection
-// may carry (each group is one, plus server commands and probes).
-const sshdMaxSessions = 10
-
-// clockTimeout bounds one exchange.
-const clockTimeout = 5 * time.Second
+const (
+	clockRounds     = 5                // timestamp exchanges per remote worker; the shortest sets the offset
+	clockTimeout    = 5 * time.Second  // bounds one exchange, and any read over ssh
+	remoteSilence   = 3 * silenceLimit // a remote worker silent this long during the load hangs
+	sshdMaxSessions = 10               // sshd's default MaxSessions per connection
+	maxDials        = 32               // ssh connections opened at once
+)
 
 // hostConn is an ssh host of the plan: its master connection, the
 // kaeload binary installed there (for worker groups) and its clock.
 type hostConn struct {
-	name string
-	conn *remote.Host
-	// info is what the run records about the host.
-	info results.RemoteHost
-	// exe is the remote path of kaeload; "" when no group runs there.
-	exe string
-	// warned is set once the uncertain clock has been warned about.
-	warned bool
+	name   string
+	conn   *remote.Host
+	info   results.RemoteHost // what the run records about the host
+	exe    string             // the remote path of kaeload; "" when no group runs there
+	warned bool               // the uncertain clock was warned about
 }
 
-// roles says what a host does in the plan, for messages: "groups 1, 2",
-// "the server".
+// roles says what a host does in the plan: "groups 1, 2", "the server".
 func roles(p *plans.Plan, name string) string {
-	groups := groupsOn(p, name)
 	var parts []string
-	switch len(groups) {
-	case 0:
-	case 1:
+	if groups := groupsOn(p, name); len(groups) == 1 {
 		parts = append(parts, "group "+groups[0])
-	default:
+	} else if len(groups) > 1 {
 		parts = append(parts, "groups "+strings.Join(groups, ", "))
 	}
 	if s := p.Server; s != nil && s.SSH != nil && s.SSH.Name == name {
@@ -105,11 +91,9 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if dctx.Err() != nil {
-				errs[i] = dctx.Err()
-				return
+			if errs[i] = dctx.Err(); errs[i] == nil {
+				conns[i], errs[i] = dialHost(dctx, p, h, log, opts.Executable)
 			}
-			conns[i], errs[i] = dialHost(dctx, p, h, log, opts.Executable)
 			if errs[i] != nil {
 				cancel()
 			}
@@ -117,15 +101,13 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 	}
 	wg.Wait()
 	hosts := make(map[string]*hostConn, len(p.Hosts))
-	for _, hc := range conns {
+	var failed []error
+	for i, hc := range conns {
 		if hc != nil {
 			hosts[hc.name] = hc
 		}
-	}
-	// The failures, not the dials they cancelled; an interrupt is said once.
-	var failed []error
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
+		// The failures, not the dials they cancelled; an interrupt is said once.
+		if err := errs[i]; err != nil && !errors.Is(err, context.Canceled) {
 			who := fmt.Sprintf("%s (%s)", p.Hosts[i].Name, roles(p, p.Hosts[i].Name))
 			if re := (*remote.Error)(nil); errors.As(err, &re) {
 				who = roles(p, p.Hosts[i].Name) // err names the host
@@ -140,9 +122,6 @@ func dialHosts(ctx context.Context, p *plans.Plan, opts Options) (map[string]*ho
 	fmt.Fprintf(opts.Log, "%s ready over ssh in %.2f s\n", n, time.Since(begin).Seconds())
 	return hosts, nil
 }
-
-// maxDials bounds the ssh connections opened at once.
-const maxDials = 32
 
 // dialHost connects to h, reads its facts and, when a group runs there,
 // installs kaeload; on failure it closes what it opened.
@@ -211,13 +190,6 @@ func closeHosts(hosts map[string]*hostConn) {
 	wg.Wait()
 }
 
-// remoteCommand is the ssh command that runs a worker group on hc through
-// `kaeload worker --relay`, with env passed explicitly.
-func (c *controller) remoteCommand(hc *hostConn) *exec.Cmd {
-	args := append(append([]string(nil), c.opts.WorkerArgs...), "--relay")
-	return hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, args...))
-}
-
 // read runs command on the host, bounded by clockTimeout, and returns its
 // output; what says what it reads, for errors.
 func (hc *hostConn) read(ctx context.Context, what, command string) (string, error) {
@@ -254,16 +226,25 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 			if err := p.send(wire.Clock{Type: wire.TypeClock}); err != nil {
 				return err
 			}
-			m, err := ws.awaitFrom(ctx, p, wire.TypeClock)
-			if err != nil {
+			var e event
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(clockTimeout):
+				return p.fail(fmt.Errorf("no %q answer within %s", wire.TypeClock, clockTimeout))
+			case e = <-ws.events:
+			}
+			rtt := time.Since(t0)
+			if err := eventErr(e); err != nil {
 				return err
 			}
-			t1 := time.Now()
-			var cm wire.Clock
-			if err := m.Decode(&cm); err != nil {
-				return p.fail(fmt.Errorf("protocol: %w", err))
+			if e.w != p || e.msg.Type != wire.TypeClock { // any other event is a failure
+				return e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
 			}
-			rtt := t1.Sub(t0)
+			var cm wire.Clock
+			if err := p.decode(e.msg, &cm); err != nil {
+				return err
+			}
 			slowest = max(slowest, rtt)
 			if best < 0 || rtt < best {
 				best = rtt
@@ -283,35 +264,8 @@ func (ws *workers) syncClocks(ctx context.Context, window time.Duration, warn fu
 	return nil
 }
 
-// awaitFrom waits for a message of type want from p; any other event is
-// a failure.
-func (ws *workers) awaitFrom(ctx context.Context, p *proc, want string) (wire.Message, error) {
-	t := time.NewTimer(clockTimeout)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return wire.Message{}, ctx.Err()
-	case <-t.C:
-		return wire.Message{}, p.fail(fmt.Errorf("no %q answer within %s", want, clockTimeout))
-	case e := <-ws.events:
-		if err := eventErr(e); err != nil {
-			return wire.Message{}, err
-		}
-		if e.w != p || e.msg.Type != want {
-			return wire.Message{}, e.w.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
-		}
-		return e.msg, nil
-	}
-}
-
 // procSep separates /proc/stat from the process stat lines in one read.
 const procSep = "@@kaeload-procs@@"
-
-// listenerScript prints the PIDs of the processes with a socket listening
-// on port (any address), from /proc/net/tcp{,6} and /proc/*/fd.
-func listenerScript(port int) string {
-	return fmt.Sprintf(`h=$(printf ':%%04X' %d); for i in $(awk -v h="$h" 'NR>1 && $4=="0A" && substr($2, length($2)-4)==h {print $10}' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null; done | cut -d/ -f3 | sort -un`, port)
-}
 
 // readRemoteProcs reads, in one command over hc, the host's /proc/stat
 // and every process's /proc/PID/stat.
@@ -337,7 +291,10 @@ func remoteServerMeter(hc *hostConn, addr string) (meter, string, int) {
 	if err != nil || perr != nil {
 		return remoteStatMeter(hc), whole, 0
 	}
-	out, err := hc.conn.Output(ctx, "find the server's process", listenerScript(port), nil)
+	// The PIDs of the processes with a socket listening on port (any
+	// address), from /proc/net/tcp{,6} and /proc/*/fd.
+	script := fmt.Sprintf(`h=$(printf ':%%04X' %d); for i in $(awk -v h="$h" 'NR>1 && $4=="0A" && substr($2, length($2)-4)==h {print $10}' /proc/net/tcp /proc/net/tcp6 2>/dev/null); do find /proc/[0-9]*/fd -maxdepth 1 -lname "socket:\[$i\]" 2>/dev/null; done | cut -d/ -f3 | sort -un`, port)
+	out, err := hc.conn.Output(ctx, "find the server's process", script, nil)
 	if err != nil {
 		return remoteStatMeter(hc), whole + fmt.Sprintf(" (the listener of port %d was not found: %v)", port, err), 0
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
-	"github.com/kaeload/kaeload/results"
 )
 
 // listenSource is where the target's listening socket is read for the
@@ -83,9 +82,4 @@ func firstListen(ctx context.Context, src listenSource) firstSample[cpustat.List
 		f.err = fmt.Errorf("the target's listener: %w", f.err)
 	}
 	return f
-}
-
-// listenSample is what the timeline keeps of a listener's delta.
-func listenSample(d cpustat.ListenQueueDelta) results.ListenSample {
-	return results.ListenSample{Drops: d.Drops, DropsKnown: d.DropsKnown, Queue: d.Queue, Backlog: d.Backlog}
 }

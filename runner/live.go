@@ -8,8 +8,7 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// WindowID names a window: the variant and the repetition's index in
-// run.json.
+// WindowID names a window: the variant and the repetition's index in run.json.
 type WindowID struct {
 	Variant string
 	Rep     int
@@ -95,53 +94,15 @@ func (c *controller) beforeLoad(ctx context.Context, w WindowID, label string) (
 	return quiet, c.emit(ctx, Event{Kind: EventLoad, Window: w, Live: &lw})
 }
 
-// liveFeed hands a repetition's readings to the outputs as they are taken.
-type liveFeed struct {
-	group  func(group int, iv results.IntervalSample)
-	server func(k int, u *results.CPUUsage)
-	tcp    func(host string, k int, grew map[string]uint64)
-}
-
-// feed is the liveFeed of window w, with the test hook on intervals.
-func (c *controller) feed(w WindowID) liveFeed {
-	hook := c.opts.hooks.interval
-	read := func(r LiveReading) { c.publish(Event{Kind: EventReading, Window: w, Reading: &r}) }
-	return liveFeed{
-		group: func(g int, iv results.IntervalSample) {
-			if hook != nil {
-				hook(g, iv)
-			}
-			read(LiveReading{K: iv.K, Group: g, Sample: &iv})
-		},
-		server: func(k int, u *results.CPUUsage) {
-			if u != nil {
-				read(LiveReading{K: k, Group: -1, ServerCPU: u})
-			}
-		},
-		tcp: func(host string, k int, grew map[string]uint64) {
-			read(LiveReading{K: k, Group: -1, TCPHost: host, TCP: grew})
-		},
+// feed hands window w's readings to the outputs as they are taken, and a
+// group's intervals to the test hook.
+func (c *controller) feed(w WindowID) func(LiveReading) {
+	return func(r LiveReading) {
+		if hook := c.opts.hooks.interval; hook != nil && r.Sample != nil {
+			hook(r.Group, *r.Sample)
+		}
+		c.publish(Event{Kind: EventReading, Window: w, Reading: &r})
 	}
-}
-
-// windowEnded tells the outputs that window w ended with rep (nil: it did
-// not complete).
-func (c *controller) windowEnded(w WindowID, rep *results.Rep) {
-	if rep != nil {
-		r := *rep
-		r.Index = w.Rep
-		rep = &r
-	}
-	c.publish(Event{Kind: EventWindowEnded, Window: w, Rep: rep})
-}
-
-// stopOutputs stops the outputs, which may hold the final values for a
-// scrape (a second Ctrl-C cuts that short), and keeps their facts.
-func (c *controller) stopOutputs(ctx context.Context) {
-	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	cancelWhen(wctx, c.opts.Abort, cancel)
-	c.stop(wctx)
 }
 
 // cancelWhen calls cancel when ch closes, unless ctx ends first.

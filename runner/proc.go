@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,11 +17,10 @@ import (
 	"github.com/kaeload/kaeload/runner/internal/wire"
 )
 
-// stderrLines is how many of a worker's last stderr lines an error quotes.
-const stderrLines = 20
-
-// killAfter is how long a worker gets to exit after its input closes.
-const killAfter = time.Second
+const (
+	stderrLines = 20          // a worker's last stderr lines an error quotes
+	killAfter   = time.Second // how long a worker gets to exit after its input closes
+)
 
 // WorkerError is a failed worker: which group, on which CPUs, what went
 // wrong, and the last lines it wrote to stderr.
@@ -43,11 +43,7 @@ func (e *WorkerError) Error() string {
 	}
 	fmt.Fprintf(&b, "group %d (CPUs %s): %v", e.Group, cmp.Or(e.CPUs, "unpinned"), e.Err)
 	if len(e.Stderr) > 0 {
-		b.WriteString("; last worker stderr:")
-		for _, l := range e.Stderr {
-			b.WriteString("\n    ")
-			b.WriteString(l)
-		}
+		b.WriteString("; last worker stderr:\n    " + strings.Join(e.Stderr, "\n    "))
 	}
 	return b.String()
 }
@@ -55,8 +51,7 @@ func (e *WorkerError) Error() string {
 // Unwrap returns the underlying error.
 func (e *WorkerError) Unwrap() error { return e.Err }
 
-// ring keeps the last stderrLines lines written to it and forwards each
-// to log with a prefix.
+// ring keeps the last stderrLines lines written and forwards each to log.
 type ring struct {
 	mu      sync.Mutex
 	lines   []string
@@ -88,25 +83,18 @@ func (r *ring) add(line string) {
 	if r.log != nil {
 		fmt.Fprintf(r.log, "%s%s\n", r.prefix, line)
 	}
-	if len(r.lines) == stderrLines {
-		copy(r.lines, r.lines[1:])
-		r.lines = r.lines[:stderrLines-1]
-	}
-	r.lines = append(r.lines, line)
+	r.lines = append(r.lines[max(len(r.lines)+1-stderrLines, 0):], line)
 }
 
 // last returns the kept lines, an unterminated last line included.
 func (r *ring) last() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := append([]string(nil), r.lines...)
+	out := slices.Clone(r.lines)
 	if len(r.partial) > 0 {
 		out = append(out, string(r.partial))
 	}
-	if len(out) > stderrLines {
-		out = out[len(out)-stderrLines:]
-	}
-	return out
+	return out[max(len(out)-stderrLines, 0):]
 }
 
 // event is a line from a worker, or the end of its stream (err set).
@@ -118,37 +106,28 @@ type event struct {
 
 // proc is one running worker process.
 type proc struct {
-	index  int
-	cpus   pinning.Set
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stderr *ring
-
+	index    int
+	cpus     pinning.Set
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	stderr   *ring
 	quit     chan struct{} // closed when the controller stops listening
 	quitOnce sync.Once
 	exited   chan struct{} // closed after cmd.Wait returned
 	waitErr  error         // cmd.Wait's result, valid after exited
 	pid      int
-
-	// host is a remote worker's ssh host (nil: local); pid is then ssh's.
-	host *hostConn
-	// workerPID is the worker's PID on its host, from its ready message.
+	// host is a remote worker's ssh host (nil: local; pid is then ssh's),
+	// workerPID its PID there, from its ready message.
+	host      *hostConn
 	workerPID int
 	// offset is the remote clock minus this one and rtt the round trip
 	// (syncClocks); slowest is the longest round trip seen there.
 	offset, rtt, slowest time.Duration
 }
 
-// startProc starts one worker pinned to cpus; its stdout lines go to
-// events until stop. The reader goroutine waits for the process.
-func startProc(index int, cpus pinning.Set, exe string, args, env []string, log io.Writer, events chan<- event) (*proc, error) {
-	cmd := exec.Command(exe, args...)
-	cmd.Env = env
-	return startCmd(index, cpus, cmd, nil, log, events)
-}
-
-// startCmd starts cmd as worker index, pinned to cpus when it runs here; a
-// remote worker's cmd is ssh, and the relay there pins it.
+// startCmd starts cmd as worker index, pinned to cpus when it runs here (a
+// remote worker's cmd is ssh; the relay pins it); its stdout lines go to
+// events until stop, and the reader goroutine waits for the process.
 func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io.Writer, events chan<- event) (*proc, error) {
 	exe := cmd.Path
 	p := &proc{
@@ -163,12 +142,9 @@ func startCmd(index int, cpus pinning.Set, cmd *exec.Cmd, host *hostConn, log io
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = killAfter // do not let a leaked pipe hold Wait
 	setProcAttr(cmd)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, p.fail(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
+	stdin, err1 := cmd.StdinPipe()
+	stdout, err2 := cmd.StdoutPipe()
+	if err := errors.Join(err1, err2); err != nil {
 		return nil, p.fail(err)
 	}
 	p.stdin = stdin
@@ -213,28 +189,6 @@ func (p *proc) send(v any) error {
 		return p.fail(fmt.Errorf("write to worker: %w", err))
 	}
 	return nil
-}
-
-// stopAll closes the workers' input, kills those still running killAfter
-// later (or when abort closes) and waits for every one.
-func stopAll(procs []*proc, abort <-chan struct{}) {
-	for _, p := range procs {
-		p.quitOnce.Do(func() { close(p.quit) })
-		_ = p.stdin.Close()
-	}
-	over := make(chan struct{}) // closed when the grace period ends
-	t := time.AfterFunc(killAfter, func() { close(over) })
-	defer t.Stop()
-	for _, p := range procs {
-		select {
-		case <-p.exited:
-			continue
-		case <-over:
-		case <-abort:
-		}
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-	}
 }
 
 // exitStatus waits up to d for the process to end and describes how it did.

@@ -3,14 +3,12 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"syscall"
 
+	"github.com/shirou/gopsutil/v4/process"
 	"golang.org/x/sys/unix"
 
 	"github.com/kaeload/kaeload/pinning"
@@ -44,8 +42,7 @@ func raiseNoFile() (uint64, error) {
 	return r.Cur, nil
 }
 
-// verifyAffinity checks that every thread of this process may run on
-// exactly the CPUs of want.
+// verifyAffinity checks that every thread may run on exactly the CPUs want.
 func verifyAffinity(want pinning.Set) error {
 	tids, err := os.ReadDir("/proc/self/task")
 	if err != nil {
@@ -83,47 +80,16 @@ func peakRSS() uint64 {
 	return uint64(ru.Maxrss) << 10
 }
 
-// cpuTicks is the CPU time process pid has used, in clock ticks
-// (utime + stime of /proc/PID/stat).
-func cpuTicks(pid int) (uint64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name may hold spaces and parentheses: fields count from
-	// the last ')'. utime and stime are fields 14 and 15.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
-	}
-	u, err1 := strconv.ParseUint(f[11], 10, 64)
-	st, err2 := strconv.ParseUint(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
-	}
-	return u + st, nil
-}
-
 // anonRSS is this process's private resident memory (RssAnon): heap,
 // stacks and buffers, without the shared executable; 0 when unknown.
 func anonRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
+	p, err := process.NewProcess(int32(os.Getpid()))
 	if err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
+	m, err := p.MemoryInfoEx() // Linux: /proc/self/statm, whose shared pages are the file and shmem ones
+	if err != nil || m.Shared > m.RSS {
+		return 0
 	}
-	return 0
+	return m.RSS - m.Shared
 }

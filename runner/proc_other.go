@@ -3,15 +3,13 @@
 package runner
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 
 	"github.com/kaeload/kaeload/pinning"
 )
 
-// setProcAttr does nothing off Linux; workers still exit when their
-// input closes.
+// setProcAttr does nothing off Linux; workers still exit when input closes.
 func setProcAttr(cmd *exec.Cmd) {}
 
 // raiseNoFile does not know the limit off Linux; 0 means unknown.
@@ -26,11 +24,6 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// peakRSS is unknown off Linux.
+// peakRSS and anonRSS are unknown off Linux.
 func peakRSS() uint64 { return 0 }
-
-// anonRSS is unknown off Linux.
 func anonRSS() uint64 { return 0 }
-
-// cpuTicks is unknown off Linux.
-func cpuTicks(pid int) (uint64, error) { return 0, errors.ErrUnsupported }

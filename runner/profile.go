@@ -27,48 +27,42 @@ func (h sshProfHost) Script(ctx context.Context, script string) *exec.Cmd {
 // profileHost is where the server runs, for serverprof, and its processes
 // there; without them, why not.
 func (c *controller) profileHost(ctx context.Context) (serverprof.Host, []int, string) {
-	if hc := c.serverHost(); hc != nil {
-		h := sshProfHost{hc}
-		if c.serverPID <= 0 {
-			return h, nil, "server PIDs not found: nothing listens on the target's port on " + hc.name
-		}
-		out, err := hc.read(ctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true")
-		if err != nil {
-			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
-		}
-		tree, err := cpustat.ParseRemoteProcs(out).Tree(c.serverPID, nil)
-		if err != nil {
-			return h, nil, fmt.Sprintf("server PIDs not found: %v", err)
-		}
-		return h, tree.PIDs, ""
+	hc := c.serverHost()
+	host, nowhere := serverprof.Host(serverprof.Local()), "no process of this machine listens on "+c.plan.Target.Addr
+	if hc != nil {
+		host, nowhere = sshProfHost{hc}, "nothing listens on the target's port on "+hc.name
 	}
-	if c.builtin {
-		return serverprof.Local(), []int{os.Getpid()}, ""
+	switch {
+	case c.builtin:
+		return host, []int{os.Getpid()}, ""
+	case c.serverPID <= 0:
+		return host, nil, "server PIDs not found: " + nowhere
 	}
-	if c.serverPID <= 0 {
-		return serverprof.Local(), nil, "server PIDs not found: no process of this machine listens on " + c.plan.Target.Addr
+	var tree cpustat.TreeSample
+	out, err := "", error(nil)
+	if hc == nil {
+		tree, err = cpustat.SampleTree(c.serverPID)
+	} else if out, err = hc.read(ctx, "read /proc", "cat /proc/[0-9]*/stat 2>/dev/null; true"); err == nil {
+		tree, err = cpustat.ParseRemoteProcs(out).Tree(c.serverPID, nil)
 	}
-	tree, err := cpustat.SampleTree(c.serverPID)
 	if err != nil {
-		return serverprof.Local(), nil, fmt.Sprintf("server PIDs not found: %v", err)
+		return host, nil, fmt.Sprintf("server PIDs not found: %v", err)
 	}
-	return serverprof.Local(), tree.PIDs, ""
+	return host, tree.PIDs, ""
 }
 
 // startProfile attaches perf to the server before the window is set; the
 // func it returns delivers the window's profile (or why none) once it
-// ended. nil when the plan does not profile.
+// ended (a nil channel when the plan does not profile).
 func (c *controller) startProfile(ctx context.Context, label string, window time.Duration) func(results.Window) <-chan *results.ServerProfile {
 	if c.plan.Profile == nil {
-		return nil
+		return func(results.Window) <-chan *results.ServerProfile { return nil }
 	}
 	host, pids, why := c.profileHost(ctx)
-	logf := c.logf(label + ": server profile ")
+	logf := logTo(c.opts.Log, label+": server profile ")
 	var sess *serverprof.Session
-	var none *results.ServerProfile
-	if why != "" {
-		none = serverprof.Unavailable(host.Name(), nil, why)
-	} else {
+	none := serverprof.Unavailable(host.Name(), nil, why)
+	if why == "" {
 		sess, none = serverprof.Start(ctx, host, pids, window)
 	}
 	if none != nil {
@@ -91,13 +85,11 @@ func (c *controller) startProfile(ctx context.Context, label string, window time
 			}
 			if err := sess.Enable(ctx); err != nil {
 				p = serverprof.Unavailable(host.Name(), pids, err.Error())
-				logf("not available: %s", p.Reason)
+			} else if sleepUntil(ctx, win.End) {
+				p = sess.Stop(ctx)
+			} else {
 				return
 			}
-			if !sleepUntil(ctx, win.End) {
-				return
-			}
-			p = sess.Stop(ctx)
 			if p.Available() {
 				logf("%d samples over %.2f s", p.Samples, p.Seconds)
 			} else {

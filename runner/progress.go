@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -22,17 +23,12 @@ import (
 
 // Progress modes for Options.ProgressMode.
 const (
-	// ProgressAuto draws bars on a terminal, plain status lines otherwise.
-	ProgressAuto = "auto"
-	// ProgressOn always draws bars.
-	ProgressOn = "on"
-	// ProgressPlain prints a status line every two seconds.
-	ProgressPlain = "plain"
-	// ProgressOff prints nothing.
-	ProgressOff = "off"
+	ProgressAuto  = "auto"  // bars on a terminal, plain status lines otherwise
+	ProgressOn    = "on"    // always bars
+	ProgressPlain = "plain" // a status line every plainEvery
+	ProgressOff   = "off"   // nothing
 )
 
-// plainEvery is the interval of plain status lines.
 const plainEvery = 2 * time.Second
 
 // repInfo describes the repetition being shown.
@@ -110,8 +106,7 @@ func (l *live) setTCPHosts(hosts []results.TCPHost) {
 	l.tcp = make([][len(kernelEvents)]uint64, len(hosts))
 }
 
-// addTCP adds host h's counter growth over interval k when k is in the
-// window.
+// addTCP adds host h's counter growth over interval k when k is in the window.
 func (l *live) addTCP(h, k int, d cpustat.TCPDelta) {
 	if k < 0 {
 		return
@@ -211,61 +206,38 @@ func rate(h []sample) float64 {
 }
 
 // display shows one repetition's progress from show to done (rep nil:
-// failed or cut short); waiting shows the wait for a quiet machine.
-type display interface {
-	show(r repInfo, l *live)
-	done(rep *results.Rep)
-	waiting(line string)
+// failed or cut short), as bars or plain lines, and the wait for a quiet
+// machine.
+type display struct {
+	w     io.Writer
+	bars  bool
+	log   *logSink // bars: nil, or the log to print above them
+	r     repInfo
+	l     *live
+	said  time.Time // when waiting last printed
+	p     *mpb.Progress
+	shown []*mpb.Bar
+	stopc chan struct{} // nil when no window is shown
+	wg    sync.WaitGroup
 }
 
-// newDisplay picks the display for mode and w; bars on the log's writer
-// print its lines above themselves.
-func newDisplay(mode string, w io.Writer, log *logSink) (display, error) {
-	if log != nil && !sameWriter(log.w, w) {
-		log = nil
-	}
+// newDisplay picks the display for mode and w (nil: none); bars on the
+// log's writer print its lines above themselves.
+func newDisplay(mode string, w io.Writer, log *logSink) (*display, error) {
 	switch mode {
 	case "", ProgressAuto, ProgressOn, ProgressPlain, ProgressOff:
 	default:
 		return nil, fmt.Errorf("progress mode %q: want %s, %s, %s or %s", mode, ProgressAuto, ProgressOn, ProgressPlain, ProgressOff)
 	}
-	f, isFile := w.(*os.File)
-	switch {
-	case w == nil || mode == ProgressOff:
-		return nopDisplay{}, nil
-	case mode == ProgressOn || mode != ProgressPlain && isFile && isTerminal(f):
-		return &barDisplay{w: w, log: log}, nil
+	if w == nil || mode == ProgressOff {
+		return nil, nil
 	}
-	return &plainDisplay{w: w}, nil
-}
-
-// ticking calls a func on a ticker until stopped.
-type ticking struct {
-	stopc chan struct{}
-	wg    sync.WaitGroup
-}
-
-// tick calls f every d with the tick's time until stopTicking.
-func (t *ticking) tick(d time.Duration, f func(now time.Time)) {
-	t.stopc = make(chan struct{})
-	t.wg.Go(func() {
-		tk := time.NewTicker(d)
-		defer tk.Stop()
-		for {
-			select {
-			case <-t.stopc:
-				return
-			case now := <-tk.C:
-				f(now)
-			}
-		}
-	})
-}
-
-// stopTicking ends the calls and waits for the last one.
-func (t *ticking) stopTicking() {
-	close(t.stopc)
-	t.wg.Wait()
+	f, isFile := w.(*os.File)
+	d := &display{w: w, bars: mode == ProgressOn || mode != ProgressPlain && isFile && isTerminal(f)}
+	if d.bars && log != nil && sameWriter(log.w, w) {
+		d.log = log
+	}
+	return d, nil
 }
 
 // sameWriter reports whether a and b are the same writer, without
@@ -275,11 +247,109 @@ func sameWriter(a, b io.Writer) bool {
 	return ta != nil && ta == reflect.TypeOf(b) && ta.Comparable() && a == b
 }
 
-type nopDisplay struct{}
+// show starts showing r: bars advancing with time, whose decorators pull
+// l's latest snapshots, or a status line every plainEvery.
+func (d *display) show(r repInfo, l *live) {
+	d.r, d.l = r, l
+	every, tick := plainEvery, func(now time.Time) {
+		s, rps := l.total()
+		phase := ""
+		if now.Before(r.window.Start) {
+			phase = " warm-up,"
+		}
+		fmt.Fprintf(d.w, "%s:%s %.1f s left%s, %.0f req/s, %d errors%s%s\n",
+			r.label, phase, timeLeft(r, now).Seconds(), runLeft(r, now), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
+	}
+	if d.bars {
+		every, tick = 250*time.Millisecond, d.showBars()
+	}
+	d.stopc = make(chan struct{})
+	d.wg.Go(func() {
+		tk := time.NewTicker(every)
+		defer tk.Stop()
+		for {
+			select {
+			case <-d.stopc:
+				return
+			case now := <-tk.C:
+				tick(now)
+			}
+		}
+	})
+}
 
-func (nopDisplay) show(repInfo, *live) {}
-func (nopDisplay) done(*results.Rep)   {}
-func (nopDisplay) waiting(string)      {}
+// showBars draws a bar per group, one for the total and one for the
+// kernel's TCP trouble, and returns what advances them.
+func (d *display) showBars() func(time.Time) {
+	r, l := d.r, d.l
+	d.p = mpb.New(mpb.WithOutput(d.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
+	span := max(r.window.End.Sub(r.begin).Milliseconds(), 1)
+	fmt.Fprintln(d.w, r.label)
+	if d.log != nil {
+		d.log.setAbove(d.p)
+	}
+	d.shown = d.shown[:0]
+	add := func(style mpb.BarFillerBuilder, name string, text func() string, wc ...decor.WC) {
+		d.shown = append(d.shown, d.p.New(span, style, mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return text() }, wc...))))
+	}
+	for g, name := range r.groups {
+		add(mpb.BarStyle(), name, func() string {
+			s, rps := l.group(g)
+			return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors) + missedWords(s.Missed)
+		}, decor.WCSyncSpaceR)
+	}
+	add(mpb.BarStyle(), "total", func() string {
+		now := time.Now()
+		s, rps := l.total()
+		phase := "left"
+		if now.Before(r.window.Start) {
+			phase = "left (warm-up)"
+		}
+		// The run's time left goes first, the window's "s left" last but for
+		// the missed starts: scripts watch for it.
+		run := ""
+		if left := runLeft(r, now); left != "" {
+			run = " (" + strings.TrimPrefix(left, ", ") + ")"
+		}
+		return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, timeLeft(r, now).Seconds(), phase) + missedWords(s.Missed)
+	}, decor.WCSyncSpaceR)
+	if l.hasTCP() {
+		add(mpb.NopStyle(), "kernel", func() string { return cmp.Or(l.kernel(), "no TCP trouble so far") })
+	}
+	return func(now time.Time) {
+		cur := min(now.Sub(r.begin).Milliseconds(), span-1)
+		for _, bar := range d.shown {
+			bar.SetCurrent(cur)
+		}
+	}
+}
+
+// done stops showing the repetition and prints its closing line, with the
+// kernel's TCP trouble over the window.
+func (d *display) done(rep *results.Rep) {
+	close(d.stopc)
+	d.wg.Wait()
+	d.stopc = nil
+	if d.bars {
+		if d.log != nil {
+			d.log.setAbove(nil)
+		}
+		for _, bar := range d.shown {
+			if rep != nil {
+				bar.SetTotal(-1, true) // complete at the current position
+			} else {
+				bar.Abort(false)
+			}
+		}
+		d.p.Wait()
+	}
+	line := summary(d.r.label, rep)
+	if rep != nil {
+		line += kernelWords(d.l.kernel())
+	}
+	fmt.Fprintln(d.w, line)
+}
 
 // timeLeft is the time until the window ends, never negative.
 func timeLeft(r repInfo, now time.Time) time.Duration { return max(r.window.End.Sub(now), 0) }
@@ -316,54 +386,7 @@ func summary(label string, rep *results.Rep) string {
 	return line
 }
 
-// closing is summary with the kernel's TCP trouble over the window.
-func closing(label string, rep *results.Rep, l *live) string {
-	line := summary(label, rep)
-	if rep != nil && l != nil {
-		line += kernelWords(l.kernel())
-	}
-	return line
-}
-
-// plainDisplay prints a status line every plainEvery.
-type plainDisplay struct {
-	ticking
-	w    io.Writer
-	r    repInfo
-	l    *live
-	said time.Time // when waiting last printed
-}
-
-func (p *plainDisplay) waiting(line string) { sayEvery(p.w, &p.said, line) }
-
-// sayEvery prints line unless one was printed less than plainEvery ago.
-func sayEvery(w io.Writer, said *time.Time, line string) {
-	if time.Since(*said) >= plainEvery {
-		*said = time.Now()
-		fmt.Fprintln(w, line)
-	}
-}
-
-func (p *plainDisplay) show(r repInfo, l *live) {
-	p.r, p.l = r, l
-	p.tick(plainEvery, func(now time.Time) {
-		s, rps := l.total()
-		phase := ""
-		if now.Before(r.window.Start) {
-			phase = " warm-up,"
-		}
-		fmt.Fprintf(p.w, "%s:%s %.1f s left%s, %.0f req/s, %d errors%s%s\n",
-			r.label, phase, timeLeft(r, now).Seconds(), runLeft(r, now), rps, s.Errors, missedWords(s.Missed), kernelWords(l.kernel()))
-	})
-}
-
-func (p *plainDisplay) done(rep *results.Rep) {
-	p.stopTicking()
-	fmt.Fprintln(p.w, closing(p.r.label, rep, p.l))
-}
-
-// logSink is Options.Log: while bars are drawn on the same writer, log
-// lines go above them.
+// logSink is Options.Log: its lines go above bars drawn on the same writer.
 type logSink struct {
 	w     io.Writer
 	mu    sync.Mutex
@@ -386,91 +409,4 @@ func (l *logSink) setAbove(w io.Writer) {
 	l.mu.Lock()
 	l.above = w
 	l.mu.Unlock()
-}
-
-// barDisplay draws a bar per group and one for the total, advancing with
-// time; their decorators pull the latest snapshots.
-type barDisplay struct {
-	ticking
-	w    io.Writer
-	log  *logSink // nil, or the log to print above the bars
-	r    repInfo
-	l    *live
-	p    *mpb.Progress
-	bars []*mpb.Bar
-	said time.Time // when waiting last printed
-}
-
-func (b *barDisplay) waiting(line string) { sayEvery(b.w, &b.said, line) }
-
-func (b *barDisplay) show(r repInfo, l *live) {
-	b.r, b.l = r, l
-	b.p = mpb.New(mpb.WithOutput(b.w), mpb.WithWidth(100), mpb.WithRefreshRate(250*time.Millisecond), mpb.WithAutoRefresh())
-	span := max(r.window.End.Sub(r.begin).Milliseconds(), 1)
-	fmt.Fprintln(b.w, r.label)
-	if b.log != nil {
-		b.log.setAbove(b.p)
-	}
-	b.bars = b.bars[:0]
-	for g, name := range r.groups {
-		b.addBar(span, mpb.BarStyle(), name, func() string {
-			s, rps := l.group(g)
-			return fmt.Sprintf("%9d req %8.0f req/s %6d err", s.Requests, rps, s.Errors) + missedWords(s.Missed)
-		}, decor.WCSyncSpaceR)
-	}
-	b.addBar(span, mpb.BarStyle(), "total", func() string { return totalText(r, l, time.Now()) }, decor.WCSyncSpaceR)
-	if l.hasTCP() {
-		b.addBar(span, mpb.NopStyle(), "kernel", func() string {
-			if k := l.kernel(); k != "" {
-				return k
-			}
-			return "no TCP trouble so far"
-		})
-	}
-	b.tick(250*time.Millisecond, func(now time.Time) {
-		cur := min(now.Sub(r.begin).Milliseconds(), span-1)
-		for _, bar := range b.bars {
-			bar.SetCurrent(cur)
-		}
-	})
-}
-
-// addBar adds a bar named name whose right side shows text, read at each
-// refresh.
-func (b *barDisplay) addBar(span int64, style mpb.BarFillerBuilder, name string, text func() string, wc ...decor.WC) {
-	b.bars = append(b.bars, b.p.New(span, style,
-		mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
-		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return text() }, wc...))))
-}
-
-// totalText is the total bar's right side at now.
-func totalText(r repInfo, l *live, now time.Time) string {
-	s, rps := l.total()
-	phase := "left"
-	if now.Before(r.window.Start) {
-		phase = "left (warm-up)"
-	}
-	// The run's time left goes first, the window's "s left" last but for
-	// the missed starts: scripts watch for it.
-	run := ""
-	if left := runLeft(r, now); left != "" {
-		run = " (" + strings.TrimPrefix(left, ", ") + ")"
-	}
-	return fmt.Sprintf("%9d req %8.0f req/s %6d err%s %5.1f s %s", s.Requests, rps, s.Errors, run, timeLeft(r, now).Seconds(), phase) + missedWords(s.Missed)
-}
-
-func (b *barDisplay) done(rep *results.Rep) {
-	b.stopTicking()
-	if b.log != nil {
-		b.log.setAbove(nil)
-	}
-	for _, bar := range b.bars {
-		if rep != nil {
-			bar.SetTotal(-1, true) // complete at the current position
-		} else {
-			bar.Abort(false)
-		}
-	}
-	b.p.Wait()
-	fmt.Fprintln(b.w, closing(b.r.label, rep, b.l))
 }

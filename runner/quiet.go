@@ -57,32 +57,23 @@ func (c *controller) waitQuiet(ctx context.Context, label string) (*results.Quie
 		if w.TimedOut = w.Waited >= q.Timeout; w.TimedOut {
 			break
 		}
-		c.publish(Event{Kind: eventQuiet, Text: quietLine(label, w, share, q.Timeout-w.Waited)})
+		line := fmt.Sprintf("%s: waiting for a quiet machine: others %.0f %% of the CPUs (under %.0f %% wanted), %s left",
+			label, 100*share, 100*w.MaxOther, (q.Timeout - w.Waited).Round(time.Second))
+		if p := w.Busiest; p != nil {
+			line += fmt.Sprintf("; busiest %s (pid %d)", p.Comm, p.PID)
+		}
+		c.publish(Event{Kind: eventQuiet, Text: line})
 	}
 	fmt.Fprintf(c.opts.Log, "%s: waited %s for a quiet machine (timed out: %t)\n", label, w.Waited.Round(time.Millisecond), w.TimedOut)
 	return w, nil
-}
-
-// quietLine is the progress display's line while label waits.
-func quietLine(label string, w *results.QuietWait, share float64, left time.Duration) string {
-	line := fmt.Sprintf("%s: waiting for a quiet machine: others %.0f %% of the CPUs (under %.0f %% wanted), %s left",
-		label, 100*share, 100*w.MaxOther, left.Round(time.Second))
-	if p := w.Busiest; p != nil {
-		line += fmt.Sprintf("; busiest %s (pid %d)", p.Comm, p.PID)
-	}
-	return line
 }
 
 // quietCPUs are the CPU sets the wait watches here: the local groups' and
 // the server's (none when it is remote or was not found).
 func (c *controller) quietCPUs() (client, srv pinning.Set) {
 	for _, g := range c.plan.Load.Groups {
-		cpus := pinning.Set(g.CPUs)
-		if len(cpus) == 0 && g.Host == nil {
-			cpus, _ = pinning.Online()
-		}
 		if g.Host == nil {
-			client = union(client, cpus)
+			client = union(client, orOnline(g.CPUs))
 		}
 	}
 	switch remote := c.serverHost() != nil; {

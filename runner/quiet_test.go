@@ -125,7 +125,7 @@ func TestWaitQuietSteps(t *testing.T) {
 			p := builtinPlan(time.Second, []int{0})
 			// A timeout of 500 ms: the longest quiet wait is about 10 steps.
 			p.Quiet = &plans.Quiet{MaxOther: 0.1, For: 50 * time.Millisecond, Timeout: 500 * time.Millisecond}
-			c := &controller{plan: p, serverSide: &serverSide{plan: p, builtin: true}, book: &book{run: &results.Run{}}, opts: Options{Log: &testLog{t: t}}}
+			c := &controller{plan: p, builtin: true, book: &book{run: &results.Run{}}, opts: Options{Log: &testLog{t: t}}}
 			w, err := c.waitQuiet(context.Background(), "w")
 			if err != nil || w == nil {
 				t.Fatalf("waitQuiet: %+v, %v", w, err)

@@ -25,7 +25,11 @@ func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string,
 	if err != nil {
 		return relayFail(out, fmt.Errorf("relay: %w", err))
 	}
-	cmd := exec.Command(exe, args...)
+	// Once the session's input ended, the worker is killed killAfter later,
+	// or at once when ctx ends.
+	kctx, kill := context.WithCancel(context.WithoutCancel(ctx))
+	defer kill()
+	cmd := exec.CommandContext(kctx, exe, args...)
 	cmd.Env = os.Environ()
 	cmd.Stdout, cmd.Stderr = out, stderr
 	setProcAttr(cmd)
@@ -36,24 +40,15 @@ func Relay(ctx context.Context, in io.Reader, out, stderr io.Writer, exe string,
 	if err := pinning.Start(cmd, pinning.Set(spec.GroupSpec.CPUs)); err != nil {
 		return relayFail(out, fmt.Errorf("group %d: start worker pinned to CPUs %s on this host: %w", spec.Group, pinning.Set(spec.GroupSpec.CPUs), err))
 	}
-	done := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(done) }()
 	go func() {
 		if err := wire.Write(stdin, spec); err == nil {
 			_, _ = io.Copy(stdin, lr.Rest())
 		}
 		_ = stdin.Close() // the session ended: the worker stops
-		select {
-		case <-done:
-		case <-time.After(killAfter):
-			_ = cmd.Process.Kill()
-		case <-ctx.Done():
-			_ = cmd.Process.Kill()
-		}
+		time.AfterFunc(killAfter, kill)
+		context.AfterFunc(ctx, kill)
 	}()
-	<-done
-	err = waitErr
+	err = cmd.Wait()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return fmt.Errorf("worker %s", ee.ProcessState)

@@ -9,12 +9,15 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/kaeload/kaeload/cpustat"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/ports"
+	"github.com/kaeload/kaeload/remote"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/notes"
@@ -108,8 +111,8 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 	if err != nil {
 		return nil, err
 	}
-	c := newController(p, opts, &book{run: run, outputs: opts.Outputs, log: opts.Log}, accelProbes(probes, srv))
-	c.target = srv
+	c := &controller{book: &book{run: run, outputs: opts.Outputs, log: opts.Log}, plan: p, opts: opts,
+		probes: accelProbes(probes, srv), eta: newETA(p, run), target: srv, builtin: srv != nil}
 	if err := c.connectHosts(ctx); err != nil {
 		return nil, err
 	}
@@ -122,7 +125,11 @@ func Run(ctx context.Context, plan *plans.Plan, opts Options) (*results.Run, err
 		c.warn(w)
 	}
 	err = c.schedule(ctx, run)
-	c.stopOutputs(ctx)
+	// The outputs may hold the final values for a scrape; a second Ctrl-C cuts that short.
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	cancelWhen(sctx, c.opts.Abort, cancel)
+	c.stop(sctx)
+	cancel()
 	return run, c.finish(ctx, err)
 }
 
@@ -182,11 +189,10 @@ func withDefaults(opts Options) (Options, error) {
 		opts.WorkerLog = sink
 	}
 	disp, err := newDisplay(opts.ProgressMode, opts.Progress, sink)
-	if err != nil {
-		return opts, err
+	if disp != nil {
+		opts.Outputs = append([]Output{disp}, opts.Outputs...)
 	}
-	opts.Outputs = append([]Output{&displayOutput{d: disp}}, opts.Outputs...)
-	return opts, nil
+	return opts, err
 }
 
 // startBuiltin starts the built-in target when the plan asks for one and
@@ -263,22 +269,7 @@ func newRecord(p *plans.Plan, cal *stats.Calibration, opts Options) (*results.Ru
 		run.Variants = append(run.Variants, results.Variant{Name: v.Name, Env: v.Env, Series: v.Series, Sweep: v.Sweep})
 	}
 	run.Search = searchRecord(p)
-	if err := resume(run, opts.Resume); err != nil {
-		return nil, err
-	}
-	return run, nil
-}
-
-// newController is the controller of p; a variant whose speed commands ran
-// before a resume does not run them again.
-func newController(p *plans.Plan, opts Options, b *book, probes [][]server.Probe) *controller {
-	run := b.run
-	c := &controller{book: b, serverSide: &serverSide{plan: p, log: opts.Log, builtin: p.Target.Builtin != nil}, plan: p, opts: opts, probes: probes, speedDone: make([]bool, len(p.Variants))}
-	for i := range run.Variants {
-		c.speedDone[i] = run.Variants[i].Speed != nil
-	}
-	c.eta = newETA(p, run)
-	return c
+	return run, resume(run, opts.Resume)
 }
 
 // connectHosts connects to the plan's ssh hosts and records their facts.
@@ -384,26 +375,25 @@ func checkFiles(plan *plans.Plan) error {
 	return errors.Join(errs...)
 }
 
-// controller runs the repetitions of one plan.
+// controller runs the repetitions of one plan, with its server and hosts.
 type controller struct {
-	// excluded counts, per variant, the windows exclude_flagged set aside.
-	excluded    map[int]int
-	*book       // the run's record and its outputs
-	*serverSide // the server: start, stop, its CPU
-	plan        *plans.Plan
-	opts        Options
-	probes      [][]server.Probe // per variant
-	lastEnd     time.Time        // end of the last measured window, for Cooldown
-	// infoDone and speedDone mark, per variant, the commands that ran.
-	infoDone  map[int]bool
-	speedDone []bool
-	// timeWaitWarned is set once the client's TIME_WAIT was warned about.
-	timeWaitWarned bool
-	// eta estimates the run's time left for the display; nil: none.
-	eta *eta
-
-	// target is the built-in target; nil when the plan has none.
-	target *target.Server
+	*book   // the run's record and its outputs
+	plan    *plans.Plan
+	opts    Options
+	probes  [][]server.Probe // per variant
+	lastEnd time.Time        // end of the last measured window, for Cooldown
+	eta     *eta             // the run's time left for the display; nil: none
+	target  *target.Server   // the built-in target; nil when the plan has none
+	builtin bool             // the server is the built-in target in this process
+	hosts   map[string]*hostConn
+	server  meter // the server's CPU; nil when it cannot be measured
+	// serverPID is the server's process on its host; 0 when not found.
+	serverPID int
+	// started are the process families found on the target's port after a start.
+	started map[int]bool
+	// readiness is the last start's readiness probes, for the next window.
+	readiness      *results.Readiness
+	timeWaitWarned bool // the client's TIME_WAIT was warned about
 }
 
 // rep runs one repetition: spawn the workers, start them on one window and
@@ -414,15 +404,17 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if err != nil {
 		return nil, err
 	}
-	defer func() { c.windowEnded(w, rep) }()
 	defer func() {
-		if rep != nil { // the first window after a start holds its readiness probes
-			rep.Readiness, c.readiness = c.readiness, nil
+		e := Event{Kind: EventWindowEnded, Window: w} // Rep nil: the window did not complete
+		if rep != nil {
+			rep.Readiness, c.readiness = c.readiness, nil // the first window after a start holds them
+			e.Rep = new(*rep)
+			e.Rep.Index = w.Rep
 		}
+		c.publish(e)
 	}()
-	feed := c.feed(w)
 	ws, err := c.spawn(p)
-	ws.onInterval = feed.group
+	ws.feed = c.feed(w)
 	defer ws.stop(c.opts)
 	if err != nil {
 		return nil, err
@@ -436,30 +428,26 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	mctx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
 	profile := c.startProfile(mctx, label, p.Load.Warmup+p.Load.Duration+ws.lead()) // perf attached before the window is set
-	tstart := c.beginTimeline(mctx, label)                                          // before the load: its first interval holds all of it
+	tl := c.beginTimeline(mctx, label)                                              // before the load: its first interval holds all of it
 	win, begin, err := ws.start(p.Load)
+	serverProfile := profile(win)
 	if err != nil {
-		if profile != nil {
-			stopMeter()
-			<-profile(win)
+		stopMeter()
+		if serverProfile != nil {
+			<-serverProfile
 		}
 		return nil, err
 	}
-	var serverProfile <-chan *results.ServerProfile
-	if profile != nil {
-		serverProfile = profile(win)
-	}
 	c.lastEnd = win.End
 	lv := newLive(len(ws.procs))
-	tl := tstart.start(mctx, win, lv, feed)
+	tl.start(mctx, win, lv, ws.feed)
 
-	rd, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
+	probed, stopProbes := c.startProbes(ctx, label, ctl, probes, win)
 	defer stopProbes()
-	c.publish(Event{Kind: eventShow, Window: w, show: &showing{live: lv, info: repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
-		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}}})
-	rd.profile = serverProfile
-	rd.serverCPU = measureWindow(mctx, c.server, win, c.logf(label+": server "))
-	rd.serverCPUs = measureWindow(mctx, c.serverCPUsOf(ws), win, c.logf(label+": server's CPUs: "))
+	c.publish(Event{Kind: eventShow, Window: w, live: lv, show: &repInfo{label: label, begin: begin, window: win, groups: groupNames(p.Load.Groups),
+		runEnd: c.eta.begin(begin, win.End), runAtMost: c.eta != nil && c.eta.atMost}})
+	serverCPU := measureWindow(mctx, c.server, win, nil, logTo(c.opts.Log, label+": server "))
+	serverCPUs := measureWindow(mctx, c.serverCPUsOf(ws), win, nil, logTo(c.opts.Log, label+": server's CPUs: "))
 	groups, lost, err := ws.collect(ctx, win, p.Load.Timeout, lv, tl.builderOrNil())
 	if lost != nil || ctx.Err() != nil {
 		end := time.Now()
@@ -469,12 +457,15 @@ func (c *controller) rep(ctx context.Context, p *plans.Plan, w WindowID, label s
 	if err != nil {
 		return nil, err
 	}
-	timeline := tl.finish(ctx, groups)
-	r := results.NewRep(0, groups)
-	r.RecordSpread()
-	rep = &r
-	rep.Timeline, rep.Quiet = timeline, quiet
-	if !rd.fill(ctx, rep) {
+	rep = new(results.NewRep(0, groups))
+	rep.RecordSpread()
+	rep.Timeline, rep.Quiet = tl.finish(ctx, groups), quiet
+	var ok [4]bool // the side readings, unless ctx ends first
+	rep.Probes, ok[0] = recv(ctx, probed)
+	rep.ServerCPU, ok[1] = recv(ctx, serverCPU)
+	rep.ServerCPUs, ok[2] = recv(ctx, serverCPUs)
+	rep.ServerProfile, ok[3] = recv(ctx, serverProfile)
+	if slices.Contains(ok[:], false) {
 		return nil, ctx.Err()
 	}
 	c.check(p, label, rep)
@@ -499,64 +490,34 @@ func (c *controller) check(p *plans.Plan, label string, rep *results.Rep) {
 }
 
 // startProbes reads probes beside the load (probeWindow). stop cancels
-// them for a repetition that ends early; a complete one waits in fill.
-func (c *controller) startProbes(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) (rd sideReadings, stop func()) {
-	probed := make(chan struct{})
-	rd.probed, rd.readings = probed, new(map[string]results.ProbeReading)
+// them for a repetition that ends early and waits for them.
+func (c *controller) startProbes(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) (<-chan map[string]results.ProbeReading, func()) {
+	out, done := make(chan map[string]results.ProbeReading, 1), make(chan struct{})
 	if len(probes) == 0 {
-		close(probed)
-		return rd, func() {}
+		out <- nil
+		return out, func() {}
 	}
 	pctx, cancel := context.WithCancel(ctx)
 	go func() {
-		defer close(probed)
-		*rd.readings = c.probeWindow(pctx, label, ctl, probes, win)
+		defer close(done)
+		out <- c.probeWindow(pctx, label, ctl, probes, win)
 	}()
-	return rd, func() { cancel(); <-probed }
+	return out, func() { cancel(); <-done }
 }
 
-// sideReadings are what is read beside a window's load: the probes (once
-// probed is closed), the server's CPU and CPUs, and its profile (nil: none).
-type sideReadings struct {
-	probed     <-chan struct{}
-	readings   *map[string]results.ProbeReading
-	serverCPU  <-chan *results.CPUUsage
-	serverCPUs <-chan *results.ServerCPUs
-	profile    <-chan *results.ServerProfile
-}
-
-// fill sets rep's side readings; false when ctx ended first.
-func (rd sideReadings) fill(ctx context.Context, rep *results.Rep) bool {
-	var ok bool
-	if _, ok = recv(ctx, rd.probed); !ok {
-		return false
-	}
-	rep.Probes = *rd.readings
-	if rep.ServerCPU, ok = recv(ctx, rd.serverCPU); !ok {
-		return false
-	}
-	if rep.ServerCPUs, ok = recv(ctx, rd.serverCPUs); !ok {
-		return false
-	}
-	if rd.profile != nil {
-		rep.ServerProfile, ok = recv(ctx, rd.profile)
-	}
-	return ok
-}
-
-// recv receives from ch; false when ctx ends first.
+// recv receives from ch (nothing from a nil one); false when ctx ends first.
 func recv[T any](ctx context.Context, ch <-chan T) (T, bool) {
+	var zero T
+	if ch == nil {
+		return zero, true
+	}
 	select {
 	case v := <-ch:
 		return v, true
 	case <-ctx.Done():
-		var zero T
 		return zero, false
 	}
 }
-
-// logf is a printf to the log, each line prefixed and ended.
-func (c *controller) logf(prefix string) func(string, ...any) { return logTo(c.opts.Log, prefix) }
 
 // logTo is a printf to w, each line prefixed and ended.
 func logTo(w io.Writer, prefix string) func(string, ...any) {
@@ -606,8 +567,8 @@ type workers struct {
 	log    io.Writer
 	// chatter receives the workers' own lines (Options.WorkerLog).
 	chatter io.Writer
-	// onInterval, when not nil, sees each interval a worker sends.
-	onInterval func(group int, iv results.IntervalSample)
+	// feed, when not nil, gets each interval a worker sends.
+	feed func(LiveReading)
 }
 
 // spawn starts one pinned worker per group and sends each its spec; the
@@ -617,13 +578,14 @@ func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 	ws := &workers{events: make(chan event, 4*len(groups)), abort: c.opts.Abort, log: c.opts.Log, chatter: c.opts.WorkerLog}
 	env := append(os.Environ(), c.opts.Env...)
 	for i, g := range groups {
-		var w *proc
-		var err error
+		cmd, hc := exec.Command(c.opts.Executable, c.opts.WorkerArgs...), (*hostConn)(nil)
+		cmd.Env = env
 		if g.Host != nil {
-			w, err = startCmd(i, pinning.Set(g.CPUs), c.remoteCommand(c.hosts[g.Host.Name]), c.hosts[g.Host.Name], c.opts.WorkerLog, ws.events)
-		} else {
-			w, err = startProc(i, pinning.Set(g.CPUs), c.opts.Executable, c.opts.WorkerArgs, env, c.opts.WorkerLog, ws.events)
+			// `kaeload worker --relay` over ssh, with env passed explicitly.
+			hc = c.hosts[g.Host.Name]
+			cmd = hc.conn.Command(nil, remote.Exec(c.opts.Env, hc.exe, append(slices.Clone(c.opts.WorkerArgs), "--relay")...))
 		}
+		w, err := startCmd(i, pinning.Set(g.CPUs), cmd, hc, c.opts.WorkerLog, ws.events)
 		if err != nil {
 			return ws, err
 		}
@@ -641,9 +603,26 @@ func (c *controller) spawn(p *plans.Plan) (*workers, error) {
 	return ws, nil
 }
 
-// stop ends every worker and waits for it (see stopAll).
+// stop closes the workers' input, kills those still running killAfter
+// later (or when abort closes) and waits for every one.
 func (ws *workers) stop(opts Options) {
-	stopAll(ws.procs, ws.abort)
+	for _, p := range ws.procs {
+		p.quitOnce.Do(func() { close(p.quit) })
+		_ = p.stdin.Close()
+	}
+	over := make(chan struct{}) // closed when the grace period ends
+	t := time.AfterFunc(killAfter, func() { close(over) })
+	defer t.Stop()
+	for _, p := range ws.procs {
+		select {
+		case <-p.exited:
+			continue
+		case <-over:
+		case <-ws.abort:
+		}
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	}
 	for _, p := range ws.procs {
 		if opts.hooks.workerExit != nil {
 			opts.hooks.workerExit(p.index, p.cmd.ProcessState)
@@ -654,40 +633,34 @@ func (ws *workers) stop(opts Options) {
 // awaitReady is the barrier: it returns once every worker has answered
 // ready, with the CPUs it was pinned to checked against its group's.
 func (ws *workers) awaitReady(ctx context.Context, log io.Writer) error {
-	ready := 0
 	isReady := make([]bool, len(ws.procs))
 	timeout := time.NewTimer(readyTimeout)
 	defer timeout.Stop()
-	for ready < len(ws.procs) {
+	for range ws.procs {
+		var e event
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-timeout.C:
-			for i, p := range ws.procs {
-				if !isReady[i] {
-					return p.fail(fmt.Errorf("not ready within %s", readyTimeout))
-				}
-			}
-		case e := <-ws.events:
-			p := e.w
-			if err := eventErr(e); err != nil {
-				return cmp.Or(ctx.Err(), err)
-			}
-			if e.msg.Type != wire.TypeReady || isReady[p.index] {
-				return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
-			}
-			var r wire.Ready
-			if err := p.decode(e.msg, &r); err != nil {
-				return err
-			}
-			if want := p.cpus.String(); want != "" && r.CPUs != want {
-				return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
-			}
-			fmt.Fprintf(log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
-			p.workerPID = r.PID
-			isReady[p.index] = true
-			ready++
+			return ws.procs[slices.Index(isReady, false)].fail(fmt.Errorf("not ready within %s", readyTimeout))
+		case e = <-ws.events:
 		}
+		p := e.w
+		if err := eventErr(e); err != nil {
+			return cmp.Or(ctx.Err(), err)
+		}
+		if e.msg.Type != wire.TypeReady || isReady[p.index] {
+			return p.fail(fmt.Errorf("protocol: unexpected %q message before start", e.msg.Type))
+		}
+		var r wire.Ready
+		if err := p.decode(e.msg, &r); err != nil {
+			return err
+		}
+		if want := p.cpus.String(); want != "" && r.CPUs != want {
+			return p.fail(fmt.Errorf("worker reports CPUs %q, want %q", r.CPUs, want))
+		}
+		fmt.Fprintf(log, "worker %d ready: pid %d, CPUs %s, GOMAXPROCS %d\n", p.index, r.PID, r.CPUs, r.GOMAXPROCS)
+		p.workerPID, isReady[p.index] = r.PID, true
 	}
 	return nil
 }
@@ -724,8 +697,7 @@ func (ws *workers) lead() time.Duration {
 	return startLead + 2*slowest
 }
 
-// orderLine says in what order the windows run, and how to replay a
-// randomized one.
+// orderLine says in what order the windows run, and how to replay a random one.
 func orderLine(p *plans.Plan) string {
 	rounds := fmt.Sprintf("%d rounds", p.Repeat)
 	if p.Repeat == 1 {

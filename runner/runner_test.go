@@ -549,7 +549,7 @@ func TestControllerKilled(t *testing.T) {
 	// The workers are loading once they have used 100 ms of CPU, more
 	// than a process start takes.
 	for _, pid := range pids {
-		if !waitFor(20*time.Second, func() bool { n, _ := cpuTicks(pid); return n >= 10 || !testkit.Alive(pid) }) || !testkit.Alive(pid) {
+		if !waitFor(20*time.Second, func() bool { n, _ := cpuSeconds(pid); return n >= 0.1 || !testkit.Alive(pid) }) || !testkit.Alive(pid) {
 			t.Fatalf("worker %d not running (or not loading for 20 s) before the kill; stderr:\n%s", pid, stderr.String())
 		}
 	}

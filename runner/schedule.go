@@ -154,8 +154,7 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 	ctl := &server.Control{Env: v.Env, Log: c.opts.Log}
 	// Speed commands run once per variant while the server is stopped.
 	speed := func() error { return nil }
-	if len(v.Speed) > 0 && !c.speedDone[s.variant] {
-		c.speedDone[s.variant] = true
+	if len(v.Speed) > 0 && rv.Speed == nil { // not run before a resume or in an earlier session
 		speed = func() error {
 			c.setSpeed(s.variant, c.runSpeed(ctx, ctl, v))
 			return ctx.Err()
@@ -173,7 +172,9 @@ func (c *controller) session(ctx context.Context, p *plans.Plan, s session, rv *
 		}
 	} else {
 		ctl.Host = p.Server.Host
-		ctl.Remote = c.serverRemote()
+		if hc := c.serverHost(); hc != nil {
+			ctl.Remote = shellOn(hc.conn)
+		}
 		startErr := c.serverUp(ctx, ctl, v, speed)
 		startFailed := startErr != nil
 		defer func() {
@@ -286,19 +287,23 @@ func (c *controller) cooldown(ctx context.Context) error {
 // probeWindow reads every probe when the window starts and after it ends;
 // a failure is recorded and logged, not fatal. nil when ctx ends first.
 func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.Control, probes []server.Probe, win results.Window) map[string]results.ProbeReading {
-	before, ok := c.readProbes(ctx, ctl, probes, win.Start)
-	if !ok {
-		return nil
-	}
-	after, ok := c.readProbes(ctx, ctl, probes, win.End)
-	if !ok {
-		return nil
+	vals, errs := make([][2]float64, len(probes)), make([][2]error, len(probes))
+	for end, at := range []time.Time{win.Start, win.End} {
+		if !sleepUntil(ctx, at) {
+			return nil
+		}
+		for i, p := range probes {
+			if vals[i][end], errs[i][end] = ctl.Read(ctx, p); ctx.Err() != nil {
+				return nil
+			}
+		}
 	}
 	out := make(map[string]results.ProbeReading, len(probes))
 	for i, p := range probes {
-		r := results.ProbeReading{Before: before[i].v, After: after[i].v}
-		err := errors.Join(before[i].err, after[i].err)
-		if b, a := before[i].err, after[i].err; b != nil && a != nil && b.Error() == a.Error() {
+		r := results.ProbeReading{Before: vals[i][0], After: vals[i][1]}
+		b, a := errs[i][0], errs[i][1]
+		err := errors.Join(b, a)
+		if b != nil && a != nil && b.Error() == a.Error() {
 			err = b // the same failure twice says no more than once
 		}
 		if err != nil {
@@ -310,30 +315,7 @@ func (c *controller) probeWindow(ctx context.Context, label string, ctl *server.
 	return out
 }
 
-// reading is one probe's value or error.
-type reading struct {
-	v   float64
-	err error
-}
-
-// readProbes waits until at, then reads every probe; false when ctx ended.
-func (c *controller) readProbes(ctx context.Context, ctl *server.Control, probes []server.Probe, at time.Time) ([]reading, bool) {
-	if !sleepUntil(ctx, at) {
-		return nil, false
-	}
-	out := make([]reading, len(probes))
-	for i, p := range probes {
-		v, err := ctl.Read(ctx, p)
-		if ctx.Err() != nil {
-			return nil, false
-		}
-		out[i] = reading{v, err}
-	}
-	return out, true
-}
-
-// keepPartial keeps rep, window r cut short, in the record: shown as
-// PARTIAL, in no statistic.
+// keepPartial keeps rep, window r cut short, as PARTIAL, in no statistic.
 func (c *controller) keepPartial(variant int, label string, r int, rep *results.Rep) {
 	rep.Index = r
 	c.add(EventPartial, variant, *rep)
@@ -344,20 +326,17 @@ func (c *controller) keepPartial(variant int, label string, r int, rep *results.
 // and exclude_flagged allows one more: kept, in no statistic, measured
 // again. A failed window is reported as failed instead.
 func (c *controller) excludeFlagged(variant int, label string, r int, rep *results.Rep) bool {
-	if c.excluded[variant] >= c.plan.ExcludeFlagged || rep.Failed != nil {
+	rv := &c.run.Variants[variant] // a resumed run's excluded windows are not carried over
+	if len(rv.Excluded) >= c.plan.ExcludeFlagged || rep.Failed != nil {
 		return false
 	}
 	why := analysis.FlaggedLine(rep)
 	if why.IsZero() {
 		return false
 	}
-	if c.excluded == nil {
-		c.excluded = map[int]int{}
-	}
-	c.excluded[variant]++
 	rep.Index, rep.Excluded = r, why.String()
 	c.add(EventExcluded, variant, *rep)
 	fmt.Fprintf(c.opts.Log, "%s EXCLUDED (%d of the %d exclude_flagged allows): %s req/s: %s; measuring it again\n", label,
-		c.excluded[variant], c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
+		len(rv.Excluded), c.plan.ExcludeFlagged, format.Rate(rep.Total.Rate()), why)
 	return true
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -12,8 +13,7 @@ import (
 	"github.com/kaeload/kaeload/search"
 )
 
-// searchRecord is the record of plan's search, without visits; nil when
-// none.
+// searchRecord is the record of plan's search, without visits; nil when none.
 func searchRecord(p *plans.Plan) *results.Search {
 	s := p.Search
 	if s == nil {
@@ -95,14 +95,9 @@ func (c *controller) searchDone(run *results.Run) []search.Window {
 	for _, vis := range run.Search.Visits {
 		for k := range s.Points {
 			v := &run.Variants[s.First+k]
-			if v.Name != vis.Variant {
-				continue
-			}
-			for i := range v.Reps {
-				if v.Reps[i].Index == vis.Rep {
-					score, _ := results.SearchScore(s.Maximize, &v.Reps[i])
-					done = append(done, search.Window{Point: k, Score: score})
-				}
+			if i := slices.IndexFunc(v.Reps, func(r results.Rep) bool { return r.Index == vis.Rep }); v.Name == vis.Variant && i >= 0 {
+				score, _ := results.SearchScore(s.Maximize, &v.Reps[i])
+				done = append(done, search.Window{Point: k, Score: score})
 			}
 		}
 	}

@@ -89,15 +89,9 @@ func (l localSampler) sample(_ context.Context, cpus pinning.Set) (serverSample,
 }
 
 func (l localSampler) others(_ context.Context, a, b serverSample, cpus pinning.Set) ([]results.ProcessCPU, error) {
-	return a.procs.Top(b.procs, cpus, notOthers(a.tree.PIDs, b.tree.PIDs, l.workers), results.OthersListed), nil
-}
-
-// notOthers are the processes the busiest others leave out: the server's
-// tree at both ends, the workers and this process.
-func notOthers(treeA, treeB, workers []int) []int {
-	out := slices.Concat(treeA, treeB, workers, []int{os.Getpid()})
-	slices.Sort(out)
-	return slices.Compact(out)
+	// Not others: the server's tree at both ends, the workers and this process.
+	skip := union(a.tree.PIDs, b.tree.PIDs, l.workers, []int{os.Getpid()})
+	return a.procs.Top(b.procs, cpus, skip, results.OthersListed), nil
 }
 
 // remoteSampler reads the server rooted at root on the ssh host hc, its
@@ -182,9 +176,9 @@ func (c *controller) serverCPUsOf(ws *workers) meterOf[*results.ServerCPUs] {
 	return serverCPUsMeter(localSampler{c.serverPID, localWorkers(ws)}, selfMeter(nil), results.ServerCPUs{})
 }
 
-// union returns the CPUs in a or b, ascending.
-func union(a, b pinning.Set) pinning.Set {
-	out := slices.Concat(a, b)
+// union returns the members of sets, ascending, each once.
+func union[S ~[]int](sets ...S) S {
+	out := slices.Concat(sets...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -3,9 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,31 +15,13 @@ import (
 	"github.com/kaeload/kaeload/server"
 )
 
-// serverSide is the server a run measures: how it is started, checked and
-// stopped, and how its CPU is found. The controller embeds it.
-type serverSide struct {
-	plan    *plans.Plan
-	log     io.Writer
-	builtin bool                 // the server is the built-in target in this process
-	hosts   map[string]*hostConn // the plan's ssh hosts, connected for the run
-	server  meter                // the server's CPU; nil when it cannot be measured
-	// serverPID is the server's process on its host; 0 when not found.
-	serverPID int
-	// started are the process families found on the target's port after a
-	// start (portOwned); before, those there before the last start (portFree).
-	started map[int]bool
-	before  []cpustat.Holder
-	// readiness is the last start's readiness probes, for the next window.
-	readiness *results.Readiness
-}
-
 // listening fails the run at once when nothing listens on a target the
 // plan does not control: every slot would spend the window on errors.
-func (sv *serverSide) listening(ctx context.Context) error {
-	if sv.builtin || !slices.ContainsFunc(sv.plan.Load.Groups, localGroup) {
+func (c *controller) listening(ctx context.Context) error {
+	if c.builtin || !slices.ContainsFunc(c.plan.Load.Groups, localGroup) {
 		return nil
 	}
-	if err := server.Listening(ctx, sv.plan.Target.Addr, listenTries, listenWithin); err != nil {
+	if err := server.Listening(ctx, c.plan.Target.Addr, listenTries, listenWithin); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -52,31 +32,46 @@ func (sv *serverSide) listening(ctx context.Context) error {
 
 // findServer picks how the server's CPU is measured for a session (this
 // process for the built-in target, else the tree on the target's port).
-func (sv *serverSide) findServer(v plans.Variant) error {
-	sv.serverPID = 0
-	if sv.builtin {
-		sv.server = selfMeter(nil)
+func (c *controller) findServer(v plans.Variant) error {
+	c.server, c.serverPID = nil, 0
+	if c.builtin {
+		c.server = selfMeter(nil)
 		return nil
 	}
-	if hc := sv.serverHost(); hc != nil {
-		m, how, pid := remoteServerMeter(hc, sv.plan.Target.Addr)
-		fmt.Fprintf(sv.log, "variant %s: server CPU: %s\n", v.Name, how)
-		sv.server, sv.serverPID = m, pid
+	if hc := c.serverHost(); hc != nil {
+		m, how, pid := remoteServerMeter(hc, c.plan.Target.Addr)
+		fmt.Fprintf(c.opts.Log, "variant %s: server CPU: %s\n", v.Name, how)
+		c.server, c.serverPID = m, pid
 		return nil
 	}
-	m, pid, err := localServer(sv.plan.Target.Addr)
-	sv.server, sv.serverPID = m, pid
-	return err
+	// Here, the process serving the target's address, when it is on this machine.
+	host, portStr, err := net.SplitHostPort(c.plan.Target.Addr)
+	if err != nil {
+		return err
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil {
+		return fmt.Errorf("port %q: %w", portStr, err)
+	}
+	if !isLocal(net.ParseIP(host)) {
+		return fmt.Errorf("%s is not an address of this machine (server CPU over ssh is not supported yet)", host)
+	}
+	pid, err := cpustat.FindListener(port)
+	if err != nil {
+		return err
+	}
+	c.server, c.serverPID = deltaMeter(func() (cpustat.TreeSample, error) { return cpustat.SampleTree(pid) }), pid
+	return nil
 }
 
 // serverUp prepares the server for v: stop (a failure only logged), then
 // stopped (the speed commands), start or reload, and wait until ready.
-func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
-	log := sv.log
-	timeout := commandTimeout(sv.plan)
-	r := sv.plan.Server.Ready
+func (c *controller) serverUp(ctx context.Context, ctl *server.Control, v plans.Variant, stopped func() error) error {
+	log := c.opts.Log
+	timeout := commandTimeout(c.plan)
+	r := c.plan.Server.Ready
 	ready := server.Ready{Kind: r.Kind, Addr: r.Addr, URL: r.URL, Interval: r.Interval, Timeout: r.Timeout, Tally: new(server.Tally)}
-	sv.readiness = (*results.Readiness)(ready.Tally)
+	c.readiness = (*results.Readiness)(ready.Tally)
 	if v.Start != "" && v.Stop != "" {
 		fmt.Fprintf(log, "variant %s: running the stop command first, to clear whatever runs\n", v.Name)
 		if err := ctl.Stop(ctx, v.Stop, timeout); err != nil {
@@ -89,7 +84,8 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 	began := time.Now()
 	switch {
 	case v.Start != "":
-		if err := sv.portFree(ctx, timeout); err != nil {
+		before, err := c.portFree(ctx, timeout)
+		if err != nil {
 			return startFailure(ctx, v, err)
 		}
 		began = time.Now()
@@ -97,7 +93,7 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 		if err := ctl.Start(ctx, v.Start, ready); err != nil {
 			return startFailure(ctx, v, err)
 		}
-		if err := sv.portOwned(); err != nil {
+		if err := c.portOwned(before); err != nil {
 			return startFailure(ctx, v, err)
 		}
 	case v.Reload != "":
@@ -117,48 +113,39 @@ func (sv *serverSide) serverUp(ctx context.Context, ctl *server.Control, v plans
 
 // serverDown stops the server started for v, also after an interrupt;
 // after a failed start its failure is only logged.
-func (sv *serverSide) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
+func (c *controller) serverDown(ctl *server.Control, v plans.Variant, startFailed bool) error {
 	if v.Start == "" {
 		return nil // kaeload did not start it: leave it running
 	}
-	timeout := commandTimeout(sv.plan)
+	timeout := commandTimeout(c.plan)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+teardownSlack)
 	defer cancel()
-	fmt.Fprintf(sv.log, "variant %s: stopping the server\n", v.Name)
+	fmt.Fprintf(c.opts.Log, "variant %s: stopping the server\n", v.Name)
 	err := ctl.Stop(ctx, v.Stop, timeout)
 	if err == nil {
 		return nil
 	}
 	if startFailed {
-		fmt.Fprintf(sv.log, "variant %s: stop after the failed start: %v\n", v.Name, err)
+		fmt.Fprintf(c.opts.Log, "variant %s: stop after the failed start: %v\n", v.Name, err)
 		return nil
 	}
 	return fmt.Errorf("variant %s: %w", v.Name, err)
 }
 
 // serverHost is the ssh host the server runs on; nil when it runs here.
-func (sv *serverSide) serverHost() *hostConn {
-	if s := sv.plan.Server; s != nil && s.SSH != nil {
-		return sv.hosts[s.SSH.Name]
+func (c *controller) serverHost() *hostConn {
+	if s := c.plan.Server; s != nil && s.SSH != nil {
+		return c.hosts[s.SSH.Name]
 	}
 	return nil
 }
 
-// serverRemote is server.Control.Remote for the plan's ssh server.
-func (sv *serverSide) serverRemote() func(ctx context.Context, env map[string]string, command string) *exec.Cmd {
-	if hc := sv.serverHost(); hc != nil {
-		return shellOn(hc.conn)
-	}
-	return nil
-}
-
-// localPort is the target's port when kaeload starts the server here; 0
-// otherwise.
-func (sv *serverSide) localPort() int {
-	if sv.builtin || sv.plan.Server == nil || sv.plan.Server.SSH != nil {
+// localPort is the target's port when kaeload starts the server here, or 0.
+func (c *controller) localPort() int {
+	if c.builtin || c.plan.Server == nil || c.plan.Server.SSH != nil {
 		return 0
 	}
-	_, port, err := net.SplitHostPort(sv.plan.Target.Addr)
+	_, port, err := net.SplitHostPort(c.plan.Target.Addr)
 	if err != nil {
 		return 0
 	}
@@ -167,33 +154,32 @@ func (sv *serverSide) localPort() int {
 }
 
 // portFree waits, at most timeout, until no server kaeload started still
-// holds the target's port (a stopped one may drain).
-func (sv *serverSide) portFree(ctx context.Context, timeout time.Duration) error {
-	port := sv.localPort()
+// holds the target's port (a stopped one may drain); it returns who holds it.
+func (c *controller) portFree(ctx context.Context, timeout time.Duration) ([]cpustat.Holder, error) {
+	port := c.localPort()
 	if port == 0 {
-		return nil
+		return nil, nil
 	}
 	deadline := time.Now().Add(timeout)
 	for {
 		hs, err := cpustat.PortHolders(port)
-		if err != nil || !slices.ContainsFunc(hs, func(h cpustat.Holder) bool { return sv.started[h.PID] }) {
-			sv.before = hs
-			return nil
+		if err != nil || !slices.ContainsFunc(hs, func(h cpustat.Holder) bool { return c.started[h.PID] }) {
+			return hs, nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("port %d is still held by %s, which its stop command did not stop", port, holdersText(hs))
+			return nil, fmt.Errorf("port %d is still held by %s, which its stop command did not stop", port, holdersText(hs))
 		}
 		if !sleepUntil(ctx, time.Now().Add(50*time.Millisecond)) {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 }
 
 // portOwned checks who listens on the target's port once the server is
-// ready: a family from before the start beside one it brought shares the
-// port (SO_REUSEPORT) and the load, and is an error naming it.
-func (sv *serverSide) portOwned() error {
-	port := sv.localPort()
+// ready: a family from before the start (portFree's) beside one it brought
+// shares the port (SO_REUSEPORT) and the load, and is an error naming it.
+func (c *controller) portOwned(before []cpustat.Holder) error {
+	port := c.localPort()
 	if port == 0 {
 		return nil
 	}
@@ -203,7 +189,7 @@ func (sv *serverSide) portOwned() error {
 	}
 	var old, started []cpustat.Holder
 	for _, h := range hs {
-		if slices.ContainsFunc(sv.before, func(b cpustat.Holder) bool { return b.PID == h.PID }) {
+		if slices.ContainsFunc(before, func(b cpustat.Holder) bool { return b.PID == h.PID }) {
 			old = append(old, h)
 		} else {
 			started = append(started, h)
@@ -212,11 +198,11 @@ func (sv *serverSide) portOwned() error {
 	if len(old) > 0 && len(started) > 0 {
 		return fmt.Errorf("port %d is also held by %s, which kaeload did not start", port, holdersText(old))
 	}
-	if sv.started == nil {
-		sv.started = map[int]bool{}
+	if c.started == nil {
+		c.started = map[int]bool{}
 	}
 	for _, h := range started {
-		sv.started[h.PID] = true
+		c.started[h.PID] = true
 	}
 	return nil
 }

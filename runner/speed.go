@@ -28,8 +28,6 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 		run := results.SpeedRun{Command: sp.Command, Results: rs}
 		if err := cmp.Or(err, perr); err != nil {
 			run.Error = err.Error()
-		}
-		if run.Error != "" {
 			w := notes.New(notes.SpeedFailed, "variant", v.Name, "command", sp.Command, "error", run.Error).Warning()
 			fmt.Fprintf(c.opts.Log, "%s (the load run goes on)\n", w.Message)
 			c.warn(w)
@@ -44,13 +42,9 @@ func (c *controller) runSpeed(ctx context.Context, ctl *server.Control, v plans.
 // runInfo runs the server info commands once per variant, when its server
 // is ready; a failure is recorded, not fatal.
 func (c *controller) runInfo(ctx context.Context, ctl *server.Control, variant int, rv *results.Variant) {
-	if c.plan.Server == nil || len(c.plan.Server.Info) == 0 || c.infoDone[variant] || rv.Info != nil {
+	if c.plan.Server == nil || len(c.plan.Server.Info) == 0 || rv.Info != nil {
 		return
 	}
-	if c.infoDone == nil {
-		c.infoDone = map[int]bool{}
-	}
-	c.infoDone[variant] = true
 	runs := make([]results.InfoRun, 0, len(c.plan.Server.Info))
 	for _, cmd := range c.plan.Server.Info {
 		if ctx.Err() != nil {

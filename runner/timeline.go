@@ -76,11 +76,6 @@ func sampleNow[T any](m meterOf[T]) firstSample[T] {
 	return f
 }
 
-// startSeries takes m's first sample now and reads the series from it.
-func startSeries[T any](ctx context.Context, m meterOf[T], g grid, logf func(string, ...any)) *series[T] {
-	return sampleNow(m).seriesTo(ctx, g, logf, nil)
-}
-
 // seriesTo reads the meter at every boundary of g up to the window's end,
 // each reading the interval it closes, and hands it to notify (nil: none).
 // A failed sample leaves its interval without a reading (logged once).
@@ -95,23 +90,21 @@ func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, 
 	}
 	go func() {
 		defer close(s.done)
-		from, finish := f.from, f.finish
-		k := g.index(from)
-		prev, warned := from, false
-		for {
+		prev, warned := f.from, false
+		for k := g.index(f.from); ; k++ {
 			b := g.boundary(k + 1)
 			if !sleepUntil(ctx, b) {
 				return
 			}
 			at := time.Now()
-			v, err := finish(at.Sub(prev))
+			v, err := f.finish(at.Sub(prev))
 			if err != nil && !warned {
 				warned = true
 				logf("not measured at %s: %v (the intervals it fails are left without)", b.Sub(g.start), err)
 			}
 			start := g.boundary(k)
-			if start.Before(from) {
-				start = from
+			if start.Before(f.from) {
+				start = f.from
 			}
 			s.mu.Lock()
 			if err == nil {
@@ -123,7 +116,6 @@ func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, 
 				notify(k, v)
 			}
 			prev = at
-			k++
 			if !b.Before(g.end) {
 				return
 			}
@@ -132,30 +124,21 @@ func (f firstSample[T]) seriesTo(ctx context.Context, g grid, logf func(string, 
 	return s
 }
 
-// has reports whether interval k's reading is final (or will never come).
-func (s *series[T]) has(k int) bool {
+// get returns interval k's reading (the zero T when there is none) and
+// whether it is final (or will never come).
+func (s *series[T]) get(k int) (T, bool) {
 	if s == nil {
-		return true
+		var zero T
+		return zero, true
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	select {
 	case <-s.done:
-		return true
+		return s.vals[k].v, true
 	default:
+		return s.vals[k].v, k < s.through
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return k < s.through
-}
-
-// get returns interval k's reading; the zero T when there is none.
-func (s *series[T]) get(k int) T {
-	var zero T
-	if s == nil {
-		return zero
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.vals[k].v
 }
 
 // wait waits until the series is done or ctx ends.
@@ -193,10 +176,12 @@ func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []res
 	n := 0
 	for ; n < len(wt.pending); n++ {
 		iv := &wt.pending[n]
-		if !final && !(wt.proc.has(iv.K) && wt.cpus.has(iv.K)) {
+		proc, procIn := wt.proc.get(iv.K)
+		cpus, cpusIn := wt.cpus.get(iv.K)
+		if !final && !(procIn && cpusIn) {
 			break
 		}
-		iv.Process, iv.CPUs = wt.proc.get(iv.K), wt.cpus.get(iv.K)
+		iv.Process, iv.CPUs = proc, cpus
 	}
 	out := slices.Clone(wt.pending[:n])
 	wt.pending = slices.Delete(wt.pending, 0, n)
@@ -208,8 +193,7 @@ func (wt *workerTimeline) take(taken []results.IntervalSample, final bool) []res
 type tcpSource struct {
 	name           string // "local", or the ssh host's name
 	client, server bool
-	// read takes a snapshot; nil when the counters cannot be read there, for
-	// why.
+	// read takes a snapshot; nil when the counters cannot be read there (why).
 	read func(ctx context.Context) cpustat.TCPSnapshot
 	why  string
 }
@@ -232,21 +216,26 @@ func (c *controller) tcpSources() []tcpSource {
 		}
 	}
 	var out []tcpSource
-	seen := map[string]bool{}
-	for _, g := range c.plan.Load.Groups {
-		name := localHost
-		if g.Host != nil {
-			name = g.Host.Name
-		}
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		src := tcpSource{name: name, client: true, read: local}
-		if g.Host != nil {
-			src.read = remoteRead(c.hosts[name], 0)
+	add := func(src tcpSource) {
+		if read, see := src.read, c.opts.hooks.tcpRead; read != nil && see != nil {
+			src.read = func(ctx context.Context) cpustat.TCPSnapshot {
+				s := read(ctx)
+				see(src.name, s)
+				return s
+			}
 		}
 		out = append(out, src)
+	}
+	seen := map[string]bool{}
+	for _, g := range c.plan.Load.Groups {
+		name, read := localHost, local
+		if g.Host != nil {
+			name, read = g.Host.Name, remoteRead(c.hosts[g.Host.Name], 0)
+		}
+		if !seen[name] {
+			seen[name] = true
+			add(tcpSource{name: name, client: true, read: read})
+		}
 	}
 	srv := tcpSource{name: localHost, server: true, read: local}
 	switch hc := c.serverHost(); {
@@ -265,27 +254,18 @@ func (c *controller) tcpSources() []tcpSource {
 			srv.why = fmt.Sprintf("the server (%s) is on a machine kaeload does not reach: give server.host an ssh:// URL to read its counters", c.plan.Target.Addr)
 		}
 	}
-	out = append(out, srv)
-	if see := c.opts.hooks.tcpRead; see != nil {
-		for i, src := range out {
-			if read := src.read; read != nil {
-				out[i].read = func(ctx context.Context) cpustat.TCPSnapshot {
-					s := read(ctx)
-					see(src.name, s)
-					return s
-				}
-			}
-		}
-	}
+	add(srv)
 	return out
 }
 
-// tcpReadings are the TCP counters of a repetition's hosts, read at the
-// timeline's boundaries: one series per network namespace.
+// tcpReadings are the TCP counters of a repetition's hosts, one per network
+// namespace: each host's read and first snapshot, then its series.
 type tcpReadings struct {
 	hosts  []results.TCPHost
-	first  []firstSample[cpustat.TCPDelta] // per host
-	series []*series[cpustat.TCPDelta]     // per host, once run
+	from   time.Time
+	reads  []func(context.Context) cpustat.TCPSnapshot // per host; nil: not read
+	firsts []cpustat.TCPSnapshot
+	series []*series[cpustat.TCPDelta] // per host, once run
 	logf   func(string, ...any)
 	warned map[int]bool // hosts whose missing counters were logged
 }
@@ -293,30 +273,21 @@ type tcpReadings struct {
 // firstTCP takes every source's first snapshot and merges sources that
 // share a network namespace into one host, read once.
 func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) *tcpReadings {
-	from := time.Now()
+	tr := &tcpReadings{from: time.Now(), logf: logf, warned: map[int]bool{}}
 	first := make([]cpustat.TCPSnapshot, len(srcs))
 	var wg sync.WaitGroup
 	for i, src := range srcs {
-		if src.read == nil {
-			continue
+		if src.read != nil {
+			wg.Go(func() { first[i] = src.read(ctx) })
 		}
-		wg.Go(func() { first[i] = src.read(ctx) })
 	}
 	wg.Wait()
-	tr := &tcpReadings{logf: logf, warned: map[int]bool{}}
-	var reads []func(context.Context) cpustat.TCPSnapshot
-	var firsts []cpustat.TCPSnapshot
-	defer func() {
-		for h, read := range reads {
-			tr.first = append(tr.first, tcpFirst(ctx, read, firsts[h], from))
-		}
-	}()
 	for i, src := range srcs {
 		h := -1
 		if src.read != nil {
-			h = slices.IndexFunc(firsts, func(s cpustat.TCPSnapshot) bool { return s.Namespace.Same(first[i].Namespace) })
+			h = slices.IndexFunc(tr.firsts, func(s cpustat.TCPSnapshot) bool { return s.Namespace.Same(first[i].Namespace) })
 		}
-		if h >= 0 && reads[h] != nil {
+		if h >= 0 && tr.reads[h] != nil {
 			th := &tr.hosts[h]
 			if !slices.Contains(strings.Split(th.Name, " = "), src.name) {
 				th.Name += " = " + src.name
@@ -340,34 +311,27 @@ func firstTCP(ctx context.Context, srcs []tcpSource, logf func(string, ...any)) 
 			}
 		}
 		tr.hosts = append(tr.hosts, th)
-		reads = append(reads, src.read)
-		firsts = append(firsts, first[i])
+		tr.reads = append(tr.reads, src.read)
+		tr.firsts = append(tr.firsts, first[i])
 	}
 	return tr
 }
 
-// tcpFirst starts a host's series from its first snapshot, taken at from;
-// nothing for a host that cannot be read.
-func tcpFirst(ctx context.Context, read func(context.Context) cpustat.TCPSnapshot, first cpustat.TCPSnapshot, from time.Time) firstSample[cpustat.TCPDelta] {
-	f := firstSample[cpustat.TCPDelta]{from: from}
-	if read == nil {
-		return f
-	}
-	f.finish = readingsFrom(first, func() (cpustat.TCPSnapshot, error) { return read(ctx), nil },
-		func(a, b cpustat.TCPSnapshot, _ time.Duration) cpustat.TCPDelta { return a.Delta(b) })
-	return f
-}
-
-// run reads every host at every boundary of g, handing notify host h's
-// delta over interval k.
+// run reads every host at every boundary of g, handing notify (nil: none)
+// host h's delta over interval k.
 func (tr *tcpReadings) run(ctx context.Context, g grid, notify func(h, k int, d cpustat.TCPDelta)) {
-	for h, f := range tr.first {
-		name := tr.hosts[h].Name
-		var to func(int, cpustat.TCPDelta)
-		if notify != nil {
-			to = func(k int, d cpustat.TCPDelta) { notify(h, k, d) }
+	for h, read := range tr.reads {
+		f := firstSample[cpustat.TCPDelta]{from: tr.from}
+		if read != nil {
+			f.finish = readingsFrom(tr.firsts[h], func() (cpustat.TCPSnapshot, error) { return read(ctx), nil },
+				func(a, b cpustat.TCPSnapshot, _ time.Duration) cpustat.TCPDelta { return a.Delta(b) })
 		}
-		tr.series = append(tr.series, f.seriesTo(ctx, g, withPrefix(tr.logf, "TCP counters of "+name+": "), to))
+		to := func(k int, d cpustat.TCPDelta) {
+			if notify != nil {
+				notify(h, k, d)
+			}
+		}
+		tr.series = append(tr.series, f.seriesTo(ctx, g, withPrefix(tr.logf, "TCP counters of "+tr.hosts[h].Name+": "), to))
 	}
 }
 
@@ -397,67 +361,65 @@ func (tr *tcpReadings) counts(h int, d cpustat.TCPDelta) results.TCPCounts {
 	return c
 }
 
-// repTimeline is the controller's side of one repetition's timeline.
+// repTimeline is the controller's side of one repetition's timeline: its
+// first readings, taken before the load so the first interval holds all of
+// it, then the series read at the window's boundaries.
 type repTimeline struct {
-	builder *results.TimelineBuilder
-	server  *series[*results.CPUUsage]
-	tcp     *tcpReadings
-	lsrc    listenSource
-	listen  *series[cpustat.ListenQueueDelta]
-}
-
-// timelineStart is the controller's first readings of a repetition's
-// timeline, taken before its load so the first interval holds all of it.
-type timelineStart struct {
-	ivl    time.Duration
-	hosts  []string // each group's ssh host, "" for this machine
-	server firstSample[*results.CPUUsage]
-	tcp    *tcpReadings
-	lsrc   listenSource
-	listen firstSample[cpustat.ListenQueueDelta]
-	logf   func(string, ...any)
+	ivl         time.Duration
+	hosts       []string // each group's ssh host, "" for this machine
+	logf        func(string, ...any)
+	serverFirst firstSample[*results.CPUUsage]
+	listenFirst firstSample[cpustat.ListenQueueDelta]
+	tcp         *tcpReadings
+	lsrc        listenSource
+	builder     *results.TimelineBuilder
+	server      *series[*results.CPUUsage]
+	listen      *series[cpustat.ListenQueueDelta]
 }
 
 // beginTimeline takes the first readings for a repetition about to start;
 // nil without a timeline.
-func (c *controller) beginTimeline(ctx context.Context, label string) *timelineStart {
+func (c *controller) beginTimeline(ctx context.Context, label string) *repTimeline {
 	ivl := c.plan.Load.Interval
 	if ivl <= 0 {
 		return nil
 	}
-	ts := &timelineStart{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
-	ts.logf = c.logf(label + ": timeline: ")
+	ts := &repTimeline{ivl: ivl, hosts: make([]string, len(c.plan.Load.Groups))}
+	ts.logf = logTo(c.opts.Log, label+": timeline: ")
 	for i, gr := range c.plan.Load.Groups {
 		if gr.Host != nil {
 			ts.hosts[i] = gr.Host.Name
 		}
 	}
-	ts.server = sampleNow(c.server)
+	ts.serverFirst = sampleNow(c.server)
 	ts.tcp = firstTCP(ctx, c.tcpSources(), ts.logf)
 	ts.lsrc = c.listenSource()
-	ts.listen = firstListen(ctx, ts.lsrc)
+	ts.listenFirst = firstListen(ctx, ts.lsrc)
 	return ts
 }
 
 // start reads on at every boundary of win, showing the TCP counters on lv
 // and handing the readings to feed.
-func (ts *timelineStart) start(ctx context.Context, win results.Window, lv *live, feed liveFeed) *repTimeline {
-	if ts == nil {
-		return nil
+func (rt *repTimeline) start(ctx context.Context, win results.Window, lv *live, feed func(LiveReading)) {
+	if rt == nil {
+		return
 	}
-	g := grid{start: win.Start, end: win.End, ivl: ts.ivl}
-	rt := &repTimeline{builder: results.NewTimelineBuilder(ts.ivl, ts.hosts), tcp: ts.tcp, lsrc: ts.lsrc}
-	if ts.listen.err != nil && rt.lsrc.why == "" {
-		rt.lsrc.why = ts.listen.err.Error()
+	g := grid{start: win.Start, end: win.End, ivl: rt.ivl}
+	rt.builder = results.NewTimelineBuilder(rt.ivl, rt.hosts)
+	if rt.listenFirst.err != nil && rt.lsrc.why == "" {
+		rt.lsrc.why = rt.listenFirst.err.Error()
 	}
-	rt.server = ts.server.seriesTo(ctx, g, withPrefix(ts.logf, "server CPU "), feed.server)
-	rt.listen = ts.listen.seriesTo(ctx, g, withPrefix(ts.logf, "listen queue "), nil)
-	lv.setTCPHosts(ts.tcp.hosts)
-	ts.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
-		lv.addTCP(h, k, d)
-		feed.tcp(ts.tcp.hosts[h].Name, k, d.Values)
+	rt.server = rt.serverFirst.seriesTo(ctx, g, withPrefix(rt.logf, "server CPU "), func(k int, u *results.CPUUsage) {
+		if u != nil {
+			feed(LiveReading{K: k, Group: -1, ServerCPU: u})
+		}
 	})
-	return rt
+	rt.listen = rt.listenFirst.seriesTo(ctx, g, withPrefix(rt.logf, "listen queue "), nil)
+	lv.setTCPHosts(rt.tcp.hosts)
+	rt.tcp.run(ctx, g, func(h, k int, d cpustat.TCPDelta) {
+		lv.addTCP(h, k, d)
+		feed(LiveReading{K: k, Group: -1, TCPHost: rt.tcp.hosts[h].Name, TCP: d.Values})
+	})
 }
 
 // builderOrNil is where the workers' intervals go; nil without a timeline.
@@ -488,7 +450,8 @@ func (rt *repTimeline) finish(ctx context.Context, groups []results.Group) *resu
 	rt.builder.SetListener(rt.lsrc.host, rt.lsrc.port, rt.lsrc.why)
 	rt.listen.wait(ctx)
 	for k, r := range rt.listen.all() {
-		rt.builder.AddListener(k, r.start, r.length, listenSample(r.v))
+		d := r.v
+		rt.builder.AddListener(k, r.start, r.length, results.ListenSample{Drops: d.Drops, DropsKnown: d.DropsKnown, Queue: d.Queue, Backlog: d.Backlog})
 	}
 	t, per := rt.builder.Build()
 	for i := range groups {

@@ -198,7 +198,7 @@ func TestTimelineOpenLoopGroups(t *testing.T) {
 // at every boundary.
 func TestTCPServerElsewhere(t *testing.T) {
 	p := plan("192.0.2.1:443", time.Second, nil) // TEST-NET-1: not this machine
-	c := &controller{plan: p, serverSide: &serverSide{plan: p}}
+	c := &controller{plan: p}
 	srcs := c.tcpSources()
 	if len(srcs) != 2 || srcs[0].name != localHost || !srcs[0].client || srcs[1].read != nil || !srcs[1].server {
 		t.Fatalf("sources %+v, want this machine's clients and an unreadable server", srcs)

@@ -142,13 +142,13 @@ func TestProgressModes(t *testing.T) {
 	tests := []struct {
 		mode string
 		w    io.Writer
-		want string // display type
+		want string // display: none, plain or bars
 	}{
-		{"", buf, "*runner.plainDisplay"}, // auto, not a terminal
-		{ProgressAuto, nil, "runner.nopDisplay"},
-		{ProgressOn, buf, "*runner.barDisplay"},
-		{ProgressPlain, buf, "*runner.plainDisplay"},
-		{ProgressOff, buf, "runner.nopDisplay"},
+		{"", buf, "plain"}, // auto, not a terminal
+		{ProgressAuto, nil, "none"},
+		{ProgressOn, buf, "bars"},
+		{ProgressPlain, buf, "plain"},
+		{ProgressOff, buf, "none"},
 	}
 	for _, tt := range tests {
 		d, err := newDisplay(tt.mode, tt.w, nil)
@@ -156,7 +156,11 @@ func TestProgressModes(t *testing.T) {
 			t.Errorf("mode %q: %v", tt.mode, err)
 			continue
 		}
-		if got := fmt.Sprintf("%T", d); got != tt.want {
+		got := "none"
+		if d != nil {
+			got = map[bool]string{false: "plain", true: "bars"}[d.bars]
+		}
+		if got != tt.want {
 			t.Errorf("mode %q: display %s, want %s", tt.mode, got, tt.want)
 		}
 	}
@@ -172,7 +176,7 @@ func TestProgressModes(t *testing.T) {
 func TestBars(t *testing.T) {
 	buf := &testkit.LockedBuffer{}
 	log := &logSink{w: buf}
-	d := &barDisplay{w: buf, log: log}
+	d := &display{w: buf, log: log, bars: true}
 	now := time.Now()
 	win := results.Window{Start: now.Add(100 * time.Millisecond), End: now.Add(700 * time.Millisecond)}
 	lv := newLive(2)

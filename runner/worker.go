@@ -27,35 +27,16 @@ const (
 // Worker is the hidden `kaeload worker`: read the group spec from in,
 // answer ready, wait for start, run the load and stream snapshots and the
 // final record to out. A failure is also sent to the controller.
-func Worker(ctx context.Context, in io.Reader, out io.Writer) error {
+func Worker(ctx context.Context, in io.Reader, w io.Writer) (err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := &syncWriter{w: out}
-	err := work(ctx, cancel, wire.NewReader(in), w)
-	if err != nil && !errors.Is(err, errControllerGone) {
-		_ = wire.Write(w, wire.Error{Type: wire.TypeError, Message: err.Error()})
-	}
-	return err
-}
-
-// errControllerGone is returned by Worker when its input closes early.
-var errControllerGone = errors.New("controller closed the worker's input")
-
-// syncWriter serialises writes from several goroutines (protocol lines,
-// the log of the ssh dials).
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(b)
-}
-
-// work is the worker's protocol: spec, ready, start, load.
-func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out io.Writer) error {
+	out := &syncWriter{w: w}
+	defer func() {
+		if err != nil && !errors.Is(err, errControllerGone) {
+			_ = wire.Write(out, wire.Error{Type: wire.TypeError, Message: err.Error()})
+		}
+	}()
+	lr := wire.NewReader(in)
 	spec, err := readSpec(lr)
 	if err != nil {
 		return err
@@ -88,6 +69,22 @@ func work(ctx context.Context, cancel context.CancelFunc, lr *wire.Reader, out i
 		cancel()
 	}()
 	return load(ctx, spec, eng, start.Local(start.Begin), win, start.Workers, memReady, out, inputErr, early)
+}
+
+// errControllerGone is returned by Worker when its input closes early.
+var errControllerGone = errors.New("controller closed the worker's input")
+
+// syncWriter serialises writes from several goroutines (protocol lines,
+// the log of the ssh dials).
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 // readSpec reads the controller's first line and checks it as Compile
@@ -177,8 +174,7 @@ func awaitStart(lr *wire.Reader, out io.Writer) (wire.Start, results.Window, err
 	return start, win, nil
 }
 
-// stopped is the input's error when the controller stopped the load, else
-// ctx's.
+// stopped is the input's error when the controller stopped the load, or ctx's.
 func stopped(ctx context.Context, inputErr <-chan error) error {
 	select {
 	case err := <-inputErr:
@@ -206,16 +202,17 @@ func startMeters(ctx, wctx context.Context, spec wire.Spec, win results.Window, 
 		cm, othersM = cpusMeter(want), othersMeter(want, siblings)
 	}
 	m := &groupMeters{
-		cpu:    measureWindowUntil(ctx, cm, win, early, logf),
-		proc:   measureWindowUntil(ctx, selfMeter(want), win, early, logf),
-		wait:   measureWindowUntil(ctx, waitMeter(want), win, early, withPrefix(logf, "CPU wait: ")),
-		others: measureWindowUntil(ctx, othersM, win, early, withPrefix(logf, "other processes: ")),
+		cpu:    measureWindow(ctx, cm, win, early, logf),
+		proc:   measureWindow(ctx, selfMeter(want), win, early, logf),
+		wait:   measureWindow(ctx, waitMeter(want), win, early, withPrefix(logf, "CPU wait: ")),
+		others: measureWindow(ctx, othersM, win, early, withPrefix(logf, "other processes: ")),
 	}
 	if ivl := spec.Load.Interval; ivl > 0 {
 		gr := grid{start: win.Start, end: win.End, ivl: ivl}
-		m.timeline = &workerTimeline{proc: startSeries(wctx, selfMeter(want), gr, withPrefix(logf, "timeline CPU: "))}
+		m.timeline = &workerTimeline{}
+		m.timeline.proc = sampleNow(selfMeter(want)).seriesTo(wctx, gr, withPrefix(logf, "timeline CPU: "), nil)
 		if len(want) > 0 {
-			m.timeline.cpus = startSeries(wctx, cpusMeter(want), gr, withPrefix(logf, "timeline CPUs: "))
+			m.timeline.cpus = sampleNow(cpusMeter(want)).seriesTo(wctx, gr, withPrefix(logf, "timeline CPUs: "), nil)
 		}
 	}
 	return m

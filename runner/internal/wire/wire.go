@@ -5,6 +5,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,8 +74,7 @@ type Stop struct {
 	Type string `json:"type"`
 }
 
-// Snapshot is a running count, sent periodically; it is also the
-// heartbeat.
+// Snapshot is a running count, sent periodically; it is also the heartbeat.
 type Snapshot struct {
 	Type     string `json:"type"`
 	Requests uint64 `json:"requests"`
@@ -84,8 +84,7 @@ type Snapshot struct {
 	Missed uint64 `json:"missed,omitempty"`
 }
 
-// Intervals carries closed intervals of the group's timeline, each sent
-// once, in order.
+// Intervals carries closed intervals of the group's timeline, once, in order.
 type Intervals struct {
 	Type      string                   `json:"type"`
 	Intervals []results.IntervalSample `json:"intervals"`
@@ -103,8 +102,7 @@ type Error struct {
 	Message string `json:"message"`
 }
 
-// Clock is a timestamp exchange: sent without Time, answered with the
-// worker's clock.
+// Clock is a timestamp exchange: sent without Time, answered with it.
 type Clock struct {
 	Type string    `json:"type"`
 	Time time.Time `json:"time,omitzero"`
@@ -151,28 +149,23 @@ func (lr *Reader) Next() (Message, error) {
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
 		line = append(line, chunk...)
-		if len(line) > MaxLine {
+		switch {
+		case len(line) > MaxLine:
 			return Message{}, fmt.Errorf("protocol line longer than %d bytes", MaxLine)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) && len(line) > 0 {
-				return Message{}, fmt.Errorf("stream ended inside a line: %s", quote(line))
-			}
+		case err == bufio.ErrBufferFull:
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return Message{}, fmt.Errorf("stream ended inside a line: %s", quote(line))
+		case err != nil:
 			return Message{}, err
+		default:
+			return Parse(line)
 		}
-		return Parse(line)
 	}
 }
 
 // quote quotes a line for an error, cut to 120 bytes.
 func quote(b []byte) string {
-	if len(b) > 0 && b[len(b)-1] == '\n' {
-		b = b[:len(b)-1]
-	}
-	if len(b) > 120 {
+	if b = bytes.TrimSuffix(b, []byte("\n")); len(b) > 120 {
 		return fmt.Sprintf("%q…", b[:120])
 	}
 	return fmt.Sprintf("%q", b)
