@@ -60,38 +60,37 @@ func Parse(spec string, base plans.Accel) (plans.Accel, error) {
 	return c, Check(c)
 }
 
+// choices are the words mode and policy accept.
+var choices = map[string][]string{"mode": {"async", "sync"}, "policy": {"ratio", "overflow"}}
+
 // Set sets one key of c from its text; the error names the key.
 func Set(c *plans.Accel, key, val string) error {
+	durations := map[string]*time.Duration{"latency": &c.Latency, "soft-cpu": &c.SoftCPU, "offload-cpu": &c.OffloadCPU}
+	counts := map[string]*int{"engines": &c.Engines, "queue": &c.Queue, "threshold": &c.Threshold}
 	var err error
-	switch key {
-	case "capacity":
+	if d := durations[key]; d != nil {
+		if *d, err = time.ParseDuration(val); err != nil || *d < 0 {
+			err = fmt.Errorf("want a duration such as 2ms or 30us")
+		}
+	} else if n := counts[key]; n != nil {
+		least := 0
+		if key == "engines" {
+			least = 1
+		}
+		if *n, err = strconv.Atoi(val); err != nil || *n < least {
+			err = fmt.Errorf("want a whole number, %d or more", least)
+		}
+	} else if want := choices[key]; want != nil {
+		if !slices.Contains(want, val) {
+			return fmt.Errorf("accel: %s=%q: want %s", key, val, strings.Join(want, " or "))
+		}
+		*map[string]*string{"mode": &c.Mode, "policy": &c.Policy}[key] = val
+	} else if key == "capacity" {
 		c.Capacity, err = strconv.ParseFloat(strings.TrimSuffix(val, "/s"), 64)
 		if err != nil || !(c.Capacity > 0) || math.IsInf(c.Capacity, 0) {
 			err = fmt.Errorf("want operations per second above 0, such as 600/s")
 		}
-	case "latency":
-		c.Latency, err = duration(val)
-	case "soft-cpu":
-		c.SoftCPU, err = duration(val)
-	case "offload-cpu":
-		c.OffloadCPU, err = duration(val)
-	case "engines":
-		c.Engines, err = count(val, 1)
-	case "queue":
-		c.Queue, err = count(val, 0)
-	case "threshold":
-		c.Threshold, err = count(val, 0)
-	case "mode", "policy":
-		want := map[string][]string{"mode": {"async", "sync"}, "policy": {"ratio", "overflow"}}[key]
-		if !slices.Contains(want, val) {
-			return fmt.Errorf("accel: %s=%q: want %s", key, val, strings.Join(want, " or "))
-		}
-		if key == "mode" {
-			c.Mode = val
-		} else {
-			c.Policy = val
-		}
-	default:
+	} else {
 		return fmt.Errorf("accel: unknown key %q (want one of %s)", key, strings.Join(Keys, ", "))
 	}
 	if err != nil {
@@ -107,9 +106,9 @@ func Check(c plans.Accel) error {
 		return fmt.Errorf("accel: capacity must be above 0")
 	case c.Engines < 1:
 		return fmt.Errorf("accel: engines must be 1 or more")
-	case c.Mode != "async" && c.Mode != "sync":
+	case !slices.Contains(choices["mode"], c.Mode):
 		return fmt.Errorf("accel: mode %q: want async or sync", c.Mode)
-	case c.Policy != "ratio" && c.Policy != "overflow":
+	case !slices.Contains(choices["policy"], c.Policy):
 		return fmt.Errorf("accel: policy %q: want ratio or overflow", c.Policy)
 	}
 	return nil
@@ -137,20 +136,4 @@ func Threshold(c plans.Accel) int {
 	}
 	in := max(Service(c), c.Latency)
 	return int(math.Ceil(c.Capacity*in.Seconds())) + c.Engines
-}
-
-func duration(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		err = fmt.Errorf("want a duration such as 2ms or 30us")
-	}
-	return d, err
-}
-
-func count(s string, least int) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < least {
-		err = fmt.Errorf("want a whole number, %d or more", least)
-	}
-	return n, err
 }
