@@ -14,28 +14,19 @@ import (
 // Keys are the settings Set and Parse accept, in the order String writes them.
 var Keys = []string{"capacity", "latency", "soft-cpu", "offload-cpu", "engines", "queue", "threshold", "mode", "policy"}
 
-// Defaults is the device the seeds describe (docs/ explains the model):
-//   - soft-cpu: BoringSSL `bssl speed -filter RSA`, RSA-2048 signing,
-//     801.2 ops/s on one CPU (shared/fixtures/bssl-speed-rsa.txt): 1.248 ms.
-//   - capacity 600/s: below what one CPU signs in software, so neither end
-//     is best on one server CPU. The device alone gives 600 req/s, software
-//     alone under 801; a mix keeps both busy (about 1,100 req/s at r ≈ 0.5).
-//     Any capacity under 1 / (the CPU per request at r = 0) has an interior
-//     optimum.
-//   - offload-cpu 50us: submitting and collecting an operation, and at
-//     least the real ECDSA P-256 signature behind it (about 32 us here).
-//   - latency 2ms: a hardware round trip; in sync mode it costs more CPU
-//     than soft-cpu, so there keeping everything in software wins.
-//   - queue 1024: deep enough that a few hundred connections never see
-//     RETRY; threshold 0: derived (Threshold).
+// Defaults is the device the seeds describe (docs/ explains the model).
 func Defaults() plans.Accel {
 	return plans.Accel{
-		Capacity:   600,
-		Latency:    2 * time.Millisecond,
+		// Below what one CPU signs in software, so neither end is best on
+		// one server CPU: a mix keeps both busy (~1,100 req/s at r ≈ 0.5).
+		Capacity: 600,
+		Latency:  2 * time.Millisecond, // a hardware round trip: in sync mode, more CPU than soft-cpu
+		// bssl speed -filter RSA, RSA-2048 signing at 801.2 ops/s on one CPU
+		// (shared/fixtures/bssl-speed-rsa.txt): 1.248 ms.
 		SoftCPU:    time.Duration(math.Round(float64(time.Second) / 801.2)),
-		OffloadCPU: 50 * time.Microsecond,
+		OffloadCPU: 50 * time.Microsecond, // submit, collect, and the real ECDSA P-256 signature (~32 us)
 		Engines:    1,
-		Queue:      1024,
+		Queue:      1024, // a few hundred connections never see RETRY; threshold 0: derived
 		Mode:       "async",
 		Policy:     "ratio",
 	}
