@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -164,13 +165,7 @@ func (s *state) localBests() []int {
 
 // best returns the point of ps with the highest mean, the first of equals.
 func (s *state) best(ps []int) int {
-	b := ps[0]
-	for _, p := range ps[1:] {
-		if s.logMean(p) > s.logMean(b) {
-			b = p
-		}
-	}
-	return b
+	return slices.MaxFunc(ps, func(a, b int) int { return cmp.Compare(s.logMean(a), s.logMean(b)) })
 }
 
 // bracket is the refinement around one local best.
@@ -383,12 +378,8 @@ func (s *state) repeat() (Step, bool) {
 	if len(cands) == 0 {
 		return Step{}, false
 	}
-	sort.SliceStable(cands, func(a, b int) bool {
-		na, nb := len(s.scores[cands[a]]), len(s.scores[cands[b]])
-		if na != nb {
-			return na < nb
-		}
-		return s.logMean(cands[a]) > s.logMean(cands[b])
+	slices.SortStableFunc(cands, func(a, b int) int {
+		return cmp.Or(cmp.Compare(len(s.scores[a]), len(s.scores[b])), cmp.Compare(s.logMean(b), s.logMean(a)))
 	})
 	p, why := cands[0], fmt.Sprintf("repeat %d: within noise of the best point %d", cands[0], best)
 	if p == best {
