@@ -34,12 +34,7 @@ func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.waiting, d.out = pending(d.waiting, now), pending(d.out, now)
-	e := 0
-	for k := range d.free {
-		if d.free[k].Before(d.free[e]) {
-			e = k
-		}
-	}
+	e := slices.Index(d.free, slices.MinFunc(d.free, time.Time.Compare)) // the engine free first
 	start := d.free[e]
 	if start.Before(now) {
 		start = now

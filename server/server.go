@@ -398,10 +398,7 @@ func probe(ctx context.Context, r Ready, timeout time.Duration) error {
 	default:
 		return fmt.Errorf("unknown ready probe %q (want tcp, tls or https)", r.Kind)
 	}
-	t := r.Tally
-	if t == nil {
-		t = new(Tally)
-	}
+	t := cmp.Or(r.Tally, new(Tally))
 	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return err

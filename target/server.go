@@ -106,11 +106,7 @@ func Listen(o Options) (*Server, error) {
 			return nil
 		},
 	}
-	addr := o.Addr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	tcp, err := net.Listen("tcp", addr)
+	tcp, err := net.Listen("tcp", cmp.Or(o.Addr, "127.0.0.1:0"))
 	if err != nil {
 		return nil, fmt.Errorf("target: listen: %w", err)
 	}
