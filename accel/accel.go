@@ -78,8 +78,7 @@ func (a *Accel) String() string {
 	return fmt.Sprintf("%s, %s=%d", String(a.cfg), RatioEnv, a.ratio)
 }
 
-// Sign signs digest with key along the path a picks; a full device queue
-// answers RETRY, and the signature falls back to software.
+// Sign signs digest with key along the path a picks (RETRY: software).
 func (a *Accel) Sign(key crypto.Signer, rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
 	sign := func() ([]byte, error) { return key.Sign(rand, digest, opts) }
 	now := clockNow()
@@ -123,8 +122,7 @@ func (a *Accel) reserve(now time.Time) bool {
 	return off
 }
 
-// wait returns once the result is ready: asleep in mode async, polling the
-// clock (burning CPU) in mode sync.
+// wait returns once ready: asleep in mode async, polling (burning CPU) in sync.
 func (a *Accel) wait(ready time.Time) {
 	if a.cfg.Mode == "sync" {
 		poll(ready)

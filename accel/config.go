@@ -32,8 +32,7 @@ func Defaults() plans.Accel {
 	}
 }
 
-// Parse reads a spec such as "capacity=600/s,latency=2ms,mode=sync" over
-// base; an error names the key at fault.
+// Parse reads a spec such as "capacity=600/s,latency=2ms,mode=sync" over base.
 func Parse(spec string, base plans.Accel) (plans.Accel, error) {
 	c := base
 	for _, kv := range strings.Split(spec, ",") {
@@ -111,8 +110,7 @@ func String(c plans.Accel) string {
 		c.Capacity, c.Latency, c.SoftCPU, c.OffloadCPU, c.Engines, c.Queue, Threshold(c), c.Mode, c.Policy)
 }
 
-// Service is how long an engine is busy with one operation: the engines
-// together do Capacity operations per second.
+// Service is an engine's time per operation: together they do Capacity/s.
 func Service(c plans.Accel) time.Duration {
 	return time.Duration(float64(c.Engines) * float64(time.Second) / c.Capacity)
 }

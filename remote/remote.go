@@ -175,8 +175,7 @@ func (h *Host) DropReason() string {
 	}
 }
 
-// Command returns an ssh command that runs line (one shell line, see
-// Shell) on the host over the master connection.
+// Command is the ssh command that runs line (see Shell) over the master.
 func (h *Host) Command(ctx context.Context, line string) *exec.Cmd {
 	args := append(append([]string(nil), h.base...), line)
 	if ctx == nil {
@@ -276,8 +275,7 @@ func quoteAll(ss []string) []string {
 	return q
 }
 
-// Facts is what Probe reads about a host; CPUs and CPUModel are 0 and ""
-// when unknown.
+// Facts is what Probe reads about a host; zero fields are unknown.
 type Facts struct {
 	Uname    string // `uname -sm` (see ParseUname), from Kernel
 	Kernel   string // `uname -srm`

@@ -13,8 +13,7 @@ import (
 // golden is 2 − φ: a golden-section step is this share of the larger gap.
 const golden = 0.3819660112501051
 
-// Window is one finished measurement: a 0-based grid point and its score
-// (positive, higher is better).
+// Window is one finished measurement: a 0-based point and its score (higher is better).
 type Window struct {
 	Point int     `json:"point"`
 	Score float64 `json:"score"`
@@ -105,8 +104,7 @@ func newState(cfg Config, done []Window) *state {
 	return s
 }
 
-// predictedPoints are the two ends, then the predicted point and its
-// neighbours; the coarse pass when the prediction fails.
+// predictedPoints are the ends, then the predicted point and its neighbours.
 func (s *state) predictedPoints(first map[int]Window) []int {
 	last := s.cfg.Points - 1
 	pts := []int{0, last}
@@ -210,8 +208,7 @@ func (s *state) bracketOf(p int) bracket {
 // resolved: both grid neighbours of the bracket's best are visited.
 func (br bracket) resolved() bool { return br.b-br.l <= 1 && br.r-br.b <= 1 }
 
-// next is the golden-section point: 0.382 of the larger gap from b, at
-// least one step.
+// next is the golden-section point: 0.382 of the larger gap from b, ≥ 1 step.
 func (br bracket) next() int {
 	gl, gr := br.b-br.l, br.r-br.b
 	if gr > gl {
@@ -223,8 +220,7 @@ func (br bracket) next() int {
 // finished is the Step that ends a search.
 func finished(why string) Step { return Step{Point: -1, Done: true, Phase: PhaseDone, Why: why} }
 
-// Next returns the next point to measure after the windows done (in the
-// order they finished), or Done.
+// Next returns the next point to measure after the windows done, or Done.
 func Next(cfg Config, done []Window) Step {
 	if cfg.Points < 1 || cfg.Budget < 1 {
 		return finished("empty grid or no budget")

@@ -161,8 +161,7 @@ func (o *output) failure(status string) *CommandError {
 	return e
 }
 
-// Run runs command to completion within timeout and returns its combined
-// output; a non-zero exit is a *CommandError.
+// Run runs command within timeout; a non-zero exit is a *CommandError.
 func (c *Control) Run(ctx context.Context, step, command string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -304,8 +303,7 @@ func (c *Control) Foreground() int {
 
 var errExited = errors.New("start command exited")
 
-// sleep waits d; it returns ctx's error if ctx ends first, errExited if
-// exited closes first.
+// sleep waits d, or returns ctx's error or errExited when they come first.
 func sleep(ctx context.Context, d time.Duration, exited <-chan struct{}) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -349,8 +347,7 @@ func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
 	}
 }
 
-// Listening is an error when tries TCP connects to addr, spread over
-// within, are all refused.
+// Listening fails when tries TCP connects to addr over within are all refused.
 func Listening(ctx context.Context, addr string, tries int, within time.Duration) error {
 	tries = max(tries, 1)
 	gap := within / time.Duration(tries)
@@ -448,8 +445,7 @@ const DefaultProbeTimeout = 10 * time.Second
 
 var firstNumber = regexp.MustCompile(`[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?`)
 
-// Read runs the probe's command and returns its number; a failing command
-// is a *CommandError.
+// Read returns the probe's number; a failing command is a *CommandError.
 func (c *Control) Read(ctx context.Context, p Probe) (float64, error) {
 	if p.Func != nil {
 		return p.Func(), nil

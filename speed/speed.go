@@ -78,9 +78,7 @@ func (p *parser) line(s string) {
 	if rest, ok := strings.CutPrefix(s, "Got: +H:"); ok {
 		// A -multi child's block sizes; its figures ("Got: +F…") are not
 		// results: the sums follow as rows or as +F lines.
-		if i := strings.Index(rest, " from "); i >= 0 {
-			rest = rest[:i]
-		}
+		rest, _, _ = strings.Cut(rest, " from ")
 		if blocks, ok := blockList(strings.Split(rest, ":")); ok {
 			p.blocks, p.multi, p.inTypes, p.rates = blocks, true, false, nil
 		}
@@ -107,8 +105,8 @@ func (p *parser) line(s string) {
 	if p.multi && p.typeRow(fields, true) {
 		return
 	}
-	if p.rates != nil && p.rateRow(fields) {
-		return
+	if p.rates != nil {
+		p.rateRow(fields)
 	}
 }
 
@@ -213,8 +211,7 @@ func rateHeader(fields []string) ([]string, bool) {
 	return rates, true
 }
 
-// rateRow adds a public-key table row: a label, time cells ("0.000387s"),
-// then one rate per rate column.
+// rateRow adds a public-key table row: a label, time cells, then rates.
 func (p *parser) rateRow(fields []string) bool {
 	label, vals, ok := row(fields, len(p.rates), number)
 	n := len(label)

@@ -70,8 +70,7 @@ type Server struct {
 	accel    atomic.Pointer[accel.Accel]
 }
 
-// Listen loads or generates the certificate and starts listening on o.Addr.
-// Call Serve to answer connections.
+// Listen loads or generates the certificate and listens on o.Addr; see Serve.
 func Listen(o Options) (*Server, error) {
 	cert, err := loadCert(o)
 	if err != nil {
@@ -166,8 +165,7 @@ func loadCert(o Options) (c tls.Certificate, err error) {
 // Addr is the address the server listens on, e.g. "127.0.0.1:8443".
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Serve answers connections until ctx is done, then closes the listener
-// and every connection. Serve may be called once.
+// Serve answers connections until ctx is done, then closes them all; once.
 func (s *Server) Serve(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() { done <- s.srv.Serve(s.ln) }()
@@ -196,8 +194,7 @@ func (s *Server) Stats() Stats {
 	}
 }
 
-// SetAccel gives the server a fresh accelerator under getenv's environment,
-// as a restart would; nil when Options.Accel is nil.
+// SetAccel gives the server a fresh accelerator under getenv, as a restart would.
 func (s *Server) SetAccel(getenv func(string) string) (*accel.Accel, error) {
 	if s.accelCfg == nil {
 		return nil, nil
