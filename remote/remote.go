@@ -412,11 +412,11 @@ func (h *Host) Install(ctx context.Context, local string, f *Facts) (path, hash 
 	return path, hash, true, nil
 }
 
-// tail keeps the last lines written to it.
+// tail keeps the last 5 lines written to it that are not blank.
 type tail struct {
 	mu    sync.Mutex
 	lines []string
-	part  []byte
+	part  string // the line being written
 	// log, once set (once connected: a failure to connect quotes the
 	// lines in its error, once), gets every line written, after prefix.
 	log    io.Writer
@@ -431,20 +431,14 @@ func (t *tail) Write(b []byte) (int, error) {
 			_, _ = io.WriteString(t.log, t.prefix+l)
 		}
 	}
-	t.part = append(t.part, b...)
-	for {
-		i := bytes.IndexByte(t.part, '\n')
-		if i < 0 {
-			break
-		}
-		if l := strings.TrimSpace(string(t.part[:i])); l != "" {
+	lines := strings.Split(t.part+string(b), "\n")
+	t.part = lines[len(lines)-1]
+	for _, l := range lines[:len(lines)-1] {
+		if l = strings.TrimSpace(l); l != "" {
 			t.lines = append(t.lines, l)
 		}
-		t.part = t.part[i+1:]
-		if len(t.lines) > 5 {
-			t.lines = t.lines[len(t.lines)-5:]
-		}
 	}
+	t.lines = t.lines[max(len(t.lines)-5, 0):]
 	return len(b), nil
 }
 
@@ -452,8 +446,8 @@ func (t *tail) Write(b []byte) (int, error) {
 func (t *tail) say() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	lines := append([]string(nil), t.lines...)
-	if l := strings.TrimSpace(string(t.part)); l != "" {
+	lines := slices.Clone(t.lines)
+	if l := strings.TrimSpace(t.part); l != "" {
 		lines = append(lines, l)
 	}
 	if len(lines) == 0 {
