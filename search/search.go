@@ -168,40 +168,28 @@ func (s *state) best(ps []int) int {
 
 // bracket is the refinement around one local best.
 type bracket struct {
-	lo, hi  int // the coarse neighbours (or the local best at an edge)
 	b, l, r int // best visited point inside and its nearest visited neighbours
-	spent   int // first visits inside (lo, hi), coarse points excluded
+	spent   int // first visits between the coarse neighbours, coarse points excluded
 }
 
-// bracketOf builds the bracket around coarse local best p.
+// bracketOf builds the bracket around coarse local best p, between its
+// coarse neighbours (or p itself at an edge).
 func (s *state) bracketOf(p int) bracket {
 	i := slices.Index(s.coarse, p)
-	br := bracket{lo: p, hi: p}
-	if i > 0 {
-		br.lo = s.coarse[i-1]
-	}
-	if i < len(s.coarse)-1 {
-		br.hi = s.coarse[i+1]
-	}
-	var inside []int
+	lo, hi := s.coarse[max(i-1, 0)], s.coarse[min(i+1, len(s.coarse)-1)]
+	var br bracket
+	var inside []int // sorted, as s.order
 	for _, q := range s.order {
-		if q >= br.lo && q <= br.hi {
+		if q >= lo && q <= hi {
 			inside = append(inside, q)
-			if q > br.lo && q < br.hi && !slices.Contains(s.coarse, q) {
+			if q > lo && q < hi && !slices.Contains(s.coarse, q) {
 				br.spent++
 			}
 		}
 	}
 	br.b = s.best(inside)
-	br.l, br.r = br.b, br.b
-	for _, q := range inside {
-		if q < br.b {
-			br.l = q
-		}
-		if q > br.b && br.r == br.b {
-			br.r = q
-		}
-	}
+	j := slices.Index(inside, br.b)
+	br.l, br.r = inside[max(j-1, 0)], inside[min(j+1, len(inside)-1)]
 	return br
 }
 
