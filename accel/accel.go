@@ -46,14 +46,11 @@ type Accel struct {
 // New is the accelerator cfg describes under getenv's SpecEnv and RatioEnv.
 func New(cfg plans.Accel, getenv func(string) string) (*Accel, error) {
 	a := &Accel{}
-	switch spec := strings.TrimSpace(getenv(SpecEnv)); spec {
-	case "off":
+	var err error
+	if spec := strings.TrimSpace(getenv(SpecEnv)); spec == "off" {
 		a.off = true
-	default:
-		var err error
-		if cfg, err = Parse(spec, cfg); err != nil {
-			return nil, fmt.Errorf("%s: %w", SpecEnv, err)
-		}
+	} else if cfg, err = Parse(spec, cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", SpecEnv, err)
 	}
 	if err := Check(cfg); err != nil {
 		return nil, err
