@@ -115,10 +115,9 @@ func Service(c plans.Accel) time.Duration {
 	return time.Duration(float64(c.Engines) * float64(time.Second) / c.Capacity)
 }
 
-// Threshold is the overflow policy's bound on operations in flight: c's,
-// or else the device's own concurrency at capacity (Little's law:
-// capacity × an operation's time in it) plus one waiting per engine, so
-// that it stays busy while the rest goes to software.
+// Threshold is the overflow policy's bound on operations in flight: c's, or
+// the device's concurrency at capacity (Little's law) plus one waiting per
+// engine, so that it stays busy while the rest goes to software.
 func Threshold(c plans.Accel) int {
 	if c.Threshold > 0 {
 		return c.Threshold

@@ -49,14 +49,12 @@ func (l Limits) Ports() int {
 	return l.High - l.Low + 1
 }
 
-// Reuses reports whether the kernel reuses TIME_WAIT ports for new
-// connections to a loopback destination or another.
+// Reuses reports whether the kernel reuses TIME_WAIT ports for a destination.
 func (l Limits) Reuses(loopback bool) bool {
 	return l.TWReuse == TWReuseOn || (l.TWReuse == TWReuseLoopback && loopback)
 }
 
-// MaxRate returns the most new connections per second a client that
-// closes first keeps to one destination beside concurrent open ones.
+// MaxRate is the most new connections/s to one destination beside concurrent ones.
 func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
 	return max(float64(l.Ports()-max(concurrent, 0)), 0) / holdSeconds(l.Reuses(loopback))
 }
@@ -141,8 +139,7 @@ func TimeWait() (int, error) {
 	return ParseTimeWait(string(b))
 }
 
-// ParseTimeWait returns the tw count of /proc/net/sockstat's one "TCP:"
-// line (IPv6 included).
+// ParseTimeWait returns the tw count of sockstat's "TCP:" line (IPv6 included).
 func ParseTimeWait(sockstat string) (int, error) {
 	tw, found := -1, false
 	for _, line := range strings.Split(sockstat, "\n") {
@@ -188,8 +185,7 @@ type Load struct {
 	Rate         float64 // new connections per second; 0: a closed loop (see MeasuredWarning)
 }
 
-// perDest is the destinations (at least 1) and the open connections per
-// destination, rounded up.
+// perDest is the destinations (at least 1) and the open connections per one.
 func (ld Load) perDest() (dest, per int) {
 	dest = max(ld.Destinations, 1)
 	return dest, (max(ld.Connections, 0) + dest - 1) / dest
@@ -214,9 +210,8 @@ const (
 	FixElsewhere    = "elsewhere"      // spread the load over more addresses
 )
 
-// Warnings returns what a user must see before load is sent, each with
-// the command that removes its cause: more connections than ports, or in
-// close mode a Rate above MaxRate.
+// Warnings are what a user must see before load is sent: more connections
+// than ports, or in close mode a Rate above MaxRate.
 func Warnings(l Limits, ld Load) []Shortage {
 	if !l.Known() {
 		return nil
@@ -267,9 +262,8 @@ func holdSeconds(reused bool) float64 {
 // after a window for MeasuredWarning to speak: a longer window would run out.
 const TimeWaitShare = 0.1
 
-// MeasuredWarning warns, after a window, of TIME_WAIT holding at least
-// TimeWaitShare of the free ports or of connects that found none; nil
-// else.
+// MeasuredWarning warns, after a window, of TIME_WAIT holding TimeWaitShare
+// of the free ports or more, or of connects that found none.
 func MeasuredWarning(l Limits, ld Load, timeWait int, portErrors uint64) *Shortage {
 	if !l.Known() || (timeWait <= 0 && portErrors == 0) {
 		return nil

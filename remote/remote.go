@@ -110,8 +110,7 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 	return h, nil
 }
 
-// start starts the master; its session's facts arrive on the channel
-// (nil when its output ended without them).
+// start starts the master; its facts arrive on the channel (nil: none came).
 func (h *Host) start(args []string) (<-chan *Facts, error) {
 	h.master = exec.Command("ssh", args...)
 	h.master.Stderr = h.stderr
@@ -184,8 +183,7 @@ func (h *Host) Command(ctx context.Context, line string) *exec.Cmd {
 	return exec.CommandContext(ctx, "ssh", args...)
 }
 
-// Output runs line on the host with stdin (nil = none) and returns its
-// standard output; a failure is an *Error quoting stderr.
+// Output runs line on the host with stdin (nil = none) and returns its stdout.
 func (h *Host) Output(ctx context.Context, op, line string, stdin io.Reader) ([]byte, error) {
 	cmd := h.Command(ctx, line)
 	cmd.Stdin = stdin

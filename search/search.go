@@ -127,8 +127,7 @@ func (s *state) predictedPoints(first map[int]Window) []int {
 	return out
 }
 
-// logMean is the mean of ln(score) of point p (−Inf for a non-positive
-// score, so that a failed window ranks last).
+// logMean is p's mean ln(score); −Inf after a failed window, which ranks last.
 func (s *state) logMean(p int) float64 {
 	xs := s.scores[p]
 	sum := 0.0

@@ -142,8 +142,7 @@ func (o *output) flush() {
 	o.logged = o.all.Len()
 }
 
-// failure is the error of the command, which ended with status: its last 5
-// lines of output, and its first that is not blank.
+// failure is the command's error, with its last 5 lines and first non-blank.
 func (o *output) failure(status string) *CommandError {
 	e := &CommandError{Host: o.host, Step: o.step, Command: o.command, Status: status}
 	text := strings.TrimRight(o.all.String(), "\n")
@@ -429,8 +428,7 @@ func probe(ctx context.Context, r Ready, timeout time.Duration) error {
 	return resp.Body.Close() // c closes deferred: the server may have closed it first
 }
 
-// Probe is a command whose output carries a number read around each window
-// (e.g. a KAE or QAT hardware request counter).
+// Probe is a command whose output's number is read around each window.
 type Probe struct {
 	Name    string
 	Command string

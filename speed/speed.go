@@ -152,8 +152,7 @@ func typeHeader(cells []string) ([]int, bool) {
 	return blockList(sizes)
 }
 
-// row splits fields into a label and n figures that read reads; false
-// when there are not that many, or one does not read.
+// row splits fields into a label and n figures that read reads, if it can.
 func row(fields []string, n int, read func(string) (float64, bool)) (label []string, vals []float64, ok bool) {
 	if len(fields) <= n {
 		return nil, nil, false
