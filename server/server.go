@@ -194,8 +194,18 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 	done := make(chan struct{})
 	var waitErr error
 	go func() { waitErr = cmd.Wait(); out.flush(); close(done) }()
+	failed := func() error { // the command's error once it exited non-zero
+		select {
+		case <-done:
+			if waitErr != nil {
+				return out.failure(waitErr.Error())
+			}
+		default:
+		}
+		return nil
+	}
 	c.mu.Lock()
-	c.fg, c.fgDone = cmd, done
+	c.fg, c.fgDone, c.fgErr = cmd, done, failed
 	c.mu.Unlock()
 
 	err = WaitReady(ctx, ready, done)
@@ -208,10 +218,10 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 	select {
 	case <-done:
 		c.mu.Lock()
-		c.fg, c.fgDone = nil, nil
+		c.fg, c.fgDone, c.fgErr = nil, nil, nil
 		c.mu.Unlock()
-		if waitErr != nil {
-			return out.failure(waitErr.Error())
+		if e := failed(); e != nil {
+			return e
 		}
 		if errors.Is(err, errExited) { // exited 0 before ready: daemonized, keep waiting
 			err = WaitReady(ctx, ready, nil)
@@ -219,18 +229,6 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 	default:
 		// Still running: a foreground server, or a daemonizing command
 		// that has not finished yet (see StartFailed).
-		c.mu.Lock()
-		c.fgErr = func() error {
-			select {
-			case <-done:
-				if waitErr != nil {
-					return out.failure(waitErr.Error())
-				}
-			default:
-			}
-			return nil
-		}
-		c.mu.Unlock()
 	}
 	if err != nil {
 		c.killForeground()

@@ -251,14 +251,10 @@ func (p *parser) machine(s string) {
 			p.blocks = blocks
 		}
 	case "+F":
-		if len(parts) < 3 || parts[2] == "" {
+		if len(parts) < 3 || parts[2] == "" || len(parts)-3 > len(p.blocks) {
 			return
 		}
-		vals := parts[3:]
-		if len(vals) > len(p.blocks) {
-			return
-		}
-		for i, c := range vals {
+		for i, c := range parts[3:] {
 			if v, ok := number(c); ok {
 				p.add(Result{Algorithm: parts[2], Block: p.blocks[i], Value: v, Unit: BytesPerSec})
 			}
