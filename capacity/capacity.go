@@ -125,17 +125,12 @@ func (s *Search) Record(pass bool, why string) {
 		s.done = true // the first step failed: below From
 	default:
 		s.phase = Bisect
-		if s.hi-s.lo <= s.cfg.Resolution*s.lo {
-			s.done = true
-			break
-		}
 		s.next = (s.lo + s.hi) / 2
 		if s.next >= 100 {
 			s.next = math.Round(s.next) // whole starts per second read better
 		}
-		if s.next <= s.lo || s.next >= s.hi { // nothing left between them
-			s.done = true
-		}
+		// Done at the resolution, or with nothing left between them.
+		s.done = s.hi-s.lo <= s.cfg.Resolution*s.lo || s.next <= s.lo || s.next >= s.hi
 	}
 }
 
