@@ -83,14 +83,13 @@ func (e *CommandError) Error() string {
 // command runs command as step, its output kept in out and logged.
 func (c *Control) command(ctx context.Context, step, command string) (cmd *exec.Cmd, out *output, err error) {
 	out = &output{log: c.Log, step: step, command: command}
-	if c.Remote != nil {
+	switch {
+	case c.Remote != nil:
 		out.host = c.Host
-	} else if c.Host != "" && c.Host != "local" {
-		return nil, nil, fmt.Errorf("server host %q: only local is supported yet", c.Host)
-	}
-	if c.Remote != nil {
 		cmd = c.Remote(ctx, c.Env, command)
-	} else {
+	case c.Host != "" && c.Host != "local":
+		return nil, nil, fmt.Errorf("server host %q: only local is supported yet", c.Host)
+	default:
 		cmd = exec.CommandContext(ctx, "sh", "-c", command)
 		cmd.Env = os.Environ()
 		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
