@@ -77,13 +77,12 @@ func RepeatReserve(cfg Config) int { return cfg.Budget / 6 }
 
 // state is what the finished windows say, per point.
 type state struct {
-	cfg    Config
-	scores map[int][]float64
-	first  []int // the points measured before any refinement, in order
-	coarse []int // first, sorted
-	order  []int // visited points, sorted
-	// predicted is Config.Predict's point, -1 without one.
-	predicted int
+	cfg       Config
+	scores    map[int][]float64
+	first     []int // the points measured before any refinement, in order
+	coarse    []int // first, sorted
+	order     []int // visited points, sorted
+	predicted int   // Config.Predict's point, -1 without one
 }
 
 func newState(cfg Config, done []Window) *state {
@@ -276,12 +275,8 @@ func (s *state) firstStep(i, p int) Step {
 func (s *state) noise() (sd float64, df int) {
 	var ss float64
 	for _, p := range s.order {
-		xs := s.scores[p]
-		if len(xs) < 2 {
-			continue
-		}
-		m := s.logMean(p)
-		if math.IsInf(m, 0) {
+		xs, m := s.scores[p], s.logMean(p)
+		if len(xs) < 2 || math.IsInf(m, 0) {
 			continue
 		}
 		for _, x := range xs {
