@@ -96,11 +96,8 @@ func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 		k := p.next.Load()
 		at := p.s.At(k)
 		if at >= free {
-			if at >= end {
-				return Start{K: k, At: at, MissedFrom: k}, false
-			}
-			if p.next.CompareAndSwap(k, k+1) {
-				return Start{K: k, At: at, MissedFrom: k}, true
+			if at >= end || p.next.CompareAndSwap(k, k+1) { // the end, or k taken
+				return Start{K: k, At: at, MissedFrom: k}, at < end
 			}
 			continue
 		}
