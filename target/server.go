@@ -186,12 +186,7 @@ func (s *Server) Close() error { return s.ln.Close() }
 
 // Stats returns the server's counters.
 func (s *Server) Stats() Stats {
-	return Stats{
-		Connections: s.connections.Load(),
-		Handshakes:  s.handshakes.Load(),
-		Resumed:     s.resumed.Load(),
-		Requests:    s.requests.Load(),
-	}
+	return Stats{s.connections.Load(), s.handshakes.Load(), s.resumed.Load(), s.requests.Load()}
 }
 
 // SetAccel gives the server a fresh accelerator under getenv, as a restart would.
