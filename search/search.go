@@ -50,22 +50,18 @@ type Step struct {
 // CoarsePoints are the coarse pass's points in order: min(Points, Budget,
 // clamp(Budget/3+1, 3, 9)) evenly spread with both ends (one: the middle).
 func CoarsePoints(cfg Config) []int {
-	k := min(max(cfg.Budget/3+1, 3), 9)
-	k = min(k, cfg.Points, cfg.Budget)
+	k := min(max(cfg.Budget/3+1, 3), 9, cfg.Points, cfg.Budget)
 	if k <= 0 {
 		return nil
 	}
 	if k == 1 {
 		return []int{(cfg.Points - 1) / 2}
 	}
-	out := make([]int, 0, k)
+	out := make([]int, k)
 	for i := range k {
-		p := int(math.Round(float64(i) * float64(cfg.Points-1) / float64(k-1)))
-		if len(out) == 0 || out[len(out)-1] != p {
-			out = append(out, p)
-		}
+		out[i] = int(math.Round(float64(i) * float64(cfg.Points-1) / float64(k-1)))
 	}
-	return out
+	return slices.Compact(out)
 }
 
 // MaxWindowsPerPoint bounds the windows of one point: one within noise of
