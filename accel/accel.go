@@ -18,25 +18,19 @@ import (
 
 // Environment variables an Accel reads, as a server with KAE reads them.
 const (
-	// RatioEnv is the percent of signatures kept in software, 0 to 100
-	// (default 0: all offloaded), for policy ratio.
-	RatioEnv = "KAE_GO_SOFT_RATIO"
-	// SpecEnv is "off" (no device: every signature in software, as
-	// without KAE) or a spec whose keys override the configured ones.
-	SpecEnv = "KAELOAD_ACCEL"
+	RatioEnv = "KAE_GO_SOFT_RATIO" // percent kept in software under policy ratio (default 0)
+	SpecEnv  = "KAELOAD_ACCEL"     // "off" (all in software, as without KAE) or a spec over the config
 )
 
-// clockNow and clockSleep are the device's clock: the wall's, which tests
-// replace by the process's CPU time, so that a busy machine that gives
-// the process a varying share of a CPU keeps the device's ratio to it.
+// clockNow and clockSleep are the device's clock, which tests replace by the
+// process's CPU time: a busy machine then keeps the device's ratio to it.
 var (
 	clockNow   = time.Now
 	clockSleep = func(until time.Time) { time.Sleep(time.Until(until)) }
 )
 
-// Accel decides, for every signature, software or device, and spends
-// what each costs: the real signature, then a spin to the path's CPU in
-// thread CPU time; on the device, also the wait for its result.
+// Accel sends every signature to software or the device and spends what
+// that costs: the real signature, a spin to the path's CPU, the device's wait.
 type Accel struct {
 	cfg     plans.Accel
 	off     bool
@@ -49,18 +43,14 @@ type Accel struct {
 	retry   atomic.Uint64
 }
 
-// New is the accelerator cfg describes, under the environment getenv
-// reads (SpecEnv over cfg, then RatioEnv).
+// New is the accelerator cfg describes under getenv's SpecEnv and RatioEnv.
 func New(cfg plans.Accel, getenv func(string) string) (*Accel, error) {
 	a := &Accel{}
-	switch spec := strings.TrimSpace(getenv(SpecEnv)); spec {
-	case "off":
+	var err error
+	if spec := strings.TrimSpace(getenv(SpecEnv)); spec == "off" {
 		a.off = true
-	default:
-		var err error
-		if cfg, err = Parse(spec, cfg); err != nil {
-			return nil, fmt.Errorf("%s: %w", SpecEnv, err)
-		}
+	} else if cfg, err = Parse(spec, cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", SpecEnv, err)
 	}
 	if err := Check(cfg); err != nil {
 		return nil, err
@@ -85,8 +75,7 @@ func (a *Accel) String() string {
 	return fmt.Sprintf("%s, %s=%d", String(a.cfg), RatioEnv, a.ratio)
 }
 
-// Sign signs digest with key along the path a picks. A device whose
-// queue is full answers RETRY, and the signature falls back to software.
+// Sign signs digest with key along the path a picks (RETRY: software).
 func (a *Accel) Sign(key crypto.Signer, rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
 	sign := func() ([]byte, error) { return key.Sign(rand, digest, opts) }
 	now := clockNow()
@@ -130,8 +119,7 @@ func (a *Accel) reserve(now time.Time) bool {
 	return off
 }
 
-// wait returns once the device's result is ready: asleep in mode async
-// (the goroutine is free), polling the clock in mode sync (the CPU burns).
+// wait returns once ready: asleep in mode async, polling (burning CPU) in sync.
 func (a *Accel) wait(ready time.Time) {
 	if a.cfg.Mode == "sync" {
 		poll(ready)
@@ -148,14 +136,10 @@ func poll(ready time.Time) {
 
 // Counters are an Accel's counts since New.
 type Counters struct {
-	// Soft counts signatures done in software (RETRYs' included).
-	Soft uint64
-	// Offloaded counts signatures the device accepted.
-	Offloaded uint64
-	// Retries counts RETRY answers of a full queue.
-	Retries uint64
-	// Busy is the engines' busy time summed.
-	Busy time.Duration
+	Soft      uint64        // signatures done in software (RETRYs' included)
+	Offloaded uint64        // signatures the device accepted
+	Retries   uint64        // RETRY answers of a full queue
+	Busy      time.Duration // the engines' busy time summed
 }
 
 // Counters returns a's counters.
@@ -184,8 +168,7 @@ func (c Counters) Text() string {
 	return b.String()
 }
 
-// Signer wraps key so that its signatures go through the Accel current()
-// returns (none: key's own).
+// Signer wraps key so that its signatures go through current()'s Accel.
 func Signer(key crypto.Signer, current func() *Accel) crypto.Signer {
 	return signer{key, current}
 }
@@ -202,9 +185,8 @@ func (s signer) Sign(rand io.Reader, digest []byte, opts crypto.SignerOpts) ([]b
 	return s.Signer.Sign(rand, digest, opts)
 }
 
-// spend runs f and then spins until the thread has used cost of CPU since
-// spend began: f's own CPU counts towards it (none is added when f used
-// more). The spin hashes with SHA-256, so a profile counts it as crypto.
+// spend runs f, then spins until the thread has used cost of CPU in all.
+// The spin hashes with SHA-256, so a profile counts it as crypto.
 func spend(cost time.Duration, f func() ([]byte, error)) ([]byte, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -216,7 +198,7 @@ func spend(cost time.Duration, f func() ([]byte, error)) ([]byte, error) {
 		if left <= 0 {
 			return sig, err
 		}
-		hash(int(left/(2*per)) + 1)
+		Burn(int(left/(2*per)) + 1)
 	}
 }
 
@@ -226,14 +208,14 @@ var hashCost = sync.OnceValue(func() time.Duration {
 	defer runtime.UnlockOSThread()
 	const n = 2000
 	t0 := threadCPU()
-	hash(n)
+	Burn(n)
 	return max((threadCPU()-t0)/n, 10*time.Nanosecond)
 })
 
 var hashSink atomic.Uint32
 
-// hash chains n SHA-256 hashes of a 64-byte block.
-func hash(n int) {
+// Burn chains n SHA-256 hashes of a 64-byte block: CPU work, kept alive.
+func Burn(n int) {
 	var sum [sha256.Size]byte
 	var block [64]byte
 	for range n {

@@ -14,35 +14,25 @@ import (
 // Keys are the settings Set and Parse accept, in the order String writes them.
 var Keys = []string{"capacity", "latency", "soft-cpu", "offload-cpu", "engines", "queue", "threshold", "mode", "policy"}
 
-// Defaults is the device the seeds describe (docs/ explains the model):
-//   - soft-cpu: BoringSSL `bssl speed -filter RSA`, RSA-2048 signing,
-//     801.2 ops/s on one CPU (shared/fixtures/bssl-speed-rsa.txt): 1.248 ms.
-//   - capacity 600/s: below what one CPU signs in software, so neither end
-//     is best on one server CPU. The device alone gives 600 req/s, software
-//     alone under 801; a mix keeps both busy (about 1,100 req/s at r ≈ 0.5).
-//     Any capacity under 1 / (the CPU per request at r = 0) has an interior
-//     optimum.
-//   - offload-cpu 50us: submitting and collecting an operation, and at
-//     least the real ECDSA P-256 signature behind it (about 32 us here).
-//   - latency 2ms: a hardware round trip; in sync mode it costs more CPU
-//     than soft-cpu, so there keeping everything in software wins.
-//   - queue 1024: deep enough that a few hundred connections never see
-//     RETRY; threshold 0: derived (Threshold).
+// Defaults is the device the seeds describe (docs/ explains the model).
 func Defaults() plans.Accel {
 	return plans.Accel{
-		Capacity:   600,
-		Latency:    2 * time.Millisecond,
+		// Below what one CPU signs in software, so neither end is best on
+		// one server CPU: a mix keeps both busy (~1,100 req/s at r ≈ 0.5).
+		Capacity: 600,
+		Latency:  2 * time.Millisecond, // a hardware round trip: in sync mode, more CPU than soft-cpu
+		// bssl speed -filter RSA, RSA-2048 signing at 801.2 ops/s on one CPU
+		// (shared/fixtures/bssl-speed-rsa.txt): 1.248 ms.
 		SoftCPU:    time.Duration(math.Round(float64(time.Second) / 801.2)),
-		OffloadCPU: 50 * time.Microsecond,
+		OffloadCPU: 50 * time.Microsecond, // submit, collect, and the real ECDSA P-256 signature (~32 us)
 		Engines:    1,
-		Queue:      1024,
+		Queue:      1024, // a few hundred connections never see RETRY; threshold 0: derived
 		Mode:       "async",
 		Policy:     "ratio",
 	}
 }
 
-// Parse reads a spec such as "capacity=600/s,latency=2ms,mode=sync" over
-// base; an error names the key at fault.
+// Parse reads a spec such as "capacity=600/s,latency=2ms,mode=sync" over base.
 func Parse(spec string, base plans.Accel) (plans.Accel, error) {
 	c := base
 	for _, kv := range strings.Split(spec, ",") {
@@ -60,38 +50,37 @@ func Parse(spec string, base plans.Accel) (plans.Accel, error) {
 	return c, Check(c)
 }
 
+// choices are the words mode and policy accept.
+var choices = map[string][]string{"mode": {"async", "sync"}, "policy": {"ratio", "overflow"}}
+
 // Set sets one key of c from its text; the error names the key.
 func Set(c *plans.Accel, key, val string) error {
+	durations := map[string]*time.Duration{"latency": &c.Latency, "soft-cpu": &c.SoftCPU, "offload-cpu": &c.OffloadCPU}
+	counts := map[string]*int{"engines": &c.Engines, "queue": &c.Queue, "threshold": &c.Threshold}
 	var err error
-	switch key {
-	case "capacity":
+	if d := durations[key]; d != nil {
+		if *d, err = time.ParseDuration(val); err != nil || *d < 0 {
+			err = fmt.Errorf("want a duration such as 2ms or 30us")
+		}
+	} else if n := counts[key]; n != nil {
+		least := 0
+		if key == "engines" {
+			least = 1
+		}
+		if *n, err = strconv.Atoi(val); err != nil || *n < least {
+			err = fmt.Errorf("want a whole number, %d or more", least)
+		}
+	} else if want := choices[key]; want != nil {
+		if !slices.Contains(want, val) {
+			return fmt.Errorf("accel: %s=%q: want %s", key, val, strings.Join(want, " or "))
+		}
+		*map[string]*string{"mode": &c.Mode, "policy": &c.Policy}[key] = val
+	} else if key == "capacity" {
 		c.Capacity, err = strconv.ParseFloat(strings.TrimSuffix(val, "/s"), 64)
 		if err != nil || !(c.Capacity > 0) || math.IsInf(c.Capacity, 0) {
 			err = fmt.Errorf("want operations per second above 0, such as 600/s")
 		}
-	case "latency":
-		c.Latency, err = duration(val)
-	case "soft-cpu":
-		c.SoftCPU, err = duration(val)
-	case "offload-cpu":
-		c.OffloadCPU, err = duration(val)
-	case "engines":
-		c.Engines, err = count(val, 1)
-	case "queue":
-		c.Queue, err = count(val, 0)
-	case "threshold":
-		c.Threshold, err = count(val, 0)
-	case "mode", "policy":
-		want := map[string][]string{"mode": {"async", "sync"}, "policy": {"ratio", "overflow"}}[key]
-		if !slices.Contains(want, val) {
-			return fmt.Errorf("accel: %s=%q: want %s", key, val, strings.Join(want, " or "))
-		}
-		if key == "mode" {
-			c.Mode = val
-		} else {
-			c.Policy = val
-		}
-	default:
+	} else {
 		return fmt.Errorf("accel: unknown key %q (want one of %s)", key, strings.Join(Keys, ", "))
 	}
 	if err != nil {
@@ -107,9 +96,9 @@ func Check(c plans.Accel) error {
 		return fmt.Errorf("accel: capacity must be above 0")
 	case c.Engines < 1:
 		return fmt.Errorf("accel: engines must be 1 or more")
-	case c.Mode != "async" && c.Mode != "sync":
+	case !slices.Contains(choices["mode"], c.Mode):
 		return fmt.Errorf("accel: mode %q: want async or sync", c.Mode)
-	case c.Policy != "ratio" && c.Policy != "overflow":
+	case !slices.Contains(choices["policy"], c.Policy):
 		return fmt.Errorf("accel: policy %q: want ratio or overflow", c.Policy)
 	}
 	return nil
@@ -121,36 +110,18 @@ func String(c plans.Accel) string {
 		c.Capacity, c.Latency, c.SoftCPU, c.OffloadCPU, c.Engines, c.Queue, Threshold(c), c.Mode, c.Policy)
 }
 
-// Service is how long an engine is busy with one operation: the engines
-// together do Capacity operations per second.
+// Service is an engine's time per operation: together they do Capacity/s.
 func Service(c plans.Accel) time.Duration {
 	return time.Duration(float64(c.Engines) * float64(time.Second) / c.Capacity)
 }
 
-// Threshold is the overflow policy's bound on operations in flight: c's,
-// or else the device's own concurrency at capacity (Little's law:
-// capacity × an operation's time in it) plus one waiting per engine, so
-// that it stays busy while the rest goes to software.
+// Threshold is the overflow policy's bound on operations in flight: c's, or
+// the device's concurrency at capacity (Little's law) plus one waiting per
+// engine, so that it stays busy while the rest goes to software.
 func Threshold(c plans.Accel) int {
 	if c.Threshold > 0 {
 		return c.Threshold
 	}
 	in := max(Service(c), c.Latency)
 	return int(math.Ceil(c.Capacity*in.Seconds())) + c.Engines
-}
-
-func duration(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		err = fmt.Errorf("want a duration such as 2ms or 30us")
-	}
-	return d, err
-}
-
-func count(s string, least int) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < least {
-		err = fmt.Errorf("want a whole number, %d or more", least)
-	}
-	return n, err
 }

@@ -27,19 +27,13 @@ func newDevice(engines, queue int, service, latency time.Duration) *device {
 	return &device{service: service, latency: latency, queue: queue, free: make([]time.Time, engines)}
 }
 
-// submit offers an operation at now (non-decreasing from call to call).
-// It returns when its result is ready, or false for RETRY: every engine
-// busy and queue operations already waiting.
+// submit offers an operation at now (non-decreasing from call to call) and
+// returns when its result is ready, or false for RETRY (the queue is full).
 func (d *device) submit(now time.Time) (ready time.Time, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.waiting, d.out = pending(d.waiting, now), pending(d.out, now)
-	e := 0
-	for k := range d.free {
-		if d.free[k].Before(d.free[e]) {
-			e = k
-		}
-	}
+	e := slices.Index(d.free, slices.MinFunc(d.free, time.Time.Compare)) // the engine free first
 	start := d.free[e]
 	if start.Before(now) {
 		start = now

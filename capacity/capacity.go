@@ -16,8 +16,7 @@ type Config struct {
 	Max        float64 // the highest rate tried (>= From)
 }
 
-// Bound is the most steps a search with c takes: up steps from From to
-// Max, then bisect steps down to Resolution.
+// Bound is the most up steps (From to Max) and bisect steps a search takes.
 func (c Config) Bound() (up, bisect int) {
 	up = 1
 	if c.Max > c.From {
@@ -95,8 +94,7 @@ func New(c Config) (*Search, error) {
 	return &Search{cfg: c, next: c.From, phase: Up}, nil
 }
 
-// Next is the rate of the next step and its phase; ok is false when the
-// search is done. Calling Next again before Record returns the same step.
+// Next is the next step's rate and phase, again until Record; !ok: done.
 func (s *Search) Next() (rate float64, phase Phase, ok bool) {
 	if s.done {
 		return 0, "", false
@@ -105,8 +103,7 @@ func (s *Search) Next() (rate float64, phase Phase, ok bool) {
 	return s.next, s.phase, true
 }
 
-// Record is the outcome of the step Next handed out: whether it met the
-// targets, and why not. It panics without a step handed out.
+// Record is whether the step Next handed out met the targets, and why not.
 func (s *Search) Record(pass bool, why string) {
 	if !s.pending {
 		panic("capacity: Record without Next")
@@ -128,17 +125,12 @@ func (s *Search) Record(pass bool, why string) {
 		s.done = true // the first step failed: below From
 	default:
 		s.phase = Bisect
-		if s.hi-s.lo <= s.cfg.Resolution*s.lo {
-			s.done = true
-			break
-		}
 		s.next = (s.lo + s.hi) / 2
 		if s.next >= 100 {
 			s.next = math.Round(s.next) // whole starts per second read better
 		}
-		if s.next <= s.lo || s.next >= s.hi { // nothing left between them
-			s.done = true
-		}
+		// Done at the resolution, or with nothing left between them.
+		s.done = s.hi-s.lo <= s.cfg.Resolution*s.lo || s.next <= s.lo || s.next >= s.hi
 	}
 }
 
@@ -169,9 +161,10 @@ type Measure struct {
 	MissedShare  float64       // of the scheduled starts
 }
 
-// Judge says whether m meets t, and if not, every target it missed, e.g.
-// "p99 handshake 31.2 ms > 20 ms; missed 4.1 % > 1 %".
+// Judge says whether m meets t, else every miss: "p99 handshake 31.2 ms > 20 ms; …".
 func (t Targets) Judge(m Measure) (pass bool, why string) {
+	millis := func(d time.Duration) string { return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond)) }
+	pct := func(f float64) string { return fmt.Sprintf("%.3g %%", 100*f) }
 	var fails []string
 	if m.Succeeded == 0 {
 		fails = append(fails, "no request succeeded")
@@ -190,11 +183,3 @@ func (t Targets) Judge(m Measure) (pass bool, why string) {
 	}
 	return len(fails) == 0, strings.Join(fails, "; ")
 }
-
-// millis writes d in milliseconds, e.g. "31.2 ms".
-func millis(d time.Duration) string {
-	return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
-}
-
-// pct writes a fraction as a percentage, e.g. "4.1 %".
-func pct(f float64) string { return fmt.Sprintf("%.3g %%", 100*f) }

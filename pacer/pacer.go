@@ -7,18 +7,17 @@ import (
 	"time"
 )
 
-// MaxRate is the highest rate a Schedule accepts (starts per second): one
-// start per nanosecond would leave the schedule no resolution.
+// MaxRate is the highest rate a Schedule accepts, in starts per second:
+// one start per nanosecond would leave the schedule no resolution.
 const MaxRate = 1e8
 
 // Schedule is a fixed rate of intended starts: start k is due at k/rate
-// after the origin. The zero Schedule is invalid; use NewSchedule.
+// after the origin. Use NewSchedule.
 type Schedule struct {
 	rate float64 // starts per second
 }
 
-// NewSchedule returns the schedule of rate starts per second. The rate must
-// be positive, finite and at most MaxRate.
+// NewSchedule returns the schedule of rate starts per second.
 func NewSchedule(rate float64) (Schedule, error) {
 	if !(rate > 0) || rate > MaxRate || math.IsInf(rate, 0) {
 		return Schedule{}, fmt.Errorf("pacer: rate %g/s, want > 0 and at most %g", rate, MaxRate)
@@ -26,14 +25,12 @@ func NewSchedule(rate float64) (Schedule, error) {
 	return Schedule{rate: rate}, nil
 }
 
-// At is when start k is due, after the origin: k/rate, rounded to the
-// nanosecond. It is computed from k alone, so the error never accumulates.
+// At is when start k is due: k/rate, from k alone so that no error accumulates.
 func (s Schedule) At(k int64) time.Duration {
 	return time.Duration(math.Round(float64(k) * 1e9 / s.rate))
 }
 
-// Index is the first start due at or after t: the smallest k >= 0 with
-// At(k) >= t.
+// Index is the first start due at or after t.
 func (s Schedule) Index(t time.Duration) int64 {
 	if t <= 0 {
 		return 0
@@ -59,18 +56,16 @@ func (s Schedule) Count(from, to time.Duration) int64 {
 
 // Start is one start handed out by Take.
 type Start struct {
-	K  int64         // the index in the schedule
-	At time.Duration // when it is due, after the origin
-	// Starts [MissedFrom, K) came due while no slot was free: skipped.
-	MissedFrom int64
+	K          int64         // the index in the schedule
+	At         time.Duration // when it is due, after the origin
+	MissedFrom int64         // starts [MissedFrom, K) came due while no slot was free: skipped
 }
 
 // Missed is the number of starts skipped before this one.
 func (st Start) Missed() int64 { return st.K - st.MissedFrom }
 
-// Pacer hands out the starts of one schedule to concurrent takers, each
-// exactly once, without a lock: a free slot calls Take and waits until
-// the start it got is due. Starts at or after its end are never handed out.
+// Pacer hands out a schedule's starts before its end to concurrent takers,
+// each exactly once, without a lock.
 type Pacer struct {
 	s    Schedule
 	end  atomic.Int64 // no start at or after it
@@ -93,20 +88,16 @@ func (p *Pacer) Reset(end time.Duration) {
 	p.end.Store(int64(end))
 }
 
-// Take hands a taker free since free the next start not taken yet. Starts
-// due before free are missed (Start.MissedFrom), never handed out late;
-// ok is false once the next start is at or after the end.
+// Take hands a taker free since free the next start not taken yet; those
+// due before free are missed, never handed out late. !ok: the end is reached.
 func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	end := time.Duration(p.end.Load())
 	for {
 		k := p.next.Load()
 		at := p.s.At(k)
 		if at >= free {
-			if at >= end {
-				return Start{K: k, At: at, MissedFrom: k}, false
-			}
-			if p.next.CompareAndSwap(k, k+1) {
-				return Start{K: k, At: at, MissedFrom: k}, true
+			if at >= end || p.next.CompareAndSwap(k, k+1) { // the end, or k taken
+				return Start{K: k, At: at, MissedFrom: k}, at < end
 			}
 			continue
 		}
@@ -125,15 +116,15 @@ func (p *Pacer) Take(free time.Duration) (st Start, ok bool) {
 	}
 }
 
-// Clock is the time source Wait uses: Now is the time since the origin;
-// SleepUntil returns once Now >= t, or earlier when its owner cancels.
+// Clock is Wait's time since the origin; SleepUntil returns once Now >= t,
+// or earlier when its owner cancels.
 type Clock interface {
 	Now() time.Duration
 	SleepUntil(t time.Duration)
 }
 
-// Wait takes the next start for a taker free now on c and sleeps until it
-// is due. It returns the start and whether it is one to run (see Take).
+// Wait takes the next start for a taker free now and sleeps until it is
+// due; ok as Take's.
 func (p *Pacer) Wait(c Clock) (Start, bool) {
 	st, ok := p.Take(c.Now())
 	if ok {

@@ -3,6 +3,7 @@ package ports
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -33,16 +34,14 @@ var ErrUnsupported = errors.New("client port limits need Linux /proc (this is " 
 type Limits struct {
 	Low, High int // ip_local_port_range, inclusive
 	TWReuse   int // tcp_tw_reuse
-	// FinTimeout is tcp_fin_timeout, recorded because it is often taken
-	// for the TIME_WAIT length, which it is not.
+	// FinTimeout is tcp_fin_timeout, often taken for the TIME_WAIT length.
 	FinTimeout time.Duration
 }
 
 // Known reports whether l was read from a kernel (it has a port range).
 func (l Limits) Known() bool { return l.High > 0 }
 
-// Ports returns the number of ports in the range (reserved ones
-// included), 0 for unknown Limits.
+// Ports is the number of ports in the range, reserved ones included.
 func (l Limits) Ports() int {
 	if !l.Known() || l.High < l.Low {
 		return 0
@@ -50,21 +49,14 @@ func (l Limits) Ports() int {
 	return l.High - l.Low + 1
 }
 
-// Reuses reports whether the kernel reuses TIME_WAIT ports for new
-// connections to a destination, loopback or not.
+// Reuses reports whether the kernel reuses TIME_WAIT ports for a destination.
 func (l Limits) Reuses(loopback bool) bool {
 	return l.TWReuse == TWReuseOn || (l.TWReuse == TWReuseLoopback && loopback)
 }
 
-// MaxRate returns the most new connections per second a client that
-// closes first keeps to one destination beside concurrent open ones:
-// (Ports − concurrent) / TimeWaitLen (ReuseDelay with reuse).
+// MaxRate is the most new connections/s to one destination beside concurrent ones.
 func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
-	hold := TimeWaitLen
-	if l.Reuses(loopback) {
-		hold = ReuseDelay
-	}
-	return max(float64(l.Ports()-max(concurrent, 0)), 0) / hold.Seconds()
+	return max(float64(l.Ports()-max(concurrent, 0)), 0) / holdSeconds(l.Reuses(loopback))
 }
 
 // ParseLimits parses the text of ip_local_port_range, tcp_tw_reuse and
@@ -72,32 +64,25 @@ func (l Limits) MaxRate(loopback bool, concurrent int) float64 {
 func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
 	var l Limits
 	var errs []error
-	fail := func(name, text, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("net.ipv4.%s: %q: %s", name, strings.TrimSpace(text), fmt.Sprintf(format, args...)))
+	fail := func(name, text, want string) {
+		errs = append(errs, fmt.Errorf("net.ipv4.%s: %q: %s", name, strings.TrimSpace(text), want))
 	}
-	if f := strings.Fields(portRange); len(f) != 2 {
+	if r, err := ints(portRange, 2); err != nil {
 		fail("ip_local_port_range", portRange, "want two port numbers, low and high")
+	} else if r[0] < 1 || r[1] > 65535 || r[0] > r[1] {
+		fail("ip_local_port_range", portRange, "want 1 <= low <= high <= 65535")
 	} else {
-		lo, errLo := strconv.Atoi(f[0])
-		hi, errHi := strconv.Atoi(f[1])
-		switch {
-		case errLo != nil || errHi != nil:
-			fail("ip_local_port_range", portRange, "want two port numbers, low and high")
-		case lo < 1 || hi > 65535 || lo > hi:
-			fail("ip_local_port_range", portRange, "want 1 <= low <= high <= 65535")
-		default:
-			l.Low, l.High = lo, hi
-		}
+		l.Low, l.High = r[0], r[1]
 	}
-	if n, err := oneInt(twReuse); err != nil || n < TWReuseOff || n > TWReuseLoopback {
+	if n, err := ints(twReuse, 1); err != nil || n[0] < TWReuseOff || n[0] > TWReuseLoopback {
 		fail("tcp_tw_reuse", twReuse, "want 0, 1 or 2")
 	} else {
-		l.TWReuse = n
+		l.TWReuse = n[0]
 	}
-	if n, err := oneInt(finTimeout); err != nil || n < 0 {
+	if n, err := ints(finTimeout, 1); err != nil || n[0] < 0 {
 		fail("tcp_fin_timeout", finTimeout, "want a number of seconds")
 	} else {
-		l.FinTimeout = time.Duration(n) * time.Second
+		l.FinTimeout = time.Duration(n[0]) * time.Second
 	}
 	if len(errs) > 0 {
 		return Limits{}, errors.Join(errs...)
@@ -105,16 +90,56 @@ func ParseLimits(portRange, twReuse, finTimeout string) (Limits, error) {
 	return l, nil
 }
 
-func oneInt(text string) (int, error) {
+// ints reads text's n whitespace-separated integers.
+func ints(text string, n int) ([]int, error) {
 	f := strings.Fields(text)
-	if len(f) != 1 {
-		return 0, fmt.Errorf("%d fields, want 1", len(f))
+	if len(f) != n {
+		return nil, fmt.Errorf("%d fields, want %d", len(f), n)
 	}
-	return strconv.Atoi(f[0])
+	out := make([]int, n)
+	for i, s := range f {
+		var err error
+		if out[i], err = strconv.Atoi(s); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
-// ParseTimeWait returns the tw count of /proc/net/sockstat's one "TCP:"
-// line (IPv6 included).
+// Read returns this network namespace's Limits; on error, the zero Limits.
+func Read() (Limits, error) {
+	if runtime.GOOS != "linux" {
+		return Limits{}, ErrUnsupported
+	}
+	var text [3]string
+	for i, name := range []string{"ip_local_port_range", "tcp_tw_reuse", "tcp_fin_timeout"} {
+		b, err := os.ReadFile("/proc/sys/net/ipv4/" + name)
+		if err != nil {
+			return Limits{}, fmt.Errorf("read client port limits: %w", err)
+		}
+		text[i] = string(b)
+	}
+	l, err := ParseLimits(text[0], text[1], text[2])
+	if err != nil {
+		return Limits{}, fmt.Errorf("read client port limits: %w", err)
+	}
+	return l, nil
+}
+
+// TimeWait returns the number of TCP connections in TIME_WAIT in this
+// process's network namespace (a container's own, not the host's).
+func TimeWait() (int, error) {
+	if runtime.GOOS != "linux" {
+		return 0, ErrUnsupported
+	}
+	b, err := os.ReadFile("/proc/net/sockstat")
+	if err != nil {
+		return 0, fmt.Errorf("count TIME_WAIT: %w", err)
+	}
+	return ParseTimeWait(string(b))
+}
+
+// ParseTimeWait returns the tw count of sockstat's "TCP:" line (IPv6 included).
 func ParseTimeWait(sockstat string) (int, error) {
 	tw, found := -1, false
 	for _, line := range strings.Split(sockstat, "\n") {
@@ -148,26 +173,26 @@ func ParseTimeWait(sockstat string) (int, error) {
 	return tw, nil
 }
 
-// Exhausted reports whether a dial's err says no ephemeral port was free
-// (EADDRNOTAVAIL).
-func Exhausted(err error) bool {
-	return errors.Is(err, syscall.EADDRNOTAVAIL)
-}
+// Exhausted reports whether a dial's err says no ephemeral port was free.
+func Exhausted(err error) bool { return errors.Is(err, syscall.EADDRNOTAVAIL) }
 
 // Load is what a planned run asks of the client's ports.
 type Load struct {
-	Connections  int  // open at once, all groups together
-	Destinations int  // server addresses the connections spread over; 0 counts as 1
-	Loopback     bool // every destination is loopback (tcp_tw_reuse=2 reuses)
-	Close        bool // connection: close
-	// Rate is new connections per second over all destinations; 0 for a
-	// closed loop, whose rate MeasuredWarning judges after a window.
-	Rate float64
+	Connections  int     // open at once, all groups together
+	Destinations int     // server addresses the connections spread over; 0 counts as 1
+	Loopback     bool    // every destination is loopback (tcp_tw_reuse=2 reuses)
+	Close        bool    // connection: close
+	Rate         float64 // new connections per second; 0: a closed loop (see MeasuredWarning)
 }
 
-// Shortage is a shortage of client ports that a planned load or a
-// window's aftermath shows: its Kind (a results/notes code, which words
-// it) and its figures.
+// perDest is the destinations (at least 1) and the open connections per one.
+func (ld Load) perDest() (dest, per int) {
+	dest = max(ld.Destinations, 1)
+	return dest, (max(ld.Connections, 0) + dest - 1) / dest
+}
+
+// Shortage is a shortage of client ports before or after a window: Kind
+// (a results/notes code, which words it) and its figures.
 type Shortage struct {
 	Kind string
 	Args map[string]any
@@ -185,17 +210,15 @@ const (
 	FixElsewhere    = "elsewhere"      // spread the load over more addresses
 )
 
-// Warnings returns what a user must see before load is sent, each with
-// the command that removes its cause: more connections than ports, or in
-// close mode a Rate above MaxRate.
+// Warnings are what a user must see before load is sent: more connections
+// than ports, or in close mode a Rate above MaxRate.
 func Warnings(l Limits, ld Load) []Shortage {
 	if !l.Known() {
 		return nil
 	}
 	const widePorts = 65535 - 1024 + 1
-	dest := max(ld.Destinations, 1)
+	dest, per := ld.perDest()
 	ports := l.Ports()
-	per := (max(ld.Connections, 0) + dest - 1) / dest // open connections per destination, rounded up
 	args := map[string]any{"low": l.Low, "high": l.High, "ports": ports, "per": per, "dest": dest}
 	if per > ports {
 		args["fix"] = FixWiden
@@ -239,15 +262,13 @@ func holdSeconds(reused bool) float64 {
 // after a window for MeasuredWarning to speak: a longer window would run out.
 const TimeWaitShare = 0.1
 
-// MeasuredWarning warns, after a window, of TIME_WAIT holding at least
-// TimeWaitShare of the free ports or of connects that found none; nil
-// else.
+// MeasuredWarning warns, after a window, of TIME_WAIT holding TimeWaitShare
+// of the free ports or more, or of connects that found none.
 func MeasuredWarning(l Limits, ld Load, timeWait int, portErrors uint64) *Shortage {
 	if !l.Known() || (timeWait <= 0 && portErrors == 0) {
 		return nil
 	}
-	dest := max(ld.Destinations, 1)
-	per := (max(ld.Connections, 0) + dest - 1) / dest
+	dest, per := ld.perDest()
 	free := max(l.Ports()-per, 1)
 	share := float64(timeWait) / float64(dest) / float64(free)
 	if portErrors == 0 && share < TimeWaitShare {

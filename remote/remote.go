@@ -21,15 +21,11 @@ import (
 	"time"
 )
 
-// Timing of the transport.
 const (
-	// connectTimeout bounds ssh's TCP connect and authentication.
-	connectTimeout = 15 * time.Second
-	// aliveInterval and aliveCount: a host silent for 3 × 5 s is dead.
-	aliveInterval = 5
-	aliveCount    = 3
-	// closeGrace is how long the master gets to exit after ssh -O exit.
-	closeGrace = 3 * time.Second
+	connectTimeout = 15 * time.Second // ssh's TCP connect and authentication
+	aliveInterval  = 5                // seconds: a host silent for 3 × 5 s is dead
+	aliveCount     = 3
+	closeGrace     = 3 * time.Second // for the master to exit after ssh -O exit
 )
 
 // Config says how to reach a host: User and Port "" and 0 leave them to
@@ -43,14 +39,12 @@ type Config struct {
 	Log        io.Writer   // gets the master's messages once connected; nil: none
 }
 
-// Error is a failure to reach or use a host: Op says what was being done
-// ("connect", "upload kaeload", …), Err what went wrong, quoting ssh.
+// Error is a failure to reach or use a host while doing Op ("connect", …).
 type Error struct {
 	Host, Op string
 	Err      error
 }
 
-// Error names the host first.
 func (e *Error) Error() string { return fmt.Sprintf("ssh host %s: %s: %v", e.Host, e.Op, e.Err) }
 
 // Unwrap returns the underlying error.
@@ -69,15 +63,12 @@ type Host struct {
 	done   chan struct{} // closed when the master has exited
 	once   sync.Once
 
-	// Facts are the host's, read by the master's own session when it
-	// connected.
-	Facts *Facts
+	Facts *Facts // read by the master's own session when it connected
 }
 
-// Dial opens the master connection to the host and waits until it
-// accepts commands (authenticated), until it fails, or until ctx ends.
-// The master's own session reads the host's Facts and then waits for its
-// input to end: one ssh process and one session make a host ready.
+// Dial opens the master connection and waits until it accepts commands,
+// fails, or ctx ends. The master's own session reads the host's Facts and
+// then waits for its input to end: one ssh process and one session per host.
 func Dial(ctx context.Context, cfg Config) (*Host, error) {
 	cfg.Name = cmp.Or(cfg.Name, cfg.Host)
 	dir, err := os.MkdirTemp("", "kaeload-ssh-")
@@ -114,13 +105,12 @@ func Dial(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, &Error{Host: cfg.Name, Op: "connect", Err: err}
 	}
 	h.stderr.mu.Lock()
-	h.stderr.fwd = logWriter(cfg.Log, "ssh "+cfg.Name+": ")
+	h.stderr.log, h.stderr.prefix = cfg.Log, "ssh "+cfg.Name+": "
 	h.stderr.mu.Unlock()
 	return h, nil
 }
 
-// start starts the master; its session's facts arrive on the channel
-// (nil when its output ended without them).
+// start starts the master; its facts arrive on the channel (nil: none came).
 func (h *Host) start(args []string) (<-chan *Facts, error) {
 	h.master = exec.Command("ssh", args...)
 	h.master.Stderr = h.stderr
@@ -174,13 +164,7 @@ func (h *Host) awaitMaster(parent context.Context, facts <-chan *Facts) (*Facts,
 	}
 }
 
-// control is the argument list of ssh -O op.
-func (h *Host) control(op string) []string {
-	return append([]string{"-O", op}, h.base...)
-}
-
-// DropReason says why the master ended, with ssh's last message; "" while
-// it runs.
+// DropReason says why the master ended, quoting ssh; "" while it runs.
 func (h *Host) DropReason() string {
 	select {
 	case <-h.done:
@@ -190,8 +174,7 @@ func (h *Host) DropReason() string {
 	}
 }
 
-// Command returns an ssh command that runs line (one shell line, see
-// Shell) on the host over the master connection.
+// Command is the ssh command that runs line (see Shell) over the master.
 func (h *Host) Command(ctx context.Context, line string) *exec.Cmd {
 	args := append(append([]string(nil), h.base...), line)
 	if ctx == nil {
@@ -200,8 +183,7 @@ func (h *Host) Command(ctx context.Context, line string) *exec.Cmd {
 	return exec.CommandContext(ctx, "ssh", args...)
 }
 
-// Output runs line on the host with stdin (nil = none) and returns its
-// standard output. A failure is an *Error quoting the last stderr lines.
+// Output runs line on the host with stdin (nil = none) and returns its stdout.
 func (h *Host) Output(ctx context.Context, op, line string, stdin io.Reader) ([]byte, error) {
 	cmd := h.Command(ctx, line)
 	cmd.Stdin = stdin
@@ -220,8 +202,8 @@ func (h *Host) Output(ctx context.Context, op, line string, stdin io.Reader) ([]
 	return out.Bytes(), nil
 }
 
-// Close ends the master connection (ssh -O exit, then SIGKILL when that
-// fails or closeGrace later) and removes the control directory.
+// Close ends the master (ssh -O exit, SIGKILL when that fails or closeGrace
+// later) and removes the control directory.
 func (h *Host) Close() {
 	h.once.Do(func() {
 		if h.stdin != nil {
@@ -232,7 +214,7 @@ func (h *Host) Close() {
 		default:
 			// A master not yet connected has no socket to ask: killed now.
 			grace := closeGrace
-			if exec.Command("ssh", h.control("exit")...).Run() != nil {
+			if exec.Command("ssh", append([]string{"-O", "exit"}, h.base...)...).Run() != nil {
 				grace = 0
 			}
 			select {
@@ -257,55 +239,47 @@ func Quote(s string) string {
 // Shell is the shell line that runs command with sh -c on the remote,
 // with env set explicitly (env K=V … sh -c 'command'), keys sorted.
 func Shell(env map[string]string, command string) string {
-	var b strings.Builder
-	if len(env) > 0 {
-		b.WriteString("env")
-		for _, k := range slices.Sorted(maps.Keys(env)) {
-			b.WriteString(" ")
-			b.WriteString(Quote(k + "=" + env[k]))
-		}
-		b.WriteString(" ")
+	var kv []string
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		kv = append(kv, k+"="+env[k])
 	}
-	b.WriteString("sh -c ")
-	b.WriteString(Quote(command))
-	return b.String()
+	return envPrefix(kv) + "sh -c " + Quote(command)
 }
 
 // Exec is the shell line that runs program with args on the remote
 // (exec, so that the program is the session's process), with env set
 // explicitly. A program starting with ~/ is taken relative to $HOME.
 func Exec(env []string, program string, args ...string) string {
-	var b strings.Builder
-	b.WriteString("exec ")
-	if len(env) > 0 {
-		b.WriteString("env ")
-		for _, kv := range env {
-			b.WriteString(Quote(kv))
-			b.WriteString(" ")
-		}
-	}
+	w := quoteAll(append([]string{program}, args...))
 	if rest, ok := strings.CutPrefix(program, "~/"); ok {
-		b.WriteString(`"$HOME"/` + Quote(rest))
-	} else {
-		b.WriteString(Quote(program))
+		w[0] = `"$HOME"/` + Quote(rest)
 	}
-	for _, a := range args {
-		b.WriteString(" ")
-		b.WriteString(Quote(a))
-	}
-	return b.String()
+	return "exec " + envPrefix(env) + strings.Join(w, " ")
 }
 
-// Facts is what Probe reads about a host.
+// envPrefix is "env K=V … " for env, "" without any.
+func envPrefix(env []string) string {
+	if len(env) == 0 {
+		return ""
+	}
+	return "env " + strings.Join(quoteAll(env), " ") + " "
+}
+
+func quoteAll(ss []string) []string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = Quote(s)
+	}
+	return q
+}
+
+// Facts is what Probe reads about a host; zero fields are unknown.
 type Facts struct {
-	// Uname is `uname -sm` (see ParseUname), from Kernel, `uname -srm`.
-	Uname string
-	// Kernel is `uname -srm`; CPUs and CPUModel are 0 and "" when unknown.
-	Kernel   string
+	Uname    string // `uname -sm` (see ParseUname), from Kernel
+	Kernel   string // `uname -srm`
 	CPUs     int
 	CPUModel string
-	// cached holds the sha256 of each binary at CachePath.
-	cached []string
+	cached   []string // the sha256 of each binary at CachePath
 }
 
 // probeLine prints the host's facts and the kaeload binaries it has
@@ -374,9 +348,8 @@ func ParseUname(out string) (string, error) {
 	return goos + "/" + arch, nil
 }
 
-// FileHash is the hex sha256 of the file at path, computed once per
-// path, size and modification time: a 36 MB binary costs 0.1 s of CPU,
-// and every host dialled at once asks for it.
+// FileHash is the hex sha256 of the file at path, once per path, size and
+// time: a 36 MB binary costs 0.1 s of CPU, and every host dialled asks.
 func FileHash(path string) (string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -406,13 +379,11 @@ var (
 	hashes = map[string]string{} // FileHash's, by path, size and time
 )
 
-// CachePath is where Install keeps a binary of the given hash on a host,
-// relative to the remote user's home.
+// CachePath is where Install keeps a binary of hash on a host.
 func CachePath(hash string) string { return "~/.cache/kaeload/" + hash + "/kaeload" }
 
 // Install makes the binary at local available at CachePath(its hash) on the
-// host and returns both. It uploads only when f (from Probe) lacks it, and
-// checks the copy's sha256 there (where sha256sum exists).
+// host, uploading only when f lacks it, checked there with sha256sum if any.
 func (h *Host) Install(ctx context.Context, local string, f *Facts) (path, hash string, uploaded bool, err error) {
 	hash, err = FileHash(local)
 	if err != nil {
@@ -439,36 +410,33 @@ func (h *Host) Install(ctx context.Context, local string, f *Facts) (path, hash 
 	return path, hash, true, nil
 }
 
-// tail keeps the last lines written to it.
+// tail keeps the last 5 lines written to it that are not blank.
 type tail struct {
 	mu    sync.Mutex
 	lines []string
-	part  []byte
-	// fwd, once set, gets every write: the log, once connected (a failure
-	// to connect quotes the lines in its error, once).
-	fwd io.Writer
+	part  string // the line being written
+	// log, once set (once connected: a failure to connect quotes the
+	// lines in its error, once), gets every line written, after prefix.
+	log    io.Writer
+	prefix string
 }
 
 func (t *tail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.fwd != nil {
-		_, _ = t.fwd.Write(b)
-	}
-	t.part = append(t.part, b...)
-	for {
-		i := bytes.IndexByte(t.part, '\n')
-		if i < 0 {
-			break
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if l != "" && t.log != nil {
+			_, _ = io.WriteString(t.log, t.prefix+l)
 		}
-		if l := strings.TrimSpace(string(t.part[:i])); l != "" {
+	}
+	lines := strings.Split(t.part+string(b), "\n")
+	t.part = lines[len(lines)-1]
+	for _, l := range lines[:len(lines)-1] {
+		if l = strings.TrimSpace(l); l != "" {
 			t.lines = append(t.lines, l)
 		}
-		t.part = t.part[i+1:]
-		if len(t.lines) > 5 {
-			t.lines = t.lines[len(t.lines)-5:]
-		}
 	}
+	t.lines = t.lines[max(len(t.lines)-5, 0):]
 	return len(b), nil
 }
 
@@ -476,34 +444,12 @@ func (t *tail) Write(b []byte) (int, error) {
 func (t *tail) say() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	lines := append([]string(nil), t.lines...)
-	if l := strings.TrimSpace(string(t.part)); l != "" {
+	lines := slices.Clone(t.lines)
+	if l := strings.TrimSpace(t.part); l != "" {
 		lines = append(lines, l)
 	}
 	if len(lines) == 0 {
 		return ""
 	}
 	return ": " + strings.Join(lines, "; ")
-}
-
-// logWriter prefixes every write to w (nil = discard).
-func logWriter(w io.Writer, prefix string) io.Writer {
-	if w == nil {
-		return io.Discard
-	}
-	return &prefixed{w: w, prefix: prefix}
-}
-
-type prefixed struct {
-	w      io.Writer
-	prefix string
-}
-
-func (p *prefixed) Write(b []byte) (int, error) {
-	for _, l := range strings.SplitAfter(string(b), "\n") {
-		if l != "" {
-			_, _ = io.WriteString(p.w, p.prefix+l)
-		}
-	}
-	return len(b), nil
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -12,8 +13,7 @@ import (
 // golden is 2 − φ: a golden-section step is this share of the larger gap.
 const golden = 0.3819660112501051
 
-// Window is one finished measurement: the grid point (0-based index) and
-// its score, positive, higher is better.
+// Window is one finished measurement: a 0-based point and its score (higher is better).
 type Window struct {
 	Point int     `json:"point"`
 	Score float64 `json:"score"`
@@ -24,8 +24,8 @@ type Config struct {
 	Points int // the grid's size, at least 1
 	Budget int // the most windows, at least 1
 	// Predict, when set, names the best point from the two ends' first
-	// windows; the search confirms there and at its neighbours, or falls
-	// back to the coarse pass when !ok. It must be deterministic.
+	// windows, confirmed there and at its neighbours (!ok: the coarse pass).
+	// It must be deterministic.
 	Predict func(lo, hi Window) (point int, ok bool)
 }
 
@@ -47,47 +47,38 @@ type Step struct {
 	Why   string
 }
 
-// CoarsePoints returns the coarse pass's grid points in the order they
-// are measured: min(Points, Budget, clamp(Budget/3+1, 3, 9)) points evenly
-// spread, both ends included (one point: the middle).
+// CoarsePoints are the coarse pass's points in order: min(Points, Budget,
+// clamp(Budget/3+1, 3, 9)) evenly spread with both ends (one: the middle).
 func CoarsePoints(cfg Config) []int {
-	k := min(max(cfg.Budget/3+1, 3), 9)
-	k = min(k, cfg.Points, cfg.Budget)
+	k := min(max(cfg.Budget/3+1, 3), 9, cfg.Points, cfg.Budget)
 	if k <= 0 {
 		return nil
 	}
 	if k == 1 {
 		return []int{(cfg.Points - 1) / 2}
 	}
-	out := make([]int, 0, k)
+	out := make([]int, k)
 	for i := range k {
-		p := int(math.Round(float64(i) * float64(cfg.Points-1) / float64(k-1)))
-		if len(out) == 0 || out[len(out)-1] != p {
-			out = append(out, p)
-		}
+		out[i] = int(math.Round(float64(i) * float64(cfg.Points-1) / float64(k-1)))
 	}
-	return out
+	return slices.Compact(out)
 }
 
-// MaxWindowsPerPoint bounds the windows of one point: a value within
-// noise of the best after this many is as good as the best for any
-// budget, and the search stops rather than spend the rest there.
+// MaxWindowsPerPoint bounds the windows of one point: one within noise of
+// the best after this many is as good as the best for any budget.
 const MaxWindowsPerPoint = 10
 
-// RepeatReserve is the number of windows kept for repetitions: a sixth of
-// the budget.
+// RepeatReserve is the windows kept for repetitions: a sixth of the budget.
 func RepeatReserve(cfg Config) int { return cfg.Budget / 6 }
 
 // state is what the finished windows say, per point.
 type state struct {
-	cfg    Config
-	scores map[int][]float64
-	// first are the points measured before any refinement, in order;
-	// coarse the same, sorted. predicted is Config.Predict's point, -1
-	// without one.
-	first, coarse []int
-	order         []int // visited points, sorted
-	predicted     int
+	cfg       Config
+	scores    map[int][]float64
+	first     []int // the points measured before any refinement, in order
+	coarse    []int // first, sorted
+	order     []int // visited points, sorted
+	predicted int   // Config.Predict's point, -1 without one
 }
 
 func newState(cfg Config, done []Window) *state {
@@ -108,9 +99,7 @@ func newState(cfg Config, done []Window) *state {
 	return s
 }
 
-// predictedPoints are the first points of a search started from the
-// prediction: the two ends, then (once they are measured) the predicted
-// point and its neighbours; the coarse pass when the prediction fails.
+// predictedPoints are the ends, then the predicted point and its neighbours.
 func (s *state) predictedPoints(first map[int]Window) []int {
 	last := s.cfg.Points - 1
 	pts := []int{0, last}
@@ -133,8 +122,7 @@ func (s *state) predictedPoints(first map[int]Window) []int {
 	return out
 }
 
-// logMean is the mean of ln(score) of point p (−Inf for a non-positive
-// score, so that a failed window ranks last).
+// logMean is p's mean ln(score); −Inf after a failed window, which ranks last.
 func (s *state) logMean(p int) float64 {
 	xs := s.scores[p]
 	sum := 0.0
@@ -149,9 +137,8 @@ func (s *state) logMean(p int) float64 {
 
 func (s *state) visited(p int) bool { _, ok := s.scores[p]; return ok }
 
-// localBests returns the coarse points higher than their coarse
-// neighbours, highest first; the highest coarse point when none is
-// strictly higher (ties).
+// localBests are the coarse points higher than their coarse neighbours,
+// highest first; else (ties) the highest coarse point.
 func (s *state) localBests() []int {
 	c := s.coarse
 	var out []int
@@ -170,60 +157,40 @@ func (s *state) localBests() []int {
 
 // best returns the point of ps with the highest mean, the first of equals.
 func (s *state) best(ps []int) int {
-	b := ps[0]
-	for _, p := range ps[1:] {
-		if s.logMean(p) > s.logMean(b) {
-			b = p
-		}
-	}
-	return b
+	return slices.MaxFunc(ps, func(a, b int) int { return cmp.Compare(s.logMean(a), s.logMean(b)) })
 }
 
 // bracket is the refinement around one local best.
 type bracket struct {
-	lo, hi  int // the coarse neighbours (or the local best at an edge)
 	b, l, r int // best visited point inside and its nearest visited neighbours
-	spent   int // first visits inside (lo, hi), coarse points excluded
+	spent   int // first visits between the coarse neighbours, coarse points excluded
 }
 
-// bracketOf builds the bracket around coarse local best p.
+// bracketOf builds the bracket around coarse local best p, between its
+// coarse neighbours (or p itself at an edge).
 func (s *state) bracketOf(p int) bracket {
 	i := slices.Index(s.coarse, p)
-	br := bracket{lo: p, hi: p}
-	if i > 0 {
-		br.lo = s.coarse[i-1]
-	}
-	if i < len(s.coarse)-1 {
-		br.hi = s.coarse[i+1]
-	}
-	var inside []int
+	lo, hi := s.coarse[max(i-1, 0)], s.coarse[min(i+1, len(s.coarse)-1)]
+	var br bracket
+	var inside []int // sorted, as s.order
 	for _, q := range s.order {
-		if q >= br.lo && q <= br.hi {
+		if q >= lo && q <= hi {
 			inside = append(inside, q)
-			if q > br.lo && q < br.hi && !slices.Contains(s.coarse, q) {
+			if q > lo && q < hi && !slices.Contains(s.coarse, q) {
 				br.spent++
 			}
 		}
 	}
 	br.b = s.best(inside)
-	br.l, br.r = br.b, br.b
-	for _, q := range inside {
-		if q < br.b {
-			br.l = q
-		}
-		if q > br.b && br.r == br.b {
-			br.r = q
-		}
-	}
+	j := slices.Index(inside, br.b)
+	br.l, br.r = inside[max(j-1, 0)], inside[min(j+1, len(inside)-1)]
 	return br
 }
 
-// resolved reports whether both grid neighbours of the bracket's best
-// inside the bracket are visited.
+// resolved: both grid neighbours of the bracket's best are visited.
 func (br bracket) resolved() bool { return br.b-br.l <= 1 && br.r-br.b <= 1 }
 
-// next is the bracket's golden-section point: in the larger gap, 0.382 of
-// the way from b, at least one step.
+// next is the golden-section point: 0.382 of the larger gap from b, ≥ 1 step.
 func (br bracket) next() int {
 	gl, gr := br.b-br.l, br.r-br.b
 	if gr > gl {
@@ -232,14 +199,16 @@ func (br bracket) next() int {
 	return br.b - max(1, int(math.Round(golden*float64(gl))))
 }
 
-// Next returns the next point to measure after the windows done (in the
-// order they finished; only their points and scores matter), or Done.
+// finished is the Step that ends a search.
+func finished(why string) Step { return Step{Point: -1, Done: true, Phase: PhaseDone, Why: why} }
+
+// Next returns the next point to measure after the windows done, or Done.
 func Next(cfg Config, done []Window) Step {
 	if cfg.Points < 1 || cfg.Budget < 1 {
-		return Step{Point: -1, Done: true, Phase: PhaseDone, Why: "empty grid or no budget"}
+		return finished("empty grid or no budget")
 	}
 	if len(done) >= cfg.Budget {
-		return Step{Point: -1, Done: true, Phase: PhaseDone, Why: fmt.Sprintf("budget of %d windows spent", cfg.Budget)}
+		return finished(fmt.Sprintf("budget of %d windows spent", cfg.Budget))
 	}
 	s := newState(cfg, done)
 	for i, p := range s.first {
@@ -266,22 +235,24 @@ func Next(cfg Config, done []Window) Step {
 	}
 	// In the last windows an answer whose best was measured once would
 	// have no interval: it is repeated before any further refinement.
-	if best := s.best(s.order); left <= RepeatReserve(cfg) && len(s.scores[best]) < 2 && !math.IsInf(s.logMean(best), -1) {
-		return Step{Point: best, Phase: PhaseRepeat, Why: fmt.Sprintf("repeat the best point %d: its interval needs a second window", best)}
+	if best := s.best(s.order); left <= RepeatReserve(cfg) && len(s.scores[best]) < 2 {
+		if st, ok := s.repeat(); ok {
+			return st
+		}
 	}
 	if len(open) > 0 && left > reserve {
 		return refine()
 	}
-	if p, why, ok := s.extend(); ok {
-		return Step{Point: p, Phase: PhaseRefine, Why: why}
+	if st, ok := s.extend(); ok {
+		return st
 	}
-	if p, why, ok := s.repeat(); ok {
-		return Step{Point: p, Phase: PhaseRepeat, Why: why}
+	if st, ok := s.repeat(); ok {
+		return st
 	}
 	if len(open) > 0 {
 		return refine()
 	}
-	return Step{Point: -1, Done: true, Phase: PhaseDone, Why: fmt.Sprintf("every bracket is resolved, and the best and the points within noise of it have %d windows", MaxWindowsPerPoint)}
+	return finished(fmt.Sprintf("every bracket is resolved, and the best and the points within noise of it have %d windows", MaxWindowsPerPoint))
 }
 
 // firstStep is the step that measures s.first[i] = p.
@@ -295,18 +266,13 @@ func (s *state) firstStep(i, p int) Step {
 	return Step{Point: p, Phase: PhaseConfirm, Why: fmt.Sprintf("confirm the predicted point %d and its neighbours", s.predicted)}
 }
 
-// noise returns the standard deviation of ln(score) pooled over the
-// points with at least two windows and its degrees of freedom; df is 0
-// when there is none.
+// noise is the standard deviation of ln(score) pooled over the points with
+// two windows or more, and its degrees of freedom (0: none).
 func (s *state) noise() (sd float64, df int) {
 	var ss float64
 	for _, p := range s.order {
-		xs := s.scores[p]
-		if len(xs) < 2 {
-			continue
-		}
-		m := s.logMean(p)
-		if math.IsInf(m, 0) {
+		xs, m := s.scores[p], s.logMean(p)
+		if len(xs) < 2 || math.IsInf(m, 0) {
 			continue
 		}
 		for _, x := range xs {
@@ -339,14 +305,14 @@ func (s *state) contender(best, p int) bool {
 	return d < stats.StudentTQuantile(0.995, float64(df))*sd*math.Sqrt(1/float64(len(a))+1/float64(len(b)))
 }
 
-// extend finds where the plateau may go on unmeasured: once the best has
-// two windows, the highest unvisited grid neighbour of the best or of a
-// point the t-test cannot tell from it. A flat top wider than a coarse
-// step would otherwise be left partly unmeasured.
-func (s *state) extend() (int, string, bool) {
+// extend measures where the plateau may go on: once the best has two
+// windows, the highest unvisited neighbour of the best or of a point the
+// t-test cannot tell from it, lest a flat top wider than a coarse step be
+// left partly unmeasured.
+func (s *state) extend() (Step, bool) {
 	best := s.best(s.order)
 	if len(s.scores[best]) < 2 || math.IsInf(s.logMean(best), -1) {
-		return 0, "", false
+		return Step{}, false
 	}
 	var equal []int
 	for _, p := range s.order {
@@ -358,23 +324,24 @@ func (s *state) extend() (int, string, bool) {
 	for _, p := range equal {
 		for _, q := range []int{p - 1, p + 1} {
 			if q >= 0 && q < s.cfg.Points && !s.visited(q) {
-				return q, fmt.Sprintf("the plateau may go on past %d, within noise of the best point %d: its neighbour %d is unmeasured", p, best, q), true
+				return Step{Point: q, Phase: PhaseRefine, Why: fmt.Sprintf(
+					"the plateau may go on past %d, within noise of the best point %d: its neighbour %d is unmeasured", p, best, q)}, true
 			}
 		}
 	}
-	return 0, "", false
+	return Step{}, false
 }
 
-// repeat picks the point to measure again: the best until it has two
-// windows, then the one with the fewest windows among the best and its
-// contenders (the higher mean first among equals).
-func (s *state) repeat() (int, string, bool) {
+// repeat measures again the best until it has two windows, then the one
+// with the fewest windows among it and its contenders (higher mean first).
+func (s *state) repeat() (Step, bool) {
 	best := s.best(s.order)
 	if math.IsInf(s.logMean(best), -1) {
-		return 0, "", false
+		return Step{}, false
 	}
+	why := fmt.Sprintf("repeat the best point %d: its interval needs a second window", best)
 	if len(s.scores[best]) < 2 {
-		return best, fmt.Sprintf("repeat the best point %d: its interval needs a second window", best), true
+		return Step{Point: best, Phase: PhaseRepeat, Why: why}, true
 	}
 	var cands []int
 	for _, p := range s.order {
@@ -383,43 +350,34 @@ func (s *state) repeat() (int, string, bool) {
 		}
 	}
 	if len(cands) == 0 {
-		return 0, "", false
+		return Step{}, false
 	}
-	sort.SliceStable(cands, func(a, b int) bool {
-		na, nb := len(s.scores[cands[a]]), len(s.scores[cands[b]])
-		if na != nb {
-			return na < nb
-		}
-		return s.logMean(cands[a]) > s.logMean(cands[b])
+	slices.SortStableFunc(cands, func(a, b int) int {
+		return cmp.Or(cmp.Compare(len(s.scores[a]), len(s.scores[b])), cmp.Compare(s.logMean(b), s.logMean(a)))
 	})
-	p := cands[0]
+	p, why := cands[0], fmt.Sprintf("repeat %d: within noise of the best point %d", cands[0], best)
 	if p == best {
-		return p, fmt.Sprintf("repeat the best point %d (no other is within noise with fewer windows)", p), true
+		why = fmt.Sprintf("repeat the best point %d (no other is within noise with fewer windows)", p)
 	}
-	return p, fmt.Sprintf("repeat %d: within noise of the best point %d", p, best), true
+	return Step{Point: p, Phase: PhaseRepeat, Why: why}, true
 }
 
 // Answer is what a search found.
 type Answer struct {
-	// Best is the visited point with the highest mean score (-1: none);
-	// Stats are its scores'.
-	Best  int
-	Stats stats.Stats
+	Best  int         // the visited point with the highest mean score (-1: none)
+	Stats stats.Stats // Best's scores'
 	// Plateau are the visited points not significantly worse than Best,
-	// ascending (PlateauLow the lowest, -1 when none); Untested those
-	// with too few windows to test.
+	// ascending; Untested those with too few windows to test.
 	Plateau    []int
-	PlateauLow int
+	PlateauLow int // Plateau's lowest, -1 when none
 	Untested   []int
 	Visited    int // distinct points measured
 	Windows    int
-	// Unimodal is false when the coarse pass had more than one local
-	// best; LocalBests are those, highest first.
-	Unimodal   bool
-	LocalBests []int
-	Refined    bool // the budget lasted beyond the coarse pass
-	Resolved   bool // every local best's bracket reached grid resolution
-	Predicted  int  // Config.Predict's point; -1 without one
+	Unimodal   bool  // false when the coarse pass had more than one local best
+	LocalBests []int // highest first
+	Refined    bool  // the budget lasted beyond the coarse pass
+	Resolved   bool  // every local best's bracket reached grid resolution
+	Predicted  int   // Config.Predict's point; -1 without one
 }
 
 // Analyze returns the answer the windows done give.
@@ -445,23 +403,11 @@ func Analyze(cfg Config, done []Window) Answer {
 	if len(a.Plateau) > 0 {
 		a.PlateauLow = a.Plateau[0]
 	}
-	coarseDone := true
-	for _, p := range s.coarse {
-		coarseDone = coarseDone && s.visited(p)
-	}
-	a.Refined = false
-	for _, p := range s.order {
-		if !slices.Contains(s.coarse, p) {
-			a.Refined = true
-		}
-	}
-	if coarseDone {
+	a.Refined = slices.ContainsFunc(s.order, func(p int) bool { return !slices.Contains(s.coarse, p) })
+	if !slices.ContainsFunc(s.coarse, func(p int) bool { return !s.visited(p) }) {
 		a.LocalBests = s.localBests()
 		a.Unimodal = len(a.LocalBests) <= 1
-		a.Resolved = true
-		for _, p := range a.LocalBests {
-			a.Resolved = a.Resolved && s.bracketOf(p).resolved()
-		}
+		a.Resolved = !slices.ContainsFunc(a.LocalBests, func(p int) bool { return !s.bracketOf(p).resolved() })
 	}
 	return a
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -31,8 +32,7 @@ type Ready struct {
 	Tally             *Tally        // when set, counts what the probes did
 }
 
-// Tally counts the readiness probes' TCP connections, completed TLS
-// handshakes and HTTP responses read: lines in some servers' logs.
+// Tally counts what the readiness probes did: lines in some servers' logs.
 type Tally struct{ Connections, Handshakes, Requests uint64 }
 
 // Control is the server-side half of a run: how to start, stop and check
@@ -41,8 +41,7 @@ type Control struct {
 	Host string            // "local" (or "") for sh -c on this machine
 	Env  map[string]string // added to every command's environment
 	Log  io.Writer         // every command line and its output
-	// Remote, when set, returns the command (an ssh client) that runs
-	// command with env on the machine Host names.
+	// Remote, when set, returns the ssh client that runs command on Host.
 	Remote func(ctx context.Context, env map[string]string, command string) *exec.Cmd
 
 	mu     sync.Mutex
@@ -61,8 +60,7 @@ type CommandError struct {
 	First   string // the first line of output: usually what went wrong
 }
 
-// Summary says in one line what went wrong: the command's first line of
-// output, or its exit status when it printed nothing.
+// Summary is the command's first line of output, else its exit status.
 func (e *CommandError) Summary() string {
 	if e.First != "" {
 		return e.First
@@ -71,36 +69,27 @@ func (e *CommandError) Summary() string {
 }
 
 func (e *CommandError) Error() string {
-	msg := fmt.Sprintf("server %s command %q failed: %s", e.Step, e.Command, e.Status)
+	on := ""
 	if e.Host != "" {
-		msg = fmt.Sprintf("server %s command %q on ssh host %s failed: %s", e.Step, e.Command, e.Host, e.Status)
+		on = " on ssh host " + e.Host
 	}
+	msg := fmt.Sprintf("server %s command %q%s failed: %s", e.Step, e.Command, on, e.Status)
 	if len(e.Stderr) > 0 {
 		msg += "; last output:\n    " + strings.Join(e.Stderr, "\n    ")
 	}
 	return msg
 }
 
-// remoteName is Host for a remote Control, else "".
-func (c *Control) remoteName() string {
-	if c.Remote == nil {
-		return ""
-	}
-	return c.Host
-}
-
-func (c *Control) local() error {
-	if c.Host != "" && c.Host != "local" && c.Remote == nil {
-		return fmt.Errorf("server host %q: only local is supported yet", c.Host)
-	}
-	return nil
-}
-
-func (c *Control) command(ctx context.Context, command string) *exec.Cmd {
-	var cmd *exec.Cmd
-	if c.Remote != nil {
+// command runs command as step, its output kept in out and logged.
+func (c *Control) command(ctx context.Context, step, command string) (cmd *exec.Cmd, out *output, err error) {
+	out = &output{log: c.Log, step: step, command: command}
+	switch {
+	case c.Remote != nil:
+		out.host = c.Host
 		cmd = c.Remote(ctx, c.Env, command)
-	} else {
+	case c.Host != "" && c.Host != "local":
+		return nil, nil, fmt.Errorf("server host %q: only local is supported yet", c.Host)
+	default:
 		cmd = exec.CommandContext(ctx, "sh", "-c", command)
 		cmd.Env = os.Environ()
 		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
@@ -111,22 +100,20 @@ func (c *Control) command(ctx context.Context, command string) *exec.Cmd {
 	// kaeload's terminal group does not hit the server mid-teardown.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	return cmd
-}
-
-func (c *Control) logf(format string, args ...any) {
+	cmd.Stdout, cmd.Stderr = out, out
 	if c.Log != nil {
-		fmt.Fprintf(c.Log, format, args...)
+		fmt.Fprintf(c.Log, "[%s] $ %s\n", step, command)
 	}
+	return cmd, out, nil
 }
 
 // output logs a command's output line by line and keeps all of it.
 type output struct {
-	log    io.Writer
-	step   string
-	mu     sync.Mutex
-	all    bytes.Buffer
-	logged int // the bytes of all logged so far
+	log                 io.Writer
+	step, host, command string
+	mu                  sync.Mutex
+	all                 bytes.Buffer
+	logged              int // the bytes of all logged so far
 }
 
 func (o *output) Write(b []byte) (int, error) {
@@ -145,27 +132,19 @@ func (o *output) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// flush logs a last line that has no newline.
+// flush logs a last line that has no newline; it and failure are called
+// once the command has ended, so no Write runs any more.
 func (o *output) flush() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	if rest := o.all.Bytes()[o.logged:]; len(rest) > 0 && o.log != nil {
 		fmt.Fprintf(o.log, "[%s] %s\n", o.step, rest)
 	}
 	o.logged = o.all.Len()
 }
 
-func (o *output) text() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.all.String()
-}
-
-// failure is the error of command, which ended with status: its last 5
-// lines of output, and its first that is not blank.
-func (o *output) failure(host, command, status string) *CommandError {
-	e := &CommandError{Host: host, Step: o.step, Command: command, Status: status}
-	text := strings.TrimRight(o.text(), "\n")
+// failure is the command's error, with its last 5 lines and first non-blank.
+func (o *output) failure(status string) *CommandError {
+	e := &CommandError{Host: o.host, Step: o.step, Command: o.command, Status: status}
+	text := strings.TrimRight(o.all.String(), "\n")
 	if text == "" {
 		return e
 	}
@@ -180,76 +159,67 @@ func (o *output) failure(host, command, status string) *CommandError {
 	return e
 }
 
-// Run runs one command to completion (bounded by timeout) and returns its
-// combined output. A non-zero exit is a *CommandError.
+// Run runs command within timeout; a non-zero exit is a *CommandError.
 func (c *Control) Run(ctx context.Context, step, command string, timeout time.Duration) (string, error) {
-	if err := c.local(); err != nil {
-		return "", err
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := c.command(ctx, command)
-	out := &output{log: c.Log, step: step}
-	cmd.Stdout, cmd.Stderr = out, out
-	c.logf("[%s] $ %s\n", step, command)
-	err := cmd.Run()
+	cmd, out, err := c.command(ctx, step, command)
+	if err != nil {
+		return "", err
+	}
+	err = cmd.Run()
 	out.flush()
 	if err != nil {
 		status := err.Error()
 		if ctx.Err() == context.DeadlineExceeded {
 			status = fmt.Sprintf("did not finish within %v", timeout)
 		}
-		return out.text(), out.failure(c.remoteName(), command, status)
+		return out.all.String(), out.failure(status)
 	}
-	return out.text(), nil
+	return out.all.String(), nil
 }
 
 // Start runs the start command and waits until ready answers. A command
 // that exits 0 has daemonized, non-zero failed (even after an old server
 // answered); one still running stays until Stop. A failure leaves nothing.
 func (c *Control) Start(ctx context.Context, command string, ready Ready) error {
-	if err := c.local(); err != nil {
+	cmd, out, err := c.command(context.Background(), "start", command) // lives beyond ctx; Stop ends it
+	if err != nil {
 		return err
 	}
-	cmd := c.command(context.Background(), command) // lives beyond ctx; Stop ends it
-	out := &output{log: c.Log, step: "start"}
-	cmd.Stdout, cmd.Stderr = out, out
-	c.logf("[start] $ %s\n", command)
 	if err := cmd.Start(); err != nil {
-		return out.failure(c.remoteName(), command, err.Error())
+		return out.failure(err.Error())
 	}
 	done := make(chan struct{})
 	var waitErr error
 	go func() { waitErr = cmd.Wait(); out.flush(); close(done) }()
-	c.mu.Lock()
-	c.fg, c.fgDone = cmd, done
-	c.mu.Unlock()
-
-	exited := func() error {
-		c.mu.Lock()
-		c.fg, c.fgDone = nil, nil
-		c.mu.Unlock()
-		if waitErr != nil {
-			return out.failure(c.remoteName(), command, waitErr.Error())
+	failed := func() error { // the command's error once it exited non-zero
+		select {
+		case <-done:
+			if waitErr != nil {
+				return out.failure(waitErr.Error())
+			}
+		default:
 		}
 		return nil
 	}
-	err := WaitReady(ctx, ready, done)
+	c.mu.Lock()
+	c.fg, c.fgDone, c.fgErr = cmd, done, failed
+	c.mu.Unlock()
+
+	err = WaitReady(ctx, ready, done)
 	if err == nil {
-		// Ready while the command still runs: give it one probe interval
-		// to exit, so that a daemonizing command that fails (after
-		// something else answered the probe) is caught before any load.
-		grace := time.NewTimer(readyInterval(ready))
-		select {
-		case <-done:
-		case <-grace.C:
-		case <-ctx.Done():
-		}
-		grace.Stop()
+		// Give a command still running one probe interval to exit: a
+		// daemonizing one that fails (after something else answered) is
+		// caught before any load.
+		_ = sleep(ctx, readyInterval(ready), done)
 	}
 	select {
 	case <-done:
-		if e := exited(); e != nil {
+		c.mu.Lock()
+		c.fg, c.fgDone, c.fgErr = nil, nil, nil
+		c.mu.Unlock()
+		if e := failed(); e != nil {
 			return e
 		}
 		if errors.Is(err, errExited) { // exited 0 before ready: daemonized, keep waiting
@@ -258,19 +228,6 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 	default:
 		// Still running: a foreground server, or a daemonizing command
 		// that has not finished yet (see StartFailed).
-		c.mu.Lock()
-		c.fgErr = func() error {
-			select {
-			case <-done:
-			default:
-				return nil
-			}
-			if waitErr == nil {
-				return nil
-			}
-			return out.failure(c.remoteName(), command, waitErr.Error())
-		}
-		c.mu.Unlock()
 	}
 	if err != nil {
 		c.killForeground()
@@ -279,8 +236,7 @@ func (c *Control) Start(ctx context.Context, command string, ready Ready) error 
 	return nil
 }
 
-// ReadyError is a start command after which the server did not become
-// ready (or the wait for it was cancelled).
+// ReadyError is a start command after which the server did not become ready.
 type ReadyError struct {
 	Command string
 	Err     error // WaitReady's or the context's
@@ -291,31 +247,26 @@ func (e *ReadyError) Error() string { return fmt.Sprintf("server start %q: %v", 
 // Unwrap returns Err.
 func (e *ReadyError) Unwrap() error { return e.Err }
 
-// StartFailed returns the start command's *CommandError when it was still
-// running as the server became ready and exited non-zero since (an old
-// server answered the probe); else nil.
+// StartFailed is the *CommandError of a start command that still ran when
+// the server became ready and exited non-zero since (an old server answered).
 func (c *Control) StartFailed() error {
 	c.mu.Lock()
-	f := c.fgErr
-	c.mu.Unlock()
-	if f == nil {
+	defer c.mu.Unlock()
+	if c.fgErr == nil {
 		return nil
 	}
-	return f()
+	return c.fgErr()
 }
 
 // Stop runs the stop command (if any), then ends a foreground start command
-// still running (SIGTERM to its group, SIGKILL after 5 s). It always tries
-// both and reports every failure.
+// (SIGTERM to its group, SIGKILL after 5 s); it reports every failure.
 func (c *Control) Stop(ctx context.Context, command string, timeout time.Duration) error {
-	var errs []error
+	var err error
 	if command != "" {
-		if _, err := c.Run(ctx, "stop", command, timeout); err != nil {
-			errs = append(errs, err)
-		}
+		_, err = c.Run(ctx, "stop", command, timeout)
 	}
 	c.killForeground()
-	return errors.Join(errs...)
+	return err
 }
 
 func (c *Control) killForeground() {
@@ -348,6 +299,20 @@ func (c *Control) Foreground() int {
 
 var errExited = errors.New("start command exited")
 
+// sleep waits d, or returns ctx's error or errExited when they come first.
+func sleep(ctx context.Context, d time.Duration, exited <-chan struct{}) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-exited:
+		return errExited
+	case <-t.C:
+		return nil
+	}
+}
+
 func readyInterval(r Ready) time.Duration {
 	if r.Interval <= 0 {
 		return 100 * time.Millisecond
@@ -355,35 +320,22 @@ func readyInterval(r Ready) time.Duration {
 	return r.Interval
 }
 
-// WaitReady polls until the server answers as r says, r.Timeout passes or
-// ctx ends. If exited is closed first, it returns errExited.
+// WaitReady polls until the server answers as r says, r.Timeout passes,
+// ctx ends or exited closes (errExited).
 func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
 	r.Interval = readyInterval(r)
 	if r.Timeout <= 0 {
 		r.Timeout = 30 * time.Second
 	}
-	if r.Kind == "" {
-		r.Kind = "tcp"
-	}
+	r.Kind = cmp.Or(r.Kind, "tcp")
 	deadline := time.Now().Add(r.Timeout)
 	var last error
 	for {
-		attempt := r.Interval
-		if attempt < time.Second {
-			attempt = time.Second
-		}
-		if last = probe(ctx, r, attempt); last == nil {
+		if last = probe(ctx, r, max(r.Interval, time.Second)); last == nil {
 			return nil
 		}
-		wait := time.NewTimer(r.Interval)
-		select {
-		case <-ctx.Done():
-			wait.Stop()
-			return ctx.Err()
-		case <-exited:
-			wait.Stop()
-			return errExited
-		case <-wait.C:
+		if err := sleep(ctx, r.Interval, exited); err != nil {
+			return err
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("not ready after %v (%s probe): %v", r.Timeout, r.Kind, last)
@@ -391,20 +343,15 @@ func WaitReady(ctx context.Context, r Ready, exited <-chan struct{}) error {
 	}
 }
 
-// Listening tells whether anything listens on addr: up to tries TCP
-// connects spread over within, an error only when every one was refused.
+// Listening fails when tries TCP connects to addr over within are all refused.
 func Listening(ctx context.Context, addr string, tries int, within time.Duration) error {
 	tries = max(tries, 1)
 	gap := within / time.Duration(tries)
 	var last error
 	for i := range tries {
 		if i > 0 {
-			t := time.NewTimer(gap)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return ctx.Err()
-			case <-t.C:
+			if err := sleep(ctx, gap, nil); err != nil {
+				return err
 			}
 		}
 		dctx, cancel := context.WithTimeout(ctx, within)
@@ -444,10 +391,7 @@ func probe(ctx context.Context, r Ready, timeout time.Duration) error {
 	default:
 		return fmt.Errorf("unknown ready probe %q (want tcp, tls or https)", r.Kind)
 	}
-	t := r.Tally
-	if t == nil {
-		t = new(Tally)
-	}
+	t := cmp.Or(r.Tally, new(Tally))
 	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return err
@@ -481,8 +425,7 @@ func probe(ctx context.Context, r Ready, timeout time.Duration) error {
 	return resp.Body.Close() // c closes deferred: the server may have closed it first
 }
 
-// Probe is a command whose output carries a number, read before and after
-// each measured window (e.g. a KAE or QAT hardware request counter).
+// Probe is a command whose output's number is read around each window.
 type Probe struct {
 	Name    string
 	Command string
@@ -497,8 +440,7 @@ const DefaultProbeTimeout = 10 * time.Second
 
 var firstNumber = regexp.MustCompile(`[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?`)
 
-// Read runs the probe's command (bounded by p.Timeout) and returns its
-// number. A failing command is a *CommandError.
+// Read returns the probe's number; a failing command is a *CommandError.
 func (c *Control) Read(ctx context.Context, p Probe) (float64, error) {
 	if p.Func != nil {
 		return p.Func(), nil

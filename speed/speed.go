@@ -12,11 +12,10 @@ import (
 	"github.com/kaeload/kaeload/results"
 )
 
-// Units of Result.Unit: rates of operations (signatures, key exchanges)
-// and throughput (ciphers, digests, AEADs).
+// Units of Result.Unit.
 const (
-	OpsPerSec   = "ops/s"
-	BytesPerSec = "bytes/s"
+	OpsPerSec   = "ops/s"   // signatures, key exchanges
+	BytesPerSec = "bytes/s" // ciphers, digests, AEADs
 )
 
 // Result is one figure of a speed run, stored as is in run.json.
@@ -27,8 +26,7 @@ type Result = results.SpeedResult
 // other lines. Output without any result is an error.
 func Parse(output string) ([]Result, error) { return ParseReader(strings.NewReader(output)) }
 
-// ParseReader is Parse reading r line by line, in memory bounded by the
-// longest line (1 MiB).
+// ParseReader is Parse reading r line by line (lines up to 1 MiB).
 func ParseReader(r io.Reader) ([]Result, error) {
 	var p parser
 	sc := bufio.NewScanner(r)
@@ -60,13 +58,10 @@ type parser struct {
 var (
 	// bsslRE matches bssl's result line; the ": 118.4 MB/s" suffix some
 	// versions print is ignored, bytes/s being ops/s × block exactly.
-	bsslRE = regexp.MustCompile(`^Did (\d+) (.+?) operations in (\d+)us \(([0-9.]+) ops/sec\)`)
-	// bytesRE finds the block size in a bssl description.
-	bytesRE = regexp.MustCompile(`\s*\((\d+) bytes\)`)
-	// numRE is a plain decimal number as the tools print them.
-	numRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
-	// timeRE is a seconds-per-operation cell ("0.000387s").
-	timeRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?s$`)
+	bsslRE  = regexp.MustCompile(`^Did (\d+) (.+?) operations in (\d+)us \(([0-9.]+) ops/sec\)`)
+	bytesRE = regexp.MustCompile(`\s*\((\d+) bytes\)`)   // the block size in a bssl description
+	numRE   = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)  // a plain decimal figure
+	timeRE  = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?s$`) // seconds per operation ("0.000387s")
 )
 
 func (p *parser) line(s string) {
@@ -83,9 +78,7 @@ func (p *parser) line(s string) {
 	if rest, ok := strings.CutPrefix(s, "Got: +H:"); ok {
 		// A -multi child's block sizes; its figures ("Got: +F…") are not
 		// results: the sums follow as rows or as +F lines.
-		if i := strings.Index(rest, " from "); i >= 0 {
-			rest = rest[:i]
-		}
+		rest, _, _ = strings.Cut(rest, " from ")
 		if blocks, ok := blockList(strings.Split(rest, ":")); ok {
 			p.blocks, p.multi, p.inTypes, p.rates = blocks, true, false, nil
 		}
@@ -112,8 +105,8 @@ func (p *parser) line(s string) {
 	if p.multi && p.typeRow(fields, true) {
 		return
 	}
-	if p.rates != nil && p.rateRow(fields) {
-		return
+	if p.rates != nil {
+		p.rateRow(fields)
 	}
 }
 
@@ -149,18 +142,29 @@ func (p *parser) bssl(m []string) {
 
 // typeHeader reads "16 bytes 64 bytes …" (after "type") into block sizes.
 func typeHeader(cells []string) ([]int, bool) {
-	if len(cells)%2 != 0 {
-		return nil, false
-	}
-	var blocks []int
+	var sizes []string
 	for i := 0; i < len(cells); i += 2 {
-		n, err := strconv.Atoi(cells[i])
-		if err != nil || n <= 0 || cells[i+1] != "bytes" {
+		if i+1 == len(cells) || cells[i+1] != "bytes" {
 			return nil, false
 		}
-		blocks = append(blocks, n)
+		sizes = append(sizes, cells[i])
 	}
-	return blocks, true
+	return blockList(sizes)
+}
+
+// row splits fields into a label and n figures that read reads, if it can.
+func row(fields []string, n int, read func(string) (float64, bool)) (label []string, vals []float64, ok bool) {
+	if len(fields) <= n {
+		return nil, nil, false
+	}
+	for _, cell := range fields[len(fields)-n:] {
+		v, ok := read(cell)
+		if !ok {
+			return nil, nil, false
+		}
+		vals = append(vals, v)
+	}
+	return fields[:len(fields)-n], vals, true
 }
 
 // typeRow adds a cipher table row: a name (which may hold spaces, as in
@@ -169,35 +173,22 @@ func typeHeader(cells []string) ([]int, bool) {
 // With onlyK (the headerless rows of -multi, which always carry the
 // suffix) a cell without "k" makes the line no row.
 func (p *parser) typeRow(fields []string, onlyK bool) bool {
-	n := len(p.blocks)
-	if len(fields) <= n {
-		return false
-	}
-	name := strings.Join(fields[:len(fields)-n], " ")
-	vals := make([]float64, n)
-	for i, cell := range fields[len(fields)-n:] {
-		mult := 1.0
-		if c, ok := strings.CutSuffix(cell, "k"); ok {
-			cell, mult = c, 1000
-		} else if onlyK {
-			return false
-		}
+	label, vals, ok := row(fields, len(p.blocks), func(cell string) (float64, bool) {
+		cell, k := strings.CutSuffix(cell, "k")
 		v, ok := number(cell)
-		if !ok {
-			return false
+		if k {
+			v *= 1000
 		}
-		vals[i] = v * mult
-	}
+		return v, ok && (k || !onlyK)
+	})
 	for i, v := range vals {
-		p.add(Result{Algorithm: name, Block: p.blocks[i], Value: v, Unit: BytesPerSec})
+		p.add(Result{Algorithm: strings.Join(label, " "), Block: p.blocks[i], Value: v, Unit: BytesPerSec})
 	}
-	return true
+	return ok
 }
 
-// rateHeader reads a public-key table header such as
-// "sign verify sign/s verify/s" or "op op/s": time columns (plain words),
-// then as many rate columns ending in "/s". It returns the rate columns'
-// names.
+// rateHeader returns the rate columns' names of a public-key table header
+// such as "sign verify sign/s verify/s": time columns, then as many rates.
 func rateHeader(fields []string) ([]string, bool) {
 	if len(fields) < 2 || len(fields)%2 != 0 {
 		return nil, false
@@ -219,26 +210,14 @@ func rateHeader(fields []string) ([]string, bool) {
 	return rates, true
 }
 
-// rateRow adds a public-key table row: a label, time cells ("0.000387s"),
-// then one rate per rate column.
+// rateRow adds a public-key table row: a label, time cells, then rates.
 func (p *parser) rateRow(fields []string) bool {
-	n := len(p.rates)
-	if len(fields) <= n {
-		return false
-	}
-	vals := make([]float64, n)
-	for i, cell := range fields[len(fields)-n:] {
-		v, ok := number(cell)
-		if !ok {
-			return false
-		}
-		vals[i] = v
-	}
-	label := fields[:len(fields)-n]
+	label, vals, ok := row(fields, len(p.rates), number)
+	n := len(label)
 	for len(label) > 0 && timeRE.MatchString(label[len(label)-1]) {
 		label = label[:len(label)-1]
 	}
-	if len(label) == len(fields)-n || len(label) == 0 {
+	if !ok || len(label) == n || len(label) == 0 {
 		return false // no time cells: not a table row
 	}
 	name := strings.Join(label, " ")
@@ -262,7 +241,7 @@ var mrKinds = map[string]struct {
 }
 
 // machine adds a -mr record: "+H:16:64:…" (block sizes), "+F:k:name:v…"
-// (bytes/s per block) and the public-key records of mrKinds.
+// (bytes/s per block) or one of mrKinds.
 func (p *parser) machine(s string) {
 	p.inTypes, p.rates = false, nil
 	parts := strings.Split(s, ":")
@@ -272,14 +251,10 @@ func (p *parser) machine(s string) {
 			p.blocks = blocks
 		}
 	case "+F":
-		if len(parts) < 3 || parts[2] == "" {
+		if len(parts) < 3 || parts[2] == "" || len(parts)-3 > len(p.blocks) {
 			return
 		}
-		vals := parts[3:]
-		if len(vals) > len(p.blocks) {
-			return
-		}
-		for i, c := range vals {
+		for i, c := range parts[3:] {
 			if v, ok := number(c); ok {
 				p.add(Result{Algorithm: parts[2], Block: p.blocks[i], Value: v, Unit: BytesPerSec})
 			}
@@ -322,9 +297,8 @@ func (p *parser) add(r Result) {
 	p.out = append(p.out, r)
 }
 
-// number parses a plain decimal figure ("801.2", "26448.18"); signs,
-// exponents, hex and the words inf and nan are not figures a speed tool
-// prints, so they are refused.
+// number parses a plain decimal figure ("801.2"); signs, exponents, hex,
+// inf and nan are not figures a speed tool prints.
 func number(s string) (float64, bool) {
 	if !numRE.MatchString(s) {
 		return 0, false

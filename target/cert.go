@@ -18,12 +18,10 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// CertKinds lists the certificate kinds GenerateCert accepts: those a
-// scenario may name (plans.BuiltinCerts, the one list).
+// CertKinds are the kinds GenerateCert accepts: those a scenario may name.
 var CertKinds = plans.BuiltinCerts
 
-// GenerateCert returns a fresh self-signed certificate and key in PEM form
-// for "localhost", 127.0.0.1 and ::1. kind is one of CertKinds.
+// GenerateCert returns a fresh self-signed PEM certificate and key for localhost.
 func GenerateCert(kind string) (certPEM, keyPEM []byte, err error) {
 	var key crypto.Signer
 	switch kind {

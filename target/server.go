@@ -1,9 +1,9 @@
 package target
 
 import (
+	"cmp"
 	"context"
 	"crypto"
-	"crypto/sha256"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -33,28 +33,25 @@ type Options struct {
 	CertFile, KeyFile string // a PEM certificate and key to serve instead; both or neither
 	Resumption        bool   // session tickets; without them every handshake is full
 	Body              []byte // "" is DefaultBody
-	// HandshakeWork is that many SHA-256 hashes of 64 bytes in every
-	// handshake: CPU work, not sleep, for tests of what a run measures.
+	// HandshakeWork is that many SHA-256 hashes in every handshake: CPU
+	// work, not sleep, for tests of what a run measures.
 	HandshakeWork int
-	// Accel puts a simulated accelerator behind every signature, under
-	// the environment Getenv reads (nil: this process's). The certificate
-	// is then ecdsa-p256 unless named. GET AccelPath answers its counters.
+	// Accel puts a simulated accelerator under Getenv's environment (nil:
+	// this process's) behind every signature; the certificate is then
+	// ecdsa-p256 unless named. GET AccelPath answers its counters.
 	Accel  *plans.Accel
 	Getenv func(string) string
 }
 
-// AccelPath is where a server with an accelerator answers its counters,
-// one "name value" a line (accel.Counters.Text).
+// AccelPath is where a server with an accelerator answers its counters.
 const AccelPath = "/.kaeload/accel"
 
 // Stats are the server's counters since Listen.
 type Stats struct {
 	Connections uint64
-	// Handshakes counts those that reached the server's connection
-	// verification: only the client's Finished is outstanding.
-	Handshakes uint64
-	Resumed    uint64
-	Requests   uint64
+	Handshakes  uint64 // that reached connection verification (only the client's Finished left)
+	Resumed     uint64
+	Requests    uint64
 }
 
 // Server is the built-in HTTPS target: HTTP/1.1 answering every request
@@ -73,8 +70,7 @@ type Server struct {
 	accel    atomic.Pointer[accel.Accel]
 }
 
-// Listen loads or generates the certificate and starts listening on o.Addr.
-// Call Serve to answer connections.
+// Listen loads or generates the certificate and listens on o.Addr; see Serve.
 func Listen(o Options) (*Server, error) {
 	cert, err := loadCert(o)
 	if err != nil {
@@ -101,7 +97,7 @@ func Listen(o Options) (*Server, error) {
 		NextProtos:             []string{"http/1.1"},
 		VerifyConnection: func(cs tls.ConnectionState) error {
 			// Called once per completed handshake, full or resumed.
-			burn(o.HandshakeWork)
+			accel.Burn(o.HandshakeWork)
 			s.handshakes.Add(1)
 			if cs.DidResume {
 				s.resumed.Add(1)
@@ -109,11 +105,7 @@ func Listen(o Options) (*Server, error) {
 			return nil
 		},
 	}
-	addr := o.Addr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	tcp, err := net.Listen("tcp", addr)
+	tcp, err := net.Listen("tcp", cmp.Or(o.Addr, "127.0.0.1:0"))
 	if err != nil {
 		return nil, fmt.Errorf("target: listen: %w", err)
 	}
@@ -148,56 +140,32 @@ func Listen(o Options) (*Server, error) {
 	return s, nil
 }
 
-// burnSink keeps burn's result alive, so the hashing is not optimized away.
-var burnSink atomic.Uint64
-
-// burn hashes a 64-byte block n times, each hash over the previous one.
-func burn(n int) {
-	if n <= 0 {
-		return
-	}
-	var sum [sha256.Size]byte
-	var block [64]byte
-	for range n {
-		copy(block[:], sum[:])
-		sum = sha256.Sum256(block[:])
-	}
-	burnSink.Add(uint64(sum[0]))
-}
-
-func loadCert(o Options) (tls.Certificate, error) {
+func loadCert(o Options) (c tls.Certificate, err error) {
 	switch {
-	case o.CertFile != "" || o.KeyFile != "":
-		if o.CertFile == "" || o.KeyFile == "" {
-			return tls.Certificate{}, errors.New("target: cert file and key file go together")
+	case o.CertFile == "" && o.KeyFile == "":
+		kind := cmp.Or(o.Cert, DefaultCert)
+		if o.Cert == "" && o.Accel != nil {
+			kind = "ecdsa-p256"
 		}
-		if o.Cert != "" {
-			return tls.Certificate{}, fmt.Errorf("target: certificate kind %q and certificate file are exclusive", o.Cert)
+		if c, err = LoadCert(kind); err != nil {
+			err = fmt.Errorf("target: %w", err)
 		}
-		c, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
-		if err != nil {
-			return tls.Certificate{}, fmt.Errorf("target: load certificate: %w", err)
-		}
-		return c, nil
-	case o.Cert == "" && o.Accel != nil:
-		return LoadCert("ecdsa-p256")
-	case o.Cert == "":
-		return LoadCert(DefaultCert)
+	case o.CertFile == "" || o.KeyFile == "":
+		err = errors.New("target: cert file and key file go together")
+	case o.Cert != "":
+		err = fmt.Errorf("target: certificate kind %q and certificate file are exclusive", o.Cert)
 	default:
-		c, err := LoadCert(o.Cert)
-		if err != nil {
-			return tls.Certificate{}, fmt.Errorf("target: %w", err)
+		if c, err = tls.LoadX509KeyPair(o.CertFile, o.KeyFile); err != nil {
+			err = fmt.Errorf("target: load certificate: %w", err)
 		}
-		return c, nil
 	}
+	return c, err
 }
 
 // Addr is the address the server listens on, e.g. "127.0.0.1:8443".
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Serve answers connections until ctx is done, then closes the listener and
-// every connection and returns nil. It returns an error if serving fails
-// for another reason. Serve may be called once.
+// Serve answers connections until ctx is done, then closes them all; once.
 func (s *Server) Serve(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() { done <- s.srv.Serve(s.ln) }()
@@ -218,16 +186,10 @@ func (s *Server) Close() error { return s.ln.Close() }
 
 // Stats returns the server's counters.
 func (s *Server) Stats() Stats {
-	return Stats{
-		Connections: s.connections.Load(),
-		Handshakes:  s.handshakes.Load(),
-		Resumed:     s.resumed.Load(),
-		Requests:    s.requests.Load(),
-	}
+	return Stats{s.connections.Load(), s.handshakes.Load(), s.resumed.Load(), s.requests.Load()}
 }
 
-// SetAccel gives the server a fresh accelerator, as Options.Accel says,
-// under getenv's environment, as a restart would; nil when it has none.
+// SetAccel gives the server a fresh accelerator under getenv, as a restart would.
 func (s *Server) SetAccel(getenv func(string) string) (*accel.Accel, error) {
 	if s.accelCfg == nil {
 		return nil, nil
@@ -249,8 +211,7 @@ func (s *Server) Accel() *accel.Accel { return s.accel.Load() }
 // AccelProbeNames name the accelerator's counters as probes.
 var AccelProbeNames = accel.ProbeNames
 
-// AccelProbe is the accelerator's counter name (AccelProbeNames) now; 0
-// without an accelerator.
+// AccelProbe is the accelerator's counter name now; 0 without one.
 func (s *Server) AccelProbe(name string) float64 {
 	if a := s.accel.Load(); a != nil {
 		return a.Counters().Value(name)
