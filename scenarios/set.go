@@ -274,7 +274,7 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 			return d.notYAML()
 		}
 		p = SweepParam{Key: key}
-		d.sweepParam(sub, val, &p)
+		d.paramValues(sub, val, &p)
 	} else {
 		if p.Values != nil {
 			return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
