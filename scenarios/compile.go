@@ -1,17 +1,18 @@
 package scenarios
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -115,30 +116,12 @@ func (c *compiler) warnf(path, format string, args ...any) {
 	c.warns = append(c.warns, c.at(path, format, args...))
 }
 
-// consequential drops the problems that only follow from a value Parse or
-// Set left out (tainted), whose own problem is reported already.
-func (c *compiler) consequential(es []*Error) []*Error {
-	if len(c.s.dropped) == 0 {
-		return es
-	}
-	var out []*Error
-	for _, e := range es {
-		if !c.s.tainted(e.Path) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// tainted reports whether a problem at path may follow from a value left
-// out: path is at or under it, or is its list entry's name (which sweep
-// values make).
+// tainted reports whether a problem at path may follow from a value Parse
+// or Set left out (and reported): path is at or under it, or is its list
+// entry's name (which sweep values make).
 func (s *Scenario) tainted(path string) bool {
 	for d := range s.dropped {
-		if within(path, d) {
-			return true
-		}
-		if e := outermostEntry(d); e != "" && path == e+".name" {
+		if e, _, ok := strings.Cut(d, "]"); within(path, d) || ok && path == e+"].name" {
 			return true
 		}
 	}
@@ -152,15 +135,6 @@ func (c *compiler) leftOut(path string) bool { return c.s.dropped[path] }
 // within reports whether path is p or under it.
 func within(path, p string) bool {
 	return p == "" || path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
-}
-
-// outermostEntry returns the first list entry along path ("variants[2]"
-// of "variants[2].sweep.ratio[0]"), or "" when path is in no list.
-func outermostEntry(path string) string {
-	if i := strings.IndexByte(path, ']'); i >= 0 {
-		return path[:i+1]
-	}
-	return ""
 }
 
 // relocated is Parse's problem e, naming the flag its value came from
@@ -188,31 +162,21 @@ func parentPath(p string) string {
 	return ""
 }
 
-// dedupe drops repeated problems (a template checked once per expansion).
-func dedupe(es []*Error) []*Error {
+// tidy drops repeated problems (a template checked once per expansion)
+// and orders the rest as they appear in the file; --set ones last.
+func tidy(es []*Error) []*Error {
 	seen := make(map[string]bool, len(es))
-	out := es[:0]
-	for _, e := range es {
-		if k := e.Error(); !seen[k] {
-			seen[k] = true
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// sortErrors orders problems as they appear in the file; --set ones last.
-func sortErrors(es []*Error) {
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if (a.Line == 0) != (b.Line == 0) {
-			return b.Line == 0
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+	out := slices.DeleteFunc(es, func(e *Error) bool {
+		k := e.Error()
+		dup := seen[k]
+		seen[k] = true
+		return dup
 	})
+	line := func(e *Error) int { return cmp.Or(e.Line, math.MaxInt) }
+	slices.SortStableFunc(out, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(line(a), line(b)), cmp.Compare(a.Col, b.Col))
+	})
+	return out
 }
 
 // Compile checks every value against the format and the host, applies the
@@ -295,23 +259,20 @@ func (c *compiler) repetitions(p *plans.Plan) {
 }
 
 // finish returns p with its warnings, or every problem in file order,
-// Parse's among them and those that only follow from another left out.
+// Parse's among them but not those that only follow from a value left out.
 func (c *compiler) finish(p *plans.Plan) (*plans.Plan, error) {
-	errs := c.consequential(c.errs)
+	errs := slices.DeleteFunc(c.errs, func(e *Error) bool { return c.s.tainted(e.Path) })
 	for _, e := range c.s.parseErrs {
 		errs = append(errs, c.s.relocated(e))
 	}
-	c.errs, c.warns = dedupe(errs), dedupe(c.warns)
-	sortErrors(c.errs)
-	sortErrors(c.warns)
-	if len(c.errs) > 0 {
-		errs := make([]error, len(c.errs))
-		for i, e := range c.errs {
-			errs[i] = e
+	if errs = tidy(errs); len(errs) > 0 {
+		joined := make([]error, len(errs))
+		for i, e := range errs {
+			joined[i] = e
 		}
-		return nil, errors.Join(errs...)
+		return nil, errors.Join(joined...)
 	}
-	for _, w := range c.warns {
+	for _, w := range tidy(c.warns) {
 		p.Warnings = append(p.Warnings, w.Error())
 	}
 	return p, nil
@@ -319,11 +280,10 @@ func (c *compiler) finish(p *plans.Plan) (*plans.Plan, error) {
 
 // speed checks the speed section; its commands are expanded per variant.
 func (c *compiler) speed() {
+	const want = "want a benchmark command such as openssl speed -seconds 3 rsa2048"
 	specs := c.s.Speed
 	switch {
-	case specs == nil:
-		return
-	case len(specs) == 0:
+	case specs != nil && len(specs) == 0:
 		c.errorf("speed", "empty list (want entries such as {command: openssl speed -seconds 3 rsa2048}, or leave speed out)")
 	case len(specs) > MaxSpeed:
 		c.errorf("speed", "%d commands, more than the %d allowed", len(specs), MaxSpeed)
@@ -333,9 +293,9 @@ func (c *compiler) speed() {
 		path := fmt.Sprintf("speed[%d]", i)
 		switch {
 		case sp.Command == nil && !c.leftOut(path+".command"):
-			c.errorf(path, "command is missing (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
-		case strings.TrimSpace(*sp.Command) == "":
-			c.errorf(path+".command", "must not be empty (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
+			c.errorf(path, "command is missing (%s)", want)
+		case sp.Command != nil && strings.TrimSpace(*sp.Command) == "":
+			c.errorf(path+".command", "must not be empty (%s)", want)
 		}
 		if sp.Timeout != nil {
 			c.problem(path+".timeout", plans.CommandBound.Problem(*sp.Timeout))

@@ -3,7 +3,9 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,13 +16,9 @@ import (
 // value is YAML, missing sections are created and an index equal to a
 // list's length appends. Compile's messages then name the --set.
 func (s *Scenario) Set(path, value string) error {
-	text := path + "=" + value
-	fail := func(format string, args ...any) error {
-		return &Error{Msg: fmt.Sprintf(format, args...)}
-	}
 	segs, err := splitPath(path)
 	if err != nil {
-		return fail("%v", err)
+		return &Error{Msg: err.Error()}
 	}
 	var node yaml.Node
 	var val *yaml.Node // nil: not YAML, a string field takes it as written
@@ -40,9 +38,9 @@ func (s *Scenario) Set(path, value string) error {
 	if s.dropped == nil {
 		s.dropped = make(map[string]bool)
 	}
-	d := &decoder{file: s.file, set: text, pos: s.pos, raw: value, rawErr: yamlErr, dropped: s.dropped}
+	d := &decoder{file: s.file, set: path + "=" + value, pos: s.pos, raw: value, rawErr: yamlErr, dropped: s.dropped}
 	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
-		return fail("%v", err)
+		return &Error{Msg: err.Error()}
 	}
 	for _, e := range d.errs {
 		if e, ok := e.(*Error); ok {
@@ -125,16 +123,8 @@ func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error 
 // forget drops what is known of the value at path and under it, which a
 // Set replaces: positions, and values left out.
 func (d *decoder) forget(path string) {
-	for k := range d.pos {
-		if within(k, path) {
-			delete(d.pos, k)
-		}
-	}
-	for k := range d.dropped {
-		if within(k, path) {
-			delete(d.dropped, k)
-		}
-	}
+	maps.DeleteFunc(d.pos, func(k string, _ pos) bool { return within(k, path) })
+	maps.DeleteFunc(d.dropped, func(k string, _ bool) bool { return within(k, path) })
 }
 
 // notYAML is the error of a Set value that is not YAML where YAML is needed.
@@ -245,13 +235,11 @@ func (d *decoder) assignPair(v reflect.Value, path string, segs []seg, val *yaml
 		return err
 	}
 	ps := v.Interface().(Pairs)
-	for i := range ps {
-		if ps[i].Key == key {
-			ps[i] = p
-			return nil
-		}
+	if i := slices.IndexFunc(ps, func(q Pair) bool { return q.Key == key }); i >= 0 {
+		ps[i] = p
+	} else {
+		v.Set(reflect.ValueOf(append(ps, p)))
 	}
-	v.Set(reflect.ValueOf(append(ps, p)))
 	return nil
 }
 
@@ -259,26 +247,23 @@ func (d *decoder) assignPair(v reflect.Value, path string, segs []seg, val *yaml
 func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	key := segs[0].key
 	sub := joinKey(path, key)
-	sw := v.Interface().(Sweep)
-	i := 0
-	for i < len(sw) && sw[i].Key != key {
-		i++
+	sw := slices.Clone(v.Interface().(Sweep))
+	i := slices.IndexFunc(sw, func(p SweepParam) bool { return p.Key == key })
+	if i < 0 {
+		i, sw = len(sw), append(sw, SweepParam{Key: key})
 	}
-	p := SweepParam{Key: key}
-	if i < len(sw) {
-		p = sw[i]
-	}
-	if len(segs) == 1 {
+	p := &sw[i]
+	switch {
+	case len(segs) == 1:
 		d.forget(sub)
 		if val == nil {
 			return d.notYAML()
 		}
-		p = SweepParam{Key: key}
-		d.paramValues(sub, val, &p)
-	} else {
-		if p.Values != nil {
-			return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
-		}
+		*p = SweepParam{Key: key}
+		d.paramValues(sub, val, p)
+	case p.Values != nil:
+		return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
+	default:
 		r := RangeSpec{}
 		if p.Range != nil {
 			r = *p.Range
@@ -289,12 +274,6 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 		p.Range = &r
 		d.pos[sub] = pos{set: d.set}
 	}
-	sw = append(Sweep(nil), sw...)
-	if i < len(sw) {
-		sw[i] = p
-	} else {
-		sw = append(sw, p)
-	}
 	v.Set(reflect.ValueOf(sw))
 	return nil
 }
@@ -303,29 +282,23 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 // (whole, or a field of its range, as for a sweep).
 func (d *decoder) assignSearch(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	spec := v.Interface().(SearchSpec)
-	sv := reflect.ValueOf(&spec).Elem()
-	sg := segs[0]
-	if f, ok := lookupField(fieldsOf(searchType), sg.key); ok {
-		if err := d.assign(sv.Field(f.index), joinKey(path, sg.key), segs[1:], val); err != nil {
-			return err
-		}
-		v.Set(sv)
-		return nil
-	}
-	if spec.Param != nil && spec.Param.Key != sg.key {
+	key := segs[0].key
+	var err error
+	if f, ok := lookupField(fieldsOf(searchType), key); ok {
+		err = d.assign(reflect.ValueOf(&spec).Elem().Field(f.index), joinKey(path, key), segs[1:], val)
+	} else if spec.Param != nil && spec.Param.Key != key {
 		return fmt.Errorf("%s searches %s; a search has one variable (set %s)", path, spec.Param.Key, joinKey(path, spec.Param.Key))
+	} else {
+		var sw Sweep
+		if spec.Param != nil {
+			sw = Sweep{*spec.Param}
+		}
+		if err = d.assign(reflect.ValueOf(&sw).Elem(), path, segs, val); len(sw) > 0 {
+			spec.Param = &sw[0]
+		}
 	}
-	var sw Sweep
-	if spec.Param != nil {
-		sw = Sweep{*spec.Param}
+	if err == nil {
+		v.Set(reflect.ValueOf(spec))
 	}
-	if err := d.assign(reflect.ValueOf(&sw).Elem(), path, segs, val); err != nil {
-		return err
-	}
-	if len(sw) > 0 {
-		p := sw[0]
-		spec.Param = &p
-	}
-	v.Set(sv)
-	return nil
+	return err
 }

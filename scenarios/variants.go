@@ -74,30 +74,39 @@ func (c *compiler) server(t plans.Target) *plans.Server {
 // ready resolves server.ready into r, which holds the defaults.
 func (c *compiler) ready(rs *ReadySpec, r *plans.Ready) {
 	var kinds []string
+	var raw string
 	for _, k := range []struct {
 		name string
 		v    *string
 	}{{"tcp", rs.TCP}, {"tls", rs.TLS}, {"https", rs.HTTPS}} {
 		if k.v != nil {
-			kinds = append(kinds, k.name)
+			kinds, raw = append(kinds, k.name), *k.v
 		}
 	}
-	switch len(kinds) {
-	case 0:
-	case 1:
-		r.Kind = kinds[0]
-		path := "server.ready." + kinds[0]
-		switch kinds[0] {
-		case "tcp":
-			r.Addr = c.readyAddr(path, *rs.TCP)
-		case "tls":
-			r.Addr = c.readyAddr(path, *rs.TLS)
-		case "https":
-			r.Addr = ""
-			r.URL = c.readyURL(path, *rs.HTTPS)
-		}
-	default:
+	switch {
+	case len(kinds) > 1:
 		c.errorf("server.ready", "give one of tcp, tls and https, not %s", strings.Join(kinds, " and "))
+	case len(kinds) == 1:
+		r.Kind = kinds[0]
+		path := "server.ready." + r.Kind
+		addr, ok := c.expand(path, raw, c.top)
+		if !ok {
+			addr = ""
+		}
+		u, err := url.Parse(addr)
+		host, port, herr := net.SplitHostPort(addr)
+		n, perr := strconv.Atoi(port)
+		switch {
+		case !ok:
+		case r.Kind == "https" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == ""):
+			c.errorf(path, "want an https:// URL such as https://127.0.0.1:443/, got %q", addr)
+		case r.Kind != "https" && (herr != nil || host == "" || perr != nil || n < 1 || n > 65535):
+			c.errorf(path, "want host:port such as 127.0.0.1:443, got %q", addr)
+		}
+		r.Addr, r.URL = addr, ""
+		if r.Kind == "https" {
+			r.Addr, r.URL = "", addr
+		}
 	}
 	opt(c, "server.ready.timeout", rs.Timeout, &r.Timeout, plans.CommandBound.Problem)
 	opt(c, "server.ready.interval", rs.Interval, &r.Interval, plans.CommandBound.Problem)
@@ -147,33 +156,6 @@ func (c *compiler) probePattern(path, pattern string) {
 	case re.NumSubexp() > 1:
 		c.errorf(path, "%d groups; want at most one, around the number (use (?:…) for grouping)", re.NumSubexp())
 	}
-}
-
-// readyAddr expands and checks a host:port for the ready probe.
-func (c *compiler) readyAddr(path, raw string) string {
-	addr, ok := c.expand(path, raw, c.top)
-	if !ok {
-		return ""
-	}
-	host, port, err := net.SplitHostPort(addr)
-	n, perr := strconv.Atoi(port)
-	if err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
-		c.errorf(path, "want host:port such as 127.0.0.1:443, got %q", addr)
-	}
-	return addr
-}
-
-// readyURL expands and checks the URL of an https ready probe.
-func (c *compiler) readyURL(path, raw string) string {
-	s, ok := c.expand(path, raw, c.top)
-	if !ok {
-		return ""
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		c.errorf(path, "want an https:// URL such as https://127.0.0.1:443/, got %q", s)
-	}
-	return s
 }
 
 // combo is one point of a sweep: its values by key, keys in order.
