@@ -97,6 +97,14 @@ func (c *compiler) errorf(path, format string, args ...any) {
 	c.errs = append(c.errs, c.at(path, format, args...))
 }
 
+// or is *p, or def when the key is left out.
+func or[T any](p *T, def T) T {
+	if p != nil {
+		return *p
+	}
+	return def
+}
+
 // opt sets *out to *in when the key is given, and records check's problem with it.
 func opt[T any](c *compiler, path string, in, out *T, check func(T) string) {
 	if in != nil {
@@ -375,18 +383,10 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 			return t
 		}
 	}
-	t.Method = "GET"
-	if ts.Method != nil {
-		t.Method = *ts.Method
-		if !tokenRE.MatchString(t.Method) {
-			c.errorf("target.method", "%q is not an HTTP method (want e.g. GET or POST)", t.Method)
-		}
+	if t.Method = or(ts.Method, "GET"); !tokenRE.MatchString(t.Method) {
+		c.errorf("target.method", "%q is not an HTTP method (want e.g. GET or POST)", t.Method)
 	}
-	var body string
-	if ts.Body != nil {
-		body = *ts.Body
-	}
-	t.Request = c.request(t.Method, u.reqURI, u.hostHeader, ts.Headers, body, conn)
+	t.Request = c.request(t.Method, u.reqURI, u.hostHeader, ts.Headers, or(ts.Body, ""), conn)
 	if u.scheme == "http" {
 		if ts.TLS != nil {
 			c.errorf("target.tls", "TLS settings on an http:// URL (use https:// or remove tls)")
@@ -403,11 +403,8 @@ func (c *compiler) builtin(bs *BuiltinSpec) *plans.Builtin {
 	if b.Accel != nil {
 		b.Cert = "ecdsa-p256" // its real signature is cheaper than offload-cpu
 	}
-	if bs.Cert != nil {
-		b.Cert = *bs.Cert
-		if !slices.Contains(plans.BuiltinCerts, b.Cert) {
-			c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
-		}
+	if b.Cert = or(bs.Cert, b.Cert); !slices.Contains(plans.BuiltinCerts, b.Cert) {
+		c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
 	}
 	return b
 }
@@ -521,12 +518,7 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 	versionsOK := c.tlsVersions(ts, t)
 	c.ciphers(ts.Ciphers, t, versionsOK)
 	c.curves(ts.Curves, t, versionsOK)
-	if ts.Resumption != nil {
-		t.Resumption = *ts.Resumption
-	}
-	if ts.Verify != nil {
-		t.Verify = *ts.Verify
-	}
+	t.Resumption, t.Verify = or(ts.Resumption, false), or(ts.Verify, false)
 	if builtin && t.Verify {
 		c.errorf("target.tls.verify", "the built-in target's certificate is self-signed; verify must be false")
 	}

@@ -23,7 +23,7 @@ func (c *compiler) profile() *results.ProfileSpec {
 	if ss == nil {
 		return nil
 	}
-	on := ss.Profile != nil && *ss.Profile
+	on := or(ss.Profile, false)
 	if ss.ProfileCrypto != nil && !on {
 		c.errorf("server.profile_crypto", "set without server.profile: true (it only says what counts as crypto in a profile)")
 	}

@@ -235,7 +235,7 @@ type EnvValue struct {
 	Secret *bool   `yaml:"secret"`
 }
 
-func (e EnvValue) secret() bool { return e.Secret != nil && *e.Secret }
+func (e EnvValue) secret() bool { return or(e.Secret, false) }
 
 // RepeatSpec is repeat: a number of windows per variant, auto, or the
 // mapping form.

@@ -681,11 +681,7 @@ func (c *compiler) variantSpeed(sc scope) ([]plans.Speed, bool) {
 		}
 		command, good := c.expand(fmt.Sprintf("speed[%d].command", i), *sp.Command, sc)
 		ok = ok && good
-		timeout := DefaultSpeedTimeout
-		if sp.Timeout != nil {
-			timeout = *sp.Timeout
-		}
-		out = append(out, plans.Speed{Command: command, Timeout: timeout})
+		out = append(out, plans.Speed{Command: command, Timeout: or(sp.Timeout, DefaultSpeedTimeout)})
 	}
 	return out, ok
 }
@@ -779,11 +775,7 @@ func (c *compiler) variantProbes(sc scope) ([]plans.Probe, bool) {
 		}
 		command, good := c.expand(fmt.Sprintf("server.probes[%d].command", i), *ps.Command, sc)
 		ok = ok && good
-		p := plans.Probe{Name: *ps.Name, Command: command}
-		if ps.Pattern != nil {
-			p.Pattern = *ps.Pattern
-		}
-		out = append(out, p)
+		out = append(out, plans.Probe{Name: *ps.Name, Command: command, Pattern: or(ps.Pattern, "")})
 	}
 	return out, ok
 }
