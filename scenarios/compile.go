@@ -460,43 +460,33 @@ func (c *compiler) targetURL(raw string, u *urlParts, t *plans.Target) bool {
 func (c *compiler) request(method, reqURI, host string, headers Pairs, body string, conn plans.Connection) []byte {
 	seen := make(map[string]string)
 	hasConn := false
-	var lines []string
+	var b strings.Builder
 	for _, h := range headers {
 		path := "target.headers." + h.Key
 		lk := strings.ToLower(h.Key)
-		if !tokenRE.MatchString(h.Key) {
+		other, dup := seen[lk]
+		switch {
+		case !tokenRE.MatchString(h.Key):
 			c.errorf(path, "%q is not a valid header name", h.Key)
-			continue
-		}
-		if strings.ContainsAny(h.Value, "\r\n\x00") {
+		case strings.ContainsAny(h.Value, "\r\n\x00"):
 			c.errorf(path, "header value may not contain CR, LF or NUL")
-			continue
-		}
-		if other, ok := seen[lk]; ok {
+		case dup:
 			c.errorf(path, "header given twice (also as %s)", other)
-			continue
-		}
-		seen[lk] = h.Key
-		switch lk {
-		case "host":
-			host = h.Value
-			continue
-		case "content-length", "transfer-encoding":
+		case lk == "host":
+			seen[lk], host = h.Key, h.Value
+		case lk == "content-length" || lk == "transfer-encoding":
+			seen[lk] = h.Key
 			c.errorf(path, "set by kaeload from body; leave it out")
-			continue
-		case "connection":
-			hasConn = true
-			if got := strings.ToLower(strings.TrimSpace(h.Value)); got != string(conn) {
-				c.errorf(path, "%q contradicts load.connection %s (leave the header out; kaeload sends Connection: %s)", h.Value, conn, conn)
+		default:
+			seen[lk] = h.Key
+			if lk == "connection" {
+				hasConn = true
+				if got := strings.ToLower(strings.TrimSpace(h.Value)); got != string(conn) {
+					c.errorf(path, "%q contradicts load.connection %s (leave the header out; kaeload sends Connection: %s)", h.Value, conn, conn)
+				}
 			}
+			b.WriteString(h.Key + ": " + h.Value + "\r\n")
 		}
-		lines = append(lines, h.Key+": "+h.Value)
-	}
-	var b strings.Builder
-	b.WriteString(method + " " + reqURI + " HTTP/1.1\r\n")
-	b.WriteString("Host: " + host + "\r\n")
-	for _, l := range lines {
-		b.WriteString(l + "\r\n")
 	}
 	if !hasConn {
 		b.WriteString("Connection: " + string(conn) + "\r\n")
@@ -504,9 +494,7 @@ func (c *compiler) request(method, reqURI, host string, headers Pairs, body stri
 	if body != "" || method == "POST" || method == "PUT" || method == "PATCH" {
 		b.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n")
 	}
-	b.WriteString("\r\n")
-	b.WriteString(body)
-	return []byte(b.String())
+	return []byte(method + " " + reqURI + " HTTP/1.1\r\nHost: " + host + "\r\n" + b.String() + "\r\n" + body)
 }
 
 // tls resolves target.tls for an https target.
@@ -577,15 +565,13 @@ func (c *compiler) ciphers(names []string, t *plans.TLS, versionsOK bool) {
 	for i, name := range names {
 		path := fmt.Sprintf("target.tls.ciphers[%d]", i)
 		info, ok := lookupSuite(name)
-		if !ok {
-			hint := ""
-			if strings.Contains(name, ":") {
-				hint = "; write one suite per list item"
-			}
+		j, dup := listed[info.id]
+		switch {
+		case !ok:
+			hint := map[bool]string{true: "; write one suite per list item"}[strings.Contains(name, ":")]
 			c.errorf(path, "unknown cipher suite %q (want a name Go implements, in OpenSSL form such as ECDHE-RSA-AES128-GCM-SHA256 or IANA form such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256%s)", name, hint)
 			continue
-		}
-		if j, dup := listed[info.id]; dup {
+		case dup:
 			c.errorf(path, "%s is listed twice (also ciphers[%d])", name, j)
 			continue
 		}
@@ -625,16 +611,14 @@ func (c *compiler) curves(names []string, t *plans.TLS, versionsOK bool) {
 	}
 	for i, name := range names {
 		path := fmt.Sprintf("target.tls.curves[%d]", i)
-		id, ok := curveNames[strings.ToUpper(name)]
-		if !ok {
+		switch id, ok := curveNames[strings.ToUpper(name)]; {
+		case !ok:
 			c.errorf(path, "unknown curve %q (want one of %s)", name, curveList)
-			continue
-		}
-		if slices.Contains(t.Curves, uint16(id)) {
+		case slices.Contains(t.Curves, uint16(id)):
 			c.errorf(path, "%s is listed twice", name)
-			continue
+		default:
+			t.Curves = append(t.Curves, uint16(id))
 		}
-		t.Curves = append(t.Curves, uint16(id))
 	}
 	classic := slices.ContainsFunc(t.Curves, func(id uint16) bool { return !isHybrid(tls.CurveID(id)) })
 	if len(t.Curves) > 0 && !classic && versionsOK && t.MaxVersion < tls.VersionTLS13 {

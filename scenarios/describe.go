@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -433,18 +434,9 @@ func first(i int, k string) string {
 
 // commonPairs returns the entries every variant's map holds with the same value.
 func commonPairs(vs []plans.Variant, get func(plans.Variant) map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, val := range get(vs[0]) {
-		all := true
-		for _, v := range vs[1:] {
-			if x, ok := get(v)[k]; !ok || x != val {
-				all = false
-				break
-			}
-		}
-		if all {
-			out[k] = val
-		}
+	out := maps.Clone(get(vs[0]))
+	for _, v := range vs[1:] {
+		maps.DeleteFunc(out, func(k, val string) bool { x, ok := get(v)[k]; return !ok || x != val })
 	}
 	return out
 }
