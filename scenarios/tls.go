@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"crypto/tls"
+	"slices"
 	"strings"
 )
 
@@ -46,15 +47,9 @@ func lookupSuite(name string) (suiteInfo, bool) {
 	if n, ok := opensslSuites[iana]; ok {
 		iana = n
 	}
-	for _, list := range [][]*tls.CipherSuite{tls.CipherSuites(), tls.InsecureCipherSuites()} {
-		for _, cs := range list {
-			if cs.Name == iana {
-				return suiteInfo{
-					id:       cs.ID,
-					tls13:    len(cs.SupportedVersions) == 1 && cs.SupportedVersions[0] == tls.VersionTLS13,
-					insecure: cs.Insecure,
-				}, true
-			}
+	for _, cs := range append(tls.CipherSuites(), tls.InsecureCipherSuites()...) {
+		if cs.Name == iana {
+			return suiteInfo{cs.ID, slices.Equal(cs.SupportedVersions, []uint16{tls.VersionTLS13}), cs.Insecure}, true
 		}
 	}
 	return suiteInfo{}, false

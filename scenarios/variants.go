@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net"
 	"net/url"
@@ -127,34 +129,25 @@ func (c *compiler) probes(probes []ProbeSpec) {
 		case *ps.Name == "" || hasControl(*ps.Name):
 			c.errorf(path+".name", "%q is not a usable name (want non-empty text without control characters)", *ps.Name)
 		default:
-			for j := range i {
-				if o := probes[j].Name; o != nil && *o == *ps.Name {
-					c.errorf(path+".name", "%q already names server.probes[%d]", *ps.Name, j)
-					break
-				}
+			if j := slices.IndexFunc(probes[:i], func(o ProbeSpec) bool { return o.Name != nil && *o.Name == *ps.Name }); j >= 0 {
+				c.errorf(path+".name", "%q already names server.probes[%d]", *ps.Name, j)
 			}
 		}
 		if (ps.Command == nil && !c.leftOut(path+".command")) || ps.Command != nil && strings.TrimSpace(*ps.Command) == "" {
 			c.errorf(path, "command is missing (want a shell command that prints a number)")
 		}
-		if ps.Pattern != nil {
-			c.probePattern(path+".pattern", *ps.Pattern)
+		if ps.Pattern == nil {
+			continue
 		}
-	}
-}
-
-// probePattern checks a probe's regular expression: at most one group.
-func (c *compiler) probePattern(path, pattern string) {
-	re, err := regexp.Compile(pattern)
-	switch {
-	case err != nil:
-		msg := err.Error()
-		if se, ok := err.(*syntax.Error); ok {
-			msg = fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
+		var se *syntax.Error
+		switch re, err := regexp.Compile(*ps.Pattern); {
+		case errors.As(err, &se):
+			c.errorf(path+".pattern", "not a Go regular expression: %s: `%s`", se.Code, se.Expr)
+		case err != nil:
+			c.errorf(path+".pattern", "not a Go regular expression: %v", err)
+		case re.NumSubexp() > 1: // one, around the number
+			c.errorf(path+".pattern", "%d groups; want at most one, around the number (use (?:…) for grouping)", re.NumSubexp())
 		}
-		c.errorf(path, "not a Go regular expression: %s", msg)
-	case re.NumSubexp() > 1:
-		c.errorf(path, "%d groups; want at most one, around the number (use (?:…) for grouping)", re.NumSubexp())
 	}
 }
 
@@ -274,9 +267,7 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 			return nil, false
 		}
 	}
-	names := make([]string, len(keys))
-	copy(names, keys)
-	c.checkVarNames(path, "sweep key", names)
+	c.checkVarNames(path, "sweep key", keys)
 	if !ok {
 		return nil, false
 	}
@@ -285,10 +276,7 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 		var next []combo
 		for _, cb := range out {
 			for _, v := range list {
-				m := make(map[string]string, i+1)
-				for k, x := range cb.vals {
-					m[k] = x
-				}
+				m := maps.Clone(cb.vals)
 				m[keys[i]] = v
 				next = append(next, combo{keys: keys, vals: m})
 			}
@@ -615,7 +603,11 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (p
 		v.Series = *vs.Name
 		v.Sweep = cb.vals
 	}
-	if vars := mergeMaps(c.userTop, local, cb.vals); len(vars) > 0 {
+	vars := map[string]string{}
+	for _, m := range []map[string]string{c.userTop, local, cb.vals} {
+		maps.Copy(vars, m)
+	}
+	if len(vars) > 0 {
 		v.Vars = vars
 	}
 	var good bool
@@ -778,20 +770,6 @@ func (c *compiler) variantProbes(sc scope) ([]plans.Probe, bool) {
 		out = append(out, plans.Probe{Name: *ps.Name, Command: command, Pattern: or(ps.Pattern, "")})
 	}
 	return out, ok
-}
-
-// mergeMaps merges maps, later ones winning; nil when all are empty.
-func mergeMaps(ms ...map[string]string) map[string]string {
-	var out map[string]string
-	for _, m := range ms {
-		for k, v := range m {
-			if out == nil {
-				out = make(map[string]string)
-			}
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // metrics resolves the metrics section; nil when it is left out.

@@ -198,12 +198,7 @@ func (k *checker) problem(path, msg string) {
 	}
 }
 
-func (k *checker) err() error {
-	if len(k.errs) == 0 {
-		return nil
-	}
-	return errors.Join(k.errs...)
-}
+func (k *checker) err() error { return errors.Join(k.errs...) }
 
 // CheckWorker checks the slice of a Plan a worker receives, possibly from
 // another machine, before acting on it: target, load and its group g
@@ -330,11 +325,9 @@ func (k *checker) target(t Target, needAddr bool) {
 
 // isTLS12Suite reports whether id is a configurable (TLS 1.0–1.2) suite.
 func isTLS12Suite(id uint16) bool {
-	for _, list := range [][]*tls.CipherSuite{tls.CipherSuites(), tls.InsecureCipherSuites()} {
-		for _, cs := range list {
-			if cs.ID == id {
-				return !(len(cs.SupportedVersions) == 1 && cs.SupportedVersions[0] == tls.VersionTLS13)
-			}
+	for _, cs := range append(tls.CipherSuites(), tls.InsecureCipherSuites()...) {
+		if cs.ID == id {
+			return !slices.Equal(cs.SupportedVersions, []uint16{tls.VersionTLS13})
 		}
 	}
 	return false

@@ -3,6 +3,7 @@ package plans
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/kaeload/kaeload/internal/numfmt"
@@ -46,35 +47,25 @@ func (c Capacity) StepBound() (up, bisect int) {
 // the groups' own rates when all have one, else by CPU count (unpinned:
 // Threads).
 func (l Load) SplitRate(total float64) Load {
-	groups := make([]Group, len(l.Groups))
-	copy(groups, l.Groups)
+	groups := slices.Clone(l.Groups)
+	perGroup := len(groups) > 0 && !slices.ContainsFunc(groups, func(g Group) bool { return !(g.Rate > 0) })
 	weight := func(g Group) float64 {
-		if len(g.CPUs) > 0 {
+		switch {
+		case perGroup:
+			return g.Rate
+		case len(g.CPUs) > 0:
 			return float64(len(g.CPUs))
 		}
 		return float64(max(g.Threads, 1))
 	}
-	perGroup := len(groups) > 0
-	for _, g := range groups {
-		perGroup = perGroup && g.Rate > 0
-	}
 	var sum float64
 	for _, g := range groups {
-		if perGroup {
-			sum += g.Rate
-		} else {
-			sum += weight(g)
-		}
+		sum += weight(g)
 	}
 	for i := range groups {
-		w := weight(groups[i])
-		if perGroup {
-			w = groups[i].Rate
-		}
-		groups[i].Rate = total * w / sum
+		groups[i].Rate = total * weight(groups[i]) / sum
 	}
-	l.Groups = groups
-	l.Rate = total
+	l.Groups, l.Rate = groups, total
 	return l
 }
 

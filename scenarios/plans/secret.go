@@ -46,11 +46,8 @@ func SortSecrets(set map[string]bool) []string {
 	return out
 }
 
-// replacer replaces every secret by SecretPlaceholder; nil when none.
+// replacer replaces every secret by SecretPlaceholder.
 func replacer(secrets []string) *strings.Replacer {
-	if len(secrets) == 0 {
-		return nil
-	}
 	pairs := make([]string, 0, 2*len(secrets))
 	for _, s := range secrets {
 		pairs = append(pairs, s, SecretPlaceholder)
@@ -60,13 +57,7 @@ func replacer(secrets []string) *strings.Replacer {
 
 // Redact returns s with every secret value replaced by SecretPlaceholder,
 // so that command output and log lines can be shown.
-func (p *Plan) Redact(s string) string {
-	r := replacer(p.secretValues())
-	if r == nil {
-		return s
-	}
-	return r.Replace(s)
-}
+func (p *Plan) Redact(s string) string { return replacer(p.secretValues()).Replace(s) }
 
 // Redacted returns a copy of p fit to be shown or stored: secret env values
 // are SecretPlaceholder, and the texts {vars} reach (env, vars, commands,
@@ -78,13 +69,7 @@ func (p *Plan) Redacted() *Plan {
 	if len(secrets) == 0 && !marked {
 		return &q
 	}
-	r := replacer(secrets)
-	hide := func(s string) string {
-		if r == nil {
-			return s
-		}
-		return r.Replace(s)
-	}
+	hide := replacer(secrets).Replace
 	q.Secrets = slices.Clone(p.Secrets)
 	q.Warnings = nil
 	for _, w := range p.Warnings {
