@@ -12,8 +12,9 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// thresholdOps are the comparison operators, two-character ones first.
-var thresholdOps = []string{"<=", ">=", "==", "!=", "<", ">"}
+// thresholdOps are the comparison operators, two-character ones first;
+// "=" is refused with a hint.
+var thresholdOps = []string{"<=", ">=", "==", "!=", "<", ">", "="}
 
 // latencyKinds are the histograms a latency threshold may name ("latency"
 // is total).
@@ -22,38 +23,28 @@ var latencyKinds = map[string]string{"connect": "connect", "handshake": "handsha
 // tokens splits a threshold expression into words and operators.
 func tokens(expr string) []string {
 	var out []string
-	i := 0
-	for i < len(expr) {
-		c := expr[i]
-		if c == ' ' || c == '\t' {
-			i++
+	for i := 0; i < len(expr); {
+		j := i + len(opAt(expr[i:]))
+		if j == i && strings.IndexByte(" \t", expr[i]) < 0 {
+			for j < len(expr) && strings.IndexByte(" \t", expr[j]) < 0 && opAt(expr[j:]) == "" {
+				j++
+			}
+		}
+		if j == i {
+			i++ // a blank
 			continue
 		}
-		if op := opAt(expr[i:]); op != "" {
-			out = append(out, op)
-			i += len(op)
-			continue
-		}
-		j := i
-		for j < len(expr) && expr[j] != ' ' && expr[j] != '\t' && opAt(expr[j:]) == "" {
-			j++
-		}
-		out = append(out, expr[i:j])
-		i = j
+		out, i = append(out, expr[i:j]), j
 	}
 	return out
 }
 
 func opAt(s string) string {
-	for _, op := range thresholdOps {
-		if strings.HasPrefix(s, op) {
-			return op
-		}
+	i := slices.IndexFunc(thresholdOps, func(op string) bool { return strings.HasPrefix(s, op) })
+	if i < 0 {
+		return ""
 	}
-	if strings.HasPrefix(s, "=") {
-		return "=" // refused below with a hint
-	}
-	return ""
+	return thresholdOps[i]
 }
 
 // thresholdHelp is the grammar, for error messages.

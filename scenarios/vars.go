@@ -5,7 +5,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -139,23 +138,13 @@ func (c *compiler) incomplete(s scope, paths ...string) scope {
 // known lists the names a scope defines, sorted.
 func (s scope) known() string {
 	seen := map[string]bool{}
-	var names []string
 	for l := &s; l != nil; l = l.parent {
+		maps.Copy(seen, l.broken)
 		for k := range l.vals {
-			if !seen[k] {
-				seen[k] = true
-				names = append(names, k)
-			}
-		}
-		for k := range l.broken {
-			if !seen[k] {
-				seen[k] = true
-				names = append(names, k)
-			}
+			seen[k] = true
 		}
 	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(sortedKeys(seen), ", ")
 }
 
 // expand replaces every {name} in s. ok is false when a problem was
