@@ -66,9 +66,20 @@ func encode(v reflect.Value) *yaml.Node {
 			return str(*e.Value)
 		}
 	case t == repeatType:
-		return encodeRepeat(v.Interface().(RepeatSpec))
+		switch r := v.Interface().(RepeatSpec); {
+		case r.Count != nil:
+			return scalar("!!int", strconv.Itoa(*r.Count))
+		case r.Auto != nil && *r.Auto == AutoSpec{}:
+			return str("auto")
+		}
+		return encode(v.FieldByName("Auto"))
 	case t == searchType:
-		return encodeSearch(v.Interface().(SearchSpec))
+		m := mapping()
+		if p := v.Interface().(SearchSpec).Param; p != nil {
+			m.Content = append(m.Content, str(p.Key), encodeParam(*p))
+		}
+		m.Content = append(m.Content, encodeKind(v).Content...)
+		return m
 	case t == budgetType:
 		switch b := v.Interface().(BudgetSpec); {
 		case b.Windows != nil:
@@ -133,27 +144,6 @@ func encodeParam(p SweepParam) *yaml.Node {
 		s.Content = append(s.Content, scalar("", x))
 	}
 	return s
-}
-
-func encodeRepeat(r RepeatSpec) *yaml.Node {
-	switch {
-	case r.Count != nil:
-		return scalar("!!int", strconv.Itoa(*r.Count))
-	case r.Auto == nil:
-		return nil
-	case *r.Auto == AutoSpec{}:
-		return str("auto")
-	}
-	return encode(reflect.ValueOf(r.Auto))
-}
-
-func encodeSearch(s SearchSpec) *yaml.Node {
-	m := mapping()
-	if s.Param != nil {
-		m.Content = append(m.Content, str(s.Param.Key), encodeParam(*s.Param))
-	}
-	m.Content = append(m.Content, encodeKind(reflect.ValueOf(s)).Content...)
-	return m
 }
 
 // Paths lists the field path of every value s holds, each section before

@@ -8,18 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// hostNameRE is an ssh config name or a plain host name: no leading dash
-// (it would read as an ssh option), no spaces or shell characters.
-var hostNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
-
-// userRE is a login name ssh accepts without quoting.
-var userRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+// nameRE is an ssh config or host name, or a login name ssh accepts without
+// quoting: no leading dash (it would read as an ssh option), no spaces or
+// shell characters.
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
 
 // optionKeyRE is an ssh_config keyword.
 var optionKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
@@ -57,7 +56,7 @@ func ParseHost(raw string) (*plans.SSHHost, string) {
 		}
 		if u.User != nil {
 			h.User = u.User.Username()
-			if !userRE.MatchString(h.User) {
+			if !nameRE.MatchString(h.User) {
 				return nil, fmt.Sprintf("%q: %q is not a login name (want letters, digits, . _ -)", raw, h.User)
 			}
 		}
@@ -71,7 +70,7 @@ func ParseHost(raw string) (*plans.SSHHost, string) {
 		return h, ""
 	case strings.Contains(raw, "@"):
 		return nil, fmt.Sprintf("%q: write ssh://%s (%s)", raw, raw, want)
-	case hostNameRE.MatchString(raw):
+	case nameRE.MatchString(raw):
 		return &plans.SSHHost{Name: raw, Host: raw}, ""
 	}
 	return nil, fmt.Sprintf("%s, got %q", want, raw)
@@ -102,6 +101,7 @@ func (c *compiler) sshOptions() []plans.SSHOption {
 	var out []plans.SSHOption
 	for _, p := range c.s.SSHOptions {
 		path := "ssh_options." + p.Key
+		r := slices.IndexFunc(reservedSSHOptions, func(r string) bool { return strings.EqualFold(p.Key, r) })
 		switch {
 		case !optionKeyRE.MatchString(p.Key):
 			c.errorf(path, "%q is not an ssh option name (want a keyword of ssh_config(5), such as IdentityFile)", p.Key)
@@ -109,11 +109,8 @@ func (c *compiler) sshOptions() []plans.SSHOption {
 		case hasControl(p.Value) || strings.TrimSpace(p.Value) == "":
 			c.errorf(path, "want a value without control characters, got %q", p.Value)
 			continue
-		}
-		for _, r := range reservedSSHOptions {
-			if strings.EqualFold(p.Key, r) {
-				c.errorf(path, "%s is set by kaeload (BatchMode=yes and one ControlMaster connection per host); leave it out", r)
-			}
+		case r >= 0:
+			c.errorf(path, "%s is set by kaeload (BatchMode=yes and one ControlMaster connection per host); leave it out", reservedSSHOptions[r])
 		}
 		out = append(out, plans.SSHOption{Key: p.Key, Value: p.Value})
 	}
@@ -181,14 +178,10 @@ func (c *compiler) layoutHosts(raw []string) []*plans.SSHHost {
 			continue
 		}
 		seen[r] = i
-		h, msg := ParseHost(r)
-		if msg != "" {
-			c.errorf(p, "%s", msg)
+		h := c.host(p, r)
+		if h == nil && r != "local" {
 			ok = false
 			continue
-		}
-		if h != nil {
-			h = c.host(p, r)
 		}
 		out = append(out, h)
 	}
