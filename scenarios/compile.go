@@ -136,6 +136,14 @@ func (s *Scenario) tainted(path string) bool {
 	return false
 }
 
+// missing reports that key, under at, is missing (help says what it wants),
+// unless it was given but left out as wrong.
+func (c *compiler) missing(at, key, help string) {
+	if !c.leftOut(joinKey(at, key)) {
+		c.errorf(at, "%s is missing%s", key, help)
+	}
+}
+
 // leftOut reports whether the value at path was given but left out as
 // wrong: checks that a required key is there skip it.
 func (c *compiler) leftOut(path string) bool { return c.s.dropped[path] }
@@ -300,8 +308,8 @@ func (c *compiler) speed() {
 	for i, sp := range specs {
 		path := fmt.Sprintf("speed[%d]", i)
 		switch {
-		case sp.Command == nil && !c.leftOut(path+".command"):
-			c.errorf(path, "command is missing (%s)", want)
+		case sp.Command == nil:
+			c.missing(path, "command", " ("+want+")")
 		case sp.Command != nil && strings.TrimSpace(*sp.Command) == "":
 			c.errorf(path+".command", "must not be empty (%s)", want)
 		}
@@ -357,9 +365,7 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 	ts := c.s.Target
 	var t plans.Target
 	if ts == nil {
-		if !c.leftOut("target") {
-			c.errorf("", "target is missing (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
-		}
+		c.missing("", "target", " (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
 		return t
 	}
 	u := urlParts{scheme: "https", reqURI: "/", hostHeader: "localhost", hostname: "localhost"}
@@ -814,9 +820,7 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 	need := func(v *int, key, what string, min int) int {
 		switch {
 		case v == nil && min > 0:
-			if !c.leftOut(path + "." + key) {
-				c.errorf(path, "%s is missing (want %s)", key, what)
-			}
+			c.missing(path, key, " (want "+what+")")
 			ok = false
 			return 0
 		case v == nil:

@@ -208,7 +208,7 @@ func (d *decoder) each(path string, use, n *yaml.Node, want string, f func(sub s
 		d.errorf(use, path, "%s, got %s", want, describeNode(n))
 		return
 	}
-	for _, kv := range d.entries(path, n, 0) {
+	for _, kv := range d.entries(path, n, 0, nil) {
 		f(joinKey(path, kv.key.Value), kv)
 	}
 }
@@ -374,13 +374,12 @@ func (d *decoder) envValue(path string, n *yaml.Node, v reflect.Value) {
 type entry struct{ key, value *yaml.Node }
 
 // entries returns the pairs of mapping n in order, keys checked unique and
-// merge keys ("<<: *anchor") expanded, explicit keys winning.
-func (d *decoder) entries(path string, n *yaml.Node, depth int) []entry {
-	return d.entriesSeen(path, n, depth, map[*yaml.Node]bool{n: true})
-}
-
-// entriesSeen is entries; seen holds the mappings already merged (no exponential blow-up).
-func (d *decoder) entriesSeen(path string, n *yaml.Node, depth int, seen map[*yaml.Node]bool) []entry {
+// merge keys ("<<: *anchor") expanded, explicit keys winning. seen holds
+// the mappings already merged (no exponential blow-up; nil at the top).
+func (d *decoder) entries(path string, n *yaml.Node, depth int, seen map[*yaml.Node]bool) []entry {
+	if seen == nil {
+		seen = map[*yaml.Node]bool{n: true}
+	}
 	var out []entry
 	first := make(map[string]*yaml.Node)
 	var merged []entry
@@ -421,7 +420,7 @@ func (d *decoder) merge(path string, val *yaml.Node, depth int, seen map[*yaml.N
 		return nil
 	case m != nil && m.Kind == yaml.MappingNode:
 		seen[m] = true
-		return d.entriesSeen(path, m, depth+1, seen)
+		return d.entries(path, m, depth+1, seen)
 	case m != nil && m.Kind == yaml.SequenceNode:
 		seen[m] = true
 		var out []entry

@@ -123,9 +123,8 @@ func (c *compiler) probes(probes []ProbeSpec) {
 	for i, ps := range probes {
 		path := fmt.Sprintf("server.probes[%d]", i)
 		switch {
-		case ps.Name == nil && c.leftOut(path+".name"):
 		case ps.Name == nil:
-			c.errorf(path, "name is missing (it labels the reading in results)")
+			c.missing(path, "name", " (it labels the reading in results)")
 		case *ps.Name == "" || hasControl(*ps.Name):
 			c.errorf(path+".name", "%q is not a usable name (want non-empty text without control characters)", *ps.Name)
 		default:
@@ -194,9 +193,7 @@ func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
 	}{{"from", r.From}, {"to", r.To}, {"step", r.Step}} {
 		switch {
 		case f.v == nil:
-			if !c.leftOut(path + "." + f.key) {
-				c.errorf(path, "%s is missing (want {from: 0, to: 100, step: 10})", f.key)
-			}
+			c.missing(path, f.key, " (want {from: 0, to: 100, step: 10})")
 			ok = false
 		case math.IsNaN(*f.v) || math.IsInf(*f.v, 0):
 			c.errorf(path+"."+f.key, "want a finite number, got %v", *f.v)
@@ -329,9 +326,7 @@ func (c *compiler) checkEnvKeys(prefix string, env map[string]EnvValue) bool {
 		e := env[k]
 		switch {
 		case e.Value == nil:
-			if !c.leftOut(prefix + "." + k + ".value") {
-				c.errorf(prefix+"."+k, "value is missing (want {value: …, secret: true})")
-			}
+			c.missing(prefix+"."+k, "value", " (want {value: …, secret: true})")
 			ok = false
 		case k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(*e.Value, 0):
 			c.errorf(prefix+"."+k, "%q is not a valid environment variable (no '=' or NUL)", k)
@@ -430,9 +425,7 @@ func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []p
 func (c *compiler) entry(path string, vs VariantSpec, serverEnvOK bool) (combos []combo, envOK, ok bool) {
 	switch {
 	case vs.Name == nil:
-		if !c.leftOut(path + ".name") {
-			c.errorf(path, "name is missing")
-		}
+		c.missing(path, "name", "")
 		return nil, false, false
 	case *vs.Name == "":
 		c.errorf(path+".name", "must not be empty")
