@@ -519,14 +519,9 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 	if ts.CA != nil {
 		c.tlsCA(*ts.CA, t)
 	}
-	switch {
-	case ts.ServerName != nil:
-		t.ServerName = *ts.ServerName
-		if hasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /") {
-			c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
-		}
-	default:
-		t.ServerName = hostname
+	t.ServerName = or(ts.ServerName, hostname)
+	if ts.ServerName != nil && (hasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /")) {
+		c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
 	}
 	if t.Verify && t.ServerName == "" {
 		c.errorf("target.tls.server_name", "verify needs a server name to check the certificate against")
@@ -853,10 +848,7 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 		c.errorf(path, "%d groups of %d CPUs from CPU %d end at CPU %d, beyond the largest CPU number %d", groups, per, first, end-1, plans.MaxCPUs-1)
 		return nil
 	}
-	all := make(pinning.Set, groups*per)
-	for i := range all {
-		all[i] = first + i
-	}
+	all := slices.Concat(pinning.Layout(groups, per, first)...)
 	hosts := []*plans.SSHHost{nil} // this machine
 	if ly.Hosts != nil {
 		hosts = c.layoutHosts(ly.Hosts)
