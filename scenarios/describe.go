@@ -198,15 +198,7 @@ var serverKeys = []string{"start", "stop", "reload", "probes"}
 
 // serverField is v's value of one of serverKeys, as text.
 func serverField(v plans.Variant, key string) string {
-	switch key {
-	case "start":
-		return v.Start
-	case "stop":
-		return v.Stop
-	case "reload":
-		return v.Reload
-	}
-	return probesText(v.Probes)
+	return map[string]string{"start": v.Start, "stop": v.Stop, "reload": v.Reload, "probes": probesText(v.Probes)}[key]
 }
 
 // describeVariants writes the server section and the variants: what every
@@ -351,17 +343,17 @@ func describeSchedule(row rowFunc, p *plans.Plan) {
 	if order == "" {
 		order = string(results.OrderSequential)
 	}
+	restart, end := "the server is not restarted by kaeload", "; stop at the end"
 	switch {
 	case p.Server == nil:
-		row("order", "%s, %s; the server is not restarted by kaeload", order, cool)
-		row("", "each window: %s", window)
+		end = ""
 	case p.Order == results.OrderInterleaved || p.Order == results.OrderRandomized:
-		row("order", "%s, %s; before every window: stop, start with the variant's env, wait until ready", order, cool)
-		row("", "each window: %s; stop at the end", window)
+		restart = "before every window: stop, start with the variant's env, wait until ready"
 	default:
-		row("order", "%s, %s; before each variant's first window: stop, start with its env, wait until ready", order, cool)
-		row("", "each window: %s; stop at the end", window)
+		restart = "before each variant's first window: stop, start with its env, wait until ready"
 	}
+	row("order", "%s, %s; %s", order, cool, restart)
+	row("", "each window: %s%s", window, end)
 	switch {
 	case p.Order == results.OrderRandomized && p.SeedSet:
 		row("", "randomized blocks: every round runs each variant once, in a random order per round; seed %d", p.Seed)
