@@ -334,15 +334,10 @@ func (c *compiler) name() string {
 			name = "scenario"
 		}
 	}
-	if strings.ContainsAny(name, "/\\") || hasControl(name) {
+	if strings.ContainsAny(name, "/\\") || plans.HasControl(name) {
 		c.errorf("name", "%q may not contain slashes or control characters (it names the results directory)", name)
 	}
 	return name
-}
-
-// hasControl reports whether s holds a control character.
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
 func (c *compiler) connection() plans.Connection {
@@ -520,7 +515,7 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		c.tlsCA(*ts.CA, t)
 	}
 	t.ServerName = or(ts.ServerName, hostname)
-	if ts.ServerName != nil && (hasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /")) {
+	if ts.ServerName != nil && (plans.HasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /")) {
 		c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
 	}
 	if t.Verify && t.ServerName == "" {

@@ -106,7 +106,7 @@ func (c *compiler) sshOptions() []plans.SSHOption {
 		case !optionKeyRE.MatchString(p.Key):
 			c.errorf(path, "%q is not an ssh option name (want a keyword of ssh_config(5), such as IdentityFile)", p.Key)
 			continue
-		case hasControl(p.Value) || strings.TrimSpace(p.Value) == "":
+		case plans.HasControl(p.Value) || strings.TrimSpace(p.Value) == "":
 			c.errorf(path, "want a value without control characters, got %q", p.Value)
 			continue
 		case r >= 0:

@@ -56,7 +56,7 @@ func (c *compiler) cryptoList(list []string) []string {
 		return nil
 	}
 	for i, l := range list {
-		if strings.TrimSpace(l) == "" || hasControl(l) {
+		if strings.TrimSpace(l) == "" || plans.HasControl(l) {
 			c.errorf(fmt.Sprintf("server.profile_crypto[%d]", i), "%q is not a library name prefix (want e.g. libcrypto, kae, qat)", l)
 		}
 	}

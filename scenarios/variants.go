@@ -125,7 +125,7 @@ func (c *compiler) probes(probes []ProbeSpec) {
 		switch {
 		case ps.Name == nil:
 			c.missing(path, "name", " (it labels the reading in results)")
-		case *ps.Name == "" || hasControl(*ps.Name):
+		case *ps.Name == "" || plans.HasControl(*ps.Name):
 			c.errorf(path+".name", "%q is not a usable name (want non-empty text without control characters)", *ps.Name)
 		default:
 			if j := slices.IndexFunc(probes[:i], func(o ProbeSpec) bool { return o.Name != nil && *o.Name == *ps.Name }); j >= 0 {
@@ -645,7 +645,7 @@ func (c *compiler) variantScope(path string, vs VariantSpec, cb combo) (sc scope
 // can name a results directory.
 func (c *compiler) variantName(path, template string, sc scope) (string, bool) {
 	name, ok := c.expand(path+".name", template, sc)
-	if ok && (name == "" || hasControl(name) || strings.ContainsAny(name, "/\\")) {
+	if ok && !plans.UsableName(name) {
 		what := "%q may not contain slashes or control characters"
 		if name == "" {
 			what = "%q: the name must not be empty"

@@ -150,10 +150,14 @@ func MaxErrorsProblem(f float64) string {
 	return ""
 }
 
-// hasControl reports whether s holds a control character.
-func hasControl(s string) bool {
+// HasControl reports whether s holds a control character.
+func HasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
+
+// UsableName reports whether s can name a results directory: not empty,
+// without slashes or control characters.
+func UsableName(s string) bool { return s != "" && !HasControl(s) && !strings.ContainsAny(s, "/\\") }
 
 // shortDuration writes d without zero minutes and seconds: 24h, 10m, 1h30m.
 func shortDuration(d time.Duration) string {
@@ -219,7 +223,7 @@ func (p *Plan) Check() error {
 		return &Error{Msg: "nil plan"}
 	}
 	k := &checker{}
-	if p.Name == "" || hasControl(p.Name) || strings.ContainsAny(p.Name, "/\\") {
+	if !UsableName(p.Name) {
 		k.add("name", "%q is not a usable name (want non-empty text without slashes or control characters)", p.Name)
 	}
 	k.target(p.Target, p.Target.Builtin == nil)
@@ -379,7 +383,7 @@ func (k *checker) variants(p *Plan) {
 	seen := make(map[string]int, len(p.Variants))
 	for i, v := range p.Variants {
 		path := fmt.Sprintf("variants[%d]", i)
-		if v.Name == "" || hasControl(v.Name) || strings.ContainsAny(v.Name, "/\\") {
+		if !UsableName(v.Name) {
 			k.add(path+".name", "%q is not a usable name (want non-empty text without slashes or control characters)", v.Name)
 		} else if j, dup := seen[v.Name]; dup {
 			k.add(path+".name", "%q already names variants[%d]", v.Name, j)
