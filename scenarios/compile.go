@@ -564,7 +564,10 @@ func (c *compiler) ciphers(names []string, t *plans.TLS, versionsOK bool) {
 		j, dup := listed[info.id]
 		switch {
 		case !ok:
-			hint := map[bool]string{true: "; write one suite per list item"}[strings.Contains(name, ":")]
+			hint := ""
+			if strings.Contains(name, ":") {
+				hint = "; write one suite per list item"
+			}
 			c.errorf(path, "unknown cipher suite %q (want a name Go implements, in OpenSSL form such as ECDHE-RSA-AES128-GCM-SHA256 or IANA form such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256%s)", name, hint)
 			continue
 		case dup:

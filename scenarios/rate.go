@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,18 +27,13 @@ const (
 
 // rate resolves load.rate and the groups' rates into l.
 func (c *compiler) rate(ls *LoadSpec, l *plans.Load) {
-	given := 0
-	for _, gs := range ls.Groups {
-		if gs.Rate != nil {
-			given++
-		}
-	}
+	given := slices.ContainsFunc(ls.Groups, func(gs GroupSpec) bool { return gs.Rate != nil })
 	switch {
 	case ls.Rate != nil && ls.Capacity != nil:
 		c.errorf("load.capacity", "give load.rate (a fixed rate) or load.capacity (a search for the highest rate), not both")
-	case given > 0 && ls.Capacity != nil:
+	case given && ls.Capacity != nil:
 		c.errorf("load.capacity", "the capacity search splits its rates by the groups' CPUs: leave the groups' rate out")
-	case ls.Rate != nil && given > 0:
+	case ls.Rate != nil && given:
 		c.errorf("load.rate", "give load.rate (split by CPU share) or a rate for every group, not both")
 	case ls.Rate != nil:
 		if msg := plans.RateProblem(*ls.Rate); msg != "" {
@@ -47,26 +43,21 @@ func (c *compiler) rate(ls *LoadSpec, l *plans.Load) {
 		if len(l.Groups) > 0 {
 			*l = l.SplitRate(*ls.Rate)
 		}
-	case given > 0:
+	case given:
 		var total float64
 		ok := true
 		for i, gs := range ls.Groups {
 			path := fmt.Sprintf("load.groups[%d]", i)
-			if gs.Rate == nil {
-				if c.leftOut(path + ".rate") {
-					ok = false
-					continue
-				}
-				c.errorf(path, "rate is missing: give every group a rate, or none and load.rate")
+			switch {
+			case gs.Rate == nil:
+				c.missing(path, "rate", ": give every group a rate, or none and load.rate")
 				ok = false
-				continue
-			}
-			if msg := plans.RateProblem(*gs.Rate); msg != "" {
-				c.problem(path+".rate", msg)
+			case plans.RateProblem(*gs.Rate) != "":
+				c.problem(path+".rate", plans.RateProblem(*gs.Rate))
 				ok = false
-				continue
+			default:
+				total += *gs.Rate
 			}
-			total += *gs.Rate
 		}
 		if !ok || len(l.Groups) != len(ls.Groups) {
 			return
@@ -94,20 +85,16 @@ func (c *compiler) capacity(p *plans.Plan) {
 		MaxErrors: p.MaxErrors, MaxMissed: plans.MaxMissed, From: DefaultCapacityFrom, Factor: DefaultCapacityFactor,
 		Resolution: DefaultCapacityResolution, Max: DefaultCapacityMax,
 	}, Window: DefaultCapacityWindow}
-	if cs.P99Handshake != nil {
-		cp.P99Handshake = *cs.P99Handshake
-		switch {
-		case cp.P99Handshake <= 0:
-			c.errorf(path+".p99_handshake", "must be positive, got %s", cp.P99Handshake)
-		case p.Target.TLS == nil && strings.HasPrefix(strings.ToLower(p.Target.URL), "http://"):
-			c.errorf(path+".p99_handshake", "the target is http://: there is no handshake to time (use p99_total)")
+	positive := func(d time.Duration) string {
+		if d > 0 {
+			return ""
 		}
+		return "must be positive, got " + d.String()
 	}
-	if cs.P99Total != nil {
-		cp.P99Total = *cs.P99Total
-		if cp.P99Total <= 0 {
-			c.errorf(path+".p99_total", "must be positive, got %s", cp.P99Total)
-		}
+	opt(c, path+".p99_handshake", cs.P99Handshake, &cp.P99Handshake, positive)
+	opt(c, path+".p99_total", cs.P99Total, &cp.P99Total, positive)
+	if cp.P99Handshake > 0 && p.Target.TLS == nil && strings.HasPrefix(strings.ToLower(p.Target.URL), "http://") {
+		c.errorf(path+".p99_handshake", "the target is http://: there is no handshake to time (use p99_total)")
 	}
 	if cs.P99Handshake == nil && cs.P99Total == nil && !c.leftOut(path+".p99_handshake") && !c.leftOut(path+".p99_total") {
 		c.errorf(path, "no latency target: give p99_handshake (e.g. 20ms) or p99_total")
