@@ -195,9 +195,8 @@ func tidy(es []*Error) []*Error {
 	return out
 }
 
-// Compile checks every value against the format and the host, applies the
-// defaults and resolves the scenario into a Plan. Every problem comes back
-// at once (errors.Join of *Error); warnings are in Plan.Warnings.
+// Compile checks the scenario against the format and the host and resolves
+// it into a Plan; every problem comes back at once (errors.Join of *Error).
 func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	c := &compiler{s: s, secrets: map[string]bool{}, rawSecrets: map[string]bool{}}
 	p := &plans.Plan{Source: s.file}

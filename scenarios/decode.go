@@ -59,8 +59,7 @@ type pos struct {
 const maxMergeDepth = 8
 
 // decoder walks a yaml.Node tree into the Spec types by their yaml tags,
-// reporting unknown keys and wrong types with their position, and records
-// every value's position under its field path.
+// reporting problems with their position and recording every value's.
 type decoder struct {
 	file   string
 	set    string // "path=value" while decoding a Set value

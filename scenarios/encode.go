@@ -147,8 +147,7 @@ func encodeParam(p SweepParam) *yaml.Node {
 }
 
 // Paths lists the field path of every value s holds, each section before
-// what it holds ("load", "load.groups", "load.groups[0]",
-// "load.groups[0].cpus"): the paths that errors and FromFlag name.
+// what it holds ("load", "load.groups", "load.groups[0]", …).
 func (s *Scenario) Paths() []string {
 	var out []string
 	var walk func(n *yaml.Node, path string)

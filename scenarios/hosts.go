@@ -15,9 +15,8 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// nameRE is an ssh config or host name, or a login name ssh accepts without
-// quoting: no leading dash (it would read as an ssh option), no spaces or
-// shell characters.
+// nameRE is a host or login name ssh takes unquoted: no leading dash (an
+// ssh option), no spaces or shell characters.
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
 
 // optionKeyRE is an ssh_config keyword.
@@ -30,10 +29,8 @@ var platformRE = regexp.MustCompile(`^[a-z0-9]+/[a-z0-9]+$`)
 // command: one shared connection per host, never a password prompt.
 var reservedSSHOptions = []string{"BatchMode", "ControlMaster", "ControlPath", "ControlPersist"}
 
-// ParseHost resolves a host as written in a scenario: "local" (nil, ""), an
-// ssh URL ssh://[user@]host[:port], or a host name (an alias from the ssh
-// config, or a plain name ssh resolves). A problem is returned as a message
-// that says what was expected.
+// ParseHost resolves a host as written: "local" (nil, ""), ssh://[user@]host[:port]
+// or a host name from the ssh config; else a message saying what was expected.
 func ParseHost(raw string) (*plans.SSHHost, string) {
 	const want = "want local, ssh://[user@]host[:port] or a host name from the ssh config"
 	switch {

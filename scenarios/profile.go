@@ -13,11 +13,8 @@ import (
 // MaxProfileCrypto bounds server.profile_crypto.
 const MaxProfileCrypto = 100
 
-// profile resolves server.profile and server.profile_crypto into the
-// plan's ProfileSpec (nil when the server is not profiled). A server
-// section that holds nothing but them (and a local host) asks for a
-// profile of a server kaeload does not start: the rest of the compiler
-// then sees no server section.
+// profile resolves server.profile and profile_crypto (nil: not profiled). A
+// server section of nothing else profiles a server kaeload does not start.
 func (c *compiler) profile() *results.ProfileSpec {
 	ss := c.s.Server
 	if ss == nil {
@@ -63,10 +60,8 @@ func (c *compiler) cryptoList(list []string) []string {
 	return slices.Clone(list)
 }
 
-// profileOnly reports whether the server section ss says nothing but
-// how to profile the server (profile, profile_crypto, host) and no
-// variant gives a start command: kaeload then does not control the
-// server, it only profiles it.
+// profileOnly reports whether ss says nothing but how to profile the server
+// and no variant starts one: kaeload then only profiles it.
 func profileOnly(ss *ServerSpec, variants []VariantSpec) bool {
 	if ss.Profile == nil || ss.Start != nil || ss.Stop != nil || ss.Reload != nil || len(ss.Env) > 0 || ss.Ready != nil || ss.CommandTimeout != nil || len(ss.Probes) > 0 {
 		return false

@@ -132,9 +132,7 @@ func (c *compiler) capacity(p *plans.Plan) {
 	p.Load.Capacity = cp
 }
 
-// describeRate writes the open-loop schedule or the capacity search of
-// Describe: the rate in all and what a missed start means, or the
-// targets, the bound on the search's steps and its longest duration.
+// describeRate writes the open-loop schedule or the capacity search.
 func describeRate(row rowFunc, p *plans.Plan) {
 	l := p.Load
 	if l.Rate > 0 {

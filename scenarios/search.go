@@ -98,9 +98,8 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 	return s
 }
 
-// searchStart resolves search.start: "predicted" needs every grid
-// point's variant to set KAE_GO_SOFT_RATIO to a number from 0 to 100,
-// which the prediction maps to a grid point.
+// searchStart resolves search.start: "predicted" needs every grid point to
+// set KAE_GO_SOFT_RATIO to 0-100, which the prediction maps to a point.
 func (c *compiler) searchStart(p *plans.Plan, s *plans.Search, path string) {
 	st := c.search.spec.Start
 	if st == nil || *st == "coarse" {

@@ -50,9 +50,8 @@ func opAt(s string) string {
 // thresholdHelp is the grammar, for error messages.
 const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "server_saturated == true", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0", "diagnoses == 0" or "probe hpre_send per request >= 0.9"`
 
-// countMetrics are the metrics bounded by a count of the timeline's
-// events, and boolMetrics those true or false of a variant, by the name a
-// threshold gives them.
+// countMetrics count the timeline's events, and boolMetrics are true or
+// false of a variant, by the name a threshold gives them.
 var (
 	countMetrics = map[string]string{
 		"listen_overflows": results.MetricListenOverflows, "stalls": results.MetricStalls, "diagnoses": results.MetricDiagnoses,
@@ -244,9 +243,8 @@ func thresholdPercent(s string, signed bool) (float64, bool) {
 	return v / 100, true
 }
 
-// AddThreshold adds a threshold given on the command line (--threshold);
-// Compile checks it with the scenario's and names it in errors as
-// `--threshold "EXPR"`.
+// AddThreshold adds a --threshold expression, which Compile checks with
+// the scenario's and names in errors as `--threshold "EXPR"`.
 func (s *Scenario) AddThreshold(expr string) {
 	s.extraThresholds = append(s.extraThresholds, expr)
 }

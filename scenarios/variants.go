@@ -298,9 +298,8 @@ func (c *compiler) where(path string) string {
 	return fmt.Sprintf("line %d", ps.line)
 }
 
-// variantServerKeys are the keys vs sets that need a server section; with
-// speed commands or an accelerator, env, vars and sweep need none, and an
-// accelerator takes a search too.
+// variantServerKeys are the keys vs sets that need a server section; speed
+// commands or an accelerator take env, vars and sweep (an accelerator a search).
 func variantServerKeys(vs VariantSpec, speed, accel bool) []string {
 	speed = speed || accel
 	exempt := map[string]bool{"name": true, "env": speed, "vars": speed, "sweep": speed, "search": accel}

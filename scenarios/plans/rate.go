@@ -43,9 +43,8 @@ func (c Capacity) StepBound() (up, bisect int) {
 	return up, bisect
 }
 
-// SplitRate returns a copy of l open loop at total per second, split by
-// the groups' own rates when all have one, else by CPU count (unpinned:
-// Threads).
+// SplitRate returns a copy of l open loop at total per second, split by the
+// groups' own rates when all have one, else by CPUs (unpinned: Threads).
 func (l Load) SplitRate(total float64) Load {
 	groups := slices.Clone(l.Groups)
 	perGroup := len(groups) > 0 && !slices.ContainsFunc(groups, func(g Group) bool { return !(g.Rate > 0) })

@@ -27,9 +27,8 @@ func (p *Plan) secretValues() []string {
 	return SortSecrets(set)
 }
 
-// SortSecrets lists set's non-empty values, the placeholder left out,
-// longest first (a secret containing another is replaced whole), then in
-// byte order.
+// SortSecrets lists set's values but "" and the placeholder, longest first
+// (a secret containing another is replaced whole), then in byte order.
 func SortSecrets(set map[string]bool) []string {
 	var out []string
 	for s := range set {
