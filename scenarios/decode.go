@@ -458,13 +458,7 @@ func fieldsOf(t reflect.Type) []field {
 	return fs
 }
 
-func keyList(fs []field) string {
-	keys := make([]string, len(fs))
-	for i, f := range fs {
-		keys[i] = f.key
-	}
-	return strings.Join(keys, ", ")
-}
+func keyList(fs []field) string { return joinMap(fs, ", ", func(f field) string { return f.key }) }
 
 func lookupField(fs []field, key string) (field, bool) {
 	for _, f := range fs {

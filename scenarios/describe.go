@@ -144,16 +144,9 @@ func describeSSH(row rowFunc, p *plans.Plan) {
 	if len(p.Hosts) == 0 {
 		return
 	}
-	var names, opts []string
-	for _, h := range p.Hosts {
-		names = append(names, h.Name)
-	}
-	for _, o := range p.SSHOptions {
-		opts = append(opts, o.Key+"="+o.Value)
-	}
-	row("ssh", "%s: one connection per host, BatchMode", strings.Join(names, ", "))
-	if len(opts) > 0 {
-		row("", "options %s", strings.Join(opts, " "))
+	row("ssh", "%s: one connection per host, BatchMode", joinMap(p.Hosts, ", ", func(h plans.SSHHost) string { return h.Name }))
+	if len(p.SSHOptions) > 0 {
+		row("", "options %s", joinMap(p.SSHOptions, " ", func(o plans.SSHOption) string { return o.Key + "=" + o.Value }))
 	}
 	for _, k := range sortedKeys(p.Binaries) {
 		row("", "binary for %s: %s", k, p.Binaries[k])
@@ -167,18 +160,10 @@ func describeTLS(row rowFunc, t *plans.TLS) {
 	}
 	ciphers := "Go defaults"
 	if len(t.CipherSuites) > 0 {
-		var names []string
-		for _, id := range t.CipherSuites {
-			names = append(names, opensslName(id))
-		}
-		ciphers = strings.Join(names, " ")
+		ciphers = joinMap(t.CipherSuites, " ", opensslName)
 		if t.MaxVersion == tls.VersionTLS13 {
 			ciphers += " (TLS 1.2; TLS 1.3 offers all its suites)"
 		}
-	}
-	var curves []string
-	for _, id := range t.Curves {
-		curves = append(curves, curveName(id))
 	}
 	onOff := map[bool]string{true: "on", false: "off"}
 	sni := t.ServerName
@@ -189,7 +174,7 @@ func describeTLS(row rowFunc, t *plans.TLS) {
 	if t.Verify && len(t.CAPEM) > 0 {
 		verify += " (scenario CA)"
 	}
-	row("tls", "versions %s, ciphers %s, curves %s", versions, ciphers, strings.Join(curves, " "))
+	row("tls", "versions %s, ciphers %s, curves %s", versions, ciphers, joinMap(t.Curves, " ", curveName))
 	row("", "resumption %s, verify %s, server name %s", onOff[t.Resumption], verify, sni)
 }
 
@@ -468,13 +453,19 @@ func only(m, keys map[string]string) map[string]string {
 
 // probesText writes probes as "name: command (pattern `re`)", "; " between.
 func probesText(ps []plans.Probe) string {
-	var out []string
-	for _, p := range ps {
-		t := p.Name + ": " + p.Command
+	return joinMap(ps, "; ", func(p plans.Probe) string {
 		if p.Pattern != "" {
-			t += " (pattern `" + p.Pattern + "`)"
+			return p.Name + ": " + p.Command + " (pattern `" + p.Pattern + "`)"
 		}
-		out = append(out, t)
+		return p.Name + ": " + p.Command
+	})
+}
+
+// joinMap joins f of each x with sep.
+func joinMap[T any](xs []T, sep string, f func(T) string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
-	return strings.Join(out, "; ")
+	return strings.Join(out, sep)
 }

@@ -158,11 +158,7 @@ type combo struct {
 
 // String writes the combination as "a=1, b=x".
 func (cb combo) String() string {
-	parts := make([]string, len(cb.keys))
-	for i, k := range cb.keys {
-		parts[i] = k + "=" + cb.vals[k]
-	}
-	return strings.Join(parts, ", ")
+	return joinMap(cb.keys, ", ", func(k string) string { return k + "=" + cb.vals[k] })
 }
 
 // sweepValues checks one parameter and lists its values.
@@ -529,11 +525,7 @@ func (c *compiler) baseline(out []plans.Variant) string {
 	if c.s.Baseline != nil {
 		baseline := *c.s.Baseline
 		if !slices.ContainsFunc(out, func(v plans.Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
-			names := make([]string, len(out))
-			for i, v := range out {
-				names[i] = v.Name
-			}
-			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, strings.Join(names, ", "))
+			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, joinMap(out, ", ", func(v plans.Variant) string { return v.Name }))
 		}
 		return baseline
 	}
