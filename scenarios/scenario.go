@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -284,21 +285,14 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, cmp.Or(err, fmt.Errorf("%s is not a regular file", path))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
-	}
-	return data, nil
+	return data, err
 }
 
 // Parse parses a scenario from data, name locating messages and relative
@@ -330,13 +324,10 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		// Not worth compiling: most of it was not even read.
 		return nil, errors.Join(d.errs...)
 	}
-	if len(d.errs) > 0 {
-		for _, e := range d.errs {
-			s.parseErrs = append(s.parseErrs, e.(*Error))
-		}
-		return s, errors.Join(d.errs...)
+	for _, e := range d.errs {
+		s.parseErrs = append(s.parseErrs, e.(*Error))
 	}
-	return s, nil
+	return s, errors.Join(d.errs...)
 }
 
 // absDir is the absolute directory of the file name, for {scenario_dir}.
