@@ -294,19 +294,18 @@ func (c *compiler) where(path string) string {
 	return fmt.Sprintf("line %d", ps.line)
 }
 
-// variantServerKeys are the keys vs sets that need a server section; speed
-// commands or an accelerator take env, vars and sweep (an accelerator a search).
-func variantServerKeys(vs VariantSpec, speed, accel bool) []string {
+// serverKey is the first key vs sets that needs a server section, or "";
+// speed commands or an accelerator take env, vars and sweep (an accelerator a search).
+func serverKey(vs VariantSpec, speed, accel bool) string {
 	speed = speed || accel
 	exempt := map[string]bool{"name": true, "env": speed, "vars": speed, "sweep": speed, "search": accel}
-	var keys []string
 	v := reflect.ValueOf(vs)
 	for _, f := range fieldsOf(v.Type()) {
 		if !exempt[f.key] && !v.Field(f.index).IsNil() {
-			keys = append(keys, f.key)
+			return f.key
 		}
 	}
-	return keys
+	return ""
 }
 
 // checkEnvKeys reports names that cannot be environment variables and
@@ -369,8 +368,8 @@ func (c *compiler) variantsServer() bool {
 	if ss == nil {
 		if !c.leftOut("server") {
 			for i, vs := range s.Variants {
-				if keys := variantServerKeys(vs, s.Speed != nil, accelTarget(s)); len(keys) > 0 {
-					c.errorf(fmt.Sprintf("variants[%d].%s", i, keys[0]), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", keys[0])
+				if key := serverKey(vs, s.Speed != nil, accelTarget(s)); key != "" {
+					c.errorf(fmt.Sprintf("variants[%d].%s", i, key), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", key)
 					break
 				}
 			}
@@ -382,37 +381,48 @@ func (c *compiler) variantsServer() bool {
 	return ok
 }
 
-// expansion is the variants expanded so far, and where each name was first given.
-type expansion struct {
-	out   []plans.Variant
-	first map[string]named
-}
-
 // expandEntries expands the entries into variants with unique names, at
 // most MaxVariants (full); an entry with a problem goes to c.unresolved.
 func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []plans.Variant, full bool) {
-	x := &expansion{first: make(map[string]named)}
+	first := make(map[string]named) // where each name was first given
 	for i, vs := range specs {
 		path := fmt.Sprintf("variants[%d]", i)
 		if len(c.s.Variants) == 0 {
 			path = "variants"
 		}
-		combos, envOK, ok := c.entry(path, vs, serverEnvOK)
-		if ok {
-			if vs.Search != nil {
-				c.search.first = len(x.out)
-			}
-			ok, full = c.expandEntry(x, i, path, vs, combos, envOK)
+		combos, envOK, whole := c.entry(path, vs, serverEnvOK)
+		if whole && vs.Search != nil {
+			c.search.first = len(out)
 		}
-		if !ok {
+		for _, cb := range combos {
+			if len(out) >= plans.MaxVariants {
+				c.errorf("variants", "more than %d variants (sweeps expanded)", plans.MaxVariants)
+				if !whole {
+					c.unresolved = append(c.unresolved, vs)
+				}
+				c.unresolved = append(c.unresolved, specs[i+1:]...)
+				return out, true
+			}
+			v, ok := c.variant(path, vs, cb, envOK)
+			if prev, dup := first[v.Name]; ok && dup {
+				c.duplicateName(path, v.Name, cb, prev)
+				ok = false
+			}
+			if !ok {
+				whole = false
+				continue
+			}
+			first[v.Name] = named{i, cb.String()}
+			out = append(out, v)
+			if vs.Search != nil {
+				c.search.points++
+			}
+		}
+		if !whole {
 			c.unresolved = append(c.unresolved, vs)
 		}
-		if full {
-			c.unresolved = append(c.unresolved, specs[i+1:]...)
-			return x.out, true
-		}
 	}
-	return x.out, false
+	return out, false
 }
 
 // entry checks the entry vs and returns its sweep's (or search's)
@@ -472,34 +482,6 @@ func (c *compiler) entryVars(path string, vs VariantSpec, combos []combo) bool {
 		}
 	}
 	return true
-}
-
-// expandEntry adds entry i's variants to x. whole is false when one could
-// not be resolved or repeats a name; full when the plan reached MaxVariants.
-func (c *compiler) expandEntry(x *expansion, i int, path string, vs VariantSpec, combos []combo, envOK bool) (whole, full bool) {
-	whole = true
-	for _, cb := range combos {
-		if len(x.out) >= plans.MaxVariants {
-			c.errorf("variants", "more than %d variants (sweeps expanded)", plans.MaxVariants)
-			return whole, true
-		}
-		v, ok := c.variant(path, vs, cb, envOK)
-		if !ok {
-			whole = false
-			continue
-		}
-		if prev, dup := x.first[v.Name]; dup {
-			c.duplicateName(path, v.Name, cb, prev)
-			whole = false
-			continue
-		}
-		x.first[v.Name] = named{i, cb.String()}
-		x.out = append(x.out, v)
-		if vs.Search != nil {
-			c.search.points++
-		}
-	}
-	return whole, false
 }
 
 // duplicateName reports that name, of the variant of combination cb of
