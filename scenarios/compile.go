@@ -87,11 +87,9 @@ func (s *Scenario) posOf(path string) (pos, bool) {
 
 // at makes an Error located at path's value (posOf).
 func (c *compiler) at(path, format string, args ...any) *Error {
-	e := &Error{File: c.s.file, Path: path, Msg: fmt.Sprintf(format, args...)}
-	if ps, ok := c.s.posOf(path); ok {
-		e.Line, e.Col, e.Set, e.Flag = ps.line, ps.col, ps.set, ps.flag
-	}
-	return e
+	e, _ := c.s.posOf(path)
+	e.File, e.Path, e.Msg = c.s.file, path, fmt.Sprintf(format, args...)
+	return &e
 }
 
 func (c *compiler) errorf(path, format string, args ...any) {
@@ -158,11 +156,11 @@ func within(path, p string) bool {
 // when FromFlag has said so since.
 func (s *Scenario) relocated(e *Error) *Error {
 	ps, ok := s.posOf(e.Path)
-	if !ok || ps.flag == "" {
+	if !ok || ps.Flag == "" {
 		return e
 	}
 	r := *e
-	r.Flag = ps.flag
+	r.Flag = ps.Flag
 	return &r
 }
 

@@ -46,13 +46,9 @@ func (e *Error) Error() string {
 	return strings.Join(append(parts, e.Msg), ": ")
 }
 
-// pos is where a value came from: a line and column of the file, a --set,
-// or another command-line flag (FromFlag).
-type pos struct {
-	line, col int
-	set       string
-	flag      string
-}
+// pos is where a value came from: Error's Line and Col in the file, its
+// Set, or its Flag (FromFlag).
+type pos = Error
 
 // maxMergeDepth bounds nested YAML merge keys ("<<: *anchor"), which may
 // otherwise refer to themselves.
@@ -78,9 +74,9 @@ const maxVisits = 100_000
 
 func (d *decoder) at(n *yaml.Node) pos {
 	if d.set != "" {
-		return pos{set: d.set}
+		return pos{Set: d.set}
 	}
-	return pos{line: n.Line, col: n.Column}
+	return pos{Line: n.Line, Col: n.Column}
 }
 
 // errorf records a problem with the value at path, which is left out and
@@ -95,8 +91,9 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 // keyErrorf records a problem with a key (unknown, repeated, not a
 // scalar): what it holds belongs to no field, so no field is left out.
 func (d *decoder) keyErrorf(n *yaml.Node, path, format string, args ...any) {
-	p := d.at(n)
-	d.errs = append(d.errs, &Error{File: d.file, Line: p.line, Col: p.col, Set: p.set, Flag: p.flag, Path: path, Msg: fmt.Sprintf(format, args...)})
+	e := d.at(n)
+	e.File, e.Path, e.Msg = d.file, path, fmt.Sprintf(format, args...)
+	d.errs = append(d.errs, &e)
 }
 
 var durationType = reflect.TypeFor[time.Duration]()

@@ -59,10 +59,10 @@ func (s *Scenario) FromFlag(path, flag string) {
 	}
 	for k := range s.pos {
 		if within(k, path) {
-			s.pos[k] = pos{flag: flag}
+			s.pos[k] = pos{Flag: flag}
 		}
 	}
-	s.pos[path] = pos{flag: flag}
+	s.pos[path] = pos{Flag: flag}
 }
 
 // seg is one step of a field path: a key, or a list index when index >= 0.
@@ -142,7 +142,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 	if t.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			v.Set(reflect.New(t.Elem()))
-			d.pos[path] = pos{set: d.set}
+			d.pos[path] = pos{Set: d.set}
 		}
 		return d.assign(v.Elem(), path, segs, val)
 	}
@@ -272,7 +272,7 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 			return err
 		}
 		p.Range = &r
-		d.pos[sub] = pos{set: d.set}
+		d.pos[sub] = pos{Set: d.set}
 	}
 	v.Set(reflect.ValueOf(sw))
 	return nil

@@ -286,12 +286,12 @@ func (c *compiler) where(path string) string {
 	switch {
 	case !ok:
 		return ""
-	case ps.set != "":
-		return "--set " + ps.set
-	case ps.flag != "":
-		return ps.flag
+	case ps.Set != "":
+		return "--set " + ps.Set
+	case ps.Flag != "":
+		return ps.Flag
 	}
-	return fmt.Sprintf("line %d", ps.line)
+	return fmt.Sprintf("line %d", ps.Line)
 }
 
 // serverKey is the first key vs sets that needs a server section, or "";
