@@ -15,10 +15,9 @@ const DefaultSearchBudget = 12
 
 // pendingSearch is the searched entry as variants found it.
 type pendingSearch struct {
-	path          string // variants[i]
-	spec          *SearchSpec
-	series, key   string
-	first, points int
+	plans.Search        // its Series, Key, First and Points
+	path         string // variants[i]
+	spec         *SearchSpec
 }
 
 // searchSweep checks variants[i].search and returns its variable as a
@@ -46,7 +45,7 @@ func (c *compiler) searchSweep(path string, vs VariantSpec) (Sweep, bool) {
 	if !ok {
 		return nil, false
 	}
-	c.search = &pendingSearch{path: path, spec: spec, series: *vs.Name, key: spec.Param.Key}
+	c.search = &pendingSearch{Search: plans.Search{Series: *vs.Name, Key: spec.Param.Key}, path: path, spec: spec}
 	return Sweep{*spec.Param}, true
 }
 
@@ -63,11 +62,12 @@ var objectives = map[string]results.Objective{
 // there is none.
 func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 	ps := c.search
-	if ps == nil || ps.points == 0 {
+	if ps == nil || ps.Points == 0 {
 		return nil
 	}
 	sp := ps.path + ".search"
-	s := &plans.Search{Series: ps.series, Key: ps.key, First: ps.first, Points: ps.points, Maximize: results.ObjectiveRate, Budget: DefaultSearchBudget}
+	s := &ps.Search
+	s.Maximize, s.Budget = results.ObjectiveRate, DefaultSearchBudget
 	if m := ps.spec.Maximize; m != nil {
 		o, ok := objectives[strings.ToLower(strings.Join(strings.Fields(*m), " "))]
 		if !ok {

@@ -392,7 +392,7 @@ func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []p
 		}
 		combos, envOK, whole := c.entry(path, vs, serverEnvOK)
 		if whole && vs.Search != nil {
-			c.search.first = len(out)
+			c.search.First = len(out)
 		}
 		for _, cb := range combos {
 			if len(out) >= plans.MaxVariants {
@@ -415,7 +415,7 @@ func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []p
 			first[v.Name] = named{i, cb.String()}
 			out = append(out, v)
 			if vs.Search != nil {
-				c.search.points++
+				c.search.Points++
 			}
 		}
 		if !whole {
@@ -511,8 +511,8 @@ func (c *compiler) baseline(out []plans.Variant) string {
 		}
 		return baseline
 	}
-	if c.search != nil && c.search.first == 0 {
-		if n := c.search.points; n < len(out) {
+	if c.search != nil && c.search.First == 0 {
+		if n := c.search.Points; n < len(out) {
 			return out[n].Name
 		}
 		return ""
