@@ -564,10 +564,14 @@ func (c *compiler) checkStart(ss *ServerSpec) {
 func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (plans.Variant, bool) {
 	sc, local := c.variantScope(path, vs, cb)
 	name, ok := c.variantName(path, *vs.Name, sc)
+	expand := func(p, s string) string {
+		out, good := c.expand(p, s, sc)
+		ok = ok && good
+		return out
+	}
 	v := plans.Variant{Name: name}
 	if cb.keys != nil {
-		v.Series = *vs.Name
-		v.Sweep = cb.vals
+		v.Series, v.Sweep = *vs.Name, cb.vals
 	}
 	vars := map[string]string{}
 	for _, m := range []map[string]string{c.userTop, local, cb.vals} {
@@ -576,19 +580,52 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (p
 	if len(vars) > 0 {
 		v.Vars = vars
 	}
-	var good bool
-	v.Speed, good = c.variantSpeed(sc)
-	ok = ok && good
+	for i, sp := range c.s.Speed {
+		if i < MaxSpeed && sp.Command != nil && strings.TrimSpace(*sp.Command) != "" {
+			command := expand(fmt.Sprintf("speed[%d].command", i), *sp.Command)
+			v.Speed = append(v.Speed, plans.Speed{Command: command, Timeout: or(sp.Timeout, DefaultSpeedTimeout)})
+		}
+	}
 	if envOK {
+		var good bool
 		v.Env, v.SecretEnv, good = c.variantEnv(path, vs, sc)
 		ok = ok && good
 	}
-	if c.s.Server == nil {
+	ss := c.s.Server
+	if ss == nil {
 		return v, ok
 	}
-	ok = c.variantCommands(path, vs, sc, &v, ok)
-	v.Probes, good = c.variantProbes(sc)
-	return v, ok && good
+	// start, stop and reload: the entry's own, or else the server section's.
+	for _, k := range []struct {
+		key         string
+		server, own *string
+		out         *string
+	}{{"start", ss.Start, vs.Start, &v.Start}, {"stop", ss.Stop, vs.Stop, &v.Stop}, {"reload", ss.Reload, vs.Reload, &v.Reload}} {
+		p, src := "server."+k.key, k.server
+		if k.own != nil {
+			p, src = path+"."+k.key, k.own
+		}
+		if src == nil {
+			continue
+		}
+		*k.out = expand(p, *src)
+		switch {
+		case k.key != "start":
+		case strings.TrimSpace(*src) == "":
+			c.errorf(p, "must not be empty (want the shell command that starts the server)")
+			ok = false
+		case ok && strings.TrimSpace(*k.out) == "":
+			c.errorf(p, "%q expands to an empty command", *src)
+			ok = false
+		}
+	}
+	for i, ps := range ss.Probes {
+		if ps.Name != nil && ps.Command != nil {
+			command := expand(fmt.Sprintf("server.probes[%d].command", i), *ps.Command)
+			v.Probes = append(v.Probes, plans.Probe{Name: *ps.Name, Command: command, Pattern: or(ps.Pattern, "")})
+		}
+	}
+	return v, ok
 }
 
 // variantScope is the scope a variant's {vars} resolve in: top-level vars,
@@ -627,21 +664,6 @@ func (c *compiler) variantName(path, template string, sc scope) (string, bool) {
 		ok = false
 	}
 	return name, ok
-}
-
-// variantSpeed expands the speed commands for a variant.
-func (c *compiler) variantSpeed(sc scope) ([]plans.Speed, bool) {
-	var out []plans.Speed
-	ok := true
-	for i, sp := range c.s.Speed {
-		if i >= MaxSpeed || sp.Command == nil || strings.TrimSpace(*sp.Command) == "" {
-			continue
-		}
-		command, good := c.expand(fmt.Sprintf("speed[%d].command", i), *sp.Command, sc)
-		ok = ok && good
-		out = append(out, plans.Speed{Command: command, Timeout: or(sp.Timeout, DefaultSpeedTimeout)})
-	}
-	return out, ok
 }
 
 // variantEnv expands the entry's env over server.env, and lists the secret
@@ -685,57 +707,6 @@ func (c *compiler) variantEnv(path string, vs VariantSpec, sc scope) (env map[st
 		}
 	}
 	return env, secretKeys, ok
-}
-
-// variantCommands expands the entry's start, stop and reload, or else the
-// server section's, into v; a start command must not expand to nothing.
-func (c *compiler) variantCommands(path string, vs VariantSpec, sc scope, v *plans.Variant, ok bool) bool {
-	ss := c.s.Server
-	cmd := func(key string, server, own *string) string {
-		p, src := "server."+key, server
-		if own != nil {
-			p, src = path+"."+key, own
-		}
-		if src == nil {
-			return ""
-		}
-		out, good := c.expand(p, *src, sc)
-		ok = ok && good
-		return out
-	}
-	v.Start = cmd("start", ss.Start, vs.Start)
-	if start := ss.Start; vs.Start != nil || start != nil {
-		p := "server.start"
-		if vs.Start != nil {
-			p, start = path+".start", vs.Start
-		}
-		switch {
-		case strings.TrimSpace(*start) == "":
-			c.errorf(p, "must not be empty (want the shell command that starts the server)")
-			ok = false
-		case ok && strings.TrimSpace(v.Start) == "":
-			c.errorf(p, "%q expands to an empty command", *start)
-			ok = false
-		}
-	}
-	v.Stop = cmd("stop", ss.Stop, vs.Stop)
-	v.Reload = cmd("reload", ss.Reload, vs.Reload)
-	return ok
-}
-
-// variantProbes expands the server's probes for a variant.
-func (c *compiler) variantProbes(sc scope) ([]plans.Probe, bool) {
-	var out []plans.Probe
-	ok := true
-	for i, ps := range c.s.Server.Probes {
-		if ps.Name == nil || ps.Command == nil {
-			continue
-		}
-		command, good := c.expand(fmt.Sprintf("server.probes[%d].command", i), *ps.Command, sc)
-		ok = ok && good
-		out = append(out, plans.Probe{Name: *ps.Name, Command: command, Pattern: or(ps.Pattern, "")})
-	}
-	return out, ok
 }
 
 // metrics resolves the metrics section; nil when it is left out.
