@@ -530,8 +530,23 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 	if builtin && t.Verify {
 		c.errorf("target.tls.verify", "the built-in target's certificate is self-signed; verify must be false")
 	}
-	if ts.CA != nil {
-		c.tlsCA(*ts.CA, t)
+	switch file := or(ts.CA, ""); {
+	case ts.CA == nil:
+	case !t.Verify:
+		c.errorf("target.tls.ca", "ca is only used with verify: true")
+	default:
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(c.s.dir, file) // relative to the scenario
+		}
+		pem, err := readSmallFile(file, 1<<20)
+		switch {
+		case err != nil:
+			c.errorf("target.tls.ca", "read CA file: %v", err)
+		case !x509.NewCertPool().AppendCertsFromPEM(pem):
+			c.errorf("target.tls.ca", "%s holds no PEM certificate", file)
+		default:
+			t.CAPEM = pem
+		}
 	}
 	t.ServerName = or(ts.ServerName, hostname)
 	if ts.ServerName != nil && (plans.HasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /")) {
@@ -641,26 +656,6 @@ func (c *compiler) curves(names []string, t *plans.TLS, versionsOK bool) {
 	classic := slices.ContainsFunc(t.Curves, func(id uint16) bool { return !isHybrid(tls.CurveID(id)) })
 	if len(t.Curves) > 0 && !classic && versionsOK && t.MaxVersion < tls.VersionTLS13 {
 		c.errorf("target.tls.curves", "only post-quantum hybrid groups are listed, which need TLS 1.3, but max_version is %s", plans.VersionName(t.MaxVersion))
-	}
-}
-
-// tlsCA reads target.tls.ca, relative to the scenario's directory.
-func (c *compiler) tlsCA(file string, t *plans.TLS) {
-	if !t.Verify {
-		c.errorf("target.tls.ca", "ca is only used with verify: true")
-		return
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(c.s.dir, file)
-	}
-	pem, err := readSmallFile(file, 1<<20)
-	switch {
-	case err != nil:
-		c.errorf("target.tls.ca", "read CA file: %v", err)
-	case !x509.NewCertPool().AppendCertsFromPEM(pem):
-		c.errorf("target.tls.ca", "%s holds no PEM certificate", file)
-	default:
-		t.CAPEM = pem
 	}
 }
 

@@ -27,8 +27,19 @@ func (c *compiler) profile() *results.ProfileSpec {
 	var spec *results.ProfileSpec
 	if on {
 		spec = &results.ProfileSpec{Rate: serverprof.Rate, Crypto: slices.Clone(results.DefaultCryptoLibraries)}
-		if ss.ProfileCrypto != nil {
-			spec.Crypto = c.cryptoList(ss.ProfileCrypto)
+		switch list := ss.ProfileCrypto; {
+		case list == nil:
+		case len(list) == 0:
+			c.errorf("server.profile_crypto", "empty list (leave it out for the defaults: %s)", strings.Join(results.DefaultCryptoLibraries, ", "))
+		case len(list) > MaxProfileCrypto:
+			c.errorf("server.profile_crypto", "%d entries, more than the %d allowed", len(list), MaxProfileCrypto)
+		default:
+			spec.Crypto = slices.Clone(list)
+			for i, l := range list {
+				if strings.TrimSpace(l) == "" || plans.HasControl(l) {
+					c.errorf(fmt.Sprintf("server.profile_crypto[%d]", i), "%q is not a library name prefix (want e.g. libcrypto, kae, qat)", l)
+				}
+			}
 		}
 	}
 	if profileOnly(ss, c.s.Variants) {
@@ -40,24 +51,6 @@ func (c *compiler) profile() *results.ProfileSpec {
 		c.s = &cp
 	}
 	return spec
-}
-
-// cryptoList checks the crypto library prefixes.
-func (c *compiler) cryptoList(list []string) []string {
-	if len(list) == 0 {
-		c.errorf("server.profile_crypto", "empty list (leave it out for the defaults: %s)", strings.Join(results.DefaultCryptoLibraries, ", "))
-		return nil
-	}
-	if len(list) > MaxProfileCrypto {
-		c.errorf("server.profile_crypto", "%d entries, more than the %d allowed", len(list), MaxProfileCrypto)
-		return nil
-	}
-	for i, l := range list {
-		if strings.TrimSpace(l) == "" || plans.HasControl(l) {
-			c.errorf(fmt.Sprintf("server.profile_crypto[%d]", i), "%q is not a library name prefix (want e.g. libcrypto, kae, qat)", l)
-		}
-	}
-	return slices.Clone(list)
 }
 
 // profileOnly reports whether ss says nothing but how to profile the server

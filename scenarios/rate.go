@@ -136,7 +136,11 @@ func (c *compiler) capacity(p *plans.Plan) {
 func describeRate(row rowFunc, p *plans.Plan) {
 	l := p.Load
 	if l.Rate > 0 {
-		row("rate", "open loop: %s new %s per second in all (the groups' rates above), start k of a group at k/rate after its start, no drift", numfmt.Num(l.Rate, -1), perRequest(l))
+		per := "connections" // a new one per request in close mode
+		if l.Connection == plans.KeepAlive {
+			per = "requests"
+		}
+		row("rate", "open loop: %s new %s per second in all (the groups' rates above), start k of a group at k/rate after its start, no drift", numfmt.Num(l.Rate, -1), per)
 		row("", "a start due while every connection slot is busy is missed, never run late; a window missing more than %s of its starts is flagged", numfmt.Percent(plans.MaxMissed))
 		row("", "per window: %s starts in the measured %s, %s more in the warm-up", numfmt.Num(math.Floor(l.Rate*l.Duration.Seconds()), -1), l.Duration, numfmt.Num(math.Floor(l.Rate*l.Warmup.Seconds()), -1))
 		return
@@ -159,13 +163,4 @@ func describeRate(row rowFunc, p *plans.Plan) {
 	step := l.Warmup + c.Window + p.Cooldown
 	worst := time.Duration(up+bisect) * step * time.Duration(len(p.Variants))
 	row("", "each step: warm-up %s, measure %s (open loop); worst case %d variants × %d steps × %s = %s, plus server restarts", l.Warmup, c.Window, len(p.Variants), up+bisect, step, worst)
-}
-
-// perRequest names what the rate counts: connections in close mode,
-// requests on kept-alive ones.
-func perRequest(l plans.Load) string {
-	if l.Connection == plans.KeepAlive {
-		return "requests"
-	}
-	return "connections"
 }

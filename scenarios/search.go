@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,7 +76,22 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 		}
 		s.Maximize = o
 	}
-	c.searchStart(p, s, sp+".start")
+	// start: predicted maps the soft-ratio prediction (KAE_GO_SOFT_RATIO, 0-100) to a grid point.
+	switch st := or(ps.spec.Start, "coarse"); {
+	case st == "coarse":
+	case st != "predicted":
+		c.errorf(sp+".start", "want predicted or coarse, got %q", st)
+	case c.s.tainted(ps.path + ".env." + softRatioEnv): // the env's own problem is reported
+	default:
+		i := slices.IndexFunc(p.Variants[s.First:s.First+s.Points], func(v plans.Variant) bool {
+			pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64)
+			return err != nil || pct < 0 || pct > 100
+		})
+		if s.Predicted = i < 0; !s.Predicted {
+			v := p.Variants[s.First+i]
+			c.errorf(sp+".start", "predicted needs every searched variant to set %s to a number from 0 to 100 (e.g. env: {%s: \"{%s}\"}); %s sets %q", softRatioEnv, softRatioEnv, s.Key, v.Name, v.Env[softRatioEnv])
+		}
+	}
 	switch b := ps.spec.Budget; {
 	case b.Windows != nil:
 		s.Budget = *b.Windows
@@ -96,30 +112,6 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 		}
 	}
 	return s
-}
-
-// searchStart resolves search.start: "predicted" needs every grid point to
-// set KAE_GO_SOFT_RATIO to 0-100, which the prediction maps to a point.
-func (c *compiler) searchStart(p *plans.Plan, s *plans.Search, path string) {
-	st := c.search.spec.Start
-	if st == nil || *st == "coarse" {
-		return
-	}
-	if *st != "predicted" {
-		c.errorf(path, "want predicted or coarse, got %q", *st)
-		return
-	}
-	if c.s.tainted(c.search.path + ".env." + softRatioEnv) {
-		return // the env's own problem is reported
-	}
-	for k := range s.Points {
-		v := p.Variants[s.First+k]
-		if pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64); err != nil || pct < 0 || pct > 100 {
-			c.errorf(path, "predicted needs every searched variant to set %s to a number from 0 to 100 (e.g. env: {%s: \"{%s}\"}); %s sets %q", softRatioEnv, softRatioEnv, s.Key, v.Name, v.Env[softRatioEnv])
-			return
-		}
-	}
-	s.Predicted = true
 }
 
 // softRatioEnv is the soft ratio's variable (analysis.SoftRatioEnv).
