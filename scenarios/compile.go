@@ -254,9 +254,14 @@ func (c *compiler) repetitions(p *plans.Plan) {
 		case r.Count != nil:
 			p.Repeat = *r.Count
 			c.problem("repeat", plans.RepeatLimit.Problem(p.Repeat))
-		case r.Auto != nil:
-			p.Auto = c.auto(r.Auto, p.Equivalence)
-			p.Repeat = p.Auto.Max
+		case r.Auto != nil: // the effect defaults to the margin: detect a difference that large
+			a := &plans.AutoRepeat{Effect: p.Equivalence, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
+			opt(c, "repeat.effect", (*float64)(r.Auto.Effect), &a.Effect, func(f float64) string {
+				return plans.EffectProblem(f, "the effect")
+			})
+			opt(c, "repeat.max", r.Auto.Max, &a.Max, plans.AutoMaxLimit.Problem)
+			opt(c, "repeat.calibrate", r.Auto.Calibrate, &a.Calibrate, plans.CalibrateLimit.Problem)
+			p.Auto, p.Repeat = a, a.Max
 		}
 	}
 	if s.Seed != nil {
@@ -887,14 +892,4 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 		return nil
 	}
 	return out
-}
-
-// auto resolves repeat's auto form; the effect defaults to the
-// equivalence margin: enough repetitions to detect a difference that large.
-func (c *compiler) auto(a *AutoSpec, margin float64) *plans.AutoRepeat {
-	r := &plans.AutoRepeat{Effect: margin, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
-	opt(c, "repeat.effect", (*float64)(a.Effect), &r.Effect, func(f float64) string { return plans.EffectProblem(f, "the effect") })
-	opt(c, "repeat.max", a.Max, &r.Max, plans.AutoMaxLimit.Problem)
-	opt(c, "repeat.calibrate", a.Calibrate, &r.Calibrate, plans.CalibrateLimit.Problem)
-	return r
 }

@@ -66,15 +66,7 @@ func (c *compiler) server(t plans.Target) *plans.Server {
 		c.errorf("server", "a server section needs target.url: the built-in target is started by kaeload itself")
 	}
 	opt(c, "server.command_timeout", ss.CommandTimeout, &srv.CommandTimeout, plans.CommandBound.Problem)
-	if ss.Ready != nil {
-		c.ready(ss.Ready, &srv.Ready)
-	}
-	c.probes(ss.Probes)
-	return srv
-}
-
-// ready resolves server.ready into r, which holds the defaults.
-func (c *compiler) ready(rs *ReadySpec, r *plans.Ready) {
+	rs, r := or(ss.Ready, ReadySpec{}), &srv.Ready
 	var kinds []string
 	var raw string
 	for _, k := range []struct {
@@ -112,6 +104,8 @@ func (c *compiler) ready(rs *ReadySpec, r *plans.Ready) {
 	}
 	opt(c, "server.ready.timeout", rs.Timeout, &r.Timeout, plans.CommandBound.Problem)
 	opt(c, "server.ready.interval", rs.Interval, &r.Interval, plans.CommandBound.Problem)
+	c.probes(ss.Probes)
+	return srv
 }
 
 // probes checks server.probes; each variant resolves them with its vars.
