@@ -273,21 +273,6 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 	return out, true
 }
 
-// where says where path's value came from, for messages that name a
-// second position: "line 12" or "--set path=value".
-func (c *compiler) where(path string) string {
-	ps, ok := c.s.posOf(path)
-	switch {
-	case !ok:
-		return ""
-	case ps.Set != "":
-		return "--set " + ps.Set
-	case ps.Flag != "":
-		return ps.Flag
-	}
-	return fmt.Sprintf("line %d", ps.Line)
-}
-
 // serverKey is the first key vs sets that needs a server section, or "";
 // speed commands or an accelerator take env, vars and sweep (an accelerator a search).
 func serverKey(vs VariantSpec, speed, accel bool) string {
@@ -488,9 +473,15 @@ func (c *compiler) duplicateName(path, name string, cb combo, prev named) {
 	if prev.combo != "" {
 		prevDesc = " with " + prev.combo
 	}
-	at := c.where(fmt.Sprintf("variants[%d].name", prev.index))
-	if at != "" {
-		at = " (" + at + ")"
+	at := "" // where prev's name came from
+	switch ps, ok := c.s.posOf(fmt.Sprintf("variants[%d].name", prev.index)); {
+	case !ok:
+	case ps.Set != "":
+		at = " (--set " + ps.Set + ")"
+	case ps.Flag != "":
+		at = " (" + ps.Flag + ")"
+	default:
+		at = fmt.Sprintf(" (line %d)", ps.Line)
 	}
 	c.errorf(path+".name", "%q%s already names variants[%d]%s%s", name, desc, prev.index, prevDesc, at)
 }
@@ -533,15 +524,13 @@ func (c *compiler) checkStart(ss *ServerSpec) {
 	if ss.Start != nil || c.leftOut("server.start") {
 		return // checked, expanded, per variant
 	}
-	missing := -1
-	given := false
+	missing, given := -1, false
 	for i, vs := range c.s.Variants {
-		if vs.Start == nil && !c.leftOut(fmt.Sprintf("variants[%d].start", i)) {
-			if missing < 0 {
-				missing = i
-			}
-		} else {
+		switch {
+		case vs.Start != nil || c.leftOut(fmt.Sprintf("variants[%d].start", i)):
 			given = true
+		case missing < 0:
+			missing = i
 		}
 	}
 	switch {
