@@ -624,13 +624,7 @@ func (c *compiler) variantScope(path string, vs VariantSpec, cb combo) (sc scope
 	if len(vs.Vars) == 0 {
 		return sc, nil
 	}
-	defs := make(map[string]string)
-	for k, v := range vs.Vars {
-		if _, swept := cb.vals[k]; !swept && varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
-			defs[k] = v
-		}
-	}
-	local, broken := c.resolveVars(path+".vars", defs, sc)
+	local, broken := c.resolveVars(path+".vars", vs.Vars, left, cb.vals, sc)
 	return base.with(local, broken).with(cb.vals, nil), local
 }
 

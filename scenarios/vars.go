@@ -191,8 +191,15 @@ func (c *compiler) expandAs(path, s string, sc scope, secret bool) (string, bool
 
 // resolveVars resolves a layer of vars (templates that may refer to each
 // other and to base) into literal values, reporting problems at
-// prefix.name. Names that could not be resolved are returned as broken.
-func (c *compiler) resolveVars(prefix string, defs map[string]string, base scope) (map[string]string, map[string]bool) {
+// prefix.name. Names that could not be resolved are returned as broken;
+// those that cannot be defined (checkVarNames), left out or swept are skipped.
+func (c *compiler) resolveVars(prefix string, vars map[string]string, left map[string]bool, swept map[string]string,
+	base scope) (map[string]string, map[string]bool) {
+	defs := maps.Clone(vars)
+	maps.DeleteFunc(defs, func(k, _ string) bool {
+		_, s := swept[k]
+		return s || left[k] || !varNameRE.MatchString(k) || k == BuiltinScenarioDir
+	})
 	out := make(map[string]string, len(defs))
 	broken := make(map[string]bool)
 	state := make(map[string]int) // 1 resolving, 2 done
@@ -263,17 +270,10 @@ func (c *compiler) topVars() {
 		c.errorf("vars", "%d vars, more than the %d allowed", len(c.s.Vars), plans.MaxVars)
 		return
 	}
-	names := sortedKeys(c.s.Vars)
-	c.checkVarNames("vars", "var", names)
-	defs := make(map[string]string)
+	c.checkVarNames("vars", "var", sortedKeys(c.s.Vars))
 	left := c.leftOutVars("vars")
-	for _, k := range names {
-		if varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
-			defs[k] = c.s.Vars[k]
-		}
-	}
 	base := c.top.with(nil, left)
-	vals, broken := c.resolveVars("vars", defs, base)
+	vals, broken := c.resolveVars("vars", c.s.Vars, left, nil, base)
 	c.userTop = vals
 	c.top = base.with(vals, broken)
 }
