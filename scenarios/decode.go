@@ -96,14 +96,8 @@ func (d *decoder) keyErrorf(n *yaml.Node, path, format string, args ...any) {
 	d.errs = append(d.errs, &e)
 }
 
-var durationType = reflect.TypeFor[time.Duration]()
-var pairsType = reflect.TypeFor[Pairs]()
-var sweepType = reflect.TypeFor[Sweep]()
-var fractionType = reflect.TypeFor[Fraction]()
-var envValueType = reflect.TypeFor[EnvValue]()
-var repeatType = reflect.TypeFor[RepeatSpec]()
-var searchType = reflect.TypeFor[SearchSpec]()
-var budgetType = reflect.TypeFor[BudgetSpec]()
+// is reports whether t is T.
+func is[T any](t reflect.Type) bool { return t == reflect.TypeFor[T]() }
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
@@ -136,14 +130,14 @@ var decoders map[reflect.Type]func(*decoder, string, *yaml.Node, reflect.Value)
 
 func init() {
 	decoders = map[reflect.Type]func(*decoder, string, *yaml.Node, reflect.Value){
-		durationType: (*decoder).duration,
-		pairsType:    (*decoder).pairs,
-		sweepType:    (*decoder).sweep,
-		fractionType: (*decoder).fraction,
-		envValueType: (*decoder).envValue,
-		repeatType:   (*decoder).repeat,
-		searchType:   (*decoder).search,
-		budgetType:   (*decoder).budget,
+		reflect.TypeFor[time.Duration](): (*decoder).duration,
+		reflect.TypeFor[Pairs]():         (*decoder).pairs,
+		reflect.TypeFor[Sweep]():         (*decoder).sweep,
+		reflect.TypeFor[Fraction]():      (*decoder).fraction,
+		reflect.TypeFor[EnvValue]():      (*decoder).envValue,
+		reflect.TypeFor[RepeatSpec]():    (*decoder).repeat,
+		reflect.TypeFor[SearchSpec]():    (*decoder).search,
+		reflect.TypeFor[BudgetSpec]():    (*decoder).budget,
 	}
 }
 
@@ -316,7 +310,7 @@ func (d *decoder) repeat(path string, n *yaml.Node, v reflect.Value) {
 func (d *decoder) search(path string, n *yaml.Node, v reflect.Value) {
 	var spec SearchSpec
 	sv := reflect.ValueOf(&spec).Elem()
-	fs := fieldsOf(searchType)
+	fs := fieldsOf(v.Type())
 	d.each(path, n, n, "want a mapping such as {ratio: {from: 0, to: 100, step: 1}, maximize: req/s, budget: 12}", func(sub string, kv entry) {
 		switch f, ok := lookupField(fs, kv.key.Value); {
 		case ok:

@@ -41,51 +41,51 @@ func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
 
 // encode is decode's inverse: the node of v, nil when v is left out.
 func encode(v reflect.Value) *yaml.Node {
-	t := v.Type()
-	switch k := t.Kind(); {
-	case (k == reflect.Pointer || k == reflect.Slice || k == reflect.Map) && v.IsNil():
+	if k := v.Kind(); (k == reflect.Pointer || k == reflect.Slice || k == reflect.Map) && v.IsNil() {
 		return nil
-	case t == durationType:
-		return str(time.Duration(v.Int()).String())
-	case t == fractionType:
-		return str(strconv.FormatFloat(v.Float()*100, 'g', -1, 64) + "%")
-	case t == pairsType:
+	}
+	switch x := v.Interface().(type) {
+	case time.Duration:
+		return str(x.String())
+	case Fraction:
+		return str(strconv.FormatFloat(float64(x)*100, 'g', -1, 64) + "%")
+	case Pairs:
 		m := mapping()
-		for _, p := range v.Interface().(Pairs) {
+		for _, p := range x {
 			m.Content = append(m.Content, str(p.Key), str(p.Value))
 		}
 		return m
-	case t == sweepType:
+	case Sweep:
 		m := mapping()
-		for _, p := range v.Interface().(Sweep) {
+		for _, p := range x {
 			m.Content = append(m.Content, str(p.Key), encodeParam(p))
 		}
 		return m
-	case t == envValueType:
-		if e := v.Interface().(EnvValue); !e.secret() && e.Value != nil {
-			return str(*e.Value)
+	case EnvValue:
+		if !x.secret() && x.Value != nil {
+			return str(*x.Value)
 		}
-	case t == repeatType:
-		switch r := v.Interface().(RepeatSpec); {
-		case r.Count != nil:
-			return scalar("!!int", strconv.Itoa(*r.Count))
-		case r.Auto != nil && *r.Auto == AutoSpec{}:
+	case RepeatSpec:
+		switch {
+		case x.Count != nil:
+			return scalar("!!int", strconv.Itoa(*x.Count))
+		case x.Auto != nil && *x.Auto == AutoSpec{}:
 			return str("auto")
 		}
-		return encode(v.FieldByName("Auto"))
-	case t == searchType:
+		return encode(reflect.ValueOf(x.Auto))
+	case SearchSpec:
 		m := mapping()
-		if p := v.Interface().(SearchSpec).Param; p != nil {
-			m.Content = append(m.Content, str(p.Key), encodeParam(*p))
+		if x.Param != nil {
+			m.Content = append(m.Content, str(x.Param.Key), encodeParam(*x.Param))
 		}
 		m.Content = append(m.Content, encodeKind(v).Content...)
 		return m
-	case t == budgetType:
-		switch b := v.Interface().(BudgetSpec); {
-		case b.Windows != nil:
-			return scalar("!!int", strconv.Itoa(*b.Windows))
-		case b.Duration != nil:
-			return str(b.Duration.String())
+	case BudgetSpec:
+		switch {
+		case x.Windows != nil:
+			return scalar("!!int", strconv.Itoa(*x.Windows))
+		case x.Duration != nil:
+			return str(x.Duration.String())
 		}
 		return nil
 	}

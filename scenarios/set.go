@@ -29,7 +29,7 @@ func (s *Scenario) Set(path, value string) error {
 			val = val.Content[0]
 		}
 		if value == "" || val.Kind == yaml.DocumentNode {
-			val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value} // "path=" sets an empty string
+			val = str(value) // "path=" sets an empty string
 		}
 	}
 	if s.pos == nil {
@@ -96,30 +96,6 @@ func splitPath(path string) ([]seg, error) {
 	return segs, nil
 }
 
-// assignEnv sets an env entry. A plain value keeps the entry's secret
-// mark (--set server.env.TOKEN=x stays secret); the mapping form replaces it whole.
-func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error {
-	old := v.Interface().(EnvValue)
-	mapping := false
-	if val != nil && val.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(val.Content); i += 2 {
-			mapping = mapping || val.Content[i].Value == "value" && !isNull(val.Content[i+1])
-		}
-	}
-	if !mapping && (val == nil || val.Kind != yaml.ScalarNode) {
-		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
-	}
-	d.forget(path)
-	v.SetZero()
-	d.decode(path, val, v)
-	if !mapping && old.Secret != nil {
-		e := v.Interface().(EnvValue)
-		e.Secret = old.Secret
-		v.Set(reflect.ValueOf(e))
-	}
-	return nil
-}
-
 // forget drops what is known of the value at path and under it, which a
 // Set replaces: positions, and values left out.
 func (d *decoder) forget(path string) {
@@ -149,9 +125,9 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 	switch {
 	case sg.index >= 0:
 		return d.assignIndex(v, path, segs, val)
-	case t == searchType:
+	case is[SearchSpec](t):
 		return d.assignSearch(v, path, segs, val)
-	case t == budgetType:
+	case is[BudgetSpec](t):
 		return fmt.Errorf("%s is a value, not a section", path)
 	case t.Kind() == reflect.Struct:
 		fs := fieldsOf(t)
@@ -164,9 +140,9 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 			return fmt.Errorf("unknown key %q %s (valid keys: %s)", sg.key, where, keyList(fs))
 		}
 		return d.assign(v.Field(f.index), joinKey(path, sg.key), segs[1:], val)
-	case t == pairsType:
+	case is[Pairs](t):
 		return d.assignPair(v, path, segs, val)
-	case t == sweepType:
+	case is[Sweep](t):
 		return d.assignSweep(v, path, segs, val)
 	case t.Kind() == reflect.Map:
 		if v.IsNil() {
@@ -187,13 +163,17 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 
 // assignValue decodes val into v, the end of the path.
 func (d *decoder) assignValue(v reflect.Value, path string, val *yaml.Node) error {
-	if v.Type() == envValueType {
-		return d.assignEnv(v, path, val)
+	// An env entry's mapping form with a value replaces it whole; any other
+	// value is its value, and keeps its secret mark (--set server.env.TOKEN=x).
+	old, env := v.Interface().(EnvValue)
+	mapping := false
+	for i := 0; env && val != nil && val.Kind == yaml.MappingNode && i+1 < len(val.Content); i += 2 {
+		mapping = mapping || val.Content[i].Value == "value" && !isNull(val.Content[i+1])
 	}
 	// A string field takes a value that is not a YAML scalar as written,
 	// so that templates such as {scenario_dir}/x.cnf work.
-	if v.Kind() == reflect.String && (val == nil || val.Kind != yaml.ScalarNode) {
-		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
+	if (v.Kind() == reflect.String || env && !mapping) && (val == nil || val.Kind != yaml.ScalarNode) {
+		val = str(d.raw)
 	}
 	if val == nil {
 		return d.notYAML()
@@ -201,13 +181,16 @@ func (d *decoder) assignValue(v reflect.Value, path string, val *yaml.Node) erro
 	d.forget(path)
 	v.SetZero()
 	d.decode(path, val, v)
+	if env && !mapping && old.Secret != nil {
+		v.Addr().Interface().(*EnvValue).Secret = old.Secret
+	}
 	return nil
 }
 
 // assignIndex sets list entry segs[0].index of v, appending at its length.
 func (d *decoder) assignIndex(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	t, i := v.Type(), segs[0].index
-	if t.Kind() != reflect.Slice || t == pairsType || t == sweepType {
+	if t.Kind() != reflect.Slice || is[Pairs](t) || is[Sweep](t) {
 		return fmt.Errorf("%s is not a list; [%d] does not apply", path, i)
 	}
 	n := v.Len()
@@ -284,7 +267,7 @@ func (d *decoder) assignSearch(v reflect.Value, path string, segs []seg, val *ya
 	spec := v.Interface().(SearchSpec)
 	key := segs[0].key
 	var err error
-	if f, ok := lookupField(fieldsOf(searchType), key); ok {
+	if f, ok := lookupField(fieldsOf(v.Type()), key); ok {
 		err = d.assign(reflect.ValueOf(&spec).Elem().Field(f.index), joinKey(path, key), segs[1:], val)
 	} else if spec.Param != nil && spec.Param.Key != key {
 		return fmt.Errorf("%s searches %s; a search has one variable (set %s)", path, spec.Param.Key, joinKey(path, spec.Param.Key))
