@@ -401,31 +401,23 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 	return t
 }
 
-// builtin resolves target.builtin.
+// builtin resolves target.builtin; an accelerator takes package accel's
+// defaults with the keys given over them, each problem at its key.
 func (c *compiler) builtin(bs *BuiltinSpec) *plans.Builtin {
-	b := &plans.Builtin{Cert: "rsa2048", Accel: c.accel(bs.Accel)}
-	if b.Accel != nil {
-		b.Cert = "ecdsa-p256" // its real signature is cheaper than offload-cpu
+	b := &plans.Builtin{Cert: "rsa2048"}
+	if bs.Accel != nil {
+		cfg := accel.Defaults()
+		for _, k := range sortedKeys(bs.Accel) {
+			if err := accel.Set(&cfg, k, bs.Accel[k]); err != nil {
+				c.errorf("target.builtin.accel."+k, "%v", err)
+			}
+		}
+		b.Accel, b.Cert = &cfg, "ecdsa-p256" // its real signature is cheaper than offload-cpu
 	}
 	if b.Cert = or(bs.Cert, b.Cert); !slices.Contains(plans.BuiltinCerts, b.Cert) {
 		c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
 	}
 	return b
-}
-
-// accel resolves target.builtin.accel: nil when left out, else package
-// accel's defaults with the keys given over them, each problem at its key.
-func (c *compiler) accel(keys map[string]string) *plans.Accel {
-	if keys == nil {
-		return nil
-	}
-	cfg := accel.Defaults()
-	for _, k := range sortedKeys(keys) {
-		if err := accel.Set(&cfg, k, keys[k]); err != nil {
-			c.errorf("target.builtin.accel."+k, "%v", err)
-		}
-	}
-	return &cfg
 }
 
 // accelTarget reports whether s's target is the built-in one with an
