@@ -826,14 +826,11 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 		case v == nil && min > 0:
 			c.missing(path, key, " (want "+what+")")
 			ok = false
-			return 0
-		case v == nil:
-			return 0
-		case *v < min || *v > plans.MaxCPUs:
+		case v != nil && (*v < min || *v > plans.MaxCPUs):
 			c.errorf(path+"."+key, "must be from %d to %d, got %d", min, plans.MaxCPUs, *v)
 			ok = false
 		}
-		return *v
+		return or(v, 0)
 	}
 	groups := need(ly.Groups, "groups", "the number of groups, e.g. 11", 1)
 	if msg := plans.GroupsProblem(groups); msg != "" && groups <= plans.MaxCPUs {
@@ -847,11 +844,9 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 	if !ok {
 		return nil
 	}
-	if plans.ConnectionsLimit.Problem(conns) == "" {
-		if msg := plans.TotalProblem(groups * conns); msg != "" {
-			c.problem(path, fmt.Sprintf("%d groups × %d connections = %s", groups, conns, msg))
-			return nil
-		}
+	if msg := plans.TotalProblem(groups * conns); msg != "" && plans.ConnectionsLimit.Problem(conns) == "" {
+		c.problem(path, fmt.Sprintf("%d groups × %d connections = %s", groups, conns, msg))
+		return nil
 	}
 	if end := first + groups*per; end > plans.MaxCPUs {
 		c.errorf(path, "%d groups of %d CPUs from CPU %d end at CPU %d, beyond the largest CPU number %d", groups, per, first, end-1, plans.MaxCPUs-1)
@@ -860,8 +855,7 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 	all := slices.Concat(pinning.Layout(groups, per, first)...)
 	hosts := []*plans.SSHHost{nil} // this machine
 	if ly.Hosts != nil {
-		hosts = c.layoutHosts(ly.Hosts)
-		if hosts == nil {
+		if hosts = c.layoutHosts(ly.Hosts); hosts == nil {
 			return nil
 		}
 	}

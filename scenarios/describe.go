@@ -107,34 +107,28 @@ func describeLoad(row rowFunc, p *plans.Plan) {
 
 // describeGroups writes the worker groups as a right-aligned table.
 func describeGroups(w io.Writer, p *plans.Plan) {
-	l := p.Load
 	gw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	hostCol := ""
-	if len(p.Hosts) > 0 {
-		hostCol = "host\t"
+	row := func(group, host, cpus, threads, conns, rate string) {
+		line := "  " + group + "\t"
+		if len(p.Hosts) > 0 {
+			line += host + "\t"
+		}
+		line += cpus + "\t" + threads + "\t" + conns + "\t"
+		if p.Load.Rate > 0 {
+			line += rate + "\t"
+		}
+		fmt.Fprintln(gw, line)
 	}
-	rateCol := ""
-	if l.Rate > 0 {
-		rateCol = "rate/s\t"
-	}
-	fmt.Fprintf(gw, "  group\t%scpus\tthreads\tconnections\t%s\n", hostCol, rateCol)
-	for i, g := range l.Groups {
-		cpus := "unpinned"
+	row("group", "host", "cpus", "threads", "connections", "rate/s")
+	for i, g := range p.Load.Groups {
+		cpus, host := "unpinned", "local"
 		if len(g.CPUs) > 0 {
 			cpus = pinning.Set(g.CPUs).String()
 		}
-		host := ""
-		if hostCol != "" {
-			host = "local\t"
-			if g.Host != nil {
-				host = g.Host.Name + "\t"
-			}
+		if g.Host != nil {
+			host = g.Host.Name
 		}
-		rate := ""
-		if l.Rate > 0 {
-			rate = numfmt.Num(g.Rate, 1) + "\t"
-		}
-		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t%s\n", i, host, cpus, g.Threads, g.Connections, rate)
+		row(strconv.Itoa(i), host, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections), numfmt.Num(g.Rate, 1))
 	}
 	gw.Flush()
 }
