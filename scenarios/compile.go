@@ -713,27 +713,22 @@ func (c *compiler) groups(specs []GroupSpec, h Host) []plans.Group {
 			total += g.Connections
 		}
 		var shared pinning.Set
-		others := map[int]bool{}
+		var others []int
 		for _, cpu := range g.CPUs {
 			key := hostCPU{cpu: cpu}
 			if g.Host != nil {
 				key.host = g.Host.Name
 			}
 			if j, ok := owner[key]; ok {
-				shared = append(shared, cpu)
-				others[j] = true
+				shared, others = append(shared, cpu), append(others, j)
 			} else {
 				owner[key] = i
 			}
 		}
 		if len(shared) > 0 {
-			var names []string
-			for j := range i {
-				if others[j] {
-					names = append(names, fmt.Sprintf("load.groups[%d]", j))
-				}
-			}
-			c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, strings.Join(names, ", "))
+			slices.Sort(others)
+			names := joinMap(slices.Compact(others), ", ", func(j int) string { return fmt.Sprintf("load.groups[%d]", j) })
+			c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, names)
 		}
 		out = append(out, g)
 	}
@@ -760,12 +755,12 @@ func (c *compiler) group(path string, gs GroupSpec, h Host, parsed map[string]cp
 			c.errorf(path+".cpus", "%v", cc.err)
 		case g.Host != nil:
 			g.CPUs = slices.Clone(cc.set) // another machine's CPUs: its worker checks them
-		case len(cc.missing) > 0 && !h.Planning:
+		case len(cc.missing) > 0:
 			c.missingCPUs(path+".cpus", "", cc.missing, h)
-		default:
-			if len(cc.missing) > 0 {
-				c.missingCPUs(path+".cpus", "", cc.missing, h)
+			if h.Planning {
+				g.CPUs = slices.Clone(cc.set)
 			}
+		default:
 			g.CPUs = slices.Clone(cc.set)
 		}
 	}
@@ -786,11 +781,10 @@ func defaultThreads(h Host) int {
 
 // count resolves an optional count with a default and a limit.
 func (c *compiler) count(path string, v *int, def int, limit plans.CountLimit) int {
-	if v == nil {
-		return def
+	if v != nil {
+		c.problem(path, limit.Problem(*v))
 	}
-	c.problem(path, limit.Problem(*v))
-	return *v
+	return or(v, def)
 }
 
 // checkThreads warns when a pinned group has more threads than CPUs.
