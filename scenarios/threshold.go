@@ -111,7 +111,7 @@ func ParseThreshold(expr string) (results.Threshold, error) {
 func parseVsThreshold(t *results.Threshold, lhs []string, value string) error {
 	t.Metric, t.Variant, t.Against = results.MetricVs, lhs[0], lhs[2]
 	var ok bool
-	if t.Value, ok = thresholdPercent(value, true); !ok {
+	if t.Value, ok = thresholdPercent(value, "+-"); !ok {
 		return fmt.Errorf("%q: %q is not a percentage (want e.g. +30%% or -5%%)", t.Expr, value)
 	}
 	return nil
@@ -119,8 +119,8 @@ func parseVsThreshold(t *results.Threshold, lhs []string, value string) error {
 
 func parseRateThreshold(t *results.Threshold, _ []string, value string) error {
 	t.Metric = results.MetricRate
-	var err error
-	if t.Value, err = plainNumber(value); err != nil {
+	var ok bool
+	if t.Value, ok = plainNumber(value, ""); !ok {
 		return fmt.Errorf("%q: %q is not a rate in req/s (want e.g. 100000)", t.Expr, value)
 	}
 	return nil
@@ -128,7 +128,7 @@ func parseRateThreshold(t *results.Threshold, _ []string, value string) error {
 
 // parseErrorsThreshold takes a share ("0.1%") or a count ("0").
 func parseErrorsThreshold(t *results.Threshold, _ []string, value string) error {
-	if v, ok := thresholdPercent(value, false); ok {
+	if v, ok := thresholdPercent(value, ""); ok {
 		t.Metric, t.Value = results.MetricErrorShare, v
 		if v > 1 {
 			return fmt.Errorf("%q: %s is more than 100%%", t.Expr, value)
@@ -170,12 +170,12 @@ func parseBoolThreshold(t *results.Threshold, lhs []string, value string) error 
 // parseLatencyThreshold parses "pQ KIND OP DURATION", the value in µs.
 func parseLatencyThreshold(t *results.Threshold, lhs []string, value string) error {
 	t.Metric = results.MetricLatency
-	q, err := plainNumber(lhs[0][1:])
-	if err != nil || q <= 0 || q > 100 {
+	q, ok := plainNumber(lhs[0][1:], "")
+	if !ok || q <= 0 || q > 100 {
 		return fmt.Errorf("%q: %q is not a percentile (want p50, p99, p99.9)", t.Expr, lhs[0])
 	}
-	kind, ok := latencyKinds[lhs[1]]
-	if !ok {
+	kind, known := latencyKinds[lhs[1]]
+	if !known {
 		return fmt.Errorf("%q: %q is not a latency (want connect, handshake, ttfb or total)", t.Expr, lhs[1])
 	}
 	d, err := time.ParseDuration(value)
@@ -198,49 +198,37 @@ func parseProbeThreshold(t *results.Threshold, lhs []string, value string) error
 		return fmt.Errorf("%q: want \"probe NAME OP NUMBER\" (its mean delta per window) or \"probe NAME per request OP NUMBER\"", t.Expr)
 	}
 	t.Probe = lhs[1]
-	num, neg := strings.CutPrefix(value, "-")
-	v, err := plainNumber(num)
-	if err != nil {
+	var ok bool
+	if t.Value, ok = plainNumber(value, "-"); !ok {
 		return fmt.Errorf("%q: %q is not a number (want e.g. 0.9)", t.Expr, value)
 	}
-	if neg {
-		v = -v
-	}
-	t.Value = v
 	return nil
 }
 
-// plainNumber parses a finite, non-negative decimal number.
-func plainNumber(s string) (float64, error) {
-	if s == "" || strings.ContainsAny(s, "+-eEpPxX_") {
-		return 0, fmt.Errorf("not a plain number")
+// plainNumber parses a finite decimal number without exponent, led by one
+// of signs when it is signed.
+func plainNumber(s, signs string) (float64, bool) {
+	neg := false
+	if s != "" && strings.IndexByte(signs, s[0]) >= 0 {
+		neg, s = s[0] == '-', s[1:]
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("not a plain number")
-	}
-	return v, nil
-}
-
-// thresholdPercent parses "30%" (or "+30%", "-5%" when signed) as a fraction.
-func thresholdPercent(s string, signed bool) (float64, bool) {
-	num, ok := strings.CutSuffix(s, "%")
-	if !ok {
-		return 0, false
-	}
-	neg := false
-	if signed && num != "" && (num[0] == '+' || num[0] == '-') {
-		neg = num[0] == '-'
-		num = num[1:]
-	}
-	v, err := plainNumber(num)
-	if err != nil {
+	if s == "" || strings.ContainsAny(s, "+-eEpPxX_") || err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 		return 0, false
 	}
 	if neg {
 		v = -v
 	}
-	return v / 100, true
+	return v, true
+}
+
+// thresholdPercent parses "30%" (or "+30%", "-5%" with signs "+-") as a fraction.
+func thresholdPercent(s, signs string) (float64, bool) {
+	if num, ok := strings.CutSuffix(s, "%"); ok {
+		v, good := plainNumber(num, signs)
+		return v / 100, good
+	}
+	return 0, false
 }
 
 // AddThreshold adds a --threshold expression, which Compile checks with
