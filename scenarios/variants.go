@@ -678,12 +678,8 @@ func (c *compiler) variantEnv(path string, vs VariantSpec, sc scope) (env map[st
 			}
 		}
 	}
-	for _, k := range sortedKeys(env) {
-		if secret[k] {
-			secretKeys = append(secretKeys, k)
-		}
-	}
-	return env, secretKeys, ok
+	maps.DeleteFunc(secret, func(_ string, s bool) bool { return !s })
+	return env, sortedKeys(secret), ok
 }
 
 // metrics resolves the metrics section; nil when it is left out.
