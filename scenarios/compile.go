@@ -227,11 +227,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	p.Search = c.searchPlan(p)
 	c.speed()
 	if len(p.Variants) > 0 {
-		base := p.Baseline
-		if base == "" {
-			base = p.Variants[0].Name
-		}
-		p.Thresholds = c.thresholds(p.Variants, base)
+		p.Thresholds = c.thresholds(p.Variants, cmp.Or(p.Baseline, p.Variants[0].Name))
 	}
 	p.SSHOptions = c.sshOptions()
 	p.Binaries = c.binaries()

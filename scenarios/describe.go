@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -160,16 +161,12 @@ func describeTLS(row rowFunc, t *plans.TLS) {
 		}
 	}
 	onOff := map[bool]string{true: "on", false: "off"}
-	sni := t.ServerName
-	if sni == "" {
-		sni = "(none)"
-	}
 	verify := onOff[t.Verify]
 	if t.Verify && len(t.CAPEM) > 0 {
 		verify += " (scenario CA)"
 	}
 	row("tls", "versions %s, ciphers %s, curves %s", versions, ciphers, joinMap(t.Curves, " ", curveName))
-	row("", "resumption %s, verify %s, server name %s", onOff[t.Resumption], verify, sni)
+	row("", "resumption %s, verify %s, server name %s", onOff[t.Resumption], verify, cmp.Or(t.ServerName, "(none)"))
 }
 
 // serverKeys are the per-variant server settings Describe lists.
@@ -227,11 +224,7 @@ func describeVariants(row rowFunc, p, orig *plans.Plan) {
 			continue // one searched value stands for all
 		}
 		row(first(i, "variants"), "%s%s%s", v.Name, baselineMark(p, i), seriesText(p, i))
-		env := pairsText(v.Env, commonEnv)
-		if env == "" {
-			env = "(none added)"
-		}
-		row("", "  env     %s", env)
+		row("", "  env     %s", cmp.Or(pairsText(v.Env, commonEnv), "(none added)"))
 		if vars := pairsText(v.Vars, commonVars, v.Sweep); vars != "" {
 			row("", "  vars    %s", vars)
 		}
@@ -318,10 +311,7 @@ func describeSchedule(row rowFunc, p *plans.Plan) {
 	if q := p.Quiet; q != nil {
 		window = fmt.Sprintf("wait until others take under %s of the CPUs for %s (at most %s), %s", numfmt.Percent(q.MaxOther), q.For, q.Timeout, window)
 	}
-	order := string(p.Order)
-	if order == "" {
-		order = string(results.OrderSequential)
-	}
+	order := cmp.Or(p.Order, results.OrderSequential)
 	restart, end := "the server is not restarted by kaeload", "; stop at the end"
 	switch {
 	case p.Server == nil:
