@@ -121,40 +121,35 @@ func (c *compiler) binaries() map[string]string {
 	}
 	out := make(map[string]string, len(c.s.Binaries))
 	for _, k := range sortedKeys(c.s.Binaries) {
-		path := "binaries." + k
-		if !platformRE.MatchString(k) {
-			c.errorf(path, "%q is not a platform (want GOOS/GOARCH, such as linux/arm64)", k)
-			continue
-		}
-		f := c.s.Binaries[k]
-		if f == "" {
-			c.errorf(path, "empty (want the path of a kaeload built for %s)", k)
-			continue
-		}
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(c.s.abs, f)
+		path, f := "binaries."+k, c.s.Binaries[k]
+		file := f
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(c.s.abs, file)
 		}
 		goos, goarch, _ := strings.Cut(k, "/")
-		st, err := statFile(f)
+		st, err := os.Stat(file)
 		switch {
+		case !platformRE.MatchString(k):
+			c.errorf(path, "%q is not a platform (want GOOS/GOARCH, such as linux/arm64)", k)
+			continue
+		case f == "":
+			c.errorf(path, "empty (want the path of a kaeload built for %s)", k)
+			continue
 		case os.IsNotExist(err):
 			// Validating on another machine than the one that runs is
 			// fine; the run fails only if a host of that platform needs it.
-			c.warnf(path, "%s does not exist yet (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload): a %s host would fail the run", c.s.Binaries[k], goos, goarch, c.s.Binaries[k], k)
+			c.warnf(path, "%s does not exist yet (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload): a %s host would fail the run", f, goos, goarch, f, k)
 		case err != nil:
-			c.errorf(path, "%s: %v", c.s.Binaries[k], errors.Unwrap(err))
+			c.errorf(path, "%s: %v", f, errors.Unwrap(err))
 			continue
 		case !st.Mode().IsRegular():
-			c.errorf(path, "%s is not a regular file", c.s.Binaries[k])
+			c.errorf(path, "%s is not a regular file", f)
 			continue
 		}
-		out[k] = f
+		out[k] = file
 	}
 	return out
 }
-
-// statFile is os.Stat.
-var statFile = os.Stat
 
 // layoutHosts resolves load.layout.hosts: nil (this machine) for local,
 // each host once; nil result after an error.
