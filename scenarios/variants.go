@@ -129,11 +129,9 @@ func (c *compiler) probes(probes []ProbeSpec) {
 		if (ps.Command == nil && !c.leftOut(path+".command")) || ps.Command != nil && strings.TrimSpace(*ps.Command) == "" {
 			c.errorf(path, "command is missing (want a shell command that prints a number)")
 		}
-		if ps.Pattern == nil {
-			continue
-		}
 		var se *syntax.Error
-		switch re, err := regexp.Compile(*ps.Pattern); {
+		switch re, err := regexp.Compile(or(ps.Pattern, "")); {
+		case ps.Pattern == nil:
 		case errors.As(err, &se):
 			c.errorf(path+".pattern", "not a Go regular expression: %s: `%s`", se.Code, se.Expr)
 		case err != nil:
@@ -689,11 +687,9 @@ func (c *compiler) metrics() *plans.Metrics {
 		return nil
 	}
 	m := &plans.Metrics{}
+	opt(c, "metrics.listen", ms.Listen, &m.Listen, plans.ListenProblem)
 	if ms.Listen == nil {
 		c.errorf("metrics", "listen is missing (want listen: 127.0.0.1:9464, or 127.0.0.1:0 for a free port)")
-	} else {
-		m.Listen = *ms.Listen
-		c.problem("metrics.listen", plans.ListenProblem(m.Listen))
 	}
 	opt(c, "metrics.wait", ms.Wait, &m.Wait, plans.MetricsWaitBound.Problem)
 	opt(c, "metrics.linger", ms.Linger, &m.Linger, plans.MetricsWaitBound.Problem)
