@@ -104,6 +104,19 @@ func or[T any](p *T, def T) T {
 	return def
 }
 
+// choice is the key's value when it is one of allowed, else def (when it
+// is left out, or wrong: a problem that says what is wanted).
+func choice[T ~string](c *compiler, path string, given *string, def T, want string, allowed ...T) T {
+	switch {
+	case given == nil:
+		return def
+	case slices.Contains(allowed, T(*given)):
+		return T(*given)
+	}
+	c.errorf(path, "want %s, got %q", want, *given)
+	return def
+}
+
 // opt sets *out to *in when the key is given, and records check's problem with it.
 func opt[T any](c *compiler, path string, in, out *T, check func(T) string) {
 	if in != nil {
@@ -209,7 +222,9 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	p.Load = c.load(conn, h)
 	c.remoteTarget(p.Target, p.Load.Groups)
 	c.repetitions(p)
-	p.Order, p.Cooldown = c.schedule()
+	p.Order = choice(c, "order", s.Order, results.OrderRandomized, "randomized (randomized blocks, the default), interleaved or sequential",
+		results.OrderRandomized, results.OrderSequential, results.OrderInterleaved)
+	opt(c, "cooldown", s.Cooldown, &p.Cooldown, plans.CooldownBound.Problem)
 	p.Metrics = c.metrics()
 	p.Quiet = c.quiet()
 	c.capacity(p)
@@ -340,16 +355,11 @@ func (c *compiler) name() string {
 }
 
 func (c *compiler) connection() plans.Connection {
-	ls := c.s.Load
-	if ls == nil || ls.Connection == nil {
-		return plans.Close
+	var given *string
+	if c.s.Load != nil {
+		given = c.s.Load.Connection
 	}
-	switch v := plans.Connection(*ls.Connection); v {
-	case plans.Close, plans.KeepAlive:
-		return v
-	}
-	c.errorf("load.connection", "want close or keep-alive, got %q", *ls.Connection)
-	return plans.Close
+	return choice(c, "load.connection", given, plans.Close, "close or keep-alive", plans.Close, plans.KeepAlive)
 }
 
 var tokenRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")

@@ -77,12 +77,8 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 		s.Maximize = o
 	}
 	// start: predicted maps the soft-ratio prediction (KAE_GO_SOFT_RATIO, 0-100) to a grid point.
-	switch st := or(ps.spec.Start, "coarse"); {
-	case st == "coarse":
-	case st != "predicted":
-		c.errorf(sp+".start", "want predicted or coarse, got %q", st)
-	case c.s.tainted(ps.path + ".env." + softRatioEnv): // the env's own problem is reported
-	default:
+	st := choice(c, sp+".start", ps.spec.Start, "coarse", "predicted or coarse", "predicted", "coarse")
+	if st == "predicted" && !c.s.tainted(ps.path+".env."+softRatioEnv) { // else the env's own problem is reported
 		i := slices.IndexFunc(p.Variants[s.First:s.First+s.Points], func(v plans.Variant) bool {
 			pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64)
 			return err != nil || pct < 0 || pct > 100

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/numfmt"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -30,23 +29,6 @@ const (
 	DefaultSpeedTimeout   = 10 * time.Minute
 	MaxSpeed              = 100
 )
-
-// schedule resolves order and cooldown.
-func (c *compiler) schedule() (results.Order, time.Duration) {
-	s := c.s
-	order := results.OrderRandomized
-	if s.Order != nil {
-		switch o := results.Order(*s.Order); o {
-		case results.OrderRandomized, results.OrderSequential, results.OrderInterleaved:
-			order = o
-		default:
-			c.errorf("order", "want randomized (randomized blocks, the default), interleaved or sequential, got %q", *s.Order)
-		}
-	}
-	var cool time.Duration
-	opt(c, "cooldown", s.Cooldown, &cool, plans.CooldownBound.Problem)
-	return order, cool
-}
 
 // server resolves the server section's shared parts (host, ready, command
 // timeout); commands, env and probes are resolved per variant.
