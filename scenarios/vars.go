@@ -29,13 +29,13 @@ func parseTemplate(s string) ([]tmplPart, error) {
 	var parts []tmplPart
 	var lit strings.Builder
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			if i+1 < len(s) && s[i+1] == '{' {
-				lit.WriteByte('{')
-				i++
-				continue
-			}
+		switch c := s[i]; {
+		case (c == '{' || c == '}') && i+1 < len(s) && s[i+1] == c: // {{ or }}: a literal brace
+			lit.WriteByte(c)
+			i++
+		case c == '}':
+			return nil, fmt.Errorf("lone } in %q (write }} for a literal brace)", clipAt(s, 40))
+		case c == '{':
 			end := strings.IndexByte(s[i+1:], '}')
 			if end < 0 || !varNameRE.MatchString(s[i+1:i+1+end]) {
 				return nil, fmt.Errorf("%q is not a {name} reference (write {{ and }} for literal braces)", clipAt(s[i:], end+2))
@@ -46,15 +46,8 @@ func parseTemplate(s string) ([]tmplPart, error) {
 			}
 			parts = append(parts, tmplPart{text: s[i+1 : i+1+end], ref: true})
 			i += end + 1
-		case '}':
-			if i+1 < len(s) && s[i+1] == '}' {
-				lit.WriteByte('}')
-				i++
-				continue
-			}
-			return nil, fmt.Errorf("lone } in %q (write }} for a literal brace)", clipAt(s, 40))
 		default:
-			lit.WriteByte(s[i])
+			lit.WriteByte(c)
 		}
 	}
 	if lit.Len() > 0 {
@@ -65,8 +58,7 @@ func parseTemplate(s string) ([]tmplPart, error) {
 
 // clipAt shortens s to about n bytes (at least 12) for a message.
 func clipAt(s string, n int) string {
-	n = max(n, 12)
-	if n <= 0 || len(s) <= n {
+	if n = max(n, 12); len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
