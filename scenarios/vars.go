@@ -118,11 +118,7 @@ func (s *scope) lookup(name string) (val string, ok, broken bool) {
 // field paths was left out by Parse or Set.
 func (c *compiler) incomplete(s scope, paths ...string) scope {
 	for d := range c.s.dropped {
-		for _, p := range paths {
-			if within(d, p) {
-				s.partial = true
-			}
-		}
+		s.partial = s.partial || slices.ContainsFunc(paths, func(p string) bool { return within(d, p) })
 	}
 	return s
 }
@@ -160,15 +156,14 @@ func (c *compiler) expandAs(path, s string, sc scope, secret bool) (string, bool
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		if !p.ref {
-			b.WriteString(p.text)
-			continue
+		v, ok, broken := p.text, true, false
+		if p.ref {
+			v, ok, broken = sc.lookup(p.text)
 		}
-		v, ok, broken := sc.lookup(p.text)
-		if broken {
+		switch {
+		case broken:
 			return s, false
-		}
-		if !ok {
+		case !ok:
 			name := "{" + p.text + "}"
 			if secret {
 				name = "in the secret value"
