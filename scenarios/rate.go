@@ -105,18 +105,8 @@ func (c *compiler) capacity(p *plans.Plan) {
 	if cp.Max < cp.From && plans.RateProblem(cp.Max) == "" && plans.RateProblem(cp.From) == "" {
 		c.errorf(path+".max", "%s is below from (%s)", numfmt.Num(cp.Max, -1), numfmt.Num(cp.From, -1))
 	}
-	if cs.Factor != nil {
-		cp.Factor = *cs.Factor
-		if !(cp.Factor > 1 && cp.Factor <= plans.MaxCapacityFactor) {
-			c.errorf(path+".factor", "must be more than 1 and at most %d, got %s", plans.MaxCapacityFactor, numfmt.Num(cp.Factor, -1))
-		}
-	}
-	if cs.Resolution != nil {
-		cp.Resolution = float64(*cs.Resolution)
-		if !(cp.Resolution > 0 && cp.Resolution <= 0.5) {
-			c.errorf(path+".resolution", "must be more than 0%% and at most 50%%, got %s", numfmt.Percent(cp.Resolution))
-		}
-	}
+	opt(c, path+".factor", cs.Factor, &cp.Factor, plans.FactorProblem)
+	opt(c, path+".resolution", (*float64)(cs.Resolution), &cp.Resolution, plans.ResolutionProblem)
 	opt(c, path+".window", cs.Window, &cp.Window, plans.DurationBound.Problem)
 	if p.Repeat != 1 || p.Auto != nil {
 		c.errorf("repeat", "a capacity search runs once per variant: leave repeat out (or 1)")

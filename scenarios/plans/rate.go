@@ -76,6 +76,22 @@ func RateProblem(r float64) string {
 	return ""
 }
 
+// FactorProblem says what is wrong with load.capacity.factor, or "".
+func FactorProblem(f float64) string {
+	if f > 1 && f <= MaxCapacityFactor {
+		return ""
+	}
+	return fmt.Sprintf("must be more than 1 and at most %d, got %s", MaxCapacityFactor, numfmt.Num(f, -1))
+}
+
+// ResolutionProblem says what is wrong with load.capacity.resolution, or "".
+func ResolutionProblem(r float64) string {
+	if r > 0 && r <= 0.5 {
+		return ""
+	}
+	return fmt.Sprintf("must be more than 0%% and at most 50%%, got %s", numfmt.Percent(r))
+}
+
 // rate checks a Load's open-loop fields: Rate is the groups' rates added
 // up, all set or all 0, and Capacity within its limits.
 func (k *checker) rate(l Load) {
@@ -115,11 +131,7 @@ func (k *checker) rate(l Load) {
 	if cp.Max < cp.From {
 		k.add(path+".max", "%s is below from (%s)", numfmt.Num(cp.Max, -1), numfmt.Num(cp.From, -1))
 	}
-	if !(cp.Factor > 1 && cp.Factor <= MaxCapacityFactor) {
-		k.add(path+".factor", "must be more than 1 and at most %d, got %s", MaxCapacityFactor, numfmt.Num(cp.Factor, -1))
-	}
-	if !(cp.Resolution > 0 && cp.Resolution <= 0.5) {
-		k.add(path+".resolution", "must be more than 0%% and at most 50%%, got %s", numfmt.Percent(cp.Resolution))
-	}
+	k.problem(path+".factor", FactorProblem(cp.Factor))
+	k.problem(path+".resolution", ResolutionProblem(cp.Resolution))
 	k.problem(path+".window", DurationBound.Problem(cp.Window))
 }
