@@ -260,19 +260,14 @@ func seriesText(p *plans.Plan, i int) string {
 // the same ones, else per variant.
 func describeSpeed(row rowFunc, p *plans.Plan) {
 	text := func(v plans.Variant) []string {
-		var out []string
-		for _, s := range v.Speed {
-			out = append(out, fmt.Sprintf("%s  (timeout %s)", s.Command, s.Timeout))
+		out := make([]string, len(v.Speed))
+		for i, s := range v.Speed {
+			out[i] = fmt.Sprintf("%s  (timeout %s)", s.Command, s.Timeout)
 		}
 		return out
 	}
 	vs := p.Variants
-	shared, some := true, false
-	for _, v := range vs {
-		some = some || len(v.Speed) > 0
-		shared = shared && slices.Equal(text(v), text(vs[0]))
-	}
-	if !some {
+	if !slices.ContainsFunc(vs, func(v plans.Variant) bool { return len(v.Speed) > 0 }) {
 		return
 	}
 	when := "once per variant, with its env, while the server is stopped"
@@ -280,16 +275,18 @@ func describeSpeed(row rowFunc, p *plans.Plan) {
 		when = "once per variant, with its env"
 	}
 	row("speed", "%s", when)
+	shared := !slices.ContainsFunc(vs, func(v plans.Variant) bool { return !slices.Equal(text(v), text(vs[0])) })
 	if shared {
-		for _, l := range text(vs[0]) {
-			row("", "  %s", l)
-		}
-		return
+		vs = vs[:1]
 	}
 	for _, v := range vs {
-		row("", "  %s:", v.Name)
+		indent := "  "
+		if !shared {
+			row("", "  %s:", v.Name)
+			indent = "    "
+		}
 		for _, l := range text(v) {
-			row("", "    %s", l)
+			row("", "%s%s", indent, l)
 		}
 	}
 }
