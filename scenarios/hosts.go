@@ -33,44 +33,38 @@ var reservedSSHOptions = []string{"BatchMode", "ControlMaster", "ControlPath", "
 // or a host name from the ssh config; else a message saying what was expected.
 func ParseHost(raw string) (*plans.SSHHost, string) {
 	const want = "want local, ssh://[user@]host[:port] or a host name from the ssh config"
+	ssh := strings.HasPrefix(raw, "ssh://")
 	switch {
 	case raw == "local":
 		return nil, ""
-	case strings.HasPrefix(raw, "ssh://"):
-		u, err := url.Parse(raw)
-		if err != nil {
-			return nil, fmt.Sprintf("%q is not an ssh URL (%s)", raw, want)
-		}
-		if _, hasPass := u.User.Password(); hasPass {
-			return nil, fmt.Sprintf("%q holds a password; kaeload logs in with keys only (BatchMode): drop the password and load the key into ssh-agent or name it in ssh_options: {IdentityFile: …}", raw)
-		}
-		if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-			return nil, fmt.Sprintf("%q has a path, query or fragment (%s)", raw, want)
-		}
-		h := &plans.SSHHost{Name: raw, Host: u.Hostname()}
-		if h.Host == "" || strings.HasPrefix(h.Host, "-") || strings.ContainsAny(h.Host, " \t'\"\\$`;&|<>") {
-			return nil, fmt.Sprintf("%q has no usable host name (%s)", raw, want)
-		}
-		if u.User != nil {
-			h.User = u.User.Username()
-			if !nameRE.MatchString(h.User) {
-				return nil, fmt.Sprintf("%q: %q is not a login name (want letters, digits, . _ -)", raw, h.User)
-			}
-		}
-		if p := u.Port(); p != "" {
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 1 || n > 65535 {
-				return nil, fmt.Sprintf("%q: port %q, want 1 to 65535", raw, p)
-			}
-			h.Port = n
-		}
-		return h, ""
-	case strings.Contains(raw, "@"):
+	case !ssh && strings.Contains(raw, "@"):
 		return nil, fmt.Sprintf("%q: write ssh://%s (%s)", raw, raw, want)
-	case nameRE.MatchString(raw):
+	case !ssh && nameRE.MatchString(raw):
 		return &plans.SSHHost{Name: raw, Host: raw}, ""
+	case !ssh:
+		return nil, fmt.Sprintf("%s, got %q", want, raw)
 	}
-	return nil, fmt.Sprintf("%s, got %q", want, raw)
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Sprintf("%q is not an ssh URL (%s)", raw, want)
+	}
+	_, hasPass := u.User.Password()
+	h := &plans.SSHHost{Name: raw, Host: u.Hostname(), User: u.User.Username()}
+	port := u.Port()
+	h.Port, err = strconv.Atoi(port)
+	switch {
+	case hasPass:
+		return nil, fmt.Sprintf("%q holds a password; kaeload logs in with keys only (BatchMode): drop the password and load the key into ssh-agent or name it in ssh_options: {IdentityFile: …}", raw)
+	case (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "":
+		return nil, fmt.Sprintf("%q has a path, query or fragment (%s)", raw, want)
+	case h.Host == "" || strings.HasPrefix(h.Host, "-") || strings.ContainsAny(h.Host, " \t'\"\\$`;&|<>"):
+		return nil, fmt.Sprintf("%q has no usable host name (%s)", raw, want)
+	case u.User != nil && !nameRE.MatchString(h.User):
+		return nil, fmt.Sprintf("%q: %q is not a login name (want letters, digits, . _ -)", raw, h.User)
+	case port != "" && (err != nil || h.Port < 1 || h.Port > 65535):
+		return nil, fmt.Sprintf("%q: port %q, want 1 to 65535", raw, port)
+	}
+	return h, ""
 }
 
 // host resolves a host field at path, remembers an ssh host for
