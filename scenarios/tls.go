@@ -93,18 +93,8 @@ func isHybrid(c tls.CurveID) bool {
 	return c == tls.X25519MLKEM768 || c == tls.SecP256r1MLKEM768 || c == tls.SecP384r1MLKEM1024
 }
 
-// curveName is the display name of a curve.
-func curveName(id uint16) string {
-	switch tls.CurveID(id) {
-	case tls.CurveP256:
-		return "P-256"
-	case tls.CurveP384:
-		return "P-384"
-	case tls.CurveP521:
-		return "P-521"
-	}
-	return tls.CurveID(id).String()
-}
+// curveName is the display name of a curve: P-256 for CurveP256.
+func curveName(id uint16) string { return strings.Replace(tls.CurveID(id).String(), "CurveP", "P-", 1) }
 
 // parseVersion accepts "1.2", "1.3", "TLS1.2", "TLSv1.3" (any case).
 func parseVersion(s string) (uint16, bool) {
