@@ -11,9 +11,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Marshal writes s as a scenario file: the keys in the order of the spec
-// types, left-out values left out. Parse reads it back to the same values
-// (a test checks this on every example); URL mode prints its scenario so.
+// Marshal writes s as a scenario file, keys in the spec types' order, which
+// Parse reads back to the same values; URL mode prints its scenario so.
 func (s *Scenario) Marshal() ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)

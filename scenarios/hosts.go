@@ -177,9 +177,8 @@ func (c *compiler) layoutHosts(raw []string) []*plans.SSHHost {
 	return out
 }
 
-// remoteTarget checks that groups on other hosts can reach the target: the
-// built-in target listens on this machine's loopback (an error), and a
-// loopback URL means each host's own loopback (a warning).
+// remoteTarget checks that groups on other hosts can reach the target: not
+// the built-in one (an error) nor, as meant, a loopback URL (a warning).
 func (c *compiler) remoteTarget(t plans.Target, groups []plans.Group) {
 	for i, g := range groups {
 		if g.Host == nil {

@@ -18,10 +18,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Scenario is a scenario file as written: every key known and every scalar
-// of the right type, no defaults applied, no value checked (Compile's job).
-// A nil pointer, slice or map is a key left out. The yaml tags are the
-// file's keys; docs/scenario.md describes each one.
+// Scenario is a scenario file as written, unchecked and without defaults; a
+// nil pointer, slice or map is a key left out. docs/scenario.md has the keys.
 type Scenario struct {
 	Version        *int              `yaml:"version"`
 	Name           *string           `yaml:"name"`
@@ -295,9 +293,8 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 	return data, err
 }
 
-// Parse parses a scenario from data, name locating messages and relative
-// files. It reports every unknown key and mistyped value; with well-formed
-// YAML the scenario comes back too, for Compile to report all problems.
+// Parse parses a scenario from data (name locates messages and relative files),
+// reporting every unknown key and mistyped value; Compile reports the rest.
 func Parse(name string, data []byte) (*Scenario, error) {
 	s := &Scenario{file: name, dir: filepath.Dir(name), abs: absDir(name), pos: make(map[string]pos), dropped: make(map[string]bool)}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))

@@ -204,9 +204,8 @@ func (k *checker) problem(path, msg string) {
 
 func (k *checker) err() error { return errors.Join(k.errs...) }
 
-// CheckWorker checks the slice of a Plan a worker receives, possibly from
-// another machine, before acting on it: target, load and its group g
-// (l.Groups is not looked at). A Plan that passes Check passes it.
+// CheckWorker checks what a worker receives, possibly from another machine:
+// target, load and its group g (not l.Groups). A Plan that passes Check passes it.
 func CheckWorker(t Target, l Load, g Group) error {
 	k := &checker{}
 	k.target(t, true)
@@ -215,9 +214,8 @@ func CheckWorker(t Target, l Load, g Group) error {
 	return k.err()
 }
 
-// Check checks a whole Plan against the invariants the compiler
-// guarantees, returning every problem joined; the runner checks plans
-// built by other means with it.
+// Check checks a Plan against the invariants the compiler guarantees, every
+// problem joined; the runner checks plans built by other means with it.
 func (p *Plan) Check() error {
 	if p == nil {
 		return &Error{Msg: "nil plan"}
