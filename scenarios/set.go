@@ -32,20 +32,16 @@ func (s *Scenario) Set(path, value string) error {
 			val = str(value) // "path=" sets an empty string
 		}
 	}
-	if s.pos == nil {
-		s.pos = make(map[string]pos)
-	}
-	if s.dropped == nil {
-		s.dropped = make(map[string]bool)
+	if s.pos == nil { // a Scenario built in code
+		s.pos, s.dropped = make(map[string]pos), make(map[string]bool)
 	}
 	d := &decoder{file: s.file, set: path + "=" + value, pos: s.pos, raw: value, rawErr: yamlErr, dropped: s.dropped}
 	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
 		return &Error{Msg: err.Error()}
 	}
 	for _, e := range d.errs {
-		if e, ok := e.(*Error); ok {
-			e.File, e.Line, e.Col, e.Set = "", 0, 0, "" // the caller names the --set
-		}
+		e := e.(*Error)
+		e.File, e.Line, e.Col, e.Set = "", 0, 0, "" // the caller names the --set
 	}
 	return errors.Join(d.errs...)
 }
