@@ -1,6 +1,7 @@
 package plans
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -36,12 +37,7 @@ func SortSecrets(set map[string]bool) []string {
 			out = append(out, s)
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	return out
 }
 
