@@ -696,14 +696,8 @@ func (c *compiler) quiet() *plans.Quiet {
 // secret, even one quoting a value that holds it through a {var}.
 func (c *compiler) scrub() {
 	set := maps.Clone(c.secrets)
-	for s := range c.rawSecrets {
-		set[s] = true
-	}
-	secrets := plans.SortSecrets(set)
-	if len(secrets) == 0 {
-		return
-	}
-	redact := (&plans.Plan{Secrets: secrets}).Redact
+	maps.Copy(set, c.rawSecrets)
+	redact := (&plans.Plan{Secrets: plans.SortSecrets(set)}).Redact
 	for _, es := range [][]*Error{c.errs, c.warns} {
 		for _, e := range es {
 			e.Msg, e.Set = redact(e.Msg), redact(e.Set)
