@@ -212,43 +212,37 @@ func decimals(f float64) int {
 // combos expands a variant's sweep into its combinations, first key
 // slowest; nil when the variant is not swept.
 func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
-	if sw == nil {
+	switch {
+	case sw == nil:
 		return nil, true
-	}
-	if len(sw) == 0 {
+	case len(sw) == 0:
 		c.errorf(path, "empty sweep (want e.g. {ratio: [0, 10, 33]}, or leave sweep out)")
 		return nil, false
 	}
-	ok := true
-	lists := make([][]string, len(sw))
-	keys := make([]string, len(sw))
-	total := 1
+	ok, total := true, 1
+	keys := make([]string, len(sw)) // filled in as the combinations grow
+	out := []combo{{keys: keys, vals: map[string]string{}}}
 	for i, p := range sw {
 		keys[i] = p.Key
 		vals, good := c.sweepValues(path+"."+p.Key, p)
 		ok = ok && good
-		lists[i] = vals
-		total *= max(len(vals), 1)
-		if total > plans.MaxVariants {
+		if total *= max(len(vals), 1); total > plans.MaxVariants {
 			c.errorf(path, "expands to more than %d variants", plans.MaxVariants)
 			return nil, false
 		}
-	}
-	c.checkVarNames(path, "sweep key", keys)
-	if !ok {
-		return nil, false
-	}
-	out := []combo{{keys: keys, vals: map[string]string{}}}
-	for i, list := range lists {
 		var next []combo
 		for _, cb := range out {
-			for _, v := range list {
+			for _, v := range vals {
 				m := maps.Clone(cb.vals)
-				m[keys[i]] = v
+				m[p.Key] = v
 				next = append(next, combo{keys: keys, vals: m})
 			}
 		}
 		out = next
+	}
+	c.checkVarNames(path, "sweep key", keys)
+	if !ok {
+		return nil, false
 	}
 	return out, true
 }
