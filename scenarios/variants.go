@@ -137,14 +137,17 @@ func (cb combo) String() string {
 
 // sweepValues checks one parameter and lists its values.
 func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
+	fail := func(at, format string, args ...any) ([]string, bool) {
+		c.errorf(at, format, args...)
+		return nil, false
+	}
+	num := func(f float64) string { return numfmt.Num(f, -1) }
 	if p.Range == nil {
-		if len(p.Values) == 0 {
-			c.errorf(path, "empty list (want values such as [0, 10, 33])")
-			return nil, false
-		}
-		if len(p.Values) > MaxSweepValues {
-			c.errorf(path, "%d values, more than the %d allowed", len(p.Values), MaxSweepValues)
-			return nil, false
+		switch {
+		case len(p.Values) == 0:
+			return fail(path, "empty list (want values such as [0, 10, 33])")
+		case len(p.Values) > MaxSweepValues:
+			return fail(path, "%d values, more than the %d allowed", len(p.Values), MaxSweepValues)
 		}
 		ok := true
 		for i, v := range p.Values {
@@ -174,26 +177,21 @@ func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
 		return nil, false
 	}
 	from, to, step := *r.From, *r.To, *r.Step
+	count := math.Floor((to-from)/step+1e-9) + 1
 	switch {
 	case step <= 0:
-		c.errorf(path+".step", "must be positive, got %s", numfmt.Num(step, -1))
-		return nil, false
+		return fail(path+".step", "must be positive, got %s", num(step))
 	case from > to:
-		c.errorf(path+".from", "%s is above to %s", numfmt.Num(from, -1), numfmt.Num(to, -1))
-		return nil, false
-	}
-	count := math.Floor((to-from)/step+1e-9) + 1
-	if count > MaxSweepValues {
-		c.errorf(path, "from %s to %s in steps of %s is %.0f values, more than the %d allowed", numfmt.Num(from, -1), numfmt.Num(to, -1), numfmt.Num(step, -1), count, MaxSweepValues)
-		return nil, false
+		return fail(path+".from", "%s is above to %s", num(from), num(to))
+	case count > MaxSweepValues:
+		return fail(path, "from %s to %s in steps of %s is %.0f values, more than the %d allowed", num(from), num(to), num(step), count, MaxSweepValues)
 	}
 	digits := max(decimals(from), decimals(step))
 	vals := make([]string, 0, int(count))
 	for i := range int(count) {
-		v := numfmt.Num(numfmt.Round(from+float64(i)*step, digits), -1)
+		v := num(numfmt.Round(from+float64(i)*step, digits))
 		if len(vals) > 0 && vals[len(vals)-1] == v {
-			c.errorf(path+".step", "%s is too small to tell the values apart", numfmt.Num(step, -1))
-			return nil, false
+			return fail(path+".step", "%s is too small to tell the values apart", num(step))
 		}
 		vals = append(vals, v)
 	}
