@@ -195,12 +195,8 @@ func describeVariants(row rowFunc, p, orig *plans.Plan) {
 		return
 	}
 	s, r := p.Server, p.Server.Ready
-	target := r.Addr
-	if r.Kind == "https" {
-		target = r.URL
-	}
 	row("server", "%s; ready when %s %s answers (every %s, up to %s); stop, reload and probes time out after %s",
-		s.Host, r.Kind, target, r.Interval, r.Timeout, s.CommandTimeout)
+		s.Host, r.Kind, cmp.Or(r.URL, r.Addr), r.Interval, r.Timeout, s.CommandTimeout)
 	shared := map[string]bool{}
 	for _, k := range serverKeys {
 		shared[k] = !slices.ContainsFunc(vs[1:], func(v plans.Variant) bool { return serverField(v, k) != serverField(vs[0], k) })
