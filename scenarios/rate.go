@@ -35,14 +35,10 @@ func (c *compiler) rate(ls *LoadSpec, l *plans.Load) {
 		c.errorf("load.capacity", "the capacity search splits its rates by the groups' CPUs: leave the groups' rate out")
 	case ls.Rate != nil && given:
 		c.errorf("load.rate", "give load.rate (split by CPU share) or a rate for every group, not both")
-	case ls.Rate != nil:
-		if msg := plans.RateProblem(*ls.Rate); msg != "" {
-			c.problem("load.rate", msg)
-			return
-		}
-		if len(l.Groups) > 0 {
-			*l = l.SplitRate(*ls.Rate)
-		}
+	case ls.Rate != nil && plans.RateProblem(*ls.Rate) != "":
+		c.problem("load.rate", plans.RateProblem(*ls.Rate))
+	case ls.Rate != nil && len(l.Groups) > 0:
+		*l = l.SplitRate(*ls.Rate)
 	case given:
 		var total float64
 		ok := true
