@@ -733,7 +733,9 @@ func (c *compiler) groups(specs []GroupSpec, h Host) []plans.Group {
 		}
 		if len(shared) > 0 {
 			slices.Sort(others)
-			names := joinMap(slices.Compact(others), ", ", func(j int) string { return fmt.Sprintf("load.groups[%d]", j) })
+			names := joinMap(slices.Compact(others), ", ", func(j int) string {
+				return fmt.Sprintf("load.groups[%d]", j)
+			})
 			c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, names)
 		}
 		out = append(out, g)

@@ -234,7 +234,8 @@ func (d *decoder) scalar(path string, use, n *yaml.Node, v reflect.Value) {
 	if !ok {
 		panic("scenarios: no decoder for " + v.Type().String())
 	}
-	good := n.Kind == yaml.ScalarNode && !isNull(n) && (k.tags == "" || slices.Contains(strings.Fields(k.tags), n.Tag))
+	good := n.Kind == yaml.ScalarNode && !isNull(n) &&
+		(k.tags == "" || slices.Contains(strings.Fields(k.tags), n.Tag))
 	if _, err := strconv.ParseUint(n.Value, 10, 64); v.Kind() == reflect.Uint64 && err != nil {
 		good = false
 	}
@@ -267,7 +268,8 @@ func (d *decoder) fraction(path string, n *yaml.Node, v reflect.Value) {
 	num, pct := strings.CutSuffix(text, "%")
 	f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
 	switch {
-	case n.Kind != yaml.ScalarNode || text == "" || !slices.Contains([]string{"!!int", "!!float", "!!str"}, n.Tag) || pct && n.Tag != "!!str":
+	case n.Kind != yaml.ScalarNode || text == "" || pct && n.Tag != "!!str" ||
+		!slices.Contains([]string{"!!int", "!!float", "!!str"}, n.Tag):
 		err = strconv.ErrSyntax
 	case pct:
 		f /= 100

@@ -129,7 +129,8 @@ func describeGroups(w io.Writer, p *plans.Plan) {
 		if g.Host != nil {
 			host = g.Host.Name
 		}
-		row(strconv.Itoa(i), host, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections), numfmt.Num(g.Rate, 1))
+		row(strconv.Itoa(i), host, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections),
+			numfmt.Num(g.Rate, 1))
 	}
 	gw.Flush()
 }
@@ -139,9 +140,12 @@ func describeSSH(row rowFunc, p *plans.Plan) {
 	if len(p.Hosts) == 0 {
 		return
 	}
-	row("ssh", "%s: one connection per host, BatchMode", joinMap(p.Hosts, ", ", func(h plans.SSHHost) string { return h.Name }))
+	names := joinMap(p.Hosts, ", ", func(h plans.SSHHost) string { return h.Name })
+	row("ssh", "%s: one connection per host, BatchMode", names)
 	if len(p.SSHOptions) > 0 {
-		row("", "options %s", joinMap(p.SSHOptions, " ", func(o plans.SSHOption) string { return o.Key + "=" + o.Value }))
+		row("", "options %s", joinMap(p.SSHOptions, " ", func(o plans.SSHOption) string {
+			return o.Key + "=" + o.Value
+		}))
 	}
 	for _, k := range sortedKeys(p.Binaries) {
 		row("", "binary for %s: %s", k, p.Binaries[k])
@@ -166,7 +170,8 @@ func describeTLS(row rowFunc, t *plans.TLS) {
 		verify += " (scenario CA)"
 	}
 	row("tls", "versions %s, ciphers %s, curves %s", versions, ciphers, joinMap(t.Curves, " ", curveName))
-	row("", "resumption %s, verify %s, server name %s", onOff[t.Resumption], verify, cmp.Or(t.ServerName, "(none)"))
+	row("", "resumption %s, verify %s, server name %s",
+		onOff[t.Resumption], verify, cmp.Or(t.ServerName, "(none)"))
 }
 
 // serverKeys are the per-variant server settings Describe lists.
@@ -174,7 +179,9 @@ var serverKeys = []string{"start", "stop", "reload", "probes"}
 
 // serverField is v's value of one of serverKeys, as text.
 func serverField(v plans.Variant, key string) string {
-	return map[string]string{"start": v.Start, "stop": v.Stop, "reload": v.Reload, "probes": probesText(v.Probes)}[key]
+	return map[string]string{
+		"start": v.Start, "stop": v.Stop, "reload": v.Reload, "probes": probesText(v.Probes),
+	}[key]
 }
 
 // describeVariants writes the server section and the variants: what every

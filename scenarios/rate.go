@@ -89,7 +89,8 @@ func (c *compiler) capacity(p *plans.Plan) {
 	}
 	opt(c, path+".p99_handshake", cs.P99Handshake, &cp.P99Handshake, positive)
 	opt(c, path+".p99_total", cs.P99Total, &cp.P99Total, positive)
-	if cp.P99Handshake > 0 && p.Target.TLS == nil && strings.HasPrefix(strings.ToLower(p.Target.URL), "http://") {
+	http := p.Target.TLS == nil && strings.HasPrefix(strings.ToLower(p.Target.URL), "http://")
+	if cp.P99Handshake > 0 && http {
 		c.errorf(path+".p99_handshake", "the target is http://: there is no handshake to time (use p99_total)")
 	}
 	if cs.P99Handshake == nil && cs.P99Total == nil && !c.leftOut(path+".p99_handshake") && !c.leftOut(path+".p99_total") {

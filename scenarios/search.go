@@ -46,7 +46,8 @@ func (c *compiler) searchSweep(path string, vs VariantSpec) (Sweep, bool) {
 	if !ok {
 		return nil, false
 	}
-	c.search = &pendingSearch{Search: plans.Search{Series: *vs.Name, Key: spec.Param.Key}, path: path, spec: spec}
+	c.search = &pendingSearch{path: path, spec: spec}
+	c.search.Series, c.search.Key = *vs.Name, spec.Param.Key
 	return Sweep{*spec.Param}, true
 }
 
@@ -78,7 +79,8 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 	}
 	// start: predicted maps the soft-ratio prediction (KAE_GO_SOFT_RATIO, 0-100) to a grid point.
 	st := choice(c, sp+".start", ps.spec.Start, "coarse", "predicted or coarse", "predicted", "coarse")
-	if st == "predicted" && !c.s.tainted(ps.path+".env."+softRatioEnv) { // else the env's own problem is reported
+	// A tainted env has its own problem reported.
+	if st == "predicted" && !c.s.tainted(ps.path+".env."+softRatioEnv) {
 		i := slices.IndexFunc(p.Variants[s.First:s.First+s.Points], func(v plans.Variant) bool {
 			pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64)
 			return err != nil || pct < 0 || pct > 100

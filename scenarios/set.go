@@ -35,7 +35,8 @@ func (s *Scenario) Set(path, value string) error {
 	if s.pos == nil { // a Scenario built in code
 		s.pos, s.dropped = make(map[string]pos), make(map[string]bool)
 	}
-	d := &decoder{file: s.file, set: path + "=" + value, pos: s.pos, raw: value, rawErr: yamlErr, dropped: s.dropped}
+	d := &decoder{file: s.file, set: path + "=" + value, pos: s.pos, dropped: s.dropped}
+	d.raw, d.rawErr = value, yamlErr
 	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
 		return &Error{Msg: err.Error()}
 	}

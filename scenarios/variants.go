@@ -104,7 +104,8 @@ func (c *compiler) probes(probes []ProbeSpec) {
 		case *ps.Name == "" || plans.HasControl(*ps.Name):
 			c.errorf(path+".name", "%q is not a usable name (want non-empty text without control characters)", *ps.Name)
 		default:
-			if j := slices.IndexFunc(probes[:i], func(o ProbeSpec) bool { return o.Name != nil && *o.Name == *ps.Name }); j >= 0 {
+			same := func(o ProbeSpec) bool { return o.Name != nil && *o.Name == *ps.Name }
+			if j := slices.IndexFunc(probes[:i], same); j >= 0 {
 				c.errorf(path+".name", "%q already names server.probes[%d]", *ps.Name, j)
 			}
 		}
@@ -464,7 +465,8 @@ func (c *compiler) baseline(out []plans.Variant) string {
 	if c.s.Baseline != nil {
 		baseline := *c.s.Baseline
 		if !slices.ContainsFunc(out, func(v plans.Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
-			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, joinMap(out, ", ", func(v plans.Variant) string { return v.Name }))
+			names := joinMap(out, ", ", func(v plans.Variant) string { return v.Name })
+			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, names)
 		}
 		return baseline
 	}
@@ -555,7 +557,11 @@ func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (p
 		key         string
 		server, own *string
 		out         *string
-	}{{"start", ss.Start, vs.Start, &v.Start}, {"stop", ss.Stop, vs.Stop, &v.Stop}, {"reload", ss.Reload, vs.Reload, &v.Reload}} {
+	}{
+		{"start", ss.Start, vs.Start, &v.Start},
+		{"stop", ss.Stop, vs.Stop, &v.Stop},
+		{"reload", ss.Reload, vs.Reload, &v.Reload},
+	} {
 		p, src := "server."+k.key, k.server
 		if k.own != nil {
 			p, src = path+"."+k.key, k.own

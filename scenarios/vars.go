@@ -180,8 +180,8 @@ func (c *compiler) expandAs(path, s string, sc scope, secret bool) (string, bool
 // other and to base) into literal values, reporting problems at
 // prefix.name. Names that could not be resolved are returned as broken;
 // those that cannot be defined (checkVarNames), left out or swept are skipped.
-func (c *compiler) resolveVars(prefix string, vars map[string]string, left map[string]bool, swept map[string]string,
-	base scope) (map[string]string, map[string]bool) {
+func (c *compiler) resolveVars(prefix string, vars map[string]string, left map[string]bool,
+	swept map[string]string, base scope) (map[string]string, map[string]bool) {
 	defs := maps.Clone(vars)
 	maps.DeleteFunc(defs, func(k, _ string) bool {
 		_, s := swept[k]
