@@ -23,18 +23,20 @@ var latencyKinds = map[string]string{"connect": "connect", "handshake": "handsha
 // tokens splits a threshold expression into words and operators.
 func tokens(expr string) []string {
 	var out []string
+	blank := func(c byte) bool { return c == ' ' || c == '\t' }
 	for i := 0; i < len(expr); {
-		j := i + len(opAt(expr[i:]))
-		if j == i && strings.IndexByte(" \t", expr[i]) < 0 {
-			for j < len(expr) && strings.IndexByte(" \t", expr[j]) < 0 && opAt(expr[j:]) == "" {
+		switch op := opAt(expr[i:]); {
+		case blank(expr[i]):
+			i++
+		case op != "":
+			out, i = append(out, op), i+len(op)
+		default:
+			j := i + 1
+			for j < len(expr) && !blank(expr[j]) && opAt(expr[j:]) == "" {
 				j++
 			}
+			out, i = append(out, expr[i:j]), j
 		}
-		if j == i {
-			i++ // a blank
-			continue
-		}
-		out, i = append(out, expr[i:j]), j
 	}
 	return out
 }
