@@ -164,8 +164,10 @@ func (d *decoder) assignValue(v reflect.Value, path string, val *yaml.Node) erro
 	// value is its value, and keeps its secret mark (--set server.env.TOKEN=x).
 	old, env := v.Interface().(EnvValue)
 	mapping := false
-	for i := 0; env && val != nil && val.Kind == yaml.MappingNode && i+1 < len(val.Content); i += 2 {
-		mapping = mapping || val.Content[i].Value == "value" && !isNull(val.Content[i+1])
+	if env && val != nil && val.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(val.Content); i += 2 {
+			mapping = mapping || val.Content[i].Value == "value" && !isNull(val.Content[i+1])
+		}
 	}
 	// A string field takes a value that is not a YAML scalar as written,
 	// so that templates such as {scenario_dir}/x.cnf work.
