@@ -329,7 +329,26 @@ func (c *compiler) variantsServer() bool {
 		return true
 	}
 	ok := c.checkEnvKeys("server.env", ss.Env)
-	c.checkStart(ss)
+	if ss.Start != nil || c.leftOut("server.start") {
+		return ok // checked, expanded, per variant
+	}
+	// Every variant needs a start command: server.start, or each its own.
+	missing, given := -1, false
+	for i, vs := range s.Variants {
+		switch {
+		case vs.Start != nil || c.leftOut(fmt.Sprintf("variants[%d].start", i)):
+			given = true
+		case missing < 0:
+			missing = i
+		}
+	}
+	switch {
+	case missing < 0 && given:
+	case given:
+		c.errorf(fmt.Sprintf("variants[%d]", missing), "start is missing: give server.start, or a start command for every variant")
+	default:
+		c.errorf("server", "start is missing (want the shell command that starts the server, e.g. nginx -c /etc/nginx/nginx.conf)")
+	}
 	return ok
 }
 
@@ -410,21 +429,10 @@ func (c *compiler) entry(path string, vs VariantSpec, serverEnvOK bool) (combos 
 			}
 		}
 	}
-	if !c.entryVars(path, vs, combos) || !ok {
-		return nil, envOK, false
-	}
-	if combos == nil {
-		combos = []combo{{}}
-	}
-	return combos, envOK, true
-}
-
-// entryVars checks an entry's vars: how many, their names, and that none
-// is also a sweep key. False when there are too many to look at.
-func (c *compiler) entryVars(path string, vs VariantSpec, combos []combo) bool {
+	// vars: how many, their names, and that none is also a sweep key.
 	if len(vs.Vars) > plans.MaxVars {
 		c.errorf(path+".vars", "%d vars, more than the %d allowed", len(vs.Vars), plans.MaxVars)
-		return false
+		return nil, envOK, false
 	}
 	varNames := sortedKeys(vs.Vars)
 	c.checkVarNames(path+".vars", "var", varNames)
@@ -433,7 +441,13 @@ func (c *compiler) entryVars(path string, vs VariantSpec, combos []combo) bool {
 			c.errorf(path+".vars."+k, "%s is also a sweep key of this variant; the sweep's values would always win", k)
 		}
 	}
-	return true
+	if !ok {
+		return nil, envOK, false
+	}
+	if combos == nil {
+		combos = []combo{{}}
+	}
+	return combos, envOK, true
 }
 
 // duplicateName reports that name, of the variant of combination cb of
@@ -490,30 +504,6 @@ func (c *compiler) mayName(name string) bool {
 		}
 	}
 	return false
-}
-
-// checkStart requires a start command for every variant: server.start, or
-// each variant's own.
-func (c *compiler) checkStart(ss *ServerSpec) {
-	if ss.Start != nil || c.leftOut("server.start") {
-		return // checked, expanded, per variant
-	}
-	missing, given := -1, false
-	for i, vs := range c.s.Variants {
-		switch {
-		case vs.Start != nil || c.leftOut(fmt.Sprintf("variants[%d].start", i)):
-			given = true
-		case missing < 0:
-			missing = i
-		}
-	}
-	switch {
-	case missing < 0 && given:
-	case given:
-		c.errorf(fmt.Sprintf("variants[%d]", missing), "start is missing: give server.start, or a start command for every variant")
-	default:
-		c.errorf("server", "start is missing (want the shell command that starts the server, e.g. nginx -c /etc/nginx/nginx.conf)")
-	}
 }
 
 // variant resolves the variant of entry vs with the sweep values of cb;
