@@ -526,7 +526,26 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		ts = &TLSSpec{}
 	}
 	t := &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13}
-	versionsOK := c.tlsVersions(ts, t)
+	versionsOK := true // else checks that compare with them are skipped
+	for _, v := range []struct {
+		key string
+		in  *string
+		out *uint16
+	}{{"min_version", ts.MinVersion, &t.MinVersion}, {"max_version", ts.MaxVersion, &t.MaxVersion}} {
+		if v.in == nil {
+			continue
+		}
+		if n, known := parseVersion(*v.in); known {
+			*v.out = n
+		} else {
+			versionsOK = false
+			c.errorf("target.tls."+v.key, "want \"1.2\" or \"1.3\", got %q", *v.in)
+		}
+	}
+	if versionsOK && t.MinVersion > t.MaxVersion {
+		c.errorf("target.tls.min_version", "%s is above max_version %s", plans.VersionName(t.MinVersion), plans.VersionName(t.MaxVersion))
+		versionsOK = false
+	}
 	c.ciphers(ts.Ciphers, t, versionsOK)
 	c.curves(ts.Curves, t, versionsOK)
 	t.Resumption, t.Verify = or(ts.Resumption, false), or(ts.Verify, false)
@@ -559,32 +578,6 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		c.errorf("target.tls.server_name", "verify needs a server name to check the certificate against")
 	}
 	return t
-}
-
-// tlsVersions resolves min_version and max_version; false when they are
-// unusable, so that checks that compare with them are skipped.
-func (c *compiler) tlsVersions(ts *TLSSpec, t *plans.TLS) bool {
-	ok := true
-	for _, v := range []struct {
-		key string
-		in  *string
-		out *uint16
-	}{{"min_version", ts.MinVersion, &t.MinVersion}, {"max_version", ts.MaxVersion, &t.MaxVersion}} {
-		if v.in == nil {
-			continue
-		}
-		if n, known := parseVersion(*v.in); known {
-			*v.out = n
-		} else {
-			ok = false
-			c.errorf("target.tls."+v.key, "want \"1.2\" or \"1.3\", got %q", *v.in)
-		}
-	}
-	if ok && t.MinVersion > t.MaxVersion {
-		c.errorf("target.tls.min_version", "%s is above max_version %s", plans.VersionName(t.MinVersion), plans.VersionName(t.MaxVersion))
-		ok = false
-	}
-	return ok
 }
 
 // ciphers resolves target.tls.ciphers. Only TLS 1.2 suites restrict what
