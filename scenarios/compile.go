@@ -165,18 +165,6 @@ func within(path, p string) bool {
 	return p == "" || path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
 }
 
-// relocated is Parse's problem e, naming the flag its value came from
-// when FromFlag has said so since.
-func (s *Scenario) relocated(e *Error) *Error {
-	ps, ok := s.posOf(e.Path)
-	if !ok || ps.Flag == "" {
-		return e
-	}
-	r := *e
-	r.Flag = ps.Flag
-	return &r
-}
-
 // parentPath strips the last key or index of a field path.
 func parentPath(p string) string {
 	if strings.HasSuffix(p, "]") {
@@ -293,7 +281,11 @@ func (c *compiler) repetitions(p *plans.Plan) {
 func (c *compiler) finish(p *plans.Plan) (*plans.Plan, error) {
 	errs := slices.DeleteFunc(c.errs, func(e *Error) bool { return c.s.tainted(e.Path) })
 	for _, e := range c.s.parseErrs {
-		errs = append(errs, c.s.relocated(e))
+		if ps, ok := c.s.posOf(e.Path); ok && ps.Flag != "" { // FromFlag said so since
+			r := *e
+			r.Flag, e = ps.Flag, &r
+		}
+		errs = append(errs, e)
 	}
 	if errs = tidy(errs); len(errs) > 0 {
 		joined := make([]error, len(errs))
@@ -424,12 +416,6 @@ func (c *compiler) builtin(bs *BuiltinSpec) *plans.Builtin {
 		c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
 	}
 	return b
-}
-
-// accelTarget reports whether s's target is the built-in one with an
-// accelerator, whose variants need no server section to apply env to.
-func accelTarget(s *Scenario) bool {
-	return s.Target != nil && s.Target.Builtin != nil && s.Target.Builtin.Accel != nil
 }
 
 // urlParts are the pieces of target.url the request and TLS need.

@@ -318,12 +318,12 @@ func (c *compiler) variantsServer() bool {
 	}
 	ss := s.Server
 	if ss == nil {
-		if !c.leftOut("server") {
-			for i, vs := range s.Variants {
-				if key := serverKey(vs, s.Speed != nil, accelTarget(s)); key != "" {
-					c.errorf(fmt.Sprintf("variants[%d].%s", i, key), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", key)
-					break
-				}
+		// an accelerated built-in target applies env without a server section
+		accel := s.Target != nil && s.Target.Builtin != nil && s.Target.Builtin.Accel != nil
+		for i, vs := range s.Variants {
+			if key := serverKey(vs, s.Speed != nil, accel); key != "" && !c.leftOut("server") {
+				c.errorf(fmt.Sprintf("variants[%d].%s", i, key), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", key)
+				break
 			}
 		}
 		return true
