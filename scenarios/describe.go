@@ -331,25 +331,17 @@ func describeSchedule(row rowFunc, p *plans.Plan) {
 	case p.Order == results.OrderSequential && len(p.Variants) > 1:
 		row("", "sequential: drift of the machine over time is not controlled (each variant's windows run together)")
 	}
-	describeSearch(row, p)
+	if sr := p.Search; sr != nil {
+		budget := fmt.Sprintf("%d windows", sr.Budget)
+		if sr.BudgetTime > 0 {
+			budget = fmt.Sprintf("%s = %d windows of %s", sr.BudgetTime, sr.Budget, p.Load.Warmup+p.Load.Duration+p.Cooldown)
+		}
+		row("search", "%s: %s over %d values (%s … %s), maximize %s, budget %s (the full grid: %d windows); after the other variants' windows",
+			sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), sr.Maximize, budget, sr.Points)
+		row("", "each window: the value the search picks from the windows so far; the server restarted with its env")
+		row("", "worst case: %s of windows, plus server restarts", sr.WorstCase(p))
+	}
 	describeSteps(row, p)
-}
-
-// describeSearch writes the searched variable and its budget.
-func describeSearch(row rowFunc, p *plans.Plan) {
-	sr := p.Search
-	if sr == nil {
-		return
-	}
-	full := fmt.Sprintf("the full grid: %d windows", sr.Points)
-	budget := fmt.Sprintf("%d windows", sr.Budget)
-	if sr.BudgetTime > 0 {
-		budget = fmt.Sprintf("%s = %d windows of %s", sr.BudgetTime, sr.Budget, p.Load.Warmup+p.Load.Duration+p.Cooldown)
-	}
-	row("search", "%s: %s over %d values (%s … %s), maximize %s, budget %s (%s); after the other variants' windows",
-		sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), sr.Maximize, budget, full)
-	row("", "each window: the value the search picks from the windows so far; the server restarted with its env")
-	row("", "worst case: %s of windows, plus server restarts", sr.WorstCase(p))
 }
 
 // describeSteps lists the steps, several to a line of at most 90 bytes.
