@@ -373,8 +373,21 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 			break
 		}
 		c.errorf("target", "want url (the server under test) or builtin (kaeload's own server)")
-	case ts.Builtin != nil:
-		t.Builtin = c.builtin(ts.Builtin)
+	case ts.Builtin != nil: // an accelerator: package accel's defaults with the keys given over them
+		bs, b := ts.Builtin, &plans.Builtin{Cert: "rsa2048"}
+		if bs.Accel != nil {
+			cfg := accel.Defaults()
+			for _, k := range sortedKeys(bs.Accel) {
+				if err := accel.Set(&cfg, k, bs.Accel[k]); err != nil {
+					c.errorf("target.builtin.accel."+k, "%v", err)
+				}
+			}
+			b.Accel, b.Cert = &cfg, "ecdsa-p256" // its real signature is cheaper than offload-cpu
+		}
+		if b.Cert = or(bs.Cert, b.Cert); !slices.Contains(plans.BuiltinCerts, b.Cert) {
+			c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
+		}
+		t.Builtin = b
 	default:
 		raw, ok := c.expand("target.url", *ts.URL, c.top)
 		t.URL = raw
@@ -397,25 +410,6 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 	}
 	t.TLS = c.tls(ts.TLS, u.hostname, t.Builtin != nil)
 	return t
-}
-
-// builtin resolves target.builtin; an accelerator takes package accel's
-// defaults with the keys given over them, each problem at its key.
-func (c *compiler) builtin(bs *BuiltinSpec) *plans.Builtin {
-	b := &plans.Builtin{Cert: "rsa2048"}
-	if bs.Accel != nil {
-		cfg := accel.Defaults()
-		for _, k := range sortedKeys(bs.Accel) {
-			if err := accel.Set(&cfg, k, bs.Accel[k]); err != nil {
-				c.errorf("target.builtin.accel."+k, "%v", err)
-			}
-		}
-		b.Accel, b.Cert = &cfg, "ecdsa-p256" // its real signature is cheaper than offload-cpu
-	}
-	if b.Cert = or(bs.Cert, b.Cert); !slices.Contains(plans.BuiltinCerts, b.Cert) {
-		c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
-	}
-	return b
 }
 
 // urlParts are the pieces of target.url the request and TLS need.
