@@ -246,20 +246,6 @@ func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
 	return out, true
 }
 
-// serverKey is the first key vs sets that needs a server section, or "";
-// speed commands or an accelerator take env, vars and sweep (an accelerator a search).
-func serverKey(vs VariantSpec, speed, accel bool) string {
-	speed = speed || accel
-	exempt := map[string]bool{"name": true, "env": speed, "vars": speed, "sweep": speed, "search": accel}
-	v := reflect.ValueOf(vs)
-	for _, f := range fieldsOf(v.Type()) {
-		if !exempt[f.key] && !v.Field(f.index).IsNil() {
-			return f.key
-		}
-	}
-	return ""
-}
-
 // checkEnvKeys reports names that cannot be environment variables and
 // mapping-form entries without a value.
 func (c *compiler) checkEnvKeys(prefix string, env map[string]EnvValue) bool {
@@ -318,12 +304,18 @@ func (c *compiler) variantsServer() bool {
 	}
 	ss := s.Server
 	if ss == nil {
-		// an accelerated built-in target applies env without a server section
+		// Speed commands or an accelerated built-in target take env, vars and
+		// sweep (an accelerator a search); a variant's other keys need a server.
 		accel := s.Target != nil && s.Target.Builtin != nil && s.Target.Builtin.Accel != nil
+		speed := s.Speed != nil || accel
+		exempt := map[string]bool{"name": true, "env": speed, "vars": speed, "sweep": speed, "search": accel}
 		for i, vs := range s.Variants {
-			if key := serverKey(vs, s.Speed != nil, accel); key != "" && !c.leftOut("server") {
-				c.errorf(fmt.Sprintf("variants[%d].%s", i, key), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", key)
-				break
+			v := reflect.ValueOf(vs)
+			for _, f := range fieldsOf(v.Type()) {
+				if !exempt[f.key] && !v.Field(f.index).IsNil() && !c.leftOut("server") {
+					c.errorf(fmt.Sprintf("variants[%d].%s", i, f.key), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", f.key)
+					return true
+				}
 			}
 		}
 		return true
