@@ -42,7 +42,10 @@ func (c *compiler) profile() *results.ProfileSpec {
 			}
 		}
 	}
-	if profileOnly(ss, c.s.Variants) {
+	controls := ss.Start != nil || ss.Stop != nil || ss.Reload != nil || len(ss.Env) > 0 || ss.Ready != nil ||
+		ss.CommandTimeout != nil || len(ss.Probes) > 0 ||
+		slices.ContainsFunc(c.s.Variants, func(v VariantSpec) bool { return v.Start != nil })
+	if ss.Profile != nil && !controls { // kaeload only profiles the server
 		if ss.Host != nil && *ss.Host != "local" {
 			c.errorf("server.host", "a server that kaeload does not start is profiled on this machine only: give server.start and server.stop to profile it on %s", *ss.Host)
 		}
@@ -51,20 +54,6 @@ func (c *compiler) profile() *results.ProfileSpec {
 		c.s = &cp
 	}
 	return spec
-}
-
-// profileOnly reports whether ss says nothing but how to profile the server
-// and no variant starts one: kaeload then only profiles it.
-func profileOnly(ss *ServerSpec, variants []VariantSpec) bool {
-	if ss.Profile == nil || ss.Start != nil || ss.Stop != nil || ss.Reload != nil || len(ss.Env) > 0 || ss.Ready != nil || ss.CommandTimeout != nil || len(ss.Probes) > 0 {
-		return false
-	}
-	for _, v := range variants {
-		if v.Start != nil {
-			return false
-		}
-	}
-	return true
 }
 
 // describeProfile writes how the server is profiled, when it is.
