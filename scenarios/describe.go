@@ -226,7 +226,15 @@ func describeVariants(row rowFunc, p, orig *plans.Plan) {
 		if p.Searched(i) && i > p.Search.First {
 			continue // one searched value stands for all
 		}
-		row(first(i, "variants"), "%s%s%s", v.Name, baselineMark(p, i), seriesText(p, i))
+		series := "" // the sweep or search the variant comes from
+		switch sr := p.Search; {
+		case p.Searched(i):
+			series = fmt.Sprintf("  [search %s: %s over %d values %s … %s; shown for %s]",
+				sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), pairsText(v.Sweep))
+		case v.Series != "":
+			series = "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
+		}
+		row(first(i, "variants"), "%s%s%s", v.Name, baselineMark(p, i), series)
 		row("", "  env     %s", cmp.Or(pairsText(v.Env, commonEnv), "(none added)"))
 		if vars := pairsText(v.Vars, commonVars, v.Sweep); vars != "" {
 			row("", "  vars    %s", vars)
@@ -243,18 +251,6 @@ func describeVariants(row rowFunc, p, orig *plans.Plan) {
 func baselineMark(p *plans.Plan, i int) string {
 	if p.Variants[i].Name == p.Baseline || p.Baseline == "" && i == 0 {
 		return " (baseline)"
-	}
-	return ""
-}
-
-// seriesText names the sweep or search variant i comes from, or "".
-func seriesText(p *plans.Plan, i int) string {
-	v := p.Variants[i]
-	if sr := p.Search; p.Searched(i) {
-		return fmt.Sprintf("  [search %s: %s over %d values %s … %s; shown for %s]", sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), pairsText(v.Sweep))
-	}
-	if v.Series != "" {
-		return "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
 	}
 	return ""
 }
