@@ -45,7 +45,14 @@ func Describe(w io.Writer, p *plans.Plan) {
 	describeVariants(row, p, orig)
 	describeSchedule(row, p)
 	row("duration", "%s", p.Duration())
-	describeProfile(row, p)
+	if pr := p.Profile; pr != nil {
+		where := "on this machine"
+		if p.Server != nil && p.Server.SSH != nil {
+			where = "on " + p.Server.Host + " over ssh"
+		}
+		row("profile", "perf record -e cpu-clock -F %d -g on the server's processes %s, every window", pr.Rate, where)
+		row("", "crypto libraries: %s", strings.Join(pr.Crypto, ", "))
+	}
 	for i, th := range p.Thresholds {
 		what := "every variant"
 		if th.Metric == results.MetricVs {

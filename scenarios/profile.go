@@ -55,16 +55,3 @@ func (c *compiler) profile() *results.ProfileSpec {
 	}
 	return spec
 }
-
-// describeProfile writes how the server is profiled, when it is.
-func describeProfile(row rowFunc, p *plans.Plan) {
-	if p.Profile == nil {
-		return
-	}
-	where := "on this machine"
-	if p.Server != nil && p.Server.SSH != nil {
-		where = "on " + p.Server.Host + " over ssh"
-	}
-	row("profile", "perf record -e cpu-clock -F %d -g on the server's processes %s, every window", p.Profile.Rate, where)
-	row("", "crypto libraries: %s", strings.Join(p.Profile.Crypto, ", "))
-}

@@ -310,8 +310,10 @@ func (k *checker) target(t Target, needAddr bool) {
 	if versionsOK && s.MinVersion > s.MaxVersion {
 		k.add("target.tls.min_version", "%s is above max_version %s", VersionName(s.MinVersion), VersionName(s.MaxVersion))
 	}
+	suites := append(tls.CipherSuites(), tls.InsecureCipherSuites()...)
 	for i, id := range s.CipherSuites {
-		if !isTLS12Suite(id) {
+		j := slices.IndexFunc(suites, func(cs *tls.CipherSuite) bool { return cs.ID == id })
+		if j < 0 || slices.Equal(suites[j].SupportedVersions, []uint16{tls.VersionTLS13}) {
 			k.add(fmt.Sprintf("target.tls.cipher_suites[%d]", i), "0x%04x is not a TLS 1.2 suite Go implements", id)
 		}
 	}
@@ -323,16 +325,6 @@ func (k *checker) target(t Target, needAddr bool) {
 	if s.Verify && s.ServerName == "" {
 		k.add("target.tls.server_name", "verify needs a server name to check the certificate against")
 	}
-}
-
-// isTLS12Suite reports whether id is a configurable (TLS 1.0–1.2) suite.
-func isTLS12Suite(id uint16) bool {
-	for _, cs := range append(tls.CipherSuites(), tls.InsecureCipherSuites()...) {
-		if cs.ID == id {
-			return !slices.Equal(cs.SupportedVersions, []uint16{tls.VersionTLS13})
-		}
-	}
-	return false
 }
 
 // load checks a Load's mode and durations (not its groups).
