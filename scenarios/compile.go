@@ -74,13 +74,13 @@ type compiler struct {
 }
 
 // posOf is where path's value came from, or its nearest ancestor's.
-func (s *Scenario) posOf(path string) (pos, bool) {
+func (s *Scenario) posOf(path string) (Error, bool) {
 	for p := path; ; p = parentPath(p) {
 		if ps, ok := s.pos[p]; ok {
 			return ps, true
 		}
 		if p == "" {
-			return pos{}, false
+			return Error{}, false
 		}
 	}
 }

@@ -46,10 +46,6 @@ func (e *Error) Error() string {
 	return strings.Join(append(parts, e.Msg), ": ")
 }
 
-// pos is where a value came from: Error's Line and Col in the file, its
-// Set, or its Flag (FromFlag).
-type pos = Error
-
 // maxMergeDepth bounds nested YAML merge keys ("<<: *anchor"), which may
 // otherwise refer to themselves.
 const maxMergeDepth = 8
@@ -61,10 +57,10 @@ type decoder struct {
 	set    string // "path=value" while decoding a Set value
 	raw    string // the value of a Set as written
 	rawErr error  // why raw is not YAML (nil when it is)
-	pos    map[string]pos
+	pos    map[string]Error
 	errs   []error
 	visits int // values decoded, bounded by maxVisits
-	// dropped collects the paths of values left out as undecodable (nil: not collected).
+	// dropped collects the paths of values left out as undecodable.
 	dropped map[string]bool
 }
 
@@ -72,20 +68,19 @@ type decoder struct {
 // referring to aliases cannot blow a small file up exponentially.
 const maxVisits = 100_000
 
-func (d *decoder) at(n *yaml.Node) pos {
+// at is where n came from, as an Error's location.
+func (d *decoder) at(n *yaml.Node) Error {
 	if d.set != "" {
-		return pos{Set: d.set}
+		return Error{Set: d.set}
 	}
-	return pos{Line: n.Line, Col: n.Column}
+	return Error{Line: n.Line, Col: n.Column}
 }
 
 // errorf records a problem with the value at path, which is left out and
 // marked dropped, so that Compile does not also report its absence.
 func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 	d.keyErrorf(n, path, format, args...)
-	if d.dropped != nil {
-		d.dropped[path] = true
-	}
+	d.dropped[path] = true
 }
 
 // keyErrorf records a problem with a key (unknown, repeated, not a

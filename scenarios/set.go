@@ -33,7 +33,7 @@ func (s *Scenario) Set(path, value string) error {
 		}
 	}
 	if s.pos == nil { // a Scenario built in code
-		s.pos, s.dropped = make(map[string]pos), make(map[string]bool)
+		s.pos, s.dropped = make(map[string]Error), make(map[string]bool)
 	}
 	d := &decoder{file: s.file, set: path + "=" + value, pos: s.pos, dropped: s.dropped}
 	d.raw, d.rawErr = value, yamlErr
@@ -52,14 +52,14 @@ func (s *Scenario) Set(path, value string) error {
 // general path to the particular; a later Set still names its --set.
 func (s *Scenario) FromFlag(path, flag string) {
 	if s.pos == nil {
-		s.pos = make(map[string]pos)
+		s.pos = make(map[string]Error)
 	}
 	for k := range s.pos {
 		if within(k, path) {
-			s.pos[k] = pos{Flag: flag}
+			s.pos[k] = Error{Flag: flag}
 		}
 	}
-	s.pos[path] = pos{Flag: flag}
+	s.pos[path] = Error{Flag: flag}
 }
 
 // seg is one step of a field path: a key, or a list index when index >= 0.
@@ -96,7 +96,7 @@ func splitPath(path string) ([]seg, error) {
 // forget drops what is known of the value at path and under it, which a
 // Set replaces: positions, and values left out.
 func (d *decoder) forget(path string) {
-	maps.DeleteFunc(d.pos, func(k string, _ pos) bool { return within(k, path) })
+	maps.DeleteFunc(d.pos, func(k string, _ Error) bool { return within(k, path) })
 	maps.DeleteFunc(d.dropped, func(k string, _ bool) bool { return within(k, path) })
 }
 
@@ -115,7 +115,7 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 	if t.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			v.Set(reflect.New(t.Elem()))
-			d.pos[path] = pos{Set: d.set}
+			d.pos[path] = Error{Set: d.set}
 		}
 		return d.assign(v.Elem(), path, segs, val)
 	}
@@ -254,7 +254,7 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 			return err
 		}
 		p.Range = &r
-		d.pos[sub] = pos{Set: d.set}
+		d.pos[sub] = Error{Set: d.set}
 	}
 	v.Set(reflect.ValueOf(sw))
 	return nil
