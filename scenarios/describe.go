@@ -39,7 +39,18 @@ func Describe(w io.Writer, p *plans.Plan) {
 	describeLoad(row, p)
 	tw.Flush()
 	describeGroups(w, p)
-	describeSSH(row, p)
+	if len(p.Hosts) > 0 {
+		names := joinMap(p.Hosts, ", ", func(h plans.SSHHost) string { return h.Name })
+		row("ssh", "%s: one connection per host, BatchMode", names)
+		if len(p.SSHOptions) > 0 {
+			row("", "options %s", joinMap(p.SSHOptions, " ", func(o plans.SSHOption) string {
+				return o.Key + "=" + o.Value
+			}))
+		}
+		for _, k := range sortedKeys(p.Binaries) {
+			row("", "binary for %s: %s", k, p.Binaries[k])
+		}
+	}
 	describeRate(row, p)
 	tw.Flush()
 	describeVariants(row, p, orig)
@@ -140,23 +151,6 @@ func describeGroups(w io.Writer, p *plans.Plan) {
 			numfmt.Num(g.Rate, 1))
 	}
 	gw.Flush()
-}
-
-// describeSSH writes the ssh hosts, their options and binaries.
-func describeSSH(row rowFunc, p *plans.Plan) {
-	if len(p.Hosts) == 0 {
-		return
-	}
-	names := joinMap(p.Hosts, ", ", func(h plans.SSHHost) string { return h.Name })
-	row("ssh", "%s: one connection per host, BatchMode", names)
-	if len(p.SSHOptions) > 0 {
-		row("", "options %s", joinMap(p.SSHOptions, " ", func(o plans.SSHOption) string {
-			return o.Key + "=" + o.Value
-		}))
-	}
-	for _, k := range sortedKeys(p.Binaries) {
-		row("", "binary for %s: %s", k, p.Binaries[k])
-	}
 }
 
 func describeTLS(row rowFunc, t *plans.TLS) {
