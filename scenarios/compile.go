@@ -538,7 +538,7 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		c.errorf("target.tls.ca", "ca is only used with verify: true")
 	default:
 		if !filepath.IsAbs(file) {
-			file = filepath.Join(c.s.dir, file) // relative to the scenario
+			file = filepath.Join(filepath.Dir(c.s.file), file) // relative to the scenario
 		}
 		pem, err := readSmallFile(file, 1<<20)
 		switch {

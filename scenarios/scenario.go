@@ -44,7 +44,6 @@ type Scenario struct {
 	Binaries       map[string]string `yaml:"binaries"`
 
 	file string           // name used in messages
-	dir  string           // directory relative file names (tls.ca) are read from
 	abs  string           // absolute dir, the builtin {scenario_dir}
 	pos  map[string]Error // where each field path's value came from
 
@@ -296,7 +295,7 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 // Parse parses a scenario from data (name locates messages and relative files),
 // reporting every unknown key and mistyped value; Compile reports the rest.
 func Parse(name string, data []byte) (*Scenario, error) {
-	s := &Scenario{file: name, dir: filepath.Dir(name), abs: absDir(name), pos: make(map[string]Error), dropped: make(map[string]bool)}
+	s := &Scenario{file: name, abs: absDir(name), pos: make(map[string]Error), dropped: make(map[string]bool)}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
