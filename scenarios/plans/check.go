@@ -270,7 +270,25 @@ func (p *Plan) Check() error {
 	k.variants(p)
 	k.search(p)
 	if s := p.Server; s != nil {
-		k.server(s, p.Target.Builtin != nil)
+		if s.Host != "local" && (s.SSH == nil || s.SSH.Name != s.Host) {
+			k.add("server.host", "%q, want local or the name of server.ssh", s.Host)
+		}
+		r := s.Ready
+		switch r.Kind {
+		case "tcp", "tls":
+			if r.Addr == "" && p.Target.Builtin == nil { // a built-in target's is filled in by WithAddr
+				k.add("server.ready.addr", "empty (a %s probe needs the host:port to dial)", r.Kind)
+			}
+		case "https":
+			if r.URL == "" {
+				k.add("server.ready.url", "empty (an https probe needs the URL to fetch)")
+			}
+		default:
+			k.add("server.ready.kind", "%q, want tcp, tls or https", r.Kind)
+		}
+		k.problem("server.ready.timeout", CommandBound.Problem(r.Timeout))
+		k.problem("server.ready.interval", CommandBound.Problem(r.Interval))
+		k.problem("server.command_timeout", CommandBound.Problem(s.CommandTimeout))
 	}
 	return k.err()
 }
@@ -408,29 +426,6 @@ func (k *checker) variants(p *Plan) {
 	if _, ok := seen[p.Baseline]; p.Baseline != "" && !ok {
 		k.add("baseline", "%q names no variant", p.Baseline)
 	}
-}
-
-// server checks the server control.
-func (k *checker) server(s *Server, builtin bool) {
-	if s.Host != "local" && (s.SSH == nil || s.SSH.Name != s.Host) {
-		k.add("server.host", "%q, want local or the name of server.ssh", s.Host)
-	}
-	r := s.Ready
-	switch r.Kind {
-	case "tcp", "tls":
-		if r.Addr == "" && !builtin { // a built-in target's is filled in by WithAddr
-			k.add("server.ready.addr", "empty (a %s probe needs the host:port to dial)", r.Kind)
-		}
-	case "https":
-		if r.URL == "" {
-			k.add("server.ready.url", "empty (an https probe needs the URL to fetch)")
-		}
-	default:
-		k.add("server.ready.kind", "%q, want tcp, tls or https", r.Kind)
-	}
-	k.problem("server.ready.timeout", CommandBound.Problem(r.Timeout))
-	k.problem("server.ready.interval", CommandBound.Problem(r.Interval))
-	k.problem("server.command_timeout", CommandBound.Problem(s.CommandTimeout))
 }
 
 // search checks that a Search's grid is in the plan and carries its key.
