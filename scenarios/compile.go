@@ -326,21 +326,15 @@ func (c *compiler) speed() {
 }
 
 func (c *compiler) name() string {
-	s := c.s
-	var name string
-	if s.Name != nil {
-		name = *s.Name
-		if name == "" {
-			c.errorf("name", "must not be empty (leave it out to use the file name)")
-		}
-	} else {
-		base := filepath.Base(s.file)
-		name = strings.TrimSuffix(base, filepath.Ext(base))
-		if name == "" || name == "." || name == string(filepath.Separator) {
-			name = "scenario"
-		}
+	base := filepath.Base(c.s.file)
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	if name == "" || name == "." || name == string(filepath.Separator) {
+		name = "scenario"
 	}
-	if strings.ContainsAny(name, "/\\") || plans.HasControl(name) {
+	switch name = or(c.s.Name, name); {
+	case name == "":
+		c.errorf("name", "must not be empty (leave it out to use the file name)")
+	case strings.ContainsAny(name, "/\\") || plans.HasControl(name):
 		c.errorf("name", "%q may not contain slashes or control characters (it names the results directory)", name)
 	}
 	return name
