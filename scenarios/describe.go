@@ -399,18 +399,13 @@ func pairsText(m map[string]string, skip ...map[string]string) string {
 		if slices.ContainsFunc(skip, func(s map[string]string) bool { _, ok := s[k]; return ok }) {
 			continue
 		}
-		out = append(out, k+"="+quoteControl(m[k]))
+		v := m[k]
+		if !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+			v = strconv.Quote(v) // so that "a\nB=evil" cannot print as a second variable
+		}
+		out = append(out, k+"="+v)
 	}
 	return strings.Join(out, " ")
-}
-
-// quoteControl is v, Go-quoted when it holds a control character or is
-// not UTF-8, so that "a\nB=evil" cannot print as a second variable.
-func quoteControl(v string) string {
-	if !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
-		return strconv.Quote(v)
-	}
-	return v
 }
 
 // only returns the entries of m whose keys keys has.

@@ -90,13 +90,7 @@ func curveName(id uint16) string { return strings.Replace(tls.CurveID(id).String
 
 // parseVersion accepts "1.2", "1.3", "TLS1.2", "TLSv1.3" (any case).
 func parseVersion(s string) (uint16, bool) {
-	v := strings.ToUpper(s)
-	v = strings.TrimPrefix(strings.TrimPrefix(v, "TLS"), "V")
-	switch v {
-	case "1.2":
-		return tls.VersionTLS12, true
-	case "1.3":
-		return tls.VersionTLS13, true
-	}
-	return 0, false
+	v := strings.TrimPrefix(strings.TrimPrefix(strings.ToUpper(s), "TLS"), "V")
+	n, ok := map[string]uint16{"1.2": tls.VersionTLS12, "1.3": tls.VersionTLS13}[v]
+	return n, ok
 }
