@@ -73,15 +73,12 @@ func (c *compiler) host(path, raw string) *plans.SSHHost {
 	h, msg := ParseHost(raw)
 	if msg != "" {
 		c.errorf(path, "%s", msg)
-		return nil
 	}
 	if h == nil {
 		return nil
 	}
-	for i := range c.hosts {
-		if c.hosts[i].Name == h.Name {
-			return &c.hosts[i]
-		}
+	if i := slices.IndexFunc(c.hosts, func(o plans.SSHHost) bool { return o.Name == h.Name }); i >= 0 {
+		return &c.hosts[i]
 	}
 	c.hosts = append(c.hosts, *h)
 	return h
