@@ -17,11 +17,7 @@ func (s *Scenario) Marshal() ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	n := encode(reflect.ValueOf(s).Elem())
-	if n == nil {
-		n = &yaml.Node{Kind: yaml.MappingNode}
-	}
-	if err := enc.Encode(n); err != nil {
+	if err := enc.Encode(encode(reflect.ValueOf(s).Elem())); err != nil { // a struct: always a mapping
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
@@ -166,8 +162,6 @@ func (s *Scenario) Paths() []string {
 			}
 		}
 	}
-	if n := encode(reflect.ValueOf(s).Elem()); n != nil {
-		walk(n, "")
-	}
+	walk(encode(reflect.ValueOf(s).Elem()), "")
 	return out
 }
