@@ -35,10 +35,7 @@ type Host struct {
 func LocalHost() Host {
 	cpus, err := pinning.Online()
 	if err != nil || len(cpus) == 0 {
-		cpus = make(pinning.Set, runtime.NumCPU())
-		for i := range cpus {
-			cpus[i] = i
-		}
+		cpus = pinning.Layout(1, runtime.NumCPU(), 0)[0] // 0..NumCPU-1
 	}
 	return Host{CPUs: cpus}
 }
@@ -779,11 +776,12 @@ func (c *compiler) missingCPUs(path, what string, missing pinning.Set, h Host) {
 	if len(h.CPUs) == 0 {
 		has = "reports no CPUs"
 	}
+	msg := fmt.Sprintf("%sCPU %s %s not exist (this machine %s)", what, missing, verb, has)
 	if h.Planning {
-		c.warnf(path, "%sCPU %s %s not exist (this machine %s): the run would fail here", what, missing, verb, has)
-		return
+		c.warnf(path, "%s: the run would fail here", msg)
+	} else {
+		c.errorf(path, "%s", msg)
 	}
-	c.errorf(path, "%sCPU %s %s not exist (this machine %s)", what, missing, verb, has)
 }
 
 // layout expands load.layout into groups.
