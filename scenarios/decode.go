@@ -96,15 +96,14 @@ func is[T any](t reflect.Type) bool { return t == reflect.TypeFor[T]() }
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
+	switch {
+	case n.Kind == yaml.MappingNode:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case n.Kind == yaml.SequenceNode:
 		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "null"
-		}
+	case isNull(n):
+		return "null"
+	case n.Kind == yaml.ScalarNode:
 		return strconv.Quote(n.Value)
 	}
 	return "nothing"

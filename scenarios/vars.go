@@ -66,10 +66,7 @@ func clipAt(s string, n int) string {
 
 // templateRefs lists the names a template refers to ("" on a parse error).
 func templateRefs(s string) []string {
-	parts, err := parseTemplate(s)
-	if err != nil {
-		return nil
-	}
+	parts, _ := parseTemplate(s) // nil on an error
 	var refs []string
 	for _, p := range parts {
 		if p.ref {
