@@ -164,15 +164,10 @@ func within(path, p string) bool {
 
 // parentPath strips the last key or index of a field path.
 func parentPath(p string) string {
-	if strings.HasSuffix(p, "]") {
-		if i := strings.LastIndexByte(p, '['); i >= 0 {
-			return p[:i]
-		}
-	}
-	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+	if i := strings.LastIndexByte(p, '['); i >= 0 && strings.HasSuffix(p, "]") {
 		return p[:i]
 	}
-	return ""
+	return p[:max(strings.LastIndexByte(p, '.'), 0)]
 }
 
 // tidy drops repeated problems (a template checked once per expansion)
