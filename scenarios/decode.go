@@ -436,11 +436,9 @@ type field struct {
 func fieldsOf(t reflect.Type) []field {
 	var fs []field
 	for i := range t.NumField() {
-		tag := t.Field(i).Tag.Get("yaml")
-		if tag == "" || tag == "-" {
-			continue
+		if tag := t.Field(i).Tag.Get("yaml"); tag != "" && tag != "-" {
+			fs = append(fs, field{strings.Split(tag, ",")[0], i})
 		}
-		fs = append(fs, field{strings.Split(tag, ",")[0], i})
 	}
 	return fs
 }
