@@ -202,8 +202,6 @@ func (k *checker) problem(path, msg string) {
 	}
 }
 
-func (k *checker) err() error { return errors.Join(k.errs...) }
-
 // CheckWorker checks what a worker receives, possibly from another machine:
 // target, load and its group g (not l.Groups). A Plan that passes Check passes it.
 func CheckWorker(t Target, l Load, g Group) error {
@@ -211,7 +209,7 @@ func CheckWorker(t Target, l Load, g Group) error {
 	k.target(t, true)
 	k.load(l)
 	k.group("group", g)
-	return k.err()
+	return errors.Join(k.errs...)
 }
 
 // Check checks a Plan against the invariants the compiler guarantees, every
@@ -290,7 +288,7 @@ func (p *Plan) Check() error {
 		k.problem("server.ready.interval", CommandBound.Problem(r.Interval))
 		k.problem("server.command_timeout", CommandBound.Problem(s.CommandTimeout))
 	}
-	return k.err()
+	return errors.Join(k.errs...)
 }
 
 // target checks a Target; needAddr when it must have an address to dial.
