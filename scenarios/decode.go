@@ -484,10 +484,9 @@ func (d *decoder) pairs(path string, n *yaml.Node, v reflect.Value) {
 // keyPos locates a section (a mapping or list value) at its key, which is
 // where people look for it, rather than at its first entry.
 func (d *decoder) keyPos(path string, kv entry) {
-	if v := resolve(kv.value); v != nil && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) {
-		if _, ok := d.pos[path]; ok {
-			d.pos[path] = d.at(kv.key)
-		}
+	v := resolve(kv.value)
+	if _, ok := d.pos[path]; ok && v != nil && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) {
+		d.pos[path] = d.at(kv.key)
 	}
 }
 
