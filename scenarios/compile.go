@@ -1,21 +1,23 @@
 package scenarios
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/kaeload/kaeload/accel"
 	"github.com/kaeload/kaeload/pinning"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -33,10 +35,7 @@ type Host struct {
 func LocalHost() Host {
 	cpus, err := pinning.Online()
 	if err != nil || len(cpus) == 0 {
-		cpus = make(pinning.Set, runtime.NumCPU())
-		for i := range cpus {
-			cpus[i] = i
-		}
+		cpus = pinning.Layout(1, runtime.NumCPU(), 0)[0] // 0..NumCPU-1
 	}
 	return Host{CPUs: cpus}
 }
@@ -72,28 +71,47 @@ type compiler struct {
 }
 
 // posOf is where path's value came from, or its nearest ancestor's.
-func (s *Scenario) posOf(path string) (pos, bool) {
+func (s *Scenario) posOf(path string) (Error, bool) {
 	for p := path; ; p = parentPath(p) {
 		if ps, ok := s.pos[p]; ok {
 			return ps, true
 		}
 		if p == "" {
-			return pos{}, false
+			return Error{}, false
 		}
 	}
 }
 
 // at makes an Error located at path's value (posOf).
 func (c *compiler) at(path, format string, args ...any) *Error {
-	e := &Error{File: c.s.file, Path: path, Msg: fmt.Sprintf(format, args...)}
-	if ps, ok := c.s.posOf(path); ok {
-		e.Line, e.Col, e.Set, e.Flag = ps.line, ps.col, ps.set, ps.flag
-	}
-	return e
+	e, _ := c.s.posOf(path)
+	e.File, e.Path, e.Msg = c.s.file, path, fmt.Sprintf(format, args...)
+	return &e
 }
 
 func (c *compiler) errorf(path, format string, args ...any) {
 	c.errs = append(c.errs, c.at(path, format, args...))
+}
+
+// or is *p, or def when the key is left out.
+func or[T any](p *T, def T) T {
+	if p != nil {
+		return *p
+	}
+	return def
+}
+
+// choice is the key's value when it is one of allowed, else def (when it
+// is left out, or wrong: a problem that says what is wanted).
+func choice[T ~string](c *compiler, path string, given *string, def T, want string, allowed ...T) T {
+	switch {
+	case given == nil:
+		return def
+	case slices.Contains(allowed, T(*given)):
+		return T(*given)
+	}
+	c.errorf(path, "want %s, got %q", want, *given)
+	return def
 }
 
 // opt sets *out to *in when the key is given, and records check's problem with it.
@@ -115,34 +133,24 @@ func (c *compiler) warnf(path, format string, args ...any) {
 	c.warns = append(c.warns, c.at(path, format, args...))
 }
 
-// consequential drops the problems that only follow from a value Parse or
-// Set left out (tainted), whose own problem is reported already.
-func (c *compiler) consequential(es []*Error) []*Error {
-	if len(c.s.dropped) == 0 {
-		return es
-	}
-	var out []*Error
-	for _, e := range es {
-		if !c.s.tainted(e.Path) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// tainted reports whether a problem at path may follow from a value left
-// out: path is at or under it, or is its list entry's name (which sweep
-// values make).
+// tainted reports whether a problem at path may follow from a value Parse
+// or Set left out (and reported): path is at or under it, or is its list
+// entry's name (which sweep values make).
 func (s *Scenario) tainted(path string) bool {
 	for d := range s.dropped {
-		if within(path, d) {
-			return true
-		}
-		if e := outermostEntry(d); e != "" && path == e+".name" {
+		if e, _, ok := strings.Cut(d, "]"); within(path, d) || ok && path == e+"].name" {
 			return true
 		}
 	}
 	return false
+}
+
+// missing reports that key, under at, is missing (help says what it wants),
+// unless it was given but left out as wrong.
+func (c *compiler) missing(at, key, help string) {
+	if !c.leftOut(joinKey(at, key)) {
+		c.errorf(at, "%s is missing%s", key, help)
+	}
 }
 
 // leftOut reports whether the value at path was given but left out as
@@ -154,70 +162,33 @@ func within(path, p string) bool {
 	return p == "" || path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
 }
 
-// outermostEntry returns the first list entry along path ("variants[2]"
-// of "variants[2].sweep.ratio[0]"), or "" when path is in no list.
-func outermostEntry(path string) string {
-	if i := strings.IndexByte(path, ']'); i >= 0 {
-		return path[:i+1]
-	}
-	return ""
-}
-
-// relocated is Parse's problem e, naming the flag its value came from
-// when FromFlag has said so since.
-func (s *Scenario) relocated(e *Error) *Error {
-	ps, ok := s.posOf(e.Path)
-	if !ok || ps.flag == "" {
-		return e
-	}
-	r := *e
-	r.Flag = ps.flag
-	return &r
-}
-
 // parentPath strips the last key or index of a field path.
 func parentPath(p string) string {
-	if strings.HasSuffix(p, "]") {
-		if i := strings.LastIndexByte(p, '['); i >= 0 {
-			return p[:i]
-		}
-	}
-	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+	if i := strings.LastIndexByte(p, '['); i >= 0 && strings.HasSuffix(p, "]") {
 		return p[:i]
 	}
-	return ""
+	return p[:max(strings.LastIndexByte(p, '.'), 0)]
 }
 
-// dedupe drops repeated problems (a template checked once per expansion).
-func dedupe(es []*Error) []*Error {
+// tidy drops repeated problems (a template checked once per expansion)
+// and orders the rest as they appear in the file; --set ones last.
+func tidy(es []*Error) []*Error {
 	seen := make(map[string]bool, len(es))
-	out := es[:0]
-	for _, e := range es {
-		if k := e.Error(); !seen[k] {
-			seen[k] = true
-			out = append(out, e)
-		}
-	}
+	out := slices.DeleteFunc(es, func(e *Error) bool {
+		k := e.Error()
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
+	line := func(e *Error) int { return cmp.Or(e.Line, math.MaxInt) }
+	slices.SortStableFunc(out, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(line(a), line(b)), cmp.Compare(a.Col, b.Col))
+	})
 	return out
 }
 
-// sortErrors orders problems as they appear in the file; --set ones last.
-func sortErrors(es []*Error) {
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i], es[j]
-		if (a.Line == 0) != (b.Line == 0) {
-			return b.Line == 0
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
-}
-
-// Compile checks every value against the format and the host, applies the
-// defaults and resolves the scenario into a Plan. Every problem comes back
-// at once (errors.Join of *Error); warnings are in Plan.Warnings.
+// Compile checks the scenario against the format and the host and resolves
+// it into a Plan; every problem comes back at once (errors.Join of *Error).
 func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	c := &compiler{s: s, secrets: map[string]bool{}, rawSecrets: map[string]bool{}}
 	p := &plans.Plan{Source: s.file}
@@ -231,7 +202,9 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	p.Load = c.load(conn, h)
 	c.remoteTarget(p.Target, p.Load.Groups)
 	c.repetitions(p)
-	p.Order, p.Cooldown = c.schedule()
+	p.Order = choice(c, "order", s.Order, results.OrderRandomized, "randomized (randomized blocks, the default), interleaved or sequential",
+		results.OrderRandomized, results.OrderSequential, results.OrderInterleaved)
+	opt(c, "cooldown", s.Cooldown, &p.Cooldown, plans.CooldownBound.Problem)
 	p.Metrics = c.metrics()
 	p.Quiet = c.quiet()
 	c.capacity(p)
@@ -249,11 +222,7 @@ func (s *Scenario) Compile(h Host) (*plans.Plan, error) {
 	p.Search = c.searchPlan(p)
 	c.speed()
 	if len(p.Variants) > 0 {
-		base := p.Baseline
-		if base == "" {
-			base = p.Variants[0].Name
-		}
-		p.Thresholds = c.thresholds(p.Variants, base)
+		p.Thresholds = c.thresholds(p.Variants, cmp.Or(p.Baseline, p.Variants[0].Name))
 	}
 	p.SSHOptions = c.sshOptions()
 	p.Binaries = c.binaries()
@@ -276,9 +245,14 @@ func (c *compiler) repetitions(p *plans.Plan) {
 		case r.Count != nil:
 			p.Repeat = *r.Count
 			c.problem("repeat", plans.RepeatLimit.Problem(p.Repeat))
-		case r.Auto != nil:
-			p.Auto = c.auto(r.Auto, p.Equivalence)
-			p.Repeat = p.Auto.Max
+		case r.Auto != nil: // the effect defaults to the margin: detect a difference that large
+			a := &plans.AutoRepeat{Effect: p.Equivalence, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
+			opt(c, "repeat.effect", (*float64)(r.Auto.Effect), &a.Effect, func(f float64) string {
+				return plans.EffectProblem(f, "the effect")
+			})
+			opt(c, "repeat.max", r.Auto.Max, &a.Max, plans.AutoMaxLimit.Problem)
+			opt(c, "repeat.calibrate", r.Auto.Calibrate, &a.Calibrate, plans.CalibrateLimit.Problem)
+			p.Auto, p.Repeat = a, a.Max
 		}
 	}
 	if s.Seed != nil {
@@ -295,23 +269,24 @@ func (c *compiler) repetitions(p *plans.Plan) {
 }
 
 // finish returns p with its warnings, or every problem in file order,
-// Parse's among them and those that only follow from another left out.
+// Parse's among them but not those that only follow from a value left out.
 func (c *compiler) finish(p *plans.Plan) (*plans.Plan, error) {
-	errs := c.consequential(c.errs)
+	errs := slices.DeleteFunc(c.errs, func(e *Error) bool { return c.s.tainted(e.Path) })
 	for _, e := range c.s.parseErrs {
-		errs = append(errs, c.s.relocated(e))
-	}
-	c.errs, c.warns = dedupe(errs), dedupe(c.warns)
-	sortErrors(c.errs)
-	sortErrors(c.warns)
-	if len(c.errs) > 0 {
-		errs := make([]error, len(c.errs))
-		for i, e := range c.errs {
-			errs[i] = e
+		if ps, ok := c.s.posOf(e.Path); ok && ps.Flag != "" { // FromFlag said so since
+			r := *e
+			r.Flag, e = ps.Flag, &r
 		}
-		return nil, errors.Join(errs...)
+		errs = append(errs, e)
 	}
-	for _, w := range c.warns {
+	if errs = tidy(errs); len(errs) > 0 {
+		joined := make([]error, len(errs))
+		for i, e := range errs {
+			joined[i] = e
+		}
+		return nil, errors.Join(joined...)
+	}
+	for _, w := range tidy(c.warns) {
 		p.Warnings = append(p.Warnings, w.Error())
 	}
 	return p, nil
@@ -319,11 +294,10 @@ func (c *compiler) finish(p *plans.Plan) (*plans.Plan, error) {
 
 // speed checks the speed section; its commands are expanded per variant.
 func (c *compiler) speed() {
+	const want = "want a benchmark command such as openssl speed -seconds 3 rsa2048"
 	specs := c.s.Speed
 	switch {
-	case specs == nil:
-		return
-	case len(specs) == 0:
+	case specs != nil && len(specs) == 0:
 		c.errorf("speed", "empty list (want entries such as {command: openssl speed -seconds 3 rsa2048}, or leave speed out)")
 	case len(specs) > MaxSpeed:
 		c.errorf("speed", "%d commands, more than the %d allowed", len(specs), MaxSpeed)
@@ -332,10 +306,10 @@ func (c *compiler) speed() {
 	for i, sp := range specs {
 		path := fmt.Sprintf("speed[%d]", i)
 		switch {
-		case sp.Command == nil && !c.leftOut(path+".command"):
-			c.errorf(path, "command is missing (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
-		case strings.TrimSpace(*sp.Command) == "":
-			c.errorf(path+".command", "must not be empty (want a benchmark command such as openssl speed -seconds 3 rsa2048)")
+		case sp.Command == nil:
+			c.missing(path, "command", " ("+want+")")
+		case sp.Command != nil && strings.TrimSpace(*sp.Command) == "":
+			c.errorf(path+".command", "must not be empty (%s)", want)
 		}
 		if sp.Timeout != nil {
 			c.problem(path+".timeout", plans.CommandBound.Problem(*sp.Timeout))
@@ -344,42 +318,26 @@ func (c *compiler) speed() {
 }
 
 func (c *compiler) name() string {
-	s := c.s
-	var name string
-	if s.Name != nil {
-		name = *s.Name
-		if name == "" {
-			c.errorf("name", "must not be empty (leave it out to use the file name)")
-		}
-	} else {
-		base := filepath.Base(s.file)
-		name = strings.TrimSuffix(base, filepath.Ext(base))
-		if name == "" || name == "." || name == string(filepath.Separator) {
-			name = "scenario"
-		}
+	base := filepath.Base(c.s.file)
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	if name == "" || name == "." || name == string(filepath.Separator) {
+		name = "scenario"
 	}
-	if strings.ContainsAny(name, "/\\") || hasControl(name) {
+	switch name = or(c.s.Name, name); {
+	case name == "":
+		c.errorf("name", "must not be empty (leave it out to use the file name)")
+	case strings.ContainsAny(name, "/\\") || plans.HasControl(name):
 		c.errorf("name", "%q may not contain slashes or control characters (it names the results directory)", name)
 	}
 	return name
 }
 
-// hasControl reports whether s holds a control character.
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
-}
-
 func (c *compiler) connection() plans.Connection {
-	ls := c.s.Load
-	if ls == nil || ls.Connection == nil {
-		return plans.Close
+	var given *string
+	if c.s.Load != nil {
+		given = c.s.Load.Connection
 	}
-	switch v := plans.Connection(*ls.Connection); v {
-	case plans.Close, plans.KeepAlive:
-		return v
-	}
-	c.errorf("load.connection", "want close or keep-alive, got %q", *ls.Connection)
-	return plans.Close
+	return choice(c, "load.connection", given, plans.Close, "close or keep-alive", plans.Close, plans.KeepAlive)
 }
 
 var tokenRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
@@ -389,9 +347,7 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 	ts := c.s.Target
 	var t plans.Target
 	if ts == nil {
-		if !c.leftOut("target") {
-			c.errorf("", "target is missing (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
-		}
+		c.missing("", "target", " (want target: {url: https://host/path} or target: {builtin: {cert: rsa2048}})")
 		return t
 	}
 	u := urlParts{scheme: "https", reqURI: "/", hostHeader: "localhost", hostname: "localhost"}
@@ -403,8 +359,21 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 			break
 		}
 		c.errorf("target", "want url (the server under test) or builtin (kaeload's own server)")
-	case ts.Builtin != nil:
-		t.Builtin = c.builtin(ts.Builtin)
+	case ts.Builtin != nil: // an accelerator: package accel's defaults with the keys given over them
+		bs, b := ts.Builtin, &plans.Builtin{Cert: "rsa2048"}
+		if bs.Accel != nil {
+			cfg := accel.Defaults()
+			for _, k := range sortedKeys(bs.Accel) {
+				if err := accel.Set(&cfg, k, bs.Accel[k]); err != nil {
+					c.errorf("target.builtin.accel."+k, "%v", err)
+				}
+			}
+			b.Accel, b.Cert = &cfg, "ecdsa-p256" // its real signature is cheaper than offload-cpu
+		}
+		if b.Cert = or(bs.Cert, b.Cert); !slices.Contains(plans.BuiltinCerts, b.Cert) {
+			c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
+		}
+		t.Builtin = b
 	default:
 		raw, ok := c.expand("target.url", *ts.URL, c.top)
 		t.URL = raw
@@ -415,18 +384,10 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 			return t
 		}
 	}
-	t.Method = "GET"
-	if ts.Method != nil {
-		t.Method = *ts.Method
-		if !tokenRE.MatchString(t.Method) {
-			c.errorf("target.method", "%q is not an HTTP method (want e.g. GET or POST)", t.Method)
-		}
+	if t.Method = or(ts.Method, "GET"); !tokenRE.MatchString(t.Method) {
+		c.errorf("target.method", "%q is not an HTTP method (want e.g. GET or POST)", t.Method)
 	}
-	var body string
-	if ts.Body != nil {
-		body = *ts.Body
-	}
-	t.Request = c.request(t.Method, u.reqURI, u.hostHeader, ts.Headers, body, conn)
+	t.Request = c.request(t.Method, u.reqURI, u.hostHeader, ts.Headers, or(ts.Body, ""), conn)
 	if u.scheme == "http" {
 		if ts.TLS != nil {
 			c.errorf("target.tls", "TLS settings on an http:// URL (use https:// or remove tls)")
@@ -435,21 +396,6 @@ func (c *compiler) target(conn plans.Connection) plans.Target {
 	}
 	t.TLS = c.tls(ts.TLS, u.hostname, t.Builtin != nil)
 	return t
-}
-
-// builtin resolves target.builtin.
-func (c *compiler) builtin(bs *BuiltinSpec) *plans.Builtin {
-	b := &plans.Builtin{Cert: "rsa2048", Accel: c.accel(bs.Accel)}
-	if b.Accel != nil {
-		b.Cert = "ecdsa-p256" // its real signature is cheaper than offload-cpu
-	}
-	if bs.Cert != nil {
-		b.Cert = *bs.Cert
-		if !slices.Contains(plans.BuiltinCerts, b.Cert) {
-			c.errorf("target.builtin.cert", "unknown certificate kind %q (want one of %s)", b.Cert, strings.Join(plans.BuiltinCerts, ", "))
-		}
-	}
-	return b
 }
 
 // urlParts are the pieces of target.url the request and TLS need.
@@ -503,43 +449,33 @@ func (c *compiler) targetURL(raw string, u *urlParts, t *plans.Target) bool {
 func (c *compiler) request(method, reqURI, host string, headers Pairs, body string, conn plans.Connection) []byte {
 	seen := make(map[string]string)
 	hasConn := false
-	var lines []string
+	var b strings.Builder
 	for _, h := range headers {
 		path := "target.headers." + h.Key
 		lk := strings.ToLower(h.Key)
-		if !tokenRE.MatchString(h.Key) {
+		other, dup := seen[lk]
+		switch {
+		case !tokenRE.MatchString(h.Key):
 			c.errorf(path, "%q is not a valid header name", h.Key)
-			continue
-		}
-		if strings.ContainsAny(h.Value, "\r\n\x00") {
+		case strings.ContainsAny(h.Value, "\r\n\x00"):
 			c.errorf(path, "header value may not contain CR, LF or NUL")
-			continue
-		}
-		if other, ok := seen[lk]; ok {
+		case dup:
 			c.errorf(path, "header given twice (also as %s)", other)
-			continue
-		}
-		seen[lk] = h.Key
-		switch lk {
-		case "host":
-			host = h.Value
-			continue
-		case "content-length", "transfer-encoding":
+		case lk == "host":
+			seen[lk], host = h.Key, h.Value
+		case lk == "content-length" || lk == "transfer-encoding":
+			seen[lk] = h.Key
 			c.errorf(path, "set by kaeload from body; leave it out")
-			continue
-		case "connection":
-			hasConn = true
-			if got := strings.ToLower(strings.TrimSpace(h.Value)); got != string(conn) {
-				c.errorf(path, "%q contradicts load.connection %s (leave the header out; kaeload sends Connection: %s)", h.Value, conn, conn)
+		default:
+			seen[lk] = h.Key
+			if lk == "connection" {
+				hasConn = true
+				if got := strings.ToLower(strings.TrimSpace(h.Value)); got != string(conn) {
+					c.errorf(path, "%q contradicts load.connection %s (leave the header out; kaeload sends Connection: %s)", h.Value, conn, conn)
+				}
 			}
+			b.WriteString(h.Key + ": " + h.Value + "\r\n")
 		}
-		lines = append(lines, h.Key+": "+h.Value)
-	}
-	var b strings.Builder
-	b.WriteString(method + " " + reqURI + " HTTP/1.1\r\n")
-	b.WriteString("Host: " + host + "\r\n")
-	for _, l := range lines {
-		b.WriteString(l + "\r\n")
 	}
 	if !hasConn {
 		b.WriteString("Connection: " + string(conn) + "\r\n")
@@ -547,9 +483,7 @@ func (c *compiler) request(method, reqURI, host string, headers Pairs, body stri
 	if body != "" || method == "POST" || method == "PUT" || method == "PATCH" {
 		b.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n")
 	}
-	b.WriteString("\r\n")
-	b.WriteString(body)
-	return []byte(b.String())
+	return []byte(method + " " + reqURI + " HTTP/1.1\r\nHost: " + host + "\r\n" + b.String() + "\r\n" + body)
 }
 
 // tls resolves target.tls for an https target.
@@ -558,40 +492,7 @@ func (c *compiler) tls(ts *TLSSpec, hostname string, builtin bool) *plans.TLS {
 		ts = &TLSSpec{}
 	}
 	t := &plans.TLS{MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS13}
-	versionsOK := c.tlsVersions(ts, t)
-	c.ciphers(ts.Ciphers, t, versionsOK)
-	c.curves(ts.Curves, t, versionsOK)
-	if ts.Resumption != nil {
-		t.Resumption = *ts.Resumption
-	}
-	if ts.Verify != nil {
-		t.Verify = *ts.Verify
-	}
-	if builtin && t.Verify {
-		c.errorf("target.tls.verify", "the built-in target's certificate is self-signed; verify must be false")
-	}
-	if ts.CA != nil {
-		c.tlsCA(*ts.CA, t)
-	}
-	switch {
-	case ts.ServerName != nil:
-		t.ServerName = *ts.ServerName
-		if hasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /") {
-			c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
-		}
-	default:
-		t.ServerName = hostname
-	}
-	if t.Verify && t.ServerName == "" {
-		c.errorf("target.tls.server_name", "verify needs a server name to check the certificate against")
-	}
-	return t
-}
-
-// tlsVersions resolves min_version and max_version; false when they are
-// unusable, so that checks that compare with them are skipped.
-func (c *compiler) tlsVersions(ts *TLSSpec, t *plans.TLS) bool {
-	ok := true
+	versionsOK := true // else checks that compare with them are skipped
 	for _, v := range []struct {
 		key string
 		in  *string
@@ -603,15 +504,46 @@ func (c *compiler) tlsVersions(ts *TLSSpec, t *plans.TLS) bool {
 		if n, known := parseVersion(*v.in); known {
 			*v.out = n
 		} else {
-			ok = false
+			versionsOK = false
 			c.errorf("target.tls."+v.key, "want \"1.2\" or \"1.3\", got %q", *v.in)
 		}
 	}
-	if ok && t.MinVersion > t.MaxVersion {
+	if versionsOK && t.MinVersion > t.MaxVersion {
 		c.errorf("target.tls.min_version", "%s is above max_version %s", plans.VersionName(t.MinVersion), plans.VersionName(t.MaxVersion))
-		ok = false
+		versionsOK = false
 	}
-	return ok
+	c.ciphers(ts.Ciphers, t, versionsOK)
+	c.curves(ts.Curves, t, versionsOK)
+	t.Resumption, t.Verify = or(ts.Resumption, false), or(ts.Verify, false)
+	if builtin && t.Verify {
+		c.errorf("target.tls.verify", "the built-in target's certificate is self-signed; verify must be false")
+	}
+	switch file := or(ts.CA, ""); {
+	case ts.CA == nil:
+	case !t.Verify:
+		c.errorf("target.tls.ca", "ca is only used with verify: true")
+	default:
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(filepath.Dir(c.s.file), file) // relative to the scenario
+		}
+		pem, err := readSmallFile(file, 1<<20)
+		switch {
+		case err != nil:
+			c.errorf("target.tls.ca", "read CA file: %v", err)
+		case !x509.NewCertPool().AppendCertsFromPEM(pem):
+			c.errorf("target.tls.ca", "%s holds no PEM certificate", file)
+		default:
+			t.CAPEM = pem
+		}
+	}
+	t.ServerName = or(ts.ServerName, hostname)
+	if ts.ServerName != nil && (plans.HasControl(t.ServerName) || strings.ContainsAny(t.ServerName, " /")) {
+		c.errorf("target.tls.server_name", "%q is not a host name", t.ServerName)
+	}
+	if t.Verify && t.ServerName == "" {
+		c.errorf("target.tls.server_name", "verify needs a server name to check the certificate against")
+	}
+	return t
 }
 
 // ciphers resolves target.tls.ciphers. Only TLS 1.2 suites restrict what
@@ -625,15 +557,16 @@ func (c *compiler) ciphers(names []string, t *plans.TLS, versionsOK bool) {
 	for i, name := range names {
 		path := fmt.Sprintf("target.tls.ciphers[%d]", i)
 		info, ok := lookupSuite(name)
-		if !ok {
+		j, dup := listed[info.id]
+		switch {
+		case !ok:
 			hint := ""
 			if strings.Contains(name, ":") {
 				hint = "; write one suite per list item"
 			}
 			c.errorf(path, "unknown cipher suite %q (want a name Go implements, in OpenSSL form such as ECDHE-RSA-AES128-GCM-SHA256 or IANA form such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256%s)", name, hint)
 			continue
-		}
-		if j, dup := listed[info.id]; dup {
+		case dup:
 			c.errorf(path, "%s is listed twice (also ciphers[%d])", name, j)
 			continue
 		}
@@ -673,40 +606,18 @@ func (c *compiler) curves(names []string, t *plans.TLS, versionsOK bool) {
 	}
 	for i, name := range names {
 		path := fmt.Sprintf("target.tls.curves[%d]", i)
-		id, ok := curveNames[strings.ToUpper(name)]
-		if !ok {
+		switch id, ok := curveNames[strings.ToUpper(name)]; {
+		case !ok:
 			c.errorf(path, "unknown curve %q (want one of %s)", name, curveList)
-			continue
-		}
-		if slices.Contains(t.Curves, uint16(id)) {
+		case slices.Contains(t.Curves, uint16(id)):
 			c.errorf(path, "%s is listed twice", name)
-			continue
+		default:
+			t.Curves = append(t.Curves, uint16(id))
 		}
-		t.Curves = append(t.Curves, uint16(id))
 	}
 	classic := slices.ContainsFunc(t.Curves, func(id uint16) bool { return !isHybrid(tls.CurveID(id)) })
 	if len(t.Curves) > 0 && !classic && versionsOK && t.MaxVersion < tls.VersionTLS13 {
 		c.errorf("target.tls.curves", "only post-quantum hybrid groups are listed, which need TLS 1.3, but max_version is %s", plans.VersionName(t.MaxVersion))
-	}
-}
-
-// tlsCA reads target.tls.ca, relative to the scenario's directory.
-func (c *compiler) tlsCA(file string, t *plans.TLS) {
-	if !t.Verify {
-		c.errorf("target.tls.ca", "ca is only used with verify: true")
-		return
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(c.s.dir, file)
-	}
-	pem, err := readSmallFile(file, 1<<20)
-	switch {
-	case err != nil:
-		c.errorf("target.tls.ca", "read CA file: %v", err)
-	case !x509.NewCertPool().AppendCertsFromPEM(pem):
-		c.errorf("target.tls.ca", "%s holds no PEM certificate", file)
-	default:
-		t.CAPEM = pem
 	}
 }
 
@@ -767,27 +678,24 @@ func (c *compiler) groups(specs []GroupSpec, h Host) []plans.Group {
 			total += g.Connections
 		}
 		var shared pinning.Set
-		others := map[int]bool{}
+		var others []int
 		for _, cpu := range g.CPUs {
 			key := hostCPU{cpu: cpu}
 			if g.Host != nil {
 				key.host = g.Host.Name
 			}
 			if j, ok := owner[key]; ok {
-				shared = append(shared, cpu)
-				others[j] = true
+				shared, others = append(shared, cpu), append(others, j)
 			} else {
 				owner[key] = i
 			}
 		}
 		if len(shared) > 0 {
-			var names []string
-			for j := range i {
-				if others[j] {
-					names = append(names, fmt.Sprintf("load.groups[%d]", j))
-				}
-			}
-			c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, strings.Join(names, ", "))
+			slices.Sort(others)
+			names := joinMap(slices.Compact(others), ", ", func(j int) string {
+				return fmt.Sprintf("load.groups[%d]", j)
+			})
+			c.warnf(path+".cpus", "CPU %s also in %s: overlapping groups compete for those CPUs", shared, names)
 		}
 		out = append(out, g)
 	}
@@ -814,12 +722,12 @@ func (c *compiler) group(path string, gs GroupSpec, h Host, parsed map[string]cp
 			c.errorf(path+".cpus", "%v", cc.err)
 		case g.Host != nil:
 			g.CPUs = slices.Clone(cc.set) // another machine's CPUs: its worker checks them
-		case len(cc.missing) > 0 && !h.Planning:
+		case len(cc.missing) > 0:
 			c.missingCPUs(path+".cpus", "", cc.missing, h)
-		default:
-			if len(cc.missing) > 0 {
-				c.missingCPUs(path+".cpus", "", cc.missing, h)
+			if h.Planning {
+				g.CPUs = slices.Clone(cc.set)
 			}
+		default:
 			g.CPUs = slices.Clone(cc.set)
 		}
 	}
@@ -840,11 +748,10 @@ func defaultThreads(h Host) int {
 
 // count resolves an optional count with a default and a limit.
 func (c *compiler) count(path string, v *int, def int, limit plans.CountLimit) int {
-	if v == nil {
-		return def
+	if v != nil {
+		c.problem(path, limit.Problem(*v))
 	}
-	c.problem(path, limit.Problem(*v))
-	return *v
+	return or(v, def)
 }
 
 // checkThreads warns when a pinned group has more threads than CPUs.
@@ -864,11 +771,12 @@ func (c *compiler) missingCPUs(path, what string, missing pinning.Set, h Host) {
 	if len(h.CPUs) == 0 {
 		has = "reports no CPUs"
 	}
+	msg := fmt.Sprintf("%sCPU %s %s not exist (this machine %s)", what, missing, verb, has)
 	if h.Planning {
-		c.warnf(path, "%sCPU %s %s not exist (this machine %s): the run would fail here", what, missing, verb, has)
-		return
+		c.warnf(path, "%s: the run would fail here", msg)
+	} else {
+		c.errorf(path, "%s", msg)
 	}
-	c.errorf(path, "%sCPU %s %s not exist (this machine %s)", what, missing, verb, has)
 }
 
 // layout expands load.layout into groups.
@@ -878,18 +786,13 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 	need := func(v *int, key, what string, min int) int {
 		switch {
 		case v == nil && min > 0:
-			if !c.leftOut(path + "." + key) {
-				c.errorf(path, "%s is missing (want %s)", key, what)
-			}
+			c.missing(path, key, " (want "+what+")")
 			ok = false
-			return 0
-		case v == nil:
-			return 0
-		case *v < min || *v > plans.MaxCPUs:
+		case v != nil && (*v < min || *v > plans.MaxCPUs):
 			c.errorf(path+"."+key, "must be from %d to %d, got %d", min, plans.MaxCPUs, *v)
 			ok = false
 		}
-		return *v
+		return or(v, 0)
 	}
 	groups := need(ly.Groups, "groups", "the number of groups, e.g. 11", 1)
 	if msg := plans.GroupsProblem(groups); msg != "" && groups <= plans.MaxCPUs {
@@ -903,24 +806,18 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 	if !ok {
 		return nil
 	}
-	if plans.ConnectionsLimit.Problem(conns) == "" {
-		if msg := plans.TotalProblem(groups * conns); msg != "" {
-			c.problem(path, fmt.Sprintf("%d groups × %d connections = %s", groups, conns, msg))
-			return nil
-		}
+	if msg := plans.TotalProblem(groups * conns); msg != "" && plans.ConnectionsLimit.Problem(conns) == "" {
+		c.problem(path, fmt.Sprintf("%d groups × %d connections = %s", groups, conns, msg))
+		return nil
 	}
 	if end := first + groups*per; end > plans.MaxCPUs {
 		c.errorf(path, "%d groups of %d CPUs from CPU %d end at CPU %d, beyond the largest CPU number %d", groups, per, first, end-1, plans.MaxCPUs-1)
 		return nil
 	}
-	all := make(pinning.Set, groups*per)
-	for i := range all {
-		all[i] = first + i
-	}
+	all := slices.Concat(pinning.Layout(groups, per, first)...)
 	hosts := []*plans.SSHHost{nil} // this machine
 	if ly.Hosts != nil {
-		hosts = c.layoutHosts(ly.Hosts)
-		if hosts == nil {
+		if hosts = c.layoutHosts(ly.Hosts); hosts == nil {
 			return nil
 		}
 	}
@@ -943,14 +840,4 @@ func (c *compiler) layout(ly *LayoutSpec, h Host) []plans.Group {
 		return nil
 	}
 	return out
-}
-
-// auto resolves repeat's auto form; the effect defaults to the
-// equivalence margin: enough repetitions to detect a difference that large.
-func (c *compiler) auto(a *AutoSpec, margin float64) *plans.AutoRepeat {
-	r := &plans.AutoRepeat{Effect: margin, Max: DefaultAutoMax, Calibrate: DefaultAutoCalibrate}
-	opt(c, "repeat.effect", (*float64)(a.Effect), &r.Effect, func(f float64) string { return plans.EffectProblem(f, "the effect") })
-	opt(c, "repeat.max", a.Max, &r.Max, plans.AutoMaxLimit.Problem)
-	opt(c, "repeat.calibrate", a.Calibrate, &r.Calibrate, plans.CalibrateLimit.Problem)
-	return r
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,35 +31,19 @@ func (e *Error) Error() string {
 	if e.Flag != "" {
 		return e.Flag + ": " + e.Msg
 	}
-	var b strings.Builder
+	var parts []string
 	switch {
 	case e.Set != "":
-		b.WriteString("--set ")
-		b.WriteString(e.Set)
+		parts = append(parts, "--set "+e.Set)
 	case e.Line > 0:
-		fmt.Fprintf(&b, "%s:%d:%d", e.File, e.Line, e.Col)
-	default:
-		b.WriteString(e.File)
+		parts = append(parts, fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col))
+	case e.File != "":
+		parts = append(parts, e.File)
 	}
 	if e.Path != "" {
-		if b.Len() > 0 {
-			b.WriteString(": ")
-		}
-		b.WriteString(e.Path)
+		parts = append(parts, e.Path)
 	}
-	if b.Len() > 0 {
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// pos is where a value came from: a line and column of the file, a --set,
-// or another command-line flag (FromFlag).
-type pos struct {
-	line, col int
-	set       string
-	flag      string
+	return strings.Join(append(parts, e.Msg), ": ")
 }
 
 // maxMergeDepth bounds nested YAML merge keys ("<<: *anchor"), which may
@@ -66,17 +51,16 @@ type pos struct {
 const maxMergeDepth = 8
 
 // decoder walks a yaml.Node tree into the Spec types by their yaml tags,
-// reporting unknown keys and wrong types with their position, and records
-// every value's position under its field path.
+// reporting problems with their position and recording every value's.
 type decoder struct {
 	file   string
 	set    string // "path=value" while decoding a Set value
 	raw    string // the value of a Set as written
 	rawErr error  // why raw is not YAML (nil when it is)
-	pos    map[string]pos
+	pos    map[string]Error
 	errs   []error
 	visits int // values decoded, bounded by maxVisits
-	// dropped collects the paths of values left out as undecodable (nil: not collected).
+	// dropped collects the paths of values left out as undecodable.
 	dropped map[string]bool
 }
 
@@ -84,49 +68,42 @@ type decoder struct {
 // referring to aliases cannot blow a small file up exponentially.
 const maxVisits = 100_000
 
-func (d *decoder) at(n *yaml.Node) pos {
+// at is where n came from, as an Error's location.
+func (d *decoder) at(n *yaml.Node) Error {
 	if d.set != "" {
-		return pos{set: d.set}
+		return Error{Set: d.set}
 	}
-	return pos{line: n.Line, col: n.Column}
+	return Error{Line: n.Line, Col: n.Column}
 }
 
 // errorf records a problem with the value at path, which is left out and
 // marked dropped, so that Compile does not also report its absence.
 func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 	d.keyErrorf(n, path, format, args...)
-	if d.dropped != nil {
-		d.dropped[path] = true
-	}
+	d.dropped[path] = true
 }
 
 // keyErrorf records a problem with a key (unknown, repeated, not a
 // scalar): what it holds belongs to no field, so no field is left out.
 func (d *decoder) keyErrorf(n *yaml.Node, path, format string, args ...any) {
-	p := d.at(n)
-	d.errs = append(d.errs, &Error{File: d.file, Line: p.line, Col: p.col, Set: p.set, Flag: p.flag, Path: path, Msg: fmt.Sprintf(format, args...)})
+	e := d.at(n)
+	e.File, e.Path, e.Msg = d.file, path, fmt.Sprintf(format, args...)
+	d.errs = append(d.errs, &e)
 }
 
-var durationType = reflect.TypeFor[time.Duration]()
-var pairsType = reflect.TypeFor[Pairs]()
-var sweepType = reflect.TypeFor[Sweep]()
-var fractionType = reflect.TypeFor[Fraction]()
-var envValueType = reflect.TypeFor[EnvValue]()
-var repeatType = reflect.TypeFor[RepeatSpec]()
-var searchType = reflect.TypeFor[SearchSpec]()
-var budgetType = reflect.TypeFor[BudgetSpec]()
+// is reports whether t is T.
+func is[T any](t reflect.Type) bool { return t == reflect.TypeFor[T]() }
 
 // describeNode names a node's kind for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
+	switch {
+	case n.Kind == yaml.MappingNode:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case n.Kind == yaml.SequenceNode:
 		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "null"
-		}
+	case isNull(n):
+		return "null"
+	case n.Kind == yaml.ScalarNode:
 		return strconv.Quote(n.Value)
 	}
 	return "nothing"
@@ -147,14 +124,14 @@ var decoders map[reflect.Type]func(*decoder, string, *yaml.Node, reflect.Value)
 
 func init() {
 	decoders = map[reflect.Type]func(*decoder, string, *yaml.Node, reflect.Value){
-		durationType: (*decoder).duration,
-		pairsType:    (*decoder).pairs,
-		sweepType:    (*decoder).sweep,
-		fractionType: (*decoder).fraction,
-		envValueType: (*decoder).envValue,
-		repeatType:   (*decoder).repeat,
-		searchType:   (*decoder).search,
-		budgetType:   (*decoder).budget,
+		reflect.TypeFor[time.Duration](): (*decoder).duration,
+		reflect.TypeFor[Pairs]():         (*decoder).pairs,
+		reflect.TypeFor[Sweep]():         (*decoder).sweep,
+		reflect.TypeFor[Fraction]():      (*decoder).fraction,
+		reflect.TypeFor[EnvValue]():      (*decoder).envValue,
+		reflect.TypeFor[RepeatSpec]():    (*decoder).repeat,
+		reflect.TypeFor[SearchSpec]():    (*decoder).search,
+		reflect.TypeFor[BudgetSpec]():    (*decoder).budget,
 	}
 }
 
@@ -208,82 +185,70 @@ func (d *decoder) decode(path string, n *yaml.Node, v reflect.Value) {
 	}
 }
 
-// mapping decodes a YAML mapping into the map v.
-func (d *decoder) mapping(path string, use, n *yaml.Node, v reflect.Value) {
+// each calls f with the field path and entry of every key of mapping n;
+// want says what else n should have been (use locates that problem).
+func (d *decoder) each(path string, use, n *yaml.Node, want string, f func(sub string, kv entry)) {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(use, path, "want a mapping, got %s", describeNode(n))
+		d.errorf(use, path, "%s, got %s", want, describeNode(n))
 		return
 	}
+	for _, kv := range d.entries(path, n, 0, nil) {
+		f(joinKey(path, kv.key.Value), kv)
+	}
+}
+
+// mapping decodes a YAML mapping into the map v.
+func (d *decoder) mapping(path string, use, n *yaml.Node, v reflect.Value) {
 	m := reflect.MakeMap(v.Type())
-	for _, kv := range d.entries(path, n, 0) {
-		sub := path + "." + kv.key.Value
+	d.each(path, use, n, "want a mapping", func(sub string, kv entry) {
 		e := reflect.New(v.Type().Elem()).Elem()
 		d.decode(sub, kv.value, e)
 		d.keyPos(sub, kv)
 		if !d.dropped[sub] {
 			m.SetMapIndex(reflect.ValueOf(kv.key.Value), e)
 		}
+	})
+	if n.Kind == yaml.MappingNode {
+		v.Set(m)
 	}
-	v.Set(m)
+}
+
+// scalarKinds are the YAML tags each kind of scalar field takes ("" any), and what it wants.
+var scalarKinds = map[reflect.Kind]struct{ tags, want string }{
+	reflect.String:  {"", "want a string"},
+	reflect.Int:     {"!!int", "want a whole number"},
+	reflect.Uint64:  {"!!int", fmt.Sprintf("want a whole number from 0 to %d", uint64(math.MaxUint64))},
+	reflect.Float64: {"!!int !!float", "want a number"},
+	reflect.Bool:    {"!!bool", "want true or false"},
 }
 
 // scalar decodes a string, number or bool, whose YAML tag must match.
 func (d *decoder) scalar(path string, use, n *yaml.Node, v reflect.Value) {
-	scalar := n.Kind == yaml.ScalarNode
-	switch v.Kind() {
-	case reflect.String:
-		if !scalar || isNull(n) {
-			d.errorf(use, path, "want a string, got %s", describeNode(n))
-			return
-		}
-		v.SetString(n.Value)
-	case reflect.Int:
-		var i int64
-		if !scalar || n.Tag != "!!int" || n.Decode(&i) != nil {
-			d.errorf(use, path, "want a whole number, got %s", describeNode(n))
-			return
-		}
-		v.SetInt(i)
-	case reflect.Uint64:
-		u, err := strconv.ParseUint(n.Value, 10, 64)
-		if !scalar || n.Tag != "!!int" || err != nil {
-			d.errorf(use, path, "want a whole number from 0 to %d, got %s", uint64(math.MaxUint64), describeNode(n))
-			return
-		}
-		v.SetUint(u)
-	case reflect.Float64:
-		var f float64
-		if !scalar || (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&f) != nil {
-			d.errorf(use, path, "want a number, got %s", describeNode(n))
-			return
-		}
-		v.SetFloat(f)
-	case reflect.Bool:
-		var b bool
-		if !scalar || n.Tag != "!!bool" || n.Decode(&b) != nil {
-			d.errorf(use, path, "want true or false, got %s", describeNode(n))
-			return
-		}
-		v.SetBool(b)
-	default:
+	k, ok := scalarKinds[v.Kind()]
+	if !ok {
 		panic("scenarios: no decoder for " + v.Type().String())
+	}
+	good := n.Kind == yaml.ScalarNode && !isNull(n) &&
+		(k.tags == "" || slices.Contains(strings.Fields(k.tags), n.Tag))
+	if _, err := strconv.ParseUint(n.Value, 10, 64); v.Kind() == reflect.Uint64 && err != nil {
+		good = false
+	}
+	switch {
+	case good && k.tags == "":
+		v.SetString(n.Value)
+	case !good || n.Decode(v.Addr().Interface()) != nil:
+		d.errorf(use, path, "%s, got %s", k.want, describeNode(n))
 	}
 }
 
 func (d *decoder) duration(path string, n *yaml.Node, v reflect.Value) {
-	if n.Kind == yaml.ScalarNode {
-		if n.Tag == "!!int" && n.Value == "0" {
-			v.SetInt(0)
-			return
-		}
-		if n.Tag == "!!str" {
-			if dur, err := time.ParseDuration(n.Value); err == nil {
-				v.SetInt(int64(dur))
-				return
-			}
-		}
-	}
-	if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
+	dur, err := time.ParseDuration(n.Value)
+	switch {
+	case n.Kind != yaml.ScalarNode:
+	case n.Tag == "!!int" && n.Value == "0" || n.Tag == "!!str" && err == nil:
+		v.SetInt(int64(dur))
+		return
+	case n.Tag == "!!int" || n.Tag == "!!float":
 		d.errorf(n, path, "want a duration with a unit, such as 10s, got %s", n.Value)
 		return
 	}
@@ -293,30 +258,21 @@ func (d *decoder) duration(path string, n *yaml.Node, v reflect.Value) {
 // fraction decodes a percentage ("1%", "0.5 %") or a plain fraction below
 // 1 (0.01). Ranges (not negative, at most 100%) are Compile's.
 func (d *decoder) fraction(path string, n *yaml.Node, v reflect.Value) {
-	const want = "want a percentage such as 1% or 0.5%, or a fraction such as 0.01"
-	if n.Kind != yaml.ScalarNode || isNull(n) {
-		d.errorf(n, path, "%s, got %s", want, describeNode(n))
-		return
-	}
 	text := strings.TrimSpace(n.Value)
 	num, pct := strings.CutSuffix(text, "%")
-	var f float64
-	var err error
+	f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
 	switch {
-	case pct && n.Tag == "!!str":
-		f, err = strconv.ParseFloat(strings.TrimSpace(num), 64)
-		f /= 100
-	case n.Tag == "!!int" || n.Tag == "!!float" || n.Tag == "!!str":
-		f, err = strconv.ParseFloat(text, 64)
-		if err == nil && f >= 1 {
-			d.errorf(n, path, "%s as a plain number would be a fraction of the whole (0.01 = 1%%); write %s%% for %s percent, or 100%% to tolerate any share", n.Value, n.Value, n.Value)
-			return
-		}
-	default:
+	case n.Kind != yaml.ScalarNode || text == "" || pct && n.Tag != "!!str" ||
+		!slices.Contains([]string{"!!int", "!!float", "!!str"}, n.Tag):
 		err = strconv.ErrSyntax
+	case pct:
+		f /= 100
+	case err == nil && f >= 1:
+		d.errorf(n, path, "%s as a plain number would be a fraction of the whole (0.01 = 1%%); write %s%% for %s percent, or 100%% to tolerate any share", n.Value, n.Value, n.Value)
+		return
 	}
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || text == "" {
-		d.errorf(n, path, "%s, got %s", want, describeNode(n))
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		d.errorf(n, path, "want a percentage such as 1%% or 0.5%%, or a fraction such as 0.01, got %s", describeNode(n))
 		return
 	}
 	v.SetFloat(f)
@@ -327,14 +283,13 @@ func (d *decoder) fraction(path string, n *yaml.Node, v reflect.Value) {
 func (d *decoder) repeat(path string, n *yaml.Node, v reflect.Value) {
 	var spec RepeatSpec
 	switch {
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
-		var i int
-		if n.Decode(&i) != nil {
+	case n.Tag == "!!int":
+		spec.Count = new(int)
+		if n.Decode(spec.Count) != nil {
 			d.errorf(n, path, "want a whole number, got %s", describeNode(n))
 			return
 		}
-		spec.Count = &i
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.TrimSpace(n.Value) == "auto":
+	case n.Tag == "!!str" && strings.TrimSpace(n.Value) == "auto":
 		spec.Auto = &AutoSpec{}
 	case n.Kind == yaml.MappingNode:
 		spec.Auto = &AutoSpec{}
@@ -349,51 +304,39 @@ func (d *decoder) repeat(path string, n *yaml.Node, v reflect.Value) {
 // search decodes variants[].search: maximize, budget, start, and one more
 // key, the searched variable, written like a sweep parameter.
 func (d *decoder) search(path string, n *yaml.Node, v reflect.Value) {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "want a mapping such as {ratio: {from: 0, to: 100, step: 1}, maximize: req/s, budget: 12}, got %s", describeNode(n))
-		return
-	}
 	var spec SearchSpec
 	sv := reflect.ValueOf(&spec).Elem()
-	fs := fieldsOf(searchType)
-	for _, kv := range d.entries(path, n, 0) {
-		sub := path + "." + kv.key.Value
-		if f, ok := lookupField(fs, kv.key.Value); ok {
+	fs := fieldsOf(v.Type())
+	d.each(path, n, n, "want a mapping such as {ratio: {from: 0, to: 100, step: 1}, maximize: req/s, budget: 12}", func(sub string, kv entry) {
+		switch f, ok := lookupField(fs, kv.key.Value); {
+		case ok:
 			d.decode(sub, kv.value, sv.Field(f.index))
-			continue
-		}
-		if spec.Param != nil {
+		case spec.Param != nil:
 			d.keyErrorf(kv.key, sub, "a search has one variable; %s is already searched (use a sweep for the others, in another variant entry)", spec.Param.Key)
-			continue
+		default:
+			spec.Param = d.sweepParam(sub, kv)
 		}
-		spec.Param = &SweepParam{Key: kv.key.Value}
-		d.sweepParam(sub, kv.value, spec.Param)
-		d.keyPos(sub, kv)
+	})
+	if n.Kind == yaml.MappingNode {
+		v.Set(sv)
 	}
-	v.Set(sv)
 }
 
 // budget decodes search.budget: a whole number of windows or a duration.
 func (d *decoder) budget(path string, n *yaml.Node, v reflect.Value) {
-	const want = "want a number of windows such as 12 or a duration such as 20m, got %s"
 	var b BudgetSpec
+	dur, err := time.ParseDuration(strings.TrimSpace(n.Value))
 	switch {
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
-		var i int
-		if n.Decode(&i) != nil {
+	case n.Tag == "!!int":
+		b.Windows = new(int)
+		if n.Decode(b.Windows) != nil {
 			d.errorf(n, path, "want a whole number of windows, got %s", describeNode(n))
 			return
 		}
-		b.Windows = &i
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
-		dur, err := time.ParseDuration(strings.TrimSpace(n.Value))
-		if err != nil {
-			d.errorf(n, path, want, describeNode(n))
-			return
-		}
+	case n.Tag == "!!str" && err == nil:
 		b.Duration = &dur
 	default:
-		d.errorf(n, path, want, describeNode(n))
+		d.errorf(n, path, "want a number of windows such as 12 or a duration such as 20m, got %s", describeNode(n))
 		return
 	}
 	v.Set(reflect.ValueOf(b))
@@ -417,13 +360,12 @@ func (d *decoder) envValue(path string, n *yaml.Node, v reflect.Value) {
 type entry struct{ key, value *yaml.Node }
 
 // entries returns the pairs of mapping n in order, keys checked unique and
-// merge keys ("<<: *anchor") expanded, explicit keys winning.
-func (d *decoder) entries(path string, n *yaml.Node, depth int) []entry {
-	return d.entriesSeen(path, n, depth, map[*yaml.Node]bool{n: true})
-}
-
-// entriesSeen is entries; seen holds the mappings already merged (no exponential blow-up).
-func (d *decoder) entriesSeen(path string, n *yaml.Node, depth int, seen map[*yaml.Node]bool) []entry {
+// merge keys ("<<: *anchor") expanded, explicit keys winning. seen holds
+// the mappings already merged (no exponential blow-up; nil at the top).
+func (d *decoder) entries(path string, n *yaml.Node, depth int, seen map[*yaml.Node]bool) []entry {
+	if seen == nil {
+		seen = map[*yaml.Node]bool{n: true}
+	}
 	var out []entry
 	first := make(map[string]*yaml.Node)
 	var merged []entry
@@ -464,7 +406,7 @@ func (d *decoder) merge(path string, val *yaml.Node, depth int, seen map[*yaml.N
 		return nil
 	case m != nil && m.Kind == yaml.MappingNode:
 		seen[m] = true
-		return d.entriesSeen(path, m, depth+1, seen)
+		return d.entries(path, m, depth+1, seen)
 	case m != nil && m.Kind == yaml.SequenceNode:
 		seen[m] = true
 		var out []entry
@@ -494,22 +436,14 @@ type field struct {
 func fieldsOf(t reflect.Type) []field {
 	var fs []field
 	for i := range t.NumField() {
-		tag := t.Field(i).Tag.Get("yaml")
-		if tag == "" || tag == "-" {
-			continue
+		if tag := t.Field(i).Tag.Get("yaml"); tag != "" && tag != "-" {
+			fs = append(fs, field{strings.Split(tag, ",")[0], i})
 		}
-		fs = append(fs, field{strings.Split(tag, ",")[0], i})
 	}
 	return fs
 }
 
-func keyList(fs []field) string {
-	keys := make([]string, len(fs))
-	for i, f := range fs {
-		keys[i] = f.key
-	}
-	return strings.Join(keys, ", ")
-}
+func keyList(fs []field) string { return joinMap(fs, ", ", func(f field) string { return f.key }) }
 
 func lookupField(fs []field, key string) (field, bool) {
 	for _, f := range fs {
@@ -521,71 +455,63 @@ func lookupField(fs []field, key string) (field, bool) {
 }
 
 func (d *decoder) structure(path string, n *yaml.Node, v reflect.Value) {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "want a mapping, got %s", describeNode(n))
-		return
-	}
 	fs := fieldsOf(v.Type())
-	for _, kv := range d.entries(path, n, 0) {
+	d.each(path, n, n, "want a mapping", func(sub string, kv entry) {
 		f, ok := lookupField(fs, kv.key.Value)
-		if !ok {
+		switch {
+		case !ok:
 			d.keyErrorf(kv.key, path, "unknown key %q (valid keys: %s)", kv.key.Value, keyList(fs))
-			continue
+		case !isNull(resolve(kv.value)): // an explicit null is the same as leaving the key out
+			d.decode(sub, kv.value, v.Field(f.index))
+			d.keyPos(sub, kv)
 		}
-		if isNull(resolve(kv.value)) {
-			continue // an explicit null is the same as leaving the key out
-		}
-		d.decode(joinKey(path, f.key), kv.value, v.Field(f.index))
-		d.keyPos(joinKey(path, f.key), kv)
-	}
+	})
 }
 
 // pairs decodes a mapping of strings keeping its order (HTTP headers).
 func (d *decoder) pairs(path string, n *yaml.Node, v reflect.Value) {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "want a mapping of names to values, got %s", describeNode(n))
-		return
-	}
 	ps := Pairs{}
-	for _, kv := range d.entries(path, n, 0) {
-		var p Pair
-		p.Key = kv.key.Value
-		d.decode(path+"."+p.Key, kv.value, reflect.ValueOf(&p.Value).Elem())
+	d.each(path, n, n, "want a mapping of names to values", func(sub string, kv entry) {
+		p := Pair{Key: kv.key.Value}
+		d.decode(sub, kv.value, reflect.ValueOf(&p.Value).Elem())
 		ps = append(ps, p)
+	})
+	if n.Kind == yaml.MappingNode {
+		v.Set(reflect.ValueOf(ps))
 	}
-	v.Set(reflect.ValueOf(ps))
 }
 
 // keyPos locates a section (a mapping or list value) at its key, which is
 // where people look for it, rather than at its first entry.
 func (d *decoder) keyPos(path string, kv entry) {
-	if v := resolve(kv.value); v != nil && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) {
-		if _, ok := d.pos[path]; ok {
-			d.pos[path] = d.at(kv.key)
-		}
+	v := resolve(kv.value)
+	if _, ok := d.pos[path]; ok && v != nil && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) {
+		d.pos[path] = d.at(kv.key)
 	}
 }
 
 // sweep decodes variants[].sweep, a mapping of parameter names to a list of
 // values or a {from, to, step} range, keeping the order written.
 func (d *decoder) sweep(path string, n *yaml.Node, v reflect.Value) {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "want a mapping of parameter names to values, such as {ratio: [0, 10, 33]}, got %s", describeNode(n))
-		return
-	}
 	sw := Sweep{}
-	for _, kv := range d.entries(path, n, 0) {
-		sub := path + "." + kv.key.Value
-		p := SweepParam{Key: kv.key.Value}
-		d.sweepParam(sub, kv.value, &p)
-		d.keyPos(sub, kv)
-		sw = append(sw, p)
+	d.each(path, n, n, "want a mapping of parameter names to values, such as {ratio: [0, 10, 33]}", func(sub string, kv entry) {
+		sw = append(sw, *d.sweepParam(sub, kv))
+	})
+	if n.Kind == yaml.MappingNode {
+		v.Set(reflect.ValueOf(sw))
 	}
-	v.Set(reflect.ValueOf(sw))
 }
 
-// sweepParam decodes one swept parameter's values into p (Key already set).
-func (d *decoder) sweepParam(path string, use *yaml.Node, p *SweepParam) {
+// sweepParam decodes the swept parameter of entry kv, located at its key.
+func (d *decoder) sweepParam(path string, kv entry) *SweepParam {
+	p := &SweepParam{Key: kv.key.Value}
+	d.paramValues(path, kv.value, p)
+	d.keyPos(path, kv)
+	return p
+}
+
+// paramValues decodes one swept parameter's values into p (Key already set).
+func (d *decoder) paramValues(path string, use *yaml.Node, p *SweepParam) {
 	n := resolve(use)
 	if n == nil || n.Kind == yaml.AliasNode {
 		d.errorf(use, path, "unresolvable alias")

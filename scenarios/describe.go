@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"cmp"
 	"crypto/tls"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,13 +39,31 @@ func Describe(w io.Writer, p *plans.Plan) {
 	describeLoad(row, p)
 	tw.Flush()
 	describeGroups(w, p)
-	describeSSH(row, p)
+	if len(p.Hosts) > 0 {
+		names := joinMap(p.Hosts, ", ", func(h plans.SSHHost) string { return h.Name })
+		row("ssh", "%s: one connection per host, BatchMode", names)
+		if len(p.SSHOptions) > 0 {
+			row("", "options %s", joinMap(p.SSHOptions, " ", func(o plans.SSHOption) string {
+				return o.Key + "=" + o.Value
+			}))
+		}
+		for _, k := range sortedKeys(p.Binaries) {
+			row("", "binary for %s: %s", k, p.Binaries[k])
+		}
+	}
 	describeRate(row, p)
 	tw.Flush()
 	describeVariants(row, p, orig)
 	describeSchedule(row, p)
 	row("duration", "%s", p.Duration())
-	describeProfile(row, p)
+	if pr := p.Profile; pr != nil {
+		where := "on this machine"
+		if p.Server != nil && p.Server.SSH != nil {
+			where = "on " + p.Server.Host + " over ssh"
+		}
+		row("profile", "perf record -e cpu-clock -F %d -g on the server's processes %s, every window", pr.Rate, where)
+		row("", "crypto libraries: %s", strings.Join(pr.Crypto, ", "))
+	}
 	for i, th := range p.Thresholds {
 		what := "every variant"
 		if th.Metric == results.MetricVs {
@@ -106,57 +126,31 @@ func describeLoad(row rowFunc, p *plans.Plan) {
 
 // describeGroups writes the worker groups as a right-aligned table.
 func describeGroups(w io.Writer, p *plans.Plan) {
-	l := p.Load
 	gw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	hostCol := ""
-	if len(p.Hosts) > 0 {
-		hostCol = "host\t"
+	row := func(group, host, cpus, threads, conns, rate string) {
+		line := "  " + group + "\t"
+		if len(p.Hosts) > 0 {
+			line += host + "\t"
+		}
+		line += cpus + "\t" + threads + "\t" + conns + "\t"
+		if p.Load.Rate > 0 {
+			line += rate + "\t"
+		}
+		fmt.Fprintln(gw, line)
 	}
-	rateCol := ""
-	if l.Rate > 0 {
-		rateCol = "rate/s\t"
-	}
-	fmt.Fprintf(gw, "  group\t%scpus\tthreads\tconnections\t%s\n", hostCol, rateCol)
-	for i, g := range l.Groups {
-		cpus := "unpinned"
+	row("group", "host", "cpus", "threads", "connections", "rate/s")
+	for i, g := range p.Load.Groups {
+		cpus, host := "unpinned", "local"
 		if len(g.CPUs) > 0 {
 			cpus = pinning.Set(g.CPUs).String()
 		}
-		host := ""
-		if hostCol != "" {
-			host = "local\t"
-			if g.Host != nil {
-				host = g.Host.Name + "\t"
-			}
+		if g.Host != nil {
+			host = g.Host.Name
 		}
-		rate := ""
-		if l.Rate > 0 {
-			rate = numfmt.Num(g.Rate, 1) + "\t"
-		}
-		fmt.Fprintf(gw, "  %d\t%s%s\t%d\t%d\t%s\n", i, host, cpus, g.Threads, g.Connections, rate)
+		row(strconv.Itoa(i), host, cpus, strconv.Itoa(g.Threads), strconv.Itoa(g.Connections),
+			numfmt.Num(g.Rate, 1))
 	}
 	gw.Flush()
-}
-
-// describeSSH writes the ssh hosts, their options and binaries.
-func describeSSH(row rowFunc, p *plans.Plan) {
-	if len(p.Hosts) == 0 {
-		return
-	}
-	var names, opts []string
-	for _, h := range p.Hosts {
-		names = append(names, h.Name)
-	}
-	for _, o := range p.SSHOptions {
-		opts = append(opts, o.Key+"="+o.Value)
-	}
-	row("ssh", "%s: one connection per host, BatchMode", strings.Join(names, ", "))
-	if len(opts) > 0 {
-		row("", "options %s", strings.Join(opts, " "))
-	}
-	for _, k := range sortedKeys(p.Binaries) {
-		row("", "binary for %s: %s", k, p.Binaries[k])
-	}
 }
 
 func describeTLS(row rowFunc, t *plans.TLS) {
@@ -166,30 +160,19 @@ func describeTLS(row rowFunc, t *plans.TLS) {
 	}
 	ciphers := "Go defaults"
 	if len(t.CipherSuites) > 0 {
-		var names []string
-		for _, id := range t.CipherSuites {
-			names = append(names, opensslName(id))
-		}
-		ciphers = strings.Join(names, " ")
+		ciphers = joinMap(t.CipherSuites, " ", opensslName)
 		if t.MaxVersion == tls.VersionTLS13 {
 			ciphers += " (TLS 1.2; TLS 1.3 offers all its suites)"
 		}
 	}
-	var curves []string
-	for _, id := range t.Curves {
-		curves = append(curves, curveName(id))
-	}
 	onOff := map[bool]string{true: "on", false: "off"}
-	sni := t.ServerName
-	if sni == "" {
-		sni = "(none)"
-	}
 	verify := onOff[t.Verify]
 	if t.Verify && len(t.CAPEM) > 0 {
 		verify += " (scenario CA)"
 	}
-	row("tls", "versions %s, ciphers %s, curves %s", versions, ciphers, strings.Join(curves, " "))
-	row("", "resumption %s, verify %s, server name %s", onOff[t.Resumption], verify, sni)
+	row("tls", "versions %s, ciphers %s, curves %s", versions, ciphers, joinMap(t.Curves, " ", curveName))
+	row("", "resumption %s, verify %s, server name %s",
+		onOff[t.Resumption], verify, cmp.Or(t.ServerName, "(none)"))
 }
 
 // serverKeys are the per-variant server settings Describe lists.
@@ -197,15 +180,9 @@ var serverKeys = []string{"start", "stop", "reload", "probes"}
 
 // serverField is v's value of one of serverKeys, as text.
 func serverField(v plans.Variant, key string) string {
-	switch key {
-	case "start":
-		return v.Start
-	case "stop":
-		return v.Stop
-	case "reload":
-		return v.Reload
-	}
-	return probesText(v.Probes)
+	return map[string]string{
+		"start": v.Start, "stop": v.Stop, "reload": v.Reload, "probes": probesText(v.Probes),
+	}[key]
 }
 
 // describeVariants writes the server section and the variants: what every
@@ -226,12 +203,8 @@ func describeVariants(row rowFunc, p, orig *plans.Plan) {
 		return
 	}
 	s, r := p.Server, p.Server.Ready
-	target := r.Addr
-	if r.Kind == "https" {
-		target = r.URL
-	}
 	row("server", "%s; ready when %s %s answers (every %s, up to %s); stop, reload and probes time out after %s",
-		s.Host, r.Kind, target, r.Interval, r.Timeout, s.CommandTimeout)
+		s.Host, r.Kind, cmp.Or(r.URL, r.Addr), r.Interval, r.Timeout, s.CommandTimeout)
 	shared := map[string]bool{}
 	for _, k := range serverKeys {
 		shared[k] = !slices.ContainsFunc(vs[1:], func(v plans.Variant) bool { return serverField(v, k) != serverField(vs[0], k) })
@@ -254,12 +227,16 @@ func describeVariants(row rowFunc, p, orig *plans.Plan) {
 		if p.Searched(i) && i > p.Search.First {
 			continue // one searched value stands for all
 		}
-		row(first(i, "variants"), "%s%s%s", v.Name, baselineMark(p, i), seriesText(p, i))
-		env := pairsText(v.Env, commonEnv)
-		if env == "" {
-			env = "(none added)"
+		series := "" // the sweep or search the variant comes from
+		switch sr := p.Search; {
+		case p.Searched(i):
+			series = fmt.Sprintf("  [search %s: %s over %d values %s … %s; shown for %s]",
+				sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), pairsText(v.Sweep))
+		case v.Series != "":
+			series = "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
 		}
-		row("", "  env     %s", env)
+		row(first(i, "variants"), "%s%s%s", v.Name, baselineMark(p, i), series)
+		row("", "  env     %s", cmp.Or(pairsText(v.Env, commonEnv), "(none added)"))
 		if vars := pairsText(v.Vars, commonVars, v.Sweep); vars != "" {
 			row("", "  vars    %s", vars)
 		}
@@ -279,35 +256,18 @@ func baselineMark(p *plans.Plan, i int) string {
 	return ""
 }
 
-// seriesText names the sweep or search variant i comes from, or "".
-func seriesText(p *plans.Plan, i int) string {
-	v := p.Variants[i]
-	if sr := p.Search; p.Searched(i) {
-		return fmt.Sprintf("  [search %s: %s over %d values %s … %s; shown for %s]", sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), pairsText(v.Sweep))
-	}
-	if v.Series != "" {
-		return "  [" + v.Series + ": " + pairsText(v.Sweep) + "]"
-	}
-	return ""
-}
-
 // describeSpeed writes the speed commands: once when every variant runs
 // the same ones, else per variant.
 func describeSpeed(row rowFunc, p *plans.Plan) {
 	text := func(v plans.Variant) []string {
-		var out []string
-		for _, s := range v.Speed {
-			out = append(out, fmt.Sprintf("%s  (timeout %s)", s.Command, s.Timeout))
+		out := make([]string, len(v.Speed))
+		for i, s := range v.Speed {
+			out[i] = fmt.Sprintf("%s  (timeout %s)", s.Command, s.Timeout)
 		}
 		return out
 	}
 	vs := p.Variants
-	shared, some := true, false
-	for _, v := range vs {
-		some = some || len(v.Speed) > 0
-		shared = shared && slices.Equal(text(v), text(vs[0]))
-	}
-	if !some {
+	if !slices.ContainsFunc(vs, func(v plans.Variant) bool { return len(v.Speed) > 0 }) {
 		return
 	}
 	when := "once per variant, with its env, while the server is stopped"
@@ -315,16 +275,18 @@ func describeSpeed(row rowFunc, p *plans.Plan) {
 		when = "once per variant, with its env"
 	}
 	row("speed", "%s", when)
+	shared := !slices.ContainsFunc(vs, func(v plans.Variant) bool { return !slices.Equal(text(v), text(vs[0])) })
 	if shared {
-		for _, l := range text(vs[0]) {
-			row("", "  %s", l)
-		}
-		return
+		vs = vs[:1]
 	}
 	for _, v := range vs {
-		row("", "  %s:", v.Name)
+		indent := "  "
+		if !shared {
+			row("", "  %s:", v.Name)
+			indent = "    "
+		}
 		for _, l := range text(v) {
-			row("", "    %s", l)
+			row("", "%s%s", indent, l)
 		}
 	}
 }
@@ -346,21 +308,18 @@ func describeSchedule(row rowFunc, p *plans.Plan) {
 	if q := p.Quiet; q != nil {
 		window = fmt.Sprintf("wait until others take under %s of the CPUs for %s (at most %s), %s", numfmt.Percent(q.MaxOther), q.For, q.Timeout, window)
 	}
-	order := string(p.Order)
-	if order == "" {
-		order = string(results.OrderSequential)
-	}
+	order := cmp.Or(p.Order, results.OrderSequential)
+	restart, end := "the server is not restarted by kaeload", "; stop at the end"
 	switch {
 	case p.Server == nil:
-		row("order", "%s, %s; the server is not restarted by kaeload", order, cool)
-		row("", "each window: %s", window)
+		end = ""
 	case p.Order == results.OrderInterleaved || p.Order == results.OrderRandomized:
-		row("order", "%s, %s; before every window: stop, start with the variant's env, wait until ready", order, cool)
-		row("", "each window: %s; stop at the end", window)
+		restart = "before every window: stop, start with the variant's env, wait until ready"
 	default:
-		row("order", "%s, %s; before each variant's first window: stop, start with its env, wait until ready", order, cool)
-		row("", "each window: %s; stop at the end", window)
+		restart = "before each variant's first window: stop, start with its env, wait until ready"
 	}
+	row("order", "%s, %s; %s", order, cool, restart)
+	row("", "each window: %s%s", window, end)
 	switch {
 	case p.Order == results.OrderRandomized && p.SeedSet:
 		row("", "randomized blocks: every round runs each variant once, in a random order per round; seed %d", p.Seed)
@@ -369,25 +328,17 @@ func describeSchedule(row rowFunc, p *plans.Plan) {
 	case p.Order == results.OrderSequential && len(p.Variants) > 1:
 		row("", "sequential: drift of the machine over time is not controlled (each variant's windows run together)")
 	}
-	describeSearch(row, p)
+	if sr := p.Search; sr != nil {
+		budget := fmt.Sprintf("%d windows", sr.Budget)
+		if sr.BudgetTime > 0 {
+			budget = fmt.Sprintf("%s = %d windows of %s", sr.BudgetTime, sr.Budget, p.Load.Warmup+p.Load.Duration+p.Cooldown)
+		}
+		row("search", "%s: %s over %d values (%s … %s), maximize %s, budget %s (the full grid: %d windows); after the other variants' windows",
+			sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), sr.Maximize, budget, sr.Points)
+		row("", "each window: the value the search picks from the windows so far; the server restarted with its env")
+		row("", "worst case: %s of windows, plus server restarts", sr.WorstCase(p))
+	}
 	describeSteps(row, p)
-}
-
-// describeSearch writes the searched variable and its budget.
-func describeSearch(row rowFunc, p *plans.Plan) {
-	sr := p.Search
-	if sr == nil {
-		return
-	}
-	full := fmt.Sprintf("the full grid: %d windows", sr.Points)
-	budget := fmt.Sprintf("%d windows", sr.Budget)
-	if sr.BudgetTime > 0 {
-		budget = fmt.Sprintf("%s = %d windows of %s", sr.BudgetTime, sr.Budget, p.Load.Warmup+p.Load.Duration+p.Cooldown)
-	}
-	row("search", "%s: %s over %d values (%s … %s), maximize %s, budget %s (%s); after the other variants' windows",
-		sr.Series, sr.Key, sr.Points, sr.Value(p, 0), sr.Value(p, sr.Points-1), sr.Maximize, budget, full)
-	row("", "each window: the value the search picks from the windows so far; the server restarted with its env")
-	row("", "worst case: %s of windows, plus server restarts", sr.WorstCase(p))
 }
 
 // describeSteps lists the steps, several to a line of at most 90 bytes.
@@ -433,18 +384,9 @@ func first(i int, k string) string {
 
 // commonPairs returns the entries every variant's map holds with the same value.
 func commonPairs(vs []plans.Variant, get func(plans.Variant) map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, val := range get(vs[0]) {
-		all := true
-		for _, v := range vs[1:] {
-			if x, ok := get(v)[k]; !ok || x != val {
-				all = false
-				break
-			}
-		}
-		if all {
-			out[k] = val
-		}
+	out := maps.Clone(get(vs[0]))
+	for _, v := range vs[1:] {
+		maps.DeleteFunc(out, func(k, val string) bool { x, ok := get(v)[k]; return !ok || x != val })
 	}
 	return out
 }
@@ -457,18 +399,13 @@ func pairsText(m map[string]string, skip ...map[string]string) string {
 		if slices.ContainsFunc(skip, func(s map[string]string) bool { _, ok := s[k]; return ok }) {
 			continue
 		}
-		out = append(out, k+"="+quoteControl(m[k]))
+		v := m[k]
+		if !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
+			v = strconv.Quote(v) // so that "a\nB=evil" cannot print as a second variable
+		}
+		out = append(out, k+"="+v)
 	}
 	return strings.Join(out, " ")
-}
-
-// quoteControl is v, Go-quoted when it holds a control character or is
-// not UTF-8, so that "a\nB=evil" cannot print as a second variable.
-func quoteControl(v string) string {
-	if !utf8.ValidString(v) || strings.ContainsFunc(v, unicode.IsControl) {
-		return strconv.Quote(v)
-	}
-	return v
 }
 
 // only returns the entries of m whose keys keys has.
@@ -484,13 +421,19 @@ func only(m, keys map[string]string) map[string]string {
 
 // probesText writes probes as "name: command (pattern `re`)", "; " between.
 func probesText(ps []plans.Probe) string {
-	var out []string
-	for _, p := range ps {
-		t := p.Name + ": " + p.Command
+	return joinMap(ps, "; ", func(p plans.Probe) string {
 		if p.Pattern != "" {
-			t += " (pattern `" + p.Pattern + "`)"
+			return p.Name + ": " + p.Command + " (pattern `" + p.Pattern + "`)"
 		}
-		out = append(out, t)
+		return p.Name + ": " + p.Command
+	})
+}
+
+// joinMap joins f of each x with sep.
+func joinMap[T any](xs []T, sep string, f func(T) string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
-	return strings.Join(out, "; ")
+	return strings.Join(out, sep)
 }

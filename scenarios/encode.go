@@ -11,18 +11,13 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Marshal writes s as a scenario file: the keys in the order of the spec
-// types, left-out values left out. Parse reads it back to the same values
-// (a test checks this on every example); URL mode prints its scenario so.
+// Marshal writes s as a scenario file, keys in the spec types' order, which
+// Parse reads back to the same values; URL mode prints its scenario so.
 func (s *Scenario) Marshal() ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	n := encode(reflect.ValueOf(s).Elem())
-	if n == nil {
-		n = &yaml.Node{Kind: yaml.MappingNode}
-	}
-	if err := enc.Encode(n); err != nil {
+	if err := enc.Encode(encode(reflect.ValueOf(s).Elem())); err != nil { // a struct: always a mapping
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
@@ -41,40 +36,51 @@ func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
 
 // encode is decode's inverse: the node of v, nil when v is left out.
 func encode(v reflect.Value) *yaml.Node {
-	t := v.Type()
-	switch k := t.Kind(); {
-	case (k == reflect.Pointer || k == reflect.Slice || k == reflect.Map) && v.IsNil():
+	if k := v.Kind(); (k == reflect.Pointer || k == reflect.Slice || k == reflect.Map) && v.IsNil() {
 		return nil
-	case t == durationType:
-		return str(time.Duration(v.Int()).String())
-	case t == fractionType:
-		return str(strconv.FormatFloat(v.Float()*100, 'g', -1, 64) + "%")
-	case t == pairsType:
+	}
+	switch x := v.Interface().(type) {
+	case time.Duration:
+		return str(x.String())
+	case Fraction:
+		return str(strconv.FormatFloat(float64(x)*100, 'g', -1, 64) + "%")
+	case Pairs:
 		m := mapping()
-		for _, p := range v.Interface().(Pairs) {
+		for _, p := range x {
 			m.Content = append(m.Content, str(p.Key), str(p.Value))
 		}
 		return m
-	case t == sweepType:
+	case Sweep:
 		m := mapping()
-		for _, p := range v.Interface().(Sweep) {
+		for _, p := range x {
 			m.Content = append(m.Content, str(p.Key), encodeParam(p))
 		}
 		return m
-	case t == envValueType:
-		if e := v.Interface().(EnvValue); !e.secret() && e.Value != nil {
-			return str(*e.Value)
+	case EnvValue:
+		if !x.secret() && x.Value != nil {
+			return str(*x.Value)
 		}
-	case t == repeatType:
-		return encodeRepeat(v.Interface().(RepeatSpec))
-	case t == searchType:
-		return encodeSearch(v.Interface().(SearchSpec))
-	case t == budgetType:
-		switch b := v.Interface().(BudgetSpec); {
-		case b.Windows != nil:
-			return scalar("!!int", strconv.Itoa(*b.Windows))
-		case b.Duration != nil:
-			return str(b.Duration.String())
+	case RepeatSpec:
+		switch {
+		case x.Count != nil:
+			return scalar("!!int", strconv.Itoa(*x.Count))
+		case x.Auto != nil && *x.Auto == AutoSpec{}:
+			return str("auto")
+		}
+		return encode(reflect.ValueOf(x.Auto))
+	case SearchSpec:
+		m := mapping()
+		if x.Param != nil {
+			m.Content = append(m.Content, str(x.Param.Key), encodeParam(*x.Param))
+		}
+		m.Content = append(m.Content, encodeKind(v).Content...)
+		return m
+	case BudgetSpec:
+		switch {
+		case x.Windows != nil:
+			return scalar("!!int", strconv.Itoa(*x.Windows))
+		case x.Duration != nil:
+			return str(x.Duration.String())
 		}
 		return nil
 	}
@@ -135,30 +141,8 @@ func encodeParam(p SweepParam) *yaml.Node {
 	return s
 }
 
-func encodeRepeat(r RepeatSpec) *yaml.Node {
-	switch {
-	case r.Count != nil:
-		return scalar("!!int", strconv.Itoa(*r.Count))
-	case r.Auto == nil:
-		return nil
-	case *r.Auto == AutoSpec{}:
-		return str("auto")
-	}
-	return encode(reflect.ValueOf(r.Auto))
-}
-
-func encodeSearch(s SearchSpec) *yaml.Node {
-	m := mapping()
-	if s.Param != nil {
-		m.Content = append(m.Content, str(s.Param.Key), encodeParam(*s.Param))
-	}
-	m.Content = append(m.Content, encodeKind(reflect.ValueOf(s)).Content...)
-	return m
-}
-
 // Paths lists the field path of every value s holds, each section before
-// what it holds ("load", "load.groups", "load.groups[0]",
-// "load.groups[0].cpus"): the paths that errors and FromFlag name.
+// what it holds ("load", "load.groups", "load.groups[0]", …).
 func (s *Scenario) Paths() []string {
 	var out []string
 	var walk func(n *yaml.Node, path string)
@@ -178,8 +162,6 @@ func (s *Scenario) Paths() []string {
 			}
 		}
 	}
-	if n := encode(reflect.ValueOf(s).Elem()); n != nil {
-		walk(n, "")
-	}
+	walk(encode(reflect.ValueOf(s).Elem()), "")
 	return out
 }

@@ -8,18 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// hostNameRE is an ssh config name or a plain host name: no leading dash
-// (it would read as an ssh option), no spaces or shell characters.
-var hostNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
-
-// userRE is a login name ssh accepts without quoting.
-var userRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+// nameRE is a host or login name ssh takes unquoted: no leading dash (an
+// ssh option), no spaces or shell characters.
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
 
 // optionKeyRE is an ssh_config keyword.
 var optionKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
@@ -31,50 +29,42 @@ var platformRE = regexp.MustCompile(`^[a-z0-9]+/[a-z0-9]+$`)
 // command: one shared connection per host, never a password prompt.
 var reservedSSHOptions = []string{"BatchMode", "ControlMaster", "ControlPath", "ControlPersist"}
 
-// ParseHost resolves a host as written in a scenario: "local" (nil, ""), an
-// ssh URL ssh://[user@]host[:port], or a host name (an alias from the ssh
-// config, or a plain name ssh resolves). A problem is returned as a message
-// that says what was expected.
+// ParseHost resolves a host as written: "local" (nil, ""), ssh://[user@]host[:port]
+// or a host name from the ssh config; else a message saying what was expected.
 func ParseHost(raw string) (*plans.SSHHost, string) {
 	const want = "want local, ssh://[user@]host[:port] or a host name from the ssh config"
+	ssh := strings.HasPrefix(raw, "ssh://")
 	switch {
 	case raw == "local":
 		return nil, ""
-	case strings.HasPrefix(raw, "ssh://"):
-		u, err := url.Parse(raw)
-		if err != nil {
-			return nil, fmt.Sprintf("%q is not an ssh URL (%s)", raw, want)
-		}
-		if _, hasPass := u.User.Password(); hasPass {
-			return nil, fmt.Sprintf("%q holds a password; kaeload logs in with keys only (BatchMode): drop the password and load the key into ssh-agent or name it in ssh_options: {IdentityFile: …}", raw)
-		}
-		if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-			return nil, fmt.Sprintf("%q has a path, query or fragment (%s)", raw, want)
-		}
-		h := &plans.SSHHost{Name: raw, Host: u.Hostname()}
-		if h.Host == "" || strings.HasPrefix(h.Host, "-") || strings.ContainsAny(h.Host, " \t'\"\\$`;&|<>") {
-			return nil, fmt.Sprintf("%q has no usable host name (%s)", raw, want)
-		}
-		if u.User != nil {
-			h.User = u.User.Username()
-			if !userRE.MatchString(h.User) {
-				return nil, fmt.Sprintf("%q: %q is not a login name (want letters, digits, . _ -)", raw, h.User)
-			}
-		}
-		if p := u.Port(); p != "" {
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 1 || n > 65535 {
-				return nil, fmt.Sprintf("%q: port %q, want 1 to 65535", raw, p)
-			}
-			h.Port = n
-		}
-		return h, ""
-	case strings.Contains(raw, "@"):
+	case !ssh && strings.Contains(raw, "@"):
 		return nil, fmt.Sprintf("%q: write ssh://%s (%s)", raw, raw, want)
-	case hostNameRE.MatchString(raw):
+	case !ssh && nameRE.MatchString(raw):
 		return &plans.SSHHost{Name: raw, Host: raw}, ""
+	case !ssh:
+		return nil, fmt.Sprintf("%s, got %q", want, raw)
 	}
-	return nil, fmt.Sprintf("%s, got %q", want, raw)
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Sprintf("%q is not an ssh URL (%s)", raw, want)
+	}
+	_, hasPass := u.User.Password()
+	h := &plans.SSHHost{Name: raw, Host: u.Hostname(), User: u.User.Username()}
+	port := u.Port()
+	h.Port, err = strconv.Atoi(port)
+	switch {
+	case hasPass:
+		return nil, fmt.Sprintf("%q holds a password; kaeload logs in with keys only (BatchMode): drop the password and load the key into ssh-agent or name it in ssh_options: {IdentityFile: …}", raw)
+	case (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "":
+		return nil, fmt.Sprintf("%q has a path, query or fragment (%s)", raw, want)
+	case h.Host == "" || strings.HasPrefix(h.Host, "-") || strings.ContainsAny(h.Host, " \t'\"\\$`;&|<>"):
+		return nil, fmt.Sprintf("%q has no usable host name (%s)", raw, want)
+	case u.User != nil && !nameRE.MatchString(h.User):
+		return nil, fmt.Sprintf("%q: %q is not a login name (want letters, digits, . _ -)", raw, h.User)
+	case port != "" && (err != nil || h.Port < 1 || h.Port > 65535):
+		return nil, fmt.Sprintf("%q: port %q, want 1 to 65535", raw, port)
+	}
+	return h, ""
 }
 
 // host resolves a host field at path, remembers an ssh host for
@@ -83,15 +73,12 @@ func (c *compiler) host(path, raw string) *plans.SSHHost {
 	h, msg := ParseHost(raw)
 	if msg != "" {
 		c.errorf(path, "%s", msg)
-		return nil
 	}
 	if h == nil {
 		return nil
 	}
-	for i := range c.hosts {
-		if c.hosts[i].Name == h.Name {
-			return &c.hosts[i]
-		}
+	if i := slices.IndexFunc(c.hosts, func(o plans.SSHHost) bool { return o.Name == h.Name }); i >= 0 {
+		return &c.hosts[i]
 	}
 	c.hosts = append(c.hosts, *h)
 	return h
@@ -102,18 +89,16 @@ func (c *compiler) sshOptions() []plans.SSHOption {
 	var out []plans.SSHOption
 	for _, p := range c.s.SSHOptions {
 		path := "ssh_options." + p.Key
+		r := slices.IndexFunc(reservedSSHOptions, func(r string) bool { return strings.EqualFold(p.Key, r) })
 		switch {
 		case !optionKeyRE.MatchString(p.Key):
 			c.errorf(path, "%q is not an ssh option name (want a keyword of ssh_config(5), such as IdentityFile)", p.Key)
 			continue
-		case hasControl(p.Value) || strings.TrimSpace(p.Value) == "":
+		case plans.HasControl(p.Value) || strings.TrimSpace(p.Value) == "":
 			c.errorf(path, "want a value without control characters, got %q", p.Value)
 			continue
-		}
-		for _, r := range reservedSSHOptions {
-			if strings.EqualFold(p.Key, r) {
-				c.errorf(path, "%s is set by kaeload (BatchMode=yes and one ControlMaster connection per host); leave it out", r)
-			}
+		case r >= 0:
+			c.errorf(path, "%s is set by kaeload (BatchMode=yes and one ControlMaster connection per host); leave it out", reservedSSHOptions[r])
 		}
 		out = append(out, plans.SSHOption{Key: p.Key, Value: p.Value})
 	}
@@ -127,40 +112,35 @@ func (c *compiler) binaries() map[string]string {
 	}
 	out := make(map[string]string, len(c.s.Binaries))
 	for _, k := range sortedKeys(c.s.Binaries) {
-		path := "binaries." + k
-		if !platformRE.MatchString(k) {
-			c.errorf(path, "%q is not a platform (want GOOS/GOARCH, such as linux/arm64)", k)
-			continue
-		}
-		f := c.s.Binaries[k]
-		if f == "" {
-			c.errorf(path, "empty (want the path of a kaeload built for %s)", k)
-			continue
-		}
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(c.s.abs, f)
+		path, f := "binaries."+k, c.s.Binaries[k]
+		file := f
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(c.s.abs, file)
 		}
 		goos, goarch, _ := strings.Cut(k, "/")
-		st, err := statFile(f)
+		st, err := os.Stat(file)
 		switch {
+		case !platformRE.MatchString(k):
+			c.errorf(path, "%q is not a platform (want GOOS/GOARCH, such as linux/arm64)", k)
+			continue
+		case f == "":
+			c.errorf(path, "empty (want the path of a kaeload built for %s)", k)
+			continue
 		case os.IsNotExist(err):
 			// Validating on another machine than the one that runs is
 			// fine; the run fails only if a host of that platform needs it.
-			c.warnf(path, "%s does not exist yet (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload): a %s host would fail the run", c.s.Binaries[k], goos, goarch, c.s.Binaries[k], k)
+			c.warnf(path, "%s does not exist yet (build it with GOOS=%s GOARCH=%s go build -o %s ./cmd/kaeload): a %s host would fail the run", f, goos, goarch, f, k)
 		case err != nil:
-			c.errorf(path, "%s: %v", c.s.Binaries[k], errors.Unwrap(err))
+			c.errorf(path, "%s: %v", f, errors.Unwrap(err))
 			continue
 		case !st.Mode().IsRegular():
-			c.errorf(path, "%s is not a regular file", c.s.Binaries[k])
+			c.errorf(path, "%s is not a regular file", f)
 			continue
 		}
-		out[k] = f
+		out[k] = file
 	}
 	return out
 }
-
-// statFile is os.Stat.
-var statFile = os.Stat
 
 // layoutHosts resolves load.layout.hosts: nil (this machine) for local,
 // each host once; nil result after an error.
@@ -181,14 +161,10 @@ func (c *compiler) layoutHosts(raw []string) []*plans.SSHHost {
 			continue
 		}
 		seen[r] = i
-		h, msg := ParseHost(r)
-		if msg != "" {
-			c.errorf(p, "%s", msg)
+		h := c.host(p, r)
+		if h == nil && r != "local" {
 			ok = false
 			continue
-		}
-		if h != nil {
-			h = c.host(p, r)
 		}
 		out = append(out, h)
 	}
@@ -198,9 +174,8 @@ func (c *compiler) layoutHosts(raw []string) []*plans.SSHHost {
 	return out
 }
 
-// remoteTarget checks that groups on other hosts can reach the target: the
-// built-in target listens on this machine's loopback (an error), and a
-// loopback URL means each host's own loopback (a warning).
+// remoteTarget checks that groups on other hosts can reach the target: not
+// the built-in one (an error) nor, as meant, a loopback URL (a warning).
 func (c *compiler) remoteTarget(t plans.Target, groups []plans.Group) {
 	for i, g := range groups {
 		if g.Host == nil {

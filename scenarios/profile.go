@@ -13,28 +13,39 @@ import (
 // MaxProfileCrypto bounds server.profile_crypto.
 const MaxProfileCrypto = 100
 
-// profile resolves server.profile and server.profile_crypto into the
-// plan's ProfileSpec (nil when the server is not profiled). A server
-// section that holds nothing but them (and a local host) asks for a
-// profile of a server kaeload does not start: the rest of the compiler
-// then sees no server section.
+// profile resolves server.profile and profile_crypto (nil: not profiled). A
+// server section of nothing else profiles a server kaeload does not start.
 func (c *compiler) profile() *results.ProfileSpec {
 	ss := c.s.Server
 	if ss == nil {
 		return nil
 	}
-	on := ss.Profile != nil && *ss.Profile
+	on := or(ss.Profile, false)
 	if ss.ProfileCrypto != nil && !on {
 		c.errorf("server.profile_crypto", "set without server.profile: true (it only says what counts as crypto in a profile)")
 	}
 	var spec *results.ProfileSpec
 	if on {
 		spec = &results.ProfileSpec{Rate: serverprof.Rate, Crypto: slices.Clone(results.DefaultCryptoLibraries)}
-		if ss.ProfileCrypto != nil {
-			spec.Crypto = c.cryptoList(ss.ProfileCrypto)
+		switch list := ss.ProfileCrypto; {
+		case list == nil:
+		case len(list) == 0:
+			c.errorf("server.profile_crypto", "empty list (leave it out for the defaults: %s)", strings.Join(results.DefaultCryptoLibraries, ", "))
+		case len(list) > MaxProfileCrypto:
+			c.errorf("server.profile_crypto", "%d entries, more than the %d allowed", len(list), MaxProfileCrypto)
+		default:
+			spec.Crypto = slices.Clone(list)
+			for i, l := range list {
+				if strings.TrimSpace(l) == "" || plans.HasControl(l) {
+					c.errorf(fmt.Sprintf("server.profile_crypto[%d]", i), "%q is not a library name prefix (want e.g. libcrypto, kae, qat)", l)
+				}
+			}
 		}
 	}
-	if profileOnly(ss, c.s.Variants) {
+	controls := ss.Start != nil || ss.Stop != nil || ss.Reload != nil || len(ss.Env) > 0 || ss.Ready != nil ||
+		ss.CommandTimeout != nil || len(ss.Probes) > 0 ||
+		slices.ContainsFunc(c.s.Variants, func(v VariantSpec) bool { return v.Start != nil })
+	if ss.Profile != nil && !controls { // kaeload only profiles the server
 		if ss.Host != nil && *ss.Host != "local" {
 			c.errorf("server.host", "a server that kaeload does not start is profiled on this machine only: give server.start and server.stop to profile it on %s", *ss.Host)
 		}
@@ -43,51 +54,4 @@ func (c *compiler) profile() *results.ProfileSpec {
 		c.s = &cp
 	}
 	return spec
-}
-
-// cryptoList checks the crypto library prefixes.
-func (c *compiler) cryptoList(list []string) []string {
-	if len(list) == 0 {
-		c.errorf("server.profile_crypto", "empty list (leave it out for the defaults: %s)", strings.Join(results.DefaultCryptoLibraries, ", "))
-		return nil
-	}
-	if len(list) > MaxProfileCrypto {
-		c.errorf("server.profile_crypto", "%d entries, more than the %d allowed", len(list), MaxProfileCrypto)
-		return nil
-	}
-	for i, l := range list {
-		if strings.TrimSpace(l) == "" || hasControl(l) {
-			c.errorf(fmt.Sprintf("server.profile_crypto[%d]", i), "%q is not a library name prefix (want e.g. libcrypto, kae, qat)", l)
-		}
-	}
-	return slices.Clone(list)
-}
-
-// profileOnly reports whether the server section ss says nothing but
-// how to profile the server (profile, profile_crypto, host) and no
-// variant gives a start command: kaeload then does not control the
-// server, it only profiles it.
-func profileOnly(ss *ServerSpec, variants []VariantSpec) bool {
-	if ss.Profile == nil || ss.Start != nil || ss.Stop != nil || ss.Reload != nil || len(ss.Env) > 0 || ss.Ready != nil || ss.CommandTimeout != nil || len(ss.Probes) > 0 {
-		return false
-	}
-	for _, v := range variants {
-		if v.Start != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// describeProfile writes how the server is profiled, when it is.
-func describeProfile(row rowFunc, p *plans.Plan) {
-	if p.Profile == nil {
-		return
-	}
-	where := "on this machine"
-	if p.Server != nil && p.Server.SSH != nil {
-		where = "on " + p.Server.Host + " over ssh"
-	}
-	row("profile", "perf record -e cpu-clock -F %d -g on the server's processes %s, every window", p.Profile.Rate, where)
-	row("", "crypto libraries: %s", strings.Join(p.Profile.Crypto, ", "))
 }

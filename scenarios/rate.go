@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,47 +27,33 @@ const (
 
 // rate resolves load.rate and the groups' rates into l.
 func (c *compiler) rate(ls *LoadSpec, l *plans.Load) {
-	given := 0
-	for _, gs := range ls.Groups {
-		if gs.Rate != nil {
-			given++
-		}
-	}
+	given := slices.ContainsFunc(ls.Groups, func(gs GroupSpec) bool { return gs.Rate != nil })
 	switch {
 	case ls.Rate != nil && ls.Capacity != nil:
 		c.errorf("load.capacity", "give load.rate (a fixed rate) or load.capacity (a search for the highest rate), not both")
-	case given > 0 && ls.Capacity != nil:
+	case given && ls.Capacity != nil:
 		c.errorf("load.capacity", "the capacity search splits its rates by the groups' CPUs: leave the groups' rate out")
-	case ls.Rate != nil && given > 0:
+	case ls.Rate != nil && given:
 		c.errorf("load.rate", "give load.rate (split by CPU share) or a rate for every group, not both")
-	case ls.Rate != nil:
-		if msg := plans.RateProblem(*ls.Rate); msg != "" {
-			c.problem("load.rate", msg)
-			return
-		}
-		if len(l.Groups) > 0 {
-			*l = l.SplitRate(*ls.Rate)
-		}
-	case given > 0:
+	case ls.Rate != nil && plans.RateProblem(*ls.Rate) != "":
+		c.problem("load.rate", plans.RateProblem(*ls.Rate))
+	case ls.Rate != nil && len(l.Groups) > 0:
+		*l = l.SplitRate(*ls.Rate)
+	case given:
 		var total float64
 		ok := true
 		for i, gs := range ls.Groups {
 			path := fmt.Sprintf("load.groups[%d]", i)
-			if gs.Rate == nil {
-				if c.leftOut(path + ".rate") {
-					ok = false
-					continue
-				}
-				c.errorf(path, "rate is missing: give every group a rate, or none and load.rate")
+			switch {
+			case gs.Rate == nil:
+				c.missing(path, "rate", ": give every group a rate, or none and load.rate")
 				ok = false
-				continue
-			}
-			if msg := plans.RateProblem(*gs.Rate); msg != "" {
-				c.problem(path+".rate", msg)
+			case plans.RateProblem(*gs.Rate) != "":
+				c.problem(path+".rate", plans.RateProblem(*gs.Rate))
 				ok = false
-				continue
+			default:
+				total += *gs.Rate
 			}
-			total += *gs.Rate
 		}
 		if !ok || len(l.Groups) != len(ls.Groups) {
 			return
@@ -94,20 +81,17 @@ func (c *compiler) capacity(p *plans.Plan) {
 		MaxErrors: p.MaxErrors, MaxMissed: plans.MaxMissed, From: DefaultCapacityFrom, Factor: DefaultCapacityFactor,
 		Resolution: DefaultCapacityResolution, Max: DefaultCapacityMax,
 	}, Window: DefaultCapacityWindow}
-	if cs.P99Handshake != nil {
-		cp.P99Handshake = *cs.P99Handshake
-		switch {
-		case cp.P99Handshake <= 0:
-			c.errorf(path+".p99_handshake", "must be positive, got %s", cp.P99Handshake)
-		case p.Target.TLS == nil && strings.HasPrefix(strings.ToLower(p.Target.URL), "http://"):
-			c.errorf(path+".p99_handshake", "the target is http://: there is no handshake to time (use p99_total)")
+	positive := func(d time.Duration) string {
+		if d > 0 {
+			return ""
 		}
+		return "must be positive, got " + d.String()
 	}
-	if cs.P99Total != nil {
-		cp.P99Total = *cs.P99Total
-		if cp.P99Total <= 0 {
-			c.errorf(path+".p99_total", "must be positive, got %s", cp.P99Total)
-		}
+	opt(c, path+".p99_handshake", cs.P99Handshake, &cp.P99Handshake, positive)
+	opt(c, path+".p99_total", cs.P99Total, &cp.P99Total, positive)
+	http := p.Target.TLS == nil && strings.HasPrefix(strings.ToLower(p.Target.URL), "http://")
+	if cp.P99Handshake > 0 && http {
+		c.errorf(path+".p99_handshake", "the target is http://: there is no handshake to time (use p99_total)")
 	}
 	if cs.P99Handshake == nil && cs.P99Total == nil && !c.leftOut(path+".p99_handshake") && !c.leftOut(path+".p99_total") {
 		c.errorf(path, "no latency target: give p99_handshake (e.g. 20ms) or p99_total")
@@ -118,18 +102,8 @@ func (c *compiler) capacity(p *plans.Plan) {
 	if cp.Max < cp.From && plans.RateProblem(cp.Max) == "" && plans.RateProblem(cp.From) == "" {
 		c.errorf(path+".max", "%s is below from (%s)", numfmt.Num(cp.Max, -1), numfmt.Num(cp.From, -1))
 	}
-	if cs.Factor != nil {
-		cp.Factor = *cs.Factor
-		if !(cp.Factor > 1 && cp.Factor <= plans.MaxCapacityFactor) {
-			c.errorf(path+".factor", "must be more than 1 and at most %d, got %s", plans.MaxCapacityFactor, numfmt.Num(cp.Factor, -1))
-		}
-	}
-	if cs.Resolution != nil {
-		cp.Resolution = float64(*cs.Resolution)
-		if !(cp.Resolution > 0 && cp.Resolution <= 0.5) {
-			c.errorf(path+".resolution", "must be more than 0%% and at most 50%%, got %s", numfmt.Percent(cp.Resolution))
-		}
-	}
+	opt(c, path+".factor", cs.Factor, &cp.Factor, plans.FactorProblem)
+	opt(c, path+".resolution", (*float64)(cs.Resolution), &cp.Resolution, plans.ResolutionProblem)
 	opt(c, path+".window", cs.Window, &cp.Window, plans.DurationBound.Problem)
 	if p.Repeat != 1 || p.Auto != nil {
 		c.errorf("repeat", "a capacity search runs once per variant: leave repeat out (or 1)")
@@ -145,13 +119,15 @@ func (c *compiler) capacity(p *plans.Plan) {
 	p.Load.Capacity = cp
 }
 
-// describeRate writes the open-loop schedule or the capacity search of
-// Describe: the rate in all and what a missed start means, or the
-// targets, the bound on the search's steps and its longest duration.
+// describeRate writes the open-loop schedule or the capacity search.
 func describeRate(row rowFunc, p *plans.Plan) {
 	l := p.Load
 	if l.Rate > 0 {
-		row("rate", "open loop: %s new %s per second in all (the groups' rates above), start k of a group at k/rate after its start, no drift", numfmt.Num(l.Rate, -1), perRequest(l))
+		per := "connections" // a new one per request in close mode
+		if l.Connection == plans.KeepAlive {
+			per = "requests"
+		}
+		row("rate", "open loop: %s new %s per second in all (the groups' rates above), start k of a group at k/rate after its start, no drift", numfmt.Num(l.Rate, -1), per)
 		row("", "a start due while every connection slot is busy is missed, never run late; a window missing more than %s of its starts is flagged", numfmt.Percent(plans.MaxMissed))
 		row("", "per window: %s starts in the measured %s, %s more in the warm-up", numfmt.Num(math.Floor(l.Rate*l.Duration.Seconds()), -1), l.Duration, numfmt.Num(math.Floor(l.Rate*l.Warmup.Seconds()), -1))
 		return
@@ -174,13 +150,4 @@ func describeRate(row rowFunc, p *plans.Plan) {
 	step := l.Warmup + c.Window + p.Cooldown
 	worst := time.Duration(up+bisect) * step * time.Duration(len(p.Variants))
 	row("", "each step: warm-up %s, measure %s (open loop); worst case %d variants × %d steps × %s = %s, plus server restarts", l.Warmup, c.Window, len(p.Variants), up+bisect, step, worst)
-}
-
-// perRequest names what the rate counts: connections in close mode,
-// requests on kept-alive ones.
-func perRequest(l plans.Load) string {
-	if l.Connection == plans.KeepAlive {
-		return "requests"
-	}
-	return "connections"
 }

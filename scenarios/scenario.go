@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -17,10 +18,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Scenario is a scenario file as written: every key known and every scalar
-// of the right type, no defaults applied, no value checked (Compile's job).
-// A nil pointer, slice or map is a key left out. The yaml tags are the
-// file's keys; docs/scenario.md describes each one.
+// Scenario is a scenario file as written, unchecked and without defaults; a
+// nil pointer, slice or map is a key left out. docs/scenario.md has the keys.
 type Scenario struct {
 	Version        *int              `yaml:"version"`
 	Name           *string           `yaml:"name"`
@@ -44,10 +43,9 @@ type Scenario struct {
 	SSHOptions     Pairs             `yaml:"ssh_options"`
 	Binaries       map[string]string `yaml:"binaries"`
 
-	file string         // name used in messages
-	dir  string         // directory relative file names (tls.ca) are read from
-	abs  string         // absolute dir, the builtin {scenario_dir}
-	pos  map[string]pos // where each field path's value came from
+	file string           // name used in messages
+	abs  string           // absolute dir, the builtin {scenario_dir}
+	pos  map[string]Error // where each field path's value came from
 
 	// parseErrs are the values Parse could not decode, reported by Compile;
 	// dropped holds their field paths (and those of failed Sets).
@@ -235,7 +233,7 @@ type EnvValue struct {
 	Secret *bool   `yaml:"secret"`
 }
 
-func (e EnvValue) secret() bool { return e.Secret != nil && *e.Secret }
+func (e EnvValue) secret() bool { return or(e.Secret, false) }
 
 // RepeatSpec is repeat: a number of windows per variant, auto, or the
 // mapping form.
@@ -284,28 +282,20 @@ func readSmallFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, cmp.Or(err, fmt.Errorf("%s is not a regular file", path))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s is larger than %d bytes", path, limit)
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
-	}
-	return data, nil
+	return data, err
 }
 
-// Parse parses a scenario from data, name locating messages and relative
-// files. It reports every unknown key and mistyped value; with well-formed
-// YAML the scenario comes back too, for Compile to report all problems.
+// Parse parses a scenario from data (name locates messages and relative files),
+// reporting every unknown key and mistyped value; Compile reports the rest.
 func Parse(name string, data []byte) (*Scenario, error) {
-	s := &Scenario{file: name, dir: filepath.Dir(name), abs: absDir(name), pos: make(map[string]pos), dropped: make(map[string]bool)}
+	s := &Scenario{file: name, abs: absDir(name), pos: make(map[string]Error), dropped: make(map[string]bool)}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -330,13 +320,10 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		// Not worth compiling: most of it was not even read.
 		return nil, errors.Join(d.errs...)
 	}
-	if len(d.errs) > 0 {
-		for _, e := range d.errs {
-			s.parseErrs = append(s.parseErrs, e.(*Error))
-		}
-		return s, errors.Join(d.errs...)
+	for _, e := range d.errs {
+		s.parseErrs = append(s.parseErrs, e.(*Error))
 	}
-	return s, nil
+	return s, errors.Join(d.errs...)
 }
 
 // absDir is the absolute directory of the file name, for {scenario_dir}.

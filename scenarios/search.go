@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,10 +16,9 @@ const DefaultSearchBudget = 12
 
 // pendingSearch is the searched entry as variants found it.
 type pendingSearch struct {
-	path          string // variants[i]
-	spec          *SearchSpec
-	series, key   string
-	first, points int
+	plans.Search        // its Series, Key, First and Points
+	path         string // variants[i]
+	spec         *SearchSpec
 }
 
 // searchSweep checks variants[i].search and returns its variable as a
@@ -46,7 +46,8 @@ func (c *compiler) searchSweep(path string, vs VariantSpec) (Sweep, bool) {
 	if !ok {
 		return nil, false
 	}
-	c.search = &pendingSearch{path: path, spec: spec, series: *vs.Name, key: spec.Param.Key}
+	c.search = &pendingSearch{path: path, spec: spec}
+	c.search.Series, c.search.Key = *vs.Name, spec.Param.Key
 	return Sweep{*spec.Param}, true
 }
 
@@ -63,11 +64,12 @@ var objectives = map[string]results.Objective{
 // there is none.
 func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 	ps := c.search
-	if ps == nil || ps.points == 0 {
+	if ps == nil || ps.Points == 0 {
 		return nil
 	}
 	sp := ps.path + ".search"
-	s := &plans.Search{Series: ps.series, Key: ps.key, First: ps.first, Points: ps.points, Maximize: results.ObjectiveRate, Budget: DefaultSearchBudget}
+	s := &ps.Search
+	s.Maximize, s.Budget = results.ObjectiveRate, DefaultSearchBudget
 	if m := ps.spec.Maximize; m != nil {
 		o, ok := objectives[strings.ToLower(strings.Join(strings.Fields(*m), " "))]
 		if !ok {
@@ -75,7 +77,19 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 		}
 		s.Maximize = o
 	}
-	c.searchStart(p, s, sp+".start")
+	// start: predicted maps the soft-ratio prediction (KAE_GO_SOFT_RATIO, 0-100) to a grid point.
+	st := choice(c, sp+".start", ps.spec.Start, "coarse", "predicted or coarse", "predicted", "coarse")
+	// A tainted env has its own problem reported.
+	if st == "predicted" && !c.s.tainted(ps.path+".env."+softRatioEnv) {
+		i := slices.IndexFunc(p.Variants[s.First:s.First+s.Points], func(v plans.Variant) bool {
+			pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64)
+			return err != nil || pct < 0 || pct > 100
+		})
+		if s.Predicted = i < 0; !s.Predicted {
+			v := p.Variants[s.First+i]
+			c.errorf(sp+".start", "predicted needs every searched variant to set %s to a number from 0 to 100 (e.g. env: {%s: \"{%s}\"}); %s sets %q", softRatioEnv, softRatioEnv, s.Key, v.Name, v.Env[softRatioEnv])
+		}
+	}
 	switch b := ps.spec.Budget; {
 	case b.Windows != nil:
 		s.Budget = *b.Windows
@@ -96,31 +110,6 @@ func (c *compiler) searchPlan(p *plans.Plan) *plans.Search {
 		}
 	}
 	return s
-}
-
-// searchStart resolves search.start: "predicted" needs every grid
-// point's variant to set KAE_GO_SOFT_RATIO to a number from 0 to 100,
-// which the prediction maps to a grid point.
-func (c *compiler) searchStart(p *plans.Plan, s *plans.Search, path string) {
-	st := c.search.spec.Start
-	if st == nil || *st == "coarse" {
-		return
-	}
-	if *st != "predicted" {
-		c.errorf(path, "want predicted or coarse, got %q", *st)
-		return
-	}
-	if c.s.tainted(c.search.path + ".env." + softRatioEnv) {
-		return // the env's own problem is reported
-	}
-	for k := range s.Points {
-		v := p.Variants[s.First+k]
-		if pct, err := strconv.ParseFloat(v.Env[softRatioEnv], 64); err != nil || pct < 0 || pct > 100 {
-			c.errorf(path, "predicted needs every searched variant to set %s to a number from 0 to 100 (e.g. env: {%s: \"{%s}\"}); %s sets %q", softRatioEnv, softRatioEnv, s.Key, v.Name, v.Env[softRatioEnv])
-			return
-		}
-	}
-	s.Predicted = true
 }
 
 // softRatioEnv is the soft ratio's variable (analysis.SoftRatioEnv).

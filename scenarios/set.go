@@ -3,7 +3,9 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,13 +16,9 @@ import (
 // value is YAML, missing sections are created and an index equal to a
 // list's length appends. Compile's messages then name the --set.
 func (s *Scenario) Set(path, value string) error {
-	text := path + "=" + value
-	fail := func(format string, args ...any) error {
-		return &Error{Msg: fmt.Sprintf(format, args...)}
-	}
 	segs, err := splitPath(path)
 	if err != nil {
-		return fail("%v", err)
+		return &Error{Msg: err.Error()}
 	}
 	var node yaml.Node
 	var val *yaml.Node // nil: not YAML, a string field takes it as written
@@ -31,23 +29,20 @@ func (s *Scenario) Set(path, value string) error {
 			val = val.Content[0]
 		}
 		if value == "" || val.Kind == yaml.DocumentNode {
-			val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value} // "path=" sets an empty string
+			val = str(value) // "path=" sets an empty string
 		}
 	}
-	if s.pos == nil {
-		s.pos = make(map[string]pos)
+	if s.pos == nil { // a Scenario built in code
+		s.pos, s.dropped = make(map[string]Error), make(map[string]bool)
 	}
-	if s.dropped == nil {
-		s.dropped = make(map[string]bool)
-	}
-	d := &decoder{file: s.file, set: text, pos: s.pos, raw: value, rawErr: yamlErr, dropped: s.dropped}
+	d := &decoder{file: s.file, set: path + "=" + value, pos: s.pos, dropped: s.dropped}
+	d.raw, d.rawErr = value, yamlErr
 	if err := d.assign(reflect.ValueOf(s).Elem(), "", segs, val); err != nil {
-		return fail("%v", err)
+		return &Error{Msg: err.Error()}
 	}
 	for _, e := range d.errs {
-		if e, ok := e.(*Error); ok {
-			e.File, e.Line, e.Col, e.Set = "", 0, 0, "" // the caller names the --set
-		}
+		e := e.(*Error)
+		e.File, e.Line, e.Col, e.Set = "", 0, 0, "" // the caller names the --set
 	}
 	return errors.Join(d.errs...)
 }
@@ -57,14 +52,14 @@ func (s *Scenario) Set(path, value string) error {
 // general path to the particular; a later Set still names its --set.
 func (s *Scenario) FromFlag(path, flag string) {
 	if s.pos == nil {
-		s.pos = make(map[string]pos)
+		s.pos = make(map[string]Error)
 	}
 	for k := range s.pos {
 		if within(k, path) {
-			s.pos[k] = pos{flag: flag}
+			s.pos[k] = Error{Flag: flag}
 		}
 	}
-	s.pos[path] = pos{flag: flag}
+	s.pos[path] = Error{Flag: flag}
 }
 
 // seg is one step of a field path: a key, or a list index when index >= 0.
@@ -98,43 +93,11 @@ func splitPath(path string) ([]seg, error) {
 	return segs, nil
 }
 
-// assignEnv sets an env entry. A plain value keeps the entry's secret
-// mark (--set server.env.TOKEN=x stays secret); the mapping form replaces it whole.
-func (d *decoder) assignEnv(v reflect.Value, path string, val *yaml.Node) error {
-	old := v.Interface().(EnvValue)
-	mapping := false
-	if val != nil && val.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(val.Content); i += 2 {
-			mapping = mapping || val.Content[i].Value == "value" && !isNull(val.Content[i+1])
-		}
-	}
-	if !mapping && (val == nil || val.Kind != yaml.ScalarNode) {
-		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
-	}
-	d.forget(path)
-	v.SetZero()
-	d.decode(path, val, v)
-	if !mapping && old.Secret != nil {
-		e := v.Interface().(EnvValue)
-		e.Secret = old.Secret
-		v.Set(reflect.ValueOf(e))
-	}
-	return nil
-}
-
 // forget drops what is known of the value at path and under it, which a
 // Set replaces: positions, and values left out.
 func (d *decoder) forget(path string) {
-	for k := range d.pos {
-		if within(k, path) {
-			delete(d.pos, k)
-		}
-	}
-	for k := range d.dropped {
-		if within(k, path) {
-			delete(d.dropped, k)
-		}
-	}
+	maps.DeleteFunc(d.pos, func(k string, _ Error) bool { return within(k, path) })
+	maps.DeleteFunc(d.dropped, func(k string, _ bool) bool { return within(k, path) })
 }
 
 // notYAML is the error of a Set value that is not YAML where YAML is needed.
@@ -152,16 +115,16 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 	if t.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			v.Set(reflect.New(t.Elem()))
-			d.pos[path] = pos{set: d.set}
+			d.pos[path] = Error{Set: d.set}
 		}
 		return d.assign(v.Elem(), path, segs, val)
 	}
 	switch {
 	case sg.index >= 0:
 		return d.assignIndex(v, path, segs, val)
-	case t == searchType:
+	case is[SearchSpec](t):
 		return d.assignSearch(v, path, segs, val)
-	case t == budgetType:
+	case is[BudgetSpec](t):
 		return fmt.Errorf("%s is a value, not a section", path)
 	case t.Kind() == reflect.Struct:
 		fs := fieldsOf(t)
@@ -174,9 +137,9 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 			return fmt.Errorf("unknown key %q %s (valid keys: %s)", sg.key, where, keyList(fs))
 		}
 		return d.assign(v.Field(f.index), joinKey(path, sg.key), segs[1:], val)
-	case t == pairsType:
+	case is[Pairs](t):
 		return d.assignPair(v, path, segs, val)
-	case t == sweepType:
+	case is[Sweep](t):
 		return d.assignSweep(v, path, segs, val)
 	case t.Kind() == reflect.Map:
 		if v.IsNil() {
@@ -197,13 +160,19 @@ func (d *decoder) assign(v reflect.Value, path string, segs []seg, val *yaml.Nod
 
 // assignValue decodes val into v, the end of the path.
 func (d *decoder) assignValue(v reflect.Value, path string, val *yaml.Node) error {
-	if v.Type() == envValueType {
-		return d.assignEnv(v, path, val)
+	// An env entry's mapping form with a value replaces it whole; any other
+	// value is its value, and keeps its secret mark (--set server.env.TOKEN=x).
+	old, env := v.Interface().(EnvValue)
+	mapping := false
+	if env && val != nil && val.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(val.Content); i += 2 {
+			mapping = mapping || val.Content[i].Value == "value" && !isNull(val.Content[i+1])
+		}
 	}
 	// A string field takes a value that is not a YAML scalar as written,
 	// so that templates such as {scenario_dir}/x.cnf work.
-	if v.Kind() == reflect.String && (val == nil || val.Kind != yaml.ScalarNode) {
-		val = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: d.raw}
+	if (v.Kind() == reflect.String || env && !mapping) && (val == nil || val.Kind != yaml.ScalarNode) {
+		val = str(d.raw)
 	}
 	if val == nil {
 		return d.notYAML()
@@ -211,13 +180,16 @@ func (d *decoder) assignValue(v reflect.Value, path string, val *yaml.Node) erro
 	d.forget(path)
 	v.SetZero()
 	d.decode(path, val, v)
+	if env && !mapping && old.Secret != nil {
+		v.Addr().Interface().(*EnvValue).Secret = old.Secret
+	}
 	return nil
 }
 
 // assignIndex sets list entry segs[0].index of v, appending at its length.
 func (d *decoder) assignIndex(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	t, i := v.Type(), segs[0].index
-	if t.Kind() != reflect.Slice || t == pairsType || t == sweepType {
+	if t.Kind() != reflect.Slice || is[Pairs](t) || is[Sweep](t) {
 		return fmt.Errorf("%s is not a list; [%d] does not apply", path, i)
 	}
 	n := v.Len()
@@ -245,13 +217,11 @@ func (d *decoder) assignPair(v reflect.Value, path string, segs []seg, val *yaml
 		return err
 	}
 	ps := v.Interface().(Pairs)
-	for i := range ps {
-		if ps[i].Key == key {
-			ps[i] = p
-			return nil
-		}
+	if i := slices.IndexFunc(ps, func(q Pair) bool { return q.Key == key }); i >= 0 {
+		ps[i] = p
+	} else {
+		v.Set(reflect.ValueOf(append(ps, p)))
 	}
-	v.Set(reflect.ValueOf(append(ps, p)))
 	return nil
 }
 
@@ -259,26 +229,23 @@ func (d *decoder) assignPair(v reflect.Value, path string, segs []seg, val *yaml
 func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	key := segs[0].key
 	sub := joinKey(path, key)
-	sw := v.Interface().(Sweep)
-	i := 0
-	for i < len(sw) && sw[i].Key != key {
-		i++
+	sw := slices.Clone(v.Interface().(Sweep))
+	i := slices.IndexFunc(sw, func(p SweepParam) bool { return p.Key == key })
+	if i < 0 {
+		i, sw = len(sw), append(sw, SweepParam{Key: key})
 	}
-	p := SweepParam{Key: key}
-	if i < len(sw) {
-		p = sw[i]
-	}
-	if len(segs) == 1 {
+	p := &sw[i]
+	switch {
+	case len(segs) == 1:
 		d.forget(sub)
 		if val == nil {
 			return d.notYAML()
 		}
-		p = SweepParam{Key: key}
-		d.sweepParam(sub, val, &p)
-	} else {
-		if p.Values != nil {
-			return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
-		}
+		*p = SweepParam{Key: key}
+		d.paramValues(sub, val, p)
+	case p.Values != nil:
+		return fmt.Errorf("%s is a list of values, not a range; set it whole", sub)
+	default:
 		r := RangeSpec{}
 		if p.Range != nil {
 			r = *p.Range
@@ -287,13 +254,7 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 			return err
 		}
 		p.Range = &r
-		d.pos[sub] = pos{set: d.set}
-	}
-	sw = append(Sweep(nil), sw...)
-	if i < len(sw) {
-		sw[i] = p
-	} else {
-		sw = append(sw, p)
+		d.pos[sub] = Error{Set: d.set}
 	}
 	v.Set(reflect.ValueOf(sw))
 	return nil
@@ -303,29 +264,23 @@ func (d *decoder) assignSweep(v reflect.Value, path string, segs []seg, val *yam
 // (whole, or a field of its range, as for a sweep).
 func (d *decoder) assignSearch(v reflect.Value, path string, segs []seg, val *yaml.Node) error {
 	spec := v.Interface().(SearchSpec)
-	sv := reflect.ValueOf(&spec).Elem()
-	sg := segs[0]
-	if f, ok := lookupField(fieldsOf(searchType), sg.key); ok {
-		if err := d.assign(sv.Field(f.index), joinKey(path, sg.key), segs[1:], val); err != nil {
-			return err
-		}
-		v.Set(sv)
-		return nil
-	}
-	if spec.Param != nil && spec.Param.Key != sg.key {
+	key := segs[0].key
+	var err error
+	if f, ok := lookupField(fieldsOf(v.Type()), key); ok {
+		err = d.assign(reflect.ValueOf(&spec).Elem().Field(f.index), joinKey(path, key), segs[1:], val)
+	} else if spec.Param != nil && spec.Param.Key != key {
 		return fmt.Errorf("%s searches %s; a search has one variable (set %s)", path, spec.Param.Key, joinKey(path, spec.Param.Key))
+	} else {
+		var sw Sweep
+		if spec.Param != nil {
+			sw = Sweep{*spec.Param}
+		}
+		if err = d.assign(reflect.ValueOf(&sw).Elem(), path, segs, val); len(sw) > 0 {
+			spec.Param = &sw[0]
+		}
 	}
-	var sw Sweep
-	if spec.Param != nil {
-		sw = Sweep{*spec.Param}
+	if err == nil {
+		v.Set(reflect.ValueOf(spec))
 	}
-	if err := d.assign(reflect.ValueOf(&sw).Elem(), path, segs, val); err != nil {
-		return err
-	}
-	if len(sw) > 0 {
-		p := sw[0]
-		spec.Param = &p
-	}
-	v.Set(sv)
-	return nil
+	return err
 }

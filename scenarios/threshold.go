@@ -12,8 +12,9 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// thresholdOps are the comparison operators, two-character ones first.
-var thresholdOps = []string{"<=", ">=", "==", "!=", "<", ">"}
+// thresholdOps are the comparison operators, two-character ones first;
+// "=" is refused with a hint.
+var thresholdOps = []string{"<=", ">=", "==", "!=", "<", ">", "="}
 
 // latencyKinds are the histograms a latency threshold may name ("latency"
 // is total).
@@ -22,46 +23,37 @@ var latencyKinds = map[string]string{"connect": "connect", "handshake": "handsha
 // tokens splits a threshold expression into words and operators.
 func tokens(expr string) []string {
 	var out []string
-	i := 0
-	for i < len(expr) {
-		c := expr[i]
-		if c == ' ' || c == '\t' {
+	blank := func(c byte) bool { return c == ' ' || c == '\t' }
+	for i := 0; i < len(expr); {
+		switch op := opAt(expr[i:]); {
+		case blank(expr[i]):
 			i++
-			continue
+		case op != "":
+			out, i = append(out, op), i+len(op)
+		default:
+			j := i + 1
+			for j < len(expr) && !blank(expr[j]) && opAt(expr[j:]) == "" {
+				j++
+			}
+			out, i = append(out, expr[i:j]), j
 		}
-		if op := opAt(expr[i:]); op != "" {
-			out = append(out, op)
-			i += len(op)
-			continue
-		}
-		j := i
-		for j < len(expr) && expr[j] != ' ' && expr[j] != '\t' && opAt(expr[j:]) == "" {
-			j++
-		}
-		out = append(out, expr[i:j])
-		i = j
 	}
 	return out
 }
 
 func opAt(s string) string {
-	for _, op := range thresholdOps {
-		if strings.HasPrefix(s, op) {
-			return op
-		}
+	i := slices.IndexFunc(thresholdOps, func(op string) bool { return strings.HasPrefix(s, op) })
+	if i < 0 {
+		return ""
 	}
-	if strings.HasPrefix(s, "=") {
-		return "=" // refused below with a hint
-	}
-	return ""
+	return thresholdOps[i]
 }
 
 // thresholdHelp is the grammar, for error messages.
 const thresholdHelp = `want "req/s >= 100000", "errors < 0.1%", "errors == 0", "p99 handshake < 20ms", "client_bound == false", "server_saturated == true", "kae vs baseline >= +30%", "listen_overflows == 0", "stalls == 0", "diagnoses == 0" or "probe hpre_send per request >= 0.9"`
 
-// countMetrics are the metrics bounded by a count of the timeline's
-// events, and boolMetrics those true or false of a variant, by the name a
-// threshold gives them.
+// countMetrics count the timeline's events, and boolMetrics are true or
+// false of a variant, by the name a threshold gives them.
 var (
 	countMetrics = map[string]string{
 		"listen_overflows": results.MetricListenOverflows, "stalls": results.MetricStalls, "diagnoses": results.MetricDiagnoses,
@@ -121,7 +113,7 @@ func ParseThreshold(expr string) (results.Threshold, error) {
 func parseVsThreshold(t *results.Threshold, lhs []string, value string) error {
 	t.Metric, t.Variant, t.Against = results.MetricVs, lhs[0], lhs[2]
 	var ok bool
-	if t.Value, ok = thresholdPercent(value, true); !ok {
+	if t.Value, ok = thresholdPercent(value, "+-"); !ok {
 		return fmt.Errorf("%q: %q is not a percentage (want e.g. +30%% or -5%%)", t.Expr, value)
 	}
 	return nil
@@ -129,8 +121,8 @@ func parseVsThreshold(t *results.Threshold, lhs []string, value string) error {
 
 func parseRateThreshold(t *results.Threshold, _ []string, value string) error {
 	t.Metric = results.MetricRate
-	var err error
-	if t.Value, err = plainNumber(value); err != nil {
+	var ok bool
+	if t.Value, ok = plainNumber(value, ""); !ok {
 		return fmt.Errorf("%q: %q is not a rate in req/s (want e.g. 100000)", t.Expr, value)
 	}
 	return nil
@@ -138,7 +130,7 @@ func parseRateThreshold(t *results.Threshold, _ []string, value string) error {
 
 // parseErrorsThreshold takes a share ("0.1%") or a count ("0").
 func parseErrorsThreshold(t *results.Threshold, _ []string, value string) error {
-	if v, ok := thresholdPercent(value, false); ok {
+	if v, ok := thresholdPercent(value, ""); ok {
 		t.Metric, t.Value = results.MetricErrorShare, v
 		if v > 1 {
 			return fmt.Errorf("%q: %s is more than 100%%", t.Expr, value)
@@ -180,12 +172,12 @@ func parseBoolThreshold(t *results.Threshold, lhs []string, value string) error 
 // parseLatencyThreshold parses "pQ KIND OP DURATION", the value in µs.
 func parseLatencyThreshold(t *results.Threshold, lhs []string, value string) error {
 	t.Metric = results.MetricLatency
-	q, err := plainNumber(lhs[0][1:])
-	if err != nil || q <= 0 || q > 100 {
+	q, ok := plainNumber(lhs[0][1:], "")
+	if !ok || q <= 0 || q > 100 {
 		return fmt.Errorf("%q: %q is not a percentile (want p50, p99, p99.9)", t.Expr, lhs[0])
 	}
-	kind, ok := latencyKinds[lhs[1]]
-	if !ok {
+	kind, known := latencyKinds[lhs[1]]
+	if !known {
 		return fmt.Errorf("%q: %q is not a latency (want connect, handshake, ttfb or total)", t.Expr, lhs[1])
 	}
 	d, err := time.ParseDuration(value)
@@ -208,54 +200,41 @@ func parseProbeThreshold(t *results.Threshold, lhs []string, value string) error
 		return fmt.Errorf("%q: want \"probe NAME OP NUMBER\" (its mean delta per window) or \"probe NAME per request OP NUMBER\"", t.Expr)
 	}
 	t.Probe = lhs[1]
-	num, neg := strings.CutPrefix(value, "-")
-	v, err := plainNumber(num)
-	if err != nil {
+	var ok bool
+	if t.Value, ok = plainNumber(value, "-"); !ok {
 		return fmt.Errorf("%q: %q is not a number (want e.g. 0.9)", t.Expr, value)
 	}
-	if neg {
-		v = -v
-	}
-	t.Value = v
 	return nil
 }
 
-// plainNumber parses a finite, non-negative decimal number.
-func plainNumber(s string) (float64, error) {
-	if s == "" || strings.ContainsAny(s, "+-eEpPxX_") {
-		return 0, fmt.Errorf("not a plain number")
+// plainNumber parses a finite decimal number without exponent, led by one
+// of signs when it is signed.
+func plainNumber(s, signs string) (float64, bool) {
+	neg := false
+	if s != "" && strings.IndexByte(signs, s[0]) >= 0 {
+		neg, s = s[0] == '-', s[1:]
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("not a plain number")
-	}
-	return v, nil
-}
-
-// thresholdPercent parses "30%" (or "+30%", "-5%" when signed) as a fraction.
-func thresholdPercent(s string, signed bool) (float64, bool) {
-	num, ok := strings.CutSuffix(s, "%")
-	if !ok {
-		return 0, false
-	}
-	neg := false
-	if signed && num != "" && (num[0] == '+' || num[0] == '-') {
-		neg = num[0] == '-'
-		num = num[1:]
-	}
-	v, err := plainNumber(num)
-	if err != nil {
+	if s == "" || strings.ContainsAny(s, "+-eEpPxX_") || err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 		return 0, false
 	}
 	if neg {
 		v = -v
 	}
-	return v / 100, true
+	return v, true
 }
 
-// AddThreshold adds a threshold given on the command line (--threshold);
-// Compile checks it with the scenario's and names it in errors as
-// `--threshold "EXPR"`.
+// thresholdPercent parses "30%" (or "+30%", "-5%" with signs "+-") as a fraction.
+func thresholdPercent(s, signs string) (float64, bool) {
+	if num, ok := strings.CutSuffix(s, "%"); ok {
+		v, good := plainNumber(num, signs)
+		return v / 100, good
+	}
+	return 0, false
+}
+
+// AddThreshold adds a --threshold expression, which Compile checks with
+// the scenario's and names in errors as `--threshold "EXPR"`.
 func (s *Scenario) AddThreshold(expr string) {
 	s.extraThresholds = append(s.extraThresholds, expr)
 }

@@ -2,7 +2,10 @@ package scenarios
 
 import (
 	"crypto/tls"
+	"slices"
 	"strings"
+
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 // opensslSuites maps OpenSSL cipher names to the IANA names crypto/tls
@@ -46,15 +49,9 @@ func lookupSuite(name string) (suiteInfo, bool) {
 	if n, ok := opensslSuites[iana]; ok {
 		iana = n
 	}
-	for _, list := range [][]*tls.CipherSuite{tls.CipherSuites(), tls.InsecureCipherSuites()} {
-		for _, cs := range list {
-			if cs.Name == iana {
-				return suiteInfo{
-					id:       cs.ID,
-					tls13:    len(cs.SupportedVersions) == 1 && cs.SupportedVersions[0] == tls.VersionTLS13,
-					insecure: cs.Insecure,
-				}, true
-			}
+	for _, cs := range append(tls.CipherSuites(), tls.InsecureCipherSuites()...) {
+		if cs.Name == iana {
+			return suiteInfo{cs.ID, slices.Equal(cs.SupportedVersions, []uint16{tls.VersionTLS13}), cs.Insecure}, true
 		}
 	}
 	return suiteInfo{}, false
@@ -71,55 +68,29 @@ func opensslName(id uint16) string {
 	return iana
 }
 
-// curveNames maps accepted curve names (upper-cased) to their IDs: Go's
-// names plus the OpenSSL/IETF aliases.
-var curveNames = map[string]tls.CurveID{
-	"X25519":             tls.X25519,
-	"P-256":              tls.CurveP256,
-	"P256":               tls.CurveP256,
-	"PRIME256V1":         tls.CurveP256,
-	"SECP256R1":          tls.CurveP256,
-	"P-384":              tls.CurveP384,
-	"P384":               tls.CurveP384,
-	"SECP384R1":          tls.CurveP384,
-	"P-521":              tls.CurveP521,
-	"P521":               tls.CurveP521,
-	"SECP521R1":          tls.CurveP521,
-	"X25519MLKEM768":     tls.X25519MLKEM768,
-	"SECP256R1MLKEM768":  tls.SecP256r1MLKEM768,
-	"SECP384R1MLKEM1024": tls.SecP384r1MLKEM1024,
-}
+// curveNames maps accepted curve names (upper-cased) to their IDs: the
+// names curveName shows plus the OpenSSL/IETF aliases.
+var curveNames = func() map[string]tls.CurveID {
+	m := map[string]tls.CurveID{"P256": tls.CurveP256, "PRIME256V1": tls.CurveP256, "SECP256R1": tls.CurveP256,
+		"P384": tls.CurveP384, "SECP384R1": tls.CurveP384, "P521": tls.CurveP521, "SECP521R1": tls.CurveP521}
+	for _, c := range plans.Curves {
+		m[strings.ToUpper(curveName(uint16(c)))] = c
+	}
+	return m
+}()
 
-// curveList is the list of canonical curve names shown in errors.
-const curveList = "X25519, P-256, P-384, P-521, X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024"
+// curveList names the curves a plan may offer, for errors.
+var curveList = joinMap(plans.Curves, ", ", func(c tls.CurveID) string { return curveName(uint16(c)) })
 
 // isHybrid reports whether a group is a post-quantum hybrid (TLS 1.3 only).
-func isHybrid(c tls.CurveID) bool {
-	return c == tls.X25519MLKEM768 || c == tls.SecP256r1MLKEM768 || c == tls.SecP384r1MLKEM1024
-}
+func isHybrid(c tls.CurveID) bool { return strings.Contains(c.String(), "MLKEM") }
 
-// curveName is the display name of a curve.
-func curveName(id uint16) string {
-	switch tls.CurveID(id) {
-	case tls.CurveP256:
-		return "P-256"
-	case tls.CurveP384:
-		return "P-384"
-	case tls.CurveP521:
-		return "P-521"
-	}
-	return tls.CurveID(id).String()
-}
+// curveName is the display name of a curve: P-256 for CurveP256.
+func curveName(id uint16) string { return strings.Replace(tls.CurveID(id).String(), "CurveP", "P-", 1) }
 
 // parseVersion accepts "1.2", "1.3", "TLS1.2", "TLSv1.3" (any case).
 func parseVersion(s string) (uint16, bool) {
-	v := strings.ToUpper(s)
-	v = strings.TrimPrefix(strings.TrimPrefix(v, "TLS"), "V")
-	switch v {
-	case "1.2":
-		return tls.VersionTLS12, true
-	case "1.3":
-		return tls.VersionTLS13, true
-	}
-	return 0, false
+	v := strings.TrimPrefix(strings.TrimPrefix(strings.ToUpper(s), "TLS"), "V")
+	n, ok := map[string]uint16{"1.2": tls.VersionTLS12, "1.3": tls.VersionTLS13}[v]
+	return n, ok
 }

@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net"
 	"net/url"
@@ -14,7 +16,6 @@ import (
 	"time"
 
 	"github.com/kaeload/kaeload/internal/numfmt"
-	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
@@ -28,23 +29,6 @@ const (
 	DefaultSpeedTimeout   = 10 * time.Minute
 	MaxSpeed              = 100
 )
-
-// schedule resolves order and cooldown.
-func (c *compiler) schedule() (results.Order, time.Duration) {
-	s := c.s
-	order := results.OrderRandomized
-	if s.Order != nil {
-		switch o := results.Order(*s.Order); o {
-		case results.OrderRandomized, results.OrderSequential, results.OrderInterleaved:
-			order = o
-		default:
-			c.errorf("order", "want randomized (randomized blocks, the default), interleaved or sequential, got %q", *s.Order)
-		}
-	}
-	var cool time.Duration
-	opt(c, "cooldown", s.Cooldown, &cool, plans.CooldownBound.Problem)
-	return order, cool
-}
 
 // server resolves the server section's shared parts (host, ready, command
 // timeout); commands, env and probes are resolved per variant.
@@ -64,43 +48,46 @@ func (c *compiler) server(t plans.Target) *plans.Server {
 		c.errorf("server", "a server section needs target.url: the built-in target is started by kaeload itself")
 	}
 	opt(c, "server.command_timeout", ss.CommandTimeout, &srv.CommandTimeout, plans.CommandBound.Problem)
-	if ss.Ready != nil {
-		c.ready(ss.Ready, &srv.Ready)
-	}
-	c.probes(ss.Probes)
-	return srv
-}
-
-// ready resolves server.ready into r, which holds the defaults.
-func (c *compiler) ready(rs *ReadySpec, r *plans.Ready) {
+	rs, r := or(ss.Ready, ReadySpec{}), &srv.Ready
 	var kinds []string
+	var raw string
 	for _, k := range []struct {
 		name string
 		v    *string
 	}{{"tcp", rs.TCP}, {"tls", rs.TLS}, {"https", rs.HTTPS}} {
 		if k.v != nil {
-			kinds = append(kinds, k.name)
+			kinds, raw = append(kinds, k.name), *k.v
 		}
 	}
-	switch len(kinds) {
-	case 0:
-	case 1:
-		r.Kind = kinds[0]
-		path := "server.ready." + kinds[0]
-		switch kinds[0] {
-		case "tcp":
-			r.Addr = c.readyAddr(path, *rs.TCP)
-		case "tls":
-			r.Addr = c.readyAddr(path, *rs.TLS)
-		case "https":
-			r.Addr = ""
-			r.URL = c.readyURL(path, *rs.HTTPS)
-		}
-	default:
+	switch {
+	case len(kinds) > 1:
 		c.errorf("server.ready", "give one of tcp, tls and https, not %s", strings.Join(kinds, " and "))
+	case len(kinds) == 1:
+		r.Kind = kinds[0]
+		path := "server.ready." + r.Kind
+		addr, ok := c.expand(path, raw, c.top)
+		if !ok {
+			addr = ""
+		}
+		u, err := url.Parse(addr)
+		host, port, herr := net.SplitHostPort(addr)
+		n, perr := strconv.Atoi(port)
+		switch {
+		case !ok:
+		case r.Kind == "https" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == ""):
+			c.errorf(path, "want an https:// URL such as https://127.0.0.1:443/, got %q", addr)
+		case r.Kind != "https" && (herr != nil || host == "" || perr != nil || n < 1 || n > 65535):
+			c.errorf(path, "want host:port such as 127.0.0.1:443, got %q", addr)
+		}
+		r.Addr, r.URL = addr, ""
+		if r.Kind == "https" {
+			r.Addr, r.URL = "", addr
+		}
 	}
 	opt(c, "server.ready.timeout", rs.Timeout, &r.Timeout, plans.CommandBound.Problem)
 	opt(c, "server.ready.interval", rs.Interval, &r.Interval, plans.CommandBound.Problem)
+	c.probes(ss.Probes)
+	return srv
 }
 
 // probes checks server.probes; each variant resolves them with its vars.
@@ -112,68 +99,30 @@ func (c *compiler) probes(probes []ProbeSpec) {
 	for i, ps := range probes {
 		path := fmt.Sprintf("server.probes[%d]", i)
 		switch {
-		case ps.Name == nil && c.leftOut(path+".name"):
 		case ps.Name == nil:
-			c.errorf(path, "name is missing (it labels the reading in results)")
-		case *ps.Name == "" || hasControl(*ps.Name):
+			c.missing(path, "name", " (it labels the reading in results)")
+		case *ps.Name == "" || plans.HasControl(*ps.Name):
 			c.errorf(path+".name", "%q is not a usable name (want non-empty text without control characters)", *ps.Name)
 		default:
-			for j := range i {
-				if o := probes[j].Name; o != nil && *o == *ps.Name {
-					c.errorf(path+".name", "%q already names server.probes[%d]", *ps.Name, j)
-					break
-				}
+			same := func(o ProbeSpec) bool { return o.Name != nil && *o.Name == *ps.Name }
+			if j := slices.IndexFunc(probes[:i], same); j >= 0 {
+				c.errorf(path+".name", "%q already names server.probes[%d]", *ps.Name, j)
 			}
 		}
 		if (ps.Command == nil && !c.leftOut(path+".command")) || ps.Command != nil && strings.TrimSpace(*ps.Command) == "" {
 			c.errorf(path, "command is missing (want a shell command that prints a number)")
 		}
-		if ps.Pattern != nil {
-			c.probePattern(path+".pattern", *ps.Pattern)
+		var se *syntax.Error
+		switch re, err := regexp.Compile(or(ps.Pattern, "")); {
+		case ps.Pattern == nil:
+		case errors.As(err, &se):
+			c.errorf(path+".pattern", "not a Go regular expression: %s: `%s`", se.Code, se.Expr)
+		case err != nil:
+			c.errorf(path+".pattern", "not a Go regular expression: %v", err)
+		case re.NumSubexp() > 1: // one, around the number
+			c.errorf(path+".pattern", "%d groups; want at most one, around the number (use (?:…) for grouping)", re.NumSubexp())
 		}
 	}
-}
-
-// probePattern checks a probe's regular expression: at most one group.
-func (c *compiler) probePattern(path, pattern string) {
-	re, err := regexp.Compile(pattern)
-	switch {
-	case err != nil:
-		msg := err.Error()
-		if se, ok := err.(*syntax.Error); ok {
-			msg = fmt.Sprintf("%s: `%s`", se.Code, se.Expr)
-		}
-		c.errorf(path, "not a Go regular expression: %s", msg)
-	case re.NumSubexp() > 1:
-		c.errorf(path, "%d groups; want at most one, around the number (use (?:…) for grouping)", re.NumSubexp())
-	}
-}
-
-// readyAddr expands and checks a host:port for the ready probe.
-func (c *compiler) readyAddr(path, raw string) string {
-	addr, ok := c.expand(path, raw, c.top)
-	if !ok {
-		return ""
-	}
-	host, port, err := net.SplitHostPort(addr)
-	n, perr := strconv.Atoi(port)
-	if err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
-		c.errorf(path, "want host:port such as 127.0.0.1:443, got %q", addr)
-	}
-	return addr
-}
-
-// readyURL expands and checks the URL of an https ready probe.
-func (c *compiler) readyURL(path, raw string) string {
-	s, ok := c.expand(path, raw, c.top)
-	if !ok {
-		return ""
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		c.errorf(path, "want an https:// URL such as https://127.0.0.1:443/, got %q", s)
-	}
-	return s
 }
 
 // combo is one point of a sweep: its values by key, keys in order.
@@ -184,23 +133,22 @@ type combo struct {
 
 // String writes the combination as "a=1, b=x".
 func (cb combo) String() string {
-	parts := make([]string, len(cb.keys))
-	for i, k := range cb.keys {
-		parts[i] = k + "=" + cb.vals[k]
-	}
-	return strings.Join(parts, ", ")
+	return joinMap(cb.keys, ", ", func(k string) string { return k + "=" + cb.vals[k] })
 }
 
 // sweepValues checks one parameter and lists its values.
 func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
+	fail := func(at, format string, args ...any) ([]string, bool) {
+		c.errorf(at, format, args...)
+		return nil, false
+	}
+	num := func(f float64) string { return numfmt.Num(f, -1) }
 	if p.Range == nil {
-		if len(p.Values) == 0 {
-			c.errorf(path, "empty list (want values such as [0, 10, 33])")
-			return nil, false
-		}
-		if len(p.Values) > MaxSweepValues {
-			c.errorf(path, "%d values, more than the %d allowed", len(p.Values), MaxSweepValues)
-			return nil, false
+		switch {
+		case len(p.Values) == 0:
+			return fail(path, "empty list (want values such as [0, 10, 33])")
+		case len(p.Values) > MaxSweepValues:
+			return fail(path, "%d values, more than the %d allowed", len(p.Values), MaxSweepValues)
 		}
 		ok := true
 		for i, v := range p.Values {
@@ -219,9 +167,7 @@ func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
 	}{{"from", r.From}, {"to", r.To}, {"step", r.Step}} {
 		switch {
 		case f.v == nil:
-			if !c.leftOut(path + "." + f.key) {
-				c.errorf(path, "%s is missing (want {from: 0, to: 100, step: 10})", f.key)
-			}
+			c.missing(path, f.key, " (want {from: 0, to: 100, step: 10})")
 			ok = false
 		case math.IsNaN(*f.v) || math.IsInf(*f.v, 0):
 			c.errorf(path+"."+f.key, "want a finite number, got %v", *f.v)
@@ -232,26 +178,21 @@ func (c *compiler) sweepValues(path string, p SweepParam) ([]string, bool) {
 		return nil, false
 	}
 	from, to, step := *r.From, *r.To, *r.Step
+	count := math.Floor((to-from)/step+1e-9) + 1
 	switch {
 	case step <= 0:
-		c.errorf(path+".step", "must be positive, got %s", numfmt.Num(step, -1))
-		return nil, false
+		return fail(path+".step", "must be positive, got %s", num(step))
 	case from > to:
-		c.errorf(path+".from", "%s is above to %s", numfmt.Num(from, -1), numfmt.Num(to, -1))
-		return nil, false
-	}
-	count := math.Floor((to-from)/step+1e-9) + 1
-	if count > MaxSweepValues {
-		c.errorf(path, "from %s to %s in steps of %s is %.0f values, more than the %d allowed", numfmt.Num(from, -1), numfmt.Num(to, -1), numfmt.Num(step, -1), count, MaxSweepValues)
-		return nil, false
+		return fail(path+".from", "%s is above to %s", num(from), num(to))
+	case count > MaxSweepValues:
+		return fail(path, "from %s to %s in steps of %s is %.0f values, more than the %d allowed", num(from), num(to), num(step), count, MaxSweepValues)
 	}
 	digits := max(decimals(from), decimals(step))
 	vals := make([]string, 0, int(count))
 	for i := range int(count) {
-		v := numfmt.Num(numfmt.Round(from+float64(i)*step, digits), -1)
+		v := num(numfmt.Round(from+float64(i)*step, digits))
 		if len(vals) > 0 && vals[len(vals)-1] == v {
-			c.errorf(path+".step", "%s is too small to tell the values apart", numfmt.Num(step, -1))
-			return nil, false
+			return fail(path+".step", "%s is too small to tell the values apart", num(step))
 		}
 		vals = append(vals, v)
 	}
@@ -270,81 +211,39 @@ func decimals(f float64) int {
 // combos expands a variant's sweep into its combinations, first key
 // slowest; nil when the variant is not swept.
 func (c *compiler) combos(path string, sw Sweep) ([]combo, bool) {
-	if sw == nil {
+	switch {
+	case sw == nil:
 		return nil, true
-	}
-	if len(sw) == 0 {
+	case len(sw) == 0:
 		c.errorf(path, "empty sweep (want e.g. {ratio: [0, 10, 33]}, or leave sweep out)")
 		return nil, false
 	}
-	ok := true
-	lists := make([][]string, len(sw))
-	keys := make([]string, len(sw))
-	total := 1
+	ok, total := true, 1
+	keys := make([]string, len(sw)) // filled in as the combinations grow
+	out := []combo{{keys: keys, vals: map[string]string{}}}
 	for i, p := range sw {
 		keys[i] = p.Key
 		vals, good := c.sweepValues(path+"."+p.Key, p)
 		ok = ok && good
-		lists[i] = vals
-		total *= max(len(vals), 1)
-		if total > plans.MaxVariants {
+		if total *= max(len(vals), 1); total > plans.MaxVariants {
 			c.errorf(path, "expands to more than %d variants", plans.MaxVariants)
 			return nil, false
 		}
-	}
-	names := make([]string, len(keys))
-	copy(names, keys)
-	c.checkVarNames(path, "sweep key", names)
-	if !ok {
-		return nil, false
-	}
-	out := []combo{{keys: keys, vals: map[string]string{}}}
-	for i, list := range lists {
 		var next []combo
 		for _, cb := range out {
-			for _, v := range list {
-				m := make(map[string]string, i+1)
-				for k, x := range cb.vals {
-					m[k] = x
-				}
-				m[keys[i]] = v
+			for _, v := range vals {
+				m := maps.Clone(cb.vals)
+				m[p.Key] = v
 				next = append(next, combo{keys: keys, vals: m})
 			}
 		}
 		out = next
 	}
+	c.checkVarNames(path, "sweep key", keys)
+	if !ok {
+		return nil, false
+	}
 	return out, true
-}
-
-// where says where path's value came from, for messages that name a
-// second position: "line 12" or "--set path=value".
-func (c *compiler) where(path string) string {
-	ps, ok := c.s.posOf(path)
-	switch {
-	case !ok:
-		return ""
-	case ps.set != "":
-		return "--set " + ps.set
-	case ps.flag != "":
-		return ps.flag
-	}
-	return fmt.Sprintf("line %d", ps.line)
-}
-
-// variantServerKeys are the keys vs sets that need a server section; with
-// speed commands or an accelerator, env, vars and sweep need none, and an
-// accelerator takes a search too.
-func variantServerKeys(vs VariantSpec, speed, accel bool) []string {
-	speed = speed || accel
-	exempt := map[string]bool{"name": true, "env": speed, "vars": speed, "sweep": speed, "search": accel}
-	var keys []string
-	v := reflect.ValueOf(vs)
-	for _, f := range fieldsOf(v.Type()) {
-		if !exempt[f.key] && !v.Field(f.index).IsNil() {
-			keys = append(keys, f.key)
-		}
-	}
-	return keys
 }
 
 // checkEnvKeys reports names that cannot be environment variables and
@@ -359,9 +258,7 @@ func (c *compiler) checkEnvKeys(prefix string, env map[string]EnvValue) bool {
 		e := env[k]
 		switch {
 		case e.Value == nil:
-			if !c.leftOut(prefix + "." + k + ".value") {
-				c.errorf(prefix+"."+k, "value is missing (want {value: …, secret: true})")
-			}
+			c.missing(prefix+"."+k, "value", " (want {value: …, secret: true})")
 			ok = false
 		case k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(*e.Value, 0):
 			c.errorf(prefix+"."+k, "%q is not a valid environment variable (no '=' or NUL)", k)
@@ -407,52 +304,88 @@ func (c *compiler) variantsServer() bool {
 	}
 	ss := s.Server
 	if ss == nil {
-		if !c.leftOut("server") {
-			for i, vs := range s.Variants {
-				if keys := variantServerKeys(vs, s.Speed != nil, accelTarget(s)); len(keys) > 0 {
-					c.errorf(fmt.Sprintf("variants[%d].%s", i, keys[0]), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", keys[0])
-					break
+		// Speed commands or an accelerated built-in target take env, vars and
+		// sweep (an accelerator a search); a variant's other keys need a server.
+		accel := s.Target != nil && s.Target.Builtin != nil && s.Target.Builtin.Accel != nil
+		speed := s.Speed != nil || accel
+		exempt := map[string]bool{"name": true, "env": speed, "vars": speed, "sweep": speed, "search": accel}
+		for i, vs := range s.Variants {
+			v := reflect.ValueOf(vs)
+			for _, f := range fieldsOf(v.Type()) {
+				if !exempt[f.key] && !v.Field(f.index).IsNil() && !c.leftOut("server") {
+					c.errorf(fmt.Sprintf("variants[%d].%s", i, f.key), "variants set %s but there is no server section to start the server with (add server: {start: …, stop: …})", f.key)
+					return true
 				}
 			}
 		}
 		return true
 	}
 	ok := c.checkEnvKeys("server.env", ss.Env)
-	c.checkStart(ss)
+	if ss.Start != nil || c.leftOut("server.start") {
+		return ok // checked, expanded, per variant
+	}
+	// Every variant needs a start command: server.start, or each its own.
+	missing, given := -1, false
+	for i, vs := range s.Variants {
+		switch {
+		case vs.Start != nil || c.leftOut(fmt.Sprintf("variants[%d].start", i)):
+			given = true
+		case missing < 0:
+			missing = i
+		}
+	}
+	switch {
+	case missing < 0 && given:
+	case given:
+		c.errorf(fmt.Sprintf("variants[%d]", missing), "start is missing: give server.start, or a start command for every variant")
+	default:
+		c.errorf("server", "start is missing (want the shell command that starts the server, e.g. nginx -c /etc/nginx/nginx.conf)")
+	}
 	return ok
-}
-
-// expansion is the variants expanded so far, and where each name was first given.
-type expansion struct {
-	out   []plans.Variant
-	first map[string]named
 }
 
 // expandEntries expands the entries into variants with unique names, at
 // most MaxVariants (full); an entry with a problem goes to c.unresolved.
 func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []plans.Variant, full bool) {
-	x := &expansion{first: make(map[string]named)}
+	first := make(map[string]named) // where each name was first given
 	for i, vs := range specs {
 		path := fmt.Sprintf("variants[%d]", i)
 		if len(c.s.Variants) == 0 {
 			path = "variants"
 		}
-		combos, envOK, ok := c.entry(path, vs, serverEnvOK)
-		if ok {
-			if vs.Search != nil {
-				c.search.first = len(x.out)
-			}
-			ok, full = c.expandEntry(x, i, path, vs, combos, envOK)
+		combos, envOK, whole := c.entry(path, vs, serverEnvOK)
+		if whole && vs.Search != nil {
+			c.search.First = len(out)
 		}
-		if !ok {
+		for _, cb := range combos {
+			if len(out) >= plans.MaxVariants {
+				c.errorf("variants", "more than %d variants (sweeps expanded)", plans.MaxVariants)
+				if !whole {
+					c.unresolved = append(c.unresolved, vs)
+				}
+				c.unresolved = append(c.unresolved, specs[i+1:]...)
+				return out, true
+			}
+			v, ok := c.variant(path, vs, cb, envOK)
+			if prev, dup := first[v.Name]; ok && dup {
+				c.duplicateName(path, v.Name, cb, prev)
+				ok = false
+			}
+			if !ok {
+				whole = false
+				continue
+			}
+			first[v.Name] = named{i, cb.String()}
+			out = append(out, v)
+			if vs.Search != nil {
+				c.search.Points++
+			}
+		}
+		if !whole {
 			c.unresolved = append(c.unresolved, vs)
 		}
-		if full {
-			c.unresolved = append(c.unresolved, specs[i+1:]...)
-			return x.out, true
-		}
 	}
-	return x.out, false
+	return out, false
 }
 
 // entry checks the entry vs and returns its sweep's (or search's)
@@ -460,9 +393,7 @@ func (c *compiler) expandEntries(specs []VariantSpec, serverEnvOK bool) (out []p
 func (c *compiler) entry(path string, vs VariantSpec, serverEnvOK bool) (combos []combo, envOK, ok bool) {
 	switch {
 	case vs.Name == nil:
-		if !c.leftOut(path + ".name") {
-			c.errorf(path, "name is missing")
-		}
+		c.missing(path, "name", "")
 		return nil, false, false
 	case *vs.Name == "":
 		c.errorf(path+".name", "must not be empty")
@@ -490,21 +421,10 @@ func (c *compiler) entry(path string, vs VariantSpec, serverEnvOK bool) (combos 
 			}
 		}
 	}
-	if !c.entryVars(path, vs, combos) || !ok {
-		return nil, envOK, false
-	}
-	if combos == nil {
-		combos = []combo{{}}
-	}
-	return combos, envOK, true
-}
-
-// entryVars checks an entry's vars: how many, their names, and that none
-// is also a sweep key. False when there are too many to look at.
-func (c *compiler) entryVars(path string, vs VariantSpec, combos []combo) bool {
+	// vars: how many, their names, and that none is also a sweep key.
 	if len(vs.Vars) > plans.MaxVars {
 		c.errorf(path+".vars", "%d vars, more than the %d allowed", len(vs.Vars), plans.MaxVars)
-		return false
+		return nil, envOK, false
 	}
 	varNames := sortedKeys(vs.Vars)
 	c.checkVarNames(path+".vars", "var", varNames)
@@ -513,35 +433,13 @@ func (c *compiler) entryVars(path string, vs VariantSpec, combos []combo) bool {
 			c.errorf(path+".vars."+k, "%s is also a sweep key of this variant; the sweep's values would always win", k)
 		}
 	}
-	return true
-}
-
-// expandEntry adds entry i's variants to x. whole is false when one could
-// not be resolved or repeats a name; full when the plan reached MaxVariants.
-func (c *compiler) expandEntry(x *expansion, i int, path string, vs VariantSpec, combos []combo, envOK bool) (whole, full bool) {
-	whole = true
-	for _, cb := range combos {
-		if len(x.out) >= plans.MaxVariants {
-			c.errorf("variants", "more than %d variants (sweeps expanded)", plans.MaxVariants)
-			return whole, true
-		}
-		v, ok := c.variant(path, vs, cb, envOK)
-		if !ok {
-			whole = false
-			continue
-		}
-		if prev, dup := x.first[v.Name]; dup {
-			c.duplicateName(path, v.Name, cb, prev)
-			whole = false
-			continue
-		}
-		x.first[v.Name] = named{i, cb.String()}
-		x.out = append(x.out, v)
-		if vs.Search != nil {
-			c.search.points++
-		}
+	if !ok {
+		return nil, envOK, false
 	}
-	return whole, false
+	if combos == nil {
+		combos = []combo{{}}
+	}
+	return combos, envOK, true
 }
 
 // duplicateName reports that name, of the variant of combination cb of
@@ -554,9 +452,15 @@ func (c *compiler) duplicateName(path, name string, cb combo, prev named) {
 	if prev.combo != "" {
 		prevDesc = " with " + prev.combo
 	}
-	at := c.where(fmt.Sprintf("variants[%d].name", prev.index))
-	if at != "" {
-		at = " (" + at + ")"
+	at := "" // where prev's name came from
+	switch ps, ok := c.s.posOf(fmt.Sprintf("variants[%d].name", prev.index)); {
+	case !ok:
+	case ps.Set != "":
+		at = " (--set " + ps.Set + ")"
+	case ps.Flag != "":
+		at = " (" + ps.Flag + ")"
+	default:
+		at = fmt.Sprintf(" (line %d)", ps.Line)
 	}
 	c.errorf(path+".name", "%q%s already names variants[%d]%s%s", name, desc, prev.index, prevDesc, at)
 }
@@ -567,16 +471,13 @@ func (c *compiler) baseline(out []plans.Variant) string {
 	if c.s.Baseline != nil {
 		baseline := *c.s.Baseline
 		if !slices.ContainsFunc(out, func(v plans.Variant) bool { return v.Name == baseline }) && !c.mayName(baseline) {
-			names := make([]string, len(out))
-			for i, v := range out {
-				names[i] = v.Name
-			}
-			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, strings.Join(names, ", "))
+			names := joinMap(out, ", ", func(v plans.Variant) string { return v.Name })
+			c.errorf("baseline", "%q names no variant (variants: %s)", baseline, names)
 		}
 		return baseline
 	}
-	if c.search != nil && c.search.first == 0 {
-		if n := c.search.points; n < len(out) {
+	if c.search != nil && c.search.First == 0 {
+		if n := c.search.Points; n < len(out) {
 			return out[n].Name
 		}
 		return ""
@@ -597,58 +498,77 @@ func (c *compiler) mayName(name string) bool {
 	return false
 }
 
-// checkStart requires a start command for every variant: server.start, or
-// each variant's own.
-func (c *compiler) checkStart(ss *ServerSpec) {
-	if ss.Start != nil || c.leftOut("server.start") {
-		return // checked, expanded, per variant
-	}
-	missing := -1
-	given := false
-	for i, vs := range c.s.Variants {
-		if vs.Start == nil && !c.leftOut(fmt.Sprintf("variants[%d].start", i)) {
-			if missing < 0 {
-				missing = i
-			}
-		} else {
-			given = true
-		}
-	}
-	switch {
-	case missing < 0 && given:
-	case given:
-		c.errorf(fmt.Sprintf("variants[%d]", missing), "start is missing: give server.start, or a start command for every variant")
-	default:
-		c.errorf("server", "start is missing (want the shell command that starts the server, e.g. nginx -c /etc/nginx/nginx.conf)")
-	}
-}
-
 // variant resolves the variant of entry vs with the sweep values of cb;
 // envOK says whether its env (and server.env) can be expanded.
 func (c *compiler) variant(path string, vs VariantSpec, cb combo, envOK bool) (plans.Variant, bool) {
 	sc, local := c.variantScope(path, vs, cb)
 	name, ok := c.variantName(path, *vs.Name, sc)
+	expand := func(p, s string) string {
+		out, good := c.expand(p, s, sc)
+		ok = ok && good
+		return out
+	}
 	v := plans.Variant{Name: name}
 	if cb.keys != nil {
-		v.Series = *vs.Name
-		v.Sweep = cb.vals
+		v.Series, v.Sweep = *vs.Name, cb.vals
 	}
-	if vars := mergeMaps(c.userTop, local, cb.vals); len(vars) > 0 {
+	vars := map[string]string{}
+	for _, m := range []map[string]string{c.userTop, local, cb.vals} {
+		maps.Copy(vars, m)
+	}
+	if len(vars) > 0 {
 		v.Vars = vars
 	}
-	var good bool
-	v.Speed, good = c.variantSpeed(sc)
-	ok = ok && good
+	for i, sp := range c.s.Speed {
+		if i < MaxSpeed && sp.Command != nil && strings.TrimSpace(*sp.Command) != "" {
+			command := expand(fmt.Sprintf("speed[%d].command", i), *sp.Command)
+			v.Speed = append(v.Speed, plans.Speed{Command: command, Timeout: or(sp.Timeout, DefaultSpeedTimeout)})
+		}
+	}
 	if envOK {
+		var good bool
 		v.Env, v.SecretEnv, good = c.variantEnv(path, vs, sc)
 		ok = ok && good
 	}
-	if c.s.Server == nil {
+	ss := c.s.Server
+	if ss == nil {
 		return v, ok
 	}
-	ok = c.variantCommands(path, vs, sc, &v, ok)
-	v.Probes, good = c.variantProbes(sc)
-	return v, ok && good
+	// start, stop and reload: the entry's own, or else the server section's.
+	for _, k := range []struct {
+		key         string
+		server, own *string
+		out         *string
+	}{
+		{"start", ss.Start, vs.Start, &v.Start},
+		{"stop", ss.Stop, vs.Stop, &v.Stop},
+		{"reload", ss.Reload, vs.Reload, &v.Reload},
+	} {
+		p, src := "server."+k.key, k.server
+		if k.own != nil {
+			p, src = path+"."+k.key, k.own
+		}
+		if src == nil {
+			continue
+		}
+		*k.out = expand(p, *src)
+		switch {
+		case k.key != "start":
+		case strings.TrimSpace(*src) == "":
+			c.errorf(p, "must not be empty (want the shell command that starts the server)")
+			ok = false
+		case ok && strings.TrimSpace(*k.out) == "":
+			c.errorf(p, "%q expands to an empty command", *src)
+			ok = false
+		}
+	}
+	for i, ps := range ss.Probes {
+		if ps.Name != nil && ps.Command != nil {
+			command := expand(fmt.Sprintf("server.probes[%d].command", i), *ps.Command)
+			v.Probes = append(v.Probes, plans.Probe{Name: *ps.Name, Command: command, Pattern: or(ps.Pattern, "")})
+		}
+	}
+	return v, ok
 }
 
 // variantScope is the scope a variant's {vars} resolve in: top-level vars,
@@ -664,13 +584,7 @@ func (c *compiler) variantScope(path string, vs VariantSpec, cb combo) (sc scope
 	if len(vs.Vars) == 0 {
 		return sc, nil
 	}
-	defs := make(map[string]string)
-	for k, v := range vs.Vars {
-		if _, swept := cb.vals[k]; !swept && varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
-			defs[k] = v
-		}
-	}
-	local, broken := c.resolveVars(path+".vars", defs, sc)
+	local, broken := c.resolveVars(path+".vars", vs.Vars, left, cb.vals, sc)
 	return base.with(local, broken).with(cb.vals, nil), local
 }
 
@@ -678,7 +592,7 @@ func (c *compiler) variantScope(path string, vs VariantSpec, cb combo) (sc scope
 // can name a results directory.
 func (c *compiler) variantName(path, template string, sc scope) (string, bool) {
 	name, ok := c.expand(path+".name", template, sc)
-	if ok && (name == "" || hasControl(name) || strings.ContainsAny(name, "/\\")) {
+	if ok && !plans.UsableName(name) {
 		what := "%q may not contain slashes or control characters"
 		if name == "" {
 			what = "%q: the name must not be empty"
@@ -687,25 +601,6 @@ func (c *compiler) variantName(path, template string, sc scope) (string, bool) {
 		ok = false
 	}
 	return name, ok
-}
-
-// variantSpeed expands the speed commands for a variant.
-func (c *compiler) variantSpeed(sc scope) ([]plans.Speed, bool) {
-	var out []plans.Speed
-	ok := true
-	for i, sp := range c.s.Speed {
-		if i >= MaxSpeed || sp.Command == nil || strings.TrimSpace(*sp.Command) == "" {
-			continue
-		}
-		command, good := c.expand(fmt.Sprintf("speed[%d].command", i), *sp.Command, sc)
-		ok = ok && good
-		timeout := DefaultSpeedTimeout
-		if sp.Timeout != nil {
-			timeout = *sp.Timeout
-		}
-		out = append(out, plans.Speed{Command: command, Timeout: timeout})
-	}
-	return out, ok
 }
 
 // variantEnv expands the entry's env over server.env, and lists the secret
@@ -743,81 +638,8 @@ func (c *compiler) variantEnv(path string, vs VariantSpec, sc scope) (env map[st
 			}
 		}
 	}
-	for _, k := range sortedKeys(env) {
-		if secret[k] {
-			secretKeys = append(secretKeys, k)
-		}
-	}
-	return env, secretKeys, ok
-}
-
-// variantCommands expands the entry's start, stop and reload, or else the
-// server section's, into v; a start command must not expand to nothing.
-func (c *compiler) variantCommands(path string, vs VariantSpec, sc scope, v *plans.Variant, ok bool) bool {
-	ss := c.s.Server
-	cmd := func(key string, server, own *string) string {
-		p, src := "server."+key, server
-		if own != nil {
-			p, src = path+"."+key, own
-		}
-		if src == nil {
-			return ""
-		}
-		out, good := c.expand(p, *src, sc)
-		ok = ok && good
-		return out
-	}
-	v.Start = cmd("start", ss.Start, vs.Start)
-	if start := ss.Start; vs.Start != nil || start != nil {
-		p := "server.start"
-		if vs.Start != nil {
-			p, start = path+".start", vs.Start
-		}
-		switch {
-		case strings.TrimSpace(*start) == "":
-			c.errorf(p, "must not be empty (want the shell command that starts the server)")
-			ok = false
-		case ok && strings.TrimSpace(v.Start) == "":
-			c.errorf(p, "%q expands to an empty command", *start)
-			ok = false
-		}
-	}
-	v.Stop = cmd("stop", ss.Stop, vs.Stop)
-	v.Reload = cmd("reload", ss.Reload, vs.Reload)
-	return ok
-}
-
-// variantProbes expands the server's probes for a variant.
-func (c *compiler) variantProbes(sc scope) ([]plans.Probe, bool) {
-	var out []plans.Probe
-	ok := true
-	for i, ps := range c.s.Server.Probes {
-		if ps.Name == nil || ps.Command == nil {
-			continue
-		}
-		command, good := c.expand(fmt.Sprintf("server.probes[%d].command", i), *ps.Command, sc)
-		ok = ok && good
-		p := plans.Probe{Name: *ps.Name, Command: command}
-		if ps.Pattern != nil {
-			p.Pattern = *ps.Pattern
-		}
-		out = append(out, p)
-	}
-	return out, ok
-}
-
-// mergeMaps merges maps, later ones winning; nil when all are empty.
-func mergeMaps(ms ...map[string]string) map[string]string {
-	var out map[string]string
-	for _, m := range ms {
-		for k, v := range m {
-			if out == nil {
-				out = make(map[string]string)
-			}
-			out[k] = v
-		}
-	}
-	return out
+	maps.DeleteFunc(secret, func(_ string, s bool) bool { return !s })
+	return env, sortedKeys(secret), ok
 }
 
 // metrics resolves the metrics section; nil when it is left out.
@@ -827,11 +649,9 @@ func (c *compiler) metrics() *plans.Metrics {
 		return nil
 	}
 	m := &plans.Metrics{}
+	opt(c, "metrics.listen", ms.Listen, &m.Listen, plans.ListenProblem)
 	if ms.Listen == nil {
 		c.errorf("metrics", "listen is missing (want listen: 127.0.0.1:9464, or 127.0.0.1:0 for a free port)")
-	} else {
-		m.Listen = *ms.Listen
-		c.problem("metrics.listen", plans.ListenProblem(m.Listen))
 	}
 	opt(c, "metrics.wait", ms.Wait, &m.Wait, plans.MetricsWaitBound.Problem)
 	opt(c, "metrics.linger", ms.Linger, &m.Linger, plans.MetricsWaitBound.Problem)
@@ -849,4 +669,18 @@ func (c *compiler) quiet() *plans.Quiet {
 	opt(c, "quiet.for", qs.For, &q.For, plans.QuietBound.Problem)
 	opt(c, "quiet.timeout", qs.Timeout, &q.Timeout, plans.QuietBound.Problem)
 	return &q
+}
+
+// scrub replaces the secret values (as written and expanded) in every
+// problem and warning, --set texts included: a message never shows a
+// secret, even one quoting a value that holds it through a {var}.
+func (c *compiler) scrub() {
+	set := maps.Clone(c.secrets)
+	maps.Copy(set, c.rawSecrets)
+	redact := (&plans.Plan{Secrets: plans.SortSecrets(set)}).Redact
+	for _, es := range [][]*Error{c.errs, c.warns} {
+		for _, e := range es {
+			e.Msg, e.Set = redact(e.Msg), redact(e.Set)
+		}
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/kaeload/kaeload/scenarios/plans"
@@ -30,13 +29,13 @@ func parseTemplate(s string) ([]tmplPart, error) {
 	var parts []tmplPart
 	var lit strings.Builder
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			if i+1 < len(s) && s[i+1] == '{' {
-				lit.WriteByte('{')
-				i++
-				continue
-			}
+		switch c := s[i]; {
+		case (c == '{' || c == '}') && i+1 < len(s) && s[i+1] == c: // {{ or }}: a literal brace
+			lit.WriteByte(c)
+			i++
+		case c == '}':
+			return nil, fmt.Errorf("lone } in %q (write }} for a literal brace)", clipAt(s, 40))
+		case c == '{':
 			end := strings.IndexByte(s[i+1:], '}')
 			if end < 0 || !varNameRE.MatchString(s[i+1:i+1+end]) {
 				return nil, fmt.Errorf("%q is not a {name} reference (write {{ and }} for literal braces)", clipAt(s[i:], end+2))
@@ -47,15 +46,8 @@ func parseTemplate(s string) ([]tmplPart, error) {
 			}
 			parts = append(parts, tmplPart{text: s[i+1 : i+1+end], ref: true})
 			i += end + 1
-		case '}':
-			if i+1 < len(s) && s[i+1] == '}' {
-				lit.WriteByte('}')
-				i++
-				continue
-			}
-			return nil, fmt.Errorf("lone } in %q (write }} for a literal brace)", clipAt(s, 40))
 		default:
-			lit.WriteByte(s[i])
+			lit.WriteByte(c)
 		}
 	}
 	if lit.Len() > 0 {
@@ -66,8 +58,7 @@ func parseTemplate(s string) ([]tmplPart, error) {
 
 // clipAt shortens s to about n bytes (at least 12) for a message.
 func clipAt(s string, n int) string {
-	n = max(n, 12)
-	if n <= 0 || len(s) <= n {
+	if n = max(n, 12); len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
@@ -75,10 +66,7 @@ func clipAt(s string, n int) string {
 
 // templateRefs lists the names a template refers to ("" on a parse error).
 func templateRefs(s string) []string {
-	parts, err := parseTemplate(s)
-	if err != nil {
-		return nil
-	}
+	parts, _ := parseTemplate(s) // nil on an error
 	var refs []string
 	for _, p := range parts {
 		if p.ref {
@@ -127,11 +115,7 @@ func (s *scope) lookup(name string) (val string, ok, broken bool) {
 // field paths was left out by Parse or Set.
 func (c *compiler) incomplete(s scope, paths ...string) scope {
 	for d := range c.s.dropped {
-		for _, p := range paths {
-			if within(d, p) {
-				s.partial = true
-			}
-		}
+		s.partial = s.partial || slices.ContainsFunc(paths, func(p string) bool { return within(d, p) })
 	}
 	return s
 }
@@ -139,23 +123,13 @@ func (c *compiler) incomplete(s scope, paths ...string) scope {
 // known lists the names a scope defines, sorted.
 func (s scope) known() string {
 	seen := map[string]bool{}
-	var names []string
 	for l := &s; l != nil; l = l.parent {
+		maps.Copy(seen, l.broken)
 		for k := range l.vals {
-			if !seen[k] {
-				seen[k] = true
-				names = append(names, k)
-			}
-		}
-		for k := range l.broken {
-			if !seen[k] {
-				seen[k] = true
-				names = append(names, k)
-			}
+			seen[k] = true
 		}
 	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(sortedKeys(seen), ", ")
 }
 
 // expand replaces every {name} in s. ok is false when a problem was
@@ -179,15 +153,14 @@ func (c *compiler) expandAs(path, s string, sc scope, secret bool) (string, bool
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		if !p.ref {
-			b.WriteString(p.text)
-			continue
+		v, ok, broken := p.text, true, false
+		if p.ref {
+			v, ok, broken = sc.lookup(p.text)
 		}
-		v, ok, broken := sc.lookup(p.text)
-		if broken {
+		switch {
+		case broken:
 			return s, false
-		}
-		if !ok {
+		case !ok:
 			name := "{" + p.text + "}"
 			if secret {
 				name = "in the secret value"
@@ -202,8 +175,15 @@ func (c *compiler) expandAs(path, s string, sc scope, secret bool) (string, bool
 
 // resolveVars resolves a layer of vars (templates that may refer to each
 // other and to base) into literal values, reporting problems at
-// prefix.name. Names that could not be resolved are returned as broken.
-func (c *compiler) resolveVars(prefix string, defs map[string]string, base scope) (map[string]string, map[string]bool) {
+// prefix.name. Names that could not be resolved are returned as broken;
+// those that cannot be defined (checkVarNames), left out or swept are skipped.
+func (c *compiler) resolveVars(prefix string, vars map[string]string, left map[string]bool,
+	swept map[string]string, base scope) (map[string]string, map[string]bool) {
+	defs := maps.Clone(vars)
+	maps.DeleteFunc(defs, func(k, _ string) bool {
+		_, s := swept[k]
+		return s || left[k] || !varNameRE.MatchString(k) || k == BuiltinScenarioDir
+	})
 	out := make(map[string]string, len(defs))
 	broken := make(map[string]bool)
 	state := make(map[string]int) // 1 resolving, 2 done
@@ -274,17 +254,10 @@ func (c *compiler) topVars() {
 		c.errorf("vars", "%d vars, more than the %d allowed", len(c.s.Vars), plans.MaxVars)
 		return
 	}
-	names := sortedKeys(c.s.Vars)
-	c.checkVarNames("vars", "var", names)
-	defs := make(map[string]string)
+	c.checkVarNames("vars", "var", sortedKeys(c.s.Vars))
 	left := c.leftOutVars("vars")
-	for _, k := range names {
-		if varNameRE.MatchString(k) && k != BuiltinScenarioDir && !left[k] {
-			defs[k] = c.s.Vars[k]
-		}
-	}
 	base := c.top.with(nil, left)
-	vals, broken := c.resolveVars("vars", defs, base)
+	vals, broken := c.resolveVars("vars", c.s.Vars, left, nil, base)
 	c.userTop = vals
 	c.top = base.with(vals, broken)
 }

@@ -150,10 +150,14 @@ func MaxErrorsProblem(f float64) string {
 	return ""
 }
 
-// hasControl reports whether s holds a control character.
-func hasControl(s string) bool {
+// HasControl reports whether s holds a control character.
+func HasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
+
+// UsableName reports whether s can name a results directory: not empty,
+// without slashes or control characters.
+func UsableName(s string) bool { return s != "" && !HasControl(s) && !strings.ContainsAny(s, "/\\") }
 
 // shortDuration writes d without zero minutes and seconds: 24h, 10m, 1h30m.
 func shortDuration(d time.Duration) string {
@@ -198,33 +202,24 @@ func (k *checker) problem(path, msg string) {
 	}
 }
 
-func (k *checker) err() error {
-	if len(k.errs) == 0 {
-		return nil
-	}
-	return errors.Join(k.errs...)
-}
-
-// CheckWorker checks the slice of a Plan a worker receives, possibly from
-// another machine, before acting on it: target, load and its group g
-// (l.Groups is not looked at). A Plan that passes Check passes it.
+// CheckWorker checks what a worker receives, possibly from another machine:
+// target, load and its group g (not l.Groups). A Plan that passes Check passes it.
 func CheckWorker(t Target, l Load, g Group) error {
 	k := &checker{}
 	k.target(t, true)
 	k.load(l)
 	k.group("group", g)
-	return k.err()
+	return errors.Join(k.errs...)
 }
 
-// Check checks a whole Plan against the invariants the compiler
-// guarantees, returning every problem joined; the runner checks plans
-// built by other means with it.
+// Check checks a Plan against the invariants the compiler guarantees, every
+// problem joined; the runner checks plans built by other means with it.
 func (p *Plan) Check() error {
 	if p == nil {
 		return &Error{Msg: "nil plan"}
 	}
 	k := &checker{}
-	if p.Name == "" || hasControl(p.Name) || strings.ContainsAny(p.Name, "/\\") {
+	if !UsableName(p.Name) {
 		k.add("name", "%q is not a usable name (want non-empty text without slashes or control characters)", p.Name)
 	}
 	k.target(p.Target, p.Target.Builtin == nil)
@@ -273,9 +268,27 @@ func (p *Plan) Check() error {
 	k.variants(p)
 	k.search(p)
 	if s := p.Server; s != nil {
-		k.server(s, p.Target.Builtin != nil)
+		if s.Host != "local" && (s.SSH == nil || s.SSH.Name != s.Host) {
+			k.add("server.host", "%q, want local or the name of server.ssh", s.Host)
+		}
+		r := s.Ready
+		switch r.Kind {
+		case "tcp", "tls":
+			if r.Addr == "" && p.Target.Builtin == nil { // a built-in target's is filled in by WithAddr
+				k.add("server.ready.addr", "empty (a %s probe needs the host:port to dial)", r.Kind)
+			}
+		case "https":
+			if r.URL == "" {
+				k.add("server.ready.url", "empty (an https probe needs the URL to fetch)")
+			}
+		default:
+			k.add("server.ready.kind", "%q, want tcp, tls or https", r.Kind)
+		}
+		k.problem("server.ready.timeout", CommandBound.Problem(r.Timeout))
+		k.problem("server.ready.interval", CommandBound.Problem(r.Interval))
+		k.problem("server.command_timeout", CommandBound.Problem(s.CommandTimeout))
 	}
-	return k.err()
+	return errors.Join(k.errs...)
 }
 
 // target checks a Target; needAddr when it must have an address to dial.
@@ -313,8 +326,10 @@ func (k *checker) target(t Target, needAddr bool) {
 	if versionsOK && s.MinVersion > s.MaxVersion {
 		k.add("target.tls.min_version", "%s is above max_version %s", VersionName(s.MinVersion), VersionName(s.MaxVersion))
 	}
+	suites := append(tls.CipherSuites(), tls.InsecureCipherSuites()...)
 	for i, id := range s.CipherSuites {
-		if !isTLS12Suite(id) {
+		j := slices.IndexFunc(suites, func(cs *tls.CipherSuite) bool { return cs.ID == id })
+		if j < 0 || slices.Equal(suites[j].SupportedVersions, []uint16{tls.VersionTLS13}) {
 			k.add(fmt.Sprintf("target.tls.cipher_suites[%d]", i), "0x%04x is not a TLS 1.2 suite Go implements", id)
 		}
 	}
@@ -326,18 +341,6 @@ func (k *checker) target(t Target, needAddr bool) {
 	if s.Verify && s.ServerName == "" {
 		k.add("target.tls.server_name", "verify needs a server name to check the certificate against")
 	}
-}
-
-// isTLS12Suite reports whether id is a configurable (TLS 1.0–1.2) suite.
-func isTLS12Suite(id uint16) bool {
-	for _, list := range [][]*tls.CipherSuite{tls.CipherSuites(), tls.InsecureCipherSuites()} {
-		for _, cs := range list {
-			if cs.ID == id {
-				return !(len(cs.SupportedVersions) == 1 && cs.SupportedVersions[0] == tls.VersionTLS13)
-			}
-		}
-	}
-	return false
 }
 
 // load checks a Load's mode and durations (not its groups).
@@ -386,7 +389,7 @@ func (k *checker) variants(p *Plan) {
 	seen := make(map[string]int, len(p.Variants))
 	for i, v := range p.Variants {
 		path := fmt.Sprintf("variants[%d]", i)
-		if v.Name == "" || hasControl(v.Name) || strings.ContainsAny(v.Name, "/\\") {
+		if !UsableName(v.Name) {
 			k.add(path+".name", "%q is not a usable name (want non-empty text without slashes or control characters)", v.Name)
 		} else if j, dup := seen[v.Name]; dup {
 			k.add(path+".name", "%q already names variants[%d]", v.Name, j)
@@ -421,29 +424,6 @@ func (k *checker) variants(p *Plan) {
 	if _, ok := seen[p.Baseline]; p.Baseline != "" && !ok {
 		k.add("baseline", "%q names no variant", p.Baseline)
 	}
-}
-
-// server checks the server control.
-func (k *checker) server(s *Server, builtin bool) {
-	if s.Host != "local" && (s.SSH == nil || s.SSH.Name != s.Host) {
-		k.add("server.host", "%q, want local or the name of server.ssh", s.Host)
-	}
-	r := s.Ready
-	switch r.Kind {
-	case "tcp", "tls":
-		if r.Addr == "" && !builtin { // a built-in target's is filled in by WithAddr
-			k.add("server.ready.addr", "empty (a %s probe needs the host:port to dial)", r.Kind)
-		}
-	case "https":
-		if r.URL == "" {
-			k.add("server.ready.url", "empty (an https probe needs the URL to fetch)")
-		}
-	default:
-		k.add("server.ready.kind", "%q, want tcp, tls or https", r.Kind)
-	}
-	k.problem("server.ready.timeout", CommandBound.Problem(r.Timeout))
-	k.problem("server.ready.interval", CommandBound.Problem(r.Interval))
-	k.problem("server.command_timeout", CommandBound.Problem(s.CommandTimeout))
 }
 
 // search checks that a Search's grid is in the plan and carries its key.

@@ -54,15 +54,15 @@ func round(d time.Duration) time.Duration {
 
 // Duration computes how long p's run takes (see Duration).
 func (p *Plan) Duration() Duration {
-	var d Duration
 	steps := p.Steps()
-	d.Windows = len(steps)
+	d := Duration{Windows: len(steps), Warmup: p.Load.Warmup, Window: p.Load.Duration, Cooldown: p.Cooldown}
 	for _, st := range steps {
 		if st.Restart {
 			d.Restarts++
 		}
 	}
 	if c := p.Load.Capacity; c != nil {
+		d.Window = c.Window
 		// Each variant's steps run on one start of its server.
 		up, bisect := c.StepBound()
 		d.Windows = len(p.Variants) * (up + bisect)
@@ -82,12 +82,7 @@ func (p *Plan) Duration() Duration {
 	if p.Auto != nil {
 		d.AtMost = true // Repeat is Auto.Max until the noise is known
 	}
-	window := p.Load.Warmup + p.Load.Duration
-	if c := p.Load.Capacity; c != nil {
-		window = p.Load.Warmup + c.Window
-	}
-	d.Warmup, d.Window, d.Cooldown = p.Load.Warmup, window-p.Load.Warmup, p.Cooldown
-	d.Load = time.Duration(d.Windows) * window
+	d.Load = time.Duration(d.Windows) * (d.Warmup + d.Window)
 	if d.Windows > 1 {
 		d.Load += time.Duration(d.Windows-1) * p.Cooldown
 	}

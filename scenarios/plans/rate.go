@@ -3,6 +3,7 @@ package plans
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/kaeload/kaeload/internal/numfmt"
@@ -42,39 +43,28 @@ func (c Capacity) StepBound() (up, bisect int) {
 	return up, bisect
 }
 
-// SplitRate returns a copy of l open loop at total per second, split by
-// the groups' own rates when all have one, else by CPU count (unpinned:
-// Threads).
+// SplitRate returns a copy of l open loop at total per second, split by the
+// groups' own rates when all have one, else by CPUs (unpinned: Threads).
 func (l Load) SplitRate(total float64) Load {
-	groups := make([]Group, len(l.Groups))
-	copy(groups, l.Groups)
+	groups := slices.Clone(l.Groups)
+	perGroup := len(groups) > 0 && !slices.ContainsFunc(groups, func(g Group) bool { return !(g.Rate > 0) })
 	weight := func(g Group) float64 {
-		if len(g.CPUs) > 0 {
+		switch {
+		case perGroup:
+			return g.Rate
+		case len(g.CPUs) > 0:
 			return float64(len(g.CPUs))
 		}
 		return float64(max(g.Threads, 1))
 	}
-	perGroup := len(groups) > 0
-	for _, g := range groups {
-		perGroup = perGroup && g.Rate > 0
-	}
 	var sum float64
 	for _, g := range groups {
-		if perGroup {
-			sum += g.Rate
-		} else {
-			sum += weight(g)
-		}
+		sum += weight(g)
 	}
 	for i := range groups {
-		w := weight(groups[i])
-		if perGroup {
-			w = groups[i].Rate
-		}
-		groups[i].Rate = total * w / sum
+		groups[i].Rate = total * weight(groups[i]) / sum
 	}
-	l.Groups = groups
-	l.Rate = total
+	l.Groups, l.Rate = groups, total
 	return l
 }
 
@@ -84,6 +74,22 @@ func RateProblem(r float64) string {
 		return fmt.Sprintf("must be more than 0 and at most %s per second, got %s", numfmt.Num(MaxRate, -1), numfmt.Num(r, -1))
 	}
 	return ""
+}
+
+// FactorProblem says what is wrong with load.capacity.factor, or "".
+func FactorProblem(f float64) string {
+	if f > 1 && f <= MaxCapacityFactor {
+		return ""
+	}
+	return fmt.Sprintf("must be more than 1 and at most %d, got %s", MaxCapacityFactor, numfmt.Num(f, -1))
+}
+
+// ResolutionProblem says what is wrong with load.capacity.resolution, or "".
+func ResolutionProblem(r float64) string {
+	if r > 0 && r <= 0.5 {
+		return ""
+	}
+	return fmt.Sprintf("must be more than 0%% and at most 50%%, got %s", numfmt.Percent(r))
 }
 
 // rate checks a Load's open-loop fields: Rate is the groups' rates added
@@ -125,11 +131,7 @@ func (k *checker) rate(l Load) {
 	if cp.Max < cp.From {
 		k.add(path+".max", "%s is below from (%s)", numfmt.Num(cp.Max, -1), numfmt.Num(cp.From, -1))
 	}
-	if !(cp.Factor > 1 && cp.Factor <= MaxCapacityFactor) {
-		k.add(path+".factor", "must be more than 1 and at most %d, got %s", MaxCapacityFactor, numfmt.Num(cp.Factor, -1))
-	}
-	if !(cp.Resolution > 0 && cp.Resolution <= 0.5) {
-		k.add(path+".resolution", "must be more than 0%% and at most 50%%, got %s", numfmt.Percent(cp.Resolution))
-	}
+	k.problem(path+".factor", FactorProblem(cp.Factor))
+	k.problem(path+".resolution", ResolutionProblem(cp.Resolution))
 	k.problem(path+".window", DurationBound.Problem(cp.Window))
 }

@@ -1,6 +1,7 @@
 package plans
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -27,9 +28,8 @@ func (p *Plan) secretValues() []string {
 	return SortSecrets(set)
 }
 
-// SortSecrets lists set's non-empty values, the placeholder left out,
-// longest first (a secret containing another is replaced whole), then in
-// byte order.
+// SortSecrets lists set's values but "" and the placeholder, longest first
+// (a secret containing another is replaced whole), then in byte order.
 func SortSecrets(set map[string]bool) []string {
 	var out []string
 	for s := range set {
@@ -37,20 +37,12 @@ func SortSecrets(set map[string]bool) []string {
 			out = append(out, s)
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	return out
 }
 
-// replacer replaces every secret by SecretPlaceholder; nil when none.
+// replacer replaces every secret by SecretPlaceholder.
 func replacer(secrets []string) *strings.Replacer {
-	if len(secrets) == 0 {
-		return nil
-	}
 	pairs := make([]string, 0, 2*len(secrets))
 	for _, s := range secrets {
 		pairs = append(pairs, s, SecretPlaceholder)
@@ -60,13 +52,7 @@ func replacer(secrets []string) *strings.Replacer {
 
 // Redact returns s with every secret value replaced by SecretPlaceholder,
 // so that command output and log lines can be shown.
-func (p *Plan) Redact(s string) string {
-	r := replacer(p.secretValues())
-	if r == nil {
-		return s
-	}
-	return r.Replace(s)
-}
+func (p *Plan) Redact(s string) string { return replacer(p.secretValues()).Replace(s) }
 
 // Redacted returns a copy of p fit to be shown or stored: secret env values
 // are SecretPlaceholder, and the texts {vars} reach (env, vars, commands,
@@ -78,13 +64,7 @@ func (p *Plan) Redacted() *Plan {
 	if len(secrets) == 0 && !marked {
 		return &q
 	}
-	r := replacer(secrets)
-	hide := func(s string) string {
-		if r == nil {
-			return s
-		}
-		return r.Replace(s)
-	}
+	hide := replacer(secrets).Replace
 	q.Secrets = slices.Clone(p.Secrets)
 	q.Warnings = nil
 	for _, w := range p.Warnings {
