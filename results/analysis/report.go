@@ -215,10 +215,8 @@ func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool)
 			return slices.DeleteFunc(lines(ra)[k:k+1], notes.Note.IsZero)
 		})...)
 	}
-	ws = append(ws, ProbeWarnings(r)...)
-	if s != nil {
-		ws = append(ws, s.Warnings...)
-	}
+	ws = append(ws, probeWarnings(s.Variants)...)
+	ws = append(ws, s.Warnings...)
 	seen := map[string]bool{}
 	return slices.DeleteFunc(ws, func(n notes.Note) bool {
 		said := seen[n.String()]

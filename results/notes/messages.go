@@ -10,7 +10,6 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/softratio"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -497,8 +496,8 @@ const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
 // KneeWords is a capacity for a report: "41,000/s", "≥ 1,000,000/s"
 // (every step passed), "< 1,000/s" (none did) or "-" (no step).
-func KneeWords(knee, from float64, steps int, belowFrom, atMax bool) string {
-	return say("-knee", Args{"knee": knee, "from": from, "steps": steps, "below_from": belowFrom, "at_max": atMax})
+func KneeWords(c *results.Capacity, from float64) string {
+	return say("-knee", Args{"knee": c.Knee, "from": from, "steps": len(c.Steps), "below_from": c.BelowFrom, "at_max": c.AtMax})
 }
 
 // TargetWords names a capacity search's targets: "20 ms p99 handshake",
@@ -518,10 +517,6 @@ func plural(n int, thing string) string {
 	}
 	return strconv.Itoa(n) + " " + thing + "s"
 }
-
-// SoftRatioWords is a soft-ratio prediction in words: the best ratio and
-// what bounds each side of it, or why there is none.
-func SoftRatioWords(p softratio.Prediction) string { return New(SoftRatio, "prediction", p).String() }
 
 // portCount formats a rate or a number of ports, with one decimal below 10.
 func portCount(f float64) string {
