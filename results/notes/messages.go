@@ -377,7 +377,12 @@ var said *template.Template
 func init() {
 	num := func(f func(float64) string) func(any) string { return func(v any) string { return f(floatOf(v)) } }
 	said = template.New("").Funcs(template.FuncMap{
-		"count":    func(v any) string { return format.Count(uintOf(v)) },
+		"count": func(v any) string {
+			if u, ok := v.(uint64); ok { // exact
+				return format.Count(u)
+			}
+			return format.Count(uint64(floatOf(v)))
+		},
 		"rate":     num(format.Rate),
 		"share":    num(format.Share),
 		"number":   num(format.Number),
@@ -392,7 +397,12 @@ func init() {
 		"span":     func(start, end float64) string { return Span(start, end) },
 		"plain":    func(v any) string { return format.Plain(str(v)) },
 		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
-		"cpus":     func(v any) string { return cpusWords(str(v)) },
+		"cpus": func(v any) string { // "CPU 0" or "CPUs 0-3"
+			if strings.ContainsAny(str(v), ",-") {
+				return "CPUs " + str(v)
+			}
+			return "CPU " + str(v)
+		},
 		"ms":       millisWords,
 		"pHolm":    func(c stats.Comparison) string { return format.PAdjusted(c) },
 		"join":     join,
@@ -435,14 +445,6 @@ func floatOf(v any) float64 {
 	return 0
 }
 
-// uintOf is a parameter as a uint64, exact for a uint64.
-func uintOf(v any) uint64 {
-	if u, ok := v.(uint64); ok {
-		return u
-	}
-	return uint64(floatOf(v))
-}
-
 // str is a parameter as a string ("" when not one).
 func str(v any) string { s, _ := v.(string); return s }
 
@@ -470,14 +472,6 @@ func Failure(f *results.Failure) Note {
 		return New(ErrorsOverMax, "share", f.Share, "max", f.Max)
 	}
 	return New(FailedText, "text", f.Text)
-}
-
-// cpusWords is "CPU 0" or "CPUs 0-3".
-func cpusWords(cpus string) string {
-	if strings.ContainsAny(cpus, ",-") {
-		return "CPUs " + cpus
-	}
-	return "CPU " + cpus
 }
 
 // caveatWords are, by flag, what the figures measured when most
