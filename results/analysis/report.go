@@ -142,9 +142,8 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 func Analyze(r *results.Run) *Report {
 	reps, inside := analyzeReps(r), diagnosis.Run(r)
 	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r),
-		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Diagnoses: diagnosis.All(inside),
-		HostOnly: diagnosis.AllHostOnly(inside), Failed: Failed(r), NotMeasured: NotMeasuredLines(r), Hints: Hints(r),
-		Metrics: MetricsLine(r)}
+		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Failed: Failed(r), NotMeasured: NotMeasuredLines(r),
+		Hints: Hints(r), Metrics: MetricsLine(r)}
 	if rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}
@@ -153,8 +152,9 @@ func Analyze(r *results.Run) *Report {
 		rep.Crossed = append(rep.Crossed, crossedLine(&c))
 	}
 	for i, v := range r.Variants {
-		for j := range reps[i] {
-			reps[i][j].Timeline = inside[i][j]
+		for j, d := range inside[i] {
+			reps[i][j].Timeline = d
+			rep.Diagnoses, rep.HostOnly = append(rep.Diagnoses, d.Diagnoses...), append(rep.HostOnly, d.HostOnly...)
 		}
 		for j := range v.Partial {
 			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
