@@ -201,18 +201,14 @@ func Annotate(r *results.Run) {
 // load, the server's CPUs, missed starts (with missed), backoff; then its
 // probes' and its summary s's, each said once.
 func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
-	lines := func(ra *RepReport) []notes.Note {
-		l := []notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated,
-			ra.Missed, ra.Backoff}
-		if !missed {
-			l[6] = notes.Note{}
-		}
-		return l
-	}
 	var ws notes.List
 	for k := range 8 {
+		if k == 6 && !missed {
+			continue
+		}
 		ws = append(ws, repNotes(r, reps, func(ra *RepReport) []notes.Note {
-			return slices.DeleteFunc(lines(ra)[k:k+1], notes.Note.IsZero)
+			return []notes.Note{[]notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs,
+				ra.NotSaturated, ra.Missed, ra.Backoff}[k]}
 		})...)
 	}
 	ws = append(ws, probeWarnings(s.Variants)...)
@@ -225,14 +221,14 @@ func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool)
 	})
 }
 
-// repNotes is each note of every repetition of r (analysed in reps) as
-// a run-wide line: "variant V, repetition N: note".
+// repNotes is each non-zero note of every repetition of r (analysed in
+// reps) as a run-wide line: "variant V, repetition N: note".
 func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.Note) notes.List {
 	var out notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			for _, n := range of(&reps[i][j]) {
+			for _, n := range slices.DeleteFunc(of(&reps[i][j]), notes.Note.IsZero) {
 				out = append(out, notes.New(notes.InRep, "variant", v.Name, "rep", v.Reps[j].Index+1, "note", n))
 			}
 		}
