@@ -34,14 +34,6 @@ func Capacities(r *results.Run) []results.Capacity {
 	return out
 }
 
-// KneeWords is c's capacity for a report (notes.KneeWords).
-func KneeWords(c *results.Capacity, from float64) string {
-	return notes.KneeWords(c.Knee, from, len(c.Steps), c.BelowFrom, c.AtMax)
-}
-
-// TargetWords names the targets (notes.TargetWords).
-func TargetWords(s *results.CapacitySpec) string { return notes.TargetWords(s) }
-
 // CapacityLine: "capacity under 20 ms p99 handshake: baseline 41,000/s,
 // kae 96,000/s (+134 %)"; zero for another run.
 func CapacityLine(r *results.Run) notes.Note {

@@ -28,9 +28,6 @@ func caveatsOf(v *VariantSummary, baseline bool) []notes.Note {
 	return cs
 }
 
-// MisalignedFlag words a Misaligned repetition.
-const MisalignedFlag = notes.MisalignedWords
-
 // Misaligned: rep's groups' windows started or ended over 1 % apart.
 func Misaligned(rep *results.Rep) bool {
 	s := rep.WindowSpread

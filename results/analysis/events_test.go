@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -92,5 +93,22 @@ func TestKernelEvents(t *testing.T) {
 	}
 	if got := m.Reps[0][1].Events; got != nil {
 		t.Errorf("Analyze: rep 1 (no timeline) has events %+v", got)
+	}
+}
+
+// TestReportBeforeTimeline: a run stored before timelines has no
+// diagnosis and no host-only change in its Report.
+func TestReportBeforeTimeline(t *testing.T) {
+	f, err := os.Open("../testdata/run-before-timeline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := results.ReadRun(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := Analyze(r); m.Diagnoses != nil || m.HostOnly != nil {
+		t.Errorf("diagnoses %+v, host-only %+v, want none", m.Diagnoses, m.HostOnly)
 	}
 }

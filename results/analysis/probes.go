@@ -60,18 +60,18 @@ func summarizeProbes(v *results.Variant) []ProbeSummary {
 	return out
 }
 
-// ProbeWarnings is one warning per probe of r that failed in any window:
+// probeWarnings is one warning per probe that failed in any window of vs:
 // how often, in which variants, the first error. A failed probe leaves no
 // delta and crosses its thresholds, so every output says so on top.
-func ProbeWarnings(r *results.Run) notes.List {
+func probeWarnings(vs []VariantSummary) notes.List {
 	type acc struct {
 		failed, read int
 		variants     []string
 		first        string
 	}
 	byName := map[string]*acc{}
-	for _, v := range r.Variants {
-		for _, p := range summarizeProbes(&v) {
+	for _, v := range vs {
+		for _, p := range v.Probes {
 			a := byName[p.Name]
 			if a == nil {
 				a = &acc{}

@@ -142,9 +142,8 @@ func FlaggedLine(rep *results.Rep) notes.Note {
 func Analyze(r *results.Run) *Report {
 	reps, inside := analyzeReps(r), diagnosis.Run(r)
 	rep := &Report{Run: r, Reps: reps, Summary: summarizeRun(r, reps), Search: SummarizeSearch(r),
-		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Diagnoses: diagnosis.All(inside),
-		HostOnly: diagnosis.AllHostOnly(inside), Failed: Failed(r), NotMeasured: NotMeasuredLines(r), Hints: Hints(r),
-		Metrics: MetricsLine(r)}
+		Capacities: Capacities(r), CapacityLine: CapacityLine(r), Failed: Failed(r), NotMeasured: NotMeasuredLines(r),
+		Hints: Hints(r), Metrics: MetricsLine(r)}
 	if rep.Search != nil {
 		rep.Search.Predicted = StartPrediction(r)
 	}
@@ -153,8 +152,9 @@ func Analyze(r *results.Run) *Report {
 		rep.Crossed = append(rep.Crossed, crossedLine(&c))
 	}
 	for i, v := range r.Variants {
-		for j := range reps[i] {
-			reps[i][j].Timeline = inside[i][j]
+		for j, d := range inside[i] {
+			reps[i][j].Timeline = d
+			rep.Diagnoses, rep.HostOnly = append(rep.Diagnoses, d.Diagnoses...), append(rep.HostOnly, d.HostOnly...)
 		}
 		for j := range v.Partial {
 			rep.Partial = append(rep.Partial, PartialLine(v.Name, &v.Partial[j]))
@@ -201,24 +201,18 @@ func Annotate(r *results.Run) {
 // load, the server's CPUs, missed starts (with missed), backoff; then its
 // probes' and its summary s's, each said once.
 func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool) notes.List {
-	lines := func(ra *RepReport) []notes.Note {
-		l := []notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs, ra.NotSaturated,
-			ra.Missed, ra.Backoff}
-		if !missed {
-			l[6] = notes.Note{}
-		}
-		return l
-	}
 	var ws notes.List
 	for k := range 8 {
+		if k == 6 && !missed {
+			continue
+		}
 		ws = append(ws, repNotes(r, reps, func(ra *RepReport) []notes.Note {
-			return slices.DeleteFunc(lines(ra)[k:k+1], notes.Note.IsZero)
+			return []notes.Note{[]notes.Note{ra.Failed, ra.ClientBound, ra.OtherLoad, ra.ServerOtherLoad, ra.SharedCPUs,
+				ra.NotSaturated, ra.Missed, ra.Backoff}[k]}
 		})...)
 	}
-	ws = append(ws, ProbeWarnings(r)...)
-	if s != nil {
-		ws = append(ws, s.Warnings...)
-	}
+	ws = append(ws, probeWarnings(s.Variants)...)
+	ws = append(ws, s.Warnings...)
 	seen := map[string]bool{}
 	return slices.DeleteFunc(ws, func(n notes.Note) bool {
 		said := seen[n.String()]
@@ -227,14 +221,14 @@ func ownWarnings(r *results.Run, reps [][]RepReport, s *RunSummary, missed bool)
 	})
 }
 
-// repNotes is each note of every repetition of r (analysed in reps) as
-// a run-wide line: "variant V, repetition N: note".
+// repNotes is each non-zero note of every repetition of r (analysed in
+// reps) as a run-wide line: "variant V, repetition N: note".
 func repNotes(r *results.Run, reps [][]RepReport, of func(*RepReport) []notes.Note) notes.List {
 	var out notes.List
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		for j := range v.Reps {
-			for _, n := range of(&reps[i][j]) {
+			for _, n := range slices.DeleteFunc(of(&reps[i][j]), notes.Note.IsZero) {
 				out = append(out, notes.New(notes.InRep, "variant", v.Name, "rep", v.Reps[j].Index+1, "note", n))
 			}
 		}

@@ -47,24 +47,15 @@ const (
 // spread; -1 when none does or v has fewer than three.
 func spreadRep(v *results.Variant) int {
 	rates := v.Rates()
-	if len(rates) < 3 {
-		return -1
-	}
-	logs := make([]float64, 0, len(rates))
-	for _, r := range rates {
-		if r <= 0 {
-			return -1
-		}
-		logs = append(logs, math.Log(r))
-	}
-	_, all := stats.MeanStdDev(logs)
-	if all == 0 {
+	all, ok := stats.NoisePct(rates) // the spread of ln rate
+	if len(rates) < 3 || !ok || all == 0 {
 		return -1
 	}
 	best, bestSD, bestOff := -1, math.Inf(1), 0.0
-	for i := range logs {
-		if m, s := stats.MeanStdDev(slices.Delete(slices.Clone(logs), i, i+1)); s < bestSD {
-			best, bestSD, bestOff = i, s, math.Abs(math.Expm1(logs[i]-m))
+	for i, r := range rates {
+		rest := slices.Delete(slices.Clone(rates), i, i+1)
+		if sd, _ := stats.NoisePct(rest); sd < bestSD {
+			best, bestSD, bestOff = i, sd, math.Abs(r/stats.Summarize(rest).GeoMean-1)
 		}
 	}
 	if bestSD >= outlierShare*all || bestOff <= outlierOff {

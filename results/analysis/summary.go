@@ -319,11 +319,8 @@ func sweepPlateau(samples [][]float64, agree func(top, other int) bool) SweepSum
 	if j.Top < 0 || j.Family == 0 {
 		return sw
 	}
-	for k, s := range samples {
-		if k == j.Top || (!j.Below[k] && len(s) > 0) {
-			sw.Plateau = append(sw.Plateau, k)
-		}
-	}
+	plateau, untested := j.SearchLists(samples) // untested values are not below Top
+	sw.Plateau = slices.Sorted(slices.Values(slices.Concat(plateau, untested)))
 	if len(sw.Plateau) == 1 {
 		sw.Best = j.Top
 	}

@@ -173,26 +173,6 @@ func Run(r *results.Run) [][]Repetition {
 	return out
 }
 
-// All returns every diagnosis of reps (as Run returns them), in order.
-func All(reps [][]Repetition) []Diagnosis {
-	return flatten(reps, func(r *Repetition) []Diagnosis { return r.Diagnoses })
-}
-
-// AllHostOnly returns every host-only change of reps, in order.
-func AllHostOnly(reps [][]Repetition) []HostOnly {
-	return flatten(reps, func(r *Repetition) []HostOnly { return r.HostOnly })
-}
-
-func flatten[T any](reps [][]Repetition, of func(*Repetition) []T) []T {
-	var out []T
-	for i := range reps {
-		for j := range reps[i] {
-			out = append(out, of(&reps[i][j])...)
-		}
-	}
-	return out
-}
-
 // Rep diagnoses one repetition of variant.
 func Rep(variant string, rep *results.Rep, opts Options) Repetition {
 	out := Repetition{Variant: variant, Rep: rep.Index}

@@ -391,9 +391,6 @@ func TestRunBeforeTimeline(t *testing.T) {
 			t.Errorf("rep %d: %+v, want no timeline and nothing else", rep.Rep, rep)
 		}
 	}
-	if d := All(got); d != nil {
-		t.Errorf("diagnoses %+v, want none", d)
-	}
 }
 
 // TestRunRepNoise: Run gives each repetition its variant's repetition

@@ -22,6 +22,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/softratio"
 	"github.com/kaeload/kaeload/results/stats"
 )
@@ -478,7 +479,7 @@ func capacityChart(r *results.Run, c *results.Capacity) chart {
 		what, target = "p99 total from the intended start", spec.P99Total
 		pick = func(g *results.Group) *results.Histogram { return g.Latency.Intended }
 	}
-	knee := analysis.KneeWords(c, spec.From)
+	knee := notes.KneeWords(c, spec.From)
 	f := newFigure(chart{ID: "chart-capacity-" + strconv.Itoa(c.Variant),
 		Title: "Capacity of " + name + ": " + what + " against the rate asked",
 		Caption: "Points: one step of the search each (one open-loop window), " + what + " in ms (log scale) at the rate asked; " +

@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -172,7 +173,7 @@ func capacitySectionOf(m *analysis.Report) *section {
 	}
 	s := &section{Heading: m.CapacityLine.String(), Lines: []string{tables.CapacityIntro(r.Capacity)}}
 	for i := range cs {
-		s.Parts = append(s.Parts, section{Heading: r.Variants[cs[i].Variant].Name + ": " + analysis.KneeWords(&cs[i], r.Capacity.From),
+		s.Parts = append(s.Parts, section{Heading: r.Variants[cs[i].Variant].Name + ": " + notes.KneeWords(&cs[i], r.Capacity.From),
 			Tables: []*table{fromTable("", tables.Capacity(&cs[i]))}})
 	}
 	return s

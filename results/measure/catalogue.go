@@ -33,7 +33,7 @@ var counts = []Measure{
 		}},
 	{Key: "misaligned", Show: CSV | JSON | PartialRow, When: func(m *analysis.Report) bool { return spreads(m) != nil },
 		Rep:  func(x *Rep) Value { return If(x.Rep.WindowSpread != nil, Truth(analysis.Misaligned(x.Rep))) },
-		Fact: fact("caution", 2, func(x *Rep) string { return map[bool]string{true: analysis.MisalignedFlag}[analysis.Misaligned(x.Rep)] })},
+		Fact: fact("caution", 2, func(x *Rep) string { return map[bool]string{true: notes.MisalignedWords}[analysis.Misaligned(x.Rep)] })},
 	counted(Measure{Key: "requests", Label: "requests", Show: CSV | JSON | Markdown | PartialRow, Order: 2,
 		Fact: fact("requests", 2, requestsLine)}, func(c *results.Counts) uint64 { return c.Requests }),
 	{Key: "req_per_s", Unit: "req/s", Label: "req/s", Show: CSV | Markdown | JSON | PartialRow | OpenMetrics, Order: 3,

@@ -12,6 +12,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/htmlreport"
 	"github.com/kaeload/kaeload/results/internal/fixture"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/render"
 )
 
@@ -33,11 +34,11 @@ func TestWindowSpreadInEveryOutput(t *testing.T) {
 		write func(io.Writer, *analysis.Report) error
 		want  []string
 	}{
-		{"text", render.WriteText, []string{"window start spread ms", "1.500", analysis.MisalignedFlag}},
-		{"markdown", render.WriteMarkdown, []string{"| window end spread ms |", "| 0.250 |", analysis.MisalignedFlag}},
+		{"text", render.WriteText, []string{"window start spread ms", "1.500", notes.MisalignedWords}},
+		{"markdown", render.WriteMarkdown, []string{"| window end spread ms |", "| 0.250 |", notes.MisalignedWords}},
 		{"csv", render.WriteCSV, []string{",window_start_spread_ms,window_end_spread_ms,misaligned,", ",1.500,0.250,false,", ",true,"}},
 		{"json", render.WriteSummaryJSON, []string{`"window_spread_ms": {`, `"start": 1.5`, `"misaligned": true`}},
-		{"html", htmlreport.Write, []string{">window start spread ms</th>", ">1.500</td>", analysis.MisalignedFlag}},
+		{"html", htmlreport.Write, []string{">window start spread ms</th>", ">1.500</td>", notes.MisalignedWords}},
 		{"openmetrics", metrics.WriteOpenMetrics, []string{"# TYPE kaeload_window_start_spread_ms gauge"}},
 	} {
 		var b bytes.Buffer

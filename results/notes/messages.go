@@ -10,7 +10,6 @@ import (
 
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/format"
-	"github.com/kaeload/kaeload/results/softratio"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -378,7 +377,12 @@ var said *template.Template
 func init() {
 	num := func(f func(float64) string) func(any) string { return func(v any) string { return f(floatOf(v)) } }
 	said = template.New("").Funcs(template.FuncMap{
-		"count":    func(v any) string { return format.Count(uintOf(v)) },
+		"count": func(v any) string {
+			if u, ok := v.(uint64); ok { // exact
+				return format.Count(u)
+			}
+			return format.Count(uint64(floatOf(v)))
+		},
 		"rate":     num(format.Rate),
 		"share":    num(format.Share),
 		"number":   num(format.Number),
@@ -393,7 +397,12 @@ func init() {
 		"span":     func(start, end float64) string { return Span(start, end) },
 		"plain":    func(v any) string { return format.Plain(str(v)) },
 		"plural":   func(n any, thing string) string { return plural(int(floatOf(n)), thing) },
-		"cpus":     func(v any) string { return cpusWords(str(v)) },
+		"cpus": func(v any) string { // "CPU 0" or "CPUs 0-3"
+			if strings.ContainsAny(str(v), ",-") {
+				return "CPUs " + str(v)
+			}
+			return "CPU " + str(v)
+		},
 		"ms":       millisWords,
 		"pHolm":    func(c stats.Comparison) string { return format.PAdjusted(c) },
 		"join":     join,
@@ -436,14 +445,6 @@ func floatOf(v any) float64 {
 	return 0
 }
 
-// uintOf is a parameter as a uint64, exact for a uint64.
-func uintOf(v any) uint64 {
-	if u, ok := v.(uint64); ok {
-		return u
-	}
-	return uint64(floatOf(v))
-}
-
 // str is a parameter as a string ("" when not one).
 func str(v any) string { s, _ := v.(string); return s }
 
@@ -473,14 +474,6 @@ func Failure(f *results.Failure) Note {
 	return New(FailedText, "text", f.Text)
 }
 
-// cpusWords is "CPU 0" or "CPUs 0-3".
-func cpusWords(cpus string) string {
-	if strings.ContainsAny(cpus, ",-") {
-		return "CPUs " + cpus
-	}
-	return "CPU " + cpus
-}
-
 // caveatWords are, by flag, what the figures measured when most
 // repetitions raised it and the flag's name.
 var caveatWords = map[Code][2]string{
@@ -497,8 +490,8 @@ const MisalignedWords = "MISALIGNED windows (groups over 1 % apart)"
 
 // KneeWords is a capacity for a report: "41,000/s", "≥ 1,000,000/s"
 // (every step passed), "< 1,000/s" (none did) or "-" (no step).
-func KneeWords(knee, from float64, steps int, belowFrom, atMax bool) string {
-	return say("-knee", Args{"knee": knee, "from": from, "steps": steps, "below_from": belowFrom, "at_max": atMax})
+func KneeWords(c *results.Capacity, from float64) string {
+	return say("-knee", Args{"knee": c.Knee, "from": from, "steps": len(c.Steps), "below_from": c.BelowFrom, "at_max": c.AtMax})
 }
 
 // TargetWords names a capacity search's targets: "20 ms p99 handshake",
@@ -518,10 +511,6 @@ func plural(n int, thing string) string {
 	}
 	return strconv.Itoa(n) + " " + thing + "s"
 }
-
-// SoftRatioWords is a soft-ratio prediction in words: the best ratio and
-// what bounds each side of it, or why there is none.
-func SoftRatioWords(p softratio.Prediction) string { return New(SoftRatio, "prediction", p).String() }
 
 // portCount formats a rate or a number of ports, with one decimal below 10.
 func portCount(f float64) string {

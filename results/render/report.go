@@ -9,6 +9,7 @@ import (
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/tables"
 )
 
@@ -213,7 +214,7 @@ func (d *doc) capacity(m *analysis.Report) {
 	d.para(intro, sentence(intro))
 	for i := range m.Capacities {
 		c := &m.Capacities[i]
-		name, knee := r.Variants[c.Variant].Name, analysis.KneeWords(c, r.Capacity.From)
+		name, knee := r.Variants[c.Variant].Name, notes.KneeWords(c, r.Capacity.From)
 		d.heading(2, fmt.Sprintf("%s: capacity %s, %d steps", name, knee, len(c.Steps)), name+": "+knee)
 		d.table(tables.Capacity(c))
 	}

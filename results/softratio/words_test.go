@@ -16,7 +16,7 @@ import (
 func TestSoftRatioWords(t *testing.T) {
 	m := softratio.Model{A: 1.30e-3, B: 0.35e-3, Beta: 0.95, CPUs: 1, Capacity: 600}
 	p := softratio.Predict(softratio.Input{Windows: softratio.Synth(m, softratio.FiveRatios, 1, 0, nil)})
-	got := notes.SoftRatioWords(p)
+	got := softRatioWords(p)
 	want := "best soft ratio 49 predicted, peak 1169 req/s: below it the device limits at 600 ops/s, above it the server's CPU at 0.35 → 1.30 ms per request"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -25,13 +25,13 @@ func TestSoftRatioWords(t *testing.T) {
 		t.Errorf("sides %v do not meet at r* %g", p.Sides, p.Ratio.Value)
 	}
 	p = softratio.Predict(softratio.Input{Windows: softratio.Synth(m, softratio.FiveRatios, 3, 0.02, rand.New(rand.NewPCG(3, 3)))})
-	if got := notes.SoftRatioWords(p); !strings.HasPrefix(got, fmt.Sprintf("best soft ratio %.0f predicted (%.0f–%.0f), peak",
+	if got := softRatioWords(p); !strings.HasPrefix(got, fmt.Sprintf("best soft ratio %.0f predicted (%.0f–%.0f), peak",
 		100*p.Ratio.Value, 100*p.Ratio.Low, 100*p.Ratio.High)) || p.Ratio.Low == p.Ratio.High {
 		t.Errorf("with repetitions: %q", got)
 	}
 	cpu := softratio.Model{A: 2e-3, B: 1e-3, Beta: 0.9, CPUs: 4, Capacity: 1e5}
 	p = softratio.Predict(softratio.Input{Windows: softratio.Synth(cpu, softratio.FiveRatios, 1, 0, nil), Capacity: 1e5})
-	if got, want := notes.SoftRatioWords(p), "best soft ratio 0 predicted, peak 3600 req/s: at every ratio the server's CPU at 1.00 → 2.00 ms per request"; got != want {
+	if got, want := softRatioWords(p), "best soft ratio 0 predicted, peak 3600 req/s: at every ratio the server's CPU at 1.00 → 2.00 ms per request"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
@@ -41,12 +41,17 @@ func TestSoftRatioWords(t *testing.T) {
 func TestSoftRatioWordsWithout(t *testing.T) {
 	for _, st := range []softratio.Code{softratio.TooFewRatios, softratio.BadWindow, softratio.CPUsDiffer, softratio.BadCapacity, softratio.BadFit, softratio.NoCapacity} {
 		p := softratio.Prediction{Status: st, Needs: []softratio.Code{softratio.NeedScenarioCapacity}}
-		if got := notes.SoftRatioWords(p); !strings.HasPrefix(got, "no soft-ratio prediction") || strings.Contains(got, "%!") {
+		if got := softRatioWords(p); !strings.HasPrefix(got, "no soft-ratio prediction") || strings.Contains(got, "%!") {
 			t.Errorf("%s: %q", st, got)
 		}
 	}
 	p := softratio.Prediction{Status: softratio.NoCapacity, Needs: []softratio.Code{softratio.NeedScenarioCapacity}}
-	if got := notes.SoftRatioWords(p); !strings.Contains(got, "accelerator.capacity") {
+	if got := softRatioWords(p); !strings.Contains(got, "accelerator.capacity") {
 		t.Errorf("no capacity: %q", got)
 	}
+}
+
+// softRatioWords is the prediction's note in words, as the reports say it.
+func softRatioWords(p softratio.Prediction) string {
+	return notes.New(notes.SoftRatio, "prediction", p).String()
 }

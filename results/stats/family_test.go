@@ -196,7 +196,8 @@ const defaultEquivalence = 0.02
 // that can be true at once: sums of C(j, 2) over a partition of k.
 func trueNullCounts(k int) []int {
 	var out []int
-	for t, n := range fewestMeans(k) {
+	fewest, _ := fewestMeansSteps(k)
+	for t, n := range fewest {
 		if int(n) <= k {
 			out = append(out, t)
 		}

@@ -135,7 +135,7 @@ func mostTrueNulls(k int) []int32 {
 	if v, ok := mostTrueNullsCache.Load(k); ok {
 		return v.([]int32)
 	}
-	fewest := fewestMeans(k)
+	fewest, _ := fewestMeansSteps(k)
 	most := make([]int32, len(fewest))
 	for t, n := range fewest {
 		most[t] = int32(t)
@@ -149,14 +149,9 @@ func mostTrueNulls(k int) []int32 {
 
 var mostTrueNullsCache sync.Map // k -> []int32
 
-// fewestMeans is, for every t up to k(k−1)/2, the fewest means whose groups
-// of equals give exactly t equalities: f(t) = min over C(j, 2) ≤ t of
-// j + f(t − C(j, 2)), in about m^1.5 steps.
-func fewestMeans(k int) []int32 {
-	f, _ := fewestMeansSteps(k)
-	return f
-}
-
+// fewestMeansSteps is, for every t up to k(k−1)/2, the fewest means whose
+// groups of equals give exactly t equalities: f(t) = min over C(j, 2) ≤ t of
+// j + f(t − C(j, 2)), in about m^1.5 steps (counted).
 func fewestMeansSteps(k int) (f []int32, steps int) {
 	m := k * (k - 1) / 2
 	f = make([]int32, m+1)

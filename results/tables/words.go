@@ -15,6 +15,7 @@ import (
 	"github.com/kaeload/kaeload/results/diagnosis"
 	"github.com/kaeload/kaeload/results/format"
 	"github.com/kaeload/kaeload/results/measure"
+	"github.com/kaeload/kaeload/results/notes"
 	"github.com/kaeload/kaeload/results/stats"
 )
 
@@ -189,7 +190,7 @@ func PlateauLine(s *analysis.RunSummary, sw *analysis.SweepSummary) string {
 // CapacityIntro says how the search went, for the reports.
 func CapacityIntro(s *results.CapacitySpec) string {
 	return fmt.Sprintf("per variant, the highest rate with %s, errors at most %s and at most %s of starts missed; steps from %s/s ×%s, then bisection to %s",
-		analysis.TargetWords(s), format.Share(s.MaxErrors), format.Share(s.MaxMissed), format.Count(uint64(math.Round(s.From))),
+		notes.TargetWords(s), format.Share(s.MaxErrors), format.Share(s.MaxMissed), format.Count(uint64(math.Round(s.From))),
 		strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", s.Factor), "0"), "."), format.Share(s.Resolution))
 }
 
