@@ -4,15 +4,15 @@
 package nginxtest
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -107,15 +107,18 @@ http {
 }
 `
 
-// Start writes a configuration into a temporary directory, starts nginx on a
-// free loopback port, waits until it accepts connections and stops it when
+// Start writes a configuration into a temporary directory, starts nginx on
+// free loopback ports, waits until it accepts connections and stops it when
 // the test ends.
 func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Binary(t)
-	cfg.setDefaults()
-	dir := t.TempDir()
-	writeSite(t, dir, cfg.Cert)
+	cfg.Cert = cmp.Or(cfg.Cert, "rsa2048")
+	cfg.Protocols = cmp.Or(cfg.Protocols, "TLSv1.2 TLSv1.3")
+	cfg.WorkerConnections = cmp.Or(cfg.WorkerConnections, 4096)
+	cfg.Backlog = cmp.Or(cfg.Backlog, 65535)
+	s := &Server{Dir: t.TempDir()}
+	writeSite(t, s.Dir, cfg.Cert)
 	var cpus pinning.Set
 	if cfg.CPUs != "" {
 		var err error
@@ -123,36 +126,31 @@ func Start(t testing.TB, cfg Config) *Server {
 			t.Fatal(err)
 		}
 	}
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
-		s := &Server{Dir: dir}
-		exited, err := s.start(t, bin, cfg, cpus)
-		if err == nil {
-			t.Cleanup(func() { s.stop(t, exited) })
-			return s
+	testkit.WithFreePorts(t, 1+len(cfg.MoreBacklogs), func(ports []int) error {
+		var addrs []string
+		for _, p := range ports {
+			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", p))
 		}
-		lastErr = err
-		if !strings.Contains(err.Error(), "in use") {
-			break // only a port taken since FreePort is worth another try
+		s.Addr, s.MoreAddrs = addrs[0], addrs[1:]
+		confPath := filepath.Join(s.Dir, "nginx.conf")
+		if err := os.WriteFile(confPath, []byte(s.config(cfg)), 0o644); err != nil {
+			t.Fatal(err)
 		}
-	}
-	t.Fatal(lastErr)
-	return nil
-}
-
-func (cfg *Config) setDefaults() {
-	if cfg.Cert == "" {
-		cfg.Cert = "rsa2048"
-	}
-	if cfg.Protocols == "" {
-		cfg.Protocols = "TLSv1.2 TLSv1.3"
-	}
-	if cfg.WorkerConnections == 0 {
-		cfg.WorkerConnections = 4096
-	}
-	if cfg.Backlog == 0 {
-		cfg.Backlog = 65535
-	}
+		s.Cmd = exec.Command(bin, "-e", filepath.Join(s.Dir, "error.log"), "-p", s.Dir, "-c", confPath)
+		s.Cmd.Env = os.Environ()
+		for k, v := range cfg.Env {
+			s.Cmd.Env = append(s.Cmd.Env, k+"="+v)
+		}
+		var stderr bytes.Buffer
+		s.Cmd.Stderr = &stderr
+		start := func(cmd *exec.Cmd) error { return pinning.Start(cmd, cpus) }
+		if err := testkit.StartServer(t, s.Cmd, start, 5*time.Second, addrs...); err != nil {
+			errLog, _ := os.ReadFile(filepath.Join(s.Dir, "error.log"))
+			return fmt.Errorf("nginx did not start: %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
+		}
+		return nil
+	})
+	return s
 }
 
 // writeSite writes a certificate of kind cert, its key and the document
@@ -176,25 +174,22 @@ func writeSite(t testing.TB, dir, cert string) {
 	}
 }
 
-// config returns nginx.conf for cfg, listening on s's addresses (s.Addr,
-// then s.MoreAddrs for cfg.MoreBacklogs).
+// config returns nginx.conf for cfg, listening on s.Addr, then s.MoreAddrs
+// for cfg.MoreBacklogs.
 func (s *Server) config(cfg Config) string {
 	var listen, extra strings.Builder
-	for i, backlog := range append([]int{cfg.Backlog}, cfg.MoreBacklogs...) {
-		addr := s.Addr
-		if i > 0 {
-			addr = s.MoreAddrs[i-1]
-		}
-		fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addr, backlog)
+	backlogs := append([]int{cfg.Backlog}, cfg.MoreBacklogs...)
+	for i, addr := range append([]string{s.Addr}, s.MoreAddrs...) {
+		fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addr, backlogs[i])
 	}
 	if cfg.Ciphers != "" {
 		fmt.Fprintf(&extra, "        ssl_ciphers %s;\n        ssl_prefer_server_ciphers on;\n", cfg.Ciphers)
 	}
+	cache, tickets := "off", "off"
 	if cfg.SessionReuse {
-		extra.WriteString("        ssl_session_cache shared:SSL:1m;\n        ssl_session_tickets on;\n")
-	} else {
-		extra.WriteString("        ssl_session_cache off;\n        ssl_session_tickets off;\n")
+		cache, tickets = "shared:SSL:1m", "on"
 	}
+	fmt.Fprintf(&extra, "        ssl_session_cache %s;\n        ssl_session_tickets %s;\n", cache, tickets)
 	// Run as root, nginx workers drop to "nobody", who cannot enter the
 	// test's private temporary directory: keep them as the current user.
 	userLine := ""
@@ -203,62 +198,6 @@ func (s *Server) config(cfg Config) string {
 	}
 	return fmt.Sprintf(confTemplate, s.Dir, listen.String(), cfg.Protocols, extra.String(), userLine,
 		cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.HTTP)
-}
-
-// start picks free ports, starts nginx on them and waits until every
-// listener accepts; on failure nginx is killed and the error says why.
-func (s *Server) start(t testing.TB, bin string, cfg Config, cpus pinning.Set) (<-chan error, error) {
-	var addrs []string
-	for range 1 + len(cfg.MoreBacklogs) {
-		port, err := testkit.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
-	}
-	s.Addr, s.MoreAddrs = addrs[0], addrs[1:]
-	confPath := filepath.Join(s.Dir, "nginx.conf")
-	if err := os.WriteFile(confPath, []byte(s.config(cfg)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-e", filepath.Join(s.Dir, "error.log"), "-p", s.Dir, "-c", confPath)
-	cmd.Env = os.Environ()
-	for k, v := range cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := pinning.Start(cmd, cpus); err != nil {
-		t.Fatalf("start nginx: %v", err)
-	}
-	s.Cmd = cmd
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	var err error
-	for _, a := range addrs {
-		if err == nil {
-			err = testkit.WaitListening(a, exited, 5*time.Second)
-		}
-	}
-	if err != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		errLog, _ := os.ReadFile(filepath.Join(s.Dir, "error.log"))
-		return nil, fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
-	}
-	return exited, nil
-}
-
-func (s *Server) stop(t testing.TB, exited <-chan error) {
-	pid := s.Cmd.Process.Pid
-	_ = syscall.Kill(pid, syscall.SIGTERM) // fast shutdown of master and workers
-	select {
-	case <-exited:
-	case <-time.After(5 * time.Second):
-		t.Errorf("nginx (pid %d) did not stop within 5s of SIGTERM; killing its process group", pid)
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		<-exited
-	}
 }
 
 // PIDs returns the master's and its workers' process IDs.
@@ -278,11 +217,9 @@ func (s *Server) PIDs() []int {
 func (s *Server) Log(t testing.TB) []Line {
 	t.Helper()
 	path := filepath.Join(s.Dir, "access.log")
-	var last int64 = -1
-	for i := 0; i < 50; i++ {
-		st, err := os.Stat(path)
+	for i, last := 0, int64(-1); i < 50; i++ {
 		size := int64(0)
-		if err == nil {
+		if st, err := os.Stat(path); err == nil {
 			size = st.Size()
 		}
 		if size == last {
@@ -291,7 +228,7 @@ func (s *Server) Log(t testing.TB) []Line {
 		last = size
 		time.Sleep(100 * time.Millisecond)
 	}
-	if _, err := os.Stat(path); os.IsNotExist(err) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	return ReadLog(t, path)
@@ -301,47 +238,34 @@ func (s *Server) Log(t testing.TB) []Line {
 // one examples/local-nginx uses too).
 func ReadLog(t testing.TB, path string) []Line {
 	t.Helper()
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	var lines []Line
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l, err := ParseLine(sc.Text())
+	for text := range strings.Lines(string(b)) {
+		l, err := ParseLine(strings.TrimSuffix(text, "\n"))
 		if err != nil {
-			t.Fatalf("%s:%d: %v", path, n, err)
+			t.Fatalf("%s:%d: %v", path, len(lines)+1, err)
 		}
 		lines = append(lines, l)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return lines
 }
 
 // ParseLine parses one line of the kaeload log_format.
 func ParseLine(s string) (Line, error) {
-	f := strings.Fields(s)
-	if len(f) != 8 {
-		return Line{}, fmt.Errorf("access log line %q: want 8 fields, got %d", s, len(f))
-	}
 	var l Line
-	sec, frac, _ := strings.Cut(f[0], ".")
-	secs, err1 := strconv.ParseInt(sec, 10, 64)
-	ms, err2 := strconv.ParseInt(frac, 10, 64)
-	status, err3 := strconv.Atoi(f[1])
-	bytesSent, err4 := strconv.Atoi(f[5])
-	conn, err5 := strconv.ParseUint(f[6], 10, 64)
-	reqs, err6 := strconv.Atoi(f[7])
-	for _, err := range []error{err1, err2, err3, err4, err5, err6} {
-		if err != nil {
-			return Line{}, fmt.Errorf("access log line %q: %w", s, err)
-		}
+	var sec, ms int64
+	var reused string
+	_, err := fmt.Sscanf(s, "%d.%d %d %s %s %s %d %d %d", &sec, &ms, &l.Status, &reused, &l.Protocol, &l.Cipher,
+		&l.Bytes, &l.Conn, &l.ConnReqs)
+	if n := len(strings.Fields(s)); err == nil && n != 8 {
+		err = fmt.Errorf("want 8 fields, got %d", n)
 	}
-	l.Time = time.Unix(secs, ms*int64(time.Millisecond))
-	l.Status, l.Reused, l.Protocol, l.Cipher = status, f[2] == "r", f[3], f[4]
-	l.Bytes, l.Conn, l.ConnReqs = bytesSent, conn, reqs
+	if err != nil {
+		return Line{}, fmt.Errorf("access log line %q: %w", s, err)
+	}
+	l.Time, l.Reused = time.Unix(sec, ms*int64(time.Millisecond)), reused == "r"
 	return l, nil
 }

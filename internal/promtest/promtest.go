@@ -28,19 +28,16 @@ const DefaultDir = "/opt/prom/usr/bin"
 // or in DefaultDir. Without it the test is skipped, or fails under CI=true.
 func Find(t testing.TB, name string) string {
 	t.Helper()
-	var dirs []string
-	if env := os.Getenv("KAELOAD_PROMETHEUS"); env != "" {
-		if fi, err := os.Stat(env); err == nil && !fi.IsDir() {
-			env = filepath.Dir(env)
-		}
-		dirs = append(dirs, env)
-	}
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	for _, d := range append(dirs, DefaultDir) {
+	env := os.Getenv("KAELOAD_PROMETHEUS")
+	if fi, err := os.Stat(env); err == nil && !fi.IsDir() {
+		env = filepath.Dir(env)
+	}
+	for _, d := range []string{env, DefaultDir} {
 		p := filepath.Join(d, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		if fi, err := os.Stat(p); d != "" && err == nil && !fi.IsDir() {
 			return p
 		}
 	}
@@ -52,7 +49,6 @@ func Find(t testing.TB, name string) string {
 // every Interval, or serving a data directory (Serve).
 type Prometheus struct {
 	URL     string // the HTTP API's base, "http://127.0.0.1:PORT"
-	cmd     *exec.Cmd
 	targets string
 	log     testkit.LockedBuffer
 }
@@ -93,25 +89,13 @@ func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 	}
 	addr := testkit.FreeAddr(t)
 	p := &Prometheus{URL: "http://" + addr, targets: targets}
-	p.cmd = exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
+	cmd := exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
 		"--log.level=warn", "--storage.tsdb.retention.time=10y", "--web.console.templates=", "--web.console.libraries=")
-	p.cmd.Stdout, p.cmd.Stderr = &p.log, &p.log
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start prometheus: %v", err)
+	cmd.Stdout, cmd.Stderr = &p.log, &p.log
+	if err := testkit.StartServer(t, cmd, nil, 30*time.Second, addr); err != nil {
+		t.Fatalf("prometheus did not start: %v\n%s", err, p.Log())
 	}
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = p.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = p.cmd.Process.Kill()
-			<-done
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		resp, err := http.Get(p.URL + "/-/ready")
 		if err == nil {
 			resp.Body.Close()
@@ -122,7 +106,6 @@ func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 		if time.Now().After(deadline) {
 			t.Fatalf("prometheus not ready within 30 s: %v\n%s", err, p.Log())
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 

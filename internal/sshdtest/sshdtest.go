@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -115,21 +114,29 @@ func StartWith(t testing.TB, cfg Config) *Server {
 	if cfg.Netns != nil {
 		ip = cfg.Netns.NSIP
 	}
-	var err error
-	for range 5 { // another process may take the free port first
-		port, perr := testkit.FreePort()
-		if perr != nil {
-			t.Fatal(perr)
-		}
-		s.Port, s.Addr = port, net.JoinHostPort(ip, fmt.Sprint(port))
+	testkit.WithFreePorts(t, 1, func(ports []int) error {
+		s.Port, s.Addr = ports[0], net.JoinHostPort(ip, fmt.Sprint(ports[0]))
 		s.URL = fmt.Sprintf("ssh://%s@%s", user, s.Addr)
 		s.writeConfig(t, ip, hostPub, cfg.MaxSessions)
-		if err = s.launch(t, bin, cfg.Netns); err == nil {
-			return s
+		args := []string{"-D", "-e", "-f", filepath.Join(s.Dir, "sshd_config")}
+		cmd := exec.Command(bin, args...)
+		if cfg.Netns != nil {
+			cmd = cfg.Netns.Command(bin, args...)
 		}
-	}
-	t.Fatal(err)
-	return nil
+		logf, err := os.Create(filepath.Join(s.Dir, "sshd.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer logf.Close()
+		cmd.Stdout, cmd.Stderr = logf, logf
+		// StartServer's cleanup stops the group: the listener and every
+		// session it forked.
+		if err := testkit.StartServer(t, cmd, nil, 10*time.Second, s.Addr); err != nil {
+			return fmt.Errorf("sshd did not start: %v\nlog: %s", err, s.Log())
+		}
+		return nil
+	})
+	return s
 }
 
 // writeKeys writes the host key and the user's key, the latter
@@ -185,49 +192,6 @@ LogLevel VERBOSE
 	if err := os.WriteFile(filepath.Join(s.Dir, "known_hosts"), []byte(known), 0o600); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// launch starts sshd (in ns, unless nil) and waits until it listens; it
-// returns an error when the port was taken, and fails the test otherwise.
-func (s *Server) launch(t testing.TB, bin string, ns *Netns) error {
-	t.Helper()
-	args := []string{"-D", "-e", "-f", filepath.Join(s.Dir, "sshd_config")}
-	cmd := exec.Command(bin, args...)
-	if ns != nil {
-		cmd = ns.Command(bin, args...)
-	}
-	logf, err := os.Create(filepath.Join(s.Dir, "sshd.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err = cmd.Start()
-	logf.Close()
-	if err != nil {
-		t.Fatalf("start sshd: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	if err := testkit.WaitListening(s.Addr, exited, 10*time.Second); err != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		log := s.Log()
-		if !strings.Contains(log, "in use") {
-			t.Fatalf("sshd did not start: %v\nlog: %s", err, log)
-		}
-		return fmt.Errorf("sshd did not start: %v\nlog: %s", err, log)
-	}
-	t.Cleanup(func() {
-		// The whole group: the listener and every session it forked.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
-		}
-	})
-	return nil
 }
 
 // Log returns sshd's log so far (for a failing test's message).

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,46 +88,91 @@ func NeedCommand(t testing.TB, name, install string) string {
 	return path
 }
 
-// FreePort returns a loopback port nothing listens on right now (the
-// kernel's pick for port 0). Another process may take it before the
-// caller binds it; servers that start on it retry on "in use".
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// FreeAddr returns 127.0.0.1:port for a FreePort, failing the test when
-// there is none.
+// FreeAddr returns 127.0.0.1:port for a port nothing listens on right now.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	port, err := FreePort()
+	return fmt.Sprintf("127.0.0.1:%d", freePorts(t, 1)[0])
+}
+
+// freePorts returns n loopback ports nothing listens on now (the kernel's
+// picks for port 0); another process may take one before the caller binds it.
+func freePorts(t testing.TB, n int) []int {
+	ports := make([]int, n)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[i] = l.Addr().(*net.TCPAddr).Port
+	}
+	return ports
+}
+
+// WithFreePorts calls launch with n free loopback ports until it returns
+// nil. A port may be taken before launch binds it, so an error saying "in
+// use" earns fresh ports, up to 5 tries; any other error fails the test.
+func WithFreePorts(t testing.TB, n int, launch func(ports []int) error) {
+	t.Helper()
+	var err error
+	for range 5 {
+		if err = launch(freePorts(t, n)); err == nil || !strings.Contains(err.Error(), "in use") {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf("127.0.0.1:%d", port)
 }
 
-// WaitListening polls addr until it accepts a TCP connection, the process
-// that should listen there exits (a value on exited), or timeout passes.
-func WaitListening(addr string, exited <-chan error, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("exited: %v", err)
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
+// StartServer starts cmd in a process group of its own (through start;
+// nil: cmd.Start) and waits up to timeout until every addr accepts. If cmd
+// exits or does not listen, it kills the group and says why; otherwise the
+// test's cleanup stops the group: SIGTERM, then SIGKILL after 10 s.
+func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeout time.Duration, addrs ...string) error {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if start == nil {
+		start = (*exec.Cmd).Start
 	}
-	return fmt.Errorf("nothing listening on %s after %v", addr, timeout)
+	if err := start(cmd); err != nil {
+		t.Fatalf("start %s: %v", cmd.Path, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	group := -cmd.Process.Pid
+	for _, addr := range addrs {
+		for deadline := time.Now().Add(timeout); ; time.Sleep(20 * time.Millisecond) {
+			var err error
+			select {
+			case err = <-exited:
+				err = fmt.Errorf("%s exited: %v", cmd.Path, err)
+			default:
+				if time.Now().After(deadline) {
+					err = fmt.Errorf("nothing listening on %s after %v", addr, timeout)
+				}
+			}
+			if err != nil {
+				_ = syscall.Kill(group, syscall.SIGKILL)
+				return err
+			}
+			if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+				c.Close()
+				break
+			}
+		}
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(group, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s (pid %d) did not stop within 10 s of SIGTERM; killing its group", cmd.Path, -group)
+			_ = syscall.Kill(group, syscall.SIGKILL)
+			<-exited
+		}
+	})
+	return nil
 }
 
 // Alive reports whether pid is a process that has not exited. A zombie
