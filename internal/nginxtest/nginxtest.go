@@ -133,9 +133,7 @@ func Start(t testing.TB, cfg Config) *Server {
 		}
 		s.Addr, s.MoreAddrs = addrs[0], addrs[1:]
 		confPath := filepath.Join(s.Dir, "nginx.conf")
-		if err := os.WriteFile(confPath, []byte(s.config(cfg)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, confPath, s.config(cfg))
 		s.Cmd = exec.Command(bin, "-e", filepath.Join(s.Dir, "error.log"), "-p", s.Dir, "-c", confPath)
 		s.Cmd.Env = os.Environ()
 		for k, v := range cfg.Env {
@@ -168,9 +166,7 @@ func writeSite(t testing.TB, dir, cert string) {
 	index := bytes.Repeat([]byte("kaeload nginx test page\n"), 26) // ~600 bytes, like a small index.html
 	files := map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "www/index.html": index}
 	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, filepath.Join(dir, name), b)
 	}
 }
 
@@ -238,12 +234,8 @@ func (s *Server) Log(t testing.TB) []Line {
 // one examples/local-nginx uses too).
 func ReadLog(t testing.TB, path string) []Line {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var lines []Line
-	for text := range strings.Lines(string(b)) {
+	for text := range strings.Lines(string(testkit.ReadFile(t, path))) {
 		l, err := ParseLine(strings.TrimSuffix(text, "\n"))
 		if err != nil {
 			t.Fatalf("%s:%d: %v", path, len(lines)+1, err)

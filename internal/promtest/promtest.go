@@ -63,9 +63,7 @@ func Start(t testing.TB) *Prometheus {
 	t.Helper()
 	dir := t.TempDir()
 	targets := filepath.Join(dir, "targets.json")
-	if err := os.WriteFile(targets, []byte("[]"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, targets, "[]")
 	cfg := fmt.Sprintf(`global: {scrape_interval: %s, scrape_timeout: %s, evaluation_interval: 1m}
 scrape_configs:
   - job_name: kaeload
@@ -84,9 +82,7 @@ func Serve(t testing.TB, dir string) *Prometheus {
 func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 	bin := Find(t, "prometheus")
 	cfgFile := filepath.Join(t.TempDir(), "prometheus.yml")
-	if err := os.WriteFile(cfgFile, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, cfgFile, cfg)
 	addr := testkit.FreeAddr(t)
 	p := &Prometheus{URL: "http://" + addr, targets: targets}
 	cmd := exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
@@ -118,9 +114,7 @@ func (p *Prometheus) Scrape(t testing.TB, addrs ...string) {
 	t.Helper()
 	b, _ := json.Marshal([]map[string]any{{"targets": append([]string{}, addrs...)}})
 	tmp := p.targets + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, tmp, b)
 	if err := os.Rename(tmp, p.targets); err != nil {
 		t.Fatal(err)
 	}

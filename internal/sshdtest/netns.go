@@ -1,10 +1,10 @@
 package sshdtest
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,12 +16,9 @@ import (
 // pair, so that what runs in it (sshd, a server) is reached across a real
 // interface: HostIP is this side's address, NSIP the namespace's.
 type Netns struct {
-	// Name is the namespace's name (ip netns).
-	Name string
-	// HostIP and NSIP are the two ends of the veth pair's /30.
-	HostIP, NSIP string
-	// HostIf is this side's veth interface.
-	HostIf string
+	Name         string // the namespace's name (ip netns)
+	HostIP, NSIP string // the two ends of the veth pair's /30
+	HostIf       string // this side's veth interface
 }
 
 // Packets is how many packets this side's veth end has sent and received.
@@ -33,8 +30,7 @@ func (n *Netns) Packets(t testing.TB) uint64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var v uint64
-		fmt.Sscan(string(b), &v)
+		v, _ := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
 		total += v
 	}
 	return total
@@ -51,46 +47,37 @@ func NewNetns(t testing.TB) *Netns {
 	testkit.NeedCommand(t, "ip", "Debian's iproute2; the network namespace test needs it")
 	n := int(netnsSeq.Add(1))
 	id := (os.Getpid()*7 + n) % 16000
-	// One /30 per namespace, 10.200.0.0/30 … 10.203.255.252/30, from id.
-	third, fourth := 200+id/4096, id%4096
-	base := fmt.Sprintf("10.%d.%d", third, fourth/64)
-	sub := (fourth % 64) * 4
+	// One /30 per namespace in 10.200.0.0/16, from id.
 	ns := &Netns{
 		Name:   fmt.Sprintf("kaeload-%d-%d", os.Getpid(), n),
-		HostIP: fmt.Sprintf("%s.%d", base, sub+1),
-		NSIP:   fmt.Sprintf("%s.%d", base, sub+2),
+		HostIP: fmt.Sprintf("10.200.%d.%d", id*4/256, id*4%256+1),
+		NSIP:   fmt.Sprintf("10.200.%d.%d", id*4/256, id*4%256+2),
+		HostIf: fmt.Sprintf("klh%d", id),
 	}
-	hostIf, nsIf := fmt.Sprintf("klh%d", id), fmt.Sprintf("kln%d", id)
-	ns.HostIf = hostIf
+	nsIf := fmt.Sprintf("kln%d", id)
 	if out, err := exec.Command("ip", "netns", "add", ns.Name).CombinedOutput(); err != nil {
 		t.Skipf("network namespaces are not allowed here (ip netns add: %v: %s); skipping the veth test", err, strings.TrimSpace(string(out)))
 	}
 	t.Cleanup(func() {
-		_ = exec.Command("ip", "link", "del", hostIf).Run()
+		_ = exec.Command("ip", "link", "del", ns.HostIf).Run()
 		_ = exec.Command("ip", "netns", "del", ns.Name).Run()
 	})
-	steps := [][]string{
-		{"ip", "link", "add", hostIf, "type", "veth", "peer", "name", nsIf},
-		{"ip", "link", "set", nsIf, "netns", ns.Name},
-		{"ip", "addr", "add", ns.HostIP + "/30", "dev", hostIf},
-		{"ip", "link", "set", hostIf, "up"},
-		{"ip", "netns", "exec", ns.Name, "ip", "addr", "add", ns.NSIP + "/30", "dev", nsIf},
-		{"ip", "netns", "exec", ns.Name, "ip", "link", "set", nsIf, "up"},
-		{"ip", "netns", "exec", ns.Name, "ip", "link", "set", "lo", "up"},
-	}
-	for _, s := range steps {
-		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
-			var ee *exec.ExitError
-			if errors.As(err, &ee) && strings.Contains(string(out), "Operation not permitted") {
-				t.Skipf("veth pairs are not allowed here (%s: %s); skipping", strings.Join(s, " "), strings.TrimSpace(string(out)))
+	inNS := "netns exec " + ns.Name + " ip "
+	for _, s := range []string{
+		"link add " + ns.HostIf + " type veth peer name " + nsIf,
+		"link set " + nsIf + " netns " + ns.Name,
+		"addr add " + ns.HostIP + "/30 dev " + ns.HostIf,
+		"link set " + ns.HostIf + " up",
+		inNS + "addr add " + ns.NSIP + "/30 dev " + nsIf,
+		inNS + "link set " + nsIf + " up",
+		inNS + "link set lo up",
+	} {
+		if out, err := exec.Command("ip", strings.Fields(s)...).CombinedOutput(); err != nil {
+			if strings.Contains(string(out), "Operation not permitted") {
+				t.Skipf("veth pairs are not allowed here (ip %s: %s); skipping", s, strings.TrimSpace(string(out)))
 			}
-			t.Fatalf("%s: %v: %s", strings.Join(s, " "), err, out)
+			t.Fatalf("ip %s: %v: %s", s, err, out)
 		}
 	}
 	return ns
-}
-
-// Command returns cmd run inside the namespace.
-func (n *Netns) Command(name string, args ...string) *exec.Cmd {
-	return exec.Command("ip", append([]string{"netns", "exec", n.Name, name}, args...)...)
 }

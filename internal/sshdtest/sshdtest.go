@@ -4,10 +4,12 @@
 package sshdtest
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,7 +71,7 @@ func (s *Server) YAMLOptions() string {
 // Start starts sshd on 127.0.0.1 and waits until it accepts connections.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	return StartIn(t, nil)
+	return StartWith(t, Config{})
 }
 
 // StartIn starts sshd inside the network namespace ns, listening on its
@@ -81,96 +83,15 @@ func StartIn(t testing.TB, ns *Netns) *Server {
 
 // Config varies the sshd StartWith starts.
 type Config struct {
-	// Netns, when set, runs sshd in that namespace (see StartIn).
-	Netns *Netns
-	// MaxSessions is sshd's MaxSessions (0: 100).
-	MaxSessions int
+	Netns       *Netns // when set, runs sshd in that namespace (see StartIn)
+	MaxSessions int    // sshd's MaxSessions (0: 100)
 }
 
-// StartWith starts sshd as cfg says.
-func StartWith(t testing.TB, cfg Config) *Server {
-	t.Helper()
-	if cfg.MaxSessions == 0 {
-		cfg.MaxSessions = 100
-	}
-	bin := Binary(t)
-	dir := t.TempDir()
-	s := &Server{Dir: dir, Home: filepath.Join(dir, "home"), Key: filepath.Join(dir, "id_ed25519")}
-	if err := os.Mkdir(s.Home, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	hostPub := s.writeKeys(t)
-	if os.Geteuid() == 0 {
-		// sshd run as root wants its privilege separation directory.
-		if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	user := os.Getenv("USER")
-	if out, err := exec.Command("id", "-un").Output(); err == nil {
-		user = strings.TrimSpace(string(out))
-	}
-	ip := "127.0.0.1"
-	if cfg.Netns != nil {
-		ip = cfg.Netns.NSIP
-	}
-	testkit.WithFreePorts(t, 1, func(ports []int) error {
-		s.Port, s.Addr = ports[0], net.JoinHostPort(ip, fmt.Sprint(ports[0]))
-		s.URL = fmt.Sprintf("ssh://%s@%s", user, s.Addr)
-		s.writeConfig(t, ip, hostPub, cfg.MaxSessions)
-		args := []string{"-D", "-e", "-f", filepath.Join(s.Dir, "sshd_config")}
-		cmd := exec.Command(bin, args...)
-		if cfg.Netns != nil {
-			cmd = cfg.Netns.Command(bin, args...)
-		}
-		logf, err := os.Create(filepath.Join(s.Dir, "sshd.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer logf.Close()
-		cmd.Stdout, cmd.Stderr = logf, logf
-		// StartServer's cleanup stops the group: the listener and every
-		// session it forked.
-		if err := testkit.StartServer(t, cmd, nil, 10*time.Second, s.Addr); err != nil {
-			return fmt.Errorf("sshd did not start: %v\nlog: %s", err, s.Log())
-		}
-		return nil
-	})
-	return s
-}
-
-// writeKeys writes the host key and the user's key, the latter
-// authorized, and returns the host's public key.
-func (s *Server) writeKeys(t testing.TB) []byte {
-	t.Helper()
-	for _, k := range []string{"host_key", "id_ed25519"} {
-		out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "kaeload-test", "-f", filepath.Join(s.Dir, k)).CombinedOutput()
-		if err != nil {
-			t.Fatalf("ssh-keygen: %v\n%s", err, out)
-		}
-	}
-	pub, err := os.ReadFile(s.Key + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(s.Dir, "authorized_keys"), pub, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	hostPub, err := os.ReadFile(filepath.Join(s.Dir, "host_key.pub"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hostPub
-}
-
-// writeConfig writes sshd_config for s.Port and the client's known_hosts.
-func (s *Server) writeConfig(t testing.TB, ip string, hostPub []byte, maxSessions int) {
-	t.Helper()
-	conf := fmt.Sprintf(`Port %d
-ListenAddress `+ip+`
-HostKey %[2]s/host_key
-PidFile %[2]s/sshd.pid
-AuthorizedKeysFile %[2]s/authorized_keys
+const confTemplate = `Port %d
+ListenAddress %s
+HostKey %[3]s/host_key
+PidFile %[3]s/sshd.pid
+AuthorizedKeysFile %[3]s/authorized_keys
 StrictModes no
 UsePAM no
 PubkeyAuthentication yes
@@ -180,18 +101,66 @@ PermitRootLogin prohibit-password
 AllowTcpForwarding no
 X11Forwarding no
 PrintMotd no
-MaxSessions %[4]d
+MaxSessions %d
 MaxStartups 100
-SetEnv HOME=%[3]s
+SetEnv HOME=%s
 LogLevel VERBOSE
-`, s.Port, s.Dir, s.Home, maxSessions)
-	if err := os.WriteFile(filepath.Join(s.Dir, "sshd_config"), []byte(conf), 0o600); err != nil {
+`
+
+// StartWith starts sshd as cfg says, with a fresh host key and user key,
+// the latter authorized.
+func StartWith(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	bin := Binary(t)
+	dir := t.TempDir()
+	s := &Server{Dir: dir, Home: filepath.Join(dir, "home"), Key: filepath.Join(dir, "id_ed25519")}
+	for _, k := range []string{"host_key", "id_ed25519"} {
+		out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "kaeload-test", "-f", filepath.Join(dir, k)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+	}
+	userPub := testkit.ReadFile(t, s.Key+".pub")
+	testkit.WriteFile(t, filepath.Join(dir, "authorized_keys"), userPub) // tests append keys
+	hostPub := testkit.ReadFile(t, filepath.Join(dir, "host_key.pub"))
+	err := os.Mkdir(s.Home, 0o700)
+	if err == nil && os.Geteuid() == 0 {
+		// sshd run as root wants its privilege separation directory.
+		err = os.MkdirAll("/run/sshd", 0o755)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	known := fmt.Sprintf("[%s]:%d %s", ip, s.Port, hostPub)
-	if err := os.WriteFile(filepath.Join(s.Dir, "known_hosts"), []byte(known), 0o600); err != nil {
-		t.Fatal(err)
+	login := os.Getenv("USER")
+	if me, err := user.Current(); err == nil {
+		login = me.Username
 	}
+	ip, args := "127.0.0.1", []string{"-D", "-e", "-f", filepath.Join(dir, "sshd_config")}
+	if cfg.Netns != nil {
+		ip, args = cfg.Netns.NSIP, append([]string{"netns", "exec", cfg.Netns.Name, bin}, args...)
+		bin = "ip"
+	}
+	testkit.WithFreePorts(t, 1, func(ports []int) error {
+		s.Port, s.Addr = ports[0], net.JoinHostPort(ip, fmt.Sprint(ports[0]))
+		s.URL = fmt.Sprintf("ssh://%s@%s", login, s.Addr)
+		conf := fmt.Sprintf(confTemplate, s.Port, ip, dir, cmp.Or(cfg.MaxSessions, 100), s.Home)
+		testkit.WriteFile(t, filepath.Join(dir, "sshd_config"), conf)
+		testkit.WriteFile(t, filepath.Join(dir, "known_hosts"), fmt.Sprintf("[%s]:%d %s", ip, s.Port, hostPub))
+		logf, err := os.Create(filepath.Join(dir, "sshd.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer logf.Close()
+		cmd := exec.Command(bin, args...)
+		cmd.Stdout, cmd.Stderr = logf, logf
+		// StartServer's cleanup stops the group: the listener and every
+		// session it forked.
+		if err := testkit.StartServer(t, cmd, nil, 10*time.Second, s.Addr); err != nil {
+			return fmt.Errorf("sshd did not start: %v\nlog: %s", err, s.Log())
+		}
+		return nil
+	})
+	return s
 }
 
 // Log returns sshd's log so far (for a failing test's message).

@@ -175,6 +175,24 @@ func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeo
 	return nil
 }
 
+// ReadFile returns path's contents, failing the test when it cannot.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// WriteFile writes data to path, failing the test when it cannot.
+func WriteFile[T string | []byte](t testing.TB, path string, data T) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Alive reports whether pid is a process that has not exited. A zombie
 // counts as gone: in a container its reaper, init, may take seconds.
 func Alive(pid int) bool {
