@@ -68,13 +68,7 @@ type Line struct {
 // none and failing it under CI=true.
 func Binary(t testing.TB) string {
 	t.Helper()
-	for _, p := range []string{"nginx", "/usr/sbin/nginx"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	testkit.Missing(t, "nginx not installed (apt-get install -y nginx); skipping real-server test")
-	return ""
+	return testkit.NeedCommand(t, "nginx", "apt-get install -y nginx", "/usr/sbin/nginx")
 }
 
 const confTemplate = `daemon off;

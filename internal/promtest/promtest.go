@@ -28,21 +28,12 @@ const DefaultDir = "/opt/prom/usr/bin"
 // or in DefaultDir. Without it the test is skipped, or fails under CI=true.
 func Find(t testing.TB, name string) string {
 	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
 	env := os.Getenv("KAELOAD_PROMETHEUS")
 	if fi, err := os.Stat(env); err == nil && !fi.IsDir() {
 		env = filepath.Dir(env)
 	}
-	for _, d := range []string{env, DefaultDir} {
-		p := filepath.Join(d, name)
-		if fi, err := os.Stat(p); d != "" && err == nil && !fi.IsDir() {
-			return p
-		}
-	}
-	testkit.Missing(t, "%s not found (KAELOAD_PROMETHEUS, PATH, %s, where .ci/run extracts Debian's prometheus package)", name, DefaultDir)
-	return ""
+	return testkit.NeedCommand(t, name, "$KAELOAD_PROMETHEUS, or where .ci/run extracts Debian's prometheus package",
+		filepath.Join(env, name), filepath.Join(DefaultDir, name))
 }
 
 // Prometheus is a running Prometheus: scraping the targets of Scrape

@@ -32,19 +32,12 @@ type Server struct {
 	URL  string
 }
 
-// Binary returns the sshd path, skipping the test outside CI when there
-// is none and failing it under CI=true.
+// Binary returns the sshd path, skipping the test outside CI when it or
+// ssh is missing and failing it under CI=true.
 func Binary(t testing.TB) string {
 	t.Helper()
-	for _, p := range []string{"/usr/sbin/sshd", "/usr/local/sbin/sshd"} {
-		if _, err := os.Stat(p); err == nil {
-			if _, err := exec.LookPath("ssh"); err == nil {
-				return p
-			}
-		}
-	}
-	testkit.Missing(t, "sshd or ssh not installed (apt-get install -y openssh-server openssh-client); skipping the ssh test")
-	return ""
+	testkit.NeedCommand(t, "ssh", "apt-get install -y openssh-client")
+	return testkit.NeedCommand(t, "sshd", "apt-get install -y openssh-server", "/usr/sbin/sshd", "/usr/local/sbin/sshd")
 }
 
 // Options are the ssh client options that reach this server with the

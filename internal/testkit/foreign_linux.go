@@ -1,7 +1,6 @@
 package testkit
 
 import (
-	"sync"
 	"testing"
 	"time"
 
@@ -44,12 +43,9 @@ func ForeignListener(t *testing.T, rate int, d time.Duration) *Foreign {
 	}
 	f := &Foreign{Port: sa.(*unix.SockaddrInet4).Port, done: make(chan struct{})}
 	to := &unix.SockaddrInet4{Port: f.Port, Addr: [4]byte{127, 0, 0, 1}}
-	var mu sync.Mutex
-	var fds []int
+	var fds []int // the goroutine's until done closes, then the cleanup's
 	t.Cleanup(func() {
 		f.Wait()
-		mu.Lock()
-		defer mu.Unlock()
 		for _, fd := range fds {
 			unix.Close(fd)
 		}
@@ -58,18 +54,14 @@ func ForeignListener(t *testing.T, rate int, d time.Duration) *Foreign {
 		defer close(f.done)
 		tick := time.NewTicker(time.Second / time.Duration(max(rate, 1)))
 		defer tick.Stop()
-		end := time.Now().Add(d)
-		for time.Now().Before(end) {
+		for end := time.Now().Add(d); time.Now().Before(end); <-tick.C {
 			fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 			if err != nil {
 				return
 			}
 			_ = unix.Connect(fd, to) // EINPROGRESS: the kernel goes on alone
-			mu.Lock()
 			fds = append(fds, fd)
-			mu.Unlock()
 			f.Connects++
-			<-tick.C
 		}
 	}()
 	return f
