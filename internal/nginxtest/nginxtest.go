@@ -136,7 +136,7 @@ func Start(t testing.TB, cfg Config) *Server {
 		var stderr bytes.Buffer
 		s.Cmd.Stderr = &stderr
 		start := func(cmd *exec.Cmd) error { return pinning.Start(cmd, cpus) }
-		if err := testkit.StartServer(t, s.Cmd, start, 5*time.Second, addrs...); err != nil {
+		if err := testkit.StartServer(t, s.Cmd, start, 5*time.Second, testkit.Accepting(addrs...)); err != nil {
 			errLog, _ := os.ReadFile(filepath.Join(s.Dir, "error.log"))
 			return fmt.Errorf("nginx did not start: %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
 		}

@@ -79,21 +79,17 @@ func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 	cmd := exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
 		"--log.level=warn", "--storage.tsdb.retention.time=10y", "--web.console.templates=", "--web.console.libraries=")
 	cmd.Stdout, cmd.Stderr = &p.log, &p.log
-	if err := testkit.StartServer(t, cmd, nil, 30*time.Second, addr); err != nil {
-		t.Fatalf("prometheus did not start: %v\n%s", err, p.Log())
-	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	ready := func() bool {
 		resp, err := http.Get(p.URL + "/-/ready")
 		if err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("prometheus not ready within 30 s: %v\n%s", err, p.Log())
-		}
+		return err == nil && resp.StatusCode == http.StatusOK
 	}
+	if err := testkit.StartServer(t, cmd, nil, 30*time.Second, ready); err != nil {
+		t.Fatalf("prometheus did not start: %v\n%s", err, p.Log())
+	}
+	return p
 }
 
 // Log is what Prometheus wrote so far.

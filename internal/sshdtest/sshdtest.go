@@ -148,7 +148,7 @@ func StartWith(t testing.TB, cfg Config) *Server {
 		cmd.Stdout, cmd.Stderr = logf, logf
 		// StartServer's cleanup stops the group: the listener and every
 		// session it forked.
-		if err := testkit.StartServer(t, cmd, nil, 10*time.Second, s.Addr); err != nil {
+		if err := testkit.StartServer(t, cmd, nil, 10*time.Second, testkit.Accepting(s.Addr)); err != nil {
 			return fmt.Errorf("sshd did not start: %v\nlog: %s", err, s.Log())
 		}
 		return nil

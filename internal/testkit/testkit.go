@@ -129,10 +129,10 @@ func WithFreePorts(t testing.TB, n int, launch func(ports []int) error) {
 }
 
 // StartServer starts cmd in a process group of its own (through start;
-// nil: cmd.Start) and waits up to timeout until every addr accepts. If cmd
-// exits or does not listen, it kills the group and says why; otherwise the
-// test's cleanup stops the group: SIGTERM, then SIGKILL after 10 s.
-func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeout time.Duration, addrs ...string) error {
+// nil: cmd.Start) and polls ready for up to timeout. If cmd exits or is not
+// ready in time, it kills the group and says why; otherwise the test's
+// cleanup stops the group: SIGTERM, then SIGKILL after 10 s.
+func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeout time.Duration, ready func() bool) error {
 	t.Helper()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if start == nil {
@@ -144,25 +144,19 @@ func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeo
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	group := -cmd.Process.Pid
-	for _, addr := range addrs {
-		for deadline := time.Now().Add(timeout); ; time.Sleep(20 * time.Millisecond) {
-			var err error
-			select {
-			case err = <-exited:
-				err = fmt.Errorf("%s exited: %v", cmd.Path, err)
-			default:
-				if time.Now().After(deadline) {
-					err = fmt.Errorf("nothing listening on %s after %v", addr, timeout)
-				}
+	for deadline := time.Now().Add(timeout); !ready(); time.Sleep(20 * time.Millisecond) {
+		var err error
+		select {
+		case err = <-exited:
+			err = fmt.Errorf("%s exited: %v", cmd.Path, err)
+		default:
+			if time.Now().After(deadline) {
+				err = fmt.Errorf("%s not ready after %v", cmd.Path, timeout)
 			}
-			if err != nil {
-				_ = syscall.Kill(group, syscall.SIGKILL)
-				return err
-			}
-			if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-				c.Close()
-				break
-			}
+		}
+		if err != nil {
+			_ = syscall.Kill(group, syscall.SIGKILL)
+			return err
 		}
 	}
 	t.Cleanup(func() {
@@ -186,6 +180,21 @@ func ReadFile(t testing.TB, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Accepting is a ready for StartServer: whether every addr accepts a TCP
+// connection now.
+func Accepting(addrs ...string) func() bool {
+	return func() bool {
+		for _, addr := range addrs {
+			c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+			if err != nil {
+				return false
+			}
+			c.Close()
+		}
+		return true
+	}
 }
 
 // WriteFile writes data to path, failing the test when it cannot.
