@@ -112,11 +112,8 @@ func connect(addrs []*unix.SockaddrInet4, conns, target int, deadline time.Time,
 	const batch = 256
 	var stop atomic.Bool
 	var wg sync.WaitGroup
-	var closed atomic.Int64 // client ends closed, in all
 	for g := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			fds := make([]int, 0, batch)
 			for i := g; !stop.Load(); {
 				fds = fds[:0]
@@ -133,26 +130,22 @@ func connect(addrs []*unix.SockaddrInet4, conns, target int, deadline time.Time,
 					i++
 				}
 				// The server closes first: wait until it has closed as
-				// many as were opened in all.
-				want := closed.Load() + int64(len(fds))
-				for served.Load() < want && !stop.Load() {
+				// many as were made in all, these included.
+				for want := made.Load() + int64(len(fds)); served.Load() < want && !stop.Load(); {
 					time.Sleep(time.Millisecond)
 				}
 				for _, fd := range fds {
 					unix.Close(fd)
 				}
-				closed.Add(int64(len(fds)))
 				made.Add(int64(len(fds)))
 				if len(fds) == 0 {
 					time.Sleep(time.Millisecond)
 				}
 			}
-		}()
+		})
 	}
-	n := timeWait()
-	for n < target && time.Now().Before(deadline) {
+	for time.Now().Before(deadline) && timeWait() < target {
 		time.Sleep(2 * time.Millisecond)
-		n = timeWait()
 	}
 	stop.Store(true)
 	wg.Wait()
