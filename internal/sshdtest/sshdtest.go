@@ -87,12 +87,9 @@ PidFile %[3]s/sshd.pid
 AuthorizedKeysFile %[3]s/authorized_keys
 StrictModes no
 UsePAM no
-PubkeyAuthentication yes
 PasswordAuthentication no
 KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
 AllowTcpForwarding no
-X11Forwarding no
 PrintMotd no
 MaxSessions %d
 MaxStartups 100
