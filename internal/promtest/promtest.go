@@ -16,11 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/common/model"
+
 	"github.com/kaeload/kaeload/internal/testkit"
 )
 
-// DefaultDir is where .ci/run extracts Debian's prometheus package's
-// binaries.
+// DefaultDir is where .ci/run extracts Debian's prometheus package's binaries.
 const DefaultDir = "/opt/prom/usr/bin"
 
 // Find returns the path of the Prometheus tool name (prometheus,
@@ -129,24 +130,18 @@ func (p *Prometheus) Query(t testing.TB, q string, at time.Time) []Sample {
 	body, _ := io.ReadAll(resp.Body)
 	var out struct {
 		Status, Error string
-		Data          struct {
-			Result []struct {
-				Metric map[string]string
-				Value  [2]any
-			}
-		}
+		Data          struct{ Result model.Vector }
 	}
 	if err := json.Unmarshal(body, &out); err != nil || out.Status != "success" {
 		t.Fatalf("query %s: %v %s %s", q, err, out.Error, body)
 	}
 	var samples []Sample
 	for _, r := range out.Data.Result {
-		s, _ := r.Value[1].(string)
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatalf("query %s: value %q: %v", q, s, err)
+		labels := map[string]string{}
+		for k, v := range r.Metric {
+			labels[string(k)] = string(v)
 		}
-		samples = append(samples, Sample{Labels: r.Metric, Value: f})
+		samples = append(samples, Sample{Labels: labels, Value: float64(r.Value)})
 	}
 	return samples
 }

@@ -61,22 +61,9 @@ func (s *Server) YAMLOptions() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// Start starts sshd on 127.0.0.1 and waits until it accepts connections.
-func Start(t testing.TB) *Server {
-	t.Helper()
-	return StartWith(t, Config{})
-}
-
-// StartIn starts sshd inside the network namespace ns, listening on its
-// end of the veth pair (nil: this namespace, 127.0.0.1).
-func StartIn(t testing.TB, ns *Netns) *Server {
-	t.Helper()
-	return StartWith(t, Config{Netns: ns})
-}
-
-// Config varies the sshd StartWith starts.
+// Config varies the sshd Start starts.
 type Config struct {
-	Netns       *Netns // when set, runs sshd in that namespace (see StartIn)
+	Netns       *Netns // runs sshd there, on its end of the veth pair; nil: here, on 127.0.0.1
 	MaxSessions int    // sshd's MaxSessions (0: 100)
 }
 
@@ -97,9 +84,9 @@ SetEnv HOME=%s
 LogLevel VERBOSE
 `
 
-// StartWith starts sshd as cfg says, with a fresh host key and user key,
-// the latter authorized.
-func StartWith(t testing.TB, cfg Config) *Server {
+// Start starts sshd as cfg says, with a fresh host key and user key, the
+// latter authorized, and waits until it accepts connections.
+func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Binary(t)
 	dir := t.TempDir()

@@ -11,10 +11,8 @@ import (
 // kernel counts its drops in the namespace's ListenOverflows and
 // ListenDrops, which a measurement must not take for its own.
 type Foreign struct {
-	// Port is the listener's port (on 127.0.0.1).
-	Port int
-	// Connects is how many connects were sent; set once Wait returns.
-	Connects int
+	Port     int // the listener's, on 127.0.0.1
+	Connects int // how many connects were sent; set once Wait returns
 	done     chan struct{}
 }
 

@@ -29,14 +29,12 @@ type LockedBuffer struct {
 	b  bytes.Buffer
 }
 
-// Write appends p.
 func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-// String returns what was written so far.
 func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -54,8 +52,7 @@ func Missing(t testing.TB, format string, args ...any) {
 	t.Skipf(format, args...)
 }
 
-// BusySkips names the file, set by .ci/run, where SkipBusy appends a line
-// per skip so that CI can count them.
+// BusySkips names the file, set by .ci/run, where SkipBusy counts skips.
 const BusySkips = "KAELOAD_BUSY_SKIPS"
 
 // SkipBusy skips a test whose measurement the machine's load spoiled, in
@@ -91,14 +88,13 @@ func NeedCommand(t testing.TB, name, install string, paths ...string) string {
 	return ""
 }
 
-// FreeAddr returns 127.0.0.1:port for a port nothing listens on right now.
+// FreeAddr returns 127.0.0.1:port, a port nothing listens on right now.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
 	return fmt.Sprintf("127.0.0.1:%d", freePorts(t, 1)[0])
 }
 
-// freePorts returns n loopback ports nothing listens on now (the kernel's
-// picks for port 0); another process may take one before the caller binds it.
+// freePorts returns n loopback ports nothing listens on now (the kernel's picks).
 func freePorts(t testing.TB, n int) []int {
 	ports := make([]int, n)
 	for i := range ports {
@@ -182,8 +178,7 @@ func ReadFile(t testing.TB, path string) []byte {
 	return b
 }
 
-// Accepting is a ready for StartServer: whether every addr accepts a TCP
-// connection now.
+// Accepting is StartServer's ready for TCP servers: every addr accepts.
 func Accepting(addrs ...string) func() bool {
 	return func() bool {
 		for _, addr := range addrs {
