@@ -60,32 +60,24 @@ func main() {
 	var wg sync.WaitGroup
 	for range *conns {
 		wg.Go(func() {
-			var c *tls.Conn // closed through its net.Conn: no close_notify to send
 			br := bufio.NewReaderSize(nil, 16<<10)
 			for time.Now().Before(end) {
-				if c == nil {
-					raw, err := net.DialTimeout("tcp", *addr, 5*time.Second)
-					if err != nil {
-						failed(err)
-						continue
-					}
-					c = tls.Client(raw, cfg)
-					br.Reset(c)
-				}
-				_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-				err := exchange(c, br, req)
-				if err == nil {
-					requests.Add(1)
-				} else {
+				raw, err := net.DialTimeout("tcp", *addr, 5*time.Second)
+				if err != nil {
 					failed(err)
+					continue
 				}
-				if err != nil || !*keepAlive {
-					_ = c.NetConn().Close()
-					c = nil
+				c := tls.Client(raw, cfg) // closed through raw: no close_notify to send
+				br.Reset(c)
+				for again := true; again && time.Now().Before(end); again = *keepAlive {
+					_ = raw.SetDeadline(time.Now().Add(5 * time.Second))
+					if err := exchange(c, br, req); err != nil {
+						failed(err)
+						break
+					}
+					requests.Add(1)
 				}
-			}
-			if c != nil {
-				_ = c.NetConn().Close()
+				_ = raw.Close()
 			}
 		})
 	}
