@@ -33,9 +33,8 @@ type Config struct {
 	Env          map[string]string // added to nginx's environment
 	// Location is the body of "location / { … }", such as "return 503;";
 	// "" serves index.html. HTTP is added to the http block.
-	Location, HTTP string
-	// WorkerConnections defaults to 4096; the open-file limit is twice it.
-	WorkerConnections int
+	Location, HTTP    string
+	WorkerConnections int // default 4096; the open-file limit is twice it
 	// Backlog is the listen backlog; 0 asks for 65535, capped by the
 	// kernel at net.core.somaxconn. A small one overflows under load.
 	Backlog int
@@ -64,8 +63,7 @@ type Line struct {
 	ConnReqs int    // $connection_requests
 }
 
-// Binary returns the nginx path, skipping the test outside CI when there is
-// none and failing it under CI=true.
+// Binary returns the nginx path; without one, the test skips (fails under CI=true).
 func Binary(t testing.TB) string {
 	t.Helper()
 	return testkit.NeedCommand(t, "nginx", "apt-get install -y nginx", "/usr/sbin/nginx")
@@ -101,9 +99,8 @@ http {
 }
 `
 
-// Start writes a configuration into a temporary directory, starts nginx on
-// free loopback ports, waits until it accepts connections and stops it when
-// the test ends.
+// Start starts nginx in a temporary directory on free loopback ports, waits
+// until it accepts connections and stops it when the test ends.
 func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Binary(t)
@@ -112,10 +109,21 @@ func Start(t testing.TB, cfg Config) *Server {
 	cfg.WorkerConnections = cmp.Or(cfg.WorkerConnections, 4096)
 	cfg.Backlog = cmp.Or(cfg.Backlog, 65535)
 	s := &Server{Dir: t.TempDir()}
-	writeSite(t, s.Dir, cfg.Cert)
+	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"tmp", "www"} {
+		if err := os.Mkdir(filepath.Join(s.Dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := bytes.Repeat([]byte("kaeload nginx test page\n"), 26) // ~600 bytes, like a small index.html
+	for name, b := range map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "www/index.html": index} {
+		testkit.WriteFile(t, filepath.Join(s.Dir, name), b)
+	}
 	var cpus pinning.Set
 	if cfg.CPUs != "" {
-		var err error
 		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
 			t.Fatal(err)
 		}
@@ -143,25 +151,6 @@ func Start(t testing.TB, cfg Config) *Server {
 		return nil
 	})
 	return s
-}
-
-// writeSite writes a certificate of kind cert, its key and the document
-// root into dir.
-func writeSite(t testing.TB, dir, cert string) {
-	certPEM, keyPEM, err := target.GenerateCert(cert)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{"tmp", "www"} {
-		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	index := bytes.Repeat([]byte("kaeload nginx test page\n"), 26) // ~600 bytes, like a small index.html
-	files := map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "www/index.html": index}
-	for name, b := range files {
-		testkit.WriteFile(t, filepath.Join(dir, name), b)
-	}
 }
 
 // config returns nginx.conf for cfg, listening on s.Addr, then s.MoreAddrs
