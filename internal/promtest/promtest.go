@@ -21,12 +21,9 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 )
 
-// DefaultDir is where .ci/run extracts Debian's prometheus package's binaries.
-const DefaultDir = "/opt/prom/usr/bin"
-
-// Find returns the path of the Prometheus tool name (prometheus,
-// promtool): on PATH, in $KAELOAD_PROMETHEUS (a directory or a file in it)
-// or in DefaultDir. Without it the test is skipped, or fails under CI=true.
+// Find returns the path of the Prometheus tool name (prometheus, promtool):
+// on PATH, in $KAELOAD_PROMETHEUS (a directory or a file in it) or where
+// .ci/run extracts Debian's package. Without it the test skips (fails under CI=true).
 func Find(t testing.TB, name string) string {
 	t.Helper()
 	env := os.Getenv("KAELOAD_PROMETHEUS")
@@ -34,21 +31,18 @@ func Find(t testing.TB, name string) string {
 		env = filepath.Dir(env)
 	}
 	return testkit.NeedCommand(t, name, "$KAELOAD_PROMETHEUS, or where .ci/run extracts Debian's prometheus package",
-		filepath.Join(env, name), filepath.Join(DefaultDir, name))
+		filepath.Join(env, name), filepath.Join("/opt/prom/usr/bin", name))
 }
 
 // Prometheus is a running Prometheus: scraping the targets of Scrape
-// every Interval, or serving a data directory (Serve).
+// every second, or serving a data directory (Serve).
 type Prometheus struct {
 	URL     string // the HTTP API's base, "http://127.0.0.1:PORT"
 	targets string
 	log     testkit.LockedBuffer
 }
 
-// Interval is the scrape interval of Start.
-const Interval = time.Second
-
-// Start runs a Prometheus that scrapes, every Interval, the targets the
+// Start runs a Prometheus that scrapes, every second, the targets the
 // test gives Scrape (file service discovery: none at first). It is
 // stopped at the test's cleanup.
 func Start(t testing.TB) *Prometheus {
@@ -56,11 +50,11 @@ func Start(t testing.TB) *Prometheus {
 	dir := t.TempDir()
 	targets := filepath.Join(dir, "targets.json")
 	testkit.WriteFile(t, targets, "[]")
-	cfg := fmt.Sprintf(`global: {scrape_interval: %s, scrape_timeout: %s, evaluation_interval: 1m}
+	cfg := fmt.Sprintf(`global: {scrape_interval: 1s, scrape_timeout: 1s, evaluation_interval: 1m}
 scrape_configs:
   - job_name: kaeload
     file_sd_configs: [{files: [%q], refresh_interval: 1s}]
-`, Interval, Interval, targets)
+`, targets)
 	return run(t, dir, cfg, targets)
 }
 
