@@ -152,9 +152,8 @@ func connect(addrs []*unix.SockaddrInet4, conns, target int, deadline time.Time,
 	return timeWait()
 }
 
-// measure times r readings (counters + CPU + the remembered listener
-// lookup), each part alone and the lookup that walks /proc, then oldRuns
-// of the old lookup: each column of the table's durations, sorted.
+// measure times r readings and each part of one, then oldRuns old lookups:
+// each column's durations, sorted.
 func measure(port, r, oldRuns int) ([][]time.Duration, error) {
 	pid := os.Getpid()
 	l := &cpustat.Listener{Port: port}

@@ -25,22 +25,17 @@ import (
 
 // Config describes the nginx to start.
 type Config struct {
-	Cert         string            // a target.CertKinds; default rsa2048
-	CPUs         string            // pins master and workers, taskset style; "" = unpinned
-	Protocols    string            // ssl_protocols; default "TLSv1.2 TLSv1.3"
-	Ciphers      string            // ssl_ciphers (TLS 1.2, OpenSSL names); "" = nginx's
-	SessionReuse bool              // session cache and tickets; off: every handshake is full
-	Env          map[string]string // added to nginx's environment
-	// Location is the body of "location / { … }", such as "return 503;";
-	// "" serves index.html. HTTP is added to the http block.
-	Location, HTTP    string
-	WorkerConnections int // default 4096; the open-file limit is twice it
-	// Backlog is the listen backlog; 0 asks for 65535, capped by the
-	// kernel at net.core.somaxconn. A small one overflows under load.
-	Backlog int
-	// MoreBacklogs adds a listener of the same site for each backlog it
-	// lists (Server.MoreAddrs).
-	MoreBacklogs []int
+	Cert              string            // a target.CertKinds; default rsa2048
+	CPUs              string            // pins master and workers, taskset style; "" = unpinned
+	Protocols         string            // ssl_protocols; default "TLSv1.2 TLSv1.3"
+	Ciphers           string            // ssl_ciphers (TLS 1.2, OpenSSL names); "" = nginx's
+	SessionReuse      bool              // session cache and tickets; off: every handshake is full
+	Env               map[string]string // added to nginx's environment
+	Location          string            // the body of "location / { … }", e.g. "return 503;"; "": index.html
+	HTTP              string            // added to the http block
+	WorkerConnections int               // default 4096; the open-file limit is twice it
+	Backlog           int               // 0: 65535, capped at net.core.somaxconn; a small one overflows
+	MoreBacklogs      []int             // a listener of the same site for each (Server.MoreAddrs)
 }
 
 // Server is a running nginx.

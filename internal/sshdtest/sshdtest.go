@@ -20,18 +20,13 @@ import (
 	"github.com/kaeload/kaeload/internal/testkit"
 )
 
-// Server is a running sshd: Addr is its address (host:port, as is the
-// address in URL, ssh://user@host:port for the current user), Dir holds
-// the configuration, keys, log and Home, and Key is the user's private key.
+// Server is a running sshd.
 type Server struct {
-	Addr string
-	Port int
-	Dir  string
-	// Home is the login's $HOME for sessions of this sshd (SetEnv), so
-	// that what a test leaves there (kaeload's binary cache) stays in Dir.
-	Home string
-	Key  string
-	URL  string
+	Addr, URL string // host:port; ssh://user@host:port for the current user
+	Port      int
+	Dir       string // configuration, keys, log and Home
+	Home      string // the sessions' $HOME (SetEnv): what tests leave there stays in Dir
+	Key       string // the user's private key
 }
 
 // Binary returns the sshd path, skipping the test outside CI when it or

@@ -13,8 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// envNetns names, in a test binary re-executed inside a network namespace
-// of its own, the test it runs there (InPrivateNetns).
+// envNetns names the test a binary rerun by InPrivateNetns runs.
 const envNetns = "KAELOAD_TEST_NETNS"
 
 // InPrivateNetns gives test t a network namespace of its own, so the TCP
@@ -48,8 +47,7 @@ func InPrivateNetns(t *testing.T) bool {
 	return false
 }
 
-// loopbackUp brings up the loopback of this process's network namespace
-// (a new one has it down).
+// loopbackUp brings up the loopback, down in a new network namespace.
 func loopbackUp(t *testing.T) {
 	t.Helper()
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
@@ -79,7 +77,6 @@ type Foreign struct {
 	done     chan struct{}
 }
 
-// Wait waits until the bombardment is over.
 func (f *Foreign) Wait() { <-f.done }
 
 // ForeignListener starts a listen(1) socket on 127.0.0.1 that never

@@ -74,9 +74,8 @@ func SkipBusy(t testing.TB, format string, args ...any) {
 	t.Skip(msg)
 }
 
-// NeedCommand returns the path of the command name, found on PATH or at
-// one of paths, or ends the test as Missing does, with install saying how
-// to get it (a Debian package).
+// NeedCommand returns the path of command name, on PATH or at one of paths,
+// or ends the test as Missing does, install saying how to get it.
 func NeedCommand(t testing.TB, name, install string, paths ...string) string {
 	t.Helper()
 	for _, p := range append([]string{name}, paths...) {
@@ -108,9 +107,8 @@ func freePorts(t testing.TB, n int) []int {
 	return ports
 }
 
-// WithFreePorts calls launch with n free loopback ports until it returns
-// nil. A port may be taken before launch binds it, so an error saying "in
-// use" earns fresh ports, up to 5 tries; any other error fails the test.
+// WithFreePorts calls launch with n free loopback ports. One may be taken
+// before launch binds it: an error saying "in use" earns 4 more tries.
 func WithFreePorts(t testing.TB, n int, launch func(ports []int) error) {
 	t.Helper()
 	var err error
@@ -124,10 +122,9 @@ func WithFreePorts(t testing.TB, n int, launch func(ports []int) error) {
 	}
 }
 
-// StartServer starts cmd in a process group of its own (through start;
-// nil: cmd.Start) and polls ready for up to timeout. If cmd exits or is not
-// ready in time, it kills the group and says why; otherwise the test's
-// cleanup stops the group: SIGTERM, then SIGKILL after 10 s.
+// StartServer starts cmd in a process group of its own (through start, or
+// cmd.Start) and polls ready until timeout; it kills the group if cmd exits
+// first or never gets ready. The test's cleanup stops the group.
 func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeout time.Duration, ready func() bool) error {
 	t.Helper()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
