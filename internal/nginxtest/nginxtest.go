@@ -66,8 +66,6 @@ func Binary(t testing.TB) string {
 
 const confTemplate = `daemon off;
 %[5]s
-master_process on;
-worker_processes 1;
 pid %[1]s/nginx.pid;
 error_log %[1]s/error.log warn;
 worker_rlimit_nofile %[8]d;

@@ -138,19 +138,17 @@ func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeo
 	go func() { exited <- cmd.Wait() }()
 	group := -cmd.Process.Pid
 	for deadline := time.Now().Add(timeout); !ready(); time.Sleep(20 * time.Millisecond) {
-		var err error
+		err := fmt.Errorf("%s not ready after %v", cmd.Path, timeout)
 		select {
-		case err = <-exited:
-			err = fmt.Errorf("%s exited: %v", cmd.Path, err)
+		case exit := <-exited:
+			err = fmt.Errorf("%s exited: %v", cmd.Path, exit)
 		default:
-			if time.Now().After(deadline) {
-				err = fmt.Errorf("%s not ready after %v", cmd.Path, timeout)
+			if time.Now().Before(deadline) {
+				continue
 			}
 		}
-		if err != nil {
-			_ = syscall.Kill(group, syscall.SIGKILL)
-			return err
-		}
+		_ = syscall.Kill(group, syscall.SIGKILL)
+		return err
 	}
 	t.Cleanup(func() {
 		_ = syscall.Kill(group, syscall.SIGTERM)
