@@ -1,7 +1,6 @@
 package testkit
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -31,18 +30,16 @@ func InPrivateNetns(t *testing.T) bool {
 	}
 	cmd := exec.Command("unshare", "-n", "--", os.Args[0], "-test.run="+strings.Join(parts, "/"), "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), envNetns+"="+t.Name())
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	out, err := cmd.CombinedOutput()
 	switch {
-	case err == nil && strings.Contains(out.String(), "--- SKIP: "+t.Name()+" ("):
-		t.Skipf("skipped inside its network namespace:\n%s", out.String())
+	case err == nil && strings.Contains(string(out), "--- SKIP: "+t.Name()+" ("):
+		t.Skipf("skipped inside its network namespace:\n%s", string(out))
 	case err == nil:
-		t.Logf("inside its network namespace:\n%s", out.String())
-	case errors.Is(err, exec.ErrNotFound), strings.Contains(out.String(), "unshare failed"):
-		Missing(t, "network namespaces are not available here (unshare -n): %v\n%s", err, out.String())
+		t.Logf("inside its network namespace:\n%s", string(out))
+	case errors.Is(err, exec.ErrNotFound), strings.Contains(string(out), "unshare failed"):
+		Missing(t, "network namespaces are not available here (unshare -n): %v\n%s", err, string(out))
 	default:
-		t.Fatalf("inside its network namespace: %v\n%s", err, out.String())
+		t.Fatalf("inside its network namespace: %v\n%s", err, string(out))
 	}
 	return false
 }
