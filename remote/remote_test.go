@@ -51,7 +51,7 @@ func TestParseUname(t *testing.T) {
 // dial connects to a fresh test sshd.
 func dial(t *testing.T) (*sshdtest.Server, *Host) {
 	t.Helper()
-	s := sshdtest.Start(t)
+	s := sshdtest.Start(t, sshdtest.Config{})
 	u := strings.TrimPrefix(s.URL, "ssh://")
 	user, _, _ := strings.Cut(u, "@")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -126,7 +126,7 @@ func TestHostCommands(t *testing.T) {
 // TestDialRefused: a key the server does not accept fails Dial with an
 // error naming the host and quoting ssh.
 func TestDialRefused(t *testing.T) {
-	s := sshdtest.Start(t)
+	s := sshdtest.Start(t, sshdtest.Config{})
 	other := filepath.Join(t.TempDir(), "other")
 	if err := os.WriteFile(other, nil, 0o600); err != nil {
 		t.Fatal(err)

@@ -10,8 +10,10 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -45,20 +47,35 @@ func main() {
 	}
 	slices.Sort(targets)
 
+	// The server: two goroutines per port accept and close at once (the
+	// server closes first), counting each close in served.
 	var addrs []*unix.SockaddrInet4
 	var served atomic.Int64
 	for range *ports {
-		addr, err := listen(&served)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			fail(err)
 		}
-		addrs = append(addrs, addr)
+		for range 2 {
+			go func() {
+				for {
+					if c, err := ln.Accept(); err == nil {
+						c.Close()
+						served.Add(1)
+					}
+				}
+			}()
+		}
+		addrs = append(addrs, &unix.SockaddrInet4{Port: ln.Addr().(*net.TCPAddr).Port, Addr: [4]byte{127, 0, 0, 1}})
 	}
 	port := addrs[0].Port
 	fmt.Printf("server pid %d, ports %d to %d; tcp_max_tw_buckets %s, ip_local_port_range %s\n",
 		os.Getpid(), port, addrs[len(addrs)-1].Port, sysctl("net/ipv4/tcp_max_tw_buckets"), sysctl("net/ipv4/ip_local_port_range"))
-	fmt.Printf("%9s %8s | %-26s | %-9s %-9s %-9s %-9s %-9s %-9s | %-11s %s\n", "TIME_WAIT", "made/s", "one reading: median p99 max",
-		"counters", "CPU", "=stat", "+tree", "listener", "walk", "old lookup", "old/new")
+	fmt.Printf("%9s %8s | %-26s | ", "TIME_WAIT", "made/s", "one reading: median p99 max")
+	for _, name := range []string{"counters", "CPU", "=stat", "+tree", "listener", "walk"} {
+		fmt.Printf("%-9s ", name)
+	}
+	fmt.Printf("| %-11s %s\n", "old lookup", "old/new")
 
 	start := time.Now()
 	var made atomic.Int64
@@ -66,12 +83,19 @@ func main() {
 		t0, m0 := time.Now(), made.Load()
 		reached := connect(addrs, *conns, target, start.Add(*budget), &made, &served)
 		rate := float64(made.Load()-m0) / time.Since(t0).Seconds()
-		r := measure(port, *readings, *oldRuns)
-		fmt.Printf("%9d %8.0f | %8s %8s %8s | %-9s %-9s %-9s %-9s %-9s %-9s | %-11s %s\n", reached, rate,
-			ms(med(r.reading)), ms(pct(r.reading, 0.99)), ms(r.reading[len(r.reading)-1]),
-			ms(med(r.counters)), ms(med(r.cpu)), ms(med(r.stat)), ms(med(r.tree)), ms(med(r.find)), ms(med(r.walk)), old(r.old), ratio(r.old, r.reading))
-		if r.err != nil {
-			fmt.Println("  error:", r.err)
+		times, err := measure(port, *readings, *oldRuns)
+		read, old := times[0], times[len(times)-1]
+		fmt.Printf("%9d %8.0f | %8s %8s %8s | ", reached, rate, ms(read, 0.5), ms(read, 0.99), ms(read, 1))
+		for _, d := range times[1 : len(times)-1] {
+			fmt.Printf("%-9s ", ms(d, 0.5))
+		}
+		oldCell, ratio := "skipped", ""
+		if len(old) > 0 {
+			oldCell, ratio = ms(old, 0.5), fmt.Sprintf("%.0f×", pct(old, 0.5).Seconds()/pct(read, 0.5).Seconds())
+		}
+		fmt.Printf("| %-11s %s\n", oldCell, ratio)
+		if err != nil {
+			fmt.Println("  error:", err)
 		}
 		if reached < target {
 			fmt.Printf("  stopped at %d TIME_WAIT sockets, short of %d (the budget of %s or tcp_max_tw_buckets)\n", reached, target, *budget)
@@ -81,39 +105,6 @@ func main() {
 	fmt.Printf("TIME_WAIT at the end: %d, %s after the first connection\n", timeWait(), time.Since(start).Round(time.Second))
 }
 
-// listen opens a listening socket on 127.0.0.1 whose connections are
-// closed as soon as they are accepted (the server closes first), by two
-// goroutines blocked in accept; each close is counted in served.
-func listen(served *atomic.Int64) (*unix.SockaddrInet4, error) {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		return nil, err
-	}
-	if err := unix.Listen(fd, 4096); err != nil {
-		return nil, err
-	}
-	sa, err := unix.Getsockname(fd)
-	if err != nil {
-		return nil, err
-	}
-	for range 2 {
-		go func() {
-			for {
-				c, _, err := unix.Accept4(fd, unix.SOCK_CLOEXEC)
-				if err != nil {
-					continue
-				}
-				unix.Close(c)
-				served.Add(1)
-			}
-		}()
-	}
-	return sa.(*unix.SockaddrInet4), nil
-}
-
 // connect makes connections until the namespace holds target sockets in
 // TIME_WAIT or the deadline passes, and returns the count reached: conns
 // goroutines open batches, wait for the server to close them, then close.
@@ -121,11 +112,8 @@ func connect(addrs []*unix.SockaddrInet4, conns, target int, deadline time.Time,
 	const batch = 256
 	var stop atomic.Bool
 	var wg sync.WaitGroup
-	var closed atomic.Int64 // client ends closed, in all
 	for g := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			fds := make([]int, 0, batch)
 			for i := g; !stop.Load(); {
 				fds = fds[:0]
@@ -142,97 +130,75 @@ func connect(addrs []*unix.SockaddrInet4, conns, target int, deadline time.Time,
 					i++
 				}
 				// The server closes first: wait until it has closed as
-				// many as were opened in all.
-				want := closed.Load() + int64(len(fds))
-				for served.Load() < want && !stop.Load() {
+				// many as were made in all, these included.
+				for want := made.Load() + int64(len(fds)); served.Load() < want && !stop.Load(); {
 					time.Sleep(time.Millisecond)
 				}
 				for _, fd := range fds {
 					unix.Close(fd)
 				}
-				closed.Add(int64(len(fds)))
 				made.Add(int64(len(fds)))
 				if len(fds) == 0 {
 					time.Sleep(time.Millisecond)
 				}
 			}
-		}()
+		})
 	}
-	n := timeWait()
-	for n < target && time.Now().Before(deadline) {
+	for time.Now().Before(deadline) && timeWait() < target {
 		time.Sleep(2 * time.Millisecond)
-		n = timeWait()
 	}
 	stop.Store(true)
 	wg.Wait()
 	return timeWait()
 }
 
-type result struct {
-	reading, counters, cpu, stat, tree, find, walk, old []time.Duration
-	err                                                 error
-}
-
-// measure times r readings (counters + CPU + the remembered listener
-// lookup), each part alone, the lookup that walks /proc, and the old one.
-func measure(port, r, oldRuns int) result {
-	var res result
+// measure times r readings and each part of one, then oldRuns old lookups:
+// each column's durations, sorted.
+func measure(port, r, oldRuns int) ([][]time.Duration, error) {
+	pid := os.Getpid()
 	l := &cpustat.Listener{Port: port}
-	if _, err := l.Find(); err != nil {
-		res.err = err
-	}
-	timeIt := func(dst *[]time.Duration, f func() error) {
-		t := time.Now()
-		if err := f(); err != nil && res.err == nil {
-			res.err = err
-		}
-		*dst = append(*dst, time.Since(t))
-	}
+	_, firstErr := l.Find()
 	counters := func() error {
-		s := cpustat.ReadTCPCounters()
-		if len(s.Unavailable) > 0 {
+		if s := cpustat.ReadTCPCounters(); len(s.Unavailable) > 0 {
 			return fmt.Errorf("counters not available: %v", s.Unavailable)
 		}
 		return nil
 	}
-	cpu := func() error {
-		if _, err := cpustat.SampleCPUs(nil); err != nil {
-			return err
+	stat := func() error { _, err := cpustat.SampleCPUs(nil); return err }
+	tree := func() error { _, err := cpustat.SampleTree(pid); return err }
+	find := func() error {
+		got, err := l.Find()
+		if err == nil && got != pid {
+			err = fmt.Errorf("listener found: pid %d, want %d", got, pid)
 		}
-		_, err := cpustat.SampleTree(os.Getpid())
 		return err
 	}
-	find := func() error {
-		pid, err := l.Find()
-		if err == nil && pid != os.Getpid() {
-			err = fmt.Errorf("listener found: pid %d, want %d", pid, os.Getpid())
+	walk := func() error { _, err := cpustat.FindListener(port); return err }
+	parts := []func() error{
+		func() error { return cmp.Or(counters(), stat(), tree(), find()) },
+		counters, func() error { return cmp.Or(stat(), tree()) }, stat, tree, find, walk,
+		func() error { return oldLookup(port) },
+	}
+	times := make([][]time.Duration, len(parts))
+	timeIt := func(i int) {
+		t := time.Now()
+		if err := parts[i](); err != nil && firstErr == nil {
+			firstErr = err
 		}
-		return err
+		times[i] = append(times[i], time.Since(t))
 	}
 	for range r {
-		timeIt(&res.reading, func() error {
-			if err := counters(); err != nil {
-				return err
-			}
-			if err := cpu(); err != nil {
-				return err
-			}
-			return find()
-		})
-		timeIt(&res.counters, counters)
-		timeIt(&res.cpu, cpu)
-		timeIt(&res.stat, func() error { _, err := cpustat.SampleCPUs(nil); return err })
-		timeIt(&res.tree, func() error { _, err := cpustat.SampleTree(os.Getpid()); return err })
-		timeIt(&res.find, find)
-		timeIt(&res.walk, func() error { _, err := cpustat.FindListener(port); return err })
+		for i := range len(parts) - 1 {
+			timeIt(i)
+		}
 	}
 	for range oldRuns {
-		timeIt(&res.old, func() error { return oldLookup(port) })
+		timeIt(len(parts) - 1)
 	}
-	for _, d := range [][]time.Duration{res.reading, res.counters, res.cpu, res.stat, res.tree, res.find, res.walk, res.old} {
+	for _, d := range times {
 		slices.Sort(d)
 	}
-	return res
+	return times, firstErr
 }
 
 // oldLookup is FindListener before issue 21: gopsutil's list of every
@@ -267,8 +233,7 @@ func sysctl(name string) string {
 	return strings.Join(strings.Fields(string(b)), " ")
 }
 
-func med(d []time.Duration) time.Duration { return pct(d, 0.5) }
-
+// pct is the p quantile of the sorted d (1: the largest).
 func pct(d []time.Duration, p float64) time.Duration {
 	if len(d) == 0 {
 		return 0
@@ -276,21 +241,7 @@ func pct(d []time.Duration, p float64) time.Duration {
 	return d[min(int(p*float64(len(d))), len(d)-1)]
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", d.Seconds()*1e3) }
-
-func old(d []time.Duration) string {
-	if len(d) == 0 {
-		return "skipped"
-	}
-	return ms(med(d))
-}
-
-func ratio(old, reading []time.Duration) string {
-	if len(old) == 0 || len(reading) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%.0f×", med(old).Seconds()/med(reading).Seconds())
-}
+func ms(d []time.Duration, p float64) string { return fmt.Sprintf("%.3fms", pct(d, p).Seconds()*1e3) }
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "tcpcounters:", err)

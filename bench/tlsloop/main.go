@@ -30,23 +30,20 @@ func main() {
 	maxVersion := flag.String("max-version", "1.3", "highest TLS version offered: 1.2 or 1.3")
 	flag.Parse()
 
+	maxV, ok := map[string]uint16{"1.2": tls.VersionTLS12, "1.3": tls.VersionTLS13}[*maxVersion]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "tlsloop: -max-version %q: want 1.2 or 1.3\n", *maxVersion)
+		os.Exit(2)
+	}
 	cfg := &tls.Config{
 		InsecureSkipVerify: true,
 		ServerName:         "localhost",
 		MinVersion:         tls.VersionTLS12,
-		MaxVersion:         tls.VersionTLS13,
+		MaxVersion:         maxV,
 		// The same groups kaeload offers by default: no hybrid
 		// post-quantum key share.
 		CurvePreferences:       []tls.CurveID{tls.X25519, tls.CurveP256},
 		SessionTicketsDisabled: true,
-	}
-	switch *maxVersion {
-	case "1.2":
-		cfg.MaxVersion = tls.VersionTLS12
-	case "1.3":
-	default:
-		fmt.Fprintf(os.Stderr, "tlsloop: -max-version %q: want 1.2 or 1.3\n", *maxVersion)
-		os.Exit(2)
 	}
 	req := []byte("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
 	if *keepAlive {
@@ -54,49 +51,40 @@ func main() {
 	}
 	end := time.Now().Add(*dur)
 	var requests, failures atomic.Uint64
-	var firstErr atomic.Value
+	var firstErr error
+	var once sync.Once
+	failed := func(err error) {
+		failures.Add(1)
+		once.Do(func() { firstErr = err })
+	}
 	var wg sync.WaitGroup
 	for range *conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var c *tls.Conn
-			var raw net.Conn
+		wg.Go(func() {
 			br := bufio.NewReaderSize(nil, 16<<10)
 			for time.Now().Before(end) {
-				if c == nil {
-					var err error
-					raw, err = net.DialTimeout("tcp", *addr, 5*time.Second)
-					if err != nil {
-						failures.Add(1)
-						firstErr.CompareAndSwap(nil, err)
-						continue
+				raw, err := net.DialTimeout("tcp", *addr, 5*time.Second)
+				if err != nil {
+					failed(err)
+					continue
+				}
+				c := tls.Client(raw, cfg) // closed through raw: no close_notify to send
+				br.Reset(c)
+				for again := true; again && time.Now().Before(end); again = *keepAlive {
+					_ = raw.SetDeadline(time.Now().Add(5 * time.Second))
+					if err := exchange(c, br, req); err != nil {
+						failed(err)
+						break
 					}
-					c = tls.Client(raw, cfg)
-					br.Reset(c)
-				}
-				_ = raw.SetDeadline(time.Now().Add(5 * time.Second))
-				err := exchange(c, br, req)
-				if err == nil {
 					requests.Add(1)
-				} else {
-					failures.Add(1)
-					firstErr.CompareAndSwap(nil, err)
 				}
-				if err != nil || !*keepAlive {
-					_ = raw.Close()
-					c = nil
-				}
-			}
-			if c != nil {
 				_ = raw.Close()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	fmt.Printf("requests %d errors %d\n", requests.Load(), failures.Load())
-	if e, ok := firstErr.Load().(error); ok {
-		fmt.Printf("first error: %v\n", e)
+	if firstErr != nil {
+		fmt.Printf("first error: %v\n", firstErr)
 	}
 }
 

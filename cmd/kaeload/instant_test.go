@@ -45,7 +45,7 @@ func TestHostsStartAtOneInstant(t *testing.T) {
 	for i, s := range servers {
 		if s == nil {
 			// Reached with s0's key and known_hosts (ssh_options).
-			s = sshdtest.StartIn(t, ns)
+			s = sshdtest.Start(t, sshdtest.Config{Netns: ns})
 			appendFile(t, filepath.Join(s.Dir, "authorized_keys"), key)
 			known, _ := os.ReadFile(filepath.Join(s.Dir, "known_hosts"))
 			appendFile(t, filepath.Join(s0.Dir, "known_hosts"), append([]byte("\n"), known...))

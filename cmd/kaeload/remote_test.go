@@ -34,7 +34,7 @@ import (
 // ssh and the local group's traffic cross the veth pair.
 func remoteSetup(t *testing.T, duration string, ns *sshdtest.Netns) (*sshdtest.Server, *nginxtest.Server, string) {
 	t.Helper()
-	sshd := sshdtest.StartIn(t, ns)
+	sshd := sshdtest.Start(t, sshdtest.Config{Netns: ns})
 	// nginxtest writes the site and proves it runs; the scenario then
 	// restarts it through ssh, daemonized, with the variant's env.
 	ng := nginxtest.Start(t, nginxtest.Config{})
@@ -433,7 +433,7 @@ func masters(t *testing.T) []int {
 // the key, stops the run before any load with an error naming the host
 // and its group.
 func TestRemoteUnreachable(t *testing.T) {
-	sshd := sshdtest.Start(t)
+	sshd := sshdtest.Start(t, sshdtest.Config{})
 	wrongKey := filepath.Join(t.TempDir(), "wrong")
 	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", wrongKey).CombinedOutput(); err != nil {
 		t.Fatalf("ssh-keygen: %v %s", err, out)
@@ -464,7 +464,7 @@ load: {duration: 1s, groups: [{connections: 1}, {connections: 1, host: "%s"}]}
 // sessions on one connection still run: ssh opens a connection of its own
 // for each session the master is refused.
 func TestRemoteMaxSessions(t *testing.T) {
-	sshd := sshdtest.StartWith(t, sshdtest.Config{MaxSessions: 2})
+	sshd := sshdtest.Start(t, sshdtest.Config{MaxSessions: 2})
 	ng := nginxtest.Start(t, nginxtest.Config{})
 	plan := compileYAML(t, fmt.Sprintf(`
 target: {url: "https://%s/index.html"}

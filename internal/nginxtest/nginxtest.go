@@ -4,15 +4,15 @@
 package nginxtest
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,23 +25,17 @@ import (
 
 // Config describes the nginx to start.
 type Config struct {
-	Cert         string            // a target.CertKinds; default rsa2048
-	CPUs         string            // pins master and workers, taskset style; "" = unpinned
-	Protocols    string            // ssl_protocols; default "TLSv1.2 TLSv1.3"
-	Ciphers      string            // ssl_ciphers (TLS 1.2, OpenSSL names); "" = nginx's
-	SessionReuse bool              // session cache and tickets; off: every handshake is full
-	Env          map[string]string // added to nginx's environment
-	// Location is the body of "location / { … }", such as "return 503;";
-	// "" serves index.html. HTTP is added to the http block.
-	Location, HTTP string
-	// WorkerConnections defaults to 4096; the open-file limit is twice it.
-	WorkerConnections int
-	// Backlog is the listen backlog; 0 asks for 65535, capped by the
-	// kernel at net.core.somaxconn. A small one overflows under load.
-	Backlog int
-	// MoreBacklogs adds a listener of the same site for each backlog it
-	// lists (Server.MoreAddrs).
-	MoreBacklogs []int
+	Cert              string            // a target.CertKinds; default rsa2048
+	CPUs              string            // pins master and workers, taskset style; "" = unpinned
+	Protocols         string            // ssl_protocols; default "TLSv1.2 TLSv1.3"
+	Ciphers           string            // ssl_ciphers (TLS 1.2, OpenSSL names); "" = nginx's
+	SessionReuse      bool              // session cache and tickets; off: every handshake is full
+	Env               map[string]string // added to nginx's environment
+	Location          string            // the body of "location / { … }", e.g. "return 503;"; "": index.html
+	HTTP              string            // added to the http block
+	WorkerConnections int               // default 4096; the open-file limit is twice it
+	Backlog           int               // 0: 65535, capped at net.core.somaxconn; a small one overflows
+	MoreBacklogs      []int             // a listener of the same site for each (Server.MoreAddrs)
 }
 
 // Server is a running nginx.
@@ -64,23 +58,14 @@ type Line struct {
 	ConnReqs int    // $connection_requests
 }
 
-// Binary returns the nginx path, skipping the test outside CI when there is
-// none and failing it under CI=true.
+// Binary returns the nginx path; without one, the test skips (fails under CI=true).
 func Binary(t testing.TB) string {
 	t.Helper()
-	for _, p := range []string{"nginx", "/usr/sbin/nginx"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	testkit.Missing(t, "nginx not installed (apt-get install -y nginx); skipping real-server test")
-	return ""
+	return testkit.NeedCommand(t, "nginx", "apt-get install -y nginx", "/usr/sbin/nginx")
 }
 
 const confTemplate = `daemon off;
 %[5]s
-master_process on;
-worker_processes 1;
 pid %[1]s/nginx.pid;
 error_log %[1]s/error.log warn;
 worker_rlimit_nofile %[8]d;
@@ -107,94 +92,76 @@ http {
 }
 `
 
-// Start writes a configuration into a temporary directory, starts nginx on a
-// free loopback port, waits until it accepts connections and stops it when
-// the test ends.
+// Start starts nginx in a temporary directory on free loopback ports, waits
+// until it accepts connections and stops it when the test ends.
 func Start(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	bin := Binary(t)
-	cfg.setDefaults()
-	dir := t.TempDir()
-	writeSite(t, dir, cfg.Cert)
-	var cpus pinning.Set
-	if cfg.CPUs != "" {
-		var err error
-		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
-		s := &Server{Dir: dir}
-		exited, err := s.start(t, bin, cfg, cpus)
-		if err == nil {
-			t.Cleanup(func() { s.stop(t, exited) })
-			return s
-		}
-		lastErr = err
-		if !strings.Contains(err.Error(), "in use") {
-			break // only a port taken since FreePort is worth another try
-		}
-	}
-	t.Fatal(lastErr)
-	return nil
-}
-
-func (cfg *Config) setDefaults() {
-	if cfg.Cert == "" {
-		cfg.Cert = "rsa2048"
-	}
-	if cfg.Protocols == "" {
-		cfg.Protocols = "TLSv1.2 TLSv1.3"
-	}
-	if cfg.WorkerConnections == 0 {
-		cfg.WorkerConnections = 4096
-	}
-	if cfg.Backlog == 0 {
-		cfg.Backlog = 65535
-	}
-}
-
-// writeSite writes a certificate of kind cert, its key and the document
-// root into dir.
-func writeSite(t testing.TB, dir, cert string) {
-	certPEM, keyPEM, err := target.GenerateCert(cert)
+	cfg.Cert = cmp.Or(cfg.Cert, "rsa2048")
+	cfg.Protocols = cmp.Or(cfg.Protocols, "TLSv1.2 TLSv1.3")
+	cfg.WorkerConnections = cmp.Or(cfg.WorkerConnections, 4096)
+	cfg.Backlog = cmp.Or(cfg.Backlog, 65535)
+	s := &Server{Dir: t.TempDir()}
+	certPEM, keyPEM, err := target.GenerateCert(cfg.Cert)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []string{"tmp", "www"} {
-		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+		if err := os.Mkdir(filepath.Join(s.Dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	index := bytes.Repeat([]byte("kaeload nginx test page\n"), 26) // ~600 bytes, like a small index.html
-	files := map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "www/index.html": index}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+	for name, b := range map[string][]byte{"cert.pem": certPEM, "key.pem": keyPEM, "www/index.html": index} {
+		testkit.WriteFile(t, filepath.Join(s.Dir, name), b)
+	}
+	var cpus pinning.Set
+	if cfg.CPUs != "" {
+		if cpus, err = pinning.Parse(cfg.CPUs); err != nil {
 			t.Fatal(err)
 		}
 	}
+	testkit.WithFreePorts(t, 1+len(cfg.MoreBacklogs), func(ports []int) error {
+		var addrs []string
+		for _, p := range ports {
+			addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", p))
+		}
+		s.Addr, s.MoreAddrs = addrs[0], addrs[1:]
+		confPath := filepath.Join(s.Dir, "nginx.conf")
+		testkit.WriteFile(t, confPath, s.config(cfg))
+		s.Cmd = exec.Command(bin, "-e", filepath.Join(s.Dir, "error.log"), "-p", s.Dir, "-c", confPath)
+		s.Cmd.Env = os.Environ()
+		for k, v := range cfg.Env {
+			s.Cmd.Env = append(s.Cmd.Env, k+"="+v)
+		}
+		var stderr bytes.Buffer
+		s.Cmd.Stderr = &stderr
+		start := func(cmd *exec.Cmd) error { return pinning.Start(cmd, cpus) }
+		if err := testkit.StartServer(t, s.Cmd, start, 5*time.Second, testkit.Accepting(addrs...)); err != nil {
+			errLog, _ := os.ReadFile(filepath.Join(s.Dir, "error.log"))
+			return fmt.Errorf("nginx did not start: %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
+		}
+		return nil
+	})
+	return s
 }
 
-// config returns nginx.conf for cfg, listening on s's addresses (s.Addr,
-// then s.MoreAddrs for cfg.MoreBacklogs).
+// config returns nginx.conf for cfg, listening on s.Addr, then s.MoreAddrs
+// for cfg.MoreBacklogs.
 func (s *Server) config(cfg Config) string {
 	var listen, extra strings.Builder
-	for i, backlog := range append([]int{cfg.Backlog}, cfg.MoreBacklogs...) {
-		addr := s.Addr
-		if i > 0 {
-			addr = s.MoreAddrs[i-1]
-		}
-		fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addr, backlog)
+	backlogs := append([]int{cfg.Backlog}, cfg.MoreBacklogs...)
+	for i, addr := range append([]string{s.Addr}, s.MoreAddrs...) {
+		fmt.Fprintf(&listen, "        listen %s ssl backlog=%d;\n", addr, backlogs[i])
 	}
 	if cfg.Ciphers != "" {
 		fmt.Fprintf(&extra, "        ssl_ciphers %s;\n        ssl_prefer_server_ciphers on;\n", cfg.Ciphers)
 	}
+	cache, tickets := "off", "off"
 	if cfg.SessionReuse {
-		extra.WriteString("        ssl_session_cache shared:SSL:1m;\n        ssl_session_tickets on;\n")
-	} else {
-		extra.WriteString("        ssl_session_cache off;\n        ssl_session_tickets off;\n")
+		cache, tickets = "shared:SSL:1m", "on"
 	}
+	fmt.Fprintf(&extra, "        ssl_session_cache %s;\n        ssl_session_tickets %s;\n", cache, tickets)
 	// Run as root, nginx workers drop to "nobody", who cannot enter the
 	// test's private temporary directory: keep them as the current user.
 	userLine := ""
@@ -203,62 +170,6 @@ func (s *Server) config(cfg Config) string {
 	}
 	return fmt.Sprintf(confTemplate, s.Dir, listen.String(), cfg.Protocols, extra.String(), userLine,
 		cfg.Location, cfg.WorkerConnections, 2*cfg.WorkerConnections, cfg.HTTP)
-}
-
-// start picks free ports, starts nginx on them and waits until every
-// listener accepts; on failure nginx is killed and the error says why.
-func (s *Server) start(t testing.TB, bin string, cfg Config, cpus pinning.Set) (<-chan error, error) {
-	var addrs []string
-	for range 1 + len(cfg.MoreBacklogs) {
-		port, err := testkit.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		addrs = append(addrs, fmt.Sprintf("127.0.0.1:%d", port))
-	}
-	s.Addr, s.MoreAddrs = addrs[0], addrs[1:]
-	confPath := filepath.Join(s.Dir, "nginx.conf")
-	if err := os.WriteFile(confPath, []byte(s.config(cfg)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-e", filepath.Join(s.Dir, "error.log"), "-p", s.Dir, "-c", confPath)
-	cmd.Env = os.Environ()
-	for k, v := range cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := pinning.Start(cmd, cpus); err != nil {
-		t.Fatalf("start nginx: %v", err)
-	}
-	s.Cmd = cmd
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	var err error
-	for _, a := range addrs {
-		if err == nil {
-			err = testkit.WaitListening(a, exited, 5*time.Second)
-		}
-	}
-	if err != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		errLog, _ := os.ReadFile(filepath.Join(s.Dir, "error.log"))
-		return nil, fmt.Errorf("nginx did not start: nginx %v\nstderr: %s\nerror.log: %s", err, stderr.String(), errLog)
-	}
-	return exited, nil
-}
-
-func (s *Server) stop(t testing.TB, exited <-chan error) {
-	pid := s.Cmd.Process.Pid
-	_ = syscall.Kill(pid, syscall.SIGTERM) // fast shutdown of master and workers
-	select {
-	case <-exited:
-	case <-time.After(5 * time.Second):
-		t.Errorf("nginx (pid %d) did not stop within 5s of SIGTERM; killing its process group", pid)
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		<-exited
-	}
 }
 
 // PIDs returns the master's and its workers' process IDs.
@@ -278,11 +189,9 @@ func (s *Server) PIDs() []int {
 func (s *Server) Log(t testing.TB) []Line {
 	t.Helper()
 	path := filepath.Join(s.Dir, "access.log")
-	var last int64 = -1
-	for i := 0; i < 50; i++ {
-		st, err := os.Stat(path)
+	for i, last := 0, int64(-1); i < 50; i++ {
 		size := int64(0)
-		if err == nil {
+		if st, err := os.Stat(path); err == nil {
 			size = st.Size()
 		}
 		if size == last {
@@ -291,7 +200,7 @@ func (s *Server) Log(t testing.TB) []Line {
 		last = size
 		time.Sleep(100 * time.Millisecond)
 	}
-	if _, err := os.Stat(path); os.IsNotExist(err) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	return ReadLog(t, path)
@@ -301,47 +210,30 @@ func (s *Server) Log(t testing.TB) []Line {
 // one examples/local-nginx uses too).
 func ReadLog(t testing.TB, path string) []Line {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var lines []Line
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l, err := ParseLine(sc.Text())
+	for text := range strings.Lines(string(testkit.ReadFile(t, path))) {
+		l, err := ParseLine(strings.TrimSuffix(text, "\n"))
 		if err != nil {
-			t.Fatalf("%s:%d: %v", path, n, err)
+			t.Fatalf("%s:%d: %v", path, len(lines)+1, err)
 		}
 		lines = append(lines, l)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return lines
 }
 
 // ParseLine parses one line of the kaeload log_format.
 func ParseLine(s string) (Line, error) {
-	f := strings.Fields(s)
-	if len(f) != 8 {
-		return Line{}, fmt.Errorf("access log line %q: want 8 fields, got %d", s, len(f))
-	}
 	var l Line
-	sec, frac, _ := strings.Cut(f[0], ".")
-	secs, err1 := strconv.ParseInt(sec, 10, 64)
-	ms, err2 := strconv.ParseInt(frac, 10, 64)
-	status, err3 := strconv.Atoi(f[1])
-	bytesSent, err4 := strconv.Atoi(f[5])
-	conn, err5 := strconv.ParseUint(f[6], 10, 64)
-	reqs, err6 := strconv.Atoi(f[7])
-	for _, err := range []error{err1, err2, err3, err4, err5, err6} {
-		if err != nil {
-			return Line{}, fmt.Errorf("access log line %q: %w", s, err)
-		}
+	var sec, ms int64
+	var reused string
+	_, err := fmt.Sscanf(s, "%d.%d %d %s %s %s %d %d %d", &sec, &ms, &l.Status, &reused, &l.Protocol, &l.Cipher,
+		&l.Bytes, &l.Conn, &l.ConnReqs)
+	if n := len(strings.Fields(s)); err == nil && n != 8 {
+		err = fmt.Errorf("want 8 fields, got %d", n)
 	}
-	l.Time = time.Unix(secs, ms*int64(time.Millisecond))
-	l.Status, l.Reused, l.Protocol, l.Cipher = status, f[2] == "r", f[3], f[4]
-	l.Bytes, l.Conn, l.ConnReqs = bytesSent, conn, reqs
+	if err != nil {
+		return Line{}, fmt.Errorf("access log line %q: %w", s, err)
+	}
+	l.Time, l.Reused = time.Unix(sec, ms*int64(time.Millisecond)), reused == "r"
 	return l, nil
 }

@@ -16,65 +16,45 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/common/model"
+
 	"github.com/kaeload/kaeload/internal/testkit"
 )
 
-// DefaultDir is where .ci/run extracts Debian's prometheus package's
-// binaries.
-const DefaultDir = "/opt/prom/usr/bin"
-
-// Find returns the path of the Prometheus tool name (prometheus,
-// promtool): on PATH, in $KAELOAD_PROMETHEUS (a directory or a file in it)
-// or in DefaultDir. Without it the test is skipped, or fails under CI=true.
+// Find returns the path of the Prometheus tool name (prometheus, promtool):
+// on PATH, in $KAELOAD_PROMETHEUS (a directory or a file in it) or where
+// .ci/run extracts Debian's package. Without it the test skips (fails under CI=true).
 func Find(t testing.TB, name string) string {
 	t.Helper()
-	var dirs []string
-	if env := os.Getenv("KAELOAD_PROMETHEUS"); env != "" {
-		if fi, err := os.Stat(env); err == nil && !fi.IsDir() {
-			env = filepath.Dir(env)
-		}
-		dirs = append(dirs, env)
+	env := os.Getenv("KAELOAD_PROMETHEUS")
+	if fi, err := os.Stat(env); err == nil && !fi.IsDir() {
+		env = filepath.Dir(env)
 	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	for _, d := range append(dirs, DefaultDir) {
-		p := filepath.Join(d, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p
-		}
-	}
-	testkit.Missing(t, "%s not found (KAELOAD_PROMETHEUS, PATH, %s, where .ci/run extracts Debian's prometheus package)", name, DefaultDir)
-	return ""
+	return testkit.NeedCommand(t, name, "$KAELOAD_PROMETHEUS, or where .ci/run extracts Debian's prometheus package",
+		filepath.Join(env, name), filepath.Join("/opt/prom/usr/bin", name))
 }
 
 // Prometheus is a running Prometheus: scraping the targets of Scrape
-// every Interval, or serving a data directory (Serve).
+// every second, or serving a data directory (Serve).
 type Prometheus struct {
 	URL     string // the HTTP API's base, "http://127.0.0.1:PORT"
-	cmd     *exec.Cmd
 	targets string
 	log     testkit.LockedBuffer
 }
 
-// Interval is the scrape interval of Start.
-const Interval = time.Second
-
-// Start runs a Prometheus that scrapes, every Interval, the targets the
+// Start runs a Prometheus that scrapes, every second, the targets the
 // test gives Scrape (file service discovery: none at first). It is
 // stopped at the test's cleanup.
 func Start(t testing.TB) *Prometheus {
 	t.Helper()
 	dir := t.TempDir()
 	targets := filepath.Join(dir, "targets.json")
-	if err := os.WriteFile(targets, []byte("[]"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := fmt.Sprintf(`global: {scrape_interval: %s, scrape_timeout: %s, evaluation_interval: 1m}
+	testkit.WriteFile(t, targets, "[]")
+	cfg := fmt.Sprintf(`global: {scrape_interval: 1s, scrape_timeout: 1s, evaluation_interval: 1m}
 scrape_configs:
   - job_name: kaeload
     file_sd_configs: [{files: [%q], refresh_interval: 1s}]
-`, Interval, Interval, targets)
+`, targets)
 	return run(t, dir, cfg, targets)
 }
 
@@ -88,42 +68,23 @@ func Serve(t testing.TB, dir string) *Prometheus {
 func run(t testing.TB, dir, cfg, targets string) *Prometheus {
 	bin := Find(t, "prometheus")
 	cfgFile := filepath.Join(t.TempDir(), "prometheus.yml")
-	if err := os.WriteFile(cfgFile, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, cfgFile, cfg)
 	addr := testkit.FreeAddr(t)
 	p := &Prometheus{URL: "http://" + addr, targets: targets}
-	p.cmd = exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
+	cmd := exec.Command(bin, "--config.file="+cfgFile, "--storage.tsdb.path="+dir, "--web.listen-address="+addr,
 		"--log.level=warn", "--storage.tsdb.retention.time=10y", "--web.console.templates=", "--web.console.libraries=")
-	p.cmd.Stdout, p.cmd.Stderr = &p.log, &p.log
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start prometheus: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = p.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = p.cmd.Process.Kill()
-			<-done
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	cmd.Stdout, cmd.Stderr = &p.log, &p.log
+	ready := func() bool {
 		resp, err := http.Get(p.URL + "/-/ready")
 		if err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("prometheus not ready within 30 s: %v\n%s", err, p.Log())
-		}
-		time.Sleep(50 * time.Millisecond)
+		return err == nil && resp.StatusCode == http.StatusOK
 	}
+	if err := testkit.StartServer(t, cmd, nil, 30*time.Second, ready); err != nil {
+		t.Fatalf("prometheus did not start: %v\n%s", err, p.Log())
+	}
+	return p
 }
 
 // Log is what Prometheus wrote so far.
@@ -135,9 +96,7 @@ func (p *Prometheus) Scrape(t testing.TB, addrs ...string) {
 	t.Helper()
 	b, _ := json.Marshal([]map[string]any{{"targets": append([]string{}, addrs...)}})
 	tmp := p.targets + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testkit.WriteFile(t, tmp, b)
 	if err := os.Rename(tmp, p.targets); err != nil {
 		t.Fatal(err)
 	}
@@ -165,24 +124,18 @@ func (p *Prometheus) Query(t testing.TB, q string, at time.Time) []Sample {
 	body, _ := io.ReadAll(resp.Body)
 	var out struct {
 		Status, Error string
-		Data          struct {
-			Result []struct {
-				Metric map[string]string
-				Value  [2]any
-			}
-		}
+		Data          struct{ Result model.Vector }
 	}
 	if err := json.Unmarshal(body, &out); err != nil || out.Status != "success" {
 		t.Fatalf("query %s: %v %s %s", q, err, out.Error, body)
 	}
 	var samples []Sample
 	for _, r := range out.Data.Result {
-		s, _ := r.Value[1].(string)
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatalf("query %s: value %q: %v", q, s, err)
+		labels := map[string]string{}
+		for k, v := range r.Metric {
+			labels[string(k)] = string(v)
 		}
-		samples = append(samples, Sample{Labels: r.Metric, Value: f})
+		samples = append(samples, Sample{Labels: labels, Value: float64(r.Value)})
 	}
 	return samples
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,14 +29,12 @@ type LockedBuffer struct {
 	b  bytes.Buffer
 }
 
-// Write appends p.
 func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-// String returns what was written so far.
 func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -53,8 +52,7 @@ func Missing(t testing.TB, format string, args ...any) {
 	t.Skipf(format, args...)
 }
 
-// BusySkips names the file, set by .ci/run, where SkipBusy appends a line
-// per skip so that CI can count them.
+// BusySkips names the file, set by .ci/run, where SkipBusy counts skips.
 const BusySkips = "KAELOAD_BUSY_SKIPS"
 
 // SkipBusy skips a test whose measurement the machine's load spoiled, in
@@ -65,68 +63,136 @@ func SkipBusy(t testing.TB, format string, args ...any) {
 	msg := "BUSY-SKIP: " + t.Name() + ": " + fmt.Sprintf(format, args...)
 	if path := os.Getenv(BusySkips); path != "" {
 		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			t.Fatalf("%s: %v", BusySkips, err)
+		if err == nil {
+			_, err = fmt.Fprintln(f, strings.ReplaceAll(msg, "\n", " "))
+			err = errors.Join(err, f.Close())
 		}
-		_, err = fmt.Fprintln(f, strings.ReplaceAll(msg, "\n", " "))
-		if err = errors.Join(err, f.Close()); err != nil {
+		if err != nil {
 			t.Fatalf("%s: %v", BusySkips, err)
 		}
 	}
 	t.Skip(msg)
 }
 
-// NeedCommand returns the path of the command name, or ends the test as
-// Missing does, with install saying how to get it (a Debian package).
-func NeedCommand(t testing.TB, name, install string) string {
+// NeedCommand returns the path of command name, on PATH or at one of paths,
+// or ends the test as Missing does, install saying how to get it.
+func NeedCommand(t testing.TB, name, install string, paths ...string) string {
 	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		Missing(t, "%s not found (%s): %v", name, install, err)
+	for _, p := range append([]string{name}, paths...) {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
 	}
-	return path
+	Missing(t, "%s not found (%s)", name, install)
+	return ""
 }
 
-// FreePort returns a loopback port nothing listens on right now (the
-// kernel's pick for port 0). Another process may take it before the
-// caller binds it; servers that start on it retry on "in use".
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// FreeAddr returns 127.0.0.1:port for a FreePort, failing the test when
-// there is none.
+// FreeAddr returns 127.0.0.1:port, a port nothing listens on right now.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	port, err := FreePort()
+	return fmt.Sprintf("127.0.0.1:%d", freePorts(t, 1)[0])
+}
+
+// freePorts returns n loopback ports nothing listens on now (the kernel's picks).
+func freePorts(t testing.TB, n int) []int {
+	ports := make([]int, n)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[i] = l.Addr().(*net.TCPAddr).Port
+	}
+	return ports
+}
+
+// WithFreePorts calls launch with n free loopback ports. One may be taken
+// before launch binds it: an error saying "in use" earns 4 more tries.
+func WithFreePorts(t testing.TB, n int, launch func(ports []int) error) {
+	t.Helper()
+	var err error
+	for range 5 {
+		if err = launch(freePorts(t, n)); err == nil || !strings.Contains(err.Error(), "in use") {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf("127.0.0.1:%d", port)
 }
 
-// WaitListening polls addr until it accepts a TCP connection, the process
-// that should listen there exits (a value on exited), or timeout passes.
-func WaitListening(addr string, exited <-chan error, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("exited: %v", err)
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
+// StartServer starts cmd in a process group of its own (through start, or
+// cmd.Start) and polls ready until timeout; it kills the group if cmd exits
+// first or never gets ready. The test's cleanup stops the group.
+func StartServer(t testing.TB, cmd *exec.Cmd, start func(*exec.Cmd) error, timeout time.Duration, ready func() bool) error {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if start == nil {
+		start = (*exec.Cmd).Start
 	}
-	return fmt.Errorf("nothing listening on %s after %v", addr, timeout)
+	if err := start(cmd); err != nil {
+		t.Fatalf("start %s: %v", cmd.Path, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	group := -cmd.Process.Pid
+	for deadline := time.Now().Add(timeout); !ready(); time.Sleep(20 * time.Millisecond) {
+		err := fmt.Errorf("%s not ready after %v", cmd.Path, timeout)
+		select {
+		case exit := <-exited:
+			err = fmt.Errorf("%s exited: %v", cmd.Path, exit)
+		default:
+			if time.Now().Before(deadline) {
+				continue
+			}
+		}
+		_ = syscall.Kill(group, syscall.SIGKILL)
+		return err
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(group, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s (pid %d) did not stop within 10 s of SIGTERM; killing its group", cmd.Path, -group)
+			_ = syscall.Kill(group, syscall.SIGKILL)
+			<-exited
+		}
+	})
+	return nil
+}
+
+// ReadFile returns path's contents, failing the test when it cannot.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Accepting is StartServer's ready for TCP servers: every addr accepts.
+func Accepting(addrs ...string) func() bool {
+	return func() bool {
+		for _, addr := range addrs {
+			c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+			if err != nil {
+				return false
+			}
+			c.Close()
+		}
+		return true
+	}
+}
+
+// WriteFile writes data to path, failing the test when it cannot.
+func WriteFile[T string | []byte](t testing.TB, path string, data T) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Alive reports whether pid is a process that has not exited. A zombie

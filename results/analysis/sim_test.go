@@ -81,7 +81,7 @@ func binomialSE(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float
 // unadjusted gives four chances of a false alarm; together they call
 // identical variants different several times as often as α promises.
 func TestSimAAFalseAlarms(t *testing.T) {
-	fixture.SkipUnderRace(t)
+	fixture.SingleGoroutine(t)
 	const trials = 4000
 	rate := func(order results.Order, adjusted bool) float64 {
 		rng := rand.New(rand.NewPCG(9, 1))
@@ -126,7 +126,7 @@ func TestSimAAFalseAlarms(t *testing.T) {
 // the noise, planted into a fresh run. One of four comparisons carries
 // the effect; the others are null and share Holm's adjustment.
 func TestSimPowerAtMDE(t *testing.T) {
-	fixture.SkipUnderRace(t)
+	fixture.SingleGoroutine(t)
 	const trials = 4000
 	for _, rounds := range []int{3, 5} {
 		m := simMachine{variants: 5, rounds: rounds, noise: 0.015, order: results.OrderRandomized}
@@ -166,7 +166,7 @@ func TestSimPowerAtMDE(t *testing.T) {
 // TestSimRepsFor: the repetitions RepsFor asks for find the effect with
 // probability Power, and one fewer does not.
 func TestSimRepsFor(t *testing.T) {
-	fixture.SkipUnderRace(t)
+	fixture.SingleGoroutine(t)
 	const trials = 4000
 	noise, effect, family := 1.5, 0.03, 4
 	n, ok := stats.RepsFor(noise, effect, family, 100)
@@ -204,7 +204,7 @@ func TestSimRepsFor(t *testing.T) {
 // identical variants with enough repetitions, equivalence is the usual
 // verdict.
 func TestSimEquivalence(t *testing.T) {
-	fixture.SkipUnderRace(t)
+	fixture.SingleGoroutine(t)
 	const trials = 4000
 	m := simMachine{variants: 5, rounds: 10, noise: 0.01, order: results.OrderRandomized}
 	family := m.variants - 1
@@ -242,7 +242,7 @@ func TestSimEquivalence(t *testing.T) {
 // is the largest of k means, so with 11 values that rule put a value off
 // the plateau in about one run in nine.
 func TestSimSweepFalseAlarms(t *testing.T) {
-	fixture.SkipUnderRace(t)
+	fixture.SingleGoroutine(t)
 	const trials = 2000
 	limit := stats.Alpha + 2*binomialSE(stats.Alpha, trials)
 	for _, tt := range []struct{ variants, rounds int }{{3, 2}, {5, 3}, {11, 3}} {
@@ -312,7 +312,7 @@ func oldRule(rates [][]float64, top int) (best, off bool) {
 // with eleven values a best needs more repetitions. plan-reps sizes runs
 // for the baseline comparisons, which stay more powerful.)
 func TestSimSweepFindsBest(t *testing.T) {
-	fixture.SkipUnderRace(t)
+	fixture.SingleGoroutine(t)
 	const trials = 1000
 	m := simMachine{variants: 5, rounds: 3, noise: 0.015, order: results.OrderRandomized}
 	rng := rand.New(rand.NewPCG(13, 5))
@@ -341,7 +341,7 @@ func TestSimSweepFindsBest(t *testing.T) {
 // zero. The raw-scale interval it replaced went below zero in 257 of the
 // issue's 16,608 intervals, 217 of them at n = 2.
 func TestSimCICoverage(t *testing.T) {
-	fixture.SkipUnderRace(t)
+	fixture.SingleGoroutine(t)
 	const trials = 2000
 	se := 2 * binomialSE(0.95, trials)
 	for _, n := range []int{2, 3, 5} {
