@@ -6,10 +6,12 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -72,47 +74,66 @@ func abortOf(ctx context.Context) <-chan struct{} {
 	return ch
 }
 
-// command is one subcommand.
+// command is one subcommand: its help, its positional arguments and the
+// flags setup registers before it returns the body.
 type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
-	hidden  bool
+	name, summary, synopsis, help string
+	// min to max positional arguments (max < 0: any), checked after the
+	// flags when what names them; otherwise the body checks them.
+	min, max int
+	what     string
+	hidden   bool
+	setup    func(fs *flag.FlagSet) body
+}
+
+// body is a command's work on its positional arguments.
+type body = func(ctx context.Context, s stdio, pos []string) error
+
+// stdio is a command's standard input, output and error.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
 }
 
 func commands() []command {
-	return []command{
-		{name: "run", summary: "run a scenario (or a URL): every variant × repetition, then the comparison", run: runCmd},
-		{name: "plan-reps", summary: "measure the noise and say how many repetitions an effect needs", run: planRepsCmd},
-		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
-		{name: "report", summary: "re-render a stored run as text, md, csv, json, html or openmetrics", run: reportCmd},
-		{name: "compare", summary: "compare stored runs variant by variant (Δ %, significance)", run: compareCmd},
-		{name: "speed", summary: "print or compare saved openssl/GmSSL/bssl speed outputs (ops/s, ×, Δ %)", run: speedCmd},
-		{name: "dashboard", summary: "print the Grafana dashboard of the live metrics (run --metrics)", run: dashboardCmd},
-		{name: "serve", summary: "start the built-in HTTPS target (no session resumption)", run: serveCmd},
-		{name: "version", summary: "print kaeload's version", run: versionCmd},
-		{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout", run: workerCmd, hidden: true},
-	}
+	return []command{runCommand, planRepsCommand, validateCommand, reportCommand, compareCommand,
+		speedCommand, dashboardCommand, serveCommand, versionCommand, workerCommand}
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help", "-help"}, args[0]) {
 		if len(args) > 1 {
 			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
 		}
 		usage(stdout)
 		return nil
 	}
-	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" {
-		return versionCmd(ctx, args[1:], stdin, stdout, stderr)
+	if slices.Contains([]string{"--version", "-version", "-v"}, args[0]) {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdin, stdout, stderr)
+			return c.run(ctx, args[1:], stdio{stdin, stdout, stderr})
 		}
 	}
 	usage(stderr)
 	return usageError(fmt.Errorf("unknown command %q", args[0]))
+}
+
+// run parses c's flags and checks its arguments before its body runs.
+func (c command) run(ctx context.Context, args []string, s stdio) error {
+	fs := newFlagSet(c.name, c.synopsis, c.help, s.out)
+	do := c.setup(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if c.what != "" {
+		if err := wantArgs(fs, pos, c.min, c.max, c.what); err != nil {
+			return err
+		}
+	}
+	return do(ctx, s, pos)
 }
 
 func usage(w io.Writer) {

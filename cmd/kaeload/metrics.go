@@ -76,18 +76,15 @@ func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Serve
 	return srv, nil
 }
 
-func dashboardCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("dashboard", "", `
+var dashboardCommand = command{name: "dashboard", summary: "print the Grafana dashboard of the live metrics (run --metrics)",
+	help: `
 Prints kaeload's Grafana dashboard (JSON, for Dashboards > Import) of a
 run's live metrics (kaeload run --metrics ADDR); the same file is
-examples/grafana/kaeload.json. See docs/metrics.md.`, stdout)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0, "no arguments"); err != nil {
-		return err
-	}
-	_, err = stdout.Write(grafana.Dashboard)
-	return err
-}
+examples/grafana/kaeload.json. See docs/metrics.md.`,
+	what: "no arguments",
+	setup: func(*flag.FlagSet) body {
+		return func(_ context.Context, s stdio, _ []string) error {
+			_, err := s.out.Write(grafana.Dashboard)
+			return err
+		}
+	}}

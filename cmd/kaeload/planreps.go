@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -18,8 +19,8 @@ import (
 // planEffects are the effects plan-reps always lists next to the asked one.
 var planEffects = []float64{0.01, 0.02, 0.03, 0.05, 0.10}
 
-// planRepsUsage is the text of kaeload plan-reps --help.
-const planRepsUsage = `
+var planRepsCommand = command{name: "plan-reps", summary: "measure the noise and say how many repetitions an effect needs",
+	synopsis: "[flags] SCENARIO.yaml", help: `
 Measures the scenario's baseline --calibrate times as "kaeload run" would,
 estimates the noise (sd of ln(req/s) between windows) and prints the
 repetitions per variant that find --effect with 80 % power over the run's
@@ -30,74 +31,53 @@ does this on every run. See docs/statistics.md.
 
 Examples:
   kaeload plan-reps nginx-kae.yaml --effect 3%
-  kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`
+  kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`,
+	min: 1, max: 1, what: "one scenario file", setup: planRepsFlags}
 
-// planRepsFlags is plan-reps's command line, parsed and checked.
-type planRepsFlags struct {
-	sets             setFlags
-	effect, progress string
-	windows, limit   int
-	path             string
-}
-
-func planRepsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f, err := parsePlanRepsFlags(args, stdout)
-	if err != nil {
-		return err
-	}
-	plan, err := compile(f.path, f.sets, false)
-	if err != nil {
-		return err
-	}
-	effect := plan.Equivalence
-	if f.effect != "" {
-		if effect, err = parseEffect(f.effect); err != nil {
-			return usageError(fmt.Errorf("plan-reps: --effect %q: %w", f.effect, err))
+func planRepsFlags(fs *flag.FlagSet) body {
+	var sets setFlags
+	addSetFlag(fs, &sets)
+	effectPct := fs.String("effect", "", "the difference to detect: a percentage (3%) or fraction (0.03); default the scenario's equivalence margin")
+	windows := fs.Int("calibrate", 5, "baseline windows to measure, at least 2")
+	limit := fs.Int("max", 100, "the most repetitions per variant to consider")
+	progress := fs.String("progress", "auto", "progress display: auto, on, plain or off")
+	return func(ctx context.Context, s stdio, pos []string) error {
+		switch {
+		case *windows < 2:
+			return usageError(fmt.Errorf("plan-reps: --calibrate %d: want at least 2 windows, the fewest that show noise", *windows))
+		case *limit < 2:
+			return usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", *limit))
 		}
+		if err := checkProgress(fs, *progress); err != nil {
+			return err
+		}
+		plan, err := compile(pos[0], sets, false)
+		if err != nil {
+			return err
+		}
+		effect := plan.Equivalence
+		if *effectPct != "" {
+			if effect, err = parseEffect(*effectPct); err != nil {
+				return usageError(fmt.Errorf("plan-reps: --effect %q: %w", *effectPct, err))
+			}
+		}
+		printWarnings(s.err, plan)
+		log := newRedactWriter(s.err, plan.Secrets, plan.Redact)
+		opts := runner.Options{Progress: s.err, ProgressMode: *progress, Abort: abortOf(ctx), Log: log}
+		cal, err := runner.Calibrate(ctx, plan, *windows, effect, *limit, opts)
+		flushRedacted(log)
+		if err != nil {
+			return interrupted(ctx, err)
+		}
+		repeat := plan.Repeat
+		if plan.Auto != nil {
+			repeat = 0 // chosen per run
+		}
+		if err := writePlan(s.out, cal, planEffects, repeat); err != nil {
+			return err
+		}
+		return writeSweepPlan(s.out, cal, sweepSizes(plan), repeat)
 	}
-	printWarnings(stderr, plan)
-	log := newRedactWriter(stderr, plan.Secrets, plan.Redact)
-	opts := runner.Options{Progress: stderr, ProgressMode: f.progress, Abort: abortOf(ctx), Log: log}
-	cal, err := runner.Calibrate(ctx, plan, f.windows, effect, f.limit, opts)
-	flushRedacted(log)
-	if err != nil {
-		return interrupted(ctx, err)
-	}
-	repeat := plan.Repeat
-	if plan.Auto != nil {
-		repeat = 0 // chosen per run
-	}
-	if err := writePlan(stdout, cal, planEffects, repeat); err != nil {
-		return err
-	}
-	return writeSweepPlan(stdout, cal, sweepSizes(plan), repeat)
-}
-
-// parsePlanRepsFlags parses plan-reps's command line and rejects values
-// out of range, naming the flag.
-func parsePlanRepsFlags(args []string, stdout io.Writer) (*planRepsFlags, error) {
-	f := &planRepsFlags{}
-	fs := newFlagSet("plan-reps", "[flags] SCENARIO.yaml", planRepsUsage, stdout)
-	addSetFlag(fs, &f.sets)
-	fs.StringVar(&f.effect, "effect", "", "the difference to detect: a percentage (3%) or fraction (0.03); default the scenario's equivalence margin")
-	fs.IntVar(&f.windows, "calibrate", 5, "baseline windows to measure, at least 2")
-	fs.IntVar(&f.limit, "max", 100, "the most repetitions per variant to consider")
-	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, on, plain or off")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 1, 1, "one scenario file"); err != nil {
-		return nil, err
-	}
-	f.path = pos[0]
-	switch {
-	case f.windows < 2:
-		return nil, usageError(fmt.Errorf("plan-reps: --calibrate %d: want at least 2 windows, the fewest that show noise", f.windows))
-	case f.limit < 2:
-		return nil, usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", f.limit))
-	}
-	return f, checkProgress(fs, f.progress)
 }
 
 // sweepSize is a series of swept variants and how many values it has.

@@ -19,11 +19,21 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// runUsage is the text of kaeload run --help.
-const runUsage = `
+var runCommand = command{name: "run", summary: "run a scenario (or a URL): every variant × repetition, then the comparison",
+	synopsis: "[flags] SCENARIO.yaml | URL", help: `
 Runs every variant × repetition of a scenario, or of a URL with the "URL
 mode" flags (-c 200 -d 60s --cpus 0-9,10-19), into runs/<UTC time>-<name>/.
-See docs/scenario.md and docs/outputs.md.`
+See docs/scenario.md and docs/outputs.md.`,
+	setup: func(fs *flag.FlagSet) body {
+		f := &runFlags{}
+		f.register(fs)
+		return func(ctx context.Context, s stdio, pos []string) error {
+			if err := f.check(fs, pos); err != nil {
+				return err
+			}
+			return f.run(ctx, s)
+		}
+	}}
 
 // runFlags is the command line of kaeload run, parsed and checked.
 type runFlags struct {
@@ -36,6 +46,7 @@ type runFlags struct {
 	progress   string
 	format     string
 	resumeDir  string
+	seed       string
 	waitQuiet  bool
 	verbose    bool
 	metrics    metricsFlags
@@ -62,21 +73,18 @@ type runInput struct {
 	metrics runner.Output
 }
 
-func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f, err := parseRunFlags(args, stdout)
-	if err != nil {
-		return err
-	}
-	in, err := f.input(stdout, stderr)
+// run runs the checked command line.
+func (f *runFlags) run(ctx context.Context, s stdio) error {
+	in, err := f.input(s.out, s.err)
 	if err != nil || in == nil {
 		return err
 	}
 	if f.dryRun {
-		describePlan(ctx, stdout, in.plan)
+		describePlan(ctx, s.out, in.plan)
 		return nil
 	}
-	printWarnings(stderr, in.plan)
-	obs, err := f.metrics.serve(in.plan, stderr)
+	printWarnings(s.err, in.plan)
+	obs, err := f.metrics.serve(in.plan, s.err)
 	if err != nil {
 		return err
 	}
@@ -89,26 +97,23 @@ func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return err
 		}
 	}
-	r, runErr := execute(ctx, f, in, stderr)
-	dir, runErr := finishStore(in, r, runErr, stderr)
+	r, runErr := execute(ctx, f, in, s.err)
+	dir, runErr := finishStore(in, r, runErr, s.err)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
 		m = analysis.Analyze(r)
-		if err := writeReports(m, f.format, f.report, stdout, stderr); err != nil {
+		if err := writeReports(m, f.format, f.report, s.out, s.err); err != nil {
 			runErr = errors.Join(runErr, err)
 		}
 	}
 	if dir != "" {
-		defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
+		defer fmt.Fprintf(s.err, "kaeload: results written to %s\n", dir)
 	}
 	return runOutcome(ctx, m, runErr)
 }
 
-// parseRunFlags parses run's command line and rejects what does not go
-// together, naming the flag.
-func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
-	f := &runFlags{}
-	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
+// register adds run's flags to fs.
+func (f *runFlags) register(fs *flag.FlagSet) {
 	addSetFlag(fs, &f.sets)
 	fs.Func("exclude-flagged", "set aside and measure again up to `N` windows per variant that measured the client (CLIENT-BOUND) or shared CPUs (OTHER LOAD, SHARED CPUS); they are kept in every report, in no statistic (scenario key exclude_flagged)", func(v string) error {
 		f.sets = append(f.sets, [2]string{"exclude_flagged", v})
@@ -120,7 +125,7 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	fs.StringVar(&f.resultsDir, "results", "runs", "parent directory of run directories (created if missing)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not write a run directory")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
-	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
+	fs.StringVar(&f.seed, "seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
 	fs.Var(&f.thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
 	fs.StringVar(&f.format, "format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
 	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
@@ -128,17 +133,18 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	fs.BoolVar(&f.verbose, "verbose", false, "print the workers' chatter (their stderr, clock offsets) here too, not only in run.log")
 	f.metrics.register(fs)
 	f.ol.register(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return nil, err
-	}
+}
+
+// check rejects what does not go together on run's command line, naming
+// the flag.
+func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 	f.pos = pos
 	switch {
-	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || *seed != "" || f.waitQuiet || f.urlMode()):
-		return nil, usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
+	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || f.seed != "" || f.waitQuiet || f.urlMode()):
+		return usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
 	case !f.resuming():
 		if err := wantArgs(fs, pos, 1, 1, "one scenario file or URL"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if !f.urlMode() {
@@ -149,20 +155,21 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 			}
 		})
 		if len(urlOnly) > 0 {
-			return nil, usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
+			return usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
 		}
 	}
-	if *seed != "" {
-		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
-			return nil, usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", *seed, uint64(math.MaxUint64)))
+	if f.seed != "" {
+		if _, err := strconv.ParseUint(f.seed, 10, 64); err != nil {
+			return usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", f.seed, uint64(math.MaxUint64)))
 		}
-		f.sets = append(f.sets, [2]string{"seed", *seed})
+		f.sets = append(f.sets, [2]string{"seed", f.seed})
 	}
 	if err := checkProgress(fs, f.progress); err != nil {
-		return nil, err
+		return err
 	}
+	var err error
 	f.report, err = pick(fs, f.format, choice[renderer]{"text", render.WriteText}, choice[renderer]{"json", render.WriteSummaryJSON}, choice[renderer]{"md", render.WriteMarkdown})
-	return f, err
+	return err
 }
 
 // input compiles the plan the flags name: a resumed run's, a URL mode

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,8 +14,8 @@ import (
 	"github.com/kaeload/kaeload/speed"
 )
 
-func speedCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("speed", "[--format text|csv|json] [-o FILE] [OUTPUT|-] [OUTPUT_B]", `
+var speedCommand = command{name: "speed", summary: "print or compare saved openssl/GmSSL/bssl speed outputs (ops/s, ×, Δ %)",
+	synopsis: "[--format text|csv|json] [-o FILE] [OUTPUT|-] [OUTPUT_B]", help: `
 Prints the figures of a saved "openssl speed", GmSSL "speed" or "bssl
 speed" output ("-" or none: standard input); with two, puts them side by
 side with the ratio and Δ % of B against A. An output with no result is
@@ -23,40 +24,39 @@ an error. Formats recognised: docs/outputs.md.
 Examples:
   openssl speed -seconds 3 rsa2048 ecdsap256 | kaeload speed
   kaeload speed before.txt after.txt
-  kaeload speed after.txt --format csv -o after.csv`, stdout)
-	format := fs.String("format", "text", "output format: text, csv or json")
-	output := fs.String("o", "", "write to this file (atomically) instead of standard output")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if _, err := pick(fs, *format, choice[bool]{"text", true}, choice[bool]{"csv", true}, choice[bool]{"json", true}); err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		pos = []string{"-"}
-	}
-	if err := wantArgs(fs, pos, 1, 2, "one or two outputs"); err != nil {
-		return err
-	}
-	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
-		return usageError(fmt.Errorf("speed: standard input can be only one of the two outputs"))
-	}
-	var sets [][]results.SpeedResult
-	for _, p := range pos {
-		rs, err := readSpeed(p, stdin)
-		if err != nil {
-			return err
+  kaeload speed after.txt --format csv -o after.csv`,
+	setup: func(fs *flag.FlagSet) body {
+		format := fs.String("format", "text", "output format: text, csv or json")
+		output := fs.String("o", "", "write to this file (atomically) instead of standard output")
+		return func(_ context.Context, s stdio, pos []string) error {
+			if _, err := pick(fs, *format, choice[bool]{"text", true}, choice[bool]{"csv", true}, choice[bool]{"json", true}); err != nil {
+				return err
+			}
+			if len(pos) == 0 {
+				pos = []string{"-"}
+			}
+			if err := wantArgs(fs, pos, 1, 2, "one or two outputs"); err != nil {
+				return err
+			}
+			if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
+				return usageError(fmt.Errorf("speed: standard input can be only one of the two outputs"))
+			}
+			var sets [][]results.SpeedResult
+			for _, p := range pos {
+				rs, err := readSpeed(p, s.in)
+				if err != nil {
+					return err
+				}
+				sets = append(sets, rs)
+			}
+			return writeOutput(*output, s.out, func(w io.Writer) error {
+				if len(sets) == 1 {
+					return render.WriteSpeedResults(w, *format, sets[0])
+				}
+				return render.WriteSpeedPairs(w, *format, speedName(pos[0]), speedName(pos[1]), analysis.PairSpeed(sets[0], sets[1]))
+			})
 		}
-		sets = append(sets, rs)
-	}
-	return writeOutput(*output, stdout, func(w io.Writer) error {
-		if len(sets) == 1 {
-			return render.WriteSpeedResults(w, *format, sets[0])
-		}
-		return render.WriteSpeedPairs(w, *format, speedName(pos[0]), speedName(pos[1]), analysis.PairSpeed(sets[0], sets[1]))
-	})
-}
+	}}
 
 // readSpeed parses one saved speed output ("-": stdin); one without a
 // result is an error quoting its first lines.

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 )
@@ -19,11 +19,11 @@ func versionString() string {
 	return fmt.Sprintf("kaeload %s (%s, %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
-func versionCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("version", "", "Prints kaeload's version, the Go version and the platform.", stdout)
-	if _, err := parse(fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, versionString())
-	return nil
-}
+var versionCommand = command{name: "version", summary: "print kaeload's version",
+	help: "Prints kaeload's version, the Go version and the platform.",
+	setup: func(*flag.FlagSet) body {
+		return func(_ context.Context, s stdio, _ []string) error {
+			fmt.Fprintln(s.out, versionString())
+			return nil
+		}
+	}}
