@@ -19,10 +19,10 @@ import (
 // compiled, as a file would be.
 type oneLine struct {
 	name       string
-	conns      opt[int]
-	threads    opt[int]
-	duration   opt[time.Duration]
-	warmup     opt[time.Duration]
+	conns      *int // nil when not given: "-c 0" must be refused, naming the flag
+	threads    *int
+	duration   *time.Duration
+	warmup     *time.Duration
 	cpus       string
 	groups     int
 	perGroup   int
@@ -43,10 +43,10 @@ const urlModePrefix = "URL mode: "
 // register adds the one-line flags to fs.
 func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.name, "name", "oneline", "URL mode: the run's name")
-	fs.Var(&o.conns, "c", "URL mode: `n` concurrent connections per group (default 16)")
-	fs.Var(&o.threads, "t", "URL mode: `n` threads (GOMAXPROCS) per group (default: its CPU count)")
-	fs.Var(&o.duration, "d", "URL mode: the measured window, a `duration` (default 10s; -d 60: seconds)")
-	fs.Var(&o.warmup, "warmup", "URL mode: load before the window, not counted, a `duration` (default 1s)")
+	fs.Func("c", "URL mode: `n` concurrent connections per group (default 16)", given(&o.conns, atoi))
+	fs.Func("t", "URL mode: `n` threads (GOMAXPROCS) per group (default: its CPU count)", given(&o.threads, atoi))
+	fs.Func("d", "URL mode: the measured window, a `duration` (default 10s; -d 60: seconds)", given(&o.duration, parseFlagDuration))
+	fs.Func("warmup", "URL mode: load before the window, not counted, a `duration` (default 1s)", given(&o.warmup, parseFlagDuration))
 	fs.StringVar(&o.cpus, "cpus", "", `URL mode: one group per CPU list ("0-9,10-19"); "+" joins ranges ("0-3+8-11")`)
 	fs.IntVar(&o.groups, "groups", 0, "URL mode: this many groups of --cpus-per-group CPUs from --first-cpu")
 	fs.IntVar(&o.perGroup, "cpus-per-group", 0, "URL mode: CPUs per group, with --groups")
@@ -61,43 +61,21 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server on the URL's port here with perf")
 }
 
-// opt is a number or duration flag that knows whether it was given: "-c
-// 0" must be refused, naming the flag, not read as the default.
-type opt[T int | time.Duration] struct {
-	v   T
-	set bool
+// given returns a flag's setter that points *p at the value read.
+func given[T any](p **T, read func(string) (T, error)) func(string) error {
+	return func(s string) error {
+		v, err := read(s)
+		*p = &v
+		return err
+	}
 }
 
-func (o *opt[T]) String() string {
-	if o == nil || !o.set {
-		return ""
+func atoi(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, errors.New("want a whole number")
 	}
-	return fmt.Sprint(o.v)
-}
-
-// Set takes a whole number, or a duration as parseFlagDuration reads it.
-func (o *opt[T]) Set(s string) error {
-	var err error
-	switch p := any(&o.v).(type) {
-	case *int:
-		if *p, err = strconv.Atoi(s); err != nil {
-			return fmt.Errorf("want a whole number")
-		}
-	case *time.Duration:
-		if *p, err = parseFlagDuration(s); err != nil {
-			return err
-		}
-	}
-	o.set = true
-	return nil
-}
-
-// ptr is the value for the generated scenario: nil when not given.
-func (o *opt[T]) ptr() *T {
-	if !o.set {
-		return nil
-	}
-	return new(o.v)
+	return n, nil
 }
 
 // parseFlagDuration reads a Go duration or a bare, non-negative number of
@@ -238,8 +216,8 @@ func (o *oneLine) loadSteps() ([]step, error) {
 		}
 	}
 	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
-	add(o.duration.set, flagArg("-d", durationArg(o.duration.v)), func(l *scenarios.LoadSpec) { l.Duration = ptr(o.duration.v) })
-	add(o.warmup.set, flagArg("--warmup", durationArg(o.warmup.v)), func(l *scenarios.LoadSpec) { l.Warmup = ptr(o.warmup.v) })
+	add(o.duration != nil, flagArg("-d", durationArg(deref(o.duration))), func(l *scenarios.LoadSpec) { l.Duration = o.duration })
+	add(o.warmup != nil, flagArg("--warmup", durationArg(deref(o.warmup))), func(l *scenarios.LoadSpec) { l.Warmup = o.warmup })
 	groups, err := o.groupLists()
 	if err != nil {
 		return nil, err
@@ -268,8 +246,8 @@ func (o *oneLine) loadSteps() ([]step, error) {
 			}
 		}
 	}
-	add(o.threads.set, flagArg("-t", strconv.Itoa(o.threads.v)), each(func(t, _ **int) { *t = o.threads.ptr() }))
-	add(o.conns.set, flagArg("-c", strconv.Itoa(o.conns.v)), each(func(_, c **int) { *c = o.conns.ptr() }))
+	add(o.threads != nil, flagArg("-t", strconv.Itoa(deref(o.threads))), each(func(t, _ **int) { *t = o.threads }))
+	add(o.conns != nil, flagArg("-c", strconv.Itoa(deref(o.conns))), each(func(_, c **int) { *c = o.conns }))
 	return steps, nil
 }
 
@@ -371,4 +349,12 @@ func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, 
 	}
 	plan, err := compileScenario(sc, sets, thresholds, planning)
 	return plan, text, err
+}
+
+// deref is *p, or the zero value when p is nil.
+func deref[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
 }
