@@ -8,22 +8,29 @@ import (
 	"strings"
 )
 
-// errUsage marks a command-line mistake (exit status 2).
-var errUsage = errors.New("usage")
+// The errors exitCode maps to an exit status (kaeload help lists them).
+var (
+	errUsage   = errors.New("usage")            // a command-line mistake
+	errSilent  = errors.New("silent")           // already reported to the user (help printed)
+	errInvalid = errors.New("invalid scenario") // a scenario that does not load or compile
+	errFailed  = errors.New("variant failed")   // a completed run with a failed or not measured variant
+	// errThreshold: a crossed threshold or a significantly slower variant,
+	// exit status 99, k6's convention for a failed check.
+	errThreshold   = errors.New("threshold crossed")
+	errInterrupted = errors.New("interrupted") // a run stopped by a signal
+)
 
-// errSilent marks an error already reported to the user (help printed).
-var errSilent = errors.New("silent")
+// marked is err marked as one of the errors above.
+type marked struct{ err, mark error }
 
-type usageErr struct{ err error }
+func (e marked) Error() string   { return e.err.Error() }
+func (e marked) Unwrap() []error { return []error{e.err, e.mark} }
 
-func (e usageErr) Error() string { return e.err.Error() }
-func (e usageErr) Unwrap() error { return errUsage }
+func usageError(err error) error { return marked{err, errUsage} }
+func invalid(err error) error    { return marked{err, errInvalid} }
 
-func usageError(err error) error { return usageErr{err} }
-
-// exitCode maps an error to the exit status (kaeload help lists them).
-// Interrupted and failed win over crossed: a run that did not complete
-// says little of its thresholds.
+// exitCode maps an error to the exit status. Interrupted and failed win
+// over crossed: a run that did not complete says little of its thresholds.
 func exitCode(err error) int {
 	switch {
 	case err == nil, errors.Is(err, errSilent):
@@ -40,19 +47,6 @@ func exitCode(err error) int {
 		return 1
 	}
 }
-
-// errInvalid marks a scenario that does not load or compile.
-var errInvalid = errors.New("invalid scenario")
-
-// errFailed marks a completed run with a failed or not measured variant.
-var errFailed = errors.New("variant failed")
-
-// errThreshold marks a crossed threshold or a significantly slower
-// variant: exit status 99, k6's convention for a failed check.
-var errThreshold = errors.New("threshold crossed")
-
-// errInterrupted marks a run stopped by a signal.
-var errInterrupted = errors.New("interrupted")
 
 // newFlagSet returns a flag set whose --help prints synopsis, flags and text.
 func newFlagSet(name, synopsis, text string, stdout io.Writer) *flag.FlagSet {
@@ -200,4 +194,14 @@ func pick[T any](fs *flag.FlagSet, format string, choices ...choice[T]) (T, erro
 	var zero T
 	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 	return zero, usageError(fmt.Errorf("%s: --format %q: want %s", fs.Name(), format, list))
+}
+
+// stringsFlag collects a repeated string flag.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string { return strings.Join(*s, ", ") }
+
+func (s *stringsFlag) Set(v string) error {
+	*s = append(*s, v)
+	return nil
 }

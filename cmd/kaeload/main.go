@@ -11,9 +11,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/kaeload/kaeload/runner"
 )
 
 func main() {
@@ -171,3 +175,42 @@ Exit status:
   130  interrupted (Ctrl-C or SIGTERM)
 `)
 }
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3".
+var version = "dev"
+
+func versionString() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return fmt.Sprintf("kaeload %s (%s, %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+var versionCommand = command{name: "version", summary: "print kaeload's version",
+	help: "Prints kaeload's version, the Go version and the platform.",
+	setup: func(*flag.FlagSet) body {
+		return func(_ context.Context, s stdio, _ []string) error {
+			fmt.Fprintln(s.out, versionString())
+			return nil
+		}
+	}}
+
+// workerCommand is the hidden body of one pinned worker process, driven
+// over stdin and stdout (locally or through ssh).
+var workerCommand = command{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout",
+	hidden: true, help: `Internal: one pinned load process driven over stdin/stdout by "kaeload run".
+Not for direct use; the protocol is in docs/internals.md.`,
+	setup: func(fs *flag.FlagSet) body {
+		relay := fs.Bool("relay", false, "relay for a remote host: start the pinned worker as a child and pass the stream through (what kaeload runs over ssh)")
+		return func(ctx context.Context, s stdio, _ []string) error {
+			if !*relay {
+				return runner.Worker(ctx, s.in, s.out)
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			return runner.Relay(ctx, s.in, s.out, s.err, exe, []string{"worker"})
+		}
+	}}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // writeOutput renders into path ("" or "-": stdout) atomically: a
@@ -44,4 +46,54 @@ func writeOutput(path string, stdout io.Writer, render func(io.Writer) error) er
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// redactWriter hides secret values: it holds back a partial line until its
+// newline, so a secret split across writes is seen whole.
+type redactWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	redact func(string) string
+	buf    []byte
+}
+
+// newRedactWriter returns w itself when there is nothing to hide.
+func newRedactWriter(w io.Writer, secrets []string, redact func(string) string) io.Writer {
+	if len(secrets) == 0 {
+		return w
+	}
+	return &redactWriter{w: w, redact: redact}
+}
+
+func (r *redactWriter) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.buf = append(r.buf, p...)
+	i := bytes.LastIndexByte(r.buf, '\n')
+	if i < 0 {
+		return len(p), nil
+	}
+	out := r.redact(string(r.buf[:i+1]))
+	r.buf = append(r.buf[:0], r.buf[i+1:]...)
+	if _, err := io.WriteString(r.w, out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// flush writes a held-back partial line.
+func (r *redactWriter) flush() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.buf) > 0 {
+		_, _ = io.WriteString(r.w, r.redact(string(r.buf)))
+		r.buf = r.buf[:0]
+	}
+}
+
+// flushRedacted flushes w when it is a redactWriter.
+func flushRedacted(w io.Writer) {
+	if rw, ok := w.(*redactWriter); ok {
+		rw.flush()
+	}
 }

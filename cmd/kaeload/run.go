@@ -344,3 +344,13 @@ func interrupted(ctx context.Context, err error) error {
 	}
 	return err
 }
+
+// thresholdError is errThreshold naming the crossed thresholds of m; nil
+// when none was crossed (Report.Crossed).
+func thresholdError(m *analysis.Report) error {
+	lines := m.Crossed.Strings()
+	if len(lines) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", errThreshold, strings.Join(lines, "; "))
+}

@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 
+	"github.com/kaeload/kaeload/runner"
 	"github.com/kaeload/kaeload/scenarios"
+	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
 var validateCommand = command{name: "validate", summary: "check a scenario file and print the compiled plan",
@@ -31,3 +35,64 @@ when the scenario is valid, 2 when it is not. Keys: docs/scenario.md.`,
 			return nil
 		}
 	}}
+
+// compile loads a scenario, applies --set and compiles it for this machine
+// (planning: missing CPUs are warnings). Every problem comes back at once,
+// marked errInvalid.
+func compile(path string, sets setFlags, planning bool) (*plans.Plan, error) {
+	return compileWith(path, sets, nil, planning)
+}
+
+// compileWith is compile with --threshold additions.
+func compileWith(path string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
+	sc, err := scenarios.LoadFile(path)
+	if sc == nil {
+		return nil, invalid(err)
+	}
+	// A scenario with values in error comes back too: Compile reports them
+	// with every other problem.
+	return compileScenario(sc, sets, thresholds, planning)
+}
+
+// compileScenario applies --set and --threshold to a loaded scenario and
+// compiles it, returning every problem: --set's first.
+func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
+	var errs []error
+	for _, kv := range sets {
+		if err := sc.Set(kv[0], kv[1]); err != nil {
+			// The value is not echoed: it may be a secret.
+			errs = append(errs, fmt.Errorf("--set %s: %w", kv[0], err))
+		}
+	}
+	for _, t := range thresholds {
+		sc.AddThreshold(t)
+	}
+	host := scenarios.LocalHost()
+	host.Planning = planning
+	plan, err := sc.Compile(host)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, invalid(errors.Join(errs...))
+	}
+	return plan, nil
+}
+
+// showProbes reads every probe of plan once (runner.TryProbes) and
+// shows its value, or its error as a WARNING: validate and --dry-run
+// show a wrong path or pattern before any window is spent on it.
+func showProbes(ctx context.Context, w io.Writer, plan *plans.Plan) {
+	trials := runner.TryProbes(ctx, plan)
+	if len(trials) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nprobes, read once now on the server's host (%s):\n", plan.Server.Host)
+	for _, t := range trials {
+		if t.Err != nil {
+			fmt.Fprintf(w, "WARNING: probe %s failed: %v\n  (every window's reading would fail the same way; see docs/probes.md)\n", t.Name, t.Err)
+			continue
+		}
+		fmt.Fprintf(w, "  %s\n", t.Line())
+	}
+}
