@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,40 +38,28 @@ See docs/scenario.md and docs/outputs.md.`,
 
 // runFlags is the command line of kaeload run, parsed and checked.
 type runFlags struct {
+	dryRun, noSave, waitQuiet, verbose bool
+	out, resultsDir, progress, format  string
+	resumeDir, seed                    string
+
 	sets       setFlags
 	thresholds stringsFlag
-	dryRun     bool
-	out        string
-	resultsDir string
-	noSave     bool
-	progress   string
-	format     string
-	resumeDir  string
-	seed       string
-	waitQuiet  bool
-	verbose    bool
 	metrics    metricsFlags
 	ol         oneLine
-	// pos is the scenario file or URL (none when resuming from the stored plan).
-	pos []string
-	// report writes the report --format asks for.
-	report renderer
+	path       string   // the scenario file or URL; "" resumes the stored plan
+	report     renderer // the report --format asks for
 }
 
-func (f *runFlags) resuming() bool { return f.resumeDir != "" }
-func (f *runFlags) urlMode() bool  { return len(f.pos) == 1 && isURL(f.pos[0]) }
+func (f *runFlags) urlMode() bool { return isURL(f.path) }
 
 // runInput is what a run starts from: its plan and, when saving, its store
 // and the run so far.
 type runInput struct {
-	plan *plans.Plan
-	// scenarioText is the scenario URL mode wrote (no file holds it).
-	scenarioText string
+	plan         *plans.Plan
+	scenarioText string // the scenario URL mode wrote (no file holds it)
 	st           *store
-	// prev is the run so far, when resuming.
-	prev *results.Run
-	// metrics serves the run's live metrics; nil when off.
-	metrics runner.Output
+	prev         *results.Run  // the run so far, when resuming
+	metrics      runner.Output // serves the live metrics; nil when off
 }
 
 // run runs the checked command line.
@@ -79,8 +68,12 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 	if err != nil || in == nil {
 		return err
 	}
-	if f.dryRun {
-		describePlan(ctx, s.out, in.plan)
+	if f.dryRun { // the plan, what a search may cost, and every probe read once
+		scenarios.Describe(s.out, in.plan) // warnings included
+		if l := runner.SearchPlan(in.plan); l != "" {
+			fmt.Fprintln(s.out, l)
+		}
+		showProbes(ctx, s.out, in.plan)
 		return nil
 	}
 	printWarnings(s.err, in.plan)
@@ -93,7 +86,7 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 		in.metrics = obs
 	}
 	if !f.noSave && in.st == nil {
-		if in.st, err = newStore(f.out, f.resultsDir, f.pos[0]); err != nil {
+		if in.st, err = newStore(f.out, f.resultsDir, f.path); err != nil {
 			return err
 		}
 	}
@@ -101,10 +94,13 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 	dir, runErr := finishStore(in, r, runErr, s.err)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
+		// What was measured shows even when the run failed; with a
+		// machine-readable format on stdout, the text goes to stderr.
 		m = analysis.Analyze(r)
-		if err := writeReports(m, f.format, f.report, s.out, s.err); err != nil {
-			runErr = errors.Join(runErr, err)
+		if f.format != "text" {
+			runErr = errors.Join(runErr, render.WriteText(s.err, m))
 		}
+		runErr = errors.Join(runErr, f.report(s.out, m))
 	}
 	if dir != "" {
 		defer fmt.Fprintf(s.err, "kaeload: results written to %s\n", dir)
@@ -138,11 +134,13 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 // check rejects what does not go together on run's command line, naming
 // the flag.
 func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
-	f.pos = pos
+	if len(pos) > 0 {
+		f.path = pos[0]
+	}
 	switch {
-	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || f.seed != "" || f.waitQuiet || f.urlMode()):
+	case f.resumeDir != "" && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || f.seed != "" || f.waitQuiet || f.urlMode()):
 		return usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
-	case !f.resuming():
+	case f.resumeDir == "":
 		if err := wantArgs(fs, pos, 1, 1, "one scenario file or URL"); err != nil {
 			return err
 		}
@@ -179,42 +177,41 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	in := &runInput{}
 	var err error
 	switch {
-	case f.resuming():
+	case f.resumeDir != "":
 		return f.resumeInput(stderr)
 	case f.urlMode():
-		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.pos[0], f.sets, f.thresholds, f.dryRun || f.ol.print)
+		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.path, f.sets, f.thresholds, f.dryRun || f.ol.print)
 		if f.ol.print && err == nil {
 			// Compiled as for --dry-run: it may be meant for another machine.
 			fmt.Fprint(stdout, in.scenarioText)
 			return nil, nil
 		}
 	default:
-		in.plan, err = compileWith(f.pos[0], f.sets, f.thresholds, f.dryRun)
+		in.plan, err = compileWith(f.path, f.sets, f.thresholds, f.dryRun)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if f.waitQuiet && in.plan.Quiet == nil {
-		q := plans.DefaultQuiet
-		in.plan.Quiet = &q
+		in.plan.Quiet = ptr(plans.DefaultQuiet)
 	}
 	return in, nil
 }
 
-// resumeInput reopens --resume's run directory and compiles its plan.
+// resumeInput reopens --resume's run directory and the plan it continues.
+// A randomized order keeps the stored seed.
 func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	st, prev, err := resumeStore(f.resumeDir)
 	if err != nil {
 		return nil, err
 	}
-	path := ""
-	if len(f.pos) == 1 {
-		path = f.pos[0]
-	}
-	plan, err := resumePlan(prev, path, f.sets, f.thresholds)
+	plan, err := f.resumePlan(prev)
 	if err != nil {
 		st.end(prev)
 		return nil, err
+	}
+	if plan.Order == results.OrderRandomized && prev.Order == results.OrderRandomized {
+		plan = plan.WithSeed(prev.Seed)
 	}
 	done := 0
 	for _, v := range prev.Variants {
@@ -224,14 +221,25 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	return &runInput{plan: plan, st: st, prev: prev}, nil
 }
 
-// describePlan is --dry-run: the plan, what a search may cost, and every
-// probe read once.
-func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
-	scenarios.Describe(stdout, plan) // warnings included
-	if l := runner.SearchPlan(plan); l != "" {
-		fmt.Fprintln(stdout, l)
+// resumePlan is the scenario compiled again when given, else the stored
+// plan (which hides secret env values).
+func (f *runFlags) resumePlan(prev *results.Run) (*plans.Plan, error) {
+	if f.path != "" {
+		return compileWith(f.path, f.sets, f.thresholds, false)
 	}
-	showProbes(ctx, stdout, plan)
+	if len(f.sets) > 0 || len(f.thresholds) > 0 {
+		return nil, usageError(fmt.Errorf("run --resume: --set and --threshold need the scenario file (the stored plan is used as it ran)"))
+	}
+	plan := &plans.Plan{}
+	if err := json.Unmarshal(prev.Plan, plan); err != nil {
+		return nil, fmt.Errorf("resume: the stored plan does not read: %w", err)
+	}
+	for _, v := range plan.Variants {
+		if len(v.SecretEnv) > 0 {
+			return nil, usageError(fmt.Errorf("run --resume: variant %s has secret env values, which the stored plan hides: give the scenario file too (kaeload run --resume DIR SCENARIO.yaml)", v.Name))
+		}
+	}
+	return plan, nil
 }
 
 // execute runs the plan, logging to stderr and the run log, secret env
@@ -281,9 +289,9 @@ func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (
 	if err != nil {
 		return "", errors.Join(runErr, fmt.Errorf("write results: %w", err))
 	}
-	if in.prev == nil && dir != "" && sentNoLoad(r) {
-		// A wrong port, a server that never started: what went wrong is on
-		// stderr already.
+	if in.prev == nil && dir != "" && len(r.Variants) == 0 {
+		// No window, partial ones included: a wrong port, a server that
+		// never started; what went wrong is on stderr already.
 		if err := os.RemoveAll(dir); err != nil {
 			return dir, errors.Join(runErr, fmt.Errorf("remove the empty run directory: %w", err))
 		}
@@ -291,20 +299,6 @@ func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (
 		return "", runErr
 	}
 	return dir, runErr
-}
-
-// sentNoLoad reports whether a run measured nothing: no variant has a
-// window, partial ones included.
-func sentNoLoad(r *results.Run) bool { return len(r.Variants) == 0 }
-
-// writeReports shows what was measured, even when the run failed; with a
-// machine-readable format on stdout, the text goes to stderr.
-func writeReports(m *analysis.Report, format string, report func(io.Writer, *analysis.Report) error, stdout, stderr io.Writer) error {
-	var errs []error
-	if format != "text" {
-		errs = append(errs, render.WriteText(stderr, m))
-	}
-	return errors.Join(append(errs, report(stdout, m))...)
 }
 
 // runOutcome turns the run's analysis (nil: nothing ran) into the
@@ -323,7 +317,10 @@ func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 	if len(failures) > 0 {
 		return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 	}
-	return thresholdError(m)
+	if lines := m.Crossed.Strings(); len(lines) > 0 {
+		return fmt.Errorf("%w: %s", errThreshold, strings.Join(lines, "; "))
+	}
+	return nil
 }
 
 // renderer writes one format of a run's analysis.
@@ -343,14 +340,4 @@ func interrupted(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %v", errInterrupted, err)
 	}
 	return err
-}
-
-// thresholdError is errThreshold naming the crossed thresholds of m; nil
-// when none was crossed (Report.Crossed).
-func thresholdError(m *analysis.Report) error {
-	lines := m.Crossed.Strings()
-	if len(lines) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%w: %s", errThreshold, strings.Join(lines, "; "))
 }

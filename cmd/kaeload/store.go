@@ -301,34 +301,3 @@ func resumeStore(dir string) (*store, *results.Run, error) {
 	st.logFile = f
 	return st, prev, nil
 }
-
-// resumePlan is the plan a resumed run continues: the scenario compiled
-// again when given, else the stored plan (which hides secret env values).
-// A randomized order keeps the stored seed.
-func resumePlan(prev *results.Run, scenarioPath string, sets setFlags, thresholds []string) (*plans.Plan, error) {
-	var plan *plans.Plan
-	if scenarioPath != "" {
-		p, err := compileWith(scenarioPath, sets, thresholds, false)
-		if err != nil {
-			return nil, err
-		}
-		plan = p
-	} else {
-		if len(sets) > 0 || len(thresholds) > 0 {
-			return nil, usageError(fmt.Errorf("run --resume: --set and --threshold need the scenario file (the stored plan is used as it ran)"))
-		}
-		plan = &plans.Plan{}
-		if err := json.Unmarshal(prev.Plan, plan); err != nil {
-			return nil, fmt.Errorf("resume: the stored plan does not read: %w", err)
-		}
-		for _, v := range plan.Variants {
-			if len(v.SecretEnv) > 0 {
-				return nil, usageError(fmt.Errorf("run --resume: variant %s has secret env values, which the stored plan hides: give the scenario file too (kaeload run --resume DIR SCENARIO.yaml)", v.Name))
-			}
-		}
-	}
-	if plan.Order == results.OrderRandomized && prev.Order == results.OrderRandomized {
-		plan = plan.WithSeed(prev.Seed)
-	}
-	return plan, nil
-}
