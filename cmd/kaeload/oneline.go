@@ -18,23 +18,12 @@ import (
 // which write a scenario: the YAML --print-scenario shows is what is
 // compiled, as a file would be.
 type oneLine struct {
-	name       string
-	conns      *int // nil when not given: "-c 0" must be refused, naming the flag
-	threads    *int
-	duration   *time.Duration
-	warmup     *time.Duration
-	cpus       string
-	groups     int
-	perGroup   int
-	firstCPU   int
-	headers    stringsFlag
-	keepalive  bool
-	tlsVersion string
-	ciphers    string
-	curves     string
-	insecure   bool
-	print      bool
-	profile    bool
+	name, cpus, tlsVersion, ciphers, curves string
+	conns, threads                          *int // nil when not given: "-c 0" must be refused, naming the flag
+	duration, warmup                        *time.Duration
+	groups, perGroup, firstCPU              int
+	headers                                 stringsFlag
+	keepalive, insecure, print, profile     bool
 }
 
 // urlModePrefix starts the usage of every flag only URL mode takes.
@@ -137,42 +126,16 @@ type step struct {
 	fill func(*scenarios.Scenario)
 }
 
-func ptr[T any](v T) *T { return &v }
+// stepList collects the steps of the flags given.
+type stepList []step
 
-// steps lists the given flags' steps in the order their names join in a
-// message. Only what the flags cannot say is an error here; values are
-// Compile's to check, as a file's are.
-func (o *oneLine) steps(url string) ([]step, error) {
-	steps := []step{
-		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
-		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = ptr(url) }},
+func (l *stepList) add(given bool, arg string, fill func(*scenarios.Scenario)) {
+	if given {
+		*l = append(*l, step{arg, fill})
 	}
-	for _, h := range o.headers {
-		name, value, ok := strings.Cut(h, ":")
-		if name = strings.TrimSpace(name); !ok || name == "" {
-			return nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
-		}
-		steps = append(steps, step{flagArg("-H", h), func(sc *scenarios.Scenario) {
-			t := ensure(&sc.Target)
-			t.Headers = append(t.Headers, scenarios.Pair{Key: name, Value: strings.TrimSpace(value)})
-		}})
-	}
-	tls, err := o.tlsSteps()
-	if err != nil {
-		return nil, err
-	}
-	load, err := o.loadSteps()
-	if err != nil {
-		return nil, err
-	}
-	steps = append(append(steps, tls...), load...)
-	if o.profile {
-		steps = append(steps, step{"--server-profile", func(sc *scenarios.Scenario) {
-			sc.Server = &scenarios.ServerSpec{Profile: ptr(true)}
-		}})
-	}
-	return steps, nil
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // ensure returns *p, made first when it is nil: the section a flag fills.
 func ensure[T any](p **T) *T {
@@ -182,13 +145,25 @@ func ensure[T any](p **T) *T {
 	return *p
 }
 
-// tlsSteps are the steps of --tls-version, --ciphers, --curves and --insecure.
-func (o *oneLine) tlsSteps() ([]step, error) {
-	var steps []step
-	add := func(given bool, arg string, fill func(*scenarios.TLSSpec)) {
-		if given {
-			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&ensure(&sc.Target).TLS)) }})
+func tlsOf(sc *scenarios.Scenario) *scenarios.TLSSpec { return ensure(&ensure(&sc.Target).TLS) }
+
+// steps lists the given flags' steps in the order their names join in a
+// message. Only what the flags cannot say is an error here; values are
+// Compile's to check, as a file's are.
+func (o *oneLine) steps(url string) ([]step, error) {
+	l := stepList{
+		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
+		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = ptr(url) }},
+	}
+	for _, h := range o.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if name = strings.TrimSpace(name); !ok || name == "" {
+			return nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
 		}
+		l.add(true, flagArg("-H", h), func(sc *scenarios.Scenario) {
+			t := ensure(&sc.Target)
+			t.Headers = append(t.Headers, scenarios.Pair{Key: name, Value: strings.TrimSpace(value)})
+		})
 	}
 	lo, hi := o.tlsVersion, o.tlsVersion
 	switch o.tlsVersion {
@@ -198,29 +173,32 @@ func (o *oneLine) tlsSteps() ([]step, error) {
 	default:
 		return nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", o.tlsVersion)
 	}
-	add(lo != "", flagArg("--tls-version", o.tlsVersion), func(t *scenarios.TLSSpec) { t.MinVersion, t.MaxVersion = ptr(lo), ptr(hi) })
+	l.add(lo != "", flagArg("--tls-version", o.tlsVersion), func(sc *scenarios.Scenario) {
+		tlsOf(sc).MinVersion, tlsOf(sc).MaxVersion = ptr(lo), ptr(hi)
+	})
 	ciphers, curves := splitList(o.ciphers), splitList(o.curves)
-	add(ciphers != nil, flagArg("--ciphers", o.ciphers), func(t *scenarios.TLSSpec) { t.Ciphers = ciphers })
-	add(curves != nil, flagArg("--curves", o.curves), func(t *scenarios.TLSSpec) { t.Curves = curves })
-	add(o.insecure, "--insecure", func(t *scenarios.TLSSpec) { t.Verify = ptr(false) })
-	return steps, nil
+	l.add(ciphers != nil, flagArg("--ciphers", o.ciphers), func(sc *scenarios.Scenario) { tlsOf(sc).Ciphers = ciphers })
+	l.add(curves != nil, flagArg("--curves", o.curves), func(sc *scenarios.Scenario) { tlsOf(sc).Curves = curves })
+	l.add(o.insecure, "--insecure", func(sc *scenarios.Scenario) { tlsOf(sc).Verify = ptr(false) })
+	if err := o.loadSteps(&l); err != nil {
+		return nil, err
+	}
+	l.add(o.profile, "--server-profile", func(sc *scenarios.Scenario) { sc.Server = &scenarios.ServerSpec{Profile: ptr(true)} })
+	return l, nil
 }
 
-// loadSteps are the steps of the connection mode, the window and the
+// loadSteps adds the steps of the connection mode, the window and the
 // groups (--cpus, or --groups and --cpus-per-group, with -t and -c).
-func (o *oneLine) loadSteps() ([]step, error) {
-	var steps []step
+func (o *oneLine) loadSteps(l *stepList) error {
 	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
-		if given {
-			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) }})
-		}
+		l.add(given, arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) })
 	}
 	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
 	add(o.duration != nil, flagArg("-d", durationArg(deref(o.duration))), func(l *scenarios.LoadSpec) { l.Duration = o.duration })
 	add(o.warmup != nil, flagArg("--warmup", durationArg(deref(o.warmup))), func(l *scenarios.LoadSpec) { l.Warmup = o.warmup })
 	groups, err := o.groupLists()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	add(groups != nil, flagArg("--cpus", o.cpus), func(l *scenarios.LoadSpec) {
 		for _, cpus := range groups {
@@ -248,7 +226,7 @@ func (o *oneLine) loadSteps() ([]step, error) {
 	}
 	add(o.threads != nil, flagArg("-t", strconv.Itoa(deref(o.threads))), each(func(t, _ **int) { *t = o.threads }))
 	add(o.conns != nil, flagArg("-c", strconv.Itoa(deref(o.conns))), each(func(_, c **int) { *c = o.conns }))
-	return steps, nil
+	return nil
 }
 
 // groupLists checks --cpus against --groups and returns its CPU lists, "+"
