@@ -31,10 +31,9 @@ type store struct {
 	scenarioPath string
 	log          *runLog
 	journal      *rundir.Journal
-	// logFile is a resumed run's log, attached when the run begins.
+	// logFile is a resumed run's log (its journal is open already),
+	// attached when the run begins.
 	logFile *os.File
-	// resuming: the journal is open already (resumeStore) and Start resumes it.
-	resuming bool
 }
 
 // newStore checks that the run can be written: --out must not exist and
@@ -84,18 +83,17 @@ func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
 }
 
 func (s *store) begin(r *results.Run) error {
-	if s.resuming {
+	if f := s.logFile; f != nil { // resuming
 		exportRunDir(s.dir)
 		if err := s.journal.Resume(); err != nil {
 			return err
 		}
-		f := s.logFile
 		s.logFile = nil
 		if _, err := f.WriteString("--- resumed\n"); err != nil {
 			f.Close()
 			return err
 		}
-		return s.log.attachFile(f)
+		return s.log.attach(f)
 	}
 	if s.dir == "" {
 		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
@@ -106,7 +104,11 @@ func (s *store) begin(r *results.Run) error {
 	}
 	s.journal = j
 	exportRunDir(s.dir)
-	return s.log.attach(filepath.Join(s.dir, rundir.LogFile))
+	f, err := os.OpenFile(filepath.Join(s.dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	return s.log.attach(f)
 }
 
 // Event records what changes the run in the journal.
@@ -151,7 +153,14 @@ func dirFiles(r *results.Run) (map[string][]byte, error) {
 	if analysis.HasSpeed(r) {
 		addFile(files, rundir.SpeedFile, func(w io.Writer) error { return render.WriteSpeedCSV(w, m) })
 	}
-	profileFiles(m, files)
+	if m.Profile != nil { // profile.csv and a pprof file per variant with a profile
+		addFile(files, rundir.ProfileFile, func(w io.Writer) error { return render.WriteProfileCSV(w, m) })
+		for i := range m.Profile.Variants {
+			if v := &m.Profile.Variants[i]; v.Available() {
+				addFile(files, v.Pprof, func(w io.Writer) error { return render.WriteProfilePprof(w, m, i) })
+			}
+		}
+	}
 	var b bytes.Buffer
 	if err := htmlreport.Write(&b, m); err != nil {
 		return files, fmt.Errorf("%s: %w", rundir.ReportFile, err)
@@ -215,19 +224,9 @@ func (l *runLog) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-// attach writes what was logged so far to a new file at path and sends
-// every later line there.
-func (l *runLog) attach(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	return l.attachFile(f)
-}
-
-// attachFile is attach to a file already open (a resumed run's log); on
-// failure f is closed.
-func (l *runLog) attachFile(f *os.File) error {
+// attach writes what was logged so far to f and sends every later line
+// there; on failure f is closed.
+func (l *runLog) attach(f *os.File) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, err := io.Copy(f, &l.b); err != nil {
@@ -268,25 +267,11 @@ func exportRunDir(dir string) {
 	}
 }
 
-// profileFiles adds the server profile's files when the run profiled its
-// server: profile.csv and a pprof file per variant with a profile.
-func profileFiles(m *analysis.Report, files map[string][]byte) {
-	if m.Profile == nil {
-		return
-	}
-	addFile(files, rundir.ProfileFile, func(w io.Writer) error { return render.WriteProfileCSV(w, m) })
-	for i := range m.Profile.Variants {
-		if v := &m.Profile.Variants[i]; v.Available() {
-			addFile(files, v.Pprof, func(w io.Writer) error { return render.WriteProfilePprof(w, m, i) })
-		}
-	}
-}
-
 // resumeStore reopens the run directory dir and returns its store and run
 // so far; nothing is written until the resumed run begins, so a resume
 // that fails leaves the directory as it was.
 func resumeStore(dir string) (*store, *results.Run, error) {
-	st := &store{dir: dir, log: &runLog{}, resuming: true}
+	st := &store{dir: dir, log: &runLog{}}
 	j, prev, err := rundir.ResumeJournal(dir, dirOptions)
 	if err != nil {
 		return nil, nil, err
