@@ -23,7 +23,7 @@ import (
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	abort := make(chan struct{})
-	ctx = withAbort(ctx, abort)
+	ctx = context.WithValue(ctx, abortKey{}, (<-chan struct{})(abort))
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -63,14 +63,9 @@ func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 	return time.Now()
 }
 
-// abortKey carries the channel closed on the second signal.
+// abortKey carries the channel closed on the second signal, when the
+// user aborts the teardown.
 type abortKey struct{}
-
-// withAbort returns ctx carrying abort, closed when the user aborts the
-// teardown.
-func withAbort(ctx context.Context, abort <-chan struct{}) context.Context {
-	return context.WithValue(ctx, abortKey{}, abort)
-}
 
 // abortOf returns the abort channel of ctx; nil (never closed) when none.
 func abortOf(ctx context.Context) <-chan struct{} {

@@ -55,7 +55,7 @@ func TestPrintScenarioCompilesToSamePlan(t *testing.T) {
 		if i := indexOf(flags, "--threshold"); i >= 0 {
 			thresholds = []string{flags[i+1]}
 		}
-		fromFile, err := compileWith(path, nil, thresholds, true)
+		fromFile, err := compile(path, nil, thresholds, true)
 		if err != nil {
 			t.Fatalf("%v: the printed scenario does not compile: %v\n%s", flags, err, out)
 		}

@@ -76,7 +76,7 @@ func windows(r *results.Run) []string {
 func TestBaselineNotFirst(t *testing.T) {
 	alongside(t)
 	path := writeScenario(t, baselineSecond)
-	plan, err := compileWith(path, nil, nil, false)
+	plan, err := compile(path, nil, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

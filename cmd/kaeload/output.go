@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -16,34 +17,32 @@ func writeOutput(path string, stdout io.Writer, render func(io.Writer) error) er
 	if path == "" || path == "-" {
 		return render(stdout)
 	}
+	wrap := func(err error) error {
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return nil
+	}
 	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	f, err := os.CreateTemp(cmp.Or(dir, "."), "."+name+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return wrap(err)
 	}
+	defer os.Remove(f.Name()) // fails harmlessly once renamed into place
 	w := bufio.NewWriter(f)
-	err = render(w)
-	if ferr := w.Flush(); err == nil && ferr != nil {
-		err = fmt.Errorf("write %s: %w", path, ferr)
+	if err = render(w); err == nil {
+		err = wrap(w.Flush())
 	}
 	if err == nil {
 		if err = f.Chmod(0o644); err == nil {
 			err = f.Sync()
 		}
 	}
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write %s: %w", path, cerr)
+	if cerr := wrap(f.Close()); err == nil {
+		err = cerr
 	}
 	if err == nil {
-		if err = os.Rename(f.Name(), path); err != nil {
-			err = fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	if err != nil {
-		os.Remove(f.Name())
+		err = wrap(os.Rename(f.Name(), path))
 	}
 	return err
 }

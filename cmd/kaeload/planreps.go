@@ -51,7 +51,7 @@ func planRepsFlags(fs *flag.FlagSet) body {
 		if err := checkProgress(fs, *progress); err != nil {
 			return err
 		}
-		plan, err := compile(pos[0], sets, false)
+		plan, err := compile(pos[0], sets, nil, false)
 		if err != nil {
 			return err
 		}

@@ -29,7 +29,7 @@ func TestRunNotWrittenAfterRun(t *testing.T) {
 	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := compileWith(path, nil, []string{"req/s >= 1"}, false)
+	plan, err := compile(path, nil, []string{"req/s >= 1"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -187,7 +187,7 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 			return nil, nil
 		}
 	default:
-		in.plan, err = compileWith(f.path, f.sets, f.thresholds, f.dryRun)
+		in.plan, err = compile(f.path, f.sets, f.thresholds, f.dryRun)
 	}
 	if err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 // plan (which hides secret env values).
 func (f *runFlags) resumePlan(prev *results.Run) (*plans.Plan, error) {
 	if f.path != "" {
-		return compileWith(f.path, f.sets, f.thresholds, false)
+		return compile(f.path, f.sets, f.thresholds, false)
 	}
 	if len(f.sets) > 0 || len(f.thresholds) > 0 {
 		return nil, usageError(fmt.Errorf("run --resume: --set and --threshold need the scenario file (the stored plan is used as it ran)"))

@@ -25,7 +25,7 @@ when the scenario is valid, 2 when it is not. Keys: docs/scenario.md.`,
 		var sets setFlags
 		addSetFlag(fs, &sets)
 		return func(ctx context.Context, s stdio, pos []string) error {
-			plan, err := compile(pos[0], sets, false)
+			plan, err := compile(pos[0], sets, nil, false)
 			if err != nil {
 				return err
 			}
@@ -36,15 +36,10 @@ when the scenario is valid, 2 when it is not. Keys: docs/scenario.md.`,
 		}
 	}}
 
-// compile loads a scenario, applies --set and compiles it for this machine
-// (planning: missing CPUs are warnings). Every problem comes back at once,
-// marked errInvalid.
-func compile(path string, sets setFlags, planning bool) (*plans.Plan, error) {
-	return compileWith(path, sets, nil, planning)
-}
-
-// compileWith is compile with --threshold additions.
-func compileWith(path string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
+// compile loads a scenario, applies --set and --threshold and compiles
+// it for this machine (planning: missing CPUs are warnings). Every problem
+// comes back at once, marked errInvalid.
+func compile(path string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
 	sc, err := scenarios.LoadFile(path)
 	if sc == nil {
 		return nil, invalid(err)
