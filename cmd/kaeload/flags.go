@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -166,34 +167,17 @@ func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
 	return usageError(fmt.Errorf("%s: want %s, got %s (see kaeload %s --help)", fs.Name(), what, got, fs.Name()))
 }
 
-// checkProgress checks a --progress value.
-func checkProgress(fs *flag.FlagSet, mode string) error {
-	switch mode {
-	case "auto", "on", "plain", "off":
-		return nil
-	}
-	return usageError(fmt.Errorf("%s: --progress %q: want auto, on, plain or off", fs.Name(), mode))
-}
+// progressModes are the values of --progress.
+var progressModes = []string{"auto", "on", "plain", "off"}
 
-// choice is one value of a --format flag and what it selects.
-type choice[T any] struct {
-	name string
-	v    T
-}
-
-// pick returns the value named format among choices, or a usage error
+// oneOf returns the index of a flag's value among names, or a usage error
 // listing them.
-func pick[T any](fs *flag.FlagSet, format string, choices ...choice[T]) (T, error) {
-	names := make([]string, len(choices))
-	for i, c := range choices {
-		if c.name == format {
-			return c.v, nil
-		}
-		names[i] = c.name
+func oneOf(fs *flag.FlagSet, flag, value string, names ...string) (int, error) {
+	if i := slices.Index(names, value); i >= 0 {
+		return i, nil
 	}
-	var zero T
 	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	return zero, usageError(fmt.Errorf("%s: --format %q: want %s", fs.Name(), format, list))
+	return 0, usageError(fmt.Errorf("%s: %s %q: want %s", fs.Name(), flag, value, list))
 }
 
 // stringsFlag collects a repeated string flag.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -28,27 +29,21 @@ func (m *metricsFlags) register(fs *flag.FlagSet) {
 // config is the endpoint the plan and flags ask for and what asked for it
 // (for errors); nil when off.
 func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) {
-	cfg, from := plan.Metrics, "metrics.listen"
-	if m.listen != "" {
-		c := plans.Metrics{Listen: m.listen}
-		if cfg != nil {
-			c.Wait, c.Linger = cfg.Wait, cfg.Linger
-		}
-		cfg, from = &c, "--metrics"
-	}
-	if cfg == nil {
-		if m.wait != 0 || m.linger != 0 {
-			return nil, "", usageError(fmt.Errorf("run: --metrics-wait and --metrics-linger need --metrics ADDR (or the scenario's metrics section)"))
-		}
+	var c plans.Metrics
+	switch {
+	case plan.Metrics != nil:
+		c = *plan.Metrics
+	case m.listen != "":
+	case m.wait != 0 || m.linger != 0:
+		return nil, "", usageError(fmt.Errorf("run: --metrics-wait and --metrics-linger need --metrics ADDR (or the scenario's metrics section)"))
+	default:
 		return nil, "", nil
 	}
-	c := *cfg
-	if m.wait != 0 {
-		c.Wait = m.wait
+	from := "metrics.listen"
+	if m.listen != "" {
+		c.Listen, from = m.listen, "--metrics"
 	}
-	if m.linger != 0 {
-		c.Linger = m.linger
-	}
+	c.Wait, c.Linger = cmp.Or(m.wait, c.Wait), cmp.Or(m.linger, c.Linger)
 	for name, d := range map[string]time.Duration{"--metrics-wait": c.Wait, "--metrics-linger": c.Linger} {
 		if p := plans.MetricsWaitBound.Problem(d); p != "" {
 			return nil, "", usageError(fmt.Errorf("run: %s %s: %s", name, d, p))

@@ -48,7 +48,7 @@ func planRepsFlags(fs *flag.FlagSet) body {
 		case *limit < 2:
 			return usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", *limit))
 		}
-		if err := checkProgress(fs, *progress); err != nil {
+		if _, err := oneOf(fs, "--progress", *progress, progressModes...); err != nil {
 			return err
 		}
 		plan, err := compile(pos[0], sets, nil, false)

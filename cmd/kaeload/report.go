@@ -35,14 +35,13 @@ Examples:
 			if *html != "" {
 				*format, *output = "html", *html
 			}
-			write, err := pick(fs, *format,
-				choice[renderer]{"text", render.WriteText}, choice[renderer]{"md", render.WriteMarkdown},
-				choice[renderer]{"csv", render.WriteCSV}, choice[renderer]{"summary", render.WriteSummaryJSON},
-				choice[renderer]{"json", func(w io.Writer, m *analysis.Report) error { return results.WriteJSON(w, m.Run) }},
-				choice[renderer]{"html", htmlreport.Write}, choice[renderer]{"openmetrics", metrics.WriteOpenMetrics})
+			i, err := oneOf(fs, "--format", *format, "text", "md", "csv", "summary", "json", "html", "openmetrics")
 			if err != nil {
 				return err
 			}
+			runJSON := func(w io.Writer, m *analysis.Report) error { return results.WriteJSON(w, m.Run) }
+			write := []renderer{render.WriteText, render.WriteMarkdown, render.WriteCSV, render.WriteSummaryJSON,
+				runJSON, htmlreport.Write, metrics.WriteOpenMetrics}[i]
 			r, err := readRun(pos[0])
 			if err != nil {
 				return err

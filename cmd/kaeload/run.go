@@ -162,11 +162,11 @@ func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 		}
 		f.sets = append(f.sets, [2]string{"seed", f.seed})
 	}
-	if err := checkProgress(fs, f.progress); err != nil {
+	if _, err := oneOf(fs, "--progress", f.progress, progressModes...); err != nil {
 		return err
 	}
-	var err error
-	f.report, err = pick(fs, f.format, choice[renderer]{"text", render.WriteText}, choice[renderer]{"json", render.WriteSummaryJSON}, choice[renderer]{"md", render.WriteMarkdown})
+	i, err := oneOf(fs, "--format", f.format, "text", "json", "md")
+	f.report = []renderer{render.WriteText, render.WriteSummaryJSON, render.WriteMarkdown}[i]
 	return err
 }
 

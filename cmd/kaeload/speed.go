@@ -29,7 +29,7 @@ Examples:
 		format := fs.String("format", "text", "output format: text, csv or json")
 		output := fs.String("o", "", "write to this file (atomically) instead of standard output")
 		return func(_ context.Context, s stdio, pos []string) error {
-			if _, err := pick(fs, *format, choice[bool]{"text", true}, choice[bool]{"csv", true}, choice[bool]{"json", true}); err != nil {
+			if _, err := oneOf(fs, "--format", *format, "text", "csv", "json"); err != nil {
 				return err
 			}
 			if len(pos) == 0 {
