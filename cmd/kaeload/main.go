@@ -23,7 +23,6 @@ import (
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	abort := make(chan struct{})
-	ctx = context.WithValue(ctx, abortKey{}, (<-chan struct{})(abort))
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -41,7 +40,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "kaeload: exiting without tearing down")
 		os.Exit(130)
 	}()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr, abort})
 	if err != nil && !errors.Is(err, errSilent) {
 		fmt.Fprintln(os.Stderr, "kaeload:", err)
 	}
@@ -63,16 +62,6 @@ func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 	return time.Now()
 }
 
-// abortKey carries the channel closed on the second signal, when the
-// user aborts the teardown.
-type abortKey struct{}
-
-// abortOf returns the abort channel of ctx; nil (never closed) when none.
-func abortOf(ctx context.Context) <-chan struct{} {
-	ch, _ := ctx.Value(abortKey{}).(<-chan struct{})
-	return ch
-}
-
 // command is one subcommand: its help, its positional arguments and the
 // flags setup registers before it returns the body.
 type command struct {
@@ -88,10 +77,12 @@ type command struct {
 // body is a command's work on its positional arguments.
 type body = func(ctx context.Context, s stdio, pos []string) error
 
-// stdio is a command's standard input, output and error.
+// stdio is a command's standard input, output and error, and the channel
+// closed when the user aborts the teardown (nil: never).
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
+	abort    <-chan struct{}
 }
 
 func commands() []command {
@@ -99,12 +90,12 @@ func commands() []command {
 		speedCommand, dashboardCommand, serveCommand, versionCommand, workerCommand}
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, s stdio) error {
 	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help", "-help"}, args[0]) {
 		if len(args) > 1 {
-			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
+			return run(ctx, []string{args[1], "--help"}, s)
 		}
-		usage(stdout)
+		usage(s.out)
 		return nil
 	}
 	if slices.Contains([]string{"--version", "-version", "-v"}, args[0]) {
@@ -112,10 +103,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdio{stdin, stdout, stderr})
+			return c.run(ctx, args[1:], s)
 		}
 	}
-	usage(stderr)
+	usage(s.err)
 	return usageError(fmt.Errorf("unknown command %q", args[0]))
 }
 

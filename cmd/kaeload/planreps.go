@@ -63,7 +63,7 @@ func planRepsFlags(fs *flag.FlagSet) body {
 		}
 		printWarnings(s.err, plan)
 		log := newRedactWriter(s.err, plan.Secrets, plan.Redact)
-		opts := runner.Options{Progress: s.err, ProgressMode: *progress, Abort: abortOf(ctx), Log: log}
+		opts := runner.Options{Progress: s.err, ProgressMode: *progress, Abort: s.abort, Log: log}
 		cal, err := runner.Calibrate(ctx, plan, *windows, effect, *limit, opts)
 		flushRedacted(log)
 		if err != nil {

@@ -90,7 +90,7 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 			return err
 		}
 	}
-	r, runErr := execute(ctx, f, in, s.err)
+	r, runErr := execute(ctx, f, in, s)
 	dir, runErr := finishStore(in, r, runErr, s.err)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
@@ -245,9 +245,9 @@ func (f *runFlags) resumePlan(prev *results.Run) (*plans.Plan, error) {
 // execute runs the plan, logging to stderr and the run log, secret env
 // values hidden; the workers' chatter goes to the run log only, unless
 // --verbose.
-func execute(ctx context.Context, f *runFlags, in *runInput, stderr io.Writer) (*results.Run, error) {
-	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: f.progress, Abort: abortOf(ctx), Resume: in.prev}
+func execute(ctx context.Context, f *runFlags, in *runInput, s stdio) (*results.Run, error) {
+	log := s.err
+	opts := runner.Options{Progress: s.err, ProgressMode: f.progress, Abort: s.abort, Resume: in.prev}
 	if in.metrics != nil {
 		opts.Outputs = append(opts.Outputs, in.metrics)
 	}
@@ -255,7 +255,7 @@ func execute(ctx context.Context, f *runFlags, in *runInput, stderr io.Writer) (
 		if in.prev == nil {
 			opts.About = about(st.scenarioPath, in.scenarioText, in.plan.Redact)
 		}
-		log = io.MultiWriter(stderr, st.log)
+		log = io.MultiWriter(s.err, st.log)
 		opts.Outputs = append(opts.Outputs, st) // last: it stores the header
 	}
 	// Server command output and worker lines may hold a secret env value.
