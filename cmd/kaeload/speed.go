@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -70,25 +71,14 @@ func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
 		defer f.Close()
 		in = f
 	}
-	head := &headBuffer{max: 16 << 10}
-	rs, err := speed.ParseReader(io.TeeReader(in, head))
+	br := bufio.NewReaderSize(in, 16<<10)
+	peek, _ := br.Peek(16 << 10)
+	head := string(peek) // copied: for the error message
+	rs, err := speed.ParseReader(br)
 	if err != nil {
-		return nil, fmt.Errorf("speed: %s: %w\n%s", speedName(path), err, firstLines(head.String(), 5))
+		return nil, fmt.Errorf("speed: %s: %w\n%s", speedName(path), err, firstLines(head, 5))
 	}
 	return rs, nil
-}
-
-// headBuffer keeps the first max bytes written to it.
-type headBuffer struct {
-	strings.Builder
-	max int
-}
-
-func (h *headBuffer) Write(p []byte) (int, error) {
-	if room := h.max - h.Len(); room > 0 {
-		h.Builder.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
 }
 
 func speedName(path string) string {
