@@ -38,13 +38,10 @@ func writeOutput(path string, stdout io.Writer, render func(io.Writer) error) er
 			err = f.Sync()
 		}
 	}
-	if cerr := wrap(f.Close()); err == nil {
-		err = cerr
+	if err = cmp.Or(err, wrap(f.Close())); err != nil {
+		return err
 	}
-	if err == nil {
-		err = wrap(os.Rename(f.Name(), path))
-	}
-	return err
+	return wrap(os.Rename(f.Name(), path))
 }
 
 // redactWriter hides secret values: it holds back a partial line until its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -192,10 +193,7 @@ func (s *store) end(r *results.Run) (string, error) {
 	if finished.IsZero() {
 		finished = time.Now()
 	}
-	err := s.journal.End(finished, r.Interrupted)
-	if cerr := s.log.close(); err == nil {
-		err = cerr
-	}
+	err := cmp.Or(s.journal.End(finished, r.Interrupted), s.log.close())
 	if s.logFile != nil { // a resumed run that never began
 		s.logFile.Close()
 		s.logFile = nil
@@ -244,10 +242,7 @@ func (l *runLog) close() error {
 	if l.f == nil {
 		return nil
 	}
-	err := l.f.Sync()
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
-	}
+	err := cmp.Or(l.f.Sync(), l.f.Close())
 	l.f = nil
 	if l.err != nil {
 		return fmt.Errorf("run log: %w", l.err)

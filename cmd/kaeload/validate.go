@@ -65,11 +65,8 @@ func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string,
 	host := scenarios.LocalHost()
 	host.Planning = planning
 	plan, err := sc.Compile(host)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return nil, invalid(errors.Join(errs...))
+	if err = errors.Join(append(errs, err)...); err != nil {
+		return nil, invalid(err)
 	}
 	return plan, nil
 }
