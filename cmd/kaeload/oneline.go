@@ -95,10 +95,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// origin is a field path of the generated scenario and the flags that set
-// it: problems there name the flags.
-type origin struct{ path, flag string }
-
 // flagArg writes a flag and its value as typed on a command line.
 func flagArg(name, value string) string {
 	if value == "" || strings.ContainsAny(value, " \t\"'\\$`*?;&|<>()") {
@@ -259,31 +255,48 @@ func (o *oneLine) groupLists() ([]string, error) {
 	return lists, nil
 }
 
-// scenarioYAML writes the scenario the flags describe for url, and for
-// each field path the flags whose steps made a value at or under it.
-func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
+// oneLineSource names the generated scenario (Plan.Source): its problems
+// name the flags.
+const oneLineSource = "URL mode"
+
+// compileOneLine writes the scenario the flags describe for url and
+// compiles it as a file holding that text would be; a problem names the
+// flags whose steps made a value at or under its field path.
+func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
 	steps, err := o.steps(url)
-	if err != nil {
-		return "", nil, err
+	if se := (*scenarios.Error)(nil); errors.As(err, &se) {
+		return nil, "", invalid(err) // a value the scenario would refuse, named by its flag
 	}
-	sc := &scenarios.Scenario{}
+	if err != nil {
+		return nil, "", usageError(fmt.Errorf("run: %w", err))
+	}
+	built := &scenarios.Scenario{}
 	madeBy := map[string]string{} // path → the flag whose step made it (the last, for -H A twice)
 	made := map[string]int{}
 	for _, s := range steps {
-		s.fill(sc)
+		s.fill(built)
 		now := map[string]int{}
-		for _, p := range sc.Paths() {
+		for _, p := range built.Paths() {
 			if now[p]++; now[p] > made[p] {
 				madeBy[p] = s.arg
 			}
 		}
 		made = now
 	}
-	if ensure(&sc.Load).Connection == nil {
-		sc.Load.Connection = ptr("close") // written out, so a file shows it
+	if ensure(&built.Load).Connection == nil {
+		built.Load.Connection = ptr("close") // written out, so a file shows it
 	}
-	from := []origin{{"", oneLineSource}}
-	for _, p := range sc.Paths() {
+	b, err := built.Marshal()
+	if err != nil {
+		return nil, "", usageError(fmt.Errorf("run: %w", err))
+	}
+	text := "# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n" + string(b)
+	sc, err := scenarios.Parse(oneLineSource, []byte(text))
+	if sc == nil {
+		return nil, text, invalid(err)
+	}
+	sc.FromFlag("", oneLineSource)
+	for _, p := range built.Paths() {
 		var flags []string
 		for _, s := range steps {
 			for q, arg := range madeBy {
@@ -294,36 +307,8 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 			}
 		}
 		if flags != nil {
-			from = append(from, origin{p, strings.Join(flags, " ")})
+			sc.FromFlag(p, strings.Join(flags, " "))
 		}
-	}
-	text, err := sc.Marshal()
-	if err != nil {
-		return "", nil, err
-	}
-	return "# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n" + string(text), from, nil
-}
-
-// oneLineSource names the generated scenario (Plan.Source): its problems
-// name the flags.
-const oneLineSource = "URL mode"
-
-// compileOneLine writes the scenario for url and compiles it as a file
-// holding that text would be; problems name the flag that set the value.
-func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
-	text, from, err := o.scenarioYAML(url)
-	if se := (*scenarios.Error)(nil); errors.As(err, &se) {
-		return nil, "", invalid(err) // a value the scenario would refuse, named by its flag
-	}
-	if err != nil {
-		return nil, "", usageError(fmt.Errorf("run: %w", err))
-	}
-	sc, err := scenarios.Parse(oneLineSource, []byte(text))
-	if sc == nil {
-		return nil, text, invalid(err)
-	}
-	for _, f := range from {
-		sc.FromFlag(f.path, f.flag)
 	}
 	plan, err := compileScenario(sc, sets, thresholds, planning)
 	return plan, text, err

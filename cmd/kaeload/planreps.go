@@ -91,16 +91,13 @@ type sweepSize struct {
 func sweepSizes(plan *plans.Plan) []sweepSize {
 	var out []sweepSize
 	for _, v := range plan.Variants {
-		if v.Series == "" {
-			continue
+		i := slices.IndexFunc(out, func(s sweepSize) bool { return s.series == v.Series })
+		if i < 0 {
+			i, out = len(out), append(out, sweepSize{v.Series, 0})
 		}
-		if i := slices.IndexFunc(out, func(s sweepSize) bool { return s.series == v.Series }); i >= 0 {
-			out[i].values++
-			continue
-		}
-		out = append(out, sweepSize{v.Series, 1})
+		out[i].values++
 	}
-	return slices.DeleteFunc(out, func(s sweepSize) bool { return s.values < 2 })
+	return slices.DeleteFunc(out, func(s sweepSize) bool { return s.series == "" || s.values < 2 })
 }
 
 // writeSweepPlan prints, per sweep, the repetitions that name its best
@@ -120,11 +117,7 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 		}
 		fmt.Fprintf(&b, "to name the best of %s (%d values) when it leads every other value by %g %%: %s", sw.series, sw.values, cal.EffectPct, need)
 		if repeat >= 2 && ok {
-			verdict := "enough"
-			if repeat < n {
-				verdict = "too few"
-			}
-			fmt.Fprintf(&b, " (the scenario's repeat: %d is %s)", repeat, verdict)
+			fmt.Fprintf(&b, " (the scenario's repeat: %d is %s)", repeat, map[bool]string{false: "enough", true: "too few"}[repeat < n])
 		}
 		b.WriteString("\n")
 	}
@@ -211,8 +204,7 @@ func parseEffect(s string) (float64, error) {
 		return 0, fmt.Errorf("want a percentage such as 3%% or a fraction such as 0.03")
 	case !pct && f >= 1:
 		return 0, fmt.Errorf("%s as a plain number would be a fraction of the whole (0.03 = 3%%); write %s%% for %s percent", text, text, text)
-	}
-	if f <= 0 || f > 0.5 {
+	case f <= 0 || f > 0.5:
 		return 0, fmt.Errorf("want more than 0 and at most 50%%, got %s", strconv.FormatFloat(f*100, 'g', 4, 64)+"%")
 	}
 	return f, nil
