@@ -15,8 +15,7 @@ import (
 )
 
 // oneLine holds the flags of URL mode ("kaeload run URL -c 200 -d 60s"),
-// which write a scenario: the YAML --print-scenario shows is what is
-// compiled, as a file would be.
+// which write the scenario --print-scenario shows, compiled as a file is.
 type oneLine struct {
 	name, cpus, tlsVersion, ciphers, curves string
 	conns, threads                          *int // nil when not given: "-c 0" must be refused, naming the flag
@@ -144,8 +143,7 @@ func ensure[T any](p **T) *T {
 func tlsOf(sc *scenarios.Scenario) *scenarios.TLSSpec { return ensure(&ensure(&sc.Target).TLS) }
 
 // steps lists the given flags' steps in the order their names join in a
-// message. Only what the flags cannot say is an error here; values are
-// Compile's to check, as a file's are.
+// message. Values are Compile's to check, as a file's are.
 func (o *oneLine) steps(url string) ([]step, error) {
 	l := stepList{
 		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},

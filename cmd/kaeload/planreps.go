@@ -101,8 +101,7 @@ func sweepSizes(plan *plans.Plan) []sweepSize {
 }
 
 // writeSweepPlan prints, per sweep, the repetitions that name its best
-// value when it leads every other by the effect: every pair is judged
-// together, so it needs more. Nothing without a sweep or noise estimate.
+// value when it leads every other by the effect (every pair is judged).
 func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, repeat int) error {
 	if len(sweeps) == 0 || !cal.HasNoise {
 		return nil
@@ -125,9 +124,8 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 	return err
 }
 
-// writePlan prints what a calibration says: the noise, the repetitions for
-// the asked and usual effects, and what the scenario's repeat (0: none)
-// detects.
+// writePlan prints the noise, the repetitions for the asked and usual
+// effects, and what the scenario's repeat (0: none) detects.
 func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat int) error {
 	var b strings.Builder
 	mean := stats.Summarize(cal.Rates).Mean

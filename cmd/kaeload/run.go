@@ -170,9 +170,8 @@ func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 	return err
 }
 
-// input compiles the plan the flags name: a resumed run's, a URL mode
-// scenario's or a file's. --print-scenario prints the URL mode scenario
-// and returns nil.
+// input compiles the plan of a resumed run, a URL or a file; nil when
+// --print-scenario printed the URL mode scenario.
 func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	in := &runInput{}
 	var err error
@@ -242,9 +241,8 @@ func (f *runFlags) resumePlan(prev *results.Run) (*plans.Plan, error) {
 	return plan, nil
 }
 
-// execute runs the plan, logging to stderr and the run log, secret env
-// values hidden; the workers' chatter goes to the run log only, unless
-// --verbose.
+// execute runs the plan, logging to stderr and the run log, secrets hidden;
+// the workers' chatter goes to the run log only, unless --verbose.
 func execute(ctx context.Context, f *runFlags, in *runInput, s stdio) (*results.Run, error) {
 	log := s.err
 	opts := runner.Options{Progress: s.err, ProgressMode: f.progress, Abort: s.abort, Resume: in.prev}
@@ -270,22 +268,19 @@ func execute(ctx context.Context, f *runFlags, in *runInput, s stdio) (*results.
 	return r, err
 }
 
-// finishStore closes the journal and returns the run directory ("" when
-// nothing was written). A new run that measured no window leaves no
-// directory.
+// finishStore closes the journal and returns the run directory: "" when
+// nothing was written, or a new run measured no window.
 func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (string, error) {
-	st := in.st
 	switch {
-	case st == nil:
-		return "", runErr
-	case r == nil && in.prev != nil:
-		// A resumed run that could not start: the journal closes as it was.
-		_, _ = st.end(in.prev)
+	case in.st == nil:
 		return "", runErr
 	case r == nil:
+		if in.prev != nil { // a resumed run that could not start: the journal closes as it was
+			_, _ = in.st.end(in.prev)
+		}
 		return "", runErr
 	}
-	dir, err := st.end(r)
+	dir, err := in.st.end(r)
 	if err != nil {
 		return "", errors.Join(runErr, fmt.Errorf("write results: %w", err))
 	}

@@ -37,9 +37,19 @@ func serveFlags(fs *flag.FlagSet) body {
 		if (o.CertFile == "") != (o.KeyFile == "") {
 			return usageError(fmt.Errorf("serve: --cert-file and --key-file go together"))
 		}
-		if *acc != "" {
-			if err := serveAccel(fs, &o, *acc); err != nil {
+		if spec := *acc; spec != "" {
+			if spec == "on" {
+				spec = "" // the defaults
+			}
+			c, err := accel.Parse(spec, accel.Defaults())
+			if err != nil {
 				return usageError(fmt.Errorf("serve: --accel: %w", err))
+			}
+			o.Accel = &c
+			certSet := false
+			fs.Visit(func(f *flag.Flag) { certSet = certSet || f.Name == "cert" })
+			if !certSet && o.CertFile == "" {
+				o.Cert = "ecdsa-p256" // whose real signature is cheap
 			}
 		}
 		srv, err := target.Listen(o)
@@ -53,23 +63,4 @@ func serveFlags(fs *flag.FlagSet) body {
 		}
 		return srv.Serve(ctx)
 	}
-}
-
-// serveAccel reads --accel's spec ("on": the defaults) into o; without
-// --cert the certificate becomes ecdsa-p256, whose real signature is cheap.
-func serveAccel(fs *flag.FlagSet, o *target.Options, spec string) error {
-	if spec == "on" {
-		spec = ""
-	}
-	c, err := accel.Parse(spec, accel.Defaults())
-	if err != nil {
-		return err
-	}
-	certSet := false
-	fs.Visit(func(f *flag.Flag) { certSet = certSet || f.Name == "cert" })
-	if !certSet && o.CertFile == "" {
-		o.Cert = "ecdsa-p256"
-	}
-	o.Accel = &c
-	return nil
 }

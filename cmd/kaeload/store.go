@@ -23,9 +23,8 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// store is where one run is kept: checked before any load, so an
-// unwritable place fails at once; the journal keeps every finished
-// repetition before the next starts.
+// store is where one run is kept, checked before any load; its journal
+// keeps every finished repetition before the next starts.
 type store struct {
 	dir          string // the run directory; "" = derive from the start time
 	parent       string // where derived run directories go
@@ -251,8 +250,7 @@ func (l *runLog) close() error {
 }
 
 // RunDirEnv holds the run directory's absolute path for local server
-// commands (examples/local-nginx keeps its files there); not set with
-// --no-save nor for ssh servers.
+// commands (examples/local-nginx keeps its files there); unset with --no-save.
 const RunDirEnv = "KAELOAD_RUN_DIR"
 
 // exportRunDir sets RunDirEnv for the commands this process starts.
@@ -262,9 +260,8 @@ func exportRunDir(dir string) {
 	}
 }
 
-// resumeStore reopens the run directory dir and returns its store and run
-// so far; nothing is written until the resumed run begins, so a resume
-// that fails leaves the directory as it was.
+// resumeStore reopens the run directory dir; nothing is written until the
+// resumed run begins, so a resume that fails leaves it as it was.
 func resumeStore(dir string) (*store, *results.Run, error) {
 	st := &store{dir: dir, log: &runLog{}}
 	j, prev, err := rundir.ResumeJournal(dir, dirOptions)

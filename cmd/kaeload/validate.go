@@ -36,9 +36,8 @@ when the scenario is valid, 2 when it is not. Keys: docs/scenario.md.`,
 		}
 	}}
 
-// compile loads a scenario, applies --set and --threshold and compiles
-// it for this machine (planning: missing CPUs are warnings). Every problem
-// comes back at once, marked errInvalid.
+// compile loads a scenario, applies --set and --threshold and compiles it
+// for this machine (planning: missing CPUs are warnings), every problem at once.
 func compile(path string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
 	sc, err := scenarios.LoadFile(path)
 	if sc == nil {
@@ -71,9 +70,8 @@ func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string,
 	return plan, nil
 }
 
-// showProbes reads every probe of plan once (runner.TryProbes) and
-// shows its value, or its error as a WARNING: validate and --dry-run
-// show a wrong path or pattern before any window is spent on it.
+// showProbes reads every probe once and shows its value or error, so a
+// wrong path or pattern shows before any window is spent on it.
 func showProbes(ctx context.Context, w io.Writer, plan *plans.Plan) {
 	trials := runner.TryProbes(ctx, plan)
 	if len(trials) == 0 {
