@@ -49,17 +49,6 @@ func exitCode(err error) int {
 	}
 }
 
-// newFlagSet returns a flag set whose --help prints synopsis, flags and text.
-func newFlagSet(name, synopsis, text string, stdout io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "Usage: kaeload %s %s\n\n%s\n", name, synopsis, strings.TrimSpace(text))
-		printFlags(stdout, fs)
-	}
-	return fs
-}
-
 // printFlags lists fs's flags one a line, each usage clipped so that a
 // --help stays on a screen; a "same as -X" flag shares X's line.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
@@ -108,20 +97,14 @@ func clip(s string, n int) string {
 	return cut + " …"
 }
 
-// parse parses flags before or after the positional arguments.
+// parse parses flags before or after the positional arguments; --help is
+// flag.ErrHelp.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
-	// The flag package prints the usage on every parse error: a typo gets the
-	// one-line error, --help the whole text.
-	usage := fs.Usage
-	fs.Usage = func() {}
-	defer func() { fs.Usage = usage }()
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				usage()
-				return nil, errSilent
-			}
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		} else if err != nil {
 			return nil, usageError(fmt.Errorf("%s: %w (see kaeload %s --help)", fs.Name(), err, fs.Name()))
 		}
 		args = fs.Args()

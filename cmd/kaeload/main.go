@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -112,9 +113,15 @@ func run(ctx context.Context, args []string, s stdio) error {
 
 // run parses c's flags and checks its arguments before its body runs.
 func (c command) run(ctx context.Context, args []string, s stdio) error {
-	fs := newFlagSet(c.name, c.synopsis, c.help, s.out)
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // a typo gets the one-line error, --help the whole text
 	do := c.setup(fs)
 	pos, err := parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(s.out, "Usage: kaeload %s %s\n\n%s\n", c.name, c.synopsis, strings.TrimSpace(c.help))
+		printFlags(s.out, fs)
+		return errSilent
+	}
 	if err != nil {
 		return err
 	}

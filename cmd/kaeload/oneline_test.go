@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,7 +63,7 @@ func TestPrintScenarioCompilesToSamePlan(t *testing.T) {
 
 		// URL mode in this process, from the same flags.
 		var ol oneLine
-		fs := newFlagSet("run", "", "", &strings.Builder{})
+		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		ol.register(fs)
 		var ths stringsFlag
 		fs.Var(&ths, "threshold", "")
