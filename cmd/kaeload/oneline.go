@@ -226,14 +226,13 @@ func (o *oneLine) loadSteps(l *stepList) error {
 // groupLists checks --cpus against --groups and returns its CPU lists, "+"
 // written as ","; nil without --cpus.
 func (o *oneLine) groupLists() ([]string, error) {
-	groups, perGroup := flagArg("--groups", strconv.Itoa(o.groups)), flagArg("--cpus-per-group", strconv.Itoa(o.perGroup))
 	switch {
 	case (o.groups != 0 || o.perGroup != 0) && o.cpus != "":
 		return nil, fmt.Errorf("--cpus and --groups: give one of them")
 	case o.groups != 0 && o.perGroup == 0:
-		return nil, fmt.Errorf("%s: give --cpus-per-group too (or --cpus)", groups)
+		return nil, fmt.Errorf("--groups %d: give --cpus-per-group too (or --cpus)", o.groups)
 	case o.perGroup != 0 && o.groups == 0:
-		return nil, fmt.Errorf("%s: give --groups too (or --cpus)", perGroup)
+		return nil, fmt.Errorf("--cpus-per-group %d: give --groups too (or --cpus)", o.perGroup)
 	case o.cpus == "":
 		return nil, nil
 	}

@@ -145,16 +145,14 @@ func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 			return err
 		}
 	}
-	if !f.urlMode() {
-		var urlOnly []string
-		fs.Visit(func(fl *flag.Flag) {
-			if strings.HasPrefix(fl.Usage, urlModePrefix) {
-				urlOnly = append(urlOnly, "-"+fl.Name)
-			}
-		})
-		if len(urlOnly) > 0 {
-			return usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
+	var urlOnly []string
+	fs.Visit(func(fl *flag.Flag) {
+		if !f.urlMode() && strings.HasPrefix(fl.Usage, urlModePrefix) {
+			urlOnly = append(urlOnly, "-"+fl.Name)
 		}
+	})
+	if len(urlOnly) > 0 {
+		return usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
 	}
 	if f.seed != "" {
 		if _, err := strconv.ParseUint(f.seed, 10, 64); err != nil {

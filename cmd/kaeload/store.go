@@ -57,14 +57,11 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 func about(scenarioPath, scenarioText string, redact func(string) string) runner.About {
 	a := runner.About{Kaeload: versionString(), GoVersion: runtime.Version()}
 	if facts, err := cpustat.HostFacts(); err == nil {
-		if b, err := json.Marshal(facts); err == nil {
-			a.Host = b
-		}
+		a.Host, _ = json.Marshal(facts)
 	}
 	if scenarioText == "" {
-		if text, err := os.ReadFile(scenarioPath); err == nil {
-			scenarioText = string(text)
-		}
+		text, _ := os.ReadFile(scenarioPath) // none: no text
+		scenarioText = string(text)
 	}
 	if redact != nil {
 		scenarioText = redact(scenarioText)
