@@ -77,19 +77,14 @@ func (r *redactWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// flush writes a held-back partial line.
-func (r *redactWriter) flush() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.buf) > 0 {
-		_, _ = io.WriteString(r.w, r.redact(string(r.buf)))
-		r.buf = r.buf[:0]
-	}
-}
-
-// flushRedacted flushes w when it is a redactWriter.
+// flushRedacted writes the partial line a redactWriter w holds back.
 func flushRedacted(w io.Writer) {
-	if rw, ok := w.(*redactWriter); ok {
-		rw.flush()
+	if r, ok := w.(*redactWriter); ok {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if len(r.buf) > 0 {
+			_, _ = io.WriteString(r.w, r.redact(string(r.buf)))
+			r.buf = r.buf[:0]
+		}
 	}
 }
