@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/kaeload/kaeload/results"
@@ -91,25 +92,19 @@ func speedName(path string) string {
 // firstLines quotes the first n non-blank lines of s (each cut to 120
 // bytes, control characters escaped) for an error message.
 func firstLines(s string, n int) string {
-	var b strings.Builder
-	b.WriteString("it begins:")
-	got := 0
+	var quoted []string
 	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" {
+		if line = strings.TrimRight(line, "\r"); strings.TrimSpace(line) == "" || len(quoted) == n {
 			continue
 		}
 		if len(line) > 120 {
 			line = line[:120] + "…"
 		}
-		q := fmt.Sprintf("%q", line)
-		fmt.Fprintf(&b, "\n  | %s", q[1:len(q)-1])
-		if got++; got == n {
-			break
-		}
+		q := strconv.Quote(line)
+		quoted = append(quoted, "\n  | "+q[1:len(q)-1])
 	}
-	if got == 0 {
+	if quoted == nil {
 		return "it is empty"
 	}
-	return b.String()
+	return "it begins:" + strings.Join(quoted, "")
 }

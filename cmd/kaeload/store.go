@@ -210,8 +210,7 @@ func (l *runLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil && l.err == nil {
-		_, l.err = l.f.Write(p)
-		if l.err == nil {
+		if _, l.err = l.f.Write(p); l.err == nil {
 			return len(p), nil
 		}
 	}
