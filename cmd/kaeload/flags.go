@@ -97,8 +97,7 @@ func clip(s string, n int) string {
 	return cut + " …"
 }
 
-// parse parses flags before or after the positional arguments; --help is
-// flag.ErrHelp.
+// parse parses flags before or after the positional arguments.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -153,8 +152,7 @@ func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
 // progressModes are the values of --progress.
 var progressModes = []string{"auto", "on", "plain", "off"}
 
-// oneOf returns the index of a flag's value among names, or a usage error
-// listing them.
+// oneOf returns the index of a flag's value among names, or a usage error.
 func oneOf(fs *flag.FlagSet, flag, value string, names ...string) (int, error) {
 	if i := slices.Index(names, value); i >= 0 {
 		return i, nil

@@ -52,8 +52,7 @@ func main() {
 // SIGINT to the process and its group, so one arrives twice.
 const sameSignal = 200 * time.Millisecond
 
-// nextSignal waits for a signal more than sameSignal after last, and
-// returns when it came.
+// nextSignal returns when a signal came more than sameSignal after last.
 func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 	for range sigs {
 		if now := time.Now(); now.Sub(last) > sameSignal {
@@ -189,8 +188,7 @@ var versionCommand = command{name: "version", summary: "print kaeload's version"
 		}
 	}}
 
-// workerCommand is the hidden body of one pinned worker process, driven
-// over stdin and stdout (locally or through ssh).
+// workerCommand is one pinned worker process (locally or through ssh).
 var workerCommand = command{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout",
 	hidden: true, help: `Internal: one pinned load process driven over stdin/stdout by "kaeload run".
 Not for direct use; the protocol is in docs/internals.md.`,

@@ -13,8 +13,7 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// metricsFlags are run's live metrics flags; they win over the
-// scenario's metrics section.
+// metricsFlags are run's live metrics flags, over the scenario's section.
 type metricsFlags struct {
 	listen       string
 	wait, linger time.Duration
@@ -26,8 +25,7 @@ func (m *metricsFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&m.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
 }
 
-// config is the endpoint the plan and flags ask for and what asked for it
-// (for errors); nil when off.
+// config is the endpoint asked for and what asked (for errors); nil: off.
 func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) {
 	var c plans.Metrics
 	switch {

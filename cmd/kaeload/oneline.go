@@ -66,8 +66,7 @@ func atoi(s string) (int, error) {
 	return n, nil
 }
 
-// parseFlagDuration reads a Go duration or a bare, non-negative number of
-// seconds.
+// parseFlagDuration reads a Go duration or a non-negative number of seconds.
 func parseFlagDuration(s string) (time.Duration, error) {
 	if d, err := time.ParseDuration(s); err == nil {
 		return d, nil
@@ -114,8 +113,7 @@ func durationArg(d time.Duration) string {
 	return s
 }
 
-// step is one flag's part of the scenario: the flag as typed, and how it
-// fills the scenario's spec types.
+// step is one flag's part of the scenario: the flag as typed and its fill.
 type step struct {
 	arg  string
 	fill func(*scenarios.Scenario)
@@ -252,8 +250,7 @@ func (o *oneLine) groupLists() ([]string, error) {
 	return lists, nil
 }
 
-// oneLineSource names the generated scenario (Plan.Source): its problems
-// name the flags.
+// oneLineSource names the generated scenario (Plan.Source).
 const oneLineSource = "URL mode"
 
 // compileOneLine writes the scenario the flags describe for url and

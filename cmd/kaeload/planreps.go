@@ -86,8 +86,7 @@ type sweepSize struct {
 	values int
 }
 
-// sweepSizes are the plan's series of two swept variants or more, in the
-// order they first appear.
+// sweepSizes are the plan's series of two swept variants or more, in order.
 func sweepSizes(plan *plans.Plan) []sweepSize {
 	var out []sweepSize
 	for _, v := range plan.Variants {
@@ -192,8 +191,7 @@ func readShare(s string) (v float64, pct, ok bool) {
 	return v, pct, true
 }
 
-// parseEffect reads an effect written as a percentage ("3%") or a
-// fraction below 1 (0.03).
+// parseEffect reads an effect as a percentage ("3%") or a fraction (0.03).
 func parseEffect(s string) (float64, error) {
 	text := strings.TrimSpace(s)
 	f, pct, ok := readShare(text)

@@ -97,8 +97,7 @@ Examples:
 		}
 	}}
 
-// parseLimitPct reads a percentage ("5%") or a fraction ("0.05") as a
-// percentage, 0 to 100.
+// parseLimitPct reads "5%" or "0.05" as a percentage, 0 to 100.
 func parseLimitPct(s string) (float64, error) {
 	v, _, ok := readShare(s)
 	if !ok {

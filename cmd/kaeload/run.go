@@ -52,8 +52,7 @@ type runFlags struct {
 
 func (f *runFlags) urlMode() bool { return isURL(f.path) }
 
-// runInput is what a run starts from: its plan and, when saving, its store
-// and the run so far.
+// runInput is what a run starts from.
 type runInput struct {
 	plan         *plans.Plan
 	scenarioText string // the scenario URL mode wrote (no file holds it)
@@ -131,8 +130,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.ol.register(fs)
 }
 
-// check rejects what does not go together on run's command line, naming
-// the flag.
+// check rejects what does not go together on run's command line.
 func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 	if len(pos) > 0 {
 		f.path = pos[0]
@@ -294,8 +292,7 @@ func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (
 	return dir, runErr
 }
 
-// runOutcome turns the run's analysis (nil: nothing ran) into the
-// command's error and so its exit status.
+// runOutcome turns the run's analysis (nil: nothing ran) into its exit status.
 func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 	if runErr != nil || m == nil {
 		return interrupted(ctx, runErr)
@@ -326,8 +323,7 @@ func printWarnings(stderr io.Writer, plan *plans.Plan) {
 	}
 }
 
-// interrupted marks err errInterrupted (exit status 130) when ctx was
-// cancelled; err as it is otherwise.
+// interrupted marks err errInterrupted (exit status 130) when ctx was cancelled.
 func interrupted(ctx context.Context, err error) error {
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w: %v", errInterrupted, err)

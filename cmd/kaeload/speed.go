@@ -60,8 +60,7 @@ Examples:
 		}
 	}}
 
-// readSpeed parses one saved speed output ("-": stdin); one without a
-// result is an error quoting its first lines.
+// readSpeed parses one saved speed output ("-": stdin).
 func readSpeed(path string, stdin io.Reader) ([]results.SpeedResult, error) {
 	in := stdin
 	if path != "-" {

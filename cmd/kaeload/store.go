@@ -36,8 +36,7 @@ type store struct {
 	logFile *os.File
 }
 
-// newStore checks that the run can be written: --out must not exist and
-// its parent must be writable.
+// newStore checks that --out does not exist and its parent is writable.
 func newStore(out, parent, scenarioPath string) (*store, error) {
 	s := &store{dir: out, parent: parent, scenarioPath: scenarioPath, log: &runLog{}}
 	if out != "" {
@@ -70,8 +69,7 @@ func about(scenarioPath, scenarioText string, redact func(string) string) runner
 	return a
 }
 
-// Start creates the run directory with its journal and header r (or
-// resumes the journal) and moves the run log into it.
+// Start creates (or resumes) the run directory and moves the run log there.
 func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
 	if err := s.begin(r); err != nil {
 		return nil, fmt.Errorf("results cannot be written: %w", err)
@@ -166,8 +164,7 @@ func dirFiles(r *results.Run) (map[string][]byte, error) {
 	return files, nil
 }
 
-// addFile renders one file of a run directory into files; one that fails
-// to render is left out.
+// addFile renders one file of a run directory, left out if it fails.
 func addFile(files map[string][]byte, name string, write func(io.Writer) error) {
 	var b bytes.Buffer
 	if err := write(&b); err == nil {
@@ -178,8 +175,7 @@ func addFile(files map[string][]byte, name string, write func(io.Writer) error) 
 // readRun reads a stored run (a run.json or a run directory).
 func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path, dirOptions) }
 
-// end closes the journal with the run's end and returns the run
-// directory ("" when the run never began).
+// end closes the journal and returns the run directory ("": never began).
 func (s *store) end(r *results.Run) (string, error) {
 	if s.journal == nil {
 		return "", nil
@@ -217,8 +213,7 @@ func (l *runLog) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-// attach writes what was logged so far to f and sends every later line
-// there; on failure f is closed.
+// attach moves the log to f; on failure f is closed.
 func (l *runLog) attach(f *os.File) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()

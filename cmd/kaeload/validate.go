@@ -48,8 +48,7 @@ func compile(path string, sets setFlags, thresholds []string, planning bool) (*p
 	return compileScenario(sc, sets, thresholds, planning)
 }
 
-// compileScenario applies --set and --threshold to a loaded scenario and
-// compiles it, returning every problem: --set's first.
+// compileScenario is compile for a loaded scenario: --set's problems first.
 func compileScenario(sc *scenarios.Scenario, sets setFlags, thresholds []string, planning bool) (*plans.Plan, error) {
 	var errs []error
 	for _, kv := range sets {
