@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -127,15 +128,12 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 // effects, and what the scenario's repeat (0: none) detects.
 func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat int) error {
 	var b strings.Builder
-	mean := stats.Summarize(cal.Rates).Mean
-	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), format.Rate(mean))
+	mean := format.Rate(stats.Summarize(cal.Rates).Mean)
+	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), mean)
 	if !cal.HasNoise {
-		fmt.Fprintf(&b, "no noise estimate: fewer than two windows completed with a positive rate; fix the failures above and rerun\n")
+		b.WriteString("no noise estimate: fewer than two windows completed with a positive rate; fix the failures above and rerun\n")
 		_, err := io.WriteString(w, b.String())
-		if err == nil {
-			err = fmt.Errorf("%w: no noise estimate from %d good windows", errFailed, len(cal.Rates))
-		}
-		return err
+		return cmp.Or(err, fmt.Errorf("%w: no noise estimate from %d good windows", errFailed, len(cal.Rates)))
 	}
 	fmt.Fprintf(&b, "noise: %.2f %% (standard deviation of ln(req/s) between windows)\n", cal.NoisePct)
 	fmt.Fprintf(&b, "comparisons judged together: %d (Holm; the MDE uses the level %.4g)\n\n", cal.Family, stats.Alpha/float64(cal.Family))

@@ -50,8 +50,6 @@ type runFlags struct {
 	report     renderer // the report --format asks for
 }
 
-func (f *runFlags) urlMode() bool { return isURL(f.path) }
-
 // runInput is what a run starts from.
 type runInput struct {
 	plan         *plans.Plan
@@ -136,7 +134,7 @@ func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 		f.path = pos[0]
 	}
 	switch {
-	case f.resumeDir != "" && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || f.seed != "" || f.waitQuiet || f.urlMode()):
+	case f.resumeDir != "" && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || f.seed != "" || f.waitQuiet || isURL(f.path)):
 		return usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
 	case f.resumeDir == "":
 		if err := wantArgs(fs, pos, 1, 1, "one scenario file or URL"); err != nil {
@@ -145,7 +143,7 @@ func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 	}
 	var urlOnly []string
 	fs.Visit(func(fl *flag.Flag) {
-		if !f.urlMode() && strings.HasPrefix(fl.Usage, urlModePrefix) {
+		if !isURL(f.path) && strings.HasPrefix(fl.Usage, urlModePrefix) {
 			urlOnly = append(urlOnly, "-"+fl.Name)
 		}
 	})
@@ -174,7 +172,7 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	switch {
 	case f.resumeDir != "":
 		return f.resumeInput(stderr)
-	case f.urlMode():
+	case isURL(f.path):
 		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.path, f.sets, f.thresholds, f.dryRun || f.ol.print)
 		if f.ol.print && err == nil {
 			// Compiled as for --dry-run: it may be meant for another machine.
