@@ -44,19 +44,15 @@ func exitCode(err error) int {
 		return 3
 	case errors.Is(err, errThreshold):
 		return 99
-	default:
-		return 1
 	}
+	return 1
 }
 
 // printFlags lists fs's flags one a line, each usage clipped so that a
 // --help stays on a screen; a "same as -X" flag shares X's line.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	dash := func(name string) string { // -c, --dry-run: as people type them
-		if len(name) == 1 {
-			return "-" + name
-		}
-		return "--" + name
+		return strings.Repeat("-", min(len(name), 2)) + name
 	}
 	alias := map[string]string{}
 	fs.VisitAll(func(f *flag.Flag) {

@@ -85,10 +85,8 @@ type stdio struct {
 	abort    <-chan struct{}
 }
 
-func commands() []command {
-	return []command{runCommand, planRepsCommand, validateCommand, reportCommand, compareCommand,
-		speedCommand, dashboardCommand, serveCommand, versionCommand, workerCommand}
-}
+var commands = []command{runCommand, planRepsCommand, validateCommand, reportCommand, compareCommand,
+	speedCommand, dashboardCommand, serveCommand, versionCommand, workerCommand}
 
 func run(ctx context.Context, args []string, s stdio) error {
 	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help", "-help"}, args[0]) {
@@ -101,7 +99,7 @@ func run(ctx context.Context, args []string, s stdio) error {
 	if slices.Contains([]string{"--version", "-version", "-v"}, args[0]) {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	for _, c := range commands() {
+	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], s)
 		}
@@ -141,7 +139,7 @@ Usage: kaeload <command> [flags] [arguments]
 
 Commands:
 `)
-	for _, c := range commands() {
+	for _, c := range commands {
 		if !c.hidden {
 			fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 		}
