@@ -118,7 +118,7 @@ func TestBaselineNotFirst(t *testing.T) {
 				stored[key] = true
 			}
 			dir := filepath.Join(t.TempDir(), fmt.Sprint(seed))
-			st, err := newStore(dir, "", path)
+			st, err := newStore(dir, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -116,7 +116,8 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 		}
 		fmt.Fprintf(&b, "to name the best of %s (%d values) when it leads every other value by %g %%: %s", sw.series, sw.values, cal.EffectPct, need)
 		if repeat >= 2 && ok {
-			fmt.Fprintf(&b, " (the scenario's repeat: %d is %s)", repeat, map[bool]string{false: "enough", true: "too few"}[repeat < n])
+			verdict := map[bool]string{false: "enough", true: "too few"}[repeat < n]
+			fmt.Fprintf(&b, " (the scenario's repeat: %d is %s)", repeat, verdict)
 		}
 		b.WriteString("\n")
 	}

@@ -38,7 +38,7 @@ func TestRunNotWrittenAfterRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	st, err := newStore(filepath.Join(t.TempDir(), "run"), "", path)
+	st, err := newStore(filepath.Join(t.TempDir(), "run"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

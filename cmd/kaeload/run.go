@@ -83,7 +83,7 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 		in.metrics = obs
 	}
 	if !f.noSave && in.st == nil {
-		if in.st, err = newStore(f.out, f.resultsDir, f.path); err != nil {
+		if in.st, err = newStore(f.out, f.resultsDir); err != nil {
 			return err
 		}
 	}
@@ -245,7 +245,7 @@ func execute(ctx context.Context, f *runFlags, in *runInput, s stdio) (*results.
 	}
 	if st := in.st; st != nil {
 		if in.prev == nil {
-			opts.About = about(st.scenarioPath, in.scenarioText, in.plan.Redact)
+			opts.About = about(f.path, in.scenarioText, in.plan.Redact)
 		}
 		log = io.MultiWriter(s.err, st.log)
 		opts.Outputs = append(opts.Outputs, st) // last: it stores the header

@@ -26,19 +26,18 @@ import (
 // store is where one run is kept, checked before any load; its journal
 // keeps every finished repetition before the next starts.
 type store struct {
-	dir          string // the run directory; "" = derive from the start time
-	parent       string // where derived run directories go
-	scenarioPath string
-	log          *runLog
-	journal      *rundir.Journal
+	dir     string // the run directory; "" = derive from the start time
+	parent  string // where derived run directories go
+	log     *runLog
+	journal *rundir.Journal
 	// logFile is a resumed run's log (its journal is open already),
 	// attached when the run begins.
 	logFile *os.File
 }
 
 // newStore checks that --out does not exist and its parent is writable.
-func newStore(out, parent, scenarioPath string) (*store, error) {
-	s := &store{dir: out, parent: parent, scenarioPath: scenarioPath, log: &runLog{}}
+func newStore(out, parent string) (*store, error) {
+	s := &store{dir: out, parent: parent, log: &runLog{}}
 	if out != "" {
 		if _, err := os.Lstat(out); err == nil {
 			return nil, fmt.Errorf("--out %s already exists: a stored run is never overwritten; choose a new directory", out)
