@@ -133,9 +133,10 @@ func addSetFlag(fs *flag.FlagSet, sets *setFlags) {
 	fs.Var(sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
 }
 
-// wantArgs checks that pos holds min to max arguments (max < 0: any).
+// wantArgs checks that pos holds min to max arguments (max < 0: any), what
+// says; without what, the command checks them itself.
 func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
-	if len(pos) >= min && (max < 0 || len(pos) <= max) {
+	if what == "" || len(pos) >= min && (max < 0 || len(pos) <= max) {
 		return nil
 	}
 	got := fmt.Sprintf("%d arguments", len(pos))

@@ -66,8 +66,7 @@ func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 // flags setup registers before it returns the body.
 type command struct {
 	name, summary, synopsis, help string
-	// min to max positional arguments (max < 0: any), checked after the
-	// flags when what names them; otherwise the body checks them.
+	// min to max positional arguments, checked by wantArgs
 	min, max int
 	what     string
 	hidden   bool
@@ -122,10 +121,8 @@ func (c command) run(ctx context.Context, args []string, s stdio) error {
 	if err != nil {
 		return err
 	}
-	if c.what != "" {
-		if err := wantArgs(fs, pos, c.min, c.max, c.what); err != nil {
-			return err
-		}
+	if err := wantArgs(fs, pos, c.min, c.max, c.what); err != nil {
+		return err
 	}
 	return do(ctx, s, pos)
 }

@@ -19,12 +19,6 @@ type metricsFlags struct {
 	wait, linger time.Duration
 }
 
-func (m *metricsFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&m.listen, "metrics", "", "serve live metrics for Prometheus on this host:port while the run goes on (127.0.0.1:0: a free port, printed); see docs/metrics.md")
-	fs.DurationVar(&m.wait, "metrics-wait", 0, "hold the first load until a Prometheus scrape has read the zeros, at most this long (none: the run fails before any load)")
-	fs.DurationVar(&m.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
-}
-
 // config is the endpoint asked for and what asked (for errors); nil: off.
 func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) {
 	var c plans.Metrics

@@ -124,7 +124,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
 	fs.BoolVar(&f.waitQuiet, "wait-quiet", false, "wait for a quiet machine before each window (scenario key quiet)")
 	fs.BoolVar(&f.verbose, "verbose", false, "print the workers' chatter (their stderr, clock offsets) here too, not only in run.log")
-	f.metrics.register(fs)
+	fs.StringVar(&f.metrics.listen, "metrics", "", "serve live metrics for Prometheus on this host:port while the run goes on (127.0.0.1:0: a free port, printed); see docs/metrics.md")
+	fs.DurationVar(&f.metrics.wait, "metrics-wait", 0, "hold the first load until a Prometheus scrape has read the zeros, at most this long (none: the run fails before any load)")
+	fs.DurationVar(&f.metrics.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
 	f.ol.register(fs)
 }
 

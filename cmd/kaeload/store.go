@@ -253,18 +253,15 @@ func exportRunDir(dir string) {
 // resumeStore reopens the run directory dir; nothing is written until the
 // resumed run begins, so a resume that fails leaves it as it was.
 func resumeStore(dir string) (*store, *results.Run, error) {
-	st := &store{dir: dir, log: &runLog{}}
 	j, prev, err := rundir.ResumeJournal(dir, dirOptions)
 	if err != nil {
 		return nil, nil, err
 	}
-	st.journal = j
 	// What is logged before the run begins waits in memory.
 	f, err := os.OpenFile(filepath.Join(dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		j.End(prev.Finished, true) // closes it: nothing was written
 		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
-	st.logFile = f
-	return st, prev, nil
+	return &store{dir: dir, log: &runLog{}, journal: j, logFile: f}, prev, nil
 }
