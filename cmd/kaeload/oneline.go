@@ -104,11 +104,10 @@ func flagArg(name, value string) string {
 // durationArg writes d as a person would: 100h, not 100h0m0s.
 func durationArg(d time.Duration) string {
 	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
+	for _, zero := range []string{"m0s", "h0m"} {
+		if strings.HasSuffix(s, zero) {
+			s = s[:len(s)-2]
+		}
 	}
 	return s
 }

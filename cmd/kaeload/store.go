@@ -132,8 +132,7 @@ func (s *store) Event(_ context.Context, e runner.Event) error {
 // Stop adds nothing: the journal ends with end.
 func (s *store) Stop(context.Context) []runner.Event { return nil }
 
-// dirOptions complete and render a run directory: the analysis's warnings
-// in run.json and the files of dirFiles.
+// dirOptions annotate run.json with the analysis's warnings and add dirFiles.
 var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
 
 // dirFiles renders, from one Report of the run so far, the files a run
