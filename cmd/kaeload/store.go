@@ -140,34 +140,32 @@ var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirF
 func dirFiles(r *results.Run) (map[string][]byte, error) {
 	m := analysis.Analyze(r)
 	files := map[string][]byte{}
+	add := func(name string, write renderer) error { // a file that fails to render is left out
+		var b bytes.Buffer
+		err := write(&b, m)
+		if err == nil {
+			files[name] = b.Bytes()
+		}
+		return err
+	}
 	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
-		addFile(files, rundir.SummaryFile, func(w io.Writer) error { return render.WriteCSV(w, m) })
+		add(rundir.SummaryFile, render.WriteCSV)
 	}
 	if analysis.HasSpeed(r) {
-		addFile(files, rundir.SpeedFile, func(w io.Writer) error { return render.WriteSpeedCSV(w, m) })
+		add(rundir.SpeedFile, render.WriteSpeedCSV)
 	}
 	if m.Profile != nil { // profile.csv and a pprof file per variant with a profile
-		addFile(files, rundir.ProfileFile, func(w io.Writer) error { return render.WriteProfileCSV(w, m) })
+		add(rundir.ProfileFile, render.WriteProfileCSV)
 		for i := range m.Profile.Variants {
 			if v := &m.Profile.Variants[i]; v.Available() {
-				addFile(files, v.Pprof, func(w io.Writer) error { return render.WriteProfilePprof(w, m, i) })
+				add(v.Pprof, func(w io.Writer, m *analysis.Report) error { return render.WriteProfilePprof(w, m, i) })
 			}
 		}
 	}
-	var b bytes.Buffer
-	if err := htmlreport.Write(&b, m); err != nil {
+	if err := add(rundir.ReportFile, htmlreport.Write); err != nil {
 		return files, fmt.Errorf("%s: %w", rundir.ReportFile, err)
 	}
-	files[rundir.ReportFile] = b.Bytes()
 	return files, nil
-}
-
-// addFile renders one file of a run directory, left out if it fails.
-func addFile(files map[string][]byte, name string, write func(io.Writer) error) {
-	var b bytes.Buffer
-	if err := write(&b); err == nil {
-		files[name] = b.Bytes()
-	}
 }
 
 // readRun reads a stored run (a run.json or a run directory).
