@@ -114,23 +114,19 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// setFlags collects repeated --set path=value flags.
+// setFlags are repeated --set path=value flags.
 type setFlags [][2]string
-
-func (s *setFlags) String() string { return "" }
-
-func (s *setFlags) Set(v string) error {
-	path, value, ok := strings.Cut(v, "=")
-	if !ok || path == "" {
-		return fmt.Errorf("want path=value, e.g. load.duration=30s")
-	}
-	*s = append(*s, [2]string{path, value})
-	return nil
-}
 
 // addSetFlag registers the repeatable --set path=value override.
 func addSetFlag(fs *flag.FlagSet, sets *setFlags) {
-	fs.Var(sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	fs.Func("set", "override a scenario field, e.g. --set load.duration=30s (repeatable)", func(v string) error {
+		path, value, ok := strings.Cut(v, "=")
+		if !ok || path == "" {
+			return fmt.Errorf("want path=value, e.g. load.duration=30s")
+		}
+		*sets = append(*sets, [2]string{path, value})
+		return nil
+	})
 }
 
 // wantArgs checks that pos holds min to max arguments (max < 0: any), what
