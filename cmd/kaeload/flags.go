@@ -154,12 +154,10 @@ func oneOf(fs *flag.FlagSet, flag, value string, names ...string) (int, error) {
 	return 0, usageError(fmt.Errorf("%s: %s %q: want %s", fs.Name(), flag, value, list))
 }
 
-// stringsFlag collects a repeated string flag.
-type stringsFlag []string
-
-func (s *stringsFlag) String() string { return strings.Join(*s, ", ") }
-
-func (s *stringsFlag) Set(v string) error {
-	*s = append(*s, v)
-	return nil
+// appendTo is the function of a repeatable flag: each value goes to *list.
+func appendTo(list *[]string) func(string) error {
+	return func(v string) error {
+		*list = append(*list, v)
+		return nil
+	}
 }

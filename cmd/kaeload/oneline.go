@@ -21,7 +21,7 @@ type oneLine struct {
 	conns, threads                          *int // nil when not given: "-c 0" must be refused, naming the flag
 	duration, warmup                        *time.Duration
 	groups, perGroup, firstCPU              int
-	headers                                 stringsFlag
+	headers                                 []string
 	keepalive, insecure, print, profile     bool
 }
 
@@ -39,7 +39,7 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.IntVar(&o.groups, "groups", 0, "URL mode: this many groups of --cpus-per-group CPUs from --first-cpu")
 	fs.IntVar(&o.perGroup, "cpus-per-group", 0, "URL mode: CPUs per group, with --groups")
 	fs.IntVar(&o.firstCPU, "first-cpu", 0, "URL mode: the first group's first CPU, with --groups")
-	fs.Var(&o.headers, "H", `URL mode: a request header "Name: value" (repeatable)`)
+	fs.Func("H", `URL mode: a request header "Name: value" (repeatable)`, appendTo(&o.headers))
 	fs.BoolVar(&o.keepalive, "keepalive", false, "URL mode: keep-alive, instead of a new connection per request")
 	fs.StringVar(&o.tlsVersion, "tls-version", "", "URL mode: TLS version: 1.2, 1.3 or 1.2-1.3 (default 1.2-1.3)")
 	fs.StringVar(&o.ciphers, "ciphers", "", "URL mode: TLS 1.2 cipher suites, comma-separated, OpenSSL or IANA names")

@@ -65,8 +65,8 @@ func TestPrintScenarioCompilesToSamePlan(t *testing.T) {
 		var ol oneLine
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		ol.register(fs)
-		var ths stringsFlag
-		fs.Var(&ths, "threshold", "")
+		var ths []string
+		fs.Func("threshold", "", appendTo(&ths))
 		if _, err := parse(fs, append([]string{url}, flags...)); err != nil {
 			t.Fatal(err)
 		}

@@ -43,7 +43,7 @@ type runFlags struct {
 	resumeDir, seed                    string
 
 	sets       setFlags
-	thresholds stringsFlag
+	thresholds []string
 	metrics    metricsFlags
 	ol         oneLine
 	path       string   // the scenario file or URL; "" resumes the stored plan
@@ -119,7 +119,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noSave, "no-save", false, "do not write a run directory")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
 	fs.StringVar(&f.seed, "seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
-	fs.Var(&f.thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
+	fs.Func("threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`, appendTo(&f.thresholds))
 	fs.StringVar(&f.format, "format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
 	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
 	fs.BoolVar(&f.waitQuiet, "wait-quiet", false, "wait for a quiet machine before each window (scenario key quiet)")
