@@ -129,8 +129,7 @@ func addSetFlag(fs *flag.FlagSet, sets *setFlags) {
 	})
 }
 
-// wantArgs checks that pos holds min to max arguments (max < 0: any), what
-// says; without what, the command checks them itself.
+// wantArgs checks that pos holds min to max (< 0: any) arguments; what "": unchecked.
 func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
 	if what == "" || len(pos) >= min && (max < 0 || len(pos) <= max) {
 		return nil

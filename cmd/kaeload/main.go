@@ -62,8 +62,7 @@ func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 	return time.Now()
 }
 
-// command is one subcommand: its help, its positional arguments and the
-// flags setup registers before it returns the body.
+// command is one subcommand; setup registers its flags and returns its body.
 type command struct {
 	name, summary, synopsis, help string
 	// min to max positional arguments, checked by wantArgs
@@ -76,8 +75,7 @@ type command struct {
 // body is a command's work on its positional arguments.
 type body = func(ctx context.Context, s stdio, pos []string) error
 
-// stdio is a command's standard input, output and error, and the channel
-// closed when the user aborts the teardown (nil: never).
+// stdio is a command's standard streams and the teardown's abort (nil: never).
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer

@@ -44,8 +44,7 @@ func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) 
 	return &c, from, nil
 }
 
-// serve binds the metrics endpoint before any load and warns when it is
-// not on loopback; nil when metrics are off.
+// serve binds the metrics endpoint before any load; nil when metrics are off.
 func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Server, error) {
 	cfg, from, err := m.config(plan)
 	if err != nil || cfg == nil {

@@ -178,8 +178,7 @@ func (o *oneLine) steps(url string) ([]step, error) {
 	return l, nil
 }
 
-// loadSteps adds the steps of the connection mode, the window and the
-// groups (--cpus, or --groups and --cpus-per-group, with -t and -c).
+// loadSteps adds the steps of the connection mode, the window and the groups.
 func (o *oneLine) loadSteps(l *stepList) error {
 	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
 		l.add(given, arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) })
@@ -252,9 +251,8 @@ func (o *oneLine) groupLists() ([]string, error) {
 // oneLineSource names the generated scenario (Plan.Source).
 const oneLineSource = "URL mode"
 
-// compileOneLine writes the scenario the flags describe for url and
-// compiles it as a file holding that text would be; a problem names the
-// flags whose steps made a value at or under its field path.
+// compileOneLine writes the flags' scenario for url and compiles it as a file;
+// a problem names the flags whose steps made a value at or under its path.
 func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
 	steps, err := o.steps(url)
 	if se := (*scenarios.Error)(nil); errors.As(err, &se) {

@@ -176,8 +176,7 @@ func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat in
 	return err
 }
 
-// readShare reads a percentage ("3%") or a plain number as a fraction;
-// pct says which was written.
+// readShare reads "3%" or a plain number as a fraction; pct says which.
 func readShare(s string) (v float64, pct, ok bool) {
 	num, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
 	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)

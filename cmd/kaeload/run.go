@@ -166,8 +166,7 @@ func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
 	return err
 }
 
-// input compiles the plan of a resumed run, a URL or a file; nil when
-// --print-scenario printed the URL mode scenario.
+// input compiles the plan to run; nil once --print-scenario printed it.
 func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	in := &runInput{}
 	var err error
@@ -216,8 +215,7 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	return &runInput{plan: plan, st: st, prev: prev}, nil
 }
 
-// resumePlan is the scenario compiled again when given, else the stored
-// plan (which hides secret env values).
+// resumePlan is the scenario compiled again when given, else the stored plan.
 func (f *runFlags) resumePlan(prev *results.Run) (*plans.Plan, error) {
 	if f.path != "" {
 		return compile(f.path, f.sets, f.thresholds, false)
@@ -264,8 +262,7 @@ func execute(ctx context.Context, f *runFlags, in *runInput, s stdio) (*results.
 	return r, err
 }
 
-// finishStore closes the journal and returns the run directory: "" when
-// nothing was written, or a new run measured no window.
+// finishStore closes the journal and returns the run directory kept, if any.
 func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (string, error) {
 	switch {
 	case in.st == nil:

@@ -88,8 +88,7 @@ func speedName(path string) string {
 	return path
 }
 
-// firstLines quotes the first n non-blank lines of s (each cut to 120
-// bytes, control characters escaped) for an error message.
+// firstLines quotes the first n non-blank lines of s, each cut to 120 bytes.
 func firstLines(s string, n int) string {
 	var quoted []string
 	for _, line := range strings.Split(s, "\n") {

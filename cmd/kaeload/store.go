@@ -50,8 +50,7 @@ func newStore(out, parent string) (*store, error) {
 	return s, nil
 }
 
-// about is what the CLI knows of a new run for its header: versions, host
-// facts and the scenario's text, secrets hidden by redact.
+// about is the run header's versions, host facts and scenario, secrets hidden.
 func about(scenarioPath, scenarioText string, redact func(string) string) runner.About {
 	a := runner.About{Kaeload: versionString(), GoVersion: runtime.Version()}
 	if facts, err := cpustat.HostFacts(); err == nil {
@@ -135,8 +134,7 @@ func (s *store) Stop(context.Context) []runner.Event { return nil }
 // dirOptions annotate run.json with the analysis's warnings and add dirFiles.
 var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
 
-// dirFiles renders, from one Report of the run so far, the files a run
-// directory rebuilds after each record besides run.json.
+// dirFiles renders the files a run directory rebuilds after each record.
 func dirFiles(r *results.Run) (map[string][]byte, error) {
 	m := analysis.Analyze(r)
 	files := map[string][]byte{}
