@@ -127,8 +127,6 @@ func (l *stepList) add(given bool, arg string, fill func(*scenarios.Scenario)) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // ensure returns *p, made first when it is nil: the section a flag fills.
 func ensure[T any](p **T) *T {
 	if *p == nil {
@@ -143,8 +141,8 @@ func tlsOf(sc *scenarios.Scenario) *scenarios.TLSSpec { return ensure(&ensure(&s
 // message. Values are Compile's to check, as a file's are.
 func (o *oneLine) steps(url string) ([]step, error) {
 	l := stepList{
-		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
-		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = ptr(url) }},
+		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = new(o.name) }},
+		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = new(url) }},
 	}
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")
@@ -165,16 +163,16 @@ func (o *oneLine) steps(url string) ([]step, error) {
 		return nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", o.tlsVersion)
 	}
 	l.add(lo != "", flagArg("--tls-version", o.tlsVersion), func(sc *scenarios.Scenario) {
-		tlsOf(sc).MinVersion, tlsOf(sc).MaxVersion = ptr(lo), ptr(hi)
+		tlsOf(sc).MinVersion, tlsOf(sc).MaxVersion = new(lo), new(hi)
 	})
 	ciphers, curves := splitList(o.ciphers), splitList(o.curves)
 	l.add(ciphers != nil, flagArg("--ciphers", o.ciphers), func(sc *scenarios.Scenario) { tlsOf(sc).Ciphers = ciphers })
 	l.add(curves != nil, flagArg("--curves", o.curves), func(sc *scenarios.Scenario) { tlsOf(sc).Curves = curves })
-	l.add(o.insecure, "--insecure", func(sc *scenarios.Scenario) { tlsOf(sc).Verify = ptr(false) })
+	l.add(o.insecure, "--insecure", func(sc *scenarios.Scenario) { tlsOf(sc).Verify = new(false) })
 	if err := o.loadSteps(&l); err != nil {
 		return nil, err
 	}
-	l.add(o.profile, "--server-profile", func(sc *scenarios.Scenario) { sc.Server = &scenarios.ServerSpec{Profile: ptr(true)} })
+	l.add(o.profile, "--server-profile", func(sc *scenarios.Scenario) { sc.Server = &scenarios.ServerSpec{Profile: new(true)} })
 	return l, nil
 }
 
@@ -183,7 +181,7 @@ func (o *oneLine) loadSteps(l *stepList) error {
 	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
 		l.add(given, arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) })
 	}
-	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
+	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = new("keep-alive") })
 	add(o.duration != nil, flagArg("-d", durationArg(deref(o.duration))), func(l *scenarios.LoadSpec) { l.Duration = o.duration })
 	add(o.warmup != nil, flagArg("--warmup", durationArg(deref(o.warmup))), func(l *scenarios.LoadSpec) { l.Warmup = o.warmup })
 	groups, err := o.groupLists()
@@ -192,13 +190,13 @@ func (o *oneLine) loadSteps(l *stepList) error {
 	}
 	add(groups != nil, flagArg("--cpus", o.cpus), func(l *scenarios.LoadSpec) {
 		for _, cpus := range groups {
-			l.Groups = append(l.Groups, scenarios.GroupSpec{CPUs: ptr(cpus)})
+			l.Groups = append(l.Groups, scenarios.GroupSpec{CPUs: new(cpus)})
 		}
 	})
 	layout := o.groups != 0 || o.perGroup != 0
-	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = ptr(o.groups) })
-	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = ptr(o.perGroup) })
-	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = ptr(o.firstCPU) })
+	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = new(o.groups) })
+	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = new(o.perGroup) })
+	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = new(o.firstCPU) })
 	// -t and -c go to the layout, or to every group (one made here if none).
 	each := func(set func(threads, conns **int)) func(*scenarios.LoadSpec) {
 		return func(l *scenarios.LoadSpec) {
@@ -275,7 +273,7 @@ func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, 
 		made = now
 	}
 	if ensure(&built.Load).Connection == nil {
-		built.Load.Connection = ptr("close") // written out, so a file shows it
+		built.Load.Connection = new("close") // written out, so a file shows it
 	}
 	b, err := built.Marshal()
 	if err != nil {

@@ -187,7 +187,7 @@ func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 		return nil, err
 	}
 	if f.waitQuiet && in.plan.Quiet == nil {
-		in.plan.Quiet = ptr(plans.DefaultQuiet)
+		in.plan.Quiet = new(plans.DefaultQuiet)
 	}
 	return in, nil
 }
