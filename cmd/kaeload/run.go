@@ -87,7 +87,27 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 			return err
 		}
 	}
-	r, runErr := execute(ctx, f, in, s)
+	// Logs, which may hold a secret env value, go redacted to stderr and the
+	// run log; the workers' chatter only to the run log, unless --verbose.
+	log := s.err
+	opts := runner.Options{Progress: s.err, ProgressMode: f.progress, Abort: s.abort, Resume: in.prev}
+	if in.metrics != nil {
+		opts.Outputs = append(opts.Outputs, in.metrics)
+	}
+	if st := in.st; st != nil {
+		if in.prev == nil {
+			opts.About = about(f.path, in.scenarioText, in.plan.Redact)
+		}
+		log = io.MultiWriter(s.err, st.log)
+		opts.Outputs = append(opts.Outputs, st) // last: it stores the header
+	}
+	opts.Log = newRedactWriter(log, in.plan.Secrets, in.plan.Redact)
+	if in.st != nil && !f.verbose {
+		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
+	}
+	r, runErr := runner.Run(ctx, in.plan, opts)
+	flushRedacted(opts.Log)
+	flushRedacted(opts.WorkerLog)
 	dir, runErr := finishStore(in, r, runErr, s.err)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
@@ -233,33 +253,6 @@ func (f *runFlags) resumePlan(prev *results.Run) (*plans.Plan, error) {
 		}
 	}
 	return plan, nil
-}
-
-// execute runs the plan, logging to stderr and the run log, secrets hidden;
-// the workers' chatter goes to the run log only, unless --verbose.
-func execute(ctx context.Context, f *runFlags, in *runInput, s stdio) (*results.Run, error) {
-	log := s.err
-	opts := runner.Options{Progress: s.err, ProgressMode: f.progress, Abort: s.abort, Resume: in.prev}
-	if in.metrics != nil {
-		opts.Outputs = append(opts.Outputs, in.metrics)
-	}
-	if st := in.st; st != nil {
-		if in.prev == nil {
-			opts.About = about(f.path, in.scenarioText, in.plan.Redact)
-		}
-		log = io.MultiWriter(s.err, st.log)
-		opts.Outputs = append(opts.Outputs, st) // last: it stores the header
-	}
-	// Server command output and worker lines may hold a secret env value.
-	rlog := newRedactWriter(log, in.plan.Secrets, in.plan.Redact)
-	opts.Log = rlog
-	if in.st != nil && !f.verbose {
-		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
-	}
-	r, err := runner.Run(ctx, in.plan, opts)
-	flushRedacted(rlog)
-	flushRedacted(opts.WorkerLog)
-	return r, err
 }
 
 // finishStore closes the journal and returns the run directory kept, if any.
