@@ -55,8 +55,7 @@ type runInput struct {
 	plan         *plans.Plan
 	scenarioText string // the scenario URL mode wrote (no file holds it)
 	st           *store
-	prev         *results.Run  // the run so far, when resuming
-	metrics      runner.Output // serves the live metrics; nil when off
+	prev         *results.Run // the run so far, when resuming
 }
 
 // run runs the checked command line.
@@ -78,9 +77,10 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 	if err != nil {
 		return err
 	}
+	opts := runner.Options{Progress: s.err, ProgressMode: f.progress, Abort: s.abort, Resume: in.prev}
 	if obs != nil {
 		defer obs.Close()
-		in.metrics = obs
+		opts.Outputs = append(opts.Outputs, obs)
 	}
 	if !f.noSave && in.st == nil {
 		if in.st, err = newStore(f.out, f.resultsDir); err != nil {
@@ -90,10 +90,6 @@ func (f *runFlags) run(ctx context.Context, s stdio) error {
 	// Logs, which may hold a secret env value, go redacted to stderr and the
 	// run log; the workers' chatter only to the run log, unless --verbose.
 	log := s.err
-	opts := runner.Options{Progress: s.err, ProgressMode: f.progress, Abort: s.abort, Resume: in.prev}
-	if in.metrics != nil {
-		opts.Outputs = append(opts.Outputs, in.metrics)
-	}
 	if st := in.st; st != nil {
 		if in.prev == nil {
 			opts.About = about(f.path, in.scenarioText, in.plan.Redact)
