@@ -71,7 +71,7 @@ variants:
 		t.Fatal(err)
 	}
 	for attempt, seed := range []string{"1", "2"} {
-		plan, err := compile(scenario, setFlags{{"seed", seed}}, false)
+		plan, err := compile(scenario, setFlags{{"seed", seed}}, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}

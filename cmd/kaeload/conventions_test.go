@@ -12,7 +12,7 @@ import (
 // stderr, and the exit status is 0.
 func TestHelpOnce(t *testing.T) {
 	alongside(t)
-	for _, c := range commands() {
+	for _, c := range commands {
 		for _, flag := range []string{"--help", "-h"} {
 			out, errOut, code := kaeload(t, c.name, flag)
 			if code != 0 || errOut != "" {

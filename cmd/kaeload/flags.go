@@ -5,25 +5,33 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
-// errUsage marks a command-line mistake (exit status 2).
-var errUsage = errors.New("usage")
+// The errors exitCode maps to an exit status (kaeload help lists them).
+var (
+	errUsage   = errors.New("usage")            // a command-line mistake
+	errSilent  = errors.New("silent")           // already reported to the user (help printed)
+	errInvalid = errors.New("invalid scenario") // a scenario that does not load or compile
+	errFailed  = errors.New("variant failed")   // a completed run with a failed or not measured variant
+	// errThreshold: a crossed threshold or a significantly slower variant,
+	// exit status 99, k6's convention for a failed check.
+	errThreshold   = errors.New("threshold crossed")
+	errInterrupted = errors.New("interrupted") // a run stopped by a signal
+)
 
-// errSilent marks an error already reported to the user (help printed).
-var errSilent = errors.New("silent")
+// marked is err marked as one of the errors above.
+type marked struct{ err, mark error }
 
-type usageErr struct{ err error }
+func (e marked) Error() string   { return e.err.Error() }
+func (e marked) Unwrap() []error { return []error{e.err, e.mark} }
 
-func (e usageErr) Error() string { return e.err.Error() }
-func (e usageErr) Unwrap() error { return errUsage }
+func usageError(err error) error { return marked{err, errUsage} }
+func invalid(err error) error    { return marked{err, errInvalid} }
 
-func usageError(err error) error { return usageErr{err} }
-
-// exitCode maps an error to the exit status (kaeload help lists them).
-// Interrupted and failed win over crossed: a run that did not complete
-// says little of its thresholds.
+// exitCode maps an error to the exit status. Interrupted and failed win
+// over crossed: a run that did not complete says little of its thresholds.
 func exitCode(err error) int {
 	switch {
 	case err == nil, errors.Is(err, errSilent):
@@ -36,43 +44,15 @@ func exitCode(err error) int {
 		return 3
 	case errors.Is(err, errThreshold):
 		return 99
-	default:
-		return 1
 	}
-}
-
-// errInvalid marks a scenario that does not load or compile.
-var errInvalid = errors.New("invalid scenario")
-
-// errFailed marks a completed run with a failed or not measured variant.
-var errFailed = errors.New("variant failed")
-
-// errThreshold marks a crossed threshold or a significantly slower
-// variant: exit status 99, k6's convention for a failed check.
-var errThreshold = errors.New("threshold crossed")
-
-// errInterrupted marks a run stopped by a signal.
-var errInterrupted = errors.New("interrupted")
-
-// newFlagSet returns a flag set whose --help prints synopsis, flags and text.
-func newFlagSet(name, synopsis, text string, stdout io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "Usage: kaeload %s %s\n\n%s\n", name, synopsis, strings.TrimSpace(text))
-		printFlags(stdout, fs)
-	}
-	return fs
+	return 1
 }
 
 // printFlags lists fs's flags one a line, each usage clipped so that a
 // --help stays on a screen; a "same as -X" flag shares X's line.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	dash := func(name string) string { // -c, --dry-run: as people type them
-		if len(name) == 1 {
-			return "-" + name
-		}
-		return "--" + name
+		return strings.Repeat("-", min(len(name), 2)) + name
 	}
 	alias := map[string]string{}
 	fs.VisitAll(func(f *flag.Flag) {
@@ -116,17 +96,10 @@ func clip(s string, n int) string {
 // parse parses flags before or after the positional arguments.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
-	// The flag package prints the usage on every parse error: a typo gets the
-	// one-line error, --help the whole text.
-	usage := fs.Usage
-	fs.Usage = func() {}
-	defer func() { fs.Usage = usage }()
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				usage()
-				return nil, errSilent
-			}
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		} else if err != nil {
 			return nil, usageError(fmt.Errorf("%s: %w (see kaeload %s --help)", fs.Name(), err, fs.Name()))
 		}
 		args = fs.Args()
@@ -141,28 +114,24 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// setFlags collects repeated --set path=value flags.
+// setFlags are repeated --set path=value flags.
 type setFlags [][2]string
-
-func (s *setFlags) String() string { return "" }
-
-func (s *setFlags) Set(v string) error {
-	path, value, ok := strings.Cut(v, "=")
-	if !ok || path == "" {
-		return fmt.Errorf("want path=value, e.g. load.duration=30s")
-	}
-	*s = append(*s, [2]string{path, value})
-	return nil
-}
 
 // addSetFlag registers the repeatable --set path=value override.
 func addSetFlag(fs *flag.FlagSet, sets *setFlags) {
-	fs.Var(sets, "set", "override a scenario field, e.g. --set load.duration=30s (repeatable)")
+	fs.Func("set", "override a scenario field, e.g. --set load.duration=30s (repeatable)", func(v string) error {
+		path, value, ok := strings.Cut(v, "=")
+		if !ok || path == "" {
+			return fmt.Errorf("want path=value, e.g. load.duration=30s")
+		}
+		*sets = append(*sets, [2]string{path, value})
+		return nil
+	})
 }
 
-// wantArgs checks that pos holds min to max arguments (max < 0: any).
+// wantArgs checks that pos holds min to max (< 0: any) arguments; what "": unchecked.
 func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
-	if len(pos) >= min && (max < 0 || len(pos) <= max) {
+	if what == "" || len(pos) >= min && (max < 0 || len(pos) <= max) {
 		return nil
 	}
 	got := fmt.Sprintf("%d arguments", len(pos))
@@ -172,32 +141,22 @@ func wantArgs(fs *flag.FlagSet, pos []string, min, max int, what string) error {
 	return usageError(fmt.Errorf("%s: want %s, got %s (see kaeload %s --help)", fs.Name(), what, got, fs.Name()))
 }
 
-// checkProgress checks a --progress value.
-func checkProgress(fs *flag.FlagSet, mode string) error {
-	switch mode {
-	case "auto", "on", "plain", "off":
+// progressModes are the values of --progress.
+var progressModes = []string{"auto", "on", "plain", "off"}
+
+// oneOf returns the index of a flag's value among names, or a usage error.
+func oneOf(fs *flag.FlagSet, flag, value string, names ...string) (int, error) {
+	if i := slices.Index(names, value); i >= 0 {
+		return i, nil
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return 0, usageError(fmt.Errorf("%s: %s %q: want %s", fs.Name(), flag, value, list))
+}
+
+// appendTo is the function of a repeatable flag: each value goes to *list.
+func appendTo(list *[]string) func(string) error {
+	return func(v string) error {
+		*list = append(*list, v)
 		return nil
 	}
-	return usageError(fmt.Errorf("%s: --progress %q: want auto, on, plain or off", fs.Name(), mode))
-}
-
-// choice is one value of a --format flag and what it selects.
-type choice[T any] struct {
-	name string
-	v    T
-}
-
-// pick returns the value named format among choices, or a usage error
-// listing them.
-func pick[T any](fs *flag.FlagSet, format string, choices ...choice[T]) (T, error) {
-	names := make([]string, len(choices))
-	for i, c := range choices {
-		if c.name == format {
-			return c.v, nil
-		}
-		names[i] = c.name
-	}
-	var zero T
-	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	return zero, usageError(fmt.Errorf("%s: --format %q: want %s", fs.Name(), format, list))
 }

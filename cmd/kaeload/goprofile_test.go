@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"io"
 	"math"
 	"os/exec"
@@ -51,7 +52,12 @@ func TestServeProfileGoCrypto(t *testing.T) {
 	go func() { _, _ = io.Copy(io.Discard, out) }()
 	data := filepath.Join(t.TempDir(), "perf.data")
 	t.Setenv("KAELOAD_PERF_DATA", data)
-	f, err := parseRunFlags([]string{m, "--server-profile", "-d", "1s", "--warmup", "200ms", "-c", "4", "--no-save", "--progress", "off"}, io.Discard)
+	f, fs := &runFlags{}, flag.NewFlagSet("run", flag.ContinueOnError)
+	f.register(fs)
+	pos, err := parse(fs, []string{m, "--server-profile", "-d", "1s", "--warmup", "200ms", "-c", "4", "--no-save", "--progress", "off"})
+	if err == nil {
+		err = f.check(fs, pos)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // is at most 40 lines, and those that have a reference page name docs/.
 func TestHelpFitsAScreen(t *testing.T) {
 	withDocs := map[string]bool{"": true, "run": true, "validate": true, "report": true, "compare": true, "plan-reps": true}
-	for _, c := range append(commands(), command{}) {
+	for _, c := range append(commands, command{}) {
 		args := []string{c.name, "--help"}
 		if c.name == "" {
 			args = []string{"help"}

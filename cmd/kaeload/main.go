@@ -6,18 +6,24 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kaeload/kaeload/runner"
 )
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	abort := make(chan struct{})
-	ctx = withAbort(ctx, abort)
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -35,7 +41,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "kaeload: exiting without tearing down")
 		os.Exit(130)
 	}()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr, abort})
 	if err != nil && !errors.Is(err, errSilent) {
 		fmt.Fprintln(os.Stderr, "kaeload:", err)
 	}
@@ -46,8 +52,7 @@ func main() {
 // SIGINT to the process and its group, so one arrives twice.
 const sameSignal = 200 * time.Millisecond
 
-// nextSignal waits for a signal more than sameSignal after last, and
-// returns when it came.
+// nextSignal returns when a signal came more than sameSignal after last.
 func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 	for range sigs {
 		if now := time.Now(); now.Sub(last) > sameSignal {
@@ -57,62 +62,67 @@ func nextSignal(sigs <-chan os.Signal, last time.Time) time.Time {
 	return time.Now()
 }
 
-// abortKey carries the channel closed on the second signal.
-type abortKey struct{}
-
-// withAbort returns ctx carrying abort, closed when the user aborts the
-// teardown.
-func withAbort(ctx context.Context, abort <-chan struct{}) context.Context {
-	return context.WithValue(ctx, abortKey{}, abort)
-}
-
-// abortOf returns the abort channel of ctx; nil (never closed) when none.
-func abortOf(ctx context.Context) <-chan struct{} {
-	ch, _ := ctx.Value(abortKey{}).(<-chan struct{})
-	return ch
-}
-
-// command is one subcommand.
+// command is one subcommand; setup registers its flags and returns its body.
 type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
-	hidden  bool
+	name, summary, synopsis, help string
+	// min to max positional arguments, checked by wantArgs
+	min, max int
+	what     string
+	hidden   bool
+	setup    func(fs *flag.FlagSet) body
 }
 
-func commands() []command {
-	return []command{
-		{name: "run", summary: "run a scenario (or a URL): every variant × repetition, then the comparison", run: runCmd},
-		{name: "plan-reps", summary: "measure the noise and say how many repetitions an effect needs", run: planRepsCmd},
-		{name: "validate", summary: "check a scenario file and print the compiled plan", run: validateCmd},
-		{name: "report", summary: "re-render a stored run as text, md, csv, json, html or openmetrics", run: reportCmd},
-		{name: "compare", summary: "compare stored runs variant by variant (Δ %, significance)", run: compareCmd},
-		{name: "speed", summary: "print or compare saved openssl/GmSSL/bssl speed outputs (ops/s, ×, Δ %)", run: speedCmd},
-		{name: "dashboard", summary: "print the Grafana dashboard of the live metrics (run --metrics)", run: dashboardCmd},
-		{name: "serve", summary: "start the built-in HTTPS target (no session resumption)", run: serveCmd},
-		{name: "version", summary: "print kaeload's version", run: versionCmd},
-		{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout", run: workerCmd, hidden: true},
-	}
+// body is a command's work on its positional arguments.
+type body = func(ctx context.Context, s stdio, pos []string) error
+
+// stdio is a command's standard streams and the teardown's abort (nil: never).
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+	abort    <-chan struct{}
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+var commands = []command{runCommand, planRepsCommand, validateCommand, reportCommand, compareCommand,
+	speedCommand, dashboardCommand, serveCommand, versionCommand, workerCommand}
+
+func run(ctx context.Context, args []string, s stdio) error {
+	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help", "-help"}, args[0]) {
 		if len(args) > 1 {
-			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
+			return run(ctx, []string{args[1], "--help"}, s)
 		}
-		usage(stdout)
+		usage(s.out)
 		return nil
 	}
-	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" {
-		return versionCmd(ctx, args[1:], stdin, stdout, stderr)
+	if slices.Contains([]string{"--version", "-version", "-v"}, args[0]) {
+		args = append([]string{"version"}, args[1:]...)
 	}
-	for _, c := range commands() {
+	for _, c := range commands {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdin, stdout, stderr)
+			return c.run(ctx, args[1:], s)
 		}
 	}
-	usage(stderr)
+	usage(s.err)
 	return usageError(fmt.Errorf("unknown command %q", args[0]))
+}
+
+// run parses c's flags and checks its arguments before its body runs.
+func (c command) run(ctx context.Context, args []string, s stdio) error {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // a typo gets the one-line error, --help the whole text
+	do := c.setup(fs)
+	pos, err := parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(s.out, "Usage: kaeload %s %s\n\n%s\n", c.name, c.synopsis, strings.TrimSpace(c.help))
+		printFlags(s.out, fs)
+		return errSilent
+	}
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, c.min, c.max, c.what); err != nil {
+		return err
+	}
+	return do(ctx, s, pos)
 }
 
 func usage(w io.Writer) {
@@ -124,7 +134,7 @@ Usage: kaeload <command> [flags] [arguments]
 
 Commands:
 `)
-	for _, c := range commands() {
+	for _, c := range commands {
 		if !c.hidden {
 			fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 		}
@@ -150,3 +160,41 @@ Exit status:
   130  interrupted (Ctrl-C or SIGTERM)
 `)
 }
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3".
+var version = "dev"
+
+func versionString() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return fmt.Sprintf("kaeload %s (%s, %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+var versionCommand = command{name: "version", summary: "print kaeload's version",
+	help: "Prints kaeload's version, the Go version and the platform.",
+	setup: func(*flag.FlagSet) body {
+		return func(_ context.Context, s stdio, _ []string) error {
+			fmt.Fprintln(s.out, versionString())
+			return nil
+		}
+	}}
+
+// workerCommand is one pinned worker process (locally or through ssh).
+var workerCommand = command{name: "worker", summary: "internal: one pinned load process, driven over stdin/stdout",
+	hidden: true, help: `Internal: one pinned load process driven over stdin/stdout by "kaeload run".
+Not for direct use; the protocol is in docs/internals.md.`,
+	setup: func(fs *flag.FlagSet) body {
+		relay := fs.Bool("relay", false, "relay for a remote host: start the pinned worker as a child and pass the stream through (what kaeload runs over ssh)")
+		return func(ctx context.Context, s stdio, _ []string) error {
+			if !*relay {
+				return runner.Worker(ctx, s.in, s.out)
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			return runner.Relay(ctx, s.in, s.out, s.err, exe, []string{"worker"})
+		}
+	}}

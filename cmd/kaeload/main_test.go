@@ -17,7 +17,7 @@ import (
 
 func runArgs(args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
-	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	err := run(context.Background(), args, stdio{in: strings.NewReader(""), out: &out, err: &errb})
 	if err != nil && !strings.Contains(err.Error(), "silent") {
 		errb.WriteString("kaeload: " + err.Error() + "\n")
 	}

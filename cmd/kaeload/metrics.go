@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -12,43 +13,29 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// metricsFlags are run's live metrics flags; they win over the
-// scenario's metrics section.
+// metricsFlags are run's live metrics flags, over the scenario's section.
 type metricsFlags struct {
 	listen       string
 	wait, linger time.Duration
 }
 
-func (m *metricsFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&m.listen, "metrics", "", "serve live metrics for Prometheus on this host:port while the run goes on (127.0.0.1:0: a free port, printed); see docs/metrics.md")
-	fs.DurationVar(&m.wait, "metrics-wait", 0, "hold the first load until a Prometheus scrape has read the zeros, at most this long (none: the run fails before any load)")
-	fs.DurationVar(&m.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
-}
-
-// config is the endpoint the plan and flags ask for and what asked for it
-// (for errors); nil when off.
+// config is the endpoint asked for and what asked (for errors); nil: off.
 func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) {
-	cfg, from := plan.Metrics, "metrics.listen"
-	if m.listen != "" {
-		c := plans.Metrics{Listen: m.listen}
-		if cfg != nil {
-			c.Wait, c.Linger = cfg.Wait, cfg.Linger
-		}
-		cfg, from = &c, "--metrics"
-	}
-	if cfg == nil {
-		if m.wait != 0 || m.linger != 0 {
-			return nil, "", usageError(fmt.Errorf("run: --metrics-wait and --metrics-linger need --metrics ADDR (or the scenario's metrics section)"))
-		}
+	var c plans.Metrics
+	switch {
+	case plan.Metrics != nil:
+		c = *plan.Metrics
+	case m.listen != "":
+	case m.wait != 0 || m.linger != 0:
+		return nil, "", usageError(fmt.Errorf("run: --metrics-wait and --metrics-linger need --metrics ADDR (or the scenario's metrics section)"))
+	default:
 		return nil, "", nil
 	}
-	c := *cfg
-	if m.wait != 0 {
-		c.Wait = m.wait
+	from := "metrics.listen"
+	if m.listen != "" {
+		c.Listen, from = m.listen, "--metrics"
 	}
-	if m.linger != 0 {
-		c.Linger = m.linger
-	}
+	c.Wait, c.Linger = cmp.Or(m.wait, c.Wait), cmp.Or(m.linger, c.Linger)
 	for name, d := range map[string]time.Duration{"--metrics-wait": c.Wait, "--metrics-linger": c.Linger} {
 		if p := plans.MetricsWaitBound.Problem(d); p != "" {
 			return nil, "", usageError(fmt.Errorf("run: %s %s: %s", name, d, p))
@@ -57,9 +44,7 @@ func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) 
 	return &c, from, nil
 }
 
-// serve binds the metrics endpoint before any load (failing: a usage error
-// naming the flag or field) and warns when it is not on loopback; nil when
-// metrics are off.
+// serve binds the metrics endpoint before any load; nil when metrics are off.
 func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Server, error) {
 	cfg, from, err := m.config(plan)
 	if err != nil || cfg == nil {
@@ -76,18 +61,15 @@ func (m *metricsFlags) serve(plan *plans.Plan, stderr io.Writer) (*metrics.Serve
 	return srv, nil
 }
 
-func dashboardCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("dashboard", "", `
+var dashboardCommand = command{name: "dashboard", summary: "print the Grafana dashboard of the live metrics (run --metrics)",
+	help: `
 Prints kaeload's Grafana dashboard (JSON, for Dashboards > Import) of a
 run's live metrics (kaeload run --metrics ADDR); the same file is
-examples/grafana/kaeload.json. See docs/metrics.md.`, stdout)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0, "no arguments"); err != nil {
-		return err
-	}
-	_, err = stdout.Write(grafana.Dashboard)
-	return err
-}
+examples/grafana/kaeload.json. See docs/metrics.md.`,
+	what: "no arguments",
+	setup: func(*flag.FlagSet) body {
+		return func(_ context.Context, s stdio, _ []string) error {
+			_, err := s.out.Write(grafana.Dashboard)
+			return err
+		}
+	}}

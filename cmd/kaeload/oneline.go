@@ -15,26 +15,14 @@ import (
 )
 
 // oneLine holds the flags of URL mode ("kaeload run URL -c 200 -d 60s"),
-// which write a scenario: the YAML --print-scenario shows is what is
-// compiled, as a file would be.
+// which write the scenario --print-scenario shows, compiled as a file is.
 type oneLine struct {
-	name       string
-	conns      opt[int]
-	threads    opt[int]
-	duration   opt[time.Duration]
-	warmup     opt[time.Duration]
-	cpus       string
-	groups     int
-	perGroup   int
-	firstCPU   int
-	headers    stringsFlag
-	keepalive  bool
-	tlsVersion string
-	ciphers    string
-	curves     string
-	insecure   bool
-	print      bool
-	profile    bool
+	name, cpus, tlsVersion, ciphers, curves string
+	conns, threads                          *int // nil when not given: "-c 0" must be refused, naming the flag
+	duration, warmup                        *time.Duration
+	groups, perGroup, firstCPU              int
+	headers                                 []string
+	keepalive, insecure, print, profile     bool
 }
 
 // urlModePrefix starts the usage of every flag only URL mode takes.
@@ -43,15 +31,15 @@ const urlModePrefix = "URL mode: "
 // register adds the one-line flags to fs.
 func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.name, "name", "oneline", "URL mode: the run's name")
-	fs.Var(&o.conns, "c", "URL mode: `n` concurrent connections per group (default 16)")
-	fs.Var(&o.threads, "t", "URL mode: `n` threads (GOMAXPROCS) per group (default: its CPU count)")
-	fs.Var(&o.duration, "d", "URL mode: the measured window, a `duration` (default 10s; -d 60: seconds)")
-	fs.Var(&o.warmup, "warmup", "URL mode: load before the window, not counted, a `duration` (default 1s)")
+	fs.Func("c", "URL mode: `n` concurrent connections per group (default 16)", given(&o.conns, atoi))
+	fs.Func("t", "URL mode: `n` threads (GOMAXPROCS) per group (default: its CPU count)", given(&o.threads, atoi))
+	fs.Func("d", "URL mode: the measured window, a `duration` (default 10s; -d 60: seconds)", given(&o.duration, parseFlagDuration))
+	fs.Func("warmup", "URL mode: load before the window, not counted, a `duration` (default 1s)", given(&o.warmup, parseFlagDuration))
 	fs.StringVar(&o.cpus, "cpus", "", `URL mode: one group per CPU list ("0-9,10-19"); "+" joins ranges ("0-3+8-11")`)
 	fs.IntVar(&o.groups, "groups", 0, "URL mode: this many groups of --cpus-per-group CPUs from --first-cpu")
 	fs.IntVar(&o.perGroup, "cpus-per-group", 0, "URL mode: CPUs per group, with --groups")
 	fs.IntVar(&o.firstCPU, "first-cpu", 0, "URL mode: the first group's first CPU, with --groups")
-	fs.Var(&o.headers, "H", `URL mode: a request header "Name: value" (repeatable)`)
+	fs.Func("H", `URL mode: a request header "Name: value" (repeatable)`, appendTo(&o.headers))
 	fs.BoolVar(&o.keepalive, "keepalive", false, "URL mode: keep-alive, instead of a new connection per request")
 	fs.StringVar(&o.tlsVersion, "tls-version", "", "URL mode: TLS version: 1.2, 1.3 or 1.2-1.3 (default 1.2-1.3)")
 	fs.StringVar(&o.ciphers, "ciphers", "", "URL mode: TLS 1.2 cipher suites, comma-separated, OpenSSL or IANA names")
@@ -61,47 +49,24 @@ func (o *oneLine) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.profile, "server-profile", false, "URL mode: profile the server on the URL's port here with perf")
 }
 
-// opt is a number or duration flag that knows whether it was given: "-c
-// 0" must be refused, naming the flag, not read as the default.
-type opt[T int | time.Duration] struct {
-	v   T
-	set bool
-}
-
-func (o *opt[T]) String() string {
-	if o == nil || !o.set {
-		return ""
+// given returns a flag's setter that points *p at the value read.
+func given[T any](p **T, read func(string) (T, error)) func(string) error {
+	return func(s string) error {
+		v, err := read(s)
+		*p = &v
+		return err
 	}
-	return fmt.Sprint(o.v)
 }
 
-// Set takes a whole number, or a duration as parseFlagDuration reads it.
-func (o *opt[T]) Set(s string) error {
-	var err error
-	switch p := any(&o.v).(type) {
-	case *int:
-		if *p, err = strconv.Atoi(s); err != nil {
-			return fmt.Errorf("want a whole number")
-		}
-	case *time.Duration:
-		if *p, err = parseFlagDuration(s); err != nil {
-			return err
-		}
+func atoi(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, errors.New("want a whole number")
 	}
-	o.set = true
-	return nil
+	return n, nil
 }
 
-// ptr is the value for the generated scenario: nil when not given.
-func (o *opt[T]) ptr() *T {
-	if !o.set {
-		return nil
-	}
-	return new(o.v)
-}
-
-// parseFlagDuration reads a Go duration or a bare, non-negative number of
-// seconds.
+// parseFlagDuration reads a Go duration or a non-negative number of seconds.
 func parseFlagDuration(s string) (time.Duration, error) {
 	if d, err := time.ParseDuration(s); err == nil {
 		return d, nil
@@ -128,10 +93,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// origin is a field path of the generated scenario and the flags that set
-// it: problems there name the flags.
-type origin struct{ path, flag string }
-
 // flagArg writes a flag and its value as typed on a command line.
 func flagArg(name, value string) string {
 	if value == "" || strings.ContainsAny(value, " \t\"'\\$`*?;&|<>()") {
@@ -143,57 +104,27 @@ func flagArg(name, value string) string {
 // durationArg writes d as a person would: 100h, not 100h0m0s.
 func durationArg(d time.Duration) string {
 	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
+	for _, zero := range []string{"m0s", "h0m"} {
+		if strings.HasSuffix(s, zero) {
+			s = s[:len(s)-2]
+		}
 	}
 	return s
 }
 
-// step is one flag's part of the scenario: the flag as typed, and how it
-// fills the scenario's spec types.
+// step is one flag's part of the scenario: the flag as typed and its fill.
 type step struct {
 	arg  string
 	fill func(*scenarios.Scenario)
 }
 
-func ptr[T any](v T) *T { return &v }
+// stepList collects the steps of the flags given.
+type stepList []step
 
-// steps lists the given flags' steps in the order their names join in a
-// message. Only what the flags cannot say is an error here; values are
-// Compile's to check, as a file's are.
-func (o *oneLine) steps(url string) ([]step, error) {
-	steps := []step{
-		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = ptr(o.name) }},
-		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = ptr(url) }},
+func (l *stepList) add(given bool, arg string, fill func(*scenarios.Scenario)) {
+	if given {
+		*l = append(*l, step{arg, fill})
 	}
-	for _, h := range o.headers {
-		name, value, ok := strings.Cut(h, ":")
-		if name = strings.TrimSpace(name); !ok || name == "" {
-			return nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
-		}
-		steps = append(steps, step{flagArg("-H", h), func(sc *scenarios.Scenario) {
-			t := ensure(&sc.Target)
-			t.Headers = append(t.Headers, scenarios.Pair{Key: name, Value: strings.TrimSpace(value)})
-		}})
-	}
-	tls, err := o.tlsSteps()
-	if err != nil {
-		return nil, err
-	}
-	load, err := o.loadSteps()
-	if err != nil {
-		return nil, err
-	}
-	steps = append(append(steps, tls...), load...)
-	if o.profile {
-		steps = append(steps, step{"--server-profile", func(sc *scenarios.Scenario) {
-			sc.Server = &scenarios.ServerSpec{Profile: ptr(true)}
-		}})
-	}
-	return steps, nil
 }
 
 // ensure returns *p, made first when it is nil: the section a flag fills.
@@ -204,13 +135,24 @@ func ensure[T any](p **T) *T {
 	return *p
 }
 
-// tlsSteps are the steps of --tls-version, --ciphers, --curves and --insecure.
-func (o *oneLine) tlsSteps() ([]step, error) {
-	var steps []step
-	add := func(given bool, arg string, fill func(*scenarios.TLSSpec)) {
-		if given {
-			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&ensure(&sc.Target).TLS)) }})
+func tlsOf(sc *scenarios.Scenario) *scenarios.TLSSpec { return ensure(&ensure(&sc.Target).TLS) }
+
+// steps lists the given flags' steps in the order their names join in a
+// message. Values are Compile's to check, as a file's are.
+func (o *oneLine) steps(url string) ([]step, error) {
+	l := stepList{
+		{flagArg("--name", o.name), func(sc *scenarios.Scenario) { sc.Name = new(o.name) }},
+		{"URL", func(sc *scenarios.Scenario) { ensure(&sc.Target).URL = new(url) }},
+	}
+	for _, h := range o.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if name = strings.TrimSpace(name); !ok || name == "" {
+			return nil, fmt.Errorf("-H %q: want \"Name: value\"", h)
 		}
+		l.add(true, flagArg("-H", h), func(sc *scenarios.Scenario) {
+			t := ensure(&sc.Target)
+			t.Headers = append(t.Headers, scenarios.Pair{Key: name, Value: strings.TrimSpace(value)})
+		})
 	}
 	lo, hi := o.tlsVersion, o.tlsVersion
 	switch o.tlsVersion {
@@ -220,39 +162,41 @@ func (o *oneLine) tlsSteps() ([]step, error) {
 	default:
 		return nil, fmt.Errorf("--tls-version %q: want 1.2, 1.3 or 1.2-1.3", o.tlsVersion)
 	}
-	add(lo != "", flagArg("--tls-version", o.tlsVersion), func(t *scenarios.TLSSpec) { t.MinVersion, t.MaxVersion = ptr(lo), ptr(hi) })
+	l.add(lo != "", flagArg("--tls-version", o.tlsVersion), func(sc *scenarios.Scenario) {
+		tlsOf(sc).MinVersion, tlsOf(sc).MaxVersion = new(lo), new(hi)
+	})
 	ciphers, curves := splitList(o.ciphers), splitList(o.curves)
-	add(ciphers != nil, flagArg("--ciphers", o.ciphers), func(t *scenarios.TLSSpec) { t.Ciphers = ciphers })
-	add(curves != nil, flagArg("--curves", o.curves), func(t *scenarios.TLSSpec) { t.Curves = curves })
-	add(o.insecure, "--insecure", func(t *scenarios.TLSSpec) { t.Verify = ptr(false) })
-	return steps, nil
+	l.add(ciphers != nil, flagArg("--ciphers", o.ciphers), func(sc *scenarios.Scenario) { tlsOf(sc).Ciphers = ciphers })
+	l.add(curves != nil, flagArg("--curves", o.curves), func(sc *scenarios.Scenario) { tlsOf(sc).Curves = curves })
+	l.add(o.insecure, "--insecure", func(sc *scenarios.Scenario) { tlsOf(sc).Verify = new(false) })
+	if err := o.loadSteps(&l); err != nil {
+		return nil, err
+	}
+	l.add(o.profile, "--server-profile", func(sc *scenarios.Scenario) { sc.Server = &scenarios.ServerSpec{Profile: new(true)} })
+	return l, nil
 }
 
-// loadSteps are the steps of the connection mode, the window and the
-// groups (--cpus, or --groups and --cpus-per-group, with -t and -c).
-func (o *oneLine) loadSteps() ([]step, error) {
-	var steps []step
+// loadSteps adds the steps of the connection mode, the window and the groups.
+func (o *oneLine) loadSteps(l *stepList) error {
 	add := func(given bool, arg string, fill func(*scenarios.LoadSpec)) {
-		if given {
-			steps = append(steps, step{arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) }})
-		}
+		l.add(given, arg, func(sc *scenarios.Scenario) { fill(ensure(&sc.Load)) })
 	}
-	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = ptr("keep-alive") })
-	add(o.duration.set, flagArg("-d", durationArg(o.duration.v)), func(l *scenarios.LoadSpec) { l.Duration = ptr(o.duration.v) })
-	add(o.warmup.set, flagArg("--warmup", durationArg(o.warmup.v)), func(l *scenarios.LoadSpec) { l.Warmup = ptr(o.warmup.v) })
+	add(o.keepalive, "--keepalive", func(l *scenarios.LoadSpec) { l.Connection = new("keep-alive") })
+	add(o.duration != nil, flagArg("-d", durationArg(deref(o.duration))), func(l *scenarios.LoadSpec) { l.Duration = o.duration })
+	add(o.warmup != nil, flagArg("--warmup", durationArg(deref(o.warmup))), func(l *scenarios.LoadSpec) { l.Warmup = o.warmup })
 	groups, err := o.groupLists()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	add(groups != nil, flagArg("--cpus", o.cpus), func(l *scenarios.LoadSpec) {
 		for _, cpus := range groups {
-			l.Groups = append(l.Groups, scenarios.GroupSpec{CPUs: ptr(cpus)})
+			l.Groups = append(l.Groups, scenarios.GroupSpec{CPUs: new(cpus)})
 		}
 	})
 	layout := o.groups != 0 || o.perGroup != 0
-	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = ptr(o.groups) })
-	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = ptr(o.perGroup) })
-	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = ptr(o.firstCPU) })
+	add(layout, flagArg("--groups", strconv.Itoa(o.groups)), func(l *scenarios.LoadSpec) { ensure(&l.Layout).Groups = new(o.groups) })
+	add(layout, flagArg("--cpus-per-group", strconv.Itoa(o.perGroup)), func(l *scenarios.LoadSpec) { l.Layout.CPUsPerGroup = new(o.perGroup) })
+	add(layout && o.firstCPU != 0, flagArg("--first-cpu", strconv.Itoa(o.firstCPU)), func(l *scenarios.LoadSpec) { l.Layout.FirstCPU = new(o.firstCPU) })
 	// -t and -c go to the layout, or to every group (one made here if none).
 	each := func(set func(threads, conns **int)) func(*scenarios.LoadSpec) {
 		return func(l *scenarios.LoadSpec) {
@@ -268,22 +212,21 @@ func (o *oneLine) loadSteps() ([]step, error) {
 			}
 		}
 	}
-	add(o.threads.set, flagArg("-t", strconv.Itoa(o.threads.v)), each(func(t, _ **int) { *t = o.threads.ptr() }))
-	add(o.conns.set, flagArg("-c", strconv.Itoa(o.conns.v)), each(func(_, c **int) { *c = o.conns.ptr() }))
-	return steps, nil
+	add(o.threads != nil, flagArg("-t", strconv.Itoa(deref(o.threads))), each(func(t, _ **int) { *t = o.threads }))
+	add(o.conns != nil, flagArg("-c", strconv.Itoa(deref(o.conns))), each(func(_, c **int) { *c = o.conns }))
+	return nil
 }
 
 // groupLists checks --cpus against --groups and returns its CPU lists, "+"
 // written as ","; nil without --cpus.
 func (o *oneLine) groupLists() ([]string, error) {
-	groups, perGroup := flagArg("--groups", strconv.Itoa(o.groups)), flagArg("--cpus-per-group", strconv.Itoa(o.perGroup))
 	switch {
 	case (o.groups != 0 || o.perGroup != 0) && o.cpus != "":
 		return nil, fmt.Errorf("--cpus and --groups: give one of them")
 	case o.groups != 0 && o.perGroup == 0:
-		return nil, fmt.Errorf("%s: give --cpus-per-group too (or --cpus)", groups)
+		return nil, fmt.Errorf("--groups %d: give --cpus-per-group too (or --cpus)", o.groups)
 	case o.perGroup != 0 && o.groups == 0:
-		return nil, fmt.Errorf("%s: give --groups too (or --cpus)", perGroup)
+		return nil, fmt.Errorf("--cpus-per-group %d: give --groups too (or --cpus)", o.perGroup)
 	case o.cpus == "":
 		return nil, nil
 	}
@@ -303,31 +246,46 @@ func (o *oneLine) groupLists() ([]string, error) {
 	return lists, nil
 }
 
-// scenarioYAML writes the scenario the flags describe for url, and for
-// each field path the flags whose steps made a value at or under it.
-func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
+// oneLineSource names the generated scenario (Plan.Source).
+const oneLineSource = "URL mode"
+
+// compileOneLine writes the flags' scenario for url and compiles it as a file;
+// a problem names the flags whose steps made a value at or under its path.
+func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
 	steps, err := o.steps(url)
-	if err != nil {
-		return "", nil, err
+	if se := (*scenarios.Error)(nil); errors.As(err, &se) {
+		return nil, "", invalid(err) // a value the scenario would refuse, named by its flag
 	}
-	sc := &scenarios.Scenario{}
+	if err != nil {
+		return nil, "", usageError(fmt.Errorf("run: %w", err))
+	}
+	built := &scenarios.Scenario{}
 	madeBy := map[string]string{} // path → the flag whose step made it (the last, for -H A twice)
 	made := map[string]int{}
 	for _, s := range steps {
-		s.fill(sc)
+		s.fill(built)
 		now := map[string]int{}
-		for _, p := range sc.Paths() {
+		for _, p := range built.Paths() {
 			if now[p]++; now[p] > made[p] {
 				madeBy[p] = s.arg
 			}
 		}
 		made = now
 	}
-	if ensure(&sc.Load).Connection == nil {
-		sc.Load.Connection = ptr("close") // written out, so a file shows it
+	if ensure(&built.Load).Connection == nil {
+		built.Load.Connection = new("close") // written out, so a file shows it
 	}
-	from := []origin{{"", oneLineSource}}
-	for _, p := range sc.Paths() {
+	b, err := built.Marshal()
+	if err != nil {
+		return nil, "", usageError(fmt.Errorf("run: %w", err))
+	}
+	text := "# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n" + string(b)
+	sc, err := scenarios.Parse(oneLineSource, []byte(text))
+	if sc == nil {
+		return nil, text, invalid(err)
+	}
+	sc.FromFlag("", oneLineSource)
+	for _, p := range built.Paths() {
 		var flags []string
 		for _, s := range steps {
 			for q, arg := range madeBy {
@@ -338,37 +296,17 @@ func (o *oneLine) scenarioYAML(url string) (string, []origin, error) {
 			}
 		}
 		if flags != nil {
-			from = append(from, origin{p, strings.Join(flags, " ")})
+			sc.FromFlag(p, strings.Join(flags, " "))
 		}
-	}
-	text, err := sc.Marshal()
-	if err != nil {
-		return "", nil, err
-	}
-	return "# Written by kaeload run --print-scenario: run it with \"kaeload run FILE\".\n" + string(text), from, nil
-}
-
-// oneLineSource names the generated scenario (Plan.Source): its problems
-// name the flags.
-const oneLineSource = "URL mode"
-
-// compileOneLine writes the scenario for url and compiles it as a file
-// holding that text would be; problems name the flag that set the value.
-func compileOneLine(o *oneLine, url string, sets setFlags, thresholds []string, planning bool) (*plans.Plan, string, error) {
-	text, from, err := o.scenarioYAML(url)
-	if se := (*scenarios.Error)(nil); errors.As(err, &se) {
-		return nil, "", invalid(err) // a value the scenario would refuse, named by its flag
-	}
-	if err != nil {
-		return nil, "", usageError(fmt.Errorf("run: %w", err))
-	}
-	sc, err := scenarios.Parse(oneLineSource, []byte(text))
-	if sc == nil {
-		return nil, text, invalid(err)
-	}
-	for _, f := range from {
-		sc.FromFlag(f.path, f.flag)
 	}
 	plan, err := compileScenario(sc, sets, thresholds, planning)
 	return plan, text, err
+}
+
+// deref is *p, or the zero value when p is nil.
+func deref[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
 }

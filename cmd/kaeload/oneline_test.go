@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -55,17 +56,17 @@ func TestPrintScenarioCompilesToSamePlan(t *testing.T) {
 		if i := indexOf(flags, "--threshold"); i >= 0 {
 			thresholds = []string{flags[i+1]}
 		}
-		fromFile, err := compileWith(path, nil, thresholds, true)
+		fromFile, err := compile(path, nil, thresholds, true)
 		if err != nil {
 			t.Fatalf("%v: the printed scenario does not compile: %v\n%s", flags, err, out)
 		}
 
 		// URL mode in this process, from the same flags.
 		var ol oneLine
-		fs := newFlagSet("run", "", "", &strings.Builder{})
+		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		ol.register(fs)
-		var ths stringsFlag
-		fs.Var(&ths, "threshold", "")
+		var ths []string
+		fs.Func("threshold", "", appendTo(&ths))
 		if _, err := parse(fs, append([]string{url}, flags...)); err != nil {
 			t.Fatal(err)
 		}

@@ -76,7 +76,7 @@ func windows(r *results.Run) []string {
 func TestBaselineNotFirst(t *testing.T) {
 	alongside(t)
 	path := writeScenario(t, baselineSecond)
-	plan, err := compileWith(path, nil, nil, false)
+	plan, err := compile(path, nil, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestBaselineNotFirst(t *testing.T) {
 				stored[key] = true
 			}
 			dir := filepath.Join(t.TempDir(), fmt.Sprint(seed))
-			st, err := newStore(dir, "", path)
+			st, err := newStore(dir, "")
 			if err != nil {
 				t.Fatal(err)
 			}

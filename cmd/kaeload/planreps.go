@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -18,8 +20,8 @@ import (
 // planEffects are the effects plan-reps always lists next to the asked one.
 var planEffects = []float64{0.01, 0.02, 0.03, 0.05, 0.10}
 
-// planRepsUsage is the text of kaeload plan-reps --help.
-const planRepsUsage = `
+var planRepsCommand = command{name: "plan-reps", summary: "measure the noise and say how many repetitions an effect needs",
+	synopsis: "[flags] SCENARIO.yaml", help: `
 Measures the scenario's baseline --calibrate times as "kaeload run" would,
 estimates the noise (sd of ln(req/s) between windows) and prints the
 repetitions per variant that find --effect with 80 % power over the run's
@@ -30,74 +32,53 @@ does this on every run. See docs/statistics.md.
 
 Examples:
   kaeload plan-reps nginx-kae.yaml --effect 3%
-  kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`
+  kaeload plan-reps nginx-kae.yaml --effect 2% --calibrate 8`,
+	min: 1, max: 1, what: "one scenario file", setup: planRepsFlags}
 
-// planRepsFlags is plan-reps's command line, parsed and checked.
-type planRepsFlags struct {
-	sets             setFlags
-	effect, progress string
-	windows, limit   int
-	path             string
-}
-
-func planRepsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f, err := parsePlanRepsFlags(args, stdout)
-	if err != nil {
-		return err
-	}
-	plan, err := compile(f.path, f.sets, false)
-	if err != nil {
-		return err
-	}
-	effect := plan.Equivalence
-	if f.effect != "" {
-		if effect, err = parseEffect(f.effect); err != nil {
-			return usageError(fmt.Errorf("plan-reps: --effect %q: %w", f.effect, err))
+func planRepsFlags(fs *flag.FlagSet) body {
+	var sets setFlags
+	addSetFlag(fs, &sets)
+	effectPct := fs.String("effect", "", "the difference to detect: a percentage (3%) or fraction (0.03); default the scenario's equivalence margin")
+	windows := fs.Int("calibrate", 5, "baseline windows to measure, at least 2")
+	limit := fs.Int("max", 100, "the most repetitions per variant to consider")
+	progress := fs.String("progress", "auto", "progress display: auto, on, plain or off")
+	return func(ctx context.Context, s stdio, pos []string) error {
+		switch {
+		case *windows < 2:
+			return usageError(fmt.Errorf("plan-reps: --calibrate %d: want at least 2 windows, the fewest that show noise", *windows))
+		case *limit < 2:
+			return usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", *limit))
 		}
+		if _, err := oneOf(fs, "--progress", *progress, progressModes...); err != nil {
+			return err
+		}
+		plan, err := compile(pos[0], sets, nil, false)
+		if err != nil {
+			return err
+		}
+		effect := plan.Equivalence
+		if *effectPct != "" {
+			if effect, err = parseEffect(*effectPct); err != nil {
+				return usageError(fmt.Errorf("plan-reps: --effect %q: %w", *effectPct, err))
+			}
+		}
+		printWarnings(s.err, plan)
+		log := newRedactWriter(s.err, plan.Secrets, plan.Redact)
+		opts := runner.Options{Progress: s.err, ProgressMode: *progress, Abort: s.abort, Log: log}
+		cal, err := runner.Calibrate(ctx, plan, *windows, effect, *limit, opts)
+		flushRedacted(log)
+		if err != nil {
+			return interrupted(ctx, err)
+		}
+		repeat := plan.Repeat
+		if plan.Auto != nil {
+			repeat = 0 // chosen per run
+		}
+		if err := writePlan(s.out, cal, planEffects, repeat); err != nil {
+			return err
+		}
+		return writeSweepPlan(s.out, cal, sweepSizes(plan), repeat)
 	}
-	printWarnings(stderr, plan)
-	log := newRedactWriter(stderr, plan.Secrets, plan.Redact)
-	opts := runner.Options{Progress: stderr, ProgressMode: f.progress, Abort: abortOf(ctx), Log: log}
-	cal, err := runner.Calibrate(ctx, plan, f.windows, effect, f.limit, opts)
-	flushRedacted(log)
-	if err != nil {
-		return interrupted(ctx, err)
-	}
-	repeat := plan.Repeat
-	if plan.Auto != nil {
-		repeat = 0 // chosen per run
-	}
-	if err := writePlan(stdout, cal, planEffects, repeat); err != nil {
-		return err
-	}
-	return writeSweepPlan(stdout, cal, sweepSizes(plan), repeat)
-}
-
-// parsePlanRepsFlags parses plan-reps's command line and rejects values
-// out of range, naming the flag.
-func parsePlanRepsFlags(args []string, stdout io.Writer) (*planRepsFlags, error) {
-	f := &planRepsFlags{}
-	fs := newFlagSet("plan-reps", "[flags] SCENARIO.yaml", planRepsUsage, stdout)
-	addSetFlag(fs, &f.sets)
-	fs.StringVar(&f.effect, "effect", "", "the difference to detect: a percentage (3%) or fraction (0.03); default the scenario's equivalence margin")
-	fs.IntVar(&f.windows, "calibrate", 5, "baseline windows to measure, at least 2")
-	fs.IntVar(&f.limit, "max", 100, "the most repetitions per variant to consider")
-	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, on, plain or off")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 1, 1, "one scenario file"); err != nil {
-		return nil, err
-	}
-	f.path = pos[0]
-	switch {
-	case f.windows < 2:
-		return nil, usageError(fmt.Errorf("plan-reps: --calibrate %d: want at least 2 windows, the fewest that show noise", f.windows))
-	case f.limit < 2:
-		return nil, usageError(fmt.Errorf("plan-reps: --max %d: want at least 2", f.limit))
-	}
-	return f, checkProgress(fs, f.progress)
 }
 
 // sweepSize is a series of swept variants and how many values it has.
@@ -106,26 +87,21 @@ type sweepSize struct {
 	values int
 }
 
-// sweepSizes are the plan's series of two swept variants or more, in the
-// order they first appear.
+// sweepSizes are the plan's series of two swept variants or more, in order.
 func sweepSizes(plan *plans.Plan) []sweepSize {
 	var out []sweepSize
 	for _, v := range plan.Variants {
-		if v.Series == "" {
-			continue
+		i := slices.IndexFunc(out, func(s sweepSize) bool { return s.series == v.Series })
+		if i < 0 {
+			i, out = len(out), append(out, sweepSize{v.Series, 0})
 		}
-		if i := slices.IndexFunc(out, func(s sweepSize) bool { return s.series == v.Series }); i >= 0 {
-			out[i].values++
-			continue
-		}
-		out = append(out, sweepSize{v.Series, 1})
+		out[i].values++
 	}
-	return slices.DeleteFunc(out, func(s sweepSize) bool { return s.values < 2 })
+	return slices.DeleteFunc(out, func(s sweepSize) bool { return s.series == "" || s.values < 2 })
 }
 
 // writeSweepPlan prints, per sweep, the repetitions that name its best
-// value when it leads every other by the effect: every pair is judged
-// together, so it needs more. Nothing without a sweep or noise estimate.
+// value when it leads every other by the effect (every pair is judged).
 func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, repeat int) error {
 	if len(sweeps) == 0 || !cal.HasNoise {
 		return nil
@@ -140,10 +116,7 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 		}
 		fmt.Fprintf(&b, "to name the best of %s (%d values) when it leads every other value by %g %%: %s", sw.series, sw.values, cal.EffectPct, need)
 		if repeat >= 2 && ok {
-			verdict := "enough"
-			if repeat < n {
-				verdict = "too few"
-			}
+			verdict := map[bool]string{false: "enough", true: "too few"}[repeat < n]
 			fmt.Fprintf(&b, " (the scenario's repeat: %d is %s)", repeat, verdict)
 		}
 		b.WriteString("\n")
@@ -152,20 +125,16 @@ func writeSweepPlan(w io.Writer, cal *stats.Calibration, sweeps []sweepSize, rep
 	return err
 }
 
-// writePlan prints what a calibration says: the noise, the repetitions for
-// the asked and usual effects, and what the scenario's repeat (0: none)
-// detects.
+// writePlan prints the noise, the repetitions for the asked and usual
+// effects, and what the scenario's repeat (0: none) detects.
 func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat int) error {
 	var b strings.Builder
-	mean := stats.Summarize(cal.Rates).Mean
-	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), format.Rate(mean))
+	mean := format.Rate(stats.Summarize(cal.Rates).Mean)
+	fmt.Fprintf(&b, "calibration: variant %s, %d good windows, mean %s req/s\n", cal.Variant, len(cal.Rates), mean)
 	if !cal.HasNoise {
-		fmt.Fprintf(&b, "no noise estimate: fewer than two windows completed with a positive rate; fix the failures above and rerun\n")
+		b.WriteString("no noise estimate: fewer than two windows completed with a positive rate; fix the failures above and rerun\n")
 		_, err := io.WriteString(w, b.String())
-		if err == nil {
-			err = fmt.Errorf("%w: no noise estimate from %d good windows", errFailed, len(cal.Rates))
-		}
-		return err
+		return cmp.Or(err, fmt.Errorf("%w: no noise estimate from %d good windows", errFailed, len(cal.Rates)))
 	}
 	fmt.Fprintf(&b, "noise: %.2f %% (standard deviation of ln(req/s) between windows)\n", cal.NoisePct)
 	fmt.Fprintf(&b, "comparisons judged together: %d (Holm; the MDE uses the level %.4g)\n\n", cal.Family, stats.Alpha/float64(cal.Family))
@@ -207,8 +176,7 @@ func writePlan(w io.Writer, cal *stats.Calibration, effects []float64, repeat in
 	return err
 }
 
-// readShare reads a percentage ("3%") or a plain number as a fraction;
-// pct says which was written.
+// readShare reads "3%" or a plain number as a fraction; pct says which.
 func readShare(s string) (v float64, pct, ok bool) {
 	num, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
 	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
@@ -221,8 +189,7 @@ func readShare(s string) (v float64, pct, ok bool) {
 	return v, pct, true
 }
 
-// parseEffect reads an effect written as a percentage ("3%") or a
-// fraction below 1 (0.03).
+// parseEffect reads an effect as a percentage ("3%") or a fraction (0.03).
 func parseEffect(s string) (float64, error) {
 	text := strings.TrimSpace(s)
 	f, pct, ok := readShare(text)
@@ -231,8 +198,7 @@ func parseEffect(s string) (float64, error) {
 		return 0, fmt.Errorf("want a percentage such as 3%% or a fraction such as 0.03")
 	case !pct && f >= 1:
 		return 0, fmt.Errorf("%s as a plain number would be a fraction of the whole (0.03 = 3%%); write %s%% for %s percent", text, text, text)
-	}
-	if f <= 0 || f > 0.5 {
+	case f <= 0 || f > 0.5:
 		return 0, fmt.Errorf("want more than 0 and at most 50%%, got %s", strconv.FormatFloat(f*100, 'g', 4, 64)+"%")
 	}
 	return f, nil

@@ -45,7 +45,7 @@ func TestLocalNginxProfile(t *testing.T) {
 		{"repeat", "1"},
 		{"server.profile", "true"},
 	}
-	plan, err := compile(example, sets, false)
+	plan, err := compile(example, sets, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestRunNotWrittenAfterRun(t *testing.T) {
 	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := compileWith(path, nil, []string{"req/s >= 1"}, false)
+	plan, err := compile(path, nil, []string{"req/s >= 1"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestRunNotWrittenAfterRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	st, err := newStore(filepath.Join(t.TempDir(), "run"), "", path)
+	st, err := newStore(filepath.Join(t.TempDir(), "run"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,96 +20,109 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// runUsage is the text of kaeload run --help.
-const runUsage = `
+var runCommand = command{name: "run", summary: "run a scenario (or a URL): every variant × repetition, then the comparison",
+	synopsis: "[flags] SCENARIO.yaml | URL", help: `
 Runs every variant × repetition of a scenario, or of a URL with the "URL
 mode" flags (-c 200 -d 60s --cpus 0-9,10-19), into runs/<UTC time>-<name>/.
-See docs/scenario.md and docs/outputs.md.`
+See docs/scenario.md and docs/outputs.md.`,
+	setup: func(fs *flag.FlagSet) body {
+		f := &runFlags{}
+		f.register(fs)
+		return func(ctx context.Context, s stdio, pos []string) error {
+			if err := f.check(fs, pos); err != nil {
+				return err
+			}
+			return f.run(ctx, s)
+		}
+	}}
 
 // runFlags is the command line of kaeload run, parsed and checked.
 type runFlags struct {
+	dryRun, noSave, waitQuiet, verbose bool
+	out, resultsDir, progress, format  string
+	resumeDir, seed                    string
+
 	sets       setFlags
-	thresholds stringsFlag
-	dryRun     bool
-	out        string
-	resultsDir string
-	noSave     bool
-	progress   string
-	format     string
-	resumeDir  string
-	waitQuiet  bool
-	verbose    bool
+	thresholds []string
 	metrics    metricsFlags
 	ol         oneLine
-	// pos is the scenario file or URL (none when resuming from the stored plan).
-	pos []string
-	// report writes the report --format asks for.
-	report renderer
+	path       string   // the scenario file or URL; "" resumes the stored plan
+	report     renderer // the report --format asks for
 }
 
-func (f *runFlags) resuming() bool { return f.resumeDir != "" }
-func (f *runFlags) urlMode() bool  { return len(f.pos) == 1 && isURL(f.pos[0]) }
-
-// runInput is what a run starts from: its plan and, when saving, its store
-// and the run so far.
+// runInput is what a run starts from.
 type runInput struct {
-	plan *plans.Plan
-	// scenarioText is the scenario URL mode wrote (no file holds it).
-	scenarioText string
+	plan         *plans.Plan
+	scenarioText string // the scenario URL mode wrote (no file holds it)
 	st           *store
-	// prev is the run so far, when resuming.
-	prev *results.Run
-	// metrics serves the run's live metrics; nil when off.
-	metrics runner.Output
+	prev         *results.Run // the run so far, when resuming
 }
 
-func runCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f, err := parseRunFlags(args, stdout)
-	if err != nil {
-		return err
-	}
-	in, err := f.input(stdout, stderr)
+// run runs the checked command line.
+func (f *runFlags) run(ctx context.Context, s stdio) error {
+	in, err := f.input(s.out, s.err)
 	if err != nil || in == nil {
 		return err
 	}
-	if f.dryRun {
-		describePlan(ctx, stdout, in.plan)
+	if f.dryRun { // the plan, what a search may cost, and every probe read once
+		scenarios.Describe(s.out, in.plan) // warnings included
+		if l := runner.SearchPlan(in.plan); l != "" {
+			fmt.Fprintln(s.out, l)
+		}
+		showProbes(ctx, s.out, in.plan)
 		return nil
 	}
-	printWarnings(stderr, in.plan)
-	obs, err := f.metrics.serve(in.plan, stderr)
+	printWarnings(s.err, in.plan)
+	obs, err := f.metrics.serve(in.plan, s.err)
 	if err != nil {
 		return err
 	}
+	opts := runner.Options{Progress: s.err, ProgressMode: f.progress, Abort: s.abort, Resume: in.prev}
 	if obs != nil {
 		defer obs.Close()
-		in.metrics = obs
+		opts.Outputs = append(opts.Outputs, obs)
 	}
 	if !f.noSave && in.st == nil {
-		if in.st, err = newStore(f.out, f.resultsDir, f.pos[0]); err != nil {
+		if in.st, err = newStore(f.out, f.resultsDir); err != nil {
 			return err
 		}
 	}
-	r, runErr := execute(ctx, f, in, stderr)
-	dir, runErr := finishStore(in, r, runErr, stderr)
+	// Logs, which may hold a secret env value, go redacted to stderr and the
+	// run log; the workers' chatter only to the run log, unless --verbose.
+	log := s.err
+	if st := in.st; st != nil {
+		if in.prev == nil {
+			opts.About = about(f.path, in.scenarioText, in.plan.Redact)
+		}
+		log = io.MultiWriter(s.err, st.log)
+		opts.Outputs = append(opts.Outputs, st) // last: it stores the header
+	}
+	opts.Log = newRedactWriter(log, in.plan.Secrets, in.plan.Redact)
+	if in.st != nil && !f.verbose {
+		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
+	}
+	r, runErr := runner.Run(ctx, in.plan, opts)
+	flushRedacted(opts.Log)
+	flushRedacted(opts.WorkerLog)
+	dir, runErr := finishStore(in, r, runErr, s.err)
 	var m *analysis.Report // the analysis, computed once for every rendering and the outcome
 	if r != nil {
+		// What was measured shows even when the run failed; with a
+		// machine-readable format on stdout, the text goes to stderr.
 		m = analysis.Analyze(r)
-		if err := writeReports(m, f.format, f.report, stdout, stderr); err != nil {
-			runErr = errors.Join(runErr, err)
+		if f.format != "text" {
+			runErr = errors.Join(runErr, render.WriteText(s.err, m))
 		}
+		runErr = errors.Join(runErr, f.report(s.out, m))
 	}
 	if dir != "" {
-		defer fmt.Fprintf(stderr, "kaeload: results written to %s\n", dir)
+		defer fmt.Fprintf(s.err, "kaeload: results written to %s\n", dir)
 	}
 	return runOutcome(ctx, m, runErr)
 }
 
-// parseRunFlags parses run's command line and rejects what does not go
-// together, naming the flag.
-func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
-	f := &runFlags{}
-	fs := newFlagSet("run", "[flags] SCENARIO.yaml | URL", runUsage, stdout)
+// register adds run's flags to fs.
+func (f *runFlags) register(fs *flag.FlagSet) {
 	addSetFlag(fs, &f.sets)
 	fs.Func("exclude-flagged", "set aside and measure again up to `N` windows per variant that measured the client (CLIENT-BOUND) or shared CPUs (OTHER LOAD, SHARED CPUS); they are kept in every report, in no statistic (scenario key exclude_flagged)", func(v string) error {
 		f.sets = append(f.sets, [2]string{"exclude_flagged", v})
@@ -120,94 +134,94 @@ func parseRunFlags(args []string, stdout io.Writer) (*runFlags, error) {
 	fs.StringVar(&f.resultsDir, "results", "runs", "parent directory of run directories (created if missing)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not write a run directory")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto (bars on a terminal, status lines otherwise), on (bars), plain (status lines), off")
-	seed := fs.String("seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
-	fs.Var(&f.thresholds, "threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`)
+	fs.StringVar(&f.seed, "seed", "", "seed of the randomized order, to replay a run's order (same as --set seed=N; a run prints and stores its seed)")
+	fs.Func("threshold", `a pass/fail criterion per variant, e.g. "p99 handshake < 20ms" (repeatable; added to the scenario's thresholds)`, appendTo(&f.thresholds))
 	fs.StringVar(&f.format, "format", "text", "report on standard output: text, json (a summary; the text report goes to standard error) or md")
 	fs.StringVar(&f.resumeDir, "resume", "", "continue the interrupted run in this run directory from its journal (its stored plan, or the scenario file given)")
 	fs.BoolVar(&f.waitQuiet, "wait-quiet", false, "wait for a quiet machine before each window (scenario key quiet)")
 	fs.BoolVar(&f.verbose, "verbose", false, "print the workers' chatter (their stderr, clock offsets) here too, not only in run.log")
-	f.metrics.register(fs)
+	fs.StringVar(&f.metrics.listen, "metrics", "", "serve live metrics for Prometheus on this host:port while the run goes on (127.0.0.1:0: a free port, printed); see docs/metrics.md")
+	fs.DurationVar(&f.metrics.wait, "metrics-wait", 0, "hold the first load until a Prometheus scrape has read the zeros, at most this long (none: the run fails before any load)")
+	fs.DurationVar(&f.metrics.linger, "metrics-linger", 0, "how long the end waits for a scrape of the final values (default three observed scrape intervals, 15s while none was observed)")
 	f.ol.register(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	f.pos = pos
-	switch {
-	case f.resuming() && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || *seed != "" || f.waitQuiet || f.urlMode()):
-		return nil, usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
-	case !f.resuming():
-		if err := wantArgs(fs, pos, 1, 1, "one scenario file or URL"); err != nil {
-			return nil, err
-		}
-	}
-	if !f.urlMode() {
-		var urlOnly []string
-		fs.Visit(func(fl *flag.Flag) {
-			if strings.HasPrefix(fl.Usage, urlModePrefix) {
-				urlOnly = append(urlOnly, "-"+fl.Name)
-			}
-		})
-		if len(urlOnly) > 0 {
-			return nil, usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
-		}
-	}
-	if *seed != "" {
-		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
-			return nil, usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", *seed, uint64(math.MaxUint64)))
-		}
-		f.sets = append(f.sets, [2]string{"seed", *seed})
-	}
-	if err := checkProgress(fs, f.progress); err != nil {
-		return nil, err
-	}
-	f.report, err = pick(fs, f.format, choice[renderer]{"text", render.WriteText}, choice[renderer]{"json", render.WriteSummaryJSON}, choice[renderer]{"md", render.WriteMarkdown})
-	return f, err
 }
 
-// input compiles the plan the flags name: a resumed run's, a URL mode
-// scenario's or a file's. --print-scenario prints the URL mode scenario
-// and returns nil.
+// check rejects what does not go together on run's command line.
+func (f *runFlags) check(fs *flag.FlagSet, pos []string) error {
+	if len(pos) > 0 {
+		f.path = pos[0]
+	}
+	switch {
+	case f.resumeDir != "" && (len(pos) > 1 || f.dryRun || f.out != "" || f.noSave || f.seed != "" || f.waitQuiet || isURL(f.path)):
+		return usageError(fmt.Errorf("run --resume DIR: takes at most the scenario file, and no URL, --dry-run, -o, --no-save, --seed or --wait-quiet"))
+	case f.resumeDir == "":
+		if err := wantArgs(fs, pos, 1, 1, "one scenario file or URL"); err != nil {
+			return err
+		}
+	}
+	var urlOnly []string
+	fs.Visit(func(fl *flag.Flag) {
+		if !isURL(f.path) && strings.HasPrefix(fl.Usage, urlModePrefix) {
+			urlOnly = append(urlOnly, "-"+fl.Name)
+		}
+	})
+	if len(urlOnly) > 0 {
+		return usageError(fmt.Errorf("run: %s: only with a URL instead of a scenario file (set a file's fields with --set)", strings.Join(urlOnly, ", ")))
+	}
+	if f.seed != "" {
+		if _, err := strconv.ParseUint(f.seed, 10, 64); err != nil {
+			return usageError(fmt.Errorf("run: --seed %q: want a whole number from 0 to %d (a run prints and stores its seed)", f.seed, uint64(math.MaxUint64)))
+		}
+		f.sets = append(f.sets, [2]string{"seed", f.seed})
+	}
+	if _, err := oneOf(fs, "--progress", f.progress, progressModes...); err != nil {
+		return err
+	}
+	i, err := oneOf(fs, "--format", f.format, "text", "json", "md")
+	f.report = []renderer{render.WriteText, render.WriteSummaryJSON, render.WriteMarkdown}[i]
+	return err
+}
+
+// input compiles the plan to run; nil once --print-scenario printed it.
 func (f *runFlags) input(stdout, stderr io.Writer) (*runInput, error) {
 	in := &runInput{}
 	var err error
 	switch {
-	case f.resuming():
+	case f.resumeDir != "":
 		return f.resumeInput(stderr)
-	case f.urlMode():
-		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.pos[0], f.sets, f.thresholds, f.dryRun || f.ol.print)
+	case isURL(f.path):
+		in.plan, in.scenarioText, err = compileOneLine(&f.ol, f.path, f.sets, f.thresholds, f.dryRun || f.ol.print)
 		if f.ol.print && err == nil {
 			// Compiled as for --dry-run: it may be meant for another machine.
 			fmt.Fprint(stdout, in.scenarioText)
 			return nil, nil
 		}
 	default:
-		in.plan, err = compileWith(f.pos[0], f.sets, f.thresholds, f.dryRun)
+		in.plan, err = compile(f.path, f.sets, f.thresholds, f.dryRun)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if f.waitQuiet && in.plan.Quiet == nil {
-		q := plans.DefaultQuiet
-		in.plan.Quiet = &q
+		in.plan.Quiet = new(plans.DefaultQuiet)
 	}
 	return in, nil
 }
 
-// resumeInput reopens --resume's run directory and compiles its plan.
+// resumeInput reopens --resume's run directory and the plan it continues.
+// A randomized order keeps the stored seed.
 func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	st, prev, err := resumeStore(f.resumeDir)
 	if err != nil {
 		return nil, err
 	}
-	path := ""
-	if len(f.pos) == 1 {
-		path = f.pos[0]
-	}
-	plan, err := resumePlan(prev, path, f.sets, f.thresholds)
+	plan, err := f.resumePlan(prev)
 	if err != nil {
 		st.end(prev)
 		return nil, err
+	}
+	if plan.Order == results.OrderRandomized && prev.Order == results.OrderRandomized {
+		plan = plan.WithSeed(prev.Seed)
 	}
 	done := 0
 	for _, v := range prev.Variants {
@@ -217,66 +231,44 @@ func (f *runFlags) resumeInput(stderr io.Writer) (*runInput, error) {
 	return &runInput{plan: plan, st: st, prev: prev}, nil
 }
 
-// describePlan is --dry-run: the plan, what a search may cost, and every
-// probe read once.
-func describePlan(ctx context.Context, stdout io.Writer, plan *plans.Plan) {
-	scenarios.Describe(stdout, plan) // warnings included
-	if l := runner.SearchPlan(plan); l != "" {
-		fmt.Fprintln(stdout, l)
+// resumePlan is the scenario compiled again when given, else the stored plan.
+func (f *runFlags) resumePlan(prev *results.Run) (*plans.Plan, error) {
+	if f.path != "" {
+		return compile(f.path, f.sets, f.thresholds, false)
 	}
-	showProbes(ctx, stdout, plan)
-}
-
-// execute runs the plan, logging to stderr and the run log, secret env
-// values hidden; the workers' chatter goes to the run log only, unless
-// --verbose.
-func execute(ctx context.Context, f *runFlags, in *runInput, stderr io.Writer) (*results.Run, error) {
-	log := io.Writer(stderr)
-	opts := runner.Options{Progress: stderr, ProgressMode: f.progress, Abort: abortOf(ctx), Resume: in.prev}
-	if in.metrics != nil {
-		opts.Outputs = append(opts.Outputs, in.metrics)
+	if len(f.sets) > 0 || len(f.thresholds) > 0 {
+		return nil, usageError(fmt.Errorf("run --resume: --set and --threshold need the scenario file (the stored plan is used as it ran)"))
 	}
-	if st := in.st; st != nil {
-		if in.prev == nil {
-			opts.About = about(st.scenarioPath, in.scenarioText, in.plan.Redact)
+	plan := &plans.Plan{}
+	if err := json.Unmarshal(prev.Plan, plan); err != nil {
+		return nil, fmt.Errorf("resume: the stored plan does not read: %w", err)
+	}
+	for _, v := range plan.Variants {
+		if len(v.SecretEnv) > 0 {
+			return nil, usageError(fmt.Errorf("run --resume: variant %s has secret env values, which the stored plan hides: give the scenario file too (kaeload run --resume DIR SCENARIO.yaml)", v.Name))
 		}
-		log = io.MultiWriter(stderr, st.log)
-		opts.Outputs = append(opts.Outputs, st) // last: it stores the header
 	}
-	// Server command output and worker lines may hold a secret env value.
-	rlog := newRedactWriter(log, in.plan.Secrets, in.plan.Redact)
-	opts.Log = rlog
-	if in.st != nil && !f.verbose {
-		opts.WorkerLog = newRedactWriter(in.st.log, in.plan.Secrets, in.plan.Redact)
-	}
-	r, err := runner.Run(ctx, in.plan, opts)
-	flushRedacted(rlog)
-	flushRedacted(opts.WorkerLog)
-	return r, err
+	return plan, nil
 }
 
-// finishStore closes the journal and returns the run directory ("" when
-// nothing was written). A new run that measured no window leaves no
-// directory.
+// finishStore closes the journal and returns the run directory kept, if any.
 func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (string, error) {
-	st := in.st
 	switch {
-	case st == nil:
-		return "", runErr
-	case r == nil && in.prev != nil:
-		// A resumed run that could not start: the journal closes as it was.
-		_, _ = st.end(in.prev)
+	case in.st == nil:
 		return "", runErr
 	case r == nil:
+		if in.prev != nil { // a resumed run that could not start: the journal closes as it was
+			_, _ = in.st.end(in.prev)
+		}
 		return "", runErr
 	}
-	dir, err := st.end(r)
+	dir, err := in.st.end(r)
 	if err != nil {
 		return "", errors.Join(runErr, fmt.Errorf("write results: %w", err))
 	}
-	if in.prev == nil && dir != "" && sentNoLoad(r) {
-		// A wrong port, a server that never started: what went wrong is on
-		// stderr already.
+	if in.prev == nil && dir != "" && len(r.Variants) == 0 {
+		// No window, partial ones included: a wrong port, a server that
+		// never started; what went wrong is on stderr already.
 		if err := os.RemoveAll(dir); err != nil {
 			return dir, errors.Join(runErr, fmt.Errorf("remove the empty run directory: %w", err))
 		}
@@ -286,22 +278,7 @@ func finishStore(in *runInput, r *results.Run, runErr error, stderr io.Writer) (
 	return dir, runErr
 }
 
-// sentNoLoad reports whether a run measured nothing: no variant has a
-// window, partial ones included.
-func sentNoLoad(r *results.Run) bool { return len(r.Variants) == 0 }
-
-// writeReports shows what was measured, even when the run failed; with a
-// machine-readable format on stdout, the text goes to stderr.
-func writeReports(m *analysis.Report, format string, report func(io.Writer, *analysis.Report) error, stdout, stderr io.Writer) error {
-	var errs []error
-	if format != "text" {
-		errs = append(errs, render.WriteText(stderr, m))
-	}
-	return errors.Join(append(errs, report(stdout, m))...)
-}
-
-// runOutcome turns the run's analysis (nil: nothing ran) into the
-// command's error and so its exit status.
+// runOutcome turns the run's analysis (nil: nothing ran) into its exit status.
 func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 	if runErr != nil || m == nil {
 		return interrupted(ctx, runErr)
@@ -316,7 +293,10 @@ func runOutcome(ctx context.Context, m *analysis.Report, runErr error) error {
 	if len(failures) > 0 {
 		return fmt.Errorf("%w: %s", errFailed, strings.Join(failures, "; "))
 	}
-	return thresholdError(m)
+	if lines := m.Crossed.Strings(); len(lines) > 0 {
+		return fmt.Errorf("%w: %s", errThreshold, strings.Join(lines, "; "))
+	}
+	return nil
 }
 
 // renderer writes one format of a run's analysis.
@@ -329,8 +309,7 @@ func printWarnings(stderr io.Writer, plan *plans.Plan) {
 	}
 }
 
-// interrupted marks err errInterrupted (exit status 130) when ctx was
-// cancelled; err as it is otherwise.
+// interrupted marks err errInterrupted (exit status 130) when ctx was cancelled.
 func interrupted(ctx context.Context, err error) error {
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w: %v", errInterrupted, err)

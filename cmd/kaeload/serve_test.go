@@ -69,14 +69,14 @@ func TestServe(t *testing.T) {
 // certificate is ECDSA, and the accelerator is described.
 func TestServeAccel(t *testing.T) {
 	var out strings.Builder
-	err := serveCmd(context.Background(), []string{"--addr", "127.0.0.1:0", "--accel", "capacity=600/s,latency=2"}, nil, &out, &out)
+	err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--accel", "capacity=600/s,latency=2"}, stdio{out: &out, err: &out})
 	if err == nil || !strings.Contains(err.Error(), `--accel: accel: latency="2": want a duration`) {
 		t.Errorf("bad latency: got %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // serve returns at once
 	t.Setenv("KAE_GO_SOFT_RATIO", "33")
-	if err := serveCmd(ctx, []string{"--addr", "127.0.0.1:0", "--accel", "capacity=900/s,mode=sync"}, nil, &out, &out); err != nil {
+	if err := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--accel", "capacity=900/s,mode=sync"}, stdio{out: &out, err: &out}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"certificate ecdsa-p256", "accelerator: capacity=900/s,latency=2ms,soft-cpu=1.248128ms,offload-cpu=50µs,engines=1,queue=1024,threshold=3,mode=sync,policy=ratio, KAE_GO_SOFT_RATIO=33", "/.kaeload/accel"} {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,25 +23,21 @@ import (
 	"github.com/kaeload/kaeload/scenarios/plans"
 )
 
-// store is where one run is kept: checked before any load, so an
-// unwritable place fails at once; the journal keeps every finished
-// repetition before the next starts.
+// store is where one run is kept, checked before any load; its journal
+// keeps every finished repetition before the next starts.
 type store struct {
-	dir          string // the run directory; "" = derive from the start time
-	parent       string // where derived run directories go
-	scenarioPath string
-	log          *runLog
-	journal      *rundir.Journal
-	// logFile is a resumed run's log, attached when the run begins.
+	dir     string // the run directory; "" = derive from the start time
+	parent  string // where derived run directories go
+	log     *runLog
+	journal *rundir.Journal
+	// logFile is a resumed run's log (its journal is open already),
+	// attached when the run begins.
 	logFile *os.File
-	// resuming: the journal is open already (resumeStore) and Start resumes it.
-	resuming bool
 }
 
-// newStore checks that the run can be written: --out must not exist and
-// its parent must be writable.
-func newStore(out, parent, scenarioPath string) (*store, error) {
-	s := &store{dir: out, parent: parent, scenarioPath: scenarioPath, log: &runLog{}}
+// newStore checks that --out does not exist and its parent is writable.
+func newStore(out, parent string) (*store, error) {
+	s := &store{dir: out, parent: parent, log: &runLog{}}
 	if out != "" {
 		if _, err := os.Lstat(out); err == nil {
 			return nil, fmt.Errorf("--out %s already exists: a stored run is never overwritten; choose a new directory", out)
@@ -53,19 +50,15 @@ func newStore(out, parent, scenarioPath string) (*store, error) {
 	return s, nil
 }
 
-// about is what the CLI knows of a new run for its header: versions, host
-// facts and the scenario's text, secrets hidden by redact.
+// about is the run header's versions, host facts and scenario, secrets hidden.
 func about(scenarioPath, scenarioText string, redact func(string) string) runner.About {
 	a := runner.About{Kaeload: versionString(), GoVersion: runtime.Version()}
 	if facts, err := cpustat.HostFacts(); err == nil {
-		if b, err := json.Marshal(facts); err == nil {
-			a.Host = b
-		}
+		a.Host, _ = json.Marshal(facts)
 	}
 	if scenarioText == "" {
-		if text, err := os.ReadFile(scenarioPath); err == nil {
-			scenarioText = string(text)
-		}
+		text, _ := os.ReadFile(scenarioPath) // none: no text
+		scenarioText = string(text)
 	}
 	if redact != nil {
 		scenarioText = redact(scenarioText)
@@ -74,8 +67,7 @@ func about(scenarioPath, scenarioText string, redact func(string) string) runner
 	return a
 }
 
-// Start creates the run directory with its journal and header r (or
-// resumes the journal) and moves the run log into it.
+// Start creates (or resumes) the run directory and moves the run log there.
 func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
 	if err := s.begin(r); err != nil {
 		return nil, fmt.Errorf("results cannot be written: %w", err)
@@ -84,18 +76,17 @@ func (s *store) Start(r *results.Run, _ *plans.Plan) ([]runner.Event, error) {
 }
 
 func (s *store) begin(r *results.Run) error {
-	if s.resuming {
+	if f := s.logFile; f != nil { // resuming
 		exportRunDir(s.dir)
 		if err := s.journal.Resume(); err != nil {
 			return err
 		}
-		f := s.logFile
 		s.logFile = nil
 		if _, err := f.WriteString("--- resumed\n"); err != nil {
 			f.Close()
 			return err
 		}
-		return s.log.attachFile(f)
+		return s.log.attach(f)
 	}
 	if s.dir == "" {
 		s.dir = filepath.Join(s.parent, rundir.DefaultDirName(r.Started, r.Name))
@@ -106,7 +97,11 @@ func (s *store) begin(r *results.Run) error {
 	}
 	s.journal = j
 	exportRunDir(s.dir)
-	return s.log.attach(filepath.Join(s.dir, rundir.LogFile))
+	f, err := os.OpenFile(filepath.Join(s.dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	return s.log.attach(f)
 }
 
 // Event records what changes the run in the journal.
@@ -136,44 +131,45 @@ func (s *store) Event(_ context.Context, e runner.Event) error {
 // Stop adds nothing: the journal ends with end.
 func (s *store) Stop(context.Context) []runner.Event { return nil }
 
-// dirOptions complete and render a run directory: the analysis's warnings
-// in run.json and the files of dirFiles.
+// dirOptions annotate run.json with the analysis's warnings and add dirFiles.
 var dirOptions = rundir.JournalOptions{Annotate: analysis.Annotate, Render: dirFiles}
 
-// dirFiles renders, from one Report of the run so far, the files a run
-// directory rebuilds after each record besides run.json.
+// dirFiles renders the files a run directory rebuilds after each record.
 func dirFiles(r *results.Run) (map[string][]byte, error) {
 	m := analysis.Analyze(r)
 	files := map[string][]byte{}
+	add := func(name string, write renderer) error { // a file that fails to render is left out
+		var b bytes.Buffer
+		err := write(&b, m)
+		if err == nil {
+			files[name] = b.Bytes()
+		}
+		return err
+	}
 	if len(r.Variants) > 0 || len(r.NotMeasured) > 0 {
-		addFile(files, rundir.SummaryFile, func(w io.Writer) error { return render.WriteCSV(w, m) })
+		add(rundir.SummaryFile, render.WriteCSV)
 	}
 	if analysis.HasSpeed(r) {
-		addFile(files, rundir.SpeedFile, func(w io.Writer) error { return render.WriteSpeedCSV(w, m) })
+		add(rundir.SpeedFile, render.WriteSpeedCSV)
 	}
-	profileFiles(m, files)
-	var b bytes.Buffer
-	if err := htmlreport.Write(&b, m); err != nil {
+	if m.Profile != nil { // profile.csv and a pprof file per variant with a profile
+		add(rundir.ProfileFile, render.WriteProfileCSV)
+		for i := range m.Profile.Variants {
+			if v := &m.Profile.Variants[i]; v.Available() {
+				add(v.Pprof, func(w io.Writer, m *analysis.Report) error { return render.WriteProfilePprof(w, m, i) })
+			}
+		}
+	}
+	if err := add(rundir.ReportFile, htmlreport.Write); err != nil {
 		return files, fmt.Errorf("%s: %w", rundir.ReportFile, err)
 	}
-	files[rundir.ReportFile] = b.Bytes()
 	return files, nil
-}
-
-// addFile renders one file of a run directory into files; one that fails
-// to render is left out.
-func addFile(files map[string][]byte, name string, write func(io.Writer) error) {
-	var b bytes.Buffer
-	if err := write(&b); err == nil {
-		files[name] = b.Bytes()
-	}
 }
 
 // readRun reads a stored run (a run.json or a run directory).
 func readRun(path string) (*results.Run, error) { return rundir.ReadRunFile(path, dirOptions) }
 
-// end closes the journal with the run's end and returns the run
-// directory ("" when the run never began).
+// end closes the journal and returns the run directory ("": never began).
 func (s *store) end(r *results.Run) (string, error) {
 	if s.journal == nil {
 		return "", nil
@@ -183,10 +179,7 @@ func (s *store) end(r *results.Run) (string, error) {
 	if finished.IsZero() {
 		finished = time.Now()
 	}
-	err := s.journal.End(finished, r.Interrupted)
-	if cerr := s.log.close(); err == nil {
-		err = cerr
-	}
+	err := cmp.Or(s.journal.End(finished, r.Interrupted), s.log.close())
 	if s.logFile != nil { // a resumed run that never began
 		s.logFile.Close()
 		s.logFile = nil
@@ -207,27 +200,15 @@ func (l *runLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil && l.err == nil {
-		_, l.err = l.f.Write(p)
-		if l.err == nil {
+		if _, l.err = l.f.Write(p); l.err == nil {
 			return len(p), nil
 		}
 	}
 	return l.b.Write(p)
 }
 
-// attach writes what was logged so far to a new file at path and sends
-// every later line there.
-func (l *runLog) attach(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	return l.attachFile(f)
-}
-
-// attachFile is attach to a file already open (a resumed run's log); on
-// failure f is closed.
-func (l *runLog) attachFile(f *os.File) error {
+// attach moves the log to f; on failure f is closed.
+func (l *runLog) attach(f *os.File) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, err := io.Copy(f, &l.b); err != nil {
@@ -245,10 +226,7 @@ func (l *runLog) close() error {
 	if l.f == nil {
 		return nil
 	}
-	err := l.f.Sync()
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
-	}
+	err := cmp.Or(l.f.Sync(), l.f.Close())
 	l.f = nil
 	if l.err != nil {
 		return fmt.Errorf("run log: %w", l.err)
@@ -257,8 +235,7 @@ func (l *runLog) close() error {
 }
 
 // RunDirEnv holds the run directory's absolute path for local server
-// commands (examples/local-nginx keeps its files there); not set with
-// --no-save nor for ssh servers.
+// commands (examples/local-nginx keeps its files there); unset with --no-save.
 const RunDirEnv = "KAELOAD_RUN_DIR"
 
 // exportRunDir sets RunDirEnv for the commands this process starts.
@@ -268,16 +245,18 @@ func exportRunDir(dir string) {
 	}
 }
 
-// profileFiles adds the server profile's files when the run profiled its
-// server: profile.csv and a pprof file per variant with a profile.
-func profileFiles(m *analysis.Report, files map[string][]byte) {
-	if m.Profile == nil {
-		return
+// resumeStore reopens the run directory dir; nothing is written until the
+// resumed run begins, so a resume that fails leaves it as it was.
+func resumeStore(dir string) (*store, *results.Run, error) {
+	j, prev, err := rundir.ResumeJournal(dir, dirOptions)
+	if err != nil {
+		return nil, nil, err
 	}
-	addFile(files, rundir.ProfileFile, func(w io.Writer) error { return render.WriteProfileCSV(w, m) })
-	for i := range m.Profile.Variants {
-		if v := &m.Profile.Variants[i]; v.Available() {
-			addFile(files, v.Pprof, func(w io.Writer) error { return render.WriteProfilePprof(w, m, i) })
-		}
+	// What is logged before the run begins waits in memory.
+	f, err := os.OpenFile(filepath.Join(dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		j.End(prev.Finished, true) // closes it: nothing was written
+		return nil, nil, fmt.Errorf("resume %s: %w", dir, err)
 	}
+	return &store{dir: dir, log: &runLog{}, journal: j, logFile: f}, prev, nil
 }

@@ -205,7 +205,7 @@ func TestLocalNginxExample(t *testing.T) {
 		// Each start's readiness probe a request in the access log too.
 		{"server.ready", `{https: "https://127.0.0.1:` + port + `/", timeout: 10s, interval: 50ms}`},
 	}
-	plan, err := compile(example, sets, false)
+	plan, err := compile(example, sets, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
