@@ -36,9 +36,12 @@ func (m *metricsFlags) config(plan *plans.Plan) (*plans.Metrics, string, error) 
 		c.Listen, from = m.listen, "--metrics"
 	}
 	c.Wait, c.Linger = cmp.Or(m.wait, c.Wait), cmp.Or(m.linger, c.Linger)
-	for name, d := range map[string]time.Duration{"--metrics-wait": c.Wait, "--metrics-linger": c.Linger} {
-		if p := plans.MetricsWaitBound.Problem(d); p != "" {
-			return nil, "", usageError(fmt.Errorf("run: %s %s: %s", name, d, p))
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"--metrics-wait", c.Wait}, {"--metrics-linger", c.Linger}} { // in this order, both bad or not
+		if p := plans.MetricsWaitBound.Problem(f.d); p != "" {
+			return nil, "", usageError(fmt.Errorf("run: %s %s: %s", f.name, f.d, p))
 		}
 	}
 	return &c, from, nil
