@@ -136,7 +136,7 @@ func (w *window) stallDiagnosis() ([]Diagnosis, string) {
 		format.Rate(w.median), seconds(in), seconds(w.length))
 	return []Diagnosis{{Stalls: w.stallList, Figure: figure,
 		Cause:       notes.New(notes.StallsCause, "median", w.median, "spans", spans),
-		Consequence: notes.New(notes.StallsConsequence, "all", rateOf(w.all), "rest", rateOf(outside)),
+		Consequence: stallsConsequence(rateOf(w.all), rateOf(outside)),
 		Fix:         notes.New(notes.StallsFix)}}, ""
 }
 
@@ -194,4 +194,14 @@ func (j *judge) notSteady() ([]Diagnosis, string) {
 		Cause:       notes.New(notes.NotSteadyCause, "first", rf, "last", rl, "change", change),
 		Consequence: notes.New(notes.NotSteadyConsequence),
 		Fix:         notes.New(notes.NotSteadyFix, "rising", diff > 0, "warmup_s", j.warmup.Seconds())}}, ""
+}
+
+// stallsConsequence words the window's rate all against the rate outside
+// its stalls, rest.
+func stallsConsequence(all, rest float64) notes.Note {
+	n := notes.New(notes.StallsConsequence, "all", all, "rest", rest)
+	if rest != 0 {
+		n.Args["below"] = 1 - all/rest
+	}
+	return n
 }

@@ -210,7 +210,8 @@ var (
 		says: func(j *judge, h *HostCounts) [3]notes.Args {
 			fix := notes.Args{"host": h.Name}
 			if opens, ok := h.opens(); ok && j.length > 0 {
-				fix["per_s"] = float64(opens) / j.length.Seconds()
+				perS := float64(opens) / j.length.Seconds()
+				fix["per_s"], fix["per_min"] = perS, perS*60+0.5
 			}
 			return [3]notes.Args{{"host": h.Name}, {"skipped": h.Values["TCPTimeWaitOverflow"]}, fix}
 		}}
@@ -226,9 +227,11 @@ var (
 			return append([]string{"OutRsts", "ActiveOpens", "PassiveOpens", "EstabResets"}, aborts...)
 		},
 		says: func(j *judge, h *HostCounts) [3]notes.Args {
-			conns, _ := h.opens()
-			return [3]notes.Args{{"host": h.Name, "resets": h.Values["OutRsts"], "conns": conns}, {"failed": j.failedIO},
-				{"memory": grew(h, "TCPAbortOnMemory")}}
+			cause := notes.Args{"host": h.Name}
+			if conns, _ := h.opens(); conns > 0 && h.Values["OutRsts"] <= conns {
+				cause["share"] = float64(h.Values["OutRsts"]) / float64(conns)
+			}
+			return [3]notes.Args{cause, {"failed": j.failedIO}, {"memory": grew(h, "TCPAbortOnMemory")}}
 		}}
 )
 

@@ -275,12 +275,13 @@ var (
 		`TIME_WAIT: a late segment of an old connection can reach a new one on the same ports, and the kernel `+
 		`logs "TCP: time wait bucket table overflow"; with short connections the side that closes first holds `+
 		`every connection in TIME_WAIT for 60 s`)
-	// TimeWaitFix: per_s absent when not known.
+	// TimeWaitFix: per_s and per_min (rounded) absent when not known.
 	TimeWaitFix = code("time_wait_fix", `raise net.ipv4.tcp_max_tw_buckets on {{.host}} above the connections `+
 		`it closes in 60 s{{if has . "per_s"}} (at this window's {{rate .per_s}} connections/s, more than `+
-		`{{count (add (mul .per_s 60) 0.5)}}){{end}}`)
-	ResetsCause = code("resets_cause", `{{.host}} sent {{if and .conns (le .resets .conns)}}as many resets as `+
-		`{{percent (div .resets .conns)}} of its connections{{else}}more resets than connections{{end}}: `+
+		`{{count .per_min}}){{end}}`)
+	// ResetsCause: share (resets per connection) absent when above 1 or unknown.
+	ResetsCause = code("resets_cause", `{{.host}} sent {{if has . "share"}}as many resets as `+
+		`{{percent .share}} of its connections{{else}}more resets than connections{{end}}: `+
 		`connections ended by a reset, not a close`)
 	ResetsConsequence = code("resets_consequence", `{{if .failed}}{{count .failed}} requests failed in the `+
 		`window (connect, TLS, read or write errors): the rate counts only the connections the resets `+
@@ -295,8 +296,9 @@ var (
 	// StallsCause: spans are [][2]float64 seconds.
 	StallsCause = code("stalls_cause", `the rate fell below half the window's median ({{rate .median}} req/s) `+
 		`at {{range $i, $s := .spans}}{{if $i}}, {{end}}{{span (index $s 0) (index $s 1)}}{{end}}`)
+	// StallsConsequence: below (1 − all/rest) absent with no rate outside the stalls.
 	StallsConsequence = code("stalls_consequence", `the window's rate, {{rate .all}} req/s, averages the `+
-		`stalls in{{if .rest}}: it is {{percent (sub 1 (div .all .rest))}} below the rate outside them, `+
+		`stalls in{{if has . "below"}}: it is {{percent .below}} below the rate outside them, `+
 		`{{rate .rest}} req/s{{end}}`)
 	StallsFix = code("stalls_fix", `find what paused at those seconds: the server's CPU in the timeline, its `+
 		`log, other processes, a reload or log rotation, the client's own CPU; rerun to see whether the stalls `+
