@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/internal/fixture"
-	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -15,12 +14,7 @@ import (
 // (kaeload at the commit before them, two groups, two repetitions) still
 // loads, and says it has no timeline: no Rep.Timeline, no group's.
 func TestRunBeforeTimeline(t *testing.T) {
-	f, err := os.Open("testdata/run-before-timeline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := results.ReadRun(f)
+	r, err := fixture.BeforeTimelineRun()
 	if err != nil {
 		t.Fatalf("ReadRun: %v", err)
 	}

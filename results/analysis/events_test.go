@@ -1,12 +1,12 @@
 package analysis
 
 import (
-	"os"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/internal/fixture"
 )
 
 // TestKernelEvents: on a timeline of four one-second intervals (the first
@@ -99,12 +99,7 @@ func TestKernelEvents(t *testing.T) {
 // TestReportBeforeTimeline: a run stored before timelines has no
 // diagnosis and no host-only change in its Report.
 func TestReportBeforeTimeline(t *testing.T) {
-	f, err := os.Open("../testdata/run-before-timeline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := results.ReadRun(f)
+	r, err := fixture.BeforeTimelineRun()
 	if err != nil {
 		t.Fatal(err)
 	}

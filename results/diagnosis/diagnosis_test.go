@@ -2,13 +2,13 @@ package diagnosis
 
 import (
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kaeload/kaeload/results"
+	"github.com/kaeload/kaeload/results/internal/fixture"
 )
 
 // TestAAIdentical: identical steady seconds, with a clean run's counters
@@ -373,12 +373,7 @@ func TestShortWindow(t *testing.T) {
 // TestRunBeforeTimeline: a run stored before timelines gives "no
 // timeline" for each repetition: no diagnosis, no error.
 func TestRunBeforeTimeline(t *testing.T) {
-	f, err := os.Open("../testdata/run-before-timeline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := results.ReadRun(f)
+	r, err := fixture.BeforeTimelineRun()
 	if err != nil {
 		t.Fatal(err)
 	}

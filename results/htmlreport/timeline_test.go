@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"bytes"
 	"math"
-	"os"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/kaeload/kaeload/results"
 	"github.com/kaeload/kaeload/results/analysis"
 	"github.com/kaeload/kaeload/results/format"
+	"github.com/kaeload/kaeload/results/internal/fixture"
 )
 
 // rect is an axis-aligned rectangle of a chart, in SVG units.
@@ -397,12 +397,7 @@ func TestTimelineOneGroup(t *testing.T) {
 // some have one, a repetition without says so (the next one opens), and
 // variants without any are named in one line.
 func TestTimelineNotRecorded(t *testing.T) {
-	f, err := os.Open("../testdata/run-before-timeline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	old, err := results.ReadRun(f)
-	f.Close()
+	old, err := fixture.BeforeTimelineRun()
 	if err != nil {
 		t.Fatal(err)
 	}
